@@ -1,0 +1,217 @@
+"""Positions, orders and phase results as plain JSON-ready data (the `judge adjudicate` format).
+
+Input::
+
+    {"variant": "standard", "phase": "S1901M",
+     "units": {"ENGLAND": ["F LON", "A YOR"]}, "centers": {"ENGLAND": ["LON", "EDI", "LVP"]},
+     "dislodged": {"FRANCE": [{"unit": "A BEL", "attacker_from": "HOL"}]}, "contested": ["HOL"],
+     "orders": {"ENGLAND": ["F LON - NTH", "A YOR - NWY VIA CONVOY"]}}
+
+The output of :func:`result_to_data` has the same keys for the position after the phase,
+plus ``results``, ``next_phase`` and ``winner``; when it is read back, ``next_phase`` is the
+phase adjudicated, so one phase's output with new ``orders`` is the next phase's input.
+Without ``centers`` every power owns its home centers.  Bad data raises
+:class:`NotationError` with a message for the user.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from judge.engine.legal import retreat_options
+from judge.engine.map import GameMap, MapError, load_map
+from judge.engine.orders import Order, OrderSyntaxError, Unit, UnitType, parse_order
+from judge.engine.phases import PhaseResult
+from judge.engine.position import Dislodgement, Phase, PlacedUnit, Position
+
+
+class NotationError(ValueError):
+    """Input that does not describe a position."""
+
+
+def _mapping(data: Any, what: str) -> Mapping[str, Any]:
+    if data is None:
+        return {}
+    if not isinstance(data, Mapping):
+        raise NotationError(f"'{what}' must be an object")
+    return data
+
+
+def _list(data: Any, what: str) -> list[Any]:
+    if not isinstance(data, list):
+        raise NotationError(f"'{what}' must be a list")
+    return data
+
+
+def power_name(game_map: GameMap, text: Any) -> str:
+    """A power's name from its name or initial, any case."""
+    if isinstance(text, str):
+        key = text.strip().upper()
+        if key in game_map.powers:
+            return key
+        for power in game_map.powers.values():
+            if power.letter == key:
+                return power.name
+    raise NotationError(f"unknown power '{text}' (powers: {' '.join(game_map.powers)})")
+
+
+def parse_unit(game_map: GameMap, text: Any) -> Unit:
+    """A unit written ``A LON`` or ``F STP/SC``, placed where such a unit can stand."""
+    if not isinstance(text, str) or len(text.split(maxsplit=1)) != 2:
+        raise NotationError(f"bad unit '{text}': expected e.g. 'A LON' or 'F STP/SC'")
+    kind, where = text.split(maxsplit=1)
+    if kind.upper() not in ("A", "F"):
+        raise NotationError(f"bad unit '{text}': the type must be A or F")
+    try:
+        location = game_map.location(where)
+    except MapError as exc:
+        raise NotationError(f"bad unit '{text}': {exc}") from None
+    unit_type = UnitType(kind.upper())
+    if unit_type is UnitType.ARMY:
+        if not game_map.army_can_stand(location.province):
+            raise NotationError(f"bad unit '{text}': an army cannot stand in {location.province}")
+        return Unit(unit_type, location.__class__(location.province))
+    places = game_map.fleet_locations(location.province)
+    if not places:
+        raise NotationError(f"bad unit '{text}': a fleet cannot stand in {location.province}")
+    if location not in places:
+        if len(places) > 1:
+            raise NotationError(f"bad unit '{text}': say which coast ({', '.join(map(str, places))})")
+        location = places[0]
+    return Unit(unit_type, location)
+
+
+def position_from_data(data: Any) -> tuple[Position, dict[str, list[Order | str]]]:
+    """Read a position and its orders; orders that cannot be read are kept as strings."""
+    data = _mapping(data, "input")
+    variant = data.get("variant", "standard")
+    try:
+        game_map = load_map(str(variant))
+    except MapError as exc:
+        raise NotationError(str(exc)) from None
+    phase_text = data.get("next_phase") or data.get("phase")
+    if not isinstance(phase_text, str):
+        raise NotationError("'phase' is required, e.g. \"S1901M\"")
+    try:
+        phase = Phase.parse(phase_text)
+    except ValueError as exc:
+        raise NotationError(str(exc)) from None
+
+    units: dict[str, PlacedUnit] = {}
+    for power_text, listed in _mapping(data.get("units"), "units").items():
+        power = power_name(game_map, power_text)
+        for text in _list(listed, f"units.{power_text}"):
+            unit = parse_unit(game_map, text)
+            if unit.province in units:
+                raise NotationError(f"two units in {unit.province}")
+            units[unit.province] = PlacedUnit(power, unit)
+
+    if "centers" in data:
+        centers: dict[str, str] = {}
+        for power_text, listed in _mapping(data["centers"], "centers").items():
+            power = power_name(game_map, power_text)
+            for text in _list(listed, f"centers.{power_text}"):
+                try:
+                    province = game_map.province_id(str(text))
+                except MapError as exc:
+                    raise NotationError(str(exc)) from None
+                if province not in game_map.supply_centers:
+                    raise NotationError(f"{province} is not a supply center")
+                if centers.get(province, power) != power:
+                    raise NotationError(f"{province} is owned by two powers")
+                centers[province] = power
+    else:
+        centers = {c: p.name for p in game_map.powers.values() for c in p.home_centers}
+
+    dislodged: list[Dislodgement] = []
+    contested: list[str] = []
+    if phase.kind.value == "R":
+        dislodged = _dislodged(game_map, data.get("dislodged"), units)
+        for text in _list(data.get("contested", []), "contested"):
+            try:
+                contested.append(game_map.province_id(str(text)))
+            except MapError as exc:
+                raise NotationError(str(exc)) from None
+
+    orders: dict[str, list[Order | str]] = {}
+    for power_text, listed in _mapping(data.get("orders"), "orders").items():
+        power = power_name(game_map, power_text)
+        bucket = orders.setdefault(power, [])
+        for text in _list(listed, f"orders.{power_text}"):
+            try:
+                bucket.append(parse_order(str(text), game_map, phase.kind))
+            except OrderSyntaxError as exc:
+                bucket.append(f"{text}: {exc}")
+    position = Position.build(game_map, phase, units.values(), centers, dislodged, contested)
+    return position, orders
+
+
+def _dislodged(game_map: GameMap, data: Any, units: Mapping[str, PlacedUnit]) -> list[Dislodgement]:
+    found: list[Dislodgement] = []
+    for power_text, listed in _mapping(data, "dislodged").items():
+        power = power_name(game_map, power_text)
+        for item in _list(listed, f"dislodged.{power_text}"):
+            item = _mapping(item, "dislodged entry")
+            unit = parse_unit(game_map, item.get("unit"))
+            attacker = item.get("attacker_from")
+            try:
+                origin = game_map.province_id(str(attacker)) if attacker else None
+            except MapError as exc:
+                raise NotationError(str(exc)) from None
+            found.append(Dislodgement(power, unit, origin, bool(item.get("via_convoy", False))))
+    return found
+
+
+def _by_power(pairs: list[tuple[str, str]]) -> dict[str, list[str]]:
+    grouped: dict[str, list[str]] = {}
+    for power, text in sorted(pairs):
+        grouped.setdefault(power, []).append(text)
+    return grouped
+
+
+def position_to_data(position: Position) -> dict[str, Any]:
+    """The position as input data (without orders)."""
+    data: dict[str, Any] = {
+        "variant": position.game_map.name,
+        "phase": str(position.phase),
+        "units": _by_power([(u.power, str(u.unit)) for u in position.units.values()]),
+        "centers": _by_power([(power, c) for c, power in position.centers.items()]),
+    }
+    if position.dislodged:
+        dislodged: dict[str, list[dict[str, Any]]] = {}
+        for province, item in sorted(position.dislodged.items()):
+            entry: dict[str, Any] = {"unit": str(item.unit), "attacker_from": item.attacker_from}
+            if item.via_convoy:
+                entry["via_convoy"] = True
+            entry["retreats"] = [str(loc) for loc in retreat_options(position, province)]
+            dislodged.setdefault(item.power, []).append(entry)
+        data["dislodged"] = dislodged
+        data["contested"] = sorted(position.contested)
+    return data
+
+
+def result_to_data(result: PhaseResult) -> dict[str, Any]:
+    """A phase result: what became of each order, and the position after the phase."""
+    after = position_to_data(result.position)
+    data: dict[str, Any] = {
+        "variant": after.pop("variant"),
+        "phase": str(result.phase),
+        "results": [
+            {
+                "power": r.power,
+                "order": str(r.order),
+                "result": r.outcome.value,
+                "reason": r.reason,
+                **({"detail": r.detail} if r.detail else {}),
+            }
+            for r in result.results
+        ],
+    }
+    next_phase = after.pop("phase")
+    data.update(after)
+    data.setdefault("dislodged", {})
+    data.setdefault("contested", [])
+    data["next_phase"] = next_phase
+    data["winner"] = result.winner
+    return data

@@ -1,0 +1,150 @@
+"""Phases and positions: the state of the board between two adjudications."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from functools import cached_property
+from types import MappingProxyType
+
+from judge.engine.map import GameMap, Location, Terrain
+from judge.engine.orders import PhaseKind, Unit, UnitType
+
+
+class Season(Enum):
+    SPRING = "S"
+    FALL = "F"
+    WINTER = "W"
+
+
+_SEASON_RANK = {Season.SPRING: 0, Season.FALL: 1, Season.WINTER: 2}
+_KIND_RANK = {PhaseKind.MOVEMENT: 0, PhaseKind.RETREAT: 1, PhaseKind.ADJUSTMENT: 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """A phase such as ``S1901M`` (Spring 1901 movement), ``F1901R`` or ``W1901A``."""
+
+    season: Season
+    year: int
+    kind: PhaseKind
+
+    @classmethod
+    def parse(cls, text: str) -> Phase:
+        match = re.fullmatch(r"([SFW])(\d{1,5})([MRA])", text.strip().upper())
+        if match is None:
+            raise ValueError(f"bad phase '{text}': expected e.g. S1901M, F1901R or W1901A")
+        season, kind = Season(match.group(1)), PhaseKind(match.group(3))
+        if (season is Season.WINTER) != (kind is PhaseKind.ADJUSTMENT):
+            raise ValueError(f"bad phase '{text}': adjustments happen in winter (W...A) only")
+        return cls(season, int(match.group(2)), kind)
+
+    def sort_key(self) -> tuple[int, int, int]:
+        return (self.year, _SEASON_RANK[self.season], _KIND_RANK[self.kind])
+
+    def __str__(self) -> str:
+        return f"{self.season.value}{self.year}{self.kind.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedUnit:
+    """A unit on the board and the power that owns it."""
+
+    power: str
+    unit: Unit
+
+    @property
+    def type(self) -> UnitType:
+        assert self.unit.type is not None
+        return self.unit.type
+
+    @property
+    def location(self) -> Location:
+        return self.unit.location
+
+
+@dataclass(frozen=True, slots=True)
+class Dislodgement:
+    """A unit dislodged in the last movement phase, and where its attacker came from.
+
+    ``via_convoy`` records that the attacker was convoyed: the 2023 rules (DATC 4.A.5) then
+    let the unit retreat to the attacker's origin.
+    """
+
+    power: str
+    unit: Unit
+    attacker_from: str | None
+    via_convoy: bool = False
+
+
+def _frozen(mapping: Mapping[str, object] | None) -> Mapping[str, object]:
+    return MappingProxyType(dict(mapping or {}))
+
+
+@dataclass(frozen=True, eq=False)
+class Position:
+    """The board before a phase: units by province, center owners, and retreat context."""
+
+    game_map: GameMap
+    phase: Phase
+    units: Mapping[str, PlacedUnit]
+    centers: Mapping[str, str]
+    dislodged: Mapping[str, Dislodgement] = field(default_factory=dict)
+    contested: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        for name in ("units", "centers", "dislodged"):
+            object.__setattr__(self, name, _frozen(getattr(self, name)))
+
+    @classmethod
+    def build(
+        cls,
+        game_map: GameMap,
+        phase: Phase,
+        units: Iterable[PlacedUnit],
+        centers: Mapping[str, str],
+        dislodged: Iterable[Dislodgement] = (),
+        contested: Iterable[str] = (),
+    ) -> Position:
+        return cls(
+            game_map,
+            phase,
+            {u.location.province: u for u in units},
+            dict(centers),
+            {d.unit.province: d for d in dislodged},
+            frozenset(contested),
+        )
+
+    @classmethod
+    def initial(cls, game_map: GameMap) -> Position:
+        """The start of a game: Spring of the map's first year, home centers and units."""
+        units: list[PlacedUnit] = []
+        centers: dict[str, str] = {}
+        for power in game_map.powers.values():
+            for text in power.start_units:
+                kind, where = text.split()
+                units.append(PlacedUnit(power.name, Unit(UnitType(kind), game_map.location(where))))
+            centers.update((c, power.name) for c in power.home_centers)
+        return cls.build(game_map, Phase(Season.SPRING, game_map.start_year, PhaseKind.MOVEMENT), units, centers)
+
+    def evolve(self, **changes: object) -> Position:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    @cached_property
+    def fleet_seas(self) -> frozenset[str]:
+        """Sea provinces holding a fleet: the links a convoy chain may use."""
+        seas = self.game_map.provinces
+        return frozenset(
+            p for p, u in self.units.items() if u.type is UnitType.FLEET and seas[p].terrain is Terrain.SEA
+        )
+
+    def unit_at(self, province: str) -> PlacedUnit | None:
+        return self.units.get(province)
+
+    def units_of(self, power: str) -> list[PlacedUnit]:
+        return [u for u in self.units.values() if u.power == power]
+
+    def centers_of(self, power: str) -> list[str]:
+        return sorted(p for p, owner in self.centers.items() if owner == power)

@@ -1,0 +1,108 @@
+"""What became of each order, and the checking of a power's orders before adjudication."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from judge.engine.legal import check_order
+from judge.engine.orders import Order, Waive
+from judge.engine.position import Position
+
+
+class Outcome(Enum):
+    SUCCEEDS = "succeeds"
+    FAILS = "fails"
+    INVALID = "invalid"
+
+
+@dataclass(frozen=True, slots=True)
+class OrderResult:
+    """What became of one order: ``reason`` says why it failed or was invalid."""
+
+    power: str
+    order: Order | str
+    outcome: Outcome
+    reason: str | None = None
+    detail: str | None = None
+
+
+MULTIPLE_ORDERS = "the unit was given different orders; it holds (DATC 4.D.3)"
+
+
+@dataclass(slots=True)
+class Entry:
+    """One order as given, its normalised form once checked, and (later) what became of it."""
+
+    power: str
+    given: Order | str
+    order: Order | None = None
+    outcome: Outcome | None = None
+    reason: str | None = None
+    detail: str | None = None
+
+    def settle(self, outcome: Outcome, reason: str | None = None, detail: str | None = None) -> None:
+        self.outcome, self.reason, self.detail = outcome, reason, detail
+
+    def result(self) -> OrderResult:
+        assert self.outcome is not None
+        return OrderResult(self.power, self.order or self.given, self.outcome, self.reason, self.detail)
+
+
+def check_all(position: Position, orders: Mapping[str, Sequence[Order | str]]) -> list[Entry]:
+    """Check every order, in the sequence given; illegal ones are settled as invalid.
+
+    ``orders`` values may hold strings for lines that failed to parse; they are reported
+    invalid with the string as the detail.
+    """
+    entries: list[Entry] = []
+    for power, items in orders.items():
+        for item in items:
+            entry = Entry(power, item)
+            entries.append(entry)
+            if isinstance(item, str):
+                entry.settle(Outcome.INVALID, "unreadable", item)
+                continue
+            verdict = check_order(position, power, item)
+            if verdict.illegal is not None:
+                entry.settle(Outcome.INVALID, "illegal", verdict.illegal.message)
+            else:
+                entry.order = verdict.order
+    return entries
+
+
+def assign_units(entries: Sequence[Entry]) -> dict[str, Entry]:
+    """The legal order of each unit, by province; a unit given two different orders holds.
+
+    Identical repeats are left unsettled here and take the first copy's outcome in
+    :func:`copy_outcomes`; conflicting orders are all invalid.
+    """
+    by_unit: dict[str, list[Entry]] = defaultdict(list)
+    for entry in entries:
+        if entry.outcome is None and entry.order is not None and not isinstance(entry.order, Waive):
+            by_unit[entry.order.unit.province].append(entry)
+    chosen: dict[str, Entry] = {}
+    for province, group in by_unit.items():
+        if len({entry.order for entry in group}) > 1:
+            for entry in group:
+                entry.settle(Outcome.INVALID, "conflict", MULTIPLE_ORDERS)
+        else:
+            chosen[province] = group[0]
+    return chosen
+
+
+def copy_outcomes(entries: Sequence[Entry]) -> tuple[OrderResult, ...]:
+    """Results in the order given; a repeated order shares the outcome of its first copy."""
+    settled: dict[tuple[str, Order | str], Entry] = {}
+    for entry in entries:
+        if entry.outcome is not None and entry.order is not None:
+            settled.setdefault((entry.power, entry.order), entry)
+    for entry in entries:
+        if entry.outcome is None and entry.order is not None:
+            first = settled.get((entry.power, entry.order))
+            if first is None:
+                raise AssertionError(f"order {entry.order} was never settled")
+            entry.settle(first.outcome, first.reason, first.detail)  # type: ignore[arg-type]
+    return tuple(e.result() for e in entries)

@@ -1,0 +1,34 @@
+"""Adjudication of a retreat phase.
+
+Each dislodged unit retreats to a legal destination or is disbanded: when it is ordered
+to disband, has no (legal) order, or another unit retreats to the same province (both are
+disbanded).  Retreat destinations are computed by :func:`judge.engine.legal.retreat_options`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from judge.engine.orders import Order, Retreat, Unit
+from judge.engine.position import PlacedUnit, Position
+from judge.engine.results import OrderResult, Outcome, assign_units, check_all, copy_outcomes
+
+
+def adjudicate_retreats(
+    position: Position, orders: Mapping[str, Sequence[Order | str]]
+) -> tuple[tuple[OrderResult, ...], list[PlacedUnit]]:
+    """Return the results of the retreat orders and the units on the board afterwards."""
+    entries = check_all(position, orders)
+    chosen = assign_units(entries)
+    targets = Counter(e.order.destination.province for e in chosen.values() if isinstance(e.order, Retreat))
+    units = list(position.units.values())
+    for entry in chosen.values():
+        order = entry.order
+        if isinstance(order, Retreat):
+            if targets[order.destination.province] > 1:
+                entry.settle(Outcome.FAILS, "bounce")
+                continue
+            units.append(PlacedUnit(entry.power, Unit(order.unit.type, order.destination)))
+        entry.settle(Outcome.SUCCEEDS)
+    return copy_outcomes(entries), units

@@ -1,0 +1,448 @@
+"""Sanity checks on the raw standard map data file (standard.json)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+MAP_PATH = Path(__file__).parents[2] / "judge/engine/maps/standard.json"
+
+SPLIT_COASTS = {"STP": {"NC", "SC"}, "SPA": {"NC", "SC"}, "BUL": {"EC", "SC"}}
+
+SEAS = set(
+    "ADR AEG BAL BAR BLA BOT EAS ENG HEL ION IRI LYO MAO NAO NTH NWG SKA TYS WES".split()
+)
+LAND_IDS = set(
+    """ALB ANK APU ARM BEL BER BOH BRE BUD BUL BUR CLY CON DEN EDI FIN GAL GAS GRE
+    HOL KIE LON LVN LVP MAR MOS MUN NAF NAP NWY PAR PIC PIE POR PRU ROM RUH RUM SER
+    SEV SIL SMY SPA STP SWE SYR TRI TUN TUS TYR UKR VEN VIE WAL WAR YOR""".split()
+)
+INLAND = set("BOH BUD BUR GAL MOS MUN PAR RUH SER SIL TYR UKR VIE WAR".split())
+CENTERS = set(
+    """ANK BEL BER BRE BUD BUL CON DEN EDI GRE HOL KIE LON LVP MAR MOS MUN NAP NWY
+    PAR POR ROM RUM SER SEV SMY SPA STP SWE TRI TUN VEN VIE WAR""".split()
+)
+HOMES = {
+    "AUSTRIA": {"BUD", "TRI", "VIE"},
+    "ENGLAND": {"EDI", "LON", "LVP"},
+    "FRANCE": {"BRE", "MAR", "PAR"},
+    "GERMANY": {"BER", "KIE", "MUN"},
+    "ITALY": {"NAP", "ROM", "VEN"},
+    "RUSSIA": {"MOS", "SEV", "STP", "WAR"},
+    "TURKEY": {"ANK", "CON", "SMY"},
+}
+UNITS = {
+    "AUSTRIA": {"A BUD", "A VIE", "F TRI"},
+    "ENGLAND": {"F EDI", "F LON", "A LVP"},
+    "FRANCE": {"F BRE", "A MAR", "A PAR"},
+    "GERMANY": {"F KIE", "A BER", "A MUN"},
+    "ITALY": {"F NAP", "A ROM", "A VEN"},
+    "RUSSIA": {"A MOS", "A WAR", "F SEV", "F STP/SC"},
+    "TURKEY": {"F ANK", "A CON", "A SMY"},
+}
+
+
+@pytest.fixture(scope="module")
+def data():
+    with open(MAP_PATH, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+@pytest.fixture(scope="module")
+def provinces(data):
+    return {p["id"]: p for p in data["provinces"]}
+
+
+def _pair(a, b):
+    return " ".join(sorted([a, b]))
+
+
+@pytest.fixture(scope="module")
+def army_set(data):
+    return set(data["army_edges"])
+
+
+@pytest.fixture(scope="module")
+def fleet_set(data):
+    return set(data["fleet_edges"])
+
+
+# ---------------------------------------------------------------- header
+
+
+def test_header(data):
+    assert data["name"] == "standard"
+    assert data["start_year"] == 1901
+    assert data["victory_centers"] == 18
+    assert set(data) == {
+        "name", "start_year", "victory_centers", "powers",
+        "provinces", "army_edges", "fleet_edges",
+    }
+
+
+def test_powers(data, provinces):
+    powers = data["powers"]
+    assert set(powers) == set(HOMES)
+    letters = {name: p["letter"] for name, p in powers.items()}
+    assert letters == {
+        "AUSTRIA": "A", "ENGLAND": "E", "FRANCE": "F", "GERMANY": "G",
+        "ITALY": "I", "RUSSIA": "R", "TURKEY": "T",
+    }
+    for name, p in powers.items():
+        assert p["adjective"]
+        assert set(p["home_centers"]) == HOMES[name]
+        assert len(p["home_centers"]) == len(HOMES[name])
+        assert set(p["units"]) == UNITS[name]
+        for unit in p["units"]:
+            kind, loc = unit.split()
+            base = loc.split("/")[0]
+            assert base in p["home_centers"]
+            prov = provinces[base]
+            if kind == "F":
+                assert prov["type"] == "coast"
+                if base in SPLIT_COASTS:
+                    assert "/" in loc and loc.split("/")[1] in SPLIT_COASTS[base]
+            else:
+                assert kind == "A" and prov["type"] in ("coast", "land")
+    all_homes = [c for p in powers.values() for c in p["home_centers"]]
+    assert len(all_homes) == 22
+    assert len(set(all_homes)) == 22
+    assert all(provinces[c]["center"] for c in all_homes)
+
+
+# ---------------------------------------------------------------- provinces
+
+
+def test_province_counts(provinces, data):
+    assert len(data["provinces"]) == 76
+    assert len(provinces) == 76  # no duplicate ids
+    non_imp = [p for p in provinces.values() if p["type"] != "impassable"]
+    assert len(non_imp) == 75
+    assert [p["id"] for p in provinces.values() if p["type"] == "impassable"] == ["SWI"]
+    assert {p["id"] for p in provinces.values() if p["type"] == "sea"} == SEAS
+    assert len(SEAS) == 19
+    assert {p["id"] for p in non_imp if p["type"] != "sea"} == LAND_IDS
+    assert {p["id"] for p in provinces.values() if p["type"] == "land"} == INLAND
+
+
+def test_centers(provinces):
+    centers = {pid for pid, p in provinces.items() if p["center"]}
+    assert centers == CENTERS
+    assert len(centers) == 34
+
+
+def test_province_fields(provinces):
+    for pid, p in provinces.items():
+        assert set(p) == {"id", "name", "type", "center", "coasts", "aliases"}
+        assert p["type"] in ("sea", "coast", "land", "impassable")
+        assert isinstance(p["center"], bool)
+        assert p["name"]
+        if pid in SPLIT_COASTS:
+            assert set(p["coasts"]) == SPLIT_COASTS[pid]
+            assert p["type"] == "coast"
+        else:
+            assert p["coasts"] == []
+
+
+def test_aliases_unique(provinces):
+    seen = {}
+    for pid, p in provinces.items():
+        seen.setdefault(pid.lower(), []).append(pid)
+        seen.setdefault(p["name"].lower(), []).append(pid)
+    for pid, p in provinces.items():
+        assert len(set(a.lower() for a in p["aliases"])) == len(p["aliases"])
+        for alias in p["aliases"]:
+            key = alias.lower()
+            # may not equal any id or name (its own name included: redundant)
+            assert key not in seen, (pid, alias, seen.get(key))
+    all_aliases = [a.lower() for p in provinces.values() for a in p["aliases"]]
+    assert len(all_aliases) == len(set(all_aliases))
+
+
+def test_required_aliases(provinces):
+    def owner(alias):
+        hits = [pid for pid, p in provinces.items()
+                if alias.lower() in (a.lower() for a in p["aliases"])]
+        assert len(hits) == 1, (alias, hits)
+        return hits[0]
+
+    assert owner("NRG") == "NWG"
+    assert owner("GOL") == "LYO"
+    assert owner("MID") == "MAO"
+    assert owner("NAT") == "NAO"
+    assert owner("ECH") == "ENG"
+    assert owner("NOR") == "NWY"
+    assert owner("TYN") == "TYS"
+    assert owner("Gulf of Lyons") == "LYO"
+    assert owner("St. Petersburg") == "STP"
+
+
+# ---------------------------------------------------------------- edges
+
+
+def _check_edge_format(edges):
+    assert len(edges) == len(set(edges)), "duplicate edges"
+    for e in edges:
+        parts = e.split(" ")
+        assert len(parts) == 2, e
+        a, b = parts
+        assert a < b, f"unsorted or self edge: {e}"
+        assert a.split("/")[0] != b.split("/")[0], f"self edge: {e}"
+
+
+def test_army_edges(data, provinces):
+    edges = data["army_edges"]
+    _check_edge_format(edges)
+    for e in edges:
+        for end in e.split():
+            assert "/" not in end, e
+            assert end in provinces, e
+            assert provinces[end]["type"] in ("coast", "land"), e
+
+
+def test_fleet_edges(data, provinces):
+    edges = data["fleet_edges"]
+    _check_edge_format(edges)
+    # no unordered duplicates even after stripping coasts
+    bases = [tuple(sorted(x.split("/")[0] for x in e.split())) for e in edges]
+    for e in edges:
+        ends = e.split()
+        for end in ends:
+            base, _, coast = end.partition("/")
+            assert base in provinces, e
+            assert provinces[base]["type"] in ("sea", "coast"), e
+            if base in SPLIT_COASTS:
+                assert coast in SPLIT_COASTS[base], f"split coast without coast: {e}"
+            else:
+                assert coast == "", e
+    # each coast of a split province reaches at least one sea
+    for base, cs in SPLIT_COASTS.items():
+        for c in cs:
+            tok = f"{base}/{c}"
+            assert any(tok in e.split() for e in edges), tok
+    # every coastal province touches at least one sea
+    for pid, p in provinces.items():
+        if p["type"] == "coast":
+            assert any(
+                pid in b and provinces[b[0] if b[1] == pid else b[1]]["type"] == "sea"
+                for b in bases
+            ), pid
+
+
+def test_coast_coast_fleet_edges_share_a_sea(data, provinces, army_set):
+    adj = {}
+    for e in data["fleet_edges"]:
+        a, b = e.split()
+        adj.setdefault(a, set()).add(b)
+        adj.setdefault(b, set()).add(a)
+    for e in data["fleet_edges"]:
+        a, b = e.split()
+        ta = provinces[a.split("/")[0]]["type"]
+        tb = provinces[b.split("/")[0]]["type"]
+        if ta == "coast" and tb == "coast":
+            # coastal pairs must also be land neighbours
+            assert _pair(a.split("/")[0], b.split("/")[0]) in army_set, e
+            shared = {s for s in adj[a] & adj[b] if provinces[s]["type"] == "sea"}
+            assert shared, f"coast-coast fleet edge without common sea: {e}"
+
+
+def test_connected(data, provinces):
+    # all non-impassable provinces reachable via army+fleet edges
+    adj = {}
+    for e in data["army_edges"] + data["fleet_edges"]:
+        a, b = (x.split("/")[0] for x in e.split())
+        adj.setdefault(a, set()).add(b)
+        adj.setdefault(b, set()).add(a)
+    start = "PAR"
+    seen, todo = {start}, [start]
+    while todo:
+        for n in adj.get(todo.pop(), ()):
+            if n not in seen:
+                seen.add(n)
+                todo.append(n)
+    assert seen == {pid for pid, p in provinces.items() if p["type"] != "impassable"}
+
+
+def test_switzerland_isolated(data):
+    for e in data["army_edges"] + data["fleet_edges"]:
+        assert "SWI" not in e.split()
+
+
+# ---------------------------------------------------------------- hand-checked facts
+
+ARMY_FACTS = [
+    ("ROM", "VEN", True),
+    ("APU", "ROM", True),
+    ("NAP", "ROM", True),
+    ("NAP", "VEN", False),
+    ("NWY", "SWE", True),
+    ("DEN", "KIE", True),
+    ("DEN", "SWE", True),
+    ("ANK", "CON", True),
+    ("CON", "SMY", True),
+    ("BUL", "CON", True),
+    ("ANK", "SMY", True),
+    ("ARM", "SYR", True),
+    ("SMY", "SYR", True),
+    ("ANK", "SYR", False),
+    ("BOH", "GAL", True),
+    ("GAL", "SIL", True),
+    ("GAL", "WAR", True),
+    ("GAL", "UKR", True),
+    ("GAL", "RUM", True),
+    ("BUD", "GAL", True),
+    ("GAL", "VIE", True),
+    ("GAL", "MOS", False),
+    ("MUN", "TYR", True),
+    ("PIE", "TYR", True),
+    ("TRI", "TYR", True),
+    ("TYR", "VEN", True),
+    ("BUR", "MAR", True),
+    ("BUR", "GAS", True),
+    ("BEL", "BUR", True),
+    ("BUR", "HOL", False),
+    ("FIN", "NWY", True),
+    ("FIN", "STP", True),
+    ("LVN", "STP", True),
+    ("EDI", "LVP", True),
+    ("WAL", "YOR", True),
+    ("LON", "LVP", False),
+    ("BER", "MUN", True),
+    ("KIE", "SIL", False),
+    ("SER", "TRI", True),
+    ("GRE", "SER", True),
+    ("BUL", "SEV", False),
+    ("NAF", "TUN", True),
+    ("MAR", "SPA", True),
+    ("GAS", "SPA", True),
+    ("POR", "SPA", True),
+    ("PAR", "PIC", True),
+    ("BEL", "PAR", False),
+    ("MOS", "SEV", True),
+    ("ARM", "SEV", True),
+]
+
+FLEET_FACTS = [
+    ("BAR", "STP/NC", True),
+    ("BAR", "STP/SC", False),
+    ("BOT", "STP/SC", True),
+    ("BOT", "STP/NC", False),
+    ("NWY", "STP/NC", True),
+    ("FIN", "STP/SC", True),
+    ("LVN", "STP/SC", True),
+    ("ROM", "VEN", False),
+    ("APU", "ROM", False),
+    ("NAP", "ROM", True),
+    ("ROM", "TUS", True),
+    ("TUS", "VEN", False),
+    ("APU", "VEN", True),
+    ("TRI", "VEN", True),
+    ("ALB", "TRI", True),
+    ("ALB", "GRE", True),
+    ("BLA", "BUL/EC", True),
+    ("BLA", "BUL/SC", False),
+    ("AEG", "BUL/SC", True),
+    ("AEG", "BUL/EC", False),
+    ("BUL/EC", "CON", True),
+    ("BUL/SC", "CON", True),
+    ("BUL/EC", "RUM", True),
+    ("BUL/SC", "GRE", True),
+    ("BUL/EC", "GRE", False),
+    ("ANK", "CON", True),
+    ("CON", "SMY", True),
+    ("ANK", "SMY", False),
+    ("ARM", "SYR", False),
+    ("SMY", "SYR", True),
+    ("GAS", "SPA/NC", True),
+    ("GAS", "SPA/SC", False),
+    ("MAR", "SPA/SC", True),
+    ("MAR", "SPA/NC", False),
+    ("MAO", "SPA/NC", True),
+    ("MAO", "SPA/SC", True),
+    ("LYO", "SPA/SC", True),
+    ("WES", "SPA/SC", True),
+    ("POR", "SPA/NC", True),
+    ("POR", "SPA/SC", True),
+    ("GAS", "MAR", False),
+    ("DEN", "SWE", True),
+    ("DEN", "KIE", True),
+    ("BER", "KIE", True),
+    ("HOL", "KIE", True),
+    ("FIN", "NWY", False),
+    ("NWY", "SWE", True),
+    ("CLY", "EDI", True),
+    ("EDI", "LVP", False),
+    ("WAL", "YOR", False),
+    ("LON", "WAL", True),
+    ("NAO", "NWG", True),
+    ("NAO", "NTH", False),
+    ("BAL", "BOT", True),
+    ("HEL", "NTH", True),
+    ("HEL", "SKA", False),
+    ("EAS", "ION", True),
+    ("ADR", "TYS", False),
+    ("ION", "TYS", True),
+    ("TUN", "TYS", True),
+    ("LYO", "TUS", True),
+    ("ENG", "NAO", False),
+    ("IRI", "MAO", True),
+    ("BRE", "PIC", True),
+]
+
+
+@pytest.mark.parametrize("a,b,expected", ARMY_FACTS)
+def test_army_fact(army_set, a, b, expected):
+    assert (_pair(a, b) in army_set) is expected
+
+
+@pytest.mark.parametrize("a,b,expected", FLEET_FACTS)
+def test_fleet_fact(fleet_set, a, b, expected):
+    assert (_pair(a, b) in fleet_set) is expected
+
+
+NEIGHBOURS = {
+    # fleet neighbours of seas, coasts included
+    "MAO": "BRE ENG GAS IRI NAF NAO POR SPA/NC SPA/SC WES",
+    "NAO": "CLY IRI LVP MAO NWG",
+    "NWG": "BAR CLY EDI NAO NTH NWY",
+    "NTH": "BEL DEN EDI ENG HEL HOL LON NWG NWY SKA YOR",
+    "HEL": "DEN HOL KIE NTH",
+    "BAL": "BER BOT DEN KIE LVN PRU SWE",
+    "BOT": "BAL FIN LVN STP/SC SWE",
+    "ION": "ADR AEG ALB APU EAS GRE NAP TUN TYS",
+    "EAS": "AEG ION SMY SYR",
+    "AEG": "BUL/SC CON EAS GRE ION SMY",
+    "BLA": "ANK ARM BUL/EC CON RUM SEV",
+    "WES": "LYO MAO NAF SPA/SC TUN TYS",
+    "LYO": "MAR PIE SPA/SC TUS TYS WES",
+    "TYS": "ION LYO NAP ROM TUN TUS WES",
+}
+
+ARMY_NEIGHBOURS = {
+    "GAL": "BOH BUD RUM SIL UKR VIE WAR",
+    "TYR": "BOH MUN PIE TRI VEN VIE",
+    "BUR": "BEL GAS MAR MUN PAR PIC RUH",
+    "MUN": "BER BOH BUR KIE RUH SIL TYR",
+    "SER": "ALB BUD BUL GRE RUM TRI",
+}
+
+
+def _neighbours(edges, node):
+    out = set()
+    for e in edges:
+        a, b = e.split()
+        if a == node:
+            out.add(b)
+        elif b == node:
+            out.add(a)
+    return out
+
+
+@pytest.mark.parametrize("sea", sorted(NEIGHBOURS))
+def test_sea_neighbours(data, sea):
+    assert _neighbours(data["fleet_edges"], sea) == set(NEIGHBOURS[sea].split())
+
+
+@pytest.mark.parametrize("prov", sorted(ARMY_NEIGHBOURS))
+def test_army_neighbours(data, prov):
+    assert _neighbours(data["army_edges"], prov) == set(ARMY_NEIGHBOURS[prov].split())
