@@ -202,7 +202,7 @@ def _name_pattern(game_map: GameMap) -> re.Pattern[str]:
     multi = sorted((n for n in game_map.names if not re.fullmatch(r"[A-Z0-9]+", n)), key=len, reverse=True)
     if not multi:
         return re.compile(r"(?!x)x")
-    alts = "|".join(r"\s+".join(re.escape(w) for w in n.split()) for n in multi)
+    alts = "|".join(r"[\s.'-]+".join(re.escape(w) for w in n.split()) for n in multi)
     return re.compile(rf"(?<![A-Z0-9])(?:{alts})(?![A-Z0-9])")
 
 
