@@ -10,6 +10,7 @@ from typing import IO, Any
 
 from judge.engine.notation import NotationError, position_from_data, result_to_data
 from judge.engine.phases import adjudicate
+from judge.payola.notation import payola_from_data
 
 
 def adjudicate_data(data: Any) -> dict[str, Any]:
@@ -56,15 +57,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     adj = commands.add_parser("adjudicate", help="adjudicate a phase given as JSON (see README)")
     adj.add_argument("file", nargs="?", help="JSON input (default: standard input)")
     adj.add_argument("--jsonl", action="store_true", help="one JSON object per line in and out")
+    pay = commands.add_parser("payola", help="determine orders from offer sheets given as JSON (see README)")
+    pay.add_argument("file", nargs="?", help="JSON input (default: standard input)")
+    pay.add_argument("--jsonl", action="store_true", help="one JSON object per line in and out")
     args = parser.parse_args(argv)
-    if args.command == "adjudicate":
+    handlers = {"adjudicate": adjudicate_data, "payola": payola_from_data}
+    if args.command in handlers:
         try:
             source = _open(args.file)
         except OSError as exc:
             print(json.dumps({"error": f"cannot read {args.file}: {exc.strerror}"}))
             return 1
         with source:
-            return run_json(adjudicate_data, source, sys.stdout, args.jsonl)
+            return run_json(handlers[args.command], source, sys.stdout, args.jsonl)
     return 2
 
 

@@ -1,0 +1,163 @@
+"""Treasuries (rule 2 and the income variants of rule 6): income, transfers, forfeits, Zero Sum.
+
+Balances are plain mappings from power to silver pieces; every function returns the new
+balances and the :class:`LedgerEntry` values that explain the change, so the store can keep
+a ledger whose sum is always the balance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+
+from judge.payola.options import IncomeScheme, Options
+
+
+class TreasuryError(ValueError):
+    """A money movement the rules do not allow."""
+
+
+class EntryKind(Enum):
+    INCOME = "income"
+    TRANSFER = "transfer"
+    PAYMENT = "payment"
+    REFUND = "refund"
+    FORFEIT = "forfeit"
+    ZEROSUM = "zerosum"
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """One change of one power's balance: positive in, negative out."""
+
+    power: str
+    amount: int
+    kind: EntryKind
+    note: str = ""
+
+
+def center_income(index: int, victory: int, options: Options) -> int:
+    """Income of a power's ``index``-th supply center (1-based), never below zero.
+
+    Standard (2.1): one less than the victory count for the first center, one less again for
+    each further one; ``INCOME=FIXED:n`` pays n for each; ``INCOME=INCREASING:n`` pays n for the
+    first and one more for each further one; ``INCOME=DECREASING:n`` starts from n.
+    """
+    scheme = options.income_scheme
+    if scheme is IncomeScheme.FIXED:
+        return options.income_first or 0
+    if scheme is IncomeScheme.INCREASING:
+        return (options.income_first if options.income_first is not None else 1) + index - 1
+    first = options.income_first if options.income_first is not None else victory - 1
+    return max(0, first - (index - 1))
+
+
+def annual_income(centers: int, victory: int, options: Options | None = None) -> int:
+    """A power's income from ``centers`` supply centers (the table of rule 2.1), capped if asked."""
+    options = options or Options()
+    total = sum(center_income(i, victory, options) for i in range(1, centers + 1))
+    return total if options.income_cap is None else min(total, options.income_cap)
+
+
+def void_funds(units: int, victory: int, options: Options | None = None) -> int:
+    """Rule 6.2: a power starting with units but no centers gets half the income they'd earn."""
+    return annual_income(units, victory, options) // 2
+
+
+def income_due(season: str, options: Options) -> bool:
+    """Whether income is paid before a movement phase of this season (2.1, 6.6; none in Zero Sum)."""
+    if options.zerosum:
+        return False
+    return season == "S" or (options.income_twice and season == "F")
+
+
+def pay_income(
+    balances: Mapping[str, int], centers: Mapping[str, int], victory: int, options: Options | None = None
+) -> tuple[dict[str, int], list[LedgerEntry]]:
+    """Rule 2.1: add each power's income from its supply centers to its balance."""
+    options = options or Options()
+    new = dict(balances)
+    entries: list[LedgerEntry] = []
+    for power, count in centers.items():
+        amount = annual_income(count, victory, options)
+        if amount:
+            new[power] = new.get(power, 0) + amount
+            entries.append(LedgerEntry(power, amount, EntryKind.INCOME, f"{count} supply centers"))
+    return new, entries
+
+
+def transfer(
+    balances: Mapping[str, int], sender: str, receiver: str, amount: int
+) -> tuple[dict[str, int], list[LedgerEntry]]:
+    """Rule 2.3: move money between two powers (any power, eliminated ones included)."""
+    if amount <= 0:
+        raise TreasuryError("a transfer must be of at least one silver piece")
+    if sender == receiver:
+        raise TreasuryError("a power cannot transfer money to itself")
+    if receiver not in balances:
+        raise TreasuryError(f"there is no power {receiver} in this game")
+    if balances.get(sender, 0) < amount:
+        raise TreasuryError(f"the balance ({balances.get(sender, 0)} AgP) is smaller than {amount} AgP")
+    new = dict(balances)
+    new[sender] -= amount
+    new[receiver] += amount
+    return new, [
+        LedgerEntry(sender, -amount, EntryKind.TRANSFER, f"to {receiver}"),
+        LedgerEntry(receiver, amount, EntryKind.TRANSFER, f"from {sender}"),
+    ]
+
+
+def forfeit(balances: Mapping[str, int], power: str) -> tuple[dict[str, int], list[LedgerEntry]]:
+    """Rule 2.4: an eliminated power that resigns loses what is left in its treasury."""
+    amount = balances.get(power, 0)
+    new = dict(balances)
+    new[power] = 0
+    return new, ([LedgerEntry(power, -amount, EntryKind.FORFEIT, "resigned while eliminated")] if amount else [])
+
+
+def zerosum_start(centers: Mapping[str, int]) -> dict[str, int]:
+    """Rule 6.7.1: ten silver pieces per owned supply center."""
+    return {power: 10 * count for power, count in centers.items()}
+
+
+def zerosum_year_end(
+    balances: Mapping[str, int],
+    paid_to_units: Mapping[str, int],
+    centers_at_start: Mapping[str, str],
+    centers_now: Mapping[str, str],
+    ever_owned: frozenset[str],
+) -> tuple[dict[str, int], list[LedgerEntry]]:
+    """Rule 6.7.2, at the end of a Fall turn.
+
+    ``paid_to_units`` is what successful offers paid to each power's units during the year
+    (deposited to that power); a neutral center captured for the first time earns its new
+    owner 10; an owned center changing hands earns the new owner the old owner's treasury
+    divided by the old owner's number of centers at the start of the year (rounded down),
+    taken from the old owner.
+    """
+    new = dict(balances)
+    entries: list[LedgerEntry] = []
+
+    def move(power: str, amount: int, note: str) -> None:
+        if amount:
+            new[power] = new.get(power, 0) + amount
+            entries.append(LedgerEntry(power, amount, EntryKind.ZEROSUM, note))
+
+    for power, amount in sorted(paid_to_units.items()):
+        move(power, amount, "bribes paid to its units this year")
+    counts_at_start: dict[str, int] = {}
+    for owner in centers_at_start.values():
+        counts_at_start[owner] = counts_at_start.get(owner, 0) + 1
+    for center, owner in sorted(centers_now.items()):
+        before = centers_at_start.get(center)
+        if before == owner:
+            continue
+        if before is None:
+            if center not in ever_owned:
+                move(owner, 10, f"first capture of {center}")
+            continue
+        share = new.get(before, 0) // max(1, counts_at_start.get(before, 1))
+        move(before, -share, f"{center} lost to {owner}")
+        move(owner, share, f"{center} taken from {before}")
+    return new, entries
