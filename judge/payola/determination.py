@@ -53,7 +53,7 @@ class PowerInput:
     """What order determination needs to know about one power."""
 
     balance: int
-    sheet: OfferSheet = OfferSheet()
+    sheet: OfferSheet = field(default_factory=OfferSheet)
     acceptance: AcceptanceList | None = None
     dummy: bool = False
 
@@ -404,7 +404,8 @@ def determine_orders(
             Candidate(order, target.totals[c], MappingProxyType({p: a for p, a in target.contrib[c].items()}))
             for c, order in enumerate(target.candidates)
         )
-        total = target.totals[target.issued] + (1 if target.dummy_tie else 0)
+        # Rule 4.4: a dummy's tie is reported as one above the tied total.
+        total = max(target.totals) + 1 if target.dummy_tie else target.totals[target.issued]
         decisions[province] = UnitDecision(
             target.unit, target.owner, target.candidates[target.issued], total,
             MappingProxyType(dict(target.payments)), candidates, target.dummy_tie,

@@ -145,7 +145,11 @@ def parse_line(
         return int(savings["amount"])
     match = _OFFER.match(body)
     if match is None or not match["amounts"].strip():
-        raise ValueError("expected an offer such as '4 : A LON - YOR' or a savings request such as '10 $'")
+        symbol = re.search(r"[:!>@&]", body)
+        if symbol is None or not body[: symbol.start()].strip():
+            raise ValueError("expected an offer such as '4 : A LON - YOR' or a savings request such as '10 $'")
+        amounts = body[: symbol.start()].strip()
+        raise ValueError(f"bad amount '{amounts}' (an offer is: amount, type symbol : ! > @ &, unit and order)")
     try:
         return _offer(line, body, match, position, power, options, dummies)
     except _LineError as exc:

@@ -1,0 +1,117 @@
+"""Rule 3: the offer sheet format, validation, savings and comments."""
+
+from __future__ import annotations
+
+import pytest
+
+from judge.payola.offers import OfferKind, Term, parse_sheet
+from judge.payola.options import parse_options
+from tests.payola.game import START
+
+
+def sheet_of(text: str, power: str = "ENGLAND", options: str = ""):  # type: ignore[no-untyped-def]
+    return parse_sheet(text, START, power, parse_options(options.split()))
+
+
+def test_rule_3_1_full_offer_with_and_without_spaces_is_the_same() -> None:
+    # A LON needs to exist: put England's army there by using F LON's neighbour... use the start
+    # position's A LVP instead, which can move to YOR and support F EDI - YOR.
+    spaced, errors = sheet_of("4*5#2 + 5*10#3 + 6#1 > A LVP - YOR | S F EDI - YOR")
+    tight, errors2 = sheet_of("4*5#2+5*10#3+6#1>A LVP-YOR|S F EDI-YOR")
+    assert not errors and not errors2
+    offer = spaced.offers[0]
+    assert offer.kind is OfferKind.MOVE
+    assert offer.terms == (Term(5, 2),) * 4 + (Term(10, 3),) * 5 + (Term(6, 1),)
+    assert offer.amount == 4 * 5 + 5 * 10 + 6
+    assert [str(o) for o in offer.orders] == ["A LVP - YOR", "A LVP S F EDI - YOR"]
+    assert tight.offers[0].terms == offer.terms and tight.offers[0].orders == offer.orders
+
+
+@pytest.mark.parametrize(("symbol", "kind"), [(":", OfferKind.DIRECT), ("!", OfferKind.NEGATIVE),
+                                              (">", OfferKind.MOVE), ("@", OfferKind.HOLD), ("&", OfferKind.GIFT)])
+def test_rule_3_1_item_5_offer_types(symbol: str, kind: OfferKind) -> None:
+    sheet, errors = sheet_of(f"3 {symbol} F LON - NTH")
+    assert not errors and sheet.offers[0].kind is kind
+
+
+def test_rule_3_1_item_3_plateau_without_amount_is_the_full_amount() -> None:
+    sheet, _ = sheet_of("5# : F LON - NTH\n5 : F EDI - NTH\n5#2 : A LVP - YOR")
+    assert [o.terms for o in sheet.offers] == [(Term(5, 5),), (Term(5, 0),), (Term(5, 2),)]
+
+
+def test_rule_3_1_item_2_zero_offers_only_to_own_units() -> None:
+    sheet, errors = sheet_of("0 : F LON - NTH")
+    assert not errors and sheet.offers[0].amount == 0
+    _, errors = sheet_of("0 : F BRE - MAO")
+    assert [e.error for e in errors] == ["zero offers to foreign units are not allowed"]
+
+
+@pytest.mark.parametrize(
+    ("line", "error"),
+    [
+        ("4 : A XYZ - YOR", "unknown province 'XYZ'"),
+        ("4 : A LON - YOR", "there is no unit A LON on the board"),
+        ("4 : F LON - YOR | - PIC", "'F LON - PIC' is not a legal order for F LON: the destination is not adjacent"),
+        ("4 : F LON - NTH | - NTH", "the order 'F LON - NTH' appears twice in this offer"),
+        ("4x : F LON - NTH", "bad amount '4x'"),
+        ("0*4 : F LON - NTH", "a repetition count must be at least 1"),
+        ("4#5 : F LON - NTH", "the plateau (5) is above the amount (4)"),
+        ("4 : F LON - NTH |", "empty alternative after '|'"),
+        ("F LON - NTH", "expected an offer such as '4 : A LON - YOR'"),
+        ("4 : BUILD A LON", "is not a movement order"),
+        ("4 ; F LON - NTH", "expected an offer"),
+    ],
+)
+def test_rule_3_1_bad_lines_say_what_is_wrong(line: str, error: str) -> None:
+    _, errors = sheet_of(line)
+    assert len(errors) == 1 and error in errors[0].error
+    assert errors[0].text == line and errors[0].line == 1
+
+
+def test_ruling_8_a_sheet_with_any_bad_line_is_rejected_whole() -> None:
+    sheet, errors = sheet_of("4 : F LON - NTH\n% a comment\n5 : F EDI - XXX\n3 $\n2 : A LVP - PIC")
+    assert sheet.offers == () and sheet.savings == 0
+    assert [(e.line, e.text) for e in errors] == [(3, "5 : F EDI - XXX"), (5, "2 : A LVP - PIC")]
+
+
+def test_rule_3_4_savings_requests_add_up_and_rule_3_5_comments_are_ignored() -> None:
+    sheet, errors = sheet_of("10 $ % rainy day\n% only a comment\n5$\n3 : F LON - NTH % my note")
+    assert not errors
+    assert sheet.savings == 15
+    assert sheet.offers[0].text == "3 : F LON - NTH"
+
+
+def test_rule_6_1_classic_forbids_the_modern_features() -> None:
+    for line, error in [
+        ("2*3 : F LON - NTH", "repetition (*) and plateaus (#) are not allowed"),
+        ("3#1 : F LON - NTH", "repetition (*) and plateaus (#) are not allowed"),
+        ("3+1 : F LON - NTH", "augmentation (+) is not allowed"),
+        ("3 ! F LON - NTH", "only direct offers (:) are allowed"),
+        ("3 : F LON - NTH | - ENG", "alternatives (|) are not allowed"),
+        ("5 $", "savings requests are not allowed"),
+    ]:
+        _, errors = sheet_of(line, options="CLASSIC")
+        assert error in errors[0].error, line
+    _, errors = sheet_of("3 : F LON - NTH\n2 : F LON - ENG", options="CLASSIC")
+    assert errors[0].error == "Payola Classic allows one offer per unit"
+    sheet, errors = sheet_of("0 : F BRE - MAO", options="CLASSIC")  # zero offers to foreign units allowed
+    assert not errors and sheet.offers[0].amount == 0
+
+
+def test_rule_6_5_loyal_units_take_no_bribes_but_dummies_do() -> None:
+    options = parse_options(["LOYAL_UNITS"])
+    _, errors = parse_sheet("3 : F BRE - MAO", START, "ENGLAND", options, dummies={"GERMANY"})
+    assert errors[0].error == "France's units are loyal: only units of dummy powers take bribes"
+    sheet, errors = parse_sheet("3 : F KIE - HOL", START, "ENGLAND", options, dummies={"GERMANY"})
+    assert not errors and sheet.offers
+
+
+def test_rule_6_3_blind_offers_to_absent_units_are_ignored_silently() -> None:
+    options = parse_options(["BLIND"])
+    text = "3 : A LON - YOR\n2 : F EDI S A YOR - NTH\n4 : F LON - NTH"
+    sheet, errors = parse_sheet(text, START, "FRANCE", options)
+    assert not errors
+    assert [o.text for o in sheet.offers] == ["4 : F LON - NTH"]
+    assert sheet.ignored == ("3 : A LON - YOR", "2 : F EDI S A YOR - NTH")
+    _, errors = parse_sheet("3 : F LON - XYZ", START, "FRANCE", options)
+    assert errors, "an unknown province is still a mistake the player may see"

@@ -1,0 +1,66 @@
+"""`judge payola`: offers in, orders and statements out, errors in-band."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from judge.payola.notation import payola_from_data
+from judge.service.cli import adjudicate_data, run_json
+
+REQUEST = {
+    "variant": "standard",
+    "phase": "S1901M",
+    "units": {"ENGLAND": ["F LON", "F EDI", "A LVP"], "FRANCE": ["F BRE", "A PAR", "A MAR"]},
+    "seed": 7,
+    "powers": {
+        "ENGLAND": {"balance": 48, "accept": "EFGIART", "sheet": "8 : F LON - NTH\n10 $\n"},
+        "FRANCE": {"balance": 48, "sheet": "3 : F LON - ENG\n5 : A PAR - BUR\n2 : F EDI - XXX"},
+    },
+}
+
+
+def test_issue_example_and_orders_feed_adjudication() -> None:
+    out = payola_from_data(REQUEST)
+    assert out["units"]["F LON"] == {"owner": "ENGLAND", "order": "F LON - NTH", "total": 8}
+    england = out["powers"]["ENGLAND"]
+    assert (england["balance"], england["spent"], england["new_balance"], england["reductions"]) == (48, 8, 40, 0)
+    assert england["accepted"] == [{"unit": "F LON", "order": "F LON - NTH", "paid": 8}]
+    # France's sheet has a bad line, so it is rejected whole: its units hold on rule 3.3 defaults.
+    assert out["powers"]["FRANCE"]["errors"] == [
+        {"line": 3, "text": "2 : F EDI - XXX", "error": "unknown province 'XXX'"}]
+    assert out["orders"]["FRANCE"] == ["F BRE H", "A PAR H", "A MAR H"]
+    adjudicated = adjudicate_data({**REQUEST, "orders": out["orders"]})
+    assert {r["order"]: r["result"] for r in adjudicated["results"]}["F LON - NTH"] == "succeeds"
+
+
+def test_blind_statement_names_only_nationality() -> None:
+    request = {**REQUEST, "options": ["BLIND"]}
+    out = payola_from_data(request)
+    assert out["powers"]["ENGLAND"]["accepted"] == [{"nationality": "ENGLAND", "paid": 8}]
+
+
+def test_loyal_units_take_direct_orders_and_only_dummies_are_bribed() -> None:
+    request = {
+        "phase": "S1901M",
+        "units": {"ENGLAND": ["F LON"], "GERMANY": ["F KIE"]},
+        "options": "LOYAL_UNITS",
+        "powers": {
+            "ENGLAND": {"balance": 10, "sheet": "4 : F KIE - HOL", "orders": ["F LON - NTH"]},
+            "GERMANY": {"dummy": True},
+        },
+    }
+    out = payola_from_data(request)
+    assert out["orders"] == {"ENGLAND": ["F LON - NTH"], "GERMANY": ["F KIE - HOL"]}
+    assert out["powers"]["ENGLAND"]["spent"] == 4
+
+
+def test_bad_requests_give_an_error_and_the_batch_goes_on() -> None:
+    variants = [REQUEST, {**REQUEST, "options": ["NOPE"]}, {**REQUEST, "phase": "S1901R"}]
+    lines = [json.dumps(v) for v in variants]
+    out = io.StringIO()
+    run_json(payola_from_data, io.StringIO("\n".join(lines)), out, jsonl=True)
+    answers = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert "units" in answers[0]
+    assert answers[1]["error"].startswith("unknown option 'NOPE'")
+    assert answers[2] == {"error": "order determination happens in movement phases only"}
