@@ -27,7 +27,7 @@ Theory of operation.
    its balance less its savings (nothing at all if the savings exceed the balance, ruling 5)
    has every amount reduced by one: only those above their plateau while any is, otherwise
    every non-zero one.  Units whose totals changed decide again; rounds repeat until nobody
-   overspends.  Totals are kept incrementally, so a round costs the number of amounts
+   overspends.  Totals are kept incrementally, so a round costs the number of offers
    reduced plus the number of units that re-decide.
 
 4. *Payment* (5.6, 6.4).  Each line paying for the issued order pays its current amount.
@@ -129,7 +129,7 @@ class Determination:
 class _Line:
     """One offer line's money on one unit, during determination."""
 
-    __slots__ = ("amount", "kind", "listed", "number", "pays", "power", "seq", "target")
+    __slots__ = ("amount", "groups", "kind", "listed", "number", "pays", "power", "seq", "target")
 
     def __init__(self, target: _Unit, power: str, number: int, kind: OfferKind, listed: tuple[MovementOrder, ...]):
         self.target = target
@@ -138,6 +138,8 @@ class _Line:
         self.kind = kind
         self.listed = listed
         self.amount = 0
+        # Equal terms of the line (same amount and plateau) reduce alike: [count, amount, plateau].
+        self.groups: list[list[int]] = []
         self.pays: list[int] = []
         self.seq: dict[int, tuple[int, int]] = {}
 
@@ -161,36 +163,28 @@ class _Unit:
         self.issued = 0
         self.payments: dict[str, int] = {}
         self.dummy_tie = False
+        self.stamp = -1  # the reduction round that last touched this unit
 
-    def add_candidate(self, order: MovementOrder) -> None:
-        if order not in self.index:
-            self.index[order] = len(self.candidates)
+    def add_candidate(self, order: MovementOrder) -> int:
+        found = self.index.get(order)
+        if found is None:
+            found = self.index[order] = len(self.candidates)
             self.candidates.append(order)
+        return found
 
     def settle_lines(self) -> None:
         """Work out what each line pays for and its sequence keys, then the totals."""
         hold = self.index.get(Hold(self.unit))
-        count = len(self.candidates)
-        self.totals = [0] * count
-        self.contrib = [{} for _ in range(count)]
+        self.totals = [0] * len(self.candidates)
+        self.contrib = [{} for _ in self.candidates]
         for line in self.lines:
-            named = {self.index[o] for o in line.listed if o in self.index}
-            others = [c for c in range(count) if c not in named]
-            # A negative offer offers nothing for the orders it lists (only its zero HOLD).
-            listed = [] if line.kind is OfferKind.NEGATIVE else [self.index[o] for o in line.listed]
+            # Until now ``line.pays`` holds the orders the line offers for directly: those it
+            # lists, except for a negative offer, which offers only its zero HOLD.
+            listed = line.pays
             for j, c in enumerate(listed):
                 line.seq.setdefault(c, (line.number, j))
+            promise = [] if line.kind is OfferKind.DIRECT else self._promise(line)
             after = len(line.listed)
-            if line.kind is OfferKind.DIRECT:
-                promise: list[int] = []
-            elif line.kind is OfferKind.NEGATIVE:
-                promise = others
-            elif line.kind is OfferKind.MOVE:
-                promise = [c for c in others if _is_move(self.candidates[c])]
-            elif line.kind is OfferKind.HOLD:
-                promise = [c for c in others if not _is_move(self.candidates[c])]
-            else:
-                promise = others
             if line.kind in (OfferKind.NEGATIVE, OfferKind.GIFT) and hold is not None:
                 # The zero HOLD offer built from the line, then the promise just below it.
                 line.seq.setdefault(hold, (line.number, after))
@@ -201,6 +195,16 @@ class _Unit:
             for c in line.pays:
                 self.totals[c] += line.amount
                 self.contrib[c][line.power] = self.contrib[c].get(line.power, 0) + line.amount
+
+    def _promise(self, line: _Line) -> list[int]:
+        """The candidates a negative, move, hold or gift offer promises to pay for (3.1)."""
+        named = {self.index[o] for o in line.listed if o in self.index}
+        others = [c for c in range(len(self.candidates)) if c not in named]
+        if line.kind is OfferKind.MOVE:
+            return [c for c in others if _is_move(self.candidates[c])]
+        if line.kind is OfferKind.HOLD:
+            return [c for c in others if not _is_move(self.candidates[c])]
+        return others
 
 
 class _Determiner:
@@ -216,9 +220,8 @@ class _Determiner:
         )
         self.rank = {p: {q: i for i, q in enumerate(order)} for p, order in self.acceptance.items()}
         self.units: dict[str, _Unit] = {}
-        self.amounts: dict[str, list[int]] = {}
-        self.plateaus: dict[str, list[int]] = {}
-        self.owner_of_term: dict[str, list[_Line]] = {}
+        self.active: dict[str, list[_Line]] = {}  # each power's lines with money left
+        self.above: dict[str, int] = {}  # each power's number of amounts above their plateau
         self.spend: dict[str, int] = dict.fromkeys(position.game_map.powers, 0)
         self.reductions: dict[str, int] = dict.fromkeys(position.game_map.powers, 0)
         self.rounds = 0
@@ -231,18 +234,19 @@ class _Determiner:
             if province in bribed:
                 self.units[province] = _Unit(province, placed.unit, placed.power)
         for power, info in self.powers.items():
-            amounts: list[int] = []
-            plateaus: list[int] = []
-            term_lines: list[_Line] = []
+            active: list[_Line] = []
             offered: set[str] = set()
             for number, offer in enumerate(info.sheet.offers):
                 target = self.units.get(offer.unit.province)
                 if target is None:
                     continue
                 offered.add(offer.unit.province)
-                line = self._line(power, number, offer, target, amounts, plateaus, term_lines)
+                line = self._line(power, number, offer, target)
                 target.lines.append(line)
-            self.amounts[power], self.plateaus[power], self.owner_of_term[power] = amounts, plateaus, term_lines
+                if line.amount:
+                    active.append(line)
+            self.active[power] = active
+            self.above[power] = sum(g[0] for line in active for g in line.groups if g[1] > g[2])
             for province, target in self.units.items():
                 if target.owner == power and province not in offered:
                     self._default_hold(target, len(info.sheet.offers))
@@ -252,26 +256,24 @@ class _Determiner:
             target.settle_lines()
 
     def _line(
-        self, power: str, number: int, offer: Offer, target: _Unit,
-        amounts: list[int], plateaus: list[int], term_lines: list[_Line],
-    ) -> _Line:
+        self, power: str, number: int, offer: Offer, target: _Unit) -> _Line:
         line = _Line(target, power, number, offer.kind, offer.orders)
+        counts: dict[tuple[int, int], int] = {}
         for term in offer.terms:
-            amounts.append(term.amount)
-            plateaus.append(term.plateau)
-            term_lines.append(line)
+            counts[(term.amount, term.plateau)] = counts.get((term.amount, term.plateau), 0) + 1
+        line.groups = [[count, amount, plateau] for (amount, plateau), count in counts.items()]
         line.amount = offer.amount
         if offer.kind is not OfferKind.NEGATIVE:
-            for order in offer.orders:
-                target.add_candidate(order)
+            line.pays = [target.add_candidate(order) for order in offer.orders]
         if offer.kind is OfferKind.NEGATIVE or (offer.kind is OfferKind.GIFT and Hold(target.unit) not in offer.orders):
             target.add_candidate(Hold(target.unit))
         return line
 
     def _default_hold(self, target: _Unit, number: int) -> None:
         hold = Hold(target.unit)
-        target.add_candidate(hold)
-        target.lines.append(_Line(target, target.owner, number, OfferKind.DIRECT, (hold,)))
+        line = _Line(target, target.owner, number, OfferKind.DIRECT, (hold,))
+        line.pays = [target.add_candidate(hold)]
+        target.lines.append(line)
 
     # -- deciding -------------------------------------------------------------------------------
 
@@ -343,22 +345,34 @@ class _Determiner:
         savings = info.sheet.savings
         return info.balance - savings if savings <= info.balance else 0
 
-    def reduce(self, power: str) -> set[_Unit]:
+    def reduce(self, power: str) -> list[_Unit]:
         """Take one silver piece off each of the power's reducible amounts (rule 5.5)."""
-        amounts, plateaus, lines = self.amounts[power], self.plateaus[power], self.owner_of_term[power]
-        above = any(a > p for a, p in zip(amounts, plateaus, strict=True))
-        touched: set[_Unit] = set()
-        for i, amount in enumerate(amounts):
-            if amount == 0 or (above and amount <= plateaus[i]):
-                continue
-            amounts[i] = amount - 1
-            line = lines[i]
-            line.amount -= 1
-            target = line.target
-            for c in line.pays:
-                target.totals[c] -= 1
-                target.contrib[c][power] -= 1
-            touched.add(target)
+        above = self.above[power] > 0
+        touched: list[_Unit] = []
+        still_active: list[_Line] = []
+        for line in self.active[power]:
+            delta = 0
+            for group in line.groups:
+                count, amount, plateau = group
+                if amount == 0 or (above and amount <= plateau):
+                    continue
+                if above and amount - 1 == plateau:
+                    self.above[power] -= count
+                group[1] = amount - 1
+                delta += count
+            if delta:
+                line.amount -= delta
+                target = line.target
+                totals, contrib = target.totals, target.contrib
+                for c in line.pays:
+                    totals[c] -= delta
+                    contrib[c][power] -= delta
+                if target.stamp != self.rounds:
+                    target.stamp = self.rounds
+                    touched.append(target)
+            if line.amount:
+                still_active.append(line)
+        self.active[power] = still_active
         self.reductions[power] += 1
         return touched
 
@@ -370,10 +384,10 @@ class _Determiner:
             if not over:
                 return
             self.rounds += 1
-            touched: set[_Unit] = set()
+            touched: list[_Unit] = []
             for power in over:
-                touched |= self.reduce(power)
-            for target in touched:
+                touched.extend(self.reduce(power))
+            for target in dict.fromkeys(touched):
                 self.decide(target)
 
 
