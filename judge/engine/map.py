@@ -248,6 +248,12 @@ def _fleet_places(prov: Province) -> tuple[Location, ...]:
     return (Location(prov.id),)
 
 
+def available_maps() -> list[str]:
+    """The names of the maps shipped with the judge."""
+    folder = resources.files("judge.engine.maps")
+    return sorted(entry.name.removesuffix(".json") for entry in folder.iterdir() if entry.name.endswith(".json"))
+
+
 @cache
 def load_map(name: str = "standard") -> GameMap:
     """Load a map shipped in ``judge/engine/maps`` by name (cached: maps are immutable)."""

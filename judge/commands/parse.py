@@ -1,0 +1,336 @@
+"""The mail command language: lines of text in, command values out.
+
+Commands are case-insensitive and one per line.  A line starting with a digit is an offer
+or savings request (``4 : A LON - YOR``, ``10 $``), anything else that is not a command
+word is taken as an order (retreats, adjustments, loyal units); what those mean depends on
+the game's phase, so the service reads them.  ``PRESS TO EFG`` / ``BROADCAST`` take the
+following lines up to ``ENDPRESS`` as their text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from judge.engine.map import available_maps
+
+
+@dataclass(frozen=True)
+class Help:
+    pass
+
+
+@dataclass(frozen=True)
+class ListGames:
+    game: str | None = None
+
+
+@dataclass(frozen=True)
+class Create:
+    game: str
+    password: str
+    variant: str
+    options: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Join:
+    game: str
+    password: str
+    power: str | None
+
+
+@dataclass(frozen=True)
+class SignOn:
+    """``SIGNON FRANCE@game pw``, ``SIGNON Fgame pw`` or ``SIGNON MASTER@game pw``."""
+
+    game: str
+    who: str  # a power name or initial, or MASTER
+    password: str
+
+
+@dataclass(frozen=True)
+class SignOff:
+    pass
+
+
+@dataclass(frozen=True)
+class Accept:
+    text: str
+
+
+@dataclass(frozen=True)
+class Transfer:
+    amount: int
+    to: str
+
+
+@dataclass(frozen=True)
+class Status:
+    pass
+
+
+@dataclass(frozen=True)
+class Clear:
+    pass
+
+
+@dataclass(frozen=True)
+class Press:
+    """Press to some powers (initials), or to everyone (``ALL`` or ``BROADCAST``)."""
+
+    to: tuple[str, ...]
+    body: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SetPassword:
+    password: str
+
+
+@dataclass(frozen=True)
+class SetAddress:
+    address: str
+
+
+@dataclass(frozen=True)
+class Resign:
+    pass
+
+
+@dataclass(frozen=True)
+class Start:
+    pass
+
+
+@dataclass(frozen=True)
+class SetDeadline:
+    when: datetime  # aware
+
+
+@dataclass(frozen=True)
+class SetDuration:
+    """``SET MOVEMENT 48``, ``SET RETREAT 24h``, ``SET ADJUSTMENT 1d``, ``SET GRACE 12``."""
+
+    setting: str
+    hours: float
+
+
+@dataclass(frozen=True)
+class Process:
+    pass
+
+
+@dataclass(frozen=True)
+class Pause:
+    pass
+
+
+@dataclass(frozen=True)
+class Resume:
+    pass
+
+
+@dataclass(frozen=True)
+class Rollback:
+    pass
+
+
+@dataclass(frozen=True)
+class Dummy:
+    power: str
+
+
+@dataclass(frozen=True)
+class Terminate:
+    pass
+
+
+@dataclass(frozen=True)
+class OfferLine:
+    text: str
+
+
+@dataclass(frozen=True)
+class OrderLine:
+    text: str
+
+
+@dataclass(frozen=True)
+class BadCommand:
+    error: str
+
+
+Command = (
+    Help | ListGames | Create | Join | SignOn | SignOff | Accept | Transfer | Status | Clear | Press
+    | SetPassword | SetAddress | Resign | Start | SetDeadline | SetDuration | Process | Pause | Resume
+    | Rollback | Dummy | Terminate | OfferLine | OrderLine | BadCommand
+)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One command as written (the first line for press) and what it was read as."""
+
+    text: str
+    command: Command
+
+
+GAME_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,19}")
+_SIMPLE: dict[str, Callable[[], Command]] = {
+    "HELP": Help, "STATUS": Status, "CLEAR": Clear, "RESIGN": Resign, "START": Start, "PROCESS": Process,
+    "PAUSE": Pause, "RESUME": Resume, "ROLLBACK": Rollback, "TERMINATE": Terminate, "SIGNOFF": SignOff,
+}
+_DURATIONS = {"MOVEMENT": "movement", "RETREAT": "retreat", "RETREATS": "retreat", "ADJUSTMENT": "adjustment",
+              "ADJUSTMENTS": "adjustment", "BUILD": "adjustment", "BUILDS": "adjustment", "GRACE": "grace"}
+
+
+def _game(text: str) -> str:
+    if not GAME_NAME.fullmatch(text):
+        raise ValueError(f"'{text}' is not a game name (a letter, then up to 19 letters, digits, - or _)")
+    return text.lower()
+
+
+def parse_duration(text: str) -> float:
+    """Hours from ``48``, ``48h``, ``2d`` or ``90m``."""
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([hdm]?)", text.strip().lower())
+    if match is None:
+        raise ValueError(f"bad duration '{text}': use hours (48), or 48h, 2d, 90m")
+    value = float(match.group(1))
+    return {"": value, "h": value, "d": value * 24, "m": value / 60}[match.group(2)]
+
+
+def parse_deadline(text: str) -> datetime:
+    """``YYYY-MM-DD HH:MM`` in UTC, or followed by a zone (``UTC``, ``+02:00``, ``Europe/Paris``)."""
+    match = re.fullmatch(r"(\d{4}-\d{2}-\d{2})[ T](\d{1,2}:\d{2})(?:\s+(\S+))?", text.strip())
+    if match is None:
+        raise ValueError("expected SET DEADLINE YYYY-MM-DD HH:MM [zone]")
+    try:
+        naive = datetime.strptime(f"{match.group(1)} {match.group(2)}", "%Y-%m-%d %H:%M")
+    except ValueError:
+        raise ValueError(f"'{match.group(1)} {match.group(2)}' is not a date and time") from None
+    zone = match.group(3)
+    if zone is None or zone.upper() in ("UTC", "GMT", "Z"):
+        return naive.replace(tzinfo=UTC)
+    offset = re.fullmatch(r"([+-])(\d{2}):?(\d{2})", zone)
+    if offset:
+        delta = timedelta(hours=int(offset.group(2)), minutes=int(offset.group(3)))
+        return naive.replace(tzinfo=timezone(delta if offset.group(1) == "+" else -delta))
+    try:
+        return naive.replace(tzinfo=ZoneInfo(zone))
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"unknown time zone '{zone}'") from None
+
+
+def _signon(args: list[str]) -> SignOn:
+    if len(args) != 2:
+        raise ValueError("expected SIGNON POWER@game password (or SIGNON Xgame password, SIGNON MASTER@game password)")
+    who_game, password = args
+    if "@" in who_game:
+        who, game = who_game.split("@", 1)
+    else:
+        who, game = who_game[:1], who_game[1:]
+    if not who or not game:
+        raise ValueError("expected SIGNON POWER@game password")
+    return SignOn(_game(game), who.upper(), password)
+
+
+def _command(words: list[str]) -> Command:
+    keyword = words[0].upper()
+    args = words[1:]
+    if keyword in _SIMPLE:
+        if args:
+            raise ValueError(f"{keyword} takes nothing after it")
+        return _SIMPLE[keyword]()
+    if keyword == "LIST":
+        if len(args) > 1:
+            raise ValueError("expected LIST or LIST game")
+        return ListGames(_game(args[0]) if args else None)
+    if keyword == "CREATE":
+        if len(args) < 2:
+            raise ValueError("expected CREATE game password [variant] [OPTION ...]")
+        variant = "standard"
+        rest = args[2:]
+        if rest and rest[0].lower() in available_maps():
+            variant, rest = rest[0].lower(), rest[1:]
+        return Create(_game(args[0]), args[1], variant, tuple(r.upper() for r in rest))
+    if keyword == "JOIN":
+        if len(args) not in (2, 3):
+            raise ValueError("expected JOIN game password [power]")
+        return Join(_game(args[0]), args[1], args[2].upper() if len(args) == 3 else None)
+    if keyword == "SIGNON":
+        return _signon(args)
+    if keyword == "ACCEPT":
+        return Accept(" ".join(args))
+    if keyword == "TRANSFER":
+        if len(args) != 3 or args[1].upper() != "TO" or not args[0].isdigit():
+            raise ValueError("expected TRANSFER amount TO POWER")
+        return Transfer(int(args[0]), args[2].upper())
+    if keyword == "DUMMY":
+        if len(args) != 1:
+            raise ValueError("expected DUMMY POWER")
+        return Dummy(args[0].upper())
+    if keyword == "SET":
+        return _set(args)
+    raise KeyError(keyword)
+
+
+def _set(args: list[str]) -> Command:
+    if not args:
+        raise ValueError("expected SET PASSWORD, SET ADDRESS, SET DEADLINE, SET MOVEMENT/RETREAT/ADJUSTMENT/GRACE")
+    what = args[0].upper()
+    rest = args[1:]
+    if what == "PASSWORD" and len(rest) == 1:
+        return SetPassword(rest[0])
+    if what == "ADDRESS" and len(rest) == 1 and re.fullmatch(r"[^@\s]+@[^@\s]+\.?[^@\s]*", rest[0]):
+        return SetAddress(rest[0])
+    if what == "DEADLINE":
+        return SetDeadline(parse_deadline(" ".join(rest)))
+    if what in _DURATIONS and len(rest) == 1:
+        return SetDuration(_DURATIONS[what], parse_duration(rest[0]))
+    raise ValueError(f"bad SET command: 'SET {' '.join(args)}'")
+
+
+def parse_lines(lines: Sequence[str]) -> list[Line]:
+    """Read a mail's lines into commands; blank lines are skipped (except inside press)."""
+    result: list[Line] = []
+    index = 0
+    while index < len(lines):
+        text = lines[index].strip()
+        index += 1
+        if not text:
+            continue
+        words = text.split()
+        keyword = words[0].upper()
+        if keyword in ("PRESS", "BROADCAST"):
+            to = _press_recipients(words) if keyword == "PRESS" else ("ALL",)
+            body: list[str] = []
+            while index < len(lines) and lines[index].strip().upper() != "ENDPRESS":
+                body.append(lines[index].rstrip())
+                index += 1
+            index += 1  # skip ENDPRESS (or run off the end)
+            command: Command = Press(to, tuple(body)) if to else BadCommand("expected PRESS TO <initials or ALL>")
+            result.append(Line(text, command))
+            continue
+        if text[0].isdigit():
+            result.append(Line(text, OfferLine(text)))
+            continue
+        try:
+            result.append(Line(text, _command(words)))
+        except KeyError:
+            result.append(Line(text, OrderLine(text)))
+        except ValueError as exc:
+            result.append(Line(text, BadCommand(str(exc))))
+    return result
+
+
+def _press_recipients(words: list[str]) -> tuple[str, ...]:
+    if len(words) < 3 or words[1].upper() != "TO":
+        return ()
+    target = "".join(words[2:]).upper()
+    if target == "ALL":
+        return ("ALL",)
+    return tuple(dict.fromkeys(c for c in target if c.isalpha()))

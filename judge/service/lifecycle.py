@@ -1,0 +1,391 @@
+"""The life of a game: forming → active (⇄ paused) → finished, and the processing of phases.
+
+Theory of operation.  A game's truth is in the store: the current phase row holds the
+position the phase starts from; balances are sums of ledger rows; the submissions of the
+phase hold each power's latest offer sheet or orders.  Processing a phase, inside one unit
+of work:
+
+1. movement: offer sheets → Payola order determination (or direct orders for loyal units)
+   → engine adjudication → payments in the ledger; retreat and adjustment: the powers' own
+   orders (the engine's defaults for those who sent none) → engine adjudication;
+2. the phase row records what happened (orders, results, the sheets and acceptance lists
+   used, the GM's chart) and a ledger mark, so that ``ROLLBACK`` can restore everything;
+3. the next phase row is opened (income is paid before each Spring movement, rule 2.1), or
+   the game finishes on a victory;
+4. every mail this causes is queued in the same transaction.
+
+A phase is *due* when the GM says PROCESS, when every power that must act has done so, or
+when its deadline plus the grace period has passed.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
+
+from judge.engine.legal import adjustment_count
+from judge.engine.map import GameMap, load_map
+from judge.engine.notation import position_from_data, position_to_data, result_to_data
+from judge.engine.orders import Order, OrderSyntaxError, PhaseKind, parse_order
+from judge.engine.phases import adjudicate
+from judge.engine.position import Position
+from judge.payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
+from judge.payola.determination import Determination, PowerInput, determine_orders
+from judge.payola.notation import determination_to_data, statement_to_data
+from judge.payola.offers import OfferSheet, parse_sheet
+from judge.payola.options import Options, parse_options
+from judge.payola.treasury import income_due, pay_income
+from judge.service.config import DEFAULT_DURATIONS, Settings
+from judge.service.outbox import queue
+from judge.service.render import render
+from judge.store.models import Game, LedgerRow, PhaseRow, Player, Submission
+
+
+class GameError(ValueError):
+    """A request the game's state does not allow; the message is for the user."""
+
+
+# -- reading the state ----------------------------------------------------------------------------
+
+
+def game_map(game: Game) -> GameMap:
+    return load_map(game.variant)
+
+
+def options_of(game: Game) -> Options:
+    return parse_options(game.options)
+
+
+def current_phase(session: Session, game: Game) -> PhaseRow | None:
+    if game.phase is None:
+        return None
+    return session.scalar(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == game.phase))
+
+
+def position_of(row: PhaseRow) -> Position:
+    position, _ = position_from_data(row.position)
+    return position
+
+
+def balances(session: Session, game: Game) -> dict[str, int]:
+    """Each power's balance: the sum of its ledger rows."""
+    found = dict.fromkeys(game_map(game).powers, 0)
+    rows = session.execute(
+        select(LedgerRow.power, func.sum(LedgerRow.amount))
+        .where(LedgerRow.game_id == game.id)
+        .group_by(LedgerRow.power)
+    )
+    for power, total in rows:
+        found[power] = int(total or 0)
+    return found
+
+
+def players(session: Session, game: Game) -> list[Player]:
+    return list(session.scalars(select(Player).where(Player.game_id == game.id).order_by(Player.id)))
+
+
+def seats(session: Session, game: Game) -> dict[str, Player]:
+    """The player row of each assigned power."""
+    return {p.power: p for p in players(session, game) if p.power}
+
+
+def is_played(player: Player | None) -> bool:
+    return player is not None and not player.dummy and not player.resigned and player.address is not None
+
+
+def latest_submission(session: Session, game: Game, phase: str, power: str, kind: str) -> Submission | None:
+    return session.scalar(
+        select(Submission)
+        .where(Submission.game_id == game.id, Submission.phase == phase, Submission.power == power,
+               Submission.kind == kind)
+        .order_by(Submission.id.desc())
+        .limit(1)
+    )
+
+
+def acceptance_of(player: Player | None, letters: dict[str, str]) -> AcceptanceList | None:
+    if player is None or not player.acceptance:
+        return None
+    try:
+        return parse_acceptance(player.acceptance, letters)
+    except AcceptanceError:
+        return None
+
+
+def duration(game: Game, kind: str) -> float:
+    return float(game.settings.get(kind, DEFAULT_DURATIONS[kind]))
+
+
+def required_powers(session: Session, game: Game, position: Position) -> list[str]:
+    """Powers that must act in this phase: played powers with something to order (rule 3.3)."""
+    seat = seats(session, game)
+    kind = position.phase.kind
+    needed = []
+    for power in position.game_map.powers:
+        if not is_played(seat.get(power)):
+            continue
+        if kind is PhaseKind.MOVEMENT:
+            eliminated = not position.centers_of(power) and not position.units_of(power)
+            if not eliminated:
+                needed.append(power)
+        elif kind is PhaseKind.RETREAT:
+            if any(d.power == power for d in position.dislodged.values()):
+                needed.append(power)
+        elif adjustment_count(position, power) != 0:
+            needed.append(power)
+    return needed
+
+
+def waiting_for(session: Session, game: Game) -> list[str]:
+    row = current_phase(session, game)
+    if row is None or game.state != "active":
+        return []
+    position = position_of(row)
+    kind = "sheet" if position.phase.kind is PhaseKind.MOVEMENT else "orders"
+    return [p for p in required_powers(session, game, position)
+            if latest_submission(session, game, row.name, p, kind) is None
+            and latest_submission(session, game, row.name, p, "orders") is None]
+
+
+def is_due(session: Session, game: Game, now: datetime) -> bool:
+    if game.state != "active" or game.deadline is None:
+        return False
+    if not waiting_for(session, game):
+        return True
+    return now >= game.deadline + timedelta(hours=duration(game, "grace"))
+
+
+# -- starting ---------------------------------------------------------------------------------------
+
+
+def phase_seed(game: Game, name: str) -> int:
+    return zlib.crc32(f"{game.seed}:{name}".encode())
+
+
+def start_game(session: Session, game: Game, settings: Settings, now: datetime) -> None:
+    """Assign powers (requests first, then at random), open the first phase, pay first income."""
+    if game.state != "forming":
+        raise GameError("the game has already started")
+    the_map = game_map(game)
+    seated = players(session, game)
+    if not seated:
+        raise GameError("nobody has joined the game yet")
+    free = list(the_map.powers)
+    for player in seated:
+        if player.requested in free:
+            player.power = player.requested
+            free.remove(player.requested)
+    rng = random.Random(game.seed)
+    rng.shuffle(free)
+    for player in seated:
+        if player.power is None:
+            if not free:
+                raise GameError("more players than powers")
+            player.power = free.pop()
+    for power in free:
+        session.add(Player(game_id=game.id, power=power, dummy=True, joined_at=now))
+    session.flush()
+    position = Position.initial(the_map)
+    game.state = "active"
+    _open_phase(session, game, position, now)
+    for player in players(session, game):
+        if is_played(player):
+            assert player.address is not None and player.power is not None
+            queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
+                  game_id=game.id, body=render("start", game=game, power=player.power, players=_roster(session, game),
+                                               balance=balances(session, game)[player.power],
+                                               deadline=game.deadline))
+    queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
+          game_id=game.id, body=render("start", game=game, power=None, players=_roster(session, game),
+                                       balance=None, deadline=game.deadline))
+
+
+def _roster(session: Session, game: Game) -> list[tuple[str, str]]:
+    return [(p.power or "", "dummy" if not is_played(p) else "played") for p in players(session, game) if p.power]
+
+
+def _open_phase(session: Session, game: Game, position: Position, now: datetime) -> PhaseRow:
+    name = str(position.phase)
+    session.execute(delete(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == name))
+    row = PhaseRow(game_id=game.id, name=name, position=position_to_data(position), seed=phase_seed(game, name),
+                   status="open", opened_at=now)
+    session.add(row)
+    game.phase = name
+    kind = {PhaseKind.MOVEMENT: "movement", PhaseKind.RETREAT: "retreat", PhaseKind.ADJUSTMENT: "adjustment"}
+    game.deadline = now + timedelta(hours=duration(game, kind[position.phase.kind]))
+    if position.phase.kind is PhaseKind.MOVEMENT and income_due(position.phase.season.value, options_of(game)):
+        counts = {p: len(position.centers_of(p)) for p in position.game_map.powers}
+        _, entries = pay_income({}, counts, position.game_map.victory_centers, options_of(game))
+        for entry in entries:
+            session.add(LedgerRow(game_id=game.id, power=entry.power, amount=entry.amount, kind=entry.kind.value,
+                                  note=entry.note, phase=name, created_at=now))
+    session.flush()
+    return row
+
+
+# -- processing -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Processed:
+    """What processing a phase produced, for the mails."""
+
+    phase: str
+    adjudication: dict[str, Any]
+    determination: dict[str, Any] | None
+    statements: dict[str, dict[str, Any]]
+    next_phase: str | None
+    winner: str | None
+
+
+def _orders_from(session: Session, game: Game, row: PhaseRow, position: Position) -> dict[str, list[Order | str]]:
+    orders: dict[str, list[Order | str]] = {}
+    for power in position.game_map.powers:
+        submission = latest_submission(session, game, row.name, power, "orders")
+        if submission is None:
+            continue
+        bucket = orders.setdefault(power, [])
+        for text in submission.text.splitlines():
+            if text.strip():
+                try:
+                    bucket.append(parse_order(text, position.game_map, position.phase.kind))
+                except OrderSyntaxError as exc:
+                    bucket.append(f"{text}: {exc}")
+    return orders
+
+
+def _determine(session: Session, game: Game, row: PhaseRow, position: Position,
+               money: dict[str, int]) -> tuple[Determination, dict[str, str], dict[str, str]]:
+    options = options_of(game)
+    seat = seats(session, game)
+    letters = {name: info.letter for name, info in position.game_map.powers.items()}
+    dummies = {p for p in position.game_map.powers if not is_played(seat.get(p))}
+    inputs: dict[str, PowerInput] = {}
+    sheets_used: dict[str, str] = {}
+    lists_used: dict[str, str] = {}
+    for power in position.game_map.powers:
+        submission = latest_submission(session, game, row.name, power, "sheet")
+        sheet = OfferSheet()
+        if submission is not None and submission.text.strip():
+            parsed, errors = parse_sheet(submission.text, position, power, options, dummies)
+            if not errors:
+                sheet = parsed
+                sheets_used[power] = submission.text
+        acceptance = acceptance_of(seat.get(power), letters)
+        if acceptance is not None:
+            lists_used[power] = str(acceptance)
+        inputs[power] = PowerInput(money.get(power, 0), sheet, acceptance, power in dummies)
+    direct: dict[str, list[Any]] = {}
+    if options.loyal_units:
+        for power, given in _orders_from(session, game, row, position).items():
+            direct[power] = [o for o in given if not isinstance(o, str)]
+    result = determine_orders(position, inputs, options, row.seed, direct)
+    return result, sheets_used, lists_used
+
+
+def process_phase(session: Session, game: Game, settings: Settings, now: datetime) -> Processed:
+    """Adjudicate the current phase, open the next one (or finish the game), queue the mails."""
+    if game.state not in ("active", "paused"):
+        raise GameError("the game is not running")
+    row = current_phase(session, game)
+    assert row is not None
+    position = position_of(row)
+    row.ledger_mark = session.scalar(select(func.max(LedgerRow.id)).where(LedgerRow.game_id == game.id)) or 0
+    seat = seats(session, game)
+    row.acceptance = {p: pl.acceptance for p, pl in seat.items() if pl.acceptance}
+    determination_data: dict[str, Any] | None = None
+    statements: dict[str, dict[str, Any]] = {}
+    if position.phase.kind is PhaseKind.MOVEMENT:
+        money = balances(session, game)
+        determination, sheets_used, lists_used = _determine(session, game, row, position, money)
+        letters = {name: info.letter for name, info in position.game_map.powers.items()}
+        determination_data = determination_to_data(determination, options_of(game), {}, letters)
+        determination_data["sheets"] = sheets_used
+        determination_data["lists"] = lists_used
+        for power, statement in determination.statements.items():
+            statements[power] = statement_to_data(statement, options_of(game))
+            if statement.spent:
+                session.add(LedgerRow(game_id=game.id, power=power, amount=-statement.spent, kind="payment",
+                                      note=f"bribes accepted in {row.name}", phase=row.name, created_at=now))
+        orders: dict[str, list[Order | str]] = {p: list(o) for p, o in determination.orders().items()}
+    else:
+        orders = _orders_from(session, game, row, position)
+    outcome = adjudicate(position, orders)
+    adjudication = result_to_data(outcome)
+    row.result = {"adjudication": adjudication, "determination": determination_data}
+    row.status = "processed"
+    row.processed_at = now
+    winner = outcome.winner
+    if winner is None:
+        _open_phase(session, game, outcome.position, now)
+    processed = Processed(row.name, adjudication, determination_data, statements,
+                          None if winner else str(outcome.position.phase), winner)
+    _mail_results(session, game, settings, processed, now)
+    if winner is not None:
+        finish_game(session, game, settings, now, f"{winner.title()} has won with "
+                    f"{len(outcome.position.centers_of(winner))} supply centers")
+    return processed
+
+
+def _mail_results(session: Session, game: Game, settings: Settings, processed: Processed, now: datetime) -> None:
+    subject = f"{game.name} {processed.phase} results"
+    for power, player in seats(session, game).items():
+        if not is_played(player):
+            continue
+        assert player.address is not None
+        body = render("results", game=game, processed=processed, power=power,
+                      statement=processed.statements.get(power), deadline=game.deadline)
+        queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
+              game_id=game.id)
+    body = render("chart", game=game, processed=processed, deadline=game.deadline)
+    queue(session, settings, to=game.gm_address, subject=f"{game.name} {processed.phase} chart", body=body,
+          kind="chart", now=now, game_id=game.id)
+
+
+# -- the end, and going back ------------------------------------------------------------------------
+
+
+def finish_game(session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
+    """End the game and publish every offer sheet, acceptance list and chart (rules 3.6, 4.5)."""
+    game.state = "finished"
+    game.deadline = None
+    rows = list(session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.status == "processed")
+                                .order_by(PhaseRow.id)))
+    final = balances(session, game)
+    body = render("end", game=game, reason=reason, phases=rows, balances=final)
+    recipients = {p.address for p in players(session, game) if p.address} | {game.gm_address}
+    for address in sorted(recipients):
+        queue(session, settings, to=address, subject=f"{game.name} has ended", body=body, kind="end", now=now,
+              game_id=game.id)
+
+
+def rollback(session: Session, game: Game, now: datetime) -> str:
+    """Go back to the previous phase exactly: position, sheets, acceptance lists, balances."""
+    rows = list(session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id).order_by(PhaseRow.id.desc())))
+    previous = next((r for r in rows if r.status == "processed"), None)
+    if previous is None:
+        raise GameError("there is no earlier phase to go back to")
+    for row in rows:
+        if row.id > previous.id:
+            session.execute(delete(Submission).where(Submission.game_id == game.id, Submission.phase == row.name))
+            session.delete(row)
+    session.execute(delete(LedgerRow).where(LedgerRow.game_id == game.id, LedgerRow.id > (previous.ledger_mark or 0)))
+    lists = previous.acceptance or {}
+    for player in players(session, game):
+        if player.power:
+            player.acceptance = lists.get(player.power)
+    previous.status, previous.result, previous.processed_at, previous.ledger_mark = "open", None, None, None
+    game.phase = previous.name
+    game.winner = None
+    if game.state == "finished":
+        game.state = "active"
+    kind = {"M": "movement", "R": "retreat", "A": "adjustment"}[previous.name[-1]]
+    game.deadline = now + timedelta(hours=duration(game, kind))
+    session.flush()
+    return previous.name

@@ -1,0 +1,28 @@
+"""Jinja2 rendering of every outgoing mail from the templates in ``templates/mail``."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+@cache
+def environment() -> Environment:
+    return Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=False,  # plain-text mail
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def render(name: str, **context: Any) -> str:
+    """Render ``templates/mail/<name>.txt.j2``."""
+    return environment().get_template(f"mail/{name}.txt.j2").render(**context)

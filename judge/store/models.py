@@ -1,0 +1,138 @@
+"""The database tables (SQLAlchemy 2), created and upgraded only by the migrations in ``migrations/``.
+
+Money is never stored as a balance: a balance is the sum of a power's rows in ``ledger``.
+Every mail that arrives is kept raw in ``inbound_mail`` before anything else happens, and
+every mail the judge sends is first an ``outbox`` row written in the same transaction as the
+change that caused it.  Times are naive UTC.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), unique=True)
+    variant: Mapped[str] = mapped_column(String(40), default="standard")
+    options: Mapped[list[str]] = mapped_column(JSON, default=list)
+    state: Mapped[str] = mapped_column(String(16), default="forming")  # forming, active, paused, finished
+    gm_address: Mapped[str] = mapped_column(String(320))
+    gm_password: Mapped[str] = mapped_column(String(200))  # scrypt hash, never the password
+    seed: Mapped[int] = mapped_column(Integer)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    phase: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    winner: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class Player(Base):
+    """A seat in a game: who plays (or played) a power, and how they sign on."""
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("game_id", "power"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    power: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    requested: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    address: Mapped[str | None] = mapped_column(String(320), nullable=True)
+    password: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    dummy: Mapped[bool] = mapped_column(Boolean, default=False)
+    resigned: Mapped[bool] = mapped_column(Boolean, default=False)
+    acceptance: Mapped[str | None] = mapped_column(String(40), nullable=True)  # rule 4.3: persists
+    joined_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class PhaseRow(Base):
+    """One phase of a game: the position it starts from, and once processed, what happened."""
+
+    __tablename__ = "phases"
+    __table_args__ = (UniqueConstraint("game_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    name: Mapped[str] = mapped_column(String(10))
+    position: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), default="open")  # open, processed
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    acceptance: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)  # lists at processing
+    ledger_mark: Mapped[int | None] = mapped_column(Integer, nullable=True)  # last ledger id before processing
+    opened_at: Mapped[datetime] = mapped_column(DateTime)
+    processed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class Submission(Base):
+    """A power's offer sheet or direct orders for a phase; the latest valid one is in force."""
+
+    __tablename__ = "submissions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    phase: Mapped[str] = mapped_column(String(10))
+    power: Mapped[str] = mapped_column(String(20))
+    kind: Mapped[str] = mapped_column(String(16))  # sheet, orders
+    text: Mapped[str] = mapped_column(Text)
+    parsed: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class LedgerRow(Base):
+    """One movement of money: income, transfer, payment, refund, forfeit."""
+
+    __tablename__ = "ledger"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    power: Mapped[str] = mapped_column(String(20))
+    amount: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    note: Mapped[str] = mapped_column(String(200), default="")
+    phase: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class InboundMail(Base):
+    """Every mail received, raw, stored before it is acknowledged."""
+
+    __tablename__ = "inbound_mail"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_id: Mapped[str | None] = mapped_column(String(500), nullable=True, index=True)
+    envelope_from: Mapped[str | None] = mapped_column(String(320), nullable=True)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    received_at: Mapped[datetime] = mapped_column(DateTime)
+    processed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    status: Mapped[str] = mapped_column(String(20), default="new")  # new, done, duplicate, automatic, failed
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class Outbox(Base):
+    """A mail to send, written in the transaction of the change that caused it."""
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+    recipient: Mapped[str] = mapped_column(String(320))
+    subject: Mapped[str] = mapped_column(String(300))
+    kind: Mapped[str] = mapped_column(String(20))
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    status: Mapped[str] = mapped_column(String(16), default="pending")  # pending, sent, failed
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)

@@ -1,0 +1,79 @@
+"""A judge on a temporary data directory, fed raw mails the way `judge inject` feeds them."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import itertools
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from pathlib import Path
+
+from judge.mail.outbound import MaildirOutbox
+from judge.service.app import inject, open_database, process_game
+from judge.service.config import Settings
+
+_ids = itertools.count(1)
+
+
+@dataclass(frozen=True)
+class Sent:
+    """A mail the judge sent, as read back from the Maildir."""
+
+    to: str
+    subject: str
+    body: str
+    headers: dict[str, str]
+
+
+def raw_mail(sender: str, body: str, subject: str = "orders", headers: dict[str, str] | None = None,
+             message_id: str | None = None) -> bytes:
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = "judge@localhost"
+    message["Subject"] = subject
+    message["Message-ID"] = message_id or f"<test{next(_ids)}@example.org>"
+    for name, value in (headers or {}).items():
+        message[name] = value
+    message.set_content(body)
+    return message.as_bytes()
+
+
+class Judge:
+    def __init__(self, data_dir: Path, now: datetime = datetime(2026, 1, 5, 12, 0)) -> None:
+        self.settings = Settings(data_dir=data_dir)
+        self.db = open_database(self.settings)
+        self.now = now
+        self.read = 0
+
+    def send(self, sender: str, body: str, **kwargs: object) -> str:
+        return inject(self.db, self.settings, raw_mail(sender, body, **kwargs), self.now)  # type: ignore[arg-type]
+
+    def send_raw(self, raw: bytes) -> str:
+        return inject(self.db, self.settings, raw, self.now)
+
+    def later(self, hours: float) -> None:
+        self.now += timedelta(hours=hours)
+
+    def process(self, game: str, force: bool = False) -> str:
+        return process_game(self.db, self.settings, game, self.now, force=force)
+
+    def all_mail(self) -> list[Sent]:
+        found = []
+        for raw in MaildirOutbox(self.settings.maildir).messages():
+            message = email.message_from_bytes(raw, policy=email.policy.default)
+            body = message.get_content() if not message.is_multipart() else ""
+            found.append(Sent(str(message["To"]), str(message["Subject"]), str(body),
+                              {k: str(v) for k, v in message.items()}))
+        return found
+
+    def new_mail(self) -> list[Sent]:
+        """Mails sent since the last call."""
+        mails = self.all_mail()
+        fresh = mails[self.read:]
+        self.read = len(mails)
+        return fresh
+
+    def last_to(self, address: str) -> Sent:
+        return [m for m in self.all_mail() if m.to == address][-1]

@@ -1,0 +1,119 @@
+"""Bad input by mail: each gets a clear reply (or none, for automatic mail) and changes nothing it should not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from judge.service import lifecycle
+from tests.service.harness import Judge, raw_mail
+
+GM = "gm@example.org"
+ALICE = "alice@example.org"
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Judge:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE g1 gm-secret")
+    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
+    judge.new_mail()
+    return judge
+
+
+def only_reply(judge: Judge, to: str) -> str:
+    mails = judge.new_mail()
+    assert [m.to for m in mails] == [to], [(m.to, m.subject) for m in mails]
+    return mails[0].body
+
+
+def test_malformed_commands_are_quoted_with_what_is_wrong(judge: Judge) -> None:
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSTART")
+    judge.new_mail()
+    judge.send(ALICE, "JOIN g1\nSIGNON F@g1 alice-pw\nTRANSFER lots TO ITALY\n4 ; F BRE - MAO\nA PAR - BUR\nSTART")
+    body = only_reply(judge, ALICE)
+    assert "> JOIN g1\n  ERROR: expected JOIN game password [power]" in body
+    assert "> TRANSFER lots TO ITALY\n  ERROR: expected TRANSFER amount TO POWER" in body
+    assert "> 4 ; F BRE - MAO\n  ERROR: bad amount '4 ; F BRE - MAO'" not in body
+    assert "> 4 ; F BRE - MAO\n  ERROR: expected an offer such as '4 : A LON - YOR'" in body
+    assert "> A PAR - BUR\n  ERROR: unknown command (in a movement phase units are bribed, not ordered)" in body
+    assert "> START\n  ERROR: only the game master" in body
+
+
+def test_wrong_password_gets_one_short_refusal_and_nothing_is_applied(judge: Judge) -> None:
+    judge.send(GM, "JOIN g1 gm-player ITALY\nSIGNON MASTER@g1 not-the-password\nSTART")
+    body = only_reply(judge, GM)
+    assert body.strip() == "Sign-on refused: unknown game, power or password. Nothing in your mail was applied."
+    judge.send(ALICE, "LIST g1")
+    assert "1 player(s) joined" in only_reply(judge, ALICE)  # the JOIN before the bad sign-on was undone
+
+
+def test_unknown_game(judge: Judge) -> None:
+    judge.send(ALICE, "LIST nogame\nJOIN nogame pw")
+    body = only_reply(judge, ALICE)
+    assert body.count("ERROR: there is no game 'nogame'") == 2
+    judge.send(ALICE, "SIGNON F@nogame pw")
+    assert "Sign-on refused" in only_reply(judge, ALICE)  # says nothing about which part was wrong
+
+
+def test_mail_with_no_text_part(judge: Judge) -> None:
+    raw = (b"From: alice@example.org\r\nTo: judge@localhost\r\nSubject: pic\r\nMessage-ID: <pic@x>\r\n"
+           b"MIME-Version: 1.0\r\nContent-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n\r\niVBORw0KGgo=\r\n")
+    assert judge.send_raw(raw) == "done"
+    assert "no text part the judge could read" in only_reply(judge, ALICE)
+
+
+def test_html_only_mail_is_read_and_the_reply_says_so(judge: Judge) -> None:
+    raw = (b"From: alice@example.org\r\nTo: judge@localhost\r\nSubject: html\r\nMessage-ID: <html@x>\r\n"
+           b"MIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<p>LIST g1</p>\r\n")
+    judge.send_raw(raw)
+    body = only_reply(judge, ALICE)
+    assert "read its HTML part as text" in body and "state: forming" in body
+
+
+def test_a_huge_mail_is_cut_and_answered(judge: Judge) -> None:
+    judge.send(ALICE, "LIST g1\n" + "% filler line\n" * 50_000)
+    body = only_reply(judge, ALICE)
+    assert "too long: only its beginning was read" in body and "state: forming" in body
+
+
+def test_non_utf8_charset(judge: Judge) -> None:
+    message = raw_mail(ALICE, "placeholder").replace(b"placeholder", b"")
+    raw = (b"From: alice@example.org\r\nTo: judge@localhost\r\nSubject: =?iso-8859-1?q?d=E9j=E0?=\r\n"
+           b"Message-ID: <latin@x>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=iso-8859-1\r\n"
+           b"Content-Transfer-Encoding: 8bit\r\n\r\nLIST g1 \r\n% d\xe9j\xe0 vu\r\n")
+    assert message and judge.send_raw(raw) == "done"
+    mail = judge.new_mail()[0]
+    assert mail.subject == "Re: déjà" and "state: forming" in mail.body
+
+
+def test_the_same_mail_twice_is_applied_once(judge: Judge) -> None:
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSTART")
+    judge.new_mail()
+    raw = raw_mail(ALICE, "SIGNON F@g1 alice-pw\nTRANSFER 5 TO ITALY", message_id="<once@example.org>")
+    assert judge.send_raw(raw) == "done"
+    assert judge.send_raw(raw) == "duplicate"
+    mails = judge.new_mail()
+    assert [m.to for m in mails] == [ALICE], "one reply; Italy is a dummy and gets no notice"
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nSTATUS")
+    assert "your balance: 43 AgP" in only_reply(judge, ALICE)  # 48 - 5, not 48 - 10
+
+
+@pytest.mark.parametrize("header", [("Auto-Submitted", "auto-replied"), ("Precedence", "bulk"),
+                                    ("X-Payola-Judge", "localhost")])
+def test_automatic_mail_is_recorded_but_never_answered(judge: Judge, header: tuple[str, str]) -> None:
+    assert judge.send(ALICE, "LIST", headers=dict([header])) == "automatic"
+    assert judge.new_mail() == []
+
+
+def test_an_internal_error_gets_an_apology_not_a_traceback(judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(lifecycle, "start_game", broken)
+    assert judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSTART") == "failed"
+    body = only_reply(judge, GM)
+    assert "internal error" in body and "Traceback" not in body and "disk on fire" not in body
+    judge.send(ALICE, "LIST g1")
+    assert "state: forming" in only_reply(judge, ALICE)
