@@ -1,0 +1,158 @@
+"""Outbound mail: the judge's messages carry the right headers, survive a round trip, land in a Maildir."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import os
+from datetime import UTC, datetime, timedelta, timezone
+from email.message import EmailMessage
+from email.utils import parsedate_to_datetime
+from pathlib import Path
+
+import pytest
+
+from judge.mail.inbound import parse_mail
+from judge.mail.outbound import LOOP_HEADER, MaildirOutbox, build_message
+
+WHEN = datetime(2025, 4, 14, 9, 30, 5, tzinfo=timezone(timedelta(hours=2)))
+
+
+def build(**overrides: object) -> bytes:
+    """A message with sensible defaults, some of them overridden."""
+    args: dict[str, object] = {
+        "sender": "Payola Judge <judge@payola.example>",
+        "to": "alice@example.org",
+        "subject": "wonderland: Spring 1901 results",
+        "body": "Spring 1901 results\nA PAR - BUR succeeds\n",
+        "domain": "payola.example",
+        "date": WHEN,
+    }
+    args.update(overrides)
+    return build_message(**args)  # type: ignore[arg-type]
+
+
+def headers(raw: bytes) -> EmailMessage:
+    """``raw`` parsed back with the modern policy."""
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def test_headers_of_a_reply() -> None:
+    raw = build(message_id="<r1@payola.example>", in_reply_to="<orders-1@example.org>", reply=True)
+    msg = headers(raw)
+    assert msg["From"] == "Payola Judge <judge@payola.example>"
+    assert msg["To"] == "alice@example.org"
+    assert msg["Subject"] == "wonderland: Spring 1901 results"
+    assert msg["Date"] == "Mon, 14 Apr 2025 09:30:05 +0200"
+    assert msg["Message-ID"] == "<r1@payola.example>"
+    assert msg["In-Reply-To"] == "<orders-1@example.org>"
+    assert msg["References"] == "<orders-1@example.org>"
+    assert msg["Auto-Submitted"] == "auto-replied"
+    assert msg[LOOP_HEADER] == "payola.example"
+    assert msg.get_content_type() == "text/plain"
+    assert msg.get_content_charset() == "utf-8"
+    assert msg.get_content() == "Spring 1901 results\nA PAR - BUR succeeds\n"
+    assert b"\r" not in raw
+
+
+def test_headers_of_a_message_sent_unasked() -> None:
+    msg = headers(build())
+    assert msg["Auto-Submitted"] == "auto-generated"
+    assert "In-Reply-To" not in msg and "References" not in msg
+    message_id = msg["Message-ID"]
+    assert message_id.startswith("<") and message_id.endswith("@payola.example>")
+    assert headers(build())["Message-ID"] != message_id
+
+
+def test_message_ids_get_angle_brackets() -> None:
+    msg = headers(build(message_id="r2@payola.example", in_reply_to=" orders-2@example.org "))
+    assert msg["Message-ID"] == "<r2@payola.example>"
+    assert msg["In-Reply-To"] == msg["References"] == "<orders-2@example.org>"
+
+
+def test_date_defaults_to_now_with_a_timezone() -> None:
+    before = datetime.now(UTC).replace(microsecond=0)
+    date = parsedate_to_datetime(headers(build(date=None))["Date"])
+    assert date.tzinfo is not None
+    assert before <= date <= datetime.now(UTC)
+
+
+def test_naive_date_is_utc() -> None:
+    assert headers(build(date=datetime(2025, 1, 2, 3, 4, 5)))["Date"] == "Thu, 02 Jan 2025 03:04:05 +0000"
+
+
+def test_subject_is_kept_on_one_line() -> None:
+    assert headers(build(subject="Re: two\r\nlines\tand  spaces"))["Subject"] == "Re: two lines and spaces"
+
+
+def test_header_injection_is_refused() -> None:
+    with pytest.raises(ValueError):
+        build(to="alice@example.org\nBcc: everyone@example.org")
+
+
+def test_round_trip_long_line_and_non_ascii() -> None:
+    long_line = "OFFERS " + " | ".join(f"{i} A MUN - BUR" for i in range(25))
+    assert len(long_line) >= 300
+    body = f"{long_line}\nJ\u00fcrgen pays 5 \u20ac \u2014 \u041f\u0440\u0438\u0432\u0435\u0442\n\nlast line\n"
+    raw = build(body=body, subject="R\u00e9sultats \u2014 printemps", sender="Le Juge \u00e9 <judge@payola.example>")
+    assert all(len(line) <= 998 for line in raw.split(b"\n"))
+    mail = parse_mail(raw)
+    assert mail.lines == (
+        long_line,
+        "J\u00fcrgen pays 5 \u20ac \u2014 \u041f\u0440\u0438\u0432\u0435\u0442",
+        "",
+        "last line",
+    )
+    assert mail.subject == "R\u00e9sultats \u2014 printemps"
+    assert mail.sender == "judge@payola.example"
+    assert mail.automatic  # our own loop header and Auto-Submitted
+    assert not (mail.truncated or mail.html_only or mail.no_text)
+
+
+def test_round_trip_plain_ascii_is_7bit() -> None:
+    raw = build(body="A PAR - BUR\n")
+    assert headers(raw)["Content-Transfer-Encoding"] == "7bit"
+    assert parse_mail(raw).lines == ("A PAR - BUR",)
+
+
+# --- Maildir ---------------------------------------------------------------------------------------
+
+
+def test_maildir_is_created(tmp_path: Path) -> None:
+    path = tmp_path / "spool" / "outbox"
+    outbox = MaildirOutbox(path)
+    assert sorted(p.name for p in path.iterdir()) == ["cur", "new", "tmp"]
+    assert outbox.messages() == []
+
+
+def test_existing_directory_gets_its_subdirectories(tmp_path: Path) -> None:
+    (tmp_path / "new").mkdir()
+    MaildirOutbox(tmp_path)
+    assert all((tmp_path / sub).is_dir() for sub in ("cur", "new", "tmp"))
+
+
+def test_deliver_and_read_back_in_order(tmp_path: Path) -> None:
+    outbox = MaildirOutbox(tmp_path / "outbox")
+    sent = [build(body=f"message {i}\n", message_id=f"<m{i}@payola.example>") for i in range(12)]
+    keys = [outbox.deliver(message) for message in sent]
+    assert len(set(keys)) == 12
+    assert sorted(os.listdir(tmp_path / "outbox" / "new")) == sorted(keys)
+    assert os.listdir(tmp_path / "outbox" / "tmp") == []
+    assert outbox.messages() == sent
+    assert MaildirOutbox(tmp_path / "outbox").messages() == sent  # reopened
+
+
+def test_messages_include_cur_and_sort_by_mtime(tmp_path: Path) -> None:
+    outbox = MaildirOutbox(tmp_path)
+    first, second = build(body="first\n"), build(body="second\n")
+    key_first = outbox.deliver(first)
+    outbox.deliver(second)
+    # a reader has seen the first one and moved it to cur/; make it look older still
+    moved = tmp_path / "cur" / f"{key_first}:2,S"
+    (tmp_path / "new" / key_first).rename(moved)
+    os.utime(moved, ns=(0, 0))
+    assert outbox.messages() == [first, second]
+    os.utime(moved, ns=(2**62, 2**62))
+    assert outbox.messages() == [second, first]
