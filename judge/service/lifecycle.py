@@ -165,7 +165,7 @@ def is_due(session: Session, game: Game, now: datetime) -> bool:
 
 
 def phase_seed(game: Game, name: str) -> int:
-    return zlib.crc32(f"{game.seed}:{name}".encode())
+    return zlib.crc32(f"{game.seed}:{name}".encode()) & 0x7FFFFFFF  # fits a 32-bit INTEGER column
 
 
 def start_game(session: Session, game: Game, settings: Settings, now: datetime) -> None:

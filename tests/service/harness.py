@@ -5,10 +5,14 @@ from __future__ import annotations
 import email
 import email.policy
 import itertools
+import os
+import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
+
+from sqlalchemy import create_engine, make_url, text
 
 from judge.mail.outbound import MaildirOutbox
 from judge.service.app import inject, open_database, process_game
@@ -40,9 +44,22 @@ def raw_mail(sender: str, body: str, subject: str = "orders", headers: dict[str,
     return message.as_bytes()
 
 
+def fresh_database_url() -> str | None:
+    """With JUDGE_TEST_DATABASE_URL set (a PostgreSQL server), a new empty database on it."""
+    base = os.environ.get("JUDGE_TEST_DATABASE_URL")
+    if not base:
+        return None
+    name = f"judge_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return make_url(base).set(database=name).render_as_string(hide_password=False)
+
+
 class Judge:
     def __init__(self, data_dir: Path, now: datetime = datetime(2026, 1, 5, 12, 0)) -> None:
-        self.settings = Settings(data_dir=data_dir)
+        self.settings = Settings(data_dir=data_dir, database_url=fresh_database_url())
         self.db = open_database(self.settings)
         self.now = now
         self.read = 0
