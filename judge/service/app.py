@@ -36,17 +36,22 @@ def inject(db: Database, settings: Settings, raw: bytes, now: datetime, envelope
 
 
 def process_game(db: Database, settings: Settings, name: str, now: datetime, force: bool = False) -> str:
-    """What a deadline does: process the game's phase if it is due (or ``force``)."""
+    """What a deadline does: process the game's phase if it is due (or ``force``); otherwise
+    send the reminders or late notices that are due."""
     with db.transaction() as session:
         game = session.scalar(select(Game).where(Game.name == name.lower()))
         if game is None:
             return f"there is no game '{name}'"
         if game.state != "active":
             return f"{game.name} is {game.state}: nothing to process"
-        if not force and not lifecycle.is_due(session, game, now):
-            return f"{game.name} {game.phase} is not due (deadline {game.deadline:%Y-%m-%d %H:%M} UTC)"
-        processed = lifecycle.process_phase(session, game, settings, now)
-        summary = f"{game.name} {processed.phase} processed"
-        summary += f"; {processed.winner} wins" if processed.winner else f"; next {processed.next_phase}"
+        if force or lifecycle.is_due(session, game, now):
+            processed = lifecycle.process_phase(session, game, settings, now)
+            summary = f"{game.name} {processed.phase} processed"
+            summary += f"; {processed.winner} wins" if processed.winner else f"; next {processed.next_phase}"
+        else:
+            told = lifecycle.send_notices(session, game, settings, now)
+            summary = f"{game.name} {game.phase} is not due (deadline {game.deadline:%Y-%m-%d %H:%M} UTC)"
+            if told:
+                summary += f"; notices sent to {', '.join(p.title() for p in told)}"
     deliver_to_maildir(db, settings, now)
     return summary

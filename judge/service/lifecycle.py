@@ -161,6 +161,34 @@ def is_due(session: Session, game: Game, now: datetime) -> bool:
     return now >= game.deadline + timedelta(hours=duration(game, "grace"))
 
 
+def send_notices(session: Session, game: Game, settings: Settings, now: datetime) -> list[str]:
+    """Remind the powers still to act (within ``reminder`` hours of the deadline), or tell them
+    they are late (after it, during the grace period); each kind once per phase."""
+    row = current_phase(session, game)
+    if row is None or game.state != "active" or game.deadline is None:
+        return []
+    if now >= game.deadline:
+        kind = "late"
+    elif now >= game.deadline - timedelta(hours=float(game.settings.get("reminder", 24.0))):
+        kind = "reminder"
+    else:
+        return []
+    if kind in (row.notices or []):
+        return []
+    row.notices = [*(row.notices or []), kind]
+    seat = seats(session, game)
+    told = []
+    until = game.deadline + timedelta(hours=duration(game, "grace"))
+    for power in waiting_for(session, game):
+        player = seat[power]
+        assert player.address is not None
+        body = render(kind, game=game, power=power, until=until, movement=row.name.endswith("M"))
+        queue(session, settings, to=player.address, subject=f"{game.name} {row.name} {kind}", body=body, kind=kind,
+              now=now, game_id=game.id)
+        told.append(power)
+    return told
+
+
 # -- starting ---------------------------------------------------------------------------------------
 
 

@@ -117,3 +117,22 @@ def test_an_internal_error_gets_an_apology_not_a_traceback(judge: Judge, monkeyp
     assert "internal error" in body and "Traceback" not in body and "disk on fire" not in body
     judge.send(ALICE, "LIST g1")
     assert "state: forming" in only_reply(judge, ALICE)
+
+
+def test_reminder_before_the_deadline_and_late_notice_after_it_once_each(judge: Judge) -> None:
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSET GRACE 12\nSTART")
+    judge.new_mail()
+    judge.later(47 - 30)  # 30 hours before the 48-hour deadline: too early for a reminder
+    assert judge.process("g1").startswith("g1 S1901M is not due")
+    assert judge.new_mail() == []
+    judge.later(10)  # 20 hours before: within the default 24-hour reminder window
+    assert judge.process("g1").endswith("notices sent to France")
+    judge.process("g1")
+    reminders = judge.new_mail()
+    assert [(m.to, m.subject) for m in reminders] == [(ALICE, "g1 S1901M reminder")]
+    judge.later(21)  # past the deadline, inside the 12-hour grace period
+    assert judge.process("g1").endswith("notices sent to France")
+    late = judge.new_mail()
+    assert [m.subject for m in late] == ["g1 S1901M late"] and "at the latest" in late[0].body
+    judge.later(12)
+    assert judge.process("g1").startswith("g1 S1901M processed")
