@@ -1,0 +1,90 @@
+"""Player and game-master commands by mail, one behaviour each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.service.harness import Judge
+
+GM = "gm@example.org"
+ALICE, BOB = "alice@example.org", "bob@example.org"
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Judge:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE g1 gm-secret")
+    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
+    judge.send(BOB, "JOIN g1 bob-pw GERMANY")
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSTART")
+    judge.new_mail()
+    return judge
+
+
+def test_mail_from_another_address_is_answered_there_with_a_copy_to_the_registered_one(judge: Judge) -> None:
+    judge.send("alice@elsewhere.example", "SIGNON F@g1 alice-pw\nSTATUS")
+    mails = judge.new_mail()
+    assert sorted(m.to for m in mails) == ["alice@elsewhere.example", ALICE]
+    assert all("your balance: 48 AgP" in m.body for m in mails)
+
+
+def test_press_goes_to_the_named_powers_only_and_says_who_sent_it(judge: Judge) -> None:
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nPRESS TO G\nLet us share Belgium.\nENDPRESS\nSTATUS")
+    mails = {m.to: m for m in judge.new_mail()}
+    assert "Press in g1 from France:" in mails[BOB].body and "Let us share Belgium." in mails[BOB].body
+    assert "press sent to Germany" in mails[ALICE].body
+    assert set(mails) == {ALICE, BOB}
+
+
+def test_list_shows_who_submitted_but_never_what(judge: Judge) -> None:
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n7 : A PAR - BUR")
+    judge.send("stranger@example.org", "LIST g1")
+    body = judge.new_mail()[-1].body
+    assert "France: played, submitted" in body and "Germany: played, waiting" in body and "Italy: dummy" in body
+    assert "A PAR" not in body and "7 :" not in body
+
+
+def test_accept_persists_and_status_shows_the_sheet_in_force(judge: Judge) -> None:
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nACCEPT FG?\n3 : A PAR - BUR\n2 $")
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nACCEPT FFG\nSTATUS")
+    body = judge.new_mail()[-1].body
+    assert "ERROR: 'F' appears more than once" in body
+    assert "your acceptance list: FG?" in body and "3 : A PAR - BUR" in body and "2 $" in body
+
+
+def test_a_sheet_with_a_bad_line_is_rejected_whole_and_the_old_one_stays(judge: Judge) -> None:
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n3 : A PAR - BUR")
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n4 : A MAR - SPA\n5 : A PAR - XXX\nSTATUS")
+    body = judge.new_mail()[-1].body
+    assert "> 4 : A MAR - SPA\n  IGNORED: not applied: the sheet has errors" in body
+    assert "> 5 : A PAR - XXX\n  ERROR: unknown province 'XXX'" in body
+    assert "your current sheet/orders:\n    3 : A PAR - BUR" in body
+
+
+def test_password_change_and_resign(judge: Judge) -> None:
+    judge.send(BOB, "SIGNON G@g1 bob-pw\nSET PASSWORD new-pw")
+    judge.send(BOB, "SIGNON G@g1 bob-pw\nSTATUS")
+    assert "Sign-on refused" in judge.new_mail()[-1].body
+    judge.send(BOB, "SIGNON G@g1 new-pw\nRESIGN")
+    assert "your power is now a dummy" in judge.new_mail()[-1].body
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPROCESS")
+    assert "Germany" not in {m.subject for m in judge.new_mail() if m.to == BOB}  # no more results to Bob
+
+
+def test_pause_stops_deadlines_and_resume_restarts_them(judge: Judge) -> None:
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPAUSE")
+    judge.later(100)
+    assert judge.process("g1") == "g1 is paused: nothing to process"
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nRESUME")
+    # Resumed 100 hours after the start (2026-01-05 12:00), past the deadline: now + 48 hours.
+    assert "game resumed; deadline 2026-01-11 16:00 UTC" in judge.new_mail()[-1].body
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSET DEADLINE 2026-01-09 13:00 +01:00")
+    assert "deadline set to 2026-01-09 12:00 UTC" in judge.new_mail()[-1].body
+
+
+def test_players_cannot_use_master_commands(judge: Judge) -> None:
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nPROCESS\nROLLBACK\nDUMMY GERMANY")
+    body = judge.new_mail()[-1].body
+    assert body.count("ERROR: only the game master") == 3
