@@ -113,7 +113,8 @@ def determination_to_data(
 ) -> dict[str, Any]:
     return {
         "units": {
-            str(d.unit): {"owner": d.owner, "order": str(d.order), "total": d.total} for d in result.units.values()
+            str(d.unit): {"owner": d.owner, "order": str(d.order), "total": d.total, "paid": dict(d.paid)}
+            for d in result.units.values()
         },
         "orders": {p: [str(o) for o in orders] for p, orders in sorted(result.orders().items())},
         "powers": {

@@ -40,7 +40,7 @@ from judge.payola.determination import Determination, PowerInput, determine_orde
 from judge.payola.notation import determination_to_data, statement_to_data
 from judge.payola.offers import OfferSheet, parse_sheet
 from judge.payola.options import Options, parse_options
-from judge.payola.treasury import income_due, pay_income
+from judge.payola.treasury import income_due, pay_income, zerosum_start, zerosum_year_end
 from judge.service.config import DEFAULT_DURATIONS, Settings
 from judge.service.outbox import queue
 from judge.service.render import render
@@ -247,6 +247,10 @@ def _open_phase(session: Session, game: Game, position: Position, now: datetime)
     game.phase = name
     kind = {PhaseKind.MOVEMENT: "movement", PhaseKind.RETREAT: "retreat", PhaseKind.ADJUSTMENT: "adjustment"}
     game.deadline = now + timedelta(hours=duration(game, kind[position.phase.kind]))
+    if options_of(game).zerosum and position.phase.year == position.game_map.start_year and name.startswith("S"):
+        for power, amount in zerosum_start({p: len(position.centers_of(p)) for p in position.game_map.powers}).items():
+            session.add(LedgerRow(game_id=game.id, power=power, amount=amount, kind="zerosum",
+                                  note="10 AgP per supply center (rule 6.7)", phase=name, created_at=now))
     if position.phase.kind is PhaseKind.MOVEMENT and income_due(position.phase.season.value, options_of(game)):
         counts = {p: len(position.centers_of(p)) for p in position.game_map.powers}
         _, entries = pay_income({}, counts, position.game_map.victory_centers, options_of(game))
@@ -350,6 +354,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     row.status = "processed"
     row.processed_at = now
     winner = outcome.winner
+    if options_of(game).zerosum and position.phase.season.value == "F" and outcome.position.phase.season.value != "F":
+        _zerosum_year_end(session, game, position.phase.year, outcome.position, now)
     if winner is None:
         _open_phase(session, game, outcome.position, now)
     processed = Processed(row.name, adjudication, determination_data, statements,
@@ -359,6 +365,29 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
         finish_game(session, game, settings, now, f"{winner.title()} has won with "
                     f"{len(outcome.position.centers_of(winner))} supply centers")
     return processed
+
+
+def _zerosum_year_end(session: Session, game: Game, year: int, after: Position, now: datetime) -> None:
+    """Rule 6.7 at the end of a Fall turn: the bribes paid this year to each power's units go to
+    that power, a neutral center's first captor gets 10, and a captured center takes money from
+    its former owner."""
+    paid_to: dict[str, int] = {}
+    ever_owned: set[str] = set()
+    centers_at_start: dict[str, str] = {}
+    for row in session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id).order_by(PhaseRow.id)):
+        owned = {c: p for p, centers in row.position.get("centers", {}).items() for c in centers}
+        ever_owned.update(owned)
+        if row.name == f"S{year}M":
+            centers_at_start = owned
+        determination = (row.result or {}).get("determination")
+        if determination and row.name[1:-1] == str(year):
+            for unit in determination["units"].values():
+                paid_to[unit["owner"]] = paid_to.get(unit["owner"], 0) + sum(unit["paid"].values())
+    _, entries = zerosum_year_end(balances(session, game), paid_to, centers_at_start, dict(after.centers),
+                                  frozenset(ever_owned))
+    for entry in entries:
+        session.add(LedgerRow(game_id=game.id, power=entry.power, amount=entry.amount, kind="zerosum",
+                              note=entry.note, phase=f"F{year}M", created_at=now))
 
 
 def _mail_results(session: Session, game: Game, settings: Settings, processed: Processed, now: datetime) -> None:

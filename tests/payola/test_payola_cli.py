@@ -22,7 +22,7 @@ REQUEST = {
 
 def test_issue_example_and_orders_feed_adjudication() -> None:
     out = payola_from_data(REQUEST)
-    assert out["units"]["F LON"] == {"owner": "ENGLAND", "order": "F LON - NTH", "total": 8}
+    assert out["units"]["F LON"] == {"owner": "ENGLAND", "order": "F LON - NTH", "total": 8, "paid": {"ENGLAND": 8}}
     england = out["powers"]["ENGLAND"]
     assert (england["balance"], england["spent"], england["new_balance"], england["reductions"]) == (48, 8, 40, 0)
     assert england["accepted"] == [{"unit": "F LON", "order": "F LON - NTH", "paid": 8}]

@@ -88,3 +88,26 @@ def test_players_cannot_use_master_commands(judge: Judge) -> None:
     judge.send(ALICE, "SIGNON F@g1 alice-pw\nPROCESS\nROLLBACK\nDUMMY GERMANY")
     body = judge.new_mail()[-1].body
     assert body.count("ERROR: only the game master") == 3
+
+
+def test_rule_6_7_zero_sum_game_money(tmp_path: Path) -> None:
+    """Start: 10 AgP per center, no tax income; at the end of the Fall turn the bribes paid to a
+    power's units are deposited to it, and a first capture of a neutral center earns 10."""
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE z1 gm-secret ZEROSUM")
+    judge.send(ALICE, "JOIN z1 alice-pw FRANCE")
+    judge.send(BOB, "JOIN z1 bob-pw GERMANY")
+    judge.send(GM, "SIGNON MASTER@z1 gm-secret\nSTART")
+    assert "Your balance: 30 AgP" in [m for m in judge.new_mail() if m.subject == "z1 starts" and m.to == ALICE][0].body
+    # Germany bribes France's army into Burgundy (4 AgP); France moves its fleet towards Belgium.
+    judge.send(BOB, "SIGNON G@z1 bob-pw\n4 : A PAR - BUR\n0 : F KIE - HOL")
+    judge.send(ALICE, "SIGNON F@z1 alice-pw\n1 : F BRE - PIC")
+    judge.send(BOB, "SIGNON G@z1 bob-pw\n0 : F HOL H")
+    judge.send(ALICE, "SIGNON F@z1 alice-pw\n1 : F PIC - BEL")
+    judge.send(ALICE, "SIGNON F@z1 alice-pw\nSTATUS")
+    status = judge.new_mail()[-1].body
+    # France: 30 - 1 - 1 (own bribes) + 4 + 1 + 1 (paid to its units this year) + 10 (first capture of BEL)
+    assert "your balance: 44 AgP" in status
+    judge.send(BOB, "SIGNON G@z1 bob-pw\nSTATUS")
+    # Germany: 30 - 4 + 0 + 10 (first capture of HOL)
+    assert "your balance: 36 AgP" in judge.new_mail()[-1].body
