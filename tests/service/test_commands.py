@@ -98,7 +98,8 @@ def test_rule_6_7_zero_sum_game_money(tmp_path: Path) -> None:
     judge.send(ALICE, "JOIN z1 alice-pw FRANCE")
     judge.send(BOB, "JOIN z1 bob-pw GERMANY")
     judge.send(GM, "SIGNON MASTER@z1 gm-secret\nSTART")
-    assert "Your balance: 30 AgP" in [m for m in judge.new_mail() if m.subject == "z1 starts" and m.to == ALICE][0].body
+    start = next(m for m in judge.new_mail() if m.subject == "z1 starts" and m.to == ALICE)
+    assert "Your balance: 30 AgP" in start.body
     # Germany bribes France's army into Burgundy (4 AgP); France moves its fleet towards Belgium.
     judge.send(BOB, "SIGNON G@z1 bob-pw\n4 : A PAR - BUR\n0 : F KIE - HOL")
     judge.send(ALICE, "SIGNON F@z1 alice-pw\n1 : F BRE - PIC")
