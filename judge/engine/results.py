@@ -85,7 +85,7 @@ def assign_units(entries: Sequence[Entry]) -> dict[str, Entry]:
             by_unit[entry.order.unit.province].append(entry)
     chosen: dict[str, Entry] = {}
     for province, group in by_unit.items():
-        if len({entry.order for entry in group}) > 1:
+        if any(entry.order != group[0].order for entry in group[1:]):
             for entry in group:
                 entry.settle(Outcome.INVALID, "conflict", MULTIPLE_ORDERS)
         else:
@@ -95,14 +95,15 @@ def assign_units(entries: Sequence[Entry]) -> dict[str, Entry]:
 
 def copy_outcomes(entries: Sequence[Entry]) -> tuple[OrderResult, ...]:
     """Results in the order given; a repeated order shares the outcome of its first copy."""
+    repeats = [entry for entry in entries if entry.outcome is None and entry.order is not None]
     settled: dict[tuple[str, Order | str], Entry] = {}
-    for entry in entries:
-        if entry.outcome is not None and entry.order is not None:
-            settled.setdefault((entry.power, entry.order), entry)
-    for entry in entries:
-        if entry.outcome is None and entry.order is not None:
-            first = settled.get((entry.power, entry.order))
-            if first is None:
-                raise AssertionError(f"order {entry.order} was never settled")
-            entry.settle(first.outcome, first.reason, first.detail)  # type: ignore[arg-type]
+    if repeats:
+        for entry in entries:
+            if entry.outcome is not None and entry.order is not None:
+                settled.setdefault((entry.power, entry.order), entry)
+    for entry in repeats:
+        first = settled.get((entry.power, entry.order))
+        if first is None or first.outcome is None:
+            raise AssertionError(f"order {entry.order} was never settled")
+        entry.settle(first.outcome, first.reason, first.detail)
     return tuple(e.result() for e in entries)
