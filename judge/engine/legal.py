@@ -135,26 +135,28 @@ def _destination(position: Position, placed: PlacedUnit, dest: Location) -> Loca
     return dest
 
 
-def convoy_route_exists(
-    position: Position, start: str, dest: str, fleets: frozenset[str] | set[str] | None = None
-) -> bool:
-    """Whether a chain of the given fleets' seas (default: every fleet at sea) links two coasts."""
+def seas_linked(position: Position, start: str, links: frozenset[str] | set[str]) -> set[str]:
+    """The seas of ``links`` that a chain of them connects to the coast of ``start``."""
     game_map = position.game_map
-    links = position.fleet_seas if fleets is None else fleets
-    if start == dest or not _is_coastal(position, start) or not _is_coastal(position, dest):
-        return False
-    targets = game_map.sea_neighbours(dest)
     frontier = [s for s in game_map.sea_neighbours(start) if s in links]
     seen = set(frontier)
     while frontier:
         sea = frontier.pop()
-        if sea in targets:
-            return True
         for nxt in game_map.sea_neighbours(sea):
             if nxt in links and nxt not in seen:
                 seen.add(nxt)
                 frontier.append(nxt)
-    return False
+    return seen
+
+
+def convoy_route_exists(
+    position: Position, start: str, dest: str, fleets: frozenset[str] | set[str] | None = None
+) -> bool:
+    """Whether a chain of the given fleets' seas (default: every fleet at sea) links two coasts."""
+    if start == dest or not _is_coastal(position, start) or not _is_coastal(position, dest):
+        return False
+    links = position.fleet_seas if fleets is None else fleets
+    return not seas_linked(position, start, links).isdisjoint(position.game_map.sea_neighbours(dest))
 
 
 def _is_coastal(position: Position, province: str) -> bool:
@@ -163,23 +165,14 @@ def _is_coastal(position: Position, province: str) -> bool:
 
 def convoy_destinations(position: Position, start: str) -> set[str]:
     """Every coastal province an army at ``start`` could reach through fleets at sea."""
-    game_map = position.game_map
     if not _is_coastal(position, start):
         return set()
-    links = position.fleet_seas
-    frontier = [s for s in game_map.sea_neighbours(start) if s in links]
-    seen = set(frontier)
-    found: set[str] = set()
-    while frontier:
-        sea = frontier.pop()
-        for nxt in game_map.sea_neighbours(sea):
-            if nxt in links and nxt not in seen:
-                seen.add(nxt)
-                frontier.append(nxt)
-        for land in game_map.any_neighbours(sea):
-            if _is_coastal(position, land) and land != start:
-                found.add(land)
-    return found
+    return {
+        land
+        for sea in seas_linked(position, start, position.fleet_seas)
+        for land in position.game_map.any_neighbours(sea)
+        if land != start and _is_coastal(position, land)
+    }
 
 
 def fleet_on_minimal_route(position: Position, fleet: str, start: str, dest: str) -> bool:

@@ -28,7 +28,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from judge.engine.legal import convoy_route_exists
+from judge.engine.legal import convoy_route_exists, seas_linked
 from judge.engine.orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove, Unit
 from judge.engine.position import Dislodgement, PlacedUnit, Position
 from judge.engine.resolver import Resolver
@@ -214,21 +214,9 @@ class _Board:
         fleets = {
             f for f in self.convoys.get((start, dest), ()) if f not in self.paradox and self.resolver.resolve(f)
         }
-        return self._linked(start, province, fleets) and self._linked(dest, province, fleets)
-
-    def _linked(self, land: str, sea: str, fleets: set[str]) -> bool:
-        game_map = self.position.game_map
-        frontier = [s for s in game_map.sea_neighbours(land) if s in fleets]
-        seen = set(frontier)
-        while frontier:
-            here = frontier.pop()
-            if here == sea:
-                return True
-            for nxt in game_map.sea_neighbours(here):
-                if nxt in fleets and nxt not in seen:
-                    seen.add(nxt)
-                    frontier.append(nxt)
-        return False
+        return province in seas_linked(self.position, start, fleets) and province in seas_linked(
+            self.position, dest, fleets
+        )
 
     def is_void(self, province: str) -> bool:
         """A support or convoy whose unit was not ordered what it assumes."""

@@ -96,7 +96,7 @@ def assign_units(entries: Sequence[Entry]) -> dict[str, Entry]:
 def copy_outcomes(entries: Sequence[Entry]) -> tuple[OrderResult, ...]:
     """Results in the order given; a repeated order shares the outcome of its first copy."""
     repeats = [entry for entry in entries if entry.outcome is None and entry.order is not None]
-    settled: dict[tuple[str, Order | str], Entry] = {}
+    settled: dict[tuple[str, Order | None], Entry] = {}
     if repeats:
         for entry in entries:
             if entry.outcome is not None and entry.order is not None:
