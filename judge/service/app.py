@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import or_, select, update
 
 from judge.service import lifecycle
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
-from judge.service.outbox import deliver_to_maildir
+from judge.service.outbox import queue
+from judge.service.render import render
 from judge.store.database import Database
 from judge.store.models import Game
+
+CLAIM = timedelta(minutes=10)  # how long a deadline run may hold a game before others may take over
 
 
 def utcnow() -> datetime:
@@ -22,29 +25,41 @@ def utcnow() -> datetime:
 def open_database(settings: Settings) -> Database:
     """Open (creating the data directory and the schema if needed) the judge's database."""
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    db = Database(settings.database)
+    db = Database(settings.database_url)
     db.upgrade()
     return db
 
 
 def inject(db: Database, settings: Settings, raw: bytes, now: datetime, envelope_from: str | None = None) -> str:
-    """Process one raw mail as if it had just arrived; deliver what it caused to the Maildir."""
+    """Process one raw mail as if it had just arrived."""
     mail_id = receive(db, raw, now, envelope_from)
-    status = process_mail(db, settings, mail_id, now)
-    deliver_to_maildir(db, settings, now)
-    return status
+    return process_mail(db, settings, mail_id, now)
 
 
 def process_game(db: Database, settings: Settings, name: str, now: datetime, force: bool = False) -> str:
-    """What a deadline does: process the game's phase if it is due (or ``force``); otherwise
-    send the reminders or late notices that are due."""
+    """What a deadline does for one game: process its phase if due (or ``force``), else send
+    the reminders or late notices that are due.  Idempotent, and safe to run from several
+    processes at once: a claim on the game row makes each phase process exactly once."""
     with db.transaction() as session:
+        claimed = session.execute(
+            update(Game)
+            .where(Game.name == name.lower(), or_(Game.claimed_until.is_(None), Game.claimed_until < now))
+            .values(claimed_until=now + CLAIM)
+        )
         game = session.scalar(select(Game).where(Game.name == name.lower()))
         if game is None:
             return f"there is no game '{name}'"
+        if not claimed.rowcount:  # type: ignore[attr-defined]
+            return f"{game.name} is being processed elsewhere"
+        game.claimed_until = None
         if game.state != "active":
             return f"{game.name} is {game.state}: nothing to process"
-        if force or lifecycle.is_due(session, game, now):
+        if not force and game.deadline is not None and _missed(game, settings, now):
+            game.state = "paused"
+            queue(session, settings, to=game.gm_address, subject=f"{game.name} paused: missed deadline", kind="notice",
+                  now=now, game_id=game.id, body=render("outage", game=game, now=now))
+            summary = f"{game.name} paused: its deadline passed long ago (was the judge down?)"
+        elif force or lifecycle.is_due(session, game, now):
             processed = lifecycle.process_phase(session, game, settings, now)
             summary = f"{game.name} {processed.phase} processed"
             summary += f"; {processed.winner} wins" if processed.winner else f"; next {processed.next_phase}"
@@ -53,5 +68,19 @@ def process_game(db: Database, settings: Settings, name: str, now: datetime, for
             summary = f"{game.name} {game.phase} is not due (deadline {game.deadline:%Y-%m-%d %H:%M} UTC)"
             if told:
                 summary += f"; notices sent to {', '.join(p.title() for p in told)}"
-    deliver_to_maildir(db, settings, now)
     return summary
+
+
+def _missed(game: Game, settings: Settings, now: datetime) -> bool:
+    """A deadline (plus grace) more than ``settings.max_lateness`` hours ago: an outage or a
+    clock jump, not a late player.  The old judges stopped there rather than run through."""
+    assert game.deadline is not None
+    due = game.deadline + timedelta(hours=lifecycle.duration(game, "grace"))
+    return now - due > timedelta(hours=settings.max_lateness)
+
+
+def tick(db: Database, settings: Settings, now: datetime) -> list[str]:
+    """Run every active game's deadline once; what cron's ``judge tick`` and the daemon call."""
+    with db.transaction() as session:
+        names = list(session.scalars(select(Game.name).where(Game.state == "active").order_by(Game.name)))
+    return [process_game(db, settings, name, now) for name in names]

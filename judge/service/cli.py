@@ -12,8 +12,11 @@ from typing import IO, Any
 from judge.engine.notation import NotationError, position_from_data, result_to_data
 from judge.engine.phases import adjudicate
 from judge.payola.notation import payola_from_data
-from judge.service.app import inject, open_database, process_game, utcnow
-from judge.service.config import Settings
+from judge.service.app import inject, open_database, process_game, tick, utcnow
+from judge.service.config import ConfigError, Settings, load_settings
+from judge.service.daemon import serve
+from judge.service.demo import run_demo
+from judge.service.sender import deliver_pending, transport_for
 
 
 def adjudicate_data(data: Any) -> dict[str, Any]:
@@ -54,22 +57,46 @@ def _open(path: str | None) -> IO[str]:
     return sys.stdin if path in (None, "-") else open(path, encoding="utf-8")
 
 
+def _settings(args: argparse.Namespace) -> Settings:
+    names = ("data_dir", "database", "domain", "host", "port", "relay")
+    overrides = {name: getattr(args, name, None) for name in names}
+    if getattr(args, "relay_starttls", False):
+        overrides["relay_starttls"] = True
+    return load_settings(args.config, overrides=overrides)
+
+
 def _service(args: argparse.Namespace) -> int:
-    """``judge inject`` and ``judge process`` on the configured database and Maildir."""
-    settings = Settings(data_dir=args.data_dir, database_url=args.database, domain=args.domain)
+    """The commands that work on a judge's database: inject, process, tick, serve."""
     try:
+        settings = _settings(args)
+        if args.command == "serve":
+            serve(settings)
+            return 0
         db = open_database(settings)
         if args.command == "process":
             print(process_game(db, settings, args.game, utcnow(), force=args.force))
-            return 0
-        for name in args.files:
-            status = inject(db, settings, Path(name).read_bytes(), utcnow())
-            print(f"{name}: {status}")
-    except OSError as exc:
+        elif args.command == "tick":
+            for line in tick(db, settings, utcnow()):
+                print(line)
+        else:
+            for name in args.files:
+                print(f"{name}: {inject(db, settings, Path(name).read_bytes(), utcnow())}")
+        sent = deliver_pending(db, settings, transport_for(settings), utcnow())
+        where = settings.relay or settings.maildir.resolve()
+        print(f"{sent} mail(s) sent to {where}")
+    except (OSError, ConfigError) as exc:
         print(f"judge: {exc}", file=sys.stderr)
         return 1
-    print(f"outgoing mail: {settings.maildir.resolve()}")
     return 0
+
+
+def _database_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--config", type=Path, help="TOML settings file (see deploy/judge.toml)")
+    sub.add_argument("--data-dir", type=Path, help="the SQLite database and the Maildir (default ./judge-data)")
+    sub.add_argument("--database", help="any SQLAlchemy URL, e.g. postgresql+psycopg://judge@/judge")
+    sub.add_argument("--domain", help="mail domain: the judge is judge@DOMAIN (default localhost)")
+    sub.add_argument("--relay", help="HOST:PORT of the SMTP relay for outgoing mail (default: the Maildir)")
+    sub.add_argument("--relay-starttls", action="store_true", help="use STARTTLS with the relay")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -81,29 +108,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     pay = commands.add_parser("payola", help="determine orders from offer sheets given as JSON (see README)")
     pay.add_argument("file", nargs="?", help="JSON input (default: standard input)")
     pay.add_argument("--jsonl", action="store_true", help="one JSON object per line in and out")
-    inject = commands.add_parser("inject", help="process one raw mail (.eml) as if it had arrived")
-    inject.add_argument("files", nargs="+", help="raw mail files, processed in order")
-    process = commands.add_parser("process", help="process a game's phase if its deadline has passed")
+    serve_cmd = commands.add_parser("serve", help="run the judge: SMTP listener, sender and deadline clock")
+    serve_cmd.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    serve_cmd.add_argument("--port", type=int, help="port to listen on (default 2525)")
+    inject_cmd = commands.add_parser("inject", help="process raw mails (.eml) as if they had arrived")
+    inject_cmd.add_argument("files", nargs="+", help="raw mail files, processed in order")
+    process = commands.add_parser("process", help="process a game's phase if it is due")
     process.add_argument("game")
     process.add_argument("--force", action="store_true", help="process now, due or not")
-    for sub in (inject, process):
-        sub.add_argument("--data-dir", type=Path, default=Path("judge-data"),
-                         help="where the SQLite database and the Maildir live (default ./judge-data)")
-        sub.add_argument("--database", help="SQLAlchemy URL (default: SQLite in the data directory)")
-        sub.add_argument("--domain", default="localhost", help="mail domain: the judge is judge@DOMAIN")
+    tick_cmd = commands.add_parser("tick", help="run every game's deadline once (for cron)")
+    demo = commands.add_parser("demo", help="play a short scripted game by SMTP on loopback and show it")
+    demo.add_argument("--keep", action="store_true", help="keep the temporary data directory")
+    for sub in (serve_cmd, inject_cmd, process, tick_cmd):
+        _database_options(sub)
     args = parser.parse_args(argv)
-    if args.command in ("inject", "process"):
+    if args.command == "demo":
+        return run_demo(keep=args.keep)
+    if args.command in ("serve", "inject", "process", "tick"):
         return _service(args)
     handlers = {"adjudicate": adjudicate_data, "payola": payola_from_data}
-    if args.command in handlers:
-        try:
-            source = _open(args.file)
-        except OSError as exc:
-            print(json.dumps({"error": f"cannot read {args.file}: {exc.strerror}"}))
-            return 1
-        with source:
-            return run_json(handlers[args.command], source, sys.stdout, args.jsonl)
-    return 2
+    try:
+        source = _open(args.file)
+    except OSError as exc:
+        print(json.dumps({"error": f"cannot read {args.file}: {exc.strerror}"}))
+        return 1
+    with source:
+        return run_json(handlers[args.command], source, sys.stdout, args.jsonl)
 
 
 if __name__ == "__main__":

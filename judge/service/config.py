@@ -1,20 +1,43 @@
-"""Settings of a judge installation: where its data lives and what it is called."""
+"""Settings of a judge installation, from defaults, a TOML file, the environment and the command line.
+
+Later sources win: built-in defaults, then ``--config FILE`` (keys as below, at the top level
+or under ``[judge]``), then ``JUDGE_<KEY>`` environment variables (``JUDGE_DATABASE``,
+``JUDGE_RELAY``, ...), then command-line options.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 DEFAULT_DURATIONS = {"movement": 48.0, "retreat": 24.0, "adjustment": 24.0, "grace": 0.0}
 
 
+class ConfigError(ValueError):
+    """A setting that cannot be used; the message names it."""
+
+
 @dataclass(frozen=True)
 class Settings:
-    """Data directory (SQLite database and Maildir by default), database URL and mail domain."""
+    """Everything a judge installation can be told."""
 
     data_dir: Path = Path("judge-data")
-    database_url: str | None = None
+    database: str | None = None  # any SQLAlchemy URL; default SQLite in data_dir
     domain: str = "localhost"
+    host: str = "127.0.0.1"
+    port: int = 2525
+    max_size: int = 256 * 1024  # bytes of one inbound mail
+    relay: str | None = None  # HOST:PORT of the outgoing SMTP relay; none: the Maildir data_dir/outbox
+    relay_starttls: bool = False
+    relay_user: str | None = None
+    relay_password: str | None = None
+    tick_seconds: float = 60.0  # how often the daemon looks at deadlines
+    max_lateness: float = 24.0  # hours past a deadline (and grace) after which a game is paused, not processed
+    retry_days: float = 4.0  # how long a temporarily refused mail is retried
     durations: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_DURATIONS))
 
     @property
@@ -22,9 +45,66 @@ class Settings:
         return f"judge@{self.domain}"
 
     @property
-    def database(self) -> str:
-        return self.database_url or f"sqlite:///{(self.data_dir / 'judge.db').resolve()}"
+    def database_url(self) -> str:
+        return self.database or f"sqlite:///{(self.data_dir / 'judge.db').resolve()}"
 
     @property
     def maildir(self) -> Path:
         return self.data_dir / "outbox"
+
+    @property
+    def relay_address(self) -> tuple[str, int] | None:
+        if not self.relay:
+            return None
+        host, _, port = self.relay.rpartition(":")
+        if not host or not port.isdigit():
+            raise ConfigError(f"relay '{self.relay}' must be HOST:PORT")
+        return host, int(port)
+
+
+_TYPES = {f.name: f for f in fields(Settings)}
+
+
+def _coerce(name: str, value: Any) -> Any:
+    kind = str(_TYPES[name].type)
+    try:
+        if "Path" in kind:
+            return Path(value)
+        if kind.startswith("int"):
+            return int(value)
+        if kind.startswith("float"):
+            return float(value)
+        if kind.startswith("bool"):
+            return value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes", "on")
+        if kind.startswith("dict"):
+            return {**DEFAULT_DURATIONS, **{k: float(v) for k, v in dict(value).items()}}
+    except (TypeError, ValueError):
+        raise ConfigError(f"bad value for {name}: {value!r}") from None
+    return None if value in ("", None) else str(value)
+
+
+def load_settings(
+    config_file: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> Settings:
+    """Settings from a TOML file, ``JUDGE_*`` environment variables and explicit overrides."""
+    values: dict[str, Any] = {}
+    if config_file is not None:
+        try:
+            data = tomllib.loads(config_file.read_text("utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"cannot read {config_file}: {exc}") from None
+        data = data.get("judge", data)
+        for key, value in data.items():
+            name = key.replace("-", "_")
+            if name not in _TYPES:
+                raise ConfigError(f"unknown setting '{key}' in {config_file}")
+            values[name] = _coerce(name, value)
+    for key, value in (os.environ if environ is None else environ).items():
+        if key.startswith("JUDGE_") and key[6:].lower() in _TYPES and key != "JUDGE_TEST_DATABASE_URL":
+            values[key[6:].lower()] = _coerce(key[6:].lower(), value)
+    for name, value in (overrides or {}).items():
+        if value is not None:
+            values[name] = _coerce(name, value)
+    return replace(Settings(), **values)

@@ -1,20 +1,17 @@
-"""Outgoing mail: queue it in the current transaction, deliver it later.
+"""Outgoing mail is queued in the current transaction and delivered later (``sender``).
 
 ``queue`` writes an outbox row inside the caller's unit of work, so a mail exists exactly
-when the change that caused it was committed.  ``deliver_to_maildir`` hands pending rows to
-the Maildir (the default transport when no relay is configured).
+when the change that caused it was committed.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from judge.mail.outbound import MaildirOutbox, build_message
+from judge.mail.outbound import build_message
 from judge.service.config import Settings
-from judge.store.database import Database
 from judge.store.models import Outbox
 
 
@@ -38,16 +35,3 @@ def queue(
                  status="pending", attempts=0)
     session.add(row)
     return row
-
-
-def deliver_to_maildir(db: Database, settings: Settings, now: datetime) -> int:
-    """Write every pending outbox row to the Maildir and mark it sent; returns how many."""
-    maildir = MaildirOutbox(settings.maildir)
-    sent = 0
-    with db.transaction() as session:
-        rows = session.scalars(select(Outbox).where(Outbox.status == "pending").order_by(Outbox.id)).all()
-        for row in rows:
-            maildir.deliver(row.raw)
-            row.status, row.sent_at, row.attempts = "sent", now, row.attempts + 1
-            sent += 1
-    return sent

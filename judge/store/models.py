@@ -35,6 +35,7 @@ class Game(Base):
     deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     winner: Mapped[str | None] = mapped_column(String(20), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime)
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # a deadline run holds it
 
 
 class Player(Base):

@@ -17,6 +17,7 @@ from sqlalchemy import create_engine, make_url, text
 from judge.mail.outbound import MaildirOutbox
 from judge.service.app import inject, open_database, process_game
 from judge.service.config import Settings
+from judge.service.sender import deliver_pending, transport_for
 
 _ids = itertools.count(1)
 
@@ -59,22 +60,26 @@ def fresh_database_url() -> str | None:
 
 class Judge:
     def __init__(self, data_dir: Path, now: datetime = datetime(2026, 1, 5, 12, 0)) -> None:
-        self.settings = Settings(data_dir=data_dir, database_url=fresh_database_url())
+        self.settings = Settings(data_dir=data_dir, database=fresh_database_url())
         self.db = open_database(self.settings)
         self.now = now
         self.read = 0
 
     def send(self, sender: str, body: str, **kwargs: object) -> str:
-        return inject(self.db, self.settings, raw_mail(sender, body, **kwargs), self.now)  # type: ignore[arg-type]
+        return self.send_raw(raw_mail(sender, body, **kwargs))  # type: ignore[arg-type]
 
     def send_raw(self, raw: bytes) -> str:
-        return inject(self.db, self.settings, raw, self.now)
+        status = inject(self.db, self.settings, raw, self.now)
+        deliver_pending(self.db, self.settings, transport_for(self.settings), self.now)
+        return status
 
     def later(self, hours: float) -> None:
         self.now += timedelta(hours=hours)
 
     def process(self, game: str, force: bool = False) -> str:
-        return process_game(self.db, self.settings, game, self.now, force=force)
+        summary = process_game(self.db, self.settings, game, self.now, force=force)
+        deliver_pending(self.db, self.settings, transport_for(self.settings), self.now)
+        return summary
 
     def all_mail(self) -> list[Sent]:
         found = []

@@ -1,0 +1,143 @@
+"""``judge serve``: one asyncio process running the SMTP listener, the mail processor, the
+outgoing sender and the deadline clock.
+
+Theory of operation.  The SMTP handler stores each raw mail (in a worker thread, so the event
+loop never blocks on the database) and only then answers 250; then it wakes the processor.
+The processor applies stored mail one at a time in arrival order (``inbound_mail`` rows still
+``new``); at start-up it first applies whatever a crash left unapplied.  Every change queues
+its outgoing mail in the same transaction; the sender wakes after each mail and every few
+seconds, and retries what the relay refused.  The deadline clock calls ``tick`` every
+``tick_seconds``.  SIGTERM or SIGINT stops accepting mail, lets the current work finish and
+exits.  One line of log per event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from aiosmtpd.smtp import SMTP
+from sqlalchemy import select
+
+from judge.mail.smtp_in import InboundHandler, judge_addresses
+from judge.service.app import open_database, tick, utcnow
+from judge.service.config import Settings
+from judge.service.handlers import process_mail, receive
+from judge.service.sender import deliver_pending, recover, transport_for
+from judge.store.database import Database
+from judge.store.models import InboundMail
+
+log = logging.getLogger("judge")
+SENDER_PERIOD = 5.0  # seconds between outbox sweeps when nothing wakes the sender
+
+
+class Daemon:
+    """The running judge; ``run`` until ``stop`` is set."""
+
+    def __init__(self, settings: Settings, clock: Callable[[], datetime] = utcnow) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.db: Database = open_database(settings)
+        self.transport = transport_for(settings)
+        self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="judge-db")
+        self.mail_waiting = asyncio.Event()
+        self.outbox_waiting = asyncio.Event()
+        self.tick_now = asyncio.Event()
+        self.stop = asyncio.Event()
+        self.server: asyncio.base_events.Server | None = None
+        self.port: int | None = None
+
+    async def _in_thread(self, function: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.executor, partial(function, *args))
+
+    async def _store(self, raw: bytes, mail_from: str) -> None:
+        mail_id = await self._in_thread(receive, self.db, raw, self.clock(), mail_from)
+        log.info("mail %s stored (%d bytes from %s)", mail_id, len(raw), mail_from or "<>")
+        self.mail_waiting.set()
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        handler = InboundHandler(judge_addresses(self.settings.domain), self._store)
+        factory = partial(SMTP, handler, data_size_limit=self.settings.max_size, hostname=self.settings.domain,
+                          enable_SMTPUTF8=True, ident="Payola judge")
+        self.server = await loop.create_server(factory, host=self.settings.host, port=self.settings.port)
+        self.port = self.server.sockets[0].getsockname()[1]
+        await self._in_thread(recover, self.db, self.settings, self.transport, self.clock())
+        self.mail_waiting.set()  # apply whatever a crash left stored but unapplied
+        log.info("judge %s listening on %s:%s", self.settings.judge_address, self.settings.host, self.port)
+
+    async def run(self) -> None:
+        await self.start()
+        tasks = [asyncio.create_task(loop()) for loop in (self._processor, self._sender, self._clock)]
+        await self.stop.wait()
+        log.info("stopping")
+        assert self.server is not None
+        self.server.close()
+        await self.server.wait_closed()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.executor.shutdown(wait=True)
+        self.db.engine.dispose()
+        log.info("stopped")
+
+    async def _processor(self) -> None:
+        while True:
+            await self.mail_waiting.wait()
+            self.mail_waiting.clear()
+            ids = await self._in_thread(_unapplied, self.db)
+            for mail_id in ids:
+                status = await self._in_thread(process_mail, self.db, self.settings, mail_id, self.clock())
+                log.info("mail %s %s", mail_id, status)
+                self.outbox_waiting.set()
+
+    async def _sender(self) -> None:
+        while True:
+            try:
+                sent = await self._in_thread(deliver_pending, self.db, self.settings, self.transport, self.clock())
+                if sent:
+                    log.info("%d mail(s) sent", sent)
+            except Exception:
+                log.exception("sender failed; retrying")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.outbox_waiting.wait(), SENDER_PERIOD)
+            self.outbox_waiting.clear()
+
+    async def _clock(self) -> None:
+        while True:
+            try:
+                for line in await self._in_thread(tick, self.db, self.settings, self.clock()):
+                    if "processed" in line or "paused" in line or "notices" in line:
+                        log.info("%s", line)
+                self.outbox_waiting.set()
+            except Exception:
+                log.exception("deadline clock failed; retrying")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.tick_now.wait(), self.settings.tick_seconds)
+            self.tick_now.clear()
+
+
+def _unapplied(db: Database) -> list[int]:
+    with db.transaction() as session:
+        return list(session.scalars(select(InboundMail.id).where(InboundMail.status == "new").order_by(InboundMail.id)))
+
+
+def serve(settings: Settings) -> None:
+    """Run the judge until SIGTERM or SIGINT."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+
+    async def main() -> None:
+        daemon = Daemon(settings)
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, daemon.stop.set)
+        await daemon.run()
+
+    asyncio.run(main())

@@ -1,0 +1,175 @@
+"""Delivering the outbox: to an SMTP relay, or to the Maildir when there is none.
+
+Each pending row is first *claimed* (``pending`` → ``sending``, committed), then handed to the
+transport, then marked ``sent``: a row is never handed over twice, even by two daemons on one
+database.  A temporary failure (a 4xx answer, a refused or broken connection) puts the row back
+with a growing delay, for ``retry_days``; a permanent one (5xx, or too old) marks it ``failed``
+and tells the game master.  After a crash, a row left ``sending`` is checked against the Maildir
+when that is the transport; with a relay nobody can tell whether it went out, so it is not sent
+again (no duplicate) and the game master is told.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import logging
+import smtplib
+import ssl
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from judge.mail.outbound import MaildirOutbox
+from judge.service.config import Settings
+from judge.service.outbox import queue
+from judge.service.render import render
+from judge.store.database import Database
+from judge.store.models import Game, Outbox
+
+log = logging.getLogger("judge")
+
+BACKOFF_MINUTES: Sequence[float] = (1, 5, 15, 30, 60, 120)
+
+
+class TemporaryFailure(Exception):
+    """Try again later."""
+
+
+class PermanentFailure(Exception):
+    """Never try again."""
+
+
+class Transport(Protocol):
+    def send(self, sender: str, recipient: str, raw: bytes) -> None: ...
+
+    def holds(self, raw: bytes) -> bool:
+        """Whether this message is known to have been delivered already (crash recovery)."""
+        ...
+
+
+class MaildirTransport:
+    """Writes each message into the Maildir ``data_dir/outbox``."""
+
+    def __init__(self, maildir: MaildirOutbox) -> None:
+        self.maildir = maildir
+
+    def send(self, sender: str, recipient: str, raw: bytes) -> None:
+        try:
+            self.maildir.deliver(raw)
+        except OSError as exc:
+            raise TemporaryFailure(str(exc)) from exc
+
+    def holds(self, raw: bytes) -> bool:
+        wanted = _message_id(raw)
+        return wanted is not None and any(_message_id(m) == wanted for m in self.maildir.messages())
+
+
+class RelayTransport:
+    """Hands each message to an SMTP relay (optionally with STARTTLS and a login)."""
+
+    def __init__(self, host: str, port: int, starttls: bool = False, user: str | None = None,
+                 password: str | None = None, timeout: float = 60.0) -> None:
+        self.host, self.port, self.starttls = host, port, starttls
+        self.user, self.password, self.timeout = user, password, timeout
+
+    def send(self, sender: str, recipient: str, raw: bytes) -> None:
+        try:
+            with smtplib.SMTP(self.host, self.port, timeout=self.timeout) as client:
+                if self.starttls:
+                    client.starttls(context=ssl.create_default_context())
+                if self.user:
+                    client.login(self.user, self.password or "")
+                client.sendmail(sender, [recipient], raw)
+        except smtplib.SMTPRecipientsRefused as exc:
+            code, message = next(iter(exc.recipients.values()))
+            raise (PermanentFailure if code >= 500 else TemporaryFailure)(f"{code} {message!r}") from exc
+        except smtplib.SMTPResponseException as exc:
+            raise (PermanentFailure if exc.smtp_code >= 500 else TemporaryFailure)(
+                f"{exc.smtp_code} {exc.smtp_error!r}") from exc
+        except (OSError, smtplib.SMTPException) as exc:
+            raise TemporaryFailure(f"{type(exc).__name__}: {exc}") from exc
+
+    def holds(self, raw: bytes) -> bool:
+        return False
+
+
+def _message_id(raw: bytes) -> str | None:
+    value = email.message_from_bytes(raw, policy=email.policy.compat32).get("Message-ID")
+    return str(value).strip() if value else None
+
+
+def transport_for(settings: Settings) -> Transport:
+    relay = settings.relay_address
+    if relay is None:
+        return MaildirTransport(MaildirOutbox(settings.maildir))
+    return RelayTransport(relay[0], relay[1], settings.relay_starttls, settings.relay_user, settings.relay_password)
+
+
+def recover(db: Database, settings: Settings, transport: Transport, now: datetime) -> None:
+    """After a restart: settle rows a crash left in ``sending`` without ever sending one twice."""
+    with db.transaction() as session:
+        for row in session.scalars(select(Outbox).where(Outbox.status == "sending")):
+            if transport.holds(row.raw):
+                row.status, row.sent_at = "sent", now
+            else:
+                _give_up(session, settings, row, now, "interrupted while being sent; not resent to avoid a duplicate")
+
+
+def deliver_pending(db: Database, settings: Settings, transport: Transport, now: datetime, limit: int = 200) -> int:
+    """Send what is due; returns the number of mails handed over."""
+    with db.transaction() as session:
+        due = list(session.scalars(
+            select(Outbox.id).where(Outbox.status == "pending",
+                                    (Outbox.next_attempt_at.is_(None)) | (Outbox.next_attempt_at <= now))
+            .order_by(Outbox.id).limit(limit)))
+    sent = 0
+    for row_id in due:
+        with db.transaction() as session:
+            claimed = session.execute(update(Outbox).where(Outbox.id == row_id, Outbox.status == "pending")
+                                      .values(status="sending", attempts=Outbox.attempts + 1))
+            if not claimed.rowcount:  # type: ignore[attr-defined]
+                continue  # another sender took it
+            row = session.get(Outbox, row_id)
+            assert row is not None
+            raw, recipient = row.raw, row.recipient
+        try:
+            transport.send(settings.judge_address, recipient, raw)
+        except TemporaryFailure as exc:
+            _retry_later(db, settings, row_id, now, str(exc))
+            continue
+        except PermanentFailure as exc:
+            with db.transaction() as session:
+                row = session.get(Outbox, row_id)
+                assert row is not None
+                _give_up(session, settings, row, now, str(exc))
+            continue
+        with db.transaction() as session:
+            session.execute(update(Outbox).where(Outbox.id == row_id).values(status="sent", sent_at=now))
+        sent += 1
+    return sent
+
+
+def _retry_later(db: Database, settings: Settings, row_id: int, now: datetime, error: str) -> None:
+    with db.transaction() as session:
+        row = session.get(Outbox, row_id)
+        assert row is not None
+        if now - row.created_at > timedelta(days=settings.retry_days):
+            _give_up(session, settings, row, now, f"still refused after {settings.retry_days:g} days: {error}")
+            return
+        delay = BACKOFF_MINUTES[min(row.attempts, len(BACKOFF_MINUTES)) - 1]
+        row.status, row.last_error, row.next_attempt_at = "pending", error, now + timedelta(minutes=delay)
+        log.info("outbox %s to %s deferred %g min: %s", row.id, row.recipient, delay, error)
+
+
+def _give_up(session: Session, settings: Settings, row: Outbox, now: datetime, error: str) -> None:
+    """Mark a row failed and tell the game master (never about a notice to the game master itself)."""
+    row.status, row.last_error = "failed", error
+    log.warning("outbox %s to %s failed: %s", row.id, row.recipient, error)
+    game = session.get(Game, row.game_id) if row.game_id else None
+    if game is not None and row.kind != "bounce" and row.recipient != game.gm_address:
+        queue(session, settings, to=game.gm_address, subject=f"{game.name}: undeliverable mail", kind="bounce",
+              now=now, game_id=game.id, body=render("bounce", row=row, error=error))
