@@ -14,6 +14,7 @@ from __future__ import annotations
 import email
 import email.policy
 import logging
+import re
 import smtplib
 import ssl
 from collections.abc import Sequence
@@ -83,7 +84,8 @@ class RelayTransport:
                     client.starttls(context=ssl.create_default_context())
                 if self.user:
                     client.login(self.user, self.password or "")
-                client.sendmail(sender, [recipient], raw)
+                # Stored messages end lines with LF (as a Maildir wants); SMTP needs CRLF.
+                client.sendmail(sender, [recipient], re.sub(rb"\r?\n", b"\r\n", raw))
         except smtplib.SMTPRecipientsRefused as exc:
             code, message = next(iter(exc.recipients.values()))
             raise (PermanentFailure if code >= 500 else TemporaryFailure)(f"{code} {message!r}") from exc

@@ -1,0 +1,282 @@
+"""`judge serve` over real SMTP on loopback: a game end to end, refusals, and faults."""
+
+from __future__ import annotations
+
+import asyncio
+import smtplib
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from sqlalchemy import func, select
+
+from judge.service import daemon as daemon_module
+from judge.service.app import open_database
+from judge.service.config import Settings
+from judge.service.daemon import Daemon
+from judge.service.handlers import receive
+from judge.store.models import InboundMail, Outbox, PhaseRow
+from tests.service.harness import fresh_database_url, raw_mail
+
+GM = "gm@example.org"
+PLAYERS = {"FRANCE": "fred@example.org", "GERMANY": "gus@example.org"}
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 1, 9, 0)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+class Running:
+    """A daemon on its own event loop in a thread, stopped cleanly at the end."""
+
+    def __init__(self, settings: Settings, clock: Clock) -> None:
+        self.settings = settings
+        self.loop = asyncio.new_event_loop()
+        self.daemon = Daemon(settings, clock)
+        self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self.daemon.run(),), daemon=True)
+        self.thread.start()
+        wait_until(lambda: self.daemon.port is not None)
+        self.port = self.daemon.port
+
+    def send(self, sender: str, body: str, to: str = "judge@localhost", **kwargs: Any) -> None:
+        message = EmailMessage()
+        message["From"], message["To"], message["Subject"] = sender, to, "orders"
+        message.set_content(body)
+        with smtplib.SMTP("127.0.0.1", self.port, timeout=10) as client:
+            client.send_message(message, **kwargs)
+
+    def tick(self) -> None:
+        self.loop.call_soon_threadsafe(self.daemon.tick_now.set)
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.daemon.stop.set)
+        self.thread.join(timeout=30)
+        assert not self.thread.is_alive()
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("condition not met")
+        time.sleep(0.05)
+
+
+def maildir_subjects(settings: Settings) -> list[str]:
+    import email
+    import email.policy
+
+    from judge.mail.outbound import MaildirOutbox
+
+    return [str(email.message_from_bytes(raw, policy=email.policy.default)["Subject"])
+            for raw in MaildirOutbox(settings.maildir).messages()]
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=3600, max_size=64 * 1024)
+
+
+@pytest.fixture
+def running(settings: Settings) -> Iterator[tuple[Running, Clock]]:
+    clock = Clock()
+    judge = Running(settings, clock)
+    yield judge, clock
+    judge.stop()
+
+
+def test_a_game_over_smtp_with_deadlines_on_a_controlled_clock(running: tuple[Running, Clock]) -> None:
+    judge, clock = running
+    settings = judge.settings
+    judge.send(GM, "CREATE smtp1 gm-secret")
+    for power, address in PLAYERS.items():
+        judge.send(address, f"JOIN smtp1 pw {power}")
+    judge.send(GM, "SIGNON MASTER@smtp1 gm-secret\nSTART")
+    wait_until(lambda: "smtp1 starts" in maildir_subjects(settings))
+    judge.send(PLAYERS["FRANCE"], "SIGNON F@smtp1 pw\n3 : A PAR - BUR")
+    wait_until(lambda: maildir_subjects(settings).count("Re: orders") == 5)
+    assert "smtp1 S1901M results" not in maildir_subjects(settings)  # Germany has not sent a sheet yet
+    clock.now += timedelta(hours=49)  # the deadline passes
+    judge.tick()
+    wait_until(lambda: "smtp1 S1901M results" in maildir_subjects(settings))
+    assert maildir_subjects(settings).count("smtp1 S1901M results") == 2
+    judge.tick()  # ticking again does nothing more
+    time.sleep(0.5)
+    assert maildir_subjects(settings).count("smtp1 S1901M results") == 2
+
+
+def test_only_the_judge_address_is_accepted_and_big_mail_is_refused(running: tuple[Running, Clock]) -> None:
+    judge, _ = running
+    with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
+        judge.send("x@example.org", "HELP", to="postmaster@example.com")
+    assert next(iter(refused.value.recipients.values()))[0] == 550
+    with smtplib.SMTP("127.0.0.1", judge.port, timeout=10) as client:
+        client.ehlo()
+        code, _ = client.mail("x@example.org", ["SIZE=999999"])
+    assert code == 552  # refused at MAIL FROM, before any data is sent
+    with pytest.raises(smtplib.SMTPSenderRefused) as declared:  # smtplib declares SIZE itself
+        judge.send("x@example.org", "HELP\n" + "x" * 100_000)
+    assert declared.value.smtp_code == 552
+    with smtplib.SMTP("127.0.0.1", judge.port, timeout=10) as client:  # a client that does not declare it
+        client.ehlo()
+        assert client.mail("x@example.org")[0] == 250
+        assert client.rcpt("judge@localhost")[0] == 250
+        code, _ = client.data(b"Subject: big\r\n\r\n" + (b"y" * 70 + b"\r\n") * 1500)
+    assert code == 552
+
+
+def test_database_failure_answers_451_and_the_retried_mail_is_not_lost(
+        running: tuple[Running, Clock], monkeypatch: pytest.MonkeyPatch) -> None:
+    judge, _ = running
+    calls = {"n": 0}
+    real = daemon_module.receive
+
+    def flaky(*args: Any) -> int:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise OSError("database unavailable")
+        return real(*args)
+
+    monkeypatch.setattr(daemon_module, "receive", flaky)
+    with pytest.raises(smtplib.SMTPDataError) as temporary:
+        judge.send(GM, "CREATE retry1 pw")
+    assert temporary.value.smtp_code == 451
+    judge.send(GM, "CREATE retry1 pw")  # what the sending server does after a 451
+    wait_until(lambda: maildir_subjects(judge.settings).count("Re: orders") == 1)
+
+
+def test_mail_stored_before_a_crash_is_applied_once_after_restart(settings: Settings) -> None:
+    db = open_database(settings)
+    receive(db, raw_mail(GM, "CREATE crash1 pw"), datetime(2026, 3, 1, 9, 0))  # 250 given, then the crash
+    clock = Clock()
+    judge = Running(settings, clock)
+    try:
+        wait_until(lambda: maildir_subjects(settings).count("Re: orders") == 1)
+    finally:
+        judge.stop()
+    judge = Running(settings, clock)  # and once more: nothing is applied or sent again
+    try:
+        time.sleep(0.5)
+        assert maildir_subjects(settings).count("Re: orders") == 1
+        with db.transaction() as session:
+            assert session.scalar(select(func.count()).select_from(InboundMail)) == 1
+    finally:
+        judge.stop()
+
+
+def test_mail_queued_before_a_crash_is_sent_once_after_restart(settings: Settings) -> None:
+    from judge.service.app import inject
+
+    db = open_database(settings)
+    now = datetime(2026, 3, 1, 9, 0)
+    inject(db, settings, raw_mail(GM, "CREATE crash2 gm"), now)
+    for power, address in PLAYERS.items():
+        inject(db, settings, raw_mail(address, f"JOIN crash2 pw {power}"), now)
+    inject(db, settings, raw_mail(GM, "SIGNON MASTER@crash2 gm\nSTART\nPROCESS"), now)  # adjudicated...
+    with db.transaction() as session:  # ... but nothing was sent before the crash
+        pending = session.scalar(select(func.count()).select_from(Outbox).where(Outbox.status == "pending"))
+        phases = session.scalar(select(func.count()).select_from(PhaseRow))
+    clock = Clock()
+    judge = Running(settings, clock)
+    try:
+        wait_until(lambda: len(maildir_subjects(settings)) == pending)
+    finally:
+        judge.stop()
+    judge = Running(settings, clock)
+    try:
+        time.sleep(0.5)
+        assert len(maildir_subjects(settings)) == pending, "every mail sent once"
+        assert maildir_subjects(settings).count("crash2 S1901M results") == 2
+        with db.transaction() as session:
+            assert session.scalar(select(func.count()).select_from(PhaseRow)) == phases
+    finally:
+        judge.stop()
+
+
+class Relay:
+    """A stand-in SMTP relay that refuses the first ``refuse`` deliveries with 451."""
+
+    def __init__(self, refuse: int) -> None:
+        self.refuse = refuse
+        self.received: list[bytes] = []
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if self.refuse > 0:
+            self.refuse -= 1
+            return "451 4.3.2 try again later"
+        self.received.append(envelope.original_content)
+        return "250 OK"
+
+
+def test_relay_refusing_for_a_while_gets_the_mail_later(tmp_path: Path) -> None:
+    relay = Relay(refuse=2)
+    settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=3600,
+                        relay=f"127.0.0.1:{relay.port}")
+    clock = Clock()
+    judge = Running(settings, clock)
+    try:
+        judge.send(GM, "HELP")
+        time.sleep(1.0)
+        assert relay.received == []  # refused once: deferred by a minute
+        for _ in range(2):
+            clock.now += timedelta(minutes=10)
+            judge.tick()
+            time.sleep(0.5)
+        wait_until(lambda: len(relay.received) == 1)
+        assert b"Subject: Re: orders" in relay.received[0]
+        with judge.daemon.db.transaction() as session:
+            row = session.scalars(select(Outbox)).one()
+            assert (row.status, row.attempts) == ("sent", 3)
+    finally:
+        judge.stop()
+        relay.controller.stop()
+
+
+def test_two_judges_racing_on_one_database_process_each_phase_once(settings: Settings) -> None:
+    from judge.service.app import inject, tick
+    from judge.store.database import Database
+
+    db = open_database(settings)
+    start = datetime(2026, 3, 1, 9, 0)
+    games = [f"race{i}" for i in range(6)]
+    for game in games:
+        inject(db, settings, raw_mail(GM, f"CREATE {game} gm"), start)
+        inject(db, settings, raw_mail(PLAYERS["FRANCE"], f"JOIN {game} pw FRANCE"), start)
+        inject(db, settings, raw_mail(GM, f"SIGNON MASTER@{game} gm\nSTART"), start)
+    later = start + timedelta(hours=49)
+    judges = [Database(settings.database_url), Database(settings.database_url)]
+    barrier = threading.Barrier(len(judges))
+    outputs: list[list[str]] = []
+
+    def run(judge_db: Database) -> None:
+        barrier.wait()
+        outputs.append(tick(judge_db, settings, later))
+
+    threads = [threading.Thread(target=run, args=(judge_db,)) for judge_db in judges]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    processed = [line for lines in outputs for line in lines if "S1901M processed" in line]
+    assert sorted(line.split()[0] for line in processed) == games  # each game once, by one judge or the other
+    with db.transaction() as session:
+        done = session.scalars(select(PhaseRow.game_id).where(PhaseRow.status == "processed")).all()
+        assert len(done) == len(games) == len(set(done))
