@@ -280,3 +280,54 @@ def test_two_judges_racing_on_one_database_process_each_phase_once(settings: Set
     with db.transaction() as session:
         done = session.scalars(select(PhaseRow.game_id).where(PhaseRow.status == "processed")).all()
         assert len(done) == len(games) == len(set(done))
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _start_serve(data: Path, port: int, database: str | None) -> Any:
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "judge.service.cli", "serve", "--data-dir", str(data), "--port", str(port)]
+    if database:
+        command += ["--database", database]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    def listening() -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return True
+        except OSError:
+            return process.poll() is not None
+
+    wait_until(listening)
+    assert process.poll() is None, process.stdout.read() if process.stdout else ""
+    return process
+
+
+def test_judge_serve_killed_after_a_250_answers_exactly_once_and_stops_on_sigterm(tmp_path: Path) -> None:
+    import signal
+
+    data, port, database = tmp_path / "data", _free_port(), fresh_database_url()
+    settings = Settings(data_dir=data)
+    first = _start_serve(data, port, database)
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = GM, "judge@localhost", "orders"
+    message.set_content("CREATE killed1 pw")
+    with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
+        client.send_message(message)  # 250: the mail is stored
+    first.kill()  # no chance to finish whatever it was doing
+    first.wait(timeout=30)
+    second = _start_serve(data, port, database)
+    try:
+        wait_until(lambda: maildir_subjects(settings).count("Re: orders") >= 1)
+        time.sleep(1.0)
+        assert maildir_subjects(settings).count("Re: orders") == 1
+    finally:
+        second.send_signal(signal.SIGTERM)
+        output, _ = second.communicate(timeout=30)
+    assert second.returncode == 0 and "stopped" in output and "Traceback" not in output
