@@ -112,3 +112,9 @@ def test_rule_6_7_zero_sum_game_money(tmp_path: Path) -> None:
     judge.send(BOB, "SIGNON G@z1 bob-pw\nSTATUS")
     # Germany: 30 - 4 + 0 + 10 (first capture of HOL)
     assert "your balance: 36 AgP" in judge.new_mail()[-1].body
+
+
+def test_signon_with_the_powers_initial(judge: Judge) -> None:
+    judge.send(ALICE, "signon Fg1 alice-pw\nstatus")
+    body = judge.new_mail()[-1].body
+    assert "OK: signed on as France in g1" in body and "your balance: 48 AgP" in body
