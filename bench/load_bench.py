@@ -1,0 +1,439 @@
+"""Load benchmark of ``judge serve``: many concurrent SMTP clients sending offer sheets for many games.
+
+A real daemon (``judge.service.daemon.Daemon``) runs in a thread on its own event loop, on a
+temporary data directory, listening on 127.0.0.1.  Setup (not timed): G games (``--games``,
+default 10) are created, joined by seven players each and started, all by mail, and the
+script waits until the judge has applied every setup mail.  Load (timed): C client threads
+(``--clients``, default 8) each send M mails (``--mails-per-client``, default 50) as fast as
+they can, one SMTP connection per mail.  Each mail is a player signing on and sending an
+offer sheet of about ten legal Spring 1901 offers (it replaces that power's earlier sheet);
+the mails are spread round-robin over the games and over six of the seven powers of each
+game.  The seventh power of each game (a different one per game) never sends a sheet, so no
+phase is complete and none is adjudicated during the run: every load mail is a valid sheet
+for Spring 1901 and costs the same (sign-on with its password check, sheet parsing, reply).
+Client threads share the process (and its GIL) with the daemon.  Nothing is asserted; the
+script only prints numbers.
+
+How to read a block (one per database):
+
+* ``accepted``: mails answered 250 and the wall time from the first connection to the last
+  answer; ``mails/s`` is accepted mails per second of that wall time.  The 250 comes only
+  after the raw mail is committed, so this is the rate at which mail is stored durably.
+* ``DATA->250``: per mail, the time from sending the DATA command to reading its final
+  answer (message transfer plus the commit), median and 99th percentile in milliseconds.
+  ``whole mail`` is the same for the whole session (connect, EHLO, MAIL, RCPT, DATA, QUIT).
+* ``refused``: any answer other than 250 (451 means the judge could not store the mail) and
+  any client-side error, by kind; there should be none.
+* ``applied``: mails are applied one at a time after they are stored, so under load a backlog
+  of ``new`` mails builds up.  ``backlog`` is how many were still unapplied when the last 250
+  came; ``drained after`` is how long after the last 250 the judge needed to apply them all;
+  ``apply rate`` is all load mails divided by the time from the first connection until the
+  last was applied (the sustained end-to-end throughput).  ``statuses`` counts the final
+  status of the load mails (all should be ``done``); ``replies`` counts the judge's answers
+  to them and how many echo a line as ERROR or IGNORED (should be 0: every sheet is legal).
+* ``judge log``: warnings and errors the daemon logged during the run, if any.
+
+SQLite always runs (fresh temporary data directory).  PostgreSQL runs too with ``--postgres
+URL`` or ``JUDGE_BENCH_POSTGRES=URL`` (a server URL; a fresh database is created on it for
+the run and dropped afterwards).
+
+Run: .venv/bin/python bench/load_bench.py [--games 10] [--clients 8] [--mails-per-client 50]
+     [--postgres postgresql+psycopg://judge@127.0.0.1:55432/postgres]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import email
+import email.policy
+import logging
+import os
+import random
+import smtplib
+import statistics
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import make_msgid
+from functools import partial
+from pathlib import Path
+
+from sqlalchemy import create_engine, func, make_url, select, text
+
+from judge.engine.legal import legal_orders
+from judge.engine.map import load_map
+from judge.engine.position import Position
+from judge.payola.offers import parse_sheet
+from judge.service.config import Settings
+from judge.service.daemon import Daemon
+from judge.store.models import InboundMail, Outbox
+
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+GM = "gm@example.org"
+JUDGE = "judge@localhost"
+GM_PASSWORD = "gm-secret"
+START = Position.initial(load_map("standard"))
+ORDERS = {province: [str(order) for order in legal_orders(START, province)] for province in START.units}
+
+
+class FixedClock:
+    """The judge's clock, stopped: no deadline passes during the run."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 1, 9, 0)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+class LogCounter(logging.Handler):
+    """Keeps the judge's warnings and errors so the report can show them."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+class Running:
+    """A daemon on its own event loop in a thread, stopped cleanly at the end."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.daemon = Daemon(settings, clock=FixedClock())
+        self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self.daemon.run(),), daemon=True)
+        self.thread.start()
+        wait_until(lambda: self.daemon.port is not None, timeout=60)
+        assert self.daemon.port is not None
+        self.port: int = self.daemon.port
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.daemon.stop.set)
+        self.thread.join(timeout=60)
+        if self.thread.is_alive():
+            print("  warning: the daemon did not stop within 60 s")
+        else:
+            self.loop.close()
+
+
+def wait_until(condition: Callable[[], bool], timeout: float, period: float = 0.05) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("condition not met")
+        time.sleep(period)
+
+
+# -- mails ------------------------------------------------------------------------------------------
+
+
+def game_name(index: int) -> str:
+    return f"load{index}"
+
+
+def player_address(game: int, power: str) -> str:
+    return f"{power.lower()}.{game_name(game)}@example.org"
+
+
+def password(power: str) -> str:
+    return f"pw-{power.lower()}"
+
+
+def message(sender: str, body: str, subject: str = "orders") -> EmailMessage:
+    mail = EmailMessage()
+    mail["From"], mail["To"], mail["Subject"] = sender, JUDGE, subject
+    mail["Message-ID"] = make_msgid(domain="example.org")
+    mail.set_content(body)
+    return mail
+
+
+def offer_sheet(rng: random.Random, power: str, lines: int = 10) -> str:
+    """About ``lines`` legal Spring 1901 offers, mostly to the power's own units, and a savings line."""
+    own = sorted(province for province, placed in START.units.items() if placed.power == power)
+    others = sorted(province for province in START.units if province not in own)
+    sheet = []
+    for i in range(lines - 1):
+        province = own[i % len(own)] if i < 2 * len(own) else rng.choice(others)
+        order = rng.choice(ORDERS[province])
+        kind = rng.choices(":!>@", weights=[70, 10, 10, 10])[0]
+        sheet.append(f"{rng.randint(1, 5)} {kind} {order}")
+    sheet.append(f"{rng.randint(0, 5)} $")
+    text = "\n".join(sheet)
+    _, errors = parse_sheet(text, START, power)
+    assert not errors, errors
+    return text
+
+
+@dataclass(frozen=True)
+class Mail:
+    sender: str
+    raw: bytes
+
+
+def setup_mails(games: int) -> list[list[Mail]]:
+    """Per game, in order: CREATE, seven JOINs, SIGNON MASTER + START."""
+    batches = []
+    for g in range(games):
+        name = game_name(g)
+        batch = [Mail(GM, message(GM, f"CREATE {name} {GM_PASSWORD}").as_bytes())]
+        for power in POWERS:
+            address = player_address(g, power)
+            batch.append(Mail(address, message(address, f"JOIN {name} {password(power)} {power}").as_bytes()))
+        batch.append(Mail(GM, message(GM, f"SIGNON MASTER@{name} {GM_PASSWORD}\nSTART").as_bytes()))
+        batches.append(batch)
+    return batches
+
+
+def sending_powers(game: int) -> list[str]:
+    """The six powers that send sheets in a game; the seventh (a different one in each game) stays silent."""
+    return [power for j, power in enumerate(POWERS) if j != game % len(POWERS)]
+
+
+def load_mails(games: int, clients: int, per_client: int, seed: int = 1) -> list[list[Mail]]:
+    """Per client, its mails; consecutive mails overall go to different games, then to different powers."""
+    rng = random.Random(seed)
+    plan: list[list[Mail]] = [[] for _ in range(clients)]
+    for k in range(per_client):
+        for c in range(clients):
+            i = k * clients + c
+            g = i % games
+            power = sending_powers(g)[(i // games) % (len(POWERS) - 1)]
+            address = player_address(g, power)
+            body = f"SIGNON {power}@{game_name(g)} {password(power)}\n{offer_sheet(rng, power)}"
+            plan[c].append(Mail(address, message(address, body).as_bytes()))
+    return plan
+
+
+# -- sending ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    data_seconds: list[float] = field(default_factory=list)  # DATA sent -> final answer, accepted mails
+    mail_seconds: list[float] = field(default_factory=list)  # whole session, accepted mails
+    refused: collections.Counter[str] = field(default_factory=collections.Counter)
+    examples: list[str] = field(default_factory=list)
+
+
+def send_one(port: int, mail: Mail, outcome: Outcome, lock: threading.Lock) -> None:
+    started = time.perf_counter()
+    failure = None
+    data_time = 0.0
+    try:
+        with smtplib.SMTP("127.0.0.1", port, timeout=120) as client:
+            client.ehlo()
+            code, answer = client.mail(mail.sender)
+            if code != 250:
+                failure = f"MAIL {code}", answer
+            else:
+                code, answer = client.rcpt(JUDGE)
+                if code != 250:
+                    failure = f"RCPT {code}", answer
+                else:
+                    data_start = time.perf_counter()
+                    code, answer = client.data(mail.raw)
+                    data_time = time.perf_counter() - data_start
+                    if code != 250:
+                        failure = f"DATA {code}", answer
+    except (OSError, smtplib.SMTPException) as exc:
+        failure = type(exc).__name__, str(exc).encode()
+    elapsed = time.perf_counter() - started
+    with lock:
+        if failure is None:
+            outcome.data_seconds.append(data_time)
+            outcome.mail_seconds.append(elapsed)
+        else:
+            outcome.refused[failure[0]] += 1
+            if len(outcome.examples) < 5:
+                outcome.examples.append(f"{failure[0]}: {failure[1].decode(errors='replace')[:200]}")
+
+
+def run_clients(port: int, plan: list[list[Mail]]) -> tuple[Outcome, float, float]:
+    """Send every client's mails from its own thread; returns the outcome, start and end (perf_counter)."""
+    outcome = Outcome()
+    lock = threading.Lock()
+    barrier = threading.Barrier(len(plan) + 1)
+
+    def client(mails: list[Mail]) -> None:
+        barrier.wait()
+        for mail in mails:
+            send_one(port, mail, outcome, lock)
+
+    threads = [threading.Thread(target=client, args=(mails,), name=f"client-{i}") for i, mails in enumerate(plan)]
+    for thread in threads:
+        thread.start()
+    barrier.wait()
+    start = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    return outcome, start, time.perf_counter()
+
+
+# -- the database -----------------------------------------------------------------------------------
+
+
+def count_inbound(running: Running, status: str | None = None, applied: bool = False) -> int:
+    query = select(func.count()).select_from(InboundMail)
+    if status is not None:
+        query = query.where(InboundMail.status == status)
+    if applied:
+        query = query.where(InboundMail.status != "new")
+    with running.daemon.db.transaction() as session:
+        return int(session.scalar(query) or 0)
+
+
+def applied_is(running: Running, n: int) -> bool:
+    return count_inbound(running, applied=True) == n
+
+
+def statuses_after(running: Running, first_id: int) -> dict[str, int]:
+    with running.daemon.db.transaction() as session:
+        rows = session.execute(select(InboundMail.status, func.count()).where(InboundMail.id > first_id)
+                               .group_by(InboundMail.status)).all()
+    return {status: int(n) for status, n in rows}
+
+
+def max_inbound_id(running: Running) -> int:
+    with running.daemon.db.transaction() as session:
+        return int(session.scalar(select(func.max(InboundMail.id))) or 0)
+
+
+def rejected_sheets(running: Running, first_outbox_id: int) -> tuple[int, int]:
+    """Replies to load mails, and how many report an ERROR or IGNORED line (each line is echoed with its fate)."""
+    with running.daemon.db.transaction() as session:
+        raws = session.scalars(select(Outbox.raw).where(Outbox.id > first_outbox_id, Outbox.kind == "reply")).all()
+    bad = 0
+    for raw in raws:
+        reply = email.message_from_bytes(raw, policy=email.policy.default)
+        body = reply.get_body(("plain",))
+        content = str(body.get_content()) if isinstance(body, EmailMessage) else ""
+        bad += any(line.lstrip().startswith(("ERROR:", "IGNORED:")) for line in content.splitlines())
+    return len(raws), bad
+
+
+def max_outbox_id(running: Running) -> int:
+    with running.daemon.db.transaction() as session:
+        return int(session.scalar(select(func.max(Outbox.id))) or 0)
+
+
+@contextmanager
+def fresh_postgres(server_url: str) -> Iterator[str]:
+    """A new empty database on the server (dropped afterwards); yields its URL."""
+    name = f"judge_bench_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        try:
+            with admin.connect() as connection:
+                connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        except Exception as exc:
+            print(f"  warning: could not drop database {name}: {exc}")
+        admin.dispose()
+
+
+# -- one run ----------------------------------------------------------------------------------------
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f}"
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered) + 0.5) - 1))]
+
+
+def run(label: str, data_dir: Path, database: str | None, args: argparse.Namespace, log: LogCounter) -> None:
+    print(f"== {label}: {args.games} games, {args.clients} clients x {args.mails_per_client} mails")
+    log.records.clear()
+    settings = Settings(data_dir=data_dir, database=database, port=0, tick_seconds=3600)
+    setup = setup_mails(args.games)
+    plan = load_mails(args.games, args.clients, args.mails_per_client)
+    running = Running(settings)
+    try:
+        # Setup, not timed: the games in parallel, each game's mails in order.
+        setup_started = time.perf_counter()
+        sent = 0
+        setup_outcome = Outcome()
+        lock = threading.Lock()
+        for step in range(len(setup[0])):
+            for batch in setup:
+                send_one(running.port, batch[step], setup_outcome, lock)
+                sent += 1
+            wait_until(partial(applied_is, running, sent), timeout=300)
+        setup_statuses = statuses_after(running, 0)
+        print(f"  setup: {sent} mails in {time.perf_counter() - setup_started:.1f} s, statuses {setup_statuses}"
+              + (f", refused {dict(setup_outcome.refused)}" if setup_outcome.refused else ""))
+        first_id, first_outbox = max_inbound_id(running), max_outbox_id(running)
+
+        # Load, timed.
+        outcome, start, end = run_clients(running.port, plan)
+        backlog = count_inbound(running, status="new")
+        wait_until(lambda: count_inbound(running, status="new") == 0, timeout=3600, period=0.02)
+        applied = time.perf_counter()
+        statuses = statuses_after(running, first_id)
+        replies, errors = rejected_sheets(running, first_outbox)
+    finally:
+        running.stop()
+
+    total = sum(len(mails) for mails in plan)
+    accepted = len(outcome.data_seconds)
+    wall = end - start
+    print(f"  accepted: {accepted}/{total} mails in {wall:.2f} s wall = {accepted / wall:.1f} mails/s")
+    if outcome.data_seconds:
+        data, whole = outcome.data_seconds, outcome.mail_seconds
+        print(f"  DATA->250 ms: median {ms(statistics.median(data))}, p99 {ms(percentile(data, 0.99))}, "
+              f"max {ms(max(data))}")
+        print(f"  whole mail ms: median {ms(statistics.median(whole))}, p99 {ms(percentile(whole, 0.99))}, "
+              f"max {ms(max(whole))}")
+    print(f"  refused: {dict(outcome.refused) if outcome.refused else 'none'}")
+    for example in outcome.examples:
+        print(f"    {example}")
+    print(f"  applied: backlog {backlog} at the last 250, drained after {applied - end:.2f} s; "
+          f"apply rate {total / (applied - start):.1f} mails/s end to end")
+    print(f"  statuses: {statuses}; replies {replies}, with an ERROR/IGNORED line: {errors}")
+    if log.records:
+        kinds = collections.Counter(f"{r.levelname} {r.getMessage().splitlines()[0][:80]}" for r in log.records)
+        print(f"  judge log: {len(log.records)} warnings/errors")
+        for kind, n in kinds.most_common(5):
+            print(f"    {n} x {kind}")
+    else:
+        print("  judge log: no warnings or errors")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--mails-per-client", type=int, default=50)
+    parser.add_argument("--postgres", metavar="URL", default=os.environ.get("JUDGE_BENCH_POSTGRES"),
+                        help="a PostgreSQL server URL (default: $JUDGE_BENCH_POSTGRES); a fresh database is used")
+    args = parser.parse_args()
+
+    log = LogCounter()
+    judge_log = logging.getLogger("judge")
+    judge_log.addHandler(log)
+    judge_log.propagate = False  # counted and summarised, not printed as they come
+
+    with tempfile.TemporaryDirectory(prefix="judge-load-") as tmp:
+        run("SQLite", Path(tmp), None, args, log)
+    if args.postgres:
+        with tempfile.TemporaryDirectory(prefix="judge-load-") as tmp, fresh_postgres(args.postgres) as url:
+            run("PostgreSQL", Path(tmp), url, args, log)
+
+
+if __name__ == "__main__":
+    main()
