@@ -12,7 +12,7 @@ from judge.service.handlers import process_mail, receive
 from judge.service.outbox import queue
 from judge.service.render import render
 from judge.store.database import Database
-from judge.store.models import Game
+from judge.store.models import Game, InboundMail
 
 CLAIM = timedelta(minutes=10)  # how long a deadline run may hold a game before others may take over
 
@@ -79,8 +79,22 @@ def _missed(game: Game, settings: Settings, now: datetime) -> bool:
     return now - due > timedelta(hours=settings.max_lateness)
 
 
-def tick(db: Database, settings: Settings, now: datetime) -> list[str]:
-    """Run every active game's deadline once; what cron's ``judge tick`` and the daemon call."""
+def apply_stored(db: Database, settings: Settings, now: datetime) -> list[tuple[int, str]]:
+    """Apply every stored mail not yet applied, in arrival order; returns (id, status) pairs."""
+    with db.transaction() as session:
+        ids = list(session.scalars(select(InboundMail.id).where(InboundMail.status == "new").order_by(InboundMail.id)))
+    return [(mail_id, process_mail(db, settings, mail_id, now)) for mail_id in ids]
+
+
+def run_deadlines(db: Database, settings: Settings, now: datetime) -> list[str]:
+    """Run every active game's deadline once."""
     with db.transaction() as session:
         names = list(session.scalars(select(Game.name).where(Game.state == "active").order_by(Game.name)))
     return [process_game(db, settings, name, now) for name in names]
+
+
+def tick(db: Database, settings: Settings, now: datetime) -> list[str]:
+    """What cron's ``judge tick`` does: first apply any mail already accepted (a sheet that got
+    its 250 before the deadline counts), then run the deadlines."""
+    applied = apply_stored(db, settings, now)
+    return [f"mail {mail_id} {status}" for mail_id, status in applied] + run_deadlines(db, settings, now)

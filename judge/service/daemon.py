@@ -27,7 +27,7 @@ from aiosmtpd.smtp import SMTP
 from sqlalchemy import select
 
 from judge.mail.smtp_in import InboundHandler, judge_addresses
-from judge.service.app import open_database, tick, utcnow
+from judge.service.app import open_database, run_deadlines, utcnow
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
 from judge.service.sender import deliver_pending, recover, transport_for
@@ -50,6 +50,7 @@ class Daemon:
         self.mail_waiting = asyncio.Event()
         self.outbox_waiting = asyncio.Event()
         self.tick_now = asyncio.Event()
+        self.applying = asyncio.Lock()
         self.stop = asyncio.Event()
         self.server: asyncio.base_events.Server | None = None
         self.port: int | None = None
@@ -88,15 +89,19 @@ class Daemon:
         self.db.engine.dispose()
         log.info("stopped")
 
+    async def _apply_stored(self) -> None:
+        """Apply stored mail in arrival order; the processor and the clock share this, one at a time."""
+        async with self.applying:
+            for mail_id in await self._in_thread(_unapplied, self.db):
+                status = await self._in_thread(process_mail, self.db, self.settings, mail_id, self.clock())
+                log.info("mail %s %s", mail_id, status)
+                self.outbox_waiting.set()
+
     async def _processor(self) -> None:
         while True:
             await self.mail_waiting.wait()
             self.mail_waiting.clear()
-            ids = await self._in_thread(_unapplied, self.db)
-            for mail_id in ids:
-                status = await self._in_thread(process_mail, self.db, self.settings, mail_id, self.clock())
-                log.info("mail %s %s", mail_id, status)
-                self.outbox_waiting.set()
+            await self._apply_stored()
 
     async def _sender(self) -> None:
         while True:
@@ -113,7 +118,8 @@ class Daemon:
     async def _clock(self) -> None:
         while True:
             try:
-                for line in await self._in_thread(tick, self.db, self.settings, self.clock()):
+                await self._apply_stored()  # a sheet accepted before the deadline is applied before it
+                for line in await self._in_thread(run_deadlines, self.db, self.settings, self.clock()):
                     if "processed" in line or "paused" in line or "notices" in line:
                         log.info("%s", line)
                 self.outbox_waiting.set()

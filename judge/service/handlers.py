@@ -19,7 +19,7 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
@@ -90,8 +90,12 @@ def process_mail(db: Database, settings: Settings, mail_id: int, now: datetime) 
     """Apply a stored mail; returns its final status (done, duplicate, automatic, failed)."""
     try:
         with db.transaction() as session:
+            # Claim the mail first: a second processor (another daemon, or cron's tick) waits for
+            # this transaction and then finds it no longer new.  A crash rolls the claim back.
+            claimed = session.execute(update(InboundRow).where(InboundRow.id == mail_id, InboundRow.status == "new")
+                                      .values(status="applying"))
             row = session.get(InboundRow, mail_id)
-            if row is None or row.status != "new":
+            if row is None or not claimed.rowcount:  # type: ignore[attr-defined]
                 return row.status if row else "missing"
             mail = parse_mail(row.raw, envelope_from=row.envelope_from)
             row.processed_at = now
@@ -138,6 +142,7 @@ class _Conversation:
         self.notes: list[str] = []
         self.context = _Context()
         self.copies: set[str] = set()
+        self.positions: dict[tuple[int, str], Position | None] = {}
 
     def run(self) -> None:
         if self.mail.no_text:
@@ -309,12 +314,16 @@ class _Conversation:
     # -- players -----------------------------------------------------------------------------------
 
     def _active_position(self) -> Position | None:
+        """The position of the signed-on game's current phase (read once per phase and mail)."""
         game = self.context.game
         assert game is not None
-        if game.state not in ("active", "paused"):
+        if game.state not in ("active", "paused") or game.phase is None:
             return None
-        row = lifecycle.current_phase(self.session, game)
-        return lifecycle.position_of(row) if row else None
+        key = (game.id, game.phase)
+        if key not in self.positions:
+            row = lifecycle.current_phase(self.session, game)
+            self.positions[key] = lifecycle.position_of(row) if row else None
+        return self.positions[key]
 
     def _offerline(self, text: str, _: cmd.OfferLine) -> None:
         position = self._active_position()

@@ -118,3 +118,19 @@ def test_signon_with_the_powers_initial(judge: Judge) -> None:
     judge.send(ALICE, "signon Fg1 alice-pw\nstatus")
     body = judge.new_mail()[-1].body
     assert "OK: signed on as France in g1" in body and "your balance: 48 AgP" in body
+
+
+def test_tick_applies_mail_accepted_before_the_deadline_before_processing_it(judge: Judge) -> None:
+    from judge.service.app import tick
+    from judge.service.handlers import receive
+    from tests.service.harness import raw_mail
+
+    # The sheet got its 250 (it is stored) just before the deadline, but was not applied yet.
+    judge.later(47.9)
+    receive(judge.db, raw_mail(ALICE, "SIGNON F@g1 alice-pw\n5 : A PAR - BUR"), judge.now)
+    judge.later(0.2)
+    lines = tick(judge.db, judge.settings, judge.now)
+    assert lines[0].endswith(" done") and "g1 S1901M processed; next F1901M" in lines
+    judge.process("g1")  # delivers the mail
+    results = [m for m in judge.new_mail() if m.to == ALICE and m.subject == "g1 S1901M results"]
+    assert "France: A PAR - BUR\n" in results[0].body
