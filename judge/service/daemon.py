@@ -51,6 +51,7 @@ class Daemon:
         self.outbox_waiting = asyncio.Event()
         self.tick_now = asyncio.Event()
         self.applying = asyncio.Lock()
+        self.storing = 0  # mails being stored right now (SQLite has one writer at a time)
         self.stop = asyncio.Event()
         self.server: asyncio.base_events.Server | None = None
         self.port: int | None = None
@@ -59,7 +60,11 @@ class Daemon:
         return await asyncio.get_running_loop().run_in_executor(self.executor, partial(function, *args))
 
     async def _store(self, raw: bytes, mail_from: str) -> None:
-        mail_id = await self._in_thread(receive, self.db, raw, self.clock(), mail_from)
+        self.storing += 1
+        try:
+            mail_id = await self._in_thread(receive, self.db, raw, self.clock(), mail_from)
+        finally:
+            self.storing -= 1
         log.info("mail %s stored (%d bytes from %s)", mail_id, len(raw), mail_from or "<>")
         self.mail_waiting.set()
 
@@ -93,6 +98,8 @@ class Daemon:
         """Apply stored mail in arrival order; the processor and the clock share this, one at a time."""
         async with self.applying:
             for mail_id in await self._in_thread(_unapplied, self.db):
+                while self.storing:  # storing comes first: a sender waits for its 250
+                    await asyncio.sleep(0.002)
                 status = await self._in_thread(process_mail, self.db, self.settings, mail_id, self.clock())
                 log.info("mail %s %s", mail_id, status)
                 self.outbox_waiting.set()
