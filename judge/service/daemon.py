@@ -145,6 +145,8 @@ def _unapplied(db: Database) -> list[int]:
 def serve(settings: Settings) -> None:
     """Run the judge until SIGTERM or SIGINT."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    for noisy in ("alembic", "mail.log"):  # migrations' and aiosmtpd's own chatter
+        logging.getLogger(noisy).setLevel(logging.WARNING)
 
     async def main() -> None:
         daemon = Daemon(settings)
