@@ -362,6 +362,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
                           None if winner else str(outcome.position.phase), winner)
     _mail_results(session, game, settings, processed, now)
     if winner is not None:
+        game.winner = winner
         finish_game(session, game, settings, now, f"{winner.title()} has won with "
                     f"{len(outcome.position.centers_of(winner))} supply centers")
     return processed

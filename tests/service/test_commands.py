@@ -134,3 +134,35 @@ def test_tick_applies_mail_accepted_before_the_deadline_before_processing_it(jud
     judge.process("g1")  # delivers the mail
     results = [m for m in judge.new_mail() if m.to == ALICE and m.subject == "g1 S1901M results"]
     assert "France: A PAR - BUR\n" in results[0].body
+
+
+def test_victory_at_eighteen_centers_ends_the_game_and_publishes_everything(judge: Judge) -> None:
+    from sqlalchemy import select
+
+    from judge.engine.notation import position_from_data, position_to_data
+    from judge.service import lifecycle
+    from judge.store.models import Game
+
+    french = ["BEL", "BRE", "MAR", "PAR", "POR", "SPA", "LON", "LVP", "EDI", "HOL", "DEN", "KIE", "MUN", "TUN",
+              "NWY", "NAP", "ROM"]
+    with judge.db.transaction() as session:  # a Fall with France at 17 centers, one move from an 18th
+        game = session.scalar(select(Game).where(Game.name == "g1"))
+        assert game is not None
+        row = lifecycle.current_phase(session, game)
+        assert row is not None
+        position, _ = position_from_data({
+            "phase": "F1905M", "units": {"FRANCE": ["A NWY", "A FIN", "F SKA"], "GERMANY": ["A SWE"]},
+            "centers": {"FRANCE": french, "GERMANY": ["SWE", "BER"]}})
+        row.name, row.position, game.phase = "F1905M", position_to_data(position), "F1905M"
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n3 : A NWY - SWE\n3 : A FIN S A NWY - SWE\n3 : F SKA S A NWY - SWE")
+    judge.send(BOB, "SIGNON G@g1 bob-pw\n1 : A SWE H")  # both sent: processed at once
+    judge.send(BOB, "SIGNON G@g1 bob-pw\nA SWE D")  # the only retreat: processed at once
+    mails = judge.new_mail()
+    results = next(m for m in mails if m.subject == "g1 F1905R results" and m.to == ALICE)
+    assert "France has won the game." in results.body
+    ended = [m for m in mails if m.subject == "g1 has ended"]
+    assert {m.to for m in ended} == {ALICE, BOB, GM}
+    assert "France has won with 18 supply centers" in ended[0].body and "3 : A NWY - SWE" in ended[0].body
+    with judge.db.transaction() as session:
+        game = session.scalar(select(Game).where(Game.name == "g1"))
+        assert game is not None and (game.state, game.winner) == ("finished", "FRANCE")
