@@ -148,9 +148,12 @@ def waiting_for(session: Session, game: Game) -> list[str]:
         return []
     position = position_of(row)
     kind = "sheet" if position.phase.kind is PhaseKind.MOVEMENT else "orders"
-    return [p for p in required_powers(session, game, position)
-            if latest_submission(session, game, row.name, p, kind) is None
-            and latest_submission(session, game, row.name, p, "orders") is None]
+
+    def submitted(power: str, what: str) -> bool:
+        latest = latest_submission(session, game, row.name, power, what)
+        return latest is not None and bool(latest.text.strip())  # CLEAR withdraws a submission
+
+    return [p for p in required_powers(session, game, position) if not submitted(p, kind) and not submitted(p, "orders")]
 
 
 def is_due(session: Session, game: Game, now: datetime) -> bool:

@@ -166,3 +166,11 @@ def test_victory_at_eighteen_centers_ends_the_game_and_publishes_everything(judg
     with judge.db.transaction() as session:
         game = session.scalar(select(Game).where(Game.name == "g1"))
         assert game is not None and (game.state, game.winner) == ("finished", "FRANCE")
+
+
+def test_clear_withdraws_the_sheet_so_the_phase_waits_again(judge: Judge) -> None:
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n3 : A PAR - BUR\nCLEAR")
+    judge.send(BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - RUH")
+    assert not [m for m in judge.new_mail() if m.subject == "g1 S1901M results"]  # France has nothing in
+    judge.send("x@example.org", "LIST g1")
+    assert "France: played, waiting" in judge.new_mail()[-1].body
