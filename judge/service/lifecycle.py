@@ -153,7 +153,8 @@ def waiting_for(session: Session, game: Game) -> list[str]:
         latest = latest_submission(session, game, row.name, power, what)
         return latest is not None and bool(latest.text.strip())  # CLEAR withdraws a submission
 
-    return [p for p in required_powers(session, game, position) if not submitted(p, kind) and not submitted(p, "orders")]
+    needed = required_powers(session, game, position)
+    return [p for p in needed if not submitted(p, kind) and not submitted(p, "orders")]
 
 
 def is_due(session: Session, game: Game, now: datetime) -> bool:
