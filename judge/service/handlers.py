@@ -304,7 +304,7 @@ class _Conversation:
         except ValueError:
             raise _Refusal from None
         player = lifecycle.seats(self.session, game).get(power)
-        if player is None or player.resigned or not verify_password(command.password, player.password):
+        if player is None or not lifecycle.is_played(player) or not verify_password(command.password, player.password):
             raise _Refusal
         self.context = _Context(game=game, power=power, player=player)
         if player.address and player.address != self.mail.reply_to:

@@ -174,3 +174,9 @@ def test_clear_withdraws_the_sheet_so_the_phase_waits_again(judge: Judge) -> Non
     assert not [m for m in judge.new_mail() if m.subject == "g1 S1901M results"]  # France has nothing in
     judge.send("x@example.org", "LIST g1")
     assert "France: played, waiting" in judge.new_mail()[-1].body
+
+
+def test_a_power_made_dummy_can_no_longer_sign_on(judge: Judge) -> None:
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nDUMMY GERMANY")
+    judge.send(BOB, "SIGNON G@g1 bob-pw\n4 : A MUN - RUH")
+    assert "Sign-on refused" in judge.new_mail()[-1].body
