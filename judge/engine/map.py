@@ -117,6 +117,11 @@ class GameMap:
     def supply_centers(self) -> frozenset[str]:
         return _centers(self)
 
+    @property
+    def letters(self) -> dict[str, str]:
+        """Each power's initial, by power name (acceptance lists are written in initials)."""
+        return {name: info.letter for name, info in self.powers.items()}
+
     def home_power(self, province: str) -> str | None:
         """The power whose home center this is, if any."""
         for power in self.powers.values():

@@ -214,7 +214,7 @@ class _Determiner:
         self.position = position
         self.powers = powers
         self.options = options
-        letters = {name: info.letter for name, info in position.game_map.powers.items()}
+        letters = position.game_map.letters
         self.acceptance = expand_lists(
             {p: i.acceptance for p, i in powers.items() if i.acceptance is not None}, letters, seed
         )

@@ -47,7 +47,7 @@ def payola_from_data(data: Any) -> dict[str, Any]:
     raw_powers = data.get("powers") or {}
     if not isinstance(raw_powers, Mapping):
         raise NotationError("'powers' must be an object")
-    letters = {name: info.letter for name, info in game_map.powers.items()}
+    letters = game_map.letters
     parsed: dict[str, dict[str, Any]] = {}
     for key, info in raw_powers.items():
         if not isinstance(info, Mapping):

@@ -79,11 +79,15 @@ def _missed(game: Game, settings: Settings, now: datetime) -> bool:
     return now - due > timedelta(hours=settings.max_lateness)
 
 
+def unapplied_mail(db: Database) -> list[int]:
+    """Stored mail not yet applied, in arrival order."""
+    with db.transaction() as session:
+        return list(session.scalars(select(InboundMail.id).where(InboundMail.status == "new").order_by(InboundMail.id)))
+
+
 def apply_stored(db: Database, settings: Settings, now: datetime) -> list[tuple[int, str]]:
     """Apply every stored mail not yet applied, in arrival order; returns (id, status) pairs."""
-    with db.transaction() as session:
-        ids = list(session.scalars(select(InboundMail.id).where(InboundMail.status == "new").order_by(InboundMail.id)))
-    return [(mail_id, process_mail(db, settings, mail_id, now)) for mail_id in ids]
+    return [(mail_id, process_mail(db, settings, mail_id, now)) for mail_id in unapplied_mail(db)]
 
 
 def run_deadlines(db: Database, settings: Settings, now: datetime) -> list[str]:

@@ -24,15 +24,13 @@ from functools import partial
 from typing import Any
 
 from aiosmtpd.smtp import SMTP
-from sqlalchemy import select
 
 from judge.mail.smtp_in import InboundHandler, judge_addresses
-from judge.service.app import open_database, run_deadlines, utcnow
+from judge.service.app import open_database, run_deadlines, unapplied_mail, utcnow
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
 from judge.service.sender import deliver_pending, recover, transport_for
 from judge.store.database import Database
-from judge.store.models import InboundMail
 
 log = logging.getLogger("judge")
 SENDER_PERIOD = 5.0  # seconds between outbox sweeps when nothing wakes the sender
@@ -97,7 +95,7 @@ class Daemon:
     async def _apply_stored(self) -> None:
         """Apply stored mail in arrival order; the processor and the clock share this, one at a time."""
         async with self.applying:
-            for mail_id in await self._in_thread(_unapplied, self.db):
+            for mail_id in await self._in_thread(unapplied_mail, self.db):
                 while self.storing:  # storing comes first: a sender waits for its 250
                     await asyncio.sleep(0.002)
                 status = await self._in_thread(process_mail, self.db, self.settings, mail_id, self.clock())
@@ -135,11 +133,6 @@ class Daemon:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.tick_now.wait(), self.settings.tick_seconds)
             self.tick_now.clear()
-
-
-def _unapplied(db: Database) -> list[int]:
-    with db.transaction() as session:
-        return list(session.scalars(select(InboundMail.id).where(InboundMail.status == "new").order_by(InboundMail.id)))
 
 
 def serve(settings: Settings) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import secrets
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -414,7 +414,7 @@ class _Conversation:
     def _accept(self, text: str, command: cmd.Accept) -> None:
         game, player = self.context.game, self.context.player
         assert game is not None and player is not None
-        letters = {name: info.letter for name, info in load_map(game.variant).powers.items()}
+        letters = load_map(game.variant).letters
         try:
             listed = parse_acceptance(command.text, letters)
         except AcceptanceError as exc:
@@ -589,8 +589,7 @@ class _Conversation:
             return
         game.state = "active"
         if game.deadline is not None and game.deadline < self.now:
-            kind = {"M": "movement", "R": "retreat", "A": "adjustment"}[(game.phase or "M")[-1]]
-            game.deadline = self.now + timedelta(hours=lifecycle.duration(game, kind))
+            game.deadline = self.now + lifecycle.phase_duration(game, game.phase or "M")
         self.echo(text, "ok", f"game resumed; deadline {_when(game.deadline)}")
 
     def _rollback(self, text: str, _: cmd.Rollback) -> None:

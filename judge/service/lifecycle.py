@@ -122,6 +122,11 @@ def duration(game: Game, kind: str) -> float:
     return float(game.settings.get(kind, DEFAULT_DURATIONS[kind]))
 
 
+def phase_duration(game: Game, phase: str) -> timedelta:
+    """How long a phase such as ``S1901M`` lasts in this game (its movement/retreat/adjustment setting)."""
+    return timedelta(hours=duration(game, {"M": "movement", "R": "retreat", "A": "adjustment"}[phase[-1]]))
+
+
 def required_powers(session: Session, game: Game, position: Position) -> list[str]:
     """Powers that must act in this phase: played powers with something to order (rule 3.3)."""
     seat = seats(session, game)
@@ -249,8 +254,7 @@ def _open_phase(session: Session, game: Game, position: Position, now: datetime)
                    status="open", opened_at=now)
     session.add(row)
     game.phase = name
-    kind = {PhaseKind.MOVEMENT: "movement", PhaseKind.RETREAT: "retreat", PhaseKind.ADJUSTMENT: "adjustment"}
-    game.deadline = now + timedelta(hours=duration(game, kind[position.phase.kind]))
+    game.deadline = now + phase_duration(game, name)
     if options_of(game).zerosum and position.phase.year == position.game_map.start_year and name.startswith("S"):
         for power, amount in zerosum_start({p: len(position.centers_of(p)) for p in position.game_map.powers}).items():
             session.add(LedgerRow(game_id=game.id, power=power, amount=amount, kind="zerosum",
@@ -300,7 +304,7 @@ def _determine(session: Session, game: Game, row: PhaseRow, position: Position,
                money: dict[str, int]) -> tuple[Determination, dict[str, str], dict[str, str]]:
     options = options_of(game)
     seat = seats(session, game)
-    letters = {name: info.letter for name, info in position.game_map.powers.items()}
+    letters = position.game_map.letters
     dummies = {p for p in position.game_map.powers if not is_played(seat.get(p))}
     inputs: dict[str, PowerInput] = {}
     sheets_used: dict[str, str] = {}
@@ -340,7 +344,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     if position.phase.kind is PhaseKind.MOVEMENT:
         money = balances(session, game)
         determination, sheets_used, lists_used = _determine(session, game, row, position, money)
-        letters = {name: info.letter for name, info in position.game_map.powers.items()}
+        letters = position.game_map.letters
         determination_data = determination_to_data(determination, options_of(game), {}, letters)
         determination_data["sheets"] = sheets_used
         determination_data["lists"] = lists_used
@@ -447,7 +451,6 @@ def rollback(session: Session, game: Game, now: datetime) -> str:
     game.winner = None
     if game.state == "finished":
         game.state = "active"
-    kind = {"M": "movement", "R": "retreat", "A": "adjustment"}[previous.name[-1]]
-    game.deadline = now + timedelta(hours=duration(game, kind))
+    game.deadline = now + phase_duration(game, previous.name)
     session.flush()
     return previous.name

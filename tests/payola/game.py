@@ -11,7 +11,7 @@ from judge.payola.options import Options
 
 STANDARD = load_map("standard")
 START = Position.initial(STANDARD)
-LETTERS = {name: info.letter for name, info in STANDARD.powers.items()}
+LETTERS = STANDARD.letters
 
 
 def determine(
