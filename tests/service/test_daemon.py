@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import email
+import email.policy
+import signal
 import smtplib
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -17,6 +22,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
 
+from judge.mail.outbound import MaildirOutbox
 from judge.service import daemon as daemon_module
 from judge.service.app import open_database
 from judge.service.config import Settings
@@ -76,11 +82,6 @@ def wait_until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
 
 
 def maildir_subjects(settings: Settings) -> list[str]:
-    import email
-    import email.policy
-
-    from judge.mail.outbound import MaildirOutbox
-
     return [str(email.message_from_bytes(raw, policy=email.policy.default)["Subject"])
             for raw in MaildirOutbox(settings.maildir).messages()]
 
@@ -291,9 +292,6 @@ def _free_port() -> int:
 
 
 def _start_serve(data: Path, port: int, database: str | None) -> Any:
-    import subprocess
-    import sys
-
     command = [sys.executable, "-m", "judge.service.cli", "serve", "--data-dir", str(data), "--port", str(port)]
     if database:
         command += ["--database", database]
@@ -312,8 +310,6 @@ def _start_serve(data: Path, port: int, database: str | None) -> Any:
 
 
 def test_judge_serve_killed_after_a_250_answers_exactly_once_and_stops_on_sigterm(tmp_path: Path) -> None:
-    import signal
-
     data, port, database = tmp_path / "data", _free_port(), fresh_database_url()
     settings = Settings(data_dir=data)
     first = _start_serve(data, port, database)
