@@ -6,6 +6,11 @@ part (plain text, else HTML turned into text), decodes transfer encodings and ch
 lossy fallback, and throws away what is not a command (quoted lines, signatures, anything after
 ``SIGNOFF``).  It also flags mail that must never be answered (bounces, auto-replies, lists,
 our own messages) so the judge cannot be drawn into a mail loop.  It knows nothing of games.
+
+The header values it returns go straight into the judge's answer (To, Subject, In-Reply-To),
+so they are cleaned and bounded here: an address with any control, separator or whitespace
+character is no address, a Message-ID that is not plain visible ASCII is dropped, and the
+subject is put on one line.  A mail that could not be answered would fail again on every try.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import email.parser
 import email.policy
 import email.utils
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from email.header import decode_header, make_header
@@ -23,8 +29,12 @@ from email.message import Message
 from html.parser import HTMLParser
 from typing import Any
 
+from judge.mail.outbound import one_line, usable_message_id, well_formed
+
 MAX_LINES = 2000
 MAX_CHARS = 200_000
+MAX_SUBJECT = 200  # characters of the subject kept
+MAX_ADDRESS = 254  # characters of an address (RFC 5321's limit on a forward path, less its brackets)
 
 _MAX_PARTS = 1000  # MIME parts looked at before giving up on finding a text part
 _MAX_DEPTH = 50  # nesting depth of multiparts followed
@@ -40,10 +50,10 @@ _DAEMONS = ("mailer-daemon", "postmaster")
 class InboundMail:
     """What the judge needs to know about one incoming message."""
 
-    sender: str  # bare address of From, domain part lower-cased; "" if none
-    reply_to: str  # bare address to answer: Reply-To if present, else sender
-    subject: str  # decoded subject, on one line; "" if none
-    message_id: str | None  # the Message-ID header value, stripped; None if absent
+    sender: str  # bare address of From, domain part lower-cased; "" if none or unusable
+    reply_to: str  # bare address to answer: Reply-To if present and usable, else sender
+    subject: str  # decoded subject, on one line, at most MAX_SUBJECT characters; "" if none
+    message_id: str | None  # the Message-ID header value, stripped; None if absent or not visible ASCII
     lines: tuple[str, ...]  # the command text (see `command_lines`)
     html_only: bool  # no text/plain part: the text came from text/html
     no_text: bool  # neither a text/plain nor a text/html part
@@ -184,7 +194,7 @@ def _structured(msg: Message, name: str) -> Any:
 
 
 def _subject(msg: Message) -> str:
-    """The subject, RFC 2047 words decoded, on one line."""
+    """The subject, RFC 2047 words decoded, on one line (`one_line`), cut at MAX_SUBJECT."""
     raw = _raw_values(msg, "Subject")
     if not raw:
         return ""
@@ -196,44 +206,68 @@ def _subject(msg: Message) -> str:
             subject = str(make_header(decode_header(raw[0])))
         except Exception:
             subject = raw[0]
-    return " ".join(_clean_text(subject).split())
+    return one_line(_clean_text(subject))[:MAX_SUBJECT].rstrip()
 
 
 def _message_id(msg: Message) -> str | None:
-    """The Message-ID as written (folding and surrounding whitespace removed), or None."""
+    """The Message-ID as written (folding and surrounding whitespace removed), if `usable_message_id`.
+
+    One with anything but visible ASCII is dropped, not repaired: it only serves to thread the
+    answer and to spot a mail delivered twice, and a repaired id would do neither reliably.
+    """
     raw = _raw_values(msg, "Message-ID")
-    value = raw[0].strip() if raw else ""
-    return value or None
+    return usable_message_id(raw[0]) if raw else None
 
 
 def _first_address(msg: Message, name: str) -> str:
-    """The first usable bare address in header ``name``, or ""."""
+    """The first usable bare address in header ``name``, or "".
+
+    Only an address written as such in the header counts: the parsers quietly drop some
+    characters (``a@b\\fc.org`` reads as ``a@bc.org``), and that is not the sender's address.
+    """
+    raw = _raw_values(msg, name)
     candidates: list[str] = []
     try:
         addresses = getattr(_structured(msg, name), "addresses", None) or ()
         candidates.extend(str(a.addr_spec) for a in addresses)
     except Exception:
         pass
-    candidates.extend(addr for _, addr in _safe_getaddresses(_raw_values(msg, name)))
+    candidates.extend(addr for _, addr in _safe_getaddresses(raw))
+    written = " ".join(raw)
     for candidate in candidates:
-        address = _clean_address(candidate)
-        if address:
+        address = usable_address(candidate)
+        if address and candidate.strip().strip("<>") in written:
             return address
     return ""
 
 
-def _clean_address(address: str) -> str:
-    """``local@domain`` with the domain lower-cased, or "" if it is not usable as a recipient."""
+def usable_address(address: str) -> str:
+    """``local@domain`` with the domain lower-cased, or "" if it is not usable as a recipient.
+
+    Usable means: at most MAX_ADDRESS characters, not one control, separator or whitespace
+    character anywhere (quoted or not, ASCII or not: U+2028 and U+0085 would become line breaks
+    in the answer's To) nor an undecodable byte, and written back unchanged by the email
+    package when the answer is built (it decodes RFC 2047 words even inside an address).
+    """
     address = _clean_text(address).strip().strip("<>")
     local, at, domain = address.rpartition("@")
-    if not at or not local or not domain or "@" in domain:
+    if not at or not local or not domain or "@" in domain or len(address) > MAX_ADDRESS:
         return ""
-    if any(ord(c) < 33 or ord(c) == 127 or c in "<>,;\\" for c in domain):
+    if any(unicodedata.category(c)[0] in "CZ" or c.isspace() or c == "\ufffd" for c in address):
+        return ""  # U+FFFD: bytes that were not UTF-8, so not the address as its owner wrote it
+    if any(c in "<>,;\\" for c in domain) or ("@" in local and not local.startswith('"')):
         return ""
-    quoted = len(local) >= 2 and local[0] == local[-1] == '"'
-    if any(ord(c) < 32 or ord(c) == 127 for c in local) or (not quoted and any(c.isspace() or c == "@" for c in local)):
-        return ""
-    return f"{local}@{domain.lower()}"
+    address = f"{local}@{domain.lower()}"
+    return address if _written_back(address) == address else ""
+
+
+def _written_back(address: str) -> str | None:
+    """``address`` as the email package reads it in a To header, or None if it cannot."""
+    try:
+        addresses = email.policy.default.header_factory("To", address).addresses
+    except Exception:
+        return None
+    return str(addresses[0].addr_spec) if len(addresses) == 1 else None
 
 
 def _is_automatic(msg: Message, sender: str, envelope_from: str | None, loop_marker: str) -> bool:
@@ -358,12 +392,15 @@ def _param(part: Message, name: str) -> str:
 def _decode(data: bytes, charset: str) -> str:
     """``data`` in ``charset``; if unknown or wrong: UTF-8, else Windows-1252, else Latin-1.
 
+    Lone surrogates, which some codecs produce (UTF-7, ``unicode_escape``), become U+FFFD: they
+    could not be encoded in the answer that echoes the text.
+
     Mail that lies about its charset is nearly always Windows-1252 or Latin-1 labelled as
     UTF-8 (or unlabelled), so trying those keeps a player's accents instead of losing them.
     """
     try:
         if codecs.lookup(charset)._is_text_encoding:
-            return data.decode(charset)
+            return well_formed(data.decode(charset))
     except Exception:
         pass
     for fallback in ("utf-8", "cp1252"):

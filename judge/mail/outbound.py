@@ -3,13 +3,22 @@
 Every message is marked as machine-made (``Auto-Submitted``, RFC 3834) and carries the loop
 header, so that neither other robots nor the judge itself answer it.  Delivery is left to
 whatever picks the messages up from the Maildir (a sendmail wrapper, a test, a demo).
+
+The subject and the id replied to usually come from a stranger's mail, so `build_message`
+cleans them instead of trusting the caller: Python's email package treats more characters
+than CR and LF as line breaks (``\f``, ``\v``, ``\x1c``-``\x1e``, ``\x85``, U+2028, U+2029)
+and refuses to write a header containing one; and it decodes anything that looks like an
+RFC 2047 encoded word (``=?utf-8?q?=0D=0A?=``) in a header it is given, then writes the
+decoded line break into the message as it is: header injection.
 """
 
 from __future__ import annotations
 
+import contextlib
 import mailbox
 import os
 import re
+import unicodedata
 from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
@@ -17,6 +26,10 @@ from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
 LOOP_HEADER = "X-Payola-Judge"
+MAX_MESSAGE_ID = 250  # characters of a message id the judge repeats in In-Reply-To
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_UTF8_HEADERS = policy.default.clone(utf8=True)  # policy.SMTPUTF8, but with the Maildir's \n line endings
 
 
 def build_message(
@@ -35,8 +48,12 @@ def build_message(
 
     ``date`` defaults to now (a naive one is taken as UTC); ``message_id`` to a fresh one in
     ``domain``.  ``reply`` marks an answer to a player's mail (``auto-replied``) rather than
-    mail the judge sends on its own (``auto-generated``).  Line breaks in the subject become
-    spaces; addresses with line breaks are refused (ValueError), as header injection would be.
+    mail the judge sends on its own (``auto-generated``).  The subject is put on one line
+    (`one_line`), with a space in every ``=?``; an ``in_reply_to`` that is not a
+    `usable_message_id` is left out; lone surrogates in the body become U+FFFD.  Addresses with
+    line breaks are refused (ValueError), as header injection would be.  A non-ASCII address
+    makes an SMTPUTF8 message (RFC 6532: UTF-8 headers), which only a relay offering SMTPUTF8
+    can take.
     """
     when = date or datetime.now(UTC)
     if when.tzinfo is None:
@@ -44,16 +61,46 @@ def build_message(
     msg = EmailMessage(policy=policy.default)
     msg["From"] = sender
     msg["To"] = to
-    msg["Subject"] = " ".join(subject.split())
+    msg["Subject"] = one_line(subject).replace("=?", "= ?")  # no encoded word for the email package to decode
     msg["Date"] = format_datetime(when)
     msg["Message-ID"] = _angle(message_id) if message_id else make_msgid(domain=domain)
-    if in_reply_to:
-        msg["In-Reply-To"] = _angle(in_reply_to)
-        msg["References"] = _angle(in_reply_to)
+    replied = usable_message_id(in_reply_to)
+    if replied:
+        msg["In-Reply-To"] = _angle(replied)
+        msg["References"] = _angle(replied)
     msg["Auto-Submitted"] = "auto-replied" if reply else "auto-generated"
     msg[LOOP_HEADER] = domain
-    msg.set_content(body, subtype="plain", charset="utf-8")
-    return msg.as_bytes(policy=policy.default)
+    msg.set_content(well_formed(body), subtype="plain", charset="utf-8")
+    ascii_only = all(address.addr_spec.isascii() for name in ("From", "To") for address in msg[name].addresses)
+    return msg.as_bytes(policy=policy.default if ascii_only else _UTF8_HEADERS)
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line, safe in any header: no control or line-separator character.
+
+    Those characters and runs of whitespace become one space, lone surrogates (which cannot be
+    encoded) become U+FFFD, and the ends are stripped.
+    """
+    kept = (" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in well_formed(text))
+    return " ".join("".join(kept).split())
+
+
+def well_formed(text: str) -> str:
+    """``text`` with lone surrogates (which no codec can encode) replaced by U+FFFD."""
+    return _SURROGATES.sub("\ufffd", text)
+
+
+def usable_message_id(value: str | None) -> str | None:
+    """``value`` stripped, if it is 1 to MAX_MESSAGE_ID visible ASCII characters and no ``=?``; else None.
+
+    Anything else (spaces, controls, line breaks, non-ASCII, the start of an encoded word that
+    would be decoded when written into In-Reply-To) is dropped rather than repaired: a repaired
+    id would match no message anyway.
+    """
+    value = (value or "").strip()
+    if not value or len(value) > MAX_MESSAGE_ID or "=?" in value or not all("!" <= c <= "~" for c in value):
+        return None
+    return value
 
 
 def _angle(message_id: str) -> str:
@@ -76,6 +123,21 @@ class MaildirOutbox:
     def deliver(self, message: bytes) -> str:
         """Add ``message`` to new/; returns its Maildir key."""
         return self._box.add(message)
+
+    def remove_partial(self) -> int:
+        """Delete every file in tmp/ (writes a crash cut short); returns how many.
+
+        A write under way in another process then fails and is retried: its message never
+        reached new/, which is all a reader looks at.
+        """
+        removed = 0
+        with os.scandir(self.path / "tmp") as entries:
+            for entry in entries:
+                if entry.is_file(follow_symlinks=False):
+                    with contextlib.suppress(FileNotFoundError):
+                        os.remove(entry.path)
+                        removed += 1
+        return removed
 
     def messages(self) -> list[bytes]:
         """Every message in new/ and cur/, oldest first (file mtime, then key) — for tests and demos."""

@@ -4,14 +4,19 @@ Each pending row is first *claimed* (``pending`` → ``sending``, committed), th
 transport, then marked ``sent``: a row is never handed over twice, even by two daemons on one
 database.  A temporary failure (a 4xx answer, a refused or broken connection) puts the row back
 with a growing delay, for ``retry_days``; a permanent one (5xx, or too old) marks it ``failed``
-and tells the game master.  After a crash, a row left ``sending`` is checked against the Maildir
-when that is the transport; with a relay nobody can tell whether it went out, so it is not sent
-again (no duplicate) and the game master is told.
+and tells the game master; so does any other exception of a transport (a bug is not cured by
+waiting), so a row never stays ``sending``.  A non-ASCII address needs a relay offering SMTPUTF8;
+without it the mail fails at once.  Errors are kept as the server's words (``550 5.1.1 ...``).
+
+After a crash, a row left ``sending`` is checked against the Maildir when that is the transport:
+marked sent if its message is there, else put back to be written again (it never was); the
+Maildir's tmp/ is cleared of half-written files.  With a relay nobody can tell whether it went
+out, so it is not sent again (no duplicate) and the game master is told.
 """
 
 from __future__ import annotations
 
-import email
+import email.parser
 import email.policy
 import logging
 import re
@@ -47,8 +52,12 @@ class PermanentFailure(Exception):
 class Transport(Protocol):
     def send(self, sender: str, recipient: str, raw: bytes) -> None: ...
 
-    def holds(self, raw: bytes) -> bool:
-        """Whether this message is known to have been delivered already (crash recovery)."""
+    def settle(self) -> None:
+        """After a crash: clear what a delivery cut short left behind."""
+        ...
+
+    def delivered(self) -> set[str] | None:
+        """The Message-IDs of everything delivered so far, or None if this transport cannot tell."""
         ...
 
 
@@ -64,9 +73,13 @@ class MaildirTransport:
         except OSError as exc:
             raise TemporaryFailure(str(exc)) from exc
 
-    def holds(self, raw: bytes) -> bool:
-        wanted = _message_id(raw)
-        return wanted is not None and any(_message_id(m) == wanted for m in self.maildir.messages())
+    def settle(self) -> None:
+        removed = self.maildir.remove_partial()
+        if removed:
+            log.info("removed %d half-written file(s) from %s", removed, self.maildir.path / "tmp")
+
+    def delivered(self) -> set[str]:
+        return {message_id for raw in self.maildir.messages() if (message_id := _message_id(raw))}
 
 
 class RelayTransport:
@@ -78,29 +91,46 @@ class RelayTransport:
         self.user, self.password, self.timeout = user, password, timeout
 
     def send(self, sender: str, recipient: str, raw: bytes) -> None:
+        """Hand ``raw`` over, with SMTPUTF8 if an address is not ASCII (PermanentFailure if not offered)."""
+        utf8 = not (sender.isascii() and recipient.isascii())
         try:
             with smtplib.SMTP(self.host, self.port, timeout=self.timeout) as client:
                 if self.starttls:
                     client.starttls(context=ssl.create_default_context())
                 if self.user:
                     client.login(self.user, self.password or "")
+                client.ehlo_or_helo_if_needed()
+                if utf8 and not client.has_extn("smtputf8"):
+                    raise PermanentFailure(f"the relay does not offer SMTPUTF8, needed for {recipient}")
+                options = ["SMTPUTF8"] if utf8 else []
+                if not raw.isascii() and client.has_extn("8bitmime"):
+                    options.append("BODY=8BITMIME")
                 # Stored messages end lines with LF (as a Maildir wants); SMTP needs CRLF.
-                client.sendmail(sender, [recipient], re.sub(rb"\r?\n", b"\r\n", raw))
+                client.sendmail(sender, [recipient], re.sub(rb"\r?\n", b"\r\n", raw), mail_options=options)
         except smtplib.SMTPRecipientsRefused as exc:
             code, message = next(iter(exc.recipients.values()))
-            raise (PermanentFailure if code >= 500 else TemporaryFailure)(f"{code} {message!r}") from exc
+            raise (PermanentFailure if code >= 500 else TemporaryFailure)(_reply(code, message)) from exc
         except smtplib.SMTPResponseException as exc:
             raise (PermanentFailure if exc.smtp_code >= 500 else TemporaryFailure)(
-                f"{exc.smtp_code} {exc.smtp_error!r}") from exc
+                _reply(exc.smtp_code, exc.smtp_error)) from exc
         except (OSError, smtplib.SMTPException) as exc:
             raise TemporaryFailure(f"{type(exc).__name__}: {exc}") from exc
 
-    def holds(self, raw: bytes) -> bool:
-        return False
+    def settle(self) -> None:
+        pass  # nothing of a delivery is kept here
+
+    def delivered(self) -> None:
+        return None
+
+
+def _reply(code: int, message: bytes | str) -> str:
+    """An SMTP reply as the server wrote it, on one line: ``550 5.1.1 no such user``."""
+    text = message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message)
+    return " ".join([str(code), *text.split()])
 
 
 def _message_id(raw: bytes) -> str | None:
-    value = email.message_from_bytes(raw, policy=email.policy.compat32).get("Message-ID")
+    value = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw).get("Message-ID")
     return str(value).strip() if value else None
 
 
@@ -112,13 +142,24 @@ def transport_for(settings: Settings) -> Transport:
 
 
 def recover(db: Database, settings: Settings, transport: Transport, now: datetime) -> None:
-    """After a restart: settle rows a crash left in ``sending`` without ever sending one twice."""
+    """After a restart: settle rows a crash left in ``sending`` without ever sending one twice.
+
+    A row whose message the transport holds was sent; one it does not hold, when it can tell,
+    was not, and is sent again; when it cannot tell (a relay), the game master is told instead.
+    """
+    transport.settle()
     with db.transaction() as session:
-        for row in session.scalars(select(Outbox).where(Outbox.status == "sending")):
-            if transport.holds(row.raw):
+        rows = list(session.scalars(select(Outbox).where(Outbox.status == "sending").order_by(Outbox.id)))
+        delivered = transport.delivered() if rows else None
+        for row in rows:
+            if delivered is None:
+                _give_up(session, settings, row, now, "interrupted while being sent; not resent to avoid a duplicate")
+            elif _message_id(row.raw) in delivered:
                 row.status, row.sent_at = "sent", now
             else:
-                _give_up(session, settings, row, now, "interrupted while being sent; not resent to avoid a duplicate")
+                row.status, row.next_attempt_at = "pending", None
+                row.last_error = "interrupted while being sent, before it was delivered; sent again"
+                log.info("outbox %s to %s was interrupted before delivery; sent again", row.id, row.recipient)
 
 
 def deliver_pending(db: Database, settings: Settings, transport: Transport, now: datetime, limit: int = 200) -> int:
@@ -144,10 +185,11 @@ def deliver_pending(db: Database, settings: Settings, transport: Transport, now:
             _retry_later(db, settings, row_id, now, str(exc))
             continue
         except PermanentFailure as exc:
-            with db.transaction() as session:
-                row = session.get(Outbox, row_id)
-                assert row is not None
-                _give_up(session, settings, row, now, str(exc))
+            _fail(db, settings, row_id, now, str(exc))
+            continue
+        except Exception as exc:  # a bug or a case nobody foresaw: retrying would not cure it
+            log.exception("outbox %s: the transport failed unexpectedly", row_id)
+            _fail(db, settings, row_id, now, f"{type(exc).__name__}: {exc}")
             continue
         with db.transaction() as session:
             session.execute(update(Outbox).where(Outbox.id == row_id).values(status="sent", sent_at=now))
@@ -167,11 +209,22 @@ def _retry_later(db: Database, settings: Settings, row_id: int, now: datetime, e
         log.info("outbox %s to %s deferred %g min: %s", row.id, row.recipient, delay, error)
 
 
+def _fail(db: Database, settings: Settings, row_id: int, now: datetime, error: str) -> None:
+    """`_give_up` on a row, in a transaction of its own."""
+    with db.transaction() as session:
+        row = session.get(Outbox, row_id)
+        assert row is not None
+        _give_up(session, settings, row, now, error)
+
+
 def _give_up(session: Session, settings: Settings, row: Outbox, now: datetime, error: str) -> None:
     """Mark a row failed and tell the game master (never about a notice to the game master itself)."""
     row.status, row.last_error = "failed", error
     log.warning("outbox %s to %s failed: %s", row.id, row.recipient, error)
     game = session.get(Game, row.game_id) if row.game_id else None
     if game is not None and row.kind != "bounce" and row.recipient != game.gm_address:
-        queue(session, settings, to=game.gm_address, subject=f"{game.name}: undeliverable mail", kind="bounce",
-              now=now, game_id=game.id, body=render("bounce", row=row, error=error))
+        try:
+            queue(session, settings, to=game.gm_address, subject=f"{game.name}: undeliverable mail", kind="bounce",
+                  now=now, game_id=game.id, body=render("bounce", row=row, error=error))
+        except ValueError:  # an address the message cannot carry: the row must end failed all the same
+            log.warning("outbox %s: cannot tell the game master at %r", row.id, game.gm_address)

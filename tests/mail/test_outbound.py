@@ -92,6 +92,30 @@ def test_header_injection_is_refused() -> None:
         build(to="alice@example.org\nBcc: everyone@example.org")
 
 
+def test_non_ascii_recipient_gets_utf8_headers() -> None:
+    mail = parse_mail("From: J\u00f6rg <j\u00f6rg@EXAMPLE.org>\n\nA PAR H\n".encode())
+    assert mail.reply_to == "j\u00f6rg@example.org"
+    raw = build(to=mail.reply_to, subject="Re: \u00e9t\u00e9")
+    assert "\nTo: j\u00f6rg@example.org\nSubject: Re: \u00e9t\u00e9\n".encode() in raw  # RFC 6532, for SMTPUTF8
+    assert b"=?" not in raw and b"\r" not in raw
+    assert parse_mail(raw).sender == "judge@payola.example"
+
+
+@pytest.mark.parametrize("poison", ["\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "\x00",
+                                    "\ud800"])
+def test_poison_subject_and_in_reply_to_never_raise(poison: str) -> None:
+    msg = headers(build(subject=f"a{poison}b", in_reply_to=f"<a{poison}b@example.org>", body=f"x{poison}y\n"))
+    assert msg["Subject"] == ("a b" if poison != "\ud800" else "a\ufffdb")
+    assert "In-Reply-To" not in msg and "References" not in msg
+
+
+def test_encoded_word_in_subject_or_in_reply_to_injects_no_header() -> None:
+    msg = headers(build(subject="Re: =?utf-8?q?a=0D=0ABcc:_victim@example.net?=",
+                        in_reply_to="<x=?utf-8?q?=0D=0ABcc:_victim@example.net?=@example.org>"))
+    assert "Bcc" not in msg and "In-Reply-To" not in msg
+    assert msg["Subject"] == "Re: = ?utf-8?q?a=0D=0ABcc:_victim@example.net?="
+
+
 def test_round_trip_long_line_and_non_ascii() -> None:
     long_line = "OFFERS " + " | ".join(f"{i} A MUN - BUR" for i in range(25))
     assert len(long_line) >= 300

@@ -1,0 +1,240 @@
+"""Outgoing edge cases: a non-ASCII recipient, a transport that fails unexpectedly, the server's
+own words in error reports, and a crash in the middle of writing to the Maildir."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from sqlalchemy import select
+
+from judge.mail.outbound import MaildirOutbox
+from judge.service.app import open_database
+from judge.service.config import Settings
+from judge.service.outbox import queue
+from judge.service.sender import MaildirTransport, RelayTransport, deliver_pending, recover
+from judge.store.database import Database
+from judge.store.models import Game, Outbox
+from tests.service.harness import fresh_database_url
+
+NOW = datetime(2026, 3, 1, 9, 0)
+GM = "gm@example.org"
+JOERG = "j\u00f6rg@example.org"
+
+
+class Relay:
+    """An SMTP relay on loopback that keeps what it is given and refuses the addresses in ``refuse``."""
+
+    def __init__(self, *, smtputf8: bool, refuse: dict[str, str] | None = None) -> None:
+        self.refuse = refuse or {}
+        self.envelopes: list[Any] = []
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.controller = Controller(self, hostname="127.0.0.1", port=self.port, enable_SMTPUTF8=smtputf8)
+        self.controller.start()
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, options: list[str]) -> str:
+        if address in self.refuse:
+            return self.refuse[address]
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.envelopes.append(envelope)
+        return "250 OK"
+
+    @property
+    def recipients(self) -> list[str]:
+        return [address for envelope in self.envelopes for address in envelope.rcpt_tos]
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path, database=fresh_database_url())
+
+
+@pytest.fixture
+def db(settings: Settings) -> Database:
+    return open_database(settings)
+
+
+@pytest.fixture
+def relay() -> Iterator[Callable[..., Relay]]:
+    """Starts relays (``relay(smtputf8=..., refuse=...)``), stopped at the end of the test."""
+    started: list[Relay] = []
+
+    def start(*, smtputf8: bool, refuse: dict[str, str] | None = None) -> Relay:
+        started.append(Relay(smtputf8=smtputf8, refuse=refuse))
+        return started[-1]
+
+    yield start
+    for server in started:
+        server.controller.stop()
+
+
+def mail_to(db: Database, settings: Settings, to: str, game: str = "edge1") -> int:
+    """Queue a results mail of ``game`` (made if needed, with GM as its master) to ``to``; its outbox id."""
+    with db.transaction() as session:
+        row = session.scalars(select(Game).where(Game.name == game)).first()
+        if row is None:
+            row = Game(name=game, gm_address=GM, gm_password="-", seed=1, created_at=NOW)
+            session.add(row)
+            session.flush()
+        mail = queue(session, settings, to=to, subject=f"{game} S1901M results", body="A PAR - BUR\n", kind="results",
+                     now=NOW, game_id=row.id)
+        session.flush()
+        return mail.id
+
+
+def outbox(db: Database) -> list[tuple[str, str, str, str | None]]:
+    """(recipient, kind, status, last_error) of every outbox row, in order."""
+    with db.transaction() as session:
+        rows = session.scalars(select(Outbox).order_by(Outbox.id))
+        return [(row.recipient, row.kind, row.status, row.last_error) for row in rows]
+
+
+def via(server: Relay) -> RelayTransport:
+    return RelayTransport("127.0.0.1", server.port, timeout=10)
+
+
+# --- non-ASCII recipients ------------------------------------------------------------------------------
+
+
+def test_non_ascii_recipient_is_sent_with_smtputf8_when_the_relay_offers_it(
+        db: Database, settings: Settings, relay: Callable[..., Relay]) -> None:
+    server = relay(smtputf8=True)
+    mail_to(db, settings, JOERG)
+    assert deliver_pending(db, settings, via(server), NOW) == 1
+    assert outbox(db) == [(JOERG, "results", "sent", None)]
+    envelope = server.envelopes[0]
+    assert envelope.rcpt_tos == [JOERG] and "SMTPUTF8" in envelope.mail_options
+    assert f"\r\nTo: {JOERG}\r\n".encode() in envelope.original_content  # RFC 6532 headers, not encoded words
+
+
+def test_non_ascii_recipient_fails_at_once_and_the_gm_is_told_when_the_relay_lacks_smtputf8(
+        db: Database, settings: Settings, relay: Callable[..., Relay]) -> None:
+    server = relay(smtputf8=False)
+    mail_to(db, settings, JOERG)
+    deliver_pending(db, settings, via(server), NOW)  # the notice to the GM is queued...
+    deliver_pending(db, settings, via(server), NOW)  # ... and sent
+    error = f"the relay does not offer SMTPUTF8, needed for {JOERG}"
+    assert outbox(db) == [(JOERG, "results", "failed", error), (GM, "bounce", "sent", None)]
+    assert server.recipients == [GM]
+    assert error.encode() in server.envelopes[0].original_content
+
+
+# --- unexpected failures --------------------------------------------------------------------------------
+
+
+class Broken:
+    """A transport with a bug."""
+
+    def send(self, sender: str, recipient: str, raw: bytes) -> None:
+        raise RuntimeError("boom")
+
+    def settle(self) -> None:
+        pass
+
+    def delivered(self) -> None:
+        return None
+
+
+def test_unexpected_transport_exception_fails_the_row_instead_of_leaving_it_sending(
+        db: Database, settings: Settings) -> None:
+    mail_to(db, settings, "fred@example.org")
+    assert deliver_pending(db, settings, Broken(), NOW) == 0
+    assert outbox(db) == [("fred@example.org", "results", "failed", "RuntimeError: boom"),
+                          (GM, "bounce", "pending", None)]
+
+
+def test_gm_address_the_message_cannot_carry_still_ends_the_row_failed(db: Database, settings: Settings) -> None:
+    mail_to(db, settings, "fred@example.org")
+    with db.transaction() as session:
+        session.scalars(select(Game)).one().gm_address = "=?utf-8?q?gm=0D=0A?=@example.org"
+    deliver_pending(db, settings, Broken(), NOW)
+    assert outbox(db) == [("fred@example.org", "results", "failed", "RuntimeError: boom")]
+
+
+# --- the server's words ------------------------------------------------------------------------------------
+
+
+def test_refusal_is_reported_in_the_servers_words_not_a_bytes_repr(
+        db: Database, settings: Settings, relay: Callable[..., Relay]) -> None:
+    server = relay(smtputf8=True, refuse={"gone@example.org": "550 5.1.1 <gone@example.org>: no such user"})
+    mail_to(db, settings, "gone@example.org")
+    deliver_pending(db, settings, via(server), NOW)
+    deliver_pending(db, settings, via(server), NOW)
+    error = "550 5.1.1 <gone@example.org>: no such user"
+    assert outbox(db) == [("gone@example.org", "results", "failed", error), (GM, "bounce", "sent", None)]
+    body = server.envelopes[0].original_content
+    assert error.encode() in body and b"b'" not in body
+
+
+# --- Maildir recovery after a crash ---------------------------------------------------------------------------
+
+
+def sending(db: Database, *ids: int) -> None:
+    """Leave these rows as a crash in the middle of their delivery would."""
+    with db.transaction() as session:
+        for row_id in ids:
+            row = session.get(Outbox, row_id)
+            assert row is not None
+            row.status, row.attempts = "sending", 1
+
+
+def raw_of(db: Database, row_id: int) -> bytes:
+    with db.transaction() as session:
+        row = session.get(Outbox, row_id)
+        assert row is not None
+        return row.raw
+
+
+def test_maildir_crash_before_the_write_sends_again_and_after_it_marks_sent(db: Database, settings: Settings) -> None:
+    maildir = MaildirOutbox(settings.maildir)
+    written, lost = mail_to(db, settings, "fred@example.org"), mail_to(db, settings, "gus@example.org")
+    sending(db, written, lost)
+    maildir.deliver(raw_of(db, written))  # the crash came after this one was written, before the other
+    partial = settings.maildir / "tmp" / "1772355600.M1P99Q1.host"
+    partial.write_bytes(raw_of(db, lost)[:40])
+    transport = MaildirTransport(maildir)
+    recover(db, settings, transport, NOW)
+    assert not partial.exists()
+    assert [(to, status) for to, _, status, _ in outbox(db)] == [("fred@example.org", "sent"),
+                                                                  ("gus@example.org", "pending")]
+    assert deliver_pending(db, settings, transport, NOW) == 1
+    assert maildir.messages() == [raw_of(db, written), raw_of(db, lost)]  # each once, nothing given up
+    assert [status for _, _, status, _ in outbox(db)] == ["sent", "sent"]
+
+
+def test_maildir_recovery_reads_the_maildir_once(
+        db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    maildir = MaildirOutbox(settings.maildir)
+    ids = [mail_to(db, settings, f"p{i}@example.org") for i in range(5)]
+    for row_id in ids[:3]:
+        maildir.deliver(raw_of(db, row_id))
+    sending(db, *ids)
+    reads = []
+    real = MaildirOutbox.messages
+
+    def counted(self: MaildirOutbox) -> list[bytes]:
+        reads.append(1)
+        return real(self)
+
+    monkeypatch.setattr(MaildirOutbox, "messages", counted)
+    recover(db, settings, MaildirTransport(maildir), NOW)
+    assert len(reads) == 1
+    assert [status for _, _, status, _ in outbox(db)] == ["sent", "sent", "sent", "pending", "pending"]
+
+
+def test_relay_crash_is_still_not_resent(db: Database, settings: Settings, relay: Callable[..., Relay]) -> None:
+    server = relay(smtputf8=True)
+    sending(db, mail_to(db, settings, "fred@example.org"))
+    recover(db, settings, via(server), NOW)
+    assert outbox(db)[0][2:] == ("failed", "interrupted while being sent; not resent to avoid a duplicate")
+    assert outbox(db)[1][:3] == (GM, "bounce", "pending")
