@@ -44,6 +44,13 @@ class Join:
 
 
 @dataclass(frozen=True)
+class Confirm:
+    """``CONFIRM token``: the address a JOIN named agrees to play."""
+
+    token: str
+
+
+@dataclass(frozen=True)
 class SignOn:
     """``SIGNON FRANCE@game pw``, ``SIGNON Fgame pw`` or ``SIGNON MASTER@game pw``."""
 
@@ -165,7 +172,7 @@ class BadCommand:
 
 
 Command = (
-    Help | ListGames | Create | Join | SignOn | SignOff | Accept | Transfer | Status | Clear | Press
+    Help | ListGames | Create | Join | Confirm | SignOn | SignOff | Accept | Transfer | Status | Clear | Press
     | SetPassword | SetAddress | Resign | Start | SetDeadline | SetDuration | Process | Pause | Resume
     | Rollback | Dummy | Terminate | OfferLine | OrderLine | BadCommand
 )
@@ -194,13 +201,19 @@ def _game(text: str) -> str:
     return text.lower()
 
 
+MAX_DURATION_HOURS = 90 * 24  # no phase or grace lasts longer: deadline arithmetic never overflows
+
+
 def parse_duration(text: str) -> float:
-    """Hours from ``48``, ``48h``, ``2d`` or ``90m``."""
-    match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([hdm]?)", text.strip().lower())
+    """Hours from ``48``, ``48h``, ``2d`` or ``90m``, at most MAX_DURATION_HOURS."""
+    match = re.fullmatch(r"(\d{1,6}(?:\.\d{1,4})?)\s*([hdm]?)", text.strip().lower())
     if match is None:
-        raise ValueError(f"bad duration '{text}': use hours (48), or 48h, 2d, 90m")
+        raise ValueError(f"bad duration '{text[:40]}': use hours (48), or 48h, 2d, 90m")
     value = float(match.group(1))
-    return {"": value, "h": value, "d": value * 24, "m": value / 60}[match.group(2)]
+    hours = {"": value, "h": value, "d": value * 24, "m": value / 60}[match.group(2)]
+    if hours > MAX_DURATION_HOURS:
+        raise ValueError(f"a duration may be at most {MAX_DURATION_HOURS // 24} days")
+    return hours
 
 
 def parse_deadline(text: str) -> datetime:
@@ -220,9 +233,11 @@ def parse_deadline(text: str) -> datetime:
         delta = timedelta(hours=int(offset.group(2)), minutes=int(offset.group(3)))
         return naive.replace(tzinfo=timezone(delta if offset.group(1) == "+" else -delta))
     try:
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+){0,2}", zone) or len(zone) > 40:
+            raise ValueError(zone)
         return naive.replace(tzinfo=ZoneInfo(zone))
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(f"unknown time zone '{zone}'") from None
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name the file system refuses
+        raise ValueError(f"unknown time zone '{zone[:40]}'") from None
 
 
 def _signon(args: list[str]) -> SignOn:
@@ -263,6 +278,10 @@ def _command(words: list[str]) -> Command:
         return Join(_game(args[0]), args[1], args[2].upper() if len(args) == 3 else None)
     if keyword == "SIGNON":
         return _signon(args)
+    if keyword == "CONFIRM":
+        if len(args) != 1:
+            raise ValueError("expected CONFIRM token (the token the judge mailed to you)")
+        return Confirm(args[0])
     if keyword == "ACCEPT":
         return Accept(" ".join(args))
     if keyword == "TRANSFER":
@@ -325,6 +344,20 @@ def parse_lines(lines: Sequence[str]) -> list[Line]:
         except ValueError as exc:
             result.append(Line(text, BadCommand(str(exc))))
     return result
+
+
+def password_words(lines: Sequence[str]) -> set[str]:
+    """Every word of ``lines`` that is, or may be, a password (also in malformed commands), so
+    that stored copies of a mail can be masked."""
+    found: set[str] = set()
+    for line in lines:
+        words = line.split()
+        keyword = " ".join(w.upper() for w in words[:2])
+        if keyword.startswith(("CREATE ", "JOIN ")):
+            found.update(words[2:3])
+        elif keyword.startswith("SIGNON ") or keyword == "SET PASSWORD":
+            found.update(words[2:])
+    return found
 
 
 def _press_recipients(words: list[str]) -> tuple[str, ...]:

@@ -1,10 +1,18 @@
-"""The composition root: the use cases the command line (and later the daemon) call."""
+"""The composition root: the use cases the command line and the daemon call.
+
+Each game's deadline runs in a transaction of its own, and a game whose deadline fails is
+paused and reported (to its game master and the judge's admin) instead of failing every tick
+and holding up the games after it; a busy or unreachable database is only logged, and tried
+again at the next tick.
+"""
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import or_, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from judge.service import lifecycle
 from judge.service.config import Settings
@@ -14,6 +22,7 @@ from judge.service.render import render
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail
 
+log = logging.getLogger("judge")
 CLAIM = timedelta(minutes=10)  # how long a deadline run may hold a game before others may take over
 
 
@@ -91,14 +100,42 @@ def apply_stored(db: Database, settings: Settings, now: datetime) -> list[tuple[
 
 
 def run_deadlines(db: Database, settings: Settings, now: datetime) -> list[str]:
-    """Run every active game's deadline once."""
+    """Run every active game's deadline once, each on its own: one game's failure stops no other."""
     with db.transaction() as session:
         names = list(session.scalars(select(Game.name).where(Game.state == "active").order_by(Game.name)))
-    return [process_game(db, settings, name, now) for name in names]
+    summaries = []
+    for name in names:
+        try:
+            summaries.append(process_game(db, settings, name, now))
+        except (OperationalError, IntegrityError) as exc:
+            log.warning("deadline of %s: database error, trying again at the next tick: %s", name, exc)
+            summaries.append(f"{name}: database error, will try again")
+        except Exception as exc:
+            log.exception("deadline of %s failed", name)
+            summaries.append(_deadline_failed(db, settings, name, now, exc))
+    return summaries
+
+
+def _deadline_failed(db: Database, settings: Settings, name: str, now: datetime, error: Exception) -> str:
+    """Pause a game whose deadline could not be run, and tell its game master and the admin."""
+    reason = f"{type(error).__name__}: {error}"[:2000]
+    with db.transaction() as session:
+        game = session.scalar(select(Game).where(Game.name == name).with_for_update())
+        if game is None or game.state != "active":
+            return f"{name} failed: {reason}"
+        game.state = "paused"
+        for address in sorted({game.gm_address, settings.admin_address}):
+            queue(session, settings, to=address, subject=f"{game.name} paused: its deadline failed", kind="notice",
+                  now=now, game_id=game.id, body=render("deadline_failed", game=game, reason=reason, now=now))
+    return f"{name} paused: its deadline failed ({reason})"
 
 
 def tick(db: Database, settings: Settings, now: datetime) -> list[str]:
     """What cron's ``judge tick`` does: first apply any mail already accepted (a sheet that got
-    its 250 before the deadline counts), then run the deadlines."""
-    applied = apply_stored(db, settings, now)
-    return [f"mail {mail_id} {status}" for mail_id, status in applied] + run_deadlines(db, settings, now)
+    its 250 before the deadline counts), then run the deadlines, even if the mail could not be."""
+    try:
+        applied = [f"mail {mail_id} {status}" for mail_id, status in apply_stored(db, settings, now)]
+    except Exception as exc:  # the database: the deadlines below say whether it is usable at all
+        log.exception("applying stored mail failed")
+        applied = [f"applying stored mail failed: {type(exc).__name__}"]
+    return applied + run_deadlines(db, settings, now)

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from judge.commands.parse import MAX_DURATION_HOURS
+
 DEFAULT_DURATIONS = {"movement": 48.0, "retreat": 24.0, "adjustment": 24.0, "grace": 0.0}
 
 
@@ -31,6 +33,8 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 2525
     max_size: int = 256 * 1024  # bytes of one inbound mail
+    max_sessions: int = 100  # SMTP sessions at once; one more connection is told 421 (try again later)
+    idle_timeout: float = 60.0  # seconds an SMTP session may go without a command (or finishing DATA)
     relay: str | None = None  # HOST:PORT of the outgoing SMTP relay; none: the Maildir data_dir/outbox
     relay_starttls: bool = False
     relay_user: str | None = None
@@ -39,10 +43,22 @@ class Settings:
     max_lateness: float = 24.0  # hours past a deadline (and grace) after which a game is paused, not processed
     retry_days: float = 4.0  # how long a temporarily refused mail is retried
     durations: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_DURATIONS))
+    admin: str | None = None  # who hears of mail the judge could not handle; default postmaster@domain
+    # What one mail, or one address in a day, may cost (see judge/service/handlers/conversation.py):
+    max_commands_per_mail: int = 500
+    max_password_checks_per_mail: int = 10  # SIGNON, CREATE, JOIN, SET PASSWORD: a scrypt each
+    max_press_per_mail: int = 10
+    max_mails_per_mail: int = 50  # mails queued by one mail's commands (press, transfer notices)
+    max_creates_per_day: int = 3
+    max_joins_per_day: int = 10
 
     @property
     def judge_address(self) -> str:
         return f"judge@{self.domain}"
+
+    @property
+    def admin_address(self) -> str:
+        return self.admin or f"postmaster@{self.domain}"
 
     @property
     def database_url(self) -> str:
@@ -77,7 +93,10 @@ def _coerce(name: str, value: Any) -> Any:
         if kind.startswith("bool"):
             return value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes", "on")
         if kind.startswith("dict"):
-            return {**DEFAULT_DURATIONS, **{k: float(v) for k, v in dict(value).items()}}
+            durations = {**DEFAULT_DURATIONS, **{k: float(v) for k, v in dict(value).items()}}
+            if not all(0 <= hours <= MAX_DURATION_HOURS for hours in durations.values()):
+                raise ConfigError(f"durations must be between 0 and {MAX_DURATION_HOURS} hours: {value!r}")
+            return durations
     except (TypeError, ValueError):
         raise ConfigError(f"bad value for {name}: {value!r}") from None
     return None if value in ("", None) else str(value)

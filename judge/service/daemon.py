@@ -4,7 +4,9 @@ outgoing sender and the deadline clock.
 Theory of operation.  The SMTP handler stores each raw mail (in a worker thread, so the event
 loop never blocks on the database) and only then answers 250; then it wakes the processor.
 The processor applies stored mail one at a time in arrival order (``inbound_mail`` rows still
-``new``); at start-up it first applies whatever a crash left unapplied.  Every change queues
+``new``); at start-up it first applies whatever a crash left unapplied.  A mail that cannot be
+applied is quarantined and the next one goes on; the deadline clock runs each game's deadline
+on its own, whatever happened to the mail before it.  Every change queues
 its outgoing mail in the same transaction; the sender wakes after each mail and every few
 seconds, and retries what the relay refused.  The deadline clock calls ``tick`` every
 ``tick_seconds``.  SIGTERM or SIGINT stops accepting mail, lets the current work finish and
@@ -23,12 +25,11 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from aiosmtpd.smtp import SMTP
-
-from judge.mail.smtp_in import InboundHandler, judge_addresses
+from judge.mail.smtp_in import InboundHandler, judge_addresses, smtp_factory
 from judge.service.app import open_database, run_deadlines, unapplied_mail, utcnow
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
+from judge.service.logs import RepeatFilter
 from judge.service.sender import deliver_pending, recover, transport_for
 from judge.store.database import Database
 
@@ -69,8 +70,10 @@ class Daemon:
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
         handler = InboundHandler(judge_addresses(self.settings.domain), self._store)
-        factory = partial(SMTP, handler, data_size_limit=self.settings.max_size, hostname=self.settings.domain,
-                          enable_SMTPUTF8=True, ident="Payola judge")
+        settings = self.settings
+        factory = smtp_factory(handler, max_sessions=settings.max_sessions, idle_timeout=settings.idle_timeout,
+                               data_size_limit=settings.max_size, hostname=settings.domain,
+                               enable_SMTPUTF8=True, ident="Payola judge")
         self.server = await loop.create_server(factory, host=self.settings.host, port=self.settings.port)
         self.port = self.server.sockets[0].getsockname()[1]
         await self._in_thread(recover, self.db, self.settings, self.transport, self.clock())
@@ -93,14 +96,19 @@ class Daemon:
         log.info("stopped")
 
     async def _apply_stored(self) -> None:
-        """Apply stored mail in arrival order; the processor and the clock share this, one at a time."""
+        """Apply stored mail in arrival order; the processor and the clock share this, one at a time.
+        A mail that cannot be applied is quarantined by ``process_mail``; only a database that
+        cannot be used ends the pass (logged), to be tried again at the next wake or tick."""
         async with self.applying:
-            for mail_id in await self._in_thread(unapplied_mail, self.db):
-                while self.storing:  # storing comes first: a sender waits for its 250
-                    await asyncio.sleep(0.002)
-                status = await self._in_thread(process_mail, self.db, self.settings, mail_id, self.clock())
-                log.info("mail %s %s", mail_id, status)
-                self.outbox_waiting.set()
+            try:
+                for mail_id in await self._in_thread(unapplied_mail, self.db):
+                    while self.storing:  # storing comes first: a sender waits for its 250
+                        await asyncio.sleep(0.002)
+                    status = await self._in_thread(process_mail, self.db, self.settings, mail_id, self.clock())
+                    log.info("mail %s %s", mail_id, status)
+                    self.outbox_waiting.set()
+            except Exception:
+                log.exception("applying stored mail failed; trying again later")
 
     async def _processor(self) -> None:
         while True:
@@ -122,8 +130,8 @@ class Daemon:
 
     async def _clock(self) -> None:
         while True:
+            await self._apply_stored()  # a sheet accepted before the deadline is applied before it; never raises
             try:
-                await self._apply_stored()  # a sheet accepted before the deadline is applied before it
                 for line in await self._in_thread(run_deadlines, self.db, self.settings, self.clock()):
                     if "processed" in line or "paused" in line or "notices" in line:
                         log.info("%s", line)
@@ -137,7 +145,11 @@ class Daemon:
 
 def serve(settings: Settings) -> None:
     """Run the judge until SIGTERM or SIGINT."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    repeats = RepeatFilter(handler.handle)  # a flood of one kind of line is cut to a few and a count
+    handler.addFilter(repeats)
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
     for noisy in ("alembic", "mail.log"):  # migrations' and aiosmtpd's own chatter
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
@@ -148,4 +160,7 @@ def serve(settings: Settings) -> None:
             loop.add_signal_handler(sig, daemon.stop.set)
         await daemon.run()
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    finally:
+        repeats.flush()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -80,6 +80,7 @@ class Submission(Base):
     """A power's offer sheet or direct orders for a phase; the latest valid one is in force."""
 
     __tablename__ = "submissions"
+    __table_args__ = (Index("ix_submissions_lookup", "game_id", "phase", "power", "kind"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
@@ -117,7 +118,8 @@ class InboundMail(Base):
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     received_at: Mapped[datetime] = mapped_column(DateTime)
     processed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
-    status: Mapped[str] = mapped_column(String(20), default="new")  # new, done, duplicate, automatic, failed
+    # new, applying (inside the transaction that applies it), done, duplicate, automatic, quarantined
+    status: Mapped[str] = mapped_column(String(20), default="new", index=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
@@ -133,8 +135,36 @@ class Outbox(Base):
     kind: Mapped[str] = mapped_column(String(20))
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(DateTime)
-    status: Mapped[str] = mapped_column(String(16), default="pending")  # pending, sent, failed
+    status: Mapped[str] = mapped_column(String(16), default="pending", index=True)  # pending, sending, sent, failed
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class SignonFailure(Base):
+    """A refused sign-on, kept for the back-off: per seat (game and power, or MASTER) and per sender."""
+
+    __tablename__ = "signon_failures"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+    who: Mapped[str | None] = mapped_column(String(20), nullable=True)  # a power, MASTER, or None (no such seat)
+    sender: Mapped[str] = mapped_column(String(320), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime)
+
+    __table_args__ = (Index("ix_signon_failures_seat", "game_id", "who"),)
+
+
+class JoinRequest(Base):
+    """A JOIN for an address other than the sender's, waiting for that address to confirm it."""
+
+    __tablename__ = "join_requests"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    address: Mapped[str] = mapped_column(String(320))
+    password: Mapped[str] = mapped_column(String(200))  # scrypt hash
+    requested: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    token: Mapped[str] = mapped_column(String(40), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)

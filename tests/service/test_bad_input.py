@@ -112,9 +112,16 @@ def test_an_internal_error_gets_an_apology_not_a_traceback(judge: Judge, monkeyp
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(lifecycle, "start_game", broken)
-    assert judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSTART") == "failed"
-    body = only_reply(judge, GM)
-    assert "internal error" in body and "Traceback" not in body and "disk on fire" not in body
+    assert judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSET PASSWORD new-secret\nSTART",
+                      subject="go") == "quarantined"
+    apology, notice = judge.new_mail()
+    assert apology.to == notice.to == GM and apology.subject == "Re: go"
+    assert "internal error" in apology.body and "Traceback" not in apology.body and "disk on fire" not in apology.body
+    assert notice.subject.startswith("Mail ") and notice.subject.endswith(" quarantined")
+    assert "RuntimeError: disk on fire" in notice.body and "gm-secret" not in notice.body
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret")  # the password change in the quarantined mail was not applied
+    assert "OK: signed on as master of g1" in judge.last_to(GM).body
+    judge.new_mail()
     judge.send(ALICE, "LIST g1")
     assert "state: forming" in only_reply(judge, ALICE)
 

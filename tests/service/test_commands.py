@@ -80,8 +80,8 @@ def test_pause_stops_deadlines_and_resume_restarts_them(judge: Judge) -> None:
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nRESUME")
     # Resumed 100 hours after the start (2026-01-05 12:00), past the deadline: now + 48 hours.
     assert "game resumed; deadline 2026-01-11 16:00 UTC" in judge.new_mail()[-1].body
-    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSET DEADLINE 2026-01-09 13:00 +01:00")
-    assert "deadline set to 2026-01-09 12:00 UTC" in judge.new_mail()[-1].body
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSET DEADLINE 2026-01-10 13:00 +01:00")
+    assert "deadline set to 2026-01-10 12:00 UTC" in judge.new_mail()[-1].body
 
 
 def test_players_cannot_use_master_commands(judge: Judge) -> None:

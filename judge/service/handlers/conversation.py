@@ -1,0 +1,265 @@
+"""One mail's conversation with the judge: its lines read in order, each command handled, one reply.
+
+Theory of operation.  The lines act in order.  ``SIGNON`` makes the following lines act for
+that power (or the game master) until the next ``SIGNON`` or ``SIGNOFF``; offer lines between
+them form one sheet that replaces the power's sheet for the phase as a whole, and orders in a
+retreat or adjustment phase (or for loyal units) likewise replace the power's earlier orders
+(``close_block``).  A refused sign-on undoes everything the mail did (a savepoint) and gets one
+short refusal.  Each handler is registered for its command type with who may use it
+(``handles``); the dispatcher checks that before calling it, so a handler never sees a caller
+it was not written for.  Every line is echoed in the reply with what became of it.
+
+What one mail can cost is bounded, so that no mail holds the write lock for long or turns into
+thousands of outgoing mails: lines read (``max_commands_per_mail``), commands that check or
+hash a password (each is a deliberately slow scrypt: ``max_password_checks_per_mail``), press
+blocks (``max_press_per_mail``) and mails queued by its commands (``max_mails_per_mail``; the
+reply, its copies, notices of changed addresses or passwords and the results of a phase the
+mail completes are not counted: they are bounded by the game's size).  The game row is read
+``FOR UPDATE`` (``game``), so every change to one game — mail, deadline, transfer — happens
+one at a time on PostgreSQL as on SQLite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from judge.commands import parse as cmd
+from judge.engine.map import load_map
+from judge.engine.notation import NotationError, power_name
+from judge.engine.position import Position
+from judge.mail.inbound import InboundMail
+from judge.service import lifecycle
+from judge.service.config import Settings
+from judge.service.handlers.submissions import store_orders, store_sheet
+from judge.service.outbox import queue
+from judge.service.render import render
+from judge.store.models import Game, Player
+
+
+@dataclass
+class Echo:
+    """One line of the reply: the line as written, and what became of it."""
+
+    text: str
+    outcome: str  # ok, error, ignored, info
+    message: str = ""
+    extra: list[str] = field(default_factory=list)
+
+
+class Refusal(Exception):
+    """A sign-on refused: the whole mail gets one short refusal and nothing in it is applied."""
+
+    def __init__(self, game: str | None = None, who: str | None = None, until: datetime | None = None) -> None:
+        super().__init__("sign-on refused")
+        self.game, self.who, self.until = game, who, until  # the game's name: a refused mail's changes are undone
+
+
+@dataclass
+class Context:
+    """Who the lines act for: nobody, a power of a game, or a game's master (no power)."""
+
+    game: Game | None = None
+    power: str | None = None
+    player: Player | None = None
+    registered: str | None = None  # the seat's address when it signed on: it hears of every change
+    sheet: list[tuple[int, str]] = field(default_factory=list)  # (echo index, text)
+    orders: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def is_master(self) -> bool:
+        return self.game is not None and self.power is None
+
+
+ANYONE, SIGNED_ON, PLAYER, MASTER = "anyone", "signed on", "player", "master"
+Handler = Callable[["Conversation", str, Any], None]
+_HANDLERS: dict[type, tuple[Handler, str]] = {}
+_H = TypeVar("_H", bound=Handler)
+
+#: commands that verify or hash a password: each costs one scrypt
+PASSWORD_COMMANDS = (cmd.SignOn, cmd.Create, cmd.Join, cmd.SetPassword)
+
+
+def handles(kind: type, who: str) -> Callable[[_H], _H]:
+    """Register a handler for a command type, usable by ``who`` (ANYONE, SIGNED_ON, PLAYER, MASTER)."""
+
+    def register(handler: _H) -> _H:
+        _HANDLERS[kind] = (handler, who)
+        return handler
+
+    return register
+
+
+class Conversation:
+    """Reads one mail's lines, acts on them inside the caller's transaction, and queues the reply."""
+
+    def __init__(self, session: Session, settings: Settings, mail: InboundMail, now: datetime,
+                 envelope_from: str | None = None) -> None:
+        self.session = session
+        self.settings = settings
+        self.mail = mail
+        self.envelope_from = envelope_from
+        self.now = now
+        self.echoes: list[Echo] = []
+        self.notes: list[str] = []
+        self.context = Context()
+        self.copies: set[str] = set()
+        self.notices: dict[str, list[str]] = {}  # previous address -> changes it must hear of
+        self.positions: dict[tuple[int, str], Position | None] = {}
+        self.mails_sent = 0
+        self.password_checks = 0
+        self.presses = 0
+
+    def run(self) -> Refusal | None:
+        """Act on every line and queue the reply; returns the refusal if a sign-on was refused."""
+        if self.mail.no_text:
+            self.notes.append("Your mail had no text part the judge could read; send your commands as plain text.")
+        if self.mail.html_only:
+            self.notes.append("Your mail had no plain-text part: the judge read its HTML part as text.")
+        if self.mail.truncated:
+            self.notes.append("Your mail was too long: only its beginning was read.")
+        lines = cmd.parse_lines(self.mail.lines)
+        limit = self.settings.max_commands_per_mail
+        if len(lines) > limit:
+            self.notes.append(f"Your mail had {len(lines)} commands: only the first {limit} were read.")
+            lines = lines[:limit]
+        savepoint = self.session.begin_nested()
+        try:
+            for line in lines:
+                if not self._line(line):
+                    break
+            self.close_block()
+            savepoint.commit()
+        except Refusal as refusal:
+            savepoint.rollback()  # nothing in a refused mail is applied
+            return refusal
+        body = render("reply", echoes=self.echoes, notes=self.notes, settings=self.settings)
+        subject = reply_subject(self.mail)
+        game = self.context.game
+        queue(self.session, self.settings, to=self.mail.reply_to, subject=subject, kind="reply", now=self.now,
+              in_reply_to=self.mail.message_id, body=body, game_id=game.id if game else None)
+        for address in sorted(self.copies - {self.mail.reply_to}):
+            queue(self.session, self.settings, to=address, subject=f"Copy: {subject}", kind="reply", now=self.now,
+                  body=body)
+        for address, changes in sorted(self.notices.items()):
+            queue(self.session, self.settings, to=address, subject="Your registration with the judge changed",
+                  kind="notice", now=self.now,
+                  body=render("changed", changes=changes, mail=self.mail, now=self.now, settings=self.settings))
+        self._process_if_complete()
+        return None
+
+    def echo(self, text: str, outcome: str, message: str = "", extra: list[str] | None = None) -> int:
+        self.echoes.append(Echo(text, outcome, message, extra or []))
+        return len(self.echoes) - 1
+
+    def send(self, *, to: str, subject: str, body: str, kind: str, game_id: int | None = None) -> bool:
+        """Queue a mail a command causes, unless this mail has already caused ``max_mails_per_mail``."""
+        if self.mails_sent >= self.settings.max_mails_per_mail:
+            return False
+        self.mails_sent += 1
+        queue(self.session, self.settings, to=to, subject=subject, body=body, kind=kind, now=self.now,
+              game_id=game_id)
+        return True
+
+    def tell_registered(self, change: str) -> None:
+        """Note a change of the signed-on seat's registration for the address it had at sign-on,
+        which is told of all of them in one notice."""
+        if self.context.registered:
+            self.notices.setdefault(self.context.registered, []).append(change)
+
+    # -- dispatch ----------------------------------------------------------------------------
+
+    def _line(self, line: cmd.Line) -> bool:
+        """Handle one line; False when the rest of the mail must not be read."""
+        command = line.command
+        if isinstance(command, cmd.BadCommand):
+            self.echo(line.text, "error", command.error)
+            return True
+        if isinstance(command, PASSWORD_COMMANDS):
+            self.password_checks += 1
+            if self.password_checks > self.settings.max_password_checks_per_mail:
+                self.echo(line.text.split()[0], "error", f"at most {self.settings.max_password_checks_per_mail} "
+                          "sign-ons and password commands are read in one mail; the rest of it was not read")
+                return False
+        if isinstance(command, cmd.SignOn | cmd.SignOff):
+            self.close_block()
+            if isinstance(command, cmd.SignOff):
+                self.context = Context()
+                self.echo(line.text, "ok", "signed off")
+                return True
+        handler, who = _HANDLERS[type(command)]
+        if who != ANYONE and self.context.game is None:
+            self.echo(line.text, "error", "sign on first: SIGNON POWER@game password")
+        elif who == MASTER and not self.context.is_master:
+            self.echo(line.text, "error", "only the game master, signed on as MASTER@game, can do this")
+        elif who == PLAYER and self.context.is_master:
+            self.echo(line.text, "error", "that is a player's command; sign on as a power")
+        else:
+            handler(self, line.text, command)
+        return True
+
+    # -- the game and its phase ---------------------------------------------------------------
+
+    def game(self, name: str) -> Game | None:
+        """The game called ``name``, its row locked until the mail's transaction ends."""
+        return self.session.scalar(select(Game).where(Game.name == name.lower()).with_for_update()
+                                   .execution_options(populate_existing=True))
+
+    def active_position(self) -> Position | None:
+        """The position of the signed-on game's current phase (read once per phase and mail)."""
+        game = self.context.game
+        assert game is not None
+        if game.state not in ("active", "paused") or game.phase is None:
+            return None
+        key = (game.id, game.phase)
+        if key not in self.positions:
+            row = lifecycle.current_phase(self.session, game)
+            self.positions[key] = lifecycle.position_of(row) if row else None
+        return self.positions[key]
+
+    def close_block(self) -> None:
+        """At the end of a power's lines: its offer sheet and orders replace the old ones as a whole."""
+        context = self.context
+        if context.game is None or context.power is None:
+            return
+        if context.sheet:
+            store_sheet(self, context)
+        if context.orders:
+            store_orders(self, context)
+        context.sheet, context.orders = [], []
+
+    def _process_if_complete(self) -> None:
+        """A phase is processed as soon as every power that must act has done so."""
+        game = self.context.game
+        if game is None:
+            return
+        self.session.flush()
+        if game.state == "active" and game.phase and not lifecycle.waiting_for(self.session, game):
+            lifecycle.process_phase(self.session, game, self.settings, self.now)
+
+
+def reply_subject(mail: InboundMail) -> str:
+    subject = mail.subject.strip()
+    return subject if subject.lower().startswith("re:") else f"Re: {subject or 'your mail to the judge'}"
+
+
+def power_of(game: Game, text: str) -> str:
+    """A power of the game's map from its name or initial (ValueError with a message if none)."""
+    try:
+        return power_name(load_map(game.variant), text)
+    except NotationError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def when(moment: datetime | None) -> str:
+    return "none" if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def masked(text: str, password: str) -> str:
+    """``text`` with the password *token* replaced by ``****`` (not other words that contain it)."""
+    return " ".join("****" if word == password else word for word in text.split())

@@ -1,0 +1,157 @@
+"""Storing a mail, and applying it exactly once: done, duplicate, automatic, or quarantined.
+
+Theory of operation.  ``receive`` stores the raw mail in a transaction of its own: that is what
+SMTP's 250 waits for.  ``process_mail`` claims the stored mail (``new`` → ``applying``, inside
+the transaction that applies it: a second processor waits for that transaction and then finds
+the mail taken; a crash rolls the claim back) and applies it.  A mail whose Message-ID was seen
+before is not applied again; automatic mail is recorded and never answered.
+
+Whatever goes wrong while applying one mail ends with that mail *quarantined*: its transaction
+is rolled back, it is marked ``quarantined`` with its error, the sender gets a short apology
+(never a traceback), and the game master of the game it signs on to (or the judge's admin) is
+told; then the next mail is applied.  Only the database itself failing (it cannot be reached,
+or a concurrent transaction got in the way: ``RETRIED``) is tried again a few times first, and
+if even quarantining fails the mail stays ``new`` for the next pass.  Once a mail is settled its
+stored copy keeps no password (``redact``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session
+
+from judge.commands import parse as cmd
+from judge.mail.inbound import InboundMail, parse_mail
+from judge.mail.redact import redact
+from judge.service.config import Settings
+from judge.service.handlers.conversation import Conversation, reply_subject
+from judge.service.handlers.signon import record_failure
+from judge.service.outbox import queue
+from judge.service.render import render
+from judge.store.database import Database
+from judge.store.models import Game
+from judge.store.models import InboundMail as InboundRow
+
+log = logging.getLogger("judge")
+
+RETRIED = (OperationalError, IntegrityError)  # a busy or unreachable database, a concurrent insert
+ATTEMPTS = 3
+MAX_ENVELOPE = 320  # the column's length
+
+
+def receive(db: Database, raw: bytes, now: datetime, envelope_from: str | None = None) -> int:
+    """Store a raw mail (its own transaction) and return its id."""
+    mail = parse_mail(raw, envelope_from=envelope_from)
+    with db.transaction() as session:
+        row = InboundRow(message_id=mail.message_id, envelope_from=_bounded(envelope_from), raw=raw,
+                         received_at=now, status="new")
+        session.add(row)
+        session.flush()
+        return row.id
+
+
+def _bounded(envelope_from: str | None) -> str | None:
+    if envelope_from is None:
+        return None
+    return "".join(c for c in envelope_from if c.isprintable())[:MAX_ENVELOPE]
+
+
+def process_mail(db: Database, settings: Settings, mail_id: int, now: datetime) -> str:
+    """Apply a stored mail; returns its final status (done, duplicate, automatic, quarantined),
+    or its current one if another processor has it.  Raises only if the database cannot be used."""
+    error: Exception | None = None
+    for attempt in range(ATTEMPTS):
+        try:
+            return _apply(db, settings, mail_id, now)
+        except RETRIED as exc:
+            log.warning("mail %s: database error, attempt %d: %s", mail_id, attempt + 1, exc)
+            error = exc
+            time.sleep(0.05 * 4**attempt)
+        except Exception as exc:
+            log.exception("mail %s failed", mail_id)
+            error = exc
+            break
+    assert error is not None
+    return _quarantine(db, settings, mail_id, now, error)
+
+
+def _apply(db: Database, settings: Settings, mail_id: int, now: datetime) -> str:
+    with db.transaction() as session:
+        claimed = session.execute(update(InboundRow).where(InboundRow.id == mail_id, InboundRow.status == "new")
+                                  .values(status="applying"))
+        row = session.get(InboundRow, mail_id)
+        if row is None or not claimed.rowcount:  # type: ignore[attr-defined]
+            return row.status if row else "missing"
+        mail = parse_mail(row.raw, envelope_from=row.envelope_from)
+        row.processed_at = now
+        row.status = _status(session, settings, mail, row, now)
+        row.raw = redact(row.raw, cmd.password_words(mail.lines))
+        return row.status
+
+
+def _status(session: Session, settings: Settings, mail: InboundMail, row: InboundRow, now: datetime) -> str:
+    if mail.message_id and session.scalar(
+        select(InboundRow.id).where(InboundRow.message_id == mail.message_id, InboundRow.id != row.id,
+                                    InboundRow.status.in_(("done", "automatic", "quarantined")))
+    ):
+        return "duplicate"
+    if mail.automatic:
+        return "automatic"
+    refusal = Conversation(session, settings, mail, now, row.envelope_from).run()
+    if refusal is not None:
+        record_failure(session, settings, refusal, mail.sender or mail.reply_to, now)
+        queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
+              in_reply_to=mail.message_id, body=render("refusal", until=refusal.until))
+    return "done"
+
+
+def _quarantine(db: Database, settings: Settings, mail_id: int, now: datetime, error: Exception) -> str:
+    """Set a mail that could not be applied aside, and say so to its sender and to whoever runs its game."""
+    reason = f"{type(error).__name__}: {error}"[:2000]
+    try:
+        with db.transaction() as session:
+            row = _mark_quarantined(session, mail_id, now, reason)
+            if row is not None:
+                _tell_of_quarantine(session, settings, row, now, reason)
+    except RETRIED:
+        raise
+    except Exception:
+        log.exception("mail %s: could not report its quarantine", mail_id)
+        with db.transaction() as session:
+            _mark_quarantined(session, mail_id, now, reason)
+    log.warning("mail %s quarantined: %s", mail_id, reason)
+    return "quarantined"
+
+
+def _mark_quarantined(session: Session, mail_id: int, now: datetime, reason: str) -> InboundRow | None:
+    row = session.get(InboundRow, mail_id)
+    if row is None or row.status not in ("new", "applying"):
+        return None
+    row.status, row.error, row.processed_at = "quarantined", reason, now
+    lines = parse_mail(row.raw, envelope_from=row.envelope_from).lines
+    row.raw = redact(row.raw, cmd.password_words(lines))
+    return row
+
+
+def _tell_of_quarantine(session: Session, settings: Settings, row: InboundRow, now: datetime, reason: str) -> None:
+    mail = parse_mail(row.raw, envelope_from=row.envelope_from)
+    if mail.reply_to and not mail.automatic:
+        queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
+              in_reply_to=mail.message_id, body=render("failure", settings=settings))
+    game = None
+    for line in mail.lines:  # the game the mail signs on to, read line by line: the mail may not parse
+        with contextlib.suppress(Exception):
+            command = cmd.parse_lines([line])[0].command
+            if isinstance(command, cmd.SignOn):
+                game = session.scalar(select(Game).where(Game.name == command.game))
+                break
+    to = game.gm_address if game is not None else settings.admin_address
+    queue(session, settings, to=to, subject=f"Mail {row.id} quarantined", kind="notice", now=now,
+          game_id=game.id if game else None,
+          body=render("quarantined", row=row, mail=mail, reason=reason, game=game, settings=settings))

@@ -1,0 +1,217 @@
+"""A signed-on power's commands: offers and orders, ACCEPT, TRANSFER, STATUS, CLEAR, PRESS,
+RESIGN; and SET PASSWORD / SET ADDRESS, which the game master may use too.
+
+A change of password or address is always told to the address registered before it, whoever
+sent the mail and wherever its replies go, so that nobody can take a seat over silently.
+"""
+
+from __future__ import annotations
+
+from judge.commands import parse as cmd
+from judge.engine.map import load_map
+from judge.engine.orders import PhaseKind
+from judge.mail.inbound import usable_address
+from judge.payola.acceptance import AcceptanceError, parse_acceptance
+from judge.payola.treasury import TreasuryError, forfeit, transfer
+from judge.service import lifecycle
+from judge.service.handlers.conversation import (
+    PLAYER,
+    SIGNED_ON,
+    Context,
+    Conversation,
+    handles,
+    masked,
+    power_of,
+    when,
+)
+from judge.service.passwords import hash_password
+from judge.service.render import render
+from judge.store.models import LedgerRow, Submission
+
+
+@handles(cmd.OfferLine, PLAYER)
+def offer_line(talk: Conversation, text: str, _: cmd.OfferLine) -> None:
+    position = talk.active_position()
+    if position is None or position.phase.kind is not PhaseKind.MOVEMENT:
+        talk.echo(text, "error", "offers are only taken in a movement phase of a running game")
+        return
+    talk.context.sheet.append((talk.echo(text, "ok"), text))
+
+
+@handles(cmd.OrderLine, PLAYER)
+def order_line(talk: Conversation, text: str, _: cmd.OrderLine) -> None:
+    position = talk.active_position()
+    game = talk.context.game
+    assert game is not None
+    if position is None:
+        talk.echo(text, "error", "unknown command (the game is not running)")
+        return
+    if position.phase.kind is PhaseKind.MOVEMENT and not lifecycle.options_of(game).loyal_units:
+        talk.echo(text, "error", "unknown command (in a movement phase units are bribed, not ordered)")
+        return
+    talk.context.orders.append((talk.echo(text, "ok"), text))
+
+
+@handles(cmd.Accept, PLAYER)
+def accept(talk: Conversation, text: str, command: cmd.Accept) -> None:
+    game, player = talk.context.game, talk.context.player
+    assert game is not None and player is not None
+    try:
+        listed = parse_acceptance(command.text, load_map(game.variant).letters)
+    except AcceptanceError as exc:
+        talk.echo(text, "error", str(exc))
+        return
+    player.acceptance = str(listed)
+    talk.echo(text, "ok", f"acceptance list is now {listed}")
+
+
+@handles(cmd.Transfer, PLAYER)
+def transfer_money(talk: Conversation, text: str, command: cmd.Transfer) -> None:
+    """Rule 2.3.  The balance is read inside the transaction that holds the game's row, so two
+    transfers sent at once can never spend the same money twice."""
+    game, power = talk.context.game, talk.context.power
+    assert game is not None and power is not None
+    try:
+        receiver = power_of(game, command.to)
+        _, entries = transfer(lifecycle.balances(talk.session, game), power, receiver, command.amount)
+    except (ValueError, TreasuryError) as exc:
+        talk.echo(text, "error", str(exc))
+        return
+    for entry in entries:
+        talk.session.add(LedgerRow(game_id=game.id, power=entry.power, amount=entry.amount, kind="transfer",
+                                   note=entry.note, phase=game.phase, created_at=talk.now))
+    talk.session.flush()
+    balance = lifecycle.balances(talk.session, game)
+    talk.echo(text, "ok", f"{command.amount} AgP sent to {receiver.title()}; your balance is {balance[power]} AgP")
+    player = lifecycle.seats(talk.session, game).get(receiver)
+    if lifecycle.is_played(player):
+        assert player is not None and player.address is not None
+        talk.send(to=player.address, subject=f"{game.name} transfer received", kind="transfer", game_id=game.id,
+                  body=render("transfer", game=game, sender=power, amount=command.amount, balance=balance[receiver]))
+
+
+@handles(cmd.Status, PLAYER)
+def status(talk: Conversation, text: str, _: cmd.Status) -> None:
+    game, power = talk.context.game, talk.context.power
+    assert game is not None and power is not None
+    balance = lifecycle.balances(talk.session, game)[power]
+    sheet = lifecycle.latest_submission(talk.session, game, game.phase or "", power, "sheet")
+    orders = lifecycle.latest_submission(talk.session, game, game.phase or "", power, "orders")
+    player = talk.context.player
+    lines = [f"game {game.name}, {game.state}, phase {game.phase or '-'}, deadline {when(game.deadline)}",
+             f"your balance: {balance} AgP",
+             f"your acceptance list: {(player and player.acceptance) or 'the default (own first, then ?)'}"]
+    current = sheet.text if sheet and sheet.text else (orders.text if orders and orders.text else "")
+    lines.append("your current sheet/orders:" if current else "no sheet or orders yet for this phase")
+    lines.extend(f"  {line}" for line in current.splitlines())
+    talk.echo(text, "info", "", lines)
+
+
+@handles(cmd.Clear, PLAYER)
+def clear(talk: Conversation, text: str, _: cmd.Clear) -> None:
+    game, power = talk.context.game, talk.context.power
+    assert game is not None and power is not None
+    if game.phase is None:
+        talk.echo(text, "error", "the game has not started")
+        return
+    talk.context.sheet, talk.context.orders = [], []
+    for kind in ("sheet", "orders"):
+        talk.session.add(Submission(game_id=game.id, phase=game.phase, power=power, kind=kind, text="",
+                                    parsed={}, created_at=talk.now))
+    talk.echo(text, "ok", "your sheet and orders for this phase are cleared")
+
+
+@handles(cmd.Press, PLAYER)
+def press(talk: Conversation, text: str, command: cmd.Press) -> None:
+    game, power = talk.context.game, talk.context.power
+    assert game is not None and power is not None
+    talk.presses += 1
+    if talk.presses > talk.settings.max_press_per_mail:
+        talk.echo(text, "error", f"not sent: at most {talk.settings.max_press_per_mail} press messages are sent "
+                  "from one mail")
+        return
+    seat = lifecycle.seats(talk.session, game)
+    if command.to == ("ALL",):
+        targets = [p for p in load_map(game.variant).powers if p != power]
+    else:
+        try:
+            targets = [power_of(game, letter) for letter in command.to]
+        except ValueError as exc:
+            talk.echo(text, "error", str(exc))
+            return
+    sent, held = [], []
+    for target in targets:
+        player = seat.get(target)
+        if target != power and lifecycle.is_played(player):
+            assert player is not None and player.address is not None
+            body = render("press", game=game, sender=power, body=command.body, everyone=command.to == ("ALL",))
+            if talk.send(to=player.address, subject=f"{game.name} press from {power.title()}", kind="press",
+                         game_id=game.id, body=body):
+                sent.append(target.title())
+            else:
+                held.append(target.title())
+    message = f"press sent to {', '.join(sent) or 'nobody (no played power among them)'}"
+    if held:
+        message += (f"; not sent to {', '.join(held)}: one mail may cause at most "
+                    f"{talk.settings.max_mails_per_mail} mails")
+    talk.echo(text, "error" if held else "ok", message)
+
+
+@handles(cmd.SetPassword, SIGNED_ON)
+def set_password(talk: Conversation, text: str, command: cmd.SetPassword) -> None:
+    context = talk.context
+    game = context.game
+    assert game is not None
+    if context.is_master:
+        game.gm_password = hash_password(command.password)
+    else:
+        assert context.player is not None
+        context.player.password = hash_password(command.password)
+    talk.tell_registered(f"the password of {_seat_name(context)} was changed")
+    talk.echo(masked(text, command.password), "ok", "password changed")
+
+
+@handles(cmd.SetAddress, SIGNED_ON)
+def set_address(talk: Conversation, text: str, command: cmd.SetAddress) -> None:
+    context = talk.context
+    game = context.game
+    assert game is not None
+    address = usable_address(command.address)
+    if not address:
+        talk.echo(text, "error", f"'{command.address[:80]}' is not an address the judge can send mail to")
+        return
+    if context.is_master:
+        previous: str | None = game.gm_address
+        game.gm_address = address
+    else:
+        assert context.player is not None
+        previous = context.player.address
+        context.player.address = address
+    if previous != address:
+        talk.tell_registered(f"the address of {_seat_name(context)} was changed to {address}")
+    talk.copies.add(address)
+    talk.echo(text, "ok", f"mail will now go to {address}")
+
+
+def _seat_name(context: Context) -> str:
+    assert context.game is not None
+    who = "the game master" if context.is_master else (context.power or "").title()
+    return f"{who} in {context.game.name}"
+
+
+@handles(cmd.Resign, PLAYER)
+def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
+    game, power, player = talk.context.game, talk.context.power, talk.context.player
+    assert game is not None and power is not None and player is not None
+    player.resigned = True
+    note = "you have resigned; your power is now a dummy"
+    row = lifecycle.current_phase(talk.session, game)
+    if row is not None:
+        position = lifecycle.position_of(row)
+        if not position.centers_of(power):
+            for entry in forfeit(lifecycle.balances(talk.session, game), power)[1]:
+                talk.session.add(LedgerRow(game_id=game.id, power=power, amount=entry.amount, kind="forfeit",
+                                           note=entry.note, phase=game.phase, created_at=talk.now))
+            note += " and, being eliminated, its treasury is forfeited (rule 2.4)"
+    talk.context = Context()
+    talk.echo(text, "ok", note)

@@ -1,0 +1,119 @@
+"""SIGNON, and the back-off that makes guessing passwords by mail hopeless.
+
+Every refused sign-on is recorded, for its seat (a power of a game, or its master) and for its
+sender.  After ``FREE_FAILURES`` failures in a row for a seat (a success clears them), or in a
+day from one sender, each further attempt must wait twice as long as the one before (one
+minute, two, four, ...; at most an hour for a seat, a day for a sender); an attempt made too
+soon is refused without looking at the password and is not counted.  The seat's registered
+address is told of the failures at the fifth, tenth, twentieth, ... one, with the senders'
+addresses, so a player learns that someone is trying.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
+
+from judge.commands import parse as cmd
+from judge.service import lifecycle
+from judge.service.config import Settings
+from judge.service.handlers.conversation import ANYONE, Context, Conversation, Refusal, handles, masked, power_of
+from judge.service.outbox import queue
+from judge.service.passwords import verify_password
+from judge.service.render import render
+from judge.store.models import Game, SignonFailure
+
+FREE_FAILURES = 5
+SEAT_CAP = timedelta(hours=1)
+SENDER_CAP = timedelta(days=1)
+
+
+@handles(cmd.SignOn, ANYONE)
+def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
+    game = talk.game(command.game)
+    sender = talk.mail.sender or talk.mail.reply_to
+    if game is None:
+        raise Refusal(until=blocked_until(talk.session, None, None, sender, talk.now))
+    who = "MASTER" if command.who == "MASTER" else _power_or_none(game, command.who)
+    until = blocked_until(talk.session, game.id, who, sender, talk.now)
+    if until is not None:
+        raise Refusal(game.name, who, until)
+    if who == "MASTER":
+        if not verify_password(command.password, game.gm_password):
+            raise Refusal(game.name, who)
+        registered = game.gm_address
+        talk.context = Context(game=game, registered=registered)
+        done = f"signed on as master of {game.name}"
+    else:
+        player = lifecycle.seats(talk.session, game).get(who) if who else None
+        if player is None or not lifecycle.is_played(player) or not verify_password(command.password, player.password):
+            raise Refusal(game.name, who)
+        assert who is not None
+        registered = player.address or ""
+        talk.context = Context(game=game, power=who, player=player, registered=registered)
+        done = f"signed on as {who.title()} in {game.name}"
+    talk.session.execute(delete(SignonFailure).where(SignonFailure.game_id == game.id, SignonFailure.who == who))
+    if registered and registered != talk.mail.reply_to:
+        talk.copies.add(registered)
+    talk.echo(masked(text, command.password), "ok", done)
+
+
+def _power_or_none(game: Game, text: str) -> str | None:
+    try:
+        return power_of(game, text)
+    except ValueError:
+        return None
+
+
+def _delay(failures: int, cap: timedelta) -> timedelta:
+    if failures < FREE_FAILURES:
+        return timedelta(0)
+    return min(timedelta(minutes=2 ** min(failures - FREE_FAILURES, 20)), cap)
+
+
+def blocked_until(session: Session, game_id: int | None, who: str | None, sender: str,
+                  now: datetime) -> datetime | None:
+    """When the next sign-on to this seat, or from this sender, may be tried; None if now."""
+    moments = []
+    if game_id is not None and who is not None:
+        count, last = session.execute(select(func.count(SignonFailure.id), func.max(SignonFailure.at))
+                                      .where(SignonFailure.game_id == game_id, SignonFailure.who == who)).one()
+        if last is not None:
+            moments.append(last + _delay(count, SEAT_CAP))
+    count, last = session.execute(select(func.count(SignonFailure.id), func.max(SignonFailure.at))
+                                  .where(SignonFailure.sender == sender, SignonFailure.at > now - timedelta(days=1))
+                                  ).one()
+    if last is not None:
+        moments.append(last + _delay(count, SENDER_CAP))
+    until = max(moments, default=None)
+    return until if until is not None and until > now else None
+
+
+def record_failure(session: Session, settings: Settings, refusal: Refusal, sender: str, now: datetime) -> None:
+    """Count a refused sign-on (not one refused for coming too soon) and tell the seat's owner at
+    the fifth, tenth, twentieth... failure in a row."""
+    if refusal.until is not None:
+        return
+    game = session.scalar(select(Game).where(Game.name == refusal.game)) if refusal.game else None
+    session.add(SignonFailure(game_id=game.id if game else None, who=refusal.who if game else None,
+                              sender=sender[:320], at=now))
+    if game is None or refusal.who is None:
+        return
+    rows = list(session.execute(select(SignonFailure.sender, SignonFailure.at)
+                                .where(SignonFailure.game_id == game.id, SignonFailure.who == refusal.who)))
+    count = len(rows)
+    if count < FREE_FAILURES or count % FREE_FAILURES or (count // FREE_FAILURES) & (count // FREE_FAILURES - 1):
+        return
+    if refusal.who == "MASTER":
+        address: str | None = game.gm_address
+    else:
+        player = lifecycle.seats(session, game).get(refusal.who)
+        address = player.address if player else None
+    if address:
+        senders = sorted({s for s, _ in rows})
+        queue(session, settings, to=address, subject=f"{game.name}: failed sign-ons as {refusal.who.title()}",
+              kind="notice", now=now, game_id=game.id,
+              body=render("signon_failures", game=game, who=refusal.who, count=count, senders=senders,
+                          until=now + _delay(count, SEAT_CAP)))

@@ -1,0 +1,395 @@
+"""No single mail can stop or cheat the judge: one regression test per hole an attacker found.
+
+Each test is named after the hole it closes.  The concurrency tests run two threads against
+one database; in the PostgreSQL run of the suite (JUDGE_TEST_DATABASE_URL) they check the
+row locks, on SQLite the database's single writer.
+"""
+
+from __future__ import annotations
+
+import base64
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from judge.service import app, lifecycle
+from judge.service.app import apply_stored, run_deadlines, unapplied_mail
+from judge.service.handlers import mail as mail_module
+from judge.service.handlers import player as player_module
+from judge.service.handlers import receive
+from judge.store.models import Game, InboundMail, LedgerRow, Outbox
+from tests.service.harness import Judge, raw_mail
+
+GM = "gm@example.org"
+ALICE, BOB = "alice@example.org", "bob@example.org"
+MALLORY = "mallory@evil.example"
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Judge:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE g1 gm-secret")
+    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
+    judge.send(BOB, "JOIN g1 bob-pw GERMANY")
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSTART")
+    judge.new_mail()
+    return judge
+
+
+def header_mail(headers: list[tuple[str, str]], body: str) -> bytes:
+    """A raw mail with headers exactly as given (nothing cleaned), UTF-8."""
+    lines = [f"{name}: {value}" for name, value in headers]
+    return ("\r\n".join([*lines, "To: judge@localhost", "Content-Type: text/plain; charset=utf-8", "", body])
+            ).encode("utf-8", "surrogateescape")
+
+
+# -- 1. a mail that cannot be handled never blocks the ones behind it --------------------------------
+
+POISON = ["\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+
+
+@pytest.mark.parametrize("char", POISON, ids=[f"U+{ord(c):04X}" for c in POISON])
+@pytest.mark.parametrize("where", ["Message-ID", "From", "Reply-To", "Subject"])
+def test_poison_header_is_answered_and_the_next_mail_is_applied(judge: Judge, char: str, where: str) -> None:
+    headers = {"From": ALICE, "Subject": "orders", "Message-ID": "<poison@example.org>"}
+    headers[where] = {"Message-ID": f"<poi{char}son@example.org>", "From": f"ali{char}ce@example.org",
+                      "Reply-To": f"alice@exa{char}mple.org", "Subject": f"my{char}orders"}[where]
+    assert judge.send_raw(header_mail(list(headers.items()), "SIGNON F@g1 alice-pw\nSTATUS")) == "done"
+    if where != "From":  # a From that is no address gets no answer; the rest are answered
+        assert "your balance: 48 AgP" in judge.last_to(ALICE).body
+    assert judge.send(BOB, "SIGNON G@g1 bob-pw\nSTATUS") == "done"
+    assert "your balance: 48 AgP" in judge.last_to(BOB).body
+    assert unapplied_mail(judge.db) == []
+
+
+def test_rfc2047_encoded_line_break_in_from_and_message_id_is_answered(judge: Judge) -> None:
+    raw = header_mail([("From", "=?utf-8?q?Alice=0D=0ABcc=3A_x=40y?= <alice@example.org>"), ("Subject", "x"),
+                       ("Message-ID", "<=?utf-8?q?a=0D=0Ab?=@example.org>")], "SIGNON F@g1 alice-pw\nSTATUS")
+    assert judge.send_raw(raw) == "done"
+    reply = judge.last_to(ALICE)
+    assert "your balance: 48 AgP" in reply.body and "Bcc" not in reply.headers
+    assert judge.send(BOB, "SIGNON G@g1 bob-pw\nSTATUS") == "done"
+
+
+def test_long_subject_and_from_fit_their_columns(judge: Judge) -> None:
+    """On PostgreSQL a Subject over 296 or a From over 320 characters broke a column's length."""
+    raw = header_mail([("From", "a" * 400 + "@example.org"), ("Subject", "s" * 1000),
+                       ("Message-ID", "<" + "m" * 900 + ">")], "HELP")
+    assert judge.send_raw(raw) == "done"
+    assert judge.send(ALICE, "SIGNON F@g1 alice-pw\nSTATUS", subject="x" * 400) == "done"
+    assert len(judge.last_to(ALICE).subject) <= 300
+
+
+def test_utf7_body_with_lone_surrogates_gets_a_normal_answer(judge: Judge) -> None:
+    raw = (b"From: alice@example.org\r\nTo: judge@localhost\r\nSubject: utf7\r\nMessage-ID: <u7@example.org>\r\n"
+           b"Content-Type: text/plain; charset=utf-7\r\n\r\n+2D3YPQ- LIST\r\nLIST g1\r\n")
+    assert judge.send_raw(raw) == "done"
+    reply = judge.last_to(ALICE).body
+    assert "internal error" not in reply and "state: active" in reply
+
+
+def test_any_failure_quarantines_the_mail_tells_the_game_master_and_the_queue_moves_on(
+        judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(player_module, "parse_acceptance", broken)
+    now = judge.now
+    first = receive(judge.db, raw_mail(ALICE, "SIGNON F@g1 alice-pw\nACCEPT FG"), now)
+    second = receive(judge.db, raw_mail(BOB, "SIGNON G@g1 bob-pw\nSTATUS"), now)
+    assert [status for _, status in apply_stored(judge.db, judge.settings, now)] == ["quarantined", "done"]
+    judge.process("g1")  # delivers the outbox
+    mails = {m.to: m for m in judge.new_mail()}
+    assert "internal error" in mails[ALICE].body and "boom" not in mails[ALICE].body
+    assert f"Mail {first} quarantined" == mails[GM].subject and "RuntimeError: boom" in mails[GM].body
+    assert "your balance: 48 AgP" in mails[BOB].body
+    with judge.db.transaction() as session:
+        row = session.get(InboundMail, first)
+        assert row is not None and row.status == "quarantined" and row.error == "RuntimeError: boom"
+        assert b"alice-pw" not in row.raw
+        assert session.get(InboundMail, second).status == "done"  # type: ignore[union-attr]
+
+
+def test_quarantine_without_a_game_tells_the_admin(judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mail_module, "Conversation", None)  # calling it raises TypeError
+    assert judge.send(MALLORY, "LIST") == "quarantined"
+    assert {m.to for m in judge.new_mail()} == {MALLORY, "postmaster@localhost"}
+
+
+def test_the_deadline_clock_runs_when_the_mail_queue_cannot_be_applied(judge: Judge,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    def unusable(*args: Any) -> list[int]:
+        raise ConnectionError("database gone")
+
+    monkeypatch.setattr(app, "unapplied_mail", unusable)
+    judge.later(49)
+    lines = app.tick(judge.db, judge.settings, judge.now)
+    assert lines[0].startswith("applying stored mail failed") and lines[1].startswith("g1 S1901M processed")
+
+
+# -- 3. settings that cannot overflow -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["SET GRACE 99999999999", "SET MOVEMENT " + "9" * 300, "SET RETREAT 91d",
+                                     "SET DEADLINE 9999-12-31 00:00", "SET DEADLINE 2025-01-01 00:00"])
+def test_overflowing_settings_are_refused(judge: Judge, command: str) -> None:
+    judge.send(GM, f"SIGNON MASTER@g1 gm-secret\n{command}")
+    assert f"> {command}\n  ERROR:" in judge.last_to(GM).body
+    judge.later(49)
+    assert judge.process("g1").startswith("g1 S1901M processed")
+
+
+def test_a_failing_game_does_not_stop_the_deadlines_of_the_others(judge: Judge) -> None:
+    judge.send("gm2@example.org", "CREATE g2 gm2")
+    judge.send(ALICE, "JOIN g2 alice-pw FRANCE")
+    judge.send("gm2@example.org", "SIGNON MASTER@g2 gm2\nSTART")
+    with judge.db.transaction() as session:  # a setting stored before durations were bounded
+        game = session.scalar(select(Game).where(Game.name == "g1"))
+        assert game is not None
+        game.settings = {**game.settings, "grace": 1e300}
+    judge.new_mail()
+    judge.later(49)
+    lines = run_deadlines(judge.db, judge.settings, judge.now)
+    assert lines[0].startswith("g1 paused: its deadline failed (OverflowError")
+    assert lines[1].startswith("g2 S1901M processed")
+    judge.process("g2")
+    told = [m for m in judge.new_mail() if "deadline failed" in m.subject]
+    assert {m.to for m in told} == {GM, "postmaster@localhost"}
+    again = run_deadlines(judge.db, judge.settings, judge.now)
+    assert not [line for line in again if line.startswith("g1")]  # g1 is paused: no failure every tick
+
+
+# -- 4. each phase processed exactly once, balances never negative ----------------------------------
+
+
+def slowed(function: Callable[..., Any], seconds: float = 0.4) -> Callable[..., Any]:
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(seconds)
+        return function(*args, **kwargs)
+
+    return slow
+
+
+def run_together(*jobs: Callable[[], Any]) -> None:
+    barrier = threading.Barrier(len(jobs))
+    errors: list[BaseException] = []
+
+    def run(job: Callable[[], Any], delay: float) -> None:
+        barrier.wait()
+        time.sleep(delay)
+        try:
+            job()
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(job, 0.1 * number)) for number, job in enumerate(jobs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not errors, errors
+
+
+def test_deadline_run_and_last_sheet_at_once_process_the_phase_once(judge: Judge,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR")
+    judge.new_mail()
+    judge.later(49)
+    monkeypatch.setattr(lifecycle, "process_phase", slowed(lifecycle.process_phase))
+    last_sheet = raw_mail(BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - RUH")
+    run_together(lambda: app.process_game(judge.db, judge.settings, "g1", judge.now),
+                 lambda: app.inject(judge.db, judge.settings, last_sheet, judge.now))
+    with judge.db.transaction() as session:
+        results = session.scalars(select(Outbox.recipient).where(Outbox.subject == "g1 S1901M results")).all()
+        charts = session.scalars(select(Outbox.id).where(Outbox.subject == "g1 S1901M chart")).all()
+        payments = session.scalars(select(LedgerRow.amount).where(LedgerRow.kind == "payment")).all()
+    assert sorted(results) == [ALICE, BOB] and len(charts) == 1
+    assert payments == [-2]  # France's bribe, once; Germany's sheet came after the phase
+
+
+def test_two_concurrent_transfers_never_leave_a_negative_balance(judge: Judge,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(player_module, "transfer", slowed(player_module.transfer))
+    mails = [raw_mail(ALICE, "SIGNON F@g1 alice-pw\nTRANSFER 48 TO GERMANY") for _ in range(2)]
+    run_together(*(lambda raw=raw: app.inject(judge.db, judge.settings, raw, judge.now) for raw in mails))
+    with judge.db.transaction() as session:
+        game = session.scalar(select(Game).where(Game.name == "g1"))
+        assert game is not None
+        balances = lifecycle.balances(session, game)
+    assert balances["FRANCE"] == 0 and balances["GERMANY"] == 96
+    judge.process("g1")
+    replies = [m.body for m in judge.new_mail() if m.to == ALICE]
+    assert sum("48 AgP sent to Germany" in body for body in replies) == 1
+    assert sum("ERROR:" in body for body in replies) == 1
+
+
+# -- 5. no silent takeover -------------------------------------------------------------------------
+
+
+def test_reply_to_takeover_is_copied_and_notified_to_the_registered_address(judge: Judge) -> None:
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nSET ADDRESS mallory@evil.example\nSET PASSWORD mine-now",
+               headers={"Reply-To": MALLORY})
+    mails = judge.new_mail()
+    to_alice = [m for m in mails if m.to == ALICE]
+    assert {m.subject for m in to_alice} == {"Copy: Re: orders", "Your registration with the judge changed"}
+    notice = next(m for m in to_alice if m.subject.startswith("Your registration")).body
+    assert "the address of France in g1 was changed to mallory@evil.example" in notice
+    assert "the password of France in g1 was changed" in notice
+    assert "mine-now" not in notice and "replies to mallory@evil.example" in notice
+
+
+def test_a_new_game_master_address_is_notified_to_the_previous_one(judge: Judge) -> None:
+    judge.send(MALLORY, "SIGNON MASTER@g1 gm-secret\nSET ADDRESS mallory@evil.example")
+    notices = [m for m in judge.new_mail() if m.to == GM]
+    assert len(notices) == 2 and any("the address of the game master in g1 was changed" in m.body for m in notices)
+
+
+def stored_raw(judge: Judge) -> list[bytes]:
+    with judge.db.transaction() as session:
+        return list(session.scalars(select(InboundMail.raw).order_by(InboundMail.id)))
+
+
+def test_stored_mail_keeps_no_plaintext_password(judge: Judge) -> None:
+    judge.send("carol@example.org", "CREATE g3 carol-game-pw\nJOIN g1 carol-join-pw")
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nSET PASSWORD alice-new-pw\nSIGNON G@g1 wrong-guess extra")
+    encoded = base64.b64encode(b"SIGNON G@g1 bob-pw\nSTATUS\n").decode()
+    judge.send_raw(b"From: bob@example.org\r\nTo: judge@localhost\r\nSubject: b64\r\nMessage-ID: <b64@x>\r\n"
+                   b"Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+                   + encoded.encode() + b"\r\n")
+    assert "your balance: 48 AgP" in judge.last_to(BOB).body
+    everything = b"".join(stored_raw(judge))
+    for password in ("gm-secret", "alice-pw", "bob-pw", "carol-game-pw", "carol-join-pw", "alice-new-pw",
+                     "wrong-guess", encoded[:12]):
+        assert password.encode() not in everything, password
+    assert b"SIGNON F@g1 ****" in everything
+
+
+def test_wrong_passwords_back_off_after_five_failures_and_the_owner_is_told(judge: Judge) -> None:
+    for attempt in range(5):
+        judge.send(MALLORY, f"SIGNON F@g1 guess{attempt}")
+    mails = judge.new_mail()
+    warning = [m for m in mails if m.to == ALICE]
+    assert len(warning) == 1 and "5 failed sign-ons in a row as France in g1" in warning[0].body
+    assert MALLORY in warning[0].body
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nSTATUS")  # the right password, too soon: refused unread
+    assert "too many failed sign-ons" in judge.last_to(ALICE).body
+    judge.later(1.1 / 60)  # one minute after the fifth failure
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nSTATUS")
+    assert "your balance: 48 AgP" in judge.last_to(ALICE).body
+
+
+def test_wrong_passwords_back_off_per_sender_across_seats(judge: Judge) -> None:
+    for seat in ("F@g1", "G@g1", "MASTER@g1", "I@g1", "F@nogame"):
+        judge.send(MALLORY, f"SIGNON {seat} guess")
+    judge.send(MALLORY, "SIGNON G@g1 bob-pw\nSTATUS")  # even the right password, from that sender
+    assert "too many failed sign-ons" in judge.last_to(MALLORY).body
+    judge.send(BOB, "SIGNON G@g1 bob-pw\nSTATUS")  # the seat itself is not blocked for its owner
+    assert "your balance: 48 AgP" in judge.last_to(BOB).body
+
+
+# -- 6. bounded amplification and work per mail -----------------------------------------------------
+
+
+def seven_players(judge: Judge) -> None:
+    for letter, power in zip("EIART", ("ENGLAND", "ITALY", "AUSTRIA", "RUSSIA", "TURKEY"), strict=True):
+        judge.send(f"{letter.lower()}@example.org", f"JOIN g7 pw-{letter} {power}")
+
+
+def test_press_blocks_per_mail_are_limited(judge: Judge) -> None:
+    presses = "".join(f"PRESS TO G\nmessage {n}\nENDPRESS\n" for n in range(30))
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n" + presses)
+    mails = judge.new_mail()
+    assert sum(m.to == BOB for m in mails) == judge.settings.max_press_per_mail
+    assert "ERROR: not sent: at most 10 press messages" in next(m for m in mails if m.to == ALICE).body
+
+
+def test_mails_queued_per_inbound_mail_are_limited(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE g7 gm")
+    judge.send(ALICE, "JOIN g7 alice-pw FRANCE")
+    judge.send(BOB, "JOIN g7 bob-pw GERMANY")
+    seven_players(judge)
+    judge.send(GM, "SIGNON MASTER@g7 gm\nSTART")
+    judge.new_mail()
+    judge.send(ALICE, "SIGNON F@g7 alice-pw\n" + "PRESS TO ALL\nhello\nENDPRESS\n" * 10)
+    mails = judge.new_mail()
+    assert len(mails) == 1 + judge.settings.max_mails_per_mail  # the reply, and 50 of the 60 press mails
+    assert "not sent to" in mails[0].body or "not sent to" in next(m.body for m in mails if m.to == ALICE)
+
+
+def test_commands_per_mail_are_limited(judge: Judge) -> None:
+    judge.send(ALICE, "HELP\n" + "LIST g1\n" * 700)
+    body = judge.last_to(ALICE).body
+    assert "only the first 500 were read" in body and body.count("> LIST g1") == 499
+
+
+def test_two_thousand_create_lines_cost_at_most_ten_password_hashes(judge: Judge,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from judge.service.handlers import anyone
+
+    hashed: list[str] = []
+    real = anyone.hash_password
+    monkeypatch.setattr(anyone, "hash_password", lambda password: hashed.append(password) or real(password))
+    judge.send(MALLORY, "".join(f"CREATE spam{n} pw\n" for n in range(2000)))
+    body = judge.last_to(MALLORY).body
+    assert len(hashed) <= judge.settings.max_creates_per_day
+    assert "the rest of it was not read" in body and body.count("> CREATE") == 11
+
+
+def test_creates_per_address_and_day_are_limited(judge: Judge) -> None:
+    judge.send(MALLORY, "CREATE s1 pw\nCREATE s2 pw\nCREATE s3 pw\nCREATE s4 pw")
+    body = judge.last_to(MALLORY).body
+    assert body.count("OK: game 's") == 3
+    assert "> CREATE s4 ****\n  ERROR: at most 3 games may be created by one address in a day" in body
+    judge.later(24.1)
+    judge.send(MALLORY, "CREATE s4 pw")
+    assert "OK: game 's4' created" in judge.last_to(MALLORY).body
+
+
+def test_joins_per_address_and_day_are_limited(judge: Judge) -> None:
+    judge.settings = replace(judge.settings, max_joins_per_day=2)
+    for number in range(1, 4):
+        judge.send(f"gm{number}@example.org", f"CREATE t{number} pw")
+    judge.send(MALLORY, "JOIN t1 pw\nJOIN t2 pw\nJOIN t3 pw")
+    body = judge.last_to(MALLORY).body
+    assert body.count("OK: you joined") == 2
+    assert "> JOIN t3 ****\n  ERROR: at most 2 JOINs are taken from one address in a day" in body
+
+
+def test_join_for_another_address_waits_for_that_address_to_confirm(judge: Judge) -> None:
+    judge.send(GM, "CREATE g5 gm-secret")
+    judge.send(MALLORY, "JOIN g5 pw FRANCE", headers={"Reply-To": "victim@example.org"})
+    reply = judge.last_to("victim@example.org").body
+    assert "send CONFIRM" in reply
+    token = reply.split("send CONFIRM ", 1)[1].split()[0]
+    judge.send(GM, "LIST g5")
+    assert "0 player(s) joined" in judge.last_to(GM).body
+    judge.send("victim@example.org", f"CONFIRM {token}")
+    assert "you joined 'g5' (you asked for France)" in judge.last_to("victim@example.org").body
+    judge.send("victim@example.org", f"CONFIRM {token}")
+    assert "no JOIN is waiting for that token" in judge.last_to("victim@example.org").body
+
+
+def test_join_with_a_forged_envelope_sender_waits_for_confirmation(judge: Judge) -> None:
+    judge.send(GM, "CREATE g5 gm-secret")
+    status = app.inject(judge.db, judge.settings, raw_mail("victim@example.org", "JOIN g5 pw"), judge.now,
+                        envelope_from=MALLORY)
+    assert status == "done"
+    judge.process("g1")
+    assert "send CONFIRM" in judge.last_to("victim@example.org").body
+
+
+def test_join_from_the_senders_own_address_needs_no_confirmation(judge: Judge) -> None:
+    judge.send(GM, "CREATE g5 gm-secret")
+    status = app.inject(judge.db, judge.settings, raw_mail("carol@example.org", "JOIN g5 pw"), judge.now,
+                        envelope_from="carol@example.org")
+    assert status == "done"
+    judge.process("g1")
+    assert "you joined 'g5'" in judge.last_to("carol@example.org").body
+
