@@ -134,7 +134,9 @@ def zerosum_year_end(
     (deposited to that power); a neutral center captured for the first time earns its new
     owner 10; an owned center changing hands earns the new owner the old owner's treasury
     divided by the old owner's number of centers at the start of the year (rounded down),
-    taken from the old owner.
+    taken from the old owner.  The treasury divided is the one after the deposits and before
+    any capture transfer (ruling 12), so each center lost moves the same share whatever the
+    order in which the centers are named.
     """
     new = dict(balances)
     entries: list[LedgerEntry] = []
@@ -146,6 +148,7 @@ def zerosum_year_end(
 
     for power, amount in sorted(paid_to_units.items()):
         move(power, amount, "bribes paid to its units this year")
+    treasury = dict(new)  # ruling 12: every lost center takes a share of the treasury as it stands here
     counts_at_start: dict[str, int] = {}
     for owner in centers_at_start.values():
         counts_at_start[owner] = counts_at_start.get(owner, 0) + 1
@@ -157,7 +160,7 @@ def zerosum_year_end(
             if center not in ever_owned:
                 move(owner, 10, f"first capture of {center}")
             continue
-        share = new.get(before, 0) // max(1, counts_at_start.get(before, 1))
+        share = treasury.get(before, 0) // max(1, counts_at_start.get(before, 1))
         move(before, -share, f"{center} lost to {owner}")
         move(owner, share, f"{center} taken from {before}")
     return new, entries

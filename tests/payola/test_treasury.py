@@ -83,3 +83,16 @@ def test_rule_6_7_zero_sum() -> None:
     after, entries = zerosum_year_end({"FRANCE": 30, "GERMANY": 10}, {"FRANCE": 6}, start, now, frozenset())
     assert after == {"FRANCE": 30 + 6 - 12, "GERMANY": 10 + 10 + 12}
     assert sum(e.amount for e in entries) == 6 + 10  # only the deposit and the bonus are new money here
+
+
+def test_ruling_12_zero_sum_capture_money_for_two_centers_lost_in_one_year() -> None:
+    # France owned PAR, BRE, MAR and SPA at the start of the year (4 centers) and has 50 AgP;
+    # 10 AgP was paid to French units this year, so its treasury after the deposit is 60.
+    # It loses MAR to Italy and BRE to England: each capture moves 60 // 4 = 15 AgP, the same
+    # for both whatever order the centers are named in (not 60 // 4 = 15, then 45 // 4 = 11).
+    start = {"PAR": "FRANCE", "BRE": "FRANCE", "MAR": "FRANCE", "SPA": "FRANCE", "LON": "ENGLAND", "ROM": "ITALY"}
+    now = {**start, "MAR": "ITALY", "BRE": "ENGLAND"}
+    after, entries = zerosum_year_end({"FRANCE": 50, "ENGLAND": 5, "ITALY": 7}, {"FRANCE": 10}, start, now,
+                                      frozenset(start))
+    assert after == {"FRANCE": 60 - 15 - 15, "ENGLAND": 5 + 15, "ITALY": 7 + 15}
+    assert sorted((e.power, e.amount) for e in entries if e.amount == 15) == [("ENGLAND", 15), ("ITALY", 15)]
