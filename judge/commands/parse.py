@@ -3,8 +3,16 @@
 Commands are case-insensitive and one per line.  A line starting with a digit is an offer
 or savings request (``4 : A LON - YOR``, ``10 $``), anything else that is not a command
 word is taken as an order (retreats, adjustments, loyal units); what those mean depends on
-the game's phase, so the service reads them.  ``PRESS TO EFG`` / ``BROADCAST`` take the
-following lines up to ``ENDPRESS`` as their text.
+the game's phase, so the service reads them.  A line starting with ``%`` is commentary
+(rule 3.5) and is skipped without a word.
+
+``PRESS TO ...`` / ``BROADCAST`` take the following lines up to ``ENDPRESS`` as their text
+(see `_press_recipients` for whom to).  A press block must be ended: one with no ``ENDPRESS``
+after it, or with another ``PRESS TO ...`` / ``BROADCAST`` line before it (`press_closed`),
+is refused (a `BadCommand`: nothing is sent), and the lines after it, up to that next press
+or the end of the mail, are not read as commands either but each given as `Unread`: they may
+well be press text, and a press line ``TRANSFER 10 TO G`` must not move money any more than
+the writer's offers may reach the addressee of a press that swallowed them.
 """
 
 from __future__ import annotations
@@ -13,9 +21,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
+from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from judge.engine.map import available_maps
+from judge.engine.map import available_maps, load_map
+from judge.mail.inbound import ends_press, opens_press, press_closed, restarts_press
 
 
 @dataclass(frozen=True)
@@ -87,9 +97,9 @@ class Clear:
 
 @dataclass(frozen=True)
 class Press:
-    """Press to some powers (initials), or to everyone (``ALL`` or ``BROADCAST``)."""
+    """Press to some powers or the game master, or to everyone (``ALL`` or ``BROADCAST``)."""
 
-    to: tuple[str, ...]
+    to: tuple[str, ...]  # ("ALL",), or power names / initials as written (upper case) and "MASTER"
     body: tuple[str, ...]
 
 
@@ -157,6 +167,21 @@ class Terminate:
 
 
 @dataclass(frozen=True)
+class Wait:
+    """``WAIT``: the power asks that the phase not be processed before its deadline."""
+
+
+@dataclass(frozen=True)
+class NoWait:
+    """``NOWAIT``: the power withdraws its WAIT; the phase may be processed once all have submitted."""
+
+
+@dataclass(frozen=True)
+class MapRequest:
+    """``MAP``: the sender asks for the map of the current position."""
+
+
+@dataclass(frozen=True)
 class OfferLine:
     text: str
 
@@ -171,10 +196,17 @@ class BadCommand:
     error: str
 
 
+@dataclass(frozen=True)
+class Unread:
+    """A line that was not read as a command, and why (it follows a press with no ENDPRESS)."""
+
+    reason: str
+
+
 Command = (
     Help | ListGames | Create | Join | Confirm | SignOn | SignOff | Accept | Transfer | Status | Clear | Press
     | SetPassword | SetAddress | Resign | Start | SetDeadline | SetDuration | Process | Pause | Resume
-    | Rollback | Dummy | Terminate | OfferLine | OrderLine | BadCommand
+    | Rollback | Dummy | Terminate | Wait | NoWait | MapRequest | OfferLine | OrderLine | BadCommand | Unread
 )
 
 
@@ -190,6 +222,7 @@ GAME_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,19}")
 _SIMPLE: dict[str, Callable[[], Command]] = {
     "HELP": Help, "STATUS": Status, "CLEAR": Clear, "RESIGN": Resign, "START": Start, "PROCESS": Process,
     "PAUSE": Pause, "RESUME": Resume, "ROLLBACK": Rollback, "TERMINATE": Terminate, "SIGNOFF": SignOff,
+    "WAIT": Wait, "NOWAIT": NoWait, "MAP": MapRequest,
 }
 _DURATIONS = {"MOVEMENT": "movement", "RETREAT": "retreat", "RETREATS": "retreat", "ADJUSTMENT": "adjustment",
               "ADJUSTMENTS": "adjustment", "BUILD": "adjustment", "BUILDS": "adjustment", "GRACE": "grace"}
@@ -313,26 +346,42 @@ def _set(args: list[str]) -> Command:
     raise ValueError(f"bad SET command: 'SET {' '.join(args)}'")
 
 
+UNENDED_PRESS = ("PRESS without ENDPRESS: nothing was sent, and the lines after it were not read "
+                 "(end press with a line ENDPRESS)")
+UNENDED_PRESS_BEFORE_PRESS = ("PRESS without ENDPRESS before the next PRESS: nothing was sent, and the lines up to "
+                              "the next PRESS were not read (end each press with a line ENDPRESS)")
+UNREAD_AFTER_PRESS = "not read: it follows a PRESS without ENDPRESS and may be press text"
+
+
 def parse_lines(lines: Sequence[str]) -> list[Line]:
-    """Read a mail's lines into commands; blank lines are skipped (except inside press)."""
+    """Read a mail's lines into commands; blank lines and ``%`` comment lines are skipped
+    (except inside press)."""
     result: list[Line] = []
+    closed = press_closed(lines)
     index = 0
     while index < len(lines):
         text = lines[index].strip()
         index += 1
-        if not text:
+        if not text or text.startswith("%"):
             continue
         words = text.split()
-        keyword = words[0].upper()
-        if keyword in ("PRESS", "BROADCAST"):
-            to = _press_recipients(words) if keyword == "PRESS" else ("ALL",)
+        if opens_press(text):
+            if not closed[index - 1]:
+                index = _unended_press(lines, index, text, result)
+                continue
             body: list[str] = []
-            while index < len(lines) and lines[index].strip().upper() != "ENDPRESS":
+            while index < len(lines) and not ends_press(lines[index]):
                 body.append(lines[index].rstrip())
                 index += 1
-            index += 1  # skip ENDPRESS (or run off the end)
-            command: Command = Press(to, tuple(body)) if to else BadCommand("expected PRESS TO <initials or ALL>")
-            result.append(Line(text, command))
+            index += 1  # skip ENDPRESS
+            try:
+                to = _press_recipients(words) if words[0].upper() == "PRESS" else ("ALL",)
+                result.append(Line(text, Press(to, tuple(body))))
+            except ValueError as exc:
+                result.append(Line(text, BadCommand(str(exc))))
+            continue
+        if ends_press(text):
+            result.append(Line(text, BadCommand("ENDPRESS without a PRESS before it")))
             continue
         if text[0].isdigit():
             result.append(Line(text, OfferLine(text)))
@@ -344,6 +393,17 @@ def parse_lines(lines: Sequence[str]) -> list[Line]:
         except ValueError as exc:
             result.append(Line(text, BadCommand(str(exc))))
     return result
+
+
+def _unended_press(lines: Sequence[str], index: int, text: str, result: list[Line]) -> int:
+    """Refuse the press ``text`` that no ENDPRESS ends, and give each line after it, from
+    ``index`` up to the next press or the end, as `Unread`; returns where reading resumes."""
+    end = index
+    while end < len(lines) and not restarts_press(lines[end]):
+        end += 1
+    result.append(Line(text, BadCommand(UNENDED_PRESS_BEFORE_PRESS if end < len(lines) else UNENDED_PRESS)))
+    result.extend(Line(line.strip(), Unread(UNREAD_AFTER_PRESS)) for line in lines[index:end] if line.strip())
+    return end
 
 
 def password_words(lines: Sequence[str]) -> set[str]:
@@ -360,10 +420,43 @@ def password_words(lines: Sequence[str]) -> set[str]:
     return found
 
 
+_MASTER_WORDS = frozenset({"M", "MASTER", "GM"})
+
+
+@cache
+def _power_names() -> frozenset[str]:
+    """The power names of every map the judge has: the words that are a name, not initials."""
+    return frozenset(name for variant in available_maps() for name in load_map(variant).powers)
+
+
 def _press_recipients(words: list[str]) -> tuple[str, ...]:
+    """Whom ``PRESS TO ...`` is for, as tokens for the service to resolve with the game's map.
+
+    The recipients are words separated by spaces or commas (also ``;``, ``.``, ``/``, ``&``, ``+``),
+    upper-cased.  ``ALL``, alone, is everyone: ``("ALL",)``.  ``M``, ``MASTER`` and ``GM`` are
+    the game master: ``"MASTER"``.  A power name of any map (``ENGLAND``) or a single letter
+    is kept as it is.  Any other word of letters is a run of initials, one token per letter
+    (``EFG`` is ``E``, ``F``, ``G``; an ``M`` in it is the master); a run that repeats a letter
+    (``ENGLND``) is refused, being more likely a misspelt name.  Repeated tokens are dropped.
+    """
+    usage = "expected PRESS TO followed by powers (names or initials), ALL, or MASTER"
     if len(words) < 3 or words[1].upper() != "TO":
-        return ()
-    target = "".join(words[2:]).upper()
-    if target == "ALL":
+        raise ValueError(usage)
+    tokens = [t for t in re.split(r"[\s,;./&+]+", " ".join(words[2:]).upper()) if t]
+    if not tokens:
+        raise ValueError(usage)
+    if "ALL" in tokens:
+        if len(tokens) > 1:
+            raise ValueError("PRESS TO ALL takes no other recipient")
         return ("ALL",)
-    return tuple(dict.fromkeys(c for c in target if c.isalpha()))
+    found: list[str] = []
+    for token in tokens:
+        if token in _MASTER_WORDS:
+            found.append("MASTER")
+        elif token in _power_names() or re.fullmatch(r"[A-Z]", token):
+            found.append(token)
+        elif re.fullmatch(r"[A-Z]+", token) and len(set(token)) == len(token):
+            found.extend("MASTER" if letter in _MASTER_WORDS else letter for letter in token)
+        else:
+            raise ValueError(f"'{token[:40]}' is not a power, a run of power initials, ALL or MASTER")
+    return tuple(dict.fromkeys(found))

@@ -2,10 +2,19 @@
 
 The judge reads orders from mail written by people with every kind of mail client, so this
 module is deliberately forgiving: it never raises on any input, picks the first readable text
-part (plain text, else HTML turned into text), decodes transfer encodings and charsets with a
-lossy fallback, and throws away what is not a command (quoted lines, signatures, anything after
-``SIGNOFF``).  It also flags mail that must never be answered (bounces, auto-replies, lists,
-our own messages) so the judge cannot be drawn into a mail loop.  It knows nothing of games.
+part (plain text, else HTML turned into text, else a text/plain attachment when the message
+itself says nothing), decodes transfer encodings and charsets with a lossy fallback, and throws
+away what is not a command (quoted lines, signatures, anything after ``SIGNOFF``, and the old
+mail that clients paste below a reply separator such as ``-----Original Message-----``).  It
+also flags mail that must never be answered (bounces, auto-replies, lists, our own messages)
+so the judge cannot be drawn into a mail loop.  It knows nothing of games.
+
+It knows one piece of the command language, press blocks (`press_closed`): inside a block
+that ``ENDPRESS`` ends, every line is press text, kept as written, a signature separator,
+a reply separator, a quoted (``>``) line or ``SIGNOFF`` included: a writer who quotes a
+letter in press means it to be sent.  A block with no ``ENDPRESS`` is read like any other
+text, so a forgotten ``ENDPRESS`` does not carry a signature and a pasted old mail into the
+lines; `judge.commands.parse` refuses such a block and reads none of the lines after it.
 
 The header values it returns go straight into the judge's answer (To, Subject, In-Reply-To),
 so they are cleaned and bounded here: an address with any control, separator or whitespace
@@ -22,12 +31,12 @@ import email.policy
 import email.utils
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from email.header import decode_header, make_header
 from email.message import Message
 from html.parser import HTMLParser
-from typing import Any
+from typing import Any, NamedTuple
 
 from judge.mail.outbound import one_line, usable_message_id, well_formed
 
@@ -35,6 +44,7 @@ MAX_LINES = 2000
 MAX_CHARS = 200_000
 MAX_SUBJECT = 200  # characters of the subject kept
 MAX_ADDRESS = 254  # characters of an address (RFC 5321's limit on a forward path, less its brackets)
+MAX_STOPPED_AT = 80  # characters of a reply separator kept in `InboundMail.stopped_at`
 
 _MAX_PARTS = 1000  # MIME parts looked at before giving up on finding a text part
 _MAX_DEPTH = 50  # nesting depth of multiparts followed
@@ -59,6 +69,8 @@ class InboundMail:
     no_text: bool  # neither a text/plain nor a text/html part
     automatic: bool  # must never be answered (bounce, auto-reply, list, loop)
     truncated: bool  # the text was cut at MAX_LINES / MAX_CHARS
+    stopped_at: str | None  # the reply separator reading stopped at, as written (cut); None if none
+    from_attachment: bool  # the message itself had no command text: it came from a text/plain attachment
 
 
 def parse_mail(raw: bytes, *, envelope_from: str | None = None, loop_marker: str = "X-Payola-Judge") -> InboundMail:
@@ -69,42 +81,67 @@ def parse_mail(raw: bytes, *, envelope_from: str | None = None, loop_marker: str
     """
     msg = _parse(raw)
     if msg is None:
-        return InboundMail("", "", "", None, (), False, True, envelope_from in ("", "<>"), False)
+        return InboundMail("", "", "", None, (), False, True, envelope_from in ("", "<>"), False, None, False)
     sender = _first_address(msg, "From")
     reply_to = _first_address(msg, "Reply-To") or sender
     text, html_only, no_text = _body_text(msg)
-    lines, truncated = command_lines(text)
+    reading = command_lines(text)
+    from_attachment = False
+    if not reading.lines:
+        attached = _text_attachment(msg)
+        if attached is not None and (attached_reading := command_lines(_part_text(attached))).lines:
+            reading, from_attachment, html_only, no_text = attached_reading, True, False, False
     return InboundMail(
         sender=sender,
         reply_to=reply_to,
         subject=_subject(msg),
         message_id=_message_id(msg),
-        lines=lines,
+        lines=reading.lines,
         html_only=html_only,
         no_text=no_text,
         automatic=_is_automatic(msg, sender, envelope_from, loop_marker),
-        truncated=truncated,
+        truncated=reading.truncated,
+        stopped_at=reading.stopped_at,
+        from_attachment=from_attachment,
     )
 
 
-def command_lines(text: str) -> tuple[tuple[str, ...], bool]:
-    """The command lines of a body text, and whether they were cut at the limits.
+class CommandText(NamedTuple):
+    """What `command_lines` read from a body text."""
+
+    lines: tuple[str, ...]  # the command lines
+    truncated: bool  # cut at MAX_LINES / MAX_CHARS
+    stopped_at: str | None  # the reply separator reading stopped at (`_reply_separator`), or None
+
+
+def command_lines(text: str) -> CommandText:
+    """The command lines of a body text, whether they were cut at the limits, and where reading stopped.
 
     Lines lose trailing whitespace; quoted lines (``>``) are dropped; the text stops before a
-    signature separator (``-- `` or ``--``) or a ``SIGNOFF`` line.  Blank lines inside are kept,
-    leading and trailing ones are not.  Only lost non-blank text counts as truncation.
+    signature separator (``-- `` or ``--``), a ``SIGNOFF`` line or a reply separator (the old
+    mail a client pastes below the answer, unquoted).  Inside a press block that ``ENDPRESS``
+    ends, none of that applies: every line is kept (`press_closed`).  Blank lines inside are
+    kept, leading and trailing ones are not.  Only lost non-blank text counts as truncation.
     """
+    text_lines = list(_split_lines(text))
+    closed = press_closed(text_lines)
     out: list[str] = []
     blanks = 0  # blank lines seen since the last kept line, kept only if text follows
     chars = 0  # length of "\n".join(out)
-    for raw_line in _split_lines(text):
-        if raw_line in _SIGNATURE_SEPARATORS:
-            break
+    in_press = False
+    for index, raw_line in enumerate(text_lines):
         line = raw_line.rstrip()
-        if line.strip().lower() == "signoff":
-            break
-        if line.lstrip().startswith(">"):
-            continue
+        if in_press:
+            in_press = not ends_press(line)
+        elif line:
+            if raw_line in _SIGNATURE_SEPARATORS or line.strip().lower() == "signoff":
+                break
+            if line.lstrip().startswith(">"):
+                continue
+            separator = _reply_separator(text_lines, index)
+            if separator is not None:
+                return CommandText(tuple(out), False, separator[:MAX_STOPPED_AT])
+            in_press = opens_press(line) and closed[index]
         if not line:
             blanks += 1 if out else 0
             continue
@@ -114,12 +151,12 @@ def command_lines(text: str) -> tuple[tuple[str, ...], bool]:
             if len(out) + blanks + 1 <= MAX_LINES and room > 0:
                 out.extend([""] * blanks)
                 out.append(line[:room])
-            return tuple(out), True
+            return CommandText(tuple(out), True, None)
         out.extend([""] * blanks)
         out.append(line)
         chars += needed
         blanks = 0
-    return tuple(out), False
+    return CommandText(tuple(out), False, None)
 
 
 def _split_lines(text: str) -> Iterator[str]:
@@ -128,6 +165,107 @@ def _split_lines(text: str) -> Iterator[str]:
         if line.endswith("\r"):
             line = line[:-1]
         yield from line.split("\r")
+
+
+# --- press blocks -------------------------------------------------------------------------------
+
+_PRESS_WORDS = ("PRESS", "BROADCAST")
+_PRESS_RESTART = re.compile(r"PRESS\s+TO\s+\S.*|BROADCAST", re.IGNORECASE)
+
+
+def opens_press(line: str) -> bool:
+    """Whether ``line``, read outside press, opens a press block: its first word is PRESS or BROADCAST."""
+    words = line.split(maxsplit=1)
+    return bool(words) and words[0].upper() in _PRESS_WORDS
+
+
+def ends_press(line: str) -> bool:
+    """Whether ``line`` ends a press block: ``ENDPRESS`` alone, any case."""
+    return line.strip().upper() == "ENDPRESS"
+
+
+def restarts_press(line: str) -> bool:
+    """Whether ``line``, met inside press, opens another block (``PRESS TO ...`` or ``BROADCAST`` alone).
+
+    The block before it then lacks its ``ENDPRESS``: taking ``ENDPRESS`` further down as its end
+    would send one power the press (and anything else) meant for another.
+    """
+    return _PRESS_RESTART.fullmatch(line.strip()) is not None
+
+
+def press_closed(lines: Sequence[str]) -> list[bool]:
+    """For each line, whether a press block it opened would be ended by ``ENDPRESS``.
+
+    That is, whether the first line after it that ends a block (`ends_press`) or opens another
+    (`restarts_press`) is an ``ENDPRESS``.  Computed for every line in one pass from the end,
+    so reading a mail stays linear however many ``PRESS`` lines it has.
+    """
+    closed = [False] * len(lines)
+    ended = False
+    for index in range(len(lines) - 1, -1, -1):
+        closed[index] = ended
+        if ends_press(lines[index]):
+            ended = True
+        elif restarts_press(lines[index]):
+            ended = False
+    return closed
+
+
+# --- reply separators ---------------------------------------------------------------------------
+
+_ORIGINAL_MESSAGE = re.compile(
+    r"-+\s*(?:original message|forwarded message|ursprüngliche nachricht|weitergeleitete nachricht"
+    r"|message d'origine|message transféré|mensaje original|mensaje reenviado|messaggio originale"
+    r"|messaggio inoltrato|oorspronkelijk bericht|doorgestuurd bericht|mensagem original)\s*-+",
+    re.IGNORECASE,
+)
+_FORWARD_INTROS = frozenset({  # Apple Mail's forward, in a few languages
+    "begin forwarded message:", "anfang der weitergeleiteten nachricht:", "début du message réexpédié :",
+    "début du message réexpédié:", "inicio del mensaje reenviado:", "inizio messaggio inoltrato:",
+})  # fmt: skip
+_UNDERSCORES = re.compile(r"_{10,}")  # Outlook's line above the header block
+_HEADER_FROM = re.compile(r"\*?(?:from|von|de|da|van)\s*:\*?(?:\s|$)", re.IGNORECASE)
+_HEADER_NEXT = re.compile(
+    r"\*?(?:sent|date|to|cc|subject|gesendet|datum|an|betreff|envoyé|à|objet|inviato|data|a|oggetto"
+    r"|enviado|fecha|para|asunto|verzonden|aan|onderwerp)\s*:",
+    re.IGNORECASE,
+)
+_HEADER_REACH = 3  # lines after From: that may hold the next header (blank lines between them)
+_ATTRIBUTION = re.compile(  # "On <date>, <someone> wrote:" and its common translations
+    r"(?:on\s.*\swrote|le\s.*\sa\s+écrit|am\s.*\sschrieb\s.*|el\s.*\sescribió|il\s.*\sha\s+scritto"
+    r"|op\s.*\sschreef\s.*|em\s.*\sescreveu)\s*:",
+    re.IGNORECASE,
+)
+_MAX_ATTRIBUTION = 400  # characters: longer lines are not tested (the pattern is quadratic on them)
+
+
+def _reply_separator(lines: Sequence[str], index: int) -> str | None:
+    """The reply separator that starts at ``lines[index]``, stripped, or None if there is none.
+
+    A reply separator is where a client pastes the mail being answered or forwarded, often
+    unquoted: ``-----Original Message-----`` and its kin (any number of dashes, any case, a
+    few languages), Apple Mail's ``Begin forwarded message:``, a line of 10 or more
+    underscores (Outlook), a header block (``From:`` followed within _HEADER_REACH lines by
+    ``Sent:``, ``Date:``, ``To:``, ``Cc:`` or ``Subject:``, also in a few languages), and an
+    attribution ``On <date>, <someone> wrote:`` (or ``Le ... a écrit :``, ``Am ... schrieb
+    ...:`` ...), which Gmail may break over two lines: the separator is then both, joined.
+    """
+    line = lines[index].strip()
+    if _ORIGINAL_MESSAGE.fullmatch(line) or _UNDERSCORES.fullmatch(line) or line.lower() in _FORWARD_INTROS:
+        return line
+    if _HEADER_FROM.match(line) and any(
+        _HEADER_NEXT.match(following.strip()) for following in lines[index + 1 : index + 1 + _HEADER_REACH]
+    ):
+        return line
+    if len(line) > _MAX_ATTRIBUTION:
+        return None
+    if _ATTRIBUTION.fullmatch(line):
+        return line
+    if index + 1 < len(lines):
+        joined = f"{line} {lines[index + 1].strip()}"
+        if len(joined) <= _MAX_ATTRIBUTION and _ATTRIBUTION.fullmatch(joined):
+            return joined
+    return None
 
 
 # --- parsing and headers -----------------------------------------------------------------------
@@ -325,23 +463,40 @@ def _body_text(msg: Message) -> tuple[str, bool, bool]:
 
 def _text_parts(msg: Message) -> Iterator[Message]:
     """text/plain and text/html leaves, depth first, not inside attachments or attached mail."""
+    for part, attached in _leaves(msg):
+        if not attached and _content_type(part) in ("text/plain", "text/html"):
+            yield part
+
+
+def _text_attachment(msg: Message) -> Message | None:
+    """The first text/plain attachment (``Content-Disposition: attachment``), or None.
+
+    Some clients (and players) send their orders as a file attached to an empty message.
+    """
+    for part, attached in _leaves(msg):
+        if attached and _content_type(part) == "text/plain":
+            return part
+    return None
+
+
+def _leaves(msg: Message) -> Iterator[tuple[Message, bool]]:
+    """Leaf parts, depth first, each with whether it is an attachment; attachments and attached
+    mail are not looked into.  At most _MAX_PARTS parts and _MAX_DEPTH levels are looked at."""
     stack: list[tuple[Message, int]] = [(msg, 0)]
     seen = 0
     while stack and seen < _MAX_PARTS:
         part, depth = stack.pop()
         seen += 1
         try:
-            if part is not msg and part.get_content_disposition() == "attachment":
-                continue
-            if part.is_multipart():
+            attached = part is not msg and part.get_content_disposition() == "attachment"
+            if not attached and part.is_multipart():
                 children = part.get_payload()
                 if _content_type(part).startswith("multipart/") and depth < _MAX_DEPTH and isinstance(children, list):
                     stack.extend((child, depth + 1) for child in reversed(children) if isinstance(child, Message))
                 continue
         except Exception:
             continue
-        if _content_type(part) in ("text/plain", "text/html"):
-            yield part
+        yield part, attached
 
 
 def _content_type(part: Message) -> str:

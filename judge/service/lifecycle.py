@@ -41,6 +41,7 @@ from judge.payola.notation import determination_to_data, statement_to_data
 from judge.payola.offers import OfferSheet, parse_sheet
 from judge.payola.options import Options, parse_options
 from judge.payola.treasury import income_due, pay_income, zerosum_start, zerosum_year_end
+from judge.service import views
 from judge.service.config import DEFAULT_DURATIONS, Settings
 from judge.service.outbox import queue
 from judge.service.render import render
@@ -142,14 +143,21 @@ def required_powers(session: Session, game: Game, position: Position) -> list[st
         elif kind is PhaseKind.RETREAT:
             if any(d.power == power for d in position.dislodged.values()):
                 needed.append(power)
-        elif adjustment_count(position, power) != 0:
+        elif adjustment_count(position, power) < 0 or (adjustment_count(position, power) > 0
+                                                         and free_home_centers(position, power)):
             needed.append(power)
     return needed
 
 
+def free_home_centers(position: Position, power: str) -> list[str]:
+    """The home centers a power owns and no unit stands in: where it may build."""
+    return [c for c in position.game_map.powers[power].home_centers
+            if position.centers.get(c) == power and c not in position.units]
+
+
 def waiting_for(session: Session, game: Game) -> list[str]:
     row = current_phase(session, game)
-    if row is None or game.state != "active":
+    if row is None or game.state not in ("active", "paused"):
         return []
     position = position_of(row)
     kind = "sheet" if position.phase.kind is PhaseKind.MOVEMENT else "orders"
@@ -162,10 +170,23 @@ def waiting_for(session: Session, game: Game) -> list[str]:
     return [p for p in needed if not submitted(p, kind) and not submitted(p, "orders")]
 
 
+def wait_requested(session: Session, game: Game) -> list[str]:
+    """Powers that asked (WAIT) for the phase to wait for its deadline, even once all have submitted."""
+    if game.phase is None:
+        return []
+    return [p for p in game_map(game).powers
+            if (latest := latest_submission(session, game, game.phase, p, "wait")) is not None and latest.text]
+
+
+def complete(session: Session, game: Game) -> bool:
+    """Every power that must act has done so, and none asked to WAIT: process now."""
+    return not waiting_for(session, game) and not wait_requested(session, game)
+
+
 def is_due(session: Session, game: Game, now: datetime) -> bool:
     if game.state != "active" or game.deadline is None:
         return False
-    if not waiting_for(session, game):
+    if complete(session, game):
         return True
     return now >= game.deadline + timedelta(hours=duration(game, "grace"))
 
@@ -178,7 +199,7 @@ def send_notices(session: Session, game: Game, settings: Settings, now: datetime
         return []
     if now >= game.deadline:
         kind = "late"
-    elif now >= game.deadline - timedelta(hours=float(game.settings.get("reminder", 24.0))):
+    elif (remind := reminder_time(game, row)) is not None and now >= remind:
         kind = "reminder"
     else:
         return []
@@ -198,6 +219,18 @@ def send_notices(session: Session, game: Game, settings: Settings, now: datetime
     return told
 
 
+def reminder_time(game: Game, row: PhaseRow) -> datetime | None:
+    """When the powers still to act are reminded: ``reminder`` hours before the deadline (set by
+    the game master; by default 24, or half the phase for phases shorter than two days).  None
+    if that is not after the phase opened: a reminder never comes with the results that opened it."""
+    assert game.deadline is not None
+    length = phase_duration(game, row.name)
+    default = timedelta(hours=24) if length >= timedelta(hours=48) else length / 2
+    ahead = timedelta(hours=float(game.settings["reminder"])) if "reminder" in game.settings else default
+    moment = game.deadline - ahead
+    return moment if moment > row.opened_at else None
+
+
 # -- starting ---------------------------------------------------------------------------------------
 
 
@@ -214,10 +247,12 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
     if not seated:
         raise GameError("nobody has joined the game yet")
     free = list(the_map.powers)
+    why: dict[int, str] = {}
     for player in seated:
         if player.requested in free:
             player.power = player.requested
             free.remove(player.requested)
+            why[player.id] = f"you asked for {player.requested.title()}"
     rng = random.Random(game.seed)
     rng.shuffle(free)
     for player in seated:
@@ -225,6 +260,10 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
             if not free:
                 raise GameError("more players than powers")
             player.power = free.pop()
+            why[player.id] = (f"you asked for {player.requested.title()}, but a player who joined before you had "
+                              "asked for it, so yours was drawn by lot among the powers nobody asked for"
+                              if player.requested else "you asked for no power, so yours was drawn by lot among "
+                              "the powers nobody asked for")
     for power in free:
         session.add(Player(game_id=game.id, power=power, dummy=True, joined_at=now))
     session.flush()
@@ -237,10 +276,10 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
             queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
                   game_id=game.id, body=render("start", game=game, power=player.power, players=_roster(session, game),
                                                balance=balances(session, game)[player.power],
-                                               deadline=game.deadline))
+                                               deadline=game.deadline, why=why.get(player.id, "")))
     queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
           game_id=game.id, body=render("start", game=game, power=None, players=_roster(session, game),
-                                       balance=None, deadline=game.deadline))
+                                       balance=None, deadline=game.deadline, why=""))
 
 
 def _roster(session: Session, game: Game) -> list[tuple[str, str]]:
@@ -266,7 +305,12 @@ def _open_phase(session: Session, game: Game, position: Position, now: datetime)
             session.add(LedgerRow(game_id=game.id, power=entry.power, amount=entry.amount, kind=entry.kind.value,
                                   note=entry.note, phase=name, created_at=now))
     session.flush()
+    row.ledger_start = _last_ledger_id(session, game)
     return row
+
+
+def _last_ledger_id(session: Session, game: Game) -> int:
+    return session.scalar(select(func.max(LedgerRow.id)).where(LedgerRow.game_id == game.id)) or 0
 
 
 # -- processing -------------------------------------------------------------------------------------
@@ -282,6 +326,7 @@ class Processed:
     statements: dict[str, dict[str, Any]]
     next_phase: str | None
     winner: str | None
+    report: dict[str, Any]  # the public part: see views
 
 
 def _orders_from(session: Session, game: Game, row: PhaseRow, position: Position) -> dict[str, list[Order | str]]:
@@ -336,7 +381,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     row = current_phase(session, game)
     assert row is not None
     position = position_of(row)
-    row.ledger_mark = session.scalar(select(func.max(LedgerRow.id)).where(LedgerRow.game_id == game.id)) or 0
+    row.ledger_mark = _last_ledger_id(session, game)
     seat = seats(session, game)
     row.acceptance = {p: pl.acceptance for p, pl in seat.items() if pl.acceptance}
     determination_data: dict[str, Any] | None = None
@@ -358,7 +403,12 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
         orders = _orders_from(session, game, row, position)
     outcome = adjudicate(position, orders)
     adjudication = result_to_data(outcome)
-    row.result = {"adjudication": adjudication, "determination": determination_data}
+    played = [p for p, player in seat.items() if is_played(player)]
+    sheets = None if determination_data is None or options_of(game).loyal_units else list(determination_data["sheets"])
+    report = {"phase": row.name, "results": adjudication["results"],
+              "automatic": views.automatic_actions(position, adjudication["results"], outcome.position, sheets, played),
+              "board": views.board(outcome.position)}
+    row.result = {"adjudication": adjudication, "determination": determination_data, "report": report}
     row.status = "processed"
     row.processed_at = now
     winner = outcome.winner
@@ -367,8 +417,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     if winner is None:
         _open_phase(session, game, outcome.position, now)
     processed = Processed(row.name, adjudication, determination_data, statements,
-                          None if winner else str(outcome.position.phase), winner)
-    _mail_results(session, game, settings, processed, now)
+                          None if winner else str(outcome.position.phase), winner, report)
+    _mail_results(session, game, settings, processed, row, now)
     if winner is not None:
         game.winner = winner
         finish_game(session, game, settings, now, f"{winner.title()} has won with "
@@ -399,19 +449,38 @@ def _zerosum_year_end(session: Session, game: Game, year: int, after: Position, 
                               note=entry.note, phase=f"F{year}M", created_at=now))
 
 
-def _mail_results(session: Session, game: Game, settings: Settings, processed: Processed, now: datetime) -> None:
+def _mail_results(session: Session, game: Game, settings: Settings, processed: Processed, row: PhaseRow,
+                  now: datetime) -> None:
+    """Each player gets the public report and its own private part; the game master the chart."""
     subject = f"{game.name} {processed.phase} results"
+    accounts = _accounts_since(session, game, row)
+    money = balances(session, game)
+    blind = options_of(game).blind
     for power, player in seats(session, game).items():
         if not is_played(player):
             continue
         assert player.address is not None
-        body = render("results", game=game, processed=processed, power=power,
-                      statement=processed.statements.get(power), deadline=game.deadline)
+        view = views.results_view(processed.report, power, processed.statements.get(power), accounts.get(power, []),
+                                  money[power], blind)
+        body = render("results", game=game, view=view, next_phase=processed.next_phase, winner=processed.winner,
+                      deadline=game.deadline)
         queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
               game_id=game.id)
-    body = render("chart", game=game, processed=processed, deadline=game.deadline)
+    body = render("chart", game=game, processed=processed, accounts=accounts, balances=money, deadline=game.deadline)
     queue(session, settings, to=game.gm_address, subject=f"{game.name} {processed.phase} chart", body=body,
           kind="chart", now=now, game_id=game.id)
+
+
+def _accounts_since(session: Session, game: Game, row: PhaseRow) -> dict[str, list[dict[str, Any]]]:
+    """Each power's balance changes since the phase opened (rule 2.5): transfers, payments, and
+    the income or deposits of the phase that follows."""
+    start = row.ledger_start if row.ledger_start is not None else (row.ledger_mark or 0)
+    rows = session.execute(select(LedgerRow.power, LedgerRow.kind, LedgerRow.amount, LedgerRow.note)
+                           .where(LedgerRow.game_id == game.id, LedgerRow.id > start).order_by(LedgerRow.id))
+    found: dict[str, list[tuple[str, int, str]]] = {}
+    for power, kind, amount, note in rows:
+        found.setdefault(power, []).append((kind, amount, note))
+    return {power: views.account(entries) for power, entries in found.items()}
 
 
 # -- the end, and going back ------------------------------------------------------------------------
@@ -432,7 +501,10 @@ def finish_game(session: Session, game: Game, settings: Settings, now: datetime,
 
 
 def rollback(session: Session, game: Game, now: datetime) -> str:
-    """Go back to the previous phase exactly: position, sheets, acceptance lists, balances."""
+    """Go back to the previous phase exactly: position, sheets, acceptance lists, balances; the
+    game is left paused, so nothing is processed again until the game master says so."""
+    if game.state == "finished":
+        raise GameError("the game has ended; an ended game cannot be rolled back")
     rows = list(session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id).order_by(PhaseRow.id.desc())))
     previous = next((r for r in rows if r.status == "processed"), None)
     if previous is None:
@@ -447,10 +519,9 @@ def rollback(session: Session, game: Game, now: datetime) -> str:
         if player.power:
             player.acceptance = lists.get(player.power)
     previous.status, previous.result, previous.processed_at, previous.ledger_mark = "open", None, None, None
+    previous.notices = None  # reminders go out again before the new deadline
     game.phase = previous.name
-    game.winner = None
-    if game.state == "finished":
-        game.state = "active"
+    game.state = "paused"
     game.deadline = now + phase_duration(game, previous.name)
     session.flush()
     return previous.name

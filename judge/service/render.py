@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -26,3 +27,8 @@ def environment() -> Environment:
 def render(name: str, **context: Any) -> str:
     """Render ``templates/mail/<name>.txt.j2``."""
     return environment().get_template(f"mail/{name}.txt.j2").render(**context)
+
+
+def when(moment: datetime | None) -> str:
+    """A moment as the mails write it (naive UTC), or "none"."""
+    return "none" if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")

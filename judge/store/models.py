@@ -71,6 +71,7 @@ class PhaseRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     acceptance: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)  # lists at processing
     ledger_mark: Mapped[int | None] = mapped_column(Integer, nullable=True)  # last ledger id before processing
+    ledger_start: Mapped[int | None] = mapped_column(Integer, nullable=True)  # last ledger id once opened
     notices: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)  # reminder / late notices sent
     opened_at: Mapped[datetime] = mapped_column(DateTime)
     processed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)

@@ -1,6 +1,7 @@
 """What keeps one mail from stopping or cheating the judge: quarantined mail (status
 ``failed`` becomes ``quarantined``), failed sign-ons for the back-off, join requests waiting
-for their address to confirm, and indexes on the queries the hot paths make.
+for their address to confirm, and indexes on the queries the hot paths make.  And each
+phase's ``ledger_start``, so that a results mail reports every balance change since the last.
 
 Revision ID: 0004
 Revises: 0003
@@ -19,6 +20,8 @@ depends_on = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("phases") as batch_op:
+        batch_op.add_column(sa.Column("ledger_start", sa.Integer(), nullable=True))
     op.execute("UPDATE inbound_mail SET status = 'quarantined' WHERE status = 'failed'")
     op.create_index("ix_inbound_mail_status", "inbound_mail", ["status"])
     op.create_index("ix_outbox_status", "outbox", ["status"])
@@ -54,3 +57,5 @@ def downgrade() -> None:
     op.drop_index("ix_outbox_status", "outbox")
     op.drop_index("ix_inbound_mail_status", "inbound_mail")
     op.execute("UPDATE inbound_mail SET status = 'failed' WHERE status = 'quarantined'")
+    with op.batch_alter_table("phases") as batch_op:
+        batch_op.drop_column("ledger_start")

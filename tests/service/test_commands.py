@@ -33,7 +33,7 @@ def test_mail_from_another_address_is_answered_there_with_a_copy_to_the_register
 def test_press_goes_to_the_named_powers_only_and_says_who_sent_it(judge: Judge) -> None:
     judge.send(ALICE, "SIGNON F@g1 alice-pw\nPRESS TO G\nLet us share Belgium.\nENDPRESS\nSTATUS")
     mails = {m.to: m for m in judge.new_mail()}
-    assert "Press in g1 from France:" in mails[BOB].body and "Let us share Belgium." in mails[BOB].body
+    assert "Press in g1 from France (to you alone):" in mails[BOB].body and "Let us share Belgium." in mails[BOB].body
     assert "press sent to Germany" in mails[ALICE].body
     assert set(mails) == {ALICE, BOB}
 
@@ -68,7 +68,8 @@ def test_password_change_and_resign(judge: Judge) -> None:
     judge.send(BOB, "SIGNON G@g1 bob-pw\nSTATUS")
     assert "Sign-on refused" in judge.new_mail()[-1].body
     judge.send(BOB, "SIGNON G@g1 new-pw\nRESIGN")
-    assert "your power is now a dummy" in judge.new_mail()[-1].body
+    assert "your power is now a dummy" in judge.last_to(BOB).body
+    judge.new_mail()
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPROCESS")
     assert "Germany" not in {m.subject for m in judge.new_mail() if m.to == BOB}  # no more results to Bob
 
@@ -79,9 +80,9 @@ def test_pause_stops_deadlines_and_resume_restarts_them(judge: Judge) -> None:
     assert judge.process("g1") == "g1 is paused: nothing to process"
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nRESUME")
     # Resumed 100 hours after the start (2026-01-05 12:00), past the deadline: now + 48 hours.
-    assert "game resumed; deadline 2026-01-11 16:00 UTC" in judge.new_mail()[-1].body
+    assert "game resumed; deadline 2026-01-11 16:00 UTC" in judge.last_to(GM).body
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSET DEADLINE 2026-01-10 13:00 +01:00")
-    assert "deadline set to 2026-01-10 12:00 UTC" in judge.new_mail()[-1].body
+    assert "deadline set to 2026-01-10 12:00 UTC" in judge.last_to(GM).body
 
 
 def test_players_cannot_use_master_commands(judge: Judge) -> None:

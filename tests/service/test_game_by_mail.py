@@ -87,8 +87,9 @@ def mails_to(game: Judge, address: str, subject: str) -> list[Sent]:
 
 def test_start_assigns_requested_powers_and_pays_first_income(game: Judge) -> None:
     start = mails_to(game, PLAYERS["RUSSIA"], "payola1 starts")[0]
-    assert "You play Russia." in start.body and "Your balance: 62 AgP" in start.body
-    assert "You play Turkey." in mails_to(game, PLAYERS["TURKEY"], "payola1 starts")[0].body
+    assert "You play Russia (you asked for Russia)." in start.body and "Your balance: 62 AgP" in start.body
+    turkey = mails_to(game, PLAYERS["TURKEY"], "payola1 starts")[0].body
+    assert "You play Turkey (you asked for no power, so yours was drawn by lot" in turkey
 
 
 def test_tie_is_broken_by_the_owners_acceptance_list(game: Judge) -> None:
@@ -123,7 +124,7 @@ def test_transfer_is_applied_at_once_and_told_to_both_sides_only(game: Judge) ->
 
 def test_retreat_then_builds(game: Judge) -> None:
     fall = mails_to(game, PLAYERS["FRANCE"], "payola1 F1901M results")[0]
-    assert "France A BUR, may retreat to BEL, GAS, MAR, PAR, PIC" in fall.body
+    assert "France A BUR: may retreat to BEL, GAS, MAR, PAR, PIC" in fall.body
     retreat = mails_to(game, PLAYERS["FRANCE"], "payola1 F1901R results")[0]
     assert "France: A BUR - PIC" in retreat.body and "Next phase: W1901A" in retreat.body
     builds = mails_to(game, PLAYERS["GERMANY"], "payola1 W1901A results")[0]
@@ -190,11 +191,12 @@ def test_secrecy_no_mail_to_a_power_carries_another_powers_secrets(game: Judge) 
                 if line.startswith(("ACCEPT", "TRANSFER")) or ":" in line or "$" in line:
                     assert line not in mail.body, f"{mail.subject} to {power} shows {other}'s '{line}'"
         if power != "ITALY":
-            assert "Russia sent you" not in mail.body
+            assert "Russia sent you" not in mail.body and "transfer: from RUSSIA" not in mail.body
         if power != "RUSSIA":
-            assert "sent to Italy" not in mail.body
+            assert "sent to Italy" not in mail.body and "transfer: to ITALY" not in mail.body
         assert "Treasuries:" not in mail.body and "chart" not in mail.subject
         for other in PLAYERS:
             if other != power:
                 assert f"private statement as {other.title()}" not in mail.body
+                assert f"account as {other.title()}" not in mail.body
     assert checked > 40

@@ -18,13 +18,18 @@ from judge.commands import parse as cmd
 from judge.engine.map import available_maps, load_map
 from judge.payola.options import OptionError, parse_options
 from judge.service import lifecycle
-from judge.service.handlers.conversation import ANYONE, Conversation, handles, masked, power_of, when
+from judge.service.handlers.conversation import ANYONE, Conversation, handles, masked, power_of
 from judge.service.passwords import hash_password
-from judge.service.render import render
+from judge.service.render import render, when
 from judge.store.models import Game, JoinRequest, Player
 
 DAY = timedelta(days=1)
 JOIN_TOKEN_DAYS = 7  # how long a JOIN waits for its address to confirm
+
+
+@handles(cmd.Unread, ANYONE)
+def unread(talk: Conversation, text: str, command: cmd.Unread) -> None:
+    talk.echo(text, "ignored", command.reason)
 
 
 @handles(cmd.Help, ANYONE)
@@ -44,6 +49,8 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
         talk.echo(text, "error", f"there is no game '{command.game}'")
         return
     waiting = set(lifecycle.waiting_for(talk.session, game))
+    row = lifecycle.current_phase(talk.session, game)
+    required = set(lifecycle.required_powers(talk.session, game, lifecycle.position_of(row))) if row else set()
     seat = lifecycle.seats(talk.session, game)
     lines = [f"state: {game.state}", f"variant: {game.variant} {' '.join(game.options)}".rstrip()]
     if game.phase:
@@ -53,8 +60,8 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
         if player is None:
             continue
         played = "played" if lifecycle.is_played(player) else "dummy"
-        status = "" if game.state != "active" or not lifecycle.is_played(player) else (
-            ", waiting" if power in waiting else ", submitted")
+        status = "" if game.state not in ("active", "paused") or not lifecycle.is_played(player) else (
+            ", waiting" if power in waiting else ", submitted" if power in required else ", nothing to order")
         lines.append(f"{power.title()}: {played}{status}")
     if game.state == "forming":
         lines.append(f"{len(lifecycle.players(talk.session, game))} player(s) joined")

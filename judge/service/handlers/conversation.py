@@ -36,7 +36,7 @@ from judge.engine.position import Position
 from judge.mail.inbound import InboundMail
 from judge.service import lifecycle
 from judge.service.config import Settings
-from judge.service.handlers.submissions import store_orders, store_sheet
+from judge.service.handlers.submissions import status_lines, store_orders, store_sheet
 from judge.service.outbox import queue
 from judge.service.render import render
 from judge.store.models import Game, Player
@@ -55,9 +55,11 @@ class Echo:
 class Refusal(Exception):
     """A sign-on refused: the whole mail gets one short refusal and nothing in it is applied."""
 
-    def __init__(self, game: str | None = None, who: str | None = None, until: datetime | None = None) -> None:
+    def __init__(self, game: str | None = None, who: str | None = None, until: datetime | None = None,
+                 gone: str | None = None) -> None:
         super().__init__("sign-on refused")
         self.game, self.who, self.until = game, who, until  # the game's name: a refused mail's changes are undone
+        self.gone = gone  # the right password for a power its player no longer plays: why
 
 
 @dataclass
@@ -70,6 +72,7 @@ class Context:
     registered: str | None = None  # the seat's address when it signed on: it hears of every change
     sheet: list[tuple[int, str]] = field(default_factory=list)  # (echo index, text)
     orders: list[tuple[int, str]] = field(default_factory=list)
+    status_echoes: list[int] = field(default_factory=list)  # STATUS lines, answered when the block ends
 
     @property
     def is_master(self) -> bool:
@@ -83,6 +86,13 @@ _H = TypeVar("_H", bound=Handler)
 
 #: commands that verify or hash a password: each costs one scrypt
 PASSWORD_COMMANDS = (cmd.SignOn, cmd.Create, cmd.Join, cmd.SetPassword)
+
+
+#: what a game that has ended refuses
+CLOSED_AFTER_THE_END = (cmd.OfferLine, cmd.OrderLine, cmd.Transfer, cmd.Accept, cmd.Clear, cmd.Resign, cmd.Start,
+                        cmd.Wait, cmd.NoWait,
+                        cmd.SetDeadline, cmd.SetDuration, cmd.Process, cmd.Pause, cmd.Resume, cmd.Rollback,
+                        cmd.Dummy, cmd.Terminate)
 
 
 def handles(kind: type, who: str) -> Callable[[_H], _H]:
@@ -110,6 +120,8 @@ class Conversation:
         self.context = Context()
         self.copies: set[str] = set()
         self.notices: dict[str, list[str]] = {}  # previous address -> changes it must hear of
+        self.announcements: dict[int, list[str]] = {}  # game id -> what every player must hear of
+        self.also_told: dict[int, set[str]] = {}  # game id -> addresses of players who just left it
         self.positions: dict[tuple[int, str], Position | None] = {}
         self.mails_sent = 0
         self.password_checks = 0
@@ -123,6 +135,12 @@ class Conversation:
             self.notes.append("Your mail had no plain-text part: the judge read its HTML part as text.")
         if self.mail.truncated:
             self.notes.append("Your mail was too long: only its beginning was read.")
+        if self.mail.from_attachment:
+            self.notes.append("Your mail had no text of its own: the judge read your commands from its text "
+                              "attachment.")
+        if self.mail.stopped_at:
+            self.notes.append(f"Reading stopped at '{self.mail.stopped_at}': what follows it (the mail you "
+                              "answered or forwarded) was not read.")
         lines = cmd.parse_lines(self.mail.lines)
         limit = self.settings.max_commands_per_mail
         if len(lines) > limit:
@@ -146,6 +164,8 @@ class Conversation:
         for address in sorted(self.copies - {self.mail.reply_to}):
             queue(self.session, self.settings, to=address, subject=f"Copy: {subject}", kind="reply", now=self.now,
                   body=body)
+        for game_id, news in self.announcements.items():
+            self._announce(game_id, news)
         for address, changes in sorted(self.notices.items()):
             queue(self.session, self.settings, to=address, subject="Your registration with the judge changed",
                   kind="notice", now=self.now,
@@ -165,6 +185,24 @@ class Conversation:
         queue(self.session, self.settings, to=to, subject=subject, body=body, kind=kind, now=self.now,
               game_id=game_id)
         return True
+
+    def announce(self, what: str, also: str | None = None) -> None:
+        """Tell every player of the signed-on game (and ``also``, a player who just left it) what
+        happened: one mail per player and mail, sent after the reply."""
+        game = self.context.game
+        assert game is not None
+        self.announcements.setdefault(game.id, []).append(what)
+        if also:
+            self.also_told.setdefault(game.id, set()).add(also)
+
+    def _announce(self, game_id: int, news: list[str]) -> None:
+        game = self.session.get(Game, game_id)
+        assert game is not None
+        subject = f"{game.name}: " + (news[0] if len(news) == 1 else f"{news[0]} (and more)")
+        played = {p.address for p in lifecycle.seats(self.session, game).values() if lifecycle.is_played(p)}
+        for address in sorted(a for a in played | self.also_told.get(game_id, set()) if a):
+            queue(self.session, self.settings, to=address, subject=subject[:200], kind="announcement",
+                  now=self.now, game_id=game.id, body=render("announcement", game=game, news=news))
 
     def tell_registered(self, change: str) -> None:
         """Note a change of the signed-on seat's registration for the address it had at sign-on,
@@ -193,8 +231,12 @@ class Conversation:
                 self.echo(line.text, "ok", "signed off")
                 return True
         handler, who = _HANDLERS[type(command)]
-        if who != ANYONE and self.context.game is None:
+        game = self.context.game
+        if who != ANYONE and game is None:
             self.echo(line.text, "error", "sign on first: SIGNON POWER@game password")
+        elif game is not None and game.state == "finished" and isinstance(command, CLOSED_AFTER_THE_END):
+            self.echo(line.text, "error", f"{game.name} has ended" + (f" ({game.winner.title()} won)"
+                      if game.winner else "") + ": nothing more can be done in it")
         elif who == MASTER and not self.context.is_master:
             self.echo(line.text, "error", "only the game master, signed on as MASTER@game, can do this")
         elif who == PLAYER and self.context.is_master:
@@ -231,7 +273,9 @@ class Conversation:
             store_sheet(self, context)
         if context.orders:
             store_orders(self, context)
-        context.sheet, context.orders = [], []
+        for index in context.status_echoes:
+            self.echoes[index].extra = status_lines(self)
+        context.sheet, context.orders, context.status_echoes = [], [], []
 
     def _process_if_complete(self) -> None:
         """A phase is processed as soon as every power that must act has done so."""
@@ -239,7 +283,7 @@ class Conversation:
         if game is None:
             return
         self.session.flush()
-        if game.state == "active" and game.phase and not lifecycle.waiting_for(self.session, game):
+        if game.state == "active" and game.phase and lifecycle.complete(self.session, game):
             lifecycle.process_phase(self.session, game, self.settings, self.now)
 
 
@@ -254,10 +298,6 @@ def power_of(game: Game, text: str) -> str:
         return power_name(load_map(game.variant), text)
     except NotationError as exc:
         raise ValueError(str(exc)) from None
-
-
-def when(moment: datetime | None) -> str:
-    return "none" if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
 def masked(text: str, password: str) -> str:

@@ -107,7 +107,7 @@ def _status(session: Session, settings: Settings, mail: InboundMail, row: Inboun
     if refusal is not None:
         record_failure(session, settings, refusal, mail.sender or mail.reply_to, now)
         queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
-              in_reply_to=mail.message_id, body=render("refusal", until=refusal.until))
+              in_reply_to=mail.message_id, body=render("refusal", until=refusal.until, gone=refusal.gone))
     return "done"
 
 

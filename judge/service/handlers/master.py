@@ -11,7 +11,8 @@ from datetime import UTC, timedelta
 
 from judge.commands import parse as cmd
 from judge.service import lifecycle
-from judge.service.handlers.conversation import MASTER, Conversation, handles, power_of, when
+from judge.service.handlers.conversation import MASTER, Conversation, handles, power_of
+from judge.service.render import when
 
 MAX_DEADLINE_AHEAD = timedelta(days=366)
 
@@ -44,6 +45,7 @@ def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> Non
         return
     game.deadline = deadline
     talk.echo(text, "ok", f"deadline set to {when(game.deadline)}")
+    talk.announce(f"the game master set the deadline of {game.phase} to {when(game.deadline)}")
 
 
 @handles(cmd.SetDuration, MASTER)
@@ -52,6 +54,8 @@ def set_duration(talk: Conversation, text: str, command: cmd.SetDuration) -> Non
     assert game is not None
     game.settings = {**game.settings, command.setting: command.hours}
     talk.echo(text, "ok", f"{command.setting} set to {command.hours:g} hours")
+    if game.state != "forming":
+        talk.announce(_duration_news(command.setting, command.hours))
 
 
 @handles(cmd.Process, MASTER)
@@ -76,6 +80,7 @@ def pause(talk: Conversation, text: str, _: cmd.Pause) -> None:
         return
     game.state = "paused"
     talk.echo(text, "ok", "game paused: deadlines will not fire")
+    talk.announce("the game master paused the game: no deadline fires until it is resumed")
 
 
 @handles(cmd.Resume, MASTER)
@@ -89,6 +94,7 @@ def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
     if game.deadline is not None and game.deadline < talk.now:
         game.deadline = talk.now + lifecycle.phase_duration(game, game.phase or "M")
     talk.echo(text, "ok", f"game resumed; deadline {when(game.deadline)}")
+    talk.announce(f"the game master resumed the game: the deadline of {game.phase} is {when(game.deadline)}")
 
 
 @handles(cmd.Rollback, MASTER)
@@ -100,7 +106,10 @@ def rollback(talk: Conversation, text: str, _: cmd.Rollback) -> None:
     except lifecycle.GameError as exc:
         talk.echo(text, "error", str(exc))
         return
-    talk.echo(text, "ok", f"rolled back to {phase}; deadline {when(game.deadline)}")
+    talk.echo(text, "ok", f"rolled back to {phase}; the game is paused: send RESUME (or PROCESS) to go on")
+    talk.announce(f"the game master rolled the game back to {phase}: the position, balances, offer sheets, "
+                  "orders and acceptance lists are as they were before it was processed. You may change your "
+                  "sheet or orders; the game is paused until the game master resumes it")
 
 
 @handles(cmd.Dummy, MASTER)
@@ -116,8 +125,13 @@ def dummy(talk: Conversation, text: str, command: cmd.Dummy) -> None:
     if player is None:
         talk.echo(text, "error", "powers are assigned when the game starts")
         return
+    if player.dummy:
+        talk.echo(text, "error", f"{power.title()} is already a dummy power")
+        return
     player.dummy = True
     talk.echo(text, "ok", f"{power.title()} is now a dummy power")
+    talk.announce(f"the game master made {power.title()} a dummy power: its player no longer plays it",
+                  also=player.address)
 
 
 @handles(cmd.Terminate, MASTER)
@@ -129,3 +143,11 @@ def terminate(talk: Conversation, text: str, _: cmd.Terminate) -> None:
         return
     lifecycle.finish_game(talk.session, game, talk.settings, talk.now, "the game master ended the game")
     talk.echo(text, "ok", "game ended; everything is published to all players")
+
+
+def _duration_news(setting: str, hours: float) -> str:
+    if setting == "grace":
+        return f"the game master set the grace period after each deadline to {hours:g} hours"
+    if setting == "reminder":
+        return f"the game master set reminders to go out {hours:g} hours before each deadline"
+    return f"the game master set {setting} phases to last {hours:g} hours, from the next such phase on"

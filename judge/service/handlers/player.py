@@ -22,7 +22,6 @@ from judge.service.handlers.conversation import (
     handles,
     masked,
     power_of,
-    when,
 )
 from judge.service.passwords import hash_password
 from judge.service.render import render
@@ -92,19 +91,9 @@ def transfer_money(talk: Conversation, text: str, command: cmd.Transfer) -> None
 
 @handles(cmd.Status, PLAYER)
 def status(talk: Conversation, text: str, _: cmd.Status) -> None:
-    game, power = talk.context.game, talk.context.power
-    assert game is not None and power is not None
-    balance = lifecycle.balances(talk.session, game)[power]
-    sheet = lifecycle.latest_submission(talk.session, game, game.phase or "", power, "sheet")
-    orders = lifecycle.latest_submission(talk.session, game, game.phase or "", power, "orders")
-    player = talk.context.player
-    lines = [f"game {game.name}, {game.state}, phase {game.phase or '-'}, deadline {when(game.deadline)}",
-             f"your balance: {balance} AgP",
-             f"your acceptance list: {(player and player.acceptance) or 'the default (own first, then ?)'}"]
-    current = sheet.text if sheet and sheet.text else (orders.text if orders and orders.text else "")
-    lines.append("your current sheet/orders:" if current else "no sheet or orders yet for this phase")
-    lines.extend(f"  {line}" for line in current.splitlines())
-    talk.echo(text, "info", "", lines)
+    """Filled in when the power's lines end (``submissions.status_lines``), so that it shows the
+    sheet or orders the same mail sends, whether they come before or after it."""
+    talk.context.status_echoes.append(talk.echo(text, "info"))
 
 
 @handles(cmd.Clear, PLAYER)
@@ -121,40 +110,80 @@ def clear(talk: Conversation, text: str, _: cmd.Clear) -> None:
     talk.echo(text, "ok", "your sheet and orders for this phase are cleared")
 
 
-@handles(cmd.Press, PLAYER)
+@handles(cmd.Press, SIGNED_ON)
 def press(talk: Conversation, text: str, command: cmd.Press) -> None:
+    """Press to some powers (by name or initial), to the game master (``M``), or to everyone;
+    the game master's press to everyone is a broadcast.  Each copy says who else received it."""
     game, power = talk.context.game, talk.context.power
-    assert game is not None and power is not None
+    assert game is not None
     talk.presses += 1
     if talk.presses > talk.settings.max_press_per_mail:
         talk.echo(text, "error", f"not sent: at most {talk.settings.max_press_per_mail} press messages are sent "
                   "from one mail")
         return
     seat = lifecycle.seats(talk.session, game)
+    targets: dict[str, str] = {}  # address -> who it is, in the order named
     if command.to == ("ALL",):
-        targets = [p for p in load_map(game.variant).powers if p != power]
+        names = [p for p in load_map(game.variant).powers if p != power]
     else:
         try:
-            targets = [power_of(game, letter) for letter in command.to]
+            names = list(dict.fromkeys(t if t == "MASTER" else power_of(game, t) for t in command.to))
         except ValueError as exc:
             talk.echo(text, "error", str(exc))
             return
-    sent, held = [], []
-    for target in targets:
-        player = seat.get(target)
-        if target != power and lifecycle.is_played(player):
+    skipped = []
+    for name in names:
+        if name == "MASTER":
+            if not talk.context.is_master:
+                targets.setdefault(game.gm_address, "the game master")
+            continue
+        player = seat.get(name)
+        if name != power and lifecycle.is_played(player):
             assert player is not None and player.address is not None
-            body = render("press", game=game, sender=power, body=command.body, everyone=command.to == ("ALL",))
-            if talk.send(to=player.address, subject=f"{game.name} press from {power.title()}", kind="press",
-                         game_id=game.id, body=body):
-                sent.append(target.title())
-            else:
-                held.append(target.title())
-    message = f"press sent to {', '.join(sent) or 'nobody (no played power among them)'}"
+            targets.setdefault(player.address, name.title())
+        else:
+            skipped.append(name.title())
+    sender = power.title() if power else "the game master"
+    everyone = command.to == ("ALL",)
+    sent, held = [], []
+    for address, who in targets.items():
+        others = [w for a, w in targets.items() if a != address]
+        body = render("press", game=game, sender=sender, body=command.body, everyone=everyone, others=others)
+        if talk.send(to=address, subject=f"{game.name} press from {sender}", kind="press", game_id=game.id,
+                     body=body):
+            sent.append(who)
+        else:
+            held.append(who)
+    message = f"press sent to {', '.join(sent) or 'nobody'}"
+    if skipped:
+        message += f" (not to {', '.join(skipped)}: no player)"
     if held:
         message += (f"; not sent to {', '.join(held)}: one mail may cause at most "
                     f"{talk.settings.max_mails_per_mail} mails")
-    talk.echo(text, "error" if held else "ok", message)
+    talk.echo(text, "error" if held or not sent else "ok", message)
+
+
+@handles(cmd.Wait, PLAYER)
+def wait(talk: Conversation, text: str, _: cmd.Wait) -> None:
+    """DPjudge's WAIT: the phase is processed at its deadline, not when the last power submits."""
+    _set_wait(talk, text, "WAIT", "the phase will wait for its deadline even if every power has submitted "
+              "(NOWAIT to withdraw)")
+
+
+@handles(cmd.NoWait, PLAYER)
+def no_wait(talk: Conversation, text: str, _: cmd.NoWait) -> None:
+    _set_wait(talk, text, "", "WAIT withdrawn: the phase is processed as soon as every power has submitted")
+
+
+def _set_wait(talk: Conversation, text: str, flag: str, done: str) -> None:
+    game, power = talk.context.game, talk.context.power
+    assert game is not None and power is not None
+    if game.phase is None or game.state not in ("active", "paused"):
+        talk.echo(text, "error", "the game is not running")
+        return
+    talk.session.add(Submission(game_id=game.id, phase=game.phase, power=power, kind="wait", text=flag, parsed={},
+                                created_at=talk.now))
+    talk.echo(text, "ok", done)
 
 
 @handles(cmd.SetPassword, SIGNED_ON)
@@ -213,5 +242,6 @@ def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
                 talk.session.add(LedgerRow(game_id=game.id, power=power, amount=entry.amount, kind="forfeit",
                                            note=entry.note, phase=game.phase, created_at=talk.now))
             note += " and, being eliminated, its treasury is forfeited (rule 2.4)"
+    talk.announce(f"the player of {power.title()} resigned: it is now a dummy power")
     talk.context = Context()
     talk.echo(text, "ok", note)

@@ -48,9 +48,12 @@ def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
         done = f"signed on as master of {game.name}"
     else:
         player = lifecycle.seats(talk.session, game).get(who) if who else None
-        if player is None or not lifecycle.is_played(player) or not verify_password(command.password, player.password):
+        if player is None or not verify_password(command.password, player.password):
             raise Refusal(game.name, who)
         assert who is not None
+        if not lifecycle.is_played(player):
+            raise Refusal(game.name, who, gone=f"{who.title()} in {game.name} is no longer yours: "
+                          + ("you resigned it" if player.resigned else "the game master made it a dummy power"))
         registered = player.address or ""
         talk.context = Context(game=game, power=who, player=player, registered=registered)
         done = f"signed on as {who.title()} in {game.name}"
@@ -94,7 +97,7 @@ def blocked_until(session: Session, game_id: int | None, who: str | None, sender
 def record_failure(session: Session, settings: Settings, refusal: Refusal, sender: str, now: datetime) -> None:
     """Count a refused sign-on (not one refused for coming too soon) and tell the seat's owner at
     the fifth, tenth, twentieth... failure in a row."""
-    if refusal.until is not None:
+    if refusal.until is not None or refusal.gone is not None:
         return
     game = session.scalar(select(Game).where(Game.name == refusal.game)) if refusal.game else None
     session.add(SignonFailure(game_id=game.id if game else None, who=refusal.who if game else None,

@@ -1,4 +1,5 @@
-"""A power's offer sheet or orders, stored as a whole when its block of lines ends.
+"""A power's offer sheet or orders, stored as a whole when its block of lines ends; and what
+STATUS shows once they are.
 
 Offer lines in one mail form one sheet: if any line is bad, none is applied and the previous
 sheet stays (rule 3: a sheet is read as a whole).  Orders in a retreat or adjustment phase, or
@@ -7,12 +8,15 @@ for loyal units, are stored the same way.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from judge.engine.legal import check_order
-from judge.engine.orders import OrderSyntaxError, parse_order
-from judge.payola.offers import parse_sheet
-from judge.service import lifecycle
+from judge.engine.legal import adjustment_count, check_order, retreat_options
+from judge.engine.orders import Build, Disband, Order, OrderSyntaxError, PhaseKind, Remove, Retreat, Waive, parse_order
+from judge.engine.position import Position
+from judge.payola.offers import Offer, OfferKind, parse_sheet
+from judge.service import lifecycle, views
+from judge.service.lifecycle import free_home_centers
+from judge.service.render import render, when
 from judge.store.models import Submission
 
 if TYPE_CHECKING:
@@ -40,9 +44,17 @@ def store_sheet(talk: Conversation, context: Context) -> None:
     talk.session.add(Submission(game_id=game.id, phase=str(position.phase), power=power, kind="sheet", text=text,
                                 parsed={"offers": len(sheet.offers), "savings": sheet.savings},
                                 created_at=talk.now))
-    last = context.sheet[-1][0]
-    talk.echoes[last].message = (f"offer sheet accepted: {len(sheet.offers)} offer(s), savings {sheet.savings} AgP;"
-                                 " it replaces any earlier sheet for this phase")
+    read = {offer.line: describe(offer) for offer in sheet.offers}
+    for number, (index, line) in enumerate(context.sheet, 1):
+        talk.echoes[index].message = read.get(number) or _savings_or_comment(line)
+    last = talk.echoes[context.sheet[-1][0]]
+    last.extra.append(f"offer sheet accepted: {len(sheet.offers)} offer(s), savings {sheet.savings} AgP; "
+                      "it replaces any earlier sheet for this phase")
+    balance = lifecycle.balances(talk.session, game)[power]
+    if sheet.savings > balance:
+        last.extra.append(f"WARNING: you ask to save {sheet.savings} AgP but your balance is {balance} AgP: "
+                          "you will spend nothing this phase, and your offers will be reduced as far as "
+                          "that needs (rule 3.4)")
 
 
 def store_orders(talk: Conversation, context: Context) -> None:
@@ -51,6 +63,7 @@ def store_orders(talk: Conversation, context: Context) -> None:
     position = talk.active_position()
     assert position is not None
     bad = False
+    checked: list[tuple[int, Order]] = []
     for index, text in context.orders:
         try:
             order = parse_order(text, position.game_map, position.phase.kind)
@@ -64,6 +77,13 @@ def store_orders(talk: Conversation, context: Context) -> None:
             bad = True
         else:
             talk.echoes[index].message = str(verdict.order)
+            checked.append((index, verdict.order))
+    errors, warnings = check_together(position, power, checked)
+    for index, error in errors.items():
+        talk.echoes[index].outcome, talk.echoes[index].message = "error", error
+        bad = True
+    if not bad:
+        talk.echoes[context.orders[-1][0]].extra.extend(f"WARNING: {w}" for w in warnings)
     if bad:
         for index, _ in context.orders:
             if talk.echoes[index].outcome == "ok":
@@ -74,3 +94,105 @@ def store_orders(talk: Conversation, context: Context) -> None:
     talk.session.add(Submission(game_id=game.id, phase=str(position.phase), power=power, kind="orders", text=text,
                                 parsed={"orders": [talk.echoes[i].message for i, _ in context.orders]},
                                 created_at=talk.now))
+
+
+def check_together(position: Position, power: str, orders: list[tuple[int, Order]]) -> tuple[dict[int, str], list[str]]:
+    """What is wrong with a power's orders taken together, found when they arrive rather than at
+    processing: errors (by echo index) for what cannot be carried out — two orders for one unit,
+    two builds in one place — and warnings for what will fail or be done by the judge instead."""
+    errors: dict[int, str] = {}
+    warnings: list[str] = []
+    first: dict[str, Order] = {}
+    for index, order in orders:
+        if isinstance(order, Waive):
+            continue
+        province = order.unit.province
+        if province in first:
+            errors[index] = (f"{order.unit} already has an order in this mail ({first[province]}): "
+                             "give one order per unit" if not isinstance(order, Build)
+                             else f"a second build in {province}: one unit per province")
+        else:
+            first[province] = order
+    kind = position.phase.kind
+    if kind is PhaseKind.RETREAT:
+        targets: dict[str, list[str]] = {}
+        for order in first.values():
+            if isinstance(order, Retreat):
+                targets.setdefault(order.destination.province, []).append(str(order.unit))
+        for province, units in sorted(targets.items()):
+            if len(units) > 1:
+                warnings.append(f"{' and '.join(units)} all retreat to {province}: they will bounce and be disbanded")
+        for province, d in sorted(position.dislodged.items()):
+            if d.power == power and province not in first and retreat_options(position, province):
+                warnings.append(f"no order for {d.unit}: it will be disbanded")
+    elif kind is PhaseKind.ADJUSTMENT:
+        due = adjustment_count(position, power)
+        given = [o for _, o in orders if isinstance(o, Build | Waive | Remove | Disband)]
+        if due > 0:
+            may = min(due, len(free_home_centers(position, power)))
+            if len(given) > may:
+                warnings.append(f"you may build {may}: the orders after the first {may} will fail")
+            elif len(given) < may:
+                warnings.append(f"you may build {may} and ordered {len(given)}: the rest will be waived")
+        elif due < 0:
+            if len(given) > -due:
+                warnings.append(f"{-due} removal(s) are due: the orders after the first {-due} will fail")
+            elif len(given) < -due:
+                warnings.append(f"{-due} removal(s) are due and you ordered {len(given)}: the judge will remove "
+                                "the rest by the civil-disorder rules (the units farthest from your centers)")
+    return errors, warnings
+
+
+def status_lines(talk: Conversation) -> list[str]:
+    game, power = talk.context.game, talk.context.power
+    assert game is not None and power is not None
+    balance = lifecycle.balances(talk.session, game)[power]
+    sheet = lifecycle.latest_submission(talk.session, game, game.phase or "", power, "sheet")
+    orders = lifecycle.latest_submission(talk.session, game, game.phase or "", power, "orders")
+    player = talk.context.player
+    lines = [f"game {game.name}, {game.state}, phase {game.phase or '-'}, deadline {when(game.deadline)}",
+             f"your balance: {balance} AgP",
+             f"your acceptance list: {(player and player.acceptance) or 'the default (own first, then ?)'}"]
+    current = sheet.text if sheet and sheet.text else (orders.text if orders and orders.text else "")
+    lines.append("your current sheet/orders:" if current else "no sheet or orders yet for this phase")
+    lines.extend(f"  {line}" for line in current.splitlines())
+    position = talk.active_position()
+    if position is not None and not lifecycle.options_of(game).blind:
+        lines.append("")
+        lines.extend(render("status_board", board=views.board(position)).splitlines())
+    return lines
+
+
+_KINDS = {
+    OfferKind.DIRECT: ("direct offer for", ""),
+    OfferKind.NEGATIVE: ("negative offer: paid if the unit issues any order but", ""),
+    OfferKind.MOVE: ("move offer for", ", or any other move"),
+    OfferKind.HOLD: ("hold offer for", ", or any other hold, support or convoy"),
+    OfferKind.GIFT: ("gift offer for", ", or any other order"),
+}
+_COUNTS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
+
+
+def describe(offer: Offer) -> str:
+    """How the judge read an offer line, in words, so a player can check it:
+    ``3*2#1 + 1 > F LON - ENG | - NTH`` is "read as three offers of 2 AgP (plateau 1) and one of
+    1 AgP; move offer for F LON - ENG or F LON - NTH, or any other move"."""
+    runs: list[list[Any]] = []
+    for term in offer.terms:
+        if runs and runs[-1][0] == term:
+            runs[-1][1] += 1
+        else:
+            runs.append([term, 1])
+    amounts = []
+    for number, (term, count) in enumerate(runs):
+        what = "offer" + ("s" if count > 1 else "") if number == 0 else ""
+        plateau = f" (plateau {term.plateau})" if term.plateau else ""
+        amounts.append(f"{_COUNTS.get(count, str(count))} {what} of {term.amount} AgP{plateau}".replace("  ", " "))
+    kind, rest = _KINDS[offer.kind]
+    orders = " or ".join(str(order) for order in offer.orders)
+    return f"read as {' and '.join(amounts)}; {kind} {orders}{rest}"
+
+
+def _savings_or_comment(line: str) -> str:
+    text = line.split("%", 1)[0].strip()
+    return f"read as a savings request of {text[:-1].strip()} AgP" if text.endswith("$") else ""
