@@ -19,6 +19,8 @@ import mailbox
 import os
 import re
 import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
@@ -29,7 +31,19 @@ LOOP_HEADER = "X-Payola-Judge"
 MAX_MESSAGE_ID = 250  # characters of a message id the judge repeats in In-Reply-To
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
-_UTF8_HEADERS = policy.default.clone(utf8=True)  # policy.SMTPUTF8, but with the Maildir's \n line endings
+# Headers are folded only past 200 characters: the email package folds a long Subject by moving
+# all of it to the next line, which readers then show with a leading space.
+_ASCII_HEADERS = policy.default.clone(max_line_length=200)
+_UTF8_HEADERS = _ASCII_HEADERS.clone(utf8=True)  # policy.SMTPUTF8, but with the Maildir's \n line endings
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with a mail: its name, MIME type and bytes."""
+
+    filename: str
+    content_type: str
+    data: bytes
 
 
 def build_message(
@@ -43,8 +57,10 @@ def build_message(
     in_reply_to: str | None = None,
     date: datetime | None = None,
     reply: bool = False,
+    attachments: Sequence[Attachment] = (),
 ) -> bytes:
-    """A text/plain UTF-8 message from the judge, as bytes with ``\\n`` line endings.
+    """A text/plain UTF-8 message from the judge, as bytes with ``\\n`` line endings; with
+    ``attachments`` (a map, say) a multipart/mixed one whose first part is that text.
 
     ``date`` defaults to now (a naive one is taken as UTC); ``message_id`` to a fresh one in
     ``domain``.  ``reply`` marks an answer to a player's mail (``auto-replied``) rather than
@@ -58,7 +74,7 @@ def build_message(
     when = date or datetime.now(UTC)
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
-    msg = EmailMessage(policy=policy.default)
+    msg = EmailMessage(policy=policy.default)  # the body is encoded with 76-character lines
     msg["From"] = sender
     msg["To"] = to
     msg["Subject"] = one_line(subject).replace("=?", "= ?")  # no encoded word for the email package to decode
@@ -71,8 +87,11 @@ def build_message(
     msg["Auto-Submitted"] = "auto-replied" if reply else "auto-generated"
     msg[LOOP_HEADER] = domain
     msg.set_content(well_formed(body), subtype="plain", charset="utf-8")
+    for attachment in attachments:
+        maintype, _, subtype = attachment.content_type.partition("/")
+        msg.add_attachment(attachment.data, maintype=maintype, subtype=subtype, filename=attachment.filename)
     ascii_only = all(address.addr_spec.isascii() for name in ("From", "To") for address in msg[name].addresses)
-    return msg.as_bytes(policy=policy.default if ascii_only else _UTF8_HEADERS)
+    return msg.as_bytes(policy=_ASCII_HEADERS if ascii_only else _UTF8_HEADERS)
 
 
 def one_line(text: str) -> str:

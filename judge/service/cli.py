@@ -1,4 +1,9 @@
-"""The ``judge`` command line: the one place where input, output and the core meet."""
+"""The ``judge`` command line: the one place where input, output and the core meet.
+
+The JSON commands (``adjudicate``, ``orders``, ``payola``) import only the core (the engine,
+and the Payola core for ``payola``), so that a one-shot call starts fast; the service
+(SQLAlchemy, Alembic, aiosmtpd, Jinja2) is imported only by the commands that use it.
+"""
 
 from __future__ import annotations
 
@@ -7,22 +12,32 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from judge.engine.notation import NotationError, position_from_data, result_to_data
+from judge.engine.notation import NotationError, legal_orders_to_data, position_from_data, result_to_data
 from judge.engine.phases import adjudicate
-from judge.payola.notation import payola_from_data
-from judge.service.app import inject, open_database, process_game, tick, utcnow
-from judge.service.config import ConfigError, Settings, load_settings
-from judge.service.daemon import serve
-from judge.service.demo import run_demo
-from judge.service.sender import deliver_pending, transport_for
+
+if TYPE_CHECKING:
+    from judge.service.config import Settings
 
 
 def adjudicate_data(data: Any) -> dict[str, Any]:
     """One `judge adjudicate` request: a position with orders in, the phase result out."""
     position, orders = position_from_data(data)
     return result_to_data(adjudicate(position, orders))
+
+
+def orders_data(data: Any) -> dict[str, Any]:
+    """One `judge orders` request: a position in, every legal order of every unit out."""
+    position, _ = position_from_data(data)
+    return legal_orders_to_data(position)
+
+
+def payola_data(data: Any) -> dict[str, Any]:
+    """One `judge payola` request (the Payola core is imported on first use)."""
+    from judge.payola.notation import payola_from_data
+
+    return payola_from_data(data)
 
 
 def _answer(handler: Callable[[Any], dict[str, Any]], text: str) -> tuple[dict[str, Any], bool]:
@@ -58,6 +73,8 @@ def _open(path: str | None) -> IO[str]:
 
 
 def _settings(args: argparse.Namespace) -> Settings:
+    from judge.service.config import load_settings
+
     names = ("data_dir", "database", "domain", "host", "port", "relay")
     overrides = {name: getattr(args, name, None) for name in names}
     if getattr(args, "relay_starttls", False):
@@ -67,6 +84,11 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _service(args: argparse.Namespace) -> int:
     """The commands that work on a judge's database: inject, process, tick, serve."""
+    from judge.service.app import inject, open_database, process_game, tick, utcnow
+    from judge.service.config import ConfigError
+    from judge.service.daemon import serve
+    from judge.service.sender import deliver_pending, transport_for
+
     try:
         settings = _settings(args)
         if args.command == "serve":
@@ -105,6 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     adj = commands.add_parser("adjudicate", help="adjudicate a phase given as JSON (see README)")
     adj.add_argument("file", nargs="?", help="JSON input (default: standard input)")
     adj.add_argument("--jsonl", action="store_true", help="one JSON object per line in and out")
+    legal = commands.add_parser("orders", help="list every legal order of every unit of a position (see README)")
+    legal.add_argument("file", nargs="?", help="JSON input (default: standard input)")
+    legal.add_argument("--jsonl", action="store_true", help="one JSON object per line in and out")
     pay = commands.add_parser("payola", help="determine orders from offer sheets given as JSON (see README)")
     pay.add_argument("file", nargs="?", help="JSON input (default: standard input)")
     pay.add_argument("--jsonl", action="store_true", help="one JSON object per line in and out")
@@ -123,10 +148,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         _database_options(sub)
     args = parser.parse_args(argv)
     if args.command == "demo":
+        from judge.service.demo import run_demo
+
         return run_demo(keep=args.keep)
     if args.command in ("serve", "inject", "process", "tick"):
         return _service(args)
-    handlers = {"adjudicate": adjudicate_data, "payola": payola_from_data}
+    handlers = {"adjudicate": adjudicate_data, "orders": orders_data, "payola": payola_data}
     try:
         source = _open(args.file)
     except OSError as exc:

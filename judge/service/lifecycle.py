@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -35,13 +36,14 @@ from judge.engine.notation import position_from_data, position_to_data, result_t
 from judge.engine.orders import Order, OrderSyntaxError, PhaseKind, parse_order
 from judge.engine.phases import adjudicate
 from judge.engine.position import Position
+from judge.mail.outbound import Attachment
 from judge.payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
 from judge.payola.determination import Determination, PowerInput, determine_orders
 from judge.payola.notation import determination_to_data, statement_to_data
 from judge.payola.offers import OfferSheet, parse_sheet
 from judge.payola.options import Options, parse_options
 from judge.payola.treasury import income_due, pay_income, zerosum_start, zerosum_year_end
-from judge.service import views
+from judge.service import maps, views
 from judge.service.config import DEFAULT_DURATIONS, Settings
 from judge.service.outbox import queue
 from judge.service.render import render
@@ -418,7 +420,9 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
         _open_phase(session, game, outcome.position, now)
     processed = Processed(row.name, adjudication, determination_data, statements,
                           None if winner else str(outcome.position.phase), winner, report)
-    _mail_results(session, game, settings, processed, row, now)
+    pictures = [] if options_of(game).blind else maps.phase_maps(game.name, position, outcome.results,
+                                                                  outcome.position)
+    _mail_results(session, game, settings, processed, row, now, pictures)
     if winner is not None:
         game.winner = winner
         finish_game(session, game, settings, now, f"{winner.title()} has won with "
@@ -450,8 +454,9 @@ def _zerosum_year_end(session: Session, game: Game, year: int, after: Position, 
 
 
 def _mail_results(session: Session, game: Game, settings: Settings, processed: Processed, row: PhaseRow,
-                  now: datetime) -> None:
-    """Each player gets the public report and its own private part; the game master the chart."""
+                  now: datetime, pictures: Sequence[Attachment]) -> None:
+    """Each player gets the public report and its own private part; the game master the chart;
+    all of them the maps."""
     subject = f"{game.name} {processed.phase} results"
     accounts = _accounts_since(session, game, row)
     money = balances(session, game)
@@ -465,10 +470,10 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
         body = render("results", game=game, view=view, next_phase=processed.next_phase, winner=processed.winner,
                       deadline=game.deadline)
         queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
-              game_id=game.id)
+              game_id=game.id, attachments=pictures)
     body = render("chart", game=game, processed=processed, accounts=accounts, balances=money, deadline=game.deadline)
     queue(session, settings, to=game.gm_address, subject=f"{game.name} {processed.phase} chart", body=body,
-          kind="chart", now=now, game_id=game.id)
+          kind="chart", now=now, game_id=game.id, attachments=pictures)
 
 
 def _accounts_since(session: Session, game: Game, row: PhaseRow) -> dict[str, list[dict[str, Any]]]:

@@ -6,11 +6,12 @@ when the change that caused it was committed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from sqlalchemy.orm import Session
 
-from judge.mail.outbound import build_message
+from judge.mail.outbound import Attachment, build_message
 from judge.service.config import Settings
 from judge.store.models import Outbox
 
@@ -26,10 +27,11 @@ def queue(
     now: datetime,
     game_id: int | None = None,
     in_reply_to: str | None = None,
+    attachments: Sequence[Attachment] = (),
 ) -> Outbox:
     raw = build_message(
         sender=settings.judge_address, to=to, subject=subject, body=body, domain=settings.domain,
-        in_reply_to=in_reply_to, date=now.replace(tzinfo=UTC), reply=kind == "reply",
+        in_reply_to=in_reply_to, date=now.replace(tzinfo=UTC), reply=kind == "reply", attachments=attachments,
     )
     row = Outbox(game_id=game_id, recipient=to, subject=subject, kind=kind, raw=raw, created_at=now,
                  status="pending", attempts=0)

@@ -63,15 +63,14 @@ def automatic_actions(before: Position, results: Sequence[Mapping[str, Any]], af
     kind = before.phase.kind
     done: list[str] = []
     if kind is PhaseKind.MOVEMENT and sheets is not None:
-        used = set(sheets)
-        for power in sorted(set(played) - used):
+        for power in sorted(set(played) - set(sheets)):
             if before.units_of(power):
                 done.append(f"{power.title()} sent no offer sheet: each of its units was offered a zero HOLD "
                             "by its own power (rule 3.3)")
         return done
-    succeeded = [_order(before, r) for r in results if r.get("result") == "succeeds"]
+    succeeded = [(r.get("power"), _order(before, r)) for r in results if r.get("result") == "succeeds"]
     if kind is PhaseKind.RETREAT:
-        moved = {o.unit.province for o in succeeded if isinstance(o, Retreat | Disband)}
+        moved = {o.unit.province for _, o in succeeded if isinstance(o, Retreat | Disband)}
         bounced = {o.unit.province: o for r in results if r.get("result") == "fails"
                    for o in [_order(before, r)] if isinstance(o, Retreat)}
         for province, d in sorted(before.dislodged.items()):
@@ -88,14 +87,14 @@ def automatic_actions(before: Position, results: Sequence[Mapping[str, Any]], af
         return done
     for power in before.game_map.powers:
         count = adjustment_count(before, power)
-        mine = [o for o in succeeded if _power_of(before, o) == power]
+        mine = [o for who, o in succeeded if who == power]
         if count > 0:
-            used = sum(isinstance(o, Build | Waive) for o in mine)
-            if used < count:
+            built = sum(isinstance(o, Build | Waive) for o in mine)
+            if built < count:
                 free = [c for c in before.game_map.powers[power].home_centers
                         if before.centers.get(c) == power and c not in before.units]
                 reason = "it had no free home center" if not free else "they were not ordered"
-                done.append(f"{power.title()} did not use {count - used} build(s): waived ({reason})")
+                done.append(f"{power.title()} did not use {count - built} build(s): waived ({reason})")
         elif count < 0:
             ordered = {o.unit.province for o in mine if isinstance(o, Remove | Disband)}
             lost = sorted(str(u.unit) for p, u in before.units.items()
@@ -110,15 +109,6 @@ def _order(position: Position, result: Mapping[str, Any]) -> Any:
         return parse_order(str(result.get("order", "")), position.game_map, position.phase.kind)
     except OrderSyntaxError:
         return None
-
-
-def _power_of(position: Position, order: Any) -> str | None:
-    if isinstance(order, Build):
-        return position.centers.get(order.unit.province)
-    if isinstance(order, Remove | Disband):
-        placed = position.units.get(order.unit.province)
-        return placed.power if placed else None
-    return None
 
 
 def account(rows: Iterable[tuple[str, int, str]]) -> list[dict[str, Any]]:

@@ -180,3 +180,12 @@ def test_messages_include_cur_and_sort_by_mtime(tmp_path: Path) -> None:
     assert outbox.messages() == [first, second]
     os.utime(moved, ns=(2**62, 2**62))
     assert outbox.messages() == [second, first]
+
+
+def test_a_long_subject_is_not_folded_onto_its_own_line() -> None:
+    subject = "g1: the game master set reminders to go out 6 hours before each deadline"
+    raw = build_message(sender="judge@localhost", to="a@example.org", subject=subject, body="x" * 300,
+                        domain="localhost")
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    assert str(message["Subject"]) == subject  # not " g1: ..." as when the folder moves it to the next line
+    assert max(len(line) for line in raw.split(b"\n\n", 1)[1].splitlines()) <= 78  # the body lines stay short

@@ -24,12 +24,13 @@ _ids = itertools.count(1)
 
 @dataclass(frozen=True)
 class Sent:
-    """A mail the judge sent, as read back from the Maildir."""
+    """A mail the judge sent, as read back from the Maildir: its text, and its attachments by name."""
 
     to: str
     subject: str
     body: str
     headers: dict[str, str]
+    attachments: dict[str, tuple[str, bytes]]  # filename -> (content type, bytes)
 
 
 def raw_mail(sender: str, body: str, subject: str = "orders", headers: dict[str, str] | None = None,
@@ -64,6 +65,7 @@ class Judge:
         self.db = open_database(self.settings)
         self.now = now
         self.read = 0
+        self._parsed: dict[bytes, Sent] = {}  # a mail read back once: those with maps are big
 
     def send(self, sender: str, body: str, **kwargs: object) -> str:
         return self.send_raw(raw_mail(sender, body, **kwargs))  # type: ignore[arg-type]
@@ -84,10 +86,18 @@ class Judge:
     def all_mail(self) -> list[Sent]:
         found = []
         for raw in MaildirOutbox(self.settings.maildir).messages():
+            if raw in self._parsed:
+                found.append(self._parsed[raw])
+                continue
             message = email.message_from_bytes(raw, policy=email.policy.default)
-            body = message.get_content() if not message.is_multipart() else ""
-            found.append(Sent(str(message["To"]), str(message["Subject"]), str(body),
-                              {k: str(v) for k, v in message.items()}))
+            assert isinstance(message, EmailMessage)
+            text = message.get_body(preferencelist=("plain",))
+            body = text.get_content() if text is not None else ""
+            files = {str(part.get_filename()): (part.get_content_type(), part.get_payload(decode=True))
+                     for part in message.iter_attachments()}
+            self._parsed[raw] = Sent(str(message["To"]), str(message["Subject"]), str(body),
+                                     {k: str(v) for k, v in message.items()}, files)
+            found.append(self._parsed[raw])
         return found
 
     def new_mail(self) -> list[Sent]:

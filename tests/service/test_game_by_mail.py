@@ -65,6 +65,8 @@ def play(judge: Judge) -> None:
         judge.send(PLAYERS[power], signon(power) + sheet)
     # All seven sent their sheets: S1901M was processed at once.
     judge.later(1)
+    judge.send(PLAYERS["FRANCE"], signon("FRANCE") + "PRESS TO GERMANY\nPRESS_SECRET: I will leave Belgium to you.\n"
+                                                     "ENDPRESS")
     judge.send(PLAYERS["GERMANY"], signon("GERMANY") + "3 : A RUH - BUR\n3 : A MUN S A RUH - BUR\n1 : F DEN H")
     judge.send(PLAYERS["FRANCE"], signon("FRANCE") + "1 : A BUR H\n1 : A SPA H\n1 : F MAO H")
     judge.later(49)  # the others never send: the deadline passes
@@ -195,8 +197,12 @@ def test_secrecy_no_mail_to_a_power_carries_another_powers_secrets(game: Judge) 
         if power != "RUSSIA":
             assert "sent to Italy" not in mail.body and "transfer: to ITALY" not in mail.body
         assert "Treasuries:" not in mail.body and "chart" not in mail.subject
+        if power != "GERMANY":
+            assert "PRESS_SECRET" not in mail.body, f"{mail.subject} to {power} shows France's press to Germany"
         for other in PLAYERS:
             if other != power:
                 assert f"private statement as {other.title()}" not in mail.body
                 assert f"account as {other.title()}" not in mail.body
     assert checked > 40
+    assert any("PRESS_SECRET" in m.body for m in game.all_mail() if m.to == PLAYERS["GERMANY"])
+    assert any(m.subject.startswith("payola1: ") for m in game.all_mail())  # announcements were checked too

@@ -377,3 +377,59 @@ def test_a_mail_with_only_a_text_attachment_is_read_from_it(judge: Judge) -> Non
     assert judge.send_raw(raw) == "done"
     body = judge.last_to(ALICE).body
     assert "the judge read your commands from its text attachment" in body and "offer sheet accepted" in body
+
+
+def test_set_reminder_moves_the_reminder_and_is_announced(judge: Judge) -> None:
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSET REMINDER 6")
+    assert "set reminders to go out 6 hours before each deadline" in judge.last_to(ALICE).body
+    judge.later(48 - 7)
+    judge.process("g1")
+    assert not [m for m in judge.new_mail() if m.subject.endswith(" reminder")]
+    judge.later(2)
+    judge.process("g1")
+    assert {m.to for m in judge.new_mail() if m.subject == "g1 S1901M reminder"} == {ALICE, BOB, CAROL}
+
+
+def test_help_teaches_the_offer_notation(judge: Judge) -> None:
+    judge.send(ALICE, "HELP")
+    body = judge.last_to(ALICE).body
+    for example in ("4 : A LON - YOR", "4 ! A LON - YOR", "4 > A LON - YOR", "4 @ A LON H", "4 & A LON - YOR",
+                    "3*2 : A LON - YOR", "10#4 : A LON - YOR", "10# : A LON - YOR", "5 + 2*3#1 : A LON - YOR",
+                    "4 : F LON - ENG | - NTH | H", "10 $", "% a note", "EBAYOLA", "WAIT", "PRESS TO M"):
+        assert example in body, example
+
+
+# -- maps -----------------------------------------------------------------------------------------------
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_the_results_mail_carries_the_maps_of_the_phase(judge: Judge) -> None:
+    play_spring(judge)
+    results = next(m for m in judge.new_mail() if m.to == ALICE and m.subject == "g1 S1901M results")
+    assert set(results.attachments) == {"g1-S1901M-orders.png", "g1-F1901M.png", "g1-F1901M.svg"}
+    kind, data = results.attachments["g1-S1901M-orders.png"]
+    assert kind == "image/png" and png_size(data)[0] == 1200
+    kind, svg = results.attachments["g1-F1901M.svg"]
+    assert kind == "image/svg+xml" and b'data-location="BUR"' in svg  # France's army now in Burgundy
+
+
+def test_map_sends_the_current_board(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "MAP")
+    reply = judge.last_to(ALICE)
+    assert "OK: the map of S1901M is attached" in reply.body
+    assert png_size(reply.attachments["g1-S1901M.png"][1])[0] == 1200
+
+
+def test_a_waived_build_is_not_reported_as_unused(judge: Judge) -> None:
+    teleport(judge, {"phase": "W1901A",
+                     "units": {"FRANCE": ["A BUR"], "GERMANY": ["A MUN"], "ENGLAND": ["F LON"]},
+                     "centers": {"FRANCE": ["PAR", "BRE", "MAR"], "GERMANY": ["MUN", "BER"], "ENGLAND": ["LON"]}})
+    judge.send(ALICE, FRANCE + "BUILD A PAR\nWAIVE")
+    judge.send(BOB, GERMANY + "WAIVE")
+    results = next(m for m in judge.new_mail() if m.to == ALICE and m.subject == "g1 W1901A results").body
+    assert "France: BUILD A PAR" in results and "France: WAIVE" in results
+    assert "did not use" not in results

@@ -34,6 +34,7 @@ from judge.engine.map import load_map
 from judge.engine.notation import NotationError, power_name
 from judge.engine.position import Position
 from judge.mail.inbound import InboundMail
+from judge.mail.outbound import Attachment
 from judge.service import lifecycle
 from judge.service.config import Settings
 from judge.service.handlers.submissions import status_lines, store_orders, store_sheet
@@ -123,6 +124,7 @@ class Conversation:
         self.announcements: dict[int, list[str]] = {}  # game id -> what every player must hear of
         self.also_told: dict[int, set[str]] = {}  # game id -> addresses of players who just left it
         self.positions: dict[tuple[int, str], Position | None] = {}
+        self.attachments: list[Attachment] = []  # sent with the reply (MAP)
         self.mails_sent = 0
         self.password_checks = 0
         self.presses = 0
@@ -160,7 +162,8 @@ class Conversation:
         subject = reply_subject(self.mail)
         game = self.context.game
         queue(self.session, self.settings, to=self.mail.reply_to, subject=subject, kind="reply", now=self.now,
-              in_reply_to=self.mail.message_id, body=body, game_id=game.id if game else None)
+              in_reply_to=self.mail.message_id, body=body, game_id=game.id if game else None,
+              attachments=self.attachments)
         for address in sorted(self.copies - {self.mail.reply_to}):
             queue(self.session, self.settings, to=address, subject=f"Copy: {subject}", kind="reply", now=self.now,
                   body=body)

@@ -13,7 +13,7 @@ from judge.engine.orders import PhaseKind
 from judge.mail.inbound import usable_address
 from judge.payola.acceptance import AcceptanceError, parse_acceptance
 from judge.payola.treasury import TreasuryError, forfeit, transfer
-from judge.service import lifecycle
+from judge.service import lifecycle, maps
 from judge.service.handlers.conversation import (
     PLAYER,
     SIGNED_ON,
@@ -161,6 +161,22 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
         message += (f"; not sent to {', '.join(held)}: one mail may cause at most "
                     f"{talk.settings.max_mails_per_mail} mails")
     talk.echo(text, "error" if held or not sent else "ok", message)
+
+
+@handles(cmd.MapRequest, SIGNED_ON)
+def map_request(talk: Conversation, text: str, _: cmd.MapRequest) -> None:
+    game = talk.context.game
+    assert game is not None
+    position = talk.active_position()
+    if position is None:
+        talk.echo(text, "error", "the game is not running: there is no board to draw")
+    elif lifecycle.options_of(game).blind:
+        talk.echo(text, "error", "a Blind game has no map: each power sees only part of the board")
+    elif pictures := maps.position_map(game.name, position):
+        talk.attachments.extend(pictures)
+        talk.echo(text, "ok", f"the map of {position.phase} is attached")
+    else:
+        talk.echo(text, "error", "the map could not be drawn; the board is in STATUS")
 
 
 @handles(cmd.Wait, PLAYER)

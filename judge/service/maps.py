@@ -1,0 +1,45 @@
+"""The maps a mail carries: the phase's orders as drawn on the board, and the position after.
+
+A picture is a convenience beside the text, which says everything: if drawing fails, the mail
+goes without it (the failure is logged), and the game goes on.  Blind (Tin Cup) games get no
+map yet, since their players may see only part of the board.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+from judge.engine.position import Position
+from judge.engine.results import OrderResult
+from judge.mail.outbound import Attachment
+from judge.render import render_png, render_svg
+
+log = logging.getLogger("judge")
+
+
+def phase_maps(game: str, before: Position, results: Iterable[OrderResult], after: Position) -> list[Attachment]:
+    """The orders of the phase just processed, drawn where they were given (failures marked),
+    and the board the next phase starts from (PNG, and SVG for any size)."""
+    phase, following = str(before.phase), str(after.phase)
+    try:
+        return [
+            Attachment(f"{game}-{phase}-orders.png", "image/png",
+                       render_png(before, tuple(results), title=f"{game} {phase}")),
+            Attachment(f"{game}-{following}.png", "image/png", render_png(after, title=f"{game} {following}")),
+            Attachment(f"{game}-{following}.svg", "image/svg+xml",
+                       render_svg(after, title=f"{game} {following}").encode()),
+        ]
+    except Exception:
+        log.exception("the maps of %s %s could not be drawn", game, phase)
+        return []
+
+
+def position_map(game: str, position: Position) -> list[Attachment]:
+    """The current board, for MAP."""
+    try:
+        phase = str(position.phase)
+        return [Attachment(f"{game}-{phase}.png", "image/png", render_png(position, title=f"{game} {phase}"))]
+    except Exception:
+        log.exception("the map of %s could not be drawn", game)
+        return []
