@@ -1,0 +1,176 @@
+"""The drawing of a map: each province's area and the points where its label, units and center go.
+
+The geometry is data beside the map (``judge/engine/maps/<name>_geometry.geojson``, built by
+``tools/build_map_geometry.py``): a GeoJSON feature collection in map units (x right, y
+down), one feature per province plus the neutral land around the board.  The polygons
+form a coverage: neighbours share their border vertex for vertex, so a border is the set
+of ring edges two areas have in common.  :func:`load_board` reads it once and prepares what
+every picture reuses: SVG path data for each area and the borders, sorted by kind, drawn
+as polylines of edges each emitted once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from types import MappingProxyType
+from typing import Any
+
+from judge.engine.map import Location
+
+Point = tuple[float, float]
+Ring = tuple[Point, ...]
+Shape = tuple[tuple[Ring, ...], ...]  # polygons, each an outer ring and its holes
+
+NEUTRAL = "neutral"
+
+
+class BoardError(ValueError):
+    """A map that has no drawing."""
+
+
+@dataclass(frozen=True, slots=True)
+class Area:
+    """One province as drawn: its polygons, and where its label, unit and center marker go."""
+
+    id: str
+    kind: str  # "sea", "coast", "land" or "impassable" (as in the map), or "neutral"
+    shape: Shape
+    label: Point
+    unit: Point
+    center: Point | None
+    coasts: Mapping[str, Point]
+    path: str  # the shape as SVG path data (fill-rule evenodd for holes)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Board:
+    """A map's drawing: its size in map units, its areas, and its borders by kind."""
+
+    name: str
+    width: float
+    height: float
+    areas: Mapping[str, Area]
+    neutral: Area
+    borders: Mapping[str, str]  # "coast", "land", "sea" -> SVG path data
+
+    def point(self, location: Location) -> Point:
+        """Where a unit at ``location`` is drawn: its coast's point on split coasts."""
+        area = self.areas[location.province]
+        if location.coast and location.coast in area.coasts:
+            return area.coasts[location.coast]
+        return area.unit
+
+
+def _number(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def path_data(shape: Shape) -> str:
+    """SVG path data for polygons with holes: one closed subpath per ring."""
+    parts = []
+    for polygon in shape:
+        for ring in polygon:
+            coords = " ".join(f"{_number(x)} {_number(y)}" for x, y in ring)
+            parts.append(f"M{coords}Z")
+    return "".join(parts)
+
+
+def _shape(coordinates: Iterable[Any]) -> Shape:
+    # GeoJSON rings repeat their first point at the end; drop it.
+    return tuple(
+        tuple(tuple((float(x), float(y)) for x, y in ring[:-1]) for ring in polygon) for polygon in coordinates
+    )
+
+
+def _point(value: Any) -> Point:
+    return float(value[0]), float(value[1])
+
+
+def _border_kind(a: str, b: str | None) -> str | None:
+    """What the edge between areas of kinds ``a`` and ``b`` is (``None``: the board's rim)."""
+    if b is None:
+        return None
+    if a == "sea" and b == "sea":
+        return "sea"
+    if "sea" in (a, b):
+        return "coast"
+    return "land"
+
+
+def _borders(areas: list[Area]) -> dict[str, str]:
+    """Every shared edge once, joined into polylines, as path data by kind of border."""
+    owners: dict[tuple[Point, Point], list[int]] = {}
+    for index, area in enumerate(areas):
+        for polygon in area.shape:
+            for ring in polygon:
+                for p, q in zip(ring, ring[1:] + ring[:1], strict=True):
+                    owners.setdefault((min(p, q), max(p, q)), []).append(index)
+    runs: dict[str, list[list[Point]]] = {"coast": [], "land": [], "sea": []}
+    for index, area in enumerate(areas):
+        for polygon in area.shape:
+            for ring in polygon:
+                current: tuple[str, list[Point]] | None = None
+                for p, q in zip(ring, ring[1:] + ring[:1], strict=True):
+                    sharing = owners[(min(p, q), max(p, q))]
+                    other = next((o for o in sharing if o != index), None)
+                    kind = None if other is None or other < index else _border_kind(area.kind, areas[other].kind)
+                    if kind is None:
+                        current = None
+                    elif current is not None and current[0] == kind and current[1][-1] == p:
+                        current[1].append(q)
+                    else:
+                        current = (kind, [p, q])
+                        runs[kind].append(current[1])
+    return {
+        kind: "".join("M" + " ".join(f"{_number(x)} {_number(y)}" for x, y in line) for line in lines)
+        for kind, lines in runs.items()
+    }
+
+
+def parse_board(name: str, data: Mapping[str, Any]) -> Board:
+    """Build a board from its GeoJSON data."""
+    areas: list[Area] = []
+    for feature in data["features"]:
+        props = feature["properties"]
+        shape = _shape(feature["geometry"]["coordinates"])
+        origin = shape[0][0][0] if shape else (0.0, 0.0)
+        areas.append(
+            Area(
+                id=str(feature["id"]),
+                kind=str(props["kind"]),
+                shape=shape,
+                label=_point(props.get("label", origin)),
+                unit=_point(props.get("unit", origin)),
+                center=_point(props["center"]) if "center" in props else None,
+                coasts=MappingProxyType({k: _point(v) for k, v in props.get("coasts", {}).items()}),
+                path=path_data(shape),
+            )
+        )
+    neutral = next(a for a in areas if a.id == NEUTRAL)
+    return Board(
+        name=name,
+        width=float(data["width"]),
+        height=float(data["height"]),
+        areas=MappingProxyType({a.id: a for a in areas if a.id != NEUTRAL}),
+        neutral=neutral,
+        borders=MappingProxyType(_borders(areas)),
+    )
+
+
+def geometry_text(name: str) -> str:
+    """The geometry file of map ``name`` as shipped with the judge."""
+    return resources.files("judge.engine.maps").joinpath(f"{name}_geometry.geojson").read_text("utf-8")
+
+
+@cache
+def load_board(name: str = "standard") -> Board:
+    """The drawing of map ``name`` (cached: boards are immutable)."""
+    try:
+        text = geometry_text(name)
+    except FileNotFoundError:
+        raise BoardError(f"the map '{name}' has no drawing") from None
+    return parse_board(name, json.loads(text))

@@ -1,0 +1,557 @@
+"""A position, and the orders of its phase, drawn as an SVG picture.
+
+Layers, bottom to top: the sea (the background), land tinted by who holds it, borders,
+names, supply centers, units, then the orders, then a title bar and a legend.  The parts
+that never change for a board (borders, names, neutral land, coast marks) are built once
+per board and reused.
+
+Orders are drawn from where the unit stands: a move is an arrow; a support is a dashed
+line to the middle of the supported move (or a dashed ring round the supported unit); a
+convoy is a dotted path army → fleet → destination, and a convoyed army's arrow runs
+through the fleets that carry it.  Retreats are arrows from the dislodged unit, which is
+drawn beside its province with a dashed outline; builds are units with a ring, removals
+and disbands are crosses.  With results, an order that failed (or was invalid) is pale and
+crossed out (paler colours, not transparency); given bare orders, everything is drawn as ordered.
+
+Elements carry data attributes (``data-power``, ``data-type``, ``data-location``,
+``data-order``, ``data-result``) so that the picture can be checked by reading it back.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import pairwise
+from xml.sax.saxutils import escape, quoteattr
+
+from judge.engine.map import GameMap, Location, Terrain
+from judge.engine.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Move,
+    Order,
+    PhaseKind,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitType,
+)
+from judge.engine.position import Phase, Position, Season
+from judge.engine.results import OrderResult, Outcome
+from judge.render.board import Board, Point, load_board
+from judge.render.palette import (
+    IMPASSABLE,
+    INK,
+    LAND,
+    NEUTRAL_LAND,
+    PALE_INK,
+    SEA,
+    SEA_INK,
+    power_colours,
+    tint,
+)
+
+TITLE_HEIGHT = 42.0
+LEGEND_HEIGHT = 62.0
+PIXELS_PER_UNIT = 1.2  # the SVG's nominal size: 1200 px for the 1000-unit standard board
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+DISLODGED_OFFSET = (11.0, -10.0)
+UNIT_RADIUS = 9.0
+
+OrdersOrResults = Mapping[str, Sequence[Order | str]] | Iterable[OrderResult]
+
+
+@dataclass(frozen=True, slots=True)
+class _Drawn:
+    """One order to draw: whose it is, and how it went (``None`` when not adjudicated)."""
+
+    power: str
+    order: Order
+    outcome: Outcome | None
+
+
+def _drawn_orders(orders: OrdersOrResults | None) -> list[_Drawn]:
+    if orders is None:
+        return []
+    if isinstance(orders, Mapping):
+        return [_Drawn(p, o, None) for p, items in orders.items() for o in items if not isinstance(o, str)]
+    return [_Drawn(r.power, r.order, r.outcome) for r in orders if not isinstance(r.order, str)]
+
+
+def _n(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _xy(p: Point) -> str:
+    return f"{_n(p[0])} {_n(p[1])}"
+
+
+def _text(x: float, y: float, text: str, size: float, **attrs: str) -> str:
+    extra = "".join(f" {k.replace('_', '-')}={quoteattr(v)}" for k, v in attrs.items())
+    return f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}"{extra}>{escape(text)}</text>'
+
+
+def phase_title(phase: Phase) -> str:
+    """``Spring 1901 movement``, ``Fall 1902 retreats``, ``Winter 1903 adjustments``."""
+    season = {Season.SPRING: "Spring", Season.FALL: "Fall", Season.WINTER: "Winter"}[phase.season]
+    kind = {PhaseKind.MOVEMENT: "movement", PhaseKind.RETREAT: "retreats", PhaseKind.ADJUSTMENT: "adjustments"}
+    return f"{season} {phase.year} {kind[phase.kind]}"
+
+
+# -- units --------------------------------------------------------------------------------
+
+_FLEET = "M-10 -1L10 -1L6.5 5.5L-6.5 5.5ZM-2 -2.5L-2 -12L7 -2.5Z"
+
+
+def _unit(kind: UnitType | None, at: Point, colour: str, attrs: str, dashed: bool = False, ink: str = INK) -> str:
+    dash = ' stroke-dasharray="2.5 1.5"' if dashed else ""
+    style = f'fill="{colour}" stroke="{ink}" stroke-width="1.4"{dash}'
+    if kind is UnitType.FLEET:
+        return f'<path{attrs} d="{_FLEET}" transform="translate({_xy(at)})" {style}/>'
+    return f'<circle{attrs} cx="{_n(at[0])}" cy="{_n(at[1])}" r="7.5" {style}/>'
+
+
+def _unit_attrs(classes: str, power: str, kind: UnitType | None, location: Location, extra: str = "") -> str:
+    letter = kind.value if kind else ""
+    return f' class="{classes}" data-power="{power}" data-type="{letter}" data-location="{location}"{extra}'
+
+
+# -- orders -------------------------------------------------------------------------------
+
+
+def _towards(p: Point, q: Point, distance: float) -> Point:
+    """The point ``distance`` from ``p`` on the way to ``q`` (``q`` itself if nearer)."""
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    length = math.hypot(dx, dy)
+    if length <= distance or length == 0:
+        return q
+    return p[0] + dx / length * distance, p[1] + dy / length * distance
+
+
+def _arrow_path(points: Sequence[Point]) -> tuple[str, Point]:
+    """Path data for a polyline ending in an arrowhead, and the tip.
+
+    The shaft is drawn there and back again, so that filling the path (for the head) adds
+    no area along a bent shaft: one element per stroke colour does shaft and head.
+    """
+    start = _towards(points[0], points[1], UNIT_RADIUS)
+    tip = _towards(points[-1], points[-2], 4.0)
+    base = _towards(tip, points[-2], 10.0)
+    dx, dy = tip[0] - base[0], tip[1] - base[1]
+    length = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / length * 5.0, dx / length * 5.0
+    line = [start, *points[1:-1], base]
+    shaft = "M" + "L".join(_xy(p) for p in [*line, *line[-2::-1]])
+    head = f"M{_xy((base[0] + nx, base[1] + ny))}L{_xy(tip)}L{_xy((base[0] - nx, base[1] - ny))}Z"
+    return shaft + head, tip
+
+
+def _cross(at: Point, size: float = 6.0) -> str:
+    x, y = at
+    a, b = _xy((x - size, y - size)), _xy((x + size, y + size))
+    c, e = _xy((x - size, y + size)), _xy((x + size, y - size))
+    d = f"M{a}L{b}M{c}L{e}"
+    return (
+        f'<path class="cross" d="{d}" stroke="white" stroke-width="4.5" stroke-linecap="round"/>'
+        f'<path class="cross" d="{d}" stroke="{INK}" stroke-width="2.2" stroke-linecap="round"/>'
+    )
+
+
+def _middle(points: Sequence[Point]) -> Point:
+    """The point halfway along a polyline."""
+    remaining = sum(math.dist(a, b) for a, b in pairwise(points)) / 2
+    for a, b in pairwise(points):
+        if remaining <= math.dist(a, b):
+            return _towards(a, b, remaining)
+        remaining -= math.dist(a, b)
+    return points[-1]
+
+
+class _Scene:
+    """Builds the order layer: knows where each unit stands and which fleets carry which army."""
+
+    def __init__(self, position: Position, board: Board, colours: Mapping[str, str], drawn: list[_Drawn]) -> None:
+        self.position = position
+        self.board = board
+        self.colours = colours
+        self.drawn = drawn
+        self.convoys: dict[tuple[str, str], list[str]] = {}
+        for item in drawn:
+            if isinstance(item.order, Convoy):
+                key = (item.order.army.province, item.order.destination.province)
+                self.convoys.setdefault(key, []).append(item.order.unit.province)
+        # Convoyed moves that are drawn through their fleets: (army's province, destination).
+        self.carried = {
+            (item.order.unit.province, item.order.destination.province)
+            for item in drawn
+            if isinstance(item.order, Move) and len(self.route(item.order)) > 2
+        }
+
+    def at(self, location: Location) -> Point:
+        """Where the unit ordered at ``location`` stands (dislodged units stand aside)."""
+        province = location.province
+        if self.position.phase.kind is PhaseKind.RETREAT and province in self.position.dislodged:
+            x, y = self.board.point(self.position.dislodged[province].unit.location)
+            return x + DISLODGED_OFFSET[0], y + DISLODGED_OFFSET[1]
+        unit = self.position.units.get(province)
+        return self.board.point(unit.location if unit else location)
+
+    def target(self, location: Location) -> Point:
+        """Where a move to ``location`` points: the coast's point, else the province's."""
+        return self.board.point(location)
+
+    def route(self, move: Move) -> list[Point]:
+        """The way a move goes: straight, or through the fleets ordered to convoy it."""
+        origin, goal = move.unit.province, move.destination.province
+        fleets = self.convoys.get((origin, goal), [])
+        chain = _convoy_chain(self.position.game_map, origin, goal, fleets) if fleets else []
+        return [self.at(move.unit.location), *(self.at(Location(f)) for f in chain), self.target(move.destination)]
+
+    def order(self, item: _Drawn) -> str:
+        order = item.order
+        colour = self.colours.get(item.power, "#777777")
+        failed = item.outcome in (Outcome.FAILS, Outcome.INVALID)
+        # A failed order is drawn pale: lighter colours rather than SVG opacity, which
+        # renderers paint through a whole-picture buffer for every group.
+        ink = PALE_INK if failed else INK
+        mark, focus, extra = self._mark(item.power, order, tint(colour, 0.45) if failed else colour, ink)
+        if not mark:
+            return ""
+        classes = f"order {type(order).__name__.lower()}" + (" failed" if failed else "")
+        result = f' data-result="{item.outcome.value}"' if item.outcome else ""
+        cross = _cross(focus) if failed else ""
+        return (
+            f'<g class="{classes}" data-power="{item.power}" data-order={quoteattr(str(order))}{result}{extra}>'
+            f"{mark}{cross}</g>"
+        )
+
+    def _mark(self, power: str, order: Order, colour: str, ink: str) -> tuple[str, Point, str]:
+        """The drawing of one order, the point a failure cross goes on, and extra attributes."""
+        if isinstance(order, Move | Retreat):
+            points = (
+                self.route(order)
+                if isinstance(order, Move)
+                else [self.at(order.unit.location), self.target(order.destination)]
+            )
+            if math.dist(points[0], points[-1]) < 1:
+                return "", points[0], ""
+            d, tip = _arrow_path(points)
+            mark = (
+                f'<path d="{d}" fill="{ink}" stroke="{ink}" stroke-width="4.6" stroke-linejoin="round"/>'
+                f'<path d="{d}" fill="{colour}" stroke="{colour}" stroke-width="2.4" stroke-linejoin="round"/>'
+            )
+            return mark, _middle(points), f' data-to="{order.destination}" data-tip="{_xy(tip)}"'
+        if isinstance(order, SupportMove):
+            start = self.at(order.unit.location)
+            target = _middle(self.route(Move(order.supported, order.destination)))
+            return self._dashed([start, target], colour, ink, ring=None), _middle([start, target]), ""
+        if isinstance(order, SupportHold):
+            start = self.at(order.unit.location)
+            held = self.at(order.supported.location)
+            end = _towards(held, start, 12.0)
+            return self._dashed([start, end], colour, ink, ring=held), _middle([start, end]), ""
+        if isinstance(order, Convoy):
+            fleet = self.at(order.unit.location)
+            ring = (
+                f'<circle cx="{_n(fleet[0])}" cy="{_n(fleet[1])}" r="13" fill="none" stroke="{ink}" '
+                f'stroke-width="3.4" stroke-dasharray="0.1 4.5" stroke-linecap="round"/>'
+                f'<circle cx="{_n(fleet[0])}" cy="{_n(fleet[1])}" r="13" fill="none" stroke="{colour}" '
+                f'stroke-width="2.2" stroke-dasharray="0.1 4.5" stroke-linecap="round"/>'
+            )
+            if (order.army.province, order.destination.province) in self.carried:
+                return ring, fleet, ""  # the army's arrow already runs through this fleet
+            points = [self.at(order.army.location), fleet, self.target(order.destination)]
+            d = "M" + "L".join(_xy(p) for p in points)
+            path = (
+                f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="2" stroke-dasharray="0.1 5" '
+                f'stroke-linecap="round" stroke-linejoin="round"/>'
+            )
+            return ring + path, fleet, ""
+        if isinstance(order, Build):
+            kind = order.unit.type
+            at = self.board.point(order.unit.location)
+            attrs = _unit_attrs("new-unit", power, kind, order.unit.location)
+            ring = f'<circle cx="{_n(at[0])}" cy="{_n(at[1])}" r="13" fill="none" stroke="{ink}" stroke-width="1.6"/>'
+            return ring + _unit(kind, at, colour, attrs, ink=ink), at, ""
+        if isinstance(order, Remove | Disband):
+            at = self.at(order.unit.location)
+            return _cross(at, 9.0), at, ""
+        return "", (0.0, 0.0), ""
+
+    @staticmethod
+    def _dashed(points: list[Point], colour: str, ink: str, ring: Point | None) -> str:
+        d = "M" + "L".join(_xy(p) for p in points)
+        end = points[-1]
+        parts = [
+            f'<path d="{d}" fill="none" stroke="{ink}" stroke-width="3.4" stroke-dasharray="6 3"/>',
+            f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="1.8" stroke-dasharray="6 3"/>',
+        ]
+        if ring is None:
+            parts.append(f'<circle cx="{_n(end[0])}" cy="{_n(end[1])}" r="3" fill="{colour}" stroke="{ink}"/>')
+        else:
+            parts.append(
+                f'<circle cx="{_n(ring[0])}" cy="{_n(ring[1])}" r="12" fill="none" stroke="{colour}" '
+                f'stroke-width="2" stroke-dasharray="4 2"/>'
+            )
+        return "".join(parts)
+
+
+def _convoy_chain(game_map: GameMap, origin: str, goal: str, fleets: Sequence[str]) -> list[str]:
+    """The fleets a convoy passes, in order: a shortest chain from ``origin`` to ``goal``."""
+    seas = [f for f in fleets if game_map.provinces[f].terrain is Terrain.SEA]
+    previous: dict[str, str] = {}
+    queue = deque(f for f in seas if f in game_map.any_neighbours(origin))
+    seen = set(queue)
+    while queue:
+        here = queue.popleft()
+        if goal in game_map.any_neighbours(here):
+            chain = [here]
+            while chain[-1] in previous:
+                chain.append(previous[chain[-1]])
+            return chain[::-1]
+        for nxt in seas:
+            if nxt not in seen and nxt in game_map.any_neighbours(here):
+                seen.add(nxt)
+                previous[nxt] = here
+                queue.append(nxt)
+    return []
+
+
+# -- the picture --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A drawing in layers: the board's fixed ones, the land's fills, and what this phase adds.
+
+    :meth:`svg` joins them into one document; the PNG renderer keeps rasters of the fixed
+    layers (:func:`static_layers`, :func:`legend_key`) and of each province's area, and
+    draws only ``marks`` and ``frame`` each time.
+    """
+
+    board: Board
+    powers: tuple[str, ...]
+    fills: Mapping[str, str]  # land province -> fill colour
+    owners: Mapping[str, str]  # land province -> the power its tint stands for
+    marks: str  # centers, units and orders, in map units
+    frame: str  # title bar and legend, in document units
+
+    @property
+    def size(self) -> tuple[float, float]:
+        return self.board.width, TITLE_HEIGHT + self.board.height + LEGEND_HEIGHT
+
+    def document(self, *parts: str, background: bool = True) -> str:
+        """An SVG document of this picture's size holding ``parts`` (map parts already placed)."""
+        width, height = self.size
+        paper = f'<rect width="{_n(width)}" height="{_n(height)}" fill="white"/>' if background else ""
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width * PIXELS_PER_UNIT)}" '
+            f'height="{_n(height * PIXELS_PER_UNIT)}" viewBox="0 0 {_n(width)} {_n(height)}">{paper}'
+            + "".join(parts)
+            + "</svg>"
+        )
+
+    def svg(self) -> str:
+        below, over = static_layers(self.board)
+        land = []
+        for province, fill in self.fills.items():
+            area = self.board.areas[province]
+            owner = self.owners.get(province)
+            owner_attr = f' data-owner="{owner}"' if owner else ""
+            land.append(
+                f'<path class="province {area.kind}" data-province="{province}"{owner_attr} d="{area.path}" '
+                f'fill="{fill}" fill-rule="evenodd"/>'
+            )
+        key = legend_key(self.board, self.powers)
+        return self.document(map_layer(below + "".join(land) + over + self.marks), key, self.frame)
+
+
+def map_layer(content: str) -> str:
+    """Map-unit content placed below the title bar."""
+    return f'<g class="map" transform="translate(0 {_n(TITLE_HEIGHT)})">{content}</g>'
+
+
+@cache
+def static_layers(board: Board) -> tuple[str, str]:
+    """What lies under the land (the sea, neutral land) and over it (borders, names, coasts)."""
+    below = (
+        f'<rect class="sea" width="{_n(board.width)}" height="{_n(board.height)}" fill="{SEA}"/>'
+        f'<path class="neutral" d="{board.neutral.path}" fill="{NEUTRAL_LAND}" fill-rule="evenodd"/>'
+    )
+    over = [
+        f'<path class="border sea" d="{board.borders["sea"]}" fill="none" stroke="#7D9AB0" '
+        'stroke-width="0.8" stroke-dasharray="4 2.5"/>',
+        f'<path class="border land" d="{board.borders["land"]}" fill="none" stroke="#6B6457" stroke-width="0.8"/>',
+        f'<path class="border coast" d="{board.borders["coast"]}" fill="none" stroke="#45505A" stroke-width="1.1"/>',
+    ]
+    for area in board.areas.values():
+        sea = area.kind == "sea"
+        style = {"font_style": "italic"} if sea else {"font_weight": "bold"}
+        over.append(
+            _text(
+                area.label[0],
+                area.label[1] + 3.6,
+                area.id,
+                10 if sea else 9.5,
+                fill=SEA_INK if sea else INK,
+                text_anchor="middle",
+                font_family=FONT,
+                **style,
+            )
+        )
+        for coast, (x, y) in area.coasts.items():
+            # The coast's name sits just beyond the point, away from the province's middle.
+            dx, dy = x - area.unit[0], y - area.unit[1]
+            norm = math.hypot(dx, dy) or 1.0
+            tx, ty = x + dx / norm * 12, y + dy / norm * 12
+            over.append(f'<circle class="coast" cx="{_n(x)}" cy="{_n(y)}" r="2.2" fill="none" stroke="{INK}"/>')
+            over.append(
+                _text(
+                    tx,
+                    ty + 2.6,
+                    coast.lower(),
+                    7.5,
+                    fill=INK,
+                    text_anchor="middle",
+                    font_family=FONT,
+                    font_weight="bold",
+                    data_coast=f"{area.id}/{coast}",
+                )
+            )
+    return below, "".join(over)
+
+
+def picture(
+    position: Position,
+    orders_or_results: OrdersOrResults | None = None,
+    *,
+    title: str | None = None,
+    date: str | None = None,
+    territory: Mapping[str, str] | None = None,
+    board: Board | None = None,
+) -> Picture:
+    """The layers of the drawing of ``position`` (see :func:`render_svg` for the arguments)."""
+    game_map = position.game_map
+    board = board or load_board(game_map.name)
+    colours = power_colours(game_map.powers)
+    fills: dict[str, str] = {}
+    owners: dict[str, str] = {}
+    territory = territory or {}
+    for area in board.areas.values():
+        if area.kind == "sea":
+            continue
+        owner = position.centers.get(area.id) if area.center else territory.get(area.id)
+        if area.kind == "impassable":
+            fills[area.id] = IMPASSABLE
+        elif owner in colours:
+            fills[area.id] = tint(colours[owner], 0.62 if area.center else 0.3)
+            owners[area.id] = owner
+        else:
+            fills[area.id] = LAND
+    marks = []
+    for area in board.areas.values():
+        if area.center is not None:
+            owner = position.centers.get(area.id)
+            marks.append(_center(area.id, area.center, owner, colours.get(owner, "white") if owner else "white"))
+    for placed in position.units.values():
+        attrs = _unit_attrs("unit", placed.power, placed.type, placed.location)
+        marks.append(_unit(placed.type, board.point(placed.location), colours[placed.power], attrs))
+    for dislodged in position.dislodged.values():
+        x, y = board.point(dislodged.unit.location)
+        at = (x + DISLODGED_OFFSET[0], y + DISLODGED_OFFSET[1])
+        attacker = f' data-attacker-from="{dislodged.attacker_from}"' if dislodged.attacker_from else ""
+        attrs = _unit_attrs("unit dislodged", dislodged.power, dislodged.unit.type, dislodged.unit.location, attacker)
+        marks.append(f'<circle cx="{_n(at[0])}" cy="{_n(at[1])}" r="12" fill="white" fill-opacity="0.75"/>')
+        marks.append(_unit(dislodged.unit.type, at, colours[dislodged.power], attrs, dashed=True))
+    drawn = _drawn_orders(orders_or_results)
+    scene = _Scene(position, board, colours, drawn)
+    marks.extend(scene.order(item) for item in drawn)
+    frame = _title_bar(position, board.width, title, date) + _legend(position, board.width, TITLE_HEIGHT + board.height)
+    return Picture(board, tuple(game_map.powers), fills, owners, "".join(marks), frame)
+
+
+def render_svg(
+    position: Position,
+    orders_or_results: OrdersOrResults | None = None,
+    *,
+    title: str | None = None,
+    date: str | None = None,
+    territory: Mapping[str, str] | None = None,
+    board: Board | None = None,
+) -> str:
+    """Draw ``position`` and its phase's orders (or their results) as an SVG document.
+
+    ``orders_or_results`` is either each power's orders (as read by
+    :func:`judge.engine.notation.position_from_data`) or the results of adjudicating them,
+    which also show what failed.  ``title`` names the game; ``date`` (any text, e.g. the
+    deadline) is shown at the right of the title bar; ``territory`` gives the last occupant
+    of provinces that are not supply centers, drawn with a light tint.  ``board`` defaults
+    to the drawing of the position's map.
+    """
+    return picture(position, orders_or_results, title=title, date=date, territory=territory, board=board).svg()
+
+
+_STAR = [
+    (math.sin(i * math.pi / 5) * r, -math.cos(i * math.pi / 5) * r) for i in range(10) for r in ((5.6, 2.4)[i % 2],)
+]
+
+
+def _center(province: str, at: Point, owner: str | None, fill: str) -> str:
+    d = "M" + "L".join(_xy((at[0] + x, at[1] + y)) for x, y in _STAR) + "Z"
+    return (
+        f'<path class="center" data-province="{province}" data-owner="{owner or ""}" d="{d}" fill="{fill}" '
+        f'stroke="{INK}" stroke-width="1" stroke-linejoin="round"/>'
+    )
+
+
+def _title_bar(position: Position, width: float, title: str | None, date: str | None) -> str:
+    phase = phase_title(position.phase)
+    heading = f"{title}: {phase}" if title else phase
+    parts = [_text(12, 28, heading, 20, class_="title", font_family=FONT, font_weight="bold", fill=INK)]
+    if date:
+        parts.append(_text(width - 12, 28, date, 13, class_="date", font_family=FONT, text_anchor="end", fill=INK))
+    return "".join(parts)
+
+
+@cache
+def legend_key(board: Board, powers: tuple[str, ...]) -> str:
+    """The fixed part of the legend: each power's colour and name, and how orders are drawn."""
+    colours = power_colours(powers)
+    column = board.width / max(len(powers), 1)
+    top = TITLE_HEIGHT + board.height
+    parts = [f'<g class="legend-key" transform="translate(0 {_n(top)})">']
+    for i, power in enumerate(powers):
+        x = i * column + 14
+        parts.append(
+            f'<circle cx="{_n(x)}" cy="19" r="7.5" fill="{colours[power]}" stroke="{INK}" stroke-width="1.4"/>'
+            + _text(x + 12, 23.5, power.title(), 12.5, font_family=FONT, font_weight="bold", fill=INK)
+        )
+    key = (
+        "arrow: move \u00b7 dashed line: support \u00b7 dotted ring: convoy \u00b7 pale and crossed out: "
+        "failed \u00b7 dashed unit beside its province: dislodged \u00b7 ringed unit: build"
+    )
+    parts.append(_text(board.width / 2, 55, key, 9.5, font_family=FONT, text_anchor="middle", fill="#555555"))
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _legend(position: Position, width: float, top: float) -> str:
+    """The changing part of the legend: each power's count of centers and units."""
+    powers = list(position.game_map.powers)
+    column = width / max(len(powers), 1)
+    parts = [f'<g class="legend" transform="translate(0 {_n(top)})">']
+    for i, power in enumerate(powers):
+        centers = len(position.centers_of(power))
+        units = len(position.units_of(power))
+        parts.append(
+            f'<g class="power" data-power="{power}" data-centers="{centers}" data-units="{units}">'
+            + _text(i * column + 26, 38, f"{centers} centers, {units} units", 10, font_family=FONT, fill=INK)
+            + "</g>"
+        )
+    parts.append("</g>")
+    return "".join(parts)

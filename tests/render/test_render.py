@@ -1,0 +1,218 @@
+"""Pictures of fixed positions, read back: the units drawn are the position's, arrows reach
+their destinations, failures look different, and the PNGs are real images of the right size."""
+
+from __future__ import annotations
+
+import json
+import struct
+import xml.etree.ElementTree as ET
+import zlib
+from collections.abc import Iterator
+from importlib import resources
+
+import pytest
+
+from judge.engine.map import load_map, parse_map
+from judge.engine.notation import position_from_data
+from judge.engine.orders import PhaseKind, parse_order
+from judge.engine.phases import adjudicate
+from judge.engine.position import Position
+from judge.render import BoardError, load_board, render_png, render_svg, svg_to_png
+from tests.render.geometry import contains
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+MIDGAME = {
+    "phase": "F1903M",
+    "units": {
+        "ENGLAND": ["F NTH", "F ENG", "A LON", "F NWY"],
+        "FRANCE": ["A PIC", "A BUR", "A MAR", "F SPA/SC"],
+        "GERMANY": ["A BEL", "A RUH", "A MUN", "F HOL"],
+        "RUSSIA": ["F STP/NC", "A WAR"],
+        "TURKEY": ["F BUL/EC", "A RUM"],
+    },
+    "orders": {
+        "ENGLAND": ["A LON - BEL VIA CONVOY", "F NTH C A LON - BEL", "F ENG S A LON - BEL", "F NWY - SWE"],
+        "FRANCE": ["A PIC S A LON - BEL", "A BUR - RUH", "A MAR S A BUR", "F SPA/SC - WES"],
+        "GERMANY": ["A BEL H", "A RUH S A BEL", "F HOL S A BEL", "A MUN - BUR"],
+        "RUSSIA": ["F STP/NC - BAR", "A WAR - UKR"],
+        "TURKEY": ["F BUL/EC - BLA", "A RUM H"],
+    },
+}
+
+
+def classes(element: ET.Element) -> set[str]:
+    return set(element.get("class", "").split())
+
+
+def elements(svg: str, cls: str) -> Iterator[ET.Element]:
+    for element in ET.fromstring(svg).iter():
+        if cls in classes(element):
+            yield element
+
+
+def midgame() -> tuple[Position, str]:
+    position, orders = position_from_data(MIDGAME)
+    return position, render_svg(position, adjudicate(position, orders).results, title="Test game", date="today")
+
+
+def test_every_unit_drawn_is_one_the_position_has() -> None:
+    position, svg = midgame()
+    drawn = sorted((e.get("data-power"), e.get("data-type"), e.get("data-location")) for e in elements(svg, "unit"))
+    expected = sorted((u.power, u.type.value, str(u.location)) for u in position.units.values())
+    assert drawn == expected
+
+
+def test_fleets_on_split_coasts_stand_on_their_coast() -> None:
+    _, svg = midgame()
+    board = load_board()
+    for element in elements(svg, "unit"):
+        if element.get("data-location") in ("STP/NC", "BUL/EC", "SPA/SC"):
+            province, coast = element.get("data-location", "").split("/")
+            x, y = board.areas[province].coasts[coast]
+            assert element.get("transform") == f"translate({x:g} {y:g})"
+
+
+def test_move_arrows_end_in_the_destination_province() -> None:
+    _, svg = midgame()
+    board = load_board()
+    arrows = list(elements(svg, "move"))
+    assert len(arrows) == 8
+    for arrow in arrows:
+        destination = arrow.get("data-to", "").split("/")[0]
+        tip = tuple(float(v) for v in arrow.get("data-tip", "").split())
+        assert any(contains(rings, (tip[0], tip[1])) for rings in board.areas[destination].shape), arrow.get(
+            "data-order"
+        )
+
+
+def test_failed_orders_are_drawn_differently() -> None:
+    position, orders = position_from_data(MIDGAME)
+    results = {str(r.order): r.outcome.value for r in adjudicate(position, orders).results}
+    _, svg = midgame()
+    drawn = {e.get("data-order"): e for e in elements(svg, "order")}
+    assert results["A BUR - RUH"] == "fails" and results["A LON - BEL VIA CONVOY"] == "succeeds"
+    for text, element in drawn.items():
+        failed = results[str(text)] != "succeeds"
+        assert ("failed" in classes(element)) is failed, text
+        assert (element.get("data-result") != "succeeds") is failed, text
+        assert bool([c for c in element.iter() if "cross" in classes(c)]) is failed, text
+
+
+def test_supports_and_convoys_are_drawn() -> None:
+    _, svg = midgame()
+    kinds = {e.get("data-order"): classes(e) for e in elements(svg, "order")}
+    assert "supportmove" in kinds["F ENG S A LON - BEL"]
+    assert "supporthold" in kinds["A RUH S A BEL"]
+    assert "convoy" in kinds["F NTH C A LON - BEL"]
+
+
+def test_bare_orders_are_drawn_without_verdicts() -> None:
+    position, orders = position_from_data(MIDGAME)
+    svg = render_svg(position, orders)
+    assert [e for e in elements(svg, "order") if "failed" in classes(e)] == []
+    assert len(list(elements(svg, "move"))) == 8
+
+
+def test_title_and_legend() -> None:
+    position, svg = midgame()
+    root = ET.fromstring(svg)
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "Test game: Fall 1903 movement" in texts and "today" in texts
+    legend = {e.get("data-power"): int(e.get("data-centers", "")) for e in elements(svg, "power")}
+    assert legend == {p: len(position.centers_of(p)) for p in position.game_map.powers}
+
+
+def test_centers_show_their_owner() -> None:
+    position, svg = midgame()
+    owners = {e.get("data-province"): e.get("data-owner") for e in elements(svg, "center")}
+    assert owners == {c: position.centers.get(c, "") for c in position.game_map.supply_centers}
+
+
+def test_retreat_phase_draws_dislodged_units_and_retreats() -> None:
+    position, orders = position_from_data(MIDGAME)
+    after = adjudicate(position, orders).position
+    assert list(after.dislodged) == ["BEL"]
+    retreats = {"GERMANY": [parse_order("A BEL D", after.game_map, PhaseKind.RETREAT)]}
+    svg = render_svg(after, adjudicate(after, retreats).results)
+    dislodged = [
+        (e.get("data-power"), e.get("data-location"), e.get("data-attacker-from")) for e in elements(svg, "dislodged")
+    ]
+    assert dislodged == [("GERMANY", "BEL", "LON")]
+    assert [e.get("data-order") for e in elements(svg, "disband")] == ["A BEL D"]
+
+
+def test_builds_are_drawn_apart_from_units() -> None:
+    data = {
+        "phase": "W1901A",
+        "units": {"FRANCE": ["A PAR"]},
+        "centers": {"FRANCE": ["PAR", "BRE", "MAR", "SPA"]},
+        "orders": {"FRANCE": ["BUILD F BRE", "BUILD A MAR"]},
+    }
+    position, orders = position_from_data(data)
+    svg = render_svg(position, adjudicate(position, orders).results)
+    assert [e.get("data-location") for e in elements(svg, "unit")] == ["PAR"]
+    assert sorted((e.get("data-type"), e.get("data-location")) for e in elements(svg, "new-unit")) == [
+        ("A", "MAR"),
+        ("F", "BRE"),
+    ]
+    assert len(list(elements(svg, "build"))) == 2
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """Width and height from the IHDR chunk, after checking the data inflates to that many rows."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert png[12:16] == b"IHDR"
+    width, height, depth, colour = struct.unpack(">IIBB", png[16:26])
+    assert depth == 8 and colour == 6  # 8-bit RGBA
+    idat, offset = b"", 8
+    while offset < len(png):
+        (length,) = struct.unpack(">I", png[offset : offset + 4])
+        if png[offset + 4 : offset + 8] == b"IDAT":
+            idat += png[offset + 8 : offset + 8 + length]
+        offset += length + 12
+    assert len(zlib.decompress(idat)) == (width * 4 + 1) * height
+    return width, height
+
+
+def test_png_is_an_image_of_the_asked_width() -> None:
+    position, orders = position_from_data(MIDGAME)
+    results = adjudicate(position, orders).results
+    width, height = png_size(render_png(position, results))
+    assert width == 1200 and 1100 < height < 1400
+    assert png_size(render_png(position, results, width=600))[0] == 600
+    assert png_size(svg_to_png(render_svg(position, results), width=800))[0] == 800
+
+
+def pixels(png: bytes) -> bytes:
+    """The RGBA bytes of one of our PNGs (rows filtered with type 0 only)."""
+    width, height = png_size(png)
+    idat, offset = b"", 8
+    while offset < len(png):
+        (length,) = struct.unpack(">I", png[offset : offset + 4])
+        if png[offset + 4 : offset + 8] == b"IDAT":
+            idat += png[offset + 8 : offset + 8 + length]
+        offset += length + 12
+    raw = zlib.decompress(idat)
+    line = width * 4 + 1
+    assert all(raw[row * line] == 0 for row in range(height))
+    return b"".join(raw[row * line + 1 : (row + 1) * line] for row in range(height))
+
+
+def test_the_fast_png_looks_like_the_svg_rasterised_whole() -> None:
+    """The cached layers and the direct painting of marks give the picture cairosvg gives."""
+    position, orders = position_from_data(MIDGAME)
+    results = adjudicate(position, orders).results
+    fast = pixels(render_png(position, results, width=400, title="Same"))
+    whole = pixels(svg_to_png(render_svg(position, results, title="Same"), width=400))
+    assert len(fast) == len(whole)
+    difference = sum(abs(a - b) for a, b in zip(fast, whole, strict=True)) / len(fast)
+    assert difference < 0.5  # out of 255: antialiasing at a few edges, nothing drawn differently
+
+
+def test_a_map_without_a_drawing_is_refused() -> None:
+    data = json.loads(resources.files("judge.engine.maps").joinpath("standard.json").read_text("utf-8"))
+    other = Position.initial(parse_map({**data, "name": "undrawn"}))
+    with pytest.raises(BoardError, match="undrawn"):
+        render_svg(other)
+    assert load_map().name == "standard"

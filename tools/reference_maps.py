@@ -1,0 +1,152 @@
+"""Write reference pictures of the board (SVG and PNG) to a folder, for people to look at.
+
+    python tools/reference_maps.py [FOLDER]      # default: reference-maps/
+
+It draws the start of a game with the usual opening orders, a crowded Fall 1903 with
+supports, a convoy, bounces and a dislodgement, the retreat that follows, and a winter with
+builds (one refused: Brest is occupied) and a removal: each adjudicated by the engine and
+drawn with its results.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from judge.engine.notation import position_from_data, result_to_data
+from judge.engine.phases import adjudicate
+from judge.render import render_png, render_svg
+
+OPENING = {
+    "variant": "standard",
+    "phase": "S1901M",
+    "units": {
+        "AUSTRIA": ["A BUD", "A VIE", "F TRI"],
+        "ENGLAND": ["F EDI", "F LON", "A LVP"],
+        "FRANCE": ["F BRE", "A MAR", "A PAR"],
+        "GERMANY": ["F KIE", "A BER", "A MUN"],
+        "ITALY": ["F NAP", "A ROM", "A VEN"],
+        "RUSSIA": ["A MOS", "A WAR", "F SEV", "F STP/SC"],
+        "TURKEY": ["F ANK", "A CON", "A SMY"],
+    },
+    "orders": {
+        "AUSTRIA": ["A VIE - GAL", "A BUD - SER", "F TRI - ALB"],
+        "ENGLAND": ["F LON - NTH", "F EDI - NWG", "A LVP - YOR"],
+        "FRANCE": ["F BRE - MAO", "A PAR - BUR", "A MAR S A PAR - BUR"],
+        "GERMANY": ["F KIE - DEN", "A BER - KIE", "A MUN - RUH"],
+        "ITALY": ["F NAP - ION", "A ROM - APU", "A VEN H"],
+        "RUSSIA": ["A MOS - UKR", "A WAR - GAL", "F SEV - BLA", "F STP/SC - BOT"],
+        "TURKEY": ["F ANK - BLA", "A CON - BUL", "A SMY - CON"],
+    },
+}
+
+MIDGAME = {
+    "variant": "standard",
+    "phase": "F1903M",
+    "units": {
+        "ENGLAND": ["F NTH", "F ENG", "A LON", "F NWY", "F NWG"],
+        "FRANCE": ["A PIC", "A BUR", "F MAO", "A GAS", "A MAR", "F LYO", "A SPA"],
+        "GERMANY": ["A BEL", "A RUH", "A MUN", "F HOL", "F DEN", "A KIE", "A BER"],
+        "ITALY": ["A PIE", "A VEN", "F TYS", "F ION", "A TUN"],
+        "AUSTRIA": ["A GAL", "A BUD", "A SER", "F GRE", "A TRI"],
+        "RUSSIA": ["A WAR", "A UKR", "F SEV", "A RUM", "F BOT", "A STP"],
+        "TURKEY": ["F BLA", "A BUL", "A ARM", "F AEG", "A CON"],
+    },
+    "centers": {
+        "ENGLAND": ["LON", "EDI", "LVP", "NWY"],
+        "FRANCE": ["BRE", "MAR", "PAR", "SPA", "POR"],
+        "GERMANY": ["BER", "KIE", "MUN", "HOL", "DEN", "BEL"],
+        "ITALY": ["NAP", "ROM", "VEN", "TUN"],
+        "AUSTRIA": ["VIE", "BUD", "TRI", "SER", "GRE"],
+        "RUSSIA": ["MOS", "WAR", "SEV", "STP", "RUM", "SWE"],
+        "TURKEY": ["ANK", "CON", "SMY", "BUL"],
+    },
+    "orders": {
+        "ENGLAND": ["A LON - BEL VIA CONVOY", "F NTH C A LON - BEL", "F ENG S A LON - BEL", "F NWY - SWE", "F NWG H"],
+        "FRANCE": [
+            "A PIC S A LON - BEL",
+            "A BUR - RUH",
+            "F MAO - IRI",
+            "A GAS - BRE",
+            "A MAR S A BUR",
+            "F LYO - TYS",
+            "A SPA H",
+        ],
+        "GERMANY": [
+            "A BEL H",
+            "A RUH S A BEL",
+            "F HOL S A BEL",
+            "A MUN - BUR",
+            "F DEN - SWE",
+            "A KIE H",
+            "A BER - SIL",
+        ],
+        "ITALY": ["A PIE - MAR", "A VEN H", "F TYS S F ION", "F ION C A TUN - APU", "A TUN - APU VIA CONVOY"],
+        "AUSTRIA": ["A GAL H", "A BUD S A GAL", "A SER - RUM", "F GRE H", "A TRI H"],
+        "RUSSIA": ["A WAR - GAL", "A UKR - MOS", "F SEV H", "A RUM S A WAR - GAL", "F BOT - SWE", "A STP H"],
+        "TURKEY": ["F BLA S A BUL - RUM", "A BUL - RUM", "A ARM - SEV", "F AEG H", "A CON - BUL"],
+    },
+}
+
+WINTER = {
+    "variant": "standard",
+    "phase": "W1903A",
+    "units": {
+        "ENGLAND": ["F NTH", "F ENG", "A BEL", "F NWY"],
+        "FRANCE": ["A PIC", "A BUR", "F MAO", "A BRE", "A MAR"],
+        "GERMANY": ["A RUH", "A MUN", "F HOL", "F DEN", "A KIE", "A SIL"],
+        "RUSSIA": ["A WAR", "A MOS", "F SEV", "F BOT", "A STP"],
+        "TURKEY": ["F BLA", "A RUM", "A ARM", "F AEG", "A BUL"],
+    },
+    "centers": {
+        "ENGLAND": ["LON", "EDI", "LVP", "NWY", "BEL"],
+        "FRANCE": ["BRE", "MAR", "PAR", "SPA", "POR", "TUN"],
+        "GERMANY": ["BER", "KIE", "MUN", "HOL", "DEN"],
+        "RUSSIA": ["MOS", "WAR", "SEV", "STP", "SWE"],
+        "TURKEY": ["ANK", "CON", "SMY", "BUL", "RUM", "GRE", "SER"],
+    },
+    "orders": {
+        "ENGLAND": ["BUILD F LON"],
+        "FRANCE": ["BUILD F BRE", "BUILD A PAR"],
+        "GERMANY": ["REMOVE A SIL"],
+        "TURKEY": ["BUILD A CON", "BUILD F SMY"],
+    },
+}
+
+
+def _retreats_for(after: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Each dislodged unit retreats to its first option, or disbands when it has none."""
+    orders: dict[str, list[str]] = {}
+    for power, items in after.get("dislodged", {}).items():
+        for item in items:
+            options = item.get("retreats", [])
+            orders.setdefault(power, []).append(f"{item['unit']} - {options[0]}" if options else f"{item['unit']} D")
+    return orders
+
+
+def write(folder: Path, name: str, data: Mapping[str, Any], title: str) -> dict[str, Any]:
+    """Adjudicate a phase, draw it with its results as NAME.svg and NAME.png; return the result data."""
+    position, orders = position_from_data(data)
+    result = adjudicate(position, orders)
+    (folder / f"{name}.svg").write_text(render_svg(position, result.results, title=title), "utf-8")
+    (folder / f"{name}.png").write_bytes(render_png(position, result.results, title=title))
+    print(folder / f"{name}.png")
+    return result_to_data(result)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", nargs="?", default="reference-maps", help="where to write (default: %(default)s)")
+    folder = Path(parser.parse_args(argv).folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    write(folder, "s1901m-opening", OPENING, "Reference game")
+    after = write(folder, "f1903m-midgame", MIDGAME, "Reference game")
+    write(folder, "f1903r-retreats", {**after, "orders": _retreats_for(after)}, "Reference game")
+    write(folder, "w1903a-adjustments", WINTER, "Reference game")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
