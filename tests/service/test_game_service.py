@@ -433,3 +433,12 @@ def test_a_waived_build_is_not_reported_as_unused(judge: Judge) -> None:
     results = next(m for m in judge.new_mail() if m.to == ALICE and m.subject == "g1 W1901A results").body
     assert "France: BUILD A PAR" in results and "France: WAIVE" in results
     assert "did not use" not in results
+
+
+def test_announcements_have_short_subjects(judge: Judge) -> None:
+    play_spring(judge)
+    judge.new_mail()
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nROLLBACK\nSET DEADLINE 2026-01-09 18:00")
+    news = to(judge.new_mail(), ALICE)[0]
+    assert news.subject == "g1: the game master rolled the game back to S1901M (and more)"
+    assert "set the deadline of S1901M to 2026-01-09 18:00 UTC" in news.body

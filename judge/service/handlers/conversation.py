@@ -191,7 +191,8 @@ class Conversation:
 
     def announce(self, what: str, also: str | None = None) -> None:
         """Tell every player of the signed-on game (and ``also``, a player who just left it) what
-        happened: one mail per player and mail, sent after the reply."""
+        happened: one mail per player and mail, sent after the reply.  The subject is ``what`` up
+        to its first ": "."""
         game = self.context.game
         assert game is not None
         self.announcements.setdefault(game.id, []).append(what)
@@ -201,7 +202,8 @@ class Conversation:
     def _announce(self, game_id: int, news: list[str]) -> None:
         game = self.session.get(Game, game_id)
         assert game is not None
-        subject = f"{game.name}: " + (news[0] if len(news) == 1 else f"{news[0]} (and more)")
+        headline = news[0].split(": ", 1)[0]
+        subject = f"{game.name}: " + (headline if len(news) == 1 else f"{headline} (and more)")
         played = {p.address for p in lifecycle.seats(self.session, game).values() if lifecycle.is_played(p)}
         for address in sorted(a for a in played | self.also_told.get(game_id, set()) if a):
             queue(self.session, self.settings, to=address, subject=subject[:200], kind="announcement",
