@@ -56,14 +56,20 @@ def _mails(settings: Settings) -> list[EmailMessage]:
     return found
 
 
-def _wait_for(settings: Settings, subject: str, timeout: float = 60.0) -> EmailMessage:
+def _wait_for(settings: Settings, subject: str, to: str | None = None, timeout: float = 60.0) -> EmailMessage:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for message in _mails(settings):
-            if message["Subject"] == subject:
+            if message["Subject"] == subject and to in (None, message["To"]):
                 return message
         time.sleep(0.2)
     raise TimeoutError(f"no mail '{subject}' after {timeout:g} s")
+
+
+def _text(message: EmailMessage) -> str:
+    """The text of a mail the judge sent (the first part when maps are attached)."""
+    body = message.get_body(preferencelist=("plain",))
+    return str(body.get_content()) if body is not None else ""
 
 
 def run_demo(keep: bool = False) -> int:
@@ -86,16 +92,16 @@ def run_demo(keep: bool = False) -> int:
         print("Seven players joined by mail; the game master started the game.")
         for power, sheet in SPRING.items():
             _send(port, PLAYERS[power], f"SIGNON {power}@demo pw-{power.lower()}\n{sheet}")
-        _wait_for(settings, "demo S1901M results")
+        france = _wait_for(settings, "demo S1901M results", PLAYERS["FRANCE"])
         print("\nEveryone sent an offer sheet, so Spring 1901 was processed at once. France's mail:\n")
-        france = next(m for m in _mails(settings) if m["To"] == PLAYERS["FRANCE"]
-                      and m["Subject"] == "demo S1901M results")
-        print("    " + france.get_content().strip().replace("\n", "\n    "))
+        print("    " + _text(france).strip().replace("\n", "\n    "))
+        maps = [str(part.get_filename()) for part in france.iter_attachments()]
+        print(f"\n(with the maps attached: {', '.join(maps)})" if maps else "")
         for power, sheet in FALL.items():
             _send(port, PLAYERS[power], f"SIGNON {power}@demo pw-{power.lower()}\n{sheet}")
         _wait_for(settings, "demo F1901M results")
         print("\nFall 1901 followed the same way. The game master's chart of it begins:\n")
-        chart = _wait_for(settings, "demo F1901M chart").get_content().strip().splitlines()
+        chart = _text(_wait_for(settings, "demo F1901M chart")).strip().splitlines()
         print("    " + "\n    ".join(chart[:12]) + "\n    ...")
         _send(port, GM, "SIGNON MASTER@demo gm-secret\nTERMINATE")
         _wait_for(settings, "demo has ended")
