@@ -225,7 +225,8 @@ _SIMPLE: dict[str, Callable[[], Command]] = {
     "WAIT": Wait, "NOWAIT": NoWait, "MAP": MapRequest,
 }
 _DURATIONS = {"MOVEMENT": "movement", "RETREAT": "retreat", "RETREATS": "retreat", "ADJUSTMENT": "adjustment",
-              "ADJUSTMENTS": "adjustment", "BUILD": "adjustment", "BUILDS": "adjustment", "GRACE": "grace"}
+              "ADJUSTMENTS": "adjustment", "BUILD": "adjustment", "BUILDS": "adjustment", "GRACE": "grace",
+              "REMINDER": "reminder"}
 
 
 def _game(text: str) -> str:
