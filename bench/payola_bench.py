@@ -1,11 +1,19 @@
-"""Benchmark of Payola order determination (issue: under 50 ms per phase on 2 cores).
+"""Benchmark of Payola offer parsing and order determination (figures only; nothing is asserted).
 
-Seven powers each send N offers (default 300) to random units of the Spring 1901 board,
-with random legal orders, offer types, repetitions and plateaus, and balances far below
-what they offer, so that rule 5.5 needs dozens of reduction rounds.  Parsing the sheets is
-timed separately from order determination.  The last table runs N = 75, 150, 300, 600 to
-show how the time grows with offers x rounds: the figure "us per offer-round" should stay
-roughly flat if the cost is linear in both.  Numbers only; nothing is asserted.
+*Worst case*: seven powers each send N offers (default 300) to random units of the Spring
+1901 board, with random legal orders, offer types, repetitions and plateaus, and balances
+far below what they offer, so that rule 5.5 needs dozens of reduction rounds (about 68),
+with amounts reaching a plateau or zero in almost every round.  Parsing the seven sheets
+(with a fresh :class:`PhaseReader`, as for a new phase) and order determination are timed
+apart and together.  Targets (issue): determination under 10 ms, both under 15 ms.
+
+*Abuse*: huge offers against small balances: ``100*1000000`` against 10 AgP is a million
+rounds by definition (issue: well under a second).  The rounds are counted, not run.  Two
+powers outbidding each other change the order every round (two million rounds): the judge
+jumps over the repeated cycles of rounds.
+
+The last table runs N = 75, 150, 300, 600.  Figures are medians of wall-clock and CPU times
+in this process; on a shared machine both are noisy, CPU time less so.
 
 Run: .venv/bin/python bench/payola_bench.py [--offers 300] [--phases 20] [--seed 1]
 """
@@ -21,10 +29,21 @@ from judge.engine.legal import legal_orders
 from judge.engine.map import load_map
 from judge.engine.position import Position
 from judge.payola.determination import PowerInput, determine_orders
-from judge.payola.offers import parse_sheet
+from judge.payola.offers import PhaseReader, parse_sheet
+from judge.payola.options import Options
 
 START = Position.initial(load_map("standard"))
 ORDERS = {p: [str(o) for o in legal_orders(START, p)] for p in START.units}
+ABUSE = [
+    ("one offer of 100*1000000 against 10", {"FRANCE": ("100*1000000 : A PAR - BUR", 10)}),
+    ("plateaus and savings, two powers", {
+        "FRANCE": ("100*1000000#999990 + 5 : A PAR - BUR\n50*1000000 & F BRE - MAO\n7 $", 10),
+        "GERMANY": ("100*1000000 > A MUN - BUR | - RUH\n100*999999 ! F KIE H", 0),
+    }),
+    ("two powers outbidding each other", {
+        "FRANCE": ("100*1000000 : A PAR - BUR", 10), "GERMANY": ("100*999999 : A PAR - PIC", 5),
+    }),
+]
 
 
 def random_sheet(rng: random.Random, power: str, offers: int) -> str:
@@ -42,27 +61,57 @@ def random_sheet(rng: random.Random, power: str, offers: int) -> str:
     return "\n".join(lines)
 
 
-def make_phase(rng: random.Random, offers: int) -> dict[str, PowerInput]:
+def make_phase(rng: random.Random, offers: int) -> tuple[dict[str, str], dict[str, int]]:
+    """Each power's sheet text and balance."""
+    powers = START.game_map.powers
+    return {p: random_sheet(rng, p, offers) for p in powers}, {p: rng.randint(40, 160) for p in powers}
+
+
+def parse_phase(texts: dict[str, str], balances: dict[str, int], options: Options) -> dict[str, PowerInput]:
+    reader = PhaseReader(START)  # a new phase: nothing read yet
     powers = {}
-    for power in START.game_map.powers:
-        sheet, errors = parse_sheet(random_sheet(rng, power, offers), START, power)
+    for power, text in texts.items():
+        sheet, errors = parse_sheet(text, START, power, options, reader=reader)
         assert not errors, errors[:3]
-        powers[power] = PowerInput(rng.randint(40, 160), sheet)
+        powers[power] = PowerInput(balances[power], sheet)
     return powers
 
 
-def run(offers: int, phases: int, seed: int) -> tuple[float, float, float]:
+def run(offers: int, phases: int, seed: int, options: Options) -> dict[str, float]:
+    """Medians over ``phases`` random phases: parse, determination and both in ms of wall-clock
+    and of CPU time (steadier on a shared machine), and rounds."""
     rng = random.Random(seed)
-    times, rounds, parse_times = [], [], []
+    times: dict[str, list[float]] = {}
+    rounds = []
     for i in range(phases):
-        t0 = time.perf_counter()
-        powers = make_phase(rng, offers)
-        parse_times.append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        result = determine_orders(START, powers, seed=i)
-        times.append(time.perf_counter() - t0)
+        texts, balances = make_phase(rng, offers)
+        w0, c0 = time.perf_counter(), time.process_time()
+        powers = parse_phase(texts, balances, options)
+        w1, c1 = time.perf_counter(), time.process_time()
+        result = determine_orders(START, powers, options, seed=i)
+        w2, c2 = time.perf_counter(), time.process_time()
+        for name, value in (("parse", w1 - w0), ("determine", w2 - w1), ("both", w2 - w0),
+                            ("parse cpu", c1 - c0), ("determine cpu", c2 - c1), ("both cpu", c2 - c0)):
+            times.setdefault(name, []).append(value * 1000)
         rounds.append(result.rounds)
-    return statistics.mean(times), statistics.mean(rounds), statistics.mean(parse_times)
+    return {**{name: statistics.median(values) for name, values in times.items()}, "rounds": statistics.median(rounds)}
+
+
+def abuse(repeats: int) -> None:
+    for options in (Options(), Options(ebayola=True)):
+        for name, sheets in ABUSE:
+            powers = {}
+            for power, (text, balance) in sheets.items():
+                sheet, errors = parse_sheet(text, START, power, options)
+                assert not errors, errors
+                powers[power] = PowerInput(balance, sheet)
+            times = []
+            for _ in range(repeats):
+                t0 = time.perf_counter()
+                result = determine_orders(START, powers, options)
+                times.append(time.perf_counter() - t0)
+            variant = "eBayola" if options.ebayola else "plain  "
+            print(f"  {variant} {name:38s} {result.rounds:9d} rounds  {statistics.median(times) * 1000:8.2f} ms")
 
 
 def main() -> None:
@@ -71,15 +120,20 @@ def main() -> None:
     parser.add_argument("--phases", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    mean, rounds, parsing = run(args.offers, args.phases, args.seed)
-    print(f"7 powers x {args.offers} offers, {args.phases} phases")
-    print(f"  order determination: {mean * 1000:.1f} ms per phase (target < 50 ms), {rounds:.1f} reduction rounds")
-    print(f"  parsing the 7 sheets: {parsing * 1000:.1f} ms per phase")
-    print("\n  offers/power  rounds   ms/phase  us per offer-round")
+    print(f"Worst case: 7 powers x {args.offers} offers, median of {args.phases} phases")
+    print("                 determination (< 10 ms)   parse          both (< 15 ms)   rounds")
+    for options in (Options(), Options(ebayola=True)):
+        f = run(args.offers, args.phases, args.seed, options)
+        variant = "eBayola" if options.ebayola else "plain  "
+        print(f"  {variant} wall / cpu  {f['determine']:6.1f} / {f['determine cpu']:5.1f} ms"
+              f"   {f['parse']:5.1f} / {f['parse cpu']:5.1f}   {f['both']:6.1f} / {f['both cpu']:5.1f} ms"
+              f"   {f['rounds']:6.0f}")
+    print("\nAbuse: huge offers against small balances (target: well under a second)")
+    abuse(max(3, args.phases // 4))
+    print("\n  offers/power  rounds  determination ms (cpu)  parse ms (cpu)")
     for offers in (75, 150, 300, 600):
-        mean, rounds, _ = run(offers, max(3, args.phases // 4), args.seed)
-        per = mean * 1e6 / (7 * offers * max(rounds, 1))
-        print(f"  {offers:12d}  {rounds:6.1f}  {mean * 1000:9.1f}  {per:18.3f}")
+        f = run(offers, max(3, args.phases // 4), args.seed, Options())
+        print(f"  {offers:12d}  {f['rounds']:6.0f}  {f['determine cpu']:22.1f}  {f['parse cpu']:13.1f}")
 
 
 if __name__ == "__main__":

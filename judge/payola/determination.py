@@ -22,13 +22,57 @@ Theory of operation.
    the promise to pay for unlisted orders right after it (5.3's "immediately below").  If
    several orders are left because they share one such multi-order offer, the next power
    that offered for any of them decides among them (5.4, ruling 3).  Zero offers count here.
+   None of this looks at amounts: a unit's order depends only on *which* candidates share
+   the highest total.
 
-3. *Over-expenditure* (5.5, ruling 6).  A power whose payments for the issued orders exceed
-   its balance less its savings (nothing at all if the savings exceed the balance, ruling 5)
-   has every amount reduced by one: only those above their plateau while any is, otherwise
-   every non-zero one.  Units whose totals changed decide again; rounds repeat until nobody
-   overspends.  Totals are kept incrementally, so a round costs the number of offers
-   reduced plus the number of units that re-decide.
+3. *Over-expenditure* (5.5, ruling 6), by events rather than rounds.  By definition, each
+   round every power that would pay more than its balance less its savings (nothing at all
+   if the savings exceed the balance, ruling 5) is *over* and has every amount cut by one:
+   only those above their plateau while any is, otherwise every non-zero one; then every
+   unit decides again, until nobody is over.  Run literally, one offer of ``100*1000000``
+   takes a million rounds.  The judge computes the same rounds in jumps:
+
+   - An amount depends only on its power's *round count* r (the rounds in which that power
+     was over): ``max(plateau, a - r)`` while r < D, D being the largest ``a - plateau`` of
+     the power (until then some amount is above its plateau), then
+     ``max(0, plateau - (r - D))``.  So it goes down one per round of its power, or not at
+     all, and changes between the two only at *kinks* known in advance: reaching its
+     plateau, round D, reaching zero.  Each power has a schedule of its kinks.
+   - While the same powers are over, every total is therefore a straight line in the round
+     number t, ``kappa - sigma * t`` (sigma: how many amounts of over powers behind it go
+     down), and so is every payment and every power's spend.  A unit keeps kappa and sigma
+     per candidate, plus two *buckets* for what move, hold, negative and gift offers pay for
+     whole classes of orders, so that a kink or a power starting or stopping to be over
+     changes a few numbers and never rescans the lines.
+   - A unit's order depends only on which candidates share the highest total, so it can
+     change only in a round where some total reaches the highest (crossing includes
+     becoming equal) or tied highest totals part: with straight lines that round is an
+     integer ceiling division (the unit's *prediction*).  When a kink changes a unit's
+     slopes its prediction is void; the unit is then looked at in every round until the
+     judge wants to jump, when it is predicted again.  A cheap look first compares the
+     winner with the best other total of the last full look: totals never rise, so a winner
+     still above it is still the winner.
+   - The next *event* is the earliest of: a kink of an over power, a power's spend crossing
+     what it may spend, a unit's predicted change, and (under eBayola, 6.4) a payment
+     bending where the runner-up changes or where the saving stops or starts covering a
+     contributor.  In the rounds before it the same powers are over and nothing is decided
+     differently, so each of those rounds is the same step: doing them at once gives
+     exactly the amounts, orders and round counts that doing them one by one would.  At
+     the event the state is that of the round-by-round process, which goes on from there.
+
+   All of it is integer arithmetic.  ``rounds`` is the number of rounds the definition runs;
+   the final amounts follow from each power's round count, and the units are decided and
+   paid from them as in 2 and 4.  (The tests hold the literal round-by-round definition as a
+   reference and compare the two on random phases.)
+
+   *Cycles.*  When powers outbid each other on a unit, an order changes every round, so
+   every round is an event.  If the single rounds since an earlier one, with no kink among
+   them, bring back the same over powers and the same orders, the next cycles repeat them
+   with every total and spend lowered by what one cycle took off.  They do so exactly as
+   long as no gap to a highest total closes, no spend crosses what its power may spend and
+   no kink comes, each a bound linear in the number of cycles; the judge jumps that many
+   cycles and decides the round it lands on afresh.  Under eBayola a payment must also keep
+   its runner-up and its refund split over those cycles: more linear bounds.
 
 4. *Payment* (5.6, 6.4).  Each line paying for the issued order pays its current amount.
    Under eBayola the winning order costs one more than the best other total (if lower);
@@ -37,14 +81,16 @@ Theory of operation.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
 from types import MappingProxyType
 
 from judge.engine.orders import Hold, Move, MovementOrder, Unit
 from judge.engine.position import Position
 from judge.payola.acceptance import AcceptanceList, expand_lists
-from judge.payola.offers import Offer, OfferKind, OfferSheet
+from judge.payola.offers import Offer, OfferKind, OfferSheet, Term
 from judge.payola.options import Options
 
 
@@ -123,189 +169,241 @@ class Determination:
         return by_power
 
 
-# -- the working state ---------------------------------------------------------------------
+# -- conversion (5.1, 3.1-3.3) -------------------------------------------------------------
+
+Group = tuple[int, int, int]
+"""Equal terms of a line, which reduce alike: (how many, amount, plateau)."""
 
 
-class _Line:
-    """One offer line's money on one unit, during determination."""
+def _amount_after(amount: int, plateau: int, rounds: int, all_at_plateau: int) -> int:
+    """A term's amount after its power's ``rounds`` reductions (rule 5.5, ruling 6).
 
-    __slots__ = ("amount", "groups", "kind", "listed", "number", "pays", "power", "seq", "target")
+    ``all_at_plateau`` is the power's D: the round count from which all its amounts are at
+    their plateaus (the largest ``amount - plateau``).
+    """
+    if rounds < all_at_plateau:
+        return max(plateau, amount - rounds)
+    return max(0, plateau - (rounds - all_at_plateau))
 
-    def __init__(self, target: _Unit, power: str, number: int, kind: OfferKind, listed: tuple[MovementOrder, ...]):
+
+class Line:
+    """One offer line's money on one unit: its offer, its terms grouped, and the candidates it
+    pays for (those offered directly first, then its promise)."""
+
+    __slots__ = ("direct", "groups", "number", "offer", "pays", "power", "target")
+
+    def __init__(self, target: BribedUnit, power: str, number: int, offer: Offer, groups: tuple[Group, ...]) -> None:
         self.target = target
         self.power = power
         self.number = number  # position in the power's sheet, for rule 5.3
-        self.kind = kind
-        self.listed = listed
-        self.amount = 0
-        # Equal terms of the line (same amount and plateau) reduce alike: [count, amount, plateau].
-        self.groups: list[list[int]] = []
-        self.pays: list[int] = []
-        self.seq: dict[int, tuple[int, int]] = {}
+        self.offer = offer
+        self.groups = groups
+        self.pays: tuple[int, ...] = ()
+        self.direct = 0  # how many of ``pays`` are offered directly
+
+    @property
+    def kind(self) -> OfferKind:
+        return self.offer.kind
+
+    @property
+    def listed(self) -> tuple[MovementOrder, ...]:
+        return self.offer.orders
+
+    @property
+    def terms(self) -> tuple[Term, ...]:
+        return self.offer.terms
 
 
-def _is_move(order: MovementOrder) -> bool:
-    return isinstance(order, Move)
-
-
-class _Unit:
-    """A unit's candidates, running totals and current decision."""
+class BribedUnit:
+    """A unit's candidate orders, in order of first mention, and the lines on them."""
 
     def __init__(self, province: str, unit: Unit, owner: str) -> None:
         self.province = province
         self.unit = unit
         self.owner = owner
         self.candidates: list[MovementOrder] = []
+        self.lines: list[Line] = []
+        self.hold_order = Hold(unit)
+        self.default_hold = Offer(0, "", OfferKind.DIRECT, unit, (self.hold_order,), ())  # rule 3.3
+        self.hold: int | None = None  # index of the HOLD candidate, once there is one
         self.index: dict[MovementOrder, int] = {}
-        self.lines: list[_Line] = []
-        self.totals: list[int] = []
-        self.contrib: list[dict[str, int]] = []
-        self.issued = 0
-        self.payments: dict[str, int] = {}
-        self.dummy_tie = False
-        self.stamp = -1  # the reduction round that last touched this unit
 
-    def add_candidate(self, order: MovementOrder) -> int:
+    def candidate(self, order: MovementOrder) -> int:
+        """The index of ``order`` among the candidates, adding it if new."""
         found = self.index.get(order)
         if found is None:
             found = self.index[order] = len(self.candidates)
             self.candidates.append(order)
+            if order == self.hold_order:
+                self.hold = found
         return found
 
-    def settle_lines(self) -> None:
-        """Work out what each line pays for and its sequence keys, then the totals."""
-        hold = self.index.get(Hold(self.unit))
-        self.totals = [0] * len(self.candidates)
-        self.contrib = [{} for _ in self.candidates]
+    def settle(self) -> None:
+        """Work out what each non-direct line promises to pay for (3.1), once all candidates are known."""
+        moves = [isinstance(c, Move) for c in self.candidates]
+        everything = range(len(self.candidates))
+        pays: dict[tuple[int, int], tuple[int, ...]] = {}  # by kind (a singleton) and orders (shared)
         for line in self.lines:
-            # Until now ``line.pays`` holds the orders the line offers for directly: those it
-            # lists, except for a negative offer, which offers only its zero HOLD.
-            listed = line.pays
-            for j, c in enumerate(listed):
-                line.seq.setdefault(c, (line.number, j))
-            promise = [] if line.kind is OfferKind.DIRECT else self._promise(line)
-            after = len(line.listed)
-            if line.kind in (OfferKind.NEGATIVE, OfferKind.GIFT) and hold is not None:
-                # The zero HOLD offer built from the line, then the promise just below it.
-                line.seq.setdefault(hold, (line.number, after))
-                after += 1
-            for c in promise:
-                line.seq.setdefault(c, (line.number, after))
-            line.pays = listed + promise
-            for c in line.pays:
-                self.totals[c] += line.amount
-                self.contrib[c][line.power] = self.contrib[c].get(line.power, 0) + line.amount
+            offer = line.offer
+            kind = offer.kind
+            if kind is OfferKind.DIRECT:
+                continue
+            key = id(kind), id(offer.orders)
+            found = pays.get(key)
+            if found is None:
+                named = {self.index.get(o) for o in offer.orders}
+                if kind is OfferKind.MOVE:
+                    promise = [c for c in everything if moves[c] and c not in named]
+                elif kind is OfferKind.HOLD:
+                    promise = [c for c in everything if not moves[c] and c not in named]
+                else:
+                    promise = [c for c in everything if c not in named]
+                found = pays[key] = line.pays + tuple(promise)
+            line.pays = found
 
-    def _promise(self, line: _Line) -> list[int]:
-        """The candidates a negative, move, hold or gift offer promises to pay for (3.1)."""
-        named = {self.index[o] for o in line.listed if o in self.index}
-        others = [c for c in range(len(self.candidates)) if c not in named]
-        if line.kind is OfferKind.MOVE:
-            return [c for c in others if _is_move(self.candidates[c])]
-        if line.kind is OfferKind.HOLD:
-            return [c for c in others if not _is_move(self.candidates[c])]
-        return others
+    def sequence(self, line: Line, c: int) -> tuple[int, int] | None:
+        """Where a line offers for candidate ``c`` in its power's sheet (5.3), if it does.
+
+        A direct offer's listed orders come in the order written; the HOLD built from a
+        negative or gift offer comes next, and the promise for unlisted orders right after it.
+        """
+        pays = line.pays
+        if c in pays[:line.direct]:
+            return line.number, pays.index(c)
+        after = len(line.listed)
+        if line.kind in (OfferKind.NEGATIVE, OfferKind.GIFT) and self.hold is not None:
+            if c == self.hold:
+                return line.number, after
+            after += 1
+        return (line.number, after) if c in pays[line.direct:] else None
 
 
-class _Determiner:
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """A unit decided from given amounts: its totals, issued candidate and payments."""
+
+    totals: list[int]
+    issued: int
+    dummy_tie: bool
+    payments: dict[str, int]
+
+
+def _groups(terms: tuple[Term, ...]) -> tuple[Group, ...]:
+    """Equal neighbouring terms as groups (``3*5`` is one term object three times)."""
+    if len(terms) == 1:
+        return ((1, terms[0].amount, terms[0].plateau),)
+    return tuple((len(list(run)), term.amount, term.plateau) for term, run in groupby(terms))
+
+
+class Conversion:
+    """Rules 5.1-5.4, 5.6 and 6.4 for one phase: the lines on each bribed unit, and how a unit
+    decides and who pays once the amounts are known.
+
+    Rule 5.5 (which amounts) is left to the caller: :func:`determine_orders` by events, and the
+    tests' round-by-round reference, which must agree with it.
+    """
+
     def __init__(
-        self, position: Position, powers: Mapping[str, PowerInput], options: Options, seed: int | str
+        self, position: Position, powers: Mapping[str, PowerInput], options: Options, seed: int | str,
+        bribed: set[str],
     ) -> None:
         self.position = position
         self.powers = powers
         self.options = options
-        letters = position.game_map.letters
+        self.map_powers = tuple(position.game_map.powers)
         self.acceptance = expand_lists(
-            {p: i.acceptance for p, i in powers.items() if i.acceptance is not None}, letters, seed
+            {p: i.acceptance for p, i in powers.items() if i.acceptance is not None},
+            position.game_map.letters, seed,
         )
-        self.rank = {p: {q: i for i, q in enumerate(order)} for p, order in self.acceptance.items()}
-        self.units: dict[str, _Unit] = {}
-        self.active: dict[str, list[_Line]] = {}  # each power's lines with money left
-        self.above: dict[str, int] = {}  # each power's number of amounts above their plateau
-        self.spend: dict[str, int] = dict.fromkeys(position.game_map.powers, 0)
-        self.reductions: dict[str, int] = dict.fromkeys(position.game_map.powers, 0)
-        self.rounds = 0
         self.dummies = {p for p, i in powers.items() if i.dummy}
-
-    # -- building -------------------------------------------------------------------------------
-
-    def build(self, bribed: set[str]) -> None:
-        for province, placed in self.position.units.items():
-            if province in bribed:
-                self.units[province] = _Unit(province, placed.unit, placed.power)
-        for power, info in self.powers.items():
-            active: list[_Line] = []
-            offered: set[str] = set()
+        self.units: dict[str, BribedUnit] = {
+            province: BribedUnit(province, placed.unit, placed.power)
+            for province, placed in position.units.items() if province in bribed
+        }
+        self.lines: dict[str, list[Line]] = {}  # each power's lines on bribed units, in sheet order
+        units = self.units
+        # Offers read by one PhaseReader share their orders and terms tuples: work done for a
+        # tuple is kept by its id (the tuples live as long as ``powers``).
+        groups_of: dict[int, tuple[Group, ...]] = {}
+        pays_of: dict[int, tuple[int, ...]] = {}
+        for power, info in powers.items():
+            mine: list[Line] = []
+            offered: set[str] = set()  # the power's own units it made an offer to (3.3)
             for number, offer in enumerate(info.sheet.offers):
-                target = self.units.get(offer.unit.province)
+                target = units.get(offer.unit.province)
                 if target is None:
                     continue
-                offered.add(offer.unit.province)
-                line = self._line(power, number, offer, target)
+                if target.owner == power:
+                    offered.add(target.province)
+                terms = offer.terms
+                groups = groups_of.get(id(terms))
+                if groups is None:
+                    groups = groups_of[id(terms)] = _groups(terms)
+                line = Line(target, power, number, offer, groups)
+                kind = offer.kind
+                if kind is OfferKind.NEGATIVE:
+                    target.candidate(target.hold_order)
+                else:
+                    orders = offer.orders
+                    pays = pays_of.get(id(orders))
+                    if pays is None:
+                        pays = pays_of[id(orders)] = tuple(target.candidate(order) for order in orders)
+                    line.pays = pays
+                    line.direct = len(pays)
+                    if kind is OfferKind.GIFT and (target.hold is None or target.hold not in pays):
+                        target.candidate(target.hold_order)
                 target.lines.append(line)
-                if line.amount:
-                    active.append(line)
-            self.active[power] = active
-            self.above[power] = sum(g[0] for line in active for g in line.groups if g[1] > g[2])
-            for province, target in self.units.items():
+                mine.append(line)
+            for province, target in units.items():
                 if target.owner == power and province not in offered:
-                    self._default_hold(target, len(info.sheet.offers))
-        for target in self.units.values():
-            if target.owner not in self.powers:
-                self._default_hold(target, 0)
-            target.settle_lines()
+                    mine.append(self._default_hold(target, len(info.sheet.offers)))
+            self.lines[power] = mine
+        for target in units.values():
+            if target.owner not in powers:
+                self.lines.setdefault(target.owner, []).append(self._default_hold(target, 0))
+            target.settle()
 
-    def _line(
-        self, power: str, number: int, offer: Offer, target: _Unit) -> _Line:
-        line = _Line(target, power, number, offer.kind, offer.orders)
-        counts: dict[tuple[int, int], int] = {}
-        for term in offer.terms:
-            counts[(term.amount, term.plateau)] = counts.get((term.amount, term.plateau), 0) + 1
-        line.groups = [[count, amount, plateau] for (amount, plateau), count in counts.items()]
-        line.amount = offer.amount
-        if offer.kind is not OfferKind.NEGATIVE:
-            line.pays = [target.add_candidate(order) for order in offer.orders]
-        if offer.kind is OfferKind.NEGATIVE or (offer.kind is OfferKind.GIFT and Hold(target.unit) not in offer.orders):
-            target.add_candidate(Hold(target.unit))
+    @staticmethod
+    def _default_hold(target: BribedUnit, number: int) -> Line:
+        line = Line(target, target.owner, number, target.default_hold, ())
+        line.pays = (target.candidate(target.hold_order),)
+        line.direct = 1
+        target.lines.append(line)
         return line
 
-    def _default_hold(self, target: _Unit, number: int) -> None:
-        hold = Hold(target.unit)
-        line = _Line(target, target.owner, number, OfferKind.DIRECT, (hold,))
-        line.pays = [target.add_candidate(hold)]
-        target.lines.append(line)
+    def available(self, power: str) -> int:
+        """What a power may spend: its balance less its savings, or nothing (3.4, ruling 5)."""
+        info = self.powers.get(power)
+        if info is None:
+            return 0
+        savings = info.sheet.savings
+        return info.balance - savings if savings <= info.balance else 0
 
-    # -- deciding -------------------------------------------------------------------------------
+    def list_of(self, power: str) -> tuple[str, ...]:
+        """The expanded acceptance list of a unit's owner."""
+        return self.acceptance.get(power, self.map_powers)
 
-    def decide(self, target: _Unit) -> None:
-        for power, amount in target.payments.items():
-            self.spend[power] -= amount
-        totals = target.totals
-        best = max(totals)
-        tied = [c for c, t in enumerate(totals) if t == best]
-        target.dummy_tie = False
+    def decide(self, target: BribedUnit, tied: list[int]) -> tuple[int, bool]:
+        """The issued candidate among those sharing the highest total, and whether it is a dummy's tie."""
         if len(tied) == 1:
-            target.issued = tied[0]
-        elif target.owner in self.dummies:
-            target.issued = target.index[Hold(target.unit)]
-            target.dummy_tie = True
-        else:
-            target.issued = self._break_tie(target, tied)
-        target.payments = {} if target.dummy_tie else self._payments(target)
-        for power, amount in target.payments.items():
-            self.spend[power] += amount
+            return tied[0], False
+        if target.owner in self.dummies:
+            assert target.hold is not None  # a dummy sends no offers: its units have their default HOLD
+            return target.hold, True
+        return self._break_tie(target, tied), False
 
-    def _break_tie(self, target: _Unit, tied: list[int]) -> int:
+    def _break_tie(self, target: BribedUnit, tied: list[int]) -> int:
         remaining = tied
-        for power in self._list_of(target.owner):
+        for power in self.list_of(target.owner):
+            # A power's lines come in sheet order: the first key found for a candidate is its earliest.
             earliest: dict[int, tuple[int, int]] = {}
             for line in target.lines:
-                if line.power != power:
-                    continue
-                for c in remaining:
-                    key = line.seq.get(c)
-                    if key is not None and (c not in earliest or key < earliest[c]):
-                        earliest[c] = key
+                if line.power == power:
+                    for c in remaining:
+                        if c not in earliest:
+                            key = target.sequence(line, c)
+                            if key is not None:
+                                earliest[c] = key
             if not earliest:
                 continue
             first = min(earliest.values())
@@ -314,20 +412,17 @@ class _Determiner:
                 return remaining[0]
         return remaining[0]
 
-    def _list_of(self, power: str) -> tuple[str, ...]:
-        return self.acceptance.get(power, tuple(self.position.game_map.powers))
-
-    def _payments(self, target: _Unit) -> dict[str, int]:
-        paid = {p: a for p, a in target.contrib[target.issued].items() if a > 0}
+    def payments(self, target: BribedUnit, totals: list[int], issued: int, paying: Mapping[str, int]) -> dict[str, int]:
+        """What each power pays for the issued order, given each power's part of its total (5.6, 6.4)."""
+        paid = {p: a for p, a in paying.items() if a > 0}
         if not self.options.ebayola or not paid:
             return paid
-        winner = target.totals[target.issued]
-        others = [t for c, t in enumerate(target.totals) if c != target.issued]
-        runner_up = max(others, default=0)
+        winner = totals[issued]
+        runner_up = max((t for c, t in enumerate(totals) if c != issued), default=0)
         if runner_up >= winner:
             return paid  # a tie saves nothing (ruling 9)
         saving = winner - min(winner, runner_up + 1)
-        for power in self._list_of(target.owner):
+        for power in self.list_of(target.owner):
             if saving == 0:
                 break
             back = min(saving, paid.get(power, 0))
@@ -336,59 +431,600 @@ class _Determiner:
                 saving -= back
         return {p: a for p, a in paid.items() if a > 0}
 
-    # -- reducing -------------------------------------------------------------------------------
+    def settle(self, target: BribedUnit, contributions: list[dict[str, int]]) -> Settled:
+        """Decide a unit from each candidate's contributions by power."""
+        totals = [sum(c.values()) for c in contributions]
+        best = max(totals)
+        issued, dummy_tie = self.decide(target, [c for c, t in enumerate(totals) if t == best])
+        payments = {} if dummy_tie else self.payments(target, totals, issued, contributions[issued])
+        return Settled(totals, issued, dummy_tie, payments)
 
-    def available(self, power: str) -> int:
-        info = self.powers.get(power)
-        if info is None:
-            return 0
-        savings = info.sheet.savings
-        return info.balance - savings if savings <= info.balance else 0
+    def result(
+        self, rounds: int, reductions: Mapping[str, int], contributions: Mapping[str, list[dict[str, int]]],
+        amount: Callable[[Line], int], direct: Mapping[str, tuple[MovementOrder, ...]],
+    ) -> Determination:
+        """The determination once rule 5.5 has fixed every amount.
 
-    def reduce(self, power: str) -> list[_Unit]:
-        """Take one silver piece off each of the power's reducible amounts (rule 5.5)."""
-        above = self.above[power] > 0
-        touched: list[_Unit] = []
-        still_active: list[_Line] = []
-        for line in self.active[power]:
-            delta = 0
-            for group in line.groups:
-                count, amount, plateau = group
-                if amount == 0 or (above and amount <= plateau):
-                    continue
-                if above and amount - 1 == plateau:
-                    self.above[power] -= count
-                group[1] = amount - 1
-                delta += count
-            if delta:
-                line.amount -= delta
-                target = line.target
-                totals, contrib = target.totals, target.contrib
-                for c in line.pays:
-                    totals[c] -= delta
-                    contrib[c][power] -= delta
-                if target.stamp != self.rounds:
-                    target.stamp = self.rounds
-                    touched.append(target)
-            if line.amount:
-                still_active.append(line)
-        self.active[power] = still_active
-        self.reductions[power] += 1
-        return touched
+        ``contributions`` gives, per unit, each candidate's contributions by power (keys in the
+        order of the first line paying for it); ``amount`` gives a line's final amount.
+        """
+        decisions: dict[str, UnitDecision] = {}
+        accepted: dict[str, list[Accepted]] = {}
+        for province, target in self.units.items():
+            parts = contributions[province]
+            settled = self.settle(target, parts)
+            totals, issued = settled.totals, settled.issued
+            candidates = tuple(
+                Candidate(order, totals[c], MappingProxyType(parts[c])) for c, order in enumerate(target.candidates)
+            )
+            # Rule 4.4: a dummy's tie is reported as one above the tied total.
+            total = max(totals) + 1 if settled.dummy_tie else totals[issued]
+            order = target.candidates[issued]
+            decision = UnitDecision(
+                target.unit, target.owner, order, total, MappingProxyType(settled.payments), candidates,
+                settled.dummy_tie,
+            )
+            decisions[province] = decision
+            if settled.payments:
+                lines: dict[str, list[int]] = {}
+                for line in target.lines:
+                    if line.power in settled.payments and issued in line.pays and amount(line) > 0:
+                        lines.setdefault(line.power, []).append(line.number + 1)
+                for power, paid in settled.payments.items():
+                    accepted.setdefault(power, []).append(
+                        Accepted(target.unit, target.owner, order, paid, tuple(lines.get(power, ()))))
+        statements: dict[str, Statement] = {}
+        for power in self.map_powers:
+            info = self.powers.get(power, PowerInput(0))
+            mine = tuple(accepted.get(power, ()))
+            spent = sum(a.paid for a in mine)
+            own = tuple(d for d in decisions.values() if d.owner == power)
+            statements[power] = Statement(
+                power, info.balance, info.sheet.savings, spent, info.balance - spent, reductions.get(power, 0),
+                own, mine,
+            )
+        return Determination(
+            MappingProxyType(decisions), MappingProxyType(statements), rounds,
+            MappingProxyType(self.acceptance), MappingProxyType(dict(direct)),
+        )
+
+
+# -- over-expenditure by events (5.5) ------------------------------------------------------
+
+_NEVER = float("inf")
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+class _Motion:
+    """A unit's totals as straight lines in the round number, and what it last decided.
+
+    Its arrays have a slot per candidate and two more, the *buckets*: money on every non-move
+    and on every move candidate.  Move, hold, negative and gift offers pay for a whole class
+    of orders (3.1); they put their money in a bucket (a negative offer takes it back from
+    the orders it names), so that each of their kinks changes a few slots, not every
+    candidate.  A candidate's total is its own slot plus its class's bucket.
+    """
+
+    __slots__ = ("base", "ceiling", "check_at", "classes", "dummy_tie", "issued", "kappa", "pay", "rate", "sigma",
+                 "target", "top")
+
+    def __init__(self, target: BribedUnit) -> None:
+        size = len(target.candidates)
+        self.target = target
+        self.classes = [size + isinstance(order, Move) for order in target.candidates]  # each one's bucket
+        self.kappa = [0] * (size + 2)  # total(t) = kappa - sigma * t, slot plus bucket
+        self.sigma = [0] * (size + 2)
+        self.rate: dict[str, list[int]] = {}  # per power: its amounts going down per reduction of that power
+        self.base: dict[str, list[int]] = {}  # per power: its part of a slot = base - rate * its round count
+        self.top: list[int] = []  # the candidates sharing the highest total
+        self.issued = -1  # none yet
+        self.dummy_tie = False
+        self.pay: dict[str, tuple[int, int]] = {}  # per power: payment(t) = a - b * t
+        self.check_at: float | None = None  # no change of order before this round; None: slopes changed
+        self.ceiling: int | None = None  # a sole winner's best rival total at the last look
+
+    def totals(self, t: int) -> list[int]:
+        """Each candidate's total in round t (valid while the slopes hold)."""
+        kappa, sigma = self.kappa, self.sigma
+        return [kappa[c] + kappa[k] - (sigma[c] + sigma[k]) * t for c, k in enumerate(self.classes)]
+
+    def falling(self) -> list[int]:
+        """How fast each candidate's total falls per round."""
+        sigma = self.sigma
+        return [sigma[c] + sigma[k] for c, k in enumerate(self.classes)]
+
+
+_Kink = tuple[_Motion, tuple[int, ...], tuple[int, ...], int, int, list[int], list[int]]
+"""A line's rate changing at a round count: its unit, the slots it adds to and takes from, the
+buckets it covers (bit 1 non-moves, bit 2 moves), the change, and its power's rates and
+intercepts on that unit."""
+
+
+_LONGEST_CYCLE = 16  # rounds
+_LARGEST_JUMP = 10**12  # cycles; a guard only: an over power always has a kink ahead, which bounds a jump
+
+
+class _Snapshot:
+    """What a round looks like: over powers, orders, totals, spends (for finding cycles)."""
+
+    __slots__ = ("count", "decisions", "over", "signature", "spends", "totals")
+
+    def __init__(self, reductions: _Reductions) -> None:
+        t = reductions.t
+        self.count = dict(reductions.count)
+        self.over = frozenset(reductions.over)
+        self.decisions = tuple((tuple(m.top), m.issued, m.dummy_tie) for m in reductions.motions)
+        self.signature = self.over, self.decisions
+        self.totals = [m.totals(t) for m in reductions.motions]
+        self.spends = {p: reductions.spend_a[p] - reductions.spend_b[p] * t for p in reductions.allowance}
+
+
+class _Reductions:
+    """Each power's round count under rule 5.5, computed by jumps between events."""
+
+    def __init__(self, conversion: Conversion) -> None:
+        self.conversion = conversion
+        self.ebayola = conversion.options.ebayola
+        self.t = 0
+        self.count: dict[str, int] = dict.fromkeys((*conversion.map_powers, *conversion.lines), 0)
+        self.over: set[str] = set()
+        self.moving: dict[str, int] = {}  # reductions per round: 1 for each over power
+        self.spend_a = dict.fromkeys(self.count, 0)  # spend(t) = spend_a - spend_b * t
+        self.spend_b = dict.fromkeys(self.count, 0)
+        self.allowance = {p: conversion.available(p) for p in conversion.map_powers}
+        self.motions = [_Motion(target) for target in conversion.units.values()]
+        self.units_of: dict[str, list[_Motion]] = {}
+        self.all_at_plateau: dict[str, int] = {}
+        self.kinks: dict[str, defaultdict[int, list[_Kink]]] = {p: defaultdict(list) for p in conversion.lines}
+        self.schedule: dict[str, list[int]] = {}  # each power's kink round counts, the next one last
+        self.dirty: dict[_Motion, None] = {}  # units whose slopes changed since their prediction
+        self.history: list[_Snapshot] = []  # the last rounds, while each is an event with no kink
+        self._build()
+
+    def _build(self) -> None:
+        for power, lines in self.conversion.lines.items():
+            self.all_at_plateau[power] = max((a - p for line in lines for _, a, p in line.groups), default=0)
+        for motion in self.motions:
+            target = motion.target
+            size, classes, kappa = len(target.candidates), motion.classes, motion.kappa
+            slots_of: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...], int]] = {}
+            for line in target.lines:
+                if not line.groups:
+                    continue  # a default HOLD: nothing to reduce
+                power = line.power
+                rate = motion.rate.get(power)
+                if rate is None:
+                    rate = motion.rate[power] = [0] * (size + 2)
+                    motion.base[power] = [0] * (size + 2)
+                    self.units_of.setdefault(power, []).append(motion)
+                base = motion.base[power]
+                key = id(line.offer.kind), id(line.pays)  # lines of one kind share their pays tuple
+                slots = slots_of.get(key)
+                if slots is None:
+                    slots = slots_of[key] = _slots(line, classes, size)
+                plus, minus, cover = slots
+                amount = going = 0
+                top, kinks = self.all_at_plateau[power], self.kinks[power]
+                for n, a, p in line.groups:
+                    amount += n * a
+                    # The term goes down in rounds [0, a - p) and [D, D + p), or [0, p) if D = 0.
+                    if top:
+                        if a > p:
+                            going += n
+                            kinks[a - p].append((motion, plus, minus, cover, -n, rate, base))
+                        if p:
+                            kinks[top].append((motion, plus, minus, cover, n, rate, base))
+                            kinks[top + p].append((motion, plus, minus, cover, -n, rate, base))
+                    elif p:
+                        going += n
+                        kinks[p].append((motion, plus, minus, cover, -n, rate, base))
+                for i in plus:
+                    base[i] += amount
+                    rate[i] += going
+                    kappa[i] += amount
+                for i in minus:
+                    base[i] -= amount
+                    rate[i] -= going
+                    kappa[i] -= amount
+        self.schedule = {p: sorted(k, reverse=True) for p, k in self.kinks.items()}
+
+    # -- the event loop ----------------------------------------------------------------
 
     def run(self) -> None:
-        for target in self.units.values():
-            self.decide(target)
-        while True:
-            over = [p for p, spent in self.spend.items() if spent > self.available(p)]
-            if not over:
+        for motion in self.motions:
+            self._refresh(motion)
+            if motion.check_at is None:
+                self._predict(motion)
+        self._update_over()
+        while self.over:
+            when = self._next_event()
+            assert when > self.t, "an over power always has an event ahead"
+            step = int(when) - self.t
+            kinked = self._advance(step)
+            for motion in self.motions:
+                check_at = motion.check_at
+                if check_at is None or check_at <= self.t:
+                    self._refresh(motion)
+            self._update_over()
+            if step == 1 and not kinked and self.over:
+                self._repeat()
+            else:
+                self.history.clear()
+
+    def _next_event(self) -> float:
+        """The next round at which anything can change: a kink of an over power, a power's spend
+        crossing its allowance, a unit's order changing."""
+        t = self.t
+        when = _NEVER
+        for power in self.over:
+            schedule = self.schedule[power]
+            if schedule:
+                when = min(when, t + schedule[-1] - self.count[power])
+        for power, allowance in self.allowance.items():
+            slope = self.spend_b[power]
+            if not slope:
+                continue
+            spend = self.spend_a[power] - slope * t
+            if power in self.over and slope > 0:
+                when = min(when, t + _ceil_div(spend - allowance, slope))
+            elif power not in self.over and slope < 0:
+                when = min(when, t + (allowance - spend) // -slope + 1)
+        for motion in self.motions:
+            check_at = motion.check_at
+            if check_at is not None and check_at < when:
+                when = check_at
+        if self.dirty:
+            if when <= t + 1:
+                return t + 1  # the units whose slopes changed are looked at in every round
+            for motion in list(self.dirty):  # a jump: they must say how far it may go
+                when = min(when, self._predict(motion))
+        return when
+
+    def _advance(self, step: int) -> bool:
+        """Do ``step`` rounds at once, then the kinks they reach (whether there were any)."""
+        self.t += step
+        for power in self.over:
+            self.count[power] += step
+        kinked = False
+        for power in self.over:
+            schedule = self.schedule[power]
+            if schedule and schedule[-1] == self.count[power]:
+                self._pass_kinks(power, self.kinks[power].pop(schedule.pop()))
+                kinked = True
+        return kinked
+
+    # -- cycles ------------------------------------------------------------------------
+
+    def _repeat(self) -> None:
+        """Jump over repetitions of a cycle of single rounds (two powers outbidding each other).
+
+        When the rounds since an earlier one, with no kink among them, bring back the same
+        over powers and the same orders, the next cycles are the same rounds again with
+        every total and spend shifted by what one cycle took off, as long as no gap to a
+        highest total closes, no spend crosses what its power may spend, and no kink comes:
+        bounds linear in the number of cycles.
+        """
+        now = _Snapshot(self)
+        history = self.history
+        del history[:-_LONGEST_CYCLE]  # cycles of up to that many rounds
+        start = next((s for s in reversed(history) if s.signature == now.signature), None)
+        history.append(now)
+        if start is None:
+            return
+        steps = history[history.index(start):-1]
+        gained = {p: now.count[p] - start.count[p] for p in now.count}  # reductions per cycle
+        taken = [[before - after for before, after in zip(first, last, strict=True)]
+                 for first, last in zip(start.totals, now.totals, strict=True)]
+        cycles: float = _NEVER
+        for power, more in gained.items():  # no kink reached
+            schedule = self.schedule.get(power)
+            if more and schedule:
+                cycles = min(cycles, (schedule[-1] - self.count[power] - 1) // more)
+        for snapshot in steps:
+            for totals, cut, (top, issued, _) in zip(snapshot.totals, taken, snapshot.decisions, strict=True):
+                for c, total in enumerate(totals):
+                    closing = cut[issued] - cut[c]
+                    if c in top:
+                        if closing:
+                            return  # tied totals would part
+                    elif closing > 0:
+                        cycles = min(cycles, (totals[issued] - total - 1) // closing)
+            falls = dict.fromkeys(snapshot.spends, 0)  # what each spend loses per cycle at this step
+            for motion, totals, cut, (top, issued, dummy_tie) in zip(
+                    self.motions, snapshot.totals, taken, snapshot.decisions, strict=True):
+                if dummy_tie:
+                    continue
+                pay = self._parts(motion, issued, snapshot.count, gained)
+                if self.ebayola:
+                    pay, bends = self._ebayola_split(motion, top, issued, totals, cut, pay)
+                    cycles = min(cycles, bends - 1)
+                for power, (_, fall) in pay.items():
+                    if power in falls:
+                        falls[power] += fall
+            for power, spend in snapshot.spends.items():
+                fall, allowance = falls[power], self.allowance[power]
+                if power in snapshot.over and fall > 0:
+                    cycles = min(cycles, (spend - allowance - 1) // fall)
+                elif power not in snapshot.over and fall < 0:
+                    cycles = min(cycles, (allowance - spend) // -fall)
+        if cycles >= 1:
+            self._jump(int(min(cycles, _LARGEST_JUMP)), len(steps), gained)
+
+    def _jump(self, cycles: int, length: int, gained: dict[str, int]) -> None:
+        """Do ``cycles`` more cycles of ``length`` rounds at once (see :meth:`_repeat`)."""
+        before = self.t
+        self.t += cycles * length
+        for power, more in gained.items():
+            self.count[power] += cycles * more
+        for motion in self.motions:
+            kappa, sigma = motion.kappa, motion.sigma
+            for i in range(len(kappa)):
+                cut = cycles * sum(rate[i] * gained[power] for power, rate in motion.rate.items())
+                kappa[i] += sigma[i] * (self.t - before) - cut
+            issued = motion.issued
+            for power, (a, b) in list(motion.pay.items()):
+                rate = motion.rate[power]
+                moved = b * (self.t - before) - cycles * (rate[issued] + rate[motion.classes[issued]]) * gained[power]
+                motion.pay[power] = (a + moved, b)
+                self.spend_a[power] += moved
+            self._touch(motion)
+        self.history.clear()
+        # The rounds jumped over were checked; the round landed on is decided afresh.
+        for motion in self.motions:
+            self._refresh(motion)
+        self._update_over()
+
+    def _update_over(self) -> None:
+        t = self.t
+        over = {p for p, allowance in self.allowance.items() if self.spend_a[p] - self.spend_b[p] * t > allowance}
+        leaving, entering = self.over - over, over - self.over
+        self.over = over
+        self.moving = dict.fromkeys(over, 1)
+        for power in leaving:
+            self._switch(power, -1)
+        for power in entering:
+            self._switch(power, 1)
+
+    def _switch(self, power: str, sign: int) -> None:
+        """A power starts (+1) or stops (-1) being over: its rates join or leave the slopes."""
+        t = self.t
+        for motion in self.units_of.get(power, ()):
+            rate = motion.rate[power]
+            sigma, kappa = motion.sigma, motion.kappa
+            for i, going in enumerate(rate):
+                if going:
+                    sigma[i] += sign * going
+                    kappa[i] += sign * going * t
+            if self.ebayola:
+                self._refresh(motion)  # the payments' slopes follow the totals'
+                continue
+            if power in motion.pay:
+                issued = motion.issued
+                self._bend_payment(power, motion, sign * (rate[issued] + rate[motion.classes[issued]]))
+            self._touch(motion)
+
+    def _pass_kinks(self, power: str, kinks: list[_Kink]) -> None:
+        """Change the rates of the lines whose terms reach a plateau, round D or zero now."""
+        t, x = self.t, self.count[power]
+        plain = not self.ebayola
+        dirty = self.dirty
+        for motion, plus, minus, cover, change, rate, base in kinks:
+            sigma, kappa = motion.sigma, motion.kappa
+            for i in plus:
+                rate[i] += change
+                base[i] += change * x
+                sigma[i] += change
+                kappa[i] += change * t
+            for i in minus:
+                rate[i] -= change
+                base[i] -= change * x
+                sigma[i] -= change
+                kappa[i] -= change * t
+            if motion.check_at is not None:
+                motion.check_at = None
+                dirty[motion] = None
+            if plain and power in motion.pay:
+                issued = motion.issued
+                bucket = 2 if motion.classes[issued] > len(motion.classes) else 1
+                mine = (change if cover & bucket else 0) + (
+                    change if issued in plus else -change if issued in minus else 0)
+                if mine:
+                    self._bend_payment(power, motion, mine)
+
+    def _touch(self, motion: _Motion) -> None:
+        """A unit's slopes changed: its prediction no longer holds."""
+        if motion.check_at is not None:
+            motion.check_at = None
+            self.dirty[motion] = None
+
+    def _bend_payment(self, power: str, motion: _Motion, change: int) -> None:
+        """A plain payment's slope changes by ``change`` from now on."""
+        a, b = motion.pay[power]
+        motion.pay[power] = (a + change * self.t, b + change)
+        self.spend_a[power] += change * self.t
+        self.spend_b[power] += change
+
+    # -- one unit ------------------------------------------------------------------------
+
+    def _refresh(self, motion: _Motion) -> None:
+        """Decide the unit now (and, under eBayola, find when its payments bend)."""
+        t = self.t
+        ceiling = motion.ceiling
+        if ceiling is not None and not self.ebayola:
+            # Totals never rise: a sole winner still above the best other total of the last
+            # look is still the sole winner, whatever the others did since.
+            winner, bucket = motion.issued, motion.classes[motion.issued]
+            kappa, sigma = motion.kappa, motion.sigma
+            if kappa[winner] + kappa[bucket] - (sigma[winner] + sigma[bucket]) * t > ceiling:
+                if motion.check_at is not None and motion.check_at <= t:
+                    self._predict(motion)
                 return
-            self.rounds += 1
-            touched: list[_Unit] = []
-            for power in over:
-                touched.extend(self.reduce(power))
-            for target in dict.fromkeys(touched):
-                self.decide(target)
+        totals = motion.totals(t)
+        best = max(totals)
+        top = [c for c, v in enumerate(totals) if v == best]
+        motion.ceiling = max((v for v in totals if v < best), default=-1) if len(top) == 1 else None
+        decided = motion.issued, motion.dummy_tie
+        if top != motion.top:
+            motion.top = top
+            motion.issued, motion.dummy_tie = self.conversion.decide(motion.target, top)
+        if self.ebayola:
+            pay, bends = self._ebayola_payments(motion, totals, motion.falling())
+            self._set_payments(motion, pay)
+            self._predict(motion, bends)
+        elif (motion.issued, motion.dummy_tie) != decided:
+            self._set_payments(motion, self._plain_payments(motion))
+        if motion.check_at is not None and motion.check_at <= t:
+            self._predict(motion)
+
+    def _predict(self, motion: _Motion, bends: float = _NEVER) -> float:
+        """The round at which the unit's order may change if the slopes hold (or, under eBayola,
+        one of its payments bend): the first in which a candidate reaches the highest total,
+        or tied highest totals part."""
+        t = self.t
+        totals, falling = motion.totals(t), motion.falling()
+        best = max(totals)
+        top = motion.top
+        fastest = falling[top[0]]
+        if any(falling[c] != fastest for c in top):
+            ahead: float = 1
+        else:
+            ahead = min((_ceil_div(best - v, fastest - s) for v, s in zip(totals, falling, strict=True)
+                         if s < fastest and v < best), default=_NEVER)
+        motion.check_at = t + min(ahead, bends)
+        self.dirty.pop(motion, None)
+        return motion.check_at
+
+    def _set_payments(self, motion: _Motion, pay: dict[str, tuple[int, int]]) -> None:
+        for power, (a, b) in motion.pay.items():
+            self.spend_a[power] -= a
+            self.spend_b[power] -= b
+        for power, (a, b) in pay.items():
+            self.spend_a[power] += a
+            self.spend_b[power] += b
+        motion.pay = pay
+
+    def _parts(
+        self, motion: _Motion, issued: int, counts: Mapping[str, int], steps: Mapping[str, int],
+    ) -> dict[str, tuple[int, int]]:
+        """Each power's part of the issued order's total at the given round counts (if any), and
+        how much it falls per step, a step being ``steps[power]`` reductions of that power."""
+        k = motion.classes[issued]
+        parts: dict[str, tuple[int, int]] = {}
+        for power, rate in motion.rate.items():
+            base = motion.base[power]
+            going = rate[issued] + rate[k]
+            value = base[issued] + base[k] - going * counts[power]
+            if value:
+                parts[power] = (value, going * steps.get(power, 0))
+        return parts
+
+    def _plain_payments(self, motion: _Motion) -> dict[str, tuple[int, int]]:
+        if motion.dummy_tie:
+            return {}
+        t = self.t
+        return {p: (v + s * t, s) for p, (v, s) in self._parts(motion, motion.issued, self.count, self.moving).items()}
+
+    def _ebayola_payments(
+        self, motion: _Motion, totals: list[int], falling: list[int],
+    ) -> tuple[dict[str, tuple[int, int]], float]:
+        """Rule 6.4's payments as lines in t, and the rounds until one of them bends."""
+        if motion.dummy_tie:
+            return {}, _NEVER
+        t = self.t
+        parts = self._parts(motion, motion.issued, self.count, self.moving)
+        pay, bends = self._ebayola_split(motion, motion.top, motion.issued, totals, falling, parts)
+        return {p: (v + s * t, s) for p, (v, s) in pay.items()}, bends
+
+    def _ebayola_split(
+        self, motion: _Motion, top: Sequence[int], issued: int, totals: list[int], falling: list[int],
+        parts: dict[str, tuple[int, int]],
+    ) -> tuple[dict[str, tuple[int, int]], float]:
+        """Rule 6.4's payments (each with how much it falls per step, as totals and parts do) and
+        the steps until one of them bends."""
+        pay = dict(parts)
+        if len(top) > 1 or not parts:
+            return pay, _NEVER  # a tie saves nothing (ruling 9)
+        # The runner-up: the best other total, going down as slowly as the slowest of its ties.
+        others = [c for c in range(len(totals)) if c != issued]
+        runner_up = max((totals[c] for c in others), default=0)
+        runner_falls = min((falling[c] for c in others if totals[c] == runner_up), default=0)
+        bends = min((_ceil_div(runner_up - totals[c], runner_falls - falling[c]) for c in others
+                     if totals[c] < runner_up and falling[c] < runner_falls), default=_NEVER)
+        saving = totals[issued] - runner_up - 1
+        saving_falls = falling[issued] - runner_falls
+        # Refunds go down the owner's list: those before the split get all back, the split
+        # power gets back what is left of the saving, those after it pay in full.
+        before = before_falls = 0
+        for power in self.conversion.list_of(motion.target.owner):
+            if power not in parts:
+                continue
+            value, fall = parts[power]
+            if before + value > saving:
+                left, left_falls = before + value - saving, before_falls + fall - saving_falls
+                pay[power] = (left, left_falls)
+                # The split moves when the saving drops below what those before it paid, or
+                # reaches what they and the split power paid.
+                lead = saving - before
+                lead_falls = saving_falls - before_falls
+                if lead_falls > 0:
+                    bends = min(bends, lead // lead_falls + 1)
+                if left_falls > 0:
+                    bends = min(bends, _ceil_div(left, left_falls))
+                break
+            del pay[power]
+            before += value
+            before_falls += fall
+        return pay, bends
+
+    def contributions(self) -> dict[str, list[dict[str, int]]]:
+        """Each unit's candidates' contributions by power at the end, keyed in the order of the
+        first line paying for the candidate (a unit's lines come power by power)."""
+        result: dict[str, list[dict[str, int]]] = {}
+        for motion in self.motions:
+            target = motion.target
+            paying: dict[str, set[int]] = {}  # the candidates each power has a line paying for
+            for line in target.lines:
+                found = paying.get(line.power)
+                if found is None:
+                    found = paying[line.power] = set()
+                found.update(line.pays)
+            parts: list[dict[str, int]] = []
+            for c, k in enumerate(motion.classes):
+                part = {}
+                for power, candidates in paying.items():
+                    if c in candidates:
+                        rate = motion.rate.get(power)
+                        if rate is None:  # only a default HOLD
+                            part[power] = 0
+                        else:
+                            base = motion.base[power]
+                            part[power] = base[c] + base[k] - (rate[c] + rate[k]) * self.count[power]
+                parts.append(part)
+            result[target.province] = parts
+        return result
+
+    def amount(self, line: Line) -> int:
+        """A line's amount at the end."""
+        count, top = self.count[line.power], self.all_at_plateau[line.power]
+        return sum(n * _amount_after(a, p, count, top) for n, a, p in line.groups)
+
+
+def _slots(line: Line, classes: list[int], size: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """Where a line's money goes: the slots it adds to, those it takes from, the buckets it covers."""
+    kind, pays = line.kind, line.pays
+    if kind is OfferKind.DIRECT:
+        return pays, (), 0
+    if kind is OfferKind.NEGATIVE:  # everything but the candidates it names
+        return (size, size + 1), tuple(c for c in range(size) if c not in pays), 3
+    if kind is OfferKind.GIFT:
+        return (size, size + 1), (), 3
+    listed = pays[:line.direct]
+    if kind is OfferKind.MOVE:
+        return (size + 1, *(c for c in listed if classes[c] == size)), (), 2
+    return (size, *(c for c in listed if classes[c] != size)), (), 1
 
 
 def determine_orders(
@@ -409,46 +1045,11 @@ def determine_orders(
         province for province, placed in position.units.items()
         if not options.loyal_units or placed.power in dummies
     }
-    work = _Determiner(position, powers, options, seed)
-    work.build(bribed)
-    work.run()
-    decisions: dict[str, UnitDecision] = {}
-    for province, target in work.units.items():
-        candidates = tuple(
-            Candidate(order, target.totals[c], MappingProxyType({p: a for p, a in target.contrib[c].items()}))
-            for c, order in enumerate(target.candidates)
-        )
-        # Rule 4.4: a dummy's tie is reported as one above the tied total.
-        total = max(target.totals) + 1 if target.dummy_tie else target.totals[target.issued]
-        decisions[province] = UnitDecision(
-            target.unit, target.owner, target.candidates[target.issued], total,
-            MappingProxyType(dict(target.payments)), candidates, target.dummy_tie,
-        )
-    statements = {
-        power: _statement(power, powers.get(power, PowerInput(0)), work, decisions)
-        for power in position.game_map.powers
-    }
+    conversion = Conversion(position, powers, options, seed, bribed)
+    reductions = _Reductions(conversion)
+    reductions.run()
     direct = {p: tuple(o) for p, o in (direct_orders or {}).items()} if options.loyal_units else {}
-    return Determination(
-        MappingProxyType(decisions), MappingProxyType(statements), work.rounds,
-        MappingProxyType(work.acceptance), MappingProxyType(direct),
-    )
-
-
-def _statement(power: str, info: PowerInput, work: _Determiner, decisions: Mapping[str, UnitDecision]) -> Statement:
-    accepted: list[Accepted] = []
-    for province, target in work.units.items():
-        paid = target.payments.get(power, 0)
-        if paid:
-            lines = tuple(
-                line.number + 1 for line in target.lines
-                if line.power == power and target.issued in line.pays and line.amount > 0
-            )
-            decision = decisions[province]
-            accepted.append(Accepted(decision.unit, decision.owner, decision.order, paid, lines))
-    spent = sum(a.paid for a in accepted)
-    own = tuple(d for d in decisions.values() if d.owner == power)
-    return Statement(
-        power, info.balance, info.sheet.savings, spent, info.balance - spent, work.reductions.get(power, 0),
-        own, tuple(accepted),
+    return conversion.result(
+        reductions.t, {p: reductions.count[p] for p in conversion.map_powers}, reductions.contributions(),
+        reductions.amount, direct,
     )

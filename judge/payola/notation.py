@@ -54,6 +54,9 @@ def payola_from_data(data: Any) -> dict[str, Any]:
             raise NotationError(f"powers.{key} must be an object")
         parsed[power_name(game_map, key)] = dict(info)
     dummies = {p for p, info in parsed.items() if info.get("dummy")}
+    for power in dummies:
+        if str(parsed[power].get("sheet") or "").strip():
+            raise NotationError(f"powers.{power}: a dummy power has no player and sends no offer sheet (rule 4.4)")
     inputs: dict[str, PowerInput] = {}
     errors: dict[str, list[dict[str, Any]]] = {p: [] for p in game_map.powers}
     direct: dict[str, list[MovementOrder]] = {}

@@ -10,6 +10,13 @@ Every repetition and every ``+`` term is a separate amount with its own plateau 
 ``4*5#2 + 6`` is four amounts of 5 (plateau 2) and one of 6 (plateau 0), all backing the same
 order(s).  A sheet with any bad line is rejected whole (ruling 8): :func:`parse_sheet`
 returns every error, each quoting its line.
+
+Limits (not in the rules; they keep one line from costing the judge much): an amount, a
+plateau and a savings request are at most 1,000,000 AgP, a repetition count at most 100.
+
+Every sheet of a phase names the same few orders and amounts over and over, so each order
+text is parsed and checked for legality once per position, and each amount text read once,
+by a :class:`PhaseReader` shared by the phase's sheets.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from enum import Enum
+from weakref import WeakKeyDictionary
 
 from judge.engine.legal import check_order
 from judge.engine.orders import (
@@ -25,13 +33,14 @@ from judge.engine.orders import (
     Hold,
     Move,
     MovementOrder,
+    Order,
     OrderSyntaxError,
     SupportHold,
     SupportMove,
     Unit,
     parse_order,
 )
-from judge.engine.position import Position
+from judge.engine.position import PlacedUnit, Position
 from judge.payola.options import Options
 
 
@@ -92,17 +101,32 @@ class OfferSheet:
 
 
 class _LineError(Exception):
-    pass
+    """A bad amount: its message is the line's error."""
 
 
-_OFFER = re.compile(r"^(?P<amounts>[0-9*#+\s]*?)\s*(?P<kind>[:!>@&])\s*(?P<rest>.*)$")
+_OFFER = re.compile(r"^(?P<amounts>[0-9*#+\s]*)(?P<kind>[:!>@&])\s*(?P<rest>.*)$")
 _TERM = re.compile(r"^(?:(?P<rep>\d+)\s*\*\s*)?(?P<amount>\d+)\s*(?:(?P<hash>#)\s*(?P<plateau>\d*))?$")
 _SAVINGS = re.compile(r"^(?P<amount>\d+)\s*\$$")
-_MAX_AMOUNT = 10**9
-_MAX_REPEAT = 1000
+_KINDS = {kind.value: kind for kind in OfferKind}
+MAX_AMOUNT = 1_000_000
+"""The largest amount, plateau or savings request, in AgP."""
+MAX_REPEAT = 100
+"""The largest repetition count."""
+MAX_TERMS = 100
+"""The most amounts one offer line may hold, repetitions counted: each is reduced on its own."""
+
+
+def _number(digits: str, limit: int, what: str) -> int:
+    """A number no larger than ``limit`` (a huge one is refused on its length, before conversion)."""
+    value = int(digits) if len(digits) <= 18 or len(digits.lstrip("0")) <= 18 else limit + 1
+    if value > limit:
+        raise _LineError(f"{what} can be at most {limit}")
+    return value
 
 
 def _terms(text: str, options: Options) -> tuple[Term, ...]:
+    if text.isdigit():  # the common plain amount
+        return (Term(_number(text, MAX_AMOUNT, "an amount (AgP)")),)
     parts = text.split("+")
     if options.classic and len(parts) > 1:
         raise _LineError("augmentation (+) is not allowed in Payola Classic")
@@ -111,106 +135,208 @@ def _terms(text: str, options: Options) -> tuple[Term, ...]:
         match = _TERM.match(part.strip())
         if match is None:
             raise _LineError(f"bad amount '{part.strip()}': expected e.g. 5, 3*5, 5#2 or 3*5#")
-        amount = int(match["amount"])
-        repeat = int(match["rep"]) if match["rep"] is not None else 1
         if options.classic and (match["rep"] is not None or match["hash"]):
             raise _LineError("repetition (*) and plateaus (#) are not allowed in Payola Classic")
+        amount = _number(match["amount"], MAX_AMOUNT, "an amount (AgP)")
+        repeat = 1 if match["rep"] is None else _number(match["rep"], MAX_REPEAT, "a repetition count")
         if repeat < 1:
             raise _LineError("a repetition count must be at least 1")
-        if repeat > _MAX_REPEAT or amount > _MAX_AMOUNT:
-            raise _LineError("that number is too large")
         plateau = 0
         if match["hash"]:
-            plateau = int(match["plateau"]) if match["plateau"] else amount
+            plateau = _number(match["plateau"], MAX_AMOUNT, "a plateau (AgP)") if match["plateau"] else amount
         if plateau > amount:
             raise _LineError(f"the plateau ({plateau}) is above the amount ({amount})")
         terms.extend([Term(amount, plateau)] * repeat)
+        if len(terms) > MAX_TERMS:
+            raise _LineError(f"an offer can hold at most {MAX_TERMS} amounts, repetitions counted")
     return tuple(terms)
 
 
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """The orders part of an offer (after the type symbol) as read against the position.
+
+    ``placed`` is ``None`` when the first order names no unit on the board (``error`` says
+    why); otherwise ``error``, if set, is what is wrong with the orders.
+    """
+
+    placed: PlacedUnit | None
+    orders: tuple[MovementOrder, ...]
+    error: str | None
+    alternatives: bool
+
+
+class PhaseReader:
+    """What the sheets of one movement phase share: its position, and the order and amount
+    texts read so far (rule 3.1 items 1-4 and 6-8), each read and checked only once.
+
+    Reading an order depends only on the position, and reading an amount only on the
+    options, so a remembered answer is the answer; an error is remembered as its message.
+    """
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        self._orders: dict[str, tuple[PlacedUnit, MovementOrder | str] | str] = {}
+        self._alternatives: dict[tuple[Unit, str], MovementOrder | str] = {}
+        self._readings: dict[str, _Reading] = {}
+        self._terms: dict[tuple[str, bool], tuple[tuple[Term, ...], int] | str] = {}
+
+    @classmethod
+    def of(cls, position: Position) -> PhaseReader:
+        """The reader shared by every sheet parsed against ``position`` (kept while it lives)."""
+        reader = _READERS.get(position)
+        if reader is None:
+            reader = _READERS[position] = cls(position)
+        return reader
+
+    def line(self, line: int, text: str, power: str, options: Options, dummies: Collection[str]) -> Offer | int | None:
+        """One line: an :class:`Offer`, a savings amount, or ``None`` for blank or comment;
+        :class:`ValueError` saying what is wrong with a bad line."""
+        body = text.partition("%")[0].strip()
+        if not body:
+            return None
+        if body.endswith("$"):
+            savings = _SAVINGS.match(body)
+            if savings:
+                if options.classic:
+                    raise ValueError("savings requests are not allowed in Payola Classic")
+                try:
+                    return _number(savings["amount"], MAX_AMOUNT, "a savings request (AgP)")
+                except _LineError as exc:
+                    raise ValueError(str(exc)) from None
+        match = _OFFER.match(body)
+        amounts = match["amounts"].strip() if match is not None else ""
+        if match is None or not amounts:
+            symbol = re.search(r"[:!>@&]", body)
+            if symbol is None or not body[: symbol.start()].strip():
+                raise ValueError("expected an offer such as '4 : A LON - YOR' or a savings request such as '10 $'")
+            amounts = body[: symbol.start()].strip()
+            raise ValueError(f"bad amount '{amounts}' (an offer is: amount, type symbol : ! > @ &, unit and order)")
+        kind = _KINDS[match["kind"]]
+        if options.classic and kind is not OfferKind.DIRECT:
+            raise ValueError("only direct offers (:) are allowed in Payola Classic")
+        read = self._terms.get((amounts, options.classic))
+        if read is None:
+            read = self._read_terms(amounts, options)
+        if isinstance(read, str):
+            raise ValueError(read)
+        terms, total = read
+        rest = match["rest"]
+        reading = self._readings.get(rest)
+        if reading is None:
+            reading = self._readings[rest] = self._read(rest)
+        if options.classic and reading.alternatives:
+            raise ValueError("alternatives (|) are not allowed in Payola Classic")
+        placed = reading.placed
+        if placed is None:
+            raise ValueError(reading.error)
+        if options.loyal_units and placed.power not in dummies:
+            raise ValueError(f"{placed.power.title()}'s units are loyal: only units of dummy powers take bribes")
+        if reading.error is not None:
+            raise ValueError(reading.error)
+        if not total and placed.power != power and not options.classic:
+            raise ValueError("zero offers to foreign units are not allowed")
+        return Offer(line, body, kind, placed.unit, reading.orders, terms)
+
+    def _read_terms(self, text: str, options: Options) -> tuple[tuple[Term, ...], int] | str:
+        """An offer's amounts (its terms, repetitions expanded) and their sum, or why not."""
+        try:
+            terms = _terms(text, options)
+        except _LineError as exc:
+            found: tuple[tuple[Term, ...], int] | str = str(exc)
+        else:
+            found = terms, sum(t.amount for t in terms)
+        self._terms[(text, options.classic)] = found
+        return found
+
+    def _read(self, rest: str) -> _Reading:
+        """An offer's orders part: its first order, then each ``|`` alternative (3.1 items 6-8)."""
+        first, *alternatives = (part.strip() for part in rest.split("|"))
+        head = self._orders.get(first)
+        if head is None:
+            head = self._orders[first] = self._read_order(first)
+        if isinstance(head, str):
+            return _Reading(None, (), head, bool(alternatives))
+        placed, order = head
+        if isinstance(order, str):
+            return _Reading(placed, (), order, bool(alternatives))
+        orders = [order]
+        for text in alternatives:
+            normal = self._alternative(placed.unit, text) if text else "empty alternative after '|'"
+            if not isinstance(normal, str) and normal in orders:
+                normal = f"the order '{normal}' appears twice in this offer"
+            if isinstance(normal, str):
+                return _Reading(placed, (), normal, True)
+            orders.append(normal)
+        return _Reading(placed, tuple(orders), None, bool(alternatives))
+
+    def _read_order(self, text: str) -> tuple[PlacedUnit, MovementOrder | str] | str:
+        """The unit an offer's first order is for, and that order in normal form or why it is
+        illegal; or why the text is not a movement order of a unit on the board."""
+        position = self.position
+        try:
+            order = parse_order(text, position.game_map)
+        except OrderSyntaxError as exc:
+            return str(exc)
+        if not isinstance(order, Hold | Move | SupportHold | SupportMove | Convoy):
+            return f"'{text}' is not a movement order"
+        ordered = order.unit
+        placed = position.units.get(ordered.province)
+        if placed is None or (ordered.type is not None and ordered.type is not placed.unit.type):
+            return f"there is no unit {ordered} on the board"
+        return placed, self._legal(order, placed.unit)
+
+    def _alternative(self, unit: Unit, text: str) -> MovementOrder | str:
+        """An order given after ``|`` (only its order part) for ``unit``, in normal form, or why not."""
+        key = (unit, text)
+        found = self._alternatives.get(key)
+        if found is None:
+            try:
+                parsed = parse_order(f"{unit} {text}", self.position.game_map)
+            except OrderSyntaxError as exc:
+                found = f"alternative '{text}': {exc} (give only the order part after '|')"
+            else:
+                found = self._legal(parsed, unit)
+            self._alternatives[key] = found
+        return found
+
+    def _legal(self, order: Order, unit: Unit) -> MovementOrder | str:
+        verdict = check_order(self.position, None, order)
+        if verdict.illegal is not None:
+            return f"'{order}' is not a legal order for {unit}: {verdict.illegal.message}"
+        normal = verdict.order
+        assert isinstance(normal, Hold | Move | SupportHold | SupportMove | Convoy)
+        return normal
+
+
+_READERS: WeakKeyDictionary[Position, PhaseReader] = WeakKeyDictionary()
+
+
 def parse_line(
-    line: int, text: str, position: Position, power: str, options: Options, dummies: Collection[str] = ()
+    line: int, text: str, position: Position, power: str, options: Options, dummies: Collection[str] = (),
+    reader: PhaseReader | None = None,
 ) -> Offer | int | None:
     """One line: an :class:`Offer`, a savings amount, or ``None`` for blank or comment.
 
     Raises :class:`ValueError` with the reason when the line is not a valid offer.
     """
-    body = text.split("%", 1)[0].strip()
-    if not body:
-        return None
-    savings = _SAVINGS.match(body)
-    if savings:
-        if options.classic:
-            raise ValueError("savings requests are not allowed in Payola Classic")
-        return int(savings["amount"])
-    match = _OFFER.match(body)
-    if match is None or not match["amounts"].strip():
-        symbol = re.search(r"[:!>@&]", body)
-        if symbol is None or not body[: symbol.start()].strip():
-            raise ValueError("expected an offer such as '4 : A LON - YOR' or a savings request such as '10 $'")
-        amounts = body[: symbol.start()].strip()
-        raise ValueError(f"bad amount '{amounts}' (an offer is: amount, type symbol : ! > @ &, unit and order)")
-    try:
-        return _offer(line, body, match, position, power, options, dummies)
-    except _LineError as exc:
-        raise ValueError(str(exc)) from None
-
-
-def _offer(
-    line: int, body: str, match: re.Match[str], position: Position, power: str, options: Options,
-    dummies: Collection[str],
-) -> Offer:
-    kind = OfferKind(match["kind"])
-    if options.classic and kind is not OfferKind.DIRECT:
-        raise _LineError("only direct offers (:) are allowed in Payola Classic")
-    terms = _terms(match["amounts"], options)
-    first, *alternatives = (part.strip() for part in match["rest"].split("|"))
-    if options.classic and alternatives:
-        raise _LineError("alternatives (|) are not allowed in Payola Classic")
-    game_map = position.game_map
-    try:
-        order = parse_order(first, game_map)
-    except OrderSyntaxError as exc:
-        raise _LineError(str(exc)) from None
-    if not isinstance(order, Hold | Move | SupportHold | SupportMove | Convoy):
-        raise _LineError(f"'{first}' is not a movement order")
-    ordered = order.unit
-    placed = position.units.get(ordered.province)
-    if placed is None or (ordered.type is not None and ordered.type is not placed.unit.type):
-        raise _LineError(f"there is no unit {ordered} on the board")
-    unit = placed.unit
-    if options.loyal_units and placed.power not in dummies:
-        raise _LineError(f"{placed.power.title()}'s units are loyal: only units of dummy powers take bribes")
-    orders: list[MovementOrder] = []
-    for part_number, text in enumerate([first, *alternatives]):
-        if part_number and not text:
-            raise _LineError("empty alternative after '|'")
-        try:
-            parsed = order if part_number == 0 else parse_order(f"{unit} {text}", game_map)
-        except OrderSyntaxError as exc:
-            raise _LineError(f"alternative '{text}': {exc} (give only the order part after '|')") from None
-        verdict = check_order(position, None, parsed)
-        if verdict.illegal is not None:
-            raise _LineError(f"'{parsed}' is not a legal order for {unit}: {verdict.illegal.message}")
-        normal = verdict.order
-        assert isinstance(normal, Hold | Move | SupportHold | SupportMove | Convoy)
-        if normal in orders:
-            raise _LineError(f"the order '{normal}' appears twice in this offer")
-        orders.append(normal)
-    if sum(t.amount for t in terms) == 0 and placed.power != power and not options.classic:
-        raise _LineError("zero offers to foreign units are not allowed")
-    return Offer(line, body, kind, unit, tuple(orders), terms)
+    return (reader or PhaseReader.of(position)).line(line, text, power, options, dummies)
 
 
 def parse_sheet(
-    text: str, position: Position, power: str, options: Options | None = None, dummies: Collection[str] = ()
+    text: str, position: Position, power: str, options: Options | None = None, dummies: Collection[str] = (),
+    reader: PhaseReader | None = None,
 ) -> tuple[OfferSheet, list[SheetError]]:
     """Parse a whole sheet; the sheet is valid only if the error list is empty.
 
     Under ``BLIND`` (6.3) an offer to a unit that is not there, or naming one that is not,
-    is not an error: it is set aside silently in ``ignored``.
+    is not an error: it is set aside silently in ``ignored``.  ``reader`` defaults to the one
+    shared by all sheets parsed against ``position``.
     """
     options = options or Options()
+    if reader is None:
+        reader = PhaseReader.of(position)
+    assert reader.position is position, "a reader reads the sheets of its own position"
     offers: list[Offer] = []
     errors: list[SheetError] = []
     ignored: list[str] = []
@@ -218,7 +344,7 @@ def parse_sheet(
     units_offered: set[str] = set()
     for number, raw in enumerate(text.splitlines(), 1):
         try:
-            parsed = parse_line(number, raw, position, power, options, dummies)
+            parsed = reader.line(number, raw, power, options, dummies)
         except ValueError as exc:
             if options.blind and _names_absent_unit(raw, position):
                 ignored.append(raw.strip())
@@ -230,10 +356,11 @@ def parse_sheet(
         if isinstance(parsed, int):
             savings += parsed
             continue
-        if options.classic and parsed.unit.province in units_offered:
-            errors.append(SheetError(number, raw.strip(), "Payola Classic allows one offer per unit"))
-            continue
-        units_offered.add(parsed.unit.province)
+        if options.classic:
+            if parsed.unit.province in units_offered:
+                errors.append(SheetError(number, raw.strip(), "Payola Classic allows one offer per unit"))
+                continue
+            units_offered.add(parsed.unit.province)
         offers.append(parsed)
     if errors:
         return OfferSheet(), errors

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from judge.payola.offers import OfferKind, Term, parse_sheet
@@ -115,3 +118,76 @@ def test_rule_6_3_blind_offers_to_absent_units_are_ignored_silently() -> None:
     assert sheet.ignored == ("3 : A LON - YOR", "2 : F EDI S A YOR - NTH")
     _, errors = parse_sheet("3 : F LON - XYZ", START, "FRANCE", options)
     assert errors, "an unknown province is still a mistake the player may see"
+
+
+def test_cap_amount_at_most_1000000_agp() -> None:
+    sheet, errors = sheet_of("1000000 : F LON - NTH")
+    assert not errors and sheet.offers[0].terms == (Term(1_000_000),)
+    for line in ("1000001 : F LON - NTH", "3 + 1000001 : F LON - NTH", "9" * 5000 + " : F LON - NTH"):
+        _, errors = sheet_of(line)
+        assert [e.error for e in errors] == ["an amount (AgP) can be at most 1000000"], line
+
+
+def test_cap_repetition_at_most_100() -> None:
+    sheet, errors = sheet_of("100*7 : F LON - NTH")
+    assert not errors and sheet.offers[0].terms == (Term(7),) * 100
+    _, errors = sheet_of("101*7 : F LON - NTH")
+    assert [e.error for e in errors] == ["a repetition count can be at most 100"]
+
+
+def test_cap_plateau_and_plus_terms_within_1000000_agp() -> None:
+    sheet, errors = sheet_of("2*1000000#1000000 + 1000000#5 : F LON - NTH")
+    assert not errors and sheet.offers[0].terms == (Term(1_000_000, 1_000_000),) * 2 + (Term(1_000_000, 5),)
+    _, errors = sheet_of("5#1000001 : F LON - NTH")
+    assert [e.error for e in errors] == ["a plateau (AgP) can be at most 1000000"]
+    _, errors = sheet_of("5 + 2*1000001#3 : F LON - NTH")
+    assert [e.error for e in errors] == ["an amount (AgP) can be at most 1000000"]
+
+
+def test_cap_savings_request_at_most_1000000_agp() -> None:
+    sheet, errors = sheet_of("1000000 $\n1000000 $")
+    assert not errors and sheet.savings == 2_000_000  # the cap is per request
+    _, errors = sheet_of("1000001 $")
+    assert [e.error for e in errors] == ["a savings request (AgP) can be at most 1000000"]
+
+
+def test_ruling_8_a_line_over_a_cap_rejects_the_sheet_and_is_reported_with_the_others() -> None:
+    sheet, errors = sheet_of("4 : F LON - NTH\n101*1 : F EDI - NTH\n2000000 $")
+    assert sheet.offers == ()
+    assert [(e.line, e.error) for e in errors] == [
+        (2, "a repetition count can be at most 100"), (3, "a savings request (AgP) can be at most 1000000")]
+
+
+def test_rule_3_1_a_phase_parses_and_checks_each_order_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from judge.payola import offers
+
+    calls: list[str] = []
+
+    def counted(function: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(*args: Any) -> Any:
+            calls.append(function.__name__)
+            return function(*args)
+        return wrapper
+
+    monkeypatch.setattr(offers, "parse_order", counted(offers.parse_order))
+    monkeypatch.setattr(offers, "check_order", counted(offers.check_order))
+    reader = offers.PhaseReader(START)
+    english = "3 : F LON - NTH\n5 ! F LON - NTH\n1 > F LON - NTH | - ENG\n2 : F EDI - NTH"
+    french = "2 : F LON - NTH | - ENG\n4 & F LON - NTH\n1 @ F EDI - NTH"
+    sheets = [parse_sheet(english, START, "ENGLAND", reader=reader),
+              parse_sheet(french, START, "FRANCE", reader=reader)]
+    assert all(not errors for _, errors in sheets)
+    # Three texts: F LON - NTH, F EDI - NTH, and the alternative - ENG of F LON.
+    assert calls.count("parse_order") == 3 and calls.count("check_order") == 3
+    assert sheets[1][0].offers[0].orders[0] is sheets[0][0].offers[0].orders[0]
+    assert offers.PhaseReader.of(START) is offers.PhaseReader.of(START)  # the default: one reader per position
+
+
+def test_cap_at_most_100_amounts_in_one_offer_repetitions_counted() -> None:
+    position = START
+    _, errors = parse_sheet("100*1 : A PAR - BUR", position, "FRANCE")
+    assert errors == []
+    _, errors = parse_sheet("100*1 + 1 : A PAR - BUR", position, "FRANCE")
+    assert [e.error for e in errors] == ["an offer can hold at most 100 amounts, repetitions counted"]
+    _, errors = parse_sheet("+".join(["1"] * 5000) + " : A PAR - BUR", position, "FRANCE")
+    assert [e.error for e in errors] == ["an offer can hold at most 100 amounts, repetitions counted"]

@@ -64,3 +64,13 @@ def test_bad_requests_give_an_error_and_the_batch_goes_on() -> None:
     assert "units" in answers[0]
     assert answers[1]["error"].startswith("unknown option 'NOPE'")
     assert answers[2] == {"error": "order determination happens in movement phases only"}
+
+
+def test_rule_4_4_a_dummy_power_sends_no_sheet() -> None:
+    """A dummy's unit must keep its own default HOLD for ties (ruling 4): a sheet from a dummy is
+    an error, not a crash on the first tie."""
+    request = {**REQUEST, "powers": {"FRANCE": {"balance": 48, "dummy": True, "sheet": "0 : A PAR H"},
+                                     "ENGLAND": {"balance": 48, "sheet": "1 : A PAR - BUR"}}}
+    out = io.StringIO()
+    run_json(payola_from_data, io.StringIO(json.dumps(request)), out, jsonl=False)
+    assert "a dummy power has no player and sends no offer sheet" in json.loads(out.getvalue())["error"]
