@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -51,6 +51,7 @@ class Join:
     game: str
     password: str
     power: str | None
+    key: str | None = None  # a private game's join key: JOIN game password [power] KEY key
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,103 @@ class BadCommand:
 
 
 @dataclass(frozen=True)
+class Vote:
+    """``VOTE DRAW`` / ``VOTE CONCEDE power`` / ``VOTE NONE`` (DPjudge: ``SET DRAW``, ``SET NODRAW``,
+    ``SET CONCEDE power``, ``SET NOCONCEDE``)."""
+
+    choice: str  # DRAW, CONCEDE or NONE
+    power: str | None = None  # conceded to
+
+
+@dataclass(frozen=True)
+class Takeover:
+    """``TAKEOVER POWER@game password``: claim a vacant power."""
+
+    game: str
+    who: str
+    password: str
+
+
+@dataclass(frozen=True)
+class Observe:
+    """``OBSERVE game`` / ``UNOBSERVE game``: the game's public results by mail."""
+
+    game: str
+    stop: bool = False
+
+
+@dataclass(frozen=True)
+class SetAbsence:
+    """``SET ABSENCE 2027-07-01 TO 2027-07-14``: no deadline for this power in those days."""
+
+    start: date
+    end: date
+
+
+@dataclass(frozen=True)
+class DecideAbsence:
+    """``APPROVE ABSENCE power`` / ``DENY ABSENCE power`` (the game master)."""
+
+    power: str
+    approve: bool
+
+
+@dataclass(frozen=True)
+class History:
+    """``HISTORY game [phase | first-last]``: the public results of past phases."""
+
+    game: str
+    first: str | None = None
+    last: str | None = None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """``SUMMARY game``: the game's story in one mail."""
+
+    game: str
+
+
+@dataclass(frozen=True)
+class Preview:
+    pass
+
+
+@dataclass(frozen=True)
+class Rollforward:
+    pass
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """``REVEAL``, then ``REVEAL code`` to confirm: publish the game's secrets now."""
+
+    code: str | None = None
+
+
+@dataclass(frozen=True)
+class SetFlag:
+    """``SET LISTED`` / ``SET UNLISTED``, ``SET OBSERVERS ON|OFF``: a game setting switched."""
+
+    flag: str  # listed, observers
+    on: bool
+
+
+@dataclass(frozen=True)
+class SetPrivate:
+    """``SET PRIVATE key`` (JOIN needs ``KEY key``) / ``SET PUBLIC``."""
+
+    key: str | None
+
+
+@dataclass(frozen=True)
+class SetOpening:
+    """``SET OPENING power``: a vacant power may be taken over."""
+
+    power: str
+
+
+@dataclass(frozen=True)
 class Unread:
     """A line that was not read as a command, and why (it follows a press with no ENDPRESS)."""
 
@@ -206,7 +304,9 @@ class Unread:
 Command = (
     Help | ListGames | Create | Join | Confirm | SignOn | SignOff | Accept | Transfer | Status | Clear | Press
     | SetPassword | SetAddress | Resign | Start | SetDeadline | SetDuration | Process | Pause | Resume
-    | Rollback | Dummy | Terminate | Wait | NoWait | MapRequest | OfferLine | OrderLine | BadCommand | Unread
+    | Rollback | Dummy | Terminate | Wait | NoWait | MapRequest | Vote | Takeover | Observe | SetAbsence
+    | DecideAbsence | History | Summary | Preview | Rollforward | Reveal | SetFlag | SetPrivate | SetOpening
+    | OfferLine | OrderLine | BadCommand | Unread
 )
 
 
@@ -222,7 +322,7 @@ GAME_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,19}")
 _SIMPLE: dict[str, Callable[[], Command]] = {
     "HELP": Help, "STATUS": Status, "CLEAR": Clear, "RESIGN": Resign, "START": Start, "PROCESS": Process,
     "PAUSE": Pause, "RESUME": Resume, "ROLLBACK": Rollback, "TERMINATE": Terminate, "SIGNOFF": SignOff,
-    "WAIT": Wait, "NOWAIT": NoWait, "MAP": MapRequest,
+    "WAIT": Wait, "NOWAIT": NoWait, "MAP": MapRequest, "PREVIEW": Preview, "ROLLFORWARD": Rollforward,
 }
 _DURATIONS = {"MOVEMENT": "movement", "RETREAT": "retreat", "RETREATS": "retreat", "ADJUSTMENT": "adjustment",
               "ADJUSTMENTS": "adjustment", "BUILD": "adjustment", "BUILDS": "adjustment", "GRACE": "grace",
@@ -307,9 +407,35 @@ def _command(words: list[str]) -> Command:
             variant, rest = rest[0].lower(), rest[1:]
         return Create(_game(args[0]), args[1], variant, tuple(r.upper() for r in rest))
     if keyword == "JOIN":
+        key = None
+        if len(args) >= 4 and args[-2].upper() == "KEY":
+            key, args = args[-1], args[:-2]
         if len(args) not in (2, 3):
-            raise ValueError("expected JOIN game password [power]")
-        return Join(_game(args[0]), args[1], args[2].upper() if len(args) == 3 else None)
+            raise ValueError("expected JOIN game password [power] [KEY key]")
+        return Join(_game(args[0]), args[1], args[2].upper() if len(args) == 3 else None, key)
+    if keyword == "TAKEOVER":
+        signon = _signon(args)
+        return Takeover(signon.game, signon.who, signon.password)
+    if keyword in ("OBSERVE", "UNOBSERVE"):
+        if len(args) != 1:
+            raise ValueError(f"expected {keyword} game")
+        return Observe(_game(args[0]), keyword == "UNOBSERVE")
+    if keyword == "VOTE":
+        return _vote(" ".join(args).upper())
+    if keyword in ("APPROVE", "DENY"):
+        if len(args) != 2 or args[0].upper() != "ABSENCE":
+            raise ValueError(f"expected {keyword} ABSENCE power")
+        return DecideAbsence(args[1].upper(), keyword == "APPROVE")
+    if keyword == "HISTORY":
+        return _history(args)
+    if keyword == "SUMMARY":
+        if len(args) != 1:
+            raise ValueError("expected SUMMARY game")
+        return Summary(_game(args[0]))
+    if keyword == "REVEAL":
+        if len(args) > 1:
+            raise ValueError("expected REVEAL, then REVEAL code to confirm")
+        return Reveal(args[0] if args else None)
     if keyword == "SIGNON":
         return _signon(args)
     if keyword == "CONFIRM":
@@ -331,6 +457,42 @@ def _command(words: list[str]) -> Command:
     raise KeyError(keyword)
 
 
+def _vote(text: str) -> Vote:
+    words = text.split()
+    if words == ["DRAW"]:
+        return Vote("DRAW")
+    if words in (["NONE"], ["NODRAW"], ["NOCONCEDE"]):
+        return Vote("NONE")
+    if len(words) == 2 and words[0] == "CONCEDE":
+        return Vote("CONCEDE", words[1])
+    raise ValueError("expected VOTE DRAW, VOTE CONCEDE power or VOTE NONE")
+
+
+def _history(args: list[str]) -> History:
+    if not 1 <= len(args) <= 2:
+        raise ValueError("expected HISTORY game [phase | first-last], e.g. HISTORY g1 S1902M-W1903A")
+    if len(args) == 1:
+        return History(_game(args[0]))
+    phases = args[1].upper().split("-")
+    if len(phases) > 2 or not all(re.fullmatch(r"[SFW]\d{4}[MRA]", p) for p in phases):
+        raise ValueError(f"'{args[1][:20]}' is not a phase (S1901M) or a range of phases (S1901M-W1902A)")
+    return History(_game(args[0]), phases[0], phases[-1])
+
+
+def _absence(rest: list[str]) -> SetAbsence:
+    if len(rest) != 3 or rest[1].upper() != "TO":
+        raise ValueError("expected SET ABSENCE YYYY-MM-DD TO YYYY-MM-DD")
+    try:
+        start, end = date.fromisoformat(rest[0]), date.fromisoformat(rest[2])
+    except ValueError:
+        raise ValueError("expected SET ABSENCE YYYY-MM-DD TO YYYY-MM-DD (dates as 2027-07-01)") from None
+    if end < start:
+        raise ValueError("an absence ends after it starts")
+    if (end - start).days > 60:
+        raise ValueError("an absence is at most 60 days")
+    return SetAbsence(start, end)
+
+
 def _set(args: list[str]) -> Command:
     if not args:
         raise ValueError("expected SET PASSWORD, SET ADDRESS, SET DEADLINE, SET MOVEMENT/RETREAT/ADJUSTMENT/GRACE")
@@ -342,6 +504,22 @@ def _set(args: list[str]) -> Command:
         return SetAddress(rest[0])
     if what == "DEADLINE":
         return SetDeadline(parse_deadline(" ".join(rest)))
+    if what in ("DRAW", "NODRAW", "NOCONCEDE") and not rest:
+        return _vote(what)
+    if what == "CONCEDE" and len(rest) == 1:
+        return Vote("CONCEDE", rest[0].upper())
+    if what == "ABSENCE":
+        return _absence(rest)
+    if what in ("LISTED", "UNLISTED") and not rest:
+        return SetFlag("listed", what == "LISTED")
+    if what == "OBSERVERS" and len(rest) == 1 and rest[0].upper() in ("ON", "OFF"):
+        return SetFlag("observers", rest[0].upper() == "ON")
+    if what == "PRIVATE" and len(rest) == 1:
+        return SetPrivate(rest[0])
+    if what == "PUBLIC" and not rest:
+        return SetPrivate(None)
+    if what == "OPENING" and len(rest) == 1:
+        return SetOpening(rest[0].upper())
     if what in _DURATIONS and len(rest) == 1:
         return SetDuration(_DURATIONS[what], parse_duration(rest[0]))
     raise ValueError(f"bad SET command: 'SET {' '.join(args)}'")
@@ -416,7 +594,9 @@ def password_words(lines: Sequence[str]) -> set[str]:
         keyword = " ".join(w.upper() for w in words[:2])
         if keyword.startswith(("CREATE ", "JOIN ")):
             found.update(words[2:3])
-        elif keyword.startswith("SIGNON ") or keyword == "SET PASSWORD":
+            if keyword.startswith("JOIN ") and len(words) > 4 and words[-2].upper() == "KEY":
+                found.add(words[-1])
+        elif keyword.startswith(("SIGNON ", "TAKEOVER ")) or keyword in ("SET PASSWORD", "SET PRIVATE"):
             found.update(words[2:])
     return found
 

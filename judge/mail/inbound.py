@@ -71,6 +71,7 @@ class InboundMail:
     truncated: bool  # the text was cut at MAX_LINES / MAX_CHARS
     stopped_at: str | None  # the reply separator reading stopped at, as written (cut); None if none
     from_attachment: bool  # the message itself had no command text: it came from a text/plain attachment
+    references: tuple[str, ...] = ()  # the thread it answers: References, else In-Reply-To (`_references`)
 
 
 def parse_mail(raw: bytes, *, envelope_from: str | None = None, loop_marker: str = "X-Payola-Judge") -> InboundMail:
@@ -103,6 +104,7 @@ def parse_mail(raw: bytes, *, envelope_from: str | None = None, loop_marker: str
         truncated=reading.truncated,
         stopped_at=reading.stopped_at,
         from_attachment=from_attachment,
+        references=_references(msg),
     )
 
 
@@ -281,7 +283,7 @@ class _Compat32(email.policy.Compat32):
         return super().header_fetch_parse(name, value[:_MAX_HEADER_CHARS])
 
 
-_POLICY = _Compat32()
+LENIENT = _Compat32()  # the policy every message is parsed with here and in `judge.mail.dsn`
 
 
 def _parse(raw: bytes) -> Message | None:
@@ -293,16 +295,16 @@ def _parse(raw: bytes) -> Message | None:
     headers that need real parsing go through `email.policy.default` one by one (`_structured`).
     """
     try:
-        return email.message_from_bytes(bytes(raw), policy=_POLICY)
+        return email.message_from_bytes(bytes(raw), policy=LENIENT)
     except Exception:
         pass
     try:
-        return email.parser.BytesParser(policy=_POLICY).parsebytes(bytes(raw), headersonly=True)
+        return email.parser.BytesParser(policy=LENIENT).parsebytes(bytes(raw), headersonly=True)
     except Exception:
         return None
 
 
-def _raw_values(msg: Message, name: str) -> list[str]:
+def header_values(msg: Message, name: str) -> list[str]:
     """Unparsed values of every header called ``name``: cut at _MAX_HEADER_CHARS, unfolded, readable."""
     try:
         items = list(msg.raw_items())
@@ -322,7 +324,7 @@ def _structured(msg: Message, name: str) -> Any:
     Headers are cut at _MAX_HEADER_CHARS first: the parser takes quadratic time on some long
     ones (a From with thousands of addresses, a Subject with thousands of encoded words).
     """
-    raw = _raw_values(msg, name)
+    raw = header_values(msg, name)
     if not raw:
         return None
     try:
@@ -333,7 +335,7 @@ def _structured(msg: Message, name: str) -> Any:
 
 def _subject(msg: Message) -> str:
     """The subject, RFC 2047 words decoded, on one line (`one_line`), cut at MAX_SUBJECT."""
-    raw = _raw_values(msg, "Subject")
+    raw = header_values(msg, "Subject")
     if not raw:
         return ""
     header = _structured(msg, "Subject")
@@ -353,8 +355,22 @@ def _message_id(msg: Message) -> str | None:
     One with anything but visible ASCII is dropped, not repaired: it only serves to thread the
     answer and to spot a mail delivered twice, and a repaired id would do neither reliably.
     """
-    raw = _raw_values(msg, "Message-ID")
+    raw = header_values(msg, "Message-ID")
     return usable_message_id(raw[0]) if raw else None
+
+
+_MESSAGE_IDS = re.compile(r"<[^<>\s]+>")
+_MAX_REFERENCES = 100  # ids read from References; an answer keeps fewer (outbound.MAX_REFERENCES)
+
+
+def _references(msg: Message) -> tuple[str, ...]:
+    """The message ids of ``References`` (else of ``In-Reply-To``), each a `usable_message_id`."""
+    for name in ("References", "In-Reply-To"):
+        values = header_values(msg, name)
+        if values:
+            found = (usable_message_id(m) for m in _MESSAGE_IDS.findall(values[0])[:_MAX_REFERENCES])
+            return tuple(m for m in found if m)
+    return ()
 
 
 def _first_address(msg: Message, name: str) -> str:
@@ -363,14 +379,14 @@ def _first_address(msg: Message, name: str) -> str:
     Only an address written as such in the header counts: the parsers quietly drop some
     characters (``a@b\\fc.org`` reads as ``a@bc.org``), and that is not the sender's address.
     """
-    raw = _raw_values(msg, name)
+    raw = header_values(msg, name)
     candidates: list[str] = []
     try:
         addresses = getattr(_structured(msg, name), "addresses", None) or ()
         candidates.extend(str(a.addr_spec) for a in addresses)
     except Exception:
         pass
-    candidates.extend(addr for _, addr in _safe_getaddresses(raw))
+    candidates.extend(addr for _, addr in safe_getaddresses(raw))
     written = " ".join(raw)
     for candidate in candidates:
         address = usable_address(candidate)
@@ -412,20 +428,20 @@ def _is_automatic(msg: Message, sender: str, envelope_from: str | None, loop_mar
     """Whether the message is one the judge must never answer (RFC 3834 and common practice)."""
     if envelope_from is not None and envelope_from.strip() in ("", "<>"):
         return True
-    for value in _raw_values(msg, "Auto-Submitted"):
+    for value in header_values(msg, "Auto-Submitted"):
         if value.split(";")[0].split("(")[0].strip().lower() != "no":
             return True
-    if any(v.strip().lower() in _BULK_PRECEDENCE for v in _raw_values(msg, "Precedence")):
+    if any(v.strip().lower() in _BULK_PRECEDENCE for v in header_values(msg, "Precedence")):
         return True
-    if any("".join(v.split()) in ("", "<>") for v in _raw_values(msg, "Return-Path")):
+    if any("".join(v.split()) in ("", "<>") for v in header_values(msg, "Return-Path")):
         return True
-    if _raw_values(msg, loop_marker) or _raw_values(msg, "List-Id"):
+    if header_values(msg, loop_marker) or header_values(msg, "List-Id"):
         return True
-    from_values = [sender] + [addr for _, addr in _safe_getaddresses(_raw_values(msg, "From"))]
+    from_values = [sender] + [addr for _, addr in safe_getaddresses(header_values(msg, "From"))]
     return any(v.strip().lower().partition("@")[0] in _DAEMONS for v in from_values)
 
 
-def _safe_getaddresses(values: list[str]) -> list[tuple[str, str]]:
+def safe_getaddresses(values: list[str]) -> list[tuple[str, str]]:
     """`email.utils.getaddresses`, or nothing if it fails."""
     try:
         return email.utils.getaddresses(values)

@@ -1,8 +1,10 @@
 """Outbound mail: the judge's answers as RFC 5322 messages, and a Maildir to drop them in.
 
 Every message is marked as machine-made (``Auto-Submitted``, RFC 3834) and carries the loop
-header, so that neither other robots nor the judge itself answer it.  Delivery is left to
-whatever picks the messages up from the Maildir (a sendmail wrapper, a test, a demo).
+header, so that neither other robots nor the judge itself answer it.  Its text is 7-bit
+(quoted-printable when it is not ASCII), so no relay on the way has to convert it, which would
+break a DKIM signature made before the conversion.  An answer carries the whole thread in
+``References`` (RFC 5322 3.6.4), so that mail clients keep a game's mail together.
 
 The subject and the id replied to usually come from a stranger's mail, so `build_message`
 cleans them instead of trusting the caller: Python's email package treats more characters
@@ -15,6 +17,7 @@ decoded line break into the message as it is: header injection.
 from __future__ import annotations
 
 import contextlib
+import email
 import mailbox
 import os
 import re
@@ -29,6 +32,7 @@ from pathlib import Path
 
 LOOP_HEADER = "X-Payola-Judge"
 MAX_MESSAGE_ID = 250  # characters of a message id the judge repeats in In-Reply-To
+MAX_REFERENCES = 10  # message ids in References: the first of the thread and the latest ones
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
 # Headers are folded only past 200 characters: the email package folds a long Subject by moving
@@ -55,6 +59,7 @@ def build_message(
     domain: str,
     message_id: str | None = None,
     in_reply_to: str | None = None,
+    references: Sequence[str] = (),
     date: datetime | None = None,
     reply: bool = False,
     attachments: Sequence[Attachment] = (),
@@ -64,7 +69,9 @@ def build_message(
 
     ``date`` defaults to now (a naive one is taken as UTC); ``message_id`` to a fresh one in
     ``domain``.  ``reply`` marks an answer to a player's mail (``auto-replied``) rather than
-    mail the judge sends on its own (``auto-generated``).  The subject is put on one line
+    mail the judge sends on its own (``auto-generated``).  ``sender`` may carry a display name
+    (``Payola Judge <judge@example.org>``).  ``references`` are those of the mail answered:
+    ``References`` is they and ``in_reply_to`` (`thread`).  The subject is put on one line
     (`one_line`), with a space in every ``=?``; an ``in_reply_to`` that is not a
     `usable_message_id` is left out; lone surrogates in the body become U+FFFD.  Addresses with
     line breaks are refused (ValueError), as header injection would be.  A non-ASCII address
@@ -83,10 +90,11 @@ def build_message(
     replied = usable_message_id(in_reply_to)
     if replied:
         msg["In-Reply-To"] = _angle(replied)
-        msg["References"] = _angle(replied)
+        msg["References"] = " ".join(thread(references, replied))
     msg["Auto-Submitted"] = "auto-replied" if reply else "auto-generated"
     msg[LOOP_HEADER] = domain
-    msg.set_content(well_formed(body), subtype="plain", charset="utf-8")
+    text = well_formed(body)
+    msg.set_content(text, subtype="plain", charset="utf-8", cte=None if text.isascii() else "quoted-printable")
     for attachment in attachments:
         maintype, _, subtype = attachment.content_type.partition("/")
         msg.add_attachment(attachment.data, maintype=maintype, subtype=subtype, filename=attachment.filename)
@@ -120,6 +128,18 @@ def usable_message_id(value: str | None) -> str | None:
     if not value or len(value) > MAX_MESSAGE_ID or "=?" in value or not all("!" <= c <= "~" for c in value):
         return None
     return value
+
+
+def thread(references: Sequence[str], replied: str) -> list[str]:
+    """The ``References`` of an answer to ``replied`` whose own References were ``references``:
+    those that are `usable_message_id`, then ``replied``, each once, in angle brackets; at most
+    MAX_REFERENCES, keeping the first (the thread's start) and the latest."""
+    ids: list[str] = []
+    for value in [*references, replied]:
+        usable = usable_message_id(value)
+        if usable and _angle(usable) not in ids:
+            ids.append(_angle(usable))
+    return ids if len(ids) <= MAX_REFERENCES else [ids[0], *ids[-(MAX_REFERENCES - 1):]]
 
 
 def _angle(message_id: str) -> str:
@@ -175,3 +195,11 @@ class MaildirOutbox:
 def _natural(key: str) -> list[str | int]:
     """A sort key reading the digit runs of a Maildir key as numbers (its counters are not padded)."""
     return [int(token) if token.isdigit() else token for token in re.split(r"(\d+)", key)]
+
+
+def text_of(raw: bytes) -> str:
+    """The text part of a message built by `build_message` (its first part when it has attachments)."""
+    message = email.message_from_bytes(raw, policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    body = message.get_body(preferencelist=("plain",))
+    return str(body.get_content()) if body is not None else ""

@@ -1,7 +1,10 @@
 """The inbound SMTP handler (aiosmtpd): accept mail for the judge only, store it, then say 250.
 
 It knows nothing of games.  ``accepts`` says which recipient addresses are the judge's (any
-other gets 550: never an open relay); ``store`` must have committed the raw message before it
+other gets 550: never an open relay): ``judge@domain`` and ``judge+TAG@domain``, the tag being
+how a bounce names the mail it reports (`judge_addresses`).  The stored message starts with one
+``Delivered-To:`` line per envelope recipient, as a delivery agent writes it (RFC 9228), since
+the envelope is not kept otherwise.  ``store`` must have committed the raw message before it
 returns, because the 250 tells the sender the mail is safe.  Any failure of ``store`` answers
 451 (try again later): a 5xx would make the sender give up on a mail that was never stored.
 
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
@@ -43,6 +47,8 @@ class InboundHandler:
         raw = envelope.original_content or envelope.content
         if isinstance(raw, str):
             raw = raw.encode("utf-8", "surrogateescape")
+        delivered_to = "".join(f"Delivered-To: {address.strip().strip('<>')}\r\n" for address in envelope.rcpt_tos)
+        raw = delivered_to.encode() + raw
         try:
             await self.store(raw, envelope.mail_from or "")
         except Exception:
@@ -51,12 +57,17 @@ class InboundHandler:
         return "250 OK: stored"
 
 
+# A tag is what RFC 5322 allows in an unquoted local part (atext and dots), never a space,
+# a control character or a line break: the address is written into the stored message.
+_TAG = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]*"
+
+
 def judge_addresses(domain: str) -> Callable[[str], bool]:
-    """The recipient test for ``judge@domain`` (any case)."""
-    wanted = f"judge@{domain}".lower()
+    """The recipient test for ``judge@domain`` and ``judge+TAG@domain`` (any case)."""
+    wanted = re.compile(rf"judge(?:\+{_TAG})?@{re.escape(domain)}", re.IGNORECASE)
 
     def accepts(address: str) -> bool:
-        return address.strip().strip("<>").lower() == wanted
+        return wanted.fullmatch(address.strip().strip("<>")) is not None
 
     return accepts
 

@@ -4,6 +4,14 @@ Each game's deadline runs in a transaction of its own, and a game whose deadline
 paused and reported (to its game master and the judge's admin) instead of failing every tick
 and holding up the games after it; a busy or unreachable database is only logged, and tried
 again at the next tick.
+
+After an outage.  Mail sent while the judge was down waits in its MTA and arrives after the
+restart, in no particular order, mixed with mail sent since.  A deadline that passed meanwhile
+must see the mail accepted before it and not the mail accepted after it.  So the daemon, when
+it starts with deadlines already past (`overdue`), waits ``settle_seconds``: meanwhile it applies
+only mail accepted before the first of them (`on_time_mail`), then `catch_up` replays the rest
+in the order things happened.  A mail was accepted when the judge's MTA wrote so in its
+``Received:`` line, else when the judge stored it (`accepted_at`).
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from judge.mail.received import accepted_at as mta_accepted_at
 from judge.service import lifecycle
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
@@ -99,21 +108,70 @@ def apply_stored(db: Database, settings: Settings, now: datetime) -> list[tuple[
     return [(mail_id, process_mail(db, settings, mail_id, now)) for mail_id in unapplied_mail(db)]
 
 
+def accepted_at(settings: Settings, raw: bytes, received_at: datetime) -> datetime:
+    """When a stored mail was accepted: by the judge's MTA (the topmost ``Received:`` line, by
+    ``settings.mta_hostname``) if that is earlier than ``received_at``, when the judge stored it,
+    though never more than ``max_lateness`` hours earlier (a clock that was wrong)."""
+    if settings.mta_hostname is None:
+        return received_at
+    by_mta = mta_accepted_at(raw, settings.mta_hostname)
+    if by_mta is None:
+        return received_at
+    return min(received_at, max(by_mta, received_at - timedelta(hours=settings.max_lateness)))
+
+
+def stored_mail(db: Database, settings: Settings) -> list[tuple[int, datetime]]:
+    """Stored mail not yet applied, in arrival order, each with when it was accepted (`accepted_at`)."""
+    with db.transaction() as session:
+        rows = session.execute(select(InboundMail.id, InboundMail.raw, InboundMail.received_at)
+                               .where(InboundMail.status == "new").order_by(InboundMail.id))
+        return [(mail_id, accepted_at(settings, raw, received)) for mail_id, raw, received in rows]
+
+
+def on_time_mail(db: Database, settings: Settings, due: datetime) -> list[int]:
+    """Stored mail not yet applied that was accepted before ``due``, in arrival order."""
+    return [mail_id for mail_id, accepted in stored_mail(db, settings) if accepted < due]
+
+
+def overdue(db: Database, now: datetime) -> list[tuple[datetime, str]]:
+    """The active games whose deadline (and grace) has passed: (when it did, name), earliest first."""
+    with db.transaction() as session:
+        games = session.scalars(select(Game).where(Game.state == "active", Game.deadline.is_not(None)))
+        due = [(game.deadline + timedelta(hours=lifecycle.duration(game, "grace")), game.name) for game in games
+               if game.deadline is not None]
+    return sorted(item for item in due if item[0] <= now)
+
+
+def catch_up(db: Database, settings: Settings, now: datetime, games: list[tuple[datetime, str]]) -> list[str]:
+    """The end of the settle time: the mail held back and the deadlines of ``games`` (`overdue`)
+    in the order they happened.  A game whose deadline fell before a held mail was accepted is
+    processed before that mail is applied, as it would have been had the judge been up."""
+    waiting = sorted(games)
+    summaries = []
+    for mail_id, accepted in sorted(stored_mail(db, settings), key=lambda item: (item[1], item[0])):
+        while waiting and waiting[0][0] <= accepted:
+            summaries.append(_run_deadline(db, settings, waiting.pop(0)[1], now))
+        summaries.append(f"mail {mail_id} {process_mail(db, settings, mail_id, now)}")
+    return summaries + [_run_deadline(db, settings, name, now) for _, name in waiting]
+
+
 def run_deadlines(db: Database, settings: Settings, now: datetime) -> list[str]:
     """Run every active game's deadline once, each on its own: one game's failure stops no other."""
     with db.transaction() as session:
         names = list(session.scalars(select(Game.name).where(Game.state == "active").order_by(Game.name)))
-    summaries = []
-    for name in names:
-        try:
-            summaries.append(process_game(db, settings, name, now))
-        except (OperationalError, IntegrityError) as exc:
-            log.warning("deadline of %s: database error, trying again at the next tick: %s", name, exc)
-            summaries.append(f"{name}: database error, will try again")
-        except Exception as exc:
-            log.exception("deadline of %s failed", name)
-            summaries.append(_deadline_failed(db, settings, name, now, exc))
-    return summaries
+    return [_run_deadline(db, settings, name, now) for name in names]
+
+
+def _run_deadline(db: Database, settings: Settings, name: str, now: datetime) -> str:
+    """`process_game`, with a busy database left for the next tick and any other failure reported."""
+    try:
+        return process_game(db, settings, name, now)
+    except (OperationalError, IntegrityError) as exc:
+        log.warning("deadline of %s: database error, trying again at the next tick: %s", name, exc)
+        return f"{name}: database error, will try again"
+    except Exception as exc:
+        log.exception("deadline of %s failed", name)
+        return _deadline_failed(db, settings, name, now, exc)
 
 
 def _deadline_failed(db: Database, settings: Settings, name: str, now: datetime, error: Exception) -> str:

@@ -11,6 +11,7 @@ import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from email.utils import formataddr
 from pathlib import Path
 from typing import Any
 
@@ -51,10 +52,21 @@ class Settings:
     max_mails_per_mail: int = 50  # mails queued by one mail's commands (press, transfer notices)
     max_creates_per_day: int = 3
     max_joins_per_day: int = 10
+    judge_name: str = "Payola Judge"  # the display name in the From of the judge's mail
+    # After a restart, deadlines already past wait this long for the mail the MTA held meanwhile:
+    settle_seconds: float = 300.0
+    # The name the judge's own MTA writes after "by" in its Received: header (Postfix: myhostname);
+    # mail it accepted before a deadline counts as on time, however late it reaches the judge:
+    mta_hostname: str | None = None
 
     @property
     def judge_address(self) -> str:
         return f"judge@{self.domain}"
+
+    @property
+    def judge_from(self) -> str:
+        """The From of the judge's mail: ``Payola Judge <judge@domain>``."""
+        return formataddr((self.judge_name, self.judge_address))
 
     @property
     def admin_address(self) -> str:

@@ -11,6 +11,12 @@ its outgoing mail in the same transaction; the sender wakes after each mail and 
 seconds, and retries what the relay refused.  The deadline clock calls ``tick`` every
 ``tick_seconds``.  SIGTERM or SIGINT stops accepting mail, lets the current work finish and
 exits.  One line of log per event.
+
+A start after an outage: if deadlines passed while the judge was down, the clock waits
+``settle_seconds`` for the mail the MTA held meanwhile, applying only mail accepted before the
+first of those deadlines, then catches up (`judge.service.app.catch_up`).  Once listening, the
+judge tells systemd it is ready (``Type=notify``), so that the unit can then ask the MTA to
+deliver what it holds at once.
 """
 
 from __future__ import annotations
@@ -18,15 +24,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
+import socket
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
 from judge.mail.smtp_in import InboundHandler, judge_addresses, smtp_factory
-from judge.service.app import open_database, run_deadlines, unapplied_mail, utcnow
+from judge.service.app import catch_up, on_time_mail, open_database, overdue, run_deadlines, unapplied_mail, utcnow
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
 from judge.service.logs import RepeatFilter
@@ -54,6 +62,8 @@ class Daemon:
         self.stop = asyncio.Event()
         self.server: asyncio.base_events.Server | None = None
         self.port: int | None = None
+        self.overdue: list[tuple[datetime, str]] = []  # deadlines past at the start, until caught up
+        self.settle_until: datetime | None = None
 
     async def _in_thread(self, function: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.executor, partial(function, *args))
@@ -77,8 +87,15 @@ class Daemon:
         self.server = await loop.create_server(factory, host=self.settings.host, port=self.settings.port)
         self.port = self.server.sockets[0].getsockname()[1]
         await self._in_thread(recover, self.db, self.settings, self.transport, self.clock())
+        started = self.clock()
+        self.overdue = await self._in_thread(overdue, self.db, started)
+        if self.overdue:
+            self.settle_until = started + timedelta(seconds=self.settings.settle_seconds)
+            log.info("%d deadline(s) passed while the judge was down; they wait until %s UTC for held mail",
+                     len(self.overdue), f"{self.settle_until:%H:%M:%S}")
         self.mail_waiting.set()  # apply whatever a crash left stored but unapplied
         log.info("judge %s listening on %s:%s", self.settings.judge_address, self.settings.host, self.port)
+        _notify_systemd(b"READY=1")
 
     async def run(self) -> None:
         await self.start()
@@ -101,7 +118,11 @@ class Daemon:
         cannot be used ends the pass (logged), to be tried again at the next wake or tick."""
         async with self.applying:
             try:
-                for mail_id in await self._in_thread(unapplied_mail, self.db):
+                if self.overdue:  # settling: only mail accepted before the first deadline that passed
+                    waiting = await self._in_thread(on_time_mail, self.db, self.settings, self.overdue[0][0])
+                else:
+                    waiting = await self._in_thread(unapplied_mail, self.db)
+                for mail_id in waiting:
                     while self.storing:  # storing comes first: a sender waits for its 250
                         await asyncio.sleep(0.002)
                     status = await self._in_thread(process_mail, self.db, self.settings, mail_id, self.clock())
@@ -128,7 +149,30 @@ class Daemon:
                 await asyncio.wait_for(self.outbox_waiting.wait(), SENDER_PERIOD)
             self.outbox_waiting.clear()
 
+    async def _settle(self) -> None:
+        """Wait out the settle time, then catch up on the deadlines that passed during the outage."""
+        assert self.settle_until is not None
+        while (remaining := (self.settle_until - self.clock()).total_seconds()) > 0:
+            await self._apply_stored()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.tick_now.wait(), min(remaining, self.settings.tick_seconds))
+            self.tick_now.clear()
+        async with self.applying:
+            while self.storing:
+                await asyncio.sleep(0.002)
+            try:
+                lines = await self._in_thread(catch_up, self.db, self.settings, self.clock(), self.overdue)
+            except Exception:
+                log.exception("catching up after the outage failed; the deadlines run as usual")
+                lines = []
+            self.overdue = []
+        for line in lines:
+            log.info("%s", line)
+        self.outbox_waiting.set()
+
     async def _clock(self) -> None:
+        if self.overdue:
+            await self._settle()
         while True:
             await self._apply_stored()  # a sheet accepted before the deadline is applied before it; never raises
             try:
@@ -141,6 +185,20 @@ class Daemon:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.tick_now.wait(), self.settings.tick_seconds)
             self.tick_now.clear()
+
+
+def _notify_systemd(state: bytes) -> None:
+    """Send ``state`` to systemd's notification socket, if the judge runs under a unit that has one."""
+    address = os.environ.get("NOTIFY_SOCKET", "")
+    if not address:
+        return
+    if address.startswith("@"):  # an abstract socket
+        address = "\0" + address[1:]
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
+            notify.sendto(state, address)
+    except OSError as exc:
+        log.warning("could not notify systemd: %s", exc)
 
 
 def serve(settings: Settings) -> None:

@@ -47,7 +47,7 @@ from judge.service import maps, views
 from judge.service.config import DEFAULT_DURATIONS, Settings
 from judge.service.outbox import queue
 from judge.service.render import render
-from judge.store.models import Game, LedgerRow, PhaseRow, Player, Submission
+from judge.store.models import Absence, Game, LedgerRow, Observer, PhaseRow, Player, Submission
 
 
 class GameError(ValueError):
@@ -62,7 +62,52 @@ def game_map(game: Game) -> GameMap:
 
 
 def options_of(game: Game) -> Options:
-    return parse_options(game.options)
+    """The game's Payola options (rule 6); its service options are in `rules_of`."""
+    return parse_options(split_options(game.options)[1])
+
+
+GAME_FLAGS = ("NO_DRAW", "SHOW_VOTES", "NO_OBSERVERS", "ANONYMOUS", "OPEN_TAKEOVER")
+MAX_ABSENCE_DAYS = 60
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How a game is run, beside the Payola rules: options given at CREATE, some of which the
+    game master may switch later (kept in ``game.settings``)."""
+
+    draws: bool = True  # NO_DRAW: no draw votes
+    show_votes: bool = False  # SHOW_VOTES: everyone is told how many vote for a draw (never who)
+    observers: bool = True  # NO_OBSERVERS, or SET OBSERVERS OFF
+    anonymous: bool = False  # ANONYMOUS: who plays what is told only at the end
+    open_takeover: bool = False  # OPEN_TAKEOVER: any vacant power may be taken over without SET OPENING
+    absence_days: int = 0  # ABSENCE_DAYS=N: days of absence a year approved without the game master
+    listed: bool = True  # SET UNLISTED hides the game from LIST
+
+
+def split_options(words: list[str]) -> tuple[list[str], list[str]]:
+    """CREATE's option words: the game service's own (``GAME_FLAGS``, ``ABSENCE_DAYS=N``), and the
+    Payola ones.  A bad ``ABSENCE_DAYS`` is an error (ValueError with a message)."""
+    own, payola = [], []
+    for word in (w.strip().upper() for w in words):
+        if word in GAME_FLAGS:
+            own.append(word)
+        elif word.startswith("ABSENCE_DAYS="):
+            days = word.partition("=")[2]
+            if not days.isdigit() or int(days) > MAX_ABSENCE_DAYS:
+                raise ValueError(f"ABSENCE_DAYS takes a number of days up to {MAX_ABSENCE_DAYS}")
+            own.append(word)
+        elif word:
+            payola.append(word)
+    return own, payola
+
+
+def rules_of(game: Game) -> Rules:
+    own = split_options(game.options)[0]
+    days = next((int(w.partition("=")[2]) for w in own if w.startswith("ABSENCE_DAYS=")), 0)
+    return Rules(draws="NO_DRAW" not in own, show_votes="SHOW_VOTES" in own,
+                 observers=bool(game.settings.get("observers", "NO_OBSERVERS" not in own)),
+                 anonymous="ANONYMOUS" in own, open_takeover="OPEN_TAKEOVER" in own, absence_days=days,
+                 listed=not game.settings.get("unlisted", False))
 
 
 def current_phase(session: Session, game: Game) -> PhaseRow | None:
@@ -96,6 +141,31 @@ def players(session: Session, game: Game) -> list[Player]:
 def seats(session: Session, game: Game) -> dict[str, Player]:
     """The player row of each assigned power."""
     return {p.power: p for p in players(session, game) if p.power}
+
+
+def all_phases(session: Session, game: Game) -> list[PhaseRow]:
+    return list(session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id).order_by(PhaseRow.id)))
+
+
+def processed_phases(session: Session, game: Game) -> list[PhaseRow]:
+    return [row for row in all_phases(session, game) if row.status == "processed"]
+
+
+def is_open(game: Game, power: str) -> bool:
+    """Whether a vacant power may be taken over: by the game's option, or once the master opened it."""
+    return rules_of(game).open_takeover or power in game.settings.get("open", [])
+
+
+def observers(session: Session, game: Game) -> list[str]:
+    """The addresses that receive the game's public results (OBSERVE), if the game allows them."""
+    if not rules_of(game).observers:
+        return []
+    return list(session.scalars(select(Observer.address).where(Observer.game_id == game.id).order_by(Observer.id)))
+
+
+def record(game: Game, what: str) -> None:
+    """Keep an event of the game's story for SUMMARY (replacements, resignations, the result)."""
+    game.settings = {**game.settings, "events": [*game.settings.get("events", []), f"{game.phase or '-'}: {what}"]}
 
 
 def is_played(player: Player | None) -> bool:
@@ -295,7 +365,7 @@ def _open_phase(session: Session, game: Game, position: Position, now: datetime)
                    status="open", opened_at=now)
     session.add(row)
     game.phase = name
-    game.deadline = now + phase_duration(game, name)
+    game.deadline = shift_for_absences(session, game, now + phase_duration(game, name))
     if options_of(game).zerosum and position.phase.year == position.game_map.start_year and name.startswith("S"):
         for power, amount in zerosum_start({p: len(position.centers_of(p)) for p in position.game_map.powers}).items():
             session.add(LedgerRow(game_id=game.id, power=power, amount=amount, kind="zerosum",
@@ -471,6 +541,12 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
                       deadline=game.deadline)
         queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
               game_id=game.id, attachments=pictures)
+    public = views.results_view(processed.report, None, None, [], 0, blind)
+    for observer in observers(session, game):
+        body = render("results", game=game, view=public, next_phase=processed.next_phase, winner=processed.winner,
+                      deadline=game.deadline)
+        queue(session, settings, to=observer, subject=subject, body=body, kind="results", now=now, game_id=game.id,
+              attachments=pictures)
     body = render("chart", game=game, processed=processed, accounts=accounts, balances=money, deadline=game.deadline)
     queue(session, settings, to=game.gm_address, subject=f"{game.name} {processed.phase} chart", body=body,
           kind="chart", now=now, game_id=game.id, attachments=pictures)
@@ -488,6 +564,79 @@ def _accounts_since(session: Session, game: Game, row: PhaseRow) -> dict[str, li
     return {power: views.account(entries) for power, entries in found.items()}
 
 
+# -- votes, absences, and going forward again -------------------------------------------------------
+
+
+def voters(session: Session, game: Game) -> list[str]:
+    """The powers that vote on a draw or concession: played, and not eliminated (owning a center)."""
+    row = current_phase(session, game)
+    if row is None:
+        return []
+    position = position_of(row)
+    seat = seats(session, game)
+    return [p for p in position.game_map.powers if is_played(seat.get(p)) and position.centers_of(p)]
+
+
+def settle_votes(session: Session, game: Game, settings: Settings, now: datetime) -> str | None:
+    """End the game when every voter votes the same way: a draw including all survivors (DIAS),
+    or a concession to one power.  Returns the result announced, or None."""
+    if game.state not in ("active", "paused"):
+        return None
+    voting = voters(session, game)
+    seat = seats(session, game)
+    votes = {seat[p].vote for p in voting}
+    if not voting or len(votes) != 1 or None in votes:
+        return None
+    vote = votes.pop()
+    assert vote is not None
+    row = current_phase(session, game)
+    assert row is not None
+    position = position_of(row)
+    if vote == "DRAW":
+        if not rules_of(game).draws:
+            return None
+        survivors = [p for p in position.game_map.powers if position.centers_of(p)]
+        result = "a draw including all survivors: " + ", ".join(p.title() for p in survivors)
+    else:
+        game.winner = vote.partition(":")[2]
+        result = f"conceded to {game.winner.title()} by every other surviving power"
+    record(game, result)
+    finish_game(session, game, settings, now, result)
+    return result
+
+
+def shift_for_absences(session: Session, game: Game, deadline: datetime) -> datetime:
+    """A deadline that falls inside an approved absence moves to the day after it ends (same time)."""
+    absences = list(session.scalars(select(Absence).where(Absence.game_id == game.id, Absence.status == "approved")))
+    moved = True
+    while moved:
+        moved = False
+        for absence in absences:
+            if absence.start <= deadline.date() <= absence.end:
+                deadline = datetime.combine(absence.end + timedelta(days=1), deadline.time())
+                moved = True
+    return deadline
+
+
+def rollforward(session: Session, game: Game, settings: Settings, now: datetime) -> Processed:
+    """Undo a ROLLBACK: process the phase again with the sheets, orders, lists and money it had
+    when it was rolled back, whatever was sent since."""
+    row = current_phase(session, game)
+    if game.state == "finished" or row is None or not row.rollforward:
+        raise GameError("there is no ROLLBACK to undo in this phase")
+    marks = row.rollforward
+    session.execute(delete(Submission).where(Submission.game_id == game.id, Submission.phase == row.name,
+                                             Submission.id > marks["submission"]))
+    session.execute(delete(LedgerRow).where(LedgerRow.game_id == game.id, LedgerRow.id > marks["ledger"]))
+    for player in players(session, game):
+        if player.power:
+            player.acceptance = marks["acceptance"].get(player.power)
+    row.rollforward = None
+    game.state = "active"
+    session.flush()
+    return process_phase(session, game, settings, now)
+
+
 # -- the end, and going back ------------------------------------------------------------------------
 
 
@@ -495,14 +644,22 @@ def finish_game(session: Session, game: Game, settings: Settings, now: datetime,
     """End the game and publish every offer sheet, acceptance list and chart (rules 3.6, 4.5)."""
     game.state = "finished"
     game.deadline = None
-    rows = list(session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.status == "processed")
-                                .order_by(PhaseRow.id)))
-    final = balances(session, game)
-    body = render("end", game=game, reason=reason, phases=rows, balances=final)
-    recipients = {p.address for p in players(session, game) if p.address} | {game.gm_address}
+    game.settings = {**game.settings, "result": reason}
+    publish_secrets(session, game, settings, now, f"{game.name} has ended", f"has ended: {reason}")
+
+
+def publish_secrets(session: Session, game: Game, settings: Settings, now: datetime, subject: str,
+                    headline: str) -> None:
+    """Mail every sheet, acceptance list and chart of every processed phase, the treasuries and
+    who played what, to every player, observer and the game master."""
+    rows = processed_phases(session, game)
+    seated = [(p.power, p.address or "(nobody)") for p in players(session, game) if p.power]
+    body = render("end", game=game, headline=headline, phases=rows, balances=balances(session, game),
+                  players=seated)
+    recipients = {p.address for p in players(session, game) if p.address} | {game.gm_address} | set(
+        observers(session, game))
     for address in sorted(recipients):
-        queue(session, settings, to=address, subject=f"{game.name} has ended", body=body, kind="end", now=now,
-              game_id=game.id)
+        queue(session, settings, to=address, subject=subject, body=body, kind="end", now=now, game_id=game.id)
 
 
 def rollback(session: Session, game: Game, now: datetime) -> str:
@@ -525,6 +682,10 @@ def rollback(session: Session, game: Game, now: datetime) -> str:
             player.acceptance = lists.get(player.power)
     previous.status, previous.result, previous.processed_at, previous.ledger_mark = "open", None, None, None
     previous.notices = None  # reminders go out again before the new deadline
+    session.flush()
+    previous.rollforward = {  # what ROLLFORWARD restores: the sheets, money and lists of this moment
+        "submission": session.scalar(select(func.max(Submission.id)).where(Submission.game_id == game.id)) or 0,
+        "ledger": _last_ledger_id(session, game), "acceptance": lists}
     game.phase = previous.name
     game.state = "paused"
     game.deadline = now + phase_duration(game, previous.name)

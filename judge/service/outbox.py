@@ -27,11 +27,13 @@ def queue(
     now: datetime,
     game_id: int | None = None,
     in_reply_to: str | None = None,
+    references: Sequence[str] = (),
     attachments: Sequence[Attachment] = (),
 ) -> Outbox:
     raw = build_message(
-        sender=settings.judge_address, to=to, subject=subject, body=body, domain=settings.domain,
-        in_reply_to=in_reply_to, date=now.replace(tzinfo=UTC), reply=kind == "reply", attachments=attachments,
+        sender=settings.judge_from, to=to, subject=subject, body=body, domain=settings.domain,
+        in_reply_to=in_reply_to, references=references, date=now.replace(tzinfo=UTC), reply=kind == "reply",
+        attachments=attachments,
     )
     row = Outbox(game_id=game_id, recipient=to, subject=subject, kind=kind, raw=raw, created_at=now,
                  status="pending", attempts=0)

@@ -1,21 +1,19 @@
-"""Jinja2 rendering of every outgoing mail from the templates in ``templates/mail``."""
+"""Jinja2 rendering of every outgoing mail from the templates in ``judge/templates/mail``
+(package data, so an installed judge finds them without a source tree)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
-
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+from jinja2 import Environment, PackageLoader, StrictUndefined
 
 
 @cache
 def environment() -> Environment:
     return Environment(
-        loader=FileSystemLoader(TEMPLATES),
+        loader=PackageLoader("judge", "templates"),
         autoescape=False,  # plain-text mail
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -25,7 +23,7 @@ def environment() -> Environment:
 
 
 def render(name: str, **context: Any) -> str:
-    """Render ``templates/mail/<name>.txt.j2``."""
+    """Render ``judge/templates/mail/<name>.txt.j2``."""
     return environment().get_template(f"mail/{name}.txt.j2").render(**context)
 
 

@@ -8,6 +8,12 @@ and tells the game master; so does any other exception of a transport (a bug is 
 waiting), so a row never stays ``sending``.  A non-ASCII address needs a relay offering SMTPUTF8;
 without it the mail fails at once.  Errors are kept as the server's words (``550 5.1.1 ...``).
 
+Every mail leaves with its own envelope sender, ``judge+b<outbox id>@domain`` (VERP), so a
+bounce that comes back later says which row it is about: `record_bounce` reads the delivery
+status notification (`judge.mail.dsn`), marks the row failed and tells the same people as a
+refusal at the relay would (`_give_up`): the game master, or the admin for mail of no game or
+to the game master, and the writer of the mail a failed answer answered, at their other address.
+
 After a crash, a row left ``sending`` is checked against the Maildir when that is the transport:
 marked sent if its message is there, else put back to be written again (it never was); the
 Maildir's tmp/ is cleared of half-written files.  With a relay nobody can tell whether it went
@@ -29,12 +35,14 @@ from typing import Protocol
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from judge.mail.dsn import delivered_to, delivery_report, verp_address, verp_outbox_id
+from judge.mail.inbound import parse_mail
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
 from judge.service.outbox import queue
 from judge.service.render import render
 from judge.store.database import Database
-from judge.store.models import Game, Outbox
+from judge.store.models import Game, InboundMail, Outbox
 
 log = logging.getLogger("judge")
 
@@ -129,16 +137,28 @@ def _reply(code: int, message: bytes | str) -> str:
     return " ".join([str(code), *text.split()])
 
 
-def _message_id(raw: bytes) -> str | None:
-    value = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw).get("Message-ID")
+def _header(raw: bytes, name: str) -> str | None:
+    value = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw).get(name)
     return str(value).strip() if value else None
 
 
+def _message_id(raw: bytes) -> str | None:
+    return _header(raw, "Message-ID")
+
+
 def transport_for(settings: Settings) -> Transport:
+    """The Maildir, or the relay; a relay given as an IPv6 literal (``[::1]:25``) loses its brackets."""
     relay = settings.relay_address
     if relay is None:
         return MaildirTransport(MaildirOutbox(settings.maildir))
-    return RelayTransport(relay[0], relay[1], settings.relay_starttls, settings.relay_user, settings.relay_password)
+    host = relay[0][1:-1] if relay[0].startswith("[") and relay[0].endswith("]") else relay[0]
+    return RelayTransport(host, relay[1], settings.relay_starttls, settings.relay_user, settings.relay_password)
+
+
+def envelope_sender(settings: Settings, row_id: int) -> str:
+    """The VERP envelope sender of outbox row ``row_id``: where its bounce will come back."""
+    local, _, domain = settings.judge_address.rpartition("@")
+    return verp_address(local, domain, row_id)
 
 
 def recover(db: Database, settings: Settings, transport: Transport, now: datetime) -> None:
@@ -180,7 +200,7 @@ def deliver_pending(db: Database, settings: Settings, transport: Transport, now:
             assert row is not None
             raw, recipient = row.raw, row.recipient
         try:
-            transport.send(settings.judge_address, recipient, raw)
+            transport.send(envelope_sender(settings, row_id), recipient, raw)
         except TemporaryFailure as exc:
             _retry_later(db, settings, row_id, now, str(exc))
             continue
@@ -217,14 +237,68 @@ def _fail(db: Database, settings: Settings, row_id: int, now: datetime, error: s
         _give_up(session, settings, row, now, error)
 
 
+def record_bounce(session: Session, settings: Settings, raw: bytes, now: datetime) -> bool:
+    """Act on a bounce of the judge's mail: mark the row its VERP address names failed (`_give_up`).
+
+    Returns whether ``raw`` was a report of a failure of a row of the outbox.  A report whose
+    returned message has another Message-ID than the row's is not about that row (a forgery,
+    or a mangled address) and is ignored; a report on a row already failed tells nobody again.
+    """
+    report = delivery_report(raw)
+    address = delivered_to(raw)
+    if report is None or not report.failures or address is None:
+        return False
+    local, _, domain = settings.judge_address.rpartition("@")
+    row_id = verp_outbox_id(address, local, domain)
+    row = session.get(Outbox, row_id) if row_id is not None else None
+    if row is None or report.original_message_id not in (None, _message_id(row.raw)):
+        return False
+    if row.status != "failed":
+        _give_up(session, settings, row, now, "; ".join(failure.describe() for failure in report.failures))
+    return True
+
+
 def _give_up(session: Session, settings: Settings, row: Outbox, now: datetime, error: str) -> None:
-    """Mark a row failed and tell the game master (never about a notice to the game master itself)."""
+    """Mark a row failed and say so: to the game master of its game, or to the admin when it has
+    no game or was for the game master; and to the writer of the mail it answered, when they
+    wrote from another address than the one that failed.  Never about a notice of this kind."""
     row.status, row.last_error = "failed", error
     log.warning("outbox %s to %s failed: %s", row.id, row.recipient, error)
+    if row.kind == "bounce":
+        return
+    told: str | None = None
     game = session.get(Game, row.game_id) if row.game_id else None
-    if game is not None and row.kind != "bounce" and row.recipient != game.gm_address:
-        try:
-            queue(session, settings, to=game.gm_address, subject=f"{game.name}: undeliverable mail", kind="bounce",
-                  now=now, game_id=game.id, body=render("bounce", row=row, error=error))
-        except ValueError:  # an address the message cannot carry: the row must end failed all the same
-            log.warning("outbox %s: cannot tell the game master at %r", row.id, game.gm_address)
+    if game is not None and row.recipient != game.gm_address:
+        told = game.gm_address
+        _tell(session, settings, row, now, told, f"{game.name}: undeliverable mail", game,
+              render("bounce", row=row, error=error))
+    elif row.recipient != settings.admin_address:
+        told = settings.admin_address
+        _tell(session, settings, row, now, told, "Undeliverable mail", game,
+              render("undeliverable", row=row, error=error, player=False))
+    writer = _writer_elsewhere(session, row)
+    if writer is not None and writer != told:
+        _tell(session, settings, row, now, writer, f"Undeliverable: {row.subject}"[:300], game,
+              render("undeliverable", row=row, error=error, player=True))
+
+
+def _tell(session: Session, settings: Settings, row: Outbox, now: datetime, to: str, subject: str,
+          game: Game | None, body: str) -> None:
+    try:
+        queue(session, settings, to=to, subject=subject, kind="bounce", now=now, game_id=game.id if game else None,
+              body=body)
+    except ValueError:  # an address the message cannot carry: the row must end failed all the same
+        log.warning("outbox %s: cannot tell %r of its failure", row.id, to)
+
+
+def _writer_elsewhere(session: Session, row: Outbox) -> str | None:
+    """For a failed answer: the address the answered mail came from, if it is not the one that failed."""
+    replied = _header(row.raw, "In-Reply-To") if row.kind == "reply" else None
+    if replied is None:
+        return None
+    inbound = session.scalars(select(InboundMail).where(InboundMail.message_id == replied)
+                              .order_by(InboundMail.id)).first()
+    if inbound is None:
+        return None
+    mail = parse_mail(inbound.raw, envelope_from=inbound.envelope_from)
+    return mail.sender if mail.sender and mail.sender != row.recipient and not mail.automatic else None

@@ -120,9 +120,10 @@ def account(rows: Iterable[tuple[str, int, str]]) -> list[dict[str, Any]]:
             for kind, amount, note in rows if amount]
 
 
-def results_view(report: Mapping[str, Any], power: str, statement: Mapping[str, Any] | None,
+def results_view(report: Mapping[str, Any], power: str | None, statement: Mapping[str, Any] | None,
                  account_lines: list[dict[str, Any]], balance: int, blind: bool) -> dict[str, Any]:
-    """What one power's results mail shows: the public part, and its own private part only."""
+    """What one power's results mail shows: the public part, and its own private part only
+    (``power`` None: an observer's or the history's, the public part alone)."""
     return {
         "phase": report["phase"],
         "results": report["results"],

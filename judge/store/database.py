@@ -2,28 +2,33 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+MIGRATIONS = "judge:migrations"  # package data, found by Alembic through importlib.resources
 
 
 def alembic_config(url: str) -> Config:
     config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("script_location", MIGRATIONS)
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     return config
 
 
 def make_engine(url: str) -> Engine:
-    """An engine; SQLite gets foreign keys and a busy timeout so writers wait, not fail."""
+    """An engine; SQLite gets foreign keys and a busy timeout so writers wait, not fail, and a
+    new database file is created readable by its owner only (`create_private`)."""
     if url.startswith("sqlite"):
+        database = make_url(url).database
+        if database and database != ":memory:" and not database.startswith("file:"):
+            create_private(Path(database))
         engine = create_engine(url, connect_args={"timeout": 30})
 
         @event.listens_for(engine, "connect")
@@ -35,6 +40,20 @@ def make_engine(url: str) -> Engine:
 
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+def create_private(path: Path) -> None:
+    """Create ``path`` empty with mode 0600 if it does not exist, whatever the umask.
+
+    The database holds players' addresses and mail; SQLite would create it with the process's
+    umask (often 0644), and gives its -wal and -shm files the mode of the database file.
+    """
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    os.fchmod(descriptor, 0o600)  # exactly 0600, even under a umask such as 0277
+    os.close(descriptor)
 
 
 def upgrade(engine: Engine) -> None:

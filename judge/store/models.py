@@ -8,10 +8,22 @@ change that caused it.  Times are naive UTC.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -54,6 +66,7 @@ class Player(Base):
     resigned: Mapped[bool] = mapped_column(Boolean, default=False)
     acceptance: Mapped[str | None] = mapped_column(String(40), nullable=True)  # rule 4.3: persists
     joined_at: Mapped[datetime] = mapped_column(DateTime)
+    vote: Mapped[str | None] = mapped_column(String(30), nullable=True)  # DRAW, CONCEDE:<power>; secret
 
 
 class PhaseRow(Base):
@@ -73,6 +86,7 @@ class PhaseRow(Base):
     ledger_mark: Mapped[int | None] = mapped_column(Integer, nullable=True)  # last ledger id before processing
     ledger_start: Mapped[int | None] = mapped_column(Integer, nullable=True)  # last ledger id once opened
     notices: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)  # reminder / late notices sent
+    rollforward: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # marks kept by a ROLLBACK
     opened_at: Mapped[datetime] = mapped_column(DateTime)
     processed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
@@ -168,4 +182,30 @@ class JoinRequest(Base):
     password: Mapped[str] = mapped_column(String(200))  # scrypt hash
     requested: Mapped[str | None] = mapped_column(String(20), nullable=True)
     token: Mapped[str] = mapped_column(String(40), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class Observer(Base):
+    """An address that receives a game's public results (OBSERVE)."""
+
+    __tablename__ = "observers"
+    __table_args__ = (UniqueConstraint("game_id", "address"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    address: Mapped[str] = mapped_column(String(320))
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class Absence(Base):
+    """A power's absence: no deadline of the game falls inside it once approved."""
+
+    __tablename__ = "absences"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    power: Mapped[str] = mapped_column(String(20))
+    start: Mapped[date] = mapped_column(Date)
+    end: Mapped[date] = mapped_column(Date)
+    status: Mapped[str] = mapped_column(String(16), default="pending")  # pending, approved, denied
     created_at: Mapped[datetime] = mapped_column(DateTime)

@@ -17,6 +17,7 @@ import pytest
 from tests.service.harness import Judge, Sent
 
 GM = "gm@example.org"
+OBSERVER = "olga@example.org"
 PLAYERS = {
     "ENGLAND": "eve@example.org", "FRANCE": "fred@example.org", "GERMANY": "gus@example.org",
     "ITALY": "ida@example.org", "AUSTRIA": "al@example.org", "RUSSIA": "rita@example.org",
@@ -60,6 +61,7 @@ def play(judge: Judge) -> None:
         request = "" if power == "TURKEY" else f" {power}"  # Turkey gets the power nobody asked for
         judge.send(address, f"JOIN payola1 pw-{power.lower()}{request}")
     judge.send(GM, "SIGNON MASTER@payola1 gm-secret\nSTART")
+    judge.send(OBSERVER, "OBSERVE payola1")
     for power, sheet in SHEETS_1901.items():
         judge.later(1)
         judge.send(PLAYERS[power], signon(power) + sheet)
@@ -166,7 +168,7 @@ def test_terminate_publishes_every_sheet_and_list(game: Judge) -> None:
     body = end[0].body
     assert "30 : F ANK - BLA" in body and "5 : F LON - ENG % try to get the Channel" in body
     assert "England: ACCEPT GFEIART" in body
-    assert len({m.to for m in game.all_mail() if m.subject == "payola1 has ended"}) == 8
+    assert {m.to for m in game.all_mail() if m.subject == "payola1 has ended"} == {*PLAYERS.values(), GM, OBSERVER}
 
 
 def test_every_mail_has_stable_subject_message_id_date_and_auto_submitted(game: Judge) -> None:
@@ -179,7 +181,7 @@ def test_secrecy_no_mail_to_a_power_carries_another_powers_secrets(game: Judge) 
     """Before the end: no other power's offer lines, acceptance list, balance or transfers."""
     secrets_of = {power: [line for line in sheet.splitlines() if not line.startswith("SIGNON")]
                   for power, sheet in SHEETS_1901.items()}
-    address_of = {address: power for power, address in PLAYERS.items()}
+    address_of = {address: power for power, address in PLAYERS.items()} | {OBSERVER: "an observer"}
     checked = 0
     for mail in game.all_mail():
         if mail.subject.endswith("has ended") or mail.to not in address_of:
@@ -199,10 +201,14 @@ def test_secrecy_no_mail_to_a_power_carries_another_powers_secrets(game: Judge) 
         assert "Treasuries:" not in mail.body and "chart" not in mail.subject
         if power != "GERMANY":
             assert "PRESS_SECRET" not in mail.body, f"{mail.subject} to {power} shows France's press to Germany"
+        if power == "an observer":
+            assert "private statement" not in mail.body and "account as" not in mail.body
+            assert "your balance" not in mail.body.lower()
         for other in PLAYERS:
             if other != power:
                 assert f"private statement as {other.title()}" not in mail.body
                 assert f"account as {other.title()}" not in mail.body
     assert checked > 40
+    assert any(m.subject == "payola1 S1901M results" for m in game.all_mail() if m.to == OBSERVER)
     assert any("PRESS_SECRET" in m.body for m in game.all_mail() if m.to == PLAYERS["GERMANY"])
     assert any(m.subject.startswith("payola1: ") for m in game.all_mail())  # announcements were checked too

@@ -3,9 +3,12 @@ own words in error reports, and a crash in the middle of writing to the Maildir.
 
 from __future__ import annotations
 
+import email
+import email.policy
 import socket
 from collections.abc import Callable, Iterator
 from datetime import datetime
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -126,7 +129,8 @@ def test_non_ascii_recipient_fails_at_once_and_the_gm_is_told_when_the_relay_lac
     error = f"the relay does not offer SMTPUTF8, needed for {JOERG}"
     assert outbox(db) == [(JOERG, "results", "failed", error), (GM, "bounce", "sent", None)]
     assert server.recipients == [GM]
-    assert error.encode() in server.envelopes[0].original_content
+    notice = email.message_from_bytes(server.envelopes[0].original_content, policy=email.policy.default)
+    assert isinstance(notice, EmailMessage) and error in notice.get_content()  # quoted-printable: 7-bit safe
 
 
 # --- unexpected failures --------------------------------------------------------------------------------

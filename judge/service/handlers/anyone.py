@@ -16,12 +16,14 @@ from sqlalchemy import delete, func, select
 
 from judge.commands import parse as cmd
 from judge.engine.map import available_maps, load_map
+from judge.engine.position import Phase
+from judge.mail.outbound import Attachment
 from judge.payola.options import OptionError, parse_options
-from judge.service import lifecycle
+from judge.service import lifecycle, views
 from judge.service.handlers.conversation import ANYONE, Conversation, handles, masked, power_of
-from judge.service.passwords import hash_password
+from judge.service.passwords import hash_password, verify_password
 from judge.service.render import render, when
-from judge.store.models import Game, JoinRequest, Player
+from judge.store.models import Game, JoinRequest, Observer, Player
 
 DAY = timedelta(days=1)
 JOIN_TOKEN_DAYS = 7  # how long a JOIN waits for its address to confirm
@@ -40,7 +42,7 @@ def help_(talk: Conversation, text: str, _: cmd.Help) -> None:
 @handles(cmd.ListGames, ANYONE)
 def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
     if command.game is None:
-        games = talk.session.scalars(select(Game).order_by(Game.name)).all()
+        games = [g for g in talk.session.scalars(select(Game).order_by(Game.name)) if lifecycle.rules_of(g).listed]
         talk.echo(text, "info", "", [f"{g.name}: {g.state}" + (f", {g.phase}" if g.phase else "") for g in games]
                   or ["no games yet"])
         return
@@ -59,7 +61,9 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
         player = seat.get(power)
         if player is None:
             continue
-        played = "played" if lifecycle.is_played(player) else "dummy"
+        played = "played" if lifecycle.is_played(player) else "vacant" if player.address else "dummy"
+        if not lifecycle.is_played(player) and lifecycle.is_open(game, power):
+            played += ", open for TAKEOVER"
         status = "" if game.state not in ("active", "paused") or not lifecycle.is_played(player) else (
             ", waiting" if power in waiting else ", submitted" if power in required else ", nothing to order")
         lines.append(f"{power.title()}: {played}{status}")
@@ -85,11 +89,12 @@ def create(talk: Conversation, text: str, command: cmd.Create) -> None:
         talk.echo(shown, "error", f"unknown variant '{command.variant}' (known: {', '.join(available_maps())})")
         return
     try:
-        options = parse_options(command.options)
-    except OptionError as exc:
+        own, payola = lifecycle.split_options(list(command.options))
+        options = parse_options(payola)
+    except (OptionError, ValueError) as exc:
         talk.echo(shown, "error", str(exc))
         return
-    game = Game(name=command.game, variant=command.variant, options=options.names, state="forming",
+    game = Game(name=command.game, variant=command.variant, options=own + options.names, state="forming",
                 gm_address=address, gm_password=hash_password(command.password),
                 seed=secrets.randbelow(2**31), settings=dict(talk.settings.durations), created_at=talk.now)
     talk.session.add(game)
@@ -99,7 +104,7 @@ def create(talk: Conversation, text: str, command: cmd.Create) -> None:
 
 @handles(cmd.Join, ANYONE)
 def join(talk: Conversation, text: str, command: cmd.Join) -> None:
-    shown = masked(text, command.password)
+    shown = masked(masked(text, command.password), command.key or "")
     address = talk.mail.reply_to
     joined_today = talk.session.scalar(select(func.count(Player.id)).where(Player.address == address,
                                                                            Player.joined_at > talk.now - DAY))
@@ -123,6 +128,11 @@ def join(talk: Conversation, text: str, command: cmd.Join) -> None:
     problem = _cannot_join(talk, game, address)
     if problem:
         talk.echo(shown, "error", problem)
+        return
+    key = game.settings.get("join_key")
+    if key and not (command.key and verify_password(command.key, key)):
+        talk.echo(masked(shown, command.key or ""), "error", "this game is private: JOIN game password [power] KEY "
+                  "key, with the key from its game master")
         return
     if not _own_address(talk):
         token = secrets.token_hex(8)
@@ -178,3 +188,87 @@ def _seat(talk: Conversation, game: Game, address: str, password_hash: str, requ
     talk.session.flush()
     wish = f" (you asked for {requested.title()})" if requested else ""
     talk.echo(shown, "ok", f"you joined '{game.name}'{wish}; powers are assigned when the game starts")
+
+
+@handles(cmd.Observe, ANYONE)
+def observe(talk: Conversation, text: str, command: cmd.Observe) -> None:
+    """OBSERVE: the game's public results by mail, to the sender's own address only."""
+    game = talk.game(command.game)
+    if game is None:
+        talk.echo(text, "error", f"there is no game '{command.game}'")
+        return
+    address = talk.mail.reply_to
+    existing = talk.session.scalar(select(Observer).where(Observer.game_id == game.id, Observer.address == address))
+    if command.stop:
+        if existing is not None:
+            talk.session.delete(existing)
+        talk.echo(text, "ok", f"you no longer receive the results of {game.name}")
+        return
+    if not lifecycle.rules_of(game).observers:
+        talk.echo(text, "error", f"{game.name} takes no observers")
+    elif not _own_address(talk):
+        talk.echo(text, "error", "send OBSERVE from the address that is to receive the results")
+    elif existing is not None:
+        talk.echo(text, "ok", f"you already receive the public results of {game.name}")
+    else:
+        talk.session.add(Observer(game_id=game.id, address=address, created_at=talk.now))
+        talk.echo(text, "ok", f"you will receive the public results of {game.name} (UNOBSERVE {game.name} to stop)")
+
+
+@handles(cmd.History, ANYONE)
+def history(talk: Conversation, text: str, command: cmd.History) -> None:
+    """HISTORY: the public results of processed phases, in order (what every player received)."""
+    game = talk.game(command.game)
+    if game is None:
+        talk.echo(text, "error", f"there is no game '{command.game}'")
+        return
+    if lifecycle.options_of(game).blind and game.state != "finished" and not talk.context.is_master:
+        talk.echo(text, "error", "a Blind game's history is published when it ends")
+        return
+    rows = [r for r in lifecycle.processed_phases(talk.session, game) if _within(r.name, command.first, command.last)]
+    if not rows:
+        talk.echo(text, "info", "", ["no processed phase in that range"])
+        return
+    body = "\n\n".join(render("results", game=game, view=views.results_view(r.result["report"], None, None, [], 0,
+                                                                               False),
+                               next_phase=None, winner=None, deadline=None, history=True).strip()
+                        for r in rows if r.result and "report" in r.result)
+    _answer_long(talk, text, f"{game.name}-history.txt", body, f"{len(rows)} phase(s)")
+
+
+@handles(cmd.Summary, ANYONE)
+def summary(talk: Conversation, text: str, command: cmd.Summary) -> None:
+    """SUMMARY: supply centers per power at the start of each year, the game's events, its result."""
+    game = talk.game(command.game)
+    if game is None:
+        talk.echo(text, "error", f"there is no game '{command.game}'")
+        return
+    years: list[tuple[str, dict[str, int]]] = []
+    for row in lifecycle.all_phases(talk.session, game):
+        if row.name.startswith("S") and row.name.endswith("M"):
+            counts = {p: len(cs) for p, cs in row.position.get("centers", {}).items()}
+            years.append((row.name[1:5], counts))
+    seated = []
+    if game.state == "finished" and not lifecycle.rules_of(game).anonymous:
+        seated = [(p.power, p.address or "(nobody)") for p in lifecycle.players(talk.session, game) if p.power]
+    body = render("summary", game=game, years=years, powers=list(load_map(game.variant).powers),
+                  events=game.settings.get("events", []), result=game.settings.get("result"), seated=seated)
+    _answer_long(talk, text, f"{game.name}-summary.txt", body, "the summary")
+
+
+def _within(name: str, first: str | None, last: str | None) -> bool:
+    key = Phase.parse(name).sort_key()
+    return (first is None or key >= Phase.parse(first).sort_key()) and (last is None or key <= Phase.parse(last)
+                                                                       .sort_key())
+
+
+LONG = 60  # lines: a longer answer is an attachment, not a body of thousands of lines
+
+
+def _answer_long(talk: Conversation, text: str, filename: str, body: str, what: str) -> None:
+    lines = body.splitlines()
+    if len(lines) <= LONG:
+        talk.echo(text, "info", "", lines)
+    else:
+        talk.attachments.append(Attachment(filename, "text/plain", body.encode("utf-8")))
+        talk.echo(text, "ok", f"{what} attached as {filename} ({len(lines)} lines)")

@@ -86,12 +86,13 @@ _HANDLERS: dict[type, tuple[Handler, str]] = {}
 _H = TypeVar("_H", bound=Handler)
 
 #: commands that verify or hash a password: each costs one scrypt
-PASSWORD_COMMANDS = (cmd.SignOn, cmd.Create, cmd.Join, cmd.SetPassword)
+PASSWORD_COMMANDS = (cmd.SignOn, cmd.Create, cmd.Join, cmd.SetPassword, cmd.Takeover, cmd.SetPrivate)
 
 
 #: what a game that has ended refuses
 CLOSED_AFTER_THE_END = (cmd.OfferLine, cmd.OrderLine, cmd.Transfer, cmd.Accept, cmd.Clear, cmd.Resign, cmd.Start,
-                        cmd.Wait, cmd.NoWait,
+                        cmd.Wait, cmd.NoWait, cmd.Vote, cmd.SetAbsence, cmd.DecideAbsence, cmd.Preview,
+                        cmd.Rollforward, cmd.SetOpening,
                         cmd.SetDeadline, cmd.SetDuration, cmd.Process, cmd.Pause, cmd.Resume, cmd.Rollback,
                         cmd.Dummy, cmd.Terminate)
 
@@ -162,7 +163,8 @@ class Conversation:
         subject = reply_subject(self.mail)
         game = self.context.game
         queue(self.session, self.settings, to=self.mail.reply_to, subject=subject, kind="reply", now=self.now,
-              in_reply_to=self.mail.message_id, body=body, game_id=game.id if game else None,
+              in_reply_to=self.mail.message_id, references=self.mail.references, body=body,
+              game_id=game.id if game else None,
               attachments=self.attachments)
         for address in sorted(self.copies - {self.mail.reply_to}):
             queue(self.session, self.settings, to=address, subject=f"Copy: {subject}", kind="reply", now=self.now,

@@ -34,6 +34,7 @@ from judge.service.handlers.conversation import Conversation, reply_subject
 from judge.service.handlers.signon import record_failure
 from judge.service.outbox import queue
 from judge.service.render import render
+from judge.service.sender import record_bounce
 from judge.store.database import Database
 from judge.store.models import Game
 from judge.store.models import InboundMail as InboundRow
@@ -101,13 +102,15 @@ def _status(session: Session, settings: Settings, mail: InboundMail, row: Inboun
                                     InboundRow.status.in_(("done", "automatic", "quarantined")))
     ):
         return "duplicate"
-    if mail.automatic:
+    if mail.automatic:  # never answered; but a bounce of the judge's own mail marks that mail failed
+        record_bounce(session, settings, row.raw, now)
         return "automatic"
     refusal = Conversation(session, settings, mail, now, row.envelope_from).run()
     if refusal is not None:
         record_failure(session, settings, refusal, mail.sender or mail.reply_to, now)
         queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
-              in_reply_to=mail.message_id, body=render("refusal", until=refusal.until, gone=refusal.gone))
+              in_reply_to=mail.message_id, references=mail.references,
+              body=render("refusal", until=refusal.until, gone=refusal.gone))
     return "done"
 
 
@@ -143,7 +146,8 @@ def _tell_of_quarantine(session: Session, settings: Settings, row: InboundRow, n
     mail = parse_mail(row.raw, envelope_from=row.envelope_from)
     if mail.reply_to and not mail.automatic:
         queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
-              in_reply_to=mail.message_id, body=render("failure", settings=settings))
+              in_reply_to=mail.message_id, references=mail.references,
+              body=render("failure", settings=settings))
     game = None
     for line in mail.lines:  # the game the mail signs on to, read line by line: the mail may not parse
         with contextlib.suppress(Exception):

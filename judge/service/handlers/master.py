@@ -7,12 +7,19 @@ parser), so that no setting can make the deadline arithmetic overflow.
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, timedelta
 
+from sqlalchemy import func, select
+
 from judge.commands import parse as cmd
+from judge.mail.outbound import Attachment, text_of
 from judge.service import lifecycle
-from judge.service.handlers.conversation import MASTER, Conversation, handles, power_of
+from judge.service.handlers.conversation import MASTER, Conversation, handles, masked, power_of
+from judge.service.handlers.player import approve_absence
+from judge.service.passwords import hash_password
 from judge.service.render import when
+from judge.store.models import Absence, Outbox
 
 MAX_DEADLINE_AHEAD = timedelta(days=366)
 
@@ -129,6 +136,7 @@ def dummy(talk: Conversation, text: str, command: cmd.Dummy) -> None:
         talk.echo(text, "error", f"{power.title()} is already a dummy power")
         return
     player.dummy = True
+    lifecycle.record(game, f"{power.title()} made a dummy by the game master")
     talk.echo(text, "ok", f"{power.title()} is now a dummy power")
     talk.announce(f"the game master made {power.title()} a dummy power: its player no longer plays it",
                   also=player.address)
@@ -151,3 +159,130 @@ def _duration_news(setting: str, hours: float) -> str:
     if setting == "reminder":
         return f"the game master set reminders to go out {hours:g} hours before each deadline"
     return f"the game master set {setting} phases to last {hours:g} hours, from the next such phase on"
+
+
+@handles(cmd.Preview, MASTER)
+def preview(talk: Conversation, text: str, _: cmd.Preview) -> None:
+    """The chart the phase would have if processed now, without processing it (a savepoint is
+    rolled back: nothing is kept, no mail goes out)."""
+    game = talk.context.game
+    assert game is not None
+    if game.state not in ("active", "paused"):
+        talk.echo(text, "error", "the game is not running")
+        return
+    phase = game.phase
+    mark = talk.session.scalar(select(func.max(Outbox.id))) or 0
+    savepoint = talk.session.begin_nested()
+    try:
+        lifecycle.process_phase(talk.session, game, talk.settings, talk.now)
+        talk.session.flush()
+        raw = talk.session.scalar(select(Outbox.raw).where(Outbox.id > mark, Outbox.kind == "chart"))
+    finally:
+        savepoint.rollback()
+    chart = text_of(raw) if raw else ""
+    talk.attachments.append(Attachment(f"{game.name}-{phase}-preview.txt", "text/plain", chart.encode("utf-8")))
+    talk.echo(text, "ok", f"the chart {phase} would have if processed now is attached; nothing was processed")
+
+
+@handles(cmd.Rollforward, MASTER)
+def rollforward(talk: Conversation, text: str, _: cmd.Rollforward) -> None:
+    game = talk.context.game
+    assert game is not None
+    try:
+        processed = lifecycle.rollforward(talk.session, game, talk.settings, talk.now)
+    except lifecycle.GameError as exc:
+        talk.echo(text, "error", str(exc))
+        return
+    talk.echo(text, "ok", f"{processed.phase} processed again with its sheets as they were at the ROLLBACK")
+    talk.announce(f"the game master undid the rollback: {processed.phase} was processed again with the sheets, "
+                  "orders and lists it had")
+
+
+@handles(cmd.Reveal, MASTER)
+def reveal(talk: Conversation, text: str, command: cmd.Reveal) -> None:
+    """Publish every secret of the game while it goes on; a second mail with the code confirms."""
+    game = talk.context.game
+    assert game is not None
+    code = game.settings.get("reveal_code")
+    if command.code is None or code is None:
+        code = secrets.token_hex(3)
+        game.settings = {**game.settings, "reveal_code": code}
+        talk.echo(text, "ok", "REVEAL mails every offer sheet, acceptance list, chart and treasury of the game to "
+                  f"every player now, and cannot be undone: to confirm, send REVEAL {code}")
+        return
+    if command.code != code:
+        talk.echo(text, "error", "that is not the code of the last REVEAL: send REVEAL again for a new one")
+        return
+    game.settings = {key: value for key, value in game.settings.items() if key != "reveal_code"}
+    game.settings = {**game.settings, "revealed": True}
+    lifecycle.record(game, "the game master revealed every secret")
+    lifecycle.publish_secrets(talk.session, game, talk.settings, talk.now, f"{game.name}: every secret revealed",
+                              "has had its secrets revealed by the game master; the game goes on")
+    talk.echo(text, "ok", "every sheet, list, chart and treasury was mailed to every player")
+
+
+@handles(cmd.SetFlag, MASTER)
+def set_flag(talk: Conversation, text: str, command: cmd.SetFlag) -> None:
+    game = talk.context.game
+    assert game is not None
+    if command.flag == "listed":
+        game.settings = {**game.settings, "unlisted": not command.on}
+        talk.echo(text, "ok", f"{game.name} is {'listed' if command.on else 'no longer listed'} by LIST")
+    else:
+        game.settings = {**game.settings, "observers": command.on}
+        talk.echo(text, "ok", f"observers are {'allowed' if command.on else 'no longer sent anything'}")
+
+
+@handles(cmd.SetPrivate, MASTER)
+def set_private(talk: Conversation, text: str, command: cmd.SetPrivate) -> None:
+    game = talk.context.game
+    assert game is not None
+    if command.key is None:
+        game.settings = {key: value for key, value in game.settings.items() if key != "join_key"}
+        talk.echo(text, "ok", f"anyone may JOIN {game.name}")
+    else:
+        game.settings = {**game.settings, "join_key": hash_password(command.key)}
+        talk.echo(masked(text, command.key), "ok", "players must JOIN with KEY and this key")
+
+
+@handles(cmd.SetOpening, MASTER)
+def set_opening(talk: Conversation, text: str, command: cmd.SetOpening) -> None:
+    game = talk.context.game
+    assert game is not None
+    try:
+        power = power_of(game, command.power)
+    except ValueError as exc:
+        talk.echo(text, "error", str(exc))
+        return
+    if lifecycle.is_played(lifecycle.seats(talk.session, game).get(power)):
+        talk.echo(text, "error", f"{power.title()} has a player")
+        return
+    game.settings = {**game.settings, "open": sorted({*game.settings.get("open", []), power})}
+    talk.echo(text, "ok", f"{power.title()} may be taken over: TAKEOVER {power}@{game.name} password")
+    talk.announce(f"{power.title()} is open for a new player: TAKEOVER {power}@{game.name} password")
+
+
+@handles(cmd.DecideAbsence, MASTER)
+def decide_absence(talk: Conversation, text: str, command: cmd.DecideAbsence) -> None:
+    game = talk.context.game
+    assert game is not None
+    try:
+        power = power_of(game, command.power)
+    except ValueError as exc:
+        talk.echo(text, "error", str(exc))
+        return
+    absence = talk.session.scalar(select(Absence).where(Absence.game_id == game.id, Absence.power == power,
+                                                        Absence.status == "pending").order_by(Absence.id.desc()))
+    if absence is None:
+        talk.echo(text, "error", f"{power.title()} has asked for no absence")
+        return
+    if command.approve:
+        approve_absence(talk, absence)
+        talk.echo(text, "ok", f"absence of {power.title()} from {absence.start} to {absence.end} approved")
+    else:
+        absence.status = "denied"
+        player = lifecycle.seats(talk.session, game).get(power)
+        if player is not None and player.address:
+            talk.send(to=player.address, subject=f"{game.name}: absence denied", kind="notice", game_id=game.id,
+                      body=f"The game master denied your absence from {absence.start} to {absence.end}.\n")
+        talk.echo(text, "ok", f"absence of {power.title()} denied; {power.title()} is told")

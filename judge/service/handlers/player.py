@@ -7,6 +7,8 @@ sent the mail and wherever its replies go, so that nobody can take a seat over s
 
 from __future__ import annotations
 
+from sqlalchemy import select
+
 from judge.commands import parse as cmd
 from judge.engine.map import load_map
 from judge.engine.orders import PhaseKind
@@ -24,8 +26,8 @@ from judge.service.handlers.conversation import (
     power_of,
 )
 from judge.service.passwords import hash_password
-from judge.service.render import render
-from judge.store.models import LedgerRow, Submission
+from judge.service.render import render, when
+from judge.store.models import Absence, LedgerRow, Submission
 
 
 @handles(cmd.OfferLine, PLAYER)
@@ -258,6 +260,94 @@ def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
                 talk.session.add(LedgerRow(game_id=game.id, power=power, amount=entry.amount, kind="forfeit",
                                            note=entry.note, phase=game.phase, created_at=talk.now))
             note += " and, being eliminated, its treasury is forfeited (rule 2.4)"
+    lifecycle.record(game, f"the player of {power.title()} resigned")
     talk.announce(f"the player of {power.title()} resigned: it is now a dummy power")
     talk.context = Context()
     talk.echo(text, "ok", note)
+
+
+@handles(cmd.Vote, PLAYER)
+def vote(talk: Conversation, text: str, command: cmd.Vote) -> None:
+    """A secret vote for a draw including all survivors, or to concede to one power; the game
+    ends when every voter (played, not eliminated) votes the same way."""
+    game, power, player = talk.context.game, talk.context.power, talk.context.player
+    assert game is not None and power is not None and player is not None
+    if game.state not in ("active", "paused"):
+        talk.echo(text, "error", "the game is not running")
+        return
+    if power not in lifecycle.voters(talk.session, game):
+        talk.echo(text, "error", "an eliminated power does not vote")
+        return
+    if command.choice == "DRAW" and not lifecycle.rules_of(game).draws:
+        talk.echo(text, "error", f"{game.name} allows no draws (NO_DRAW)")
+        return
+    if command.choice == "CONCEDE":
+        try:
+            to = power_of(game, command.power or "")
+        except ValueError as exc:
+            talk.echo(text, "error", str(exc))
+            return
+        if to not in lifecycle.voters(talk.session, game):
+            talk.echo(text, "error", f"{to.title()} has no player or no supply center: it cannot be conceded to")
+            return
+        player.vote, said = f"CONCEDE:{to}", f"to concede the game to {to.title()}"
+    else:
+        player.vote = command.choice if command.choice == "DRAW" else None
+        said = "for a draw including all survivors" if player.vote else "withdrawn (no vote)"
+    talk.echo(text, "ok", f"your vote, kept secret: {said}")
+    talk.session.flush()
+    result = lifecycle.settle_votes(talk.session, game, talk.settings, talk.now)
+    if result:
+        talk.echo("", "info", "", [f"every surviving power voted the same way: {result}; the game has ended"])
+    elif lifecycle.rules_of(game).show_votes:
+        voting = lifecycle.voters(talk.session, game)
+        seat = lifecycle.seats(talk.session, game)
+        draws = sum(seat[p].vote == "DRAW" for p in voting)
+        talk.announce(f"{draws} of the {len(voting)} surviving powers now vote for a draw")
+
+
+@handles(cmd.SetAbsence, PLAYER)
+def set_absence(talk: Conversation, text: str, command: cmd.SetAbsence) -> None:
+    """An absence: approved at once within the game's ABSENCE_DAYS a year, else by the game
+    master; once approved, no deadline of the game falls inside it."""
+    game, power = talk.context.game, talk.context.power
+    assert game is not None and power is not None
+    if game.state == "finished":
+        talk.echo(text, "error", "the game has ended")
+        return
+    if command.start < talk.now.date():
+        talk.echo(text, "error", "an absence cannot start in the past")
+        return
+    days = (command.end - command.start).days + 1
+    taken = sum((a.end - a.start).days + 1 for a in talk.session.scalars(select(Absence).where(
+        Absence.game_id == game.id, Absence.power == power, Absence.status == "approved",
+        Absence.start >= command.start.replace(month=1, day=1))))
+    absence = Absence(game_id=game.id, power=power, start=command.start, end=command.end, created_at=talk.now)
+    talk.session.add(absence)
+    if taken + days <= lifecycle.rules_of(game).absence_days:
+        approve_absence(talk, absence)
+        talk.echo(text, "ok", f"absence approved ({days} day(s); {taken + days} of the game's "
+                  f"{lifecycle.rules_of(game).absence_days} a year)")
+    else:
+        absence.status = "pending"
+        talk.send(to=game.gm_address, subject=f"{game.name}: absence asked by {power.title()}", kind="notice",
+                  game_id=game.id, body=f"{power.title()} asks to be absent from {command.start} to {command.end} "
+                  f"({days} day(s)).\nAPPROVE ABSENCE {power} or DENY ABSENCE {power}, signed on as the master.\n")
+        talk.echo(text, "ok", "absence asked for: the game master decides (you will be told)")
+
+
+def approve_absence(talk: Conversation, absence: Absence) -> None:
+    """Approve an absence, move the deadline out of it, and tell everyone."""
+    game = talk.context.game
+    assert game is not None
+    absence.status = "approved"
+    talk.session.flush()
+    if game.deadline is not None:
+        moved = lifecycle.shift_for_absences(talk.session, game, game.deadline)
+        if moved != game.deadline:
+            game.deadline = moved
+            talk.announce(f"{absence.power.title()} is absent from {absence.start} to {absence.end}: the deadline "
+                          f"of {game.phase} moves to {when(moved)}")
+            return
+    talk.announce(f"{absence.power.title()} will be absent from {absence.start} to {absence.end}: no deadline "
+                  "falls in those days")

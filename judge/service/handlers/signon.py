@@ -17,13 +17,13 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
-from judge.service import lifecycle
+from judge.service import lifecycle, views
 from judge.service.config import Settings
 from judge.service.handlers.conversation import ANYONE, Context, Conversation, Refusal, handles, masked, power_of
 from judge.service.outbox import queue
-from judge.service.passwords import verify_password
+from judge.service.passwords import hash_password, verify_password
 from judge.service.render import render
-from judge.store.models import Game, SignonFailure
+from judge.store.models import Game, Player, SignonFailure
 
 FREE_FAILURES = 5
 SEAT_CAP = timedelta(hours=1)
@@ -120,3 +120,59 @@ def record_failure(session: Session, settings: Settings, refusal: Refusal, sende
               kind="notice", now=now, game_id=game.id,
               body=render("signon_failures", game=game, who=refusal.who, count=count, senders=senders,
                           until=now + _delay(count, SEAT_CAP)))
+
+
+@handles(cmd.Takeover, ANYONE)
+def takeover(talk: Conversation, text: str, command: cmd.Takeover) -> None:
+    """DPjudge's TAKEOVER: a new player claims a vacant power that is open for it, with its
+    treasury, acceptance list and units, and gets a briefing of the position."""
+    shown = masked(text, command.password)
+    game = talk.game(command.game)
+    if game is None:
+        talk.echo(shown, "error", f"there is no game '{command.game}'")
+        return
+    try:
+        power = power_of(game, command.who)
+    except ValueError as exc:
+        talk.echo(shown, "error", str(exc))
+        return
+    player = lifecycle.seats(talk.session, game).get(power)
+    if game.state not in ("active", "paused") or player is None:
+        talk.echo(shown, "error", "powers can be taken over only in a running game")
+    elif lifecycle.is_played(player):
+        talk.echo(shown, "error", f"{power.title()} has a player")
+    elif not lifecycle.is_open(game, power):
+        talk.echo(shown, "error", f"{power.title()} is not open for takeover: ask the game master (SET OPENING)")
+    elif any(p.address == talk.mail.reply_to for p in lifecycle.seats(talk.session, game).values()
+             if lifecycle.is_played(p)):
+        talk.echo(shown, "error", "you already play a power in this game")
+    elif talk.mail.reply_to != talk.mail.sender:
+        talk.echo(shown, "error", "send TAKEOVER from the address that will play (your From, without a Reply-To)")
+    else:
+        player.address, player.password = talk.mail.reply_to, hash_password(command.password)
+        player.dummy = player.resigned = False
+        player.vote = None
+        player.joined_at = talk.now
+        game.settings = {**game.settings, "open": [p for p in game.settings.get("open", []) if p != power]}
+        lifecycle.record(game, f"{power.title()} taken over by a new player")
+        talk.echo(shown, "ok", f"you now play {power.title()} in {game.name} (SIGNON {power}@{game.name} password); "
+                  "a briefing follows")
+        _brief(talk, game, power, player)
+        who = "" if lifecycle.rules_of(game).anonymous else f" ({talk.mail.reply_to})"
+        talk.context = Context(game=game, power=power, player=player, registered=player.address)
+        talk.announce(f"{power.title()} has a new player{who}")
+
+
+def _brief(talk: Conversation, game: Game, power: str, player: Player) -> None:
+    """What the new player of a power needs: the board, its treasury and acceptance list, and its
+    last statement (rule 5.7) — nothing of the other powers' secrets."""
+    row = lifecycle.current_phase(talk.session, game)
+    assert row is not None
+    last = next((r for r in reversed(lifecycle.processed_phases(talk.session, game))
+                 if r.result and r.result.get("determination")), None)
+    statement = last.result["determination"]["powers"].get(power) if last and last.result else None
+    body = render("briefing", game=game, power=power, board=views.board(lifecycle.position_of(row)),
+                  balance=lifecycle.balances(talk.session, game)[power], acceptance=player.acceptance,
+                  statement=statement, last=last.name if last else None)
+    queue(talk.session, talk.settings, to=talk.mail.reply_to, subject=f"{game.name}: your briefing as {power.title()}",
+          kind="notice", now=talk.now, game_id=game.id, body=body)

@@ -1,0 +1,117 @@
+#!/bin/sh
+# Make Postfix hand judge@DOMAIN (and judge+TAG@DOMAIN) to the judge, and take the judge's own
+# mail for delivery. Safe to run again: it only adds what is missing. See README.md beside it.
+#
+#   setup-judge.sh --domain example.org [--judge 127.0.0.1:2525] [--config-dir /etc/postfix]
+#
+# What it changes, each with postconf (so main.cf never gets a comment after a value):
+#   master.cf  a "judge" transport: Postfix's SMTP client, one delivery at a time
+#   main.cf    transport_maps      + hash:CONFIG/judge_transport   (judge@DOMAIN -> the judge)
+#              the recipient check of DOMAIN's address class + hash:CONFIG/judge_recipients
+#              judge_destination_concurrency_limit = 1
+#              recipient_delimiter gets "+" (judge+b12@DOMAIN is how bounces come back)
+# then runs postmap on both maps, "postfix check", and "postfix reload" if Postfix is running.
+set -eu
+
+domain="" judge="127.0.0.1:2525" config=/etc/postfix
+usage() { echo "usage: $0 --domain DOMAIN [--judge HOST:PORT] [--config-dir DIR]" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --domain) [ $# -ge 2 ] || usage; domain=$2; shift 2 ;;
+    --judge) [ $# -ge 2 ] || usage; judge=$2; shift 2 ;;
+    --config-dir) [ $# -ge 2 ] || usage; config=$2; shift 2 ;;
+    *) usage ;;
+  esac
+done
+[ -n "$domain" ] || usage
+domain=$(printf '%s' "$domain" | tr 'A-Z' 'a-z')
+case "$judge" in
+  *:[0-9]*) host=${judge%:*} port=${judge##*:} ;;
+  *) echo "--judge must be HOST:PORT" >&2; exit 2 ;;
+esac
+host=${host#\[} host=${host%\]}
+nexthop="[$host]:$port"  # in brackets: the judge's own host, never an MX lookup
+command -v postconf >/dev/null || { echo "postconf not found: is Postfix installed?" >&2; exit 1; }
+
+pc() { postconf -c "$config" "$@"; }
+
+# listed PARAMETER: whether $domain is in that domain list, literally or through a lookup table.
+listed() {
+  for item in $(pc -x -h "$1" | tr ',' ' '); do
+    case "$item" in
+      *:*) postmap -c "$config" -q "$domain" "$item" >/dev/null 2>&1 && return 0 ;;
+      *) [ "$(printf '%s' "$item" | tr 'A-Z' 'a-z')" = "$domain" ] && return 0 ;;
+    esac
+  done
+  return 1
+}
+
+# add_map PARAMETER MAP: put MAP first in a list of lookup tables, unless it is there already.
+add_map() {
+  current=$(pc -h "$1")
+  case " $current " in *" $2 "*|*" $2,"*|*",$2 "*|*",$2,"*) return 0 ;; esac
+  pc -e "$1 = $2${current:+, $current}"
+}
+
+# The transport: Postfix's SMTP client, alone (maxproc 1), so mail reaches the judge in order.
+pc -M "judge/unix=judge unix - - n - 1 smtp"
+pc -P "judge/unix/syslog_name=postfix/judge"
+pc -e "judge_destination_concurrency_limit = 1"
+
+printf '%s\n' "judge@$domain judge:$nexthop" > "$config/judge_transport"
+printf '%s\n' "judge@$domain judge@$domain" > "$config/judge_recipients"
+postmap -c "$config" "hash:$config/judge_transport"
+postmap -c "$config" "hash:$config/judge_recipients"
+add_map transport_maps "hash:$config/judge_transport"
+
+# judge+TAG@domain is looked up as judge@domain only with "+" among the delimiters.
+delimiter=$(pc -h recipient_delimiter)
+case "$delimiter" in *+*) ;; *) pc -e "recipient_delimiter = $delimiter+" ;; esac
+
+# judge@domain must be a valid recipient the way the domain's other addresses are.
+if listed mydestination; then
+  class="local (mydestination)"
+  [ -z "$(pc -h local_recipient_maps)" ] || add_map local_recipient_maps "hash:$config/judge_recipients"
+elif listed virtual_alias_domains; then
+  class="virtual alias"
+  add_map virtual_alias_maps "hash:$config/judge_recipients"
+elif listed virtual_mailbox_domains; then
+  class="virtual mailbox"
+  add_map virtual_mailbox_maps "hash:$config/judge_recipients"
+elif listed relay_domains; then
+  class="relay"
+  [ -z "$(pc -h relay_recipient_maps)" ] || add_map relay_recipient_maps "hash:$config/judge_recipients"
+else
+  class="virtual alias, for the judge alone (new)"
+  current=$(pc -h virtual_alias_domains)
+  pc -e "virtual_alias_domains = ${current:+$current, }$domain"
+  add_map virtual_alias_maps "hash:$config/judge_recipients"
+fi
+
+postfix -c "$config" check
+if postfix -c "$config" status >/dev/null 2>&1; then
+  postfix -c "$config" reload
+else
+  echo "Postfix is not running: start it (systemctl start postfix; postfix start where there is no systemd)."
+fi
+
+limit=$(pc -h message_size_limit)
+max_size=262144
+if [ "$limit" -ne 0 ] && [ "$limit" -lt "$max_size" ]; then max_size=$limit; fi
+cat <<EOF
+Postfix hands judge@$domain to the judge at $nexthop ($class domain).
+
+Put these in the judge's settings (judge.toml):
+  domain = "$domain"
+  host = "$host"
+  port = $port
+  relay = "127.0.0.1:25"
+  max-size = $max_size
+  mta-hostname = "$(pc -x -h myhostname)"
+EOF
+if [ "$limit" -ne 0 ] && [ "$limit" -lt 4194304 ]; then
+  echo "Warning: message_size_limit is $limit bytes; results mails with maps run to about 1.2 MB." >&2
+fi
+if ! pc -h smtpd_relay_restrictions | grep -q permit_mynetworks; then
+  echo "Warning: smtpd_relay_restrictions has no permit_mynetworks: give the judge relay-user and relay-password." >&2
+fi

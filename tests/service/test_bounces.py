@@ -1,0 +1,219 @@
+"""Bounces: every mail leaves with its own VERP envelope sender (``judge+b<outbox id>@domain``), the
+judge takes ``judge+TAG@domain``, and a delivery status notification that comes back (a real one
+from Postfix: ``tests/mail/eml/postfix_bounce.eml``) marks its mail failed and is reported."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import socket
+from collections.abc import Iterator
+from datetime import datetime
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from sqlalchemy import select
+
+from judge.mail.dsn import delivered_to, delivery_report, verp_outbox_id
+from judge.mail.smtp_in import judge_addresses
+from judge.service.app import inject, open_database
+from judge.service.config import Settings
+from judge.service.outbox import queue
+from judge.service.sender import RelayTransport, deliver_pending, transport_for
+from judge.store.database import Database
+from judge.store.models import Game, InboundMail, Outbox
+from tests.service.harness import fresh_database_url, raw_mail
+from tests.service.test_daemon import Clock, Running, maildir_subjects, wait_until
+
+FIXTURE = Path(__file__).parents[1] / "mail" / "eml" / "postfix_bounce.eml"
+NOW = datetime(2026, 11, 22, 11, 11)
+DOMAIN = "payola.example"
+GM = "gm@players.example"
+ADMIN = "admin@players.example"
+NOBODY = "nobody@players.example"
+FIXTURE_ID = "<179534588899.14893.1853792508430813173@payola.example>"  # the returned message's id
+
+
+class Relay:
+    """An SMTP relay on loopback that keeps each envelope."""
+
+    def __init__(self) -> None:
+        self.envelopes: list[Any] = []
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.envelopes.append(envelope)
+        return "250 OK"
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path, database=fresh_database_url(), domain=DOMAIN, admin=ADMIN)
+
+
+@pytest.fixture
+def db(settings: Settings) -> Database:
+    return open_database(settings)
+
+
+@pytest.fixture
+def relay() -> Iterator[Relay]:
+    server = Relay()
+    yield server
+    server.controller.stop()
+
+
+def queued(db: Database, settings: Settings, to: str, *, game: bool = True, kind: str = "results",
+           in_reply_to: str | None = None) -> Outbox:
+    """A mail queued to ``to`` (in the game ``bounce1`` of GM, or in none), and sent to the Maildir."""
+    with db.transaction() as session:
+        game_id = None
+        if game:
+            row = session.scalars(select(Game).where(Game.name == "bounce1")).first()
+            if row is None:
+                row = Game(name="bounce1", gm_address=GM, gm_password="-", seed=1, created_at=NOW)
+                session.add(row)
+                session.flush()
+            game_id = row.id
+        mail = queue(session, settings, to=to, subject="bounce1 S1901M results", body="A PAR - BUR\n", kind=kind,
+                     now=NOW, game_id=game_id, in_reply_to=in_reply_to)
+        session.flush()
+    deliver_pending(db, settings, transport_for(settings), NOW)
+    return outbox_row(db, mail.id)
+
+
+def outbox_row(db: Database, row_id: int) -> Outbox:
+    with db.transaction() as session:
+        row = session.get(Outbox, row_id)
+        assert row is not None
+        return row
+
+
+def notices(db: Database) -> list[tuple[str, str, str]]:
+    """(recipient, subject, text) of every report of a failure, the text decoded."""
+    with db.transaction() as session:
+        rows = session.scalars(select(Outbox).where(Outbox.kind == "bounce").order_by(Outbox.id))
+        found = []
+        for row in rows:
+            message = email.message_from_bytes(row.raw, policy=email.policy.default)
+            assert isinstance(message, EmailMessage)
+            found.append((row.recipient, row.subject, str(message.get_content())))
+        return found
+
+
+def bounce_of(row: Outbox, fixture: bytes | None = None) -> bytes:
+    """The Postfix bounce of the fixture, made to report ``row``: its VERP address and Message-ID."""
+    raw = fixture or FIXTURE.read_bytes()
+    message_id = email.message_from_bytes(row.raw, policy=email.policy.compat32)["Message-ID"]
+    return raw.replace(b"judge+b2@", f"judge+b{row.id}@".encode()).replace(FIXTURE_ID.encode(), message_id.encode())
+
+
+# --- VERP and plus addresses --------------------------------------------------------------------------
+
+
+def test_every_mail_leaves_with_its_own_verp_envelope_sender(db: Database, settings: Settings, relay: Relay) -> None:
+    with db.transaction() as session:
+        first = queue(session, settings, to="fred@example.org", subject="a", body="a\n", kind="notice", now=NOW)
+        second = queue(session, settings, to="gus@example.org", subject="b", body="b\n", kind="notice", now=NOW)
+        session.flush()
+        ids = [first.id, second.id]
+    assert deliver_pending(db, settings, RelayTransport("127.0.0.1", relay.port, timeout=10), NOW) == 2
+    assert [envelope.mail_from for envelope in relay.envelopes] == [f"judge+b{ids[0]}@{DOMAIN}",
+                                                                   f"judge+b{ids[1]}@{DOMAIN}"]
+    assert [verp_outbox_id(envelope.mail_from, "judge", DOMAIN) for envelope in relay.envelopes] == ids
+
+
+def test_the_judge_takes_judge_plus_a_tag_and_nothing_else() -> None:
+    accepts = judge_addresses(DOMAIN)
+    for address in ("judge@payola.example", "<judge+b12@payola.example>", "JUDGE+game1@Payola.Example",
+                    "judge+@payola.example"):
+        assert accepts(address), address
+    for address in ("judgex@payola.example", "judge+a b@payola.example", "judge+x\n@payola.example",
+                    "other+judge@payola.example", "judge@payola.example.org", "judge+x@other.example"):
+        assert not accepts(address), address
+
+
+def test_mail_to_judge_plus_a_tag_is_answered_and_its_envelope_recipient_kept(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=3600)
+    judge = Running(settings, Clock())
+    try:
+        judge.send("fred@example.org", "HELP", to="judge+game1@localhost")
+        wait_until(lambda: "Re: orders" in maildir_subjects(settings))
+        with judge.daemon.db.transaction() as session:
+            raw = session.scalars(select(InboundMail.raw)).one()
+        assert raw.startswith(b"Delivered-To: judge+game1@localhost\r\n")
+        assert delivered_to(raw) == "judge+game1@localhost"
+    finally:
+        judge.stop()
+
+
+# --- reading a delivery status notification ---------------------------------------------------------------
+
+
+def test_a_postfix_bounce_is_read_in_the_servers_words() -> None:
+    report = delivery_report(FIXTURE.read_bytes())
+    assert report is not None and report.original_message_id == FIXTURE_ID
+    [failure] = report.failures
+    assert (failure.recipient, failure.status) == (NOBODY, "5.1.1")
+    assert failure.diagnostic == 'unknown user: "nobody@players.example"'
+    assert failure.describe() == 'unknown user: "nobody@players.example" (status 5.1.1, reported by mail.example.net)'
+    assert delivered_to(FIXTURE.read_bytes()) == "judge+b2@payola.example"
+
+
+def test_only_failed_recipients_are_failures_and_other_mail_is_no_report() -> None:
+    delayed = FIXTURE.read_bytes().replace(b"Action: failed", b"Action: delayed")
+    report = delivery_report(delayed)
+    assert report is not None and report.failures == ()
+    assert delivery_report(raw_mail("fred@example.org", "HELP")) is None
+    assert delivery_report(b"\xff\x00 not mail at all") is None
+
+
+# --- acting on it --------------------------------------------------------------------------------------------
+
+
+def test_a_bounce_marks_its_mail_failed_and_tells_the_game_master(db: Database, settings: Settings) -> None:
+    row = queued(db, settings, NOBODY)
+    assert row.status == "sent"
+    assert inject(db, settings, bounce_of(row), NOW, envelope_from="") == "automatic"  # never answered
+    failed = outbox_row(db, row.id)
+    assert failed.status == "failed"
+    assert failed.last_error == 'unknown user: "nobody@players.example" (status 5.1.1, reported by mail.example.net)'
+    [(to, subject, text)] = notices(db)
+    assert (to, subject) == (GM, "bounce1: undeliverable mail") and failed.last_error in text
+
+
+def test_a_bounce_of_mail_of_no_game_tells_the_admin_once(db: Database, settings: Settings) -> None:
+    row = queued(db, settings, NOBODY, game=False, kind="reply")
+    inject(db, settings, bounce_of(row), NOW, envelope_from="")
+    inject(db, settings, bounce_of(row).replace(b"Message-Id: <2026", b"Message-Id: <again2026"), NOW,
+           envelope_from="")  # a second report of the same failure
+    [(to, subject, text)] = notices(db)
+    assert (to, subject) == (ADMIN, "Undeliverable mail") and 'unknown user: "nobody@players.example"' in text
+
+
+def test_a_bounced_answer_is_reported_to_its_writer_at_the_address_they_wrote_from(
+        db: Database, settings: Settings) -> None:
+    inject(db, settings, raw_mail("fred@example.org", "HELP", headers={"Reply-To": NOBODY},
+                                  message_id="<asked@example.org>"), NOW)
+    with db.transaction() as session:
+        answer = session.scalars(select(Outbox)).one()
+    deliver_pending(db, settings, transport_for(settings), NOW)
+    inject(db, settings, bounce_of(answer), NOW, envelope_from="")
+    told = {to: text for to, _, text in notices(db)}
+    assert set(told) == {ADMIN, "fred@example.org"}
+    assert "could not deliver its answer to your mail" in told["fred@example.org"]
+    assert 'unknown user: "nobody@players.example"' in told["fred@example.org"]
+
+
+def test_a_report_about_another_message_changes_nothing(db: Database, settings: Settings) -> None:
+    row = queued(db, settings, NOBODY)
+    forged = FIXTURE.read_bytes().replace(b"judge+b2@", f"judge+b{row.id}@".encode())  # the id, not the message
+    assert inject(db, settings, forged, NOW, envelope_from="") == "automatic"
+    assert outbox_row(db, row.id).status == "sent" and notices(db) == []

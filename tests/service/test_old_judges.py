@@ -1,0 +1,279 @@
+"""What players of the old judges expect: draws and concessions, replacement players, observers,
+absences, history by mail, and the master's remaining tools.  One test per command, as mail."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from judge.store.models import Game
+from tests.service.harness import Judge, Sent
+from tests.service.test_game_service import teleport
+
+GM = "gm@example.org"
+ALICE, BOB, CAROL, DAN = "alice@example.org", "bob@example.org", "carol@example.org", "dan@example.org"
+OBSERVER = "olga@example.org"
+FRANCE, GERMANY, ENGLAND = "SIGNON F@g1 alice-pw\n", "SIGNON G@g1 bob-pw\n", "SIGNON E@g1 carol-pw\n"
+MASTER = "SIGNON MASTER@g1 gm-secret\n"
+
+
+def start(judge: Judge, options: str = "") -> Judge:
+    judge.send(GM, f"CREATE g1 gm-secret {options}".strip())
+    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
+    judge.send(BOB, "JOIN g1 bob-pw GERMANY")
+    judge.send(CAROL, "JOIN g1 carol-pw ENGLAND")
+    judge.send(GM, MASTER + "START")
+    judge.new_mail()
+    return judge
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Judge:
+    return start(Judge(tmp_path))
+
+
+def to(mails: list[Sent], address: str) -> list[Sent]:
+    return [m for m in mails if m.to == address]
+
+
+def state(judge: Judge) -> str:
+    with judge.db.transaction() as session:
+        game = session.scalar(select(Game).where(Game.name == "g1"))
+        assert game is not None
+        return game.state
+
+
+def play_spring(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "2 : A PAR - BUR")
+    judge.send(BOB, GERMANY + "2 : A MUN - RUH")
+    judge.send(CAROL, ENGLAND + "1 : F LON - NTH")
+
+
+# -- draws and concessions -------------------------------------------------------------------------
+
+
+def test_a_draw_vote_ends_the_game_and_one_vote_short_does_not(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "VOTE DRAW")
+    judge.send(BOB, GERMANY + "SET DRAW")  # DPjudge's spelling
+    assert state(judge) == "active"
+    assert "your vote, kept secret: for a draw including all survivors" in judge.last_to(BOB).body
+    judge.send(CAROL, ENGLAND + "VOTE DRAW")
+    assert state(judge) == "finished"
+    ended = [m for m in judge.new_mail() if m.subject == "g1 has ended"]
+    assert {m.to for m in ended} == {ALICE, BOB, CAROL, GM}
+    assert "has ended: a draw including all survivors: Austria, England, France, Germany, Italy, Russia, Turkey" \
+        in ended[0].body
+
+
+def test_votes_are_secret_and_a_changed_vote_blocks_the_draw(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "VOTE DRAW")
+    judge.send(BOB, GERMANY + "VOTE DRAW")
+    judge.send(BOB, GERMANY + "VOTE NONE")
+    judge.send(CAROL, ENGLAND + "VOTE DRAW")
+    mails = judge.new_mail()
+    assert state(judge) == "active"
+    assert not [m for m in mails if m.to != BOB and "DRAW" in m.body and "VOTE" not in m.body]
+    assert all("France" not in m.body for m in to(mails, CAROL))  # nobody is told who voted what
+
+
+def test_show_votes_announces_the_count_never_who(tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "SHOW_VOTES")
+    judge.send(ALICE, FRANCE + "VOTE DRAW")
+    news = to(judge.new_mail(), CAROL)
+    assert len(news) == 1 and "1 of the 3 surviving powers now vote for a draw" in news[0].body
+    assert "France" not in news[0].body
+
+
+def test_a_concession_ends_the_game_with_a_winner(judge: Judge) -> None:
+    for address, signon in ((ALICE, FRANCE), (BOB, GERMANY), (CAROL, ENGLAND)):
+        judge.send(address, signon + "VOTE CONCEDE FRANCE")
+    assert state(judge) == "finished"
+    ended = next(m for m in judge.new_mail() if m.subject == "g1 has ended")
+    assert "conceded to France by every other surviving power" in ended.body
+
+
+def test_no_draw_refuses_draw_votes(tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "NO_DRAW")
+    judge.send(ALICE, FRANCE + "VOTE DRAW")
+    assert "ERROR: g1 allows no draws (NO_DRAW)" in judge.last_to(ALICE).body
+
+
+def test_an_eliminated_power_does_not_vote(judge: Judge) -> None:
+    teleport(judge, {"phase": "S1903M", "units": {"FRANCE": ["A PAR"], "GERMANY": ["A MUN"], "ENGLAND": ["F NTH"]},
+                     "centers": {"FRANCE": ["PAR"], "GERMANY": ["MUN"]}})
+    judge.send(CAROL, ENGLAND + "VOTE DRAW")
+    assert "ERROR: an eliminated power does not vote" in judge.last_to(CAROL).body
+    judge.send(ALICE, FRANCE + "VOTE DRAW")
+    judge.send(BOB, GERMANY + "VOTE DRAW")
+    assert state(judge) == "finished"  # the two survivors with players agreed
+
+
+# -- replacement players ---------------------------------------------------------------------------
+
+
+def test_a_takeover_of_a_resigned_power_carries_the_treasury_over(judge: Judge) -> None:
+    judge.send(BOB, GERMANY + "TRANSFER 8 TO ENGLAND\nACCEPT GEFAIRT\nRESIGN")
+    judge.send(DAN, "TAKEOVER GERMANY@g1 dan-pw")
+    assert "ERROR: Germany is not open for takeover" in judge.last_to(DAN).body
+    judge.send(GM, "LIST g1")
+    assert "Germany: vacant" in judge.last_to(GM).body
+    judge.send(GM, MASTER + "SET OPENING GERMANY")
+    judge.new_mail()
+    judge.send(DAN, "TAKEOVER GERMANY@g1 dan-pw")
+    mails = judge.new_mail()
+    briefing = next(m for m in mails if m.subject == "g1: your briefing as Germany").body
+    assert "Your treasury: 40 AgP" in briefing and "Your acceptance list: GEFAIRT" in briefing
+    assert "The board for S1901M:" in briefing and "England: 3 center(s)" in briefing
+    assert "has a new player (dan@example.org)" in to(mails, ALICE)[0].body
+    judge.send(DAN, "SIGNON G@g1 dan-pw\nSTATUS")
+    assert "your balance: 40 AgP" in judge.last_to(DAN).body
+
+
+def test_an_anonymous_game_does_not_say_who_took_a_power_over(tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "ANONYMOUS OPEN_TAKEOVER")
+    judge.send(BOB, GERMANY + "RESIGN")
+    judge.new_mail()
+    judge.send(DAN, "TAKEOVER GERMANY@g1 dan-pw")
+    news = to(judge.new_mail(), ALICE)
+    assert "Germany has a new player" in news[0].body and DAN not in news[0].body
+
+
+# -- observers --------------------------------------------------------------------------------------
+
+
+def test_an_observer_receives_public_results_and_no_secrets(judge: Judge) -> None:
+    judge.send(OBSERVER, "OBSERVE g1")
+    assert "you will receive the public results of g1" in judge.last_to(OBSERVER).body
+    judge.send(ALICE, FRANCE + "PRESS TO G\nSECRET_PRESS\nENDPRESS")
+    play_spring(judge)
+    results = next(m for m in to(judge.new_mail(), OBSERVER) if m.subject == "g1 S1901M results")
+    assert "France: A PAR - BUR" in results.body and "The board for F1901M:" in results.body
+    for secret in ("private statement", "account as", "your balance", "2 : A PAR - BUR", "SECRET_PRESS"):
+        assert secret not in results.body
+    assert "g1-S1901M-orders.png" in results.attachments
+    judge.send(OBSERVER, "UNOBSERVE g1")
+    judge.later(49)
+    judge.process("g1")
+    assert not [m for m in to(judge.new_mail(), OBSERVER) if "results" in m.subject]
+
+
+def test_no_observers_option(tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "NO_OBSERVERS")
+    judge.send(OBSERVER, "OBSERVE g1")
+    assert "ERROR: g1 takes no observers" in judge.last_to(OBSERVER).body
+
+
+# -- absences ---------------------------------------------------------------------------------------
+
+
+def test_an_absence_within_the_allowance_moves_the_deadline(tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "ABSENCE_DAYS=10")  # started 2026-01-05 12:00; deadline 2026-01-07 12:00
+    judge.send(ALICE, FRANCE + "SET ABSENCE 2026-01-06 TO 2026-01-09")
+    mails = judge.new_mail()
+    reply = next(m for m in to(mails, ALICE) if m.subject == "Re: orders")
+    assert "absence approved (4 day(s); 4 of the game's 10 a year)" in reply.body
+    news = to(mails, BOB)
+    assert "France is absent from 2026-01-06 to 2026-01-09: the deadline of S1901M moves to 2026-01-10 12:00" \
+        in news[0].body
+    judge.later(49)
+    assert judge.process("g1").startswith("g1 S1901M is not due")
+
+
+def test_an_absence_beyond_the_allowance_waits_for_the_game_master(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "SET ABSENCE 2026-01-06 TO 2026-01-08")
+    assert "absence asked for: the game master decides" in judge.last_to(ALICE).body
+    assert "APPROVE ABSENCE FRANCE" in judge.last_to(GM).body
+    judge.send(GM, MASTER + "APPROVE ABSENCE FRANCE")
+    assert "the deadline of S1901M moves to 2026-01-09 12:00 UTC" in judge.last_to(BOB).body
+
+
+# -- history and summary ----------------------------------------------------------------------------
+
+
+def test_history_returns_every_processed_phase(judge: Judge) -> None:
+    play_spring(judge)
+    judge.later(49)
+    judge.process("g1")
+    judge.send(OBSERVER, "HISTORY g1")
+    reply = judge.last_to(OBSERVER)
+    history = reply.attachments["g1-history.txt"][1].decode() if reply.attachments else reply.body
+    assert "results of S1901M" in history and "results of F1901M" in history
+    assert "France: A PAR - BUR" in history and "private statement" not in history and "2 : A" not in history
+    judge.send(OBSERVER, "HISTORY g1 F1901M")
+    reply = judge.last_to(OBSERVER)
+    history = reply.attachments["g1-history.txt"][1].decode() if reply.attachments else reply.body
+    assert "results of F1901M" in history and "results of S1901M" not in history
+
+
+def test_summary_counts_centers_year_by_year_and_tells_the_result(judge: Judge) -> None:
+    play_spring(judge)
+    judge.send(GM, MASTER + "TERMINATE")
+    judge.send(OBSERVER, "SUMMARY g1")
+    reply = judge.last_to(OBSERVER)
+    summary = reply.attachments["g1-summary.txt"][1].decode() if reply.attachments else reply.body
+    assert "1901     3   3   3   3   3   4   3" in summary
+    assert "Result: the game master ended the game." in summary and "France: alice@example.org" in summary
+
+
+# -- the master's remaining tools -------------------------------------------------------------------
+
+
+def test_preview_changes_nothing(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "2 : A PAR - BUR")
+    judge.new_mail()
+    judge.send(GM, MASTER + "PREVIEW")
+    mails = judge.new_mail()
+    assert [m.to for m in mails] == [GM]
+    chart = mails[0].attachments["g1-S1901M-preview.txt"][1].decode()
+    assert "A PAR (France) issued A PAR - BUR, total 2" in chart
+    judge.send(ALICE, FRANCE + "STATUS")
+    status = judge.last_to(ALICE).body
+    assert "phase S1901M" in status and "your balance: 48 AgP" in status
+
+
+def test_rollforward_after_rollback_reproduces_the_original_results(judge: Judge) -> None:
+    play_spring(judge)
+    original = next(m for m in judge.new_mail() if m.to == ALICE and m.subject == "g1 S1901M results").body
+    judge.send(GM, MASTER + "ROLLBACK")
+    judge.send(ALICE, FRANCE + "9 : A PAR - PIC\nTRANSFER 5 TO GERMANY")  # changed after the rollback
+    judge.new_mail()
+    judge.send(GM, MASTER + "ROLLFORWARD")
+    again = next(m for m in judge.new_mail() if m.to == ALICE and m.subject == "g1 S1901M results").body
+    assert again == original
+    judge.send(GM, MASTER + "ROLLFORWARD")
+    assert "there is no ROLLBACK to undo" in judge.last_to(GM).body
+
+
+def test_reveal_asks_for_confirmation_then_publishes_while_the_game_goes_on(judge: Judge) -> None:
+    play_spring(judge)
+    judge.send(GM, MASTER + "REVEAL")
+    reply = judge.last_to(GM).body
+    code = reply.split("send REVEAL ", 1)[1].split()[0]
+    assert not [m for m in judge.new_mail() if "revealed" in m.subject]
+    judge.send(GM, MASTER + "REVEAL wrong")
+    assert "that is not the code" in judge.last_to(GM).body
+    judge.send(GM, MASTER + f"REVEAL {code}")
+    revealed = [m for m in judge.new_mail() if m.subject == "g1: every secret revealed"]
+    assert {m.to for m in revealed} == {ALICE, BOB, CAROL, GM}
+    assert "2 : A PAR - BUR" in revealed[0].body and state(judge) == "active"
+
+
+def test_unlisted_games_are_hidden_from_list(judge: Judge) -> None:
+    judge.send(GM, MASTER + "SET UNLISTED")
+    judge.send(OBSERVER, "LIST")
+    assert "g1:" not in judge.last_to(OBSERVER).body
+    judge.send(OBSERVER, "LIST g1")
+    assert "state: active" in judge.last_to(OBSERVER).body
+
+
+def test_a_private_game_needs_its_join_key(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE g1 gm-secret")
+    judge.send(GM, MASTER + "SET PRIVATE letmein")
+    assert "SET PRIVATE ****" in judge.last_to(GM).body
+    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
+    assert "this game is private" in judge.last_to(ALICE).body
+    judge.send(ALICE, "JOIN g1 alice-pw FRANCE KEY letmein")
+    assert "you joined 'g1'" in judge.last_to(ALICE).body and "letmein" not in judge.last_to(ALICE).body

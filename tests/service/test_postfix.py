@@ -1,0 +1,223 @@
+"""The whole path behind a real Postfix, configured as ``deploy/postfix/README.md`` says: players
+write to Postfix on port 25, Postfix hands judge@judge.test to ``judge serve``, and the judge's
+mail goes back through Postfix into the players' Maildirs.
+
+The machine stands for a site whose domain judge.test Postfix already delivers locally
+(``mydestination``: the case where the old guide's ``virtual_alias_domains`` broke everything).
+The players live at players.test, a domain Postfix treats as remote (so the judge's mail to
+them needs the relay permission the guide sets up) and delivers with its ``virtual`` agent into
+Maildirs under a temporary directory.  One movement phase with seven players, a bounce of an
+answer to an address that does not exist (reported to the admin), and the guide's other case,
+a domain for the judge alone.
+
+It reconfigures and restarts this machine's Postfix, then restores its configuration, so it
+runs only when asked: ``JUDGE_TEST_POSTFIX=1``, as root, with Postfix installed (``.ci/run``
+installs it from Debian's packages).
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import os
+import pwd
+import re
+import shutil
+import signal
+import smtplib
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from judge.service.demo import SPRING
+
+ROOT = Path(__file__).resolve().parents[2]
+SETUP = ROOT / "deploy" / "postfix" / "setup-judge.sh"
+CONFIG = Path("/etc/postfix")
+DOMAIN, PLAYERS_DOMAIN = "judge.test", "players.test"
+GM, ADMIN = f"gm@{PLAYERS_DOMAIN}", f"admin@{PLAYERS_DOMAIN}"
+PLAYERS = {power: f"{power.lower()}@{PLAYERS_DOMAIN}" for power in SPRING}
+
+pytestmark = pytest.mark.skipif(
+    not os.environ.get("JUDGE_TEST_POSTFIX") or os.geteuid() != 0 or shutil.which("postconf") is None,
+    reason="reconfigures this machine's Postfix: set JUDGE_TEST_POSTFIX=1 and run as root with Postfix installed "
+           "(.ci/run installs it)")
+
+
+def run(*command: str | Path) -> str:
+    done = subprocess.run([str(part) for part in command], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, f"{command}: {done.stdout}{done.stderr}"
+    return done.stdout
+
+
+def postfix_running() -> bool:
+    return subprocess.run(["postfix", "status"], capture_output=True).returncode == 0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_until(condition: Callable[[], bool], what: str, log: Path, timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not after {timeout:g} s; Postfix's log:\n{_tail(log)}")
+        time.sleep(0.2)
+
+
+def _tail(log: Path) -> str:
+    return "\n".join(log.read_text("utf-8", "replace").splitlines()[-40:]) if log.exists() else "(none)"
+
+
+class Site:
+    """This machine's Postfix, set up as the site the test stands for, and its players' Maildirs."""
+
+    def __init__(self, work: Path) -> None:
+        self.work = work
+        self.mail = work / "mail"  # the players' Maildirs, written by Postfix's virtual agent as nobody
+        self.log = work / "postfix.log"
+
+    def configure(self) -> None:
+        self.mail.mkdir(mode=0o755)
+        nobody = pwd.getpwnam("nobody")
+        os.chown(self.mail, nobody.pw_uid, nobody.pw_gid)
+        (self.work / "players_transport").write_text(f"{PLAYERS_DOMAIN} virtual:\n")
+        users = ["gm", "admin", *(power.lower() for power in PLAYERS)]  # not "nobody": its mail bounces
+        (self.work / "players").write_text("".join(f"{u}@{PLAYERS_DOMAIN} {PLAYERS_DOMAIN}/{u}/\n" for u in users))
+        for table in ("players_transport", "players"):
+            run("postmap", f"hash:{self.work / table}")
+        destinations = run("postconf", "-h", "mydestination").strip()
+        run("postconf", "-e",
+            f"mydestination = {destinations}, {DOMAIN}",  # the site's own domain, delivered locally
+            "inet_interfaces = loopback-only",
+            f"maillog_file = {self.log}",  # containers have no syslog
+            f"transport_maps = hash:{self.work / 'players_transport'}",
+            f"virtual_mailbox_maps = hash:{self.work / 'players'}",
+            f"virtual_mailbox_base = {self.mail}",
+            f"virtual_uid_maps = static:{nobody.pw_uid}",
+            f"virtual_gid_maps = static:{nobody.pw_gid}")
+
+    def mailbox(self, address: str) -> list[EmailMessage]:
+        folder = self.mail / PLAYERS_DOMAIN / address.split("@")[0] / "new"
+        found = []
+        for path in sorted(folder.iterdir(), key=lambda p: p.stat().st_mtime_ns) if folder.exists() else []:
+            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+            assert isinstance(message, EmailMessage)
+            found.append(message)
+        return found
+
+    def subjects(self, address: str) -> list[str]:
+        return [str(message["Subject"]) for message in self.mailbox(address)]
+
+    def wait_for(self, address: str, subject: str) -> EmailMessage:
+        wait_until(lambda: subject in self.subjects(address), f"'{subject}' for {address}", self.log)
+        return next(m for m in self.mailbox(address) if m["Subject"] == subject)
+
+
+@pytest.fixture
+def site() -> Iterator[Site]:
+    """The site, for the test's duration: Postfix stopped, reconfigured, and afterwards restored
+    (and started again if it was running); what the test queued is removed with it."""
+    was_running = postfix_running()
+    work = Path(tempfile.mkdtemp(prefix="judge-postfix-", dir="/var/tmp"))
+    work.chmod(0o755)  # the virtual agent, running as nobody, goes through it
+    saved = work / "etc-postfix"
+    shutil.copytree(CONFIG, saved, symlinks=True)
+    if was_running:
+        run("postfix", "stop")
+    try:
+        place = Site(work)
+        place.configure()
+        yield place
+    finally:
+        if postfix_running():
+            run("postfix", "stop")
+        if not was_running:
+            subprocess.run(["postsuper", "-d", "ALL"], capture_output=True)  # nobody else's mail: it was not running
+        shutil.rmtree(CONFIG)
+        shutil.copytree(saved, CONFIG, symlinks=True)
+        if was_running:
+            run("postfix", "start")
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def send(sender: str, body: str, to: str = f"judge@{DOMAIN}") -> None:
+    """A player's mail, into Postfix on port 25."""
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = sender, to, "orders"
+    message.set_content(body)
+    with smtplib.SMTP("127.0.0.1", 25, timeout=30) as client:
+        client.send_message(message)
+
+
+def rcpt(address: str) -> int:
+    with smtplib.SMTP("127.0.0.1", 25, timeout=30) as client:
+        client.ehlo()
+        client.mail(f"someone@{PLAYERS_DOMAIN}")
+        return client.rcpt(address)[0]
+
+
+def start_judge(work: Path, settings: str, port: int) -> subprocess.Popen[str]:
+    """``judge serve`` with the settings the guide's script printed, and a data directory and admin."""
+    config = work / "judge.toml"
+    config.write_text(f'[judge]\n{settings}\ndata-dir = "{work / "data"}"\nadmin = "{ADMIN}"\n')
+    process = subprocess.Popen([sys.executable, "-m", "judge.service.cli", "serve", "--config", str(config)],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return process
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise AssertionError(f"judge serve did not start: {process.communicate()[0]}")
+
+
+def test_a_movement_phase_through_postfix_as_the_guide_sets_it_up(site: Site) -> None:
+    port = free_port()
+    printed = run("sh", SETUP, "--domain", DOMAIN, "--judge", f"127.0.0.1:{port}")  # the guide, step 2
+    settings = printed.split("Put these in the judge's settings (judge.toml):\n", 1)[1]
+    settings = "\n".join(line.strip() for line in settings.splitlines() if " = " in line)
+    assert f'domain = "{DOMAIN}"' in settings and 'relay = "127.0.0.1:25"' in settings
+    run("postfix", "start")  # the guide: where there is no systemd
+    judge = start_judge(site.work, settings, port)
+    try:
+        assert rcpt(f"judge@{DOMAIN}") == 250 and rcpt(f"judge+e2e1@{DOMAIN}") == 250
+        assert rcpt(f"nosuchuser@{DOMAIN}") == 550  # the domain's other addresses are still checked
+        send(GM, "CREATE e2e1 gm-secret")
+        site.wait_for(GM, "Re: orders")
+        for power, address in PLAYERS.items():
+            send(address, f"JOIN e2e1 pw-{power.lower()} {power}", to=f"judge+e2e1@{DOMAIN}")
+        for address in PLAYERS.values():
+            site.wait_for(address, "Re: orders")
+        send(GM, "SIGNON MASTER@e2e1 gm-secret\nSTART")
+        for address in PLAYERS.values():
+            site.wait_for(address, "e2e1 starts")
+        for power, sheet in SPRING.items():
+            send(PLAYERS[power], f"SIGNON {power}@e2e1 pw-{power.lower()}\n{sheet}")
+        for address in PLAYERS.values():  # everyone sent a sheet: the phase is processed at once
+            results = site.wait_for(address, "e2e1 S1901M results")
+        assert results["From"] == f"Payola Judge <judge@{DOMAIN}>"
+        assert re.fullmatch(rf"<judge\+b\d+@{re.escape(DOMAIN)}>", results["Return-Path"])  # VERP: names this mail
+        send(f"nobody@{PLAYERS_DOMAIN}", "HELP")  # the answer bounces: no such user at players.test
+        report = site.wait_for(ADMIN, "Undeliverable mail").get_content()
+        assert f'unknown user: "nobody@{PLAYERS_DOMAIN}"' in report
+    finally:
+        judge.send_signal(signal.SIGTERM)
+        output = judge.communicate(timeout=60)[0]
+    assert judge.returncode == 0 and "Traceback" not in output, output
+    # The guide's other case: a domain the judge has to itself becomes a virtual alias domain.
+    run("sh", SETUP, "--domain", "judge-only.test", "--judge", f"127.0.0.1:{port}")
+    assert "judge-only.test" not in run("postconf", "-h", "mydestination")
+    assert rcpt("judge@judge-only.test") == 250 and rcpt("someone@judge-only.test") == 550

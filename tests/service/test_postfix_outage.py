@@ -1,0 +1,105 @@
+"""After an outage: the judge was down over a deadline while Postfix held its mail.  At the restart
+the deadline waits ``settle_seconds`` for that mail; what Postfix accepted before the deadline
+(its ``Received:`` line says when) counts for the phase, what it accepted after goes to the next.
+And the judge tells systemd when it listens, so that the unit's ``postqueue -f`` comes after."""
+
+from __future__ import annotations
+
+import smtplib
+import socket
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from judge.service.app import accepted_at, inject, open_database
+from judge.service.config import Settings
+from judge.store.models import Game, InboundMail, Submission
+from tests.service.harness import fresh_database_url, raw_mail
+from tests.service.test_daemon import GM, PLAYERS, Clock, Running, maildir_subjects, wait_until
+
+MTA = "mx.example.net"
+START = datetime(2026, 3, 1, 9, 0)
+
+
+def received(by: str, when: datetime) -> bytes:
+    """A Received: line as Postfix writes it (folded), for a moment in UTC."""
+    return (f"Received: from client.example.org (client.example.org [192.0.2.7])\r\n\tby {by} (Postfix) with ESMTP"
+            f" id 4F2A1C\r\n\tfor <judge@localhost>; {format_datetime(when.replace(tzinfo=UTC))}\r\n").encode()
+
+
+def held_mail(sender: str, body: str, accepted: datetime) -> bytes:
+    """A mail as Postfix hands it over: its Received: line on top."""
+    return received(MTA, accepted) + raw_mail(sender, body, subject="sheet")
+
+
+def test_a_deadline_passed_during_an_outage_waits_for_the_mail_accepted_before_it(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=3600,
+                        mta_hostname=MTA, settle_seconds=300)
+    db = open_database(settings)
+    inject(db, settings, raw_mail(GM, "CREATE outage1 gm"), START)
+    for power, address in PLAYERS.items():
+        inject(db, settings, raw_mail(address, f"JOIN outage1 pw {power}"), START)
+    inject(db, settings, raw_mail(GM, "SIGNON MASTER@outage1 gm\nSTART"), START)
+    with db.transaction() as session:
+        deadline = session.scalars(select(Game.deadline)).one()
+    assert deadline is not None
+    clock = Clock()
+    clock.now = deadline + timedelta(hours=1)  # the judge comes back an hour after the deadline
+    judge = Running(settings, clock)
+    try:
+        with smtplib.SMTP("127.0.0.1", judge.port, timeout=10) as client:  # Postfix delivers what it held
+            client.sendmail(PLAYERS["GERMANY"], ["judge@localhost"],  # accepted after the deadline: late
+                            held_mail(PLAYERS["GERMANY"], "SIGNON G@outage1 pw\n1 : A BER H",
+                                      deadline + timedelta(minutes=30)))
+            client.sendmail(PLAYERS["FRANCE"], ["judge@localhost"],  # accepted before it: on time
+                            held_mail(PLAYERS["FRANCE"], "SIGNON F@outage1 pw\n3 : A PAR - BUR",
+                                      deadline - timedelta(minutes=10)))
+        wait_until(lambda: maildir_subjects(settings).count("Re: sheet") == 1)  # France's, applied at once
+        with db.transaction() as session:
+            assert list(session.scalars(select(InboundMail.status).order_by(InboundMail.id)))[-2:] == ["new", "done"]
+        assert "outage1 S1901M results" not in maildir_subjects(settings)
+        clock.now += timedelta(minutes=6)  # the settle time is over
+        judge.tick()
+        wait_until(lambda: "outage1 S1901M results" in maildir_subjects(settings)
+                   and maildir_subjects(settings).count("Re: sheet") == 2)
+        with db.transaction() as session:
+            sheets = session.execute(select(Submission.power, Submission.phase).order_by(Submission.id)).all()
+        assert [tuple(sheet) for sheet in sheets] == [("FRANCE", "S1901M"), ("GERMANY", "F1901M")]
+    finally:
+        judge.stop()
+
+
+def test_only_the_topmost_received_line_by_the_judges_mta_is_believed() -> None:
+    settings = Settings(mta_hostname=MTA, max_lateness=24)
+    stored = datetime(2026, 3, 3, 10, 0)
+    on_time = held_mail("fred@example.org", "HELP", stored - timedelta(hours=2))
+    assert accepted_at(settings, on_time, stored) == stored - timedelta(hours=2)
+    assert accepted_at(Settings(), on_time, stored) == stored  # no MTA named: only the judge's own clock
+    elsewhere = on_time.replace(b"by mx.example.net", b"by mail.elsewhere.example")
+    assert accepted_at(settings, elsewhere, stored) == stored
+    below = received(MTA, stored - timedelta(hours=5))  # a line the sender wrote: below the MTA's own
+    written = received(MTA, stored - timedelta(minutes=1)) + below + raw_mail("fred@example.org", "HELP")
+    assert accepted_at(settings, written, stored) == stored - timedelta(minutes=1)
+    days_ago = held_mail("fred@example.org", "HELP", stored - timedelta(days=3))
+    assert accepted_at(settings, days_ago, stored) == stored - timedelta(hours=24)  # a clock gone wrong
+    future = held_mail("fred@example.org", "HELP", stored + timedelta(hours=1))
+    assert accepted_at(settings, future, stored) == stored
+
+
+def test_the_judge_tells_systemd_it_listens_so_the_unit_can_flush_postfix_then(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    address = tmp_path / "notify"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as systemd:
+        systemd.bind(str(address))
+        systemd.settimeout(30)
+        monkeypatch.setenv("NOTIFY_SOCKET", str(address))
+        judge = Running(Settings(data_dir=tmp_path / "data", database=fresh_database_url(), port=0), Clock())
+        try:
+            assert systemd.recv(100) == b"READY=1"
+            with smtplib.SMTP("127.0.0.1", judge.port, timeout=10) as client:  # and it does listen
+                assert client.noop()[0] == 250
+        finally:
+            judge.stop()
