@@ -12,15 +12,35 @@ taken from the board (a wrong or missing type or coast of the ordered unit is ig
 DATC 4.B.5, 4.C.1, 4.C.2), army destinations lose any coast (4.B.6), and a fleet move to a
 split-coast province gets the one coast it can reach (4.B.2).  Payola's offer validation
 relies on :func:`legal_orders` and :func:`check_order` agreeing exactly.
+
+Theory of operation.  Checking asks the map's tables (:mod:`judge.engine.map`: the
+provinces each unit type can enter from each location, the coasts a fleet reaches) and the
+position's convoy network (:mod:`judge.engine.convoys`), and returns either the normal
+form or the rule broken: a few set lookups, no exceptions.  An order already in normal
+form is returned as it is; other normal forms come from the map's
+:class:`~judge.engine.orders.Lexicon`, so they are shared values.
+
+Enumeration works per position, not per unit.  What a unit could do from where it stands,
+whatever else is on the board, is the map's business (:class:`_Reach`, once per map and
+unit): its moves, and for each unit it might support, the supports it could give (of its
+holding, and of its moves without convoy), once per map and pair.  What depends on the
+board is computed once per position (:class:`_Choices`): each army's moves by convoy, the
+armies a convoy could bring to each province (whose moves others may support), and each
+fleet's convoys, read off the minimal routes of each army.  A unit's legal orders are then
+its hold and moves, the supports it could give the units near it, the supports of moves
+by convoy into the provinces it reaches, and its convoys.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache, lru_cache
+from types import MappingProxyType
+from typing import Any
 
-from judge.engine.map import Location, Terrain
+from judge.engine.map import GameMap, Location, Terrain
 from judge.engine.orders import (
     Build,
     Convoy,
@@ -36,6 +56,7 @@ from judge.engine.orders import (
     Unit,
     UnitType,
     Waive,
+    lexicon,
 )
 from judge.engine.position import PlacedUnit, Position
 
@@ -89,231 +110,192 @@ class Verdict:
         return self.illegal is None
 
 
-class _Refused(Exception):
-    def __init__(self, reason: Illegal) -> None:
-        super().__init__(reason.value)
-        self.reason = reason
-
-
-def _unit(position: Position, power: str | None, ordered: Unit, own: bool = True) -> PlacedUnit:
-    placed = position.units.get(ordered.province)
-    if placed is None:
-        raise _Refused(Illegal.NO_UNIT)
-    if own and power is not None and placed.power != power:
-        raise _Refused(Illegal.NOT_YOUR_UNIT)
-    return placed
-
-
-# -- geometry helpers -------------------------------------------------------------------
-
-
-def _destination(position: Position, placed: PlacedUnit, dest: Location) -> Location:
-    """The location a non-convoyed move by this unit to ``dest`` would enter, or refuse."""
-    game_map = position.game_map
-    province = game_map.provinces[dest.province]
-    if dest.province == placed.location.province:
-        raise _Refused(Illegal.OWN_PROVINCE)
-    if province.terrain is Terrain.IMPASSABLE:
-        raise _Refused(Illegal.IMPASSABLE)
-    if placed.type is UnitType.ARMY:
-        if province.terrain is Terrain.SEA:
-            raise _Refused(Illegal.ARMY_TO_SEA)
-        if dest.province not in game_map.army_adjacency.get(placed.location.province, ()):
-            raise _Refused(Illegal.NOT_ADJACENT)
-        return Location(dest.province)
-    if province.terrain is Terrain.LAND:
-        raise _Refused(Illegal.FLEET_INLAND)
-    reachable = [d for d in game_map.fleet_adjacency.get(placed.location, ()) if d.province == dest.province]
-    if not reachable:
-        raise _Refused(Illegal.NOT_ADJACENT)
-    if dest.coast is None:
-        if len(reachable) > 1:
-            raise _Refused(Illegal.COAST_NEEDED)
-        return reachable[0]
-    if dest not in reachable:
-        raise _Refused(Illegal.WRONG_COAST)
-    return dest
-
-
-def seas_linked(position: Position, start: str, links: frozenset[str] | set[str]) -> set[str]:
-    """The seas of ``links`` that a chain of them connects to the coast of ``start``."""
-    game_map = position.game_map
-    frontier = [s for s in game_map.sea_neighbours(start) if s in links]
-    seen = set(frontier)
-    while frontier:
-        sea = frontier.pop()
-        for nxt in game_map.sea_neighbours(sea):
-            if nxt in links and nxt not in seen:
-                seen.add(nxt)
-                frontier.append(nxt)
-    return seen
-
-
-def convoy_route_exists(
-    position: Position, start: str, dest: str, fleets: frozenset[str] | set[str] | None = None
-) -> bool:
-    """Whether a chain of the given fleets' seas (default: every fleet at sea) links two coasts."""
-    if start == dest or not _is_coastal(position, start) or not _is_coastal(position, dest):
-        return False
-    links = position.fleet_seas if fleets is None else fleets
-    return not seas_linked(position, start, links).isdisjoint(position.game_map.sea_neighbours(dest))
-
-
-def _is_coastal(position: Position, province: str) -> bool:
-    return position.game_map.provinces[province].terrain is Terrain.COAST
-
-
-def convoy_destinations(position: Position, start: str) -> set[str]:
-    """Every coastal province an army at ``start`` could reach through fleets at sea."""
-    if not _is_coastal(position, start):
-        return set()
-    return {
-        land
-        for sea in seas_linked(position, start, position.fleet_seas)
-        for land in position.game_map.any_neighbours(sea)
-        if land != start and _is_coastal(position, land)
-    }
-
-
-def fleet_on_minimal_route(position: Position, fleet: str, start: str, dest: str) -> bool:
-    """Whether some convoy route from ``start`` to ``dest`` needs the fleet in ``fleet``.
-
-    A route needs each of its fleets exactly when it is an induced path: no fleet touches
-    the start except the first, none touches the destination except the last, and no two
-    fleets touch unless they are consecutive.  Depth-first over such paths only.
-    """
-    game_map = position.game_map
-    links = position.fleet_seas
-    if fleet not in links or start == dest:
-        return False
-    if not (_is_coastal(position, start) and _is_coastal(position, dest)):
-        return False
-    at_start = game_map.sea_neighbours(start)
-    at_dest = game_map.sea_neighbours(dest)
-
-    def extend(path: list[str]) -> bool:
-        last = path[-1]
-        if last in at_dest:
-            return fleet in path
-        for nxt in game_map.sea_neighbours(last):
-            if nxt not in links or nxt in path or nxt in at_start:
-                continue
-            if any(nxt in game_map.sea_neighbours(p) for p in path[:-1]):
-                continue
-            path.append(nxt)
-            if extend(path):
-                return True
-            path.pop()
-        return False
-
-    return any(extend([first]) for first in at_start if first in links)
-
-
-def _move_destination(position: Position, placed: PlacedUnit, dest: Location, via_convoy: bool,
-                      exclude: str | None = None) -> Location:
-    """Where a (possibly convoyed) move would go, refusing it if no route could exist."""
-    if placed.type is UnitType.ARMY and not via_convoy:
-        try:
-            return _destination(position, placed, dest)
-        except _Refused as refused:
-            if refused.reason is not Illegal.NOT_ADJACENT:
-                raise
-    if placed.type is UnitType.FLEET:
-        if via_convoy:
-            raise _Refused(Illegal.CONVOY_NOT_ARMY)
-        return _destination(position, placed, dest)
-    if dest.province == placed.location.province:
-        raise _Refused(Illegal.OWN_PROVINCE)
-    fleets = position.fleet_seas - {exclude} if exclude else None
-    if not convoy_route_exists(position, placed.location.province, dest.province, fleets):
-        raise _Refused(Illegal.NO_CONVOY_ROUTE if via_convoy else Illegal.NOT_ADJACENT)
-    return Location(dest.province)
-
-
-def _can_enter(position: Position, placed: PlacedUnit, province: str) -> bool:
-    return province in position.game_map.provinces_reachable(placed.type is UnitType.FLEET, placed.location)
-
-
-# -- checking -----------------------------------------------------------------------------
-
-
 def check_order(position: Position, power: str | None, order: Order) -> Verdict:
     """Check an order given by ``power`` (``None``: any power may order any unit)."""
-    try:
-        return Verdict(_check(position, power, order))
-    except _Refused as refused:
-        return Verdict(order, refused.reason)
+    checked = normal_form(position, power, order)
+    return Verdict(order, checked) if isinstance(checked, Illegal) else Verdict(checked)
 
 
-def _check(position: Position, power: str | None, order: Order) -> Order:
-    kind = position.phase.kind
+def normal_form(position: Position, power: str | None, order: Order) -> Order | Illegal:
+    """The order in normal form if it is legal, else the rule it breaks (:func:`check_order`'s work)."""
+    return checker(position.phase.kind)(position, power, order)
+
+
+def checker(kind: PhaseKind) -> Callable[[Position, str | None, Order], Order | Illegal]:
+    """:func:`normal_form` for the phases of one kind: what to call for each of many orders."""
     if kind is PhaseKind.MOVEMENT:
-        return _check_movement(position, power, order)
-    if kind is PhaseKind.RETREAT:
-        return _check_retreat(position, power, order)
-    return _check_adjustment(position, power, order)
+        return _check_movement
+    return _check_retreat if kind is PhaseKind.RETREAT else _check_adjustment
 
 
-def _check_movement(position: Position, power: str | None, order: Order) -> Order:
-    if not isinstance(order, Hold | Move | SupportHold | SupportMove | Convoy):
-        raise _Refused(Illegal.WRONG_PHASE)
-    placed = _unit(position, power, order.unit)
-    unit = placed.unit
-    if isinstance(order, Hold):
-        return Hold(unit)
-    if isinstance(order, Move):
-        return Move(unit, _move_destination(position, placed, order.destination, order.via_convoy), order.via_convoy)
-    if isinstance(order, SupportHold):
-        target = _unit(position, None, order.supported, own=False)
-        if target.location.province == unit.province:
-            raise _Refused(Illegal.SUPPORT_SELF)
-        if not _can_enter(position, placed, target.location.province):
-            raise _Refused(Illegal.SUPPORT_UNREACHABLE)
-        return SupportHold(unit, target.unit)
-    if isinstance(order, SupportMove):
-        if order.supported.province not in position.units:
-            raise _Refused(Illegal.NO_SUPPORTED_UNIT)
-        target = _unit(position, None, order.supported, own=False)
-        if target.location.province == unit.province:
-            raise _Refused(Illegal.SUPPORT_SELF)
-        if order.destination.province == unit.province:
-            raise _Refused(Illegal.SUPPORT_OWN_PROVINCE)
-        if not _can_enter(position, placed, order.destination.province):
-            raise _Refused(Illegal.SUPPORT_UNREACHABLE)
-        dest = _supported_destination(position, placed, target, order.destination)
-        return SupportMove(unit, target.unit, dest)
-    # Convoy
-    if placed.type is not UnitType.FLEET or position.game_map.provinces[unit.province].terrain is not Terrain.SEA:
-        raise _Refused(Illegal.CONVOY_NOT_AT_SEA)
-    army = position.units.get(order.army.province)
-    if army is None:
-        raise _Refused(Illegal.NO_SUPPORTED_UNIT)
-    if army.type is not UnitType.ARMY:
-        raise _Refused(Illegal.CONVOY_NOT_ARMY)
-    dest = Location(order.destination.province)
-    if not fleet_on_minimal_route(position, unit.province, army.location.province, dest.province):
-        raise _Refused(Illegal.CONVOY_NOT_ON_ROUTE)
-    return Convoy(unit, army.unit, dest)
+# -- geometry -----------------------------------------------------------------------------
+
+_NO_COASTS: Mapping[str, tuple[Location, ...]] = MappingProxyType({})
+_NOWHERE: frozenset[str] = frozenset()
 
 
-def _supported_destination(position: Position, supporter: PlacedUnit, target: PlacedUnit, dest: Location) -> Location:
+def _step(game_map: GameMap, unit: Unit, dest: Location) -> Location | Illegal:
+    """The location a move without convoy by this (board) unit to ``dest`` would enter.
+
+    The map's tables answer for the moves a unit can make; why a move is refused is worked
+    out only when it is.
+    """
+    here = unit.location
+    if unit.is_fleet:
+        reached = game_map.fleet_reach.get(here.text, _NO_COASTS).get(dest.province)
+        if reached is not None:
+            if dest.coast is None:
+                return Illegal.COAST_NEEDED if len(reached) > 1 else reached[0]
+            return dest if dest in reached else Illegal.WRONG_COAST
+    elif dest.province in game_map.army_adjacency.get(here.province, _NOWHERE):
+        return dest if dest.coast is None else game_map.place(dest.province)
+    if dest.province == here.province:
+        return Illegal.OWN_PROVINCE
+    if dest.province in game_map.impassable:
+        return Illegal.IMPASSABLE
+    if unit.is_fleet and dest.province in game_map.inland:
+        return Illegal.FLEET_INLAND
+    if not unit.is_fleet and dest.province in game_map.seas:
+        return Illegal.ARMY_TO_SEA
+    return Illegal.NOT_ADJACENT
+
+
+def _move_target(
+    position: Position, unit: Unit, dest: Location, via_convoy: bool, without: str | None = None
+) -> Location | Illegal:
+    """Where a move would go: by land or sea, else (armies) by a convoy of the fleets at sea
+    other than the one in ``without``; by convoy only when ``via_convoy``."""
+    if unit.is_fleet:
+        return Illegal.CONVOY_NOT_ARMY if via_convoy else _step(position.game_map, unit, dest)
+    if not via_convoy:
+        reached = _step(position.game_map, unit, dest)
+        if isinstance(reached, Location) or reached is not Illegal.NOT_ADJACENT:
+            return reached
+    start = unit.location.province
+    if dest.province == start:
+        return Illegal.OWN_PROVINCE
+    if not position.convoys.route_exists(start, dest.province, without):
+        return Illegal.NO_CONVOY_ROUTE if via_convoy else Illegal.NOT_ADJACENT
+    return position.game_map.place(dest.province)
+
+
+def _supported_target(position: Position, supporter: str, target: Unit, dest: Location) -> Location | Illegal:
     """The destination of a supported move: the supported unit must be able to make it.
 
     A coast in the support must be one the supported fleet can reach; no coast is fine
     (DATC 6.B.7, 6.B.15).  A convoyed move must be possible without the supporter (6.D.31).
     """
-    if target.type is UnitType.FLEET:
-        try:
-            reached = _destination(position, target, dest)
-        except _Refused as refused:
-            if refused.reason is Illegal.COAST_NEEDED:
-                return Location(dest.province)
-            raise _Refused(Illegal.SUPPORTED_MOVE_ILLEGAL) from None
-        return reached if dest.coast else Location(dest.province)
-    try:
-        return _move_destination(position, target, Location(dest.province), False, exclude=supporter.location.province)
-    except _Refused:
-        raise _Refused(Illegal.SUPPORTED_MOVE_ILLEGAL) from None
+    game_map = position.game_map
+    bare = dest if dest.coast is None else game_map.place(dest.province)
+    if target.is_fleet:
+        reached = _step(game_map, target, dest)
+        if isinstance(reached, Location):
+            return reached if dest.coast else bare
+        return bare if reached is Illegal.COAST_NEEDED else Illegal.SUPPORTED_MOVE_ILLEGAL
+    reached = _move_target(position, target, bare, False, without=supporter)
+    return Illegal.SUPPORTED_MOVE_ILLEGAL if isinstance(reached, Illegal) else reached
+
+
+# -- checking -----------------------------------------------------------------------------
+
+
+def _check_movement(position: Position, power: str | None, order: Order) -> Order | Illegal:
+    check = _MOVEMENT_CHECKS.get(type(order))
+    if check is None:
+        return Illegal.WRONG_PHASE
+    # Only movement orders have a check, and every one of them has a unit.
+    placed = position.units.get(order.unit.location.province)  # type: ignore[union-attr]
+    if placed is None:
+        return Illegal.NO_UNIT
+    if power is not None and placed.power != power:
+        return Illegal.NOT_YOUR_UNIT
+    return check(position, placed.unit, order)
+
+
+def _check_hold(position: Position, unit: Unit, order: Hold) -> Order | Illegal:
+    return order if order.unit is unit or order.unit == unit else lexicon(position.game_map).make(Hold, unit)
+
+
+def _check_move(position: Position, unit: Unit, order: Move) -> Order | Illegal:
+    dest = _move_target(position, unit, order.destination, order.via_convoy)
+    if isinstance(dest, Illegal):
+        return dest
+    if (order.unit is unit or order.unit == unit) and order.destination == dest:
+        return order
+    return lexicon(position.game_map).make(Move, unit, dest, order.via_convoy)
+
+
+def _reachable(game_map: GameMap, unit: Unit) -> frozenset[str]:
+    """The provinces a (board) unit could move to without convoy."""
+    if unit.is_fleet:
+        return game_map.fleet_provinces.get(unit.location.text, _NOWHERE)
+    return game_map.army_adjacency.get(unit.location.province, _NOWHERE)
+
+
+def _check_support_hold(position: Position, unit: Unit, order: SupportHold) -> Order | Illegal:
+    target = position.units.get(order.supported.location.province)
+    if target is None:
+        return Illegal.NO_UNIT
+    supported = target.unit
+    if supported.location.province == unit.location.province:
+        return Illegal.SUPPORT_SELF
+    if supported.location.province not in _reachable(position.game_map, unit):
+        return Illegal.SUPPORT_UNREACHABLE
+    if (order.unit is unit or order.unit == unit) and (order.supported is supported or order.supported == supported):
+        return order
+    return lexicon(position.game_map).make(SupportHold, unit, supported)
+
+
+def _check_support_move(position: Position, unit: Unit, order: SupportMove) -> Order | Illegal:
+    target = position.units.get(order.supported.location.province)
+    if target is None:
+        return Illegal.NO_SUPPORTED_UNIT
+    supported, here, dest = target.unit, unit.location.province, order.destination
+    if supported.location.province == here:
+        return Illegal.SUPPORT_SELF
+    if dest.province == here:
+        return Illegal.SUPPORT_OWN_PROVINCE
+    if dest.province not in _reachable(position.game_map, unit):
+        return Illegal.SUPPORT_UNREACHABLE
+    normal = _supported_target(position, here, supported, dest)
+    if isinstance(normal, Illegal):
+        return normal
+    if (
+        (order.unit is unit or order.unit == unit)
+        and (order.supported is supported or order.supported == supported)
+        and normal == dest
+    ):
+        return order
+    return lexicon(position.game_map).make(SupportMove, unit, supported, normal)
+
+
+def _check_convoy(position: Position, unit: Unit, order: Convoy) -> Order | Illegal:
+    here = unit.location.province
+    game_map = position.game_map
+    if here not in game_map.seas or not unit.is_fleet:
+        return Illegal.CONVOY_NOT_AT_SEA
+    army = position.units.get(order.army.location.province)
+    if army is None:
+        return Illegal.NO_SUPPORTED_UNIT
+    if army.unit.is_fleet:
+        return Illegal.CONVOY_NOT_ARMY
+    dest = game_map.place(order.destination.province)
+    if here not in position.convoys.minimal_routes(army.location.province).get(dest.province, ()):
+        return Illegal.CONVOY_NOT_ON_ROUTE
+    if order.unit == unit and order.army == army.unit and order.destination == dest:
+        return order
+    return lexicon(game_map).make(Convoy, unit, army.unit, dest)
+
+
+# The rules of each kind of movement order, given the position, the ordered unit as it
+# stands on the board and the order.
+_MOVEMENT_CHECKS: dict[type, Callable[[Position, Unit, Any], Order | Illegal]] = {
+    Hold: _check_hold,
+    Move: _check_move,
+    SupportHold: _check_support_hold,
+    SupportMove: _check_support_move,
+    Convoy: _check_convoy,
+}
 
 
 def retreat_options(position: Position, province: str) -> list[Location]:
@@ -326,32 +308,32 @@ def retreat_options(position: Position, province: str) -> list[Location]:
     if unit.type is UnitType.FLEET:
         candidates = sorted(game_map.fleet_adjacency.get(unit.location, ()))
     else:
-        candidates = [Location(p) for p in sorted(game_map.army_adjacency.get(unit.province, ()))]
+        candidates = [game_map.place(p) for p in sorted(game_map.army_adjacency.get(unit.province, ()))]
     barred = set(position.contested)
     if dislodged.attacker_from and not dislodged.via_convoy:
         barred.add(dislodged.attacker_from)
     return [c for c in candidates if c.province not in barred and c.province not in position.units]
 
 
-def _check_retreat(position: Position, power: str | None, order: Order) -> Order:
+def _check_retreat(position: Position, power: str | None, order: Order) -> Order | Illegal:
     if not isinstance(order, Retreat | Disband | Move | Hold | Remove):
-        raise _Refused(Illegal.WRONG_PHASE)
+        return Illegal.WRONG_PHASE
     dislodged = position.dislodged.get(order.unit.province)
     if dislodged is None:
-        if order.unit.province in position.units:
-            raise _Refused(Illegal.NOT_DISLODGED)
-        raise _Refused(Illegal.NO_UNIT)
+        return Illegal.NOT_DISLODGED if order.unit.province in position.units else Illegal.NO_UNIT
     if power is not None and dislodged.power != power:
-        raise _Refused(Illegal.NOT_YOUR_UNIT)
+        return Illegal.NOT_YOUR_UNIT
+    lex = lexicon(position.game_map)
     if isinstance(order, Disband | Remove):
-        return Disband(dislodged.unit)
+        return lex.make(Disband, dislodged.unit)
     if not isinstance(order, Retreat | Move) or (isinstance(order, Move) and order.via_convoy):
-        raise _Refused(Illegal.WRONG_PHASE)
-    placed = PlacedUnit(dislodged.power, dislodged.unit)
-    dest = _destination(position, placed, order.destination)
+        return Illegal.WRONG_PHASE
+    dest = _step(position.game_map, dislodged.unit, order.destination)
+    if isinstance(dest, Illegal):
+        return dest
     if dest not in retreat_options(position, order.unit.province):
-        raise _Refused(Illegal.RETREAT_NOT_ALLOWED)
-    return Retreat(dislodged.unit, dest)
+        return Illegal.RETREAT_NOT_ALLOWED
+    return lex.make(Retreat, dislodged.unit, dest)
 
 
 def adjustment_count(position: Position, power: str) -> int:
@@ -359,33 +341,37 @@ def adjustment_count(position: Position, power: str) -> int:
     return len(position.centers_of(power)) - len(position.units_of(power))
 
 
-def _check_adjustment(position: Position, power: str | None, order: Order) -> Order:
+def _check_adjustment(position: Position, power: str | None, order: Order) -> Order | Illegal:
     if isinstance(order, Waive):
         if power is not None and adjustment_count(position, power) <= 0:
-            raise _Refused(Illegal.NO_ADJUSTMENT)
+            return Illegal.NO_ADJUSTMENT
         return order
     if isinstance(order, Remove | Disband):
-        placed = _unit(position, power, order.unit)
+        placed = position.units.get(order.unit.province)
+        if placed is None:
+            return Illegal.NO_UNIT
+        if power is not None and placed.power != power:
+            return Illegal.NOT_YOUR_UNIT
         if adjustment_count(position, placed.power) >= 0:
-            raise _Refused(Illegal.NO_ADJUSTMENT)
-        return Remove(placed.unit)
+            return Illegal.NO_ADJUSTMENT
+        return lexicon(position.game_map).make(Remove, placed.unit)
     if not isinstance(order, Build):
-        raise _Refused(Illegal.WRONG_PHASE)
+        return Illegal.WRONG_PHASE
     return _check_build(position, power, order.unit)
 
 
-def _check_build(position: Position, power: str | None, unit: Unit) -> Build:
+def _check_build(position: Position, power: str | None, unit: Unit) -> Build | Illegal:
     game_map = position.game_map
     province = unit.province
     home = game_map.home_power(province)
     if home is None or (power is not None and home != power):
-        raise _Refused(Illegal.BUILD_NOT_HOME)
+        return Illegal.BUILD_NOT_HOME
     if position.centers.get(province) != home:
-        raise _Refused(Illegal.BUILD_NOT_OWNED)
+        return Illegal.BUILD_NOT_OWNED
     if province in position.units:
-        raise _Refused(Illegal.BUILD_OCCUPIED)
+        return Illegal.BUILD_OCCUPIED
     if adjustment_count(position, home) <= 0:
-        raise _Refused(Illegal.NO_ADJUSTMENT)
+        return Illegal.NO_ADJUSTMENT
     terrain = game_map.provinces[province].terrain
     unit_type = unit.type
     if unit_type is None:
@@ -395,104 +381,171 @@ def _check_build(position: Position, power: str | None, unit: Unit) -> Build:
         elif unit.location.coast:
             unit_type = UnitType.FLEET
         else:
-            raise _Refused(Illegal.BUILD_NEEDS_TYPE)
+            return Illegal.BUILD_NEEDS_TYPE
+    lex = lexicon(game_map)
     if unit_type is UnitType.ARMY:
-        return Build(Unit(UnitType.ARMY, Location(province)))
+        return lex.make(Build, lex.unit(UnitType.ARMY, game_map.place(province)))
     places = game_map.fleet_locations(province)
     if not places:
-        raise _Refused(Illegal.BUILD_FLEET_INLAND)
+        return Illegal.BUILD_FLEET_INLAND
     if len(places) > 1 and unit.location not in places:
-        raise _Refused(Illegal.BUILD_NEEDS_COAST)
-    return Build(Unit(UnitType.FLEET, unit.location if len(places) > 1 else places[0]))
+        return Illegal.BUILD_NEEDS_COAST
+    where = game_map.place(province, unit.location.coast) if len(places) > 1 else places[0]
+    return lex.make(Build, lex.unit(UnitType.FLEET, where))
 
 
 # -- enumeration ------------------------------------------------------------------------
 
 
 def legal_orders(position: Position, province: str) -> list[Order]:
-    """Every legal order for the unit in ``province`` in this (movement or retreat) phase.
+    """Every legal order for the unit in ``province`` (the dislodged one in a retreat phase).
 
     Each order is given once, in its normalised form, so that an order is in this list
-    exactly when :func:`check_order` accepts it and normalises it to that form.
+    exactly when :func:`check_order` accepts it and normalises it to that form.  Movement
+    orders come as: hold; moves (by land or sea, then by convoy); supports, by supported
+    unit (of its holding, then of its moves without convoy, the province alone before its
+    coasts); supports of moves by convoy (by destination, then army); convoys (by army,
+    then destination).  In an adjustment phase a unit's only possible order is its
+    removal, when its power must remove units; builds are :func:`legal_builds`.
     """
-    if position.phase.kind is PhaseKind.RETREAT:
+    kind = position.phase.kind
+    lex = lexicon(position.game_map)
+    if kind is PhaseKind.RETREAT:
         dislodged = position.dislodged.get(province)
         if dislodged is None:
             return []
-        retreats: list[Order] = [Retreat(dislodged.unit, d) for d in retreat_options(position, province)]
-        return [*retreats, Disband(dislodged.unit)]
+        retreats: list[Order] = [lex.make(Retreat, dislodged.unit, d) for d in retreat_options(position, province)]
+        return [*retreats, lex.make(Disband, dislodged.unit)]
     placed = position.units.get(province)
-    if placed is None or position.phase.kind is not PhaseKind.MOVEMENT:
+    if placed is None:
         return []
-    return list(_movement_orders(position, placed))
+    if kind is PhaseKind.ADJUSTMENT:
+        return [lex.make(Remove, placed.unit)] if adjustment_count(position, placed.power) < 0 else []
+    return _choices(position).orders(placed)
 
 
-def _movement_orders(position: Position, placed: PlacedUnit) -> Iterator[Order]:
-    unit = placed.unit
-    yield Hold(unit)
-    yield from _moves(position, placed)
-    for province in sorted(position.game_map.provinces_reachable(placed.type is UnitType.FLEET, unit.location)):
-        target = position.units.get(province)
-        if target is not None:
-            yield SupportHold(unit, target.unit)
-    yield from _move_supports(position, placed)
-    yield from _convoys(position, placed)
-
-
-def _moves(position: Position, placed: PlacedUnit) -> Iterator[Move]:
+def legal_builds(position: Position, power: str) -> list[Order]:
+    """Every legal build of a power in an adjustment phase, then ``WAIVE``; none if it has no builds."""
+    if position.phase.kind is not PhaseKind.ADJUSTMENT or adjustment_count(position, power) <= 0:
+        return []
     game_map = position.game_map
-    unit = placed.unit
-    if placed.type is UnitType.FLEET:
-        for dest in sorted(game_map.fleet_adjacency.get(unit.location, ())):
-            yield Move(unit, dest)
-        return
-    adjacent = game_map.army_adjacency.get(unit.province, frozenset())
-    for province in sorted(adjacent):
-        yield Move(unit, Location(province))
-    for province in sorted(convoy_destinations(position, unit.province)):
-        yield Move(unit, Location(province), via_convoy=province in adjacent)
-        if province not in adjacent:
-            yield Move(unit, Location(province), via_convoy=True)
-
-
-def _move_supports(position: Position, placed: PlacedUnit) -> Iterator[SupportMove]:
-    reach = position.game_map.provinces_reachable(placed.type is UnitType.FLEET, placed.location)
-    here = placed.location.province
-    for province in sorted(position.units):
-        if province == here:
+    lex = lexicon(game_map)
+    builds: list[Order] = []
+    for province in sorted(position.game_map.powers[power].home_centers):
+        if position.centers.get(province) != power or province in position.units:
             continue
-        target = position.units[province]
-        seen: set[Location] = set()
-        for move in _moves(position, target):
-            dest = move.destination
-            if dest.province not in reach or dest.province == here:
+        if game_map.army_can_stand(province):
+            builds.append(lex.make(Build, lex.unit(UnitType.ARMY, game_map.place(province))))
+        builds.extend(lex.make(Build, lex.unit(UnitType.FLEET, where)) for where in game_map.fleet_locations(province))
+    return [*builds, lex.make(Waive)]
+
+
+class _Reach:
+    """What a unit could do from where it stands, whatever else is on the board (once per map and unit).
+
+    ``provinces``: where it could move without convoy, sorted; ``moves``: those moves;
+    ``targets``: for each of those provinces, the destinations a support of the move may
+    name (the province alone, then the coasts a fleet reaches); ``near``: sorted, the
+    provinces where a unit it could support (holding, or moving without convoy) may stand.
+    """
+
+    def __init__(self, game_map: GameMap, unit: Unit) -> None:
+        self.game_map, self.unit = game_map, unit
+        lex = lexicon(game_map)
+        if unit.type is UnitType.ARMY:
+            places = [game_map.place(p) for p in sorted(game_map.army_adjacency.get(unit.province, ()))]
+            targets = [(p.province, p) for p in places]
+        else:
+            places = sorted(game_map.fleet_adjacency.get(unit.location, ()))
+            targets = []
+            for province, coasts in sorted(game_map.fleet_reach.get(unit.location.text, {}).items()):
+                # A support may name the province alone, or a coast the fleet can reach (6.B.7).
+                targets.append((province, game_map.place(province)))
+                targets.extend((province, coast) for coast in coasts if coast.coast)
+        self.provinces = tuple(sorted({p.province for p in places}))
+        self.moves = tuple(lex.make(Move, unit, p, False) for p in places)
+        self.targets = tuple(targets)
+        near = set(self.provinces).union(*(game_map.neighbours[p] for p in self.provinces)) - {unit.province}
+        self.near = tuple(sorted(near))
+        self._supports: dict[str, tuple[SupportHold | SupportMove, ...]] = {}
+
+    def supports(self, other: Unit) -> tuple[SupportHold | SupportMove, ...]:
+        """The unit's supports of ``other``: of its holding, then of its moves without convoy."""
+        found = self._supports.get(other.text)
+        if found is None:
+            lex = lexicon(self.game_map)
+            held = [lex.make(SupportHold, self.unit, other)] if other.province in self.provinces else []
+            moves = [
+                lex.make(SupportMove, self.unit, other, dest)
+                for province, dest in _reach(self.game_map, other).targets
+                if province in self.provinces
+            ]
+            found = self._supports[other.text] = (*held, *moves)
+        return found
+
+
+@cache
+def _reach(game_map: GameMap, unit: Unit) -> _Reach:
+    return _Reach(game_map, unit)
+
+
+class _Choices:
+    """The part of the legal orders of the units of a movement position that depends on the board.
+
+    Computed once per position: each army's moves by convoy, the supports of them others
+    could give (``by_convoy``: for each province, the armies a convoy could bring there,
+    and not by land), and each fleet's legal convoys.  The rest is per map and unit.
+    """
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        game_map = position.game_map
+        self.lex = lex = lexicon(game_map)
+        network = position.convoys
+        self.units = units = dict(position.units)  # a plain dict: quicker to look up than the read-only view
+        self.convoy_moves: dict[str, list[Move]] = {}
+        self.by_convoy: dict[str, list[PlacedUnit]] = {}
+        self.convoys: dict[str, list[Convoy]] = {}
+        for province in sorted(units):
+            placed = units[province]
+            if placed.unit.is_fleet or not network.destinations(province):
                 continue
-            normal = Location(dest.province) if target.type is UnitType.ARMY else dest
-            candidates = [normal]
-            if target.type is UnitType.FLEET and dest.coast is not None:
-                candidates.append(Location(dest.province))
-            for cand in candidates:
-                if cand in seen:
-                    continue
-                seen.add(cand)
-                if (target.type is UnitType.ARMY and move.via_convoy) or (
-                    target.type is UnitType.ARMY
-                    and dest.province not in position.game_map.army_adjacency.get(province, ())
-                ):
-                    fleets = position.fleet_seas - {here}
-                    if not convoy_route_exists(position, province, dest.province, fleets):
-                        continue
-                yield SupportMove(placed.unit, target.unit, cand)
+            adjacent = game_map.army_adjacency.get(province, frozenset())
+            moves = self.convoy_moves[province] = []
+            routes = network.minimal_routes(province)
+            for target in sorted(network.destinations(province)):
+                dest = game_map.place(target)
+                if target not in adjacent:
+                    self.by_convoy.setdefault(target, []).append(placed)
+                    moves.append(lex.make(Move, placed.unit, dest, False))
+                moves.append(lex.make(Move, placed.unit, dest, True))
+                for fleet in routes[target]:
+                    self.convoys.setdefault(fleet, []).append(lex.make(Convoy, units[fleet].unit, placed.unit, dest))
+        # Armies were taken in the order of their provinces: every list is in that order.
+
+    def orders(self, placed: PlacedUnit) -> list[Order]:
+        """The unit's legal orders, in the order :func:`legal_orders` documents."""
+        unit, here = placed.unit, placed.location.province
+        game_map, units = self.position.game_map, self.units
+        reach = _reach(game_map, unit)
+        orders: list[Order] = [self.lex.make(Hold, unit), *reach.moves, *self.convoy_moves.get(here, ())]
+        for province in reach.near:
+            other = units.get(province)
+            if other is not None:
+                orders.extend(reach.supports(other.unit))
+        network = self.position.convoys
+        at_sea = here in network.fleet_seas
+        for province in reach.provinces:
+            for army in self.by_convoy.get(province, ()):
+                # Never the unit itself: it could go there without convoy.
+                if at_sea and not network.route_exists(army.location.province, province, here):
+                    continue  # the move needs this fleet's convoy (6.D.31)
+                orders.append(self.lex.make(SupportMove, unit, army.unit, game_map.place(province)))
+        orders.extend(self.convoys.get(here, ()))
+        return orders
 
 
-def _convoys(position: Position, placed: PlacedUnit) -> Iterator[Convoy]:
-    here = placed.location.province
-    if placed.type is not UnitType.FLEET or position.game_map.provinces[here].terrain is not Terrain.SEA:
-        return
-    for province in sorted(position.units):
-        army = position.units[province]
-        if army.type is not UnitType.ARMY:
-            continue
-        for dest in sorted(convoy_destinations(position, province)):
-            if fleet_on_minimal_route(position, here, province, dest):
-                yield Convoy(placed.unit, army.unit, Location(dest))
+@lru_cache(maxsize=8)
+def _choices(position: Position) -> _Choices:
+    """The choices of a position, kept for the last few positions asked about."""
+    return _Choices(position)

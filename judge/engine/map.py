@@ -5,6 +5,13 @@ named by their canonical ids (``LON``, ``STP``); a place a unit can stand is a
 :class:`Location`, which adds a coast for fleets in split-coast provinces (``STP/SC``).
 Armies move along ``army_edges`` between provinces; fleets along ``fleet_edges`` between
 locations, so coast-specific moves are just edges.  Both edge lists are undirected.
+
+Everything the legality rules ask of the geometry is a table built once when the map is
+loaded: each location is one shared :class:`Location` object (:attr:`GameMap.locations`,
+by canonical text), the provinces of each terrain are sets, and per unit type and location
+(keyed by its text) the provinces a unit can enter, the coasts a fleet reaches in each of
+them, the seas touching each province and the coasts along each sea are frozen sets.
+Checking an order against the map is then a few set lookups.
 """
 
 from __future__ import annotations
@@ -15,9 +22,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+
+from judge.engine.values import TextValue
 
 
 class MapError(ValueError):
@@ -33,15 +42,26 @@ class Terrain(Enum):
     IMPASSABLE = "impassable"
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Location:
-    """A place a unit can occupy: a province, and for fleets in split-coast provinces a coast."""
+@dataclass(frozen=True, slots=True, eq=False)
+class Location(TextValue):
+    """A place a unit can occupy: a province, and for fleets in split-coast provinces a coast.
+
+    Written ``STP/SC`` or ``PAR``; locations sort by that text.
+    """
 
     province: str
     coast: str | None = None
+    text: str = field(init=False, repr=False)
 
-    def __str__(self) -> str:
-        return f"{self.province}/{self.coast}" if self.coast else self.province
+    def __post_init__(self) -> None:
+        self._set_text(self.write(self.province, self.coast))
+
+    @staticmethod
+    def write(province: str, coast: str | None = None) -> str:
+        return f"{province}/{coast}" if coast else province
+
+    def __lt__(self, other: Location) -> bool:
+        return self.text < other.text
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +95,16 @@ def normalise_name(text: str) -> str:
     return " ".join(text.split())
 
 
+_NOWHERE: frozenset[str] = frozenset()
+
+
 @dataclass(frozen=True, eq=False)
 class GameMap:
-    """An immutable map; build one with :func:`load_map`."""
+    """An immutable map; build one with :func:`load_map`.
+
+    The fields after ``names`` are derived from the others when the map is built: the
+    tables that legality checks and convoy routes consult.
+    """
 
     name: str
     start_year: int
@@ -87,35 +114,84 @@ class GameMap:
     army_adjacency: Mapping[str, frozenset[str]]
     fleet_adjacency: Mapping[Location, frozenset[Location]]
     names: Mapping[str, str] = field(repr=False)  # normalised name or alias -> province id
+    locations: Mapping[str, Location] = field(init=False, repr=False)  # "STP/SC", "PAR" -> the one Location
+    # a fleet's location (text) -> province it can move to -> the locations it reaches there
+    fleet_reach: Mapping[str, Mapping[str, tuple[Location, ...]]] = field(init=False, repr=False)
+    fleet_provinces: Mapping[str, frozenset[str]] = field(init=False, repr=False)  # the same provinces, as a set
+    sea_adjacency: Mapping[str, frozenset[str]] = field(init=False, repr=False)  # province -> seas touching it
+    shores: Mapping[str, frozenset[str]] = field(init=False, repr=False)  # sea -> coastal provinces along it
+    neighbours: Mapping[str, frozenset[str]] = field(init=False, repr=False)  # by land or sea
+    seas: frozenset[str] = field(init=False, repr=False)
+    coastal: frozenset[str] = field(init=False, repr=False)
+    inland: frozenset[str] = field(init=False, repr=False)
+    impassable: frozenset[str] = field(init=False, repr=False)
+    supply_centers: frozenset[str] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        provinces = self.provinces
+        locations = {str(loc): loc for p in provinces.values() for loc in (Location(p.id), *_fleet_places(p))}
+        # The fleet adjacency is rebuilt over the shared Location objects: a move's destination is one of them.
+        fleet = {
+            locations[str(a)]: frozenset(locations[str(b)] for b in dests) for a, dests in self.fleet_adjacency.items()
+        }
+        reach: dict[str, Mapping[str, tuple[Location, ...]]] = {}
+        for loc, dests in fleet.items():
+            by_province: dict[str, tuple[Location, ...]] = {}
+            for dest in sorted(dests):
+                by_province[dest.province] = (*by_province.get(dest.province, ()), dest)
+            reach[loc.text] = MappingProxyType(by_province)
+        terrain = {kind: frozenset(p for p, prov in provinces.items() if prov.terrain is kind) for kind in Terrain}
+        neighbours: dict[str, set[str]] = {p: set(self.army_adjacency.get(p, ())) for p in provinces}
+        for loc, dests in fleet.items():
+            neighbours[loc.province].update(d.province for d in dests)
+        seas, coastal = terrain[Terrain.SEA], terrain[Terrain.COAST]
+        derived: dict[str, object] = {
+            "locations": MappingProxyType(locations),
+            "fleet_adjacency": MappingProxyType(fleet),
+            "fleet_reach": MappingProxyType(reach),
+            "fleet_provinces": MappingProxyType({loc: frozenset(by) for loc, by in reach.items()}),
+            "sea_adjacency": MappingProxyType({p: frozenset(found & seas) for p, found in neighbours.items()}),
+            "shores": MappingProxyType({s: frozenset(neighbours[s] & coastal) for s in seas}),
+            "neighbours": MappingProxyType({p: frozenset(found) for p, found in neighbours.items()}),
+            "seas": seas,
+            "coastal": coastal,
+            "inland": terrain[Terrain.LAND],
+            "impassable": terrain[Terrain.IMPASSABLE],
+            "supply_centers": frozenset(p.id for p in provinces.values() if p.center),
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
 
     # -- names -----------------------------------------------------------------
 
     def province_id(self, text: str) -> str:
         """Resolve an id, alias or full name (any case) to the province id."""
-        key = normalise_name(text)
-        try:
-            return self.names[key]
-        except KeyError:
-            raise MapError(f"unknown province '{text.strip()}'") from None
+        found = self.names.get(text) or self.names.get(normalise_name(text))
+        if found is None:
+            raise MapError(f"unknown province '{text.strip()}'")
+        return found
 
     def location(self, text: str) -> Location:
-        """Parse ``STP/NC``, ``STP(NC)``, ``Spain (north coast)`` into a location."""
+        """Parse ``STP/NC``, ``STP(NC)``, ``Spain (north coast)`` into the map's location."""
+        found = self.locations.get(text)
+        if found is not None:
+            return found
         raw = text.strip()
         match = re.fullmatch(r"(.+?)\s*(?:/\s*|\(\s*)([A-Za-z ]+?)\s*\)?", raw)
         if match is None:
-            return Location(self.province_id(raw))
+            return self.locations[self.province_id(raw)]
         prov = self.province_id(match.group(1))
         coast_text = normalise_name(match.group(2)).removesuffix(" COAST")
         coast = _COAST_WORDS.get(coast_text, coast_text)
         # A coast the province does not have is ignored (DATC 4.B.6): "A GAS - SPA/NC",
         # "F MAO - BRE/XC".  Whether a coast is needed is decided by the legality rules.
-        return Location(prov, coast if coast in self.provinces[prov].coasts else None)
+        return self.place(prov, coast if coast in self.provinces[prov].coasts else None)
+
+    def place(self, province: str, coast: str | None = None) -> Location:
+        """The map's one :class:`Location` object for a province (and a coast it has)."""
+        return self.locations[f"{province}/{coast}" if coast else province]
 
     # -- geometry --------------------------------------------------------------
-
-    @property
-    def supply_centers(self) -> frozenset[str]:
-        return _centers(self)
 
     @property
     def letters(self) -> dict[str, str]:
@@ -131,53 +207,24 @@ class GameMap:
 
     def fleet_locations(self, province: str) -> tuple[Location, ...]:
         """Where a fleet may stand in a province: its coasts, or the province itself."""
-        prov = self.provinces[province]
-        if prov.terrain in (Terrain.LAND, Terrain.IMPASSABLE):
-            return ()
-        if prov.coasts:
-            return tuple(Location(province, c) for c in prov.coasts)
-        return (Location(province),)
+        return tuple(self.place(province, loc.coast) for loc in _fleet_places(self.provinces[province]))
 
     def army_can_stand(self, province: str) -> bool:
-        return self.provinces[province].terrain in (Terrain.LAND, Terrain.COAST)
+        return province in self.inland or province in self.coastal
 
     def provinces_reachable(self, is_fleet: bool, loc: Location) -> frozenset[str]:
         """Provinces a unit at ``loc`` could move into without convoy (coasts ignored)."""
         if is_fleet:
-            return frozenset(dest.province for dest in self.fleet_adjacency.get(loc, ()))
-        return self.army_adjacency.get(loc.province, frozenset())
+            return self.fleet_provinces.get(loc.text, _NOWHERE)
+        return self.army_adjacency.get(loc.province, _NOWHERE)
 
     def sea_neighbours(self, province: str) -> frozenset[str]:
         """Sea provinces touching a province: where convoy chains start and end."""
-        return _sea_neighbours(self, province)
+        return self.sea_adjacency[province]
 
     def any_neighbours(self, province: str) -> frozenset[str]:
         """Provinces next to this one by land or sea, for distances that ignore unit type."""
-        return _any_neighbours(self, province)
-
-
-@cache
-def _centers(game_map: GameMap) -> frozenset[str]:
-    return frozenset(p.id for p in game_map.provinces.values() if p.center)
-
-
-@cache
-def _sea_neighbours(game_map: GameMap, province: str) -> frozenset[str]:
-    seas = game_map.provinces
-    found: set[str] = set()
-    for loc in game_map.fleet_locations(province):
-        found.update(
-            d.province for d in game_map.fleet_adjacency.get(loc, ()) if seas[d.province].terrain is Terrain.SEA
-        )
-    return frozenset(found)
-
-
-@cache
-def _any_neighbours(game_map: GameMap, province: str) -> frozenset[str]:
-    found = set(game_map.army_adjacency.get(province, ()))
-    for loc in game_map.fleet_locations(province):
-        found.update(d.province for d in game_map.fleet_adjacency.get(loc, ()))
-    return frozenset(found)
+        return self.neighbours[province]
 
 
 def _location_of(token: str) -> Location:
@@ -253,10 +300,14 @@ def _fleet_places(prov: Province) -> tuple[Location, ...]:
     return (Location(prov.id),)
 
 
+# The maps are package data beside this module, read directly (importlib.resources would
+# import a dozen more modules at start-up).
+MAPS = Path(__file__).parent / "maps"
+
+
 def available_maps() -> list[str]:
     """The names of the maps shipped with the judge."""
-    folder = resources.files("judge.engine.maps")
-    return sorted(entry.name.removesuffix(".json") for entry in folder.iterdir() if entry.name.endswith(".json"))
+    return sorted(entry.stem for entry in MAPS.glob("*.json"))
 
 
 @cache
@@ -265,7 +316,7 @@ def load_map(name: str = "standard") -> GameMap:
     if not re.fullmatch(r"[a-z0-9_]+", name):
         raise MapError(f"unknown variant '{name}'")
     try:
-        text = resources.files("judge.engine.maps").joinpath(f"{name}.json").read_text("utf-8")
+        text = (MAPS / f"{name}.json").read_text("utf-8")
     except FileNotFoundError:
         raise MapError(f"unknown variant '{name}'") from None
     return parse_map(json.loads(text))

@@ -12,6 +12,10 @@ remaining order gets one decision, settled by :class:`~judge.engine.resolver.Res
   but the province the support is aimed at, and the supporter not dislodged;
 * convoy: the fleet is not dislodged.
 
+What does not depend on any decision is worked out once from the orders: who moves where,
+the supports that count for each move, head-to-head pairs, which moves go by convoy; and a
+unit nobody moves against keeps its support, convoy or place without asking the resolver.
+
 Strengths are exactly the DATC's (5.B.5-5.B.8): a power never helps dislodge its own unit,
 a unit that lost a head-to-head battle does not prevent (4.A.7 choice b), and a move by
 convoy is never head-to-head.  Whether an army move to an adjacent province goes by
@@ -28,8 +32,9 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from judge.engine.legal import convoy_route_exists, seas_linked
-from judge.engine.orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove, Unit
+from judge.engine.convoys import route_exists, seas_linked
+from judge.engine.map import Location
+from judge.engine.orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove, lexicon
 from judge.engine.position import Dislodgement, PlacedUnit, Position
 from judge.engine.resolver import Resolver
 from judge.engine.results import Entry, OrderResult, Outcome, assign_units, check_all, copy_outcomes
@@ -44,30 +49,67 @@ class MovementResult:
 
 
 class _Board:
-    """The orders of one movement phase and the DATC decisions over them."""
+    """The orders of one movement phase, the facts fixed by them, and the DATC decisions over them."""
 
-    def __init__(self, position: Position, orders: Mapping[str, MovementOrder | None]) -> None:
+    def __init__(self, position: Position, chosen: Mapping[str, Entry]) -> None:
         self.position = position
+        lex = lexicon(position.game_map)
         self.orders: dict[str, MovementOrder] = {}
-        for province, placed in position.units.items():
-            self.orders[province] = orders.get(province) or Hold(placed.unit)
-        self.owner = {p: u.power for p, u in position.units.items()}
+        self.owner: dict[str, str] = {}
+        self.moves: dict[str, Move] = {}
+        self.target: dict[str, str] = {}  # each move's destination province
+        self.aim: dict[str, str] = {}  # each support's province: where a cut does not come from
         self.moves_into: dict[str, list[str]] = defaultdict(list)
-        self.move_supports: dict[tuple[str, str], list[str]] = defaultdict(list)
         self.hold_supports: dict[str, list[str]] = defaultdict(list)
         self.convoys: dict[tuple[str, str], list[str]] = defaultdict(list)
-        for province, order in self.orders.items():
+        move_supports: dict[tuple[str, str], list[tuple[str, Location]]] = defaultdict(list)
+        for province, placed in position.units.items():
+            entry = chosen.get(province)
+            order = entry.order if entry is not None else None
+            self.owner[province] = placed.power
             if isinstance(order, Move):
+                self.moves[province] = order
+                self.target[province] = order.destination.province
                 self.moves_into[order.destination.province].append(province)
             elif isinstance(order, SupportMove):
-                self.move_supports[(order.supported.province, order.destination.province)].append(province)
+                aim = order.destination.province
+                move_supports[(order.supported.location.province, aim)].append((province, order.destination))
+                self.aim[province] = aim
             elif isinstance(order, SupportHold):
-                self.hold_supports[order.supported.province].append(province)
+                self.hold_supports[order.supported.location.province].append(province)
+                self.aim[province] = order.supported.location.province
             elif isinstance(order, Convoy):
-                self.convoys[(order.army.province, order.destination.province)].append(province)
-        self.convoyed = {p for p, o in self.orders.items() if isinstance(o, Move) and self._uses_convoy(p, o)}
+                self.convoys[(order.army.location.province, order.destination.province)].append(province)
+            elif not isinstance(order, Hold):
+                order = lex.make(Hold, placed.unit)  # no order: the unit holds
+            self.orders[province] = order
+        self.supports: dict[str, list[str]] = {}
+        for province, move in self.moves.items():
+            dest = move.destination
+            # A support of a move into the province counts for the move unless it names another coast.
+            named = move_supports.get((province, dest.province), ())
+            self.supports[province] = [s for s, where in named if where.coast in (None, dest.coast)]
+        self.convoyed = {p for p, move in self.moves.items() if self._uses_convoy(p, move)}
+        self.opponent = {  # head to head: moving into each other's province, neither by convoy
+            p: dest
+            for p, dest in self.target.items()
+            if self.target.get(dest) == p and p not in self.convoyed and dest not in self.convoyed
+        }
+        # Void: a support or convoy whose unit was not ordered what it assumes.
+        self.void = {s for named in move_supports.values() for s, _ in named}
+        self.void.difference_update(*self.supports.values())
+        for supported, supporters in self.hold_supports.items():
+            if supported in self.moves:
+                self.void.update(supporters)
+        for (army, to), fleets in self.convoys.items():
+            if self.target.get(army) != to or army not in self.convoyed:
+                self.void.update(fleets)
         self.paradox: set[str] = set()
         self.resolver: Resolver[str] = Resolver(self._adjudicate, self._backup_rule)
+        # A unit that neither moves nor is moved against keeps its support, convoy or place:
+        # those decisions depend on nothing else.
+        for province in self.orders.keys() - self.moves.keys() - self.moves_into.keys():
+            self.resolver.resolved[province] = True
 
     # -- static facts ---------------------------------------------------------------
 
@@ -82,56 +124,32 @@ class _Board:
         fleets = self.convoys.get((province, move.destination.province), ())
         return any(self.owner[f] == self.owner[province] for f in fleets)
 
-    def _head_to_head(self, province: str, move: Move) -> str | None:
-        """The province of the unit moving the opposite way without convoy, if any."""
-        other = self.orders.get(move.destination.province)
-        if (
-            isinstance(other, Move)
-            and other.destination.province == province
-            and province not in self.convoyed
-            and move.destination.province not in self.convoyed
-        ):
-            return move.destination.province
-        return None
-
-    def _supports_of_move(self, province: str, move: Move) -> list[str]:
-        dest = move.destination
-        found = []
-        for supporter in self.move_supports.get((province, dest.province), ()):
-            order = self.orders[supporter]
-            assert isinstance(order, SupportMove)
-            if order.destination.coast is None or order.destination == dest:
-                found.append(supporter)
-        return found
-
-    def _is_staying(self, province: str) -> bool:
-        return not isinstance(self.orders.get(province), Move)
-
     # -- strengths (DATC 5.B) -------------------------------------------------------------
 
     def _given(self, supporters: list[str], exclude_power: str | None = None) -> int:
-        counted = (s for s in supporters if exclude_power is None or self.owner[s] != exclude_power)
-        return sum(1 for s in counted if self.resolver.resolve(s))
+        """How many of these supports are given (not counting those of ``exclude_power``)."""
+        given = 0
+        for supporter in supporters:
+            if (exclude_power is None or self.owner[supporter] != exclude_power) and self.resolver.resolve(supporter):
+                given += 1
+        return given
 
     def path(self, province: str) -> bool:
         if province not in self.convoyed:
             return True
-        order = self.orders[province]
-        assert isinstance(order, Move)
-        dest = order.destination.province
+        dest = self.target[province]
         fleets = {
             f for f in self.convoys.get((province, dest), ()) if f not in self.paradox and self.resolver.resolve(f)
         }
-        return convoy_route_exists(self.position, province, dest, fleets)
+        return route_exists(self.position.game_map, province, dest, fleets)
 
-    def attack_strength(self, province: str, move: Move) -> int:
+    def attack_strength(self, province: str) -> int:
         if not self.path(province):
             return 0
-        dest = move.destination.province
-        supporters = self._supports_of_move(province, move)
-        occupant = self.orders.get(dest)
-        if occupant is None or (
-            isinstance(occupant, Move) and self._head_to_head(province, move) is None and self.resolver.resolve(dest)
+        dest = self.target[province]
+        supporters = self.supports[province]
+        if dest not in self.orders or (
+            dest in self.moves and province not in self.opponent and self.resolver.resolve(dest)
         ):
             return 1 + self._given(supporters)
         if self.owner[dest] == self.owner[province]:
@@ -139,58 +157,54 @@ class _Board:
         return 1 + self._given(supporters, exclude_power=self.owner[dest])
 
     def hold_strength(self, province: str) -> int:
-        order = self.orders.get(province)
-        if order is None:
+        if province not in self.orders:
             return 0
-        if isinstance(order, Move):
+        if province in self.moves:
             return 0 if self.resolver.resolve(province) else 1
         return 1 + self._given(self.hold_supports.get(province, []))
 
     def defend_strength(self, province: str) -> int:
-        order = self.orders[province]
-        assert isinstance(order, Move)
-        return 1 + self._given(self._supports_of_move(province, order))
+        return 1 + self._given(self.supports[province])
 
     def prevent_strength(self, province: str) -> int:
-        order = self.orders[province]
-        assert isinstance(order, Move)
         if not self.path(province):
             return 0
-        opponent = self._head_to_head(province, order)
+        opponent = self.opponent.get(province)
         if opponent is not None and self.resolver.resolve(opponent):
             return 0
-        return 1 + self._given(self._supports_of_move(province, order))
+        return 1 + self._given(self.supports[province])
 
     # -- decisions --------------------------------------------------------------------------
 
     def _adjudicate(self, province: str) -> bool:
-        order = self.orders[province]
-        if isinstance(order, Move):
-            return self._move_succeeds(province, order)
-        if isinstance(order, SupportHold | SupportMove):
-            return self._support_given(province, order)
-        # A convoy succeeds while its fleet is not dislodged.
+        if province in self.moves:
+            return self._move_succeeds(province)
+        if province in self.aim:
+            return self._support_given(province, self.aim[province])
+        # A convoy succeeds (and a unit holds) while it is not dislodged.
         return not any(self.resolver.resolve(m) for m in self.moves_into.get(province, ()))
 
-    def _move_succeeds(self, province: str, move: Move) -> bool:
-        attack = self.attack_strength(province, move)
+    def _move_succeeds(self, province: str) -> bool:
+        attack = self.attack_strength(province)
         if attack == 0:
             return False
-        dest = move.destination.province
-        opponent = self._head_to_head(province, move)
+        dest = self.target[province]
+        opponent = self.opponent.get(province)
         if opponent is not None:
             if attack <= self.defend_strength(opponent):
                 return False
         elif attack <= self.hold_strength(dest):
             return False
-        return all(attack > self.prevent_strength(other) for other in self.moves_into[dest] if other != province)
+        for other in self.moves_into[dest]:
+            if other != province and attack <= self.prevent_strength(other):
+                return False
+        return True
 
-    def _support_given(self, province: str, order: SupportHold | SupportMove) -> bool:
-        target = order.destination.province if isinstance(order, SupportMove) else order.supported.province
+    def _support_given(self, province: str, aim: str) -> bool:
         for attacker in self.moves_into.get(province, ()):
             if self.owner[attacker] == self.owner[province] or not self.path(attacker):
                 continue
-            if attacker != target or self.resolver.resolve(attacker):
+            if attacker != aim or self.resolver.resolve(attacker):
                 return False
         return True
 
@@ -200,13 +214,10 @@ class _Board:
         if convoys:
             self.paradox.update(convoys)
             return dict.fromkeys(convoys, False)
-        moves = [p for p in cycle if isinstance(self.orders[p], Move)]
+        moves = [p for p in cycle if p in self.moves]
         return dict.fromkeys(moves or cycle, bool(moves))
 
     # -- outcome -----------------------------------------------------------------------------
-
-    def moved(self, province: str) -> bool:
-        return isinstance(self.orders[province], Move) and self.resolver.resolve(province)
 
     def on_used_route(self, province: str, order: Convoy) -> bool:
         """Whether the convoying fleet links up with other convoying fleets from start to end."""
@@ -214,57 +225,34 @@ class _Board:
         fleets = {
             f for f in self.convoys.get((start, dest), ()) if f not in self.paradox and self.resolver.resolve(f)
         }
-        return province in seas_linked(self.position, start, fleets) and province in seas_linked(
-            self.position, dest, fleets
-        )
-
-    def is_void(self, province: str) -> bool:
-        """A support or convoy whose unit was not ordered what it assumes."""
-        order = self.orders[province]
-        if isinstance(order, SupportHold):
-            return not self._is_staying(order.supported.province)
-        if isinstance(order, SupportMove):
-            target = self.orders.get(order.supported.province)
-            if not isinstance(target, Move):
-                return True
-            return province not in self._supports_of_move(order.supported.province, target)
-        if isinstance(order, Convoy):
-            army = self.orders.get(order.army.province)
-            return not (
-                isinstance(army, Move)
-                and army.destination.province == order.destination.province
-                and order.army.province in self.convoyed
-            )
-        return False
+        game_map = self.position.game_map
+        return province in seas_linked(game_map, start, fleets) and province in seas_linked(game_map, dest, fleets)
 
 
 def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order | str]]) -> MovementResult:
     """Adjudicate one movement phase; ``orders`` maps each power to its orders."""
     entries = check_all(position, orders)
     chosen = assign_units(entries)
-    board = _Board(position, {p: e.order for p, e in chosen.items() if isinstance(e.order, MovementOrder)})
-    for province in board.orders:
-        board.resolver.resolve(province)
-
-    dislodged_by: dict[str, str] = {}
-    for province, order in board.orders.items():
-        if board.moved(province):
-            assert isinstance(order, Move)
-            target = order.destination.province
-            if target in board.orders and not board.moved(target):
-                dislodged_by[target] = province
+    board = _Board(position, chosen)
+    resolve = board.resolver.resolve
+    moved = {province for province in board.orders if resolve(province) and province in board.moves}
+    dislodged_by = {
+        target: province
+        for province, target in board.target.items()
+        if province in moved and target in board.orders and target not in moved
+    }
     for province, entry in chosen.items():
-        _settle(board, entry, province, dislodged_by)
+        _settle(board, entry, province, province in moved, dislodged_by)
 
+    lex = lexicon(position.game_map)
     units: list[PlacedUnit] = []
     dislodged: list[Dislodgement] = []
     occupied: set[str] = set()
     for province, placed in position.units.items():
-        order = board.orders[province]
-        if board.moved(province):
-            assert isinstance(order, Move)
-            units.append(PlacedUnit(placed.power, Unit(placed.unit.type, order.destination)))
-            occupied.add(order.destination.province)
+        if province in moved:
+            dest = board.moves[province].destination
+            units.append(PlacedUnit(placed.power, lex.unit(placed.unit.type, dest)))
+            occupied.add(dest.province)
         elif province in dislodged_by:
             attacker = dislodged_by[province]
             dislodged.append(Dislodgement(placed.power, placed.unit, attacker, attacker in board.convoyed))
@@ -279,21 +267,21 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
     return MovementResult(copy_outcomes(entries), tuple(units), tuple(dislodged), contested)
 
 
-def _settle(board: _Board, entry: Entry, province: str, dislodged_by: Mapping[str, str]) -> None:
+def _settle(board: _Board, entry: Entry, province: str, moved: bool, dislodged_by: Mapping[str, str]) -> None:
     order = board.orders[province]
     dislodged = province in dislodged_by
     if isinstance(order, Move):
-        if board.moved(province):
+        if moved:
             entry.settle(Outcome.SUCCEEDS)
         elif not board.path(province):
             entry.settle(Outcome.FAILS, "no convoy")
         else:
             entry.settle(Outcome.FAILS, "dislodged" if dislodged else "bounce")
     elif dislodged:
-        entry.settle(Outcome.FAILS, "void" if board.is_void(province) else "dislodged")
+        entry.settle(Outcome.FAILS, "void" if province in board.void else "dislodged")
     elif isinstance(order, Hold):
         entry.settle(Outcome.SUCCEEDS)
-    elif board.is_void(province):
+    elif province in board.void:
         entry.settle(Outcome.FAILS, "void")
     elif isinstance(order, Convoy):
         if province in board.paradox:

@@ -12,6 +12,13 @@ plus ``results``, ``next_phase`` and ``winner``; when it is read back, ``next_ph
 phase adjudicated, so one phase's output with new ``orders`` is the next phase's input.
 Without ``centers`` every power owns its home centers.  Bad data raises
 :class:`NotationError` with a message for the user.
+
+:func:`legal_orders_to_data` is the `judge orders` format: every legal order of every unit
+of a position, ``{"orders": {"A PAR": ["A PAR H", "A PAR - BUR", ...]}}``, plus in an
+adjustment phase ``builds``, each power's legal builds (and ``WAIVE``).
+
+Units and orders written in canonical notation are read through the map's
+:class:`~judge.engine.orders.Lexicon`: a dictionary lookup each, and shared values.
 """
 
 from __future__ import annotations
@@ -19,11 +26,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from judge.engine.legal import retreat_options
+from judge.engine.legal import legal_builds, legal_orders, retreat_options
 from judge.engine.map import GameMap, MapError, load_map
-from judge.engine.orders import Order, OrderSyntaxError, Unit, UnitType, parse_order
+from judge.engine.orders import Order, OrderSyntaxError, PhaseKind, Unit, UnitType, lexicon
 from judge.engine.phases import PhaseResult
 from judge.engine.position import Dislodgement, Phase, PlacedUnit, Position
+from judge.engine.results import OrderResult, Outcome
 
 
 class NotationError(ValueError):
@@ -47,6 +55,8 @@ def _list(data: Any, what: str) -> list[Any]:
 def power_name(game_map: GameMap, text: Any) -> str:
     """A power's name from its name or initial, any case."""
     if isinstance(text, str):
+        if text in game_map.powers:
+            return text
         key = text.strip().upper()
         if key in game_map.powers:
             return key
@@ -58,6 +68,10 @@ def power_name(game_map: GameMap, text: Any) -> str:
 
 def parse_unit(game_map: GameMap, text: Any) -> Unit:
     """A unit written ``A LON`` or ``F STP/SC``, placed where such a unit can stand."""
+    lex = lexicon(game_map)
+    found = lex.standing.get(text) if isinstance(text, str) else None
+    if found is not None:
+        return found
     if not isinstance(text, str) or len(text.split(maxsplit=1)) != 2:
         raise NotationError(f"bad unit '{text}': expected e.g. 'A LON' or 'F STP/SC'")
     kind, where = text.split(maxsplit=1)
@@ -71,7 +85,7 @@ def parse_unit(game_map: GameMap, text: Any) -> Unit:
     if unit_type is UnitType.ARMY:
         if not game_map.army_can_stand(location.province):
             raise NotationError(f"bad unit '{text}': an army cannot stand in {location.province}")
-        return Unit(unit_type, location.__class__(location.province))
+        return lex.unit(unit_type, game_map.place(location.province))
     places = game_map.fleet_locations(location.province)
     if not places:
         raise NotationError(f"bad unit '{text}': a fleet cannot stand in {location.province}")
@@ -79,7 +93,7 @@ def parse_unit(game_map: GameMap, text: Any) -> Unit:
         if len(places) > 1:
             raise NotationError(f"bad unit '{text}': say which coast ({', '.join(map(str, places))})")
         location = places[0]
-    return Unit(unit_type, location)
+    return lex.unit(unit_type, location)
 
 
 def position_from_data(data: Any) -> tuple[Position, dict[str, list[Order | str]]]:
@@ -103,9 +117,10 @@ def position_from_data(data: Any) -> tuple[Position, dict[str, list[Order | str]
         power = power_name(game_map, power_text)
         for text in _list(listed, f"units.{power_text}"):
             unit = parse_unit(game_map, text)
-            if unit.province in units:
-                raise NotationError(f"two units in {unit.province}")
-            units[unit.province] = PlacedUnit(power, unit)
+            province = unit.location.province
+            if province in units:
+                raise NotationError(f"two units in {province}")
+            units[province] = PlacedUnit(power, unit)
 
     if "centers" in data:
         centers: dict[str, str] = {}
@@ -126,7 +141,7 @@ def position_from_data(data: Any) -> tuple[Position, dict[str, list[Order | str]
 
     dislodged: list[Dislodgement] = []
     contested: list[str] = []
-    if phase.kind.value == "R":
+    if phase.kind is PhaseKind.RETREAT:
         dislodged = _dislodged(game_map, data.get("dislodged"), units)
         for text in _list(data.get("contested", []), "contested"):
             try:
@@ -135,12 +150,13 @@ def position_from_data(data: Any) -> tuple[Position, dict[str, list[Order | str]
                 raise NotationError(str(exc)) from None
 
     orders: dict[str, list[Order | str]] = {}
+    read = lexicon(game_map).reader(phase.kind)
     for power_text, listed in _mapping(data.get("orders"), "orders").items():
         power = power_name(game_map, power_text)
         bucket = orders.setdefault(power, [])
         for text in _list(listed, f"orders.{power_text}"):
             try:
-                bucket.append(parse_order(str(text), game_map, phase.kind))
+                bucket.append(read(str(text)))
             except OrderSyntaxError as exc:
                 bucket.append(f"{text}: {exc}")
     position = Position.build(game_map, phase, units.values(), centers, dislodged, contested)
@@ -175,7 +191,7 @@ def position_to_data(position: Position) -> dict[str, Any]:
     data: dict[str, Any] = {
         "variant": position.game_map.name,
         "phase": str(position.phase),
-        "units": _by_power([(u.power, str(u.unit)) for u in position.units.values()]),
+        "units": _by_power([(u.power, u.unit.text) for u in position.units.values()]),
         "centers": _by_power([(power, c) for c, power in position.centers.items()]),
     }
     if position.dislodged:
@@ -191,22 +207,40 @@ def position_to_data(position: Position) -> dict[str, Any]:
     return data
 
 
+def legal_orders_to_data(position: Position) -> dict[str, Any]:
+    """Every legal order of every unit (by unit, in province order), and in winter every legal build."""
+    ordered = position.dislodged if position.phase.kind is PhaseKind.RETREAT else position.units
+    orders: dict[str, list[str]] = {}
+    for province in sorted(ordered):
+        listed = legal_orders(position, province)
+        if listed:
+            orders[ordered[province].unit.text] = [order.text for order in listed]
+    data: dict[str, Any] = {"orders": orders}
+    if position.phase.kind is PhaseKind.ADJUSTMENT:
+        builds = {power: [o.text for o in legal_builds(position, power)] for power in position.game_map.powers}
+        data["builds"] = {power: listed for power, listed in builds.items() if listed}
+    return data
+
+
+_WORDS = {outcome: outcome.value for outcome in Outcome}
+
+
+def _result_to_data(result: OrderResult) -> dict[str, Any]:
+    """One order's result; ``detail`` only when there is one."""
+    data: dict[str, Any] = {"power": result.power, "order": str(result.order), "result": _WORDS[result.outcome]}
+    data["reason"] = result.reason
+    if result.detail:
+        data["detail"] = result.detail
+    return data
+
+
 def result_to_data(result: PhaseResult) -> dict[str, Any]:
     """A phase result: what became of each order, and the position after the phase."""
     after = position_to_data(result.position)
     data: dict[str, Any] = {
         "variant": after.pop("variant"),
         "phase": str(result.phase),
-        "results": [
-            {
-                "power": r.power,
-                "order": str(r.order),
-                "result": r.outcome.value,
-                "reason": r.reason,
-                **({"detail": r.detail} if r.detail else {}),
-            }
-            for r in result.results
-        ],
+        "results": [_result_to_data(r) for r in result.results],
     }
     next_phase = after.pop("phase")
     data.update(after)

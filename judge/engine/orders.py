@@ -6,15 +6,29 @@ The parser understands what players type (``A PAR - BUR``, ``F NTH C A LON - NWY
 order is well formed and names real places; whether it is *legal* in a position is
 :mod:`judge.engine.legal`'s business.  A missing unit type (``PAR - BUR``) is allowed: the
 type is filled in from the board (DATC 4.C.1).
+
+Parse once.  Units and orders are :class:`~judge.engine.values.TextValue`\\s: each is its
+canonical text, computed once.  Each map has a :class:`Lexicon` that interns them (one
+shared object per unit or order, built on first use, so the values passed around are
+mostly the same few objects) and remembers what each order text parsed to, so an order
+text seen before costs one dictionary lookup.  A new text written in canonical notation
+(what JSON input and the engine's own output use) is read by splitting it into words and
+looking each up in the map's tables; anything else (full names, aliases, other keywords
+and spellings) goes through the free-text tokeniser.  Interning is only a cache: values
+are compared by their text, never by identity, and the tables are bounded.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from enum import Enum
+from functools import cache, cached_property, partial
+from typing import Any, TypeVar, get_args
 
 from judge.engine.map import GameMap, Location, MapError, normalise_name
+from judge.engine.values import TextValue
 
 
 class OrderSyntaxError(ValueError):
@@ -26,116 +40,170 @@ class UnitType(Enum):
     FLEET = "F"
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+@dataclass(frozen=True, slots=True, eq=False)
+class Unit(TextValue):
     """A unit designation: its type (``None`` when an order omitted it) and location."""
 
     type: UnitType | None
     location: Location
+    text: str = field(init=False, repr=False)
+    is_fleet: bool = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._set_text(self.write(self.type, self.location))
+        object.__setattr__(self, "is_fleet", self.type is UnitType.FLEET)
+
+    @staticmethod
+    def write(unit_type: UnitType | None, location: Location) -> str:
+        return f"{unit_type.value} {location.text}" if unit_type else location.text
 
     @property
     def province(self) -> str:
         return self.location.province
 
-    @property
-    def is_fleet(self) -> bool:
-        return self.type is UnitType.FLEET
 
-    def __str__(self) -> str:
-        return f"{self.type.value} {self.location}" if self.type else str(self.location)
-
-
-@dataclass(frozen=True, slots=True)
-class Hold:
+@dataclass(frozen=True, slots=True, eq=False)
+class Hold(TextValue):
     unit: Unit
+    text: str = field(init=False, repr=False)
 
-    def __str__(self) -> str:
-        return f"{self.unit} H"
+    def __post_init__(self) -> None:
+        self._set_text(self.write(self.unit))
+
+    @staticmethod
+    def write(unit: Unit) -> str:
+        return f"{unit.text} H"
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+@dataclass(frozen=True, slots=True, eq=False)
+class Move(TextValue):
     unit: Unit
     destination: Location
     via_convoy: bool = False
+    text: str = field(init=False, repr=False)
 
-    def __str__(self) -> str:
-        return f"{self.unit} - {self.destination}" + (" VIA CONVOY" if self.via_convoy else "")
+    def __post_init__(self) -> None:
+        self._set_text(self.write(self.unit, self.destination, self.via_convoy))
+
+    @staticmethod
+    def write(unit: Unit, destination: Location, via_convoy: bool = False) -> str:
+        return f"{unit.text} - {destination.text} VIA CONVOY" if via_convoy else f"{unit.text} - {destination.text}"
 
 
-@dataclass(frozen=True, slots=True)
-class SupportHold:
+@dataclass(frozen=True, slots=True, eq=False)
+class SupportHold(TextValue):
     """Support for a unit that is not moving (it holds, supports or convoys)."""
 
     unit: Unit
     supported: Unit
+    text: str = field(init=False, repr=False)
 
-    def __str__(self) -> str:
-        return f"{self.unit} S {self.supported}"
+    def __post_init__(self) -> None:
+        self._set_text(self.write(self.unit, self.supported))
+
+    @staticmethod
+    def write(unit: Unit, supported: Unit) -> str:
+        return f"{unit.text} S {supported.text}"
 
 
-@dataclass(frozen=True, slots=True)
-class SupportMove:
+@dataclass(frozen=True, slots=True, eq=False)
+class SupportMove(TextValue):
     unit: Unit
     supported: Unit
     destination: Location
+    text: str = field(init=False, repr=False)
 
-    def __str__(self) -> str:
-        return f"{self.unit} S {self.supported} - {self.destination}"
+    def __post_init__(self) -> None:
+        self._set_text(self.write(self.unit, self.supported, self.destination))
+
+    @staticmethod
+    def write(unit: Unit, supported: Unit, destination: Location) -> str:
+        return f"{unit.text} S {supported.text} - {destination.text}"
 
 
-@dataclass(frozen=True, slots=True)
-class Convoy:
+@dataclass(frozen=True, slots=True, eq=False)
+class Convoy(TextValue):
     unit: Unit
     army: Unit
     destination: Location
+    text: str = field(init=False, repr=False)
 
-    def __str__(self) -> str:
-        return f"{self.unit} C {self.army} - {self.destination}"
+    def __post_init__(self) -> None:
+        self._set_text(self.write(self.unit, self.army, self.destination))
+
+    @staticmethod
+    def write(unit: Unit, army: Unit, destination: Location) -> str:
+        return f"{unit.text} C {army.text} - {destination.text}"
 
 
-@dataclass(frozen=True, slots=True)
-class Retreat:
+@dataclass(frozen=True, slots=True, eq=False)
+class Retreat(TextValue):
     unit: Unit
     destination: Location
+    text: str = field(init=False, repr=False)
 
-    def __str__(self) -> str:
-        return f"{self.unit} - {self.destination}"
+    def __post_init__(self) -> None:
+        self._set_text(self.write(self.unit, self.destination))
+
+    @staticmethod
+    def write(unit: Unit, destination: Location) -> str:
+        return f"{unit.text} - {destination.text}"
 
 
-@dataclass(frozen=True, slots=True)
-class Disband:
+@dataclass(frozen=True, slots=True, eq=False)
+class Disband(TextValue):
     """A dislodged unit disbanding in a retreat phase."""
 
     unit: Unit
+    text: str = field(init=False, repr=False)
 
-    def __str__(self) -> str:
-        return f"{self.unit} D"
+    def __post_init__(self) -> None:
+        self._set_text(self.write(self.unit))
+
+    @staticmethod
+    def write(unit: Unit) -> str:
+        return f"{unit.text} D"
 
 
-@dataclass(frozen=True, slots=True)
-class Build:
+@dataclass(frozen=True, slots=True, eq=False)
+class Build(TextValue):
     unit: Unit
+    text: str = field(init=False, repr=False)
 
-    def __str__(self) -> str:
-        return f"BUILD {self.unit}"
+    def __post_init__(self) -> None:
+        self._set_text(self.write(self.unit))
+
+    @staticmethod
+    def write(unit: Unit) -> str:
+        return f"BUILD {unit.text}"
 
 
-@dataclass(frozen=True, slots=True)
-class Remove:
+@dataclass(frozen=True, slots=True, eq=False)
+class Remove(TextValue):
     """A unit removed in an adjustment phase."""
 
     unit: Unit
+    text: str = field(init=False, repr=False)
 
-    def __str__(self) -> str:
-        return f"REMOVE {self.unit}"
+    def __post_init__(self) -> None:
+        self._set_text(self.write(self.unit))
+
+    @staticmethod
+    def write(unit: Unit) -> str:
+        return f"REMOVE {unit.text}"
 
 
-@dataclass(frozen=True, slots=True)
-class Waive:
+@dataclass(frozen=True, slots=True, eq=False)
+class Waive(TextValue):
     """A build the power declines to make."""
 
-    def __str__(self) -> str:
+    text: str = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._set_text(self.write())
+
+    @staticmethod
+    def write() -> str:
         return "WAIVE"
 
 
@@ -149,6 +217,115 @@ class PhaseKind(Enum):
     MOVEMENT = "M"
     RETREAT = "R"
     ADJUSTMENT = "A"
+
+
+# -- interning ---------------------------------------------------------------------------
+
+V = TypeVar("V", bound=TextValue)
+
+_TABLE_LIMIT = 1 << 17  # entries per table; a full table starts again empty
+_TYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
+
+
+class Lexicon:
+    """The units and orders of one map, each one shared object, and the order texts read so far."""
+
+    def __init__(self, game_map: GameMap) -> None:
+        self.game_map = game_map
+        self._values: dict[type[TextValue], dict[str, Any]] = {kind: {} for kind in (Unit, *get_args(Order))}
+        self._readers = {kind: partial(self._read, {}, kind) for kind in PhaseKind}
+
+    def make(self, kind: type[V], *fields: Any) -> V:
+        """The shared value ``kind(*fields)``, looked up by its text and built the first time."""
+        text = kind.write(*fields)
+        table = self._values[kind]
+        found: V | None = table.get(text)
+        if found is None:
+            if len(table) >= _TABLE_LIMIT:
+                table.clear()
+            found = table[text] = kind(*fields)
+        return found
+
+    def unit(self, unit_type: UnitType | None, location: Location) -> Unit:
+        return self.make(Unit, unit_type, location)
+
+    def parse(self, text: str, phase: PhaseKind) -> Order:
+        """The order a text denotes in a phase of this kind (see :func:`parse_order`)."""
+        return self._readers[phase](text)
+
+    def reader(self, phase: PhaseKind) -> Callable[[str], Order]:
+        """:meth:`parse` for phases of one kind: what to call for each of many orders."""
+        return self._readers[phase]
+
+    def _read(self, seen: dict[str, Order], phase: PhaseKind, text: str) -> Order:
+        order = seen.get(text)
+        if order is None:
+            order = self._canonical(text.split(), phase) or _parse_free(text, self, phase)
+            if len(seen) >= _TABLE_LIMIT:
+                seen.clear()
+            seen[text] = order
+        return order
+
+    def _word_unit(self, kind: str, where: str) -> Unit | None:
+        found: Unit | None = self._values[Unit].get(f"{kind} {where}")
+        if found is not None or kind not in _TYPES or where not in self.game_map.locations:
+            return found
+        return self.unit(_TYPES[kind], self.game_map.locations[where])
+
+    def _canonical(self, words: list[str], phase: PhaseKind) -> Order | None:
+        """An order written in canonical notation, read word by word; ``None`` for anything else."""
+        if words == ["WAIVE"]:
+            return self.make(Waive)
+        if len(words) == 3 and words[0] in ("BUILD", "REMOVE"):
+            unit = self._word_unit(words[1], words[2])
+            if unit is None:
+                return None
+            return self.make(Build, unit) if words[0] == "BUILD" else self.make(Remove, unit)
+        unit = self._word_unit(*words[:2]) if len(words) >= 3 else None
+        if unit is None:
+            return None
+        rest, places = words[2:], self.game_map.locations
+        match rest:
+            case ["H"]:
+                return self.make(Hold, unit)
+            case ["D"]:
+                return self.make(Remove, unit) if phase is PhaseKind.ADJUSTMENT else self.make(Disband, unit)
+            case ["-", where] if where in places:
+                if phase is PhaseKind.RETREAT:
+                    return self.make(Retreat, unit, places[where])
+                return self.make(Move, unit, places[where], False)
+            case ["-", where, "VIA", "CONVOY"] if where in places and phase is not PhaseKind.RETREAT:
+                return self.make(Move, unit, places[where], True)
+            case ["S", kind, where]:
+                other = self._word_unit(kind, where)
+                return None if other is None else self.make(SupportHold, unit, other)
+            case ["S" | "C" as verb, kind, where, "-", dest] if dest in places:
+                other = self._word_unit(kind, where)
+                if other is None:
+                    return None
+                if verb == "S":
+                    return self.make(SupportMove, unit, other, places[dest])
+                return self.make(Convoy, unit, other, places[dest])
+        return None
+
+    @cached_property
+    def standing(self) -> dict[str, Unit]:
+        """Every unit that can stand on the board, by its canonical text (``A PAR``, ``F STP/SC``)."""
+        game_map = self.game_map
+        armies = (self.unit(UnitType.ARMY, game_map.place(p)) for p in game_map.provinces if game_map.army_can_stand(p))
+        fleets = (self.unit(UnitType.FLEET, loc) for p in game_map.provinces for loc in game_map.fleet_locations(p))
+        return {unit.text: unit for unit in (*armies, *fleets)}
+
+    @cached_property
+    def names_pattern(self) -> re.Pattern[str]:
+        """The map's names of several words (and with hyphens), for the free-text tokeniser."""
+        return _name_pattern(self.game_map)
+
+
+@cache
+def lexicon(game_map: GameMap) -> Lexicon:
+    """The map's lexicon (one per map, kept as long as the map)."""
+    return Lexicon(game_map)
 
 
 # -- parsing -----------------------------------------------------------------------------
@@ -206,19 +383,15 @@ def _name_pattern(game_map: GameMap) -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Z0-9])(?:{alts})(?![A-Z0-9])")
 
 
-_PATTERNS: dict[int, re.Pattern[str]] = {}
 
-
-def _tokenise(text: str, game_map: GameMap) -> list[_Token]:
+def _tokenise(text: str, lex: Lexicon) -> list[_Token]:
+    game_map = lex.game_map
     line = text.upper()
     line = re.sub(r"\(\s*([A-Z]+)(?:\s+COAST)?\s*\)", r"/\1", line)
     line = re.sub(r"\s*/\s*(NORTH|SOUTH|EAST|WEST)(?:\s+COAST)?\b", lambda m: "/" + m.group(1)[0] + "C", line)
     line = re.sub(r"\s*/\s*", "/", line)
-    pattern = _PATTERNS.get(id(game_map))
-    if pattern is None:
-        pattern = _PATTERNS[id(game_map)] = _name_pattern(game_map)
     # Multi-word names (and names with hyphens, "Mid-Atlantic") become their ids first.
-    line = pattern.sub(lambda m: game_map.names[normalise_name(m.group(0))], line)
+    line = lex.names_pattern.sub(lambda m: game_map.names[normalise_name(m.group(0))], line)
     tokens: list[_Token] = []
     for raw in _TOKEN.findall(line):
         kind = _KEYWORDS.get(raw)
@@ -252,41 +425,50 @@ def _place(tokens: _Tokens, game_map: GameMap, what: str) -> Location:
     return _location(tok, game_map, what)
 
 
-def _unit(tokens: _Tokens, game_map: GameMap, what: str = "a unit") -> Unit:
+def _unit(tokens: _Tokens, lex: Lexicon, what: str = "a unit") -> Unit:
     kind = tokens.take("A", "F")
     unit_type = None if kind is None else UnitType(kind.kind)
-    return Unit(unit_type, _place(tokens, game_map, f"the province of {what}"))
+    return lex.unit(unit_type, _place(tokens, lex.game_map, f"the province of {what}"))
 
 
 def parse_order(text: str, game_map: GameMap, phase: PhaseKind = PhaseKind.MOVEMENT) -> Order:
-    """Parse one order in standard notation for a phase of the given kind."""
-    tokens = _Tokens(_tokenise(text, game_map), text)
+    """Parse one order in standard notation for a phase of the given kind.
+
+    The same text always gives the same (shared) value; see the module docstring.
+    """
+    return lexicon(game_map).parse(text, phase)
+
+
+def _parse_free(text: str, lex: Lexicon, phase: PhaseKind) -> Order:
+    """Parse any notation the tokeniser understands."""
+    tokens = _Tokens(_tokenise(text, lex), text)
     if tokens.done():
         raise OrderSyntaxError("empty order")
     if tokens.take("WAIVE"):
-        order: Order = Waive()
+        order: Order = lex.make(Waive)
     elif tokens.take("B"):
-        order = Build(_unit(tokens, game_map))
+        order = lex.make(Build, _unit(tokens, lex))
     elif tokens.peek("R") or (tokens.peek("D") and phase is PhaseKind.ADJUSTMENT):
         tokens.take("R", "D")
-        order = Remove(_unit(tokens, game_map))
+        order = lex.make(Remove, _unit(tokens, lex))
     else:
-        order = _unit_order(tokens, game_map, phase)
+        order = _unit_order(tokens, lex, phase)
     if not tokens.done():
         raise OrderSyntaxError(f"unexpected '{tokens.rest()}' at the end of the order")
     return order
 
 
-def _unit_order(tokens: _Tokens, game_map: GameMap, phase: PhaseKind) -> Order:
-    unit = _unit(tokens, game_map)
+def _unit_order(tokens: _Tokens, lex: Lexicon, phase: PhaseKind) -> Order:
+    unit = _unit(tokens, lex)
+    game_map = lex.game_map
     if tokens.done() or tokens.take("H"):
-        return Hold(unit)
+        return lex.make(Hold, unit)
     if tokens.take("B"):
-        return Build(unit)
+        return lex.make(Build, unit)
     if tokens.take("R"):
-        return Remove(unit)
+        return lex.make(Remove, unit)
     if tokens.take("D"):
-        return Remove(unit) if phase is PhaseKind.ADJUSTMENT else Disband(unit)
+        return lex.make(Remove, unit) if phase is PhaseKind.ADJUSTMENT else lex.make(Disband, unit)
     if tokens.take("-"):
         dest = _place(tokens, game_map, "a destination")
         if tokens.take("VIA"):
@@ -294,18 +476,18 @@ def _unit_order(tokens: _Tokens, game_map: GameMap, phase: PhaseKind) -> Order:
                 raise OrderSyntaxError("expected 'CONVOY' after 'VIA'")
             if phase is PhaseKind.RETREAT:
                 raise OrderSyntaxError("a retreat cannot be convoyed")
-            return Move(unit, dest, via_convoy=True)
-        return Retreat(unit, dest) if phase is PhaseKind.RETREAT else Move(unit, dest)
+            return lex.make(Move, unit, dest, True)
+        return lex.make(Retreat, unit, dest) if phase is PhaseKind.RETREAT else lex.make(Move, unit, dest, False)
     if tokens.take("S"):
-        supported = _unit(tokens, game_map, "the supported unit")
+        supported = _unit(tokens, lex, "the supported unit")
         if tokens.take("-"):
-            return SupportMove(unit, supported, _place(tokens, game_map, "the supported move's destination"))
+            return lex.make(SupportMove, unit, supported, _place(tokens, game_map, "the supported move's destination"))
         tokens.take("H")
-        return SupportHold(unit, supported)
+        return lex.make(SupportHold, unit, supported)
     if tokens.take("C"):
-        army = _unit(tokens, game_map, "the convoyed army")
+        army = _unit(tokens, lex, "the convoyed army")
         if not tokens.take("-"):
             raise OrderSyntaxError("a convoy order needs the army's move: C A LON - NWY")
-        return Convoy(unit, army, _place(tokens, game_map, "the convoy's destination"))
+        return lex.make(Convoy, unit, army, _place(tokens, game_map, "the convoy's destination"))
     found = tokens.items[tokens.pos].text
     raise OrderSyntaxError(f"expected H, -, S or C after '{unit}', found '{found}'")

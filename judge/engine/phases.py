@@ -37,42 +37,38 @@ def adjudicate(position: Position, orders: Mapping[str, Sequence[Order | str]]) 
         moved = adjudicate_movement(position, orders)
         results = moved.results
         if moved.dislodged:
-            after = position.evolve(
-                phase=Phase(phase.season, phase.year, PhaseKind.RETREAT),
-                units={u.location.province: u for u in moved.units},
-                dislodged={d.unit.province: d for d in moved.dislodged},
-                contested=moved.contested,
+            after = Position.build(
+                position.game_map,
+                Phase(phase.season, phase.year, PhaseKind.RETREAT),
+                moved.units,
+                position.centers,
+                moved.dislodged,
+                moved.contested,
             )
             return PhaseResult(phase, results, after, winner(after))
-        units: list[PlacedUnit] = list(moved.units)
+        units: Sequence[PlacedUnit] = moved.units
     elif phase.kind is PhaseKind.RETREAT:
-        retreat_results, units = adjudicate_retreats(position, orders)
-        results = retreat_results
+        results, units = adjudicate_retreats(position, orders)
     else:
-        adjustment_results, units = adjudicate_adjustments(position, orders)
-        after = _settled(position, units).evolve(phase=Phase(Season.SPRING, phase.year + 1, PhaseKind.MOVEMENT))
-        return PhaseResult(phase, adjustment_results, after, winner(after))
-    after = _end_of_season(_settled(position, units))
+        results, units = adjudicate_adjustments(position, orders)
+        spring = Phase(Season.SPRING, phase.year + 1, PhaseKind.MOVEMENT)
+        after = Position.build(position.game_map, spring, units, position.centers)
+        return PhaseResult(phase, results, after, winner(after))
+    after = _end_of_season(position, units)
     return PhaseResult(phase, results, after, winner(after))
 
 
-def _settled(position: Position, units: list[PlacedUnit]) -> Position:
-    return position.evolve(units={u.location.province: u for u in units}, dislodged={}, contested=frozenset())
-
-
-def _end_of_season(position: Position) -> Position:
-    """After the last movement or retreat of a season: Fall, centers change hands."""
-    phase = position.phase
+def _end_of_season(position: Position, units: Sequence[PlacedUnit]) -> Position:
+    """The position after the last movement or retreat of a season: in Fall, centers change hands."""
+    phase, game_map = position.phase, position.game_map
     if phase.season is Season.SPRING:
-        return position.evolve(phase=Phase(Season.FALL, phase.year, PhaseKind.MOVEMENT))
+        return Position.build(game_map, Phase(Season.FALL, phase.year, PhaseKind.MOVEMENT), units, position.centers)
     centers = dict(position.centers)
-    for province, unit in position.units.items():
-        if province in position.game_map.supply_centers:
-            centers[province] = unit.power
-    position = position.evolve(centers=centers)
-    if adjustment_needed(position):
-        return position.evolve(phase=Phase(Season.WINTER, phase.year, PhaseKind.ADJUSTMENT))
-    return position.evolve(phase=Phase(Season.SPRING, phase.year + 1, PhaseKind.MOVEMENT))
+    centers.update((u.location.province, u.power) for u in units if u.location.province in game_map.supply_centers)
+    after = Position.build(game_map, Phase(Season.WINTER, phase.year, PhaseKind.ADJUSTMENT), units, centers)
+    if adjustment_needed(after):
+        return after
+    return after.evolve(phase=Phase(Season.SPRING, phase.year + 1, PhaseKind.MOVEMENT))
 
 
 def adjustment_needed(position: Position) -> bool:
@@ -90,7 +86,8 @@ def adjustment_needed(position: Position) -> bool:
 
 def winner(position: Position) -> str | None:
     """The power holding at least the map's victory count of supply centers, if any."""
+    owners = list(position.centers.values())
     for power in position.game_map.powers:
-        if len(position.centers_of(power)) >= position.game_map.victory_centers:
+        if owners.count(power) >= position.game_map.victory_centers:
             return power
     return None

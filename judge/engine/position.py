@@ -1,4 +1,9 @@
-"""Phases and positions: the state of the board between two adjudications."""
+"""Phases and positions: the state of the board between two adjudications.
+
+A position is a frozen value.  What many questions about it share is derived once, on
+first use, and kept with it: the seas holding fleets and their convoy routes
+(:attr:`Position.convoys`).
+"""
 
 from __future__ import annotations
 
@@ -8,9 +13,11 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
 from types import MappingProxyType
+from typing import NamedTuple
 
-from judge.engine.map import GameMap, Location, Terrain
-from judge.engine.orders import PhaseKind, Unit, UnitType
+from judge.engine.convoys import ConvoyNetwork
+from judge.engine.map import GameMap, Location
+from judge.engine.orders import PhaseKind, Unit, UnitType, lexicon
 
 
 class Season(Enum):
@@ -48,9 +55,8 @@ class Phase:
         return f"{self.season.value}{self.year}{self.kind.value}"
 
 
-@dataclass(frozen=True, slots=True)
-class PlacedUnit:
-    """A unit on the board and the power that owns it."""
+class PlacedUnit(NamedTuple):
+    """A unit on the board and the power that owns it (a named tuple: frozen, and quick to build)."""
 
     power: str
     unit: Unit
@@ -122,10 +128,11 @@ class Position:
         """The start of a game: Spring of the map's first year, home centers and units."""
         units: list[PlacedUnit] = []
         centers: dict[str, str] = {}
+        lex = lexicon(game_map)
         for power in game_map.powers.values():
             for text in power.start_units:
                 kind, where = text.split()
-                units.append(PlacedUnit(power.name, Unit(UnitType(kind), game_map.location(where))))
+                units.append(PlacedUnit(power.name, lex.unit(UnitType(kind), game_map.location(where))))
             centers.update((c, power.name) for c in power.home_centers)
         return cls.build(game_map, Phase(Season.SPRING, game_map.start_year, PhaseKind.MOVEMENT), units, centers)
 
@@ -135,10 +142,13 @@ class Position:
     @cached_property
     def fleet_seas(self) -> frozenset[str]:
         """Sea provinces holding a fleet: the links a convoy chain may use."""
-        seas = self.game_map.provinces
-        return frozenset(
-            p for p, u in self.units.items() if u.type is UnitType.FLEET and seas[p].terrain is Terrain.SEA
-        )
+        seas = self.game_map.seas
+        return frozenset(p for p, u in self.units.items() if p in seas and u.unit.is_fleet)
+
+    @cached_property
+    def convoys(self) -> ConvoyNetwork:
+        """The convoy routes the fleets at sea could form."""
+        return ConvoyNetwork(self.game_map, self.fleet_seas)
 
     def unit_at(self, province: str) -> PlacedUnit | None:
         return self.units.get(province)

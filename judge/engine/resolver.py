@@ -55,8 +55,9 @@ class Resolver(Generic[Key]):
         del self._cycle[length:]
 
     def resolve(self, key: Key) -> bool:
-        if key in self.resolved:
-            return self.resolved[key]
+        known = self.resolved.get(key)
+        if known is not None:
+            return known
         if key in self._in_cycle:
             self._guess_based = True
             return self._guess[key]
@@ -76,7 +77,9 @@ class Resolver(Generic[Key]):
 
         if not self._guess_based:
             self._guess_based = old_guess_based
-            self._finish(key, first)
+            self.resolved[key] = first
+            self._visited.discard(key)
+            del self._guess[key]
             return first
 
         hit_here = key in self._in_cycle

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
-from judge.engine.legal import check_order
+from judge.engine.legal import Illegal, checker
 from judge.engine.orders import Order, Waive
 from judge.engine.position import Position
 
@@ -18,9 +18,8 @@ class Outcome(Enum):
     INVALID = "invalid"
 
 
-@dataclass(frozen=True, slots=True)
-class OrderResult:
-    """What became of one order: ``reason`` says why it failed or was invalid."""
+class OrderResult(NamedTuple):
+    """What became of one order: ``reason`` says why it failed or was invalid (a frozen named tuple)."""
 
     power: str
     order: Order | str
@@ -58,6 +57,7 @@ def check_all(position: Position, orders: Mapping[str, Sequence[Order | str]]) -
     invalid with the string as the detail.
     """
     entries: list[Entry] = []
+    check = checker(position.phase.kind)
     for power, items in orders.items():
         for item in items:
             entry = Entry(power, item)
@@ -65,11 +65,11 @@ def check_all(position: Position, orders: Mapping[str, Sequence[Order | str]]) -
             if isinstance(item, str):
                 entry.settle(Outcome.INVALID, "unreadable", item)
                 continue
-            verdict = check_order(position, power, item)
-            if verdict.illegal is not None:
-                entry.settle(Outcome.INVALID, "illegal", verdict.illegal.message)
+            checked = check(position, power, item)
+            if isinstance(checked, Illegal):
+                entry.settle(Outcome.INVALID, "illegal", checked.message)
             else:
-                entry.order = verdict.order
+                entry.order = checked
     return entries
 
 
@@ -79,17 +79,23 @@ def assign_units(entries: Sequence[Entry]) -> dict[str, Entry]:
     Identical repeats are left unsettled here and take the first copy's outcome in
     :func:`copy_outcomes`; conflicting orders are all invalid.
     """
-    by_unit: dict[str, list[Entry]] = defaultdict(list)
-    for entry in entries:
-        if entry.outcome is None and entry.order is not None and not isinstance(entry.order, Waive):
-            by_unit[entry.order.unit.province].append(entry)
     chosen: dict[str, Entry] = {}
-    for province, group in by_unit.items():
+    conflicts: dict[str, list[Entry]] = {}
+    for entry in entries:
+        order = entry.order
+        if entry.outcome is not None or order is None or isinstance(order, Waive):
+            continue
+        province = order.unit.location.province
+        first = chosen.get(province)
+        if first is None:
+            chosen[province] = entry
+        elif first.order != order or province in conflicts:
+            conflicts.setdefault(province, [first]).append(entry)
+    for province, group in conflicts.items():
         if any(entry.order != group[0].order for entry in group[1:]):
+            del chosen[province]
             for entry in group:
                 entry.settle(Outcome.INVALID, "conflict", MULTIPLE_ORDERS)
-        else:
-            chosen[province] = group[0]
     return chosen
 
 

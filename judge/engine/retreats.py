@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from judge.engine.orders import Order, Retreat, Unit
+from judge.engine.orders import Order, Retreat, lexicon
 from judge.engine.position import PlacedUnit, Position
 from judge.engine.results import OrderResult, Outcome, assign_units, check_all, copy_outcomes
 
@@ -23,12 +23,13 @@ def adjudicate_retreats(
     chosen = assign_units(entries)
     targets = Counter(e.order.destination.province for e in chosen.values() if isinstance(e.order, Retreat))
     units = list(position.units.values())
+    lex = lexicon(position.game_map)
     for entry in chosen.values():
         order = entry.order
         if isinstance(order, Retreat):
             if targets[order.destination.province] > 1:
                 entry.settle(Outcome.FAILS, "bounce")
                 continue
-            units.append(PlacedUnit(entry.power, Unit(order.unit.type, order.destination)))
+            units.append(PlacedUnit(entry.power, lex.unit(order.unit.type, order.destination)))
         entry.settle(Outcome.SUCCEEDS)
     return copy_outcomes(entries), units

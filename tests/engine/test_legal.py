@@ -185,6 +185,39 @@ def test_legal_orders_are_exactly_the_orders_check_accepts(seed: int) -> None:
                 assert verdict.order in listed_set, f"{order} accepted as {verdict.order} but not listed"
 
 
+def _convoy_position(rng: random.Random) -> Position:
+    """Fleets on a cluster of seas and armies on coasts: many convoy routes, some through one fleet only."""
+    seas = {rng.choice(["NTH", "MAO", "ION", "TYS", "ENG"])}
+    while len(seas) < 7:
+        seas.add(rng.choice(sorted(n for s in seas for n in M.sea_neighbours(s))))
+    coasts = sorted({c for s in seas for c in M.shores[s]})
+    units = [PlacedUnit(rng.choice(list(M.powers)), Unit(UnitType.FLEET, Location(s))) for s in sorted(seas)]
+    for province in rng.sample(coasts, 8):
+        kind = UnitType.FLEET if rng.random() < 0.25 and not M.provinces[province].coasts else UnitType.ARMY
+        units.append(PlacedUnit(rng.choice(list(M.powers)), Unit(kind, Location(province))))
+    return Position.build(M, Phase.parse("S1901M"), units, {})
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_legal_orders_agree_with_check_where_convoys_abound(seed: int) -> None:
+    """Moves by convoy, supports of them (6.D.31) and convoys on minimal routes (6.G.19)."""
+    pos = _convoy_position(random.Random(seed))
+    kinds: set[str] = set()
+    for province, placed in pos.units.items():
+        listed = legal_orders(pos, province)
+        assert len(set(listed)) == len(listed), "an order is listed twice"
+        for order in listed:
+            verdict = check_order(pos, placed.power, order)
+            assert verdict.legal and verdict.order == order, f"{order} listed but {verdict.illegal}"
+            kinds.add(type(order).__name__ + (" via" if isinstance(order, Move) and order.via_convoy else ""))
+        listed_set = set(listed)
+        for order in _candidates(pos, placed):
+            verdict = check_order(pos, placed.power, order)
+            if verdict.legal:
+                assert verdict.order in listed_set, f"{order} accepted as {verdict.order} but not listed"
+    assert {"Convoy", "Move via", "SupportMove"} <= kinds
+
+
 def test_retreat_phase_lists_retreats_and_disband() -> None:
     pos = Position.build(
         M,

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from judge.engine.legal import legal_orders
 from judge.engine.map import Location, load_map
 from judge.engine.orders import (
     Build,
@@ -20,8 +23,11 @@ from judge.engine.orders import (
     Unit,
     UnitType,
     Waive,
+    _parse_free,
+    lexicon,
     parse_order,
 )
+from judge.engine.position import Phase, PlacedUnit, Position
 
 M = load_map("standard")
 A, F = UnitType.ARMY, UnitType.FLEET
@@ -101,3 +107,58 @@ def test_bad_orders_say_what_is_wrong(text: str, message: str) -> None:
 def test_unknown_coast_is_ignored_datc_4_b_6() -> None:
     assert parse_order("A GAS - SPA/NC", M) == Move(unit(A, "GAS"), Location("SPA", "NC"))
     assert parse_order("F MAO - BRE/EC", M) == Move(unit(F, "MAO"), Location("BRE"))
+
+
+# -- parse once: shared values and the canonical reading -----------------------------------
+
+
+def test_an_order_text_parses_to_one_shared_value() -> None:
+    first = parse_order("A PAR - BUR", M)
+    assert parse_order("A PAR - BUR", M) is first
+    assert parse_order("Army Paris -> Burgundy", M) is first  # the tokeniser's result is shared too
+    assert first in legal_orders(Position.initial(M), "PAR")
+    assert next(o for o in legal_orders(Position.initial(M), "PAR") if o == first) is first
+
+
+def test_values_compare_and_hash_by_class_and_text() -> None:
+    move = Move(unit(A, "BEL"), Location("PIC"))
+    assert move == parse_order("A BEL - PIC", M) and hash(move) == hash("A BEL - PIC")
+    assert move != Retreat(unit(A, "BEL"), Location("PIC")) and str(move) == "A BEL - PIC"
+    assert unit(None, "PAR") != unit(A, "PAR") and {move: 1}[Move(unit(A, "BEL"), Location("PIC"))] == 1
+    assert sorted([Location("SPA", "SC"), Location("SPA"), Location("POR")]) == [
+        Location("POR"), Location("SPA"), Location("SPA", "SC")
+    ]
+
+
+def _texts() -> list[str]:
+    """Canonical texts of every kind, from legal orders of random positions, and a few more."""
+    rng = random.Random(2)
+    texts = ["WAIVE", "BUILD F STP/NC", "REMOVE A PAR", "A PAR D", "F NTH C F LON - BEL", "A PAR S A MAR",
+             "F MAO - SPA", "A NTH H", "A PAR - BUR VIA CONVOY", "A PAR S A MAR H", "A PAR - XYZ", "A PAR H H"]
+    for _ in range(6):
+        places = rng.sample(sorted(M.locations), 30)
+        units = []
+        for where in places:
+            location = M.locations[where]
+            kind = F if M.fleet_locations(location.province) and (location.coast or rng.random() < 0.5) else A
+            if kind is A and not M.army_can_stand(location.province):
+                continue
+            units.append(PlacedUnit("ENGLAND", Unit(kind, location)))
+        position = Position.build(M, Phase.parse("S1901M"), units, {})
+        texts += [str(o) for p in position.units for o in legal_orders(position, p)]
+    return texts
+
+
+def test_the_canonical_reading_agrees_with_the_tokeniser() -> None:
+    lex = lexicon(M)
+    read = 0
+    for text in _texts():
+        for phase in PhaseKind:
+            fast = lex._canonical(text.split(), phase)
+            try:
+                slow: object = _parse_free(text, lex, phase)
+            except OrderSyntaxError:
+                slow = None
+            assert fast is None or fast == slow, (text, phase)
+            read += fast is not None
+    assert read > 3000  # nearly every canonical text is read without the tokeniser

@@ -1,0 +1,120 @@
+"""Convoy routes: which chains of fleets at sea could carry an army.
+
+A route from one coast to another is a chain of seas holding fleets, each touching the
+next, the first touching the army's coast and the last the destination.  The questions the
+rules ask, and how they are answered:
+
+* *Could a route exist, and where could an army go?*  The seas holding fleets fall into
+  connected groups, found once per position (:class:`ConvoyNetwork`); an army can be
+  convoyed to every coast along a group that touches its own coast.
+* *Is a fleet on a minimal route* (DATC 6.G.19, for the legality of convoy orders)?  A route
+  needs each of its fleets exactly when it is an induced path: no fleet touches the start
+  except the first, none touches the destination except the last, and no two touch unless
+  they are consecutive.  The induced paths from an army's coast are walked once, which
+  gives for every destination the fleets on some minimal route.
+* *Could a route exist with only some of the fleets* (those whose convoy succeeded, or all
+  but a supporting fleet, DATC 6.D.31)?  A search over those seas: :func:`route_exists`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+
+from judge.engine.map import GameMap
+
+_NONE: frozenset[str] = frozenset()
+
+
+def seas_linked(game_map: GameMap, start: str, links: Collection[str]) -> set[str]:
+    """The seas of ``links`` that a chain of them connects to the coast of ``start``."""
+    touching = game_map.sea_adjacency
+    frontier = [s for s in touching[start] if s in links]
+    seen = set(frontier)
+    while frontier:
+        for nxt in touching[frontier.pop()]:
+            if nxt in links and nxt not in seen:
+                seen.add(nxt)
+                frontier.append(nxt)
+    return seen
+
+
+def route_exists(game_map: GameMap, start: str, dest: str, links: Collection[str]) -> bool:
+    """Whether a chain of the seas in ``links`` links the coasts of two provinces."""
+    if start == dest or start not in game_map.coastal or dest not in game_map.coastal:
+        return False
+    return not seas_linked(game_map, start, links).isdisjoint(game_map.sea_adjacency[dest])
+
+
+class ConvoyNetwork:
+    """The convoy routes of one position: the groups of seas holding fleets, and what they allow.
+
+    Built once per position (:attr:`judge.engine.position.Position.convoys`); the answers for
+    each army's coast are computed on first use and kept.
+    """
+
+    def __init__(self, game_map: GameMap, fleet_seas: frozenset[str]) -> None:
+        self.game_map = game_map
+        self.fleet_seas = fleet_seas
+        self._group: dict[str, int] = {}
+        self._shores: list[frozenset[str]] = []  # the coasts along each group
+        for sea in sorted(fleet_seas):
+            if sea not in self._group:
+                members = {sea} | seas_linked(game_map, sea, fleet_seas)
+                self._group.update(dict.fromkeys(members, len(self._shores)))
+                self._shores.append(frozenset().union(*(game_map.shores[s] for s in members)))
+        self._destinations: dict[str, frozenset[str]] = {}
+        self._routes: dict[str, Mapping[str, frozenset[str]]] = {}
+        self._without: dict[tuple[str, str], frozenset[str]] = {}  # coasts reached without one fleet
+
+    def destinations(self, start: str) -> frozenset[str]:
+        """Every coastal province an army in ``start`` could reach through the fleets at sea."""
+        found = self._destinations.get(start)
+        if found is None:
+            found = _NONE
+            if start in self.game_map.coastal:
+                groups = {self._group[s] for s in self.game_map.sea_adjacency[start] if s in self._group}
+                found = frozenset().union(*(self._shores[g] for g in groups)) - {start}
+            self._destinations[start] = found
+        return found
+
+    def route_exists(self, start: str, dest: str, without: str | None = None) -> bool:
+        """Whether the fleets at sea (all but the one in ``without``) could convoy ``start`` to ``dest``."""
+        if dest not in self.destinations(start):
+            return False
+        if without is None or without not in self.minimal_routes(start)[dest]:
+            return True  # the shortest route is a minimal one, and it does not use that fleet
+        key = (start, without)
+        found = self._without.get(key)
+        if found is None:
+            seas = seas_linked(self.game_map, start, self.fleet_seas - {without})
+            found = self._without[key] = frozenset().union(*(self.game_map.shores[s] for s in seas))
+        return dest in found
+
+    def minimal_routes(self, start: str) -> Mapping[str, frozenset[str]]:
+        """For each destination of an army in ``start``, the fleets on some minimal route to it."""
+        found = self._routes.get(start)
+        if found is None:
+            found = self._routes[start] = self._walk(start) if self.destinations(start) else {}
+        return found
+
+    def _walk(self, start: str) -> dict[str, frozenset[str]]:
+        """Walk every induced path of fleets from ``start`` (see the module docstring)."""
+        touching, shores = self.game_map.sea_adjacency, self.game_map.shores
+        fleets: dict[str, set[str]] = {}
+
+        def extend(path: list[str], behind: frozenset[str], barred: frozenset[str]) -> None:
+            # ``behind``: coasts along the path but its last sea; ``barred``: seas that touch
+            # the start or a sea of the path but its last (the path's own seas among them).
+            last = path[-1]
+            for dest in shores[last] - behind - {start}:
+                fleets.setdefault(dest, set()).update(path)
+            for nxt in touching[last]:
+                if nxt in self.fleet_seas and nxt not in barred:
+                    path.append(nxt)
+                    extend(path, behind | shores[last], barred | touching[last])
+                    path.pop()
+
+        at_start = touching[start]
+        for first in sorted(at_start & self.fleet_seas):
+            extend([first], _NONE, at_start)
+        return {dest: frozenset(found) for dest, found in fleets.items()}

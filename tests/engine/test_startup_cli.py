@@ -1,0 +1,45 @@
+"""The JSON commands import only the core: no database, mail or template libraries at start-up."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLE = Path(__file__).parent / "examples" / "s1901m.json"
+SERVICE_LIBRARIES = ("sqlalchemy", "alembic", "aiosmtpd", "jinja2")
+
+# Run one command in a fresh interpreter, then report what it returned and which of the
+# service's libraries ended up imported.
+PROBE = """
+import contextlib, io, json, sys
+from judge.service.cli import main
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    status = main(sys.argv[1:])
+heavy = sorted({name.split(".")[0] for name in sys.modules} & set(json.loads(sys.stdin.read())))
+print(json.dumps({"status": status, "answer": json.loads(out.getvalue()), "imported": heavy}))
+"""
+
+
+def run_probe(*args: str) -> dict[str, object]:
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        input=json.dumps(SERVICE_LIBRARIES), capture_output=True, text=True, check=True,
+    )
+    result: dict[str, object] = json.loads(proc.stdout)
+    return result
+
+
+@pytest.mark.parametrize("command", ["adjudicate", "orders", "payola"])
+def test_json_commands_do_not_import_the_service(command: str, tmp_path: Path) -> None:
+    request = json.loads(EXAMPLE.read_text())
+    if command == "payola":
+        request["powers"] = {"FRANCE": {"balance": 10, "sheet": "3 : A PAR - BUR"}}
+    source = tmp_path / "request.json"
+    source.write_text(json.dumps(request))
+    result = run_probe(command, str(source))
+    assert result["status"] == 0 and "error" not in result["answer"]  # type: ignore[operator]
+    assert result["imported"] == []
