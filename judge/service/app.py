@@ -30,6 +30,7 @@ from judge.service.outbox import queue
 from judge.service.render import render
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail
+from judge.web.pages import refresh
 
 log = logging.getLogger("judge")
 CLAIM = timedelta(minutes=10)  # how long a deadline run may hold a game before others may take over
@@ -57,7 +58,15 @@ def inject(db: Database, settings: Settings, raw: bytes, now: datetime, envelope
 def process_game(db: Database, settings: Settings, name: str, now: datetime, force: bool = False) -> str:
     """What a deadline does for one game: process its phase if due (or ``force``), else send
     the reminders or late notices that are due.  Idempotent, and safe to run from several
-    processes at once: a claim on the game row makes each phase process exactly once."""
+    processes at once: a claim on the game row makes each phase process exactly once.  The
+    game's public pages follow once the change is committed."""
+    summary = _process_game(db, settings, name, now, force)
+    if settings.web:
+        refresh(db, settings, [name.lower()])
+    return summary
+
+
+def _process_game(db: Database, settings: Settings, name: str, now: datetime, force: bool) -> str:
     with db.transaction() as session:
         claimed = session.execute(
             update(Game)

@@ -95,11 +95,16 @@ def _service(args: argparse.Namespace) -> int:
             serve(settings)
             return 0
         db = open_database(settings)
+        if args.command == "tick":  # for cron: quiet when nothing happened, each line timestamped
+            now = utcnow()
+            lines = [line for line in tick(db, settings, now) if " is not due " not in line or "notices" in line]
+            sent = deliver_pending(db, settings, transport_for(settings), utcnow())
+            lines += [f"{sent} mail(s) sent to {settings.relay or settings.maildir.resolve()}"] if sent else []
+            for line in lines:
+                print(f"{now:%Y-%m-%d %H:%M:%S} UTC {line}")
+            return 0
         if args.command == "process":
             print(process_game(db, settings, args.game, utcnow(), force=args.force))
-        elif args.command == "tick":
-            for line in tick(db, settings, utcnow()):
-                print(line)
         else:
             for name in args.files:
                 print(f"{name}: {inject(db, settings, Path(name).read_bytes(), utcnow())}")
@@ -122,6 +127,15 @@ def _database_options(sub: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] in (["web"], ["publish"]):  # their own parser: judge/web/cli.py
+        from judge.web.cli import main as web_main
+
+        return web_main(arguments)
+    if arguments[:1] == ["map"]:  # its own parser: judge/render/cli.py
+        from judge.render.cli import main as map_main
+
+        return map_main(arguments[1:])
     parser = argparse.ArgumentParser(prog="judge", description="A Payola Diplomacy judge.")
     commands = parser.add_subparsers(dest="command", required=True)
     adj = commands.add_parser("adjudicate", help="adjudicate a phase given as JSON (see README)")
@@ -146,7 +160,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     demo.add_argument("--keep", action="store_true", help="keep the temporary data directory")
     for sub in (serve_cmd, inject_cmd, process, tick_cmd):
         _database_options(sub)
-    args = parser.parse_args(argv)
+    commands.add_parser("map", help="draw a `judge adjudicate` input or output as SVG or PNG (judge map -h)")
+    commands.add_parser("web", help="serve the games' public pages (<data-dir>/web) over HTTP, read-only")
+    commands.add_parser("publish", help="write the games' public pages into <data-dir>/web")
+    args = parser.parse_args(arguments)
     if args.command == "demo":
         from judge.service.demo import run_demo
 

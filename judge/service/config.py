@@ -53,6 +53,9 @@ class Settings:
     max_creates_per_day: int = 3
     max_joins_per_day: int = 10
     judge_name: str = "Payola Judge"  # the display name in the From of the judge's mail
+    maps: bool = True  # results mails carry the maps of the phase (PNG and SVG)
+    web: bool = True  # the games' public pages are written into data_dir/web after every change
+    web_url: str | None = None  # where data_dir/web is seen: results mails link to the game's page
     # After a restart, deadlines already past wait this long for the mail the MTA held meanwhile:
     settle_seconds: float = 300.0
     # The name the judge's own MTA writes after "by" in its Received: header (Postfix: myhostname);

@@ -48,6 +48,7 @@ from judge.service.config import DEFAULT_DURATIONS, Settings
 from judge.service.outbox import queue
 from judge.service.render import render
 from judge.store.models import Absence, Game, LedgerRow, Observer, PhaseRow, Player, Submission
+from judge.web.public import page_url
 
 
 class GameError(ValueError):
@@ -490,8 +491,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
         _open_phase(session, game, outcome.position, now)
     processed = Processed(row.name, adjudication, determination_data, statements,
                           None if winner else str(outcome.position.phase), winner, report)
-    pictures = [] if options_of(game).blind else maps.phase_maps(game.name, position, outcome.results,
-                                                                  outcome.position)
+    pictures = [] if options_of(game).blind or not settings.maps else maps.phase_maps(
+        game.name, position, outcome.results, outcome.position)
     _mail_results(session, game, settings, processed, row, now, pictures)
     if winner is not None:
         game.winner = winner
@@ -531,6 +532,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
     accounts = _accounts_since(session, game, row)
     money = balances(session, game)
     blind = options_of(game).blind
+    page = page_url(settings.web_url, game.name)
     for power, player in seats(session, game).items():
         if not is_played(player):
             continue
@@ -538,13 +540,13 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
         view = views.results_view(processed.report, power, processed.statements.get(power), accounts.get(power, []),
                                   money[power], blind)
         body = render("results", game=game, view=view, next_phase=processed.next_phase, winner=processed.winner,
-                      deadline=game.deadline)
+                      deadline=game.deadline, web_url=page)
         queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
               game_id=game.id, attachments=pictures)
     public = views.results_view(processed.report, None, None, [], 0, blind)
     for observer in observers(session, game):
         body = render("results", game=game, view=public, next_phase=processed.next_phase, winner=processed.winner,
-                      deadline=game.deadline)
+                      deadline=game.deadline, web_url=page)
         queue(session, settings, to=observer, subject=subject, body=body, kind="results", now=now, game_id=game.id,
               attachments=pictures)
     body = render("chart", game=game, processed=processed, accounts=accounts, balances=money, deadline=game.deadline)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import create_engine, make_url, text
 
@@ -60,8 +61,12 @@ def fresh_database_url() -> str | None:
 
 
 class Judge:
-    def __init__(self, data_dir: Path, now: datetime = datetime(2026, 1, 5, 12, 0)) -> None:
-        self.settings = Settings(data_dir=data_dir, database=fresh_database_url())
+    """A judge on ``data_dir``.  Maps and public pages are off unless asked for (``maps=True``,
+    ``web=True``): drawing them is what the tests of maps and pages are for, and it is slow."""
+
+    def __init__(self, data_dir: Path, now: datetime = datetime(2026, 1, 5, 12, 0), **settings: Any) -> None:
+        settings = {"maps": False, "web": False, **settings}
+        self.settings = Settings(data_dir=data_dir, database=fresh_database_url(), **settings)
         self.db = open_database(self.settings)
         self.now = now
         self.read = 0

@@ -7,6 +7,7 @@ writing the phase's position directly, as a game master's database would hold it
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -408,6 +409,7 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 
 def test_the_results_mail_carries_the_maps_of_the_phase(judge: Judge) -> None:
+    judge.settings = replace(judge.settings, maps=True)
     play_spring(judge)
     results = next(m for m in judge.new_mail() if m.to == ALICE and m.subject == "g1 S1901M results")
     assert set(results.attachments) == {"g1-S1901M-orders.png", "g1-F1901M.png", "g1-F1901M.svg"}
@@ -415,6 +417,22 @@ def test_the_results_mail_carries_the_maps_of_the_phase(judge: Judge) -> None:
     assert kind == "image/png" and png_size(data)[0] == 1200
     kind, svg = results.attachments["g1-F1901M.svg"]
     assert kind == "image/svg+xml" and b'data-location="BUR"' in svg  # France's army now in Burgundy
+
+
+def test_a_judge_without_maps_sends_none(judge: Judge) -> None:
+    play_spring(judge)
+    results = next(m for m in judge.new_mail() if m.to == ALICE and m.subject == "g1 S1901M results")
+    assert results.attachments == {}
+
+
+def test_the_public_pages_follow_every_change(judge: Judge) -> None:
+    judge.settings = replace(judge.settings, web=True)
+    play_spring(judge)
+    pages = judge.settings.data_dir / "web" / "games" / "g1"
+    assert (pages / "S1901M.html").exists() and "A PAR - BUR" in (pages / "S1901M.html").read_text()
+    judge.later(49)
+    judge.process("g1")  # a deadline, not a mail
+    assert (pages / "F1901M.html").exists()
 
 
 def test_map_sends_the_current_board(judge: Judge) -> None:

@@ -3,6 +3,7 @@ absences, history by mail, and the master's remaining tools.  One test per comma
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -144,6 +145,7 @@ def test_an_anonymous_game_does_not_say_who_took_a_power_over(tmp_path: Path) ->
 
 
 def test_an_observer_receives_public_results_and_no_secrets(judge: Judge) -> None:
+    judge.settings = replace(judge.settings, maps=True)
     judge.send(OBSERVER, "OBSERVE g1")
     assert "you will receive the public results of g1" in judge.last_to(OBSERVER).body
     judge.send(ALICE, FRANCE + "PRESS TO G\nSECRET_PRESS\nENDPRESS")

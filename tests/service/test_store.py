@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 
 from alembic import command
 from sqlalchemy import inspect
 
+from judge.service.app import open_database
+from judge.service.config import Settings
+from judge.service.handlers import receive
 from judge.store.database import Database, alembic_config
 from judge.store.models import Base
 
@@ -43,3 +48,21 @@ def test_judge_inject_command_line(tmp_path: Path) -> None:
     proc = subprocess.run([*run, "process", "cli1", "--data-dir", str(data)], capture_output=True, text=True,
                           check=False)
     assert proc.returncode == 0 and "cli1 is forming: nothing to process" in proc.stdout
+
+
+def test_judge_tick_is_quiet_when_nothing_happens_and_timestamps_what_does(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    run = [sys.executable, "-m", "judge.service.cli"]
+    mail = tmp_path / "create.eml"
+    mail.write_bytes(b"From: gm@example.org\nTo: judge@localhost\nSubject: new\nMessage-ID: <t1@x>\n\nCREATE t1 pw\n")
+    subprocess.run([*run, "inject", "--data-dir", str(data), str(mail)], capture_output=True, check=True)
+    quiet = subprocess.run([*run, "tick", "--data-dir", str(data)], capture_output=True, text=True, check=True)
+    assert quiet.stdout == ""
+    (data / "outbox" / "new").mkdir(parents=True, exist_ok=True)
+    mail.write_bytes(b"From: gm@example.org\nTo: judge@localhost\nSubject: list\nMessage-ID: <t2@x>\n\nLIST\n")
+    subprocess.run([*run, "inject", "--data-dir", str(data), str(mail)], capture_output=True, check=True)
+    settings = Settings(data_dir=data)
+    receive(open_database(settings), mail.read_bytes().replace(b"<t2@x>", b"<t3@x>"), datetime(2026, 1, 1))
+    busy = subprocess.run([*run, "tick", "--data-dir", str(data)], capture_output=True, text=True, check=True)
+    assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC mail \d+ done\n", busy.stdout)
+    assert busy.stdout.splitlines()[-1].endswith("UTC 1 mail(s) sent to " + str((data / "outbox").resolve()))

@@ -129,6 +129,7 @@ class Conversation:
         self.mails_sent = 0
         self.password_checks = 0
         self.presses = 0
+        self.touched: set[str] = set()  # the games this mail looked at
 
     def run(self) -> Refusal | None:
         """Act on every line and queue the reply; returns the refusal if a sign-on was refused."""
@@ -255,9 +256,13 @@ class Conversation:
     # -- the game and its phase ---------------------------------------------------------------
 
     def game(self, name: str) -> Game | None:
-        """The game called ``name``, its row locked until the mail's transaction ends."""
-        return self.session.scalar(select(Game).where(Game.name == name.lower()).with_for_update()
+        """The game called ``name``, its row locked until the mail's transaction ends (and its
+        public pages looked at once it has)."""
+        game = self.session.scalar(select(Game).where(Game.name == name.lower()).with_for_update()
                                    .execution_options(populate_existing=True))
+        if game is not None:
+            self.touched.add(game.name)
+        return game
 
     def active_position(self) -> Position | None:
         """The position of the signed-on game's current phase (read once per phase and mail)."""

@@ -12,7 +12,8 @@ is rolled back, it is marked ``quarantined`` with its error, the sender gets a s
 told; then the next mail is applied.  Only the database itself failing (it cannot be reached,
 or a concurrent transaction got in the way: ``RETRIED``) is tried again a few times first, and
 if even quarantining fails the mail stays ``new`` for the next pass.  Once a mail is settled its
-stored copy keeps no password (``redact``).
+stored copy keeps no password (``redact``).  The public pages of the games a mail touched are
+brought up to date after its transaction commits, so a page never shows a change undone.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from judge.service.sender import record_bounce
 from judge.store.database import Database
 from judge.store.models import Game
 from judge.store.models import InboundMail as InboundRow
+from judge.web.pages import refresh
 
 log = logging.getLogger("judge")
 
@@ -69,49 +71,57 @@ def process_mail(db: Database, settings: Settings, mail_id: int, now: datetime) 
     error: Exception | None = None
     for attempt in range(ATTEMPTS):
         try:
-            return _apply(db, settings, mail_id, now)
+            status, touched = _apply(db, settings, mail_id, now)
         except RETRIED as exc:
             log.warning("mail %s: database error, attempt %d: %s", mail_id, attempt + 1, exc)
             error = exc
             time.sleep(0.05 * 4**attempt)
+            continue
         except Exception as exc:
             log.exception("mail %s failed", mail_id)
             error = exc
             break
+        if touched and settings.web:
+            refresh(db, settings, touched)  # the public pages, once the mail's changes are committed
+        return status
     assert error is not None
     return _quarantine(db, settings, mail_id, now, error)
 
 
-def _apply(db: Database, settings: Settings, mail_id: int, now: datetime) -> str:
+def _apply(db: Database, settings: Settings, mail_id: int, now: datetime) -> tuple[str, set[str]]:
+    """Apply the mail; its status, and the games it changed (for the public pages)."""
     with db.transaction() as session:
         claimed = session.execute(update(InboundRow).where(InboundRow.id == mail_id, InboundRow.status == "new")
                                   .values(status="applying"))
         row = session.get(InboundRow, mail_id)
         if row is None or not claimed.rowcount:  # type: ignore[attr-defined]
-            return row.status if row else "missing"
+            return (row.status if row else "missing"), set()
         mail = parse_mail(row.raw, envelope_from=row.envelope_from)
         row.processed_at = now
-        row.status = _status(session, settings, mail, row, now)
+        row.status, touched = _status(session, settings, mail, row, now)
         row.raw = redact(row.raw, cmd.password_words(mail.lines))
-        return row.status
+        return row.status, touched
 
 
-def _status(session: Session, settings: Settings, mail: InboundMail, row: InboundRow, now: datetime) -> str:
+def _status(session: Session, settings: Settings, mail: InboundMail, row: InboundRow,
+            now: datetime) -> tuple[str, set[str]]:
     if mail.message_id and session.scalar(
         select(InboundRow.id).where(InboundRow.message_id == mail.message_id, InboundRow.id != row.id,
                                     InboundRow.status.in_(("done", "automatic", "quarantined")))
     ):
-        return "duplicate"
+        return "duplicate", set()
     if mail.automatic:  # never answered; but a bounce of the judge's own mail marks that mail failed
         record_bounce(session, settings, row.raw, now)
-        return "automatic"
-    refusal = Conversation(session, settings, mail, now, row.envelope_from).run()
+        return "automatic", set()
+    conversation = Conversation(session, settings, mail, now, row.envelope_from)
+    refusal = conversation.run()
     if refusal is not None:
         record_failure(session, settings, refusal, mail.sender or mail.reply_to, now)
         queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
               in_reply_to=mail.message_id, references=mail.references,
               body=render("refusal", until=refusal.until, gone=refusal.gone))
-    return "done"
+        return "done", set()
+    return "done", conversation.touched
 
 
 def _quarantine(db: Database, settings: Settings, mail_id: int, now: datetime, error: Exception) -> str:

@@ -1,0 +1,93 @@
+"""``judge web`` and ``judge publish``: the public pages from the command line.
+
+``judge publish [GAME]`` writes (again) every game's pages, or one game's, and the index into
+``<data-dir>/web``; ``judge web`` serves that folder over HTTP (read-only, 127.0.0.1:8080 by
+default), after writing it with ``--publish``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+
+from judge.service.config import ConfigError, Settings, load_settings
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="judge", description="The games' public pages.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    web = commands.add_parser("web", help="serve the public pages of <data-dir>/web over HTTP (read-only)")
+    web.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s)")
+    web.add_argument("--port", type=int, default=8080, help="port to listen on, 0 for any (default %(default)s)")
+    web.add_argument("--publish", action="store_true", help="write every game's pages first")
+    publish = commands.add_parser("publish", help="write the public pages into <data-dir>/web")
+    publish.add_argument("game", nargs="?", help="only this game's pages (and the index)")
+    for sub in (web, publish):
+        sub.add_argument("--config", type=Path, help="TOML settings file (see deploy/judge.toml)")
+        sub.add_argument("--data-dir", type=Path, help="the judge's data directory (default ./judge-data)")
+        sub.add_argument("--database", help="any SQLAlchemy URL, e.g. postgresql+psycopg://judge@/judge")
+    return parser
+
+
+def _publish(settings: Settings, game: str | None) -> int:
+    from judge.service.app import open_database
+    from judge.web.pages import publish, publish_all, publish_index, web_root
+
+    db = open_database(settings)
+    if game is None:
+        count = len(publish_all(db, settings, force=True)) - 1
+    else:
+        try:
+            publish(db, settings, game, force=True)
+        except LookupError as exc:
+            print(f"judge publish: {exc}", file=sys.stderr)
+            return 1
+        publish_index(db, settings)
+        count = 1
+    print(f"{count} game(s) published in {web_root(settings).resolve()}")
+    return 0
+
+
+def _serve(settings: Settings, host: str, port: int) -> int:
+    from judge.web.pages import web_root
+    from judge.web.server import make_server
+
+    folder = web_root(settings)
+    if not (folder / "index.html").is_file():
+        print(f"judge web: nothing is published in {folder.resolve()} yet: run `judge publish` "
+              "(or `judge web --publish`)", file=sys.stderr)
+        return 1
+    server = make_server(folder, host, port)
+
+    def stop(_signal: int, _frame: FrameType | None) -> None:
+        threading.Thread(target=server.shutdown).start()  # shutdown waits for serve_forever: not from its thread
+
+    signal.signal(signal.SIGTERM, stop)
+    bound_host, bound_port = server.server_address[:2]
+    print(f"serving {folder.resolve()} at http://{bound_host!s}:{bound_port}/", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """Run ``judge web ...`` or ``judge publish ...`` (``argv`` starts with the command's name)."""
+    args = _parser().parse_args(argv)
+    try:
+        settings = load_settings(args.config, overrides={"data_dir": args.data_dir, "database": args.database})
+        if args.command == "publish":
+            return _publish(settings, args.game)
+        if args.publish:
+            _publish(settings, None)
+        return _serve(settings, args.host, args.port)
+    except (OSError, ConfigError) as exc:
+        print(f"judge {args.command}: {exc}", file=sys.stderr)
+        return 1
