@@ -279,3 +279,36 @@ def test_a_private_game_needs_its_join_key(tmp_path: Path) -> None:
     assert "this game is private" in judge.last_to(ALICE).body
     judge.send(ALICE, "JOIN g1 alice-pw FRANCE KEY letmein")
     assert "you joined 'g1'" in judge.last_to(ALICE).body and "letmein" not in judge.last_to(ALICE).body
+
+
+def test_a_denied_absence_moves_nothing_and_the_player_is_told(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "SET ABSENCE 2026-01-06 TO 2026-01-08")
+    judge.send(GM, MASTER + "DENY ABSENCE FRANCE")
+    mails = judge.new_mail()
+    assert any(m.subject == "g1: absence denied" for m in to(mails, ALICE))
+    judge.send(GM, "LIST g1")
+    assert "deadline 2026-01-07 12:00 UTC" in judge.last_to(GM).body
+    judge.send(GM, MASTER + "DENY ABSENCE FRANCE")
+    assert "France has asked for no absence" in judge.last_to(GM).body
+
+
+def test_observers_switched_off_receive_nothing(judge: Judge) -> None:
+    judge.send(OBSERVER, "OBSERVE g1")
+    judge.send(GM, MASTER + "SET OBSERVERS OFF")
+    judge.new_mail()
+    play_spring(judge)
+    assert not to(judge.new_mail(), OBSERVER)
+    judge.send(GM, MASTER + "SET OBSERVERS ON")
+    judge.later(49)
+    judge.process("g1")
+    assert any(m.subject == "g1 F1901M results" for m in to(judge.new_mail(), OBSERVER))
+
+
+def test_a_listed_game_shows_again_and_a_public_game_needs_no_key(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE g1 gm-secret")
+    judge.send(GM, MASTER + "SET UNLISTED\nSET PRIVATE letmein\nSET LISTED\nSET PUBLIC")
+    judge.send(OBSERVER, "LIST")
+    assert "g1: forming" in judge.last_to(OBSERVER).body
+    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
+    assert "you joined 'g1'" in judge.last_to(ALICE).body
