@@ -46,9 +46,8 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
         talk.echo(text, "info", "", [f"{g.name}: {g.state}" + (f", {g.phase}" if g.phase else "") for g in games]
                   or ["no games yet"])
         return
-    game = talk.game(command.game)
+    game = talk.named_game(text, command.game)
     if game is None:
-        talk.echo(text, "error", f"there is no game '{command.game}'")
         return
     waiting = set(lifecycle.waiting_for(talk.session, game))
     row = lifecycle.current_phase(talk.session, game)
@@ -114,9 +113,8 @@ def join(talk: Conversation, text: str, command: cmd.Join) -> None:
         talk.echo(shown, "error", f"at most {talk.settings.max_joins_per_day} JOINs are taken from one address in a "
                   "day; try again tomorrow")
         return
-    game = talk.game(command.game)
+    game = talk.named_game(shown, command.game)
     if game is None:
-        talk.echo(shown, "error", f"there is no game '{command.game}'")
         return
     requested = None
     if command.power:
@@ -193,9 +191,8 @@ def _seat(talk: Conversation, game: Game, address: str, password_hash: str, requ
 @handles(cmd.Observe, ANYONE)
 def observe(talk: Conversation, text: str, command: cmd.Observe) -> None:
     """OBSERVE: the game's public results by mail, to the sender's own address only."""
-    game = talk.game(command.game)
+    game = talk.named_game(text, command.game)
     if game is None:
-        talk.echo(text, "error", f"there is no game '{command.game}'")
         return
     address = talk.mail.reply_to
     existing = talk.session.scalar(select(Observer).where(Observer.game_id == game.id, Observer.address == address))
@@ -218,9 +215,8 @@ def observe(talk: Conversation, text: str, command: cmd.Observe) -> None:
 @handles(cmd.History, ANYONE)
 def history(talk: Conversation, text: str, command: cmd.History) -> None:
     """HISTORY: the public results of processed phases, in order (what every player received)."""
-    game = talk.game(command.game)
+    game = talk.named_game(text, command.game)
     if game is None:
-        talk.echo(text, "error", f"there is no game '{command.game}'")
         return
     if lifecycle.options_of(game).blind and game.state != "finished" and not talk.context.is_master:
         talk.echo(text, "error", "a Blind game's history is published when it ends")
@@ -239,9 +235,8 @@ def history(talk: Conversation, text: str, command: cmd.History) -> None:
 @handles(cmd.Summary, ANYONE)
 def summary(talk: Conversation, text: str, command: cmd.Summary) -> None:
     """SUMMARY: supply centers per power at the start of each year, the game's events, its result."""
-    game = talk.game(command.game)
+    game = talk.named_game(text, command.game)
     if game is None:
-        talk.echo(text, "error", f"there is no game '{command.game}'")
         return
     years: list[tuple[str, dict[str, int]]] = []
     for row in lifecycle.all_phases(talk.session, game):

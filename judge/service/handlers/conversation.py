@@ -264,6 +264,21 @@ class Conversation:
             self.touched.add(game.name)
         return game
 
+    def named_game(self, text: str, name: str) -> Game | None:
+        """`game`, or None after answering the line that there is no such game."""
+        game = self.game(name)
+        if game is None:
+            self.echo(text, "error", f"there is no game '{name}'")
+        return game
+
+    def named_power(self, text: str, game: Game, word: str) -> str | None:
+        """The power ``word`` names in ``game``, or None after answering the line what is wrong."""
+        try:
+            return power_of(game, word)
+        except ValueError as exc:
+            self.echo(text, "error", str(exc))
+            return None
+
     def active_position(self) -> Position | None:
         """The position of the signed-on game's current phase (read once per phase and mail)."""
         game = self.context.game

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from judge.commands import parse as cmd
 from judge.mail.outbound import Attachment, text_of
 from judge.service import lifecycle
-from judge.service.handlers.conversation import MASTER, Conversation, handles, masked, power_of
+from judge.service.handlers.conversation import MASTER, Conversation, handles, masked
 from judge.service.handlers.player import approve_absence
 from judge.service.passwords import hash_password
 from judge.service.render import when
@@ -123,10 +123,8 @@ def rollback(talk: Conversation, text: str, _: cmd.Rollback) -> None:
 def dummy(talk: Conversation, text: str, command: cmd.Dummy) -> None:
     game = talk.context.game
     assert game is not None
-    try:
-        power = power_of(game, command.power)
-    except ValueError as exc:
-        talk.echo(text, "error", str(exc))
+    power = talk.named_power(text, game, command.power)
+    if power is None:
         return
     player = lifecycle.seats(talk.session, game).get(power)
     if player is None:
@@ -249,10 +247,8 @@ def set_private(talk: Conversation, text: str, command: cmd.SetPrivate) -> None:
 def set_opening(talk: Conversation, text: str, command: cmd.SetOpening) -> None:
     game = talk.context.game
     assert game is not None
-    try:
-        power = power_of(game, command.power)
-    except ValueError as exc:
-        talk.echo(text, "error", str(exc))
+    power = talk.named_power(text, game, command.power)
+    if power is None:
         return
     if lifecycle.is_played(lifecycle.seats(talk.session, game).get(power)):
         talk.echo(text, "error", f"{power.title()} has a player")
@@ -266,10 +262,8 @@ def set_opening(talk: Conversation, text: str, command: cmd.SetOpening) -> None:
 def decide_absence(talk: Conversation, text: str, command: cmd.DecideAbsence) -> None:
     game = talk.context.game
     assert game is not None
-    try:
-        power = power_of(game, command.power)
-    except ValueError as exc:
-        talk.echo(text, "error", str(exc))
+    power = talk.named_power(text, game, command.power)
+    if power is None:
         return
     absence = talk.session.scalar(select(Absence).where(Absence.game_id == game.id, Absence.power == power,
                                                         Absence.status == "pending").order_by(Absence.id.desc()))

@@ -127,14 +127,11 @@ def takeover(talk: Conversation, text: str, command: cmd.Takeover) -> None:
     """DPjudge's TAKEOVER: a new player claims a vacant power that is open for it, with its
     treasury, acceptance list and units, and gets a briefing of the position."""
     shown = masked(text, command.password)
-    game = talk.game(command.game)
+    game = talk.named_game(shown, command.game)
     if game is None:
-        talk.echo(shown, "error", f"there is no game '{command.game}'")
         return
-    try:
-        power = power_of(game, command.who)
-    except ValueError as exc:
-        talk.echo(shown, "error", str(exc))
+    power = talk.named_power(shown, game, command.who)
+    if power is None:
         return
     player = lifecycle.seats(talk.session, game).get(power)
     if game.state not in ("active", "paused") or player is None:
