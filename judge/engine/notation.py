@@ -23,7 +23,7 @@ Units and orders written in canonical notation are read through the map's
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from judge.engine.legal import legal_builds, legal_orders, retreat_options
@@ -232,6 +232,20 @@ def _result_to_data(result: OrderResult) -> dict[str, Any]:
     if result.detail:
         data["detail"] = result.detail
     return data
+
+
+def results_from_data(position: Position, results: Sequence[Mapping[str, Any]]) -> tuple[OrderResult, ...]:
+    """Results as :func:`result_to_data` writes them, read back against the position they were
+    adjudicated from (an order that cannot be read stays text, as unreadable orders are)."""
+    read = lexicon(position.game_map).reader(position.phase.kind)
+    found = []
+    for r in results:
+        try:
+            order: Order | str = read(str(r["order"]))
+        except OrderSyntaxError:
+            order = str(r["order"])
+        found.append(OrderResult(str(r["power"]), order, Outcome(r["result"]), r.get("reason"), r.get("detail")))
+    return tuple(found)
 
 
 def result_to_data(result: PhaseResult) -> dict[str, Any]:

@@ -41,6 +41,7 @@ from judge.engine.orders import (
     parse_order,
 )
 from judge.engine.position import PlacedUnit, Position
+from judge.payola.blind import absent, named_units
 from judge.payola.options import Options
 
 
@@ -92,12 +93,15 @@ class SheetError:
 class OfferSheet:
     """A power's valid offers in sheet order, and the sum of its savings requests.
 
-    ``ignored`` keeps, under ``BLIND``, the lines about absent units, for publication.
+    Under ``BLIND``, ``ignored`` keeps the lines set aside for naming a unit the power does not
+    see (absent, or out of its sight), and ``unseen`` the numbers of every line naming such a
+    unit, kept as an offer or set aside: the judge answers them all alike (rule 6.3).
     """
 
     offers: tuple[Offer, ...] = ()
     savings: int = 0
     ignored: tuple[str, ...] = ()
+    unseen: tuple[int, ...] = ()
 
 
 class _LineError(Exception):
@@ -325,13 +329,16 @@ def parse_line(
 
 def parse_sheet(
     text: str, position: Position, power: str, options: Options | None = None, dummies: Collection[str] = (),
-    reader: PhaseReader | None = None,
+    reader: PhaseReader | None = None, seen: Position | None = None,
 ) -> tuple[OfferSheet, list[SheetError]]:
     """Parse a whole sheet; the sheet is valid only if the error list is empty.
 
-    Under ``BLIND`` (6.3) an offer to a unit that is not there, or naming one that is not,
-    is not an error: it is set aside silently in ``ignored``.  ``reader`` defaults to the one
-    shared by all sheets parsed against ``position``.
+    Under ``BLIND`` (6.3 items 6 and 7) a line naming a unit the power does not see, on
+    ``seen`` (the board as the power sees it, :func:`judge.payola.blind.as_seen`; by default
+    the whole board), is never an error: it counts if it is a valid offer (the unit may be
+    there, out of sight), and is set aside silently in ``ignored`` otherwise, so that an offer
+    to an absent unit and one to a unit out of sight read alike.  ``reader`` defaults to the
+    one shared by all sheets parsed against ``position``.
     """
     options = options or Options()
     if reader is None:
@@ -340,13 +347,17 @@ def parse_sheet(
     offers: list[Offer] = []
     errors: list[SheetError] = []
     ignored: list[str] = []
+    unseen: list[int] = []
     savings = 0
     units_offered: set[str] = set()
     for number, raw in enumerate(text.splitlines(), 1):
+        blind = options.blind and _names_absent_unit(raw, seen or position)
+        if blind:
+            unseen.append(number)
         try:
             parsed = reader.line(number, raw, power, options, dummies)
         except ValueError as exc:
-            if options.blind and _names_absent_unit(raw, position):
+            if blind:
                 ignored.append(raw.strip())
             else:
                 errors.append(SheetError(number, raw.strip(), str(exc)))
@@ -358,17 +369,21 @@ def parse_sheet(
             continue
         if options.classic:
             if parsed.unit.province in units_offered:
-                errors.append(SheetError(number, raw.strip(), "Payola Classic allows one offer per unit"))
+                if blind:
+                    ignored.append(raw.strip())
+                else:
+                    errors.append(SheetError(number, raw.strip(), "Payola Classic allows one offer per unit"))
                 continue
             units_offered.add(parsed.unit.province)
         offers.append(parsed)
     if errors:
         return OfferSheet(), errors
-    return OfferSheet(tuple(offers), savings, tuple(ignored)), []
+    return OfferSheet(tuple(offers), savings, tuple(ignored), tuple(unseen)), []
 
 
 def _names_absent_unit(raw: str, position: Position) -> bool:
-    """Whether a line names a unit that is not on the board (what BLIND players cannot see)."""
+    """Whether an offer line names a unit that is not on ``position`` (what a BLIND player
+    cannot see, when ``position`` is the board as it sees it)."""
     match = _OFFER.match(raw.split("%", 1)[0].strip())
     if match is None:
         return False
@@ -381,9 +396,6 @@ def _names_absent_unit(raw: str, position: Position) -> bool:
         if not isinstance(order, Hold | Move | SupportHold | SupportMove | Convoy):
             continue
         prefix = prefix or f"{order.unit} "
-        for unit in (getattr(order, "unit", None), getattr(order, "supported", None), getattr(order, "army", None)):
-            if unit is not None:
-                placed = position.units.get(unit.province)
-                if placed is None or (unit.type is not None and unit.type is not placed.unit.type):
-                    return True
+        if any(absent(unit, position) for unit in named_units(order)):
+            return True
     return False

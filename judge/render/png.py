@@ -21,7 +21,7 @@ import struct
 import sys
 import xml.etree.ElementTree as ET
 import zlib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import cache
 
 import cairocffi as cairo
@@ -154,7 +154,9 @@ def render_png(
     date: str | None = None,
     territory: Mapping[str, str] | None = None,
     board: Board | None = None,
+    counted: Collection[str] | None = None,
 ) -> bytes:
     """The PNG of :func:`judge.render.svg.render_svg`'s picture, ``width`` pixels wide."""
-    drawing = picture(position, orders_or_results, title=title, date=date, territory=territory, board=board)
+    drawing = picture(position, orders_or_results, title=title, date=date, territory=territory, board=board,
+                      counted=counted)
     return picture_to_png(drawing, width)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
@@ -434,6 +434,7 @@ def picture(
     date: str | None = None,
     territory: Mapping[str, str] | None = None,
     board: Board | None = None,
+    counted: Collection[str] | None = None,
 ) -> Picture:
     """The layers of the drawing of ``position`` (see :func:`render_svg` for the arguments)."""
     game_map = position.game_map
@@ -471,7 +472,8 @@ def picture(
     drawn = _drawn_orders(orders_or_results)
     scene = _Scene(position, board, colours, drawn)
     marks.extend(scene.order(item) for item in drawn)
-    frame = _title_bar(position, board.width, title, date) + _legend(position, board.width, TITLE_HEIGHT + board.height)
+    frame = _title_bar(position, board.width, title, date) + _legend(position, board.width, TITLE_HEIGHT + board.height,
+                                                                     counted)
     return Picture(board, tuple(game_map.powers), fills, owners, "".join(marks), frame)
 
 
@@ -483,6 +485,7 @@ def render_svg(
     date: str | None = None,
     territory: Mapping[str, str] | None = None,
     board: Board | None = None,
+    counted: Collection[str] | None = None,
 ) -> str:
     """Draw ``position`` and its phase's orders (or their results) as an SVG document.
 
@@ -491,9 +494,12 @@ def render_svg(
     which also show what failed.  ``title`` names the game; ``date`` (any text, e.g. the
     deadline) is shown at the right of the title bar; ``territory`` gives the last occupant
     of provinces that are not supply centers, drawn with a light tint.  ``board`` defaults
-    to the drawing of the position's map.
+    to the drawing of the position's map.  ``counted`` names the powers whose centers and
+    units the legend counts (by default all; a position that shows only part of the board
+    counts only the powers it shows whole).
     """
-    return picture(position, orders_or_results, title=title, date=date, territory=territory, board=board).svg()
+    return picture(position, orders_or_results, title=title, date=date, territory=territory, board=board,
+                   counted=counted).svg()
 
 
 _STAR = [
@@ -540,12 +546,14 @@ def legend_key(board: Board, powers: tuple[str, ...]) -> str:
     return "".join(parts)
 
 
-def _legend(position: Position, width: float, top: float) -> str:
-    """The changing part of the legend: each power's count of centers and units."""
+def _legend(position: Position, width: float, top: float, counted: Collection[str] | None) -> str:
+    """The changing part of the legend: each (``counted``) power's count of centers and units."""
     powers = list(position.game_map.powers)
     column = width / max(len(powers), 1)
     parts = [f'<g class="legend" transform="translate(0 {_n(top)})">']
     for i, power in enumerate(powers):
+        if counted is not None and power not in counted:
+            continue
         centers = len(position.centers_of(power))
         units = len(position.units_of(power))
         parts.append(

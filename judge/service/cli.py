@@ -158,6 +158,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     tick_cmd = commands.add_parser("tick", help="run every game's deadline once (for cron)")
     demo = commands.add_parser("demo", help="play a short scripted game by SMTP on loopback and show it")
     demo.add_argument("--keep", action="store_true", help="keep the temporary data directory")
+    demo.add_argument("--blind", action="store_true",
+                      help="play one phase of a Tin Cup (Blind) game: each power sees only its part of the board")
     for sub in (serve_cmd, inject_cmd, process, tick_cmd):
         _database_options(sub)
     commands.add_parser("map", help="draw a `judge adjudicate` input or output as SVG or PNG (judge map -h)")
@@ -167,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "demo":
         from judge.service.demo import run_demo
 
-        return run_demo(keep=args.keep)
+        return run_demo(keep=args.keep, blind=args.blind)
     if args.command in ("serve", "inject", "process", "tick"):
         return _service(args)
     handlers = {"adjudicate": adjudicate_data, "orders": orders_data, "payola": payola_data}

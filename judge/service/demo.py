@@ -1,5 +1,7 @@
 """``judge demo``: a judge on a temporary data directory, and a scripted game played against it
-by real SMTP on loopback, so a newcomer sees the whole thing work in one command."""
+by real SMTP on loopback, so a newcomer sees the whole thing work in one command.
+``judge demo --blind`` plays one phase of a Tin Cup (Blind) game instead, and shows what one
+power was told of it."""
 
 from __future__ import annotations
 
@@ -72,7 +74,7 @@ def _text(message: EmailMessage) -> str:
     return str(body.get_content()) if body is not None else ""
 
 
-def run_demo(keep: bool = False) -> int:
+def run_demo(keep: bool = False, blind: bool = False) -> int:
     data = Path(tempfile.mkdtemp(prefix="judge-demo-"))
     settings = Settings(data_dir=data, port=0, tick_seconds=2)
     loop = asyncio.new_event_loop()
@@ -84,7 +86,7 @@ def run_demo(keep: bool = False) -> int:
     port = daemon.port
     print(f"A judge is listening on 127.0.0.1:{port} (data in {data}).")
     try:
-        _send(port, GM, "CREATE demo gm-secret")
+        _send(port, GM, "CREATE demo gm-secret standard TINCUP" if blind else "CREATE demo gm-secret")
         for power, address in PLAYERS.items():
             _send(port, address, f"JOIN demo pw-{power.lower()} {power}")
         _send(port, GM, "SIGNON MASTER@demo gm-secret\nSTART")
@@ -94,19 +96,24 @@ def run_demo(keep: bool = False) -> int:
             _send(port, PLAYERS[power], f"SIGNON {power}@demo pw-{power.lower()}\n{sheet}")
         france = _wait_for(settings, "demo S1901M results", PLAYERS["FRANCE"])
         print("\nEveryone sent an offer sheet, so Spring 1901 was processed at once. France's mail:\n")
+        if blind:
+            print("(A Tin Cup game: France is told only what its units and home centers could see, and its\n"
+                  "maps show only that.)\n")
         print("    " + _text(france).strip().replace("\n", "\n    "))
         maps = [str(part.get_filename()) for part in france.iter_attachments()]
         print(f"\n(with the maps attached: {', '.join(maps)})" if maps else "")
-        for power, sheet in FALL.items():
-            _send(port, PLAYERS[power], f"SIGNON {power}@demo pw-{power.lower()}\n{sheet}")
-        _wait_for(settings, "demo F1901M results")
-        print("\nFall 1901 followed the same way. The game master's chart of it begins:\n")
-        chart = _text(_wait_for(settings, "demo F1901M chart")).strip().splitlines()
-        print("    " + "\n    ".join(chart[:12]) + "\n    ...")
+        if not blind:
+            for power, sheet in FALL.items():
+                _send(port, PLAYERS[power], f"SIGNON {power}@demo pw-{power.lower()}\n{sheet}")
+            _wait_for(settings, "demo F1901M results")
+            print("\nFall 1901 followed the same way. The game master's chart of it begins:\n")
+            chart = _text(_wait_for(settings, "demo F1901M chart")).strip().splitlines()
+            print("    " + "\n    ".join(chart[:12]) + "\n    ...")
         _send(port, GM, "SIGNON MASTER@demo gm-secret\nTERMINATE")
         _wait_for(settings, "demo has ended")
         mails = _mails(settings)
-        print("\nThe game master ended the game; every sheet and acceptance list was published.")
+        print("\nThe game master ended the game; every sheet and acceptance list was published"
+              + (", and every order and board the powers did not see." if blind else "."))
         print(f"The judge sent {len(mails)} mails; they are in the Maildir {settings.maildir}/new.")
     finally:
         loop.call_soon_threadsafe(daemon.stop.set)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -32,12 +31,13 @@ from sqlalchemy.orm import Session
 
 from judge.engine.legal import adjustment_count
 from judge.engine.map import GameMap, load_map
-from judge.engine.notation import position_from_data, position_to_data, result_to_data
+from judge.engine.notation import position_from_data, position_to_data, result_to_data, results_from_data
 from judge.engine.orders import Order, OrderSyntaxError, PhaseKind, parse_order
-from judge.engine.phases import adjudicate
+from judge.engine.phases import PhaseResult, adjudicate
 from judge.engine.position import Position
 from judge.mail.outbound import Attachment
 from judge.payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
+from judge.payola.blind import Sight, witness
 from judge.payola.determination import Determination, PowerInput, determine_orders
 from judge.payola.notation import determination_to_data, statement_to_data
 from judge.payola.offers import OfferSheet, parse_sheet
@@ -120,6 +120,22 @@ def current_phase(session: Session, game: Game) -> PhaseRow | None:
 def position_of(row: PhaseRow) -> Position:
     position, _ = position_from_data(row.position)
     return position
+
+
+def sight_now(session: Session, game: Game, power: str, row: PhaseRow | None = None) -> Sight:
+    """What ``power`` sees of the position of phase ``row`` (by default the current one) in a
+    Tin Cup game: what the results of the phase that led to it showed (its ``after``), or at the
+    start of the game the position seen from its units and home centers.  The same at every
+    edge: STATUS, MAP, the briefing, offers and orders."""
+    row = row or current_phase(session, game)
+    assert row is not None
+    position = position_of(row)
+    last = session.scalar(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.status == "processed",
+                                                 PhaseRow.id < row.id).order_by(PhaseRow.id.desc()).limit(1))
+    if last is None or not last.result or last.result["adjudication"].get("next_phase") != row.name:
+        return witness(power, position, (), position)
+    before = position_of(last)
+    return witness(power, before, results_from_data(before, last.result["adjudication"]["results"]), position)
 
 
 def balances(session: Session, game: Game) -> dict[str, int]:
@@ -400,6 +416,7 @@ class Processed:
     next_phase: str | None
     winner: str | None
     report: dict[str, Any]  # the public part: see views
+    actions: list[tuple[str, str]]  # what the judge did by itself, with the power each line is about
 
 
 def _orders_from(session: Session, game: Game, row: PhaseRow, position: Position) -> dict[str, list[Order | str]]:
@@ -431,7 +448,8 @@ def _determine(session: Session, game: Game, row: PhaseRow, position: Position,
         submission = latest_submission(session, game, row.name, power, "sheet")
         sheet = OfferSheet()
         if submission is not None and submission.text.strip():
-            parsed, errors = parse_sheet(submission.text, position, power, options, dummies)
+            seen = sight_now(session, game, power, row).after if options.blind else None
+            parsed, errors = parse_sheet(submission.text, position, power, options, dummies, seen=seen)
             if not errors:
                 sheet = parsed
                 sheets_used[power] = submission.text
@@ -478,8 +496,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     adjudication = result_to_data(outcome)
     played = [p for p, player in seat.items() if is_played(player)]
     sheets = None if determination_data is None or options_of(game).loyal_units else list(determination_data["sheets"])
-    report = {"phase": row.name, "results": adjudication["results"],
-              "automatic": views.automatic_actions(position, adjudication["results"], outcome.position, sheets, played),
+    actions = views.automatic_actions(position, adjudication["results"], outcome.position, sheets, played)
+    report = {"phase": row.name, "results": adjudication["results"], "automatic": [text for _, text in actions],
               "board": views.board(outcome.position)}
     row.result = {"adjudication": adjudication, "determination": determination_data, "report": report}
     row.status = "processed"
@@ -490,10 +508,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     if winner is None:
         _open_phase(session, game, outcome.position, now)
     processed = Processed(row.name, adjudication, determination_data, statements,
-                          None if winner else str(outcome.position.phase), winner, report)
-    pictures = [] if options_of(game).blind or not settings.maps else maps.phase_maps(
-        game.name, position, outcome.results, outcome.position)
-    _mail_results(session, game, settings, processed, row, now, pictures)
+                          None if winner else str(outcome.position.phase), winner, report, actions)
+    _mail_results(session, game, settings, processed, row, now, position, outcome)
     if winner is not None:
         game.winner = winner
         finish_game(session, game, settings, now, f"{winner.title()} has won with "
@@ -525,33 +541,51 @@ def _zerosum_year_end(session: Session, game: Game, year: int, after: Position, 
 
 
 def _mail_results(session: Session, game: Game, settings: Settings, processed: Processed, row: PhaseRow,
-                  now: datetime, pictures: Sequence[Attachment]) -> None:
+                  now: datetime, before: Position, outcome: PhaseResult) -> None:
     """Each player gets the public report and its own private part; the game master the chart;
-    all of them the maps."""
+    all of them the maps.  In a Tin Cup game each player gets instead what it saw of the phase
+    (its :class:`Sight`), with maps of that alone, and observers get no position at all."""
     subject = f"{game.name} {processed.phase} results"
     accounts = _accounts_since(session, game, row)
     money = balances(session, game)
     blind = options_of(game).blind
     page = page_url(settings.web_url, game.name)
+
+    def pictures(sight: Sight | None = None) -> list[Attachment]:
+        if not settings.maps:
+            return []
+        if sight is None:
+            return maps.phase_maps(game.name, before, outcome.results, outcome.position)
+        return maps.phase_maps(game.name, sight.before, sight.results, sight.after, counted=(sight.power,))
+
+    everything = pictures()
     for power, player in seats(session, game).items():
         if not is_played(player):
             continue
         assert player.address is not None
-        view = views.results_view(processed.report, power, processed.statements.get(power), accounts.get(power, []),
-                                  money[power], blind)
+        private = (processed.statements.get(power), accounts.get(power, []), money[power])
+        if blind:
+            sight = witness(power, before, outcome.results, outcome.position)
+            view = views.blind_results_view(processed.report, sight, processed.actions, *private)
+            attached = pictures(sight)
+        else:
+            view, attached = views.results_view(processed.report, power, *private), everything
         body = render("results", game=game, view=view, next_phase=processed.next_phase, winner=processed.winner,
                       deadline=game.deadline, web_url=page)
         queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
-              game_id=game.id, attachments=pictures)
-    public = views.results_view(processed.report, None, None, [], 0, blind)
+              game_id=game.id, attachments=attached)
+    if blind:
+        public = views.blind_results_view(processed.report, None, [], None, [], 0)
+    else:
+        public = views.results_view(processed.report, None, None, [], 0)
     for observer in observers(session, game):
         body = render("results", game=game, view=public, next_phase=processed.next_phase, winner=processed.winner,
                       deadline=game.deadline, web_url=page)
         queue(session, settings, to=observer, subject=subject, body=body, kind="results", now=now, game_id=game.id,
-              attachments=pictures)
+              attachments=[] if blind else everything)
     body = render("chart", game=game, processed=processed, accounts=accounts, balances=money, deadline=game.deadline)
     queue(session, settings, to=game.gm_address, subject=f"{game.name} {processed.phase} chart", body=body,
-          kind="chart", now=now, game_id=game.id, attachments=pictures)
+          kind="chart", now=now, game_id=game.id, attachments=everything)
 
 
 def _accounts_since(session: Session, game: Game, row: PhaseRow) -> dict[str, list[dict[str, Any]]]:
@@ -657,7 +691,7 @@ def publish_secrets(session: Session, game: Game, settings: Settings, now: datet
     rows = processed_phases(session, game)
     seated = [(p.power, p.address or "(nobody)") for p in players(session, game) if p.power]
     body = render("end", game=game, headline=headline, phases=rows, balances=balances(session, game),
-                  players=seated)
+                  players=seated, blind=options_of(game).blind)
     recipients = {p.address for p in players(session, game) if p.address} | {game.gm_address} | set(
         observers(session, game))
     for address in sorted(recipients):

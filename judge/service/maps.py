@@ -1,14 +1,15 @@
 """The maps a mail carries: the phase's orders as drawn on the board, and the position after.
 
 A picture is a convenience beside the text, which says everything: if drawing fails, the mail
-goes without it (the failure is logged), and the game goes on.  Blind (Tin Cup) games get no
-map yet, since their players may see only part of the board.
+goes without it (the failure is logged), and the game goes on.  A Tin Cup power's maps are
+drawn from its own view of the phase (:mod:`judge.payola.blind`), given here as positions and
+results already filtered, with only its own counts in the legend (``counted``).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from judge.engine.position import Position
 from judge.engine.results import OrderResult
@@ -18,28 +19,31 @@ from judge.render import render_png, render_svg
 log = logging.getLogger("judge")
 
 
-def phase_maps(game: str, before: Position, results: Iterable[OrderResult], after: Position) -> list[Attachment]:
+def phase_maps(game: str, before: Position, results: Iterable[OrderResult], after: Position,
+               counted: Collection[str] | None = None) -> list[Attachment]:
     """The orders of the phase just processed, drawn where they were given (failures marked),
     and the board the next phase starts from (PNG, and SVG for any size)."""
     phase, following = str(before.phase), str(after.phase)
     try:
         return [
             Attachment(f"{game}-{phase}-orders.png", "image/png",
-                       render_png(before, tuple(results), title=f"{game} {phase}")),
-            Attachment(f"{game}-{following}.png", "image/png", render_png(after, title=f"{game} {following}")),
+                       render_png(before, tuple(results), title=f"{game} {phase}", counted=counted)),
+            Attachment(f"{game}-{following}.png", "image/png",
+                       render_png(after, title=f"{game} {following}", counted=counted)),
             Attachment(f"{game}-{following}.svg", "image/svg+xml",
-                       render_svg(after, title=f"{game} {following}").encode()),
+                       render_svg(after, title=f"{game} {following}", counted=counted).encode()),
         ]
     except Exception:
         log.exception("the maps of %s %s could not be drawn", game, phase)
         return []
 
 
-def position_map(game: str, position: Position) -> list[Attachment]:
+def position_map(game: str, position: Position, counted: Collection[str] | None = None) -> list[Attachment]:
     """The current board, for MAP."""
     try:
         phase = str(position.phase)
-        return [Attachment(f"{game}-{phase}.png", "image/png", render_png(position, title=f"{game} {phase}"))]
+        return [Attachment(f"{game}-{phase}.png", "image/png",
+                           render_png(position, title=f"{game} {phase}", counted=counted))]
     except Exception:
         log.exception("the map of %s could not be drawn", game)
         return []

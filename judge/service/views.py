@@ -10,8 +10,11 @@ power's offers, savings, expanded acceptance list and account.  ``results_view``
 ``chart_view`` are what the mail templates (and later the maps and pages) are given, so a
 template cannot show what its reader may not see.
 
-Under BLIND (Tin Cup, rule 6.3) the board is not shown: a Blind player sees only its part
-of it, which the judge does not compute yet.
+Under BLIND (Tin Cup, rule 6.3) nothing of the report is public: each power's results are
+``blind_results_view``, made from its :class:`~judge.payola.blind.Sight` of the phase (its
+own orders and those it saw, its sightings, the board as it sees it: ``board`` with
+``seen_by``) and the judge's lines about itself only; an observer's show no position at all.
+The game master, and everyone once the game has ended, get the whole report.
 """
 
 from __future__ import annotations
@@ -22,23 +25,33 @@ from typing import Any
 from judge.engine.legal import adjustment_count, retreat_options
 from judge.engine.orders import Build, Disband, OrderSyntaxError, PhaseKind, Remove, Retreat, Waive, parse_order
 from judge.engine.position import Position
+from judge.payola.blind import Sight
 
 
-def board(position: Position) -> dict[str, Any]:
+def board(position: Position, seen_by: str | None = None) -> dict[str, Any]:
     """The public board of a position: units, dislodged units and their retreats, supply
-    centers with counts, and in an adjustment phase what each power must build or remove."""
+    centers with counts, and in an adjustment phase what each power must build or remove.
+
+    With ``seen_by`` (Tin Cup), ``position`` is that power's :func:`~judge.payola.blind.as_seen`
+    board: only its own entry is ``counted`` (another power's units and centers are those in
+    sight, not its counts), only its own dislodged units show their retreats, and only its own
+    adjustments are listed."""
     game_map = position.game_map
     powers = list(game_map.powers)
     units = {p: sorted(str(u.unit) for u in position.units_of(p)) for p in powers}
     centers = {p: sorted(position.centers_of(p)) for p in powers}
     owned = {c for cs in centers.values() for c in cs}
+    mine = {seen_by} if seen_by else set(powers)
     view: dict[str, Any] = {
         "phase": str(position.phase),
-        "powers": [{"power": p, "units": units[p], "centers": centers[p]} for p in powers if units[p] or centers[p]],
+        "seen_by": seen_by,
+        "powers": [{"power": p, "units": units[p], "centers": centers[p], "counted": p in mine}
+                   for p in sorted(powers, key=lambda p: p != seen_by)  # a Tin Cup power's own entry first
+                   if units[p] or centers[p] or p == seen_by],
         "unowned": sorted(set(game_map.supply_centers) - owned),
         "dislodged": [
             {"power": d.power, "unit": str(d.unit),
-             "retreats": sorted(str(loc) for loc in retreat_options(position, province))}
+             "retreats": sorted(str(loc) for loc in retreat_options(position, province)) if d.power in mine else None}
             for province, d in sorted(position.dislodged.items())
         ],
         "adjustments": [],
@@ -46,7 +59,7 @@ def board(position: Position) -> dict[str, Any]:
     if position.phase.kind is PhaseKind.ADJUSTMENT:
         for power in powers:
             count = adjustment_count(position, power)
-            if count == 0:
+            if count == 0 or power not in mine:
                 continue
             free = sorted(c for c in game_map.powers[power].home_centers
                           if position.centers.get(c) == power and c not in position.units)
@@ -56,17 +69,18 @@ def board(position: Position) -> dict[str, Any]:
 
 
 def automatic_actions(before: Position, results: Sequence[Mapping[str, Any]], after: Position,
-                      sheets: Iterable[str] | None, played: Iterable[str]) -> list[str]:
-    """What the judge did by itself in a phase, one sentence each: so that no player ever learns
-    from a later position that a unit vanished.  ``sheets`` names the powers whose offer sheet
-    was used (movement phases), ``played`` the powers with a player."""
+                      sheets: Iterable[str] | None, played: Iterable[str]) -> list[tuple[str, str]]:
+    """What the judge did by itself in a phase, one sentence each with the power it concerns:
+    so that no player ever learns from a later position that a unit vanished.  ``sheets``
+    names the powers whose offer sheet was used (movement phases), ``played`` the powers with
+    a player."""
     kind = before.phase.kind
-    done: list[str] = []
+    done: list[tuple[str, str]] = []
     if kind is PhaseKind.MOVEMENT and sheets is not None:
         for power in sorted(set(played) - set(sheets)):
             if before.units_of(power):
-                done.append(f"{power.title()} sent no offer sheet: each of its units was offered a zero HOLD "
-                            "by its own power (rule 3.3)")
+                done.append((power, f"{power.title()} sent no offer sheet: each of its units was offered a "
+                                    "zero HOLD by its own power (rule 3.3)"))
         return done
     succeeded = [(r.get("power"), _order(before, r)) for r in results if r.get("result") == "succeeds"]
     if kind is PhaseKind.RETREAT:
@@ -83,7 +97,7 @@ def automatic_actions(before: Position, results: Sequence[Mapping[str, Any]], af
                 why = "it had nowhere to retreat to"
             else:
                 why = "no retreat was ordered for it"
-            done.append(f"{unit} was disbanded: {why}")
+            done.append((d.power, f"{unit} was disbanded: {why}"))
         return done
     for power in before.game_map.powers:
         count = adjustment_count(before, power)
@@ -94,13 +108,14 @@ def automatic_actions(before: Position, results: Sequence[Mapping[str, Any]], af
                 free = [c for c in before.game_map.powers[power].home_centers
                         if before.centers.get(c) == power and c not in before.units]
                 reason = "it had no free home center" if not free else "they were not ordered"
-                done.append(f"{power.title()} did not use {count - built} build(s): waived ({reason})")
+                done.append((power, f"{power.title()} did not use {count - built} build(s): waived ({reason})"))
         elif count < 0:
             ordered = {o.unit.province for o in mine if isinstance(o, Remove | Disband)}
             lost = sorted(str(u.unit) for p, u in before.units.items()
                           if u.power == power and p not in ordered and after.units.get(p) != u)
             for unit in lost:
-                done.append(f"{power.title()} {unit} was removed in civil disorder: too few removals were ordered")
+                done.append((power, f"{power.title()} {unit} was removed in civil disorder: too few removals were "
+                                    "ordered"))
     return done
 
 
@@ -121,16 +136,39 @@ def account(rows: Iterable[tuple[str, int, str]]) -> list[dict[str, Any]]:
 
 
 def results_view(report: Mapping[str, Any], power: str | None, statement: Mapping[str, Any] | None,
-                 account_lines: list[dict[str, Any]], balance: int, blind: bool) -> dict[str, Any]:
+                 account_lines: list[dict[str, Any]], balance: int) -> dict[str, Any]:
     """What one power's results mail shows: the public part, and its own private part only
     (``power`` None: an observer's or the history's, the public part alone)."""
     return {
         "phase": report["phase"],
         "results": report["results"],
         "automatic": report["automatic"],
-        "board": None if blind else report["board"],
+        "board": report["board"],
+        "blind": False,
         "power": power,
         "statement": statement,
         "account": account_lines,
         "balance": balance,
+    }
+
+
+def blind_results_view(report: Mapping[str, Any], sight: Sight | None, actions: Iterable[tuple[str, str]],
+                       statement: Mapping[str, Any] | None, account_lines: list[dict[str, Any]],
+                       balance: int) -> dict[str, Any]:
+    """A Tin Cup results mail: the orders its power is told and its sightings, the judge's
+    lines about that power (``actions``: :func:`automatic_actions`), and the board as it
+    sees it; then its private part.  ``sight`` None: an observer's, with no position at all."""
+    if sight is None:
+        return {**results_view(report, None, None, [], 0), "results": [], "automatic": [], "board": None,
+                "blind": True}
+    told = [{"power": r.power, "order": str(r.order), "result": r.outcome.value, "reason": r.reason,
+             "detail": r.detail} for r in sight.results]
+    told += [{"power": s.power, "order": str(s), "result": None, "reason": None, "detail": None}
+             for s in sight.sightings]
+    return {
+        **results_view(report, sight.power, statement, account_lines, balance),
+        "results": told,
+        "automatic": [text for who, text in actions if who == sight.power],
+        "board": board(sight.after, sight.power),
+        "blind": True,
     }

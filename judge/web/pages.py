@@ -41,10 +41,8 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from judge.engine.notation import position_from_data, position_to_data
-from judge.engine.orders import OrderSyntaxError, parse_order
+from judge.engine.notation import position_from_data, position_to_data, results_from_data
 from judge.engine.position import Position
-from judge.engine.results import OrderResult, Outcome
 from judge.render import render_png, render_svg
 from judge.service import lifecycle
 from judge.service.config import Settings
@@ -203,18 +201,6 @@ def _png_size(data: bytes) -> tuple[int, int]:
     return int(width), int(height)
 
 
-def _results(position: Position, results: Sequence[Mapping[str, Any]]) -> list[OrderResult]:
-    """The stored results as the renderer draws them (an unreadable order stays text, not drawn)."""
-    drawn = []
-    for r in results:
-        try:
-            order: Any = parse_order(str(r["order"]), position.game_map, position.phase.kind)
-        except OrderSyntaxError:
-            order = str(r["order"])
-        drawn.append(OrderResult(str(r["power"]), order, Outcome(r["result"]), r.get("reason"), r.get("detail")))
-    return drawn
-
-
 def _map(folder: Path, game: str, position: Position, results: Sequence[Mapping[str, Any]] | None,
          written: set[Path]) -> MapFile | None:
     """A phase's orders (``results`` given) or a board, each drawn once: the file name carries a
@@ -226,7 +212,7 @@ def _map(folder: Path, game: str, position: Position, results: Sequence[Mapping[
     png, svg = folder / f"{stem}.png", folder / f"{stem}.svg"
     try:
         if not (png.exists() and svg.exists()):
-            given = None if results is None else _results(position, results)
+            given = None if results is None else results_from_data(position, results)
             _write(svg, render_svg(position, given, title=f"{game} {phase}").encode("utf-8"), written)
             _write(png, render_png(position, given, title=f"{game} {phase}"), written)
         written.update((png, svg))

@@ -52,6 +52,7 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
     waiting = set(lifecycle.waiting_for(talk.session, game))
     row = lifecycle.current_phase(talk.session, game)
     required = set(lifecycle.required_powers(talk.session, game, lifecycle.position_of(row))) if row else set()
+    hidden = _blind_running(game)  # who must retreat, build or remove is part of the board
     seat = lifecycle.seats(talk.session, game)
     lines = [f"state: {game.state}", f"variant: {game.variant} {' '.join(game.options)}".rstrip()]
     if game.phase:
@@ -63,7 +64,7 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
         played = "played" if lifecycle.is_played(player) else "vacant" if player.address else "dummy"
         if not lifecycle.is_played(player) and lifecycle.is_open(game, power):
             played += ", open for TAKEOVER"
-        status = "" if game.state not in ("active", "paused") or not lifecycle.is_played(player) else (
+        status = "" if hidden or game.state not in ("active", "paused") or not lifecycle.is_played(player) else (
             ", waiting" if power in waiting else ", submitted" if power in required else ", nothing to order")
         lines.append(f"{power.title()}: {played}{status}")
     if game.state == "forming":
@@ -218,15 +219,14 @@ def history(talk: Conversation, text: str, command: cmd.History) -> None:
     game = talk.named_game(text, command.game)
     if game is None:
         return
-    if lifecycle.options_of(game).blind and game.state != "finished" and not talk.context.is_master:
+    if _blind_running(game) and not _master_of(talk, game):
         talk.echo(text, "error", "a Blind game's history is published when it ends")
         return
     rows = [r for r in lifecycle.processed_phases(talk.session, game) if _within(r.name, command.first, command.last)]
     if not rows:
         talk.echo(text, "info", "", ["no processed phase in that range"])
         return
-    body = "\n\n".join(render("results", game=game, view=views.results_view(r.result["report"], None, None, [], 0,
-                                                                               False),
+    body = "\n\n".join(render("results", game=game, view=views.results_view(r.result["report"], None, None, [], 0),
                                next_phase=None, winner=None, deadline=None, history=True).strip()
                         for r in rows if r.result and "report" in r.result)
     _answer_long(talk, text, f"{game.name}-history.txt", body, f"{len(rows)} phase(s)")
@@ -239,16 +239,27 @@ def summary(talk: Conversation, text: str, command: cmd.Summary) -> None:
     if game is None:
         return
     years: list[tuple[str, dict[str, int]]] = []
-    for row in lifecycle.all_phases(talk.session, game):
+    hidden = _blind_running(game) and not _master_of(talk, game)  # each power's count is its own
+    for row in [] if hidden else lifecycle.all_phases(talk.session, game):
         if row.name.startswith("S") and row.name.endswith("M"):
             counts = {p: len(cs) for p, cs in row.position.get("centers", {}).items()}
             years.append((row.name[1:5], counts))
     seated = []
     if game.state == "finished" and not lifecycle.rules_of(game).anonymous:
         seated = [(p.power, p.address or "(nobody)") for p in lifecycle.players(talk.session, game) if p.power]
-    body = render("summary", game=game, years=years, powers=list(load_map(game.variant).powers),
+    body = render("summary", game=game, years=years, hidden=hidden, powers=list(load_map(game.variant).powers),
                   events=game.settings.get("events", []), result=game.settings.get("result"), seated=seated)
     _answer_long(talk, text, f"{game.name}-summary.txt", body, "the summary")
+
+
+def _blind_running(game: Game) -> bool:
+    """A Tin Cup game not yet over: each power sees only its part of the board (rule 6.3)."""
+    return lifecycle.options_of(game).blind and game.state != "finished"
+
+
+def _master_of(talk: Conversation, game: Game) -> bool:
+    """Whether the mail is signed on as the master of ``game`` (not of another game)."""
+    return talk.context.is_master and talk.context.game is not None and talk.context.game.id == game.id
 
 
 def _within(name: str, first: str | None, last: str | None) -> bool:

@@ -167,16 +167,20 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
 
 @handles(cmd.MapRequest, SIGNED_ON)
 def map_request(talk: Conversation, text: str, _: cmd.MapRequest) -> None:
-    game = talk.context.game
+    """MAP: the current board; in a Tin Cup game a player's shows only what its power sees."""
+    game, power = talk.context.game, talk.context.power
     assert game is not None
     position = talk.active_position()
     if position is None:
         talk.echo(text, "error", "the game is not running: there is no board to draw")
-    elif lifecycle.options_of(game).blind:
-        talk.echo(text, "error", "a Blind game has no map: each power sees only part of the board")
-    elif pictures := maps.position_map(game.name, position):
+        return
+    counted, seen = None, ""
+    if lifecycle.options_of(game).blind and power is not None:
+        position = lifecycle.sight_now(talk.session, game, power).after
+        counted, seen = (power,), f" as {power.title()} sees it"
+    if pictures := maps.position_map(game.name, position, counted=counted):
         talk.attachments.extend(pictures)
-        talk.echo(text, "ok", f"the map of {position.phase} is attached")
+        talk.echo(text, "ok", f"the map of {position.phase}{seen} is attached")
     else:
         talk.echo(text, "error", "the map could not be drawn; the board is in STATUS")
 

@@ -168,7 +168,11 @@ def _brief(talk: Conversation, game: Game, power: str, player: Player) -> None:
     last = next((r for r in reversed(lifecycle.processed_phases(talk.session, game))
                  if r.result and r.result.get("determination")), None)
     statement = last.result["determination"]["powers"].get(power) if last and last.result else None
-    body = render("briefing", game=game, power=power, board=views.board(lifecycle.position_of(row)),
+    if lifecycle.options_of(game).blind:
+        board = views.board(lifecycle.sight_now(talk.session, game, power, row).after, power)
+    else:
+        board = views.board(lifecycle.position_of(row))
+    body = render("briefing", game=game, power=power, board=board,
                   balance=lifecycle.balances(talk.session, game)[power], acceptance=player.acceptance,
                   statement=statement, last=last.name if last else None)
     queue(talk.session, talk.settings, to=talk.mail.reply_to, subject=f"{game.name}: your briefing as {power.title()}",

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from judge.engine.legal import adjustment_count, check_order, retreat_options
 from judge.engine.orders import Build, Disband, Order, OrderSyntaxError, PhaseKind, Remove, Retreat, Waive, parse_order
 from judge.engine.position import Position
+from judge.payola.blind import absent, named_units
 from judge.payola.offers import Offer, OfferKind, parse_sheet
 from judge.service import lifecycle, views
 from judge.service.lifecycle import free_home_centers
@@ -31,7 +32,9 @@ def store_sheet(talk: Conversation, context: Context) -> None:
     seat = lifecycle.seats(talk.session, game)
     dummies = {p for p in position.game_map.powers if not lifecycle.is_played(seat.get(p))}
     text = "\n".join(t for _, t in context.sheet)
-    sheet, errors = parse_sheet(text, position, power, lifecycle.options_of(game), dummies)
+    options = lifecycle.options_of(game)
+    seen = _seen(talk, power) if options.blind else None
+    sheet, errors = parse_sheet(text, position, power, options, dummies, seen=seen)
     if errors:
         for number, (index, _) in enumerate(context.sheet, 1):
             found = [e for e in errors if e.line == number]
@@ -44,11 +47,12 @@ def store_sheet(talk: Conversation, context: Context) -> None:
     talk.session.add(Submission(game_id=game.id, phase=str(position.phase), power=power, kind="sheet", text=text,
                                 parsed={"offers": len(sheet.offers), "savings": sheet.savings},
                                 created_at=talk.now))
-    read = {offer.line: describe(offer) for offer in sheet.offers}
+    read = {offer.line: describe(offer) for offer in sheet.offers} | dict.fromkeys(sheet.unseen, UNSEEN)
     for number, (index, line) in enumerate(context.sheet, 1):
         talk.echoes[index].message = read.get(number) or _savings_or_comment(line)
     last = talk.echoes[context.sheet[-1][0]]
-    last.extra.append(f"offer sheet accepted: {len(sheet.offers)} offer(s), savings {sheet.savings} AgP; "
+    count = len(sheet.offers) + len(sheet.ignored)  # a line set aside counts as one kept: rule 6.3
+    last.extra.append(f"offer sheet accepted: {count} offer(s), savings {sheet.savings} AgP; "
                       "it replaces any earlier sheet for this phase")
     balance = lifecycle.balances(talk.session, game)[power]
     if sheet.savings > balance:
@@ -62,6 +66,8 @@ def store_orders(talk: Conversation, context: Context) -> None:
     assert game is not None and power is not None
     position = talk.active_position()
     assert position is not None
+    blind = lifecycle.options_of(game).blind and position.phase.kind is PhaseKind.MOVEMENT
+    seen = _seen(talk, power) if blind else None
     bad = False
     checked: list[tuple[int, Order]] = []
     for index, text in context.orders:
@@ -72,7 +78,10 @@ def store_orders(talk: Conversation, context: Context) -> None:
             bad = True
             continue
         verdict = check_order(position, power, order)
-        if verdict.illegal is not None:
+        if seen is not None and any(absent(unit, seen) for unit in named_units(order)[1:]):
+            talk.echoes[index].message = UNSEEN  # legal or not, it reads the same (rule 6.3)
+            checked.append((index, verdict.order))
+        elif verdict.illegal is not None:
             talk.echoes[index].outcome, talk.echoes[index].message = "error", verdict.illegal.message
             bad = True
         else:
@@ -157,10 +166,21 @@ def status_lines(talk: Conversation) -> list[str]:
     lines.append("your current sheet/orders:" if current else "no sheet or orders yet for this phase")
     lines.extend(f"  {line}" for line in current.splitlines())
     position = talk.active_position()
-    if position is not None and not lifecycle.options_of(game).blind:
+    if position is not None:
+        board = views.board(_seen(talk, power), power) if lifecycle.options_of(game).blind else views.board(position)
         lines.append("")
-        lines.extend(render("status_board", board=views.board(position)).splitlines())
+        lines.extend(render("status_board", board=board).splitlines())
     return lines
+
+
+UNSEEN = ("names a unit you do not see (Tin Cup, rule 6.3): never answered; it counts if that unit is there "
+          "and the offer or order is valid for it, and is ignored otherwise")
+
+
+def _seen(talk: Conversation, power: str) -> Position:
+    """The board of the signed-on Tin Cup game's current phase as ``power`` sees it."""
+    assert talk.context.game is not None
+    return lifecycle.sight_now(talk.session, talk.context.game, power).after
 
 
 _KINDS = {
