@@ -37,7 +37,7 @@ ORDERS = {p: [str(o) for o in legal_orders(START, p)] for p in START.units}
 ABUSE = [
     ("one offer of 100*1000000 against 10", {"FRANCE": ("100*1000000 : A PAR - BUR", 10)}),
     ("plateaus and savings, two powers", {
-        "FRANCE": ("100*1000000#999990 + 5 : A PAR - BUR\n50*1000000 & F BRE - MAO\n7 $", 10),
+        "FRANCE": ("99*1000000#999990 + 5 : A PAR - BUR\n50*1000000 & F BRE - MAO\n7 $", 10),
         "GERMANY": ("100*1000000 > A MUN - BUR | - RUH\n100*999999 ! F KIE H", 0),
     }),
     ("two powers outbidding each other", {
