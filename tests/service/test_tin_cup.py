@@ -1,0 +1,327 @@
+"""Rule 6.3 (Tin Cup) played whole through the game service: every mail to a power shows only
+its part of the board, observers see no position, and the end of the game publishes it all.
+
+The view is written again here from the issue's text, not taken from ``judge.payola.blind``: a
+power sees from its home centers and from every province where one of its units stood when the
+phase began or stands when it ended; it sees those provinces and their neighbours.  Every mail
+is checked against the positions the judge stored, line by line: a foreign unit, a foreign
+order or a foreign center owner named outside that view is a leak.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from judge.engine.map import load_map
+from judge.store.models import Game, PhaseRow
+from tests.service.harness import Judge, Sent
+
+GM = "gm@example.org"
+WATCHER = "watcher@example.org"
+PLAYERS = {power: f"{power.lower()}@example.org"
+           for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")}
+HOMES = {"AUSTRIA": {"VIE", "BUD", "TRI"}, "ENGLAND": {"LON", "EDI", "LVP"}, "FRANCE": {"PAR", "BRE", "MAR"},
+         "GERMANY": {"BER", "KIE", "MUN"}, "ITALY": {"ROM", "NAP", "VEN"}, "RUSSIA": {"MOS", "WAR", "SEV", "STP"},
+         "TURKEY": {"ANK", "CON", "SMY"}}
+STANDARD = load_map("standard")
+UNIT = re.compile(r"\b(?:A|F|Army|Fleet) ([A-Z]{3})\b")
+NAMES = "|".join(power.title() for power in PLAYERS)
+SIGHTING = re.compile(rf"^\s*({NAMES}): (?:Army|Fleet) ([A-Z]{{3}}) (ARRIVES|DEPARTS|LOST|FOUND)\.$")
+ORDER = re.compile(rf"^\s*({NAMES}): [AF] ([A-Z]{{3}})(?:/[NSEW]C)?(.*)$")
+OWNERS = re.compile(rf"^\s*({NAMES}) \(([^)]*)\): ([A-Z ]+)$")
+UNSEEN = "names a unit you do not see (Tin Cup, rule 6.3)"
+
+Data = dict[str, Any]
+
+# Spring 1901: Turkey bids on a French unit it cannot see (there) and on one that is not there.
+SPRING = {
+    "FRANCE": "3 : A PAR - BUR\n1 : A MAR H\n1 : F BRE - MAO",
+    "GERMANY": "2 : A MUN - RUH\n2 : F KIE - HOL\n2 : A BER - MUN",
+    "ENGLAND": "1 : F LON - NTH\n1 : F EDI - NWG\n1 : A LVP - YOR",
+    "RUSSIA": "1 : A WAR - GAL\n1 : F SEV - BLA\n1 : A MOS - UKR\n1 : F STP/SC - BOT",
+    "AUSTRIA": "1 : A VIE - GAL\n1 : A BUD - SER\n1 : F TRI - ALB",
+    "TURKEY": "1 : F ANK - BLA\n1 : A CON - BUL\n1 : A SMY - ARM\n2 : A PAR H\n1 : A PIC H",
+}
+# Fall 1901: Germany dislodges France's A BUR; England, France, Russia take centers.
+FALL = {
+    "GERMANY": "3 : A RUH - BUR\n3 : A MUN S A RUH - BUR\n1 : F HOL H",
+    "FRANCE": "1 : A BUR H\n1 : F MAO - POR\n1 : A MAR - SPA",
+    "ENGLAND": "1 : F NTH - NWY\n1 : F NWG H\n1 : A YOR H",
+    "RUSSIA": "1 : F BOT - SWE\n1 : A UKR H\n1 : A WAR H\n1 : F SEV H",
+    "TURKEY": "1 : A BUL H\n1 : A ARM H\n1 : F ANK H",
+}
+BUILDS = {"GERMANY": "BUILD F KIE", "FRANCE": "BUILD A PAR", "ENGLAND": "BUILD F LON", "TURKEY": "BUILD A SMY"}
+# Spring 1902: money buys a French unit Germany sees, and an Italian one Turkey does not.
+SPRING_1902 = {
+    "GERMANY": "5 : A PIC - BEL\n1 : A BUR H\n1 : A MUN H",
+    "FRANCE": "1 : A PIC H\n1 : A PAR - GAS",
+    "TURKEY": "3 : A VEN - TYR\n1 : A BUL - GRE",
+    "ENGLAND": "1 : F LON - ENG",
+}
+
+
+@dataclass
+class Played:
+    """The game as it went: every mail with the phase it was sent in, what each power wrote,
+    and the positions the judge stored."""
+
+    judge: Judge
+    mails: list[tuple[Sent, str | None]] = field(default_factory=list)  # (mail, results phase or current)
+    wrote: dict[str, set[str]] = field(default_factory=dict)
+    phases: dict[str, tuple[Data, Data]] = field(default_factory=dict)  # name -> (before, after)
+    first: Data = field(default_factory=dict)
+
+    def collect(self, current: str | None) -> list[Sent]:
+        fresh = self.judge.new_mail()
+        self.mails.extend((m, current) for m in fresh)
+        return fresh
+
+    def send(self, power: str, text: str) -> list[Sent]:
+        current = self.current()
+        self.wrote.setdefault(power, set()).update(line.strip() for line in text.splitlines())
+        self.judge.send(PLAYERS[power], f"SIGNON {power}@tc pw-{power.lower()}\n{text}")
+        return self.collect(current)
+
+    def current(self) -> str | None:
+        with self.judge.db.transaction() as session:
+            game = session.scalar(select(Game).where(Game.name == "tc"))
+            assert game is not None
+            return game.phase
+
+    def process(self, hours: float = 49) -> str:
+        """Let the deadline pass (``hours``: just past it, not so long that the judge pauses)."""
+        current = self.current()
+        self.judge.later(hours)
+        done = self.judge.process("tc")
+        self.collect(current)
+        return done
+
+    def everyone(self, text: str) -> None:
+        for power in PLAYERS:
+            self.send(power, text)
+
+    def read_positions(self) -> None:
+        with self.judge.db.transaction() as session:
+            game = session.scalar(select(Game).where(Game.name == "tc"))
+            assert game is not None
+            rows = list(session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id).order_by(PhaseRow.id)))
+            self.first = rows[0].position
+            for row in rows:
+                if row.status == "processed":
+                    self.phases[row.name] = (row.position, row.result["adjudication"])
+
+
+def placed(data: Data) -> set[tuple[str, str]]:
+    """(power, province) of every unit, dislodged ones too."""
+    found = {(power, unit.split()[1][:3]) for power, units in data.get("units", {}).items() for unit in units}
+    return found | {(power, d["unit"].split()[1][:3]) for power, ds in data.get("dislodged", {}).items() for d in ds}
+
+
+def units_of(data: Data) -> set[tuple[str, str]]:
+    """(power, province) of the units on the board (not dislodged)."""
+    return {(power, unit.split()[1][:3]) for power, units in data.get("units", {}).items() for unit in units}
+
+
+def view(power: str, before: Data, after: Data) -> set[str]:
+    """The issue's rule: home centers and the provinces of its units before and after, and all
+    provinces next to one of those."""
+    eyes = HOMES[power] | {p for q, p in placed(before) | placed(after) if q == power}
+    return eyes.union(*(STANDARD.neighbours[p] for p in eyes))
+
+
+def owner(data: Data, center: str) -> str | None:
+    return next((p for p, cs in data.get("centers", {}).items() if center in cs), None)
+
+
+def leaks(power: str, body: str, before: Data, after: Data, wrote: Iterable[str]) -> list[str]:
+    """What ``body``, mailed to ``power``, says that ``power`` may not see (see the header)."""
+    seen = view(power, before, after)
+    mine = {p for q, p in placed(before) | placed(after) if q == power}
+    foreign = {p for q, p in placed(before) | placed(after) if q != power}
+    own_lines = set(wrote)
+    found = []
+    centers = False
+    for line in body.splitlines():
+        text = line.strip()
+        if not text:
+            centers = False
+            continue
+        if line.startswith(">") or text in own_lines:  # what the power wrote, quoted back
+            continue
+        if text == "Supply centers:":
+            centers = True
+            continue
+        if centers and (match := OWNERS.match(line)) and not text.startswith("unowned"):
+            whose, listed = match.group(1).upper(), set(match.group(3).split())
+            if whose == power:
+                if listed != set(after["centers"].get(power, [])) or match.group(2) != str(len(listed)):
+                    found.append(f"own centers wrong: {text}")
+            elif match.group(2) != "in sight" or any(c not in seen or owner(after, c) != whose for c in listed):
+                found.append(f"center owner out of sight: {text}")
+            continue
+        if re.match(r"^\s*(\w+): \d+ center", line) and not text.startswith(f"{power.title()}:"):
+            found.append(f"another power's counts: {text}")
+        if text.startswith((f"{power.title()}: ", "your ")):
+            continue  # its own units' orders, whatever they name
+        if match := SIGHTING.match(line):
+            whose, where, glimpse = match.group(1).upper(), match.group(2), match.group(3)
+            was = (whose, where) in placed(before)
+            now = (whose, where) in placed(after)
+            if where not in seen or not (was if glimpse in ("DEPARTS", "LOST") else now):
+                found.append(f"sighting out of sight or untrue: {text}")
+            continue
+        if (match := ORDER.match(line)) and match.group(1).upper() != power:
+            whose, where, rest = match.group(1).upper(), match.group(2), match.group(3)
+            moved = re.match(r" - ([A-Z]{3})", rest)
+            there = moved.group(1) if moved and "(" not in rest else where
+            if where not in seen or there not in seen or (whose, where) not in placed(before):
+                found.append(f"order of a unit out of sight: {text}")
+            continue  # told in full: what it names is part of the order
+        for where in UNIT.findall(line):
+            if where in foreign and where not in mine and where not in seen:
+                found.append(f"unit out of sight: {text}")
+    return found
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    judge = Judge(tmp_path_factory.mktemp("tincup"))
+    game = Played(judge)
+    assert judge.send(GM, "CREATE tc tc-secret standard TINCUP") == "done"
+    for power, address in PLAYERS.items():
+        judge.send(address, f"JOIN tc pw-{power.lower()} {power}")
+    judge.send(WATCHER, "OBSERVE tc")
+    judge.send(GM, "SIGNON MASTER@tc tc-secret\nSTART")
+    game.collect(None)
+    game.everyone("STATUS")
+    for power, sheet in SPRING.items():
+        game.send(power, sheet)
+    assert game.process() == "tc S1901M processed; next F1901M"
+    game.everyone("STATUS")
+    for power, sheet in FALL.items():
+        game.send(power, sheet)
+    assert game.process() == "tc F1901M processed; next F1901R"
+    game.everyone("STATUS")
+    game.send("FRANCE", "A BUR - PIC")  # the only retreat: processed at once
+    game.everyone("STATUS")
+    for power, orders in BUILDS.items():
+        game.send(power, orders)
+    assert game.process(25) == "tc W1901A processed; next S1902M"
+    game.everyone("STATUS")
+    judge.send(WATCHER, "LIST tc\nHISTORY tc\nSUMMARY tc")
+    game.collect(game.current())
+    for power, sheet in SPRING_1902.items():
+        game.send(power, sheet)
+    assert game.process() == "tc S1902M processed; next F1902M"
+    game.everyone("STATUS")
+    game.read_positions()
+    judge.send(GM, "SIGNON MASTER@tc tc-secret\nTERMINATE")
+    game.collect(None)
+    return game
+
+
+def context(played: Played, mail: Sent, current: str | None) -> tuple[Data, Data]:
+    """The positions a mail is about: those of the phase it gives the results of, or for any
+    other mail those of the phase that led to the current one (at the start: the start)."""
+    if match := re.fullmatch(r"tc (\w+) results", mail.subject):
+        return played.phases[match.group(1)]
+    for before, after in played.phases.values():
+        if after["next_phase"] == current:
+            return before, after
+    return played.first, played.first
+
+
+def test_rule_6_3_tin_cup_no_mail_to_a_power_names_what_it_cannot_see(played: Played) -> None:
+    checked = 0
+    for mail, current in played.mails:
+        power = next((p for p, a in PLAYERS.items() if a == mail.to), None)
+        if power is None or mail.subject == "tc has ended":
+            continue
+        before, after = context(played, mail, current)
+        assert not leaks(power, mail.body, before, after, played.wrote.get(power, ())), (mail.subject, mail.body)
+        checked += 1
+    assert checked > 60
+    assert set(played.phases) == {"S1901M", "F1901M", "F1901R", "W1901A", "S1902M"}
+
+
+def test_rule_6_3_tin_cup_results_show_every_unit_in_sight_and_only_those(played: Played) -> None:
+    for mail, _ in played.mails:
+        power = next((p for p, a in PLAYERS.items() if a == mail.to), None)
+        match = re.fullmatch(r"tc (\w+) results", mail.subject)
+        if power is None or match is None:
+            continue
+        before, after = played.phases[match.group(1)]
+        seen = view(power, before, after)
+        shown = {(m.group(1).upper(), unit.split()[1][:3])
+                 for m in re.finditer(r"^  (\w+), in sight: (.*)$", mail.body, re.M)
+                 for unit in m.group(2).split(", ")}
+        assert shown == {(q, p) for q, p in units_of(after) if q != power and p in seen}, (power, mail.body)
+        assert f"{power.title()}: {len(after['centers'].get(power, []))} center(s)" in mail.body
+
+
+def test_rule_6_3_tin_cup_the_view_rule_is_what_the_mails_show(played: Played) -> None:
+    """Worked by hand from the issue's rule: after Fall 1901, Germany (at BUR, MUN, HOL) sees
+    France's A BUR dislodged; England (NWY, NWG, YOR; home LON, EDI, LVP) sees neither."""
+    fall = [m for m, _ in played.mails if m.subject == "tc F1901M results"]
+    [german] = [m for m in fall if m.to == PLAYERS["GERMANY"]]
+    [english] = [m for m in fall if m.to == PLAYERS["ENGLAND"]]
+    assert "France: A BUR H (fails: dislodged)" in german.body and "France A BUR: dislodged" in german.body
+    assert "Germany: A RUH - BUR" in german.body
+    assert "BUR" not in english.body and "Germany: F HOL H" in english.body  # HOL is next to NTH
+    assert "Russia: Fleet SWE ARRIVES." in english.body and "BOT" not in english.body  # SWE is next to NWY
+    [retreat] = [m for m, _ in played.mails if m.subject == "tc F1901R results" and m.to == PLAYERS["GERMANY"]]
+    assert "France: A BUR - PIC" in retreat.body
+
+
+def test_rule_6_3_tin_cup_foreign_builds_are_found_and_their_orders_never_told(played: Played) -> None:
+    [french] = [m for m, _ in played.mails if m.subject == "tc W1901A results" and m.to == PLAYERS["FRANCE"]]
+    assert "Fleet KIE" not in french.body and "BUILD F KIE" not in french.body
+    [german] = [m for m, _ in played.mails if m.subject == "tc W1901A results" and m.to == PLAYERS["GERMANY"]]
+    assert "France: Army PAR FOUND." in german.body and "BUILD A PAR" not in german.body
+    assert "France did not use" not in german.body  # the judge's line about France is France's alone
+    assert "France did not use 1 build(s)" in french.body
+
+
+def test_rule_6_3_tin_cup_offers_to_units_out_of_sight_are_answered_alike_and_count(played: Played) -> None:
+    [reply] = [m for m, _ in played.mails if m.to == PLAYERS["TURKEY"] and "> 2 : A PAR H" in m.body]
+    lines = reply.body.splitlines()
+    par, pic = lines.index("> 2 : A PAR H"), lines.index("> 1 : A PIC H")
+    assert UNSEEN in lines[par + 1] and lines[par + 1] == lines[pic + 1]  # there, and not there: alike
+    assert "offer sheet accepted: 5 offer(s)" in reply.body
+    [spring] = [m for m, _ in played.mails if m.subject == "tc S1902M results" and m.to == PLAYERS["TURKEY"]]
+    assert "you paid 3 AgP to a unit of Italy" in spring.body  # Italy's A VEN, bought unseen
+    assert "VEN" not in spring.body.split("Supply centers")[0]
+    [french] = [m for m, _ in played.mails if m.subject == "tc S1902M results" and m.to == PLAYERS["FRANCE"]]
+    assert "France: A PIC - BEL" in french.body  # its own unit, bought by Germany
+
+
+def test_rule_6_3_tin_cup_observers_get_no_position_while_it_runs(played: Played) -> None:
+    watched = [m for m, _ in played.mails if m.to == WATCHER and m.subject != "tc has ended"]
+    assert len([m for m in watched if m.subject.endswith("results")]) == 5
+    for mail in watched:
+        assert not UNIT.search(mail.body) and "Supply centers" not in mail.body and "center(s)" not in mail.body, \
+            mail.body
+    [asked] = [m for m in watched if "> HISTORY tc" in m.body]
+    assert "a Blind game's history is published when it ends" in asked.body
+    assert "each power's supply centers are its own secret until the game ends" in asked.body
+
+
+def test_rule_6_3_tin_cup_the_end_publishes_every_order_and_board(played: Played) -> None:
+    ends = {m.to: m for m, _ in played.mails if m.subject == "tc has ended"}
+    assert set(ends) == {*PLAYERS.values(), WATCHER, GM}
+    body = ends[WATCHER].body
+    assert all(m.body == body for m in ends.values())
+    for name, (_, after) in played.phases.items():
+        for result in after["results"]:
+            assert f"{result['power'].title()}: {result['order']}" in body, (name, result)
+    last = played.phases["S1902M"][1]
+    for power, units in last["units"].items():
+        assert f"{power.title()}: {len(last['centers'].get(power, []))} center(s), {len(units)} unit(s): " \
+               f"{', '.join(sorted(units))}" in body
+    assert "France: A BUR H (fails: dislodged)" in body and "Italy: A VEN - TYR" in body
