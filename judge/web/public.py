@@ -18,8 +18,9 @@ end mail gives everyone: final treasuries, and every phase's acceptance lists, o
 and chart.  Statements, accounts, the ledger and press are never published.
 
 A Blind (Tin Cup, rule 6.3) game shows only its name, phase and state while it runs: its
-players see only part of the board, so no page may show all of it; once finished it shows
-the end-of-game publication.
+players see only part of the board, so no page may show all of it.  Once finished it shows
+everything, as the end mail does: the whole history and board, and the end-of-game
+publication.
 
 Each function below is pure: it takes plain facts and returns plain data for the templates.
 Only ``publication`` is given the determinations and balances, and it returns nothing until
@@ -118,9 +119,9 @@ def summary(facts: GameFacts) -> dict[str, Any]:
 
 def current(facts: GameFacts, position: Position | None) -> dict[str, Any] | None:
     """The board now (or at the end), and each power's seat, counts and, while the game runs,
-    whether it has acted in the current phase (never what it sent).  None for a Blind game,
-    or before the game starts."""
-    if facts.blind or position is None:
+    whether it has acted in the current phase (never what it sent).  None for a running Blind
+    game, or before the game starts."""
+    if facts.hidden or position is None:
         return None
     board = views.board(position)
     counts = {p["power"]: (len(p["centers"]), len(p["units"])) for p in board["powers"]}
@@ -143,8 +144,9 @@ def current(facts: GameFacts, position: Position | None) -> dict[str, Any] | Non
 def history(facts: GameFacts, report: Mapping[str, Any], adjudication: Mapping[str, Any]) -> dict[str, Any] | None:
     """One processed phase as every player was told it: the orders as adjudicated, what the
     judge did by itself, the board after it; from its stored public ``report`` (and from the
-    ``adjudication`` only the phase that followed).  None for a Blind game."""
-    if facts.blind:
+    ``adjudication`` only the phase that followed).  None for a running Blind game (each
+    player was told only its part: the whole is published when the game ends)."""
+    if facts.hidden:
         return None
     phase = str(report["phase"])
     return {

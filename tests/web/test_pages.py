@@ -137,17 +137,23 @@ def test_after_the_end_every_sheet_list_and_chart_is_published(played: Played) -
         assert "PRESS_SECRET" not in text and "example.org" not in text and "TRANSFER" not in text
 
 
-def test_a_blind_game_shows_only_the_publication_once_ended(played: Played) -> None:
-    assert sorted(p.name for p in game_dir(played, "tincup").iterdir()) == [".digest", "end.html", "index.html"]
+def test_a_blind_game_shows_everything_once_ended(played: Played) -> None:
+    """Rule 6.3: secret while it runs (above), the whole of it once ended, as the end mail has it."""
+    pages = sorted(p.name for p in game_dir(played, "tincup").iterdir() if p.suffix == ".html")
+    assert pages == ["S1901M.html", "end.html", "index.html"]
     game = read_page(game_dir(played, "tincup") / "index.html")
-    assert not game.images and "end.html" in game.links
+    assert game.images and "end.html" in game.links and "S1901M.html" in game.links
+    spring = read_page(game_dir(played, "tincup") / "S1901M.html")
+    orders = spring.table_with("Order")
+    assert ["England", "F LON - NTH", "succeeds"] in orders and ["Russia", "A WAR H", "succeeds"] in orders
+    assert spring.images and spring.heading("Orders as adjudicated")
     end = read_page(game_dir(played, "tincup") / "end.html")
     assert "7 : F LON - NTH" in end.text and "6 : A PAR - PIC" in end.text and "EFGIART" in end.text
 
 
 def test_pages_are_well_formed_plain_and_accessible(played: Played) -> None:
     pages = list(played.root.rglob("*.html"))
-    assert len(pages) == 9
+    assert len(pages) == 10
     for path in pages:
         page = read_page(path)  # every element closed, in order
         assert page.lang == "en" and page.title and page.scripts == 0

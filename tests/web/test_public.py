@@ -58,7 +58,8 @@ def test_the_current_board_says_who_has_submitted_never_what() -> None:
     ended = public.current(replace(FACTS, state="finished"), position)
     assert ended is not None and all(p["acting"] is None for p in ended["powers"])
     assert public.current(BLIND, position) is None
-    assert public.current(replace(BLIND, state="finished"), position) is None
+    shown = public.current(replace(BLIND, state="finished"), position)  # the end publishes it all
+    assert shown is not None and shown["board"]["phase"] == "S1901M"
 
 
 def test_a_phase_shows_only_the_public_report() -> None:
@@ -68,6 +69,7 @@ def test_a_phase_shows_only_the_public_report() -> None:
                                 "detail": None}]  # what was paid is not copied
     assert "statement" not in view and view["next_phase"] == "F1901M" and view["title"] == "Spring 1901 movement"
     assert public.history(BLIND, REPORT, {}) is None
+    assert public.history(replace(BLIND, state="finished"), REPORT, {"next_phase": "F1901M"}) == view
 
 
 def test_the_publication_waits_for_the_end() -> None:
