@@ -13,12 +13,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import select
 
 from judge.engine.map import load_map
+from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow
 from tests.service.harness import Judge, Sent
 
@@ -325,3 +327,20 @@ def test_rule_6_3_tin_cup_the_end_publishes_every_order_and_board(played: Played
         assert f"{power.title()}: {len(last['centers'].get(power, []))} center(s), {len(units)} unit(s): " \
                f"{', '.join(sorted(units))}" in body
     assert "France: A BUR H (fails: dislodged)" in body and "Italy: A VEN - TYR" in body
+
+
+def test_rule_6_3_create_with_tincup_is_create_with_blind(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    assert judge.send(GM, "CREATE blind1 pw standard BLIND") == "done"
+    assert judge.send(GM, "CREATE tincup1 pw standard TINCUP") == "done"
+    for name in ("blind1", "tincup1"):
+        judge.send(GM, f"LIST {name}")
+        assert "variant: standard BLIND\n" in judge.last_to(GM).body
+
+
+def test_rule_6_3_judge_demo_blind_shows_one_power_its_part(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_demo(blind=True) == 0
+    shown = capsys.readouterr().out
+    assert "The board for F1901M, as France sees it:" in shown and "Germany, in sight: A MUN, A RUH" in shown
+    assert "Italy" not in shown.split("as France saw them")[1]  # Italy's units are far from France's
+    assert "demo-F1901M.png" in shown and "every order and board the powers did not see" in shown
