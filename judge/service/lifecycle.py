@@ -365,10 +365,11 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
             queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
                   game_id=game.id, body=render("start", game=game, power=player.power, players=_roster(session, game),
                                                balance=balances(session, game)[player.power],
-                                               deadline=game.deadline, why=why.get(player.id, "")))
+                                               deadline=game.deadline, why=why.get(player.id, ""),
+                                               blind=options_of(game).blind))
     queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
           game_id=game.id, body=render("start", game=game, power=None, players=_roster(session, game),
-                                       balance=None, deadline=game.deadline, why=""))
+                                       balance=None, deadline=game.deadline, why="", blind=False))
 
 
 def _roster(session: Session, game: Game) -> list[tuple[str, str]]:
