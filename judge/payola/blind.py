@@ -22,7 +22,9 @@ units could witness):
 
 * **Void** orders are never told (the rule): a void support or convoy is told as an order
   that stood, with no mark; so is an order that was illegal only because a unit it names
-  out of view was not there (possible with LOYAL_UNITS).  Of a foreign order the power is
+  out of view was not there (possible with LOYAL_UNITS: such an order is taken without a
+  word when given, :func:`in_the_dark`).  An order naming an empty province in view, or
+  illegal for any other reason, is refused and told as usual: that reveals nothing.  Of a foreign order the power is
   told the result and its reason (bounce, cut, dislodged), never an invalid order's detail.
 * **Adjustments**: other powers' build and removal orders are never told, since a failed one
   tells what that power owed; their units show as FOUND and LOST.
@@ -45,6 +47,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from judge.engine.legal import check_order
 from judge.engine.orders import (
     Build,
     Convoy,
@@ -58,7 +61,7 @@ from judge.engine.orders import (
     UnitType,
     Waive,
 )
-from judge.engine.position import Dislodgement, Position
+from judge.engine.position import Dislodgement, PlacedUnit, Position
 from judge.engine.results import OrderResult, Outcome
 
 
@@ -157,6 +160,22 @@ def absent(unit: Unit, seen: Position) -> bool:
     return placed is None or (unit.type is not None and unit.type is not placed.unit.type)
 
 
+def in_the_dark(position: Position, power: str, order: Order, view: frozenset[str]) -> bool:
+    """Whether ``order``, given by ``power`` on ``position``, names beside the unit ordered a
+    unit out of its ``view``, and would be legal were that unit there as named: such an order
+    is taken, and told, alike whether that unit is there or not."""
+    hidden = [u for u in named_units(order)[1:] if u.province not in view]
+    if not hidden:
+        return False
+    game_map, units = position.game_map, dict(position.units)
+    for unit in hidden:
+        placed = units.get(unit.province)
+        kind = unit.type or (placed.unit.type if placed else
+                             UnitType.ARMY if game_map.army_can_stand(unit.province) else UnitType.FLEET)
+        units[unit.province] = PlacedUnit(placed.power if placed else power, Unit(kind, unit.location))
+    return check_order(position.evolve(units=units), power, order).illegal is None
+
+
 def witness(power: str, before: Position, results: Sequence[OrderResult], after: Position) -> Sight:
     """What ``power`` saw of the phase that went from ``before`` to ``after`` with ``results``
     (see the module's header for the rules)."""
@@ -182,7 +201,7 @@ def witness(power: str, before: Position, results: Sequence[OrderResult], after:
     told = []
     for result in results:
         if result.power == power:
-            told.append(_told_own(result, seen_before))
+            told.append(_told_own(result, before, view))
         elif before.phase.kind is not PhaseKind.ADJUSTMENT and not isinstance(result.order, str | Waive) \
                 and (result.power, result.order.unit.province) in seen_both:
             told.append(_told_foreign(result))
@@ -191,13 +210,13 @@ def witness(power: str, before: Position, results: Sequence[OrderResult], after:
     return Sight(power, view, seen_before, tuple(told), tuple(sightings), as_seen(after, power, view))
 
 
-def _told_own(result: OrderResult, seen_before: Position) -> OrderResult:
-    """One of the power's own orders as it is told: void, or illegal for want of a unit it
-    could not see, reads as an order that stood."""
+def _told_own(result: OrderResult, before: Position, view: frozenset[str]) -> OrderResult:
+    """One of the power's own orders as it is told: void, or illegal only for want of a unit
+    out of its view (:func:`in_the_dark`), reads as an order that stood."""
     order = result.order
     if result.reason == "void" or (
         result.outcome is Outcome.INVALID and not isinstance(order, str)
-        and any(absent(u, seen_before) for u in named_units(order)[1:])
+        and in_the_dark(before, result.power, order, view)
     ):
         return OrderResult(result.power, order, Outcome.SUCCEEDS)
     return result

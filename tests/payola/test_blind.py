@@ -133,6 +133,16 @@ def test_blind_an_own_order_illegal_for_want_of_a_unit_out_of_sight_reads_as_one
         OrderResult("ENGLAND", results[0].order, Outcome.SUCCEEDS),)
 
 
+def test_blind_an_own_order_illegal_for_want_of_a_unit_in_sight_or_for_its_geometry_is_told_so() -> None:
+    # Bohemia is next to Tyrolia, and empty: England sees it.  Livonia is out of sight, but no
+    # unit there could reach Bohemia anyway.
+    before, results, after = phase({"ENGLAND": ["A TYR"]}, {"ENGLAND": ["A TYR S A BOH - MUN"]})
+    assert witness("ENGLAND", before, results, after).results == results
+    before, results, after = phase({"ENGLAND": ["A TYR"]}, {"ENGLAND": ["A TYR S A LVN - BOH"]})
+    assert results[0].outcome is Outcome.INVALID
+    assert witness("ENGLAND", before, results, after).results == results
+
+
 def test_blind_a_foreign_invalid_order_is_told_without_its_detail() -> None:
     before, results, after = phase({"ENGLAND": ["A BOH"], "GERMANY": ["A MUN"]},
                                    {"GERMANY": ["A MUN - LON"]})

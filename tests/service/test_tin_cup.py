@@ -353,3 +353,30 @@ def test_rule_6_3_judge_demo_blind_shows_one_power_its_part(capsys: pytest.Captu
     assert "The board for F1901M, as France sees it:" in shown and "Germany, in sight: A MUN, A RUH" in shown
     assert "Italy" not in shown.split("as France saw them")[1]  # Italy's units are far from France's
     assert "demo-F1901M.png" in shown and "every order and board the powers did not see" in shown
+
+
+def test_rule_6_3_loyal_orders_naming_units_out_of_sight_are_answered_alike_and_told_as_given(
+        tmp_path: Path) -> None:
+    """France (PAR, BRE, MAR) sees neither Munich, where Germany's army is, nor the Ruhr, where
+    nothing is: a support of either reads the same, when sent and in the results.  Gascony it
+    sees empty, and the Tyrolia could not reach Burgundy: those are refused as usual."""
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE loyal pw standard BLIND LOYAL_UNITS")
+    judge.send(PLAYERS["FRANCE"], "JOIN loyal pw-f FRANCE")
+    judge.send(GM, "SIGNON MASTER@loyal pw\nSTART")
+    france = "SIGNON FRANCE@loyal pw-f\n"
+    judge.send(PLAYERS["FRANCE"], france + "F BRE S A GAS - PIC\nA PAR S A TYR - BUR")
+    refused = judge.last_to(PLAYERS["FRANCE"]).body
+    assert "> F BRE S A GAS - PIC\n  ERROR: there is no unit to support there" in refused
+    assert "> A PAR S A TYR - BUR\n  ERROR: " in refused
+    judge.send(PLAYERS["FRANCE"], france + "A MAR S A MUN - BUR\nA PAR S A RUH - BUR\nF BRE H")
+    [reply] = [m for m in judge.all_mail() if "> A MAR S A MUN - BUR" in m.body]
+    assert f"> A MAR S A MUN - BUR\n  OK: {UNSEEN}" in reply.body
+    lines = reply.body.splitlines()
+    assert lines[lines.index("> A MAR S A MUN - BUR") + 1] == lines[lines.index("> A PAR S A RUH - BUR") + 1]
+    results = judge.last_to(PLAYERS["FRANCE"]).body
+    assert "  France: A MAR S A MUN - BUR\n" in results and "  France: A PAR S A RUH - BUR\n" in results
+    assert "void" not in results and "invalid" not in results
+    judge.send(GM, "SIGNON MASTER@loyal pw\nTERMINATE")
+    end = judge.last_to(PLAYERS["FRANCE"]).body
+    assert "France: A MAR S A MUN - BUR (fails: void)" in end and "France: A PAR S A RUH - BUR (invalid" in end

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from judge.engine.legal import adjustment_count, check_order, retreat_options
 from judge.engine.orders import Build, Disband, Order, OrderSyntaxError, PhaseKind, Remove, Retreat, Waive, parse_order
 from judge.engine.position import Position
-from judge.payola.blind import absent, named_units
+from judge.payola.blind import in_the_dark
 from judge.payola.offers import Offer, OfferKind, parse_sheet
 from judge.service import lifecycle, views
 from judge.service.lifecycle import free_home_centers
@@ -67,7 +67,7 @@ def store_orders(talk: Conversation, context: Context) -> None:
     position = talk.active_position()
     assert position is not None
     blind = lifecycle.options_of(game).blind and position.phase.kind is PhaseKind.MOVEMENT
-    seen = _seen(talk, power) if blind else None
+    view = lifecycle.sight_now(talk.session, game, power).view if blind else None
     bad = False
     checked: list[tuple[int, Order]] = []
     for index, text in context.orders:
@@ -78,8 +78,8 @@ def store_orders(talk: Conversation, context: Context) -> None:
             bad = True
             continue
         verdict = check_order(position, power, order)
-        if seen is not None and any(absent(unit, seen) for unit in named_units(order)[1:]):
-            talk.echoes[index].message = UNSEEN  # legal or not, it reads the same (rule 6.3)
+        if view is not None and in_the_dark(position, power, order, view):
+            talk.echoes[index].message = UNSEEN  # that unit there or not, it reads the same (rule 6.3)
             checked.append((index, verdict.order))
         elif verdict.illegal is not None:
             talk.echoes[index].outcome, talk.echoes[index].message = "error", verdict.illegal.message
