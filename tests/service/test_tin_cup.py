@@ -380,3 +380,25 @@ def test_rule_6_3_loyal_orders_naming_units_out_of_sight_are_answered_alike_and_
     judge.send(GM, "SIGNON MASTER@loyal pw\nTERMINATE")
     end = judge.last_to(PLAYERS["FRANCE"]).body
     assert "France: A MAR S A MUN - BUR (fails: void)" in end and "France: A PAR S A RUH - BUR (invalid" in end
+
+
+def test_rule_6_3_a_powers_maps_show_only_what_it_sees(tmp_path: Path) -> None:
+    """England's map after Spring 1901 (F LON - NTH): its own units, and of the others only
+    Germany's fleet in Holland, next to the North Sea; its own centers; its own counts."""
+    judge = Judge(tmp_path, maps=True)
+    judge.send(GM, "CREATE maps pw standard TINCUP")
+    for power in ("ENGLAND", "GERMANY"):
+        judge.send(PLAYERS[power], f"JOIN maps pw-{power.lower()} {power}")
+    judge.send(GM, "SIGNON MASTER@maps pw\nSTART")
+    judge.send(PLAYERS["ENGLAND"], "SIGNON ENGLAND@maps pw-england\n1 : F LON - NTH")
+    judge.send(PLAYERS["GERMANY"], "SIGNON GERMANY@maps pw-germany\n1 : F KIE - HOL")
+    english = judge.last_to(PLAYERS["ENGLAND"])
+    assert english.subject == "maps S1901M results" and "maps-S1901M-orders.png" in english.attachments
+    svg = english.attachments["maps-F1901M.svg"][1].decode()
+    units = set(re.findall(r'data-power="(\w+)" data-type="[AF]" data-location="([A-Z/]+)"', svg))
+    assert units == {("ENGLAND", "NTH"), ("ENGLAND", "EDI"), ("ENGLAND", "LVP"), ("GERMANY", "HOL")}
+    owners = set(re.findall(r'data-province="(\w+)" data-owner="(\w+)"', svg))
+    assert owners == {("LON", "ENGLAND"), ("EDI", "ENGLAND"), ("LVP", "ENGLAND")}
+    assert re.findall(r'<g class="power" data-power="(\w+)"', svg) == ["ENGLAND"]
+    full = [m for m in judge.all_mail() if m.subject == "maps S1901M chart"][0].attachments["maps-F1901M.svg"][1]
+    assert 'data-power="GERMANY" data-type="A" data-location="BER"' in full.decode()  # the master sees it all
