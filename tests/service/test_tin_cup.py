@@ -400,5 +400,6 @@ def test_rule_6_3_a_powers_maps_show_only_what_it_sees(tmp_path: Path) -> None:
     owners = set(re.findall(r'data-province="(\w+)" data-owner="(\w+)"', svg))
     assert owners == {("LON", "ENGLAND"), ("EDI", "ENGLAND"), ("LVP", "ENGLAND")}
     assert re.findall(r'<g class="power" data-power="(\w+)"', svg) == ["ENGLAND"]
-    full = [m for m in judge.all_mail() if m.subject == "maps S1901M chart"][0].attachments["maps-F1901M.svg"][1]
+    [chart] = [m for m in judge.all_mail() if m.subject == "maps S1901M chart"]
+    full = chart.attachments["maps-F1901M.svg"][1]
     assert 'data-power="GERMANY" data-type="A" data-location="BER"' in full.decode()  # the master sees it all
