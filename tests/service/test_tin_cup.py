@@ -371,7 +371,7 @@ def test_rule_6_3_loyal_orders_naming_units_out_of_sight_are_answered_alike_and_
     assert "> A PAR S A TYR - BUR\n  ERROR: " in refused
     judge.send(PLAYERS["FRANCE"], france + "A MAR S A MUN - BUR\nA PAR S A RUH - BUR\nF BRE H")
     [reply] = [m for m in judge.all_mail() if "> A MAR S A MUN - BUR" in m.body]
-    assert f"> A MAR S A MUN - BUR\n  OK: {UNSEEN}" in reply.body
+    assert f"> A MAR S A MUN - BUR\n  OK: {UNSEEN}: taken as given and never answered" in reply.body
     lines = reply.body.splitlines()
     assert lines[lines.index("> A MAR S A MUN - BUR") + 1] == lines[lines.index("> A PAR S A RUH - BUR") + 1]
     results = judge.last_to(PLAYERS["FRANCE"]).body

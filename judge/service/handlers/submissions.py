@@ -79,7 +79,7 @@ def store_orders(talk: Conversation, context: Context) -> None:
             continue
         verdict = check_order(position, power, order)
         if view is not None and in_the_dark(position, power, order, view):
-            talk.echoes[index].message = UNSEEN  # that unit there or not, it reads the same (rule 6.3)
+            talk.echoes[index].message = UNSEEN_ORDER  # that unit there or not, it reads the same (rule 6.3)
             checked.append((index, verdict.order))
         elif verdict.illegal is not None:
             talk.echoes[index].outcome, talk.echoes[index].message = "error", verdict.illegal.message
@@ -174,7 +174,9 @@ def status_lines(talk: Conversation) -> list[str]:
 
 
 UNSEEN = ("names a unit you do not see (Tin Cup, rule 6.3): never answered; it counts if that unit is there "
-          "and the offer or order is valid for it, and is ignored otherwise")
+          "and the offer is valid for it, and is ignored otherwise")
+UNSEEN_ORDER = ("names a unit you do not see (Tin Cup, rule 6.3): taken as given and never answered, whether "
+                "that unit is there or not")
 
 
 def _seen(talk: Conversation, power: str) -> Position:
