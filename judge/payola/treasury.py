@@ -127,6 +127,7 @@ def zerosum_year_end(
     centers_at_start: Mapping[str, str],
     centers_now: Mapping[str, str],
     ever_owned: frozenset[str],
+    blind: bool = False,
 ) -> tuple[dict[str, int], list[LedgerEntry]]:
     """Rule 6.7.2, at the end of a Fall turn.
 
@@ -136,7 +137,8 @@ def zerosum_year_end(
     divided by the old owner's number of centers at the start of the year (rounded down),
     taken from the old owner.  The treasury divided is the one after the deposits and before
     any capture transfer (ruling 12), so each center lost moves the same share whatever the
-    order in which the centers are named.
+    order in which the centers are named.  Under ``BLIND`` (Tin Cup) the loser of a center is
+    not told who took it: the center may be out of its sight.
     """
     new = dict(balances)
     entries: list[LedgerEntry] = []
@@ -161,6 +163,6 @@ def zerosum_year_end(
                 move(owner, 10, f"first capture of {center}")
             continue
         share = treasury.get(before, 0) // max(1, counts_at_start.get(before, 1))
-        move(before, -share, f"{center} lost to {owner}")
+        move(before, -share, f"{center} lost" if blind else f"{center} lost to {owner}")
         move(owner, share, f"{center} taken from {before}")
     return new, entries

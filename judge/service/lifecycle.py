@@ -535,7 +535,7 @@ def _zerosum_year_end(session: Session, game: Game, year: int, after: Position, 
             for unit in determination["units"].values():
                 paid_to[unit["owner"]] = paid_to.get(unit["owner"], 0) + sum(unit["paid"].values())
     _, entries = zerosum_year_end(balances(session, game), paid_to, centers_at_start, dict(after.centers),
-                                  frozenset(ever_owned))
+                                  frozenset(ever_owned), options_of(game).blind)
     for entry in entries:
         session.add(LedgerRow(game_id=game.id, power=entry.power, amount=entry.amount, kind="zerosum",
                               note=entry.note, phase=f"F{year}M", created_at=now))

@@ -12,6 +12,7 @@ from judge.engine.phases import adjudicate
 from judge.engine.position import Position
 from judge.engine.results import OrderResult, Outcome
 from judge.payola.blind import Sight, witness
+from judge.payola.treasury import zerosum_year_end
 
 HOMES = {"ENGLAND": ["LON", "EDI", "LVP"], "GERMANY": ["BER", "KIE", "MUN"], "RUSSIA": ["MOS", "WAR", "SEV", "STP"],
          "AUSTRIA": ["VIE", "BUD", "TRI"], "FRANCE": ["PAR", "BRE", "MAR"]}
@@ -187,3 +188,14 @@ def test_blind_a_power_sees_its_own_units_and_orders_wherever_they_are() -> None
     sight = witness("ENGLAND", *phase({"ENGLAND": ["F TUN", "A MOS"]}, {"ENGLAND": ["F TUN - ION"]}))
     assert {str(u.unit) for u in sight.after.units.values()} == {"F ION", "A MOS"}
     assert [str(r.order) for r in sight.results] == ["F TUN - ION"]
+
+
+def test_blind_zerosum_the_loser_of_a_center_is_not_told_who_took_it() -> None:
+    # Rule 6.7 with Tin Cup: England loses Tunis, far from its sight, to Italy; 40 // 4 = 10 AgP.
+    start = {"LON": "ENGLAND", "EDI": "ENGLAND", "LVP": "ENGLAND", "TUN": "ENGLAND", "ROM": "ITALY"}
+    now = {**start, "TUN": "ITALY"}
+    _, entries = zerosum_year_end({"ENGLAND": 40, "ITALY": 0}, {}, start, now, frozenset(start), blind=True)
+    assert [(e.power, e.amount, e.note) for e in entries] == [("ENGLAND", -10, "TUN lost"),
+                                                              ("ITALY", 10, "TUN taken from ENGLAND")]
+    _, entries = zerosum_year_end({"ENGLAND": 40, "ITALY": 0}, {}, start, now, frozenset(start))
+    assert entries[0].note == "TUN lost to ITALY"
