@@ -169,6 +169,9 @@ def leaks(power: str, body: str, before: Data, after: Data, wrote: Iterable[str]
             continue
         if re.match(r"^\s*(\w+): \d+ center", line) and not text.startswith(f"{power.title()}:"):
             found.append(f"another power's counts: {text}")
+        if re.match(rf"^\s*({NAMES}) [AF] [A-Z/]+: (may retreat|no retreat)", line) \
+                and not text.startswith(f"{power.title()} "):
+            found.append(f"another power's retreats: {text}")
         if text.startswith((f"{power.title()}: ", "your ")):
             continue  # its own units' orders, whatever they name
         if match := SIGHTING.match(line):
