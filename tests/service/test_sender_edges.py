@@ -19,7 +19,7 @@ from sqlalchemy import select
 from judge.mail.outbound import MaildirOutbox
 from judge.service.app import open_database
 from judge.service.config import Settings
-from judge.service.outbox import queue
+from judge.service.outbox import message_of, queue
 from judge.service.sender import MaildirTransport, RelayTransport, deliver_pending, recover
 from judge.store.database import Database
 from judge.store.models import Game, Outbox
@@ -196,7 +196,7 @@ def raw_of(db: Database, row_id: int) -> bytes:
     with db.transaction() as session:
         row = session.get(Outbox, row_id)
         assert row is not None
-        return row.raw
+        return message_of(row)
 
 
 def test_maildir_crash_before_the_write_sends_again_and_after_it_marks_sent(db: Database, settings: Settings) -> None:

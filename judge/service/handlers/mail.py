@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session
 from judge.commands import parse as cmd
 from judge.mail.inbound import InboundMail, parse_mail
 from judge.mail.redact import redact
+from judge.service import schedule  # noqa: F401  (its flush hook keeps each game's next_due)
 from judge.service.config import Settings
 from judge.service.handlers.conversation import Conversation, reply_subject
 from judge.service.handlers.signon import record_failure
