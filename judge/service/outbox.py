@@ -15,7 +15,15 @@ from email.utils import make_msgid
 
 from sqlalchemy.orm import Session
 
-from judge.mail.outbound import Attachment, angled, build_message, check_recipient, thread, usable_message_id
+from judge.mail.outbound import (
+    Attachment,
+    angled,
+    build_message,
+    check_recipient,
+    thread,
+    usable_message_id,
+    well_formed,
+)
 from judge.service.config import Settings
 from judge.store.models import Outbox, OutboxFile
 
@@ -35,13 +43,15 @@ def queue(
     attachments: Sequence[Attachment] = (),
 ) -> Outbox:
     """Add an outbox row for a mail to ``to``; ValueError for an address that no header can carry
-    (`check_recipient`), now rather than when the sender builds the message."""
+    (`check_recipient`), now rather than when the sender builds the message.  The body is kept as
+    any database can store it: lone surrogates and NUL (which an echoed line may carry) become U+FFFD."""
     check_recipient(to)
     replied = usable_message_id(in_reply_to)  # what the message will carry: see build_message
     replied = angled(replied) if replied else None
     row = Outbox(game_id=game_id, recipient=to, subject=subject, kind=kind, sender=settings.judge_from,
                  message_id=make_msgid(domain=settings.domain), in_reply_to=replied,
-                 refs=thread(references, replied) if replied else None, body=body, created_at=now,
+                 refs=thread(references, replied) if replied else None,
+                 body=well_formed(body).replace("\x00", "\ufffd"), created_at=now,
                  status="pending", attempts=0,
                  files=[OutboxFile(filename=a.filename, content_type=a.content_type, data=a.data)
                         for a in attachments])

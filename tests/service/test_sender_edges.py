@@ -242,3 +242,13 @@ def test_relay_crash_is_still_not_resent(db: Database, settings: Settings, relay
     recover(db, settings, via(server), NOW)
     assert outbox(db)[0][2:] == ("failed", "interrupted while being sent; not resent to avoid a duplicate")
     assert outbox(db)[1][:3] == (GM, "bounce", "pending")
+
+
+def test_a_body_with_nul_or_lone_surrogates_is_queued_and_sent_on_any_database(
+        db: Database, settings: Settings) -> None:
+    with db.transaction() as session:  # an echoed line of a malformed mail can carry both
+        queue(session, settings, to="fred@example.org", subject="s", body="a\x00b\udc80c\n", kind="reply", now=NOW)
+    assert deliver_pending(db, settings, MaildirTransport(MaildirOutbox(settings.maildir)), NOW) == 1
+    message = email.message_from_bytes(MaildirOutbox(settings.maildir).messages()[0], policy=email.policy.default)
+    assert isinstance(message, EmailMessage)
+    assert message.get_content() == "a\ufffdb\ufffdc\n"
