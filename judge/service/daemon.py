@@ -1,8 +1,11 @@
 """``judge serve``: one asyncio process running the SMTP listener, the mail processor, the
 outgoing sender and the deadline clock.
 
-Theory of operation.  The SMTP handler stores each raw mail (in a worker thread, so the event
-loop never blocks on the database) and only then answers 250; then it wakes the processor.
+Theory of operation.  The SMTP handler stores each raw mail and only then answers 250; then it
+wakes the processor.  Stores are group-committed (`GroupCommit`): the mail of all the sessions
+that reach DATA while one commit is under way goes into the next commit, one insert in one
+transaction, in a thread of its own (so neither the event loop nor the other database work
+delays it); each session gets its 250 once its batch is committed, or 451 if the batch failed.
 The processor applies stored mail one at a time in arrival order (``inbound_mail`` rows still
 ``new``); at start-up it first applies whatever a crash left unapplied.  A mail that cannot be
 applied is quarantined and the next one goes on; the deadline clock runs each game's deadline
@@ -36,13 +39,66 @@ from typing import Any
 from judge.mail.smtp_in import InboundHandler, judge_addresses, smtp_factory
 from judge.service.app import catch_up, on_time_mail, open_database, overdue, run_deadlines, unapplied_mail, utcnow
 from judge.service.config import Settings
-from judge.service.handlers import process_mail, receive
+from judge.service.handlers import process_mail
+from judge.service.handlers.mail import store
 from judge.service.logs import RepeatFilter
 from judge.service.sender import deliver_pending, recover, transport_for
 from judge.store.database import Database
 
 log = logging.getLogger("judge")
 SENDER_PERIOD = 5.0  # seconds between outbox sweeps when nothing wakes the sender
+
+
+class GroupCommit:
+    """Stores raw mail for many SMTP sessions at once: each `add` waits for the commit of the
+    batch it joined, and a batch is everything that arrived while the previous one committed.
+
+    Alone, a mail waits for no one; under load, one commit (one fsync) carries many mails, which
+    is what lets the listener accept mail about as fast as it can read it.  ``write`` stores a
+    batch of (raw, envelope sender) and returns their ids; it runs in one dedicated thread.
+    """
+
+    def __init__(self, write: Callable[[list[tuple[bytes, str]]], list[int]]) -> None:
+        self.write = write
+        self.waiting: list[tuple[bytes, str, asyncio.Future[int]]] = []
+        self.wake = asyncio.Event()
+        self.closed = False
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-store")
+
+    async def add(self, raw: bytes, mail_from: str) -> int:
+        """Store one mail; its id once committed.  Raises what the batch's commit raised."""
+        if self.closed:
+            raise RuntimeError("the judge is stopping")
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self.waiting.append((raw, mail_from, future))
+        self.wake.set()
+        return await future
+
+    async def run(self) -> None:
+        """Commit batches until `close`, then what is still waiting, and stop."""
+        loop = asyncio.get_running_loop()
+        while not (self.closed and not self.waiting):
+            await self.wake.wait()
+            self.wake.clear()
+            batch, self.waiting = self.waiting, []
+            if not batch:
+                continue
+            try:
+                ids = await loop.run_in_executor(self.thread, self.write, [(raw, sender) for raw, sender, _ in batch])
+            except Exception as exc:
+                for _, _, future in batch:
+                    if not future.done():  # a session may have gone meanwhile
+                        future.set_exception(exc)
+                continue
+            for (_, _, future), mail_id in zip(batch, ids, strict=True):
+                if not future.done():
+                    future.set_result(mail_id)
+        self.thread.shutdown(wait=True)
+
+    def close(self) -> None:
+        """Take no more mail; `run` ends once what is waiting is committed."""
+        self.closed = True
+        self.wake.set()
 
 
 class Daemon:
@@ -59,6 +115,7 @@ class Daemon:
         self.tick_now = asyncio.Event()
         self.applying = asyncio.Lock()
         self.storing = 0  # mails being stored right now (SQLite has one writer at a time)
+        self.intake = GroupCommit(self._write)
         self.stop = asyncio.Event()
         self.server: asyncio.base_events.Server | None = None
         self.port: int | None = None
@@ -68,10 +125,13 @@ class Daemon:
     async def _in_thread(self, function: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.executor, partial(function, *args))
 
+    def _write(self, mails: list[tuple[bytes, str]]) -> list[int]:
+        return store(self.db, mails, self.clock())
+
     async def _store(self, raw: bytes, mail_from: str) -> None:
         self.storing += 1
         try:
-            mail_id = await self._in_thread(receive, self.db, raw, self.clock(), mail_from)
+            mail_id = await self.intake.add(raw, mail_from)
         finally:
             self.storing -= 1
         log.info("mail %s stored (%d bytes from %s)", mail_id, len(raw), mail_from or "<>")
@@ -99,12 +159,15 @@ class Daemon:
 
     async def run(self) -> None:
         await self.start()
+        intake = asyncio.create_task(self.intake.run())  # mail that came meanwhile is waiting for it
         tasks = [asyncio.create_task(loop()) for loop in (self._processor, self._sender, self._clock)]
         await self.stop.wait()
         log.info("stopping")
         assert self.server is not None
         self.server.close()
         await self.server.wait_closed()
+        self.intake.close()
+        await intake  # a mail in a batch being committed still gets its answer
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
