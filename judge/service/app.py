@@ -26,6 +26,7 @@ from judge.mail.received import accepted_at as mta_accepted_at
 from judge.service import lifecycle
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
+from judge.service.handlers.mail import apply_run
 from judge.service.outbox import queue
 from judge.service.render import render
 from judge.service.schedule import due_games
@@ -114,8 +115,14 @@ def unapplied_mail(db: Database) -> list[int]:
 
 
 def apply_stored(db: Database, settings: Settings, now: datetime) -> list[tuple[int, str]]:
-    """Apply every stored mail not yet applied, in arrival order; returns (id, status) pairs."""
-    return [(mail_id, process_mail(db, settings, mail_id, now)) for mail_id in unapplied_mail(db)]
+    """Apply every stored mail not yet applied, in arrival order, several per transaction
+    (`apply_run`); returns (id, status) pairs."""
+    waiting, settled = unapplied_mail(db), []
+    while waiting:
+        done = apply_run(db, settings, waiting, now)
+        settled += done
+        waiting = waiting[len(done):]
+    return settled
 
 
 def accepted_at(settings: Settings, raw: bytes, received_at: datetime) -> datetime:

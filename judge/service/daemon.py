@@ -6,14 +6,15 @@ wakes the processor.  Stores are group-committed (`GroupCommit`): the mail of al
 that reach DATA while one commit is under way goes into the next commit, one insert in one
 transaction, in a thread of its own (so neither the event loop nor the other database work
 delays it); each session gets its 250 once its batch is committed, or 451 if the batch failed.
-The processor applies stored mail one at a time in arrival order (``inbound_mail`` rows still
-``new``); at start-up it first applies whatever a crash left unapplied.  A mail that cannot be
-applied is quarantined and the next one goes on; the deadline clock runs each game's deadline
-on its own, whatever happened to the mail before it.  Every change queues
-its outgoing mail in the same transaction; the sender wakes after each mail and every few
-seconds, and retries what the relay refused.  The deadline clock calls ``tick`` every
-``tick_seconds``.  SIGTERM or SIGINT stops accepting mail, lets the current work finish and
-exits.  One line of log per event.
+The processor applies stored mail in arrival order (``inbound_mail`` rows still ``new``), several
+per transaction (`judge.service.handlers.mail.apply_run`), committing as soon as a store is
+waiting, so that a store waits for one mail's apply at most; at start-up it first applies
+whatever a crash left unapplied.  A mail that cannot be applied is quarantined and the next one
+goes on; the deadline clock runs each game's deadline on its own, whatever happened to the mail
+before it.  Every change queues its outgoing mail in the same transaction; the sender wakes
+after each run of mail and every few seconds, and retries what the relay refused.  The
+deadline clock calls ``tick`` every ``tick_seconds``.  SIGTERM or SIGINT stops accepting mail,
+lets the current work finish and exits.  One line of log per event.
 
 A start after an outage: if deadlines passed while the judge was down, the clock waits
 ``settle_seconds`` for the mail the MTA held meanwhile, applying only mail accepted before the
@@ -39,8 +40,7 @@ from typing import Any
 from judge.mail.smtp_in import InboundHandler, judge_addresses, smtp_factory
 from judge.service.app import catch_up, on_time_mail, open_database, overdue, run_deadlines, unapplied_mail, utcnow
 from judge.service.config import Settings
-from judge.service.handlers import process_mail
-from judge.service.handlers.mail import store
+from judge.service.handlers.mail import apply_run, store
 from judge.service.logs import RepeatFilter
 from judge.service.sender import deliver_pending, recover, transport_for
 from judge.store.database import Database
@@ -177,7 +177,7 @@ class Daemon:
 
     async def _apply_stored(self) -> None:
         """Apply stored mail in arrival order; the processor and the clock share this, one at a time.
-        A mail that cannot be applied is quarantined by ``process_mail``; only a database that
+        A mail that cannot be applied is quarantined (`apply_run`); only a database that
         cannot be used ends the pass (logged), to be tried again at the next wake or tick."""
         async with self.applying:
             try:
@@ -185,14 +185,21 @@ class Daemon:
                     waiting = await self._in_thread(on_time_mail, self.db, self.settings, self.overdue[0][0])
                 else:
                     waiting = await self._in_thread(unapplied_mail, self.db)
-                for mail_id in waiting:
+                while waiting:
                     while self.storing:  # storing comes first: a sender waits for its 250
                         await asyncio.sleep(0.002)
-                    status = await self._in_thread(process_mail, self.db, self.settings, mail_id, self.clock())
-                    log.info("mail %s %s", mail_id, status)
+                    done = await self._in_thread(apply_run, self.db, self.settings, waiting, self.clock(),
+                                                 self._store_waiting)
+                    for mail_id, status in done:
+                        log.info("mail %s %s", mail_id, status)
+                    waiting = waiting[len(done):]
                     self.outbox_waiting.set()
             except Exception:
                 log.exception("applying stored mail failed; trying again later")
+
+    def _store_waiting(self) -> bool:
+        """Whether a run of mail being applied should commit now, for a store to get the database."""
+        return self.storing > 0
 
     async def _processor(self) -> None:
         while True:
