@@ -64,7 +64,7 @@ def store(db: Database, mails: Sequence[tuple[bytes, str | None]], now: datetime
     SMTP sessions together."""
     rows = [{"raw": raw, "envelope_from": _bounded(envelope_from), "received_at": now, "status": "new"}
             for raw, envelope_from in mails]
-    with db.engine.begin() as connection:
+    with db.urgent() as connection:
         inserted = connection.scalars(insert(InboundRow).returning(InboundRow.id, sort_by_parameter_order=True), rows)
         return list(inserted)
 
