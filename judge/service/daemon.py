@@ -28,13 +28,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import os
 import signal
 import socket
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from functools import partial
+from multiprocessing.connection import Connection
 from typing import Any
 
 from judge.mail.smtp_in import InboundHandler, judge_addresses, smtp_factory
@@ -46,6 +49,7 @@ from judge.service.sender import deliver_pending, recover, transport_for
 from judge.store.database import Database
 
 log = logging.getLogger("judge")
+_SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: no copy of the daemon's threads
 SENDER_PERIOD = 5.0  # seconds between outbox sweeps when nothing wakes the sender
 
 
@@ -114,7 +118,9 @@ class Daemon:
         self.outbox_waiting = asyncio.Event()
         self.tick_now = asyncio.Event()
         self.applying = asyncio.Lock()
-        self.storing = 0  # mails being stored right now (SQLite has one writer at a time)
+        # Mails being stored right now; shared with the applier's process, whose runs yield to them.
+        self.storing = _SPAWN.RawValue("i", 0)
+        self.applier: Applier | None = None
         self.intake = GroupCommit(self._write)
         self.stop = asyncio.Event()
         self.server: asyncio.base_events.Server | None = None
@@ -129,16 +135,17 @@ class Daemon:
         return store(self.db, mails, self.clock())
 
     async def _store(self, raw: bytes, mail_from: str) -> None:
-        self.storing += 1
+        self.storing.value += 1
         try:
             mail_id = await self.intake.add(raw, mail_from)
         finally:
-            self.storing -= 1
+            self.storing.value -= 1
         log.info("mail %s stored (%d bytes from %s)", mail_id, len(raw), mail_from or "<>")
         self.mail_waiting.set()
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
+        self.applier = await self._in_thread(Applier, self.settings, self.storing)  # before the first mail
         handler = InboundHandler(judge_addresses(self.settings.domain), self._store)
         settings = self.settings
         factory = smtp_factory(handler, max_sessions=settings.max_sessions, idle_timeout=settings.idle_timeout,
@@ -172,6 +179,8 @@ class Daemon:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self.executor.shutdown(wait=True)
+        if self.applier is not None:
+            self.applier.close()
         self.db.engine.dispose()
         log.info("stopped")
 
@@ -186,20 +195,16 @@ class Daemon:
                 else:
                     waiting = await self._in_thread(unapplied_mail, self.db)
                 while waiting:
-                    while self.storing:  # storing comes first: a sender waits for its 250
+                    while self.storing.value:  # storing comes first: a sender waits for its 250
                         await asyncio.sleep(0.002)
-                    done = await self._in_thread(apply_run, self.db, self.settings, waiting, self.clock(),
-                                                 self._store_waiting)
+                    assert self.applier is not None
+                    done = await self._in_thread(self.applier.run, waiting, self.clock())
                     for mail_id, status in done:
                         log.info("mail %s %s", mail_id, status)
                     waiting = waiting[len(done):]
                     self.outbox_waiting.set()
             except Exception:
                 log.exception("applying stored mail failed; trying again later")
-
-    def _store_waiting(self) -> bool:
-        """Whether a run of mail being applied should commit now, for a store to get the database."""
-        return self.storing > 0
 
     async def _processor(self) -> None:
         while True:
@@ -228,7 +233,7 @@ class Daemon:
                 await asyncio.wait_for(self.tick_now.wait(), min(remaining, self.settings.tick_seconds))
             self.tick_now.clear()
         async with self.applying:
-            while self.storing:
+            while self.storing.value:
                 await asyncio.sleep(0.002)
             try:
                 lines = await self._in_thread(catch_up, self.db, self.settings, self.clock(), self.overdue)
@@ -271,8 +276,8 @@ def _notify_systemd(state: bytes) -> None:
         log.warning("could not notify systemd: %s", exc)
 
 
-def serve(settings: Settings) -> None:
-    """Run the judge until SIGTERM or SIGINT."""
+def _log_to_stderr() -> RepeatFilter:
+    """The daemon's log: a line per event on standard error, floods of one kind cut short."""
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     repeats = RepeatFilter(handler.handle)  # a flood of one kind of line is cut to a few and a count
@@ -280,6 +285,66 @@ def serve(settings: Settings) -> None:
     logging.basicConfig(level=logging.INFO, handlers=[handler])
     for noisy in ("alembic", "mail.log"):  # migrations' and aiosmtpd's own chatter
         logging.getLogger(noisy).setLevel(logging.WARNING)
+    return repeats
+
+
+class Applier:
+    """Applies stored mail (`apply_run`) in a process of its own.
+
+    Applying is CPU work (parsing, password checks, rendering); in a thread of the daemon it
+    would hold the GIL that the SMTP listener needs, and every 250 would wait behind it.  The
+    process gets runs of mail ids through a pipe and answers their statuses; a run ends as soon
+    as a mail is being stored (``storing``, shared), so a store waits for one mail at most.  The
+    process ends when the pipe closes: when the daemon stops, or dies.
+    """
+
+    def __init__(self, settings: Settings, storing: Any) -> None:
+        self.pipe, child = _SPAWN.Pipe()
+        self.process = _SPAWN.Process(target=_applier_main, args=(child, settings, storing), name="judge-applier",
+                                      daemon=True)
+        self.process.start()
+        child.close()
+        self.lock = threading.Lock()
+        if self.pipe.recv() != "ready":  # it has imported the judge and opened the database
+            raise RuntimeError("the applier did not start")
+
+    def run(self, mail_ids: list[int], now: datetime) -> list[tuple[int, str]]:
+        """Apply a run of the stored mails ``mail_ids`` (see `apply_run`); in a worker thread."""
+        with self.lock:
+            self.pipe.send((mail_ids, now))
+            answer: list[tuple[int, str]] | str = self.pipe.recv()
+        if isinstance(answer, str):
+            raise RuntimeError(f"the applier failed: {answer}")
+        return answer
+
+    def close(self) -> None:
+        self.pipe.close()
+        self.process.join(timeout=30)
+
+
+def _applier_main(pipe: Connection, settings: Settings, storing: Any) -> None:
+    """The applier's process: apply each run asked for, until the daemon closes the pipe."""
+    repeats = _log_to_stderr()
+    db = Database(settings.database_url)
+    pipe.send("ready")
+    try:
+        while True:
+            try:
+                mail_ids, now = pipe.recv()
+            except EOFError:
+                return
+            try:
+                pipe.send(apply_run(db, settings, mail_ids, now, lambda: storing.value > 0))
+            except Exception as exc:  # the database cannot be used: the daemon logs it and tries later
+                pipe.send(f"{type(exc).__name__}: {exc}")
+    finally:
+        db.engine.dispose()
+        repeats.flush()
+
+
+def serve(settings: Settings) -> None:
+    """Run the judge until SIGTERM or SIGINT."""
+    repeats = _log_to_stderr()
 
     async def main() -> None:
         daemon = Daemon(settings)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import email
 import email.policy
+import os
 import signal
 import smtplib
 import socket
@@ -156,6 +157,18 @@ def test_database_failure_answers_451_and_the_retried_mail_is_not_lost(
     assert temporary.value.smtp_code == 451
     judge.send(GM, "CREATE retry1 pw")  # what the sending server does after a 451
     wait_until(lambda: maildir_subjects(judge.settings).count("Re: orders") == 1)
+
+
+def test_mail_is_applied_in_a_process_of_its_own_that_ends_with_the_daemon(settings: Settings) -> None:
+    judge = Running(settings, Clock())
+    applier = judge.daemon.applier
+    try:
+        assert applier is not None and applier.process.is_alive() and applier.process.pid != os.getpid()
+        judge.send(GM, "HELP")
+        wait_until(lambda: "Re: orders" in maildir_subjects(settings))
+    finally:
+        judge.stop()
+    assert not applier.process.is_alive()
 
 
 def stored_count(settings: Settings) -> int:
