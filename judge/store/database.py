@@ -70,10 +70,11 @@ class Turns:
 
     SQLite lets one transaction write at a time; a writer that finds the database taken sleeps
     and tries again (its busy handler, in steps of up to 100 ms), so under load a store of mail
-    could lose the database again and again to the applier and the sender, and wait seconds for
-    its 250.  Transactions of one process take turns here instead, handed over at once, and a
-    store (``urgent``) goes before any other that is waiting.  A thread may nest turns.  Other
-    processes (a cron ``judge tick``) still meet SQLite's own locking.
+    could lose the database again and again to the daemon's other threads (the sender commits
+    twice per mail) and wait seconds for its 250.  Transactions of one process take turns here
+    instead, handed over at once, and a store (``urgent``) goes before any other that is
+    waiting.  A thread may nest turns.  Other processes (the daemon's applier, a cron ``judge
+    tick``) still meet SQLite's own locking.
     """
 
     def __init__(self) -> None:
