@@ -6,7 +6,7 @@ default 10) are created, joined by seven players each and started, all by mail, 
 script waits until the judge has applied every setup mail.  Load (timed): C client threads
 (``--clients``, default 8) each send M mails (``--mails-per-client``, default 50) as fast as
 they can, one SMTP connection per mail.  Each mail is a player signing on and sending an
-offer sheet of about ten legal Spring 1901 offers (it replaces that power's earlier sheet);
+offer sheet of twenty legal Spring 1901 offers (it replaces that power's earlier sheet);
 the mails are spread round-robin over the games and over six of the seven powers of each
 game.  The seventh power of each game (a different one per game) never sends a sheet, so no
 phase is complete and none is adjudicated during the run: every load mail is a valid sheet
@@ -16,6 +16,10 @@ script only prints numbers.
 
 How to read a block (one per database):
 
+* ``no-op aiosmtpd handler``: the peer, measured first in the same run: the same clients send
+  the same mails to an aiosmtpd server whose handler answers 250 at once and keeps nothing.
+  ``=> accepted`` gives the judge's rate as a share of it (target: at least 50%) and the
+  judge's p99 DATA->250 while it applies the mail it accepts (target: under 50 ms).
 * ``accepted``: mails answered 250 and the wall time from the first connection to the last
   answer; ``mails/s`` is accepted mails per second of that wall time.  The 250 comes only
   after the raw mail is committed, so this is the rate at which mail is stored durably.
@@ -24,14 +28,17 @@ How to read a block (one per database):
   ``whole mail`` is the same for the whole session (connect, EHLO, MAIL, RCPT, DATA, QUIT).
 * ``refused``: any answer other than 250 (451 means the judge could not store the mail) and
   any client-side error, by kind; there should be none.
-* ``applied``: mails are applied one at a time after they are stored, so under load a backlog
-  of ``new`` mails builds up.  ``backlog`` is how many were still unapplied when the last 250
-  came; ``drained after`` is how long after the last 250 the judge needed to apply them all;
-  ``apply rate`` is all load mails divided by the time from the first connection until the
-  last was applied (the sustained end-to-end throughput).  ``statuses`` counts the final
+* ``applied while accepting``: mails are applied one at a time after they are stored, so under
+  load a backlog of ``new`` mails builds up.  ``backlog`` is how many were still unapplied when
+  the last 250 came; ``drained after`` is how long after the last 250 the judge needed to apply
+  them all; ``end to end`` is all load mails divided by the time from the first connection
+  until the last was applied (the sustained throughput).  ``statuses`` counts the final
   status of the load mails (all should be ``done``); ``replies`` counts the judge's answers
   to them and how many echo a line as ERROR or IGNORED (should be 0: every sheet is legal).
 * ``judge log``: warnings and errors the daemon logged during the run, if any.
+* ``applying alone``: once the daemon has stopped, as many new sheets are stored at once and
+  applied in arrival order (`judge.service.app.apply_stored`, one transaction per mail, as the
+  daemon does), timed: the applier's own rate (target: at least 150 mails/s).
 
 SQLite always runs (fresh temporary data directory).  PostgreSQL runs too with ``--postgres
 URL`` or ``JUDGE_BENCH_POSTGRES=URL`` (a server URL; a fresh database is created on it for
@@ -46,12 +53,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import email
-import email.policy
 import logging
 import os
 import random
 import smtplib
+import socket
 import statistics
 import tempfile
 import threading
@@ -66,14 +72,18 @@ from email.utils import make_msgid
 from functools import partial
 from pathlib import Path
 
+from aiosmtpd.controller import Controller
 from sqlalchemy import create_engine, func, make_url, select, text
 
 from judge.engine.legal import legal_orders
 from judge.engine.map import load_map
 from judge.engine.position import Position
 from judge.payola.offers import parse_sheet
+from judge.service.app import apply_stored
 from judge.service.config import Settings
 from judge.service.daemon import Daemon
+from judge.service.handlers.mail import store
+from judge.store.database import Database
 from judge.store.models import InboundMail, Outbox
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
@@ -92,6 +102,13 @@ class FixedClock:
 
     def __call__(self) -> datetime:
         return self.now
+
+
+class NoOp:
+    """The peer: an aiosmtpd handler that accepts every mail and keeps nothing."""
+
+    async def handle_DATA(self, server: object, session: object, envelope: object) -> str:
+        return "250 OK"
 
 
 class LogCounter(logging.Handler):
@@ -157,7 +174,7 @@ def message(sender: str, body: str, subject: str = "orders") -> EmailMessage:
     return mail
 
 
-def offer_sheet(rng: random.Random, power: str, lines: int = 10) -> str:
+def offer_sheet(rng: random.Random, power: str, lines: int = 20) -> str:
     """About ``lines`` legal Spring 1901 offers, mostly to the power's own units, and a savings line."""
     own = sorted(province for province, placed in START.units.items() if placed.power == power)
     others = sorted(province for province in START.units if province not in own)
@@ -311,14 +328,10 @@ def max_inbound_id(running: Running) -> int:
 def rejected_sheets(running: Running, first_outbox_id: int) -> tuple[int, int]:
     """Replies to load mails, and how many report an ERROR or IGNORED line (each line is echoed with its fate)."""
     with running.daemon.db.transaction() as session:
-        raws = session.scalars(select(Outbox.raw).where(Outbox.id > first_outbox_id, Outbox.kind == "reply")).all()
-    bad = 0
-    for raw in raws:
-        reply = email.message_from_bytes(raw, policy=email.policy.default)
-        body = reply.get_body(("plain",))
-        content = str(body.get_content()) if isinstance(body, EmailMessage) else ""
-        bad += any(line.lstrip().startswith(("ERROR:", "IGNORED:")) for line in content.splitlines())
-    return len(raws), bad
+        bodies = session.scalars(select(Outbox.body).where(Outbox.id > first_outbox_id, Outbox.kind == "reply")).all()
+    bad = sum(any(line.lstrip().startswith(("ERROR:", "IGNORED:")) for line in (body or "").splitlines())
+              for body in bodies)
+    return len(bodies), bad
 
 
 def max_outbox_id(running: Running) -> int:
@@ -357,13 +370,26 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 def run(label: str, data_dir: Path, database: str | None, args: argparse.Namespace, log: LogCounter) -> None:
-    print(f"== {label}: {args.games} games, {args.clients} clients x {args.mails_per_client} mails")
+    print(f"== {label}: {args.games} games, {args.clients} clients x {args.mails_per_client} mails "
+          f"(SIGNON and a 20-line sheet each)")
     log.records.clear()
     # One game master creates every game: lift the per-address limit on CREATE.
     settings = Settings(data_dir=data_dir, database=database, port=0, tick_seconds=3600,
-                        max_creates_per_day=args.games)
+                        max_creates_per_day=args.games, maps=False, web=False)
     setup = setup_mails(args.games)
     plan = load_mails(args.games, args.clients, args.mails_per_client)
+
+    # The peer, same clients, same mails: a no-op aiosmtpd handler.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    noop = Controller(NoOp(), hostname="127.0.0.1", port=port)
+    noop.start()
+    try:
+        peer, peer_start, peer_end = run_clients(port, plan)
+    finally:
+        noop.stop()
+
     running = Running(settings)
     try:
         # Setup, not timed: the games in parallel, each game's mails in order.
@@ -381,7 +407,7 @@ def run(label: str, data_dir: Path, database: str | None, args: argparse.Namespa
               + (f", refused {dict(setup_outcome.refused)}" if setup_outcome.refused else ""))
         first_id, first_outbox = max_inbound_id(running), max_outbox_id(running)
 
-        # Load, timed.
+        # Load, timed: the judge accepts while it applies.
         outcome, start, end = run_clients(running.port, plan)
         backlog = count_inbound(running, status="new")
         wait_until(lambda: count_inbound(running, status="new") == 0, timeout=3600, period=0.02)
@@ -390,8 +416,23 @@ def run(label: str, data_dir: Path, database: str | None, args: argparse.Namespa
         replies, errors = rejected_sheets(running, first_outbox)
     finally:
         running.stop()
-
     total = sum(len(mails) for mails in plan)
+    print_load(outcome, start, end, total)
+    peer_rate = len(peer.data_seconds) / (peer_end - peer_start)
+    rate = len(outcome.data_seconds) / (end - start)
+    print(f"  no-op aiosmtpd handler, same clients: {len(peer.data_seconds)}/{total} in {peer_end - peer_start:.2f} s "
+          f"= {peer_rate:.1f} mails/s; DATA->250 p99 {ms(percentile(peer.data_seconds, 0.99))} ms")
+    p99 = ms(percentile(outcome.data_seconds, 0.99)) if outcome.data_seconds else "-"
+    print(f"  => accepted {rate:.1f} mails/s = {100 * rate / peer_rate:.0f}% of the no-op handler's (target >= 50%); "
+          f"p99 DATA->250 while applying {p99} ms (target < 50)")
+    print(f"  applied while accepting: backlog {backlog} at the last 250, drained after {applied - end:.2f} s; "
+          f"{total / (applied - start):.1f} mails/s end to end")
+    print(f"  statuses: {statuses}; replies {replies}, with an ERROR/IGNORED line: {errors}")
+    print_log(log)
+    apply_alone(settings, args)
+
+
+def print_load(outcome: Outcome, start: float, end: float, total: int) -> None:
     accepted = len(outcome.data_seconds)
     wall = end - start
     print(f"  accepted: {accepted}/{total} mails in {wall:.2f} s wall = {accepted / wall:.1f} mails/s")
@@ -404,9 +445,9 @@ def run(label: str, data_dir: Path, database: str | None, args: argparse.Namespa
     print(f"  refused: {dict(outcome.refused) if outcome.refused else 'none'}")
     for example in outcome.examples:
         print(f"    {example}")
-    print(f"  applied: backlog {backlog} at the last 250, drained after {applied - end:.2f} s; "
-          f"apply rate {total / (applied - start):.1f} mails/s end to end")
-    print(f"  statuses: {statuses}; replies {replies}, with an ERROR/IGNORED line: {errors}")
+
+
+def print_log(log: LogCounter) -> None:
     if log.records:
         kinds = collections.Counter(f"{r.levelname} {r.getMessage().splitlines()[0][:80]}" for r in log.records)
         print(f"  judge log: {len(log.records)} warnings/errors")
@@ -414,6 +455,21 @@ def run(label: str, data_dir: Path, database: str | None, args: argparse.Namespa
             print(f"    {n} x {kind}")
     else:
         print("  judge log: no warnings or errors")
+
+
+def apply_alone(settings: Settings, args: argparse.Namespace) -> None:
+    """The applier on its own: as many new sheets stored at once, then applied (`apply_stored`), timed."""
+    db = Database(settings.database_url)
+    plan = load_mails(args.games, args.clients, args.mails_per_client, seed=2)
+    mails = [(mail.raw, mail.sender) for mails in plan for mail in mails]
+    store(db, mails, FixedClock().now)
+    started = time.perf_counter()
+    results = apply_stored(db, settings, FixedClock().now)
+    elapsed = time.perf_counter() - started
+    db.engine.dispose()
+    done = collections.Counter(status for _, status in results)
+    print(f"  applying alone: {len(results)} mails in {elapsed:.2f} s = {len(results) / elapsed:.1f} mails/s "
+          f"(target >= 150); statuses {dict(done)}")
 
 
 def main() -> None:

@@ -17,7 +17,6 @@ decoded line break into the message as it is: header injection.
 from __future__ import annotations
 
 import contextlib
-import email
 import mailbox
 import os
 import re
@@ -86,10 +85,10 @@ def build_message(
     msg["To"] = to
     msg["Subject"] = one_line(subject).replace("=?", "= ?")  # no encoded word for the email package to decode
     msg["Date"] = format_datetime(when)
-    msg["Message-ID"] = _angle(message_id) if message_id else make_msgid(domain=domain)
+    msg["Message-ID"] = angled(message_id) if message_id else make_msgid(domain=domain)
     replied = usable_message_id(in_reply_to)
     if replied:
-        msg["In-Reply-To"] = _angle(replied)
+        msg["In-Reply-To"] = angled(replied)
         msg["References"] = " ".join(thread(references, replied))
     msg["Auto-Submitted"] = "auto-replied" if reply else "auto-generated"
     msg[LOOP_HEADER] = domain
@@ -100,6 +99,12 @@ def build_message(
         msg.add_attachment(attachment.data, maintype=maintype, subtype=subtype, filename=attachment.filename)
     ascii_only = all(address.addr_spec.isascii() for name in ("From", "To") for address in msg[name].addresses)
     return msg.as_bytes(policy=_ASCII_HEADERS if ascii_only else _UTF8_HEADERS)
+
+
+def check_recipient(to: str) -> None:
+    """ValueError if no ``To`` header can carry ``to`` (a line break in it, even inside an encoded
+    word: header injection), as `build_message` would raise: for checking it when a mail is queued."""
+    EmailMessage(policy=policy.default)["To"] = to
 
 
 def one_line(text: str) -> str:
@@ -137,12 +142,12 @@ def thread(references: Sequence[str], replied: str) -> list[str]:
     ids: list[str] = []
     for value in [*references, replied]:
         usable = usable_message_id(value)
-        if usable and _angle(usable) not in ids:
-            ids.append(_angle(usable))
+        if usable and angled(usable) not in ids:
+            ids.append(angled(usable))
     return ids if len(ids) <= MAX_REFERENCES else [ids[0], *ids[-(MAX_REFERENCES - 1):]]
 
 
-def _angle(message_id: str) -> str:
+def angled(message_id: str) -> str:
     """A message id in angle brackets, as the headers want it."""
     message_id = message_id.strip()
     return message_id if message_id.startswith("<") else f"<{message_id}>"
@@ -195,11 +200,3 @@ class MaildirOutbox:
 def _natural(key: str) -> list[str | int]:
     """A sort key reading the digit runs of a Maildir key as numbers (its counters are not padded)."""
     return [int(token) if token.isdigit() else token for token in re.split(r"(\d+)", key)]
-
-
-def text_of(raw: bytes) -> str:
-    """The text part of a message built by `build_message` (its first part when it has attachments)."""
-    message = email.message_from_bytes(raw, policy=policy.default)
-    assert isinstance(message, EmailMessage)
-    body = message.get_body(preferencelist=("plain",))
-    return str(body.get_content()) if body is not None else ""

@@ -26,8 +26,10 @@ from judge.mail.received import accepted_at as mta_accepted_at
 from judge.service import lifecycle
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
+from judge.service.handlers.mail import apply_run
 from judge.service.outbox import queue
 from judge.service.render import render
+from judge.service.schedule import due_games
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail
 from judge.web.pages import refresh
@@ -113,8 +115,14 @@ def unapplied_mail(db: Database) -> list[int]:
 
 
 def apply_stored(db: Database, settings: Settings, now: datetime) -> list[tuple[int, str]]:
-    """Apply every stored mail not yet applied, in arrival order; returns (id, status) pairs."""
-    return [(mail_id, process_mail(db, settings, mail_id, now)) for mail_id in unapplied_mail(db)]
+    """Apply every stored mail not yet applied, in arrival order, several per transaction
+    (`apply_run`); returns (id, status) pairs."""
+    waiting, settled = unapplied_mail(db), []
+    while waiting:
+        done = apply_run(db, settings, waiting, now)
+        settled += done
+        waiting = waiting[len(done):]
+    return settled
 
 
 def accepted_at(settings: Settings, raw: bytes, received_at: datetime) -> datetime:
@@ -145,7 +153,8 @@ def on_time_mail(db: Database, settings: Settings, due: datetime) -> list[int]:
 def overdue(db: Database, now: datetime) -> list[tuple[datetime, str]]:
     """The active games whose deadline (and grace) has passed: (when it did, name), earliest first."""
     with db.transaction() as session:
-        games = session.scalars(select(Game).where(Game.state == "active", Game.deadline.is_not(None)))
+        games = session.scalars(select(Game).where(Game.state == "active", Game.deadline.is_not(None),
+                                                   Game.next_due <= now))  # next_due comes first
         due = [(game.deadline + timedelta(hours=lifecycle.duration(game, "grace")), game.name) for game in games
                if game.deadline is not None]
     return sorted(item for item in due if item[0] <= now)
@@ -165,9 +174,11 @@ def catch_up(db: Database, settings: Settings, now: datetime, games: list[tuple[
 
 
 def run_deadlines(db: Database, settings: Settings, now: datetime) -> list[str]:
-    """Run every active game's deadline once, each on its own: one game's failure stops no other."""
+    """Run the deadline of every game the clock has something to do for (`due_games`: a
+    reminder, a late notice or processing is due), each on its own: one game's failure stops
+    no other.  A game waiting for nothing costs nothing."""
     with db.transaction() as session:
-        names = list(session.scalars(select(Game.name).where(Game.state == "active").order_by(Game.name)))
+        names = due_games(session, now)
     return [_run_deadline(db, settings, name, now) for name in names]
 
 

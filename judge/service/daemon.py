@@ -1,16 +1,20 @@
 """``judge serve``: one asyncio process running the SMTP listener, the mail processor, the
 outgoing sender and the deadline clock.
 
-Theory of operation.  The SMTP handler stores each raw mail (in a worker thread, so the event
-loop never blocks on the database) and only then answers 250; then it wakes the processor.
-The processor applies stored mail one at a time in arrival order (``inbound_mail`` rows still
-``new``); at start-up it first applies whatever a crash left unapplied.  A mail that cannot be
-applied is quarantined and the next one goes on; the deadline clock runs each game's deadline
-on its own, whatever happened to the mail before it.  Every change queues
-its outgoing mail in the same transaction; the sender wakes after each mail and every few
-seconds, and retries what the relay refused.  The deadline clock calls ``tick`` every
-``tick_seconds``.  SIGTERM or SIGINT stops accepting mail, lets the current work finish and
-exits.  One line of log per event.
+Theory of operation.  The SMTP handler stores each raw mail and only then answers 250; then it
+wakes the processor.  Stores are group-committed (`GroupCommit`): the mail of all the sessions
+that reach DATA while one commit is under way goes into the next commit, one insert in one
+transaction, in a thread of its own (so neither the event loop nor the other database work
+delays it); each session gets its 250 once its batch is committed, or 451 if the batch failed.
+The processor applies stored mail in arrival order (``inbound_mail`` rows still ``new``), several
+per transaction (`judge.service.handlers.mail.apply_run`), committing as soon as a store is
+waiting, so that a store waits for one mail's apply at most; at start-up it first applies
+whatever a crash left unapplied.  A mail that cannot be applied is quarantined and the next one
+goes on; the deadline clock runs each game's deadline on its own, whatever happened to the mail
+before it.  Every change queues its outgoing mail in the same transaction; the sender wakes
+after each run of mail and every few seconds, and retries what the relay refused.  The
+deadline clock calls ``tick`` every ``tick_seconds``.  SIGTERM or SIGINT stops accepting mail,
+lets the current work finish and exits.  One line of log per event.
 
 A start after an outage: if deadlines passed while the judge was down, the clock waits
 ``settle_seconds`` for the mail the MTA held meanwhile, applying only mail accepted before the
@@ -24,25 +28,81 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import os
 import signal
 import socket
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from functools import partial
+from multiprocessing.connection import Connection
 from typing import Any
 
 from judge.mail.smtp_in import InboundHandler, judge_addresses, smtp_factory
 from judge.service.app import catch_up, on_time_mail, open_database, overdue, run_deadlines, unapplied_mail, utcnow
 from judge.service.config import Settings
-from judge.service.handlers import process_mail, receive
+from judge.service.handlers.mail import apply_run, store
 from judge.service.logs import RepeatFilter
 from judge.service.sender import deliver_pending, recover, transport_for
 from judge.store.database import Database
 
 log = logging.getLogger("judge")
+_SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: no copy of the daemon's threads
 SENDER_PERIOD = 5.0  # seconds between outbox sweeps when nothing wakes the sender
+
+
+class GroupCommit:
+    """Stores raw mail for many SMTP sessions at once: each `add` waits for the commit of the
+    batch it joined, and a batch is everything that arrived while the previous one committed.
+
+    Alone, a mail waits for no one; under load, one commit (one fsync) carries many mails, which
+    is what lets the listener accept mail about as fast as it can read it.  ``write`` stores a
+    batch of (raw, envelope sender) and returns their ids; it runs in one dedicated thread.
+    """
+
+    def __init__(self, write: Callable[[list[tuple[bytes, str]]], list[int]]) -> None:
+        self.write = write
+        self.waiting: list[tuple[bytes, str, asyncio.Future[int]]] = []
+        self.wake = asyncio.Event()
+        self.closed = False
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-store")
+
+    async def add(self, raw: bytes, mail_from: str) -> int:
+        """Store one mail; its id once committed.  Raises what the batch's commit raised."""
+        if self.closed:
+            raise RuntimeError("the judge is stopping")
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self.waiting.append((raw, mail_from, future))
+        self.wake.set()
+        return await future
+
+    async def run(self) -> None:
+        """Commit batches until `close`, then what is still waiting, and stop."""
+        loop = asyncio.get_running_loop()
+        while not (self.closed and not self.waiting):
+            await self.wake.wait()
+            self.wake.clear()
+            batch, self.waiting = self.waiting, []
+            if not batch:
+                continue
+            try:
+                ids = await loop.run_in_executor(self.thread, self.write, [(raw, sender) for raw, sender, _ in batch])
+            except Exception as exc:
+                for _, _, future in batch:
+                    if not future.done():  # a session may have gone meanwhile
+                        future.set_exception(exc)
+                continue
+            for (_, _, future), mail_id in zip(batch, ids, strict=True):
+                if not future.done():
+                    future.set_result(mail_id)
+        self.thread.shutdown(wait=True)
+
+    def close(self) -> None:
+        """Take no more mail; `run` ends once what is waiting is committed."""
+        self.closed = True
+        self.wake.set()
 
 
 class Daemon:
@@ -58,7 +118,10 @@ class Daemon:
         self.outbox_waiting = asyncio.Event()
         self.tick_now = asyncio.Event()
         self.applying = asyncio.Lock()
-        self.storing = 0  # mails being stored right now (SQLite has one writer at a time)
+        # Mails being stored right now; shared with the applier's process, whose runs yield to them.
+        self.storing = _SPAWN.RawValue("i", 0)
+        self.applier: Applier | None = None
+        self.intake = GroupCommit(self._write)
         self.stop = asyncio.Event()
         self.server: asyncio.base_events.Server | None = None
         self.port: int | None = None
@@ -68,17 +131,21 @@ class Daemon:
     async def _in_thread(self, function: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.executor, partial(function, *args))
 
+    def _write(self, mails: list[tuple[bytes, str]]) -> list[int]:
+        return store(self.db, mails, self.clock())
+
     async def _store(self, raw: bytes, mail_from: str) -> None:
-        self.storing += 1
+        self.storing.value += 1
         try:
-            mail_id = await self._in_thread(receive, self.db, raw, self.clock(), mail_from)
+            mail_id = await self.intake.add(raw, mail_from)
         finally:
-            self.storing -= 1
+            self.storing.value -= 1
         log.info("mail %s stored (%d bytes from %s)", mail_id, len(raw), mail_from or "<>")
         self.mail_waiting.set()
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
+        self.applier = await self._in_thread(Applier, self.settings, self.storing)  # before the first mail
         handler = InboundHandler(judge_addresses(self.settings.domain), self._store)
         settings = self.settings
         factory = smtp_factory(handler, max_sessions=settings.max_sessions, idle_timeout=settings.idle_timeout,
@@ -99,22 +166,27 @@ class Daemon:
 
     async def run(self) -> None:
         await self.start()
+        intake = asyncio.create_task(self.intake.run())  # mail that came meanwhile is waiting for it
         tasks = [asyncio.create_task(loop()) for loop in (self._processor, self._sender, self._clock)]
         await self.stop.wait()
         log.info("stopping")
         assert self.server is not None
         self.server.close()
         await self.server.wait_closed()
+        self.intake.close()
+        await intake  # a mail in a batch being committed still gets its answer
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self.executor.shutdown(wait=True)
+        if self.applier is not None:
+            self.applier.close()
         self.db.engine.dispose()
         log.info("stopped")
 
     async def _apply_stored(self) -> None:
         """Apply stored mail in arrival order; the processor and the clock share this, one at a time.
-        A mail that cannot be applied is quarantined by ``process_mail``; only a database that
+        A mail that cannot be applied is quarantined (`apply_run`); only a database that
         cannot be used ends the pass (logged), to be tried again at the next wake or tick."""
         async with self.applying:
             try:
@@ -122,11 +194,14 @@ class Daemon:
                     waiting = await self._in_thread(on_time_mail, self.db, self.settings, self.overdue[0][0])
                 else:
                     waiting = await self._in_thread(unapplied_mail, self.db)
-                for mail_id in waiting:
-                    while self.storing:  # storing comes first: a sender waits for its 250
+                while waiting:
+                    while self.storing.value:  # storing comes first: a sender waits for its 250
                         await asyncio.sleep(0.002)
-                    status = await self._in_thread(process_mail, self.db, self.settings, mail_id, self.clock())
-                    log.info("mail %s %s", mail_id, status)
+                    assert self.applier is not None
+                    done = await self._in_thread(self.applier.run, waiting, self.clock())
+                    for mail_id, status in done:
+                        log.info("mail %s %s", mail_id, status)
+                    waiting = waiting[len(done):]
                     self.outbox_waiting.set()
             except Exception:
                 log.exception("applying stored mail failed; trying again later")
@@ -158,7 +233,7 @@ class Daemon:
                 await asyncio.wait_for(self.tick_now.wait(), min(remaining, self.settings.tick_seconds))
             self.tick_now.clear()
         async with self.applying:
-            while self.storing:
+            while self.storing.value:
                 await asyncio.sleep(0.002)
             try:
                 lines = await self._in_thread(catch_up, self.db, self.settings, self.clock(), self.overdue)
@@ -201,8 +276,8 @@ def _notify_systemd(state: bytes) -> None:
         log.warning("could not notify systemd: %s", exc)
 
 
-def serve(settings: Settings) -> None:
-    """Run the judge until SIGTERM or SIGINT."""
+def _log_to_stderr() -> RepeatFilter:
+    """The daemon's log: a line per event on standard error, floods of one kind cut short."""
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     repeats = RepeatFilter(handler.handle)  # a flood of one kind of line is cut to a few and a count
@@ -210,6 +285,66 @@ def serve(settings: Settings) -> None:
     logging.basicConfig(level=logging.INFO, handlers=[handler])
     for noisy in ("alembic", "mail.log"):  # migrations' and aiosmtpd's own chatter
         logging.getLogger(noisy).setLevel(logging.WARNING)
+    return repeats
+
+
+class Applier:
+    """Applies stored mail (`apply_run`) in a process of its own.
+
+    Applying is CPU work (parsing, password checks, rendering); in a thread of the daemon it
+    would hold the GIL that the SMTP listener needs, and every 250 would wait behind it.  The
+    process gets runs of mail ids through a pipe and answers their statuses; a run ends as soon
+    as a mail is being stored (``storing``, shared), so a store waits for one mail at most.  The
+    process ends when the pipe closes: when the daemon stops, or dies.
+    """
+
+    def __init__(self, settings: Settings, storing: Any) -> None:
+        self.pipe, child = _SPAWN.Pipe()
+        self.process = _SPAWN.Process(target=_applier_main, args=(child, settings, storing), name="judge-applier",
+                                      daemon=True)
+        self.process.start()
+        child.close()
+        self.lock = threading.Lock()
+        if self.pipe.recv() != "ready":  # it has imported the judge and opened the database
+            raise RuntimeError("the applier did not start")
+
+    def run(self, mail_ids: list[int], now: datetime) -> list[tuple[int, str]]:
+        """Apply a run of the stored mails ``mail_ids`` (see `apply_run`); in a worker thread."""
+        with self.lock:
+            self.pipe.send((mail_ids, now))
+            answer: list[tuple[int, str]] | str = self.pipe.recv()
+        if isinstance(answer, str):
+            raise RuntimeError(f"the applier failed: {answer}")
+        return answer
+
+    def close(self) -> None:
+        self.pipe.close()
+        self.process.join(timeout=30)
+
+
+def _applier_main(pipe: Connection, settings: Settings, storing: Any) -> None:
+    """The applier's process: apply each run asked for, until the daemon closes the pipe."""
+    repeats = _log_to_stderr()
+    db = Database(settings.database_url)
+    pipe.send("ready")
+    try:
+        while True:
+            try:
+                mail_ids, now = pipe.recv()
+            except EOFError:
+                return
+            try:
+                pipe.send(apply_run(db, settings, mail_ids, now, lambda: storing.value > 0))
+            except Exception as exc:  # the database cannot be used: the daemon logs it and tries later
+                pipe.send(f"{type(exc).__name__}: {exc}")
+    finally:
+        db.engine.dispose()
+        repeats.flush()
+
+
+def serve(settings: Settings) -> None:
+    """Run the judge until SIGTERM or SIGINT."""
+    repeats = _log_to_stderr()
 
     async def main() -> None:
         daemon = Daemon(settings)

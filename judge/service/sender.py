@@ -1,12 +1,14 @@
 """Delivering the outbox: to an SMTP relay, or to the Maildir when there is none.
 
-Each pending row is first *claimed* (``pending`` → ``sending``, committed), then handed to the
-transport, then marked ``sent``: a row is never handed over twice, even by two daemons on one
-database.  A temporary failure (a 4xx answer, a refused or broken connection) puts the row back
-with a growing delay, for ``retry_days``; a permanent one (5xx, or too old) marks it ``failed``
-and tells the game master; so does any other exception of a transport (a bug is not cured by
-waiting), so a row never stays ``sending``.  A non-ASCII address needs a relay offering SMTPUTF8;
-without it the mail fails at once.  Errors are kept as the server's words (``550 5.1.1 ...``).
+Each pending row is first *claimed* (``pending`` → ``sending``, committed), then its message is
+built (`judge.service.outbox.message_of`, outside any transaction) and handed to the transport,
+then the row is marked ``sent``: a row is never handed over twice, even by two daemons on one
+database.  A temporary failure (a 4xx answer, a refused or broken connection) puts the row
+back with a growing delay, for ``retry_days``; a permanent one (5xx, or too old) marks it
+``failed`` and tells the game master; so does a message that cannot be built, and any other
+exception of a transport (a bug is not cured by waiting), so a row never stays ``sending``.
+A non-ASCII address needs a relay offering SMTPUTF8; without it the mail fails at once.
+Errors are kept as the server's words (``550 5.1.1 ...``).
 
 Every mail leaves with its own envelope sender, ``judge+b<outbox id>@domain`` (VERP), so a
 bounce that comes back later says which row it is about: `record_bounce` reads the delivery
@@ -33,13 +35,13 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from sqlalchemy import select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from judge.mail.dsn import delivered_to, delivery_report, verp_address, verp_outbox_id
 from judge.mail.inbound import parse_mail
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
-from judge.service.outbox import queue
+from judge.service.outbox import message_of, queue
 from judge.service.render import render
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, Outbox
@@ -137,13 +139,9 @@ def _reply(code: int, message: bytes | str) -> str:
     return " ".join([str(code), *text.split()])
 
 
-def _header(raw: bytes, name: str) -> str | None:
-    value = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw).get(name)
-    return str(value).strip() if value else None
-
-
 def _message_id(raw: bytes) -> str | None:
-    return _header(raw, "Message-ID")
+    value = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw).get("Message-ID")
+    return str(value).strip() if value else None
 
 
 def transport_for(settings: Settings) -> Transport:
@@ -174,7 +172,7 @@ def recover(db: Database, settings: Settings, transport: Transport, now: datetim
         for row in rows:
             if delivered is None:
                 _give_up(session, settings, row, now, "interrupted while being sent; not resent to avoid a duplicate")
-            elif _message_id(row.raw) in delivered:
+            elif row.message_id in delivered:
                 row.status, row.sent_at = "sent", now
             else:
                 row.status, row.next_attempt_at = "pending", None
@@ -196,11 +194,15 @@ def deliver_pending(db: Database, settings: Settings, transport: Transport, now:
                                       .values(status="sending", attempts=Outbox.attempts + 1))
             if not claimed.rowcount:  # type: ignore[attr-defined]
                 continue  # another sender took it
-            row = session.get(Outbox, row_id)
+            row = session.get(Outbox, row_id, options=[selectinload(Outbox.files)])
             assert row is not None
-            raw, recipient = row.raw, row.recipient
         try:
-            transport.send(envelope_sender(settings, row_id), recipient, raw)
+            raw = message_of(row)  # outside the transaction: the claim is committed
+        except ValueError as exc:  # what no header can carry (see build_message)
+            _fail(db, settings, row_id, now, f"the message cannot be built: {exc}")
+            continue
+        try:
+            transport.send(envelope_sender(settings, row_id), row.recipient, raw)
         except TemporaryFailure as exc:
             _retry_later(db, settings, row_id, now, str(exc))
             continue
@@ -251,7 +253,7 @@ def record_bounce(session: Session, settings: Settings, raw: bytes, now: datetim
     local, _, domain = settings.judge_address.rpartition("@")
     row_id = verp_outbox_id(address, local, domain)
     row = session.get(Outbox, row_id) if row_id is not None else None
-    if row is None or report.original_message_id not in (None, _message_id(row.raw)):
+    if row is None or report.original_message_id not in (None, row.message_id):
         return False
     if row.status != "failed":
         _give_up(session, settings, row, now, "; ".join(failure.describe() for failure in report.failures))
@@ -293,7 +295,7 @@ def _tell(session: Session, settings: Settings, row: Outbox, now: datetime, to: 
 
 def _writer_elsewhere(session: Session, row: Outbox) -> str | None:
     """For a failed answer: the address the answered mail came from, if it is not the one that failed."""
-    replied = _header(row.raw, "In-Reply-To") if row.kind == "reply" else None
+    replied = row.in_reply_to if row.kind == "reply" else None
     if replied is None:
         return None
     inbound = session.scalars(select(InboundMail).where(InboundMail.message_id == replied)

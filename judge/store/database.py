@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy import Connection, Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = "judge:migrations"  # package data, found by Alembic through importlib.resources
@@ -64,6 +65,44 @@ def upgrade(engine: Engine) -> None:
         command.upgrade(config, "head")
 
 
+class Turns:
+    """Whose turn it is to use an SQLite database, among the threads of one process.
+
+    SQLite lets one transaction write at a time; a writer that finds the database taken sleeps
+    and tries again (its busy handler, in steps of up to 100 ms), so under load a store of mail
+    could lose the database again and again to the daemon's other threads (the sender commits
+    twice per mail) and wait seconds for its 250.  Transactions of one process take turns here
+    instead, handed over at once, and a store (``urgent``) goes before any other that is
+    waiting.  A thread may nest turns.  Other processes (the daemon's applier, a cron ``judge
+    tick``) still meet SQLite's own locking.
+    """
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._owner: int | None = None
+        self._depth = 0
+        self._urgent = 0  # urgent turns waiting
+
+    @contextmanager
+    def turn(self, urgent: bool = False) -> Iterator[None]:
+        me = threading.get_ident()
+        with self._changed:
+            if self._owner != me:
+                self._urgent += urgent
+                self._changed.wait_for(lambda: self._owner is None and (urgent or not self._urgent))
+                self._urgent -= urgent
+                self._owner = me
+            self._depth += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._depth -= 1
+                if not self._depth:
+                    self._owner = None
+                    self._changed.notify_all()
+
+
 class Database:
     """The judge's database: one engine, sessions as units of work."""
 
@@ -71,6 +110,7 @@ class Database:
         self.url = url
         self.engine = make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._turns = Turns() if url.startswith("sqlite") else None
 
     def upgrade(self) -> None:
         upgrade(self.engine)
@@ -78,5 +118,15 @@ class Database:
     @contextmanager
     def transaction(self) -> Iterator[Session]:
         """A unit of work: everything inside commits together or not at all."""
-        with self._sessions() as session, session.begin():
+        with self._turn(), self._sessions() as session, session.begin():
             yield session
+
+    @contextmanager
+    def urgent(self) -> Iterator[Connection]:
+        """A connection in a transaction of its own that goes before the others waiting (`Turns`):
+        for storing mail, whose sender is waiting for the 250."""
+        with self._turn(urgent=True), self.engine.begin() as connection:
+            yield connection
+
+    def _turn(self, urgent: bool = False) -> AbstractContextManager[None]:
+        return self._turns.turn(urgent) if self._turns is not None else nullcontext()

@@ -3,7 +3,9 @@
 Money is never stored as a balance: a balance is the sum of a power's rows in ``ledger``.
 Every mail that arrives is kept raw in ``inbound_mail`` before anything else happens, and
 every mail the judge sends is first an ``outbox`` row written in the same transaction as the
-change that caused it.  Times are naive UTC.
+change that caused it (what the message is made of: the sender builds the message itself).
+Each hot-path query has an index, so its cost does not grow with the judge's history.  Times
+are naive UTC.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
 class Base(DeclarativeBase):
@@ -48,6 +50,9 @@ class Game(Base):
     winner: Mapped[str | None] = mapped_column(String(20), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime)
     claimed_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # a deadline run holds it
+    # The next moment the clock has something to do for the game (a reminder, a late notice, the
+    # deadline and grace); None when nothing (not active, no deadline).  Kept by judge.service.schedule.
+    next_due: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
 
 
 class Player(Base):
@@ -111,6 +116,7 @@ class LedgerRow(Base):
     """One movement of money: income, transfer, payment, refund, forfeit."""
 
     __tablename__ = "ledger"
+    __table_args__ = (Index("ix_ledger_game", "game_id", "power"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
@@ -123,7 +129,8 @@ class LedgerRow(Base):
 
 
 class InboundMail(Base):
-    """Every mail received, raw, stored before it is acknowledged."""
+    """Every mail received, raw, stored before it is acknowledged.  Its ``message_id`` is read
+    when it is applied (storing does not parse the mail)."""
 
     __tablename__ = "inbound_mail"
 
@@ -139,22 +146,43 @@ class InboundMail(Base):
 
 
 class Outbox(Base):
-    """A mail to send, written in the transaction of the change that caused it."""
+    """A mail to send, written in the transaction of the change that caused it: what its message
+    is made of, built by the sender (`judge.service.outbox.message_of`).  A row queued before
+    migration 0006 has its message in ``raw`` instead."""
 
     __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)
     recipient: Mapped[str] = mapped_column(String(320))
     subject: Mapped[str] = mapped_column(String(300))
     kind: Mapped[str] = mapped_column(String(20))
-    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    sender: Mapped[str | None] = mapped_column(String(400), nullable=True)  # the From
+    message_id: Mapped[str | None] = mapped_column(String(300), nullable=True)  # <...>, fixed when queued
+    in_reply_to: Mapped[str | None] = mapped_column(String(300), nullable=True)  # the mail answered
+    refs: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)  # its References: the thread
+    body: Mapped[str | None] = mapped_column(Text, nullable=True)
+    raw: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)  # only rows from before 0006
     created_at: Mapped[datetime] = mapped_column(DateTime)
     status: Mapped[str] = mapped_column(String(16), default="pending", index=True)  # pending, sending, sent, failed
     attempts: Mapped[int] = mapped_column(Integer, default=0)
-    next_attempt_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    next_attempt_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # deferred until; None: at once
     sent_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    files: Mapped[list[OutboxFile]] = relationship(order_by="OutboxFile.id", cascade="all, delete-orphan")
+
+
+class OutboxFile(Base):
+    """A file attached to an outbox row's message (a map, a chart), in the order attached."""
+
+    __tablename__ = "outbox_files"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    outbox_id: Mapped[int] = mapped_column(ForeignKey("outbox.id"), index=True)
+    filename: Mapped[str] = mapped_column(String(200))
+    content_type: Mapped[str] = mapped_column(String(100))
+    data: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class SignonFailure(Base):
@@ -201,6 +229,7 @@ class Absence(Base):
     """A power's absence: no deadline of the game falls inside it once approved."""
 
     __tablename__ = "absences"
+    __table_args__ = (Index("ix_absences_game", "game_id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))

@@ -21,7 +21,7 @@ from judge.mail.dsn import delivered_to, delivery_report, verp_outbox_id
 from judge.mail.smtp_in import judge_addresses
 from judge.service.app import inject, open_database
 from judge.service.config import Settings
-from judge.service.outbox import queue
+from judge.service.outbox import message_of, queue
 from judge.service.sender import RelayTransport, deliver_pending, transport_for
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, Outbox
@@ -102,7 +102,7 @@ def notices(db: Database) -> list[tuple[str, str, str]]:
         rows = session.scalars(select(Outbox).where(Outbox.kind == "bounce").order_by(Outbox.id))
         found = []
         for row in rows:
-            message = email.message_from_bytes(row.raw, policy=email.policy.default)
+            message = email.message_from_bytes(message_of(row), policy=email.policy.default)
             assert isinstance(message, EmailMessage)
             found.append((row.recipient, row.subject, str(message.get_content())))
         return found
@@ -111,7 +111,8 @@ def notices(db: Database) -> list[tuple[str, str, str]]:
 def bounce_of(row: Outbox, fixture: bytes | None = None) -> bytes:
     """The Postfix bounce of the fixture, made to report ``row``: its VERP address and Message-ID."""
     raw = fixture or FIXTURE.read_bytes()
-    message_id = email.message_from_bytes(row.raw, policy=email.policy.compat32)["Message-ID"]
+    message_id = row.message_id
+    assert message_id is not None
     return raw.replace(b"judge+b2@", f"judge+b{row.id}@".encode()).replace(FIXTURE_ID.encode(), message_id.encode())
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import email
 import email.policy
+import os
 import signal
 import smtplib
 import socket
@@ -142,20 +143,110 @@ def test_database_failure_answers_451_and_the_retried_mail_is_not_lost(
         running: tuple[Running, Clock], monkeypatch: pytest.MonkeyPatch) -> None:
     judge, _ = running
     calls = {"n": 0}
-    real = daemon_module.receive
+    real = daemon_module.store
 
-    def flaky(*args: Any) -> int:
+    def flaky(*args: Any) -> list[int]:
         calls["n"] += 1
         if calls["n"] == 1:
             raise OSError("database unavailable")
         return real(*args)
 
-    monkeypatch.setattr(daemon_module, "receive", flaky)
+    monkeypatch.setattr(daemon_module, "store", flaky)
     with pytest.raises(smtplib.SMTPDataError) as temporary:
         judge.send(GM, "CREATE retry1 pw")
     assert temporary.value.smtp_code == 451
     judge.send(GM, "CREATE retry1 pw")  # what the sending server does after a 451
     wait_until(lambda: maildir_subjects(judge.settings).count("Re: orders") == 1)
+
+
+def test_mail_is_applied_in_a_process_of_its_own_that_ends_with_the_daemon(settings: Settings) -> None:
+    judge = Running(settings, Clock())
+    applier = judge.daemon.applier
+    try:
+        assert applier is not None and applier.process.is_alive() and applier.process.pid != os.getpid()
+        judge.send(GM, "HELP")
+        wait_until(lambda: "Re: orders" in maildir_subjects(settings))
+    finally:
+        judge.stop()
+    assert not applier.process.is_alive()
+
+
+def stored_count(settings: Settings) -> int:
+    with open_database(settings).transaction() as session:
+        return int(session.scalar(select(func.count()).select_from(InboundMail)) or 0)
+
+
+def held_first_commit(monkeypatch: pytest.MonkeyPatch,
+                      then: Callable[..., list[int]]) -> tuple[threading.Event, list[int]]:
+    """Make the first commit of stored mail wait for the returned event; later ones run ``then``.
+    Also returns the size of each batch committed, as it comes."""
+    gate, batches = threading.Event(), []
+    real = daemon_module.store
+
+    def write(*args: Any) -> list[int]:
+        batches.append(len(args[1]))
+        if len(batches) == 1:
+            assert gate.wait(30)
+            return real(*args)
+        return then(*args)
+
+    monkeypatch.setattr(daemon_module, "store", write)
+    return gate, batches
+
+
+def send_from_threads(judge: Running, senders: list[str]) -> tuple[list[threading.Thread], dict[str, int]]:
+    """Each sender sends a mail from its own thread; the dict gets each one's SMTP answer code."""
+    codes: dict[str, int] = {}
+
+    def send(sender: str) -> None:
+        try:
+            judge.send(sender, "LIST")
+            codes[sender] = 250
+        except smtplib.SMTPDataError as exc:
+            codes[sender] = exc.smtp_code
+
+    threads = [threading.Thread(target=send, args=(sender,)) for sender in senders]
+    for thread in threads:
+        thread.start()
+    return threads, codes
+
+
+def test_mail_arriving_during_a_commit_shares_the_next_and_is_answered_after_it(
+        running: tuple[Running, Clock], monkeypatch: pytest.MonkeyPatch) -> None:
+    judge, _ = running
+    gate, batches = held_first_commit(monkeypatch, daemon_module.store)
+    first, codes = send_from_threads(judge, ["p0@example.org"])
+    wait_until(lambda: batches == [1])
+    others, more = send_from_threads(judge, [f"p{i}@example.org" for i in range(1, 5)])
+    wait_until(lambda: len(judge.daemon.intake.waiting) == 4)
+    time.sleep(0.2)
+    assert codes == {} and more == {}  # no 250 before the commit
+    gate.set()
+    for thread in first + others:
+        thread.join(30)
+    assert set((codes | more).values()) == {250} and len(codes | more) == 5
+    assert batches == [1, 4]  # one commit for the four that came while the first was committed
+    assert stored_count(judge.settings) == 5
+
+
+def test_a_batch_that_fails_answers_451_to_each_of_its_mails_and_stores_none(
+        running: tuple[Running, Clock], monkeypatch: pytest.MonkeyPatch) -> None:
+    judge, _ = running
+
+    def broken(*args: Any) -> list[int]:
+        raise OSError("database unavailable")
+
+    gate, batches = held_first_commit(monkeypatch, broken)
+    first, codes = send_from_threads(judge, ["p0@example.org"])
+    wait_until(lambda: batches == [1])
+    others, more = send_from_threads(judge, [f"p{i}@example.org" for i in range(1, 4)])
+    wait_until(lambda: len(judge.daemon.intake.waiting) == 3)
+    gate.set()
+    for thread in first + others:
+        thread.join(30)
+    assert codes == {"p0@example.org": 250}
+    assert more == {f"p{i}@example.org": 451 for i in range(1, 4)}
+    assert batches == [1, 3] and stored_count(judge.settings) == 1
 
 
 def test_mail_stored_before_a_crash_is_applied_once_after_restart(settings: Settings) -> None:

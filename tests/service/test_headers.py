@@ -17,7 +17,7 @@ from aiosmtpd.controller import Controller
 from judge.mail.outbound import MAX_REFERENCES, MaildirOutbox, build_message
 from judge.service.app import inject
 from judge.service.config import Settings
-from judge.service.outbox import queue
+from judge.service.outbox import message_of, queue
 from judge.service.sender import deliver_pending, transport_for
 from tests.service.harness import Judge, raw_mail
 
@@ -36,7 +36,7 @@ def test_from_carries_the_judges_name_which_a_setting_changes(tmp_path: Path) ->
     with judge.db.transaction() as session:
         row = queue(session, named, to="fred@example.org", subject="s", body="b\n", kind="notice",
                     now=datetime(2026, 1, 5, 12, 0))
-        assert parsed(row.raw)["From"].addresses[0].display_name == "Le Juge, Payola"
+        assert parsed(message_of(row))["From"].addresses[0].display_name == "Le Juge, Payola"
 
 
 def test_an_answer_carries_the_whole_thread_in_references(tmp_path: Path) -> None:

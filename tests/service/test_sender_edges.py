@@ -19,7 +19,7 @@ from sqlalchemy import select
 from judge.mail.outbound import MaildirOutbox
 from judge.service.app import open_database
 from judge.service.config import Settings
-from judge.service.outbox import queue
+from judge.service.outbox import message_of, queue
 from judge.service.sender import MaildirTransport, RelayTransport, deliver_pending, recover
 from judge.store.database import Database
 from judge.store.models import Game, Outbox
@@ -196,7 +196,7 @@ def raw_of(db: Database, row_id: int) -> bytes:
     with db.transaction() as session:
         row = session.get(Outbox, row_id)
         assert row is not None
-        return row.raw
+        return message_of(row)
 
 
 def test_maildir_crash_before_the_write_sends_again_and_after_it_marks_sent(db: Database, settings: Settings) -> None:
@@ -242,3 +242,13 @@ def test_relay_crash_is_still_not_resent(db: Database, settings: Settings, relay
     recover(db, settings, via(server), NOW)
     assert outbox(db)[0][2:] == ("failed", "interrupted while being sent; not resent to avoid a duplicate")
     assert outbox(db)[1][:3] == (GM, "bounce", "pending")
+
+
+def test_a_body_with_nul_or_lone_surrogates_is_queued_and_sent_on_any_database(
+        db: Database, settings: Settings) -> None:
+    with db.transaction() as session:  # an echoed line of a malformed mail can carry both
+        queue(session, settings, to="fred@example.org", subject="s", body="a\x00b\udc80c\n", kind="reply", now=NOW)
+    assert deliver_pending(db, settings, MaildirTransport(MaildirOutbox(settings.maildir)), NOW) == 1
+    message = email.message_from_bytes(MaildirOutbox(settings.maildir).messages()[0], policy=email.policy.default)
+    assert isinstance(message, EmailMessage)
+    assert message.get_content() == "a\ufffdb\ufffdc\n"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import threading
+import time
 from datetime import datetime
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from sqlalchemy import inspect
 from judge.service.app import open_database
 from judge.service.config import Settings
 from judge.service.handlers import receive
+from judge.service.handlers.mail import store
 from judge.store.database import Database, alembic_config
 from judge.store.models import Base
 
@@ -66,3 +69,35 @@ def test_judge_tick_is_quiet_when_nothing_happens_and_timestamps_what_does(tmp_p
     busy = subprocess.run([*run, "tick", "--data-dir", str(data)], capture_output=True, text=True, check=True)
     assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC mail \d+ done\n", busy.stdout)
     assert busy.stdout.splitlines()[-1].endswith("UTC 1 mail(s) sent to " + str((data / "outbox").resolve()))
+
+
+def test_sqlite_transactions_take_turns_and_a_store_of_mail_goes_first(tmp_path: Path) -> None:
+    db = open_database(Settings(data_dir=tmp_path))
+    order: list[str] = []
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with db.transaction(), db.transaction():  # a thread may nest its turns
+            holding.set()
+            assert release.wait(10)
+            order.append("holder")
+
+    def other() -> None:
+        with db.transaction():
+            order.append("other")
+
+    def store_mail() -> None:
+        store(db, [(b"Subject: x\r\n\r\nLIST\r\n", None)], datetime(2026, 1, 1))
+        order.append("store")
+
+    threads = [threading.Thread(target=hold)]
+    threads[0].start()
+    assert holding.wait(10)
+    for job in (other, store_mail):  # the other transaction waits first, the store after it
+        threads.append(threading.Thread(target=job))
+        threads[-1].start()
+        time.sleep(0.2)
+    release.set()
+    for thread in threads:
+        thread.join(10)
+    assert order == ["holder", "store", "other"]

@@ -1,10 +1,12 @@
 """Storing a mail, and applying it exactly once: done, duplicate, automatic, or quarantined.
 
-Theory of operation.  ``receive`` stores the raw mail in a transaction of its own: that is what
-SMTP's 250 waits for.  ``process_mail`` claims the stored mail (``new`` → ``applying``, inside
-the transaction that applies it: a second processor waits for that transaction and then finds
-the mail taken; a crash rolls the claim back) and applies it.  A mail whose Message-ID was seen
-before is not applied again; automatic mail is recorded and never answered.
+Theory of operation.  ``store`` keeps raw mails with one short insert in a transaction of their
+own: that is what SMTP's 250 waits for, so it parses nothing (the Message-ID is read when the
+mail is applied) and takes no longer than the write itself.  ``process_mail`` claims the stored
+mail (``new`` → ``applying``, inside the transaction that applies it: a second processor waits
+for that transaction and then finds the mail taken; a crash rolls the claim back) and applies it.
+A mail whose Message-ID was seen in a mail applied before is not applied again (a sender that
+got no 250 in time sends it again); automatic mail is recorded and never answered.
 
 Whatever goes wrong while applying one mail ends with that mail *quarantined*: its transaction
 is rolled back, it is marked ``quarantined`` with its error, the sender gets a short apology
@@ -21,15 +23,17 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
 from judge.mail.inbound import InboundMail, parse_mail
 from judge.mail.redact import redact
+from judge.service import schedule  # noqa: F401  (its flush hook keeps each game's next_due)
 from judge.service.config import Settings
 from judge.service.handlers.conversation import Conversation, reply_subject
 from judge.service.handlers.signon import record_failure
@@ -45,18 +49,24 @@ log = logging.getLogger("judge")
 
 RETRIED = (OperationalError, IntegrityError)  # a busy or unreachable database, a concurrent insert
 ATTEMPTS = 3
+RUN = 32  # mails applied in one transaction at most (`apply_run`)
 MAX_ENVELOPE = 320  # the column's length
 
 
 def receive(db: Database, raw: bytes, now: datetime, envelope_from: str | None = None) -> int:
     """Store a raw mail (its own transaction) and return its id."""
-    mail = parse_mail(raw, envelope_from=envelope_from)
-    with db.transaction() as session:
-        row = InboundRow(message_id=mail.message_id, envelope_from=_bounded(envelope_from), raw=raw,
-                         received_at=now, status="new")
-        session.add(row)
-        session.flush()
-        return row.id
+    return store(db, [(raw, envelope_from)], now)[0]
+
+
+def store(db: Database, mails: Sequence[tuple[bytes, str | None]], now: datetime) -> list[int]:
+    """Store raw mails (each with its envelope sender) in one transaction, with one insert and
+    no parsing; their ids, in order.  Several at once is how the daemon commits the mail of many
+    SMTP sessions together."""
+    rows = [{"raw": raw, "envelope_from": _bounded(envelope_from), "received_at": now, "status": "new"}
+            for raw, envelope_from in mails]
+    with db.urgent() as connection:
+        inserted = connection.scalars(insert(InboundRow).returning(InboundRow.id, sort_by_parameter_order=True), rows)
+        return list(inserted)
 
 
 def _bounded(envelope_from: str | None) -> str | None:
@@ -88,6 +98,54 @@ def process_mail(db: Database, settings: Settings, mail_id: int, now: datetime) 
     return _quarantine(db, settings, mail_id, now, error)
 
 
+def apply_run(db: Database, settings: Settings, mail_ids: Sequence[int], now: datetime,
+              enough: Callable[[], bool] = lambda: False) -> list[tuple[int, str]]:
+    """Apply stored mails in arrival order, several in one transaction: one commit (one fsync)
+    for the run instead of one per mail.  Each mail is applied in a savepoint of its own, so a
+    mail that fails is undone alone and quarantined in the same transaction while the others
+    stand.  The run ends after RUN mails, or after the mail during which ``enough()`` became
+    true (the daemon: a store is waiting for the database); it returns the (id, status) of the
+    mails it settled, the first ones of ``mail_ids``.  If the database itself fails, the run is
+    rolled back and its mails go through `process_mail` one by one (which retries)."""
+    run = list(mail_ids[:RUN])
+    settled: list[tuple[int, str]] = []
+    touched: set[str] = set()
+    try:
+        with db.transaction() as session:
+            for mail_id in run:
+                status, changed = _apply_in(session, settings, mail_id, now)
+                settled.append((mail_id, status))
+                touched |= changed
+                if enough():
+                    break
+    except RETRIED as exc:
+        log.warning("mails %s to %s: database error, applying them one by one: %s", run[0], run[-1], exc)
+        return [(mail_id, process_mail(db, settings, mail_id, now)) for mail_id in run]
+    if touched and settings.web:
+        refresh(db, settings, touched)
+    return settled
+
+
+def _apply_in(session: Session, settings: Settings, mail_id: int, now: datetime) -> tuple[str, set[str]]:
+    """Claim and apply one mail of a run (in a savepoint), or quarantine it (in another)."""
+    claimed = session.execute(update(InboundRow).where(InboundRow.id == mail_id, InboundRow.status == "new")
+                              .values(status="applying"))  # before any savepoint: it opens the transaction
+    if not claimed.rowcount:  # type: ignore[attr-defined]
+        row = session.get(InboundRow, mail_id)
+        return (row.status if row else "missing"), set()
+    try:
+        with session.begin_nested():
+            row = session.get(InboundRow, mail_id)
+            assert row is not None
+            return _settle(session, settings, row, now)
+    except RETRIED:
+        raise
+    except Exception as exc:
+        log.exception("mail %s failed", mail_id)
+        _quarantine_in(session, settings, mail_id, now, f"{type(exc).__name__}: {exc}"[:2000])
+        return "quarantined", set()
+
+
 def _apply(db: Database, settings: Settings, mail_id: int, now: datetime) -> tuple[str, set[str]]:
     """Apply the mail; its status, and the games it changed (for the public pages)."""
     with db.transaction() as session:
@@ -96,11 +154,16 @@ def _apply(db: Database, settings: Settings, mail_id: int, now: datetime) -> tup
         row = session.get(InboundRow, mail_id)
         if row is None or not claimed.rowcount:  # type: ignore[attr-defined]
             return (row.status if row else "missing"), set()
-        mail = parse_mail(row.raw, envelope_from=row.envelope_from)
-        row.processed_at = now
-        row.status, touched = _status(session, settings, mail, row, now)
-        row.raw = redact(row.raw, cmd.password_words(mail.lines))
-        return row.status, touched
+        return _settle(session, settings, row, now)
+
+
+def _settle(session: Session, settings: Settings, row: InboundRow, now: datetime) -> tuple[str, set[str]]:
+    """Apply a claimed mail: its status, and the games it changed (for the public pages)."""
+    mail = parse_mail(row.raw, envelope_from=row.envelope_from)
+    row.message_id, row.processed_at = mail.message_id, now
+    row.status, touched = _status(session, settings, mail, row, now)
+    row.raw = redact(row.raw, cmd.password_words(mail.lines))
+    return row.status, touched
 
 
 def _status(session: Session, settings: Settings, mail: InboundMail, row: InboundRow,
@@ -126,9 +189,15 @@ def _status(session: Session, settings: Settings, mail: InboundMail, row: Inboun
 
 def _quarantine(db: Database, settings: Settings, mail_id: int, now: datetime, error: Exception) -> str:
     """Set a mail that could not be applied aside, and say so to its sender and to whoever runs its game."""
-    reason = f"{type(error).__name__}: {error}"[:2000]
+    with db.transaction() as session:
+        _quarantine_in(session, settings, mail_id, now, f"{type(error).__name__}: {error}"[:2000])
+    return "quarantined"
+
+
+def _quarantine_in(session: Session, settings: Settings, mail_id: int, now: datetime, reason: str) -> None:
+    """Quarantine a mail and tell of it, in a savepoint; if telling fails, only quarantine it."""
     try:
-        with db.transaction() as session:
+        with session.begin_nested():
             row = _mark_quarantined(session, mail_id, now, reason)
             if row is not None:
                 _tell_of_quarantine(session, settings, row, now, reason)
@@ -136,10 +205,9 @@ def _quarantine(db: Database, settings: Settings, mail_id: int, now: datetime, e
         raise
     except Exception:
         log.exception("mail %s: could not report its quarantine", mail_id)
-        with db.transaction() as session:
+        with session.begin_nested():
             _mark_quarantined(session, mail_id, now, reason)
     log.warning("mail %s quarantined: %s", mail_id, reason)
-    return "quarantined"
 
 
 def _mark_quarantined(session: Session, mail_id: int, now: datetime, reason: str) -> InboundRow | None:
@@ -147,8 +215,9 @@ def _mark_quarantined(session: Session, mail_id: int, now: datetime, reason: str
     if row is None or row.status not in ("new", "applying"):
         return None
     row.status, row.error, row.processed_at = "quarantined", reason, now
-    lines = parse_mail(row.raw, envelope_from=row.envelope_from).lines
-    row.raw = redact(row.raw, cmd.password_words(lines))
+    mail = parse_mail(row.raw, envelope_from=row.envelope_from)
+    row.message_id = mail.message_id  # a later copy of it is a duplicate
+    row.raw = redact(row.raw, cmd.password_words(mail.lines))
     return row
 
 

@@ -13,7 +13,7 @@ from datetime import UTC, timedelta
 from sqlalchemy import func, select
 
 from judge.commands import parse as cmd
-from judge.mail.outbound import Attachment, text_of
+from judge.mail.outbound import Attachment
 from judge.service import lifecycle
 from judge.service.handlers.conversation import MASTER, Conversation, handles, masked
 from judge.service.handlers.player import approve_absence
@@ -174,10 +174,9 @@ def preview(talk: Conversation, text: str, _: cmd.Preview) -> None:
     try:
         lifecycle.process_phase(talk.session, game, talk.settings, talk.now)
         talk.session.flush()
-        raw = talk.session.scalar(select(Outbox.raw).where(Outbox.id > mark, Outbox.kind == "chart"))
+        chart = talk.session.scalar(select(Outbox.body).where(Outbox.id > mark, Outbox.kind == "chart")) or ""
     finally:
         savepoint.rollback()
-    chart = text_of(raw) if raw else ""
     talk.attachments.append(Attachment(f"{game.name}-{phase}-preview.txt", "text/plain", chart.encode("utf-8")))
     talk.echo(text, "ok", f"the chart {phase} would have if processed now is attached; nothing was processed")
 

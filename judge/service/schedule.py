@@ -1,0 +1,96 @@
+"""When the deadline clock next has something to do for a game: ``Game.next_due``.
+
+A tick must not cost the games that are waiting for nothing.  So each game keeps, in an
+indexed column, the next moment the clock can change anything of it, and a tick selects only
+the games whose moment has come (`due_games`).  What the clock does to an active game with a
+deadline (`judge.service.app.process_game`) is: the reminder (``reminder`` hours before the
+deadline, `lifecycle.reminder_time`), the late notice (at the deadline), and processing (the
+deadline plus the grace period); ``next_due`` is the earliest of those not done yet, the notices
+sent being in the current phase row (`next_due`).  A game that is not active, or has no
+deadline, has none.  A phase that every power has acted in is processed by the mail that
+completes it, not by the clock.
+
+Every flush that adds or changes a game or a phase row recomputes that game's ``next_due``
+(`_keep_next_due`, a ``before_flush`` hook on every session): a changed deadline, a RESUME, a
+ROLLBACK, an approved absence, a notice sent or a phase opened move it without any call site
+having to remember it.  A change made with a bulk UPDATE bypasses the hook, so none is made to
+what ``next_due`` depends on.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from itertools import chain
+from typing import Any
+
+from sqlalchemy import event, select
+from sqlalchemy.orm import Session
+
+from judge.service import lifecycle
+from judge.store.models import Game, PhaseRow
+
+
+def next_due(game: Game, row: PhaseRow | None) -> datetime | None:
+    """The next moment the clock has something to do for ``game``, whose current phase row is
+    ``row``.  A game whose moments cannot be computed (a duration stored before durations were
+    bounded, too large for a date) is due at once: its deadline run fails the same way, and so
+    pauses it and tells its game master (`judge.service.app`)."""
+    if game.state != "active" or game.deadline is None:
+        return None
+    try:
+        return _next_due(game, game.deadline, row)
+    except (OverflowError, ValueError, TypeError):
+        return datetime.min
+
+
+def _next_due(game: Game, deadline: datetime, row: PhaseRow | None) -> datetime:
+    notices = (row.notices or []) if row is not None else []
+    moments = [deadline + timedelta(hours=lifecycle.duration(game, "grace"))]
+    if "late" not in notices:
+        moments.append(deadline)
+        if row is not None and "reminder" not in notices:
+            remind = lifecycle.reminder_time(game, row)
+            if remind is not None:
+                moments.append(remind)
+    return min(moments)
+
+
+def due_games(session: Session, now: datetime) -> list[str]:
+    """The names of the games the clock has something to do for at ``now`` (one indexed query)."""
+    return list(session.scalars(select(Game.name).where(Game.next_due <= now).order_by(Game.name)))
+
+
+@event.listens_for(Session, "before_flush")
+def _keep_next_due(session: Session, _context: Any, _instances: Any) -> None:
+    """Recompute ``next_due`` of every game that this flush adds or changes, or whose phase rows it does."""
+    games: dict[int, Game] = {}
+    changed_rows: list[PhaseRow] = []
+    for obj in chain(session.new, session.dirty):
+        if isinstance(obj, Game):
+            if obj.id is None:  # a new game is forming: nothing is due
+                obj.next_due = None
+            else:
+                games[obj.id] = obj
+        elif isinstance(obj, PhaseRow) and obj.game_id is not None:
+            changed_rows.append(obj)
+    if not games and not changed_rows:
+        return
+    with session.no_autoflush:
+        for row in changed_rows:
+            if row.game_id not in games and (game := session.get(Game, row.game_id)) is not None:
+                games[row.game_id] = game
+        for game in games.values():
+            due = next_due(game, _current_row(session, game))
+            if game.next_due != due:
+                game.next_due = due
+
+
+def _current_row(session: Session, game: Game) -> PhaseRow | None:
+    """The game's current phase row, as this flush will leave it (a new row is not in the database yet)."""
+    if game.phase is None or game.state != "active" or game.deadline is None:
+        return None
+    for obj in session.new:
+        if isinstance(obj, PhaseRow) and obj.game_id == game.id and obj.name == game.phase:
+            return obj
+    row = session.scalar(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == game.phase))
+    return None if row in session.deleted else row
