@@ -299,22 +299,41 @@ class Applier:
     """
 
     def __init__(self, settings: Settings, storing: Any) -> None:
+        self.settings, self.storing = settings, storing
+        self.lock = threading.Lock()
+        self._start()
+
+    def _start(self) -> None:
+        """Start the process and wait until it has imported the judge and opened the database."""
         self.pipe, child = _SPAWN.Pipe()
-        self.process = _SPAWN.Process(target=_applier_main, args=(child, settings, storing), name="judge-applier",
-                                      daemon=True)
+        self.process = _SPAWN.Process(target=_applier_main, args=(child, self.settings, self.storing),
+                                      name="judge-applier", daemon=True)
         self.process.start()
         child.close()
-        self.lock = threading.Lock()
-        if self.pipe.recv() != "ready":  # it has imported the judge and opened the database
+        if self.pipe.recv() != "ready":
             raise RuntimeError("the applier did not start")
 
     def run(self, mail_ids: list[int], now: datetime) -> list[tuple[int, str]]:
-        """Apply a run of the stored mails ``mail_ids`` (see `apply_run`); in a worker thread."""
+        """Apply a run of the stored mails ``mail_ids`` (see `apply_run`); in a worker thread.
+
+        If the process has died (killed, out of memory), another one is started and given the
+        run again: what the dead one was applying was rolled back with its transaction."""
         with self.lock:
-            self.pipe.send((mail_ids, now))
-            answer: list[tuple[int, str]] | str = self.pipe.recv()
+            try:
+                answer = self._ask(mail_ids, now)
+            except (EOFError, OSError):
+                self.pipe.close()
+                self.process.join(timeout=5)
+                log.error("the applier process ended (exit code %s); starting another", self.process.exitcode)
+                self._start()
+                answer = self._ask(mail_ids, now)
         if isinstance(answer, str):
             raise RuntimeError(f"the applier failed: {answer}")
+        return answer
+
+    def _ask(self, mail_ids: list[int], now: datetime) -> list[tuple[int, str]] | str:
+        self.pipe.send((mail_ids, now))
+        answer: list[tuple[int, str]] | str = self.pipe.recv()
         return answer
 
     def close(self) -> None:

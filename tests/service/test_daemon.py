@@ -171,6 +171,22 @@ def test_mail_is_applied_in_a_process_of_its_own_that_ends_with_the_daemon(setti
     assert not applier.process.is_alive()
 
 
+def test_an_applier_that_died_is_replaced_and_the_mail_is_applied(settings: Settings) -> None:
+    judge = Running(settings, Clock())
+    try:
+        first = judge.daemon.applier
+        assert first is not None
+        killed = first.process.pid
+        assert killed is not None
+        os.kill(killed, signal.SIGKILL)  # as the kernel's out-of-memory killer would
+        first.process.join(timeout=10)
+        judge.send(GM, "HELP")
+        wait_until(lambda: "Re: orders" in maildir_subjects(settings))
+        assert first.process.is_alive() and first.process.pid != killed  # a new process took over
+    finally:
+        judge.stop()
+
+
 def stored_count(settings: Settings) -> int:
     with open_database(settings).transaction() as session:
         return int(session.scalar(select(func.count()).select_from(InboundMail)) or 0)
