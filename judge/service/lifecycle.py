@@ -244,32 +244,47 @@ def free_home_centers(position: Position, power: str) -> list[str]:
             if position.centers.get(c) == power and c not in position.units]
 
 
-def waiting_for(session: Session, game: Game) -> list[str]:
+def latest_submissions(session: Session, game: Game, phase: str) -> dict[tuple[str, str], Submission]:
+    """The latest submission of each (power, kind) in a phase, in one query (the newest row of
+    each pair: a later one replaces an earlier one)."""
+    newest = (select(func.max(Submission.id))
+              .where(Submission.game_id == game.id, Submission.phase == phase)
+              .group_by(Submission.power, Submission.kind))
+    return {(s.power, s.kind): s for s in session.scalars(select(Submission).where(Submission.id.in_(newest)))}
+
+
+def waiting_for(session: Session, game: Game, latest: dict[tuple[str, str], Submission] | None = None) -> list[str]:
+    """The powers that must act in the current phase and have not (``latest``: the phase's
+    `latest_submissions`, if the caller has them)."""
     row = current_phase(session, game)
     if row is None or game.state not in ("active", "paused"):
         return []
     position = position_of(row)
     kind = "sheet" if position.phase.kind is PhaseKind.MOVEMENT else "orders"
+    if latest is None:
+        latest = latest_submissions(session, game, row.name)
 
     def submitted(power: str, what: str) -> bool:
-        latest = latest_submission(session, game, row.name, power, what)
-        return latest is not None and bool(latest.text.strip())  # CLEAR withdraws a submission
+        found = latest.get((power, what))
+        return found is not None and bool(found.text.strip())  # CLEAR withdraws a submission
 
     needed = required_powers(session, game, position)
     return [p for p in needed if not submitted(p, kind) and not submitted(p, "orders")]
 
 
-def wait_requested(session: Session, game: Game) -> list[str]:
+def wait_requested(session: Session, game: Game, latest: dict[tuple[str, str], Submission] | None = None) -> list[str]:
     """Powers that asked (WAIT) for the phase to wait for its deadline, even once all have submitted."""
     if game.phase is None:
         return []
-    return [p for p in game_map(game).powers
-            if (latest := latest_submission(session, game, game.phase, p, "wait")) is not None and latest.text]
+    if latest is None:
+        latest = latest_submissions(session, game, game.phase)
+    return [p for p in game_map(game).powers if (found := latest.get((p, "wait"))) is not None and found.text]
 
 
 def complete(session: Session, game: Game) -> bool:
     """Every power that must act has done so, and none asked to WAIT: process now."""
-    return not waiting_for(session, game) and not wait_requested(session, game)
+    latest = latest_submissions(session, game, game.phase) if game.phase else {}
+    return not waiting_for(session, game, latest) and not wait_requested(session, game, latest)
 
 
 def is_due(session: Session, game: Game, now: datetime) -> bool:
