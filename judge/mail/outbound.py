@@ -17,6 +17,7 @@ decoded line break into the message as it is: header injection.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import mailbox
 import os
 import re
@@ -67,8 +68,10 @@ def build_message(
     ``attachments`` (a map, say) a multipart/mixed one whose first part is that text.
 
     ``date`` defaults to now (a naive one is taken as UTC); ``message_id`` to a fresh one in
-    ``domain``.  ``reply`` marks an answer to a player's mail (``auto-replied``) rather than
-    mail the judge sends on its own (``auto-generated``).  ``sender`` may carry a display name
+    ``domain``.  Given both, the same arguments give the same bytes (a multipart boundary is
+    derived from the Message-ID): the sender builds a queued mail again on every attempt.
+    ``reply`` marks an answer to a player's mail (``auto-replied``) rather than mail the judge
+    sends on its own (``auto-generated``).  ``sender`` may carry a display name
     (``Payola Judge <judge@example.org>``).  ``references`` are those of the mail answered:
     ``References`` is they and ``in_reply_to`` (`thread`).  The subject is put on one line
     (`one_line`), with a space in every ``=?``; an ``in_reply_to`` that is not a
@@ -97,6 +100,8 @@ def build_message(
     for attachment in attachments:
         maintype, _, subtype = attachment.content_type.partition("/")
         msg.add_attachment(attachment.data, maintype=maintype, subtype=subtype, filename=attachment.filename)
+    if attachments:  # the same message each time it is built: the boundary comes from its Message-ID
+        msg.set_boundary("=_" + hashlib.sha256(str(msg["Message-ID"]).encode()).hexdigest()[:40])
     ascii_only = all(address.addr_spec.isascii() for name in ("From", "To") for address in msg[name].addresses)
     return msg.as_bytes(policy=_ASCII_HEADERS if ascii_only else _UTF8_HEADERS)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from judge.mail.inbound import parse_mail
-from judge.mail.outbound import LOOP_HEADER, MaildirOutbox, build_message
+from judge.mail.outbound import LOOP_HEADER, Attachment, MaildirOutbox, build_message
 
 WHEN = datetime(2025, 4, 14, 9, 30, 5, tzinfo=timezone(timedelta(hours=2)))
 
@@ -189,3 +189,14 @@ def test_a_long_subject_is_not_folded_onto_its_own_line() -> None:
     message = email.message_from_bytes(raw, policy=email.policy.default)
     assert str(message["Subject"]) == subject  # not " g1: ..." as when the folder moves it to the next line
     assert max(len(line) for line in raw.split(b"\n\n", 1)[1].splitlines()) <= 78  # the body lines stay short
+
+
+def test_a_message_with_attachments_is_the_same_bytes_each_time_it_is_built() -> None:
+    """The sender builds a queued mail again on each attempt (judge.service.outbox.message_of)."""
+    made = [build_message(sender="judge@example.org", to="fred@example.org", subject="s", body="the text",
+                          domain="example.org", message_id=f"<{n}@example.org>", date=datetime(2026, 1, 1),
+                          attachments=[Attachment("map.png", "image/png", b"\x89PNG...")]) for n in (1, 1, 2)]
+    assert made[0] == made[1]
+    assert made[0] != made[2]
+    message = email.message_from_bytes(made[0], policy=email.policy.default)
+    assert [p.get_filename() for p in message.iter_attachments()] == ["map.png"]
