@@ -114,3 +114,15 @@ class Judge:
 
     def last_to(self, address: str) -> Sent:
         return [m for m in self.all_mail() if m.to == address][-1]
+
+
+def two_player_game(judge: Judge) -> Judge:
+    """``judge`` with game g1 created by gm@example.org (password gm-secret) and started with
+    alice@example.org as France (alice-pw) and bob@example.org as Germany (bob-pw); the mail
+    so far is read."""
+    judge.send("gm@example.org", "CREATE g1 gm-secret")
+    judge.send("alice@example.org", "JOIN g1 alice-pw FRANCE")
+    judge.send("bob@example.org", "JOIN g1 bob-pw GERMANY")
+    judge.send("gm@example.org", "SIGNON MASTER@g1 gm-secret\nSTART")
+    judge.new_mail()
+    return judge

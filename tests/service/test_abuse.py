@@ -24,7 +24,7 @@ from judge.service.handlers import mail as mail_module
 from judge.service.handlers import player as player_module
 from judge.service.handlers import receive
 from judge.store.models import Game, InboundMail, LedgerRow, Outbox
-from tests.service.harness import Judge, raw_mail
+from tests.service.harness import Judge, raw_mail, two_player_game
 
 GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -33,13 +33,7 @@ MALLORY = "mallory@evil.example"
 
 @pytest.fixture
 def judge(tmp_path: Path) -> Judge:
-    judge = Judge(tmp_path)
-    judge.send(GM, "CREATE g1 gm-secret")
-    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
-    judge.send(BOB, "JOIN g1 bob-pw GERMANY")
-    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSTART")
-    judge.new_mail()
-    return judge
+    return two_player_game(Judge(tmp_path))
 
 
 def header_mail(headers: list[tuple[str, str]], body: str) -> bytes:

@@ -14,7 +14,7 @@ from judge.service.handlers import player as player_module
 from judge.service.handlers import receive
 from judge.service.handlers.mail import apply_run
 from judge.store.models import InboundMail, Submission
-from tests.service.harness import Judge, raw_mail
+from tests.service.harness import Judge, raw_mail, two_player_game
 
 GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -22,13 +22,7 @@ ALICE, BOB = "alice@example.org", "bob@example.org"
 
 @pytest.fixture
 def judge(tmp_path: Path) -> Judge:
-    judge = Judge(tmp_path)
-    judge.send(GM, "CREATE g1 gm-secret")
-    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
-    judge.send(BOB, "JOIN g1 bob-pw GERMANY")
-    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSTART")
-    judge.new_mail()
-    return judge
+    return two_player_game(Judge(tmp_path))
 
 
 def commits(judge: Judge) -> list[int]:

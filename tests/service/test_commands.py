@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.harness import Judge
+from tests.service.harness import Judge, two_player_game
 
 GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -14,13 +14,7 @@ ALICE, BOB = "alice@example.org", "bob@example.org"
 
 @pytest.fixture
 def judge(tmp_path: Path) -> Judge:
-    judge = Judge(tmp_path)
-    judge.send(GM, "CREATE g1 gm-secret")
-    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
-    judge.send(BOB, "JOIN g1 bob-pw GERMANY")
-    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSTART")
-    judge.new_mail()
-    return judge
+    return two_player_game(Judge(tmp_path))
 
 
 def test_mail_from_another_address_is_answered_there_with_a_copy_to_the_registered_one(judge: Judge) -> None:

@@ -20,10 +20,10 @@ from judge.service.schedule import next_due
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.database import alembic_config
 from judge.store.models import Game
-from tests.service.harness import Judge
+from tests.service.harness import Judge, two_player_game
 
 GM = "gm@example.org"
-ALICE, BOB = "alice@example.org", "bob@example.org"
+ALICE = "alice@example.org"
 MASTER, FRANCE = "SIGNON MASTER@g1 gm-secret\n", "SIGNON F@g1 alice-pw\n"
 DEADLINE = datetime(2026, 1, 7, 12, 0)  # started 2026-01-05 12:00, movement phases last 48 hours
 REMINDER = datetime(2026, 1, 6, 12, 0)  # 24 hours before it
@@ -31,11 +31,7 @@ REMINDER = datetime(2026, 1, 6, 12, 0)  # 24 hours before it
 
 @pytest.fixture
 def judge(tmp_path: Path) -> Judge:
-    judge = Judge(tmp_path)
-    judge.send(GM, "CREATE g1 gm-secret")
-    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
-    judge.send(BOB, "JOIN g1 bob-pw GERMANY")
-    judge.send(GM, MASTER + "START")
+    judge = two_player_game(Judge(tmp_path))
     judge.send("other@example.org", "CREATE g2 other-secret")  # forming: nothing ever due
     judge.new_mail()
     return judge
