@@ -225,7 +225,7 @@ def legal_orders_to_data(position: Position) -> dict[str, Any]:
 _WORDS = {outcome: outcome.value for outcome in Outcome}
 
 
-def _result_to_data(result: OrderResult) -> dict[str, Any]:
+def order_result_to_data(result: OrderResult) -> dict[str, Any]:
     """One order's result; ``detail`` only when there is one."""
     data: dict[str, Any] = {"power": result.power, "order": str(result.order), "result": _WORDS[result.outcome]}
     data["reason"] = result.reason
@@ -254,7 +254,7 @@ def result_to_data(result: PhaseResult) -> dict[str, Any]:
     data: dict[str, Any] = {
         "variant": after.pop("variant"),
         "phase": str(result.phase),
-        "results": [_result_to_data(r) for r in result.results],
+        "results": [order_result_to_data(r) for r in result.results],
     }
     next_phase = after.pop("phase")
     data.update(after)

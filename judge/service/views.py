@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from judge.engine.legal import adjustment_count, retreat_options
+from judge.engine.notation import order_result_to_data
 from judge.engine.orders import Build, Disband, OrderSyntaxError, PhaseKind, Remove, Retreat, Waive, parse_order
 from judge.engine.position import Position
 from judge.payola.blind import Sight
@@ -161,8 +162,7 @@ def blind_results_view(report: Mapping[str, Any], sight: Sight | None, actions: 
     if sight is None:
         return {**results_view(report, None, None, [], 0), "results": [], "automatic": [], "board": None,
                 "blind": True}
-    told = [{"power": r.power, "order": str(r.order), "result": r.outcome.value, "reason": r.reason,
-             "detail": r.detail} for r in sight.results]
+    told = [order_result_to_data(r) for r in sight.results]
     told += [{"power": s.power, "order": str(s), "result": None, "reason": None, "detail": None}
              for s in sight.sightings]
     return {
