@@ -35,6 +35,7 @@ from judge.engine.notation import position_from_data, position_to_data, result_t
 from judge.engine.orders import Order, OrderSyntaxError, PhaseKind, parse_order
 from judge.engine.phases import PhaseResult, adjudicate
 from judge.engine.position import Position
+from judge.engine.results import OrderResult
 from judge.mail.outbound import Attachment
 from judge.payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
 from judge.payola.blind import Sight, witness
@@ -130,12 +131,19 @@ def sight_now(session: Session, game: Game, power: str, row: PhaseRow | None = N
     row = row or current_phase(session, game)
     assert row is not None
     position = position_of(row)
+    return witness(power, *_led_to(session, game, row, position), position)
+
+
+def _led_to(session: Session, game: Game, row: PhaseRow,
+            position: Position) -> tuple[Position, tuple[OrderResult, ...]]:
+    """The position and results of the phase that led to ``row`` (whose position is
+    ``position``); at the start of the game, ``position`` and no results."""
     last = session.scalar(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.status == "processed",
                                                  PhaseRow.id < row.id).order_by(PhaseRow.id.desc()).limit(1))
     if last is None or not last.result or last.result["adjudication"].get("next_phase") != row.name:
-        return witness(power, position, (), position)
+        return position, ()
     before = position_of(last)
-    return witness(power, before, results_from_data(before, last.result["adjudication"]["results"]), position)
+    return before, results_from_data(before, last.result["adjudication"]["results"])
 
 
 def balances(session: Session, game: Game) -> dict[str, int]:
@@ -437,8 +445,9 @@ class Processed:
 
 def _orders_from(session: Session, game: Game, row: PhaseRow, position: Position) -> dict[str, list[Order | str]]:
     orders: dict[str, list[Order | str]] = {}
+    latest = latest_submissions(session, game, row.name)
     for power in position.game_map.powers:
-        submission = latest_submission(session, game, row.name, power, "orders")
+        submission = latest.get((power, "orders"))
         if submission is None:
             continue
         bucket = orders.setdefault(power, [])
@@ -460,11 +469,13 @@ def _determine(session: Session, game: Game, row: PhaseRow, position: Position,
     inputs: dict[str, PowerInput] = {}
     sheets_used: dict[str, str] = {}
     lists_used: dict[str, str] = {}
+    latest = latest_submissions(session, game, row.name)
+    led_to = _led_to(session, game, row, position) if options.blind else None
     for power in position.game_map.powers:
-        submission = latest_submission(session, game, row.name, power, "sheet")
+        submission = latest.get((power, "sheet"))
         sheet = OfferSheet()
         if submission is not None and submission.text.strip():
-            seen = sight_now(session, game, power, row).after if options.blind else None
+            seen = witness(power, *led_to, position).after if led_to is not None else None
             parsed, errors = parse_sheet(submission.text, position, power, options, dummies, seen=seen)
             if not errors:
                 sheet = parsed
