@@ -27,6 +27,7 @@ from judge.service import lifecycle
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
 from judge.service.handlers.mail import apply_run
+from judge.service.intake import take_in
 from judge.service.outbox import queue
 from judge.service.render import render
 from judge.service.schedule import due_games
@@ -115,8 +116,9 @@ def unapplied_mail(db: Database) -> list[int]:
 
 
 def apply_stored(db: Database, settings: Settings, now: datetime) -> list[tuple[int, str]]:
-    """Apply every stored mail not yet applied, in arrival order, several per transaction
-    (`apply_run`); returns (id, status) pairs."""
+    """Apply every stored mail not yet applied (a stopped daemon's intake taken in first), in
+    arrival order, several per transaction (`apply_run`); returns (id, status) pairs."""
+    take_in(db)
     waiting, settled = unapplied_mail(db), []
     while waiting:
         done = apply_run(db, settings, waiting, now)

@@ -1,15 +1,16 @@
 """``judge serve``: one asyncio process running the SMTP listener, the mail processor, the
 outgoing sender and the deadline clock.
 
-Theory of operation.  The SMTP handler stores each raw mail and only then answers 250; then it
-wakes the processor.  Stores are group-committed (`GroupCommit`): the mail of all the sessions
-that reach DATA while one commit is under way goes into the next commit, one insert in one
-transaction, in a thread of its own (so neither the event loop nor the other database work
+Theory of operation.  The SMTP handler stores each raw mail in the intake and only then answers
+250; then it wakes the processor.  Stores are group-committed (`GroupCommit`): the mail of all the
+sessions that reach DATA while one commit is under way goes into the next commit, one insert in
+one transaction, in a thread of its own (so neither the event loop nor the other database work
 delays it); each session gets its 250 once its batch is committed, or 451 if the batch failed.
-The processor applies stored mail in arrival order (``inbound_mail`` rows still ``new``), several
-per transaction (`judge.service.handlers.mail.apply_run`), committing as soon as a store is
-waiting, so that a store waits for one mail's apply at most; at start-up it first applies
-whatever a crash left unapplied.  A mail that cannot be applied is quarantined and the next one
+With SQLite the intake is a file of its own, so a store never waits for mail being applied
+(`judge.service.intake`).  The processor takes the intake's mail into ``inbound_mail`` and applies
+it in arrival order (rows still ``new``), several per transaction
+(`judge.service.handlers.mail.apply_run`), in a process of its own (`Applier`); at start-up it
+first applies whatever a crash left unapplied.  A mail that cannot be applied is quarantined and the next one
 goes on; the deadline clock runs each game's deadline on its own, whatever happened to the mail
 before it.  Every change queues its outgoing mail in the same transaction; the sender wakes
 after each run of mail and every few seconds, and retries what the relay refused.  The
@@ -43,7 +44,8 @@ from typing import Any
 from judge.mail.smtp_in import InboundHandler, judge_addresses, smtp_factory
 from judge.service.app import catch_up, on_time_mail, open_database, overdue, run_deadlines, unapplied_mail, utcnow
 from judge.service.config import Settings
-from judge.service.handlers.mail import apply_run, store
+from judge.service.handlers.mail import apply_run
+from judge.service.intake import intake_for
 from judge.service.logs import RepeatFilter
 from judge.service.sender import deliver_pending, recover, transport_for
 from judge.store.database import Database
@@ -59,13 +61,15 @@ class GroupCommit:
 
     Alone, a mail waits for no one; under load, one commit (one fsync) carries many mails, which
     is what lets the listener accept mail about as fast as it can read it.  ``write`` stores a
-    batch of (raw, envelope sender) and returns their ids; it runs in one dedicated thread.
+    batch of (raw, envelope sender) and returns their ids; it runs in one dedicated thread.  A
+    `tidy` asks for a commit even with no mail (the intake deletes what was taken in).
     """
 
     def __init__(self, write: Callable[[list[tuple[bytes, str]]], list[int]]) -> None:
         self.write = write
         self.waiting: list[tuple[bytes, str, asyncio.Future[int]]] = []
         self.wake = asyncio.Event()
+        self.untidy = False
         self.closed = False
         self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-store")
 
@@ -85,8 +89,9 @@ class GroupCommit:
             await self.wake.wait()
             self.wake.clear()
             batch, self.waiting = self.waiting, []
-            if not batch:
+            if not batch and not self.untidy:
                 continue
+            self.untidy = False
             try:
                 ids = await loop.run_in_executor(self.thread, self.write, [(raw, sender) for raw, sender, _ in batch])
             except Exception as exc:
@@ -98,6 +103,11 @@ class GroupCommit:
                 if not future.done():
                     future.set_result(mail_id)
         self.thread.shutdown(wait=True)
+
+    def tidy(self) -> None:
+        """Commit even if no mail comes."""
+        self.untidy = True
+        self.wake.set()
 
     def close(self) -> None:
         """Take no more mail; `run` ends once what is waiting is committed."""
@@ -118,10 +128,9 @@ class Daemon:
         self.outbox_waiting = asyncio.Event()
         self.tick_now = asyncio.Event()
         self.applying = asyncio.Lock()
-        # Mails being stored right now; shared with the applier's process, whose runs yield to them.
-        self.storing = _SPAWN.RawValue("i", 0)
         self.applier: Applier | None = None
-        self.intake = GroupCommit(self._write)
+        self.intake = intake_for(self.db)
+        self.commits = GroupCommit(self._write)
         self.stop = asyncio.Event()
         self.server: asyncio.base_events.Server | None = None
         self.port: int | None = None
@@ -132,20 +141,16 @@ class Daemon:
         return await asyncio.get_running_loop().run_in_executor(self.executor, partial(function, *args))
 
     def _write(self, mails: list[tuple[bytes, str]]) -> list[int]:
-        return store(self.db, mails, self.clock())
+        return self.intake.store(mails, self.clock())
 
     async def _store(self, raw: bytes, mail_from: str) -> None:
-        self.storing.value += 1
-        try:
-            mail_id = await self.intake.add(raw, mail_from)
-        finally:
-            self.storing.value -= 1
-        log.info("mail %s stored (%d bytes from %s)", mail_id, len(raw), mail_from or "<>")
+        mail_id = await self.commits.add(raw, mail_from)
+        log.info("%s %s stored (%d bytes from %s)", self.intake.kind, mail_id, len(raw), mail_from or "<>")
         self.mail_waiting.set()
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
-        self.applier = await self._in_thread(Applier, self.settings, self.storing)  # before the first mail
+        self.applier = await self._in_thread(Applier, self.settings)  # before the first mail
         handler = InboundHandler(judge_addresses(self.settings.domain), self._store)
         settings = self.settings
         factory = smtp_factory(handler, max_sessions=settings.max_sessions, idle_timeout=settings.idle_timeout,
@@ -166,15 +171,15 @@ class Daemon:
 
     async def run(self) -> None:
         await self.start()
-        intake = asyncio.create_task(self.intake.run())  # mail that came meanwhile is waiting for it
+        commits = asyncio.create_task(self.commits.run())  # mail that came meanwhile is waiting for it
         tasks = [asyncio.create_task(loop()) for loop in (self._processor, self._sender, self._clock)]
         await self.stop.wait()
         log.info("stopping")
         assert self.server is not None
         self.server.close()
         await self.server.wait_closed()
-        self.intake.close()
-        await intake  # a mail in a batch being committed still gets its answer
+        self.commits.close()
+        await commits  # a mail in a batch being committed still gets its answer
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -185,18 +190,17 @@ class Daemon:
         log.info("stopped")
 
     async def _apply_stored(self) -> None:
-        """Apply stored mail in arrival order; the processor and the clock share this, one at a time.
-        A mail that cannot be applied is quarantined (`apply_run`); only a database that
-        cannot be used ends the pass (logged), to be tried again at the next wake or tick."""
+        """Take in and apply stored mail in arrival order; the processor and the clock share this,
+        one at a time.  A mail that cannot be applied is quarantined (`apply_run`); only a database
+        that cannot be used ends the pass (logged), to be tried again at the next wake or tick."""
         async with self.applying:
             try:
+                await self._take_in()
                 if self.overdue:  # settling: only mail accepted before the first deadline that passed
                     waiting = await self._in_thread(on_time_mail, self.db, self.settings, self.overdue[0][0])
                 else:
                     waiting = await self._in_thread(unapplied_mail, self.db)
                 while waiting:
-                    while self.storing.value:  # storing comes first: a sender waits for its 250
-                        await asyncio.sleep(0.002)
                     assert self.applier is not None
                     done = await self._in_thread(self.applier.run, waiting, self.clock())
                     for mail_id, status in done:
@@ -205,6 +209,11 @@ class Daemon:
                     self.outbox_waiting.set()
             except Exception:
                 log.exception("applying stored mail failed; trying again later")
+
+    async def _take_in(self) -> None:
+        """Take the intake's mail into the database; the intake then forgets it (`GroupCommit.tidy`)."""
+        if await self._in_thread(self.intake.take, self.db):
+            self.commits.tidy()
 
     async def _processor(self) -> None:
         while True:
@@ -233,9 +242,8 @@ class Daemon:
                 await asyncio.wait_for(self.tick_now.wait(), min(remaining, self.settings.tick_seconds))
             self.tick_now.clear()
         async with self.applying:
-            while self.storing.value:
-                await asyncio.sleep(0.002)
             try:
+                await self._take_in()
                 lines = await self._in_thread(catch_up, self.db, self.settings, self.clock(), self.overdue)
             except Exception:
                 log.exception("catching up after the outage failed; the deadlines run as usual")
@@ -293,20 +301,19 @@ class Applier:
 
     Applying is CPU work (parsing, password checks, rendering); in a thread of the daemon it
     would hold the GIL that the SMTP listener needs, and every 250 would wait behind it.  The
-    process gets runs of mail ids through a pipe and answers their statuses; a run ends as soon
-    as a mail is being stored (``storing``, shared), so a store waits for one mail at most.  The
-    process ends when the pipe closes: when the daemon stops, or dies.
+    process gets runs of mail ids through a pipe and answers their statuses.  It ends when the
+    pipe closes: when the daemon stops, or dies.
     """
 
-    def __init__(self, settings: Settings, storing: Any) -> None:
-        self.settings, self.storing = settings, storing
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
         self.lock = threading.Lock()
         self._start()
 
     def _start(self) -> None:
         """Start the process and wait until it has imported the judge and opened the database."""
         self.pipe, child = _SPAWN.Pipe()
-        self.process = _SPAWN.Process(target=_applier_main, args=(child, self.settings, self.storing),
+        self.process = _SPAWN.Process(target=_applier_main, args=(child, self.settings),
                                       name="judge-applier", daemon=True)
         self.process.start()
         child.close()
@@ -341,7 +348,7 @@ class Applier:
         self.process.join(timeout=30)
 
 
-def _applier_main(pipe: Connection, settings: Settings, storing: Any) -> None:
+def _applier_main(pipe: Connection, settings: Settings) -> None:
     """The applier's process: apply each run asked for, until the daemon closes the pipe."""
     repeats = _log_to_stderr()
     db = Database(settings.database_url)
@@ -353,7 +360,7 @@ def _applier_main(pipe: Connection, settings: Settings, storing: Any) -> None:
             except EOFError:
                 return
             try:
-                pipe.send(apply_run(db, settings, mail_ids, now, lambda: storing.value > 0))
+                pipe.send(apply_run(db, settings, mail_ids, now))
             except Exception as exc:  # the database cannot be used: the daemon logs it and tries later
                 pipe.send(f"{type(exc).__name__}: {exc}")
     finally:

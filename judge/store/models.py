@@ -145,6 +145,16 @@ class InboundMail(Base):
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
+class IntakeMark(Base):
+    """How far mail has been taken in from an intake file (`judge.service.intake`): every row of
+    the file ``epoch`` up to ``taken`` is in ``inbound_mail``."""
+
+    __tablename__ = "intake_marks"
+
+    epoch: Mapped[str] = mapped_column(String(32), primary_key=True)
+    taken: Mapped[int] = mapped_column(Integer)
+
+
 class Outbox(Base):
     """A mail to send, written in the transaction of the change that caused it: what its message
     is made of, built by the sender (`judge.service.outbox.message_of`).  A row queued before

@@ -24,7 +24,6 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
 
 from judge.mail.outbound import MaildirOutbox
-from judge.service import daemon as daemon_module
 from judge.service.app import open_database
 from judge.service.config import Settings
 from judge.service.daemon import Daemon
@@ -143,7 +142,7 @@ def test_database_failure_answers_451_and_the_retried_mail_is_not_lost(
         running: tuple[Running, Clock], monkeypatch: pytest.MonkeyPatch) -> None:
     judge, _ = running
     calls = {"n": 0}
-    real = daemon_module.store
+    real = judge.daemon.intake.store
 
     def flaky(*args: Any) -> list[int]:
         calls["n"] += 1
@@ -151,7 +150,7 @@ def test_database_failure_answers_451_and_the_retried_mail_is_not_lost(
             raise OSError("database unavailable")
         return real(*args)
 
-    monkeypatch.setattr(daemon_module, "store", flaky)
+    monkeypatch.setattr(judge.daemon.intake, "store", flaky)
     with pytest.raises(smtplib.SMTPDataError) as temporary:
         judge.send(GM, "CREATE retry1 pw")
     assert temporary.value.smtp_code == 451
@@ -187,26 +186,32 @@ def test_an_applier_that_died_is_replaced_and_the_mail_is_applied(settings: Sett
         judge.stop()
 
 
-def stored_count(settings: Settings) -> int:
-    with open_database(settings).transaction() as session:
+def stored_count(judge: Running) -> int:
+    """Mail stored, wherever it is: what the intake still holds is taken in first."""
+    db = open_database(judge.settings)
+    judge.daemon.intake.take(db)
+    with db.transaction() as session:
         return int(session.scalar(select(func.count()).select_from(InboundMail)) or 0)
 
 
-def held_first_commit(monkeypatch: pytest.MonkeyPatch,
+def held_first_commit(judge: Running, monkeypatch: pytest.MonkeyPatch,
                       then: Callable[..., list[int]]) -> tuple[threading.Event, list[int]]:
-    """Make the first commit of stored mail wait for the returned event; later ones run ``then``.
-    Also returns the size of each batch committed, as it comes."""
+    """Make the first commit of stored mail wait for the returned event; later ones run ``then``
+    (the real store, or ``then`` given the real store).  Also returns the size of each batch
+    committed, as it comes; commits without mail (the intake forgetting what was taken) pass."""
     gate, batches = threading.Event(), []
-    real = daemon_module.store
+    real = judge.daemon.intake.store
 
-    def write(*args: Any) -> list[int]:
-        batches.append(len(args[1]))
+    def write(mails: list[tuple[bytes, str]], now: datetime) -> list[int]:
+        if not mails:
+            return real(mails, now)
+        batches.append(len(mails))
         if len(batches) == 1:
             assert gate.wait(30)
-            return real(*args)
-        return then(*args)
+            return real(mails, now)
+        return then(mails, now)
 
-    monkeypatch.setattr(daemon_module, "store", write)
+    monkeypatch.setattr(judge.daemon.intake, "store", write)
     return gate, batches
 
 
@@ -230,11 +235,11 @@ def send_from_threads(judge: Running, senders: list[str]) -> tuple[list[threadin
 def test_mail_arriving_during_a_commit_shares_the_next_and_is_answered_after_it(
         running: tuple[Running, Clock], monkeypatch: pytest.MonkeyPatch) -> None:
     judge, _ = running
-    gate, batches = held_first_commit(monkeypatch, daemon_module.store)
+    gate, batches = held_first_commit(judge, monkeypatch, judge.daemon.intake.store)
     first, codes = send_from_threads(judge, ["p0@example.org"])
     wait_until(lambda: batches == [1])
     others, more = send_from_threads(judge, [f"p{i}@example.org" for i in range(1, 5)])
-    wait_until(lambda: len(judge.daemon.intake.waiting) == 4)
+    wait_until(lambda: len(judge.daemon.commits.waiting) == 4)
     time.sleep(0.2)
     assert codes == {} and more == {}  # no 250 before the commit
     gate.set()
@@ -242,7 +247,7 @@ def test_mail_arriving_during_a_commit_shares_the_next_and_is_answered_after_it(
         thread.join(30)
     assert set((codes | more).values()) == {250} and len(codes | more) == 5
     assert batches == [1, 4]  # one commit for the four that came while the first was committed
-    assert stored_count(judge.settings) == 5
+    assert stored_count(judge) == 5
 
 
 def test_a_batch_that_fails_answers_451_to_each_of_its_mails_and_stores_none(
@@ -252,17 +257,17 @@ def test_a_batch_that_fails_answers_451_to_each_of_its_mails_and_stores_none(
     def broken(*args: Any) -> list[int]:
         raise OSError("database unavailable")
 
-    gate, batches = held_first_commit(monkeypatch, broken)
+    gate, batches = held_first_commit(judge, monkeypatch, broken)
     first, codes = send_from_threads(judge, ["p0@example.org"])
     wait_until(lambda: batches == [1])
     others, more = send_from_threads(judge, [f"p{i}@example.org" for i in range(1, 4)])
-    wait_until(lambda: len(judge.daemon.intake.waiting) == 3)
+    wait_until(lambda: len(judge.daemon.commits.waiting) == 3)
     gate.set()
     for thread in first + others:
         thread.join(30)
     assert codes == {"p0@example.org": 250}
     assert more == {f"p{i}@example.org": 451 for i in range(1, 4)}
-    assert batches == [1, 3] and stored_count(judge.settings) == 1
+    assert batches == [1, 3] and stored_count(judge) == 1
 
 
 def test_mail_stored_before_a_crash_is_applied_once_after_restart(settings: Settings) -> None:

@@ -62,14 +62,15 @@ def store(db: Database, mails: Sequence[tuple[bytes, str | None]], now: datetime
     """Store raw mails (each with its envelope sender) in one transaction, with one insert and
     no parsing; their ids, in order.  Several at once is how the daemon commits the mail of many
     SMTP sessions together."""
-    rows = [{"raw": raw, "envelope_from": _bounded(envelope_from), "received_at": now, "status": "new"}
+    rows = [{"raw": raw, "envelope_from": bounded_sender(envelope_from), "received_at": now, "status": "new"}
             for raw, envelope_from in mails]
     with db.urgent() as connection:
         inserted = connection.scalars(insert(InboundRow).returning(InboundRow.id, sort_by_parameter_order=True), rows)
         return list(inserted)
 
 
-def _bounded(envelope_from: str | None) -> str | None:
+def bounded_sender(envelope_from: str | None) -> str | None:
+    """An envelope sender as stored: printable characters only, cut to the column's length."""
     if envelope_from is None:
         return None
     return "".join(c for c in envelope_from if c.isprintable())[:MAX_ENVELOPE]

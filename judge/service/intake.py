@@ -1,0 +1,178 @@
+"""The intake: where ``judge serve`` stores each mail it accepts, until the processor takes it in.
+
+Theory of operation.  SMTP's 250 waits for the mail to be committed, so a store must wait for
+nothing but the disk.  PostgreSQL lets stores and the transactions applying mail write side by
+side, and there mail goes straight into ``inbound_mail`` (`DirectIntake`).  SQLite lets one
+transaction write to a database file at a time: a store would wait for the mail being applied
+(in the applier's process) to commit, and SQLite's busy handler sleeps in steps of up to 100 ms.
+So with SQLite the listener stores into a file of its own beside the database, ``<name>-intake.db``,
+which nothing else writes (`FileIntake`); its commits (group commits, `GroupCommit`) wait only
+for each other.
+
+Before applying, the processor *takes* the mail in: in one transaction of the judge's database
+it copies the rows after its mark into ``inbound_mail``, in arrival order, and moves the mark
+(``intake_marks``) past them.  The copy and the mark commit together, so a mail is taken once
+even if the judge dies right after; the listener deletes the rows up to the mark in its next
+commit, or in one of their own when no mail comes (``tidy``), and overwrites them as it does
+(``secure_delete``: they hold passwords, which the judge's database redacts once applied).  The
+mark belongs to one intake file (an epoch drawn when the file is created), so an intake file
+made anew starts from its first row.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Protocol
+
+from sqlalchemy import (
+    Column,
+    DateTime,
+    Engine,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    delete,
+    event,
+    insert,
+    make_url,
+    select,
+)
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+from judge.service.handlers.mail import bounded_sender, store
+from judge.store.database import Database, make_engine
+from judge.store.models import InboundMail, IntakeMark
+
+log = logging.getLogger("judge")
+TAKE = 256  # mails copied per transaction at most, so a long backlog is taken in bounded pieces
+
+_schema = MetaData()
+_epoch = Table("epoch", _schema, Column("epoch", String(32), nullable=False))
+_mail = Table(
+    "mail", _schema,
+    Column("id", Integer, primary_key=True),
+    Column("raw", LargeBinary, nullable=False),
+    Column("envelope_from", String(320)),
+    Column("received_at", DateTime, nullable=False),
+    sqlite_autoincrement=True,  # an id is never used twice, even once its row is deleted
+)
+
+
+class Intake(Protocol):
+    kind: str  # what its ids number, for the log: "mail" (``inbound_mail``) or "intake"
+
+    def store(self, mails: Sequence[tuple[bytes, str | None]], now: datetime) -> list[int]:
+        """Commit raw mails (each with its envelope sender), one transaction; their ids here."""
+
+    def take(self, db: Database) -> int:
+        """Take stored mail into ``db``'s ``inbound_mail``; how many mails."""
+
+
+class DirectIntake:
+    """Mail stored straight into the judge's database: nothing to take in."""
+
+    kind = "mail"
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def store(self, mails: Sequence[tuple[bytes, str | None]], now: datetime) -> list[int]:
+        return store(self.db, mails, now) if mails else []
+
+    def take(self, db: Database) -> int:
+        return 0
+
+
+class FileIntake:
+    """Mail stored in an SQLite file of its own until `take` copies it into the judge's database."""
+
+    kind = "intake"
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.engine: Engine = make_engine(f"sqlite:///{path}")
+        event.listen(self.engine, "connect", _secure_delete)
+        _schema.create_all(self.engine)
+        with self.engine.begin() as connection:
+            epoch = connection.scalar(select(_epoch.c.epoch))
+            if epoch is None:
+                epoch = secrets.token_hex(16)
+                connection.execute(insert(_epoch).values(epoch=epoch))
+        self.epoch: str = epoch
+        self.taken = 0  # rows up to here are in the judge's database: the next commit deletes them
+
+    def store(self, mails: Sequence[tuple[bytes, str | None]], now: datetime) -> list[int]:
+        """Commit ``mails`` and forget what was taken, in one transaction; their ids in the intake."""
+        rows = [{"raw": raw, "envelope_from": bounded_sender(sender), "received_at": now} for raw, sender in mails]
+        with self.engine.begin() as connection:
+            connection.execute(delete(_mail).where(_mail.c.id <= self.taken))
+            if not rows:
+                return []
+            return list(connection.scalars(insert(_mail).returning(_mail.c.id, sort_by_parameter_order=True), rows))
+
+    def take(self, db: Database) -> int:
+        """Copy the mail after the mark into ``db``, moving the mark in the same transaction."""
+        taken = 0
+        while True:
+            with db.transaction() as session:
+                # A write first, so that SQLite's lock is held before the mark is read: a second
+                # taker (a cron ``judge tick``) waits for this one and then reads the moved mark.
+                session.execute(sqlite_insert(IntakeMark).values(epoch=self.epoch, taken=0)
+                                .on_conflict_do_nothing())
+                mark = session.get_one(IntakeMark, self.epoch)
+                with self.engine.connect() as intake:
+                    rows = intake.execute(select(_mail.c.id, _mail.c.raw, _mail.c.envelope_from, _mail.c.received_at)
+                                          .where(_mail.c.id > mark.taken).order_by(_mail.c.id).limit(TAKE)).all()
+                if rows:
+                    ids = list(session.scalars(
+                        insert(InboundMail).returning(InboundMail.id, sort_by_parameter_order=True),
+                        [{"raw": raw, "envelope_from": sender, "received_at": received, "status": "new"}
+                         for _, raw, sender, received in rows]))
+                    mark.taken = rows[-1].id
+                upto = mark.taken
+            self.taken = upto  # only once committed: the listener deletes these rows
+            if rows:
+                log.info("intake %d-%d taken in as mail %d-%d", rows[0].id, rows[-1].id, ids[0], ids[-1])
+            taken += len(rows)
+            if len(rows) < TAKE:
+                return taken
+
+
+def _secure_delete(dbapi_connection, _record):  # type: ignore[no-untyped-def]
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA secure_delete=ON")
+    cursor.close()
+
+
+def intake_for(db: Database) -> Intake:
+    """The daemon's intake: a `FileIntake` beside a database kept in an SQLite file, else a `DirectIntake`."""
+    path = intake_path(db)
+    return FileIntake(path) if path is not None else DirectIntake(db)
+
+
+def take_in(db: Database) -> int:
+    """Take in what a daemon's intake holds, if there is one (for ``judge tick`` and ``judge apply``)."""
+    path = intake_path(db)
+    if path is None or not path.exists():
+        return 0
+    intake = FileIntake(path)
+    try:
+        return intake.take(db)
+    finally:
+        intake.engine.dispose()
+
+
+def intake_path(db: Database) -> Path | None:
+    """Where the intake of a database kept in an SQLite file is: ``judge.db`` has ``judge-intake.db``."""
+    url = make_url(db.url)
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:" \
+            or url.database.startswith("file:"):
+        return None
+    path = Path(url.database)
+    return path.with_name(f"{path.stem}-intake.db")
