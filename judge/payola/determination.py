@@ -796,13 +796,19 @@ class _Reductions:
         leaving, entering = self.over - over, over - self.over
         self.over = over
         self.moving = dict.fromkeys(over, 1)
+        switched: dict[_Motion, None] = {}
         for power in leaving:
-            self._switch(power, -1)
+            self._switch(power, -1, switched)
         for power in entering:
-            self._switch(power, 1)
+            self._switch(power, 1, switched)
+        for motion in switched:
+            self._refresh(motion)  # under eBayola the payments' slopes follow the totals'
 
-    def _switch(self, power: str, sign: int) -> None:
-        """A power starts (+1) or stops (-1) being over: its rates join or leave the slopes."""
+    def _switch(self, power: str, sign: int, switched: dict[_Motion, None]) -> None:
+        """A power starts (+1) or stops (-1) being over: its rates join or leave the slopes.
+
+        Under eBayola its units are added to ``switched``, to be looked at again once every
+        power has switched (a unit's payments follow all its slopes)."""
         t = self.t
         for motion in self.units_of.get(power, ()):
             rate = motion.rate[power]
@@ -812,7 +818,7 @@ class _Reductions:
                     sigma[i] += sign * going
                     kappa[i] += sign * going * t
             if self.ebayola:
-                self._refresh(motion)  # the payments' slopes follow the totals'
+                switched[motion] = None
                 continue
             if power in motion.pay:
                 issued = motion.issued
@@ -876,33 +882,41 @@ class _Reductions:
         totals = motion.totals(t)
         best = max(totals)
         top = [c for c, v in enumerate(totals) if v == best]
-        motion.ceiling = max((v for v in totals if v < best), default=-1) if len(top) == 1 else None
+        # A sole winner's best rival is the second highest total (none: -1).
+        motion.ceiling = (sorted(totals)[-2] if len(totals) > 1 else -1) if len(top) == 1 else None
         decided = motion.issued, motion.dummy_tie
         if top != motion.top:
             motion.top = top
             motion.issued, motion.dummy_tie = self.conversion.decide(motion.target, top)
         if self.ebayola:
-            pay, bends = self._ebayola_payments(motion, totals, motion.falling())
+            falling = motion.falling()
+            pay, bends = self._ebayola_payments(motion, totals, falling)
             self._set_payments(motion, pay)
-            self._predict(motion, bends)
-        elif (motion.issued, motion.dummy_tie) != decided:
+            self._predict(motion, bends, totals, falling)
+            return
+        if (motion.issued, motion.dummy_tie) != decided:
             self._set_payments(motion, self._plain_payments(motion))
         if motion.check_at is not None and motion.check_at <= t:
-            self._predict(motion)
+            self._predict(motion, _NEVER, totals)
 
-    def _predict(self, motion: _Motion, bends: float = _NEVER) -> float:
+    def _predict(
+        self, motion: _Motion, bends: float = _NEVER, totals: list[int] | None = None, falling: list[int] | None = None,
+    ) -> float:
         """The round at which the unit's order may change if the slopes hold (or, under eBayola,
         one of its payments bend): the first in which a candidate reaches the highest total,
-        or tied highest totals part."""
+        or tied highest totals part.  ``totals`` and ``falling`` are the unit's now, if known."""
         t = self.t
-        totals, falling = motion.totals(t), motion.falling()
+        if totals is None:
+            totals = motion.totals(t)
+        if falling is None:
+            falling = motion.falling()
         best = max(totals)
         top = motion.top
         fastest = falling[top[0]]
         if any(falling[c] != fastest for c in top):
             ahead: float = 1
         else:
-            ahead = min((_ceil_div(best - v, fastest - s) for v, s in zip(totals, falling, strict=True)
+            ahead = min((-((v - best) // (fastest - s)) for v, s in zip(totals, falling, strict=True)
                          if s < fastest and v < best), default=_NEVER)
         motion.check_at = t + min(ahead, bends)
         self.dirty.pop(motion, None)
@@ -958,12 +972,16 @@ class _Reductions:
         pay = dict(parts)
         if len(top) > 1 or not parts:
             return pay, _NEVER  # a tie saves nothing (ruling 9)
-        # The runner-up: the best other total, going down as slowly as the slowest of its ties.
-        others = [c for c in range(len(totals)) if c != issued]
-        runner_up = max((totals[c] for c in others), default=0)
-        runner_falls = min((falling[c] for c in others if totals[c] == runner_up), default=0)
-        bends = min((_ceil_div(runner_up - totals[c], runner_falls - falling[c]) for c in others
-                     if totals[c] < runner_up and falling[c] < runner_falls), default=_NEVER)
+        # The runner-up: the best other total (the second highest, the winner being alone at the
+        # top), going down as slowly as the slowest of its ties.
+        if len(totals) > 1:
+            runner_up = sorted(totals)[-2]
+            runner_falls = min(f for v, f in zip(totals, falling, strict=True) if v == runner_up)
+            bends = min((-((v - runner_up) // (runner_falls - f)) for v, f in zip(totals, falling, strict=True)
+                         if v < runner_up and f < runner_falls), default=_NEVER)
+        else:
+            runner_up = runner_falls = 0
+            bends = _NEVER
         saving = totals[issued] - runner_up - 1
         saving_falls = falling[issued] - runner_falls
         # Refunds go down the owner's list: those before the split get all back, the split
