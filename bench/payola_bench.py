@@ -12,8 +12,14 @@ rounds by definition (issue: well under a second).  The rounds are counted, not 
 powers outbidding each other change the order every round (two million rounds): the judge
 jumps over the repeated cycles of rounds.
 
+*JSON lines*: ``judge payola --jsonl`` (the CLI path: JSON in, sheets parsed, orders
+determined, the whole chart written out) over a file of worst-case phases, one per line, run
+in a fresh interpreter; the same command on an empty file is subtracted, so start-up is not
+counted.  Target (issue): under 25 ms per phase.
+
 The last table runs N = 75, 150, 300, 600.  Figures are medians of wall-clock and CPU times
-in this process; on a shared machine both are noisy, CPU time less so.
+(in this process, or of the child for the JSON lines); on a shared machine both are noisy,
+CPU time less so.
 
 Run: .venv/bin/python bench/payola_bench.py [--offers 300] [--phases 20] [--seed 1]
 """
@@ -21,12 +27,20 @@ Run: .venv/bin/python bench/payola_bench.py [--offers 300] [--phases 20] [--seed
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from judge.engine.legal import legal_orders
 from judge.engine.map import load_map
+from judge.engine.notation import position_to_data
 from judge.engine.position import Position
 from judge.payola.determination import PowerInput, determine_orders
 from judge.payola.offers import PhaseReader, parse_sheet
@@ -97,6 +111,39 @@ def run(offers: int, phases: int, seed: int, options: Options) -> dict[str, floa
     return {**{name: statistics.median(values) for name, values in times.items()}, "rounds": statistics.median(rounds)}
 
 
+def _child_run(command: list[str]) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of one run of ``command`` in a fresh interpreter."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    w0 = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=os.environ)
+    wall = time.perf_counter() - w0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def jsonl(offers: int, phases: int, seed: int, repeats: int) -> tuple[float, float]:
+    """Medians over ``repeats`` runs of ``judge payola --jsonl`` on ``phases`` worst-case phases,
+    less the same command on an empty file: ms per phase, wall-clock and CPU."""
+    rng = random.Random(seed)
+    board = position_to_data(START)
+    requests = []
+    for i in range(phases):
+        texts, balances = make_phase(rng, offers)
+        powers = {p: {"balance": balances[p], "sheet": texts[p]} for p in texts}
+        requests.append(json.dumps({**board, "seed": i, "powers": powers}))
+    command = [sys.executable, "-m", "judge.service.cli", "payola", "--jsonl"]
+    with tempfile.TemporaryDirectory() as folder:
+        full, empty = Path(folder, "phases.jsonl"), Path(folder, "empty.jsonl")
+        full.write_text("\n".join(requests) + "\n", encoding="utf-8")
+        empty.write_text("", encoding="utf-8")
+        walls, cpus = [], []
+        for _ in range(repeats):
+            (w_full, c_full), (w_empty, c_empty) = _child_run([*command, str(full)]), _child_run([*command, str(empty)])
+            walls.append((w_full - w_empty) / phases * 1000)
+            cpus.append((c_full - c_empty) / phases * 1000)
+    return statistics.median(walls), statistics.median(cpus)
+
+
 def abuse(repeats: int) -> None:
     for options in (Options(), Options(ebayola=True)):
         for name, sheets in ABUSE:
@@ -128,6 +175,9 @@ def main() -> None:
         print(f"  {variant} wall / cpu  {f['determine']:6.1f} / {f['determine cpu']:5.1f} ms"
               f"   {f['parse']:5.1f} / {f['parse cpu']:5.1f}   {f['both']:6.1f} / {f['both cpu']:5.1f} ms"
               f"   {f['rounds']:6.0f}")
+    wall, cpu = jsonl(args.offers, args.phases, args.seed, repeats=3)
+    print(f"\n`judge payola --jsonl`, {args.phases} phases in one file, start-up subtracted (< 25 ms):"
+          f" {wall:.1f} / {cpu:.1f} ms per phase (wall / cpu)")
     print("\nAbuse: huge offers against small balances (target: well under a second)")
     abuse(max(3, args.phases // 4))
     print("\n  offers/power  rounds  determination ms (cpu)  parse ms (cpu)")

@@ -190,20 +190,20 @@ class Line:
     """One offer line's money on one unit: its offer, its terms grouped, and the candidates it
     pays for (those offered directly first, then its promise)."""
 
-    __slots__ = ("direct", "groups", "number", "offer", "pays", "power", "target")
+    __slots__ = ("direct", "groups", "kind", "number", "offer", "pays", "power", "target")
 
-    def __init__(self, target: BribedUnit, power: str, number: int, offer: Offer, groups: tuple[Group, ...]) -> None:
+    def __init__(
+        self, target: BribedUnit, power: str, number: int, offer: Offer, groups: tuple[Group, ...],
+        pays: tuple[int, ...] = (),
+    ) -> None:
         self.target = target
         self.power = power
         self.number = number  # position in the power's sheet, for rule 5.3
         self.offer = offer
+        self.kind = offer.kind
         self.groups = groups
-        self.pays: tuple[int, ...] = ()
-        self.direct = 0  # how many of ``pays`` are offered directly
-
-    @property
-    def kind(self) -> OfferKind:
-        return self.offer.kind
+        self.pays = pays
+        self.direct = len(pays)  # how many of ``pays`` are offered directly
 
     @property
     def listed(self) -> tuple[MovementOrder, ...]:
@@ -227,6 +227,7 @@ class BribedUnit:
         self.default_hold = Offer(0, "", OfferKind.DIRECT, unit, (self.hold_order,), ())  # rule 3.3
         self.hold: int | None = None  # index of the HOLD candidate, once there is one
         self.index: dict[MovementOrder, int] = {}
+        self.promising: list[Line] = []  # the lines that are not direct offers, whose promise (3.1) waits for settle
 
     def candidate(self, order: MovementOrder) -> int:
         """The index of ``order`` among the candidates, adding it if new."""
@@ -242,16 +243,13 @@ class BribedUnit:
         """Work out what each non-direct line promises to pay for (3.1), once all candidates are known."""
         moves = [isinstance(c, Move) for c in self.candidates]
         everything = range(len(self.candidates))
-        pays: dict[tuple[int, int], tuple[int, ...]] = {}  # by kind (a singleton) and orders (shared)
-        for line in self.lines:
-            offer = line.offer
-            kind = offer.kind
-            if kind is OfferKind.DIRECT:
-                continue
-            key = id(kind), id(offer.orders)
+        pays: dict[tuple[OfferKind, int], tuple[int, ...]] = {}  # by kind and orders (a shared tuple)
+        for line in self.promising:
+            kind, orders = line.kind, line.offer.orders
+            key = kind, id(orders)
             found = pays.get(key)
             if found is None:
-                named = {self.index.get(o) for o in offer.orders}
+                named = {self.index.get(o) for o in orders}
                 if kind is OfferKind.MOVE:
                     promise = [c for c in everything if moves[c] and c not in named]
                 elif kind is OfferKind.HOLD:
@@ -289,10 +287,13 @@ class Settled:
 
 
 def _groups(terms: tuple[Term, ...]) -> tuple[Group, ...]:
-    """Equal neighbouring terms as groups (``3*5`` is one term object three times)."""
+    """Runs of one term as groups: ``3*5`` is one term object three times (told apart by
+    identity, which is cheaper than comparing; equal terms left apart reduce alike anyway)."""
+    first = terms[0]
     if len(terms) == 1:
-        return ((1, terms[0].amount, terms[0].plateau),)
-    return tuple((len(list(run)), term.amount, term.plateau) for term, run in groupby(terms))
+        return ((1, first.amount, first.plateau),)
+    runs = [list(run) for _, run in groupby(terms, id)]
+    return tuple((len(run), run[0].amount, run[0].plateau) for run in runs)
 
 
 class Conversion:
@@ -326,6 +327,7 @@ class Conversion:
         # tuple is kept by its id (the tuples live as long as ``powers``).
         groups_of: dict[int, tuple[Group, ...]] = {}
         pays_of: dict[int, tuple[int, ...]] = {}
+        negative, gift = OfferKind.NEGATIVE, OfferKind.GIFT
         for power, info in powers.items():
             mine: list[Line] = []
             offered: set[str] = set()  # the power's own units it made an offer to (3.3)
@@ -339,19 +341,21 @@ class Conversion:
                 groups = groups_of.get(id(terms))
                 if groups is None:
                     groups = groups_of[id(terms)] = _groups(terms)
-                line = Line(target, power, number, offer, groups)
                 kind = offer.kind
-                if kind is OfferKind.NEGATIVE:
+                if kind is negative:
+                    line = Line(target, power, number, offer, groups)
                     target.candidate(target.hold_order)
+                    target.promising.append(line)
                 else:
                     orders = offer.orders
                     pays = pays_of.get(id(orders))
                     if pays is None:
-                        pays = pays_of[id(orders)] = tuple(target.candidate(order) for order in orders)
-                    line.pays = pays
-                    line.direct = len(pays)
-                    if kind is OfferKind.GIFT and (target.hold is None or target.hold not in pays):
-                        target.candidate(target.hold_order)
+                        pays = pays_of[id(orders)] = tuple(map(target.candidate, orders))
+                    line = Line(target, power, number, offer, groups, pays)
+                    if kind is not OfferKind.DIRECT:
+                        target.promising.append(line)
+                        if kind is gift and (target.hold is None or target.hold not in pays):
+                            target.candidate(target.hold_order)
                 target.lines.append(line)
                 mine.append(line)
             for province, target in units.items():
@@ -365,9 +369,7 @@ class Conversion:
 
     @staticmethod
     def _default_hold(target: BribedUnit, number: int) -> Line:
-        line = Line(target, target.owner, number, target.default_hold, ())
-        line.pays = (target.candidate(target.hold_order),)
-        line.direct = 1
+        line = Line(target, target.owner, number, target.default_hold, (), (target.candidate(target.hold_order),))
         target.lines.append(line)
         return line
 
@@ -537,10 +539,12 @@ class _Motion:
         return [sigma[c] + sigma[k] for c, k in enumerate(self.classes)]
 
 
-_Kink = tuple[_Motion, tuple[int, ...], tuple[int, ...], int, int, list[int], list[int]]
-"""A line's rate changing at a round count: its unit, the slots it adds to and takes from, the
-buckets it covers (bit 1 non-moves, bit 2 moves), the change, and its power's rates and
-intercepts on that unit."""
+_Money = tuple[_Motion, tuple[int, ...], tuple[int, ...], list[int], list[int]]
+"""Where a line's money goes: its unit, the slots it adds to and takes from, and its power's
+rates and intercepts on that unit."""
+
+_Kink = tuple[_Money, int]
+"""A line's rate changing by some amount at a round count of its power."""
 
 
 _LONGEST_CYCLE = 16  # rounds
@@ -585,42 +589,41 @@ class _Reductions:
         self._build()
 
     def _build(self) -> None:
+        """Every line's money into its unit's slots, and its kinks into its power's schedule."""
         for power, lines in self.conversion.lines.items():
             self.all_at_plateau[power] = max((a - p for line in lines for _, a, p in line.groups), default=0)
         for motion in self.motions:
-            target = motion.target
-            size, classes, kappa = len(target.candidates), motion.classes, motion.kappa
-            slots_of: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...], int]] = {}
-            for line in target.lines:
-                if not line.groups:
+            classes, kappa = motion.classes, motion.kappa
+            slots_of: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+            power = ""
+            for line in motion.target.lines:
+                groups = line.groups
+                if not groups:
                     continue  # a default HOLD: nothing to reduce
-                power = line.power
-                rate = motion.rate.get(power)
-                if rate is None:
-                    rate = motion.rate[power] = [0] * (size + 2)
-                    motion.base[power] = [0] * (size + 2)
-                    self.units_of.setdefault(power, []).append(motion)
-                base = motion.base[power]
-                key = id(line.offer.kind), id(line.pays)  # lines of one kind share their pays tuple
+                if line.power != power:  # a unit's lines come power by power
+                    power = line.power
+                    rate, base = self._rates(power, motion)
+                    top, kinks = self.all_at_plateau[power], self.kinks[power]
+                key = id(line.kind), id(line.pays)  # lines of one kind share their pays tuple
                 slots = slots_of.get(key)
                 if slots is None:
-                    slots = slots_of[key] = _slots(line, classes, size)
-                plus, minus, cover = slots
+                    slots = slots_of[key] = _slots(line, classes)
+                plus, minus = slots
+                money = motion, plus, minus, rate, base
                 amount = going = 0
-                top, kinks = self.all_at_plateau[power], self.kinks[power]
-                for n, a, p in line.groups:
+                for n, a, p in groups:
                     amount += n * a
                     # The term goes down in rounds [0, a - p) and [D, D + p), or [0, p) if D = 0.
                     if top:
                         if a > p:
                             going += n
-                            kinks[a - p].append((motion, plus, minus, cover, -n, rate, base))
+                            kinks[a - p].append((money, -n))
                         if p:
-                            kinks[top].append((motion, plus, minus, cover, n, rate, base))
-                            kinks[top + p].append((motion, plus, minus, cover, -n, rate, base))
+                            kinks[top].append((money, n))
+                            kinks[top + p].append((money, -n))
                     elif p:
                         going += n
-                        kinks[p].append((motion, plus, minus, cover, -n, rate, base))
+                        kinks[p].append((money, -n))
                 for i in plus:
                     base[i] += amount
                     rate[i] += going
@@ -630,6 +633,16 @@ class _Reductions:
                     rate[i] -= going
                     kappa[i] -= amount
         self.schedule = {p: sorted(k, reverse=True) for p, k in self.kinks.items()}
+
+    def _rates(self, power: str, motion: _Motion) -> tuple[list[int], list[int]]:
+        """A power's rates and intercepts on a unit, made on its first line there."""
+        rate = motion.rate.get(power)
+        if rate is None:
+            size = len(motion.classes)
+            rate = motion.rate[power] = [0] * (size + 2)
+            motion.base[power] = [0] * (size + 2)
+            self.units_of.setdefault(power, []).append(motion)
+        return rate, motion.base[power]
 
     # -- the event loop ----------------------------------------------------------------
 
@@ -783,13 +796,19 @@ class _Reductions:
         leaving, entering = self.over - over, over - self.over
         self.over = over
         self.moving = dict.fromkeys(over, 1)
+        switched: dict[_Motion, None] = {}
         for power in leaving:
-            self._switch(power, -1)
+            self._switch(power, -1, switched)
         for power in entering:
-            self._switch(power, 1)
+            self._switch(power, 1, switched)
+        for motion in switched:
+            self._refresh(motion)  # under eBayola the payments' slopes follow the totals'
 
-    def _switch(self, power: str, sign: int) -> None:
-        """A power starts (+1) or stops (-1) being over: its rates join or leave the slopes."""
+    def _switch(self, power: str, sign: int, switched: dict[_Motion, None]) -> None:
+        """A power starts (+1) or stops (-1) being over: its rates join or leave the slopes.
+
+        Under eBayola its units are added to ``switched``, to be looked at again once every
+        power has switched (a unit's payments follow all its slopes)."""
         t = self.t
         for motion in self.units_of.get(power, ()):
             rate = motion.rate[power]
@@ -799,7 +818,7 @@ class _Reductions:
                     sigma[i] += sign * going
                     kappa[i] += sign * going * t
             if self.ebayola:
-                self._refresh(motion)  # the payments' slopes follow the totals'
+                switched[motion] = None
                 continue
             if power in motion.pay:
                 issued = motion.issued
@@ -809,9 +828,8 @@ class _Reductions:
     def _pass_kinks(self, power: str, kinks: list[_Kink]) -> None:
         """Change the rates of the lines whose terms reach a plateau, round D or zero now."""
         t, x = self.t, self.count[power]
-        plain = not self.ebayola
-        dirty = self.dirty
-        for motion, plus, minus, cover, change, rate, base in kinks:
+        touched: dict[_Motion, None] = {}
+        for (motion, plus, minus, rate, base), change in kinks:
             sigma, kappa = motion.sigma, motion.kappa
             for i in plus:
                 rate[i] += change
@@ -823,16 +841,15 @@ class _Reductions:
                 base[i] -= change * x
                 sigma[i] -= change
                 kappa[i] -= change * t
-            if motion.check_at is not None:
-                motion.check_at = None
-                dirty[motion] = None
-            if plain and power in motion.pay:
-                issued = motion.issued
-                bucket = 2 if motion.classes[issued] > len(motion.classes) else 1
-                mine = (change if cover & bucket else 0) + (
-                    change if issued in plus else -change if issued in minus else 0)
-                if mine:
-                    self._bend_payment(power, motion, mine)
+            touched[motion] = None
+        for motion in touched:
+            self._touch(motion)
+            if not self.ebayola and power in motion.pay:
+                # The power is over, so its plain payment falls as fast as its part.
+                issued, rate = motion.issued, motion.rate[power]
+                change = rate[issued] + rate[motion.classes[issued]] - motion.pay[power][1]
+                if change:
+                    self._bend_payment(power, motion, change)
 
     def _touch(self, motion: _Motion) -> None:
         """A unit's slopes changed: its prediction no longer holds."""
@@ -865,33 +882,41 @@ class _Reductions:
         totals = motion.totals(t)
         best = max(totals)
         top = [c for c, v in enumerate(totals) if v == best]
-        motion.ceiling = max((v for v in totals if v < best), default=-1) if len(top) == 1 else None
+        # A sole winner's best rival is the second highest total (none: -1).
+        motion.ceiling = (sorted(totals)[-2] if len(totals) > 1 else -1) if len(top) == 1 else None
         decided = motion.issued, motion.dummy_tie
         if top != motion.top:
             motion.top = top
             motion.issued, motion.dummy_tie = self.conversion.decide(motion.target, top)
         if self.ebayola:
-            pay, bends = self._ebayola_payments(motion, totals, motion.falling())
+            falling = motion.falling()
+            pay, bends = self._ebayola_payments(motion, totals, falling)
             self._set_payments(motion, pay)
-            self._predict(motion, bends)
-        elif (motion.issued, motion.dummy_tie) != decided:
+            self._predict(motion, bends, totals, falling)
+            return
+        if (motion.issued, motion.dummy_tie) != decided:
             self._set_payments(motion, self._plain_payments(motion))
         if motion.check_at is not None and motion.check_at <= t:
-            self._predict(motion)
+            self._predict(motion, _NEVER, totals)
 
-    def _predict(self, motion: _Motion, bends: float = _NEVER) -> float:
+    def _predict(
+        self, motion: _Motion, bends: float = _NEVER, totals: list[int] | None = None, falling: list[int] | None = None,
+    ) -> float:
         """The round at which the unit's order may change if the slopes hold (or, under eBayola,
         one of its payments bend): the first in which a candidate reaches the highest total,
-        or tied highest totals part."""
+        or tied highest totals part.  ``totals`` and ``falling`` are the unit's now, if known."""
         t = self.t
-        totals, falling = motion.totals(t), motion.falling()
+        if totals is None:
+            totals = motion.totals(t)
+        if falling is None:
+            falling = motion.falling()
         best = max(totals)
         top = motion.top
         fastest = falling[top[0]]
         if any(falling[c] != fastest for c in top):
             ahead: float = 1
         else:
-            ahead = min((_ceil_div(best - v, fastest - s) for v, s in zip(totals, falling, strict=True)
+            ahead = min((-((v - best) // (fastest - s)) for v, s in zip(totals, falling, strict=True)
                          if s < fastest and v < best), default=_NEVER)
         motion.check_at = t + min(ahead, bends)
         self.dirty.pop(motion, None)
@@ -947,12 +972,16 @@ class _Reductions:
         pay = dict(parts)
         if len(top) > 1 or not parts:
             return pay, _NEVER  # a tie saves nothing (ruling 9)
-        # The runner-up: the best other total, going down as slowly as the slowest of its ties.
-        others = [c for c in range(len(totals)) if c != issued]
-        runner_up = max((totals[c] for c in others), default=0)
-        runner_falls = min((falling[c] for c in others if totals[c] == runner_up), default=0)
-        bends = min((_ceil_div(runner_up - totals[c], runner_falls - falling[c]) for c in others
-                     if totals[c] < runner_up and falling[c] < runner_falls), default=_NEVER)
+        # The runner-up: the best other total (the second highest, the winner being alone at the
+        # top), going down as slowly as the slowest of its ties.
+        if len(totals) > 1:
+            runner_up = sorted(totals)[-2]
+            runner_falls = min(f for v, f in zip(totals, falling, strict=True) if v == runner_up)
+            bends = min((-((v - runner_up) // (runner_falls - f)) for v, f in zip(totals, falling, strict=True)
+                         if v < runner_up and f < runner_falls), default=_NEVER)
+        else:
+            runner_up = runner_falls = 0
+            bends = _NEVER
         saving = totals[issued] - runner_up - 1
         saving_falls = falling[issued] - runner_falls
         # Refunds go down the owner's list: those before the split get all back, the split
@@ -1012,19 +1041,19 @@ class _Reductions:
         return sum(n * _amount_after(a, p, count, top) for n, a, p in line.groups)
 
 
-def _slots(line: Line, classes: list[int], size: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
-    """Where a line's money goes: the slots it adds to, those it takes from, the buckets it covers."""
-    kind, pays = line.kind, line.pays
+def _slots(line: Line, classes: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Where a line's money goes: the slots it adds to and those it takes from."""
+    kind, pays, size = line.kind, line.pays, len(classes)
     if kind is OfferKind.DIRECT:
-        return pays, (), 0
+        return pays, ()
     if kind is OfferKind.NEGATIVE:  # everything but the candidates it names
-        return (size, size + 1), tuple(c for c in range(size) if c not in pays), 3
+        return (size, size + 1), tuple(c for c in range(size) if c not in pays)
     if kind is OfferKind.GIFT:
-        return (size, size + 1), (), 3
+        return (size, size + 1), ()
     listed = pays[:line.direct]
     if kind is OfferKind.MOVE:
-        return (size + 1, *(c for c in listed if classes[c] == size)), (), 2
-    return (size, *(c for c in listed if classes[c] != size)), (), 1
+        return (size + 1, *(c for c in listed if classes[c] == size)), ()
+    return (size, *(c for c in listed if classes[c] != size)), ()
 
 
 def determine_orders(

@@ -128,32 +128,23 @@ def _number(digits: str, limit: int, what: str) -> int:
     return value
 
 
-def _terms(text: str, options: Options) -> tuple[Term, ...]:
-    if text.isdigit():  # the common plain amount
-        return (Term(_number(text, MAX_AMOUNT, "an amount (AgP)")),)
-    parts = text.split("+")
-    if options.classic and len(parts) > 1:
-        raise _LineError("augmentation (+) is not allowed in Payola Classic")
-    terms: list[Term] = []
-    for part in parts:
-        match = _TERM.match(part.strip())
-        if match is None:
-            raise _LineError(f"bad amount '{part.strip()}': expected e.g. 5, 3*5, 5#2 or 3*5#")
-        if options.classic and (match["rep"] is not None or match["hash"]):
-            raise _LineError("repetition (*) and plateaus (#) are not allowed in Payola Classic")
-        amount = _number(match["amount"], MAX_AMOUNT, "an amount (AgP)")
-        repeat = 1 if match["rep"] is None else _number(match["rep"], MAX_REPEAT, "a repetition count")
-        if repeat < 1:
-            raise _LineError("a repetition count must be at least 1")
-        plateau = 0
-        if match["hash"]:
-            plateau = _number(match["plateau"], MAX_AMOUNT, "a plateau (AgP)") if match["plateau"] else amount
-        if plateau > amount:
-            raise _LineError(f"the plateau ({plateau}) is above the amount ({amount})")
-        terms.extend([Term(amount, plateau)] * repeat)
-        if len(terms) > MAX_TERMS:
-            raise _LineError(f"an offer can hold at most {MAX_TERMS} amounts, repetitions counted")
-    return tuple(terms)
+def _term(part: str, classic: bool) -> list[Term]:
+    """One ``+`` part of an offer's amounts: its repeated term (``3*5#2``)."""
+    match = _TERM.match(part)
+    if match is None:
+        raise _LineError(f"bad amount '{part}': expected e.g. 5, 3*5, 5#2 or 3*5#")
+    if classic and (match["rep"] is not None or match["hash"]):
+        raise _LineError("repetition (*) and plateaus (#) are not allowed in Payola Classic")
+    amount = _number(match["amount"], MAX_AMOUNT, "an amount (AgP)")
+    repeat = 1 if match["rep"] is None else _number(match["rep"], MAX_REPEAT, "a repetition count")
+    if repeat < 1:
+        raise _LineError("a repetition count must be at least 1")
+    plateau = 0
+    if match["hash"]:
+        plateau = _number(match["plateau"], MAX_AMOUNT, "a plateau (AgP)") if match["plateau"] else amount
+    if plateau > amount:
+        raise _LineError(f"the plateau ({plateau}) is above the amount ({amount})")
+    return [Term(amount, plateau)] * repeat
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +175,7 @@ class PhaseReader:
         self._alternatives: dict[tuple[Unit, str], MovementOrder | str] = {}
         self._readings: dict[str, _Reading] = {}
         self._terms: dict[tuple[str, bool], tuple[tuple[Term, ...], int] | str] = {}
+        self._parts: dict[tuple[str, bool], list[Term] | str] = {}  # each ``+`` part of the amounts
 
     @classmethod
     def of(cls, position: Position) -> PhaseReader:
@@ -243,14 +235,35 @@ class PhaseReader:
         return Offer(line, body, kind, placed.unit, reading.orders, terms)
 
     def _read_terms(self, text: str, options: Options) -> tuple[tuple[Term, ...], int] | str:
-        """An offer's amounts (its terms, repetitions expanded) and their sum, or why not."""
-        try:
-            terms = _terms(text, options)
-        except _LineError as exc:
-            found: tuple[tuple[Term, ...], int] | str = str(exc)
+        """An offer's amounts (its terms, repetitions expanded) and their sum, or why not; each
+        ``+`` part is read once per phase, as each whole text is."""
+        classic = options.classic
+        if text.isdigit():  # the common plain amount
+            parts = [text]
         else:
-            found = terms, sum(t.amount for t in terms)
-        self._terms[(text, options.classic)] = found
+            parts = [part.strip() for part in text.split("+")]
+            if classic and len(parts) > 1:
+                found: tuple[tuple[Term, ...], int] | str = "augmentation (+) is not allowed in Payola Classic"
+                self._terms[(text, classic)] = found
+                return found
+        terms: list[Term] = []
+        for part in parts:
+            read = self._parts.get((part, classic))
+            if read is None:
+                try:
+                    read = _term(part, classic)
+                except _LineError as exc:
+                    read = str(exc)
+                self._parts[(part, classic)] = read
+            if isinstance(read, str):
+                self._terms[(text, classic)] = read
+                return read
+            terms.extend(read)
+            if len(terms) > MAX_TERMS:
+                found = f"an offer can hold at most {MAX_TERMS} amounts, repetitions counted"
+                self._terms[(text, classic)] = found
+                return found
+        found = self._terms[(text, classic)] = tuple(terms), sum(t.amount for t in terms)
         return found
 
     def _read(self, rest: str) -> _Reading:
