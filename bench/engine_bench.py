@@ -49,7 +49,10 @@ ours and theirs back to back; each round measures everything once, and a command
 the peer's figure from the same round.  Figures are medians over ``R`` rounds (default 3), and
 ratios medians of the rounds' ratios.  While timing in process the garbage collector is paused
 (and run between chunks), for both sides; the commands run with it on, as in use.  Nothing here
-asserts on timings: a ratio below its target is reported, not failed.  The orders are drawn
+asserts on timings: a ratio below its target is reported, not failed.  The engine keeps
+per-map tables across calls (shared unit and order values, the moves and supports found legal
+by the map alone): in process they fill during the first round, as they would in a
+long-running judge; each command starts with them empty.  The orders are drawn
 uniformly from the legal ones, so supports dominate and convoys are rare.
 """
 

@@ -233,8 +233,13 @@ _WORDS = {outcome: outcome.value for outcome in Outcome}
 
 def order_result_to_data(result: OrderResult) -> dict[str, Any]:
     """One order's result; ``detail`` only when there is one."""
-    data: dict[str, Any] = {"power": result.power, "order": str(result.order), "result": _WORDS[result.outcome]}
-    data["reason"] = result.reason
+    order = result.order
+    data: dict[str, Any] = {
+        "power": result.power,
+        "order": order if isinstance(order, str) else order.text,
+        "result": _WORDS[result.outcome],
+        "reason": result.reason,
+    }
     if result.detail:
         data["detail"] = result.detail
     return data
