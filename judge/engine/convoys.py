@@ -90,7 +90,9 @@ class ConvoyNetwork:
         if dest not in self.destinations(start):
             return False
         if without is None or without not in self.fleet_seas or without not in self.minimal_routes(start)[dest]:
-            return True  # the shortest route is a minimal one, and it does not use that fleet
+            # A unit not at sea is on no route; otherwise the shortest route is a minimal one,
+            # and it does not use that fleet.
+            return True
         key = (start, without)
         found = self._without.get(key)
         if found is None:
