@@ -8,7 +8,8 @@ What it measures
 ----------------
 ``N`` random full-board movement positions (default 1000, seed 1): 22-34 units on random
 provinces, each of a random power and (where both can stand) a random type, fleets on a random
-coast of split-coast provinces, supply centers owned as at the start.  Every unit gets an order
+coast of split-coast provinces, supply centers owned as at the start; units are the map's
+shared values, as when the engine reads a position.  Every unit gets an order
 drawn at random from :func:`judge.engine.legal.legal_orders`.  Generation is not timed.  Each
 figure below is printed beside the ``diplomacy`` package's (a benchmark-only extra: ``pip
 install -e '.[bench]'``) from the same run, with the ratio theirs / ours and its target:
@@ -48,7 +49,10 @@ ours and theirs back to back; each round measures everything once, and a command
 the peer's figure from the same round.  Figures are medians over ``R`` rounds (default 3), and
 ratios medians of the rounds' ratios.  While timing in process the garbage collector is paused
 (and run between chunks), for both sides; the commands run with it on, as in use.  Nothing here
-asserts on timings: a ratio below its target is reported, not failed.  The orders are drawn
+asserts on timings: a ratio below its target is reported, not failed.  The engine keeps
+per-map tables across calls (shared unit and order values, the moves and supports found legal
+by the map alone): in process they fill during the first round, as they would in a
+long-running judge; each command starts with them empty.  The orders are drawn
 uniformly from the legal ones, so supports dominate and convoys are rare.
 """
 
@@ -83,6 +87,7 @@ from judge.engine.orders import (
     SupportMove,
     Unit,
     UnitType,
+    lexicon,
 )
 from judge.engine.phases import PhaseResult, adjudicate
 from judge.engine.position import Phase, PlacedUnit, Position
@@ -105,7 +110,12 @@ class Case:
 
 
 def random_position(game_map: GameMap, rng: random.Random) -> Position:
-    """A spring movement position with 22-34 randomly placed units and home centers."""
+    """A spring movement position with 22-34 randomly placed units and home centers.
+
+    The units are the map's shared values (:func:`judge.engine.orders.lexicon`), as in every
+    position the engine reads or produces.
+    """
+    lex = lexicon(game_map)
     places = sorted(p for p, prov in game_map.provinces.items() if prov.terrain is not Terrain.IMPASSABLE)
     powers = sorted(game_map.powers)
     count = rng.randint(MIN_UNITS, MAX_UNITS)
@@ -119,7 +129,7 @@ def random_position(game_map: GameMap, rng: random.Random) -> Position:
             types.append(UnitType.FLEET)
         unit_type = rng.choice(types)
         where = rng.choice(fleet_places) if unit_type is UnitType.FLEET else Location(province)
-        units.append(PlacedUnit(rng.choice(powers), Unit(unit_type, where)))
+        units.append(PlacedUnit(rng.choice(powers), lex.unit(unit_type, where)))
     centers = {c: info.name for info in game_map.powers.values() for c in info.home_centers}
     return Position.build(game_map, Phase.parse("S1901M"), units, centers)
 

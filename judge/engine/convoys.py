@@ -5,8 +5,10 @@ next, the first touching the army's coast and the last the destination.  The que
 rules ask, and how they are answered:
 
 * *Could a route exist, and where could an army go?*  The seas holding fleets fall into
-  connected groups, found once per position (:class:`ConvoyNetwork`); an army can be
-  convoyed to every coast along a group that touches its own coast.
+  connected groups (:class:`ConvoyNetwork`, one per position; each group is found the
+  first time an army's coast touches it, so a position asked about one army pays for
+  its groups only); an army can be convoyed to every coast along a group that touches its
+  own coast.
 * *Is a fleet on a minimal route* (DATC 6.G.19, for the legality of convoy orders)?  A route
   needs each of its fleets exactly when it is an induced path: no fleet touches the start
   except the first, none touches the destination except the last, and no two touch unless
@@ -14,6 +16,7 @@ rules ask, and how they are answered:
   gives for every destination the fleets on some minimal route.
 * *Could a route exist with only some of the fleets* (those whose convoy succeeded, or all
   but a supporting fleet, DATC 6.D.31)?  A search over those seas: :func:`route_exists`.
+  A supporting unit that is not a fleet at sea is on no route, so it is not searched for.
 """
 
 from __future__ import annotations
@@ -48,20 +51,15 @@ def route_exists(game_map: GameMap, start: str, dest: str, links: Collection[str
 class ConvoyNetwork:
     """The convoy routes of one position: the groups of seas holding fleets, and what they allow.
 
-    Built once per position (:attr:`judge.engine.position.Position.convoys`); the answers for
-    each army's coast are computed on first use and kept.
+    Built once per position (:attr:`judge.engine.position.Position.convoys`); the groups of
+    seas, and the answers for each army's coast, are computed on first use and kept.
     """
 
     def __init__(self, game_map: GameMap, fleet_seas: frozenset[str]) -> None:
         self.game_map = game_map
         self.fleet_seas = fleet_seas
-        self._group: dict[str, int] = {}
+        self._group: dict[str, int] = {}  # each sea of a group found so far -> the group's number
         self._shores: list[frozenset[str]] = []  # the coasts along each group
-        for sea in sorted(fleet_seas):
-            if sea not in self._group:
-                members = {sea} | seas_linked(game_map, sea, fleet_seas)
-                self._group.update(dict.fromkeys(members, len(self._shores)))
-                self._shores.append(frozenset().union(*(game_map.shores[s] for s in members)))
         self._destinations: dict[str, frozenset[str]] = {}
         self._routes: dict[str, Mapping[str, frozenset[str]]] = {}
         self._without: dict[tuple[str, str], frozenset[str]] = {}  # coasts reached without one fleet
@@ -72,17 +70,29 @@ class ConvoyNetwork:
         if found is None:
             found = _NONE
             if start in self.game_map.coastal:
-                groups = {self._group[s] for s in self.game_map.sea_adjacency[start] if s in self._group}
+                groups = {self._group_of(s) for s in self.game_map.sea_adjacency[start] if s in self.fleet_seas}
                 found = frozenset().union(*(self._shores[g] for g in groups)) - {start}
             self._destinations[start] = found
         return found
+
+    def _group_of(self, sea: str) -> int:
+        """The number of the group of a sea holding a fleet, finding the group the first time."""
+        group = self._group.get(sea)
+        if group is None:
+            group = len(self._shores)
+            members = {sea} | seas_linked(self.game_map, sea, self.fleet_seas)
+            self._group.update(dict.fromkeys(members, group))
+            self._shores.append(frozenset().union(*(self.game_map.shores[s] for s in members)))
+        return group
 
     def route_exists(self, start: str, dest: str, without: str | None = None) -> bool:
         """Whether the fleets at sea (all but the one in ``without``) could convoy ``start`` to ``dest``."""
         if dest not in self.destinations(start):
             return False
-        if without is None or without not in self.minimal_routes(start)[dest]:
-            return True  # the shortest route is a minimal one, and it does not use that fleet
+        if without is None or without not in self.fleet_seas or without not in self.minimal_routes(start)[dest]:
+            # A unit not at sea is on no route; otherwise the shortest route is a minimal one,
+            # and it does not use that fleet.
+            return True
         key = (start, without)
         found = self._without.get(key)
         if found is None:

@@ -18,7 +18,10 @@ provinces each unit type can enter from each location, the coasts a fleet reache
 position's convoy network (:mod:`judge.engine.convoys`), and returns either the normal
 form or the rule broken: a few set lookups, no exceptions.  An order already in normal
 form is returned as it is; other normal forms come from the map's
-:class:`~judge.engine.orders.Lexicon`, so they are shared values.
+:class:`~judge.engine.orders.Lexicon`, so they are shared values.  Whether a move or
+support without convoy is legal depends on the map alone once its units stand as the order
+names them: such an order, found legal once, is remembered per map (:func:`_map_legal`, by
+text), and checking it again is one set lookup and a look at the board.
 
 Enumeration works per position, not per unit.  What a unit could do from where it stands,
 whatever else is on the board, is the map's business (:class:`_Reach`, once per map and
@@ -217,10 +220,16 @@ def _check_hold(position: Position, unit: Unit, order: Hold) -> Order | Illegal:
 
 
 def _check_move(position: Position, unit: Unit, order: Move) -> Order | Illegal:
+    named = order.unit is unit or order.unit == unit
+    known = _map_legal(position.game_map)
+    if named and order.text in known:
+        return order
     dest = _move_target(position, unit, order.destination, order.via_convoy)
     if isinstance(dest, Illegal):
         return dest
-    if (order.unit is unit or order.unit == unit) and order.destination == dest:
+    if named and order.destination == dest:
+        if not order.via_convoy and dest.province in _reachable(position.game_map, unit):
+            _remember(known, order)
         return order
     return lexicon(position.game_map).make(Move, unit, dest, order.via_convoy)
 
@@ -230,6 +239,22 @@ def _reachable(game_map: GameMap, unit: Unit) -> frozenset[str]:
     if unit.is_fleet:
         return game_map.fleet_provinces.get(unit.location.text, _NOWHERE)
     return game_map.army_adjacency.get(unit.location.province, _NOWHERE)
+
+
+_MAP_LEGAL_LIMIT = 1 << 17  # texts remembered per map; a full set starts again empty
+
+
+@cache
+def _map_legal(game_map: GameMap) -> set[str]:
+    """The texts of the orders found legal by the map alone: moves and supports of moves
+    without convoy, in normal form, legal whenever their units stand as the order names them."""
+    return set()
+
+
+def _remember(known: set[str], order: Order) -> None:
+    if len(known) >= _MAP_LEGAL_LIMIT:
+        known.clear()
+    known.add(order.text)
 
 
 def _check_support_hold(position: Position, unit: Unit, order: SupportHold) -> Order | Illegal:
@@ -251,6 +276,12 @@ def _check_support_move(position: Position, unit: Unit, order: SupportMove) -> O
     if target is None:
         return Illegal.NO_SUPPORTED_UNIT
     supported, here, dest = target.unit, unit.location.province, order.destination
+    named = (order.unit is unit or order.unit == unit) and (
+        order.supported is supported or order.supported == supported
+    )
+    known = _map_legal(position.game_map)
+    if named and order.text in known:
+        return order
     if supported.location.province == here:
         return Illegal.SUPPORT_SELF
     if dest.province == here:
@@ -260,11 +291,9 @@ def _check_support_move(position: Position, unit: Unit, order: SupportMove) -> O
     normal = _supported_target(position, here, supported, dest)
     if isinstance(normal, Illegal):
         return normal
-    if (
-        (order.unit is unit or order.unit == unit)
-        and (order.supported is supported or order.supported == supported)
-        and normal == dest
-    ):
+    if named and normal == dest:
+        if dest.province in _reachable(position.game_map, supported):
+            _remember(known, order)  # the supported move is without convoy: the map decides
         return order
     return lexicon(position.game_map).make(SupportMove, unit, supported, normal)
 

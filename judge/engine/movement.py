@@ -53,7 +53,6 @@ class _Board:
 
     def __init__(self, position: Position, chosen: Mapping[str, Entry]) -> None:
         self.position = position
-        lex = lexicon(position.game_map)
         self.orders: dict[str, MovementOrder] = {}
         self.owner: dict[str, str] = {}
         self.moves: dict[str, Move] = {}
@@ -62,38 +61,41 @@ class _Board:
         self.moves_into: dict[str, list[str]] = defaultdict(list)
         self.hold_supports: dict[str, list[str]] = defaultdict(list)
         self.convoys: dict[tuple[str, str], list[str]] = defaultdict(list)
+        # The tables are filled through local names: this loop runs for every unit of every phase.
+        orders, owner, moves, target, aim = self.orders, self.owner, self.moves, self.target, self.aim
+        moves_into, hold_supports, convoys = self.moves_into, self.hold_supports, self.convoys
         move_supports: dict[tuple[str, str], list[tuple[str, Location]]] = defaultdict(list)
         for province, placed in position.units.items():
             entry = chosen.get(province)
             order = entry.order if entry is not None else None
-            self.owner[province] = placed.power
-            if isinstance(order, Move):
-                self.moves[province] = order
-                self.target[province] = order.destination.province
-                self.moves_into[order.destination.province].append(province)
-            elif isinstance(order, SupportMove):
-                aim = order.destination.province
-                move_supports[(order.supported.location.province, aim)].append((province, order.destination))
-                self.aim[province] = aim
-            elif isinstance(order, SupportHold):
-                self.hold_supports[order.supported.location.province].append(province)
-                self.aim[province] = order.supported.location.province
-            elif isinstance(order, Convoy):
-                self.convoys[(order.army.location.province, order.destination.province)].append(province)
-            elif not isinstance(order, Hold):
-                order = lex.make(Hold, placed.unit)  # no order: the unit holds
-            self.orders[province] = order
+            owner[province] = placed.power
+            # The order classes have no subclasses: their type says what they are.
+            if type(order) is Move:
+                moves[province] = order
+                target[province] = into = order.destination.province
+                moves_into[into].append(province)
+            elif type(order) is SupportMove:
+                aim[province] = into = order.destination.province
+                move_supports[(order.supported.location.province, into)].append((province, order.destination))
+            elif type(order) is SupportHold:
+                aim[province] = supported = order.supported.location.province
+                hold_supports[supported].append(province)
+            elif type(order) is Convoy:
+                convoys[(order.army.location.province, order.destination.province)].append(province)
+            elif type(order) is not Hold:
+                order = lexicon(position.game_map).make(Hold, placed.unit)  # no order: the unit holds
+            orders[province] = order
         self.supports: dict[str, list[str]] = {}
-        for province, move in self.moves.items():
+        for province, move in moves.items():
             dest = move.destination
             # A support of a move into the province counts for the move unless it names another coast.
-            named = move_supports.get((province, dest.province), ())
-            self.supports[province] = [s for s, where in named if where.coast in (None, dest.coast)]
-        self.convoyed = {p for p, move in self.moves.items() if self._uses_convoy(p, move)}
+            named = move_supports.get((province, dest.province))
+            self.supports[province] = [s for s, where in named if where.coast in (None, dest.coast)] if named else []
+        self.convoyed = {p for p, move in moves.items() if not move.unit.is_fleet and self._uses_convoy(p, move)}
         self.opponent = {  # head to head: moving into each other's province, neither by convoy
             p: dest
-            for p, dest in self.target.items()
-            if self.target.get(dest) == p and p not in self.convoyed and dest not in self.convoyed
+            for p, dest in target.items()
+            if target.get(dest) == p and p not in self.convoyed and dest not in self.convoyed
         }
         # Void: a support or convoy whose unit was not ordered what it assumes.
         self.void = {s for named in move_supports.values() for s, _ in named}
@@ -114,9 +116,8 @@ class _Board:
     # -- static facts ---------------------------------------------------------------
 
     def _uses_convoy(self, province: str, move: Move) -> bool:
-        """DATC 4.A.3 (2023 rules): non-adjacent, ``VIA CONVOY``, or an own fleet convoys it."""
-        if move.unit.is_fleet:
-            return False
+        """Whether an army's move goes by convoy, DATC 4.A.3 (2023 rules): non-adjacent,
+        ``VIA CONVOY``, or an own fleet convoys it."""
         if move.via_convoy:
             return True
         if move.destination.province not in self.position.game_map.army_adjacency.get(province, ()):

@@ -46,9 +46,10 @@ def _mapping(data: Any, what: str) -> Mapping[str, Any]:
     return data
 
 
-def _list(data: Any, what: str) -> list[Any]:
+def _list(data: Any, what: str, power: str | None = None) -> list[Any]:
+    """``data``, which must be a list: the value of ``what`` (of ``power``, when given)."""
     if not isinstance(data, list):
-        raise NotationError(f"'{what}' must be a list")
+        raise NotationError(f"'{what}.{power}' must be a list" if power is not None else f"'{what}' must be a list")
     return data
 
 
@@ -112,11 +113,15 @@ def position_from_data(data: Any) -> tuple[Position, dict[str, list[Order | str]
     except ValueError as exc:
         raise NotationError(str(exc)) from None
 
+    # Units and centers are mostly written canonically: those are read with one lookup each.
+    standing, names = lexicon(game_map).standing, game_map.names
     units: dict[str, PlacedUnit] = {}
     for power_text, listed in _mapping(data.get("units"), "units").items():
         power = power_name(game_map, power_text)
-        for text in _list(listed, f"units.{power_text}"):
-            unit = parse_unit(game_map, text)
+        for text in _list(listed, "units", power_text):
+            unit = standing.get(text) if isinstance(text, str) else None
+            if unit is None:
+                unit = parse_unit(game_map, text)
             province = unit.location.province
             if province in units:
                 raise NotationError(f"two units in {province}")
@@ -126,9 +131,10 @@ def position_from_data(data: Any) -> tuple[Position, dict[str, list[Order | str]
         centers: dict[str, str] = {}
         for power_text, listed in _mapping(data["centers"], "centers").items():
             power = power_name(game_map, power_text)
-            for text in _list(listed, f"centers.{power_text}"):
+            for text in _list(listed, "centers", power_text):
+                found = names.get(text) if isinstance(text, str) else None
                 try:
-                    province = game_map.province_id(str(text))
+                    province = found or game_map.province_id(str(text))
                 except MapError as exc:
                     raise NotationError(str(exc)) from None
                 if province not in game_map.supply_centers:
@@ -154,7 +160,7 @@ def position_from_data(data: Any) -> tuple[Position, dict[str, list[Order | str]
     for power_text, listed in _mapping(data.get("orders"), "orders").items():
         power = power_name(game_map, power_text)
         bucket = orders.setdefault(power, [])
-        for text in _list(listed, f"orders.{power_text}"):
+        for text in _list(listed, "orders", power_text):
             try:
                 bucket.append(read(str(text)))
             except OrderSyntaxError as exc:
@@ -167,7 +173,7 @@ def _dislodged(game_map: GameMap, data: Any, units: Mapping[str, PlacedUnit]) ->
     found: list[Dislodgement] = []
     for power_text, listed in _mapping(data, "dislodged").items():
         power = power_name(game_map, power_text)
-        for item in _list(listed, f"dislodged.{power_text}"):
+        for item in _list(listed, "dislodged", power_text):
             item = _mapping(item, "dislodged entry")
             unit = parse_unit(game_map, item.get("unit"))
             attacker = item.get("attacker_from")
@@ -227,8 +233,13 @@ _WORDS = {outcome: outcome.value for outcome in Outcome}
 
 def order_result_to_data(result: OrderResult) -> dict[str, Any]:
     """One order's result; ``detail`` only when there is one."""
-    data: dict[str, Any] = {"power": result.power, "order": str(result.order), "result": _WORDS[result.outcome]}
-    data["reason"] = result.reason
+    order = result.order
+    data: dict[str, Any] = {
+        "power": result.power,
+        "order": order if isinstance(order, str) else order.text,
+        "result": _WORDS[result.outcome],
+        "reason": result.reason,
+    }
     if result.detail:
         data["detail"] = result.detail
     return data

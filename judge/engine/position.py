@@ -117,7 +117,7 @@ class Position:
         return cls(
             game_map,
             phase,
-            {u.location.province: u for u in units},
+            {u.unit.location.province: u for u in units},
             dict(centers),
             {d.unit.province: d for d in dislodged},
             frozenset(contested),

@@ -112,4 +112,4 @@ def copy_outcomes(entries: Sequence[Entry]) -> tuple[OrderResult, ...]:
         if first is None or first.outcome is None:
             raise AssertionError(f"order {entry.order} was never settled")
         entry.settle(first.outcome, first.reason, first.detail)
-    return tuple(e.result() for e in entries)
+    return tuple([e.result() for e in entries])

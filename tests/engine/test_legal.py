@@ -231,3 +231,21 @@ def test_retreat_phase_lists_retreats_and_disband() -> None:
     assert check_order(pos, "ENGLAND", parse_order("F NTH - HEL", M, PhaseKind.RETREAT)).illegal is (
         Illegal.RETREAT_NOT_ALLOWED
     )
+
+
+def test_an_order_found_legal_is_checked_again_on_each_board() -> None:
+    # A move or support without convoy, once found legal, is remembered for the map: on another
+    # board it must still meet the units that stand there.
+    first = position("FRANCE A PAR", "FRANCE A BUR", "FRANCE A BRE")
+    for text in ("A PAR S A BUR - PIC", "A BRE - PIC", "A PAR S A BRE - PIC"):
+        order = parse_order(text, M)
+        for _ in range(2):  # found legal, then known
+            assert check_order(first, "FRANCE", order) == check_order(first, None, order)
+            assert check_order(first, "FRANCE", order).order == order
+        assert illegal(first, "GERMANY", text) is Illegal.NOT_YOUR_UNIT
+    assert illegal(position("FRANCE A PAR"), "FRANCE", "A PAR S A BUR - PIC") is Illegal.NO_SUPPORTED_UNIT
+    assert illegal(position("FRANCE A BUR"), "FRANCE", "A BRE - PIC") is Illegal.NO_UNIT
+    fleet_in_brest = position("FRANCE A PAR", "FRANCE F BRE")
+    assert str(check_order(fleet_in_brest, "FRANCE", parse_order("A BRE - PIC", M)).order) == "F BRE - PIC"
+    supported = check_order(fleet_in_brest, "FRANCE", parse_order("A PAR S A BRE - PIC", M))
+    assert str(supported.order) == "A PAR S F BRE - PIC"
