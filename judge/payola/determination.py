@@ -84,7 +84,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import groupby
 from types import MappingProxyType
 
 from judge.engine.orders import Hold, Move, MovementOrder, Unit
@@ -289,11 +288,15 @@ class Settled:
 def _groups(terms: tuple[Term, ...]) -> tuple[Group, ...]:
     """Runs of one term as groups: ``3*5`` is one term object three times (told apart by
     identity, which is cheaper than comparing; equal terms left apart reduce alike anyway)."""
-    first = terms[0]
-    if len(terms) == 1:
-        return ((1, first.amount, first.plateau),)
-    runs = [list(run) for _, run in groupby(terms, id)]
-    return tuple((len(run), run[0].amount, run[0].plateau) for run in runs)
+    groups: list[Group] = []
+    last, run = terms[0], 0
+    for term in terms:
+        if term is not last:
+            groups.append((run, last.amount, last.plateau))
+            last, run = term, 0
+        run += 1
+    groups.append((run, last.amount, last.plateau))
+    return tuple(groups)
 
 
 class Conversion:
@@ -539,9 +542,10 @@ class _Motion:
         return [sigma[c] + sigma[k] for c, k in enumerate(self.classes)]
 
 
-_Money = tuple[_Motion, tuple[int, ...], tuple[int, ...], list[int], list[int]]
-"""Where a line's money goes: its unit, the slots it adds to and takes from, and its power's
-rates and intercepts on that unit."""
+_Money = tuple[_Motion, tuple[int, ...], list[int], list[int]]
+"""Where a line's money goes: its unit, the slots it adds to, and its power's rates and
+intercepts on that unit.  A negative offer is two: what it adds to the buckets, and what it
+takes from the orders it names (which changes the other way)."""
 
 _Kink = tuple[_Money, int]
 """A line's rate changing by some amount at a round count of its power."""
@@ -609,7 +613,7 @@ class _Reductions:
                 if slots is None:
                     slots = slots_of[key] = _slots(line, classes)
                 plus, minus = slots
-                money = motion, plus, minus, rate, base
+                money: _Money = motion, plus, rate, base
                 amount = going = 0
                 for n, a, p in groups:
                     amount += n * a
@@ -624,6 +628,17 @@ class _Reductions:
                     elif p:
                         going += n
                         kinks[p].append((money, -n))
+                if minus:  # a negative offer takes its money back from the orders it names
+                    taken: _Money = motion, minus, rate, base
+                    for n, a, p in groups:
+                        if top:
+                            if a > p:
+                                kinks[a - p].append((taken, n))
+                            if p:
+                                kinks[top].append((taken, -n))
+                                kinks[top + p].append((taken, n))
+                        elif p:
+                            kinks[p].append((taken, n))
                 for i in plus:
                     base[i] += amount
                     rate[i] += going
@@ -829,21 +844,20 @@ class _Reductions:
         """Change the rates of the lines whose terms reach a plateau, round D or zero now."""
         t, x = self.t, self.count[power]
         touched: dict[_Motion, None] = {}
-        for (motion, plus, minus, rate, base), change in kinks:
+        for (motion, slots, rate, base), change in kinks:
             sigma, kappa = motion.sigma, motion.kappa
-            for i in plus:
+            at_count, at_t = change * x, change * t
+            for i in slots:
                 rate[i] += change
-                base[i] += change * x
+                base[i] += at_count
                 sigma[i] += change
-                kappa[i] += change * t
-            for i in minus:
-                rate[i] -= change
-                base[i] -= change * x
-                sigma[i] -= change
-                kappa[i] -= change * t
+                kappa[i] += at_t
             touched[motion] = None
+        dirty = self.dirty
         for motion in touched:
-            self._touch(motion)
+            if motion.check_at is not None:  # its prediction no longer holds
+                motion.check_at = None
+                dirty[motion] = None
             if not self.ebayola and power in motion.pay:
                 # The power is over, so its plain payment falls as fast as its part.
                 issued, rate = motion.issued, motion.rate[power]
