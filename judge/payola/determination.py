@@ -854,16 +854,22 @@ class _Reductions:
                 kappa[i] += at_t
             touched[motion] = None
         dirty = self.dirty
+        bent = 0  # how much faster the power's plain payments fall from now on
         for motion in touched:
             if motion.check_at is not None:  # its prediction no longer holds
                 motion.check_at = None
                 dirty[motion] = None
-            if not self.ebayola and power in motion.pay:
+            paid = motion.pay.get(power)
+            if paid is not None and not self.ebayola:
                 # The power is over, so its plain payment falls as fast as its part.
                 issued, rate = motion.issued, motion.rate[power]
-                change = rate[issued] + rate[motion.classes[issued]] - motion.pay[power][1]
+                change = rate[issued] + rate[motion.classes[issued]] - paid[1]
                 if change:
-                    self._bend_payment(power, motion, change)
+                    motion.pay[power] = (paid[0] + change * t, paid[1] + change)
+                    bent += change
+        if bent:
+            self.spend_a[power] += bent * t
+            self.spend_b[power] += bent
 
     def _touch(self, motion: _Motion) -> None:
         """A unit's slopes changed: its prediction no longer holds."""
