@@ -547,8 +547,18 @@ _Money = tuple[_Motion, tuple[int, ...], list[int], list[int]]
 intercepts on that unit.  A negative offer is two: what it adds to the buckets, and what it
 takes from the orders it names (which changes the other way)."""
 
-_Kink = tuple[_Money, int]
-"""A line's rate changing by some amount at a round count of its power."""
+_Kinks = tuple[list[_Money], list[int]]
+"""The lines' rates changing at one round count of their power: where, and by how much (two
+lists side by side, which make no object per kink)."""
+
+
+def _no_kinks() -> _Kinks:
+    return [], []
+
+
+def _add(kinks: _Kinks, money: _Money, change: int) -> None:
+    kinks[0].append(money)
+    kinks[1].append(change)
 
 
 _LONGEST_CYCLE = 16  # rounds
@@ -586,7 +596,7 @@ class _Reductions:
         self.motions = [_Motion(target) for target in conversion.units.values()]
         self.units_of: dict[str, list[_Motion]] = {}
         self.all_at_plateau: dict[str, int] = {}
-        self.kinks: dict[str, defaultdict[int, list[_Kink]]] = {p: defaultdict(list) for p in conversion.lines}
+        self.kinks: dict[str, defaultdict[int, _Kinks]] = {p: defaultdict(_no_kinks) for p in conversion.lines}
         self.schedule: dict[str, list[int]] = {}  # each power's kink round counts, the next one last
         self.dirty: dict[_Motion, None] = {}  # units whose slopes changed since their prediction
         self.history: list[_Snapshot] = []  # the last rounds, while each is an event with no kink
@@ -621,24 +631,24 @@ class _Reductions:
                     if top:
                         if a > p:
                             going += n
-                            kinks[a - p].append((money, -n))
+                            _add(kinks[a - p], money, -n)
                         if p:
-                            kinks[top].append((money, n))
-                            kinks[top + p].append((money, -n))
+                            _add(kinks[top], money, n)
+                            _add(kinks[top + p], money, -n)
                     elif p:
                         going += n
-                        kinks[p].append((money, -n))
+                        _add(kinks[p], money, -n)
                 if minus:  # a negative offer takes its money back from the orders it names
                     taken: _Money = motion, minus, rate, base
                     for n, a, p in groups:
                         if top:
                             if a > p:
-                                kinks[a - p].append((taken, n))
+                                _add(kinks[a - p], taken, n)
                             if p:
-                                kinks[top].append((taken, -n))
-                                kinks[top + p].append((taken, n))
+                                _add(kinks[top], taken, -n)
+                                _add(kinks[top + p], taken, n)
                         elif p:
-                            kinks[p].append((taken, n))
+                            _add(kinks[p], taken, n)
                 for i in plus:
                     base[i] += amount
                     rate[i] += going
@@ -840,11 +850,11 @@ class _Reductions:
                 self._bend_payment(power, motion, sign * (rate[issued] + rate[motion.classes[issued]]))
             self._touch(motion)
 
-    def _pass_kinks(self, power: str, kinks: list[_Kink]) -> None:
+    def _pass_kinks(self, power: str, kinks: _Kinks) -> None:
         """Change the rates of the lines whose terms reach a plateau, round D or zero now."""
         t, x = self.t, self.count[power]
         touched: dict[_Motion, None] = {}
-        for (motion, slots, rate, base), change in kinks:
+        for (motion, slots, rate, base), change in zip(*kinks, strict=True):
             sigma, kappa = motion.sigma, motion.kappa
             at_count, at_t = change * x, change * t
             for i in slots:
