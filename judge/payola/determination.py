@@ -911,9 +911,13 @@ class _Reductions:
                 return
         totals = motion.totals(t)
         best = max(totals)
-        top = [c for c, v in enumerate(totals) if v == best]
-        # A sole winner's best rival is the second highest total (none: -1).
-        motion.ceiling = (sorted(totals)[-2] if len(totals) > 1 else -1) if len(top) == 1 else None
+        if totals.count(best) == 1:
+            top = [totals.index(best)]
+            # A sole winner's best rival is the second highest total (none: -1).
+            motion.ceiling = sorted(totals)[-2] if len(totals) > 1 else -1
+        else:
+            top = [c for c, v in enumerate(totals) if v == best]
+            motion.ceiling = None
         decided = motion.issued, motion.dummy_tie
         if top != motion.top:
             motion.top = top
