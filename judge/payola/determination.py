@@ -242,10 +242,10 @@ class BribedUnit:
         """Work out what each non-direct line promises to pay for (3.1), once all candidates are known."""
         moves = [isinstance(c, Move) for c in self.candidates]
         everything = range(len(self.candidates))
-        pays: dict[tuple[OfferKind, int], tuple[int, ...]] = {}  # by kind and orders (a shared tuple)
+        pays: dict[tuple[int, int], tuple[int, ...]] = {}  # by kind and orders (shared objects: by identity)
         for line in self.promising:
             kind, orders = line.kind, line.offer.orders
-            key = kind, id(orders)
+            key = id(kind), id(orders)  # an Enum hashes in Python: identity is cheaper
             found = pays.get(key)
             if found is None:
                 named = {self.index.get(o) for o in orders}
