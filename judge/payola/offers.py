@@ -128,8 +128,8 @@ def _number(digits: str, limit: int, what: str) -> int:
     return value
 
 
-def _term(part: str, classic: bool) -> list[Term]:
-    """One ``+`` part of an offer's amounts: its repeated term (``3*5#2``)."""
+def _term(part: str, classic: bool) -> tuple[list[Term], int]:
+    """One ``+`` part of an offer's amounts: its repeated term (``3*5#2``), and their sum."""
     match = _TERM.match(part)
     if match is None:
         raise _LineError(f"bad amount '{part}': expected e.g. 5, 3*5, 5#2 or 3*5#")
@@ -144,7 +144,7 @@ def _term(part: str, classic: bool) -> list[Term]:
         plateau = _number(match["plateau"], MAX_AMOUNT, "a plateau (AgP)") if match["plateau"] else amount
     if plateau > amount:
         raise _LineError(f"the plateau ({plateau}) is above the amount ({amount})")
-    return [Term(amount, plateau)] * repeat
+    return [Term(amount, plateau)] * repeat, amount * repeat
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +175,7 @@ class PhaseReader:
         self._alternatives: dict[tuple[Unit, str], MovementOrder | str] = {}
         self._readings: dict[str, _Reading] = {}
         self._terms: dict[tuple[str, bool], tuple[tuple[Term, ...], int] | str] = {}
-        self._parts: dict[tuple[str, bool], list[Term] | str] = {}  # each ``+`` part of the amounts
+        self._parts: dict[tuple[str, bool], tuple[list[Term], int] | str] = {}  # each ``+`` part of the amounts
 
     @classmethod
     def of(cls, position: Position) -> PhaseReader:
@@ -238,7 +238,7 @@ class PhaseReader:
         """An offer's amounts (its terms, repetitions expanded) and their sum, or why not; each
         ``+`` part is read once per phase, as each whole text is."""
         classic = options.classic
-        if text.isdigit():  # the common plain amount
+        if "+" not in text:  # one part (``text`` is stripped)
             parts = [text]
         else:
             parts = [part.strip() for part in text.split("+")]
@@ -247,6 +247,7 @@ class PhaseReader:
                 self._terms[(text, classic)] = found
                 return found
         terms: list[Term] = []
+        total = 0
         for part in parts:
             read = self._parts.get((part, classic))
             if read is None:
@@ -258,12 +259,13 @@ class PhaseReader:
             if isinstance(read, str):
                 self._terms[(text, classic)] = read
                 return read
-            terms.extend(read)
+            terms.extend(read[0])
+            total += read[1]
             if len(terms) > MAX_TERMS:
                 found = f"an offer can hold at most {MAX_TERMS} amounts, repetitions counted"
                 self._terms[(text, classic)] = found
                 return found
-        found = self._terms[(text, classic)] = tuple(terms), sum(t.amount for t in terms)
+        found = self._terms[(text, classic)] = tuple(terms), total
         return found
 
     def _read(self, rest: str) -> _Reading:
