@@ -225,14 +225,14 @@ class BribedUnit:
         self.hold_order = Hold(unit)
         self.default_hold = Offer(0, "", OfferKind.DIRECT, unit, (self.hold_order,), ())  # rule 3.3
         self.hold: int | None = None  # index of the HOLD candidate, once there is one
-        self.index: dict[MovementOrder, int] = {}
+        self.index: dict[str, int] = {}  # by order text, which tells orders apart (and hashes in C)
         self.promising: list[Line] = []  # the lines that are not direct offers, whose promise (3.1) waits for settle
 
     def candidate(self, order: MovementOrder) -> int:
         """The index of ``order`` among the candidates, adding it if new."""
-        found = self.index.get(order)
+        found = self.index.get(order.text)
         if found is None:
-            found = self.index[order] = len(self.candidates)
+            found = self.index[order.text] = len(self.candidates)
             self.candidates.append(order)
             if order == self.hold_order:
                 self.hold = found
@@ -248,7 +248,7 @@ class BribedUnit:
             key = id(kind), id(orders)  # an Enum hashes in Python: identity is cheaper
             found = pays.get(key)
             if found is None:
-                named = {self.index.get(o) for o in orders}
+                named = {self.index.get(o.text) for o in orders}
                 if kind is OfferKind.MOVE:
                     promise = [c for c in everything if moves[c] and c not in named]
                 elif kind is OfferKind.HOLD:
