@@ -201,27 +201,28 @@ class PhaseReader:
                 except _LineError as exc:
                     raise ValueError(str(exc)) from None
         match = _OFFER.match(body)
-        amounts = match["amounts"].strip() if match is not None else ""
-        if match is None or not amounts:
+        amounts, symbol, rest = match.groups() if match is not None else ("", "", "")
+        amounts = amounts.strip()
+        if not amounts:
             symbol = re.search(r"[:!>@&]", body)
             if symbol is None or not body[: symbol.start()].strip():
                 raise ValueError("expected an offer such as '4 : A LON - YOR' or a savings request such as '10 $'")
             amounts = body[: symbol.start()].strip()
             raise ValueError(f"bad amount '{amounts}' (an offer is: amount, type symbol : ! > @ &, unit and order)")
-        kind = _KINDS[match["kind"]]
-        if options.classic and kind is not OfferKind.DIRECT:
+        kind = _KINDS[symbol]
+        classic = options.classic
+        if classic and kind is not OfferKind.DIRECT:
             raise ValueError("only direct offers (:) are allowed in Payola Classic")
-        read = self._terms.get((amounts, options.classic))
+        read = self._terms.get((amounts, classic))
         if read is None:
             read = self._read_terms(amounts, options)
         if isinstance(read, str):
             raise ValueError(read)
         terms, total = read
-        rest = match["rest"]
         reading = self._readings.get(rest)
         if reading is None:
             reading = self._readings[rest] = self._read(rest)
-        if options.classic and reading.alternatives:
+        if classic and reading.alternatives:
             raise ValueError("alternatives (|) are not allowed in Payola Classic")
         placed = reading.placed
         if placed is None:
@@ -230,7 +231,7 @@ class PhaseReader:
             raise ValueError(f"{placed.power.title()}'s units are loyal: only units of dummy powers take bribes")
         if reading.error is not None:
             raise ValueError(reading.error)
-        if not total and placed.power != power and not options.classic:
+        if not total and placed.power != power and not classic:
             raise ValueError("zero offers to foreign units are not allowed")
         return Offer(line, body, kind, placed.unit, reading.orders, terms)
 
@@ -365,12 +366,13 @@ def parse_sheet(
     unseen: list[int] = []
     savings = 0
     units_offered: set[str] = set()
+    read_line, blind_game, classic = reader.line, options.blind, options.classic
     for number, raw in enumerate(text.splitlines(), 1):
-        blind = options.blind and _names_absent_unit(raw, seen or position)
+        blind = blind_game and _names_absent_unit(raw, seen or position)
         if blind:
             unseen.append(number)
         try:
-            parsed = reader.line(number, raw, power, options, dummies)
+            parsed = read_line(number, raw, power, options, dummies)
         except ValueError as exc:
             if blind:
                 ignored.append(raw.strip())
@@ -382,7 +384,7 @@ def parse_sheet(
         if isinstance(parsed, int):
             savings += parsed
             continue
-        if options.classic:
+        if classic:
             if parsed.unit.province in units_offered:
                 if blind:
                     ignored.append(raw.strip())
