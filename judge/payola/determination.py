@@ -553,10 +553,12 @@ lists side by side, which make no object per kink)."""
 
 
 def _no_kinks() -> _Kinks:
+    """A round count with no kinks yet."""
     return [], []
 
 
 def _add(kinks: _Kinks, money: _Money, change: int) -> None:
+    """One more kink at a round count: ``money``'s rate changes by ``change``."""
     kinks[0].append(money)
     kinks[1].append(change)
 
