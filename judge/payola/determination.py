@@ -84,7 +84,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import groupby
 from types import MappingProxyType
 
 from judge.engine.orders import Hold, Move, MovementOrder, Unit
@@ -226,14 +225,14 @@ class BribedUnit:
         self.hold_order = Hold(unit)
         self.default_hold = Offer(0, "", OfferKind.DIRECT, unit, (self.hold_order,), ())  # rule 3.3
         self.hold: int | None = None  # index of the HOLD candidate, once there is one
-        self.index: dict[MovementOrder, int] = {}
+        self.index: dict[str, int] = {}  # by order text, which tells orders apart (and hashes in C)
         self.promising: list[Line] = []  # the lines that are not direct offers, whose promise (3.1) waits for settle
 
     def candidate(self, order: MovementOrder) -> int:
         """The index of ``order`` among the candidates, adding it if new."""
-        found = self.index.get(order)
+        found = self.index.get(order.text)
         if found is None:
-            found = self.index[order] = len(self.candidates)
+            found = self.index[order.text] = len(self.candidates)
             self.candidates.append(order)
             if order == self.hold_order:
                 self.hold = found
@@ -243,13 +242,13 @@ class BribedUnit:
         """Work out what each non-direct line promises to pay for (3.1), once all candidates are known."""
         moves = [isinstance(c, Move) for c in self.candidates]
         everything = range(len(self.candidates))
-        pays: dict[tuple[OfferKind, int], tuple[int, ...]] = {}  # by kind and orders (a shared tuple)
+        pays: dict[tuple[int, int], tuple[int, ...]] = {}  # by kind and orders (shared objects: by identity)
         for line in self.promising:
             kind, orders = line.kind, line.offer.orders
-            key = kind, id(orders)
+            key = id(kind), id(orders)  # an Enum hashes in Python: identity is cheaper
             found = pays.get(key)
             if found is None:
-                named = {self.index.get(o) for o in orders}
+                named = {self.index.get(o.text) for o in orders}
                 if kind is OfferKind.MOVE:
                     promise = [c for c in everything if moves[c] and c not in named]
                 elif kind is OfferKind.HOLD:
@@ -289,11 +288,15 @@ class Settled:
 def _groups(terms: tuple[Term, ...]) -> tuple[Group, ...]:
     """Runs of one term as groups: ``3*5`` is one term object three times (told apart by
     identity, which is cheaper than comparing; equal terms left apart reduce alike anyway)."""
-    first = terms[0]
-    if len(terms) == 1:
-        return ((1, first.amount, first.plateau),)
-    runs = [list(run) for _, run in groupby(terms, id)]
-    return tuple((len(run), run[0].amount, run[0].plateau) for run in runs)
+    groups: list[Group] = []
+    last, run = terms[0], 0
+    for term in terms:
+        if term is not last:
+            groups.append((run, last.amount, last.plateau))
+            last, run = term, 0
+        run += 1
+    groups.append((run, last.amount, last.plateau))
+    return tuple(groups)
 
 
 class Conversion:
@@ -539,12 +542,25 @@ class _Motion:
         return [sigma[c] + sigma[k] for c, k in enumerate(self.classes)]
 
 
-_Money = tuple[_Motion, tuple[int, ...], tuple[int, ...], list[int], list[int]]
-"""Where a line's money goes: its unit, the slots it adds to and takes from, and its power's
-rates and intercepts on that unit."""
+_Money = tuple[_Motion, tuple[int, ...], list[int], list[int]]
+"""Where a line's money goes: its unit, the slots it adds to, and its power's rates and
+intercepts on that unit.  A negative offer is two: what it adds to the buckets, and what it
+takes from the orders it names (which changes the other way)."""
 
-_Kink = tuple[_Money, int]
-"""A line's rate changing by some amount at a round count of its power."""
+_Kinks = tuple[list[_Money], list[int]]
+"""The lines' rates changing at one round count of their power: where, and by how much (two
+lists side by side, which make no object per kink)."""
+
+
+def _no_kinks() -> _Kinks:
+    """A round count with no kinks yet."""
+    return [], []
+
+
+def _add(kinks: _Kinks, money: _Money, change: int) -> None:
+    """One more kink at a round count: ``money``'s rate changes by ``change``."""
+    kinks[0].append(money)
+    kinks[1].append(change)
 
 
 _LONGEST_CYCLE = 16  # rounds
@@ -582,7 +598,7 @@ class _Reductions:
         self.motions = [_Motion(target) for target in conversion.units.values()]
         self.units_of: dict[str, list[_Motion]] = {}
         self.all_at_plateau: dict[str, int] = {}
-        self.kinks: dict[str, defaultdict[int, list[_Kink]]] = {p: defaultdict(list) for p in conversion.lines}
+        self.kinks: dict[str, defaultdict[int, _Kinks]] = {p: defaultdict(_no_kinks) for p in conversion.lines}
         self.schedule: dict[str, list[int]] = {}  # each power's kink round counts, the next one last
         self.dirty: dict[_Motion, None] = {}  # units whose slopes changed since their prediction
         self.history: list[_Snapshot] = []  # the last rounds, while each is an event with no kink
@@ -609,7 +625,7 @@ class _Reductions:
                 if slots is None:
                     slots = slots_of[key] = _slots(line, classes)
                 plus, minus = slots
-                money = motion, plus, minus, rate, base
+                money: _Money = motion, plus, rate, base
                 amount = going = 0
                 for n, a, p in groups:
                     amount += n * a
@@ -617,13 +633,24 @@ class _Reductions:
                     if top:
                         if a > p:
                             going += n
-                            kinks[a - p].append((money, -n))
+                            _add(kinks[a - p], money, -n)
                         if p:
-                            kinks[top].append((money, n))
-                            kinks[top + p].append((money, -n))
+                            _add(kinks[top], money, n)
+                            _add(kinks[top + p], money, -n)
                     elif p:
                         going += n
-                        kinks[p].append((money, -n))
+                        _add(kinks[p], money, -n)
+                if minus:  # a negative offer takes its money back from the orders it names
+                    taken: _Money = motion, minus, rate, base
+                    for n, a, p in groups:
+                        if top:
+                            if a > p:
+                                _add(kinks[a - p], taken, n)
+                            if p:
+                                _add(kinks[top], taken, -n)
+                                _add(kinks[top + p], taken, n)
+                        elif p:
+                            _add(kinks[p], taken, n)
                 for i in plus:
                     base[i] += amount
                     rate[i] += going
@@ -825,31 +852,36 @@ class _Reductions:
                 self._bend_payment(power, motion, sign * (rate[issued] + rate[motion.classes[issued]]))
             self._touch(motion)
 
-    def _pass_kinks(self, power: str, kinks: list[_Kink]) -> None:
+    def _pass_kinks(self, power: str, kinks: _Kinks) -> None:
         """Change the rates of the lines whose terms reach a plateau, round D or zero now."""
         t, x = self.t, self.count[power]
         touched: dict[_Motion, None] = {}
-        for (motion, plus, minus, rate, base), change in kinks:
+        for (motion, slots, rate, base), change in zip(*kinks, strict=True):
             sigma, kappa = motion.sigma, motion.kappa
-            for i in plus:
+            at_count, at_t = change * x, change * t
+            for i in slots:
                 rate[i] += change
-                base[i] += change * x
+                base[i] += at_count
                 sigma[i] += change
-                kappa[i] += change * t
-            for i in minus:
-                rate[i] -= change
-                base[i] -= change * x
-                sigma[i] -= change
-                kappa[i] -= change * t
+                kappa[i] += at_t
             touched[motion] = None
+        dirty = self.dirty
+        bent = 0  # how much faster the power's plain payments fall from now on
         for motion in touched:
-            self._touch(motion)
-            if not self.ebayola and power in motion.pay:
+            if motion.check_at is not None:  # its prediction no longer holds
+                motion.check_at = None
+                dirty[motion] = None
+            paid = motion.pay.get(power)
+            if paid is not None and not self.ebayola:
                 # The power is over, so its plain payment falls as fast as its part.
                 issued, rate = motion.issued, motion.rate[power]
-                change = rate[issued] + rate[motion.classes[issued]] - motion.pay[power][1]
+                change = rate[issued] + rate[motion.classes[issued]] - paid[1]
                 if change:
-                    self._bend_payment(power, motion, change)
+                    motion.pay[power] = (paid[0] + change * t, paid[1] + change)
+                    bent += change
+        if bent:
+            self.spend_a[power] += bent * t
+            self.spend_b[power] += bent
 
     def _touch(self, motion: _Motion) -> None:
         """A unit's slopes changed: its prediction no longer holds."""
@@ -881,9 +913,13 @@ class _Reductions:
                 return
         totals = motion.totals(t)
         best = max(totals)
-        top = [c for c, v in enumerate(totals) if v == best]
-        # A sole winner's best rival is the second highest total (none: -1).
-        motion.ceiling = (sorted(totals)[-2] if len(totals) > 1 else -1) if len(top) == 1 else None
+        if totals.count(best) == 1:
+            top = [totals.index(best)]
+            # A sole winner's best rival is the second highest total (none: -1).
+            motion.ceiling = sorted(totals)[-2] if len(totals) > 1 else -1
+        else:
+            top = [c for c, v in enumerate(totals) if v == best]
+            motion.ceiling = None
         decided = motion.issued, motion.dummy_tie
         if top != motion.top:
             motion.top = top

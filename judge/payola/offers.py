@@ -128,8 +128,8 @@ def _number(digits: str, limit: int, what: str) -> int:
     return value
 
 
-def _term(part: str, classic: bool) -> list[Term]:
-    """One ``+`` part of an offer's amounts: its repeated term (``3*5#2``)."""
+def _term(part: str, classic: bool) -> tuple[list[Term], int]:
+    """One ``+`` part of an offer's amounts: its repeated term (``3*5#2``), and their sum."""
     match = _TERM.match(part)
     if match is None:
         raise _LineError(f"bad amount '{part}': expected e.g. 5, 3*5, 5#2 or 3*5#")
@@ -144,7 +144,7 @@ def _term(part: str, classic: bool) -> list[Term]:
         plateau = _number(match["plateau"], MAX_AMOUNT, "a plateau (AgP)") if match["plateau"] else amount
     if plateau > amount:
         raise _LineError(f"the plateau ({plateau}) is above the amount ({amount})")
-    return [Term(amount, plateau)] * repeat
+    return [Term(amount, plateau)] * repeat, amount * repeat
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +175,7 @@ class PhaseReader:
         self._alternatives: dict[tuple[Unit, str], MovementOrder | str] = {}
         self._readings: dict[str, _Reading] = {}
         self._terms: dict[tuple[str, bool], tuple[tuple[Term, ...], int] | str] = {}
-        self._parts: dict[tuple[str, bool], list[Term] | str] = {}  # each ``+`` part of the amounts
+        self._parts: dict[tuple[str, bool], tuple[list[Term], int] | str] = {}  # each ``+`` part of the amounts
 
     @classmethod
     def of(cls, position: Position) -> PhaseReader:
@@ -201,27 +201,28 @@ class PhaseReader:
                 except _LineError as exc:
                     raise ValueError(str(exc)) from None
         match = _OFFER.match(body)
-        amounts = match["amounts"].strip() if match is not None else ""
-        if match is None or not amounts:
+        amounts, symbol, rest = match.groups() if match is not None else ("", "", "")
+        amounts = amounts.strip()
+        if not amounts:
             symbol = re.search(r"[:!>@&]", body)
             if symbol is None or not body[: symbol.start()].strip():
                 raise ValueError("expected an offer such as '4 : A LON - YOR' or a savings request such as '10 $'")
             amounts = body[: symbol.start()].strip()
             raise ValueError(f"bad amount '{amounts}' (an offer is: amount, type symbol : ! > @ &, unit and order)")
-        kind = _KINDS[match["kind"]]
-        if options.classic and kind is not OfferKind.DIRECT:
+        kind = _KINDS[symbol]
+        classic = options.classic
+        if classic and kind is not OfferKind.DIRECT:
             raise ValueError("only direct offers (:) are allowed in Payola Classic")
-        read = self._terms.get((amounts, options.classic))
+        read = self._terms.get((amounts, classic))
         if read is None:
             read = self._read_terms(amounts, options)
         if isinstance(read, str):
             raise ValueError(read)
         terms, total = read
-        rest = match["rest"]
         reading = self._readings.get(rest)
         if reading is None:
             reading = self._readings[rest] = self._read(rest)
-        if options.classic and reading.alternatives:
+        if classic and reading.alternatives:
             raise ValueError("alternatives (|) are not allowed in Payola Classic")
         placed = reading.placed
         if placed is None:
@@ -230,7 +231,7 @@ class PhaseReader:
             raise ValueError(f"{placed.power.title()}'s units are loyal: only units of dummy powers take bribes")
         if reading.error is not None:
             raise ValueError(reading.error)
-        if not total and placed.power != power and not options.classic:
+        if not total and placed.power != power and not classic:
             raise ValueError("zero offers to foreign units are not allowed")
         return Offer(line, body, kind, placed.unit, reading.orders, terms)
 
@@ -238,7 +239,7 @@ class PhaseReader:
         """An offer's amounts (its terms, repetitions expanded) and their sum, or why not; each
         ``+`` part is read once per phase, as each whole text is."""
         classic = options.classic
-        if text.isdigit():  # the common plain amount
+        if "+" not in text:  # one part (``text`` is stripped)
             parts = [text]
         else:
             parts = [part.strip() for part in text.split("+")]
@@ -247,6 +248,7 @@ class PhaseReader:
                 self._terms[(text, classic)] = found
                 return found
         terms: list[Term] = []
+        total = 0
         for part in parts:
             read = self._parts.get((part, classic))
             if read is None:
@@ -258,12 +260,13 @@ class PhaseReader:
             if isinstance(read, str):
                 self._terms[(text, classic)] = read
                 return read
-            terms.extend(read)
+            terms.extend(read[0])
+            total += read[1]
             if len(terms) > MAX_TERMS:
                 found = f"an offer can hold at most {MAX_TERMS} amounts, repetitions counted"
                 self._terms[(text, classic)] = found
                 return found
-        found = self._terms[(text, classic)] = tuple(terms), sum(t.amount for t in terms)
+        found = self._terms[(text, classic)] = tuple(terms), total
         return found
 
     def _read(self, rest: str) -> _Reading:
@@ -363,12 +366,13 @@ def parse_sheet(
     unseen: list[int] = []
     savings = 0
     units_offered: set[str] = set()
+    read_line, blind_game, classic = reader.line, options.blind, options.classic
     for number, raw in enumerate(text.splitlines(), 1):
-        blind = options.blind and _names_absent_unit(raw, seen or position)
+        blind = blind_game and _names_absent_unit(raw, seen or position)
         if blind:
             unseen.append(number)
         try:
-            parsed = reader.line(number, raw, power, options, dummies)
+            parsed = read_line(number, raw, power, options, dummies)
         except ValueError as exc:
             if blind:
                 ignored.append(raw.strip())
@@ -380,7 +384,7 @@ def parse_sheet(
         if isinstance(parsed, int):
             savings += parsed
             continue
-        if options.classic:
+        if classic:
             if parsed.unit.province in units_offered:
                 if blind:
                     ignored.append(raw.strip())
