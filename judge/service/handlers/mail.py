@@ -128,16 +128,13 @@ def apply_run(db: Database, settings: Settings, mail_ids: Sequence[int], now: da
 
 def _apply_in(session: Session, settings: Settings, mail_id: int, now: datetime) -> tuple[str, set[str]]:
     """Claim and apply one mail of a run (in a savepoint), or quarantine it (in another)."""
-    claimed = session.execute(update(InboundRow).where(InboundRow.id == mail_id, InboundRow.status == "new")
-                              .values(status="applying"))  # before any savepoint: it opens the transaction
-    if not claimed.rowcount:  # type: ignore[attr-defined]
+    claimed = _claim(session, mail_id)  # before any savepoint: it opens the transaction
+    if claimed is None:
         row = session.get(InboundRow, mail_id)
         return (row.status if row else "missing"), set()
     try:
         with session.begin_nested():
-            row = session.get(InboundRow, mail_id)
-            assert row is not None
-            return _settle(session, settings, row, now)
+            return _settle(session, settings, claimed, now)
     except RETRIED:
         raise
     except Exception as exc:
@@ -149,21 +146,30 @@ def _apply_in(session: Session, settings: Settings, mail_id: int, now: datetime)
 def _apply(db: Database, settings: Settings, mail_id: int, now: datetime) -> tuple[str, set[str]]:
     """Apply the mail; its status, and the games it changed (for the public pages)."""
     with db.transaction() as session:
-        claimed = session.execute(update(InboundRow).where(InboundRow.id == mail_id, InboundRow.status == "new")
-                                  .values(status="applying"))
-        row = session.get(InboundRow, mail_id)
-        if row is None or not claimed.rowcount:  # type: ignore[attr-defined]
+        claimed = _claim(session, mail_id)
+        if claimed is None:
+            row = session.get(InboundRow, mail_id)
             return (row.status if row else "missing"), set()
-        return _settle(session, settings, row, now)
+        return _settle(session, settings, claimed, now)
+
+
+def _claim(session: Session, mail_id: int) -> InboundRow | None:
+    """Claim a stored mail (``new`` → ``applying``) and load it, in one statement; None if it
+    is not ``new`` (applied already, or being applied by another processor)."""
+    claimed: InboundRow | None = session.scalar(
+        update(InboundRow).where(InboundRow.id == mail_id, InboundRow.status == "new")
+        .values(status="applying").returning(InboundRow))
+    return claimed
 
 
 def _settle(session: Session, settings: Settings, row: InboundRow, now: datetime) -> tuple[str, set[str]]:
-    """Apply a claimed mail: its status, and the games it changed (for the public pages)."""
+    """Apply a claimed mail: its status, and the games it changed (for the public pages).  The
+    row is written once, at the end: its Message-ID, status and redacted copy together."""
     mail = parse_mail(row.raw, envelope_from=row.envelope_from)
-    row.message_id, row.processed_at = mail.message_id, now
-    row.status, touched = _status(session, settings, mail, row, now)
+    status, touched = _status(session, settings, mail, row, now)
+    row.message_id, row.processed_at, row.status = mail.message_id, now, status
     row.raw = redact(row.raw, cmd.password_words(mail.lines))
-    return row.status, touched
+    return status, touched
 
 
 def _status(session: Session, settings: Settings, mail: InboundMail, row: InboundRow,
