@@ -225,9 +225,12 @@ def phase_duration(game: Game, phase: str) -> timedelta:
     return timedelta(hours=duration(game, {"M": "movement", "R": "retreat", "A": "adjustment"}[phase[-1]]))
 
 
-def required_powers(session: Session, game: Game, position: Position) -> list[str]:
-    """Powers that must act in this phase: played powers with something to order (rule 3.3)."""
-    seat = seats(session, game)
+def required_powers(session: Session, game: Game, position: Position,
+                    seat: dict[str, Player] | None = None) -> list[str]:
+    """Powers that must act in this phase: played powers with something to order (rule 3.3)
+    (``seat``: the game's `seats`, if the caller has them)."""
+    if seat is None:
+        seat = seats(session, game)
     kind = position.phase.kind
     needed = []
     for power in position.game_map.powers:
@@ -261,22 +264,27 @@ def latest_submissions(session: Session, game: Game, phase: str) -> dict[tuple[s
     return {(s.power, s.kind): s for s in session.scalars(select(Submission).where(Submission.id.in_(newest)))}
 
 
-def waiting_for(session: Session, game: Game, latest: dict[tuple[str, str], Submission] | None = None) -> list[str]:
+def waiting_for(session: Session, game: Game, latest: dict[tuple[str, str], Submission] | None = None,
+                position: Position | None = None, seat: dict[str, Player] | None = None) -> list[str]:
     """The powers that must act in the current phase and have not (``latest``: the phase's
-    `latest_submissions`, if the caller has them)."""
-    row = current_phase(session, game)
-    if row is None or game.state not in ("active", "paused"):
+    `latest_submissions`, ``position`` its position and ``seat`` the game's `seats`, if the
+    caller has them)."""
+    if game.state not in ("active", "paused") or game.phase is None:
         return []
-    position = position_of(row)
+    if position is None:
+        row = current_phase(session, game)
+        if row is None:
+            return []
+        position = position_of(row)
     kind = "sheet" if position.phase.kind is PhaseKind.MOVEMENT else "orders"
     if latest is None:
-        latest = latest_submissions(session, game, row.name)
+        latest = latest_submissions(session, game, game.phase)
 
     def submitted(power: str, what: str) -> bool:
         found = latest.get((power, what))
         return found is not None and bool(found.text.strip())  # CLEAR withdraws a submission
 
-    needed = required_powers(session, game, position)
+    needed = required_powers(session, game, position, seat)
     return [p for p in needed if not submitted(p, kind) and not submitted(p, "orders")]
 
 
@@ -289,10 +297,12 @@ def wait_requested(session: Session, game: Game, latest: dict[tuple[str, str], S
     return [p for p in game_map(game).powers if (found := latest.get((p, "wait"))) is not None and found.text]
 
 
-def complete(session: Session, game: Game) -> bool:
-    """Every power that must act has done so, and none asked to WAIT: process now."""
+def complete(session: Session, game: Game, position: Position | None = None,
+             seat: dict[str, Player] | None = None) -> bool:
+    """Every power that must act has done so, and none asked to WAIT: process now (``position``:
+    the current phase's, and ``seat``: the game's `seats`, if the caller has them)."""
     latest = latest_submissions(session, game, game.phase) if game.phase else {}
-    return not waiting_for(session, game, latest) and not wait_requested(session, game, latest)
+    return not waiting_for(session, game, latest, position, seat) and not wait_requested(session, game, latest)
 
 
 def is_due(session: Session, game: Game, now: datetime) -> bool:

@@ -125,6 +125,7 @@ class Conversation:
         self.announcements: dict[int, list[str]] = {}  # game id -> what every player must hear of
         self.also_told: dict[int, set[str]] = {}  # game id -> addresses of players who just left it
         self.positions: dict[tuple[int, str], Position | None] = {}
+        self._seats: dict[int, dict[str, Player]] = {}  # game id -> its seats, once it has started (`seats`)
         self.attachments: list[Attachment] = []  # sent with the reply (MAP)
         self.mails_sent = 0
         self.password_checks = 0
@@ -291,6 +292,16 @@ class Conversation:
             self.positions[key] = lifecycle.position_of(row) if row else None
         return self.positions[key]
 
+    def seats(self, game: Game) -> dict[str, Player]:
+        """`lifecycle.seats` of ``game``, read once per mail once the game has started: from then
+        on its powers keep their player rows (a power changes hands by a change of its row, which
+        is the same object for the whole session), so the dict stays true."""
+        if game.state == "forming":
+            return lifecycle.seats(self.session, game)
+        if game.id not in self._seats:
+            self._seats[game.id] = lifecycle.seats(self.session, game)
+        return self._seats[game.id]
+
     def close_block(self) -> None:
         """At the end of a power's lines: its offer sheet and orders replace the old ones as a whole."""
         context = self.context
@@ -310,7 +321,8 @@ class Conversation:
         if game is None:
             return
         self.session.flush()
-        if game.state == "active" and game.phase and lifecycle.complete(self.session, game):
+        if game.state == "active" and game.phase and lifecycle.complete(self.session, game, self.active_position(),
+                                                                        self.seats(game)):
             lifecycle.process_phase(self.session, game, self.settings, self.now)
 
 

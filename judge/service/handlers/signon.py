@@ -49,7 +49,7 @@ def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
         talk.context = Context(game=game, registered=registered)
         done = f"signed on as master of {game.name}"
     else:
-        player = lifecycle.seats(talk.session, game).get(who) if who else None
+        player = talk.seats(game).get(who) if who else None
         if player is None or not verify_password(command.password, player.password):
             raise Refusal(game.name, who)
         assert who is not None
