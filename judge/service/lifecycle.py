@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.orm import Session
 
 from judge.engine.legal import adjustment_count
@@ -112,10 +112,23 @@ def rules_of(game: Game) -> Rules:
                  listed=not game.settings.get("unlisted", False))
 
 
+# The game's reads that every applied mail makes, built once: building and keying a statement
+# cost more than running it.
+_CURRENT_PHASE = select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id"), PhaseRow.name == bindparam("phase"))
+_BALANCES = (select(LedgerRow.power, func.sum(LedgerRow.amount)).where(LedgerRow.game_id == bindparam("game_id"))
+             .group_by(LedgerRow.power))
+_PLAYERS = select(Player).where(Player.game_id == bindparam("game_id")).order_by(Player.id)
+_LATEST_SUBMISSIONS = select(Submission).where(Submission.id.in_(
+    select(func.max(Submission.id)).where(Submission.game_id == bindparam("game_id"),
+                                          Submission.phase == bindparam("phase"))
+    .group_by(Submission.power, Submission.kind)))
+
+
 def current_phase(session: Session, game: Game) -> PhaseRow | None:
     if game.phase is None:
         return None
-    return session.scalar(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == game.phase))
+    row: PhaseRow | None = session.scalar(_CURRENT_PHASE, {"game_id": game.id, "phase": game.phase})
+    return row
 
 
 def position_of(row: PhaseRow) -> Position:
@@ -149,18 +162,13 @@ def _led_to(session: Session, game: Game, row: PhaseRow,
 def balances(session: Session, game: Game) -> dict[str, int]:
     """Each power's balance: the sum of its ledger rows."""
     found = dict.fromkeys(game_map(game).powers, 0)
-    rows = session.execute(
-        select(LedgerRow.power, func.sum(LedgerRow.amount))
-        .where(LedgerRow.game_id == game.id)
-        .group_by(LedgerRow.power)
-    )
-    for power, total in rows:
+    for power, total in session.execute(_BALANCES, {"game_id": game.id}):
         found[power] = int(total or 0)
     return found
 
 
 def players(session: Session, game: Game) -> list[Player]:
-    return list(session.scalars(select(Player).where(Player.game_id == game.id).order_by(Player.id)))
+    return list(session.scalars(_PLAYERS, {"game_id": game.id}))
 
 
 def seats(session: Session, game: Game) -> dict[str, Player]:
@@ -258,10 +266,8 @@ def free_home_centers(position: Position, power: str) -> list[str]:
 def latest_submissions(session: Session, game: Game, phase: str) -> dict[tuple[str, str], Submission]:
     """The latest submission of each (power, kind) in a phase, in one query (the newest row of
     each pair: a later one replaces an earlier one)."""
-    newest = (select(func.max(Submission.id))
-              .where(Submission.game_id == game.id, Submission.phase == phase)
-              .group_by(Submission.power, Submission.kind))
-    return {(s.power, s.kind): s for s in session.scalars(select(Submission).where(Submission.id.in_(newest)))}
+    rows = session.scalars(_LATEST_SUBMISSIONS, {"game_id": game.id, "phase": phase})
+    return {(s.power, s.kind): s for s in rows}
 
 
 def waiting_for(session: Session, game: Game, latest: dict[tuple[str, str], Submission] | None = None,

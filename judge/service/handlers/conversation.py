@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
@@ -105,6 +105,11 @@ def handles(kind: type, who: str) -> Callable[[_H], _H]:
         return handler
 
     return register
+
+
+# A game's row, locked and read afresh: built once, as every sign-on runs it.
+_GAME = (select(Game).where(Game.name == bindparam("name")).with_for_update()
+         .execution_options(populate_existing=True))
 
 
 class Conversation:
@@ -259,8 +264,7 @@ class Conversation:
     def game(self, name: str) -> Game | None:
         """The game called ``name``, its row locked until the mail's transaction ends (and its
         public pages looked at once it has)."""
-        game = self.session.scalar(select(Game).where(Game.name == name.lower()).with_for_update()
-                                   .execution_options(populate_existing=True))
+        game = self.session.scalar(_GAME, {"name": name.lower()})
         if game is not None:
             self.touched.add(game.name)
         return game

@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from sqlalchemy import and_, case, delete, false, func, or_, select
+from sqlalchemy import and_, bindparam, case, delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
@@ -98,17 +98,21 @@ class Failures(NamedTuple):
         return until if until is not None and until > now else None
 
 
+# A seat's failures and a sender's of the last day, in one statement built once (building and
+# keying it cost more than running it).  A sign-on with no seat binds NULL: ``= NULL`` is never true.
+_SEAT = and_(SignonFailure.game_id == bindparam("game_id"), SignonFailure.who == bindparam("who"))
+_RECENT = and_(SignonFailure.sender == bindparam("sender"), SignonFailure.at > bindparam("since"))
+_FAILURES = (select(func.count(case((_SEAT, 1))), func.max(case((_SEAT, SignonFailure.at))),
+                    func.count(case((_RECENT, 1))), func.max(case((_RECENT, SignonFailure.at))))
+             .where(or_(_SEAT, _RECENT)))
+
+
 def failures(session: Session, game_id: int | None, who: str | None, sender: str, now: datetime) -> Failures:
     """The `Failures` of a sign-on to seat ``who`` of game ``game_id`` (none without a seat) from
     ``sender``, counted in one query over both."""
-    seat = (and_(SignonFailure.game_id == game_id, SignonFailure.who == who)
-            if game_id is not None and who is not None else false())
-    recent = and_(SignonFailure.sender == sender, SignonFailure.at > now - timedelta(days=1))
-    seat_count, seat_last, sender_count, sender_last = session.execute(
-        select(func.count(case((seat, 1))), func.max(case((seat, SignonFailure.at))),
-               func.count(case((recent, 1))), func.max(case((recent, SignonFailure.at))))
-        .where(or_(seat, recent))).one()
-    return Failures(seat_count, seat_last, sender_count, sender_last)
+    row = session.execute(_FAILURES, {"game_id": game_id, "who": who, "sender": sender,
+                                      "since": now - timedelta(days=1)}).one()
+    return Failures(*row)
 
 
 def record_failure(session: Session, settings: Settings, refusal: Refusal, sender: str, now: datetime) -> None:
