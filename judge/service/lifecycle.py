@@ -118,10 +118,11 @@ _CURRENT_PHASE = select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id")
 _BALANCES = (select(LedgerRow.power, func.sum(LedgerRow.amount)).where(LedgerRow.game_id == bindparam("game_id"))
              .group_by(LedgerRow.power))
 _PLAYERS = select(Player).where(Player.game_id == bindparam("game_id")).order_by(Player.id)
-_LATEST_SUBMISSIONS = select(Submission).where(Submission.id.in_(
-    select(func.max(Submission.id)).where(Submission.game_id == bindparam("game_id"),
-                                          Submission.phase == bindparam("phase"))
-    .group_by(Submission.power, Submission.kind)))
+_NEWEST = (select(func.max(Submission.id))
+           .where(Submission.game_id == bindparam("game_id"), Submission.phase == bindparam("phase"))
+           .group_by(Submission.power, Submission.kind))  # a later submission replaces an earlier one
+_LATEST_SUBMISSIONS = select(Submission).where(Submission.id.in_(_NEWEST))
+_LATEST_TEXTS = select(Submission.power, Submission.kind, Submission.text).where(Submission.id.in_(_NEWEST))
 
 
 def current_phase(session: Session, game: Game) -> PhaseRow | None:
@@ -270,11 +271,18 @@ def latest_submissions(session: Session, game: Game, phase: str) -> dict[tuple[s
     return {(s.power, s.kind): s for s in rows}
 
 
-def waiting_for(session: Session, game: Game, latest: dict[tuple[str, str], Submission] | None = None,
+def latest_texts(session: Session, game: Game, phase: str) -> dict[tuple[str, str], str]:
+    """The text of the latest submission of each (power, kind) in a phase, in one query: what
+    tells whether a phase is complete, without loading the submissions."""
+    return {(power, kind): text for power, kind, text in
+            session.execute(_LATEST_TEXTS, {"game_id": game.id, "phase": phase})}
+
+
+def waiting_for(session: Session, game: Game, texts: dict[tuple[str, str], str] | None = None,
                 position: Position | None = None, seat: dict[str, Player] | None = None) -> list[str]:
-    """The powers that must act in the current phase and have not (``latest``: the phase's
-    `latest_submissions`, ``position`` its position and ``seat`` the game's `seats`, if the
-    caller has them)."""
+    """The powers that must act in the current phase and have not (``texts``: the phase's
+    `latest_texts`, ``position`` its position and ``seat`` the game's `seats`, if the caller
+    has them)."""
     if game.state not in ("active", "paused") or game.phase is None:
         return []
     if position is None:
@@ -283,32 +291,32 @@ def waiting_for(session: Session, game: Game, latest: dict[tuple[str, str], Subm
             return []
         position = position_of(row)
     kind = "sheet" if position.phase.kind is PhaseKind.MOVEMENT else "orders"
-    if latest is None:
-        latest = latest_submissions(session, game, game.phase)
+    if texts is None:
+        texts = latest_texts(session, game, game.phase)
 
     def submitted(power: str, what: str) -> bool:
-        found = latest.get((power, what))
-        return found is not None and bool(found.text.strip())  # CLEAR withdraws a submission
+        return bool(texts.get((power, what), "").strip())  # CLEAR withdraws a submission
 
     needed = required_powers(session, game, position, seat)
     return [p for p in needed if not submitted(p, kind) and not submitted(p, "orders")]
 
 
-def wait_requested(session: Session, game: Game, latest: dict[tuple[str, str], Submission] | None = None) -> list[str]:
-    """Powers that asked (WAIT) for the phase to wait for its deadline, even once all have submitted."""
+def wait_requested(session: Session, game: Game, texts: dict[tuple[str, str], str] | None = None) -> list[str]:
+    """Powers that asked (WAIT) for the phase to wait for its deadline, even once all have
+    submitted (``texts``: the phase's `latest_texts`, if the caller has them)."""
     if game.phase is None:
         return []
-    if latest is None:
-        latest = latest_submissions(session, game, game.phase)
-    return [p for p in game_map(game).powers if (found := latest.get((p, "wait"))) is not None and found.text]
+    if texts is None:
+        texts = latest_texts(session, game, game.phase)
+    return [p for p in game_map(game).powers if texts.get((p, "wait"))]
 
 
 def complete(session: Session, game: Game, position: Position | None = None,
              seat: dict[str, Player] | None = None) -> bool:
     """Every power that must act has done so, and none asked to WAIT: process now (``position``:
     the current phase's, and ``seat``: the game's `seats`, if the caller has them)."""
-    latest = latest_submissions(session, game, game.phase) if game.phase else {}
-    return not waiting_for(session, game, latest, position, seat) and not wait_requested(session, game, latest)
+    texts = latest_texts(session, game, game.phase) if game.phase else {}
+    return not waiting_for(session, game, texts, position, seat) and not wait_requested(session, game, texts)
 
 
 def is_due(session: Session, game: Game, now: datetime) -> bool:
