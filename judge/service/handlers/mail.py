@@ -25,8 +25,9 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import NamedTuple, cast
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -153,39 +154,53 @@ def _apply(db: Database, settings: Settings, mail_id: int, now: datetime) -> tup
         return _settle(session, settings, claimed, now)
 
 
-# The statements run for every mail, built once: building and keying one costs more than running it.
-_CLAIM = (update(InboundRow).where(InboundRow.id == bindparam("mail_id"), InboundRow.status == "new")
-          .values(status="applying").returning(InboundRow))
+class Claimed(NamedTuple):
+    """A stored mail claimed for applying: what applying it reads of its row."""
+
+    id: int
+    raw: bytes
+    envelope_from: str | None
+
+
+# The mail's own row is read and written with Core statements built once: it is claimed and
+# read in one, and settled (Message-ID, status, redacted copy) in another; the ORM would cost
+# several times more for the same two statements.
+_INBOUND = cast(Table, InboundRow.__table__)
+_CLAIM = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"), _INBOUND.c.status == "new")
+          .values(status="applying").returning(_INBOUND.c.id, _INBOUND.c.raw, _INBOUND.c.envelope_from))
+_SETTLE = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"))
+           .values(message_id=bindparam("seen_id"), processed_at=bindparam("at"), status=bindparam("settled"),
+                   raw=bindparam("redacted")))
 _APPLIED_BEFORE = select(InboundRow.id).where(InboundRow.message_id == bindparam("message_id"),
                                               InboundRow.id != bindparam("mail_id"),
                                               InboundRow.status.in_(("done", "automatic", "quarantined")))
 
 
-def _claim(session: Session, mail_id: int) -> InboundRow | None:
-    """Claim a stored mail (``new`` → ``applying``) and load it, in one statement; None if it
+def _claim(session: Session, mail_id: int) -> Claimed | None:
+    """Claim a stored mail (``new`` → ``applying``) and read it, in one statement; None if it
     is not ``new`` (applied already, or being applied by another processor)."""
-    claimed: InboundRow | None = session.scalar(_CLAIM, {"mail_id": mail_id})
-    return claimed
+    row = session.execute(_CLAIM, {"mail_id": mail_id}).one_or_none()
+    return Claimed(*row) if row is not None else None
 
 
-def _settle(session: Session, settings: Settings, row: InboundRow, now: datetime) -> tuple[str, set[str]]:
-    """Apply a claimed mail: its status, and the games it changed (for the public pages).  The
+def _settle(session: Session, settings: Settings, claimed: Claimed, now: datetime) -> tuple[str, set[str]]:
+    """Apply a claimed mail: its status, and the games it changed (for the public pages).  Its
     row is written once, at the end: its Message-ID, status and redacted copy together."""
-    mail = parse_mail(row.raw, envelope_from=row.envelope_from)
-    status, touched = _status(session, settings, mail, row, now)
-    row.message_id, row.processed_at, row.status = mail.message_id, now, status
-    row.raw = redact(row.raw, cmd.password_words(mail.lines))
+    mail = parse_mail(claimed.raw, envelope_from=claimed.envelope_from)
+    status, touched = _status(session, settings, mail, claimed, now)
+    session.execute(_SETTLE, {"mail_id": claimed.id, "seen_id": mail.message_id, "at": now, "settled": status,
+                              "redacted": redact(claimed.raw, cmd.password_words(mail.lines))})
     return status, touched
 
 
-def _status(session: Session, settings: Settings, mail: InboundMail, row: InboundRow,
+def _status(session: Session, settings: Settings, mail: InboundMail, claimed: Claimed,
             now: datetime) -> tuple[str, set[str]]:
-    if mail.message_id and session.scalar(_APPLIED_BEFORE, {"message_id": mail.message_id, "mail_id": row.id}):
+    if mail.message_id and session.scalar(_APPLIED_BEFORE, {"message_id": mail.message_id, "mail_id": claimed.id}):
         return "duplicate", set()
     if mail.automatic:  # never answered; but a bounce of the judge's own mail marks that mail failed
-        record_bounce(session, settings, row.raw, now)
+        record_bounce(session, settings, claimed.raw, now)
         return "automatic", set()
-    conversation = Conversation(session, settings, mail, now, row.envelope_from)
+    conversation = Conversation(session, settings, mail, now, claimed.envelope_from)
     refusal = conversation.run()
     if refusal is not None:
         record_failure(session, settings, refusal, mail.sender or mail.reply_to, now)
