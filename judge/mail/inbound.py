@@ -35,6 +35,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from email.header import decode_header, make_header
 from email.message import Message
+from functools import lru_cache
 from html.parser import HTMLParser
 from typing import Any, NamedTuple
 
@@ -342,10 +343,13 @@ def _structured(msg: Message, name: str) -> Any:
     ones (a From with thousands of addresses, a Subject with thousands of encoded words).
     """
     raw = header_values(msg, name)
-    if not raw:
-        return None
+    return _parsed(name, raw[0]) if raw else None
+
+
+def _parsed(name: str, value: str) -> Any:
+    """Header ``name`` with the unparsed ``value`` parsed by `email.policy.default`, or None."""
     try:
-        return email.policy.default.header_fetch_parse(name, raw[0])
+        return email.policy.default.header_fetch_parse(name, value)
     except Exception:
         return None
 
@@ -391,25 +395,37 @@ def _references(msg: Message) -> tuple[str, ...]:
 
 
 def _first_address(msg: Message, name: str) -> str:
-    """The first usable bare address in header ``name``, or "".
+    """The first usable bare address in header ``name``, or "" (`_address_in`).  A function of
+    the header's text alone, so a short one is remembered (`_remembered_address`): a player's
+    mails carry the same From line one after another, and parsing it is the dearest part of
+    reading a mail's headers."""
+    raw = tuple(header_values(msg, name))
+    return (_remembered_address if sum(map(len, raw)) <= _REMEMBERED_CHARS else _address_in)(name, raw)
+
+
+def _address_in(name: str, raw: tuple[str, ...]) -> str:
+    """The first usable bare address in the values ``raw`` of header ``name``, or "".
 
     Only an address written as such in the header counts: the parsers quietly drop some
     characters (``a@b\\fc.org`` reads as ``a@bc.org``), and that is not the sender's address.
     """
-    raw = header_values(msg, name)
     candidates: list[str] = []
     try:
-        addresses = getattr(_structured(msg, name), "addresses", None) or ()
+        addresses = getattr(_parsed(name, raw[0]) if raw else None, "addresses", None) or ()
         candidates.extend(str(a.addr_spec) for a in addresses)
     except Exception:
         pass
-    candidates.extend(addr for _, addr in safe_getaddresses(raw))
+    candidates.extend(addr for _, addr in safe_getaddresses(list(raw)))
     written = " ".join(raw)
     for candidate in candidates:
         address = usable_address(candidate)
         if address and candidate.strip().strip("<>") in written:
             return address
     return ""
+
+
+_REMEMBERED_CHARS = 500  # the longest header text remembered: 1024 of them take well under a megabyte
+_remembered_address = lru_cache(maxsize=1024)(_address_in)
 
 
 def usable_address(address: str) -> str:
