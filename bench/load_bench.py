@@ -38,15 +38,27 @@ How to read a block (one per database):
   to them and how many echo a line as ERROR or IGNORED (should be 0: every sheet is legal).
 * ``judge log``: warnings and errors the daemon logged during the run, if any.
 * ``applying alone``: once the daemon has stopped, as many new sheets are stored at once and
-  applied in arrival order (`judge.service.app.apply_stored`, several per transaction, as the
-  daemon does), timed: the applier's own rate (target: at least 150 mails/s).
+  applied in arrival order (`judge.service.app.apply_stored`: runs of several mails per
+  transaction, as the daemon applies them), timed: the applier's own rate (target: at least
+  150 mails/s).
+
+``applying alone`` runs in the bench's own process, which has checked none of the players'
+passwords yet (the daemon applied the load in its applier process): each power's first
+sign-on costs its scrypt, one per power and process, 60 with the defaults.
+
+``--apply-only`` measures only ``applying alone``, with no daemon and no SMTP: a process of
+its own stores and applies the setup mails and then the load mails (untimed), which leaves the
+games and the bench's process as the full run leaves them, and ``applying alone`` follows;
+then ``applying again`` times as many more sheets in the same process, where every password
+has been checked once (the steady state of a long-running applier).  ``--repeat N`` does that
+N times (each on a fresh database) and prints the medians.
 
 SQLite always runs (fresh temporary data directory).  PostgreSQL runs too with ``--postgres
 URL`` or ``JUDGE_BENCH_POSTGRES=URL`` (a server URL; a fresh database is created on it for
 the run and dropped afterwards).
 
 Run: .venv/bin/python bench/load_bench.py [--games 10] [--clients 8] [--mails-per-client 50]
-     [--postgres postgresql+psycopg://judge@127.0.0.1:55432/postgres]
+     [--postgres postgresql+psycopg://judge@127.0.0.1:55432/postgres] [--apply-only [--repeat 3]]
 """
 
 from __future__ import annotations
@@ -55,6 +67,7 @@ import argparse
 import asyncio
 import collections
 import logging
+import multiprocessing
 import os
 import random
 import smtplib
@@ -65,7 +78,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
@@ -80,7 +93,7 @@ from judge.engine.legal import legal_orders
 from judge.engine.map import load_map
 from judge.engine.position import Position
 from judge.payola.offers import parse_sheet
-from judge.service.app import apply_stored
+from judge.service.app import apply_stored, open_database
 from judge.service.config import Settings
 from judge.service.daemon import Daemon
 from judge.service.handlers.mail import store
@@ -457,10 +470,11 @@ def print_log(log: LogCounter) -> None:
         print("  judge log: no warnings or errors")
 
 
-def apply_alone(settings: Settings, args: argparse.Namespace) -> None:
-    """The applier on its own: as many new sheets stored at once, then applied (`apply_stored`), timed."""
+def apply_alone(settings: Settings, args: argparse.Namespace, seed: int = 2, label: str = "applying alone") -> float:
+    """The applier on its own: as many new sheets stored at once, then applied (`apply_stored`),
+    timed; returns the rate."""
     db = Database(settings.database_url)
-    plan = load_mails(args.games, args.clients, args.mails_per_client, seed=2)
+    plan = load_mails(args.games, args.clients, args.mails_per_client, seed=seed)
     mails = [(mail.raw, mail.sender) for mails in plan for mail in mails]
     store(db, mails, FixedClock().now)
     started = time.perf_counter()
@@ -468,8 +482,60 @@ def apply_alone(settings: Settings, args: argparse.Namespace) -> None:
     elapsed = time.perf_counter() - started
     db.engine.dispose()
     done = collections.Counter(status for _, status in results)
-    print(f"  applying alone: {len(results)} mails in {elapsed:.2f} s = {len(results) / elapsed:.1f} mails/s "
+    rate = len(results) / elapsed
+    print(f"  {label}: {len(results)} mails in {elapsed:.2f} s = {rate:.1f} mails/s "
           f"(target >= 150); statuses {dict(done)}")
+    return rate
+
+
+def set_up(settings: Settings, args: argparse.Namespace) -> None:
+    """``--apply-only``, in a process of its own: the games created, joined and started, and the
+    first load applied, by storing their mails and applying them directly."""
+    db = open_database(settings)
+    now = FixedClock().now
+    setup = setup_mails(args.games)
+    for step in range(len(setup[0])):
+        store(db, [(batch[step].raw, batch[step].sender) for batch in setup], now)
+        apply_stored(db, settings, now)
+    plan = load_mails(args.games, args.clients, args.mails_per_client)
+    store(db, [(mail.raw, mail.sender) for mails in plan for mail in mails], now)
+    statuses = collections.Counter(status for _, status in apply_stored(db, settings, now))
+    db.engine.dispose()
+    print(f"  setup and first load, untimed: statuses {dict(statuses)}", flush=True)
+
+
+def run_apply_only(label: str, data_dir: Path, database: str | None, args: argparse.Namespace) -> tuple[float, float]:
+    """``--apply-only``: `set_up` in a process of its own, then `apply_alone` here, cold and
+    again warm; returns both rates."""
+    print(f"== {label}, applying only: {args.games} games, {args.clients * args.mails_per_client} sheets",
+          flush=True)
+    settings = Settings(data_dir=data_dir, database=database, port=0, tick_seconds=3600,
+                        max_creates_per_day=args.games, maps=False, web=False)
+    setup = multiprocessing.get_context("spawn").Process(target=set_up, args=(settings, args))
+    setup.start()
+    setup.join()
+    if setup.exitcode != 0:
+        raise RuntimeError(f"the setup process failed (exit code {setup.exitcode})")
+    cold = apply_alone(settings, args)
+    warm = apply_alone(settings, args, seed=3, label="applying again, every password checked before")
+    return cold, warm
+
+
+def apply_only(args: argparse.Namespace) -> None:
+    """``--apply-only``: `run_apply_only` ``--repeat`` times per database, and the medians."""
+    databases: list[tuple[str, str | None]] = [("SQLite", None)]
+    if args.postgres:
+        databases.append(("PostgreSQL", args.postgres))
+    for label, server in databases:
+        runs = []
+        for _ in range(args.repeat):
+            with tempfile.TemporaryDirectory(prefix="judge-load-") as tmp, \
+                    (fresh_postgres(server) if server else nullcontext(None)) as url:
+                runs.append(run_apply_only(label, Path(tmp), url, args))
+        if len(runs) > 1:
+            for name, rates in (("alone", [c for c, _ in runs]), ("again", [w for _, w in runs])):
+                print(f"  {label}, applying {name}: median of {len(rates)} runs {statistics.median(rates):.1f} "
+                      f"mails/s (min {min(rates):.1f}, max {max(rates):.1f})")
 
 
 def main() -> None:
@@ -479,6 +545,9 @@ def main() -> None:
     parser.add_argument("--mails-per-client", type=int, default=50)
     parser.add_argument("--postgres", metavar="URL", default=os.environ.get("JUDGE_BENCH_POSTGRES"),
                         help="a PostgreSQL server URL (default: $JUDGE_BENCH_POSTGRES); a fresh database is used")
+    parser.add_argument("--apply-only", action="store_true",
+                        help="measure only 'applying alone' (no daemon, no SMTP)")
+    parser.add_argument("--repeat", type=int, default=1, help="with --apply-only: runs per database (median)")
     args = parser.parse_args()
 
     log = LogCounter()
@@ -486,6 +555,9 @@ def main() -> None:
     judge_log.addHandler(log)
     judge_log.propagate = False  # counted and summarised, not printed as they come
 
+    if args.apply_only:
+        apply_only(args)
+        return
     with tempfile.TemporaryDirectory(prefix="judge-load-") as tmp:
         run("SQLite", Path(tmp), None, args, log)
     if args.postgres:

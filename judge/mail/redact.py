@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from judge.mail.inbound import parse_mail
+from judge.mail.inbound import read_text
 
 MASK = "****"
 _FOLDED = rb":.*(\r?\n[ \t].*)*\r?\n"
@@ -25,15 +25,15 @@ def redact(raw: bytes, secrets: Collection[str]) -> bytes:
         return raw
     pattern = re.compile(rb"(?<!\S)(?:" + b"|".join(re.escape(w) for w in words) + rb")(?!\S)")
     masked = pattern.sub(MASK.encode(), raw)
-    read = parse_mail(masked)
-    if not _shows(read.subject, secrets) and not any(_shows(line, secrets) for line in read.lines):
+    subject, lines = read_text(masked)
+    if not _shows(subject, secrets) and not any(_shows(line, secrets) for line in lines):
         return masked
     end = re.search(rb"\r?\n\r?\n", masked)
     head = _MIME_HEADERS.sub(b"", (masked[:end.start()] if end else masked) + b"\n")
-    if _shows(read.subject, secrets):
+    if _shows(subject, secrets):
         head = _SUBJECT.sub(b"", head)
     head = head.rstrip(b"\r\n")
-    text = "\n".join(" ".join(MASK if w in secrets else w for w in line.split()) for line in read.lines)
+    text = "\n".join(" ".join(MASK if w in secrets else w for w in line.split()) for line in lines)
     return (head + b"\nMIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n"
             b"Content-Transfer-Encoding: 8bit\nX-Payola-Judge-Redacted: yes\n\n" + text.encode("utf-8") + b"\n")
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.orm import Session
 
 from judge.engine.legal import adjustment_count
@@ -112,10 +112,24 @@ def rules_of(game: Game) -> Rules:
                  listed=not game.settings.get("unlisted", False))
 
 
+# The game's reads that every applied mail makes, built once: building and keying a statement
+# cost more than running it.
+_CURRENT_PHASE = select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id"), PhaseRow.name == bindparam("phase"))
+_BALANCES = (select(LedgerRow.power, func.sum(LedgerRow.amount)).where(LedgerRow.game_id == bindparam("game_id"))
+             .group_by(LedgerRow.power))
+_PLAYERS = select(Player).where(Player.game_id == bindparam("game_id")).order_by(Player.id)
+_NEWEST = (select(func.max(Submission.id))
+           .where(Submission.game_id == bindparam("game_id"), Submission.phase == bindparam("phase"))
+           .group_by(Submission.power, Submission.kind))  # a later submission replaces an earlier one
+_LATEST_SUBMISSIONS = select(Submission).where(Submission.id.in_(_NEWEST))
+_LATEST_TEXTS = select(Submission.power, Submission.kind, Submission.text).where(Submission.id.in_(_NEWEST))
+
+
 def current_phase(session: Session, game: Game) -> PhaseRow | None:
     if game.phase is None:
         return None
-    return session.scalar(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == game.phase))
+    row: PhaseRow | None = session.scalar(_CURRENT_PHASE, {"game_id": game.id, "phase": game.phase})
+    return row
 
 
 def position_of(row: PhaseRow) -> Position:
@@ -149,18 +163,13 @@ def _led_to(session: Session, game: Game, row: PhaseRow,
 def balances(session: Session, game: Game) -> dict[str, int]:
     """Each power's balance: the sum of its ledger rows."""
     found = dict.fromkeys(game_map(game).powers, 0)
-    rows = session.execute(
-        select(LedgerRow.power, func.sum(LedgerRow.amount))
-        .where(LedgerRow.game_id == game.id)
-        .group_by(LedgerRow.power)
-    )
-    for power, total in rows:
+    for power, total in session.execute(_BALANCES, {"game_id": game.id}):
         found[power] = int(total or 0)
     return found
 
 
 def players(session: Session, game: Game) -> list[Player]:
-    return list(session.scalars(select(Player).where(Player.game_id == game.id).order_by(Player.id)))
+    return list(session.scalars(_PLAYERS, {"game_id": game.id}))
 
 
 def seats(session: Session, game: Game) -> dict[str, Player]:
@@ -225,9 +234,12 @@ def phase_duration(game: Game, phase: str) -> timedelta:
     return timedelta(hours=duration(game, {"M": "movement", "R": "retreat", "A": "adjustment"}[phase[-1]]))
 
 
-def required_powers(session: Session, game: Game, position: Position) -> list[str]:
-    """Powers that must act in this phase: played powers with something to order (rule 3.3)."""
-    seat = seats(session, game)
+def required_powers(session: Session, game: Game, position: Position,
+                    seat: dict[str, Player] | None = None) -> list[str]:
+    """Powers that must act in this phase: played powers with something to order (rule 3.3)
+    (``seat``: the game's `seats`, if the caller has them)."""
+    if seat is None:
+        seat = seats(session, game)
     kind = position.phase.kind
     needed = []
     for power in position.game_map.powers:
@@ -255,44 +267,56 @@ def free_home_centers(position: Position, power: str) -> list[str]:
 def latest_submissions(session: Session, game: Game, phase: str) -> dict[tuple[str, str], Submission]:
     """The latest submission of each (power, kind) in a phase, in one query (the newest row of
     each pair: a later one replaces an earlier one)."""
-    newest = (select(func.max(Submission.id))
-              .where(Submission.game_id == game.id, Submission.phase == phase)
-              .group_by(Submission.power, Submission.kind))
-    return {(s.power, s.kind): s for s in session.scalars(select(Submission).where(Submission.id.in_(newest)))}
+    rows = session.scalars(_LATEST_SUBMISSIONS, {"game_id": game.id, "phase": phase})
+    return {(s.power, s.kind): s for s in rows}
 
 
-def waiting_for(session: Session, game: Game, latest: dict[tuple[str, str], Submission] | None = None) -> list[str]:
-    """The powers that must act in the current phase and have not (``latest``: the phase's
-    `latest_submissions`, if the caller has them)."""
-    row = current_phase(session, game)
-    if row is None or game.state not in ("active", "paused"):
+def latest_texts(session: Session, game: Game, phase: str) -> dict[tuple[str, str], str]:
+    """The text of the latest submission of each (power, kind) in a phase, in one query: what
+    tells whether a phase is complete, without loading the submissions."""
+    return {(power, kind): text for power, kind, text in
+            session.execute(_LATEST_TEXTS, {"game_id": game.id, "phase": phase})}
+
+
+def waiting_for(session: Session, game: Game, texts: dict[tuple[str, str], str] | None = None,
+                position: Position | None = None, seat: dict[str, Player] | None = None) -> list[str]:
+    """The powers that must act in the current phase and have not (``texts``: the phase's
+    `latest_texts`, ``position`` its position and ``seat`` the game's `seats`, if the caller
+    has them)."""
+    if game.state not in ("active", "paused") or game.phase is None:
         return []
-    position = position_of(row)
+    if position is None:
+        row = current_phase(session, game)
+        if row is None:
+            return []
+        position = position_of(row)
     kind = "sheet" if position.phase.kind is PhaseKind.MOVEMENT else "orders"
-    if latest is None:
-        latest = latest_submissions(session, game, row.name)
+    if texts is None:
+        texts = latest_texts(session, game, game.phase)
 
     def submitted(power: str, what: str) -> bool:
-        found = latest.get((power, what))
-        return found is not None and bool(found.text.strip())  # CLEAR withdraws a submission
+        return bool(texts.get((power, what), "").strip())  # CLEAR withdraws a submission
 
-    needed = required_powers(session, game, position)
+    needed = required_powers(session, game, position, seat)
     return [p for p in needed if not submitted(p, kind) and not submitted(p, "orders")]
 
 
-def wait_requested(session: Session, game: Game, latest: dict[tuple[str, str], Submission] | None = None) -> list[str]:
-    """Powers that asked (WAIT) for the phase to wait for its deadline, even once all have submitted."""
+def wait_requested(session: Session, game: Game, texts: dict[tuple[str, str], str] | None = None) -> list[str]:
+    """Powers that asked (WAIT) for the phase to wait for its deadline, even once all have
+    submitted (``texts``: the phase's `latest_texts`, if the caller has them)."""
     if game.phase is None:
         return []
-    if latest is None:
-        latest = latest_submissions(session, game, game.phase)
-    return [p for p in game_map(game).powers if (found := latest.get((p, "wait"))) is not None and found.text]
+    if texts is None:
+        texts = latest_texts(session, game, game.phase)
+    return [p for p in game_map(game).powers if texts.get((p, "wait"))]
 
 
-def complete(session: Session, game: Game) -> bool:
-    """Every power that must act has done so, and none asked to WAIT: process now."""
-    latest = latest_submissions(session, game, game.phase) if game.phase else {}
-    return not waiting_for(session, game, latest) and not wait_requested(session, game, latest)
+def complete(session: Session, game: Game, position: Position | None = None,
+             seat: dict[str, Player] | None = None) -> bool:
+    """Every power that must act has done so, and none asked to WAIT: process now (``position``:
+    the current phase's, and ``seat``: the game's `seats`, if the caller has them)."""
+    texts = latest_texts(session, game, game.phase) if game.phase else {}
+    return not waiting_for(session, game, texts, position, seat) and not wait_requested(session, game, texts)
 
 
 def is_due(session: Session, game: Game, now: datetime) -> bool:

@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import event, select
 
 from judge.service.app import apply_stored, unapplied_mail
+from judge.service.handlers import mail as mail_handler
 from judge.service.handlers import player as player_module
 from judge.service.handlers import receive
 from judge.service.handlers.mail import apply_run
@@ -55,9 +56,10 @@ def test_a_run_of_mail_is_one_commit_and_a_failing_mail_in_it_is_undone_alone(
     assert any(m.subject == f"Mail {ids[1]} quarantined" and m.to == GM for m in judge.new_mail())
 
 
-def test_a_run_ends_when_enough_says_so_and_the_rest_waits(judge: Judge) -> None:
+def test_a_run_ends_after_run_mails_and_the_rest_waits(judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
     ids = [receive(judge.db, raw_mail(BOB, f"SIGNON G@g1 bob-pw\n{n} : A MUN - RUH"), judge.now) for n in (1, 2, 3)]
-    assert apply_run(judge.db, judge.settings, ids, judge.now, enough=lambda: True) == [(ids[0], "done")]
+    monkeypatch.setattr(mail_handler, "RUN", 1)
+    assert apply_run(judge.db, judge.settings, ids, judge.now) == [(ids[0], "done")]
     assert unapplied_mail(judge.db) == ids[1:]
     assert apply_stored(judge.db, judge.settings, judge.now) == [(ids[1], "done"), (ids[2], "done")]
     with judge.db.transaction() as session:

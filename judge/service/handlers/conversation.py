@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
@@ -107,6 +107,11 @@ def handles(kind: type, who: str) -> Callable[[_H], _H]:
     return register
 
 
+# A game's row, locked and read afresh: built once, as every sign-on runs it.
+_GAME = (select(Game).where(Game.name == bindparam("name")).with_for_update()
+         .execution_options(populate_existing=True))
+
+
 class Conversation:
     """Reads one mail's lines, acts on them inside the caller's transaction, and queues the reply."""
 
@@ -125,6 +130,7 @@ class Conversation:
         self.announcements: dict[int, list[str]] = {}  # game id -> what every player must hear of
         self.also_told: dict[int, set[str]] = {}  # game id -> addresses of players who just left it
         self.positions: dict[tuple[int, str], Position | None] = {}
+        self._seats: dict[int, dict[str, Player]] = {}  # game id -> its seats, once it has started (`seats`)
         self.attachments: list[Attachment] = []  # sent with the reply (MAP)
         self.mails_sent = 0
         self.password_checks = 0
@@ -258,8 +264,7 @@ class Conversation:
     def game(self, name: str) -> Game | None:
         """The game called ``name``, its row locked until the mail's transaction ends (and its
         public pages looked at once it has)."""
-        game = self.session.scalar(select(Game).where(Game.name == name.lower()).with_for_update()
-                                   .execution_options(populate_existing=True))
+        game = self.session.scalar(_GAME, {"name": name.lower()})
         if game is not None:
             self.touched.add(game.name)
         return game
@@ -291,6 +296,16 @@ class Conversation:
             self.positions[key] = lifecycle.position_of(row) if row else None
         return self.positions[key]
 
+    def seats(self, game: Game) -> dict[str, Player]:
+        """`lifecycle.seats` of ``game``, read once per mail once the game has started: from then
+        on its powers keep their player rows (a power changes hands by a change of its row, which
+        is the same object for the whole session), so the dict stays true."""
+        if game.state == "forming":
+            return lifecycle.seats(self.session, game)
+        if game.id not in self._seats:
+            self._seats[game.id] = lifecycle.seats(self.session, game)
+        return self._seats[game.id]
+
     def close_block(self) -> None:
         """At the end of a power's lines: its offer sheet and orders replace the old ones as a whole."""
         context = self.context
@@ -310,7 +325,8 @@ class Conversation:
         if game is None:
             return
         self.session.flush()
-        if game.state == "active" and game.phase and lifecycle.complete(self.session, game):
+        if game.state == "active" and game.phase and lifecycle.complete(self.session, game, self.active_position(),
+                                                                        self.seats(game)):
             lifecycle.process_phase(self.session, game, self.settings, self.now)
 
 

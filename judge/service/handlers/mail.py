@@ -23,10 +23,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
+from typing import NamedTuple, cast
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -99,14 +100,12 @@ def process_mail(db: Database, settings: Settings, mail_id: int, now: datetime) 
     return _quarantine(db, settings, mail_id, now, error)
 
 
-def apply_run(db: Database, settings: Settings, mail_ids: Sequence[int], now: datetime,
-              enough: Callable[[], bool] = lambda: False) -> list[tuple[int, str]]:
+def apply_run(db: Database, settings: Settings, mail_ids: Sequence[int], now: datetime) -> list[tuple[int, str]]:
     """Apply stored mails in arrival order, several in one transaction: one commit (one fsync)
     for the run instead of one per mail.  Each mail is applied in a savepoint of its own, so a
     mail that fails is undone alone and quarantined in the same transaction while the others
-    stand.  The run ends after RUN mails, or after the mail during which ``enough()`` became
-    true (the daemon: a store is waiting for the database); it returns the (id, status) of the
-    mails it settled, the first ones of ``mail_ids``.  If the database itself fails, the run is
+    stand.  The run ends after RUN mails; it returns the (id, status) of the mails it settled,
+    the first ones of ``mail_ids``.  If the database itself fails, the run is
     rolled back and its mails go through `process_mail` one by one (which retries)."""
     run = list(mail_ids[:RUN])
     settled: list[tuple[int, str]] = []
@@ -117,8 +116,6 @@ def apply_run(db: Database, settings: Settings, mail_ids: Sequence[int], now: da
                 status, changed = _apply_in(session, settings, mail_id, now)
                 settled.append((mail_id, status))
                 touched |= changed
-                if enough():
-                    break
     except RETRIED as exc:
         log.warning("mails %s to %s: database error, applying them one by one: %s", run[0], run[-1], exc)
         return [(mail_id, process_mail(db, settings, mail_id, now)) for mail_id in run]
@@ -129,16 +126,13 @@ def apply_run(db: Database, settings: Settings, mail_ids: Sequence[int], now: da
 
 def _apply_in(session: Session, settings: Settings, mail_id: int, now: datetime) -> tuple[str, set[str]]:
     """Claim and apply one mail of a run (in a savepoint), or quarantine it (in another)."""
-    claimed = session.execute(update(InboundRow).where(InboundRow.id == mail_id, InboundRow.status == "new")
-                              .values(status="applying"))  # before any savepoint: it opens the transaction
-    if not claimed.rowcount:  # type: ignore[attr-defined]
+    claimed = _claim(session, mail_id)  # before any savepoint: it opens the transaction
+    if claimed is None:
         row = session.get(InboundRow, mail_id)
         return (row.status if row else "missing"), set()
     try:
         with session.begin_nested():
-            row = session.get(InboundRow, mail_id)
-            assert row is not None
-            return _settle(session, settings, row, now)
+            return _settle(session, settings, claimed, now)
     except RETRIED:
         raise
     except Exception as exc:
@@ -150,34 +144,60 @@ def _apply_in(session: Session, settings: Settings, mail_id: int, now: datetime)
 def _apply(db: Database, settings: Settings, mail_id: int, now: datetime) -> tuple[str, set[str]]:
     """Apply the mail; its status, and the games it changed (for the public pages)."""
     with db.transaction() as session:
-        claimed = session.execute(update(InboundRow).where(InboundRow.id == mail_id, InboundRow.status == "new")
-                                  .values(status="applying"))
-        row = session.get(InboundRow, mail_id)
-        if row is None or not claimed.rowcount:  # type: ignore[attr-defined]
+        claimed = _claim(session, mail_id)
+        if claimed is None:
+            row = session.get(InboundRow, mail_id)
             return (row.status if row else "missing"), set()
-        return _settle(session, settings, row, now)
+        return _settle(session, settings, claimed, now)
 
 
-def _settle(session: Session, settings: Settings, row: InboundRow, now: datetime) -> tuple[str, set[str]]:
-    """Apply a claimed mail: its status, and the games it changed (for the public pages)."""
-    mail = parse_mail(row.raw, envelope_from=row.envelope_from)
-    row.message_id, row.processed_at = mail.message_id, now
-    row.status, touched = _status(session, settings, mail, row, now)
-    row.raw = redact(row.raw, cmd.password_words(mail.lines))
-    return row.status, touched
+class Claimed(NamedTuple):
+    """A stored mail claimed for applying: what applying it reads of its row."""
+
+    id: int
+    raw: bytes
+    envelope_from: str | None
 
 
-def _status(session: Session, settings: Settings, mail: InboundMail, row: InboundRow,
+# The mail's own row is read and written with Core statements built once: it is claimed and
+# read in one, and settled (Message-ID, status, redacted copy) in another; the ORM would cost
+# several times more for the same two statements.
+_INBOUND = cast(Table, InboundRow.__table__)
+_CLAIM = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"), _INBOUND.c.status == "new")
+          .values(status="applying").returning(_INBOUND.c.id, _INBOUND.c.raw, _INBOUND.c.envelope_from))
+_SETTLE = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"))
+           .values(message_id=bindparam("seen_id"), processed_at=bindparam("at"), status=bindparam("settled"),
+                   raw=bindparam("redacted")))
+_APPLIED_BEFORE = select(InboundRow.id).where(InboundRow.message_id == bindparam("message_id"),
+                                              InboundRow.id != bindparam("mail_id"),
+                                              InboundRow.status.in_(("done", "automatic", "quarantined")))
+
+
+def _claim(session: Session, mail_id: int) -> Claimed | None:
+    """Claim a stored mail (``new`` → ``applying``) and read it, in one statement; None if it
+    is not ``new`` (applied already, or being applied by another processor)."""
+    row = session.execute(_CLAIM, {"mail_id": mail_id}).one_or_none()
+    return Claimed(*row) if row is not None else None
+
+
+def _settle(session: Session, settings: Settings, claimed: Claimed, now: datetime) -> tuple[str, set[str]]:
+    """Apply a claimed mail: its status, and the games it changed (for the public pages).  Its
+    row is written once, at the end: its Message-ID, status and redacted copy together."""
+    mail = parse_mail(claimed.raw, envelope_from=claimed.envelope_from)
+    status, touched = _status(session, settings, mail, claimed, now)
+    session.execute(_SETTLE, {"mail_id": claimed.id, "seen_id": mail.message_id, "at": now, "settled": status,
+                              "redacted": redact(claimed.raw, cmd.password_words(mail.lines))})
+    return status, touched
+
+
+def _status(session: Session, settings: Settings, mail: InboundMail, claimed: Claimed,
             now: datetime) -> tuple[str, set[str]]:
-    if mail.message_id and session.scalar(
-        select(InboundRow.id).where(InboundRow.message_id == mail.message_id, InboundRow.id != row.id,
-                                    InboundRow.status.in_(("done", "automatic", "quarantined")))
-    ):
+    if mail.message_id and session.scalar(_APPLIED_BEFORE, {"message_id": mail.message_id, "mail_id": claimed.id}):
         return "duplicate", set()
     if mail.automatic:  # never answered; but a bounce of the judge's own mail marks that mail failed
-        record_bounce(session, settings, row.raw, now)
+        record_bounce(session, settings, claimed.raw, now)
         return "automatic", set()
-    conversation = Conversation(session, settings, mail, now, row.envelope_from)
+    conversation = Conversation(session, settings, mail, now, claimed.envelope_from)
     refusal = conversation.run()
     if refusal is not None:
         record_failure(session, settings, refusal, mail.sender or mail.reply_to, now)

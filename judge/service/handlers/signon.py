@@ -12,8 +12,9 @@ addresses, so a player learns that someone is trying.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import and_, bindparam, case, delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
@@ -35,9 +36,10 @@ def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
     game = talk.game(command.game)
     sender = talk.mail.sender or talk.mail.reply_to
     if game is None:
-        raise Refusal(until=blocked_until(talk.session, None, None, sender, talk.now))
+        raise Refusal(until=failures(talk.session, None, None, sender, talk.now).blocked_until(talk.now))
     who = "MASTER" if command.who == "MASTER" else _power_or_none(game, command.who)
-    until = blocked_until(talk.session, game.id, who, sender, talk.now)
+    found = failures(talk.session, game.id, who, sender, talk.now)
+    until = found.blocked_until(talk.now)
     if until is not None:
         raise Refusal(game.name, who, until)
     if who == "MASTER":
@@ -47,7 +49,7 @@ def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
         talk.context = Context(game=game, registered=registered)
         done = f"signed on as master of {game.name}"
     else:
-        player = lifecycle.seats(talk.session, game).get(who) if who else None
+        player = talk.seats(game).get(who) if who else None
         if player is None or not verify_password(command.password, player.password):
             raise Refusal(game.name, who)
         assert who is not None
@@ -57,7 +59,8 @@ def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
         registered = player.address or ""
         talk.context = Context(game=game, power=who, player=player, registered=registered)
         done = f"signed on as {who.title()} in {game.name}"
-    talk.session.execute(delete(SignonFailure).where(SignonFailure.game_id == game.id, SignonFailure.who == who))
+    if found.seat:  # a success clears the seat's failures
+        talk.session.execute(delete(SignonFailure).where(SignonFailure.game_id == game.id, SignonFailure.who == who))
     if registered and registered != talk.mail.reply_to:
         talk.copies.add(registered)
     talk.echo(masked(text, command.password), "ok", done)
@@ -76,22 +79,40 @@ def _delay(failures: int, cap: timedelta) -> timedelta:
     return min(timedelta(minutes=2 ** min(failures - FREE_FAILURES, 20)), cap)
 
 
-def blocked_until(session: Session, game_id: int | None, who: str | None, sender: str,
-                  now: datetime) -> datetime | None:
-    """When the next sign-on to this seat, or from this sender, may be tried; None if now."""
-    moments = []
-    if game_id is not None and who is not None:
-        count, last = session.execute(select(func.count(SignonFailure.id), func.max(SignonFailure.at))
-                                      .where(SignonFailure.game_id == game_id, SignonFailure.who == who)).one()
-        if last is not None:
-            moments.append(last + _delay(count, SEAT_CAP))
-    count, last = session.execute(select(func.count(SignonFailure.id), func.max(SignonFailure.at))
-                                  .where(SignonFailure.sender == sender, SignonFailure.at > now - timedelta(days=1))
-                                  ).one()
-    if last is not None:
-        moments.append(last + _delay(count, SENDER_CAP))
-    until = max(moments, default=None)
-    return until if until is not None and until > now else None
+class Failures(NamedTuple):
+    """The refused sign-ons on record for an attempt: its seat's, and its sender's in the last day."""
+
+    seat: int
+    seat_last: datetime | None
+    sender: int
+    sender_last: datetime | None
+
+    def blocked_until(self, now: datetime) -> datetime | None:
+        """When the next sign-on to this seat, or from this sender, may be tried; None if now."""
+        moments = []
+        if self.seat_last is not None:
+            moments.append(self.seat_last + _delay(self.seat, SEAT_CAP))
+        if self.sender_last is not None:
+            moments.append(self.sender_last + _delay(self.sender, SENDER_CAP))
+        until = max(moments, default=None)
+        return until if until is not None and until > now else None
+
+
+# A seat's failures and a sender's of the last day, in one statement built once (building and
+# keying it cost more than running it).  A sign-on with no seat binds NULL: ``= NULL`` is never true.
+_SEAT = and_(SignonFailure.game_id == bindparam("game_id"), SignonFailure.who == bindparam("who"))
+_RECENT = and_(SignonFailure.sender == bindparam("sender"), SignonFailure.at > bindparam("since"))
+_FAILURES = (select(func.count(case((_SEAT, 1))), func.max(case((_SEAT, SignonFailure.at))),
+                    func.count(case((_RECENT, 1))), func.max(case((_RECENT, SignonFailure.at))))
+             .where(or_(_SEAT, _RECENT)))
+
+
+def failures(session: Session, game_id: int | None, who: str | None, sender: str, now: datetime) -> Failures:
+    """The `Failures` of a sign-on to seat ``who`` of game ``game_id`` (none without a seat) from
+    ``sender``, counted in one query over both."""
+    row = session.execute(_FAILURES, {"game_id": game_id, "who": who, "sender": sender,
+                                      "since": now - timedelta(days=1)}).one()
+    return Failures(*row)
 
 
 def record_failure(session: Session, settings: Settings, refusal: Refusal, sender: str, now: datetime) -> None:

@@ -29,7 +29,7 @@ def store_sheet(talk: Conversation, context: Context) -> None:
     assert game is not None and power is not None
     position = talk.active_position()
     assert position is not None
-    seat = lifecycle.seats(talk.session, game)
+    seat = talk.seats(game)
     dummies = {p for p in position.game_map.powers if not lifecycle.is_played(seat.get(p))}
     text = "\n".join(t for _, t in context.sheet)
     options = lifecycle.options_of(game)
