@@ -309,7 +309,7 @@ def _check_convoy(position: Position, unit: Unit, order: Convoy) -> Order | Ille
     if army.unit.is_fleet:
         return Illegal.CONVOY_NOT_ARMY
     dest = game_map.place(order.destination.province)
-    if here not in position.convoys.minimal_routes(army.location.province).get(dest.province, ()):
+    if not position.convoys.on_minimal_route(army.location.province, dest.province, here):
         return Illegal.CONVOY_NOT_ON_ROUTE
     if order.unit == unit and order.army == army.unit and order.destination == dest:
         return order
