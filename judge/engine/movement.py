@@ -64,19 +64,23 @@ class _Board:
         # The tables are filled through local names: this loop runs for every unit of every phase.
         orders, owner, moves, target, aim = self.orders, self.owner, self.moves, self.target, self.aim
         moves_into, hold_supports, convoys = self.moves_into, self.hold_supports, self.convoys
-        move_supports: dict[tuple[str, str], list[tuple[str, Location]]] = defaultdict(list)
+        move_supports: dict[str, list[tuple[str, Location]]] = {}  # by supported province
         for province, placed in position.units.items():
             entry = chosen.get(province)
             order = entry.order if entry is not None else None
             owner[province] = placed.power
             # The order classes have no subclasses: their type says what they are.
-            if type(order) is Move:
+            if type(order) is SupportMove:
+                aim[province] = order.destination.province
+                supported = order.supported.location.province
+                if supported in move_supports:
+                    move_supports[supported].append((province, order.destination))
+                else:
+                    move_supports[supported] = [(province, order.destination)]
+            elif type(order) is Move:
                 moves[province] = order
                 target[province] = into = order.destination.province
                 moves_into[into].append(province)
-            elif type(order) is SupportMove:
-                aim[province] = into = order.destination.province
-                move_supports[(order.supported.location.province, into)].append((province, order.destination))
             elif type(order) is SupportHold:
                 aim[province] = supported = order.supported.location.province
                 hold_supports[supported].append(province)
@@ -85,21 +89,28 @@ class _Board:
             elif type(order) is not Hold:
                 order = lexicon(position.game_map).make(Hold, placed.unit)  # no order: the unit holds
             orders[province] = order
-        self.supports: dict[str, list[str]] = {}
-        for province, move in moves.items():
-            dest = move.destination
-            # A support of a move into the province counts for the move unless it names another coast.
-            named = move_supports.get((province, dest.province))
-            self.supports[province] = [s for s, where in named if where.coast in (None, dest.coast)] if named else []
+        # A support of a move counts for it unless it names another destination or coast;
+        # a support or convoy whose unit was not ordered what it assumes is void.
+        self.supports: dict[str, list[str]] = {province: [] for province in moves}
+        self.void: set[str] = set()
+        for supported, named in move_supports.items():
+            move = moves.get(supported)
+            if move is None:
+                self.void.update(s for s, _ in named)
+                continue
+            into, coast = move.destination.province, move.destination.coast
+            counted = self.supports[supported]
+            for supporter, where in named:
+                if where.province == into and where.coast in (None, coast):
+                    counted.append(supporter)
+                else:
+                    self.void.add(supporter)
         self.convoyed = {p for p, move in moves.items() if not move.unit.is_fleet and self._uses_convoy(p, move)}
         self.opponent = {  # head to head: moving into each other's province, neither by convoy
             p: dest
             for p, dest in target.items()
             if target.get(dest) == p and p not in self.convoyed and dest not in self.convoyed
         }
-        # Void: a support or convoy whose unit was not ordered what it assumes.
-        self.void = {s for named in move_supports.values() for s, _ in named}
-        self.void.difference_update(*self.supports.values())
         for supported, supporters in self.hold_supports.items():
             if supported in self.moves:
                 self.void.update(supporters)
