@@ -37,7 +37,7 @@ from judge.engine.map import Location
 from judge.engine.orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove, lexicon
 from judge.engine.position import Dislodgement, PlacedUnit, Position
 from judge.engine.resolver import Resolver
-from judge.engine.results import Entry, OrderResult, Outcome, assign_units, check_all, copy_outcomes
+from judge.engine.results import Entry, OrderResult, Outcome, check_units, copy_outcomes
 
 
 @dataclass(frozen=True)
@@ -243,8 +243,7 @@ class _Board:
 
 def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order | str]]) -> MovementResult:
     """Adjudicate one movement phase; ``orders`` maps each power to its orders."""
-    entries = check_all(position, orders)
-    chosen = assign_units(entries)
+    entries, chosen = check_units(position, orders)
     board = _Board(position, chosen)
     resolve = board.resolver.resolve
     moved = {province for province in board.orders if resolve(province) and province in board.moves}

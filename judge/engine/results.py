@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
@@ -28,6 +28,7 @@ class OrderResult(NamedTuple):
     detail: str | None = None
 
 
+Check = Callable[[Position, str | None, Order], Order | Illegal]
 MULTIPLE_ORDERS = "the unit was given different orders; it holds (DATC 4.D.3)"
 
 
@@ -56,47 +57,50 @@ def check_all(position: Position, orders: Mapping[str, Sequence[Order | str]]) -
     ``orders`` values may hold strings for lines that failed to parse; they are reported
     invalid with the string as the detail.
     """
+    check = checker(position.phase.kind)
+    return [_checked(check, position, power, item) for power, items in orders.items() for item in items]
+
+
+def _checked(check: Check, position: Position, power: str, item: Order | str) -> Entry:
+    if isinstance(item, str):
+        return Entry(power, item, None, Outcome.INVALID, "unreadable", item)
+    checked = check(position, power, item)
+    if isinstance(checked, Illegal):
+        return Entry(power, item, None, Outcome.INVALID, "illegal", checked.message)
+    return Entry(power, item, checked)
+
+
+def check_units(
+    position: Position, orders: Mapping[str, Sequence[Order | str]]
+) -> tuple[list[Entry], dict[str, Entry]]:
+    """:func:`check_all`, and the legal order of each unit, by province, found in the same pass.
+
+    A unit given two different orders holds: they are all invalid.  Identical repeats are
+    left unsettled here and take the first copy's outcome in :func:`copy_outcomes`.
+    """
     entries: list[Entry] = []
+    chosen: dict[str, Entry] = {}
+    conflicts: dict[str, list[Entry]] = {}
     check = checker(position.phase.kind)
     for power, items in orders.items():
         for item in items:
-            entry = Entry(power, item)
+            entry = _checked(check, position, power, item)
             entries.append(entry)
-            if isinstance(item, str):
-                entry.settle(Outcome.INVALID, "unreadable", item)
+            order = entry.order
+            if order is None or isinstance(order, Waive):
                 continue
-            checked = check(position, power, item)
-            if isinstance(checked, Illegal):
-                entry.settle(Outcome.INVALID, "illegal", checked.message)
-            else:
-                entry.order = checked
-    return entries
-
-
-def assign_units(entries: Sequence[Entry]) -> dict[str, Entry]:
-    """The legal order of each unit, by province; a unit given two different orders holds.
-
-    Identical repeats are left unsettled here and take the first copy's outcome in
-    :func:`copy_outcomes`; conflicting orders are all invalid.
-    """
-    chosen: dict[str, Entry] = {}
-    conflicts: dict[str, list[Entry]] = {}
-    for entry in entries:
-        order = entry.order
-        if entry.outcome is not None or order is None or isinstance(order, Waive):
-            continue
-        province = order.unit.location.province
-        first = chosen.get(province)
-        if first is None:
-            chosen[province] = entry
-        elif first.order != order or province in conflicts:
-            conflicts.setdefault(province, [first]).append(entry)
+            province = order.unit.location.province
+            first = chosen.get(province)
+            if first is None:
+                chosen[province] = entry
+            elif first.order != order or province in conflicts:
+                conflicts.setdefault(province, [first]).append(entry)
     for province, group in conflicts.items():
         if any(entry.order != group[0].order for entry in group[1:]):
             del chosen[province]
             for entry in group:
                 entry.settle(Outcome.INVALID, "conflict", MULTIPLE_ORDERS)
-    return chosen
+    return entries, chosen
 
 
 def copy_outcomes(entries: Sequence[Entry]) -> tuple[OrderResult, ...]:
