@@ -121,8 +121,7 @@ class _Board:
         self.resolver: Resolver[str] = Resolver(self._adjudicate, self._backup_rule)
         # A unit that neither moves nor is moved against keeps its support, convoy or place:
         # those decisions depend on nothing else.
-        for province in self.orders.keys() - self.moves.keys() - self.moves_into.keys():
-            self.resolver.resolved[province] = True
+        self.resolver.resolved.update(dict.fromkeys(orders.keys() - moves.keys() - moves_into.keys(), True))
 
     # -- static facts ---------------------------------------------------------------
 

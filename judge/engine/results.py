@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
@@ -10,6 +10,7 @@ from typing import NamedTuple
 from judge.engine.legal import Illegal, checker
 from judge.engine.orders import Order, Waive
 from judge.engine.position import Position
+from judge.engine.values import TextValue
 
 
 class Outcome(Enum):
@@ -28,7 +29,6 @@ class OrderResult(NamedTuple):
     detail: str | None = None
 
 
-Check = Callable[[Position, str | None, Order], Order | Illegal]
 MULTIPLE_ORDERS = "the unit was given different orders; it holds (DATC 4.D.3)"
 
 
@@ -57,17 +57,23 @@ def check_all(position: Position, orders: Mapping[str, Sequence[Order | str]]) -
     ``orders`` values may hold strings for lines that failed to parse; they are reported
     invalid with the string as the detail.
     """
+    entries: list[Entry] = []
     check = checker(position.phase.kind)
-    return [_checked(check, position, power, item) for power, items in orders.items() for item in items]
+    for power, items in orders.items():
+        for item in items:
+            checked = item if isinstance(item, str) else check(position, power, item)
+            if isinstance(checked, TextValue):  # an order, not the text read or the rule broken
+                entries.append(Entry(power, item, checked))
+            else:
+                entries.append(_invalid(power, item, checked))
+    return entries
 
 
-def _checked(check: Check, position: Position, power: str, item: Order | str) -> Entry:
-    if isinstance(item, str):
-        return Entry(power, item, None, Outcome.INVALID, "unreadable", item)
-    checked = check(position, power, item)
-    if isinstance(checked, Illegal):
-        return Entry(power, item, None, Outcome.INVALID, "illegal", checked.message)
-    return Entry(power, item, checked)
+def _invalid(power: str, given: Order | str, why: str | Illegal) -> Entry:
+    """The entry of an order that could not be read (``why``: the text) or is illegal."""
+    if isinstance(why, str):
+        return Entry(power, given, None, Outcome.INVALID, "unreadable", why)
+    return Entry(power, given, None, Outcome.INVALID, "illegal", why.message)
 
 
 def check_units(
@@ -84,10 +90,13 @@ def check_units(
     check = checker(position.phase.kind)
     for power, items in orders.items():
         for item in items:
-            entry = _checked(check, position, power, item)
+            order = item if isinstance(item, str) else check(position, power, item)
+            if not isinstance(order, TextValue):
+                entries.append(_invalid(power, item, order))
+                continue
+            entry = Entry(power, item, order)
             entries.append(entry)
-            order = entry.order
-            if order is None or isinstance(order, Waive):
+            if isinstance(order, Waive):
                 continue
             province = order.unit.location.province
             first = chosen.get(province)
