@@ -64,6 +64,7 @@ class ConvoyNetwork:
         self._group: dict[str, int] = {}  # each sea of a group found so far -> the group's number
         self._members: list[set[str]] = []  # the seas of each group
         self._shores: dict[int, frozenset[str]] = {}  # the coasts along each group, once asked
+        self._touching: dict[str, frozenset[int]] = {}  # the groups touching each province asked about
         self._destinations: dict[str, frozenset[str]] = {}
         self._routes: dict[str, Mapping[str, frozenset[str]]] = {}
         self._without: dict[tuple[str, str], frozenset[str]] = {}  # coasts reached without one fleet
@@ -79,10 +80,14 @@ class ConvoyNetwork:
             self._destinations[start] = found
         return found
 
-    def _groups_at(self, province: str) -> set[int]:
+    def _groups_at(self, province: str) -> frozenset[int]:
         """The numbers of the groups of fleets touching a province."""
-        fleet_seas = self.fleet_seas
-        return {self._group_of(s) for s in self.game_map.sea_adjacency[province] if s in fleet_seas}
+        found = self._touching.get(province)
+        if found is None:
+            fleet_seas = self.fleet_seas
+            seas = self.game_map.sea_adjacency[province]
+            found = self._touching[province] = frozenset([self._group_of(s) for s in seas if s in fleet_seas])
+        return found
 
     def _group_of(self, sea: str) -> int:
         """The number of the group of a sea holding a fleet, finding the group the first time."""
@@ -110,16 +115,20 @@ class ConvoyNetwork:
         groups = self._groups_at(start)
         if not groups or groups.isdisjoint(self._groups_at(dest)):
             return False
-        if without is None or without not in self.fleet_seas or not self.on_minimal_route(start, dest, without):
+        return without is None or not self.needs_fleet(start, dest, without)
+
+    def needs_fleet(self, start: str, dest: str, fleet: str) -> bool:
+        """Whether every route from ``start`` to ``dest`` (there is one) goes through the fleet in ``fleet``."""
+        if fleet not in self.fleet_seas or not self.on_minimal_route(start, dest, fleet):
             # A unit not at sea is on no route; otherwise the shortest route is a minimal one,
             # and it does not use that fleet.
-            return True
-        key = (start, without)
+            return False
+        key = (start, fleet)
         found = self._without.get(key)
         if found is None:
-            seas = seas_linked(self.game_map, start, self.fleet_seas - {without})
+            seas = seas_linked(self.game_map, start, self.fleet_seas - {fleet})
             found = self._without[key] = frozenset().union(*(self.game_map.shores[s] for s in seas))
-        return dest in found
+        return dest not in found
 
     def on_minimal_route(self, start: str, dest: str, fleet: str) -> bool:
         """Whether the fleet in sea ``fleet`` is on some minimal route from ``start`` to ``dest``.

@@ -569,7 +569,7 @@ class _Choices:
         for province in reach.provinces:
             for army in self.by_convoy.get(province, ()):
                 # Never the unit itself: it could go there without convoy.
-                if at_sea and not network.route_exists(army.location.province, province, here):
+                if at_sea and network.needs_fleet(army.location.province, province, here):
                     continue  # the move needs this fleet's convoy (6.D.31)
                 orders.append(self.lex.make(SupportMove, unit, army.unit, game_map.place(province)))
         orders.extend(self.convoys.get(here, ()))
