@@ -252,7 +252,7 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
         if province in moved and target in board.orders and target not in moved
     }
     for province, entry in chosen.items():
-        _settle(board, entry, province, province in moved, dislodged_by)
+        entry.outcome, entry.reason = _outcome(board, province, province in moved, province in dislodged_by)
 
     lex = lexicon(position.game_map)
     units: list[PlacedUnit] = []
@@ -277,32 +277,30 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
     return MovementResult(copy_outcomes(entries), tuple(units), tuple(dislodged), contested)
 
 
-def _settle(board: _Board, entry: Entry, province: str, moved: bool, dislodged_by: Mapping[str, str]) -> None:
+_SUCCEEDS: tuple[Outcome, str | None] = (Outcome.SUCCEEDS, None)
+
+
+def _outcome(board: _Board, province: str, moved: bool, dislodged: bool) -> tuple[Outcome, str | None]:
+    """What became of the order of the unit in ``province``, and why it failed."""
     order = board.orders[province]
-    dislodged = province in dislodged_by
     if isinstance(order, Move):
         if moved:
-            entry.settle(Outcome.SUCCEEDS)
-        elif not board.path(province):
-            entry.settle(Outcome.FAILS, "no convoy")
-        else:
-            entry.settle(Outcome.FAILS, "dislodged" if dislodged else "bounce")
-    elif dislodged:
-        entry.settle(Outcome.FAILS, "void" if province in board.void else "dislodged")
-    elif isinstance(order, Hold):
-        entry.settle(Outcome.SUCCEEDS)
-    elif province in board.void:
-        entry.settle(Outcome.FAILS, "void")
-    elif isinstance(order, Convoy):
+            return _SUCCEEDS
+        if not board.path(province):
+            return Outcome.FAILS, "no convoy"
+        return Outcome.FAILS, "dislodged" if dislodged else "bounce"
+    if dislodged:
+        return Outcome.FAILS, "void" if province in board.void else "dislodged"
+    if isinstance(order, Hold):
+        return _SUCCEEDS
+    if province in board.void:
+        return Outcome.FAILS, "void"
+    if isinstance(order, Convoy):
         if province in board.paradox:
-            entry.settle(Outcome.FAILS, "paradox")
-        elif not board.path(order.army.province):
-            entry.settle(Outcome.FAILS, "disrupted")
-        elif not board.on_used_route(province, order):
-            entry.settle(Outcome.FAILS, "not on route")
-        else:
-            entry.settle(Outcome.SUCCEEDS)
-    elif not board.resolver.resolve(province):
-        entry.settle(Outcome.FAILS, "cut")
-    else:
-        entry.settle(Outcome.SUCCEEDS)
+            return Outcome.FAILS, "paradox"
+        if not board.path(order.army.province):
+            return Outcome.FAILS, "disrupted"
+        if not board.on_used_route(province, order):
+            return Outcome.FAILS, "not on route"
+        return _SUCCEEDS
+    return _SUCCEEDS if board.resolver.resolve(province) else (Outcome.FAILS, "cut")
