@@ -96,7 +96,8 @@ class _Board:
         for supported, named in move_supports.items():
             move = moves.get(supported)
             if move is None:
-                self.void.update(s for s, _ in named)
+                for supporter, _ in named:
+                    self.void.add(supporter)
                 continue
             into, coast = move.destination.province, move.destination.coast
             counted = self.supports[supported]
@@ -260,9 +261,9 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
     occupied: set[str] = set()
     for province, placed in position.units.items():
         if province in moved:
-            dest = board.moves[province].destination
-            units.append(PlacedUnit(placed.power, lex.unit(placed.unit.type, dest)))
-            occupied.add(dest.province)
+            arrived = lex.arrival(board.moves[province])
+            units.append(PlacedUnit(placed.power, arrived))
+            occupied.add(arrived.location.province)
         elif province in dislodged_by:
             attacker = dislodged_by[province]
             dislodged.append(Dislodgement(placed.power, placed.unit, attacker, attacker in board.convoyed))
@@ -282,8 +283,7 @@ _SUCCEEDS: tuple[Outcome, str | None] = (Outcome.SUCCEEDS, None)
 
 def _outcome(board: _Board, province: str, moved: bool, dislodged: bool) -> tuple[Outcome, str | None]:
     """What became of the order of the unit in ``province``, and why it failed."""
-    order = board.orders[province]
-    if isinstance(order, Move):
+    if province in board.moves:
         if moved:
             return _SUCCEEDS
         if not board.path(province):
@@ -291,10 +291,11 @@ def _outcome(board: _Board, province: str, moved: bool, dislodged: bool) -> tupl
         return Outcome.FAILS, "dislodged" if dislodged else "bounce"
     if dislodged:
         return Outcome.FAILS, "void" if province in board.void else "dislodged"
-    if isinstance(order, Hold):
-        return _SUCCEEDS
     if province in board.void:
         return Outcome.FAILS, "void"
+    if province in board.aim:  # a support: given unless cut
+        return _SUCCEEDS if board.resolver.resolve(province) else (Outcome.FAILS, "cut")
+    order = board.orders[province]
     if isinstance(order, Convoy):
         if province in board.paradox:
             return Outcome.FAILS, "paradox"
@@ -302,5 +303,4 @@ def _outcome(board: _Board, province: str, moved: bool, dislodged: bool) -> tupl
             return Outcome.FAILS, "disrupted"
         if not board.on_used_route(province, order):
             return Outcome.FAILS, "not on route"
-        return _SUCCEEDS
-    return _SUCCEEDS if board.resolver.resolve(province) else (Outcome.FAILS, "cut")
+    return _SUCCEEDS
