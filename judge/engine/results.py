@@ -114,15 +114,20 @@ def check_units(
 
 def copy_outcomes(entries: Sequence[Entry]) -> tuple[OrderResult, ...]:
     """Results in the order given; a repeated order shares the outcome of its first copy."""
-    repeats = [entry for entry in entries if entry.outcome is None and entry.order is not None]
-    settled: dict[tuple[str, Order | None], Entry] = {}
-    if repeats:
-        for entry in entries:
-            if entry.outcome is not None and entry.order is not None:
-                settled.setdefault((entry.power, entry.order), entry)
-    for entry in repeats:
-        first = settled.get((entry.power, entry.order))
-        if first is None or first.outcome is None:
-            raise AssertionError(f"order {entry.order} was never settled")
-        entry.settle(first.outcome, first.reason, first.detail)
-    return tuple([e.result() for e in entries])
+    results: list[OrderResult] = []
+    firsts: dict[tuple[str, Order | None], Entry] | None = None  # found at the first repeat
+    for entry in entries:
+        outcome = entry.outcome
+        if outcome is None:
+            if firsts is None:
+                firsts = {}
+                for settled in entries:
+                    if settled.outcome is not None and settled.order is not None:
+                        firsts.setdefault((settled.power, settled.order), settled)
+            first = firsts.get((entry.power, entry.order))
+            if first is None or first.outcome is None:
+                raise AssertionError(f"order {entry.order} was never settled")
+            outcome = first.outcome
+            entry.settle(outcome, first.reason, first.detail)
+        results.append(OrderResult(entry.power, entry.order or entry.given, outcome, entry.reason, entry.detail))
+    return tuple(results)
