@@ -16,9 +16,11 @@ relies on :func:`legal_orders` and :func:`check_order` agreeing exactly.
 Theory of operation.  Checking asks the map's tables (:mod:`judge.engine.map`: the
 provinces each unit type can enter from each location, the coasts a fleet reaches) and the
 position's convoy network (:mod:`judge.engine.convoys`), and returns either the normal
-form or the rule broken: a few set lookups, no exceptions.  An order already in normal
-form is returned as it is; other normal forms come from the map's
-:class:`~judge.engine.orders.Lexicon`, so they are shared values.  Whether a move or
+form or the rule broken: a few set lookups, no exceptions (the two are told apart by the
+normal form's class: ``isinstance`` against the enum goes through its metaclass and is
+several times slower).  An order already in normal form is returned as it is; other
+normal forms come from the map's :class:`~judge.engine.orders.Lexicon`, so they are
+shared values.  Whether a move or
 support without convoy is legal depends on the map alone once its units stand as the order
 names them: such an order, found legal once, is remembered per map (:func:`_map_legal`, by
 text), and checking it again is one set lookup and a look at the board.
@@ -196,7 +198,7 @@ def _supported_target(position: Position, supporter: str, target: Unit, dest: Lo
             return reached if dest.coast else bare
         return bare if reached is Illegal.COAST_NEEDED else Illegal.SUPPORTED_MOVE_ILLEGAL
     reached = _move_target(position, target, bare, False, without=supporter)
-    return Illegal.SUPPORTED_MOVE_ILLEGAL if isinstance(reached, Illegal) else reached
+    return reached if isinstance(reached, Location) else Illegal.SUPPORTED_MOVE_ILLEGAL
 
 
 # -- checking -----------------------------------------------------------------------------
@@ -225,7 +227,7 @@ def _check_move(position: Position, unit: Unit, order: Move) -> Order | Illegal:
     if named and order.text in known:
         return order
     dest = _move_target(position, unit, order.destination, order.via_convoy)
-    if isinstance(dest, Illegal):
+    if not isinstance(dest, Location):
         return dest
     if named and order.destination == dest:
         if not order.via_convoy and dest.province in _reachable(position.game_map, unit):
@@ -289,7 +291,7 @@ def _check_support_move(position: Position, unit: Unit, order: SupportMove) -> O
     if dest.province not in _reachable(position.game_map, unit):
         return Illegal.SUPPORT_UNREACHABLE
     normal = _supported_target(position, here, supported, dest)
-    if isinstance(normal, Illegal):
+    if not isinstance(normal, Location):
         return normal
     if named and normal == dest:
         if dest.province in _reachable(position.game_map, supported):
@@ -309,7 +311,7 @@ def _check_convoy(position: Position, unit: Unit, order: Convoy) -> Order | Ille
     if army.unit.is_fleet:
         return Illegal.CONVOY_NOT_ARMY
     dest = game_map.place(order.destination.province)
-    if here not in position.convoys.minimal_routes(army.location.province).get(dest.province, ()):
+    if not position.convoys.on_minimal_route(army.location.province, dest.province, here):
         return Illegal.CONVOY_NOT_ON_ROUTE
     if order.unit == unit and order.army == army.unit and order.destination == dest:
         return order
@@ -567,7 +569,7 @@ class _Choices:
         for province in reach.provinces:
             for army in self.by_convoy.get(province, ()):
                 # Never the unit itself: it could go there without convoy.
-                if at_sea and not network.route_exists(army.location.province, province, here):
+                if at_sea and network.needs_fleet(army.location.province, province, here):
                     continue  # the move needs this fleet's convoy (6.D.31)
                 orders.append(self.lex.make(SupportMove, unit, army.unit, game_map.place(province)))
         orders.extend(self.convoys.get(here, ()))

@@ -37,7 +37,7 @@ from judge.engine.map import Location
 from judge.engine.orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove, lexicon
 from judge.engine.position import Dislodgement, PlacedUnit, Position
 from judge.engine.resolver import Resolver
-from judge.engine.results import Entry, OrderResult, Outcome, assign_units, check_all, copy_outcomes
+from judge.engine.results import Entry, OrderResult, Outcome, check_units, copy_outcomes
 
 
 @dataclass(frozen=True)
@@ -64,19 +64,23 @@ class _Board:
         # The tables are filled through local names: this loop runs for every unit of every phase.
         orders, owner, moves, target, aim = self.orders, self.owner, self.moves, self.target, self.aim
         moves_into, hold_supports, convoys = self.moves_into, self.hold_supports, self.convoys
-        move_supports: dict[tuple[str, str], list[tuple[str, Location]]] = defaultdict(list)
+        move_supports: dict[str, list[tuple[str, Location]]] = {}  # by supported province
         for province, placed in position.units.items():
             entry = chosen.get(province)
             order = entry.order if entry is not None else None
             owner[province] = placed.power
             # The order classes have no subclasses: their type says what they are.
-            if type(order) is Move:
+            if type(order) is SupportMove:
+                aim[province] = order.destination.province
+                supported = order.supported.location.province
+                if supported in move_supports:
+                    move_supports[supported].append((province, order.destination))
+                else:
+                    move_supports[supported] = [(province, order.destination)]
+            elif type(order) is Move:
                 moves[province] = order
                 target[province] = into = order.destination.province
                 moves_into[into].append(province)
-            elif type(order) is SupportMove:
-                aim[province] = into = order.destination.province
-                move_supports[(order.supported.location.province, into)].append((province, order.destination))
             elif type(order) is SupportHold:
                 aim[province] = supported = order.supported.location.province
                 hold_supports[supported].append(province)
@@ -85,21 +89,29 @@ class _Board:
             elif type(order) is not Hold:
                 order = lexicon(position.game_map).make(Hold, placed.unit)  # no order: the unit holds
             orders[province] = order
-        self.supports: dict[str, list[str]] = {}
-        for province, move in moves.items():
-            dest = move.destination
-            # A support of a move into the province counts for the move unless it names another coast.
-            named = move_supports.get((province, dest.province))
-            self.supports[province] = [s for s, where in named if where.coast in (None, dest.coast)] if named else []
+        # A support of a move counts for it unless it names another destination or coast;
+        # a support or convoy whose unit was not ordered what it assumes is void.
+        self.supports: dict[str, list[str]] = {province: [] for province in moves}
+        self.void: set[str] = set()
+        for supported, named in move_supports.items():
+            move = moves.get(supported)
+            if move is None:
+                for supporter, _ in named:
+                    self.void.add(supporter)
+                continue
+            into, coast = move.destination.province, move.destination.coast
+            counted = self.supports[supported]
+            for supporter, where in named:
+                if where.province == into and where.coast in (None, coast):
+                    counted.append(supporter)
+                else:
+                    self.void.add(supporter)
         self.convoyed = {p for p, move in moves.items() if not move.unit.is_fleet and self._uses_convoy(p, move)}
         self.opponent = {  # head to head: moving into each other's province, neither by convoy
             p: dest
             for p, dest in target.items()
             if target.get(dest) == p and p not in self.convoyed and dest not in self.convoyed
         }
-        # Void: a support or convoy whose unit was not ordered what it assumes.
-        self.void = {s for named in move_supports.values() for s, _ in named}
-        self.void.difference_update(*self.supports.values())
         for supported, supporters in self.hold_supports.items():
             if supported in self.moves:
                 self.void.update(supporters)
@@ -110,8 +122,7 @@ class _Board:
         self.resolver: Resolver[str] = Resolver(self._adjudicate, self._backup_rule)
         # A unit that neither moves nor is moved against keeps its support, convoy or place:
         # those decisions depend on nothing else.
-        for province in self.orders.keys() - self.moves.keys() - self.moves_into.keys():
-            self.resolver.resolved[province] = True
+        self.resolver.resolved.update(dict.fromkeys(orders.keys() - moves.keys() - moves_into.keys(), True))
 
     # -- static facts ---------------------------------------------------------------
 
@@ -232,8 +243,7 @@ class _Board:
 
 def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order | str]]) -> MovementResult:
     """Adjudicate one movement phase; ``orders`` maps each power to its orders."""
-    entries = check_all(position, orders)
-    chosen = assign_units(entries)
+    entries, chosen = check_units(position, orders)
     board = _Board(position, chosen)
     resolve = board.resolver.resolve
     moved = {province for province in board.orders if resolve(province) and province in board.moves}
@@ -243,7 +253,7 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
         if province in moved and target in board.orders and target not in moved
     }
     for province, entry in chosen.items():
-        _settle(board, entry, province, province in moved, dislodged_by)
+        entry.outcome, entry.reason = _outcome(board, province, province in moved, province in dislodged_by)
 
     lex = lexicon(position.game_map)
     units: list[PlacedUnit] = []
@@ -251,9 +261,9 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
     occupied: set[str] = set()
     for province, placed in position.units.items():
         if province in moved:
-            dest = board.moves[province].destination
-            units.append(PlacedUnit(placed.power, lex.unit(placed.unit.type, dest)))
-            occupied.add(dest.province)
+            arrived = lex.arrival(board.moves[province])
+            units.append(PlacedUnit(placed.power, arrived))
+            occupied.add(arrived.location.province)
         elif province in dislodged_by:
             attacker = dislodged_by[province]
             dislodged.append(Dislodgement(placed.power, placed.unit, attacker, attacker in board.convoyed))
@@ -268,32 +278,29 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
     return MovementResult(copy_outcomes(entries), tuple(units), tuple(dislodged), contested)
 
 
-def _settle(board: _Board, entry: Entry, province: str, moved: bool, dislodged_by: Mapping[str, str]) -> None:
-    order = board.orders[province]
-    dislodged = province in dislodged_by
-    if isinstance(order, Move):
+_SUCCEEDS: tuple[Outcome, str | None] = (Outcome.SUCCEEDS, None)
+
+
+def _outcome(board: _Board, province: str, moved: bool, dislodged: bool) -> tuple[Outcome, str | None]:
+    """What became of the order of the unit in ``province``, and why it failed."""
+    if province in board.moves:
         if moved:
-            entry.settle(Outcome.SUCCEEDS)
-        elif not board.path(province):
-            entry.settle(Outcome.FAILS, "no convoy")
-        else:
-            entry.settle(Outcome.FAILS, "dislodged" if dislodged else "bounce")
-    elif dislodged:
-        entry.settle(Outcome.FAILS, "void" if province in board.void else "dislodged")
-    elif isinstance(order, Hold):
-        entry.settle(Outcome.SUCCEEDS)
-    elif province in board.void:
-        entry.settle(Outcome.FAILS, "void")
-    elif isinstance(order, Convoy):
+            return _SUCCEEDS
+        if not board.path(province):
+            return Outcome.FAILS, "no convoy"
+        return Outcome.FAILS, "dislodged" if dislodged else "bounce"
+    if dislodged:
+        return Outcome.FAILS, "void" if province in board.void else "dislodged"
+    if province in board.void:
+        return Outcome.FAILS, "void"
+    if province in board.aim:  # a support: given unless cut
+        return _SUCCEEDS if board.resolver.resolve(province) else (Outcome.FAILS, "cut")
+    order = board.orders[province]
+    if isinstance(order, Convoy):
         if province in board.paradox:
-            entry.settle(Outcome.FAILS, "paradox")
-        elif not board.path(order.army.province):
-            entry.settle(Outcome.FAILS, "disrupted")
-        elif not board.on_used_route(province, order):
-            entry.settle(Outcome.FAILS, "not on route")
-        else:
-            entry.settle(Outcome.SUCCEEDS)
-    elif not board.resolver.resolve(province):
-        entry.settle(Outcome.FAILS, "cut")
-    else:
-        entry.settle(Outcome.SUCCEEDS)
+            return Outcome.FAILS, "paradox"
+        if not board.path(order.army.province):
+            return Outcome.FAILS, "disrupted"
+        if not board.on_used_route(province, order):
+            return Outcome.FAILS, "not on route"
+    return _SUCCEEDS

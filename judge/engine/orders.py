@@ -234,6 +234,7 @@ class Lexicon:
         self.game_map = game_map
         self._values: dict[type[TextValue], dict[str, Any]] = {kind: {} for kind in (Unit, *get_args(Order))}
         self._readers = {kind: partial(self._read, {}, kind) for kind in PhaseKind}
+        self._arrivals: dict[str, Unit] = {}  # by the text of the move
 
     def make(self, kind: type[V], *fields: Any) -> V:
         """The shared value ``kind(*fields)``, looked up by its text and built the first time."""
@@ -248,6 +249,15 @@ class Lexicon:
 
     def unit(self, unit_type: UnitType | None, location: Location) -> Unit:
         return self.make(Unit, unit_type, location)
+
+    def arrival(self, move: Move) -> Unit:
+        """The unit a successful move leaves on the board: the moving unit at its destination."""
+        found = self._arrivals.get(move.text)
+        if found is None:
+            if len(self._arrivals) >= _TABLE_LIMIT:
+                self._arrivals.clear()
+            found = self._arrivals[move.text] = self.unit(move.unit.type, move.destination)
+        return found
 
     def parse(self, text: str, phase: PhaseKind) -> Order:
         """The order a text denotes in a phase of this kind (see :func:`parse_order`)."""

@@ -86,6 +86,10 @@ class Dislodgement:
 
 
 def _frozen(mapping: Mapping[str, object] | None) -> Mapping[str, object]:
+    """A read-only copy of ``mapping``; a read-only view is taken as it is: only positions make
+    them, over tables nothing changes (so :meth:`Position.evolve` and the next position share them)."""
+    if type(mapping) is MappingProxyType:
+        return mapping
     return MappingProxyType(dict(mapping or {}))
 
 
@@ -117,9 +121,9 @@ class Position:
         return cls(
             game_map,
             phase,
-            {u.unit.location.province: u for u in units},
-            dict(centers),
-            {d.unit.province: d for d in dislodged},
+            MappingProxyType({u.unit.location.province: u for u in units}),
+            centers,  # copied unless it is a position's own
+            MappingProxyType({d.unit.province: d for d in dislodged}),
             frozenset(contested),
         )
 

@@ -10,6 +10,7 @@ from typing import NamedTuple
 from judge.engine.legal import Illegal, checker
 from judge.engine.orders import Order, Waive
 from judge.engine.position import Position
+from judge.engine.values import TextValue
 
 
 class Outcome(Enum):
@@ -60,56 +61,73 @@ def check_all(position: Position, orders: Mapping[str, Sequence[Order | str]]) -
     check = checker(position.phase.kind)
     for power, items in orders.items():
         for item in items:
-            entry = Entry(power, item)
-            entries.append(entry)
-            if isinstance(item, str):
-                entry.settle(Outcome.INVALID, "unreadable", item)
-                continue
-            checked = check(position, power, item)
-            if isinstance(checked, Illegal):
-                entry.settle(Outcome.INVALID, "illegal", checked.message)
+            checked = item if isinstance(item, str) else check(position, power, item)
+            if isinstance(checked, TextValue):  # an order, not the text read or the rule broken
+                entries.append(Entry(power, item, checked))
             else:
-                entry.order = checked
+                entries.append(_invalid(power, item, checked))
     return entries
 
 
-def assign_units(entries: Sequence[Entry]) -> dict[str, Entry]:
-    """The legal order of each unit, by province; a unit given two different orders holds.
+def _invalid(power: str, given: Order | str, why: str | Illegal) -> Entry:
+    """The entry of an order that could not be read (``why``: the text) or is illegal."""
+    if isinstance(why, str):
+        return Entry(power, given, None, Outcome.INVALID, "unreadable", why)
+    return Entry(power, given, None, Outcome.INVALID, "illegal", why.message)
 
-    Identical repeats are left unsettled here and take the first copy's outcome in
-    :func:`copy_outcomes`; conflicting orders are all invalid.
+
+def check_units(
+    position: Position, orders: Mapping[str, Sequence[Order | str]]
+) -> tuple[list[Entry], dict[str, Entry]]:
+    """:func:`check_all`, and the legal order of each unit, by province, found in the same pass.
+
+    A unit given two different orders holds: they are all invalid.  Identical repeats are
+    left unsettled here and take the first copy's outcome in :func:`copy_outcomes`.
     """
+    entries: list[Entry] = []
     chosen: dict[str, Entry] = {}
     conflicts: dict[str, list[Entry]] = {}
-    for entry in entries:
-        order = entry.order
-        if entry.outcome is not None or order is None or isinstance(order, Waive):
-            continue
-        province = order.unit.location.province
-        first = chosen.get(province)
-        if first is None:
-            chosen[province] = entry
-        elif first.order != order or province in conflicts:
-            conflicts.setdefault(province, [first]).append(entry)
+    check = checker(position.phase.kind)
+    for power, items in orders.items():
+        for item in items:
+            order = item if isinstance(item, str) else check(position, power, item)
+            if not isinstance(order, TextValue):
+                entries.append(_invalid(power, item, order))
+                continue
+            entry = Entry(power, item, order)
+            entries.append(entry)
+            if isinstance(order, Waive):
+                continue
+            province = order.unit.location.province
+            first = chosen.get(province)
+            if first is None:
+                chosen[province] = entry
+            elif first.order != order or province in conflicts:
+                conflicts.setdefault(province, [first]).append(entry)
     for province, group in conflicts.items():
         if any(entry.order != group[0].order for entry in group[1:]):
             del chosen[province]
             for entry in group:
                 entry.settle(Outcome.INVALID, "conflict", MULTIPLE_ORDERS)
-    return chosen
+    return entries, chosen
 
 
 def copy_outcomes(entries: Sequence[Entry]) -> tuple[OrderResult, ...]:
     """Results in the order given; a repeated order shares the outcome of its first copy."""
-    repeats = [entry for entry in entries if entry.outcome is None and entry.order is not None]
-    settled: dict[tuple[str, Order | None], Entry] = {}
-    if repeats:
-        for entry in entries:
-            if entry.outcome is not None and entry.order is not None:
-                settled.setdefault((entry.power, entry.order), entry)
-    for entry in repeats:
-        first = settled.get((entry.power, entry.order))
-        if first is None or first.outcome is None:
-            raise AssertionError(f"order {entry.order} was never settled")
-        entry.settle(first.outcome, first.reason, first.detail)
-    return tuple([e.result() for e in entries])
+    results: list[OrderResult] = []
+    firsts: dict[tuple[str, Order | None], Entry] | None = None  # found at the first repeat
+    for entry in entries:
+        outcome = entry.outcome
+        if outcome is None:
+            if firsts is None:
+                firsts = {}
+                for settled in entries:
+                    if settled.outcome is not None and settled.order is not None:
+                        firsts.setdefault((settled.power, settled.order), settled)
+            first = firsts.get((entry.power, entry.order))
+            if first is None or first.outcome is None:
+                raise AssertionError(f"order {entry.order} was never settled")
+            outcome = first.outcome
+            entry.settle(outcome, first.reason, first.detail)
+        results.append(OrderResult(entry.power, entry.order or entry.given, outcome, entry.reason, entry.detail))
+    return tuple(results)

@@ -12,15 +12,14 @@ from collections.abc import Mapping, Sequence
 
 from judge.engine.orders import Order, Retreat, lexicon
 from judge.engine.position import PlacedUnit, Position
-from judge.engine.results import OrderResult, Outcome, assign_units, check_all, copy_outcomes
+from judge.engine.results import OrderResult, Outcome, check_units, copy_outcomes
 
 
 def adjudicate_retreats(
     position: Position, orders: Mapping[str, Sequence[Order | str]]
 ) -> tuple[tuple[OrderResult, ...], list[PlacedUnit]]:
     """Return the results of the retreat orders and the units on the board afterwards."""
-    entries = check_all(position, orders)
-    chosen = assign_units(entries)
+    entries, chosen = check_units(position, orders)
     targets = Counter(e.order.destination.province for e in chosen.values() if isinstance(e.order, Retreat))
     units = list(position.units.values())
     lex = lexicon(position.game_map)

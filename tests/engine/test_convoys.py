@@ -48,6 +48,27 @@ def test_minimal_routes_and_destinations_match_brute_force(seed: int) -> None:
                 )
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_single_questions_on_a_fresh_network_match_brute_force(seed: int) -> None:
+    """Checking one order asks before any walk or destinations are known: the answers must not differ."""
+    rng = random.Random(seed)
+    fleets = {rng.choice(["NTH", "MAO", "ION", "TYS", "ENG"])}
+    while len(fleets) < 8:
+        fleets.add(rng.choice(sorted(n for s in fleets for n in M.sea_neighbours(s))))
+    fleets.add(rng.choice(SEAS))
+    for start in rng.sample(COASTS, 10):
+        for dest in [*rng.sample(COASTS, 12), start, "PAR", "NTH"]:
+            linked = route_exists(M, start, dest, fleets)
+            assert ConvoyNetwork(M, frozenset(fleets)).route_exists(start, dest) == linked, (start, dest)
+            on_minimal = frozenset().union(*minimal_sets(start, dest, frozenset(fleets))) if linked else frozenset()
+            for fleet in [*fleets, "BLA"]:
+                fresh = ConvoyNetwork(M, frozenset(fleets))
+                assert fresh.on_minimal_route(start, dest, fleet) == (fleet in on_minimal), (start, dest, fleet)
+                assert ConvoyNetwork(M, frozenset(fleets)).route_exists(start, dest, without=fleet) == (
+                    route_exists(M, start, dest, fleets - {fleet})
+                )
+
+
 def test_no_fleets_no_routes() -> None:
     network = ConvoyNetwork(M, frozenset())
     assert network.destinations("LON") == frozenset() and network.minimal_routes("LON") == {}
