@@ -262,7 +262,7 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
     for province, placed in position.units.items():
         if province in moved:
             arrived = lex.arrival(board.moves[province])
-            units.append(PlacedUnit(placed.power, arrived))
+            units.append(tuple.__new__(PlacedUnit, (placed.power, arrived)))  # in C, not the named tuple's __new__
             occupied.add(arrived.location.province)
         elif province in dislodged_by:
             attacker = dislodged_by[province]
