@@ -179,12 +179,14 @@ class _Board:
         return 1 + self._given(self.supports[province])
 
     def prevent_strength(self, province: str) -> int:
+        return 1 + self._given(self.supports[province]) if self.prevents(province) else 0
+
+    def prevents(self, province: str) -> bool:
+        """Whether a move has a prevent strength at all: a path, and no head-to-head battle lost."""
         if not self.path(province):
-            return 0
+            return False
         opponent = self.opponent.get(province)
-        if opponent is not None and self.resolver.resolve(opponent):
-            return 0
-        return 1 + self._given(self.supports[province])
+        return opponent is None or not self.resolver.resolve(opponent)
 
     # -- decisions --------------------------------------------------------------------------
 
@@ -273,7 +275,7 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
     contested = frozenset(
         dest
         for dest, movers in board.moves_into.items()
-        if dest not in occupied and any(board.prevent_strength(m) > 0 for m in movers)
+        if dest not in occupied and any(map(board.prevents, movers))
     )
     return MovementResult(copy_outcomes(entries), tuple(units), tuple(dislodged), contested)
 
