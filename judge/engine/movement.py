@@ -133,8 +133,8 @@ class _Board:
             return True
         if move.destination.province not in self.position.game_map.army_adjacency.get(province, ()):
             return True
-        fleets = self.convoys.get((province, move.destination.province), ())
-        return any(self.owner[f] == self.owner[province] for f in fleets)
+        fleets = self.convoys.get((province, move.destination.province))
+        return fleets is not None and any(self.owner[f] == self.owner[province] for f in fleets)
 
     # -- strengths (DATC 5.B) -------------------------------------------------------------
 
@@ -196,7 +196,7 @@ class _Board:
         if province in self.aim:
             return self._support_given(province, self.aim[province])
         # A convoy succeeds (and a unit holds) while it is not dislodged.
-        return not any(self.resolver.resolve(m) for m in self.moves_into.get(province, ()))
+        return not any(map(self.resolver.resolve, self.moves_into.get(province, ())))
 
     def _move_succeeds(self, province: str) -> bool:
         attack = self.attack_strength(province)
