@@ -255,7 +255,9 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
         if province in moved and target in board.orders and target not in moved
     }
     for province, entry in chosen.items():
-        entry.outcome, entry.reason = _outcome(board, province, province in moved, province in dislodged_by)
+        entry.outcome, entry.reason = (
+            _SUCCEEDS if province in moved else _outcome(board, province, province in dislodged_by)
+        )
 
     lex = lexicon(position.game_map)
     units: list[PlacedUnit] = []
@@ -283,11 +285,9 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
 _SUCCEEDS: tuple[Outcome, str | None] = (Outcome.SUCCEEDS, None)
 
 
-def _outcome(board: _Board, province: str, moved: bool, dislodged: bool) -> tuple[Outcome, str | None]:
-    """What became of the order of the unit in ``province``, and why it failed."""
+def _outcome(board: _Board, province: str, dislodged: bool) -> tuple[Outcome, str | None]:
+    """What became of the order of the unit in ``province`` (not a move that succeeded), and why it failed."""
     if province in board.moves:
-        if moved:
-            return _SUCCEEDS
         if not board.path(province):
             return Outcome.FAILS, "no convoy"
         return Outcome.FAILS, "dislodged" if dislodged else "bounce"
