@@ -133,8 +133,8 @@ class _Board:
             return True
         if move.destination.province not in self.position.game_map.army_adjacency.get(province, ()):
             return True
-        fleets = self.convoys.get((province, move.destination.province), ())
-        return any(self.owner[f] == self.owner[province] for f in fleets)
+        fleets = self.convoys.get((province, move.destination.province))
+        return fleets is not None and any(self.owner[f] == self.owner[province] for f in fleets)
 
     # -- strengths (DATC 5.B) -------------------------------------------------------------
 
@@ -179,12 +179,14 @@ class _Board:
         return 1 + self._given(self.supports[province])
 
     def prevent_strength(self, province: str) -> int:
+        return 1 + self._given(self.supports[province]) if self.prevents(province) else 0
+
+    def prevents(self, province: str) -> bool:
+        """Whether a move has a prevent strength at all: a path, and no head-to-head battle lost."""
         if not self.path(province):
-            return 0
+            return False
         opponent = self.opponent.get(province)
-        if opponent is not None and self.resolver.resolve(opponent):
-            return 0
-        return 1 + self._given(self.supports[province])
+        return opponent is None or not self.resolver.resolve(opponent)
 
     # -- decisions --------------------------------------------------------------------------
 
@@ -194,7 +196,7 @@ class _Board:
         if province in self.aim:
             return self._support_given(province, self.aim[province])
         # A convoy succeeds (and a unit holds) while it is not dislodged.
-        return not any(self.resolver.resolve(m) for m in self.moves_into.get(province, ()))
+        return not any(map(self.resolver.resolve, self.moves_into.get(province, ())))
 
     def _move_succeeds(self, province: str) -> bool:
         attack = self.attack_strength(province)
@@ -253,7 +255,9 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
         if province in moved and target in board.orders and target not in moved
     }
     for province, entry in chosen.items():
-        entry.outcome, entry.reason = _outcome(board, province, province in moved, province in dislodged_by)
+        entry.outcome, entry.reason = (
+            _SUCCEEDS if province in moved else _outcome(board, province, province in dislodged_by)
+        )
 
     lex = lexicon(position.game_map)
     units: list[PlacedUnit] = []
@@ -262,7 +266,7 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
     for province, placed in position.units.items():
         if province in moved:
             arrived = lex.arrival(board.moves[province])
-            units.append(PlacedUnit(placed.power, arrived))
+            units.append(tuple.__new__(PlacedUnit, (placed.power, arrived)))  # in C, not the named tuple's __new__
             occupied.add(arrived.location.province)
         elif province in dislodged_by:
             attacker = dislodged_by[province]
@@ -273,7 +277,7 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
     contested = frozenset(
         dest
         for dest, movers in board.moves_into.items()
-        if dest not in occupied and any(board.prevent_strength(m) > 0 for m in movers)
+        if dest not in occupied and any(map(board.prevents, movers))
     )
     return MovementResult(copy_outcomes(entries), tuple(units), tuple(dislodged), contested)
 
@@ -281,11 +285,9 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
 _SUCCEEDS: tuple[Outcome, str | None] = (Outcome.SUCCEEDS, None)
 
 
-def _outcome(board: _Board, province: str, moved: bool, dislodged: bool) -> tuple[Outcome, str | None]:
-    """What became of the order of the unit in ``province``, and why it failed."""
+def _outcome(board: _Board, province: str, dislodged: bool) -> tuple[Outcome, str | None]:
+    """What became of the order of the unit in ``province`` (not a move that succeeded), and why it failed."""
     if province in board.moves:
-        if moved:
-            return _SUCCEEDS
         if not board.path(province):
             return Outcome.FAILS, "no convoy"
         return Outcome.FAILS, "dislodged" if dislodged else "bounce"

@@ -86,8 +86,10 @@ def adjustment_needed(position: Position) -> bool:
 
 def winner(position: Position) -> str | None:
     """The power holding at least the map's victory count of supply centers, if any."""
-    owners = list(position.centers.values())
+    held: dict[str, int] = {}  # counted in one pass over the centers, not one per power
+    for owner in position.centers.values():
+        held[owner] = held.get(owner, 0) + 1
     for power in position.game_map.powers:
-        if owners.count(power) >= position.game_map.victory_centers:
+        if held.get(power, 0) >= position.game_map.victory_centers:
             return power
     return None

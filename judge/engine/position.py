@@ -85,14 +85,6 @@ class Dislodgement:
     via_convoy: bool = False
 
 
-def _frozen(mapping: Mapping[str, object] | None) -> Mapping[str, object]:
-    """A read-only copy of ``mapping``; a read-only view is taken as it is: only positions make
-    them, over tables nothing changes (so :meth:`Position.evolve` and the next position share them)."""
-    if type(mapping) is MappingProxyType:
-        return mapping
-    return MappingProxyType(dict(mapping or {}))
-
-
 @dataclass(frozen=True, eq=False)
 class Position:
     """The board before a phase: units by province, center owners, and retreat context."""
@@ -105,8 +97,12 @@ class Position:
     contested: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
+        # Each table becomes a read-only copy; a read-only view is kept as it is (only positions
+        # make them, over tables nothing changes: evolve() and the next position share them).
         for name in ("units", "centers", "dislodged"):
-            object.__setattr__(self, name, _frozen(getattr(self, name)))
+            mapping = getattr(self, name)
+            if type(mapping) is not MappingProxyType:
+                object.__setattr__(self, name, MappingProxyType(dict(mapping or {})))
 
     @classmethod
     def build(

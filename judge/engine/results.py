@@ -29,6 +29,11 @@ class OrderResult(NamedTuple):
     detail: str | None = None
 
 
+# Builds an ``OrderResult`` from its five fields in C: the named tuple's own ``__new__`` is
+# a Python function, and a phase builds one result per order.
+_new_result = tuple.__new__
+
+
 MULTIPLE_ORDERS = "the unit was given different orders; it holds (DATC 4.D.3)"
 
 
@@ -48,7 +53,7 @@ class Entry:
 
     def result(self) -> OrderResult:
         assert self.outcome is not None
-        return OrderResult(self.power, self.order or self.given, self.outcome, self.reason, self.detail)
+        return _new_result(OrderResult, (self.power, self.order or self.given, self.outcome, self.reason, self.detail))
 
 
 def check_all(position: Position, orders: Mapping[str, Sequence[Order | str]]) -> list[Entry]:
@@ -129,5 +134,6 @@ def copy_outcomes(entries: Sequence[Entry]) -> tuple[OrderResult, ...]:
                 raise AssertionError(f"order {entry.order} was never settled")
             outcome = first.outcome
             entry.settle(outcome, first.reason, first.detail)
-        results.append(OrderResult(entry.power, entry.order or entry.given, outcome, entry.reason, entry.detail))
+        fields = (entry.power, entry.order or entry.given, outcome, entry.reason, entry.detail)
+        results.append(_new_result(OrderResult, fields))
     return tuple(results)
