@@ -152,13 +152,13 @@ def _secure_delete(dbapi_connection, _record):  # type: ignore[no-untyped-def]
 
 def intake_for(db: Database) -> Intake:
     """The daemon's intake: a `FileIntake` beside a database kept in an SQLite file, else a `DirectIntake`."""
-    path = intake_path(db)
+    path = intake_path(db.url)
     return FileIntake(path) if path is not None else DirectIntake(db)
 
 
 def take_in(db: Database) -> int:
     """Take in what a daemon's intake holds, if there is one (for ``judge tick`` and ``judge apply``)."""
-    path = intake_path(db)
+    path = intake_path(db.url)
     if path is None or not path.exists():
         return 0
     intake = FileIntake(path)
@@ -168,9 +168,10 @@ def take_in(db: Database) -> int:
         intake.engine.dispose()
 
 
-def intake_path(db: Database) -> Path | None:
-    """Where the intake of a database kept in an SQLite file is: ``judge.db`` has ``judge-intake.db``."""
-    url = make_url(db.url)
+def intake_path(database_url: str) -> Path | None:
+    """Where the intake of a database kept in an SQLite file is (``judge.db`` has
+    ``judge-intake.db``); None for any other database."""
+    url = make_url(database_url)
     if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:" \
             or url.database.startswith("file:"):
         return None

@@ -29,6 +29,13 @@ def db(tmp_path: Path) -> Database:
     return open_database(Settings(data_dir=tmp_path))
 
 
+@pytest.fixture
+def intake(db: Database) -> FileIntake:
+    path = intake_path(db.url)
+    assert path is not None
+    return FileIntake(path)
+
+
 def inbound(db: Database) -> list[tuple[bytes, str | None, datetime, str]]:
     with db.transaction() as session:
         rows = session.execute(select(InboundMail.raw, InboundMail.envelope_from, InboundMail.received_at,
@@ -47,12 +54,11 @@ def test_an_sqlite_database_gets_an_intake_file_beside_it_and_postgresql_none(db
     assert isinstance(intake, FileIntake)
     assert intake.path == Path(db.engine.url.database or "").with_name("judge-intake.db")
     assert intake.path.stat().st_mode & 0o777 == 0o600  # it holds passwords until taken in
-    assert intake_path(Database("postgresql+psycopg://judge@127.0.0.1:1/none")) is None
+    assert intake_path("postgresql+psycopg://judge@127.0.0.1:1/none") is None
     assert isinstance(intake_for(Database("sqlite://")), DirectIntake)
 
 
-def test_stored_mail_stays_in_the_intake_until_taken_in_in_arrival_order(db: Database) -> None:
-    intake = FileIntake(intake_path(db))  # type: ignore[arg-type]
+def test_stored_mail_stays_in_the_intake_until_taken_in_in_arrival_order(db: Database, intake: FileIntake) -> None:
     first = intake.store([(b"one", "a@example.org"), (b"two", None)], NOW)
     second = intake.store([(b"three", "c\r\n@example.org")], LATER)
     assert first == [1, 2] and second == [3]
@@ -63,8 +69,7 @@ def test_stored_mail_stays_in_the_intake_until_taken_in_in_arrival_order(db: Dat
     assert intake.take(db) == 0 and len(inbound(db)) == 3
 
 
-def test_the_next_commit_forgets_what_was_taken_in_and_keeps_the_rest(db: Database) -> None:
-    intake = FileIntake(intake_path(db))  # type: ignore[arg-type]
+def test_the_next_commit_forgets_what_was_taken_in_and_keeps_the_rest(db: Database, intake: FileIntake) -> None:
     intake.store([(b"one", None), (b"two", None)], NOW)
     intake.take(db)
     assert held(intake) == [1, 2]  # taken in, not yet forgotten
@@ -75,8 +80,7 @@ def test_the_next_commit_forgets_what_was_taken_in_and_keeps_the_rest(db: Databa
     assert held(intake) == []
 
 
-def test_mail_is_taken_in_once_even_if_the_intake_never_forgot_it(db: Database) -> None:
-    intake = FileIntake(intake_path(db))  # type: ignore[arg-type]
+def test_mail_is_taken_in_once_even_if_the_intake_never_forgot_it(db: Database, intake: FileIntake) -> None:
     intake.store([(b"one", None), (b"two", None)], NOW)
     intake.take(db)
     intake.engine.dispose()  # the judge dies before any commit deletes the rows it took in
@@ -89,7 +93,7 @@ def test_mail_is_taken_in_once_even_if_the_intake_never_forgot_it(db: Database) 
 
 
 def test_a_new_intake_file_is_taken_in_from_its_first_row(db: Database) -> None:
-    path = intake_path(db)
+    path = intake_path(db.url)
     assert path is not None
     old = FileIntake(path)
     old.store([(b"one", None), (b"two", None)], NOW)
@@ -106,8 +110,7 @@ def test_a_new_intake_file_is_taken_in_from_its_first_row(db: Database) -> None:
         assert dict(session.execute(select(IntakeMark.epoch, IntakeMark.taken)).all()) == {old.epoch: 2, new.epoch: 1}
 
 
-def test_a_take_that_fails_forgets_nothing(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
-    intake = FileIntake(intake_path(db))  # type: ignore[arg-type]
+def test_a_take_that_fails_forgets_nothing(db: Database, intake: FileIntake, monkeypatch: pytest.MonkeyPatch) -> None:
     intake.store([(b"one", None)], NOW)
     real = db.transaction
 
@@ -126,8 +129,7 @@ def test_a_take_that_fails_forgets_nothing(db: Database, monkeypatch: pytest.Mon
     assert intake.take(db) == 1 and len(inbound(db)) == 1
 
 
-def test_a_store_does_not_wait_for_a_transaction_writing_the_judges_database(db: Database) -> None:
-    intake = FileIntake(intake_path(db))  # type: ignore[arg-type]
+def test_a_store_does_not_wait_for_a_transaction_writing_the_judges_database(db: Database, intake: FileIntake) -> None:
     applying = sqlite3.connect(db.engine.url.database or "", isolation_level=None)
     applying.execute("BEGIN IMMEDIATE")  # as the applier's process holds SQLite's write lock for a run
     try:
@@ -144,7 +146,9 @@ def test_a_store_does_not_wait_for_a_transaction_writing_the_judges_database(db:
 def test_judge_tick_and_apply_take_in_what_a_stopped_daemon_left_in_its_intake(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, web=False, maps=False)
     db = open_database(settings)
-    intake = FileIntake(intake_path(db))  # type: ignore[arg-type]
+    path = intake_path(db.url)
+    assert path is not None
+    intake = FileIntake(path)
     intake.store([(raw_mail("gm@example.org", "HELP"), "gm@example.org")], NOW)
     intake.engine.dispose()
     assert [status for _, status in apply_stored(db, settings, NOW)] == ["done"]
@@ -152,8 +156,7 @@ def test_judge_tick_and_apply_take_in_what_a_stopped_daemon_left_in_its_intake(t
         assert session.scalar(select(func.count()).select_from(InboundMail)) == 1
 
 
-def test_what_was_taken_in_and_forgotten_leaves_no_password_in_the_intake_file(db: Database) -> None:
-    intake = FileIntake(intake_path(db))  # type: ignore[arg-type]
+def test_what_was_taken_in_and_forgotten_leaves_no_password_in_the_intake(db: Database, intake: FileIntake) -> None:
     intake.store([(b"SIGNON FRANCE@game1 swordfish-1234", None)], NOW)
     intake.take(db)
     intake.store([], NOW)
