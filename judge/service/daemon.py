@@ -186,6 +186,7 @@ class Daemon:
         self.executor.shutdown(wait=True)
         if self.applier is not None:
             self.applier.close()
+        self.intake.close()
         self.db.engine.dispose()
         log.info("stopped")
 

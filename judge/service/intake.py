@@ -73,6 +73,9 @@ class Intake(Protocol):
     def take(self, db: Database) -> int:
         """Take stored mail into ``db``'s ``inbound_mail``; how many mails."""
 
+    def close(self) -> None:
+        """Let go of what the intake holds open."""
+
 
 class DirectIntake:
     """Mail stored straight into the judge's database: nothing to take in."""
@@ -87,6 +90,9 @@ class DirectIntake:
 
     def take(self, db: Database) -> int:
         return 0
+
+    def close(self) -> None:
+        """The judge's database is closed by its owner."""
 
 
 class FileIntake:
@@ -143,6 +149,9 @@ class FileIntake:
             if len(rows) < TAKE:
                 return taken
 
+    def close(self) -> None:
+        self.engine.dispose()
+
 
 def _secure_delete(dbapi_connection, _record):  # type: ignore[no-untyped-def]
     cursor = dbapi_connection.cursor()
@@ -165,7 +174,7 @@ def take_in(db: Database) -> int:
     try:
         return intake.take(db)
     finally:
-        intake.engine.dispose()
+        intake.close()
 
 
 def intake_path(database_url: str) -> Path | None:
