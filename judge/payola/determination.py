@@ -189,13 +189,11 @@ class Line:
     """One offer line's money on one unit: its offer, its terms grouped, and the candidates it
     pays for (those offered directly first, then its promise)."""
 
-    __slots__ = ("direct", "groups", "kind", "number", "offer", "pays", "power", "target")
+    __slots__ = ("direct", "groups", "kind", "number", "offer", "pays", "power")
 
     def __init__(
-        self, target: BribedUnit, power: str, number: int, offer: Offer, groups: tuple[Group, ...],
-        pays: tuple[int, ...] = (),
+        self, power: str, number: int, offer: Offer, groups: tuple[Group, ...], pays: tuple[int, ...] = (),
     ) -> None:
-        self.target = target
         self.power = power
         self.number = number  # position in the power's sheet, for rule 5.3
         self.offer = offer
@@ -346,7 +344,7 @@ class Conversion:
                     groups = groups_of[id(terms)] = _groups(terms)
                 kind = offer.kind
                 if kind is negative:
-                    line = Line(target, power, number, offer, groups)
+                    line = Line(power, number, offer, groups)
                     target.candidate(target.hold_order)
                     target.promising.append(line)
                 else:
@@ -354,7 +352,7 @@ class Conversion:
                     pays = pays_of.get(id(orders))
                     if pays is None:
                         pays = pays_of[id(orders)] = tuple(map(target.candidate, orders))
-                    line = Line(target, power, number, offer, groups, pays)
+                    line = Line(power, number, offer, groups, pays)
                     if kind is not OfferKind.DIRECT:
                         target.promising.append(line)
                         if kind is gift and (target.hold is None or target.hold not in pays):
@@ -372,7 +370,7 @@ class Conversion:
 
     @staticmethod
     def _default_hold(target: BribedUnit, number: int) -> Line:
-        line = Line(target, target.owner, number, target.default_hold, (), (target.candidate(target.hold_order),))
+        line = Line(target.owner, number, target.default_hold, (), (target.candidate(target.hold_order),))
         target.lines.append(line)
         return line
 

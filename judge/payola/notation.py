@@ -22,7 +22,7 @@ from judge.engine.orders import MovementOrder, OrderSyntaxError, parse_order
 from judge.engine.position import Position
 from judge.payola.acceptance import AcceptanceError, parse_acceptance
 from judge.payola.determination import Determination, PowerInput, Statement, determine_orders
-from judge.payola.offers import OfferSheet, parse_sheet
+from judge.payola.offers import OfferSheet, PhaseReader, parse_sheet
 from judge.payola.options import OptionError, Options, parse_options
 
 
@@ -60,11 +60,12 @@ def payola_from_data(data: Any) -> dict[str, Any]:
     inputs: dict[str, PowerInput] = {}
     errors: dict[str, list[dict[str, Any]]] = {p: [] for p in game_map.powers}
     direct: dict[str, list[MovementOrder]] = {}
+    reader = PhaseReader(position)  # the sheets share their readings of orders and amounts
     for power, info in parsed.items():
         balance = info.get("balance", 0)
         if not isinstance(balance, int) or balance < 0:
             raise NotationError(f"powers.{power}.balance must be a whole number of at least 0")
-        sheet, sheet_errors = parse_sheet(str(info.get("sheet", "")), position, power, options, dummies)
+        sheet, sheet_errors = parse_sheet(str(info.get("sheet", "")), position, power, options, dummies, reader)
         errors[power].extend({"line": e.line, "text": e.text, "error": e.error} for e in sheet_errors)
         acceptance = None
         if info.get("accept"):

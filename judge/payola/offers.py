@@ -16,7 +16,9 @@ plateau and a savings request are at most 1,000,000 AgP, a repetition count at m
 
 Every sheet of a phase names the same few orders and amounts over and over, so each order
 text is parsed and checked for legality once per position, and each amount text read once,
-by a :class:`PhaseReader` shared by the phase's sheets.
+by a :class:`PhaseReader` shared by the phase's sheets.  The caller makes the reader and passes
+it to each sheet of the phase: no registry of readers outlives the phase (one kept per position
+held every position it had ever read, for as long as the process ran).
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from enum import Enum
-from weakref import WeakKeyDictionary
 
 from judge.engine.legal import check_order
 from judge.engine.orders import (
@@ -177,14 +178,6 @@ class PhaseReader:
         self._terms: dict[tuple[str, bool], tuple[tuple[Term, ...], int] | str] = {}
         self._parts: dict[tuple[str, bool], tuple[list[Term], int] | str] = {}  # each ``+`` part of the amounts
 
-    @classmethod
-    def of(cls, position: Position) -> PhaseReader:
-        """The reader shared by every sheet parsed against ``position`` (kept while it lives)."""
-        reader = _READERS.get(position)
-        if reader is None:
-            reader = _READERS[position] = cls(position)
-        return reader
-
     def line(self, line: int, text: str, power: str, options: Options, dummies: Collection[str]) -> Offer | int | None:
         """One line: an :class:`Offer`, a savings amount, or ``None`` for blank or comment;
         :class:`ValueError` saying what is wrong with a bad line."""
@@ -329,9 +322,6 @@ class PhaseReader:
         return normal
 
 
-_READERS: WeakKeyDictionary[Position, PhaseReader] = WeakKeyDictionary()
-
-
 def parse_line(
     line: int, text: str, position: Position, power: str, options: Options, dummies: Collection[str] = (),
     reader: PhaseReader | None = None,
@@ -340,7 +330,7 @@ def parse_line(
 
     Raises :class:`ValueError` with the reason when the line is not a valid offer.
     """
-    return (reader or PhaseReader.of(position)).line(line, text, power, options, dummies)
+    return (reader or PhaseReader(position)).line(line, text, power, options, dummies)
 
 
 def parse_sheet(
@@ -353,12 +343,12 @@ def parse_sheet(
     ``seen`` (the board as the power sees it, :func:`judge.payola.blind.as_seen`; by default
     the whole board), is never an error: it counts if it is a valid offer (the unit may be
     there, out of sight), and is set aside silently in ``ignored`` otherwise, so that an offer
-    to an absent unit and one to a unit out of sight read alike.  ``reader`` defaults to the
-    one shared by all sheets parsed against ``position``.
+    to an absent unit and one to a unit out of sight read alike.  ``reader`` (pass one for all
+    the sheets of a phase, so each order text is read once) defaults to a new one.
     """
     options = options or Options()
     if reader is None:
-        reader = PhaseReader.of(position)
+        reader = PhaseReader(position)
     assert reader.position is position, "a reader reads the sheets of its own position"
     offers: list[Offer] = []
     errors: list[SheetError] = []

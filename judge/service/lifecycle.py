@@ -41,7 +41,7 @@ from judge.payola.acceptance import AcceptanceError, AcceptanceList, parse_accep
 from judge.payola.blind import Sight, witness
 from judge.payola.determination import Determination, PowerInput, determine_orders
 from judge.payola.notation import determination_to_data, statement_to_data
-from judge.payola.offers import OfferSheet, parse_sheet
+from judge.payola.offers import OfferSheet, PhaseReader, parse_sheet
 from judge.payola.options import Options, parse_options
 from judge.payola.treasury import income_due, pay_income, zerosum_start, zerosum_year_end
 from judge.service import maps, views
@@ -495,12 +495,14 @@ def _determine(session: Session, game: Game, row: PhaseRow, position: Position,
     lists_used: dict[str, str] = {}
     latest = latest_submissions(session, game, row.name)
     led_to = _led_to(session, game, row, position) if options.blind else None
+    reader = PhaseReader(position)  # the phase's sheets share their readings of orders and amounts
     for power in position.game_map.powers:
         submission = latest.get((power, "sheet"))
         sheet = OfferSheet()
         if submission is not None and submission.text.strip():
             seen = witness(power, *led_to, position).after if led_to is not None else None
-            parsed, errors = parse_sheet(submission.text, position, power, options, dummies, seen=seen)
+            parsed, errors = parse_sheet(
+                submission.text, position, power, options, dummies, reader=reader, seen=seen)
             if not errors:
                 sheet = parsed
                 sheets_used[power] = submission.text

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from judge.engine.map import load_map
+from judge.engine.position import Position
 from judge.payola.offers import OfferKind, Term, parse_sheet
 from judge.payola.options import parse_options
 from tests.payola.game import START
@@ -180,7 +184,19 @@ def test_rule_3_1_a_phase_parses_and_checks_each_order_text_once(monkeypatch: py
     # Three texts: F LON - NTH, F EDI - NTH, and the alternative - ENG of F LON.
     assert calls.count("parse_order") == 3 and calls.count("check_order") == 3
     assert sheets[1][0].offers[0].orders[0] is sheets[0][0].offers[0].orders[0]
-    assert offers.PhaseReader.of(START) is offers.PhaseReader.of(START)  # the default: one reader per position
+
+
+def test_parsing_keeps_no_position_alive() -> None:
+    """A long-running judge parses sheets against a new position every phase: once the caller
+    drops a position, nothing the parser keeps may hold it (a registry of one reader per position
+    once held every position, and every order read, for the life of the process)."""
+    position = Position.initial(load_map("standard"))
+    sheet, errors = parse_sheet("3 : A PAR - BUR\n2 : F LON - NTH", position, "FRANCE")
+    assert not errors and len(sheet.offers) == 2
+    gone = weakref.ref(position)
+    del position, sheet
+    gc.collect()
+    assert gone() is None
 
 
 def test_cap_at_most_100_amounts_in_one_offer_repetitions_counted() -> None:
