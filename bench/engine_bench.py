@@ -73,6 +73,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from judge import core_build
 from judge.engine.convoys import route_exists
 from judge.engine.legal import legal_orders
 from judge.engine.map import GameMap, Location, Terrain, load_map
@@ -475,7 +476,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     units = sum(len(c.position.units) for c in cases)
     print(
         f"generated {len(cases)} positions, {units} units (seed {args.seed}) "
-        f"in {time.perf_counter() - start:.1f} s (not measured); medians of {args.rounds} rounds, CPU time"
+        f"in {time.perf_counter() - start:.1f} s (not measured); medians of {args.rounds} rounds, CPU time;"
+        f" the judge's core: {core_build()}"
     )
     try:
         import diplomacy  # type: ignore[import-untyped]

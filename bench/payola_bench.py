@@ -38,6 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from judge import core_build
 from judge.engine.legal import legal_orders
 from judge.engine.map import load_map
 from judge.engine.notation import position_to_data
@@ -167,6 +168,7 @@ def main() -> None:
     parser.add_argument("--phases", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    print(f"The judge's core: {core_build()}")
     print(f"Worst case: 7 powers x {args.offers} offers, median of {args.phases} phases")
     print("                 determination (< 10 ms)   parse          both (< 15 ms)   rounds")
     for options in (Options(), Options(ebayola=True)):

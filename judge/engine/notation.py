@@ -110,8 +110,8 @@ def position_from_data(data: Any) -> tuple[Position, dict[str, list[Order | str]
         raise NotationError("'phase' is required, e.g. \"S1901M\"")
     try:
         phase = Phase.parse(phase_text)
-    except ValueError as exc:
-        raise NotationError(str(exc)) from None
+    except ValueError as bad_phase:  # (an exception variable has one type per function when compiled)
+        raise NotationError(str(bad_phase)) from None
 
     # Units and centers are mostly written canonically: those are read with one lookup each.
     standing, names = lexicon(game_map).standing, game_map.names
@@ -163,8 +163,8 @@ def position_from_data(data: Any) -> tuple[Position, dict[str, list[Order | str]
         for text in _list(listed, "orders", power_text):
             try:
                 bucket.append(read(str(text)))
-            except OrderSyntaxError as exc:
-                bucket.append(f"{text}: {exc}")
+            except OrderSyntaxError as unreadable:
+                bucket.append(f"{text}: {unreadable}")
     position = Position.build(game_map, phase, units.values(), centers, dislodged, contested)
     return position, orders
 

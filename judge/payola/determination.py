@@ -948,7 +948,7 @@ class _Reductions:
         top = motion.top
         fastest = falling[top[0]]
         if any(falling[c] != fastest for c in top):
-            ahead: float = 1
+            ahead: float = 1.0
         else:
             ahead = min((-((v - best) // (fastest - s)) for v, s in zip(totals, falling, strict=True)
                          if s < fastest and v < best), default=_NEVER)

@@ -1,11 +1,11 @@
 """Sanity checks on the raw standard map data file (standard.json)."""
 
 import json
-from pathlib import Path
+from importlib.resources import files
 
 import pytest
 
-MAP_PATH = Path(__file__).parents[2] / "judge/engine/maps/standard.json"
+MAP_PATH = files("judge.engine") / "maps" / "standard.json"  # as the judge ships it (in a source tree or installed)
 
 SPLIT_COASTS = {"STP": {"NC", "SC"}, "SPA": {"NC", "SC"}, "BUL": {"EC", "SC"}}
 
@@ -44,7 +44,7 @@ UNITS = {
 
 @pytest.fixture(scope="module")
 def data():
-    with open(MAP_PATH, encoding="utf-8") as fh:
+    with MAP_PATH.open(encoding="utf-8") as fh:
         return json.load(fh)
 
 

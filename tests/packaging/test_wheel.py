@@ -36,7 +36,7 @@ def _run(command: list[str | Path], cwd: Path) -> str:
 def test_a_wheel_installed_in_a_fresh_venv_runs_the_demo_without_the_sources(tmp_path: Path) -> None:
     source = tmp_path / "source"  # only what a source distribution holds: no build/, no stale files
     shutil.copytree(ROOT / "judge", source / "judge", ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy(ROOT / name, source / name)
     wheels = tmp_path / "wheels"
     _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", wheels, source], cwd=tmp_path)
