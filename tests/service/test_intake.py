@@ -143,6 +143,31 @@ def test_a_store_does_not_wait_for_a_transaction_writing_the_judges_database(db:
         applying.close()
 
 
+def test_a_take_with_nothing_new_does_not_wait_for_the_judges_database(db: Database, intake: FileIntake) -> None:
+    intake.store([(b"one", None)], NOW)
+    assert intake.take(db) == 1 and held(intake) == [1]
+
+    def take_alone() -> None:
+        took: list[int] = []
+        take = threading.Thread(target=lambda: took.append(intake.take(db)))
+        take.start()
+        take.join(timeout=20)  # a take that wrote would wait 30 s for the lock
+        assert not take.is_alive() and took == [0]
+
+    applying = sqlite3.connect(db.engine.url.database or "", isolation_level=None)
+    applying.execute("BEGIN IMMEDIATE")  # the applier holds SQLite's write lock for a run
+    try:
+        take_alone()  # holding only what it took
+        intake.store([], LATER)
+        assert held(intake) == []
+        take_alone()  # empty
+    finally:
+        applying.rollback()
+        applying.close()
+    intake.store([(b"two", None)], LATER)
+    assert intake.take(db) == 1 and [raw for raw, *_ in inbound(db)] == [b"one", b"two"]
+
+
 def test_judge_tick_and_apply_take_in_what_a_stopped_daemon_left_in_its_intake(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, web=False, maps=False)
     db = open_database(settings)
