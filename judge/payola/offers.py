@@ -121,6 +121,10 @@ MAX_TERMS = 100
 """The most amounts one offer line may hold, repetitions counted: each is reduced on its own."""
 
 
+_Amounts = tuple[tuple[Term, ...], int]
+"""An offer's terms (repetitions expanded) and their sum."""
+
+
 def _number(digits: str, limit: int, what: str) -> int:
     """A number no larger than ``limit`` (a huge one is refused on its length, before conversion)."""
     value = int(digits) if len(digits) <= 18 or len(digits.lstrip("0")) <= 18 else limit + 1
@@ -129,7 +133,7 @@ def _number(digits: str, limit: int, what: str) -> int:
     return value
 
 
-def _term(part: str, classic: bool) -> tuple[list[Term], int]:
+def _term(part: str, classic: bool) -> _Amounts:
     """One ``+`` part of an offer's amounts: its repeated term (``3*5#2``), and their sum."""
     match = _TERM.match(part)
     if match is None:
@@ -145,7 +149,26 @@ def _term(part: str, classic: bool) -> tuple[list[Term], int]:
         plateau = _number(match["plateau"], MAX_AMOUNT, "a plateau (AgP)") if match["plateau"] else amount
     if plateau > amount:
         raise _LineError(f"the plateau ({plateau}) is above the amount ({amount})")
-    return [Term(amount, plateau)] * repeat, amount * repeat
+    return (Term(amount, plateau),) * repeat, amount * repeat
+
+
+def _savings(digits: str, classic: bool) -> int:
+    """A savings request's amount (3.4)."""
+    if classic:
+        raise ValueError("savings requests are not allowed in Payola Classic")
+    try:
+        return _number(digits, MAX_AMOUNT, "a savings request (AgP)")
+    except _LineError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _not_an_offer(body: str) -> str:
+    """What is wrong with a line that has no amount and type symbol where an offer starts."""
+    symbol = re.search(r"[:!>@&]", body)
+    if symbol is None or not body[: symbol.start()].strip():
+        return "expected an offer such as '4 : A LON - YOR' or a savings request such as '10 $'"
+    amounts = body[: symbol.start()].strip()
+    return f"bad amount '{amounts}' (an offer is: amount, type symbol : ! > @ &, unit and order)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +191,9 @@ class PhaseReader:
 
     Reading an order depends only on the position, and reading an amount only on the
     options, so a remembered answer is the answer; an error is remembered as its message.
+    A line is split once, at its type symbol, into its amounts and its orders part, and each
+    part is looked up as written (spaces and all), so that a line already seen piecewise
+    costs the split, two lookups and the checks that depend on the sheet.
     """
 
     def __init__(self, position: Position) -> None:
@@ -175,8 +201,9 @@ class PhaseReader:
         self._orders: dict[str, tuple[PlacedUnit, MovementOrder | str] | str] = {}
         self._alternatives: dict[tuple[Unit, str], MovementOrder | str] = {}
         self._readings: dict[str, _Reading] = {}
-        self._terms: dict[tuple[str, bool], tuple[tuple[Term, ...], int] | str] = {}
-        self._parts: dict[tuple[str, bool], tuple[list[Term], int] | str] = {}  # each ``+`` part of the amounts
+        self._amounts: dict[str, _Amounts | str] = {}
+        self._classic_amounts: dict[str, _Amounts | str] = {}  # Payola Classic reads amounts apart
+        self._parts: dict[tuple[str, bool], _Amounts | str] = {}  # each ``+`` part of the amounts
 
     def line(self, line: int, text: str, power: str, options: Options, dummies: Collection[str]) -> Offer | int | None:
         """One line: an :class:`Offer`, a savings amount, or ``None`` for blank or comment;
@@ -184,31 +211,22 @@ class PhaseReader:
         body = text.partition("%")[0].strip()
         if not body:
             return None
-        if body.endswith("$"):
+        if body[-1] == "$":
             savings = _SAVINGS.match(body)
             if savings:
-                if options.classic:
-                    raise ValueError("savings requests are not allowed in Payola Classic")
-                try:
-                    return _number(savings["amount"], MAX_AMOUNT, "a savings request (AgP)")
-                except _LineError as exc:
-                    raise ValueError(str(exc)) from None
+                return _savings(savings["amount"], options.classic)
         match = _OFFER.match(body)
-        amounts, symbol, rest = match.groups() if match is not None else ("", "", "")
-        amounts = amounts.strip()
-        if not amounts:
-            symbol = re.search(r"[:!>@&]", body)
-            if symbol is None or not body[: symbol.start()].strip():
-                raise ValueError("expected an offer such as '4 : A LON - YOR' or a savings request such as '10 $'")
-            amounts = body[: symbol.start()].strip()
-            raise ValueError(f"bad amount '{amounts}' (an offer is: amount, type symbol : ! > @ &, unit and order)")
+        if match is None or not match["amounts"]:  # ``body`` is stripped: amounts are there or empty
+            raise ValueError(_not_an_offer(body))
+        amounts, symbol, rest = match.groups()
         kind = _KINDS[symbol]
         classic = options.classic
         if classic and kind is not OfferKind.DIRECT:
             raise ValueError("only direct offers (:) are allowed in Payola Classic")
-        read = self._terms.get((amounts, classic))
+        known = self._classic_amounts if classic else self._amounts
+        read = known.get(amounts)
         if read is None:
-            read = self._read_terms(amounts, options)
+            read = known[amounts] = self._read_amounts(amounts, classic)
         if isinstance(read, str):
             raise ValueError(read)
         terms, total = read
@@ -228,39 +246,35 @@ class PhaseReader:
             raise ValueError("zero offers to foreign units are not allowed")
         return Offer(line, body, kind, placed.unit, reading.orders, terms)
 
-    def _read_terms(self, text: str, options: Options) -> tuple[tuple[Term, ...], int] | str:
-        """An offer's amounts (its terms, repetitions expanded) and their sum, or why not; each
-        ``+`` part is read once per phase, as each whole text is."""
-        classic = options.classic
-        if "+" not in text:  # one part (``text`` is stripped)
-            parts = [text]
-        else:
-            parts = [part.strip() for part in text.split("+")]
-            if classic and len(parts) > 1:
-                found: tuple[tuple[Term, ...], int] | str = "augmentation (+) is not allowed in Payola Classic"
-                self._terms[(text, classic)] = found
-                return found
+    def _read_amounts(self, text: str, classic: bool) -> _Amounts | str:
+        """An offer's amounts (the text before its type symbol), or why not; each ``+`` part is
+        read once per phase too, and an amount of one part is that part's reading."""
+        if "+" not in text:
+            return self._part(text.strip(), classic)
+        if classic:
+            return "augmentation (+) is not allowed in Payola Classic"
         terms: list[Term] = []
         total = 0
-        for part in parts:
-            read = self._parts.get((part, classic))
-            if read is None:
-                try:
-                    read = _term(part, classic)
-                except _LineError as exc:
-                    read = str(exc)
-                self._parts[(part, classic)] = read
+        for part in text.split("+"):
+            read = self._part(part.strip(), classic)
             if isinstance(read, str):
-                self._terms[(text, classic)] = read
                 return read
             terms.extend(read[0])
             total += read[1]
             if len(terms) > MAX_TERMS:
-                found = f"an offer can hold at most {MAX_TERMS} amounts, repetitions counted"
-                self._terms[(text, classic)] = found
-                return found
-        found = self._terms[(text, classic)] = tuple(terms), total
-        return found
+                return f"an offer can hold at most {MAX_TERMS} amounts, repetitions counted"
+        return tuple(terms), total
+
+    def _part(self, part: str, classic: bool) -> _Amounts | str:
+        """One ``+`` part of an offer's amounts (stripped), or why not."""
+        read = self._parts.get((part, classic))
+        if read is None:
+            try:
+                read = _term(part, classic)
+            except _LineError as exc:
+                read = str(exc)
+            self._parts[(part, classic)] = read
+        return read
 
     def _read(self, rest: str) -> _Reading:
         """An offer's orders part: its first order, then each ``|`` alternative (3.1 items 6-8)."""
