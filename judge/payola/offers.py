@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
-from judge.engine.legal import check_order
+from judge.engine.legal import Illegal, checker
 from judge.engine.orders import (
     Convoy,
     Hold,
@@ -117,6 +117,8 @@ _OFFER = re.compile(r"^(?P<amounts>[0-9*#+\s]*)(?P<kind>[:!>@&])\s*(?P<rest>.*)$
 _TERM = re.compile(r"^(?:(?P<rep>\d+)\s*\*\s*)?(?P<amount>\d+)\s*(?:(?P<hash>#)\s*(?P<plateau>\d*))?$")
 _SAVINGS = re.compile(r"^(?P<amount>\d+)\s*\$$")
 _KINDS = {kind.value: kind for kind in OfferKind}
+_MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
+"""The types of a :data:`MovementOrder`, for ``isinstance`` (an ``A | B`` union is built anew at each use)."""
 MAX_AMOUNT = 1_000_000
 """The largest amount, plateau or savings request, in AgP."""
 MAX_REPEAT = 100
@@ -142,15 +144,16 @@ def _term(part: str, classic: bool) -> _Amounts:
     match = _TERM.match(part)
     if match is None:
         raise _LineError(f"bad amount '{part}': expected e.g. 5, 3*5, 5#2 or 3*5#")
-    if classic and (match["rep"] is not None or match["hash"]):
+    rep, digits, hash_mark, plateau_digits = match.groups()
+    if classic and (rep is not None or hash_mark):
         raise _LineError("repetition (*) and plateaus (#) are not allowed in Payola Classic")
-    amount = _number(match["amount"], MAX_AMOUNT, "an amount (AgP)")
-    repeat = 1 if match["rep"] is None else _number(match["rep"], MAX_REPEAT, "a repetition count")
+    amount = _number(digits, MAX_AMOUNT, "an amount (AgP)")
+    repeat = 1 if rep is None else _number(rep, MAX_REPEAT, "a repetition count")
     if repeat < 1:
         raise _LineError("a repetition count must be at least 1")
     plateau = 0
-    if match["hash"]:
-        plateau = _number(match["plateau"], MAX_AMOUNT, "a plateau (AgP)") if match["plateau"] else amount
+    if hash_mark:
+        plateau = _number(plateau_digits, MAX_AMOUNT, "a plateau (AgP)") if plateau_digits else amount
     if plateau > amount:
         raise _LineError(f"the plateau ({plateau}) is above the amount ({amount})")
     return (Term(amount, plateau),) * repeat, amount * repeat
@@ -175,8 +178,7 @@ def _not_an_offer(body: str) -> str:
     return f"bad amount '{amounts}' (an offer is: amount, type symbol : ! > @ &, unit and order)"
 
 
-@dataclass(frozen=True, slots=True)
-class _Reading:
+class _Reading(NamedTuple):
     """The orders part of an offer (after the type symbol) as read against the position.
 
     ``placed`` is ``None`` when the first order names no unit on the board (``error`` says
@@ -202,6 +204,7 @@ class PhaseReader:
 
     def __init__(self, position: Position) -> None:
         self.position = position
+        self._normal_form = checker(position.phase.kind)  # the engine's legality check, without its Verdict
         self._orders: dict[str, tuple[PlacedUnit, MovementOrder | str] | str] = {}
         self._alternatives: dict[tuple[Unit, str], MovementOrder | str] = {}
         self._readings: dict[str, _Reading] = {}
@@ -309,7 +312,7 @@ class PhaseReader:
             order = parse_order(text, position.game_map)
         except OrderSyntaxError as exc:
             return str(exc)
-        if not isinstance(order, Hold | Move | SupportHold | SupportMove | Convoy):
+        if not isinstance(order, _MOVEMENT_ORDERS):
             return f"'{text}' is not a movement order"
         ordered = order.unit
         placed = position.units.get(ordered.province)
@@ -332,11 +335,10 @@ class PhaseReader:
         return found
 
     def _legal(self, order: Order, unit: Unit) -> MovementOrder | str:
-        verdict = check_order(self.position, None, order)
-        if verdict.illegal is not None:
-            return f"'{order}' is not a legal order for {unit}: {verdict.illegal.message}"
-        normal = verdict.order
-        assert isinstance(normal, Hold | Move | SupportHold | SupportMove | Convoy)
+        normal = self._normal_form(self.position, None, order)
+        if isinstance(normal, Illegal):
+            return f"'{order}' is not a legal order for {unit}: {normal.message}"
+        assert isinstance(normal, _MOVEMENT_ORDERS)
         return normal
 
 
@@ -418,7 +420,7 @@ def _names_absent_unit(raw: str, position: Position) -> bool:
             order = parse_order(f"{prefix}{part.strip()}", position.game_map)
         except OrderSyntaxError:
             continue
-        if not isinstance(order, Hold | Move | SupportHold | SupportMove | Convoy):
+        if not isinstance(order, _MOVEMENT_ORDERS):
             continue
         prefix = prefix or f"{order.unit} "
         if any(absent(unit, position) for unit in named_units(order)):
