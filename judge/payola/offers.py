@@ -208,9 +208,8 @@ class PhaseReader:
         self._orders: dict[str, tuple[PlacedUnit, MovementOrder | str] | str] = {}
         self._alternatives: dict[tuple[Unit, str], MovementOrder | str] = {}
         self._readings: dict[str, _Reading] = {}
-        self._amounts: dict[str, _Amounts | str] = {}
+        self._amounts: dict[str, _Amounts | str] = {}  # and each ``+`` part of them
         self._classic_amounts: dict[str, _Amounts | str] = {}  # Payola Classic reads amounts apart
-        self._parts: dict[tuple[str, bool], _Amounts | str] = {}  # each ``+`` part of the amounts
 
     def line(self, line: int, text: str, power: str, options: Options, dummies: Collection[str]) -> Offer | int | None:
         """One line: an :class:`Offer`, a savings amount, or ``None`` for blank or comment;
@@ -254,16 +253,25 @@ class PhaseReader:
         return Offer(line, body, kind, placed.unit, reading.orders, terms)
 
     def _read_amounts(self, text: str, classic: bool) -> _Amounts | str:
-        """An offer's amounts (the text before its type symbol), or why not; each ``+`` part is
-        read once per phase too, and an amount of one part is that part's reading."""
+        """An offer's amounts (the text before its type symbol, as written), or why not.
+
+        A text without ``+`` is one term, repeated or not.  A text with ``+`` adds up its parts,
+        each looked up (and remembered) among the amount texts, as a line of that one part
+        would be: most parts are such lines too."""
         if "+" not in text:
-            return self._part(text.strip(), classic)
+            try:
+                return _term(text.strip(), classic)
+            except _LineError as exc:
+                return str(exc)
         if classic:
             return "augmentation (+) is not allowed in Payola Classic"
+        known = self._amounts
         terms: list[Term] = []
         total = 0
         for part in text.split("+"):
-            read = self._part(part.strip(), classic)
+            read = known.get(part)
+            if read is None:
+                read = known[part] = self._read_amounts(part, classic)
             if isinstance(read, str):
                 return read
             terms.extend(read[0])
@@ -271,17 +279,6 @@ class PhaseReader:
             if len(terms) > MAX_TERMS:
                 return f"an offer can hold at most {MAX_TERMS} amounts, repetitions counted"
         return tuple(terms), total
-
-    def _part(self, part: str, classic: bool) -> _Amounts | str:
-        """One ``+`` part of an offer's amounts (stripped), or why not."""
-        read = self._parts.get((part, classic))
-        if read is None:
-            try:
-                read = _term(part, classic)
-            except _LineError as exc:
-                read = str(exc)
-            self._parts[(part, classic)] = read
-        return read
 
     def _read(self, rest: str) -> _Reading:
         """An offer's orders part: its first order, then each ``|`` alternative (3.1 items 6-8)."""
