@@ -222,9 +222,11 @@ class PhaseReader:
             if savings:
                 return _savings(savings["amount"], options.classic)
         match = _OFFER.match(body)
-        if match is None or not match["amounts"]:  # ``body`` is stripped: amounts are there or empty
+        if match is None:
             raise ValueError(_not_an_offer(body))
-        amounts, symbol, rest = match.groups()
+        amounts, symbol, rest = match.groups()  # ``rest`` is stripped, as ``body`` is
+        if not amounts:  # nothing (``body`` is stripped) before the type symbol
+            raise ValueError(_not_an_offer(body))
         kind = _KINDS[symbol]
         classic = options.classic
         if classic and kind is not OfferKind.DIRECT:
@@ -239,18 +241,18 @@ class PhaseReader:
         reading = self._readings.get(rest)
         if reading is None:
             reading = self._readings[rest] = self._read(rest)
-        if classic and reading.alternatives:
+        placed, orders, error, alternatives = reading
+        if classic and alternatives:
             raise ValueError("alternatives (|) are not allowed in Payola Classic")
-        placed = reading.placed
         if placed is None:
-            raise ValueError(reading.error)
+            raise ValueError(error)
         if options.loyal_units and placed.power not in dummies:
             raise ValueError(f"{placed.power.title()}'s units are loyal: only units of dummy powers take bribes")
-        if reading.error is not None:
-            raise ValueError(reading.error)
+        if error is not None:
+            raise ValueError(error)
         if not total and placed.power != power and not classic:
             raise ValueError("zero offers to foreign units are not allowed")
-        return Offer(line, body, kind, placed.unit, reading.orders, terms)
+        return Offer(line, body, kind, placed.unit, orders, terms)
 
     def _read_amounts(self, text: str, classic: bool) -> _Amounts | str:
         """An offer's amounts (the text before its type symbol, as written), or why not.
@@ -282,7 +284,7 @@ class PhaseReader:
 
     def _read(self, rest: str) -> _Reading:
         """An offer's orders part: its first order, then each ``|`` alternative (3.1 items 6-8)."""
-        first, *alternatives = (part.strip() for part in rest.split("|"))
+        first, *alternatives = (part.strip() for part in rest.split("|")) if "|" in rest else (rest,)
         head = self._orders.get(first)
         if head is None:
             head = self._orders[first] = self._read_order(first)
