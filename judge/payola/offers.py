@@ -19,6 +19,11 @@ text is parsed and checked for legality once per position, and each amount text 
 by a :class:`PhaseReader` shared by the phase's sheets.  The caller makes the reader and passes
 it to each sheet of the phase: no registry of readers outlives the phase (one kept per position
 held every position it had ever read, for as long as the process ran).
+
+A line is split once, at its type symbol, into its amount text and its orders part, and each
+is looked up as written (a ``+`` part of an amount text is looked up among the amount texts
+too), so that a line costs the split, two lookups, the checks that depend on the sheet and its
+:class:`Offer`.  Offers are named tuples, the cheapest immutable value to build once a line.
 """
 
 from __future__ import annotations
@@ -197,9 +202,6 @@ class PhaseReader:
 
     Reading an order depends only on the position, and reading an amount only on the
     options, so a remembered answer is the answer; an error is remembered as its message.
-    A line is split once, at its type symbol, into its amounts and its orders part, and each
-    part is looked up as written (spaces and all), so that a line already seen piecewise
-    costs the split, two lookups and the checks that depend on the sheet.
     """
 
     def __init__(self, position: Position) -> None:
