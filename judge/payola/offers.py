@@ -19,6 +19,11 @@ text is parsed and checked for legality once per position, and each amount text 
 by a :class:`PhaseReader` shared by the phase's sheets.  The caller makes the reader and passes
 it to each sheet of the phase: no registry of readers outlives the phase (one kept per position
 held every position it had ever read, for as long as the process ran).
+
+A line is split once, at its type symbol, into its amount text and its orders part, and each
+is looked up as written (a ``+`` part of an amount text is looked up among the amount texts
+too), so that a line costs the split, two lookups, the checks that depend on the sheet and its
+:class:`Offer`.  Offers are named tuples, the cheapest immutable value to build once a line.
 """
 
 from __future__ import annotations
@@ -27,8 +32,9 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
-from judge.engine.legal import check_order
+from judge.engine.legal import Illegal, checker
 from judge.engine.orders import (
     Convoy,
     Hold,
@@ -62,9 +68,12 @@ class Term:
     plateau: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Offer:
-    """One line of an offer sheet, validated against the position."""
+class Offer(NamedTuple):
+    """One line of an offer sheet, validated against the position.
+
+    A named tuple, immutable and compared by value like the other values here: one is built
+    for every line of every sheet, and a tuple is built in a third of a frozen dataclass's time.
+    """
 
     line: int
     text: str
@@ -113,12 +122,18 @@ _OFFER = re.compile(r"^(?P<amounts>[0-9*#+\s]*)(?P<kind>[:!>@&])\s*(?P<rest>.*)$
 _TERM = re.compile(r"^(?:(?P<rep>\d+)\s*\*\s*)?(?P<amount>\d+)\s*(?:(?P<hash>#)\s*(?P<plateau>\d*))?$")
 _SAVINGS = re.compile(r"^(?P<amount>\d+)\s*\$$")
 _KINDS = {kind.value: kind for kind in OfferKind}
+_MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
+"""The types of a :data:`MovementOrder`, for ``isinstance`` (an ``A | B`` union is built anew at each use)."""
 MAX_AMOUNT = 1_000_000
 """The largest amount, plateau or savings request, in AgP."""
 MAX_REPEAT = 100
 """The largest repetition count."""
 MAX_TERMS = 100
 """The most amounts one offer line may hold, repetitions counted: each is reduced on its own."""
+
+
+_Amounts = tuple[tuple[Term, ...], int]
+"""An offer's terms (repetitions expanded) and their sum."""
 
 
 def _number(digits: str, limit: int, what: str) -> int:
@@ -129,27 +144,46 @@ def _number(digits: str, limit: int, what: str) -> int:
     return value
 
 
-def _term(part: str, classic: bool) -> tuple[list[Term], int]:
+def _term(part: str, classic: bool) -> _Amounts:
     """One ``+`` part of an offer's amounts: its repeated term (``3*5#2``), and their sum."""
     match = _TERM.match(part)
     if match is None:
         raise _LineError(f"bad amount '{part}': expected e.g. 5, 3*5, 5#2 or 3*5#")
-    if classic and (match["rep"] is not None or match["hash"]):
+    rep, digits, hash_mark, plateau_digits = match.groups()
+    if classic and (rep is not None or hash_mark):
         raise _LineError("repetition (*) and plateaus (#) are not allowed in Payola Classic")
-    amount = _number(match["amount"], MAX_AMOUNT, "an amount (AgP)")
-    repeat = 1 if match["rep"] is None else _number(match["rep"], MAX_REPEAT, "a repetition count")
+    amount = _number(digits, MAX_AMOUNT, "an amount (AgP)")
+    repeat = 1 if rep is None else _number(rep, MAX_REPEAT, "a repetition count")
     if repeat < 1:
         raise _LineError("a repetition count must be at least 1")
     plateau = 0
-    if match["hash"]:
-        plateau = _number(match["plateau"], MAX_AMOUNT, "a plateau (AgP)") if match["plateau"] else amount
+    if hash_mark:
+        plateau = _number(plateau_digits, MAX_AMOUNT, "a plateau (AgP)") if plateau_digits else amount
     if plateau > amount:
         raise _LineError(f"the plateau ({plateau}) is above the amount ({amount})")
-    return [Term(amount, plateau)] * repeat, amount * repeat
+    return (Term(amount, plateau),) * repeat, amount * repeat
 
 
-@dataclass(frozen=True, slots=True)
-class _Reading:
+def _savings(digits: str, classic: bool) -> int:
+    """A savings request's amount (3.4)."""
+    if classic:
+        raise ValueError("savings requests are not allowed in Payola Classic")
+    try:
+        return _number(digits, MAX_AMOUNT, "a savings request (AgP)")
+    except _LineError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _not_an_offer(body: str) -> str:
+    """What is wrong with a line that has no amount and type symbol where an offer starts."""
+    symbol = re.search(r"[:!>@&]", body)
+    if symbol is None or not body[: symbol.start()].strip():
+        return "expected an offer such as '4 : A LON - YOR' or a savings request such as '10 $'"
+    amounts = body[: symbol.start()].strip()
+    return f"bad amount '{amounts}' (an offer is: amount, type symbol : ! > @ &, unit and order)"
+
+
+class _Reading(NamedTuple):
     """The orders part of an offer (after the type symbol) as read against the position.
 
     ``placed`` is ``None`` when the first order names no unit on the board (``error`` says
@@ -172,11 +206,12 @@ class PhaseReader:
 
     def __init__(self, position: Position) -> None:
         self.position = position
+        self._normal_form = checker(position.phase.kind)  # the engine's legality check, without its Verdict
         self._orders: dict[str, tuple[PlacedUnit, MovementOrder | str] | str] = {}
         self._alternatives: dict[tuple[Unit, str], MovementOrder | str] = {}
         self._readings: dict[str, _Reading] = {}
-        self._terms: dict[tuple[str, bool], tuple[tuple[Term, ...], int] | str] = {}
-        self._parts: dict[tuple[str, bool], tuple[list[Term], int] | str] = {}  # each ``+`` part of the amounts
+        self._amounts: dict[str, _Amounts | str] = {}  # and each ``+`` part of them
+        self._classic_amounts: dict[str, _Amounts | str] = {}  # Payola Classic reads amounts apart
 
     def line(self, line: int, text: str, power: str, options: Options, dummies: Collection[str]) -> Offer | int | None:
         """One line: an :class:`Offer`, a savings amount, or ``None`` for blank or comment;
@@ -184,87 +219,74 @@ class PhaseReader:
         body = text.partition("%")[0].strip()
         if not body:
             return None
-        if body.endswith("$"):
+        if body[-1] == "$":
             savings = _SAVINGS.match(body)
             if savings:
-                if options.classic:
-                    raise ValueError("savings requests are not allowed in Payola Classic")
-                try:
-                    return _number(savings["amount"], MAX_AMOUNT, "a savings request (AgP)")
-                except _LineError as exc:
-                    raise ValueError(str(exc)) from None
+                return _savings(savings["amount"], options.classic)
         match = _OFFER.match(body)
-        amounts, symbol, rest = match.groups() if match is not None else ("", "", "")
-        amounts = amounts.strip()
-        if not amounts:
-            symbol = re.search(r"[:!>@&]", body)
-            if symbol is None or not body[: symbol.start()].strip():
-                raise ValueError("expected an offer such as '4 : A LON - YOR' or a savings request such as '10 $'")
-            amounts = body[: symbol.start()].strip()
-            raise ValueError(f"bad amount '{amounts}' (an offer is: amount, type symbol : ! > @ &, unit and order)")
+        if match is None:
+            raise ValueError(_not_an_offer(body))
+        amounts, symbol, rest = match.groups()  # ``rest`` is stripped, as ``body`` is
+        if not amounts:  # nothing (``body`` is stripped) before the type symbol
+            raise ValueError(_not_an_offer(body))
         kind = _KINDS[symbol]
         classic = options.classic
         if classic and kind is not OfferKind.DIRECT:
             raise ValueError("only direct offers (:) are allowed in Payola Classic")
-        read = self._terms.get((amounts, classic))
+        known = self._classic_amounts if classic else self._amounts
+        read = known.get(amounts)
         if read is None:
-            read = self._read_terms(amounts, options)
+            read = known[amounts] = self._read_amounts(amounts, classic)
         if isinstance(read, str):
             raise ValueError(read)
         terms, total = read
         reading = self._readings.get(rest)
         if reading is None:
             reading = self._readings[rest] = self._read(rest)
-        if classic and reading.alternatives:
+        placed, orders, error, alternatives = reading
+        if classic and alternatives:
             raise ValueError("alternatives (|) are not allowed in Payola Classic")
-        placed = reading.placed
         if placed is None:
-            raise ValueError(reading.error)
+            raise ValueError(error)
         if options.loyal_units and placed.power not in dummies:
             raise ValueError(f"{placed.power.title()}'s units are loyal: only units of dummy powers take bribes")
-        if reading.error is not None:
-            raise ValueError(reading.error)
+        if error is not None:
+            raise ValueError(error)
         if not total and placed.power != power and not classic:
             raise ValueError("zero offers to foreign units are not allowed")
-        return Offer(line, body, kind, placed.unit, reading.orders, terms)
+        return Offer(line, body, kind, placed.unit, orders, terms)
 
-    def _read_terms(self, text: str, options: Options) -> tuple[tuple[Term, ...], int] | str:
-        """An offer's amounts (its terms, repetitions expanded) and their sum, or why not; each
-        ``+`` part is read once per phase, as each whole text is."""
-        classic = options.classic
-        if "+" not in text:  # one part (``text`` is stripped)
-            parts = [text]
-        else:
-            parts = [part.strip() for part in text.split("+")]
-            if classic and len(parts) > 1:
-                found: tuple[tuple[Term, ...], int] | str = "augmentation (+) is not allowed in Payola Classic"
-                self._terms[(text, classic)] = found
-                return found
+    def _read_amounts(self, text: str, classic: bool) -> _Amounts | str:
+        """An offer's amounts (the text before its type symbol, as written), or why not.
+
+        A text without ``+`` is one term, repeated or not.  A text with ``+`` adds up its parts,
+        each looked up (and remembered) among the amount texts, as a line of that one part
+        would be: most parts are such lines too."""
+        if "+" not in text:
+            try:
+                return _term(text.strip(), classic)
+            except _LineError as exc:
+                return str(exc)
+        if classic:
+            return "augmentation (+) is not allowed in Payola Classic"
+        known = self._amounts
         terms: list[Term] = []
         total = 0
-        for part in parts:
-            read = self._parts.get((part, classic))
+        for part in text.split("+"):
+            read = known.get(part)
             if read is None:
-                try:
-                    read = _term(part, classic)
-                except _LineError as exc:
-                    read = str(exc)
-                self._parts[(part, classic)] = read
+                read = known[part] = self._read_amounts(part, classic)
             if isinstance(read, str):
-                self._terms[(text, classic)] = read
                 return read
             terms.extend(read[0])
             total += read[1]
             if len(terms) > MAX_TERMS:
-                found = f"an offer can hold at most {MAX_TERMS} amounts, repetitions counted"
-                self._terms[(text, classic)] = found
-                return found
-        found = self._terms[(text, classic)] = tuple(terms), total
-        return found
+                return f"an offer can hold at most {MAX_TERMS} amounts, repetitions counted"
+        return tuple(terms), total
 
     def _read(self, rest: str) -> _Reading:
         """An offer's orders part: its first order, then each ``|`` alternative (3.1 items 6-8)."""
-        first, *alternatives = (part.strip() for part in rest.split("|"))
+        first, *alternatives = (part.strip() for part in rest.split("|")) if "|" in rest else (rest,)
         head = self._orders.get(first)
         if head is None:
             head = self._orders[first] = self._read_order(first)
@@ -291,7 +313,7 @@ class PhaseReader:
             order = parse_order(text, position.game_map)
         except OrderSyntaxError as exc:
             return str(exc)
-        if not isinstance(order, Hold | Move | SupportHold | SupportMove | Convoy):
+        if not isinstance(order, _MOVEMENT_ORDERS):
             return f"'{text}' is not a movement order"
         ordered = order.unit
         placed = position.units.get(ordered.province)
@@ -314,11 +336,10 @@ class PhaseReader:
         return found
 
     def _legal(self, order: Order, unit: Unit) -> MovementOrder | str:
-        verdict = check_order(self.position, None, order)
-        if verdict.illegal is not None:
-            return f"'{order}' is not a legal order for {unit}: {verdict.illegal.message}"
-        normal = verdict.order
-        assert isinstance(normal, Hold | Move | SupportHold | SupportMove | Convoy)
+        normal = self._normal_form(self.position, None, order)
+        if isinstance(normal, Illegal):
+            return f"'{order}' is not a legal order for {unit}: {normal.message}"
+        assert isinstance(normal, _MOVEMENT_ORDERS)
         return normal
 
 
@@ -400,7 +421,7 @@ def _names_absent_unit(raw: str, position: Position) -> bool:
             order = parse_order(f"{prefix}{part.strip()}", position.game_map)
         except OrderSyntaxError:
             continue
-        if not isinstance(order, Hold | Move | SupportHold | SupportMove | Convoy):
+        if not isinstance(order, _MOVEMENT_ORDERS):
             continue
         prefix = prefix or f"{order.unit} "
         if any(absent(unit, position) for unit in named_units(order)):

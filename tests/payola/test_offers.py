@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from judge import core_build
+from judge.engine.legal import checker
 from judge.engine.map import load_map
 from judge.engine.position import Position
 from judge.payola.offers import OfferKind, Term, parse_sheet
@@ -176,7 +177,7 @@ def test_rule_3_1_a_phase_parses_and_checks_each_order_text_once(monkeypatch: py
         return wrapper
 
     monkeypatch.setattr(offers, "parse_order", counted(offers.parse_order))
-    monkeypatch.setattr(offers, "check_order", counted(offers.check_order))
+    monkeypatch.setattr(offers, "checker", lambda kind: counted(checker(kind)))
     reader = offers.PhaseReader(START)
     english = "3 : F LON - NTH\n5 ! F LON - NTH\n1 > F LON - NTH | - ENG\n2 : F EDI - NTH"
     french = "2 : F LON - NTH | - ENG\n4 & F LON - NTH\n1 @ F EDI - NTH"
@@ -184,7 +185,7 @@ def test_rule_3_1_a_phase_parses_and_checks_each_order_text_once(monkeypatch: py
               parse_sheet(french, START, "FRANCE", reader=reader)]
     assert all(not errors for _, errors in sheets)
     # Three texts: F LON - NTH, F EDI - NTH, and the alternative - ENG of F LON.
-    assert calls.count("parse_order") == 3 and calls.count("check_order") == 3
+    assert calls.count("parse_order") == 3 and calls.count("_check_movement") == 3
     assert sheets[1][0].offers[0].orders[0] is sheets[0][0].offers[0].orders[0]
 
 
