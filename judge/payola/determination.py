@@ -606,6 +606,7 @@ class _Reductions:
         """Every line's money into its unit's slots, and its kinks into its power's schedule."""
         for power, lines in self.conversion.lines.items():
             self.all_at_plateau[power] = max((a - p for line in lines for _, a, p in line.groups), default=0)
+        direct = OfferKind.DIRECT
         for motion in self.motions:
             classes, kappa = motion.classes, motion.kappa
             slots_of: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
@@ -618,11 +619,14 @@ class _Reductions:
                     power = line.power
                     rate, base = self._rates(power, motion)
                     top, kinks = self.all_at_plateau[power], self.kinks[power]
-                key = id(line.kind), id(line.pays)  # lines of one kind share their pays tuple
-                slots = slots_of.get(key)
-                if slots is None:
-                    slots = slots_of[key] = _slots(line, classes)
-                plus, minus = slots
+                if line.kind is direct:
+                    plus, minus = line.pays, ()
+                else:
+                    key = id(line.kind), id(line.pays)  # lines of one kind share their pays tuple
+                    slots = slots_of.get(key)
+                    if slots is None:
+                        slots = slots_of[key] = _slots(line, classes)
+                    plus, minus = slots
                 money: _Money = motion, plus, rate, base
                 amount = going = 0
                 for n, a, p in groups:
@@ -638,6 +642,10 @@ class _Reductions:
                     elif p:
                         going += n
                         _add(kinks[p], money, -n)
+                for i in plus:
+                    base[i] += amount
+                    rate[i] += going
+                    kappa[i] += amount
                 if minus:  # a negative offer takes its money back from the orders it names
                     taken: _Money = motion, minus, rate, base
                     for n, a, p in groups:
@@ -649,14 +657,10 @@ class _Reductions:
                                 _add(kinks[top + p], taken, n)
                         elif p:
                             _add(kinks[p], taken, n)
-                for i in plus:
-                    base[i] += amount
-                    rate[i] += going
-                    kappa[i] += amount
-                for i in minus:
-                    base[i] -= amount
-                    rate[i] -= going
-                    kappa[i] -= amount
+                    for i in minus:
+                        base[i] -= amount
+                        rate[i] -= going
+                        kappa[i] -= amount
         self.schedule = {p: sorted(k, reverse=True) for p, k in self.kinks.items()}
 
     def _rates(self, power: str, motion: _Motion) -> tuple[list[int], list[int]]:
