@@ -511,8 +511,8 @@ class _Motion:
     candidate.  A candidate's total is its own slot plus its class's bucket.
     """
 
-    __slots__ = ("base", "ceiling", "check_at", "classes", "dummy_tie", "issued", "kappa", "pay", "rate", "sigma",
-                 "target", "top")
+    __slots__ = ("base", "ceiling", "check_at", "classes", "dummy_tie", "issued", "kappa", "kinked", "pay", "rate",
+                 "sigma", "target", "top")
 
     def __init__(self, target: BribedUnit) -> None:
         size = len(target.candidates)
@@ -528,6 +528,7 @@ class _Motion:
         self.pay: dict[str, tuple[int, int]] = {}  # per power: payment(t) = a - b * t
         self.check_at: float | None = None  # no change of order before this round; None: slopes changed
         self.ceiling: int | None = None  # a sole winner's best rival total at the last look
+        self.kinked = False  # a kink changed its slopes since the last look
 
     def totals(self, t: int) -> list[int]:
         """Each candidate's total in round t (valid while the slopes hold)."""
@@ -781,7 +782,7 @@ class _Reductions:
                     continue
                 pay = self._parts(motion, issued, snapshot.count, gained)
                 if self.ebayola:
-                    pay, bends = self._ebayola_split(motion, top, issued, totals, cut, pay)
+                    pay, bends = self._ebayola_split(motion, top, issued, totals, cut, pay, True)
                     cycles = min(cycles, bends - 1)
                 for power, (_, fall) in pay.items():
                     if power in falls:
@@ -870,6 +871,7 @@ class _Reductions:
         dirty = self.dirty
         bent = 0  # how much faster the power's plain payments fall from now on
         for motion in touched:
+            motion.kinked = True
             if motion.check_at is not None:  # its prediction no longer holds
                 motion.check_at = None
                 dirty[motion] = None
@@ -927,10 +929,17 @@ class _Reductions:
             motion.top = top
             motion.issued, motion.dummy_tie = self.conversion.decide(motion.target, top)
         if self.ebayola:
+            # Payments follow the totals in every look; when they bend matters only to a
+            # prediction.  A unit that a kink has just changed is likely to change again in the
+            # next round: it is looked at then, and predicted once a round leaves it alone (or
+            # when the judge wants to jump).
             falling = motion.falling()
-            pay, bends = self._ebayola_payments(motion, totals, falling)
+            predict = motion.check_at is not None or not motion.kinked
+            motion.kinked = False
+            pay, bends = self._ebayola_payments(motion, totals, falling, predict)
             self._set_payments(motion, pay)
-            self._predict(motion, bends, totals, falling)
+            if predict:
+                self._predict(motion, bends, totals, falling)
             return
         if (motion.issued, motion.dummy_tie) != decided:
             self._set_payments(motion, self._plain_payments(motion))
@@ -938,16 +947,20 @@ class _Reductions:
             self._predict(motion, _NEVER, totals)
 
     def _predict(
-        self, motion: _Motion, bends: float = _NEVER, totals: list[int] | None = None, falling: list[int] | None = None,
+        self, motion: _Motion, bends: float | None = None, totals: list[int] | None = None,
+        falling: list[int] | None = None,
     ) -> float:
         """The round at which the unit's order may change if the slopes hold (or, under eBayola,
         one of its payments bend): the first in which a candidate reaches the highest total,
-        or tied highest totals part.  ``totals`` and ``falling`` are the unit's now, if known."""
+        or tied highest totals part.  ``bends`` (under eBayola), ``totals`` and ``falling`` are
+        the unit's now, if known."""
         t = self.t
         if totals is None:
             totals = motion.totals(t)
         if falling is None:
             falling = motion.falling()
+        if bends is None:
+            bends = self._ebayola_payments(motion, totals, falling, True)[1] if self.ebayola else _NEVER
         best = max(totals)
         top = motion.top
         fastest = falling[top[0]]
@@ -991,22 +1004,22 @@ class _Reductions:
         return {p: (v + s * t, s) for p, (v, s) in self._parts(motion, motion.issued, self.count, self.moving).items()}
 
     def _ebayola_payments(
-        self, motion: _Motion, totals: list[int], falling: list[int],
+        self, motion: _Motion, totals: list[int], falling: list[int], bending: bool,
     ) -> tuple[dict[str, tuple[int, int]], float]:
-        """Rule 6.4's payments as lines in t, and the rounds until one of them bends."""
+        """Rule 6.4's payments as lines in t, and (if ``bending``) the rounds until one of them bends."""
         if motion.dummy_tie:
             return {}, _NEVER
         t = self.t
         parts = self._parts(motion, motion.issued, self.count, self.moving)
-        pay, bends = self._ebayola_split(motion, motion.top, motion.issued, totals, falling, parts)
+        pay, bends = self._ebayola_split(motion, motion.top, motion.issued, totals, falling, parts, bending)
         return {p: (v + s * t, s) for p, (v, s) in pay.items()}, bends
 
     def _ebayola_split(
         self, motion: _Motion, top: Sequence[int], issued: int, totals: list[int], falling: list[int],
-        parts: dict[str, tuple[int, int]],
+        parts: dict[str, tuple[int, int]], bending: bool,
     ) -> tuple[dict[str, tuple[int, int]], float]:
-        """Rule 6.4's payments (each with how much it falls per step, as totals and parts do) and
-        the steps until one of them bends."""
+        """Rule 6.4's payments (each with how much it falls per step, as totals and parts do) and,
+        if ``bending``, the steps until one of them bends."""
         pay = dict(parts)
         if len(top) > 1 or not parts:
             return pay, _NEVER  # a tie saves nothing (ruling 9)
@@ -1016,7 +1029,7 @@ class _Reductions:
             runner_up = sorted(totals)[-2]
             runner_falls = min(f for v, f in zip(totals, falling, strict=True) if v == runner_up)
             bends = min((-((v - runner_up) // (runner_falls - f)) for v, f in zip(totals, falling, strict=True)
-                         if v < runner_up and f < runner_falls), default=_NEVER)
+                         if v < runner_up and f < runner_falls), default=_NEVER) if bending else _NEVER
         else:
             runner_up = runner_falls = 0
             bends = _NEVER
