@@ -858,7 +858,7 @@ class _Reductions:
     def _pass_kinks(self, power: str, kinks: _Kinks) -> None:
         """Change the rates of the lines whose terms reach a plateau, round D or zero now."""
         t, x = self.t, self.count[power]
-        touched: dict[_Motion, None] = {}
+        touched: dict[_Motion, list[int]] = {}  # the units changed, with the power's rates there
         for (motion, slots, rate, base), change in zip(*kinks, strict=True):
             sigma, kappa = motion.sigma, motion.kappa
             at_count, at_t = change * x, change * t
@@ -867,18 +867,19 @@ class _Reductions:
                 base[i] += at_count
                 sigma[i] += change
                 kappa[i] += at_t
-            touched[motion] = None
+            touched[motion] = rate
         dirty = self.dirty
+        plain = not self.ebayola
         bent = 0  # how much faster the power's plain payments fall from now on
-        for motion in touched:
+        for motion, rate in touched.items():
             motion.kinked = True
             if motion.check_at is not None:  # its prediction no longer holds
                 motion.check_at = None
                 dirty[motion] = None
             paid = motion.pay.get(power)
-            if paid is not None and not self.ebayola:
+            if paid is not None and plain:
                 # The power is over, so its plain payment falls as fast as its part.
-                issued, rate = motion.issued, motion.rate[power]
+                issued = motion.issued
                 change = rate[issued] + rate[motion.classes[issued]] - paid[1]
                 if change:
                     motion.pay[power] = (paid[0] + change * t, paid[1] + change)
