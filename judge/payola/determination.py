@@ -974,14 +974,19 @@ class _Reductions:
         self.dirty.pop(motion, None)
         return motion.check_at
 
-    def _set_payments(self, motion: _Motion, pay: dict[str, tuple[int, int]]) -> None:
+    def _set_payments(self, motion: _Motion, pay: Mapping[str, tuple[int, int]]) -> None:
+        """A unit's payments from now on, given as each power's payment now and its fall per round."""
+        t, spend_a, spend_b = self.t, self.spend_a, self.spend_b
         for power, (a, b) in motion.pay.items():
-            self.spend_a[power] -= a
-            self.spend_b[power] -= b
-        for power, (a, b) in pay.items():
-            self.spend_a[power] += a
-            self.spend_b[power] += b
-        motion.pay = pay
+            spend_a[power] -= a
+            spend_b[power] -= b
+        lines: dict[str, tuple[int, int]] = {}
+        for power, (value, b) in pay.items():
+            a = value + b * t
+            lines[power] = a, b
+            spend_a[power] += a
+            spend_b[power] += b
+        motion.pay = lines
 
     def _parts(
         self, motion: _Motion, issued: int, counts: Mapping[str, int], steps: Mapping[str, int],
@@ -1001,19 +1006,17 @@ class _Reductions:
     def _plain_payments(self, motion: _Motion) -> dict[str, tuple[int, int]]:
         if motion.dummy_tie:
             return {}
-        t = self.t
-        return {p: (v + s * t, s) for p, (v, s) in self._parts(motion, motion.issued, self.count, self.moving).items()}
+        return self._parts(motion, motion.issued, self.count, self.moving)
 
     def _ebayola_payments(
         self, motion: _Motion, totals: list[int], falling: list[int], bending: bool,
     ) -> tuple[dict[str, tuple[int, int]], float]:
-        """Rule 6.4's payments as lines in t, and (if ``bending``) the rounds until one of them bends."""
+        """Rule 6.4's payments now and their falls per round, and (if ``bending``) the rounds until
+        one of them bends."""
         if motion.dummy_tie:
             return {}, _NEVER
-        t = self.t
         parts = self._parts(motion, motion.issued, self.count, self.moving)
-        pay, bends = self._ebayola_split(motion, motion.top, motion.issued, totals, falling, parts, bending)
-        return {p: (v + s * t, s) for p, (v, s) in pay.items()}, bends
+        return self._ebayola_split(motion, motion.top, motion.issued, totals, falling, parts, bending)
 
     def _ebayola_split(
         self, motion: _Motion, top: Sequence[int], issued: int, totals: list[int], falling: list[int],
@@ -1028,7 +1031,9 @@ class _Reductions:
         # top), going down as slowly as the slowest of its ties.
         if len(totals) > 1:
             runner_up = sorted(totals)[-2]
-            runner_falls = min(f for v, f in zip(totals, falling, strict=True) if v == runner_up)
+            runner_falls = falling[totals.index(runner_up)]
+            if totals.count(runner_up) > 1:
+                runner_falls = min(f for v, f in zip(totals, falling, strict=True) if v == runner_up)
             bends = min((-((v - runner_up) // (runner_falls - f)) for v, f in zip(totals, falling, strict=True)
                          if v < runner_up and f < runner_falls), default=_NEVER) if bending else _NEVER
         else:
