@@ -51,7 +51,10 @@ Theory of operation.
      slopes its prediction is void; the unit is then looked at in every round until the
      judge wants to jump, when it is predicted again.  A cheap look first compares the
      winner with the best other total of the last full look: totals never rise, so a winner
-     still above it is still the winner.
+     still above it is still the winner.  Under eBayola every look works out the payments
+     (they follow the runner-up); when they bend is worked out only for a prediction, which
+     a unit gets once a round passes without a kink changing it, or when the judge wants
+     to jump.
    - The next *event* is the earliest of: a kink of an over power, a power's spend crossing
      what it may spend, a unit's predicted change, and (under eBayola, 6.4) a payment
      bending where the runner-up changes or where the saving stops or starts covering a
@@ -620,6 +623,8 @@ class _Reductions:
                     power = line.power
                     rate, base = self._rates(power, motion)
                     top, kinks = self.all_at_plateau[power], self.kinks[power]
+                plus: tuple[int, ...]
+                minus: tuple[int, ...]
                 if line.kind is direct:
                     plus, minus = line.pays, ()
                 else:
@@ -966,7 +971,7 @@ class _Reductions:
         top = motion.top
         fastest = falling[top[0]]
         if any(falling[c] != fastest for c in top):
-            ahead: float = 1
+            ahead: float = 1.0
         else:
             ahead = min((-((v - best) // (fastest - s)) for v, s in zip(totals, falling, strict=True)
                          if s < fastest and v < best), default=_NEVER)
