@@ -51,7 +51,10 @@ Theory of operation.
      slopes its prediction is void; the unit is then looked at in every round until the
      judge wants to jump, when it is predicted again.  A cheap look first compares the
      winner with the best other total of the last full look: totals never rise, so a winner
-     still above it is still the winner.
+     still above it is still the winner.  Under eBayola every look works out the payments
+     (they follow the runner-up); when they bend is worked out only for a prediction, which
+     a unit gets once a round passes without a kink changing it, or when the judge wants
+     to jump.
    - The next *event* is the earliest of: a kink of an over power, a power's spend crossing
      what it may spend, a unit's predicted change, and (under eBayola, 6.4) a payment
      bending where the runner-up changes or where the saving stops or starts covering a
@@ -511,8 +514,8 @@ class _Motion:
     candidate.  A candidate's total is its own slot plus its class's bucket.
     """
 
-    __slots__ = ("base", "ceiling", "check_at", "classes", "dummy_tie", "issued", "kappa", "pay", "rate", "sigma",
-                 "target", "top")
+    __slots__ = ("base", "ceiling", "check_at", "classes", "dummy_tie", "issued", "kappa", "kinked", "pay", "rate",
+                 "sigma", "target", "top")
 
     def __init__(self, target: BribedUnit) -> None:
         size = len(target.candidates)
@@ -528,6 +531,7 @@ class _Motion:
         self.pay: dict[str, tuple[int, int]] = {}  # per power: payment(t) = a - b * t
         self.check_at: float | None = None  # no change of order before this round; None: slopes changed
         self.ceiling: int | None = None  # a sole winner's best rival total at the last look
+        self.kinked = False  # a kink changed its slopes since the last look
 
     def totals(self, t: int) -> list[int]:
         """Each candidate's total in round t (valid while the slopes hold)."""
@@ -606,6 +610,7 @@ class _Reductions:
         """Every line's money into its unit's slots, and its kinks into its power's schedule."""
         for power, lines in self.conversion.lines.items():
             self.all_at_plateau[power] = max((a - p for line in lines for _, a, p in line.groups), default=0)
+        direct = OfferKind.DIRECT
         for motion in self.motions:
             classes, kappa = motion.classes, motion.kappa
             slots_of: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
@@ -618,11 +623,16 @@ class _Reductions:
                     power = line.power
                     rate, base = self._rates(power, motion)
                     top, kinks = self.all_at_plateau[power], self.kinks[power]
-                key = id(line.kind), id(line.pays)  # lines of one kind share their pays tuple
-                slots = slots_of.get(key)
-                if slots is None:
-                    slots = slots_of[key] = _slots(line, classes)
-                plus, minus = slots
+                plus: tuple[int, ...]
+                minus: tuple[int, ...]
+                if line.kind is direct:
+                    plus, minus = line.pays, ()
+                else:
+                    key = id(line.kind), id(line.pays)  # lines of one kind share their pays tuple
+                    slots = slots_of.get(key)
+                    if slots is None:
+                        slots = slots_of[key] = _slots(line, classes)
+                    plus, minus = slots
                 money: _Money = motion, plus, rate, base
                 amount = going = 0
                 for n, a, p in groups:
@@ -638,6 +648,10 @@ class _Reductions:
                     elif p:
                         going += n
                         _add(kinks[p], money, -n)
+                for i in plus:
+                    base[i] += amount
+                    rate[i] += going
+                    kappa[i] += amount
                 if minus:  # a negative offer takes its money back from the orders it names
                     taken: _Money = motion, minus, rate, base
                     for n, a, p in groups:
@@ -649,14 +663,10 @@ class _Reductions:
                                 _add(kinks[top + p], taken, n)
                         elif p:
                             _add(kinks[p], taken, n)
-                for i in plus:
-                    base[i] += amount
-                    rate[i] += going
-                    kappa[i] += amount
-                for i in minus:
-                    base[i] -= amount
-                    rate[i] -= going
-                    kappa[i] -= amount
+                    for i in minus:
+                        base[i] -= amount
+                        rate[i] -= going
+                        kappa[i] -= amount
         self.schedule = {p: sorted(k, reverse=True) for p, k in self.kinks.items()}
 
     def _rates(self, power: str, motion: _Motion) -> tuple[list[int], list[int]]:
@@ -777,7 +787,7 @@ class _Reductions:
                     continue
                 pay = self._parts(motion, issued, snapshot.count, gained)
                 if self.ebayola:
-                    pay, bends = self._ebayola_split(motion, top, issued, totals, cut, pay)
+                    pay, bends = self._ebayola_split(motion, top, issued, totals, cut, pay, True)
                     cycles = min(cycles, bends - 1)
                 for power, (_, fall) in pay.items():
                     if power in falls:
@@ -853,7 +863,7 @@ class _Reductions:
     def _pass_kinks(self, power: str, kinks: _Kinks) -> None:
         """Change the rates of the lines whose terms reach a plateau, round D or zero now."""
         t, x = self.t, self.count[power]
-        touched: dict[_Motion, None] = {}
+        touched: dict[_Motion, list[int]] = {}  # the units changed, with the power's rates there
         for (motion, slots, rate, base), change in zip(*kinks, strict=True):
             sigma, kappa = motion.sigma, motion.kappa
             at_count, at_t = change * x, change * t
@@ -862,17 +872,19 @@ class _Reductions:
                 base[i] += at_count
                 sigma[i] += change
                 kappa[i] += at_t
-            touched[motion] = None
+            touched[motion] = rate
         dirty = self.dirty
+        plain = not self.ebayola
         bent = 0  # how much faster the power's plain payments fall from now on
-        for motion in touched:
+        for motion, rate in touched.items():
+            motion.kinked = True
             if motion.check_at is not None:  # its prediction no longer holds
                 motion.check_at = None
                 dirty[motion] = None
             paid = motion.pay.get(power)
-            if paid is not None and not self.ebayola:
+            if paid is not None and plain:
                 # The power is over, so its plain payment falls as fast as its part.
-                issued, rate = motion.issued, motion.rate[power]
+                issued = motion.issued
                 change = rate[issued] + rate[motion.classes[issued]] - paid[1]
                 if change:
                     motion.pay[power] = (paid[0] + change * t, paid[1] + change)
@@ -923,10 +935,17 @@ class _Reductions:
             motion.top = top
             motion.issued, motion.dummy_tie = self.conversion.decide(motion.target, top)
         if self.ebayola:
+            # Payments follow the totals in every look; when they bend matters only to a
+            # prediction.  A unit that a kink has just changed is likely to change again in the
+            # next round: it is looked at then, and predicted once a round leaves it alone (or
+            # when the judge wants to jump).
             falling = motion.falling()
-            pay, bends = self._ebayola_payments(motion, totals, falling)
+            predict = motion.check_at is not None or not motion.kinked
+            motion.kinked = False
+            pay, bends = self._ebayola_payments(motion, totals, falling, predict)
             self._set_payments(motion, pay)
-            self._predict(motion, bends, totals, falling)
+            if predict:
+                self._predict(motion, bends, totals, falling)
             return
         if (motion.issued, motion.dummy_tie) != decided:
             self._set_payments(motion, self._plain_payments(motion))
@@ -934,16 +953,20 @@ class _Reductions:
             self._predict(motion, _NEVER, totals)
 
     def _predict(
-        self, motion: _Motion, bends: float = _NEVER, totals: list[int] | None = None, falling: list[int] | None = None,
+        self, motion: _Motion, bends: float | None = None, totals: list[int] | None = None,
+        falling: list[int] | None = None,
     ) -> float:
         """The round at which the unit's order may change if the slopes hold (or, under eBayola,
         one of its payments bend): the first in which a candidate reaches the highest total,
-        or tied highest totals part.  ``totals`` and ``falling`` are the unit's now, if known."""
+        or tied highest totals part.  ``bends`` (under eBayola), ``totals`` and ``falling`` are
+        the unit's now, if known."""
         t = self.t
         if totals is None:
             totals = motion.totals(t)
         if falling is None:
             falling = motion.falling()
+        if bends is None:
+            bends = self._ebayola_payments(motion, totals, falling, True)[1] if self.ebayola else _NEVER
         best = max(totals)
         top = motion.top
         fastest = falling[top[0]]
@@ -956,14 +979,19 @@ class _Reductions:
         self.dirty.pop(motion, None)
         return motion.check_at
 
-    def _set_payments(self, motion: _Motion, pay: dict[str, tuple[int, int]]) -> None:
+    def _set_payments(self, motion: _Motion, pay: Mapping[str, tuple[int, int]]) -> None:
+        """A unit's payments from now on, given as each power's payment now and its fall per round."""
+        t, spend_a, spend_b = self.t, self.spend_a, self.spend_b
         for power, (a, b) in motion.pay.items():
-            self.spend_a[power] -= a
-            self.spend_b[power] -= b
-        for power, (a, b) in pay.items():
-            self.spend_a[power] += a
-            self.spend_b[power] += b
-        motion.pay = pay
+            spend_a[power] -= a
+            spend_b[power] -= b
+        lines: dict[str, tuple[int, int]] = {}
+        for power, (value, b) in pay.items():
+            a = value + b * t
+            lines[power] = a, b
+            spend_a[power] += a
+            spend_b[power] += b
+        motion.pay = lines
 
     def _parts(
         self, motion: _Motion, issued: int, counts: Mapping[str, int], steps: Mapping[str, int],
@@ -983,26 +1011,24 @@ class _Reductions:
     def _plain_payments(self, motion: _Motion) -> dict[str, tuple[int, int]]:
         if motion.dummy_tie:
             return {}
-        t = self.t
-        return {p: (v + s * t, s) for p, (v, s) in self._parts(motion, motion.issued, self.count, self.moving).items()}
+        return self._parts(motion, motion.issued, self.count, self.moving)
 
     def _ebayola_payments(
-        self, motion: _Motion, totals: list[int], falling: list[int],
+        self, motion: _Motion, totals: list[int], falling: list[int], bending: bool,
     ) -> tuple[dict[str, tuple[int, int]], float]:
-        """Rule 6.4's payments as lines in t, and the rounds until one of them bends."""
+        """Rule 6.4's payments now and their falls per round, and (if ``bending``) the rounds until
+        one of them bends."""
         if motion.dummy_tie:
             return {}, _NEVER
-        t = self.t
         parts = self._parts(motion, motion.issued, self.count, self.moving)
-        pay, bends = self._ebayola_split(motion, motion.top, motion.issued, totals, falling, parts)
-        return {p: (v + s * t, s) for p, (v, s) in pay.items()}, bends
+        return self._ebayola_split(motion, motion.top, motion.issued, totals, falling, parts, bending)
 
     def _ebayola_split(
         self, motion: _Motion, top: Sequence[int], issued: int, totals: list[int], falling: list[int],
-        parts: dict[str, tuple[int, int]],
+        parts: dict[str, tuple[int, int]], bending: bool,
     ) -> tuple[dict[str, tuple[int, int]], float]:
-        """Rule 6.4's payments (each with how much it falls per step, as totals and parts do) and
-        the steps until one of them bends."""
+        """Rule 6.4's payments (each with how much it falls per step, as totals and parts do) and,
+        if ``bending``, the steps until one of them bends."""
         pay = dict(parts)
         if len(top) > 1 or not parts:
             return pay, _NEVER  # a tie saves nothing (ruling 9)
@@ -1010,9 +1036,11 @@ class _Reductions:
         # top), going down as slowly as the slowest of its ties.
         if len(totals) > 1:
             runner_up = sorted(totals)[-2]
-            runner_falls = min(f for v, f in zip(totals, falling, strict=True) if v == runner_up)
+            runner_falls = falling[totals.index(runner_up)]
+            if totals.count(runner_up) > 1:
+                runner_falls = min(f for v, f in zip(totals, falling, strict=True) if v == runner_up)
             bends = min((-((v - runner_up) // (runner_falls - f)) for v, f in zip(totals, falling, strict=True)
-                         if v < runner_up and f < runner_falls), default=_NEVER)
+                         if v < runner_up and f < runner_falls), default=_NEVER) if bending else _NEVER
         else:
             runner_up = runner_falls = 0
             bends = _NEVER
