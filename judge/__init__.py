@@ -4,6 +4,9 @@
 def core_build() -> str:
     """How the engine and the Payola core run here: as the optional compiled build (mypyc
     extension modules, see setup.py) or as pure Python."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
     from judge.engine import resolver
 
-    return "pure Python" if resolver.__file__.endswith(".py") else "compiled (mypyc)"
+    compiled = (resolver.__file__ or "").endswith(tuple(EXTENSION_SUFFIXES))
+    return "compiled (mypyc)" if compiled else "pure Python"
