@@ -36,14 +36,9 @@ from typing import NamedTuple
 
 from judge.engine.legal import Illegal, checker
 from judge.engine.orders import (
-    Convoy,
-    Hold,
-    Move,
     MovementOrder,
     Order,
     OrderSyntaxError,
-    SupportHold,
-    SupportMove,
     Unit,
     parse_order,
 )
@@ -122,8 +117,6 @@ _OFFER = re.compile(r"^(?P<amounts>[0-9*#+\s]*)(?P<kind>[:!>@&])\s*(?P<rest>.*)$
 _TERM = re.compile(r"^(?:(?P<rep>\d+)\s*\*\s*)?(?P<amount>\d+)\s*(?:(?P<hash>#)\s*(?P<plateau>\d*))?$")
 _SAVINGS = re.compile(r"^(?P<amount>\d+)\s*\$$")
 _KINDS = {kind.value: kind for kind in OfferKind}
-_MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
-"""The types of a :data:`MovementOrder`, for ``isinstance`` (an ``A | B`` union is built anew at each use)."""
 MAX_AMOUNT = 1_000_000
 """The largest amount, plateau or savings request, in AgP."""
 MAX_REPEAT = 100
@@ -313,7 +306,7 @@ class PhaseReader:
             order = parse_order(text, position.game_map)
         except OrderSyntaxError as exc:
             return str(exc)
-        if not isinstance(order, _MOVEMENT_ORDERS):
+        if not isinstance(order, MovementOrder):
             return f"'{text}' is not a movement order"
         ordered = order.unit
         placed = position.units.get(ordered.province)
@@ -339,7 +332,7 @@ class PhaseReader:
         normal = self._normal_form(self.position, None, order)
         if isinstance(normal, Illegal):
             return f"'{order}' is not a legal order for {unit}: {normal.message}"
-        assert isinstance(normal, _MOVEMENT_ORDERS)
+        assert isinstance(normal, MovementOrder)
         return normal
 
 
@@ -421,7 +414,7 @@ def _names_absent_unit(raw: str, position: Position) -> bool:
             order = parse_order(f"{prefix}{part.strip()}", position.game_map)
         except OrderSyntaxError:
             continue
-        if not isinstance(order, _MOVEMENT_ORDERS):
+        if not isinstance(order, MovementOrder):
             continue
         prefix = prefix or f"{order.unit} "
         if any(absent(unit, position) for unit in named_units(order)):
