@@ -973,7 +973,7 @@ class _Reductions:
         if any(falling[c] != fastest for c in top):
             ahead: float = 1.0
         else:
-            ahead = min((-((v - best) // (fastest - s)) for v, s in zip(totals, falling, strict=True)
+            ahead = min((_ceil_div(best - v, fastest - s) for v, s in zip(totals, falling, strict=True)
                          if s < fastest and v < best), default=_NEVER)
         motion.check_at = t + min(ahead, bends)
         self.dirty.pop(motion, None)
@@ -1039,7 +1039,7 @@ class _Reductions:
             runner_falls = falling[totals.index(runner_up)]
             if totals.count(runner_up) > 1:
                 runner_falls = min(f for v, f in zip(totals, falling, strict=True) if v == runner_up)
-            bends = min((-((v - runner_up) // (runner_falls - f)) for v, f in zip(totals, falling, strict=True)
+            bends = min((_ceil_div(runner_up - v, runner_falls - f) for v, f in zip(totals, falling, strict=True)
                          if v < runner_up and f < runner_falls), default=_NEVER) if bending else _NEVER
         else:
             runner_up = runner_falls = 0
