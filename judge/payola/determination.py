@@ -633,36 +633,29 @@ class _Reductions:
                     if slots is None:
                         slots = slots_of[key] = _slots(line, classes)
                     plus, minus = slots
-                money: _Money = motion, plus, rate, base
                 amount = going = 0
+                edges: list[tuple[int, int]] = []  # where the line's rate changes: (round count, change)
                 for n, a, p in groups:
                     amount += n * a
                     # The term goes down in rounds [0, a - p) and [D, D + p), or [0, p) if D = 0.
-                    if top:
-                        if a > p:
-                            going += n
-                            _add(kinks[a - p], money, -n)
-                        if p:
-                            _add(kinks[top], money, n)
-                            _add(kinks[top + p], money, -n)
-                    elif p:
+                    first = a - p if top else p
+                    if first:
                         going += n
-                        _add(kinks[p], money, -n)
+                        edges.append((first, -n))
+                    if top and p:
+                        edges.append((top, n))
+                        edges.append((top + p, -n))
+                money: _Money = motion, plus, rate, base
+                for count, change in edges:
+                    _add(kinks[count], money, change)
                 for i in plus:
                     base[i] += amount
                     rate[i] += going
                     kappa[i] += amount
                 if minus:  # a negative offer takes its money back from the orders it names
                     taken: _Money = motion, minus, rate, base
-                    for n, a, p in groups:
-                        if top:
-                            if a > p:
-                                _add(kinks[a - p], taken, n)
-                            if p:
-                                _add(kinks[top], taken, -n)
-                                _add(kinks[top + p], taken, n)
-                        elif p:
-                            _add(kinks[p], taken, n)
+                    for count, change in edges:
+                        _add(kinks[count], taken, -change)
                     for i in minus:
                         base[i] -= amount
                         rate[i] -= going
