@@ -344,9 +344,15 @@ class Applier:
         answer: list[tuple[int, str]] | str = self.pipe.recv()
         return answer
 
-    def close(self) -> None:
+    def close(self, timeout: float = 30.0) -> None:
+        """Close the pipe, which ends the process once its run is applied; one that has not
+        ended within ``timeout`` seconds is killed (its transaction rolls back)."""
         self.pipe.close()
-        self.process.join(timeout=30)
+        self.process.join(timeout=timeout)
+        if self.process.is_alive():
+            log.error("the applier process did not end within %.0f s of the stop; killing it", timeout)
+            self.process.kill()
+            self.process.join()
 
 
 def _applier_main(pipe: Connection, settings: Settings) -> None:

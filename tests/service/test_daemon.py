@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import email
 import email.policy
+import logging
 import os
 import signal
 import smtplib
@@ -13,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -26,13 +28,20 @@ from sqlalchemy import func, select
 from judge.mail.outbound import MaildirOutbox
 from judge.service.app import open_database
 from judge.service.config import Settings
-from judge.service.daemon import Daemon
+from judge.service.daemon import Applier, Daemon
 from judge.service.handlers import receive
 from judge.store.models import InboundMail, Outbox, PhaseRow
 from tests.service.harness import fresh_database_url, raw_mail
 
 GM = "gm@example.org"
 PLAYERS = {"FRANCE": "fred@example.org", "GERMANY": "gus@example.org"}
+STOP_SECONDS = 60  # beyond the 30 s the daemon gives its applier process to end
+
+
+@pytest.fixture(autouse=True)
+def _daemon_log(caplog: pytest.LogCaptureFixture) -> None:
+    """The daemon's line per event, in the report of a test that fails."""
+    caplog.set_level(logging.INFO, logger="judge")
 
 
 class Clock:
@@ -68,9 +77,16 @@ class Running:
         self.loop.call_soon_threadsafe(self.daemon.tick_now.set)
 
     def stop(self) -> None:
+        """Stop the daemon; if it has not stopped in time, fail with what each thread is doing."""
         self.loop.call_soon_threadsafe(self.daemon.stop.set)
-        self.thread.join(timeout=30)
-        assert not self.thread.is_alive()
+        self.thread.join(timeout=STOP_SECONDS)
+        if self.thread.is_alive():
+            applier = self.daemon.applier
+            frames = sys._current_frames()
+            stacks = "\n".join(f"--- {thread.name}\n{''.join(traceback.format_stack(frames[thread.ident]))}"
+                               for thread in threading.enumerate() if thread.ident in frames)
+            pytest.fail(f"the daemon did not stop in {STOP_SECONDS} s; applier alive: "
+                        f"{applier is not None and applier.process.is_alive()}\n{stacks}")
 
 
 def wait_until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
@@ -168,6 +184,17 @@ def test_mail_is_applied_in_a_process_of_its_own_that_ends_with_the_daemon(setti
     finally:
         judge.stop()
     assert not applier.process.is_alive()
+
+
+def test_an_applier_that_does_not_end_at_the_stop_is_killed(settings: Settings,
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    open_database(settings)
+    applier = Applier(settings)
+    assert applier.process.pid is not None
+    os.kill(applier.process.pid, signal.SIGSTOP)  # as stuck as a process can be: it never reads the closed pipe
+    applier.close(timeout=0.5)
+    assert not applier.process.is_alive() and applier.process.exitcode == -signal.SIGKILL
+    assert "did not end within 0 s of the stop; killing it" in caplog.text
 
 
 def test_an_applier_that_died_is_replaced_and_the_mail_is_applied(settings: Settings) -> None:
