@@ -37,7 +37,7 @@ from judge.engine.map import Location
 from judge.engine.orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove, lexicon
 from judge.engine.position import Dislodgement, PlacedUnit, Position
 from judge.engine.resolver import Resolver
-from judge.engine.results import Entry, OrderResult, Outcome, check_units, copy_outcomes
+from judge.engine.results import OrderResult, Outcome, Settled, check_units, unit_results
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class MovementResult:
 class _Board:
     """The orders of one movement phase, the facts fixed by them, and the DATC decisions over them."""
 
-    def __init__(self, position: Position, chosen: Mapping[str, Entry]) -> None:
+    def __init__(self, position: Position, chosen: Mapping[str, Order]) -> None:
         self.position = position
         self.orders: dict[str, MovementOrder] = {}
         self.owner: dict[str, str] = {}
@@ -66,8 +66,7 @@ class _Board:
         moves_into, hold_supports, convoys = self.moves_into, self.hold_supports, self.convoys
         move_supports: dict[str, list[tuple[str, Location]]] = {}  # by supported province
         for province, placed in position.units.items():
-            entry = chosen.get(province)
-            order = entry.order if entry is not None else None
+            order = chosen.get(province)
             owner[province] = placed.power
             # The order classes have no subclasses: their type says what they are.
             if type(order) is SupportMove:
@@ -245,19 +244,19 @@ class _Board:
 
 def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order | str]]) -> MovementResult:
     """Adjudicate one movement phase; ``orders`` maps each power to its orders."""
-    entries, chosen = check_units(position, orders)
+    checked, chosen = check_units(position, orders)
     board = _Board(position, chosen)
-    resolve = board.resolver.resolve
-    moved = {province for province in board.orders if resolve(province) and province in board.moves}
+    decided = board.resolver.resolve_all(board.orders)
+    moved = {province for province in board.moves if decided[province]}
     dislodged_by = {
         target: province
         for province, target in board.target.items()
         if province in moved and target in board.orders and target not in moved
     }
-    for province, entry in chosen.items():
-        entry.outcome, entry.reason = (
-            _SUCCEEDS if province in moved else _outcome(board, province, province in dislodged_by)
-        )
+    settled = {
+        province: _SUCCEEDS if province in moved else _outcome(board, decided, province, province in dislodged_by)
+        for province in chosen
+    }
 
     lex = lexicon(position.game_map)
     units: list[PlacedUnit] = []
@@ -279,14 +278,15 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
         for dest, movers in board.moves_into.items()
         if dest not in occupied and any(map(board.prevents, movers))
     )
-    return MovementResult(copy_outcomes(entries), tuple(units), tuple(dislodged), contested)
+    return MovementResult(unit_results(checked, settled), tuple(units), tuple(dislodged), contested)
 
 
-_SUCCEEDS: tuple[Outcome, str | None] = (Outcome.SUCCEEDS, None)
+_SUCCEEDS: Settled = (Outcome.SUCCEEDS, None)
 
 
-def _outcome(board: _Board, province: str, dislodged: bool) -> tuple[Outcome, str | None]:
-    """What became of the order of the unit in ``province`` (not a move that succeeded), and why it failed."""
+def _outcome(board: _Board, decided: Mapping[str, bool], province: str, dislodged: bool) -> Settled:
+    """What became of the order of the unit in ``province`` (not a move that succeeded), and why it failed;
+    ``decided``: every decision."""
     if province in board.moves:
         if not board.path(province):
             return Outcome.FAILS, "no convoy"
@@ -296,7 +296,7 @@ def _outcome(board: _Board, province: str, dislodged: bool) -> tuple[Outcome, st
     if province in board.void:
         return Outcome.FAILS, "void"
     if province in board.aim:  # a support: given unless cut
-        return _SUCCEEDS if board.resolver.resolve(province) else (Outcome.FAILS, "cut")
+        return _SUCCEEDS if decided[province] else (Outcome.FAILS, "cut")
     order = board.orders[province]
     if isinstance(order, Convoy):
         if province in board.paradox:

@@ -211,6 +211,7 @@ MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
 RetreatOrder = Retreat | Disband
 AdjustmentOrder = Build | Remove | Waive
 Order = MovementOrder | RetreatOrder | AdjustmentOrder
+UnitOrder = MovementOrder | RetreatOrder | Build | Remove  # the orders of one unit: all but WAIVE
 
 
 class PhaseKind(Enum):

@@ -20,7 +20,7 @@ retries it.  The resolver is generic over the decision keys.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Generic, TypeVar
 
 Key = TypeVar("Key", bound=Hashable)
@@ -114,6 +114,14 @@ class Resolver(Generic[Key]):
         self._guess[key] = first
         self._visited.discard(key)
         return first
+
+    def resolve_all(self, keys: Iterable[Key]) -> dict[Key, bool]:
+        """Every decision, resolved in the sequence of ``keys``: the decisions known so far are not asked again."""
+        resolved = self.resolved
+        for key in keys:
+            if key not in resolved:
+                self.resolve(key)  # a decision asked from outside any cycle is always settled
+        return resolved
 
     def _finish(self, key: Key, value: bool) -> None:
         self.resolved[key] = value

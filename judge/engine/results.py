@@ -8,7 +8,7 @@ from enum import Enum
 from typing import NamedTuple
 
 from judge.engine.legal import Illegal, checker
-from judge.engine.orders import Order, Waive
+from judge.engine.orders import Order, UnitOrder, Waive
 from judge.engine.position import Position
 from judge.engine.values import TextValue
 
@@ -70,70 +70,77 @@ def check_all(position: Position, orders: Mapping[str, Sequence[Order | str]]) -
             if isinstance(checked, TextValue):  # an order, not the text read or the rule broken
                 entries.append(Entry(power, item, checked))
             else:
-                entries.append(_invalid(power, item, checked))
+                reason, detail = _invalid(checked)
+                entries.append(Entry(power, item, None, Outcome.INVALID, reason, detail))
     return entries
 
 
-def _invalid(power: str, given: Order | str, why: str | Illegal) -> Entry:
-    """The entry of an order that could not be read (``why``: the text) or is illegal."""
-    if isinstance(why, str):
-        return Entry(power, given, None, Outcome.INVALID, "unreadable", why)
-    return Entry(power, given, None, Outcome.INVALID, "illegal", why.message)
+def _invalid(why: str | Illegal) -> tuple[str, str]:
+    """The reason and detail of an order that could not be read (``why``: the text) or is illegal."""
+    return ("unreadable", why) if isinstance(why, str) else ("illegal", why.message)
+
+
+class Checked(NamedTuple):
+    """One order as given by ``power``, checked: its normal form, or (``order`` is None) its result, invalid."""
+
+    power: str
+    order: UnitOrder | None
+    invalid: OrderResult | None
+
+
+# As ``_new_result``: a phase checks every order it is given.
+_new_checked = tuple.__new__
+
+Settled = tuple[Outcome, str | None]  # what became of a unit's order, and why it failed
 
 
 def check_units(
     position: Position, orders: Mapping[str, Sequence[Order | str]]
-) -> tuple[list[Entry], dict[str, Entry]]:
-    """:func:`check_all`, and the legal order of each unit, by province, found in the same pass.
+) -> tuple[list[Checked], dict[str, UnitOrder]]:
+    """Every order checked, in the sequence given, and the legal order of each unit, by province.
 
-    A unit given two different orders holds: they are all invalid.  Identical repeats are
-    left unsettled here and take the first copy's outcome in :func:`copy_outcomes`.
+    A unit given two different orders holds: they are all invalid.  An identical repeat is
+    the same order of the same unit: :func:`unit_results` gives it the same outcome.
     """
-    entries: list[Entry] = []
-    chosen: dict[str, Entry] = {}
-    conflicts: dict[str, list[Entry]] = {}
+    checked: list[Checked] = []
+    chosen: dict[str, UnitOrder] = {}
+    conflicts: set[str] = set()  # the provinces of units given different orders
     check = checker(position.phase.kind)
     for power, items in orders.items():
         for item in items:
             order = item if isinstance(item, str) else check(position, power, item)
             if not isinstance(order, TextValue):
-                entries.append(_invalid(power, item, order))
+                reason, detail = _invalid(order)
+                invalid = _new_result(OrderResult, (power, item, Outcome.INVALID, reason, detail))
+                checked.append(_new_checked(Checked, (power, None, invalid)))
                 continue
-            entry = Entry(power, item, order)
-            entries.append(entry)
-            if isinstance(order, Waive):
+            if isinstance(order, Waive):  # never legal in the phases with units to order
                 continue
             province = order.unit.location.province
             first = chosen.get(province)
             if first is None:
-                chosen[province] = entry
-            elif first.order != order or province in conflicts:
-                conflicts.setdefault(province, [first]).append(entry)
-    for province, group in conflicts.items():
-        if any(entry.order != group[0].order for entry in group[1:]):
+                chosen[province] = order
+            elif first != order:
+                conflicts.add(province)
+            checked.append(_new_checked(Checked, (power, order, None)))
+    if conflicts:
+        for province in conflicts:
             del chosen[province]
-            for entry in group:
-                entry.settle(Outcome.INVALID, "conflict", MULTIPLE_ORDERS)
-    return entries, chosen
+        for at, entry in enumerate(checked):
+            if entry.order is not None and entry.order.unit.location.province in conflicts:
+                fields = (entry.power, entry.order, Outcome.INVALID, "conflict", MULTIPLE_ORDERS)
+                checked[at] = _new_checked(Checked, (entry.power, None, _new_result(OrderResult, fields)))
+    return checked, chosen
 
 
-def copy_outcomes(entries: Sequence[Entry]) -> tuple[OrderResult, ...]:
-    """Results in the order given; a repeated order shares the outcome of its first copy."""
+def unit_results(checked: Sequence[Checked], settled: Mapping[str, Settled]) -> tuple[OrderResult, ...]:
+    """Results in the order given: a legal order takes what became of its unit's order (``settled``, by province)."""
     results: list[OrderResult] = []
-    firsts: dict[tuple[str, Order | None], Entry] | None = None  # found at the first repeat
-    for entry in entries:
-        outcome = entry.outcome
-        if outcome is None:
-            if firsts is None:
-                firsts = {}
-                for settled in entries:
-                    if settled.outcome is not None and settled.order is not None:
-                        firsts.setdefault((settled.power, settled.order), settled)
-            first = firsts.get((entry.power, entry.order))
-            if first is None or first.outcome is None:
-                raise AssertionError(f"order {entry.order} was never settled")
-            outcome = first.outcome
-            entry.settle(outcome, first.reason, first.detail)
-        fields = (entry.power, entry.order or entry.given, outcome, entry.reason, entry.detail)
-        results.append(_new_result(OrderResult, fields))
+    for power, order, invalid in checked:
+        if order is None:
+            assert invalid is not None
+            results.append(invalid)
+        else:
+            outcome, reason = settled[order.unit.location.province]
+            results.append(_new_result(OrderResult, (power, order, outcome, reason, None)))
     return tuple(results)

@@ -12,23 +12,23 @@ from collections.abc import Mapping, Sequence
 
 from judge.engine.orders import Order, Retreat, lexicon
 from judge.engine.position import PlacedUnit, Position
-from judge.engine.results import OrderResult, Outcome, check_units, copy_outcomes
+from judge.engine.results import OrderResult, Outcome, Settled, check_units, unit_results
 
 
 def adjudicate_retreats(
     position: Position, orders: Mapping[str, Sequence[Order | str]]
 ) -> tuple[tuple[OrderResult, ...], list[PlacedUnit]]:
     """Return the results of the retreat orders and the units on the board afterwards."""
-    entries, chosen = check_units(position, orders)
-    targets = Counter(e.order.destination.province for e in chosen.values() if isinstance(e.order, Retreat))
+    checked, chosen = check_units(position, orders)
+    targets = Counter(order.destination.province for order in chosen.values() if isinstance(order, Retreat))
     units = list(position.units.values())
     lex = lexicon(position.game_map)
-    for entry in chosen.values():
-        order = entry.order
+    settled: dict[str, Settled] = {}
+    for province, order in chosen.items():
         if isinstance(order, Retreat):
             if targets[order.destination.province] > 1:
-                entry.settle(Outcome.FAILS, "bounce")
+                settled[province] = (Outcome.FAILS, "bounce")
                 continue
-            units.append(PlacedUnit(entry.power, lex.unit(order.unit.type, order.destination)))
-        entry.settle(Outcome.SUCCEEDS)
-    return copy_outcomes(entries), units
+            units.append(PlacedUnit(position.dislodged[province].power, lex.unit(order.unit.type, order.destination)))
+        settled[province] = (Outcome.SUCCEEDS, None)
+    return unit_results(checked, settled), units
