@@ -133,9 +133,10 @@ class ConvoyNetwork:
     def on_minimal_route(self, start: str, dest: str, fleet: str) -> bool:
         """Whether the fleet in sea ``fleet`` is on some minimal route from ``start`` to ``dest``.
 
-        Read off :meth:`minimal_routes` when they are known; otherwise the induced paths from
-        ``start`` are walked only until one reaches ``dest`` through ``fleet``: a path stops
-        where it first touches ``dest`` (going on, it would not be induced).
+        Read off :meth:`minimal_routes` when they are known; otherwise, unless the fleet alone
+        links the two coasts, the induced paths from ``start`` are walked only until one reaches
+        ``dest`` through ``fleet``: a path stops where it first touches ``dest`` (going on, it
+        would not be induced).
         """
         walked = self._routes.get(start)
         if walked is not None:
@@ -143,6 +144,8 @@ class ConvoyNetwork:
         if start == dest or fleet not in self.fleet_seas:
             return False
         touching, shores, fleet_seas = self.game_map.sea_adjacency, self.game_map.shores, self.fleet_seas
+        if start in shores[fleet] and dest in shores[fleet]:
+            return True  # the fleet alone is a route: the shortest there is, so a minimal one
 
         def extend(last: str, through: bool, barred: frozenset[str]) -> bool:
             # ``through``: the path holds ``fleet``; ``barred`` as in :meth:`_walk`.  No sea

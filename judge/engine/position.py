@@ -140,15 +140,11 @@ class Position:
         return replace(self, **changes)  # type: ignore[arg-type]
 
     @cached_property
-    def fleet_seas(self) -> frozenset[str]:
-        """Sea provinces holding a fleet: the links a convoy chain may use."""
-        seas = self.game_map.seas
-        return frozenset(p for p, u in self.units.items() if p in seas and u.unit.is_fleet)
-
-    @cached_property
     def convoys(self) -> ConvoyNetwork:
-        """The convoy routes the fleets at sea could form."""
-        return ConvoyNetwork(self.game_map, self.fleet_seas)
+        """The convoy routes the fleets at sea (the links a convoy chain may use) could form."""
+        units = self.units
+        fleet_seas = frozenset([p for p in self.game_map.seas.intersection(units) if units[p].unit.is_fleet])
+        return ConvoyNetwork(self.game_map, fleet_seas)
 
     def unit_at(self, province: str) -> PlacedUnit | None:
         return self.units.get(province)
