@@ -37,7 +37,7 @@ from judge.engine.map import Location
 from judge.engine.orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove, lexicon
 from judge.engine.position import Dislodgement, PlacedUnit, Position
 from judge.engine.resolver import Resolver
-from judge.engine.results import OrderResult, Outcome, Settled, check_units, unit_results
+from judge.engine.results import OrderResult, Outcome, Settled, check_units, settle, unit_results
 
 
 @dataclass(frozen=True)
@@ -253,9 +253,14 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
         for province, target in board.target.items()
         if province in moved and target in board.orders and target not in moved
     }
+    owner = board.owner
     settled = {
-        province: _SUCCEEDS if province in moved else _outcome(board, decided, province, province in dislodged_by)
-        for province in chosen
+        province: settle(
+            owner[province],
+            order,
+            _SUCCEEDS if province in moved else _outcome(board, decided, province, province in dislodged_by),
+        )
+        for province, order in chosen.items()
     }
 
     lex = lexicon(position.game_map)

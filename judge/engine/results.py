@@ -80,16 +80,9 @@ def _invalid(why: str | Illegal) -> tuple[str, str]:
     return ("unreadable", why) if isinstance(why, str) else ("illegal", why.message)
 
 
-class Checked(NamedTuple):
-    """One order as given by ``power``, checked: its normal form, or (``order`` is None) its result, invalid."""
-
-    power: str
-    order: UnitOrder | None
-    invalid: OrderResult | None
-
-
-# As ``_new_result``: a phase checks every order it is given.
-_new_checked = tuple.__new__
+# An order as given, once checked: its result when it is invalid, else the province of its
+# unit, whose order's result it gets (an identical repeat is the same order of the same unit).
+Checked = OrderResult | str
 
 Settled = tuple[Outcome, str | None]  # what became of a unit's order, and why it failed
 
@@ -99,20 +92,19 @@ def check_units(
 ) -> tuple[list[Checked], dict[str, UnitOrder]]:
     """Every order checked, in the sequence given, and the legal order of each unit, by province.
 
-    A unit given two different orders holds: they are all invalid.  An identical repeat is
-    the same order of the same unit: :func:`unit_results` gives it the same outcome.
+    A unit given two different orders holds: they are all invalid.
     """
     checked: list[Checked] = []
     chosen: dict[str, UnitOrder] = {}
-    conflicts: set[str] = set()  # the provinces of units given different orders
+    # By province, for a unit given different orders: its orders from the first different one on, by place.
+    conflicts: dict[str, dict[int, tuple[str, UnitOrder]]] = {}
     check = checker(position.phase.kind)
     for power, items in orders.items():
         for item in items:
             order = item if isinstance(item, str) else check(position, power, item)
             if not isinstance(order, TextValue):
                 reason, detail = _invalid(order)
-                invalid = _new_result(OrderResult, (power, item, Outcome.INVALID, reason, detail))
-                checked.append(_new_checked(Checked, (power, None, invalid)))
+                checked.append(_new_result(OrderResult, (power, item, Outcome.INVALID, reason, detail)))
                 continue
             if isinstance(order, Waive):  # never legal in the phases with units to order
                 continue
@@ -120,27 +112,25 @@ def check_units(
             first = chosen.get(province)
             if first is None:
                 chosen[province] = order
-            elif first != order:
-                conflicts.add(province)
-            checked.append(_new_checked(Checked, (power, order, None)))
-    if conflicts:
-        for province in conflicts:
-            del chosen[province]
+            elif first != order or province in conflicts:
+                conflicts.setdefault(province, {})[len(checked)] = (power, order)
+            checked.append(province)
+    for province, later in conflicts.items():
+        first = chosen.pop(province)
+        owner, _ = next(iter(later.values()))
         for at, entry in enumerate(checked):
-            if entry.order is not None and entry.order.unit.location.province in conflicts:
-                fields = (entry.power, entry.order, Outcome.INVALID, "conflict", MULTIPLE_ORDERS)
-                checked[at] = _new_checked(Checked, (entry.power, None, _new_result(OrderResult, fields)))
+            if isinstance(entry, str) and entry == province:
+                power, order = later.get(at, (owner, first))  # before the first different one: a repeat
+                checked[at] = _new_result(OrderResult, (power, order, Outcome.INVALID, "conflict", MULTIPLE_ORDERS))
     return checked, chosen
 
 
-def unit_results(checked: Sequence[Checked], settled: Mapping[str, Settled]) -> tuple[OrderResult, ...]:
-    """Results in the order given: a legal order takes what became of its unit's order (``settled``, by province)."""
-    results: list[OrderResult] = []
-    for power, order, invalid in checked:
-        if order is None:
-            assert invalid is not None
-            results.append(invalid)
-        else:
-            outcome, reason = settled[order.unit.location.province]
-            results.append(_new_result(OrderResult, (power, order, outcome, reason, None)))
-    return tuple(results)
+def settle(power: str, order: UnitOrder, settled: Settled) -> OrderResult:
+    """The result of a unit's legal order."""
+    outcome, reason = settled
+    return _new_result(OrderResult, (power, order, outcome, reason, None))
+
+
+def unit_results(checked: Sequence[Checked], settled: Mapping[str, OrderResult]) -> tuple[OrderResult, ...]:
+    """Results in the order given: a legal order gets the result of its unit's order (``settled``, by province)."""
+    return tuple([settled[entry] if isinstance(entry, str) else entry for entry in checked])
