@@ -149,9 +149,10 @@ class _Board:
         if province not in self.convoyed:
             return True
         dest = self.target[province]
-        fleets = {
-            f for f in self.convoys.get((province, dest), ()) if f not in self.paradox and self.resolver.resolve(f)
-        }
+        ordered = self.convoys.get((province, dest))
+        if ordered is None:
+            return False  # no fleet was ordered to convoy it
+        fleets = {f for f in ordered if f not in self.paradox and self.resolver.resolve(f)}
         return route_exists(self.position.game_map, province, dest, fleets)
 
     def attack_strength(self, province: str) -> int:
