@@ -6,8 +6,9 @@ rules ask, and how they are answered:
 
 * *Could a route exist, and where could an army go?*  The seas holding fleets fall into
   connected groups (:class:`ConvoyNetwork`, one per position; each group is found the
-  first time a coast asked about touches it, so a position asked about one army pays for
-  its groups only); a route exists when one group touches both coasts, and an army can be
+  first time the coast of an army asked about touches it, so a position asked about one
+  army pays for its groups only); a route exists when one group touches both coasts (one
+  of the army's groups holds a sea by the destination), and an army can be
   convoyed to every coast along a group that touches its own coast (worked out only when
   all its destinations are asked for, as when listing legal orders).
 * *Is a fleet on a minimal route* (DATC 6.G.19, for the legality of convoy orders)?  A route
@@ -112,10 +113,13 @@ class ConvoyNetwork:
         if start == dest or start not in coastal or dest not in coastal:
             return False
         # Some group of fleets touches both coasts; which coasts a group runs along is not needed.
+        # The groups at the start are found whole: a sea of theirs by the destination is numbered.
         groups = self._groups_at(start)
-        if not groups or groups.isdisjoint(self._groups_at(dest)):
-            return False
-        return without is None or not self.needs_fleet(start, dest, without)
+        if groups:
+            for sea in self.game_map.sea_adjacency[dest]:
+                if self._group.get(sea) in groups:
+                    return without is None or not self.needs_fleet(start, dest, without)
+        return False
 
     def needs_fleet(self, start: str, dest: str, fleet: str) -> bool:
         """Whether every route from ``start`` to ``dest`` (there is one) goes through the fleet in ``fleet``."""
