@@ -287,7 +287,16 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
     return MovementResult(unit_results(checked, settled), tuple(units), tuple(dislodged), contested)
 
 
+# What can become of an order: it succeeds, or it fails for one of these reasons.
 _SUCCEEDS: Settled = (Outcome.SUCCEEDS, None)
+_NO_CONVOY: Settled = (Outcome.FAILS, "no convoy")
+_BOUNCE: Settled = (Outcome.FAILS, "bounce")
+_DISLODGED: Settled = (Outcome.FAILS, "dislodged")
+_VOID: Settled = (Outcome.FAILS, "void")
+_CUT: Settled = (Outcome.FAILS, "cut")
+_PARADOX: Settled = (Outcome.FAILS, "paradox")
+_DISRUPTED: Settled = (Outcome.FAILS, "disrupted")
+_NOT_ON_ROUTE: Settled = (Outcome.FAILS, "not on route")
 
 
 def _outcome(board: _Board, decided: Mapping[str, bool], province: str, dislodged: bool) -> Settled:
@@ -295,20 +304,20 @@ def _outcome(board: _Board, decided: Mapping[str, bool], province: str, dislodge
     ``decided``: every decision."""
     if province in board.moves:
         if not board.path(province):
-            return Outcome.FAILS, "no convoy"
-        return Outcome.FAILS, "dislodged" if dislodged else "bounce"
-    if dislodged:
-        return Outcome.FAILS, "void" if province in board.void else "dislodged"
+            return _NO_CONVOY
+        return _DISLODGED if dislodged else _BOUNCE
     if province in board.void:
-        return Outcome.FAILS, "void"
+        return _VOID
+    if dislodged:
+        return _DISLODGED
     if province in board.aim:  # a support: given unless cut
-        return _SUCCEEDS if decided[province] else (Outcome.FAILS, "cut")
+        return _SUCCEEDS if decided[province] else _CUT
     order = board.orders[province]
     if isinstance(order, Convoy):
         if province in board.paradox:
-            return Outcome.FAILS, "paradox"
+            return _PARADOX
         if not board.path(order.army.province):
-            return Outcome.FAILS, "disrupted"
+            return _DISRUPTED
         if not board.on_used_route(province, order):
-            return Outcome.FAILS, "not on route"
+            return _NOT_ON_ROUTE
     return _SUCCEEDS
