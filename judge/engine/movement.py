@@ -37,7 +37,7 @@ from judge.engine.map import Location
 from judge.engine.orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove, lexicon
 from judge.engine.position import Dislodgement, PlacedUnit, Position
 from judge.engine.resolver import Resolver
-from judge.engine.results import OrderResult, Outcome, Settled, check_units, settle, unit_results
+from judge.engine.results import OrderResult, Outcome, Settled, check_units, unit_results
 
 
 @dataclass(frozen=True)
@@ -254,14 +254,9 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
         for province, target in board.target.items()
         if province in moved and target in board.orders and target not in moved
     }
-    owner = board.owner
     settled = {
-        province: settle(
-            owner[province],
-            order,
-            _SUCCEEDS if province in moved else _outcome(board, decided, province, province in dislodged_by),
-        )
-        for province, order in chosen.items()
+        province: _SUCCEEDS if province in moved else _outcome(board, decided, province, province in dislodged_by)
+        for province in chosen
     }
 
     lex = lexicon(position.game_map)
@@ -284,7 +279,8 @@ def adjudicate_movement(position: Position, orders: Mapping[str, Sequence[Order 
         for dest, movers in board.moves_into.items()
         if dest not in occupied and any(map(board.prevents, movers))
     )
-    return MovementResult(unit_results(checked, settled), tuple(units), tuple(dislodged), contested)
+    results = unit_results(checked, chosen, board.owner, settled)
+    return MovementResult(results, tuple(units), tuple(dislodged), contested)
 
 
 # What can become of an order: it succeeds, or it fails for one of these reasons.

@@ -125,12 +125,19 @@ def check_units(
     return checked, chosen
 
 
-def settle(power: str, order: UnitOrder, settled: Settled) -> OrderResult:
-    """The result of a unit's legal order."""
-    outcome, reason = settled
-    return _new_result(OrderResult, (power, order, outcome, reason, None))
-
-
-def unit_results(checked: Sequence[Checked], settled: Mapping[str, OrderResult]) -> tuple[OrderResult, ...]:
-    """Results in the order given: a legal order gets the result of its unit's order (``settled``, by province)."""
-    return tuple([settled[entry] if isinstance(entry, str) else entry for entry in checked])
+def unit_results(
+    checked: Sequence[Checked],
+    chosen: Mapping[str, UnitOrder],
+    powers: Mapping[str, str],
+    settled: Mapping[str, Settled],
+) -> tuple[OrderResult, ...]:
+    """Results in the order given.  A legal order's is that of its unit's order: by province,
+    the order (``chosen``), the unit's power and what became of the order (``settled``)."""
+    results: list[OrderResult] = []
+    for entry in checked:
+        if isinstance(entry, str):
+            outcome, reason = settled[entry]
+            results.append(_new_result(OrderResult, (powers[entry], chosen[entry], outcome, reason, None)))
+        else:
+            results.append(entry)
+    return tuple(results)

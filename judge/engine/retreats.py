@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from judge.engine.orders import Order, Retreat, lexicon
 from judge.engine.position import PlacedUnit, Position
-from judge.engine.results import OrderResult, Outcome, check_units, settle, unit_results
+from judge.engine.results import OrderResult, Outcome, Settled, check_units, unit_results
 
 
 def adjudicate_retreats(
@@ -23,13 +23,13 @@ def adjudicate_retreats(
     targets = Counter(order.destination.province for order in chosen.values() if isinstance(order, Retreat))
     units = list(position.units.values())
     lex = lexicon(position.game_map)
-    settled: dict[str, OrderResult] = {}
+    powers = {province: dislodged.power for province, dislodged in position.dislodged.items()}
+    settled: dict[str, Settled] = {}
     for province, order in chosen.items():
-        power = position.dislodged[province].power
         if isinstance(order, Retreat):
             if targets[order.destination.province] > 1:
-                settled[province] = settle(power, order, (Outcome.FAILS, "bounce"))
+                settled[province] = (Outcome.FAILS, "bounce")
                 continue
-            units.append(PlacedUnit(power, lex.unit(order.unit.type, order.destination)))
-        settled[province] = settle(power, order, (Outcome.SUCCEEDS, None))
-    return unit_results(checked, settled), units
+            units.append(PlacedUnit(powers[province], lex.unit(order.unit.type, order.destination)))
+        settled[province] = (Outcome.SUCCEEDS, None)
+    return unit_results(checked, chosen, powers, settled), units
