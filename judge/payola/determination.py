@@ -559,12 +559,6 @@ def _no_kinks() -> _Kinks:
     return [], []
 
 
-def _add(kinks: _Kinks, money: _Money, change: int) -> None:
-    """One more kink at a round count: ``money``'s rate changes by ``change``."""
-    kinks[0].append(money)
-    kinks[1].append(change)
-
-
 _LONGEST_CYCLE = 16  # rounds
 _LARGEST_JUMP = 10**12  # cycles; a guard only: an over power always has a kink ahead, which bounds a jump
 
@@ -647,7 +641,9 @@ class _Reductions:
                         edges.append((top + p, -n))
                 money: _Money = motion, plus, rate, base
                 for count, change in edges:
-                    _add(kinks[count], money, change)
+                    moneys, changes = kinks[count]
+                    moneys.append(money)
+                    changes.append(change)
                 for i in plus:
                     base[i] += amount
                     rate[i] += going
@@ -655,7 +651,9 @@ class _Reductions:
                 if minus:  # a negative offer takes its money back from the orders it names
                     taken: _Money = motion, minus, rate, base
                     for count, change in edges:
-                        _add(kinks[count], taken, -change)
+                        moneys, changes = kinks[count]
+                        moneys.append(taken)
+                        changes.append(-change)
                     for i in minus:
                         base[i] -= amount
                         rate[i] -= going
