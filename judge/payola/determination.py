@@ -971,15 +971,22 @@ class _Reductions:
         return motion.check_at
 
     def _set_payments(self, motion: _Motion, pay: Mapping[str, tuple[int, int]]) -> None:
-        """A unit's payments from now on, given as each power's payment now and its fall per round."""
-        t, spend_a, spend_b = self.t, self.spend_a, self.spend_b
-        for power, (a, b) in motion.pay.items():
-            spend_a[power] -= a
-            spend_b[power] -= b
+        """A unit's payments from now on, given as each power's payment now and its fall per round.
+
+        Under eBayola a unit's payments are worked out in every look, and they often stay as
+        they were: then the spends are left alone."""
+        t = self.t
         lines: dict[str, tuple[int, int]] = {}
         for power, (value, b) in pay.items():
-            a = value + b * t
-            lines[power] = a, b
+            lines[power] = value + b * t, b
+        was = motion.pay
+        if lines == was:
+            return
+        spend_a, spend_b = self.spend_a, self.spend_b
+        for power, (a, b) in was.items():
+            spend_a[power] -= a
+            spend_b[power] -= b
+        for power, (a, b) in lines.items():
             spend_a[power] += a
             spend_b[power] += b
         motion.pay = lines
