@@ -834,10 +834,14 @@ class _Reductions:
         """A power starts (+1) or stops (-1) being over: its rates join or leave the slopes.
 
         Under eBayola its units are added to ``switched``, to be looked at again once every
-        power has switched (a unit's payments follow all its slopes)."""
+        power has switched (a unit's payments follow all its slopes).  A unit where none of the
+        power's amounts is going down (all at a plateau or zero) is left alone: nothing there
+        changes."""
         t = self.t
         for motion in self.units_of.get(power, ()):
             rate = motion.rate[power]
+            if not any(rate):
+                continue
             sigma, kappa = motion.sigma, motion.kappa
             for i, going in enumerate(rate):
                 if going:
