@@ -514,8 +514,8 @@ class _Motion:
     candidate.  A candidate's total is its own slot plus its class's bucket.
     """
 
-    __slots__ = ("base", "ceiling", "check_at", "classes", "dummy_tie", "issued", "kappa", "kinked", "pay", "rate",
-                 "sigma", "target", "top")
+    __slots__ = ("base", "ceiling", "check_at", "classes", "dummy_tie", "issued", "kappa", "kinked", "part", "pay",
+                 "rate", "sigma", "target", "top")
 
     def __init__(self, target: BribedUnit) -> None:
         size = len(target.candidates)
@@ -529,6 +529,9 @@ class _Motion:
         self.issued = -1  # none yet
         self.dummy_tie = False
         self.pay: dict[str, tuple[int, int]] = {}  # per power: payment(t) = a - b * t
+        # Under eBayola, per power: its part of the issued order's total, part(t) = a - b * t, kept
+        # like a plain payment (the payments follow it and the runner-up in every look).
+        self.part: dict[str, tuple[int, int]] = {}
         self.check_at: float | None = None  # no change of order before this round; None: slopes changed
         self.ceiling: int | None = None  # a sole winner's best rival total at the last look
         self.kinked = False  # a kink changed its slopes since the last look
@@ -809,6 +812,10 @@ class _Reductions:
                 moved = b * (self.t - before) - cycles * (rate[issued] + rate[motion.classes[issued]]) * gained[power]
                 motion.pay[power] = (a + moved, b)
                 self.spend_a[power] += moved
+            for power, (a, b) in list(motion.part.items()):
+                rate = motion.rate[power]
+                moved = b * (self.t - before) - cycles * (rate[issued] + rate[motion.classes[issued]]) * gained[power]
+                motion.part[power] = (a + moved, b)
             self._touch(motion)
         self.history.clear()
         # The rounds jumped over were checked; the round landed on is decided afresh.
@@ -849,6 +856,11 @@ class _Reductions:
                     kappa[i] += sign * going * t
             if self.ebayola:
                 switched[motion] = None
+                part = motion.part.get(power)
+                if part is not None:
+                    issued = motion.issued
+                    change = sign * (rate[issued] + rate[motion.classes[issued]])
+                    motion.part[power] = (part[0] + change * t, part[1] + change)
                 continue
             if power in motion.pay:
                 issued = motion.issued
@@ -876,15 +888,16 @@ class _Reductions:
             if motion.check_at is not None:  # its prediction no longer holds
                 motion.check_at = None
                 dirty[motion] = None
-            paid = motion.pay.get(power)
-            if paid is not None and plain:
-                # The power is over, so its plain payment falls as fast as its part.
+            held = motion.pay if plain else motion.part
+            paid = held.get(power)
+            if paid is not None:
+                # The power is over, so its plain payment (its part) falls as fast as its rates.
                 issued = motion.issued
                 change = rate[issued] + rate[motion.classes[issued]] - paid[1]
                 if change:
-                    motion.pay[power] = (paid[0] + change * t, paid[1] + change)
+                    held[power] = (paid[0] + change * t, paid[1] + change)
                     bent += change
-        if bent:
+        if bent and plain:
             self.spend_a[power] += bent * t
             self.spend_b[power] += bent
 
@@ -930,6 +943,9 @@ class _Reductions:
             motion.top = top
             motion.issued, motion.dummy_tie = self.conversion.decide(motion.target, top)
         if self.ebayola:
+            if motion.issued != decided[0]:
+                parts = self._parts(motion, motion.issued, self.count, self.moving)
+                motion.part = {power: (value + b * t, b) for power, (value, b) in parts.items()}
             # Payments follow the totals in every look; when they bend matters only to a
             # prediction.  A unit that a kink has just changed is likely to change again in the
             # next round: it is looked at then, and predicted once a round leaves it alone (or
@@ -1022,7 +1038,12 @@ class _Reductions:
         one of them bends."""
         if motion.dummy_tie:
             return {}, _NEVER
-        parts = self._parts(motion, motion.issued, self.count, self.moving)
+        t = self.t
+        parts: dict[str, tuple[int, int]] = {}
+        for power, (a, b) in motion.part.items():
+            value = a - b * t
+            if value:
+                parts[power] = (value, b)
         return self._ebayola_split(motion, motion.top, motion.issued, totals, falling, parts, bending)
 
     def _ebayola_split(
