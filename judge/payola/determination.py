@@ -1105,18 +1105,19 @@ class _Reductions:
                 if found is None:
                     found = paying[line.power] = set()
                 found.update(line.pays)
-            parts: list[dict[str, int]] = []
-            for c, k in enumerate(motion.classes):
-                part = {}
-                for power, candidates in paying.items():
-                    if c in candidates:
-                        rate = motion.rate.get(power)
-                        if rate is None:  # only a default HOLD
-                            part[power] = 0
-                        else:
-                            base = motion.base[power]
-                            part[power] = base[c] + base[k] - (rate[c] + rate[k]) * self.count[power]
-                parts.append(part)
+            # Power by power, so that each candidate's keys come in the order of the lines.
+            classes = motion.classes
+            parts: list[dict[str, int]] = [{} for _ in classes]
+            for power, candidates in paying.items():
+                rate = motion.rate.get(power)
+                if rate is None:  # only a default HOLD
+                    for c in candidates:
+                        parts[c][power] = 0
+                    continue
+                base, count = motion.base[power], self.count[power]
+                for c in candidates:
+                    k = classes[c]
+                    parts[c][power] = base[c] + base[k] - (rate[c] + rate[k]) * count
             result[target.province] = parts
         return result
 
