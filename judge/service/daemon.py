@@ -350,7 +350,7 @@ class Applier:
         self.pipe.close()
         self.process.join(timeout=timeout)
         if self.process.is_alive():
-            log.error("the applier process did not end within %.0f s of the stop; killing it", timeout)
+            log.error("the applier process did not end within %g s of the stop; killing it", timeout)
             self.process.kill()
             self.process.join()
 

@@ -194,7 +194,7 @@ def test_an_applier_that_does_not_end_at_the_stop_is_killed(settings: Settings,
     os.kill(applier.process.pid, signal.SIGSTOP)  # as stuck as a process can be: it never reads the closed pipe
     applier.close(timeout=0.5)
     assert not applier.process.is_alive() and applier.process.exitcode == -signal.SIGKILL
-    assert "did not end within 0 s of the stop; killing it" in caplog.text
+    assert "did not end within 0.5 s of the stop; killing it" in caplog.text
 
 
 def test_an_applier_that_died_is_replaced_and_the_mail_is_applied(settings: Settings) -> None:
