@@ -13,6 +13,17 @@ Theory of operation.
    moves; a hold offer also for unlisted holds, supports and convoys; a gift offer for
    every candidate.  The total bribe of a candidate is the sum of the lines paying for it.
 
+   The sheets are read once, line by line, straight into money on *slots*: two *buckets*
+   first (every order that is not a move; every move), then one slot per candidate.  A
+   direct offer adds to the slots of the orders it lists; a move offer to the moves' bucket
+   and the slots of the other orders it lists (a hold offer the other way round); negative
+   and gift offers to both buckets, a negative offer taking its money back from the slots of
+   the candidates it names once every sheet is read.  A candidate's total is its slot plus
+   its class's bucket, so a line's slots are known as soon as it is read, before the unit's
+   last candidate is.  Of each line only its offer and number are kept (per power and unit):
+   which slots and candidates it names is the same for every offer of the same orders, and
+   is looked up again when a line is looked at alone (a tie, a statement).
+
 2. *Decision* (5.1-5.4).  The highest total wins.  A tie on a dummy's unit is resolved by
    its default HOLD, paid by nobody and reported one above the tied total (4.4, ruling 4).
    Otherwise the owner's expanded acceptance list is walked: the first power with an offer
@@ -38,20 +49,23 @@ Theory of operation.
      ``max(0, plateau - (r - D))``.  So it goes down one per round of its power, or not at
      all, and changes between the two only at *kinks* known in advance: reaching its
      plateau, round D, reaching zero.  Each power has a schedule of its kinks.
+     A power's kinks up to D are read off its lines; those from D on are kept counted from
+     D until its sheet is read and D known.
    - While the same powers are over, every total is therefore a straight line in the round
      number t, ``kappa - sigma * t`` (sigma: how many amounts of over powers behind it go
      down), and so is every payment and every power's spend.  A unit keeps kappa and sigma
-     per candidate, plus two *buckets* for what move, hold, negative and gift offers pay for
-     whole classes of orders, so that a kink or a power starting or stopping to be over
-     changes a few numbers and never rescans the lines.
+     per slot, and each power its own rates and intercepts there, so that a kink or a power
+     starting or stopping to be over changes a few numbers and never rescans the lines.
    - A unit's order depends only on which candidates share the highest total, so it can
      change only in a round where some total reaches the highest (crossing includes
      becoming equal) or tied highest totals part: with straight lines that round is an
      integer ceiling division (the unit's *prediction*).  When a kink changes a unit's
      slopes its prediction is void; the unit is then looked at in every round until the
      judge wants to jump, when it is predicted again.  A cheap look first compares the
-     winner with the best other total of the last full look: totals never rise, so a winner
-     still above it is still the winner.  Under eBayola every look works out the payments
+     winner with the other totals as they were last worked out: totals never rise, so a
+     winner still above them all is still the winner, and only the candidates whose total
+     was at or above the winner's total now can have reached it: those are worked out
+     again, the others left alone.  Under eBayola every look works out the payments
      (they follow the runner-up); when they bend is worked out only for a prediction, which
      a unit gets once a round passes without a kink changing it, or when the judge wants
      to jump.
@@ -88,6 +102,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import NamedTuple
 
 from judge.engine.orders import Hold, Move, MovementOrder, Unit
 from judge.engine.position import Position
@@ -176,7 +191,6 @@ class Determination:
 Group = tuple[int, int, int]
 """Equal terms of a line, which reduce alike: (how many, amount, plateau)."""
 
-
 def _amount_after(amount: int, plateau: int, rounds: int, all_at_plateau: int) -> int:
     """A term's amount after its power's ``rounds`` reductions (rule 5.5, ruling 6).
 
@@ -186,104 +200,6 @@ def _amount_after(amount: int, plateau: int, rounds: int, all_at_plateau: int) -
     if rounds < all_at_plateau:
         return max(plateau, amount - rounds)
     return max(0, plateau - (rounds - all_at_plateau))
-
-
-class Line:
-    """One offer line's money on one unit: its offer, its terms grouped, and the candidates it
-    pays for (those offered directly first, then its promise)."""
-
-    __slots__ = ("direct", "groups", "kind", "number", "offer", "pays", "power")
-
-    def __init__(
-        self, power: str, number: int, offer: Offer, groups: tuple[Group, ...], pays: tuple[int, ...] = (),
-    ) -> None:
-        self.power = power
-        self.number = number  # position in the power's sheet, for rule 5.3
-        self.offer = offer
-        self.kind = offer.kind
-        self.groups = groups
-        self.pays = pays
-        self.direct = len(pays)  # how many of ``pays`` are offered directly
-
-    @property
-    def listed(self) -> tuple[MovementOrder, ...]:
-        return self.offer.orders
-
-    @property
-    def terms(self) -> tuple[Term, ...]:
-        return self.offer.terms
-
-
-class BribedUnit:
-    """A unit's candidate orders, in order of first mention, and the lines on them."""
-
-    def __init__(self, province: str, unit: Unit, owner: str) -> None:
-        self.province = province
-        self.unit = unit
-        self.owner = owner
-        self.candidates: list[MovementOrder] = []
-        self.lines: list[Line] = []
-        self.hold_order = Hold(unit)
-        self.default_hold = Offer(0, "", OfferKind.DIRECT, unit, (self.hold_order,), ())  # rule 3.3
-        self.hold: int | None = None  # index of the HOLD candidate, once there is one
-        self.index: dict[str, int] = {}  # by order text, which tells orders apart (and hashes in C)
-        self.promising: list[Line] = []  # the lines that are not direct offers, whose promise (3.1) waits for settle
-
-    def candidate(self, order: MovementOrder) -> int:
-        """The index of ``order`` among the candidates, adding it if new."""
-        found = self.index.get(order.text)
-        if found is None:
-            found = self.index[order.text] = len(self.candidates)
-            self.candidates.append(order)
-            if order == self.hold_order:
-                self.hold = found
-        return found
-
-    def settle(self) -> None:
-        """Work out what each non-direct line promises to pay for (3.1), once all candidates are known."""
-        moves = [isinstance(c, Move) for c in self.candidates]
-        everything = range(len(self.candidates))
-        pays: dict[tuple[int, int], tuple[int, ...]] = {}  # by kind and orders (shared objects: by identity)
-        for line in self.promising:
-            kind, orders = line.kind, line.offer.orders
-            key = id(kind), id(orders)  # an Enum hashes in Python: identity is cheaper
-            found = pays.get(key)
-            if found is None:
-                named = {self.index.get(o.text) for o in orders}
-                if kind is OfferKind.MOVE:
-                    promise = [c for c in everything if moves[c] and c not in named]
-                elif kind is OfferKind.HOLD:
-                    promise = [c for c in everything if not moves[c] and c not in named]
-                else:
-                    promise = [c for c in everything if c not in named]
-                found = pays[key] = line.pays + tuple(promise)
-            line.pays = found
-
-    def sequence(self, line: Line, c: int) -> tuple[int, int] | None:
-        """Where a line offers for candidate ``c`` in its power's sheet (5.3), if it does.
-
-        A direct offer's listed orders come in the order written; the HOLD built from a
-        negative or gift offer comes next, and the promise for unlisted orders right after it.
-        """
-        pays = line.pays
-        if c in pays[:line.direct]:
-            return line.number, pays.index(c)
-        after = len(line.listed)
-        if line.kind in (OfferKind.NEGATIVE, OfferKind.GIFT) and self.hold is not None:
-            if c == self.hold:
-                return line.number, after
-            after += 1
-        return (line.number, after) if c in pays[line.direct:] else None
-
-
-@dataclass(frozen=True, slots=True)
-class Settled:
-    """A unit decided from given amounts: its totals, issued candidate and payments."""
-
-    totals: list[int]
-    issued: int
-    dummy_tie: bool
-    payments: dict[str, int]
 
 
 def _groups(terms: tuple[Term, ...]) -> tuple[Group, ...]:
@@ -300,12 +216,175 @@ def _groups(terms: tuple[Term, ...]) -> tuple[Group, ...]:
     return tuple(groups)
 
 
+class Line(NamedTuple):
+    """One offer line on one unit: who wrote it where, the candidates it names, and the slots of its
+    unit it adds its money to and takes it from (see :class:`BribedUnit`).
+
+    A view, made when a line is looked at by itself (a tie, a statement, the tests): reading a
+    sheet keeps only each line's offer and number, the rest being the same for every line of the
+    same orders or terms (:meth:`Conversion.lines`)."""
+
+    power: str
+    number: int  # position in the power's sheet, for rule 5.3
+    offer: Offer
+    listed: tuple[int, ...]  # the candidates it names, as written (none for a negative offer)
+    plus: tuple[int, ...]
+    minus: Sequence[int]  # a negative offer's: the slots of the candidates it names
+    groups: tuple[Group, ...]
+
+
+def _pays(plus: Sequence[int], minus: Sequence[int], slot: int, bucket: int) -> bool:
+    """Whether a line adding to ``plus`` and taking from ``minus`` pays for the candidate in ``slot``,
+    whose class is ``bucket`` (3.1)."""
+    return slot in plus or (bucket in plus and slot not in minus)
+
+
+class Money:
+    """One power's money on one bribed unit: its lines there (their offers and numbers, in sheet
+    order), what they pay for, and, per slot, its part of the unit's totals as a line in its
+    round count r: ``base - rate * r``."""
+
+    __slots__ = ("base", "lines", "named", "numbers", "offers", "paying", "power", "rate", "target")
+
+    def __init__(self, power: str, target: BribedUnit) -> None:
+        self.power = power
+        self.target = target
+        self.offers: list[Offer] = []
+        self.numbers: list[int] = []  # each line's position in the power's sheet, for rule 5.3
+        self.paying: set[int] = set()  # the slots its lines other than negative offers add to
+        self.named: list[Offer] = []  # its negative offers
+        self.lines: list[Line] | None = None  # the lines as views, once asked for
+        self.rate = [0] * target.width
+        self.base = [0] * target.width
+
+
+class BribedUnit:
+    """A bribed unit: its candidate orders in order of first mention, each power's money on it,
+    and (for the reductions) its totals as straight lines in the round number and what it last
+    decided.
+
+    Money goes into *slots*: the two *buckets* first, 0 for every candidate that is not a move
+    and 1 for every move, then candidate c in slot c + 2.  Move, hold, negative and gift offers
+    pay for whole classes of orders (3.1): they put their money in a bucket (a negative offer
+    takes it back from the candidates it names), so that the slots are known as soon as a line
+    is read, and each of their kinks changes a few slots, not every candidate.  A candidate's
+    total is its slot plus its class's bucket.
+    """
+
+    __slots__ = ("bounds", "candidates", "ceiling", "check_at", "classes", "default_hold", "dummy_tie", "hold",
+                 "hold_order", "index", "issued", "kappa", "kinked", "money", "owner", "paid_slots", "pairs", "part",
+                 "pay", "province", "sigma", "top", "unit", "width")
+
+    def __init__(self, province: str, unit: Unit, owner: str) -> None:
+        self.province = province
+        self.unit = unit
+        self.owner = owner
+        self.candidates: list[MovementOrder] = []
+        self.classes: list[int] = []  # each candidate's bucket
+        self.index: dict[str, int] = {}  # by order text, which tells orders apart (and hashes in C)
+        self.width = 2  # slots
+        self.hold_order = Hold(unit)
+        self.default_hold = Offer(0, "", OfferKind.DIRECT, unit, (self.hold_order,), ())  # rule 3.3
+        self.hold: int | None = None  # the HOLD candidate, once there is one
+        self.money: dict[str, Money] = {}  # by power, in order of its first line here
+        # The reductions (5.5): total(t) = kappa - sigma * t, slot plus bucket, for each candidate's
+        # (slot, bucket) in ``pairs``.
+        self.kappa: list[int] = []
+        self.sigma: list[int] = []
+        self.pairs: list[tuple[int, int]] = []
+        self.top: list[int] = []  # the candidates sharing the highest total
+        self.issued = -1  # none yet
+        self.paid_slots = (-1, -1)  # the issued candidate's slot and bucket
+        self.dummy_tie = False
+        self.pay: dict[str, tuple[int, int]] = {}  # per power: payment(t) = a - b * t
+        # Under eBayola, per power: its part of the issued order's total, part(t) = a - b * t, kept
+        # like a plain payment (the payments follow it and the runner-up in every look).
+        self.part: dict[str, tuple[int, int]] = {}
+        self.check_at: float | None = None  # no change of order before this round; None: slopes changed
+        self.bounds: list[int] = []  # a sole winner's rivals' totals when last worked out (its own: -1)
+        self.ceiling: int | None = None  # the highest of them (None: no sole winner)
+        self.kinked = False  # a kink changed its slopes since the last look
+
+    def candidate(self, order: MovementOrder) -> int:
+        """The index of ``order`` among the candidates, adding it if new."""
+        found = self.index.get(order.text)
+        if found is None:
+            found = self.index[order.text] = len(self.candidates)
+            self.candidates.append(order)
+            self.classes.append(1 if isinstance(order, Move) else 0)
+            self.width += 1
+            if order == self.hold_order:
+                self.hold = found
+        return found
+
+    def money_of(self, power: str) -> Money:
+        """A power's money here, made on its first line."""
+        money = self.money.get(power)
+        if money is None:
+            money = self.money[power] = Money(power, self)
+        return money
+
+    def pays(self, line: Line) -> tuple[int, ...]:
+        """The candidates a line pays for (3.1)."""
+        return tuple(c for c, k in enumerate(self.classes) if _pays(line.plus, line.minus, c + 2, k))
+
+    def sequence(self, line: Line, c: int) -> tuple[int, int] | None:
+        """Where a line offers for candidate ``c`` in its power's sheet (5.3), if it does.
+
+        A direct offer's listed orders come in the order written; the HOLD built from a
+        negative or gift offer comes next, and the promise for unlisted orders right after it.
+        """
+        listed = line.listed
+        if c in listed:
+            return line.number, listed.index(c)
+        after = len(line.offer.orders)
+        kind = line.offer.kind
+        if kind is OfferKind.NEGATIVE or kind is OfferKind.GIFT:
+            if c == self.hold:
+                return line.number, after
+            after += 1
+        return (line.number, after) if _pays(line.plus, line.minus, c + 2, self.classes[c]) else None
+
+    def totals(self, t: int) -> list[int]:
+        """Each candidate's total in round t (valid while the slopes hold)."""
+        kappa, sigma = self.kappa, self.sigma
+        return [kappa[s] + kappa[k] - (sigma[s] + sigma[k]) * t for s, k in self.pairs]
+
+    def falling(self) -> list[int]:
+        """How fast each candidate's total falls per round."""
+        sigma = self.sigma
+        return [sigma[s] + sigma[k] for s, k in self.pairs]
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """A unit decided from given amounts: its totals, issued candidate and payments."""
+
+    totals: list[int]
+    issued: int
+    dummy_tie: bool
+    payments: dict[str, int]
+
+
+_Kinks = tuple[list[Money], list[Sequence[int]], list[int]]
+"""The lines' rates changing at one round count of their power: whose money, which slots, by how
+much (lists side by side, which make no object per kink).  A negative offer's money changes one
+way in the buckets and the other way in the slots of the candidates it names."""
+
+
+def _no_kinks() -> _Kinks:
+    """A round count with no kinks yet."""
+    return [], [], []
+
+
 class Conversion:
     """Rules 5.1-5.4, 5.6 and 6.4 for one phase: the lines on each bribed unit, and how a unit
-    decides and who pays once the amounts are known.
+    decides and who pays once the amounts are known; and, for rule 5.5, each power's money on
+    each unit as lines in its round count, with their kinks.
 
-    Rule 5.5 (which amounts) is left to the caller: :func:`determine_orders` by events, and the
-    tests' round-by-round reference, which must agree with it.
+    The sheets are read once, line by line, straight into the slots.  Rule 5.5 (which amounts)
+    is left to the caller: :func:`determine_orders` by events, and the tests' round-by-round
+    reference, which must agree with it.
     """
 
     def __init__(
@@ -325,57 +404,219 @@ class Conversion:
             province: BribedUnit(province, placed.unit, placed.power)
             for province, placed in position.units.items() if province in bribed
         }
-        self.lines: dict[str, list[Line]] = {}  # each power's lines on bribed units, in sheet order
-        units = self.units
+        self.all_at_plateau: dict[str, int] = {}  # each power's D
+        self.kinks: dict[str, defaultdict[int, _Kinks]] = {}  # each power's, by its round count
+        late_of: dict[str, defaultdict[int, _Kinks]] = {}  # counted from D, until D is known
         # Offers read by one PhaseReader share their orders and terms tuples: work done for a
-        # tuple is kept by its id (the tuples live as long as ``powers``).
-        groups_of: dict[int, tuple[Group, ...]] = {}
-        pays_of: dict[int, tuple[int, ...]] = {}
-        negative, gift = OfferKind.NEGATIVE, OfferKind.GIFT
+        # tuple is kept by its id (the tuples live as long as ``powers``; an orders tuple names
+        # one unit).
+        self._groups_of: dict[int, tuple[Group, ...]] = {id(()): ()}  # () : a default HOLD's terms
+        self._direct_of: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}  # its candidates and slots
+        self._listed_of: dict[int, tuple[int, ...]] = {}  # the candidates of the other kinds'
+        self._plus_of: dict[OfferKind, dict[int, tuple[int, ...]]] = {kind: {} for kind in OfferKind}
+        self._minus_of: dict[int, list[int]] = {}  # a negative offer's named slots
+        self._read(powers, late_of)
+        for target in self.units.values():
+            if target.owner not in powers:
+                self._default_hold(target, 0)
+                self.all_at_plateau.setdefault(target.owner, 0)
+                self.kinks.setdefault(target.owner, defaultdict(_no_kinks))
+            for money in target.money.values():  # every array as wide as the unit's slots
+                grow = target.width - len(money.rate)
+                if grow:
+                    money.rate.extend([0] * grow)
+                    money.base.extend([0] * grow)
+        self._take_back(late_of)
+        for power, kinks in self.kinks.items():
+            top = self.all_at_plateau[power]
+            for count, (moneys, slots, changes) in late_of.get(power, {}).items():
+                found = kinks.get(top + count)
+                if found is None:
+                    kinks[top + count] = moneys, slots, changes
+                else:
+                    found[0].extend(moneys)
+                    found[1].extend(slots)
+                    found[2].extend(changes)
+            # D = 0: every amount is at its plateau to begin with, and goes down from the start.
+            moneys, slots, changes = kinks.pop(0, _no_kinks())
+            for money, where, change in zip(moneys, slots, changes, strict=True):
+                for i in where:
+                    money.rate[i] += change
+
+    def _read(self, powers: Mapping[str, PowerInput], late_of: dict[str, defaultdict[int, _Kinks]]) -> None:
+        """Every line of every sheet into its unit's candidates and slots, power by power (but what
+        negative offers take back: see :meth:`_take_back`).
+
+        A term of amount a and plateau p goes down in its power's round counts [0, a - p) and
+        [D, D + p): its rate drops at a - p, rises at D and drops again at D + p.  D, the
+        power's largest a - p, is known once its sheet is read: the kinks from D on are kept
+        apart (``late_of``) counted from D until then."""
+        units = self.units
+        groups_of, direct_of, listed_of, plus_of = self._groups_of, self._direct_of, self._listed_of, self._plus_of
+        direct, negative = OfferKind.DIRECT, OfferKind.NEGATIVE
+        buckets = (0, 1)
         for power, info in powers.items():
-            mine: list[Line] = []
-            offered: set[str] = set()  # the power's own units it made an offer to (3.3)
-            for number, offer in enumerate(info.sheet.offers):
-                target = units.get(offer.unit.province)
-                if target is None:
-                    continue
-                if target.owner == power:
-                    offered.add(target.province)
-                terms = offer.terms
+            monies: dict[str, Money] = {}  # by province: the units it made an offer to (3.3)
+            kinks: defaultdict[int, _Kinks] = defaultdict(_no_kinks)
+            late: defaultdict[int, _Kinks] = defaultdict(_no_kinks)
+            drop = 0
+            offers = info.sheet.offers
+            for number, offer in enumerate(offers):
+                _, _, kind, unit, orders, terms = offer
+                money = monies.get(unit.province)
+                if money is None:
+                    found = units.get(unit.province)
+                    if found is None:
+                        continue
+                    money = monies[unit.province] = found.money_of(power)
+                target = money.target
                 groups = groups_of.get(id(terms))
                 if groups is None:
                     groups = groups_of[id(terms)] = _groups(terms)
-                kind = offer.kind
-                if kind is negative:
-                    line = Line(power, number, offer, groups)
+                money.offers.append(offer)
+                money.numbers.append(number)
+                if kind is direct:
+                    known = direct_of.get(id(orders))
+                    if known is None:
+                        listed = tuple(map(target.candidate, orders))
+                        known = direct_of[id(orders)] = listed, tuple(c + 2 for c in listed)
+                    plus = known[1]
+                    money.paying.update(plus)
+                elif kind is negative:
+                    plus = buckets
                     target.candidate(target.hold_order)
-                    target.promising.append(line)
+                    money.named.append(offer)
                 else:
-                    orders = offer.orders
-                    pays = pays_of.get(id(orders))
-                    if pays is None:
-                        pays = pays_of[id(orders)] = tuple(map(target.candidate, orders))
-                    line = Line(power, number, offer, groups, pays)
-                    if kind is not OfferKind.DIRECT:
-                        target.promising.append(line)
-                        if kind is gift and (target.hold is None or target.hold not in pays):
-                            target.candidate(target.hold_order)
-                target.lines.append(line)
-                mine.append(line)
+                    listed = listed_of.get(id(orders))  # type: ignore[assignment]
+                    if listed is None:
+                        listed = listed_of[id(orders)] = tuple(map(target.candidate, orders))
+                    plus = plus_of[kind].get(id(orders))  # type: ignore[assignment]
+                    if plus is None:
+                        plus = plus_of[kind][id(orders)] = self._plus(target, kind, listed)
+                    money.paying.update(plus)
+                rate, base = money.rate, money.base
+                grow = target.width - len(rate)
+                if grow > 0:
+                    rate.extend([0] * grow)
+                    base.extend([0] * grow)
+                amount = going = 0
+                for n, a, p in groups:
+                    amount += n * a
+                    if a > p:
+                        going += n
+                        drop = max(drop, a - p)
+                        moneys, slots, changes = kinks[a - p]
+                        moneys.append(money)
+                        slots.append(plus)
+                        changes.append(-n)
+                    if p:
+                        for count, change in ((0, n), (p, -n)):
+                            moneys, slots, changes = late[count]
+                            moneys.append(money)
+                            slots.append(plus)
+                            changes.append(change)
+                for i in plus:
+                    base[i] += amount
+                    rate[i] += going
             for province, target in units.items():
-                if target.owner == power and province not in offered:
-                    mine.append(self._default_hold(target, len(info.sheet.offers)))
-            self.lines[power] = mine
-        for target in units.values():
-            if target.owner not in powers:
-                self.lines.setdefault(target.owner, []).append(self._default_hold(target, 0))
-            target.settle()
+                if target.owner == power and province not in monies:
+                    self._default_hold(target, len(offers))
+            self.all_at_plateau[power] = drop
+            self.kinks[power] = kinks
+            late_of[power] = late
 
     @staticmethod
-    def _default_hold(target: BribedUnit, number: int) -> Line:
-        line = Line(target.owner, number, target.default_hold, (), (target.candidate(target.hold_order),))
-        target.lines.append(line)
-        return line
+    def _plus(target: BribedUnit, kind: OfferKind, listed: tuple[int, ...]) -> tuple[int, ...]:
+        """The slots a line that is not a negative offer adds to (3.1)."""
+        classes = target.classes
+        if kind is OfferKind.MOVE:  # every move, and the other orders it names
+            return (1, *(c + 2 for c in listed if classes[c] == 0))
+        if kind is OfferKind.HOLD:  # every order that is not a move, and the moves it names
+            return (0, *(c + 2 for c in listed if classes[c] == 1))
+        if target.hold is None or target.hold not in listed:  # a gift: everything, and a HOLD
+            target.candidate(target.hold_order)
+        return 0, 1
+
+    def _take_back(self, late_of: dict[str, defaultdict[int, _Kinks]]) -> None:
+        """A negative offer pays for every candidate but those it names: it takes its money back
+        from those (once every sheet is read, every candidate is known)."""
+        minus_of = self._minus_of
+        for target in self.units.values():
+            index = target.index
+            for money in target.money.values():
+                for offer in money.named:
+                    orders = offer.orders
+                    minus = minus_of.get(id(orders))
+                    if minus is None:
+                        minus = minus_of[id(orders)] = [index[o.text] + 2 for o in orders if o.text in index]
+                    if not minus:
+                        continue
+                    kinks, late = self.kinks[money.power], late_of[money.power]
+                    amount = going = 0
+                    edges: list[tuple[defaultdict[int, _Kinks], int, int]] = []
+                    for n, a, p in self._groups_of[id(offer.terms)]:
+                        amount += n * a
+                        if a > p:
+                            going += n
+                            edges.append((kinks, a - p, n))
+                        if p:
+                            edges += (late, 0, -n), (late, p, n)
+                    for table, count, change in edges:
+                        moneys, slots, changes = table[count]
+                        moneys.append(money)
+                        slots.append(minus)
+                        changes.append(change)
+                    rate, base = money.rate, money.base
+                    for i in minus:
+                        base[i] -= amount
+                        rate[i] -= going
+
+    def _default_hold(self, target: BribedUnit, number: int) -> None:
+        """Rule 3.3: the zero HOLD of an owner who made no offer to its own unit."""
+        hold = target.candidate(target.hold_order)
+        offer = target.default_hold
+        self._direct_of[id(offer.orders)] = (hold,), (hold + 2,)
+        money = target.money_of(target.owner)
+        money.offers.append(offer)
+        money.numbers.append(number)
+        money.paying.add(hold + 2)
+
+    def lines(self, money: Money) -> list[Line]:
+        """A power's lines on a unit, in sheet order, as views (made once)."""
+        if money.lines is None:
+            money.lines = [
+                Line(money.power, number, offer, self._listed(offer), *self._slots(offer), self.groups(offer))
+                for number, offer in zip(money.numbers, money.offers, strict=True)
+            ]
+        return money.lines
+
+    def _listed(self, offer: Offer) -> tuple[int, ...]:
+        """The candidates a line names, as written (none for a negative offer)."""
+        if offer.kind is OfferKind.DIRECT:
+            return self._direct_of[id(offer.orders)][0]
+        return () if offer.kind is OfferKind.NEGATIVE else self._listed_of[id(offer.orders)]
+
+    def _slots(self, offer: Offer) -> tuple[tuple[int, ...], Sequence[int]]:
+        """The slots a line adds its money to, and those it takes it back from."""
+        if offer.kind is OfferKind.DIRECT:
+            return self._direct_of[id(offer.orders)][1], ()
+        if offer.kind is OfferKind.NEGATIVE:
+            return (0, 1), self._minus_of[id(offer.orders)]
+        return self._plus_of[offer.kind][id(offer.orders)], ()
+
+    def _pays(self, offer: Offer, slot: int, bucket: int) -> bool:
+        """Whether a line pays for the candidate in ``slot``, whose class is ``bucket`` (3.1)."""
+        kind = offer.kind
+        if kind is OfferKind.DIRECT:
+            return slot in self._direct_of[id(offer.orders)][1]
+        if kind is OfferKind.NEGATIVE:
+            return slot not in self._minus_of[id(offer.orders)]
+        plus = self._plus_of[kind][id(offer.orders)]
+        return slot in plus or bucket in plus
+
+    def groups(self, offer: Offer) -> tuple[Group, ...]:
+        """An offer's terms as groups."""
+        return self._groups_of[id(offer.terms)]
 
     def available(self, power: str) -> int:
         """What a power may spend: its balance less its savings, or nothing (3.4, ruling 5)."""
@@ -401,15 +642,19 @@ class Conversion:
     def _break_tie(self, target: BribedUnit, tied: list[int]) -> int:
         remaining = tied
         for power in self.list_of(target.owner):
+            money = target.money.get(power)
+            if money is None:
+                continue
             # A power's lines come in sheet order: the first key found for a candidate is its earliest.
             earliest: dict[int, tuple[int, int]] = {}
-            for line in target.lines:
-                if line.power == power:
-                    for c in remaining:
-                        if c not in earliest:
-                            key = target.sequence(line, c)
-                            if key is not None:
-                                earliest[c] = key
+            for line in self.lines(money):
+                for c in remaining:
+                    if c not in earliest:
+                        key = target.sequence(line, c)
+                        if key is not None:
+                            earliest[c] = key
+                if len(earliest) == len(remaining):
+                    break
             if not earliest:
                 continue
             first = min(earliest.values())
@@ -447,12 +692,13 @@ class Conversion:
 
     def result(
         self, rounds: int, reductions: Mapping[str, int], contributions: Mapping[str, list[dict[str, int]]],
-        amount: Callable[[Line], int], direct: Mapping[str, tuple[MovementOrder, ...]],
+        amount: Callable[[Money, int], int], direct: Mapping[str, tuple[MovementOrder, ...]],
     ) -> Determination:
         """The determination once rule 5.5 has fixed every amount.
 
         ``contributions`` gives, per unit, each candidate's contributions by power (keys in the
-        order of the first line paying for it); ``amount`` gives a line's final amount.
+        order of the first line paying for it); ``amount`` gives a line's final amount, the line
+        given as its power's money on the unit and its place there.
         """
         decisions: dict[str, UnitDecision] = {}
         accepted: dict[str, list[Accepted]] = {}
@@ -471,14 +717,12 @@ class Conversion:
                 settled.dummy_tie,
             )
             decisions[province] = decision
-            if settled.payments:
-                lines: dict[str, list[int]] = {}
-                for line in target.lines:
-                    if line.power in settled.payments and issued in line.pays and amount(line) > 0:
-                        lines.setdefault(line.power, []).append(line.number + 1)
-                for power, paid in settled.payments.items():
-                    accepted.setdefault(power, []).append(
-                        Accepted(target.unit, target.owner, order, paid, tuple(lines.get(power, ()))))
+            slot, bucket = issued + 2, target.classes[issued]
+            for power, paid in settled.payments.items():
+                money = target.money[power]
+                lines = tuple(money.numbers[k] + 1 for k, offer in enumerate(money.offers)
+                              if self._pays(offer, slot, bucket) and amount(money, k) > 0)
+                accepted.setdefault(power, []).append(Accepted(target.unit, target.owner, order, paid, lines))
         statements: dict[str, Statement] = {}
         for power in self.map_powers:
             info = self.powers.get(power, PowerInput(0))
@@ -502,64 +746,6 @@ _NEVER = float("inf")
 
 def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
-
-
-class _Motion:
-    """A unit's totals as straight lines in the round number, and what it last decided.
-
-    Its arrays have a slot per candidate and two more, the *buckets*: money on every non-move
-    and on every move candidate.  Move, hold, negative and gift offers pay for a whole class
-    of orders (3.1); they put their money in a bucket (a negative offer takes it back from
-    the orders it names), so that each of their kinks changes a few slots, not every
-    candidate.  A candidate's total is its own slot plus its class's bucket.
-    """
-
-    __slots__ = ("base", "ceiling", "check_at", "classes", "dummy_tie", "issued", "kappa", "kinked", "part", "pay",
-                 "rate", "sigma", "target", "top")
-
-    def __init__(self, target: BribedUnit) -> None:
-        size = len(target.candidates)
-        self.target = target
-        self.classes = [size + isinstance(order, Move) for order in target.candidates]  # each one's bucket
-        self.kappa = [0] * (size + 2)  # total(t) = kappa - sigma * t, slot plus bucket
-        self.sigma = [0] * (size + 2)
-        self.rate: dict[str, list[int]] = {}  # per power: its amounts going down per reduction of that power
-        self.base: dict[str, list[int]] = {}  # per power: its part of a slot = base - rate * its round count
-        self.top: list[int] = []  # the candidates sharing the highest total
-        self.issued = -1  # none yet
-        self.dummy_tie = False
-        self.pay: dict[str, tuple[int, int]] = {}  # per power: payment(t) = a - b * t
-        # Under eBayola, per power: its part of the issued order's total, part(t) = a - b * t, kept
-        # like a plain payment (the payments follow it and the runner-up in every look).
-        self.part: dict[str, tuple[int, int]] = {}
-        self.check_at: float | None = None  # no change of order before this round; None: slopes changed
-        self.ceiling: int | None = None  # a sole winner's best rival total at the last look
-        self.kinked = False  # a kink changed its slopes since the last look
-
-    def totals(self, t: int) -> list[int]:
-        """Each candidate's total in round t (valid while the slopes hold)."""
-        kappa, sigma = self.kappa, self.sigma
-        return [kappa[c] + kappa[k] - (sigma[c] + sigma[k]) * t for c, k in enumerate(self.classes)]
-
-    def falling(self) -> list[int]:
-        """How fast each candidate's total falls per round."""
-        sigma = self.sigma
-        return [sigma[c] + sigma[k] for c, k in enumerate(self.classes)]
-
-
-_Money = tuple[_Motion, tuple[int, ...], list[int], list[int]]
-"""Where a line's money goes: its unit, the slots it adds to, and its power's rates and
-intercepts on that unit.  A negative offer is two: what it adds to the buckets, and what it
-takes from the orders it names (which changes the other way)."""
-
-_Kinks = tuple[list[_Money], list[int]]
-"""The lines' rates changing at one round count of their power: where, and by how much (two
-lists side by side, which make no object per kink)."""
-
-
-def _no_kinks() -> _Kinks:
-    """A round count with no kinks yet."""
-    return [], []
 
 
 _LONGEST_CYCLE = 16  # rounds
@@ -588,90 +774,25 @@ class _Reductions:
         self.conversion = conversion
         self.ebayola = conversion.options.ebayola
         self.t = 0
-        self.count: dict[str, int] = dict.fromkeys((*conversion.map_powers, *conversion.lines), 0)
+        self.count: dict[str, int] = dict.fromkeys((*conversion.map_powers, *conversion.kinks), 0)
         self.over: set[str] = set()
         self.moving: dict[str, int] = {}  # reductions per round: 1 for each over power
         self.spend_a = dict.fromkeys(self.count, 0)  # spend(t) = spend_a - spend_b * t
         self.spend_b = dict.fromkeys(self.count, 0)
         self.allowance = {p: conversion.available(p) for p in conversion.map_powers}
-        self.motions = [_Motion(target) for target in conversion.units.values()]
-        self.units_of: dict[str, list[_Motion]] = {}
-        self.all_at_plateau: dict[str, int] = {}
-        self.kinks: dict[str, defaultdict[int, _Kinks]] = {p: defaultdict(_no_kinks) for p in conversion.lines}
-        self.schedule: dict[str, list[int]] = {}  # each power's kink round counts, the next one last
-        self.dirty: dict[_Motion, None] = {}  # units whose slopes changed since their prediction
-        self.history: list[_Snapshot] = []  # the last rounds, while each is an event with no kink
-        self._build()
-
-    def _build(self) -> None:
-        """Every line's money into its unit's slots, and its kinks into its power's schedule."""
-        for power, lines in self.conversion.lines.items():
-            self.all_at_plateau[power] = max((a - p for line in lines for _, a, p in line.groups), default=0)
-        direct = OfferKind.DIRECT
+        self.motions = list(conversion.units.values())
+        self.units_of: dict[str, list[Money]] = {}
         for motion in self.motions:
-            classes, kappa = motion.classes, motion.kappa
-            slots_of: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
-            power = ""
-            for line in motion.target.lines:
-                groups = line.groups
-                if not groups:
-                    continue  # a default HOLD: nothing to reduce
-                if line.power != power:  # a unit's lines come power by power
-                    power = line.power
-                    rate, base = self._rates(power, motion)
-                    top, kinks = self.all_at_plateau[power], self.kinks[power]
-                plus: tuple[int, ...]
-                minus: tuple[int, ...]
-                if line.kind is direct:
-                    plus, minus = line.pays, ()
-                else:
-                    key = id(line.kind), id(line.pays)  # lines of one kind share their pays tuple
-                    slots = slots_of.get(key)
-                    if slots is None:
-                        slots = slots_of[key] = _slots(line, classes)
-                    plus, minus = slots
-                amount = going = 0
-                edges: list[tuple[int, int]] = []  # where the line's rate changes: (round count, change)
-                for n, a, p in groups:
-                    amount += n * a
-                    # The term goes down in rounds [0, a - p) and [D, D + p), or [0, p) if D = 0.
-                    first = a - p if top else p
-                    if first:
-                        going += n
-                        edges.append((first, -n))
-                    if top and p:
-                        edges.append((top, n))
-                        edges.append((top + p, -n))
-                money: _Money = motion, plus, rate, base
-                for count, change in edges:
-                    moneys, changes = kinks[count]
-                    moneys.append(money)
-                    changes.append(change)
-                for i in plus:
-                    base[i] += amount
-                    rate[i] += going
-                    kappa[i] += amount
-                if minus:  # a negative offer takes its money back from the orders it names
-                    taken: _Money = motion, minus, rate, base
-                    for count, change in edges:
-                        moneys, changes = kinks[count]
-                        moneys.append(taken)
-                        changes.append(-change)
-                    for i in minus:
-                        base[i] -= amount
-                        rate[i] -= going
-                        kappa[i] -= amount
-        self.schedule = {p: sorted(k, reverse=True) for p, k in self.kinks.items()}
-
-    def _rates(self, power: str, motion: _Motion) -> tuple[list[int], list[int]]:
-        """A power's rates and intercepts on a unit, made on its first line there."""
-        rate = motion.rate.get(power)
-        if rate is None:
-            size = len(motion.classes)
-            rate = motion.rate[power] = [0] * (size + 2)
-            motion.base[power] = [0] * (size + 2)
-            self.units_of.setdefault(power, []).append(motion)
-        return rate, motion.base[power]
+            motion.kappa = [sum(column) for column in zip(*(m.base for m in motion.money.values()), strict=True)]
+            motion.sigma = [0] * motion.width
+            motion.pairs = [(c + 2, k) for c, k in enumerate(motion.classes)]
+            for power, money in motion.money.items():
+                self.units_of.setdefault(power, []).append(money)
+        self.all_at_plateau = conversion.all_at_plateau
+        self.kinks = conversion.kinks
+        self.schedule = {p: sorted(k, reverse=True) for p, k in self.kinks.items()}  # the next one last
+        self.dirty: dict[BribedUnit, None] = {}  # units whose slopes changed since their prediction
+        self.history: list[_Snapshot] = []  # the last rounds, while each is an event with no kink
 
     # -- the event loop ----------------------------------------------------------------
 
@@ -714,13 +835,15 @@ class _Reductions:
                 when = min(when, t + _ceil_div(spend - allowance, slope))
             elif power not in self.over and slope < 0:
                 when = min(when, t + (allowance - spend) // -slope + 1)
+        if self.dirty and when <= t + 1:
+            return t + 1  # the units whose slopes changed are looked at in every round
         for motion in self.motions:
             check_at = motion.check_at
             if check_at is not None and check_at < when:
                 when = check_at
         if self.dirty:
             if when <= t + 1:
-                return t + 1  # the units whose slopes changed are looked at in every round
+                return t + 1
             for motion in list(self.dirty):  # a jump: they must say how far it may go
                 when = min(when, self._predict(motion))
         return when
@@ -804,17 +927,17 @@ class _Reductions:
         for motion in self.motions:
             kappa, sigma = motion.kappa, motion.sigma
             for i in range(len(kappa)):
-                cut = cycles * sum(rate[i] * gained[power] for power, rate in motion.rate.items())
+                cut = cycles * sum(money.rate[i] * gained[power] for power, money in motion.money.items())
                 kappa[i] += sigma[i] * (self.t - before) - cut
-            issued = motion.issued
+            slot, bucket = motion.paid_slots
             for power, (a, b) in list(motion.pay.items()):
-                rate = motion.rate[power]
-                moved = b * (self.t - before) - cycles * (rate[issued] + rate[motion.classes[issued]]) * gained[power]
+                rate = motion.money[power].rate
+                moved = b * (self.t - before) - cycles * (rate[slot] + rate[bucket]) * gained[power]
                 motion.pay[power] = (a + moved, b)
                 self.spend_a[power] += moved
             for power, (a, b) in list(motion.part.items()):
-                rate = motion.rate[power]
-                moved = b * (self.t - before) - cycles * (rate[issued] + rate[motion.classes[issued]]) * gained[power]
+                rate = motion.money[power].rate
+                moved = b * (self.t - before) - cycles * (rate[slot] + rate[bucket]) * gained[power]
                 motion.part[power] = (a + moved, b)
             self._touch(motion)
         self.history.clear()
@@ -829,7 +952,7 @@ class _Reductions:
         leaving, entering = self.over - over, over - self.over
         self.over = over
         self.moving = dict.fromkeys(over, 1)
-        switched: dict[_Motion, None] = {}
+        switched: dict[BribedUnit, None] = {}
         for power in leaving:
             self._switch(power, -1, switched)
         for power in entering:
@@ -837,7 +960,7 @@ class _Reductions:
         for motion in switched:
             self._refresh(motion)  # under eBayola the payments' slopes follow the totals'
 
-    def _switch(self, power: str, sign: int, switched: dict[_Motion, None]) -> None:
+    def _switch(self, power: str, sign: int, switched: dict[BribedUnit, None]) -> None:
         """A power starts (+1) or stops (-1) being over: its rates join or leave the slopes.
 
         Under eBayola its units are added to ``switched``, to be looked at again once every
@@ -845,33 +968,39 @@ class _Reductions:
         power's amounts is going down (all at a plateau or zero) is left alone: nothing there
         changes."""
         t = self.t
-        for motion in self.units_of.get(power, ()):
-            rate = motion.rate[power]
+        for money in self.units_of.get(power, ()):
+            rate = money.rate
             if not any(rate):
                 continue
+            motion = money.target
             sigma, kappa = motion.sigma, motion.kappa
             for i, going in enumerate(rate):
                 if going:
                     sigma[i] += sign * going
                     kappa[i] += sign * going * t
+            slot, bucket = motion.paid_slots
             if self.ebayola:
                 switched[motion] = None
                 part = motion.part.get(power)
                 if part is not None:
-                    issued = motion.issued
-                    change = sign * (rate[issued] + rate[motion.classes[issued]])
+                    change = sign * (rate[slot] + rate[bucket])
                     motion.part[power] = (part[0] + change * t, part[1] + change)
                 continue
             if power in motion.pay:
-                issued = motion.issued
-                self._bend_payment(power, motion, sign * (rate[issued] + rate[motion.classes[issued]]))
+                self._bend_payment(power, motion, sign * (rate[slot] + rate[bucket]))
             self._touch(motion)
 
     def _pass_kinks(self, power: str, kinks: _Kinks) -> None:
-        """Change the rates of the lines whose terms reach a plateau, round D or zero now."""
+        """Change the rates of the lines whose terms reach a plateau, round D or zero now.
+
+        The power is over, so its plain payment (under eBayola its part of the issued order's
+        total) on a unit falls as fast as its rates on the issued order's slot and bucket."""
         t, x = self.t, self.count[power]
-        touched: dict[_Motion, list[int]] = {}  # the units changed, with the power's rates there
-        for (motion, slots, rate, base), change in zip(*kinks, strict=True):
+        dirty = self.dirty
+        plain = not self.ebayola
+        bent = 0  # how much faster the power's plain payments fall from now on
+        for money, slots, change in zip(*kinks, strict=True):
+            motion, rate, base = money.target, money.rate, money.base
             sigma, kappa = motion.sigma, motion.kappa
             at_count, at_t = change * x, change * t
             for i in slots:
@@ -879,11 +1008,6 @@ class _Reductions:
                 base[i] += at_count
                 sigma[i] += change
                 kappa[i] += at_t
-            touched[motion] = rate
-        dirty = self.dirty
-        plain = not self.ebayola
-        bent = 0  # how much faster the power's plain payments fall from now on
-        for motion, rate in touched.items():
             motion.kinked = True
             if motion.check_at is not None:  # its prediction no longer holds
                 motion.check_at = None
@@ -891,23 +1015,22 @@ class _Reductions:
             held = motion.pay if plain else motion.part
             paid = held.get(power)
             if paid is not None:
-                # The power is over, so its plain payment (its part) falls as fast as its rates.
-                issued = motion.issued
-                change = rate[issued] + rate[motion.classes[issued]] - paid[1]
-                if change:
-                    held[power] = (paid[0] + change * t, paid[1] + change)
-                    bent += change
+                slot, bucket = motion.paid_slots
+                bend = change * ((slot in slots) + (bucket in slots))
+                if bend:
+                    held[power] = (paid[0] + bend * t, paid[1] + bend)
+                    bent += bend
         if bent and plain:
             self.spend_a[power] += bent * t
             self.spend_b[power] += bent
 
-    def _touch(self, motion: _Motion) -> None:
+    def _touch(self, motion: BribedUnit) -> None:
         """A unit's slopes changed: its prediction no longer holds."""
         if motion.check_at is not None:
             motion.check_at = None
             self.dirty[motion] = None
 
-    def _bend_payment(self, power: str, motion: _Motion, change: int) -> None:
+    def _bend_payment(self, power: str, motion: BribedUnit, change: int) -> None:
         """A plain payment's slope changes by ``change`` from now on."""
         a, b = motion.pay[power]
         motion.pay[power] = (a + change * self.t, b + change)
@@ -916,16 +1039,24 @@ class _Reductions:
 
     # -- one unit ------------------------------------------------------------------------
 
-    def _refresh(self, motion: _Motion) -> None:
+    def _refresh(self, motion: BribedUnit) -> None:
         """Decide the unit now (and, under eBayola, find when its payments bend)."""
         t = self.t
         ceiling = motion.ceiling
         if ceiling is not None and not self.ebayola:
-            # Totals never rise: a sole winner still above the best other total of the last
-            # look is still the sole winner, whatever the others did since.
-            winner, bucket = motion.issued, motion.classes[motion.issued]
+            # Totals never rise: a sole winner still above every other total as last worked out
+            # is still the sole winner, whatever the others did since; and only the others last
+            # worked out at or above its total now can have reached it.
+            winner, bucket = motion.paid_slots
             kappa, sigma = motion.kappa, motion.sigma
-            if kappa[winner] + kappa[bucket] - (sigma[winner] + sigma[bucket]) * t > ceiling:
+            total = kappa[winner] + kappa[bucket] - (sigma[winner] + sigma[bucket]) * t
+            if total <= ceiling:
+                bounds, pairs = motion.bounds, motion.pairs
+                for c in [c for c, bound in enumerate(bounds) if bound >= total]:
+                    s, k = pairs[c]
+                    bounds[c] = kappa[s] + kappa[k] - (sigma[s] + sigma[k]) * t
+                ceiling = motion.ceiling = max(bounds)
+            if total > ceiling:
                 if motion.check_at is not None and motion.check_at <= t:
                     self._predict(motion)
                 return
@@ -933,15 +1064,18 @@ class _Reductions:
         best = max(totals)
         if totals.count(best) == 1:
             top = [totals.index(best)]
-            # A sole winner's best rival is the second highest total (none: -1).
-            motion.ceiling = sorted(totals)[-2] if len(totals) > 1 else -1
+            # A sole winner's rivals' totals as last worked out, and the best of them (none: -1).
+            motion.bounds = bounds = list(totals)
+            bounds[top[0]] = -1
+            motion.ceiling = max(bounds)
         else:
             top = [c for c, v in enumerate(totals) if v == best]
             motion.ceiling = None
         decided = motion.issued, motion.dummy_tie
         if top != motion.top:
             motion.top = top
-            motion.issued, motion.dummy_tie = self.conversion.decide(motion.target, top)
+            motion.issued, motion.dummy_tie = self.conversion.decide(motion, top)
+            motion.paid_slots = motion.issued + 2, motion.classes[motion.issued]
         if self.ebayola:
             if motion.issued != decided[0]:
                 parts = self._parts(motion, motion.issued, self.count, self.moving)
@@ -964,7 +1098,7 @@ class _Reductions:
             self._predict(motion, _NEVER, totals)
 
     def _predict(
-        self, motion: _Motion, bends: float | None = None, totals: list[int] | None = None,
+        self, motion: BribedUnit, bends: float | None = None, totals: list[int] | None = None,
         falling: list[int] | None = None,
     ) -> float:
         """The round at which the unit's order may change if the slopes hold (or, under eBayola,
@@ -990,7 +1124,7 @@ class _Reductions:
         self.dirty.pop(motion, None)
         return motion.check_at
 
-    def _set_payments(self, motion: _Motion, pay: Mapping[str, tuple[int, int]]) -> None:
+    def _set_payments(self, motion: BribedUnit, pay: Mapping[str, tuple[int, int]]) -> None:
         """A unit's payments from now on, given as each power's payment now and its fall per round.
 
         Under eBayola a unit's payments are worked out in every look, and they often stay as
@@ -1012,27 +1146,27 @@ class _Reductions:
         motion.pay = lines
 
     def _parts(
-        self, motion: _Motion, issued: int, counts: Mapping[str, int], steps: Mapping[str, int],
+        self, motion: BribedUnit, issued: int, counts: Mapping[str, int], steps: Mapping[str, int],
     ) -> dict[str, tuple[int, int]]:
         """Each power's part of the issued order's total at the given round counts (if any), and
         how much it falls per step, a step being ``steps[power]`` reductions of that power."""
-        k = motion.classes[issued]
+        slot, bucket = issued + 2, motion.classes[issued]
         parts: dict[str, tuple[int, int]] = {}
-        for power, rate in motion.rate.items():
-            base = motion.base[power]
-            going = rate[issued] + rate[k]
-            value = base[issued] + base[k] - going * counts[power]
+        for power, money in motion.money.items():
+            rate, base = money.rate, money.base
+            going = rate[slot] + rate[bucket]
+            value = base[slot] + base[bucket] - going * counts[power]
             if value:
                 parts[power] = (value, going * steps.get(power, 0))
         return parts
 
-    def _plain_payments(self, motion: _Motion) -> dict[str, tuple[int, int]]:
+    def _plain_payments(self, motion: BribedUnit) -> dict[str, tuple[int, int]]:
         if motion.dummy_tie:
             return {}
         return self._parts(motion, motion.issued, self.count, self.moving)
 
     def _ebayola_payments(
-        self, motion: _Motion, totals: list[int], falling: list[int], bending: bool,
+        self, motion: BribedUnit, totals: list[int], falling: list[int], bending: bool,
     ) -> tuple[dict[str, tuple[int, int]], float]:
         """Rule 6.4's payments now and their falls per round, and (if ``bending``) the rounds until
         one of them bends."""
@@ -1047,7 +1181,7 @@ class _Reductions:
         return self._ebayola_split(motion, motion.top, motion.issued, totals, falling, parts, bending)
 
     def _ebayola_split(
-        self, motion: _Motion, top: Sequence[int], issued: int, totals: list[int], falling: list[int],
+        self, motion: BribedUnit, top: Sequence[int], issued: int, totals: list[int], falling: list[int],
         parts: dict[str, tuple[int, int]], bending: bool,
     ) -> tuple[dict[str, tuple[int, int]], float]:
         """Rule 6.4's payments (each with how much it falls per step, as totals and parts do) and,
@@ -1072,7 +1206,7 @@ class _Reductions:
         # Refunds go down the owner's list: those before the split get all back, the split
         # power gets back what is left of the saving, those after it pay in full.
         before = before_falls = 0
-        for power in self.conversion.list_of(motion.target.owner):
+        for power in self.conversion.list_of(motion.owner):
             if power not in parts:
                 continue
             value, fall = parts[power]
@@ -1097,49 +1231,25 @@ class _Reductions:
         """Each unit's candidates' contributions by power at the end, keyed in the order of the
         first line paying for the candidate (a unit's lines come power by power)."""
         result: dict[str, list[dict[str, int]]] = {}
+        minus_of = self.conversion._minus_of
         for motion in self.motions:
-            target = motion.target
-            paying: dict[str, set[int]] = {}  # the candidates each power has a line paying for
-            for line in target.lines:
-                found = paying.get(line.power)
-                if found is None:
-                    found = paying[line.power] = set()
-                found.update(line.pays)
-            # Power by power, so that each candidate's keys come in the order of the lines.
             classes = motion.classes
             parts: list[dict[str, int]] = [{} for _ in classes]
-            for power, candidates in paying.items():
-                rate = motion.rate.get(power)
-                if rate is None:  # only a default HOLD
-                    for c in candidates:
-                        parts[c][power] = 0
-                    continue
-                base, count = motion.base[power], self.count[power]
-                for c in candidates:
-                    k = classes[c]
-                    parts[c][power] = base[c] + base[k] - (rate[c] + rate[k]) * count
-            result[target.province] = parts
+            for power, money in motion.money.items():
+                paying = money.paying
+                named = [minus_of[id(offer.orders)] for offer in money.named]  # each pays for all but these
+                rate, base, count = money.rate, money.base, self.count[power]
+                for c, k in enumerate(classes):
+                    s = c + 2
+                    if s in paying or k in paying or any(s not in m for m in named):
+                        parts[c][power] = base[s] + base[k] - (rate[s] + rate[k]) * count
+            result[motion.province] = parts
         return result
 
-    def amount(self, line: Line) -> int:
-        """A line's amount at the end."""
-        count, top = self.count[line.power], self.all_at_plateau[line.power]
-        return sum(n * _amount_after(a, p, count, top) for n, a, p in line.groups)
-
-
-def _slots(line: Line, classes: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Where a line's money goes: the slots it adds to and those it takes from."""
-    kind, pays, size = line.kind, line.pays, len(classes)
-    if kind is OfferKind.DIRECT:
-        return pays, ()
-    if kind is OfferKind.NEGATIVE:  # everything but the candidates it names
-        return (size, size + 1), tuple(c for c in range(size) if c not in pays)
-    if kind is OfferKind.GIFT:
-        return (size, size + 1), ()
-    listed = pays[:line.direct]
-    if kind is OfferKind.MOVE:
-        return (size + 1, *(c for c in listed if classes[c] == size)), ()
-    return (size, *(c for c in listed if classes[c] != size)), ()
+    def amount(self, money: Money, k: int) -> int:
+        """The amount at the end of a power's k-th line on a unit."""
+        count, top = self.count[money.power], self.all_at_plateau[money.power]
+        return sum(n * _amount_after(a, p, count, top) for n, a, p in self.conversion.groups(money.offers[k]))
 
 
 def determine_orders(

@@ -18,13 +18,16 @@ from judge.payola.determination import BribedUnit, Conversion, Determination, Li
 from judge.payola.options import Options
 
 
-def _contributions(target: BribedUnit, amounts: Mapping[Line, list[list[int]]]) -> list[dict[str, int]]:
+def _contributions(
+    conversion: Conversion, target: BribedUnit, amounts: Mapping[int, list[list[int]]],
+) -> list[dict[str, int]]:
     """Each candidate's contributions by power from the lines' current amounts (5.1)."""
     parts: list[dict[str, int]] = [{} for _ in target.candidates]
-    for line in target.lines:
-        amount = sum(term[0] for term in amounts[line])
-        for c in line.pays:
-            parts[c][line.power] = parts[c].get(line.power, 0) + amount
+    for money in target.money.values():
+        for line in conversion.lines(money):
+            amount = sum(term[0] for term in amounts[id(line)])
+            for c in target.pays(line):
+                parts[c][line.power] = parts[c].get(line.power, 0) + amount
     return parts
 
 
@@ -43,15 +46,19 @@ def determine_by_rounds(
         if not options.loyal_units or placed.power in dummies
     }
     conversion = Conversion(position, powers, options, seed, bribed)
+    lines: dict[str, list[Line]] = {}  # each power's lines on bribed units
+    for target in conversion.units.values():
+        for power, money in target.money.items():
+            lines.setdefault(power, []).extend(conversion.lines(money))
     # Every term of every line on a bribed unit: [amount, plateau], reduced in place.
     amounts = {
-        line: [[term.amount, term.plateau] for term in line.terms]
-        for lines in conversion.lines.values() for line in lines
+        id(line): [[term.amount, term.plateau] for term in line.offer.terms]
+        for power_lines in lines.values() for line in power_lines
     }
     rounds = 0
     reductions = dict.fromkeys(conversion.map_powers, 0)
     while True:
-        contributions = {p: _contributions(t, amounts) for p, t in conversion.units.items()}
+        contributions = {p: _contributions(conversion, t, amounts) for p, t in conversion.units.items()}
         spend = dict.fromkeys(conversion.map_powers, 0)
         for province, target in conversion.units.items():
             for power, paid in conversion.settle(target, contributions[province]).payments.items():
@@ -62,12 +69,13 @@ def determine_by_rounds(
         rounds += 1
         for power in over:
             reductions[power] += 1
-            terms = [term for line in conversion.lines.get(power, ()) for term in amounts[line]]
+            terms = [term for line in lines.get(power, ()) for term in amounts[id(line)]]
             above = any(amount > plateau for amount, plateau in terms)
             for term in terms:
                 if term[0] > (term[1] if above else 0):
                     term[0] -= 1
     direct = {p: tuple(o) for p, o in (direct_orders or {}).items()} if options.loyal_units else {}
     return conversion.result(
-        rounds, reductions, contributions, lambda line: sum(term[0] for term in amounts[line]), direct,
+        rounds, reductions, contributions,
+        lambda money, k: sum(term[0] for term in amounts[id(conversion.lines(money)[k])]), direct,
     )
