@@ -487,12 +487,13 @@ class Conversion:
                     target.candidate(target.hold_order)
                     money.named.append(offer)
                 else:
-                    listed = listed_of.get(id(orders))  # type: ignore[assignment]
-                    if listed is None:
-                        listed = listed_of[id(orders)] = tuple(map(target.candidate, orders))
-                    plus = plus_of[kind].get(id(orders))  # type: ignore[assignment]
-                    if plus is None:
-                        plus = plus_of[kind][id(orders)] = self._plus(target, kind, listed)
+                    named = listed_of.get(id(orders))
+                    if named is None:
+                        named = listed_of[id(orders)] = tuple(map(target.candidate, orders))
+                    known_plus = plus_of[kind].get(id(orders))
+                    if known_plus is None:
+                        known_plus = plus_of[kind][id(orders)] = self._plus(target, kind, named)
+                    plus = known_plus
                     money.paying.update(plus)
                 rate, base = money.rate, money.base
                 grow = target.width - len(rate)
