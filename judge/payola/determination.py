@@ -244,18 +244,17 @@ class Money:
     order), what they pay for, and, per slot, its part of the unit's totals as a line in its
     round count r: ``base - rate * r``."""
 
-    __slots__ = ("base", "lines", "named", "numbers", "offers", "paying", "power", "rate", "target")
+    __slots__ = ("base", "lines", "named", "numbers", "offers", "paying", "power", "rate")
 
-    def __init__(self, power: str, target: BribedUnit) -> None:
+    def __init__(self, power: str, width: int) -> None:
         self.power = power
-        self.target = target
         self.offers: list[Offer] = []
         self.numbers: list[int] = []  # each line's position in the power's sheet, for rule 5.3
         self.paying: set[int] = set()  # the slots its lines other than negative offers add to
         self.named: list[Offer] = []  # its negative offers
         self.lines: list[Line] | None = None  # the lines as views, once asked for
-        self.rate = [0] * target.width
-        self.base = [0] * target.width
+        self.rate = [0] * width
+        self.base = [0] * width
 
 
 class BribedUnit:
@@ -321,7 +320,7 @@ class BribedUnit:
         """A power's money here, made on its first line."""
         money = self.money.get(power)
         if money is None:
-            money = self.money[power] = Money(power, self)
+            money = self.money[power] = Money(power, self.width)
         return money
 
     def pays(self, line: Line) -> tuple[int, ...]:
@@ -366,7 +365,12 @@ class Settled:
     payments: dict[str, int]
 
 
-_Kinks = tuple[list[Money], list[Sequence[int]], list[int]]
+_Where = tuple[BribedUnit, Money]
+"""A unit and a power's money on it.  (A power's money does not point back at its unit: with no
+cycles, everything a phase builds is freed as soon as it is done with, not left for the garbage
+collector.)"""
+
+_Kinks = tuple[list[_Where], list[Sequence[int]], list[int]]
 """The lines' rates changing at one round count of their power: whose money, which slots, by how
 much (lists side by side, which make no object per kink).  A negative offer's money changes one
 way in the buckets and the other way in the slots of the candidates it names."""
@@ -439,7 +443,7 @@ class Conversion:
                     found[2].extend(changes)
             # D = 0: every amount is at its plateau to begin with, and goes down from the start.
             moneys, slots, changes = kinks.pop(0, _no_kinks())
-            for money, where, change in zip(moneys, slots, changes, strict=True):
+            for (_, money), where, change in zip(moneys, slots, changes, strict=True):
                 for i in where:
                     money.rate[i] += change
 
@@ -456,20 +460,20 @@ class Conversion:
         direct, negative = OfferKind.DIRECT, OfferKind.NEGATIVE
         buckets = (0, 1)
         for power, info in powers.items():
-            monies: dict[str, Money] = {}  # by province: the units it made an offer to (3.3)
+            monies: dict[str, _Where] = {}  # by province: the units it made an offer to (3.3)
             kinks: defaultdict[int, _Kinks] = defaultdict(_no_kinks)
             late: defaultdict[int, _Kinks] = defaultdict(_no_kinks)
             drop = 0
             offers = info.sheet.offers
             for number, offer in enumerate(offers):
                 _, _, kind, unit, orders, terms = offer
-                money = monies.get(unit.province)
-                if money is None:
+                where = monies.get(unit.province)
+                if where is None:
                     found = units.get(unit.province)
                     if found is None:
                         continue
-                    money = monies[unit.province] = found.money_of(power)
-                target = money.target
+                    where = monies[unit.province] = found, found.money_of(power)
+                target, money = where
                 groups = groups_of.get(id(terms))
                 if groups is None:
                     groups = groups_of[id(terms)] = _groups(terms)
@@ -507,13 +511,13 @@ class Conversion:
                         going += n
                         drop = max(drop, a - p)
                         moneys, slots, changes = kinks[a - p]
-                        moneys.append(money)
+                        moneys.append(where)
                         slots.append(plus)
                         changes.append(-n)
                     if p:
                         for count, change in ((0, n), (p, -n)):
                             moneys, slots, changes = late[count]
-                            moneys.append(money)
+                            moneys.append(where)
                             slots.append(plus)
                             changes.append(change)
                 for i in plus:
@@ -545,6 +549,7 @@ class Conversion:
         for target in self.units.values():
             index = target.index
             for money in target.money.values():
+                where = target, money
                 for offer in money.named:
                     orders = offer.orders
                     minus = minus_of.get(id(orders))
@@ -564,7 +569,7 @@ class Conversion:
                             edges += (late, 0, -n), (late, p, n)
                     for table, count, change in edges:
                         moneys, slots, changes = table[count]
-                        moneys.append(money)
+                        moneys.append(where)
                         slots.append(minus)
                         changes.append(change)
                     rate, base = money.rate, money.base
@@ -782,13 +787,13 @@ class _Reductions:
         self.spend_b = dict.fromkeys(self.count, 0)
         self.allowance = {p: conversion.available(p) for p in conversion.map_powers}
         self.motions = list(conversion.units.values())
-        self.units_of: dict[str, list[Money]] = {}
+        self.units_of: dict[str, list[_Where]] = {}
         for motion in self.motions:
             motion.kappa = [sum(column) for column in zip(*(m.base for m in motion.money.values()), strict=True)]
             motion.sigma = [0] * motion.width
             motion.pairs = [(c + 2, k) for c, k in enumerate(motion.classes)]
             for power, money in motion.money.items():
-                self.units_of.setdefault(power, []).append(money)
+                self.units_of.setdefault(power, []).append((motion, money))
         self.all_at_plateau = conversion.all_at_plateau
         self.kinks = conversion.kinks
         self.schedule = {p: sorted(k, reverse=True) for p, k in self.kinks.items()}  # the next one last
@@ -969,11 +974,10 @@ class _Reductions:
         power's amounts is going down (all at a plateau or zero) is left alone: nothing there
         changes."""
         t = self.t
-        for money in self.units_of.get(power, ()):
+        for motion, money in self.units_of.get(power, ()):
             rate = money.rate
             if not any(rate):
                 continue
-            motion = money.target
             sigma, kappa = motion.sigma, motion.kappa
             for i, going in enumerate(rate):
                 if going:
@@ -1000,8 +1004,8 @@ class _Reductions:
         dirty = self.dirty
         plain = not self.ebayola
         bent = 0  # how much faster the power's plain payments fall from now on
-        for money, slots, change in zip(*kinks, strict=True):
-            motion, rate, base = money.target, money.rate, money.base
+        for (motion, money), slots, change in zip(*kinks, strict=True):
+            rate, base = money.rate, money.base
             sigma, kappa = motion.sigma, motion.kappa
             at_count, at_t = change * x, change * t
             for i in slots:
