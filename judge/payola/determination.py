@@ -102,7 +102,6 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import NamedTuple
 
 from judge.engine.orders import Hold, Move, MovementOrder, Unit
 from judge.engine.position import Position
@@ -216,35 +215,12 @@ def _groups(terms: tuple[Term, ...]) -> tuple[Group, ...]:
     return tuple(groups)
 
 
-class Line(NamedTuple):
-    """One offer line on one unit: who wrote it where, the candidates it names, and the slots of its
-    unit it adds its money to and takes it from (see :class:`BribedUnit`).
-
-    A view, made when a line is looked at by itself (a tie, a statement, the tests): reading a
-    sheet keeps only each line's offer and number, the rest being the same for every line of the
-    same orders or terms (:meth:`Conversion.lines`)."""
-
-    power: str
-    number: int  # position in the power's sheet, for rule 5.3
-    offer: Offer
-    listed: tuple[int, ...]  # the candidates it names, as written (none for a negative offer)
-    plus: tuple[int, ...]
-    minus: Sequence[int]  # a negative offer's: the slots of the candidates it names
-    groups: tuple[Group, ...]
-
-
-def _pays(plus: Sequence[int], minus: Sequence[int], slot: int, bucket: int) -> bool:
-    """Whether a line adding to ``plus`` and taking from ``minus`` pays for the candidate in ``slot``,
-    whose class is ``bucket`` (3.1)."""
-    return slot in plus or (bucket in plus and slot not in minus)
-
-
 class Money:
     """One power's money on one bribed unit: its lines there (their offers and numbers, in sheet
     order), what they pay for, and, per slot, its part of the unit's totals as a line in its
     round count r: ``base - rate * r``."""
 
-    __slots__ = ("base", "lines", "named", "numbers", "offers", "paying", "power", "rate")
+    __slots__ = ("base", "named", "numbers", "offers", "paying", "power", "rate")
 
     def __init__(self, power: str, width: int) -> None:
         self.power = power
@@ -252,7 +228,6 @@ class Money:
         self.numbers: list[int] = []  # each line's position in the power's sheet, for rule 5.3
         self.paying: set[int] = set()  # the slots its lines other than negative offers add to
         self.named: list[Offer] = []  # its negative offers
-        self.lines: list[Line] | None = None  # the lines as views, once asked for
         self.rate = [0] * width
         self.base = [0] * width
 
@@ -322,27 +297,6 @@ class BribedUnit:
         if money is None:
             money = self.money[power] = Money(power, self.width)
         return money
-
-    def pays(self, line: Line) -> tuple[int, ...]:
-        """The candidates a line pays for (3.1)."""
-        return tuple(c for c, k in enumerate(self.classes) if _pays(line.plus, line.minus, c + 2, k))
-
-    def sequence(self, line: Line, c: int) -> tuple[int, int] | None:
-        """Where a line offers for candidate ``c`` in its power's sheet (5.3), if it does.
-
-        A direct offer's listed orders come in the order written; the HOLD built from a
-        negative or gift offer comes next, and the promise for unlisted orders right after it.
-        """
-        listed = line.listed
-        if c in listed:
-            return line.number, listed.index(c)
-        after = len(line.offer.orders)
-        kind = line.offer.kind
-        if kind is OfferKind.NEGATIVE or kind is OfferKind.GIFT:
-            if c == self.hold:
-                return line.number, after
-            after += 1
-        return (line.number, after) if _pays(line.plus, line.minus, c + 2, self.classes[c]) else None
 
     def totals(self, t: int) -> list[int]:
         """Each candidate's total in round t (valid while the slopes hold)."""
@@ -587,28 +541,11 @@ class Conversion:
         money.numbers.append(number)
         money.paying.add(hold + 2)
 
-    def lines(self, money: Money) -> list[Line]:
-        """A power's lines on a unit, in sheet order, as views (made once)."""
-        if money.lines is None:
-            money.lines = [
-                Line(money.power, number, offer, self._listed(offer), *self._slots(offer), self.groups(offer))
-                for number, offer in zip(money.numbers, money.offers, strict=True)
-            ]
-        return money.lines
-
     def _listed(self, offer: Offer) -> tuple[int, ...]:
         """The candidates a line names, as written (none for a negative offer)."""
         if offer.kind is OfferKind.DIRECT:
             return self._direct_of[id(offer.orders)][0]
         return () if offer.kind is OfferKind.NEGATIVE else self._listed_of[id(offer.orders)]
-
-    def _slots(self, offer: Offer) -> tuple[tuple[int, ...], Sequence[int]]:
-        """The slots a line adds its money to, and those it takes it back from."""
-        if offer.kind is OfferKind.DIRECT:
-            return self._direct_of[id(offer.orders)][1], ()
-        if offer.kind is OfferKind.NEGATIVE:
-            return (0, 1), self._minus_of[id(offer.orders)]
-        return self._plus_of[offer.kind][id(offer.orders)], ()
 
     def _pays(self, offer: Offer, slot: int, bucket: int) -> bool:
         """Whether a line pays for the candidate in ``slot``, whose class is ``bucket`` (3.1)."""
@@ -619,6 +556,27 @@ class Conversion:
             return slot not in self._minus_of[id(offer.orders)]
         plus = self._plus_of[kind][id(offer.orders)]
         return slot in plus or bucket in plus
+
+    def pays(self, target: BribedUnit, offer: Offer) -> tuple[int, ...]:
+        """The candidates a line of ``offer`` on ``target`` pays for (3.1)."""
+        return tuple(c for c, k in enumerate(target.classes) if self._pays(offer, c + 2, k))
+
+    def _sequence(self, target: BribedUnit, number: int, offer: Offer, c: int) -> tuple[int, int] | None:
+        """Where a power's line ``number`` (of ``offer``) offers for candidate ``c`` in its sheet (5.3),
+        if it does.
+
+        A direct offer's listed orders come in the order written; the HOLD built from a
+        negative or gift offer comes next, and the promise for unlisted orders right after it.
+        """
+        listed = self._listed(offer)
+        if c in listed:
+            return number, listed.index(c)
+        after = len(offer.orders)
+        if offer.kind is OfferKind.NEGATIVE or offer.kind is OfferKind.GIFT:
+            if c == target.hold:
+                return number, after
+            after += 1
+        return (number, after) if self._pays(offer, c + 2, target.classes[c]) else None
 
     def groups(self, offer: Offer) -> tuple[Group, ...]:
         """An offer's terms as groups."""
@@ -653,10 +611,10 @@ class Conversion:
                 continue
             # A power's lines come in sheet order: the first key found for a candidate is its earliest.
             earliest: dict[int, tuple[int, int]] = {}
-            for line in self.lines(money):
+            for number, offer in zip(money.numbers, money.offers, strict=True):
                 for c in remaining:
                     if c not in earliest:
-                        key = target.sequence(line, c)
+                        key = self._sequence(target, number, offer, c)
                         if key is not None:
                             earliest[c] = key
                 if len(earliest) == len(remaining):

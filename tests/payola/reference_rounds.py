@@ -14,20 +14,20 @@ from collections.abc import Mapping, Sequence
 
 from judge.engine.orders import MovementOrder
 from judge.engine.position import Position
-from judge.payola.determination import BribedUnit, Conversion, Determination, Line, PowerInput
+from judge.payola.determination import BribedUnit, Conversion, Determination, PowerInput
 from judge.payola.options import Options
 
 
 def _contributions(
-    conversion: Conversion, target: BribedUnit, amounts: Mapping[int, list[list[int]]],
+    conversion: Conversion, target: BribedUnit, amounts: Mapping[tuple[int, int], list[list[int]]],
 ) -> list[dict[str, int]]:
     """Each candidate's contributions by power from the lines' current amounts (5.1)."""
     parts: list[dict[str, int]] = [{} for _ in target.candidates]
     for money in target.money.values():
-        for line in conversion.lines(money):
-            amount = sum(term[0] for term in amounts[id(line)])
-            for c in target.pays(line):
-                parts[c][line.power] = parts[c].get(line.power, 0) + amount
+        for k, offer in enumerate(money.offers):
+            amount = sum(term[0] for term in amounts[id(money), k])
+            for c in conversion.pays(target, offer):
+                parts[c][money.power] = parts[c].get(money.power, 0) + amount
     return parts
 
 
@@ -46,15 +46,15 @@ def determine_by_rounds(
         if not options.loyal_units or placed.power in dummies
     }
     conversion = Conversion(position, powers, options, seed, bribed)
-    lines: dict[str, list[Line]] = {}  # each power's lines on bribed units
+    # Every term of every line on a bribed unit: [amount, plateau], reduced in place; the
+    # lines keyed by their power's money on the unit and their place there.
+    amounts: dict[tuple[int, int], list[list[int]]] = {}
+    lines: dict[str, list[tuple[int, int]]] = {}  # each power's lines on bribed units
     for target in conversion.units.values():
         for power, money in target.money.items():
-            lines.setdefault(power, []).extend(conversion.lines(money))
-    # Every term of every line on a bribed unit: [amount, plateau], reduced in place.
-    amounts = {
-        id(line): [[term.amount, term.plateau] for term in line.offer.terms]
-        for power_lines in lines.values() for line in power_lines
-    }
+            for k, offer in enumerate(money.offers):
+                amounts[id(money), k] = [[term.amount, term.plateau] for term in offer.terms]
+                lines.setdefault(power, []).append((id(money), k))
     rounds = 0
     reductions = dict.fromkeys(conversion.map_powers, 0)
     while True:
@@ -69,13 +69,12 @@ def determine_by_rounds(
         rounds += 1
         for power in over:
             reductions[power] += 1
-            terms = [term for line in lines.get(power, ()) for term in amounts[id(line)]]
+            terms = [term for line in lines.get(power, ()) for term in amounts[line]]
             above = any(amount > plateau for amount, plateau in terms)
             for term in terms:
                 if term[0] > (term[1] if above else 0):
                     term[0] -= 1
     direct = {p: tuple(o) for p, o in (direct_orders or {}).items()} if options.loyal_units else {}
     return conversion.result(
-        rounds, reductions, contributions,
-        lambda money, k: sum(term[0] for term in amounts[id(conversion.lines(money)[k])]), direct,
+        rounds, reductions, contributions, lambda money, k: sum(term[0] for term in amounts[id(money), k]), direct,
     )
