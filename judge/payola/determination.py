@@ -463,17 +463,21 @@ class Conversion:
                     amount += n * a
                     if a > p:
                         going += n
-                        drop = max(drop, a - p)
+                        if a - p > drop:
+                            drop = a - p
                         moneys, slots, changes = kinks[a - p]
                         moneys.append(where)
                         slots.append(plus)
                         changes.append(-n)
                     if p:
-                        for count, change in ((0, n), (p, -n)):
-                            moneys, slots, changes = late[count]
-                            moneys.append(where)
-                            slots.append(plus)
-                            changes.append(change)
+                        moneys, slots, changes = late[0]
+                        moneys.append(where)
+                        slots.append(plus)
+                        changes.append(n)
+                        moneys, slots, changes = late[p]
+                        moneys.append(where)
+                        slots.append(plus)
+                        changes.append(-n)
                 for i in plus:
                     base[i] += amount
                     rate[i] += going
