@@ -55,9 +55,9 @@ class OfferKind(Enum):
     GIFT = "&"
 
 
-@dataclass(frozen=True, slots=True)
-class Term:
-    """One separately reducible amount of an offer, and the plateau it reduces to first."""
+class Term(NamedTuple):
+    """One separately reducible amount of an offer, and the plateau it reduces to first (a named
+    tuple, like :class:`Offer`: one is built for every amount text a phase reads)."""
 
     amount: int
     plateau: int = 0
@@ -80,6 +80,9 @@ class Offer(NamedTuple):
     @property
     def amount(self) -> int:
         return sum(t.amount for t in self.terms)
+
+
+_new_offer = tuple.__new__  # builds an Offer in C, not through the named tuple's __new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,7 +250,7 @@ class PhaseReader:
             raise ValueError(error)
         if not total and placed.power != power and not classic:
             raise ValueError("zero offers to foreign units are not allowed")
-        return Offer(line, body, kind, placed.unit, orders, terms)
+        return _new_offer(Offer, (line, body, kind, placed.unit, orders, terms))
 
     def _read_amounts(self, text: str, classic: bool) -> _Amounts | str:
         """An offer's amounts (the text before its type symbol, as written), or why not.
