@@ -190,17 +190,6 @@ class Determination:
 Group = tuple[int, int, int]
 """Equal terms of a line, which reduce alike: (how many, amount, plateau)."""
 
-def _amount_after(amount: int, plateau: int, rounds: int, all_at_plateau: int) -> int:
-    """A term's amount after its power's ``rounds`` reductions (rule 5.5, ruling 6).
-
-    ``all_at_plateau`` is the power's D: the round count from which all its amounts are at
-    their plateaus (the largest ``amount - plateau``).
-    """
-    if rounds < all_at_plateau:
-        return max(plateau, amount - rounds)
-    return max(0, plateau - (rounds - all_at_plateau))
-
-
 def _groups(terms: tuple[Term, ...]) -> tuple[Group, ...]:
     """Runs of one term as groups: ``3*5`` is one term object three times (told apart by
     identity, which is cheaper than comparing; equal terms left apart reduce alike anyway)."""
@@ -1214,9 +1203,14 @@ class _Reductions:
         return result
 
     def amount(self, money: Money, k: int) -> int:
-        """The amount at the end of a power's k-th line on a unit."""
+        """The amount at the end of a power's k-th line on a unit: each term is down to
+        ``max(plateau, a - r)`` after its power's r reductions while r < D, then to
+        ``max(0, plateau - (r - D))`` (ruling 6)."""
         count, top = self.count[money.power], self.all_at_plateau[money.power]
-        return sum(n * _amount_after(a, p, count, top) for n, a, p in self.conversion.groups(money.offers[k]))
+        total = 0
+        for n, a, p in self.conversion.groups(money.offers[k]):
+            total += n * (max(p, a - count) if count < top else max(0, p - (count - top)))
+        return total
 
 
 def determine_orders(
