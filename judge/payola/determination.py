@@ -190,6 +190,7 @@ class Determination:
 Group = tuple[int, int, int]
 """Equal terms of a line, which reduce alike: (how many, amount, plateau)."""
 
+
 def _groups(terms: tuple[Term, ...]) -> tuple[Group, ...]:
     """Runs of one term as groups: ``3*5`` is one term object three times (told apart by
     identity, which is cheaper than comparing; equal terms left apart reduce alike anyway)."""
@@ -546,9 +547,13 @@ class Conversion:
         if kind is OfferKind.DIRECT:
             return slot in self._direct_of[id(offer.orders)][1]
         if kind is OfferKind.NEGATIVE:
-            return slot not in self._minus_of[id(offer.orders)]
+            return slot not in self.taken_back(offer)
         plus = self._plus_of[kind][id(offer.orders)]
         return slot in plus or bucket in plus
+
+    def taken_back(self, offer: Offer) -> list[int]:
+        """The slots a negative offer takes its money back from: its named candidates'."""
+        return self._minus_of[id(offer.orders)]
 
     def pays(self, target: BribedUnit, offer: Offer) -> tuple[int, ...]:
         """The candidates a line of ``offer`` on ``target`` pays for (3.1)."""
@@ -792,17 +797,14 @@ class _Reductions:
                 when = min(when, t + _ceil_div(spend - allowance, slope))
             elif power not in self.over and slope < 0:
                 when = min(when, t + (allowance - spend) // -slope + 1)
-        if self.dirty and when <= t + 1:
-            return t + 1  # the units whose slopes changed are looked at in every round
-        for motion in self.motions:
-            check_at = motion.check_at
-            if check_at is not None and check_at < when:
-                when = check_at
-        if self.dirty:
-            if when <= t + 1:
-                return t + 1
-            for motion in list(self.dirty):  # a jump: they must say how far it may go
-                when = min(when, self._predict(motion))
+        if when > t + 1:  # else it is the next round: nothing comes sooner
+            for motion in self.motions:
+                check_at = motion.check_at
+                if check_at is not None and check_at < when:
+                    when = check_at
+            if when > t + 1:  # a jump: the units whose slopes changed must say how far it may go
+                for motion in list(self.dirty):
+                    when = min(when, self._predict(motion))
         return when
 
     def _advance(self, step: int) -> bool:
@@ -1187,13 +1189,13 @@ class _Reductions:
         """Each unit's candidates' contributions by power at the end, keyed in the order of the
         first line paying for the candidate (a unit's lines come power by power)."""
         result: dict[str, list[dict[str, int]]] = {}
-        minus_of = self.conversion._minus_of
+        taken_back = self.conversion.taken_back
         for motion in self.motions:
             classes = motion.classes
             parts: list[dict[str, int]] = [{} for _ in classes]
             for power, money in motion.money.items():
                 paying = money.paying
-                named = [minus_of[id(offer.orders)] for offer in money.named]  # each pays for all but these
+                named = [taken_back(offer) for offer in money.named]  # each pays for all but these
                 rate, base, count = money.rate, money.base, self.count[power]
                 for c, k in enumerate(classes):
                     s = c + 2
