@@ -723,9 +723,9 @@ class _Snapshot:
         t = reductions.t
         self.count = dict(reductions.count)
         self.over = frozenset(reductions.over)
-        self.decisions = tuple((tuple(m.top), m.issued, m.dummy_tie) for m in reductions.motions)
+        self.decisions = tuple((tuple(m.top), m.issued, m.dummy_tie) for m in reductions.targets)
         self.signature = self.over, self.decisions
-        self.totals = [m.totals(t) for m in reductions.motions]
+        self.totals = [m.totals(t) for m in reductions.targets]
         self.spends = {p: reductions.spend_a[p] - reductions.spend_b[p] * t for p in reductions.allowance}
 
 
@@ -742,14 +742,14 @@ class _Reductions:
         self.spend_a = dict.fromkeys(self.count, 0)  # spend(t) = spend_a - spend_b * t
         self.spend_b = dict.fromkeys(self.count, 0)
         self.allowance = {p: conversion.available(p) for p in conversion.map_powers}
-        self.motions = list(conversion.units.values())
+        self.targets = list(conversion.units.values())
         self.units_of: dict[str, list[_Where]] = {}
-        for motion in self.motions:
-            motion.kappa = [sum(column) for column in zip(*(m.base for m in motion.money.values()), strict=True)]
-            motion.sigma = [0] * motion.width
-            motion.pairs = [(c + 2, k) for c, k in enumerate(motion.classes)]
-            for power, money in motion.money.items():
-                self.units_of.setdefault(power, []).append((motion, money))
+        for target in self.targets:
+            target.kappa = [sum(column) for column in zip(*(m.base for m in target.money.values()), strict=True)]
+            target.sigma = [0] * target.width
+            target.pairs = [(c + 2, k) for c, k in enumerate(target.classes)]
+            for power, money in target.money.items():
+                self.units_of.setdefault(power, []).append((target, money))
         self.all_at_plateau = conversion.all_at_plateau
         self.kinks = conversion.kinks
         self.schedule = {p: sorted(k, reverse=True) for p, k in self.kinks.items()}  # the next one last
@@ -759,20 +759,20 @@ class _Reductions:
     # -- the event loop ----------------------------------------------------------------
 
     def run(self) -> None:
-        for motion in self.motions:
-            self._refresh(motion)
-            if motion.check_at is None:
-                self._predict(motion)
+        for target in self.targets:
+            self._refresh(target)
+            if target.check_at is None:
+                self._predict(target)
         self._update_over()
         while self.over:
             when = self._next_event()
             assert when > self.t, "an over power always has an event ahead"
             step = int(when) - self.t
             kinked = self._advance(step)
-            for motion in self.motions:
-                check_at = motion.check_at
+            for target in self.targets:
+                check_at = target.check_at
                 if check_at is None or check_at <= self.t:
-                    self._refresh(motion)
+                    self._refresh(target)
             self._update_over()
             if step == 1 and not kinked and self.over:
                 self._repeat()
@@ -798,13 +798,13 @@ class _Reductions:
             elif power not in self.over and slope < 0:
                 when = min(when, t + (allowance - spend) // -slope + 1)
         if when > t + 1:  # else it is the next round: nothing comes sooner
-            for motion in self.motions:
-                check_at = motion.check_at
+            for target in self.targets:
+                check_at = target.check_at
                 if check_at is not None and check_at < when:
                     when = check_at
             if when > t + 1:  # a jump: the units whose slopes changed must say how far it may go
-                for motion in list(self.dirty):
-                    when = min(when, self._predict(motion))
+                for target in list(self.dirty):
+                    when = min(when, self._predict(target))
         return when
 
     def _advance(self, step: int) -> bool:
@@ -857,13 +857,13 @@ class _Reductions:
                     elif closing > 0:
                         cycles = min(cycles, (totals[issued] - total - 1) // closing)
             falls = dict.fromkeys(snapshot.spends, 0)  # what each spend loses per cycle at this step
-            for motion, totals, cut, (top, issued, dummy_tie) in zip(
-                    self.motions, snapshot.totals, taken, snapshot.decisions, strict=True):
+            for target, totals, cut, (top, issued, dummy_tie) in zip(
+                    self.targets, snapshot.totals, taken, snapshot.decisions, strict=True):
                 if dummy_tie:
                     continue
-                pay = self._parts(motion, issued, snapshot.count, gained)
+                pay = self._parts(target, issued, snapshot.count, gained)
                 if self.ebayola:
-                    pay, bends = self._ebayola_split(motion, top, issued, totals, cut, pay, True)
+                    pay, bends = self._ebayola_split(target, top, issued, totals, cut, pay, True)
                     cycles = min(cycles, bends - 1)
                 for power, (_, fall) in pay.items():
                     if power in falls:
@@ -883,26 +883,26 @@ class _Reductions:
         self.t += cycles * length
         for power, more in gained.items():
             self.count[power] += cycles * more
-        for motion in self.motions:
-            kappa, sigma = motion.kappa, motion.sigma
+        for target in self.targets:
+            kappa, sigma = target.kappa, target.sigma
             for i in range(len(kappa)):
-                cut = cycles * sum(money.rate[i] * gained[power] for power, money in motion.money.items())
+                cut = cycles * sum(money.rate[i] * gained[power] for power, money in target.money.items())
                 kappa[i] += sigma[i] * (self.t - before) - cut
-            slot, bucket = motion.paid_slots
-            for power, (a, b) in list(motion.pay.items()):
-                rate = motion.money[power].rate
+            slot, bucket = target.paid_slots
+            for power, (a, b) in list(target.pay.items()):
+                rate = target.money[power].rate
                 moved = b * (self.t - before) - cycles * (rate[slot] + rate[bucket]) * gained[power]
-                motion.pay[power] = (a + moved, b)
+                target.pay[power] = (a + moved, b)
                 self.spend_a[power] += moved
-            for power, (a, b) in list(motion.part.items()):
-                rate = motion.money[power].rate
+            for power, (a, b) in list(target.part.items()):
+                rate = target.money[power].rate
                 moved = b * (self.t - before) - cycles * (rate[slot] + rate[bucket]) * gained[power]
-                motion.part[power] = (a + moved, b)
-            self._touch(motion)
+                target.part[power] = (a + moved, b)
+            self._touch(target)
         self.history.clear()
         # The rounds jumped over were checked; the round landed on is decided afresh.
-        for motion in self.motions:
-            self._refresh(motion)
+        for target in self.targets:
+            self._refresh(target)
         self._update_over()
 
     def _update_over(self) -> None:
@@ -916,8 +916,8 @@ class _Reductions:
             self._switch(power, -1, switched)
         for power in entering:
             self._switch(power, 1, switched)
-        for motion in switched:
-            self._refresh(motion)  # under eBayola the payments' slopes follow the totals'
+        for target in switched:
+            self._refresh(target)  # under eBayola the payments' slopes follow the totals'
 
     def _switch(self, power: str, sign: int, switched: dict[BribedUnit, None]) -> None:
         """A power starts (+1) or stops (-1) being over: its rates join or leave the slopes.
@@ -927,26 +927,26 @@ class _Reductions:
         power's amounts is going down (all at a plateau or zero) is left alone: nothing there
         changes."""
         t = self.t
-        for motion, money in self.units_of.get(power, ()):
+        for target, money in self.units_of.get(power, ()):
             rate = money.rate
             if not any(rate):
                 continue
-            sigma, kappa = motion.sigma, motion.kappa
+            sigma, kappa = target.sigma, target.kappa
             for i, going in enumerate(rate):
                 if going:
                     sigma[i] += sign * going
                     kappa[i] += sign * going * t
-            slot, bucket = motion.paid_slots
+            slot, bucket = target.paid_slots
             if self.ebayola:
-                switched[motion] = None
-                part = motion.part.get(power)
+                switched[target] = None
+                part = target.part.get(power)
                 if part is not None:
                     change = sign * (rate[slot] + rate[bucket])
-                    motion.part[power] = (part[0] + change * t, part[1] + change)
+                    target.part[power] = (part[0] + change * t, part[1] + change)
                 continue
-            if power in motion.pay:
-                self._bend_payment(power, motion, sign * (rate[slot] + rate[bucket]))
-            self._touch(motion)
+            if power in target.pay:
+                self._bend_payment(power, target, sign * (rate[slot] + rate[bucket]))
+            self._touch(target)
 
     def _pass_kinks(self, power: str, kinks: _Kinks) -> None:
         """Change the rates of the lines whose terms reach a plateau, round D or zero now.
@@ -957,23 +957,23 @@ class _Reductions:
         dirty = self.dirty
         plain = not self.ebayola
         bent = 0  # how much faster the power's plain payments fall from now on
-        for (motion, money), slots, change in zip(*kinks, strict=True):
+        for (target, money), slots, change in zip(*kinks, strict=True):
             rate, base = money.rate, money.base
-            sigma, kappa = motion.sigma, motion.kappa
+            sigma, kappa = target.sigma, target.kappa
             at_count, at_t = change * x, change * t
             for i in slots:
                 rate[i] += change
                 base[i] += at_count
                 sigma[i] += change
                 kappa[i] += at_t
-            motion.kinked = True
-            if motion.check_at is not None:  # its prediction no longer holds
-                motion.check_at = None
-                dirty[motion] = None
-            held = motion.pay if plain else motion.part
+            target.kinked = True
+            if target.check_at is not None:  # its prediction no longer holds
+                target.check_at = None
+                dirty[target] = None
+            held = target.pay if plain else target.part
             paid = held.get(power)
             if paid is not None:
-                slot, bucket = motion.paid_slots
+                slot, bucket = target.paid_slots
                 bend = change * ((slot in slots) + (bucket in slots))
                 if bend:
                     held[power] = (paid[0] + bend * t, paid[1] + bend)
@@ -982,81 +982,81 @@ class _Reductions:
             self.spend_a[power] += bent * t
             self.spend_b[power] += bent
 
-    def _touch(self, motion: BribedUnit) -> None:
+    def _touch(self, target: BribedUnit) -> None:
         """A unit's slopes changed: its prediction no longer holds."""
-        if motion.check_at is not None:
-            motion.check_at = None
-            self.dirty[motion] = None
+        if target.check_at is not None:
+            target.check_at = None
+            self.dirty[target] = None
 
-    def _bend_payment(self, power: str, motion: BribedUnit, change: int) -> None:
+    def _bend_payment(self, power: str, target: BribedUnit, change: int) -> None:
         """A plain payment's slope changes by ``change`` from now on."""
-        a, b = motion.pay[power]
-        motion.pay[power] = (a + change * self.t, b + change)
+        a, b = target.pay[power]
+        target.pay[power] = (a + change * self.t, b + change)
         self.spend_a[power] += change * self.t
         self.spend_b[power] += change
 
     # -- one unit ------------------------------------------------------------------------
 
-    def _refresh(self, motion: BribedUnit) -> None:
+    def _refresh(self, target: BribedUnit) -> None:
         """Decide the unit now (and, under eBayola, find when its payments bend)."""
         t = self.t
-        ceiling = motion.ceiling
+        ceiling = target.ceiling
         if ceiling is not None and not self.ebayola:
             # Totals never rise: a sole winner still above every other total as last worked out
             # is still the sole winner, whatever the others did since; and only the others last
             # worked out at or above its total now can have reached it.
-            winner, bucket = motion.paid_slots
-            kappa, sigma = motion.kappa, motion.sigma
+            winner, bucket = target.paid_slots
+            kappa, sigma = target.kappa, target.sigma
             total = kappa[winner] + kappa[bucket] - (sigma[winner] + sigma[bucket]) * t
             if total <= ceiling:
-                bounds, pairs = motion.bounds, motion.pairs
+                bounds, pairs = target.bounds, target.pairs
                 for c in [c for c, bound in enumerate(bounds) if bound >= total]:
                     s, k = pairs[c]
                     bounds[c] = kappa[s] + kappa[k] - (sigma[s] + sigma[k]) * t
-                ceiling = motion.ceiling = max(bounds)
+                ceiling = target.ceiling = max(bounds)
             if total > ceiling:
-                if motion.check_at is not None and motion.check_at <= t:
-                    self._predict(motion)
+                if target.check_at is not None and target.check_at <= t:
+                    self._predict(target)
                 return
-        totals = motion.totals(t)
+        totals = target.totals(t)
         best = max(totals)
         if totals.count(best) == 1:
             top = [totals.index(best)]
             # A sole winner's rivals' totals as last worked out, and the best of them (none: -1).
-            motion.bounds = bounds = list(totals)
+            target.bounds = bounds = list(totals)
             bounds[top[0]] = -1
-            motion.ceiling = max(bounds)
+            target.ceiling = max(bounds)
         else:
             top = [c for c, v in enumerate(totals) if v == best]
-            motion.ceiling = None
-        decided = motion.issued, motion.dummy_tie
-        if top != motion.top:
-            motion.top = top
-            motion.issued, motion.dummy_tie = self.conversion.decide(motion, top)
-            motion.paid_slots = motion.issued + 2, motion.classes[motion.issued]
+            target.ceiling = None
+        decided = target.issued, target.dummy_tie
+        if top != target.top:
+            target.top = top
+            target.issued, target.dummy_tie = self.conversion.decide(target, top)
+            target.paid_slots = target.issued + 2, target.classes[target.issued]
         if self.ebayola:
-            if motion.issued != decided[0]:
-                parts = self._parts(motion, motion.issued, self.count, self.moving)
-                motion.part = {power: (value + b * t, b) for power, (value, b) in parts.items()}
+            if target.issued != decided[0]:
+                parts = self._parts(target, target.issued, self.count, self.moving)
+                target.part = {power: (value + b * t, b) for power, (value, b) in parts.items()}
             # Payments follow the totals in every look; when they bend matters only to a
             # prediction.  A unit that a kink has just changed is likely to change again in the
             # next round: it is looked at then, and predicted once a round leaves it alone (or
             # when the judge wants to jump).
-            falling = motion.falling()
-            predict = motion.check_at is not None or not motion.kinked
-            motion.kinked = False
-            pay, bends = self._ebayola_payments(motion, totals, falling, predict)
-            self._set_payments(motion, pay)
+            falling = target.falling()
+            predict = target.check_at is not None or not target.kinked
+            target.kinked = False
+            pay, bends = self._ebayola_payments(target, totals, falling, predict)
+            self._set_payments(target, pay)
             if predict:
-                self._predict(motion, bends, totals, falling)
+                self._predict(target, bends, totals, falling)
             return
-        if (motion.issued, motion.dummy_tie) != decided:
-            self._set_payments(motion, self._plain_payments(motion))
-        if motion.check_at is not None and motion.check_at <= t:
-            self._predict(motion, _NEVER, totals)
+        if (target.issued, target.dummy_tie) != decided:
+            self._set_payments(target, self._plain_payments(target))
+        if target.check_at is not None and target.check_at <= t:
+            self._predict(target, _NEVER, totals)
 
     def _predict(
-        self, motion: BribedUnit, bends: float | None = None, totals: list[int] | None = None,
+        self, target: BribedUnit, bends: float | None = None, totals: list[int] | None = None,
         falling: list[int] | None = None,
     ) -> float:
         """The round at which the unit's order may change if the slopes hold (or, under eBayola,
@@ -1065,24 +1065,24 @@ class _Reductions:
         the unit's now, if known."""
         t = self.t
         if totals is None:
-            totals = motion.totals(t)
+            totals = target.totals(t)
         if falling is None:
-            falling = motion.falling()
+            falling = target.falling()
         if bends is None:
-            bends = self._ebayola_payments(motion, totals, falling, True)[1] if self.ebayola else _NEVER
+            bends = self._ebayola_payments(target, totals, falling, True)[1] if self.ebayola else _NEVER
         best = max(totals)
-        top = motion.top
+        top = target.top
         fastest = falling[top[0]]
         if any(falling[c] != fastest for c in top):
             ahead: float = 1.0
         else:
             ahead = min((_ceil_div(best - v, fastest - s) for v, s in zip(totals, falling, strict=True)
                          if s < fastest and v < best), default=_NEVER)
-        motion.check_at = t + min(ahead, bends)
-        self.dirty.pop(motion, None)
-        return motion.check_at
+        target.check_at = t + min(ahead, bends)
+        self.dirty.pop(target, None)
+        return target.check_at
 
-    def _set_payments(self, motion: BribedUnit, pay: Mapping[str, tuple[int, int]]) -> None:
+    def _set_payments(self, target: BribedUnit, pay: Mapping[str, tuple[int, int]]) -> None:
         """A unit's payments from now on, given as each power's payment now and its fall per round.
 
         Under eBayola a unit's payments are worked out in every look, and they often stay as
@@ -1091,7 +1091,7 @@ class _Reductions:
         lines: dict[str, tuple[int, int]] = {}
         for power, (value, b) in pay.items():
             lines[power] = value + b * t, b
-        was = motion.pay
+        was = target.pay
         if lines == was:
             return
         spend_a, spend_b = self.spend_a, self.spend_b
@@ -1101,16 +1101,16 @@ class _Reductions:
         for power, (a, b) in lines.items():
             spend_a[power] += a
             spend_b[power] += b
-        motion.pay = lines
+        target.pay = lines
 
     def _parts(
-        self, motion: BribedUnit, issued: int, counts: Mapping[str, int], steps: Mapping[str, int],
+        self, target: BribedUnit, issued: int, counts: Mapping[str, int], steps: Mapping[str, int],
     ) -> dict[str, tuple[int, int]]:
         """Each power's part of the issued order's total at the given round counts (if any), and
         how much it falls per step, a step being ``steps[power]`` reductions of that power."""
-        slot, bucket = issued + 2, motion.classes[issued]
+        slot, bucket = issued + 2, target.classes[issued]
         parts: dict[str, tuple[int, int]] = {}
-        for power, money in motion.money.items():
+        for power, money in target.money.items():
             rate, base = money.rate, money.base
             going = rate[slot] + rate[bucket]
             value = base[slot] + base[bucket] - going * counts[power]
@@ -1118,28 +1118,28 @@ class _Reductions:
                 parts[power] = (value, going * steps.get(power, 0))
         return parts
 
-    def _plain_payments(self, motion: BribedUnit) -> dict[str, tuple[int, int]]:
-        if motion.dummy_tie:
+    def _plain_payments(self, target: BribedUnit) -> dict[str, tuple[int, int]]:
+        if target.dummy_tie:
             return {}
-        return self._parts(motion, motion.issued, self.count, self.moving)
+        return self._parts(target, target.issued, self.count, self.moving)
 
     def _ebayola_payments(
-        self, motion: BribedUnit, totals: list[int], falling: list[int], bending: bool,
+        self, target: BribedUnit, totals: list[int], falling: list[int], bending: bool,
     ) -> tuple[dict[str, tuple[int, int]], float]:
         """Rule 6.4's payments now and their falls per round, and (if ``bending``) the rounds until
         one of them bends."""
-        if motion.dummy_tie:
+        if target.dummy_tie:
             return {}, _NEVER
         t = self.t
         parts: dict[str, tuple[int, int]] = {}
-        for power, (a, b) in motion.part.items():
+        for power, (a, b) in target.part.items():
             value = a - b * t
             if value:
                 parts[power] = (value, b)
-        return self._ebayola_split(motion, motion.top, motion.issued, totals, falling, parts, bending)
+        return self._ebayola_split(target, target.top, target.issued, totals, falling, parts, bending)
 
     def _ebayola_split(
-        self, motion: BribedUnit, top: Sequence[int], issued: int, totals: list[int], falling: list[int],
+        self, target: BribedUnit, top: Sequence[int], issued: int, totals: list[int], falling: list[int],
         parts: dict[str, tuple[int, int]], bending: bool,
     ) -> tuple[dict[str, tuple[int, int]], float]:
         """Rule 6.4's payments (each with how much it falls per step, as totals and parts do) and,
@@ -1164,7 +1164,7 @@ class _Reductions:
         # Refunds go down the owner's list: those before the split get all back, the split
         # power gets back what is left of the saving, those after it pay in full.
         before = before_falls = 0
-        for power in self.conversion.list_of(motion.owner):
+        for power in self.conversion.list_of(target.owner):
             if power not in parts:
                 continue
             value, fall = parts[power]
@@ -1190,10 +1190,10 @@ class _Reductions:
         first line paying for the candidate (a unit's lines come power by power)."""
         result: dict[str, list[dict[str, int]]] = {}
         taken_back = self.conversion.taken_back
-        for motion in self.motions:
-            classes = motion.classes
+        for target in self.targets:
+            classes = target.classes
             parts: list[dict[str, int]] = [{} for _ in classes]
-            for power, money in motion.money.items():
+            for power, money in target.money.items():
                 paying = money.paying
                 named = [taken_back(offer) for offer in money.named]  # each pays for all but these
                 rate, base, count = money.rate, money.base, self.count[power]
@@ -1201,7 +1201,7 @@ class _Reductions:
                     s = c + 2
                     if s in paying or k in paying or any(s not in m for m in named):
                         parts[c][power] = base[s] + base[k] - (rate[s] + rate[k]) * count
-            result[motion.province] = parts
+            result[target.province] = parts
         return result
 
     def amount(self, money: Money, k: int) -> int:
