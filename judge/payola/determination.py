@@ -221,6 +221,12 @@ class Money:
         self.rate = [0] * width
         self.base = [0] * width
 
+    def widen(self, width: int) -> None:
+        """Zero rates and intercepts for the slots of candidates added since it was made."""
+        grow = width - len(self.rate)
+        self.rate.extend([0] * grow)
+        self.base.extend([0] * grow)
+
 
 class BribedUnit:
     """A bribed unit: its candidate orders in order of first mention, each power's money on it,
@@ -370,10 +376,7 @@ class Conversion:
                 self.all_at_plateau.setdefault(target.owner, 0)
                 self.kinks.setdefault(target.owner, defaultdict(_no_kinks))
             for money in target.money.values():  # every array as wide as the unit's slots
-                grow = target.width - len(money.rate)
-                if grow:
-                    money.rate.extend([0] * grow)
-                    money.base.extend([0] * grow)
+                money.widen(target.width)
         self._take_back(late_of)
         for power, kinks in self.kinks.items():
             top = self.all_at_plateau[power]
@@ -444,10 +447,8 @@ class Conversion:
                     plus = known_plus
                     money.paying.update(plus)
                 rate, base = money.rate, money.base
-                grow = target.width - len(rate)
-                if grow > 0:
-                    rate.extend([0] * grow)
-                    base.extend([0] * grow)
+                if len(rate) < target.width:
+                    money.widen(target.width)  # in place: ``rate`` and ``base`` are still its arrays
                 amount = going = 0
                 for n, a, p in groups:
                     amount += n * a
@@ -505,6 +506,7 @@ class Conversion:
                         minus = minus_of[id(orders)] = [index[o.text] + 2 for o in orders if o.text in index]
                     if not minus:
                         continue
+                    # The line's edges as :meth:`_read` finds them, taken back from these slots.
                     kinks, late = self.kinks[money.power], late_of[money.power]
                     amount = going = 0
                     edges: list[tuple[defaultdict[int, _Kinks], int, int]] = []
