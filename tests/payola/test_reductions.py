@@ -267,7 +267,7 @@ def test_a_determination_leaves_nothing_for_the_garbage_collector() -> None:
     # returns.  A reference cycle (a power's money once pointed back at its unit) keeps it all
     # until the collector's full passes, which then cost a worst-case phase tens of
     # milliseconds each: nothing may be left for the collector to find.  Every offer type,
-    # plateaus, savings, a tie and reductions, plain and under eBayola.
+    # repetitions, plateaus, savings and reductions, plain and under eBayola.
     sheets = {
         "FRANCE": "3*5#2 + 4 : F BRE - MAO | - ENG\n6 ! A PAR - BUR\n2 $",
         "GERMANY": "7 > A MUN - BUR\n5 @ F KIE H\n4 & A BER - KIE",
