@@ -1,0 +1,290 @@
+"""What each reader of a Pirates' Proposal match may see, and when (rules, Round Information; P9,
+P10, P14): one pure function per kind of reader and moment, each returning a value whose fields
+are all that reader learns then, and whose ``lines()`` are the mail lines made from them.
+
+- :func:`distribution_view`: a player, at the start of a round's Distribution Phase: the round,
+  their room's members (themselves included), the package opened and its gold, their gold and
+  garnets.
+- :func:`voting_view`: a player, at the start of a Voting Phase: what they would receive under
+  each plan of their room, their own included (and their own plan, theirs to know).
+- :func:`voting_result_view`: a player, at the end of a Voting Phase: which plans of their room
+  passed and which failed, by proposer, and their gold (and their own ballot and move).
+- :func:`end_view`: everyone, from the start of the final phase: every player's final gold, the
+  Tokens of Life, the Elimination Candidates, the garnets (rules, Results; P7, P11, P12).
+- :func:`publication`: everyone, once the match has ended (P14): the rooms of each round, every
+  package, plan and ballot (default plans and drawn ballots marked), every outcome, every
+  player's gold round by round, and the end.
+
+Secrecy is decided here and nowhere else.  Until the end a player's views are built only from
+their own room, package, plan, ballot and gold and from the outcomes of their room's plans, so
+nothing in them depends on another player's gold, shares, plan or ballot beyond what those
+outcomes and their own receipts say, nor on whether anyone submitted (a default plan and a
+drawn ballot are the same values as the same plan or ballot sent; only the publication marks
+them), nor on anything of the other room, nor on who moved (a room is listed by name).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from judge.pirates.match import (
+    ROOM_NAMES,
+    ROUNDS,
+    Ballot,
+    Match,
+    MatchError,
+    Plan,
+    Room,
+    Round,
+    Stage,
+    final_result,
+    garnets_held,
+    garnets_in_words,
+    gold,
+    settle,
+)
+
+
+def _names(names: tuple[str, ...]) -> str:
+    return ", ".join(names) if names else "none"
+
+
+def _shares(plan: Plan, reader: str | None = None) -> str:
+    return ", ".join(f"{'you' if m == reader else m} {amount}" for m, amount in plan.shares)
+
+
+class DistributionView(NamedTuple):
+    """A player at the start of a Distribution Phase (P9, P10)."""
+
+    round: int
+    rounds: int
+    room: Room
+    package: int
+    gold: int
+    garnets: int
+
+    def lines(self) -> tuple[str, ...]:
+        return (f"Round {self.round} of {self.rounds}", f"Room: {', '.join(self.room)}",
+                f"Package: {self.package} gold", f"Gold: {self.gold}", f"Garnets: {self.garnets}")
+
+
+class VotingView(NamedTuple):
+    """A player at the start of a Voting Phase (P10): what they would receive under each plan of
+    their room, by proposer; and their own plan, with whether it is the default one."""
+
+    round: int
+    rounds: int
+    receipts: tuple[tuple[str, int], ...]
+    plan: Plan
+    default: bool
+
+    def lines(self) -> tuple[str, ...]:
+        own = f"Your plan: {_shares(self.plan, self.plan.proposer)}"
+        if self.plan.garnets:
+            own += f" ({garnets_in_words(self.plan.garnets)} spent)"
+        if self.default:
+            own += " (the default plan: you sent no valid plan in time)"
+        return (f"Round {self.round} of {self.rounds}",
+                *(f"Plan of {proposer}: you receive {amount} gold" for proposer, amount in self.receipts), own)
+
+
+class VotingResultView(NamedTuple):
+    """A player at the end of a Voting Phase (P10): which plans of their room passed, by proposer,
+    and their gold; and their own ballot (with whether it was drawn) and whether they change rooms
+    next round."""
+
+    round: int
+    rounds: int
+    outcomes: tuple[tuple[str, bool], ...]
+    gold: int
+    ballot: Ballot
+    drawn: bool
+    moving: bool
+
+    def lines(self) -> tuple[str, ...]:
+        voter = self.ballot.voter
+        yes = ", ".join("your own" if p == voter else p for p in self.ballot.yes) or "none"
+        no = ", ".join("your own" if p == voter else p for p in self.ballot.no) or "none"
+        ballot = f"Your ballot: Yes on {yes}; No on {no}"
+        if self.drawn:
+            ballot += " (drawn at random: you sent no valid ballot in time)"
+        moving = (f"You change rooms at the start of round {self.round + 1}",) if self.moving else ()
+        return (f"Round {self.round} of {self.rounds}",
+                *(f"Plan of {p}: {'passed' if passed else 'failed'}" for p, passed in self.outcomes),
+                ballot, f"Gold: {self.gold}", *moving)
+
+
+class EndView(NamedTuple):
+    """The end, to everyone (rules, Results and Amendment; P7, P11, P12): final gold, richest first
+    (then by name); who gets a Token of Life; who gives the extra one (``None``: nobody is richer
+    than all others), to whom (``None`` until given), and whether that is settled (the final phase
+    has closed); the Elimination Candidates; each player's garnets earned at the end and held in
+    all (by player)."""
+
+    gold: tuple[tuple[str, int], ...]
+    tokens: tuple[str, ...]
+    extra_token: str | None
+    token_to: str | None
+    settled: bool
+    elimination_candidates: tuple[str, ...]
+    garnets_earned: tuple[tuple[str, int], ...]
+    garnets: tuple[tuple[str, int], ...]
+
+    def lines(self) -> tuple[str, ...]:
+        if self.extra_token is None:
+            extra = "none (no player has more gold than every other)"
+        elif self.token_to is not None:
+            extra = f"{self.extra_token} gives it to {self.token_to}"
+        elif self.settled:
+            extra = f"not given ({self.extra_token} named nobody in time)"
+        else:
+            extra = f"{self.extra_token} gives it to another player (GIVE TOKEN name) before the final deadline"
+        earned = dict(self.garnets_earned)
+        return (*(f"Final gold: {name} {amount}" for name, amount in self.gold),
+                f"Tokens of Life: {_names(self.tokens)}", f"Extra Token of Life: {extra}",
+                f"Elimination Candidate: {_names(self.elimination_candidates)}",
+                *(f"Garnets: {name} {count} ({earned[name]} earned at the end)" for name, count in self.garnets))
+
+
+class PublishedPlan(NamedTuple):
+    """A plan as published (P14): every share, the garnets spent, whether it was the default plan,
+    its votes and whether it passed."""
+
+    proposer: str
+    shares: tuple[tuple[str, int], ...]
+    garnets: int
+    total: int
+    default: bool
+    yes: int
+    no: int
+    passed: bool
+
+
+class PublishedBallot(NamedTuple):
+    """A ballot as published (P14), drawn ones marked."""
+
+    voter: str
+    yes: tuple[str, ...]
+    no: tuple[str, ...]
+    drawn: bool
+
+
+class PublishedRound(NamedTuple):
+    """A round as published (P14): the rooms, who changed rooms at its start, every package, plan
+    and ballot, what each player received, the gold destroyed, and every player's gold after it."""
+
+    number: int
+    rooms: tuple[Room, Room]
+    moved: tuple[str, ...]
+    packages: tuple[tuple[str, int], ...]
+    plans: tuple[PublishedPlan, ...]
+    ballots: tuple[PublishedBallot, ...]
+    received: tuple[tuple[str, int], ...]
+    destroyed: int
+    gold: tuple[tuple[str, int], ...]
+
+    def lines(self) -> tuple[str, ...]:
+        lines = [f"Round {self.number} of {ROUNDS}"]
+        lines += [f"Room {name}: {', '.join(room) or 'nobody'}" for name, room in zip(ROOM_NAMES, self.rooms,
+                                                                                     strict=True)]
+        if self.number > 1:
+            lines.append(f"Changed rooms: {', '.join(self.moved) or 'nobody'}")
+        lines += [f"Package of {name}: {amount} gold" for name, amount in self.packages]
+        for plan in self.plans:
+            notes = [f"{plan.total} gold"]
+            if plan.garnets:
+                notes.append(garnets_in_words(plan.garnets))
+            if plan.default:
+                notes.append("default")
+            lines.append(f"Plan of {plan.proposer}: {_shares(Plan(plan.proposer, plan.shares))} ({'; '.join(notes)}): "
+                         f"{'passed' if plan.passed else 'failed'}, {plan.yes} Yes, {plan.no} No")
+        for ballot in self.ballots:
+            lines.append(f"Ballot of {ballot.voter}: Yes on {_names(ballot.yes)}; No on {_names(ballot.no)}"
+                         + (" (drawn)" if ballot.drawn else ""))
+        lines += [f"Received by {name}: {amount} gold" for name, amount in self.received]
+        lines.append(f"Gold destroyed: {self.destroyed}")
+        lines += [f"Gold of {name}: {amount}" for name, amount in self.gold]
+        return tuple(lines)
+
+
+class Publication(NamedTuple):
+    """Everything about the match, published to every player when it ends (P14)."""
+
+    rounds: tuple[PublishedRound, ...]
+    end: EndView
+
+    def lines(self) -> tuple[str, ...]:
+        return (*(line for round_ in self.rounds for line in (*round_.lines(), "")), *self.end.lines())
+
+
+def _round(match: Match, player: str, number: int) -> Round:
+    """Round ``number``, once opened, for ``player``, one of the match's players."""
+    if player not in match.players:
+        raise MatchError(f"{player} is not a player of the match")
+    if not 1 <= number <= len(match.rounds):
+        raise MatchError(f"round {number} has not opened")
+    return match.rounds[number - 1]
+
+
+def distribution_view(match: Match, player: str, number: int) -> DistributionView:
+    """What ``player`` learns at the start of round ``number``'s Distribution Phase (P9, P10)."""
+    round_ = _round(match, player, number)
+    return DistributionView(number, ROUNDS, round_.room_of(player), round_.package(player),
+                            gold(match, number - 1)[player], garnets_held(match, player, number))
+
+
+def voting_view(match: Match, player: str, number: int) -> VotingView:
+    """What ``player`` learns at the start of round ``number``'s Voting Phase (P10)."""
+    round_ = _round(match, player, number)
+    if not round_.plans:
+        raise MatchError(f"the Distribution Phase of round {number} has not closed")
+    room = round_.room_of(player)
+    return VotingView(number, ROUNDS, tuple((p, round_.plan(p).share(player)) for p in room),
+                      round_.plan(player), player in round_.defaults)
+
+
+def voting_result_view(match: Match, player: str, number: int) -> VotingResultView:
+    """What ``player`` learns at the end of round ``number``'s Voting Phase (P10)."""
+    round_ = _round(match, player, number)
+    if not round_.ballots:
+        raise MatchError(f"the Voting Phase of round {number} has not closed")
+    settlement = settle(round_)
+    outcomes = tuple((p, settlement.outcome(p).passed) for p in round_.room_of(player))
+    return VotingResultView(number, ROUNDS, outcomes, gold(match, number)[player], round_.ballot(player),
+                            player in round_.drawn, player in round_.moves)
+
+
+def _ended(match: Match) -> None:
+    if match.phase is None or match.phase.stage is not Stage.FINAL:
+        raise MatchError("the match has not reached its end")
+
+
+def end_view(match: Match) -> EndView:
+    """The end of the match, to everyone, from the start of the final phase (rules, Results; P7,
+    P11, P12)."""
+    _ended(match)
+    result = final_result(match)
+    ranked = tuple(sorted(result.gold, key=lambda item: (-item[1], item[0].casefold())))
+    return EndView(ranked, result.tokens, result.extra_token, result.token_to, match.closed,
+                   result.elimination_candidates, result.garnets_earned, result.garnets)
+
+
+def publication(match: Match) -> Publication:
+    """Everything, to everyone, once the match has ended (P14)."""
+    _ended(match)
+    rounds: list[PublishedRound] = []
+    previous: Round | None = None
+    for round_ in match.rounds:
+        settlement = settle(round_)
+        plans: list[PublishedPlan] = []
+        for plan in round_.plans:
+            outcome = settlement.outcome(plan.proposer)
+            plans.append(PublishedPlan(plan.proposer, plan.shares, plan.garnets, plan.total,
+                                       plan.proposer in round_.defaults, outcome.yes, outcome.no, outcome.passed))
+        ballots = tuple(PublishedBallot(b.voter, b.yes, b.no, b.voter in round_.drawn) for b in round_.ballots)
+        after = gold(match, round_.number)
+        rounds.append(PublishedRound(round_.number, round_.rooms, previous.moves if previous else (),
+                                     round_.packages, tuple(plans), ballots, settlement.receipts, settlement.destroyed,
+                                     tuple(after.items())))
+        previous = round_
+    return Publication(tuple(rounds), end_view(match))
