@@ -37,7 +37,7 @@ class Settings:
     max_size: int = 256 * 1024  # bytes of one inbound mail
     max_sessions: int = 100  # SMTP sessions at once; one more connection is told 421 (try again later)
     max_sessions_per_client: int = 10  # SMTP sessions at once from one address (IPv6: one /64), trusted ones aside
-    reserved_sessions: int = 20  # of max_sessions, only trusted clients may take (Postfix sends 20 at once)
+    reserved_sessions: int = 20  # of max_sessions, only trusted clients may take: a flood from elsewhere leaves them
     # The judge's own front ends, exempt from the per-client limits: the MTA that hands it mail, a web
     # server proxying to judge web (addresses or networks; see judge/peers.py):
     trusted_clients: tuple[str, ...] = ("127.0.0.1", "::1")
