@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.commands.parse import MAX_DURATION_HOURS
+from judge.peers import networks
 
 DEFAULT_DURATIONS = {"movement": 48.0, "retreat": 24.0, "adjustment": 24.0, "grace": 0.0}
 
@@ -35,7 +36,13 @@ class Settings:
     port: int = 2525
     max_size: int = 256 * 1024  # bytes of one inbound mail
     max_sessions: int = 100  # SMTP sessions at once; one more connection is told 421 (try again later)
+    max_sessions_per_client: int = 10  # SMTP sessions at once from one address (IPv6: one /64), trusted ones aside
+    reserved_sessions: int = 20  # of max_sessions, only trusted clients may take: a flood from elsewhere leaves them
+    # The judge's own front ends, exempt from the per-client limits: the MTA that hands it mail, a web
+    # server proxying to judge web (addresses or networks; see judge/peers.py):
+    trusted_clients: tuple[str, ...] = ("127.0.0.1", "::1")
     idle_timeout: float = 60.0  # seconds an SMTP session may go without a command (or finishing DATA)
+    session_lifetime: float = 300.0  # seconds an SMTP session may go without finishing a mail (NOOP does not count)
     relay: str | None = None  # HOST:PORT of the outgoing SMTP relay; none: the Maildir data_dir/outbox
     relay_starttls: bool = False
     relay_user: str | None = None
@@ -107,6 +114,10 @@ def _coerce(name: str, value: Any) -> Any:
             return float(value)
         if kind.startswith("bool"):
             return value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes", "on")
+        if kind.startswith("tuple"):  # a TOML list, or a string of items separated by commas or spaces
+            items = tuple(value.replace(",", " ").split() if isinstance(value, str) else map(str, value))
+            networks(items)  # trusted_clients, the only list: each an address or a network
+            return items
         if kind.startswith("dict"):
             durations = {**DEFAULT_DURATIONS, **{k: float(v) for k, v in dict(value).items()}}
             if not all(0 <= hours <= MAX_DURATION_HOURS for hours in durations.values()):

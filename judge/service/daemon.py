@@ -42,6 +42,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from judge.mail.smtp_in import InboundHandler, judge_addresses, smtp_factory
+from judge.peers import networks
 from judge.service.app import catch_up, on_time_mail, open_database, overdue, run_deadlines, unapplied_mail, utcnow
 from judge.service.config import Settings
 from judge.service.handlers.mail import apply_run
@@ -153,7 +154,9 @@ class Daemon:
         self.applier = await self._in_thread(Applier, self.settings)  # before the first mail
         handler = InboundHandler(judge_addresses(self.settings.domain), self._store)
         settings = self.settings
-        factory = smtp_factory(handler, max_sessions=settings.max_sessions, idle_timeout=settings.idle_timeout,
+        factory = smtp_factory(handler, max_sessions=settings.max_sessions, per_client=settings.max_sessions_per_client,
+                               reserved=settings.reserved_sessions, trusted=networks(settings.trusted_clients),
+                               idle_timeout=settings.idle_timeout, lifetime=settings.session_lifetime,
                                data_size_limit=settings.max_size, hostname=settings.domain,
                                enable_SMTPUTF8=True, ident="Payola judge")
         self.server = await loop.create_server(factory, host=self.settings.host, port=self.settings.port)

@@ -2,7 +2,8 @@
 
 ``judge publish [GAME]`` writes (again) every game's pages, or one game's, and the index into
 ``<data-dir>/web``; ``judge web`` serves that folder over HTTP (read-only, 127.0.0.1:8080 by
-default), after writing it with ``--publish``.
+default; `judge.web.server`), after writing it with ``--publish``.  The ``trusted-clients`` (a
+web server proxying to it on this machine) have no per-client cap.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ def _publish(settings: Settings, game: str | None) -> int:
 
 
 def _serve(settings: Settings, host: str, port: int) -> int:
+    from judge.peers import networks
     from judge.web.pages import web_root
     from judge.web.server import make_server
 
@@ -61,7 +63,7 @@ def _serve(settings: Settings, host: str, port: int) -> int:
         print(f"judge web: nothing is published in {folder.resolve()} yet: run `judge publish` "
               "(or `judge web --publish`)", file=sys.stderr)
         return 1
-    server = make_server(folder, host, port)
+    server = make_server(folder, host, port, trusted=networks(settings.trusted_clients))  # a proxy: no per-client cap
 
     def stop(_signal: int, _frame: FrameType | None) -> None:
         threading.Thread(target=server.shutdown).start()  # shutdown waits for serve_forever: not from its thread

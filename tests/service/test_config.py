@@ -41,3 +41,15 @@ def test_bad_settings_are_named(tmp_path: Path) -> None:
         load_settings(None, environ={"JUDGE_PORT": "many"})
     with pytest.raises(ConfigError, match="must be HOST:PORT"):
         _ = load_settings(None, environ={}, overrides={"relay": "nowhere"}).relay_address
+
+
+def test_22_10_trusted_clients_are_a_list_of_addresses_or_networks(tmp_path: Path) -> None:
+    assert load_settings(EXAMPLE, environ={}).trusted_clients == ("127.0.0.1", "::1")
+    config = tmp_path / "judge.toml"
+    config.write_text('[judge]\ntrusted-clients = ["192.0.2.25", "2001:db8::/64"]\n')
+    assert load_settings(config, environ={}).trusted_clients == ("192.0.2.25", "2001:db8::/64")
+    assert load_settings(None, environ={"JUDGE_TRUSTED_CLIENTS": "10.0.0.0/8, ::1"}).trusted_clients \
+        == ("10.0.0.0/8", "::1")
+    assert load_settings(None, environ={"JUDGE_TRUSTED_CLIENTS": ""}).trusted_clients == ()  # no MTA in front
+    with pytest.raises(ConfigError, match="bad value for trusted_clients"):
+        load_settings(None, environ={"JUDGE_TRUSTED_CLIENTS": "mail.example.org"})

@@ -1,15 +1,20 @@
-"""Connections and logs are bounded: idle or surplus SMTP sessions cannot crowd out real mail,
-and a flood of one kind of log line cannot fill the disk."""
+"""Connections and logs are bounded: idle, surplus or hoarded SMTP sessions cannot crowd out real
+mail, and a flood of one kind of log line cannot fill the disk.
+
+The judge's own MTA is 127.0.0.1 (the default ``trusted-clients``); other clients connect from
+other loopback addresses (127.0.0.2, ...), which Linux lets any socket use."""
 
 from __future__ import annotations
 
 import logging
+import select
 import signal
 import smtplib
 import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -31,10 +36,19 @@ def banner(client: socket.socket) -> bytes:
     return data
 
 
-def connect(port: int) -> socket.socket:
-    client = socket.create_connection(("127.0.0.1", port), timeout=30)
+def connect(port: int, source: str = "127.0.0.1") -> socket.socket:
+    client = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(source, 0))
     client.settimeout(30)  # a hung test fails, instead of waiting for ever
     return client
+
+
+def send_from(judge: Running, source: str) -> None:
+    """The game master's HELP, sent from ``source``; raises SMTPConnectError on a 421."""
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = GM, "judge@localhost", "orders"
+    message.set_content("HELP")
+    with smtplib.SMTP("127.0.0.1", judge.port, timeout=10, source_address=(source, 0)) as client:
+        client.send_message(message)
 
 
 def mail_gets_through(judge: Running) -> bool:
@@ -90,6 +104,103 @@ def test_idle_session_is_closed_after_the_timeout_and_frees_its_place(tmp_path: 
 
 def test_default_limits() -> None:
     assert (Settings().max_sessions, Settings().idle_timeout) == (100, 60.0)
+    assert (Settings().max_sessions_per_client, Settings().reserved_sessions, Settings().session_lifetime) \
+        == (10, 20, 300.0)
+    assert Settings().trusted_clients == ("127.0.0.1", "::1")
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Iterator[Running]:
+    """A judge with the default limits: 100 sessions, 10 per client, 20 kept for 127.0.0.1 and ::1."""
+    settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=3600)
+    running = Running(settings, Clock())
+    yield running
+    running.stop()
+
+
+def hoard(port: int, sources: list[str], count: int) -> tuple[list[socket.socket], list[bytes]]:
+    """``count`` connections from each of ``sources``, each kept alive with a NOOP if it got a
+    session; the connections and what the judge first said on each."""
+    clients = [connect(port, source) for source in sources for _ in range(count)]
+    said = [banner(client) for client in clients]
+    for client, greeting in zip(clients, said, strict=True):
+        if greeting.startswith(b"220 "):
+            client.sendall(b"NOOP\r\n")
+            assert banner(client).startswith(b"250 ")
+    return clients, said
+
+
+def test_22_10_noop_sessions_from_one_client_do_not_block_real_mail(judge: Running) -> None:
+    assert judge.port is not None
+    clients, said = hoard(judge.port, ["127.0.0.2"], 100)
+    try:
+        send_from(judge, "127.0.0.3")  # another client
+        send_from(judge, "127.0.0.1")  # the MTA
+        assert sum(greeting.startswith(b"220 ") for greeting in said) == 10
+        assert said.count(b"421 4.7.0 too many connections from your address, try again later\r\n") == 90
+    finally:
+        for client in clients:
+            client.close()
+    wait_until(lambda: maildir_subjects(judge.settings) == ["Re: orders"] * 2)
+
+
+def test_22_10_a_flood_from_many_clients_leaves_the_mta_its_reserved_sessions(judge: Running) -> None:
+    assert judge.port is not None
+    clients, said = hoard(judge.port, [f"127.0.0.{n}" for n in range(2, 12)], 10)  # 100, 10 from each
+    try:
+        send_from(judge, "127.0.0.1")  # the MTA's places are not taken
+        with pytest.raises(smtplib.SMTPConnectError):
+            send_from(judge, "127.0.0.12")  # the others' are
+        assert sum(greeting.startswith(b"220 ") for greeting in said) == 80
+        assert said.count(b"421 4.7.0 too many connections, try again later\r\n") == 20
+    finally:
+        for client in clients:
+            client.close()
+    wait_until(lambda: maildir_subjects(judge.settings) == ["Re: orders"])
+
+
+def test_22_10_at_most_ten_sessions_at_once_from_one_client_but_the_mta(judge: Running) -> None:
+    assert judge.port is not None
+    ten = [connect(judge.port, "127.0.0.2") for _ in range(10)]
+    others = [connect(judge.port, source) for source in ["127.0.0.3"] + ["127.0.0.1"] * 11]
+    try:
+        assert all(banner(client).startswith(b"220 ") for client in ten + others)
+        with connect(judge.port, "127.0.0.2") as eleventh:
+            assert banner(eleventh) == b"421 4.7.0 too many connections from your address, try again later\r\n"
+            assert eleventh.recv(1024) == b""  # and closed
+        ten.pop().close()
+
+        def a_place_again() -> bool:
+            with connect(judge.port or 0, "127.0.0.2") as client:
+                return banner(client).startswith(b"220 ")
+
+        wait_until(a_place_again)
+    finally:
+        for client in ten + others:
+            client.close()
+
+
+def test_22_10_a_session_that_sends_noop_for_ever_is_closed_after_its_lifetime(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=3600,
+                        max_sessions=1, idle_timeout=30, session_lifetime=1)
+    judge = Running(settings, Clock())
+    try:
+        assert judge.port is not None
+        with connect(judge.port) as client:
+            assert banner(client).startswith(b"220 ")
+            said = b"250 "
+            for _ in range(240):  # a minute of NOOPs, a quarter of a second apart: never idle for 30 s
+                if not select.select([client], [], [], 0.25)[0]:  # the judge said nothing meanwhile
+                    client.sendall(b"NOOP\r\n")
+                said = banner(client)
+                if not said.startswith(b"250 "):
+                    break
+            assert said == b"421 4.4.2 no mail finished in this session for too long, closing\r\n"
+            assert client.recv(1024) == b""  # and closed
+        wait_until(lambda: mail_gets_through(judge))  # its place is free again
+        wait_until(lambda: maildir_subjects(settings) == ["Re: orders"])
+    finally:
+        judge.stop()
 
 
 # --- logs ---------------------------------------------------------------------------------------------
