@@ -35,6 +35,7 @@ from judge.engine.notation import NotationError, power_name
 from judge.engine.position import Position
 from judge.mail.inbound import InboundMail
 from judge.mail.outbound import Attachment
+from judge.mail.redact import masker
 from judge.service import lifecycle
 from judge.service.config import Settings
 from judge.service.handlers.submissions import status_lines, store_orders, store_sheet
@@ -123,6 +124,7 @@ class Conversation:
         self.envelope_from = envelope_from
         self.now = now
         self.echoes: list[Echo] = []
+        self.mask = masker(cmd.password_words(mail.lines))  # no echo repeats a password (judge.mail.redact)
         self.notes: list[str] = []
         self.context = Context()
         self.copies: set[str] = set()
@@ -186,7 +188,7 @@ class Conversation:
         return None
 
     def echo(self, text: str, outcome: str, message: str = "", extra: list[str] | None = None) -> int:
-        self.echoes.append(Echo(text, outcome, message, extra or []))
+        self.echoes.append(Echo(self.mask(text), outcome, self.mask(message), extra or []))
         return len(self.echoes) - 1
 
     def send(self, *, to: str, subject: str, body: str, kind: str, game_id: int | None = None) -> bool:

@@ -13,9 +13,16 @@ is rolled back, it is marked ``quarantined`` with its error, the sender gets a s
 (never a traceback), and the game master of the game it signs on to (or the judge's admin) is
 told; then the next mail is applied.  Only the database itself failing (it cannot be reached,
 or a concurrent transaction got in the way: ``RETRIED``) is tried again a few times first, and
-if even quarantining fails the mail stays ``new`` for the next pass.  Once a mail is settled its
-stored copy keeps no password (``redact``).  The public pages of the games a mail touched are
-brought up to date after its transaction commits, so a page never shows a change undone.
+if even quarantining fails the mail stays ``new`` for the next pass.  The public pages of the
+games a mail touched are brought up to date after its transaction commits, so a page never
+shows a change undone.
+
+Passwords.  Once a mail is settled its stored copy keeps no password (`judge.mail.redact`),
+and nothing the judge sends carries one from it: the mail's subject is masked before anything
+reads it (the reply's Subject, a quarantine notice).  The raw copy that held the password was
+written to disk before, so after a run that redacted one the SQLite WAL is written back into
+the database and truncated (`Database.checkpoint`), without waiting if the database is busy;
+with ``secure_delete`` (`judge.store.database`) the overwritten row leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import NamedTuple, cast
 
@@ -33,7 +41,7 @@ from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
 from judge.mail.inbound import InboundMail, parse_mail
-from judge.mail.redact import redact
+from judge.mail.redact import masker, redact
 from judge.service import schedule  # noqa: F401  (its flush hook keeps each game's next_due)
 from judge.service.config import Settings
 from judge.service.handlers.conversation import Conversation, reply_subject
@@ -83,7 +91,7 @@ def process_mail(db: Database, settings: Settings, mail_id: int, now: datetime) 
     error: Exception | None = None
     for attempt in range(ATTEMPTS):
         try:
-            status, touched = _apply(db, settings, mail_id, now)
+            status, touched, redacted = _apply(db, settings, mail_id, now)
         except RETRIED as exc:
             log.warning("mail %s: database error, attempt %d: %s", mail_id, attempt + 1, exc)
             error = exc
@@ -93,11 +101,15 @@ def process_mail(db: Database, settings: Settings, mail_id: int, now: datetime) 
             log.exception("mail %s failed", mail_id)
             error = exc
             break
+        if redacted:
+            db.checkpoint()
         if touched and settings.web:
             refresh(db, settings, touched)  # the public pages, once the mail's changes are committed
         return status
     assert error is not None
-    return _quarantine(db, settings, mail_id, now, error)
+    status = _quarantine(db, settings, mail_id, now, error)
+    db.checkpoint()
+    return status
 
 
 def apply_run(db: Database, settings: Settings, mail_ids: Sequence[int], now: datetime) -> list[tuple[int, str]]:
@@ -110,26 +122,39 @@ def apply_run(db: Database, settings: Settings, mail_ids: Sequence[int], now: da
     run = list(mail_ids[:RUN])
     settled: list[tuple[int, str]] = []
     touched: set[str] = set()
+    redacted = False
     try:
         with db.transaction() as session:
             for mail_id in run:
-                status, changed = _apply_in(session, settings, mail_id, now)
+                status, changed, masked = _apply_in(session, settings, mail_id, now)
                 settled.append((mail_id, status))
                 touched |= changed
+                redacted |= masked
     except RETRIED as exc:
         log.warning("mails %s to %s: database error, applying them one by one: %s", run[0], run[-1], exc)
         return [(mail_id, process_mail(db, settings, mail_id, now)) for mail_id in run]
+    if redacted:
+        db.checkpoint()
     if touched and settings.web:
         refresh(db, settings, touched)
     return settled
 
 
-def _apply_in(session: Session, settings: Settings, mail_id: int, now: datetime) -> tuple[str, set[str]]:
+class Settled(NamedTuple):
+    """What became of a mail: its status, the games it changed (for the public pages), and
+    whether its stored copy was redacted (a quarantined one may have been)."""
+
+    status: str
+    touched: set[str]
+    redacted: bool
+
+
+def _apply_in(session: Session, settings: Settings, mail_id: int, now: datetime) -> Settled:
     """Claim and apply one mail of a run (in a savepoint), or quarantine it (in another)."""
     claimed = _claim(session, mail_id)  # before any savepoint: it opens the transaction
     if claimed is None:
         row = session.get(InboundRow, mail_id)
-        return (row.status if row else "missing"), set()
+        return Settled(row.status if row else "missing", set(), False)
     try:
         with session.begin_nested():
             return _settle(session, settings, claimed, now)
@@ -138,16 +163,16 @@ def _apply_in(session: Session, settings: Settings, mail_id: int, now: datetime)
     except Exception as exc:
         log.exception("mail %s failed", mail_id)
         _quarantine_in(session, settings, mail_id, now, f"{type(exc).__name__}: {exc}"[:2000])
-        return "quarantined", set()
+        return Settled("quarantined", set(), True)
 
 
-def _apply(db: Database, settings: Settings, mail_id: int, now: datetime) -> tuple[str, set[str]]:
-    """Apply the mail; its status, and the games it changed (for the public pages)."""
+def _apply(db: Database, settings: Settings, mail_id: int, now: datetime) -> Settled:
+    """Apply the mail (`Settled`)."""
     with db.transaction() as session:
         claimed = _claim(session, mail_id)
         if claimed is None:
             row = session.get(InboundRow, mail_id)
-            return (row.status if row else "missing"), set()
+            return Settled(row.status if row else "missing", set(), False)
         return _settle(session, settings, claimed, now)
 
 
@@ -180,14 +205,21 @@ def _claim(session: Session, mail_id: int) -> Claimed | None:
     return Claimed(*row) if row is not None else None
 
 
-def _settle(session: Session, settings: Settings, claimed: Claimed, now: datetime) -> tuple[str, set[str]]:
-    """Apply a claimed mail: its status, and the games it changed (for the public pages).  Its
-    row is written once, at the end: its Message-ID, status and redacted copy together."""
-    mail = parse_mail(claimed.raw, envelope_from=claimed.envelope_from)
+def _settle(session: Session, settings: Settings, claimed: Claimed, now: datetime) -> Settled:
+    """Apply a claimed mail (`Settled`).  Its row is written once, at the end: its Message-ID,
+    status and redacted copy together."""
+    mail, secrets = _read(claimed.raw, claimed.envelope_from)
     status, touched = _status(session, settings, mail, claimed, now)
     session.execute(_SETTLE, {"mail_id": claimed.id, "seen_id": mail.message_id, "at": now, "settled": status,
-                              "redacted": redact(claimed.raw, cmd.password_words(mail.lines))})
-    return status, touched
+                              "redacted": redact(claimed.raw, secrets)})
+    return Settled(status, touched, bool(secrets))
+
+
+def _read(raw: bytes, envelope_from: str | None) -> tuple[InboundMail, set[str]]:
+    """A stored mail as read, its subject's passwords masked, and the passwords it carries."""
+    mail = parse_mail(raw, envelope_from=envelope_from)
+    secrets = cmd.password_words(mail.lines)
+    return (replace(mail, subject=masker(secrets)(mail.subject)) if secrets else mail), secrets
 
 
 def _status(session: Session, settings: Settings, mail: InboundMail, claimed: Claimed,
@@ -236,9 +268,9 @@ def _mark_quarantined(session: Session, mail_id: int, now: datetime, reason: str
     if row is None or row.status not in ("new", "applying"):
         return None
     row.status, row.error, row.processed_at = "quarantined", reason, now
-    mail = parse_mail(row.raw, envelope_from=row.envelope_from)
+    mail, secrets = _read(row.raw, row.envelope_from)
     row.message_id = mail.message_id  # a later copy of it is a duplicate
-    row.raw = redact(row.raw, cmd.password_words(mail.lines))
+    row.raw = redact(row.raw, secrets)
     return row
 
 
