@@ -5,8 +5,12 @@ own: that is what SMTP's 250 waits for, so it parses nothing (the Message-ID is 
 mail is applied) and takes no longer than the write itself.  ``process_mail`` claims the stored
 mail (``new`` → ``applying``, inside the transaction that applies it: a second processor waits
 for that transaction and then finds the mail taken; a crash rolls the claim back) and applies it.
-A mail whose Message-ID was seen in a mail applied before is not applied again (a sender that
-got no 250 in time sends it again); automatic mail is recorded and never answered.
+A mail that was applied before is not applied again (a sender that got no 250 in time sends it
+again): one with the Message-ID, the sender and the command text (``digest``) of a mail applied
+before.  The Message-ID alone would not do: anyone who saw a player's mail (a fellow player it
+was copied to, a list) could send their own mail under its id first and have the player's
+dropped, or reuse it later.  Mail applied before migration 0008 has no digest, so a copy of it
+is applied again.  Automatic mail is recorded and never answered.
 
 Whatever goes wrong while applying one mail ends with that mail *quarantined*: its transaction
 is rolled back, it is marked ``quarantined`` with its error, the sender gets a short apology
@@ -28,9 +32,10 @@ with ``secure_delete`` (`judge.store.database`) the overwritten row leaves nothi
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import NamedTuple, cast
@@ -192,8 +197,9 @@ _CLAIM = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"), _INBOUND
           .values(status="applying").returning(_INBOUND.c.id, _INBOUND.c.raw, _INBOUND.c.envelope_from))
 _SETTLE = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"))
            .values(message_id=bindparam("seen_id"), processed_at=bindparam("at"), status=bindparam("settled"),
-                   raw=bindparam("redacted")))
+                   raw=bindparam("redacted"), digest=bindparam("seen_digest")))
 _APPLIED_BEFORE = select(InboundRow.id).where(InboundRow.message_id == bindparam("message_id"),
+                                              InboundRow.digest == bindparam("digest"),
                                               InboundRow.id != bindparam("mail_id"),
                                               InboundRow.status.in_(("done", "automatic", "quarantined")))
 
@@ -207,11 +213,12 @@ def _claim(session: Session, mail_id: int) -> Claimed | None:
 
 def _settle(session: Session, settings: Settings, claimed: Claimed, now: datetime) -> Settled:
     """Apply a claimed mail (`Settled`).  Its row is written once, at the end: its Message-ID,
-    status and redacted copy together."""
+    digest, status and redacted copy together."""
     mail, secrets = _read(claimed.raw, claimed.envelope_from)
-    status, touched = _status(session, settings, mail, claimed, now)
+    seen = digest(mail, masker(secrets))
+    status, touched = _status(session, settings, mail, claimed, now, seen)
     session.execute(_SETTLE, {"mail_id": claimed.id, "seen_id": mail.message_id, "at": now, "settled": status,
-                              "redacted": redact(claimed.raw, secrets)})
+                              "redacted": redact(claimed.raw, secrets), "seen_digest": seen})
     return Settled(status, touched, bool(secrets))
 
 
@@ -222,9 +229,18 @@ def _read(raw: bytes, envelope_from: str | None) -> tuple[InboundMail, set[str]]
     return (replace(mail, subject=masker(secrets)(mail.subject)) if secrets else mail), secrets
 
 
-def _status(session: Session, settings: Settings, mail: InboundMail, claimed: Claimed,
-            now: datetime) -> tuple[str, set[str]]:
-    if mail.message_id and session.scalar(_APPLIED_BEFORE, {"message_id": mail.message_id, "mail_id": claimed.id}):
+def digest(mail: InboundMail, mask: Callable[[str], str]) -> str:
+    """SHA-256 of a mail's sender and command text as read, passwords masked (a fast hash of a
+    known text around a password would let it be guessed offline): a mail sent again has the
+    same, another mail under the same Message-ID not."""
+    text = "\n".join([mail.sender, *map(mask, mail.lines)])
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _status(session: Session, settings: Settings, mail: InboundMail, claimed: Claimed, now: datetime,
+            seen: str) -> tuple[str, set[str]]:
+    if mail.message_id and session.scalar(_APPLIED_BEFORE, {"message_id": mail.message_id, "digest": seen,
+                                                           "mail_id": claimed.id}):
         return "duplicate", set()
     if mail.automatic:  # never answered; but a bounce of the judge's own mail marks that mail failed
         record_bounce(session, settings, claimed.raw, now)
@@ -269,7 +285,7 @@ def _mark_quarantined(session: Session, mail_id: int, now: datetime, reason: str
         return None
     row.status, row.error, row.processed_at = "quarantined", reason, now
     mail, secrets = _read(row.raw, row.envelope_from)
-    row.message_id = mail.message_id  # a later copy of it is a duplicate
+    row.message_id, row.digest = mail.message_id, digest(mail, masker(secrets))  # a later copy of it is a duplicate
     row.raw = redact(row.raw, secrets)
     return row
 
