@@ -117,8 +117,9 @@ class Conversation:
     """Reads one mail's lines, acts on them inside the caller's transaction, and queues the reply."""
 
     def __init__(self, session: Session, settings: Settings, mail: InboundMail, now: datetime,
-                 envelope_from: str | None = None) -> None:
+                 envelope_from: str | None = None, answer: bool = True) -> None:
         self.session = session
+        self.answer = answer  # False: applied, but its writer gets no reply (judge.service.handlers.mail)
         self.settings = settings
         self.mail = mail
         self.envelope_from = envelope_from
@@ -171,10 +172,11 @@ class Conversation:
         body = render("reply", echoes=self.echoes, notes=self.notes, settings=self.settings)
         subject = reply_subject(self.mail)
         game = self.context.game
-        queue(self.session, self.settings, to=self.mail.reply_to, subject=subject, kind="reply", now=self.now,
-              in_reply_to=self.mail.message_id, references=self.mail.references, body=body,
-              game_id=game.id if game else None,
-              attachments=self.attachments)
+        if self.answer:
+            queue(self.session, self.settings, to=self.mail.reply_to, subject=subject, kind="reply", now=self.now,
+                  in_reply_to=self.mail.message_id, references=self.mail.references, body=body,
+                  game_id=game.id if game else None,
+                  attachments=self.attachments)
         for address in sorted(self.copies - {self.mail.reply_to}):
             queue(self.session, self.settings, to=address, subject=f"Copy: {subject}", kind="reply", now=self.now,
                   body=body)

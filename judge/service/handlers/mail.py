@@ -12,6 +12,14 @@ was copied to, a list) could send their own mail under its id first and have the
 dropped, or reuse it later.  Mail applied before migration 0008 has no digest, so a copy of it
 is applied again.  Automatic mail is recorded and never answered.
 
+Mail loops.  A robot that ignores RFC 3834 answers every judge mail, and the judge would answer
+each answer: one forged mail would start a loop that never ends.  Mail that says it is
+automatic is never answered (`judge.mail.inbound`); for the rest, each address answered has
+its counts (``reply_limits``, `_may_answer`): a mail with no command at all (what a robot
+writes) is answered once a day per address, and at most ``max_replies_per_hour`` answers go
+to one address in an hour (logged once when the limit is reached).  Beyond either, the mail is
+applied all the same, only not answered.
+
 Whatever goes wrong while applying one mail ends with that mail *quarantined*: its transaction
 is rolled back, it is marked ``quarantined`` with its error, the sender gets a short apology
 (never a traceback), and the game master of the game it signs on to (or the judge's admin) is
@@ -37,7 +45,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import NamedTuple, cast
 
 from sqlalchemy import Table, bindparam, insert, select, update
@@ -55,7 +63,7 @@ from judge.service.outbox import queue
 from judge.service.render import render
 from judge.service.sender import record_bounce
 from judge.store.database import Database
-from judge.store.models import Game
+from judge.store.models import Game, ReplyLimit
 from judge.store.models import InboundMail as InboundRow
 from judge.web.pages import refresh
 
@@ -64,6 +72,8 @@ log = logging.getLogger("judge")
 RETRIED = (OperationalError, IntegrityError)  # a busy or unreachable database, a concurrent insert
 ATTEMPTS = 3
 RUN = 32  # mails applied in one transaction at most (`apply_run`)
+HOUR, DAY = timedelta(hours=1), timedelta(days=1)
+NOT_COMMANDS = (cmd.OrderLine, cmd.OfferLine, cmd.BadCommand, cmd.Unread)  # what a mail with no command holds
 MAX_ENVELOPE = 320  # the column's length
 
 
@@ -245,15 +255,52 @@ def _status(session: Session, settings: Settings, mail: InboundMail, claimed: Cl
     if mail.automatic:  # never answered; but a bounce of the judge's own mail marks that mail failed
         record_bounce(session, settings, claimed.raw, now)
         return "automatic", set()
-    conversation = Conversation(session, settings, mail, now, claimed.envelope_from)
+    answer, notes = _may_answer(session, settings, mail, now)
+    conversation = Conversation(session, settings, mail, now, claimed.envelope_from, answer=answer)
+    conversation.notes.extend(notes)
     refusal = conversation.run()
     if refusal is not None:
         record_failure(session, settings, refusal, mail.sender or mail.reply_to, now)
-        queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
-              in_reply_to=mail.message_id, references=mail.references,
-              body=render("refusal", until=refusal.until, gone=refusal.gone))
+        if answer:
+            queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
+                  in_reply_to=mail.message_id, references=mail.references,
+                  body=render("refusal", until=refusal.until, gone=refusal.gone))
         return "done", set()
     return "done", conversation.touched
+
+
+def _may_answer(session: Session, settings: Settings, mail: InboundMail, now: datetime) -> tuple[bool, list[str]]:
+    """Whether the judge may answer ``mail`` (no mail loop: see the module's header), counted as
+    an answer to its address if so; and the notes that answer carries about the limits."""
+    address = mail.reply_to
+    if not address:
+        return True, []  # nobody to answer
+    limit = session.get(ReplyLimit, address, with_for_update=True)
+    if limit is None:
+        limit = ReplyLimit(address=address, hour_start=now, replies=0)
+        session.add(limit)
+    elif now - limit.hour_start >= HOUR:
+        limit.hour_start, limit.replies = now, 0
+    idle = all(isinstance(line.command, NOT_COMMANDS) for line in cmd.parse_lines(mail.lines))
+    if idle and limit.idle_answered_at is not None and now - limit.idle_answered_at < DAY:
+        log.info("mail from %s has no command, and one was answered in the last day: not answered", address)
+        return False, []
+    limit.replies += 1
+    most = settings.max_replies_per_hour
+    if limit.replies > most:
+        if limit.replies == most + 1:
+            log.warning("%s had %d answers this hour: its mail is applied but not answered until %s UTC",
+                        address, most, f"{limit.hour_start + HOUR:%H:%M}")
+        return False, []
+    notes = []
+    if idle:
+        limit.idle_answered_at = now
+        notes.append("Nothing in your mail was a command the judge could act on. It answers such a mail once a "
+                     "day per address: another one within a day gets no answer.")
+    if limit.replies == most:
+        notes.append(f"This is the judge's {most}th answer to your address this hour: until "
+                     f"{limit.hour_start + HOUR:%H:%M} UTC your mail is applied but not answered.")
+    return True, notes
 
 
 def _quarantine(db: Database, settings: Settings, mail_id: int, now: datetime, error: Exception) -> str:
