@@ -31,10 +31,13 @@ shows a change undone.
 
 Passwords.  Once a mail is settled its stored copy keeps no password (`judge.mail.redact`),
 and nothing the judge sends carries one from it: the mail's subject is masked before anything
-reads it (the reply's Subject, a quarantine notice).  The raw copy that held the password was
-written to disk before, so after a run that redacted one the SQLite WAL is written back into
-the database and truncated (`Database.checkpoint`), without waiting if the database is busy;
-with ``secure_delete`` (`judge.store.database`) the overwritten row leaves nothing behind.
+reads it (the reply's Subject, a quarantine notice), and so is every line the answer echoes
+(`Conversation.echo`).  Press alone goes out as written: it is the writer's own words to other
+players, and a masked word there would tell them what the password is.  The raw copy that held
+the password was written to disk before, so after a run that redacted one the SQLite WAL is
+written back into the database and truncated (`Database.checkpoint`), without waiting if the
+database is busy; with ``secure_delete`` (`judge.store.database`) the overwritten row leaves
+nothing behind.
 """
 
 from __future__ import annotations
