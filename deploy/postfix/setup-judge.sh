@@ -9,7 +9,7 @@
 #   main.cf    transport_maps      + hash:CONFIG/judge_transport   (judge@DOMAIN -> the judge)
 #              the recipient check of DOMAIN's address class + hash:CONFIG/judge_recipients
 #              judge_destination_concurrency_limit = 1
-#              recipient_delimiter gets "+" (judge+b12@DOMAIN is how bounces come back)
+#              recipient_delimiter gets "+" (judge+b12-TAG@DOMAIN is how bounces come back)
 # then runs postmap on both maps, "postfix check", and "postfix reload" if Postfix is running.
 set -eu
 

@@ -8,15 +8,22 @@ failure: ``delayed``, ``delivered``, ``relayed`` and ``expanded`` are news, not 
 
 Which outgoing mail a bounce is about is not read from the report (anyone can write one) but
 from the address it was sent to: the judge's mail leaves with a VERP envelope sender
-(`verp_address`), ``judge+b<outbox id>@domain``, and the listener records the envelope
-recipient as the message's first ``Delivered-To:`` line (`delivered_to`).  Like
-`judge.mail.inbound`, nothing here raises on any input.
+(`verp_address`), ``judge+b<outbox id>-<tag>@domain``, and the listener records the envelope
+recipient as the message's first ``Delivered-To:`` line (`delivered_to`).  Outbox ids are
+sequential, so the id alone would let anyone aim a forged bounce at any mail: the tag is an
+HMAC-SHA256 of the id under a key only the judge knows (kept in its database, shared by all
+its processes), cut to VERP_TAG hex digits and checked in constant time; an address with a
+wrong or missing tag names nothing.  So a bounce sent to an untagged ``judge+b<id>@domain``,
+the form of mail sent before tags were introduced, is ignored.  Like `judge.mail.inbound`,
+nothing here raises on any input.
 """
 
 from __future__ import annotations
 
 import email
 import email.parser
+import hashlib
+import hmac
 import re
 from dataclasses import dataclass
 from email.message import Message
@@ -25,6 +32,7 @@ from judge.mail.inbound import LENIENT, header_values, safe_getaddresses
 from judge.mail.outbound import one_line, usable_message_id
 
 MAX_ERROR = 500  # characters of a server's words kept per failed recipient
+VERP_TAG = 16  # hex digits of the HMAC in a VERP address: 64 bits, not worth guessing
 _REPORTS = ("message/delivery-status", "message/global-delivery-status")  # RFC 3464, RFC 6533
 _ORIGINALS = ("text/rfc822-headers", "message/rfc822", "message/global", "message/global-headers")
 _MAX_PARTS = 100
@@ -65,16 +73,26 @@ def delivery_report(raw: bytes) -> DeliveryReport | None:
         return None
 
 
-def verp_address(local: str, domain: str, outbox_id: int) -> str:
-    """The envelope sender of outbox row ``outbox_id``: ``local+b<id>@domain``."""
-    return f"{local}+b{outbox_id}@{domain}"
+def verp_address(local: str, domain: str, outbox_id: int, key: bytes) -> str:
+    """The envelope sender of outbox row ``outbox_id``: ``local+b<id>-<tag>@domain``, the tag
+    made with ``key`` (`verp_tag`)."""
+    return f"{local}+b{outbox_id}-{verp_tag(key, outbox_id)}@{domain}"
 
 
-def verp_outbox_id(address: str, local: str, domain: str) -> int | None:
-    """The outbox id a VERP address (`verp_address`) names, or None if it names none."""
-    pattern = rf"{re.escape(local)}\+b([0-9]{{1,18}})@{re.escape(domain)}"
+def verp_outbox_id(address: str, local: str, domain: str, key: bytes) -> int | None:
+    """The outbox id a VERP address (`verp_address`) names, or None if it names none: not of
+    that form, or its tag is not the one ``key`` makes for its id."""
+    pattern = rf"{re.escape(local)}\+b([0-9]{{1,18}})-([0-9a-f]{{{VERP_TAG}}})@{re.escape(domain)}"
     found = re.fullmatch(pattern, address.strip().strip("<>"), re.IGNORECASE)
-    return int(found.group(1)) if found else None
+    if found is None:
+        return None
+    outbox_id = int(found.group(1))
+    return outbox_id if hmac.compare_digest(found.group(2).lower(), verp_tag(key, outbox_id)) else None
+
+
+def verp_tag(key: bytes, outbox_id: int) -> str:
+    """The tag of outbox row ``outbox_id``'s VERP address: its HMAC-SHA256 under ``key``, in hex, cut."""
+    return hmac.new(key, f"b{outbox_id}".encode(), hashlib.sha256).hexdigest()[:VERP_TAG]
 
 
 def delivered_to(raw: bytes) -> str | None:

@@ -53,7 +53,8 @@ _MAX_DEPTH = 50  # nesting depth of multiparts followed
 _MAX_HEADER_CHARS = 4096  # a header is cut there before parsing: the parser is slow on huge ones
 
 _SIGNATURE_SEPARATORS = ("-- ", "--")
-_BULK_PRECEDENCE = frozenset({"bulk", "junk", "list"})
+_BULK_PRECEDENCE = frozenset({"bulk", "junk", "list", "auto_reply"})
+_RESPONDER_HEADERS = ("X-Autoreply", "X-Autorespond")  # auto-responders that ignore RFC 3834
 _DAEMONS = ("mailer-daemon", "postmaster")
 
 
@@ -458,7 +459,10 @@ def _written_back(address: str) -> str | None:
 
 
 def _is_automatic(msg: Message, sender: str, envelope_from: str | None, loop_marker: str) -> bool:
-    """Whether the message is one the judge must never answer (RFC 3834 and common practice)."""
+    """Whether the message is one the judge must never answer (RFC 3834 and common practice:
+    a null envelope sender, ``Auto-Submitted`` other than ``no``, ``Precedence: bulk``, ``junk``,
+    ``list`` or ``auto_reply``, an ``X-Autoreply`` or ``X-Autorespond`` header, an empty
+    Return-Path, the judge's own loop header, a list's ``List-Id``, or a mailer daemon)."""
     if envelope_from is not None and envelope_from.strip() in ("", "<>"):
         return True
     for value in header_values(msg, "Auto-Submitted"):
@@ -469,6 +473,8 @@ def _is_automatic(msg: Message, sender: str, envelope_from: str | None, loop_mar
     if any("".join(v.split()) in ("", "<>") for v in header_values(msg, "Return-Path")):
         return True
     if header_values(msg, loop_marker) or header_values(msg, "List-Id"):
+        return True
+    if any(header_values(msg, name) for name in _RESPONDER_HEADERS):
         return True
     from_values = [sender] + [addr for _, addr in safe_getaddresses(header_values(msg, "From"))]
     return any(v.strip().lower().partition("@")[0] in _DAEMONS for v in from_values)

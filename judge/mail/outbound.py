@@ -1,7 +1,8 @@
 """Outbound mail: the judge's answers as RFC 5322 messages, and a Maildir to drop them in.
 
-Every message is marked as machine-made (``Auto-Submitted``, RFC 3834) and carries the loop
-header, so that neither other robots nor the judge itself answer it.  Its text is 7-bit
+Every message is marked as machine-made (``Auto-Submitted``, RFC 3834, and ``Precedence: bulk``
+for the auto-responders that know only that) and carries the loop header, so that neither
+other robots nor the judge itself answer it.  Its text is 7-bit
 (quoted-printable when it is not ASCII), so no relay on the way has to convert it, which would
 break a DKIM signature made before the conversion.  An answer carries the whole thread in
 ``References`` (RFC 5322 3.6.4), so that mail clients keep a game's mail together.
@@ -94,6 +95,7 @@ def build_message(
         msg["In-Reply-To"] = angled(replied)
         msg["References"] = " ".join(thread(references, replied))
     msg["Auto-Submitted"] = "auto-replied" if reply else "auto-generated"
+    msg["Precedence"] = "bulk"
     msg[LOOP_HEADER] = domain
     text = well_formed(body)
     msg.set_content(text, subtype="plain", charset="utf-8", cte=None if text.isascii() else "quoted-printable")

@@ -15,7 +15,9 @@ goes on; the deadline clock runs each game's deadline on its own, whatever happe
 before it.  Every change queues its outgoing mail in the same transaction; the sender wakes
 after each run of mail and every few seconds, and retries what the relay refused.  The
 deadline clock calls ``tick`` every ``tick_seconds``.  SIGTERM or SIGINT stops accepting mail,
-lets the current work finish and exits.  One line of log per event.
+lets the current work finish, writes back and truncates the SQLite write-ahead logs (of the
+database and of the intake: a raw mail that held a password leaves no copy there) and exits.
+One line of log per event.
 
 A start after an outage: if deadlines passed while the judge was down, the clock waits
 ``settle_seconds`` for the mail the MTA held meanwhile, applying only mail accepted before the
@@ -190,6 +192,7 @@ class Daemon:
         if self.applier is not None:
             self.applier.close()
         self.intake.close()
+        self.db.checkpoint(wait=True)
         self.db.engine.dispose()
         log.info("stopped")
 

@@ -14,9 +14,12 @@ it copies the rows after its mark into ``inbound_mail``, in arrival order, and m
 (``intake_marks``) past them.  The copy and the mark commit together, so a mail is taken once
 even if the judge dies right after; the listener deletes the rows up to the mark in its next
 commit, or in one of their own when no mail comes (``tidy``), and overwrites them as it does
-(``secure_delete``: they hold passwords, which the judge's database redacts once applied).  The
-mark belongs to one intake file (an epoch drawn when the file is created), so an intake file
-made anew starts from its first row.
+(``secure_delete``: they hold passwords, which the judge's database redacts once applied).  Their
+inserts stay in the file's write-ahead log until it is written back and truncated: a commit of
+no mail (a tidy, which no SMTP session waits for) does that once rows were deleted, without
+waiting if the file is busy, and so does closing the intake, which first deletes what was taken
+(`FileIntake.close`).  The mark belongs to one intake file (an epoch drawn when the file is
+created), so an intake file made anew starts from its first row.
 """
 
 from __future__ import annotations
@@ -38,7 +41,6 @@ from sqlalchemy import (
     String,
     Table,
     delete,
-    event,
     func,
     insert,
     make_url,
@@ -47,7 +49,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from judge.service.handlers.mail import bounded_sender, store
-from judge.store.database import Database, make_engine
+from judge.store.database import Database, checkpoint, make_engine
 from judge.store.models import InboundMail, IntakeMark
 
 log = logging.getLogger("judge")
@@ -103,8 +105,7 @@ class FileIntake:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.engine: Engine = make_engine(f"sqlite:///{path}")
-        event.listen(self.engine, "connect", _secure_delete)
+        self.engine: Engine = make_engine(f"sqlite:///{path}")  # with secure_delete
         _schema.create_all(self.engine)
         with self.engine.begin() as connection:
             epoch = connection.scalar(select(_epoch.c.epoch))
@@ -113,15 +114,20 @@ class FileIntake:
                 connection.execute(insert(_epoch).values(epoch=epoch))
         self.epoch: str = epoch
         self.taken = 0  # rows up to here are in the judge's database: the next commit deletes them
+        self.logged = False  # rows were deleted whose inserts the write-ahead log may still hold
 
     def store(self, mails: Sequence[tuple[bytes, str | None]], now: datetime) -> list[int]:
-        """Commit ``mails`` and forget what was taken, in one transaction; their ids in the intake."""
+        """Commit ``mails`` and forget what was taken, in one transaction; their ids in the intake.
+        With no mail, and rows deleted since the log was last truncated, truncate it (`checkpoint`)."""
         rows = [{"raw": raw, "envelope_from": bounded_sender(sender), "received_at": now} for raw, sender in mails]
         with self.engine.begin() as connection:
-            connection.execute(delete(_mail).where(_mail.c.id <= self.taken))
-            if not rows:
-                return []
-            return list(connection.scalars(insert(_mail).returning(_mail.c.id, sort_by_parameter_order=True), rows))
+            deleted = connection.execute(delete(_mail).where(_mail.c.id <= self.taken)).rowcount
+            ids = list(connection.scalars(insert(_mail).returning(_mail.c.id, sort_by_parameter_order=True), rows)
+                       ) if rows else []
+        self.logged = self.logged or bool(deleted)
+        if self.logged and not rows:
+            self.logged = not checkpoint(self.engine)
+        return ids
 
     def take(self, db: Database) -> int:
         """Copy the mail after the mark into ``db``, moving the mark in the same transaction.
@@ -160,13 +166,12 @@ class FileIntake:
                 return taken
 
     def close(self) -> None:
+        """Delete what was taken in, truncate the write-ahead log (waiting for the file if it is
+        busy), and let go of the file."""
+        with self.engine.begin() as connection:
+            connection.execute(delete(_mail).where(_mail.c.id <= self.taken))
+        checkpoint(self.engine, wait=True)
         self.engine.dispose()
-
-
-def _secure_delete(dbapi_connection, _record):  # type: ignore[no-untyped-def]
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA secure_delete=ON")
-    cursor.close()
 
 
 def intake_for(db: Database) -> Intake:

@@ -10,11 +10,19 @@ exception of a transport (a bug is not cured by waiting), so a row never stays `
 A non-ASCII address needs a relay offering SMTPUTF8; without it the mail fails at once.
 Errors are kept as the server's words (``550 5.1.1 ...``).
 
-Every mail leaves with its own envelope sender, ``judge+b<outbox id>@domain`` (VERP), so a
-bounce that comes back later says which row it is about: `record_bounce` reads the delivery
-status notification (`judge.mail.dsn`), marks the row failed and tells the same people as a
-refusal at the relay would (`_give_up`): the game master, or the admin for mail of no game or
-to the game master, and the writer of the mail a failed answer answered, at their other address.
+Every mail leaves with its own envelope sender, ``judge+b<outbox id>-<tag>@domain`` (VERP, the
+tag an HMAC of the id under the key in ``secrets``: `judge.mail.dsn`), so a bounce that comes
+back later says which row it is about: `record_bounce` reads the delivery status notification,
+marks the row failed and tells the same people as a refusal at the relay would (`_give_up`):
+the game master, or the admin for mail of no game or to the game master, and the writer of the
+mail a failed answer answered, at their other address.  Anyone can write a bounce, so one is
+believed only if its address carries the right tag, the message it returns (if it returns
+one) is the row's, and the row was sent: a bounce can neither cancel mail still waiting to go
+nor be aimed at mail the forger never received.
+
+A mail server's words (a relay's refusal, a bounce's ``Diagnostic-Code``) are a stranger's
+text: the mail that reports a failure quotes them, bounded and set apart below the judge's
+own words (`quoted`), so that they cannot pass for the judge's advice.
 
 After a crash, a row left ``sending`` is checked against the Maildir when that is the transport:
 marked sent if its message is there, else put back to be written again (it never was); the
@@ -30,6 +38,8 @@ import logging
 import re
 import smtplib
 import ssl
+import textwrap
+import unicodedata
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -44,18 +54,34 @@ from judge.service.config import Settings
 from judge.service.outbox import message_of, queue
 from judge.service.render import render
 from judge.store.database import Database
-from judge.store.models import Game, InboundMail, Outbox
+from judge.store.models import Game, InboundMail, Outbox, Secret
 
 log = logging.getLogger("judge")
 
 BACKOFF_MINUTES: Sequence[float] = (1, 5, 15, 30, 60, 120)
+MAX_QUOTED = 1000  # characters of a mail server's words quoted in a report of a failure
+QUOTE_WIDTH = 72  # characters of a quoted line, before its "> "
 
 
-class TemporaryFailure(Exception):
+class DeliveryFailure(Exception):
+    """A mail not handed over.  ``said``: the message is a mail server's words (its SMTP reply),
+    not the judge's, and is quoted as such (`quoted`)."""
+
+    def __init__(self, message: str, *, said: bool = False) -> None:
+        super().__init__(message)
+        self.said = said
+
+    @property
+    def words(self) -> tuple[str, str]:
+        """(the judge's words, a mail server's words): the message is one of them."""
+        return ("", str(self)) if self.said else (str(self), "")
+
+
+class TemporaryFailure(DeliveryFailure):
     """Try again later."""
 
 
-class PermanentFailure(Exception):
+class PermanentFailure(DeliveryFailure):
     """Never try again."""
 
 
@@ -119,10 +145,10 @@ class RelayTransport:
                 client.sendmail(sender, [recipient], re.sub(rb"\r?\n", b"\r\n", raw), mail_options=options)
         except smtplib.SMTPRecipientsRefused as exc:
             code, message = next(iter(exc.recipients.values()))
-            raise (PermanentFailure if code >= 500 else TemporaryFailure)(_reply(code, message)) from exc
+            raise (PermanentFailure if code >= 500 else TemporaryFailure)(_reply(code, message), said=True) from exc
         except smtplib.SMTPResponseException as exc:
             raise (PermanentFailure if exc.smtp_code >= 500 else TemporaryFailure)(
-                _reply(exc.smtp_code, exc.smtp_error)) from exc
+                _reply(exc.smtp_code, exc.smtp_error), said=True) from exc
         except (OSError, smtplib.SMTPException) as exc:
             raise TemporaryFailure(f"{type(exc).__name__}: {exc}") from exc
 
@@ -153,10 +179,16 @@ def transport_for(settings: Settings) -> Transport:
     return RelayTransport(host, relay[1], settings.relay_starttls, settings.relay_user, settings.relay_password)
 
 
-def envelope_sender(settings: Settings, row_id: int) -> str:
+def envelope_sender(settings: Settings, row_id: int, key: bytes) -> str:
     """The VERP envelope sender of outbox row ``row_id``: where its bounce will come back."""
     local, _, domain = settings.judge_address.rpartition("@")
-    return verp_address(local, domain, row_id)
+    return verp_address(local, domain, row_id, key)
+
+
+def verp_key(session: Session) -> bytes:
+    """The key of the tags of the judge's VERP addresses: drawn by migration 0008, so the same
+    for every process on the database and across restarts."""
+    return session.get_one(Secret, "verp").value.encode()
 
 
 def recover(db: Database, settings: Settings, transport: Transport, now: datetime) -> None:
@@ -187,6 +219,7 @@ def deliver_pending(db: Database, settings: Settings, transport: Transport, now:
             select(Outbox.id).where(Outbox.status == "pending",
                                     (Outbox.next_attempt_at.is_(None)) | (Outbox.next_attempt_at <= now))
             .order_by(Outbox.id).limit(limit)))
+        key = verp_key(session) if due else b""
     sent = 0
     for row_id in due:
         with db.transaction() as session:
@@ -202,12 +235,12 @@ def deliver_pending(db: Database, settings: Settings, transport: Transport, now:
             _fail(db, settings, row_id, now, f"the message cannot be built: {exc}")
             continue
         try:
-            transport.send(envelope_sender(settings, row_id), row.recipient, raw)
+            transport.send(envelope_sender(settings, row_id, key), row.recipient, raw)
         except TemporaryFailure as exc:
-            _retry_later(db, settings, row_id, now, str(exc))
+            _retry_later(db, settings, row_id, now, exc)
             continue
         except PermanentFailure as exc:
-            _fail(db, settings, row_id, now, str(exc))
+            _fail(db, settings, row_id, now, *exc.words)
             continue
         except Exception as exc:  # a bug or a case nobody foresaw: retrying would not cure it
             log.exception("outbox %s: the transport failed unexpectedly", row_id)
@@ -219,69 +252,88 @@ def deliver_pending(db: Database, settings: Settings, transport: Transport, now:
     return sent
 
 
-def _retry_later(db: Database, settings: Settings, row_id: int, now: datetime, error: str) -> None:
+def _retry_later(db: Database, settings: Settings, row_id: int, now: datetime, failure: TemporaryFailure) -> None:
+    error = str(failure)
     with db.transaction() as session:
         row = session.get(Outbox, row_id)
         assert row is not None
         if now - row.created_at > timedelta(days=settings.retry_days):
-            _give_up(session, settings, row, now, f"still refused after {settings.retry_days:g} days: {error}")
+            reason, said = failure.words
+            still = f"still refused after {settings.retry_days:g} days"
+            _give_up(session, settings, row, now, f"{still}: {reason}" if reason else still, said)
             return
         delay = BACKOFF_MINUTES[min(row.attempts, len(BACKOFF_MINUTES)) - 1]
         row.status, row.last_error, row.next_attempt_at = "pending", error, now + timedelta(minutes=delay)
         log.info("outbox %s to %s deferred %g min: %s", row.id, row.recipient, delay, error)
 
 
-def _fail(db: Database, settings: Settings, row_id: int, now: datetime, error: str) -> None:
+def _fail(db: Database, settings: Settings, row_id: int, now: datetime, reason: str, said: str = "") -> None:
     """`_give_up` on a row, in a transaction of its own."""
     with db.transaction() as session:
         row = session.get(Outbox, row_id)
         assert row is not None
-        _give_up(session, settings, row, now, error)
+        _give_up(session, settings, row, now, reason, said)
 
 
 def record_bounce(session: Session, settings: Settings, raw: bytes, now: datetime) -> bool:
-    """Act on a bounce of the judge's mail: mark the row its VERP address names failed (`_give_up`).
+    """Act on a bounce of the judge's mail: mark the row its VERP address names failed (`_give_up`);
+    returns whether it did.
 
-    Returns whether ``raw`` was a report of a failure of a row of the outbox.  A report whose
-    returned message has another Message-ID than the row's is not about that row (a forgery,
-    or a mangled address) and is ignored; a report on a row already failed tells nobody again.
+    Anyone can write a bounce, so it is believed only if all of these hold: its address names a
+    row with the right tag (`judge.mail.dsn.verp_outbox_id`: a bounce to an untagged address,
+    of mail sent before tags were introduced, is ignored); the message it returns, if it
+    returns one with a Message-ID, is that row's; and the row was ``sent`` (one waiting to go,
+    or being handed over, cannot have bounced; one already failed was reported once).
     """
     report = delivery_report(raw)
     address = delivered_to(raw)
     if report is None or not report.failures or address is None:
         return False
     local, _, domain = settings.judge_address.rpartition("@")
-    row_id = verp_outbox_id(address, local, domain)
+    row_id = verp_outbox_id(address, local, domain, verp_key(session))
     row = session.get(Outbox, row_id) if row_id is not None else None
-    if row is None or report.original_message_id not in (None, row.message_id):
+    if row is None or row.status != "sent" or report.original_message_id not in (None, row.message_id):
         return False
-    if row.status != "failed":
-        _give_up(session, settings, row, now, "; ".join(failure.describe() for failure in report.failures))
+    _give_up(session, settings, row, now, "", "; ".join(failure.describe() for failure in report.failures))
     return True
 
 
-def _give_up(session: Session, settings: Settings, row: Outbox, now: datetime, error: str) -> None:
+def _give_up(session: Session, settings: Settings, row: Outbox, now: datetime, reason: str, said: str = "") -> None:
     """Mark a row failed and say so: to the game master of its game, or to the admin when it has
     no game or was for the game master; and to the writer of the mail it answered, when they
-    wrote from another address than the one that failed.  Never about a notice of this kind."""
+    wrote from another address than the one that failed.  Never about a notice of this kind.
+    ``reason`` is the judge's words, ``said`` a mail server's (`quoted` in the notices); the
+    row's error is both."""
+    error = ": ".join(part for part in (reason, said) if part)
     row.status, row.last_error = "failed", error
     log.warning("outbox %s to %s failed: %s", row.id, row.recipient, error)
     if row.kind == "bounce":
         return
     told: str | None = None
     game = session.get(Game, row.game_id) if row.game_id else None
+    words = {"row": row, "reason": reason, "said": quoted(said)}
     if game is not None and row.recipient != game.gm_address:
         told = game.gm_address
-        _tell(session, settings, row, now, told, f"{game.name}: undeliverable mail", game,
-              render("bounce", row=row, error=error))
+        _tell(session, settings, row, now, told, f"{game.name}: undeliverable mail", game, render("bounce", **words))
     elif row.recipient != settings.admin_address:
         told = settings.admin_address
         _tell(session, settings, row, now, told, "Undeliverable mail", game,
-              render("undeliverable", row=row, error=error, player=False))
+              render("undeliverable", player=False, **words))
     writer = _writer_elsewhere(session, row)
     if writer is not None and writer != told:
         _tell(session, settings, row, now, writer, f"Undeliverable: {row.subject}"[:300], game,
-              render("undeliverable", row=row, error=error, player=True))
+              render("undeliverable", player=True, **words))
+
+
+def quoted(said: str) -> list[str]:
+    """A mail server's words as the lines of a quotation: at most MAX_QUOTED characters (cut
+    with "[...]"), without control or format characters (no line breaks, no right-to-left
+    overrides), wrapped at QUOTE_WIDTH.  The template puts "> " before each."""
+    text = "".join(" " if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c for c in said)
+    text = " ".join(text.split())
+    if len(text) > MAX_QUOTED:
+        text = text[:MAX_QUOTED].rstrip() + " [...]"
+    return textwrap.wrap(text, QUOTE_WIDTH, break_long_words=True, break_on_hyphens=False)
 
 
 def _tell(session: Session, settings: Settings, row: Outbox, now: datetime, to: str, subject: str,

@@ -1,7 +1,13 @@
-"""Opening the database: engine, sessions, and upgrading the schema with the migrations."""
+"""Opening the database: engine, sessions, and upgrading the schema with the migrations.
+
+An SQLite database keeps no trace of what was overwritten or deleted (``secure_delete``: a
+mail's raw copy holds a password until it is redacted), except in its write-ahead log until
+that is written back and truncated (`Database.checkpoint`).
+"""
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Iterator
@@ -14,6 +20,9 @@ from sqlalchemy import Connection, Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = "judge:migrations"  # package data, found by Alembic through importlib.resources
+BUSY_MILLISECONDS = 30_000  # how long an SQLite writer waits for the database before failing
+
+log = logging.getLogger("judge")
 
 
 def alembic_config(url: str) -> Config:
@@ -24,23 +33,51 @@ def alembic_config(url: str) -> Config:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine; SQLite gets foreign keys and a busy timeout so writers wait, not fail, and a
+    """An engine; SQLite gets foreign keys, a busy timeout so writers wait, not fail, and
+    ``secure_delete`` (what is deleted or overwritten is zeroed, not left in free space), and a
     new database file is created readable by its owner only (`create_private`)."""
     if url.startswith("sqlite"):
         database = make_url(url).database
         if database and database != ":memory:" and not database.startswith("file:"):
             create_private(Path(database))
-        engine = create_engine(url, connect_args={"timeout": 30})
+        engine = create_engine(url, connect_args={"timeout": BUSY_MILLISECONDS / 1000})
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection, _record):  # type: ignore[no-untyped-def]
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA secure_delete=ON")
             cursor.close()
 
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+def checkpoint(engine: Engine, wait: bool = False) -> bool:
+    """Write an SQLite database's write-ahead log back into it and truncate the log to nothing,
+    so that no older version of a row (a mail before its password was masked) stays on disk;
+    whether that was done.  Without ``wait`` it does not wait for the database: busy (a reader
+    on an older snapshot, a writer), the log is only partly written back, and truncated by a
+    later call, which costs the caller nothing.  Anything but SQLite: nothing to do, True."""
+    if engine.dialect.name != "sqlite":
+        return True
+    connection = engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        if not wait:
+            cursor.execute("PRAGMA busy_timeout=0")
+        try:
+            busy, _, _ = cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        finally:
+            cursor.execute(f"PRAGMA busy_timeout={BUSY_MILLISECONDS}")
+            cursor.close()
+    except Exception as exc:  # a locked or broken database: the next call or the next start does it
+        log.warning("could not truncate the write-ahead log of %s: %s", engine.url.database, exc)
+        return False
+    finally:
+        connection.close()
+    return not busy
 
 
 def create_private(path: Path) -> None:
@@ -114,6 +151,11 @@ class Database:
 
     def upgrade(self) -> None:
         upgrade(self.engine)
+
+    def checkpoint(self, wait: bool = False) -> bool:
+        """`checkpoint` this database, in a turn of its own among this process's threads."""
+        with self._turn():
+            return checkpoint(self.engine, wait)
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:

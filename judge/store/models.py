@@ -143,6 +143,9 @@ class InboundMail(Base):
     # new, applying (inside the transaction that applies it), done, duplicate, automatic, quarantined
     status: Mapped[str] = mapped_column(String(20), default="new", index=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # SHA-256 of its sender and command text, passwords masked (`judge.service.handlers.mail`):
+    # a later mail with the same Message-ID is a duplicate only if it has the same digest
+    digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class IntakeMark(Base):
@@ -248,3 +251,26 @@ class Absence(Base):
     end: Mapped[date] = mapped_column(Date)
     status: Mapped[str] = mapped_column(String(16), default="pending")  # pending, approved, denied
     created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class Secret(Base):
+    """A secret of the judge, made by the migration that added it and shared by every process
+    on the database: ``verp`` keys the tags of the judge's bounce addresses (`judge.mail.dsn`)."""
+
+    __tablename__ = "secrets"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
+
+
+class ReplyLimit(Base):
+    """How much the judge has answered one address lately, so that no robot draws it into a
+    mail loop (`judge.service.handlers.mail`): answers wanted since ``hour_start``, and when
+    it last answered a mail with no command."""
+
+    __tablename__ = "reply_limits"
+
+    address: Mapped[str] = mapped_column(String(320), primary_key=True)
+    hour_start: Mapped[datetime] = mapped_column(DateTime)
+    replies: Mapped[int] = mapped_column(Integer)
+    idle_answered_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)

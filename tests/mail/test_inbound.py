@@ -208,6 +208,10 @@ def test_loop_marker_is_configurable() -> None:
         ("List-Id: <x.example.org>", True),
         ("X-Payola-Judge: payola.example", True),
         ("x-payola-judge: payola.example", True),
+        ("X-Autoreply: yes", True),  # issue 22.7: auto-responders that ignore RFC 3834
+        ("X-Autorespond: Out of office", True),
+        ("Precedence: auto_reply", True),
+        ("Precedence: bulk", True),
     ],
 )
 def test_automatic_headers(headers: str, automatic: bool) -> None:

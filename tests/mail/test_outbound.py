@@ -50,6 +50,7 @@ def test_headers_of_a_reply() -> None:
     assert msg["In-Reply-To"] == "<orders-1@example.org>"
     assert msg["References"] == "<orders-1@example.org>"
     assert msg["Auto-Submitted"] == "auto-replied"
+    assert msg["Precedence"] == "bulk"  # issue 22.7: for auto-responders that ignore Auto-Submitted
     assert msg[LOOP_HEADER] == "payola.example"
     assert msg.get_content_type() == "text/plain"
     assert msg.get_content_charset() == "utf-8"

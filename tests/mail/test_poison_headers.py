@@ -35,7 +35,7 @@ POISON = {**CHARACTERS, "encoded_crlf": ENCODED_CRLF}
 EACH_CHARACTER = pytest.mark.parametrize("poison", list(CHARACTERS.values()), ids=list(CHARACTERS))
 EACH_POISON = pytest.mark.parametrize("poison", list(POISON.values()), ids=list(POISON))
 REPLY_HEADERS = {"From", "To", "Subject", "Date", "Message-ID", "In-Reply-To", "References", "Auto-Submitted",
-                 "X-Payola-Judge", "Content-Type", "Content-Transfer-Encoding", "MIME-Version"}
+                 "Precedence", "X-Payola-Judge", "Content-Type", "Content-Transfer-Encoding", "MIME-Version"}
 FALLBACK = "fallback@example.org"  # where a test answers a mail that has no usable address
 
 

@@ -1,11 +1,14 @@
-"""Bounces: every mail leaves with its own VERP envelope sender (``judge+b<outbox id>@domain``), the
-judge takes ``judge+TAG@domain``, and a delivery status notification that comes back (a real one
-from Postfix: ``tests/mail/eml/postfix_bounce.eml``) marks its mail failed and is reported."""
+"""Bounces: every mail leaves with its own VERP envelope sender (``judge+b<outbox id>-<tag>@domain``,
+the tag an HMAC of the id), the judge takes ``judge+TAG@domain``, and a delivery status
+notification that comes back (a real one from Postfix: ``tests/mail/eml/postfix_bounce.eml``)
+marks its mail failed and is reported, the server's words quoted as its own.  A forged one does
+nothing (issue 22.4)."""
 
 from __future__ import annotations
 
 import email
 import email.policy
+import re
 import socket
 from collections.abc import Iterator
 from datetime import datetime
@@ -17,15 +20,15 @@ import pytest
 from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
-from judge.mail.dsn import delivered_to, delivery_report, verp_outbox_id
+from judge.mail.dsn import VERP_TAG, delivered_to, delivery_report, verp_outbox_id
 from judge.mail.smtp_in import judge_addresses
 from judge.service.app import inject, open_database
 from judge.service.config import Settings
 from judge.service.outbox import message_of, queue
-from judge.service.sender import RelayTransport, deliver_pending, transport_for
+from judge.service.sender import MAX_QUOTED, RelayTransport, deliver_pending, envelope_sender, transport_for, verp_key
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, Outbox
-from tests.service.harness import fresh_database_url, raw_mail
+from tests.service.harness import Judge, fresh_database_url, raw_mail, two_player_game
 from tests.service.test_daemon import Clock, Running, maildir_subjects, wait_until
 
 FIXTURE = Path(__file__).parents[1] / "mail" / "eml" / "postfix_bounce.eml"
@@ -108,12 +111,26 @@ def notices(db: Database) -> list[tuple[str, str, str]]:
         return found
 
 
-def bounce_of(row: Outbox, fixture: bytes | None = None) -> bytes:
-    """The Postfix bounce of the fixture, made to report ``row``: its VERP address and Message-ID."""
+def key_of(db: Database) -> bytes:
+    with db.transaction() as session:
+        return verp_key(session)
+
+
+def said_in(text: str) -> str:
+    """The server's words a report of a failure quotes, its "> " lines joined."""
+    return " ".join(line[2:] for line in text.splitlines() if line.startswith("> "))
+
+
+def bounce_of(row: Outbox, db: Database, settings: Settings, fixture: bytes | None = None,
+              address: str | None = None) -> bytes:
+    """The Postfix bounce of the fixture, made to report ``row``: its VERP address (or ``address``)
+    and its Message-ID."""
     raw = fixture or FIXTURE.read_bytes()
     message_id = row.message_id
     assert message_id is not None
-    return raw.replace(b"judge+b2@", f"judge+b{row.id}@".encode()).replace(FIXTURE_ID.encode(), message_id.encode())
+    address = address or envelope_sender(settings, row.id, key_of(db))
+    return (raw.replace(f"judge+b2@{DOMAIN}".encode(), address.encode())
+            .replace(FIXTURE_ID.encode(), message_id.encode()))
 
 
 # --- VERP and plus addresses --------------------------------------------------------------------------
@@ -126,9 +143,19 @@ def test_every_mail_leaves_with_its_own_verp_envelope_sender(db: Database, setti
         session.flush()
         ids = [first.id, second.id]
     assert deliver_pending(db, settings, RelayTransport("127.0.0.1", relay.port, timeout=10), NOW) == 2
-    assert [envelope.mail_from for envelope in relay.envelopes] == [f"judge+b{ids[0]}@{DOMAIN}",
-                                                                   f"judge+b{ids[1]}@{DOMAIN}"]
-    assert [verp_outbox_id(envelope.mail_from, "judge", DOMAIN) for envelope in relay.envelopes] == ids
+    senders = [envelope.mail_from for envelope in relay.envelopes]
+    for row_id, sender in zip(ids, senders, strict=True):
+        assert re.fullmatch(rf"judge\+b{row_id}-[0-9a-f]{{{VERP_TAG}}}@{DOMAIN}", sender), sender
+    assert [verp_outbox_id(sender, "judge", DOMAIN, key_of(db)) for sender in senders] == ids
+
+
+def test_22_4_the_tag_key_is_the_databases_shared_by_its_processes_and_kept_across_restarts(
+        db: Database, settings: Settings, tmp_path: Path) -> None:
+    again = open_database(settings)  # another process on the same database, or the judge restarted
+    assert key_of(again) == key_of(db) and len(key_of(db)) >= 32
+    other = open_database(Settings(data_dir=tmp_path / "other", database=fresh_database_url(), domain=DOMAIN))
+    assert key_of(other) != key_of(db)  # drawn when the database was made, not built in
+    assert envelope_sender(settings, 7, key_of(db)) != envelope_sender(settings, 7, key_of(other))
 
 
 def test_the_judge_takes_judge_plus_a_tag_and_nothing_else() -> None:
@@ -182,18 +209,18 @@ def test_only_failed_recipients_are_failures_and_other_mail_is_no_report() -> No
 def test_a_bounce_marks_its_mail_failed_and_tells_the_game_master(db: Database, settings: Settings) -> None:
     row = queued(db, settings, NOBODY)
     assert row.status == "sent"
-    assert inject(db, settings, bounce_of(row), NOW, envelope_from="") == "automatic"  # never answered
+    assert inject(db, settings, bounce_of(row, db, settings), NOW, envelope_from="") == "automatic"  # never answered
     failed = outbox_row(db, row.id)
     assert failed.status == "failed"
     assert failed.last_error == 'unknown user: "nobody@players.example" (status 5.1.1, reported by mail.example.net)'
     [(to, subject, text)] = notices(db)
-    assert (to, subject) == (GM, "bounce1: undeliverable mail") and failed.last_error in text
+    assert (to, subject) == (GM, "bounce1: undeliverable mail") and said_in(text) == failed.last_error
 
 
 def test_a_bounce_of_mail_of_no_game_tells_the_admin_once(db: Database, settings: Settings) -> None:
     row = queued(db, settings, NOBODY, game=False, kind="reply")
-    inject(db, settings, bounce_of(row), NOW, envelope_from="")
-    inject(db, settings, bounce_of(row).replace(b"Message-Id: <2026", b"Message-Id: <again2026"), NOW,
+    inject(db, settings, bounce_of(row, db, settings), NOW, envelope_from="")
+    inject(db, settings, bounce_of(row, db, settings).replace(b"Message-Id: <2026", b"Message-Id: <again2026"), NOW,
            envelope_from="")  # a second report of the same failure
     [(to, subject, text)] = notices(db)
     assert (to, subject) == (ADMIN, "Undeliverable mail") and 'unknown user: "nobody@players.example"' in text
@@ -206,7 +233,7 @@ def test_a_bounced_answer_is_reported_to_its_writer_at_the_address_they_wrote_fr
     with db.transaction() as session:
         answer = session.scalars(select(Outbox)).one()
     deliver_pending(db, settings, transport_for(settings), NOW)
-    inject(db, settings, bounce_of(answer), NOW, envelope_from="")
+    inject(db, settings, bounce_of(answer, db, settings), NOW, envelope_from="")
     told = {to: text for to, _, text in notices(db)}
     assert set(told) == {ADMIN, "fred@example.org"}
     assert "could not deliver its answer to your mail" in told["fred@example.org"]
@@ -215,6 +242,70 @@ def test_a_bounced_answer_is_reported_to_its_writer_at_the_address_they_wrote_fr
 
 def test_a_report_about_another_message_changes_nothing(db: Database, settings: Settings) -> None:
     row = queued(db, settings, NOBODY)
-    forged = FIXTURE.read_bytes().replace(b"judge+b2@", f"judge+b{row.id}@".encode())  # the id, not the message
+    address = envelope_sender(settings, row.id, key_of(db))
+    forged = FIXTURE.read_bytes().replace(b"judge+b2@payola.example", address.encode())  # the address, not the message
     assert inject(db, settings, forged, NOW, envelope_from="") == "automatic"
     assert outbox_row(db, row.id).status == "sent" and notices(db) == []
+
+
+# --- forged bounces (issue 22.4) -------------------------------------------------------------------------------
+
+
+def test_22_4_a_bounce_to_an_address_without_the_right_tag_is_ignored(db: Database, settings: Settings) -> None:
+    row = queued(db, settings, NOBODY)
+    other = queued(db, settings, "other@players.example")
+    tagged = envelope_sender(settings, row.id, key_of(db))
+    tag = tagged.split("-")[-1].split("@")[0]
+    wrong_tag = tagged.replace(tag, f"{int(tag, 16) ^ 1:0{VERP_TAG}x}")
+    addresses = (f"judge+b{row.id}@{DOMAIN}",  # untagged: how every bounce address looked before tags
+                 wrong_tag,  # one bit off
+                 f"judge+b{row.id}-{tag[:10]}@{DOMAIN}",  # cut short
+                 envelope_sender(settings, other.id, key_of(db)).replace(f"+b{other.id}-", f"+b{row.id}-"))
+    for number, address in enumerate(addresses):
+        bounce = bounce_of(row, db, settings, address=address)
+        bounce = bounce.replace(b"Message-Id: <", f"Message-Id: <{number}.".encode())
+        assert inject(db, settings, bounce, NOW, envelope_from="") == "automatic", address
+        assert outbox_row(db, row.id).status == "sent", address
+    assert notices(db) == []
+    inject(db, settings, bounce_of(row, db, settings, address=tagged.upper()), NOW, envelope_from="")
+    assert outbox_row(db, row.id).status == "failed"  # the right tag, in any case, is believed
+
+
+def test_22_4_forged_bounce_cannot_cancel_pending_mail(tmp_path: Path) -> None:
+    """A seat taken over with a known password: the notices to the player and to the game master are
+    still waiting to go when the attacker's bounces (even with the right tags) arrive; all go out."""
+    judge = two_player_game(Judge(tmp_path, domain=DOMAIN))
+    mallory = "mallory@evil.example"
+    inject(judge.db, judge.settings, raw_mail(mallory, "SIGNON F@g1 alice-pw\nSET ADDRESS mallory@evil.example"),
+           judge.now)
+    with judge.db.transaction() as session:
+        waiting = list(session.scalars(select(Outbox).where(Outbox.status == "pending").order_by(Outbox.id)))
+    assert "alice@example.org" in {row.recipient for row in waiting}
+    for row in waiting:
+        bounce = bounce_of(row, judge.db, judge.settings).replace(b"Message-Id: <", f"Message-Id: <{row.id}.".encode())
+        assert inject(judge.db, judge.settings, bounce, judge.now, envelope_from="") == "automatic"
+    deliver_pending(judge.db, judge.settings, transport_for(judge.settings), judge.now)
+    with judge.db.transaction() as session:
+        statuses = {row.id: row.status for row in session.scalars(select(Outbox).where(Outbox.id >= waiting[0].id))}
+    assert statuses == {row.id: "sent" for row in waiting}  # nothing failed, and no notice of a failure was queued
+    assert "the address of France in g1 was changed" in judge.last_to("alice@example.org").body
+
+
+@pytest.mark.parametrize("game", [True, False], ids=["to the game master", "to the admin"])
+def test_22_4_a_servers_words_are_quoted_as_its_own_bounded_and_after_the_judges(
+        db: Database, settings: Settings, game: bool) -> None:
+    row = queued(db, settings, NOBODY, game=game)
+    words = "The judge says: this player has quit, make the power a DUMMY at once. \u202e" + "x" * 5000
+    fixture = FIXTURE.read_bytes().replace(b'X-Postfix; unknown user: "nobody@players.example"',
+                                           f"smtp; {words}".encode())
+    inject(db, settings, bounce_of(row, db, settings, fixture=fixture), NOW, envelope_from="")
+    [(to, _, text)] = notices(db)
+    assert to == (GM if game else ADMIN)
+    judges, said, server = text.partition("The receiving server said (its words, not the judge's")
+    assert said and "The judge says" not in judges and "DUMMY at once" not in judges
+    advice = "you may want to make the power a DUMMY" if game else "Many such failures at once"
+    assert advice in judges  # the judge's own advice comes first, apart from the quotation
+    quotation = server.split("\n")[1:]
+    assert quotation[0].startswith("> The judge says:") and all(line.startswith("> ") for line in quotation if line)
+    assert "\u202e" not in server  # no right-to-left override turns the text around
+    assert len(said_in(text)) <= MAX_QUOTED + len(" [...]")

@@ -35,6 +35,7 @@ from judge.engine.notation import NotationError, power_name
 from judge.engine.position import Position
 from judge.mail.inbound import InboundMail
 from judge.mail.outbound import Attachment
+from judge.mail.redact import masker
 from judge.service import lifecycle
 from judge.service.config import Settings
 from judge.service.handlers.submissions import status_lines, store_orders, store_sheet
@@ -116,13 +117,15 @@ class Conversation:
     """Reads one mail's lines, acts on them inside the caller's transaction, and queues the reply."""
 
     def __init__(self, session: Session, settings: Settings, mail: InboundMail, now: datetime,
-                 envelope_from: str | None = None) -> None:
+                 envelope_from: str | None = None, answer: bool = True) -> None:
         self.session = session
+        self.answer = answer  # False: applied, but its writer gets no reply (judge.service.handlers.mail)
         self.settings = settings
         self.mail = mail
         self.envelope_from = envelope_from
         self.now = now
         self.echoes: list[Echo] = []
+        self.mask = masker(cmd.password_words(mail.lines))  # no echo repeats a password (judge.mail.redact)
         self.notes: list[str] = []
         self.context = Context()
         self.copies: set[str] = set()
@@ -169,10 +172,11 @@ class Conversation:
         body = render("reply", echoes=self.echoes, notes=self.notes, settings=self.settings)
         subject = reply_subject(self.mail)
         game = self.context.game
-        queue(self.session, self.settings, to=self.mail.reply_to, subject=subject, kind="reply", now=self.now,
-              in_reply_to=self.mail.message_id, references=self.mail.references, body=body,
-              game_id=game.id if game else None,
-              attachments=self.attachments)
+        if self.answer:
+            queue(self.session, self.settings, to=self.mail.reply_to, subject=subject, kind="reply", now=self.now,
+                  in_reply_to=self.mail.message_id, references=self.mail.references, body=body,
+                  game_id=game.id if game else None,
+                  attachments=self.attachments)
         for address in sorted(self.copies - {self.mail.reply_to}):
             queue(self.session, self.settings, to=address, subject=f"Copy: {subject}", kind="reply", now=self.now,
                   body=body)
@@ -186,7 +190,7 @@ class Conversation:
         return None
 
     def echo(self, text: str, outcome: str, message: str = "", extra: list[str] | None = None) -> int:
-        self.echoes.append(Echo(text, outcome, message, extra or []))
+        self.echoes.append(Echo(self.mask(text), outcome, self.mask(message), extra or []))
         return len(self.echoes) - 1
 
     def send(self, *, to: str, subject: str, body: str, kind: str, game_id: int | None = None) -> bool:

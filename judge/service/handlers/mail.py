@@ -5,26 +5,50 @@ own: that is what SMTP's 250 waits for, so it parses nothing (the Message-ID is 
 mail is applied) and takes no longer than the write itself.  ``process_mail`` claims the stored
 mail (``new`` → ``applying``, inside the transaction that applies it: a second processor waits
 for that transaction and then finds the mail taken; a crash rolls the claim back) and applies it.
-A mail whose Message-ID was seen in a mail applied before is not applied again (a sender that
-got no 250 in time sends it again); automatic mail is recorded and never answered.
+A mail that was applied before is not applied again (a sender that got no 250 in time sends it
+again): one with the Message-ID, the sender and the command text (``digest``) of a mail applied
+before.  The Message-ID alone would not do: anyone who saw a player's mail (a fellow player it
+was copied to, a list) could send their own mail under its id first and have the player's
+dropped, or reuse it later.  Mail applied before migration 0008 has no digest, so a copy of it
+is applied again.  Automatic mail is recorded and never answered.
+
+Mail loops.  A robot that ignores RFC 3834 answers every judge mail, and the judge would answer
+each answer: one forged mail would start a loop that never ends.  Mail that says it is
+automatic is never answered (`judge.mail.inbound`); for the rest, each address answered has
+its counts (``reply_limits``, `_may_answer`): a mail with no command at all (what a robot
+writes) is answered once a day per address, and at most ``max_replies_per_hour`` answers go
+to one address in an hour (logged once when the limit is reached).  Beyond either, the mail is
+applied all the same, only not answered.
 
 Whatever goes wrong while applying one mail ends with that mail *quarantined*: its transaction
 is rolled back, it is marked ``quarantined`` with its error, the sender gets a short apology
 (never a traceback), and the game master of the game it signs on to (or the judge's admin) is
 told; then the next mail is applied.  Only the database itself failing (it cannot be reached,
 or a concurrent transaction got in the way: ``RETRIED``) is tried again a few times first, and
-if even quarantining fails the mail stays ``new`` for the next pass.  Once a mail is settled its
-stored copy keeps no password (``redact``).  The public pages of the games a mail touched are
-brought up to date after its transaction commits, so a page never shows a change undone.
+if even quarantining fails the mail stays ``new`` for the next pass.  The public pages of the
+games a mail touched are brought up to date after its transaction commits, so a page never
+shows a change undone.
+
+Passwords.  Once a mail is settled its stored copy keeps no password (`judge.mail.redact`),
+and nothing the judge sends carries one from it: the mail's subject is masked before anything
+reads it (the reply's Subject, a quarantine notice), and so is every line the answer echoes
+(`Conversation.echo`).  Press alone goes out as written: it is the writer's own words to other
+players, and a masked word there would tell them what the password is.  The raw copy that held
+the password was written to disk before, so after a run that redacted one the SQLite WAL is
+written back into the database and truncated (`Database.checkpoint`), without waiting if the
+database is busy; with ``secure_delete`` (`judge.store.database`) the overwritten row leaves
+nothing behind.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import time
-from collections.abc import Sequence
-from datetime import datetime
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import NamedTuple, cast
 
 from sqlalchemy import Table, bindparam, insert, select, update
@@ -33,7 +57,7 @@ from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
 from judge.mail.inbound import InboundMail, parse_mail
-from judge.mail.redact import redact
+from judge.mail.redact import masker, redact
 from judge.service import schedule  # noqa: F401  (its flush hook keeps each game's next_due)
 from judge.service.config import Settings
 from judge.service.handlers.conversation import Conversation, reply_subject
@@ -42,7 +66,7 @@ from judge.service.outbox import queue
 from judge.service.render import render
 from judge.service.sender import record_bounce
 from judge.store.database import Database
-from judge.store.models import Game
+from judge.store.models import Game, ReplyLimit
 from judge.store.models import InboundMail as InboundRow
 from judge.web.pages import refresh
 
@@ -51,6 +75,8 @@ log = logging.getLogger("judge")
 RETRIED = (OperationalError, IntegrityError)  # a busy or unreachable database, a concurrent insert
 ATTEMPTS = 3
 RUN = 32  # mails applied in one transaction at most (`apply_run`)
+HOUR, DAY = timedelta(hours=1), timedelta(days=1)
+NOT_COMMANDS = (cmd.OrderLine, cmd.OfferLine, cmd.BadCommand, cmd.Unread)  # what a mail with no command holds
 MAX_ENVELOPE = 320  # the column's length
 
 
@@ -83,7 +109,7 @@ def process_mail(db: Database, settings: Settings, mail_id: int, now: datetime) 
     error: Exception | None = None
     for attempt in range(ATTEMPTS):
         try:
-            status, touched = _apply(db, settings, mail_id, now)
+            status, touched, redacted = _apply(db, settings, mail_id, now)
         except RETRIED as exc:
             log.warning("mail %s: database error, attempt %d: %s", mail_id, attempt + 1, exc)
             error = exc
@@ -93,11 +119,15 @@ def process_mail(db: Database, settings: Settings, mail_id: int, now: datetime) 
             log.exception("mail %s failed", mail_id)
             error = exc
             break
+        if redacted:
+            db.checkpoint()
         if touched and settings.web:
             refresh(db, settings, touched)  # the public pages, once the mail's changes are committed
         return status
     assert error is not None
-    return _quarantine(db, settings, mail_id, now, error)
+    status = _quarantine(db, settings, mail_id, now, error)
+    db.checkpoint()
+    return status
 
 
 def apply_run(db: Database, settings: Settings, mail_ids: Sequence[int], now: datetime) -> list[tuple[int, str]]:
@@ -110,26 +140,39 @@ def apply_run(db: Database, settings: Settings, mail_ids: Sequence[int], now: da
     run = list(mail_ids[:RUN])
     settled: list[tuple[int, str]] = []
     touched: set[str] = set()
+    redacted = False
     try:
         with db.transaction() as session:
             for mail_id in run:
-                status, changed = _apply_in(session, settings, mail_id, now)
+                status, changed, masked = _apply_in(session, settings, mail_id, now)
                 settled.append((mail_id, status))
                 touched |= changed
+                redacted |= masked
     except RETRIED as exc:
         log.warning("mails %s to %s: database error, applying them one by one: %s", run[0], run[-1], exc)
         return [(mail_id, process_mail(db, settings, mail_id, now)) for mail_id in run]
+    if redacted:
+        db.checkpoint()
     if touched and settings.web:
         refresh(db, settings, touched)
     return settled
 
 
-def _apply_in(session: Session, settings: Settings, mail_id: int, now: datetime) -> tuple[str, set[str]]:
+class Settled(NamedTuple):
+    """What became of a mail: its status, the games it changed (for the public pages), and
+    whether its stored copy was redacted (a quarantined one may have been)."""
+
+    status: str
+    touched: set[str]
+    redacted: bool
+
+
+def _apply_in(session: Session, settings: Settings, mail_id: int, now: datetime) -> Settled:
     """Claim and apply one mail of a run (in a savepoint), or quarantine it (in another)."""
     claimed = _claim(session, mail_id)  # before any savepoint: it opens the transaction
     if claimed is None:
         row = session.get(InboundRow, mail_id)
-        return (row.status if row else "missing"), set()
+        return Settled(row.status if row else "missing", set(), False)
     try:
         with session.begin_nested():
             return _settle(session, settings, claimed, now)
@@ -138,16 +181,16 @@ def _apply_in(session: Session, settings: Settings, mail_id: int, now: datetime)
     except Exception as exc:
         log.exception("mail %s failed", mail_id)
         _quarantine_in(session, settings, mail_id, now, f"{type(exc).__name__}: {exc}"[:2000])
-        return "quarantined", set()
+        return Settled("quarantined", set(), True)
 
 
-def _apply(db: Database, settings: Settings, mail_id: int, now: datetime) -> tuple[str, set[str]]:
-    """Apply the mail; its status, and the games it changed (for the public pages)."""
+def _apply(db: Database, settings: Settings, mail_id: int, now: datetime) -> Settled:
+    """Apply the mail (`Settled`)."""
     with db.transaction() as session:
         claimed = _claim(session, mail_id)
         if claimed is None:
             row = session.get(InboundRow, mail_id)
-            return (row.status if row else "missing"), set()
+            return Settled(row.status if row else "missing", set(), False)
         return _settle(session, settings, claimed, now)
 
 
@@ -167,8 +210,9 @@ _CLAIM = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"), _INBOUND
           .values(status="applying").returning(_INBOUND.c.id, _INBOUND.c.raw, _INBOUND.c.envelope_from))
 _SETTLE = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"))
            .values(message_id=bindparam("seen_id"), processed_at=bindparam("at"), status=bindparam("settled"),
-                   raw=bindparam("redacted")))
+                   raw=bindparam("redacted"), digest=bindparam("seen_digest")))
 _APPLIED_BEFORE = select(InboundRow.id).where(InboundRow.message_id == bindparam("message_id"),
+                                              InboundRow.digest == bindparam("digest"),
                                               InboundRow.id != bindparam("mail_id"),
                                               InboundRow.status.in_(("done", "automatic", "quarantined")))
 
@@ -180,32 +224,86 @@ def _claim(session: Session, mail_id: int) -> Claimed | None:
     return Claimed(*row) if row is not None else None
 
 
-def _settle(session: Session, settings: Settings, claimed: Claimed, now: datetime) -> tuple[str, set[str]]:
-    """Apply a claimed mail: its status, and the games it changed (for the public pages).  Its
-    row is written once, at the end: its Message-ID, status and redacted copy together."""
-    mail = parse_mail(claimed.raw, envelope_from=claimed.envelope_from)
-    status, touched = _status(session, settings, mail, claimed, now)
+def _settle(session: Session, settings: Settings, claimed: Claimed, now: datetime) -> Settled:
+    """Apply a claimed mail (`Settled`).  Its row is written once, at the end: its Message-ID,
+    digest, status and redacted copy together."""
+    mail, secrets = _read(claimed.raw, claimed.envelope_from)
+    seen = digest(mail, masker(secrets))
+    status, touched = _status(session, settings, mail, claimed, now, seen)
     session.execute(_SETTLE, {"mail_id": claimed.id, "seen_id": mail.message_id, "at": now, "settled": status,
-                              "redacted": redact(claimed.raw, cmd.password_words(mail.lines))})
-    return status, touched
+                              "redacted": redact(claimed.raw, secrets), "seen_digest": seen})
+    return Settled(status, touched, bool(secrets))
 
 
-def _status(session: Session, settings: Settings, mail: InboundMail, claimed: Claimed,
-            now: datetime) -> tuple[str, set[str]]:
-    if mail.message_id and session.scalar(_APPLIED_BEFORE, {"message_id": mail.message_id, "mail_id": claimed.id}):
+def _read(raw: bytes, envelope_from: str | None) -> tuple[InboundMail, set[str]]:
+    """A stored mail as read, its subject's passwords masked, and the passwords it carries."""
+    mail = parse_mail(raw, envelope_from=envelope_from)
+    secrets = cmd.password_words(mail.lines)
+    return (replace(mail, subject=masker(secrets)(mail.subject)) if secrets else mail), secrets
+
+
+def digest(mail: InboundMail, mask: Callable[[str], str]) -> str:
+    """SHA-256 of a mail's sender and command text as read, passwords masked (a fast hash of a
+    known text around a password would let it be guessed offline): a mail sent again has the
+    same, another mail under the same Message-ID not."""
+    text = "\n".join([mail.sender, *map(mask, mail.lines)])
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _status(session: Session, settings: Settings, mail: InboundMail, claimed: Claimed, now: datetime,
+            seen: str) -> tuple[str, set[str]]:
+    if mail.message_id and session.scalar(_APPLIED_BEFORE, {"message_id": mail.message_id, "digest": seen,
+                                                           "mail_id": claimed.id}):
         return "duplicate", set()
     if mail.automatic:  # never answered; but a bounce of the judge's own mail marks that mail failed
         record_bounce(session, settings, claimed.raw, now)
         return "automatic", set()
-    conversation = Conversation(session, settings, mail, now, claimed.envelope_from)
+    answer, notes = _may_answer(session, settings, mail, now)
+    conversation = Conversation(session, settings, mail, now, claimed.envelope_from, answer=answer)
+    conversation.notes.extend(notes)
     refusal = conversation.run()
     if refusal is not None:
         record_failure(session, settings, refusal, mail.sender or mail.reply_to, now)
-        queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
-              in_reply_to=mail.message_id, references=mail.references,
-              body=render("refusal", until=refusal.until, gone=refusal.gone))
+        if answer:
+            queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
+                  in_reply_to=mail.message_id, references=mail.references,
+                  body=render("refusal", until=refusal.until, gone=refusal.gone))
         return "done", set()
     return "done", conversation.touched
+
+
+def _may_answer(session: Session, settings: Settings, mail: InboundMail, now: datetime) -> tuple[bool, list[str]]:
+    """Whether the judge may answer ``mail`` (no mail loop: see the module's header), counted as
+    an answer to its address if so; and the notes that answer carries about the limits."""
+    address = mail.reply_to
+    if not address:
+        return True, []  # nobody to answer
+    limit = session.get(ReplyLimit, address, with_for_update=True)
+    if limit is None:
+        limit = ReplyLimit(address=address, hour_start=now, replies=0)
+        session.add(limit)
+    elif now - limit.hour_start >= HOUR:
+        limit.hour_start, limit.replies = now, 0
+    idle = all(isinstance(line.command, NOT_COMMANDS) for line in cmd.parse_lines(mail.lines))
+    if idle and limit.idle_answered_at is not None and now - limit.idle_answered_at < DAY:
+        log.info("mail from %s has no command, and one was answered in the last day: not answered", address)
+        return False, []
+    limit.replies += 1
+    most = settings.max_replies_per_hour
+    if limit.replies > most:
+        if limit.replies == most + 1:
+            log.warning("%s had %d answers this hour: its mail is applied but not answered until %s UTC",
+                        address, most, f"{limit.hour_start + HOUR:%H:%M}")
+        return False, []
+    notes = []
+    if idle:
+        limit.idle_answered_at = now
+        notes.append("Nothing in your mail was a command the judge could act on. It answers such a mail once a "
+                     "day per address: another one within a day gets no answer.")
+    if limit.replies == most:
+        notes.append(f"This is the judge's {most}th answer to your address this hour: until "
+                     f"{limit.hour_start + HOUR:%H:%M} UTC your mail is applied but not answered.")
+    return True, notes
 
 
 def _quarantine(db: Database, settings: Settings, mail_id: int, now: datetime, error: Exception) -> str:
@@ -236,9 +334,9 @@ def _mark_quarantined(session: Session, mail_id: int, now: datetime, reason: str
     if row is None or row.status not in ("new", "applying"):
         return None
     row.status, row.error, row.processed_at = "quarantined", reason, now
-    mail = parse_mail(row.raw, envelope_from=row.envelope_from)
-    row.message_id = mail.message_id  # a later copy of it is a duplicate
-    row.raw = redact(row.raw, cmd.password_words(mail.lines))
+    mail, secrets = _read(row.raw, row.envelope_from)
+    row.message_id, row.digest = mail.message_id, digest(mail, masker(secrets))  # a later copy of it is a duplicate
+    row.raw = redact(row.raw, secrets)
     return row
 
 

@@ -1,0 +1,93 @@
+"""No robot can draw the judge into a mail loop (issue 22.7): mail that says it is automatic is
+never answered, a mail with no command is answered once a day per address, and an address gets
+at most ``max_replies_per_hour`` answers in an hour; the judge's own mail says it is bulk."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from judge.store.models import InboundMail, Submission
+from tests.service.harness import Judge, Sent, raw_mail, two_player_game
+
+ROBOT = "robot@example.net"
+ROUNDS = 200
+_ids = itertools.count(1)
+
+
+def answer_of(mail: Sent, text: str) -> bytes:
+    """What an auto-responder that ignores RFC 3834 sends back: no Auto-Submitted, no Precedence."""
+    return raw_mail(ROBOT, text, subject=f"Re: {mail.subject}", message_id=f"<robot{next(_ids)}@example.net>",
+                    headers={"In-Reply-To": mail.headers["Message-ID"]})
+
+
+def converse(judge: Judge, text: str) -> int:
+    """A forged mail from the robot starts it; the robot answers every judge mail it gets with
+    ``text``, for ROUNDS rounds at most; how many mails the judge sent it."""
+    judge.send(ROBOT, "HELP")  # the forgery that starts it
+    answered = 0
+    for _ in range(ROUNDS):
+        mails = [mail for mail in judge.new_mail() if mail.to == ROBOT]
+        if not mails:
+            break
+        answered += len(mails)
+        for mail in mails:
+            assert judge.send_raw(answer_of(mail, text)) == "done"  # applied, answered or not
+    return answered + len([mail for mail in judge.new_mail() if mail.to == ROBOT])
+
+
+def test_22_7_an_auto_responder_without_rfc_3834_headers_stops_getting_answers(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    sent = converse(judge, "I am out of the office until Monday.\nYour mail will be read on my return.")
+    assert sent == 2  # the answer to the forgery, and one to the first "out of office" of the day
+    judge.later(25)  # a day later the robot's next mail is answered once more, and that is all
+    judge.send_raw(answer_of(judge.last_to(ROBOT), "I am out of the office until Monday."))
+    judge.send_raw(answer_of(judge.last_to(ROBOT), "I am out of the office until Monday."))
+    assert len([mail for mail in judge.new_mail() if mail.to == ROBOT]) == 1
+
+
+def test_22_7_a_responder_that_repeats_a_command_gets_at_most_the_hourly_answers(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="judge")
+    judge = Judge(tmp_path)
+    assert judge.settings.max_replies_per_hour == 30
+    sent = converse(judge, "I am away; my assistant sends you this list:\nLIST")
+    assert sent == 30
+    assert "the judge's 30th answer to your address this hour" in judge.last_to(ROBOT).body
+    assert len([r for r in caplog.records if "answers this hour" in r.getMessage()]) == 1  # logged once
+    with judge.db.transaction() as session:
+        assert session.scalar(select(func.count()).select_from(InboundMail).where(
+            InboundMail.status == "done")) == 31  # the forgery and 30 answers: every one applied
+
+
+def test_22_7_a_player_over_the_hourly_limit_is_applied_but_not_answered(tmp_path: Path) -> None:
+    judge = two_player_game(Judge(tmp_path, max_replies_per_hour=3))
+    for _ in range(3):
+        judge.send("alice@example.org", "SIGNON F@g1 alice-pw\nSTATUS")
+    assert "answer to your address this hour" in judge.last_to("alice@example.org").body
+    judge.new_mail()
+    assert judge.send("alice@example.org", "SIGNON F@g1 alice-pw\n3 : A PAR - BUR") == "done"
+    assert judge.new_mail() == []
+    with judge.db.transaction() as session:
+        assert session.scalar(select(func.count()).select_from(Submission)) == 1  # the sheet was stored
+    judge.later(1)
+    judge.send("alice@example.org", "SIGNON F@g1 alice-pw\nSTATUS")
+    assert "A PAR - BUR" in judge.last_to("alice@example.org").body  # answered again, the sheet in force
+
+
+@pytest.mark.parametrize("header", ["X-Autoreply: yes", "X-Autorespond: Away", "Precedence: auto_reply"])
+def test_22_7_an_auto_reply_header_makes_a_mail_automatic_never_answered(tmp_path: Path, header: str) -> None:
+    judge = Judge(tmp_path)
+    name, _, value = header.partition(": ")
+    assert judge.send(ROBOT, "HELP", headers={name: value}) == "automatic"
+    assert judge.new_mail() == []
+
+
+def test_22_7_the_judges_mail_says_it_is_bulk(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(ROBOT, "HELP")
+    assert judge.last_to(ROBOT).headers["Precedence"] == "bulk"
