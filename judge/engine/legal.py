@@ -84,6 +84,8 @@ class Illegal(Enum):
     SUPPORT_SELF = "a unit cannot support itself"
     SUPPORT_OWN_PROVINCE = "a unit cannot support a move into its own province"
     SUPPORT_UNREACHABLE = "the supporting unit could not move to that province itself"
+    SUPPORT_ACROSS_STRAIT = "no support is given across a weak strait"
+    CLOSED = "that province is closed this season: nothing moves or supports into or out of it"
     NO_SUPPORTED_UNIT = "there is no unit to support there"
     SUPPORTED_MOVE_ILLEGAL = "the supported unit could not make that move"
     CONVOY_NOT_AT_SEA = "only a fleet in a sea province can convoy"
@@ -158,9 +160,11 @@ def _step(game_map: GameMap, unit: Unit, dest: Location) -> Location | Illegal:
         return Illegal.OWN_PROVINCE
     if dest.province in game_map.impassable:
         return Illegal.IMPASSABLE
+    if dest.province in game_map.closed or here.province in game_map.closed:
+        return Illegal.CLOSED
     if unit.is_fleet and dest.province in game_map.inland:
         return Illegal.FLEET_INLAND
-    if not unit.is_fleet and dest.province in game_map.seas:
+    if not unit.is_fleet and dest.province in game_map.seas and not game_map.army_can_stand(dest.province):
         return Illegal.ARMY_TO_SEA
     return Illegal.NOT_ADJACENT
 
@@ -267,7 +271,9 @@ def _check_support_hold(position: Position, unit: Unit, order: SupportHold) -> O
     if supported.location.province == unit.location.province:
         return Illegal.SUPPORT_SELF
     if supported.location.province not in _reachable(position.game_map, unit):
-        return Illegal.SUPPORT_UNREACHABLE
+        return _unreachable(position.game_map, unit.location.province, supported.location.province)
+    if position.game_map.weak and _across_strait(position.game_map, unit, supported.location.province):
+        return Illegal.SUPPORT_ACROSS_STRAIT
     if (order.unit is unit or order.unit == unit) and (order.supported is supported or order.supported == supported):
         return order
     return lexicon(position.game_map).make(SupportHold, unit, supported)
@@ -289,7 +295,9 @@ def _check_support_move(position: Position, unit: Unit, order: SupportMove) -> O
     if dest.province == here:
         return Illegal.SUPPORT_OWN_PROVINCE
     if dest.province not in _reachable(position.game_map, unit):
-        return Illegal.SUPPORT_UNREACHABLE
+        return _unreachable(position.game_map, here, dest.province)
+    if position.game_map.weak and _across_strait(position.game_map, unit, dest.province):
+        return Illegal.SUPPORT_ACROSS_STRAIT
     normal = _supported_target(position, here, supported, dest)
     if not isinstance(normal, Location):
         return normal
@@ -298,6 +306,17 @@ def _check_support_move(position: Position, unit: Unit, order: SupportMove) -> O
             _remember(known, order)  # the supported move is without convoy: the map decides
         return order
     return lexicon(position.game_map).make(SupportMove, unit, supported, normal)
+
+
+def _unreachable(game_map: GameMap, here: str, there: str) -> Illegal:
+    """Why a unit in ``here`` cannot support into ``there``, which it could not move to."""
+    return Illegal.CLOSED if here in game_map.closed or there in game_map.closed else Illegal.SUPPORT_UNREACHABLE
+
+
+def _across_strait(game_map: GameMap, unit: Unit, province: str) -> bool:
+    """Whether a support by this unit into ``province`` would cross a weak strait (Loeb9): DPjudge
+    refuses it (``about_loeb9``: "Support cannot be given across the strait")."""
+    return province in game_map.weak.get(unit.location.province, _NOWHERE)
 
 
 def _check_convoy(position: Position, unit: Unit, order: Convoy) -> Order | Illegal:
@@ -312,7 +331,7 @@ def _check_convoy(position: Position, unit: Unit, order: Convoy) -> Order | Ille
         return Illegal.CONVOY_NOT_ARMY
     dest = game_map.place(order.destination.province)
     if not position.convoys.on_minimal_route(army.location.province, dest.province, here):
-        return Illegal.CONVOY_NOT_ON_ROUTE
+        return Illegal.CLOSED if here in game_map.closed else Illegal.CONVOY_NOT_ON_ROUTE
     if order.unit == unit and order.army == army.unit and order.destination == dest:
         return order
     return lexicon(game_map).make(Convoy, unit, army.unit, dest)
@@ -476,8 +495,10 @@ class _Reach:
 
     ``provinces``: where it could move without convoy, sorted; ``moves``: those moves;
     ``targets``: for each of those provinces, the destinations a support of the move may
-    name (the province alone, then the coasts a fleet reaches); ``near``: sorted, the
-    provinces where a unit it could support (holding, or moving without convoy) may stand.
+    name (the province alone, then the coasts a fleet reaches); ``supported``: the provinces
+    it could support into (all of ``provinces`` but those across a weak strait); ``near``:
+    sorted, the provinces where a unit it could support (holding, or moving without convoy)
+    may stand.
     """
 
     def __init__(self, game_map: GameMap, unit: Unit) -> None:
@@ -496,7 +517,9 @@ class _Reach:
         self.provinces = tuple(sorted({p.province for p in places}))
         self.moves = tuple(lex.make(Move, unit, p, False) for p in places)
         self.targets = tuple(targets)
-        near = set(self.provinces).union(*(game_map.neighbours[p] for p in self.provinces)) - {unit.province}
+        across = game_map.weak.get(unit.province, _NOWHERE)
+        self.supported = tuple(p for p in self.provinces if p not in across)
+        near = set(self.supported).union(*(game_map.neighbours[p] for p in self.supported)) - {unit.province}
         self.near = tuple(sorted(near))
         self._supports: dict[str, tuple[SupportHold | SupportMove, ...]] = {}
 
@@ -505,11 +528,11 @@ class _Reach:
         found = self._supports.get(other.text)
         if found is None:
             lex = lexicon(self.game_map)
-            held = [lex.make(SupportHold, self.unit, other)] if other.province in self.provinces else []
+            held = [lex.make(SupportHold, self.unit, other)] if other.province in self.supported else []
             moves = [
                 lex.make(SupportMove, self.unit, other, dest)
                 for province, dest in _reach(self.game_map, other).targets
-                if province in self.provinces
+                if province in self.supported
             ]
             found = self._supports[other.text] = (*held, *moves)
         return found
@@ -566,7 +589,7 @@ class _Choices:
                 orders.extend(reach.supports(other.unit))
         network = self.position.convoys
         at_sea = here in network.fleet_seas
-        for province in reach.provinces:
+        for province in reach.supported:
             for army in self.by_convoy.get(province, ()):
                 # Never the unit itself: it could go there without convoy.
                 if at_sea and network.needs_fleet(army.location.province, province, here):
