@@ -94,6 +94,7 @@ class Illegal(Enum):
     RETREAT_NOT_ALLOWED = "the unit cannot retreat there (attacker's origin, standoff or occupied)"
     NO_ADJUSTMENT = "this power has no builds or removals to make"
     BUILD_NOT_HOME = "builds are only allowed in home supply centers"
+    BUILD_NOT_CENTER = "builds are only allowed in supply centers"
     BUILD_NOT_OWNED = "the power does not own that supply center"
     BUILD_OCCUPIED = "that province is occupied"
     BUILD_NEEDS_TYPE = "say whether to build an army or a fleet (and the coast)"
@@ -402,7 +403,7 @@ def _check_adjustment(position: Position, power: str | None, order: Order) -> Or
             return Illegal.NO_UNIT
         if power is not None and placed.power != power:
             return Illegal.NOT_YOUR_UNIT
-        if adjustment_count(position, placed.power) >= 0:
+        if adjustment_count(position, placed.power) >= 0 and order.unit.province not in position.game_map.closed:
             return Illegal.NO_ADJUSTMENT
         return lexicon(position.game_map).make(Remove, placed.unit)
     if not isinstance(order, Build):
@@ -413,14 +414,22 @@ def _check_adjustment(position: Position, power: str | None, order: Order) -> Or
 def _check_build(position: Position, power: str | None, unit: Unit) -> Build | Illegal:
     game_map = position.game_map
     province = unit.province
-    home = game_map.home_power(province)
-    if home is None or (power is not None and home != power):
-        return Illegal.BUILD_NOT_HOME
-    if position.centers.get(province) != home:
-        return Illegal.BUILD_NOT_OWNED
+    if game_map.build_anywhere:
+        # Void (DPjudge's BUILD_ANY): in any supply center the power owns.
+        if province not in game_map.supply_centers:
+            return Illegal.BUILD_NOT_CENTER
+        builder = position.centers.get(province)
+        if builder is None or (power is not None and builder != power):
+            return Illegal.BUILD_NOT_OWNED
+    else:
+        builder = game_map.home_power(province)
+        if builder is None or (power is not None and builder != power):
+            return Illegal.BUILD_NOT_HOME
+        if position.centers.get(province) != builder:
+            return Illegal.BUILD_NOT_OWNED
     if province in position.units:
         return Illegal.BUILD_OCCUPIED
-    if adjustment_count(position, home) <= 0:
+    if adjustment_count(position, builder) <= 0:
         return Illegal.NO_ADJUSTMENT
     terrain = game_map.provinces[province].terrain
     unit_type = unit.type
@@ -456,7 +465,8 @@ def legal_orders(position: Position, province: str) -> list[Order]:
     unit (of its holding, then of its moves without convoy, the province alone before its
     coasts); supports of moves by convoy (by destination, then army); convoys (by army,
     then destination).  In an adjustment phase a unit's only possible order is its
-    removal, when its power must remove units; builds are :func:`legal_builds`.
+    removal, when its power must remove units or the unit stands in a province closed in
+    winter (Loeb9's Arctic Ocean); builds are :func:`legal_builds`.
     """
     kind = position.phase.kind
     lex = lexicon(position.game_map)
@@ -470,8 +480,17 @@ def legal_orders(position: Position, province: str) -> list[Order]:
     if placed is None:
         return []
     if kind is PhaseKind.ADJUSTMENT:
-        return [lex.make(Remove, placed.unit)] if adjustment_count(position, placed.power) < 0 else []
+        removable = adjustment_count(position, placed.power) < 0 or province in position.game_map.closed
+        return [lex.make(Remove, placed.unit)] if removable else []
     return _choices(position).orders(placed)
+
+
+def build_sites(position: Position, power: str) -> list[str]:
+    """Where a power may build (when unoccupied), sorted: the home centers it owns, or on a
+    board with builds in any owned center (Void) every center it owns."""
+    if position.game_map.build_anywhere:
+        return sorted(c for c, owner in position.centers.items() if owner == power)
+    return sorted(c for c in position.game_map.powers[power].home_centers if position.centers.get(c) == power)
 
 
 def legal_builds(position: Position, power: str) -> list[Order]:
@@ -481,8 +500,8 @@ def legal_builds(position: Position, power: str) -> list[Order]:
     game_map = position.game_map
     lex = lexicon(game_map)
     builds: list[Order] = []
-    for province in sorted(position.game_map.powers[power].home_centers):
-        if position.centers.get(province) != power or province in position.units:
+    for province in build_sites(position, power):
+        if province in position.units:
             continue
         if game_map.army_can_stand(province):
             builds.append(lex.make(Build, lex.unit(UnitType.ARMY, game_map.place(province))))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine.legal import Illegal, check_order, legal_orders
+from judge.engine.legal import Illegal, check_order, legal_builds, legal_orders
 from judge.engine.map import load_map
 from judge.engine.notation import position_from_data, result_to_data
 from judge.engine.orders import parse_order
@@ -52,6 +52,16 @@ def test_ancmed_begins_in_spring_of_year_1_and_its_phases_keep_the_year_in_name_
     data = result_to_data(adjudicate(start, {}))
     assert (data["phase"], data["next_phase"]) == ("S0001M", "F0001M")
     assert data["next_phase"][1:5] == "0001"
+
+
+def test_void_begins_in_fall_1900_without_home_centers() -> None:
+    start = Position.initial(load_map("void"))
+    assert str(start.phase) == "F1900M" and not start.centers and len(start.units) == 36
+    # 36 units, 34 centers: after the first fall someone must remove a unit, so a winter follows.
+    orders = {"ALBANIA": ["A ALB - TRI"], "APULIA": ["A APU - NAP"]}
+    after = play(start, orders).position
+    assert str(after.phase) == "W1900A"
+    assert after.centers == {"TRI": "ALBANIA", "NAP": "APULIA"}
 
 
 # -- Ancient Mediterranean: Baleares, an archipelago -------------------------------------------
@@ -139,6 +149,51 @@ def test_weak_strait_a_retreat_across_it_loses_to_another_retreat() -> None:
     pos = board("loeb9", "F1901R", {"FRANCE": ["A TUS", "F TYS"]}, dislodged=dislodged)
     result = play(pos, {"ITALY": ["A ROM - NAP"], "AUSTRIA": ["A SIC - NAP"]})
     assert "ITALY A NAP" in units_after(result) and not any("AUSTRIA" in u for u in units_after(result))
+
+
+# -- Loeb9: the Arctic Ocean, passable in spring only ------------------------------------------------
+
+
+def test_arctic_ocean_a_fleet_there_in_fall_must_hold() -> None:
+    pos = board("loeb9", "F1901M", {"RUSSIA": ["F ARC", "F BAR"], "ENGLAND": ["F NWG"]})
+    assert listed(pos, "ARC") == ["F ARC H"]
+    assert why(pos, "RUSSIA", "F ARC - NWG") is Illegal.CLOSED
+    assert why(pos, "RUSSIA", "F ARC S F BAR - NWG") is Illegal.CLOSED
+    assert why(pos, "ENGLAND", "F NWG - ARC") is Illegal.CLOSED
+    assert why(pos, "RUSSIA", "F BAR S F ARC") is Illegal.CLOSED
+    assert not [o for o in listed(pos, "NWG") if "ARC" in o]
+    spring = board("loeb9", "S1902M", {"RUSSIA": ["F ARC", "F BAR"], "ENGLAND": ["F NWG"]})
+    assert why(spring, "RUSSIA", "F ARC - NWG") is None and why(spring, "ENGLAND", "F NWG - ARC") is None
+
+
+def test_arctic_ocean_a_fleet_there_may_be_removed_in_winter() -> None:
+    # Russia owns as many centers as it has units: nothing is due, yet the fleet may go.
+    units = {"RUSSIA": ["F ARC", "A MOS", "A WAR", "F SEV"]}
+    centers = {"RUSSIA": ["MOS", "WAR", "SEV", "STP"]}
+    fall = board("loeb9", "F1901M", units, centers=centers)
+    after = play(fall, {})
+    assert str(after.position.phase) == "W1901A"  # a winter, for the fleet's sake
+    winter = after.position
+    assert listed(winter, "ARC") == ["REMOVE F ARC"] and listed(winter, "MOS") == []
+    assert why(winter, "RUSSIA", "REMOVE A MOS") is Illegal.NO_ADJUSTMENT
+    removed = play(winter, {"RUSSIA": ["REMOVE F ARC"]})
+    assert "RUSSIA F ARC" not in units_after(removed) and len(removed.position.units) == 3
+    kept = play(winter, {})
+    assert "RUSSIA F ARC" in units_after(kept)
+
+
+# -- Void: builds in any owned center ------------------------------------------------------------
+
+
+def test_void_builds_in_any_owned_center() -> None:
+    pos = board("void", "W1901A", {"ALBANIA": ["A SER"]}, centers={"ALBANIA": ["TRI", "SER"]})
+    assert why(pos, "ALBANIA", "BUILD A TRI") is None
+    assert why(pos, "ALBANIA", "BUILD F TRI") is None
+    assert why(pos, "ALBANIA", "BUILD A SER") is Illegal.BUILD_OCCUPIED
+    assert why(pos, "ALBANIA", "BUILD A VIE") is Illegal.BUILD_NOT_OWNED
+    assert why(pos, "ALBANIA", "BUILD A ALB") is Illegal.BUILD_NOT_CENTER
+    assert [str(o) for o in legal_builds(pos, "ALBANIA")] == ["BUILD A TRI", "BUILD F TRI", "WAIVE"]
+    assert "ALBANIA A TRI" in units_after(play(pos, {"ALBANIA": ["BUILD A TRI"]}))
 
 
 # -- Modern: canals and two-coast Iran ---------------------------------------------------------------
