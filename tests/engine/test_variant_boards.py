@@ -219,3 +219,34 @@ def test_modern_iran_has_two_coasts() -> None:
     north = board("modern", "S1995M", {"TURKEY": ["F IRN/NC"]})
     assert why(north, "TURKEY", "F IRN/NC - CAS") is None
     assert why(north, "TURKEY", "F IRN/NC - PER") is Illegal.NOT_ADJACENT
+
+
+# -- names and the JSON commands ------------------------------------------------------------------
+
+
+def test_orders_are_read_with_each_boards_names_and_aliases() -> None:
+    loeb9 = load_map("loeb9")
+    # Renamed provinces (rule: "the usual names and abbreviations ... are recognized as aliases").
+    assert str(parse_order("A Norway - Sweden", loeb9)) == "A OSL - STO"
+    assert str(parse_order("F Portugal - Cordoba", loeb9)) == "F LIS - COR"
+    assert str(parse_order("A DEN - KIE", loeb9)) == "A COP - KIE"
+    modern = load_map("modern")
+    assert str(parse_order("F Persian Gulf - Iran (south coast)", modern)) == "F PER - IRN/SC"
+    assert str(parse_order("A St-Petersburg - Leningrad", modern)).startswith("A STP - ")
+    ancmed = load_map("ancmed")
+    assert str(parse_order("A Massilia - Baleares via convoy", ancmed)) == "A MAS - BAL VIA CONVOY"
+
+
+def test_judge_adjudicate_and_judge_orders_take_the_variant() -> None:
+    from judge.service.cli import adjudicate_data, orders_data
+
+    out = adjudicate_data({"variant": "ancmed", "phase": "S1M", "units": {"ROME": ["F NEA"]},
+                           "orders": {"R": ["F NEA - TYN"]}})
+    assert (out["variant"], out["phase"], out["next_phase"]) == ("ancmed", "S0001M", "F0001M")
+    assert out["units"] == {"ROME": ["F TYN"]}
+    listed = orders_data({"variant": "loeb9", "phase": "F1901M", "units": {"RUSSIA": ["F ARC"]}})
+    assert listed["orders"] == {"F ARC": ["F ARC H"]}
+    void = orders_data({"variant": "void", "phase": "W1900A", "units": {"+": ["F WES"]},
+                        "centers": {"+": ["TUN", "NAP"]}})
+    builds = ["BUILD A NAP", "BUILD F NAP", "BUILD A TUN", "BUILD F TUN", "WAIVE"]
+    assert void["builds"] == {"W_MEDITERRANEAN_SEA": builds}
