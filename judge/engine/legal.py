@@ -5,7 +5,11 @@ could be valid.  A move that needs a convoy is legal only if fleets on the board
 a chain for it; a support only if the supporter could itself enter the province and the
 supported unit could make the move without the supporter's help as a convoying fleet
 (6.D.31); a convoy only if the fleet lies on some minimal convoy route (6.G.19).  An
-illegal order is ignored and its unit holds.
+illegal order is ignored and its unit holds.  The variant boards add three rules, all read
+from the board's data: no support is given across a weak strait (Loeb9); a province closed
+this season (Loeb9's Arctic Ocean outside spring) has no edges on the season's board, so
+nothing enters it and its unit only holds, and in winter its owner may remove that unit;
+builds are in any owned center where the board says so (Void).
 
 :func:`check_order` both checks an order and *normalises* it: the unit designation is
 taken from the board (a wrong or missing type or coast of the ordered unit is ignored,
