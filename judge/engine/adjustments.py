@@ -3,8 +3,13 @@
 Orders are carried out one by one in the order given (DATC 4.D.4-4.D.6): once a power has
 made all the builds (or ``WAIVE``\\s) or removals it is due, its further ones fail.  A power
 that removes too few units is in civil disorder (2023 rules, DATC 6.J): its units furthest
-from its nearest owned supply center go first, counting moves over land and sea alike;
-on equal distance fleets go before armies, then by the province's English name.
+from its nearest owned supply center go first, counting moves over land and sea alike on
+the whole board (a province closed in winter included); on equal distance fleets go before
+armies, then by the province's English name.
+
+A unit in a province closed in winter (Loeb9's Arctic Ocean) may be removed by its owner
+whatever the power is due (DPjudge's ``about_loeb9``): such a removal counts as one of
+the removals due while some are, and is an extra one otherwise.
 """
 
 from __future__ import annotations
@@ -21,12 +26,13 @@ def distance_to_centers(position: Position, province: str, centers: set[str]) ->
     """Steps from a province to the nearest of ``centers``, by land and sea alike."""
     if not centers:
         return 10**6
+    board = position.game_map.board
     frontier, seen, steps = {province}, {province}, 0
     while frontier:
         if frontier & centers:
             return steps
         steps += 1
-        frontier = {n for p in frontier for n in position.game_map.any_neighbours(p)} - seen
+        frontier = {n for p in frontier for n in board.any_neighbours(p)} - seen
         seen |= frontier
     return 10**6
 
@@ -55,7 +61,16 @@ def adjudicate_adjustments(
         if entry.outcome is not None or order is None:
             continue
         key = order.unit.province if isinstance(order, Build | Remove) else None
-        if used.get(power, 0) >= abs(adjustment_count(position, power)):
+        due = adjustment_count(position, power)
+        removals_left = -due - used.get(power, 0)
+        if isinstance(order, Remove) and key in position.game_map.closed and removals_left <= 0:
+            # A unit in a province closed in winter, removed though no removal is (still) due.
+            if key in units:
+                del units[key]
+                entry.settle(Outcome.SUCCEEDS)
+            else:
+                entry.settle(Outcome.FAILS, "already removed")
+        elif used.get(power, 0) >= abs(due):
             entry.settle(Outcome.FAILS, "too many")
         elif isinstance(order, Build) and key in units:
             entry.settle(Outcome.FAILS, "occupied")

@@ -5,7 +5,11 @@ could be valid.  A move that needs a convoy is legal only if fleets on the board
 a chain for it; a support only if the supporter could itself enter the province and the
 supported unit could make the move without the supporter's help as a convoying fleet
 (6.D.31); a convoy only if the fleet lies on some minimal convoy route (6.G.19).  An
-illegal order is ignored and its unit holds.
+illegal order is ignored and its unit holds.  The variant boards add three rules, all read
+from the board's data: no support is given across a weak strait (Loeb9); a province closed
+this season (Loeb9's Arctic Ocean outside spring) has no edges on the season's board, so
+nothing enters it and its unit only holds, and in winter its owner may remove that unit;
+builds are in any owned center where the board says so (Void).
 
 :func:`check_order` both checks an order and *normalises* it: the unit designation is
 taken from the board (a wrong or missing type or coast of the ordered unit is ignored,
@@ -84,6 +88,8 @@ class Illegal(Enum):
     SUPPORT_SELF = "a unit cannot support itself"
     SUPPORT_OWN_PROVINCE = "a unit cannot support a move into its own province"
     SUPPORT_UNREACHABLE = "the supporting unit could not move to that province itself"
+    SUPPORT_ACROSS_STRAIT = "no support is given across a weak strait"
+    CLOSED = "that province is closed this season: nothing moves or supports into or out of it"
     NO_SUPPORTED_UNIT = "there is no unit to support there"
     SUPPORTED_MOVE_ILLEGAL = "the supported unit could not make that move"
     CONVOY_NOT_AT_SEA = "only a fleet in a sea province can convoy"
@@ -92,6 +98,7 @@ class Illegal(Enum):
     RETREAT_NOT_ALLOWED = "the unit cannot retreat there (attacker's origin, standoff or occupied)"
     NO_ADJUSTMENT = "this power has no builds or removals to make"
     BUILD_NOT_HOME = "builds are only allowed in home supply centers"
+    BUILD_NOT_CENTER = "builds are only allowed in supply centers"
     BUILD_NOT_OWNED = "the power does not own that supply center"
     BUILD_OCCUPIED = "that province is occupied"
     BUILD_NEEDS_TYPE = "say whether to build an army or a fleet (and the coast)"
@@ -158,9 +165,11 @@ def _step(game_map: GameMap, unit: Unit, dest: Location) -> Location | Illegal:
         return Illegal.OWN_PROVINCE
     if dest.province in game_map.impassable:
         return Illegal.IMPASSABLE
+    if dest.province in game_map.closed or here.province in game_map.closed:
+        return Illegal.CLOSED
     if unit.is_fleet and dest.province in game_map.inland:
         return Illegal.FLEET_INLAND
-    if not unit.is_fleet and dest.province in game_map.seas:
+    if not unit.is_fleet and dest.province in game_map.seas and not game_map.army_can_stand(dest.province):
         return Illegal.ARMY_TO_SEA
     return Illegal.NOT_ADJACENT
 
@@ -267,7 +276,9 @@ def _check_support_hold(position: Position, unit: Unit, order: SupportHold) -> O
     if supported.location.province == unit.location.province:
         return Illegal.SUPPORT_SELF
     if supported.location.province not in _reachable(position.game_map, unit):
-        return Illegal.SUPPORT_UNREACHABLE
+        return _unreachable(position.game_map, unit.location.province, supported.location.province)
+    if position.game_map.weak and _across_strait(position.game_map, unit, supported.location.province):
+        return Illegal.SUPPORT_ACROSS_STRAIT
     if (order.unit is unit or order.unit == unit) and (order.supported is supported or order.supported == supported):
         return order
     return lexicon(position.game_map).make(SupportHold, unit, supported)
@@ -289,7 +300,9 @@ def _check_support_move(position: Position, unit: Unit, order: SupportMove) -> O
     if dest.province == here:
         return Illegal.SUPPORT_OWN_PROVINCE
     if dest.province not in _reachable(position.game_map, unit):
-        return Illegal.SUPPORT_UNREACHABLE
+        return _unreachable(position.game_map, here, dest.province)
+    if position.game_map.weak and _across_strait(position.game_map, unit, dest.province):
+        return Illegal.SUPPORT_ACROSS_STRAIT
     normal = _supported_target(position, here, supported, dest)
     if not isinstance(normal, Location):
         return normal
@@ -298,6 +311,17 @@ def _check_support_move(position: Position, unit: Unit, order: SupportMove) -> O
             _remember(known, order)  # the supported move is without convoy: the map decides
         return order
     return lexicon(position.game_map).make(SupportMove, unit, supported, normal)
+
+
+def _unreachable(game_map: GameMap, here: str, there: str) -> Illegal:
+    """Why a unit in ``here`` cannot support into ``there``, which it could not move to."""
+    return Illegal.CLOSED if here in game_map.closed or there in game_map.closed else Illegal.SUPPORT_UNREACHABLE
+
+
+def _across_strait(game_map: GameMap, unit: Unit, province: str) -> bool:
+    """Whether a support by this unit into ``province`` would cross a weak strait (Loeb9): DPjudge
+    refuses it (``about_loeb9``: "Support cannot be given across the strait")."""
+    return province in game_map.weak.get(unit.location.province, _NOWHERE)
 
 
 def _check_convoy(position: Position, unit: Unit, order: Convoy) -> Order | Illegal:
@@ -312,7 +336,7 @@ def _check_convoy(position: Position, unit: Unit, order: Convoy) -> Order | Ille
         return Illegal.CONVOY_NOT_ARMY
     dest = game_map.place(order.destination.province)
     if not position.convoys.on_minimal_route(army.location.province, dest.province, here):
-        return Illegal.CONVOY_NOT_ON_ROUTE
+        return Illegal.CLOSED if here in game_map.closed else Illegal.CONVOY_NOT_ON_ROUTE
     if order.unit == unit and order.army == army.unit and order.destination == dest:
         return order
     return lexicon(game_map).make(Convoy, unit, army.unit, dest)
@@ -383,7 +407,7 @@ def _check_adjustment(position: Position, power: str | None, order: Order) -> Or
             return Illegal.NO_UNIT
         if power is not None and placed.power != power:
             return Illegal.NOT_YOUR_UNIT
-        if adjustment_count(position, placed.power) >= 0:
+        if adjustment_count(position, placed.power) >= 0 and order.unit.province not in position.game_map.closed:
             return Illegal.NO_ADJUSTMENT
         return lexicon(position.game_map).make(Remove, placed.unit)
     if not isinstance(order, Build):
@@ -394,14 +418,22 @@ def _check_adjustment(position: Position, power: str | None, order: Order) -> Or
 def _check_build(position: Position, power: str | None, unit: Unit) -> Build | Illegal:
     game_map = position.game_map
     province = unit.province
-    home = game_map.home_power(province)
-    if home is None or (power is not None and home != power):
-        return Illegal.BUILD_NOT_HOME
-    if position.centers.get(province) != home:
-        return Illegal.BUILD_NOT_OWNED
+    if game_map.build_anywhere:
+        # Void (DPjudge's BUILD_ANY): in any supply center the power owns.
+        if province not in game_map.supply_centers:
+            return Illegal.BUILD_NOT_CENTER
+        builder = position.centers.get(province)
+        if builder is None or (power is not None and builder != power):
+            return Illegal.BUILD_NOT_OWNED
+    else:
+        builder = game_map.home_power(province)
+        if builder is None or (power is not None and builder != power):
+            return Illegal.BUILD_NOT_HOME
+        if position.centers.get(province) != builder:
+            return Illegal.BUILD_NOT_OWNED
     if province in position.units:
         return Illegal.BUILD_OCCUPIED
-    if adjustment_count(position, home) <= 0:
+    if adjustment_count(position, builder) <= 0:
         return Illegal.NO_ADJUSTMENT
     terrain = game_map.provinces[province].terrain
     unit_type = unit.type
@@ -437,7 +469,8 @@ def legal_orders(position: Position, province: str) -> list[Order]:
     unit (of its holding, then of its moves without convoy, the province alone before its
     coasts); supports of moves by convoy (by destination, then army); convoys (by army,
     then destination).  In an adjustment phase a unit's only possible order is its
-    removal, when its power must remove units; builds are :func:`legal_builds`.
+    removal, when its power must remove units or the unit stands in a province closed in
+    winter (Loeb9's Arctic Ocean); builds are :func:`legal_builds`.
     """
     kind = position.phase.kind
     lex = lexicon(position.game_map)
@@ -451,8 +484,17 @@ def legal_orders(position: Position, province: str) -> list[Order]:
     if placed is None:
         return []
     if kind is PhaseKind.ADJUSTMENT:
-        return [lex.make(Remove, placed.unit)] if adjustment_count(position, placed.power) < 0 else []
+        removable = adjustment_count(position, placed.power) < 0 or province in position.game_map.closed
+        return [lex.make(Remove, placed.unit)] if removable else []
     return _choices(position).orders(placed)
+
+
+def build_sites(position: Position, power: str) -> list[str]:
+    """Where a power may build (when unoccupied), sorted: the home centers it owns, or on a
+    board with builds in any owned center (Void) every center it owns."""
+    if position.game_map.build_anywhere:
+        return sorted(c for c, owner in position.centers.items() if owner == power)
+    return sorted(c for c in position.game_map.powers[power].home_centers if position.centers.get(c) == power)
 
 
 def legal_builds(position: Position, power: str) -> list[Order]:
@@ -462,8 +504,8 @@ def legal_builds(position: Position, power: str) -> list[Order]:
     game_map = position.game_map
     lex = lexicon(game_map)
     builds: list[Order] = []
-    for province in sorted(position.game_map.powers[power].home_centers):
-        if position.centers.get(province) != power or province in position.units:
+    for province in build_sites(position, power):
+        if province in position.units:
             continue
         if game_map.army_can_stand(province):
             builds.append(lex.make(Build, lex.unit(UnitType.ARMY, game_map.place(province))))
@@ -476,8 +518,10 @@ class _Reach:
 
     ``provinces``: where it could move without convoy, sorted; ``moves``: those moves;
     ``targets``: for each of those provinces, the destinations a support of the move may
-    name (the province alone, then the coasts a fleet reaches); ``near``: sorted, the
-    provinces where a unit it could support (holding, or moving without convoy) may stand.
+    name (the province alone, then the coasts a fleet reaches); ``supported``: the provinces
+    it could support into (all of ``provinces`` but those across a weak strait); ``near``:
+    sorted, the provinces where a unit it could support (holding, or moving without convoy)
+    may stand.
     """
 
     def __init__(self, game_map: GameMap, unit: Unit) -> None:
@@ -496,7 +540,9 @@ class _Reach:
         self.provinces = tuple(sorted({p.province for p in places}))
         self.moves = tuple(lex.make(Move, unit, p, False) for p in places)
         self.targets = tuple(targets)
-        near = set(self.provinces).union(*(game_map.neighbours[p] for p in self.provinces)) - {unit.province}
+        across = game_map.weak.get(unit.province, _NOWHERE)
+        self.supported = tuple(p for p in self.provinces if p not in across)
+        near = set(self.supported).union(*(game_map.neighbours[p] for p in self.supported)) - {unit.province}
         self.near = tuple(sorted(near))
         self._supports: dict[str, tuple[SupportHold | SupportMove, ...]] = {}
 
@@ -505,11 +551,11 @@ class _Reach:
         found = self._supports.get(other.text)
         if found is None:
             lex = lexicon(self.game_map)
-            held = [lex.make(SupportHold, self.unit, other)] if other.province in self.provinces else []
+            held = [lex.make(SupportHold, self.unit, other)] if other.province in self.supported else []
             moves = [
                 lex.make(SupportMove, self.unit, other, dest)
                 for province, dest in _reach(self.game_map, other).targets
-                if province in self.provinces
+                if province in self.supported
             ]
             found = self._supports[other.text] = (*held, *moves)
         return found
@@ -566,7 +612,7 @@ class _Choices:
                 orders.extend(reach.supports(other.unit))
         network = self.position.convoys
         at_sea = here in network.fleet_seas
-        for province in reach.provinces:
+        for province in reach.supported:
             for army in self.by_convoy.get(province, ()):
                 # Never the unit itself: it could go there without convoy.
                 if at_sea and network.needs_fleet(army.location.province, province, here):

@@ -12,6 +12,26 @@ by canonical text), the provinces of each terrain are sets, and per unit type an
 (keyed by its text) the provinces a unit can enter, the coasts a fleet reaches in each of
 them, the seas touching each province and the coasts along each sea are frozen sets.
 Checking an order against the map is then a few set lookups.
+
+What a variant board adds is data too, each key optional (the standard board has none):
+
+* ``start_season`` (``"S"`` or ``"F"``) with ``start_year``: the first phase (Void begins in
+  Fall 1900);
+* ``builds``: ``"home_centers"`` (the rule) or ``"owned_centers"`` (Void: any owned center);
+* the ``archipelago`` terrain (DPjudge's ``PORT``, Ancient Mediterranean's Baleares): armies
+  and fleets may stand there and it is a coast for convoys (an army may be convoyed to and
+  from it), and a fleet there is at sea: it may convoy.  Which units reach it by land or sea
+  is the edges' business: Baleares has fleet edges only, so armies reach it by convoy alone;
+* a province's ``seasons`` (Loeb9's Arctic Ocean, ``["S"]``): the seasons it is passable in.
+  In the others it is closed: :meth:`GameMap.in_season` is the board of a season, the same
+  board with every edge of its closed provinces taken away, so that nothing moves, retreats,
+  supports or convoys into or out of them and a unit there can only hold
+  (:class:`~judge.engine.position.Position` plays on the board of its phase's season);
+* ``weak_edges`` (Loeb9's straits, DPjudge's ``~``): army edges across which a move has the
+  strength of its supports only and no support is given (:mod:`judge.engine.movement`,
+  :mod:`judge.engine.legal`);
+* ``eliminated_may_transfer`` (false on Void, DPjudge's Payola rule ``NO_DONATIONS``): an
+  eliminated power may not transfer money (:mod:`judge.payola.treasury`).
 """
 
 from __future__ import annotations
@@ -19,7 +39,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cache
 from pathlib import Path
@@ -39,6 +59,7 @@ class Terrain(Enum):
     SEA = "sea"
     COAST = "coast"
     LAND = "land"
+    ARCHIPELAGO = "archipelago"  # a coast for armies and convoys, and at sea for fleets (Baleares)
     IMPASSABLE = "impassable"
 
 
@@ -114,6 +135,13 @@ class GameMap:
     army_adjacency: Mapping[str, frozenset[str]]
     fleet_adjacency: Mapping[Location, frozenset[Location]]
     names: Mapping[str, str] = field(repr=False)  # normalised name or alias -> province id
+    start_season: str = "S"  # the first phase's season: "S" (spring) or "F" (fall)
+    build_anywhere: bool = False  # builds in any owned supply center, not only in home centers
+    eliminated_may_transfer: bool = True
+    weak: Mapping[str, frozenset[str]] = field(default_factory=dict, repr=False)  # province -> across a weak strait
+    open_seasons: Mapping[str, frozenset[str]] = field(default_factory=dict, repr=False)  # province -> seasons open
+    closed: frozenset[str] = frozenset()  # the provinces closed on this board (a season's board)
+    full: GameMap | None = field(default=None, repr=False)  # a season's board: the board with nothing closed
     locations: Mapping[str, Location] = field(init=False, repr=False)  # "STP/SC", "PAR" -> the one Location
     # a fleet's location (text) -> province it can move to -> the locations it reaches there
     fleet_reach: Mapping[str, Mapping[str, tuple[Location, ...]]] = field(init=False, repr=False)
@@ -126,6 +154,8 @@ class GameMap:
     inland: frozenset[str] = field(init=False, repr=False)
     impassable: frozenset[str] = field(init=False, repr=False)
     supply_centers: frozenset[str] = field(init=False, repr=False)
+    seasonal: bool = field(init=False, repr=False)  # some province is closed in some season
+    _seasons: dict[str, GameMap] = field(init=False, repr=False)  # the boards of the seasons, once built
 
     def __post_init__(self) -> None:
         provinces = self.provinces
@@ -144,7 +174,9 @@ class GameMap:
         neighbours: dict[str, set[str]] = {p: set(self.army_adjacency.get(p, ())) for p in provinces}
         for loc, dests in fleet.items():
             neighbours[loc.province].update(d.province for d in dests)
-        seas, coastal = terrain[Terrain.SEA], terrain[Terrain.COAST]
+        # An archipelago is both: a coast an army is convoyed to or from, and a sea a fleet convoys in.
+        seas = terrain[Terrain.SEA] | terrain[Terrain.ARCHIPELAGO]
+        coastal = terrain[Terrain.COAST] | terrain[Terrain.ARCHIPELAGO]
         derived: dict[str, object] = {
             "locations": MappingProxyType(locations),
             "fleet_adjacency": MappingProxyType(fleet),
@@ -158,9 +190,50 @@ class GameMap:
             "inland": terrain[Terrain.LAND],
             "impassable": terrain[Terrain.IMPASSABLE],
             "supply_centers": frozenset(p.id for p in provinces.values() if p.center),
+            "seasonal": bool(self.open_seasons),
+            "_seasons": {},
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)
+
+    # -- seasons ---------------------------------------------------------------
+
+    def in_season(self, season: str) -> GameMap:
+        """The board of a season (``"S"``, ``"F"``, ``"W"``): this one, less every edge of the
+        provinces closed in that season (built once per season; the board itself when none is)."""
+        if not self.seasonal:
+            return self
+        board = self.full or self
+        found = board._seasons.get(season)
+        if found is None:
+            closed = frozenset(p for p, open_in in board.open_seasons.items() if season not in open_in)
+            if not closed:
+                found = board
+            else:
+                army = {
+                    p: frozenset(d for d in dests if d not in closed)
+                    for p, dests in board.army_adjacency.items()
+                    if p not in closed
+                }
+                fleet = {
+                    loc: frozenset(d for d in dests if d.province not in closed)
+                    for loc, dests in board.fleet_adjacency.items()
+                    if loc.province not in closed
+                }
+                found = replace(
+                    board,
+                    army_adjacency=MappingProxyType(army),
+                    fleet_adjacency=MappingProxyType(fleet),
+                    closed=closed,
+                    full=board,
+                )
+            board._seasons[season] = found
+        return found
+
+    @property
+    def board(self) -> GameMap:
+        """The board with nothing closed (a season's board is a view of it)."""
+        return self.full or self
 
     # -- names -----------------------------------------------------------------
 
@@ -195,7 +268,7 @@ class GameMap:
 
     @property
     def letters(self) -> dict[str, str]:
-        """Each power's initial, by power name (acceptance lists are written in initials)."""
+        """Each power's symbol, by power name (acceptance lists are written in them; ruling 14)."""
         return {name: info.letter for name, info in self.powers.items()}
 
     def home_power(self, province: str) -> str | None:
@@ -262,7 +335,7 @@ def parse_map(data: Any) -> GameMap:
     fleet_pairs = [(_location_of(a), _location_of(b)) for a, b in (edge.split() for edge in data["fleet_edges"])]
     for a, b in army_pairs:
         for p in (a, b):
-            if p not in provinces or provinces[p].terrain not in (Terrain.LAND, Terrain.COAST):
+            if p not in provinces or provinces[p].terrain not in _ARMY_GROUND:
                 raise MapError(f"army edge {a}-{b}: {p} cannot hold an army")
     for a, b in fleet_pairs:
         for loc in (a, b):
@@ -280,6 +353,23 @@ def parse_map(data: Any) -> GameMap:
     }
     army = {k: frozenset(v) for k, v in _symmetric(army_pairs).items()}
     fleet = {k: frozenset(v) for k, v in _symmetric(fleet_pairs).items()}
+    weak_pairs = [tuple(edge.split()) for edge in data.get("weak_edges", ())]
+    for a, b in weak_pairs:
+        if b not in army.get(a, ()):
+            raise MapError(f"weak strait {a}-{b}: not an army edge")
+    open_seasons: dict[str, frozenset[str]] = {}
+    for entry in data["provinces"]:
+        if "seasons" in entry:
+            seasons = frozenset(entry["seasons"])
+            if not seasons <= {"S", "F", "W"}:
+                raise MapError(f"province {entry['id']}: seasons are S, F and W")
+            open_seasons[entry["id"]] = seasons
+    builds = data.get("builds", "home_centers")
+    if builds not in ("home_centers", "owned_centers"):
+        raise MapError(f"builds must be home_centers or owned_centers, not {builds}")
+    start_season = str(data.get("start_season", "S"))
+    if start_season not in ("S", "F"):
+        raise MapError("start_season must be S or F")
     return GameMap(
         name=str(data["name"]),
         start_year=int(data["start_year"]),
@@ -289,11 +379,19 @@ def parse_map(data: Any) -> GameMap:
         army_adjacency=MappingProxyType(army),
         fleet_adjacency=MappingProxyType(fleet),
         names=MappingProxyType(names),
+        start_season=start_season,
+        build_anywhere=builds == "owned_centers",
+        eliminated_may_transfer=bool(data.get("eliminated_may_transfer", True)),
+        weak=MappingProxyType({k: frozenset(v) for k, v in _symmetric(weak_pairs).items()}),
+        open_seasons=MappingProxyType(open_seasons),
     )
 
 
+_ARMY_GROUND = (Terrain.LAND, Terrain.COAST, Terrain.ARCHIPELAGO)
+
+
 def _fleet_places(prov: Province) -> tuple[Location, ...]:
-    if prov.terrain not in (Terrain.SEA, Terrain.COAST):
+    if prov.terrain not in (Terrain.SEA, Terrain.COAST, Terrain.ARCHIPELAGO):
         return ()
     if prov.coasts:
         return tuple(Location(prov.id, c) for c in prov.coasts)

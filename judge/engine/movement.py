@@ -16,6 +16,17 @@ What does not depend on any decision is worked out once from the orders: who mov
 the supports that count for each move, head-to-head pairs, which moves go by convoy; and a
 unit nobody moves against keeps its support, convoy or place without asking the resolver.
 
+A move across a weak strait (Loeb9: Cordoba-North Africa, Naples-Sicily; DPjudge's
+``about_loeb9``) "is made with a force equal to the number of supports (as opposed to one
+plus the number of supports)": its attack, defend and prevent strengths are its supports
+alone.  As in DPjudge, where the one strongest unit bound for a province gets it, an
+unsupported crossing (strength 0) still enters a province that is empty or being left and
+that no other move prevents; anything holding there, another move there with a prevent
+strength, or a unit coming the other way stops it.  "An unsupported army making such a move
+will have no effect whatsoever on the destination province for the purposes of cutting
+support": it cuts a support only while at least one of its own supports is given.  (That
+no support is given across a strait is :mod:`judge.engine.legal`'s business.)
+
 Strengths are exactly the DATC's (5.B.5-5.B.8): a power never helps dislodge its own unit,
 a unit that lost a head-to-head battle does not prevent (4.A.7 choice b), and a move by
 convoy is never head-to-head.  Whether an army move to an adjacent province goes by
@@ -106,6 +117,11 @@ class _Board:
                 else:
                     self.void.add(supporter)
         self.convoyed = {p for p, move in moves.items() if not move.unit.is_fleet and self._uses_convoy(p, move)}
+        weak = position.game_map.weak
+        # The moves across a weak strait (none on most boards): their strengths have no base of 1.
+        self.weak: set[str] = (
+            {p for p, dest in target.items() if dest in weak.get(p, ()) and p not in self.convoyed} if weak else set()
+        )
         self.opponent = {  # head to head: moving into each other's province, neither by convoy
             p: dest
             for p, dest in target.items()
@@ -160,13 +176,14 @@ class _Board:
             return 0
         dest = self.target[province]
         supporters = self.supports[province]
+        base = 0 if province in self.weak else 1
         if dest not in self.orders or (
             dest in self.moves and province not in self.opponent and self.resolver.resolve(dest)
         ):
-            return 1 + self._given(supporters)
+            return base + self._given(supporters)
         if self.owner[dest] == self.owner[province]:
             return 0
-        return 1 + self._given(supporters, exclude_power=self.owner[dest])
+        return base + self._given(supporters, exclude_power=self.owner[dest])
 
     def hold_strength(self, province: str) -> int:
         if province not in self.orders:
@@ -176,10 +193,12 @@ class _Board:
         return 1 + self._given(self.hold_supports.get(province, []))
 
     def defend_strength(self, province: str) -> int:
-        return 1 + self._given(self.supports[province])
+        return (0 if province in self.weak else 1) + self._given(self.supports[province])
 
     def prevent_strength(self, province: str) -> int:
-        return 1 + self._given(self.supports[province]) if self.prevents(province) else 0
+        if not self.prevents(province):
+            return 0
+        return (0 if province in self.weak else 1) + self._given(self.supports[province])
 
     def prevents(self, province: str) -> bool:
         """Whether a move has a prevent strength at all: a path, and no head-to-head battle lost."""
@@ -201,7 +220,7 @@ class _Board:
     def _move_succeeds(self, province: str) -> bool:
         attack = self.attack_strength(province)
         if attack == 0:
-            return False
+            return province in self.weak and self._unsupported_crossing(province)
         dest = self.target[province]
         opponent = self.opponent.get(province)
         if opponent is not None:
@@ -214,10 +233,21 @@ class _Board:
                 return False
         return True
 
+    def _unsupported_crossing(self, province: str) -> bool:
+        """Whether a move across a weak strait with no support given (strength 0) gets in: only
+        into a province nothing holds (empty, or left), that nothing else moving there prevents
+        and that no unit is leaving the other way."""
+        dest = self.target[province]
+        if province in self.opponent or self.hold_strength(dest) > 0:
+            return False
+        return not any(self.prevents(other) for other in self.moves_into[dest] if other != province)
+
     def _support_given(self, province: str, aim: str) -> bool:
         for attacker in self.moves_into.get(province, ()):
             if self.owner[attacker] == self.owner[province] or not self.path(attacker):
                 continue
+            if attacker in self.weak and not self._given(self.supports[attacker]):
+                continue  # an unsupported crossing of a weak strait cuts nothing
             if attacker != aim or self.resolver.resolve(attacker):
                 return False
         return True

@@ -2,8 +2,9 @@
 
 Sequence: ``S1901M`` → ``S1901R`` (only if a unit was dislodged) → ``F1901M`` → ``F1901R``
 (only if dislodged) → supply centers change hands → ``W1901A`` (only if some power must
-remove units or can build somewhere) → ``S1902M``.  A power that reaches the map's victory
-count of centers when they change hands is the winner.
+remove units or can build somewhere, or a unit may be removed from a province closed in
+winter) → ``S1902M``.  A board may begin in Fall (Void: ``F1900M``).  A power that reaches
+the board's victory count of centers when they change hands is the winner.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from judge.engine.adjustments import adjudicate_adjustments
-from judge.engine.legal import adjustment_count
+from judge.engine.legal import adjustment_count, build_sites
 from judge.engine.movement import adjudicate_movement
 from judge.engine.orders import Order, PhaseKind
 from judge.engine.position import Phase, PlacedUnit, Position, Season
@@ -72,14 +73,17 @@ def _end_of_season(position: Position, units: Sequence[PlacedUnit]) -> Position:
 
 
 def adjustment_needed(position: Position) -> bool:
-    """Some power must remove units, or is due a build and has a free owned home center."""
-    for power, info in position.game_map.powers.items():
+    """Some power must remove units, or is due a build and has a free place to build (an owned
+    home center, or any owned center on Void), or a unit stands in a province closed in winter
+    (its owner may remove it: Loeb9's Arctic Ocean)."""
+    closed = position.game_map.closed
+    if closed and not closed.isdisjoint(position.units):
+        return True
+    for power in position.game_map.powers:
         count = adjustment_count(position, power)
         if count < 0:
             return True
-        if count > 0 and any(
-            position.centers.get(c) == power and c not in position.units for c in info.home_centers
-        ):
+        if count > 0 and any(c not in position.units for c in build_sites(position, power)):
             return True
     return False
 

@@ -2,7 +2,13 @@
 
 A position is a frozen value.  What many questions about it share is derived once, on
 first use, and kept with it: the seas holding fleets and their convoy routes
-(:attr:`Position.convoys`).
+(:attr:`Position.convoys`).  A position plays on the board of its phase's season
+(:meth:`~judge.engine.map.GameMap.in_season`: the board itself, unless some province is
+closed in that season, like Loeb9's Arctic Ocean outside spring).
+
+A phase is written with a four-digit year (``S1901M``, ``S0001M`` on a board that starts
+in year 1), so that the year is always ``name[1:5]``; it is read with or without the
+leading zeros (``S1M``).
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ _KIND_RANK = {PhaseKind.MOVEMENT: 0, PhaseKind.RETREAT: 1, PhaseKind.ADJUSTMENT:
 
 @dataclass(frozen=True, slots=True)
 class Phase:
-    """A phase such as ``S1901M`` (Spring 1901 movement), ``F1901R`` or ``W1901A``."""
+    """A phase such as ``S1901M`` (Spring 1901 movement), ``F1901R`` or ``W1901A`` (years 0 to 9999)."""
 
     season: Season
     year: int
@@ -40,7 +46,7 @@ class Phase:
 
     @classmethod
     def parse(cls, text: str) -> Phase:
-        match = re.fullmatch(r"([SFW])(\d{1,5})([MRA])", text.strip().upper())
+        match = re.fullmatch(r"([SFW])(\d{1,4})([MRA])", text.strip().upper())
         if match is None:
             raise ValueError(f"bad phase '{text}': expected e.g. S1901M, F1901R or W1901A")
         season, kind = Season(match.group(1)), PhaseKind(match.group(3))
@@ -52,7 +58,7 @@ class Phase:
         return (self.year, _SEASON_RANK[self.season], _KIND_RANK[self.kind])
 
     def __str__(self) -> str:
-        return f"{self.season.value}{self.year}{self.kind.value}"
+        return f"{self.season.value}{self.year:04d}{self.kind.value}"
 
 
 class PlacedUnit(NamedTuple):
@@ -97,6 +103,9 @@ class Position:
     contested: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
+        game_map = self.game_map
+        if game_map.seasonal:
+            object.__setattr__(self, "game_map", game_map.in_season(self.phase.season.value))
         # Each table becomes a read-only copy; a read-only view is kept as it is (only positions
         # make them, over tables nothing changes: evolve() and the next position share them).
         for name in ("units", "centers", "dislodged"):
@@ -125,7 +134,7 @@ class Position:
 
     @classmethod
     def initial(cls, game_map: GameMap) -> Position:
-        """The start of a game: Spring of the map's first year, home centers and units."""
+        """The start of a game: the map's first phase (Spring, or Fall on Void), home centers and units."""
         units: list[PlacedUnit] = []
         centers: dict[str, str] = {}
         lex = lexicon(game_map)
@@ -134,7 +143,8 @@ class Position:
                 kind, where = text.split()
                 units.append(PlacedUnit(power.name, lex.unit(UnitType(kind), game_map.location(where))))
             centers.update((c, power.name) for c in power.home_centers)
-        return cls.build(game_map, Phase(Season.SPRING, game_map.start_year, PhaseKind.MOVEMENT), units, centers)
+        first = Phase(Season(game_map.start_season), game_map.start_year, PhaseKind.MOVEMENT)
+        return cls.build(game_map, first, units, centers)
 
     def evolve(self, **changes: object) -> Position:
         return replace(self, **changes)  # type: ignore[arg-type]

@@ -123,7 +123,7 @@ def eyes(power: str, *positions: Position) -> frozenset[str]:
 
 def in_view(power: str, *positions: Position) -> frozenset[str]:
     """The provinces ``power`` sees across ``positions``: its eyes and their neighbours."""
-    game_map = positions[0].game_map
+    game_map = positions[0].game_map.board  # the whole board: a province closed this season is still seen
     looking = eyes(power, *positions)
     return looking.union(*(game_map.any_neighbours(p) for p in looking))
 

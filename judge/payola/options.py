@@ -11,7 +11,10 @@ Options are words a game master gives when creating a game (``CREATE g pw standa
 * ``BLIND`` (6.3, Tin Cup): offers to or mentioning absent units are silently ignored, and
   statements name only the nationality of the units paid;
 * income schedules (6.6): ``INCOME=FIXED:7``, ``INCOME=DECREASING:17`` (the default, from the
-  victory count), ``INCOME=INCREASING:1``, ``INCOME_CAP=100``, ``INCOME_TWICE`` (Spring and Fall).
+  board's victory count: 17 on the standard board, 32 on Modern; rule 6.2, ruling 13),
+  ``INCOME=INCREASING:1``, ``INCOME_CAP=100``, ``INCOME_TWICE`` (Spring and Fall).
+
+Every option applies on every board (rule 6.2).
 """
 
 from __future__ import annotations

@@ -3,6 +3,12 @@
 Balances are plain mappings from power to silver pieces; every function returns the new
 balances and the :class:`LedgerEntry` values that explain the change, so the store can keep
 a ledger whose sum is always the balance.
+
+On every board (rule 6.2, ruling 13) income follows the board's victory count, which the
+caller passes in (``GameMap.victory_centers``): nothing here knows the standard board's
+18.  A power that begins with units but no supply center (Void) gets initial funds instead
+(:func:`void_start`); on a board whose data says so (Void: DPjudge's Payola rule
+``NO_DONATIONS``) an eliminated power may not transfer money (:func:`may_transfer`).
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 
+from judge.engine.position import Position
 from judge.payola.options import IncomeScheme, Options
 
 
@@ -25,6 +32,7 @@ class EntryKind(Enum):
     REFUND = "refund"
     FORFEIT = "forfeit"
     ZEROSUM = "zerosum"
+    VOID = "void"  # initial funds of a power that begins with units but no centers (rule 6.2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +69,42 @@ def annual_income(centers: int, victory: int, options: Options | None = None) ->
 
 
 def void_funds(units: int, victory: int, options: Options | None = None) -> int:
-    """Rule 6.2: a power starting with units but no centers gets half the income they'd earn."""
-    return annual_income(units, victory, options) // 2
+    """Rule 6.2: a power starting with units but no centers gets half what one center per unit
+    would bring it, rounded up (ruling 13: one unit with victory 18 gets 17 / 2 -> 9, as DPjudge
+    gives).  Under Zero Sum that is the treasury a center brings at the start, 10 AgP (6.7.1)."""
+    options = options or Options()
+    full = 10 * units if options.zerosum else annual_income(units, victory, options)
+    return (full + 1) // 2
+
+
+def void_start(
+    balances: Mapping[str, int], position: Position, options: Options | None = None
+) -> tuple[dict[str, int], list[LedgerEntry]]:
+    """Rule 6.2 at the start of a game: initial funds for every power with units and no center."""
+    new = dict(balances)
+    entries: list[LedgerEntry] = []
+    for power in position.game_map.powers:
+        units = len(position.units_of(power))
+        if units and not position.centers_of(power):
+            amount = void_funds(units, position.game_map.victory_centers, options)
+            if amount:
+                new[power] = new.get(power, 0) + amount
+                entries.append(LedgerEntry(power, amount, EntryKind.VOID, f"{units} units and no supply center"))
+    return new, entries
+
+
+def may_transfer(position: Position, power: str) -> bool:
+    """Whether a power may transfer money (rule 2.3).  On a board without donations (Void,
+    DPjudge's Payola rule ``NO_DONATIONS``: "the powers that have been eliminated may not
+    transfer funds") an eliminated power, one with no unit, no center and no unit to retreat,
+    may not."""
+    if position.game_map.eliminated_may_transfer:
+        return True
+    return bool(
+        position.centers_of(power)
+        or position.units_of(power)
+        or any(d.power == power for d in position.dislodged.values())
+    )
 
 
 def income_due(season: str, options: Options) -> bool:
@@ -88,9 +130,14 @@ def pay_income(
 
 
 def transfer(
-    balances: Mapping[str, int], sender: str, receiver: str, amount: int
+    balances: Mapping[str, int], sender: str, receiver: str, amount: int, allowed: bool = True
 ) -> tuple[dict[str, int], list[LedgerEntry]]:
-    """Rule 2.3: move money between two powers (any power, eliminated ones included)."""
+    """Rule 2.3: move money between two powers (to any power, eliminated ones included).
+
+    ``allowed``: :func:`may_transfer` for the sender (false for an eliminated power on Void).
+    """
+    if not allowed:
+        raise TreasuryError("an eliminated power may not transfer money on this board (no donations)")
     if amount <= 0:
         raise TreasuryError("a transfer must be of at least one silver piece")
     if sender == receiver:

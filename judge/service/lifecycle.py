@@ -43,7 +43,7 @@ from judge.payola.determination import Determination, PowerInput, determine_orde
 from judge.payola.notation import determination_to_data, statement_to_data
 from judge.payola.offers import OfferSheet, PhaseReader, parse_sheet
 from judge.payola.options import Options, parse_options
-from judge.payola.treasury import income_due, pay_income, zerosum_start, zerosum_year_end
+from judge.payola.treasury import income_due, pay_income, void_start, zerosum_start, zerosum_year_end
 from judge.service import maps, views
 from judge.service.config import DEFAULT_DURATIONS, Settings
 from judge.service.outbox import queue
@@ -406,6 +406,11 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
     position = Position.initial(the_map)
     game.state = "active"
     _open_phase(session, game, position, now)
+    _, entries = void_start({}, position, options_of(game))  # rule 6.2: powers with units and no center (Void)
+    for entry in entries:
+        session.add(LedgerRow(game_id=game.id, power=entry.power, amount=entry.amount, kind=entry.kind.value,
+                              note=entry.note, phase=str(position.phase), created_at=now))
+    session.flush()
     for player in players(session, game):
         if is_played(player):
             assert player.address is not None and player.power is not None
@@ -580,17 +585,17 @@ def _zerosum_year_end(session: Session, game: Game, year: int, after: Position, 
     for row in session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id).order_by(PhaseRow.id)):
         owned = {c: p for p, centers in row.position.get("centers", {}).items() for c in centers}
         ever_owned.update(owned)
-        if row.name == f"S{year}M":
+        if row.name == f"S{year:04d}M":
             centers_at_start = owned
         determination = (row.result or {}).get("determination")
-        if determination and row.name[1:-1] == str(year):
+        if determination and row.name[1:5] == f"{year:04d}":
             for unit in determination["units"].values():
                 paid_to[unit["owner"]] = paid_to.get(unit["owner"], 0) + sum(unit["paid"].values())
     _, entries = zerosum_year_end(balances(session, game), paid_to, centers_at_start, dict(after.centers),
                                   frozenset(ever_owned), options_of(game).blind)
     for entry in entries:
         session.add(LedgerRow(game_id=game.id, power=entry.power, amount=entry.amount, kind="zerosum",
-                              note=entry.note, phase=f"F{year}M", created_at=now))
+                              note=entry.note, phase=f"F{year:04d}M", created_at=now))
 
 
 def _mail_results(session: Session, game: Game, settings: Settings, processed: Processed, row: PhaseRow,

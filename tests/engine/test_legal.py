@@ -138,8 +138,10 @@ def test_retreat_options_exclude_attacker_origin_standoff_and_occupied() -> None
 
 def _candidates(pos: Position, placed: PlacedUnit) -> list[Order]:
     """A broad superset of orders for one unit: every move, support and convoy shape."""
-    unit = placed.unit
-    places = [Location(p) for p in M.provinces] + [Location(p, c) for p in M.provinces for c in M.provinces[p].coasts]
+    unit, board = placed.unit, pos.game_map
+    places = [Location(p) for p in board.provinces] + [
+        Location(p, c) for p in board.provinces for c in board.provinces[p].coasts
+    ]
     found: list[Order] = [Hold(unit)]
     for dest in places:
         found.append(Move(unit, dest))
@@ -147,61 +149,44 @@ def _candidates(pos: Position, placed: PlacedUnit) -> list[Order]:
     for other in pos.units.values():
         found.append(SupportHold(unit, other.unit))
         for dest in places:
-            if dest.province in M.any_neighbours(other.location.province) or other.type is UnitType.ARMY:
+            if dest.province in board.any_neighbours(other.location.province) or other.type is UnitType.ARMY:
                 found.append(SupportMove(unit, other.unit, dest))
             if other.type is UnitType.ARMY and placed.type is UnitType.FLEET and dest.coast is None:
                 found.append(Convoy(unit, other.unit, dest))
     return found
 
 
-def _random_position(rng: random.Random, count: int) -> Position:
-    provinces = [p for p in M.provinces if M.provinces[p].terrain.value != "impassable"]
+# Every board (rule 6.2), in each season its provinces may be open or closed in (Loeb9's Arctic Ocean).
+BOARDS = [
+    ("standard", "S1901M"), ("ancmed", "S0001M"), ("modern", "F1995M"), ("loeb9", "S1901M"), ("loeb9", "F1901M"),
+    ("void", "F1900M"),
+]
+
+
+SPECIAL = {
+    "ancmed": ["BAL", "LIG", "MAS"],
+    "modern": ["IRN", "CAI"],
+    "loeb9": ["ARC", "NWG", "NAP", "SIC", "COR", "NAF"],
+}
+
+
+def _random_position(rng: random.Random, count: int, variant: str = "standard", phase: str = "S1901M") -> Position:
+    board = load_map(variant)
+    provinces = [p for p in board.provinces if board.provinces[p].terrain.value != "impassable"]
+    special = SPECIAL.get(variant, [])  # the places of the board's special rules are always taken
     units = []
-    for province in rng.sample(provinces, count):
-        fleets = M.fleet_locations(province)
-        if fleets and (not M.army_can_stand(province) or rng.random() < 0.5):
+    for province in special + rng.sample([p for p in provinces if p not in special], count - len(special)):
+        fleets = board.fleet_locations(province)
+        if fleets and (not board.army_can_stand(province) or rng.random() < 0.5):
             unit = Unit(UnitType.FLEET, rng.choice(fleets))
         else:
             unit = Unit(UnitType.ARMY, Location(province))
-        units.append(PlacedUnit(rng.choice(list(M.powers)), unit))
-    return Position.build(M, Phase.parse("S1901M"), units, {})
+        units.append(PlacedUnit(rng.choice(list(board.powers)), unit))
+    return Position.build(board, Phase.parse(phase), units, {})
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_legal_orders_are_exactly_the_orders_check_accepts(seed: int) -> None:
-    """Payola validates offers with both functions, so they must agree on every order."""
-    rng = random.Random(seed)
-    pos = _random_position(rng, 14)
-    for province, placed in pos.units.items():
-        listed = legal_orders(pos, province)
-        assert len(set(listed)) == len(listed), "an order is listed twice"
-        for order in listed:
-            verdict = check_order(pos, placed.power, order)
-            assert verdict.legal and verdict.order == order, f"{order} listed but {verdict.illegal}"
-        listed_set = set(listed)
-        for order in _candidates(pos, placed):
-            verdict = check_order(pos, placed.power, order)
-            if verdict.legal:
-                assert verdict.order in listed_set, f"{order} accepted as {verdict.order} but not listed"
-
-
-def _convoy_position(rng: random.Random) -> Position:
-    """Fleets on a cluster of seas and armies on coasts: many convoy routes, some through one fleet only."""
-    seas = {rng.choice(["NTH", "MAO", "ION", "TYS", "ENG"])}
-    while len(seas) < 7:
-        seas.add(rng.choice(sorted(n for s in seas for n in M.sea_neighbours(s))))
-    coasts = sorted({c for s in seas for c in M.shores[s]})
-    units = [PlacedUnit(rng.choice(list(M.powers)), Unit(UnitType.FLEET, Location(s))) for s in sorted(seas)]
-    for province in rng.sample(coasts, 8):
-        kind = UnitType.FLEET if rng.random() < 0.25 and not M.provinces[province].coasts else UnitType.ARMY
-        units.append(PlacedUnit(rng.choice(list(M.powers)), Unit(kind, Location(province))))
-    return Position.build(M, Phase.parse("S1901M"), units, {})
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_legal_orders_agree_with_check_where_convoys_abound(seed: int) -> None:
-    """Moves by convoy, supports of them (6.D.31) and convoys on minimal routes (6.G.19)."""
-    pos = _convoy_position(random.Random(seed))
+def _agree(pos: Position) -> set[str]:
+    """Check that the listed orders are exactly those check_order accepts; the kinds of order listed."""
     kinds: set[str] = set()
     for province, placed in pos.units.items():
         listed = legal_orders(pos, province)
@@ -215,7 +200,55 @@ def test_legal_orders_agree_with_check_where_convoys_abound(seed: int) -> None:
             verdict = check_order(pos, placed.power, order)
             if verdict.legal:
                 assert verdict.order in listed_set, f"{order} accepted as {verdict.order} but not listed"
+    return kinds
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_legal_orders_are_exactly_the_orders_check_accepts(seed: int) -> None:
+    """Payola validates offers with both functions, so they must agree on every order."""
+    _agree(_random_position(random.Random(seed), 14))
+
+
+@pytest.mark.parametrize(("variant", "phase"), BOARDS[1:])
+@pytest.mark.parametrize("seed", range(2))
+def test_6_2_legal_orders_are_exactly_the_orders_check_accepts_on_every_board(
+    variant: str, phase: str, seed: int
+) -> None:
+    _agree(_random_position(random.Random(seed), 20, variant, phase))
+
+
+def _convoy_position(rng: random.Random, variant: str = "standard", phase: str = "S1901M") -> Position:
+    """Fleets on a cluster of seas and armies on coasts: many convoy routes, some through one fleet only."""
+    board = load_map(variant)
+    first = ["NTH", "MAO", "ION", "TYS", "ENG"] if variant == "standard" else sorted(board.seas - board.coastal)
+    seas = {rng.choice(first)}
+    while len(seas) < 7:
+        further = sorted({n for s in seas for n in board.sea_neighbours(s)} - seas)
+        if not further:
+            break  # a small group of seas (Modern's Red, Arabian and Persian seas)
+        seas.add(rng.choice(further))
+    coasts = sorted({c for s in seas for c in board.shores[s]} - seas)
+    units = [PlacedUnit(rng.choice(list(board.powers)), Unit(UnitType.FLEET, Location(s))) for s in sorted(seas)]
+    for province in rng.sample(coasts, min(8, len(coasts))):
+        kind = UnitType.FLEET if rng.random() < 0.25 and not board.provinces[province].coasts else UnitType.ARMY
+        units.append(PlacedUnit(rng.choice(list(board.powers)), Unit(kind, Location(province))))
+    return Position.build(board, Phase.parse(phase), units, {})
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_legal_orders_agree_with_check_where_convoys_abound(seed: int) -> None:
+    """Moves by convoy, supports of them (6.D.31) and convoys on minimal routes (6.G.19)."""
+    kinds = _agree(_convoy_position(random.Random(seed)))
     assert {"Convoy", "Move via", "SupportMove"} <= kinds
+
+
+@pytest.mark.parametrize(("variant", "phase"), BOARDS[1:])
+@pytest.mark.parametrize("seed", range(2))
+def test_6_2_legal_orders_agree_with_check_where_convoys_abound_on_every_board(
+    variant: str, phase: str, seed: int
+) -> None:
+    kinds = _agree(_convoy_position(random.Random(seed), variant, phase))
+    assert "Convoy" in kinds
 
 
 def test_retreat_phase_lists_retreats_and_disband() -> None:

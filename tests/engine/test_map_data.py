@@ -446,3 +446,88 @@ def test_sea_neighbours(data, sea):
 @pytest.mark.parametrize("prov", sorted(ARMY_NEIGHBOURS))
 def test_army_neighbours(data, prov):
     assert _neighbours(data["army_edges"], prov) == set(ARMY_NEIGHBOURS[prov].split())
+
+
+# ---------------------------------------------------------------- the variant boards (rule 6.2)
+#
+# Each board's counts, worked out from DPjudge's map files and pages (serrasqueiro/dpjudge,
+# branch satyr, DPjudge/maps and DPjudge/pages/about_*): Ancient Mediterranean has 79 places
+# (one line each in ancmed.map) and five powers of three homes; Modern has 141 (140 lines,
+# and Iran's province line beside its two coasts) and ten powers (Russia has five homes,
+# Egypt, Poland and Spain three, the rest four); Loeb9 is the standard board less Spain
+# (76 - 1) plus Arctic Ocean, Catalonia, Cordoba, Corsica, Iceland, Ireland, Kazakz,
+# Madrid, Navarre, Sardinia, Siberia and Sicily (12), with 34 - 1 + 5 centers (Cordoba,
+# Madrid, Ireland, Prussia, Silesia) and two powers of three homes more; Void is the
+# standard board with 36 powers of one unit each and no homes.  The victory count is more
+# than half the centers (none of the four names one; ruling 13), 20 on Loeb9 by its page.
+
+from judge.engine.map import Terrain, load_map  # noqa: E402
+
+BOARDS = {
+    # board: (provinces, centers, powers, home centers, starting units, victory, first phase)
+    "ancmed": (79, 34, 5, 15, 15, 18, ("S", 1)),
+    "modern": (141, 64, 10, 38, 38, 33, ("S", 1995)),
+    "loeb9": (87, 38, 9, 28, 28, 20, ("S", 1901)),
+    "void": (76, 34, 36, 0, 36, 18, ("F", 1900)),
+}
+
+
+@pytest.mark.parametrize("board", sorted(BOARDS))
+def test_6_2_board_counts(board):
+    provinces, centers, powers, homes, units, victory, first = BOARDS[board]
+    game_map = load_map(board)
+    assert game_map.name == board
+    assert len(game_map.provinces) == provinces
+    assert len(game_map.supply_centers) == centers
+    assert len(game_map.powers) == powers
+    assert sum(len(p.home_centers) for p in game_map.powers.values()) == homes
+    assert sum(len(p.start_units) for p in game_map.powers.values()) == units
+    assert game_map.victory_centers == victory == centers // 2 + 1
+    assert (game_map.start_season, game_map.start_year) == first
+    home = [c for p in game_map.powers.values() for c in p.home_centers]
+    assert len(home) == len(set(home)) and set(home) <= game_map.supply_centers
+
+
+@pytest.mark.parametrize("board", sorted(BOARDS))
+def test_6_2_board_is_consistent(board):
+    """Every edge is mutual and names places units can stand; the starting units stand on the board."""
+    game_map = load_map(board)
+    for a, dests in game_map.army_adjacency.items():
+        assert all(a in game_map.army_adjacency[b] for b in dests)
+        assert game_map.army_can_stand(a)
+    for loc, dests in game_map.fleet_adjacency.items():
+        assert all(loc in game_map.fleet_adjacency[d] for d in dests)
+    from judge.engine.position import Position
+
+    start = Position.initial(game_map)
+    assert len(start.units) == BOARDS[board][4]
+    assert str(start.phase) == "{}{:04d}M".format(*BOARDS[board][6])
+
+
+def test_6_2_power_letters():
+    """Rule 4.1 and ruling 14: the issue's letters; Void's 24 letters (no M, no O), 0-9, + and *."""
+    assert "".join(sorted(load_map("ancmed").letters.values())) == "CEGPR"
+    assert "".join(sorted(load_map("modern").letters.values())) == "BEFGIPRSTU"
+    assert "".join(sorted(load_map("loeb9").letters.values())) == "AEFGINRST"
+    void = load_map("void").letters
+    assert sorted(void.values()) == sorted("ABCDEFGHIJKLNPQRSTUVWXYZ0123456789+*")
+    assert void["ADRIATIC_SEA"] == "A" and void["YORKSHIRE"] == "*" and void["W_MEDITERRANEAN_SEA"] == "+"
+
+
+def test_6_2_special_terrain():
+    """Baleares is the one archipelago; Loeb9's Arctic Ocean opens in spring only; its straits are weak."""
+    ancmed = load_map("ancmed")
+    assert [p for p, prov in ancmed.provinces.items() if prov.terrain is Terrain.ARCHIPELAGO] == ["BAL"]
+    assert ancmed.provinces["BAL"].center and "BAL" not in ancmed.army_adjacency
+    loeb9 = load_map("loeb9")
+    assert dict(loeb9.open_seasons) == {"ARC": frozenset({"S"})}
+    weak = {p: set(v) for p, v in loeb9.weak.items()}
+    assert weak == {"COR": {"NAF"}, "NAF": {"COR"}, "NAP": {"SIC"}, "SIC": {"NAP"}}
+    # The renamed provinces keep their standard names and abbreviations as aliases.
+    assert [loeb9.province_id(old) for old in ("DEN", "Norway", "POR", "Sweden")] == ["COP", "OSL", "LIS", "STO"]
+    assert load_map("void").build_anywhere and not load_map("void").eliminated_may_transfer
+    modern = load_map("modern")
+    assert modern.provinces["IRN"].coasts == ("NC", "SC")
+    standard = load_map("standard")
+    assert not standard.seasonal and not standard.weak and not standard.build_anywhere
+    assert (standard.start_season, standard.eliminated_may_transfer) == ("S", True)

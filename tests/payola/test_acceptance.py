@@ -42,3 +42,20 @@ def test_ruling_7_question_mark_expansion_depends_only_on_seed_and_power() -> No
     assert first[0] == "ENGLAND" and first[-1] == "TURKEY" and len(set(first)) == 7
     shuffles = {listed.expand(LETTERS, phase_rng(s, "ENGLAND")) for s in range(20)}
     assert len(shuffles) > 1
+
+
+def test_ruling_14_power_symbols_of_the_variant_boards_in_acceptance_lists() -> None:
+    from judge.engine.map import load_map
+
+    void = load_map("void").letters
+    listed = parse_acceptance("ACCEPT +*09A?", void)
+    assert str(listed) == "+*09A?"
+    order = listed.expand(void, phase_rng(1, "YORKSHIRE"))
+    assert order[:5] == ("W_MEDITERRANEAN_SEA", "YORKSHIRE", "PIEDMONT", "WALES", "ADRIATIC_SEA")
+    assert sorted(order) == sorted(void)
+    with pytest.raises(AcceptanceError, match="'M' is not a power of this game"):
+        parse_acceptance("ACCEPT M?", void)  # M is the game master's (ruling 14)
+    modern = load_map("modern").letters
+    assert str(parse_acceptance("ACCEPT UBEFGIPRST", modern)) == "UBEFGIPRST"
+    with pytest.raises(AcceptanceError, match="missing"):
+        parse_acceptance("ACCEPT UBEFGIPRS", modern)

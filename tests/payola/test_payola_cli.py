@@ -74,3 +74,24 @@ def test_rule_4_4_a_dummy_power_sends_no_sheet() -> None:
     out = io.StringIO()
     run_json(payola_from_data, io.StringIO(json.dumps(request)), out, jsonl=False)
     assert "a dummy power has no player and sends no offer sheet" in json.loads(out.getvalue())["error"]
+
+
+def test_rule_6_2_judge_payola_on_a_variant_board() -> None:
+    """`judge payola` with "variant": Void's symbols in the acceptance lists, its units bribed."""
+    request = {
+        "variant": "void",
+        "phase": "F1900M",
+        "units": {"ALBANIA": ["A ALB"], "APULIA": ["A APU"], "W_MEDITERRANEAN_SEA": ["F WES"]},
+        "seed": 3,
+        "powers": {
+            "ALBANIA": {"balance": 9, "accept": "C+?", "sheet": "4 : A ALB - TRI\n"},
+            "W_MEDITERRANEAN_SEA": {"balance": 9, "sheet": "5 : A ALB - GRE\n3 : F WES - TUN\n"},
+        },
+    }
+    out = payola_from_data(request)
+    assert out["units"]["A ALB"]["order"] == "A ALB - GRE"
+    assert out["units"]["F WES"]["order"] == "F WES - TUN"
+    assert out["acceptance"]["ALBANIA"].startswith("C+") and len(out["acceptance"]["ALBANIA"]) == 36
+    assert out["powers"]["W_MEDITERRANEAN_SEA"]["new_balance"] == 1
+    adjudicated = adjudicate_data({**request, "orders": out["orders"]})
+    assert adjudicated["next_phase"] == "W1900A"

@@ -2,15 +2,22 @@
 
 Nobody ends below zero or below the savings they could afford; what the statements say
 was paid is what the units record as paid; the issued order has the highest total (or is
-a dummy's HOLD); and the same seed gives the same result.
+a dummy's HOLD); and the same seed gives the same result.  On the standard board, and on
+every variant board (rule 6.2) with fewer examples each.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cache
+
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judge.engine.legal import legal_orders
+from judge.engine.map import load_map
+from judge.engine.position import Position
 from judge.payola.acceptance import parse_acceptance
 from judge.payola.determination import PowerInput, determine_orders
 from judge.payola.offers import parse_sheet
@@ -22,13 +29,33 @@ ORDERS = {p: [str(o) for o in legal_orders(START, p)] for p in UNITS}
 POWERS = sorted(LETTERS)
 
 
+@dataclass(frozen=True)
+class Board:
+    """A game's start on one board: its units' legal orders, its powers and their symbols."""
+
+    start: Position
+    units: list[str]
+    orders: dict[str, list[str]]
+    letters: dict[str, str]
+
+
+@cache
+def board(variant: str) -> Board:
+    start = Position.initial(load_map(variant))
+    units = sorted(start.units)
+    return Board(start, units, {p: [str(o) for o in legal_orders(start, p)] for p in units}, start.game_map.letters)
+
+
+STANDARD = Board(START, UNITS, ORDERS, LETTERS)
+
+
 @st.composite
-def offer_lines(draw: st.DrawFn, power: str) -> str:
-    province = draw(st.sampled_from(UNITS))
-    orders = ORDERS[province]
+def offer_lines(draw: st.DrawFn, power: str, on: Board = STANDARD) -> str:
+    province = draw(st.sampled_from(on.units))
+    orders = on.orders[province]
     first = draw(st.sampled_from(orders))
     kind = draw(st.sampled_from(":!>@&"))
-    own = START.units[province].power == power
+    own = on.start.units[province].power == power
     amount = draw(st.integers(0 if own else 1, 12))
     plateau = draw(st.sampled_from(["", "#", f"#{amount // 2}"]))
     repeat = draw(st.sampled_from(["", "2*", "3*"]))
@@ -41,21 +68,27 @@ def offer_lines(draw: st.DrawFn, power: str) -> str:
 
 
 @st.composite
-def phases(draw: st.DrawFn) -> tuple[dict[str, PowerInput], Options, int]:
+def phases(draw: st.DrawFn, on: Board = STANDARD) -> tuple[dict[str, PowerInput], Options, int]:
     powers: dict[str, PowerInput] = {}
-    dummies = set(draw(st.lists(st.sampled_from(POWERS), max_size=2)))
+    names = sorted(on.letters)
+    dummies = set(draw(st.lists(st.sampled_from(names), max_size=2)))
     options = Options(ebayola=draw(st.booleans()))
-    for power in POWERS:
+    # On a board of many powers (Void's 36) a few send sheets; the others are silent (rule 3.3).
+    writing = names if len(names) <= 10 else draw(st.lists(st.sampled_from(names), max_size=8, unique=True))
+    for power in names:
         if power in dummies:
             powers[power] = PowerInput(0, dummy=True)
             continue
-        lines = draw(st.lists(offer_lines(power), max_size=8))
+        if power not in writing:
+            continue
+        lines = draw(st.lists(offer_lines(power, on), max_size=8))
         savings = draw(st.integers(0, 30))
         text = "\n".join([*lines, f"{savings} $"])
-        sheet, errors = parse_sheet(text, START, power, options, dummies)
+        sheet, errors = parse_sheet(text, on.start, power, options, dummies)
         assert not errors, errors
-        accept = draw(st.sampled_from([None, "?", f"{LETTERS[power]}?", "".join(reversed(LETTERS.values()))]))
-        acceptance = parse_acceptance(accept, LETTERS) if accept else None
+        letters = on.letters
+        accept = draw(st.sampled_from([None, "?", f"{letters[power]}?", "".join(reversed(letters.values()))]))
+        acceptance = parse_acceptance(accept, letters) if accept else None
         powers[power] = PowerInput(draw(st.integers(0, 60)), sheet, acceptance)
     return powers, options, draw(st.integers(0, 10**6))
 
@@ -65,8 +98,25 @@ def phases(draw: st.DrawFn) -> tuple[dict[str, PowerInput], Options, int]:
 def test_nobody_overspends_money_is_conserved_and_results_repeat(
     phase: tuple[dict[str, PowerInput], Options, int],
 ) -> None:
+    check_determination(START, phase)
+
+
+@pytest.mark.parametrize("variant", ["ancmed", "modern", "loeb9", "void"])
+def test_6_2_nobody_overspends_money_is_conserved_and_results_repeat_on_every_board(variant: str) -> None:
+    on = board(variant)
+
+    @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(phases(on))
+    def check(phase: tuple[dict[str, PowerInput], Options, int]) -> None:
+        check_determination(on.start, phase)
+
+    check()
+
+
+def check_determination(start: Position, phase: tuple[dict[str, PowerInput], Options, int]) -> None:
+    """The properties of the module docstring, for one phase's sheets."""
     powers, options, seed = phase
-    result = determine_orders(START, powers, options, seed)
+    result = determine_orders(start, powers, options, seed)
     for power, info in powers.items():
         statement = result.statements[power]
         assert statement.new_balance >= 0
@@ -85,7 +135,7 @@ def test_nobody_overspends_money_is_conserved_and_results_repeat(
             chosen = next(c for c in decision.candidates if c.order == decision.order)
             assert chosen.total == best == decision.total
             assert sum(decision.paid.values()) <= chosen.total
-    again = determine_orders(START, powers, options, seed)
+    again = determine_orders(start, powers, options, seed)
     assert {p: d.order for p, d in again.units.items()} == {p: d.order for p, d in result.units.items()}
     assert {p: s.new_balance for p, s in again.statements.items()} == {
         p: s.new_balance for p, s in result.statements.items()}

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from judge.payola.options import OptionError, parse_options
+from judge.engine.map import load_map
+from judge.engine.position import Position
+from judge.payola.options import OptionError, Options, parse_options
 from judge.payola.treasury import (
     TreasuryError,
     annual_income,
     forfeit,
     income_due,
+    may_transfer,
     pay_income,
     transfer,
     void_funds,
+    void_start,
     zerosum_start,
     zerosum_year_end,
 )
@@ -39,7 +43,56 @@ def test_rule_6_2_other_maps_count_from_their_victory_condition() -> None:
 
 def test_rule_6_2_void_powers_get_half_of_what_their_units_would_earn() -> None:
     assert void_funds(3, 18) == 48 // 2
-    assert void_funds(1, 18) == 8  # 17 / 2 rounded down
+    assert void_funds(1, 18) == 9  # ruling 13: 17 / 2 rounded up, as DPjudge gives
+
+
+def _start_balances(board: str, options: Options | None = None) -> dict[str, int]:
+    """What each power has before the first movement phase of a board: the first spring's
+    income, or (a board that begins in fall with no owned centers) its initial funds."""
+    start = Position.initial(load_map(board))
+    counts = {p: len(start.centers_of(p)) for p in start.game_map.powers}
+    balances, _ = pay_income({}, counts, start.game_map.victory_centers, options)
+    balances, _ = void_start(balances, start, options)
+    return balances
+
+
+def test_rule_6_2_ruling_13_starting_balances_on_the_variant_boards() -> None:
+    # Modern (victory 33): 32 + 31 + 30 = 93 for three centers, + 29 = 122 for four, + 28 = 150 for five.
+    modern = _start_balances("modern")
+    assert {modern[p] for p in ("EGYPT", "POLAND", "SPAIN")} == {93}
+    assert {modern[p] for p in ("BRITAIN", "FRANCE", "GERMANY", "ITALY", "TURKEY", "UKRAINE")} == {122}
+    assert modern["RUSSIA"] == 150
+    # Loeb9 (victory 20): 19 + 18 + 17 = 54 for three centers, + 16 = 70 for Russia's four.
+    loeb9 = _start_balances("loeb9")
+    assert loeb9["RUSSIA"] == 70 and set(loeb9.values()) == {54, 70}
+    # Ancient Mediterranean (victory 18): 17 + 16 + 15 = 48 for each power's three centers.
+    assert set(_start_balances("ancmed").values()) == {48}
+
+
+def test_rule_6_2_ruling_13_void_initial_funds() -> None:
+    # Void: one unit, no center, victory 18: half of 17, rounded up.
+    void = _start_balances("void")
+    assert len(void) == 36 and set(void.values()) == {9}
+    assert set(_start_balances("void", parse_options(["CLASSIC"])).values()) == {4}  # 7 / 2 rounded up
+    assert set(_start_balances("void", parse_options(["ZEROSUM"])).values()) == {5}  # 10 / 2 (6.7.1)
+
+
+def test_rule_6_2_ruling_13_income_follows_the_board_and_never_goes_below_zero() -> None:
+    assert [annual_income(n, 33) for n in (1, 2, 33, 34, 40)] == [32, 63, 528, 528, 528]
+    assert annual_income(5, 33, parse_options(["INCOME=FIXED:7"])) == 35  # 6.6 on any board
+    assert annual_income(3, 20, parse_options(["INCOME_CAP=50"])) == 50
+
+
+def test_rule_6_2_void_an_eliminated_power_may_not_transfer() -> None:
+    # DPjudge's void.map sets the Payola rule NO_DONATIONS: "the powers that have been
+    # eliminated may not transfer funds" (DPjudge/pages/Rules).
+    void = load_map("void")
+    pos = Position.initial(void).evolve(units={}, centers={"TRI": "ALBANIA"})
+    assert may_transfer(pos, "ALBANIA") and not may_transfer(pos, "APULIA")
+    with pytest.raises(TreasuryError, match="eliminated"):
+        transfer({"APULIA": 9, "ALBANIA": 0}, "APULIA", "ALBANIA", 5, may_transfer(pos, "APULIA"))
+    standard = Position.initial(load_map("standard")).evolve(units={}, centers={})
+    assert may_transfer(standard, "ITALY")  # rule 2.3: elsewhere an eliminated power may
 
 
 def test_rule_6_6_alternate_income_schemes() -> None:

@@ -14,7 +14,7 @@ from judge.engine.map import load_map
 from judge.engine.orders import PhaseKind
 from judge.mail.inbound import usable_address
 from judge.payola.acceptance import AcceptanceError, parse_acceptance
-from judge.payola.treasury import TreasuryError, forfeit, transfer
+from judge.payola.treasury import TreasuryError, forfeit, may_transfer, transfer
 from judge.service import lifecycle, maps
 from judge.service.handlers.conversation import (
     PLAYER,
@@ -74,7 +74,9 @@ def transfer_money(talk: Conversation, text: str, command: cmd.Transfer) -> None
     assert game is not None and power is not None
     try:
         receiver = power_of(game, command.to)
-        _, entries = transfer(lifecycle.balances(talk.session, game), power, receiver, command.amount)
+        row = lifecycle.current_phase(talk.session, game)
+        allowed = row is None or may_transfer(lifecycle.position_of(row), power)  # Void: no donations
+        _, entries = transfer(lifecycle.balances(talk.session, game), power, receiver, command.amount, allowed)
     except (ValueError, TreasuryError) as exc:
         talk.echo(text, "error", str(exc))
         return

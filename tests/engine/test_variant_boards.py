@@ -1,0 +1,252 @@
+"""The special rules of the variant boards (issue 25, rule 6.2), each worked out by hand from
+the board's rules (DPjudge's map files and its ``about_*`` pages)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judge.engine.legal import Illegal, check_order, legal_builds, legal_orders
+from judge.engine.map import load_map
+from judge.engine.notation import position_from_data, result_to_data
+from judge.engine.orders import parse_order
+from judge.engine.phases import PhaseResult, adjudicate
+from judge.engine.position import Phase, Position
+
+
+def board(variant: str, phase: str, units: dict[str, list[str]], **rest: Any) -> Position:
+    """A position of ``variant`` (``rest``: centers, dislodged... as ``judge adjudicate`` reads them)."""
+    position, _ = position_from_data({"variant": variant, "phase": phase, "units": units, **rest})
+    return position
+
+
+def play(position: Position, orders: dict[str, list[str]]) -> PhaseResult:
+    read = {p: [parse_order(o, position.game_map, position.phase.kind) for o in listed] for p, listed in orders.items()}
+    return adjudicate(position, read)  # type: ignore[arg-type]
+
+
+def units_after(result: PhaseResult) -> set[str]:
+    return {f"{u.power} {u.unit}" for u in result.position.units.values()}
+
+
+def why(position: Position, power: str, text: str) -> Illegal | None:
+    return check_order(position, power, parse_order(text, position.game_map, position.phase.kind)).illegal
+
+
+def listed(position: Position, province: str) -> list[str]:
+    return [str(o) for o in legal_orders(position, province)]
+
+
+# -- phases ----------------------------------------------------------------------------------
+
+
+def test_phase_names_are_read_with_or_without_leading_zeros_and_written_with_four_digits() -> None:
+    for text in ("S1M", "S0001M", "s01m"):
+        assert str(Phase.parse(text)) == "S0001M"
+    assert str(Phase.parse("S1994M")) == "S1994M" and str(Phase.parse("F1900M")) == "F1900M"
+    assert str(Phase.parse("W12A")) == "W0012A"
+
+
+def test_ancmed_begins_in_spring_of_year_1_and_its_phases_keep_the_year_in_name_1_to_5() -> None:
+    start = Position.initial(load_map("ancmed"))
+    assert str(start.phase) == "S0001M"
+    data = result_to_data(adjudicate(start, {}))
+    assert (data["phase"], data["next_phase"]) == ("S0001M", "F0001M")
+    assert data["next_phase"][1:5] == "0001"
+
+
+def test_void_begins_in_fall_1900_without_home_centers() -> None:
+    start = Position.initial(load_map("void"))
+    assert str(start.phase) == "F1900M" and not start.centers and len(start.units) == 36
+    # 36 units, 34 centers: after the first fall someone must remove a unit, so a winter follows.
+    orders = {"ALBANIA": ["A ALB - TRI"], "APULIA": ["A APU - NAP"]}
+    after = play(start, orders).position
+    assert str(after.phase) == "W1900A"
+    assert after.centers == {"TRI": "ALBANIA", "NAP": "APULIA"}
+
+
+# -- Ancient Mediterranean: Baleares, an archipelago -------------------------------------------
+
+
+def test_baleares_a_fleet_there_convoys_an_army_between_two_coasts() -> None:
+    # Massilia to Saguntum: the Ligurian Sea touches Massilia and Baleares, Baleares touches
+    # Saguntum, and no other chain of these fleets links them.
+    pos = board("ancmed", "S0001M", {"ROME": ["A MAS", "F LIG", "F BAL"]})
+    assert why(pos, "ROME", "F BAL C A MAS - SAG") is None
+    assert "F BAL C A MAS - SAG" in listed(pos, "BAL")
+    convoyed = play(pos, {"ROME": ["A MAS - SAG", "F LIG C A MAS - SAG", "F BAL C A MAS - SAG"]})
+    assert "ROME A SAG" in units_after(convoyed)
+    held = play(pos, {"ROME": ["A MAS - SAG", "F LIG C A MAS - SAG", "F BAL H"]})
+    assert "ROME A MAS" in units_after(held)
+
+
+def test_baleares_an_army_lands_there_by_convoy() -> None:
+    pos = board("ancmed", "S0001M", {"ROME": ["A MAS", "F LIG"]})
+    assert "A MAS - BAL" in listed(pos, "MAS")
+    result = play(pos, {"ROME": ["A MAS - BAL", "F LIG C A MAS - BAL"]})
+    assert "ROME A BAL" in units_after(result)
+
+
+def test_baleares_an_army_is_refused_it_by_land() -> None:
+    pos = board("ancmed", "S0001M", {"ROME": ["A TAR", "F SAG"], "GREECE": ["A BAL"]})
+    assert why(pos, "ROME", "A TAR - BAL") is Illegal.NOT_ADJACENT
+    assert "A TAR - BAL" not in listed(pos, "TAR")
+    assert why(pos, "ROME", "F SAG - BAL") is None  # fleets sail there
+    assert why(pos, "GREECE", "A BAL - TAR") is Illegal.NOT_ADJACENT  # nor does an army leave it by land
+    assert why(pos, "ROME", "A TAR S F SAG - BAL") is Illegal.SUPPORT_UNREACHABLE
+
+
+# -- Loeb9: weak straits ---------------------------------------------------------------------------
+
+
+def test_weak_strait_an_unsupported_army_crosses_into_an_empty_province() -> None:
+    pos = board("loeb9", "S1901M", {"ITALY": ["A NAP"]})
+    assert "ITALY A SIC" in units_after(play(pos, {"ITALY": ["A NAP - SIC"]}))
+
+
+def test_weak_strait_a_crossing_has_the_strength_of_its_supports_only() -> None:
+    pos = board("loeb9", "S1901M", {"ITALY": ["A NAP", "F TYS", "F ION"], "AUSTRIA": ["F SIC"]})
+    alone = play(pos, {"ITALY": ["A NAP - SIC"]})
+    assert "ITALY A NAP" in units_after(alone)  # 0 against 1
+    one = play(pos, {"ITALY": ["A NAP - SIC", "F TYS S A NAP - SIC"]})
+    assert "ITALY A NAP" in units_after(one) and not one.position.dislodged  # 1 against 1
+    two = play(pos, {"ITALY": ["A NAP - SIC", "F TYS S A NAP - SIC", "F ION S A NAP - SIC"]})
+    assert "ITALY A SIC" in units_after(two) and "SIC" in two.position.dislodged  # 2 against 1
+
+
+def test_weak_strait_an_unsupported_crossing_is_stopped_by_any_other_move_there() -> None:
+    pos = board("loeb9", "S1901M", {"ITALY": ["A NAP"], "AUSTRIA": ["F ION"]})
+    result = play(pos, {"ITALY": ["A NAP - SIC"], "AUSTRIA": ["F ION - SIC"]})
+    assert units_after(result) == {"ITALY A NAP", "AUSTRIA F SIC"}
+
+
+def test_weak_strait_no_support_is_given_across_it() -> None:
+    pos = board("loeb9", "S1901M", {"ITALY": ["A NAP", "F TYS", "A ROM"], "AUSTRIA": ["A SIC"]})
+    assert why(pos, "ITALY", "A NAP S F TYS - SIC") is Illegal.SUPPORT_ACROSS_STRAIT
+    assert why(pos, "AUSTRIA", "A SIC S A ROM - NAP") is Illegal.SUPPORT_ACROSS_STRAIT
+    assert why(pos, "AUSTRIA", "A SIC S A NAP") is Illegal.SUPPORT_ACROSS_STRAIT
+    assert not [o for o in listed(pos, "NAP") if (o.endswith(" - SIC") and " S " in o) or o == "A NAP S A SIC"]
+    assert not [o for o in listed(pos, "SIC") if (o.endswith(" - NAP") and " S " in o) or o == "A SIC S A NAP"]
+    assert "A NAP S A SIC - ROM" in listed(pos, "NAP")  # by convoy through the Tyrrhenian Sea: no strait
+    assert why(pos, "ITALY", "F TYS S A NAP - SIC") is None  # a support of the crossing, from the sea
+
+
+def test_weak_strait_an_unsupported_crossing_cuts_no_support() -> None:
+    # A ROM - APU needs A NAP's support to dislodge A APU; A SIC - NAP attacks the supporter.
+    units = {"ITALY": ["A ROM", "A NAP"], "TURKEY": ["A APU"], "AUSTRIA": ["A SIC", "F TYS"]}
+    pos = board("loeb9", "S1901M", units)
+    italy = ["A ROM - APU", "A NAP S A ROM - APU"]
+    unsupported = play(pos, {"ITALY": italy, "AUSTRIA": ["A SIC - NAP"]})
+    assert "APU" in unsupported.position.dislodged
+    supported = play(pos, {"ITALY": italy, "AUSTRIA": ["A SIC - NAP", "F TYS S A SIC - NAP"]})
+    assert "APU" not in supported.position.dislodged and "ITALY A ROM" in units_after(supported)
+
+
+def test_weak_strait_a_retreat_across_it_loses_to_another_retreat() -> None:
+    dislodged = {
+        "ITALY": [{"unit": "A ROM", "attacker_from": "TUS"}],
+        "AUSTRIA": [{"unit": "A SIC", "attacker_from": "TYS"}],
+    }
+    pos = board("loeb9", "F1901R", {"FRANCE": ["A TUS", "F TYS"]}, dislodged=dislodged)
+    result = play(pos, {"ITALY": ["A ROM - NAP"], "AUSTRIA": ["A SIC - NAP"]})
+    assert "ITALY A NAP" in units_after(result) and not any("AUSTRIA" in u for u in units_after(result))
+
+
+# -- Loeb9: the Arctic Ocean, passable in spring only ------------------------------------------------
+
+
+def test_arctic_ocean_a_fleet_there_in_fall_must_hold() -> None:
+    pos = board("loeb9", "F1901M", {"RUSSIA": ["F ARC", "F BAR"], "ENGLAND": ["F NWG"]})
+    assert listed(pos, "ARC") == ["F ARC H"]
+    assert why(pos, "RUSSIA", "F ARC - NWG") is Illegal.CLOSED
+    assert why(pos, "RUSSIA", "F ARC S F BAR - NWG") is Illegal.CLOSED
+    assert why(pos, "ENGLAND", "F NWG - ARC") is Illegal.CLOSED
+    assert why(pos, "RUSSIA", "F BAR S F ARC") is Illegal.CLOSED
+    assert not [o for o in listed(pos, "NWG") if "ARC" in o]
+    spring = board("loeb9", "S1902M", {"RUSSIA": ["F ARC", "F BAR"], "ENGLAND": ["F NWG"]})
+    assert why(spring, "RUSSIA", "F ARC - NWG") is None and why(spring, "ENGLAND", "F NWG - ARC") is None
+
+
+def test_arctic_ocean_a_fleet_there_may_be_removed_in_winter() -> None:
+    # Russia owns as many centers as it has units: nothing is due, yet the fleet may go.
+    units = {"RUSSIA": ["F ARC", "A MOS", "A WAR", "F SEV"]}
+    centers = {"RUSSIA": ["MOS", "WAR", "SEV", "STP"]}
+    fall = board("loeb9", "F1901M", units, centers=centers)
+    after = play(fall, {})
+    assert str(after.position.phase) == "W1901A"  # a winter, for the fleet's sake
+    winter = after.position
+    assert listed(winter, "ARC") == ["REMOVE F ARC"] and listed(winter, "MOS") == []
+    assert why(winter, "RUSSIA", "REMOVE A MOS") is Illegal.NO_ADJUSTMENT
+    removed = play(winter, {"RUSSIA": ["REMOVE F ARC"]})
+    assert "RUSSIA F ARC" not in units_after(removed) and len(removed.position.units) == 3
+    kept = play(winter, {})
+    assert "RUSSIA F ARC" in units_after(kept)
+
+
+# -- Void: builds in any owned center ------------------------------------------------------------
+
+
+def test_void_builds_in_any_owned_center() -> None:
+    pos = board("void", "W1901A", {"ALBANIA": ["A SER"]}, centers={"ALBANIA": ["TRI", "SER"]})
+    assert why(pos, "ALBANIA", "BUILD A TRI") is None
+    assert why(pos, "ALBANIA", "BUILD F TRI") is None
+    assert why(pos, "ALBANIA", "BUILD A SER") is Illegal.BUILD_OCCUPIED
+    assert why(pos, "ALBANIA", "BUILD A VIE") is Illegal.BUILD_NOT_OWNED
+    assert why(pos, "ALBANIA", "BUILD A ALB") is Illegal.BUILD_NOT_CENTER
+    assert [str(o) for o in legal_builds(pos, "ALBANIA")] == ["BUILD A TRI", "BUILD F TRI", "WAIVE"]
+    assert "ALBANIA A TRI" in units_after(play(pos, {"ALBANIA": ["BUILD A TRI"]}))
+
+
+# -- Modern: canals and two-coast Iran ---------------------------------------------------------------
+
+
+def test_modern_canal_a_fleet_passes_through_cairo_from_sea_to_sea() -> None:
+    start = Position.initial(load_map("modern"))
+    assert str(start.phase) == "S1995M"
+    assert {"F CAI - RED", "F CAI - EME"} <= set(listed(start, "CAI"))
+    spring = play(start, {"EGYPT": ["F CAI - RED"]})
+    assert "EGYPT F RED" in units_after(spring)
+    back = play(spring.position, {"EGYPT": ["F RED - CAI"]})
+    fall = play(back.position.evolve(phase=Phase.parse("S1996M")), {"EGYPT": ["F CAI - EME"]})
+    assert "EGYPT F EME" in units_after(fall)
+
+
+def test_modern_iran_has_two_coasts() -> None:
+    pos = board("modern", "S1995M", {"TURKEY": ["F PER", "F CAS", "F ARA"], "RUSSIA": ["A ARM"]})
+    assert str(check_order(pos, "TURKEY", parse_order("F PER - IRN", pos.game_map)).order) == "F PER - IRN/SC"
+    assert str(check_order(pos, "TURKEY", parse_order("F CAS - IRN", pos.game_map)).order) == "F CAS - IRN/NC"
+    assert why(pos, "TURKEY", "F ARA - IRN/NC") is Illegal.WRONG_COAST
+    assert why(pos, "RUSSIA", "A ARM - IRN") is None
+    north = board("modern", "S1995M", {"TURKEY": ["F IRN/NC"]})
+    assert why(north, "TURKEY", "F IRN/NC - CAS") is None
+    assert why(north, "TURKEY", "F IRN/NC - PER") is Illegal.NOT_ADJACENT
+
+
+# -- names and the JSON commands ------------------------------------------------------------------
+
+
+def test_orders_are_read_with_each_boards_names_and_aliases() -> None:
+    loeb9 = load_map("loeb9")
+    # Renamed provinces (rule: "the usual names and abbreviations ... are recognized as aliases").
+    assert str(parse_order("A Norway - Sweden", loeb9)) == "A OSL - STO"
+    assert str(parse_order("F Portugal - Cordoba", loeb9)) == "F LIS - COR"
+    assert str(parse_order("A DEN - KIE", loeb9)) == "A COP - KIE"
+    modern = load_map("modern")
+    assert str(parse_order("F Persian Gulf - Iran (south coast)", modern)) == "F PER - IRN/SC"
+    assert str(parse_order("A Leningrad - Moscow", modern)) == "A STP - MOS"
+    ancmed = load_map("ancmed")
+    assert str(parse_order("A Massilia - Baleares via convoy", ancmed)) == "A MAS - BAL VIA CONVOY"
+
+
+def test_judge_adjudicate_and_judge_orders_take_the_variant() -> None:
+    from judge.service.cli import adjudicate_data, orders_data
+
+    out = adjudicate_data({"variant": "ancmed", "phase": "S1M", "units": {"ROME": ["F NEA"]},
+                           "orders": {"R": ["F NEA - TYN"]}})
+    assert (out["variant"], out["phase"], out["next_phase"]) == ("ancmed", "S0001M", "F0001M")
+    assert out["units"] == {"ROME": ["F TYN"]}
+    listed = orders_data({"variant": "loeb9", "phase": "F1901M", "units": {"RUSSIA": ["F ARC"]}})
+    assert listed["orders"] == {"F ARC": ["F ARC H"]}
+    void = orders_data({"variant": "void", "phase": "W1900A", "units": {"+": ["F WES"]},
+                        "centers": {"+": ["TUN", "NAP"]}})
+    builds = ["BUILD A NAP", "BUILD F NAP", "BUILD A TUN", "BUILD F TUN", "WAIVE"]
+    assert void["builds"] == {"W_MEDITERRANEAN_SEA": builds}
