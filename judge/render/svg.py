@@ -102,7 +102,8 @@ def _xy(p: Point) -> str:
 
 
 def _text(x: float, y: float, text: str, size: float, **attrs: str) -> str:
-    extra = "".join(f" {k.replace('_', '-')}={quoteattr(v)}" for k, v in attrs.items())
+    """A text element; keyword ``font_size`` is written ``font-size``, ``class_`` is written ``class``."""
+    extra = "".join(f" {k.rstrip('_').replace('_', '-')}={quoteattr(v)}" for k, v in attrs.items())
     return f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}"{extra}>{escape(text)}</text>'
 
 
