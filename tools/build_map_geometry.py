@@ -77,7 +77,7 @@ CELLS_PER_UNIT = 2  # raster resolution
 SIMPLIFY = 1.5  # map units: tolerance of the coverage simplification
 MIN_BORDER = 6 * CELLS_PER_UNIT  # cell sides: the least border two neighbours must share
 MAX_CROSSING = 40.0  # map units: the longest crossing of a strait
-JUNCTION = 8.0  # map units: the half-width of the square drawn round a junction of four provinces
+JUNCTION = 6.0  # map units: the half-width of the square drawn round a junction of four provinces
 
 NEUTRAL = "neutral"  # the id of land outside every province
 OPEN_SEA = "open-sea"  # the id of water outside every province

@@ -608,7 +608,9 @@ def _legend_cell(index: int, count: int, width: float) -> Point:
 
 
 def _power_name(power: str) -> str:
-    return power.replace("_", " ").title()
+    """A power's name as the legend writes it: ``GULF_OF_BOTHNIA`` is "Gulf of Bothnia"."""
+    words = power.replace("_", " ").title().split()
+    return " ".join(w.lower() if w in ("Of", "The") and i else w for i, w in enumerate(words))
 
 
 @cache

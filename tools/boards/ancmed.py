@@ -240,7 +240,7 @@ SEEDS: dict[str, list[LonLat]] = {
         (36.0, 33.7),
     ],
     "TYE": [(35.2, 33.27), (35.35, 33.15), (35.5, 33.3), (35.6, 33.0), (35.8, 33.1)],
-    "JER": [(35.23, 31.78), (34.75, 32.05), (34.9, 32.5), (34.5, 31.5), (35.4, 32.4)],
+    "JER": [(35.23, 31.78), (34.75, 32.05), (34.9, 32.5), (34.5, 31.5), (35.4, 32.4), (35.6, 31.8), (35.7, 32.3)],
     "ARA": [
         (39.0, 32.0),
         (37.5, 32.0),
@@ -280,6 +280,7 @@ SEEDS: dict[str, list[LonLat]] = {
         (32.9, 27.0),
         (32.4, 29.8),
         (32.3, 30.6),
+        (32.6, 30.85),
         (33.5, 26.5),
         (34.2, 25.0),
         (33.5, 24.0),
@@ -396,6 +397,9 @@ JUNCTIONS: list[tuple[LonLat, tuple[str, str, str, str]]] = [
     ((19.0, 34.6), ("AUS", "MES", "LIB", "GOT")),  # the open sea south of Greece
 ]
 
+# Hand choices for points the automatic layout places badly: (province, kind) -> lon/lat.
+PLACES: dict[tuple[str, str], LonLat] = {("TYE", "center"): (35.4, 33.3), ("TYE", "unit"): (35.6, 33.0)}
+
 SPEC = BoardSpec(
     board="ancmed",
     title="The Ancient Mediterranean board",
@@ -409,5 +413,6 @@ SPEC = BoardSpec(
     force_land=FORCE_LAND,
     islands=ISLANDS,
     junctions=JUNCTIONS,
+    places=PLACES,
     open_sea=[(-6.8, 36.5), (-6.5, 35.8), (-9.6, 39.0), (-3.0, 44.0)],
 )

@@ -11,7 +11,7 @@ Sardinia, Corsica, Crete and Cyprus are no province: neutral islands.
 
 from __future__ import annotations
 
-from boards import BoardSpec, LonLat, Magnifier
+from boards import BoardSpec, Lens, LonLat, Magnifier
 
 SEEDS: dict[str, list[LonLat]] = {
     # the Atlantic and the Arctic
@@ -164,7 +164,7 @@ SEEDS: dict[str, list[LonLat]] = {
         (-6.37, 39.47),
     ],
     "SVE": [(-5.98, 37.39), (-4.78, 37.88), (-6.95, 37.26), (-6.97, 38.88), (-6.29, 36.53)],
-    "GIB": [(-5.45, 36.2), (-5.6, 36.05), (-5.93, 36.19), (-5.17, 36.6)],
+    "GIB": [(-5.45, 36.2), (-5.6, 36.05), (-5.93, 36.19), (-5.17, 36.6), (-5.8, 36.45), (-5.4, 36.45)],
     "ADL": [
         (-4.42, 36.72),
         (-3.6, 37.18),
@@ -472,7 +472,7 @@ SEEDS: dict[str, list[LonLat]] = {
         (38.5, 34.5),
         (35.8, 33.3),
     ],
-    "ISR": [(35.21, 31.77), (34.78, 32.08), (34.99, 32.79), (34.79, 31.25), (34.6, 30.7), (35.5, 33.1)],
+    "ISR": [(35.21, 31.77), (34.78, 32.08), (34.99, 32.79), (34.79, 31.25), (34.6, 30.7), (35.5, 33.1), (34.85, 30.2)],
     "JOR": [
         (35.93, 31.95),
         (35.0, 29.53),
@@ -672,6 +672,7 @@ SPEC = BoardSpec(
     centre=(20.0, 48.0),
     parallels=(30.0, 60.0),
     magnifiers=(Magnifier(centre=(10.0, 48.0), gain=1.0, radius=0.8),),
+    lenses=(Lens(centre=(33.2, 30.8), gain=2.0, radius=0.07), Lens(centre=(-5.5, 36.3), gain=2.0, radius=0.05)),
     extent=(-0.6, -0.63, 0.66, 0.6),
     seeds=SEEDS,
     neutral_seeds=NEUTRAL_SEEDS,
