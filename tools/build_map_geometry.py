@@ -1,26 +1,35 @@
-"""Build ``judge/engine/maps/standard_geometry.json``: the standard board drawn as polygons.
+"""Build ``judge/engine/maps/<board>_geometry.geojson``: a board drawn as polygons, from real geography.
 
-Theory.  The board is made from facts, not copied from anyone's artwork:
+Theory.  A board is made from facts, not copied from anyone's artwork.  The algorithm is
+the same for every board; what differs is data, one module per board in ``tools/boards/``
+(:class:`boards.BoardSpec`): where the board lies, and real places in each province.
 
-1. Projection.  Longitude/latitude go through a Lambert conformal conic projection (standard
-   parallels 40°N and 62°N, centred on 15°E 50°N), then through a radial "magnifier" around
-   central Europe (the board, like the classic one, gives the crowded middle more room than
-   Russia or Africa), then are scaled to map units (1000 wide, y pointing down).
+1. Projection.  Longitude/latitude go through a Lambert conformal conic projection (the
+   board's centre and standard parallels), then, where the board asks for one, through a
+   radial "magnifier" that gives a crowded middle more room than the rim (the standard
+   board's central Europe), then are scaled to map units (1000 wide, y pointing down) over
+   the board's extent.
 2. Land and sea.  Every raster cell of the map is land or sea according to the GLOBE 1 km
-   land mask shipped by ``global-land-mask``.  A few hand-drawn patches then close what the
-   game closes (the Bosporus, the Dardanelles and the Danish straits: Constantinople and
-   Denmark-Sweden are land bridges) and open what it opens (the straits of Gibraltar and
-   Messina).  Islands too small to draw are sunk; water that no sea province claims (the Sea
+   land mask shipped by ``global-land-mask``.  Hand-drawn patches then close what the game
+   closes (the Bosporus is a land bridge where Constantinople spans it) and open what it
+   opens (the straits of Gibraltar and Messina where the game sails through).  Islands too
+   small to draw are sunk unless a province claims them; water that no sea claims (the Sea
    of Marmara, lakes) becomes land.
 3. Provinces.  Each province has seed points at real places (its cities, coasts, regions).
-   Each cell takes the province of the nearest seed of its kind (land seeds for land, sea
-   seeds for sea) in the same connected piece of land or water: a Voronoi diagram clipped
-   by the coastline.  Land with no seed (Ireland, Sicily, Corsica, Libya, ...) is neutral.
-   Hand-drawn patches force a province where the game differs from the nearest-seed rule
+   Each cell takes the province of the nearest seed of its kind (land seeds for land, water
+   seeds for seas) in the same connected piece of land or water: a Voronoi diagram clipped
+   by the coastline.  Land with no seed is neutral: the rim of the board.  Hand-drawn
+   patches force a province where the game differs from the nearest-seed rule
    (Switzerland's outline), and stray fragments are given to the neighbour they touch most.
+   An archipelago (Ancient Mediterranean's Baleares) is water seeded like a sea, with its
+   islands inside it: fleets sail in it and armies stand on its islands.
 4. Checking.  Cells that touch give the drawing's adjacencies; they must equal the union of
-   ``army_edges`` and ``fleet_edges`` of ``standard.json`` (Switzerland, impassable, borders
-   whoever it borders).  The build stops with a list of differences otherwise.
+   the board's ``army_edges`` and ``fleet_edges`` (impassable provinces border whoever they
+   border).  Where the game crosses water by land and ships sail through the same strait
+   (Loeb9's weak straits), no plane drawing can give both pairs a border: the board names
+   such a strait with a crossing, two points facing each other across the water, and that
+   pair is checked as a crossing (each end in its province, the two close) instead of a
+   border.  The build stops with a list of differences otherwise.
 5. Polygons.  Each province's cells are merged into polygons and the whole coverage is
    simplified at once (``shapely.coverage_simplify``), which keeps shared borders shared.
    Label, unit and supply-center points are the most interior points of each area
@@ -29,8 +38,9 @@ Theory.  The board is made from facts, not copied from anyone's artwork:
 The result is plain data: the judge draws it without any geographic package.  Run with the
 ``tools`` extra installed::
 
-    python tools/build_map_geometry.py            # writes the JSON beside standard.json
-    python tools/build_map_geometry.py --check    # only reports the adjacency differences
+    python tools/build_map_geometry.py [BOARD ...]        # writes each board's geometry (default: all)
+    python tools/build_map_geometry.py ancmed --check     # only reports the adjacency differences
+    python tools/build_map_geometry.py ancmed --preview p.png   # the raster of provinces, named
 """
 
 from __future__ import annotations
@@ -54,504 +64,162 @@ from shapely.geometry import MultiPolygon, Point, Polygon, box
 from shapely.geometry.polygon import orient
 from shapely.ops import polylabel
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from boards import BoardSpec, LonLat, load
+
 ROOT = Path(__file__).resolve().parent.parent
-MAP_FILE = ROOT / "judge" / "engine" / "maps" / "standard.json"
-OUT_FILE = ROOT / "judge" / "engine" / "maps" / "standard_geometry.geojson"
+MAPS = ROOT / "judge" / "engine" / "maps"
+BOARDS = sorted(p.stem for p in (Path(__file__).resolve().parent / "boards").glob("*.py") if p.stem != "__init__")
 
-LonLat = tuple[float, float]
-
-# -- projection ----------------------------------------------------------------------------
-
-LON0, LAT0, PAR1, PAR2 = 15.0, 50.0, 40.0, 62.0
-MAGNIFIER_CENTRE: LonLat = (8.0, 49.0)
-MAGNIFIER_GAIN = 0.3  # scale at the centre relative to the rim, minus one
-MAGNIFIER_RADIUS = 0.75  # radians of the conic projection: where the scale is back to 1
-EXTENT = (-0.43, -0.36, 0.42, 0.43)  # x0, y0, x1, y1 after the magnifier (y up)
 WIDTH = 1000.0  # map units across
 CELLS_PER_UNIT = 2  # raster resolution
 SIMPLIFY = 1.5  # map units: tolerance of the coverage simplification
-MIN_ISLAND = 200  # cells: smaller islands are sunk
-
-
-def _lcc_constants() -> tuple[float, float, float]:
-    f1, f2, f0 = (math.radians(v) for v in (PAR1, PAR2, LAT0))
-    n = math.log(math.cos(f1) / math.cos(f2)) / math.log(
-        math.tan(math.pi / 4 + f2 / 2) / math.tan(math.pi / 4 + f1 / 2)
-    )
-    big_f = math.cos(f1) * math.tan(math.pi / 4 + f1 / 2) ** n / n
-    rho0 = big_f / math.tan(math.pi / 4 + f0 / 2) ** n
-    return n, big_f, rho0
-
-
-_N, _F, _RHO0 = _lcc_constants()
-
-
-def lcc(lon: NDArray[np.float64], lat: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Lambert conformal conic: degrees to radians-sized plane coordinates (y up)."""
-    theta = _N * np.radians(lon - LON0)
-    rho = _F / np.tan(np.pi / 4 + np.radians(lat) / 2) ** _N
-    return rho * np.sin(theta), _RHO0 - rho * np.cos(theta)
-
-
-def lcc_inverse(x: NDArray[np.float64], y: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    rho = np.sqrt(x**2 + (_RHO0 - y) ** 2)
-    theta = np.arctan2(x, _RHO0 - y)
-    lon = LON0 + np.degrees(theta / _N)
-    lat = np.degrees(2 * np.arctan((_F / rho) ** (1 / _N)) - np.pi / 2)
-    return lon, lat
-
-
-_CX, _CY = (float(v) for v in lcc(np.array(MAGNIFIER_CENTRE[0]), np.array(MAGNIFIER_CENTRE[1])))
-
-
-def magnify(x: NDArray[np.float64], y: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Radial magnifier: r -> R g(r/R) with g(t) = t (1 + k) / (1 + k t), the identity far away."""
-    dx, dy = x - _CX, y - _CY
-    r = np.hypot(dx, dy)
-    t = r / MAGNIFIER_RADIUS
-    factor = (1 + MAGNIFIER_GAIN) / (1 + MAGNIFIER_GAIN * t)
-    return _CX + dx * factor, _CY + dy * factor
-
-
-def magnify_inverse(x: NDArray[np.float64], y: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    dx, dy = x - _CX, y - _CY
-    u = np.hypot(dx, dy) / MAGNIFIER_RADIUS
-    # u = t (1 + k) / (1 + k t)  <=>  t = u / (1 + k - k u)
-    factor = 1 / (1 + MAGNIFIER_GAIN - MAGNIFIER_GAIN * u)
-    return _CX + dx * factor, _CY + dy * factor
-
-
-SCALE = WIDTH / (EXTENT[2] - EXTENT[0])
-HEIGHT = round((EXTENT[3] - EXTENT[1]) * SCALE)
-
-
-def to_map(
-    lon: Iterable[float] | float, lat: Iterable[float] | float
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Degrees to map units (x right, y down)."""
-    x, y = magnify(*lcc(np.asarray(lon, dtype=float), np.asarray(lat, dtype=float)))
-    return (x - EXTENT[0]) * SCALE, (EXTENT[3] - y) * SCALE
-
-
-def from_map(x: NDArray[np.float64], y: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    return lcc_inverse(*magnify_inverse(x / SCALE + EXTENT[0], EXTENT[3] - y / SCALE))
-
-
-def point(lonlat: LonLat) -> tuple[float, float]:
-    x, y = to_map(lonlat[0], lonlat[1])
-    return float(x), float(y)
-
-
-def polygon(lonlats: Sequence[LonLat]) -> Polygon:
-    """A polygon given in degrees, in map units."""
-    return Polygon([point(p) for p in lonlats])
-
-
-# -- the board's facts ---------------------------------------------------------------------
-
-SEEDS: dict[str, list[LonLat]] = {
-    # seas
-    "NAO": [(-20, 56), (-14, 56), (-15, 50), (-22, 62), (-11, 59), (-9, 56.8), (-16, 47), (-5.6, 55.4), (-6.5, 55.8)],
-    "NWG": [
-        (0, 65),
-        (-4, 68),
-        (6, 68),
-        (12, 71),
-        (-1, 61.8),
-        (3, 62.5),
-        (-6, 63),
-        (-4.5, 59.3),
-        (-1.5, 60.2),
-        (-3.0, 59.0),
-    ],
-    "BAR": [(35, 72), (28, 72.5), (42, 70), (38, 66), (50, 70), (33, 70)],
-    "NTH": [
-        (3, 56),
-        (2, 53.5),
-        (4, 58),
-        (1.5, 58.5),
-        (3.5, 54),
-        (6.5, 57.5),
-        (-1.5, 57.2),
-        (3.0, 51.8),
-        (2.5, 52.3),
-        (7.0, 56.5),
-    ],
-    "ENG": [(-2, 50), (-4.5, 49.6), (0.5, 50.4), (1.6, 51.0), (-5.7, 49.4), (-3.5, 50.3)],
-    "IRI": [(-5, 53.5), (-6, 52), (-8, 51), (-6.5, 50.6), (-4.8, 54.3), (-10, 50.8)],
-    "MAO": [
-        (-12, 45),
-        (-12, 40),
-        (-12, 35),
-        (-6, 46),
-        (-3, 44.3),
-        (-8, 35.5),
-        (-5.5, 35.95),
-        (-15, 31),
-        (-9, 42.5),
-        (-8.5, 44.5),
-        (-4.5, 36.1),
-    ],
-    "WES": [(2, 38.5), (5, 38), (0, 37.5), (-2, 36.2), (7.5, 38), (1, 39.5), (5, 37), (8.2, 37.6)],
-    "LYO": [(4.5, 42.5), (6.5, 42.8), (3.5, 41.5), (8.5, 43.8), (2.6, 41.0), (1.8, 40.6), (8.8, 43.2)],
-    "TYS": [(12, 40), (11, 39), (13, 39.5), (10.3, 42.2), (11, 38.3), (14.8, 39), (12.2, 38.4)],
-    "ION": [
-        (18, 37),
-        (16, 35),
-        (20, 36),
-        (19.2, 39.2),
-        (14.5, 35.5),
-        (13, 33.5),
-        (20.8, 38.0),
-        (22.3, 36.2),
-        (17, 38.5),
-        (11.8, 34.8),
-    ],
-    "ADR": [(15, 43), (13.5, 44.5), (17, 42), (18.4, 41.5), (12.8, 45.3)],
-    "AEG": [(25, 39), (25, 37.5), (24, 38.5), (25.5, 36.3), (23.6, 39.8), (24.7, 40.5), (26.3, 38.3)],
-    "EAS": [(30, 34), (33, 34.5), (26.5, 34.5), (35, 35.3), (28.5, 35.6), (31, 36)],
-    "BLA": [
-        (34, 43.2),
-        (31, 43.5),
-        (37, 42.7),
-        (29.8, 42.5),
-        (39.5, 42.5),
-        (32, 42),
-        (31.5, 45.5),
-        (35, 44.2),
-        (36.6, 45.8),
-    ],
-    "BAL": [(18, 55.5), (15, 55), (19.6, 57.5), (13, 54.6), (17, 56.5), (23.3, 57.6), (20, 55)],
-    "BOT": [(20, 62), (21.5, 64), (23.5, 65.2), (19.6, 60.6), (24.5, 59.9), (27, 60.1), (22.2, 59.5), (29.3, 60)],
-    "SKA": [(9.5, 58), (11.2, 57.6), (11.4, 56.8), (12.3, 56.4), (7.8, 57.8)],
-    "HEL": [(7.8, 54.2), (7.9, 54.9), (6.5, 54.0), (8.4, 54.5)],
-    # land
-    "CLY": [(-5.4, 57.0), (-5.0, 56.2), (-4.4, 55.85), (-5.0, 58.1)],
-    "EDI": [
-        (-3.2, 56.0),
-        (-3.3, 57.3),
-        (-2.4, 57.1),
-        (-3.5, 58.4),
-        (-2.6, 55.6),
-        (-3.6, 56.5),
-        (-4.0, 57.6),
-        (-3.9, 56.1),
-        (-4.4, 57.9),
-    ],
-    "LVP": [(-2.98, 53.4), (-2.9, 54.5), (-4.1, 55.0), (-2.4, 53.6), (-3.4, 54.2), (-4.5, 55.3)],
-    "YOR": [(-1.08, 53.96), (-1.6, 54.8), (-1.1, 53.1), (-0.2, 53.5)],
-    "WAL": [(-3.8, 52.3), (-4.2, 51.8), (-2.0, 52.5), (-3.3, 53.0), (-4.7, 50.4), (-3.6, 50.7), (-2.7, 51.3)],
-    "LON": [(-0.12, 51.5), (0.8, 52.3), (1.0, 51.3), (-1.3, 51.3), (-1.3, 50.9)],
-    "BRE": [(-4.5, 48.4), (-3.0, 48.0), (-1.3, 48.5), (-0.3, 49.1), (-1.7, 47.4)],
-    "PIC": [(2.3, 49.9), (1.2, 49.6), (3.2, 50.3)],
-    "PAR": [(2.35, 48.85), (1.5, 47.8), (3.2, 48.2), (0.9, 48.5)],
-    "GAS": [(-0.6, 44.8), (0.6, 44.0), (1.2, 45.6), (-0.7, 43.5)],
-    "MAR": [(5.4, 43.4), (4.1, 43.9), (2.8, 43.1), (5.7, 44.8), (6.6, 43.7), (6.1, 45.6)],
-    "BUR": [(4.8, 47.3), (5.6, 48.6), (4.6, 46.2), (3.2, 46.4), (7.3, 48.3), (2.8, 45.6)],
-    "BEL": [(4.35, 50.85), (5.5, 50.3), (3.5, 51.1), (4.5, 51.4)],
-    "HOL": [(4.9, 52.4), (6.1, 52.5), (6.6, 53.2), (5.6, 53.0)],
-    "RUH": [(7.0, 51.4), (7.6, 50.3), (6.9, 50.2), (8.0, 51.6)],
-    "KIE": [(10.1, 54.3), (9.7, 53.55), (8.8, 53.1), (9.7, 52.4), (9.5, 51.4), (9.3, 54.7), (10.8, 53.9)],
-    "DEN": [(12.57, 55.68), (9.5, 56.2), (10.0, 55.3), (11.5, 55.4), (9.3, 57.1), (12.0, 55.0)],
-    "BER": [(13.4, 52.5), (12.2, 53.5), (11.8, 52.2), (14.5, 53.3), (13.8, 51.9), (15.5, 53.8)],
-    "PRU": [(20.5, 54.7), (18.6, 54.35), (17.3, 54.2), (21.5, 53.9), (19.5, 53.6), (22.5, 54.7)],
-    "SIL": [(17.0, 51.1), (15.3, 51.5), (18.5, 50.4), (16.3, 52.2), (18.0, 52.2)],
-    "MUN": [(11.6, 48.1), (9.2, 48.8), (10.8, 50.5), (12.5, 51.2), (8.3, 48.0), (10.4, 49.4), (13.6, 50.9)],
-    "BOH": [(14.4, 50.1), (16.6, 49.2), (13.3, 49.7), (15.6, 49.8), (18.0, 49.7), (13.3, 48.6)],
-    "TYR": [(11.4, 47.3), (11.1, 46.1), (12.4, 46.6), (10.2, 46.9), (12.8, 47.6), (13.8, 46.8)],
-    "VIE": [(16.4, 48.2), (15.0, 48.4), (15.4, 47.1), (16.5, 47.5), (18.5, 48.8), (17.6, 48.4)],
-    "BUD": [(19.0, 47.5), (21.6, 47.5), (20.5, 46.3), (23.6, 46.8), (18.0, 46.5), (24.5, 47.4), (20.0, 48.0)],
-    "GAL": [(24.0, 49.8), (20.0, 50.0), (25.9, 48.3), (22.0, 49.5), (26.5, 49.5), (24.2, 48.4)],
-    "TRI": [
-        (13.8, 45.65),
-        (14.5, 46.0),
-        (16.0, 45.8),
-        (18.4, 43.85),
-        (16.4, 43.5),
-        (19.25, 42.45),
-        (15.2, 44.6),
-        (17.5, 44.8),
-    ],
-    "SER": [(20.5, 44.8), (21.4, 42.0), (21.9, 43.3), (20.9, 43.6), (20.5, 42.7)],
-    "ALB": [(19.8, 41.3), (20.0, 40.2), (19.9, 42.0)],
-    "GRE": [(23.7, 38.0), (22.9, 40.6), (22.1, 37.5), (21.8, 39.4), (24.2, 41.0), (21.3, 40.3)],
-    "BUL": [(23.3, 42.7), (27.5, 42.5), (25.4, 41.2), (25.6, 43.1), (27.2, 43.3), (24.5, 42.0)],
-    "RUM": [(26.1, 44.4), (27.6, 47.2), (28.6, 44.3), (24.0, 44.7), (28.3, 45.6), (28.6, 46.6), (23.0, 44.4)],
-    "CON": [(28.97, 41.0), (27.0, 41.5), (29.4, 40.3), (27.3, 40.4)],
-    "ANK": [(32.85, 39.93), (35.5, 41.3), (33.7, 41.7), (30.5, 41.0), (31.8, 40.6)],
-    "SMY": [(27.14, 38.42), (30.7, 36.9), (32.5, 37.9), (29.5, 39.0), (34.8, 37.7), (28.3, 37.3), (35.2, 38.8)],
-    "ARM": [(41.3, 39.9), (44.5, 40.2), (39.7, 40.9), (38.5, 39.5), (43.0, 38.5), (42.4, 41.2), (46, 39.5)],
-    "SYR": [(36.3, 33.5), (37.2, 36.2), (36.1, 36.4), (40.0, 35.0), (43, 36), (38.5, 34)],
-    "SEV": [
-        (33.5, 44.6),
-        (34.2, 45.3),
-        (30.7, 46.6),
-        (37.5, 47.2),
-        (39.7, 47.2),
-        (38.5, 45.5),
-        (42.0, 45.0),
-        (40.0, 43.8),
-        (45.0, 46.5),
-        (35.0, 47.1),
-        (32.6, 46.7),
-        (42.5, 42.3),
-        (47, 44),
-        (44.5, 42.6),
-    ],
-    "UKR": [(30.5, 50.45), (36.2, 50.0), (28.0, 49.2), (33.5, 49.0), (30.0, 48.3), (39.5, 49.0), (26.8, 50.9)],
-    "WAR": [(21.0, 52.2), (19.5, 51.8), (23.5, 52.0), (22.5, 50.8), (25.3, 52.2)],
-    "LVN": [(24.1, 56.95), (25.5, 58.5), (27.0, 56.5), (23.0, 55.5), (25.5, 54.8), (27.6, 58.8), (22.4, 57.3)],
-    "MOS": [
-        (37.6, 55.75),
-        (33.0, 55.0),
-        (40.0, 58.5),
-        (45.0, 55.0),
-        (30.0, 53.5),
-        (42, 52),
-        (31.5, 57),
-        (48, 58),
-        (47, 51),
-        (36, 53),
-        (44, 61),
-        (28.3, 53.9),
-    ],
-    "STP": [
-        (30.3, 59.9),
-        (33.0, 63.5),
-        (35.0, 67.8),
-        (40.5, 64.5),
-        (45.0, 65.5),
-        (31.0, 66.5),
-        (32, 69.1),
-        (29.5, 61.8),
-        (28.5, 68.5),
-        (36.5, 61),
-        (50, 66),
-        (52, 63),
-    ],
-    "FIN": [
-        (25.0, 61.5),
-        (26.5, 64.0),
-        (25.5, 67.0),
-        (22.5, 61.2),
-        (28.5, 62.5),
-        (24.8, 60.3),
-        (29.2, 64.5),
-        (23.8, 68.3),
-        (27.5, 66.2),
-    ],
-    "NWY": [
-        (10.7, 59.9),
-        (5.8, 60.4),
-        (10.4, 63.4),
-        (14.5, 67.0),
-        (19.0, 69.6),
-        (24.5, 70.4),
-        (28.8, 70.0),
-        (8.0, 58.5),
-        (7.5, 62.2),
-        (12.5, 65),
-        (17, 68.6),
-        (9.2, 61.5),
-        (22, 70),
-        (26.5, 69.5),
-    ],
-    "SWE": [
-        (18.1, 59.3),
-        (13.2, 55.8),
-        (14.2, 58.0),
-        (15.5, 62.0),
-        (18.5, 64.5),
-        (21.0, 66.8),
-        (12.0, 58.0),
-        (16.0, 56.8),
-        (13, 60),
-        (17, 61),
-        (14.5, 64),
-        (18.5, 67),
-        (22.5, 66.3),
-    ],
-    "POR": [(-8.6, 41.1), (-8.1, 39.5), (-8.0, 37.5), (-8.0, 40.3)],
-    "SPA": [
-        (-3.7, 40.4),
-        (-6.0, 37.4),
-        (-0.4, 39.5),
-        (2.0, 41.6),
-        (-5.8, 43.2),
-        (-1.9, 43.0),
-        (-2, 37.5),
-        (-4.5, 42),
-        (0.6, 41.5),
-        (-7.5, 42.6),
-    ],
-    "NAF": [
-        (-7.6, 33.6),
-        (-1.0, 35.0),
-        (3.0, 36.5),
-        (5.0, 34.0),
-        (-5.5, 35.3),
-        (6.5, 36.2),
-        (-3.0, 32.0),
-        (1.0, 32.5),
-        (-9.5, 30.5),
-        (6, 30.5),
-    ],
-    "TUN": [(10.2, 36.8), (10.0, 34.0), (9.0, 33.0), (10.7, 35.6), (9.2, 36.6), (9, 31), (11, 32.6)],
-    "NAP": [(14.25, 40.85), (16.1, 39.3), (15.7, 40.4), (16.4, 38.5), (15.0, 41.2)],
-    "APU": [(16.9, 41.1), (18.0, 40.3), (15.6, 41.6), (14.8, 41.9), (17.3, 40.6)],
-    "ROM": [(12.5, 41.9), (13.4, 42.0), (13.5, 41.4), (12.0, 42.6), (12.6, 42.9)],
-    "TUS": [(11.25, 43.77), (10.4, 43.7), (11.3, 43.0), (10.2, 44.2)],
-    "VEN": [
-        (12.3, 45.45),
-        (11.3, 44.5),
-        (12.0, 44.1),
-        (11.0, 45.4),
-        (13.4, 43.6),
-        (10.5, 45.1),
-        (12.9, 46.2),
-        (14.0, 42.6),
-        (13.8, 43.0),
-    ],
-    "PIE": [(7.7, 45.1), (8.9, 44.4), (8.3, 45.5), (7.2, 44.4), (9.6, 45.6), (9.2, 45.0)],
-    "SWI": [(7.45, 46.95)],
-}
-
-# Land that is part of no province: the rim of the board.
-NEUTRAL_SEEDS: list[LonLat] = [
-    (15, 31),
-    (19, 30.8),
-    (22, 32.2),
-    (13.2, 32.6),
-    (25, 31.2),
-    (29, 30.8),
-    (31.2, 30.2),
-    (34.8, 31.5),
-    (35.5, 30),
-    (39, 31),
-    (43, 32.5),
-    (45, 34.5),
-    (47, 33),
-    (49, 37),
-]
-
-# Patches of land and water the game needs where the land mask disagrees.
-FORCE_LAND: list[list[LonLat]] = [
-    [(28.85, 40.95), (29.25, 40.95), (29.3, 41.3), (28.9, 41.3)],  # Bosporus
-    [(26.05, 40.0), (26.5, 39.95), (26.95, 40.45), (26.55, 40.65), (26.15, 40.3)],  # Dardanelles
-    # the Danish straits: Jutland, Funen, Zealand and Scania as one land
-    [
-        (9.55, 55.1),
-        (9.9, 55.75),
-        (10.6, 55.9),
-        (11.2, 55.85),
-        (12.1, 56.1),
-        (12.65, 56.1),
-        (12.95, 55.9),
-        (12.95, 55.4),
-        (12.4, 54.95),
-        (11.4, 54.7),
-        (10.6, 54.8),
-        (10.0, 54.95),
-    ],
-]
-FORCE_WATER: list[list[LonLat]] = [
-    [(-6.2, 35.75), (-5.2, 35.8), (-5.2, 36.12), (-6.2, 36.12)],  # Strait of Gibraltar
-    [(15.5, 37.95), (15.75, 37.95), (15.75, 38.35), (15.5, 38.35)],  # Strait of Messina
-]
-
-# Areas drawn as one province whatever the nearest seed says (they apply to their own kind).
-FORCE_PROVINCE: dict[str, list[list[LonLat]]] = {
-    "SWI": [
-        [
-            (5.95, 46.15),
-            (6.8, 45.95),
-            (7.9, 45.95),
-            (8.45, 46.3),
-            (9.0, 45.82),
-            (9.3, 46.5),
-            (10.15, 46.25),
-            (10.5, 46.6),
-            (9.6, 47.05),
-            (9.55, 47.55),
-            (8.6, 47.8),
-            (7.6, 47.6),
-            (6.9, 47.4),
-            (6.1, 46.65),
-        ]
-    ],
-}
-
-# Where fleets stand on split coasts (and the coast's mark is drawn).
-COAST_POINTS: dict[str, LonLat] = {
-    "STP/NC": (35.5, 67.6),
-    "STP/SC": (29.6, 60.2),
-    "SPA/NC": (-5.5, 43.0),
-    "SPA/SC": (-0.8, 38.6),
-    "BUL/EC": (27.4, 42.7),
-    "BUL/SC": (25.2, 41.25),
-}
-
-# Hand choices for points the automatic layout places badly: (province, kind) -> lon/lat.
-PLACES: dict[tuple[str, str], LonLat] = {
-    ("APU", "label"): (17.2, 40.6),
-    ("STP", "unit"): (33.0, 62.3),
-    ("MOS", "unit"): (37.6, 55.75),
-    ("SEV", "unit"): (40.0, 46.3),
-}
+MIN_BORDER = 6 * CELLS_PER_UNIT  # cell sides: the least border two neighbours must share
+MAX_CROSSING = 40.0  # map units: the longest crossing of a strait
+JUNCTION = 6.0  # map units: the half-width of the square drawn round a junction of four provinces
 
 NEUTRAL = "neutral"  # the id of land outside every province
+OPEN_SEA = "open-sea"  # the id of water outside every province
+
+Array = NDArray[np.float64]
+
+
+# -- projection ----------------------------------------------------------------------------
+
+
+class Projection:
+    """Degrees to map units and back, for one board's centre, parallels, magnifier and extent."""
+
+    def __init__(self, spec: BoardSpec) -> None:
+        self.lon0, lat0 = spec.centre
+        f1, f2, f0 = (math.radians(v) for v in (spec.parallels[0], spec.parallels[1], lat0))
+        n = math.log(math.cos(f1) / math.cos(f2)) / math.log(
+            math.tan(math.pi / 4 + f2 / 2) / math.tan(math.pi / 4 + f1 / 2)
+        )
+        big_f = math.cos(f1) * math.tan(math.pi / 4 + f1 / 2) ** n / n
+        self.n, self.big_f, self.rho0 = n, big_f, big_f / math.tan(math.pi / 4 + f0 / 2) ** n
+        # Each magnifier's centre, gain and radius; a centre is placed by the magnifiers before it.
+        self.magnifiers: list[tuple[float, float, float, float]] = []
+        self.lenses: list[tuple[float, float, float, float]] = []
+        for magnifier in spec.magnifiers:
+            cx, cy = self.magnify(*self.lcc(np.array(magnifier.centre[0]), np.array(magnifier.centre[1])))
+            self.magnifiers.append((float(cx), float(cy), magnifier.gain, magnifier.radius))
+        for lens in spec.lenses:
+            cx, cy = self.magnify(*self.lcc(np.array(lens.centre[0]), np.array(lens.centre[1])))
+            self.lenses.append((float(cx), float(cy), lens.gain, lens.radius))
+        self.extent = spec.extent
+        self.scale = WIDTH / (self.extent[2] - self.extent[0])
+        self.height = round((self.extent[3] - self.extent[1]) * self.scale)
+
+    def lcc(self, lon: Array, lat: Array) -> tuple[Array, Array]:
+        """Lambert conformal conic: degrees to radians-sized plane coordinates (y up)."""
+        theta = self.n * np.radians(lon - self.lon0)
+        rho = self.big_f / np.tan(np.pi / 4 + np.radians(lat) / 2) ** self.n
+        return rho * np.sin(theta), self.rho0 - rho * np.cos(theta)
+
+    def lcc_inverse(self, x: Array, y: Array) -> tuple[Array, Array]:
+        rho = np.sqrt(x**2 + (self.rho0 - y) ** 2)
+        theta = np.arctan2(x, self.rho0 - y)
+        lon = self.lon0 + np.degrees(theta / self.n)
+        lat = np.degrees(2 * np.arctan((self.big_f / rho) ** (1 / self.n)) - np.pi / 2)
+        return lon, lat
+
+    def magnify(self, x: Array, y: Array) -> tuple[Array, Array]:
+        """Radial magnifiers in turn: r -> R g(r/R) with g(t) = t (1 + k) / (1 + k t), the identity far away."""
+        for cx, cy, gain, radius in self.magnifiers:
+            dx, dy = x - cx, y - cy
+            r = np.hypot(dx, dy)
+            t = r / radius
+            factor = (1 + gain) / (1 + gain * t)
+            x, y = cx + dx * factor, cy + dy * factor
+        for cx, cy, gain, radius in self.lenses:
+            # g(t) = t (1 + k (1 - t)^2) inside the lens, t outside: g' = 1 + k (1 - t)(1 - 3t) > 0 for k < 3.
+            dx, dy = x - cx, y - cy
+            t = np.minimum(np.hypot(dx, dy) / radius, 1.0)
+            factor = 1 + gain * (1 - t) ** 2
+            x, y = cx + dx * factor, cy + dy * factor
+        return x, y
+
+    def magnify_inverse(self, x: Array, y: Array) -> tuple[Array, Array]:
+        for cx, cy, gain, radius in reversed(self.lenses):
+            dx, dy = x - cx, y - cy
+            u = np.hypot(dx, dy) / radius
+            low, high = np.zeros_like(u), np.minimum(u, 1.0)  # g(t) >= t, so t <= u
+            for _ in range(40):  # bisection: g is increasing
+                middle = (low + high) / 2
+                below = middle * (1 + gain * (1 - middle) ** 2) < u
+                low, high = np.where(below, middle, low), np.where(below, high, middle)
+            t = np.where(u >= 1, u, (low + high) / 2)
+            factor = np.divide(t, u, out=np.ones_like(u), where=u > 0)
+            x, y = cx + dx * factor, cy + dy * factor
+        for cx, cy, gain, radius in reversed(self.magnifiers):
+            dx, dy = x - cx, y - cy
+            u = np.hypot(dx, dy) / radius
+            # u = t (1 + k) / (1 + k t)  <=>  t = u / (1 + k - k u)
+            factor = 1 / (1 + gain - gain * u)
+            x, y = cx + dx * factor, cy + dy * factor
+        return x, y
+
+    def to_map(self, lon: Iterable[float] | float, lat: Iterable[float] | float) -> tuple[Array, Array]:
+        """Degrees to map units (x right, y down)."""
+        x, y = self.magnify(*self.lcc(np.asarray(lon, dtype=float), np.asarray(lat, dtype=float)))
+        return (x - self.extent[0]) * self.scale, (self.extent[3] - y) * self.scale
+
+    def from_map(self, x: Array, y: Array) -> tuple[Array, Array]:
+        return self.lcc_inverse(*self.magnify_inverse(x / self.scale + self.extent[0], self.extent[3] - y / self.scale))
+
+    def point(self, lonlat: LonLat) -> tuple[float, float]:
+        x, y = self.to_map(lonlat[0], lonlat[1])
+        return float(x), float(y)
+
+    def polygon(self, lonlats: Sequence[LonLat]) -> Polygon:
+        """A polygon given in degrees, in map units."""
+        return Polygon([self.point(p) for p in lonlats])
 
 
 # -- raster --------------------------------------------------------------------------------
 
 
-def grid_shape() -> tuple[int, int]:
-    return int(HEIGHT * CELLS_PER_UNIT), int(WIDTH * CELLS_PER_UNIT)
+class Raster:
+    """The board's grid of cells: CELLS_PER_UNIT cells per map unit each way."""
+
+    def __init__(self, projection: Projection) -> None:
+        self.projection = projection
+        self.shape = int(projection.height * CELLS_PER_UNIT), int(WIDTH * CELLS_PER_UNIT)
+
+    def cell_centres(self) -> tuple[Array, Array]:
+        rows, cols = self.shape
+        xs = (np.arange(cols) + 0.5) / CELLS_PER_UNIT
+        ys = (np.arange(rows) + 0.5) / CELLS_PER_UNIT
+        return np.meshgrid(xs, ys)
+
+    def cell_of(self, x: float, y: float) -> tuple[int, int]:
+        rows, cols = self.shape
+        return min(max(int(y * CELLS_PER_UNIT), 0), rows - 1), min(max(int(x * CELLS_PER_UNIT), 0), cols - 1)
+
+    def inside(self, shape: Polygon, xs: Array, ys: Array) -> NDArray[np.bool_]:
+        """Cells whose centre lies in ``shape`` (tested only within its bounding box)."""
+        found = np.zeros(xs.shape, dtype=bool)
+        x0, y0, x1, y1 = shape.bounds
+        r0, c0 = self.cell_of(x0, y0)
+        r1, c1 = self.cell_of(x1, y1)
+        window = (slice(r0, r1 + 1), slice(c0, c1 + 1))
+        found[window] = shapely.contains_xy(shape, xs[window], ys[window])
+        return found
+
+    def seed_cells(self, points: Iterable[LonLat]) -> list[tuple[int, int]]:
+        return [self.cell_of(*self.projection.point(p)) for p in points]
 
 
-def cell_centres() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    rows, cols = grid_shape()
-    xs = (np.arange(cols) + 0.5) / CELLS_PER_UNIT
-    ys = (np.arange(rows) + 0.5) / CELLS_PER_UNIT
-    return np.meshgrid(xs, ys)
-
-
-def cell_of(x: float, y: float) -> tuple[int, int]:
-    rows, cols = grid_shape()
-    return min(max(int(y * CELLS_PER_UNIT), 0), rows - 1), min(max(int(x * CELLS_PER_UNIT), 0), cols - 1)
-
-
-def inside(shape: Polygon, xs: NDArray[np.float64], ys: NDArray[np.float64]) -> NDArray[np.bool_]:
-    """Cells whose centre lies in ``shape`` (tested only within its bounding box)."""
-    found = np.zeros(xs.shape, dtype=bool)
-    x0, y0, x1, y1 = shape.bounds
-    r0, c0 = cell_of(x0, y0)
-    r1, c1 = cell_of(x1, y1)
-    window = (slice(r0, r1 + 1), slice(c0, c1 + 1))
-    found[window] = shapely.contains_xy(shape, xs[window], ys[window])
-    return found
-
-
-def land_mask(xs: NDArray[np.float64], ys: NDArray[np.float64]) -> NDArray[np.bool_]:
-    lon, lat = from_map(xs, ys)
-    land: NDArray[np.bool_] = globe.is_land(np.clip(lat, -89.9, 89.9), ((lon + 180) % 360) - 180)
-    for patch in FORCE_LAND:
-        land |= inside(polygon(patch), xs, ys)
-    for patch in FORCE_WATER:
-        land &= ~inside(polygon(patch), xs, ys)
-    return land
-
-
-def seed_cells(points: Iterable[LonLat]) -> list[tuple[int, int]]:
-    return [cell_of(*point(p)) for p in points]
-
-
-def tidy_mask(land: NDArray[np.bool_], sea_seeds: set[tuple[int, int]], land_seeds: set[tuple[int, int]]) -> None:
+def tidy_mask(
+    land: NDArray[np.bool_], sea_seeds: set[tuple[int, int]], land_seeds: set[tuple[int, int]], min_island: int
+) -> None:
     """Sink small unseeded islands; turn water that no sea claims into land (in place)."""
     pieces, count = ndimage.label(land)
     sizes = np.bincount(pieces.ravel(), minlength=count + 1)
     seeded = {pieces[c] for c in land_seeds}
-    small = np.array([i != 0 and sizes[i] < MIN_ISLAND and i not in seeded for i in range(count + 1)])
+    small = np.array([i != 0 and sizes[i] < min_island and i not in seeded for i in range(count + 1)])
     land[small[pieces]] = False
     pieces, count = ndimage.label(~land)
     seeded = {pieces[c] for c in sea_seeds}
@@ -576,9 +244,11 @@ def nearest_seed(
         labels[rows, cols] = np.array([lab for _, _, lab in items], dtype=np.int32)[nearest]
 
 
-def reassign_fragments(labels: NDArray[np.int32], names: list[str], seeds: dict[str, list[tuple[int, int]]]) -> None:
+def reassign_fragments(
+    labels: NDArray[np.int32], names: list[str], seeds: dict[str, list[tuple[int, int]]], water: set[str]
+) -> None:
     """Give each detached fragment of a province to the neighbouring province it touches most."""
-    is_sea = np.array([False] + [n in SEA for n in names[1:]])
+    is_sea = np.array([False] + [n in water for n in names[1:]])
     for index, name in enumerate(names):
         if index == 0:
             continue
@@ -612,63 +282,6 @@ def raster_adjacency(labels: NDArray[np.int32]) -> Counter[tuple[int, int]]:
     return found
 
 
-# -- the map data --------------------------------------------------------------------------
-
-GAME = json.loads(MAP_FILE.read_text("utf-8"))
-SEA = {p["id"] for p in GAME["provinces"] if p["type"] == "sea"}
-
-
-def required_adjacency() -> set[tuple[str, str]]:
-    pairs: set[tuple[str, str]] = set()
-    for edge in (*GAME["army_edges"], *GAME["fleet_edges"]):
-        a, b = (token.split("/")[0] for token in edge.split())
-        pairs.add((min(a, b), max(a, b)))
-    return pairs
-
-
-def build_labels() -> tuple[NDArray[np.int32], list[str]]:
-    """The raster of province labels: index 0 is neutral land, then provinces by id."""
-    names = [NEUTRAL, *sorted(SEEDS)]
-    index = {n: i for i, n in enumerate(names)}
-    xs, ys = cell_centres()
-    sea_cells = {c for n in SEA for c in seed_cells(SEEDS[n])}
-    land_cells = {c for n in SEEDS if n not in SEA for c in seed_cells(SEEDS[n])}
-    land = land_mask(xs, ys)
-    tidy_mask(land, sea_cells, land_cells)
-    labels = np.zeros(land.shape, dtype=np.int32)
-    land_seeds = [(*c, index[n]) for n in SEEDS if n not in SEA for c in seed_cells(SEEDS[n])]
-    land_seeds += [(*c, 0) for c in seed_cells(NEUTRAL_SEEDS)]
-    nearest_seed(land, land_seeds, labels, 0)
-    nearest_seed(~land, [(*c, index[n]) for n in SEA for c in seed_cells(SEEDS[n])], labels, index["NTH"])
-    for name, patches in FORCE_PROVINCE.items():
-        kind = ~land if name in SEA else land
-        for patch in patches:
-            labels[inside(polygon(patch), xs, ys) & kind] = index[name]
-    reassign_fragments(labels, names, {n: seed_cells(SEEDS[n]) for n in SEEDS})
-    return labels, names
-
-
-def adjacency_report(labels: NDArray[np.int32], names: list[str]) -> list[str]:
-    """Differences between the drawing's adjacencies and the game's, one line each."""
-    found = raster_adjacency(labels)
-    drawn = {(names[a], names[b]): n for (a, b), n in found.items() if a and b}
-    drawn = {(min(p), max(p)): n for p, n in drawn.items()}
-    required = required_adjacency()
-    problems = []
-    for pair in sorted(required):
-        n = drawn.get(pair, 0)
-        if n < 6 * CELLS_PER_UNIT:
-            problems.append(f"missing  {pair[0]}-{pair[1]} (touching along {n} cells)")
-    for pair, n in sorted(drawn.items()):
-        if pair not in required and "SWI" not in pair:
-            problems.append(f"extra    {pair[0]}-{pair[1]} (touching along {n} cells)")
-    for index, name in enumerate(names[1:], start=1):
-        pieces = ndimage.label(labels == index)[1]
-        if pieces != 1:
-            problems.append(f"pieces   {name} is drawn in {pieces} pieces")
-    return problems
-
-
 def vectorise(labels: NDArray[np.int32], count: int) -> list[shapely.Geometry]:
     """Each label's cells as one (multi)polygon, in cell units; all share exact edges."""
     boxes: dict[int, list[shapely.Geometry]] = defaultdict(list)
@@ -694,6 +307,8 @@ def rings(geom: shapely.Geometry) -> list[list[list[list[float]]]]:
     return out
 
 
+# -- points inside an area -------------------------------------------------------------------
+
 LABEL_BOX = (13.0, 6.5)  # half width and half height of a province's name
 UNIT_ROOM = 10.0  # radius kept clear around a unit
 STAR_ROOM = 6.0  # radius kept clear around a supply center's star
@@ -709,87 +324,285 @@ def _around(origin: Point, distances: Sequence[float]) -> list[Point]:
     return [Point(origin.x + dx * d, origin.y + dy * d) for d in distances for dx, dy in directions]
 
 
-def layout(shape: shapely.Geometry, name: str, center: bool) -> dict[str, list[float]]:
+def layout(
+    shape: shapely.Geometry, center: bool, fixed: dict[str, Point], unit_area: shapely.Geometry | None = None
+) -> dict[str, list[float]]:
     """Points for the unit, the name and the supply center: inside the area, clear of each other.
 
-    The unit goes to the most interior point; the name just below it (or above, beside...)
-    where its box fits inside the area; the star beside them where it fits.  Where nothing
-    fits, the most interior point of what is left.  ``PLACES`` overrides any of them.
+    The unit goes to the most interior point (of ``unit_area`` when given: an archipelago's
+    islands); the name just below it (or above, beside...) where its box fits inside the
+    area; the star beside them where it fits.  Where nothing fits, the most interior point of
+    what is left.  ``fixed`` (the board's hand-placed points) overrides any of them.
     """
     parts = shape.geoms if isinstance(shape, MultiPolygon) else [shape]
     main = max(parts, key=lambda p: p.area)
     inner = main.buffer(-1.5)
 
-    def fixed(kind: str) -> Point | None:
-        return Point(point(PLACES[(name, kind)])) if (name, kind) in PLACES else None
-
     def most_interior(room: shapely.Geometry, fallback: Point) -> Point:
         pieces = [p for p in (room.geoms if isinstance(room, MultiPolygon) else [room]) if not p.is_empty]
         return polylabel(max(pieces, key=lambda p: p.area), tolerance=0.5) if pieces else fallback
 
-    unit = fixed("unit") or polylabel(main, tolerance=0.5)
+    unit = fixed.get("unit") or (
+        most_interior(unit_area, Point(0, 0)) if unit_area is not None else polylabel(main, tolerance=0.5)
+    )
     taken = unit.buffer(UNIT_ROOM)
     hw, hh = LABEL_BOX
     boxes = (box(p.x - hw, p.y - hh, p.x + hw, p.y + hh) for p in _around(unit, (17.0, 21.0, 26.0)))
     label_box = _first_fit(inner.difference(taken), boxes)
-    label = fixed("label") or (label_box.centroid if label_box else most_interior(inner.difference(taken), unit))
+    label = fixed.get("label") or (label_box.centroid if label_box else most_interior(inner.difference(taken), unit))
     places = {"unit": unit, "label": label}
     if center:
         taken = taken.union(box(label.x - hw, label.y - hh, label.x + hw, label.y + hh))
         stars = (p.buffer(STAR_ROOM) for p in _around(unit, (16.0, 20.0)) + _around(label, (15.0, 19.0)))
         star = _first_fit(inner.difference(taken), stars)
-        places["center"] = fixed("center") or (star.centroid if star else most_interior(main.difference(taken), label))
+        places["center"] = fixed.get("center") or (
+            star.centroid if star else most_interior(main.difference(taken), label)
+        )
     return {kind: [round(p.x, 1), round(p.y, 1)] for kind, p in places.items()}
 
 
-def build(check_only: bool) -> int:
-    labels, names = build_labels()
-    problems = adjacency_report(labels, names)
-    for line in problems:
-        print(line)
-    if problems:
-        print(f"{len(problems)} differences from standard.json", file=sys.stderr)
-        return 1
-    if check_only:
+# -- one board -------------------------------------------------------------------------------
+
+
+_QUADRANT_STEPS = ((-0.25, -0.25), (0.25, -0.25), (0.25, 0.25), (-0.25, 0.25))  # NW, NE, SE, SW of a point
+
+
+class Builder:
+    """One board's spec, its map data and its raster."""
+
+    def __init__(self, spec: BoardSpec) -> None:
+        self.spec = spec
+        self.projection = Projection(spec)
+        self.raster = Raster(self.projection)
+        self.game = json.loads((MAPS / f"{spec.board}.json").read_text("utf-8"))
+        self.kinds: dict[str, str] = {p["id"]: p["type"] for p in self.game["provinces"]}
+        # Seeded in the water: seas, and archipelagos (whose islands are seeded apart).
+        self.water = {p for p, kind in self.kinds.items() if kind in ("sea", "archipelago")}
+        self.impassable = {p for p, kind in self.kinds.items() if kind == "impassable"}
+        self.out_file = MAPS / f"{spec.board}_geometry.geojson"
+
+    def point(self, lonlat: LonLat) -> tuple[float, float]:
+        return self.projection.point(lonlat)
+
+    def required_adjacency(self) -> set[tuple[str, str]]:
+        pairs: set[tuple[str, str]] = set()
+        for edge in (*self.game["army_edges"], *self.game["fleet_edges"]):
+            a, b = (token.split("/")[0] for token in edge.split())
+            pairs.add((min(a, b), max(a, b)))
+        return pairs
+
+    def land_mask(self, xs: Array, ys: Array) -> NDArray[np.bool_]:
+        lon, lat = self.projection.from_map(xs, ys)
+        land: NDArray[np.bool_] = globe.is_land(np.clip(lat, -89.9, 89.9), ((lon + 180) % 360) - 180)
+        for patch in self.spec.force_land:
+            land |= self.raster.inside(self.projection.polygon(patch), xs, ys)
+        for patch in self.spec.force_water:
+            land &= ~self.raster.inside(self.projection.polygon(patch), xs, ys)
+        for _, quadrants in self.junction_cells(xs, ys):
+            for name, cells in quadrants.items():
+                if name in self.water:
+                    land &= ~cells
+                else:
+                    land |= cells
+        return land
+
+    def junction_point(self, lonlat: LonLat) -> tuple[float, float]:
+        """A junction's point in map units, on a corner of the cells."""
+        x, y = self.point(lonlat)
+        return round(x * CELLS_PER_UNIT) / CELLS_PER_UNIT, round(y * CELLS_PER_UNIT) / CELLS_PER_UNIT
+
+    def junction_cells(self, xs: Array, ys: Array) -> list[tuple[tuple[float, float], dict[str, NDArray[np.bool_]]]]:
+        """Each junction's point and, per province round it, the cells of its quadrant of the square."""
+        found = []
+        for lonlat, names in self.spec.junctions:
+            px, py = self.junction_point(lonlat)
+            near = (abs(xs - px) < JUNCTION) & (abs(ys - py) < JUNCTION)
+            west, north = xs < px, ys < py
+            quadrants = (north & west, north & ~west, ~north & ~west, ~north & west)
+            found.append(((px, py), {name: near & q for name, q in zip(names, quadrants, strict=True)}))
+        return found
+
+    def build_labels(self) -> tuple[NDArray[np.int32], NDArray[np.bool_], list[str]]:
+        """The raster of province labels (index 0 is neutral land, then provinces by id) and the land."""
+        spec, raster = self.spec, self.raster
+        seeds = spec.seeds
+        names = [NEUTRAL, *sorted(seeds), *([OPEN_SEA] if spec.open_sea else [])]
+        index = {n: i for i, n in enumerate(names)}
+        xs, ys = raster.cell_centres()
+        sea_cells = {c for n in self.water for c in raster.seed_cells(seeds[n])}
+        sea_cells |= set(raster.seed_cells(spec.open_sea))
+        land_seeds = [(*c, index[n]) for n in seeds if n not in self.water for c in raster.seed_cells(seeds[n])]
+        land_seeds += [(*c, index[n]) for n, points in spec.islands.items() for c in raster.seed_cells(points)]
+        land = self.land_mask(xs, ys)
+        tidy_mask(land, sea_cells, {(r, c) for r, c, _ in land_seeds}, spec.min_island)
+        labels = np.zeros(land.shape, dtype=np.int32)
+        land_seeds += [(*c, 0) for c in raster.seed_cells(spec.neutral_seeds)]
+        nearest_seed(land, land_seeds, labels, 0)
+        # Seeds go in the spec's order, which breaks ties between equidistant seeds the same way in
+        # every run; every water piece has a seed (tidy_mask made the others land): no default is used.
+        water_seeds = [(*c, index[n]) for n in seeds if n in self.water for c in raster.seed_cells(seeds[n])]
+        water_seeds += [(*c, index.get(OPEN_SEA, 0)) for c in raster.seed_cells(spec.open_sea)]
+        nearest_seed(~land, water_seeds, labels, 0)
+        for name, patches in spec.force_province.items():
+            kind = ~land if name in self.water else land
+            for patch in patches:
+                labels[raster.inside(self.projection.polygon(patch), xs, ys) & kind] = index[name]
+        for _, quadrants in self.junction_cells(xs, ys):
+            for name, cells in quadrants.items():
+                labels[cells] = index[name]
+        reassign_fragments(labels, names, {n: raster.seed_cells(seeds[n]) for n in seeds}, self.water)
+        return labels, land, names
+
+    def adjacency_report(self, labels: NDArray[np.int32], names: list[str]) -> list[str]:
+        """Differences between the drawing's adjacencies and the game's, one line each."""
+        found = raster_adjacency(labels)
+        outside = {0, names.index(OPEN_SEA) if OPEN_SEA in names else 0}
+        drawn = {(names[a], names[b]): n for (a, b), n in found.items() if not outside & {a, b}}
+        drawn = {(min(p), max(p)): n for p, n in drawn.items()}
+        required = self.required_adjacency()
+        crossings = {(min(p), max(p)) for p in self.spec.straits}
+        corners: set[tuple[str, str]] = set()  # the diagonals of junctions: they meet at a point
+        index = {n: i for i, n in enumerate(names)}
+        problems = []
+        for lonlat, quadrants in self.spec.junctions:
+            px, py = self.junction_point(lonlat)
+            found_round = [names[labels[self.raster.cell_of(px + dx, py + dy)]] for dx, dy in _QUADRANT_STEPS]
+            if found_round != list(quadrants):
+                problems.append(f"junction at {lonlat} has {', '.join(found_round)} round it")
+            a, b, c, d = quadrants
+            corners |= {(min(a, c), max(a, c)), (min(b, d), max(b, d))}
+        for name in sorted(set(self.kinds) - set(self.spec.seeds)):
+            problems.append(f"unseeded {name}")
+        for pair in sorted(required - crossings - corners):
+            n = drawn.get(pair, 0)
+            if n < MIN_BORDER:
+                problems.append(f"missing  {pair[0]}-{pair[1]} (touching along {n} cells)")
+        for pair, n in sorted(drawn.items()):
+            if (pair not in required or pair in crossings) and not self.impassable & set(pair):
+                problems.append(f"extra    {pair[0]}-{pair[1]} (touching along {n} cells)")
+        for (a, b), ends in sorted(self.spec.straits.items()):
+            if (min(a, b), max(a, b)) not in required:
+                problems.append(f"crossing {a}-{b} is no edge of the board")
+            for name, end in zip((a, b), ends, strict=True):
+                if labels[self.raster.cell_of(*self.point(end))] != index[name]:
+                    problems.append(f"crossing {a}-{b}: its end {end} is not in {name}")
+            if math.dist(self.point(ends[0]), self.point(ends[1])) > MAX_CROSSING:
+                problems.append(f"crossing {a}-{b} is longer than {MAX_CROSSING} units")
+        for i, name in enumerate(names[1:], start=1):
+            if name == OPEN_SEA:
+                continue
+            pieces = ndimage.label(labels == i)[1]
+            if pieces != 1:
+                problems.append(f"pieces   {name} is drawn in {pieces} pieces")
+        return problems
+
+    def preview(self, labels: NDArray[np.int32], land: NDArray[np.bool_], names: list[str], path: Path) -> None:
+        """A picture of the raster for tuning seeds: each province a colour, named at its seeds' middle."""
+        from PIL import Image, ImageDraw  # cairosvg's dependency; only this preview uses it
+
+        rng = np.random.default_rng(7)
+        colours = rng.integers(90, 230, size=(len(names), 3)).astype(np.uint8)
+        colours[0] = (200, 200, 200)
+        for i, name in enumerate(names):
+            if name in self.water:
+                colours[i] = (colours[i] // 3) + np.array([60, 100, 170], dtype=np.uint8)
+        image = Image.fromarray(colours[labels]).resize((int(WIDTH * 1.6), int(self.projection.height * 1.6)))
+        draw = ImageDraw.Draw(image)
+        factor = 1.6 / CELLS_PER_UNIT
+        for name in names[1:]:
+            rows, cols = np.nonzero(labels == names.index(name))
+            if len(rows):
+                draw.text((cols.mean() * factor - 8, rows.mean() * factor - 5), name, fill=(0, 0, 0))
+            for p in self.spec.seeds.get(name, []):
+                r, c = self.raster.cell_of(*self.point(p))
+                draw.point((c * factor, r * factor), fill=(0, 0, 0))
+        image.save(path)
+
+    def islands(
+        self, labels: NDArray[np.int32], land: NDArray[np.bool_], names: list[str]
+    ) -> dict[str, shapely.Geometry]:
+        """Each archipelago's islands, simplified, in map units."""
+        found = {}
+        for name in self.spec.islands:
+            cells = np.where(land & (labels == names.index(name)), 1, 0).astype(np.int32)
+            shape = vectorise(cells, 2)[1].simplify(SIMPLIFY * CELLS_PER_UNIT / 2)
+            found[name] = affinity.scale(shape, 1 / CELLS_PER_UNIT, 1 / CELLS_PER_UNIT, origin=(0, 0))
+        return found
+
+    def build(self, check_only: bool, preview: Path | None = None) -> int:
+        labels, land, names = self.build_labels()
+        if preview:
+            self.preview(labels, land, names, preview)
+        problems = self.adjacency_report(labels, names)
+        for line in problems:
+            print(line)
+        if problems:
+            print(f"{len(problems)} differences from {self.spec.board}.json", file=sys.stderr)
+            return 1
+        if check_only:
+            return 0
+        shapes = vectorise(labels, len(names))
+        simple = shapely.coverage_simplify(shapes, SIMPLIFY * CELLS_PER_UNIT, simplify_boundary=False)
+        simple = [affinity.scale(g, 1 / CELLS_PER_UNIT, 1 / CELLS_PER_UNIT, origin=(0, 0)) for g in simple]
+        islands = {
+            name: shape.intersection(simple[names.index(name)])
+            for name, shape in self.islands(labels, land, names).items()
+        }
+        centers = {p["id"] for p in self.game["provinces"] if p.get("center")}
+        features: list[dict[str, object]] = []
+        for index, name in enumerate(names):
+            properties: dict[str, object] = {"kind": self.kinds.get(name, name)}
+            if name in self.kinds:
+                fixed = {kind: Point(self.point(p)) for (n, kind), p in self.spec.places.items() if n == name}
+                properties.update(layout(simple[index], name in centers, fixed, islands.get(name)))
+                coasts = {
+                    key.split("/")[1]: [round(v, 1) for v in self.point(p)]
+                    for key, p in self.spec.coast_points.items()
+                    if key.startswith(name + "/")
+                }
+                if coasts:
+                    properties["coasts"] = coasts
+                if name in islands:
+                    properties["islands"] = rings(islands[name])
+            geometry = {"type": "MultiPolygon", "coordinates": rings(simple[index])}
+            features.append({"type": "Feature", "id": name, "properties": properties, "geometry": geometry})
+        data: dict[str, object] = {
+            "type": "FeatureCollection",
+            "about": f"{self.spec.title}, drawn by tools/build_map_geometry.py from the GLOBE land mask and seed "
+            "points at real places. Coordinates are map units (x right, y down), not degrees.",
+            "width": WIDTH,
+            "height": self.projection.height,
+        }
+        if self.spec.straits:
+            data["straits"] = [
+                {"provinces": [a, b], "line": [[round(v, 1) for v in self.point(p)] for p in ends]}
+                for (a, b), ends in sorted(self.spec.straits.items())
+            ]
+        if self.spec.junctions:
+            data["junctions"] = [
+                {"provinces": list(names_round), "point": [round(v, 1) for v in self.junction_point(p)]}
+                for p, names_round in self.spec.junctions
+            ]
+        data["features"] = features
+        text = json.dumps(data, separators=(",", ":"))
+        self.out_file.write_text(text.replace(',{"type":"Feature"', ',\n{"type":"Feature"') + "\n", "utf-8")
+        print(f"wrote {self.out_file.relative_to(ROOT)} ({len(text) // 1024} KiB)")
         return 0
-    shapes = vectorise(labels, len(names))
-    simple = shapely.coverage_simplify(shapes, SIMPLIFY * CELLS_PER_UNIT, simplify_boundary=False)
-    simple = [affinity.scale(g, 1 / CELLS_PER_UNIT, 1 / CELLS_PER_UNIT, origin=(0, 0)) for g in simple]
-    centers = {p["id"] for p in GAME["provinces"] if p.get("center")}
-    kinds = {p["id"]: p["type"] for p in GAME["provinces"]}
-    features: list[dict[str, object]] = []
-    for index, name in enumerate(names):
-        properties: dict[str, object] = {"kind": "neutral" if index == 0 else kinds[name]}
-        if index:
-            properties.update(layout(simple[index], name, name in centers))
-            coasts = {
-                key.split("/")[1]: [round(v, 1) for v in point(p)]
-                for key, p in COAST_POINTS.items()
-                if key.startswith(name + "/")
-            }
-            if coasts:
-                properties["coasts"] = coasts
-        geometry = {"type": "MultiPolygon", "coordinates": rings(simple[index])}
-        features.append({"type": "Feature", "id": name, "properties": properties, "geometry": geometry})
-    data = {
-        "type": "FeatureCollection",
-        "about": "The standard board, drawn by tools/build_map_geometry.py from the GLOBE land mask and seed "
-        "points at real places. Coordinates are map units (x right, y down), not degrees.",
-        "width": WIDTH,
-        "height": HEIGHT,
-        "features": features,
-    }
-    text = json.dumps(data, separators=(",", ":"))
-    OUT_FILE.write_text(text.replace(',{"type":"Feature"', ',\n{"type":"Feature"') + "\n", "utf-8")
-    print(f"wrote {OUT_FILE.relative_to(ROOT)} ({len(text) // 1024} KiB)")
-    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="only compare the adjacencies with standard.json")
+    parser.add_argument("boards", nargs="*", metavar="BOARD", help=f"{', '.join(BOARDS)} (default: all)")
+    parser.add_argument("--check", action="store_true", help="only compare the adjacencies with the map data")
+    parser.add_argument("--preview", type=Path, help="write a PNG of the province raster (one board)")
     args = parser.parse_args(argv)
-    return build(args.check)
+    unknown = set(args.boards) - set(BOARDS)
+    if unknown:
+        parser.error(f"no such board: {', '.join(sorted(unknown))}")
+    status = 0
+    for board in args.boards or BOARDS:
+        status |= Builder(load(board)).build(args.check, args.preview)
+    return status
 
 
 if __name__ == "__main__":

@@ -1,23 +1,38 @@
-"""Write reference pictures of the board (SVG and PNG) to a folder, for people to look at.
+"""Write reference pictures of the boards (SVG and PNG) to a folder, for people to look at.
 
-    python tools/reference_maps.py [FOLDER]      # default: reference-maps/
+    python tools/reference_maps.py [FOLDER]          # default: reference-maps/
+    python tools/reference_maps.py --boards docs/    # each board's start, as the README shows it
 
 It draws the start of a game with the usual opening orders, a crowded Fall 1903 with
 supports, a convoy, bounces and a dislodgement, the retreat that follows, and a winter with
 builds (one refused: Brest is occupied) and a removal: each adjudicated by the engine and
-drawn with its results.
+drawn with its results.  With ``--boards`` it draws instead the initial position of every
+board shipped (``<board>.png``, 1000 pixels wide), as a small palette PNG: the picture is
+quantised to 256 colours with Pillow (which cairosvg already brings), without dithering,
+and written at its strongest compression.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from judge.engine.map import available_maps, load_map
 from judge.engine.notation import position_from_data, result_to_data
 from judge.engine.phases import adjudicate
+from judge.engine.position import Position
 from judge.render import render_png, render_svg
+
+BOARD_NAMES = {
+    "standard": "Standard",
+    "ancmed": "Ancient Mediterranean",
+    "modern": "Modern",
+    "loeb9": "Loeb9",
+    "void": "Void",
+}
 
 OPENING = {
     "variant": "standard",
@@ -136,11 +151,34 @@ def write(folder: Path, name: str, data: Mapping[str, Any], title: str) -> dict[
     return result_to_data(result)
 
 
+def small_png(png: bytes) -> bytes:
+    """A picture as a 256-colour palette PNG (no dithering: flat areas stay flat), compressed hard."""
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGB").quantize(256, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    image.save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+def write_boards(folder: Path, width: int = 1000) -> None:
+    """Each board's initial position as FOLDER/<board>.png."""
+    for name in available_maps():
+        position = Position.initial(load_map(name))
+        (folder / f"{name}.png").write_bytes(small_png(render_png(position, width=width, title=BOARD_NAMES.get(name))))
+        print(folder / f"{name}.png")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", nargs="?", default="reference-maps", help="where to write (default: %(default)s)")
-    folder = Path(parser.parse_args(argv).folder)
+    parser.add_argument("--boards", action="store_true", help="draw every board's start instead (the README's)")
+    args = parser.parse_args(argv)
+    folder = Path(args.folder)
     folder.mkdir(parents=True, exist_ok=True)
+    if args.boards:
+        write_boards(folder)
+        return 0
     write(folder, "s1901m-opening", OPENING, "Reference game")
     after = write(folder, "f1903m-midgame", MIDGAME, "Reference game")
     write(folder, "f1903r-retreats", {**after, "orders": _retreats_for(after)}, "Reference game")

@@ -31,7 +31,9 @@ What a variant board adds is data too, each key optional (the standard board has
   strength of its supports only and no support is given (:mod:`judge.engine.movement`,
   :mod:`judge.engine.legal`);
 * ``eliminated_may_transfer`` (false on Void, DPjudge's Payola rule ``NO_DONATIONS``): an
-  eliminated power may not transfer money (:mod:`judge.payola.treasury`).
+  eliminated power may not transfer money (:mod:`judge.payola.treasury`);
+* ``drawing``: the board whose drawing (:mod:`judge.render`) this one shares, when it has the
+  same provinces and borders (Void is drawn as the standard board); by default its own.
 """
 
 from __future__ import annotations
@@ -138,6 +140,7 @@ class GameMap:
     start_season: str = "S"  # the first phase's season: "S" (spring) or "F" (fall)
     build_anywhere: bool = False  # builds in any owned supply center, not only in home centers
     eliminated_may_transfer: bool = True
+    drawing: str = ""  # the board whose drawing this one uses (parse_map sets it: by default the map's name)
     weak: Mapping[str, frozenset[str]] = field(default_factory=dict, repr=False)  # province -> across a weak strait
     open_seasons: Mapping[str, frozenset[str]] = field(default_factory=dict, repr=False)  # province -> seasons open
     closed: frozenset[str] = frozenset()  # the provinces closed on this board (a season's board)
@@ -382,6 +385,7 @@ def parse_map(data: Any) -> GameMap:
         start_season=start_season,
         build_anywhere=builds == "owned_centers",
         eliminated_may_transfer=bool(data.get("eliminated_may_transfer", True)),
+        drawing=str(data.get("drawing", data["name"])),
         weak=MappingProxyType({k: frozenset(v) for k, v in _symmetric(weak_pairs).items()}),
         open_seasons=MappingProxyType(open_seasons),
     )

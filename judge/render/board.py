@@ -1,12 +1,17 @@
 """The drawing of a map: each province's area and the points where its label, units and center go.
 
-The geometry is data beside the map (``judge/engine/maps/<name>_geometry.geojson``, built by
-``tools/build_map_geometry.py``): a GeoJSON feature collection in map units (x right, y
-down), one feature per province plus the neutral land around the board.  The polygons
-form a coverage: neighbours share their border vertex for vertex, so a border is the set
-of ring edges two areas have in common.  :func:`load_board` reads it once and prepares what
-every picture reuses: SVG path data for each area and the borders, sorted by kind, drawn
-as polylines of edges each emitted once.
+The geometry is data beside the map (``judge/engine/maps/<drawing>_geometry.geojson``, built
+by ``tools/build_map_geometry.py``; a map names the drawing it uses, by default its own, so
+that Void shares the standard board's): a GeoJSON feature collection in map units (x right,
+y down), one feature per province plus the neutral land around the board and, where the
+board has one, the open sea outside every province.  The polygons form a coverage:
+neighbours share their border vertex for vertex, so a border is the set of ring edges two
+areas have in common.  An archipelago's feature also holds its islands, the land inside
+its water.  The collection may list weak straits' crossings (two points facing each other
+across the water, drawn as a ford) and junctions (points where four provinces meet, the
+two diagonal pairs touching there only).  :func:`load_board` reads it once and prepares
+what every picture reuses: SVG path data for each area and the borders, sorted by kind,
+drawn as polylines of edges each emitted once.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ Ring = tuple[Point, ...]
 Shape = tuple[tuple[Ring, ...], ...]  # polygons, each an outer ring and its holes
 
 NEUTRAL = "neutral"
+OPEN_SEA = "open-sea"
 
 
 class BoardError(ValueError):
@@ -37,13 +43,28 @@ class Area:
     """One province as drawn: its polygons, and where its label, unit and center marker go."""
 
     id: str
-    kind: str  # "sea", "coast", "land" or "impassable" (as in the map), or "neutral"
+    kind: str  # "sea", "coast", "land", "archipelago" or "impassable" (as in the map), or "neutral", "open-sea"
     shape: Shape
     label: Point
     unit: Point
     center: Point | None
     coasts: Mapping[str, Point]
     path: str  # the shape as SVG path data (fill-rule evenodd for holes)
+    islands: Shape = ()  # an archipelago's land
+    land: str = ""  # SVG path data of the land a holder's colour fills: the area, an archipelago's islands
+
+    @property
+    def land_shape(self) -> Shape:
+        """The polygons of :attr:`land`."""
+        return self.islands if self.kind == "archipelago" else self.shape
+
+
+@dataclass(frozen=True, slots=True)
+class Strait:
+    """A weak strait's crossing: two provinces facing each other across the water, and the line between."""
+
+    provinces: tuple[str, str]
+    line: tuple[Point, Point]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -56,6 +77,7 @@ class Board:
     areas: Mapping[str, Area]
     neutral: Area
     borders: Mapping[str, str]  # "coast", "land", "sea" -> SVG path data
+    straits: tuple[Strait, ...] = ()
 
     def point(self, location: Location) -> Point:
         """Where a unit at ``location`` is drawn: its coast's point on split coasts."""
@@ -94,9 +116,10 @@ def _border_kind(a: str, b: str | None) -> str | None:
     """What the edge between areas of kinds ``a`` and ``b`` is (``None``: the board's rim)."""
     if b is None:
         return None
-    if a == "sea" and b == "sea":
+    water = ("sea", "archipelago", OPEN_SEA)  # an archipelago's area is water with islands in it
+    if a in water and b in water:
         return "sea"
-    if "sea" in (a, b):
+    if a in water or b in water:
         return "coast"
     return "land"
 
@@ -137,7 +160,9 @@ def parse_board(name: str, data: Mapping[str, Any]) -> Board:
     for feature in data["features"]:
         props = feature["properties"]
         shape = _shape(feature["geometry"]["coordinates"])
+        islands = _shape(props.get("islands", ()))
         origin = shape[0][0][0] if shape else (0.0, 0.0)
+        path = path_data(shape)
         areas.append(
             Area(
                 id=str(feature["id"]),
@@ -147,28 +172,35 @@ def parse_board(name: str, data: Mapping[str, Any]) -> Board:
                 unit=_point(props.get("unit", origin)),
                 center=_point(props["center"]) if "center" in props else None,
                 coasts=MappingProxyType({k: _point(v) for k, v in props.get("coasts", {}).items()}),
-                path=path_data(shape),
+                path=path,
+                islands=islands,
+                land=path_data(islands) if props["kind"] == "archipelago" else path,
             )
         )
     neutral = next(a for a in areas if a.id == NEUTRAL)
+    straits = tuple(
+        Strait((str(s["provinces"][0]), str(s["provinces"][1])), (_point(s["line"][0]), _point(s["line"][1])))
+        for s in data.get("straits", ())
+    )
     return Board(
         name=name,
         width=float(data["width"]),
         height=float(data["height"]),
-        areas=MappingProxyType({a.id: a for a in areas if a.id != NEUTRAL}),
+        areas=MappingProxyType({a.id: a for a in areas if a.id not in (NEUTRAL, OPEN_SEA)}),
         neutral=neutral,
         borders=MappingProxyType(_borders(areas)),
+        straits=straits,
     )
 
 
 def geometry_text(name: str) -> str:
-    """The geometry file of map ``name`` as shipped with the judge."""
+    """The geometry file of drawing ``name`` as shipped with the judge."""
     return resources.files("judge.engine.maps").joinpath(f"{name}_geometry.geojson").read_text("utf-8")
 
 
 @cache
 def load_board(name: str = "standard") -> Board:
-    """The drawing of map ``name`` (cached: boards are immutable)."""
+    """The drawing named ``name`` (a map's :attr:`~judge.engine.map.GameMap.drawing`; cached: boards are immutable)."""
     try:
         text = geometry_text(name)
     except FileNotFoundError:

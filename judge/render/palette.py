@@ -1,12 +1,17 @@
 """Colours of the map: one per power, chosen to stay apart for colour-blind players.
 
-The powers use Paul Tol's "bright" qualitative scheme (https://personal.sron.nl/~pault/),
-built to be told apart under the common colour-vision deficiencies and in greyscale
-lightness, mapped onto the board's traditional colours (England blue, France light blue,
-Italy green, Russia purple, Turkey yellow, Austria red, Germany grey).  A power's supply
-centers are filled with a strong tint of its colour, other land it holds with a light one;
-units and arrows use the full colour with a dark outline, so a light colour still reads
-on a light tint.
+The standard board's seven powers use Paul Tol's "bright" qualitative scheme
+(https://personal.sron.nl/~pault/), built to be told apart under the common colour-vision
+deficiencies and in greyscale lightness, mapped onto the board's traditional colours
+(England blue, France light blue, Italy green, Russia purple, Turkey yellow, Austria red,
+Germany grey).  Any other set of powers (a variant's) takes Tol's "discrete rainbow" for
+that many colours, in the board's order of powers: his table gives up to 11 colours that
+stay distinct for colour-blind readers.  A board with more powers than that (Void's 36)
+uses the 11 colours in turn; on such boards, and on every board whose colours are not the
+traditional ones, each unit also carries its power's letter (:func:`lettered`), which the
+legend repeats, so that no two powers look alike.  A power's supply centers are filled
+with a strong tint of its colour, other land it holds with a light one; units and arrows
+use the full colour with a dark outline, so a light colour still reads on a light tint.
 """
 
 from __future__ import annotations
@@ -33,8 +38,25 @@ TRADITIONAL = {
     "TURKEY": "yellow",
 }
 
-# Tol's "muted" scheme, for powers of other variants.
-SPARE = ["#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255", "#AA4499"]
+# Tol's "discrete rainbow": 29 colours, and which of them to take for 1 to 11 classes.
+RAINBOW = (
+    "#E8ECFB", "#D9CCE3", "#D1BBD7", "#CAACCB", "#BA8DB4", "#AE76A3", "#AA6F9E", "#994F88", "#882E72", "#1965B0",
+    "#437DBF", "#5289C7", "#6195CF", "#7BAFDE", "#4EB265", "#90C987", "#CAE0AB", "#F7F056", "#F7CB45", "#F6C141",
+    "#F4A736", "#F1932D", "#EE8026", "#E8601C", "#E65518", "#DC050C", "#A5170E", "#72190E", "#42150A",
+)  # fmt: skip
+RAINBOW_SETS = (
+    (9,),
+    (9, 25),
+    (9, 17, 25),
+    (9, 14, 17, 25),
+    (9, 13, 14, 17, 25),
+    (9, 13, 14, 16, 17, 25),
+    (8, 9, 13, 14, 16, 17, 25),
+    (8, 9, 13, 14, 16, 17, 22, 25),
+    (8, 9, 13, 14, 16, 17, 22, 25, 27),
+    (8, 9, 13, 14, 16, 17, 20, 23, 25, 27),
+    (8, 9, 11, 13, 14, 16, 17, 20, 23, 25, 27),
+)
 
 SEA = "#C9DAE6"
 LAND = "#F3EDDC"
@@ -45,10 +67,31 @@ PALE_INK = "#9A9A9A"  # outlines of failed orders
 SEA_INK = "#3F6079"
 
 
+def traditional(powers: Iterable[str]) -> bool:
+    """Whether these are the standard board's powers, drawn in their traditional colours."""
+    return set(powers) == set(TRADITIONAL)
+
+
+def lettered(powers: Iterable[str]) -> bool:
+    """Whether units carry their power's letter: wherever the colours are not the traditional ones."""
+    return not traditional(powers)
+
+
 def power_colours(powers: Iterable[str]) -> dict[str, str]:
-    """Each power's colour: the traditional one where it has one, then spare colours in turn."""
-    spare = iter(SPARE)
-    return {p: TOL_BRIGHT[TRADITIONAL[p]] if p in TRADITIONAL else next(spare, "#777777") for p in powers}
+    """Each power's colour: the traditional ones for the standard seven, else the discrete rainbow in turn."""
+    names = list(powers)
+    if traditional(names):
+        return {p: TOL_BRIGHT[TRADITIONAL[p]] for p in names}
+    chosen = RAINBOW_SETS[min(len(names), len(RAINBOW_SETS)) - 1] if names else ()
+    return {p: RAINBOW[chosen[i % len(chosen)]] for i, p in enumerate(names)}
+
+
+def ink_on(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour`` (by its relative luminance)."""
+    red, green, blue = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (red, green, blue)]
+    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    return "#000000" if luminance > 0.18 else "#FFFFFF"
 
 
 def tint(colour: str, strength: float) -> str:

@@ -94,28 +94,28 @@ def svg_to_png(svg: str, width: int = 1200) -> bytes:
 
 @cache
 def _board_layers(
-    board: Board, powers: tuple[str, ...], width: int
+    board: Board, powers: tuple[str, ...], letters: tuple[tuple[str, str], ...], width: int
 ) -> tuple[cairo.ImageSurface, cairo.ImageSurface, dict[str, _Mask]]:
     """Rasters of what lies under and over the land, and each land province's mask."""
     # A picture with nothing on it has the board's size and fixes the document's frame.
-    blank = Picture(board, powers, {}, {}, "", "")
+    blank = Picture(board, powers, letters, {}, {}, "", "")
     below, over = static_layers(board)
     under = _rasterise(blank.document(map_layer(below)), width)
-    top = _rasterise(blank.document(map_layer(over), legend_key(board, powers), background=False), width)
+    top = _rasterise(blank.document(map_layer(over), legend_key(board, powers, letters), background=False), width)
     scale = width / board.width
     masks: dict[str, _Mask] = {}
     for area in board.areas.values():
         if area.kind == "sea":
             continue
-        xs = [x for polygon in area.shape for ring in polygon for x, _ in ring]
-        ys = [y + TITLE_HEIGHT for polygon in area.shape for ring in polygon for _, y in ring]
+        xs = [x for polygon in area.land_shape for ring in polygon for x, _ in ring]
+        ys = [y + TITLE_HEIGHT for polygon in area.land_shape for ring in polygon for _, y in ring]
         left, upper = int(min(xs) * scale) - 1, int(min(ys) * scale) - 1
         mask = cairo.ImageSurface(cairo.FORMAT_A8, int(max(xs) * scale) - left + 2, int(max(ys) * scale) - upper + 2)
         context = cairo.Context(mask)
         context.translate(-left, -upper)
         context.scale(scale, scale)
         context.translate(0, TITLE_HEIGHT)
-        for polygon in area.shape:
+        for polygon in area.land_shape:
             for ring in polygon:
                 context.move_to(*ring[0])
                 for point in ring[1:]:
@@ -129,7 +129,7 @@ def _board_layers(
 
 def picture_to_png(drawing: Picture, width: int = 1200) -> bytes:
     """The PNG of a picture: cached board layers, the land's fills, and this phase's marks."""
-    under, top, masks = _board_layers(drawing.board, drawing.powers, width)
+    under, top, masks = _board_layers(drawing.board, drawing.powers, drawing.letters, width)
     canvas = cairo.ImageSurface(cairo.FORMAT_ARGB32, under.get_width(), under.get_height())
     context = cairo.Context(canvas)
     context.set_source_surface(under)

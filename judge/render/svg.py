@@ -13,6 +13,12 @@ drawn beside its province with a dashed outline; builds are units with a ring, r
 and disbands are crosses.  With results, an order that failed (or was invalid) is pale and
 crossed out (paler colours, not transparency); given bare orders, everything is drawn as ordered.
 
+Where the powers' colours are not the standard board's traditional ones (variants: see
+:mod:`judge.render.palette`), each unit also carries its power's letter, and the legend
+shows each power's colour with that letter, in as many rows as it needs (Void has 36
+powers).  An archipelago is drawn as sea with its islands as land (a holder's tint fills
+the islands), a weak strait's crossing as a ford across the water.
+
 Elements carry data attributes (``data-power``, ``data-type``, ``data-location``,
 ``data-order``, ``data-result``) so that the picture can be checked by reading it back.
 """
@@ -27,7 +33,7 @@ from functools import cache
 from itertools import pairwise
 from xml.sax.saxutils import escape, quoteattr
 
-from judge.engine.map import GameMap, Location, Terrain
+from judge.engine.map import GameMap, Location, PowerInfo, Terrain
 from judge.engine.orders import (
     Build,
     Convoy,
@@ -52,12 +58,16 @@ from judge.render.palette import (
     PALE_INK,
     SEA,
     SEA_INK,
+    ink_on,
+    lettered,
     power_colours,
     tint,
 )
 
 TITLE_HEIGHT = 42.0
-LEGEND_HEIGHT = 62.0
+LEGEND_ROW = 36.0  # each row of powers in the legend
+LEGEND_KEY = 26.0  # the line saying how orders are drawn
+LEGEND_HEIGHT = LEGEND_ROW + LEGEND_KEY  # the legend of a board whose powers fit in one row
 PIXELS_PER_UNIT = 1.2  # the SVG's nominal size: 1200 px for the 1000-unit standard board
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 DISLODGED_OFFSET = (11.0, -10.0)
@@ -92,7 +102,8 @@ def _xy(p: Point) -> str:
 
 
 def _text(x: float, y: float, text: str, size: float, **attrs: str) -> str:
-    extra = "".join(f" {k.replace('_', '-')}={quoteattr(v)}" for k, v in attrs.items())
+    """A text element; keyword ``font_size`` is written ``font-size``, ``class_`` is written ``class``."""
+    extra = "".join(f" {k.rstrip('_').replace('_', '-')}={quoteattr(v)}" for k, v in attrs.items())
     return f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}"{extra}>{escape(text)}</text>'
 
 
@@ -108,12 +119,30 @@ def phase_title(phase: Phase) -> str:
 _FLEET = "M-10 -1L10 -1L6.5 5.5L-6.5 5.5ZM-2 -2.5L-2 -12L7 -2.5Z"
 
 
-def _unit(kind: UnitType | None, at: Point, colour: str, attrs: str, dashed: bool = False, ink: str = INK) -> str:
+def _unit(
+    kind: UnitType | None,
+    at: Point,
+    colour: str,
+    attrs: str,
+    dashed: bool = False,
+    ink: str = INK,
+    letter: str = "",
+) -> str:
+    """A unit's mark: a circle (army) or a ship (fleet), with its power's letter when given."""
     dash = ' stroke-dasharray="2.5 1.5"' if dashed else ""
     style = f'fill="{colour}" stroke="{ink}" stroke-width="1.4"{dash}'
     if kind is UnitType.FLEET:
-        return f'<path{attrs} d="{_FLEET}" transform="translate({_xy(at)})" {style}/>'
-    return f'<circle{attrs} cx="{_n(at[0])}" cy="{_n(at[1])}" r="7.5" {style}/>'
+        mark = f'<path{attrs} d="{_FLEET}" transform="translate({_xy(at)})" {style}/>'
+        spot, size = (at[0], at[1] + 4.6), 6.0  # in the hull
+    else:
+        mark = f'<circle{attrs} cx="{_n(at[0])}" cy="{_n(at[1])}" r="7.5" {style}/>'
+        spot, size = (at[0], at[1] + 3.2), 9.0
+    if not letter:
+        return mark
+    return mark + _text(
+        spot[0], spot[1], letter, size, class_="letter", fill=ink_on(colour), text_anchor="middle",
+        font_family=FONT, font_weight="bold",
+    )
 
 
 def _unit_attrs(classes: str, power: str, kind: UnitType | None, location: Location, extra: str = "") -> str:
@@ -175,10 +204,18 @@ def _middle(points: Sequence[Point]) -> Point:
 class _Scene:
     """Builds the order layer: knows where each unit stands and which fleets carry which army."""
 
-    def __init__(self, position: Position, board: Board, colours: Mapping[str, str], drawn: list[_Drawn]) -> None:
+    def __init__(
+        self,
+        position: Position,
+        board: Board,
+        colours: Mapping[str, str],
+        drawn: list[_Drawn],
+        letters: Mapping[str, str],
+    ) -> None:
         self.position = position
         self.board = board
         self.colours = colours
+        self.letters = letters
         self.drawn = drawn
         self.convoys: dict[tuple[str, str], list[str]] = {}
         for item in drawn:
@@ -277,7 +314,7 @@ class _Scene:
             at = self.board.point(order.unit.location)
             attrs = _unit_attrs("new-unit", power, kind, order.unit.location)
             ring = f'<circle cx="{_n(at[0])}" cy="{_n(at[1])}" r="13" fill="none" stroke="{ink}" stroke-width="1.6"/>'
-            return ring + _unit(kind, at, colour, attrs, ink=ink), at, ""
+            return ring + _unit(kind, at, colour, attrs, ink=ink, letter=self.letters.get(power, "")), at, ""
         if isinstance(order, Remove | Disband):
             at = self.at(order.unit.location)
             return _cross(at, 9.0), at, ""
@@ -336,6 +373,7 @@ class Picture:
 
     board: Board
     powers: tuple[str, ...]
+    letters: tuple[tuple[str, str], ...]  # (power, letter) where units carry letters
     fills: Mapping[str, str]  # land province -> fill colour
     owners: Mapping[str, str]  # land province -> the power its tint stands for
     marks: str  # centers, units and orders, in map units
@@ -343,7 +381,7 @@ class Picture:
 
     @property
     def size(self) -> tuple[float, float]:
-        return self.board.width, TITLE_HEIGHT + self.board.height + LEGEND_HEIGHT
+        return self.board.width, TITLE_HEIGHT + self.board.height + legend_height(len(self.powers))
 
     def document(self, *parts: str, background: bool = True) -> str:
         """An SVG document of this picture's size holding ``parts`` (map parts already placed)."""
@@ -364,10 +402,10 @@ class Picture:
             owner = self.owners.get(province)
             owner_attr = f' data-owner="{owner}"' if owner else ""
             land.append(
-                f'<path class="province {area.kind}" data-province="{province}"{owner_attr} d="{area.path}" '
+                f'<path class="province {area.kind}" data-province="{province}"{owner_attr} d="{area.land}" '
                 f'fill="{fill}" fill-rule="evenodd"/>'
             )
-        key = legend_key(self.board, self.powers)
+        key = legend_key(self.board, self.powers, self.letters)
         return self.document(map_layer(below + "".join(land) + over + self.marks), key, self.frame)
 
 
@@ -389,6 +427,21 @@ def static_layers(board: Board) -> tuple[str, str]:
         f'<path class="border land" d="{board.borders["land"]}" fill="none" stroke="#6B6457" stroke-width="0.8"/>',
         f'<path class="border coast" d="{board.borders["coast"]}" fill="none" stroke="#45505A" stroke-width="1.1"/>',
     ]
+    over += [
+        f'<path class="border coast islands" data-province="{area.id}" d="{area.land}" fill="none" '
+        'stroke="#45505A" stroke-width="1.1"/>'
+        for area in board.areas.values()
+        if area.kind == "archipelago"
+    ]
+    for strait in board.straits:
+        # A ford: a broad pale band with dark edges across the water, like a causeway.
+        d = "M" + "L".join(_xy(p) for p in strait.line)
+        over.append(
+            f'<g class="strait" data-provinces="{" ".join(strait.provinces)}">'
+            f'<path d="{d}" fill="none" stroke="{INK}" stroke-width="6" stroke-linecap="round"/>'
+            f'<path d="{d}" fill="none" stroke="{LAND}" stroke-width="4" stroke-linecap="round"/>'
+            f'<path d="{d}" fill="none" stroke="{SEA_INK}" stroke-width="1" stroke-dasharray="2 2"/></g>'
+        )
     for area in board.areas.values():
         sea = area.kind == "sea"
         style = {"font_style": "italic"} if sea else {"font_weight": "bold"}
@@ -438,15 +491,16 @@ def picture(
 ) -> Picture:
     """The layers of the drawing of ``position`` (see :func:`render_svg` for the arguments)."""
     game_map = position.game_map
-    board = board or load_board(game_map.name)
+    board = board or load_board(game_map.drawing)
     colours = power_colours(game_map.powers)
+    letters = _letters(game_map.powers.values())
     fills: dict[str, str] = {}
     owners: dict[str, str] = {}
     territory = territory or {}
     for area in board.areas.values():
         if area.kind == "sea":
             continue
-        owner = position.centers.get(area.id) if area.center else territory.get(area.id)
+        owner = position.centers.get(area.id) if area.center is not None else territory.get(area.id)
         if area.kind == "impassable":
             fills[area.id] = IMPASSABLE
         elif owner in colours:
@@ -461,20 +515,26 @@ def picture(
             marks.append(_center(area.id, area.center, owner, colours.get(owner, "white") if owner else "white"))
     for placed in position.units.values():
         attrs = _unit_attrs("unit", placed.power, placed.type, placed.location)
-        marks.append(_unit(placed.type, board.point(placed.location), colours[placed.power], attrs))
+        marks.append(
+            _unit(placed.type, board.point(placed.location), colours[placed.power], attrs,
+                  letter=letters.get(placed.power, ""))
+        )
     for dislodged in position.dislodged.values():
         x, y = board.point(dislodged.unit.location)
         at = (x + DISLODGED_OFFSET[0], y + DISLODGED_OFFSET[1])
         attacker = f' data-attacker-from="{dislodged.attacker_from}"' if dislodged.attacker_from else ""
         attrs = _unit_attrs("unit dislodged", dislodged.power, dislodged.unit.type, dislodged.unit.location, attacker)
         marks.append(f'<circle cx="{_n(at[0])}" cy="{_n(at[1])}" r="12" fill="white" fill-opacity="0.75"/>')
-        marks.append(_unit(dislodged.unit.type, at, colours[dislodged.power], attrs, dashed=True))
+        marks.append(
+            _unit(dislodged.unit.type, at, colours[dislodged.power], attrs, dashed=True,
+                  letter=letters.get(dislodged.power, ""))
+        )
     drawn = _drawn_orders(orders_or_results)
-    scene = _Scene(position, board, colours, drawn)
+    scene = _Scene(position, board, colours, drawn, letters)
     marks.extend(scene.order(item) for item in drawn)
     frame = _title_bar(position, board.width, title, date) + _legend(position, board.width, TITLE_HEIGHT + board.height,
                                                                      counted)
-    return Picture(board, tuple(game_map.powers), fills, owners, "".join(marks), frame)
+    return Picture(board, tuple(game_map.powers), tuple(letters.items()), fills, owners, "".join(marks), frame)
 
 
 def render_svg(
@@ -524,24 +584,64 @@ def _title_bar(position: Position, width: float, title: str | None, date: str | 
     return "".join(parts)
 
 
+def _letters(powers: Iterable[PowerInfo]) -> dict[str, str]:
+    """Each power's letter, drawn on its units, where the board's colours call for it (else none)."""
+    infos = list(powers)
+    return {p.name: p.letter for p in infos} if lettered(p.name for p in infos) else {}
+
+
+def legend_columns(count: int) -> int:
+    """How many powers the legend puts in a row: all of the standard seven, fewer for bigger boards."""
+    return count if count <= 7 else 5 if count <= 10 else 6
+
+
+def legend_height(count: int) -> float:
+    """The legend's height for ``count`` powers: a row per ``legend_columns`` powers, and the key."""
+    rows = -(-max(count, 1) // legend_columns(max(count, 1)))
+    return rows * LEGEND_ROW + LEGEND_KEY
+
+
+def _legend_cell(index: int, count: int, width: float) -> Point:
+    """Where power number ``index`` of ``count`` sits in the legend: its column's left, its row's top."""
+    columns = legend_columns(max(count, 1))
+    return (index % columns) * width / columns, (index // columns) * LEGEND_ROW
+
+
+def _power_name(power: str) -> str:
+    """A power's name as the legend writes it: ``GULF_OF_BOTHNIA`` is "Gulf of Bothnia"."""
+    words = power.replace("_", " ").title().split()
+    return " ".join(w.lower() if w in ("Of", "The") and i else w for i, w in enumerate(words))
+
+
 @cache
-def legend_key(board: Board, powers: tuple[str, ...]) -> str:
-    """The fixed part of the legend: each power's colour and name, and how orders are drawn."""
+def legend_key(board: Board, powers: tuple[str, ...], letters: tuple[tuple[str, str], ...] = ()) -> str:
+    """The fixed part of the legend: each power's colour (and letter) and name, and how orders are drawn."""
     colours = power_colours(powers)
-    column = board.width / max(len(powers), 1)
+    marks = dict(letters)
     top = TITLE_HEIGHT + board.height
+    size = 12.5 if len(powers) <= 10 else 11.0
     parts = [f'<g class="legend-key" transform="translate(0 {_n(top)})">']
     for i, power in enumerate(powers):
-        x = i * column + 14
+        x, y = _legend_cell(i, len(powers), board.width)
+        x += 14
         parts.append(
-            f'<circle cx="{_n(x)}" cy="19" r="7.5" fill="{colours[power]}" stroke="{INK}" stroke-width="1.4"/>'
-            + _text(x + 12, 23.5, power.title(), 12.5, font_family=FONT, font_weight="bold", fill=INK)
+            f'<circle cx="{_n(x)}" cy="{_n(y + 19)}" r="7.5" fill="{colours[power]}" stroke="{INK}" '
+            'stroke-width="1.4"/>'
         )
+        if power in marks:
+            parts.append(
+                _text(x, y + 22.2, marks[power], 9, fill=ink_on(colours[power]), text_anchor="middle",
+                      font_family=FONT, font_weight="bold")
+            )
+        parts.append(_text(x + 12, y + 23.5, _power_name(power), size, font_family=FONT, font_weight="bold", fill=INK))
     key = (
         "arrow: move \u00b7 dashed line: support \u00b7 dotted ring: convoy \u00b7 pale and crossed out: "
         "failed \u00b7 dashed unit beside its province: dislodged \u00b7 ringed unit: build"
     )
-    parts.append(_text(board.width / 2, 55, key, 9.5, font_family=FONT, text_anchor="middle", fill="#555555"))
+    bottom = legend_height(len(powers)) - LEGEND_KEY
+    parts.append(
+        _text(board.width / 2, bottom + 19, key, 9.5, font_family=FONT, text_anchor="middle", fill="#555555")
+    )
     parts.append("</g>")
     return "".join(parts)
 
@@ -549,16 +649,16 @@ def legend_key(board: Board, powers: tuple[str, ...]) -> str:
 def _legend(position: Position, width: float, top: float, counted: Collection[str] | None) -> str:
     """The changing part of the legend: each (``counted``) power's count of centers and units."""
     powers = list(position.game_map.powers)
-    column = width / max(len(powers), 1)
     parts = [f'<g class="legend" transform="translate(0 {_n(top)})">']
     for i, power in enumerate(powers):
         if counted is not None and power not in counted:
             continue
         centers = len(position.centers_of(power))
         units = len(position.units_of(power))
+        x, y = _legend_cell(i, len(powers), width)
         parts.append(
             f'<g class="power" data-power="{power}" data-centers="{centers}" data-units="{units}">'
-            + _text(i * column + 26, 38, f"{centers} centers, {units} units", 10, font_family=FONT, fill=INK)
+            + _text(x + 26, y + 38, f"{centers} centers, {units} units", 10, font_family=FONT, fill=INK)
             + "</g>"
         )
     parts.append("</g>")

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from judge.engine.map import load_map
+from judge.engine.notation import position_to_data
+from judge.engine.position import Position
 from judge.render.cli import main
 from judge.service.cli import adjudicate_data
 
@@ -65,3 +68,19 @@ def test_bad_input_is_refused_plainly(
 def test_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["/nonexistent/file.json"]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("variant", ["ancmed", "modern", "loeb9", "void"])
+def test_a_variant_is_drawn_on_its_own_board(variant: str, tmp_path: Path) -> None:
+    """An input naming its variant is drawn on that board: its provinces, its units, its orders."""
+    data = position_to_data(Position.initial(load_map(variant)))
+    power, units = next(iter(data["units"].items()))
+    data["orders"] = {power: [f"{units[0]} H"]}
+    source, out = tmp_path / "in.json", tmp_path / "map.svg"
+    source.write_text(json.dumps(data), "utf-8")
+    assert main([str(source), "-o", str(out)]) == 0
+    root = ET.fromstring(out.read_text("utf-8"))
+    provinces = {e.get("data-province") for e in root.iter() if "province" in e.get("class", "").split()}
+    assert provinces and provinces <= set(load_map(variant).provinces)
+    drawn = sorted(e.get("data-location", "") for e in root.iter() if "unit" in e.get("class", "").split())
+    assert drawn == sorted(u.split()[1] for items in data["units"].values() for u in items)

@@ -1,102 +1,222 @@
-"""The drawing agrees with the game: every adjacency is a visible border, and nothing else is.
+"""The drawings agree with their games: every adjacency is a visible border, and nothing else is.
 
-The checks read the stored geometry with plain Python (tests/render/geometry.py), so they
-hold for the data as shipped, whatever tool made it.
+Each test runs on every drawing shipped (the standard board's, Ancient Mediterranean's,
+Modern's, Loeb9's; Void is drawn with the standard board's).  Where no plane drawing can
+give a pair a border, the drawing says how they touch instead, and that is checked: four
+provinces meeting at a junction (the diagonal pairs touch at its point), or a weak strait's
+crossing (two points facing each other across the water).  The checks read the stored
+geometry with plain Python (tests/render/geometry.py), so they hold for the data as
+shipped, whatever tool made it.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from functools import cache
 from typing import Any
 
 import pytest
 
-from judge.engine.map import Terrain, load_map
+from judge.engine.map import GameMap, Terrain, available_maps, load_map
 from judge.render.board import geometry_text, load_board
 from tests.render.geometry import Rings, area, contains, distance_to_edge, shared_borders
 
-GAME = load_map("standard")
 MIN_BORDER = 5.0  # map units (6 px at 1200 px wide): a border one can see
+OUTSIDE = {"neutral", "open-sea"}  # features that are no province: land and sea off the board
+DRAWINGS = sorted({load_map(name).drawing for name in available_maps()})
 
 
 @cache
-def features() -> dict[str, Any]:
-    data = json.loads(geometry_text("standard"))
-    return {f["id"]: f for f in data["features"]}
-
-
-def polygons(feature: dict[str, Any]) -> list[Rings]:
-    """A GeoJSON MultiPolygon's polygons, rings without the repeated closing point."""
-    return [[[tuple(p) for p in ring[:-1]] for ring in polygon] for polygon in feature["geometry"]["coordinates"]]
+def data(drawing: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(geometry_text(drawing))
+    return loaded
 
 
 @cache
-def borders() -> dict[tuple[str, str], float]:
-    return shared_borders({name: polygons(f) for name, f in features().items() if name in GAME.provinces})
+def features(drawing: str) -> dict[str, Any]:
+    return {f["id"]: f for f in data(drawing)["features"]}
 
 
-def adjacent_pairs() -> set[tuple[str, str]]:
-    pairs = {tuple(sorted((a, b))) for a, ends in GAME.army_adjacency.items() for b in ends}
-    pairs |= {tuple(sorted((a.province, b.province))) for a, ends in GAME.fleet_adjacency.items() for b in ends}
+def game(drawing: str) -> GameMap:
+    """The map a drawing is named after (the maps sharing it have its provinces and edges)."""
+    return load_map(drawing)
+
+
+def polygons(feature: dict[str, Any], key: str | None = None) -> list[Rings]:
+    """A GeoJSON MultiPolygon's polygons (or a property's), rings without the repeated closing point."""
+    coordinates = feature["properties"][key] if key else feature["geometry"]["coordinates"]
+    return [[[tuple(p) for p in ring[:-1]] for ring in polygon] for polygon in coordinates]
+
+
+@cache
+def bounds(drawing: str, name: str) -> tuple[float, float, float, float]:
+    points = [p for rings in polygons(features(drawing)[name]) for ring in rings for p in ring]
+    return (min(x for x, _ in points), min(y for _, y in points), max(x for x, _ in points), max(y for _, y in points))
+
+
+@cache
+def borders(drawing: str) -> dict[tuple[str, str], float]:
+    provinces = game(drawing).provinces
+    return shared_borders({name: polygons(f) for name, f in features(drawing).items() if name in provinces})
+
+
+def adjacent_pairs(drawing: str) -> set[tuple[str, str]]:
+    board = game(drawing)
+    pairs = {tuple(sorted((a, b))) for a, ends in board.army_adjacency.items() for b in ends}
+    pairs |= {tuple(sorted((a.province, b.province))) for a, ends in board.fleet_adjacency.items() for b in ends}
     return {(a, b) for a, b in pairs}
 
 
-def inside(name: str, point: list[float]) -> bool:
-    return any(contains(rings, (point[0], point[1])) for rings in polygons(features()[name]))
+def corners(drawing: str) -> dict[tuple[str, str], tuple[float, float]]:
+    """The diagonal pairs of each junction of four provinces, and the point where they meet."""
+    found = {}
+    for junction in data(drawing).get("junctions", ()):
+        nw, ne, se, sw = junction["provinces"]
+        for a, b in ((nw, se), (ne, sw)):
+            found[(min(a, b), max(a, b))] = (junction["point"][0], junction["point"][1])
+    return found
 
 
-def test_every_province_is_drawn_with_its_kind() -> None:
-    drawn = set(features()) - {"neutral"}
-    assert drawn == set(GAME.provinces)
-    for name, province in GAME.provinces.items():
-        assert features()[name]["properties"]["kind"] == province.terrain.value
+def crossings(drawing: str) -> dict[tuple[str, str], list[list[float]]]:
+    return {tuple(sorted(s["provinces"])): s["line"] for s in data(drawing).get("straits", ())}  # type: ignore[misc]
 
 
-@pytest.mark.parametrize("pair", sorted(adjacent_pairs()), ids="-".join)
-def test_adjacent_provinces_share_a_visible_border(pair: tuple[str, str]) -> None:
-    assert borders().get(pair, 0.0) >= MIN_BORDER, f"{pair} share {borders().get(pair, 0.0):.1f} units of border"
+def bordered_pairs(drawing: str) -> list[tuple[str, str]]:
+    """The adjacent pairs that must share a border: all but junctions' diagonals and straits' crossings."""
+    return sorted(adjacent_pairs(drawing) - set(corners(drawing)) - set(crossings(drawing)))
 
 
-def test_other_provinces_touch_at_most_at_a_point() -> None:
-    impassable = {p for p, info in GAME.provinces.items() if info.terrain is Terrain.IMPASSABLE}
+def inside(drawing: str, name: str, point: list[float] | tuple[float, float]) -> bool:
+    x0, y0, x1, y1 = bounds(drawing, name)
+    if not (x0 <= point[0] <= x1 and y0 <= point[1] <= y1):
+        return False
+    return any(contains(rings, (point[0], point[1])) for rings in polygons(features(drawing)[name]))
+
+
+def cases(per_board: Any) -> list[Any]:
+    """``(drawing, item)`` for each drawing and each item ``per_board(drawing)`` lists."""
+    return [pytest.param(d, item, id=f"{d}-{item if isinstance(item, str) else '-'.join(item)}")
+            for d in DRAWINGS for item in per_board(d)]
+
+
+def test_every_map_has_a_drawing_of_its_provinces_and_borders() -> None:
+    """A map drawn with another board's drawing (Void) has that board's provinces and edges."""
+    for name in available_maps():
+        board, drawn = load_map(name), game(load_map(name).drawing)
+        assert load_board(board.drawing).areas.keys() == board.provinces.keys()
+        assert {p: (v.terrain, v.coasts) for p, v in board.provinces.items()} == {
+            p: (v.terrain, v.coasts) for p, v in drawn.provinces.items()
+        }
+        assert dict(board.army_adjacency) == dict(drawn.army_adjacency)
+        assert dict(board.fleet_adjacency) == dict(drawn.fleet_adjacency)
+
+
+@pytest.mark.parametrize("drawing", DRAWINGS)
+def test_every_province_is_drawn_with_its_kind(drawing: str) -> None:
+    assert set(features(drawing)) - OUTSIDE == set(game(drawing).provinces)
+    for name, province in game(drawing).provinces.items():
+        assert features(drawing)[name]["properties"]["kind"] == province.terrain.value
+
+
+@pytest.mark.parametrize("drawing", DRAWINGS)
+def test_an_archipelago_is_water_with_its_islands_inside(drawing: str) -> None:
+    """Baleares: its area holds islands (where armies stand), and its unit stands on one of them."""
+    for name, province in game(drawing).provinces.items():
+        props = features(drawing)[name]["properties"]
+        if province.terrain is not Terrain.ARCHIPELAGO:
+            assert "islands" not in props
+            continue
+        islands = polygons(features(drawing)[name], "islands")
+        assert islands
+        for rings in islands:
+            assert all(inside(drawing, name, p) for p in rings[0])
+            assert 0 < area(rings) < area(polygons(features(drawing)[name])[0]) / 4
+        assert any(contains(rings, tuple(props["unit"])) for rings in islands)
+
+
+@pytest.mark.parametrize(("drawing", "pair"), cases(bordered_pairs))
+def test_adjacent_provinces_share_a_visible_border(drawing: str, pair: tuple[str, str]) -> None:
+    found = borders(drawing).get(pair, 0.0)
+    assert found >= MIN_BORDER, f"{pair} share {found:.1f} units of border"
+
+
+@pytest.mark.parametrize("drawing", DRAWINGS)
+def test_other_provinces_touch_at_most_at_a_point(drawing: str) -> None:
+    impassable = {p for p, info in game(drawing).provinces.items() if info.terrain is Terrain.IMPASSABLE}
     extra = {
         pair: round(length, 2)
-        for pair, length in borders().items()
-        if pair not in adjacent_pairs() and not impassable & set(pair) and length > 0.01
+        for pair, length in borders(drawing).items()
+        if (pair not in adjacent_pairs(drawing) or pair in crossings(drawing))
+        and not impassable & set(pair)
+        and length > 0.01
     }
     assert extra == {}
 
 
-def test_switzerland_is_drawn_between_its_neighbours() -> None:
-    neighbours = {a if b == "SWI" else b for (a, b), length in borders().items() if "SWI" in (a, b) and length > 1}
+@pytest.mark.parametrize("drawing", DRAWINGS)
+def test_junctions_are_points_all_four_provinces_reach(drawing: str) -> None:
+    """Both diagonal pairs of a junction are adjacent in the game, and each province has the point on its rim."""
+    for pair, point in corners(drawing).items():
+        assert pair in adjacent_pairs(drawing)
+        for name in pair:
+            rim = min(distance_to_edge(rings, point) for rings in polygons(features(drawing)[name]))
+            assert rim < 0.05, f"{name} is {rim:.2f} units from the junction at {point}"
+
+
+@pytest.mark.parametrize("drawing", DRAWINGS)
+def test_weak_straits_are_drawn_as_short_crossings(drawing: str) -> None:
+    """Every weak strait has a crossing from one province to the other, across a little water."""
+    weak = {(min(a, b), max(a, b)) for a, ends in game(drawing).weak.items() for b in ends}
+    assert set(crossings(drawing)) == weak
+    for (a, b), line in crossings(drawing).items():
+        assert {n for n in (a, b) if inside(drawing, n, line[0]) or inside(drawing, n, line[1])} == {a, b}
+        assert math.dist(line[0], line[1]) < 40
+
+
+@pytest.mark.parametrize("drawing", DRAWINGS)
+def test_impassable_switzerland_is_drawn_between_its_neighbours(drawing: str) -> None:
+    """Switzerland, where it is impassable (no edges to check it by), lies where the Alps are."""
+    swi = game(drawing).provinces.get("SWI")
+    if swi is None or swi.terrain is not Terrain.IMPASSABLE:
+        pytest.skip("no impassable Switzerland")
+    neighbours = {
+        a if b == "SWI" else b for (a, b), length in borders(drawing).items() if "SWI" in (a, b) and length > 1
+    }
     assert neighbours == {"MAR", "BUR", "MUN", "TYR", "PIE"}
 
 
-def test_the_areas_cover_the_board_without_overlap() -> None:
-    board = load_board("standard")
-    total = sum(area(rings) for f in features().values() for rings in polygons(f))
+@pytest.mark.parametrize("drawing", DRAWINGS)
+def test_the_areas_cover_the_board_without_overlap(drawing: str) -> None:
+    board = load_board(drawing)
+    total = sum(area(rings) for f in features(drawing).values() for rings in polygons(f))
     assert total == pytest.approx(board.width * board.height, rel=1e-4)
 
 
-@pytest.mark.parametrize("name", sorted(GAME.provinces))
-def test_labels_units_and_centers_lie_inside_their_area(name: str) -> None:
-    props = features()[name]["properties"]
+def provinces(drawing: str) -> list[str]:
+    return sorted(game(drawing).provinces)
+
+
+@pytest.mark.parametrize(("drawing", "name"), cases(provinces))
+def test_labels_units_and_centers_lie_inside_their_area(drawing: str, name: str) -> None:
+    province = game(drawing).provinces[name]
+    props = features(drawing)[name]["properties"]
     places = {"label": props["label"], "unit": props["unit"]}
-    if GAME.provinces[name].center:
+    if province.center:
         places["center"] = props["center"]
-    for coast in GAME.provinces[name].coasts:
+    for coast in province.coasts:
         places[f"coast {coast}"] = props["coasts"][coast]
     for kind, point in places.items():
-        assert inside(name, point), f"{name}'s {kind} point {point} is outside it"
-        others = [other for other in GAME.provinces if other != name and inside(other, point)]
+        assert inside(drawing, name, point), f"{name}'s {kind} point {point} is outside it"
+        others = [other for other in game(drawing).provinces if other != name and inside(drawing, other, point)]
         assert others == [], f"{name}'s {kind} point is also inside {others}"
-    unit_room = min(distance_to_edge(rings, tuple(props["unit"])) for rings in polygons(features()[name]))
+    unit_room = min(distance_to_edge(rings, tuple(props["unit"])) for rings in polygons(features(drawing)[name]))
     assert unit_room >= 3.0, f"{name}'s unit sits {unit_room:.1f} units from its border"
 
 
-def test_split_coasts_are_marked_apart() -> None:
-    for name, province in GAME.provinces.items():
+@pytest.mark.parametrize("drawing", DRAWINGS)
+def test_split_coasts_are_marked_apart(drawing: str) -> None:
+    for name, province in game(drawing).provinces.items():
         if len(province.coasts) > 1:
-            points = [features()[name]["properties"]["coasts"][c] for c in province.coasts]
+            points = [features(drawing)[name]["properties"]["coasts"][c] for c in province.coasts]
             assert points[0] != points[1]

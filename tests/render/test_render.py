@@ -12,12 +12,14 @@ from importlib import resources
 
 import pytest
 
-from judge.engine.map import load_map, parse_map
+from judge.engine.map import Location, available_maps, load_map, parse_map
 from judge.engine.notation import position_from_data
 from judge.engine.orders import PhaseKind, parse_order
 from judge.engine.phases import adjudicate
 from judge.engine.position import Position
 from judge.render import BoardError, load_board, render_png, render_svg, svg_to_png
+from judge.render.palette import power_colours
+from judge.render.svg import picture
 from tests.render.geometry import contains
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -216,3 +218,88 @@ def test_a_map_without_a_drawing_is_refused() -> None:
     with pytest.raises(BoardError, match="undrawn"):
         render_svg(other)
     assert load_map().name == "standard"
+
+
+# -- every board ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", available_maps())
+def test_the_initial_position_of_every_board_is_drawn(name: str) -> None:
+    """Issue 25, item 5: each board's start, every unit on its own province and every center with its owner."""
+    position = Position.initial(load_map(name))
+    svg = render_svg(position)
+    board = load_board(position.game_map.drawing)
+    units = list(elements(svg, "unit"))
+    drawn = sorted((e.get("data-power"), e.get("data-type"), e.get("data-location")) for e in units)
+    assert drawn == sorted((u.power, u.type.value, str(u.location)) for u in position.units.values())
+    for unit in position.units.values():
+        x, y = board.point(unit.location)
+        assert any(contains(rings, (x, y)) for rings in board.areas[unit.location.province].shape)
+    owners = {e.get("data-province"): e.get("data-owner") for e in elements(svg, "center")}
+    assert owners == {c: position.centers.get(c, "") for c in position.game_map.supply_centers}
+    legend = {e.get("data-power") for e in elements(svg, "power")}
+    assert legend == set(position.game_map.powers)
+
+
+@pytest.mark.parametrize("name", ["ancmed", "modern", "loeb9", "void"])
+def test_variant_units_carry_their_powers_letter(name: str) -> None:
+    """Variants' colours are not the traditional seven: each unit and legend entry shows its power's letter."""
+    position = Position.initial(load_map(name))
+    root = ET.fromstring(render_svg(position))
+    letters = [t.text for t in root.iter(f"{SVG}text") if "letter" in t.get("class", "").split()]
+    expected = [position.game_map.powers[u.power].letter for u in position.units.values()]
+    assert sorted(letters) == sorted(expected)
+
+
+def test_standard_units_carry_no_letter() -> None:
+    svg = render_svg(Position.initial(load_map("standard")))
+    assert not [t for t in ET.fromstring(svg).iter(f"{SVG}text") if "letter" in t.get("class", "").split()]
+
+
+def test_a_legend_of_36_powers_keeps_to_the_picture() -> None:
+    """Void's 36 powers: six rows of six, every name and count inside the picture's width and height."""
+    position = Position.initial(load_map("void"))
+    root = ET.fromstring(render_svg(position))
+    width, height = (float(v) for v in root.get("viewBox", "").split()[2:])
+    legend = next(g for g in root.iter() if "legend-key" in g.get("class", "").split())
+    top = float(legend.get("transform", "").split()[1].rstrip(")"))
+    names = [t for t in legend.iter(f"{SVG}text") if t.get("font-size") == "11"]
+    assert len(names) == 36
+    rows = sorted({float(t.get("y", "")) for t in names})
+    assert len(rows) == 6
+    for text in names:
+        assert 0 < float(text.get("x", "")) < width - 100
+        assert top + float(text.get("y", "")) < height - 20
+
+
+def test_the_first_eleven_powers_of_a_variant_have_distinct_colours() -> None:
+    colours = power_colours([f"P{i}" for i in range(11)])
+    assert len(set(colours.values())) == 11
+    assert power_colours(["AUSTRIA", "ENGLAND"]) != {"AUSTRIA": "#EE6677", "ENGLAND": "#4477AA"}  # not the seven
+
+
+def test_an_archipelago_held_is_tinted_on_its_islands_only() -> None:
+    """Baleares owned by Rome: the holder's tint fills its islands, not the water round them."""
+    position, _ = position_from_data(
+        {"variant": "ancmed", "phase": "F0001M", "units": {"ROME": ["F BAL"]}, "centers": {"ROME": ["BAL"]}}
+    )
+    svg = render_svg(position)
+    board = load_board("ancmed")
+    filled = [e for e in elements(svg, "province") if e.get("data-province") == "BAL"]
+    assert [e.get("data-owner") for e in filled] == ["ROME"]
+    assert filled[0].get("d") == board.areas["BAL"].land != board.areas["BAL"].path
+    x, y = board.point(Location("BAL"))
+    assert any(contains(rings, (x, y)) for rings in board.areas["BAL"].islands)
+
+
+def test_weak_straits_are_drawn_as_fords() -> None:
+    svg = render_svg(Position.initial(load_map("loeb9")))
+    assert sorted(e.get("data-provinces") for e in elements(svg, "strait")) == ["COR NAF", "NAP SIC"]
+
+
+@pytest.mark.parametrize("name", ["ancmed", "modern", "loeb9", "void"])
+def test_every_board_renders_as_png(name: str) -> None:
+    position = Position.initial(load_map(name))
+    width, height = png_size(render_png(position, width=320))
+    board = load_board(position.game_map.drawing)
+    assert width == 320 and height == pytest.approx(320 / board.width * picture(position).size[1], abs=2)

@@ -1,0 +1,66 @@
+"""The facts each board is drawn from, one module per board (``tools/boards/<board>.py``).
+
+A board module holds a :class:`BoardSpec` named ``SPEC``: where the board lies on the globe
+(a Lambert conformal conic projection, an optional magnifier, the extent in projected
+units) and, per province, seed points at real places written as longitude/latitude, with the
+hand patches where the game's borders differ from geography.  ``tools/build_map_geometry.py``
+turns a spec into ``judge/engine/maps/<board>_geometry.geojson``; the algorithm is the same
+for every board (see its header).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+
+LonLat = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Magnifier:
+    """A radial magnifier: the scale at ``centre`` is ``1 + gain`` times the rim's, back to 1 at ``radius``."""
+
+    centre: LonLat
+    gain: float
+    radius: float  # radians of the conic projection
+
+
+@dataclass(frozen=True)
+class Lens:
+    """A local magnifier: the scale at ``centre`` is ``1 + gain`` (gain below 3), the identity beyond ``radius``."""
+
+    centre: LonLat
+    gain: float
+    radius: float  # radians of the conic projection
+
+
+@dataclass(frozen=True)
+class BoardSpec:
+    """Everything board-specific the builder needs; see the builder's header for how each is used."""
+
+    board: str  # the map's name: judge/engine/maps/<board>.json
+    title: str  # how the geometry file's "about" names it
+    centre: LonLat  # the projection's central meridian and latitude of origin
+    parallels: tuple[float, float]  # the conic's standard parallels
+    extent: tuple[float, float, float, float]  # x0, y0, x1, y1 in projected units (y up)
+    seeds: dict[str, list[LonLat]]  # province -> real places inside it (water for seas and archipelagos)
+    magnifiers: tuple[Magnifier, ...] = ()  # applied in turn
+    lenses: tuple[Lens, ...] = ()  # applied in turn, after the magnifiers
+    neutral_seeds: list[LonLat] = field(default_factory=list)  # land outside every province
+    force_land: list[list[LonLat]] = field(default_factory=list)  # land bridges
+    force_water: list[list[LonLat]] = field(default_factory=list)  # straits the mask closes
+    force_province: dict[str, list[list[LonLat]]] = field(default_factory=dict)  # outlines drawn by hand
+    islands: dict[str, list[LonLat]] = field(default_factory=dict)  # archipelago -> its islands
+    straits: dict[tuple[str, str], tuple[LonLat, LonLat]] = field(default_factory=dict)  # weak straits' crossings
+    # points where four provinces meet, (north-west, north-east, south-east, south-west) round each
+    junctions: list[tuple[LonLat, tuple[str, str, str, str]]] = field(default_factory=list)
+    open_sea: list[LonLat] = field(default_factory=list)  # water outside every province, drawn as sea
+    coast_points: dict[str, LonLat] = field(default_factory=dict)  # "STP/NC" -> where its fleets stand
+    places: dict[tuple[str, str], LonLat] = field(default_factory=dict)  # (province, kind) -> hand-placed point
+    min_island: int = 200  # cells: smaller unseeded islands are sunk
+
+
+def load(board: str) -> BoardSpec:
+    """The spec in ``tools/boards/<board>.py``."""
+    spec: BoardSpec = importlib.import_module(f"boards.{board}").SPEC
+    return spec
