@@ -26,6 +26,7 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
 
 from judge.mail.outbound import MaildirOutbox
+from judge.mail.received import client_address
 from judge.service.app import open_database
 from judge.service.config import Settings
 from judge.service.daemon import Applier, Daemon
@@ -132,6 +133,16 @@ def test_a_game_over_smtp_with_deadlines_on_a_controlled_clock(running: tuple[Ru
     judge.tick()  # ticking again does nothing more
     time.sleep(0.5)
     assert maildir_subjects(settings).count("smtp1 S1901M results") == 2
+
+
+def test_22_3_the_listener_writes_where_each_mail_came_from_on_top_of_it(running: tuple[Running, Clock]) -> None:
+    judge, _ = running
+    judge.send("x@example.org", "HELP")
+    wait_until(lambda: maildir_subjects(judge.settings) == ["Re: orders"])
+    with judge.daemon.db.transaction() as session:
+        raw = session.scalars(select(InboundMail.raw)).one()
+    assert raw.startswith(b"Delivered-To: judge@localhost\r\nReceived: from ")
+    assert client_address(raw, None) == "127.0.0.1"
 
 
 def test_only_the_judge_address_is_accepted_and_big_mail_is_refused(running: tuple[Running, Clock]) -> None:
