@@ -612,6 +612,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
         return maps.phase_maps(game.name, sight.before, sight.results, sight.after, counted=(sight.power,))
 
     everything = pictures()
+    votes = _draw_votes(session, game)
     for power, player in seats(session, game).items():
         if not is_played(player):
             continue
@@ -624,7 +625,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
         else:
             view, attached = views.results_view(processed.report, power, *private), everything
         body = render("results", game=game, view=view, next_phase=processed.next_phase, winner=processed.winner,
-                      deadline=game.deadline, web_url=page)
+                      deadline=game.deadline, web_url=page, votes=votes)
         queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
               game_id=game.id, attachments=attached)
     if blind:
@@ -639,6 +640,23 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
     body = render("chart", game=game, processed=processed, accounts=accounts, balances=money, deadline=game.deadline)
     queue(session, settings, to=game.gm_address, subject=f"{game.name} {processed.phase} chart", body=body,
           kind="chart", now=now, game_id=game.id, attachments=everything)
+
+
+def _draw_votes(session: Session, game: Game) -> str | None:
+    """Under SHOW_VOTES, how many vote for a draw, when that changed since it was last told:
+    told with a phase's results rather than when a vote comes, which would point at the voter.
+    A Tin Cup game's count leaves out how many powers survive (each power's own secret)."""
+    if not rules_of(game).show_votes or game.state not in ("active", "paused"):
+        return None
+    voting = voters(session, game)
+    seat = seats(session, game)
+    draws = sum(seat[p].vote == "DRAW" for p in voting)
+    if draws == game.settings.get("draws_told", 0):
+        return None
+    game.settings = {**game.settings, "draws_told": draws}
+    if options_of(game).blind:
+        return f"{draws} surviving power(s) now vote for a draw."
+    return f"{draws} of the {len(voting)} surviving powers now vote for a draw."
 
 
 def _accounts_since(session: Session, game: Game, row: PhaseRow) -> dict[str, list[dict[str, Any]]]:
@@ -668,7 +686,7 @@ def voters(session: Session, game: Game) -> list[str]:
 
 def settle_votes(session: Session, game: Game, settings: Settings, now: datetime) -> str | None:
     """End the game when every voter votes the same way: a draw including all survivors (DIAS),
-    or a concession to one power.  Returns the result announced, or None."""
+    or a concession to one power that is itself a voter.  Returns the result announced, or None."""
     if game.state not in ("active", "paused"):
         return None
     voting = voters(session, game)
@@ -678,6 +696,8 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
         return None
     vote = votes.pop()
     assert vote is not None
+    if vote.startswith("CONCEDE:") and vote.partition(":")[2] not in voting:
+        return None  # a concession only to a surviving voter (a Tin Cup game takes any power's name)
     row = current_phase(session, game)
     assert row is not None
     position = position_of(row)

@@ -79,12 +79,19 @@ def test_votes_are_secret_and_a_changed_vote_blocks_the_draw(judge: Judge) -> No
     assert all("France" not in m.body for m in to(mails, CAROL))  # nobody is told who voted what
 
 
-def test_show_votes_announces_the_count_never_who(tmp_path: Path) -> None:
+def test_22_15_show_votes_tells_the_count_with_the_next_results_only_when_it_changed(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "SHOW_VOTES")
     judge.send(ALICE, FRANCE + "VOTE DRAW")
-    news = to(judge.new_mail(), CAROL)
-    assert len(news) == 1 and "1 of the 3 surviving powers now vote for a draw" in news[0].body
-    assert "France" not in news[0].body
+    assert not [m for m in judge.new_mail() if m.to != ALICE]  # nothing at once: it would point at the voter
+    play_spring(judge)
+    spring = to(judge.new_mail(), CAROL)
+    [results] = [m for m in spring if m.subject == "g1 S1901M results"]
+    assert "1 of the 3 surviving powers now vote for a draw" in results.body and len(spring) == 2  # and the reply
+    assert "France" not in results.body.split("vote for a draw")[0].splitlines()[-1]
+    judge.later(49)
+    judge.process("g1")
+    [fall] = [m for m in to(judge.new_mail(), CAROL) if m.subject == "g1 F1901M results"]
+    assert "vote for a draw" not in fall.body  # no change since it was told
 
 
 def test_a_concession_ends_the_game_with_a_winner(judge: Judge) -> None:

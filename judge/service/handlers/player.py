@@ -273,7 +273,11 @@ def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
 @handles(cmd.Vote, PLAYER)
 def vote(talk: Conversation, text: str, command: cmd.Vote) -> None:
     """A secret vote for a draw including all survivors, or to concede to one power; the game
-    ends when every voter (played, not eliminated) votes the same way."""
+    ends when every voter (played, not eliminated) votes the same way, for a draw or for a
+    concession to one of them (`lifecycle.settle_votes`).  In a Tin Cup game a concession to any
+    power of the map is taken alike, since refusing one to an eliminated or unplayed power would
+    tell what the board does not show; it ends the game only if that power is a voter.  Under
+    SHOW_VOTES the number voting for a draw is told with the next results, not at once."""
     game, power, player = talk.context.game, talk.context.power, talk.context.player
     assert game is not None and power is not None and player is not None
     if game.state not in ("active", "paused"):
@@ -291,7 +295,7 @@ def vote(talk: Conversation, text: str, command: cmd.Vote) -> None:
         except ValueError as exc:
             talk.echo(text, "error", str(exc))
             return
-        if to not in lifecycle.voters(talk.session, game):
+        if not lifecycle.options_of(game).blind and to not in lifecycle.voters(talk.session, game):
             talk.echo(text, "error", f"{to.title()} has no player or no supply center: it cannot be conceded to")
             return
         player.vote, said = f"CONCEDE:{to}", f"to concede the game to {to.title()}"
@@ -303,11 +307,6 @@ def vote(talk: Conversation, text: str, command: cmd.Vote) -> None:
     result = lifecycle.settle_votes(talk.session, game, talk.settings, talk.now)
     if result:
         talk.echo("", "info", "", [f"every surviving power voted the same way: {result}; the game has ended"])
-    elif lifecycle.rules_of(game).show_votes:
-        voting = lifecycle.voters(talk.session, game)
-        seat = lifecycle.seats(talk.session, game)
-        draws = sum(seat[p].vote == "DRAW" for p in voting)
-        talk.announce(f"{draws} of the {len(voting)} surviving powers now vote for a draw")
 
 
 @handles(cmd.SetAbsence, PLAYER)
