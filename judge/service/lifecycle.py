@@ -760,15 +760,28 @@ def finish_game(session: Session, game: Game, settings: Settings, now: datetime,
 def publish_secrets(session: Session, game: Game, settings: Settings, now: datetime, subject: str,
                     headline: str) -> None:
     """Mail every sheet, acceptance list and chart of every processed phase, the treasuries and
-    who played what, to every player, observer and the game master."""
+    who played what (`who_played`: addresses for the players and the master only), to every
+    player, observer and the game master."""
     rows = processed_phases(session, game)
-    seated = [(p.power, p.address or "(nobody)") for p in players(session, game) if p.power]
-    body = render("end", game=game, headline=headline, phases=rows, balances=balances(session, game),
-                  players=seated, blind=options_of(game).blind)
-    recipients = {p.address for p in players(session, game) if p.address} | {game.gm_address} | set(
-        observers(session, game))
-    for address in sorted(recipients):
-        queue(session, settings, to=address, subject=subject, body=body, kind="end", now=now, game_id=game.id)
+    money = balances(session, game)
+    playing = {p.address for p in players(session, game) if p.address}
+    bodies: dict[str, str] = {}
+    for address in sorted(playing | {game.gm_address} | set(observers(session, game))):
+        reader = "master" if address == game.gm_address else "player" if address in playing else "anyone"
+        if reader not in bodies:
+            bodies[reader] = render("end", game=game, headline=headline, phases=rows, balances=money,
+                                    players=who_played(session, game, reader), blind=options_of(game).blind)
+        queue(session, settings, to=address, subject=subject, body=bodies[reader], kind="end", now=now,
+              game_id=game.id)
+
+
+def who_played(session: Session, game: Game, reader: str) -> list[tuple[str, str]]:
+    """Each power and who played it, as ``reader`` may read it: with the players' addresses for
+    the game master, and for the players unless the game is ANONYMOUS; for anyone else (an
+    observer, a stranger asking SUMMARY) only whether the power had a player."""
+    addresses = reader == "master" or (reader == "player" and not rules_of(game).anonymous)
+    return [(p.power, (p.address if addresses else "a player") if p.address else "(nobody)")
+            for p in players(session, game) if p.power]
 
 
 def rollback(session: Session, game: Game, now: datetime) -> str:

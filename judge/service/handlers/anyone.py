@@ -234,7 +234,8 @@ def history(talk: Conversation, text: str, command: cmd.History) -> None:
 
 @handles(cmd.Summary, ANYONE)
 def summary(talk: Conversation, text: str, command: cmd.Summary) -> None:
-    """SUMMARY: supply centers per power at the start of each year, the game's events, its result."""
+    """SUMMARY: supply centers per power at the start of each year, the game's events, its result,
+    and after the end who played what (with addresses only for the game's players and master)."""
     game = talk.named_game(text, command.game)
     if game is None:
         return
@@ -245,11 +246,23 @@ def summary(talk: Conversation, text: str, command: cmd.Summary) -> None:
             counts = {p: len(cs) for p, cs in row.position.get("centers", {}).items()}
             years.append((row.name[1:5], counts))
     seated = []
-    if game.state == "finished" and not lifecycle.rules_of(game).anonymous:
-        seated = [(p.power, p.address or "(nobody)") for p in lifecycle.players(talk.session, game) if p.power]
+    if game.state == "finished":
+        seated = lifecycle.who_played(talk.session, game, _reader(talk, game))
     body = render("summary", game=game, years=years, hidden=hidden, powers=list(load_map(game.variant).powers),
                   events=game.settings.get("events", []), result=game.settings.get("result"), seated=seated)
     _answer_long(talk, text, f"{game.name}-summary.txt", body, "the summary")
+
+
+def _reader(talk: Conversation, game: Game) -> str:
+    """Who the answer goes to, as `lifecycle.who_played` needs it: the game's master (signed on
+    as such, or answered at its address), one of its players (answered at a player's address),
+    or anyone else.  The answer goes to the mail's reply address, so a forged From gains nothing."""
+    if _master_of(talk, game) or talk.mail.reply_to == game.gm_address:
+        return "master"
+    signed_on = talk.context.game is not None and talk.context.game.id == game.id
+    if signed_on or talk.mail.reply_to in {p.address for p in lifecycle.players(talk.session, game)}:
+        return "player"
+    return "anyone"
 
 
 def _blind_running(game: Game) -> bool:
