@@ -35,6 +35,7 @@ from judge.engine.notation import NotationError, power_name
 from judge.engine.position import Position
 from judge.mail.inbound import InboundMail
 from judge.mail.outbound import Attachment
+from judge.mail.received import Source
 from judge.service import lifecycle
 from judge.service.config import Settings
 from judge.service.handlers.submissions import status_lines, store_orders, store_sheet
@@ -54,7 +55,8 @@ class Echo:
 
 
 class Refusal(Exception):
-    """A sign-on refused: the whole mail gets one short refusal and nothing in it is applied."""
+    """A sign-on (or a private game's JOIN key, seat ``KEY``) refused: the whole mail gets one
+    short refusal and nothing in it is applied."""
 
     def __init__(self, game: str | None = None, who: str | None = None, until: datetime | None = None,
                  gone: str | None = None) -> None:
@@ -116,11 +118,13 @@ class Conversation:
     """Reads one mail's lines, acts on them inside the caller's transaction, and queues the reply."""
 
     def __init__(self, session: Session, settings: Settings, mail: InboundMail, now: datetime,
-                 envelope_from: str | None = None) -> None:
+                 envelope_from: str | None = None, source: Source | None = None) -> None:
         self.session = session
         self.settings = settings
         self.mail = mail
         self.envelope_from = envelope_from
+        # where the mail came from (`judge.mail.received`); not known: its envelope sender, or From
+        self.source = source or Source(None, mail.sender if envelope_from is None else envelope_from)
         self.now = now
         self.echoes: list[Echo] = []
         self.notes: list[str] = []
@@ -198,11 +202,11 @@ class Conversation:
               game_id=game_id)
         return True
 
-    def announce(self, what: str, also: str | None = None) -> None:
-        """Tell every player of the signed-on game (and ``also``, a player who just left it) what
-        happened: one mail per player and mail, sent after the reply.  The subject is ``what`` up
-        to its first ": "."""
-        game = self.context.game
+    def announce(self, what: str, also: str | None = None, game: Game | None = None) -> None:
+        """Tell every player of the signed-on game (or ``game``; and ``also``, a player who just
+        left it) what happened: one mail per player and mail, sent after the reply.  The subject
+        is ``what`` up to its first ": "."""
+        game = game or self.context.game
         assert game is not None
         self.announcements.setdefault(game.id, []).append(what)
         if also:

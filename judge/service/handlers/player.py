@@ -1,8 +1,9 @@
 """A signed-on power's commands: offers and orders, ACCEPT, TRANSFER, STATUS, CLEAR, PRESS,
-RESIGN; and SET PASSWORD / SET ADDRESS, which the game master may use too.
+RESIGN, VOTE; and SET PASSWORD / SET ADDRESS, which the game master may use too.
 
 A change of password or address is always told to the address registered before it, whoever
-sent the mail and wherever its replies go, so that nobody can take a seat over silently.
+sent the mail and wherever its replies go, so that nobody can take a seat over silently; a new
+address receives the seat's mail only once it has confirmed it wants it (`consent`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from judge.mail.inbound import usable_address
 from judge.payola.acceptance import AcceptanceError, parse_acceptance
 from judge.payola.treasury import TreasuryError, forfeit, transfer
 from judge.service import lifecycle, maps
+from judge.service.handlers import consent
 from judge.service.handlers.conversation import (
     PLAYER,
     SIGNED_ON,
@@ -27,7 +29,7 @@ from judge.service.handlers.conversation import (
 )
 from judge.service.passwords import hash_password
 from judge.service.render import render, when
-from judge.store.models import Absence, LedgerRow, Submission
+from judge.store.models import Absence, Confirmation, Game, LedgerRow, Submission
 
 
 @handles(cmd.OfferLine, PLAYER)
@@ -224,6 +226,8 @@ def set_password(talk: Conversation, text: str, command: cmd.SetPassword) -> Non
 
 @handles(cmd.SetAddress, SIGNED_ON)
 def set_address(talk: Conversation, text: str, command: cmd.SetAddress) -> None:
+    """The seat's mail goes to a new address once that address has confirmed it wants it
+    (`consent`); the address registered before is told of the change."""
     context = talk.context
     game = context.game
     assert game is not None
@@ -231,17 +235,46 @@ def set_address(talk: Conversation, text: str, command: cmd.SetAddress) -> None:
     if not address:
         talk.echo(text, "error", f"'{command.address[:80]}' is not an address the judge can send mail to")
         return
-    if context.is_master:
+    previous = game.gm_address if context.is_master else (context.player.address if context.player else None)
+    if address != previous and consent.needed(talk, address):
+        consent.ask(talk, text, address, "address", game, {"who": context.power or "MASTER", "previous": previous},
+                    f"SET ADDRESS {address}", f"to receive the mail of {_seat_name(context)}")
+        talk.tell_registered(f"the address of {_seat_name(context)} is to be changed to {address}, once that "
+                             "address confirms")
+        return
+    _move(talk, game, context.power or "MASTER", address)
+    talk.copies.add(address)
+    talk.echo(text, "ok", f"mail will now go to {address}")
+
+
+@consent.on_confirm("address")
+def _address_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
+    game = consent.game_of(talk, request)
+    assert game is not None
+    who, previous = request.details["who"], request.details["previous"]
+    player = lifecycle.seats(talk.session, game).get(who)
+    current = game.gm_address if who == "MASTER" else (
+        player.address if player is not None and lifecycle.is_played(player) else None)
+    if current != previous or game.state == "finished":
+        talk.echo(text, "error", f"the seat's address has changed since {request.address} was asked: nothing done")
+        return
+    _move(talk, game, who, request.address)
+    talk.echo(text, "ok", f"the mail of {_seat_name(Context(game=game, power=None if who == 'MASTER' else who))} "
+              f"will now go to {request.address}")
+
+
+def _move(talk: Conversation, game: Game, who: str, address: str) -> None:
+    """Send the mail of seat ``who`` (a power, or MASTER) to ``address``; the address it had
+    is told (one notice per address and mail, `Conversation.notices`)."""
+    seat = _seat_name(Context(game=game, power=None if who == "MASTER" else who))
+    if who == "MASTER":
         previous: str | None = game.gm_address
         game.gm_address = address
     else:
-        assert context.player is not None
-        previous = context.player.address
-        context.player.address = address
-    if previous != address:
-        talk.tell_registered(f"the address of {_seat_name(context)} was changed to {address}")
-    talk.copies.add(address)
-    talk.echo(text, "ok", f"mail will now go to {address}")
+        player = lifecycle.seats(talk.session, game)[who]
+        previous, player.address = player.address, address
+    if previous and previous != address:
+        talk.notices.setdefault(previous, []).append(f"the address of {seat} was changed to {address}")
 
 
 def _seat_name(context: Context) -> str:
