@@ -34,7 +34,7 @@ from sqlalchemy import func, select
 
 from judge.service.config import Settings
 from judge.service.daemon import Daemon
-from judge.store.models import InboundMail
+from judge.store.models import ConfirmedAddress, InboundMail
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 UNITS = {"AUSTRIA": "A VIE - GAL", "ENGLAND": "F LON - NTH", "FRANCE": "A PAR - BUR", "GERMANY": "A MUN - BUR",
@@ -129,6 +129,9 @@ def settle(judge: Judge, timeout: float = 600.0) -> None:
 
 
 def setup(judge: Judge) -> None:
+    with judge.daemon.db.transaction() as session:  # the players confirmed they want the judge's mail before
+        session.add_all(ConfirmedAddress(address=a, confirmed_at=datetime(2026, 1, 1))
+                        for a in (GM, *(address(power) for power in POWERS)))
     judge.send(GM, mail(GM, "CREATE abuse gm-secret"))
     for power in POWERS:
         judge.send(address(power), mail(address(power), f"JOIN abuse pw-{power.lower()} {power}"))

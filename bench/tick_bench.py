@@ -32,7 +32,7 @@ from bench.load_bench import fresh_postgres
 from judge.service.app import inject, open_database, process_game, run_deadlines
 from judge.service.config import Settings
 from judge.store.database import Database
-from judge.store.models import Game, PhaseRow
+from judge.store.models import ConfirmedAddress, Game, PhaseRow
 
 START = datetime(2026, 3, 1, 9, 0)
 DEADLINE = START + timedelta(hours=48)  # a movement phase's default length
@@ -48,7 +48,13 @@ def mail(sender: str, body: str) -> bytes:
 
 
 def start_games(db: Database, settings: Settings, names: list[str]) -> None:
-    """Create, join (two players; the others are dummies) and start each game by mail."""
+    """Create, join (two players; the others are dummies) and start each game by mail, from
+    addresses that confirmed they want the judge's mail before."""
+    with db.transaction() as session:
+        known = set(session.scalars(select(ConfirmedAddress.address)))
+        session.execute(insert(ConfirmedAddress), [
+            {"address": address, "confirmed_at": START}
+            for address in {GM, *(f"{p}.{name}@example.org" for name in names for p in "ab")} - known])
     for name in names:
         for sender, body in ((GM, f"CREATE {name} gm-pw"), (f"a.{name}@example.org", f"JOIN {name} a-pw FRANCE"),
                              (f"b.{name}@example.org", f"JOIN {name} b-pw GERMANY"),

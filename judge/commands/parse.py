@@ -56,7 +56,7 @@ class Join:
 
 @dataclass(frozen=True)
 class Confirm:
-    """``CONFIRM token``: the address a JOIN named agrees to play."""
+    """``CONFIRM token``: the address a token was mailed to wants the game mail it was asked about."""
 
     token: str
 

@@ -4,9 +4,12 @@ It knows nothing of games.  ``accepts`` says which recipient addresses are the j
 other gets 550: never an open relay): ``judge@domain`` and ``judge+TAG@domain``, the tag being
 how a bounce names the mail it reports (`judge_addresses`).  The stored message starts with one
 ``Delivered-To:`` line per envelope recipient, as a delivery agent writes it (RFC 9228), since
-the envelope is not kept otherwise.  ``store`` must have committed the raw message before it
-returns, because the 250 tells the sender the mail is safe.  Any failure of ``store`` answers
-451 (try again later): a 5xx would make the sender give up on a mail that was never stored.
+the envelope is not kept otherwise, then a ``Received:`` line naming the client that connected
+(`judge.mail.received.listener_line`): where a mail came from is what the sign-on back-off
+counts by, and only a line the judge wrote itself can be believed.  ``store`` must have
+committed the raw message before it returns, because the 250 tells the sender the mail is
+safe.  Any failure of ``store`` answers 451 (try again later): a 5xx would make the sender give
+up on a mail that was never stored.
 
 `smtp_factory` makes the sessions for the listener, bounded so that idle or hoarded connections
 cannot crowd out real mail.  A session is closed when it has been silent for ``idle_timeout``
@@ -29,11 +32,13 @@ import logging
 import re
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
 from aiosmtpd.smtp import SMTP, syntax
 
+from judge.mail.received import listener_line
 from judge.peers import Network, client, is_trusted
 
 log = logging.getLogger("judge")
@@ -62,7 +67,9 @@ class InboundHandler:
         if isinstance(raw, str):
             raw = raw.encode("utf-8", "surrogateescape")
         delivered_to = "".join(f"Delivered-To: {address.strip().strip('<>')}\r\n" for address in envelope.rcpt_tos)
-        raw = delivered_to.encode() + raw
+        received = listener_line(session.host_name, session.peer, server.hostname, session.extended_smtp,
+                                 datetime.now(UTC))
+        raw = delivered_to.encode() + received + raw
         try:
             await self.store(raw, envelope.mail_from or "")
         except Exception:

@@ -61,6 +61,8 @@ class Settings:
     max_joins_per_day: int = 10
     # Answers to one address in an hour; beyond, its mail is applied but not answered (no mail loop):
     max_replies_per_hour: int = 30
+    max_confirmations_per_day: int = 5  # tokens mailed to one address (judge/service/handlers/consent.py)
+    max_observers: int = 50  # per game
     judge_name: str = "Payola Judge"  # the display name in the From of the judge's mail
     maps: bool = True  # results mails carry the maps of the phase (PNG and SVG)
     web: bool = True  # the games' public pages are written into data_dir/web after every change

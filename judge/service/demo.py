@@ -1,7 +1,8 @@
 """``judge demo``: a judge on a temporary data directory, and a scripted game played against it
 by real SMTP on loopback, so a newcomer sees the whole thing work in one command.
 ``judge demo --blind`` plays one phase of a Tin Cup (Blind) game instead, and shows what one
-power was told of it."""
+power was told of it.  The scripted players answer the judge's request to confirm their
+addresses, as real ones do the first time they ask for a game's mail."""
 
 from __future__ import annotations
 
@@ -68,6 +69,19 @@ def _wait_for(settings: Settings, subject: str, to: str | None = None, timeout: 
     raise TimeoutError(f"no mail '{subject}' after {timeout:g} s")
 
 
+def _confirm(port: int, settings: Settings, address: str, timeout: float = 60.0) -> None:
+    """Answer with ``CONFIRM token`` the mail that asks ``address`` to confirm it wants game mail."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for message in _mails(settings):
+            if str(message["Subject"]).startswith("Please confirm:") and message["To"] == address:
+                token = next(line for line in _text(message).splitlines() if line.startswith("CONFIRM "))
+                _send(port, address, token)
+                return
+        time.sleep(0.2)
+    raise TimeoutError(f"no request to confirm {address} after {timeout:g} s")
+
+
 def _text(message: EmailMessage) -> str:
     """The text of a mail the judge sent (the first part when maps are attached)."""
     body = message.get_body(preferencelist=("plain",))
@@ -87,11 +101,14 @@ def run_demo(keep: bool = False, blind: bool = False) -> int:
     print(f"A judge is listening on 127.0.0.1:{port} (data in {data}).")
     try:
         _send(port, GM, "CREATE demo gm-secret standard TINCUP" if blind else "CREATE demo gm-secret")
+        _confirm(port, settings, GM)
         for power, address in PLAYERS.items():
             _send(port, address, f"JOIN demo pw-{power.lower()} {power}")
+        for address in PLAYERS.values():
+            _confirm(port, settings, address)
         _send(port, GM, "SIGNON MASTER@demo gm-secret\nSTART")
         _wait_for(settings, "demo starts")
-        print("Seven players joined by mail; the game master started the game.")
+        print("Seven players joined by mail, each confirming its address; the game master started the game.")
         for power, sheet in SPRING.items():
             _send(port, PLAYERS[power], f"SIGNON {power}@demo pw-{power.lower()}\n{sheet}")
         france = _wait_for(settings, "demo S1901M results", PLAYERS["FRANCE"])

@@ -617,6 +617,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
         return maps.phase_maps(game.name, sight.before, sight.results, sight.after, counted=(sight.power,))
 
     everything = pictures()
+    votes = _draw_votes(session, game)
     for power, player in seats(session, game).items():
         if not is_played(player):
             continue
@@ -629,7 +630,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
         else:
             view, attached = views.results_view(processed.report, power, *private), everything
         body = render("results", game=game, view=view, next_phase=processed.next_phase, winner=processed.winner,
-                      deadline=game.deadline, web_url=page)
+                      deadline=game.deadline, web_url=page, votes=votes)
         queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
               game_id=game.id, attachments=attached)
     if blind:
@@ -644,6 +645,23 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
     body = render("chart", game=game, processed=processed, accounts=accounts, balances=money, deadline=game.deadline)
     queue(session, settings, to=game.gm_address, subject=f"{game.name} {processed.phase} chart", body=body,
           kind="chart", now=now, game_id=game.id, attachments=everything)
+
+
+def _draw_votes(session: Session, game: Game) -> str | None:
+    """Under SHOW_VOTES, how many vote for a draw, when that changed since it was last told:
+    told with a phase's results rather than when a vote comes, which would point at the voter.
+    A Tin Cup game's count leaves out how many powers survive (each power's own secret)."""
+    if not rules_of(game).show_votes or game.state not in ("active", "paused"):
+        return None
+    voting = voters(session, game)
+    seat = seats(session, game)
+    draws = sum(seat[p].vote == "DRAW" for p in voting)
+    if draws == game.settings.get("draws_told", 0):
+        return None
+    game.settings = {**game.settings, "draws_told": draws}
+    if options_of(game).blind:
+        return f"{draws} surviving power(s) now vote for a draw."
+    return f"{draws} of the {len(voting)} surviving powers now vote for a draw."
 
 
 def _accounts_since(session: Session, game: Game, row: PhaseRow) -> dict[str, list[dict[str, Any]]]:
@@ -673,7 +691,7 @@ def voters(session: Session, game: Game) -> list[str]:
 
 def settle_votes(session: Session, game: Game, settings: Settings, now: datetime) -> str | None:
     """End the game when every voter votes the same way: a draw including all survivors (DIAS),
-    or a concession to one power.  Returns the result announced, or None."""
+    or a concession to one power that is itself a voter.  Returns the result announced, or None."""
     if game.state not in ("active", "paused"):
         return None
     voting = voters(session, game)
@@ -683,6 +701,8 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
         return None
     vote = votes.pop()
     assert vote is not None
+    if vote.startswith("CONCEDE:") and vote.partition(":")[2] not in voting:
+        return None  # a concession only to a surviving voter (a Tin Cup game takes any power's name)
     row = current_phase(session, game)
     assert row is not None
     position = position_of(row)
@@ -745,15 +765,28 @@ def finish_game(session: Session, game: Game, settings: Settings, now: datetime,
 def publish_secrets(session: Session, game: Game, settings: Settings, now: datetime, subject: str,
                     headline: str) -> None:
     """Mail every sheet, acceptance list and chart of every processed phase, the treasuries and
-    who played what, to every player, observer and the game master."""
+    who played what (`who_played`: addresses for the players and the master only), to every
+    player, observer and the game master."""
     rows = processed_phases(session, game)
-    seated = [(p.power, p.address or "(nobody)") for p in players(session, game) if p.power]
-    body = render("end", game=game, headline=headline, phases=rows, balances=balances(session, game),
-                  players=seated, blind=options_of(game).blind)
-    recipients = {p.address for p in players(session, game) if p.address} | {game.gm_address} | set(
-        observers(session, game))
-    for address in sorted(recipients):
-        queue(session, settings, to=address, subject=subject, body=body, kind="end", now=now, game_id=game.id)
+    money = balances(session, game)
+    playing = {p.address for p in players(session, game) if p.address}
+    bodies: dict[str, str] = {}
+    for address in sorted(playing | {game.gm_address} | set(observers(session, game))):
+        reader = "master" if address == game.gm_address else "player" if address in playing else "anyone"
+        if reader not in bodies:
+            bodies[reader] = render("end", game=game, headline=headline, phases=rows, balances=money,
+                                    players=who_played(session, game, reader), blind=options_of(game).blind)
+        queue(session, settings, to=address, subject=subject, body=bodies[reader], kind="end", now=now,
+              game_id=game.id)
+
+
+def who_played(session: Session, game: Game, reader: str) -> list[tuple[str, str]]:
+    """Each power and who played it, as ``reader`` may read it: with the players' addresses for
+    the game master, and for the players unless the game is ANONYMOUS; for anyone else (an
+    observer, a stranger asking SUMMARY) only whether the power had a player."""
+    addresses = reader == "master" or (reader == "player" and not rules_of(game).anonymous)
+    return [(p.power, (p.address if addresses else "a player") if p.address else "(nobody)")
+            for p in players(session, game) if p.power]
 
 
 def rollback(session: Session, game: Game, now: datetime) -> str:

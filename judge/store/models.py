@@ -199,31 +199,59 @@ class OutboxFile(Base):
 
 
 class SignonFailure(Base):
-    """A refused sign-on, kept for the back-off: per seat (game and power, or MASTER) and per sender."""
+    """A refused sign-on (or JOIN key), kept for the back-off: per seat (game and power, MASTER,
+    or KEY for a private game's join key) and per source (`judge.mail.received.Source`)."""
 
     __tablename__ = "signon_failures"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)
-    who: Mapped[str | None] = mapped_column(String(20), nullable=True)  # a power, MASTER, or None (no such seat)
-    sender: Mapped[str] = mapped_column(String(320), index=True)
+    who: Mapped[str | None] = mapped_column(String(20), nullable=True)  # a power, MASTER, KEY, or None (no such seat)
+    sender: Mapped[str] = mapped_column(String(320))  # the From, for the seat's owner to read
+    source: Mapped[str] = mapped_column(String(400), index=True, default="")  # IP address and envelope sender
+    network: Mapped[str | None] = mapped_column(String(50), nullable=True)  # the IPv4 address or IPv6 /64
     at: Mapped[datetime] = mapped_column(DateTime)
 
     __table_args__ = (Index("ix_signon_failures_seat", "game_id", "who"),)
 
 
-class JoinRequest(Base):
-    """A JOIN for an address other than the sender's, waiting for that address to confirm it."""
+class Signon(Base):
+    """A source that signed on to a seat, once per seat and source: the game master hears of a
+    takeover from a source that plays another power of the game."""
 
-    __tablename__ = "join_requests"
+    __tablename__ = "signons"
+    __table_args__ = (UniqueConstraint("game_id", "who", "source"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
-    address: Mapped[str] = mapped_column(String(320))
-    password: Mapped[str] = mapped_column(String(200))  # scrypt hash
-    requested: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    who: Mapped[str] = mapped_column(String(20))
+    source: Mapped[str] = mapped_column(String(400))
+    network: Mapped[str | None] = mapped_column(String(50), nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class Confirmation(Base):
+    """A request that would make an address receive a game's mail (CREATE, JOIN, OBSERVE,
+    TAKEOVER, SET ADDRESS), waiting for that address to send ``CONFIRM token``."""
+
+    __tablename__ = "confirmations"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
     token: Mapped[str] = mapped_column(String(40), unique=True)
+    address: Mapped[str] = mapped_column(String(320), index=True)
+    kind: Mapped[str] = mapped_column(String(16))  # create, join, observe, takeover, address
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)  # none for CREATE
+    details: Mapped[dict[str, Any]] = mapped_column(JSON)  # what the request needs (password hashes, never passwords)
     created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class ConfirmedAddress(Base):
+    """An address that has confirmed it wants the judge's mail (`Confirmation`)."""
+
+    __tablename__ = "confirmed_addresses"
+
+    address: Mapped[str] = mapped_column(String(320), primary_key=True)
+    confirmed_at: Mapped[datetime] = mapped_column(DateTime)
 
 
 class Observer(Base):

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import email
 import email.policy
+import email.utils
 import itertools
 import os
+import re
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -13,14 +15,17 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, make_url, text
+from sqlalchemy import create_engine, make_url, select, text
 
 from judge.mail.outbound import MaildirOutbox
 from judge.service.app import inject, open_database, process_game
 from judge.service.config import Settings
 from judge.service.sender import deliver_pending, transport_for
+from judge.store.database import Database
+from judge.store.models import ConfirmedAddress, Outbox
 
 _ids = itertools.count(1)
+TOKEN = re.compile(r"^CONFIRM (\S+)$", re.M)
 
 
 @dataclass(frozen=True)
@@ -72,13 +77,25 @@ class Judge:
         self.read = 0
         self._parsed: dict[bytes, Sent] = {}  # a mail read back once: those with maps are big
 
-    def send(self, sender: str, body: str, **kwargs: object) -> str:
-        return self.send_raw(raw_mail(sender, body, **kwargs))  # type: ignore[arg-type]
+    def send(self, sender: str, body: str, confirm: bool = True, **kwargs: object) -> str:
+        return self.send_raw(raw_mail(sender, body, **kwargs), confirm)  # type: ignore[arg-type]
 
-    def send_raw(self, raw: bytes) -> str:
-        status = inject(self.db, self.settings, raw, self.now)
+    def send_raw(self, raw: bytes, confirm: bool = True) -> str:
+        """Inject ``raw`` (with ``confirm``, as `inject_confirming` does) and deliver what it caused."""
+        if confirm:
+            status = inject_confirming(self.db, self.settings, raw, self.now)
+        else:
+            status = inject(self.db, self.settings, raw, self.now)
         deliver_pending(self.db, self.settings, transport_for(self.settings), self.now)
         return status
+
+    def confirmed(self, *addresses: str) -> None:
+        """Take ``addresses`` as having confirmed before (what `send` does the first time each
+        asks for a game's mail), for tests about what comes after."""
+        with self.db.transaction() as session:
+            for address in addresses:
+                if session.get(ConfirmedAddress, address) is None:
+                    session.add(ConfirmedAddress(address=address, confirmed_at=self.now))
 
     def later(self, hours: float) -> None:
         self.now += timedelta(hours=hours)
@@ -114,6 +131,31 @@ class Judge:
 
     def last_to(self, address: str) -> Sent:
         return [m for m in self.all_mail() if m.to == address][-1]
+
+
+def inject_confirming(db: Database, settings: Settings, raw: bytes, now: datetime) -> str:
+    """`inject` ``raw``, then answer with ``CONFIRM token`` every token the judge mailed to its
+    From because of it, as a player asking for a game's mail for itself does the first time."""
+    seen = last_outbox_id(db)
+    status = inject(db, settings, raw, now)
+    sender = email.utils.parseaddr(str(email.message_from_bytes(raw)["From"] or ""))[1]
+    for token in tokens(db, sender, seen):
+        inject_confirming(db, settings, raw_mail(sender, f"CONFIRM {token}"), now)
+    return status
+
+
+def last_outbox_id(db: Database) -> int:
+    with db.transaction() as session:
+        return session.scalar(select(Outbox.id).order_by(Outbox.id.desc()).limit(1)) or 0
+
+
+def tokens(db: Database, address: str, after: int = 0) -> list[str]:
+    """The confirmation tokens the judge mailed to ``address`` (in outbox rows after ``after``)."""
+    with db.transaction() as session:
+        bodies = session.scalars(select(Outbox.body).where(Outbox.id > after, Outbox.recipient == address,
+                                                           Outbox.subject.startswith("Please confirm:"))
+                                 .order_by(Outbox.id))
+        return [match.group(1) for body in bodies if body and (match := TOKEN.search(body))]
 
 
 def two_player_game(judge: Judge) -> Judge:

@@ -24,7 +24,7 @@ from judge.service.handlers import mail as mail_module
 from judge.service.handlers import player as player_module
 from judge.service.handlers import receive
 from judge.store.models import Game, InboundMail, LedgerRow, Outbox
-from tests.service.harness import Judge, raw_mail, two_player_game
+from tests.service.harness import Judge, raw_mail, tokens, two_player_game
 
 GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -233,15 +233,21 @@ def test_reply_to_takeover_is_copied_and_notified_to_the_registered_address(judg
     to_alice = [m for m in mails if m.to == ALICE]
     assert {m.subject for m in to_alice} == {"Copy: Re: orders", "Your registration with the judge changed"}
     notice = next(m for m in to_alice if m.subject.startswith("Your registration")).body
-    assert "the address of France in g1 was changed to mallory@evil.example" in notice
+    assert "the address of France in g1 is to be changed to mallory@evil.example, once that address confirms" \
+        in notice
     assert "the password of France in g1 was changed" in notice
     assert "mine-now" not in notice and "replies to mallory@evil.example" in notice
+    [token] = tokens(judge.db, MALLORY)
+    judge.send(MALLORY, f"CONFIRM {token}")
+    [notice] = [m.body for m in judge.new_mail() if m.to == ALICE]
+    assert "the address of France in g1 was changed to mallory@evil.example" in notice
 
 
 def test_a_new_game_master_address_is_notified_to_the_previous_one(judge: Judge) -> None:
-    judge.send(MALLORY, "SIGNON MASTER@g1 gm-secret\nSET ADDRESS mallory@evil.example")
+    judge.send(MALLORY, "SIGNON MASTER@g1 gm-secret\nSET ADDRESS mallory@evil.example")  # Mallory confirms
     notices = [m for m in judge.new_mail() if m.to == GM]
-    assert len(notices) == 2 and any("the address of the game master in g1 was changed" in m.body for m in notices)
+    assert len(notices) == 3  # the copy of the reply, the change asked for, the change made
+    assert any("the address of the game master in g1 was changed" in m.body for m in notices)
 
 
 def stored_raw(judge: Judge) -> list[bytes]:
@@ -269,19 +275,19 @@ def test_wrong_passwords_back_off_after_five_failures_and_the_owner_is_told(judg
         judge.send(MALLORY, f"SIGNON F@g1 guess{attempt}")
     mails = judge.new_mail()
     warning = [m for m in mails if m.to == ALICE]
-    assert len(warning) == 1 and "5 failed sign-ons in a row as France in g1" in warning[0].body
-    assert MALLORY in warning[0].body
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\nSTATUS")  # the right password, too soon: refused unread
-    assert "too many failed sign-ons" in judge.last_to(ALICE).body
+    assert len(warning) == 1 and "5 failed sign-ons as France in g1" in warning[0].body
+    assert f"[unknown] {MALLORY} (From: {MALLORY})" in warning[0].body
+    judge.send(MALLORY, "SIGNON F@g1 alice-pw\nSTATUS")  # even the right password, too soon: refused unread
+    assert "too many failed sign-ons" in judge.last_to(MALLORY).body
     judge.later(1.1 / 60)  # one minute after the fifth failure
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\nSTATUS")
-    assert "your balance: 48 AgP" in judge.last_to(ALICE).body
+    judge.send(MALLORY, "SIGNON F@g1 alice-pw\nSTATUS")
+    assert "your balance: 48 AgP" in judge.last_to(MALLORY).body
 
 
-def test_wrong_passwords_back_off_per_sender_across_seats(judge: Judge) -> None:
-    for seat in ("F@g1", "G@g1", "MASTER@g1", "I@g1", "F@nogame"):
+def test_wrong_passwords_back_off_per_source_across_seats(judge: Judge) -> None:
+    for seat in ("F@g1", "G@g1", "MASTER@g1", "I@g1", "X@g1"):
         judge.send(MALLORY, f"SIGNON {seat} guess")
-    judge.send(MALLORY, "SIGNON G@g1 bob-pw\nSTATUS")  # even the right password, from that sender
+    judge.send(MALLORY, "SIGNON G@g1 bob-pw\nSTATUS")  # even the right password, from that source
     assert "too many failed sign-ons" in judge.last_to(MALLORY).body
     judge.send(BOB, "SIGNON G@g1 bob-pw\nSTATUS")  # the seat itself is not blocked for its owner
     assert "your balance: 48 AgP" in judge.last_to(BOB).body
@@ -330,13 +336,14 @@ def test_two_thousand_create_lines_cost_at_most_ten_password_hashes(judge: Judge
     hashed: list[str] = []
     real = anyone.hash_password
     monkeypatch.setattr(anyone, "hash_password", lambda password: hashed.append(password) or real(password))
-    judge.send(MALLORY, "".join(f"CREATE spam{n} pw\n" for n in range(2000)))
+    judge.send(MALLORY, "".join(f"CREATE spam{n} pw\n" for n in range(2000)), confirm=False)
     body = judge.last_to(MALLORY).body
     assert len(hashed) <= judge.settings.max_creates_per_day
     assert "the rest of it was not read" in body and body.count("> CREATE") == 11
 
 
 def test_creates_per_address_and_day_are_limited(judge: Judge) -> None:
+    judge.confirmed(MALLORY)
     judge.send(MALLORY, "CREATE s1 pw\nCREATE s2 pw\nCREATE s3 pw\nCREATE s4 pw")
     body = judge.last_to(MALLORY).body
     assert body.count("OK: game 's") == 3
@@ -350,6 +357,7 @@ def test_joins_per_address_and_day_are_limited(judge: Judge) -> None:
     judge.settings = replace(judge.settings, max_joins_per_day=2)
     for number in range(1, 4):
         judge.send(f"gm{number}@example.org", f"CREATE t{number} pw")
+    judge.confirmed(MALLORY)
     judge.send(MALLORY, "JOIN t1 pw\nJOIN t2 pw\nJOIN t3 pw")
     body = judge.last_to(MALLORY).body
     assert body.count("OK: you joined") == 2
@@ -360,30 +368,36 @@ def test_join_for_another_address_waits_for_that_address_to_confirm(judge: Judge
     judge.send(GM, "CREATE g5 gm-secret")
     judge.send(MALLORY, "JOIN g5 pw FRANCE", headers={"Reply-To": "victim@example.org"})
     reply = judge.last_to("victim@example.org").body
-    assert "send CONFIRM" in reply
-    token = reply.split("send CONFIRM ", 1)[1].split()[0]
+    assert "waiting for victim@example.org to confirm" in reply
+    [token] = tokens(judge.db, "victim@example.org")
+    assert token not in reply
     judge.send(GM, "LIST g5")
     assert "0 player(s) joined" in judge.last_to(GM).body
     judge.send("victim@example.org", f"CONFIRM {token}")
     assert "you joined 'g5' (you asked for France)" in judge.last_to("victim@example.org").body
     judge.send("victim@example.org", f"CONFIRM {token}")
-    assert "no JOIN is waiting for that token" in judge.last_to("victim@example.org").body
+    assert "no request is waiting for that token" in judge.last_to("victim@example.org").body
 
 
 def test_join_with_a_forged_envelope_sender_waits_for_confirmation(judge: Judge) -> None:
     judge.send(GM, "CREATE g5 gm-secret")
+    judge.confirmed("victim@example.org")  # even an address that confirmed before: not its own mail
     status = app.inject(judge.db, judge.settings, raw_mail("victim@example.org", "JOIN g5 pw"), judge.now,
                         envelope_from=MALLORY)
     assert status == "done"
     judge.process("g1")
-    assert "send CONFIRM" in judge.last_to("victim@example.org").body
+    assert "waiting for victim@example.org to confirm" in judge.last_to("victim@example.org").body
+    assert len(tokens(judge.db, "victim@example.org")) == 1
 
 
-def test_join_from_the_senders_own_address_needs_no_confirmation(judge: Judge) -> None:
+def test_join_from_the_senders_own_address_needs_no_confirmation_once_it_has_confirmed(judge: Judge) -> None:
     judge.send(GM, "CREATE g5 gm-secret")
+    judge.confirmed("carol@example.org")
     status = app.inject(judge.db, judge.settings, raw_mail("carol@example.org", "JOIN g5 pw"), judge.now,
                         envelope_from="carol@example.org")
     assert status == "done"
     judge.process("g1")
     assert "you joined 'g5'" in judge.last_to("carol@example.org").body
+    assert not tokens(judge.db, "carol@example.org")
+
 

@@ -26,12 +26,13 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
 
 from judge.mail.outbound import MaildirOutbox
+from judge.mail.received import client_address
 from judge.service.app import open_database
 from judge.service.config import Settings
 from judge.service.daemon import Applier, Daemon
 from judge.service.handlers import receive
 from judge.store.models import InboundMail, Outbox, PhaseRow
-from tests.service.harness import fresh_database_url, raw_mail
+from tests.service.harness import fresh_database_url, inject_confirming, raw_mail, tokens
 
 GM = "gm@example.org"
 PLAYERS = {"FRANCE": "fred@example.org", "GERMANY": "gus@example.org"}
@@ -66,12 +67,17 @@ class Running:
         wait_until(lambda: self.daemon.port is not None)
         self.port = self.daemon.port
 
-    def send(self, sender: str, body: str, to: str = "judge@localhost", **kwargs: Any) -> None:
+    def send(self, sender: str, body: str, to: str = "judge@localhost", subject: str = "orders", **kwargs: Any) -> None:
         message = EmailMessage()
-        message["From"], message["To"], message["Subject"] = sender, to, "orders"
+        message["From"], message["To"], message["Subject"] = sender, to, subject
         message.set_content(body)
         with smtplib.SMTP("127.0.0.1", self.port, timeout=10) as client:
             client.send_message(message, **kwargs)
+
+    def confirm(self, address: str) -> None:
+        """Answer the judge's request to confirm ``address`` (`harness.tokens`), once it comes."""
+        wait_until(lambda: bool(tokens(self.daemon.db, address)))
+        self.send(address, f"CONFIRM {tokens(self.daemon.db, address)[-1]}", subject="confirm")
 
     def tick(self) -> None:
         self.loop.call_soon_threadsafe(self.daemon.tick_now.set)
@@ -119,8 +125,10 @@ def test_a_game_over_smtp_with_deadlines_on_a_controlled_clock(running: tuple[Ru
     judge, clock = running
     settings = judge.settings
     judge.send(GM, "CREATE smtp1 gm-secret")
+    judge.confirm(GM)
     for power, address in PLAYERS.items():
         judge.send(address, f"JOIN smtp1 pw {power}")
+        judge.confirm(address)
     judge.send(GM, "SIGNON MASTER@smtp1 gm-secret\nSTART")
     wait_until(lambda: "smtp1 starts" in maildir_subjects(settings))
     judge.send(PLAYERS["FRANCE"], "SIGNON F@smtp1 pw\n3 : A PAR - BUR")
@@ -132,6 +140,16 @@ def test_a_game_over_smtp_with_deadlines_on_a_controlled_clock(running: tuple[Ru
     judge.tick()  # ticking again does nothing more
     time.sleep(0.5)
     assert maildir_subjects(settings).count("smtp1 S1901M results") == 2
+
+
+def test_22_3_the_listener_writes_where_each_mail_came_from_on_top_of_it(running: tuple[Running, Clock]) -> None:
+    judge, _ = running
+    judge.send("x@example.org", "HELP")
+    wait_until(lambda: maildir_subjects(judge.settings) == ["Re: orders"])
+    with judge.daemon.db.transaction() as session:
+        raw = session.scalars(select(InboundMail.raw)).one()
+    assert raw.startswith(b"Delivered-To: judge@localhost\r\nReceived: from ")
+    assert client_address(raw, None) == "127.0.0.1"
 
 
 def test_only_the_judge_address_is_accepted_and_big_mail_is_refused(running: tuple[Running, Clock]) -> None:
@@ -321,9 +339,9 @@ def test_mail_queued_before_a_crash_is_sent_once_after_restart(settings: Setting
 
     db = open_database(settings)
     now = datetime(2026, 3, 1, 9, 0)
-    inject(db, settings, raw_mail(GM, "CREATE crash2 gm"), now)
+    inject_confirming(db, settings, raw_mail(GM, "CREATE crash2 gm"), now)
     for power, address in PLAYERS.items():
-        inject(db, settings, raw_mail(address, f"JOIN crash2 pw {power}"), now)
+        inject_confirming(db, settings, raw_mail(address, f"JOIN crash2 pw {power}"), now)
     inject(db, settings, raw_mail(GM, "SIGNON MASTER@crash2 gm\nSTART\nPROCESS"), now)  # adjudicated...
     with db.transaction() as session:  # ... but nothing was sent before the crash
         pending = session.scalar(select(func.count()).select_from(Outbox).where(Outbox.status == "pending"))
@@ -401,8 +419,8 @@ def test_two_judges_racing_on_one_database_process_each_phase_once(settings: Set
     games = [f"race{i}" for i in range(6)]
     for number, game in enumerate(games):
         master = f"gm{number}@example.org"  # one address may create only a few games a day
-        inject(db, settings, raw_mail(master, f"CREATE {game} gm"), start)
-        inject(db, settings, raw_mail(PLAYERS["FRANCE"], f"JOIN {game} pw FRANCE"), start)
+        inject_confirming(db, settings, raw_mail(master, f"CREATE {game} gm"), start)
+        inject_confirming(db, settings, raw_mail(PLAYERS["FRANCE"], f"JOIN {game} pw FRANCE"), start)
         inject(db, settings, raw_mail(master, f"SIGNON MASTER@{game} gm\nSTART"), start)
     later = start + timedelta(hours=49)
     judges = [Database(settings.database_url), Database(settings.database_url)]

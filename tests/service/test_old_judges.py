@@ -79,12 +79,19 @@ def test_votes_are_secret_and_a_changed_vote_blocks_the_draw(judge: Judge) -> No
     assert all("France" not in m.body for m in to(mails, CAROL))  # nobody is told who voted what
 
 
-def test_show_votes_announces_the_count_never_who(tmp_path: Path) -> None:
+def test_22_15_show_votes_tells_the_count_with_the_next_results_only_when_it_changed(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "SHOW_VOTES")
     judge.send(ALICE, FRANCE + "VOTE DRAW")
-    news = to(judge.new_mail(), CAROL)
-    assert len(news) == 1 and "1 of the 3 surviving powers now vote for a draw" in news[0].body
-    assert "France" not in news[0].body
+    assert not [m for m in judge.new_mail() if m.to != ALICE]  # nothing at once: it would point at the voter
+    play_spring(judge)
+    spring = to(judge.new_mail(), CAROL)
+    [results] = [m for m in spring if m.subject == "g1 S1901M results"]
+    assert "1 of the 3 surviving powers now vote for a draw" in results.body and len(spring) == 2  # and the reply
+    assert "France" not in results.body.split("vote for a draw")[0].splitlines()[-1]
+    judge.later(49)
+    judge.process("g1")
+    [fall] = [m for m in to(judge.new_mail(), CAROL) if m.subject == "g1 F1901M results"]
+    assert "vote for a draw" not in fall.body  # no change since it was told
 
 
 def test_a_concession_ends_the_game_with_a_winner(judge: Judge) -> None:
@@ -212,11 +219,38 @@ def test_history_returns_every_processed_phase(judge: Judge) -> None:
 def test_summary_counts_centers_year_by_year_and_tells_the_result(judge: Judge) -> None:
     play_spring(judge)
     judge.send(GM, MASTER + "TERMINATE")
-    judge.send(OBSERVER, "SUMMARY g1")
-    reply = judge.last_to(OBSERVER)
+    judge.send(ALICE, "SUMMARY g1")
+    reply = judge.last_to(ALICE)
     summary = reply.attachments["g1-summary.txt"][1].decode() if reply.attachments else reply.body
     assert "1901     3   3   3   3   3   4   3" in summary
     assert "Result: the game master ended the game." in summary and "France: alice@example.org" in summary
+
+
+def test_22_14_addresses_at_the_end_only_for_the_games_players_and_master(judge: Judge) -> None:
+    judge.send(OBSERVER, "OBSERVE g1")
+    judge.send(GM, MASTER + "TERMINATE")
+    ends = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 has ended"}
+    assert set(ends) == {GM, ALICE, BOB, CAROL, OBSERVER}
+    for address in (GM, ALICE):
+        assert "France: alice@example.org" in ends[address] and "Germany: bob@example.org" in ends[address]
+    assert "France: a player" in ends[OBSERVER] and "Italy: (nobody)" in ends[OBSERVER]
+    assert "@example.org" not in ends[OBSERVER]
+    for asker in (OBSERVER, "stranger@example.net"):
+        judge.send(asker, "SUMMARY g1")
+        summary = judge.last_to(asker).body
+        assert "France: a player" in summary and "@example.org" not in summary.replace(asker, "")
+    judge.send(BOB, "SUMMARY g1", headers={"Reply-To": OBSERVER})  # the answer goes to the observer
+    assert "alice@example.org" not in judge.last_to(OBSERVER).body
+
+
+def test_22_14_an_anonymous_games_addresses_go_to_its_master_alone(tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "ANONYMOUS")
+    judge.send(GM, MASTER + "TERMINATE")
+    ends = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 has ended"}
+    assert "France: alice@example.org" in ends[GM]
+    assert "France: a player" in ends[ALICE] and "bob@example.org" not in ends[ALICE]
+    judge.send(ALICE, "SUMMARY g1")
+    assert "bob@example.org" not in judge.last_to(ALICE).body
 
 
 # -- the master's remaining tools -------------------------------------------------------------------

@@ -109,8 +109,10 @@ def test_22_5_no_file_of_a_cleanly_stopped_judge_keeps_a_password(tmp_path: Path
         other.execute("SELECT count(*) FROM sqlite_master").fetchall()
     try:
         judge.send("gm@example.org", f"CREATE rest1 {GM_PW}")
-        judge.send(ALICE, f"JOIN rest1 {ALICE_PW} FRANCE")
-        judge.send("bob@example.org", f"JOIN rest1 {BOB_PW} GERMANY")
+        judge.confirm("gm@example.org")
+        for address, words in ((ALICE, f"{ALICE_PW} FRANCE"), ("bob@example.org", f"{BOB_PW} GERMANY")):
+            judge.send(address, f"JOIN rest1 {words}")
+            judge.confirm(address)
         judge.send("gm@example.org", f"SIGNON MASTER@rest1 {GM_PW}\nSTART")
         for raw in MAILS:
             with smtplib.SMTP("127.0.0.1", judge.port, timeout=10) as client:

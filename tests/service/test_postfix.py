@@ -123,6 +123,13 @@ class Site:
         wait_until(lambda: subject in self.subjects(address), f"'{subject}' for {address}", self.log)
         return next(m for m in self.mailbox(address) if m["Subject"] == subject)
 
+    def confirm(self, address: str, asked: str) -> None:
+        """Answer the judge's request to confirm ``address`` for ``asked``, and wait for the answer."""
+        request = self.wait_for(address, f"Please confirm: {asked}")
+        token = next(line for line in request.get_content().splitlines() if line.startswith("CONFIRM "))
+        send(address, token, subject="confirm")
+        self.wait_for(address, "Re: confirm")
+
 
 @pytest.fixture
 def site() -> Iterator[Site]:
@@ -151,10 +158,10 @@ def site() -> Iterator[Site]:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def send(sender: str, body: str, to: str = f"judge@{DOMAIN}") -> None:
+def send(sender: str, body: str, to: str = f"judge@{DOMAIN}", subject: str = "orders") -> None:
     """A player's mail, into Postfix on port 25."""
     message = EmailMessage()
-    message["From"], message["To"], message["Subject"] = sender, to, "orders"
+    message["From"], message["To"], message["Subject"] = sender, to, subject
     message.set_content(body)
     with smtplib.SMTP("127.0.0.1", 25, timeout=30) as client:
         client.send_message(message)
@@ -196,11 +203,11 @@ def test_a_movement_phase_through_postfix_as_the_guide_sets_it_up(site: Site) ->
         assert rcpt(f"judge@{DOMAIN}") == 250 and rcpt(f"judge+e2e1@{DOMAIN}") == 250
         assert rcpt(f"nosuchuser@{DOMAIN}") == 550  # the domain's other addresses are still checked
         send(GM, "CREATE e2e1 gm-secret")
-        site.wait_for(GM, "Re: orders")
+        site.confirm(GM, "CREATE e2e1")
         for power, address in PLAYERS.items():
             send(address, f"JOIN e2e1 pw-{power.lower()} {power}", to=f"judge+e2e1@{DOMAIN}")
         for address in PLAYERS.values():
-            site.wait_for(address, "Re: orders")
+            site.confirm(address, "JOIN e2e1")
         send(GM, "SIGNON MASTER@e2e1 gm-secret\nSTART")
         for address in PLAYERS.values():
             site.wait_for(address, "e2e1 starts")

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from judge.service.app import accepted_at, inject, open_database
 from judge.service.config import Settings
 from judge.store.models import Game, InboundMail, Submission
-from tests.service.harness import fresh_database_url, raw_mail
+from tests.service.harness import fresh_database_url, inject_confirming, raw_mail
 from tests.service.test_daemon import GM, PLAYERS, Clock, Running, maildir_subjects, wait_until
 
 MTA = "mx.example.net"
@@ -39,9 +39,9 @@ def test_a_deadline_passed_during_an_outage_waits_for_the_mail_accepted_before_i
     settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=3600,
                         mta_hostname=MTA, settle_seconds=300)
     db = open_database(settings)
-    inject(db, settings, raw_mail(GM, "CREATE outage1 gm"), START)
+    inject_confirming(db, settings, raw_mail(GM, "CREATE outage1 gm"), START)
     for power, address in PLAYERS.items():
-        inject(db, settings, raw_mail(address, f"JOIN outage1 pw {power}"), START)
+        inject_confirming(db, settings, raw_mail(address, f"JOIN outage1 pw {power}"), START)
     inject(db, settings, raw_mail(GM, "SIGNON MASTER@outage1 gm\nSTART"), START)
     with db.transaction() as session:
         deadline = session.scalars(select(Game.deadline)).one()

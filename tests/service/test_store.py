@@ -11,14 +11,15 @@ from datetime import datetime
 from pathlib import Path
 
 from alembic import command
-from sqlalchemy import inspect
+from sqlalchemy import inspect, select, text
 
 from judge.service.app import open_database
 from judge.service.config import Settings
 from judge.service.handlers import receive
 from judge.service.handlers.mail import store
 from judge.store.database import Database, alembic_config
-from judge.store.models import Base
+from judge.store.models import Base, Confirmation, ConfirmedAddress, SignonFailure
+from tests.service.harness import fresh_database_url
 
 
 def test_migrations_create_exactly_the_models_tables_and_walk_down_and_up(tmp_path: Path) -> None:
@@ -36,6 +37,37 @@ def test_migrations_create_exactly_the_models_tables_and_walk_down_and_up(tmp_pa
     assert set(inspect(db.engine).get_table_names()) - {"alembic_version"} == tables
 
 
+def test_0009_keeps_waiting_joins_and_takes_the_addresses_already_served_as_confirmed(tmp_path: Path) -> None:
+    url = fresh_database_url() or f"sqlite:///{tmp_path / 'j.db'}"
+    db = Database(url)
+    config = alembic_config(db.url)
+    command.upgrade(config, "0007")
+    at = "2026-01-01 00:00:00"
+    with db.engine.begin() as connection:
+        connection.execute(text("INSERT INTO games (id, name, variant, options, state, gm_address, gm_password, seed, "
+                                f"settings, created_at) VALUES (1, 'g1', 'standard', '[]', 'forming', 'gm@x.org', "
+                                f"'h', 1, '{{}}', '{at}')"))
+        connection.execute(text(f"INSERT INTO players (game_id, address, password, dummy, resigned, joined_at) "
+                                f"VALUES (1, 'p@x.org', 'h', false, false, '{at}')"))
+        connection.execute(text(f"INSERT INTO observers (game_id, address, created_at) VALUES (1, 'o@x.org', '{at}')"))
+        connection.execute(text("INSERT INTO join_requests (game_id, address, password, requested, token, created_at) "
+                                f"VALUES (1, 'q@x.org', 'hash', 'FRANCE', 'abc123', '{at}')"))
+        connection.execute(text(f"INSERT INTO signon_failures (game_id, who, sender, at) VALUES (1, 'FRANCE', "
+                                f"'m@x.org', '{at}')"))
+    command.upgrade(config, "head")
+    with db.transaction() as session:
+        assert set(session.scalars(select(ConfirmedAddress.address))) == {"gm@x.org", "p@x.org", "o@x.org"}
+        [waiting] = session.scalars(select(Confirmation))
+        assert (waiting.token, waiting.kind, waiting.address, waiting.details) == (
+            "abc123", "join", "q@x.org", {"password": "hash", "requested": "FRANCE"})
+        assert session.scalars(select(SignonFailure.source)).one() == "[unknown] m@x.org"
+    command.downgrade(config, "0007")
+    with db.engine.begin() as connection:
+        assert connection.execute(text("SELECT token, password, requested FROM join_requests")).one() == (
+            "abc123", "hash", "FRANCE")
+    db.engine.dispose()
+
+
 def test_judge_inject_command_line(tmp_path: Path) -> None:
     mail = tmp_path / "create.eml"
     mail.write_bytes(b"From: gm@example.org\nTo: judge@localhost\nSubject: new game\nMessage-ID: <c1@x>\n\n"
@@ -46,8 +78,18 @@ def test_judge_inject_command_line(tmp_path: Path) -> None:
                           check=False)
     assert proc.returncode == 0, proc.stderr
     assert f"{mail}: done" in proc.stdout
-    replies = list((data / "outbox" / "new").iterdir())
-    assert len(replies) == 1 and b"cli1: forming" in replies[0].read_bytes()
+    sent = [path.read_bytes() for path in (data / "outbox" / "new").iterdir()]
+    assert len(sent) == 2  # the reply, and the request to confirm the game master's address
+    [asked] = [raw for raw in sent if b"Subject: Please confirm: CREATE cli1" in raw]
+    token = re.search(rb"^CONFIRM (\w+)", asked, re.M)
+    assert token is not None
+    mail.write_bytes(b"From: gm@example.org\nTo: judge@localhost\nSubject: yes\nMessage-ID: <c2@x>\n\n"
+                     b"CONFIRM " + token.group(1) + b"\nLIST\n")
+    proc = subprocess.run([*run, "inject", "--data-dir", str(data), str(mail)], capture_output=True, text=True,
+                          check=False)
+    assert proc.returncode == 0 and f"{mail}: done" in proc.stdout
+    replies = [path.read_bytes() for path in (data / "outbox" / "new").iterdir()]
+    assert len(replies) == 3 and any(b"cli1: forming" in raw for raw in replies)
     proc = subprocess.run([*run, "process", "cli1", "--data-dir", str(data)], capture_output=True, text=True,
                           check=False)
     assert proc.returncode == 0 and "cli1 is forming: nothing to process" in proc.stdout

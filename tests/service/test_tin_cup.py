@@ -59,6 +59,10 @@ FALL = {
     "TURKEY": "1 : A BUL H\n1 : A ARM H\n1 : F ANK H",
 }
 BUILDS = {"GERMANY": "BUILD F KIE", "FRANCE": "BUILD A PAR", "ENGLAND": "BUILD F LON", "TURKEY": "BUILD A SMY"}
+# England, far from them, orders units it cannot see in F1901R and W1901A: France's A BUR
+# (dislodged), Germany's A MUN (standing), and nothing (RUH, PIE); each in both phase kinds.
+RETREAT_PROBES = ("A BUR - PIC", "A MUN - BOH", "A RUH - KIE", "A PIE D")
+ADJUSTMENT_PROBES = ("REMOVE A MUN", "REMOVE A BUR", "REMOVE A RUH", "REMOVE A PIE")  # sent with its build
 # Spring 1902: money buys a French unit Germany sees, and an Italian one Turkey does not.
 SPRING_1902 = {
     "GERMANY": "5 : A PIC - BEL\n1 : A BUR H\n1 : A MUN H",
@@ -213,10 +217,11 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
         game.send(power, sheet)
     assert game.process() == "tc F1901M processed; next F1901R"
     game.everyone("STATUS")
+    game.send("ENGLAND", "\n".join(RETREAT_PROBES))  # before France's retreat ends the phase
     game.send("FRANCE", "A BUR - PIC")  # the only retreat: processed at once
     game.everyone("STATUS")
     for power, orders in BUILDS.items():
-        game.send(power, orders)
+        game.send(power, "\n".join((*ADJUSTMENT_PROBES, orders)) if power == "ENGLAND" else orders)
     assert game.process(25) == "tc W1901A processed; next S1902M"
     game.everyone("STATUS")
     judge.send(WATCHER, "LIST tc\nHISTORY tc\nSUMMARY tc")
@@ -330,7 +335,9 @@ def test_rule_6_3_tin_cup_the_end_publishes_every_order_and_board(played: Played
     ends = {m.to: m for m, _ in played.mails if m.subject == "tc has ended"}
     assert set(ends) == {*PLAYERS.values(), WATCHER, GM}
     body = ends[WATCHER].body
-    assert all(m.body == body for m in ends.values())
+    published = body.split("Final treasuries:")[1]  # the same to all; who played what, with addresses for the
+    assert all(m.body.split("Final treasuries:")[1] == published for m in ends.values())  # players and master only
+    assert "@example.org" not in body and f"France: {PLAYERS['FRANCE']}" in ends[PLAYERS["ITALY"]].body
     for name, (_, after) in played.phases.items():
         for result in after["results"]:
             assert f"{result['power'].title()}: {result['order']}" in body, (name, result)
@@ -339,6 +346,58 @@ def test_rule_6_3_tin_cup_the_end_publishes_every_order_and_board(played: Played
         assert f"{power.title()}: {len(last['centers'].get(power, []))} center(s), {len(units)} unit(s): " \
                f"{', '.join(sorted(units))}" in body
     assert "France: A BUR H (fails: dislodged)" in body and "Italy: A VEN - TYR" in body
+
+
+def probe_answers(played: Played, probes: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """England's answer to each line of the mail that sent ``probes``: (outcome, message)."""
+    [reply] = [m for m, _ in played.mails if m.to == PLAYERS["ENGLAND"] and f"> {probes[0]}" in m.body]
+    lines = reply.body.splitlines()
+    return [tuple(lines[lines.index(f"> {probe}") + 1].strip().split(": ", 1)) for probe in probes]
+
+
+@pytest.mark.parametrize("probes", [RETREAT_PROBES, ADJUSTMENT_PROBES], ids=["retreat", "adjustment"])
+def test_22_1_tin_cup_orders_out_of_sight_are_answered_alike_in_every_phase(played: Played,
+                                                                             probes: tuple[str, ...]) -> None:
+    """A dislodged unit, a standing one, and none at all, out of England's sight: one answer."""
+    retreat = probes is RETREAT_PROBES
+    before, after = played.phases["F1901R" if retreat else "W1901A"]
+    assert not {"BUR", "MUN", "RUH", "PIE"} & view("ENGLAND", before, after)
+    units = {province for _, province in placed(before)}
+    assert {"BUR", "MUN"} <= units and not {"RUH", "PIE"} & units
+    assert not retreat or "A BUR" in str(before["dislodged"]["FRANCE"])
+    answers = probe_answers(played, probes)
+    assert len(set(answers)) == 1 and answers[0][0] == "IGNORED", answers
+    assert "names a province you do not see" in answers[0][1]
+
+
+def test_22_1_tin_cup_orders_out_of_sight_are_set_aside_and_the_others_stand(played: Played) -> None:
+    """England's build came in the mail with its orders for units out of sight: it stands, and
+    they never reach the adjudication."""
+    english = [r for r in played.phases["W1901A"][1]["results"] if r["power"] == "ENGLAND"]
+    assert [(r["order"], r["result"]) for r in english] == [("BUILD F LON", "succeeds")], english
+
+
+def test_22_1_tin_cup_concessions_are_answered_alike_and_only_a_survivor_wins_one(tmp_path: Path) -> None:
+    """France and Germany play; every other power is a dummy.  Conceding to Italy (a dummy,
+    which no player could win for) reads as conceding to Germany, and ends nothing."""
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE votes pw standard BLIND")
+    for power in ("FRANCE", "GERMANY"):
+        judge.send(PLAYERS[power], f"JOIN votes pw-{power.lower()} {power}")
+    judge.send(GM, "SIGNON MASTER@votes pw\nSTART")
+    answers = {}
+    for conceded in ("ITALY", "GERMANY", "RUSSIA"):
+        judge.send(PLAYERS["FRANCE"], f"SIGNON FRANCE@votes pw-france\nVOTE CONCEDE {conceded}")
+        answers[conceded] = judge.last_to(PLAYERS["FRANCE"]).body.replace(conceded.title(), "X").replace(conceded, "X")
+    assert len(set(answers.values())) == 1
+    assert "OK: your vote, kept secret: to concede the game to X" in answers["ITALY"]
+    judge.send(PLAYERS["FRANCE"], "SIGNON FRANCE@votes pw-france\nVOTE CONCEDE ITALY")
+    judge.send(PLAYERS["GERMANY"], "SIGNON GERMANY@votes pw-germany\nVOTE CONCEDE ITALY")
+    judge.send(GM, "LIST votes")
+    assert "state: active" in judge.last_to(GM).body  # every voter agreed, but on a power that is no voter
+    judge.send(PLAYERS["FRANCE"], "SIGNON FRANCE@votes pw-france\nVOTE CONCEDE GERMANY")
+    judge.send(PLAYERS["GERMANY"], "SIGNON GERMANY@votes pw-germany\nVOTE CONCEDE GERMANY")
+    assert "conceded to Germany" in judge.last_to(PLAYERS["GERMANY"]).body
 
 
 def test_rule_6_3_create_with_tincup_is_create_with_blind(tmp_path: Path) -> None:

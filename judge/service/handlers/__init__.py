@@ -3,11 +3,11 @@
 ``mail`` stores each raw mail and applies it in a transaction of its own (or quarantines it);
 ``conversation`` reads its lines and dispatches each command to its handler; the handlers are
 one module per family of commands, the way Mailman keeps one module per command: ``anyone``
-(HELP, LIST, CREATE, JOIN, CONFIRM), ``player`` (sign-on and a power's commands) and
-``master`` (the game master's).
+(HELP, LIST, CREATE, JOIN, OBSERVE, HISTORY, SUMMARY), ``signon`` (SIGNON, TAKEOVER),
+``consent`` (CONFIRM), ``player`` (a power's commands) and ``master`` (the game master's).
 """
 
-from judge.service.handlers import anyone, master, player  # noqa: F401  (they register their commands)
+from judge.service.handlers import anyone, consent, master, player, signon  # noqa: F401  (they register commands)
 from judge.service.handlers.mail import process_mail, receive
 
 __all__ = ["process_mail", "receive"]

@@ -1,16 +1,20 @@
-"""Commands anyone may send without signing on: HELP, LIST, CREATE, JOIN and CONFIRM.
+"""Commands anyone may send without signing on: HELP, LIST, CREATE, JOIN, OBSERVE, HISTORY
+and SUMMARY.
 
 CREATE and JOIN are limited per address and day (``max_creates_per_day``,
-``max_joins_per_day``).  A JOIN is registered at once only for the address that sent it (the
-mail's From, its Reply-To if any, and the SMTP envelope sender when known all agree);
-otherwise the address it would enrol receives a token and must send ``CONFIRM <token>``
-itself, so that a forged From or Reply-To cannot sign a stranger up for a game's mail.
+``max_joins_per_day``), observers per game (``max_observers``).  CREATE, JOIN and OBSERVE are
+carried out at once only for an address that has confirmed it wants the judge's mail and sent
+the command itself; otherwise the address is mailed a token and the command waits for its
+``CONFIRM`` (`consent`), so that a forged From or Reply-To cannot sign a stranger up for a
+game's mail.  A private game's JOIN key is guessed at the cost of a refused mail, counted like a
+wrong password (`signon`).
 """
 
 from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import delete, func, select
 
@@ -20,13 +24,13 @@ from judge.engine.position import Phase
 from judge.mail.outbound import Attachment
 from judge.payola.options import OptionError, parse_options
 from judge.service import lifecycle, views
-from judge.service.handlers.conversation import ANYONE, Conversation, handles, masked, power_of
+from judge.service.handlers import consent, signon
+from judge.service.handlers.conversation import ANYONE, Conversation, Refusal, handles, masked, power_of
 from judge.service.passwords import hash_password, verify_password
 from judge.service.render import render, when
-from judge.store.models import Game, JoinRequest, Observer, Player
+from judge.store.models import Confirmation, Game, Observer, Player
 
 DAY = timedelta(days=1)
-JOIN_TOKEN_DAYS = 7  # how long a JOIN waits for its address to confirm
 
 
 @handles(cmd.Unread, ANYONE)
@@ -76,14 +80,9 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
 def create(talk: Conversation, text: str, command: cmd.Create) -> None:
     shown = masked(text, command.password)
     address = talk.mail.reply_to
-    created = talk.session.scalar(select(func.count(Game.id)).where(Game.gm_address == address,
-                                                                     Game.created_at > talk.now - DAY))
-    if (created or 0) >= talk.settings.max_creates_per_day:
-        talk.echo(shown, "error", f"at most {talk.settings.max_creates_per_day} games may be created by one address "
-                  "in a day; try again tomorrow")
-        return
-    if talk.game(command.game) is not None:
-        talk.echo(shown, "error", f"a game named '{command.game}' already exists")
+    problem = _cannot_create(talk, address, command.game)
+    if problem:
+        talk.echo(shown, "error", problem)
         return
     if command.variant not in available_maps():
         talk.echo(shown, "error", f"unknown variant '{command.variant}' (known: {', '.join(available_maps())})")
@@ -94,9 +93,41 @@ def create(talk: Conversation, text: str, command: cmd.Create) -> None:
     except (OptionError, ValueError) as exc:
         talk.echo(shown, "error", str(exc))
         return
-    game = Game(name=command.game, variant=command.variant, options=own + options.names, state="forming",
-                gm_address=address, gm_password=hash_password(command.password),
-                seed=secrets.randbelow(2**31), settings=dict(talk.settings.durations), created_at=talk.now)
+    details = {"name": command.game, "variant": command.variant, "options": own + options.names,
+               "password": hash_password(command.password)}
+    if consent.needed(talk, address):
+        consent.ask(talk, shown, address, "create", None, details, f"CREATE {command.game}",
+                    "a new game, with you as its game master")
+        return
+    _create(talk, address, details, shown)
+
+
+@consent.on_confirm("create")
+def _create_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
+    problem = _cannot_create(talk, request.address, request.details["name"])
+    if problem:
+        talk.echo(text, "error", problem)
+        return
+    _create(talk, request.address, request.details, text)
+
+
+def _cannot_create(talk: Conversation, address: str, name: str) -> str | None:
+    created = talk.session.scalar(select(func.count(Game.id)).where(Game.gm_address == address,
+                                                                     Game.created_at > talk.now - DAY))
+    asked = talk.session.scalar(select(func.count(Confirmation.id)).where(
+        Confirmation.address == address, Confirmation.kind == "create", Confirmation.created_at > talk.now - DAY))
+    if (created or 0) + (asked or 0) >= talk.settings.max_creates_per_day:
+        return (f"at most {talk.settings.max_creates_per_day} games may be created by one address in a day; try "
+                "again tomorrow")
+    if talk.game(name) is not None:
+        return f"a game named '{name}' already exists"
+    return None
+
+
+def _create(talk: Conversation, address: str, details: dict[str, Any], shown: str) -> None:
+    game = Game(name=details["name"], variant=details["variant"], options=details["options"], state="forming",
+                gm_address=address, gm_password=details["password"], seed=secrets.randbelow(2**31),
+                settings=dict(talk.settings.durations), created_at=talk.now)
     talk.session.add(game)
     talk.session.flush()
     talk.echo(shown, "ok", f"game '{game.name}' created; you are its master (SIGNON MASTER@{game.name} password)")
@@ -108,8 +139,8 @@ def join(talk: Conversation, text: str, command: cmd.Join) -> None:
     address = talk.mail.reply_to
     joined_today = talk.session.scalar(select(func.count(Player.id)).where(Player.address == address,
                                                                            Player.joined_at > talk.now - DAY))
-    asked_today = talk.session.scalar(select(func.count(JoinRequest.id)).where(JoinRequest.address == address,
-                                                                               JoinRequest.created_at > talk.now - DAY))
+    asked_today = talk.session.scalar(select(func.count(Confirmation.id)).where(
+        Confirmation.address == address, Confirmation.kind == "join", Confirmation.created_at > talk.now - DAY))
     if (joined_today or 0) + (asked_today or 0) >= talk.settings.max_joins_per_day:
         talk.echo(shown, "error", f"at most {talk.settings.max_joins_per_day} JOINs are taken from one address in a "
                   "day; try again tomorrow")
@@ -129,45 +160,32 @@ def join(talk: Conversation, text: str, command: cmd.Join) -> None:
         talk.echo(shown, "error", problem)
         return
     key = game.settings.get("join_key")
-    if key and not (command.key and verify_password(command.key, key)):
-        talk.echo(masked(shown, command.key or ""), "error", "this game is private: JOIN game password [power] KEY "
-                  "key, with the key from its game master")
+    if key and not command.key:
+        talk.echo(shown, "error", "this game is private: JOIN game password [power] KEY key, with the key from its "
+                  "game master")
         return
-    if not _own_address(talk):
-        token = secrets.token_hex(8)
-        talk.session.add(JoinRequest(game_id=game.id, address=address, password=hash_password(command.password),
-                                     requested=requested, token=token, created_at=talk.now))
-        talk.echo(shown, "ok", f"to join '{game.name}' with {address}, send CONFIRM {token} from that address within "
-                  f"{JOIN_TOKEN_DAYS} days (this mail's From, Reply-To or envelope sender differ, so the address "
-                  "must confirm it wants the game's mail)")
+    if key:  # a guess is a refused mail, counted against its source like a wrong password
+        guessed = signon.failures(talk.session, game.id, signon.KEY, talk.source, talk.now)
+        until = guessed.blocked_until(talk.now)
+        if until is not None or not verify_password(command.key or "", key):
+            raise Refusal(game.name, signon.KEY, until)
+    details = {"password": hash_password(command.password), "requested": requested}
+    if consent.needed(talk, address):
+        consent.ask(talk, shown, address, "join", game, details, f"JOIN {game.name}",
+                    "to play in that game" + (f", as {requested.title()} if you can" if requested else ""))
         return
-    _seat(talk, game, address, hash_password(command.password), requested, shown)
+    _seat(talk, game, address, details, shown)
 
 
-@handles(cmd.Confirm, ANYONE)
-def confirm(talk: Conversation, text: str, command: cmd.Confirm) -> None:
-    request = talk.session.scalar(select(JoinRequest).where(JoinRequest.token == command.token,
-                                                            JoinRequest.created_at > talk.now - JOIN_TOKEN_DAYS * DAY))
-    if request is None:
-        talk.echo(text, "error", "no JOIN is waiting for that token (it may have expired: JOIN again)")
-        return
-    talk.session.execute(delete(JoinRequest).where(JoinRequest.id == request.id))
-    game = talk.session.get(Game, request.game_id)
-    assert game is not None
-    game = talk.game(game.name)
+@consent.on_confirm("join")
+def _join_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
+    game = consent.game_of(talk, request)
     assert game is not None
     problem = _cannot_join(talk, game, request.address)
     if problem:
         talk.echo(text, "error", problem)
         return
-    _seat(talk, game, request.address, request.password, request.requested, text)
-
-
-def _own_address(talk: Conversation) -> bool:
-    """Whether the address a JOIN would enrol is plainly the sender's own."""
-    address = talk.mail.reply_to.lower()
-    envelope = (talk.envelope_from or "").strip().strip("<>").lower()
-    return address == talk.mail.sender.lower() and (not envelope or envelope == address)
+    _seat(talk, game, request.address, request.details, text)
 
 
 def _cannot_join(talk: Conversation, game: Game, address: str) -> str | None:
@@ -181,8 +199,9 @@ def _cannot_join(talk: Conversation, game: Game, address: str) -> str | None:
     return None
 
 
-def _seat(talk: Conversation, game: Game, address: str, password_hash: str, requested: str | None, shown: str) -> None:
-    talk.session.add(Player(game_id=game.id, requested=requested, address=address, password=password_hash,
+def _seat(talk: Conversation, game: Game, address: str, details: dict[str, Any], shown: str) -> None:
+    requested = details.get("requested")
+    talk.session.add(Player(game_id=game.id, requested=requested, address=address, password=details["password"],
                             joined_at=talk.now))
     talk.session.flush()
     wish = f" (you asked for {requested.title()})" if requested else ""
@@ -191,26 +210,51 @@ def _seat(talk: Conversation, game: Game, address: str, password_hash: str, requ
 
 @handles(cmd.Observe, ANYONE)
 def observe(talk: Conversation, text: str, command: cmd.Observe) -> None:
-    """OBSERVE: the game's public results by mail, to the sender's own address only."""
+    """OBSERVE: the game's public results by mail, to an address that has confirmed it wants them."""
     game = talk.named_game(text, command.game)
     if game is None:
         return
     address = talk.mail.reply_to
-    existing = talk.session.scalar(select(Observer).where(Observer.game_id == game.id, Observer.address == address))
     if command.stop:
-        if existing is not None:
-            talk.session.delete(existing)
+        talk.session.execute(delete(Observer).where(Observer.game_id == game.id, Observer.address == address))
         talk.echo(text, "ok", f"you no longer receive the results of {game.name}")
         return
-    if not lifecycle.rules_of(game).observers:
-        talk.echo(text, "error", f"{game.name} takes no observers")
-    elif not _own_address(talk):
-        talk.echo(text, "error", "send OBSERVE from the address that is to receive the results")
-    elif existing is not None:
-        talk.echo(text, "ok", f"you already receive the public results of {game.name}")
+    problem = _cannot_observe(talk, game, address)
+    if problem:
+        talk.echo(text, *problem)
+    elif consent.needed(talk, address):
+        consent.ask(talk, text, address, "observe", game, {}, f"OBSERVE {game.name}",
+                    "to receive that game's public results")
     else:
-        talk.session.add(Observer(game_id=game.id, address=address, created_at=talk.now))
-        talk.echo(text, "ok", f"you will receive the public results of {game.name} (UNOBSERVE {game.name} to stop)")
+        _observe(talk, game, address, text)
+
+
+@consent.on_confirm("observe")
+def _observe_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
+    game = consent.game_of(talk, request)
+    assert game is not None
+    problem = _cannot_observe(talk, game, request.address)
+    if problem:
+        talk.echo(text, *problem)
+    else:
+        _observe(talk, game, request.address, text)
+
+
+def _cannot_observe(talk: Conversation, game: Game, address: str) -> tuple[str, str] | None:
+    """Why ``address`` cannot observe ``game`` now, as an answer (outcome, message); None if it can."""
+    if not lifecycle.rules_of(game).observers:
+        return "error", f"{game.name} takes no observers"
+    if talk.session.scalar(select(Observer.id).where(Observer.game_id == game.id, Observer.address == address)):
+        return "ok", f"you already receive the public results of {game.name}"
+    watching = talk.session.scalar(select(func.count(Observer.id)).where(Observer.game_id == game.id)) or 0
+    if watching >= talk.settings.max_observers:
+        return "error", f"{game.name} has {watching} observers, the most a game takes"
+    return None
+
+
+def _observe(talk: Conversation, game: Game, address: str, text: str) -> None:
+    talk.session.add(Observer(game_id=game.id, address=address, created_at=talk.now))
+    talk.echo(text, "ok", f"you will receive the public results of {game.name} (UNOBSERVE {game.name} to stop)")
 
 
 @handles(cmd.History, ANYONE)
@@ -234,7 +278,8 @@ def history(talk: Conversation, text: str, command: cmd.History) -> None:
 
 @handles(cmd.Summary, ANYONE)
 def summary(talk: Conversation, text: str, command: cmd.Summary) -> None:
-    """SUMMARY: supply centers per power at the start of each year, the game's events, its result."""
+    """SUMMARY: supply centers per power at the start of each year, the game's events, its result,
+    and after the end who played what (with addresses only for the game's players and master)."""
     game = talk.named_game(text, command.game)
     if game is None:
         return
@@ -245,11 +290,23 @@ def summary(talk: Conversation, text: str, command: cmd.Summary) -> None:
             counts = {p: len(cs) for p, cs in row.position.get("centers", {}).items()}
             years.append((row.name[1:5], counts))
     seated = []
-    if game.state == "finished" and not lifecycle.rules_of(game).anonymous:
-        seated = [(p.power, p.address or "(nobody)") for p in lifecycle.players(talk.session, game) if p.power]
+    if game.state == "finished":
+        seated = lifecycle.who_played(talk.session, game, _reader(talk, game))
     body = render("summary", game=game, years=years, hidden=hidden, powers=list(load_map(game.variant).powers),
                   events=game.settings.get("events", []), result=game.settings.get("result"), seated=seated)
     _answer_long(talk, text, f"{game.name}-summary.txt", body, "the summary")
+
+
+def _reader(talk: Conversation, game: Game) -> str:
+    """Who the answer goes to, as `lifecycle.who_played` needs it: the game's master (signed on
+    as such, or answered at its address), one of its players (answered at a player's address),
+    or anyone else.  The answer goes to the mail's reply address, so a forged From gains nothing."""
+    if _master_of(talk, game) or talk.mail.reply_to == game.gm_address:
+        return "master"
+    signed_on = talk.context.game is not None and talk.context.game.id == game.id
+    if signed_on or talk.mail.reply_to in {p.address for p in lifecycle.players(talk.session, game)}:
+        return "player"
+    return "anyone"
 
 
 def _blind_running(game: Game) -> bool:

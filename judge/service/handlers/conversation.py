@@ -35,6 +35,7 @@ from judge.engine.notation import NotationError, power_name
 from judge.engine.position import Position
 from judge.mail.inbound import InboundMail
 from judge.mail.outbound import Attachment
+from judge.mail.received import Source
 from judge.mail.redact import masker
 from judge.service import lifecycle
 from judge.service.config import Settings
@@ -55,7 +56,8 @@ class Echo:
 
 
 class Refusal(Exception):
-    """A sign-on refused: the whole mail gets one short refusal and nothing in it is applied."""
+    """A sign-on (or a private game's JOIN key, seat ``KEY``) refused: the whole mail gets one
+    short refusal and nothing in it is applied."""
 
     def __init__(self, game: str | None = None, who: str | None = None, until: datetime | None = None,
                  gone: str | None = None) -> None:
@@ -117,12 +119,14 @@ class Conversation:
     """Reads one mail's lines, acts on them inside the caller's transaction, and queues the reply."""
 
     def __init__(self, session: Session, settings: Settings, mail: InboundMail, now: datetime,
-                 envelope_from: str | None = None, answer: bool = True) -> None:
+                 envelope_from: str | None = None, source: Source | None = None, answer: bool = True) -> None:
         self.session = session
         self.answer = answer  # False: applied, but its writer gets no reply (judge.service.handlers.mail)
         self.settings = settings
         self.mail = mail
         self.envelope_from = envelope_from
+        # where the mail came from (`judge.mail.received`); not known: its envelope sender, or From
+        self.source = source or Source(None, mail.sender if envelope_from is None else envelope_from)
         self.now = now
         self.echoes: list[Echo] = []
         self.mask = masker(cmd.password_words(mail.lines))  # no echo repeats a password (judge.mail.redact)
@@ -202,11 +206,11 @@ class Conversation:
               game_id=game_id)
         return True
 
-    def announce(self, what: str, also: str | None = None) -> None:
-        """Tell every player of the signed-on game (and ``also``, a player who just left it) what
-        happened: one mail per player and mail, sent after the reply.  The subject is ``what`` up
-        to its first ": "."""
-        game = self.context.game
+    def announce(self, what: str, also: str | None = None, game: Game | None = None) -> None:
+        """Tell every player of the signed-on game (or ``game``; and ``also``, a player who just
+        left it) what happened: one mail per player and mail, sent after the reply.  The subject
+        is ``what`` up to its first ": "."""
+        game = game or self.context.game
         assert game is not None
         self.announcements.setdefault(game.id, []).append(what)
         if also:

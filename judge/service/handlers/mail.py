@@ -57,6 +57,7 @@ from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
 from judge.mail.inbound import InboundMail, parse_mail
+from judge.mail.received import Source, client_address
 from judge.mail.redact import masker, redact
 from judge.service import schedule  # noqa: F401  (its flush hook keeps each game's next_due)
 from judge.service.config import Settings
@@ -259,15 +260,18 @@ def _status(session: Session, settings: Settings, mail: InboundMail, claimed: Cl
         record_bounce(session, settings, claimed.raw, now)
         return "automatic", set()
     answer, notes = _may_answer(session, settings, mail, now)
-    conversation = Conversation(session, settings, mail, now, claimed.envelope_from, answer=answer)
+    envelope = claimed.envelope_from
+    source = Source(client_address(claimed.raw, settings.mta_hostname), mail.sender if envelope is None else envelope)
+    conversation = Conversation(session, settings, mail, now, envelope, source, answer=answer)
     conversation.notes.extend(notes)
     refusal = conversation.run()
     if refusal is not None:
-        record_failure(session, settings, refusal, mail.sender or mail.reply_to, now)
+        record_failure(session, settings, refusal, source, mail.sender or mail.reply_to, now)
         if answer:
             queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
                   in_reply_to=mail.message_id, references=mail.references,
-                  body=render("refusal", until=refusal.until, gone=refusal.gone))
+                  body=render("refusal", until=refusal.until, gone=refusal.gone, key=refusal.who == "KEY",
+                              game=refusal.game))
         return "done", set()
     return "done", conversation.touched
 

@@ -1,8 +1,9 @@
 """A signed-on power's commands: offers and orders, ACCEPT, TRANSFER, STATUS, CLEAR, PRESS,
-RESIGN; and SET PASSWORD / SET ADDRESS, which the game master may use too.
+RESIGN, VOTE; and SET PASSWORD / SET ADDRESS, which the game master may use too.
 
 A change of password or address is always told to the address registered before it, whoever
-sent the mail and wherever its replies go, so that nobody can take a seat over silently.
+sent the mail and wherever its replies go, so that nobody can take a seat over silently; a new
+address receives the seat's mail only once it has confirmed it wants it (`consent`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from judge.mail.inbound import usable_address
 from judge.payola.acceptance import AcceptanceError, parse_acceptance
 from judge.payola.treasury import TreasuryError, forfeit, may_transfer, transfer
 from judge.service import lifecycle, maps
+from judge.service.handlers import consent
 from judge.service.handlers.conversation import (
     PLAYER,
     SIGNED_ON,
@@ -27,7 +29,7 @@ from judge.service.handlers.conversation import (
 )
 from judge.service.passwords import hash_password
 from judge.service.render import render, when
-from judge.store.models import Absence, LedgerRow, Submission
+from judge.store.models import Absence, Confirmation, Game, LedgerRow, Submission
 
 
 @handles(cmd.OfferLine, PLAYER)
@@ -226,6 +228,8 @@ def set_password(talk: Conversation, text: str, command: cmd.SetPassword) -> Non
 
 @handles(cmd.SetAddress, SIGNED_ON)
 def set_address(talk: Conversation, text: str, command: cmd.SetAddress) -> None:
+    """The seat's mail goes to a new address once that address has confirmed it wants it
+    (`consent`); the address registered before is told of the change."""
     context = talk.context
     game = context.game
     assert game is not None
@@ -233,17 +237,46 @@ def set_address(talk: Conversation, text: str, command: cmd.SetAddress) -> None:
     if not address:
         talk.echo(text, "error", f"'{command.address[:80]}' is not an address the judge can send mail to")
         return
-    if context.is_master:
+    previous = game.gm_address if context.is_master else (context.player.address if context.player else None)
+    if address != previous and consent.needed(talk, address):
+        consent.ask(talk, text, address, "address", game, {"who": context.power or "MASTER", "previous": previous},
+                    f"SET ADDRESS {address}", f"to receive the mail of {_seat_name(context)}")
+        talk.tell_registered(f"the address of {_seat_name(context)} is to be changed to {address}, once that "
+                             "address confirms")
+        return
+    _move(talk, game, context.power or "MASTER", address)
+    talk.copies.add(address)
+    talk.echo(text, "ok", f"mail will now go to {address}")
+
+
+@consent.on_confirm("address")
+def _address_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
+    game = consent.game_of(talk, request)
+    assert game is not None
+    who, previous = request.details["who"], request.details["previous"]
+    player = lifecycle.seats(talk.session, game).get(who)
+    current = game.gm_address if who == "MASTER" else (
+        player.address if player is not None and lifecycle.is_played(player) else None)
+    if current != previous or game.state == "finished":
+        talk.echo(text, "error", f"the seat's address has changed since {request.address} was asked: nothing done")
+        return
+    _move(talk, game, who, request.address)
+    talk.echo(text, "ok", f"the mail of {_seat_name(Context(game=game, power=None if who == 'MASTER' else who))} "
+              f"will now go to {request.address}")
+
+
+def _move(talk: Conversation, game: Game, who: str, address: str) -> None:
+    """Send the mail of seat ``who`` (a power, or MASTER) to ``address``; the address it had
+    is told (one notice per address and mail, `Conversation.notices`)."""
+    seat = _seat_name(Context(game=game, power=None if who == "MASTER" else who))
+    if who == "MASTER":
         previous: str | None = game.gm_address
         game.gm_address = address
     else:
-        assert context.player is not None
-        previous = context.player.address
-        context.player.address = address
-    if previous != address:
-        talk.tell_registered(f"the address of {_seat_name(context)} was changed to {address}")
-    talk.copies.add(address)
-    talk.echo(text, "ok", f"mail will now go to {address}")
+        player = lifecycle.seats(talk.session, game)[who]
+        previous, player.address = player.address, address
+    if previous and previous != address:
+        talk.notices.setdefault(previous, []).append(f"the address of {seat} was changed to {address}")
 
 
 def _seat_name(context: Context) -> str:
@@ -275,7 +308,11 @@ def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
 @handles(cmd.Vote, PLAYER)
 def vote(talk: Conversation, text: str, command: cmd.Vote) -> None:
     """A secret vote for a draw including all survivors, or to concede to one power; the game
-    ends when every voter (played, not eliminated) votes the same way."""
+    ends when every voter (played, not eliminated) votes the same way, for a draw or for a
+    concession to one of them (`lifecycle.settle_votes`).  In a Tin Cup game a concession to any
+    power of the map is taken alike, since refusing one to an eliminated or unplayed power would
+    tell what the board does not show; it ends the game only if that power is a voter.  Under
+    SHOW_VOTES the number voting for a draw is told with the next results, not at once."""
     game, power, player = talk.context.game, talk.context.power, talk.context.player
     assert game is not None and power is not None and player is not None
     if game.state not in ("active", "paused"):
@@ -293,7 +330,7 @@ def vote(talk: Conversation, text: str, command: cmd.Vote) -> None:
         except ValueError as exc:
             talk.echo(text, "error", str(exc))
             return
-        if to not in lifecycle.voters(talk.session, game):
+        if not lifecycle.options_of(game).blind and to not in lifecycle.voters(talk.session, game):
             talk.echo(text, "error", f"{to.title()} has no player or no supply center: it cannot be conceded to")
             return
         player.vote, said = f"CONCEDE:{to}", f"to concede the game to {to.title()}"
@@ -305,11 +342,6 @@ def vote(talk: Conversation, text: str, command: cmd.Vote) -> None:
     result = lifecycle.settle_votes(talk.session, game, talk.settings, talk.now)
     if result:
         talk.echo("", "info", "", [f"every surviving power voted the same way: {result}; the game has ended"])
-    elif lifecycle.rules_of(game).show_votes:
-        voting = lifecycle.voters(talk.session, game)
-        seat = lifecycle.seats(talk.session, game)
-        draws = sum(seat[p].vote == "DRAW" for p in voting)
-        talk.announce(f"{draws} of the {len(voting)} surviving powers now vote for a draw")
 
 
 @handles(cmd.SetAbsence, PLAYER)

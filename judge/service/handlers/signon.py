@@ -1,12 +1,27 @@
-"""SIGNON, and the back-off that makes guessing passwords by mail hopeless.
+"""SIGNON, and the back-off that makes guessing passwords by mail hopeless without letting
+anyone lock a player out; and TAKEOVER.
 
-Every refused sign-on is recorded, for its seat (a power of a game, or its master) and for its
-sender.  After ``FREE_FAILURES`` failures in a row for a seat (a success clears them), or in a
-day from one sender, each further attempt must wait twice as long as the one before (one
-minute, two, four, ...; at most an hour for a seat, a day for a sender); an attempt made too
-soon is refused without looking at the password and is not counted.  The seat's registered
-address is told of the failures at the fifth, tenth, twentieth, ... one, with the senders'
-addresses, so a player learns that someone is trying.
+Every refused sign-on is recorded with its seat (a power of a game, its master, or ``KEY``: a
+private game's join key, see `anyone.join`) and its *source*: the IP address the mail came from
+as the judge's own MTA or listener wrote it, with the envelope sender
+(`judge.mail.received.Source`), which an attacker cannot forge as cheaply as a From.  Budgets:
+
+* a source on a seat: after ``FREE_FAILURES`` failures each further attempt must wait twice as
+  long as the one before (one minute, two, four, ...; at most ``SEAT_CAP``); a success from
+  that source clears its failures on the seat;
+* a network (an IPv4 address, an IPv6 /64) on a seat over a day: the same after
+  ``NETWORK_FREE_FAILURES``, at most a day, so that an attacker who changes its envelope sender
+  with every mail is still counted.  It spares a mail whose envelope sender is the seat's
+  registered address, or from a source that signed on to the seat before (`Signon`): a player
+  who shares a large provider's servers with an attacker is not locked out by it;
+* a source over a day across every seat, and apart from that across games that do not exist:
+  after ``FREE_FAILURES``, at most a day.
+
+An attempt over a budget is refused without looking at the password (no scrypt) and is not
+counted.  No budget is shared between sources but the network's, so the right password from
+the player's own source always works, whatever strangers try, and a forged From counts against
+nobody.  The seat's registered address is told of the failures at the fifth, tenth, twentieth,
+... one on record, with their sources, so a player learns that someone is trying.
 """
 
 from __future__ import annotations
@@ -18,28 +33,34 @@ from sqlalchemy import and_, bindparam, case, delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
+from judge.mail.received import Source
 from judge.service import lifecycle, views
 from judge.service.config import Settings
+from judge.service.handlers import consent
 from judge.service.handlers.conversation import ANYONE, Context, Conversation, Refusal, handles, masked, power_of
 from judge.service.outbox import queue
 from judge.service.passwords import hash_password, verify_password
 from judge.service.render import render
-from judge.store.models import Game, Player, SignonFailure
+from judge.store.models import Confirmation, Game, Player, Signon, SignonFailure
 
 FREE_FAILURES = 5
+NETWORK_FREE_FAILURES = 20
 SEAT_CAP = timedelta(hours=1)
-SENDER_CAP = timedelta(days=1)
+DAY_CAP = timedelta(days=1)
+KEY = "KEY"  # the seat of a private game's join key
 
 
 @handles(cmd.SignOn, ANYONE)
 def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
     game = talk.game(command.game)
-    sender = talk.mail.sender or talk.mail.reply_to
+    source = talk.source
     if game is None:
-        raise Refusal(until=failures(talk.session, None, None, sender, talk.now).blocked_until(talk.now))
+        raise Refusal(until=failures(talk.session, None, None, source, talk.now).blocked_until(talk.now, seat=False))
     who = "MASTER" if command.who == "MASTER" else _power_or_none(game, command.who)
-    found = failures(talk.session, game.id, who, sender, talk.now)
-    until = found.blocked_until(talk.now)
+    player = talk.seats(game).get(who) if who and who != "MASTER" else None
+    owner = game.gm_address if who == "MASTER" else player.address if player else None
+    found = failures(talk.session, game.id, who, source, talk.now)
+    until = found.blocked_until(talk.now, spared=bool(owner) and source.envelope.lower() == (owner or "").lower())
     if until is not None:
         raise Refusal(game.name, who, until)
     if who == "MASTER":
@@ -49,7 +70,6 @@ def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
         talk.context = Context(game=game, registered=registered)
         done = f"signed on as master of {game.name}"
     else:
-        player = talk.seats(game).get(who) if who else None
         if player is None or not verify_password(command.password, player.password):
             raise Refusal(game.name, who)
         assert who is not None
@@ -59,11 +79,20 @@ def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
         registered = player.address or ""
         talk.context = Context(game=game, power=who, player=player, registered=registered)
         done = f"signed on as {who.title()} in {game.name}"
-    if found.seat:  # a success clears the seat's failures
-        talk.session.execute(delete(SignonFailure).where(SignonFailure.game_id == game.id, SignonFailure.who == who))
+    if found.own:  # a success clears the source's own failures on the seat
+        talk.session.execute(delete(SignonFailure).where(SignonFailure.game_id == game.id, SignonFailure.who == who,
+                                                         SignonFailure.source == source.key))
+    if not found.known:
+        remember(talk, game, who)
     if registered and registered != talk.mail.reply_to:
         talk.copies.add(registered)
     talk.echo(masked(text, command.password), "ok", done)
+
+
+def remember(talk: Conversation, game: Game, who: str) -> None:
+    """Keep that the mail's source signed on to seat ``who`` of ``game`` (it had not before)."""
+    talk.session.add(Signon(game_id=game.id, who=who, source=talk.source.key, network=talk.source.network,
+                            at=talk.now))
 
 
 def _power_or_none(game: Game, text: str) -> str | None:
@@ -73,80 +102,100 @@ def _power_or_none(game: Game, text: str) -> str | None:
         return None
 
 
-def _delay(failures: int, cap: timedelta) -> timedelta:
-    if failures < FREE_FAILURES:
+def _delay(failures: int, free: int, cap: timedelta) -> timedelta:
+    if failures < free:
         return timedelta(0)
-    return min(timedelta(minutes=2 ** min(failures - FREE_FAILURES, 20)), cap)
+    return min(timedelta(minutes=2 ** min(failures - free, 20)), cap)
 
 
 class Failures(NamedTuple):
-    """The refused sign-ons on record for an attempt: its seat's, and its sender's in the last day."""
+    """The refused sign-ons on record for an attempt, by budget (see the module's header), and
+    whether its source signed on to the seat before."""
 
-    seat: int
-    seat_last: datetime | None
-    sender: int
-    sender_last: datetime | None
+    own: int  # the source's on the seat
+    own_last: datetime | None
+    network: int  # the source's network's on the seat, in the last day
+    network_last: datetime | None
+    source: int  # the source's on any seat, in the last day
+    source_last: datetime | None
+    nowhere: int  # the source's on games that do not exist, in the last day
+    nowhere_last: datetime | None
+    known: bool
 
-    def blocked_until(self, now: datetime) -> datetime | None:
-        """When the next sign-on to this seat, or from this sender, may be tried; None if now."""
-        moments = []
-        if self.seat_last is not None:
-            moments.append(self.seat_last + _delay(self.seat, SEAT_CAP))
-        if self.sender_last is not None:
-            moments.append(self.sender_last + _delay(self.sender, SENDER_CAP))
+    def blocked_until(self, now: datetime, *, seat: bool = True, spared: bool = False) -> datetime | None:
+        """When the source may try again (None: now): on a ``seat`` (``own``, ``source``, and
+        ``network`` unless the attempt is ``spared`` or comes from a ``known`` source), or for a
+        game that does not exist (``nowhere``: it counts against no seat)."""
+        if not seat:
+            budgets = [(self.nowhere, self.nowhere_last, FREE_FAILURES, DAY_CAP)]
+        else:
+            budgets = [(self.own, self.own_last, FREE_FAILURES, SEAT_CAP),
+                       (self.source, self.source_last, FREE_FAILURES, DAY_CAP)]
+            if not (spared or self.known):
+                budgets.append((self.network, self.network_last, NETWORK_FREE_FAILURES, DAY_CAP))
+        moments = [last + _delay(count, free, cap) for count, last, free, cap in budgets if last is not None]
         until = max(moments, default=None)
         return until if until is not None and until > now else None
 
 
-# A seat's failures and a sender's of the last day, in one statement built once (building and
-# keying it cost more than running it).  A sign-on with no seat binds NULL: ``= NULL`` is never true.
+# Every budget of an attempt, in one statement built once (building and keying it cost more than
+# running it).  An attempt with no seat binds NULL: ``= NULL`` is never true; so does one with no network.
 _SEAT = and_(SignonFailure.game_id == bindparam("game_id"), SignonFailure.who == bindparam("who"))
-_RECENT = and_(SignonFailure.sender == bindparam("sender"), SignonFailure.at > bindparam("since"))
-_FAILURES = (select(func.count(case((_SEAT, 1))), func.max(case((_SEAT, SignonFailure.at))),
-                    func.count(case((_RECENT, 1))), func.max(case((_RECENT, SignonFailure.at))))
-             .where(or_(_SEAT, _RECENT)))
+_SOURCE = SignonFailure.source == bindparam("source")
+_RECENT = SignonFailure.at > bindparam("since")
+_OWN = and_(_SEAT, _SOURCE)
+_NETWORK = and_(_SEAT, SignonFailure.network == bindparam("network"), _RECENT)
+_ANYWHERE = and_(_SOURCE, _RECENT, SignonFailure.game_id.is_not(None))
+_NOWHERE = and_(_SOURCE, _RECENT, SignonFailure.game_id.is_(None))
+_KNOWN = (select(func.count(Signon.id)).where(Signon.game_id == bindparam("game_id"), Signon.who == bindparam("who"),
+                                              Signon.source == bindparam("source")).scalar_subquery())
+_FAILURES = (select(*(f(case((condition, value))) for condition in (_OWN, _NETWORK, _ANYWHERE, _NOWHERE)
+                      for f, value in ((func.count, 1), (func.max, SignonFailure.at))), _KNOWN)
+             .where(or_(_OWN, _NETWORK, and_(_SOURCE, _RECENT))))
 
 
-def failures(session: Session, game_id: int | None, who: str | None, sender: str, now: datetime) -> Failures:
-    """The `Failures` of a sign-on to seat ``who`` of game ``game_id`` (none without a seat) from
-    ``sender``, counted in one query over both."""
-    row = session.execute(_FAILURES, {"game_id": game_id, "who": who, "sender": sender,
-                                      "since": now - timedelta(days=1)}).one()
-    return Failures(*row)
+def failures(session: Session, game_id: int | None, who: str | None, source: Source, now: datetime) -> Failures:
+    """The `Failures` of an attempt on seat ``who`` of game ``game_id`` (none without a seat)
+    from ``source``, counted in one query over every budget."""
+    row = session.execute(_FAILURES, {"game_id": game_id, "who": who, "source": source.key,
+                                      "network": source.network, "since": now - timedelta(days=1)}).one()
+    return Failures(*row[:8], known=bool(row[8]))
 
 
-def record_failure(session: Session, settings: Settings, refusal: Refusal, sender: str, now: datetime) -> None:
-    """Count a refused sign-on (not one refused for coming too soon) and tell the seat's owner at
-    the fifth, tenth, twentieth... failure in a row."""
+def record_failure(session: Session, settings: Settings, refusal: Refusal, source: Source, sender: str,
+                   now: datetime) -> None:
+    """Count a refused attempt (not one refused for coming too soon) and tell the seat's owner
+    at the fifth, tenth, twentieth... failure on record for the seat."""
     if refusal.until is not None or refusal.gone is not None:
         return
     game = session.scalar(select(Game).where(Game.name == refusal.game)) if refusal.game else None
     session.add(SignonFailure(game_id=game.id if game else None, who=refusal.who if game else None,
-                              sender=sender[:320], at=now))
+                              sender=sender[:320], source=source.key, network=source.network, at=now))
     if game is None or refusal.who is None:
         return
-    rows = list(session.execute(select(SignonFailure.sender, SignonFailure.at)
+    rows = list(session.execute(select(SignonFailure.source, SignonFailure.sender)
                                 .where(SignonFailure.game_id == game.id, SignonFailure.who == refusal.who)))
     count = len(rows)
     if count < FREE_FAILURES or count % FREE_FAILURES or (count // FREE_FAILURES) & (count // FREE_FAILURES - 1):
         return
-    if refusal.who == "MASTER":
+    if refusal.who in ("MASTER", KEY):
         address: str | None = game.gm_address
     else:
         player = lifecycle.seats(session, game).get(refusal.who)
         address = player.address if player else None
     if address:
-        senders = sorted({s for s, _ in rows})
-        queue(session, settings, to=address, subject=f"{game.name}: failed sign-ons as {refusal.who.title()}",
-              kind="notice", now=now, game_id=game.id,
-              body=render("signon_failures", game=game, who=refusal.who, count=count, senders=senders,
-                          until=now + _delay(count, SEAT_CAP)))
+        what = "JOINs with a wrong key" if refusal.who == KEY else f"sign-ons as {refusal.who.title()}"
+        sources = sorted({f"{key} (From: {sender})" for key, sender in rows})
+        queue(session, settings, to=address, subject=f"{game.name}: failed {what}", kind="notice", now=now,
+              game_id=game.id, body=render("signon_failures", game=game, what=what, count=count, sources=sources))
 
 
 @handles(cmd.Takeover, ANYONE)
 def takeover(talk: Conversation, text: str, command: cmd.Takeover) -> None:
     """DPjudge's TAKEOVER: a new player claims a vacant power that is open for it, with its
-    treasury, acceptance list and units, and gets a briefing of the position."""
+    treasury, acceptance list and units, and gets a briefing of the position.  The address
+    that will play must have confirmed it (`consent`); the game master is told where the
+    takeover came from (`_tell_master`)."""
     shown = masked(text, command.password)
     game = talk.named_game(shown, command.game)
     if game is None:
@@ -154,34 +203,96 @@ def takeover(talk: Conversation, text: str, command: cmd.Takeover) -> None:
     power = talk.named_power(shown, game, command.who)
     if power is None:
         return
+    address = talk.mail.reply_to
+    problem = _cannot_take_over(talk, game, power, address)
+    if problem:
+        talk.echo(shown, "error", problem)
+        return
+    password, source = hash_password(command.password), talk.source
+    if consent.needed(talk, address):  # the game master hears where the TAKEOVER came from, not the CONFIRM
+        consent.ask(talk, shown, address, "takeover", game,
+                    {"power": power, "password": password, "source": source.key, "network": source.network,
+                     "from": str(source)}, f"TAKEOVER {power}@{game.name}", f"to play {power.title()} in that game")
+        return
+    _take_over(talk, shown, game, power, address, password, (source.key, source.network, str(source)))
+    player = lifecycle.seats(talk.session, game)[power]
+    talk.context = Context(game=game, power=power, player=player, registered=address)
+
+
+@consent.on_confirm("takeover")
+def _take_over_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
+    game = consent.game_of(talk, request)
+    assert game is not None
+    details = request.details
+    problem = _cannot_take_over(talk, game, details["power"], request.address)
+    if problem:
+        talk.echo(text, "error", problem)
+        return
+    _take_over(talk, text, game, details["power"], request.address, details["password"],
+               (details["source"], details["network"], details["from"]))
+
+
+def _cannot_take_over(talk: Conversation, game: Game, power: str, address: str) -> str | None:
     player = lifecycle.seats(talk.session, game).get(power)
     if game.state not in ("active", "paused") or player is None:
-        talk.echo(shown, "error", "powers can be taken over only in a running game")
-    elif lifecycle.is_played(player):
-        talk.echo(shown, "error", f"{power.title()} has a player")
-    elif not lifecycle.is_open(game, power):
-        talk.echo(shown, "error", f"{power.title()} is not open for takeover: ask the game master (SET OPENING)")
-    elif any(p.address == talk.mail.reply_to for p in lifecycle.seats(talk.session, game).values()
-             if lifecycle.is_played(p)):
-        talk.echo(shown, "error", "you already play a power in this game")
-    elif talk.mail.reply_to != talk.mail.sender:
-        talk.echo(shown, "error", "send TAKEOVER from the address that will play (your From, without a Reply-To)")
-    else:
-        player.address, player.password = talk.mail.reply_to, hash_password(command.password)
-        player.dummy = player.resigned = False
-        player.vote = None
-        player.joined_at = talk.now
-        game.settings = {**game.settings, "open": [p for p in game.settings.get("open", []) if p != power]}
-        lifecycle.record(game, f"{power.title()} taken over by a new player")
-        talk.echo(shown, "ok", f"you now play {power.title()} in {game.name} (SIGNON {power}@{game.name} password); "
-                  "a briefing follows")
-        _brief(talk, game, power, player)
-        who = "" if lifecycle.rules_of(game).anonymous else f" ({talk.mail.reply_to})"
-        talk.context = Context(game=game, power=power, player=player, registered=player.address)
-        talk.announce(f"{power.title()} has a new player{who}")
+        return "powers can be taken over only in a running game"
+    if lifecycle.is_played(player):
+        return f"{power.title()} has a player"
+    if not lifecycle.is_open(game, power):
+        return f"{power.title()} is not open for takeover: ask the game master (SET OPENING)"
+    if any(p.address == address for p in lifecycle.seats(talk.session, game).values() if lifecycle.is_played(p)):
+        return "you already play a power in this game"
+    return None
 
 
-def _brief(talk: Conversation, game: Game, power: str, player: Player) -> None:
+def _take_over(talk: Conversation, shown: str, game: Game, power: str, address: str, password: str,
+               source: tuple[str, str | None, str]) -> None:
+    """Give ``power`` to ``address``, answering the line ``shown``; ``source`` is where the
+    TAKEOVER came from (`Source`: its key, its network, and as the game master is told it)."""
+    player = lifecycle.seats(talk.session, game)[power]
+    player.address, player.password = address, password
+    player.dummy = player.resigned = False
+    player.vote = None
+    player.joined_at = talk.now
+    game.settings = {**game.settings, "open": [p for p in game.settings.get("open", []) if p != power]}
+    lifecycle.record(game, f"{power.title()} taken over by a new player")
+    talk.echo(shown, "ok", f"you now play {power.title()} in {game.name} (SIGNON {power}@{game.name} password); "
+              "a briefing follows")
+    _brief(talk, game, power, player, address)
+    key, network, told = source
+    _tell_master(talk, game, power, address, key, network, told)
+    if not talk.session.scalar(select(Signon.id).where(Signon.game_id == game.id, Signon.who == power,
+                                                       Signon.source == key)):
+        talk.session.add(Signon(game_id=game.id, who=power, source=key, network=network, at=talk.now))
+    who = "" if lifecycle.rules_of(game).anonymous else f" ({address})"
+    talk.announce(f"{power.title()} has a new player{who}", game=game)
+
+
+def _tell_master(talk: Conversation, game: Game, power: str, address: str, key: str, network: str | None,
+                 told: str) -> None:
+    """Tell the game master who took ``power`` over and from where, and whether that source (or
+    its network) has signed on as another power of the game: one player holding two powers."""
+    seen = list(talk.session.execute(select(Signon.who, Signon.source).where(
+        Signon.game_id == game.id, Signon.who != power, or_(Signon.source == key, Signon.network == network))))
+    same = {who for who, source in seen if source == key}
+    near = {who for who, source in seen if source != key} - same
+    lines = [f"{power.title()} in {game.name} was taken over by {address}.",
+             f"The TAKEOVER came from {told}."]
+    if same:
+        lines.append(f"WARNING: that source has signed on as {_seats(same)} in this game: one player may now "
+                     "hold two seats.")
+    if near:
+        lines.append(f"Its network (IP address) has signed on as {_seats(near)}: a shared mail provider, or the "
+                     "same player.")
+    queue(talk.session, talk.settings, to=game.gm_address, subject=f"{game.name}: {power.title()} taken over",
+          kind="notice", now=talk.now, game_id=game.id, body="\n".join(lines) + "\n")
+
+
+def _seats(seats: set[str]) -> str:
+    return ", ".join("the game master" if who == "MASTER" else who.title() for who in sorted(seats))
+
+
+def _brief(talk: Conversation, game: Game, power: str, player: Player, address: str) -> None:
     """What the new player of a power needs: the board, its treasury and acceptance list, and its
     last statement (rule 5.7) — nothing of the other powers' secrets."""
     row = lifecycle.current_phase(talk.session, game)
@@ -196,5 +307,5 @@ def _brief(talk: Conversation, game: Game, power: str, player: Player) -> None:
     body = render("briefing", game=game, power=power, board=board,
                   balance=lifecycle.balances(talk.session, game)[power], acceptance=player.acceptance,
                   statement=statement, last=last.name if last else None)
-    queue(talk.session, talk.settings, to=talk.mail.reply_to, subject=f"{game.name}: your briefing as {power.title()}",
+    queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {power.title()}",
           kind="notice", now=talk.now, game_id=game.id, body=body)

@@ -4,6 +4,14 @@ STATUS shows once they are.
 Offer lines in one mail form one sheet: if any line is bad, none is applied and the previous
 sheet stays (rule 3: a sheet is read as a whole).  Orders in a retreat or adjustment phase, or
 for loyal units, are stored the same way.
+
+In a Tin Cup game (rule 6.3) an answer never tells what the power cannot see.  In every phase,
+an order for a unit in a province out of its sight (never one of its own: its units are all in
+sight) is answered ``IGNORED`` alike whether a unit stands there or not, and is left out of the
+orders stored, so that it never reaches the adjudication either (a mail of such orders alone
+leaves the previous orders in force).  An order of its own unit that names a unit out of sight
+is taken as given (`in_the_dark`).  Errors are told only of its own units and of what is in
+sight, where the truth is visible anyway.
 """
 
 from __future__ import annotations
@@ -66,10 +74,11 @@ def store_orders(talk: Conversation, context: Context) -> None:
     assert game is not None and power is not None
     position = talk.active_position()
     assert position is not None
-    blind = lifecycle.options_of(game).blind and position.phase.kind is PhaseKind.MOVEMENT
+    blind = lifecycle.options_of(game).blind
     view = lifecycle.sight_now(talk.session, game, power).view if blind else None
     bad = False
     checked: list[tuple[int, Order]] = []
+    kept: list[tuple[int, str]] = []
     for index, text in context.orders:
         try:
             order = parse_order(text, position.game_map, position.phase.kind)
@@ -77,6 +86,10 @@ def store_orders(talk: Conversation, context: Context) -> None:
             talk.echoes[index].outcome, talk.echoes[index].message = "error", str(exc)
             bad = True
             continue
+        if view is not None and not isinstance(order, Waive) and order.unit.province not in view:
+            talk.echoes[index].outcome, talk.echoes[index].message = "ignored", UNSEEN_PLACE  # there or not
+            continue
+        kept.append((index, text))
         verdict = check_order(position, power, order)
         if view is not None and in_the_dark(position, power, order, view):
             talk.echoes[index].message = UNSEEN_ORDER  # that unit there or not, it reads the same (rule 6.3)
@@ -99,9 +112,12 @@ def store_orders(talk: Conversation, context: Context) -> None:
                 talk.echoes[index].outcome = "ignored"
                 talk.echoes[index].message = "not applied: some orders have errors, your previous orders stay"
         return
-    text = "\n".join(t for _, t in context.orders)
+    if not kept:
+        talk.echoes[context.orders[-1][0]].extra.append("no order was kept: your previous orders stay")
+        return
+    text = "\n".join(t for _, t in kept)
     talk.session.add(Submission(game_id=game.id, phase=str(position.phase), power=power, kind="orders", text=text,
-                                parsed={"orders": [talk.echoes[i].message for i, _ in context.orders]},
+                                parsed={"orders": [talk.echoes[i].message for i, _ in kept]},
                                 created_at=talk.now))
 
 
@@ -175,6 +191,8 @@ def status_lines(talk: Conversation) -> list[str]:
 
 UNSEEN = ("names a unit you do not see (Tin Cup, rule 6.3): never answered; it counts if that unit is there "
           "and the offer is valid for it, and is ignored otherwise")
+UNSEEN_PLACE = ("names a province you do not see (Tin Cup, rule 6.3): set aside, whether a unit is there or not "
+                "(none of yours is: your units are all in sight)")
 UNSEEN_ORDER = ("names a unit you do not see (Tin Cup, rule 6.3): taken as given and never answered, whether "
                 "that unit is there or not")
 

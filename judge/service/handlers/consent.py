@@ -1,0 +1,113 @@
+"""Consent: no address receives a game's mail before it has said it wants it; and CONFIRM.
+
+Anyone can send a mail with any From, Reply-To and envelope sender (an attacker's own MTA
+forges all three), so a command that would make an address receive a game's mail — CREATE (the
+game master's address), JOIN, OBSERVE, TAKEOVER, SET ADDRESS — is carried out at once only for
+an address that has confirmed before (`ConfirmedAddress`) and that is plainly the mail's own:
+its From, its Reply-To if any and its envelope sender when known all agree (`needed`).
+Otherwise the request waits (`Confirmation`) and the judge mails a token to that address
+itself, never in the reply (a reply may be copied to a seat's registered address): the token
+mail says what was asked, by which From and from where (`judge.mail.received.Source`), and that
+ignoring it is enough.  ``CONFIRM token``, sent within ``TOKEN_DAYS``, confirms the address and
+carries the request out (the handler each kind registers with `on_confirm`), after checking
+again that it still can be.  The token is the proof, since it went to that address alone, so
+CONFIRM is taken from whichever address sends it (a forwarded mailbox answers from another).
+
+An address once confirmed is not asked again when it asks for itself; one whose From is forged
+by somebody else is asked again.  Token mails to one address are at most
+``max_confirmations_per_day`` a day, and each counts against its mail's ``max_mails_per_mail``,
+so that nobody can make the judge flood a stranger with them.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any, TypeVar
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
+
+from judge.commands import parse as cmd
+from judge.service.handlers.conversation import ANYONE, Conversation, handles
+from judge.service.render import render
+from judge.store.models import Confirmation, ConfirmedAddress, Game
+
+TOKEN_DAYS = 7
+DAY = timedelta(days=1)
+Done = Callable[[Conversation, Confirmation, str], None]
+_DONE: dict[str, Done] = {}
+_D = TypeVar("_D", bound=Done)
+
+
+def on_confirm(kind: str) -> Callable[[_D], _D]:
+    """Register what CONFIRM does for a request of ``kind`` (given the request and the line)."""
+
+    def register(done: _D) -> _D:
+        _DONE[kind] = done
+        return done
+
+    return register
+
+
+def is_confirmed(session: Session, address: str) -> bool:
+    return session.get(ConfirmedAddress, address) is not None
+
+
+def own_address(talk: Conversation, address: str) -> bool:
+    """Whether ``address`` is plainly the mail's own: its From, its Reply-To if any, and its
+    envelope sender when known."""
+    wanted = address.lower()
+    envelope = (talk.envelope_from or "").strip().strip("<>").lower()
+    return (talk.mail.sender.lower() == wanted and talk.mail.reply_to.lower() == wanted
+            and (not envelope or envelope == wanted))
+
+
+def needed(talk: Conversation, address: str) -> bool:
+    """Whether a request to send game mail to ``address`` must wait for it to confirm."""
+    return not (own_address(talk, address) and is_confirmed(talk.session, address))
+
+
+def ask(talk: Conversation, shown: str, address: str, kind: str, game: Game | None, details: dict[str, Any],
+        command: str, meaning: str) -> None:
+    """Keep the request (``command``, which means to ``address`` what ``meaning`` says), mail its
+    token to ``address``, and answer the line ``shown``."""
+    mailed = talk.session.scalar(select(func.count(Confirmation.id)).where(
+        Confirmation.address == address, Confirmation.created_at > talk.now - DAY)) or 0
+    if mailed >= talk.settings.max_confirmations_per_day:
+        talk.echo(shown, "error", f"{address} has been asked to confirm {mailed} times today, which is the most the "
+                  "judge asks in a day; answer one of those mails (CONFIRM token), or try again tomorrow")
+        return
+    token = secrets.token_hex(8)
+    body = render("confirm", command=command, meaning=meaning, token=token, mail=talk.mail, source=talk.source,
+                  now=talk.now, expires=talk.now + TOKEN_DAYS * DAY, settings=talk.settings)
+    if not talk.send(to=address, subject=f"Please confirm: {command}"[:200], body=body, kind="notice",
+                     game_id=game.id if game else None):
+        talk.echo(shown, "error", f"not done: one mail may cause at most {talk.settings.max_mails_per_mail} mails")
+        return
+    talk.session.add(Confirmation(token=token, address=address, kind=kind, game_id=game.id if game else None,
+                                  details=details, created_at=talk.now))
+    talk.echo(shown, "ok", f"waiting for {address} to confirm: the judge has mailed it a token to send back "
+              f"(CONFIRM token, within {TOKEN_DAYS} days); nothing is done until then")
+
+
+@handles(cmd.Confirm, ANYONE)
+def confirm(talk: Conversation, text: str, command: cmd.Confirm) -> None:
+    """CONFIRM token: the address the token was mailed to wants the mail it was asked about."""
+    request = talk.session.scalar(select(Confirmation).where(Confirmation.token == command.token,
+                                                             Confirmation.created_at > talk.now - TOKEN_DAYS * DAY))
+    if request is None:
+        talk.echo(text, "error", "no request is waiting for that token (it may have expired: ask again)")
+        return
+    talk.session.execute(delete(Confirmation).where(Confirmation.id == request.id))
+    if not is_confirmed(talk.session, request.address):
+        talk.session.add(ConfirmedAddress(address=request.address, confirmed_at=talk.now))
+        talk.session.flush()
+    _DONE[request.kind](talk, request, text)
+
+
+def game_of(talk: Conversation, request: Confirmation) -> Game | None:
+    """The game of a confirmed request, its row locked (`Conversation.game`)."""
+    game = talk.session.get(Game, request.game_id) if request.game_id is not None else None
+    return talk.game(game.name) if game is not None else None
