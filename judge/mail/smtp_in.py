@@ -24,7 +24,7 @@ from typing import Any
 
 from aiosmtpd.smtp import SMTP
 
-log = logging.getLogger("judge")
+log = logging.getLogger("judge.smtp")  # lines anyone can cause: cut short in floods (judge.service.logs)
 
 TOO_MANY = b"421 4.7.0 too many connections, try again later\r\n"
 

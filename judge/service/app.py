@@ -90,7 +90,9 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
                   now=now, game_id=game.id, body=render("outage", game=game, now=now))
             summary = f"{game.name} paused: its deadline passed long ago (was the judge down?)"
         elif force or lifecycle.is_due(session, game, now):
-            processed = lifecycle.process_phase(session, game, settings, now)
+            cause = "judge process --force" if force else "all submitted" if lifecycle.complete(session, game) \
+                else "deadline"
+            processed = lifecycle.process_phase(session, game, settings, now, cause=cause)
             summary = f"{game.name} {processed.phase} processed"
             summary += f"; {processed.winner} wins" if processed.winner else f"; next {processed.next_phase}"
         else:

@@ -251,7 +251,8 @@ class Daemon:
                 lines = []
             self.overdue = []
         for line in lines:
-            log.info("%s", line)
+            if " processed" not in line:  # lifecycle logs those, with their cause
+                log.info("%s", line)
         self.outbox_waiting.set()
 
     async def _clock(self) -> None:
@@ -261,7 +262,7 @@ class Daemon:
             await self._apply_stored()  # a sheet accepted before the deadline is applied before it; never raises
             try:
                 for line in await self._in_thread(run_deadlines, self.db, self.settings, self.clock()):
-                    if "processed" in line or "paused" in line or "notices" in line:
+                    if " processed" not in line and ("paused" in line or "notices" in line):
                         log.info("%s", line)
                 self.outbox_waiting.set()
             except Exception:

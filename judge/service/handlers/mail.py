@@ -128,8 +128,7 @@ def _apply_in(session: Session, settings: Settings, mail_id: int, now: datetime)
     """Claim and apply one mail of a run (in a savepoint), or quarantine it (in another)."""
     claimed = _claim(session, mail_id)  # before any savepoint: it opens the transaction
     if claimed is None:
-        row = session.get(InboundRow, mail_id)
-        return (row.status if row else "missing"), set()
+        return _settled_elsewhere(session, mail_id), set()
     try:
         with session.begin_nested():
             return _settle(session, settings, claimed, now)
@@ -146,9 +145,14 @@ def _apply(db: Database, settings: Settings, mail_id: int, now: datetime) -> tup
     with db.transaction() as session:
         claimed = _claim(session, mail_id)
         if claimed is None:
-            row = session.get(InboundRow, mail_id)
-            return (row.status if row else "missing"), set()
+            return _settled_elsewhere(session, mail_id), set()
         return _settle(session, settings, claimed, now)
+
+
+def _settled_elsewhere(session: Session, mail_id: int) -> str:
+    """What became of a mail this process could not claim: another process applied it first."""
+    row = session.get(InboundRow, mail_id)
+    return f"already {row.status}, by another process" if row is not None else "missing"
 
 
 class Claimed(NamedTuple):
