@@ -17,7 +17,8 @@ from judge.engine.notation import position_from_data
 from judge.engine.orders import PhaseKind, parse_order
 from judge.engine.phases import adjudicate
 from judge.engine.position import Position
-from judge.render import BoardError, load_board, render_png, render_svg, svg_to_png
+from judge.render import BoardError, load_board, render_svg
+from judge.render.png import render_png, svg_to_png
 from tests.render.geometry import contains
 
 SVG = "{http://www.w3.org/2000/svg}"
