@@ -17,10 +17,15 @@ in the order things happened.  A mail was accepted when the judge's MTA wrote so
 from __future__ import annotations
 
 import logging
+import os
+import socket
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import or_, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session
 
 from judge.mail.received import accepted_at as mta_accepted_at
 from judge.service import lifecycle
@@ -32,7 +37,7 @@ from judge.service.outbox import queue
 from judge.service.render import render
 from judge.service.schedule import due_games
 from judge.store.database import Database
-from judge.store.models import Game, InboundMail
+from judge.store.models import Game, Heartbeat, InboundMail
 from judge.web.pages import refresh
 
 log = logging.getLogger("judge")
@@ -183,7 +188,20 @@ def run_deadlines(db: Database, settings: Settings, now: datetime) -> list[str]:
     no other.  A game waiting for nothing costs nothing."""
     with db.transaction() as session:
         names = due_games(session, now)
-    return [_run_deadline(db, settings, name, now) for name in names]
+    summaries = [_run_deadline(db, settings, name, now) for name in names]
+    with db.transaction() as session:
+        beat(session, "tick", now)
+    return summaries
+
+
+def beat(session: Session, name: str, now: datetime) -> None:
+    """Record that ``name`` ran at ``now``, here (for ``judge status``); one row per name,
+    whichever judge wrote it last."""
+    values = {"name": name, "at": now, "by": f"{socket.gethostname()} pid {os.getpid()}"[:200]}
+    upsert = postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    statement = upsert(Heartbeat).values(**values)
+    session.execute(statement.on_conflict_do_update(index_elements=["name"],
+                                                    set_={"at": values["at"], "by": values["by"]}))
 
 
 def _run_deadline(db: Database, settings: Settings, name: str, now: datetime) -> str:

@@ -248,3 +248,14 @@ class Absence(Base):
     end: Mapped[date] = mapped_column(Date)
     status: Mapped[str] = mapped_column(String(16), default="pending")  # pending, approved, denied
     created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class Heartbeat(Base):
+    """When something that runs by itself last ran (``tick``: the deadline clock), and where
+    (host and process), for ``judge status``."""
+
+    __tablename__ = "heartbeats"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime)
+    by: Mapped[str] = mapped_column(String(200))

@@ -14,8 +14,12 @@ is rolled back, it is marked ``quarantined`` with its error, the sender gets a s
 told; then the next mail is applied.  Only the database itself failing (it cannot be reached,
 or a concurrent transaction got in the way: ``RETRIED``) is tried again a few times first, and
 if even quarantining fails the mail stays ``new`` for the next pass.  Once a mail is settled its
-stored copy keeps no password (``redact``).  The public pages of the games a mail touched are
-brought up to date after its transaction commits, so a page never shows a change undone.
+stored copy keeps no password (``redact``), except a quarantined one: it stays whole until the
+operator applies it again (``judge quarantine retry``, once the cause is fixed: its sign-ons
+need their passwords) or drops it (``judge quarantine drop``), and either masks it.  A mail
+another process settled first is reported as such ("already done, by another process"), so two
+judges never both log it done.  The public pages of the games a mail touched are brought up to
+date after its transaction commits, so a page never shows a change undone.
 """
 
 from __future__ import annotations
@@ -174,7 +178,7 @@ _SETTLE = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"))
                    raw=bindparam("redacted")))
 _APPLIED_BEFORE = select(InboundRow.id).where(InboundRow.message_id == bindparam("message_id"),
                                               InboundRow.id != bindparam("mail_id"),
-                                              InboundRow.status.in_(("done", "automatic", "quarantined")))
+                                              InboundRow.status.in_(("done", "automatic", "quarantined", "dropped")))
 
 
 def _claim(session: Session, mail_id: int) -> Claimed | None:
@@ -242,8 +246,7 @@ def _mark_quarantined(session: Session, mail_id: int, now: datetime, reason: str
     row.status, row.error, row.processed_at = "quarantined", reason, now
     mail = parse_mail(row.raw, envelope_from=row.envelope_from)
     row.message_id = mail.message_id  # a later copy of it is a duplicate
-    row.raw = redact(row.raw, cmd.password_words(mail.lines))
-    return row
+    return row  # kept whole (passwords too) for `judge quarantine retry`, masked by retry or drop
 
 
 def _tell_of_quarantine(session: Session, settings: Settings, row: InboundRow, now: datetime, reason: str) -> None:
@@ -252,14 +255,18 @@ def _tell_of_quarantine(session: Session, settings: Settings, row: InboundRow, n
         queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
               in_reply_to=mail.message_id, references=mail.references,
               body=render("failure", settings=settings))
-    game = None
-    for line in mail.lines:  # the game the mail signs on to, read line by line: the mail may not parse
-        with contextlib.suppress(Exception):
-            command = cmd.parse_lines([line])[0].command
-            if isinstance(command, cmd.SignOn):
-                game = session.scalar(select(Game).where(Game.name == command.game))
-                break
+    game = game_signed_on(session, mail)
     to = game.gm_address if game is not None else settings.admin_address
     queue(session, settings, to=to, subject=f"Mail {row.id} quarantined", kind="notice", now=now,
           game_id=game.id if game else None,
           body=render("quarantined", row=row, mail=mail, reason=reason, game=game, settings=settings))
+
+
+def game_signed_on(session: Session, mail: InboundMail) -> Game | None:
+    """The game a mail signs on to, read line by line (the mail may not parse); None if none."""
+    for line in mail.lines:
+        with contextlib.suppress(Exception):
+            command = cmd.parse_lines([line])[0].command
+            if isinstance(command, cmd.SignOn):
+                return session.scalar(select(Game).where(Game.name == command.game))
+    return None
