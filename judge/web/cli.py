@@ -2,7 +2,9 @@
 
 ``judge publish [GAME]`` writes (again) every game's pages, or one game's, and the index into
 ``<data-dir>/web``; ``judge web`` serves that folder over HTTP (read-only, 127.0.0.1:8080 by
-default), after writing it with ``--publish``.
+default), after writing it with ``--publish``.  Until the judge has published its index (a fresh
+install: ``judge serve`` writes it at start), ``judge web`` serves a placeholder index instead
+of failing, so that its unit does not restart in a loop.
 """
 
 from __future__ import annotations
@@ -11,8 +13,12 @@ import argparse
 import signal
 import sys
 import threading
+from functools import partial
+from io import BytesIO
 from pathlib import Path
 from types import FrameType
+from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from judge.service.config import ConfigError, Settings, load_settings
 
@@ -35,8 +41,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def _publish(settings: Settings, game: str | None) -> int:
     from judge.service.app import open_database
+    from judge.service.operator import refuse_root
     from judge.web.pages import publish, publish_all, publish_index, web_root
 
+    refuse_root(settings)
     db = open_database(settings)
     if game is None:
         count = len(publish_all(db, settings, force=True)) - 1
@@ -53,15 +61,28 @@ def _publish(settings: Settings, game: str | None) -> int:
 
 
 def _serve(settings: Settings, host: str, port: int) -> int:
-    from judge.web.pages import web_root
-    from judge.web.server import make_server
+    from judge.web.pages import placeholder_index, web_root
+    from judge.web.server import PagesHandler, make_server
+
+    class Placeholder(PagesHandler):
+        """The pages, and the placeholder index while the judge has published none."""
+
+        def send_head(self) -> BytesIO | Any:
+            if unquote(urlsplit(self.path).path) in ("/", "/index.html") and not (folder / "index.html").is_file():
+                page = placeholder_index()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(page)))
+                self.end_headers()
+                return BytesIO(page)
+            return super().send_head()
 
     folder = web_root(settings)
     if not (folder / "index.html").is_file():
-        print(f"judge web: nothing is published in {folder.resolve()} yet: run `judge publish` "
-              "(or `judge web --publish`)", file=sys.stderr)
-        return 1
+        print(f"judge web: nothing is published in {folder.resolve()} yet: a placeholder stands in until the "
+              "judge publishes its pages (judge serve does at start; or judge publish)", file=sys.stderr, flush=True)
     server = make_server(folder, host, port)
+    server.RequestHandlerClass = partial(Placeholder, directory=str(folder))
 
     def stop(_signal: int, _frame: FrameType | None) -> None:
         threading.Thread(target=server.shutdown).start()  # shutdown waits for serve_forever: not from its thread

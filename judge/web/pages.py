@@ -312,6 +312,12 @@ def write_index(root: Path, games: Iterable[public.GameFacts]) -> Path:
     return root / "index.html"
 
 
+def placeholder_index() -> bytes:
+    """The index of a judge that has published nothing yet (``judge web`` serves it meanwhile)."""
+    groups: dict[str, list[dict[str, Any]]] = {"active": [], "forming": [], "finished": []}
+    return environment().get_template("web/index.html.j2").render(root="", groups=groups).encode("utf-8")
+
+
 # -- the API -----------------------------------------------------------------------------------------
 
 

@@ -469,3 +469,19 @@ def test_judge_serve_killed_after_a_250_answers_exactly_once_and_stops_on_sigter
         second.send_signal(signal.SIGTERM)
         output, _ = second.communicate(timeout=30)
     assert second.returncode == 0 and "stopped" in output and "Traceback" not in output
+
+
+def test_24_9_judge_serve_stops_cleanly_on_sighup(tmp_path: Path) -> None:
+    """A game master who started it from a terminal logs out: the judge stops as on SIGTERM."""
+    data, port = tmp_path / "data", _free_port()
+    process = _start_serve(data, port, fresh_database_url())
+    process.send_signal(signal.SIGHUP)
+    output, _ = process.communicate(timeout=STOP_SECONDS)
+    assert process.returncode == 0 and "stopped" in output and "Traceback" not in output, output
+
+
+def test_24_8_a_fresh_judge_publishes_its_index_at_start(running: tuple[Running, Clock]) -> None:
+    """Nothing to publish yet (no game): the index is written all the same, so `judge web` has a page."""
+    judge, _ = running
+    index = judge.settings.data_dir / "web" / "index.html"
+    assert index.is_file() and "<h1>Payola games</h1>" in index.read_text("utf-8")
