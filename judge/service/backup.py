@@ -38,7 +38,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Integer, func, insert, inspect, make_url, select, text
+from sqlalchemy import Connection, Engine, Integer, LargeBinary, func, insert, inspect, make_url, select, text
 from sqlalchemy.exc import DatabaseError
 
 from judge.service.app import utcnow
@@ -48,7 +48,8 @@ from judge.service.operator import OperatorError, data_dir_lock, refuse_root, sh
 from judge.store.database import create_private, make_engine, newest_version, schema_version, upgrade
 from judge.store.models import Base, Game, InboundMail, LedgerRow, Outbox
 
-BATCH = 500  # rows read and written at a time
+BATCH = 1000  # rows read and written at a time
+BLOB_BATCH = 20  # of a table with raw mail or attachments in it (up to a few MB a row)
 
 
 @dataclass(frozen=True)
@@ -130,8 +131,9 @@ def copy_database(source_url: str, target_url: str) -> tuple[Census, int]:
             waiting = untaken(intake, reading) if intake is not None and intake.exists() else []
             with target.begin() as writing:
                 for table in Base.metadata.sorted_tables:
+                    blobs = any(isinstance(column.type, LargeBinary) for column in table.columns)
                     result = reading.execute(select(table).order_by(*table.primary_key.columns)
-                                             .execution_options(yield_per=BATCH))
+                                             .execution_options(yield_per=BLOB_BATCH if blobs else BATCH))
                     for batch in result.partitions():
                         writing.execute(insert(table), [dict(row._mapping) for row in batch])
                 _set_sequences(writing)
