@@ -32,7 +32,6 @@ deliver what it holds at once.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import multiprocessing
 import os
@@ -227,31 +226,44 @@ class Daemon:
         if await self._in_thread(self.intake.take, self.db):
             self.commits.tidy()
 
+    async def _pause(self, event: asyncio.Event, seconds: float | None) -> None:
+        """Wait until ``event`` is set, the daemon stops, or ``seconds`` pass (None: no limit).
+
+        Not with ``asyncio.wait_for``: in Python 3.11 it loses a cancellation that comes just as
+        the event is set, and a loop whose cancellation was lost kept the daemon from stopping
+        (a stop that hung, seen once in CI).  The loops also end by themselves once ``stop`` is set.
+        """
+        waits = [asyncio.ensure_future(event.wait()), asyncio.ensure_future(self.stop.wait())]
+        try:
+            await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+
     async def _processor(self) -> None:
-        while True:
-            await self.mail_waiting.wait()
-            self.mail_waiting.clear()
-            await self._apply_stored()
+        while not self.stop.is_set():
+            await self._pause(self.mail_waiting, None)
+            if self.mail_waiting.is_set():
+                self.mail_waiting.clear()
+                await self._apply_stored()
 
     async def _sender(self) -> None:
-        while True:
+        while not self.stop.is_set():
             try:
                 sent = await self._in_thread(deliver_pending, self.db, self.settings, self.transport, self.clock())
                 if sent:
                     log.info("%d mail(s) sent", sent)
             except Exception:
                 log.exception("sender failed; retrying")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.outbox_waiting.wait(), SENDER_PERIOD)
+            await self._pause(self.outbox_waiting, SENDER_PERIOD)
             self.outbox_waiting.clear()
 
     async def _settle(self) -> None:
         """Wait out the settle time, then catch up on the deadlines that passed during the outage."""
         assert self.settle_until is not None
-        while (remaining := (self.settle_until - self.clock()).total_seconds()) > 0:
+        while (remaining := (self.settle_until - self.clock()).total_seconds()) > 0 and not self.stop.is_set():
             await self._apply_stored()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.tick_now.wait(), min(remaining, self.settings.tick_seconds))
+            await self._pause(self.tick_now, min(remaining, self.settings.tick_seconds))
             self.tick_now.clear()
         async with self.applying:
             try:
@@ -269,7 +281,7 @@ class Daemon:
     async def _clock(self) -> None:
         if self.overdue:
             await self._settle()
-        while True:
+        while not self.stop.is_set():
             await self._apply_stored()  # a sheet accepted before the deadline is applied before it; never raises
             try:
                 for line in await self._in_thread(run_deadlines, self.db, self.settings, self.clock()):
@@ -278,8 +290,7 @@ class Daemon:
                 self.outbox_waiting.set()
             except Exception:
                 log.exception("deadline clock failed; retrying")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.tick_now.wait(), self.settings.tick_seconds)
+            await self._pause(self.tick_now, self.settings.tick_seconds)
             self.tick_now.clear()
 
 

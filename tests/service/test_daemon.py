@@ -485,3 +485,23 @@ def test_24_8_a_fresh_judge_publishes_its_index_at_start(running: tuple[Running,
     judge, _ = running
     index = judge.settings.data_dir / "web" / "index.html"
     assert index.is_file() and "<h1>Payola games</h1>" in index.read_text("utf-8")
+
+
+def test_a_lost_cancellation_does_not_keep_the_daemon_from_stopping(
+        settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python 3.11's asyncio.wait_for loses a cancellation that comes just as what it waits for is
+    done; a loop that lost its cancellation so kept running, and the daemon's stop hung (seen once
+    in CI). Here every cancellation inside a wait_for is lost: the stop must not depend on them."""
+    waiting_for = asyncio.wait_for
+
+    async def losing(awaitable: Any, timeout: float | None) -> Any:
+        try:
+            return await waiting_for(awaitable, timeout)
+        except asyncio.CancelledError:
+            raise TimeoutError from None
+
+    monkeypatch.setattr(asyncio, "wait_for", losing)
+    judge = Running(settings, Clock())
+    judge.send(GM, "HELP")
+    wait_until(lambda: "Re: orders" in maildir_subjects(settings))
+    judge.stop()  # fails the test if the daemon has not stopped
