@@ -177,7 +177,7 @@ def _refuse_filled(engine: Engine) -> None:
         filled = [table.name for table in Base.metadata.sorted_tables
                   if table.name in present and connection.scalar(select(func.count()).select_from(table))]
         version = schema_version(connection) if "alembic_version" in present else None
-    where = make_url(str(engine.url)).render_as_string(hide_password=True)
+    where = engine.url.render_as_string(hide_password=True)
     if filled or foreign:
         raise OperatorError(f"{where} is not empty ({', '.join(sorted(filled or foreign))}): copy into a new, empty "
                             "database (createdb), never over one in use")

@@ -107,7 +107,7 @@ def data_dir_lock(folder: Path, *, alone: bool) -> Iterator[None]:
 
 def open_current(settings: Settings) -> Database:
     """The judge's database, if its schema is this judge's; never migrates it (see the header)."""
-    db = Database(settings.database_url)
+    db = _existing(settings)
     with db.engine.connect() as connection:
         version = schema_version(connection)
     newest = newest_version()
@@ -120,6 +120,16 @@ def open_current(settings: Settings) -> Database:
     return db
 
 
+def _existing(settings: Settings) -> Database:
+    """The judge's database, refused if it is an SQLite file that is not there (opening it would
+    make an empty one: a wrong --config or --data-dir)."""
+    url = make_url(settings.database_url)
+    if url.get_backend_name() == "sqlite" and url.database and not url.database.startswith("file:") \
+            and not Path(url.database).is_file():
+        raise OperatorError(f"there is no database at {url.database}: are --config or --data-dir right?")
+    return Database(settings.database_url)
+
+
 def shown_url(settings: Settings) -> str:
     """The database's URL without its password."""
     return make_url(settings.database_url).render_as_string(hide_password=True)
@@ -130,7 +140,7 @@ def shown_url(settings: Settings) -> str:
 
 def db_version(settings: Settings) -> tuple[list[str], int]:
     """``judge db version``: the schema's version and this judge's; status 1 when they differ."""
-    db = Database(settings.database_url)
+    db = _existing(settings)
     try:
         with db.engine.connect() as connection:
             version = schema_version(connection)
@@ -161,7 +171,7 @@ def db_downgrade(settings: Settings, confirmed: bool) -> tuple[list[str], int]:
     """``judge db downgrade --yes``: the schema one migration down, the judge stopped; without
     ``--yes``, what it would do."""
     refuse_root(settings)
-    db = Database(settings.database_url)
+    db = _existing(settings)
     try:
         with db.engine.connect() as connection:
             version = schema_version(connection)
