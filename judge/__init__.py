@@ -1,5 +1,7 @@
 """A mail judge for Payola Diplomacy."""
 
+__version__ = "0.2.0"  # each release bumps it (pyproject.toml reads it from here)
+
 
 def core_build() -> str:
     """How the engine and the Payola core run here: as the optional compiled build (mypyc

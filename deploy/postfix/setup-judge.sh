@@ -11,6 +11,9 @@
 #              judge_destination_concurrency_limit = 1
 #              recipient_delimiter gets "+" (judge+b12-TAG@DOMAIN is how bounces come back)
 # then runs postmap on both maps, "postfix check", and "postfix reload" if Postfix is running.
+# Both tables keep the lines of other domains (a judge set up for another domain before); it warns
+# when two domains go to one judge (a judge answers one domain), and when a local user named
+# "judge" exists (judge@DOMAIN would land in its mailbox were the transport entry ever missing).
 set -eu
 
 domain="" judge="127.0.0.1:2525" config=/etc/postfix
@@ -58,8 +61,19 @@ pc -M "judge/unix=judge unix - - n - 1 smtp"
 pc -P "judge/unix/syslog_name=postfix/judge"
 pc -e "judge_destination_concurrency_limit = 1"
 
-printf '%s\n' "judge@$domain judge:$nexthop" > "$config/judge_transport"
-printf '%s\n' "judge@$domain judge@$domain" > "$config/judge_recipients"
+# put_line FILE KEY LINE: LINE in FILE in place of KEY's line, the other keys' lines kept.
+put_line() {
+  touch "$1"
+  awk -v key="$2" '$1 != key' "$1" > "$1.new"
+  printf '%s\n' "$3" >> "$1.new"
+  mv "$1.new" "$1"
+}
+
+put_line "$config/judge_transport" "judge@$domain" "judge@$domain judge:$nexthop"
+put_line "$config/judge_recipients" "judge@$domain" "judge@$domain judge@$domain"
+others=$(awk -v key="judge@$domain" '$1 != key { print $1 }' "$config/judge_transport" | tr '\n' ' ')
+shared=$(awk -v key="judge@$domain" -v hop="judge:$nexthop" '$1 != key && $2 == hop { print $1 }' \
+  "$config/judge_transport" | tr '\n' ' ')
 postmap -c "$config" "hash:$config/judge_transport"
 postmap -c "$config" "hash:$config/judge_recipients"
 add_map transport_maps "hash:$config/judge_transport"
@@ -114,4 +128,16 @@ if [ "$limit" -ne 0 ] && [ "$limit" -lt 4194304 ]; then
 fi
 if ! pc -h smtpd_relay_restrictions | grep -q permit_mynetworks; then
   echo "Warning: smtpd_relay_restrictions has no permit_mynetworks: give the judge relay-user and relay-password." >&2
+fi
+if [ -n "$others" ]; then
+  echo "Postfix also hands these to a judge, as before: $others(kept)."
+fi
+if [ -n "$shared" ]; then
+  echo "Warning: $shared(another domain) goes to the same judge at $nexthop, which answers only one domain:" \
+       "run a second judge on another port for it (setup-judge.sh --domain ... --judge 127.0.0.1:2526)." >&2
+fi
+if getent passwd judge >/dev/null 2>&1; then
+  echo "Warning: this machine has a user named judge: were the transport entry ever missing, judge@$domain" \
+       "would land in its mailbox unread. The judge runs as payola (README): once it does, remove that user" \
+       "(deluser judge)." >&2
 fi

@@ -41,7 +41,7 @@ from aiosmtpd.smtp import SMTP, syntax
 from judge.mail.received import listener_line
 from judge.peers import Network, client, is_trusted
 
-log = logging.getLogger("judge")
+log = logging.getLogger("judge.smtp")  # lines anyone can cause: cut short in floods (judge.service.logs)
 
 TOO_MANY = b"421 4.7.0 too many connections, try again later\r\n"
 TOO_MANY_FROM_YOU = b"421 4.7.0 too many connections from your address, try again later\r\n"

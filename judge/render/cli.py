@@ -15,7 +15,6 @@ from typing import Any
 from judge.engine.notation import NotationError, position_from_data
 from judge.engine.phases import adjudicate
 from judge.render.board import BoardError
-from judge.render.png import render_png
 from judge.render.svg import render_svg
 
 
@@ -47,6 +46,12 @@ def main(argv: list[str]) -> int:
     if args.width < 16 or args.width > 10000:
         print("judge map: --width must be between 16 and 10000 pixels", file=sys.stderr)
         return 1
+    if args.png:
+        try:
+            from judge.render.png import render_png
+        except (ImportError, OSError) as exc:  # no libcairo2: cairocffi cannot load it
+            print(f"judge map: --png needs the Cairo library (apt-get install libcairo2): {exc}", file=sys.stderr)
+            return 1
     try:
         data = _read(args.file)
         position, orders = position_from_data(data)

@@ -17,22 +17,27 @@ in the order things happened.  A mail was accepted when the judge's MTA wrote so
 from __future__ import annotations
 
 import logging
+import os
+import socket
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import or_, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session
 
 from judge.mail.received import accepted_at as mta_accepted_at
 from judge.service import lifecycle
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
-from judge.service.handlers.mail import apply_run
+from judge.service.handlers.mail import apply_run, mask_old_quarantine
 from judge.service.intake import take_in
 from judge.service.outbox import queue
 from judge.service.render import render
 from judge.service.schedule import due_games
 from judge.store.database import Database
-from judge.store.models import Game, InboundMail
+from judge.store.models import Game, Heartbeat, InboundMail
 from judge.web.pages import refresh
 
 log = logging.getLogger("judge")
@@ -90,7 +95,9 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
                   now=now, game_id=game.id, body=render("outage", game=game, now=now))
             summary = f"{game.name} paused: its deadline passed long ago (was the judge down?)"
         elif force or lifecycle.is_due(session, game, now):
-            processed = lifecycle.process_phase(session, game, settings, now)
+            cause = "judge process --force" if force else "all submitted" if lifecycle.complete(session, game) \
+                else "deadline"
+            processed = lifecycle.process_phase(session, game, settings, now, cause=cause)
             summary = f"{game.name} {processed.phase} processed"
             summary += f"; {processed.winner} wins" if processed.winner else f"; next {processed.next_phase}"
         else:
@@ -178,10 +185,25 @@ def catch_up(db: Database, settings: Settings, now: datetime, games: list[tuple[
 def run_deadlines(db: Database, settings: Settings, now: datetime) -> list[str]:
     """Run the deadline of every game the clock has something to do for (`due_games`: a
     reminder, a late notice or processing is due), each on its own: one game's failure stops
-    no other.  A game waiting for nothing costs nothing."""
+    no other.  A game waiting for nothing costs nothing.  Then the clock leaves its heartbeat
+    (`judge status`) and masks the passwords of mail quarantined too long ago."""
     with db.transaction() as session:
         names = due_games(session, now)
-    return [_run_deadline(db, settings, name, now) for name in names]
+    summaries = [_run_deadline(db, settings, name, now) for name in names]
+    with db.transaction() as session:
+        beat(session, "tick", now)
+    mask_old_quarantine(db, settings, now)
+    return summaries
+
+
+def beat(session: Session, name: str, now: datetime) -> None:
+    """Record that ``name`` ran at ``now``, here (for ``judge status``); one row per name,
+    whichever judge wrote it last."""
+    values = {"name": name, "at": now, "by": f"{socket.gethostname()} pid {os.getpid()}"[:200]}
+    upsert = postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    statement = upsert(Heartbeat).values(**values)
+    session.execute(statement.on_conflict_do_update(index_elements=["name"],
+                                                    set_={"at": values["at"], "by": values["by"]}))
 
 
 def _run_deadline(db: Database, settings: Settings, name: str, now: datetime) -> str:

@@ -2,7 +2,9 @@
 
 The JSON commands (``adjudicate``, ``orders``, ``payola``) import only the core (the engine,
 and the Payola core for ``payola``), so that a one-shot call starts fast; the service
-(SQLAlchemy, Alembic, aiosmtpd, Jinja2) is imported only by the commands that use it.
+(SQLAlchemy, Alembic, aiosmtpd, Jinja2) is imported only by the commands that use it.  The
+operator's commands (``status``, ``queue``, ``resend``, ``quarantine``, ``db``, ``backup``,
+``restore``, ``copy-db``) are defined here and carried out by `judge.service.operator`.
 """
 
 from __future__ import annotations
@@ -87,22 +89,32 @@ def _service(args: argparse.Namespace) -> int:
     from judge.service.app import inject, open_database, process_game, tick, utcnow
     from judge.service.config import ConfigError
     from judge.service.daemon import serve
+    from judge.service.logs import log_to_stderr
+    from judge.service.operator import OperatorError, data_dir_lock, refuse_root
     from judge.service.sender import deliver_pending, transport_for
 
     try:
         settings = _settings(args)
+        refuse_root(settings)
         if args.command == "serve":
             serve(settings)
             return 0
-        db = open_database(settings)
-        if args.command == "tick":  # for cron: quiet when nothing happened, each line timestamped
-            now = utcnow()
-            lines = [line for line in tick(db, settings, now) if " is not due " not in line or "notices" in line]
-            sent = deliver_pending(db, settings, transport_for(settings), utcnow())
+        if args.command == "tick":  # for a timer or cron: quiet when nothing happened, each line timestamped
+            repeats = log_to_stderr()  # what the work logs: a phase processed (with its cause), a migration
+            try:
+                with data_dir_lock(settings.data_dir, alone=False):
+                    db = open_database(settings)
+                    now = utcnow()
+                    lines = [line for line in tick(db, settings, now)
+                             if (" is not due " not in line or "notices" in line) and " processed" not in line]
+                    sent = deliver_pending(db, settings, transport_for(settings), utcnow())
+            finally:
+                repeats.flush()
             lines += [f"{sent} mail(s) sent to {settings.relay or settings.maildir.resolve()}"] if sent else []
             for line in lines:
                 print(f"{now:%Y-%m-%d %H:%M:%S} UTC {line}")
             return 0
+        db = open_database(settings)
         if args.command == "process":
             print(process_game(db, settings, args.game, utcnow(), force=args.force))
         else:
@@ -111,10 +123,68 @@ def _service(args: argparse.Namespace) -> int:
         sent = deliver_pending(db, settings, transport_for(settings), utcnow())
         where = settings.relay or settings.maildir.resolve()
         print(f"{sent} mail(s) sent to {where}")
-    except (OSError, ConfigError) as exc:
+    except (OSError, ConfigError, OperatorError) as exc:
         print(f"judge: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def _operator(args: argparse.Namespace) -> int:
+    """The operator's commands (`judge.service.operator`)."""
+    from judge.service.config import ConfigError
+    from judge.service.operator import main as operator_main
+
+    try:
+        settings = _settings(args)
+    except ConfigError as exc:
+        print(f"judge: {exc}", file=sys.stderr)
+        return 1
+    return operator_main(args, settings)
+
+
+def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
+    """The operator's commands' parsers (README, "Running it for a year")."""
+    status = commands.add_parser("status", help="is the judge well? (exit status 1 when not: for monitoring)")
+    status.add_argument("--max-age", type=float, default=60, metavar="MINUTES",
+                        help="mail not yet sent after this long is a problem (default %(default)s)")
+    queue = commands.add_parser("queue", help="list the outgoing mail not yet sent, with its last error")
+    queue.add_argument("--state", choices=("pending", "deferred", "sending", "failed", "sent", "all"),
+                       help="only the mail in this state (default: all but sent)")
+    queue.add_argument("--limit", type=int, default=100, help="list at most this many (default %(default)s)")
+    resend = commands.add_parser("resend", help="send outgoing mail again now (numbers from judge queue)")
+    resend.add_argument("ids", type=int, nargs="*", metavar="N", help="the mails to send again")
+    resend.add_argument("--all", action="store_true", help="every mail not yet sent: failed or waiting to retry")
+    resend.add_argument("--again", action="store_true", help="send a mail already sent a second time")
+    quarantine = commands.add_parser("quarantine", help="list, show, retry or drop mail the judge could not apply")
+    quarantine.add_argument("action", nargs="?", choices=("list", "show", "retry", "drop"), default="list")
+    quarantine.add_argument("number", nargs="?", type=int, help="the mail's number (judge quarantine lists them)")
+    quarantine.add_argument("--force", action="store_true", help="retry even what may no longer be meant")
+    db = commands.add_parser("db", help="the database's schema: version, upgrade, downgrade (one step)")
+    db.add_argument("action", choices=("version", "upgrade", "downgrade"))
+    db.add_argument("--yes", action="store_true", help="really downgrade (the judge stopped, after a backup)")
+    backup = commands.add_parser("backup", help="write a checked backup of the judge's data into DIR/judge-<time>")
+    backup.add_argument("folder", metavar="DIR")
+    backup.add_argument("--keep", type=int, metavar="N", help="then delete all but the newest N backups in DIR")
+    restore = commands.add_parser("restore", help="put a backup back (the judge stopped), or --check it")
+    restore.add_argument("backup", metavar="BACKUP", help="a folder made by judge backup (or a database URL to check)")
+    restore.add_argument("--check", action="store_true", help="only open the backup and say what it holds")
+    copy = commands.add_parser("copy-db", help="copy the judge's data into another, empty database")
+    copy.add_argument("--from", dest="source", metavar="URL", help="the database to copy (default: the judge's)")
+    copy.add_argument("--to", dest="target", metavar="URL", required=True, help="an empty database (or SQLite file)")
+    return [status, queue, resend, quarantine, db, backup, restore, copy]
+
+
+class _Version(argparse.Action):
+    """``judge --version``: the release and how the core runs (read only when asked)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the judge's version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        from judge import __version__, core_build
+
+        print(f"payola-judge {__version__} ({core_build()})")
+        parser.exit()
 
 
 def _database_options(sub: argparse.ArgumentParser) -> None:
@@ -137,6 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return map_main(arguments[1:])
     parser = argparse.ArgumentParser(prog="judge", description="A Payola Diplomacy judge.")
+    parser.add_argument("--version", action=_Version)
     commands = parser.add_subparsers(dest="command", required=True)
     adj = commands.add_parser("adjudicate", help="adjudicate a phase given as JSON (see README)")
     adj.add_argument("file", nargs="?", help="JSON input (default: standard input)")
@@ -160,7 +231,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     demo.add_argument("--keep", action="store_true", help="keep the temporary data directory")
     demo.add_argument("--blind", action="store_true",
                       help="play one phase of a Tin Cup (Blind) game: each power sees only its part of the board")
-    for sub in (serve_cmd, inject_cmd, process, tick_cmd):
+    operators = _operator_commands(commands)
+    for sub in (serve_cmd, inject_cmd, process, tick_cmd, *operators):
         _database_options(sub)
     commands.add_parser("map", help="draw a `judge adjudicate` input or output as SVG or PNG (judge map -h)")
     commands.add_parser("web", help="serve the games' public pages (<data-dir>/web) over HTTP, read-only")
@@ -172,6 +244,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_demo(keep=args.keep, blind=args.blind)
     if args.command in ("serve", "inject", "process", "tick"):
         return _service(args)
+    if args.command not in ("adjudicate", "orders", "payola"):
+        return _operator(args)
     handlers = {"adjudicate": adjudicate_data, "orders": orders_data, "payola": payola_data}
     try:
         source = _open(args.file)

@@ -61,6 +61,8 @@ class Settings:
     max_joins_per_day: int = 10
     # Answers to one address in an hour; beyond, its mail is applied but not answered (no mail loop):
     max_replies_per_hour: int = 30
+    # A quarantined mail keeps its passwords (for `judge quarantine retry`) this long at most:
+    quarantine_days: float = 7.0
     max_confirmations_per_day: int = 5  # tokens mailed to one address (judge/service/handlers/consent.py)
     max_observers: int = 50  # per game
     judge_name: str = "Payola Judge"  # the display name in the From of the judge's mail

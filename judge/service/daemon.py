@@ -14,10 +14,15 @@ first applies whatever a crash left unapplied.  A mail that cannot be applied is
 goes on; the deadline clock runs each game's deadline on its own, whatever happened to the mail
 before it.  Every change queues its outgoing mail in the same transaction; the sender wakes
 after each run of mail and every few seconds, and retries what the relay refused.  The
-deadline clock calls ``tick`` every ``tick_seconds``.  SIGTERM or SIGINT stops accepting mail,
-lets the current work finish, writes back and truncates the SQLite write-ahead logs (of the
-database and of the intake: a raw mail that held a password leaves no copy there) and exits.
-One line of log per event.
+deadline clock calls ``tick`` every ``tick_seconds``.  SIGTERM, SIGINT or SIGHUP (the terminal
+of a game master who started it by hand closing) stops accepting mail, lets the current work
+finish, writes back and truncates the SQLite write-ahead logs (of the database and of the
+intake: a raw mail that held a password leaves no copy there) and exits.  One line of log per
+event; a phase processed is logged by `judge.service.lifecycle` with its cause, so the clock
+logs only its other news.  While it runs it holds its data directory's lock shared
+(`judge.service.operator.data_dir_lock`), so that no restore replaces the data under it; when
+the public pages are on and none is published yet, it writes the index at start (no game yet),
+so that ``judge web`` has a page to serve.
 
 A start after an outage: if deadlines passed while the judge was down, the clock waits
 ``settle_seconds`` for the mail the MTA held meanwhile, applying only mail accepted before the
@@ -29,7 +34,6 @@ deliver what it holds at once.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import multiprocessing
 import os
@@ -43,15 +47,18 @@ from functools import partial
 from multiprocessing.connection import Connection
 from typing import Any
 
+from judge import __version__, core_build
 from judge.mail.smtp_in import InboundHandler, judge_addresses, smtp_factory
 from judge.peers import networks
 from judge.service.app import catch_up, on_time_mail, open_database, overdue, run_deadlines, unapplied_mail, utcnow
 from judge.service.config import Settings
 from judge.service.handlers.mail import apply_run
 from judge.service.intake import intake_for
-from judge.service.logs import RepeatFilter
+from judge.service.logs import log_to_stderr
+from judge.service.operator import data_dir_lock
 from judge.service.sender import deliver_pending, recover, transport_for
 from judge.store.database import Database
+from judge.web.pages import refresh, web_root
 
 log = logging.getLogger("judge")
 _SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: no copy of the daemon's threads
@@ -154,6 +161,8 @@ class Daemon:
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
         self.applier = await self._in_thread(Applier, self.settings)  # before the first mail
+        if self.settings.web and not (web_root(self.settings) / "index.html").exists():
+            await self._in_thread(refresh, self.db, self.settings, [])  # the index alone; never raises
         handler = InboundHandler(judge_addresses(self.settings.domain), self._store)
         settings = self.settings
         factory = smtp_factory(handler, max_sessions=settings.max_sessions, per_client=settings.max_sessions_per_client,
@@ -171,7 +180,8 @@ class Daemon:
             log.info("%d deadline(s) passed while the judge was down; they wait until %s UTC for held mail",
                      len(self.overdue), f"{self.settle_until:%H:%M:%S}")
         self.mail_waiting.set()  # apply whatever a crash left stored but unapplied
-        log.info("judge %s listening on %s:%s", self.settings.judge_address, self.settings.host, self.port)
+        log.info("payola-judge %s (%s core), judge %s listening on %s:%s", __version__, core_build(),
+                 self.settings.judge_address, self.settings.host, self.port)
         _notify_systemd(b"READY=1")
 
     async def run(self) -> None:
@@ -222,31 +232,44 @@ class Daemon:
         if await self._in_thread(self.intake.take, self.db):
             self.commits.tidy()
 
+    async def _pause(self, event: asyncio.Event, seconds: float | None) -> None:
+        """Wait until ``event`` is set, the daemon stops, or ``seconds`` pass (None: no limit).
+
+        Not with ``asyncio.wait_for``: in Python 3.11 it loses a cancellation that comes just as
+        the event is set, and a loop whose cancellation was lost kept the daemon from stopping
+        (a stop that hung, seen once in CI).  The loops also end by themselves once ``stop`` is set.
+        """
+        waits = [asyncio.ensure_future(event.wait()), asyncio.ensure_future(self.stop.wait())]
+        try:
+            await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+
     async def _processor(self) -> None:
-        while True:
-            await self.mail_waiting.wait()
-            self.mail_waiting.clear()
-            await self._apply_stored()
+        while not self.stop.is_set():
+            await self._pause(self.mail_waiting, None)
+            if self.mail_waiting.is_set():
+                self.mail_waiting.clear()
+                await self._apply_stored()
 
     async def _sender(self) -> None:
-        while True:
+        while not self.stop.is_set():
             try:
                 sent = await self._in_thread(deliver_pending, self.db, self.settings, self.transport, self.clock())
                 if sent:
                     log.info("%d mail(s) sent", sent)
             except Exception:
                 log.exception("sender failed; retrying")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.outbox_waiting.wait(), SENDER_PERIOD)
+            await self._pause(self.outbox_waiting, SENDER_PERIOD)
             self.outbox_waiting.clear()
 
     async def _settle(self) -> None:
         """Wait out the settle time, then catch up on the deadlines that passed during the outage."""
         assert self.settle_until is not None
-        while (remaining := (self.settle_until - self.clock()).total_seconds()) > 0:
+        while (remaining := (self.settle_until - self.clock()).total_seconds()) > 0 and not self.stop.is_set():
             await self._apply_stored()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.tick_now.wait(), min(remaining, self.settings.tick_seconds))
+            await self._pause(self.tick_now, min(remaining, self.settings.tick_seconds))
             self.tick_now.clear()
         async with self.applying:
             try:
@@ -257,23 +280,23 @@ class Daemon:
                 lines = []
             self.overdue = []
         for line in lines:
-            log.info("%s", line)
+            if " processed" not in line:  # lifecycle logs those, with their cause
+                log.info("%s", line)
         self.outbox_waiting.set()
 
     async def _clock(self) -> None:
         if self.overdue:
             await self._settle()
-        while True:
+        while not self.stop.is_set():
             await self._apply_stored()  # a sheet accepted before the deadline is applied before it; never raises
             try:
                 for line in await self._in_thread(run_deadlines, self.db, self.settings, self.clock()):
-                    if "processed" in line or "paused" in line or "notices" in line:
+                    if " processed" not in line and ("paused" in line or "notices" in line):
                         log.info("%s", line)
                 self.outbox_waiting.set()
             except Exception:
                 log.exception("deadline clock failed; retrying")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.tick_now.wait(), self.settings.tick_seconds)
+            await self._pause(self.tick_now, self.settings.tick_seconds)
             self.tick_now.clear()
 
 
@@ -289,18 +312,6 @@ def _notify_systemd(state: bytes) -> None:
             notify.sendto(state, address)
     except OSError as exc:
         log.warning("could not notify systemd: %s", exc)
-
-
-def _log_to_stderr() -> RepeatFilter:
-    """The daemon's log: a line per event on standard error, floods of one kind cut short."""
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-    repeats = RepeatFilter(handler.handle)  # a flood of one kind of line is cut to a few and a count
-    handler.addFilter(repeats)
-    logging.basicConfig(level=logging.INFO, handlers=[handler])
-    for noisy in ("alembic", "mail.log"):  # migrations' and aiosmtpd's own chatter
-        logging.getLogger(noisy).setLevel(logging.WARNING)
-    return repeats
 
 
 class Applier:
@@ -363,7 +374,7 @@ class Applier:
 
 def _applier_main(pipe: Connection, settings: Settings) -> None:
     """The applier's process: apply each run asked for, until the daemon closes the pipe."""
-    repeats = _log_to_stderr()
+    repeats = log_to_stderr()
     db = Database(settings.database_url)
     pipe.send("ready")
     try:
@@ -382,17 +393,18 @@ def _applier_main(pipe: Connection, settings: Settings) -> None:
 
 
 def serve(settings: Settings) -> None:
-    """Run the judge until SIGTERM or SIGINT."""
-    repeats = _log_to_stderr()
+    """Run the judge until SIGTERM, SIGINT or SIGHUP."""
+    repeats = log_to_stderr()
 
     async def main() -> None:
         daemon = Daemon(settings)
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             loop.add_signal_handler(sig, daemon.stop.set)
         await daemon.run()
 
     try:
-        asyncio.run(main())
+        with data_dir_lock(settings.data_dir, alone=False):
+            asyncio.run(main())
     finally:
         repeats.flush()

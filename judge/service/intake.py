@@ -33,6 +33,7 @@ from typing import Protocol
 
 from sqlalchemy import (
     Column,
+    Connection,
     DateTime,
     Engine,
     Integer,
@@ -201,3 +202,19 @@ def intake_path(database_url: str) -> Path | None:
         return None
     path = Path(url.database)
     return path.with_name(f"{path.stem}-intake.db")
+
+
+def untaken(path: Path, judge: Connection) -> list[tuple[bytes, str | None, datetime]]:
+    """The mail of the intake file ``path`` that the judge's database (``judge``) has not taken
+    in: (raw, envelope sender, when stored), in arrival order.  For copies and backups of a
+    stopped judge, whose intake may still hold mail, and for ``judge status``."""
+    engine = make_engine(f"sqlite:///{path}")
+    try:
+        with engine.connect() as intake:
+            epoch = intake.scalar(select(_epoch.c.epoch))
+            mark = judge.scalar(select(IntakeMark.taken).where(IntakeMark.epoch == epoch)) if epoch else None
+            rows = intake.execute(select(_mail.c.raw, _mail.c.envelope_from, _mail.c.received_at)
+                                  .where(_mail.c.id > (mark or 0)).order_by(_mail.c.id))
+            return [(raw, sender, received) for raw, sender, received in rows]
+    finally:
+        engine.dispose()

@@ -15,11 +15,13 @@ of work:
 4. every mail this causes is queued in the same transaction.
 
 A phase is *due* when the GM says PROCESS, when every power that must act has done so, or
-when its deadline plus the grace period has passed.
+when its deadline plus the grace period has passed.  Each processing is logged with its game,
+phase and cause once its transaction commits (`judge.service.logs.log_on_commit`).
 """
 
 from __future__ import annotations
 
+import logging
 import random
 import zlib
 from dataclasses import dataclass
@@ -46,11 +48,13 @@ from judge.payola.options import Options, parse_options
 from judge.payola.treasury import income_due, pay_income, void_start, zerosum_start, zerosum_year_end
 from judge.service import maps, views
 from judge.service.config import DEFAULT_DURATIONS, Settings
+from judge.service.logs import log_on_commit
 from judge.service.outbox import queue
 from judge.service.render import render
 from judge.store.models import Absence, Game, LedgerRow, Observer, PhaseRow, Player, Submission
 from judge.web.public import page_url
 
+log = logging.getLogger("judge")
 
 class GameError(ValueError):
     """A request the game's state does not allow; the message is for the user."""
@@ -523,8 +527,9 @@ def _determine(session: Session, game: Game, row: PhaseRow, position: Position,
     return result, sheets_used, lists_used
 
 
-def process_phase(session: Session, game: Game, settings: Settings, now: datetime) -> Processed:
-    """Adjudicate the current phase, open the next one (or finish the game), queue the mails."""
+def process_phase(session: Session, game: Game, settings: Settings, now: datetime, *, cause: str) -> Processed:
+    """Adjudicate the current phase, open the next one (or finish the game), queue the mails.
+    ``cause`` says why, for the log: "deadline", "all submitted", "master's PROCESS", ..."""
     if game.state not in ("active", "paused"):
         raise GameError("the game is not running")
     row = current_phase(session, game)
@@ -568,6 +573,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     processed = Processed(row.name, adjudication, determination_data, statements,
                           None if winner else str(outcome.position.phase), winner, report, actions)
     _mail_results(session, game, settings, processed, row, now, position, outcome)
+    log_on_commit(session, log, "game %s %s processed (%s); %s", game.name, row.name, cause,
+                  f"{winner.title()} wins" if winner else f"next {processed.next_phase}")
     if winner is not None:
         game.winner = winner
         finish_game(session, game, settings, now, f"{winner.title()} has won with "
@@ -748,7 +755,7 @@ def rollforward(session: Session, game: Game, settings: Settings, now: datetime)
     row.rollforward = None
     game.state = "active"
     session.flush()
-    return process_phase(session, game, settings, now)
+    return process_phase(session, game, settings, now, cause="master's ROLLFORWARD")
 
 
 # -- the end, and going back ------------------------------------------------------------------------

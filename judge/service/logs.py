@@ -1,8 +1,16 @@
-"""Bounded logs: a flood of one kind of line is cut to a few lines and a count.
+"""Logs a game master can read: one line per event, floods cut short, nothing logged that did not happen.
 
 A client hammering the listener, or a failure repeated every few seconds, must not fill the
 disk: `RepeatFilter` on the log handler lets the first few records of each kind through and
-counts the rest.
+counts the rest.  It holds back only what can flood: the SMTP listener's lines (``judge.smtp``:
+connections, refused recipients, mail it could not store) and aiosmtpd's (``mail.log``), which
+anyone on the Internet can cause at will, and errors, which a fault can repeat every few
+seconds.  The routine lines of the judge's work (a mail stored and applied, a phase processed,
+mail sent or deferred) are never held back: each is the record of something that happened once.
+
+`log_on_commit` logs a line only once the transaction of the change it tells of has committed,
+so a phase processed inside a mail that is then quarantined, or inside a rolled-back PREVIEW,
+leaves no line saying it was processed.
 """
 
 from __future__ import annotations
@@ -13,9 +21,21 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.orm import Session, SessionTransaction
 
 SUMMARY = "repeat_summary"  # attribute marking the summary records, which are never held back
 MAX_KINDS = 10_000  # kinds tracked at once; beyond, the oldest window ends early
+FLOODING = ("judge.smtp", "mail.log")  # loggers (and their children) whose lines anyone can cause
+_ON_COMMIT = "judge_log_on_commit"  # a session's info key: the lines waiting for its commit
+
+
+def floods(record: logging.LogRecord) -> bool:
+    """Whether ``record`` is of a kind that can flood: the listener's, aiosmtpd's, or an error."""
+    return record.levelno >= logging.ERROR or any(record.name == name or record.name.startswith(f"{name}.")
+                                                  for name in FLOODING)
 
 _Kind = tuple[str, int, str]  # logger, level, message template
 
@@ -27,16 +47,18 @@ class _Window:
     start: float
     passed: int = 1
     suppressed: int = 0
+    example: str = ""  # the first line held back, as it would have been written
 
 
 class RepeatFilter(logging.Filter):
     """Lets at most ``burst`` records of one kind through per ``interval`` seconds.
 
-    Records are of one kind when they share logger, level and message template (the format
-    string before its arguments are put in), so ``refused recipient %s`` from a thousand
-    connections is one kind.  Those beyond ``burst`` are counted, not written; when a kind's
-    interval has ended, the next record of any kind first sends ``emit`` one line of that
-    level, ``<template> ... N similar lines suppressed``.  `flush` sends what is still counted.
+    Only records that can flood (`floods`) are looked at; every other one passes.  Records are
+    of one kind when they share logger, level and message template (the format string before
+    its arguments are put in), so ``refused recipient %s`` from a thousand connections is one
+    kind.  Those beyond ``burst`` are counted, not written; when a kind's interval has ended,
+    the next record of any kind first sends ``emit`` one line of that level, ``N similar lines
+    suppressed, such as: <the first of them>``.  `flush` sends what is still counted.
     """
 
     def __init__(self, emit: Callable[[logging.LogRecord], object], *, burst: int = 10, interval: float = 60.0,
@@ -47,7 +69,7 @@ class RepeatFilter(logging.Filter):
         self._lock = threading.Lock()  # records come from the event loop and worker threads
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if getattr(record, SUMMARY, False):
+        if getattr(record, SUMMARY, False) or not floods(record):
             return True
         now = self.clock()
         kind = (record.name, record.levelno, str(record.msg))
@@ -62,6 +84,8 @@ class RepeatFilter(logging.Filter):
                 passed = True
             else:
                 window.suppressed += 1
+                if window.suppressed == 1:
+                    window.example = _one_line(record)
                 passed = False
         self._send(ended)
         return passed
@@ -81,7 +105,7 @@ class RepeatFilter(logging.Filter):
                 break
             del self._windows[kind]
             if window.suppressed:
-                summaries.append(_summary(kind, window.suppressed))
+                summaries.append(_summary(kind, window))
         return summaries
 
     def _send(self, summaries: list[logging.LogRecord]) -> None:
@@ -89,9 +113,63 @@ class RepeatFilter(logging.Filter):
             self.emit(summary)
 
 
-def _summary(kind: _Kind, suppressed: int) -> logging.LogRecord:
-    """The line that stands for ``suppressed`` records of ``kind``."""
-    name, level, template = kind
-    record = logging.LogRecord(name, level, "", 0, f"{template} ... {suppressed} similar lines suppressed", (), None)
+def log_to_stderr() -> RepeatFilter:
+    """The judge's log (``judge serve``, ``judge tick``): a line per event on standard error,
+    floods of one kind cut short; `RepeatFilter.flush` it at the end."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    repeats = RepeatFilter(handler.handle)
+    handler.addFilter(repeats)
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
+    for noisy in ("alembic", "mail.log"):  # migrations' and aiosmtpd's own chatter
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    return repeats
+
+
+def _one_line(record: logging.LogRecord) -> str:
+    """A record's message as written (its arguments put in), on one line; never raises."""
+    try:
+        message = record.getMessage()
+    except Exception:  # a bad format is the logging module's to report, not the summary's
+        message = str(record.msg)
+    return " ".join(message.split())
+
+
+def _summary(kind: _Kind, window: _Window) -> logging.LogRecord:
+    """The line that stands for the records of ``kind`` that ``window`` held back."""
+    name, level, _ = kind
+    text = f"{window.suppressed} similar lines suppressed, such as: {window.example}"
+    record = logging.LogRecord(name, level, "", 0, text, (), None)
     setattr(record, SUMMARY, True)
     return record
+
+
+def log_on_commit(session: Session, logger: logging.Logger, message: str, *args: Any) -> None:
+    """Log ``message`` (INFO) once ``session``'s transaction commits; never if what it tells of
+    is rolled back, by the whole transaction or by the savepoint it was said in."""
+    said_in = session.get_nested_transaction() or session.get_transaction()
+    session.info.setdefault(_ON_COMMIT, []).append((said_in, logger, message, args))
+
+
+@event.listens_for(Session, "after_commit")
+def _commit(session: Session) -> None:
+    if session.in_nested_transaction():  # a savepoint released: its lines wait for the transaction
+        return
+    for _, logger, message, args in session.info.pop(_ON_COMMIT, []):
+        logger.info(message, *args)
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _roll_back(session: Session, previous: SessionTransaction) -> None:
+    """Forget the lines said inside the transaction or savepoint just rolled back."""
+    waiting = session.info.get(_ON_COMMIT)
+    if waiting:
+        session.info[_ON_COMMIT] = [line for line in waiting if not _inside(line[0], previous)]
+
+
+def _inside(transaction: SessionTransaction | None, outer: SessionTransaction) -> bool:
+    while transaction is not None:
+        if transaction is outer:
+            return True
+        transaction = transaction.parent
+    return False

@@ -7,6 +7,8 @@ database.  A temporary failure (a 4xx answer, a refused or broken connection) pu
 back with a growing delay, for ``retry_days``; a permanent one (5xx, or too old) marks it
 ``failed`` and tells the game master; so does a message that cannot be built, and any other
 exception of a transport (a bug is not cured by waiting), so a row never stays ``sending``.
+Once a delivery succeeds, the transport is known to take mail again: every row deferred until
+later is due at once (`_due_again`) and goes out in the same pass, not after its back-off.
 A non-ASCII address needs a relay offering SMTPUTF8; without it the mail fails at once.
 Errors are kept as the server's words (``550 5.1.1 ...``).
 
@@ -249,7 +251,21 @@ def deliver_pending(db: Database, settings: Settings, transport: Transport, now:
         with db.transaction() as session:
             session.execute(update(Outbox).where(Outbox.id == row_id).values(status="sent", sent_at=now))
         sent += 1
+        if sent == 1:
+            due += _due_again(db, now, limit)
     return sent
+
+
+def _due_again(db: Database, now: datetime, limit: int) -> list[int]:
+    """The rows deferred until later, made due at once: the relay (or the Maildir) took a mail."""
+    with db.transaction() as session:
+        later = list(session.scalars(select(Outbox.id).where(Outbox.status == "pending", Outbox.next_attempt_at > now)
+                                     .order_by(Outbox.id).limit(limit)))
+        if later:
+            session.execute(update(Outbox).where(Outbox.id.in_(later), Outbox.status == "pending")
+                            .values(next_attempt_at=None))
+            log.info("mail goes out again: %d deferred mail(s) due at once", len(later))
+    return later
 
 
 def _retry_later(db: Database, settings: Settings, row_id: int, now: datetime, failure: TemporaryFailure) -> None:

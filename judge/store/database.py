@@ -1,8 +1,14 @@
-"""Opening the database: engine, sessions, and upgrading the schema with the migrations.
+"""Opening the database: engine, sessions, and changing the schema with the migrations.
 
 An SQLite database keeps no trace of what was overwritten or deleted (``secure_delete``: a
 mail's raw copy holds a password until it is redacted), except in its write-ahead log until
 that is written back and truncated (`Database.checkpoint`).
+
+The schema is changed by one process at a time: every upgrade or downgrade runs in one
+transaction that first takes the database's schema lock (`schema_lock`: a PostgreSQL advisory
+lock; on SQLite the write lock, ``BEGIN IMMEDIATE``), so judges started at once on a fresh
+database do not both create its tables; the second finds the schema made and does nothing.
+Each change is logged ("database upgraded from 0005 to 0007").
 """
 
 from __future__ import annotations
@@ -10,19 +16,21 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event, make_url
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
+log = logging.getLogger("judge")
 MIGRATIONS = "judge:migrations"  # package data, found by Alembic through importlib.resources
 BUSY_MILLISECONDS = 30_000  # how long an SQLite writer waits for the database before failing
-
-log = logging.getLogger("judge")
+SCHEMA_LOCK = 0x5061796F  # the PostgreSQL advisory lock key of schema changes ("Payo")
 
 
 def alembic_config(url: str) -> Config:
@@ -94,12 +102,54 @@ def create_private(path: Path) -> None:
     os.close(descriptor)
 
 
-def upgrade(engine: Engine) -> None:
-    """Create or upgrade the schema to the newest migration (idempotent)."""
-    config = alembic_config(engine.url.render_as_string(hide_password=False))
+def newest_version() -> str:
+    """The schema version of this judge's newest migration."""
+    head = ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+    assert head is not None
+    return head
+
+
+def schema_version(connection: Connection) -> str | None:
+    """The schema version of the database (None: no schema yet)."""
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+@contextmanager
+def schema_lock(engine: Engine) -> Iterator[Connection]:
+    """A connection in a transaction holding the database's schema lock until it ends: one
+    process at a time changes the schema, and the others wait and then see the change made."""
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+        elif engine.dialect.name == "sqlite":
+            connection.exec_driver_sql("BEGIN IMMEDIATE")  # the write lock; the DDL is then one transaction
+        yield connection
+
+
+def upgrade(engine: Engine) -> tuple[str | None, str | None]:
+    """Create or upgrade the schema to the newest migration (idempotent), under the schema
+    lock; the versions before and after, and a log line when they differ."""
+    return _migrate(engine, lambda config: command.upgrade(config, "head"))
+
+
+def downgrade(engine: Engine) -> tuple[str | None, str | None]:
+    """Take the schema down one migration, under the schema lock; the versions before and after."""
+    return _migrate(engine, lambda config: command.downgrade(config, "-1"))
+
+
+def _migrate(engine: Engine, change: Callable[[Config], None]) -> tuple[str | None, str | None]:
+    config = alembic_config(engine.url.render_as_string(hide_password=False))
+    with schema_lock(engine) as connection:
+        before = schema_version(connection)
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        change(config)
+        after = schema_version(connection)
+    if before is None and after is not None:
+        log.info("database created (schema %s)", after)
+    elif before is not None and before != after:
+        log.info("database %s from %s to %s", "upgraded" if after and after > before else "downgraded",
+                 before, after or "nothing")
+    return before, after
 
 
 class Turns:
@@ -149,8 +199,8 @@ class Database:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._turns = Turns() if url.startswith("sqlite") else None
 
-    def upgrade(self) -> None:
-        upgrade(self.engine)
+    def upgrade(self) -> tuple[str | None, str | None]:
+        return upgrade(self.engine)
 
     def checkpoint(self, wait: bool = False) -> bool:
         """`checkpoint` this database, in a turn of its own among this process's threads."""

@@ -302,3 +302,14 @@ class ReplyLimit(Base):
     hour_start: Mapped[datetime] = mapped_column(DateTime)
     replies: Mapped[int] = mapped_column(Integer)
     idle_answered_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class Heartbeat(Base):
+    """When something that runs by itself last ran (``tick``: the deadline clock), and where
+    (host and process), for ``judge status``."""
+
+    __tablename__ = "heartbeats"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime)
+    by: Mapped[str] = mapped_column(String(200))

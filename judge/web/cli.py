@@ -3,7 +3,9 @@
 ``judge publish [GAME]`` writes (again) every game's pages, or one game's, and the index into
 ``<data-dir>/web``; ``judge web`` serves that folder over HTTP (read-only, 127.0.0.1:8080 by
 default; `judge.web.server`), after writing it with ``--publish``.  The ``trusted-clients`` (a
-web server proxying to it on this machine) have no per-client cap.
+web server proxying to it on this machine) have no per-client cap.  Until the judge has
+published its index (a fresh install: ``judge serve`` writes it at start), ``judge web`` serves
+a placeholder index instead of failing, so that its unit does not restart in a loop.
 """
 
 from __future__ import annotations
@@ -36,8 +38,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def _publish(settings: Settings, game: str | None) -> int:
     from judge.service.app import open_database
+    from judge.service.operator import refuse_root
     from judge.web.pages import publish, publish_all, publish_index, web_root
 
+    refuse_root(settings)
     db = open_database(settings)
     if game is None:
         count = len(publish_all(db, settings, force=True)) - 1
@@ -55,15 +59,15 @@ def _publish(settings: Settings, game: str | None) -> int:
 
 def _serve(settings: Settings, host: str, port: int) -> int:
     from judge.peers import networks
-    from judge.web.pages import web_root
+    from judge.web.pages import placeholder_index, web_root
     from judge.web.server import make_server
 
     folder = web_root(settings)
     if not (folder / "index.html").is_file():
-        print(f"judge web: nothing is published in {folder.resolve()} yet: run `judge publish` "
-              "(or `judge web --publish`)", file=sys.stderr)
-        return 1
-    server = make_server(folder, host, port, trusted=networks(settings.trusted_clients))  # a proxy: no per-client cap
+        print(f"judge web: nothing is published in {folder.resolve()} yet: a placeholder stands in until the "
+              "judge publishes its pages (judge serve does at start; or judge publish)", file=sys.stderr, flush=True)
+    server = make_server(folder, host, port, trusted=networks(settings.trusted_clients),  # a proxy: no per-client cap
+                         placeholder=placeholder_index())
 
     def stop(_signal: int, _frame: FrameType | None) -> None:
         threading.Thread(target=server.shutdown).start()  # shutdown waits for serve_forever: not from its thread

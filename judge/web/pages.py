@@ -43,9 +43,10 @@ from sqlalchemy.orm import Session
 
 from judge.engine.notation import position_from_data, position_to_data, results_from_data
 from judge.engine.position import Position
-from judge.render import render_png, render_svg
+from judge.render import render_svg
 from judge.service import lifecycle
 from judge.service.config import Settings
+from judge.service.maps import png_unavailable
 from judge.store.database import Database
 from judge.store.models import Game, PhaseRow
 from judge.web import public
@@ -204,7 +205,12 @@ def _png_size(data: bytes) -> tuple[int, int]:
 def _map(folder: Path, game: str, position: Position, results: Sequence[Mapping[str, Any]] | None,
          written: set[Path]) -> MapFile | None:
     """A phase's orders (``results`` given) or a board, each drawn once: the file name carries a
-    key of what is drawn.  None if it cannot be drawn (logged: the text beside it says everything)."""
+    key of what is drawn.  None if it cannot be drawn (logged: the text beside it says everything),
+    as without the Cairo library (`png_unavailable`)."""
+    if png_unavailable():
+        return None
+    from judge.render.png import render_png
+
     phase, title = str(position.phase), public.title_of(str(position.phase))
     kind = "board" if results is None else "orders"
     drawn = [game, kind, position_to_data(position), results]
@@ -237,7 +243,8 @@ def _version() -> str:
 
 
 def _digest(*views: Any) -> str:
-    content = json.dumps([views, _version()], sort_keys=True, default=str)
+    """A key of what the pages show: with maps or without (the Cairo library installed since)."""
+    content = json.dumps([views, _version(), png_unavailable() is None], sort_keys=True, default=str)
     return hashlib.sha256(content.encode()).hexdigest()
 
 
@@ -285,7 +292,7 @@ def write_game(root: Path, record: GameRecord, force: bool = False) -> Path:
         if stale.is_file() and stale not in written and not stale.name.startswith(".") and \
                 stale.stat().st_mtime < started:
             stale.unlink()
-    if all(maps):
+    if all(maps) or png_unavailable():  # without Cairo, no map is missing by mistake
         _write(stamp, digest.encode("utf-8"), written)
     else:  # a map that failed is drawn again next time
         stamp.unlink(missing_ok=True)
@@ -303,6 +310,12 @@ def write_index(root: Path, games: Iterable[public.GameFacts]) -> Path:
         groups["active" if facts.state in ("active", "paused") else facts.state].append(public.summary(facts))
     _page(root / "index.html", "index.html.j2", written, root="", groups=groups)
     return root / "index.html"
+
+
+def placeholder_index() -> bytes:
+    """The index of a judge that has published nothing yet (``judge web`` serves it meanwhile)."""
+    groups: dict[str, list[dict[str, Any]]] = {"active": [], "forming": [], "finished": []}
+    return environment().get_template("web/index.html.j2").render(root="", groups=groups).encode("utf-8")
 
 
 # -- the API -----------------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """``judge web``: the published pages served read-only over HTTP, for a small install.
 
 It serves the files of ``<data-dir>/web`` and nothing else: GET and HEAD only (anything else is
-501), no directory listings, no hidden files, and headers that forbid scripts and framing.  A
+501), no directory listings, no hidden files, and headers that forbid scripts and framing.
+Until the judge has published its index (a fresh install), it answers the index with a
+``placeholder`` page instead of a 404, so that a unit watching it does not restart in a loop.  A
 larger install points any static web server (nginx, Apache, a CDN) at the same folder instead.
 
 Theory of operation.  The answers are the standard library's (`PagesHandler`, one request per
@@ -93,8 +95,9 @@ class PagesHandler(SimpleHTTPRequestHandler):
     server_version = "PayolaJudge"
 
     def __init__(self, request: socket.socket, client_address: Any, server: Any, *, directory: str, head: bytes,
-                 answer_seconds: float) -> None:
+                 answer_seconds: float, placeholder: bytes | None = None) -> None:
         self.head = head
+        self.placeholder = placeholder  # the index while none is published
         self.deadline = time.monotonic() + answer_seconds
         super().__init__(request, client_address, server, directory=directory)
 
@@ -116,6 +119,13 @@ class PagesHandler(SimpleHTTPRequestHandler):
         if "\0" in path or any(part.startswith(".") for part in path.split("/")):
             self.send_error(HTTPStatus.NOT_FOUND)
             return None
+        unpublished = not Path(self.directory, "index.html").is_file()
+        if self.placeholder is not None and path in ("/", "/index.html") and unpublished:
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(self.placeholder)))
+            self.end_headers()
+            return BytesIO(self.placeholder)
         return super().send_head()
 
     def list_directory(self, path: str | PathLike[str]) -> BytesIO | None:
@@ -156,8 +166,10 @@ class PagesServer:
     clients exempt from the per-client cap: `serve_forever` (in a thread, if need be), then
     `shutdown` and `server_close`, as with the standard library's servers."""
 
-    def __init__(self, folder: Path, host: str, port: int, limits: Limits, trusted: Iterable[Network]) -> None:
+    def __init__(self, folder: Path, host: str, port: int, limits: Limits, trusted: Iterable[Network],
+                 placeholder: bytes | None = None) -> None:
         self.folder = str(folder)
+        self.placeholder = placeholder
         self.limits = limits
         self.trusted = tuple(trusted)
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -297,7 +309,7 @@ class PagesServer:
         try:
             connection.setblocking(True)
             PagesHandler(connection, waiting.address, self, directory=self.folder, head=bytes(waiting.head),
-                         answer_seconds=self.limits.answer_seconds)
+                         answer_seconds=self.limits.answer_seconds, placeholder=self.placeholder)
         except OSError as exc:
             log.info("web %s: %s", waiting.address[0], exc)
         except Exception:
@@ -326,7 +338,8 @@ class PagesServer:
 
 
 def make_server(folder: Path, host: str = "127.0.0.1", port: int = 8080, limits: Limits = Limits(),
-                trusted: Iterable[Network] = ()) -> PagesServer:
+                trusted: Iterable[Network] = (), placeholder: bytes | None = None) -> PagesServer:
     """A server for ``folder`` bound to ``host``:``port`` (0: any free port), not yet serving:
-    call ``serve_forever`` (in a thread, if need be) and ``shutdown``."""
-    return PagesServer(folder, host, port, limits, trusted)
+    call ``serve_forever`` (in a thread, if need be) and ``shutdown``.  ``placeholder`` is the
+    index to answer while the folder has none."""
+    return PagesServer(folder, host, port, limits, trusted, placeholder)

@@ -17,8 +17,9 @@ from judge.engine.notation import position_from_data
 from judge.engine.orders import PhaseKind, parse_order
 from judge.engine.phases import adjudicate
 from judge.engine.position import Position
-from judge.render import BoardError, load_board, render_png, render_svg, svg_to_png
+from judge.render import BoardError, load_board, render_svg
 from judge.render.palette import power_colours
+from judge.render.png import render_png, svg_to_png
 from judge.render.svg import picture
 from tests.render.geometry import contains
 

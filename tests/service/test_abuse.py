@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from judge.service.app import apply_stored, run_deadlines, unapplied_mail
 from judge.service.handlers import mail as mail_module
 from judge.service.handlers import player as player_module
 from judge.service.handlers import receive
+from judge.service.operator import quarantine_drop
 from judge.store.models import Game, InboundMail, LedgerRow, Outbox
 from tests.service.harness import Judge, raw_mail, tokens, two_player_game
 
@@ -106,8 +108,31 @@ def test_any_failure_quarantines_the_mail_tells_the_game_master_and_the_queue_mo
     with judge.db.transaction() as session:
         row = session.get(InboundMail, first)
         assert row is not None and row.status == "quarantined" and row.error == "RuntimeError: boom"
-        assert b"alice-pw" not in row.raw
         assert session.get(InboundMail, second).status == "done"  # type: ignore[union-attr]
+    quarantine_drop(judge.db, first)  # kept whole for `judge quarantine retry` until retried or dropped
+    with judge.db.transaction() as session:
+        assert b"alice-pw" not in session.get_one(InboundMail, first).raw
+
+
+def test_22_5_a_quarantined_mail_keeps_its_passwords_for_quarantine_days_at_most(
+        judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one stored copy allowed to keep a password (for `judge quarantine retry`) loses it once
+    ``quarantine_days`` have passed without a retry or a drop: the deadline clock masks it."""
+    def broken(*args: Any) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(player_module, "parse_acceptance", broken)
+    mail_id = receive(judge.db, raw_mail(ALICE, "SIGNON F@g1 alice-pw\nACCEPT FG"), judge.now)
+    assert apply_stored(judge.db, judge.settings, judge.now) == [(mail_id, "quarantined")]
+
+    def stored() -> bytes:
+        with judge.db.transaction() as session:
+            return session.get_one(InboundMail, mail_id).raw
+
+    run_deadlines(judge.db, judge.settings, judge.now + timedelta(days=judge.settings.quarantine_days - 1))
+    assert b"alice-pw" in stored()  # still there for a retry
+    run_deadlines(judge.db, judge.settings, judge.now + timedelta(days=judge.settings.quarantine_days + 1))
+    assert b"alice-pw" not in stored() and b"SIGNON F@g1 ****" in stored()
 
 
 def test_quarantine_without_a_game_tells_the_admin(judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -487,3 +487,39 @@ def test_judge_serve_killed_after_a_250_answers_exactly_once_and_stops_on_sigter
         second.send_signal(signal.SIGTERM)
         output, _ = second.communicate(timeout=30)
     assert second.returncode == 0 and "stopped" in output and "Traceback" not in output
+
+
+def test_24_9_judge_serve_stops_cleanly_on_sighup(tmp_path: Path) -> None:
+    """A game master who started it from a terminal logs out: the judge stops as on SIGTERM."""
+    data, port = tmp_path / "data", _free_port()
+    process = _start_serve(data, port, fresh_database_url())
+    process.send_signal(signal.SIGHUP)
+    output, _ = process.communicate(timeout=STOP_SECONDS)
+    assert process.returncode == 0 and "stopped" in output and "Traceback" not in output, output
+
+
+def test_24_8_a_fresh_judge_publishes_its_index_at_start(running: tuple[Running, Clock]) -> None:
+    """Nothing to publish yet (no game): the index is written all the same, so `judge web` has a page."""
+    judge, _ = running
+    index = judge.settings.data_dir / "web" / "index.html"
+    assert index.is_file() and "<h1>Payola games</h1>" in index.read_text("utf-8")
+
+
+def test_a_lost_cancellation_does_not_keep_the_daemon_from_stopping(
+        settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python 3.11's asyncio.wait_for loses a cancellation that comes just as what it waits for is
+    done; a loop that lost its cancellation so kept running, and the daemon's stop hung (seen once
+    in CI). Here every cancellation inside a wait_for is lost: the stop must not depend on them."""
+    waiting_for = asyncio.wait_for
+
+    async def losing(awaitable: Any, timeout: float | None) -> Any:
+        try:
+            return await waiting_for(awaitable, timeout)
+        except asyncio.CancelledError:
+            raise TimeoutError from None
+
+    monkeypatch.setattr(asyncio, "wait_for", losing)
+    judge = Running(settings, Clock())
+    judge.send(GM, "HELP")
+    wait_until(lambda: "Re: orders" in maildir_subjects(settings))
+    judge.stop()  # fails the test if the daemon has not stopped

@@ -252,3 +252,20 @@ def test_a_body_with_nul_or_lone_surrogates_is_queued_and_sent_on_any_database(
     message = email.message_from_bytes(MaildirOutbox(settings.maildir).messages()[0], policy=email.policy.default)
     assert isinstance(message, EmailMessage)
     assert message.get_content() == "a\ufffdb\ufffdc\n"
+
+
+# --- the relay answering again ---------------------------------------------------------------------
+
+
+def test_24_4_once_the_relay_takes_a_mail_the_deferred_ones_go_at_once(
+        db: Database, settings: Settings, relay: Callable[..., Relay]) -> None:
+    server = relay(smtputf8=False, refuse={"fred@example.org": "451 4.3.2 try again later"})
+    first = mail_to(db, settings, "fred@example.org")
+    assert deliver_pending(db, settings, via(server), NOW) == 0
+    assert outbox(db)[0][2:] == ("pending", "451 4.3.2 try again later")  # deferred by its back-off
+    server.refuse.clear()  # the relay is back
+    mail_to(db, settings, "gus@example.org")
+    assert deliver_pending(db, settings, via(server), NOW) == 2  # the new one, and the deferred one with it
+    assert [row[2] for row in outbox(db)] == ["sent", "sent"] and server.recipients[-1] == "fred@example.org"
+    with db.transaction() as session:
+        assert session.get_one(Outbox, first).attempts == 2

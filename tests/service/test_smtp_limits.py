@@ -233,7 +233,7 @@ def logged() -> Iterator[tuple[logging.Logger, Collect, RepeatFilter, FakeClock]
     handler = Collect()
     repeats = RepeatFilter(handler.handle, burst=3, interval=60, clock=clock)
     handler.addFilter(repeats)
-    logger = logging.getLogger("judge.test_repeats")
+    logger = logging.getLogger("judge.smtp.test_repeats")  # the listener's lines: those a flood is cut in
     logger.propagate, logger.level = False, logging.INFO
     logger.addHandler(handler)
     yield logger, handler, repeats, clock
@@ -246,13 +246,14 @@ def test_repeated_log_lines_are_cut_to_a_burst_and_a_count(
     for i in range(1000):
         logger.info("refused recipient %s from %s", f"x{i}@example.org", ("10.0.0.1", i))
         clock.now += 0.01
-    assert handler.lines == [f"judge.test_repeats INFO refused recipient x{i}@example.org from ('10.0.0.1', {i})"
+    assert handler.lines == [f"judge.smtp.test_repeats INFO refused recipient x{i}@example.org from ('10.0.0.1', {i})"
                              for i in range(3)]
     clock.now += 60  # the interval is over: the next line brings the count, then starts a new interval
     logger.info("refused recipient %s from %s", "y@example.org", ("10.0.0.2", 1))
-    assert handler.lines[3:] == [
-        "judge.test_repeats INFO refused recipient %s from %s ... 997 similar lines suppressed",
-        "judge.test_repeats INFO refused recipient y@example.org from ('10.0.0.2', 1)",
+    assert handler.lines[3:] == [  # the first line held back stands for them, as it would have been written
+        "judge.smtp.test_repeats INFO 997 similar lines suppressed, such as: refused recipient x3@example.org "
+        "from ('10.0.0.1', 3)",
+        "judge.smtp.test_repeats INFO refused recipient y@example.org from ('10.0.0.2', 1)",
     ]
 
 
@@ -278,14 +279,14 @@ def test_log_count_comes_when_the_interval_ends_with_any_line_and_at_flush(
     clock.now += 61
     logger.info("judge listening")
     assert handler.lines[-3:] == [
-        "judge.test_repeats WARNING sender failed; retrying ... 2 similar lines suppressed",
-        "judge.test_repeats INFO mail %s stored ... 1 similar lines suppressed",
-        "judge.test_repeats INFO judge listening",
+        "judge.smtp.test_repeats WARNING 2 similar lines suppressed, such as: sender failed; retrying",
+        "judge.smtp.test_repeats INFO 1 similar lines suppressed, such as: mail 1 stored",
+        "judge.smtp.test_repeats INFO judge listening",
     ]
     for _ in range(4):
         logger.info("judge listening")
     repeats.flush()
-    assert handler.lines[-1] == "judge.test_repeats INFO judge listening ... 2 similar lines suppressed"
+    assert handler.lines[-1] == "judge.smtp.test_repeats INFO 2 similar lines suppressed, such as: judge listening"
     written = len(handler.lines)
     repeats.flush()  # nothing more held back
     assert len(handler.lines) == written
@@ -318,4 +319,4 @@ def test_judge_serve_log_is_bounded(tmp_path: Path) -> None:
         output, _ = process.communicate(timeout=30)
     refused = [line for line in output.splitlines() if "refused recipient" in line]
     assert len(refused) == 11, output
-    assert refused[-1].endswith("INFO refused recipient %s from %s ... 20 similar lines suppressed")
+    assert "INFO 20 similar lines suppressed, such as: refused recipient victim10@example.net from" in refused[-1]

@@ -103,11 +103,6 @@ def test_judge_publish_writes_every_game_or_one(played: Played, capsys: pytest.C
     assert (played.root / "games" / "webgame" / "W1901A.html").exists()
 
 
-def test_judge_web_says_when_nothing_is_published(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["web", "--data-dir", str(tmp_path), "--port", "0"]) == 1
-    assert "run `judge publish`" in capsys.readouterr().err
-
-
 # --- connections (22.9) --------------------------------------------------------------------------
 
 
@@ -236,3 +231,28 @@ def test_22_9_the_server_survives_a_connection_that_errors(tmp_path: Path, monke
         with connect(port, "127.0.0.4") as client:
             assert get(client).startswith(b"HTTP/1.0 200 ")
     assert "web 127.0.0.2: the request failed" in caplog.text and "RuntimeError: boom" in caplog.text
+
+
+def test_24_8_judge_web_serves_a_placeholder_until_the_judge_publishes(tmp_path: Path) -> None:
+    """A fresh install has no pages yet: `judge web` serves a placeholder index (its unit used to
+    fail and restart every 5 s), then the judge's own index once it is written."""
+    server = subprocess.Popen([sys.executable, "-c", SERVE, "web", "--port", "0", "--data-dir", str(tmp_path)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None and server.stderr is not None
+        assert "nothing is published" in server.stderr.readline()
+        line = server.stdout.readline()
+        assert line.startswith("serving "), line
+        address = line.split(" at ", 1)[1].strip()
+        status, headers, body = fetch(address)
+        assert status == 200 and b"<h1>Payola games</h1>" in body and headers["Content-Security-Policy"]
+        assert fetch(f"{address}games/x/index.html")[0] == 404
+        (tmp_path / "web").mkdir()
+        (tmp_path / "web" / "index.html").write_text("<h1>the judge's own</h1>")
+        assert fetch(address)[2] == b"<h1>the judge's own</h1>"
+    finally:
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=30) == 0
+        for stream in (server.stdout, server.stderr):
+            if stream:
+                stream.close()

@@ -335,7 +335,7 @@ class Conversation:
         self.session.flush()
         if game.state == "active" and game.phase and lifecycle.complete(self.session, game, self.active_position(),
                                                                         self.seats(game)):
-            lifecycle.process_phase(self.session, game, self.settings, self.now)
+            lifecycle.process_phase(self.session, game, self.settings, self.now, cause="all submitted")
 
 
 def reply_subject(mail: InboundMail) -> str:

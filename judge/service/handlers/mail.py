@@ -25,9 +25,10 @@ is rolled back, it is marked ``quarantined`` with its error, the sender gets a s
 (never a traceback), and the game master of the game it signs on to (or the judge's admin) is
 told; then the next mail is applied.  Only the database itself failing (it cannot be reached,
 or a concurrent transaction got in the way: ``RETRIED``) is tried again a few times first, and
-if even quarantining fails the mail stays ``new`` for the next pass.  The public pages of the
-games a mail touched are brought up to date after its transaction commits, so a page never
-shows a change undone.
+if even quarantining fails the mail stays ``new`` for the next pass.  A mail another process
+settled first is reported as such ("already done, by another process"), so two judges never
+both log it done.  The public pages of the games a mail touched are brought up to date after
+its transaction commits, so a page never shows a change undone.
 
 Passwords.  Once a mail is settled its stored copy keeps no password (`judge.mail.redact`),
 and nothing the judge sends carries one from it: the mail's subject is masked before anything
@@ -37,7 +38,10 @@ players, and a masked word there would tell them what the password is.  The raw 
 the password was written to disk before, so after a run that redacted one the SQLite WAL is
 written back into the database and truncated (`Database.checkpoint`), without waiting if the
 database is busy; with ``secure_delete`` (`judge.store.database`) the overwritten row leaves
-nothing behind.
+nothing behind.  The one exception is a quarantined mail: it stays whole until the operator
+applies it again (``judge quarantine retry``, once the cause is fixed: its sign-ons need their
+passwords) or drops it (``judge quarantine drop``), and at most ``quarantine_days``: then the
+deadline clock masks it (`mask_old_quarantine`).
 """
 
 from __future__ import annotations
@@ -172,8 +176,7 @@ def _apply_in(session: Session, settings: Settings, mail_id: int, now: datetime)
     """Claim and apply one mail of a run (in a savepoint), or quarantine it (in another)."""
     claimed = _claim(session, mail_id)  # before any savepoint: it opens the transaction
     if claimed is None:
-        row = session.get(InboundRow, mail_id)
-        return Settled(row.status if row else "missing", set(), False)
+        return Settled(_settled_elsewhere(session, mail_id), set(), False)
     try:
         with session.begin_nested():
             return _settle(session, settings, claimed, now)
@@ -190,9 +193,14 @@ def _apply(db: Database, settings: Settings, mail_id: int, now: datetime) -> Set
     with db.transaction() as session:
         claimed = _claim(session, mail_id)
         if claimed is None:
-            row = session.get(InboundRow, mail_id)
-            return Settled(row.status if row else "missing", set(), False)
+            return Settled(_settled_elsewhere(session, mail_id), set(), False)
         return _settle(session, settings, claimed, now)
+
+
+def _settled_elsewhere(session: Session, mail_id: int) -> str:
+    """What became of a mail this process could not claim: another process applied it first."""
+    row = session.get(InboundRow, mail_id)
+    return f"already {row.status}, by another process" if row is not None else "missing"
 
 
 class Claimed(NamedTuple):
@@ -215,7 +223,7 @@ _SETTLE = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"))
 _APPLIED_BEFORE = select(InboundRow.id).where(InboundRow.message_id == bindparam("message_id"),
                                               InboundRow.digest == bindparam("digest"),
                                               InboundRow.id != bindparam("mail_id"),
-                                              InboundRow.status.in_(("done", "automatic", "quarantined")))
+                                              InboundRow.status.in_(("done", "automatic", "quarantined", "dropped")))
 
 
 def _claim(session: Session, mail_id: int) -> Claimed | None:
@@ -340,8 +348,26 @@ def _mark_quarantined(session: Session, mail_id: int, now: datetime, reason: str
     row.status, row.error, row.processed_at = "quarantined", reason, now
     mail, secrets = _read(row.raw, row.envelope_from)
     row.message_id, row.digest = mail.message_id, digest(mail, masker(secrets))  # a later copy of it is a duplicate
-    row.raw = redact(row.raw, secrets)
-    return row
+    return row  # kept whole (passwords too) for `judge quarantine retry`; masked by retry, drop or age
+
+
+def mask_old_quarantine(db: Database, settings: Settings, now: datetime) -> int:
+    """Mask the passwords of the mail quarantined more than ``quarantine_days`` ago that nobody
+    retried or dropped (the deadline clock runs this); how many it masked.  A quarantined mail
+    is the one stored copy allowed to keep its passwords, and only until then."""
+    since = now - timedelta(days=settings.quarantine_days)
+    masked = 0
+    with db.transaction() as session:
+        for row in session.scalars(select(InboundRow).where(InboundRow.status == "quarantined",
+                                                            InboundRow.processed_at < since)):
+            _, secrets = _read(row.raw, row.envelope_from)
+            redacted = redact(row.raw, secrets)
+            if redacted != row.raw:
+                row.raw, masked = redacted, masked + 1
+    if masked:
+        log.info("passwords masked in %d mail(s) quarantined over %g days ago", masked, settings.quarantine_days)
+        db.checkpoint()
+    return masked
 
 
 def _tell_of_quarantine(session: Session, settings: Settings, row: InboundRow, now: datetime, reason: str) -> None:
@@ -350,14 +376,18 @@ def _tell_of_quarantine(session: Session, settings: Settings, row: InboundRow, n
         queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
               in_reply_to=mail.message_id, references=mail.references,
               body=render("failure", settings=settings))
-    game = None
-    for line in mail.lines:  # the game the mail signs on to, read line by line: the mail may not parse
-        with contextlib.suppress(Exception):
-            command = cmd.parse_lines([line])[0].command
-            if isinstance(command, cmd.SignOn):
-                game = session.scalar(select(Game).where(Game.name == command.game))
-                break
+    game = game_signed_on(session, mail)
     to = game.gm_address if game is not None else settings.admin_address
     queue(session, settings, to=to, subject=f"Mail {row.id} quarantined", kind="notice", now=now,
           game_id=game.id if game else None,
           body=render("quarantined", row=row, mail=mail, reason=reason, game=game, settings=settings))
+
+
+def game_signed_on(session: Session, mail: InboundMail) -> Game | None:
+    """The game a mail signs on to, read line by line (the mail may not parse); None if none."""
+    for line in mail.lines:
+        with contextlib.suppress(Exception):
+            command = cmd.parse_lines([line])[0].command
+            if isinstance(command, cmd.SignOn):
+                return session.scalar(select(Game).where(Game.name == command.game))
+    return None

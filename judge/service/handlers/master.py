@@ -70,7 +70,7 @@ def process(talk: Conversation, text: str, _: cmd.Process) -> None:
     game = talk.context.game
     assert game is not None
     try:
-        processed = lifecycle.process_phase(talk.session, game, talk.settings, talk.now)
+        processed = lifecycle.process_phase(talk.session, game, talk.settings, talk.now, cause="master's PROCESS")
     except lifecycle.GameError as exc:
         talk.echo(text, "error", str(exc))
         return
@@ -172,7 +172,7 @@ def preview(talk: Conversation, text: str, _: cmd.Preview) -> None:
     mark = talk.session.scalar(select(func.max(Outbox.id))) or 0
     savepoint = talk.session.begin_nested()
     try:
-        lifecycle.process_phase(talk.session, game, talk.settings, talk.now)
+        lifecycle.process_phase(talk.session, game, talk.settings, talk.now, cause="master's PREVIEW")  # rolled back
         talk.session.flush()
         chart = talk.session.scalar(select(Outbox.body).where(Outbox.id > mark, Outbox.kind == "chart")) or ""
     finally:

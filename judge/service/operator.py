@@ -1,0 +1,479 @@
+"""The operator's commands: what a game master running the judge does by hand, without SQL.
+
+``judge status`` (a monitoring check: exit status 1 when something needs attention), ``judge
+queue`` and ``judge resend`` (the outgoing mail), ``judge quarantine`` (mail that could not be
+applied: list, show, retry, drop), ``judge db`` (the schema's version, upgrade, one step down),
+and, in `judge.service.backup`, ``judge backup``, ``judge restore`` and ``judge copy-db``.
+
+Rules every command here keeps:
+
+- None changes the schema except ``judge db upgrade`` and ``judge db downgrade``: a command run
+  by hand beside a judge of the previous release must not migrate the database under it.  A
+  database whose schema is not this judge's is refused with what to do (`open_current`).
+- None runs as root on a data directory that belongs to another user (`refuse_root`): root's
+  files there (an SQLite database's -wal and -shm, a page, a Maildir entry) would break the
+  judge's own writes.  The README writes each command as the judge's user (``runuser -u
+  payola -- judge ...``).
+- Nothing that could lose a player's last word: ``judge serve`` and ``judge tick`` hold the data
+  directory's lock (`data_dir_lock`) shared while they run, and what replaces the data
+  (``judge restore``, ``judge db downgrade``, ``judge copy-db`` from this judge's SQLite files)
+  takes it alone or refuses to start; a mail is re-sent or re-applied only when asked by its
+  number (or ``--all`` for the outgoing mail), and a quarantined mail that a later one may have
+  replaced is re-applied only with ``--force``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import pwd
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from sqlalchemy import func, make_url, select
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
+
+from judge.commands.parse import password_words
+from judge.mail.inbound import parse_mail
+from judge.mail.redact import MASK, redact
+from judge.service.app import utcnow
+from judge.service.config import ConfigError, Settings
+from judge.service.handlers import process_mail
+from judge.service.handlers.mail import game_signed_on
+from judge.service.intake import intake_path, untaken
+from judge.service.sender import deliver_pending, transport_for
+from judge.store.database import Database, downgrade, newest_version, schema_version, upgrade
+from judge.store.models import Game, Heartbeat, InboundMail, Outbox, PhaseRow
+
+LOCK_FILE = "judge.lock"
+OUTBOX_STATES = ("pending", "sending", "failed", "sent")
+
+
+class OperatorError(Exception):
+    """A command that cannot be carried out as asked; the message says why and what to do."""
+
+
+# -- safety ----------------------------------------------------------------------------------------
+
+
+def refuse_root(settings: Settings) -> None:
+    """Refuse to work as root on a data directory (or SQLite database) owned by another user."""
+    if os.geteuid() != 0:
+        return
+    database = make_url(settings.database_url)
+    paths = [settings.data_dir]
+    if database.get_backend_name() == "sqlite" and database.database and not database.database.startswith("file:"):
+        paths.append(Path(database.database))
+    for path in paths:
+        try:
+            owner = path.stat().st_uid
+        except OSError:
+            continue
+        if owner != 0:
+            name = _user_name(owner)
+            raise ConfigError(f"you are root and {path} belongs to {name}: files written now would be root's and the "
+                              f"judge could not write them any more. Run it as {name}: runuser -u {name} -- judge ...")
+
+
+def _user_name(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
+
+
+@contextmanager
+def data_dir_lock(folder: Path, *, alone: bool) -> Iterator[None]:
+    """The data directory's lock: shared by ``judge serve`` and ``judge tick`` while they run (they
+    wait for a restore to end), taken ``alone`` by what replaces the data, which refuses to
+    start while the judge runs here.  Only a judge on this machine and data directory is seen."""
+    folder.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB if alone else fcntl.LOCK_SH)
+        except BlockingIOError:
+            raise OperatorError(f"the judge is running on {folder} (judge serve or judge tick): stop it first "
+                                "(systemctl stop judge judge-tick.timer)") from None
+        yield
+    finally:
+        os.close(descriptor)
+
+
+def open_current(settings: Settings) -> Database:
+    """The judge's database, if its schema is this judge's; never migrates it (see the header)."""
+    db = _existing(settings)
+    with db.engine.connect() as connection:
+        version = schema_version(connection)
+    newest = newest_version()
+    if version != newest:
+        db.engine.dispose()
+        if version is None:
+            raise OperatorError(f"{shown_url(settings)} has no judge schema yet: start the judge, or judge db upgrade")
+        raise OperatorError(f"{shown_url(settings)} has schema {version}; this judge's is {newest}: "
+                            "judge db upgrade (after a backup), or use the judge that matches it")
+    return db
+
+
+def _existing(settings: Settings) -> Database:
+    """The judge's database, refused if it is an SQLite file that is not there (opening it would
+    make an empty one: a wrong --config or --data-dir)."""
+    url = make_url(settings.database_url)
+    if url.get_backend_name() == "sqlite" and url.database and not url.database.startswith("file:") \
+            and not Path(url.database).is_file():
+        raise OperatorError(f"there is no database at {url.database}: are --config or --data-dir right?")
+    return Database(settings.database_url)
+
+
+def shown_url(settings: Settings) -> str:
+    """The database's URL without its password."""
+    return make_url(settings.database_url).render_as_string(hide_password=True)
+
+
+# -- judge db --------------------------------------------------------------------------------------
+
+
+def db_version(settings: Settings) -> tuple[list[str], int]:
+    """``judge db version``: the schema's version and this judge's; status 1 when they differ."""
+    db = _existing(settings)
+    try:
+        with db.engine.connect() as connection:
+            version = schema_version(connection)
+    finally:
+        db.engine.dispose()
+    newest = newest_version()
+    lines = [f"database {shown_url(settings)}: schema {version or 'none'}; this judge's newest: {newest}"]
+    if version != newest:
+        lines.append("run judge db upgrade (after judge backup), or start the judge: it upgrades at start")
+    return lines, 0 if version == newest else 1
+
+
+def db_upgrade(settings: Settings) -> list[str]:
+    """``judge db upgrade``: the schema to this judge's newest (what a start does)."""
+    refuse_root(settings)
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    db = Database(settings.database_url)
+    try:
+        before, after = upgrade(db.engine)
+    finally:
+        db.engine.dispose()
+    if before == after:
+        return [f"schema {after}: already this judge's newest"]
+    return [f"database upgraded from {before or 'nothing'} to {after}"]
+
+
+def db_downgrade(settings: Settings, confirmed: bool) -> tuple[list[str], int]:
+    """``judge db downgrade --yes``: the schema one migration down, the judge stopped; without
+    ``--yes``, what it would do."""
+    refuse_root(settings)
+    db = _existing(settings)
+    try:
+        with db.engine.connect() as connection:
+            version = schema_version(connection)
+        if version is None:
+            return ["the database has no schema: nothing to take down"], 1
+        if not confirmed:
+            return [f"this takes schema {version} one migration down, dropping what that migration added; back up "
+                    "first (judge backup DIR), stop the judge, then: judge db downgrade --yes"], 1
+        with data_dir_lock(settings.data_dir, alone=True):
+            before, after = downgrade(db.engine)
+    finally:
+        db.engine.dispose()
+    return [f"database downgraded from {before} to {after or 'nothing'}; install the release that has schema "
+            f"{after} before starting the judge again (this one would upgrade it at start)"], 0
+
+
+# -- judge queue, judge resend ---------------------------------------------------------------------
+
+
+def queue_lines(db: Database, now: datetime, state: str | None, limit: int) -> list[str]:
+    """``judge queue``: the outgoing mail by state, then the rows of ``state`` (default: every row
+    not yet sent; ``deferred``: pending rows waiting for their next try), oldest first."""
+    with db.transaction() as session:
+        counts = dict(session.execute(select(Outbox.status, func.count()).group_by(Outbox.status)).all())
+        deferred = session.scalar(select(func.count()).select_from(Outbox)
+                                  .where(Outbox.status == "pending", Outbox.next_attempt_at > now)) or 0
+        query = select(Outbox).order_by(Outbox.id)
+        if state == "deferred":
+            query = query.where(Outbox.status == "pending", Outbox.next_attempt_at > now)
+        elif state in OUTBOX_STATES:
+            query = query.where(Outbox.status == state)
+        elif state is None:
+            query = query.where(Outbox.status != "sent")
+        rows = list(session.scalars(query.limit(limit)))
+    lines = [", ".join(f"{counts.get(name, 0)} {name}" + (f" ({deferred} deferred)" if name == "pending" else "")
+                       for name in OUTBOX_STATES)]
+    for row in rows:
+        when = f"next try {row.next_attempt_at:%Y-%m-%d %H:%M}" if row.status == "pending" and row.next_attempt_at \
+            else f"sent {row.sent_at:%Y-%m-%d %H:%M}" if row.sent_at else ""
+        lines.append(f"{row.id:>7} {row.status:<8} {row.attempts:>2} tries  queued {row.created_at:%Y-%m-%d %H:%M}"
+                     f"  {when}".rstrip())
+        lines.append(f"        to {row.recipient}: {row.subject}")
+        if row.last_error:
+            lines.append(f"        last error: {' '.join(row.last_error.split())}")
+    if len(rows) == limit:
+        lines.append(f"(the first {limit}; --limit for more)")
+    return lines
+
+
+def resend(db: Database, settings: Settings, ids: Sequence[int], every: bool, again: bool,
+           now: datetime) -> tuple[list[str], int]:
+    """``judge resend N ...`` or ``--all`` (every mail not yet sent: failed, or waiting for its next
+    try): due at once, with the back-off started afresh, then sent; a row already sent only with
+    ``again`` (a second copy)."""
+    lines, status = [], 0
+    with db.transaction() as session:
+        if every:
+            rows = list(session.scalars(select(Outbox).where(Outbox.status.in_(("failed", "pending")))
+                                        .order_by(Outbox.id)))
+        else:
+            rows = []
+            for row_id in ids:
+                row = session.get(Outbox, row_id)
+                if row is None:
+                    lines.append(f"outbox {row_id}: there is no such mail")
+                elif row.status == "sending":
+                    lines.append(f"outbox {row_id}: being handed over right now; see judge queue in a minute")
+                elif row.status == "sent" and not again:
+                    lines.append(f"outbox {row_id}: sent {row.sent_at:%Y-%m-%d %H:%M}; --again sends a second copy")
+                else:
+                    rows.append(row)
+            status = 1 if len(rows) < len(ids) else 0
+        for row in rows:
+            row.status, row.next_attempt_at, row.attempts = "pending", None, 0
+        chosen = [row.id for row in rows]
+    if not chosen:
+        return lines + (["nothing to send again"] if every else []), status
+    deliver_pending(db, settings, transport_for(settings), now)
+    with db.transaction() as session:
+        for row in session.scalars(select(Outbox).where(Outbox.id.in_(chosen)).order_by(Outbox.id)):
+            error = f": {' '.join(row.last_error.split())}" if row.status != "sent" and row.last_error else ""
+            lines.append(f"outbox {row.id} to {row.recipient}: {row.status}{error}")
+    return lines, status
+
+
+# -- judge quarantine ------------------------------------------------------------------------------
+
+
+def quarantine_lines(db: Database) -> list[str]:
+    """``judge quarantine``: the mail set aside, oldest first."""
+    with db.transaction() as session:
+        rows = list(session.scalars(select(InboundMail).where(InboundMail.status == "quarantined")
+                                    .order_by(InboundMail.id)))
+        lines = []
+        for row in rows:
+            mail = parse_mail(row.raw, envelope_from=row.envelope_from)
+            lines.append(f"{row.id:>7}  received {row.received_at:%Y-%m-%d %H:%M}  from {mail.sender or '(none)'}: "
+                         f"{mail.subject or '(no subject)'}")
+            lines.append(f"         {' '.join((row.error or '').split())[:200]}")
+    return lines or ["no mail is quarantined"]
+
+
+def quarantine_show(db: Database, mail_id: int) -> list[str]:
+    """``judge quarantine show N``: a quarantined mail as read (its passwords masked), its error,
+    and what retrying it would meet (`_retry_doubts`)."""
+    with db.transaction() as session:
+        row = _quarantined(session.get(InboundMail, mail_id), mail_id)
+        mail = parse_mail(row.raw, envelope_from=row.envelope_from)
+        shown = parse_mail(redact(row.raw, password_words(mail.lines)), envelope_from=row.envelope_from)
+        lines = [f"mail {row.id}, received {row.received_at:%Y-%m-%d %H:%M} UTC, quarantined "
+                 f"{row.processed_at:%Y-%m-%d %H:%M} UTC" if row.processed_at else f"mail {row.id}",
+                 f"From: {mail.sender or '(none)'} (envelope {row.envelope_from or '<>'})",
+                 f"Subject: {mail.subject}", "", *shown.lines, "", f"Error: {row.error}"]
+        doubts = _retry_doubts(session, row)
+    lines += [f"Before retrying: {doubt}" for doubt in doubts]
+    lines.append(f"judge quarantine retry {row.id}{' --force' if doubts else ''} applies it now; "
+                 f"judge quarantine drop {row.id} sets it aside for good")
+    return lines
+
+
+def quarantine_retry(db: Database, settings: Settings, mail_id: int, force: bool,
+                     now: datetime) -> tuple[list[str], int]:
+    """``judge quarantine retry N``: apply a quarantined mail again, as if it had just arrived
+    (after the cause was fixed); refused, unless ``force``, when `_retry_doubts` finds any."""
+    with db.transaction() as session:
+        row = _quarantined(session.get(InboundMail, mail_id), mail_id)
+        doubts = _retry_doubts(session, row)
+        if doubts and not force:
+            return [*doubts, f"judge quarantine retry {mail_id} --force applies it all the same"], 1
+        row.status, row.processed_at = "new", None
+    status = process_mail(db, settings, mail_id, now)
+    sent = deliver_pending(db, settings, transport_for(settings), now)
+    return [f"mail {mail_id} {status}; {sent} mail(s) sent"], 0 if status == "done" else 1
+
+
+def quarantine_drop(db: Database, mail_id: int) -> list[str]:
+    """``judge quarantine drop N``: never apply it; its stored copy loses its passwords."""
+    with db.transaction() as session:
+        row = _quarantined(session.get(InboundMail, mail_id), mail_id)
+        mail = parse_mail(row.raw, envelope_from=row.envelope_from)
+        row.raw = redact(row.raw, password_words(mail.lines))
+        row.status = "dropped"
+    return [f"mail {mail_id} dropped: it will not be applied; its passwords are masked"]
+
+
+def _quarantined(row: InboundMail | None, mail_id: int) -> InboundMail:
+    if row is None or row.status != "quarantined":
+        raise OperatorError(f"mail {mail_id} is not quarantined" + (f" (it is {row.status})" if row else ""))
+    return row
+
+
+def _retry_doubts(session: Session, row: InboundMail) -> list[str]:
+    """Why applying a quarantined mail now might not be what its sender meant: its passwords were
+    masked (quarantined before 0.2.0), its sender has had mail applied since (which it may
+    contradict), or the phase it was meant for has been processed."""
+    doubts = []
+    mail = parse_mail(row.raw, envelope_from=row.envelope_from)
+    if any(MASK in line.split() for line in mail.lines):
+        doubts.append("its passwords were masked when it was set aside, so its sign-ons will fail; "
+                      "ask its sender to send it again instead")
+    if row.envelope_from:
+        later = session.scalar(select(func.count()).select_from(InboundMail).where(
+            InboundMail.id > row.id, InboundMail.envelope_from == row.envelope_from, InboundMail.status == "done"))
+        if later:
+            doubts.append(f"{later} later mail(s) from {row.envelope_from} were applied since; this one would "
+                          "come after them (an older sheet would replace a newer one)")
+    game = game_signed_on(session, mail)
+    if game is not None and game.phase is not None:
+        opened = session.scalar(select(PhaseRow.opened_at).where(PhaseRow.game_id == game.id,
+                                                                 PhaseRow.name == game.phase))
+        if opened is not None and opened > row.received_at:
+            doubts.append(f"{game.name} is now in {game.phase}, which began after the mail came: it would count "
+                          f"for {game.phase}")
+    return doubts
+
+
+# -- judge status ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How old things may get before ``judge status`` calls them a problem."""
+
+    outbox: timedelta = timedelta(hours=1)  # a mail not yet handed over
+    inbound: timedelta = timedelta(minutes=10)  # a mail stored but not applied
+    tick: timedelta = timedelta(minutes=15)  # since the deadline clock last ran
+    due: timedelta = timedelta(minutes=15)  # a game whose moment has come but no tick has seen to
+
+
+def status(db: Database, settings: Settings, now: datetime, limits: Limits) -> tuple[list[str], int]:
+    """``judge status``: what a game master (or a monitoring check) wants to know; exit status 1
+    when something is wrong (each such line starts with PROBLEM)."""
+    problems: list[str] = []
+    with db.transaction() as session:
+        tick = session.get(Heartbeat, "tick")
+        last_in = session.scalar(select(func.max(InboundMail.received_at)))
+        inbound = dict(session.execute(select(InboundMail.status, func.count()).group_by(InboundMail.status)).all())
+        oldest_new = session.scalar(select(func.min(InboundMail.received_at)).where(InboundMail.status == "new"))
+        outbox = dict(session.execute(select(Outbox.status, func.count()).group_by(Outbox.status)).all())
+        oldest_out = session.scalar(select(func.min(Outbox.created_at)).where(Outbox.status.in_(("pending",
+                                                                                                "sending"))))
+        last_out = session.scalar(select(func.max(Outbox.sent_at)))
+        games = dict(session.execute(select(Game.state, func.count()).group_by(Game.state)).all())
+        due = [(name, when) for name, when in session.execute(
+            select(Game.name, Game.next_due).where(Game.state == "active", Game.next_due <= now)
+            .order_by(Game.next_due)) if when is not None]
+        taken = untaken(path, session.connection()) if (path := intake_path(db.url)) and path.exists() else []
+    lines = [f"judge@{settings.domain}, database {shown_url(settings)}, schema {newest_version()}"]
+    if tick is None:
+        lines.append("deadline clock: has never run")
+        problems.append("the deadline clock has never run: is judge serve (or the judge-tick timer) running?")
+    else:
+        lines.append(f"deadline clock: last ran {_ago(now, tick.at)} ({tick.by})")
+        if now - tick.at > limits.tick:
+            problems.append(f"the deadline clock has not run for {_ago(now, tick.at)}")
+    newest_in = max([received for _, _, received in taken] + ([last_in] if last_in else []), default=None)
+    lines.append(f"last mail in: {_ago(now, newest_in) if newest_in else 'none yet'}; last mail out: "
+                 f"{_ago(now, last_out) if last_out else 'none yet'}")
+    lines.append("mail in: " + (", ".join(f"{count} {name}" for name, count in sorted(inbound.items())) or "none")
+                 + (f"; {len(taken)} in the intake, not yet taken in" if taken else ""))
+    waiting_since = min([received for _, _, received in taken] + ([oldest_new] if oldest_new else []), default=None)
+    if waiting_since is not None and now - waiting_since > limits.inbound:
+        problems.append(f"mail has been waiting to be applied for {_ago(now, waiting_since, False)}: "
+                        "is judge serve running?")
+    lines.append("mail out: " + ", ".join(f"{outbox.get(name, 0)} {name}" for name in OUTBOX_STATES)
+                 + (f"; oldest not yet sent queued {_ago(now, oldest_out)}" if oldest_out else ""))
+    if oldest_out is not None and now - oldest_out > limits.outbox:
+        problems.append(f"mail has been waiting to go out for {_ago(now, oldest_out, False)}: see judge queue")
+    lines.append("games: " + (", ".join(f"{count} {name}" for name, count in sorted(games.items())) or "none"))
+    if due:
+        lines.append("games due now: " + ", ".join(f"{name} (since {_ago(now, when)})" for name, when in due))
+        late = [name for name, when in due if now - when > limits.due]
+        if late:
+            problems.append(f"games due for over {limits.due.total_seconds() / 60:g} minutes: {', '.join(late)}")
+    if inbound.get("quarantined"):
+        lines.append(f"{inbound['quarantined']} quarantined mail(s): see judge quarantine")
+    if not problems:
+        return [*lines, "OK"], 0
+    return lines + [f"PROBLEM: {problem}" for problem in problems], 1
+
+
+def _ago(now: datetime, then: datetime, suffix: bool = True) -> str:
+    """``then`` as a UTC time and how long ago: ``2026-01-05 12:00 UTC (3 min ago)``."""
+    minutes = max(0, int((now - then).total_seconds() // 60))
+    span = f"{minutes} min" if minutes < 120 else f"{minutes // 60} h" if minutes < 2880 else f"{minutes // 1440} days"
+    return f"{then:%Y-%m-%d %H:%M} UTC ({span} ago)" if suffix else span
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+
+def main(args: argparse.Namespace, settings: Settings) -> int:
+    """Run an operator command parsed by `judge.service.cli`; prints its lines, returns its status."""
+    from judge.service import backup
+
+    command = args.command
+    try:
+        if command == "db":
+            if args.action == "version":
+                lines, code = db_version(settings)
+            elif args.action == "upgrade":
+                lines, code = db_upgrade(settings), 0
+            else:
+                lines, code = db_downgrade(settings, args.yes)
+        elif command in ("backup", "restore", "copy-db"):
+            lines, code = backup.main(args, settings)
+        else:
+            refuse_root(settings)
+            db = open_current(settings)
+            try:
+                lines, code = _on_database(args, db, settings)
+            finally:
+                db.engine.dispose()
+    except (OperatorError, ConfigError, OSError) as exc:
+        print(f"judge {command}: {exc}", flush=True)
+        return 1
+    except SQLAlchemyError as exc:  # the database cannot be reached or read: for a monitoring check, worse than 1
+        print(f"judge {command}: the database cannot be used: {' '.join(str(exc).split())[:500]}", flush=True)
+        return 2
+    for line in lines:
+        print(line)
+    return code
+
+
+def _on_database(args: argparse.Namespace, db: Database, settings: Settings) -> tuple[list[str], int]:
+    now = utcnow()
+    if args.command == "status":
+        limits = Limits(outbox=timedelta(minutes=args.max_age))
+        return status(db, settings, now, limits)
+    if args.command == "queue":
+        return queue_lines(db, now, args.state, args.limit), 0
+    if args.command == "resend":
+        if bool(args.ids) == args.all:
+            raise OperatorError("give the numbers of the mails to send again (judge queue lists them), or --all")
+        return resend(db, settings, args.ids, args.all, args.again, now)
+    action = args.action or "list"
+    if action == "list":
+        return quarantine_lines(db), 0
+    if args.number is None:
+        raise OperatorError(f"judge quarantine {action} needs the mail's number (judge quarantine lists them)")
+    if action == "show":
+        return quarantine_show(db, args.number), 0
+    if action == "retry":
+        return quarantine_retry(db, settings, args.number, args.force, now)
+    return quarantine_drop(db, args.number), 0

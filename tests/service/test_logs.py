@@ -1,0 +1,90 @@
+"""The log a game master reads (issue 24 item 5): every phase processed is logged once its change
+is committed, with its cause; routine lines are never cut by the flood filter; a mail another
+process settled first says so."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from judge.service.handlers import receive
+from judge.service.handlers.mail import apply_run
+from judge.service.logs import RepeatFilter
+from tests.service.harness import Judge, raw_mail, two_player_game
+
+GM = "gm@example.org"
+ALICE, BOB = "alice@example.org", "bob@example.org"
+
+
+@pytest.fixture
+def judge(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> Judge:
+    caplog.set_level(logging.INFO, logger="judge")
+    return two_player_game(Judge(tmp_path))
+
+
+def processed(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [record.getMessage() for record in caplog.records if " processed (" in record.getMessage()]
+
+
+def test_24_5_a_phase_processed_because_all_sheets_are_in_is_logged_with_its_cause(
+        judge: Judge, caplog: pytest.LogCaptureFixture) -> None:
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR")
+    assert processed(caplog) == []
+    judge.send(BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - RUH")
+    assert processed(caplog) == ["game g1 S1901M processed (all submitted); next F1901M"]
+
+
+def test_24_5_the_masters_process_and_the_deadline_are_logged_and_a_preview_is_not(
+        judge: Judge, caplog: pytest.LogCaptureFixture) -> None:
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPREVIEW")
+    assert processed(caplog) == []  # processed in a savepoint that is rolled back: it never happened
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPROCESS")
+    judge.later(49)
+    judge.process("g1")
+    assert processed(caplog) == ["game g1 S1901M processed (master's PROCESS); next F1901M",
+                                 "game g1 F1901M processed (deadline); next S1902M"]
+
+
+def test_24_5_a_phase_processed_in_a_mail_that_is_then_quarantined_is_not_logged(
+        judge: Judge, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    from judge.service import lifecycle
+    from judge.service.handlers import conversation
+
+    calls: list[str] = []
+    process_phase = lifecycle.process_phase
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs["cause"])
+        return process_phase(*args, **kwargs)
+
+    def fail_after(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom after the phase")
+
+    monkeypatch.setattr(lifecycle, "process_phase", counted)
+    monkeypatch.setattr(conversation, "reply_subject", fail_after)  # after the commands, before the reply
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPROCESS")
+    assert calls == ["master's PROCESS"] and processed(caplog) == []
+    assert any("quarantined" in record.getMessage() for record in caplog.records)
+
+
+def test_24_5_routine_lines_are_never_cut_by_the_flood_filter() -> None:
+    written: list[str] = []
+    repeats = RepeatFilter(lambda record: written.append(record.getMessage()), burst=3)
+    for number in range(50):
+        record = logging.LogRecord("judge", logging.INFO, "", 0, "mail %s done", (number,), None)
+        if repeats.filter(record):
+            written.append(record.getMessage())
+    assert written == [f"mail {number} done" for number in range(50)]
+    flood = [logging.LogRecord("judge.smtp", logging.INFO, "", 0, "refused recipient %s", (n,), None) for n in range(9)]
+    assert sum(repeats.filter(record) for record in flood) == 3  # what anyone can cause at will is still cut
+
+
+def test_24_5_a_mail_settled_by_another_process_says_so(judge: Judge) -> None:
+    mail_id = receive(judge.db, raw_mail(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR"), judge.now)
+    assert apply_run(judge.db, judge.settings, [mail_id], judge.now) == [(mail_id, "done")]
+    # a second judge's applier reaching the same mail afterwards (two daemons on one database)
+    assert apply_run(judge.db, judge.settings, [mail_id], judge.now) == [
+        (mail_id, "already done, by another process")]

@@ -1,0 +1,153 @@
+"""Moving a judge's data (issue 24 items 2 and 3): ``judge copy-db`` from SQLite to PostgreSQL in
+the middle of a phase, and ``judge backup``, ``judge restore --check`` and ``judge restore``."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from judge.service import lifecycle
+from judge.service.app import apply_stored, open_database
+from judge.service.cli import main
+from judge.service.intake import FileIntake, intake_path
+from judge.store.database import Database
+from judge.store.models import Game, InboundMail, Outbox, Secret, Submission
+from tests.service.harness import Judge, fresh_database_url, raw_mail, two_player_game
+
+GM = "gm@example.org"
+ALICE, BOB = "alice@example.org", "bob@example.org"
+postgresql = pytest.mark.skipif(not os.environ.get("JUDGE_TEST_DATABASE_URL"),
+                                reason="needs a PostgreSQL server: set JUDGE_TEST_DATABASE_URL")
+
+
+def sqlite_judge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Judge:
+    """A judge kept in SQLite (the default install), whatever the test run's database."""
+    with monkeypatch.context() as patch:
+        patch.delenv("JUDGE_TEST_DATABASE_URL", raising=False)
+        return two_player_game(Judge(tmp_path / "data"))
+
+
+def balances(db: Database) -> dict[str, int]:
+    with db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == "g1")).one()
+        return lifecycle.balances(session, game)
+
+
+def sheets(db: Database) -> list[str]:
+    with db.transaction() as session:
+        return list(session.scalars(select(Submission.text).order_by(Submission.id)))
+
+
+def in_the_intake(judge: Judge, sender: str, body: str) -> None:
+    """A mail the daemon's listener stored in its intake and the judge has not taken in yet."""
+    path = intake_path(judge.settings.database_url)
+    assert path is not None
+    intake = FileIntake(path)
+    try:
+        intake.store([(raw_mail(sender, body), sender)], judge.now)
+    finally:
+        intake.close()
+
+
+@postgresql
+def test_24_2_a_game_moved_from_sqlite_to_postgresql_mid_phase_plays_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    judge = sqlite_judge(tmp_path, monkeypatch)
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR")
+    judge.send(BOB, "SIGNON G@g1 bob-pw\nTRANSFER 5 TO FRANCE")
+    in_the_intake(judge, ALICE, "SIGNON F@g1 alice-pw\n3 : A PAR - PIC")  # her last word, not yet taken in
+    before = balances(judge.db)
+    target = fresh_database_url()
+    assert target is not None
+    assert main(["copy-db", "--data-dir", str(judge.settings.data_dir), "--to", target]) == 0
+    out = capsys.readouterr().out
+    assert "every table's rows and every power's balance match" in out and "1 mail(s) from the intake" in out
+    judge.settings = replace(judge.settings, database=target)  # the settings now name PostgreSQL
+    judge.db = open_database(judge.settings)
+    assert balances(judge.db) == before and (before["FRANCE"], before["GERMANY"]) == (48 + 5, 48 - 5)
+    assert [status for _, status in apply_stored(judge.db, judge.settings, judge.now)] == ["done"]
+    assert sheets(judge.db)[-1] == "3 : A PAR - PIC"  # the next sheet, applied on PostgreSQL
+    judge.send(BOB, "SIGNON G@g1 bob-pw\n1 : A MUN - RUH\nWAIT")
+    judge.later(49)
+    assert judge.process("g1") == "g1 S1901M processed; next F1901M"  # the deadline, on PostgreSQL
+    results = judge.last_to(ALICE)
+    assert results.subject == "g1 S1901M results" and "A PAR - PIC" in results.body
+
+
+def test_24_2_copy_db_refuses_a_target_that_holds_anything(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    judge = sqlite_judge(tmp_path, monkeypatch)
+    copy = tmp_path / "copy.db"
+    assert main(["copy-db", "--data-dir", str(judge.settings.data_dir), "--to", str(copy)]) == 0
+    assert "games: 1 active" in capsys.readouterr().out
+    assert main(["copy-db", "--data-dir", str(judge.settings.data_dir), "--to", str(copy)]) == 1
+    assert "is not empty" in capsys.readouterr().out
+    with Database(f"sqlite:///{copy}").transaction() as session:  # the first copy, untouched by the second
+        assert session.scalar(select(func.count()).select_from(Game)) == 1
+        copied_keys = set(session.execute(select(Secret.name, Secret.value)))
+    with judge.db.transaction() as session:  # the source's VERP key, not the copy's own: its bounces still count
+        assert copied_keys == set(session.execute(select(Secret.name, Secret.value)))
+
+
+def test_24_3_a_backup_taken_while_the_judge_runs_is_checked_and_restored(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    judge = two_player_game(Judge(tmp_path / "data"))
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR")
+    on_sqlite = judge.settings.database is None
+    if on_sqlite:
+        in_the_intake(judge, BOB, "SIGNON G@g1 bob-pw\n1 : A MUN - RUH")
+    options = ["--data-dir", str(judge.settings.data_dir)]
+    options += ["--database", judge.settings.database] if judge.settings.database else []
+    assert main(["backup", str(tmp_path / "backups"), *options]) == 0
+    out = capsys.readouterr().out
+    made = next((tmp_path / "backups").iterdir())
+    assert out.startswith(f"backup written to {made}") and "games: 1 active" in out and out.rstrip().endswith("OK")
+    assert main(["restore", "--check", str(made)]) == 0
+    checked = capsys.readouterr().out
+    assert "integrity: ok" in checked and ("1 in the intake" in checked) == on_sqlite
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n3 : A PAR - PIC")  # after the backup: lost by the restore
+    restored_options = options if on_sqlite else ["--data-dir", str(judge.settings.data_dir),
+                                                  "--database", str(fresh_database_url())]
+    assert main(["restore", str(made), *restored_options]) == 0
+    out = capsys.readouterr().out
+    assert "restored" in out
+    settings = judge.settings if on_sqlite else replace(judge.settings, database=restored_options[-1])
+    db = open_database(settings)
+    apply_stored(db, settings, judge.now)
+    assert sheets(db) == ["2 : A PAR - BUR"] + (["1 : A MUN - RUH"] if on_sqlite else [])
+    if on_sqlite:  # the files it replaced were moved aside, not deleted
+        aside = next(judge.settings.data_dir.glob("before-restore-*"))
+        assert (aside / "judge.db").is_file() and f"the files it replaced are in {aside}" in out
+
+
+def test_24_3_a_damaged_backup_fails_its_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    judge = sqlite_judge(tmp_path, monkeypatch)
+    assert main(["backup", str(tmp_path / "backups"), "--data-dir", str(judge.settings.data_dir)]) == 0
+    made = next((tmp_path / "backups").iterdir())
+    data = bytearray((made / "judge.db").read_bytes())
+    data[4096:12288] = b"\xff" * 8192  # pages of the tables, overwritten
+    (made / "judge.db").write_bytes(bytes(data))
+    capsys.readouterr()
+    assert main(["restore", "--check", str(made)]) != 0
+    assert main(["restore", str(made), "--data-dir", str(judge.settings.data_dir)]) != 0  # never restored
+    with judge.db.transaction() as session:
+        assert session.scalar(select(func.count()).select_from(Outbox)) and \
+            session.scalar(select(func.count()).select_from(InboundMail))
+
+
+def test_24_3_backup_keep_deletes_only_the_oldest_and_only_after_a_good_backup(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    judge = sqlite_judge(tmp_path, monkeypatch)
+    folder = tmp_path / "backups"
+    other = folder / "notes"  # not a backup: never deleted
+    other.mkdir(parents=True)
+    for _ in range(3):
+        assert main(["backup", str(folder), "--keep", "2", "--data-dir", str(judge.settings.data_dir)]) == 0
+    made = sorted(path.name for path in folder.iterdir())
+    assert len(made) == 3 and "notes" in made
+    assert "deleted the older backup" in capsys.readouterr().out

@@ -1,0 +1,260 @@
+"""The operator's commands (issue 24 item 4 and the schema's of item 3): the outgoing queue and
+re-sending, quarantined mail, ``judge status`` for monitoring, ``judge db``, and the refusals
+that keep a maintenance command from breaking the running judge (item 6)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic import command
+from sqlalchemy import select, update
+
+from judge.service import operator
+from judge.service.cli import main
+from judge.service.handlers import player as player_module
+from judge.store.database import alembic_config, newest_version
+from judge.store.models import Heartbeat, InboundMail, Outbox, Submission
+from tests.service.harness import Judge, fresh_database_url, two_player_game
+from tests.service.test_sender_edges import Relay
+
+GM = "gm@example.org"
+ALICE, BOB = "alice@example.org", "bob@example.org"
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Judge:
+    return two_player_game(Judge(tmp_path))
+
+
+@pytest.fixture
+def relay() -> Iterator[Relay]:
+    server = Relay(smtputf8=False)
+    yield server
+    server.controller.stop()
+
+
+def options(judge: Judge, *more: str) -> list[str]:
+    settings = judge.settings
+    given = ["--data-dir", str(settings.data_dir)] + (["--database", settings.database] if settings.database else [])
+    return given + list(more)
+
+
+def run(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str]:
+    """``judge ARGUMENTS``, in this process: its exit status and what it printed."""
+    status = main(list(arguments))
+    return status, capsys.readouterr().out
+
+
+def rows(judge: Judge) -> list[tuple[int, str, str | None]]:
+    with judge.db.transaction() as session:
+        return [(r.id, r.status, r.last_error) for r in session.scalars(select(Outbox).order_by(Outbox.id))]
+
+
+# -- the outgoing queue ----------------------------------------------------------------------------------
+
+
+def test_24_4_judge_queue_lists_what_is_not_sent_with_its_last_error_and_resend_sends_it(
+        tmp_path: Path, relay: Relay, capsys: pytest.CaptureFixture[str]) -> None:
+    judge = two_player_game(Judge(tmp_path, relay=f"127.0.0.1:{relay.port}"))
+    relay.refuse = {ALICE: "550 5.1.1 no such user", BOB: "451 4.3.2 try again later"}
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPROCESS")  # results to both players, the GM's answer
+    failed = [row_id for row_id, status, _ in rows(judge) if status == "failed"]  # Alice's results
+    assert failed and all(_recipient(judge, row_id) == ALICE for row_id in failed)
+    status, out = run(capsys, "queue", *options(judge))
+    assert status == 0 and "failed" in out and "last error: 550 5.1.1 no such user" in out
+    assert "last error: 451 4.3.2 try again later" in out and "next try" in out
+    assert "Re: orders" not in out  # sent already: not listed unless asked
+    status, out = run(capsys, "queue", "--state", "failed", *options(judge))
+    assert "451" not in out and out.count("550 5.1.1") == len(failed)
+    relay.refuse = {}  # the address was fixed, the relay is back
+    status, out = run(capsys, "resend", str(failed[0]), *options(judge))
+    assert status == 0 and f"outbox {failed[0]} to {ALICE}: sent" in out
+    assert [status for row_id, status, _ in rows(judge) if row_id == failed[0]] == ["sent"]
+
+
+def _recipient(judge: Judge, row_id: int) -> str:
+    with judge.db.transaction() as session:
+        return session.get_one(Outbox, row_id).recipient
+
+
+def test_24_4_resend_all_sends_every_failed_and_deferred_mail_at_once_and_never_a_sent_one_unasked(
+        tmp_path: Path, relay: Relay, capsys: pytest.CaptureFixture[str]) -> None:
+    judge = two_player_game(Judge(tmp_path, relay=f"127.0.0.1:{relay.port}"))
+    relay.refuse = {ALICE: "550 5.7.1 blocked", BOB: "451 4.7.1 greylisted"}
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nSTATUS")
+    judge.send(BOB, "SIGNON G@g1 bob-pw\nSTATUS")
+    stuck = [row_id for row_id, status, _ in rows(judge) if status != "sent"]
+    sent = [row_id for row_id, status, _ in rows(judge) if status == "sent"]
+    assert stuck and sent
+    status, out = run(capsys, "resend", str(sent[0]), *options(judge))
+    assert status == 1 and "--again sends a second copy" in out
+    relay.refuse = {}
+    status, out = run(capsys, "resend", "--all", *options(judge))  # the deferred ones too, before their next try
+    assert status == 0 and all(f"outbox {row_id} " in out for row_id in stuck)
+    assert all(status == "sent" for _, status, _ in rows(judge))
+    with judge.db.transaction() as session:
+        assert all(row.attempts == 1 for row in session.scalars(select(Outbox).where(Outbox.id.in_(stuck))))
+
+
+# -- quarantined mail ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def poisoned(judge: Judge, monkeypatch: pytest.MonkeyPatch) -> tuple[Judge, int]:
+    """Alice's sheet with an acceptance list, quarantined by a fault (since fixed) in reading lists."""
+    def broken(*args: Any) -> None:
+        raise RuntimeError("a bug in reading acceptance lists")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(player_module, "parse_acceptance", broken)
+        assert judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR\nACCEPT FG") == "quarantined"
+    with judge.db.transaction() as session:
+        return judge, session.scalars(select(InboundMail.id).where(InboundMail.status == "quarantined")).one()
+
+
+def test_24_4_quarantined_mail_is_listed_shown_without_its_password_and_applied_again(
+        poisoned: tuple[Judge, int], capsys: pytest.CaptureFixture[str]) -> None:
+    judge, mail_id = poisoned
+    status, out = run(capsys, "quarantine", *options(judge))
+    assert status == 0 and f"{mail_id} " in out and ALICE in out and "a bug in reading acceptance lists" in out
+    status, out = run(capsys, "quarantine", "show", str(mail_id), *options(judge))
+    assert "SIGNON F@g1 ****" in out and "alice-pw" not in out and "2 : A PAR - BUR" in out
+    assert "Before retrying" not in out
+    status, out = run(capsys, "quarantine", "retry", str(mail_id), *options(judge))
+    assert status == 0 and f"mail {mail_id} done" in out
+    with judge.db.transaction() as session:
+        assert [s.text for s in session.scalars(select(Submission))] == ["2 : A PAR - BUR"]
+        row = session.get_one(InboundMail, mail_id)
+        assert row.status == "done" and b"alice-pw" not in row.raw  # masked once applied, as any mail
+    assert "2 : A PAR - BUR" in judge.last_to(ALICE).body  # her answer, at last
+
+
+def test_24_4_a_quarantined_mail_that_a_later_one_may_replace_is_retried_only_with_force(
+        poisoned: tuple[Judge, int], capsys: pytest.CaptureFixture[str]) -> None:
+    judge, mail_id = poisoned
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n3 : A PAR - PIC", headers={})  # her newer sheet
+    with judge.db.transaction() as session:  # the harness gives no envelope sender: as Postfix would
+        session.execute(update(InboundMail).values(envelope_from=ALICE))
+    status, out = run(capsys, "quarantine", "retry", str(mail_id), *options(judge))
+    assert status == 1 and "later mail(s) from alice@example.org" in out and "--force" in out
+    with judge.db.transaction() as session:
+        assert session.get_one(InboundMail, mail_id).status == "quarantined"
+    status, out = run(capsys, "quarantine", "drop", str(mail_id), *options(judge))
+    assert status == 0
+    with judge.db.transaction() as session:
+        row = session.get_one(InboundMail, mail_id)
+        assert row.status == "dropped" and b"alice-pw" not in row.raw
+    assert run(capsys, "quarantine", "retry", str(mail_id), *options(judge))[0] == 1  # no longer quarantined
+
+
+# -- judge status ----------------------------------------------------------------------------------------
+
+
+def test_24_4_judge_status_is_ok_after_a_tick_and_a_problem_when_mail_waits_too_long(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    now = datetime.now(UTC).replace(tzinfo=None, microsecond=0)  # judge status reads the real clock
+    judge = two_player_game(Judge(tmp_path, now=now))
+    status, out = run(capsys, "status", *options(judge))
+    assert status == 1 and "PROBLEM: the deadline clock has never run" in out
+    with judge.db.transaction() as session:  # what a tick leaves (run_deadlines)
+        session.add(Heartbeat(name="tick", at=now, by="test"))
+    status, out = run(capsys, "status", *options(judge))
+    assert status == 0 and out.rstrip().endswith("OK") and "deadline clock: last ran" in out
+    assert "games: 1 active" in out and "mail out: 0 pending" in out
+    with judge.db.transaction() as session:  # a mail stuck in the queue for two hours
+        session.execute(update(Outbox).where(Outbox.id == 1).values(status="pending",
+                                                                     created_at=now - timedelta(hours=2)))
+    status, out = run(capsys, "status", *options(judge))
+    assert status == 1 and "PROBLEM: mail has been waiting to go out for 2 h" in out
+    assert run(capsys, "status", "--max-age", "180", *options(judge))[0] == 0
+
+
+def test_24_4_judge_status_says_2_when_the_database_cannot_be_used(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = run(capsys, "status", "--database", "postgresql+psycopg://nobody@127.0.0.1:1/none")
+    assert status == 2 and "the database cannot be used" in out
+
+
+# -- judge db --------------------------------------------------------------------------------------------
+
+
+def test_24_3_judge_db_version_downgrade_and_upgrade(judge: Judge, capsys: pytest.CaptureFixture[str]) -> None:
+    newest = newest_version()
+    status, out = run(capsys, "db", "version", *options(judge))
+    assert status == 0 and f"schema {newest}; this judge's newest: {newest}" in out
+    status, out = run(capsys, "db", "downgrade", *options(judge))
+    assert status == 1 and "--yes" in out  # nothing done without it
+    assert run(capsys, "db", "version", *options(judge))[0] == 0
+    status, out = run(capsys, "db", "downgrade", "--yes", *options(judge))
+    assert status == 0 and f"database downgraded from {newest} to " in out
+    status, out = run(capsys, "queue", *options(judge))  # an operator command never migrates: it says what to do
+    assert status == 1 and "judge db upgrade" in out
+    assert run(capsys, "db", "version", *options(judge))[0] == 1
+    status, out = run(capsys, "db", "upgrade", *options(judge))
+    assert status == 0 and out.startswith("database upgraded from ") and out.rstrip().endswith(f"to {newest}")
+
+
+def test_24_3_each_migration_is_logged(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from judge.store.database import Database
+
+    caplog.set_level("INFO", logger="judge")
+    db = Database(fresh_database_url() or f"sqlite:///{tmp_path / 'j.db'}")
+    command.upgrade(_config(db), "0005")
+    db.upgrade()
+    db.upgrade()
+    assert [r.getMessage() for r in caplog.records if "database" in r.getMessage()] == [
+        f"database upgraded from 0005 to {newest_version()}"]
+
+
+def _config(db: Any) -> Any:
+    return alembic_config(db.url)
+
+
+def test_24_3_judges_started_at_once_on_a_fresh_database_both_start(tmp_path: Path) -> None:
+    """Each process upgrades the schema under the database's lock: the second finds it made (on
+    PostgreSQL, two judges' simultaneous CREATE TABLEs used to end in a unique violation)."""
+    url = fresh_database_url() or f"sqlite:///{tmp_path / 'judge.db'}"
+    code = "import sys; from judge.store.database import Database; Database(sys.argv[1]).upgrade()"
+    starts = [subprocess.Popen([sys.executable, "-c", code, url], stderr=subprocess.PIPE, text=True)
+              for _ in range(3)]
+    errors = [start.communicate(timeout=120)[1] for start in starts]
+    assert [start.returncode for start in starts] == [0, 0, 0], errors
+
+
+# -- safety ----------------------------------------------------------------------------------------------
+
+
+def test_24_6_a_command_run_as_root_on_the_judges_data_directory_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    if os.geteuid() == 0:
+        os.chown(data, 65534, 65534)  # the judge's user
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    for arguments in (["tick"], ["status"], ["db", "upgrade"], ["backup", str(tmp_path / "b")]):
+        status = main([*arguments, "--data-dir", str(data)])
+        said = capsys.readouterr()
+        assert status == 1 and "runuser -u " in said.out + said.err, arguments
+    assert list(data.iterdir()) == []  # nothing written there as root
+
+
+def test_24_3_judge_version_prints_the_release(capsys: pytest.CaptureFixture[str]) -> None:
+    import judge
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out.startswith(f"payola-judge {judge.__version__} (")
+    assert judge.__version__ == "0.2.0"
+
+
+def test_24_6_a_restore_is_refused_while_the_judge_runs_on_the_data_directory(tmp_path: Path) -> None:
+    with operator.data_dir_lock(tmp_path, alone=False), pytest.raises(operator.OperatorError, match="stop it first"), \
+            operator.data_dir_lock(tmp_path, alone=True):
+        pass
