@@ -89,7 +89,10 @@ Theory of operation.
    long as no gap to a highest total closes, no spend crosses what its power may spend and
    no kink comes, each a bound linear in the number of cycles; the judge jumps that many
    cycles and decides the round it lands on afresh.  Under eBayola a payment must also keep
-   its runner-up and its refund split over those cycles: more linear bounds.
+   its runner-up and its refund split over those cycles: more linear bounds.  Several powers
+   outbidding each other with amounts that kink at different rounds often make no such
+   cycle (tied totals drift apart), and the rounds then go one at a time: the judge's limits
+   on a sheet (:class:`judge.payola.offers.Limits`) bound how many there can be.
 
 4. *Payment* (5.6, 6.4).  Each line paying for the issued order pays its current amount.
    Under eBayola the winning order costs one more than the best other total (if lower);
