@@ -49,8 +49,11 @@ class Settings:
     max_commands_per_mail: int = 500
     max_password_checks_per_mail: int = 10  # SIGNON, CREATE, JOIN, SET PASSWORD: a scrypt each
     max_press_per_mail: int = 10
-    max_mails_per_mail: int = 50  # mails queued by one mail's commands (press, transfer notices)
-    max_creates_per_day: int = 3
+    max_mails_per_mail: int = 50  # mails queued by one mail's commands (press, notices, the results it causes)
+    max_reply_bytes: int = 5 * 1024 * 1024  # one reply, its attachments included
+    max_phase_changes_per_hour: int = 10  # PROCESS, ROLLBACK and ROLLFORWARD in one game
+    max_creates_per_day: int = 3  # per address
+    max_creates_per_hour: int = 20  # from all addresses together
     max_joins_per_day: int = 10
     judge_name: str = "Payola Judge"  # the display name in the From of the judge's mail
     maps: bool = True  # results mails carry the maps of the phase (PNG and SVG)

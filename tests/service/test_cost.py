@@ -13,11 +13,13 @@ from pathlib import Path
 from alembic import command
 from sqlalchemy import func, select, text
 
+from judge.service.config import Settings
 from judge.service.outbox import message_of
+from judge.service.render import render
 from judge.service.sender import _WITH_FILES
 from judge.store.database import Database, alembic_config
 from judge.store.models import Blob, Outbox, OutboxFile, PhaseRow
-from tests.service.harness import Judge
+from tests.service.harness import Judge, two_player_game
 
 GM = "gm@example.org"
 ALICE = "alice@example.org"
@@ -48,6 +50,56 @@ def master(game: str, lines: str) -> str:
 
 
 # -- 22.2: one mail, thousands of mails and gigabytes ---------------------------------------------
+
+
+def test_22_2_process_500_times_in_one_mail_processes_one_phase(tmp_path: Path) -> None:
+    judge = two_player_game(Judge(tmp_path))
+    before = outbox_rows(judge)
+    judge.send(GM, master("g1", "PROCESS\n" * 499))
+    assert processed(judge) == ["S1901M"]
+    assert outbox_rows(judge) - before == 4  # the results to both players, the chart, the reply
+    reply = judge.last_to(GM).body
+    assert reply.count("OK: S1901M processed; now F1901M") == 1
+    assert reply.count("ERROR: one PROCESS, ROLLBACK or ROLLFORWARD per game in one mail: send it again in a "
+                       "mail of its own") == 498
+
+
+def test_22_2_rollback_and_rollforward_in_a_loop_change_the_phase_once(tmp_path: Path) -> None:
+    judge = two_player_game(Judge(tmp_path))
+    judge.send(GM, master("g1", "PROCESS"))
+    before = outbox_rows(judge)
+    judge.send(GM, master("g1", "ROLLBACK\nROLLFORWARD\n" * 249))
+    reply = judge.last_to(GM).body
+    assert reply.count("OK: rolled back to S1901M") == 1 and "processed again" not in reply
+    assert reply.count("ERROR: one PROCESS, ROLLBACK or ROLLFORWARD per game in one mail") == 497
+    assert processed(judge) == []
+    assert outbox_rows(judge) - before == 3  # the reply, and the rollback told to both players
+
+
+def test_22_2_phase_changes_of_a_game_are_limited_per_hour(tmp_path: Path) -> None:
+    judge = two_player_game(Judge(tmp_path, max_phase_changes_per_hour=3))
+    for word in ("PROCESS", "ROLLBACK", "ROLLFORWARD"):
+        judge.send(GM, master("g1", word))
+        assert "ERROR" not in judge.last_to(GM).body, word
+    judge.later(0.5)
+    judge.send(GM, master("g1", "ROLLBACK"))
+    assert ("ERROR: at most 3 PROCESS, ROLLBACK and ROLLFORWARD an hour in one game: try again after "
+            "2026-01-05 13:00 UTC") in judge.last_to(GM).body
+    assert processed(judge) == ["S1901M"]
+    judge.later(0.5)  # the first of the three was an hour ago
+    judge.send(GM, master("g1", "ROLLBACK"))
+    assert "OK: rolled back to S1901M" in judge.last_to(GM).body
+
+
+def test_22_2_a_process_after_other_mails_fits_in_the_mails_one_mail_may_cause(tmp_path: Path) -> None:
+    judge = two_player_game(Judge(tmp_path, max_mails_per_mail=2))
+    judge.send(GM, master("g1", "BROADCAST\nhello\nENDPRESS\nPROCESS"))  # the broadcast: two mails
+    assert ("ERROR: this mail has already caused 2 mails and the results would be 3 more, over the judge's limit "
+            "of 2 a mail: send PROCESS in a mail of its own") in judge.last_to(GM).body
+    assert processed(judge) == []
+    # A mail's first processing is never refused: however many its results, a game can be processed.
+    judge.send(GM, master("g1", "PROCESS"))
+    assert "OK: S1901M processed" in judge.last_to(GM).body
 
 
 def test_22_2_a_phases_maps_are_stored_once_for_all_who_receive_them(tmp_path: Path) -> None:
@@ -89,3 +141,48 @@ def test_22_2_the_migration_stores_each_attachment_once(tmp_path: Path) -> None:
     message = message_of(row)
     assert b'filename="map.png"' in message and b"cm93IDI=" in message  # "row 2", base64
     command.downgrade(config, "base")
+
+
+# -- 22.6: one mail, minutes of work --------------------------------------------------------------
+
+
+def test_22_6_one_history_summary_map_and_preview_per_mail(tmp_path: Path) -> None:
+    judge = two_player_game(Judge(tmp_path))
+    judge.send(GM, master("g1", "PROCESS"))
+    judge.send(GM, master("g1", "HISTORY g1\nSUMMARY g1\nMAP\nPREVIEW\n" * 3))
+    reply = judge.last_to(GM)
+    for word in ("HISTORY", "SUMMARY", "MAP", "PREVIEW"):
+        assert reply.body.count(f"ERROR: one {word} per mail: send the others in mails of their own") == 2, word
+    assert sorted(reply.attachments) == ["g1-F1901M-preview.txt", "g1-F1901M.png"]
+
+
+def test_22_6_history_sends_at_most_50_phases_and_how_to_ask_for_the_rest(tmp_path: Path) -> None:
+    judge = two_player_game(Judge(tmp_path))
+    for _ in range(56):
+        judge.process("g1", force=True)
+    names = processed(judge)
+    assert len(names) == 56
+    judge.send(ALICE, "HISTORY g1")
+    reply = judge.last_to(ALICE)
+    ask = f"HISTORY g1 {names[50]}-{names[55]}"
+    assert "OK: 50 phase(s) attached as g1-history.txt" in reply.body
+    assert f"at most 50 phases are sent at once: for the 6 after them, {ask}" in reply.body
+    history = reply.attachments["g1-history.txt"][1].decode()
+    assert history.count("Game g1, results of") == 50 and f"results of {names[49]}." in history
+    judge.send(ALICE, ask)
+    rest = judge.last_to(ALICE)
+    assert "6 phase(s) attached" in rest.body and "at most 50" not in rest.body
+    assert rest.attachments["g1-history.txt"][1].decode().count("Game g1, results of") == 6
+
+
+def test_22_6_a_reply_stays_within_its_size_limit(tmp_path: Path) -> None:
+    help_size = len(render("help", settings=Settings()))
+    judge = two_player_game(Judge(tmp_path, max_reply_bytes=help_size * 5 // 2))
+    judge.send(ALICE, "HELP\nHELP\nHELP")
+    body = judge.last_to(ALICE).body
+    assert body.count("Commands (one per line") == 2
+    assert (f"ERROR: not answered: this reply has reached the judge's limit of {help_size * 5 // 2:,} bytes; "
+            "ask again in another mail") in body
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nMAP")  # a map is bigger than that
+    reply = judge.last_to(ALICE)
+    assert "would take this reply over the judge's limit" in reply.body and not reply.attachments

@@ -215,21 +215,31 @@ def observe(talk: Conversation, text: str, command: cmd.Observe) -> None:
 
 @handles(cmd.History, ANYONE)
 def history(talk: Conversation, text: str, command: cmd.History) -> None:
-    """HISTORY: the public results of processed phases, in order (what every player received)."""
+    """HISTORY: the public results of processed phases, in order (what every player received):
+    at most ``HISTORY_PHASES`` of them, then how to ask for the rest, so that one line costs
+    the judge a bounded time and reply (a game may have hundreds of phases)."""
     game = talk.named_game(text, command.game)
     if game is None:
         return
     if _blind_running(game) and not _master_of(talk, game):
         talk.echo(text, "error", "a Blind game's history is published when it ends")
         return
-    rows = [r for r in lifecycle.processed_phases(talk.session, game) if _within(r.name, command.first, command.last)]
-    if not rows:
+    named = [(row_id, name) for row_id, name in lifecycle.processed_names(talk.session, game)
+             if _within(name, command.first, command.last)]
+    if not named:
         talk.echo(text, "info", "", ["no processed phase in that range"])
         return
+    shown, rest = named[:HISTORY_PHASES], named[HISTORY_PHASES:]
+    rows = lifecycle.phases_by_id(talk.session, [row_id for row_id, _ in shown])
     body = "\n\n".join(render("results", game=game, view=views.results_view(r.result["report"], None, None, [], 0),
                                next_phase=None, winner=None, deadline=None, history=True).strip()
                         for r in rows if r.result and "report" in r.result)
-    _answer_long(talk, text, f"{game.name}-history.txt", body, f"{len(rows)} phase(s)")
+    more = ""
+    if rest:  # the first ones, and how to ask for the others
+        more = (f"; at most {HISTORY_PHASES} phases are sent at once: for the {len(rest)} after them, "
+                f"HISTORY {game.name} {rest[0][1]}-{rest[-1][1]}")
+        body += f"\n\n{more[2:]}\n"
+    _answer_long(talk, text, f"{game.name}-history.txt", body, f"{len(shown)} phase(s)", more)
 
 
 @handles(cmd.Summary, ANYONE)
@@ -240,10 +250,8 @@ def summary(talk: Conversation, text: str, command: cmd.Summary) -> None:
         return
     years: list[tuple[str, dict[str, int]]] = []
     hidden = _blind_running(game) and not _master_of(talk, game)  # each power's count is its own
-    for row in [] if hidden else lifecycle.all_phases(talk.session, game):
-        if row.name.startswith("S") and row.name.endswith("M"):
-            counts = {p: len(cs) for p, cs in row.position.get("centers", {}).items()}
-            years.append((row.name[1:5], counts))
+    for name, position in [] if hidden else lifecycle.spring_positions(talk.session, game):
+        years.append((name[1:5], {p: len(cs) for p, cs in position.get("centers", {}).items()}))
     seated = []
     if game.state == "finished" and not lifecycle.rules_of(game).anonymous:
         seated = [(p.power, p.address or "(nobody)") for p in lifecycle.players(talk.session, game) if p.power]
@@ -269,12 +277,17 @@ def _within(name: str, first: str | None, last: str | None) -> bool:
 
 
 LONG = 60  # lines: a longer answer is an attachment, not a body of thousands of lines
+HISTORY_PHASES = 50  # phases one HISTORY sends at most: a longer range is asked for in parts
 
 
-def _answer_long(talk: Conversation, text: str, filename: str, body: str, what: str) -> None:
+def _answer_long(talk: Conversation, text: str, filename: str, body: str, what: str, more: str = "") -> None:
+    """Answer with ``body``: in the reply, or attached if long (and if the reply has room)."""
     lines = body.splitlines()
     if len(lines) <= LONG:
-        talk.echo(text, "info", "", lines)
+        talk.echo(text, "info", more[2:], lines)
+        return
+    attachment = Attachment(filename, "text/plain", body.encode("utf-8"))
+    if talk.attach([attachment]):
+        talk.echo(text, "ok", f"{what} attached as {filename} ({len(lines)} lines){more}")
     else:
-        talk.attachments.append(Attachment(filename, "text/plain", body.encode("utf-8")))
-        talk.echo(text, "ok", f"{what} attached as {filename} ({len(lines)} lines)")
+        talk.echo(text, "error", talk.too_big(len(attachment.data)))
