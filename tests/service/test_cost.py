@@ -7,18 +7,19 @@ the finding it closes; the speeds themselves are measured in bench/abuse_bench.p
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from alembic import command
-from sqlalchemy import func, select, text
+from sqlalchemy import event, func, select, text
 
 from judge.service.config import Settings
 from judge.service.outbox import message_of
 from judge.service.render import render
 from judge.service.sender import _WITH_FILES
 from judge.store.database import Database, alembic_config
-from judge.store.models import Blob, Outbox, OutboxFile, PhaseRow
+from judge.store.models import Blob, Game, Outbox, OutboxFile, PhaseRow
 from tests.service.harness import Judge, two_player_game
 
 GM = "gm@example.org"
@@ -186,3 +187,75 @@ def test_22_6_a_reply_stays_within_its_size_limit(tmp_path: Path) -> None:
     judge.send(ALICE, "SIGNON F@g1 alice-pw\nMAP")  # a map is bigger than that
     reply = judge.last_to(ALICE)
     assert "would take this reply over the judge's limit" in reply.body and not reply.attachments
+
+
+# -- 22.13: games without limit, and every mail paying for all of them ----------------------------
+
+
+def add_games(judge: Judge, count: int, **columns: Any) -> None:
+    """``count`` forming games, created a month ago (no limit counts them), as the store has them."""
+    with judge.db.transaction() as session:
+        session.add_all(Game(name=f"old{n:04d}", variant="standard", options=[], state="forming",
+                             gm_address=f"gm{n}@example.org", gm_password="-", seed=n, settings={},
+                             created_at=judge.now - timedelta(days=30), **columns) for n in range(count))
+
+
+def statements(judge: Judge, sender: str, body: str) -> int:
+    """The SQL statements that applying (and sending the answers of) one mail runs."""
+    count = 0
+
+    def counted(*_: Any) -> None:
+        nonlocal count
+        count += 1
+
+    event.listen(judge.db.engine, "before_cursor_execute", counted)
+    try:
+        judge.send(sender, body)
+    finally:
+        event.remove(judge.db.engine, "before_cursor_execute", counted)
+    return count
+
+
+def test_22_13_a_mail_costs_as_many_queries_among_1000_games_as_among_10(tmp_path: Path) -> None:
+    counts = []
+    for games in (10, 1000):
+        judge = Judge(tmp_path / str(games), web=True)
+        add_games(judge, games)
+        judge.send(GM, "CREATE fresh gm-secret\nLIST fresh")
+        judge.send(ALICE, "JOIN fresh alice-pw")  # the index is written with the new game
+        assert "fresh" in (tmp_path / str(games) / "web" / "index.html").read_text("utf-8")
+        index = (tmp_path / str(games) / "web" / "index.html").stat().st_mtime_ns
+        unchanged = statements(judge, "carol@example.org", "LIST fresh")  # the game's line is the same
+        assert (tmp_path / str(games) / "web" / "index.html").stat().st_mtime_ns == index
+        joined = statements(judge, "dave@example.org", "JOIN fresh dave-pw")  # its line changes: 2 joined
+        assert "2 joined so far" in (tmp_path / str(games) / "web" / "index.html").read_text("utf-8")
+        counts.append((unchanged, joined))
+    assert counts[0] == counts[1]
+
+
+def test_22_13_the_21st_game_created_in_an_hour_from_21_addresses_is_refused(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    for n in range(21):
+        judge.send(f"host{n}@example.org", f"CREATE game{n} pw")
+    assert "game 'game19' created" in judge.last_to("host19@example.org").body
+    assert ("ERROR: the judge takes at most 20 new games an hour, from all addresses together; try again after "
+            "2026-01-05 13:00 UTC") in judge.last_to("host20@example.org").body
+    judge.later(1)
+    judge.send("host20@example.org", "CREATE game20 pw")
+    assert "game 'game20' created" in judge.last_to("host20@example.org").body
+
+
+def test_22_13_list_names_50_games_at_a_time(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    add_games(judge, 60)
+    with judge.db.transaction() as session:
+        hidden = session.scalar(select(Game).where(Game.name == "old0010"))
+        assert hidden is not None
+        hidden.settings = {"unlisted": True}
+    judge.send(ALICE, "LIST")
+    body = judge.last_to(ALICE).body
+    assert body.count(": forming") == 50 and "old0010" not in body and "old0050: forming" in body
+    assert "(and more: LIST FROM old0051 for the next 50)" in body
+    judge.send(ALICE, "LIST FROM old0051")
+    body = judge.last_to(ALICE).body
+    assert body.count(": forming") == 9 and "old0051: forming" in body and "and more" not in body

@@ -5,6 +5,10 @@ CREATE and JOIN are limited per address and day (``max_creates_per_day``,
 mail's From, its Reply-To if any, and the SMTP envelope sender when known all agree);
 otherwise the address it would enrol receives a token and must send ``CONFIRM <token>``
 itself, so that a forged From or Reply-To cannot sign a stranger up for a game's mail.
+
+CREATE is limited per hour too, from all addresses together (``max_creates_per_hour``: anyone
+may create a game, and a new address costs nothing), and LIST names at most ``LIST_PAGE``
+games at a time, read with one query: what a mail costs does not grow with the games.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from judge.service.render import render, when
 from judge.store.models import Game, JoinRequest, Observer, Player
 
 DAY = timedelta(days=1)
+HOUR = timedelta(hours=1)
 JOIN_TOKEN_DAYS = 7  # how long a JOIN waits for its address to confirm
 
 
@@ -42,9 +47,7 @@ def help_(talk: Conversation, text: str, _: cmd.Help) -> None:
 @handles(cmd.ListGames, ANYONE)
 def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
     if command.game is None:
-        games = [g for g in talk.session.scalars(select(Game).order_by(Game.name)) if lifecycle.rules_of(g).listed]
-        talk.echo(text, "info", "", [f"{g.name}: {g.state}" + (f", {g.phase}" if g.phase else "") for g in games]
-                  or ["no games yet"])
+        _list_page(talk, text, command.start)
         return
     game = talk.named_game(text, command.game)
     if game is None:
@@ -72,6 +75,21 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
     talk.echo(text, "info", "", lines)
 
 
+LIST_PAGE = 50  # games one LIST names: the next ones are asked for with LIST FROM name
+_LISTED = Game.settings["unlisted"].as_boolean().is_not(True)  # SET UNLISTED hides a game (`lifecycle.rules_of`)
+
+
+def _list_page(talk: Conversation, text: str, start: str | None) -> None:
+    """The listed games in order of name, from ``start`` on: at most ``LIST_PAGE`` of them,
+    read with one query whatever the number of games, then how to ask for the next ones."""
+    query = select(Game.name, Game.state, Game.phase).where(_LISTED).order_by(Game.name).limit(LIST_PAGE + 1)
+    rows = talk.session.execute(query.where(Game.name >= start) if start else query).all()
+    lines = [f"{name}: {state}" + (f", {phase}" if phase else "") for name, state, phase in rows[:LIST_PAGE]]
+    if len(rows) > LIST_PAGE:
+        lines.append(f"(and more: LIST FROM {rows[LIST_PAGE].name} for the next {LIST_PAGE})")
+    talk.echo(text, "info", "", lines or ["no games yet" if not start else f"no game from '{start}' on"])
+
+
 @handles(cmd.Create, ANYONE)
 def create(talk: Conversation, text: str, command: cmd.Create) -> None:
     shown = masked(text, command.password)
@@ -81,6 +99,13 @@ def create(talk: Conversation, text: str, command: cmd.Create) -> None:
     if (created or 0) >= talk.settings.max_creates_per_day:
         talk.echo(shown, "error", f"at most {talk.settings.max_creates_per_day} games may be created by one address "
                   "in a day; try again tomorrow")
+        return
+    hourly = talk.settings.max_creates_per_hour
+    recent = list(talk.session.scalars(select(Game.created_at).where(Game.created_at > talk.now - HOUR)
+                                       .order_by(Game.created_at.desc()).limit(hourly)))
+    if len(recent) >= hourly:
+        talk.echo(shown, "error", f"the judge takes at most {hourly} new games an hour, from all addresses together; "
+                  f"try again after {when(recent[-1] + HOUR)}")
         return
     if talk.game(command.game) is not None:
         talk.echo(shown, "error", f"a game named '{command.game}' already exists")
