@@ -65,6 +65,21 @@ def test_22_2_process_500_times_in_one_mail_processes_one_phase(tmp_path: Path) 
                        "mail of its own") == 498
 
 
+def test_22_2_one_mail_processes_one_phase_whatever_the_game(tmp_path: Path) -> None:
+    # Each processing draws its maps: a master of ten games would make one mail cost ten.
+    judge = two_player_game(Judge(tmp_path))
+    judge.send(GM, "CREATE g2 gm-secret")
+    judge.send(ALICE, "JOIN g2 alice-pw FRANCE")
+    judge.send(GM, master("g2", "START"))
+    judge.send(GM, master("g1", "PROCESS") + "\n" + master("g2", "PROCESS\nROLLBACK"))
+    reply = judge.last_to(GM).body
+    assert "OK: S1901M processed; now F1901M" in reply
+    assert ("> PROCESS\n  ERROR: one PROCESS or ROLLFORWARD per mail, whatever the game: send it again in a mail "
+            "of its own") in reply
+    assert "> ROLLBACK\n  ERROR: there is no earlier phase to go back to" in reply  # a rollback is no processing
+    assert processed(judge) == ["S1901M"]
+
+
 def test_22_2_rollback_and_rollforward_in_a_loop_change_the_phase_once(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path))
     judge.send(GM, master("g1", "PROCESS"))

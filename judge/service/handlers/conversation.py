@@ -21,8 +21,9 @@ power and observer, and the game master's chart): a PROCESS or ROLLFORWARD is re
 mail has already queued mails and the results would take it over (`judge.service.handlers.master`).
 A mail's first processing is never refused by the budget, so a game of any size can be
 processed, in a mail of its own if need be; each game's phase changes once per mail at most
-(PROCESS, ROLLBACK or ROLLFORWARD, or the processing of the phase the mail completes) and at
-most ``max_phase_changes_per_hour`` times an hour by its master.  The reply, its copies, the
+(PROCESS, ROLLBACK or ROLLFORWARD, or the processing of the phase the mail completes), a
+PROCESS or ROLLFORWARD processes one phase per mail whatever the game, and a master changes
+his game's phase at most ``max_phase_changes_per_hour`` times an hour.  The reply, its copies, the
 notices of changed addresses or passwords and the announcements to a game's players are not
 counted: there is one of each per mail and game, bounded by the game's size.  The game row is
 read ``FOR UPDATE`` (``game``), so every change to one game — mail, deadline, transfer — happens
@@ -152,6 +153,7 @@ class Conversation:
         self.presses = 0
         self.once: set[type] = set()  # the ONCE_PER_MAIL commands read
         self.phase_changed: set[int] = set()  # the games whose phase this mail changed
+        self.processed = False  # whether a PROCESS or ROLLFORWARD of this mail processed a phase
         self.touched: set[str] = set()  # the games this mail looked at
 
     def run(self) -> Refusal | None:

@@ -4,9 +4,11 @@ PROCESS, PAUSE, RESUME, ROLLBACK, DUMMY, TERMINATE.
 Deadlines and durations are bounded (``MAX_DEADLINE_AHEAD``, and durations by the command
 parser), so that no setting can make the deadline arithmetic overflow.  What a game master may
 make the judge do is bounded too, as anyone may create a game (`_may_change_phase`): one
-PROCESS, ROLLBACK or ROLLFORWARD per game and mail, ``max_phase_changes_per_hour`` of them an
-hour per game (the times are kept in the game's settings, ``phase_changes``), and the results
-a processing sends count toward the mail's ``max_mails_per_mail``.
+PROCESS, ROLLBACK or ROLLFORWARD per game and mail, and one PROCESS or ROLLFORWARD per mail
+whatever the game (each processes a phase and draws its maps: a master of ten games would
+otherwise make one mail cost ten), ``max_phase_changes_per_hour`` of them an hour per game (the
+times are kept in the game's settings, ``phase_changes``), and the results a processing sends
+count toward the mail's ``max_mails_per_mail``.
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ def process(talk: Conversation, text: str, _: cmd.Process) -> None:
     except lifecycle.GameError as exc:
         talk.echo(text, "error", str(exc))
         return
-    _changed_phase(talk, results)
+    _changed_phase(talk, "PROCESS", results)
     talk.echo(text, "ok", f"{processed.phase} processed" + (f"; now {processed.next_phase}"
                                                              if processed.next_phase else ""))
 
@@ -92,15 +94,20 @@ def _may_change_phase(talk: Conversation, text: str, word: str) -> int | None:
     """How many mails the change ``word`` (PROCESS, ROLLBACK, ROLLFORWARD) of the signed-on
     game's phase will send, if it may go ahead; None after answering the line why not.
 
-    Once per game and mail; at most ``max_phase_changes_per_hour`` an hour per game; and a
-    processing's results (one mail per played power and observer, and the chart) must fit in
-    what is left of the mail's ``max_mails_per_mail``, unless the mail has queued nothing yet:
-    a mail may always process one phase, whatever the game's size."""
+    Once per game and mail, a processing (PROCESS, ROLLFORWARD) once per mail; at most
+    ``max_phase_changes_per_hour`` an hour per game; and a processing's results (one mail per
+    played power and observer, and the chart) must fit in what is left of the mail's
+    ``max_mails_per_mail``, unless the mail has queued nothing yet: a mail may always process
+    one phase, whatever the game's size."""
     game = talk.context.game
     assert game is not None
     if game.id in talk.phase_changed:
         talk.echo(text, "error", "one PROCESS, ROLLBACK or ROLLFORWARD per game in one mail: send it again in a "
                   "mail of its own")
+        return None
+    if word != "ROLLBACK" and talk.processed:
+        talk.echo(text, "error", "one PROCESS or ROLLFORWARD per mail, whatever the game: send it again in a mail "
+                  "of its own")
         return None
     limit = talk.settings.max_phase_changes_per_hour
     recent = _recent_changes(game.settings, talk.now)
@@ -126,12 +133,13 @@ def _recent_changes(settings: dict[str, object], now: datetime) -> list[datetime
     return [moment for moment in moments if moment > now - HOUR]
 
 
-def _changed_phase(talk: Conversation, results: int) -> None:
-    """Count a phase change that went ahead: for the mail (once per game; its results in its
-    budget) and for the game's hourly limit."""
+def _changed_phase(talk: Conversation, word: str, results: int) -> None:
+    """Count a phase change ``word`` that went ahead: for the mail (once per game, a processing
+    once, its results in its budget) and for the game's hourly limit."""
     game = talk.context.game
     assert game is not None
     talk.phase_changed.add(game.id)
+    talk.processed = talk.processed or word != "ROLLBACK"
     talk.mails_sent += results
     recent = [moment.isoformat() for moment in _recent_changes(game.settings, talk.now)]
     game.settings = {**game.settings, "phase_changes": [*recent, talk.now.isoformat()]}
@@ -174,7 +182,7 @@ def rollback(talk: Conversation, text: str, _: cmd.Rollback) -> None:
     except lifecycle.GameError as exc:
         talk.echo(text, "error", str(exc))
         return
-    _changed_phase(talk, 0)
+    _changed_phase(talk, "ROLLBACK", 0)
     talk.echo(text, "ok", f"rolled back to {phase}; the game is paused: send RESUME (or PROCESS) to go on")
     talk.announce(f"the game master rolled the game back to {phase}: the position, balances, offer sheets, "
                   "orders and acceptance lists are as they were before it was processed. You may change your "
@@ -258,7 +266,7 @@ def rollforward(talk: Conversation, text: str, _: cmd.Rollforward) -> None:
     except lifecycle.GameError as exc:
         talk.echo(text, "error", str(exc))
         return
-    _changed_phase(talk, results)
+    _changed_phase(talk, "ROLLFORWARD", results)
     talk.echo(text, "ok", f"{processed.phase} processed again with its sheets as they were at the ROLLBACK")
     talk.announce(f"the game master undid the rollback: {processed.phase} was processed again with the sheets, "
                   "orders and lists it had")
