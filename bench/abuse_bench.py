@@ -7,34 +7,65 @@ mail below is sent over SMTP while a bystander keeps sending an ordinary mail (`
 (median, 99th percentile, worst) and how many of its mails were refused (4xx).  Numbers only;
 nothing is asserted.
 
-- huge offers: ``100*1000000 : A PAR - BUR`` from every power against balances of 48: by
-  rule 5.5's definition about a million reduction rounds, settled by events instead;
+- the largest offers: ``100*500 : A PAR - BUR`` from every power against balances of 48 (the
+  limit of an amount is 500 AgP since issue 22.16; ``100*1000000`` before, about a million
+  reduction rounds by rule 5.5's definition, settled by events instead);
 - 2,000 ``CREATE`` lines, 2,000 wrong ``SIGNON`` lines, 1,000 ``PRESS TO ALL`` blocks;
 - a poison header (a form feed in Message-ID and From) and a mail at the size limit.
 
-Run: .venv/bin/python bench/abuse_bench.py
+*What one hostile mail costs* (issue 22), the second table: each mail is applied in this
+process, as ``judge inject`` does, on a judge with maps and public pages on (the defaults),
+and the table gives the CPU seconds of applying it (its transaction and the pages after it),
+the bytes the database keeps for it (pages in use, after a checkpoint), the mails it queued and
+the bytes of those mails once sent, beside the targets: < 1 s of CPU, < 5 MB stored, <= 50 mails.
+
+- PROCESS x500, and ROLLBACK/ROLLFORWARD x250, from the master of a seven-player game with two
+  observers (before issue 22: 1,001 mails, 804 MB in the database, 1.1 GB sent, about 75 s);
+- HISTORY x500 and SUMMARY x500 on a game of 500 phases (before: 252 s and a 314 MB reply),
+  MAP x100 from a player, PREVIEW x50 from the master;
+- LIST, and a JOIN (which changes the game's line in the public index), among 4,000 games
+  (before: 1.63 s a mail among 4,091 games);
+- seven maximal eBayola sheets, the seventh of which completes and processes the phase: each
+  power bids 100 amounts (each its own plateau, up to 500 AgP) for a different order of A MUN,
+  and offers 1 AgP for 299 other orders of the other units (before the limits of issue 22.16:
+  about 12 s; one line of one amount of up to 1,000,000 AgP per power could take minutes).
+
+Run: .venv/bin/python bench/abuse_bench.py [--costs]  (--costs: the second table only)
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import email.policy
 import logging
+import random
 import smtplib
 import statistics
+import struct
 import tempfile
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime
+from dataclasses import replace
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
+from unittest import mock
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select, text
 
+from judge.engine.legal import legal_orders
+from judge.engine.map import load_map
+from judge.engine.position import Position
+from judge.service.app import inject, open_database, process_game
 from judge.service.config import Settings
 from judge.service.daemon import Daemon
-from judge.store.models import ConfirmedAddress, InboundMail
+from judge.service.sender import deliver_pending, transport_for
+from judge.store.database import Database
+from judge.store.models import ConfirmedAddress, Game, InboundMail, Outbox
+from judge.web import pages
+from judge.web.pages import refresh
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 UNITS = {"AUSTRIA": "A VIE - GAL", "ENGLAND": "F LON - NTH", "FRANCE": "A PAR - BUR", "GERMANY": "A MUN - BUR",
@@ -142,7 +173,7 @@ def setup(judge: Judge) -> None:
 def cases() -> list[tuple[str, Callable[[Judge], None]]]:
     def sheets(judge: Judge) -> None:
         for power in POWERS:
-            body = f"SIGNON {power}@abuse pw-{power.lower()}\n100*1000000 : {UNITS[power]}"
+            body = f"SIGNON {power}@abuse pw-{power.lower()}\n100*500 : {UNITS[power]}"
             judge.send(address(power), mail(address(power), body))
 
     def creates(judge: Judge) -> None:
@@ -164,12 +195,133 @@ def cases() -> list[tuple[str, Callable[[Judge], None]]]:
         lines = "SIGNON FRANCE@abuse pw-france\n" + "1 : A PAR - BUR % padding padding padding\n" * 5000
         judge.send(address("FRANCE"), mail(address("FRANCE"), lines[: 250 * 1024]))
 
-    return [("huge offers, 7 powers (~1e6 rounds by definition)", sheets), ("2,000 CREATE lines", creates),
+    return [("the largest offers, 7 powers (100*500)", sheets), ("2,000 CREATE lines", creates),
             ("2,000 wrong SIGNON lines", signons), ("1,000 PRESS TO ALL blocks", presses),
             ("poison headers", poison), ("a 250 KiB mail of offers", big)]
 
 
+# -- what one hostile mail costs (issue 22) ---------------------------------------------------------
+
+
+class Meter:
+    """A judge applied to in this process, on a stopped clock: what each mail costs it."""
+
+    def __init__(self, data: Path) -> None:
+        self.settings = Settings(data_dir=data)  # maps and public pages on: the defaults
+        self.quiet = replace(self.settings, maps=False, web=False)  # for building the scene
+        self.db = open_database(self.settings)
+        self.now = datetime(2026, 3, 1, 9, 0)
+
+    def send(self, sender: str, body: str, settings: Settings | None = None) -> str:
+        status = inject(self.db, settings or self.quiet, mail(sender, body), self.now)
+        deliver_pending(self.db, self.settings, transport_for(self.settings), self.now)
+        return status
+
+    def stored(self) -> int:
+        """Bytes of the database in use, once the write-ahead log is checkpointed into it."""
+        with self.db.engine.connect() as connection:
+            connection.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
+            pages, free, size = (connection.execute(text(f"PRAGMA {name}")).scalar_one()
+                                 for name in ("page_count", "freelist_count", "page_size"))
+        return int((pages - free) * size)
+
+    def queued(self) -> int:
+        with self.db.transaction() as session:
+            return int(session.scalar(select(func.count(Outbox.id))) or 0)
+
+    def sent(self) -> int:
+        return sum(f.stat().st_size for f in (self.settings.maildir / "new").iterdir())
+
+    def cost(self, name: str, sender: str, body: str) -> None:
+        """Apply one hostile mail and print what it cost, beside the targets."""
+        stored, queued, sent = self.stored(), self.queued(), self.sent()
+        started = time.process_time()
+        status = inject(self.db, self.settings, mail(sender, body), self.now)
+        cpu = time.process_time() - started
+        deliver_pending(self.db, self.settings, transport_for(self.settings), self.now, limit=100_000)
+        stored, queued, sent = self.stored() - stored, self.queued() - queued, self.sent() - sent
+        verdict = "ok" if cpu < 1 and stored < 5e6 and queued <= 50 else "OVER"
+        print(f"{name:52} {cpu:7.2f} s {stored / 1e6:8.2f} MB {queued:6d} {sent / 1e6:8.2f} MB  {status:8} {verdict}",
+              flush=True)
+
+
+_PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + struct.pack(">II", 1, 1)  # what the pages read of a map
+
+
+def seven_player_game(meter: Meter, name: str, options: str = "", observers: int = 0) -> None:
+    meter.send(GM, f"CREATE {name} gm-secret {options}")
+    for power in POWERS:
+        meter.send(address(power), f"JOIN {name} pw-{power.lower()} {power}")
+    for n in range(observers):
+        meter.send(f"watcher{n}@example.org", f"OBSERVE {name}")
+    meter.send(GM, f"SIGNON MASTER@{name} gm-secret\nSTART")
+
+
+def maximal_sheet(rng: random.Random, board: Position) -> str:
+    """The worst sheet found within the limits of issue 22.16 (judge/payola/offers.py)."""
+    orders = {p: [str(o) for o in legal_orders(board, p)] for p in board.units}
+    others = [o for p in sorted(board.units) if p != "MUN" for o in orders[p]]
+    first = " + ".join(f"{rng.randint(250, 500)}#{rng.randint(0, 250)}" for _ in range(100))
+    return "\n".join([f"{first} : {rng.choice(orders['MUN'])}", *(f"1 : {o}" for o in others[:299])])
+
+
+def costs() -> None:
+    logging.getLogger("judge").setLevel(logging.ERROR)
+    with tempfile.TemporaryDirectory(prefix="judge-cost-") as data:
+        meter = Meter(Path(data))
+        seven_player_game(meter, "seven", observers=2)
+        seven_player_game(meter, "long")
+        for _ in range(500):
+            process_game(meter.db, meter.quiet, "long", meter.now, force=True)
+        with mock.patch.multiple(pages, render_png=lambda *_, **__: _PNG, render_svg=lambda *_, **__: "<svg/>"):
+            refresh(meter.db, meter.settings, ["long"])  # its pages, as they would have been written phase by phase
+        seven_player_game(meter, "ebay", "EBAYOLA")
+        meter.send("host@example.org", "CREATE open gm-secret")
+        deliver_pending(meter.db, meter.settings, transport_for(meter.settings), meter.now, limit=100_000)
+        master = "SIGNON MASTER@seven gm-secret\n"
+        print(f"{'hostile mail (targets: < 1 s CPU, < 5 MB stored, <= 50 mails)':52} {'CPU':>9} {'stored':>11} "
+              f"{'mails':>6} {'sent':>11}  status")
+        meter.cost("PROCESS x500 (seven players, two observers)", GM, master + "PROCESS\n" * 499)
+        meter.cost("ROLLBACK/ROLLFORWARD x250", GM, master + "ROLLBACK\nROLLFORWARD\n" * 249)
+        meter.cost("HISTORY x500 (a game of 500 phases)", "stranger@example.org", "HISTORY long\n" * 500)
+        meter.cost("SUMMARY x500 (a game of 500 phases)", "stranger@example.org", "SUMMARY long\n" * 500)
+        meter.cost("LIST long (its 500 phases' pages looked at)", "stranger@example.org", "LIST long")
+        meter.cost("MAP x100", address("FRANCE"), "SIGNON FRANCE@seven pw-france\n" + "MAP\n" * 100)
+        meter.cost("PREVIEW x50", GM, master + "PREVIEW\n" * 50)
+        _many_games(meter.db, meter.now, 4000)
+        meter.cost("LIST seven, among 4,000 games", "stranger@example.org", "LIST seven")
+        meter.cost("JOIN (the index changes), among 4,000 games", "newcomer@example.org", "JOIN open pw")
+        meter.cost("LIST (no game named), among 4,000 games", "stranger@example.org", "LIST")
+        rng = random.Random(1)
+        board = Position.initial(load_map("standard"))
+        for power in POWERS[:-1]:
+            meter.send(address(power), f"SIGNON {power}@ebay pw-{power.lower()}\n{maximal_sheet(rng, board)}")
+        last = POWERS[-1]
+        meter.cost("7 maximal eBayola sheets: the 7th processes", address(last),
+                   f"SIGNON {last}@ebay pw-{last.lower()}\n{maximal_sheet(rng, board)}")
+
+
+def _many_games(db: Database, now: datetime, count: int) -> None:
+    """``count`` forming games, as the store has them (created long ago: no limit counts them)."""
+    rows = [{"name": f"many{n:05d}", "variant": "standard", "options": [], "state": "forming",
+             "gm_address": f"gm{n}@example.org", "gm_password": "-", "seed": n, "settings": {},
+             "created_at": now - timedelta(days=30)} for n in range(count)]
+    with db.transaction() as session:
+        session.execute(insert(Game), rows)
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--costs", action="store_true", help="only what one hostile mail costs (issue 22)")
+    if parser.parse_args().costs:
+        costs()
+        return
+    smtp()
+    print()
+    costs()
+
+
+def smtp() -> None:
     logging.getLogger("judge").setLevel(logging.ERROR)
     with tempfile.TemporaryDirectory(prefix="judge-abuse-") as data:
         judge = Judge(Path(data))

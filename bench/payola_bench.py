@@ -10,7 +10,8 @@ apart and together.  Targets (issue): determination under 10 ms, both under 15 m
 *Abuse*: huge offers against small balances: ``100*1000000`` against 10 AgP is a million
 rounds by definition (issue: well under a second).  The rounds are counted, not run.  Two
 powers outbidding each other change the order every round (two million rounds): the judge
-jumps over the repeated cycles of rounds.
+jumps over the repeated cycles of rounds.  (The judge's sheet limits refuse amounts over 500
+AgP since issue 22.16; these sheets are read with wider ones, to time the core alone.)
 
 *JSON lines*: ``judge payola --jsonl`` (the CLI path: JSON in, sheets parsed, orders
 determined, the whole chart written out) over a file of worst-case phases, one per line, run
@@ -45,10 +46,11 @@ from judge.engine.map import load_map
 from judge.engine.notation import position_to_data
 from judge.engine.position import Position
 from judge.payola.determination import PowerInput, determine_orders
-from judge.payola.offers import PhaseReader, parse_sheet
+from judge.payola.offers import Limits, PhaseReader, parse_sheet
 from judge.payola.options import Options
 
 START = Position.initial(load_map("standard"))
+WIDE = Limits(amount=1_000_000)  # the abuse cases' amounts are over the judge's limits
 ORDERS = {p: [str(o) for o in legal_orders(START, p)] for p in START.units}
 ABUSE = [
     ("one offer of 100*1000000 against 10", {"FRANCE": ("100*1000000 : A PAR - BUR", 10)}),
@@ -151,7 +153,7 @@ def abuse(repeats: int) -> None:
         for name, sheets in ABUSE:
             powers = {}
             for power, (text, balance) in sheets.items():
-                sheet, errors = parse_sheet(text, START, power, options)
+                sheet, errors = parse_sheet(text, START, power, options, reader=PhaseReader(START, WIDE))
                 assert not errors, errors
                 powers[power] = PowerInput(balance, sheet)
             times = []

@@ -35,7 +35,10 @@ class Help:
 
 @dataclass(frozen=True)
 class ListGames:
+    """``LIST``, ``LIST FROM name`` (the games from that name on), ``LIST game``."""
+
     game: str | None = None
+    start: str | None = None
 
 
 @dataclass(frozen=True)
@@ -395,8 +398,10 @@ def _command(words: list[str]) -> Command:
             raise ValueError(f"{keyword} takes nothing after it")
         return _SIMPLE[keyword]()
     if keyword == "LIST":
+        if len(args) == 2 and args[0].upper() == "FROM":
+            return ListGames(start=_game(args[1]))
         if len(args) > 1:
-            raise ValueError("expected LIST or LIST game")
+            raise ValueError("expected LIST, LIST FROM name or LIST game")
         return ListGames(_game(args[0]) if args else None)
     if keyword == "CREATE":
         if len(args) < 2:

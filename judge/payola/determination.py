@@ -89,7 +89,10 @@ Theory of operation.
    long as no gap to a highest total closes, no spend crosses what its power may spend and
    no kink comes, each a bound linear in the number of cycles; the judge jumps that many
    cycles and decides the round it lands on afresh.  Under eBayola a payment must also keep
-   its runner-up and its refund split over those cycles: more linear bounds.
+   its runner-up and its refund split over those cycles: more linear bounds.  Several powers
+   outbidding each other with amounts that kink at different rounds often make no such
+   cycle (tied totals drift apart), and the rounds then go one at a time: the judge's limits
+   on a sheet (:class:`judge.payola.offers.Limits`) bound how many there can be.
 
 4. *Payment* (5.6, 6.4).  Each line paying for the issued order pays its current amount.
    Under eBayola the winning order costs one more than the best other total (if lower);
@@ -717,18 +720,31 @@ _LARGEST_JUMP = 10**12  # cycles; a guard only: an over power always has a kink 
 
 
 class _Snapshot:
-    """What a round looks like: over powers, orders, totals, spends (for finding cycles)."""
+    """What a round looks like: over powers, orders, totals, spends (for finding cycles).
 
-    __slots__ = ("count", "decisions", "over", "signature", "spends", "totals")
+    The totals are kept as each unit's lines (copies of kappa and sigma) and worked out only
+    if the round turns out to start or be part of a cycle: most rounds are never looked at again."""
+
+    __slots__ = ("_totals", "count", "decisions", "lines", "over", "signature", "spends", "t")
 
     def __init__(self, reductions: _Reductions) -> None:
-        t = reductions.t
+        self.t = t = reductions.t
         self.count = dict(reductions.count)
         self.over = frozenset(reductions.over)
         self.decisions = tuple((tuple(m.top), m.issued, m.dummy_tie) for m in reductions.targets)
         self.signature = self.over, self.decisions
-        self.totals = [m.totals(t) for m in reductions.targets]
+        self.lines = [(m.pairs, m.kappa[:], m.sigma[:]) for m in reductions.targets]
+        self._totals: list[list[int]] | None = None
         self.spends = {p: reductions.spend_a[p] - reductions.spend_b[p] * t for p in reductions.allowance}
+
+    @property
+    def totals(self) -> list[list[int]]:
+        """Each unit's candidates' totals in this round (`BribedUnit.totals` as it was then)."""
+        if self._totals is None:
+            t = self.t
+            self._totals = [[kappa[s] + kappa[k] - (sigma[s] + sigma[k]) * t for s, k in pairs]
+                            for pairs, kappa, sigma in self.lines]
+        return self._totals
 
 
 class _Reductions:
@@ -849,15 +865,22 @@ class _Reductions:
             schedule = self.schedule.get(power)
             if more and schedule:
                 cycles = min(cycles, (schedule[-1] - self.count[power] - 1) // more)
+        # The cheapest tests first: tied totals that would part settle most cycles that cannot
+        # be jumped, before any gap or payment is worked out.
+        for snapshot in steps:
+            for cut, (top, issued, _) in zip(taken, snapshot.decisions, strict=True):
+                for c in top:
+                    if cut[c] != cut[issued]:
+                        return  # tied totals would part
         for snapshot in steps:
             for totals, cut, (top, issued, _) in zip(snapshot.totals, taken, snapshot.decisions, strict=True):
                 for c, total in enumerate(totals):
                     closing = cut[issued] - cut[c]
-                    if c in top:
-                        if closing:
-                            return  # tied totals would part
-                    elif closing > 0:
+                    if closing > 0 and c not in top:
                         cycles = min(cycles, (totals[issued] - total - 1) // closing)
+        if cycles < 1:
+            return
+        for snapshot in steps:
             falls = dict.fromkeys(snapshot.spends, 0)  # what each spend loses per cycle at this step
             for target, totals, cut, (top, issued, dummy_tie) in zip(
                     self.targets, snapshot.totals, taken, snapshot.decisions, strict=True):

@@ -11,8 +11,21 @@ Every repetition and every ``+`` term is a separate amount with its own plateau 
 order(s).  A sheet with any bad line is rejected whole (ruling 8): :func:`parse_sheet`
 returns every error, each quoting its line.
 
-Limits (not in the rules; they keep one line from costing the judge much): an amount, a
-plateau and a savings request are at most 1,000,000 AgP, a repetition count at most 100.
+Limits (not in the rules: they bound what a phase costs the judge, :class:`Limits`).  Order
+determination runs rule 5.5's rounds by events, but when powers outbid each other on a unit
+with amounts that kink at different rounds it often cannot jump and goes one round at a time
+(`judge.payola.determination`), each round looking at every bribed unit.  A power is over for
+at most twice its largest amount's worth of rounds (down to its plateaus, then to zero), so
+the largest amount bounds the rounds, and the offers and amounts of a sheet bound what a round
+and the reading cost.  So: an amount or a plateau is at most 500 AgP (a larger offer is written
+with repetition, ``4*500``, each amount reduced on its own), a repetition count at most 100, an
+offer line at most 100 amounts (repetitions counted), a sheet at most 300 offers and 1,000
+amounts as written (each ``+`` part once: ``3*5`` is one), and a savings request at most
+1,000,000 AgP.  Seven sheets at these limits, in the worst arrangement found (bench/abuse_bench.py:
+every power bidding 100 amounts, each with its own plateau, for a different order of one army,
+and 299 one-AgP offers over every other unit's orders), take about 0.4 s of order
+determination, eBayola or not, against 7 s with one line of 100 amounts up to 1,000 AgP and
+166 s with one line of one amount up to 1,000,000 (the limit before).
 
 Every sheet of a phase names the same few orders and amounts over and over, so each order
 text is parsed and checked for legality once per position, and each amount text read once,
@@ -120,12 +133,28 @@ _OFFER = re.compile(r"^(?P<amounts>[0-9*#+\s]*)(?P<kind>[:!>@&])\s*(?P<rest>.*)$
 _TERM = re.compile(r"^(?:(?P<rep>\d+)\s*\*\s*)?(?P<amount>\d+)\s*(?:(?P<hash>#)\s*(?P<plateau>\d*))?$")
 _SAVINGS = re.compile(r"^(?P<amount>\d+)\s*\$$")
 _KINDS = {kind.value: kind for kind in OfferKind}
-MAX_AMOUNT = 1_000_000
-"""The largest amount, plateau or savings request, in AgP."""
-MAX_REPEAT = 100
-"""The largest repetition count."""
-MAX_TERMS = 100
-"""The most amounts one offer line may hold, repetitions counted: each is reduced on its own."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one offer sheet may hold (see the module's header for why these numbers)."""
+
+    amount: int = 500
+    """The largest amount or plateau, in AgP: it bounds the reduction rounds."""
+    savings: int = 1_000_000
+    """The largest savings request, in AgP."""
+    repeat: int = 100
+    """The largest repetition count."""
+    terms: int = 100
+    """The most amounts one offer line may hold, repetitions counted: each is reduced on its own."""
+    offers: int = 300
+    """The most offers one sheet may hold."""
+    written: int = 1000
+    """The most amounts one sheet may hold as written: each ``+`` part once, whatever its repetition."""
+
+
+LIMITS = Limits()
+"""The judge's limits."""
 
 
 _Amounts = tuple[tuple[Term, ...], int]
@@ -140,7 +169,7 @@ def _number(digits: str, limit: int, what: str) -> int:
     return value
 
 
-def _term(part: str, classic: bool) -> _Amounts:
+def _term(part: str, classic: bool, limits: Limits) -> _Amounts:
     """One ``+`` part of an offer's amounts: its repeated term (``3*5#2``), and their sum."""
     match = _TERM.match(part)
     if match is None:
@@ -148,24 +177,24 @@ def _term(part: str, classic: bool) -> _Amounts:
     rep, digits, hash_mark, plateau_digits = match.groups()
     if classic and (rep is not None or hash_mark):
         raise _LineError("repetition (*) and plateaus (#) are not allowed in Payola Classic")
-    amount = _number(digits, MAX_AMOUNT, "an amount (AgP)")
-    repeat = 1 if rep is None else _number(rep, MAX_REPEAT, "a repetition count")
+    amount = _number(digits, limits.amount, "an amount (AgP)")
+    repeat = 1 if rep is None else _number(rep, limits.repeat, "a repetition count")
     if repeat < 1:
         raise _LineError("a repetition count must be at least 1")
     plateau = 0
     if hash_mark:
-        plateau = _number(plateau_digits, MAX_AMOUNT, "a plateau (AgP)") if plateau_digits else amount
+        plateau = _number(plateau_digits, limits.amount, "a plateau (AgP)") if plateau_digits else amount
     if plateau > amount:
         raise _LineError(f"the plateau ({plateau}) is above the amount ({amount})")
     return (Term(amount, plateau),) * repeat, amount * repeat
 
 
-def _savings(digits: str, classic: bool) -> int:
+def _savings(digits: str, classic: bool, limits: Limits) -> int:
     """A savings request's amount (3.4)."""
     if classic:
         raise ValueError("savings requests are not allowed in Payola Classic")
     try:
-        return _number(digits, MAX_AMOUNT, "a savings request (AgP)")
+        return _number(digits, limits.savings, "a savings request (AgP)")
     except _LineError as exc:
         raise ValueError(str(exc)) from None
 
@@ -197,11 +226,13 @@ class PhaseReader:
     texts read so far (rule 3.1 items 1-4 and 6-8), each read and checked only once.
 
     Reading an order depends only on the position, and reading an amount only on the
-    options, so a remembered answer is the answer; an error is remembered as its message.
+    options and ``limits``, so a remembered answer is the answer; an error is remembered as
+    its message.
     """
 
-    def __init__(self, position: Position) -> None:
+    def __init__(self, position: Position, limits: Limits = LIMITS) -> None:
         self.position = position
+        self.limits = limits
         self._normal_form = checker(position.phase.kind)  # the engine's legality check, without its Verdict
         self._orders: dict[str, tuple[PlacedUnit, MovementOrder | str] | str] = {}
         self._alternatives: dict[tuple[Unit, str], MovementOrder | str] = {}
@@ -218,7 +249,7 @@ class PhaseReader:
         if body[-1] == "$":
             savings = _SAVINGS.match(body)
             if savings:
-                return _savings(savings["amount"], options.classic)
+                return _savings(savings["amount"], options.classic, self.limits)
         match = _OFFER.match(body)
         if match is None:
             raise ValueError(_not_an_offer(body))
@@ -260,7 +291,7 @@ class PhaseReader:
         would be: most parts are such lines too."""
         if "+" not in text:
             try:
-                return _term(text.strip(), classic)
+                return _term(text.strip(), classic, self.limits)
             except _LineError as exc:
                 return str(exc)
         if classic:
@@ -276,8 +307,8 @@ class PhaseReader:
                 return read
             terms.extend(read[0])
             total += read[1]
-            if len(terms) > MAX_TERMS:
-                return f"an offer can hold at most {MAX_TERMS} amounts, repetitions counted"
+            if len(terms) > self.limits.terms:
+                return f"an offer can hold at most {self.limits.terms} amounts, repetitions counted"
         return tuple(terms), total
 
     def _read(self, rest: str) -> _Reading:
@@ -361,17 +392,21 @@ def parse_sheet(
     the whole board), is never an error: it counts if it is a valid offer (the unit may be
     there, out of sight), and is set aside silently in ``ignored`` otherwise, so that an offer
     to an absent unit and one to a unit out of sight read alike.  ``reader`` (pass one for all
-    the sheets of a phase, so each order text is read once) defaults to a new one.
+    the sheets of a phase, so each order text is read once) defaults to a new one, with the
+    judge's :data:`LIMITS`.  The sheet's limits count the lines set aside like offers, so that
+    what they say does not tell whether an unseen unit is there.
     """
     options = options or Options()
     if reader is None:
         reader = PhaseReader(position)
     assert reader.position is position, "a reader reads the sheets of its own position"
+    limits = reader.limits
     offers: list[Offer] = []
     errors: list[SheetError] = []
     ignored: list[str] = []
     unseen: list[int] = []
     savings = 0
+    counted = written = 0  # offers and amounts as written, with the lines set aside
     units_offered: set[str] = set()
     read_line, blind_game, classic = reader.line, options.blind, options.classic
     for number, raw in enumerate(text.splitlines(), 1):
@@ -383,6 +418,7 @@ def parse_sheet(
         except ValueError as exc:
             if blind:
                 ignored.append(raw.strip())
+                counted, written = _count(errors, number, raw, counted, written, limits)
             else:
                 errors.append(SheetError(number, raw.strip(), str(exc)))
             continue
@@ -391,6 +427,7 @@ def parse_sheet(
         if isinstance(parsed, int):
             savings += parsed
             continue
+        counted, written = _count(errors, number, raw, counted, written, limits)
         if classic:
             if parsed.unit.province in units_offered:
                 if blind:
@@ -403,6 +440,20 @@ def parse_sheet(
     if errors:
         return OfferSheet(), errors
     return OfferSheet(tuple(offers), savings, tuple(ignored), tuple(unseen)), []
+
+
+def _count(errors: list[SheetError], number: int, raw: str, counted: int, written: int,
+           limits: Limits) -> tuple[int, int]:
+    """Count an offer line toward its sheet's limits: the offers and the amounts as written
+    (each ``+`` part once; an offer's text has no other ``+``).  The first line over a limit
+    is an error quoting it."""
+    parts = raw.partition("%")[0].count("+") + 1
+    if counted == limits.offers:
+        errors.append(SheetError(number, raw.strip(), f"a sheet can hold at most {limits.offers} offers"))
+    elif written <= limits.written < written + parts:
+        errors.append(SheetError(number, raw.strip(), f"a sheet can hold at most {limits.written} amounts as written "
+                                               "(each + part counts once: 3*5 is one)"))
+    return counted + 1, written + parts
 
 
 def _names_absent_unit(raw: str, position: Position) -> bool:

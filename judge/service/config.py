@@ -56,8 +56,11 @@ class Settings:
     max_commands_per_mail: int = 500
     max_password_checks_per_mail: int = 10  # SIGNON, CREATE, JOIN, SET PASSWORD: a scrypt each
     max_press_per_mail: int = 10
-    max_mails_per_mail: int = 50  # mails queued by one mail's commands (press, transfer notices)
-    max_creates_per_day: int = 3
+    max_mails_per_mail: int = 50  # mails queued by one mail's commands (press, notices, the results it causes)
+    max_reply_bytes: int = 5 * 1024 * 1024  # one reply, its attachments included
+    max_phase_changes_per_hour: int = 10  # PROCESS, ROLLBACK and ROLLFORWARD in one game
+    max_creates_per_day: int = 3  # per address
+    max_creates_per_hour: int = 20  # from all addresses together
     max_joins_per_day: int = 10
     # Answers to one address in an hour; beyond, its mail is applied but not answered (no mail loop):
     max_replies_per_hour: int = 30

@@ -189,6 +189,27 @@ def processed_phases(session: Session, game: Game) -> list[PhaseRow]:
     return [row for row in all_phases(session, game) if row.status == "processed"]
 
 
+def processed_names(session: Session, game: Game) -> list[tuple[int, str]]:
+    """The id and name of each processed phase, in order, without reading the phases."""
+    rows = session.execute(select(PhaseRow.id, PhaseRow.name).where(PhaseRow.game_id == game.id,
+                                                                    PhaseRow.status == "processed")
+                           .order_by(PhaseRow.id))
+    return [(row_id, name) for row_id, name in rows]
+
+
+def phases_by_id(session: Session, ids: list[int]) -> list[PhaseRow]:
+    """The phase rows of ``ids``, in order."""
+    return list(session.scalars(select(PhaseRow).where(PhaseRow.id.in_(ids)).order_by(PhaseRow.id))) if ids else []
+
+
+def spring_positions(session: Session, game: Game) -> list[tuple[str, dict[str, Any]]]:
+    """The name and starting position of each Spring movement phase, in order (what SUMMARY
+    counts centers from), without reading the phases' results."""
+    rows = session.execute(select(PhaseRow.name, PhaseRow.position).where(
+        PhaseRow.game_id == game.id, PhaseRow.name.like("S%M")).order_by(PhaseRow.id))
+    return [(name, position) for name, position in rows]
+
+
 def is_open(game: Game, power: str) -> bool:
     """Whether a vacant power may be taken over: by the game's option, or once the master opened it."""
     return rules_of(game).open_takeover or power in game.settings.get("open", [])
@@ -199,6 +220,13 @@ def observers(session: Session, game: Game) -> list[str]:
     if not rules_of(game).observers:
         return []
     return list(session.scalars(select(Observer.address).where(Observer.game_id == game.id).order_by(Observer.id)))
+
+
+def results_mails(session: Session, game: Game) -> int:
+    """How many mails the results of a phase of ``game`` are (`_mail_results`): one per played
+    power and observer, and the game master's chart."""
+    return sum(1 for player in seats(session, game).values() if is_played(player)) + len(
+        observers(session, game)) + 1
 
 
 def record(game: Game, what: str) -> None:

@@ -5,10 +5,18 @@ when the change that caused it was committed.  The row keeps what the message is
 (recipient, subject, body, the mail it answers, attachments; its Message-ID and date are
 fixed then), not the message: building MIME is the sender's work (`message_of`), done outside
 any transaction, and it gives the same bytes each time it is built.
+
+An attachment's bytes are stored once, as a ``Blob`` keyed by their SHA-256, and every mail
+that carries them refers to it: the maps of a phase, sent to every player, observer and the
+game master, are stored once per phase, not once per recipient.  The blobs a transaction
+wrote or found are remembered in its session (``session.info``), so a phase's second mail
+costs no query for them; a blob that a rolled-back savepoint took out of the session is looked
+up (or written) again.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from email.utils import make_msgid
@@ -25,7 +33,7 @@ from judge.mail.outbound import (
     well_formed,
 )
 from judge.service.config import Settings
-from judge.store.models import Outbox, OutboxFile
+from judge.store.models import Blob, Outbox, OutboxFile
 
 
 def queue(
@@ -53,14 +61,29 @@ def queue(
                  refs=thread(references, replied) if replied else None,
                  body=well_formed(body).replace("\x00", "\ufffd"), created_at=now,
                  status="pending", attempts=0,
-                 files=[OutboxFile(filename=a.filename, content_type=a.content_type, data=a.data)
+                 files=[OutboxFile(filename=a.filename, content_type=a.content_type, blob=blob(session, a.data))
                         for a in attachments])
     session.add(row)
     return row
 
 
-def message_of(row: Outbox) -> bytes:
-    """The message of an outbox row, as the sender hands it over.  The loop header names the
+def blob(session: Session, data: bytes) -> Blob:
+    """The blob holding ``data``: the one stored already, or a new one added to the session."""
+    digest = hashlib.sha256(data).hexdigest()
+    known: dict[str, Blob] = session.info.setdefault("blobs", {})
+    found = known.get(digest)
+    if found is None or found not in session:  # unknown, or taken out by a rolled-back savepoint
+        found = session.get(Blob, digest)
+        if found is None:
+            found = Blob(sha256=digest, data=data)
+            session.add(found)
+        known[digest] = found
+    return found
+
+
+def message_of(row: Outbox, attachments: Sequence[Attachment] | None = None) -> bytes:
+    """The message of an outbox row, as the sender hands it over, with its files (or
+    ``attachments``, for a migration reading them its own way).  The loop header names the
     domain its Message-ID was made in (the judge's, when it was queued).  A row queued before
     migration 0006 kept its message whole."""
     if row.raw is not None:
@@ -71,5 +94,6 @@ def message_of(row: Outbox) -> bytes:
         domain=row.message_id.rpartition("@")[2].rstrip(">"), message_id=row.message_id,
         in_reply_to=row.in_reply_to, references=row.refs or (), date=row.created_at.replace(tzinfo=UTC),
         reply=row.kind == "reply",
-        attachments=[Attachment(f.filename, f.content_type, f.data) for f in row.files],
+        attachments=([Attachment(f.filename, f.content_type, f.blob.data) for f in row.files]
+                     if attachments is None else attachments),
     )

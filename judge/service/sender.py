@@ -56,13 +56,15 @@ from judge.service.config import Settings
 from judge.service.outbox import message_of, queue
 from judge.service.render import render
 from judge.store.database import Database
-from judge.store.models import Game, InboundMail, Outbox, Secret
+from judge.store.models import Blob, Game, InboundMail, Outbox, OutboxFile, Secret
 
 log = logging.getLogger("judge")
 
 BACKOFF_MINUTES: Sequence[float] = (1, 5, 15, 30, 60, 120)
 MAX_QUOTED = 1000  # characters of a mail server's words quoted in a report of a failure
 QUOTE_WIDTH = 72  # characters of a quoted line, before its "> "
+# A row's files and their bytes, loaded with it: the message is built after its transaction ends.
+_WITH_FILES = selectinload(Outbox.files).joinedload(OutboxFile.blob).undefer(Blob.data)
 
 
 class DeliveryFailure(Exception):
@@ -229,7 +231,7 @@ def deliver_pending(db: Database, settings: Settings, transport: Transport, now:
                                       .values(status="sending", attempts=Outbox.attempts + 1))
             if not claimed.rowcount:  # type: ignore[attr-defined]
                 continue  # another sender took it
-            row = session.get(Outbox, row_id, options=[selectinload(Outbox.files)])
+            row = session.get(Outbox, row_id, options=[_WITH_FILES])
             assert row is not None
         try:
             raw = message_of(row)  # outside the transaction: the claim is committed

@@ -3,7 +3,8 @@
 Money is never stored as a balance: a balance is the sum of a power's rows in ``ledger``.
 Every mail that arrives is kept raw in ``inbound_mail`` before anything else happens, and
 every mail the judge sends is first an ``outbox`` row written in the same transaction as the
-change that caused it (what the message is made of: the sender builds the message itself).
+change that caused it (what the message is made of: the sender builds the message itself;
+its attachments' bytes are kept once in ``blobs``, however many mails carry them).
 Each hot-path query has an index, so its cost does not grow with the judge's history.  Times
 are naive UTC.
 """
@@ -41,14 +42,14 @@ class Game(Base):
     variant: Mapped[str] = mapped_column(String(40), default="standard")
     options: Mapped[list[str]] = mapped_column(JSON, default=list)
     state: Mapped[str] = mapped_column(String(16), default="forming")  # forming, active, paused, finished
-    gm_address: Mapped[str] = mapped_column(String(320))
+    gm_address: Mapped[str] = mapped_column(String(320), index=True)  # CREATEs per address and day
     gm_password: Mapped[str] = mapped_column(String(200))  # scrypt hash, never the password
     seed: Mapped[int] = mapped_column(Integer)
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     phase: Mapped[str | None] = mapped_column(String(10), nullable=True)
     deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     winner: Mapped[str | None] = mapped_column(String(20), nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime)
+    created_at: Mapped[datetime] = mapped_column(DateTime, index=True)  # CREATEs per hour
     claimed_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # a deadline run holds it
     # The next moment the clock has something to do for the game (a reminder, a late notice, the
     # deadline and grace); None when nothing (not active, no deadline).  Kept by judge.service.schedule.
@@ -187,7 +188,8 @@ class Outbox(Base):
 
 
 class OutboxFile(Base):
-    """A file attached to an outbox row's message (a map, a chart), in the order attached."""
+    """A file attached to an outbox row's message (a map, a chart), in the order attached: its
+    name and type, and its bytes as a :class:`Blob`, which every mail carrying them shares."""
 
     __tablename__ = "outbox_files"
 
@@ -195,7 +197,19 @@ class OutboxFile(Base):
     outbox_id: Mapped[int] = mapped_column(ForeignKey("outbox.id"), index=True)
     filename: Mapped[str] = mapped_column(String(200))
     content_type: Mapped[str] = mapped_column(String(100))
-    data: Mapped[bytes] = mapped_column(LargeBinary)
+    sha256: Mapped[str] = mapped_column(ForeignKey("blobs.sha256"))
+    blob: Mapped[Blob] = relationship()
+
+
+class Blob(Base):
+    """The bytes of an attachment, stored once however many mails carry them (a phase's maps go
+    to every player, observer and the game master): keyed by their SHA-256, in hex.  ``data``
+    is loaded only when asked for: queueing a mail needs to know only that the bytes are there."""
+
+    __tablename__ = "blobs"
+
+    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)
 
 
 class SignonFailure(Base):

@@ -18,6 +18,11 @@ drawn again, and one that a ROLLBACK made wrong is replaced, not reused.  Files 
 folder that the pages no longer use (a phase rolled back) are removed.  A digest of
 everything a game's pages show is kept in ``.digest``: a game whose pages would not change
 is not rendered again, which makes ``refresh`` after every change cheap.
+
+The index lists every game, so its cost must not come with every mail: ``refresh`` writes it
+again only when the line of a game it looked at changed (each game's line is kept in its
+folder's ``.index``), and it is built with two queries whatever the number of games (the games,
+then every seat), not two per game.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ import re
 import struct
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -48,7 +53,7 @@ from judge.service import lifecycle
 from judge.service.config import Settings
 from judge.service.maps import png_unavailable
 from judge.store.database import Database
-from judge.store.models import Game, PhaseRow
+from judge.store.models import Game, PhaseRow, Player
 from judge.web import public
 
 log = logging.getLogger("judge")
@@ -114,9 +119,12 @@ def _game(session: Session, game: Game | str) -> Game:
     return found
 
 
-def facts_of(session: Session, game: Game, acting: bool = True) -> public.GameFacts:
-    """The facts of ``game`` that any page could show; ``acting`` adds who must act now."""
-    seat = lifecycle.seats(session, game)
+def facts_of(session: Session, game: Game, acting: bool = True,
+             seated: Sequence[Player] | None = None) -> public.GameFacts:
+    """The facts of ``game`` that any page could show; ``acting`` adds who must act now.
+    ``seated``: the game's players, if the caller has read them (the index reads everyone's at once)."""
+    joined = lifecycle.players(session, game) if seated is None else seated
+    seat = {p.power: p for p in joined if p.power}
     seats = []
     for power in lifecycle.game_map(game).powers:
         if (player := seat.get(power)) is not None:
@@ -128,14 +136,15 @@ def facts_of(session: Session, game: Game, acting: bool = True) -> public.GameFa
         blind, rules = True, lifecycle.Rules()
     required: tuple[str, ...] = ()
     waiting: tuple[str, ...] = ()
-    row = lifecycle.current_phase(session, game)
-    if acting and not blind and row is not None and game.state in ("active", "paused") and row.status == "open":
-        required = tuple(lifecycle.required_powers(session, game, lifecycle.position_of(row)))
-        waiting = tuple(lifecycle.waiting_for(session, game))
+    row = lifecycle.current_phase(session, game) if acting and not blind else None
+    if row is not None and game.state in ("active", "paused") and row.status == "open":
+        position = lifecycle.position_of(row)
+        required = tuple(lifecycle.required_powers(session, game, position, seat))
+        waiting = tuple(lifecycle.waiting_for(session, game, position=position, seat=seat))
     return public.GameFacts(
         name=game.name, variant=game.variant, options=tuple(game.options or ()), state=game.state, phase=game.phase,
         deadline=game.deadline, blind=blind, winner=game.winner, result=game.settings.get("result"),
-        listed=rules.listed, joined=len(lifecycle.players(session, game)), seats=tuple(seats),
+        listed=rules.listed, joined=len(joined), seats=tuple(seats),
         required=required, waiting=waiting)
 
 
@@ -330,10 +339,20 @@ def publish(source: Session | Database, settings: Settings, game: Game | str, *,
 
 
 def publish_index(source: Session | Database, settings: Settings) -> Path:
-    """Write the index of every game into ``<data-dir>/web``; returns it."""
+    """Write the index of every game into ``<data-dir>/web``; returns it.  Two queries, however
+    many games: the games, then all their players."""
     with _reading(source) as session:
-        games = [facts_of(session, g, acting=False) for g in session.scalars(select(Game).order_by(Game.name))]
-    return write_index(web_root(settings), games)
+        seated: dict[int, list[Player]] = {}
+        games = list(session.scalars(select(Game).order_by(Game.name)))
+        for player in session.scalars(select(Player).order_by(Player.id)):
+            seated.setdefault(player.game_id, []).append(player)
+        facts = [facts_of(session, g, acting=False, seated=seated.get(g.id, [])) for g in games]
+    return write_index(web_root(settings), facts)
+
+
+def _index_line(facts: public.GameFacts) -> str:
+    """What the index shows of a game (or that it does not), as kept in its folder's ``.index``."""
+    return json.dumps([facts.listed, public.summary(facts)], sort_keys=True, default=str)
 
 
 def publish_all(source: Session | Database, settings: Settings, *, force: bool = False) -> list[Path]:
@@ -345,15 +364,28 @@ def publish_all(source: Session | Database, settings: Settings, *, force: bool =
 
 def refresh(db: Database, settings: Settings, games: Iterable[str] | None = None) -> None:
     """Bring the pages up to date after a change to ``games`` (None: look at every game; the
-    unchanged ones cost a read).  Never raises: the pages are a convenience beside the mail,
-    and a failure is logged while the game goes on."""
+    unchanged ones cost a read), and the index if the line of one of them changed.  Never
+    raises: the pages are a convenience beside the mail, and a failure is logged while the
+    game goes on."""
     try:
         if games is None:
             publish_all(db, settings)
             return
+        root = web_root(settings)
+        lines: dict[Path, str] = {}
         for name in games:
-            with suppress(LookupError):  # no such game: no pages
-                publish(db, settings, name)
-        publish_index(db, settings)
+            with _reading(db) as session:
+                try:
+                    record = gather(session, _game(session, name))
+                except LookupError:  # no such game: no pages
+                    continue
+            stamp = write_game(root, record).parent / ".index"
+            line = _index_line(record.facts)
+            if not stamp.exists() or stamp.read_text("utf-8") != line:
+                lines[stamp] = line
+        if lines or not (root / "index.html").exists():
+            publish_index(db, settings)
+            for stamp, line in lines.items():  # once the index shows them
+                _write(stamp, line.encode("utf-8"), set())
     except Exception:
         log.exception("the public pages could not be written")

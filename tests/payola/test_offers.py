@@ -126,12 +126,12 @@ def test_rule_6_3_blind_offers_to_absent_units_are_ignored_silently() -> None:
     assert errors, "an unknown province is still a mistake the player may see"
 
 
-def test_cap_amount_at_most_1000000_agp() -> None:
-    sheet, errors = sheet_of("1000000 : F LON - NTH")
-    assert not errors and sheet.offers[0].terms == (Term(1_000_000),)
-    for line in ("1000001 : F LON - NTH", "3 + 1000001 : F LON - NTH", "9" * 5000 + " : F LON - NTH"):
+def test_22_16_cap_amount_at_most_500_agp() -> None:
+    sheet, errors = sheet_of("500 : F LON - NTH")
+    assert not errors and sheet.offers[0].terms == (Term(500),)
+    for line in ("501 : F LON - NTH", "3 + 501 : F LON - NTH", "9" * 5000 + " : F LON - NTH"):
         _, errors = sheet_of(line)
-        assert [e.error for e in errors] == ["an amount (AgP) can be at most 1000000"], line
+        assert [e.error for e in errors] == ["an amount (AgP) can be at most 500"], line
 
 
 def test_cap_repetition_at_most_100() -> None:
@@ -141,13 +141,43 @@ def test_cap_repetition_at_most_100() -> None:
     assert [e.error for e in errors] == ["a repetition count can be at most 100"]
 
 
-def test_cap_plateau_and_plus_terms_within_1000000_agp() -> None:
-    sheet, errors = sheet_of("2*1000000#1000000 + 1000000#5 : F LON - NTH")
-    assert not errors and sheet.offers[0].terms == (Term(1_000_000, 1_000_000),) * 2 + (Term(1_000_000, 5),)
-    _, errors = sheet_of("5#1000001 : F LON - NTH")
-    assert [e.error for e in errors] == ["a plateau (AgP) can be at most 1000000"]
-    _, errors = sheet_of("5 + 2*1000001#3 : F LON - NTH")
-    assert [e.error for e in errors] == ["an amount (AgP) can be at most 1000000"]
+def test_22_16_cap_plateau_and_plus_terms_within_500_agp() -> None:
+    sheet, errors = sheet_of("2*500#500 + 500#5 : F LON - NTH")
+    assert not errors and sheet.offers[0].terms == (Term(500, 500),) * 2 + (Term(500, 5),)
+    _, errors = sheet_of("5#501 : F LON - NTH")
+    assert [e.error for e in errors] == ["a plateau (AgP) can be at most 500"]
+    _, errors = sheet_of("5 + 2*501#3 : F LON - NTH")
+    assert [e.error for e in errors] == ["an amount (AgP) can be at most 500"]
+
+
+def test_22_16_cap_offers_per_sheet_at_most_300() -> None:
+    lines = ["1 : F LON - NTH", "1 : F EDI - NTH", "1 : A LVP - YOR"] * 100
+    sheet, errors = sheet_of("\n".join([*lines, "10 $", "% a comment"]))  # neither is an offer
+    assert not errors and len(sheet.offers) == 300
+    sheet, errors = sheet_of("\n".join([*lines, "2 : F LON - ENG", "3 : F LON - ENG"]))
+    assert sheet.offers == ()
+    assert [(e.line, e.error) for e in errors] == [(301, "a sheet can hold at most 300 offers")]
+
+
+def test_22_16_cap_amounts_written_per_sheet_at_most_1000() -> None:
+    # Each + part counts once, whatever its repetition: nine lines of 100 parts and 50 lines of
+    # two parts (100 amounts each) are 1,000.
+    lines = [" + ".join(["1#1"] * 100) + " : F LON - NTH"] * 9 + ["50*1 + 50*2#1 : F EDI - NTH"] * 50
+    sheet, errors = sheet_of("\n".join(lines))
+    assert not errors and len(sheet.offers) == 59
+    sheet, errors = sheet_of("\n".join([*lines, "3 : A LVP - YOR", "4 : A LVP - YOR"]))
+    assert sheet.offers == () and [(e.line, e.error) for e in errors] == [
+        (60, "a sheet can hold at most 1000 amounts as written (each + part counts once: 3*5 is one)")]
+
+
+def test_22_16_blind_lines_set_aside_count_toward_the_sheets_limits() -> None:
+    # "A LON - YOR" names an army that is not there: set aside silently, but counted like the
+    # offer it would be if it were, so the limit's answer does not tell which it is.
+    options = parse_options(["BLIND"])
+    lines = ["1 : F LON - NTH"] * 299
+    for named in ("A LON - YOR", "F LON - ENG"):
+        _, errors = parse_sheet("\n".join([*lines, f"1 : {named}", "2 : F EDI - NTH"]), START, "FRANCE", options)
+        assert [(e.line, e.error) for e in errors] == [(301, "a sheet can hold at most 300 offers")], named
 
 
 def test_cap_savings_request_at_most_1000000_agp() -> None:

@@ -109,13 +109,20 @@ def downgrade() -> None:
 
 
 def _fill_outbox_raw() -> None:
-    """Before going back: the message of every row queued since 0006, built as the sender would."""
+    """Before going back: the message of every row queued since 0006, built as the sender would
+    (its files read from this revision's ``outbox_files``: the models' may have changed since)."""
     from sqlalchemy.orm import Session
 
+    from judge.mail.outbound import Attachment
     from judge.service.outbox import message_of
     from judge.store.models import Outbox
 
+    files = sa.table("outbox_files", sa.column("id", sa.Integer), sa.column("outbox_id", sa.Integer),
+                     sa.column("filename", sa.String), sa.column("content_type", sa.String),
+                     sa.column("data", sa.LargeBinary))
     with Session(bind=op.get_bind()) as session:
-        for row in session.scalars(sa.select(Outbox).where(Outbox.raw.is_(None))):
-            row.raw = message_of(row)
+        for row in session.scalars(sa.select(Outbox).where(Outbox.raw.is_(None))):  # its files left unread
+            attached = session.execute(sa.select(files.c.filename, files.c.content_type, files.c.data)
+                                       .where(files.c.outbox_id == row.id).order_by(files.c.id))
+            row.raw = message_of(row, [Attachment(*file) for file in attached])
         session.flush()

@@ -8,6 +8,10 @@ the command itself; otherwise the address is mailed a token and the command wait
 ``CONFIRM`` (`consent`), so that a forged From or Reply-To cannot sign a stranger up for a
 game's mail.  A private game's JOIN key is guessed at the cost of a refused mail, counted like a
 wrong password (`signon`).
+
+CREATE is limited per hour too, from all addresses together (``max_creates_per_hour``: anyone
+may create a game, and a new address costs nothing), and LIST names at most ``LIST_PAGE``
+games at a time, read with one query: what a mail costs does not grow with the games.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from judge.service.render import render, when
 from judge.store.models import Confirmation, Game, Observer, Player
 
 DAY = timedelta(days=1)
+HOUR = timedelta(hours=1)
 
 
 @handles(cmd.Unread, ANYONE)
@@ -46,9 +51,7 @@ def help_(talk: Conversation, text: str, _: cmd.Help) -> None:
 @handles(cmd.ListGames, ANYONE)
 def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
     if command.game is None:
-        games = [g for g in talk.session.scalars(select(Game).order_by(Game.name)) if lifecycle.rules_of(g).listed]
-        talk.echo(text, "info", "", [f"{g.name}: {g.state}" + (f", {g.phase}" if g.phase else "") for g in games]
-                  or ["no games yet"])
+        _list_page(talk, text, command.start)
         return
     game = talk.named_game(text, command.game)
     if game is None:
@@ -74,6 +77,21 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
     if game.state == "forming":
         lines.append(f"{len(lifecycle.players(talk.session, game))} player(s) joined")
     talk.echo(text, "info", "", lines)
+
+
+LIST_PAGE = 50  # games one LIST names: the next ones are asked for with LIST FROM name
+_LISTED = Game.settings["unlisted"].as_boolean().is_not(True)  # SET UNLISTED hides a game (`lifecycle.rules_of`)
+
+
+def _list_page(talk: Conversation, text: str, start: str | None) -> None:
+    """The listed games in order of name, from ``start`` on: at most ``LIST_PAGE`` of them,
+    read with one query whatever the number of games, then how to ask for the next ones."""
+    query = select(Game.name, Game.state, Game.phase).where(_LISTED).order_by(Game.name).limit(LIST_PAGE + 1)
+    rows = talk.session.execute(query.where(Game.name >= start) if start else query).all()
+    lines = [f"{name}: {state}" + (f", {phase}" if phase else "") for name, state, phase in rows[:LIST_PAGE]]
+    if len(rows) > LIST_PAGE:
+        lines.append(f"(and more: LIST FROM {rows[LIST_PAGE].name} for the next {LIST_PAGE})")
+    talk.echo(text, "info", "", lines or ["no games yet" if not start else f"no game from '{start}' on"])
 
 
 @handles(cmd.Create, ANYONE)
@@ -119,6 +137,12 @@ def _cannot_create(talk: Conversation, address: str, name: str) -> str | None:
     if (created or 0) + (asked or 0) >= talk.settings.max_creates_per_day:
         return (f"at most {talk.settings.max_creates_per_day} games may be created by one address in a day; try "
                 "again tomorrow")
+    hourly = talk.settings.max_creates_per_hour
+    recent = list(talk.session.scalars(select(Game.created_at).where(Game.created_at > talk.now - HOUR)
+                                       .order_by(Game.created_at.desc()).limit(hourly)))
+    if len(recent) >= hourly:
+        return (f"the judge takes at most {hourly} new games an hour, from all addresses together; try again after "
+                f"{when(recent[-1] + HOUR)}")
     if talk.game(name) is not None:
         return f"a game named '{name}' already exists"
     return None
@@ -259,21 +283,31 @@ def _observe(talk: Conversation, game: Game, address: str, text: str) -> None:
 
 @handles(cmd.History, ANYONE)
 def history(talk: Conversation, text: str, command: cmd.History) -> None:
-    """HISTORY: the public results of processed phases, in order (what every player received)."""
+    """HISTORY: the public results of processed phases, in order (what every player received):
+    at most ``HISTORY_PHASES`` of them, then how to ask for the rest, so that one line costs
+    the judge a bounded time and reply (a game may have hundreds of phases)."""
     game = talk.named_game(text, command.game)
     if game is None:
         return
     if _blind_running(game) and not _master_of(talk, game):
         talk.echo(text, "error", "a Blind game's history is published when it ends")
         return
-    rows = [r for r in lifecycle.processed_phases(talk.session, game) if _within(r.name, command.first, command.last)]
-    if not rows:
+    named = [(row_id, name) for row_id, name in lifecycle.processed_names(talk.session, game)
+             if _within(name, command.first, command.last)]
+    if not named:
         talk.echo(text, "info", "", ["no processed phase in that range"])
         return
+    shown, rest = named[:HISTORY_PHASES], named[HISTORY_PHASES:]
+    rows = lifecycle.phases_by_id(talk.session, [row_id for row_id, _ in shown])
     body = "\n\n".join(render("results", game=game, view=views.results_view(r.result["report"], None, None, [], 0),
                                next_phase=None, winner=None, deadline=None, history=True).strip()
                         for r in rows if r.result and "report" in r.result)
-    _answer_long(talk, text, f"{game.name}-history.txt", body, f"{len(rows)} phase(s)")
+    more = ""
+    if rest:  # the first ones, and how to ask for the others
+        more = (f"; at most {HISTORY_PHASES} phases are sent at once: for the {len(rest)} after them, "
+                f"HISTORY {game.name} {rest[0][1]}-{rest[-1][1]}")
+        body += f"\n\n{more[2:]}\n"
+    _answer_long(talk, text, f"{game.name}-history.txt", body, f"{len(shown)} phase(s)", more)
 
 
 @handles(cmd.Summary, ANYONE)
@@ -285,10 +319,8 @@ def summary(talk: Conversation, text: str, command: cmd.Summary) -> None:
         return
     years: list[tuple[str, dict[str, int]]] = []
     hidden = _blind_running(game) and not _master_of(talk, game)  # each power's count is its own
-    for row in [] if hidden else lifecycle.all_phases(talk.session, game):
-        if row.name.startswith("S") and row.name.endswith("M"):
-            counts = {p: len(cs) for p, cs in row.position.get("centers", {}).items()}
-            years.append((row.name[1:5], counts))
+    for name, position in [] if hidden else lifecycle.spring_positions(talk.session, game):
+        years.append((name[1:5], {p: len(cs) for p, cs in position.get("centers", {}).items()}))
     seated = []
     if game.state == "finished":
         seated = lifecycle.who_played(talk.session, game, _reader(talk, game))
@@ -326,12 +358,17 @@ def _within(name: str, first: str | None, last: str | None) -> bool:
 
 
 LONG = 60  # lines: a longer answer is an attachment, not a body of thousands of lines
+HISTORY_PHASES = 50  # phases one HISTORY sends at most: a longer range is asked for in parts
 
 
-def _answer_long(talk: Conversation, text: str, filename: str, body: str, what: str) -> None:
+def _answer_long(talk: Conversation, text: str, filename: str, body: str, what: str, more: str = "") -> None:
+    """Answer with ``body``: in the reply, or attached if long (and if the reply has room)."""
     lines = body.splitlines()
     if len(lines) <= LONG:
-        talk.echo(text, "info", "", lines)
+        talk.echo(text, "info", more[2:], lines)
+        return
+    attachment = Attachment(filename, "text/plain", body.encode("utf-8"))
+    if talk.attach([attachment]):
+        talk.echo(text, "ok", f"{what} attached as {filename} ({len(lines)} lines){more}")
     else:
-        talk.attachments.append(Attachment(filename, "text/plain", body.encode("utf-8")))
-        talk.echo(text, "ok", f"{what} attached as {filename} ({len(lines)} lines)")
+        talk.echo(text, "error", talk.too_big(len(attachment.data)))

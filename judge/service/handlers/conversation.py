@@ -12,16 +12,27 @@ it was not written for.  Every line is echoed in the reply with what became of i
 What one mail can cost is bounded, so that no mail holds the write lock for long or turns into
 thousands of outgoing mails: lines read (``max_commands_per_mail``), commands that check or
 hash a password (each is a deliberately slow scrypt: ``max_password_checks_per_mail``), press
-blocks (``max_press_per_mail``) and mails queued by its commands (``max_mails_per_mail``; the
-reply, its copies, notices of changed addresses or passwords and the results of a phase the
-mail completes are not counted: they are bounded by the game's size).  The game row is read
-``FOR UPDATE`` (``game``), so every change to one game — mail, deadline, transfer — happens
+blocks (``max_press_per_mail``), one each of the commands that render or draw a long answer
+(``ONCE_PER_MAIL``: HISTORY, SUMMARY, MAP, PREVIEW), the reply's size with its attachments
+(``max_reply_bytes``: an answer that would go over is refused, `echo` and `attach`), and the
+mails it queues (``max_mails_per_mail``).  That budget counts the mails its commands queue
+(`send`) and the results of the phases its PROCESS and ROLLFORWARD process (one per played
+power and observer, and the game master's chart): a PROCESS or ROLLFORWARD is refused when the
+mail has already queued mails and the results would take it over (`judge.service.handlers.master`).
+A mail's first processing is never refused by the budget, so a game of any size can be
+processed, in a mail of its own if need be; each game's phase changes once per mail at most
+(PROCESS, ROLLBACK or ROLLFORWARD, or the processing of the phase the mail completes), a
+PROCESS or ROLLFORWARD processes one phase per mail whatever the game, and a master changes
+his game's phase at most ``max_phase_changes_per_hour`` times an hour.  The reply, its copies, the
+notices of changed addresses or passwords and the announcements to a game's players are not
+counted: there is one of each per mail and game, bounded by the game's size.  The game row is
+read ``FOR UPDATE`` (``game``), so every change to one game — mail, deadline, transfer — happens
 one at a time on PostgreSQL as on SQLite.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
@@ -92,6 +103,10 @@ _H = TypeVar("_H", bound=Handler)
 PASSWORD_COMMANDS = (cmd.SignOn, cmd.Create, cmd.Join, cmd.SetPassword, cmd.Takeover, cmd.SetPrivate)
 
 
+#: commands that render or draw a long answer: one of each is read in one mail
+ONCE_PER_MAIL = (cmd.History, cmd.Summary, cmd.MapRequest, cmd.Preview)
+
+
 #: what a game that has ended refuses
 CLOSED_AFTER_THE_END = (cmd.OfferLine, cmd.OrderLine, cmd.Transfer, cmd.Accept, cmd.Clear, cmd.Resign, cmd.Start,
                         cmd.Wait, cmd.NoWait, cmd.Vote, cmd.SetAbsence, cmd.DecideAbsence, cmd.Preview,
@@ -138,10 +153,14 @@ class Conversation:
         self.also_told: dict[int, set[str]] = {}  # game id -> addresses of players who just left it
         self.positions: dict[tuple[int, str], Position | None] = {}
         self._seats: dict[int, dict[str, Player]] = {}  # game id -> its seats, once it has started (`seats`)
-        self.attachments: list[Attachment] = []  # sent with the reply (MAP)
+        self.attachments: list[Attachment] = []  # sent with the reply (MAP), added by `attach`
+        self.reply_bytes = 0  # the reply's answers and attachments so far (`echo`, `attach`)
         self.mails_sent = 0
         self.password_checks = 0
         self.presses = 0
+        self.once: set[type] = set()  # the ONCE_PER_MAIL commands read
+        self.phase_changed: set[int] = set()  # the games whose phase this mail changed
+        self.processed = False  # whether a PROCESS or ROLLFORWARD of this mail processed a phase
         self.touched: set[str] = set()  # the games this mail looked at
 
     def run(self) -> Refusal | None:
@@ -194,8 +213,33 @@ class Conversation:
         return None
 
     def echo(self, text: str, outcome: str, message: str = "", extra: list[str] | None = None) -> int:
-        self.echoes.append(Echo(self.mask(text), outcome, self.mask(message), extra or []))
+        """Answer a line (its text and message masked: no echo repeats a password); an answer whose
+        lines would take the reply over ``max_reply_bytes`` is refused instead (the reply's size
+        is counted in characters, about its bytes)."""
+        extra = extra or []
+        size = len(text) + len(message) + sum(len(line) + 1 for line in extra)
+        if extra and self.reply_bytes + size > self.settings.max_reply_bytes:
+            outcome, extra = "error", []
+            message = (f"not answered: this reply has reached the judge's limit of {self.settings.max_reply_bytes:,} "
+                       "bytes; ask again in another mail")
+            size = len(text) + len(message)
+        self.reply_bytes += size
+        self.echoes.append(Echo(self.mask(text), outcome, self.mask(message), extra))
         return len(self.echoes) - 1
+
+    def attach(self, files: Sequence[Attachment]) -> bool:
+        """Attach ``files`` to the reply, unless they would take it over ``max_reply_bytes``."""
+        size = sum(len(file.data) for file in files)
+        if self.reply_bytes + size > self.settings.max_reply_bytes:
+            return False
+        self.reply_bytes += size
+        self.attachments.extend(files)
+        return True
+
+    def too_big(self, size: int) -> str:
+        """Why an answer of ``size`` bytes was not attached: `attach` refused it."""
+        return (f"the answer ({size:,} bytes) would take this reply over the judge's limit of "
+                f"{self.settings.max_reply_bytes:,} bytes; ask for less, or in another mail")
 
     def send(self, *, to: str, subject: str, body: str, kind: str, game_id: int | None = None) -> bool:
         """Queue a mail a command causes, unless this mail has already caused ``max_mails_per_mail``."""
@@ -246,6 +290,12 @@ class Conversation:
                 self.echo(line.text.split()[0], "error", f"at most {self.settings.max_password_checks_per_mail} "
                           "sign-ons and password commands are read in one mail; the rest of it was not read")
                 return False
+        if isinstance(command, ONCE_PER_MAIL):
+            if type(command) in self.once:
+                self.echo(line.text, "error", f"one {line.text.split()[0].upper()} per mail: send the others in "
+                          "mails of their own")
+                return True
+            self.once.add(type(command))
         if isinstance(command, cmd.SignOn | cmd.SignOff):
             self.close_block()
             if isinstance(command, cmd.SignOff):
@@ -328,9 +378,10 @@ class Conversation:
         context.sheet, context.orders, context.status_echoes = [], [], []
 
     def _process_if_complete(self) -> None:
-        """A phase is processed as soon as every power that must act has done so."""
+        """A phase is processed as soon as every power that must act has done so (unless this
+        mail already changed the game's phase: once per mail; its deadline does it then)."""
         game = self.context.game
-        if game is None:
+        if game is None or game.id in self.phase_changed:
             return
         self.session.flush()
         if game.state == "active" and game.phase and lifecycle.complete(self.session, game, self.active_position(),

@@ -2,13 +2,20 @@
 PROCESS, PAUSE, RESUME, ROLLBACK, DUMMY, TERMINATE.
 
 Deadlines and durations are bounded (``MAX_DEADLINE_AHEAD``, and durations by the command
-parser), so that no setting can make the deadline arithmetic overflow.
+parser), so that no setting can make the deadline arithmetic overflow.  What a game master may
+make the judge do is bounded too, as anyone may create a game (`_may_change_phase`): one
+PROCESS, ROLLBACK or ROLLFORWARD per game and mail, and one PROCESS or ROLLFORWARD per mail
+whatever the game (each processes a phase and draws its maps: a master of ten games would
+otherwise make one mail cost ten), ``max_phase_changes_per_hour`` of them an hour per game (the
+times are kept in the game's settings, ``phase_changes``), and the results a processing sends
+count toward the mail's ``max_mails_per_mail``.
 """
 
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, timedelta
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import func, select
 
@@ -22,6 +29,7 @@ from judge.service.render import when
 from judge.store.models import Absence, Outbox
 
 MAX_DEADLINE_AHEAD = timedelta(days=366)
+HOUR = timedelta(hours=1)
 
 
 @handles(cmd.Start, MASTER)
@@ -69,13 +77,72 @@ def set_duration(talk: Conversation, text: str, command: cmd.SetDuration) -> Non
 def process(talk: Conversation, text: str, _: cmd.Process) -> None:
     game = talk.context.game
     assert game is not None
+    results = _may_change_phase(talk, text, "PROCESS")
+    if results is None:
+        return
     try:
         processed = lifecycle.process_phase(talk.session, game, talk.settings, talk.now, cause="master's PROCESS")
     except lifecycle.GameError as exc:
         talk.echo(text, "error", str(exc))
         return
+    _changed_phase(talk, "PROCESS", results)
     talk.echo(text, "ok", f"{processed.phase} processed" + (f"; now {processed.next_phase}"
                                                              if processed.next_phase else ""))
+
+
+def _may_change_phase(talk: Conversation, text: str, word: str) -> int | None:
+    """How many mails the change ``word`` (PROCESS, ROLLBACK, ROLLFORWARD) of the signed-on
+    game's phase will send, if it may go ahead; None after answering the line why not.
+
+    Once per game and mail, a processing (PROCESS, ROLLFORWARD) once per mail; at most
+    ``max_phase_changes_per_hour`` an hour per game; and a processing's results (one mail per
+    played power and observer, and the chart) must fit in what is left of the mail's
+    ``max_mails_per_mail``, unless the mail has queued nothing yet: a mail may always process
+    one phase, whatever the game's size."""
+    game = talk.context.game
+    assert game is not None
+    if game.id in talk.phase_changed:
+        talk.echo(text, "error", "one PROCESS, ROLLBACK or ROLLFORWARD per game in one mail: send it again in a "
+                  "mail of its own")
+        return None
+    if word != "ROLLBACK" and talk.processed:
+        talk.echo(text, "error", "one PROCESS or ROLLFORWARD per mail, whatever the game: send it again in a mail "
+                  "of its own")
+        return None
+    limit = talk.settings.max_phase_changes_per_hour
+    recent = _recent_changes(game.settings, talk.now)
+    if len(recent) >= limit:
+        talk.echo(text, "error", f"at most {limit} PROCESS, ROLLBACK and ROLLFORWARD an hour in one game: try again "
+                  f"after {when(recent[-limit] + HOUR)}")
+        return None
+    if word == "ROLLBACK":
+        return 0
+    results = lifecycle.results_mails(talk.session, game)
+    budget = talk.settings.max_mails_per_mail
+    if talk.mails_sent and talk.mails_sent + results > budget:
+        talk.echo(text, "error", f"this mail has already caused {talk.mails_sent} mails and the results would be "
+                  f"{results} more, over the judge's limit of {budget} a mail: send {word} in a mail of its own")
+        return None
+    return results
+
+
+def _recent_changes(settings: dict[str, object], now: datetime) -> list[datetime]:
+    """The game's phase changes by its master in the hour before ``now``, oldest first."""
+    kept = settings.get("phase_changes")
+    moments = [datetime.fromisoformat(str(moment)) for moment in kept] if isinstance(kept, list) else []
+    return [moment for moment in moments if moment > now - HOUR]
+
+
+def _changed_phase(talk: Conversation, word: str, results: int) -> None:
+    """Count a phase change ``word`` that went ahead: for the mail (once per game, a processing
+    once, its results in its budget) and for the game's hourly limit."""
+    game = talk.context.game
+    assert game is not None
+    talk.phase_changed.add(game.id)
+    talk.processed = talk.processed or word != "ROLLBACK"
+    talk.mails_sent += results
+    recent = [moment.isoformat() for moment in _recent_changes(game.settings, talk.now)]
+    game.settings = {**game.settings, "phase_changes": [*recent, talk.now.isoformat()]}
 
 
 @handles(cmd.Pause, MASTER)
@@ -108,11 +175,14 @@ def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
 def rollback(talk: Conversation, text: str, _: cmd.Rollback) -> None:
     game = talk.context.game
     assert game is not None
+    if _may_change_phase(talk, text, "ROLLBACK") is None:
+        return
     try:
         phase = lifecycle.rollback(talk.session, game, talk.now)
     except lifecycle.GameError as exc:
         talk.echo(text, "error", str(exc))
         return
+    _changed_phase(talk, "ROLLBACK", 0)
     talk.echo(text, "ok", f"rolled back to {phase}; the game is paused: send RESUME (or PROCESS) to go on")
     talk.announce(f"the game master rolled the game back to {phase}: the position, balances, offer sheets, "
                   "orders and acceptance lists are as they were before it was processed. You may change your "
@@ -171,13 +241,17 @@ def preview(talk: Conversation, text: str, _: cmd.Preview) -> None:
     phase = game.phase
     mark = talk.session.scalar(select(func.max(Outbox.id))) or 0
     savepoint = talk.session.begin_nested()
-    try:
-        lifecycle.process_phase(talk.session, game, talk.settings, talk.now, cause="master's PREVIEW")  # rolled back
+    try:  # without maps: only the chart is kept
+        lifecycle.process_phase(talk.session, game, replace(talk.settings, maps=False), talk.now,
+                                cause="master's PREVIEW")  # rolled back
         talk.session.flush()
         chart = talk.session.scalar(select(Outbox.body).where(Outbox.id > mark, Outbox.kind == "chart")) or ""
     finally:
         savepoint.rollback()
-    talk.attachments.append(Attachment(f"{game.name}-{phase}-preview.txt", "text/plain", chart.encode("utf-8")))
+    preview = Attachment(f"{game.name}-{phase}-preview.txt", "text/plain", chart.encode("utf-8"))
+    if not talk.attach([preview]):
+        talk.echo(text, "error", talk.too_big(len(preview.data)))
+        return
     talk.echo(text, "ok", f"the chart {phase} would have if processed now is attached; nothing was processed")
 
 
@@ -185,11 +259,15 @@ def preview(talk: Conversation, text: str, _: cmd.Preview) -> None:
 def rollforward(talk: Conversation, text: str, _: cmd.Rollforward) -> None:
     game = talk.context.game
     assert game is not None
+    results = _may_change_phase(talk, text, "ROLLFORWARD")
+    if results is None:
+        return
     try:
         processed = lifecycle.rollforward(talk.session, game, talk.settings, talk.now)
     except lifecycle.GameError as exc:
         talk.echo(text, "error", str(exc))
         return
+    _changed_phase(talk, "ROLLFORWARD", results)
     talk.echo(text, "ok", f"{processed.phase} processed again with its sheets as they were at the ROLLBACK")
     talk.announce(f"the game master undid the rollback: {processed.phase} was processed again with the sheets, "
                   "orders and lists it had")

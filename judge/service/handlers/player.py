@@ -182,11 +182,12 @@ def map_request(talk: Conversation, text: str, _: cmd.MapRequest) -> None:
     if lifecycle.options_of(game).blind and power is not None:
         position = lifecycle.sight_now(talk.session, game, power).after
         counted, seen = (power,), f" as {power.title()} sees it"
-    if pictures := maps.position_map(game.name, position, counted=counted):
-        talk.attachments.extend(pictures)
+    if not (pictures := maps.position_map(game.name, position, counted=counted)):
+        talk.echo(text, "error", "the map could not be drawn; the board is in STATUS")
+    elif talk.attach(pictures):
         talk.echo(text, "ok", f"the map of {position.phase}{seen} is attached")
     else:
-        talk.echo(text, "error", "the map could not be drawn; the board is in STATUS")
+        talk.echo(text, "error", talk.too_big(sum(len(picture.data) for picture in pictures)))
 
 
 @handles(cmd.Wait, PLAYER)
