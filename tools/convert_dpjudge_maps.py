@@ -38,6 +38,9 @@ OUT = Path(__file__).parents[1] / "judge" / "engine" / "maps"
 TERRAIN = {"WATER": "sea", "COAST": "coast", "LAND": "land", "PORT": "archipelago", "SHUT": "impassable"}
 ARMY_GROUND = ("land", "coast", "archipelago")
 SEASONS = {"SPRING": "S", "FALL": "F", "WINTER": "W"}
+# What DPjudge's files do not say: each board's name for people, and the boards drawn as another.
+TITLES = {"ancmed": "Ancient Mediterranean", "modern": "Modern", "loeb9": "Loeb9", "void": "Void"}
+DRAWINGS = {"void": "standard"}
 
 
 @dataclass
@@ -257,6 +260,8 @@ def convert(dp: DPMap, board: str) -> dict[str, Any]:
     season, year, _ = dp.begin.split()
     data: dict[str, Any] = {
         "name": board,
+        "title": TITLES.get(board, board.title()),
+        **({"drawing": DRAWINGS[board]} if board in DRAWINGS else {}),
         "start_year": int(year),
         "victory_centers": dp.victory or len(centers) // 2 + 1,
     }

@@ -33,7 +33,8 @@ What a variant board adds is data too, each key optional (the standard board has
 * ``eliminated_may_transfer`` (false on Void, DPjudge's Payola rule ``NO_DONATIONS``): an
   eliminated power may not transfer money (:mod:`judge.payola.treasury`);
 * ``drawing``: the board whose drawing (:mod:`judge.render`) this one shares, when it has the
-  same provinces and borders (Void is drawn as the standard board); by default its own.
+  same provinces and borders (Void is drawn as the standard board); by default its own;
+* ``title``: the board's name for people (``Ancient Mediterranean``), as HELP and LIST give it.
 """
 
 from __future__ import annotations
@@ -141,6 +142,7 @@ class GameMap:
     build_anywhere: bool = False  # builds in any owned supply center, not only in home centers
     eliminated_may_transfer: bool = True
     drawing: str = ""  # the board whose drawing this one uses (parse_map sets it: by default the map's name)
+    title: str = ""  # the board's name for people ("Ancient Mediterranean"; parse_map: by default the name)
     weak: Mapping[str, frozenset[str]] = field(default_factory=dict, repr=False)  # province -> across a weak strait
     open_seasons: Mapping[str, frozenset[str]] = field(default_factory=dict, repr=False)  # province -> seasons open
     closed: frozenset[str] = frozenset()  # the provinces closed on this board (a season's board)
@@ -386,6 +388,7 @@ def parse_map(data: Any) -> GameMap:
         build_anywhere=builds == "owned_centers",
         eliminated_may_transfer=bool(data.get("eliminated_may_transfer", True)),
         drawing=str(data.get("drawing", data["name"])),
+        title=str(data.get("title", str(data["name"]).title())),
         weak=MappingProxyType({k: frozenset(v) for k, v in _symmetric(weak_pairs).items()}),
         open_seasons=MappingProxyType(open_seasons),
     )

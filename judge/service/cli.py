@@ -126,6 +126,10 @@ def _service(args: argparse.Namespace) -> int:
     except (OSError, ConfigError, OperatorError) as exc:
         print(f"judge: {exc}", file=sys.stderr)
         return 1
+    except ImportError as exc:  # the database's driver: PostgreSQL's comes with the postgres extra
+        print(f"judge: the database's driver {exc.name} is not installed (pip install '.[postgres]' for PostgreSQL)",
+              file=sys.stderr)
+        return 1
     return 0
 
 

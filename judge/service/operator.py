@@ -451,6 +451,10 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
     except SQLAlchemyError as exc:  # the database cannot be reached or read: for a monitoring check, worse than 1
         print(f"judge {command}: the database cannot be used: {' '.join(str(exc).split())[:500]}", flush=True)
         return 2
+    except ImportError as exc:  # the database's driver: PostgreSQL's comes with the postgres extra
+        print(f"judge {command}: the database cannot be used: its driver {exc.name} is not installed "
+              "(pip install '.[postgres]' for PostgreSQL)", flush=True)
+        return 2
     for line in lines:
         print(line)
     return code

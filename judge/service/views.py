@@ -23,10 +23,37 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from judge.engine.legal import adjustment_count, retreat_options
+from judge.engine.map import GameMap, available_maps, load_map
 from judge.engine.notation import order_result_to_data
 from judge.engine.orders import Build, Disband, OrderSyntaxError, PhaseKind, Remove, Retreat, Waive, parse_order
 from judge.engine.position import Position
 from judge.payola.blind import Sight
+
+
+def board_summary(board: GameMap) -> str:
+    """A board as HELP and LIST name it: ``Modern: 10 powers, 64 centers, 33 to win, from S1995M``."""
+    first = Position.initial(board).phase
+    return (f"{board.title}: {len(board.powers)} powers, {len(board.supply_centers)} centers, "
+            f"{board.victory_centers} to win, from {first}")
+
+
+def boards() -> list[tuple[str, str, list[str]]]:
+    """Every board a game may be created on (rule 6.2), the standard one first: its name in
+    commands, `board_summary`, and its powers with their symbols (ruling 14), in lines of at
+    most 80 characters that never part a power from its symbol."""
+    found = []
+    for name in sorted(available_maps(), key=lambda name: (name != "standard", name)):
+        board = load_map(name)
+        lines: list[str] = []
+        for power, info in board.powers.items():
+            item = f"{power.title()} {info.letter}"
+            if lines and len(lines[-1]) + len(item) + 2 <= 80:
+                lines[-1] += f", {item}"
+            else:
+                lines[-1:] = [lines[-1] + ","] if lines else []
+                lines.append(item)
+        found.append((name, board_summary(board), lines))
+    return found
 
 
 def board(position: Position, seen_by: str | None = None) -> dict[str, Any]:

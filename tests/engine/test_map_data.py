@@ -74,8 +74,9 @@ def test_header(data):
     assert data["name"] == "standard"
     assert data["start_year"] == 1901
     assert data["victory_centers"] == 18
+    assert data["title"] == "Standard"
     assert set(data) == {
-        "name", "start_year", "victory_centers", "powers",
+        "name", "title", "start_year", "victory_centers", "powers",
         "provinces", "army_edges", "fleet_edges",
     }
 

@@ -177,10 +177,23 @@ def test_24_4_judge_status_is_ok_after_a_tick_and_a_problem_when_mail_waits_too_
 
 
 def test_24_4_judge_status_says_2_when_the_database_cannot_be_used(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status, out = run(capsys, "status", "--database", "postgresql+psycopg://nobody@127.0.0.1:1/none")
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    broken = tmp_path / "judge.db"
+    broken.write_bytes(b"not a database, whatever its name says" * 100)
+    status, out = run(capsys, "status", "--database", f"sqlite:///{broken}")
     assert status == 2 and "the database cannot be used" in out
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # PostgreSQL named, its driver not installed
+    status, out = run(capsys, "status", "--database", "postgresql+psycopg://nobody@127.0.0.1:1/none")
+    assert status == 2 and "the database cannot be used: its driver psycopg is not installed" in out
 
+
+
+def test_24_service_commands_say_when_the_databases_driver_is_missing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL named in the settings, the judge installed without its extra: a sentence, not a traceback."""
+    monkeypatch.setitem(sys.modules, "psycopg", None)
+    assert main(["tick", "--data-dir", str(tmp_path), "--database", "postgresql+psycopg://x@127.0.0.1:1/y"]) == 1
+    assert "the database's driver psycopg is not installed (pip install '.[postgres]'" in capsys.readouterr().err
 
 # -- judge db --------------------------------------------------------------------------------------------
 

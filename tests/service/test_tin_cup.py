@@ -406,7 +406,9 @@ def test_rule_6_3_create_with_tincup_is_create_with_blind(tmp_path: Path) -> Non
     assert judge.send(GM, "CREATE tincup1 pw standard TINCUP") == "done"
     for name in ("blind1", "tincup1"):
         judge.send(GM, f"LIST {name}")
-        assert "variant: standard BLIND\n" in judge.last_to(GM).body
+        listed = judge.last_to(GM).body
+        assert "board: standard (Standard: 7 powers, 34 centers, 18 to win, from S1901M)\n" in listed
+        assert "options: BLIND\n" in listed
 
 
 def test_rule_6_3_judge_demo_blind_shows_one_power_its_part(capsys: pytest.CaptureFixture[str]) -> None:

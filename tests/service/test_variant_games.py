@@ -1,10 +1,16 @@
-"""Games on the variant boards by mail (issue 25, rule 6.2): the first phase and its name,
-the starting money, and Void's rule that an eliminated power may not transfer money."""
+"""Games on the variant boards by mail (issue 25, rule 6.2): the first phase and its name, the
+starting money, a phase with every power played and its results with the board's map, Void's 36
+powers and its rule that an eliminated power may not transfer money, and HELP and LIST naming
+the boards."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
+
+from judge.engine.map import load_map
 from tests.service.harness import Judge
 
 GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"
@@ -40,3 +46,84 @@ def test_rule_6_2_ruling_13_void_initial_funds_and_no_donations(tmp_path: Path) 
     assert "an eliminated power may not transfer money" in judge.new_mail()[-1].body
     judge.send(BOB, "SIGNON D@v1 bob-pw\nTRANSFER 5 TO C")
     assert "ERROR" not in judge.new_mail()[-1].body
+
+
+def play_every_power(tmp_path: Path, board: str, **settings: object) -> tuple[Judge, dict[str, str]]:
+    """A game on ``board`` with a player for every power, started: the judge, and each power's address."""
+    judge = Judge(tmp_path, **settings)
+    judge.send(GM, f"CREATE g1 gm-secret {board}")
+    players = {power: f"{power.lower()}@example.org" for power in load_map(board).powers}
+    for power, address in players.items():
+        assert judge.send(address, f"JOIN g1 pw-{power.lower()} {power}") == "done"
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSTART")
+    return judge, players
+
+
+def balances_at_start(judge: Judge, players: dict[str, str]) -> dict[str, int]:
+    starts = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 starts"}
+    found = {}
+    for power, address in players.items():
+        balance = re.search(r"Your balance: (\d+) AgP", starts[address])
+        assert balance is not None, starts[address]
+        found[power] = int(balance.group(1))
+    return found
+
+
+@pytest.mark.parametrize(("board", "first", "offers", "money"), [
+    # Rule 6.2, ruling 13: income counts down from one less than the victory count.
+    ("modern", "S1995M", {"FRANCE": "3 : A PAR - ALS", "GERMANY": "2 : A MUN - ALS", "EGYPT": "1 : F CAI - RED"},
+     {3: 32 + 31 + 30, 4: 32 + 31 + 30 + 29, 5: 32 + 31 + 30 + 29 + 28}),
+    ("loeb9", "S1901M", {"SPAIN": "3 : A COR - NAF", "NORWAY": "2 : F COP - BAL", "FRANCE": "1 : A PAR - GAS"},
+     {3: 19 + 18 + 17, 4: 19 + 18 + 17 + 16}),
+])
+def test_rule_6_2_a_game_by_mail_on_the_board_with_every_power(
+        tmp_path: Path, board: str, first: str, offers: dict[str, str], money: dict[int, int]) -> None:
+    """Every power joined by name, the starting balances of rule 6.2 (Modern 93, 122 and 150;
+    Loeb9 54 and 70), a movement phase with offers, and its results with the board's map."""
+    judge, players = play_every_power(tmp_path, board, maps=True)
+    the_map = load_map(board)
+    assert balances_at_start(judge, players) == {
+        power: money[len(info.home_centers)] for power, info in the_map.powers.items()}
+    for power, address in players.items():
+        letter = the_map.powers[power].letter
+        judge.send(address, f"SIGNON {letter}g1 pw-{power.lower()}\n" + offers.get(power, "0 $"))
+    results = {m.to: m for m in judge.new_mail() if m.subject == f"g1 {first} results"}
+    assert set(results) == set(players.values())  # the last sheet completed the phase
+    for order in offers.values():
+        assert order.split(" : ")[1] in results[players["FRANCE"]].body
+    pictures = results[players["FRANCE"]].attachments
+    assert {name.rsplit(".", 1)[1] for name in pictures} == {"png", "svg"}
+    svg = next(data for name, (_, data) in pictures.items() if name.endswith(".svg"))
+    for power in the_map.powers:  # drawn on its own board: its legend names the board's powers
+        assert f">{power.title()}<".encode() in svg, power
+
+
+def test_rule_6_2_a_36_power_void_game_by_mail_works_as_a_seven_power_one(tmp_path: Path) -> None:
+    """All 36 powers joined by name and signing on by their symbols (ruling 14: digits, + and *),
+    each balance 9 AgP (ruling 13), every sheet in: the phase is processed and each of the 36
+    gets its results, the game master the chart."""
+    judge, players = play_every_power(tmp_path, "void")
+    assert set(balances_at_start(judge, players).values()) == {9}
+    the_map = load_map("void")
+    for power, address in players.items():
+        info = the_map.powers[power]
+        judge.send(address, f"SIGNON {info.letter}g1 pw-{power.lower()}\n1 : {info.start_units[0]} H")
+    mails = judge.new_mail()
+    results = {m.to for m in mails if m.subject == "g1 F1900M results"}
+    assert results == set(players.values())
+    assert any(m.to == GM and m.subject == "g1 F1900M chart" for m in mails)
+
+
+def test_25_help_and_list_name_every_board_with_its_powers_centers_and_victory(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(ALICE, "HELP\nLIST")
+    reply = judge.last_to(ALICE).body
+    for summary in ("Standard: 7 powers, 34 centers, 18 to win, from S1901M",
+                    "Ancient Mediterranean: 5 powers, 34 centers, 18 to win, from S0001M",
+                    "Modern: 10 powers, 64 centers, 33 to win, from S1995M",
+                    "Loeb9: 9 powers, 38 centers, 20 to win, from S1901M",
+                    "Void: 36 powers, 34 centers, 18 to win, from F1900M"):
+        assert reply.count(summary) == 2, summary  # once in HELP, once in LIST
+    assert "Britain B, Egypt E, France F" in reply and "W_Mediterranean_Sea +, Yorkshire *" in reply
+    judge.send(GM, "CREATE g2 gm-secret youngstown")
+    assert "(the boards: ancmed, loeb9, modern, standard, void;" in judge.last_to(GM).body

@@ -45,7 +45,7 @@ def unread(talk: Conversation, text: str, command: cmd.Unread) -> None:
 
 @handles(cmd.Help, ANYONE)
 def help_(talk: Conversation, text: str, _: cmd.Help) -> None:
-    talk.echo(text, "info", "", render("help", settings=talk.settings).splitlines())
+    talk.echo(text, "info", "", render("help", settings=talk.settings, boards=views.boards()).splitlines())
 
 
 @handles(cmd.ListGames, ANYONE)
@@ -61,7 +61,8 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
     required = set(lifecycle.required_powers(talk.session, game, lifecycle.position_of(row))) if row else set()
     hidden = _blind_running(game)  # who must retreat, build or remove is part of the board
     seat = lifecycle.seats(talk.session, game)
-    lines = [f"state: {game.state}", f"variant: {game.variant} {' '.join(game.options)}".rstrip()]
+    lines = [f"state: {game.state}", f"board: {game.variant} ({views.board_summary(load_map(game.variant))})",
+             f"options: {' '.join(game.options) or 'none'}"]
     if game.phase:
         lines.append(f"phase: {game.phase}, deadline {when(game.deadline)}")
     for power in load_map(game.variant).powers:
@@ -91,7 +92,10 @@ def _list_page(talk: Conversation, text: str, start: str | None) -> None:
     lines = [f"{name}: {state}" + (f", {phase}" if phase else "") for name, state, phase in rows[:LIST_PAGE]]
     if len(rows) > LIST_PAGE:
         lines.append(f"(and more: LIST FROM {rows[LIST_PAGE].name} for the next {LIST_PAGE})")
-    talk.echo(text, "info", "", lines or ["no games yet" if not start else f"no game from '{start}' on"])
+    lines = lines or ["no games yet" if not start else f"no game from '{start}' on"]
+    lines += ["", "boards (CREATE game password BOARD):"]
+    lines += [f"  {name}: {summary}" for name, summary, _ in views.boards()]
+    talk.echo(text, "info", "", lines)
 
 
 @handles(cmd.Create, ANYONE)
@@ -102,14 +106,11 @@ def create(talk: Conversation, text: str, command: cmd.Create) -> None:
     if problem:
         talk.echo(shown, "error", problem)
         return
-    if command.variant not in available_maps():
-        talk.echo(shown, "error", f"unknown variant '{command.variant}' (known: {', '.join(available_maps())})")
-        return
     try:
         own, payola = lifecycle.split_options(list(command.options))
         options = parse_options(payola)
     except (OptionError, ValueError) as exc:
-        talk.echo(shown, "error", str(exc))
+        talk.echo(shown, "error", f"{exc} (the boards: {', '.join(available_maps())}; HELP names every option)")
         return
     details = {"name": command.game, "variant": command.variant, "options": own + options.names,
                "password": hash_password(command.password)}
