@@ -4,15 +4,16 @@ orders, the package's known departures aside (6.G.8: an army ordered ``VIA CONVO
 adjacent province whose convoy cannot form moves by land there; and its convoy paths never pass
 through a fleet in Baleares, which DPjudge lets convoy).  Skipped
 when the package (the ``bench`` extra) is not installed; ``bench/engine_bench.py`` runs the same
-comparison on a thousand positions a board."""
+comparison on a thousand positions a board (and is imported from there: a copy of the tests
+without ``bench/``, as CI's compiled build runs them, skips this too)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench.engine_bench import check_theirs, generate, still_disagrees
-
 diplomacy = pytest.importorskip("diplomacy")
+engine_bench = pytest.importorskip("bench.engine_bench")
+check_theirs, generate, still_disagrees = engine_bench.check_theirs, engine_bench.generate, engine_bench.still_disagrees
 
 
 @pytest.mark.parametrize("board", ["standard", "ancmed", "modern"])
