@@ -337,7 +337,8 @@ def _retry_doubts(session: Session, row: InboundMail) -> list[str]:
             InboundMail.id > row.id, InboundMail.envelope_from == row.envelope_from, InboundMail.status == "done"))
         if later:
             doubts.append(f"{later} later mail(s) from {row.envelope_from} were applied since; this one would "
-                          "come after them (an older sheet would replace a newer one)")
+                          "come after them (its sheet, orders, list or vote would not replace theirs, but its "
+                          "other commands, a TRANSFER say, would act now)")
     game = game_signed_on(session, mail)
     if game is not None and game.phase is not None:
         opened = session.scalar(select(PhaseRow.opened_at).where(PhaseRow.game_id == game.id,
