@@ -34,7 +34,7 @@ from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
 from judge.service.handlers.mail import accepted_at, apply_run, mask_old_quarantine
 from judge.service.intake import take_in
-from judge.service.outbox import queue
+from judge.service.outbox import drop_sent_attachments, queue
 from judge.service.render import render
 from judge.service.schedule import due_games
 from judge.store.database import Database
@@ -175,13 +175,18 @@ def run_deadlines(db: Database, settings: Settings, now: datetime) -> list[str]:
     """Run the deadline of every game the clock has something to do for (`due_games`: a
     reminder, a late notice or processing is due), each on its own: one game's failure stops
     no other.  A game waiting for nothing costs nothing.  Then the clock leaves its heartbeat
-    (`judge status`) and masks the passwords of mail quarantined too long ago."""
+    (`judge status`), masks the passwords of mail quarantined too long ago, and drops the
+    attachments of mail sent more than ``attachment_days`` ago (`drop_sent_attachments`)."""
     with db.transaction() as session:
         names = due_games(session, now)
     summaries = [_run_deadline(db, settings, name, now) for name in names]
     with db.transaction() as session:
         beat(session, "tick", now)
     mask_old_quarantine(db, settings, now)
+    try:
+        drop_sent_attachments(db, settings, now)
+    except (OperationalError, IntegrityError) as exc:  # busy, or a blob taken by a mail meanwhile: next tick
+        log.warning("dropping the attachments of sent mail: database error, trying again at the next tick: %s", exc)
     return summaries
 
 

@@ -204,7 +204,7 @@ class OutboxFile(Base):
     outbox_id: Mapped[int] = mapped_column(ForeignKey("outbox.id"), index=True)
     filename: Mapped[str] = mapped_column(String(200))
     content_type: Mapped[str] = mapped_column(String(100))
-    sha256: Mapped[str] = mapped_column(ForeignKey("blobs.sha256"))
+    sha256: Mapped[str] = mapped_column(ForeignKey("blobs.sha256"), index=True)  # the blobs no file uses are dropped
     blob: Mapped[Blob] = relationship()
 
 
