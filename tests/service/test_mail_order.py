@@ -23,7 +23,7 @@ GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"
 FRANCE = "SIGNON FRANCE@g1 alice-pw\n"
 
 
-def held(sender: str, body: str, accepted: datetime) -> bytes:
+def held_mail(sender: str, body: str, accepted: datetime) -> bytes:
     """A mail as the judge's MTA delivers it once the judge is back: its Received: line (when the
     MTA took it) on top; its Date, the sender's clock, a day later than that and going backwards."""
     line = (f"Received: from client.example (client.example [198.51.100.7])\r\n\tby {MTA} (Postfix) with ESMTP id "
@@ -32,14 +32,15 @@ def held(sender: str, body: str, accepted: datetime) -> bytes:
     return line + raw_mail(sender, body, subject="sheet", headers={"Date": dated})
 
 
-def deliver(judge: Judge, mails: list[tuple[str, str]], order: list[int]) -> list[str]:
-    """Deliver the numbered mails (sender, body; accepted a minute apart, ten minutes ago and on)
+def deliver(judge: Judge, mails: list[tuple[str, str]], order: list[int],
+            held: timedelta = timedelta(minutes=10)) -> list[str]:
+    """Deliver the numbered mails (sender, body; accepted a minute apart from ``held`` ago on)
     in ``order``; the judge's answers to them, in the same order."""
-    first = judge.now - timedelta(minutes=10)
+    first = judge.now - held
     answers = []
     for number in order:
         sender, body = mails[number - 1]
-        judge.send_raw(held(sender, body, first + timedelta(minutes=number)))
+        judge.send_raw(held_mail(sender, body, first + timedelta(minutes=number)))
         answers.append(judge.last_to(sender).body)
     return answers
 
@@ -59,6 +60,15 @@ def test_24_1_five_sheets_delivered_in_scrambled_order_keep_the_last_one(tmp_pat
     late = answers[2]  # the first mail, delivered after the fourth
     assert "IGNORED" in late and "not applied: this mail was accepted 2026-01-05 11:51:00 UTC, and a later one, " \
         "accepted 2026-01-05 11:54:00 UTC, has already set your offer sheet" in " ".join(late.split())
+
+
+def test_24_1_after_an_outage_longer_than_max_lateness_the_last_sheet_is_still_kept(tmp_path: Path) -> None:
+    """A deadline is not told by a time more than ``max_lateness`` old (a clock gone wrong), but
+    the order of one seat's mail is: they all come from the same MTA's clock."""
+    judge = two_player_game(Judge(tmp_path, mta_hostname=MTA))
+    sheets = [(ALICE, f"{FRANCE}{n} : A PAR - BUR") for n in range(1, 6)]
+    deliver(judge, sheets, [2, 4, 1, 5, 3], held=timedelta(days=3))
+    assert "your current sheet/orders:\n    5 : A PAR - BUR" in status(judge)
 
 
 def test_24_1_older_orders_do_not_replace_newer_ones(tmp_path: Path) -> None:

@@ -146,7 +146,7 @@ class Conversation:
         # where the mail came from (`judge.mail.received`); not known: its envelope sender, or From
         self.source = source or Source(None, mail.sender if envelope_from is None else envelope_from)
         self.now = now
-        # when the judge's mail server accepted the mail (`judge.service.handlers.mail.accepted_at`):
+        # when the judge's mail server accepted the mail (`judge.service.handlers.mail.mail_time`):
         # its place among the mail of one seat, whatever order it is delivered in (`superseded`)
         self.accepted = accepted or now
         self.echoes: list[Echo] = []

@@ -14,7 +14,7 @@ is applied again.  Automatic mail is recorded and never answered.
 
 Order.  Mail is applied in the order the judge stores it, which is not always the order it was
 sent: the judge's MTA, holding mail while the judge was down, delivers it afterwards in the
-order of its queue files.  So a mail has a time, when it was accepted (`accepted_at`: the
+order of its queue files.  So a mail has a time, when it was accepted (`mail_time`: the
 ``Received:`` line of the judge's MTA with ``mta_hostname``, else when the judge stored it), and
 what a seat sets that a later mail replaces (its offer sheet, orders, CLEAR, WAIT or NOWAIT,
 acceptance list, vote) keeps the time of the mail that set it: a mail older than that does not
@@ -116,17 +116,21 @@ def store(db: Database, mails: Sequence[tuple[bytes, str | None]], now: datetime
         return list(inserted)
 
 
-def accepted_at(settings: Settings, raw: bytes, received_at: datetime) -> datetime:
+def mail_time(settings: Settings, raw: bytes, received_at: datetime) -> datetime:
     """When a stored mail was accepted: by the judge's MTA (the topmost ``Received:`` line, by
-    ``settings.mta_hostname``) if that is earlier than ``received_at``, when the judge stored it,
-    though never more than ``max_lateness`` hours earlier (a clock that was wrong).  Never the
-    mail's Date: that is the sender's clock (see the module's header)."""
+    ``settings.mta_hostname``) if that is earlier than ``received_at``, when the judge stored it;
+    else ``received_at``.  Never the mail's Date: that is the sender's clock (see the module's
+    header).  What orders a seat's mail (`Conversation.superseded`), however long it was held."""
     if settings.mta_hostname is None:
         return received_at
     by_mta = mta_accepted_at(raw, settings.mta_hostname)
-    if by_mta is None:
-        return received_at
-    return min(received_at, max(by_mta, received_at - timedelta(hours=settings.max_lateness)))
+    return received_at if by_mta is None else min(received_at, by_mta)
+
+
+def accepted_at(settings: Settings, raw: bytes, received_at: datetime) -> datetime:
+    """`mail_time`, though never more than ``max_lateness`` hours before ``received_at`` (a clock
+    that was wrong): what says which deadline a mail came in time for (`judge.service.app`)."""
+    return max(mail_time(settings, raw, received_at), received_at - timedelta(hours=settings.max_lateness))
 
 
 def bounded_sender(envelope_from: str | None) -> str | None:
@@ -301,7 +305,7 @@ def _status(session: Session, settings: Settings, mail: InboundMail, claimed: Cl
     envelope = claimed.envelope_from
     source = Source(client_address(claimed.raw, settings.mta_hostname), mail.sender if envelope is None else envelope)
     conversation = Conversation(session, settings, mail, now, envelope, source, answer=answer,
-                                accepted=accepted_at(settings, claimed.raw, claimed.received_at))
+                                accepted=mail_time(settings, claimed.raw, claimed.received_at))
     conversation.notes.extend(notes)
     refusal = conversation.run()
     if refusal is not None:
