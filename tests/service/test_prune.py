@@ -31,7 +31,7 @@ def attachments(judge: Judge) -> tuple[set[int], set[str]]:
 
 
 def test_24_14_the_clock_drops_a_sent_mails_attachments_after_attachment_days_and_keeps_unsent_ones(
-        tmp_path: Path) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     judge = two_player_game(Judge(tmp_path, maps=True))
     judge.send(GM, f"{MASTER}PROCESS")  # S1901M's results and maps, to both players and the master
     judge.later(2)
@@ -53,6 +53,10 @@ def test_24_14_the_clock_drops_a_sent_mails_attachments_after_attachment_days_an
     assert attachments(judge) == ({waiting}, kept)  # only the mail not yet sent keeps its maps
     deliver_pending(judge.db, judge.settings, transport_for(judge.settings), judge.now)
     assert [len(mail.attachments) for mail in judge.new_mail() if mail.subject == "g1 F1901M results"][-1] == 3
+    monkeypatch.setattr(operator, "utcnow", lambda: judge.now)
+    status, out = run(capsys, "resend", "--again", str(min(second - {waiting})), *options(judge))
+    assert status == 0 and "sent (without the attachments it had, if any: a sent mail's are dropped 7 days" in out
+    assert [len(mail.attachments) for mail in judge.new_mail() if mail.subject == "g1 F1901M results"] == [0]
 
 
 def prune(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, judge: Judge,
