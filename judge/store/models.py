@@ -73,6 +73,10 @@ class Player(Base):
     acceptance: Mapped[str | None] = mapped_column(String(40), nullable=True)  # rule 4.3: persists
     joined_at: Mapped[datetime] = mapped_column(DateTime)
     vote: Mapped[str | None] = mapped_column(String(30), nullable=True)  # DRAW, CONCEDE:<power>; secret
+    # When the mail that set the acceptance list, the vote, was accepted: an older mail does not
+    # replace them (`Conversation.superseded`); None: not set by mail since migration 0012.
+    acceptance_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    vote_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 class PhaseRow(Base):
@@ -98,7 +102,9 @@ class PhaseRow(Base):
 
 
 class Submission(Base):
-    """A power's offer sheet or direct orders for a phase; the latest valid one is in force."""
+    """A power's offer sheet or direct orders for a phase (or a CLEAR, or WAIT); the latest
+    valid one is in force.  A mail older than the one that sent the sheet in force (by when the
+    judge's mail server accepted each: ``accepted_at``) adds none (`Conversation.superseded`)."""
 
     __tablename__ = "submissions"
     __table_args__ = (Index("ix_submissions_lookup", "game_id", "phase", "power", "kind"),)
@@ -111,6 +117,7 @@ class Submission(Base):
     text: Mapped[str] = mapped_column(Text)
     parsed: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime)
+    accepted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # None: before migration 0012
 
 
 class LedgerRow(Base):
@@ -197,7 +204,7 @@ class OutboxFile(Base):
     outbox_id: Mapped[int] = mapped_column(ForeignKey("outbox.id"), index=True)
     filename: Mapped[str] = mapped_column(String(200))
     content_type: Mapped[str] = mapped_column(String(100))
-    sha256: Mapped[str] = mapped_column(ForeignKey("blobs.sha256"))
+    sha256: Mapped[str] = mapped_column(ForeignKey("blobs.sha256"), index=True)  # the blobs no file uses are dropped
     blob: Mapped[Blob] = relationship()
 
 

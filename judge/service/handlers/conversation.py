@@ -4,7 +4,9 @@ Theory of operation.  The lines act in order.  ``SIGNON`` makes the following li
 that power (or the game master) until the next ``SIGNON`` or ``SIGNOFF``; offer lines between
 them form one sheet that replaces the power's sheet for the phase as a whole, and orders in a
 retreat or adjustment phase (or for loyal units) likewise replace the power's earlier orders
-(``close_block``).  A refused sign-on undoes everything the mail did (a savepoint) and gets one
+(``close_block``), unless a mail accepted later than this one has set them already: then
+nothing is replaced, and the reply says why (``superseded``, ``set_aside``; the same for CLEAR,
+WAIT, ACCEPT and VOTE).  A refused sign-on undoes everything the mail did (a savepoint) and gets one
 short refusal.  Each handler is registered for its command type with who may use it
 (``handles``); the dispatcher checks that before calling it, so a handler never sees a caller
 it was not written for.  Every line is echoed in the reply with what became of it.
@@ -134,7 +136,8 @@ class Conversation:
     """Reads one mail's lines, acts on them inside the caller's transaction, and queues the reply."""
 
     def __init__(self, session: Session, settings: Settings, mail: InboundMail, now: datetime,
-                 envelope_from: str | None = None, source: Source | None = None, answer: bool = True) -> None:
+                 envelope_from: str | None = None, source: Source | None = None, answer: bool = True,
+                 accepted: datetime | None = None) -> None:
         self.session = session
         self.answer = answer  # False: applied, but its writer gets no reply (judge.service.handlers.mail)
         self.settings = settings
@@ -143,6 +146,9 @@ class Conversation:
         # where the mail came from (`judge.mail.received`); not known: its envelope sender, or From
         self.source = source or Source(None, mail.sender if envelope_from is None else envelope_from)
         self.now = now
+        # when the judge's mail server accepted the mail (`judge.service.handlers.mail.mail_time`):
+        # its place among the mail of one seat, whatever order it is delivered in (`superseded`)
+        self.accepted = accepted or now
         self.echoes: list[Echo] = []
         self.mask = masker(cmd.password_words(mail.lines))  # no echo repeats a password (judge.mail.redact)
         self.notes: list[str] = []
@@ -269,6 +275,24 @@ class Conversation:
         for address in sorted(a for a in played | self.also_told.get(game_id, set()) if a):
             queue(self.session, self.settings, to=address, subject=subject[:200], kind="announcement",
                   now=self.now, game_id=game.id, body=render("announcement", game=game, news=news))
+
+    def superseded(self, since: datetime | None, what: str) -> str | None:
+        """Why this mail may not set ``what`` (a power's sheet, orders, list or vote): a later
+        mail, accepted at ``since``, has set it already, and an older mail never replaces a
+        newer one, whatever order they are delivered in; None if it may (never set by mail, or
+        set by a mail accepted no later than this one: then the order of arrival decides)."""
+        if since is None or since <= self.accepted:
+            return None
+        return (f"not applied: this mail was accepted {self.accepted:%Y-%m-%d %H:%M:%S} UTC, and a later one, "
+                f"accepted {since:%Y-%m-%d %H:%M:%S} UTC, has already set {what} (mail held on its way may be "
+                "delivered out of order)")
+
+    def set_aside(self, block: Sequence[tuple[int, str]], why: str) -> None:
+        """Answer the lines of a block not applied as a whole (echo indexes and texts): each
+        ``ignored``, the last one saying ``why``."""
+        for index, _ in block:
+            self.echoes[index].outcome, self.echoes[index].message = "ignored", "not applied: see below"
+        self.echoes[block[-1][0]].message = why
 
     def tell_registered(self, change: str) -> None:
         """Note a change of the signed-on seat's registration for the address it had at sign-on,

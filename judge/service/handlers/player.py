@@ -27,6 +27,7 @@ from judge.service.handlers.conversation import (
     masked,
     power_of,
 )
+from judge.service.handlers.submissions import set_by_mail_at
 from judge.service.passwords import hash_password
 from judge.service.render import render, when
 from judge.store.models import Absence, Confirmation, Game, LedgerRow, Submission
@@ -64,7 +65,10 @@ def accept(talk: Conversation, text: str, command: cmd.Accept) -> None:
     except AcceptanceError as exc:
         talk.echo(text, "error", str(exc))
         return
-    player.acceptance = str(listed)
+    if why := talk.superseded(player.acceptance_at, "your acceptance list"):
+        talk.echo(text, "ignored", why)
+        return
+    player.acceptance, player.acceptance_at = str(listed), talk.accepted
     talk.echo(text, "ok", f"acceptance list is now {listed}")
 
 
@@ -109,10 +113,13 @@ def clear(talk: Conversation, text: str, _: cmd.Clear) -> None:
     if game.phase is None:
         talk.echo(text, "error", "the game has not started")
         return
+    if why := talk.superseded(set_by_mail_at(talk, game.phase, power, "sheet", "orders"), "your sheet or orders"):
+        talk.echo(text, "ignored", why)
+        return
     talk.context.sheet, talk.context.orders = [], []
     for kind in ("sheet", "orders"):
         talk.session.add(Submission(game_id=game.id, phase=game.phase, power=power, kind=kind, text="",
-                                    parsed={}, created_at=talk.now))
+                                    parsed={}, created_at=talk.now, accepted_at=talk.accepted))
     talk.echo(text, "ok", "your sheet and orders for this phase are cleared")
 
 
@@ -208,8 +215,11 @@ def _set_wait(talk: Conversation, text: str, flag: str, done: str) -> None:
     if game.phase is None or game.state not in ("active", "paused"):
         talk.echo(text, "error", "the game is not running")
         return
+    if why := talk.superseded(set_by_mail_at(talk, game.phase, power, "wait"), "your WAIT or NOWAIT"):
+        talk.echo(text, "ignored", why)
+        return
     talk.session.add(Submission(game_id=game.id, phase=game.phase, power=power, kind="wait", text=flag, parsed={},
-                                created_at=talk.now))
+                                created_at=talk.now, accepted_at=talk.accepted))
     talk.echo(text, "ok", done)
 
 
@@ -322,6 +332,9 @@ def vote(talk: Conversation, text: str, command: cmd.Vote) -> None:
     if power not in lifecycle.voters(talk.session, game):
         talk.echo(text, "error", "an eliminated power does not vote")
         return
+    if why := talk.superseded(player.vote_at, "your vote"):
+        talk.echo(text, "ignored", why)
+        return
     if command.choice == "DRAW" and not lifecycle.rules_of(game).draws:
         talk.echo(text, "error", f"{game.name} allows no draws (NO_DRAW)")
         return
@@ -338,6 +351,7 @@ def vote(talk: Conversation, text: str, command: cmd.Vote) -> None:
     else:
         player.vote = command.choice if command.choice == "DRAW" else None
         said = "for a draw including all survivors" if player.vote else "withdrawn (no vote)"
+    player.vote_at = talk.accepted
     talk.echo(text, "ok", f"your vote, kept secret: {said}")
     talk.session.flush()
     result = lifecycle.settle_votes(talk.session, game, talk.settings, talk.now)

@@ -3,7 +3,9 @@ STATUS shows once they are.
 
 Offer lines in one mail form one sheet: if any line is bad, none is applied and the previous
 sheet stays (rule 3: a sheet is read as a whole).  Orders in a retreat or adjustment phase, or
-for loyal units, are stored the same way.
+for loyal units, are stored the same way.  Each keeps when its mail was accepted, and a mail
+accepted before the one that sent the sheet in force stores nothing (`set_by_mail_at`,
+`Conversation.superseded`): delivered out of order, an older sheet never replaces a newer one.
 
 In a Tin Cup game (rule 6.3) an answer never tells what the power cannot see.  In every phase,
 an order for a unit in a province out of its sight (never one of its own: its units are all in
@@ -16,6 +18,7 @@ sight, where the truth is visible anyway.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from judge.engine.legal import adjustment_count, check_order, retreat_options
@@ -37,6 +40,9 @@ def store_sheet(talk: Conversation, context: Context) -> None:
     assert game is not None and power is not None
     position = talk.active_position()
     assert position is not None
+    if why := talk.superseded(set_by_mail_at(talk, str(position.phase), power, "sheet"), "your offer sheet"):
+        talk.set_aside(context.sheet, why)
+        return
     seat = talk.seats(game)
     dummies = {p for p in position.game_map.powers if not lifecycle.is_played(seat.get(p))}
     text = "\n".join(t for _, t in context.sheet)
@@ -54,7 +60,7 @@ def store_sheet(talk: Conversation, context: Context) -> None:
         return
     talk.session.add(Submission(game_id=game.id, phase=str(position.phase), power=power, kind="sheet", text=text,
                                 parsed={"offers": len(sheet.offers), "savings": sheet.savings},
-                                created_at=talk.now))
+                                created_at=talk.now, accepted_at=talk.accepted))
     read = {offer.line: describe(offer) for offer in sheet.offers} | dict.fromkeys(sheet.unseen, UNSEEN)
     for number, (index, line) in enumerate(context.sheet, 1):
         talk.echoes[index].message = read.get(number) or _savings_or_comment(line)
@@ -74,6 +80,9 @@ def store_orders(talk: Conversation, context: Context) -> None:
     assert game is not None and power is not None
     position = talk.active_position()
     assert position is not None
+    if why := talk.superseded(set_by_mail_at(talk, str(position.phase), power, "orders"), "your orders"):
+        talk.set_aside(context.orders, why)
+        return
     blind = lifecycle.options_of(game).blind
     view = lifecycle.sight_now(talk.session, game, power).view if blind else None
     bad = False
@@ -118,7 +127,15 @@ def store_orders(talk: Conversation, context: Context) -> None:
     text = "\n".join(t for _, t in kept)
     talk.session.add(Submission(game_id=game.id, phase=str(position.phase), power=power, kind="orders", text=text,
                                 parsed={"orders": [talk.echoes[i].message for i, _ in kept]},
-                                created_at=talk.now))
+                                created_at=talk.now, accepted_at=talk.accepted))
+
+
+def set_by_mail_at(talk: Conversation, phase: str, power: str, *kinds: str) -> datetime | None:
+    """When the judge's mail server accepted the latest mail that set the power's sheet (orders,
+    WAIT: ``kinds``) in force for the phase; None if no mail did (`Conversation.superseded`)."""
+    assert talk.context.game is not None
+    latest = [lifecycle.latest_submission(talk.session, talk.context.game, phase, power, kind) for kind in kinds]
+    return max((row.accepted_at for row in latest if row is not None and row.accepted_at is not None), default=None)
 
 
 def check_together(position: Position, power: str, orders: list[tuple[int, Order]]) -> tuple[dict[int, str], list[str]]:
