@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 DEFAULT = "payola"
 """The kind of a game whose CREATE names none."""
 
-_KINDS = {"payola": "judge.games.payola.kind"}
+_KINDS = {"payola": "judge.games.payola.kind", "pirates": "judge.games.pirates.kind"}
 """Each kind's name and the module that holds its ``KIND``."""
 _LOADED: dict[str, GameKind] = {}
 
@@ -202,7 +202,7 @@ class GameKind(ABC):
         """Every seat the game has or will have, in the order lists show them (PRESS TO ALL)."""
 
     @abstractmethod
-    def press_to(self, game: Game, words: Sequence[str]) -> tuple[str, ...]:
+    def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
         """Whom the line ``PRESS TO ...`` (its words) names: ``("ALL",)``, or seats and
         ``"MASTER"`` (the game master) in the order named; ValueError with a message."""
 

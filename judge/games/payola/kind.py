@@ -237,7 +237,7 @@ class Payola(GameKind):
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return list(load_map(game.variant).powers)
 
-    def press_to(self, game: Game, words: Sequence[str]) -> tuple[str, ...]:
+    def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
         """Powers by name or initial (`commands.press_recipients`), the master, or ALL."""
         named = commands.press_recipients(words)
         if named == ("ALL",):

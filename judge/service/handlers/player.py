@@ -61,7 +61,7 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     seat = host.seats(talk.session, game)
     targets: dict[str, str] = {}  # address -> who it is, in the order named
     try:
-        to = command.to or kind.press_to(game, command.words)
+        to = command.to or kind.press_to(talk.session, game, command.words)
     except ValueError as exc:
         talk.echo(text, "error", str(exc))
         return
