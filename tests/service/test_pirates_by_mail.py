@@ -296,3 +296,279 @@ def ballot_of(lines: Sequence[str], player: str) -> tuple[set[str], set[str]]:
             else:
                 votes[side].add(player if word.upper() == "ME" else word.title())
     return votes["YES"], votes["NO"]
+
+
+# -- creating, joining, starting -------------------------------------------------------------------------
+
+
+def test_28_create_takes_players_and_garnets_and_join_a_name_unique_in_the_game(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.confirmed(GM, *map(address, (*FOUR, "Eve")))  # the replies, not the requests to confirm
+    judge.send(GM, "CREATE bad gm-pw pirates PLAYERS=5\nCREATE bad2 gm-pw pirates SEVEN=1\nCREATE pp gm-pw pirates "
+               "PLAYERS=4 GARNETS=2")
+    reply = judge.last_to(GM).body
+    assert "PLAYERS=5\n  ERROR: a match has an even number of players from 4 to 14, not 5 (P1)" in reply
+    assert "SEVEN=1\n  ERROR: 'SEVEN=1' is not an option of Pirates' Proposal" in reply
+    assert "OK: game 'pp' created" in reply
+    judge.send(address("Ann"), "JOIN pp pw-ann\nJOIN pp pw-ann A\nJOIN pp pw-ann Master\nJOIN pp pw-ann Ann")
+    reply = judge.last_to(address("Ann")).body
+    assert "JOIN pp **** \n" not in reply and "ERROR: a player of Pirates' Proposal joins under a name" in reply
+    assert "ERROR: 'A' cannot be a player's name: a name is 2 to 12 letters or digits" in reply
+    assert "ERROR: 'Master' cannot be a player's name: MASTER, GM, ALL and KEY are words of the commands" in reply
+    assert "OK: you joined 'pp' as Ann" in reply
+    judge.send(address("Bob"), "JOIN pp pw-bob ANN")
+    assert "a player of pp is already named 'ANN'" in judge.last_to(address("Bob")).body
+    judge.send(address("Bob"), "JOIN pp pw-bob Bob")
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nSTART")
+    assert "ERROR: this match is for 4 players and 2 have joined" in judge.last_to(GM).body
+    for name in ("Cy", "Dee"):
+        judge.send(address(name), f"JOIN pp pw-{name.lower()} {name}")
+    judge.send(address("Eve"), "JOIN pp pw-eve Eve")
+    assert "ERROR: the game is full" in judge.last_to(address("Eve")).body
+    judge.new_mail()
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nSTART")
+    starts = {m.to: m.body for m in judge.new_mail() if m.subject == "pp starts"}
+    assert set(starts) == {GM, *map(address, FOUR)}
+    assert "You play as Ann. Sign on with: SIGNON Ann@pp" in starts[address("Ann")]
+    assert "Garnets: 2" in starts[address("Ann")].splitlines() and "Garnets: 2" not in starts[GM]
+
+
+def test_28_every_line_is_answered_and_status_shows_ones_own_part_only(tmp_path: Path) -> None:
+    judge = pirates_game(Judge(tmp_path), FOUR, garnets=1)
+    _, _, match = now_playing(judge)
+    ann_room = match.round.room_of("Ann")
+    other = next(p for p in FOUR if p not in ann_room)
+    mate = next(p for p in ann_room if p != "Ann")
+    package = match.round.package("Ann")
+    judge.new_mail()
+    send_as(judge, "Ann", [f"PLAN ME {package} {other} 0", "VOTE YES ME", "MOVE", "FLY", "STATUS",
+                           f"PLAN ME {package - 1} {mate.lower()} 6", "GARNETS 1"])
+    reply = judge.last_to(address("Ann")).body
+    assert f"> PLAN ME {package} {other} 0\n  ERROR: a mail holds one plan" in reply
+    assert (f"> PLAN ME {package - 1} {mate.lower()} 6\n  ERROR: read with 'PLAN ME {package} {other} 0' as one "
+            "plan") in reply
+    assert f"> GARNETS 1\n  ERROR: read with 'PLAN ME {package} {other} 0' as one plan" in reply
+    assert "> VOTE YES ME\n  ERROR: votes are sent during a Voting Phase; this is the Distribution Phase" in reply
+    assert "> MOVE\n  ERROR: a move is asked for during a Voting Phase" in reply
+    assert "> FLY\n  ERROR: unknown command 'FLY'" in reply
+    assert "Your plan now: none yet" in reply
+    send_as(judge, "Ann", [f"PLAN ME {package - 1} {mate.lower()} 6", "GARNETS 1", "STATUS"])
+    reply = judge.last_to(address("Ann")).body
+    assert f"OK: Plan accepted, {package + 5} gold (the {package}-gold package and 1 garnet): you {package - 1}, " \
+           f"{mate} 6" in reply and f"> GARNETS 1\n  OK: read with 'PLAN ME {package - 1} {mate.lower()} 6' as one " \
+                                 "plan" in reply
+    status = reply.split("> STATUS\n")[1]
+    assert f"Room: {', '.join(ann_room)}" in status and f"Your plan now: you {package - 1}, {mate} 6" in status
+    assert other not in status  # nothing of the other room (P10)
+    send_as(judge, "Ann", [f"PLAN ME {package} {other} 0"])
+    assert f"ERROR: {other} is not in your room this round" in judge.last_to(address("Ann")).body
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nSTATUS\nVOTE YES ME")
+    reply = judge.last_to(GM).body
+    assert "Ann (played): plan sent" in reply and f"{mate} (played): nothing yet" in reply
+    assert "> VOTE YES ME\n  ERROR: that is a player's command; sign on as a seat" in reply
+
+
+def test_28_a_phase_closes_at_its_deadline_never_early_and_each_reminder_goes_to_its_player_alone(
+        tmp_path: Path) -> None:
+    """Every player sends a plan: the phase still waits for its deadline, since closing it then
+    would tell everyone that all had submitted (Amendment II, P10).  In the Voting Phase two send
+    ballots; the reminder and the late notice go to each of the two others alone."""
+    judge = pirates_game(Judge(tmp_path), FOUR)
+    judge.new_mail()
+    for name in FOUR:
+        _, _, match = now_playing(judge)
+        send_as(judge, name, [f"PLAN ME {match.round.package(name)}"])
+    assert now_playing(judge)[1] == "D1" and not [m for m in judge.new_mail() if "results" in m.subject]
+    judge.later(23)
+    judge.process("pp")
+    assert now_playing(judge)[1] == "D1"
+    judge.later(1)
+    judge.process("pp")
+    assert now_playing(judge)[1] == "V1"
+    _, _, match = now_playing(judge)
+    for name in ("Ann", "Bob"):
+        send_as(judge, name, random_ballot(match, name, random.Random(name)))
+    judge.new_mail()
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nSET GRACE 2")
+    judge.later(13)
+    judge.process("pp")
+    reminders = [m for m in judge.new_mail() if m.subject == "pp V1 reminder"]
+    assert sorted(m.to for m in reminders) == [address("Cy"), address("Dee")]
+    for mail in reminders:
+        name = mail.to.split("@")[0].title()
+        assert f"nothing from you ({name})" in mail.body and "drawn for you" in mail.body
+        assert not {n for n in FOUR if n != name} & set(re.findall(r"\b[A-Z][a-z]+\b", mail.body))
+    judge.later(11)
+    judge.process("pp")
+    late = [m for m in judge.new_mail() if m.subject == "pp V1 late"]
+    assert sorted(m.to for m in late) == [address("Cy"), address("Dee")] and now_playing(judge)[1] == "V1"
+    judge.later(2)
+    judge.process("pp")
+    assert now_playing(judge)[1] == "D2"
+
+
+def test_28_the_game_master_sets_the_length_of_each_kind_of_phase(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.confirmed(GM)
+    judge.send(GM, "CREATE pp gm-pw pirates PLAYERS=4\nSIGNON MASTER@pp gm-pw\nSET VOTING 36\nSET DISTRIBUTION 2d\n"
+               "SET MOVEMENT 10")
+    reply = judge.last_to(GM).body
+    assert "OK: voting set to 36 hours" in reply and "OK: distribution set to 48 hours" in reply
+    assert "> SET MOVEMENT 10\n  ERROR: bad SET command" in reply
+    for name in FOUR:
+        judge.send(address(name), f"JOIN pp pw-{name.lower()} {name}")
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nSTART")
+    assert "pp has started: D1, deadline 2026-01-07 12:00 UTC" in judge.last_to(GM).body
+    process(judge)
+    assert "now V1" in judge.last_to(GM).body
+    assert "Deadline of V1: 2026-01-07 00:00 UTC" in judge.last_to(address("Ann")).body
+
+
+# -- what anyone may know: LIST, the pages, observers, HISTORY ------------------------------------------
+
+
+def test_28_list_and_the_pages_show_name_round_phase_and_seats_never_who_has_sent_what(tmp_path: Path) -> None:
+    judge = pirates_game(Judge(tmp_path, web=True), FOUR)
+    _, _, match = now_playing(judge)
+    send_as(judge, "Ann", [f"PLAN ME {match.round.package('Ann')}"])
+    judge.send(WATCHER, "LIST\nLIST pp\nHISTORY pp\nSUMMARY pp")
+    reply = judge.last_to(WATCHER).body
+    assert "pp: active, D1 (Pirates' Proposal)" in reply
+    assert "phase: D1 (the Distribution Phase of round 1), deadline 2026-01-06 12:00 UTC" in reply
+    assert "Ann: played" in reply and "Bob: played" in reply
+    assert not re.search(r"submitted|waiting|sent|Room|Package|gold", reply.split("> LIST pp")[1].split(">")[0])
+    assert "ERROR: the history of a match of Pirates' Proposal is published when it ends" in reply
+    page = (tmp_path / "web" / "games" / "pp" / "index.html").read_text("utf-8")
+    assert "the Distribution Phase of round 1" in page and "Ann: played" in page
+    assert not re.search(r"Room|Package|Plan of|Ballot|submitted", page)
+    index = (tmp_path / "web" / "index.html").read_text("utf-8")
+    assert "Pirates&#39; Proposal" in index and "pp" in index
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nTERMINATE")
+    judge.send(WATCHER, "HISTORY pp")
+    assert "ERROR" not in judge.last_to(WATCHER).body.split("> HISTORY pp")[1]
+
+
+def test_28_after_the_end_the_page_and_history_publish_everything(tmp_path: Path) -> None:
+    judge = pirates_game(Judge(tmp_path, web=True), FOUR)
+    for _ in range(11):
+        state, _, _ = now_playing(judge)
+        if state == "finished":
+            break
+        judge.later(25)
+        judge.process("pp")
+    assert now_playing(judge)[0] == "finished"
+    page = (tmp_path / "web" / "games" / "pp" / "index.html").read_text("utf-8")
+    _, _, final = now_playing(judge)
+    for round_ in final.rounds:
+        for player in FOUR:
+            assert f"Ballot of {player}: Yes on {', '.join(round_.ballot(player).yes) or 'none'}" in page
+    assert "(drawn)" in page and "the default plan" in page and "Elimination Candidate: " in page
+    judge.send(WATCHER, "HISTORY pp")
+    history = judge.last_to(WATCHER)
+    text = history.body + "".join(data.decode() for _, data in history.attachments.values())
+    assert "Ballot of Ann: " in text and "Final gold: " in text and "Elimination Candidate: " in text
+
+
+# -- seats changing hands -----------------------------------------------------------------------------------
+
+
+def test_28_a_vacant_seat_is_taken_over_under_its_name_and_its_new_player_told_only_what_it_knows(
+        tmp_path: Path) -> None:
+    judge = pirates_game(Judge(tmp_path), FOUR)
+    _, _, match = now_playing(judge)
+    send_as(judge, "Bob", [f"PLAN ME {match.round.package('Bob')}"])
+    judge.new_mail()
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nDUMMY bob\nSET OPENING Bob")
+    reply = judge.last_to(GM).body
+    assert "OK: Bob is now a dummy seat" in reply and "OK: Bob may be taken over: TAKEOVER Bob@pp password" in reply
+    news = [m for m in judge.new_mail() if m.subject.startswith("pp: ")]
+    assert {m.to for m in news} >= {address("Ann"), address("Cy"), address("Dee")}
+    judge.send("zed@example.org", "TAKEOVER bob@pp zed-pw")
+    mails = judge.new_mail()
+    assert any("OK: you now play Bob in pp (SIGNON Bob@pp password); a briefing follows" in m.body for m in mails
+               if m.to == "zed@example.org" and m.subject.startswith("Re:"))
+    briefing = next(m for m in mails if m.subject == "pp: your briefing as Bob")
+    assert briefing.to == "zed@example.org"
+    room = match.round.room_of("Bob")
+    assert f"Room: {', '.join(room)}" in briefing.body
+    assert f"Package: {match.round.package('Bob')} gold" in briefing.body
+    assert f"Your plan now: you {match.round.package('Bob')}" in briefing.body
+    assert not set(FOUR) - set(room) & set(re.findall(r"\b[A-Z][a-z]+\b", briefing.body))
+    assert any(m.to == GM and m.subject == "pp: Bob taken over" for m in mails)
+    judge.send("zed@example.org", "SIGNON Bob@pp zed-pw\nSTATUS")
+    assert "signed on as Bob in pp" in judge.last_to("zed@example.org").body
+    send_as(judge, "Bob", ["STATUS"])  # the old password no longer works
+    assert "Sign-on refused" in judge.last_to(address("Bob")).body
+
+
+def test_28_resign_leaves_a_seat_that_plays_on_by_the_defaults(tmp_path: Path) -> None:
+    judge = pirates_game(Judge(tmp_path), FOUR)
+    send_as(judge, "Dee", ["RESIGN"])
+    assert "you have resigned; your seat is now a dummy (it plays on by the defaults" in judge.last_to(
+        address("Dee")).body
+    judge.new_mail()
+    process(judge)
+    assert address("Dee") not in {m.to for m in judge.new_mail()}
+    _, _, match = now_playing(judge)
+    assert "Dee" in match.rounds[0].defaults
+
+
+# -- the game master's tools, the end --------------------------------------------------------------------
+
+
+def test_28_a_match_cannot_be_rolled_back_and_terminate_publishes_the_rounds_played(tmp_path: Path) -> None:
+    judge = pirates_game(Judge(tmp_path), FOUR)
+    process(judge)
+    judge.later(1)
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nROLLBACK")
+    assert "ERROR: a match of Pirates' Proposal cannot be rolled back" in judge.last_to(GM).body
+    for _ in range(2):
+        judge.later(1)
+        process(judge)
+    assert now_playing(judge)[1] == "V2"
+    judge.new_mail()
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nTERMINATE")
+    ended = {m.to: m.body for m in judge.new_mail() if m.subject == "pp has ended"}
+    assert set(ended) == {GM, *map(address, FOUR)}
+    body = ended[address("Ann")]
+    assert "Round 1 of 5" in body and "Ballot of Ann:" in body and "Round 2 of 5" not in body  # round 2 unfinished
+    assert "has ended: the game master ended the game" in body
+
+
+def test_28_a_final_phase_in_which_nobody_may_act_closes_at_once(tmp_path: Path) -> None:
+    """Each player gives their whole package to their room's other member, and in each room both
+    vote for the first member's plan: the first member's plan passes, the second's fails and its
+    gold goes to the first.  So each gets the other's packages, 150 gold each: nobody is richer
+    than all others, nobody gives an extra token (P11), and the final phase closes as it opens."""
+    judge = pirates_game(Judge(tmp_path), FOUR)
+    while now_playing(judge)[0] != "finished":
+        _, phase, match = now_playing(judge)
+        for name in FOUR:
+            mate = next(m for m in match.round.room_of(name) if m != name)
+            first, second = match.round.room_of(name)
+            send_as(judge, name, [f"PLAN {mate} {match.round.package(name)}"] if phase[0] == "D"
+                    else [f"VOTE YES {first}", f"VOTE NO {second}"])
+        judge.new_mail()
+        judge.later(1)
+        process(judge)
+        if phase == "V5":
+            break
+    mails = judge.new_mail()
+    _, phase, final = now_playing(judge)
+    assert phase == "F" and final.over and final.token_to is None
+    ended = next(m for m in mails if m.to == address("Ann") and m.subject == "pp has ended").body
+    assert all(f"Final gold: {name} 150" in ended for name in FOUR)
+    assert "Extra Token of Life: none (no player has more gold than every other)" in ended
+    assert not [m for m in mails if "You have more gold than any other player" in m.body]
+
+
+def test_28_press_goes_to_whoever_it_names_in_either_room(tmp_path: Path) -> None:
+    judge = pirates_game(Judge(tmp_path), FOUR)
+    _, _, match = now_playing(judge)
+    other = next(p for p in FOUR if p not in match.round.room_of("Ann"))
+    judge.new_mail()
+    send_as(judge, "Ann", [f"PRESS TO {other.lower()} M", "shall we?", "ENDPRESS", "PRESS TO Zed", "hi", "ENDPRESS"])
+    reply = judge.last_to(address("Ann")).body
+    assert f"OK: press sent to {other}, the game master" in reply
+    assert "ERROR: there is no player named 'Zed' in pp" in reply
+    assert {m.to for m in judge.new_mail() if m.subject == "pp press from Ann"} == {address(other), GM}

@@ -92,8 +92,8 @@ def _submit(talk: Conversation, game: Game, seat: str, lines: list[tuple[int, st
             index = next(i for i, (_, written) in enumerate(unanswered) if written == text)
             echo = talk.echoes[unanswered.pop(index)[0]]
             echo.outcome = outcome
-            echo.message = reply.message if number == 0 else (
-                "read with the line above, as one " + ("ballot" if text.upper().startswith("VOTE") else "plan"))
+            what = "ballot" if text.upper().startswith("VOTE") else "plan"
+            echo.message = reply.message if number == 0 else f"read with '{reply.lines[0]}' as one {what}"
     _keep(talk, game, seat, before, result.submissions, "\n".join(text for _, text in lines))
 
 
