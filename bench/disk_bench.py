@@ -37,7 +37,8 @@ from sqlalchemy import select, text
 
 from judge.engine.legal import legal_orders
 from judge.engine.orders import PhaseKind
-from judge.service import lifecycle
+from judge.games.payola import lifecycle
+from judge.service import host
 from judge.service.app import inject, open_database, process_game
 from judge.service.config import Settings
 from judge.service.operator import prune
@@ -104,7 +105,7 @@ class Bench:
         self.now += timedelta(hours=1)
         with self.db.transaction() as session:
             game = session.scalars(select(Game).where(Game.name == "disk")).one()
-            row = lifecycle.current_phase(session, game)
+            row = host.current_phase(session, game)
             assert row is not None
             position = lifecycle.position_of(row)
         if position.phase.kind is not PhaseKind.MOVEMENT:

@@ -29,7 +29,8 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from judge.service import lifecycle
+from judge import games
+from judge.service import host
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
 from judge.service.handlers.mail import accepted_at, apply_run, mask_old_quarantine
@@ -95,14 +96,15 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
             queue(session, settings, to=game.gm_address, subject=f"{game.name} paused: missed deadline", kind="notice",
                   now=now, game_id=game.id, body=render("outage", game=game, now=now))
             summary = f"{game.name} paused: its deadline passed long ago (was the judge down?)"
-        elif force or lifecycle.is_due(session, game, now):
-            cause = "judge process --force" if force else "all submitted" if lifecycle.complete(session, game) \
+        elif force or host.is_due(session, game, now):
+            kind = games.kind_of(game)
+            cause = "judge process --force" if force else "all submitted" if kind.complete(session, game) \
                 else "deadline"
-            processed = lifecycle.process_phase(session, game, settings, now, cause=cause)
+            processed = kind.process(session, game, settings, now, cause=cause)
             summary = f"{game.name} {processed.phase} processed"
             summary += f"; {processed.winner} wins" if processed.winner else f"; next {processed.next_phase}"
         else:
-            told = lifecycle.send_notices(session, game, settings, now)
+            told = host.send_notices(session, game, settings, now)
             summary = f"{game.name} {game.phase} is not due (deadline {game.deadline:%Y-%m-%d %H:%M} UTC)"
             if told:
                 summary += f"; notices sent to {', '.join(p.title() for p in told)}"
@@ -113,7 +115,7 @@ def _missed(game: Game, settings: Settings, now: datetime) -> bool:
     """A deadline (plus grace) more than ``settings.max_lateness`` hours ago: an outage or a
     clock jump, not a late player.  The old judges stopped there rather than run through."""
     assert game.deadline is not None
-    due = game.deadline + timedelta(hours=lifecycle.duration(game, "grace"))
+    due = game.deadline + timedelta(hours=host.duration(game, "grace"))
     return now - due > timedelta(hours=settings.max_lateness)
 
 
@@ -153,7 +155,7 @@ def overdue(db: Database, now: datetime) -> list[tuple[datetime, str]]:
     with db.transaction() as session:
         games = session.scalars(select(Game).where(Game.state == "active", Game.deadline.is_not(None),
                                                    Game.next_due <= now))  # next_due comes first
-        due = [(game.deadline + timedelta(hours=lifecycle.duration(game, "grace")), game.name) for game in games
+        due = [(game.deadline + timedelta(hours=host.duration(game, "grace")), game.name) for game in games
                if game.deadline is not None]
     return sorted(item for item in due if item[0] <= now)
 

@@ -39,6 +39,9 @@ class Game(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True)
+    # Which game it is (`judge.games`): payola, pirates.  The kind reads what follows as its own.
+    kind: Mapped[str] = mapped_column(String(16), default="payola", server_default="payola")
+    # A Payola game's board; a kind without boards names itself here (``pirates``).
     variant: Mapped[str] = mapped_column(String(40), default="standard")
     options: Mapped[list[str]] = mapped_column(JSON, default=list)
     state: Mapped[str] = mapped_column(String(16), default="forming")  # forming, active, paused, finished
@@ -57,7 +60,9 @@ class Game(Base):
 
 
 class Player(Base):
-    """A seat in a game: who plays (or played) a power, and how they sign on."""
+    """A seat in a game: who plays (or played) it, and how they sign on.  ``power`` is the seat's
+    name once the game has started: a power of a Payola game, a player's name in Pirates'
+    Proposal (the name they joined with, which ``requested`` holds until the start)."""
 
     __tablename__ = "players"
     __table_args__ = (UniqueConstraint("game_id", "power"),)

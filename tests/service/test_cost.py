@@ -14,7 +14,6 @@ from typing import Any
 from alembic import command
 from sqlalchemy import event, func, select, text
 
-from judge.service import views
 from judge.service.config import Settings
 from judge.service.outbox import message_of
 from judge.service.render import render
@@ -193,7 +192,7 @@ def test_22_6_history_sends_at_most_50_phases_and_how_to_ask_for_the_rest(tmp_pa
 
 
 def test_22_6_a_reply_stays_within_its_size_limit(tmp_path: Path) -> None:
-    help_size = len(render("help", settings=Settings(), boards=views.boards()))
+    help_size = len(render("help", settings=Settings()))
     judge = two_player_game(Judge(tmp_path, max_reply_bytes=help_size * 5 // 2))
     judge.send(ALICE, "HELP\nHELP\nHELP")
     body = judge.last_to(ALICE).body

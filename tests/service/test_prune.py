@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select, update
 
+from judge.games.payola import handlers as payola_handlers
 from judge.service import operator
 from judge.service.app import run_deadlines
-from judge.service.handlers import player as player_module
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.models import Blob, InboundMail, Outbox, OutboxFile
 from judge.web.pages import publish_all
@@ -88,7 +88,7 @@ def test_24_14_judge_prune_frees_what_it_says_and_the_game_plays_on(
     judge.send_raw(sheet)
     judge.send(BOB, "SIGNON G@g1 bob-pw\n1 : A MUN - RUH")  # both sheets in: S1901M is processed
     with monkeypatch.context() as patch:  # a mail quarantined by a fault: kept whole for judge quarantine
-        patch.setattr(player_module, "parse_acceptance", lambda *_: (_ for _ in ()).throw(RuntimeError("bug")))
+        patch.setattr(payola_handlers, "parse_acceptance", lambda *_: (_ for _ in ()).throw(RuntimeError("bug")))
         assert judge.send(ALICE, "SIGNON F@g1 alice-pw\nACCEPT FG") == "quarantined"
     judge.later(24 * 31)
     before = content(judge)

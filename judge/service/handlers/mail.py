@@ -96,7 +96,7 @@ RETRIED = (OperationalError, IntegrityError)  # a busy or unreachable database, 
 ATTEMPTS = 3
 RUN = 32  # mails applied in one transaction at most (`apply_run`)
 HOUR, DAY = timedelta(hours=1), timedelta(days=1)
-NOT_COMMANDS = (cmd.OrderLine, cmd.OfferLine, cmd.BadCommand, cmd.Unread)  # what a mail with no command holds
+NOT_COMMANDS = (cmd.GameLine, cmd.BadCommand, cmd.Unread)  # what a mail with no command holds
 MAX_ENVELOPE = 320  # the column's length
 
 
