@@ -56,6 +56,8 @@ def mail_gets_through(judge: Running) -> bool:
         judge.send(GM, "HELP")
     except smtplib.SMTPConnectError:
         return False  # 421: a session the server has not counted as closed yet
+    except smtplib.SMTPServerDisconnected:
+        return False  # on a loaded machine this session too may fall silent past a short idle timeout
     return True
 
 
