@@ -247,6 +247,16 @@ class GameLine:
 
 
 @dataclass(frozen=True)
+class Unknown:
+    """A line that no grammar knows (a game kind's reading gives it: `judge.games.GameKind.read`),
+    answered ``error``, the same whether the mail signed on or not: it needs no sign-on to be
+    unknown.  A short run of them after a mail's last command is its sign-off
+    (`judge.service.handlers.conversation`)."""
+
+    error: str
+
+
+@dataclass(frozen=True)
 class Unread:
     """A line that was not read as a command, and why (it follows a press with no ENDPRESS)."""
 

@@ -59,7 +59,8 @@ def test_rule_3_1_item_2_zero_offers_only_to_own_units() -> None:
     ("line", "error"),
     [
         ("4 : A XYZ - YOR", "unknown province 'XYZ'"),
-        ("4 : A LON - YOR", "there is no unit A LON on the board"),
+        ("4 : A LON - YOR", "the unit in LON is a fleet (F LON)"),  # issue 23.15
+        ("4 : A NTH H", "there is no unit A NTH on the board"),
         ("4 : F LON - YOR | - PIC", "'F LON - PIC' is not a legal order for F LON: the destination is not adjacent"),
         ("4 : F LON - NTH | - NTH", "the order 'F LON - NTH' appears twice in this offer"),
         ("4x : F LON - NTH", "bad amount '4x'"),

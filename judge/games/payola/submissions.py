@@ -221,8 +221,18 @@ def status_lines(talk: Conversation) -> list[str]:
     return lines
 
 
-UNSEEN = ("names a unit you do not see (Tin Cup, rule 6.3): never answered; it counts if that unit is there "
-          "and the offer is valid for it, and is ignored otherwise")
+UNSEEN = ("names a unit that is not on the board as you see it (Tin Cup, rule 6.3): never answered; it counts if "
+          "that unit is there and the offer is valid for it, and is ignored otherwise")
+"""The answer to every offer line naming a unit missing from the board as the power sees it.
+
+One wording for all of them, true whichever the case: a province out of sight, where the
+unit may or may not stand; a province in sight that the power sees empty; one where it sees
+a unit of the other type (``F PAR`` where it sees ``A PAR``).  The last two tell the power
+nothing (it sees the province), so they could be answered as in an open game; but to answer
+them apart would be to answer from the true board next to the seen one, and one wording
+cannot leak a difference between them (rule 3.1 items 6 and 7: an offer to a unit that does
+not exist is never reported).  It does not say "a unit you do not see", which is false of a
+province in sight (issue 23.23)."""
 UNSEEN_PLACE = ("names a province you do not see (Tin Cup, rule 6.3): set aside, whether a unit is there or not "
                 "(none of yours is: your units are all in sight)")
 UNSEEN_ORDER = ("names a unit you do not see (Tin Cup, rule 6.3): taken as given and never answered, whether "

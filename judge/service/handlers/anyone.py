@@ -234,8 +234,12 @@ def observe(talk: Conversation, text: str, command: cmd.Observe) -> None:
         return
     address = talk.mail.reply_to
     if command.stop:
-        talk.session.execute(delete(Observer).where(Observer.game_id == game.id, Observer.address == address))
-        talk.echo(text, "ok", f"you no longer receive the results of {game.name}")
+        removed = talk.session.execute(delete(Observer).where(Observer.game_id == game.id, Observer.address == address)
+                                       .returning(Observer.address)).first()
+        if removed is not None:
+            talk.echo(text, "ok", f"you no longer receive the results of {game.name}")
+        else:
+            talk.echo(text, "ignored", f"you were not observing {game.name} (at {address}): nothing to stop")
         return
     problem = _cannot_observe(talk, game, address)
     if problem:

@@ -1,0 +1,175 @@
+"""How the judge reads a mail and answers it (issue 23 items 11-16, 23, 26-28, 31, 36; issue 29
+item 6): sign-offs, rejected sheets summed up, where reading stopped, durations in words, a
+unit's type, dashes and VIA, unknown words, SIGNON's mistakes, the copy to a registered
+address, amounts, UNOBSERVE, and the information commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.service.harness import Judge, Sent, two_player_game
+
+GM = "gm@example.org"
+ALICE = "alice@example.org"
+BOB = "bob@example.org"
+FRANCE = "SIGNON FRANCE@g1 alice-pw\n"
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Judge:
+    return two_player_game(Judge(tmp_path))
+
+
+def reply_to(judge: Judge, address: str) -> Sent:
+    """The one mail ``address`` got since the mail was last read."""
+    mails = [m for m in judge.new_mail() if m.to == address]
+    assert len(mails) == 1, [(m.to, m.subject) for m in mails]
+    return mails[0]
+
+
+def answer(body: str, line: str) -> str:
+    """The answer line under the echo of ``line`` in a reply."""
+    lines = body.splitlines()
+    return lines[lines.index(f"> {line}") + 1].strip()
+
+
+# -- 23.11: a sign-off after the last command ------------------------------------------------------
+
+
+def test_23_11_a_short_sign_off_after_the_last_command_is_taken_as_such(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "4 : A PAR - BUR\n\nThanks!\nFrancois\nSent from my iPhone")
+    body = reply_to(judge, ALICE).body
+    for line in ("Thanks!", "Francois", "Sent from my iPhone"):
+        assert answer(body, line) == "IGNORED: not a command: taken as your sign-off", body
+    assert "bribed, not ordered" not in body and "ERROR" not in body
+    assert "offer sheet accepted: 1 offer(s)" in body
+
+
+def test_23_11_unknown_words_amid_commands_are_unknown_commands_without_the_hint_on_orders(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "Hello judge\n4 : A PAR - BUR\nA MAR - SPA")
+    body = reply_to(judge, ALICE).body
+    assert answer(body, "Hello judge") == "ERROR: unknown command 'Hello': HELP lists the commands"
+    # an order, by its look, keeps the hint that is true of it
+    assert answer(body, "A MAR - SPA") == "ERROR: unknown command (in a movement phase units are bribed, not ordered)"
+
+
+def test_23_11_a_long_run_of_unknown_lines_at_the_end_is_no_sign_off(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "4 : A PAR - BUR\nWHOAMI\nGETRULES\nLISTME\nWHEREAMI")
+    body = reply_to(judge, ALICE).body
+    assert body.count("ERROR: unknown command") == 4 and "sign-off" not in body
+
+
+# -- 23.13: where reading stopped --------------------------------------------------------------------
+
+
+def test_23_13_reading_that_stops_at_a_signature_says_so(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "4 : A PAR - BUR\n-- \nFrancois\n4 : A MAR - SPA")
+    body = reply_to(judge, ALICE).body
+    assert ("NOTE: Reading stopped at the signature line '-- ': what follows it (your signature) was not read."
+            in body)
+    assert "A MAR - SPA" not in body
+
+
+def test_23_13_a_signature_with_nothing_after_it_needs_no_note(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "4 : A PAR - BUR\n-- \n")
+    assert "Reading stopped" not in reply_to(judge, ALICE).body
+
+
+# -- 23.14: durations in words -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("written", "words"), [("4m", "4 minutes"), ("2", "2 hours"), ("30h", "1 day 6 hours"),
+                                                ("0.0667", "4 minutes"), ("1d", "1 day"), ("90m", "1 hour 30 minutes")])
+def test_23_14_durations_are_echoed_in_words(judge: Judge, written: str, words: str) -> None:
+    judge.send(GM, f"SIGNON MASTER@g1 gm-secret\nSET GRACE {written}")
+    mails = judge.new_mail()
+    [reply] = [m for m in mails if m.to == GM]
+    assert answer(reply.body, f"SET GRACE {written}") == f"OK: grace set to {words}"
+    [news] = [m for m in mails if m.to == ALICE]
+    assert f"the grace period after each deadline to {words}" in news.body
+    assert "0.0666" not in news.body
+
+
+# -- 23.15: the type of the unit an offer names ------------------------------------------------------
+
+
+def test_23_15_an_offer_to_a_fleet_where_an_army_stands_says_it_is_an_army(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "4 : F PAR - BUR\n2 : A BRE H")
+    body = reply_to(judge, ALICE).body
+    assert answer(body, "4 : F PAR - BUR") == "ERROR: the unit in PAR is an army (A PAR)"
+    assert answer(body, "2 : A BRE H") == "ERROR: the unit in BRE is a fleet (F BRE)"
+
+
+# -- 23.16: dashes and VIA -------------------------------------------------------------------------------
+
+
+def test_23_16_autocorrected_dashes_and_via_alone_are_read(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "4 : A PAR \u2013 BUR\n3 : A MAR \u2014 SPA\n2 : F BRE \u2212 MAO")
+    body = reply_to(judge, ALICE).body
+    assert "ERROR" not in body, body
+    assert "offer sheet accepted: 3 offer(s)" in body
+    assert answer(body, "4 : A PAR \u2013 BUR") == "OK: read as one offer of 4 AgP; direct offer for A PAR - BUR"
+    judge.send(ALICE, FRANCE + "1 : A MAR - SPA VIA")
+    assert answer(reply_to(judge, ALICE).body, "1 : A MAR - SPA VIA") == (
+        "ERROR: 'A MAR - SPA VIA CONVOY' is not a legal order for A MAR: no chain of fleets could convoy that move")
+
+
+# -- 23.23: Tin Cup: an offer to an empty province in sight ------------------------------------------------
+
+
+def test_23_23_tin_cup_offers_to_missing_units_in_and_out_of_sight_are_answered_alike_and_truly(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE tc gm-secret standard TINCUP")
+    judge.send(ALICE, "JOIN tc alice-pw FRANCE")
+    judge.send(BOB, "JOIN tc bob-pw TURKEY")
+    judge.send(GM, "SIGNON MASTER@tc gm-secret\nSTART")
+    judge.new_mail()
+    # in sight and empty (BUR, next to PAR), in sight with an army (F MUN: Germany's A MUN), out of sight (A MOS)
+    lines = ["1 : A BUR H", "1 : F MUN H", "1 : A MOS H"]
+    judge.send(ALICE, "SIGNON FRANCE@tc alice-pw\n" + "\n".join(lines))
+    body = reply_to(judge, ALICE).body
+    answers = {answer(body, line) for line in lines}
+    assert len(answers) == 1, answers  # one wording, whatever the case
+    [said] = answers
+    assert said.startswith("OK: names a unit that is not on the board as you see it (Tin Cup, rule 6.3)")
+    assert "you do not see" not in said  # false of BUR and MUN, which France sees
+
+
+# -- 23.31: amounts ------------------------------------------------------------------------------------
+
+
+def test_23_31_negative_and_fractional_amounts_are_whole_numbers_of_agp(judge: Judge) -> None:
+    lines = ["-3 : A PAR H", "3.5 : A PAR H", "\u22123 : A PAR H", "2.5 $", "TRANSFER -5 TO GERMANY",
+             "TRANSFER 3.5 TO GERMANY"]
+    judge.send(ALICE, FRANCE + "\n".join(lines))
+    body = reply_to(judge, ALICE).body
+    for line in lines:
+        assert answer(body, line).endswith("an amount is a whole number of AgP, 0 or more"), (line, body)
+
+
+# -- 23.36: UNOBSERVE ---------------------------------------------------------------------------------------
+
+
+def test_23_36_unobserve_of_a_game_never_observed_says_so(judge: Judge) -> None:
+    judge.send("carol@example.org", "UNOBSERVE g1")
+    body = reply_to(judge, "carol@example.org").body
+    assert answer(body, "UNOBSERVE g1") == "IGNORED: you were not observing g1 (at carol@example.org): nothing to stop"
+    judge.send("carol@example.org", "OBSERVE g1")
+    judge.new_mail()
+    judge.send("carol@example.org", "UNOBSERVE g1")
+    body = reply_to(judge, "carol@example.org").body
+    assert answer(body, "UNOBSERVE g1") == "OK: you no longer receive the results of g1"
+
+
+# -- 23.27: unknown words before a sign-on ---------------------------------------------------------------------
+
+
+def test_23_27_unknown_words_before_a_sign_on_are_unknown_commands(judge: Judge) -> None:
+    judge.send("carol@example.org", "WHOAMI classic\nA PAR - BUR\nTRANSFER 5 TO GERMANY")
+    body = reply_to(judge, "carol@example.org").body
+    assert answer(body, "WHOAMI classic") == "ERROR: unknown command 'WHOAMI': HELP lists the commands"
+    # what needs a sign-on says so
+    assert answer(body, "A PAR - BUR") == "ERROR: sign on first: SIGNON POWER@game password"
+    assert answer(body, "TRANSFER 5 TO GERMANY") == "ERROR: sign on first: SIGNON POWER@game password"
