@@ -173,3 +173,37 @@ def test_23_27_unknown_words_before_a_sign_on_are_unknown_commands(judge: Judge)
     # what needs a sign-on says so
     assert answer(body, "A PAR - BUR") == "ERROR: sign on first: SIGNON POWER@game password"
     assert answer(body, "TRANSFER 5 TO GERMANY") == "ERROR: sign on first: SIGNON POWER@game password"
+
+
+# -- 23.12: a rejected sheet, summed up --------------------------------------------------------------------
+
+
+def test_23_12_a_rejected_sheet_never_speaks_of_a_previous_sheet_that_is_not_there(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "4 : A PAR - BUR\n2 : A XXX H")
+    body = reply_to(judge, ALICE).body
+    assert "previous sheet" not in body
+    assert answer(body, "4 : A PAR - BUR") == "IGNORED: not applied: the sheet has errors (see below)"
+    assert body.splitlines()[body.splitlines().index("> 2 : A XXX H") + 2].strip() == (
+        "sheet REJECTED (1 error); your sheet for S1901M is now: none")
+
+
+def test_23_12_a_rejected_sheet_says_which_sheet_stands(judge: Judge) -> None:
+    judge.later(1)
+    judge.send(ALICE, FRANCE + "4 : A PAR - BUR")
+    judge.later(1)
+    judge.send(ALICE, FRANCE + "4 : A PAR - XXX\n2 : F PAR H\n1 : A MAR H")
+    body = [m for m in judge.new_mail() if m.to == ALICE][-1].body
+    assert "sheet REJECTED (2 errors); your sheet for S1901M is now: the one of 2026-01-05 13:00 UTC" in body
+
+
+def test_23_12_rejected_orders_say_which_orders_stand(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE lu gm-secret standard LOYAL_UNITS")
+    judge.send(ALICE, "JOIN lu alice-pw FRANCE")
+    judge.send(BOB, "JOIN lu bob-pw GERMANY")
+    judge.send(GM, "SIGNON MASTER@lu gm-secret\nSTART")
+    judge.new_mail()
+    judge.send(ALICE, "SIGNON FRANCE@lu alice-pw\nA PAR - BUR\nA MAR - XXX")
+    body = reply_to(judge, ALICE).body
+    assert "previous orders" not in body
+    assert "orders REJECTED (1 error); your orders for S1901M are now: none" in body
