@@ -330,6 +330,10 @@ def parse_deadline(text: str) -> datetime:
 
 
 def _signon(args: list[str]) -> SignOn:
+    if args and args[0].startswith("?"):  # njudge's way to join a game
+        game = args[0][1:] or "game"
+        raise ValueError(f"to join a game, send JOIN {game[:20]} password [power] (njudge's SIGNON ?game is JOIN "
+                         "here); SIGNON POWER@game password signs on to a power you play")
     if len(args) != 2:
         raise ValueError("expected SIGNON POWER@game password (or SIGNON Xgame password, SIGNON MASTER@game password)")
     who_game, password = args

@@ -207,3 +207,22 @@ def test_23_12_rejected_orders_say_which_orders_stand(tmp_path: Path) -> None:
     body = reply_to(judge, ALICE).body
     assert "previous orders" not in body
     assert "orders REJECTED (1 error); your orders for S1901M are now: none" in body
+
+
+# -- 23.26: SIGNON's mistakes ----------------------------------------------------------------------------------
+
+
+def test_23_26_a_refused_sign_on_quotes_its_line_without_the_password(judge: Judge) -> None:
+    judge.send(ALICE, "LIST\nSIGNON FRANCE@g1 wrong-pw\n4 : A PAR - BUR")
+    body = reply_to(judge, ALICE).body
+    assert body.startswith("> SIGNON FRANCE@g1 ****\nSign-on refused: unknown game, power or password."), body
+    assert "wrong-pw" not in body
+
+
+def test_23_26_njudge_signon_question_mark_points_to_join(judge: Judge) -> None:
+    judge.send("carol@example.org", "SIGNON ?g1 carol-pw")
+    body = reply_to(judge, "carol@example.org").body
+    assert answer(body, "SIGNON ?g1 ****") == ("ERROR: to join a game, send JOIN g1 password [power] (njudge's "
+                                               "SIGNON ?game is JOIN here); SIGNON POWER@game password signs on to "
+                                               "a power you play")
+    assert "carol-pw" not in body

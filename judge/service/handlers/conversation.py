@@ -80,6 +80,7 @@ class Refusal(Exception):
         super().__init__("sign-on refused")
         self.game, self.who, self.until = game, who, until  # the game's name: a refused mail's changes are undone
         self.gone = gone  # the right password for a power its player no longer plays: why
+        self.line = ""  # the line refused, as written, its password masked (`Conversation._line`)
 
 
 @dataclass
@@ -395,7 +396,11 @@ class Conversation:
             self.echo(line.text, "error", f"that is a player's command; sign on as a {games.kind_of(game).seat_word}"
                       if game is not None else "that is a player's command")
         else:
-            handler(self, line.text, command)
+            try:
+                handler(self, line.text, command)
+            except Refusal as refusal:
+                refusal.line = self.mask(line.text)  # the refusal quotes it, as every answer does
+                raise
         return True
 
     # -- the game and its phase ---------------------------------------------------------------
