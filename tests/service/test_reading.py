@@ -226,3 +226,19 @@ def test_23_26_njudge_signon_question_mark_points_to_join(judge: Judge) -> None:
                                                "SIGNON ?game is JOIN here); SIGNON POWER@game password signs on to "
                                                "a power you play")
     assert "carol-pw" not in body
+
+
+# -- 23.28: the copy to a registered address --------------------------------------------------------------------
+
+
+def test_23_28_each_registered_address_gets_a_copy_of_its_own_sign_on_only(judge: Judge) -> None:
+    judge.send("shared@example.org", "LIST\nSIGNON FRANCE@g1 alice-pw\n4 : A PAR - BUR\n"
+                                     "SIGNON GERMANY@g1 bob-pw\n3 : A MUN - RUH\nTRANSFER 5 TO FRANCE")
+    mails = judge.new_mail()
+    [to_alice] = [m for m in mails if m.to == ALICE and m.subject.startswith("Copy:")]
+    [to_bob] = [m for m in mails if m.to == BOB and m.subject.startswith("Copy:")]
+    assert "> 4 : A PAR - BUR" in to_alice.body and "A MUN" not in to_alice.body and "GERMANY" not in to_alice.body
+    assert "> 3 : A MUN - RUH" in to_bob.body and "A PAR" not in to_bob.body and "FRANCE@" not in to_bob.body
+    assert "> LIST" not in to_alice.body + to_bob.body
+    [reply] = [m for m in mails if m.to == "shared@example.org"]
+    assert "> 4 : A PAR - BUR" in reply.body and "> 3 : A MUN - RUH" in reply.body  # the writer's reply is whole

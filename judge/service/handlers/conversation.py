@@ -69,6 +69,7 @@ class Echo:
     outcome: str  # ok, error, ignored, info
     message: str = ""
     extra: list[str] = field(default_factory=list)
+    part: int = 0  # the mail's part it belongs to: each SIGNON or SIGNOFF starts one (`Conversation.copy_to`)
 
 
 class Refusal(Exception):
@@ -157,7 +158,8 @@ class Conversation:
         self.mask = masker(cmd.password_words(mail.lines))  # no echo repeats a password (judge.mail.redact)
         self.notes: list[str] = []
         self.context = Context()
-        self.copies: set[str] = set()
+        self.copies: dict[str, set[int]] = {}  # address -> the parts of the mail its copy of the reply carries
+        self.part = 0  # the part of the mail being read: each SIGNON or SIGNOFF starts one
         self.notices: dict[str, list[str]] = {}  # previous address -> changes it must hear of
         self.announcements: dict[int, list[str]] = {}  # game id -> what every player must hear of
         self.also_told: dict[int, set[str]] = {}  # game id -> addresses of players who just left it
@@ -211,9 +213,11 @@ class Conversation:
                   in_reply_to=self.mail.message_id, references=self.mail.references, body=body,
                   game_id=game.id if game else None,
                   attachments=self.attachments)
-        for address in sorted(self.copies - {self.mail.reply_to}):
-            queue(self.session, self.settings, to=address, subject=f"Copy: {subject}", kind="reply", now=self.now,
-                  body=body)
+        for address, parts in sorted(self.copies.items()):
+            if address != self.mail.reply_to:
+                queue(self.session, self.settings, to=address, subject=f"Copy: {subject}", kind="reply", now=self.now,
+                      body=render("reply", echoes=[echo for echo in self.echoes if echo.part in parts],
+                                  notes=self.notes, settings=self.settings))
         for game_id, news in self.announcements.items():
             self._announce(game_id, news)
         for address, changes in sorted(self.notices.items()):
@@ -251,7 +255,7 @@ class Conversation:
                        "bytes; ask again in another mail")
             size = len(text) + len(message)
         self.reply_bytes += size
-        self.echoes.append(Echo(self.mask(text), outcome, self.mask(message), extra))
+        self.echoes.append(Echo(self.mask(text), outcome, self.mask(message), extra, self.part))
         return len(self.echoes) - 1
 
     def attach(self, files: Sequence[Attachment]) -> bool:
@@ -344,6 +348,12 @@ class Conversation:
             self.echoes[index].outcome, self.echoes[index].message = "ignored", "not applied: see below"
         self.echoes[block[-1][0]].message = why
 
+    def copy_to(self, address: str) -> None:
+        """Send ``address`` (a seat's registered address, one it moves to) a copy of the reply's
+        part that is being read: the lines of this sign-on, not the other sign-ons' of the same
+        mail (another power's offers are not that address's to read)."""
+        self.copies.setdefault(address, set()).add(self.part)
+
     def tell_registered(self, change: str) -> None:
         """Note a change of the signed-on seat's registration for the address it had at sign-on,
         which is told of all of them in one notice."""
@@ -379,6 +389,7 @@ class Conversation:
             self.once.add(type(command))
         if isinstance(command, cmd.SignOn | cmd.SignOff):
             self.close_block()
+            self.part += 1
             if isinstance(command, cmd.SignOff):
                 self.context = Context()
                 self.echo(line.text, "ok", "signed off")
