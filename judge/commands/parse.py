@@ -203,9 +203,11 @@ class DecideAbsence:
 @dataclass(frozen=True)
 class History:
     """``HISTORY game [phase | first-last]``: the public results of past phases (the phases as
-    written, upper case, for the game's kind to read)."""
+    written, upper case, for the game's kind to read).  After a sign-on the game may be left out
+    (``HISTORY``, ``HISTORY S1902M``): ``game`` is then None, or the phase's word, which the
+    handler reads as one when no game has that name."""
 
-    game: str
+    game: str | None
     first: str | None = None
     last: str | None = None
 
@@ -403,8 +405,10 @@ def _command(words: list[str]) -> Command:
 
 
 def _history(args: list[str]) -> History:
-    if not 1 <= len(args) <= 2:
+    if len(args) > 2:
         raise ValueError("expected HISTORY game [phase | first-last], e.g. HISTORY g1 S1902M-W1903A")
+    if not args:
+        return History(None)
     if len(args) == 1:
         return History(_game(args[0]))
     phases = args[1].upper().split("-")

@@ -242,3 +242,20 @@ def test_23_28_each_registered_address_gets_a_copy_of_its_own_sign_on_only(judge
     assert "> LIST" not in to_alice.body + to_bob.body
     [reply] = [m for m in mails if m.to == "shared@example.org"]
     assert "> 4 : A PAR - BUR" in reply.body and "> 3 : A MUN - RUH" in reply.body  # the writer's reply is whole
+
+
+# -- 23.27: HISTORY after a sign-on --------------------------------------------------------------------------------
+
+
+def test_23_27_history_after_a_sign_on_needs_no_game_name(judge: Judge) -> None:
+    judge.process("g1", force=True)
+    judge.new_mail()
+    judge.send(ALICE, FRANCE + "HISTORY")
+    body = reply_to(judge, ALICE).body
+    assert "ERROR" not in body and "S1901M" in body.split("> HISTORY", 1)[1]
+    judge.send(ALICE, FRANCE + "HISTORY S1901M")
+    body = reply_to(judge, ALICE).body
+    assert "ERROR" not in body and "S1901M" in body.split("> HISTORY S1901M", 1)[1]
+    judge.send("carol@example.org", "HISTORY")
+    assert answer(reply_to(judge, "carol@example.org").body, "HISTORY").startswith(
+        "ERROR: expected HISTORY game [phase | first-last] (or sign on first")

@@ -18,6 +18,7 @@ games at a time, read with one query: what a mail costs does not grow with the g
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -282,9 +283,30 @@ def _observe(talk: Conversation, game: Game, address: str, text: str) -> None:
 @handles(cmd.History, ANYONE, once=True)
 def history(talk: Conversation, text: str, command: cmd.History) -> None:
     """HISTORY: the public results of processed phases, as the game's kind keeps them."""
-    game = talk.named_game(text, command.game)
+    found = _history_of(talk, text, command)
+    if found is not None:
+        games.kind_of(found[0]).history(talk, text, *found)
+
+
+def _history_of(talk: Conversation, text: str, command: cmd.History) -> tuple[Game, cmd.History] | None:
+    """The game a HISTORY line asks about, and what it asks, or None after answering what is
+    wrong.  After a sign-on the game need not be named: ``HISTORY`` is the signed-on game's,
+    and so is ``HISTORY S1902M`` when no game is called that (issue 23.27)."""
+    signed_on = talk.context.game
+    if command.game is None:
+        if signed_on is None:
+            talk.echo(text, "error", "expected HISTORY game [phase | first-last] (or sign on first, then HISTORY "
+                      "[phase | first-last])")
+            return None
+        return signed_on, command
+    game = talk.game(command.game)
     if game is not None:
-        games.kind_of(game).history(talk, text, game, command)
+        return game, command
+    phases = command.game.upper().split("-")
+    if signed_on is None or command.first is not None or len(phases) > 2:
+        talk.echo(text, "error", f"there is no game '{command.game}'")
+        return None
+    return signed_on, replace(command, first=phases[0], last=phases[-1])
 
 
 @handles(cmd.Summary, ANYONE, once=True)
