@@ -213,6 +213,22 @@ class History:
 
 
 @dataclass(frozen=True)
+class WhoGame:
+    """``WHOGAME [game]`` (njudge's): the game's seats, played, vacant or dummy, and who plays
+    them where the reader may know it; the signed-on game's when none is named."""
+
+    game: str | None
+
+
+@dataclass(frozen=True)
+class GetInfo:
+    """``GET INFO [game]`` / ``GET RULES [game]`` (njudge's and DPjudge's): the game's options and
+    the rules that apply, in words; the signed-on game's when none is named."""
+
+    game: str | None
+
+
+@dataclass(frozen=True)
 class Summary:
     """``SUMMARY game``: the game's story in one mail."""
 
@@ -385,6 +401,14 @@ def _command(words: list[str]) -> Command:
         return DecideAbsence(args[1].upper(), keyword == "APPROVE")
     if keyword == "HISTORY":
         return _history(args)
+    if keyword == "WHOGAME":
+        if len(args) > 1:
+            raise ValueError("expected WHOGAME game")
+        return WhoGame(_game(args[0]) if args else None)
+    if keyword == "GET":
+        if not 1 <= len(args) <= 2 or args[0].upper() not in ("INFO", "RULES"):
+            raise ValueError("expected GET INFO game or GET RULES game")
+        return GetInfo(_game(args[1]) if len(args) == 2 else None)
     if keyword == "SUMMARY":
         if len(args) != 1:
             raise ValueError("expected SUMMARY game")

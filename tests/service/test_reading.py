@@ -259,3 +259,82 @@ def test_23_27_history_after_a_sign_on_needs_no_game_name(judge: Judge) -> None:
     judge.send("carol@example.org", "HISTORY")
     assert answer(reply_to(judge, "carol@example.org").body, "HISTORY").startswith(
         "ERROR: expected HISTORY game [phase | first-last] (or sign on first")
+
+
+# -- 23.27 + 29.6: WHOGAME, GET INFO, GET RULES -------------------------------------------------------------------
+
+
+def info_lines(body: str, line: str) -> list[str]:
+    """The answer's lines under the echo of ``line``, up to the next echo."""
+    lines = body.splitlines()
+    found = []
+    for text in lines[lines.index(f"> {line}") + 1:]:
+        if text.startswith(">") or text.startswith("-- "):
+            break
+        found.append(text.strip())
+    return [text for text in found if text]
+
+
+def test_29_6_whogame_lists_the_seats_and_who_plays_them(judge: Judge) -> None:
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nDUMMY GERMANY")
+    judge.new_mail()
+    judge.send(ALICE, "WHOGAME g1")
+    lines = info_lines(reply_to(judge, ALICE).body, "WHOGAME g1")
+    assert lines[:2] == ["g1: Payola Diplomacy, active, S1901M", f"game master: {GM}"]
+    assert lines[2:] == ["Austria: a dummy", "England: a dummy", f"France: played by {ALICE}",
+                         "Germany: vacant (its player left)", "Italy: a dummy", "Russia: a dummy", "Turkey: a dummy"]
+    judge.send("carol@example.org", "WHOGAME g1")  # a stranger: which seats are played, never an address
+    body = reply_to(judge, "carol@example.org").body
+    assert "France: played by a player" in body and "@example.org" not in body.split("> WHOGAME g1")[1]
+
+
+def test_29_6_whogame_never_gives_an_address_in_an_anonymous_game(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE anon gm-secret standard ANONYMOUS")
+    judge.send(ALICE, "JOIN anon alice-pw FRANCE")
+    judge.send(BOB, "JOIN anon bob-pw GERMANY")
+    judge.new_mail()
+    for reader in (ALICE, "carol@example.org"):
+        judge.send(reader, "WHOGAME anon")
+        assert "@" not in reply_to(judge, reader).body.split("> WHOGAME anon")[1].split("\n-- \n")[0], reader
+    judge.send(GM, "SIGNON MASTER@anon gm-secret\nSTART")
+    judge.new_mail()
+    judge.send(ALICE, "SIGNON FRANCE@anon alice-pw\nWHOGAME")
+    body = reply_to(judge, ALICE).body
+    assert "France: played by a player" in body and "Germany: played by a player" in body
+    assert "@" not in body.split("> WHOGAME")[1].split("\n-- \n")[0]
+    judge.send(GM, "SIGNON MASTER@anon gm-secret\nWHOGAME")
+    assert f"Germany: played by {BOB}" in reply_to(judge, GM).body  # the master knows
+
+
+def test_29_6_get_info_tells_the_options_and_rules_in_words(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE eb gm-secret standard EBAYOLA INCOME=FIXED:10 NO_DRAW ANONYMOUS")
+    judge.send(GM, "SIGNON MASTER@eb gm-secret\nSET MOVEMENT 36\nSET GRACE 90m")
+    judge.new_mail()
+    judge.send("carol@example.org", "GET INFO eb\nGET RULES eb")
+    body = reply_to(judge, "carol@example.org").body
+    lines = info_lines(body, "GET INFO eb")
+    assert lines == info_lines(body, "GET RULES eb")
+    text = "\n".join(lines)
+    assert text.startswith("Payola Diplomacy (the numbers are those of the Payola rules) on the standard board")
+    assert "EBAYOLA (6.4): a successful total bribe costs one AgP more than the best losing one" in text
+    assert "income (2.1, 6.6): 10 AgP for each supply center" in text
+    assert "draws: none, the game ends only in a win or a concession" in text
+    assert "phases: movement 1 day 12 hours, retreat 1 day, adjustment 1 day; grace after each deadline: " \
+           "1 hour 30 minutes" in text
+    assert "who plays what: told only at the end (ANONYMOUS)" in text
+    judge.send("carol@example.org", "GET INFO")
+    assert answer(reply_to(judge, "carol@example.org").body, "GET INFO") == (
+        "ERROR: expected GET INFO game (or sign on first)")
+
+
+def test_29_6_get_info_of_a_pirates_match(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE pp gm-secret pirates PLAYERS=4 GARNETS=2")
+    judge.new_mail()
+    judge.send("carol@example.org", "GET INFO pp\nWHOGAME pp")
+    body = reply_to(judge, "carol@example.org").body
+    assert "PLAYERS=4: 4 players in two rooms, five rounds (P1)" in body
+    assert "GARNETS=2: each player starts with 2 garnet(s) (P1, P7)" in body
+    assert "0 player(s) joined, of 4" in body
