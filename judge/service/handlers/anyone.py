@@ -358,7 +358,7 @@ def get_info(talk: Conversation, text: str, command: cmd.GetInfo) -> None:
     """GET INFO / GET RULES (njudge's and DPjudge's): the rules the game plays by, in words, as
     its kind tells them (`judge.games.GameKind.info`), then the host's: the phases' lengths, the
     grace period, and its options (observers, anonymity, takeovers, absences)."""
-    game = _game_asked(talk, text, command.game, "GET INFO game")
+    game = _game_asked(talk, text, command.game, " ".join(text.split()[:2]).upper() + " game")
     if game is None:
         return
     kind = games.kind_of(game)
