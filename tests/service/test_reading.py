@@ -126,15 +126,16 @@ def test_23_23_tin_cup_offers_to_missing_units_in_and_out_of_sight_are_answered_
     judge.send(BOB, "JOIN tc bob-pw TURKEY")
     judge.send(GM, "SIGNON MASTER@tc gm-secret\nSTART")
     judge.new_mail()
-    # in sight and empty (BUR, next to PAR), in sight with an army (F MUN: Germany's A MUN), out of sight (A MOS)
-    lines = ["1 : A BUR H", "1 : F MUN H", "1 : A MOS H"]
+    # in sight and empty (BUR, next to PAR); in sight, of the other type (F PAR: its own A PAR); out of
+    # sight, with a unit there (A MUN, Germany's) and without (A SIL)
+    lines = ["1 : A BUR H", "1 : F PAR H", "1 : A MUN H", "1 : A SIL H"]
     judge.send(ALICE, "SIGNON FRANCE@tc alice-pw\n" + "\n".join(lines))
     body = reply_to(judge, ALICE).body
     answers = {answer(body, line) for line in lines}
     assert len(answers) == 1, answers  # one wording, whatever the case
     [said] = answers
     assert said.startswith("OK: names a unit that is not on the board as you see it (Tin Cup, rule 6.3)")
-    assert "you do not see" not in said  # false of BUR and MUN, which France sees
+    assert "you do not see" not in said  # false of BUR and PAR, which France sees
 
 
 # -- 23.31: amounts ------------------------------------------------------------------------------------
