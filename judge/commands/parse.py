@@ -203,11 +203,29 @@ class DecideAbsence:
 @dataclass(frozen=True)
 class History:
     """``HISTORY game [phase | first-last]``: the public results of past phases (the phases as
-    written, upper case, for the game's kind to read)."""
+    written, upper case, for the game's kind to read).  After a sign-on the game may be left out
+    (``HISTORY``, ``HISTORY S1902M``): ``game`` is then None, or the phase's word, which the
+    handler reads as one when no game has that name."""
 
-    game: str
+    game: str | None
     first: str | None = None
     last: str | None = None
+
+
+@dataclass(frozen=True)
+class WhoGame:
+    """``WHOGAME [game]`` (njudge's): the game's seats, played, vacant or dummy, and who plays
+    them where the reader may know it; the signed-on game's when none is named."""
+
+    game: str | None
+
+
+@dataclass(frozen=True)
+class GetInfo:
+    """``GET INFO [game]`` / ``GET RULES [game]`` (njudge's and DPjudge's): the game's options and
+    the rules that apply, in words; the signed-on game's when none is named."""
+
+    game: str | None
 
 
 @dataclass(frozen=True)
@@ -244,6 +262,16 @@ class GameLine:
     """A line that is none of the host's commands: the signed-on game's kind reads it."""
 
     text: str
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A line that no grammar knows (a game kind's reading gives it: `judge.games.GameKind.read`),
+    answered ``error``, the same whether the mail signed on or not: it needs no sign-on to be
+    unknown.  A short run of them after a mail's last command is its sign-off
+    (`judge.service.handlers.conversation`)."""
+
+    error: str
 
 
 @dataclass(frozen=True)
@@ -320,6 +348,10 @@ def parse_deadline(text: str) -> datetime:
 
 
 def _signon(args: list[str]) -> SignOn:
+    if args and args[0].startswith("?"):  # njudge's way to join a game
+        game = args[0][1:] or "game"
+        raise ValueError(f"to join a game, send JOIN {game[:20]} password [power] (njudge's SIGNON ?game is JOIN "
+                         "here); SIGNON POWER@game password signs on to a power you play")
     if len(args) != 2:
         raise ValueError("expected SIGNON POWER@game password (or SIGNON Xgame password, SIGNON MASTER@game password)")
     who_game, password = args
@@ -369,6 +401,14 @@ def _command(words: list[str]) -> Command:
         return DecideAbsence(args[1].upper(), keyword == "APPROVE")
     if keyword == "HISTORY":
         return _history(args)
+    if keyword == "WHOGAME":
+        if len(args) > 1:
+            raise ValueError("expected WHOGAME game")
+        return WhoGame(_game(args[0]) if args else None)
+    if keyword == "GET":
+        if not 1 <= len(args) <= 2 or args[0].upper() not in ("INFO", "RULES"):
+            raise ValueError("expected GET INFO game or GET RULES game")
+        return GetInfo(_game(args[1]) if len(args) == 2 else None)
     if keyword == "SUMMARY":
         if len(args) != 1:
             raise ValueError("expected SUMMARY game")
@@ -389,8 +429,10 @@ def _command(words: list[str]) -> Command:
 
 
 def _history(args: list[str]) -> History:
-    if not 1 <= len(args) <= 2:
+    if len(args) > 2:
         raise ValueError("expected HISTORY game [phase | first-last], e.g. HISTORY g1 S1902M-W1903A")
+    if not args:
+        return History(None)
     if len(args) == 1:
         return History(_game(args[0]))
     phases = args[1].upper().split("-")

@@ -2,8 +2,9 @@
 
 The parser understands what players type (``A PAR - BUR``, ``F NTH C A LON - NWY``,
 ``A LON - NWY VIA CONVOY``, ``F MAO - SPA/NC``, ``BUILD A PAR``, ``A PAR B``, ``F BRE D``,
-``WAIVE``, full names such as ``London``) and turns it into values.  It checks only that an
-order is well formed and names real places; whether it is *legal* in a position is
+``WAIVE``, full names such as ``London``) and turns it into values (``VIA`` alone is ``VIA
+CONVOY``, and the en dash, the em dash and the minus sign that mail clients' autocorrect writes
+are ``-``).  It checks only that an order is well formed and names real places; whether it is *legal* in a position is
 :mod:`judge.engine.legal`'s business.  A missing unit type (``PAR - BUR``) is allowed: the
 type is filled in from the board (DATC 4.C.1).
 
@@ -305,7 +306,8 @@ class Lexicon:
                 if phase is PhaseKind.RETREAT:
                     return self.make(Retreat, unit, places[where])
                 return self.make(Move, unit, places[where], False)
-            case ["-", where, "VIA", "CONVOY"] if where in places and phase is not PhaseKind.RETREAT:
+            case ["-", where, "VIA", "CONVOY"] | ["-", where, "VIA"] if (
+                    where in places and phase is not PhaseKind.RETREAT):
                 return self.make(Move, unit, places[where], True)
             case ["S", kind, where]:
                 other = self._word_unit(kind, where)
@@ -354,6 +356,9 @@ _KEYWORDS = {
     "A": "A", "ARMY": "A", "F": "F", "FLEET": "F",
 }
 _TOKEN = re.compile(r"->|=>|-|[A-Z0-9.']+(?:/[A-Z]+)?")
+DASHES = str.maketrans("\u2013\u2014\u2212", "---")
+"""The en dash, the em dash and the minus sign, which mail clients' autocorrect makes of ``-``:
+read as ``-``."""
 
 
 @dataclass(frozen=True)
@@ -397,7 +402,7 @@ def _name_pattern(game_map: GameMap) -> re.Pattern[str]:
 
 def _tokenise(text: str, lex: Lexicon) -> list[_Token]:
     game_map = lex.game_map
-    line = text.upper()
+    line = text.upper().translate(DASHES)
     line = re.sub(r"\(\s*([A-Z]+)(?:\s+COAST)?\s*\)", r"/\1", line)
     line = re.sub(r"\s*/\s*(NORTH|SOUTH|EAST|WEST)(?:\s+COAST)?\b", lambda m: "/" + m.group(1)[0] + "C", line)
     line = re.sub(r"\s*/\s*", "/", line)
@@ -483,8 +488,7 @@ def _unit_order(tokens: _Tokens, lex: Lexicon, phase: PhaseKind) -> Order:
     if tokens.take("-"):
         dest = _place(tokens, game_map, "a destination")
         if tokens.take("VIA"):
-            if not tokens.take("C"):
-                raise OrderSyntaxError("expected 'CONVOY' after 'VIA'")
+            tokens.take("C")  # VIA alone is VIA CONVOY (the diplomacy package's and DPjudge's notation)
             if phase is PhaseKind.RETREAT:
                 raise OrderSyntaxError("a retreat cannot be convoyed")
             return lex.make(Move, unit, dest, True)

@@ -23,7 +23,8 @@ A kind brings:
   ends (`close_block`), with STATUS;
 - what each kind of reader may see — one pure function per reader in its core or edges — and its
   templates (``judge/templates/mail/<kind>/``, ``judge/templates/web/<kind>/``);
-- its public facts for the pages (`facts`) and its pages (`write_pages`).
+- its public facts for the pages (`facts`) and its pages (`write_pages`), and its options and
+  rules in words for ``GET INFO`` (`info`).
 
 Arrows point one way: the host reaches a kind only through this registry (`kind_of`, `kinds`);
 a kind's edges (``judge/games/<kind>/``) use the host's services and their own core, never
@@ -196,6 +197,16 @@ class GameKind(ABC):
     @abstractmethod
     def summary(self, talk: Conversation, text: str, game: Game) -> None:
         """Answer ``SUMMARY game``."""
+
+    def info(self, game: Game) -> list[str]:
+        """``GET INFO game`` / ``GET RULES game``: the game's own options and the rules they
+        bring, in words, with the rules' numbers (the host adds the clock's and its own options:
+        `judge.service.handlers.anyone.get_info`).  By default, the kind and its options as
+        written."""
+        from judge.service.host import split_options  # the host imports this module
+
+        own = split_options(game.options)[1]
+        return [f"{self.title}; options: {' '.join(own) or 'none'}"]
 
     @abstractmethod
     def seat_order(self, session: Session, game: Game) -> list[str]:

@@ -71,7 +71,7 @@ class InboundMail:
     no_text: bool  # neither a text/plain nor a text/html part
     automatic: bool  # must never be answered (bounce, auto-reply, list, loop)
     truncated: bool  # the text was cut at MAX_LINES / MAX_CHARS
-    stopped_at: str | None  # the reply separator reading stopped at, as written (cut); None if none
+    stopped_at: str | None  # the separator reading stopped at, text after it (cut); None if none (`command_lines`)
     from_attachment: bool  # the message itself had no command text: it came from a text/plain attachment
     references: tuple[str, ...] = ()  # the thread it answers: References, else In-Reply-To (`_references`)
 
@@ -132,7 +132,7 @@ class CommandText(NamedTuple):
 
     lines: tuple[str, ...]  # the command lines
     truncated: bool  # cut at MAX_LINES / MAX_CHARS
-    stopped_at: str | None  # the reply separator reading stopped at (`_reply_separator`), or None
+    stopped_at: str | None  # the separator reading stopped at with text after it, or None (`command_lines`)
 
 
 def command_lines(text: str) -> CommandText:
@@ -140,8 +140,10 @@ def command_lines(text: str) -> CommandText:
 
     Lines lose trailing whitespace; quoted lines (``>``) are dropped; the text stops before a
     signature separator (``-- `` or ``--``), a ``SIGNOFF`` line or a reply separator (the old
-    mail a client pastes below the answer, unquoted).  Inside a press block that ``ENDPRESS``
-    ends, none of that applies: every line is kept (`press_closed`).  Blank lines inside are
+    mail a client pastes below the answer, unquoted): that line is ``stopped_at``, as written for
+    a signature separator (``-- ``) and ``SIGNOFF``, stripped for a reply separator, when text
+    follows it (a signature, the old mail: the answer says it was not read).  Inside a press
+    block that ``ENDPRESS`` ends, none of that applies: every line is kept (`press_closed`).  Blank lines inside are
     kept, leading and trailing ones are not.  Only lost non-blank text counts as truncation.
     """
     text_lines = list(_split_lines(text))
@@ -156,7 +158,8 @@ def command_lines(text: str) -> CommandText:
             in_press = not ends_press(line)
         elif line:
             if raw_line in _SIGNATURE_SEPARATORS or line.strip().lower() == "signoff":
-                break
+                rest = any(following.strip() for following in text_lines[index + 1:])
+                return CommandText(tuple(out), False, raw_line[:MAX_STOPPED_AT] if rest else None)
             if line.lstrip().startswith(">"):
                 continue
             separator = _reply_separator(text_lines, index)

@@ -53,6 +53,7 @@ from judge.engine.orders import (
     Order,
     OrderSyntaxError,
     Unit,
+    UnitType,
     parse_order,
 )
 from judge.engine.position import PlacedUnit, Position
@@ -133,6 +134,7 @@ _OFFER = re.compile(r"^(?P<amounts>[0-9*#+\s]*)(?P<kind>[:!>@&])\s*(?P<rest>.*)$
 _TERM = re.compile(r"^(?:(?P<rep>\d+)\s*\*\s*)?(?P<amount>\d+)\s*(?:(?P<hash>#)\s*(?P<plateau>\d*))?$")
 _SAVINGS = re.compile(r"^(?P<amount>\d+)\s*\$$")
 _KINDS = {kind.value: kind for kind in OfferKind}
+_ARTICLES = {UnitType.ARMY: "an army", UnitType.FLEET: "a fleet"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,12 +201,20 @@ def _savings(digits: str, classic: bool, limits: Limits) -> int:
         raise ValueError(str(exc)) from None
 
 
+AMOUNT_WORDS = "an amount is a whole number of AgP, 0 or more"
+"""What a negative or fractional amount is answered (an offer's, a savings request's, a transfer's)."""
+NOT_WHOLE = re.compile(r"[-\u2013\u2014\u2212]\s*\d+(?:[.,]\d*)?|\d*[.,]\d+")
+"""An amount written with a minus sign (or a dash) or with a fraction: ``-3``, ``3.5``, ``,5``."""
+
+
 def _not_an_offer(body: str) -> str:
     """What is wrong with a line that has no amount and type symbol where an offer starts."""
-    symbol = re.search(r"[:!>@&]", body)
-    if symbol is None or not body[: symbol.start()].strip():
+    symbol = re.search(r"[:!>@&$]", body)
+    amounts = body[: symbol.start()].strip() if symbol is not None else ""
+    if NOT_WHOLE.fullmatch(amounts):
+        return f"'{amounts}': {AMOUNT_WORDS}"
+    if symbol is None or symbol.group() == "$" or not amounts:
         return "expected an offer such as '4 : A LON - YOR' or a savings request such as '10 $'"
-    amounts = body[: symbol.start()].strip()
     return f"bad amount '{amounts}' (an offer is: amount, type symbol : ! > @ &, unit and order)"
 
 
@@ -344,8 +354,10 @@ class PhaseReader:
             return f"'{text}' is not a movement order"
         ordered = order.unit
         placed = position.units.get(ordered.province)
-        if placed is None or (ordered.type is not None and ordered.type is not placed.unit.type):
+        if placed is None:
             return f"there is no unit {ordered} on the board"
+        if ordered.type is not None and ordered.type is not placed.type:
+            return f"the unit in {ordered.province} is {_ARTICLES[placed.type]} ({placed.unit})"
         return placed, self._legal(order, placed.unit)
 
     def _alternative(self, unit: Unit, text: str) -> MovementOrder | str:

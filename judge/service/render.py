@@ -47,3 +47,14 @@ def render(name: str, **context: Any) -> str:
 def when(moment: datetime | None) -> str:
     """A moment as the mails write it (naive UTC), or "none"."""
     return "none" if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def duration(hours: float) -> str:
+    """A length of time in words, as the mails write it: ``4 minutes``, ``2 hours``, ``1 day 6
+    hours`` (to the minute), never a fraction of an hour such as ``0.0666667 hours``."""
+    minutes = round(hours * 60)
+    if minutes == 0:
+        return "less than a minute" if hours > 0 else "0 hours"
+    days, rest = divmod(minutes, 24 * 60)
+    parts = [(days, "day"), (rest // 60, "hour"), (rest % 60, "minute")]
+    return " ".join(f"{count} {unit}{'s' if count > 1 else ''}" for count, unit in parts if count)

@@ -95,13 +95,22 @@ def test_adjustment_notations() -> None:
         ("A PAR X", "expected H, -, S or C after 'A PAR', found 'X'"),
         ("F NTH C A LON", "a convoy order needs the army's move"),
         ("A PAR - BUR NOW", "unexpected 'NOW'"),
-        ("A LON - NWY VIA", "expected 'CONVOY' after 'VIA'"),
         ("A PAR S", "expected the province of the supported unit"),
     ],
 )
 def test_bad_orders_say_what_is_wrong(text: str, message: str) -> None:
     with pytest.raises(OrderSyntaxError, match=message):
         parse_order(text, M)
+
+
+@pytest.mark.parametrize("text", ["A LON \u2013 NWY", "A LON \u2014 NWY", "A LON \u2212 NWY", "A LON\u2013NWY"])
+def test_23_16_en_and_em_dashes_and_the_minus_sign_read_as_a_move(text: str) -> None:
+    assert parse_order(text, M) == Move(unit(A, "LON"), Location("NWY"))
+
+
+@pytest.mark.parametrize("text", ["A LON - NWY VIA", "A LON - NWY via", "A London - Norway VIA"])
+def test_23_16_via_alone_reads_as_via_convoy(text: str) -> None:
+    assert parse_order(text, M) == Move(unit(A, "LON"), Location("NWY"), via_convoy=True)
 
 
 def test_unknown_coast_is_ignored_datc_4_b_6() -> None:

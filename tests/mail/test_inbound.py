@@ -339,12 +339,10 @@ def test_attached_message_is_not_read() -> None:
         ("a\r\nb\r\n", ("a", "b")),
         ("a\rb", ("a", "b")),
         ("\n\n  \nfirst\n\n\nlast\n\n  \n", ("first", "", "", "last")),
-        ("a\n--\nb", ("a",)),
-        ("a\n-- \nb", ("a",)),
+
         ("a\n--  \nb", ("a", "--", "b")),  # not a signature separator
         ("a\n---\nb", ("a", "---", "b")),
         ("a\n -- \nb", ("a", " --", "b")),
-        ("a\nSignOff\nb", ("a",)),
         ("a\nSIGNOFF now\nb", ("a", "SIGNOFF now", "b")),
         ("> q\n  >q\na > b", ("a > b",)),
         ("\t indented\t \n", ("\t indented",)),
@@ -353,6 +351,14 @@ def test_attached_message_is_not_read() -> None:
 )
 def test_command_lines(text: str, expected: tuple[str, ...]) -> None:
     assert command_lines(text) == (expected, False, None)
+
+
+@pytest.mark.parametrize(("text", "stopped_at"), [("a\n--\nb", "--"), ("a\n-- \nb", "-- "),
+                                                 ("a\nSignOff\nb", "SignOff"), ("a\n-- \n\n", None),
+                                                 ("a\nSIGNOFF", None)])
+def test_23_13_reading_stops_at_a_signature_or_signoff_and_says_where_if_text_follows(
+        text: str, stopped_at: str | None) -> None:
+    assert command_lines(text) == (("a",), False, stopped_at)
 
 
 def test_huge_body_is_truncated_at_max_lines() -> None:

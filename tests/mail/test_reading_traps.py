@@ -206,7 +206,7 @@ def test_press_keeps_its_signature_quotes_and_a_forwarded_letter() -> None:
         "Alice\r\n"
     )
     mail = parse_mail(message(body))
-    assert mail.stopped_at is None
+    assert mail.stopped_at == "-- "  # the writer's own signature, after the press
     assert [line.command for line in parse_lines(mail.lines)][1:] == [
         Press(("GERMANY",), ("Look what England sent me:", "-----Original Message-----", "From: England",
                              "Sent: yesterday", "> let us take Belgium together", "SIGNOFF", "--", "France")),

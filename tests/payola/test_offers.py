@@ -59,7 +59,8 @@ def test_rule_3_1_item_2_zero_offers_only_to_own_units() -> None:
     ("line", "error"),
     [
         ("4 : A XYZ - YOR", "unknown province 'XYZ'"),
-        ("4 : A LON - YOR", "there is no unit A LON on the board"),
+        ("4 : A LON - YOR", "the unit in LON is a fleet (F LON)"),  # issue 23.15
+        ("4 : A NTH H", "there is no unit A NTH on the board"),
         ("4 : F LON - YOR | - PIC", "'F LON - PIC' is not a legal order for F LON: the destination is not adjacent"),
         ("4 : F LON - NTH | - NTH", "the order 'F LON - NTH' appears twice in this offer"),
         ("4x : F LON - NTH", "bad amount '4x'"),
@@ -241,3 +242,20 @@ def test_cap_at_most_100_amounts_in_one_offer_repetitions_counted() -> None:
     assert [e.error for e in errors] == ["an offer can hold at most 100 amounts, repetitions counted"]
     _, errors = parse_sheet("+".join(["1"] * 5000) + " : A PAR - BUR", position, "FRANCE")
     assert [e.error for e in errors] == ["an offer can hold at most 100 amounts, repetitions counted"]
+
+
+@pytest.mark.parametrize("line", ["-3 : F LON H", "3.5 : F LON H", "\u22123 : F LON H", ",5 : F LON H", "-10 $",
+                                  "2.5 $"])
+def test_23_31_negative_and_fractional_amounts_are_whole_numbers_of_agp(line: str) -> None:
+    _, errors = sheet_of(line)
+    assert [e.error for e in errors] == [f"'{line.split()[0]}': an amount is a whole number of AgP, 0 or more"]
+
+
+def test_23_15_an_offer_naming_the_wrong_type_of_unit_says_which_unit_stands_there() -> None:
+    _, errors = sheet_of("4 : A LON H\n4 : F LVP H")
+    assert [e.error for e in errors] == ["the unit in LON is a fleet (F LON)", "the unit in LVP is an army (A LVP)"]
+
+
+def test_23_16_dashes_in_offers_read_as_moves() -> None:
+    sheet, errors = sheet_of("4 : F LON \u2013 NTH\n3 : A LVP \u2014 YOR")
+    assert not errors and [str(o.orders[0]) for o in sheet.offers] == ["F LON - NTH", "A LVP - YOR"]

@@ -44,7 +44,8 @@ def test_malformed_commands_are_quoted_with_what_is_wrong(judge: Judge) -> None:
 def test_wrong_password_gets_one_short_refusal_and_nothing_is_applied(judge: Judge) -> None:
     judge.send(GM, "JOIN g1 gm-player ITALY\nSIGNON MASTER@g1 not-the-password\nSTART")
     body = only_reply(judge, GM)
-    assert body.strip() == "Sign-on refused: unknown game, power or password. Nothing in your mail was applied."
+    assert body.strip() == ("> SIGNON MASTER@g1 ****\nSign-on refused: unknown game, power or password. Nothing in "
+                            "your mail was applied.")
     judge.send(ALICE, "LIST g1")
     assert "1 player(s) joined" in only_reply(judge, ALICE)  # the JOIN before the bad sign-on was undone
 

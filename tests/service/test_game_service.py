@@ -213,7 +213,7 @@ def test_set_deadline_is_announced_to_every_player(judge: Judge) -> None:
 
 
 @pytest.mark.parametrize(("command", "news"), [
-    ("PAUSE", "paused the game"), ("SET MOVEMENT 72", "set movement phases to last 72 hours"),
+    ("PAUSE", "paused the game"), ("SET MOVEMENT 72", "set movement phases to last 3 days"),
     ("DUMMY GERMANY", "made Germany a dummy power"),
 ])
 def test_game_master_actions_are_announced(judge: Judge, command: str, news: str) -> None:

@@ -413,7 +413,7 @@ def test_28_the_game_master_sets_the_length_of_each_kind_of_phase(tmp_path: Path
     judge.send(GM, "CREATE pp gm-pw pirates PLAYERS=4\nSIGNON MASTER@pp gm-pw\nSET VOTING 36\nSET DISTRIBUTION 2d\n"
                "SET MOVEMENT 10")
     reply = judge.last_to(GM).body
-    assert "OK: voting set to 36 hours" in reply and "OK: distribution set to 48 hours" in reply
+    assert "OK: voting set to 1 day 12 hours" in reply and "OK: distribution set to 2 days" in reply
     assert "> SET MOVEMENT 10\n  ERROR: bad SET command" in reply
     for name in FOUR:
         judge.send(address(name), f"JOIN pp pw-{name.lower()} {name}")

@@ -37,7 +37,8 @@ NAMES = "|".join(power.title() for power in PLAYERS)
 SIGHTING = re.compile(rf"^\s*({NAMES}): (?:Army|Fleet) ([A-Z]{{3}}) (ARRIVES|DEPARTS|LOST|FOUND)\.$")
 ORDER = re.compile(rf"^\s*({NAMES}): [AF] ([A-Z]{{3}})(?:/[NSEW]C)?(.*)$")
 OWNERS = re.compile(rf"^\s*({NAMES}) \(([^)]*)\): ([A-Z ]+)$")
-UNSEEN = "names a unit you do not see (Tin Cup, rule 6.3)"
+UNSEEN = "names a unit you do not see (Tin Cup, rule 6.3)"  # an order's answer
+UNSEEN_OFFER = "names a unit that is not on the board as you see it (Tin Cup, rule 6.3)"
 
 Data = dict[str, Any]
 
@@ -311,7 +312,7 @@ def test_rule_6_3_tin_cup_offers_to_units_out_of_sight_are_answered_alike_and_co
     [reply] = [m for m, _ in played.mails if m.to == PLAYERS["TURKEY"] and "> 2 : A PAR H" in m.body]
     lines = reply.body.splitlines()
     par, pic = lines.index("> 2 : A PAR H"), lines.index("> 1 : A PIC H")
-    assert UNSEEN in lines[par + 1] and lines[par + 1] == lines[pic + 1]  # there, and not there: alike
+    assert UNSEEN_OFFER in lines[par + 1] and lines[par + 1] == lines[pic + 1]  # there, and not there: alike
     assert "offer sheet accepted: 5 offer(s)" in reply.body
     [spring] = [m for m, _ in played.mails if m.subject == "tc S1902M results" and m.to == PLAYERS["TURKEY"]]
     assert "you paid 3 AgP to a unit of Italy" in spring.body  # Italy's A VEN, bought unseen

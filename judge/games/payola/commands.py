@@ -1,12 +1,14 @@
 """Payola's words in the mail command language: the lines the host's grammar leaves to the game
 (`judge.commands.parse.GameLine`), read as a Payola game reads them.
 
-A line starting with a digit is an offer or savings request (``4 : A LON - YOR``, ``10 $``);
+A line starting with a digit is an offer or savings request (``4 : A LON - YOR``, ``10 $``), as
+is one whose amount has a sign or a point (``-3 : A MUN H``: refused, an amount is whole);
 ACCEPT, TRANSFER, CLEAR, WAIT, NOWAIT, MAP, VOTE, PREVIEW, ROLLFORWARD, REVEAL, ``SET DRAW`` and
-the lengths of the phases (``SET MOVEMENT 48``) are Payola's commands; anything else is taken as
-an order (retreats, adjustments, loyal units): what those mean depends on the game's phase, so
-the service reads them.  Whom ``PRESS TO ...`` names is read here too (`press_recipients`): powers
-by name or initial.
+the lengths of the phases (``SET MOVEMENT 48``) are Payola's commands; a line that reads as an
+order (`orderlike`) is taken as one (retreats, adjustments, loyal units): what those mean
+depends on the game's phase, so the service reads them; anything else is an unknown command
+(`judge.commands.parse.Unknown`).  Whom ``PRESS TO ...`` names is read here too
+(`press_recipients`): powers by name or initial.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from judge.commands import parse as host
-from judge.commands.parse import BadCommand, Command, GameLine, Line, Press, SetDuration, parse_duration
-from judge.engine.map import available_maps, load_map
+from judge.commands.parse import BadCommand, Command, GameLine, Line, Press, SetDuration, Unknown, parse_duration
+from judge.engine.map import available_maps, load_map, normalise_name
+from judge.engine.orders import lexicon
+from judge.payola.offers import AMOUNT_WORDS, NOT_WHOLE
 
 
 @dataclass(frozen=True)
@@ -95,17 +99,44 @@ DURATIONS = {"MOVEMENT": "movement", "RETREAT": "retreat", "RETREATS": "retreat"
 """``SET <word> hours``: the words for the lengths of Payola's phases, and their settings."""
 
 
+SIGNED_AMOUNT = re.compile(r"[-\u2013\u2014\u2212]\s*\d|\.\d")
+"""The start of an offer whose amount is written with a sign (``-3 : A MUN H``) or a point
+(``.5 : ...``): read as an offer, to be answered `AMOUNT_WORDS`."""
+
+
 def read(text: str) -> Command:
     """A line the host's grammar does not know, as a Payola game reads it."""
-    if text[0].isdigit():
+    if text[0].isdigit() or SIGNED_AMOUNT.match(text):
         return OfferLine(text)
     words = text.split()
     try:
         return _command(words)
     except KeyError:
-        return OrderLine(text)
+        if orderlike(text):
+            return OrderLine(text)
+        return Unknown(f"unknown command '{words[0][:20]}': HELP lists the commands")
     except ValueError as exc:
         return BadCommand(str(exc))
+
+
+_ORDER_WORDS = frozenset({"A", "F", "ARMY", "FLEET", "B", "BUILD", "BUILDS", "R", "REMOVE", "REMOVES", "D", "DISBAND",
+                          "DISBANDS", "WAIVE", "WAIVES", "RETREAT", "RETREATS"})
+
+
+def orderlike(text: str) -> bool:
+    """Whether a line that is no command reads as an order, well or badly written: it starts
+    with a unit's type, an adjustment's or retreat's word, or a place of one of the judge's
+    maps (an order may leave the unit's type out: ``PAR - BUR``).  Anything else (``Thanks!``,
+    ``Francois``, ``WHOGAME classic``) is an unknown command, not an order: the answer then
+    speaks of neither units nor sign-on."""
+    first = text.split()[0].upper().rstrip(".,:;!")
+    if first in _ORDER_WORDS:
+        return True
+    for variant in available_maps():
+        game_map = load_map(variant)
+        if normalise_name(first) in game_map.names or lexicon(game_map).names_pattern.match(text.upper()):
+            return True
+    return False
 
 
 def _command(words: list[str]) -> Command:
@@ -123,8 +154,11 @@ def _command(words: list[str]) -> Command:
     if keyword == "ACCEPT":
         return Accept(" ".join(args))
     if keyword == "TRANSFER":
-        if len(args) != 3 or args[1].upper() != "TO" or not args[0].isdigit():
+        if len(args) != 3 or args[1].upper() != "TO":
             raise ValueError("expected TRANSFER amount TO POWER")
+        if not args[0].isdigit():
+            raise ValueError(f"'{args[0][:20]}': {AMOUNT_WORDS}" if NOT_WHOLE.fullmatch(args[0])
+                             else "expected TRANSFER amount TO POWER")
         return Transfer(int(args[0]), args[2].upper())
     if keyword == "SET" and args:
         return _set(args)

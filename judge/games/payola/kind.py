@@ -237,6 +237,9 @@ class Payola(GameKind):
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return list(load_map(game.variant).powers)
 
+    def info(self, game: Game) -> list[str]:
+        return views.rules_in_words(game.variant, lifecycle.options_of(game), lifecycle.own_flags(game))
+
     def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
         """Powers by name or initial (`commands.press_recipients`), the master, or ALL."""
         named = commands.press_recipients(words)

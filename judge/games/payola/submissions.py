@@ -2,7 +2,8 @@
 STATUS shows once they are.
 
 Offer lines in one mail form one sheet: if any line is bad, none is applied and the previous
-sheet stays (rule 3: a sheet is read as a whole).  Orders in a retreat or adjustment phase, or
+sheet, if any, stays (rule 3: a sheet is read as a whole); the answer ends with a line that
+sums it up, saying what sheet is in force now (`rejected`).  Orders in a retreat or adjustment phase, or
 for loyal units, are stored the same way.  Each keeps when its mail was accepted, and a mail
 accepted before the one that sent the sheet in force stores nothing (`set_by_mail_at`,
 `Conversation.superseded`): delivered out of order, an older sheet never replaces a newer one.
@@ -71,7 +72,9 @@ def store_sheet(talk: Conversation, context: Context) -> None:
                 talk.echoes[index].outcome, talk.echoes[index].message = "error", found[0].error
             else:
                 talk.echoes[index].outcome = "ignored"
-                talk.echoes[index].message = "not applied: the sheet has errors, your previous sheet stays"
+                talk.echoes[index].message = "not applied: the sheet has errors (see below)"
+        talk.echoes[context.block["sheet"][-1][0]].extra.append(
+            rejected(talk, "sheet", len(errors), str(position.phase), power))
         return
     talk.session.add(Submission(game_id=game.id, phase=str(position.phase), power=power, kind="sheet", text=text,
                                 parsed={"offers": len(sheet.offers), "savings": sheet.savings},
@@ -134,15 +137,38 @@ def store_orders(talk: Conversation, context: Context) -> None:
         for index, _ in context.block["orders"]:
             if talk.echoes[index].outcome == "ok":
                 talk.echoes[index].outcome = "ignored"
-                talk.echoes[index].message = "not applied: some orders have errors, your previous orders stay"
+                talk.echoes[index].message = "not applied: some orders have errors (see below)"
+        count = sum(talk.echoes[index].outcome == "error" for index, _ in context.block["orders"])
+        talk.echoes[context.block["orders"][-1][0]].extra.append(
+            rejected(talk, "orders", count, str(position.phase), power))
         return
     if not kept:
-        talk.echoes[context.block["orders"][-1][0]].extra.append("no order was kept: your previous orders stay")
+        talk.echoes[context.block["orders"][-1][0]].extra.append(
+            f"no order was kept; {standing(talk, 'orders', str(position.phase), power)}")
         return
     text = "\n".join(t for _, t in kept)
     talk.session.add(Submission(game_id=game.id, phase=str(position.phase), power=power, kind="orders", text=text,
                                 parsed={"orders": [talk.echoes[i].message for i, _ in kept]},
                                 created_at=talk.now, accepted_at=talk.accepted))
+
+
+def rejected(talk: Conversation, kind: str, errors: int, phase: str, power: str) -> str:
+    """The line that sums up a rejected sheet (``kind`` "sheet") or orders ("orders"): how many
+    errors, and what stands for the phase now (`standing`).  Never "your previous sheet stays"
+    when there is none (issue 23.12)."""
+    return f"{kind} REJECTED ({errors} error{'s' if errors != 1 else ''}); {standing(talk, kind, phase, power)}"
+
+
+def standing(talk: Conversation, kind: str, phase: str, power: str) -> str:
+    """What sheet (``kind`` "sheet") or orders ("orders") of the power stand for the phase:
+    none, or the earlier ones, by when the mail that set them was accepted."""
+    assert talk.context.game is not None
+    row = host.latest_submission(talk.session, talk.context.game, phase, power, kind)
+    if kind == "sheet":
+        return f"your sheet for {phase} is now: " + (
+            "none" if row is None or not row.text else f"the one of {when(row.accepted_at or row.created_at)}")
+    return f"your orders for {phase} are now: " + (
+        "none" if row is None or not row.text else f"the ones of {when(row.accepted_at or row.created_at)}")
 
 
 def set_by_mail_at(talk: Conversation, phase: str, power: str, *kinds: str) -> datetime | None:
@@ -221,8 +247,18 @@ def status_lines(talk: Conversation) -> list[str]:
     return lines
 
 
-UNSEEN = ("names a unit you do not see (Tin Cup, rule 6.3): never answered; it counts if that unit is there "
-          "and the offer is valid for it, and is ignored otherwise")
+UNSEEN = ("names a unit that is not on the board as you see it (Tin Cup, rule 6.3): never answered; it counts if "
+          "that unit is there and the offer is valid for it, and is ignored otherwise")
+"""The answer to every offer line naming a unit missing from the board as the power sees it.
+
+One wording for all of them, true whichever the case: a province out of sight, where the
+unit may or may not stand; a province in sight that the power sees empty; one where it sees
+a unit of the other type (``F PAR`` where it sees ``A PAR``).  The last two tell the power
+nothing (it sees the province), so they could be answered as in an open game; but to answer
+them apart would be to answer from the true board next to the seen one, and one wording
+cannot leak a difference between them (rule 3.1 items 6 and 7: an offer to a unit that does
+not exist is never reported).  It does not say "a unit you do not see", which is false of a
+province in sight (issue 23.23)."""
 UNSEEN_PLACE = ("names a province you do not see (Tin Cup, rule 6.3): set aside, whether a unit is there or not "
                 "(none of yours is: your units are all in sight)")
 UNSEEN_ORDER = ("names a unit you do not see (Tin Cup, rule 6.3): taken as given and never answered, whether "

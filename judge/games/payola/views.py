@@ -28,6 +28,7 @@ from judge.engine.notation import order_result_to_data
 from judge.engine.orders import Build, Disband, OrderSyntaxError, PhaseKind, Remove, Retreat, Waive, parse_order
 from judge.engine.position import Position
 from judge.payola.blind import Sight
+from judge.payola.options import IncomeScheme, Options
 
 
 def board_summary(board: GameMap) -> str:
@@ -199,3 +200,61 @@ def blind_results_view(report: Mapping[str, Any], sight: Sight | None, actions: 
         "board": board(sight.after, sight.power),
         "blind": True,
     }
+
+
+def rules_in_words(variant: str, options: Options, flags: Sequence[str]) -> list[str]:
+    """GET INFO / GET RULES: the rules a game of these options plays by, in words, each with its
+    number in the Payola rules (rule 6's variants, and the rules every game plays by), and its
+    own flags (draws)."""
+    game_map = load_map(variant)
+    victory = game_map.victory_centers
+    lines = [f"Payola Diplomacy (the numbers are those of the Payola rules) on the {variant} board "
+             f"({board_summary(game_map)})" + ("" if variant == "standard" else "; every rule applies on it (6.2)")]
+    if options.classic:
+        lines.append("CLASSIC (6.1): Payola Classic: direct offers only, one offer per unit, no repetition, plateau, "
+                     "augmentation, alternatives or savings; zero offers to foreign units allowed")
+    if options.ebayola:
+        lines.append("EBAYOLA (6.4): a successful total bribe costs one AgP more than the best losing one; what that "
+                     "saves goes back to its contributors in the order of the unit owner's acceptance list")
+    if options.loyal_units:
+        lines.append("LOYAL_UNITS (6.5): each player orders its own units, which take no bribes; only the units of "
+                     "dummy powers are bribed")
+    if options.blind:
+        lines.append("BLIND (6.3, Tin Cup): each power sees only the board near its units and home centers; an offer "
+                     "to or naming a unit that is not there is ignored and never reported; statements name only the "
+                     "nationality of the units paid")
+    if options.zerosum:
+        lines.append("ZEROSUM (6.7): 10 AgP per center at the start and no income: what a power's units were paid "
+                     "in a year is paid to it, and a captured center brings money from its former owner")
+    else:
+        lines.append(f"income (2.1{', 6.6' if _income_changed(options) else ''}): "
+                     + _income_words(options, victory))
+    lines.append("offers (3.1), required offers: a power with no sheet offers 0 AgP for each of its units to hold "
+                 "(3.3), savings requests (3.4), acceptance lists, kept until changed (4.2, 4.3), order "
+                 "determination and reductions (5), statements (5.7), transfers at any time (2.3)")
+    lines.append("draws: none, the game ends only in a win or a concession" if "NO_DRAW" in flags else
+                 "draws: VOTE DRAW, when every surviving power with a player votes for it; or a concession "
+                 "(VOTE CONCEDE power)")
+    if "SHOW_VOTES" in flags:
+        lines.append("SHOW_VOTES: the players are told how many vote for a draw when that number changes, never who")
+    return lines
+
+
+def _income_changed(options: Options) -> bool:
+    return (options.income_scheme is not IncomeScheme.DECREASING or options.income_first is not None
+            or options.income_cap is not None or options.income_twice)
+
+
+def _income_words(options: Options, victory: int) -> str:
+    scheme = options.income_scheme
+    if scheme is IncomeScheme.FIXED:
+        words = f"{options.income_first} AgP for each supply center"
+    elif scheme is IncomeScheme.INCREASING:
+        first = options.income_first if options.income_first is not None else 1
+        words = f"{first} AgP for the first supply center, one more for each further one"
+    else:
+        first = options.income_first if options.income_first is not None else victory - 1
+        words = f"{first} AgP for the first supply center, one less for each further one"
+    if options.income_cap is not None:
+        words += f", at most {options.income_cap} AgP a year"
+    return words + (", paid in Spring and in Fall" if options.income_twice else ", paid once a year")

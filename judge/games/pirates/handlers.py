@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from judge.commands.parse import BadCommand, Command, SetDuration, parse_duration
+from judge.commands.parse import BadCommand, Command, SetDuration, Unknown, parse_duration
 from judge.games.pirates import lifecycle
 from judge.pirates.commands import KEYWORDS, read_mail, submit
 from judge.pirates.match import Submissions, actors
@@ -54,7 +54,7 @@ def read(text: str) -> Command:
                 return BadCommand(str(exc))
         return BadCommand(f"bad SET command: '{text[:80]}' (the phases' lengths: SET DISTRIBUTION, SET VOTING, "
                           "SET FINAL hours)")
-    return BadCommand(f"unknown command '{words[0][:20]}': HELP lists the commands of Pirates' Proposal")
+    return Unknown(f"unknown command '{words[0][:20]}': HELP lists the commands of Pirates' Proposal")
 
 
 @handles(PiratesLine, PLAYER, closed_after_the_end=True)

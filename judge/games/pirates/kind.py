@@ -103,6 +103,14 @@ class Pirates(GameKind):
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return sorted(host.seats(session, game), key=str.casefold)
 
+    def info(self, game: Game) -> list[str]:
+        players, garnets = lifecycle.setting(game, "PLAYERS"), lifecycle.setting(game, "GARNETS")
+        return [f"{self.title} (the numbers are those of its rules, P1 to P14)",
+                f"PLAYERS={players}: {players} players in two rooms, five rounds (P1)",
+                f"GARNETS={garnets}: each player starts with {garnets} garnet(s) (P1, P7)",
+                "a phase closes at its deadline or when the game master processes it, never early (P10); "
+                "everything is published at the end (P14)"]
+
     # -- phases ----------------------------------------------------------------------------------
 
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:

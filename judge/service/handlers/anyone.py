@@ -18,6 +18,7 @@ games at a time, read with one query: what a mail costs does not grow with the g
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -29,7 +30,7 @@ from judge.service import host
 from judge.service.handlers import consent, signon
 from judge.service.handlers.conversation import ANYONE, Conversation, Refusal, handles, masked
 from judge.service.passwords import hash_password, verify_password
-from judge.service.render import render, when
+from judge.service.render import duration, render, when
 from judge.store.models import Confirmation, Game, Observer, Player
 
 DAY = timedelta(days=1)
@@ -234,8 +235,12 @@ def observe(talk: Conversation, text: str, command: cmd.Observe) -> None:
         return
     address = talk.mail.reply_to
     if command.stop:
-        talk.session.execute(delete(Observer).where(Observer.game_id == game.id, Observer.address == address))
-        talk.echo(text, "ok", f"you no longer receive the results of {game.name}")
+        removed = talk.session.execute(delete(Observer).where(Observer.game_id == game.id, Observer.address == address)
+                                       .returning(Observer.address)).first()
+        if removed is not None:
+            talk.echo(text, "ok", f"you no longer receive the results of {game.name}")
+        else:
+            talk.echo(text, "ignored", f"you were not observing {game.name} (at {address}): nothing to stop")
         return
     problem = _cannot_observe(talk, game, address)
     if problem:
@@ -278,9 +283,97 @@ def _observe(talk: Conversation, game: Game, address: str, text: str) -> None:
 @handles(cmd.History, ANYONE, once=True)
 def history(talk: Conversation, text: str, command: cmd.History) -> None:
     """HISTORY: the public results of processed phases, as the game's kind keeps them."""
-    game = talk.named_game(text, command.game)
+    found = _history_of(talk, text, command)
+    if found is not None:
+        games.kind_of(found[0]).history(talk, text, *found)
+
+
+def _history_of(talk: Conversation, text: str, command: cmd.History) -> tuple[Game, cmd.History] | None:
+    """The game a HISTORY line asks about, and what it asks, or None after answering what is
+    wrong.  After a sign-on the game need not be named: ``HISTORY`` is the signed-on game's,
+    and so is ``HISTORY S1902M`` when no game is called that (issue 23.27)."""
+    signed_on = talk.context.game
+    if command.game is None:
+        if signed_on is None:
+            talk.echo(text, "error", "expected HISTORY game [phase | first-last] (or sign on first, then HISTORY "
+                      "[phase | first-last])")
+            return None
+        return signed_on, command
+    game = talk.game(command.game)
     if game is not None:
-        games.kind_of(game).history(talk, text, game, command)
+        return game, command
+    phases = command.game.upper().split("-")
+    if signed_on is None or command.first is not None or len(phases) > 2:
+        talk.echo(text, "error", f"there is no game '{command.game}'")
+        return None
+    return signed_on, replace(command, first=phases[0], last=phases[-1])
+
+
+def _game_asked(talk: Conversation, text: str, name: str | None, usage: str) -> Game | None:
+    """The game a line names, else the signed-on game; None after answering what is wrong."""
+    if name is not None:
+        return talk.named_game(text, name)
+    if talk.context.game is None:
+        talk.echo(text, "error", f"expected {usage} (or sign on first)")
+    return talk.context.game
+
+
+@handles(cmd.WhoGame, ANYONE)
+def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
+    """WHOGAME (njudge's): each seat of the game in its kind's order, played, vacant (its player
+    left) or a dummy, and who plays it as `host.who_played` lets the reader know: the address
+    for the game master, and for its players unless the game is ANONYMOUS; for anyone else only
+    that the seat is played (the judge gives no stranger a player's address).  Before the start,
+    how many have joined, and whom (by the same rule).  The game master's address is told where
+    a player's would be."""
+    game = _game_asked(talk, text, command.game, "WHOGAME game")
+    if game is None:
+        return
+    kind = games.kind_of(game)
+    reader = talk.reader_of(game)
+    shown = dict(host.who_played(talk.session, game, reader))
+    addresses = reader == "master" or (reader == "player" and not host.rules_of(game).anonymous)
+    lines = [f"{game.name}: {kind.title}, {game.state}" + (f", {game.phase}" if game.phase else ""),
+             "game master: " + (game.gm_address if addresses else "the game's master")]
+    if game.state == "forming":
+        joined = host.players(talk.session, game)
+        lines.append(f"{len(joined)} player(s) joined, of {kind.capacity(game)}")
+        lines.extend(f"  {p.address}" for p in joined if addresses and p.address)
+    else:
+        seat = talk.seats(game)
+        for name in kind.seat_order(talk.session, game):
+            player = seat.get(name)
+            if player is None:
+                continue
+            state = "played by " + shown.get(name, "a player") if host.is_played(player) else (
+                "vacant (its player left)" if player.address else "a dummy")
+            if not host.is_played(player) and game.state != "finished" and host.is_open(game, name):
+                state += ", open for TAKEOVER"
+            lines.append(f"{kind.seat_title(name)}: {state}")
+    talk.echo(text, "info", "", lines)
+
+
+@handles(cmd.GetInfo, ANYONE)
+def get_info(talk: Conversation, text: str, command: cmd.GetInfo) -> None:
+    """GET INFO / GET RULES (njudge's and DPjudge's): the rules the game plays by, in words, as
+    its kind tells them (`judge.games.GameKind.info`), then the host's: the phases' lengths, the
+    grace period, and its options (observers, anonymity, takeovers, absences)."""
+    game = _game_asked(talk, text, command.game, " ".join(text.split()[:2]).upper() + " game")
+    if game is None:
+        return
+    kind = games.kind_of(game)
+    rules = host.rules_of(game)
+    lines = [*kind.info(game)]
+    lengths = ", ".join(f"{setting} {duration(host.duration(game, setting))}" for setting in kind.durations)
+    lines.append(f"phases: {lengths}; grace after each deadline: {duration(host.duration(game, 'grace'))}")
+    lines.append("observers: " + ("allowed (OBSERVE)" if rules.observers else "not allowed"))
+    lines.append("who plays what: " + ("told only at the end (ANONYMOUS)" if rules.anonymous
+                                       else "told to the players and the game master"))
+    lines.append("vacant seats: " + ("open for TAKEOVER (OPEN_TAKEOVER)" if rules.open_takeover
+                                     else "taken over once the game master opens them (SET OPENING)"))
+    lines.append(f"absences: {rules.absence_days} day(s) a year approved at once (ABSENCE_DAYS), more by the game "
+                 "master" if rules.absence_days else "absences: approved by the game master")
+    talk.echo(text, "info", "", lines)
 
 
 @handles(cmd.Summary, ANYONE, once=True)

@@ -10,9 +10,12 @@ one sheet that replaces the power's sheet for the phase, a Pirates' Proposal pla
 VOTE lines one plan and one ballot.  Nothing is replaced when a mail accepted later than this
 one has set it already: the reply says why (``superseded``, ``set_aside``; the same for CLEAR,
 WAIT, ACCEPT and VOTE).  A refused sign-on undoes everything the mail did (a
-savepoint) and gets one short refusal.  Each handler is registered for its command type with
-who may use it (``handles``); the dispatcher checks that before calling it, so a handler never
-sees a caller it was not written for.  Every line is echoed in the reply with what became of it.
+savepoint) and gets one short refusal.  A line no grammar knows is an unknown command, signed
+on or not (`cmd.Unknown`); a short run of them ending the mail after a command is its sign-off
+(``Thanks!``, ``Sent from my iPhone``), ignored and said to be (`_sign_off`).  Each handler is
+registered for its command type with who may use it (``handles``); the dispatcher checks that
+before calling it, so a handler never sees a caller it was not written for.  Every line is
+echoed in the reply with what became of it.
 
 What one mail can cost is bounded, so that no mail holds the write lock for long or turns into
 thousands of outgoing mails: lines read (``max_commands_per_mail``), commands that check or
@@ -66,6 +69,7 @@ class Echo:
     outcome: str  # ok, error, ignored, info
     message: str = ""
     extra: list[str] = field(default_factory=list)
+    part: int = 0  # the mail's part it belongs to: each SIGNON or SIGNOFF starts one (`Conversation.copy_to`)
 
 
 class Refusal(Exception):
@@ -77,6 +81,7 @@ class Refusal(Exception):
         super().__init__("sign-on refused")
         self.game, self.who, self.until = game, who, until  # the game's name: a refused mail's changes are undone
         self.gone = gone  # the right password for a power its player no longer plays: why
+        self.line = ""  # the line refused, as written, its password masked (`Conversation._line`)
 
 
 @dataclass
@@ -100,6 +105,7 @@ class Context:
 
 ANYONE, SIGNED_ON, PLAYER, MASTER = "anyone", "signed on", "player", "master"
 LONG = 60  # lines: a longer answer is an attachment, not a body of thousands of lines
+SIGN_OFF_LINES, SIGN_OFF_WORDS = 3, 6  # a mail's sign-off: at most this many lines of at most so many words
 Handler = Callable[["Conversation", str, Any], None]
 _HANDLERS: dict[type, tuple[Handler, str]] = {}
 _ONCE: set[type] = set()  # commands that render or draw a long answer: one of each is read in one mail
@@ -152,7 +158,8 @@ class Conversation:
         self.mask = masker(cmd.password_words(mail.lines))  # no echo repeats a password (judge.mail.redact)
         self.notes: list[str] = []
         self.context = Context()
-        self.copies: set[str] = set()
+        self.copies: dict[str, set[int]] = {}  # address -> the parts of the mail its copy of the reply carries
+        self.part = 0  # the part of the mail being read: each SIGNON or SIGNOFF starts one
         self.notices: dict[str, list[str]] = {}  # previous address -> changes it must hear of
         self.announcements: dict[int, list[str]] = {}  # game id -> what every player must hear of
         self.also_told: dict[int, set[str]] = {}  # game id -> addresses of players who just left it
@@ -164,6 +171,7 @@ class Conversation:
         self.password_checks = 0
         self.presses = 0
         self.once: set[type] = set()  # the commands read once per mail (`handles`) that it has read
+        self.unknown_run: list[int] = []  # the echoes of the unknown commands since the last other line
         self.phase_changed: set[int] = set()  # the games whose phase this mail changed
         self.processed = False  # whether a PROCESS or ROLLFORWARD of this mail processed a phase
         self.touched: set[str] = set()  # the games this mail looked at
@@ -180,8 +188,7 @@ class Conversation:
             self.notes.append("Your mail had no text of its own: the judge read your commands from its text "
                               "attachment.")
         if self.mail.stopped_at:
-            self.notes.append(f"Reading stopped at '{self.mail.stopped_at}': what follows it (the mail you "
-                              "answered or forwarded) was not read.")
+            self.notes.append(stopped_reading(self.mail.stopped_at))
         lines = cmd.parse_lines(self.mail.lines)
         limit = self.settings.max_commands_per_mail
         if len(lines) > limit:
@@ -192,6 +199,7 @@ class Conversation:
             for line in lines:
                 if not self._line(line):
                     break
+            self._sign_off()
             self.close_block()
             savepoint.commit()
         except Refusal as refusal:
@@ -205,9 +213,11 @@ class Conversation:
                   in_reply_to=self.mail.message_id, references=self.mail.references, body=body,
                   game_id=game.id if game else None,
                   attachments=self.attachments)
-        for address in sorted(self.copies - {self.mail.reply_to}):
-            queue(self.session, self.settings, to=address, subject=f"Copy: {subject}", kind="reply", now=self.now,
-                  body=body)
+        for address, parts in sorted(self.copies.items()):
+            if address != self.mail.reply_to:
+                queue(self.session, self.settings, to=address, subject=f"Copy: {subject}", kind="reply", now=self.now,
+                      body=render("reply", echoes=[echo for echo in self.echoes if echo.part in parts],
+                                  notes=self.notes, settings=self.settings))
         for game_id, news in self.announcements.items():
             self._announce(game_id, news)
         for address, changes in sorted(self.notices.items()):
@@ -216,6 +226,22 @@ class Conversation:
                   body=render("changed", changes=changes, mail=self.mail, now=self.now, settings=self.settings))
         self._process_if_complete()
         return None
+
+    def _sign_off(self) -> None:
+        """Take the mail's last lines, when they are a short run of unknown commands after a line
+        that was a command (``Francois``, ``Thanks!``, ``Sent from my iPhone``), as its sign-off:
+        ignored, saying so, not errors.  A longer run, or a mail with no command before it, is
+        answered line by line as unknown commands: it may be commands mistyped."""
+        run = self.unknown_run
+        if not run or len(run) > SIGN_OFF_LINES or run[0] == 0:
+            return
+        for index in run:
+            echo = self.echoes[index]
+            if len(echo.text.split()) > SIGN_OFF_WORDS:
+                return
+        for index in run:
+            self.echoes[index].outcome = "ignored"
+            self.echoes[index].message = "not a command: taken as your sign-off"
 
     def echo(self, text: str, outcome: str, message: str = "", extra: list[str] | None = None) -> int:
         """Answer a line (its text and message masked: no echo repeats a password); an answer whose
@@ -229,7 +255,7 @@ class Conversation:
                        "bytes; ask again in another mail")
             size = len(text) + len(message)
         self.reply_bytes += size
-        self.echoes.append(Echo(self.mask(text), outcome, self.mask(message), extra))
+        self.echoes.append(Echo(self.mask(text), outcome, self.mask(message), extra, self.part))
         return len(self.echoes) - 1
 
     def attach(self, files: Sequence[Attachment]) -> bool:
@@ -322,6 +348,12 @@ class Conversation:
             self.echoes[index].outcome, self.echoes[index].message = "ignored", "not applied: see below"
         self.echoes[block[-1][0]].message = why
 
+    def copy_to(self, address: str) -> None:
+        """Send ``address`` (a seat's registered address, one it moves to) a copy of the reply's
+        part that is being read: the lines of this sign-on, not the other sign-ons' of the same
+        mail (another power's offers are not that address's to read)."""
+        self.copies.setdefault(address, set()).add(self.part)
+
     def tell_registered(self, change: str) -> None:
         """Note a change of the signed-on seat's registration for the address it had at sign-on,
         which is told of all of them in one notice."""
@@ -336,6 +368,10 @@ class Conversation:
         if isinstance(command, cmd.GameLine):  # the signed-on game's kind reads it
             game = self.context.game
             command = (games.kind_of(game) if game is not None else games.kind_named(games.DEFAULT)).read(line.text)
+        if isinstance(command, cmd.Unknown):
+            self.unknown_run.append(self.echo(line.text, "error", command.error))
+            return True
+        self.unknown_run = []
         if isinstance(command, cmd.BadCommand):
             self.echo(line.text, "error", command.error)
             return True
@@ -353,6 +389,7 @@ class Conversation:
             self.once.add(type(command))
         if isinstance(command, cmd.SignOn | cmd.SignOff):
             self.close_block()
+            self.part += 1
             if isinstance(command, cmd.SignOff):
                 self.context = Context()
                 self.echo(line.text, "ok", "signed off")
@@ -370,7 +407,11 @@ class Conversation:
             self.echo(line.text, "error", f"that is a player's command; sign on as a {games.kind_of(game).seat_word}"
                       if game is not None else "that is a player's command")
         else:
-            handler(self, line.text, command)
+            try:
+                handler(self, line.text, command)
+            except Refusal as refusal:
+                refusal.line = self.mask(line.text)  # the refusal quotes it, as every answer does
+                raise
         return True
 
     # -- the game and its phase ---------------------------------------------------------------
@@ -428,6 +469,18 @@ class Conversation:
         game_kind = games.kind_of(game)
         if game.state == "active" and game.phase and game_kind.complete(self.session, game, self):
             game_kind.process(self.session, game, self.settings, self.now, cause="all submitted")
+
+
+def stopped_reading(separator: str) -> str:
+    """The note that says where reading a mail stopped, and what it left unread: a signature
+    after ``-- ``, the rest of the mail after ``SIGNOFF``, or the mail answered or forwarded."""
+    if separator.strip() == "--":
+        return (f"Reading stopped at the signature line '{separator}': what follows it (your signature) "
+                "was not read.")
+    if separator.strip().lower() == "signoff":
+        return f"Reading stopped at '{separator.strip()}': what follows it was not read."
+    return (f"Reading stopped at '{separator}': what follows it (the mail you answered or forwarded) "
+            "was not read.")
 
 
 def reply_subject(mail: InboundMail) -> str:

@@ -314,7 +314,7 @@ def _status(session: Session, settings: Settings, mail: InboundMail, claimed: Cl
             queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
                   in_reply_to=mail.message_id, references=mail.references,
                   body=render("refusal", until=refusal.until, gone=refusal.gone, key=refusal.who == "KEY",
-                              game=refusal.game))
+                              game=refusal.game, line=refusal.line))
         return "done", set()
     return "done", conversation.touched
 

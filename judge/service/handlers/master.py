@@ -27,7 +27,7 @@ from judge.service.handlers.conversation import MASTER, Conversation, handles, m
 from judge.service.handlers.player import approve_absence
 from judge.service.host import GameError
 from judge.service.passwords import hash_password
-from judge.service.render import when
+from judge.service.render import duration, when
 from judge.store.models import Absence
 
 MAX_DEADLINE_AHEAD = timedelta(days=366)
@@ -72,7 +72,7 @@ def set_duration(talk: Conversation, text: str, command: cmd.SetDuration) -> Non
     game = talk.context.game
     assert game is not None
     game.settings = {**game.settings, command.setting: command.hours}
-    talk.echo(text, "ok", f"{command.setting} set to {command.hours:g} hours")
+    talk.echo(text, "ok", f"{command.setting} set to {duration(command.hours)}")
     if game.state != "forming":
         talk.announce(_duration_news(command.setting, command.hours))
 
@@ -229,10 +229,10 @@ def terminate(talk: Conversation, text: str, _: cmd.Terminate) -> None:
 
 def _duration_news(setting: str, hours: float) -> str:
     if setting == "grace":
-        return f"the game master set the grace period after each deadline to {hours:g} hours"
+        return f"the game master set the grace period after each deadline to {duration(hours)}"
     if setting == "reminder":
-        return f"the game master set reminders to go out {hours:g} hours before each deadline"
-    return f"the game master set {setting} phases to last {hours:g} hours, from the next such phase on"
+        return f"the game master set reminders to go out {duration(hours)} before each deadline"
+    return f"the game master set {setting} phases to last {duration(hours)}, from the next such phase on"
 
 
 @handles(cmd.SetFlag, MASTER)

@@ -131,7 +131,7 @@ def set_address(talk: Conversation, text: str, command: cmd.SetAddress) -> None:
                              "address confirms")
         return
     _move(talk, game, context.power or "MASTER", address)
-    talk.copies.add(address)
+    talk.copy_to(address)
     talk.echo(text, "ok", f"mail will now go to {address}")
 
 

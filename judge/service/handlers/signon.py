@@ -89,7 +89,7 @@ def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
     if not found.known:
         remember(talk, game, who)
     if registered and registered != talk.mail.reply_to:
-        talk.copies.add(registered)
+        talk.copy_to(registered)
     talk.echo(masked(text, command.password), "ok", done)
 
 
