@@ -75,3 +75,46 @@ def test_23_29_reduced_statement_says_what_the_reductions_left_and_the_savings(t
     assert "you paid 0 AgP for F KIE - HOL (you offered 12; the reductions left 0 (rule 5.5))" in germany
     assert "savings you asked for: 10 AgP (rule 3.4)" in germany
     assert "total spent: 36 AgP, after 12 reduction round(s)" in germany
+
+
+# -- 23.25: the start mail ---------------------------------------------------------------------------------
+
+
+def powers_listed(body: str, heading: str) -> list[str]:
+    """The powers named, in order, in the indented lines under ``heading``."""
+    lines = body.partition(heading)[2].strip("\n").splitlines()
+    listed = []
+    for line in lines:
+        if not line.startswith("  "):
+            break
+        listed.append(line.split(":")[0].strip())
+    return listed
+
+
+BOARD_ORDER = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+
+
+def test_23_25_start_mail_names_the_board_grace_list_map_and_help_and_lists_powers_in_board_order(
+        tmp_path: Path) -> None:
+    judge = Judge(tmp_path, maps=True)
+    judge.send(GM, "CREATE g1 gm-secret")
+    judge.send(GM, MASTER + "SET GRACE 6")
+    judge.send(CAROL, "JOIN g1 carol-pw GERMANY")  # joined before the others: not listed first
+    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
+    judge.send(BOB, "JOIN g1 bob-pw ENGLAND")
+    judge.send(GM, MASTER + "START")
+    start_mail = mail(judge, ALICE, "g1 starts")
+    body = " ".join(start_mail.body.split())
+    assert "Board: Standard: 7 powers, 34 centers, 18 to win, from S1901M." in body
+    assert "Your acceptance list: F? (rule 4.2" in body and "(the board's: AEFGIRT)" in body
+    assert "Grace period: 6 hours after each deadline" in body
+    assert "The board is attached; MAP draws it again" in body and "HELP sends the commands" in body
+    assert list(start_mail.attachments) == ["g1-S1901M.png"]
+    assert powers_listed(start_mail.body, "Powers, in the board's order:\n") == BOARD_ORDER
+    assert powers_listed(mail(judge, GM, "g1 starts").body, "Powers, in the board's order:\n") == BOARD_ORDER
+
+
+def test_23_25_start_mail_without_maps_points_to_map(tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path))
+    body = " ".join(mail(judge, ALICE, "g1 starts").body.split())
+    assert "MAP sends a map of the board at any time" in body and "Grace period: none" in body

@@ -60,6 +60,7 @@ from judge.service.host import (
     GAME_FLAGS,
     GameError,
     current_phase,
+    duration,
     is_played,
     latest_submissions,
     latest_texts,
@@ -299,22 +300,34 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
         session.add(LedgerRow(game_id=game.id, power=entry.power, amount=entry.amount, kind=entry.kind.value,
                               note=entry.note, phase=str(position.phase), created_at=now))
     session.flush()
+    blind = options_of(game).blind
+    whole = maps.position_map(game.name, position) if settings.maps else []
+    common = {"game": game, "players": _roster(session, game), "deadline": game.deadline,
+              "board": views.board_summary(the_map), "grace": duration(game, "grace"),
+              "letters": "".join(info.letter for info in the_map.powers.values())}
     for player in players(session, game):
         if is_played(player):
             assert player.address is not None and player.power is not None
+            attached = whole
+            if blind and settings.maps:
+                attached = maps.position_map(game.name, sight_now(session, game, player.power).after,
+                                             counted=(player.power,))
             queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
-                  game_id=game.id, body=render("payola/start", game=game, power=player.power,
-                                               players=_roster(session, game),
-                                               balance=balances(session, game)[player.power],
-                                               deadline=game.deadline, why=why.get(player.id, ""),
-                                               blind=options_of(game).blind))
+                  game_id=game.id, attachments=attached,
+                  body=render("payola/start", **common, power=player.power,
+                              balance=balances(session, game)[player.power], why=why.get(player.id, ""), blind=blind,
+                              acceptance=player.acceptance or f"{the_map.powers[player.power].letter}?",
+                              drawn=bool(attached)))
     queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
-          game_id=game.id, body=render("payola/start", game=game, power=None, players=_roster(session, game),
-                                       balance=None, deadline=game.deadline, why="", blind=False))
+          game_id=game.id, attachments=whole,
+          body=render("payola/start", **common, power=None, balance=None, why="", blind=False, drawn=bool(whole)))
 
 
 def _roster(session: Session, game: Game) -> list[tuple[str, str]]:
-    return [(p.power or "", "dummy" if not is_played(p) else "played") for p in players(session, game) if p.power]
+    """Each seat and whether it is played, in the board's order (never the order of joining)."""
+    seat = seats(session, game)
+    return [(power, "played" if is_played(seat[power]) else "dummy") for power in game_map(game).powers
+            if power in seat]
 
 
 def _open_phase(session: Session, game: Game, position: Position, now: datetime) -> PhaseRow:
