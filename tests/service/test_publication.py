@@ -276,3 +276,26 @@ def test_23_21_the_archive_words_a_draw_as_it_words_a_win(tmp_path: Path) -> Non
     game = page_text(judge, "games", "g1", "index.html")
     assert "Result Draw: Austria, England, France, Germany, Italy, Russia, Turkey" in game
     assert "England carol 3 3" in game and "France alice 3 3" in game and "example.org" not in game
+
+
+# -- 23.22: a Tin Cup power's maps show what it cannot see ----------------------------------------------------
+
+
+def test_23_22_tin_cup_maps_fog_what_the_power_cannot_see_and_say_whose_sight(tmp_path: Path) -> None:
+    """England after F LON - NTH sees round its home centers and NTH: Holland and the Norwegian
+    Sea, not Moscow or Paris; empty Yorkshire, seen, is not fogged; the master's map has no fog."""
+    judge = Judge(tmp_path, maps=True)
+    judge.send(GM, "CREATE g1 gm-secret standard TINCUP")
+    judge.send(CAROL, "JOIN g1 carol-pw ENGLAND")
+    judge.send(BOB, "JOIN g1 bob-pw GERMANY")
+    judge.send(GM, MASTER + "START")
+    assert list(mail(judge, CAROL, "g1 starts").attachments) == ["g1-S1901M.png"]  # England's own sight
+    judge.send(CAROL, ENGLAND + "1 : F LON - NTH")
+    judge.send(BOB, GERMANY + "1 : F KIE - HOL")
+    svg = mail(judge, CAROL, "g1 S1901M results").attachments["g1-F1901M.svg"][1].decode()
+    fogged = set(re.findall(r'class="unseen" data-province="(\w+)"', svg))
+    assert {"MOS", "PAR", "TUN", "BLA"} <= fogged
+    assert not fogged & {"LON", "EDI", "LVP", "YOR", "WAL", "NTH", "HOL", "NWG", "CLY"}
+    assert "g1 F1901M: Fall 1901 movement, as England sees it (grey: out of sight)" in svg
+    master = mail(judge, GM, "g1 S1901M chart").attachments["g1-F1901M.svg"][1].decode()
+    assert 'class="unseen"' not in master and "sees it" not in master

@@ -310,8 +310,8 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
             assert player.address is not None and player.power is not None
             attached = whole
             if blind and settings.maps:
-                attached = maps.position_map(game.name, sight_now(session, game, player.power).after,
-                                             counted=(player.power,))
+                sight = sight_now(session, game, player.power)
+                attached = maps.position_map(game.name, sight.after, (player.power, sight.view))
             queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
                   game_id=game.id, attachments=attached,
                   body=render("payola/start", **common, power=player.power,
@@ -520,7 +520,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
             return []
         if sight is None:
             return maps.phase_maps(game.name, before, outcome.results, outcome.position)
-        return maps.phase_maps(game.name, sight.before, sight.results, sight.after, counted=(sight.power,))
+        return maps.phase_maps(game.name, sight.before, sight.results, sight.after, (sight.power, sight.view))
 
     everything = pictures()
     votes = _draw_votes(session, game)
