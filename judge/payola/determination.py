@@ -97,6 +97,8 @@ Theory of operation.
 4. *Payment* (5.6, 6.4).  Each line paying for the issued order pays its current amount.
    Under eBayola the winning order costs one more than the best other total (if lower);
    the saving goes back to its contributors in the owner's acceptance order (ruling 9).
+   Each power's statement (5.7) lists every offer of its that was accepted, with what it
+   offered, what the reductions left of it and what it paid, 0 AgP included.
 """
 
 from __future__ import annotations
@@ -147,11 +149,15 @@ class UnitDecision:
 
 @dataclass(frozen=True, slots=True)
 class Accepted:
-    """A power's accepted offer(s) on one unit: the order issued and the amount paid."""
+    """A power's accepted offer(s) on one unit (rule 5.7 item 3): the order issued, what its
+    lines paying for that order offered as written, what the reductions left of them (5.5),
+    and what it paid once eBayola gave back its share of the saving (6.4), which may be 0."""
 
     unit: Unit
     owner: str
     order: MovementOrder
+    offered: int
+    reduced: int
     paid: int
     lines: tuple[int, ...]
 
@@ -685,11 +691,19 @@ class Conversion:
             )
             decisions[province] = decision
             slot, bucket = issued + 2, target.classes[issued]
-            for power, paid in settled.payments.items():
+            # Every power with a line paying for the issued order had an accepted offer, whatever
+            # it came to cost (5.7 item 3); the HOLD entered for a silent owner (3.3) is no offer
+            # of its own, and a dummy's tie is settled by its own default HOLD (4.4).
+            for power in () if settled.dummy_tie else parts[issued]:
                 money = target.money[power]
-                lines = tuple(money.numbers[k] + 1 for k, offer in enumerate(money.offers)
-                              if self._pays(offer, slot, bucket) and amount(money, k) > 0)
-                accepted.setdefault(power, []).append(Accepted(target.unit, target.owner, order, paid, lines))
+                paying = [k for k, offer in enumerate(money.offers)
+                          if offer is not target.default_hold and self._pays(offer, slot, bucket)]
+                if not paying:
+                    continue
+                offered = sum(n * a for k in paying for n, a, _ in self.groups(money.offers[k]))
+                accepted.setdefault(power, []).append(Accepted(
+                    target.unit, target.owner, order, offered, sum(amount(money, k) for k in paying),
+                    settled.payments.get(power, 0), tuple(money.numbers[k] + 1 for k in paying)))
         statements: dict[str, Statement] = {}
         for power in self.map_powers:
             info = self.powers.get(power, PowerInput(0))

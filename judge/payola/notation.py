@@ -96,11 +96,12 @@ def _direct_orders(position: Position, power: str, texts: Any, errors: list[dict
 
 
 def statement_to_data(statement: Statement, options: Options) -> dict[str, Any]:
-    """Rule 5.7 for one power; under BLIND the units paid are named by nationality only (6.3)."""
-    if options.blind:
-        accepted = [{"nationality": a.owner, "paid": a.paid} for a in statement.accepted]
-    else:
-        accepted = [{"unit": str(a.unit), "order": str(a.order), "paid": a.paid} for a in statement.accepted]
+    """Rule 5.7 for one power; under BLIND the units paid are named by nationality only (6.3).
+    Each accepted offer says what was ``offered``, what the reductions left of it (``reduced``,
+    5.5), what eBayola gave back (``refund``, 6.4) and what was ``paid``."""
+    accepted = [{**({"nationality": a.owner} if options.blind else {"unit": str(a.unit), "order": str(a.order)}),
+                 "offered": a.offered, "reduced": a.reduced, "refund": a.reduced - a.paid, "paid": a.paid}
+                for a in statement.accepted]
     return {
         "balance": statement.balance,
         "savings": statement.savings,

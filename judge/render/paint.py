@@ -3,7 +3,7 @@
 The changing part of a picture (centers, units, orders, title, legend) is written as SVG
 like the rest, but rasterising it with cairosvg costs more than the whole picture may
 (its per-element work is Python).  Its vocabulary is small and ours: ``g`` and ``svg``
-with ``translate``, ``path`` made of absolute ``M``/``L``/``Z``, ``circle`` and ``text``,
+with ``translate``, ``path`` made of absolute ``M``/``L``/``Z`` (implicit lines too), ``circle`` and ``text``,
 with the usual presentation attributes.  This module paints exactly that with Cairo's
 own calls, as cairosvg would (same toy text API, same fill-then-stroke order), and
 refuses anything else, so that the SVG stays the one description of the picture.
@@ -38,19 +38,26 @@ def rgb(colour: str) -> tuple[float, float, float]:
 
 
 def _path(context: cairo.Context, data: str) -> None:
+    """Absolute ``M``/``L``/``Z``; coordinates after an ``M`` or ``L`` without a letter of their
+    own are lines (as SVG reads them: the boards' area outlines are written so)."""
     tokens = _TOKENS.findall(data)
-    i = 0
+    i, last = 0, ""
     while i < len(tokens):
         command = tokens[i]
         if command == "Z":
             context.close_path()
             i += 1
-        elif command in ("M", "L"):
-            x, y = float(tokens[i + 1]), float(tokens[i + 2])
+        elif command in ("M", "L") or (last in ("M", "L") and command not in ("M", "L", "Z")):
+            if command in ("M", "L"):
+                i += 1
+            else:
+                command = "L"
+            x, y = float(tokens[i]), float(tokens[i + 1])
             (context.move_to if command == "M" else context.line_to)(x, y)
-            i += 3
+            i += 2
         else:
             raise UnsupportedSvg(f"path data {data[:40]!r}")
+        last = command
 
 
 def _fill_and_stroke(context: cairo.Context, element: ET.Element, outline: Callable[[], None]) -> None:

@@ -155,8 +155,10 @@ def render_png(
     territory: Mapping[str, str] | None = None,
     board: Board | None = None,
     counted: Collection[str] | None = None,
+    seen_by: str | None = None,
+    view: Collection[str] | None = None,
 ) -> bytes:
     """The PNG of :func:`judge.render.svg.render_svg`'s picture, ``width`` pixels wide."""
     drawing = picture(position, orders_or_results, title=title, date=date, territory=territory, board=board,
-                      counted=counted)
+                      counted=counted, seen_by=seen_by, view=view)
     return picture_to_png(drawing, width)

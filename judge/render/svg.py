@@ -8,10 +8,17 @@ per board and reused.
 Orders are drawn from where the unit stands: a move is an arrow; a support is a dashed
 line to the middle of the supported move (or a dashed ring round the supported unit); a
 convoy is a dotted path army → fleet → destination, and a convoyed army's arrow runs
-through the fleets that carry it.  Retreats are arrows from the dislodged unit, which is
-drawn beside its province with a dashed outline; builds are units with a ring, removals
-and disbands are crosses.  With results, an order that failed (or was invalid) is pale and
-crossed out (paler colours, not transparency); given bare orders, everything is drawn as ordered.
+through the fleets that carry it; a hold is a ring round the unit.  Retreats are arrows from
+the dislodged unit, which is drawn beside its province (`aside_point`: away from its
+attacker, the center's star and the name) with a dashed outline; builds are units with a
+ring, removals and disbands are crosses.  With results, an order that failed (or was
+invalid) is crossed out, in its power's full colour so that it stays visible on any ground;
+given bare orders, everything is drawn as ordered.  A province's name moves off the spot
+where a unit would cover it (`label_point`).
+
+A position seen by one power (a Tin Cup game, ``seen_by`` and ``view``) is titled "as France
+sees it", and the provinces out of its view lie under a grey fog, so that an empty province
+it sees differs from one it cannot see.
 
 Where the powers' colours are not the standard board's traditional ones (variants: see
 :mod:`judge.render.palette`), each unit also carries its power's letter, and the legend
@@ -38,6 +45,7 @@ from judge.engine.orders import (
     Build,
     Convoy,
     Disband,
+    Hold,
     Move,
     Order,
     PhaseKind,
@@ -55,7 +63,6 @@ from judge.render.palette import (
     INK,
     LAND,
     NEUTRAL_LAND,
-    PALE_INK,
     SEA,
     SEA_INK,
     ink_on,
@@ -70,8 +77,11 @@ LEGEND_KEY = 26.0  # the line saying how orders are drawn
 LEGEND_HEIGHT = LEGEND_ROW + LEGEND_KEY  # the legend of a board whose powers fit in one row
 PIXELS_PER_UNIT = 1.2  # the SVG's nominal size: 1200 px for the 1000-unit standard board
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
-DISLODGED_OFFSET = (11.0, -10.0)
 UNIT_RADIUS = 9.0
+UNIT_BOX = (-10.0, -12.0, 10.0, 7.5)  # what a unit's mark covers about its point: left, top, right, bottom
+ASIDE = 21.0  # how far from its province's unit point a dislodged unit stands
+
+FOG = "#59626B"  # over the provinces a power cannot see
 
 OrdersOrResults = Mapping[str, Sequence[Order | str]] | Iterable[OrderResult]
 
@@ -112,6 +122,63 @@ def phase_title(phase: Phase) -> str:
     season = {Season.SPRING: "Spring", Season.FALL: "Fall", Season.WINTER: "Winter"}[phase.season]
     kind = {PhaseKind.MOVEMENT: "movement", PhaseKind.RETREAT: "retreats", PhaseKind.ADJUSTMENT: "adjustments"}
     return f"{season} {phase.year} {kind[phase.kind]}"
+
+
+# -- where things go ----------------------------------------------------------------------
+
+
+def _label_box(at: Point, text: str, size: float) -> tuple[float, float, float, float]:
+    """What a bold label of ``text`` drawn at ``at`` (its middle, baseline 3.6 below) covers."""
+    half = 0.34 * size * len(text)
+    return at[0] - half, at[1] + 3.6 - 0.75 * size, at[0] + half, at[1] + 3.6 + 0.1 * size
+
+
+def _clear(box: tuple[float, float, float, float], other: tuple[float, float, float, float], gap: float) -> bool:
+    return (box[2] + gap <= other[0] or other[2] + gap <= box[0]
+            or box[3] + gap <= other[1] or other[3] + gap <= box[1])
+
+
+def _around(at: Point, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    return at[0] + box[0], at[1] + box[1], at[0] + box[2], at[1] + box[3]
+
+
+@cache
+def label_point(board: Board, province: str) -> Point:
+    """Where a land province's name goes: its label point, unless a unit standing there (or on
+    one of its coasts) would cover the name (APU on the standard board); then just above or
+    below the unit, whichever is nearer, keeping clear of the supply center's star."""
+    area, size = board.areas[province], 9.5
+    covers = [_around(p, UNIT_BOX) for p in (area.unit, *area.coasts.values())]
+    if all(_clear(_label_box(area.label, area.id, size), box, 0.5) for box in covers):
+        return area.label
+    star = [] if area.center is None else [_around(area.center, (-6.0, -6.0, 6.0, 6.0))]
+    x, y = area.unit
+    side = math.copysign(UNIT_BOX[2] + 0.34 * size * len(area.id) + 2.5, area.label[0] - x)
+    # Beside the unit on the name's own side if that is much nearer (WAL), else above or below (APU).
+    tries = sorted([(x, y + UNIT_BOX[3] + 0.75 * size), (x, y + UNIT_BOX[1] - 0.1 * size - 5.6),
+                    (x + side, area.label[1])],
+                   key=lambda p: math.dist(p, area.label) * (1.5 if p[1] == area.label[1] else 1.0))
+    for spot in tries:
+        if all(_clear(_label_box(spot, area.id, size), box, 2.0) for box in [*covers, *star]):
+            return spot
+    return tries[0]
+
+
+@cache
+def aside_point(board: Board, province: str) -> Point:
+    """Where a unit dislodged from ``province`` is drawn: ``ASIDE`` from the unit point (where its
+    attacker now stands), in the direction that keeps it furthest from the attacker's mark and
+    from the stars, names and unit points nearby (its own province's and its neighbours')."""
+    area = board.areas[province]
+    marks = [area.unit]
+    for other in board.areas.values():
+        if math.dist(other.unit, area.unit) < 3 * ASIDE:
+            name = other.label if other.kind == "sea" else label_point(board, other.id)
+            marks += [name, *([other.center] if other.center is not None else []),
+                      *([other.unit] if other is not area else [])]
+    x, y = area.unit
+    spots = [(x + ASIDE * math.cos(k * math.pi / 4), y - ASIDE * math.sin(k * math.pi / 4)) for k in range(8)]
+    return max(spots, key=lambda p: (min(math.dist(p, m) for m in marks), -spots.index(p)))
 
 
 # -- units --------------------------------------------------------------------------------
@@ -233,8 +300,7 @@ class _Scene:
         """Where the unit ordered at ``location`` stands (dislodged units stand aside)."""
         province = location.province
         if self.position.phase.kind is PhaseKind.RETREAT and province in self.position.dislodged:
-            x, y = self.board.point(self.position.dislodged[province].unit.location)
-            return x + DISLODGED_OFFSET[0], y + DISLODGED_OFFSET[1]
+            return aside_point(self.board, province)
         unit = self.position.units.get(province)
         return self.board.point(unit.location if unit else location)
 
@@ -253,10 +319,9 @@ class _Scene:
         order = item.order
         colour = self.colours.get(item.power, "#777777")
         failed = item.outcome in (Outcome.FAILS, Outcome.INVALID)
-        # A failed order is drawn pale: lighter colours rather than SVG opacity, which
-        # renderers paint through a whole-picture buffer for every group.
-        ink = PALE_INK if failed else INK
-        mark, focus, extra = self._mark(item.power, order, tint(colour, 0.45) if failed else colour, ink)
+        # A failed order keeps its power's colour, so that it can be seen on any ground (pale
+        # arrows vanished on the sea and on grey land): the cross over it says it failed.
+        mark, focus, extra = self._mark(item.power, order, colour, INK)
         if not mark:
             return ""
         classes = f"order {type(order).__name__.lower()}" + (" failed" if failed else "")
@@ -318,6 +383,13 @@ class _Scene:
         if isinstance(order, Remove | Disband):
             at = self.at(order.unit.location)
             return _cross(at, 9.0), at, ""
+        if isinstance(order, Hold):
+            at = self.at(order.unit.location)
+            ring = "".join(
+                f'<circle cx="{_n(at[0])}" cy="{_n(at[1])}" r="12.5" fill="none" stroke="{stroke}" '
+                f'stroke-width="{width}"/>' for stroke, width in ((ink, "3.6"), (colour, "2"))
+            )
+            return ring, (at[0] + 9.0, at[1] - 9.0), ""
         return "", (0.0, 0.0), ""
 
     @staticmethod
@@ -445,10 +517,11 @@ def static_layers(board: Board) -> tuple[str, str]:
     for area in board.areas.values():
         sea = area.kind == "sea"
         style = {"font_style": "italic"} if sea else {"font_weight": "bold"}
+        label = area.label if sea else label_point(board, area.id)
         over.append(
             _text(
-                area.label[0],
-                area.label[1] + 3.6,
+                label[0],
+                label[1] + 3.6,
                 area.id,
                 10 if sea else 9.5,
                 fill=SEA_INK if sea else INK,
@@ -488,6 +561,8 @@ def picture(
     territory: Mapping[str, str] | None = None,
     board: Board | None = None,
     counted: Collection[str] | None = None,
+    seen_by: str | None = None,
+    view: Collection[str] | None = None,
 ) -> Picture:
     """The layers of the drawing of ``position`` (see :func:`render_svg` for the arguments)."""
     game_map = position.game_map
@@ -508,7 +583,13 @@ def picture(
             owners[area.id] = owner
         else:
             fills[area.id] = LAND
-    marks = []
+    marks: list[str] = []
+    if view is not None:
+        seen = set(view)
+        marks.extend(
+            f'<path class="unseen" data-province="{area.id}" d="{area.path}" fill="{FOG}" fill-opacity="0.5" '
+            'fill-rule="evenodd"/>'
+            for area in board.areas.values() if area.id not in seen and area.kind != "impassable")
     for area in board.areas.values():
         if area.center is not None:
             owner = position.centers.get(area.id)
@@ -519,9 +600,8 @@ def picture(
             _unit(placed.type, board.point(placed.location), colours[placed.power], attrs,
                   letter=letters.get(placed.power, ""))
         )
-    for dislodged in position.dislodged.values():
-        x, y = board.point(dislodged.unit.location)
-        at = (x + DISLODGED_OFFSET[0], y + DISLODGED_OFFSET[1])
+    for province, dislodged in position.dislodged.items():
+        at = aside_point(board, province)
         attacker = f' data-attacker-from="{dislodged.attacker_from}"' if dislodged.attacker_from else ""
         attrs = _unit_attrs("unit dislodged", dislodged.power, dislodged.unit.type, dislodged.unit.location, attacker)
         marks.append(f'<circle cx="{_n(at[0])}" cy="{_n(at[1])}" r="12" fill="white" fill-opacity="0.75"/>')
@@ -532,8 +612,8 @@ def picture(
     drawn = _drawn_orders(orders_or_results)
     scene = _Scene(position, board, colours, drawn, letters)
     marks.extend(scene.order(item) for item in drawn)
-    frame = _title_bar(position, board.width, title, date) + _legend(position, board.width, TITLE_HEIGHT + board.height,
-                                                                     counted)
+    frame = _title_bar(position, board.width, title, date, seen_by) + _legend(
+        position, board.width, TITLE_HEIGHT + board.height, counted)
     return Picture(board, tuple(game_map.powers), tuple(letters.items()), fills, owners, "".join(marks), frame)
 
 
@@ -546,6 +626,8 @@ def render_svg(
     territory: Mapping[str, str] | None = None,
     board: Board | None = None,
     counted: Collection[str] | None = None,
+    seen_by: str | None = None,
+    view: Collection[str] | None = None,
 ) -> str:
     """Draw ``position`` and its phase's orders (or their results) as an SVG document.
 
@@ -556,10 +638,11 @@ def render_svg(
     of provinces that are not supply centers, drawn with a light tint.  ``board`` defaults
     to the drawing of the position's map.  ``counted`` names the powers whose centers and
     units the legend counts (by default all; a position that shows only part of the board
-    counts only the powers it shows whole).
+    counts only the powers it shows whole).  ``seen_by`` and ``view`` draw a position as one
+    power sees it (Tin Cup): the title says so, and the provinces not in ``view`` are fogged.
     """
     return picture(position, orders_or_results, title=title, date=date, territory=territory, board=board,
-                   counted=counted).svg()
+                   counted=counted, seen_by=seen_by, view=view).svg()
 
 
 _STAR = [
@@ -575,9 +658,12 @@ def _center(province: str, at: Point, owner: str | None, fill: str) -> str:
     )
 
 
-def _title_bar(position: Position, width: float, title: str | None, date: str | None) -> str:
+def _title_bar(position: Position, width: float, title: str | None, date: str | None,
+               seen_by: str | None = None) -> str:
     phase = phase_title(position.phase)
     heading = f"{title}: {phase}" if title else phase
+    if seen_by:
+        heading += f", as {_power_name(seen_by)} sees it (grey: out of sight)"
     parts = [_text(12, 28, heading, 20, class_="title", font_family=FONT, font_weight="bold", fill=INK)]
     if date:
         parts.append(_text(width - 12, 28, date, 13, class_="date", font_family=FONT, text_anchor="end", fill=INK))
@@ -635,7 +721,7 @@ def legend_key(board: Board, powers: tuple[str, ...], letters: tuple[tuple[str, 
             )
         parts.append(_text(x + 12, y + 23.5, _power_name(power), size, font_family=FONT, font_weight="bold", fill=INK))
     key = (
-        "arrow: move \u00b7 dashed line: support \u00b7 dotted ring: convoy \u00b7 pale and crossed out: "
+        "arrow: move \u00b7 ring: hold \u00b7 dashed line: support \u00b7 dotted ring: convoy \u00b7 crossed out: "
         "failed \u00b7 dashed unit beside its province: dislodged \u00b7 ringed unit: build"
     )
     bottom = legend_height(len(powers)) - LEGEND_KEY

@@ -5,10 +5,12 @@ header (`GameFacts`, `summary`); each kind decides the rest of its pages (Payola
 Theory of operation.  A game's pages are read by anyone, so they show only what every player
 of the game already received, and what is public by the rules of its kind.  Of every game the
 index and the head of its page show: its name, kind and variant, options, state, phase, next
-deadline, how it ended, and for each seat whether it is played, vacant or a dummy and open for
-takeover (never who plays it: addresses are private, and ANONYMOUS games keep even the names
-secret).  A kind that hides even that while a game runs (a Blind Payola game) says so
-(``hidden``): then only the name, phase and state are shown.
+deadline, how it ended (`outcome`: a win and a draw worded alike), and for each seat whether it
+is played, vacant or a dummy and open for takeover; who played it only once the game has finished,
+as its kind names them (never an address, which is private: Payola names a player by its
+address's part before the "@", and an ANONYMOUS game by nothing).  All of that is what LIST
+tells anyone, so a game whose board is secret while it runs (a Blind Payola game: ``hidden``)
+shows it too; its kind's pages then show no board and not who has acted.
 
 Each function below is pure: it takes plain facts and returns plain data for the templates.
 """
@@ -23,11 +25,13 @@ from typing import Any
 @dataclass(frozen=True)
 class Seat:
     """A seat (a power, a player's name): ``played``, ``vacant`` (its player left) or ``dummy``;
-    ``open`` when a newcomer may take it over.  Never who holds it."""
+    ``open`` when a newcomer may take it over.  Who holds it (``played_by``) only once the game
+    has finished, as its kind names them (never an address)."""
 
     power: str
     status: str
     open: bool = False
+    played_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,8 @@ class GameFacts:
     required: tuple[str, ...] = ()
     waiting: tuple[str, ...] = ()
     phase_title: str | None = None
+    revealed: bool = False
+    drawn: tuple[str, ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -70,8 +76,9 @@ class GameFacts:
 
 
 def summary(facts: GameFacts) -> dict[str, Any]:
-    """A game's line in the index and its page's header: name, phase and state, and unless it
-    is hidden (a running Blind game), variant, options, deadline, result and each seat."""
+    """A game's line in the index and its page's header: name, phase and state, variant,
+    options, deadline, result and each seat, even while it is hidden (a running Blind game):
+    LIST tells all of that to anyone, and only the board and who has acted are secret there."""
     shown: dict[str, Any] = {
         "name": facts.name,
         "state": facts.state,
@@ -79,8 +86,6 @@ def summary(facts: GameFacts) -> dict[str, Any]:
         "phase_title": facts.phase_title if facts.phase else None,
         "hidden": facts.hidden,
     }
-    if facts.hidden:
-        return shown
     return shown | {
         "variant": facts.variant,
         "options": list(facts.options),
@@ -88,8 +93,22 @@ def summary(facts: GameFacts) -> dict[str, Any]:
         "winner": facts.winner,
         "result": facts.result if facts.finished else None,
         "joined": facts.joined if facts.state == "forming" else None,
-        "seats": [{"power": s.power, "seat": s.status, "open": s.open} for s in facts.seats],
+        "seats": [{"power": s.power, "seat": s.status, "open": s.open,
+                   **({"played_by": s.played_by} if facts.finished and s.played_by else {})} for s in facts.seats],
+        "outcome": outcome(facts),
     }
+
+
+def outcome(facts: GameFacts) -> str | None:
+    """How a finished game ended, worded alike for a win and a draw: ``Won by: France``,
+    ``Draw: France, Germany``; else how it ended (``terminated by the game master``)."""
+    if not facts.finished:
+        return None
+    if facts.winner:
+        return f"Won by: {facts.winner.title()}"
+    if facts.drawn:
+        return "Draw: " + ", ".join(p.title() for p in facts.drawn)
+    return facts.result
 
 
 def page_url(web_url: str | None, game: str, page: str = "index.html") -> str | None:

@@ -25,7 +25,8 @@ def test_issue_example_and_orders_feed_adjudication() -> None:
     assert out["units"]["F LON"] == {"owner": "ENGLAND", "order": "F LON - NTH", "total": 8, "paid": {"ENGLAND": 8}}
     england = out["powers"]["ENGLAND"]
     assert (england["balance"], england["spent"], england["new_balance"], england["reductions"]) == (48, 8, 40, 0)
-    assert england["accepted"] == [{"unit": "F LON", "order": "F LON - NTH", "paid": 8}]
+    assert england["accepted"] == [{"unit": "F LON", "order": "F LON - NTH", "offered": 8, "reduced": 8, "refund": 0,
+                                   "paid": 8}]
     # France's sheet has a bad line, so it is rejected whole: its units hold on rule 3.3 defaults.
     assert out["powers"]["FRANCE"]["errors"] == [
         {"line": 3, "text": "2 : F EDI - XXX", "error": "unknown province 'XXX'"}]
@@ -37,7 +38,8 @@ def test_issue_example_and_orders_feed_adjudication() -> None:
 def test_blind_statement_names_only_nationality() -> None:
     request = {**REQUEST, "options": ["BLIND"]}
     out = payola_from_data(request)
-    assert out["powers"]["ENGLAND"]["accepted"] == [{"nationality": "ENGLAND", "paid": 8}]
+    assert out["powers"]["ENGLAND"]["accepted"] == [{"nationality": "ENGLAND", "offered": 8, "reduced": 8, "refund": 0,
+                                                       "paid": 8}]
 
 
 def test_loyal_units_take_direct_orders_and_only_dummies_are_bribed() -> None:

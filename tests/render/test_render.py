@@ -4,6 +4,7 @@ their destinations, failures look different, and the PNGs are real images of the
 from __future__ import annotations
 
 import json
+import math
 import struct
 import xml.etree.ElementTree as ET
 import zlib
@@ -20,7 +21,7 @@ from judge.engine.position import Position
 from judge.render import BoardError, load_board, render_svg
 from judge.render.palette import power_colours
 from judge.render.png import render_png, svg_to_png
-from judge.render.svg import picture
+from judge.render.svg import aside_point, label_point, picture
 from tests.render.geometry import contains
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -304,3 +305,69 @@ def test_every_board_renders_as_png(name: str) -> None:
     width, height = png_size(render_png(position, width=320))
     board = load_board(position.game_map.drawing)
     assert width == 320 and height == pytest.approx(320 / board.width * picture(position).size[1], abs=2)
+
+
+# -- readability (issue 23.30) and a power's sight (issue 23.22) -------------------------------------------
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("name", sorted(available_maps()))
+def test_23_30_no_unit_stands_on_its_provinces_name(name: str) -> None:
+    """The name of a land province (APU on the standard board) is never where a unit of it is
+    drawn, on its unit point or one of its coasts (a fleet's mark: 10 either side, 12 up, 7.5 down;
+    a bold name of 9.5: 0.34 of the size per letter either side, 7.1 up from its baseline)."""
+    board = load_board(load_map(name).drawing)
+    for area in board.areas.values():
+        if area.kind in ("sea", "impassable"):
+            continue
+        x, y = label_point(board, area.id)
+        half = 0.34 * 9.5 * len(area.id)
+        name_box = (x - half, y + 3.6 - 7.1, x + half, y + 3.6 + 0.95)
+        for ux, uy in (area.unit, *area.coasts.values()):
+            assert not _overlap(name_box, (ux - 10, uy - 12, ux + 10, uy + 7.5)), (name, area.id)
+
+
+def test_23_30_a_dislodged_unit_stands_clear_of_its_attacker_and_the_center() -> None:
+    position, orders = position_from_data(MIDGAME)
+    after = adjudicate(position, orders).position
+    svg = render_svg(after)
+    board = load_board(after.game_map.drawing)
+    [dislodged] = [e for e in elements(svg, "dislodged")]
+    drawn = ET.fromstring(svg)
+    ring = next(c for c in drawn.iter(f"{SVG}circle") if c.get("r") == "12")  # the white ground under it
+    at = (float(ring.get("cx", "")), float(ring.get("cy", "")))
+    attacker, star = board.areas["BEL"].unit, board.areas["BEL"].center
+    assert dislodged.get("data-location") == "BEL" and star is not None
+    assert math.dist(at, attacker) >= 20 and math.dist(at, star) >= 18  # a unit is 15 across, a star 11
+    for area in board.areas.values():  # wherever a unit is dislodged
+        aside = aside_point(board, area.id)
+        assert math.dist(aside, area.unit) >= 20
+        assert area.center is None or math.dist(aside, area.center) >= 14, area.id
+
+
+def test_23_30_holds_are_marked_and_failed_orders_keep_their_colour() -> None:
+    position, svg = midgame()
+    colours = power_colours(position.game_map.powers)
+    holds = {e.get("data-order"): e for e in elements(svg, "hold")}
+    assert set(holds) == {"A BEL H", "A RUM H"}
+    [failed_move] = [e for e in elements(svg, "move") if e.get("data-order") == "A BUR - RUH"]
+    assert "failed" in classes(failed_move)
+    fills = {p.get("fill") for p in failed_move.iter(f"{SVG}path") if "cross" not in classes(p)}
+    assert colours["FRANCE"] in fills  # not a paler tint of it
+    texts = [t.text or "" for t in ET.fromstring(svg).iter(f"{SVG}text")]
+    assert any("ring: hold" in t and "crossed out: failed" in t for t in texts)
+
+
+def test_23_22_a_power_sight_is_titled_and_the_rest_fogged() -> None:
+    position = Position.initial(load_map("standard"))
+    view = {"PAR", "BUR", "PIC", "BRE", "GAS", "MAR"}
+    svg = render_svg(position, title="g1", seen_by="FRANCE", view=view, counted=("FRANCE",))
+    fogged = {e.get("data-province") for e in elements(svg, "unseen")}
+    board = load_board(position.game_map.drawing)
+    assert fogged == {a.id for a in board.areas.values() if a.kind != "impassable"} - view
+    assert "g1: Spring 1901 movement, as France sees it (grey: out of sight)" in svg
+    assert not list(elements(render_svg(position), "unseen"))
+    assert png_size(render_png(position, width=320, seen_by="FRANCE", view=view))[0] == 320

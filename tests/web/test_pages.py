@@ -112,7 +112,10 @@ def test_the_index_lists_every_game_without_addresses(played: Played) -> None:
     assert games["webgame"][1:] == ["standard", "S1902M", "2026-01-10 20:00 UTC",
                                     "Austria (played), England (played), France (played), Germany (played), "
                                     "Italy (dummy), Russia (played), Turkey (played)", "active"]
-    assert games["tincup"][1:] == ["Blind game: secret until it ends", "F1901M", "", "", "active"]
+    # Issue 23.33: a Tin Cup game's line says what LIST tells anyone (the deadline, the seats), not its board.
+    assert games["tincup"][1:] == ["standard BLIND (Blind: the board is secret until it ends)", "F1901M",
+                                   "2026-01-07 18:00 UTC", "Austria (dummy), England (played), France (played), "
+                                   "Germany (dummy), Italy (dummy), Russia (dummy), Turkey (dummy)", "active"]
     assert "games/webgame/index.html" in running.links
     ended = read_page(played.root / "index.html")
     assert ended.heading("Finished") and {row[0] for row in ended.table_with("Game")[1:]} == {"tincup", "webgame"}
@@ -124,7 +127,7 @@ def test_after_the_end_every_sheet_list_and_chart_is_published(played: Played) -
         for line in sheet.splitlines():
             if not line.startswith(("ACCEPT", "TRANSFER")):
                 assert line in end.text, f"{power}: {line}"
-    assert ["England", "GFEIART", "0 : F EDI - NWG 0 : A LVP - YOR"] in end.tables[1]
+    assert ["England", "GFEIART", "48, spent 0 → 48", "0 : F EDI - NWG 0 : A LVP - YOR"] in end.tables[1]
     treasuries = end.table_with("Balance (AgP)")
     assert [row[0] for row in treasuries[1:]] == ["Austria", "England", "France", "Germany", "Italy", "Russia",
                                                   "Turkey"]
@@ -133,6 +136,10 @@ def test_after_the_end_every_sheet_list_and_chart_is_published(played: Played) -
     assert spring.heading("Published at the end") and "30 : F ANK - BLA" in spring.text
     game = read_page(game_dir(played) / "index.html")
     assert "end.html" in game.links and game.heading("The board at the end")
+    # Issue 23.21: once ended, the page names who played each power, as the end mail does (never the address).
+    assert {row[0]: row[1] for row in game.table_with("Played by")[1:]} == {
+        "Austria": "al", "England": "eve", "France": "fred", "Germany": "gus", "Italy": "nobody (a dummy)",
+        "Russia": "rita", "Turkey": "tom"}
     for page in game_dir(played).glob("*.html"):
         text = page.read_text("utf-8")
         assert "PRESS_SECRET" not in text and "example.org" not in text and "TRANSFER" not in text

@@ -32,7 +32,7 @@ REPORT = {
 }
 
 
-def test_a_game_summary_shows_seats_but_a_running_blind_game_only_name_phase_and_state() -> None:
+def test_a_game_summary_shows_seats_and_a_running_blind_games_too() -> None:
     shown = public.summary(FACTS)
     assert shown["seats"] == [{"power": "ENGLAND", "seat": "played", "open": False},
                               {"power": "FRANCE", "seat": "dummy", "open": True}]
@@ -40,9 +40,20 @@ def test_a_game_summary_shows_seats_but_a_running_blind_game_only_name_phase_and
     assert shown["joined"] is None and shown["result"] is None  # players joined: while forming; result: at the end
     assert public.summary(replace(FACTS, state="forming"))["joined"] == 2
     assert public.summary(replace(FACTS, state="finished", result="a draw"))["result"] == "a draw"
-    hidden = public.summary(BLIND)
-    assert set(hidden) == {"name", "state", "phase", "phase_title", "hidden"} and hidden["hidden"]
+    hidden = public.summary(BLIND)  # issue 23.33: what LIST gives anyone, the board apart
+    assert hidden["hidden"] and hidden["deadline"] == FACTS.deadline and hidden["seats"] == shown["seats"]
     assert not public.summary(replace(BLIND, state="finished"))["hidden"]
+
+
+def test_23_21_a_finished_game_names_who_played_and_words_a_draw_and_a_win_alike() -> None:
+    seats = (public.Seat("ENGLAND", "played", played_by="eve"), public.Seat("FRANCE", "dummy"))
+    running = public.summary(replace(FACTS, seats=seats))
+    assert "played_by" not in running["seats"][0] and running["outcome"] is None
+    ended = replace(FACTS, seats=seats, state="finished")
+    assert public.summary(ended)["seats"][0]["played_by"] == "eve"
+    assert public.summary(replace(ended, winner="ENGLAND", result="England has won"))["outcome"] == "Won by: England"
+    assert public.summary(replace(ended, drawn=("ENGLAND", "FRANCE"), result="a draw including all survivors: "
+                                  "England, France"))["outcome"] == "Draw: England, France"
 
 
 def test_the_current_board_says_who_has_submitted_never_what() -> None:
@@ -50,8 +61,8 @@ def test_the_current_board_says_who_has_submitted_never_what() -> None:
     now = public.current(FACTS, position)
     assert now is not None
     powers = {p["power"]: p for p in now["powers"]}
-    assert powers["ENGLAND"] == {"power": "ENGLAND", "seat": "played", "open": False, "centers": 3, "units": 3,
-                                 "acting": "submitted"}
+    assert powers["ENGLAND"] == {"power": "ENGLAND", "seat": "played", "open": False, "played_by": None, "centers": 3,
+                                 "units": 3, "acting": "submitted"}
     assert powers["GERMANY"]["acting"] == "waiting" and powers["GERMANY"]["seat"] is None
     assert powers["FRANCE"]["acting"] is None and powers["FRANCE"]["open"]
     assert now["board"]["phase"] == "S1901M"
@@ -80,9 +91,10 @@ def test_the_publication_waits_for_the_end() -> None:
     assert published is not None
     assert published["balances"] == {"ENGLAND": 48} and published["winner"] == "ENGLAND"
     [phase] = published["phases"]  # a retreat phase has no determination
-    assert phase["powers"] == [{"power": "ENGLAND", "acceptance": "GFEIART", "sheet": None},
-                               {"power": "GERMANY", "acceptance": None, "sheet": "5 : F LON - NTH"}]
-    assert phase["chart"] == [{"unit": "F LON", "owner": "ENGLAND", "issued": "F LON - NTH",
+    assert [(p["power"], p["acceptance"], p["sheet"], p["spent"]) for p in phase["powers"]] == [
+        ("ENGLAND", "GFEIART", None, 0), ("GERMANY", None, "5 : F LON - NTH", None)]
+    assert phase["chart"] == [{"unit": "F LON", "owner": "ENGLAND", "issued": "F LON - NTH", "total": 5,
+                               "paid": [{"power": "GERMANY", "paid": 5}],
                                "candidates": [{"order": "F LON - NTH", "total": 5, "contributions": {"GERMANY": 5}}]}]
 
 

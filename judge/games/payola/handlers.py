@@ -135,11 +135,11 @@ def map_request(talk: Conversation, text: str, _: MapRequest) -> None:
     if position is None:
         talk.echo(text, "error", "the game is not running: there is no board to draw")
         return
-    counted, seen = None, ""
+    sight, seen = None, ""
     if lifecycle.options_of(game).blind and power is not None:
-        position = lifecycle.sight_now(talk.session, game, power).after
-        counted, seen = (power,), f" as {power.title()} sees it"
-    if not (pictures := maps.position_map(game.name, position, counted=counted)):
+        view = lifecycle.sight_now(talk.session, game, power)
+        position, sight, seen = view.after, (power, view.view), f" as {power.title()} sees it"
+    if not (pictures := maps.position_map(game.name, position, sight)):
         talk.echo(text, "error", "the map could not be drawn; the board is in STATUS")
     elif talk.attach(pictures):
         talk.echo(text, "ok", f"the map of {position.phase}{seen} is attached")

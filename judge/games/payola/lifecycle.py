@@ -46,7 +46,7 @@ from judge.engine.orders import Order, OrderSyntaxError, PhaseKind, parse_order
 from judge.engine.phases import PhaseResult, adjudicate
 from judge.engine.position import Position
 from judge.engine.results import OrderResult
-from judge.games.payola import maps, views
+from judge.games.payola import maps, public, views
 from judge.mail.outbound import Attachment
 from judge.payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
 from judge.payola.blind import Sight, witness
@@ -60,6 +60,7 @@ from judge.service.host import (
     GAME_FLAGS,
     GameError,
     current_phase,
+    duration,
     is_played,
     latest_submissions,
     latest_texts,
@@ -299,22 +300,34 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
         session.add(LedgerRow(game_id=game.id, power=entry.power, amount=entry.amount, kind=entry.kind.value,
                               note=entry.note, phase=str(position.phase), created_at=now))
     session.flush()
+    blind = options_of(game).blind
+    whole = maps.position_map(game.name, position) if settings.maps else []
+    common = {"game": game, "players": _roster(session, game), "deadline": game.deadline,
+              "board": views.board_summary(the_map), "grace": duration(game, "grace"),
+              "letters": "".join(info.letter for info in the_map.powers.values())}
     for player in players(session, game):
         if is_played(player):
             assert player.address is not None and player.power is not None
+            attached = whole
+            if blind and settings.maps:
+                sight = sight_now(session, game, player.power)
+                attached = maps.position_map(game.name, sight.after, (player.power, sight.view))
             queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
-                  game_id=game.id, body=render("payola/start", game=game, power=player.power,
-                                               players=_roster(session, game),
-                                               balance=balances(session, game)[player.power],
-                                               deadline=game.deadline, why=why.get(player.id, ""),
-                                               blind=options_of(game).blind))
+                  game_id=game.id, attachments=attached,
+                  body=render("payola/start", **common, power=player.power,
+                              balance=balances(session, game)[player.power], why=why.get(player.id, ""), blind=blind,
+                              acceptance=player.acceptance or f"{the_map.powers[player.power].letter}?",
+                              drawn=bool(attached)))
     queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
-          game_id=game.id, body=render("payola/start", game=game, power=None, players=_roster(session, game),
-                                       balance=None, deadline=game.deadline, why="", blind=False))
+          game_id=game.id, attachments=whole,
+          body=render("payola/start", **common, power=None, balance=None, why="", blind=False, drawn=bool(whole)))
 
 
 def _roster(session: Session, game: Game) -> list[tuple[str, str]]:
-    return [(p.power or "", "dummy" if not is_played(p) else "played") for p in players(session, game) if p.power]
+    """Each seat and whether it is played, in the board's order (never the order of joining)."""
+    seat = seats(session, game)
+    return [(power, "played" if is_played(seat[power]) else "dummy") for power in game_map(game).powers
+            if power in seat]
 
 
 def _open_phase(session: Session, game: Game, position: Position, now: datetime) -> PhaseRow:
@@ -432,6 +445,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
         determination_data = determination_to_data(determination, options_of(game), {}, letters)
         determination_data["sheets"] = sheets_used
         determination_data["lists"] = lists_used
+        determination_data["dummies"] = [p for p in position.game_map.powers if not is_played(seat.get(p))]
         for power, statement in determination.statements.items():
             statements[power] = statement_to_data(statement, options_of(game))
             if statement.spent:
@@ -506,7 +520,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
             return []
         if sight is None:
             return maps.phase_maps(game.name, before, outcome.results, outcome.position)
-        return maps.phase_maps(game.name, sight.before, sight.results, sight.after, counted=(sight.power,))
+        return maps.phase_maps(game.name, sight.before, sight.results, sight.after, (sight.power, sight.view))
 
     everything = pictures()
     votes = _draw_votes(session, game)
@@ -605,6 +619,7 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
             return None
         survivors = [p for p in position.game_map.powers if position.centers_of(p)]
         result = "a draw including all survivors: " + ", ".join(p.title() for p in survivors)
+        game.settings = {**game.settings, "drawn": survivors}
     else:
         game.winner = vote.partition(":")[2]
         result = f"conceded to {game.winner.title()} by every other surviving power"
@@ -645,18 +660,34 @@ def finish_game(session: Session, game: Game, settings: Settings, now: datetime,
 
 def publish_secrets(session: Session, game: Game, settings: Settings, now: datetime, subject: str,
                     headline: str) -> None:
-    """Mail every sheet, acceptance list and chart of every processed phase, the treasuries and
-    who played what (`who_played`: addresses for the players and the master only), to every
-    player, observer and the game master."""
+    """Mail every sheet, acceptance list and chart of every processed phase (each its
+    `judge.games.payola.public.published_phase`), the treasuries, the supply centers and who
+    played what (`who_played`: addresses for the players and the master only), each in the
+    board's order, to every player, observer and the game master.  When the game goes on (a
+    REVEAL), they are the treasuries and centers of now, not final, and what was published is
+    kept in the game's settings (``revealed``: up to which phase, and the treasuries then) for
+    its pages to show."""
     rows = processed_phases(session, game)
     money = balances(session, game)
+    order = list(game_map(game).powers)
+    last = rows[-1].result.get("report") if rows and rows[-1].result else None
+    centers = [(p["power"], p["centers"]) for p in (last or {}).get("board", {}).get("powers", []) if p["centers"]]
+    centers.sort(key=lambda entry: (-len(entry[1]), order.index(entry[0])))
+    published = {row.name: public.published_phase(row.name, row.result["determination"])
+                 for row in rows if row.result and row.result.get("determination")}
+    final = game.state == "finished"
+    if not final:
+        game.settings = {**game.settings, "revealed": {"through": rows[-1].name if rows else None,
+                                                        "balances": money}}
     playing = {p.address for p in players(session, game) if p.address}
     bodies: dict[str, str] = {}
     for address in sorted(playing | {game.gm_address} | set(observers(session, game))):
         reader = "master" if address == game.gm_address else "player" if address in playing else "anyone"
         if reader not in bodies:
+            who = sorted(who_played(session, game, reader), key=lambda seat: order.index(seat[0]))
             bodies[reader] = render("payola/end", game=game, headline=headline, phases=rows, balances=money,
-                                    players=who_played(session, game, reader), blind=options_of(game).blind)
+                                    players=who, blind=options_of(game).blind, published=published,
+                                    centers=centers, final=final, after=rows[-1].name if rows else None)
         queue(session, settings, to=address, subject=subject, body=bodies[reader], kind="end", now=now,
               game_id=game.id)
 

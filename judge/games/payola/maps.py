@@ -4,8 +4,8 @@ A picture is a convenience beside the text, which says everything: if drawing fa
 goes without it (the failure is logged), and the game goes on.  Without the Cairo library
 (Debian's ``libcairo2``) no map is drawn at all, and the log says so once (`png_unavailable`).
 A Tin Cup power's maps are drawn from its own view of the phase (:mod:`judge.payola.blind`),
-given here as positions and results already filtered, with only its own counts in the legend
-(``counted``).
+given here as positions and results already filtered, with only its own counts in the legend,
+"as France sees it" in the title and a fog over the provinces out of its view.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Collection, Iterable
 from functools import cache
+from typing import Any
 
 from judge.engine.position import Position
 from judge.engine.results import OrderResult
@@ -23,30 +24,41 @@ log = logging.getLogger("judge")
 
 
 def phase_maps(game: str, before: Position, results: Iterable[OrderResult], after: Position,
-               counted: Collection[str] | None = None) -> list[Attachment]:
+               sight: tuple[str, Collection[str]] | None = None) -> list[Attachment]:
     """The orders of the phase just processed, drawn where they were given (failures marked),
-    and the board the next phase starts from (PNG, and SVG for any size)."""
+    and the board the next phase starts from (PNG, and SVG for any size).  ``sight``: a Tin
+    Cup power and the provinces it sees, which its maps say and fog the rest of."""
     if png_unavailable():
         return []
     from judge.render.png import render_png
 
     phase, following = str(before.phase), str(after.phase)
+    seen = _seen(sight)
     try:
         return [
             Attachment(f"{game}-{phase}-orders.png", "image/png",
-                       render_png(before, tuple(results), title=f"{game} {phase}", counted=counted)),
+                       render_png(before, tuple(results), title=f"{game} {phase}", **seen)),
             Attachment(f"{game}-{following}.png", "image/png",
-                       render_png(after, title=f"{game} {following}", counted=counted)),
+                       render_png(after, title=f"{game} {following}", **seen)),
             Attachment(f"{game}-{following}.svg", "image/svg+xml",
-                       render_svg(after, title=f"{game} {following}", counted=counted).encode()),
+                       render_svg(after, title=f"{game} {following}", **seen).encode()),
         ]
     except Exception:
         log.exception("the maps of %s %s could not be drawn", game, phase)
         return []
 
 
-def position_map(game: str, position: Position, counted: Collection[str] | None = None) -> list[Attachment]:
-    """The current board, for MAP."""
+def _seen(sight: tuple[str, Collection[str]] | None) -> dict[str, Any]:
+    """The drawing's arguments for a Tin Cup power's ``sight``: only its counts in the legend,
+    its name in the title, and the fog over what it does not see."""
+    if sight is None:
+        return {}
+    power, view = sight
+    return {"counted": (power,), "seen_by": power, "view": view}
+
+
+def position_map(game: str, position: Position, sight: tuple[str, Collection[str]] | None = None) -> list[Attachment]:
+    """The current board, for MAP and the start mail (``sight``: as in `phase_maps`)."""
     if png_unavailable():
         return []
     from judge.render.png import render_png
@@ -54,7 +66,7 @@ def position_map(game: str, position: Position, counted: Collection[str] | None 
     try:
         phase = str(position.phase)
         return [Attachment(f"{game}-{phase}.png", "image/png",
-                           render_png(position, title=f"{game} {phase}", counted=counted))]
+                           render_png(position, title=f"{game} {phase}", **_seen(sight)))]
     except Exception:
         log.exception("the map of %s could not be drawn", game)
         return []

@@ -59,7 +59,8 @@ class PhaseRecord:
 @dataclass(frozen=True)
 class GameRecord:
     """A game as its pages need it.  ``determinations`` and ``balances`` are read only once the
-    game has finished: while it runs, its secrets are not even loaded."""
+    game has finished, or those its game master's REVEAL published: while it runs, its other
+    secrets are not even loaded."""
 
     facts: public.GameFacts
     phases: tuple[PhaseRecord, ...]
@@ -85,15 +86,17 @@ def facts_of(session: Session, game: Game, acting: bool = True,
     ``seated``: the game's players, if the caller has read them (the index reads everyone's at once)."""
     joined = host.players(session, game) if seated is None else seated
     seat = {p.power: p for p in joined if p.power}
-    seats = []
-    for power in lifecycle.game_map(game).powers:
-        if (player := seat.get(power)) is not None:
-            status = "played" if host.is_played(player) else "vacant" if player.address else "dummy"
-            seats.append(public.Seat(power, status, status != "played" and host.is_open(game, power)))
     try:
         blind, rules = lifecycle.options_of(game).blind, host.rules_of(game)
     except ValueError:  # options this judge cannot read: hide the board rather than show it
         blind, rules = True, host.Rules()
+    named = game.state == "finished" and not rules.anonymous
+    seats = []
+    for power in lifecycle.game_map(game).powers:
+        if (player := seat.get(power)) is not None:
+            status = "played" if host.is_played(player) else "vacant" if player.address else "dummy"
+            seats.append(public.Seat(power, status, status != "played" and host.is_open(game, power),
+                                     player_name(player.address) if named and status == "played" else None))
     required: tuple[str, ...] = ()
     waiting: tuple[str, ...] = ()
     row = host.current_phase(session, game) if acting and not blind else None
@@ -105,7 +108,15 @@ def facts_of(session: Session, game: Game, acting: bool = True,
         name=game.name, variant=game.variant, options=tuple(game.options or ()), state=game.state, phase=game.phase,
         deadline=game.deadline, blind=blind, winner=game.winner, result=game.settings.get("result"),
         listed=rules.listed, joined=len(joined), seats=tuple(seats),
-        required=required, waiting=waiting, phase_title=public.title_of(game.phase) if game.phase else None)
+        required=required, waiting=waiting, phase_title=public.title_of(game.phase) if game.phase else None,
+        revealed=bool(game.settings.get("revealed")), drawn=tuple(game.settings.get("drawn", ())))
+
+
+def player_name(address: str | None) -> str | None:
+    """How the pages of a finished game name a player: its address's part before the "@" (the
+    end mail gives the players the whole address; a page, read by anyone, never does: issue
+    22.14)."""
+    return address.partition("@")[0] if address else None
 
 
 def gather(session: Session, game: Game) -> GameRecord:
@@ -119,10 +130,16 @@ def gather(session: Session, game: Game) -> GameRecord:
     board: Mapping[str, Any] | None = None
     if row is not None:
         board = row.position if row.status == "open" or not row.result else row.result["adjudication"]
-    if not facts.finished:
-        return GameRecord(facts, phases, board)
-    determinations = tuple((r.name, (r.result or {}).get("determination")) for r in rows)
-    return GameRecord(facts, phases, board, determinations, lifecycle.balances(session, game))
+    revealed = game.settings.get("revealed")
+    if facts.finished:
+        determinations = tuple((r.name, (r.result or {}).get("determination")) for r in rows)
+        return GameRecord(facts, phases, board, determinations, lifecycle.balances(session, game))
+    if isinstance(revealed, dict):  # what the game master's REVEAL published, and nothing since
+        names = [r.name for r in rows]
+        through = names.index(revealed["through"]) + 1 if revealed.get("through") in names else 0
+        determinations = tuple((r.name, (r.result or {}).get("determination")) for r in rows[:through])
+        return GameRecord(facts, phases, board, determinations, revealed.get("balances", {}))
+    return GameRecord(facts, phases, board)
 
 
 def content_digest(*views: Any) -> str:
