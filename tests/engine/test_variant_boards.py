@@ -385,3 +385,58 @@ def test_youngstown_colonies_are_home_centers_of_england_france_and_italy() -> N
     assert why(pos, "ITALY", "BUILD F MOG") is Illegal.BUILD_NOT_OWNED
     built = play(pos, {"ENGLAND": ["BUILD F JOH"], "FRANCE": ["BUILD A SAI"]})
     assert {"ENGLAND F JOH", "FRANCE A SAI"} <= units_after(built)
+
+
+# -- Empire, World, Known World 901 ----------------------------------------------------------------
+
+
+def test_empire_waterway_a_fleet_moves_along_the_mississippi_and_armies_cross_it() -> None:
+    # DPjudge's about_empire: "a fleet could move from Tennessee to any of Kentucky, Missouri,
+    # Arkansas or Deep South"; the rivers "do not impede army movement".
+    pos = board("empire", "S1999M", {"FLORIDA": ["F TEN"], "TEXAS": ["A ARK"]})
+    assert moves(pos, "TEN") == ["ARK", "DSO", "KEN", "MIS"]
+    assert why(pos, "FLORIDA", "F TEN - GEO") is Illegal.NOT_ADJACENT  # Georgia is on no waterway
+    assert why(pos, "TEXAS", "A ARK - MIS") is None and why(pos, "TEXAS", "A ARK - TEN") is None
+
+
+def test_empire_canals_and_land_bridges() -> None:
+    # Panama is a canal (a fleet passes from the Caribbean to the Pacific side); the Hudson canal
+    # joins New York City and New York State; armies cross between Ungava and Nunavut, fleets
+    # still sail between Hudson Bay and the Sea of Labrador.
+    pos = board("empire", "S1999M", {"PERU": ["F PAN"], "NEW_YORK": ["F NYC"], "QUEBEC": ["A UNG", "F HUB"]})
+    assert why(pos, "PERU", "F PAN - GOP") is None and why(pos, "PERU", "F PAN - SCS") is None
+    assert why(pos, "NEW_YORK", "F NYC - NYS") is None
+    assert why(pos, "QUEBEC", "A UNG - NUN") is None and why(pos, "QUEBEC", "F HUB - SOL") is None
+
+
+def test_world_wraps_east_and_west_across_the_pacific() -> None:
+    # The globe has no edge: the Bering Strait joins Kamchatka to Alaska, the Northwest Pacific
+    # touches the North Pacific Ocean off America.
+    pos = board("world", "S2000M", {"PACIFIC_RUSSIA": ["A KAM", "F BRS"], "WESTERN_CANADA": ["F NWP"]})
+    assert why(pos, "WESTERN_CANADA", "F NWP - NPO") is None
+    convoy = "F BRS C A KAM - ALA"
+    assert why(pos, "PACIFIC_RUSSIA", convoy) is None
+    assert "PACIFIC_RUSSIA A ALA" in units_after(play(pos, {"PACIFIC_RUSSIA": ["A KAM - ALA", convoy]}))
+
+
+def test_known_world_901_builds_in_any_owned_center() -> None:
+    # The package's known_world_901.map: RULE BUILD_ANY.
+    centers = {"ARABIA": ["BAG", "ARD", "ARM", "AZE"]}
+    pos = board("known_world_901", "W0901A", {"ARABIA": ["A BAG"]}, centers=centers)
+    assert why(pos, "ARABIA", "BUILD A ARM") is None and why(pos, "ARABIA", "BUILD F AZE") is None
+    assert why(pos, "ARABIA", "BUILD A ISF") is Illegal.BUILD_NOT_OWNED
+    assert "ARABIA A ARM" in units_after(play(pos, {"ARABIA": ["BUILD A ARM"]}))
+
+
+def test_known_world_901_the_neutral_state_is_a_dummy_whose_armies_hold_unordered() -> None:
+    # NEUTRAL-STATE (letter N) has a home and an army in each of the 49 neutral centers and is
+    # marked DUMMY: no player takes it, and a unit without orders holds.
+    game_map = load_map("known_world_901")
+    neutral = game_map.powers["NEUTRAL_STATE"]
+    assert neutral.dummy and [p for p, info in game_map.powers.items() if info.dummy] == ["NEUTRAL_STATE"]
+    assert len(neutral.home_centers) == 49 == len(neutral.start_units)
+    pos = board("known_world_901", "S0901M", {"ARABIA": ["A BAG", "A ISF"], "NEUTRAL_STATE": ["A ARD"]})
+    attacked = play(pos, {"ARABIA": ["A BAG - ARD", "A ISF S A BAG - ARD"]})
+    assert "ARABIA A ARD" in units_after(attacked) and "ARD" in attacked.position.dislodged
+    held = play(pos, {"ARABIA": ["A BAG - ARD"]})
+    assert "NEUTRAL_STATE A ARD" in units_after(held)
