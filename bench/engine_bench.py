@@ -359,13 +359,36 @@ def package_map_text(game_map: GameMap) -> str:
     return "\n".join(lines) + "\n"
 
 
+def reads_alike(diplomacy: Any, game_map: GameMap, name: str) -> bool:
+    """Whether the package reads map ``name`` (its own, or a file's path) as the judge's board:
+    the same edges, by unit type and coast, the same centers and victory count."""
+    theirs = diplomacy.engine.map.Map(name, use_cache=False)  # (without the convoy routes)
+    if theirs.error or sorted(theirs.scs) != sorted(game_map.supply_centers):
+        return False
+    majority = len(game_map.supply_centers) // 2 + 1  # the package's count where a file names none
+    if (theirs.victory or [majority]) != [game_map.victory_centers]:
+        return False
+    provinces, places = list(game_map.provinces), list(game_map.locations)
+    army = {(a, b) for a in provinces for b in provinces if a != b and theirs.abuts("A", a, "-", b)}
+    if army != {(a, b) for a, near in game_map.army_adjacency.items() for b in near}:
+        return False
+    named = [p for p in places if "/" in p or not game_map.provinces[p].coasts]  # a fleet names the coast
+    fleet = {(a, b) for a in places for b in named if a[:3] != b[:3] and theirs.abuts("F", a, "-", b)}
+    return fleet == {(str(a), str(b)) for a, near in game_map.fleet_adjacency.items() for b in near}
+
+
 @cache
 def their_map(diplomacy: Any, game_map: GameMap) -> str:
-    """The name the package knows the board by, or for a board it lacks the path of a map file
-    written by :func:`package_map_text` (the same text gives the same file, and the package keys
-    the convoy routes it works out once, minutes on a big board, by the file's content)."""
+    """The name the package knows the board by, where it reads its own file as the judge's board;
+    else (a board it lacks, Youngstown, or whose file differs, Empire: DPjudge's Beaufort Sea does
+    not touch Nunavut, the package's does) the path of a map file written by
+    :func:`package_map_text`, so that both engines play the same board.  (The same text gives the
+    same file, and the package keys the convoy routes it works out once, minutes on a big board,
+    by the file's content.)"""
     if Path(diplomacy.__file__).parent.joinpath("maps", f"{game_map.name}.map").exists():
-        return game_map.name
+        if reads_alike(diplomacy, game_map, game_map.name):
+            return game_map.name
+        print(f"(the package's {game_map.name}.map differs from the judge's data: it plays the judge's board)")
     path = Path(tempfile.gettempdir(), "judge-bench-maps", f"{game_map.name}.map")
     text = package_map_text(game_map)
     if not path.exists() or path.read_text() != text:
@@ -542,11 +565,13 @@ def rejected_by_them(diplomacy: Any, case: Case) -> set[str]:
     return {error.split(": ", 1)[1] for error in set_their_orders(new_game(diplomacy, case), case) if ": " in error}
 
 
-def without_archipelago_convoys(diplomacy: Any, case: Case) -> Case:
+def without_refused_convoys(diplomacy: Any, case: Case) -> Case:
     """The case with the convoys of fleets in an archipelago, and the orders the package refuses,
-    given to both engines as holds.  The package's convoy paths never pass through an archipelago
-    (``utils/convoy_paths.py`` takes a ``PORT`` for a coast only), where DPjudge, whose map files
-    both use, lets a fleet in Baleares convoy: orders needing such a route are refused there."""
+    given to both engines as holds.  The package's convoy paths never pass through an
+    archipelago (``utils/convoy_paths.py`` takes a ``PORT`` for a coast only), where DPjudge,
+    whose map files both use, lets a fleet in Baleares convoy; and they stop at 13 fleets (its
+    ``MAX_CONVOY_LENGTH``), where a big board has room for longer routes: orders needing such
+    a route are refused there."""
     archipelago = {p for p, prov in case.position.game_map.provinces.items() if prov.terrain is Terrain.ARCHIPELAGO}
     refused = rejected_by_them(diplomacy, case)
 
@@ -578,15 +603,15 @@ def without_supports_to_another_coast(case: Case) -> Case:
 
 def explain(diplomacy: Any, case: Case) -> str | None:
     """What explains a disagreement: ``"6.G.8"`` when it goes once the 6.G.8 moves are given as land
-    moves to both engines, ``"archipelago"`` when it then goes once the convoys through an
-    archipelago are held too, ``"6.B.9"`` when it goes once the supports naming another coast
+    moves to both engines, ``"refused"`` when it then goes once the convoys the package refuses
+    or cannot make are held too, ``"6.B.9"`` when it goes once the supports naming another coast
     than the supported fleet's are held too, else ``None``."""
     land = without_unconvoyed_via(case)
     if agree(diplomacy, land):
         return "6.G.8"
-    land = without_archipelago_convoys(diplomacy, land)
+    land = without_refused_convoys(diplomacy, land)
     if agree(diplomacy, land):
-        return "archipelago"
+        return "refused"
     if agree(diplomacy, without_supports_to_another_coast(land)):
         return "6.B.9"
     return None
@@ -594,8 +619,8 @@ def explain(diplomacy: Any, case: Case) -> str | None:
 
 def still_disagrees(diplomacy: Any, case: Case) -> bool:
     """Whether the engines disagree even once the package's known departures are set aside:
-    6.G.8 moves given as land moves to both, the convoys through an archipelago (which the
-    package cannot make) and the supports naming another coast (6.B.9) held."""
+    6.G.8 moves given as land moves to both, the convoys the package refuses or cannot make
+    (through an archipelago, longer than 13 fleets) and the supports naming another coast (6.B.9) held."""
     return explain(diplomacy, case) is None
 
 
@@ -737,16 +762,17 @@ def agreement(diplomacy: Any, cases: Sequence[Case], core: Figure) -> str:
         print(describe_disagreement(diplomacy, index, cases[index]))
     why = {i: explain(diplomacy, cases[i]) for i in disagree}
     unexplained = [i for i in disagree if why[i] is None]
-    counts = {reason: sum(1 for w in why.values() if w == reason) for reason in ("6.G.8", "archipelago", "6.B.9")}
+    counts = {reason: sum(1 for w in why.values() if w == reason) for reason in ("6.G.8", "refused", "6.B.9")}
     print(
         "  of which explained by DATC 6.G.8 (an army move to an adjacent province that goes by convoy, ordered"
         " VIA CONVOY or convoyed by its own power's fleet, whose convoy orders form no route: the army stays under"
         f" DATC v3.0, diplomacy moves it by land): {counts['6.G.8']}"
     )
-    if counts["archipelago"] or run.rejected_orders:
+    if counts["refused"] or run.rejected_orders:
         print(
             "  explained by the package's convoy paths, which never pass through an archipelago (Baleares),"
-            f" where DPjudge lets a fleet there convoy: {counts['archipelago']}"
+            " where DPjudge lets a fleet there convoy, and stop at 13 fleets (a big board has room for longer"
+            f" routes): {counts['refused']}"
         )
     print(
         "  explained by DATC 6.B.9 (a support naming another coast than the supported fleet moves to is void;"
@@ -755,7 +781,7 @@ def agreement(diplomacy: Any, cases: Sequence[Case], core: Figure) -> str:
     print(f"  disagreements left once these are given to both engines alike: {len(unexplained)}")
     for index in unexplained[:3]:
         print("  (with those moves given by land, and those convoys and supports as holds)")
-        case = without_archipelago_convoys(diplomacy, without_unconvoyed_via(cases[index]))
+        case = without_refused_convoys(diplomacy, without_unconvoyed_via(cases[index]))
         print(describe_disagreement(diplomacy, index, without_supports_to_another_coast(case)))
     explained = ", ".join(f"{n} {reason}" for reason, n in counts.items() if n)
     return f"{len(disagree)} of {len(cases)} ({explained or 'none explained'}), {len(unexplained)} left"
