@@ -1,13 +1,13 @@
-"""The mail command language: lines of text in, command values out.
+"""The host's mail command language: lines of text in, command values out.
 
-Commands are case-insensitive and one per line.  A line starting with a digit is an offer
-or savings request (``4 : A LON - YOR``, ``10 $``), anything else that is not a command
-word is taken as an order (retreats, adjustments, loyal units); what those mean depends on
-the game's phase, so the service reads them.  A line starting with ``%`` is commentary
-(rule 3.5) and is skipped without a word.
+Commands are case-insensitive and one per line.  These are the host's commands, the same in
+every game (accounts, sign-on, the game master's tools, press...); a line that is none of
+them is a `GameLine`, which the kind of the game the lines are signed on to reads with its own
+grammar (`judge.games.GameKind.read`: offers and orders in Payola, plans and votes in Pirates'
+Proposal).  A line starting with ``%`` is commentary and is skipped without a word.
 
 ``PRESS TO ...`` / ``BROADCAST`` take the following lines up to ``ENDPRESS`` as their text
-(see `_press_recipients` for whom to).  A press block must be ended: one with no ``ENDPRESS``
+(whom ``PRESS TO`` names is the game's kind to read: `Press`).  A press block must be ended: one with no ``ENDPRESS``
 after it, or with another ``PRESS TO ...`` / ``BROADCAST`` line before it (`press_closed`),
 is refused (a `BadCommand`: nothing is sent), and the lines after it, up to that next press
 or the end of the mail, are not read as commands either but each given as `Unread`: they may
@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta, timezone
-from functools import cache
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from judge.engine.map import available_maps, load_map
 from judge.mail.inbound import ends_press, opens_press, press_closed, restarts_press
 
 
@@ -43,17 +42,22 @@ class ListGames:
 
 @dataclass(frozen=True)
 class Create:
+    """``CREATE game password [kind] [words ...]``: the words after the password are the game's
+    kind's to read (`judge.games`), as written."""
+
     game: str
     password: str
-    variant: str
-    options: tuple[str, ...]
+    words: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class Join:
+    """``JOIN game password [wish] [KEY key]``: the wish (a power of a Payola game, a player's name
+    in Pirates' Proposal) as written, for the game's kind to read."""
+
     game: str
     password: str
-    power: str | None
+    wish: str | None
     key: str | None = None  # a private game's join key: JOIN game password [power] KEY key
 
 
@@ -79,32 +83,20 @@ class SignOff:
 
 
 @dataclass(frozen=True)
-class Accept:
-    text: str
-
-
-@dataclass(frozen=True)
-class Transfer:
-    amount: int
-    to: str
-
-
-@dataclass(frozen=True)
 class Status:
     pass
 
 
 @dataclass(frozen=True)
-class Clear:
-    pass
-
-
-@dataclass(frozen=True)
 class Press:
-    """Press to some powers or the game master, or to everyone (``ALL`` or ``BROADCAST``)."""
+    """Press to some seats or the game master, or to everyone (``ALL`` or ``BROADCAST``).  Whom
+    ``PRESS TO ...`` names is read by the game's kind from the line's ``words``
+    (`judge.games.GameKind.press_to`); ``to`` is ``("ALL",)`` for BROADCAST, and what a kind's
+    reading of the words gave (its ``parse_lines``)."""
 
-    to: tuple[str, ...]  # ("ALL",), or power names / initials as written (upper case) and "MASTER"
+    to: tuple[str, ...]
     body: tuple[str, ...]
+    words: tuple[str, ...] = field(default=(), compare=False)  # the PRESS line's words
 
 
 @dataclass(frozen=True)
@@ -171,42 +163,8 @@ class Terminate:
 
 
 @dataclass(frozen=True)
-class Wait:
-    """``WAIT``: the power asks that the phase not be processed before its deadline."""
-
-
-@dataclass(frozen=True)
-class NoWait:
-    """``NOWAIT``: the power withdraws its WAIT; the phase may be processed once all have submitted."""
-
-
-@dataclass(frozen=True)
-class MapRequest:
-    """``MAP``: the sender asks for the map of the current position."""
-
-
-@dataclass(frozen=True)
-class OfferLine:
-    text: str
-
-
-@dataclass(frozen=True)
-class OrderLine:
-    text: str
-
-
-@dataclass(frozen=True)
 class BadCommand:
     error: str
-
-
-@dataclass(frozen=True)
-class Vote:
-    """``VOTE DRAW`` / ``VOTE CONCEDE power`` / ``VOTE NONE`` (DPjudge: ``SET DRAW``, ``SET NODRAW``,
-    ``SET CONCEDE power``, ``SET NOCONCEDE``)."""
-
-    choice: str  # DRAW, CONCEDE or NONE
-    power: str | None = None  # conceded to
 
 
 @dataclass(frozen=True)
@@ -244,7 +202,8 @@ class DecideAbsence:
 
 @dataclass(frozen=True)
 class History:
-    """``HISTORY game [phase | first-last]``: the public results of past phases."""
+    """``HISTORY game [phase | first-last]``: the public results of past phases (the phases as
+    written, upper case, for the game's kind to read)."""
 
     game: str
     first: str | None = None
@@ -256,23 +215,6 @@ class Summary:
     """``SUMMARY game``: the game's story in one mail."""
 
     game: str
-
-
-@dataclass(frozen=True)
-class Preview:
-    pass
-
-
-@dataclass(frozen=True)
-class Rollforward:
-    pass
-
-
-@dataclass(frozen=True)
-class Reveal:
-    """``REVEAL``, then ``REVEAL code`` to confirm: publish the game's secrets now."""
-
-    code: str | None = None
 
 
 @dataclass(frozen=True)
@@ -298,19 +240,21 @@ class SetOpening:
 
 
 @dataclass(frozen=True)
+class GameLine:
+    """A line that is none of the host's commands: the signed-on game's kind reads it."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Unread:
     """A line that was not read as a command, and why (it follows a press with no ENDPRESS)."""
 
     reason: str
 
 
-Command = (
-    Help | ListGames | Create | Join | Confirm | SignOn | SignOff | Accept | Transfer | Status | Clear | Press
-    | SetPassword | SetAddress | Resign | Start | SetDeadline | SetDuration | Process | Pause | Resume
-    | Rollback | Dummy | Terminate | Wait | NoWait | MapRequest | Vote | Takeover | Observe | SetAbsence
-    | DecideAbsence | History | Summary | Preview | Rollforward | Reveal | SetFlag | SetPrivate | SetOpening
-    | OfferLine | OrderLine | BadCommand | Unread
-)
+Command = Any
+"""A command value: one of the host's dataclasses here, or one of a game kind's."""
 
 
 @dataclass(frozen=True)
@@ -322,14 +266,12 @@ class Line:
 
 
 GAME_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,19}")
-_SIMPLE: dict[str, Callable[[], Command]] = {
-    "HELP": Help, "STATUS": Status, "CLEAR": Clear, "RESIGN": Resign, "START": Start, "PROCESS": Process,
+SIMPLE: dict[str, Callable[[], Command]] = {
+    "HELP": Help, "STATUS": Status, "RESIGN": Resign, "START": Start, "PROCESS": Process,
     "PAUSE": Pause, "RESUME": Resume, "ROLLBACK": Rollback, "TERMINATE": Terminate, "SIGNOFF": SignOff,
-    "WAIT": Wait, "NOWAIT": NoWait, "MAP": MapRequest, "PREVIEW": Preview, "ROLLFORWARD": Rollforward,
 }
-_DURATIONS = {"MOVEMENT": "movement", "RETREAT": "retreat", "RETREATS": "retreat", "ADJUSTMENT": "adjustment",
-              "ADJUSTMENTS": "adjustment", "BUILD": "adjustment", "BUILDS": "adjustment", "GRACE": "grace",
-              "REMINDER": "reminder"}
+"""The host's words that take nothing after them (a kind's grammar reads its own the same way)."""
+_DURATIONS = {"GRACE": "grace", "REMINDER": "reminder"}  # a kind's phases' lengths are its to read
 
 
 def _game(text: str) -> str:
@@ -393,10 +335,10 @@ def _signon(args: list[str]) -> SignOn:
 def _command(words: list[str]) -> Command:
     keyword = words[0].upper()
     args = words[1:]
-    if keyword in _SIMPLE:
+    if keyword in SIMPLE:
         if args:
             raise ValueError(f"{keyword} takes nothing after it")
-        return _SIMPLE[keyword]()
+        return SIMPLE[keyword]()
     if keyword == "LIST":
         if len(args) == 2 and args[0].upper() == "FROM":
             return ListGames(start=_game(args[1]))
@@ -406,18 +348,14 @@ def _command(words: list[str]) -> Command:
     if keyword == "CREATE":
         if len(args) < 2:
             raise ValueError("expected CREATE game password [variant] [OPTION ...]")
-        variant = "standard"
-        rest = args[2:]
-        if rest and rest[0].lower() in available_maps():
-            variant, rest = rest[0].lower(), rest[1:]
-        return Create(_game(args[0]), args[1], variant, tuple(r.upper() for r in rest))
+        return Create(_game(args[0]), args[1], tuple(args[2:]))
     if keyword == "JOIN":
         key = None
         if len(args) >= 4 and args[-2].upper() == "KEY":
             key, args = args[-1], args[:-2]
         if len(args) not in (2, 3):
             raise ValueError("expected JOIN game password [power] [KEY key]")
-        return Join(_game(args[0]), args[1], args[2].upper() if len(args) == 3 else None, key)
+        return Join(_game(args[0]), args[1], args[2] if len(args) == 3 else None, key)
     if keyword == "TAKEOVER":
         signon = _signon(args)
         return Takeover(signon.game, signon.who, signon.password)
@@ -425,8 +363,6 @@ def _command(words: list[str]) -> Command:
         if len(args) != 1:
             raise ValueError(f"expected {keyword} game")
         return Observe(_game(args[0]), keyword == "UNOBSERVE")
-    if keyword == "VOTE":
-        return _vote(" ".join(args).upper())
     if keyword in ("APPROVE", "DENY"):
         if len(args) != 2 or args[0].upper() != "ABSENCE":
             raise ValueError(f"expected {keyword} ABSENCE power")
@@ -437,22 +373,12 @@ def _command(words: list[str]) -> Command:
         if len(args) != 1:
             raise ValueError("expected SUMMARY game")
         return Summary(_game(args[0]))
-    if keyword == "REVEAL":
-        if len(args) > 1:
-            raise ValueError("expected REVEAL, then REVEAL code to confirm")
-        return Reveal(args[0] if args else None)
     if keyword == "SIGNON":
         return _signon(args)
     if keyword == "CONFIRM":
         if len(args) != 1:
             raise ValueError("expected CONFIRM token (the token the judge mailed to you)")
         return Confirm(args[0])
-    if keyword == "ACCEPT":
-        return Accept(" ".join(args))
-    if keyword == "TRANSFER":
-        if len(args) != 3 or args[1].upper() != "TO" or not args[0].isdigit():
-            raise ValueError("expected TRANSFER amount TO POWER")
-        return Transfer(int(args[0]), args[2].upper())
     if keyword == "DUMMY":
         if len(args) != 1:
             raise ValueError("expected DUMMY POWER")
@@ -462,24 +388,13 @@ def _command(words: list[str]) -> Command:
     raise KeyError(keyword)
 
 
-def _vote(text: str) -> Vote:
-    words = text.split()
-    if words == ["DRAW"]:
-        return Vote("DRAW")
-    if words in (["NONE"], ["NODRAW"], ["NOCONCEDE"]):
-        return Vote("NONE")
-    if len(words) == 2 and words[0] == "CONCEDE":
-        return Vote("CONCEDE", words[1])
-    raise ValueError("expected VOTE DRAW, VOTE CONCEDE power or VOTE NONE")
-
-
 def _history(args: list[str]) -> History:
     if not 1 <= len(args) <= 2:
         raise ValueError("expected HISTORY game [phase | first-last], e.g. HISTORY g1 S1902M-W1903A")
     if len(args) == 1:
         return History(_game(args[0]))
     phases = args[1].upper().split("-")
-    if len(phases) > 2 or not all(re.fullmatch(r"[SFW]\d{4}[MRA]", p) for p in phases):
+    if len(phases) > 2 or not all(phases):
         raise ValueError(f"'{args[1][:20]}' is not a phase (S1901M) or a range of phases (S1901M-W1902A)")
     return History(_game(args[0]), phases[0], phases[-1])
 
@@ -500,7 +415,8 @@ def _absence(rest: list[str]) -> SetAbsence:
 
 def _set(args: list[str]) -> Command:
     if not args:
-        raise ValueError("expected SET PASSWORD, SET ADDRESS, SET DEADLINE, SET MOVEMENT/RETREAT/ADJUSTMENT/GRACE")
+        raise ValueError("expected SET PASSWORD, SET ADDRESS, SET DEADLINE, SET GRACE, or the length of a kind of "
+                         "phase (HELP)")
     what = args[0].upper()
     rest = args[1:]
     if what == "PASSWORD" and len(rest) == 1:
@@ -509,10 +425,6 @@ def _set(args: list[str]) -> Command:
         return SetAddress(rest[0])
     if what == "DEADLINE":
         return SetDeadline(parse_deadline(" ".join(rest)))
-    if what in ("DRAW", "NODRAW", "NOCONCEDE") and not rest:
-        return _vote(what)
-    if what == "CONCEDE" and len(rest) == 1:
-        return Vote("CONCEDE", rest[0].upper())
     if what == "ABSENCE":
         return _absence(rest)
     if what in ("LISTED", "UNLISTED") and not rest:
@@ -527,7 +439,7 @@ def _set(args: list[str]) -> Command:
         return SetOpening(rest[0].upper())
     if what in _DURATIONS and len(rest) == 1:
         return SetDuration(_DURATIONS[what], parse_duration(rest[0]))
-    raise ValueError(f"bad SET command: 'SET {' '.join(args)}'")
+    raise KeyError(what)  # perhaps the game's: SET MOVEMENT 48, SET DRAW...
 
 
 UNENDED_PRESS = ("PRESS without ENDPRESS: nothing was sent, and the lines after it were not read "
@@ -558,22 +470,16 @@ def parse_lines(lines: Sequence[str]) -> list[Line]:
                 body.append(lines[index].rstrip())
                 index += 1
             index += 1  # skip ENDPRESS
-            try:
-                to = _press_recipients(words) if words[0].upper() == "PRESS" else ("ALL",)
-                result.append(Line(text, Press(to, tuple(body))))
-            except ValueError as exc:
-                result.append(Line(text, BadCommand(str(exc))))
+            to = () if words[0].upper() == "PRESS" else ("ALL",)
+            result.append(Line(text, Press(to, tuple(body), tuple(words))))
             continue
         if ends_press(text):
             result.append(Line(text, BadCommand("ENDPRESS without a PRESS before it")))
             continue
-        if text[0].isdigit():
-            result.append(Line(text, OfferLine(text)))
-            continue
         try:
             result.append(Line(text, _command(words)))
         except KeyError:
-            result.append(Line(text, OrderLine(text)))
+            result.append(Line(text, GameLine(text)))
         except ValueError as exc:
             result.append(Line(text, BadCommand(str(exc))))
     return result
@@ -604,45 +510,3 @@ def password_words(lines: Sequence[str]) -> set[str]:
         elif keyword.startswith(("SIGNON ", "TAKEOVER ")) or keyword in ("SET PASSWORD", "SET PRIVATE"):
             found.update(words[2:])
     return found
-
-
-_MASTER_WORDS = frozenset({"M", "MASTER", "GM"})
-
-
-@cache
-def _power_names() -> frozenset[str]:
-    """The power names of every map the judge has: the words that are a name, not initials."""
-    return frozenset(name for variant in available_maps() for name in load_map(variant).powers)
-
-
-def _press_recipients(words: list[str]) -> tuple[str, ...]:
-    """Whom ``PRESS TO ...`` is for, as tokens for the service to resolve with the game's map.
-
-    The recipients are words separated by spaces or commas (also ``;``, ``.``, ``/``, ``&``, ``+``),
-    upper-cased.  ``ALL``, alone, is everyone: ``("ALL",)``.  ``M``, ``MASTER`` and ``GM`` are
-    the game master: ``"MASTER"``.  A power name of any map (``ENGLAND``) or a single letter
-    is kept as it is.  Any other word of letters is a run of initials, one token per letter
-    (``EFG`` is ``E``, ``F``, ``G``; an ``M`` in it is the master); a run that repeats a letter
-    (``ENGLND``) is refused, being more likely a misspelt name.  Repeated tokens are dropped.
-    """
-    usage = "expected PRESS TO followed by powers (names or initials), ALL, or MASTER"
-    if len(words) < 3 or words[1].upper() != "TO":
-        raise ValueError(usage)
-    tokens = [t for t in re.split(r"[\s,;./&+]+", " ".join(words[2:]).upper()) if t]
-    if not tokens:
-        raise ValueError(usage)
-    if "ALL" in tokens:
-        if len(tokens) > 1:
-            raise ValueError("PRESS TO ALL takes no other recipient")
-        return ("ALL",)
-    found: list[str] = []
-    for token in tokens:
-        if token in _MASTER_WORDS:
-            found.append("MASTER")
-        elif token in _power_names() or re.fullmatch(r"[A-Z]", token):
-            found.append(token)
-        elif re.fullmatch(r"[A-Z]+", token) and len(set(token)) == len(token):
-            found.extend("MASTER" if letter in _MASTER_WORDS else letter for letter in token)
-        else:
-            raise ValueError(f"'{token[:40]}' is not a power, a run of power initials, ALL or MASTER")
-    return tuple(dict.fromkeys(found))

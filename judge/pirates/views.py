@@ -13,7 +13,8 @@ are all that reader learns then, and whose ``lines()`` are the mail lines made f
   Tokens of Life, the Elimination Candidates, the garnets (rules, Results; P7, P11, P12).
 - :func:`publication`: everyone, once the match has ended (P14): the rooms of each round, every
   package, plan and ballot (default plans and drawn ballots marked), every outcome, every
-  player's gold round by round, and the end.
+  player's gold round by round, and the end; :func:`published_rounds`, the rounds of it that a
+  match stopped before its end had played.
 
 Secrecy is decided here and nowhere else.  Until the end a player's views are built only from
 their own room, package, plan, ballot and gold and from the outcomes of their room's plans, so
@@ -272,9 +273,18 @@ def end_view(match: Match) -> EndView:
 def publication(match: Match) -> Publication:
     """Everything, to everyone, once the match has ended (P14)."""
     _ended(match)
+    return Publication(published_rounds(match), end_view(match))
+
+
+def published_rounds(match: Match) -> tuple[PublishedRound, ...]:
+    """Every round whose Voting Phase has closed, as the publication gives it (P14): the whole of
+    a match that has ended, or what a match stopped before its end (the game master's TERMINATE)
+    had played; never a round still under way."""
     rounds: list[PublishedRound] = []
     previous: Round | None = None
     for round_ in match.rounds:
+        if not round_.ballots:
+            break
         settlement = settle(round_)
         plans: list[PublishedPlan] = []
         for plan in round_.plans:
@@ -287,4 +297,4 @@ def publication(match: Match) -> Publication:
                                      round_.packages, tuple(plans), ballots, settlement.receipts, settlement.destroyed,
                                      tuple(after.items())))
         previous = round_
-    return Publication(tuple(rounds), end_view(match))
+    return tuple(rounds)

@@ -11,7 +11,9 @@ must see the mail accepted before it and not the mail accepted after it.  So the
 it starts with deadlines already past (`overdue`), waits ``settle_seconds``: meanwhile it applies
 only mail accepted before the first of them (`on_time_mail`), then `catch_up` replays the rest
 in the order things happened.  A mail was accepted when the judge's MTA wrote so in its
-``Received:`` line, else when the judge stored it (`accepted_at`).
+``Received:`` line, else when the judge stored it (`accepted_at`).  Mail that comes after the
+settle time, or with no deadline past, is applied as it comes, and a seat's older mail still
+never replaces what a newer one set (`judge.service.handlers.mail`, "Order").
 """
 
 from __future__ import annotations
@@ -27,13 +29,13 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from judge.mail.received import accepted_at as mta_accepted_at
-from judge.service import lifecycle
+from judge import games
+from judge.service import host
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
-from judge.service.handlers.mail import apply_run, mask_old_quarantine
+from judge.service.handlers.mail import accepted_at, apply_run, mask_old_quarantine
 from judge.service.intake import take_in
-from judge.service.outbox import queue
+from judge.service.outbox import drop_sent_attachments, queue
 from judge.service.render import render
 from judge.service.schedule import due_games
 from judge.store.database import Database
@@ -94,14 +96,15 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
             queue(session, settings, to=game.gm_address, subject=f"{game.name} paused: missed deadline", kind="notice",
                   now=now, game_id=game.id, body=render("outage", game=game, now=now))
             summary = f"{game.name} paused: its deadline passed long ago (was the judge down?)"
-        elif force or lifecycle.is_due(session, game, now):
-            cause = "judge process --force" if force else "all submitted" if lifecycle.complete(session, game) \
+        elif force or host.is_due(session, game, now):
+            kind = games.kind_of(game)
+            cause = "judge process --force" if force else "all submitted" if kind.complete(session, game) \
                 else "deadline"
-            processed = lifecycle.process_phase(session, game, settings, now, cause=cause)
+            processed = kind.process(session, game, settings, now, cause=cause)
             summary = f"{game.name} {processed.phase} processed"
             summary += f"; {processed.winner} wins" if processed.winner else f"; next {processed.next_phase}"
         else:
-            told = lifecycle.send_notices(session, game, settings, now)
+            told = host.send_notices(session, game, settings, now)
             summary = f"{game.name} {game.phase} is not due (deadline {game.deadline:%Y-%m-%d %H:%M} UTC)"
             if told:
                 summary += f"; notices sent to {', '.join(p.title() for p in told)}"
@@ -112,7 +115,7 @@ def _missed(game: Game, settings: Settings, now: datetime) -> bool:
     """A deadline (plus grace) more than ``settings.max_lateness`` hours ago: an outage or a
     clock jump, not a late player.  The old judges stopped there rather than run through."""
     assert game.deadline is not None
-    due = game.deadline + timedelta(hours=lifecycle.duration(game, "grace"))
+    due = game.deadline + timedelta(hours=host.duration(game, "grace"))
     return now - due > timedelta(hours=settings.max_lateness)
 
 
@@ -134,18 +137,6 @@ def apply_stored(db: Database, settings: Settings, now: datetime) -> list[tuple[
     return settled
 
 
-def accepted_at(settings: Settings, raw: bytes, received_at: datetime) -> datetime:
-    """When a stored mail was accepted: by the judge's MTA (the topmost ``Received:`` line, by
-    ``settings.mta_hostname``) if that is earlier than ``received_at``, when the judge stored it,
-    though never more than ``max_lateness`` hours earlier (a clock that was wrong)."""
-    if settings.mta_hostname is None:
-        return received_at
-    by_mta = mta_accepted_at(raw, settings.mta_hostname)
-    if by_mta is None:
-        return received_at
-    return min(received_at, max(by_mta, received_at - timedelta(hours=settings.max_lateness)))
-
-
 def stored_mail(db: Database, settings: Settings) -> list[tuple[int, datetime]]:
     """Stored mail not yet applied, in arrival order, each with when it was accepted (`accepted_at`)."""
     with db.transaction() as session:
@@ -164,7 +155,7 @@ def overdue(db: Database, now: datetime) -> list[tuple[datetime, str]]:
     with db.transaction() as session:
         games = session.scalars(select(Game).where(Game.state == "active", Game.deadline.is_not(None),
                                                    Game.next_due <= now))  # next_due comes first
-        due = [(game.deadline + timedelta(hours=lifecycle.duration(game, "grace")), game.name) for game in games
+        due = [(game.deadline + timedelta(hours=host.duration(game, "grace")), game.name) for game in games
                if game.deadline is not None]
     return sorted(item for item in due if item[0] <= now)
 
@@ -186,13 +177,18 @@ def run_deadlines(db: Database, settings: Settings, now: datetime) -> list[str]:
     """Run the deadline of every game the clock has something to do for (`due_games`: a
     reminder, a late notice or processing is due), each on its own: one game's failure stops
     no other.  A game waiting for nothing costs nothing.  Then the clock leaves its heartbeat
-    (`judge status`) and masks the passwords of mail quarantined too long ago."""
+    (`judge status`), masks the passwords of mail quarantined too long ago, and drops the
+    attachments of mail sent more than ``attachment_days`` ago (`drop_sent_attachments`)."""
     with db.transaction() as session:
         names = due_games(session, now)
     summaries = [_run_deadline(db, settings, name, now) for name in names]
     with db.transaction() as session:
         beat(session, "tick", now)
     mask_old_quarantine(db, settings, now)
+    try:
+        drop_sent_attachments(db, settings, now)
+    except (OperationalError, IntegrityError) as exc:  # busy, or a blob taken by a mail meanwhile: next tick
+        log.warning("dropping the attachments of sent mail: database error, trying again at the next tick: %s", exc)
     return summaries
 
 

@@ -3,8 +3,8 @@
 The JSON commands (``adjudicate``, ``orders``, ``payola``) import only the core (the engine,
 and the Payola core for ``payola``), so that a one-shot call starts fast; the service
 (SQLAlchemy, Alembic, aiosmtpd, Jinja2) is imported only by the commands that use it.  The
-operator's commands (``status``, ``queue``, ``resend``, ``quarantine``, ``db``, ``backup``,
-``restore``, ``copy-db``) are defined here and carried out by `judge.service.operator`.
+operator's commands (``status``, ``queue``, ``resend``, ``quarantine``, ``prune``, ``db``,
+``backup``, ``restore``, ``copy-db``) are defined here and carried out by `judge.service.operator`.
 """
 
 from __future__ import annotations
@@ -163,6 +163,10 @@ def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
     quarantine.add_argument("action", nargs="?", choices=("list", "show", "retry", "drop"), default="list")
     quarantine.add_argument("number", nargs="?", type=int, help="the mail's number (judge quarantine lists them)")
     quarantine.add_argument("--force", action="store_true", help="retry even what may no longer be meant")
+    prune = commands.add_parser("prune", help="drop old mail's bulk: sent mail's text and attachments, received "
+                                "mail's raw copy (never what a game needs)")
+    prune.add_argument("--older-than", type=_days, default=30, metavar="DAYS",
+                       help="only mail sent or applied more than DAYS ago (default %(default)s)")
     db = commands.add_parser("db", help="the database's schema: version, upgrade, downgrade (one step)")
     db.add_argument("action", choices=("version", "upgrade", "downgrade"))
     db.add_argument("--yes", action="store_true", help="really downgrade (the judge stopped, after a backup)")
@@ -175,7 +179,18 @@ def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
     copy = commands.add_parser("copy-db", help="copy the judge's data into another, empty database")
     copy.add_argument("--from", dest="source", metavar="URL", help="the database to copy (default: the judge's)")
     copy.add_argument("--to", dest="target", metavar="URL", required=True, help="an empty database (or SQLite file)")
-    return [status, queue, resend, quarantine, db, backup, restore, copy]
+    return [status, queue, resend, quarantine, prune, db, backup, restore, copy]
+
+
+def _days(text: str) -> float:
+    """A number of days, 0 or more (argparse's type for ``--older-than``)."""
+    try:
+        days = float(text)
+    except ValueError:
+        days = -1.0
+    if not 0 <= days < 100_000:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of days (0 or more)")
+    return days
 
 
 class _Version(argparse.Action):

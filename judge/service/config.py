@@ -50,6 +50,9 @@ class Settings:
     tick_seconds: float = 60.0  # how often the daemon looks at deadlines
     max_lateness: float = 24.0  # hours past a deadline (and grace) after which a game is paused, not processed
     retry_days: float = 4.0  # how long a temporarily refused mail is retried
+    # A sent mail's attachments (a phase's maps) are kept this long, for `judge resend --again`,
+    # then the deadline clock drops them (judge/service/outbox.py):
+    attachment_days: float = 7.0
     durations: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_DURATIONS))
     admin: str | None = None  # who hears of mail the judge could not handle; default postmaster@domain
     # What one mail, or one address in a day, may cost (see judge/service/handlers/conversation.py):

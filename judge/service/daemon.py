@@ -18,7 +18,7 @@ deadline clock calls ``tick`` every ``tick_seconds``.  SIGTERM, SIGINT or SIGHUP
 of a game master who started it by hand closing) stops accepting mail, lets the current work
 finish, writes back and truncates the SQLite write-ahead logs (of the database and of the
 intake: a raw mail that held a password leaves no copy there) and exits.  One line of log per
-event; a phase processed is logged by `judge.service.lifecycle` with its cause, so the clock
+event; a phase processed is logged by its game's kind (`judge.games`) with its cause, so the clock
 logs only its other news.  While it runs it holds its data directory's lock shared
 (`judge.service.operator.data_dir_lock`), so that no restore replaces the data under it; when
 the public pages are on and none is published yet, it writes the index at start (no game yet),

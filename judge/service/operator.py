@@ -2,8 +2,9 @@
 
 ``judge status`` (a monitoring check: exit status 1 when something needs attention), ``judge
 queue`` and ``judge resend`` (the outgoing mail), ``judge quarantine`` (mail that could not be
-applied: list, show, retry, drop), ``judge db`` (the schema's version, upgrade, one step down),
-and, in `judge.service.backup`, ``judge backup``, ``judge restore`` and ``judge copy-db``.
+applied: list, show, retry, drop), ``judge prune`` (the bulk of old mail), ``judge db`` (the
+schema's version, upgrade, one step down), and, in `judge.service.backup`, ``judge backup``,
+``judge restore`` and ``judge copy-db``.
 
 Rules every command here keeps:
 
@@ -20,6 +21,12 @@ Rules every command here keeps:
   takes it alone or refuses to start; a mail is re-sent or re-applied only when asked by its
   number (or ``--all`` for the outgoing mail), and a quarantined mail that a later one may have
   replaced is re-applied only with ``--force``.
+- Nothing a game needs is pruned: ``judge prune`` drops the bulk of mail that is done with (the
+  text and attachments of mail sent, the raw copy of mail applied) and keeps its rows (a bounce
+  or a copy of an old mail is still recognised), every mail not yet sent or applied, quarantined
+  mail, and the games themselves: phases, sheets, ledger, from which HISTORY, the public pages,
+  ROLLBACK and the end-of-game mail are made.  It works in short transactions beside the
+  running judge.
 """
 
 from __future__ import annotations
@@ -33,8 +40,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import func, make_url, select
+from sqlalchemy import LargeBinary, cast, delete, func, make_url, select, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
@@ -46,12 +54,15 @@ from judge.service.config import ConfigError, Settings
 from judge.service.handlers import process_mail
 from judge.service.handlers.mail import game_signed_on
 from judge.service.intake import intake_path, untaken
+from judge.service.outbox import drop_unused_blobs
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.database import Database, downgrade, newest_version, schema_version, upgrade
-from judge.store.models import Game, Heartbeat, InboundMail, Outbox, PhaseRow
+from judge.store.models import Game, Heartbeat, InboundMail, Outbox, OutboxFile, PhaseRow
 
 LOCK_FILE = "judge.lock"
 OUTBOX_STATES = ("pending", "sending", "failed", "sent")
+SETTLED = ("done", "duplicate", "automatic", "dropped")  # mail received that is never applied again
+PRUNE_RUN = 200  # mails pruned per transaction: the running judge never waits long
 
 
 class OperatorError(Exception):
@@ -227,9 +238,10 @@ def resend(db: Database, settings: Settings, ids: Sequence[int], every: bool, ag
     try): due at once, with the back-off started afresh, then sent; a row already sent only with
     ``again`` (a second copy)."""
     lines, status = [], 0
+    kept_since = now - timedelta(days=settings.attachment_days)
     with db.transaction() as session:
         if every:
-            rows = list(session.scalars(select(Outbox).where(Outbox.status.in_(("failed", "pending")))
+            rows = list(session.scalars(select(Outbox).where(Outbox.status.in_(("failed", "pending")), _has_text)
                                         .order_by(Outbox.id)))
         else:
             rows = []
@@ -237,6 +249,8 @@ def resend(db: Database, settings: Settings, ids: Sequence[int], every: bool, ag
                 row = session.get(Outbox, row_id)
                 if row is None:
                     lines.append(f"outbox {row_id}: there is no such mail")
+                elif row.body is None and row.raw is None:
+                    lines.append(f"outbox {row_id}: its text was dropped by judge prune; it cannot be sent again")
                 elif row.status == "sending":
                     lines.append(f"outbox {row_id}: being handed over right now; see judge queue in a minute")
                 elif row.status == "sent" and not again:
@@ -244,6 +258,7 @@ def resend(db: Database, settings: Settings, ids: Sequence[int], every: bool, ag
                 else:
                     rows.append(row)
             status = 1 if len(rows) < len(ids) else 0
+        bare = {row.id for row in rows if row.status == "sent" and row.sent_at and row.sent_at < kept_since}
         for row in rows:
             row.status, row.next_attempt_at, row.attempts = "pending", None, 0
         chosen = [row.id for row in rows]
@@ -253,8 +268,13 @@ def resend(db: Database, settings: Settings, ids: Sequence[int], every: bool, ag
     with db.transaction() as session:
         for row in session.scalars(select(Outbox).where(Outbox.id.in_(chosen)).order_by(Outbox.id)):
             error = f": {' '.join(row.last_error.split())}" if row.status != "sent" and row.last_error else ""
-            lines.append(f"outbox {row.id} to {row.recipient}: {row.status}{error}")
+            note = (f" (without the attachments it had, if any: a sent mail's are dropped "
+                    f"{settings.attachment_days:g} days after it went)" if row.id in bare else "")
+            lines.append(f"outbox {row.id} to {row.recipient}: {row.status}{error}{note}")
     return lines, status
+
+
+_has_text = Outbox.body.is_not(None) | Outbox.raw.is_not(None)  # not pruned (`prune`)
 
 
 # -- judge quarantine ------------------------------------------------------------------------------
@@ -337,7 +357,8 @@ def _retry_doubts(session: Session, row: InboundMail) -> list[str]:
             InboundMail.id > row.id, InboundMail.envelope_from == row.envelope_from, InboundMail.status == "done"))
         if later:
             doubts.append(f"{later} later mail(s) from {row.envelope_from} were applied since; this one would "
-                          "come after them (an older sheet would replace a newer one)")
+                          "come after them (its sheet, orders, list or vote would not replace theirs, but its "
+                          "other commands, a TRANSFER say, would act now)")
     game = game_signed_on(session, mail)
     if game is not None and game.phase is not None:
         opened = session.scalar(select(PhaseRow.opened_at).where(PhaseRow.game_id == game.id,
@@ -346,6 +367,75 @@ def _retry_doubts(session: Session, row: InboundMail) -> list[str]:
             doubts.append(f"{game.name} is now in {game.phase}, which began after the mail came: it would count "
                           f"for {game.phase}")
     return doubts
+
+
+# -- judge prune -----------------------------------------------------------------------------------
+
+
+def prune(db: Database, now: datetime, older_than: float) -> list[str]:
+    """``judge prune --older-than DAYS``: drop the bulk of the mail done with before then (see
+    the header): the text and attachments of mail sent (or failed) then, the blobs no mail uses
+    any more, and the raw copy of mail applied then; each in transactions of `PRUNE_RUN` mails.
+    Says what it dropped, and how many bytes of it."""
+    before = now - timedelta(days=older_than)
+    sent = files = text = 0
+    while found := _prune_sent(db, before):
+        sent, files, text = sent + found[0], files + found[1], text + found[2]
+    blobs = blob_bytes = 0
+    while (dropped := drop_unused_blobs(db, PRUNE_RUN))[0]:
+        blobs, blob_bytes = blobs + dropped[0], blob_bytes + dropped[1]
+    received = raw = 0
+    while taken := _prune_received(db, before):
+        received, raw = received + taken[0], raw + taken[1]
+    db.checkpoint(wait=True)
+    return [f"mail sent before {before:%Y-%m-%d %H:%M} UTC: the text of {sent} mail(s) dropped ({text:,} bytes), "
+            f"and {files} attachment(s) they still had",
+            f"attachments no mail uses any more: {blobs} deleted ({blob_bytes:,} bytes)",
+            f"mail received and applied before then: the raw copy of {received} mail(s) dropped ({raw:,} bytes)",
+            "kept: mail not yet sent or applied, quarantined mail, and the games (phases, sheets, ledger)"]
+
+
+def _prune_sent(db: Database, before: datetime) -> tuple[int, int, int] | None:
+    """Drop the text (and any attachments left) of up to `PRUNE_RUN` mails sent, or failed,
+    before ``before``; (mails, attachments, bytes of text), or None when none is left.
+    The row stays: a bounce of it is still recognised, ``judge queue --state sent`` lists it."""
+    done = (((Outbox.status == "sent") & (Outbox.sent_at < before))
+            | ((Outbox.status == "failed") & (Outbox.created_at < before)))
+    with db.transaction() as session:
+        size = func.coalesce(_octets(session, Outbox.body), 0) + func.coalesce(func.length(Outbox.raw), 0)
+        found = {row_id: length for row_id, length in session.execute(
+            select(Outbox.id, size).where(done, _has_text).limit(PRUNE_RUN))}
+        if not found:
+            return None
+        pruned = list(session.scalars(update(Outbox).where(Outbox.id.in_(found), done)  # not resent meanwhile
+                                      .values(body=None, raw=None, refs=None).returning(Outbox.id)
+                                      .execution_options(synchronize_session=False)))
+        files = session.execute(delete(OutboxFile).where(OutboxFile.outbox_id.in_(pruned)))
+        return len(pruned), int(files.rowcount), sum(found[row_id] for row_id in pruned)  # type: ignore[attr-defined]
+
+
+def _octets(session: Session, text: Any) -> Any:
+    """The length of a text column in bytes (UTF-8), not characters, on either database."""
+    if session.get_bind().dialect.name == "postgresql":
+        return func.octet_length(text)
+    return func.length(cast(text, LargeBinary))  # SQLite: a text cast to a blob is its UTF-8 bytes
+
+
+def _prune_received(db: Database, before: datetime) -> tuple[int, int] | None:
+    """Empty the raw copy of up to `PRUNE_RUN` mails applied (or set aside for good) before
+    ``before``; (mails, bytes), or None when none is left.  Its row stays, with its Message-ID
+    and digest: a copy of it sent again is still a duplicate."""
+    settled = InboundMail.status.in_(SETTLED) & (InboundMail.processed_at < before)
+    with db.transaction() as session:
+        found = {row_id: length for row_id, length in session.execute(
+            select(InboundMail.id, func.length(InboundMail.raw)).where(settled, func.length(InboundMail.raw) > 0)
+            .limit(PRUNE_RUN))}
+        if not found:
+            return None
+        pruned = list(session.scalars(update(InboundMail).where(InboundMail.id.in_(found), settled)
+                                      .values(raw=b"").returning(InboundMail.id)
+                                      .execution_options(synchronize_session=False)))
+        return len(pruned), sum(found[row_id] for row_id in pruned)
 
 
 # -- judge status ----------------------------------------------------------------------------------
@@ -467,6 +557,8 @@ def _on_database(args: argparse.Namespace, db: Database, settings: Settings) -> 
         return status(db, settings, now, limits)
     if args.command == "queue":
         return queue_lines(db, now, args.state, args.limit), 0
+    if args.command == "prune":
+        return prune(db, now, args.older_than), 0
     if args.command == "resend":
         if bool(args.ids) == args.all:
             raise OperatorError("give the numbers of the mails to send again (judge queue lists them), or --all")

@@ -12,15 +12,26 @@ game master, are stored once per phase, not once per recipient.  The blobs a tra
 wrote or found are remembered in its session (``session.info``), so a phase's second mail
 costs no query for them; a blob that a rolled-back savepoint took out of the session is looked
 up (or written) again.
+
+Once a mail is sent, its attachments are kept ``attachment_days`` (7), for ``judge resend
+--again``, and then the deadline clock drops them (`drop_sent_attachments`), and the blobs no
+mail uses any more with them: a blob is dropped only when no mail not yet sent, or sent too
+recently, carries it.  The mail's row stays (its recipient, subject and Message-ID: a bounce
+that comes back later is still recognised), and so does its text until ``judge prune``.  A
+blob is deleted only while no file refers to it, in the statement that deletes it; a mail
+being queued at that moment with the same bytes finds the blob gone (its transaction fails on
+the foreign key and is tried again, writing the blob anew) or keeps it.  The public pages and
+HISTORY draw their maps from the phases, never from here.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.utils import make_msgid
 
+from sqlalchemy import delete, exists, func, select
 from sqlalchemy.orm import Session
 
 from judge.mail.outbound import (
@@ -33,7 +44,11 @@ from judge.mail.outbound import (
     well_formed,
 )
 from judge.service.config import Settings
+from judge.store.database import Database
 from judge.store.models import Blob, Outbox, OutboxFile
+
+DROP_MAILS = 200  # sent mails whose attachments one call drops at most: a tick stays short
+DROP_BLOBS = 20  # blobs one call deletes at most (a map is a few hundred KB, each zeroed on SQLite)
 
 
 def queue(
@@ -97,3 +112,36 @@ def message_of(row: Outbox, attachments: Sequence[Attachment] | None = None) -> 
         attachments=([Attachment(f.filename, f.content_type, f.blob.data) for f in row.files]
                      if attachments is None else attachments),
     )
+
+
+def drop_sent_attachments(db: Database, settings: Settings, now: datetime) -> tuple[int, int]:
+    """What the deadline clock does each tick: drop the attachments of mail sent more than
+    ``attachment_days`` ago (`drop_attachments`), and the blobs no mail uses any more."""
+    files = drop_attachments(db, now - timedelta(days=settings.attachment_days))
+    return files, drop_unused_blobs(db)[1]
+
+
+def drop_attachments(db: Database, sent_before: datetime, limit: int = DROP_MAILS) -> int:
+    """Drop the attachments of up to ``limit`` mails sent before ``sent_before`` (their files;
+    the blobs stay until `drop_unused_blobs`); how many files were dropped."""
+    with db.transaction() as session:
+        mails = list(session.scalars(select(OutboxFile.outbox_id).join(Outbox, Outbox.id == OutboxFile.outbox_id)
+                                     .where(Outbox.status == "sent", Outbox.sent_at < sent_before)
+                                     .distinct().limit(limit)))
+        if not mails:
+            return 0
+        dropped = session.execute(delete(OutboxFile).where(OutboxFile.outbox_id.in_(mails)))
+        return int(dropped.rowcount)  # type: ignore[attr-defined]
+
+
+def drop_unused_blobs(db: Database, limit: int = DROP_BLOBS) -> tuple[int, int]:
+    """Delete up to ``limit`` blobs that no mail's file refers to; (blobs deleted, their bytes)."""
+    unused = ~exists().where(OutboxFile.sha256 == Blob.sha256)
+    with db.transaction() as session:
+        chosen = list(session.scalars(select(Blob.sha256).where(unused).limit(limit)))
+        if not chosen:
+            return 0, 0
+        sizes = list(session.scalars(delete(Blob).where(Blob.sha256.in_(chosen), unused)
+                                     .returning(func.length(Blob.data))
+                                     .execution_options(synchronize_session=False)))
+    return len(sizes), sum(sizes)

@@ -5,14 +5,29 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from judge import games
+from judge.service.config import Settings
+
+
+class KindHelp(NamedTuple):
+    """A game kind's name and its part of HELP."""
+
+    name: str
+    text: str
+
+
+def games_help(settings: Settings) -> list[KindHelp]:
+    """Every game kind's part of HELP, the default kind first (``help.txt.j2`` calls it)."""
+    return [KindHelp(kind.name, kind.help(settings).strip()) for kind in games.kinds()]
 
 
 @cache
 def environment() -> Environment:
-    return Environment(
+    env = Environment(
         loader=PackageLoader("judge", "templates"),
         autoescape=False,  # plain-text mail
         undefined=StrictUndefined,
@@ -20,10 +35,12 @@ def environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.globals["games_help"] = games_help
+    return env
 
 
 def render(name: str, **context: Any) -> str:
-    """Render ``judge/templates/mail/<name>.txt.j2``."""
+    """Render ``judge/templates/mail/<name>.txt.j2`` (a game kind's are ``<kind>/<name>``)."""
     return environment().get_template(f"mail/{name}.txt.j2").render(**context)
 
 

@@ -4,11 +4,11 @@ A tick must not cost the games that are waiting for nothing.  So each game keeps
 indexed column, the next moment the clock can change anything of it, and a tick selects only
 the games whose moment has come (`due_games`).  What the clock does to an active game with a
 deadline (`judge.service.app.process_game`) is: the reminder (``reminder`` hours before the
-deadline, `lifecycle.reminder_time`), the late notice (at the deadline), and processing (the
+deadline, `host.reminder_time`), the late notice (at the deadline), and processing (the
 deadline plus the grace period); ``next_due`` is the earliest of those not done yet, the notices
 sent being in the current phase row (`next_due`).  A game that is not active, or has no
-deadline, has none.  A phase that every power has acted in is processed by the mail that
-completes it, not by the clock.
+deadline, has none.  A phase that its kind finds complete (in Payola, once every power has
+acted) is processed by the mail that completes it, not by the clock.
 
 Every flush that adds or changes a game or a phase row recomputes that game's ``next_due``
 (`_keep_next_due`, a ``before_flush`` hook on every session): a changed deadline, a RESUME, a
@@ -26,7 +26,7 @@ from typing import Any
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
-from judge.service import lifecycle
+from judge.service import host
 from judge.store.models import Game, PhaseRow
 
 
@@ -45,11 +45,11 @@ def next_due(game: Game, row: PhaseRow | None) -> datetime | None:
 
 def _next_due(game: Game, deadline: datetime, row: PhaseRow | None) -> datetime:
     notices = (row.notices or []) if row is not None else []
-    moments = [deadline + timedelta(hours=lifecycle.duration(game, "grace"))]
+    moments = [deadline + timedelta(hours=host.duration(game, "grace"))]
     if "late" not in notices:
         moments.append(deadline)
         if row is not None and "reminder" not in notices:
-            remind = lifecycle.reminder_time(game, row)
+            remind = host.reminder_time(game, row)
             if remind is not None:
                 moments.append(remind)
     return min(moments)

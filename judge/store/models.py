@@ -39,6 +39,9 @@ class Game(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True)
+    # Which game it is (`judge.games`): payola, pirates.  The kind reads what follows as its own.
+    kind: Mapped[str] = mapped_column(String(16), default="payola", server_default="payola")
+    # A Payola game's board; a kind without boards names itself here (``pirates``).
     variant: Mapped[str] = mapped_column(String(40), default="standard")
     options: Mapped[list[str]] = mapped_column(JSON, default=list)
     state: Mapped[str] = mapped_column(String(16), default="forming")  # forming, active, paused, finished
@@ -57,7 +60,9 @@ class Game(Base):
 
 
 class Player(Base):
-    """A seat in a game: who plays (or played) a power, and how they sign on."""
+    """A seat in a game: who plays (or played) it, and how they sign on.  ``power`` is the seat's
+    name once the game has started: a power of a Payola game, a player's name in Pirates'
+    Proposal (the name they joined with, which ``requested`` holds until the start)."""
 
     __tablename__ = "players"
     __table_args__ = (UniqueConstraint("game_id", "power"),)
@@ -73,6 +78,10 @@ class Player(Base):
     acceptance: Mapped[str | None] = mapped_column(String(40), nullable=True)  # rule 4.3: persists
     joined_at: Mapped[datetime] = mapped_column(DateTime)
     vote: Mapped[str | None] = mapped_column(String(30), nullable=True)  # DRAW, CONCEDE:<power>; secret
+    # When the mail that set the acceptance list, the vote, was accepted: an older mail does not
+    # replace them (`Conversation.superseded`); None: not set by mail since migration 0012.
+    acceptance_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    vote_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 class PhaseRow(Base):
@@ -98,7 +107,9 @@ class PhaseRow(Base):
 
 
 class Submission(Base):
-    """A power's offer sheet or direct orders for a phase; the latest valid one is in force."""
+    """A power's offer sheet or direct orders for a phase (or a CLEAR, or WAIT); the latest
+    valid one is in force.  A mail older than the one that sent the sheet in force (by when the
+    judge's mail server accepted each: ``accepted_at``) adds none (`Conversation.superseded`)."""
 
     __tablename__ = "submissions"
     __table_args__ = (Index("ix_submissions_lookup", "game_id", "phase", "power", "kind"),)
@@ -111,6 +122,7 @@ class Submission(Base):
     text: Mapped[str] = mapped_column(Text)
     parsed: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime)
+    accepted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # None: before migration 0012
 
 
 class LedgerRow(Base):
@@ -197,7 +209,7 @@ class OutboxFile(Base):
     outbox_id: Mapped[int] = mapped_column(ForeignKey("outbox.id"), index=True)
     filename: Mapped[str] = mapped_column(String(200))
     content_type: Mapped[str] = mapped_column(String(100))
-    sha256: Mapped[str] = mapped_column(ForeignKey("blobs.sha256"))
+    sha256: Mapped[str] = mapped_column(ForeignKey("blobs.sha256"), index=True)  # the blobs no file uses are dropped
     blob: Mapped[Blob] = relationship()
 
 

@@ -10,15 +10,11 @@ from judge.commands.parse import (
     UNREAD_AFTER_PRESS,
     BadCommand,
     Command,
-    MapRequest,
-    NoWait,
-    OfferLine,
     Press,
     Status,
     Unread,
-    Wait,
-    parse_lines,
 )
+from judge.games.payola.commands import MapRequest, NoWait, OfferLine, Wait, parse_lines
 
 
 def commands(text: str) -> list[tuple[str, Command]]:

@@ -7,7 +7,9 @@ lacks, and Empire, whose file differs (DPjudge's Beaufort Sea does not touch Nun
 given to it written from the judge's own data in its map format.  Skipped when the
 package (the ``bench`` extra) is not installed; the first run on a board makes the package work
 out its convoy routes (minutes on the big boards, once: it keeps them in ``~/.cache/diplomacy``).
-``bench/engine_bench.py`` runs the same comparison on a thousand positions a board."""
+``bench/engine_bench.py`` runs the same comparison on a thousand positions a board (and is
+imported from there: a copy of the tests without ``bench/``, as CI's compiled build runs them,
+skips this too)."""
 
 from __future__ import annotations
 
@@ -15,10 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from bench.engine_bench import BOARDS, check_theirs, generate, package_map_text, reads_alike, still_disagrees
 from judge.engine.map import load_map
 
 diplomacy = pytest.importorskip("diplomacy")
+engine_bench = pytest.importorskip("bench.engine_bench")
+BOARDS, check_theirs, generate = engine_bench.BOARDS, engine_bench.check_theirs, engine_bench.generate
+package_map_text, reads_alike, still_disagrees = (
+    engine_bench.package_map_text,
+    engine_bench.reads_alike,
+    engine_bench.still_disagrees,
+)
 
 
 @pytest.mark.parametrize("board", BOARDS)

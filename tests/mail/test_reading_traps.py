@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from judge.commands.parse import UNENDED_PRESS, UNREAD_AFTER_PRESS, BadCommand, Press, Unread, parse_lines
+from judge.commands.parse import UNENDED_PRESS, UNREAD_AFTER_PRESS, BadCommand, Press, Unread
+from judge.games.payola.commands import parse_lines
 from judge.mail.inbound import InboundMail, command_lines, parse_mail
 
 NEW_SHEET = "SIGNON Fwonderland secret\r\n7 : A PAR - PIC\r\n3 : F BRE - ENG\r\n"

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from judge.pirates.match import ROUNDS, Match, MatchError, Stage, Submissions, close_phase, gold, open_phase, settle
-from judge.pirates.views import distribution_view, publication, voting_result_view, voting_view
+from judge.pirates.views import distribution_view, publication, published_rounds, voting_result_view, voting_view
 from tests.pirates.match import (
     FOURTEEN,
     match_in_round_1,
@@ -179,3 +179,15 @@ def test_P14_default_plans_drawn_ballots_and_moves_are_marked() -> None:
     assert any(line.startswith("Ballot of Bob: ") and line.endswith(" (drawn)") for line in lines)
     assert "Changed rooms: Ann" in lines
 
+
+
+def test_P14_a_match_stopped_before_its_end_publishes_the_rounds_it_played_and_no_more() -> None:
+    """The game master's TERMINATE: the rounds whose Voting Phase closed are published as at the
+    end; the round under way (its plans known, its ballots not) is not."""
+    match = scripted_match()
+    four = ("Ann", "Bob", "Cy", "Dee")
+    under_way = phase(phase(phase(match_in_round_1(four[:2], four[2:], dict.fromkeys(four, 10)), {}), {}), {})
+    assert under_way.current_phase == (Stage.VOTING, 2) and under_way.rounds[1].plans
+    [played] = published_rounds(under_way)
+    assert played.number == 1 and {b.voter for b in played.ballots} == set(four)
+    assert published_rounds(match) == publication(match).rounds

@@ -19,10 +19,11 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from judge.service import app, lifecycle
+from judge.games.payola import handlers as player_module
+from judge.games.payola import lifecycle
+from judge.service import app
 from judge.service.app import apply_stored, run_deadlines, unapplied_mail
 from judge.service.handlers import mail as mail_module
-from judge.service.handlers import player as player_module
 from judge.service.handlers import receive
 from judge.service.operator import quarantine_drop
 from judge.store.models import Game, InboundMail, LedgerRow, Outbox

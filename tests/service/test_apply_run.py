@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from sqlalchemy import event, select
 
+from judge.games.payola import handlers as player_module
 from judge.service.app import apply_stored, unapplied_mail
 from judge.service.handlers import mail as mail_handler
-from judge.service.handlers import player as player_module
 from judge.service.handlers import receive
 from judge.service.handlers.mail import apply_run
 from judge.store.models import InboundMail, Submission

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.service import lifecycle
+from judge.games.payola import lifecycle
 from tests.service.harness import Judge, raw_mail
 
 GM = "gm@example.org"

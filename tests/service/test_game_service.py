@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from judge.service import lifecycle
+from judge.service import host as lifecycle
 from judge.store.models import Game, PhaseRow
 from tests.service.harness import Judge, Sent
 

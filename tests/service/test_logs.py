@@ -50,7 +50,7 @@ def test_24_5_the_masters_process_and_the_deadline_are_logged_and_a_preview_is_n
 
 def test_24_5_a_phase_processed_in_a_mail_that_is_then_quarantined_is_not_logged(
         judge: Judge, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
-    from judge.service import lifecycle
+    from judge.games.payola import lifecycle
     from judge.service.handlers import conversation
 
     calls: list[str] = []

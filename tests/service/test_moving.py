@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from judge.service import lifecycle
+from judge.games.payola import lifecycle
 from judge.service.app import apply_stored, open_database
 from judge.service.cli import main
 from judge.service.intake import FileIntake, intake_path

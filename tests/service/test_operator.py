@@ -16,9 +16,9 @@ import pytest
 from alembic import command
 from sqlalchemy import select, update
 
+from judge.games.payola import handlers as player_module
 from judge.service import operator
 from judge.service.cli import main
-from judge.service.handlers import player as player_module
 from judge.store.database import alembic_config, newest_version
 from judge.store.models import Heartbeat, InboundMail, Outbox, Submission
 from tests.service.harness import Judge, fresh_database_url, two_player_game

@@ -7,8 +7,9 @@ The machine stands for a site whose domain judge.test Postfix already delivers l
 The players live at players.test, a domain Postfix treats as remote (so the judge's mail to
 them needs the relay permission the guide sets up) and delivers with its ``virtual`` agent into
 Maildirs under a temporary directory.  One movement phase with seven players, a bounce of an
-answer to an address that does not exist (reported to the admin), and the guide's other case,
-a domain for the judge alone.
+answer to an address that does not exist (reported to the admin), an outage during which a
+player sends five sheets (Postfix delivers them afterwards in its own order: the fifth is
+kept), and the guide's other case, a domain for the judge alone.
 
 It reconfigures and restarts this machine's Postfix, then restores its configuration, so it
 runs only when asked: ``JUDGE_TEST_POSTFIX=1``, as root, with Postfix installed (``.ci/run``
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import json
 import os
 import pwd
 import re
@@ -191,6 +193,27 @@ def start_judge(work: Path, settings: str, port: int) -> subprocess.Popen[str]:
     raise AssertionError(f"judge serve did not start: {process.communicate()[0]}")
 
 
+def outage(site: Site, judge: subprocess.Popen[str], settings: str, port: int) -> subprocess.Popen[str]:
+    """The judge stops (an upgrade, say) while France sends five sheets in turn, which Postfix
+    holds; once it is back, ``postqueue -f`` delivers them in the order of Postfix's queue
+    files, and the fifth is the sheet kept (issue 24, item 1).  The judge started again."""
+    judge.send_signal(signal.SIGTERM)
+    output = judge.communicate(timeout=60)[0]
+    assert judge.returncode == 0 and "Traceback" not in output, output
+    france = PLAYERS["FRANCE"]
+    for n in range(1, 6):
+        send(france, f"SIGNON FRANCE@e2e1 pw-france\n{n} $", subject="held")
+        time.sleep(1.1)  # Postfix's Received: line counts seconds: each sheet its own
+    wait_until(lambda: [json.loads(line)["queue_name"] for line in run("postqueue", "-j").splitlines()]
+               == ["deferred"] * 5, "Postfix holding the five sheets", site.log)
+    judge = start_judge(site.work, settings, port)
+    run("postqueue", "-f")
+    wait_until(lambda: site.subjects(france).count("Re: held") == 5, "the answers to the five sheets", site.log)
+    send(france, "SIGNON FRANCE@e2e1 pw-france\nSTATUS", subject="status")
+    assert "your current sheet/orders:\n    5 $\n" in site.wait_for(france, "Re: status").get_content()
+    return judge
+
+
 def test_a_movement_phase_through_postfix_as_the_guide_sets_it_up(site: Site) -> None:
     port = free_port()
     printed = run("sh", SETUP, "--domain", DOMAIN, "--judge", f"127.0.0.1:{port}")  # the guide, step 2
@@ -216,10 +239,12 @@ def test_a_movement_phase_through_postfix_as_the_guide_sets_it_up(site: Site) ->
         for address in PLAYERS.values():  # everyone sent a sheet: the phase is processed at once
             results = site.wait_for(address, "e2e1 S1901M results")
         assert results["From"] == f"Payola Judge <judge@{DOMAIN}>"
-        assert re.fullmatch(rf"<judge\+b\d+@{re.escape(DOMAIN)}>", results["Return-Path"])  # VERP: names this mail
+        verp = rf"<judge\+b\d+-[0-9a-f]{{16}}@{re.escape(DOMAIN)}>"  # VERP, tagged
+        assert re.fullmatch(verp, results["Return-Path"])
         send(f"nobody@{PLAYERS_DOMAIN}", "HELP")  # the answer bounces: no such user at players.test
         report = site.wait_for(ADMIN, "Undeliverable mail").get_content()
         assert f'unknown user: "nobody@{PLAYERS_DOMAIN}"' in report
+        judge = outage(site, judge, settings, port)
     finally:
         judge.send_signal(signal.SIGTERM)
         output = judge.communicate(timeout=60)[0]

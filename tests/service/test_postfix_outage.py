@@ -1,7 +1,9 @@
 """After an outage: the judge was down over a deadline while Postfix held its mail.  At the restart
 the deadline waits ``settle_seconds`` for that mail; what Postfix accepted before the deadline
 (its ``Received:`` line says when) counts for the phase, what it accepted after goes to the next.
-And the judge tells systemd when it listens, so that the unit's ``postqueue -f`` comes after."""
+Postfix delivers what it held in the order of its queue files, not in the order it took it: a
+player's later sheet is kept all the same.  And the judge tells systemd when it listens, so
+that the unit's ``postqueue -f`` comes after."""
 
 from __future__ import annotations
 
@@ -68,6 +70,31 @@ def test_a_deadline_passed_during_an_outage_waits_for_the_mail_accepted_before_i
         with db.transaction() as session:
             sheets = session.execute(select(Submission.power, Submission.phase).order_by(Submission.id)).all()
         assert [tuple(sheet) for sheet in sheets] == [("FRANCE", "S1901M"), ("GERMANY", "F1901M")]
+    finally:
+        judge.stop()
+
+
+def test_24_1_sheets_held_during_an_outage_and_delivered_out_of_order_keep_the_last(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=3600,
+                        mta_hostname=MTA)
+    db = open_database(settings)
+    inject_confirming(db, settings, raw_mail(GM, "CREATE outage2 gm"), START)
+    for power, address in PLAYERS.items():
+        inject_confirming(db, settings, raw_mail(address, f"JOIN outage2 pw {power}"), START)
+    inject(db, settings, raw_mail(GM, "SIGNON MASTER@outage2 gm\nSTART"), START)
+    clock = Clock()
+    clock.now = START + timedelta(hours=2)  # the judge comes back; no deadline has passed
+    judge = Running(settings, clock)
+    try:
+        with smtplib.SMTP("127.0.0.1", judge.port, timeout=10) as client:  # Postfix delivers what it held
+            for n in (3, 5, 1, 4, 2):  # the five sheets France sent a minute apart, in queue-file order
+                client.sendmail(PLAYERS["FRANCE"], ["judge@localhost"],
+                                held_mail(PLAYERS["FRANCE"], f"SIGNON F@outage2 pw\n{n} : A PAR - BUR",
+                                          START + timedelta(hours=1, minutes=n)))
+        wait_until(lambda: maildir_subjects(settings).count("Re: sheet") == 5)
+        with db.transaction() as session:
+            sheets = list(session.scalars(select(Submission.text).order_by(Submission.id)))
+        assert sheets == ["3 : A PAR - BUR", "5 : A PAR - BUR"]  # the fifth stays, whatever came after it
     finally:
         judge.stop()
 

@@ -14,7 +14,7 @@ import pytest
 from alembic import command
 from sqlalchemy import select
 
-from judge.service import lifecycle
+from judge.service import host as lifecycle
 from judge.service.app import run_deadlines
 from judge.service.schedule import next_due
 from judge.service.sender import deliver_pending, transport_for

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from judge.games.payola.pages import gather, write_game
 from judge.store.models import Game, PhaseRow
-from judge.web.pages import gather, publish, refresh, write_game, write_index
+from judge.web.pages import publish, refresh, write_index
 from judge.web.public import GameFacts
 from tests.web.conftest import BLIND_SHEETS, PLAYERS, SHEETS, Played
 from tests.web.page import read_page

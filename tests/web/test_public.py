@@ -7,7 +7,7 @@ from datetime import datetime
 
 from judge.engine.map import load_map
 from judge.engine.position import Position
-from judge.web import public
+from judge.games.payola import public
 
 FACTS = public.GameFacts(
     name="g1", variant="standard", options=("EBAYOLA",), state="active", phase="S1901M",

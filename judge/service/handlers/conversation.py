@@ -1,19 +1,24 @@
 """One mail's conversation with the judge: its lines read in order, each command handled, one reply.
 
 Theory of operation.  The lines act in order.  ``SIGNON`` makes the following lines act for
-that power (or the game master) until the next ``SIGNON`` or ``SIGNOFF``; offer lines between
-them form one sheet that replaces the power's sheet for the phase as a whole, and orders in a
-retreat or adjustment phase (or for loyal units) likewise replace the power's earlier orders
-(``close_block``).  A refused sign-on undoes everything the mail did (a savepoint) and gets one
-short refusal.  Each handler is registered for its command type with who may use it
-(``handles``); the dispatcher checks that before calling it, so a handler never sees a caller
-it was not written for.  Every line is echoed in the reply with what became of it.
+that seat (or the game master) until the next ``SIGNON`` or ``SIGNOFF``.  The host's grammar
+reads its own commands (`judge.commands.parse`); a line it does not know is read when its turn
+comes by the kind of the game the lines are signed on to (`judge.games.GameKind.read`; outside
+any game, by the default kind's).  A seat's lines of its game's own kind form a *block*, acted
+on as a whole when the seat's lines end (``close_block``, the kind's): Payola's offer lines make
+one sheet that replaces the power's sheet for the phase, a Pirates' Proposal player's PLAN and
+VOTE lines one plan and one ballot.  Nothing is replaced when a mail accepted later than this
+one has set it already: the reply says why (``superseded``, ``set_aside``; the same for CLEAR,
+WAIT, ACCEPT and VOTE).  A refused sign-on undoes everything the mail did (a
+savepoint) and gets one short refusal.  Each handler is registered for its command type with
+who may use it (``handles``); the dispatcher checks that before calling it, so a handler never
+sees a caller it was not written for.  Every line is echoed in the reply with what became of it.
 
 What one mail can cost is bounded, so that no mail holds the write lock for long or turns into
 thousands of outgoing mails: lines read (``max_commands_per_mail``), commands that check or
 hash a password (each is a deliberately slow scrypt: ``max_password_checks_per_mail``), press
 blocks (``max_press_per_mail``), one each of the commands that render or draw a long answer
-(``ONCE_PER_MAIL``: HISTORY, SUMMARY, MAP, PREVIEW), the reply's size with its attachments
+(registered ``once``: HISTORY, SUMMARY, and a kind's such as MAP, PREVIEW), the reply's size with its attachments
 (``max_reply_bytes``: an answer that would go over is refused, `echo` and `attach`), and the
 mails it queues (``max_mails_per_mail``).  That budget counts the mails its commands queue
 (`send`) and the results of the phases its PROCESS and ROLLFORWARD process (one per played
@@ -40,17 +45,14 @@ from typing import Any, TypeVar
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
+from judge import games
 from judge.commands import parse as cmd
-from judge.engine.map import load_map
-from judge.engine.notation import NotationError, power_name
-from judge.engine.position import Position
 from judge.mail.inbound import InboundMail
 from judge.mail.outbound import Attachment
 from judge.mail.received import Source
 from judge.mail.redact import masker
-from judge.service import lifecycle
+from judge.service import host
 from judge.service.config import Settings
-from judge.service.handlers.submissions import status_lines, store_orders, store_sheet
 from judge.service.outbox import queue
 from judge.service.render import render
 from judge.store.models import Game, Player
@@ -79,14 +81,16 @@ class Refusal(Exception):
 
 @dataclass
 class Context:
-    """Who the lines act for: nobody, a power of a game, or a game's master (no power)."""
+    """Who the lines act for: nobody, a seat of a game (``power``: its name), or a game's master
+    (no seat)."""
 
     game: Game | None = None
     power: str | None = None
     player: Player | None = None
     registered: str | None = None  # the seat's address when it signed on: it hears of every change
-    sheet: list[tuple[int, str]] = field(default_factory=list)  # (echo index, text)
-    orders: list[tuple[int, str]] = field(default_factory=list)
+    # the seat's lines its game's kind acts on as a whole when they end, by the kind's own names:
+    # (echo index, text) of each ("sheet" and "orders" in Payola)
+    block: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     status_echoes: list[int] = field(default_factory=list)  # STATUS lines, answered when the block ends
 
     @property
@@ -95,31 +99,28 @@ class Context:
 
 
 ANYONE, SIGNED_ON, PLAYER, MASTER = "anyone", "signed on", "player", "master"
+LONG = 60  # lines: a longer answer is an attachment, not a body of thousands of lines
 Handler = Callable[["Conversation", str, Any], None]
 _HANDLERS: dict[type, tuple[Handler, str]] = {}
+_ONCE: set[type] = set()  # commands that render or draw a long answer: one of each is read in one mail
+_CLOSED: set[type] = set()  # what a game that has ended refuses
 _H = TypeVar("_H", bound=Handler)
 
 #: commands that verify or hash a password: each costs one scrypt
 PASSWORD_COMMANDS = (cmd.SignOn, cmd.Create, cmd.Join, cmd.SetPassword, cmd.Takeover, cmd.SetPrivate)
 
 
-#: commands that render or draw a long answer: one of each is read in one mail
-ONCE_PER_MAIL = (cmd.History, cmd.Summary, cmd.MapRequest, cmd.Preview)
-
-
-#: what a game that has ended refuses
-CLOSED_AFTER_THE_END = (cmd.OfferLine, cmd.OrderLine, cmd.Transfer, cmd.Accept, cmd.Clear, cmd.Resign, cmd.Start,
-                        cmd.Wait, cmd.NoWait, cmd.Vote, cmd.SetAbsence, cmd.DecideAbsence, cmd.Preview,
-                        cmd.Rollforward, cmd.SetOpening,
-                        cmd.SetDeadline, cmd.SetDuration, cmd.Process, cmd.Pause, cmd.Resume, cmd.Rollback,
-                        cmd.Dummy, cmd.Terminate)
-
-
-def handles(kind: type, who: str) -> Callable[[_H], _H]:
-    """Register a handler for a command type, usable by ``who`` (ANYONE, SIGNED_ON, PLAYER, MASTER)."""
+def handles(kind: type, who: str, *, once: bool = False, closed_after_the_end: bool = False) -> Callable[[_H], _H]:
+    """Register a handler for a command type (the host's, or a game kind's), usable by ``who``
+    (ANYONE, SIGNED_ON, PLAYER, MASTER); ``once``: read once per mail (a long answer);
+    ``closed_after_the_end``: refused in a game that has ended."""
 
     def register(handler: _H) -> _H:
         _HANDLERS[kind] = (handler, who)
+        if once:
+            _ONCE.add(kind)
+        if closed_after_the_end:
+            _CLOSED.add(kind)
         return handler
 
     return register
@@ -134,7 +135,8 @@ class Conversation:
     """Reads one mail's lines, acts on them inside the caller's transaction, and queues the reply."""
 
     def __init__(self, session: Session, settings: Settings, mail: InboundMail, now: datetime,
-                 envelope_from: str | None = None, source: Source | None = None, answer: bool = True) -> None:
+                 envelope_from: str | None = None, source: Source | None = None, answer: bool = True,
+                 accepted: datetime | None = None) -> None:
         self.session = session
         self.answer = answer  # False: applied, but its writer gets no reply (judge.service.handlers.mail)
         self.settings = settings
@@ -143,6 +145,9 @@ class Conversation:
         # where the mail came from (`judge.mail.received`); not known: its envelope sender, or From
         self.source = source or Source(None, mail.sender if envelope_from is None else envelope_from)
         self.now = now
+        # when the judge's mail server accepted the mail (`judge.service.handlers.mail.mail_time`):
+        # its place among the mail of one seat, whatever order it is delivered in (`superseded`)
+        self.accepted = accepted or now
         self.echoes: list[Echo] = []
         self.mask = masker(cmd.password_words(mail.lines))  # no echo repeats a password (judge.mail.redact)
         self.notes: list[str] = []
@@ -151,14 +156,14 @@ class Conversation:
         self.notices: dict[str, list[str]] = {}  # previous address -> changes it must hear of
         self.announcements: dict[int, list[str]] = {}  # game id -> what every player must hear of
         self.also_told: dict[int, set[str]] = {}  # game id -> addresses of players who just left it
-        self.positions: dict[tuple[int, str], Position | None] = {}
+        self.cache: dict[Any, Any] = {}  # what a game's kind reads once per mail (a phase's position)
         self._seats: dict[int, dict[str, Player]] = {}  # game id -> its seats, once it has started (`seats`)
         self.attachments: list[Attachment] = []  # sent with the reply (MAP), added by `attach`
         self.reply_bytes = 0  # the reply's answers and attachments so far (`echo`, `attach`)
         self.mails_sent = 0
         self.password_checks = 0
         self.presses = 0
-        self.once: set[type] = set()  # the ONCE_PER_MAIL commands read
+        self.once: set[type] = set()  # the commands read once per mail (`handles`) that it has read
         self.phase_changed: set[int] = set()  # the games whose phase this mail changed
         self.processed = False  # whether a PROCESS or ROLLFORWARD of this mail processed a phase
         self.touched: set[str] = set()  # the games this mail looked at
@@ -241,6 +246,35 @@ class Conversation:
         return (f"the answer ({size:,} bytes) would take this reply over the judge's limit of "
                 f"{self.settings.max_reply_bytes:,} bytes; ask for less, or in another mail")
 
+    def answer_long(self, text: str, filename: str, body: str, what: str, more: str = "") -> None:
+        """Answer the line ``text`` with ``body``: in the reply, or attached as ``filename`` if it
+        is longer than ``LONG`` lines (and if the reply has room)."""
+        lines = body.splitlines()
+        if len(lines) <= LONG:
+            self.echo(text, "info", more[2:], lines)
+            return
+        attachment = Attachment(filename, "text/plain", body.encode("utf-8"))
+        if self.attach([attachment]):
+            self.echo(text, "ok", f"{what} attached as {filename} ({len(lines)} lines){more}")
+        else:
+            self.echo(text, "error", self.too_big(len(attachment.data)))
+
+    def master_of(self, game: Game) -> bool:
+        """Whether the mail is signed on as the master of ``game`` (not of another game)."""
+        return self.context.is_master and self.context.game is not None and self.context.game.id == game.id
+
+    def reader_of(self, game: Game) -> str:
+        """Who an answer about ``game`` goes to, as `host.who_played` needs it: the game's master
+        (signed on as such, or answered at its address), one of its players (answered at a
+        player's address), or anyone else.  The answer goes to the mail's reply address, so a
+        forged From gains nothing."""
+        if self.master_of(game) or self.mail.reply_to == game.gm_address:
+            return "master"
+        signed_on = self.context.game is not None and self.context.game.id == game.id
+        if signed_on or self.mail.reply_to in {p.address for p in host.players(self.session, game)}:
+            return "player"
+        return "anyone"
+
     def send(self, *, to: str, subject: str, body: str, kind: str, game_id: int | None = None) -> bool:
         """Queue a mail a command causes, unless this mail has already caused ``max_mails_per_mail``."""
         if self.mails_sent >= self.settings.max_mails_per_mail:
@@ -265,10 +299,28 @@ class Conversation:
         assert game is not None
         headline = news[0].split(": ", 1)[0]
         subject = f"{game.name}: " + (headline if len(news) == 1 else f"{headline} (and more)")
-        played = {p.address for p in lifecycle.seats(self.session, game).values() if lifecycle.is_played(p)}
+        played = {p.address for p in host.seats(self.session, game).values() if host.is_played(p)}
         for address in sorted(a for a in played | self.also_told.get(game_id, set()) if a):
             queue(self.session, self.settings, to=address, subject=subject[:200], kind="announcement",
                   now=self.now, game_id=game.id, body=render("announcement", game=game, news=news))
+
+    def superseded(self, since: datetime | None, what: str) -> str | None:
+        """Why this mail may not set ``what`` (a power's sheet, orders, list or vote): a later
+        mail, accepted at ``since``, has set it already, and an older mail never replaces a
+        newer one, whatever order they are delivered in; None if it may (never set by mail, or
+        set by a mail accepted no later than this one: then the order of arrival decides)."""
+        if since is None or since <= self.accepted:
+            return None
+        return (f"not applied: this mail was accepted {self.accepted:%Y-%m-%d %H:%M:%S} UTC, and a later one, "
+                f"accepted {since:%Y-%m-%d %H:%M:%S} UTC, has already set {what} (mail held on its way may be "
+                "delivered out of order)")
+
+    def set_aside(self, block: Sequence[tuple[int, str]], why: str) -> None:
+        """Answer the lines of a block not applied as a whole (echo indexes and texts): each
+        ``ignored``, the last one saying ``why``."""
+        for index, _ in block:
+            self.echoes[index].outcome, self.echoes[index].message = "ignored", "not applied: see below"
+        self.echoes[block[-1][0]].message = why
 
     def tell_registered(self, change: str) -> None:
         """Note a change of the signed-on seat's registration for the address it had at sign-on,
@@ -281,6 +333,9 @@ class Conversation:
     def _line(self, line: cmd.Line) -> bool:
         """Handle one line; False when the rest of the mail must not be read."""
         command = line.command
+        if isinstance(command, cmd.GameLine):  # the signed-on game's kind reads it
+            game = self.context.game
+            command = (games.kind_of(game) if game is not None else games.kind_named(games.DEFAULT)).read(line.text)
         if isinstance(command, cmd.BadCommand):
             self.echo(line.text, "error", command.error)
             return True
@@ -290,7 +345,7 @@ class Conversation:
                 self.echo(line.text.split()[0], "error", f"at most {self.settings.max_password_checks_per_mail} "
                           "sign-ons and password commands are read in one mail; the rest of it was not read")
                 return False
-        if isinstance(command, ONCE_PER_MAIL):
+        if type(command) in _ONCE:
             if type(command) in self.once:
                 self.echo(line.text, "error", f"one {line.text.split()[0].upper()} per mail: send the others in "
                           "mails of their own")
@@ -306,13 +361,14 @@ class Conversation:
         game = self.context.game
         if who != ANYONE and game is None:
             self.echo(line.text, "error", "sign on first: SIGNON POWER@game password")
-        elif game is not None and game.state == "finished" and isinstance(command, CLOSED_AFTER_THE_END):
+        elif game is not None and game.state == "finished" and type(command) in _CLOSED:
             self.echo(line.text, "error", f"{game.name} has ended" + (f" ({game.winner.title()} won)"
                       if game.winner else "") + ": nothing more can be done in it")
         elif who == MASTER and not self.context.is_master:
             self.echo(line.text, "error", "only the game master, signed on as MASTER@game, can do this")
         elif who == PLAYER and self.context.is_master:
-            self.echo(line.text, "error", "that is a player's command; sign on as a power")
+            self.echo(line.text, "error", f"that is a player's command; sign on as a {games.kind_of(game).seat_word}"
+                      if game is not None else "that is a player's command")
         else:
             handler(self, line.text, command)
         return True
@@ -334,72 +390,49 @@ class Conversation:
             self.echo(text, "error", f"there is no game '{name}'")
         return game
 
-    def named_power(self, text: str, game: Game, word: str) -> str | None:
-        """The power ``word`` names in ``game``, or None after answering the line what is wrong."""
+    def named_seat(self, text: str, game: Game, word: str) -> str | None:
+        """The seat ``word`` names in ``game``, or None after answering the line what is wrong."""
         try:
-            return power_of(game, word)
+            return games.kind_of(game).seat(self.session, game, word)
         except ValueError as exc:
             self.echo(text, "error", str(exc))
             return None
 
-    def active_position(self) -> Position | None:
-        """The position of the signed-on game's current phase (read once per phase and mail)."""
-        game = self.context.game
-        assert game is not None
-        if game.state not in ("active", "paused") or game.phase is None:
-            return None
-        key = (game.id, game.phase)
-        if key not in self.positions:
-            row = lifecycle.current_phase(self.session, game)
-            self.positions[key] = lifecycle.position_of(row) if row else None
-        return self.positions[key]
-
     def seats(self, game: Game) -> dict[str, Player]:
-        """`lifecycle.seats` of ``game``, read once per mail once the game has started: from then
-        on its powers keep their player rows (a power changes hands by a change of its row, which
-        is the same object for the whole session), so the dict stays true."""
+        """`host.seats` of ``game``, read once per mail once the game has started: from then on
+        its seats keep their player rows (a seat changes hands by a change of its row, which is
+        the same object for the whole session), so the dict stays true."""
         if game.state == "forming":
-            return lifecycle.seats(self.session, game)
+            return host.seats(self.session, game)
         if game.id not in self._seats:
-            self._seats[game.id] = lifecycle.seats(self.session, game)
+            self._seats[game.id] = host.seats(self.session, game)
         return self._seats[game.id]
 
     def close_block(self) -> None:
-        """At the end of a power's lines: its offer sheet and orders replace the old ones as a whole."""
+        """At the end of a seat's lines: its game's kind acts on them as a whole (`Context.block`)
+        and answers its STATUS lines."""
         context = self.context
         if context.game is None or context.power is None:
             return
-        if context.sheet:
-            store_sheet(self, context)
-        if context.orders:
-            store_orders(self, context)
-        for index in context.status_echoes:
-            self.echoes[index].extra = status_lines(self)
-        context.sheet, context.orders, context.status_echoes = [], [], []
+        games.kind_of(context.game).close_block(self, context)
+        context.block, context.status_echoes = {}, []
 
     def _process_if_complete(self) -> None:
-        """A phase is processed as soon as every power that must act has done so (unless this
-        mail already changed the game's phase: once per mail; its deadline does it then)."""
+        """A phase is processed as soon as its kind says it is complete — in Payola, once every
+        power that must act has done so (unless this mail already changed the game's phase: once
+        per mail; its deadline does it then)."""
         game = self.context.game
         if game is None or game.id in self.phase_changed:
             return
         self.session.flush()
-        if game.state == "active" and game.phase and lifecycle.complete(self.session, game, self.active_position(),
-                                                                        self.seats(game)):
-            lifecycle.process_phase(self.session, game, self.settings, self.now, cause="all submitted")
+        game_kind = games.kind_of(game)
+        if game.state == "active" and game.phase and game_kind.complete(self.session, game, self):
+            game_kind.process(self.session, game, self.settings, self.now, cause="all submitted")
 
 
 def reply_subject(mail: InboundMail) -> str:
     subject = mail.subject.strip()
     return subject if subject.lower().startswith("re:") else f"Re: {subject or 'your mail to the judge'}"
-
-
-def power_of(game: Game, text: str) -> str:
-    """A power of the game's map from its name or initial (ValueError with a message if none)."""
-    try:
-        return power_name(load_map(game.variant), text)
-    except NotationError as exc:
-        raise ValueError(str(exc)) from None
 
 
 def masked(text: str, password: str) -> str:

@@ -12,6 +12,20 @@ was copied to, a list) could send their own mail under its id first and have the
 dropped, or reuse it later.  Mail applied before migration 0008 has no digest, so a copy of it
 is applied again.  Automatic mail is recorded and never answered.
 
+Order.  Mail is applied in the order the judge stores it, which is not always the order it was
+sent: the judge's MTA, holding mail while the judge was down, delivers it afterwards in the
+order of its queue files.  So a mail has a time, when it was accepted (`mail_time`: the
+``Received:`` line of the judge's MTA with ``mta_hostname``, else when the judge stored it), and
+what a seat sets that a later mail replaces (its offer sheet, orders, CLEAR, WAIT or NOWAIT,
+acceptance list, vote) keeps the time of the mail that set it: a mail older than that does not
+replace it, and its writer is told (`Conversation.superseded`).  Per seat, not per address: a
+sheet is the power's, whoever writes it.  Mails of the same second (an MTA's line counts
+seconds) keep their order of arrival.  The Date header is not used: it is the sender's clock,
+and one mail dated a day ahead would make every later mail of the seat look older.  What a
+later mail does not replace but adds to is done as it comes: a TRANSFER, press, RESIGN.  Two
+TRANSFERs delivered out of order move the same money, unless the balance covers only one:
+then the one that comes second is refused, saying so, and its writer may send it again.
+
 Mail loops.  A robot that ignores RFC 3834 answers every judge mail, and the judge would answer
 each answer: one forged mail would start a loop that never ends.  Mail that says it is
 automatic is never answered (`judge.mail.inbound`); for the rest, each address answered has
@@ -62,6 +76,7 @@ from sqlalchemy.orm import Session
 from judge.commands import parse as cmd
 from judge.mail.inbound import InboundMail, parse_mail
 from judge.mail.received import Source, client_address
+from judge.mail.received import accepted_at as mta_accepted_at
 from judge.mail.redact import masker, redact
 from judge.service import schedule  # noqa: F401  (its flush hook keeps each game's next_due)
 from judge.service.config import Settings
@@ -81,7 +96,7 @@ RETRIED = (OperationalError, IntegrityError)  # a busy or unreachable database, 
 ATTEMPTS = 3
 RUN = 32  # mails applied in one transaction at most (`apply_run`)
 HOUR, DAY = timedelta(hours=1), timedelta(days=1)
-NOT_COMMANDS = (cmd.OrderLine, cmd.OfferLine, cmd.BadCommand, cmd.Unread)  # what a mail with no command holds
+NOT_COMMANDS = (cmd.GameLine, cmd.BadCommand, cmd.Unread)  # what a mail with no command holds
 MAX_ENVELOPE = 320  # the column's length
 
 
@@ -99,6 +114,23 @@ def store(db: Database, mails: Sequence[tuple[bytes, str | None]], now: datetime
     with db.urgent() as connection:
         inserted = connection.scalars(insert(InboundRow).returning(InboundRow.id, sort_by_parameter_order=True), rows)
         return list(inserted)
+
+
+def mail_time(settings: Settings, raw: bytes, received_at: datetime) -> datetime:
+    """When a stored mail was accepted: by the judge's MTA (the topmost ``Received:`` line, by
+    ``settings.mta_hostname``) if that is earlier than ``received_at``, when the judge stored it;
+    else ``received_at``.  Never the mail's Date: that is the sender's clock (see the module's
+    header).  What orders a seat's mail (`Conversation.superseded`), however long it was held."""
+    if settings.mta_hostname is None:
+        return received_at
+    by_mta = mta_accepted_at(raw, settings.mta_hostname)
+    return received_at if by_mta is None else min(received_at, by_mta)
+
+
+def accepted_at(settings: Settings, raw: bytes, received_at: datetime) -> datetime:
+    """`mail_time`, though never more than ``max_lateness`` hours before ``received_at`` (a clock
+    that was wrong): what says which deadline a mail came in time for (`judge.service.app`)."""
+    return max(mail_time(settings, raw, received_at), received_at - timedelta(hours=settings.max_lateness))
 
 
 def bounded_sender(envelope_from: str | None) -> str | None:
@@ -209,6 +241,7 @@ class Claimed(NamedTuple):
     id: int
     raw: bytes
     envelope_from: str | None
+    received_at: datetime
 
 
 # The mail's own row is read and written with Core statements built once: it is claimed and
@@ -216,7 +249,8 @@ class Claimed(NamedTuple):
 # several times more for the same two statements.
 _INBOUND = cast(Table, InboundRow.__table__)
 _CLAIM = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"), _INBOUND.c.status == "new")
-          .values(status="applying").returning(_INBOUND.c.id, _INBOUND.c.raw, _INBOUND.c.envelope_from))
+          .values(status="applying").returning(_INBOUND.c.id, _INBOUND.c.raw, _INBOUND.c.envelope_from,
+                                               _INBOUND.c.received_at))
 _SETTLE = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"))
            .values(message_id=bindparam("seen_id"), processed_at=bindparam("at"), status=bindparam("settled"),
                    raw=bindparam("redacted"), digest=bindparam("seen_digest")))
@@ -270,7 +304,8 @@ def _status(session: Session, settings: Settings, mail: InboundMail, claimed: Cl
     answer, notes = _may_answer(session, settings, mail, now)
     envelope = claimed.envelope_from
     source = Source(client_address(claimed.raw, settings.mta_hostname), mail.sender if envelope is None else envelope)
-    conversation = Conversation(session, settings, mail, now, envelope, source, answer=answer)
+    conversation = Conversation(session, settings, mail, now, envelope, source, answer=answer,
+                                accepted=mail_time(settings, claimed.raw, claimed.received_at))
     conversation.notes.extend(notes)
     refusal = conversation.run()
     if refusal is not None:

@@ -1,9 +1,12 @@
-"""The game master's commands: START, SET DEADLINE, SET MOVEMENT/RETREAT/ADJUSTMENT/GRACE,
-PROCESS, PAUSE, RESUME, ROLLBACK, DUMMY, TERMINATE.
+"""The game master's commands in every game: START, SET DEADLINE, SET GRACE/REMINDER and the
+lengths of the game's phases, PROCESS, PAUSE, RESUME, ROLLBACK, DUMMY, TERMINATE, SET OPENING,
+APPROVE/DENY ABSENCE, SET LISTED/PRIVATE/OBSERVERS.  What starting, processing, rolling back
+and ending a game does is its kind's (`judge.games.GameKind`); a kind may add commands of its
+own (Payola's PREVIEW, ROLLFORWARD, REVEAL).
 
 Deadlines and durations are bounded (``MAX_DEADLINE_AHEAD``, and durations by the command
 parser), so that no setting can make the deadline arithmetic overflow.  What a game master may
-make the judge do is bounded too, as anyone may create a game (`_may_change_phase`): one
+make the judge do is bounded too, as anyone may create a game (`may_change_phase`): one
 PROCESS, ROLLBACK or ROLLFORWARD per game and mail, and one PROCESS or ROLLFORWARD per mail
 whatever the game (each processes a phase and draws its maps: a master of ten games would
 otherwise make one mail cost ten), ``max_phase_changes_per_hour`` of them an hour per game (the
@@ -13,38 +16,37 @@ count toward the mail's ``max_mails_per_mail``.
 
 from __future__ import annotations
 
-import secrets
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
+from judge import games
 from judge.commands import parse as cmd
-from judge.mail.outbound import Attachment
-from judge.service import lifecycle
+from judge.service import host
 from judge.service.handlers.conversation import MASTER, Conversation, handles, masked
 from judge.service.handlers.player import approve_absence
+from judge.service.host import GameError
 from judge.service.passwords import hash_password
 from judge.service.render import when
-from judge.store.models import Absence, Outbox
+from judge.store.models import Absence
 
 MAX_DEADLINE_AHEAD = timedelta(days=366)
 HOUR = timedelta(hours=1)
 
 
-@handles(cmd.Start, MASTER)
+@handles(cmd.Start, MASTER, closed_after_the_end=True)
 def start(talk: Conversation, text: str, _: cmd.Start) -> None:
     game = talk.context.game
     assert game is not None
     try:
-        lifecycle.start_game(talk.session, game, talk.settings, talk.now)
-    except lifecycle.GameError as exc:
+        games.kind_of(game).start(talk.session, game, talk.settings, talk.now)
+    except GameError as exc:
         talk.echo(text, "error", str(exc))
         return
     talk.echo(text, "ok", f"{game.name} has started: {game.phase}, deadline {when(game.deadline)}")
 
 
-@handles(cmd.SetDeadline, MASTER)
+@handles(cmd.SetDeadline, MASTER, closed_after_the_end=True)
 def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> None:
     game = talk.context.game
     assert game is not None
@@ -63,8 +65,10 @@ def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> Non
     talk.announce(f"the game master set the deadline of {game.phase} to {when(game.deadline)}")
 
 
-@handles(cmd.SetDuration, MASTER)
+@handles(cmd.SetDuration, MASTER, closed_after_the_end=True)
 def set_duration(talk: Conversation, text: str, command: cmd.SetDuration) -> None:
+    """``SET <setting> hours``: GRACE and REMINDER (the host's), or the length of a kind of phase
+    of the game (read by its kind's grammar: Payola's MOVEMENT, Pirates' Proposal's VOTING...)."""
     game = talk.context.game
     assert game is not None
     game.settings = {**game.settings, command.setting: command.hours}
@@ -73,24 +77,25 @@ def set_duration(talk: Conversation, text: str, command: cmd.SetDuration) -> Non
         talk.announce(_duration_news(command.setting, command.hours))
 
 
-@handles(cmd.Process, MASTER)
+@handles(cmd.Process, MASTER, closed_after_the_end=True)
 def process(talk: Conversation, text: str, _: cmd.Process) -> None:
     game = talk.context.game
     assert game is not None
-    results = _may_change_phase(talk, text, "PROCESS")
+    results = may_change_phase(talk, text, "PROCESS")
     if results is None:
         return
     try:
-        processed = lifecycle.process_phase(talk.session, game, talk.settings, talk.now, cause="master's PROCESS")
-    except lifecycle.GameError as exc:
+        processed = games.kind_of(game).process(talk.session, game, talk.settings, talk.now,
+                                                cause="master's PROCESS")
+    except GameError as exc:
         talk.echo(text, "error", str(exc))
         return
-    _changed_phase(talk, "PROCESS", results)
+    changed_phase(talk, "PROCESS", results)
     talk.echo(text, "ok", f"{processed.phase} processed" + (f"; now {processed.next_phase}"
                                                              if processed.next_phase else ""))
 
 
-def _may_change_phase(talk: Conversation, text: str, word: str) -> int | None:
+def may_change_phase(talk: Conversation, text: str, word: str) -> int | None:
     """How many mails the change ``word`` (PROCESS, ROLLBACK, ROLLFORWARD) of the signed-on
     game's phase will send, if it may go ahead; None after answering the line why not.
 
@@ -117,7 +122,7 @@ def _may_change_phase(talk: Conversation, text: str, word: str) -> int | None:
         return None
     if word == "ROLLBACK":
         return 0
-    results = lifecycle.results_mails(talk.session, game)
+    results = games.kind_of(game).results_mails(talk.session, game)
     budget = talk.settings.max_mails_per_mail
     if talk.mails_sent and talk.mails_sent + results > budget:
         talk.echo(text, "error", f"this mail has already caused {talk.mails_sent} mails and the results would be "
@@ -133,7 +138,7 @@ def _recent_changes(settings: dict[str, object], now: datetime) -> list[datetime
     return [moment for moment in moments if moment > now - HOUR]
 
 
-def _changed_phase(talk: Conversation, word: str, results: int) -> None:
+def changed_phase(talk: Conversation, word: str, results: int) -> None:
     """Count a phase change ``word`` that went ahead: for the mail (once per game, a processing
     once, its results in its budget) and for the game's hourly limit."""
     game = talk.context.game
@@ -145,7 +150,7 @@ def _changed_phase(talk: Conversation, word: str, results: int) -> None:
     game.settings = {**game.settings, "phase_changes": [*recent, talk.now.isoformat()]}
 
 
-@handles(cmd.Pause, MASTER)
+@handles(cmd.Pause, MASTER, closed_after_the_end=True)
 def pause(talk: Conversation, text: str, _: cmd.Pause) -> None:
     game = talk.context.game
     assert game is not None
@@ -157,7 +162,7 @@ def pause(talk: Conversation, text: str, _: cmd.Pause) -> None:
     talk.announce("the game master paused the game: no deadline fires until it is resumed")
 
 
-@handles(cmd.Resume, MASTER)
+@handles(cmd.Resume, MASTER, closed_after_the_end=True)
 def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
     game = talk.context.game
     assert game is not None
@@ -165,59 +170,60 @@ def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
         talk.echo(text, "error", "the game is not paused")
         return
     game.state = "active"
-    if game.deadline is not None and game.deadline < talk.now:
-        game.deadline = talk.now + lifecycle.phase_duration(game, game.phase or "M")
+    if game.deadline is not None and game.deadline < talk.now and game.phase is not None:
+        game.deadline = talk.now + host.phase_duration(game, game.phase)
     talk.echo(text, "ok", f"game resumed; deadline {when(game.deadline)}")
     talk.announce(f"the game master resumed the game: the deadline of {game.phase} is {when(game.deadline)}")
 
 
-@handles(cmd.Rollback, MASTER)
+@handles(cmd.Rollback, MASTER, closed_after_the_end=True)
 def rollback(talk: Conversation, text: str, _: cmd.Rollback) -> None:
     game = talk.context.game
     assert game is not None
-    if _may_change_phase(talk, text, "ROLLBACK") is None:
+    if may_change_phase(talk, text, "ROLLBACK") is None:
         return
     try:
-        phase = lifecycle.rollback(talk.session, game, talk.now)
-    except lifecycle.GameError as exc:
+        phase, restored = games.kind_of(game).rollback(talk.session, game, talk.now)
+    except GameError as exc:
         talk.echo(text, "error", str(exc))
         return
-    _changed_phase(talk, "ROLLBACK", 0)
+    changed_phase(talk, "ROLLBACK", 0)
     talk.echo(text, "ok", f"rolled back to {phase}; the game is paused: send RESUME (or PROCESS) to go on")
-    talk.announce(f"the game master rolled the game back to {phase}: the position, balances, offer sheets, "
-                  "orders and acceptance lists are as they were before it was processed. You may change your "
-                  "sheet or orders; the game is paused until the game master resumes it")
+    talk.announce(f"the game master rolled the game back to {phase}: {restored}; the game is paused until the "
+                  "game master resumes it")
 
 
-@handles(cmd.Dummy, MASTER)
+@handles(cmd.Dummy, MASTER, closed_after_the_end=True)
 def dummy(talk: Conversation, text: str, command: cmd.Dummy) -> None:
     game = talk.context.game
     assert game is not None
-    power = talk.named_power(text, game, command.power)
+    power = talk.named_seat(text, game, command.power)
     if power is None:
         return
-    player = lifecycle.seats(talk.session, game).get(power)
+    kind = games.kind_of(game)
+    title, word = kind.seat_title(power), kind.seat_word
+    player = host.seats(talk.session, game).get(power)
     if player is None:
-        talk.echo(text, "error", "powers are assigned when the game starts")
+        talk.echo(text, "error", f"{word}s are assigned when the game starts")
         return
     if player.dummy:
-        talk.echo(text, "error", f"{power.title()} is already a dummy power")
+        talk.echo(text, "error", f"{title} is already a dummy {word}")
         return
     player.dummy = True
-    lifecycle.record(game, f"{power.title()} made a dummy by the game master")
-    talk.echo(text, "ok", f"{power.title()} is now a dummy power")
-    talk.announce(f"the game master made {power.title()} a dummy power: its player no longer plays it",
+    host.record(game, f"{title} made a dummy by the game master")
+    talk.echo(text, "ok", f"{title} is now a dummy {word}")
+    talk.announce(f"the game master made {title} a dummy {word}: its player no longer plays it",
                   also=player.address)
 
 
-@handles(cmd.Terminate, MASTER)
+@handles(cmd.Terminate, MASTER, closed_after_the_end=True)
 def terminate(talk: Conversation, text: str, _: cmd.Terminate) -> None:
     game = talk.context.game
     assert game is not None
     if game.state == "finished":
         talk.echo(text, "error", "the game has already ended")
         return
-    lifecycle.finish_game(talk.session, game, talk.settings, talk.now, "the game master ended the game")
+    games.kind_of(game).terminate(talk.session, game, talk.settings, talk.now, "the game master ended the game")
     talk.echo(text, "ok", "game ended; everything is published to all players")
 
 
@@ -227,73 +233,6 @@ def _duration_news(setting: str, hours: float) -> str:
     if setting == "reminder":
         return f"the game master set reminders to go out {hours:g} hours before each deadline"
     return f"the game master set {setting} phases to last {hours:g} hours, from the next such phase on"
-
-
-@handles(cmd.Preview, MASTER)
-def preview(talk: Conversation, text: str, _: cmd.Preview) -> None:
-    """The chart the phase would have if processed now, without processing it (a savepoint is
-    rolled back: nothing is kept, no mail goes out)."""
-    game = talk.context.game
-    assert game is not None
-    if game.state not in ("active", "paused"):
-        talk.echo(text, "error", "the game is not running")
-        return
-    phase = game.phase
-    mark = talk.session.scalar(select(func.max(Outbox.id))) or 0
-    savepoint = talk.session.begin_nested()
-    try:  # without maps: only the chart is kept
-        lifecycle.process_phase(talk.session, game, replace(talk.settings, maps=False), talk.now,
-                                cause="master's PREVIEW")  # rolled back
-        talk.session.flush()
-        chart = talk.session.scalar(select(Outbox.body).where(Outbox.id > mark, Outbox.kind == "chart")) or ""
-    finally:
-        savepoint.rollback()
-    preview = Attachment(f"{game.name}-{phase}-preview.txt", "text/plain", chart.encode("utf-8"))
-    if not talk.attach([preview]):
-        talk.echo(text, "error", talk.too_big(len(preview.data)))
-        return
-    talk.echo(text, "ok", f"the chart {phase} would have if processed now is attached; nothing was processed")
-
-
-@handles(cmd.Rollforward, MASTER)
-def rollforward(talk: Conversation, text: str, _: cmd.Rollforward) -> None:
-    game = talk.context.game
-    assert game is not None
-    results = _may_change_phase(talk, text, "ROLLFORWARD")
-    if results is None:
-        return
-    try:
-        processed = lifecycle.rollforward(talk.session, game, talk.settings, talk.now)
-    except lifecycle.GameError as exc:
-        talk.echo(text, "error", str(exc))
-        return
-    _changed_phase(talk, "ROLLFORWARD", results)
-    talk.echo(text, "ok", f"{processed.phase} processed again with its sheets as they were at the ROLLBACK")
-    talk.announce(f"the game master undid the rollback: {processed.phase} was processed again with the sheets, "
-                  "orders and lists it had")
-
-
-@handles(cmd.Reveal, MASTER)
-def reveal(talk: Conversation, text: str, command: cmd.Reveal) -> None:
-    """Publish every secret of the game while it goes on; a second mail with the code confirms."""
-    game = talk.context.game
-    assert game is not None
-    code = game.settings.get("reveal_code")
-    if command.code is None or code is None:
-        code = secrets.token_hex(3)
-        game.settings = {**game.settings, "reveal_code": code}
-        talk.echo(text, "ok", "REVEAL mails every offer sheet, acceptance list, chart and treasury of the game to "
-                  f"every player now, and cannot be undone: to confirm, send REVEAL {code}")
-        return
-    if command.code != code:
-        talk.echo(text, "error", "that is not the code of the last REVEAL: send REVEAL again for a new one")
-        return
-    game.settings = {key: value for key, value in game.settings.items() if key != "reveal_code"}
-    game.settings = {**game.settings, "revealed": True}
-    lifecycle.record(game, "the game master revealed every secret")
-    lifecycle.publish_secrets(talk.session, game, talk.settings, talk.now, f"{game.name}: every secret revealed",
-                              "has had its secrets revealed by the game master; the game goes on")
-    talk.echo(text, "ok", "every sheet, list, chart and treasury was mailed to every player")
 
 
 @handles(cmd.SetFlag, MASTER)
@@ -320,40 +259,42 @@ def set_private(talk: Conversation, text: str, command: cmd.SetPrivate) -> None:
         talk.echo(masked(text, command.key), "ok", "players must JOIN with KEY and this key")
 
 
-@handles(cmd.SetOpening, MASTER)
+@handles(cmd.SetOpening, MASTER, closed_after_the_end=True)
 def set_opening(talk: Conversation, text: str, command: cmd.SetOpening) -> None:
     game = talk.context.game
     assert game is not None
-    power = talk.named_power(text, game, command.power)
+    power = talk.named_seat(text, game, command.power)
     if power is None:
         return
-    if lifecycle.is_played(lifecycle.seats(talk.session, game).get(power)):
-        talk.echo(text, "error", f"{power.title()} has a player")
+    title = games.kind_of(game).seat_title(power)
+    if host.is_played(host.seats(talk.session, game).get(power)):
+        talk.echo(text, "error", f"{title} has a player")
         return
     game.settings = {**game.settings, "open": sorted({*game.settings.get("open", []), power})}
-    talk.echo(text, "ok", f"{power.title()} may be taken over: TAKEOVER {power}@{game.name} password")
-    talk.announce(f"{power.title()} is open for a new player: TAKEOVER {power}@{game.name} password")
+    talk.echo(text, "ok", f"{title} may be taken over: TAKEOVER {power}@{game.name} password")
+    talk.announce(f"{title} is open for a new player: TAKEOVER {power}@{game.name} password")
 
 
-@handles(cmd.DecideAbsence, MASTER)
+@handles(cmd.DecideAbsence, MASTER, closed_after_the_end=True)
 def decide_absence(talk: Conversation, text: str, command: cmd.DecideAbsence) -> None:
     game = talk.context.game
     assert game is not None
-    power = talk.named_power(text, game, command.power)
+    power = talk.named_seat(text, game, command.power)
     if power is None:
         return
+    title = games.kind_of(game).seat_title(power)
     absence = talk.session.scalar(select(Absence).where(Absence.game_id == game.id, Absence.power == power,
                                                         Absence.status == "pending").order_by(Absence.id.desc()))
     if absence is None:
-        talk.echo(text, "error", f"{power.title()} has asked for no absence")
+        talk.echo(text, "error", f"{title} has asked for no absence")
         return
     if command.approve:
         approve_absence(talk, absence)
-        talk.echo(text, "ok", f"absence of {power.title()} from {absence.start} to {absence.end} approved")
+        talk.echo(text, "ok", f"absence of {title} from {absence.start} to {absence.end} approved")
     else:
         absence.status = "denied"
-        player = lifecycle.seats(talk.session, game).get(power)
+        player = host.seats(talk.session, game).get(power)
         if player is not None and player.address:
             talk.send(to=player.address, subject=f"{game.name}: absence denied", kind="notice", game_id=game.id,
                       body=f"The game master denied your absence from {absence.start} to {absence.end}.\n")
-        talk.echo(text, "ok", f"absence of {power.title()} denied; {power.title()} is told")
+        talk.echo(text, "ok", f"absence of {title} denied; {title} is told")

@@ -1,5 +1,6 @@
-"""A signed-on power's commands: offers and orders, ACCEPT, TRANSFER, STATUS, CLEAR, PRESS,
-RESIGN, VOTE; and SET PASSWORD / SET ADDRESS, which the game master may use too.
+"""A signed-on seat's commands in every game: STATUS (its game's kind answers it), PRESS, RESIGN,
+SET ABSENCE; and SET PASSWORD / SET ADDRESS, which the game master may use too.  A game's own
+commands (Payola's offers and orders, Pirates' Proposal's plans and votes) are its kind's.
 
 A change of password or address is always told to the address registered before it, whoever
 sent the mail and wherever its replies go, so that nobody can take a seat over silently; a new
@@ -10,13 +11,10 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from judge import games
 from judge.commands import parse as cmd
-from judge.engine.map import load_map
-from judge.engine.orders import PhaseKind
 from judge.mail.inbound import usable_address
-from judge.payola.acceptance import AcceptanceError, parse_acceptance
-from judge.payola.treasury import TreasuryError, forfeit, may_transfer, transfer
-from judge.service import lifecycle, maps
+from judge.service import host
 from judge.service.handlers import consent
 from judge.service.handlers.conversation import (
     PLAYER,
@@ -25,101 +23,33 @@ from judge.service.handlers.conversation import (
     Conversation,
     handles,
     masked,
-    power_of,
 )
 from judge.service.passwords import hash_password
 from judge.service.render import render, when
-from judge.store.models import Absence, Confirmation, Game, LedgerRow, Submission
+from judge.store.models import Absence, Confirmation, Game
 
 
-@handles(cmd.OfferLine, PLAYER)
-def offer_line(talk: Conversation, text: str, _: cmd.OfferLine) -> None:
-    position = talk.active_position()
-    if position is None or position.phase.kind is not PhaseKind.MOVEMENT:
-        talk.echo(text, "error", "offers are only taken in a movement phase of a running game")
-        return
-    talk.context.sheet.append((talk.echo(text, "ok"), text))
-
-
-@handles(cmd.OrderLine, PLAYER)
-def order_line(talk: Conversation, text: str, _: cmd.OrderLine) -> None:
-    position = talk.active_position()
+@handles(cmd.Status, SIGNED_ON)
+def status(talk: Conversation, text: str, _: cmd.Status) -> None:
+    """A seat's STATUS is filled in by its game's kind when the seat's lines end
+    (`judge.games.GameKind.close_block`), so that it shows what the same mail sends, whether it
+    comes before or after it.  The game master's is the kind's to give, if it gives one."""
     game = talk.context.game
     assert game is not None
-    if position is None:
-        talk.echo(text, "error", "unknown command (the game is not running)")
-        return
-    if position.phase.kind is PhaseKind.MOVEMENT and not lifecycle.options_of(game).loyal_units:
-        talk.echo(text, "error", "unknown command (in a movement phase units are bribed, not ordered)")
-        return
-    talk.context.orders.append((talk.echo(text, "ok"), text))
-
-
-@handles(cmd.Accept, PLAYER)
-def accept(talk: Conversation, text: str, command: cmd.Accept) -> None:
-    game, player = talk.context.game, talk.context.player
-    assert game is not None and player is not None
-    try:
-        listed = parse_acceptance(command.text, load_map(game.variant).letters)
-    except AcceptanceError as exc:
-        talk.echo(text, "error", str(exc))
-        return
-    player.acceptance = str(listed)
-    talk.echo(text, "ok", f"acceptance list is now {listed}")
-
-
-@handles(cmd.Transfer, PLAYER)
-def transfer_money(talk: Conversation, text: str, command: cmd.Transfer) -> None:
-    """Rule 2.3.  The balance is read inside the transaction that holds the game's row, so two
-    transfers sent at once can never spend the same money twice."""
-    game, power = talk.context.game, talk.context.power
-    assert game is not None and power is not None
-    try:
-        receiver = power_of(game, command.to)
-        row = lifecycle.current_phase(talk.session, game)
-        allowed = row is None or may_transfer(lifecycle.position_of(row), power)  # Void: no donations
-        _, entries = transfer(lifecycle.balances(talk.session, game), power, receiver, command.amount, allowed)
-    except (ValueError, TreasuryError) as exc:
-        talk.echo(text, "error", str(exc))
-        return
-    for entry in entries:
-        talk.session.add(LedgerRow(game_id=game.id, power=entry.power, amount=entry.amount, kind="transfer",
-                                   note=entry.note, phase=game.phase, created_at=talk.now))
-    talk.session.flush()
-    balance = lifecycle.balances(talk.session, game)
-    talk.echo(text, "ok", f"{command.amount} AgP sent to {receiver.title()}; your balance is {balance[power]} AgP")
-    player = lifecycle.seats(talk.session, game).get(receiver)
-    if lifecycle.is_played(player):
-        assert player is not None and player.address is not None
-        talk.send(to=player.address, subject=f"{game.name} transfer received", kind="transfer", game_id=game.id,
-                  body=render("transfer", game=game, sender=power, amount=command.amount, balance=balance[receiver]))
-
-
-@handles(cmd.Status, PLAYER)
-def status(talk: Conversation, text: str, _: cmd.Status) -> None:
-    """Filled in when the power's lines end (``submissions.status_lines``), so that it shows the
-    sheet or orders the same mail sends, whether they come before or after it."""
-    talk.context.status_echoes.append(talk.echo(text, "info"))
-
-
-@handles(cmd.Clear, PLAYER)
-def clear(talk: Conversation, text: str, _: cmd.Clear) -> None:
-    game, power = talk.context.game, talk.context.power
-    assert game is not None and power is not None
-    if game.phase is None:
-        talk.echo(text, "error", "the game has not started")
-        return
-    talk.context.sheet, talk.context.orders = [], []
-    for kind in ("sheet", "orders"):
-        talk.session.add(Submission(game_id=game.id, phase=game.phase, power=power, kind=kind, text="",
-                                    parsed={}, created_at=talk.now))
-    talk.echo(text, "ok", "your sheet and orders for this phase are cleared")
+    kind = games.kind_of(game)
+    if not talk.context.is_master:
+        talk.context.status_echoes.append(talk.echo(text, "info"))
+    elif (lines := kind.master_status(talk)) is not None:
+        talk.echo(text, "info", "", lines)
+    else:
+        talk.echo(text, "error", f"that is a player's command; sign on as a {kind.seat_word}")
 
 
 @handles(cmd.Press, SIGNED_ON)
 def press(talk: Conversation, text: str, command: cmd.Press) -> None:
-    """Press to some powers (by name or initial), to the game master (``M``), or to everyone;
-    the game master's press to everyone is a broadcast.  Each copy says who else received it."""
+    """Press to some seats (named as the game's kind reads them: powers by name or initial,
+    players by name), to the game master (``M``), or to everyone; the game master's press to
+    everyone is a broadcast.  Each copy says who else received it."""
     game, power = talk.context.game, talk.context.power
     assert game is not None
     talk.presses += 1
@@ -127,16 +57,15 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
         talk.echo(text, "error", f"not sent: at most {talk.settings.max_press_per_mail} press messages are sent "
                   "from one mail")
         return
-    seat = lifecycle.seats(talk.session, game)
+    kind = games.kind_of(game)
+    seat = host.seats(talk.session, game)
     targets: dict[str, str] = {}  # address -> who it is, in the order named
-    if command.to == ("ALL",):
-        names = [p for p in load_map(game.variant).powers if p != power]
-    else:
-        try:
-            names = list(dict.fromkeys(t if t == "MASTER" else power_of(game, t) for t in command.to))
-        except ValueError as exc:
-            talk.echo(text, "error", str(exc))
-            return
+    try:
+        to = command.to or kind.press_to(talk.session, game, command.words)
+    except ValueError as exc:
+        talk.echo(text, "error", str(exc))
+        return
+    names = [p for p in kind.seat_order(talk.session, game) if p != power] if to == ("ALL",) else list(to)
     skipped = []
     for name in names:
         if name == "MASTER":
@@ -144,13 +73,13 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
                 targets.setdefault(game.gm_address, "the game master")
             continue
         player = seat.get(name)
-        if name != power and lifecycle.is_played(player):
+        if name != power and host.is_played(player):
             assert player is not None and player.address is not None
-            targets.setdefault(player.address, name.title())
+            targets.setdefault(player.address, kind.seat_title(name))
         else:
-            skipped.append(name.title())
-    sender = power.title() if power else "the game master"
-    everyone = command.to == ("ALL",)
+            skipped.append(kind.seat_title(name))
+    sender = kind.seat_title(power) if power else "the game master"
+    everyone = to == ("ALL",)
     sent, held = [], []
     for address, who in targets.items():
         others = [w for a, w in targets.items() if a != address]
@@ -167,50 +96,6 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
         message += (f"; not sent to {', '.join(held)}: one mail may cause at most "
                     f"{talk.settings.max_mails_per_mail} mails")
     talk.echo(text, "error" if held or not sent else "ok", message)
-
-
-@handles(cmd.MapRequest, SIGNED_ON)
-def map_request(talk: Conversation, text: str, _: cmd.MapRequest) -> None:
-    """MAP: the current board; in a Tin Cup game a player's shows only what its power sees."""
-    game, power = talk.context.game, talk.context.power
-    assert game is not None
-    position = talk.active_position()
-    if position is None:
-        talk.echo(text, "error", "the game is not running: there is no board to draw")
-        return
-    counted, seen = None, ""
-    if lifecycle.options_of(game).blind and power is not None:
-        position = lifecycle.sight_now(talk.session, game, power).after
-        counted, seen = (power,), f" as {power.title()} sees it"
-    if not (pictures := maps.position_map(game.name, position, counted=counted)):
-        talk.echo(text, "error", "the map could not be drawn; the board is in STATUS")
-    elif talk.attach(pictures):
-        talk.echo(text, "ok", f"the map of {position.phase}{seen} is attached")
-    else:
-        talk.echo(text, "error", talk.too_big(sum(len(picture.data) for picture in pictures)))
-
-
-@handles(cmd.Wait, PLAYER)
-def wait(talk: Conversation, text: str, _: cmd.Wait) -> None:
-    """DPjudge's WAIT: the phase is processed at its deadline, not when the last power submits."""
-    _set_wait(talk, text, "WAIT", "the phase will wait for its deadline even if every power has submitted "
-              "(NOWAIT to withdraw)")
-
-
-@handles(cmd.NoWait, PLAYER)
-def no_wait(talk: Conversation, text: str, _: cmd.NoWait) -> None:
-    _set_wait(talk, text, "", "WAIT withdrawn: the phase is processed as soon as every power has submitted")
-
-
-def _set_wait(talk: Conversation, text: str, flag: str, done: str) -> None:
-    game, power = talk.context.game, talk.context.power
-    assert game is not None and power is not None
-    if game.phase is None or game.state not in ("active", "paused"):
-        talk.echo(text, "error", "the game is not running")
-        return
-    talk.session.add(Submission(game_id=game.id, phase=game.phase, power=power, kind="wait", text=flag, parsed={},
-                                created_at=talk.now))
-    talk.echo(text, "ok", done)
 
 
 @handles(cmd.SetPassword, SIGNED_ON)
@@ -255,9 +140,9 @@ def _address_confirmed(talk: Conversation, request: Confirmation, text: str) -> 
     game = consent.game_of(talk, request)
     assert game is not None
     who, previous = request.details["who"], request.details["previous"]
-    player = lifecycle.seats(talk.session, game).get(who)
+    player = host.seats(talk.session, game).get(who)
     current = game.gm_address if who == "MASTER" else (
-        player.address if player is not None and lifecycle.is_played(player) else None)
+        player.address if player is not None and host.is_played(player) else None)
     if current != previous or game.state == "finished":
         talk.echo(text, "error", f"the seat's address has changed since {request.address} was asked: nothing done")
         return
@@ -274,7 +159,7 @@ def _move(talk: Conversation, game: Game, who: str, address: str) -> None:
         previous: str | None = game.gm_address
         game.gm_address = address
     else:
-        player = lifecycle.seats(talk.session, game)[who]
+        player = host.seats(talk.session, game)[who]
         previous, player.address = player.address, address
     if previous and previous != address:
         talk.notices.setdefault(previous, []).append(f"the address of {seat} was changed to {address}")
@@ -282,70 +167,24 @@ def _move(talk: Conversation, game: Game, who: str, address: str) -> None:
 
 def _seat_name(context: Context) -> str:
     assert context.game is not None
-    who = "the game master" if context.is_master else (context.power or "").title()
+    who = "the game master" if context.is_master else games.kind_of(context.game).seat_title(context.power or "")
     return f"{who} in {context.game.name}"
 
 
-@handles(cmd.Resign, PLAYER)
+@handles(cmd.Resign, PLAYER, closed_after_the_end=True)
 def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
     game, power, player = talk.context.game, talk.context.power, talk.context.player
     assert game is not None and power is not None and player is not None
+    kind = games.kind_of(game)
     player.resigned = True
-    note = "you have resigned; your power is now a dummy"
-    row = lifecycle.current_phase(talk.session, game)
-    if row is not None:
-        position = lifecycle.position_of(row)
-        if not position.centers_of(power):
-            for entry in forfeit(lifecycle.balances(talk.session, game), power)[1]:
-                talk.session.add(LedgerRow(game_id=game.id, power=power, amount=entry.amount, kind="forfeit",
-                                           note=entry.note, phase=game.phase, created_at=talk.now))
-            note += " and, being eliminated, its treasury is forfeited (rule 2.4)"
-    lifecycle.record(game, f"the player of {power.title()} resigned")
-    talk.announce(f"the player of {power.title()} resigned: it is now a dummy power")
+    note = f"you have resigned; your {kind.seat_word} is now a dummy" + kind.resigned(talk, game, power)
+    host.record(game, f"the player of {kind.seat_title(power)} resigned")
+    talk.announce(f"the player of {kind.seat_title(power)} resigned: it is now a dummy {kind.seat_word}")
     talk.context = Context()
     talk.echo(text, "ok", note)
 
 
-@handles(cmd.Vote, PLAYER)
-def vote(talk: Conversation, text: str, command: cmd.Vote) -> None:
-    """A secret vote for a draw including all survivors, or to concede to one power; the game
-    ends when every voter (played, not eliminated) votes the same way, for a draw or for a
-    concession to one of them (`lifecycle.settle_votes`).  In a Tin Cup game a concession to any
-    power of the map is taken alike, since refusing one to an eliminated or unplayed power would
-    tell what the board does not show; it ends the game only if that power is a voter.  Under
-    SHOW_VOTES the number voting for a draw is told with the next results, not at once."""
-    game, power, player = talk.context.game, talk.context.power, talk.context.player
-    assert game is not None and power is not None and player is not None
-    if game.state not in ("active", "paused"):
-        talk.echo(text, "error", "the game is not running")
-        return
-    if power not in lifecycle.voters(talk.session, game):
-        talk.echo(text, "error", "an eliminated power does not vote")
-        return
-    if command.choice == "DRAW" and not lifecycle.rules_of(game).draws:
-        talk.echo(text, "error", f"{game.name} allows no draws (NO_DRAW)")
-        return
-    if command.choice == "CONCEDE":
-        try:
-            to = power_of(game, command.power or "")
-        except ValueError as exc:
-            talk.echo(text, "error", str(exc))
-            return
-        if not lifecycle.options_of(game).blind and to not in lifecycle.voters(talk.session, game):
-            talk.echo(text, "error", f"{to.title()} has no player or no supply center: it cannot be conceded to")
-            return
-        player.vote, said = f"CONCEDE:{to}", f"to concede the game to {to.title()}"
-    else:
-        player.vote = command.choice if command.choice == "DRAW" else None
-        said = "for a draw including all survivors" if player.vote else "withdrawn (no vote)"
-    talk.echo(text, "ok", f"your vote, kept secret: {said}")
-    talk.session.flush()
-    result = lifecycle.settle_votes(talk.session, game, talk.settings, talk.now)
-    if result:
-        talk.echo("", "info", "", [f"every surviving power voted the same way: {result}; the game has ended"])
-
-
-@handles(cmd.SetAbsence, PLAYER)
+@handles(cmd.SetAbsence, PLAYER, closed_after_the_end=True)
 def set_absence(talk: Conversation, text: str, command: cmd.SetAbsence) -> None:
     """An absence: approved at once within the game's ABSENCE_DAYS a year, else by the game
     master; once approved, no deadline of the game falls inside it."""
@@ -363,14 +202,15 @@ def set_absence(talk: Conversation, text: str, command: cmd.SetAbsence) -> None:
         Absence.start >= command.start.replace(month=1, day=1))))
     absence = Absence(game_id=game.id, power=power, start=command.start, end=command.end, created_at=talk.now)
     talk.session.add(absence)
-    if taken + days <= lifecycle.rules_of(game).absence_days:
+    if taken + days <= host.rules_of(game).absence_days:
         approve_absence(talk, absence)
         talk.echo(text, "ok", f"absence approved ({days} day(s); {taken + days} of the game's "
-                  f"{lifecycle.rules_of(game).absence_days} a year)")
+                  f"{host.rules_of(game).absence_days} a year)")
     else:
         absence.status = "pending"
-        talk.send(to=game.gm_address, subject=f"{game.name}: absence asked by {power.title()}", kind="notice",
-                  game_id=game.id, body=f"{power.title()} asks to be absent from {command.start} to {command.end} "
+        title = games.kind_of(game).seat_title(power)
+        talk.send(to=game.gm_address, subject=f"{game.name}: absence asked by {title}", kind="notice",
+                  game_id=game.id, body=f"{title} asks to be absent from {command.start} to {command.end} "
                   f"({days} day(s)).\nAPPROVE ABSENCE {power} or DENY ABSENCE {power}, signed on as the master.\n")
         talk.echo(text, "ok", "absence asked for: the game master decides (you will be told)")
 
@@ -381,12 +221,13 @@ def approve_absence(talk: Conversation, absence: Absence) -> None:
     assert game is not None
     absence.status = "approved"
     talk.session.flush()
+    title = games.kind_of(game).seat_title(absence.power)
     if game.deadline is not None:
-        moved = lifecycle.shift_for_absences(talk.session, game, game.deadline)
+        moved = host.shift_for_absences(talk.session, game, game.deadline)
         if moved != game.deadline:
             game.deadline = moved
-            talk.announce(f"{absence.power.title()} is absent from {absence.start} to {absence.end}: the deadline "
+            talk.announce(f"{title} is absent from {absence.start} to {absence.end}: the deadline "
                           f"of {game.phase} moves to {when(moved)}")
             return
-    talk.announce(f"{absence.power.title()} will be absent from {absence.start} to {absence.end}: no deadline "
+    talk.announce(f"{title} will be absent from {absence.start} to {absence.end}: no deadline "
                   "falls in those days")

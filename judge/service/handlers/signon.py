@@ -26,22 +26,24 @@ nobody.  The seat's registered address is told of the failures at the fifth, ten
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from sqlalchemy import and_, bindparam, case, delete, func, or_, select
 from sqlalchemy.orm import Session
 
+from judge import games
 from judge.commands import parse as cmd
 from judge.mail.received import Source
-from judge.service import lifecycle, views
+from judge.service import host
 from judge.service.config import Settings
 from judge.service.handlers import consent
-from judge.service.handlers.conversation import ANYONE, Context, Conversation, Refusal, handles, masked, power_of
+from judge.service.handlers.conversation import ANYONE, Context, Conversation, Refusal, handles, masked
 from judge.service.outbox import queue
 from judge.service.passwords import hash_password, verify_password
 from judge.service.render import render
-from judge.store.models import Confirmation, Game, Player, Signon, SignonFailure
+from judge.store.models import Confirmation, Game, Signon, SignonFailure
 
 FREE_FAILURES = 5
 NETWORK_FREE_FAILURES = 20
@@ -56,7 +58,7 @@ def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
     source = talk.source
     if game is None:
         raise Refusal(until=failures(talk.session, None, None, source, talk.now).blocked_until(talk.now, seat=False))
-    who = "MASTER" if command.who == "MASTER" else _power_or_none(game, command.who)
+    who = "MASTER" if command.who == "MASTER" else _seat_or_none(talk, game, command.who)
     player = talk.seats(game).get(who) if who and who != "MASTER" else None
     owner = game.gm_address if who == "MASTER" else player.address if player else None
     found = failures(talk.session, game.id, who, source, talk.now)
@@ -73,12 +75,14 @@ def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
         if player is None or not verify_password(command.password, player.password):
             raise Refusal(game.name, who)
         assert who is not None
-        if not lifecycle.is_played(player):
-            raise Refusal(game.name, who, gone=f"{who.title()} in {game.name} is no longer yours: "
-                          + ("you resigned it" if player.resigned else "the game master made it a dummy power"))
+        kind = games.kind_of(game)
+        if not host.is_played(player):
+            raise Refusal(game.name, who, gone=f"{kind.seat_title(who)} in {game.name} is no longer yours: "
+                          + ("you resigned it" if player.resigned
+                             else f"the game master made it a dummy {kind.seat_word}"))
         registered = player.address or ""
         talk.context = Context(game=game, power=who, player=player, registered=registered)
-        done = f"signed on as {who.title()} in {game.name}"
+        done = f"signed on as {kind.seat_title(who)} in {game.name}"
     if found.own:  # a success clears the source's own failures on the seat
         talk.session.execute(delete(SignonFailure).where(SignonFailure.game_id == game.id, SignonFailure.who == who,
                                                          SignonFailure.source == source.key))
@@ -95,9 +99,9 @@ def remember(talk: Conversation, game: Game, who: str) -> None:
                             at=talk.now))
 
 
-def _power_or_none(game: Game, text: str) -> str | None:
+def _seat_or_none(talk: Conversation, game: Game, text: str) -> str | None:
     try:
-        return power_of(game, text)
+        return games.kind_of(game).seat(talk.session, game, text)
     except ValueError:
         return None
 
@@ -181,10 +185,11 @@ def record_failure(session: Session, settings: Settings, refusal: Refusal, sourc
     if refusal.who in ("MASTER", KEY):
         address: str | None = game.gm_address
     else:
-        player = lifecycle.seats(session, game).get(refusal.who)
+        player = host.seats(session, game).get(refusal.who)
         address = player.address if player else None
     if address:
-        what = "JOINs with a wrong key" if refusal.who == KEY else f"sign-ons as {refusal.who.title()}"
+        seat = refusal.who.title() if refusal.who == "MASTER" else games.kind_of(game).seat_title(refusal.who)
+        what = "JOINs with a wrong key" if refusal.who == KEY else f"sign-ons as {seat}"
         sources = sorted({f"{key} (From: {sender})" for key, sender in rows})
         queue(session, settings, to=address, subject=f"{game.name}: failed {what}", kind="notice", now=now,
               game_id=game.id, body=render("signon_failures", game=game, what=what, count=count, sources=sources))
@@ -192,15 +197,16 @@ def record_failure(session: Session, settings: Settings, refusal: Refusal, sourc
 
 @handles(cmd.Takeover, ANYONE)
 def takeover(talk: Conversation, text: str, command: cmd.Takeover) -> None:
-    """DPjudge's TAKEOVER: a new player claims a vacant power that is open for it, with its
-    treasury, acceptance list and units, and gets a briefing of the position.  The address
+    """DPjudge's TAKEOVER: a new player claims a vacant seat that is open for it, with what the seat
+    had (a power's treasury, acceptance list and units; a Pirates' Proposal player's name, gold and
+    garnets), and gets a briefing from the game's kind of what the seat knows now.  The address
     that will play must have confirmed it (`consent`); the game master is told where the
     takeover came from (`_tell_master`)."""
     shown = masked(text, command.password)
     game = talk.named_game(shown, command.game)
     if game is None:
         return
-    power = talk.named_power(shown, game, command.who)
+    power = talk.named_seat(shown, game, command.who)
     if power is None:
         return
     address = talk.mail.reply_to
@@ -212,10 +218,11 @@ def takeover(talk: Conversation, text: str, command: cmd.Takeover) -> None:
     if consent.needed(talk, address):  # the game master hears where the TAKEOVER came from, not the CONFIRM
         consent.ask(talk, shown, address, "takeover", game,
                     {"power": power, "password": password, "source": source.key, "network": source.network,
-                     "from": str(source)}, f"TAKEOVER {power}@{game.name}", f"to play {power.title()} in that game")
+                     "from": str(source)}, f"TAKEOVER {power}@{game.name}",
+                    f"to play {games.kind_of(game).seat_title(power)} in that game")
         return
     _take_over(talk, shown, game, power, address, password, (source.key, source.network, str(source)))
-    player = lifecycle.seats(talk.session, game)[power]
+    player = host.seats(talk.session, game)[power]
     talk.context = Context(game=game, power=power, player=player, registered=address)
 
 
@@ -233,15 +240,16 @@ def _take_over_confirmed(talk: Conversation, request: Confirmation, text: str) -
 
 
 def _cannot_take_over(talk: Conversation, game: Game, power: str, address: str) -> str | None:
-    player = lifecycle.seats(talk.session, game).get(power)
+    kind = games.kind_of(game)
+    player = host.seats(talk.session, game).get(power)
     if game.state not in ("active", "paused") or player is None:
-        return "powers can be taken over only in a running game"
-    if lifecycle.is_played(player):
-        return f"{power.title()} has a player"
-    if not lifecycle.is_open(game, power):
-        return f"{power.title()} is not open for takeover: ask the game master (SET OPENING)"
-    if any(p.address == address for p in lifecycle.seats(talk.session, game).values() if lifecycle.is_played(p)):
-        return "you already play a power in this game"
+        return f"{kind.seat_word}s can be taken over only in a running game"
+    if host.is_played(player):
+        return f"{kind.seat_title(power)} has a player"
+    if not host.is_open(game, power):
+        return f"{kind.seat_title(power)} is not open for takeover: ask the game master (SET OPENING)"
+    if any(p.address == address for p in host.seats(talk.session, game).values() if host.is_played(p)):
+        return f"you already play a {kind.seat_word} in this game"
     return None
 
 
@@ -249,63 +257,47 @@ def _take_over(talk: Conversation, shown: str, game: Game, power: str, address: 
                source: tuple[str, str | None, str]) -> None:
     """Give ``power`` to ``address``, answering the line ``shown``; ``source`` is where the
     TAKEOVER came from (`Source`: its key, its network, and as the game master is told it)."""
-    player = lifecycle.seats(talk.session, game)[power]
+    kind = games.kind_of(game)
+    title = kind.seat_title(power)
+    player = host.seats(talk.session, game)[power]
     player.address, player.password = address, password
     player.dummy = player.resigned = False
     player.vote = None
     player.joined_at = talk.now
     game.settings = {**game.settings, "open": [p for p in game.settings.get("open", []) if p != power]}
-    lifecycle.record(game, f"{power.title()} taken over by a new player")
-    talk.echo(shown, "ok", f"you now play {power.title()} in {game.name} (SIGNON {power}@{game.name} password); "
+    host.record(game, f"{title} taken over by a new player")
+    talk.echo(shown, "ok", f"you now play {title} in {game.name} (SIGNON {power}@{game.name} password); "
               "a briefing follows")
-    _brief(talk, game, power, player, address)
+    kind.brief(talk, game, power, player, address)
     key, network, told = source
     _tell_master(talk, game, power, address, key, network, told)
     if not talk.session.scalar(select(Signon.id).where(Signon.game_id == game.id, Signon.who == power,
                                                        Signon.source == key)):
         talk.session.add(Signon(game_id=game.id, who=power, source=key, network=network, at=talk.now))
-    who = "" if lifecycle.rules_of(game).anonymous else f" ({address})"
-    talk.announce(f"{power.title()} has a new player{who}", game=game)
+    who = "" if host.rules_of(game).anonymous else f" ({address})"
+    talk.announce(f"{title} has a new player{who}", game=game)
 
 
 def _tell_master(talk: Conversation, game: Game, power: str, address: str, key: str, network: str | None,
                  told: str) -> None:
     """Tell the game master who took ``power`` over and from where, and whether that source (or
-    its network) has signed on as another power of the game: one player holding two powers."""
+    its network) has signed on as another seat of the game: one player holding two seats."""
+    title = games.kind_of(game).seat_title
     seen = list(talk.session.execute(select(Signon.who, Signon.source).where(
         Signon.game_id == game.id, Signon.who != power, or_(Signon.source == key, Signon.network == network))))
     same = {who for who, source in seen if source == key}
     near = {who for who, source in seen if source != key} - same
-    lines = [f"{power.title()} in {game.name} was taken over by {address}.",
+    lines = [f"{title(power)} in {game.name} was taken over by {address}.",
              f"The TAKEOVER came from {told}."]
     if same:
-        lines.append(f"WARNING: that source has signed on as {_seats(same)} in this game: one player may now "
+        lines.append(f"WARNING: that source has signed on as {_seats(same, title)} in this game: one player may now "
                      "hold two seats.")
     if near:
-        lines.append(f"Its network (IP address) has signed on as {_seats(near)}: a shared mail provider, or the "
+        lines.append(f"Its network (IP address) has signed on as {_seats(near, title)}: a shared mail provider, or the "
                      "same player.")
-    queue(talk.session, talk.settings, to=game.gm_address, subject=f"{game.name}: {power.title()} taken over",
+    queue(talk.session, talk.settings, to=game.gm_address, subject=f"{game.name}: {title(power)} taken over",
           kind="notice", now=talk.now, game_id=game.id, body="\n".join(lines) + "\n")
 
 
-def _seats(seats: set[str]) -> str:
-    return ", ".join("the game master" if who == "MASTER" else who.title() for who in sorted(seats))
-
-
-def _brief(talk: Conversation, game: Game, power: str, player: Player, address: str) -> None:
-    """What the new player of a power needs: the board, its treasury and acceptance list, and its
-    last statement (rule 5.7) — nothing of the other powers' secrets."""
-    row = lifecycle.current_phase(talk.session, game)
-    assert row is not None
-    last = next((r for r in reversed(lifecycle.processed_phases(talk.session, game))
-                 if r.result and r.result.get("determination")), None)
-    statement = last.result["determination"]["powers"].get(power) if last and last.result else None
-    if lifecycle.options_of(game).blind:
-        board = views.board(lifecycle.sight_now(talk.session, game, power, row).after, power)
-    else:
-        board = views.board(lifecycle.position_of(row))
-    body = render("briefing", game=game, power=power, board=board,
-                  balance=lifecycle.balances(talk.session, game)[power], acceptance=player.acceptance,
-                  statement=statement, last=last.name if last else None)
-    queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {power.title()}",
-          kind="notice", now=talk.now, game_id=game.id, body=body)
+def _seats(seats: set[str], title: Callable[[str], str]) -> str:
+    return ", ".join("the game master" if who == "MASTER" else title(who) for who in sorted(seats))

@@ -3,7 +3,9 @@ STATUS shows once they are.
 
 Offer lines in one mail form one sheet: if any line is bad, none is applied and the previous
 sheet stays (rule 3: a sheet is read as a whole).  Orders in a retreat or adjustment phase, or
-for loyal units, are stored the same way.
+for loyal units, are stored the same way.  Each keeps when its mail was accepted, and a mail
+accepted before the one that sent the sheet in force stores nothing (`set_by_mail_at`,
+`Conversation.superseded`): delivered out of order, an older sheet never replaces a newer one.
 
 In a Tin Cup game (rule 6.3) an answer never tells what the power cannot see.  In every phase,
 an order for a unit in a province out of its sight (never one of its own: its units are all in
@@ -16,15 +18,17 @@ sight, where the truth is visible anyway.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from judge.engine.legal import adjustment_count, check_order, retreat_options
 from judge.engine.orders import Build, Disband, Order, OrderSyntaxError, PhaseKind, Remove, Retreat, Waive, parse_order
 from judge.engine.position import Position
+from judge.games.payola import lifecycle, views
+from judge.games.payola.lifecycle import free_home_centers
 from judge.payola.blind import in_the_dark
 from judge.payola.offers import Offer, OfferKind, parse_sheet
-from judge.service import lifecycle, views
-from judge.service.lifecycle import free_home_centers
+from judge.service import host
 from judge.service.render import render, when
 from judge.store.models import Submission
 
@@ -32,19 +36,36 @@ if TYPE_CHECKING:
     from judge.service.handlers.conversation import Context, Conversation
 
 
+def active_position(talk: Conversation) -> Position | None:
+    """The position of the signed-on game's current phase (read once per phase and mail)."""
+    game = talk.context.game
+    assert game is not None
+    if game.state not in ("active", "paused") or game.phase is None:
+        return None
+    key = ("position", game.id, game.phase)
+    if key not in talk.cache:
+        row = host.current_phase(talk.session, game)
+        talk.cache[key] = lifecycle.position_of(row) if row else None
+    position: Position | None = talk.cache[key]
+    return position
+
+
 def store_sheet(talk: Conversation, context: Context) -> None:
     game, power = context.game, context.power
     assert game is not None and power is not None
-    position = talk.active_position()
+    position = active_position(talk)
     assert position is not None
+    if why := talk.superseded(set_by_mail_at(talk, str(position.phase), power, "sheet"), "your offer sheet"):
+        talk.set_aside(context.block["sheet"], why)
+        return
     seat = talk.seats(game)
-    dummies = {p for p in position.game_map.powers if not lifecycle.is_played(seat.get(p))}
-    text = "\n".join(t for _, t in context.sheet)
+    dummies = {p for p in position.game_map.powers if not host.is_played(seat.get(p))}
+    text = "\n".join(t for _, t in context.block["sheet"])
     options = lifecycle.options_of(game)
     seen = _seen(talk, power) if options.blind else None
     sheet, errors = parse_sheet(text, position, power, options, dummies, seen=seen)
     if errors:
-        for number, (index, _) in enumerate(context.sheet, 1):
+        for number, (index, _) in enumerate(context.block["sheet"], 1):
             found = [e for e in errors if e.line == number]
             if found:
                 talk.echoes[index].outcome, talk.echoes[index].message = "error", found[0].error
@@ -54,11 +75,11 @@ def store_sheet(talk: Conversation, context: Context) -> None:
         return
     talk.session.add(Submission(game_id=game.id, phase=str(position.phase), power=power, kind="sheet", text=text,
                                 parsed={"offers": len(sheet.offers), "savings": sheet.savings},
-                                created_at=talk.now))
+                                created_at=talk.now, accepted_at=talk.accepted))
     read = {offer.line: describe(offer) for offer in sheet.offers} | dict.fromkeys(sheet.unseen, UNSEEN)
-    for number, (index, line) in enumerate(context.sheet, 1):
+    for number, (index, line) in enumerate(context.block["sheet"], 1):
         talk.echoes[index].message = read.get(number) or _savings_or_comment(line)
-    last = talk.echoes[context.sheet[-1][0]]
+    last = talk.echoes[context.block["sheet"][-1][0]]
     count = len(sheet.offers) + len(sheet.ignored)  # a line set aside counts as one kept: rule 6.3
     last.extra.append(f"offer sheet accepted: {count} offer(s), savings {sheet.savings} AgP; "
                       "it replaces any earlier sheet for this phase")
@@ -72,14 +93,17 @@ def store_sheet(talk: Conversation, context: Context) -> None:
 def store_orders(talk: Conversation, context: Context) -> None:
     game, power = context.game, context.power
     assert game is not None and power is not None
-    position = talk.active_position()
+    position = active_position(talk)
     assert position is not None
+    if why := talk.superseded(set_by_mail_at(talk, str(position.phase), power, "orders"), "your orders"):
+        talk.set_aside(context.block["orders"], why)
+        return
     blind = lifecycle.options_of(game).blind
     view = lifecycle.sight_now(talk.session, game, power).view if blind else None
     bad = False
     checked: list[tuple[int, Order]] = []
     kept: list[tuple[int, str]] = []
-    for index, text in context.orders:
+    for index, text in context.block["orders"]:
         try:
             order = parse_order(text, position.game_map, position.phase.kind)
         except OrderSyntaxError as exc:
@@ -105,20 +129,28 @@ def store_orders(talk: Conversation, context: Context) -> None:
         talk.echoes[index].outcome, talk.echoes[index].message = "error", error
         bad = True
     if not bad:
-        talk.echoes[context.orders[-1][0]].extra.extend(f"WARNING: {w}" for w in warnings)
+        talk.echoes[context.block["orders"][-1][0]].extra.extend(f"WARNING: {w}" for w in warnings)
     if bad:
-        for index, _ in context.orders:
+        for index, _ in context.block["orders"]:
             if talk.echoes[index].outcome == "ok":
                 talk.echoes[index].outcome = "ignored"
                 talk.echoes[index].message = "not applied: some orders have errors, your previous orders stay"
         return
     if not kept:
-        talk.echoes[context.orders[-1][0]].extra.append("no order was kept: your previous orders stay")
+        talk.echoes[context.block["orders"][-1][0]].extra.append("no order was kept: your previous orders stay")
         return
     text = "\n".join(t for _, t in kept)
     talk.session.add(Submission(game_id=game.id, phase=str(position.phase), power=power, kind="orders", text=text,
                                 parsed={"orders": [talk.echoes[i].message for i, _ in kept]},
-                                created_at=talk.now))
+                                created_at=talk.now, accepted_at=talk.accepted))
+
+
+def set_by_mail_at(talk: Conversation, phase: str, power: str, *kinds: str) -> datetime | None:
+    """When the judge's mail server accepted the latest mail that set the power's sheet (orders,
+    WAIT: ``kinds``) in force for the phase; None if no mail did (`Conversation.superseded`)."""
+    assert talk.context.game is not None
+    latest = [host.latest_submission(talk.session, talk.context.game, phase, power, kind) for kind in kinds]
+    return max((row.accepted_at for row in latest if row is not None and row.accepted_at is not None), default=None)
 
 
 def check_together(position: Position, power: str, orders: list[tuple[int, Order]]) -> tuple[dict[int, str], list[str]]:
@@ -172,8 +204,8 @@ def status_lines(talk: Conversation) -> list[str]:
     game, power = talk.context.game, talk.context.power
     assert game is not None and power is not None
     balance = lifecycle.balances(talk.session, game)[power]
-    sheet = lifecycle.latest_submission(talk.session, game, game.phase or "", power, "sheet")
-    orders = lifecycle.latest_submission(talk.session, game, game.phase or "", power, "orders")
+    sheet = host.latest_submission(talk.session, game, game.phase or "", power, "sheet")
+    orders = host.latest_submission(talk.session, game, game.phase or "", power, "orders")
     player = talk.context.player
     lines = [f"game {game.name}, {game.state}, phase {game.phase or '-'}, deadline {when(game.deadline)}",
              f"your balance: {balance} AgP",
@@ -181,11 +213,11 @@ def status_lines(talk: Conversation) -> list[str]:
     current = sheet.text if sheet and sheet.text else (orders.text if orders and orders.text else "")
     lines.append("your current sheet/orders:" if current else "no sheet or orders yet for this phase")
     lines.extend(f"  {line}" for line in current.splitlines())
-    position = talk.active_position()
+    position = active_position(talk)
     if position is not None:
         board = views.board(_seen(talk, power), power) if lifecycle.options_of(game).blind else views.board(position)
         lines.append("")
-        lines.extend(render("status_board", board=board).splitlines())
+        lines.extend(render("payola/status_board", board=board).splitlines())
     return lines
 
 

@@ -1,4 +1,6 @@
-"""The life of a game: forming → active (⇄ paused) → finished, and the processing of phases.
+"""The life of a Payola game: its start, the processing of its phases, draws and concessions,
+rolling back and forward, and the end-of-game publication.  The host keeps what every game has
+(state, seats, deadlines and the clock: `judge.service.host`); this is Payola's part of it.
 
 Theory of operation.  A game's truth is in the store: the current phase row holds the
 position the phase starts from; balances are sums of ledger rows; the submissions of the
@@ -23,9 +25,8 @@ from __future__ import annotations
 
 import logging
 import random
-import zlib
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, select
@@ -33,11 +34,19 @@ from sqlalchemy.orm import Session
 
 from judge.engine.legal import adjustment_count
 from judge.engine.map import GameMap, load_map
-from judge.engine.notation import position_from_data, position_to_data, result_to_data, results_from_data
+from judge.engine.notation import (
+    NotationError,
+    position_from_data,
+    position_to_data,
+    power_name,
+    result_to_data,
+    results_from_data,
+)
 from judge.engine.orders import Order, OrderSyntaxError, PhaseKind, parse_order
 from judge.engine.phases import PhaseResult, adjudicate
 from judge.engine.position import Position
 from judge.engine.results import OrderResult
+from judge.games.payola import maps, views
 from judge.mail.outbound import Attachment
 from judge.payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
 from judge.payola.blind import Sight, witness
@@ -46,94 +55,72 @@ from judge.payola.notation import determination_to_data, statement_to_data
 from judge.payola.offers import OfferSheet, PhaseReader, parse_sheet
 from judge.payola.options import Options, parse_options
 from judge.payola.treasury import income_due, pay_income, void_start, zerosum_start, zerosum_year_end
-from judge.service import maps, views
-from judge.service.config import DEFAULT_DURATIONS, Settings
+from judge.service.config import Settings
+from judge.service.host import (
+    GAME_FLAGS,
+    GameError,
+    current_phase,
+    is_played,
+    latest_submissions,
+    latest_texts,
+    observers,
+    phase_duration,
+    phase_seed,
+    players,
+    processed_phases,
+    record,
+    seats,
+    shift_for_absences,
+    split_options,
+    who_played,
+)
 from judge.service.logs import log_on_commit
 from judge.service.outbox import queue
 from judge.service.render import render
-from judge.store.models import Absence, Game, LedgerRow, Observer, PhaseRow, Player, Submission
+from judge.store.models import Game, LedgerRow, PhaseRow, Player, Submission
 from judge.web.public import page_url
 
 log = logging.getLogger("judge")
-
-class GameError(ValueError):
-    """A request the game's state does not allow; the message is for the user."""
-
-
-# -- reading the state ----------------------------------------------------------------------------
-
 
 def game_map(game: Game) -> GameMap:
     return load_map(game.variant)
 
 
+def power_of(game: Game, text: str) -> str:
+    """A power of the game's map from its name or initial (ValueError with a message if none)."""
+    try:
+        return power_name(game_map(game), text)
+    except NotationError as exc:
+        raise ValueError(str(exc)) from None
+
+
+PAYOLA_FLAGS = ("NO_DRAW", "SHOW_VOTES")
+"""Flags of a Payola game at CREATE beside the host's (`judge.service.host.GAME_FLAGS`): no draw
+votes; everyone told how many vote for a draw (never who)."""
+
+
+def own_flags(game: Game) -> list[str]:
+    """The flags and ``ABSENCE_DAYS`` the game was created with, the host's and Payola's."""
+    return split_options(game.options, (*PAYOLA_FLAGS, *GAME_FLAGS))[0]
+
+
 def options_of(game: Game) -> Options:
-    """The game's Payola options (rule 6); its service options are in `rules_of`."""
-    return parse_options(split_options(game.options)[1])
+    """The game's Payola options (rule 6); its service options are in `judge.service.host.rules_of`."""
+    return parse_options(split_options(game.options, (*PAYOLA_FLAGS, *GAME_FLAGS))[1])
 
 
-GAME_FLAGS = ("NO_DRAW", "SHOW_VOTES", "NO_OBSERVERS", "ANONYMOUS", "OPEN_TAKEOVER")
-MAX_ABSENCE_DAYS = 60
+def draws_allowed(game: Game) -> bool:
+    """Whether the game takes draw votes (not NO_DRAW)."""
+    return "NO_DRAW" not in own_flags(game)
 
 
-@dataclass(frozen=True)
-class Rules:
-    """How a game is run, beside the Payola rules: options given at CREATE, some of which the
-    game master may switch later (kept in ``game.settings``)."""
-
-    draws: bool = True  # NO_DRAW: no draw votes
-    show_votes: bool = False  # SHOW_VOTES: everyone is told how many vote for a draw (never who)
-    observers: bool = True  # NO_OBSERVERS, or SET OBSERVERS OFF
-    anonymous: bool = False  # ANONYMOUS: who plays what is told only at the end
-    open_takeover: bool = False  # OPEN_TAKEOVER: any vacant power may be taken over without SET OPENING
-    absence_days: int = 0  # ABSENCE_DAYS=N: days of absence a year approved without the game master
-    listed: bool = True  # SET UNLISTED hides the game from LIST
+def shows_votes(game: Game) -> bool:
+    """SHOW_VOTES: how many vote for a draw is told with the results (never who)."""
+    return "SHOW_VOTES" in own_flags(game)
 
 
-def split_options(words: list[str]) -> tuple[list[str], list[str]]:
-    """CREATE's option words: the game service's own (``GAME_FLAGS``, ``ABSENCE_DAYS=N``), and the
-    Payola ones.  A bad ``ABSENCE_DAYS`` is an error (ValueError with a message)."""
-    own, payola = [], []
-    for word in (w.strip().upper() for w in words):
-        if word in GAME_FLAGS:
-            own.append(word)
-        elif word.startswith("ABSENCE_DAYS="):
-            days = word.partition("=")[2]
-            if not days.isdigit() or int(days) > MAX_ABSENCE_DAYS:
-                raise ValueError(f"ABSENCE_DAYS takes a number of days up to {MAX_ABSENCE_DAYS}")
-            own.append(word)
-        elif word:
-            payola.append(word)
-    return own, payola
-
-
-def rules_of(game: Game) -> Rules:
-    own = split_options(game.options)[0]
-    days = next((int(w.partition("=")[2]) for w in own if w.startswith("ABSENCE_DAYS=")), 0)
-    return Rules(draws="NO_DRAW" not in own, show_votes="SHOW_VOTES" in own,
-                 observers=bool(game.settings.get("observers", "NO_OBSERVERS" not in own)),
-                 anonymous="ANONYMOUS" in own, open_takeover="OPEN_TAKEOVER" in own, absence_days=days,
-                 listed=not game.settings.get("unlisted", False))
-
-
-# The game's reads that every applied mail makes, built once: building and keying a statement
-# cost more than running it.
-_CURRENT_PHASE = select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id"), PhaseRow.name == bindparam("phase"))
 _BALANCES = (select(LedgerRow.power, func.sum(LedgerRow.amount)).where(LedgerRow.game_id == bindparam("game_id"))
              .group_by(LedgerRow.power))
-_PLAYERS = select(Player).where(Player.game_id == bindparam("game_id")).order_by(Player.id)
-_NEWEST = (select(func.max(Submission.id))
-           .where(Submission.game_id == bindparam("game_id"), Submission.phase == bindparam("phase"))
-           .group_by(Submission.power, Submission.kind))  # a later submission replaces an earlier one
-_LATEST_SUBMISSIONS = select(Submission).where(Submission.id.in_(_NEWEST))
-_LATEST_TEXTS = select(Submission.power, Submission.kind, Submission.text).where(Submission.id.in_(_NEWEST))
-
-
-def current_phase(session: Session, game: Game) -> PhaseRow | None:
-    if game.phase is None:
-        return None
-    row: PhaseRow | None = session.scalar(_CURRENT_PHASE, {"game_id": game.id, "phase": game.phase})
-    return row
 
 
 def position_of(row: PhaseRow) -> Position:
@@ -172,54 +159,12 @@ def balances(session: Session, game: Game) -> dict[str, int]:
     return found
 
 
-def players(session: Session, game: Game) -> list[Player]:
-    return list(session.scalars(_PLAYERS, {"game_id": game.id}))
-
-
-def seats(session: Session, game: Game) -> dict[str, Player]:
-    """The player row of each assigned power."""
-    return {p.power: p for p in players(session, game) if p.power}
-
-
-def all_phases(session: Session, game: Game) -> list[PhaseRow]:
-    return list(session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id).order_by(PhaseRow.id)))
-
-
-def processed_phases(session: Session, game: Game) -> list[PhaseRow]:
-    return [row for row in all_phases(session, game) if row.status == "processed"]
-
-
-def processed_names(session: Session, game: Game) -> list[tuple[int, str]]:
-    """The id and name of each processed phase, in order, without reading the phases."""
-    rows = session.execute(select(PhaseRow.id, PhaseRow.name).where(PhaseRow.game_id == game.id,
-                                                                    PhaseRow.status == "processed")
-                           .order_by(PhaseRow.id))
-    return [(row_id, name) for row_id, name in rows]
-
-
-def phases_by_id(session: Session, ids: list[int]) -> list[PhaseRow]:
-    """The phase rows of ``ids``, in order."""
-    return list(session.scalars(select(PhaseRow).where(PhaseRow.id.in_(ids)).order_by(PhaseRow.id))) if ids else []
-
-
 def spring_positions(session: Session, game: Game) -> list[tuple[str, dict[str, Any]]]:
     """The name and starting position of each Spring movement phase, in order (what SUMMARY
     counts centers from), without reading the phases' results."""
     rows = session.execute(select(PhaseRow.name, PhaseRow.position).where(
         PhaseRow.game_id == game.id, PhaseRow.name.like("S%M")).order_by(PhaseRow.id))
     return [(name, position) for name, position in rows]
-
-
-def is_open(game: Game, power: str) -> bool:
-    """Whether a vacant power may be taken over: by the game's option, or once the master opened it."""
-    return rules_of(game).open_takeover or power in game.settings.get("open", [])
-
-
-def observers(session: Session, game: Game) -> list[str]:
-    """The addresses that receive the game's public results (OBSERVE), if the game allows them."""
-    if not rules_of(game).observers:
-        return []
-    return list(session.scalars(select(Observer.address).where(Observer.game_id == game.id).order_by(Observer.id)))
 
 
 def results_mails(session: Session, game: Game) -> int:
@@ -229,25 +174,6 @@ def results_mails(session: Session, game: Game) -> int:
         observers(session, game)) + 1
 
 
-def record(game: Game, what: str) -> None:
-    """Keep an event of the game's story for SUMMARY (replacements, resignations, the result)."""
-    game.settings = {**game.settings, "events": [*game.settings.get("events", []), f"{game.phase or '-'}: {what}"]}
-
-
-def is_played(player: Player | None) -> bool:
-    return player is not None and not player.dummy and not player.resigned and player.address is not None
-
-
-def latest_submission(session: Session, game: Game, phase: str, power: str, kind: str) -> Submission | None:
-    return session.scalar(
-        select(Submission)
-        .where(Submission.game_id == game.id, Submission.phase == phase, Submission.power == power,
-               Submission.kind == kind)
-        .order_by(Submission.id.desc())
-        .limit(1)
-    )
-
-
 def acceptance_of(player: Player | None, letters: dict[str, str]) -> AcceptanceList | None:
     if player is None or not player.acceptance:
         return None
@@ -255,15 +181,6 @@ def acceptance_of(player: Player | None, letters: dict[str, str]) -> AcceptanceL
         return parse_acceptance(player.acceptance, letters)
     except AcceptanceError:
         return None
-
-
-def duration(game: Game, kind: str) -> float:
-    return float(game.settings.get(kind, DEFAULT_DURATIONS[kind]))
-
-
-def phase_duration(game: Game, phase: str) -> timedelta:
-    """How long a phase such as ``S1901M`` lasts in this game (its movement/retreat/adjustment setting)."""
-    return timedelta(hours=duration(game, {"M": "movement", "R": "retreat", "A": "adjustment"}[phase[-1]]))
 
 
 def required_powers(session: Session, game: Game, position: Position,
@@ -294,20 +211,6 @@ def free_home_centers(position: Position, power: str) -> list[str]:
     """The home centers a power owns and no unit stands in: where it may build."""
     return [c for c in position.game_map.powers[power].home_centers
             if position.centers.get(c) == power and c not in position.units]
-
-
-def latest_submissions(session: Session, game: Game, phase: str) -> dict[tuple[str, str], Submission]:
-    """The latest submission of each (power, kind) in a phase, in one query (the newest row of
-    each pair: a later one replaces an earlier one)."""
-    rows = session.scalars(_LATEST_SUBMISSIONS, {"game_id": game.id, "phase": phase})
-    return {(s.power, s.kind): s for s in rows}
-
-
-def latest_texts(session: Session, game: Game, phase: str) -> dict[tuple[str, str], str]:
-    """The text of the latest submission of each (power, kind) in a phase, in one query: what
-    tells whether a phase is complete, without loading the submissions."""
-    return {(power, kind): text for power, kind, text in
-            session.execute(_LATEST_TEXTS, {"game_id": game.id, "phase": phase})}
 
 
 def waiting_for(session: Session, game: Game, texts: dict[tuple[str, str], str] | None = None,
@@ -351,59 +254,12 @@ def complete(session: Session, game: Game, position: Position | None = None,
     return not waiting_for(session, game, texts, position, seat) and not wait_requested(session, game, texts)
 
 
-def is_due(session: Session, game: Game, now: datetime) -> bool:
-    if game.state != "active" or game.deadline is None:
-        return False
-    if complete(session, game):
-        return True
-    return now >= game.deadline + timedelta(hours=duration(game, "grace"))
-
-
-def send_notices(session: Session, game: Game, settings: Settings, now: datetime) -> list[str]:
-    """Remind the powers still to act (within ``reminder`` hours of the deadline), or tell them
-    they are late (after it, during the grace period); each kind once per phase."""
-    row = current_phase(session, game)
-    if row is None or game.state != "active" or game.deadline is None:
-        return []
-    if now >= game.deadline:
-        kind = "late"
-    elif (remind := reminder_time(game, row)) is not None and now >= remind:
-        kind = "reminder"
-    else:
-        return []
-    if kind in (row.notices or []):
-        return []
-    row.notices = [*(row.notices or []), kind]
-    seat = seats(session, game)
-    told = []
-    until = game.deadline + timedelta(hours=duration(game, "grace"))
-    for power in waiting_for(session, game):
-        player = seat[power]
-        assert player.address is not None
-        body = render(kind, game=game, power=power, until=until, movement=row.name.endswith("M"))
-        queue(session, settings, to=player.address, subject=f"{game.name} {row.name} {kind}", body=body, kind=kind,
-              now=now, game_id=game.id)
-        told.append(power)
-    return told
-
-
-def reminder_time(game: Game, row: PhaseRow) -> datetime | None:
-    """When the powers still to act are reminded: ``reminder`` hours before the deadline (set by
-    the game master; by default 24, or half the phase for phases shorter than two days).  None
-    if that is not after the phase opened: a reminder never comes with the results that opened it."""
-    assert game.deadline is not None
-    length = phase_duration(game, row.name)
-    default = timedelta(hours=24) if length >= timedelta(hours=48) else length / 2
-    ahead = timedelta(hours=float(game.settings["reminder"])) if "reminder" in game.settings else default
-    moment = game.deadline - ahead
-    return moment if moment > row.opened_at else None
+def notice(game: Game, row: PhaseRow, power: str, which: str, until: datetime) -> str:
+    """The reminder or late notice (``which``) to ``power``, which has not acted in phase ``row``."""
+    return render(f"payola/{which}", game=game, power=power, until=until, movement=row.name.endswith("M"))
 
 
 # -- starting ---------------------------------------------------------------------------------------
-
-
-def phase_seed(game: Game, name: str) -> int:
-    return zlib.crc32(f"{game.seed}:{name}".encode()) & 0x7FFFFFFF  # fits a 32-bit INTEGER column
 
 
 def start_game(session: Session, game: Game, settings: Settings, now: datetime) -> None:
@@ -447,12 +303,13 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
         if is_played(player):
             assert player.address is not None and player.power is not None
             queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
-                  game_id=game.id, body=render("start", game=game, power=player.power, players=_roster(session, game),
+                  game_id=game.id, body=render("payola/start", game=game, power=player.power,
+                                               players=_roster(session, game),
                                                balance=balances(session, game)[player.power],
                                                deadline=game.deadline, why=why.get(player.id, ""),
                                                blind=options_of(game).blind))
     queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
-          game_id=game.id, body=render("start", game=game, power=None, players=_roster(session, game),
+          game_id=game.id, body=render("payola/start", game=game, power=None, players=_roster(session, game),
                                        balance=None, deadline=game.deadline, why="", blind=False))
 
 
@@ -664,7 +521,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
             attached = pictures(sight)
         else:
             view, attached = views.results_view(processed.report, power, *private), everything
-        body = render("results", game=game, view=view, next_phase=processed.next_phase, winner=processed.winner,
+        body = render("payola/results", game=game, view=view, next_phase=processed.next_phase, winner=processed.winner,
                       deadline=game.deadline, web_url=page, votes=votes)
         queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
               game_id=game.id, attachments=attached)
@@ -673,11 +530,13 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
     else:
         public = views.results_view(processed.report, None, None, [], 0)
     for observer in observers(session, game):
-        body = render("results", game=game, view=public, next_phase=processed.next_phase, winner=processed.winner,
+        body = render("payola/results", game=game, view=public, next_phase=processed.next_phase,
+                      winner=processed.winner,
                       deadline=game.deadline, web_url=page)
         queue(session, settings, to=observer, subject=subject, body=body, kind="results", now=now, game_id=game.id,
               attachments=[] if blind else everything)
-    body = render("chart", game=game, processed=processed, accounts=accounts, balances=money, deadline=game.deadline)
+    body = render("payola/chart", game=game, processed=processed, accounts=accounts, balances=money,
+                  deadline=game.deadline)
     queue(session, settings, to=game.gm_address, subject=f"{game.name} {processed.phase} chart", body=body,
           kind="chart", now=now, game_id=game.id, attachments=everything)
 
@@ -686,7 +545,7 @@ def _draw_votes(session: Session, game: Game) -> str | None:
     """Under SHOW_VOTES, how many vote for a draw, when that changed since it was last told:
     told with a phase's results rather than when a vote comes, which would point at the voter.
     A Tin Cup game's count leaves out how many powers survive (each power's own secret)."""
-    if not rules_of(game).show_votes or game.state not in ("active", "paused"):
+    if not shows_votes(game) or game.state not in ("active", "paused"):
         return None
     voting = voters(session, game)
     seat = seats(session, game)
@@ -742,7 +601,7 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
     assert row is not None
     position = position_of(row)
     if vote == "DRAW":
-        if not rules_of(game).draws:
+        if not draws_allowed(game):
             return None
         survivors = [p for p in position.game_map.powers if position.centers_of(p)]
         result = "a draw including all survivors: " + ", ".join(p.title() for p in survivors)
@@ -752,19 +611,6 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
     record(game, result)
     finish_game(session, game, settings, now, result)
     return result
-
-
-def shift_for_absences(session: Session, game: Game, deadline: datetime) -> datetime:
-    """A deadline that falls inside an approved absence moves to the day after it ends (same time)."""
-    absences = list(session.scalars(select(Absence).where(Absence.game_id == game.id, Absence.status == "approved")))
-    moved = True
-    while moved:
-        moved = False
-        for absence in absences:
-            if absence.start <= deadline.date() <= absence.end:
-                deadline = datetime.combine(absence.end + timedelta(days=1), deadline.time())
-                moved = True
-    return deadline
 
 
 def rollforward(session: Session, game: Game, settings: Settings, now: datetime) -> Processed:
@@ -809,19 +655,10 @@ def publish_secrets(session: Session, game: Game, settings: Settings, now: datet
     for address in sorted(playing | {game.gm_address} | set(observers(session, game))):
         reader = "master" if address == game.gm_address else "player" if address in playing else "anyone"
         if reader not in bodies:
-            bodies[reader] = render("end", game=game, headline=headline, phases=rows, balances=money,
+            bodies[reader] = render("payola/end", game=game, headline=headline, phases=rows, balances=money,
                                     players=who_played(session, game, reader), blind=options_of(game).blind)
         queue(session, settings, to=address, subject=subject, body=bodies[reader], kind="end", now=now,
               game_id=game.id)
-
-
-def who_played(session: Session, game: Game, reader: str) -> list[tuple[str, str]]:
-    """Each power and who played it, as ``reader`` may read it: with the players' addresses for
-    the game master, and for the players unless the game is ANONYMOUS; for anyone else (an
-    observer, a stranger asking SUMMARY) only whether the power had a player."""
-    addresses = reader == "master" or (reader == "player" and not rules_of(game).anonymous)
-    return [(p.power, (p.address if addresses else "a player") if p.address else "(nobody)")
-            for p in players(session, game) if p.power]
 
 
 def rollback(session: Session, game: Game, now: datetime) -> str:

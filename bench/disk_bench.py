@@ -1,0 +1,171 @@
+"""Disk benchmark: what a phase of a seven-player game leaves in the database (issue 24, item 14).
+
+A judge on a temporary SQLite data directory, with maps on (public pages off: they are files,
+not the database), plays N phases of a seven-player game with two observers: in each movement
+phase every power sends a sheet (an offer of 1 to 3 AgP for a random legal order of each of
+its units) and the seventh completes the phase; a retreat or adjustment phase is processed at
+once, as its deadline would.  Every mail is sent (into the Maildir, emptied as it goes).
+
+It prints the database's bytes in use (pages in use, after a checkpoint) per processed phase:
+
+- as stored when the mail has just gone (each distinct map once, in ``blobs``; every mail's
+  text; every mail received, raw);
+- once the deadline clock has dropped the attachments of the mail sent (``attachment-days``
+  after it went: 7 days by default);
+- after ``judge prune --older-than 0`` (the text of mail sent, the raw copy of mail applied);
+- and the file's size once ``VACUUM``-ed, what is left per phase for good: the phases, sheets,
+  ledger and the rows of the mail (each table's share is printed).
+
+Then a year of a judge at 1,000 such phases (say ten games at two phases a week).  ``--blind``
+plays a Tin Cup game, where each power's maps are its own.  Numbers only; nothing is asserted.
+
+Run: .venv/bin/python bench/disk_bench.py [--phases N] [--blind]  (default 20 phases)
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import random
+import shutil
+import tempfile
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from pathlib import Path
+
+from sqlalchemy import select, text
+
+from judge.engine.legal import legal_orders
+from judge.engine.orders import PhaseKind
+from judge.games.payola import lifecycle
+from judge.service import host
+from judge.service.app import inject, open_database, process_game
+from judge.service.config import Settings
+from judge.service.operator import prune
+from judge.service.outbox import drop_sent_attachments
+from judge.service.sender import deliver_pending, transport_for
+from judge.store.database import Database
+from judge.store.models import ConfirmedAddress, Game
+
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+GM = "gm@example.org"
+YEAR = 1000  # phases a year: ten games at two phases a week
+
+
+def mail(sender: str, body: str) -> bytes:
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = sender, "judge@localhost", "orders"
+    message.set_content(body)
+    return message.as_bytes()
+
+
+class Bench:
+    def __init__(self, data: Path) -> None:
+        self.settings = Settings(data_dir=data, web=False)  # maps on, the default
+        self.db = open_database(self.settings)
+        self.now = datetime(2026, 3, 1, 9, 0)
+
+    def send(self, sender: str, body: str) -> None:
+        inject(self.db, self.settings, mail(sender, body), self.now)
+        self.deliver()
+
+    def deliver(self) -> None:
+        deliver_pending(self.db, self.settings, transport_for(self.settings), self.now, limit=100_000)
+        shutil.rmtree(self.settings.maildir / "new", ignore_errors=True)  # read by the players
+
+    def in_use(self) -> int:
+        """Bytes of the database in use, once the write-ahead log is checkpointed into it."""
+        with self.db.engine.connect() as connection:
+            connection.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
+            pages, free, size = (connection.execute(text(f"PRAGMA {name}")).scalar_one()
+                                 for name in ("page_count", "freelist_count", "page_size"))
+        return int((pages - free) * size)
+
+    def by_table(self) -> dict[str, int]:
+        """Bytes of each table and its indexes (SQLite's dbstat)."""
+        tables: dict[str, int] = {}
+        with self.db.engine.connect() as connection:
+            for table, size in connection.execute(text("SELECT tbl_name, SUM(pgsize) FROM dbstat JOIN sqlite_master "
+                                                       "USING (name) GROUP BY tbl_name")):
+                tables[table] = int(size)
+        return tables
+
+    def setup(self, blind: bool) -> None:
+        with self.db.transaction() as session:
+            for address in [GM, *(f"{p.lower()}@example.org" for p in POWERS), "w1@example.org", "w2@example.org"]:
+                session.add(ConfirmedAddress(address=address, confirmed_at=self.now))
+        self.send(GM, "CREATE disk gm-secret standard BLIND" if blind else "CREATE disk gm-secret")
+        for power in POWERS:
+            self.send(f"{power.lower()}@example.org", f"JOIN disk pw-{power.lower()} {power}")
+        for watcher in ("w1@example.org", "w2@example.org"):
+            self.send(watcher, "OBSERVE disk")
+        self.send(GM, "SIGNON MASTER@disk gm-secret\nSTART")
+
+    def play_phase(self, rng: random.Random) -> None:
+        self.now += timedelta(hours=1)
+        with self.db.transaction() as session:
+            game = session.scalars(select(Game).where(Game.name == "disk")).one()
+            row = host.current_phase(session, game)
+            assert row is not None
+            position = lifecycle.position_of(row)
+        if position.phase.kind is not PhaseKind.MOVEMENT:
+            process_game(self.db, self.settings, "disk", self.now, force=True)
+            self.deliver()
+            return
+        for power in POWERS:
+            lines = [f"{rng.randint(1, 3)} : {rng.choice(legal_orders(position, province))}"
+                     for province, placed in sorted(position.units.items()) if placed.power == power]
+            self.send(f"{power.lower()}@example.org", f"SIGNON {power}@disk pw-{power.lower()}\n" + "\n".join(lines))
+
+
+def show(what: str, used: int, base: int, phases: int) -> None:
+    per = (used - base) / phases
+    print(f"{what:62} {used / 1e6:8.2f} MB {per / 1e6:8.3f} MB/phase {per * YEAR / 1e6:9.0f} MB/year")
+
+
+def run(phases: int, blind: bool) -> None:
+    logging.getLogger("judge").setLevel(logging.ERROR)
+    with tempfile.TemporaryDirectory(prefix="judge-disk-") as data:
+        bench = Bench(Path(data))
+        bench.setup(blind)
+        vacuum(bench.db)
+        base = bench.in_use()
+        tables = bench.by_table()
+        rng = random.Random(1)
+        for _ in range(phases):
+            bench.play_phase(rng)
+        print(f"{phases} phases of a seven-player {'Tin Cup ' if blind else ''}game with two observers, maps on; "
+              "the database before them: "
+              f"{base / 1e6:.2f} MB; a year = {YEAR} phases")
+        show("as stored, the mail just sent", bench.in_use(), base, phases)
+        later = bench.now + timedelta(days=bench.settings.attachment_days, hours=1)
+        while drop_sent_attachments(bench.db, bench.settings, later) != (0, 0):
+            pass
+        show(f"the clock dropped sent mail's maps ({bench.settings.attachment_days:g} days on)", bench.in_use(),
+             base, phases)
+        for line in prune(bench.db, later, 0):
+            print(f"  judge prune --older-than 0: {line}")
+        show("after judge prune --older-than 0", bench.in_use(), base, phases)
+        vacuum(bench.db)
+        show("and VACUUM-ed: what stays for good", bench.in_use(), base, phases)
+        grown = {name: size - tables.get(name, 0) for name, size in bench.by_table().items()}
+        print("  what stays per phase, by table: " + ", ".join(
+            f"{name} {size / phases / 1e3:.1f} KB" for name, size in sorted(grown.items(), key=lambda i: -i[1])
+            if size / phases >= 500))
+
+
+def vacuum(db: Database) -> None:
+    with db.engine.connect() as connection:
+        connection.execution_options(isolation_level="AUTOCOMMIT").execute(text("VACUUM"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--phases", type=int, default=20, help="phases to play (default %(default)s)")
+    parser.add_argument("--blind", action="store_true", help="a Tin Cup game: each power's maps are its own")
+    args = parser.parse_args()
+    run(args.phases, args.blind)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,213 @@
+"""Payola's words in the mail command language: the lines the host's grammar leaves to the game
+(`judge.commands.parse.GameLine`), read as a Payola game reads them.
+
+A line starting with a digit is an offer or savings request (``4 : A LON - YOR``, ``10 $``);
+ACCEPT, TRANSFER, CLEAR, WAIT, NOWAIT, MAP, VOTE, PREVIEW, ROLLFORWARD, REVEAL, ``SET DRAW`` and
+the lengths of the phases (``SET MOVEMENT 48``) are Payola's commands; anything else is taken as
+an order (retreats, adjustments, loyal units): what those mean depends on the game's phase, so
+the service reads them.  Whom ``PRESS TO ...`` names is read here too (`press_recipients`): powers
+by name or initial.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+
+from judge.commands import parse as host
+from judge.commands.parse import BadCommand, Command, GameLine, Line, Press, SetDuration, parse_duration
+from judge.engine.map import available_maps, load_map
+
+
+@dataclass(frozen=True)
+class Accept:
+    text: str
+
+
+@dataclass(frozen=True)
+class Transfer:
+    amount: int
+    to: str
+
+
+@dataclass(frozen=True)
+class Clear:
+    pass
+
+
+@dataclass(frozen=True)
+class Wait:
+    """``WAIT``: the power asks that the phase not be processed before its deadline."""
+
+
+@dataclass(frozen=True)
+class NoWait:
+    """``NOWAIT``: the power withdraws its WAIT; the phase may be processed once all have submitted."""
+
+
+@dataclass(frozen=True)
+class MapRequest:
+    """``MAP``: the sender asks for the map of the current position."""
+
+
+@dataclass(frozen=True)
+class OfferLine:
+    text: str
+
+
+@dataclass(frozen=True)
+class OrderLine:
+    text: str
+
+
+@dataclass(frozen=True)
+class Vote:
+    """``VOTE DRAW`` / ``VOTE CONCEDE power`` / ``VOTE NONE`` (DPjudge: ``SET DRAW``, ``SET NODRAW``,
+    ``SET CONCEDE power``, ``SET NOCONCEDE``)."""
+
+    choice: str  # DRAW, CONCEDE or NONE
+    power: str | None = None  # conceded to
+
+
+@dataclass(frozen=True)
+class Preview:
+    pass
+
+
+@dataclass(frozen=True)
+class Rollforward:
+    pass
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """``REVEAL``, then ``REVEAL code`` to confirm: publish the game's secrets now."""
+
+    code: str | None = None
+
+
+_SIMPLE = {"CLEAR": Clear, "WAIT": Wait, "NOWAIT": NoWait, "MAP": MapRequest, "PREVIEW": Preview,
+           "ROLLFORWARD": Rollforward}
+DURATIONS = {"MOVEMENT": "movement", "RETREAT": "retreat", "RETREATS": "retreat", "ADJUSTMENT": "adjustment",
+             "ADJUSTMENTS": "adjustment", "BUILD": "adjustment", "BUILDS": "adjustment"}
+"""``SET <word> hours``: the words for the lengths of Payola's phases, and their settings."""
+
+
+def read(text: str) -> Command:
+    """A line the host's grammar does not know, as a Payola game reads it."""
+    if text[0].isdigit():
+        return OfferLine(text)
+    words = text.split()
+    try:
+        return _command(words)
+    except KeyError:
+        return OrderLine(text)
+    except ValueError as exc:
+        return BadCommand(str(exc))
+
+
+def _command(words: list[str]) -> Command:
+    keyword, args = words[0].upper(), words[1:]
+    if keyword in _SIMPLE:
+        if args:
+            raise ValueError(f"{keyword} takes nothing after it")
+        return _SIMPLE[keyword]()
+    if keyword == "VOTE":
+        return _vote(" ".join(args).upper())
+    if keyword == "REVEAL":
+        if len(args) > 1:
+            raise ValueError("expected REVEAL, then REVEAL code to confirm")
+        return Reveal(args[0] if args else None)
+    if keyword == "ACCEPT":
+        return Accept(" ".join(args))
+    if keyword == "TRANSFER":
+        if len(args) != 3 or args[1].upper() != "TO" or not args[0].isdigit():
+            raise ValueError("expected TRANSFER amount TO POWER")
+        return Transfer(int(args[0]), args[2].upper())
+    if keyword == "SET" and args:
+        return _set(args)
+    raise KeyError(keyword)
+
+
+def _vote(text: str) -> Vote:
+    words = text.split()
+    if words == ["DRAW"]:
+        return Vote("DRAW")
+    if words in (["NONE"], ["NODRAW"], ["NOCONCEDE"]):
+        return Vote("NONE")
+    if len(words) == 2 and words[0] == "CONCEDE":
+        return Vote("CONCEDE", words[1])
+    raise ValueError("expected VOTE DRAW, VOTE CONCEDE power or VOTE NONE")
+
+
+def _set(args: list[str]) -> Command:
+    what, rest = args[0].upper(), args[1:]
+    if what in ("DRAW", "NODRAW", "NOCONCEDE") and not rest:
+        return _vote(what)
+    if what == "CONCEDE" and len(rest) == 1:
+        return Vote("CONCEDE", rest[0].upper())
+    if what in DURATIONS and len(rest) == 1:
+        return SetDuration(DURATIONS[what], parse_duration(rest[0]))
+    raise ValueError(f"bad SET command: 'SET {' '.join(args)}'")
+
+
+_MASTER_WORDS = frozenset({"M", "MASTER", "GM"})
+
+
+@cache
+def _power_names() -> frozenset[str]:
+    """The power names of every map the judge has: the words that are a name, not initials."""
+    return frozenset(name for variant in available_maps() for name in load_map(variant).powers)
+
+
+def press_recipients(words: Sequence[str]) -> tuple[str, ...]:
+    """Whom ``PRESS TO ...`` (its words) is for, as tokens for the service to resolve with the
+    game's map.
+
+    The recipients are words separated by spaces or commas (also ``;``, ``.``, ``/``, ``&``, ``+``),
+    upper-cased.  ``ALL``, alone, is everyone: ``("ALL",)``.  ``M``, ``MASTER`` and ``GM`` are
+    the game master: ``"MASTER"``.  A power name of any map (``ENGLAND``) or a single letter
+    is kept as it is.  Any other word of letters is a run of initials, one token per letter
+    (``EFG`` is ``E``, ``F``, ``G``; an ``M`` in it is the master); a run that repeats a letter
+    (``ENGLND``) is refused, being more likely a misspelt name.  Repeated tokens are dropped.
+    """
+    usage = "expected PRESS TO followed by powers (names or initials), ALL, or MASTER"
+    if len(words) < 3 or words[1].upper() != "TO":
+        raise ValueError(usage)
+    tokens = [t for t in re.split(r"[\s,;./&+]+", " ".join(words[2:]).upper()) if t]
+    if not tokens:
+        raise ValueError(usage)
+    if "ALL" in tokens:
+        if len(tokens) > 1:
+            raise ValueError("PRESS TO ALL takes no other recipient")
+        return ("ALL",)
+    found: list[str] = []
+    for token in tokens:
+        if token in _MASTER_WORDS:
+            found.append("MASTER")
+        elif token in _power_names() or re.fullmatch(r"[A-Z]", token):
+            found.append(token)
+        elif re.fullmatch(r"[A-Z]+", token) and len(set(token)) == len(token):
+            found.extend("MASTER" if letter in _MASTER_WORDS else letter for letter in token)
+        else:
+            raise ValueError(f"'{token[:40]}' is not a power, a run of power initials, ALL or MASTER")
+    return tuple(dict.fromkeys(found))
+
+
+def parse_lines(lines: Sequence[str]) -> list[Line]:
+    """A mail's lines read as a Payola game reads them: the host's commands
+    (`judge.commands.parse.parse_lines`), the other lines as Payola's, and press to powers."""
+    read_lines = []
+    for line in host.parse_lines(lines):
+        command = line.command
+        if isinstance(command, GameLine):
+            command = read(command.text)
+        elif isinstance(command, Press) and not command.to:
+            try:
+                command = replace(command, to=press_recipients(command.words))
+            except ValueError as exc:
+                command = BadCommand(str(exc))
+        read_lines.append(Line(line.text, command))
+    return read_lines

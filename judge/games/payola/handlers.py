@@ -1,0 +1,283 @@
+"""A Payola game's own commands: offers and orders, ACCEPT, TRANSFER, CLEAR, MAP, WAIT and
+NOWAIT, VOTE (draws and concessions); and the game master's PREVIEW, ROLLFORWARD and REVEAL.
+The host's commands (sign-on, press, passwords, the game master's tools...) are the host's
+(`judge.service.handlers`); these are registered with it, for the words Payola's grammar reads
+(`judge.games.payola.commands`).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import replace
+
+from sqlalchemy import func, select
+
+from judge.engine.map import load_map
+from judge.engine.orders import PhaseKind
+from judge.games.payola import lifecycle, maps
+from judge.games.payola.commands import (
+    Accept,
+    Clear,
+    MapRequest,
+    NoWait,
+    OfferLine,
+    OrderLine,
+    Preview,
+    Reveal,
+    Rollforward,
+    Transfer,
+    Vote,
+    Wait,
+)
+from judge.games.payola.lifecycle import power_of
+from judge.games.payola.submissions import active_position, set_by_mail_at
+from judge.mail.outbound import Attachment
+from judge.payola.acceptance import AcceptanceError, parse_acceptance
+from judge.payola.treasury import TreasuryError, may_transfer, transfer
+from judge.service import host
+from judge.service.handlers.conversation import MASTER, PLAYER, SIGNED_ON, Conversation, handles
+from judge.service.handlers.master import changed_phase, may_change_phase
+from judge.service.host import GameError
+from judge.service.render import render
+from judge.store.models import LedgerRow, Outbox, Submission
+
+
+@handles(OfferLine, PLAYER, closed_after_the_end=True)
+def offer_line(talk: Conversation, text: str, _: OfferLine) -> None:
+    position = active_position(talk)
+    if position is None or position.phase.kind is not PhaseKind.MOVEMENT:
+        talk.echo(text, "error", "offers are only taken in a movement phase of a running game")
+        return
+    talk.context.block.setdefault("sheet", []).append((talk.echo(text, "ok"), text))
+
+
+@handles(OrderLine, PLAYER, closed_after_the_end=True)
+def order_line(talk: Conversation, text: str, _: OrderLine) -> None:
+    position = active_position(talk)
+    game = talk.context.game
+    assert game is not None
+    if position is None:
+        talk.echo(text, "error", "unknown command (the game is not running)")
+        return
+    if position.phase.kind is PhaseKind.MOVEMENT and not lifecycle.options_of(game).loyal_units:
+        talk.echo(text, "error", "unknown command (in a movement phase units are bribed, not ordered)")
+        return
+    talk.context.block.setdefault("orders", []).append((talk.echo(text, "ok"), text))
+
+
+@handles(Accept, PLAYER, closed_after_the_end=True)
+def accept(talk: Conversation, text: str, command: Accept) -> None:
+    game, player = talk.context.game, talk.context.player
+    assert game is not None and player is not None
+    try:
+        listed = parse_acceptance(command.text, load_map(game.variant).letters)
+    except AcceptanceError as exc:
+        talk.echo(text, "error", str(exc))
+        return
+    if why := talk.superseded(player.acceptance_at, "your acceptance list"):
+        talk.echo(text, "ignored", why)
+        return
+    player.acceptance, player.acceptance_at = str(listed), talk.accepted
+    talk.echo(text, "ok", f"acceptance list is now {listed}")
+
+
+@handles(Transfer, PLAYER, closed_after_the_end=True)
+def transfer_money(talk: Conversation, text: str, command: Transfer) -> None:
+    """Rule 2.3.  The balance is read inside the transaction that holds the game's row, so two
+    transfers sent at once can never spend the same money twice."""
+    game, power = talk.context.game, talk.context.power
+    assert game is not None and power is not None
+    try:
+        receiver = power_of(game, command.to)
+        row = host.current_phase(talk.session, game)
+        allowed = row is None or may_transfer(lifecycle.position_of(row), power)  # Void: no donations
+        _, entries = transfer(lifecycle.balances(talk.session, game), power, receiver, command.amount, allowed)
+    except (ValueError, TreasuryError) as exc:
+        talk.echo(text, "error", str(exc))
+        return
+    for entry in entries:
+        talk.session.add(LedgerRow(game_id=game.id, power=entry.power, amount=entry.amount, kind="transfer",
+                                   note=entry.note, phase=game.phase, created_at=talk.now))
+    talk.session.flush()
+    balance = lifecycle.balances(talk.session, game)
+    talk.echo(text, "ok", f"{command.amount} AgP sent to {receiver.title()}; your balance is {balance[power]} AgP")
+    player = host.seats(talk.session, game).get(receiver)
+    if host.is_played(player):
+        assert player is not None and player.address is not None
+        talk.send(to=player.address, subject=f"{game.name} transfer received", kind="transfer", game_id=game.id,
+                  body=render("payola/transfer", game=game, sender=power, amount=command.amount,
+                              balance=balance[receiver]))
+
+
+@handles(Clear, PLAYER, closed_after_the_end=True)
+def clear(talk: Conversation, text: str, _: Clear) -> None:
+    game, power = talk.context.game, talk.context.power
+    assert game is not None and power is not None
+    if game.phase is None:
+        talk.echo(text, "error", "the game has not started")
+        return
+    if why := talk.superseded(set_by_mail_at(talk, game.phase, power, "sheet", "orders"), "your sheet or orders"):
+        talk.echo(text, "ignored", why)
+        return
+    talk.context.block.clear()
+    for kind in ("sheet", "orders"):
+        talk.session.add(Submission(game_id=game.id, phase=game.phase, power=power, kind=kind, text="",
+                                    parsed={}, created_at=talk.now, accepted_at=talk.accepted))
+    talk.echo(text, "ok", "your sheet and orders for this phase are cleared")
+
+
+@handles(MapRequest, SIGNED_ON, once=True)
+def map_request(talk: Conversation, text: str, _: MapRequest) -> None:
+    """MAP: the current board; in a Tin Cup game a player's shows only what its power sees."""
+    game, power = talk.context.game, talk.context.power
+    assert game is not None
+    position = active_position(talk)
+    if position is None:
+        talk.echo(text, "error", "the game is not running: there is no board to draw")
+        return
+    counted, seen = None, ""
+    if lifecycle.options_of(game).blind and power is not None:
+        position = lifecycle.sight_now(talk.session, game, power).after
+        counted, seen = (power,), f" as {power.title()} sees it"
+    if not (pictures := maps.position_map(game.name, position, counted=counted)):
+        talk.echo(text, "error", "the map could not be drawn; the board is in STATUS")
+    elif talk.attach(pictures):
+        talk.echo(text, "ok", f"the map of {position.phase}{seen} is attached")
+    else:
+        talk.echo(text, "error", talk.too_big(sum(len(picture.data) for picture in pictures)))
+
+
+@handles(Wait, PLAYER, closed_after_the_end=True)
+def wait(talk: Conversation, text: str, _: Wait) -> None:
+    """DPjudge's WAIT: the phase is processed at its deadline, not when the last power submits."""
+    _set_wait(talk, text, "WAIT", "the phase will wait for its deadline even if every power has submitted "
+              "(NOWAIT to withdraw)")
+
+
+@handles(NoWait, PLAYER, closed_after_the_end=True)
+def no_wait(talk: Conversation, text: str, _: NoWait) -> None:
+    _set_wait(talk, text, "", "WAIT withdrawn: the phase is processed as soon as every power has submitted")
+
+
+def _set_wait(talk: Conversation, text: str, flag: str, done: str) -> None:
+    game, power = talk.context.game, talk.context.power
+    assert game is not None and power is not None
+    if game.phase is None or game.state not in ("active", "paused"):
+        talk.echo(text, "error", "the game is not running")
+        return
+    if why := talk.superseded(set_by_mail_at(talk, game.phase, power, "wait"), "your WAIT or NOWAIT"):
+        talk.echo(text, "ignored", why)
+        return
+    talk.session.add(Submission(game_id=game.id, phase=game.phase, power=power, kind="wait", text=flag, parsed={},
+                                created_at=talk.now, accepted_at=talk.accepted))
+    talk.echo(text, "ok", done)
+
+
+@handles(Vote, PLAYER, closed_after_the_end=True)
+def vote(talk: Conversation, text: str, command: Vote) -> None:
+    """A secret vote for a draw including all survivors, or to concede to one power; the game
+    ends when every voter (played, not eliminated) votes the same way, for a draw or for a
+    concession to one of them (`lifecycle.settle_votes`).  In a Tin Cup game a concession to any
+    power of the map is taken alike, since refusing one to an eliminated or unplayed power would
+    tell what the board does not show; it ends the game only if that power is a voter.  Under
+    SHOW_VOTES the number voting for a draw is told with the next results, not at once."""
+    game, power, player = talk.context.game, talk.context.power, talk.context.player
+    assert game is not None and power is not None and player is not None
+    if game.state not in ("active", "paused"):
+        talk.echo(text, "error", "the game is not running")
+        return
+    if power not in lifecycle.voters(talk.session, game):
+        talk.echo(text, "error", "an eliminated power does not vote")
+        return
+    if why := talk.superseded(player.vote_at, "your vote"):
+        talk.echo(text, "ignored", why)
+        return
+    if command.choice == "DRAW" and not lifecycle.draws_allowed(game):
+        talk.echo(text, "error", f"{game.name} allows no draws (NO_DRAW)")
+        return
+    if command.choice == "CONCEDE":
+        try:
+            to = power_of(game, command.power or "")
+        except ValueError as exc:
+            talk.echo(text, "error", str(exc))
+            return
+        if not lifecycle.options_of(game).blind and to not in lifecycle.voters(talk.session, game):
+            talk.echo(text, "error", f"{to.title()} has no player or no supply center: it cannot be conceded to")
+            return
+        player.vote, said = f"CONCEDE:{to}", f"to concede the game to {to.title()}"
+    else:
+        player.vote = command.choice if command.choice == "DRAW" else None
+        said = "for a draw including all survivors" if player.vote else "withdrawn (no vote)"
+    player.vote_at = talk.accepted
+    talk.echo(text, "ok", f"your vote, kept secret: {said}")
+    talk.session.flush()
+    result = lifecycle.settle_votes(talk.session, game, talk.settings, talk.now)
+    if result:
+        talk.echo("", "info", "", [f"every surviving power voted the same way: {result}; the game has ended"])
+
+
+@handles(Preview, MASTER, once=True, closed_after_the_end=True)
+def preview(talk: Conversation, text: str, _: Preview) -> None:
+    """The chart the phase would have if processed now, without processing it (a savepoint is
+    rolled back: nothing is kept, no mail goes out)."""
+    game = talk.context.game
+    assert game is not None
+    if game.state not in ("active", "paused"):
+        talk.echo(text, "error", "the game is not running")
+        return
+    phase = game.phase
+    mark = talk.session.scalar(select(func.max(Outbox.id))) or 0
+    savepoint = talk.session.begin_nested()
+    try:  # without maps: only the chart is kept
+        lifecycle.process_phase(talk.session, game, replace(talk.settings, maps=False), talk.now,
+                                cause="master's PREVIEW")  # rolled back
+        talk.session.flush()
+        chart = talk.session.scalar(select(Outbox.body).where(Outbox.id > mark, Outbox.kind == "chart")) or ""
+    finally:
+        savepoint.rollback()
+    preview = Attachment(f"{game.name}-{phase}-preview.txt", "text/plain", chart.encode("utf-8"))
+    if not talk.attach([preview]):
+        talk.echo(text, "error", talk.too_big(len(preview.data)))
+        return
+    talk.echo(text, "ok", f"the chart {phase} would have if processed now is attached; nothing was processed")
+
+
+@handles(Rollforward, MASTER, closed_after_the_end=True)
+def rollforward(talk: Conversation, text: str, _: Rollforward) -> None:
+    game = talk.context.game
+    assert game is not None
+    results = may_change_phase(talk, text, "ROLLFORWARD")
+    if results is None:
+        return
+    try:
+        processed = lifecycle.rollforward(talk.session, game, talk.settings, talk.now)
+    except GameError as exc:
+        talk.echo(text, "error", str(exc))
+        return
+    changed_phase(talk, "ROLLFORWARD", results)
+    talk.echo(text, "ok", f"{processed.phase} processed again with its sheets as they were at the ROLLBACK")
+    talk.announce(f"the game master undid the rollback: {processed.phase} was processed again with the sheets, "
+                  "orders and lists it had")
+
+
+@handles(Reveal, MASTER)
+def reveal(talk: Conversation, text: str, command: Reveal) -> None:
+    """Publish every secret of the game while it goes on; a second mail with the code confirms."""
+    game = talk.context.game
+    assert game is not None
+    code = game.settings.get("reveal_code")
+    if command.code is None or code is None:
+        code = secrets.token_hex(3)
+        game.settings = {**game.settings, "reveal_code": code}
+        talk.echo(text, "ok", "REVEAL mails every offer sheet, acceptance list, chart and treasury of the game to "
+                  f"every player now, and cannot be undone: to confirm, send REVEAL {code}")
+        return
+    if command.code != code:
+        talk.echo(text, "error", "that is not the code of the last REVEAL: send REVEAL again for a new one")
+        return
+    game.settings = {key: value for key, value in game.settings.items() if key != "reveal_code"}
+    game.settings = {**game.settings, "revealed": True}
+    host.record(game, "the game master revealed every secret")
+    lifecycle.publish_secrets(talk.session, game, talk.settings, talk.now, f"{game.name}: every secret revealed",
+                              "has had its secrets revealed by the game master; the game goes on")
+    talk.echo(text, "ok", "every sheet, list, chart and treasury was mailed to every player")

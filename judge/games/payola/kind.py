@@ -1,0 +1,271 @@
+"""Payola Diplomacy as a kind of game the host runs (`judge.games.GameKind`): the plug between
+the host and Payola's edges (`lifecycle`, `handlers`, `submissions`, `views`, `maps`,
+`commands`), which stand on its rules cores, `judge.engine` and `judge.payola`.
+
+A Payola game is played on a board (its ``variant``) by the powers of that board, which are its
+seats; CREATE names the board and the options (rule 6), JOIN a power the player would like.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from judge.commands.parse import Command, History
+from judge.engine.map import available_maps, load_map
+from judge.engine.position import Phase
+from judge.games import GameKind
+from judge.games.payola import commands, handlers, lifecycle, pages, public, views  # noqa: F401  (handlers: registered)
+from judge.games.payola.lifecycle import power_of
+from judge.games.payola.submissions import active_position, status_lines, store_orders, store_sheet
+from judge.payola.options import OptionError, parse_options
+from judge.payola.treasury import forfeit
+from judge.service import host
+from judge.service.config import Settings
+from judge.service.handlers.conversation import Context, Conversation
+from judge.service.outbox import queue
+from judge.service.render import render, when
+from judge.store.models import Game, LedgerRow, PhaseRow, Player
+
+HISTORY_PHASES = 50  # phases one HISTORY sends at most: a longer range is asked for in parts
+_PHASE = re.compile(r"[SFW]\d{4}[MRA]")
+
+
+class Payola(GameKind):
+    name = "payola"
+    title = "Payola Diplomacy"
+    seat_word = "power"
+    durations = MappingProxyType({"movement": 48.0, "retreat": 24.0, "adjustment": 24.0})
+
+    # -- creating and joining ------------------------------------------------------------------------
+
+    def read_create(self, words: Sequence[str]) -> tuple[str, list[str]]:
+        """A board (standard if none is named), then the host's and Payola's flags and the Payola
+        options (rule 6), in the order written."""
+        variant, rest = "standard", list(words)
+        if rest and rest[0].lower() in available_maps():
+            variant, rest = rest[0].lower(), rest[1:]
+        try:
+            own, payola = host.split_options(rest, (*lifecycle.PAYOLA_FLAGS, *host.GAME_FLAGS))
+            options = parse_options(payola)
+        except (OptionError, ValueError) as exc:
+            raise ValueError(f"{exc} (the boards: {', '.join(available_maps())}; HELP names every option)") from None
+        return variant, own + options.names
+
+    def create_help(self) -> list[str]:
+        return ["boards (CREATE game password BOARD):",
+                *(f"  {name}: {summary}" for name, summary, _ in views.boards())]
+
+    def help(self, settings: Settings) -> str:
+        return render("payola/help", settings=settings, boards=views.boards())
+
+    def capacity(self, game: Game) -> int:
+        return len(load_map(game.variant).powers)
+
+    def read_join(self, session: Session, game: Game, word: str | None) -> str | None:
+        return power_of(game, word.upper()) if word else None
+
+    def joined(self, game: Game, requested: str | None) -> str:
+        wish = f" (you asked for {requested.title()})" if requested else ""
+        return f"you joined '{game.name}'{wish}; powers are assigned when the game starts"
+
+    # -- seats -----------------------------------------------------------------------------------
+
+    def seat(self, session: Session, game: Game, word: str) -> str:
+        return power_of(game, word)
+
+    def seat_title(self, seat: str) -> str:
+        return seat.title()
+
+    # -- phases ----------------------------------------------------------------------------------
+
+    def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
+        lifecycle.start_game(session, game, settings, now)
+
+    def length_of(self, phase: str) -> str:
+        return {"M": "movement", "R": "retreat", "A": "adjustment"}[phase[-1]]
+
+    def waiting(self, session: Session, game: Game) -> list[str]:
+        return lifecycle.waiting_for(session, game)
+
+    def complete(self, session: Session, game: Game, talk: Conversation | None = None) -> bool:
+        if talk is None:
+            return lifecycle.complete(session, game)
+        return lifecycle.complete(session, game, active_position(talk), talk.seats(game))
+
+    def results_mails(self, session: Session, game: Game) -> int:
+        return lifecycle.results_mails(session, game)
+
+    def process(self, session: Session, game: Game, settings: Settings, now: datetime, *,
+                cause: str) -> lifecycle.Processed:
+        return lifecycle.process_phase(session, game, settings, now, cause=cause)
+
+    def rollback(self, session: Session, game: Game, now: datetime) -> tuple[str, str]:
+        return lifecycle.rollback(session, game, now), (
+            "the position, balances, offer sheets, orders and acceptance lists are as they were before it was "
+            "processed. You may change your sheet or orders")
+
+    def terminate(self, session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
+        lifecycle.finish_game(session, game, settings, now, reason)
+
+    def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
+        return lifecycle.notice(game, row, seat, which, until)
+
+    # -- mail ------------------------------------------------------------------------------------
+
+    def read(self, text: str) -> Command:
+        return commands.read(text)
+
+    def close_block(self, talk: Conversation, context: Context) -> None:
+        """A power's offer lines are one sheet, its orders one set of orders, each replacing the
+        earlier one as a whole; then STATUS shows what stands."""
+        if context.block.get("sheet"):
+            store_sheet(talk, context)
+        if context.block.get("orders"):
+            store_orders(talk, context)
+        for index in context.status_echoes:
+            talk.echoes[index].extra = status_lines(talk)
+
+    def master_status(self, talk: Conversation) -> list[str] | None:
+        return None
+
+    def brief(self, talk: Conversation, game: Game, seat: str, player: Player, address: str) -> None:
+        """What the new player of a power needs: the board, its treasury and acceptance list, and
+        its last statement (rule 5.7) — nothing of the other powers' secrets."""
+        row = host.current_phase(talk.session, game)
+        assert row is not None
+        last = next((r for r in reversed(host.processed_phases(talk.session, game))
+                     if r.result and r.result.get("determination")), None)
+        statement = last.result["determination"]["powers"].get(seat) if last and last.result else None
+        if lifecycle.options_of(game).blind:
+            board = views.board(lifecycle.sight_now(talk.session, game, seat, row).after, seat)
+        else:
+            board = views.board(lifecycle.position_of(row))
+        body = render("payola/briefing", game=game, power=seat, board=board,
+                      balance=lifecycle.balances(talk.session, game)[seat], acceptance=player.acceptance,
+                      statement=statement, last=last.name if last else None)
+        queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {seat.title()}",
+              kind="notice", now=talk.now, game_id=game.id, body=body)
+
+    def resigned(self, talk: Conversation, game: Game, seat: str) -> str:
+        """An eliminated power's treasury is forfeited when its player resigns (rule 2.4)."""
+        row = host.current_phase(talk.session, game)
+        if row is None or lifecycle.position_of(row).centers_of(seat):
+            return ""
+        for entry in forfeit(lifecycle.balances(talk.session, game), seat)[1]:
+            talk.session.add(LedgerRow(game_id=game.id, power=seat, amount=entry.amount, kind="forfeit",
+                                       note=entry.note, phase=game.phase, created_at=talk.now))
+        return " and, being eliminated, its treasury is forfeited (rule 2.4)"
+
+    def list_lines(self, talk: Conversation, game: Game) -> list[str]:
+        """The board, options and phase, and each power's seat and whether it has acted in the
+        phase (never what it sent), as the pages show it; not in a running Tin Cup game, where
+        who must retreat, build or remove is part of the board."""
+        waiting = set(lifecycle.waiting_for(talk.session, game))
+        row = host.current_phase(talk.session, game)
+        required = set(lifecycle.required_powers(talk.session, game, lifecycle.position_of(row))) if row else set()
+        hidden = _blind_running(game)
+        seat = host.seats(talk.session, game)
+        lines = [f"state: {game.state}", f"board: {game.variant} ({views.board_summary(load_map(game.variant))})",
+                 f"options: {' '.join(game.options) or 'none'}"]
+        if game.phase:
+            lines.append(f"phase: {game.phase}, deadline {when(game.deadline)}")
+        for power in load_map(game.variant).powers:
+            player = seat.get(power)
+            if player is None:
+                continue
+            played = "played" if host.is_played(player) else "vacant" if player.address else "dummy"
+            if not host.is_played(player) and host.is_open(game, power):
+                played += ", open for TAKEOVER"
+            status = "" if hidden or game.state not in ("active", "paused") or not host.is_played(player) else (
+                ", waiting" if power in waiting else ", submitted" if power in required else ", nothing to order")
+            lines.append(f"{power.title()}: {played}{status}")
+        return lines
+
+    def history(self, talk: Conversation, text: str, game: Game, command: History) -> None:
+        """HISTORY: the public results of processed phases, in order (what every player received):
+        at most ``HISTORY_PHASES`` of them, then how to ask for the rest, so that one line costs
+        the judge a bounded time and reply (a game may have hundreds of phases)."""
+        asked = [p for p in (command.first, command.last) if p]
+        if not all(_PHASE.fullmatch(p) for p in asked):
+            written = str(command.first if command.first == command.last else f"{command.first}-{command.last}")
+            talk.echo(text, "error", f"'{written[:20]}' is not a phase (S1901M) or a range of phases (S1901M-W1902A)")
+            return
+        if _blind_running(game) and not talk.master_of(game):
+            talk.echo(text, "error", "a Blind game's history is published when it ends")
+            return
+        named = [(row_id, name) for row_id, name in host.processed_names(talk.session, game)
+                 if _within(name, command.first, command.last)]
+        if not named:
+            talk.echo(text, "info", "", ["no processed phase in that range"])
+            return
+        shown, rest = named[:HISTORY_PHASES], named[HISTORY_PHASES:]
+        rows = host.phases_by_id(talk.session, [row_id for row_id, _ in shown])
+        body = "\n\n".join(render("payola/results", game=game,
+                                   view=views.results_view(r.result["report"], None, None, [], 0),
+                                   next_phase=None, winner=None, deadline=None, history=True).strip()
+                            for r in rows if r.result and "report" in r.result)
+        more = ""
+        if rest:  # the first ones, and how to ask for the others
+            more = (f"; at most {HISTORY_PHASES} phases are sent at once: for the {len(rest)} after them, "
+                    f"HISTORY {game.name} {rest[0][1]}-{rest[-1][1]}")
+            body += f"\n\n{more[2:]}\n"
+        talk.answer_long(text, f"{game.name}-history.txt", body, f"{len(shown)} phase(s)", more)
+
+    def summary(self, talk: Conversation, text: str, game: Game) -> None:
+        """SUMMARY: supply centers per power at the start of each year, the game's events, its
+        result, and after the end who played what (with addresses only for the game's players
+        and master)."""
+        years: list[tuple[str, dict[str, int]]] = []
+        hidden = _blind_running(game) and not talk.master_of(game)  # each power's count is its own
+        for name, position in [] if hidden else lifecycle.spring_positions(talk.session, game):
+            years.append((name[1:5], {p: len(cs) for p, cs in position.get("centers", {}).items()}))
+        seated = []
+        if game.state == "finished":
+            seated = host.who_played(talk.session, game, talk.reader_of(game))
+        body = render("payola/summary", game=game, years=years, hidden=hidden,
+                      powers=list(load_map(game.variant).powers), events=game.settings.get("events", []),
+                      result=game.settings.get("result"), seated=seated)
+        talk.answer_long(text, f"{game.name}-summary.txt", body, "the summary")
+
+    def seat_order(self, session: Session, game: Game) -> list[str]:
+        return list(load_map(game.variant).powers)
+
+    def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
+        """Powers by name or initial (`commands.press_recipients`), the master, or ALL."""
+        named = commands.press_recipients(words)
+        if named == ("ALL",):
+            return named
+        return tuple(dict.fromkeys(t if t == "MASTER" else power_of(game, t) for t in named))
+
+    # -- pages -----------------------------------------------------------------------------------
+
+    def facts(self, session: Session, game: Game, acting: bool = True,
+              seated: Sequence[Player] | None = None) -> public.GameFacts:
+        return pages.facts_of(session, game, acting, seated)
+
+    def gather(self, session: Session, game: Game) -> Any:
+        return pages.gather(session, game)
+
+    def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
+        return pages.write_game(root, record, force)
+
+
+def _blind_running(game: Game) -> bool:
+    """A Tin Cup game not yet over: each power sees only its part of the board (rule 6.3)."""
+    return lifecycle.options_of(game).blind and game.state != "finished"
+
+
+def _within(name: str, first: str | None, last: str | None) -> bool:
+    key = Phase.parse(name).sort_key()
+    return (first is None or key >= Phase.parse(first).sort_key()) and (last is None or key <= Phase.parse(last)
+                                                                       .sort_key())
+
+
+KIND = Payola()

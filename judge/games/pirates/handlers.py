@@ -1,0 +1,159 @@
+"""A Pirates' Proposal player's commands by mail: PLAN (with GARNETS), VOTE, MOVE and NOMOVE,
+GIVE TOKEN (`judge.pirates.commands` reads and checks them), and STATUS.
+
+A seat's command lines of one mail are read together when its lines end (`close_block`): its
+PLAN and GARNETS lines are one plan, all its VOTE lines one ballot (P3, P5), each accepted or
+refused whole by the core, which says why; what it accepts replaces the seat's earlier plan,
+ballot, move or gift in the open phase (P13) and is kept as a `Submission` row.  Every line is
+echoed with what became of it: the first line of a plan or ballot with the judge's answer, the
+lines read with it as part of it.  Nothing in an answer tells anything of another player
+(P10): the core's answers speak of the sender's own plan, ballot and room only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from judge.commands.parse import BadCommand, Command, SetDuration, parse_duration
+from judge.games.pirates import lifecycle
+from judge.pirates.commands import KEYWORDS, read_mail, submit
+from judge.pirates.match import Submissions, actors
+from judge.pirates.notation import submissions_to_data
+from judge.service import host
+from judge.service.handlers.conversation import PLAYER, Conversation, handles
+from judge.service.render import when
+from judge.store.models import Game, Submission
+
+if TYPE_CHECKING:
+    from judge.service.handlers.conversation import Context
+
+
+@dataclass(frozen=True)
+class PiratesLine:
+    """A line of a Pirates' Proposal command, read with the seat's others when its lines end."""
+
+    text: str
+
+
+DURATIONS = {"DISTRIBUTION": "distribution", "VOTING": "voting", "FINAL": "final"}
+"""``SET <word> hours``: the words for the lengths of the match's phases, and their settings."""
+
+
+def read(text: str) -> Command:
+    """A line the host's grammar does not know, as a Pirates' Proposal game reads it."""
+    words = text.replace(",", " ").split()
+    keyword = words[0].upper()
+    if keyword in KEYWORDS:
+        return PiratesLine(text)
+    if keyword == "SET":
+        if len(words) == 3 and words[1].upper() in DURATIONS:
+            try:
+                return SetDuration(DURATIONS[words[1].upper()], parse_duration(words[2]))
+            except ValueError as exc:
+                return BadCommand(str(exc))
+        return BadCommand(f"bad SET command: '{text[:80]}' (the phases' lengths: SET DISTRIBUTION, SET VOTING, "
+                          "SET FINAL hours)")
+    return BadCommand(f"unknown command '{words[0][:20]}': HELP lists the commands of Pirates' Proposal")
+
+
+@handles(PiratesLine, PLAYER, closed_after_the_end=True)
+def pirates_line(talk: Conversation, text: str, _: PiratesLine) -> None:
+    """Kept for the end of the seat's lines (`close_block`), when they are read together."""
+    game = talk.context.game
+    assert game is not None
+    if game.state not in ("active", "paused") or game.phase is None:
+        talk.echo(text, "error", "the match is not running: plans and votes are sent once it has started")
+        return
+    talk.context.block.setdefault("pirates", []).append((talk.echo(text, "ok"), text))
+
+
+def close_block(talk: Conversation, context: Context) -> None:
+    """Read the seat's command lines together, answer each, keep what the core accepts; then
+    answer STATUS with what stands."""
+    game, seat = context.game, context.power
+    assert game is not None and seat is not None
+    lines = context.block.get("pirates", [])
+    if lines:
+        _submit(talk, game, seat, lines)
+    for index in context.status_echoes:
+        talk.echoes[index].extra = status_lines(talk, game, seat)
+
+
+def _submit(talk: Conversation, game: Game, seat: str, lines: list[tuple[int, str]]) -> None:
+    match = lifecycle.match_now(talk.session, game)
+    assert match is not None and game.phase is not None
+    before = lifecycle.submissions_of(talk.session, game, game.phase)
+    result = submit(match, before, seat, read_mail([text for _, text in lines]))
+    unanswered = list(lines)
+    for reply in result.replies:
+        outcome = "ok" if reply.accepted else "error"
+        for number, text in enumerate(reply.lines):
+            index = next(i for i, (_, written) in enumerate(unanswered) if written == text)
+            echo = talk.echoes[unanswered.pop(index)[0]]
+            echo.outcome = outcome
+            what = "ballot" if text.upper().startswith("VOTE") else "plan"
+            echo.message = reply.message if number == 0 else f"read with '{reply.lines[0]}' as one {what}"
+    _keep(talk, game, seat, before, result.submissions, "\n".join(text for _, text in lines))
+
+
+def _keep(talk: Conversation, game: Game, seat: str, before: Submissions, after: Submissions, text: str) -> None:
+    """A `Submission` row for each of the seat's submissions that this mail changed."""
+    assert game.phase is not None
+    data = submissions_to_data(after)
+    changed: list[tuple[str, dict[str, object]]] = []
+    if after.plan(seat) is not None and after.plan(seat) != before.plan(seat):
+        changed.append(("plan", data["plans"][seat]))
+    if after.ballot(seat) is not None and after.ballot(seat) != before.ballot(seat):
+        changed.append(("ballot", data["ballots"][seat]))
+    if (seat in after.moves) != (seat in before.moves):
+        changed.append(("move", {"move": seat in after.moves}))
+    if after.token_to != before.token_to:
+        changed.append(("gift", {"to": after.token_to}))
+    for kind, parsed in changed:
+        talk.session.add(Submission(game_id=game.id, phase=game.phase, power=seat, kind=kind, text=text,
+                                    parsed=parsed, created_at=talk.now))
+    talk.session.flush()
+
+
+def status_lines(talk: Conversation, game: Game, seat: str) -> list[str]:
+    """STATUS for a player: the match's phase and deadline, what the player knows now and what it
+    has sent in the open phase (`lifecycle.seat_lines`)."""
+    lines = [_header(game)]
+    match = lifecycle.match_now(talk.session, game)
+    if match is None:
+        return [*lines, "the match has not started"]
+    submissions = lifecycle.submissions_of(talk.session, game, game.phase) if game.phase else Submissions()
+    return [*lines, *lifecycle.seat_lines(match, seat, submissions)]
+
+
+def master_status(talk: Conversation) -> list[str]:
+    """STATUS for the game master: the phase, and each player's seat and what stands for it in
+    the open phase (which no player is ever told of another)."""
+    game = talk.context.game
+    assert game is not None
+    lines = [_header(game)]
+    match = lifecycle.match_now(talk.session, game)
+    if match is None or game.phase is None or match.current_phase is None:
+        return [*lines, *(f"{p.requested}: joined" for p in host.players(talk.session, game))]
+    submissions = lifecycle.submissions_of(talk.session, game, game.phase)
+    seat = host.seats(talk.session, game)
+    for name in match.players:
+        player = seat.get(name)
+        played = "played" if host.is_played(player) else "vacant" if player and player.address else "dummy"
+        sent = []
+        if submissions.plan(name):
+            sent.append("plan sent")
+        if submissions.ballot(name):
+            sent.append("ballot sent")
+        if name in submissions.moves:
+            sent.append("asks to move")
+        if submissions.token_to and name in actors(match):
+            sent.append(f"gives the extra Token of Life to {submissions.token_to}")
+        lines.append(f"{name} ({played}): {', '.join(sent) or 'nothing yet'}")
+    return lines
+
+
+def _header(game: Game) -> str:
+    phase = f"{game.phase} ({lifecycle.label(game.phase)})" if game.phase else "-"
+    return f"game {game.name}, {game.state}, phase {phase}, deadline {when(game.deadline)}"

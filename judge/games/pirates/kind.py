@@ -1,0 +1,230 @@
+"""Pirates' Proposal as a kind of game the host runs (`judge.games.GameKind`): the plug between
+the host and the match's edges (`lifecycle`, `handlers`, `pages`), which stand on its rules core,
+`judge.pirates`.
+
+A match is created with ``CREATE game password pirates [PLAYERS=n] [GARNETS=n]``; each player
+joins under a name of their own (``JOIN game password name``), which is their seat: they sign
+on with it (``SIGNON name@game password``), plans and ballots name players by it, and a player
+who takes a vacant seat over plays under its name.  Its phases are the Distribution and Voting
+Phases of five rounds, then the final phase (``D1``...``V5``, ``F``), each lasting the game
+master's ``SET DISTRIBUTION``, ``SET VOTING`` or ``SET FINAL`` hours (24 by default).
+
+What anyone may know of a running match is its name, round and phase and who holds which seat
+(LIST, the pages, the observers' mail): never who has sent what (P10), which Payola's LIST tells.
+Press goes to whoever it names, in either room: refusing press to the other room would tell who
+is in it (P10).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from judge.commands.parse import Command, History
+from judge.games import GameKind
+from judge.games.pirates import handlers, lifecycle, pages
+from judge.pirates.match import check_name
+from judge.pirates.views import end_view
+from judge.service import host
+from judge.service.config import Settings
+from judge.service.handlers.conversation import Context, Conversation
+from judge.service.host import GameError
+from judge.service.outbox import queue
+from judge.service.render import render, when
+from judge.store.models import Game, PhaseRow, Player
+from judge.web.public import GameFacts
+
+HOST_WORDS = frozenset({"MASTER", "GM", "ALL", "KEY"})
+"""Words the host gives a meaning where a seat is named (SIGNON MASTER@game, PRESS TO ALL, a
+private game's KEY): no player may be named so."""
+_MASTER_WORDS = frozenset({"M", "MASTER", "GM"})
+
+
+class Pirates(GameKind):
+    name = "pirates"
+    title = lifecycle.KIND_TITLE
+    seat_word = "seat"
+    durations = MappingProxyType({"distribution": 24.0, "voting": 24.0, "final": 24.0})
+
+    # -- creating and joining ------------------------------------------------------------------------
+
+    def read_create(self, words: Sequence[str]) -> tuple[str, list[str]]:
+        return "pirates", lifecycle.read_options(words)
+
+    def create_help(self) -> list[str]:
+        return [f"{self.title} (CREATE game password pirates [PLAYERS=n] [GARNETS=n]): an even number of players "
+                "from 4 to 14 (14 by default), in two rooms, five rounds"]
+
+    def help(self, settings: Settings) -> str:
+        return render("pirates/help", settings=settings)
+
+    def capacity(self, game: Game) -> int:
+        return lifecycle.setting(game, "PLAYERS")
+
+    def read_join(self, session: Session, game: Game, word: str | None) -> str | None:
+        """The player's name (P1): 2 to 12 letters or digits, unique in the game whatever the case,
+        and no word the commands give a meaning (ME, YES, NO; MASTER, GM, ALL, KEY)."""
+        if not word:
+            raise ValueError(f"a player of {self.title} joins under a name: JOIN {game.name} password name (2 to "
+                             "12 letters or digits)")
+        problem = check_name(word)
+        if problem is None and word.upper() in HOST_WORDS:
+            problem = f"'{word}' cannot be a player's name: MASTER, GM, ALL and KEY are words of the commands"
+        if problem is not None:
+            raise ValueError(problem)
+        taken = {(p.requested or "").casefold() for p in host.players(session, game)}
+        if word.casefold() in taken:
+            raise ValueError(f"a player of {game.name} is already named '{word}' (names differ whatever the case): "
+                             "choose another")
+        return word
+
+    def joined(self, game: Game, requested: str | None) -> str:
+        return (f"you joined '{game.name}' as {requested}; the rooms are drawn when the match starts (SIGNON "
+                f"{requested}@{game.name} password)")
+
+    # -- seats -----------------------------------------------------------------------------------
+
+    def seat(self, session: Session, game: Game, word: str) -> str:
+        key = word.casefold()
+        found = next((name for name in host.seats(session, game) if name.casefold() == key), None)
+        if found is None:
+            raise ValueError(f"there is no player named '{word[:20]}' in {game.name}")
+        return found
+
+    def seat_title(self, seat: str) -> str:
+        return seat
+
+    def seat_order(self, session: Session, game: Game) -> list[str]:
+        return sorted(host.seats(session, game), key=str.casefold)
+
+    # -- phases ----------------------------------------------------------------------------------
+
+    def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
+        lifecycle.start(session, game, settings, now)
+
+    def length_of(self, phase: str) -> str:
+        return {"D": "distribution", "V": "voting", "F": "final"}[phase[0]]
+
+    def waiting(self, session: Session, game: Game) -> list[str]:
+        return lifecycle.waiting_seats(session, game)
+
+    def complete(self, session: Session, game: Game, talk: Conversation | None = None) -> bool:
+        """Never before the deadline: a phase that closed early would tell every player that all
+        the others had submitted (Amendment II, P10)."""
+        return False
+
+    def results_mails(self, session: Session, game: Game) -> int:
+        return lifecycle.results_mails(session, game)
+
+    def process(self, session: Session, game: Game, settings: Settings, now: datetime, *,
+                cause: str) -> lifecycle.Closed:
+        return lifecycle.process_phase(session, game, settings, now, cause=cause)
+
+    def rollback(self, session: Session, game: Game, now: datetime) -> tuple[str, str]:
+        raise GameError("a match of Pirates' Proposal cannot be rolled back: the mails of each phase told every "
+                        "player what the rules let them learn, and that cannot be taken back")
+
+    def terminate(self, session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
+        lifecycle.terminate(session, game, settings, now, reason)
+
+    def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
+        return render(f"pirates/{which}", game=game, seat=seat, stage=row.name[0], label=lifecycle.label(row.name),
+                      until=until)
+
+    # -- mail ------------------------------------------------------------------------------------
+
+    def read(self, text: str) -> Command:
+        return handlers.read(text)
+
+    def close_block(self, talk: Conversation, context: Context) -> None:
+        handlers.close_block(talk, context)
+
+    def master_status(self, talk: Conversation) -> list[str] | None:
+        return handlers.master_status(talk)
+
+    def brief(self, talk: Conversation, game: Game, seat: str, player: Player, address: str) -> None:
+        """What the seat knows now (its own views and what it has sent in the open phase), and
+        nothing of anyone else's (P10)."""
+        match = lifecycle.match_now(talk.session, game)
+        assert match is not None and game.phase is not None
+        lines = lifecycle.seat_lines(match, seat, lifecycle.submissions_of(talk.session, game, game.phase))
+        body = render("pirates/briefing", game=game, seat=seat, lines=lines, todo=lifecycle.todo(match, seat),
+                      deadline=game.deadline)
+        queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {seat}",
+              kind="notice", now=talk.now, game_id=game.id, body=body)
+
+    def resigned(self, talk: Conversation, game: Game, seat: str) -> str:
+        return " (it plays on by the defaults: the default plan, drawn ballots)"
+
+    def list_lines(self, talk: Conversation, game: Game) -> list[str]:
+        """The match's name, round and phase and each seat's state: never who has sent what (P10)."""
+        lines = [f"state: {game.state}", f"game: {lifecycle.describe(game)}",
+                 f"options: {' '.join(game.options) or 'none'}"]
+        if game.phase:
+            lines.append(f"phase: {game.phase} ({lifecycle.label(game.phase)}), deadline {when(game.deadline)}")
+        for player in lifecycle.seats_of(host.players(talk.session, game)):
+            assert player.power is not None
+            played = "played" if host.is_played(player) else "vacant" if player.address else "dummy"
+            if not host.is_played(player) and host.is_open(game, player.power):
+                played += ", open for TAKEOVER"
+            lines.append(f"{player.power}: {played}")
+        if game.state == "finished":
+            lines.append(f"result: {game.settings.get('result', '')}")
+        return lines
+
+    def history(self, talk: Conversation, text: str, game: Game, command: History) -> None:
+        """A match's story is published when it ends (P14); until then each player has been told
+        only their own part of it (P10), and the game master has it in the charts."""
+        if game.state != "finished":
+            talk.echo(text, "error", f"the history of a match of {self.title} is published when it ends; until then "
+                      "each player is told only their own part of it")
+            return
+        talk.answer_long(text, f"{game.name}-history.txt", "\n".join(pages.published_lines(talk.session, game)),
+                         "the publication")
+
+    def summary(self, talk: Conversation, text: str, game: Game) -> None:
+        """The match's phase and events, and once it has ended its end and who played which seat."""
+        match = lifecycle.match_now(talk.session, game)
+        end = end_view(match).lines() if match is not None and game.state == "finished" and match.over else ()
+        seated = host.who_played(talk.session, game, talk.reader_of(game)) if game.state == "finished" else []
+        body = render("pirates/summary", game=game, what=lifecycle.describe(game),
+                      label=lifecycle.label(game.phase) if game.phase else None,
+                      events=game.settings.get("events", []), result=game.settings.get("result"), end=end,
+                      seated=seated)
+        talk.answer_long(text, f"{game.name}-summary.txt", body, "the summary")
+
+    def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
+        """Players by name, the master (M, MASTER, GM), or ALL."""
+        usage = "expected PRESS TO followed by players' names, ALL, or MASTER"
+        if len(words) < 3 or words[1].upper() != "TO":
+            raise ValueError(usage)
+        tokens = [t for t in re.split(r"[\s,;/&+]+", " ".join(words[2:])) if t]
+        if not tokens:
+            raise ValueError(usage)
+        if any(t.upper() == "ALL" for t in tokens):
+            if len(tokens) > 1:
+                raise ValueError("PRESS TO ALL takes no other recipient")
+            return ("ALL",)
+        return tuple(dict.fromkeys("MASTER" if t.upper() in _MASTER_WORDS else self.seat(session, game, t)
+                                   for t in tokens))
+
+    # -- pages -----------------------------------------------------------------------------------
+
+    def facts(self, session: Session, game: Game, acting: bool = True,
+              seated: Sequence[Player] | None = None) -> GameFacts:
+        return pages.facts_of(session, game, seated)
+
+    def gather(self, session: Session, game: Game) -> Any:
+        return pages.gather(session, game)
+
+    def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
+        return pages.write_game(root, record, force)
+
+
+KIND = Pirates()

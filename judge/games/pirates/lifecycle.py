@@ -1,0 +1,449 @@
+"""The life of a Pirates' Proposal match on the host: its start, the closing and opening of its
+phases, its end, and every mail these send.
+
+Theory of operation.  The match is a value of the core (`judge.pirates.match`), kept as JSON
+(`judge.pirates.notation`) in the game's phase rows: a phase row (named ``D1``...``V5``, ``F``)
+holds the match as the phase opened (``position``) and, once closed, as it closed
+(``result["match"]``); its ``seed`` is the phase's, from which the core draws the packages (P8)
+and the ballots of those who sent none (P3).  While a phase is open, what each player sends
+that the core accepts is a `Submission` row of the phase (``plan``, ``ballot``, ``move``,
+``gift``; the latest of each stands, P13), and `submissions_of` makes the core's `Submissions`
+of them.
+
+Closing a phase (`process_phase`, in the transaction of the deadline, PROCESS or TERMINATE):
+the core closes it with what stands (the default plan, drawn ballots: P6, P3), the next phase
+opens (the moves asked for take effect and packages are drawn: P8, P9), and every mail is
+queued: to each player the view of the core that the rules give them then (`judge.pirates.views`:
+their room, package, gold and garnets; what they would receive under each plan of their room;
+which of those passed and their gold; the end), and nothing else (P10); to the game master the
+phase's chart (everything: a game master needs it to run the match, and no player receives
+it); to observers, what the pages show (the match's name, round and phase).  A final phase in
+which nobody may act (no single richest player: P11) closes as soon as it opens.  When the
+match ends, the publication of P14 goes to every player, the game master and the observers.
+
+A phase never closes before its deadline because everyone has sent something: that it closed
+early would tell each player that every other had submitted, which the rules keep secret
+(Amendment II, P10).  The game master's PROCESS closes it when he chooses.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from sqlalchemy import delete
+from sqlalchemy.orm import Session
+
+from judge.pirates.match import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Match,
+    Phase,
+    SetupError,
+    Stage,
+    Submissions,
+    actors,
+    close_phase,
+    final_result,
+    gold,
+    next_phase,
+    open_phase,
+    settle,
+    start_match,
+    waiting,
+)
+from judge.pirates.notation import match_from_data, match_to_data, submissions_from_data
+from judge.pirates.views import (
+    distribution_view,
+    end_view,
+    publication,
+    published_rounds,
+    voting_result_view,
+    voting_view,
+)
+from judge.service import host
+from judge.service.config import Settings
+from judge.service.host import GameError
+from judge.service.logs import log_on_commit
+from judge.service.outbox import queue
+from judge.service.render import render
+from judge.store.models import Game, PhaseRow, Player
+
+log = logging.getLogger("judge")
+
+KIND_TITLE = "Pirates' Proposal"
+DEFAULT_PLAYERS = MAX_PLAYERS
+MAX_GARNETS = 100
+"""The most garnets a player may start with: enough for any match, and no plan's sum overflows."""
+
+
+class Closed(NamedTuple):
+    """What closing a phase did (`judge.games.PhaseChange`): the phase closed and the one opened
+    (None: the match has ended); nobody wins a match of Pirates' Proposal."""
+
+    phase: str
+    next_phase: str | None
+    winner: str | None = None
+
+
+# -- the game's settings ------------------------------------------------------------------------------
+
+
+def read_options(words: Sequence[str]) -> list[str]:
+    """CREATE's words after ``pirates``: ``PLAYERS=n`` (even, 4 to 14; 14 by default), ``GARNETS=n``
+    (each player's at the start; 0 by default: P1, P7) and the host's flags, as kept in the game's
+    options; ValueError with the reason."""
+    own, rest = host.split_options(list(words))
+    players, garnets = DEFAULT_PLAYERS, 0
+    for word in rest:
+        key, _, value = word.partition("=")
+        if key not in ("PLAYERS", "GARNETS") or not value.isdigit() or len(value) > 3:
+            raise ValueError(f"'{word}' is not an option of Pirates' Proposal: PLAYERS=n (an even number from "
+                             f"{MIN_PLAYERS} to {MAX_PLAYERS}), GARNETS=n (each player's at the start), and "
+                             "NO_OBSERVERS, ANONYMOUS, OPEN_TAKEOVER, ABSENCE_DAYS=N")
+        if key == "PLAYERS":
+            players = int(value)
+            if players % 2 or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+                raise ValueError(f"a match has an even number of players from {MIN_PLAYERS} to {MAX_PLAYERS}, "
+                                 f"not {players} (P1)")
+        else:
+            garnets = int(value)
+            if garnets > MAX_GARNETS:
+                raise ValueError(f"a player may start with at most {MAX_GARNETS} garnets")
+    return [*own, f"PLAYERS={players}", f"GARNETS={garnets}"]
+
+
+def setting(game: Game, key: str) -> int:
+    """``PLAYERS`` or ``GARNETS`` of the game, as created."""
+    default = DEFAULT_PLAYERS if key == "PLAYERS" else 0
+    return next((int(word.partition("=")[2]) for word in game.options if word.startswith(f"{key}=")), default)
+
+
+def describe(game: Game) -> str:
+    """The match in words: "Pirates' Proposal, 14 players, 0 garnets each"."""
+    garnets = setting(game, "GARNETS")
+    return (f"{KIND_TITLE}, {setting(game, 'PLAYERS')} players, {garnets} garnet{'' if garnets == 1 else 's'} "
+            "each at the start")
+
+
+def phase_of(name: str) -> Phase:
+    """The core's phase named ``name`` (``D1``, ``V5``, ``F``)."""
+    if name == "F":
+        return Phase(Stage.FINAL, 5)
+    return Phase(Stage.DISTRIBUTION if name[0] == "D" else Stage.VOTING, int(name[1:]))
+
+
+def label(name: str) -> str:
+    """A phase in words: "the Voting Phase of round 2"."""
+    return phase_of(name).label
+
+
+# -- reading the state --------------------------------------------------------------------------------
+
+
+def match_now(session: Session, game: Game) -> Match | None:
+    """The match as it stands: as the open phase opened, or as the last phase closed."""
+    row = host.current_phase(session, game)
+    if row is None:
+        return None
+    return match_from_data(row.result["match"] if row.status == "processed" and row.result else row.position)
+
+
+def submissions_of(session: Session, game: Game, phase: str) -> Submissions:
+    """What stands in ``phase``: each player's latest plan, ballot, move and the gift (P13)."""
+    plans: dict[str, Any] = {}
+    ballots: dict[str, Any] = {}
+    moves: list[str] = []
+    token_to = None
+    for (seat, kind), row in host.latest_submissions(session, game, phase).items():
+        if kind == "plan":
+            plans[seat] = row.parsed
+        elif kind == "ballot":
+            ballots[seat] = row.parsed
+        elif kind == "move" and row.parsed.get("move"):
+            moves.append(seat)
+        elif kind == "gift":
+            token_to = row.parsed.get("to")
+    return submissions_from_data({"plans": plans, "ballots": ballots, "moves": moves, "token_to": token_to})
+
+
+def waiting_seats(session: Session, game: Game) -> list[str]:
+    """The played seats with nothing standing in the open phase: whom the clock reminds."""
+    match = match_now(session, game)
+    if match is None or game.phase is None or match.current_phase is None:
+        return []
+    seat = host.seats(session, game)
+    return [p for p in waiting(match, submissions_of(session, game, game.phase)) if host.is_played(seat.get(p))]
+
+
+# -- starting -----------------------------------------------------------------------------------------
+
+
+def start(session: Session, game: Game, settings: Settings, now: datetime) -> None:
+    """Seat every player under the name they joined with, draw the rooms (P1) and open the first
+    Distribution Phase; each player is told their seat and what the rules give them then."""
+    if game.state != "forming":
+        raise GameError("the game has already started")
+    seated = host.players(session, game)
+    wanted = setting(game, "PLAYERS")
+    if len(seated) != wanted:
+        raise GameError(f"this match is for {wanted} players and {len(seated)} have joined: START when "
+                        f"{wanted} have")
+    for player in seated:
+        player.power = player.requested
+    try:
+        match = start_match([p.power or "" for p in seated], game.seed, setting(game, "GARNETS"))
+    except SetupError as exc:
+        raise GameError(str(exc)) from None
+    game.state = "active"
+    session.flush()
+    opened = open_phase(match, host.phase_seed(game, "D1"))
+    _open_row(session, game, opened, now)
+    for player in seated:
+        if host.is_played(player):
+            assert player.address is not None and player.power is not None
+            queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
+                  game_id=game.id, body=render("pirates/start", game=game, seat=player.power, what=describe(game),
+                                               names=opened.players, view=distribution_view(opened, player.power, 1),
+                                               todo=todo(opened, player.power), deadline=game.deadline, chart=None))
+    queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
+          game_id=game.id, body=render("pirates/start", game=game, seat=None, what=describe(game),
+                                       names=opened.players, view=None, todo="", deadline=game.deadline,
+                                       chart=chart_lines(opened, "open")))
+
+
+def _open_row(session: Session, game: Game, match: Match, now: datetime) -> PhaseRow:
+    """The row of the phase ``match`` has just opened, and the game's deadline for it."""
+    assert match.phase is not None
+    name = match.phase.name
+    session.execute(delete(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == name))
+    row = PhaseRow(game_id=game.id, name=name, position=match_to_data(match), seed=host.phase_seed(game, name),
+                   status="open", opened_at=now)
+    session.add(row)
+    game.phase = name
+    game.deadline = host.shift_for_absences(session, game, now + host.phase_duration(game, name))
+    session.flush()
+    return row
+
+
+# -- closing a phase ----------------------------------------------------------------------------------
+
+
+def process_phase(session: Session, game: Game, settings: Settings, now: datetime, *, cause: str) -> Closed:
+    """Close the open phase with what stands, open the next (or end the match) and queue every
+    mail; a final phase in which nobody may act closes at once."""
+    if game.state not in ("active", "paused"):
+        raise GameError("the game is not running")
+    row = host.current_phase(session, game)
+    assert row is not None
+    match = match_from_data(row.position)
+    closed = close_phase(match, submissions_of(session, game, row.name), row.seed)
+    row.result = {"match": match_to_data(closed)}
+    row.status, row.processed_at = "processed", now
+    following = next_phase(closed)
+    if following is None:
+        log_on_commit(session, log, "game %s %s processed (%s); the match has ended", game.name, row.name, cause)
+        finish(session, game, settings, now, closed, "its five rounds and the final phase are over")
+        _mail_chart(session, game, settings, closed, row.name, now)
+        return Closed(row.name, None)
+    opened = open_phase(closed, host.phase_seed(game, following.name))
+    _open_row(session, game, opened, now)
+    log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, cause, following.name)
+    _mail_change(session, game, settings, closed, opened, row.name, now)
+    if following.stage is Stage.FINAL and not actors(opened):
+        process_phase(session, game, settings, now, cause="nobody acts in the final phase")
+        return Closed(row.name, None)
+    return Closed(row.name, following.name)
+
+
+def _mail_change(session: Session, game: Game, settings: Settings, closed: Match, opened: Match, phase: str,
+                 now: datetime) -> None:
+    """Each played seat's mail of the phase that closed and the one that opened, made of its own
+    views alone (P10); the game master's chart; the observers' news of the phase."""
+    assert opened.phase is not None
+    number = opened.phase.round
+    stage = opened.phase.stage
+    ending = stage is Stage.FINAL and not actors(opened)
+    for seat, player in host.seats(session, game).items():
+        if not host.is_played(player):
+            continue
+        assert player.address is not None
+        sections: list[tuple[str, ...]] = []
+        headline = f"{label(phase)} has closed"
+        if stage is Stage.VOTING:
+            headline += f"; {opened.phase.label} opens"
+            sections.append(voting_view(opened, seat, number).lines())
+        else:
+            sections.append(voting_result_view(closed, seat, closed.round.number).lines())
+            if stage is Stage.DISTRIBUTION:
+                headline += f"; {opened.phase.label} opens"
+                sections.append(distribution_view(opened, seat, number).lines())
+            elif not ending:
+                headline += "; the match is over but for the extra Token of Life"
+                sections.append(end_view(opened).lines())
+        body = render("pirates/phase", game=game, headline=headline, sections=sections,
+                      todo="" if ending else todo(opened, seat), deadline=None if ending else game.deadline)
+        queue(session, settings, to=player.address, subject=f"{game.name} {phase} results", body=body, kind="results",
+              now=now, game_id=game.id)
+    _mail_chart(session, game, settings, closed, phase, now, opened)
+    if not ending:
+        news = f"{opened.phase.label} ({opened.phase.name}) opens"
+        for observer in host.observers(session, game):
+            queue(session, settings, to=observer, subject=f"{game.name} {opened.phase.name}", kind="results",
+                  now=now, game_id=game.id, body=render("pirates/news", game=game, news=news))
+
+
+def todo(match: Match, seat: str) -> str:
+    """What ``seat`` may send in the phase ``match`` has open, in words (the same for every seat
+    of a round's phases: it says nothing of anyone else)."""
+    phase = match.current_phase
+    if phase is None:
+        return ""
+    if phase.stage is Stage.DISTRIBUTION:
+        return render("pirates/todo_plan").strip()
+    if phase.stage is Stage.VOTING:
+        return render("pirates/todo_vote", last=phase.round == 5).strip()
+    holder = final_result(match).extra_token
+    return render("pirates/todo_token").strip() if holder == seat else ""
+
+
+def chart_lines(match: Match, what: str) -> list[str]:
+    """The game master's chart of the phase ``match`` last opened (``open``) or closed: everything
+    the rules keep secret from the players, which the game master needs to run the match."""
+    lines: list[str] = []
+    if not match.rounds:
+        return lines
+    round_ = match.round
+    if what == "open" or not round_.plans:
+        lines += [f"Round {round_.number}: room A: {', '.join(round_.rooms[0]) or 'nobody'}",
+                  f"Round {round_.number}: room B: {', '.join(round_.rooms[1]) or 'nobody'}"]
+        lines += [f"Package of {name}: {amount} gold" for name, amount in round_.packages]
+        return lines
+    if not round_.ballots:
+        for plan in round_.plans:
+            shares = ", ".join(f"{m} {amount}" for m, amount in plan.shares)
+            notes = [f"{plan.total} gold"] + ([f"{plan.garnets} garnet(s)"] if plan.garnets else []) + (
+                ["default"] if plan.proposer in round_.defaults else [])
+            lines.append(f"Plan of {plan.proposer}: {shares} ({'; '.join(notes)})")
+        return lines
+    settlement = settle(round_)
+    for ballot in round_.ballots:
+        lines.append(f"Ballot of {ballot.voter}: Yes on {', '.join(ballot.yes) or 'none'}; No on "
+                     f"{', '.join(ballot.no) or 'none'}" + (" (drawn)" if ballot.voter in round_.drawn else ""))
+    for outcome in settlement.outcomes:
+        lines.append(f"Plan of {outcome.proposer}: {'passed' if outcome.passed else 'failed'}, {outcome.yes} Yes, "
+                     f"{outcome.no} No")
+    lines += [f"Received by {name}: {amount} gold" for name, amount in settlement.receipts]
+    lines += [f"Gold of {name}: {amount}" for name, amount in gold(match, round_.number).items()]
+    lines.append(f"Changing rooms next round: {', '.join(round_.moves) or 'nobody'}")
+    return lines
+
+
+def _mail_chart(session: Session, game: Game, settings: Settings, closed: Match, phase: str, now: datetime,
+                opened: Match | None = None) -> None:
+    """The game master's chart of the phase that closed, and of a round that opened (no player
+    receives it)."""
+    if closed.phase is not None and closed.phase.stage is Stage.FINAL:
+        lines = [f"Extra Token of Life: {closed.token_to or 'not given'}"]
+    else:
+        lines = chart_lines(closed, "closed")
+    if opened is not None and opened.phase is not None and opened.phase.stage is Stage.DISTRIBUTION:
+        lines += ["", *chart_lines(opened, "open")]
+    queue(session, settings, to=game.gm_address, subject=f"{game.name} {phase} chart", kind="chart", now=now,
+          game_id=game.id, body=render("pirates/chart", game=game, phase=phase, label=label(phase), lines=lines,
+                                       deadline=game.deadline))
+
+
+def results_mails(session: Session, game: Game) -> int:
+    """How many mails closing the current phase may queue: one per played seat and observer and
+    the game master's chart, and at the end of the match the publication to every player, the
+    game master and the observers as well."""
+    seat = host.seats(session, game)
+    played = sum(1 for player in seat.values() if host.is_played(player))
+    watching = len(host.observers(session, game))
+    ending = game.phase in ("V5", "F")
+    return played + watching + 1 + ((len(seat) + watching + 1) if ending else 0)
+
+
+# -- the end ------------------------------------------------------------------------------------------
+
+
+def finish(session: Session, game: Game, settings: Settings, now: datetime, match: Match, reason: str) -> None:
+    """End the game and publish the match to every player, the game master and the observers
+    (P14): every round played, and the end if the match reached it."""
+    game.state = "finished"
+    game.deadline = None
+    if match.phase is not None and match.phase.stage is Stage.FINAL:
+        end = end_view(match)
+        result = (f"Tokens of Life: {', '.join(end.tokens) or 'none'}; Elimination Candidate: "
+                  f"{', '.join(end.elimination_candidates)}")
+        lines = publication(match).lines()
+    else:
+        result = reason
+        lines = tuple(line for round_ in published_rounds(match) for line in (*round_.lines(), ""))
+    game.settings = {**game.settings, "result": result}
+    host.record(game, result)
+    playing = {p.address for p in host.players(session, game) if p.address}
+    bodies: dict[str, str] = {}
+    for address in sorted(playing | {game.gm_address} | set(host.observers(session, game))):
+        reader = "master" if address == game.gm_address else "player" if address in playing else "anyone"
+        if reader not in bodies:
+            bodies[reader] = render("pirates/end", game=game, reason=reason, lines=lines,
+                                    who=host.who_played(session, game, reader))
+        queue(session, settings, to=address, subject=f"{game.name} has ended", body=bodies[reader], kind="end",
+              now=now, game_id=game.id)
+
+
+def terminate(session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
+    """The game master ends the match before its end: the rounds played are published."""
+    match = match_now(session, game)
+    if match is None:  # never started: nothing to publish
+        game.state, game.deadline = "finished", None
+        game.settings = {**game.settings, "result": reason}
+        return
+    finish(session, game, settings, now, match, reason)
+
+
+def seat_lines(match: Match, seat: str, submissions: Submissions) -> list[str]:
+    """What ``seat`` knows now and what it has sent in the open phase (STATUS, the briefing of a
+    new player): its own views and its own submissions, nothing else (P10)."""
+    phase = match.current_phase
+    lines: list[str] = []
+    if match.over:
+        return [*end_view(match).lines()]
+    if phase is None or not match.rounds:
+        return lines
+    if phase.stage is Stage.FINAL:
+        lines += end_view(match).lines()
+        if final_result(match).extra_token == seat:
+            lines.append(f"Your gift of the extra Token of Life: {submissions.token_to or 'none yet'}")
+        return lines
+    lines += distribution_view(match, seat, phase.round).lines()
+    if phase.stage is Stage.DISTRIBUTION:
+        plan = submissions.plan(seat)
+        if plan is None:
+            lines.append("Your plan now: none yet (without one, yours is the default plan at the deadline)")
+        else:
+            shares = ", ".join(f"{'you' if m == seat else m} {amount}" for m, amount in plan.shares)
+            garnets = f" ({plan.garnets} garnet{'' if plan.garnets == 1 else 's'} spent)" if plan.garnets else ""
+            lines.append(f"Your plan now: {shares}{garnets}")
+        return lines
+    lines += voting_view(match, seat, phase.round).lines()[1:]
+    ballot = submissions.ballot(seat)
+    if ballot is None:
+        lines.append("Your ballot now: none yet (without one, a ballot is drawn for you at the deadline)")
+    else:
+        def names(proposers: tuple[str, ...]) -> str:
+            return ", ".join("your own" if p == seat else p for p in proposers) or "none"
+
+        lines.append(f"Your ballot now: Yes on {names(ballot.yes)}; No on {names(ballot.no)}")
+    lines.append("You have asked to change rooms next round" if seat in submissions.moves
+                 else "You stay in your room next round")
+    return lines
+
+
+def seats_of(players: Sequence[Player]) -> list[Player]:
+    """The seats of a started match, by name (the match's order)."""
+    return sorted((p for p in players if p.power), key=lambda p: (p.power or "").casefold())

@@ -1,0 +1,94 @@
+"""A Pirates' Proposal match's public page, written beside the others by the host's pages
+(`judge.web.pages`): ``web/games/<game>/index.html``.
+
+While the match runs the page shows what anyone may know of it (P10): its name, round and
+phase, its deadline, and each seat's state (played, vacant, a dummy, open for takeover) — never
+who has sent what, nor anything of a room, a plan, a ballot or anyone's gold.  Once it has ended
+the page shows everything, as the end mail does (P14): the rooms of each round, every package,
+plan and ballot (default plans and drawn ballots marked), every outcome and every player's gold
+round by round, and the end.  A digest of what the page shows is kept in ``.digest``: a page that
+would not change is not written again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from judge.games.pirates import lifecycle
+from judge.pirates.views import EndView, PublishedRound, publication, published_rounds
+from judge.service import host
+from judge.store.models import Game, Player
+from judge.web.pages import SAFE_NAME, make_folder, render_page, templates_version, write_file
+from judge.web.public import GameFacts, Seat, summary
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A match as its page needs it: the facts anyone may know, and once it has ended the rounds
+    it played and its end (None if it was stopped before)."""
+
+    facts: GameFacts
+    rounds: tuple[PublishedRound, ...] = ()
+    end: EndView | None = None
+
+
+def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = None) -> GameFacts:
+    """What any page may say of the match: name, round and phase, deadline, each seat's state."""
+    joined = host.players(session, game) if seated is None else seated
+    seats = []
+    for player in lifecycle.seats_of(joined):
+        assert player.power is not None
+        status = "played" if host.is_played(player) else "vacant" if player.address else "dummy"
+        seats.append(Seat(player.power, status, status != "played" and host.is_open(game, player.power)))
+    return GameFacts(name=game.name, variant=lifecycle.KIND_TITLE, options=tuple(game.options or ()),
+                     state=game.state, phase=game.phase, deadline=game.deadline,
+                     result=game.settings.get("result"), listed=host.rules_of(game).listed, joined=len(joined),
+                     seats=tuple(seats), phase_title=lifecycle.label(game.phase) if game.phase else None)
+
+
+def gather(session: Session, game: Game) -> MatchRecord:
+    """Everything the match's page is made of: its facts, and once it has ended the publication."""
+    facts = facts_of(session, game)
+    match = lifecycle.match_now(session, game) if facts.finished else None
+    if match is None:
+        return MatchRecord(facts)
+    if match.phase is not None and match.phase.name == "F":
+        published = publication(match)
+        return MatchRecord(facts, published.rounds, published.end)
+    return MatchRecord(facts, published_rounds(match))
+
+
+def published_lines(session: Session, game: Game) -> list[str]:
+    """The publication of an ended match as lines (HISTORY): every round played, and the end."""
+    record = gather(session, game)
+    lines = [line for round_ in record.rounds for line in (*round_.lines(), "")]
+    return lines + list(record.end.lines() if record.end is not None else ())
+
+
+def write_game(root: Path, record: MatchRecord, force: bool = False) -> Path:
+    """Write the match's page under ``root`` unless it would not change; returns it."""
+    facts = record.facts
+    if not SAFE_NAME.fullmatch(facts.name):
+        raise ValueError(f"'{facts.name}' cannot name a folder of pages")
+    folder = root / "games" / facts.name
+    head = summary(facts)
+    shown: list[Any] = [head, [r.lines() for r in record.rounds], record.end.lines() if record.end else None]
+    digest = hashlib.sha256(json.dumps([shown, templates_version()], sort_keys=True, default=str).encode()).hexdigest()
+    stamp = folder / ".digest"
+    if not force and stamp.exists() and stamp.read_text("utf-8") == digest:
+        return folder / "index.html"
+    make_folder(root)
+    make_folder(root / "games")
+    make_folder(folder)
+    written: set[Path] = set()
+    render_page(folder / "index.html", "pirates/game.html.j2", written, game=head, root="../../",
+                rounds=record.rounds, end=record.end, ended=facts.finished)
+    write_file(stamp, digest.encode("utf-8"), written)
+    return folder / "index.html"

@@ -1,0 +1,275 @@
+"""What the host knows of every game, whatever its kind: its state, seats and observers, its
+phase rows and submissions, its deadline and the clock's notices.
+
+Theory of operation.  A game goes forming → active (⇄ paused) → finished.  The host keeps the
+rows every kind shares: the game (its ``kind``, settings and deadline), its seats (`Player`:
+who plays each, with the seat's name in ``power``), one `PhaseRow` per phase (what the phase
+starts from, in the kind's own JSON, and once closed what happened), and the `Submission` rows
+of the open phase (a later one of a seat and kind replaces an earlier one).  What a phase is,
+who must act in it, what closing it does and who is told what are the kind's
+(`judge.games.GameKind`); the host asks it through `judge.games.kind_of`.
+
+The clock's part is the same for every kind: a phase is *due* when the game master says PROCESS,
+when its kind says it is complete, or when its deadline plus the grace period has passed
+(`is_due`); before that the seats that have still to act are reminded, each alone, ``reminder``
+hours before the deadline, and told they are late at the deadline (`send_notices`).  A deadline
+that falls inside an approved absence moves past it (`shift_for_absences`).
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import bindparam, func, select
+from sqlalchemy.orm import Session
+
+from judge import games
+from judge.service.config import Settings
+from judge.service.outbox import queue
+from judge.store.models import Absence, Game, Observer, PhaseRow, Player, Submission
+
+
+class GameError(ValueError):
+    """A request the game's state does not allow; the message is for the user."""
+
+
+# -- the options every game takes -------------------------------------------------------------------
+
+GAME_FLAGS = ("NO_OBSERVERS", "ANONYMOUS", "OPEN_TAKEOVER")
+MAX_ABSENCE_DAYS = 60
+HOST_DURATIONS = ("grace", "reminder")
+"""Settings of the clock that every kind has, beside the lengths of its phases."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How a game is run by the host, whatever its kind: options given at CREATE, some of which
+    the game master may switch later (kept in ``game.settings``)."""
+
+    observers: bool = True  # NO_OBSERVERS, or SET OBSERVERS OFF
+    anonymous: bool = False  # ANONYMOUS: who plays what is told only at the end
+    open_takeover: bool = False  # OPEN_TAKEOVER: any vacant seat may be taken over without SET OPENING
+    absence_days: int = 0  # ABSENCE_DAYS=N: days of absence a year approved without the game master
+    listed: bool = True  # SET UNLISTED hides the game from LIST
+
+
+def split_options(words: list[str], own: tuple[str, ...] = GAME_FLAGS) -> tuple[list[str], list[str]]:
+    """CREATE's option words: the host's own (``own``: ``GAME_FLAGS``, and a kind's flags that it
+    lists beside them; and ``ABSENCE_DAYS=N``), and the rest, in the order written.  A bad
+    ``ABSENCE_DAYS`` is an error (ValueError with a message)."""
+    kept, rest = [], []
+    for word in (w.strip().upper() for w in words):
+        if word in own:
+            kept.append(word)
+        elif word.startswith("ABSENCE_DAYS="):
+            days = word.partition("=")[2]
+            if not days.isdigit() or int(days) > MAX_ABSENCE_DAYS:
+                raise ValueError(f"ABSENCE_DAYS takes a number of days up to {MAX_ABSENCE_DAYS}")
+            kept.append(word)
+        elif word:
+            rest.append(word)
+    return kept, rest
+
+
+def rules_of(game: Game) -> Rules:
+    own = split_options(game.options)[0]
+    days = next((int(w.partition("=")[2]) for w in own if w.startswith("ABSENCE_DAYS=")), 0)
+    return Rules(observers=bool(game.settings.get("observers", "NO_OBSERVERS" not in own)),
+                 anonymous="ANONYMOUS" in own, open_takeover="OPEN_TAKEOVER" in own, absence_days=days,
+                 listed=not game.settings.get("unlisted", False))
+
+
+# -- reading the state ------------------------------------------------------------------------------
+
+# The game's reads that every applied mail makes, built once: building and keying a statement
+# cost more than running it.
+_CURRENT_PHASE = select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id"), PhaseRow.name == bindparam("phase"))
+_PLAYERS = select(Player).where(Player.game_id == bindparam("game_id")).order_by(Player.id)
+_NEWEST = (select(func.max(Submission.id))
+           .where(Submission.game_id == bindparam("game_id"), Submission.phase == bindparam("phase"))
+           .group_by(Submission.power, Submission.kind))  # a later submission replaces an earlier one
+_LATEST_SUBMISSIONS = select(Submission).where(Submission.id.in_(_NEWEST))
+_LATEST_TEXTS = select(Submission.power, Submission.kind, Submission.text).where(Submission.id.in_(_NEWEST))
+
+
+def current_phase(session: Session, game: Game) -> PhaseRow | None:
+    if game.phase is None:
+        return None
+    row: PhaseRow | None = session.scalar(_CURRENT_PHASE, {"game_id": game.id, "phase": game.phase})
+    return row
+
+
+def players(session: Session, game: Game) -> list[Player]:
+    return list(session.scalars(_PLAYERS, {"game_id": game.id}))
+
+
+def seats(session: Session, game: Game) -> dict[str, Player]:
+    """The player row of each seat, once seats are assigned (at the start)."""
+    return {p.power: p for p in players(session, game) if p.power}
+
+
+def all_phases(session: Session, game: Game) -> list[PhaseRow]:
+    return list(session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id).order_by(PhaseRow.id)))
+
+
+def processed_phases(session: Session, game: Game) -> list[PhaseRow]:
+    return [row for row in all_phases(session, game) if row.status == "processed"]
+
+
+def processed_names(session: Session, game: Game) -> list[tuple[int, str]]:
+    """The id and name of each processed phase, in order, without reading the phases."""
+    rows = session.execute(select(PhaseRow.id, PhaseRow.name).where(PhaseRow.game_id == game.id,
+                                                                    PhaseRow.status == "processed")
+                           .order_by(PhaseRow.id))
+    return [(row_id, name) for row_id, name in rows]
+
+
+def phases_by_id(session: Session, ids: list[int]) -> list[PhaseRow]:
+    """The phase rows of ``ids``, in order."""
+    return list(session.scalars(select(PhaseRow).where(PhaseRow.id.in_(ids)).order_by(PhaseRow.id))) if ids else []
+
+
+def is_open(game: Game, seat: str) -> bool:
+    """Whether a vacant seat may be taken over: by the game's option, or once the master opened it."""
+    return rules_of(game).open_takeover or seat in game.settings.get("open", [])
+
+
+def observers(session: Session, game: Game) -> list[str]:
+    """The addresses that receive the game's public news (OBSERVE), if the game allows them."""
+    if not rules_of(game).observers:
+        return []
+    return list(session.scalars(select(Observer.address).where(Observer.game_id == game.id).order_by(Observer.id)))
+
+
+def record(game: Game, what: str) -> None:
+    """Keep an event of the game's story for SUMMARY (replacements, resignations, the result)."""
+    game.settings = {**game.settings, "events": [*game.settings.get("events", []), f"{game.phase or '-'}: {what}"]}
+
+
+def is_played(player: Player | None) -> bool:
+    return player is not None and not player.dummy and not player.resigned and player.address is not None
+
+
+def latest_submission(session: Session, game: Game, phase: str, power: str, kind: str) -> Submission | None:
+    return session.scalar(
+        select(Submission)
+        .where(Submission.game_id == game.id, Submission.phase == phase, Submission.power == power,
+               Submission.kind == kind)
+        .order_by(Submission.id.desc())
+        .limit(1)
+    )
+
+
+def latest_submissions(session: Session, game: Game, phase: str) -> dict[tuple[str, str], Submission]:
+    """The latest submission of each (seat, kind) in a phase, in one query (the newest row of
+    each pair: a later one replaces an earlier one)."""
+    rows = session.scalars(_LATEST_SUBMISSIONS, {"game_id": game.id, "phase": phase})
+    return {(s.power, s.kind): s for s in rows}
+
+
+def latest_texts(session: Session, game: Game, phase: str) -> dict[tuple[str, str], str]:
+    """The text of the latest submission of each (seat, kind) in a phase, in one query: what
+    tells whether a phase is complete, without loading the submissions."""
+    return {(power, kind): text for power, kind, text in
+            session.execute(_LATEST_TEXTS, {"game_id": game.id, "phase": phase})}
+
+
+def who_played(session: Session, game: Game, reader: str) -> list[tuple[str, str]]:
+    """Each seat and who played it, as ``reader`` may read it: with the players' addresses for
+    the game master, and for the players unless the game is ANONYMOUS; for anyone else (an
+    observer, a stranger asking SUMMARY) only whether the seat had a player."""
+    addresses = reader == "master" or (reader == "player" and not rules_of(game).anonymous)
+    return [(p.power, (p.address if addresses else "a player") if p.address else "(nobody)")
+            for p in players(session, game) if p.power]
+
+
+# -- time ---------------------------------------------------------------------------------------------
+
+
+def durations_at_create(game_kind: games.GameKind, configured: dict[str, float]) -> dict[str, float]:
+    """A new game's durations: its kind's phase lengths and the clock's settings, as the judge's
+    configuration sets them where it does (``[durations]``), else the kind's own."""
+    wanted = {**game_kind.durations, "grace": 0.0}
+    found = {key: float(configured.get(key, hours)) for key, hours in wanted.items()}
+    return found | ({"reminder": float(configured["reminder"])} if "reminder" in configured else {})
+
+
+def duration(game: Game, setting: str) -> float:
+    """A duration setting of the game in hours: a phase length, ``grace`` or ``reminder``."""
+    if setting in game.settings:
+        return float(game.settings[setting])
+    return float(games.kind_of(game).durations.get(setting, 0.0))
+
+
+def phase_duration(game: Game, phase: str) -> timedelta:
+    """How long the phase ``phase`` of this game lasts (the setting its kind names for it)."""
+    return timedelta(hours=duration(game, games.kind_of(game).length_of(phase)))
+
+
+def phase_seed(game: Game, name: str) -> int:
+    return zlib.crc32(f"{game.seed}:{name}".encode()) & 0x7FFFFFFF  # fits a 32-bit INTEGER column
+
+
+def shift_for_absences(session: Session, game: Game, deadline: datetime) -> datetime:
+    """A deadline that falls inside an approved absence moves to the day after it ends (same time)."""
+    absences = list(session.scalars(select(Absence).where(Absence.game_id == game.id, Absence.status == "approved")))
+    moved = True
+    while moved:
+        moved = False
+        for absence in absences:
+            if absence.start <= deadline.date() <= absence.end:
+                deadline = datetime.combine(absence.end + timedelta(days=1), deadline.time())
+                moved = True
+    return deadline
+
+
+def is_due(session: Session, game: Game, now: datetime) -> bool:
+    if game.state != "active" or game.deadline is None:
+        return False
+    if games.kind_of(game).complete(session, game):
+        return True
+    return now >= game.deadline + timedelta(hours=duration(game, "grace"))
+
+
+def send_notices(session: Session, game: Game, settings: Settings, now: datetime) -> list[str]:
+    """Remind the seats still to act (within ``reminder`` hours of the deadline), or tell them
+    they are late (after it, during the grace period); each kind of notice once per phase, and
+    each seat alone: one mail to each, naming nobody else."""
+    row = current_phase(session, game)
+    if row is None or game.state != "active" or game.deadline is None:
+        return []
+    if now >= game.deadline:
+        which = "late"
+    elif (remind := reminder_time(game, row)) is not None and now >= remind:
+        which = "reminder"
+    else:
+        return []
+    if which in (row.notices or []):
+        return []
+    row.notices = [*(row.notices or []), which]
+    game_kind = games.kind_of(game)
+    seat = seats(session, game)
+    told = []
+    until = game.deadline + timedelta(hours=duration(game, "grace"))
+    for name in game_kind.waiting(session, game):
+        player = seat[name]
+        assert player.address is not None
+        body = game_kind.notice(session, game, row, name, which, until)
+        queue(session, settings, to=player.address, subject=f"{game.name} {row.name} {which}", body=body, kind=which,
+              now=now, game_id=game.id)
+        told.append(name)
+    return told
+
+
+def reminder_time(game: Game, row: PhaseRow) -> datetime | None:
+    """When the seats still to act are reminded: ``reminder`` hours before the deadline (set by
+    the game master; by default 24, or half the phase for phases shorter than two days).  None
+    if that is not after the phase opened: a reminder never comes with the mail that opened it."""
+    assert game.deadline is not None
+    length = phase_duration(game, row.name)
+    default = timedelta(hours=24) if length >= timedelta(hours=48) else length / 2
+    ahead = timedelta(hours=float(game.settings["reminder"])) if "reminder" in game.settings else default
+    moment = game.deadline - ahead
+    return moment if moment > row.opened_at else None
