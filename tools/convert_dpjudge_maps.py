@@ -1,14 +1,18 @@
-"""Write the variant boards' map data (``judge/engine/maps/<board>.json``) from DPjudge's map files.
+"""Write the variant boards' map data (``judge/engine/maps/<board>.json``) from DPjudge's map files
+and the ``diplomacy`` package's.
 
-    python tools/convert_dpjudge_maps.py DPJUDGE_MAPS [--compare PACKAGE_MAPS]
+    python tools/convert_dpjudge_maps.py DPJUDGE_MAPS [--package PACKAGE_MAPS]
 
 ``DPJUDGE_MAPS`` is a folder holding DPjudge's ``ancmed.map``, ``modern.map``, ``loeb9.map``,
-``void.map`` and the ``standard.*`` files they use (repository ``serrasqueiro/dpjudge``, branch
-``satyr``, ``DPjudge/maps``, MIT licence).  The facts of each board are read from them and
-written in the judge's own format (see :mod:`judge.engine.map`); the tool was run once and
-its output committed.  ``--compare`` names the ``diplomacy`` package's ``maps`` folder: the
-adjacencies, centers and homes of ``ancmed`` and ``modern`` there are compared with DPjudge's
-and the differences printed (DPjudge's are the ones written).
+``void.map``, ``youngstown.map``, ``empire.map`` and the files they use (``standard.*``,
+``youngstown.*``; repository ``serrasqueiro/dpjudge``, branch ``satyr``, ``DPjudge/maps``, MIT
+licence).  ``--package`` names the ``diplomacy`` package's ``maps`` folder (in a virtualenv with
+the ``bench`` extra: ``site-packages/diplomacy/maps``): ``world`` and ``known_world_901``, which
+DPjudge lacks, are read from it (its files are DPjudge's format), and where both have a board
+(``ancmed``, ``modern``, ``empire``) the package's adjacencies, centers and homes are compared
+with DPjudge's and the differences printed (DPjudge's are the ones written).  The facts of each
+board are written in the judge's own format (see :mod:`judge.engine.map`); the tool was run
+once and its output committed.
 
 How DPjudge's files are read (its ``Map.py``): a ``TERRAIN LOC ABUTS ...`` line gives a
 place's terrain (``WATER``, ``COAST``, ``LAND``, ``PORT``, ``SHUT``) and what it touches.  A
@@ -20,7 +24,12 @@ it stands in.  A trailing ``~`` marks a weak strait.  ``AMEND`` adds to a list, 
 removes a place, ``OLD -> New name = new ...`` renames a place (its old names stay
 aliases), ``IN SPRING: WATER ARC`` opens a shut place in spring.  A ``PORT`` is written as
 the judge's ``archipelago`` terrain, ``RULE BUILD_ANY`` as builds in any owned center, the
-Payola directive ``RULE NO_DONATIONS`` as ``eliminated_may_transfer: false``.
+Payola directive ``RULE NO_DONATIONS`` as ``eliminated_may_transfer: false``, a ``DUMMY``
+line under a power (Known World 901's Neutral State) as ``dummy: true``.  A power's name is
+written with ``_`` for DPjudge's ``+`` and the package's ``-`` (``NEW_YORK``); its symbol is
+the name's initial unless the power line names another (``INDIA (INDIAN:N)``), as DPjudge's
+``Map.py`` gives it.  A place listing itself (DPjudge's Empire islands, ``COAST NEW ABUTS new``)
+is no edge.
 """
 
 from __future__ import annotations
@@ -33,14 +42,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-BOARDS = ("ancmed", "modern", "loeb9", "void")
+BOARDS = ("ancmed", "modern", "loeb9", "void", "youngstown", "empire")  # read from DPjudge's files
+PACKAGE_BOARDS = ("world", "known_world_901")  # read from the diplomacy package's
 OUT = Path(__file__).parents[1] / "judge" / "engine" / "maps"
 TERRAIN = {"WATER": "sea", "COAST": "coast", "LAND": "land", "PORT": "archipelago", "SHUT": "impassable"}
 ARMY_GROUND = ("land", "coast", "archipelago")
 SEASONS = {"SPRING": "S", "FALL": "F", "WINTER": "W"}
 # What DPjudge's files do not say: each board's name for people, and the boards drawn as another.
-TITLES = {"ancmed": "Ancient Mediterranean", "modern": "Modern", "loeb9": "Loeb9", "void": "Void"}
+TITLES = {
+    "ancmed": "Ancient Mediterranean", "modern": "Modern", "loeb9": "Loeb9", "void": "Void",
+    "youngstown": "Youngstown", "empire": "Empire", "world": "World", "known_world_901": "Known World 901",
+}
 DRAWINGS = {"void": "standard"}
+POWER_NAMES = {"B.C.": "BRITISH_COLUMBIA"}  # DPjudge's Empire abbreviates it (the package names it in full)
 
 
 @dataclass
@@ -50,6 +64,7 @@ class Power:
     letter: str
     homes: list[str] = field(default_factory=list)
     units: list[str] = field(default_factory=list)
+    dummy: bool = False
 
 
 @dataclass
@@ -108,6 +123,9 @@ class DPMap:
                 self.rules += [w.upper() for w in word[1:]]
             elif up in ("FLAGS", "FLAG"):
                 continue
+            elif up == "DUMMY" and len(word) == 1:
+                assert power is not None, line
+                power.dummy = True
             elif "=" in line:
                 self._name(line)
             elif up == "DROP":
@@ -197,7 +215,8 @@ class DPMap:
         self.unowned = [swap(c) for c in self.unowned]
 
     def _power(self, word: list[str]) -> Power:
-        name = word[0].upper().replace("+", "_")
+        name = word[0].upper()
+        name = POWER_NAMES.get(name, name.replace("+", "_").replace("-", "_"))
         rest = word[1:]
         adjective, letter = name.title().replace("_", " "), name[0]
         if rest and rest[0].startswith("("):
@@ -247,7 +266,7 @@ def convert(dp: DPMap, board: str) -> dict[str, Any]:
         here = key.upper()
         for token in dests:
             there = token.upper()
-            if "impassable" in (kinds[here[:3]], kinds[there[:3]]):
+            if "impassable" in (kinds[here[:3]], kinds[there[:3]]) or here[:3] == there[:3]:
                 continue
             by_land = token != token.title() and kinds[there[:3]] in ARMY_GROUND and kinds[here[:3]] in ARMY_GROUND
             if "/" not in key and by_land:
@@ -272,7 +291,10 @@ def convert(dp: DPMap, board: str) -> dict[str, Any]:
     if "NO_DONATIONS" in dp.payola_rules:
         data["eliminated_may_transfer"] = False
     data["powers"] = {
-        p.name: {"letter": p.letter, "adjective": p.adjective, "home_centers": sorted(p.homes), "units": p.units}
+        p.name: {
+            "letter": p.letter, "adjective": p.adjective, "home_centers": sorted(p.homes), "units": p.units,
+            **({"dummy": True} if p.dummy else {}),
+        }
         for p in sorted(dp.powers.values(), key=lambda p: p.name)
     }
     data["provinces"] = provinces
@@ -352,16 +374,21 @@ def compare(data: dict[str, Any], package_map: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("maps", type=Path, help="folder with DPjudge's map files")
-    parser.add_argument("--compare", type=Path, help="the diplomacy package's maps folder")
+    parser.add_argument("--package", type=Path, help="the diplomacy package's maps folder")
     args = parser.parse_args(argv)
-    for board in BOARDS:
+    sources = [(board, args.maps) for board in BOARDS]
+    if args.package:
+        sources += [(board, args.package) for board in PACKAGE_BOARDS]
+    else:
+        print(f"no --package: {', '.join(PACKAGE_BOARDS)} not written")
+    for board, folder in sources:
         print(f"{board}:")
         dp = DPMap()
-        dp.load(args.maps, f"{board}.map")
+        dp.load(folder, f"{board}.map")
         data = convert(dp, board)
         write(data, OUT / f"{board}.json")
-        if args.compare and (args.compare / f"{board}.map").exists():
-            compare(data, args.compare / f"{board}.map")
+        if args.package and folder != args.package and (args.package / f"{board}.map").exists():
+            compare(data, args.package / f"{board}.map")
     return 0
 
 

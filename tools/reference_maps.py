@@ -24,7 +24,8 @@ from judge.engine.map import available_maps, load_map
 from judge.engine.notation import position_from_data, result_to_data
 from judge.engine.phases import adjudicate
 from judge.engine.position import Position
-from judge.render import render_png, render_svg
+from judge.render import render_svg
+from judge.render.png import render_png
 
 BOARD_NAMES = {
     "standard": "Standard",
@@ -32,6 +33,7 @@ BOARD_NAMES = {
     "modern": "Modern",
     "loeb9": "Loeb9",
     "void": "Void",
+    "empire": "Empire",
 }
 
 OPENING = {

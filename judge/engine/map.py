@@ -34,7 +34,20 @@ What a variant board adds is data too, each key optional (the standard board has
   eliminated power may not transfer money (:mod:`judge.payola.treasury`);
 * ``drawing``: the board whose drawing (:mod:`judge.render`) this one shares, when it has the
   same provinces and borders (Void is drawn as the standard board); by default its own;
-* ``title``: the board's name for people (``Ancient Mediterranean``), as HELP and LIST give it.
+* ``title``: the board's name for people (``Ancient Mediterranean``), as HELP and LIST give it;
+* a power's ``dummy`` (Known World 901's Neutral State, DPjudge's ``DUMMY``): a power no player
+  takes, whose units hold unless ordered (in Payola: unless bribed, rule 6.5's neutral units).
+
+The big boards (issue 26) need nothing more: what is special on them is provinces and edges.
+Youngstown's twelve off-board boxes are provinces (``OBA`` to ``OBL``) whose lettered lists
+are their edges: the African boxes D and G are coasts (armies and fleets, and a fleet there is
+on the coast of Africa, so it does not convoy), E and F land (armies only), the other eight
+seas (fleets, which convoy armies through them).  The ice-breaker coast of Omsk is a coast with
+fleet edges to St Petersburg's north coast and Siberia and no sea beside it (the Arctic Circle
+is impassable); the Suez is a sea touching Egypt's two coasts, the Eastern Mediterranean and
+the Red Sea, but neither coast of Jordan; the colonies (Joharra, Saigon, Mogadiscio) are home
+centers.  World wraps east and west by its edges across the Pacific; Known World 901 builds in
+any owned center (``builds``).
 """
 
 from __future__ import annotations
@@ -108,6 +121,7 @@ class PowerInfo:
     adjective: str
     home_centers: frozenset[str]
     start_units: tuple[str, ...]
+    dummy: bool = False  # no player takes it (Known World 901's Neutral State)
 
 
 _COAST_WORDS = {"NORTH": "NC", "SOUTH": "SC", "EAST": "EC", "WEST": "WC"}
@@ -353,6 +367,7 @@ def parse_map(data: Any) -> GameMap:
             adjective=info.get("adjective", name.title()),
             home_centers=frozenset(info["home_centers"]),
             start_units=tuple(info["units"]),
+            dummy=bool(info.get("dummy", False)),
         )
         for name, info in data["powers"].items()
     }
@@ -411,8 +426,23 @@ MAPS = Path(__file__).parent / "maps"
 
 
 def available_maps() -> list[str]:
-    """The names of the maps shipped with the judge."""
-    return sorted(entry.stem for entry in MAPS.glob("*.json"))
+    """The boards a game may be played on: the maps shipped with the judge whose drawing is
+    shipped too (``<drawing>_geometry.geojson`` beside them).  A board whose drawing is still to
+    come (the big boards of issue 26 until they are drawn) loads with :func:`load_map`, for the
+    engine, ``judge adjudicate`` and the benches, but is not offered: every game's results are
+    drawn.  Read once: the shipped files do not change while the judge runs."""
+    return list(_drawn_maps())
+
+
+@cache
+def _drawn_maps() -> tuple[str, ...]:
+    def drawn(name: str) -> bool:
+        if (MAPS / f"{name}_geometry.geojson").exists():
+            return True
+        # Only a map without a drawing of its own is read, for the one it shares (Void's).
+        return (MAPS / f"{load_map(name).drawing}_geometry.geojson").exists()
+
+    return tuple(sorted(entry.stem for entry in MAPS.glob("*.json") if drawn(entry.stem)))
 
 
 @cache

@@ -77,6 +77,9 @@ Theory of operation.
      exactly the amounts, orders and round counts that doing them one by one would.  At
      the event the state is that of the round-by-round process, which goes on from there.
 
+   A look under eBayola works the payments out as lines in the round number straight from
+   each power's part of the issued order's total, which are kept as such lines.
+
    All of it is integer arithmetic.  ``rounds`` is the number of rounds the definition runs;
    the final amounts follow from each power's round count, and the units are decided and
    paid from them as in 2 and 4.  (The tests hold the literal round-by-round definition as a
@@ -103,6 +106,7 @@ Theory of operation.
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -277,7 +281,8 @@ class BribedUnit:
         self.dummy_tie = False
         self.pay: dict[str, tuple[int, int]] = {}  # per power: payment(t) = a - b * t
         # Under eBayola, per power: its part of the issued order's total, part(t) = a - b * t, kept
-        # like a plain payment (the payments follow it and the runner-up in every look).
+        # like a plain payment (the payments follow it and the runner-up in every look), and
+        # dropped once down to nothing.
         self.part: dict[str, tuple[int, int]] = {}
         self.check_at: float | None = None  # no change of order before this round; None: slopes changed
         self.bounds: list[int] = []  # a sole winner's rivals' totals when last worked out (its own: -1)
@@ -306,12 +311,14 @@ class BribedUnit:
     def totals(self, t: int) -> list[int]:
         """Each candidate's total in round t (valid while the slopes hold)."""
         kappa, sigma = self.kappa, self.sigma
-        return [kappa[s] + kappa[k] - (sigma[s] + sigma[k]) * t for s, k in self.pairs]
+        buckets = kappa[0] - sigma[0] * t, kappa[1] - sigma[1] * t
+        return [kappa[s] - sigma[s] * t + buckets[k] for s, k in self.pairs]
 
     def falling(self) -> list[int]:
         """How fast each candidate's total falls per round."""
         sigma = self.sigma
-        return [sigma[s] + sigma[k] for s, k in self.pairs]
+        buckets = sigma[0], sigma[1]
+        return [sigma[s] + buckets[k] for s, k in self.pairs]
 
 
 @dataclass(frozen=True, slots=True)
@@ -902,7 +909,7 @@ class _Reductions:
                     continue
                 pay = self._parts(target, issued, snapshot.count, gained)
                 if self.ebayola:
-                    pay, bends = self._ebayola_split(target, top, issued, totals, cut, pay, True)
+                    pay, bends = self._ebayola_split(target, top, issued, totals, cut, pay, 0, True)
                     cycles = min(cycles, bends - 1)
                 for power, (_, fall) in pay.items():
                     if power in falls:
@@ -1015,8 +1022,11 @@ class _Reductions:
                 slot, bucket = target.paid_slots
                 bend = change * ((slot in slots) + (bucket in slots))
                 if bend:
-                    held[power] = (paid[0] + bend * t, paid[1] + bend)
+                    line = held[power] = (paid[0] + bend * t, paid[1] + bend)
                     bent += bend
+                    if line == (0, 0) and not plain:
+                        # Its part has come down to nothing and stays so: a look pays it nothing.
+                        del held[power]
         if bent and plain:
             self.spend_a[power] += bent * t
             self.spend_b[power] += bent
@@ -1061,10 +1071,11 @@ class _Reductions:
         best = max(totals)
         if totals.count(best) == 1:
             top = [totals.index(best)]
-            # A sole winner's rivals' totals as last worked out, and the best of them (none: -1).
-            target.bounds = bounds = list(totals)
-            bounds[top[0]] = -1
-            target.ceiling = max(bounds)
+            if not self.ebayola:  # (under eBayola every look works the totals out)
+                # A sole winner's rivals' totals as last worked out, and the best of them (none: -1).
+                target.bounds = bounds = list(totals)
+                bounds[top[0]] = -1
+                target.ceiling = max(bounds)
         else:
             top = [c for c, v in enumerate(totals) if v == best]
             target.ceiling = None
@@ -1121,25 +1132,28 @@ class _Reductions:
         self.dirty.pop(target, None)
         return target.check_at
 
-    def _set_payments(self, target: BribedUnit, pay: Mapping[str, tuple[int, int]]) -> None:
-        """A unit's payments from now on, given as each power's payment now and its fall per round.
+    def _set_payments(self, target: BribedUnit, lines: dict[str, tuple[int, int]]) -> None:
+        """A unit's payments from now on, each power's as a line in the round number, ``a - b * t``.
 
         Under eBayola a unit's payments are worked out in every look, and they often stay as
         they were: then the spends are left alone."""
-        t = self.t
-        lines: dict[str, tuple[int, int]] = {}
-        for power, (value, b) in pay.items():
-            lines[power] = value + b * t, b
         was = target.pay
         if lines == was:
             return
         spend_a, spend_b = self.spend_a, self.spend_b
         for power, (a, b) in was.items():
-            spend_a[power] -= a
-            spend_b[power] -= b
-        for power, (a, b) in lines.items():
-            spend_a[power] += a
-            spend_b[power] += b
+            if power not in lines:
+                spend_a[power] -= a
+                spend_b[power] -= b
+        for power, line in lines.items():
+            before = was.get(power)
+            if before != line:
+                a, b = line
+                if before is not None:
+                    a -= before[0]
+                    b -= before[1]
+                spend_a[power] += a
+                spend_b[power] += b
         target.pay = lines
 
     def _parts(
@@ -1158,38 +1172,46 @@ class _Reductions:
         return parts
 
     def _plain_payments(self, target: BribedUnit) -> dict[str, tuple[int, int]]:
+        """Rule 5.6's payments as lines in the round number: each power's part of the issued total."""
         if target.dummy_tie:
             return {}
-        return self._parts(target, target.issued, self.count, self.moving)
+        t = self.t
+        parts = self._parts(target, target.issued, self.count, self.moving)
+        return {power: (value + b * t, b) for power, (value, b) in parts.items()}
 
     def _ebayola_payments(
         self, target: BribedUnit, totals: list[int], falling: list[int], bending: bool,
     ) -> tuple[dict[str, tuple[int, int]], float]:
-        """Rule 6.4's payments now and their falls per round, and (if ``bending``) the rounds until
+        """Rule 6.4's payments as lines in the round number, and (if ``bending``) the rounds until
         one of them bends."""
         if target.dummy_tie:
             return {}, _NEVER
         t = self.t
-        parts: dict[str, tuple[int, int]] = {}
-        for power, (a, b) in target.part.items():
-            value = a - b * t
-            if value:
-                parts[power] = (value, b)
-        return self._ebayola_split(target, target.top, target.issued, totals, falling, parts, bending)
+        # A copy, for the split to make the payments of; no part in it is down to nothing (a part
+        # that comes down to nothing is dropped then, see :meth:`_pass_kinks`).
+        return self._ebayola_split(target, target.top, target.issued, totals, falling, dict(target.part), t, bending)
 
     def _ebayola_split(
         self, target: BribedUnit, top: Sequence[int], issued: int, totals: list[int], falling: list[int],
-        parts: dict[str, tuple[int, int]], bending: bool,
+        parts: dict[str, tuple[int, int]], t: int, bending: bool,
     ) -> tuple[dict[str, tuple[int, int]], float]:
-        """Rule 6.4's payments (each with how much it falls per step, as totals and parts do) and,
-        if ``bending``, the steps until one of them bends."""
-        pay = dict(parts)
+        """Rule 6.4's payments and, if ``bending``, the steps until one of them bends.
+
+        ``parts`` holds each power's part of the winning total as a line in the step, ``a - b * step``
+        (``totals`` and ``falling`` are the totals and their falls per step at step ``t``); the
+        payments are lines in the same step, made of ``parts`` itself (a dict of the caller's, made
+        for the purpose).  (A look passes the round number; a cycle, the parts and totals of one
+        round and their falls per cycle, from step 0.)"""
+        pay = parts
         if len(top) > 1 or not parts:
             return pay, _NEVER  # a tie saves nothing (ruling 9)
         # The runner-up: the best other total (the second highest, the winner being alone at the
         # top), going down as slowly as the slowest of its ties.
         if len(totals) > 1:
-            runner_up = sorted(totals)[-2]
+            winner = totals[issued]
+            totals[issued] = -1  # (no total is below zero)
+            runner_up = max(totals)
+            totals[issued] = winner
             runner_falls = falling[totals.index(runner_up)]
             if totals.count(runner_up) > 1:
                 runner_falls = min(f for v, f in zip(totals, falling, strict=True) if v == runner_up)
@@ -1204,12 +1226,14 @@ class _Reductions:
         # power gets back what is left of the saving, those after it pay in full.
         before = before_falls = 0
         for power in self.conversion.list_of(target.owner):
-            if power not in parts:
+            line = pay.get(power)
+            if line is None:
                 continue
-            value, fall = parts[power]
+            fall = line[1]
+            value = line[0] - fall * t
             if before + value > saving:
                 left, left_falls = before + value - saving, before_falls + fall - saving_falls
-                pay[power] = (left, left_falls)
+                pay[power] = (left + left_falls * t, left_falls)
                 # The split moves when the saving drops below what those before it paid, or
                 # reaches what they and the split power paid.
                 lead = saving - before
@@ -1265,6 +1289,12 @@ def determine_orders(
 
     Under ``LOYAL_UNITS`` only dummy powers' units are bribed; the other units take the
     (already checked) orders in ``direct_orders`` and are left to the engine.
+
+    The garbage collector is paused meanwhile (and set back as it was): a determination makes
+    no reference cycle (everything it builds is freed by reference counting, which a test
+    checks), so the collector's passes, triggered by its many small allocations and each
+    walking every live object of the process, would find nothing (a fifth of a worst-case
+    phase on the World board, 17 powers of 300 offers).
     """
     options = options or Options()
     dummies = {p for p, i in powers.items() if i.dummy}
@@ -1272,11 +1302,17 @@ def determine_orders(
         province for province, placed in position.units.items()
         if not options.loyal_units or placed.power in dummies
     }
-    conversion = Conversion(position, powers, options, seed, bribed)
-    reductions = _Reductions(conversion)
-    reductions.run()
-    direct = {p: tuple(o) for p, o in (direct_orders or {}).items()} if options.loyal_units else {}
-    return conversion.result(
-        reductions.t, {p: reductions.count[p] for p in conversion.map_powers}, reductions.contributions(),
-        reductions.amount, direct,
-    )
+    collecting = gc.isenabled()
+    gc.disable()  # nothing here makes a reference cycle: the collector's passes would find nothing
+    try:
+        conversion = Conversion(position, powers, options, seed, bribed)
+        reductions = _Reductions(conversion)
+        reductions.run()
+        direct = {p: tuple(o) for p, o in (direct_orders or {}).items()} if options.loyal_units else {}
+        return conversion.result(
+            reductions.t, {p: reductions.count[p] for p in conversion.map_powers}, reductions.contributions(),
+            reductions.amount, direct,
+        )
+    finally:
+        if collecting:
+            gc.enable()

@@ -159,7 +159,8 @@ def _candidates(pos: Position, placed: PlacedUnit) -> list[Order]:
 # Every board (rule 6.2), in each season its provinces may be open or closed in (Loeb9's Arctic Ocean).
 BOARDS = [
     ("standard", "S1901M"), ("ancmed", "S0001M"), ("modern", "F1995M"), ("loeb9", "S1901M"), ("loeb9", "F1901M"),
-    ("void", "F1900M"),
+    ("void", "F1900M"), ("youngstown", "S1901M"), ("empire", "F1999M"), ("world", "S2000M"),
+    ("known_world_901", "F0901M"),
 ]
 
 
@@ -167,6 +168,9 @@ SPECIAL = {
     "ancmed": ["BAL", "LIG", "MAS"],
     "modern": ["IRN", "CAI"],
     "loeb9": ["ARC", "NWG", "NAP", "SIC", "COR", "NAF"],
+    "youngstown": ["OBC", "OBD", "OBE", "OBG", "OMS", "SIB", "SUE", "EGY"],  # boxes, the ice-breaker, the Suez
+    "empire": ["PAN", "TEN", "UNG", "NUN"],  # a canal, a waterway, a land bridge
+    "world": ["BRS", "KAM", "ALA", "NWP", "NPO"],  # across the Pacific
 }
 
 

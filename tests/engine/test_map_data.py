@@ -461,6 +461,19 @@ def test_army_neighbours(data, prov):
 # Madrid, Ireland, Prussia, Silesia) and two powers of three homes more; Void is the
 # standard board with 36 powers of one unit each and no homes.  The victory count is more
 # than half the centers (none of the four names one; ruling 13), 20 on Loeb9 by its page.
+#
+# The big boards (issue 26).  A split-coast province has a line for itself and one per coast,
+# so a board's places are its terrain lines less two per such province.  Youngstown: 198 lines
+# in youngstown.geography, seven split provinces (Bulgaria, Egypt, Jordan, Nejd, Spain, St
+# Petersburg, Thailand): 184 places, the four impassable ones and the twelve off-board boxes
+# among them; its page: ten powers, 39 units (Russia six, China, India and Japan three, the
+# others four, colonies among their homes), 72 centers, victory at 37.  Empire: 177 lines,
+# eight split provinces, 161; ten powers of three homes and units, 58 centers, victory at 30
+# (its page), first year 1999.  World (the diplomacy package's world.map): 214 lines, eleven
+# split provinces, 192; 17 powers of three homes and units, 86 centers (51 homes, 35 unowned),
+# victory 44; first year 2000.  Known World 901 (known_world_901.map): 281 lines, six split
+# provinces, 269; fifteen powers of four homes and the Neutral State, a dummy with an army
+# in each of its 49 centers, 109 in all, victory 55; first year 901; builds in any owned center.
 
 from judge.engine.map import Terrain, load_map  # noqa: E402
 
@@ -470,6 +483,10 @@ BOARDS = {
     "modern": (141, 64, 10, 38, 38, 33, ("S", 1995)),
     "loeb9": (87, 38, 9, 28, 28, 20, ("S", 1901)),
     "void": (76, 34, 36, 0, 36, 18, ("F", 1900)),
+    "youngstown": (184, 72, 10, 39, 39, 37, ("S", 1901)),
+    "empire": (161, 58, 10, 30, 30, 30, ("S", 1999)),
+    "world": (192, 86, 17, 51, 51, 44, ("S", 2000)),
+    "known_world_901": (269, 109, 16, 15 * 4 + 49, 15 * 4 + 49, 55, ("S", 901)),
 }
 
 
@@ -510,6 +527,15 @@ def test_6_2_power_letters():
     assert "".join(sorted(load_map("ancmed").letters.values())) == "CEGPR"
     assert "".join(sorted(load_map("modern").letters.values())) == "BEFGIPRSTU"
     assert "".join(sorted(load_map("loeb9").letters.values())) == "AEFGINRST"
+    youngstown = load_map("youngstown").letters
+    assert "".join(sorted(youngstown.values())) == "ACEFGIJNRT" and youngstown["INDIA"] == "N"
+    empire = load_map("empire").letters  # Cuba U and Mexico X by their power lines; New York N by its name
+    assert "".join(sorted(empire.values())) == "BCFHNPQTUX" and (empire["CUBA"], empire["MEXICO"]) == ("U", "X")
+    world = load_map("world").letters  # the Near East N, the United States U, Western Canada W, Oz Z
+    assert "".join(sorted(world.values())) == "ABCEFGIKLNPQRSUWZ" and world["OZ"] == "Z"
+    known = load_map("known_world_901").letters  # each named on its power line
+    assert "".join(sorted(known.values())) == "ABCDEFGIKNRSTVWX" and known["NEUTRAL_STATE"] == "N"
+    assert all("M" not in load_map(b).letters.values() for b in BOARDS)
     void = load_map("void").letters
     assert sorted(void.values()) == sorted("ABCDEFGHIJKLNPQRSTUVWXYZ0123456789+*")
     assert void["ADRIATIC_SEA"] == "A" and void["YORKSHIRE"] == "*" and void["W_MEDITERRANEAN_SEA"] == "+"

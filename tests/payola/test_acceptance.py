@@ -59,3 +59,21 @@ def test_ruling_14_power_symbols_of_the_variant_boards_in_acceptance_lists() -> 
     assert str(parse_acceptance("ACCEPT UBEFGIPRST", modern)) == "UBEFGIPRST"
     with pytest.raises(AcceptanceError, match="missing"):
         parse_acceptance("ACCEPT UBEFGIPRS", modern)
+
+
+def test_ruling_14_power_symbols_of_the_big_boards_in_acceptance_lists() -> None:
+    from judge.engine.map import load_map
+
+    youngstown = load_map("youngstown").letters  # India is N: I is Italy's
+    order = parse_acceptance("ACCEPT NI?", youngstown).expand(youngstown, phase_rng(1, "INDIA"))
+    assert order[:2] == ("INDIA", "ITALY") and sorted(order) == sorted(youngstown)
+    world = load_map("world").letters
+    assert str(parse_acceptance("ACCEPT ZWUSRQPNLKIGFECBA", world)) == "ZWUSRQPNLKIGFECBA"
+    with pytest.raises(AcceptanceError, match="powers A are missing"):
+        parse_acceptance("ACCEPT ZWUSRQPNLKIGFECB", world)
+    known = load_map("known_world_901").letters
+    assert parse_acceptance("ACCEPT XVN?", known).expand(known, phase_rng(2, "AXUM"))[:3] == (
+        "AXUM", "SRIVIJAYA", "NEUTRAL_STATE")
+    for board in ("youngstown", "empire", "world", "known_world_901"):
+        with pytest.raises(AcceptanceError, match="'M' is not a power of this game"):
+            parse_acceptance("ACCEPT M?", load_map(board).letters)

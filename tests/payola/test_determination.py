@@ -219,3 +219,24 @@ def test_ruling_7_same_seed_same_expansion_of_the_question_mark() -> None:
     assert first.acceptance == again.acceptance and issued(first, "LON") == issued(again, "LON")
     seen = {issued(determine(sheets, balances, accept={"ENGLAND": "?"}, seed=s), "LON") for s in range(30)}
     assert len(seen) > 1, "the ? must really be shuffled"
+
+
+def test_rule_6_5_rule_4_4_known_world_901_the_neutral_states_armies_take_bribes_as_a_dummys() -> None:
+    # Known World 901: the Neutral State's army in Azerbaijan borders Arabia's Ardebil and
+    # Khazaria's lands.  Arabia and Khazaria each offer 5 for a move away: a tie on a dummy's
+    # unit, so it holds (reported at 6) and nobody pays; at 6 against 5 Arabia's move is issued
+    # and Arabia pays its 6.
+    from judge.engine.map import load_map
+    from judge.engine.position import Position
+
+    start = Position.initial(load_map("known_world_901"))
+    neutral = frozenset({"NEUTRAL_STATE"})
+    balances = {"ARABIA": 210, "KHAZARIA": 210}
+    tie = determine({"ARABIA": "5 : A AZE - KAK", "KHAZARIA": "5 : A AZE - DER"}, balances, dummies=neutral,
+                    position=start)
+    assert issued(tie, "AZE") == "A AZE H" and tie.units["AZE"].total == 6 and tie.units["AZE"].dummy_tie
+    assert tie.statements["ARABIA"].spent == 0 == tie.statements["KHAZARIA"].spent
+    won = determine({"ARABIA": "6 : A AZE - KAK", "KHAZARIA": "5 : A AZE - DER"}, balances, dummies=neutral,
+                    position=start)
+    assert issued(won, "AZE") == "A AZE - KAK" and won.statements["ARABIA"].new_balance == 204
+    assert won.statements["KHAZARIA"].new_balance == 210

@@ -71,7 +71,9 @@ def offer_lines(draw: st.DrawFn, power: str, on: Board = STANDARD) -> str:
 def phases(draw: st.DrawFn, on: Board = STANDARD) -> tuple[dict[str, PowerInput], Options, int]:
     powers: dict[str, PowerInput] = {}
     names = sorted(on.letters)
-    dummies = set(draw(st.lists(st.sampled_from(names), max_size=2)))
+    # A power no player takes (Known World 901's Neutral State) is always a dummy.
+    always = {p for p, info in on.start.game_map.powers.items() if info.dummy}
+    dummies = set(draw(st.lists(st.sampled_from(names), max_size=2))) | always
     options = Options(ebayola=draw(st.booleans()))
     # On a board of many powers (Void's 36) a few send sheets; the others are silent (rule 3.3).
     writing = names if len(names) <= 10 else draw(st.lists(st.sampled_from(names), max_size=8, unique=True))
@@ -101,7 +103,9 @@ def test_nobody_overspends_money_is_conserved_and_results_repeat(
     check_determination(START, phase)
 
 
-@pytest.mark.parametrize("variant", ["ancmed", "modern", "loeb9", "void"])
+@pytest.mark.parametrize(
+    "variant", ["ancmed", "modern", "loeb9", "void", "youngstown", "empire", "world", "known_world_901"]
+)
 def test_6_2_nobody_overspends_money_is_conserved_and_results_repeat_on_every_board(variant: str) -> None:
     on = board(variant)
 

@@ -69,6 +69,29 @@ def test_rule_6_2_ruling_13_starting_balances_on_the_variant_boards() -> None:
     assert set(_start_balances("ancmed").values()) == {48}
 
 
+def test_rule_6_2_ruling_13_starting_balances_on_the_big_boards() -> None:
+    # Youngstown (victory 37): 36 + 35 + 34 = 105 for three centers (China, India, Japan), + 33 = 138
+    # for four (Austria, England, France, Germany, Italy and Turkey, colonies counted), + 32 + 31 =
+    # 201 for Russia's six.
+    youngstown = _start_balances("youngstown")
+    assert {p for p, b in youngstown.items() if b == 105} == {"CHINA", "INDIA", "JAPAN"}
+    four = {"AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "TURKEY"}
+    assert {p for p, b in youngstown.items() if b == 138} == four
+    assert youngstown["RUSSIA"] == 201
+    # Empire (victory 30): 29 + 28 + 27 = 84 for each power's three centers.
+    empire = _start_balances("empire")
+    assert len(empire) == 10 and set(empire.values()) == {84}
+    # World (victory 44, more than half of 86): 43 + 42 + 41 = 126 for each of the 17 powers.
+    world = _start_balances("world")
+    assert len(world) == 17 and set(world.values()) == {126}
+    # Known World 901 (victory 55, more than half of 109): 54 + 53 + 52 + 51 = 210 for four centers;
+    # the Neutral State's 49 centers pay 54 down to 6, (54 + 6) * 49 / 2 = 1470 (a dummy: never spent).
+    known = _start_balances("known_world_901")
+    assert known.pop("NEUTRAL_STATE") == 1470
+    assert len(known) == 15 and set(known.values()) == {210}
+    assert set(_start_balances("known_world_901", parse_options(["CLASSIC"])).values()) == {28, 7 * 49}
+
+
 def test_rule_6_2_ruling_13_void_initial_funds() -> None:
     # Void: one unit, no center, victory 18: half of 17, rounded up.
     void = _start_balances("void")

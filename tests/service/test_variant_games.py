@@ -75,11 +75,14 @@ def balances_at_start(judge: Judge, players: dict[str, str]) -> dict[str, int]:
      {3: 32 + 31 + 30, 4: 32 + 31 + 30 + 29, 5: 32 + 31 + 30 + 29 + 28}),
     ("loeb9", "S1901M", {"SPAIN": "3 : A COR - NAF", "NORWAY": "2 : F COP - BAL", "FRANCE": "1 : A PAR - GAS"},
      {3: 19 + 18 + 17, 4: 19 + 18 + 17 + 16}),
+    ("empire", "S1999M", {"TEXAS": "3 : A DAL - OKL", "HEARTLAND": "2 : A MIN - DAK", "PERU": "1 : A BOG - VIC"},
+     {3: 29 + 28 + 27}),
 ])
 def test_rule_6_2_a_game_by_mail_on_the_board_with_every_power(
         tmp_path: Path, board: str, first: str, offers: dict[str, str], money: dict[int, int]) -> None:
     """Every power joined by name, the starting balances of rule 6.2 (Modern 93, 122 and 150;
-    Loeb9 54 and 70), a movement phase with offers, and its results with the board's map."""
+    Loeb9 54 and 70; Empire 84, issue 26), a movement phase with offers, and its results with
+    the board's map (seen by the first power offering)."""
     judge, players = play_every_power(tmp_path, board, maps=True)
     the_map = load_map(board)
     assert balances_at_start(judge, players) == {
@@ -89,13 +92,14 @@ def test_rule_6_2_a_game_by_mail_on_the_board_with_every_power(
         judge.send(address, f"SIGNON {letter}g1 pw-{power.lower()}\n" + offers.get(power, "0 $"))
     results = {m.to: m for m in judge.new_mail() if m.subject == f"g1 {first} results"}
     assert set(results) == set(players.values())  # the last sheet completed the phase
+    reader = results[players[next(iter(offers))]]
     for order in offers.values():
-        assert order.split(" : ")[1] in results[players["FRANCE"]].body
-    pictures = results[players["FRANCE"]].attachments
+        assert order.split(" : ")[1] in reader.body
+    pictures = reader.attachments
     assert {name.rsplit(".", 1)[1] for name in pictures} == {"png", "svg"}
     svg = next(data for name, (_, data) in pictures.items() if name.endswith(".svg"))
     for power in the_map.powers:  # drawn on its own board: its legend names the board's powers
-        assert f">{power.title()}<".encode() in svg, power
+        assert f">{power.replace('_', ' ').title()}<".encode() in svg, power
 
 
 def test_rule_6_2_a_36_power_void_game_by_mail_works_as_a_seven_power_one(tmp_path: Path) -> None:
@@ -122,8 +126,10 @@ def test_25_help_and_list_name_every_board_with_its_powers_centers_and_victory(t
                     "Ancient Mediterranean: 5 powers, 34 centers, 18 to win, from S0001M",
                     "Modern: 10 powers, 64 centers, 33 to win, from S1995M",
                     "Loeb9: 9 powers, 38 centers, 20 to win, from S1901M",
-                    "Void: 36 powers, 34 centers, 18 to win, from F1900M"):
+                    "Void: 36 powers, 34 centers, 18 to win, from F1900M",
+                    "Empire: 10 powers, 58 centers, 30 to win, from S1999M"):
         assert reply.count(summary) == 2, summary  # once in HELP, once in LIST
     assert "Britain B, Egypt E, France F" in reply and "W_Mediterranean_Sea +, Yorkshire *" in reply
+    assert "British_Columbia B, California C, Cuba U" in reply  # issue 26: a board once it is drawn
     judge.send(GM, "CREATE g2 gm-secret youngstown")
-    assert "(the boards: ancmed, loeb9, modern, standard, void;" in judge.last_to(GM).body
+    assert "(the boards: ancmed, empire, loeb9, modern, standard, void;" in judge.last_to(GM).body
