@@ -7,9 +7,10 @@ position the phase starts from; balances are sums of ledger rows; the submission
 phase hold each power's latest offer sheet or orders.  Processing a phase, inside one unit
 of work:
 
-1. movement: offer sheets → Payola order determination (or direct orders for loyal units)
-   → engine adjudication → payments in the ledger; retreat and adjustment: the powers' own
-   orders (the engine's defaults for those who sent none) → engine adjudication;
+1. movement: offer sheets → Payola order determination (or direct orders for loyal units,
+   a unit given none holding: `loyal_orders`) → engine adjudication → payments in the ledger;
+   retreat and adjustment: the powers' own orders (the engine's defaults for those who sent
+   none) → engine adjudication;
 2. the phase row records what happened (orders, results, the sheets and acceptance lists
    used, the GM's chart) and a ledger mark, so that ``ROLLBACK`` can restore everything;
 3. the next phase row is opened (income is paid before each Spring movement, rule 2.1), or
@@ -42,7 +43,7 @@ from judge.engine.notation import (
     result_to_data,
     results_from_data,
 )
-from judge.engine.orders import Order, OrderSyntaxError, PhaseKind, parse_order
+from judge.engine.orders import Hold, MovementOrder, Order, OrderSyntaxError, PhaseKind, parse_order
 from judge.engine.phases import PhaseResult, adjudicate
 from judge.engine.position import Position
 from judge.engine.results import OrderResult
@@ -215,7 +216,8 @@ def free_home_centers(position: Position, power: str) -> list[str]:
 
 def waiting_for(session: Session, game: Game, texts: dict[tuple[str, str], str] | None = None,
                 position: Position | None = None, seat: dict[str, Player] | None = None) -> list[str]:
-    """The powers that must act in the current phase and have not (``texts``: the phase's
+    """The powers that must act in the current phase and have not, or (LOYAL_UNITS) whose
+    latest offer sheet was rejected (`submissions.keep_rejection`) (``texts``: the phase's
     `latest_texts`, ``position`` its position and ``seat`` the game's `seats`, if the caller
     has them)."""
     if game.state not in ("active", "paused") or game.phase is None:
@@ -233,7 +235,7 @@ def waiting_for(session: Session, game: Game, texts: dict[tuple[str, str], str] 
         return bool(texts.get((power, what), "").strip())  # CLEAR withdraws a submission
 
     needed = required_powers(session, game, position, seat)
-    return [p for p in needed if not submitted(p, kind) and not submitted(p, "orders")]
+    return [p for p in needed if (not submitted(p, kind) and not submitted(p, "orders")) or submitted(p, "rejected")]
 
 
 def wait_requested(session: Session, game: Game, texts: dict[tuple[str, str], str] | None = None) -> list[str]:
@@ -254,9 +256,12 @@ def complete(session: Session, game: Game, position: Position | None = None,
     return not waiting_for(session, game, texts, position, seat) and not wait_requested(session, game, texts)
 
 
-def notice(game: Game, row: PhaseRow, power: str, which: str, until: datetime) -> str:
-    """The reminder or late notice (``which``) to ``power``, which has not acted in phase ``row``."""
-    return render(f"payola/{which}", game=game, power=power, until=until, movement=row.name.endswith("M"))
+def notice(session: Session, game: Game, row: PhaseRow, power: str, which: str, until: datetime) -> str:
+    """The reminder or late notice (``which``) to ``power``, which has not acted in phase ``row``
+    (or, under LOYAL_UNITS, whose last offer sheet was rejected)."""
+    rejected = latest_texts(session, game, row.name).get((power, "rejected"))
+    return render(f"payola/{which}", game=game, power=power, until=until, movement=row.name.endswith("M"),
+                  loyal=options_of(game).loyal_units, rejected=bool(rejected))
 
 
 # -- starting ---------------------------------------------------------------------------------------
@@ -307,10 +312,12 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
                                                players=_roster(session, game),
                                                balance=balances(session, game)[player.power],
                                                deadline=game.deadline, why=why.get(player.id, ""),
-                                               blind=options_of(game).blind))
+                                               blind=options_of(game).blind,
+                                               loyal=options_of(game).loyal_units))
     queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
           game_id=game.id, body=render("payola/start", game=game, power=None, players=_roster(session, game),
-                                       balance=None, deadline=game.deadline, why="", blind=False))
+                                       balance=None, deadline=game.deadline, why="", blind=False,
+                                       loyal=options_of(game).loyal_units))
 
 
 def _roster(session: Session, game: Game) -> list[tuple[str, str]]:
@@ -379,7 +386,10 @@ def _orders_from(session: Session, game: Game, row: PhaseRow, position: Position
 
 
 def _determine(session: Session, game: Game, row: PhaseRow, position: Position,
-               money: dict[str, int]) -> tuple[Determination, dict[str, str], dict[str, str]]:
+               money: dict[str, int]) -> tuple[Determination, dict[str, str], dict[str, str], dict[str, list[str]]]:
+    """Order determination from the phase's sheets, lists and (LOYAL_UNITS) orders; with the
+    sheets and lists used, and under LOYAL_UNITS the units of each played power that had no
+    order of their own and hold (`loyal_orders`)."""
     options = options_of(game)
     seat = seats(session, game)
     letters = position.game_map.letters
@@ -404,12 +414,31 @@ def _determine(session: Session, game: Game, row: PhaseRow, position: Position,
         if acceptance is not None:
             lists_used[power] = str(acceptance)
         inputs[power] = PowerInput(money.get(power, 0), sheet, acceptance, power in dummies)
-    direct: dict[str, list[Any]] = {}
+    direct: dict[str, list[MovementOrder]] = {}
+    held: dict[str, list[str]] = {}
     if options.loyal_units:
-        for power, given in _orders_from(session, game, row, position).items():
-            direct[power] = [o for o in given if not isinstance(o, str)]
+        direct, held = loyal_orders(position, _orders_from(session, game, row, position), dummies)
     result = determine_orders(position, inputs, options, row.seed, direct)
-    return result, sheets_used, lists_used
+    return result, sheets_used, lists_used, held
+
+
+def loyal_orders(position: Position, given: dict[str, list[Order | str]],
+                 dummies: set[str]) -> tuple[dict[str, list[MovementOrder]], dict[str, list[str]]]:
+    """LOYAL_UNITS (rule 6.5): each played power's own orders, and a HOLD for each of its units
+    it gave none (the default, as in Diplomacy), so that every unit is in the results with the
+    order it issued; with the units so held, by power, for "what the judge did by itself"."""
+    direct: dict[str, list[MovementOrder]] = {}
+    held: dict[str, list[str]] = {}
+    for power in position.game_map.powers:
+        if power in dummies:
+            continue  # a dummy's units are bribed
+        orders = [o for o in given.get(power, []) if isinstance(o, MovementOrder)]
+        ordered = {o.unit.province for o in orders}
+        idle = [placed.unit for placed in position.units_of(power) if placed.unit.province not in ordered]
+        direct[power] = orders + [Hold(unit) for unit in idle]
+        if idle:
+            held[power] = [str(unit) for unit in idle]
+    return direct, held
 
 
 def process_phase(session: Session, game: Game, settings: Settings, now: datetime, *, cause: str) -> Processed:
@@ -427,7 +456,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     statements: dict[str, dict[str, Any]] = {}
     if position.phase.kind is PhaseKind.MOVEMENT:
         money = balances(session, game)
-        determination, sheets_used, lists_used = _determine(session, game, row, position, money)
+        determination, sheets_used, lists_used, held = _determine(session, game, row, position, money)
         letters = position.game_map.letters
         determination_data = determination_to_data(determination, options_of(game), {}, letters)
         determination_data["sheets"] = sheets_used
@@ -440,11 +469,12 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
         orders: dict[str, list[Order | str]] = {p: list(o) for p, o in determination.orders().items()}
     else:
         orders = _orders_from(session, game, row, position)
+        held = {}
     outcome = adjudicate(position, orders)
     adjudication = result_to_data(outcome)
     played = [p for p, player in seat.items() if is_played(player)]
     sheets = None if determination_data is None or options_of(game).loyal_units else list(determination_data["sheets"])
-    actions = views.automatic_actions(position, adjudication["results"], outcome.position, sheets, played)
+    actions = views.automatic_actions(position, adjudication["results"], outcome.position, sheets, played, held)
     report = {"phase": row.name, "results": adjudication["results"], "automatic": [text for _, text in actions],
               "board": views.board(outcome.position)}
     row.result = {"adjudication": adjudication, "determination": determination_data, "report": report}
