@@ -126,6 +126,148 @@ def test_23_4_loyal_units_orders_alone_after_a_rejected_sheet_make_no_offers(tmp
     assert phase(judge) == "F1901M"
 
 
+# -- 23.6: WAIT holds a phase to its deadline, not through the grace period -------------------------------
+
+
+def test_23_6_a_late_sheet_that_completes_the_set_during_grace_is_processed_at_once_despite_wait(
+        tmp_path: Path) -> None:
+    judge = start(tmp_path)
+    judge.send(GM, MASTER + "SET GRACE 6")
+    judge.send(ALICE, FRANCE + "WAIT\n2 : A PAR - BUR")
+    judge.send(BOB, GERMANY + "2 : A MUN - RUH")
+    judge.later(48)  # the deadline: England is late
+    assert tick(judge)[0].endswith("notices sent to England")
+    judge.later(1)
+    judge.send(CAROL, ENGLAND + "1 : F LON - NTH")  # within the grace period
+    assert any(m.subject == "g1 S1901M results" for m in judge.new_mail())
+
+
+def test_23_6_wait_with_every_sheet_in_is_processed_at_the_deadline_not_after_the_grace(tmp_path: Path) -> None:
+    judge = start(tmp_path)
+    judge.send(GM, MASTER + "SET GRACE 6")
+    judge.send(ALICE, FRANCE + "WAIT\n2 : A PAR - BUR")
+    judge.send(BOB, GERMANY + "2 : A MUN - RUH")
+    judge.send(CAROL, ENGLAND + "1 : F LON - NTH")
+    assert phase(judge) == "S1901M"  # WAIT holds it until the deadline
+    judge.later(48)
+    assert tick(judge) == ["g1 S1901M processed; next F1901M"]
+
+
+# -- 23.7: a retreat with nowhere to go -------------------------------------------------------------------
+
+# Fall 1901: Germany dislodges France's A PIC, which has nowhere to go: BEL, PAR and BRE are held,
+# BUR is where the attack came from, and ENG is sea.
+CORNERED = {"phase": "F1901M",
+            "units": {"FRANCE": ["A PIC", "A PAR", "F BRE"], "GERMANY": ["A BUR", "A BEL"], "ENGLAND": ["F LON"]},
+            "centers": {"FRANCE": ["PAR", "BRE", "MAR"], "GERMANY": ["MUN", "BER", "KIE"],
+                        "ENGLAND": ["LON", "EDI", "LVP"]}}
+ATTACK = {ALICE: FRANCE + "1 : A PIC H\n1 : A PAR H\n1 : F BRE H",
+          BOB: GERMANY + "2 : A BUR - PIC\n2 : A BEL S A BUR - PIC",
+          CAROL: ENGLAND + "1 : F LON H"}
+
+
+def test_23_7_a_retreat_phase_whose_only_dislodged_unit_has_nowhere_to_go_ends_at_the_next_tick(
+        tmp_path: Path) -> None:
+    judge = start(tmp_path)
+    teleport(judge, CORNERED)
+    for address, sheet in ATTACK.items():
+        judge.send(address, sheet)
+    assert phase(judge) == "F1901R"
+    judge.send(GM, "LIST g1")
+    assert "France: played, nothing to order" in judge.last_to(GM).body
+    judge.new_mail()
+    assert tick(judge)[0].startswith("g1 F1901R processed")  # not at its deadline, two days on
+    results = to(judge.new_mail(), ALICE, "g1 F1901R results")
+    assert "France A PIC was disbanded: it had nowhere to retreat to" in results
+
+
+def test_23_7_tin_cup_a_retreat_with_nowhere_to_go_waits_for_its_owner_or_its_deadline(tmp_path: Path) -> None:
+    judge = start(tmp_path, "BLIND")
+    teleport(judge, CORNERED)
+    for address, sheet in ATTACK.items():
+        judge.send(address, sheet)
+    assert phase(judge) == "F1901R"
+    judge.new_mail()
+    assert tick(judge) == []  # ending now would tell everyone that the unit had nowhere to go
+    judge.send(BOB, GERMANY + "STATUS")
+    assert phase(judge) == "F1901R"
+    judge.later(12)
+    tick(judge)  # the reminder, to France alone
+    assert [m.to for m in judge.new_mail() if m.subject == "g1 F1901R reminder"] == [ALICE]
+    judge.later(12)
+    assert tick(judge)[0].startswith("g1 F1901R processed")
+
+
+# -- 23.8: a phase nobody has anything to do in -------------------------------------------------------------
+
+# Fall 1901: Germany dislodges a dummy's unit (Austria's A TYR); no played power has a unit to retreat.
+DUMMY_HIT = {"phase": "F1901M",
+             "units": {"FRANCE": ["A PAR"], "GERMANY": ["A MUN", "A BOH"], "AUSTRIA": ["A TYR"],
+                       "ENGLAND": ["F LON"]},
+             "centers": {"FRANCE": ["PAR"], "GERMANY": ["MUN", "BER"], "AUSTRIA": ["VIE"], "ENGLAND": ["LON"]}}
+HIT = {ALICE: FRANCE + "1 : A PAR H",
+       BOB: GERMANY + "2 : A MUN - TYR\n2 : A BOH S A MUN - TYR",
+       CAROL: ENGLAND + "1 : F LON H"}
+
+
+def test_23_8_a_phase_in_which_only_a_dummy_could_act_is_processed_at_the_next_tick(tmp_path: Path) -> None:
+    judge = start(tmp_path)
+    teleport(judge, DUMMY_HIT)
+    for address, sheet in HIT.items():
+        judge.send(address, sheet)
+    assert phase(judge) == "F1901R"
+    judge.new_mail()
+    assert tick(judge)[0].startswith("g1 F1901R processed")
+    assert "Austria A TYR was disbanded" in to(judge.new_mail(), ALICE, "g1 F1901R results")
+
+
+def test_23_8_tin_cup_a_phase_nobody_acts_in_waits_for_its_deadline_whatever_mail_comes(tmp_path: Path) -> None:
+    judge = start(tmp_path, "BLIND")
+    teleport(judge, DUMMY_HIT)
+    for address, sheet in HIT.items():
+        judge.send(address, sheet)
+    assert phase(judge) == "F1901R"
+    judge.new_mail()
+    assert tick(judge) == []  # ending now would tell every power that no other had a unit to retreat
+    judge.send(ALICE, FRANCE + "STATUS")  # nor does an unrelated mail end it
+    assert phase(judge) == "F1901R"
+    judge.later(25)
+    assert tick(judge)[0].startswith("g1 F1901R processed")
+
+
+def test_23_8_a_wait_sent_into_such_a_phase_holds_it_and_the_clock_stops_visiting(tmp_path: Path) -> None:
+    judge = start(tmp_path)
+    teleport(judge, DUMMY_HIT)
+    for address, sheet in HIT.items():
+        judge.send(address, sheet)
+    judge.send(ALICE, FRANCE + "WAIT")  # before the next tick
+    judge.new_mail()
+    assert tick(judge) == ["g1 F1901R is not due (deadline 2026-01-06 12:00 UTC)"]
+    assert tick(judge) == []  # visited once, not at every tick until its deadline
+    judge.later(24)
+    assert tick(judge)[0].startswith("g1 F1901R processed")
+
+
+# -- 23.9: SHOW_VOTES ---------------------------------------------------------------------------------------
+
+
+def test_23_9_show_votes_a_vote_that_leaves_the_count_as_told_mails_nothing(tmp_path: Path) -> None:
+    judge = start(tmp_path, "SHOW_VOTES")
+    judge.send(ALICE, FRANCE + "VOTE DRAW")
+    for address, sheet in ((ALICE, FRANCE + "2 : A PAR - BUR"), (BOB, GERMANY + "2 : A MUN - RUH"),
+                           (CAROL, ENGLAND + "1 : F LON - NTH")):
+        judge.send(address, sheet)
+    assert "1 of the 3 surviving powers now vote for a draw" in to(judge.new_mail(), CAROL, "g1 S1901M results")
+    judge.send(ALICE, FRANCE + "VOTE NONE")  # the count goes to 0 and back to 1 with another voter
+    judge.send(BOB, GERMANY + "VOTE DRAW")
+    judge.send(BOB, GERMANY + "VOTE DRAW")
+    mails = judge.new_mail()
+    assert {m.to for m in mails} == {ALICE, BOB}  # the voters' replies alone
+    judge.later(48)
+    judge.process("g1")
+    assert "vote for a draw" not in to(judge.new_mail(), CAROL, "g1 F1901M results")
+
+
 # -- 23.17: Loyal Units mails speak of orders -----------------------------------------------------------------
 
 

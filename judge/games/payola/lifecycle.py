@@ -17,8 +17,11 @@ of work:
    the game finishes on a victory;
 4. every mail this causes is queued in the same transaction.
 
-A phase is *due* when the GM says PROCESS, when every power that must act has done so, or
-when its deadline plus the grace period has passed.  Each processing is logged with its game,
+A phase is *due* when the GM says PROCESS, when every power that must act has done so (a
+WAIT holds it to its deadline, not through the grace period), or when its deadline plus the
+grace period has passed.  One in which no power has anything to do is due as soon as it opens
+and the clock's next tick processes it (`judge.service.schedule`), except in a Tin Cup game,
+where that would tell what rule 6.3 hides (`complete`).  Each processing is logged with its game,
 phase and cause once its transaction commits (`judge.service.logs.log_on_commit`).
 """
 
@@ -33,7 +36,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.orm import Session
 
-from judge.engine.legal import adjustment_count
+from judge.engine.legal import adjustment_count, retreat_options
 from judge.engine.map import GameMap, load_map
 from judge.engine.notation import (
     NotationError,
@@ -187,10 +190,14 @@ def acceptance_of(player: Player | None, letters: dict[str, str]) -> AcceptanceL
 def required_powers(session: Session, game: Game, position: Position,
                     seat: dict[str, Player] | None = None) -> list[str]:
     """Powers that must act in this phase: played powers with something to order (rule 3.3)
-    (``seat``: the game's `seats`, if the caller has them)."""
+    (``seat``: the game's `seats`, if the caller has them).  A power whose dislodged units all
+    have nowhere to retreat has nothing to order: they are disbanded.  Not in a Tin Cup game,
+    where only their owner knows where they may go: the others would learn it from a phase
+    that ends at once, so the owner is waited for as any power with a dislodged unit."""
     if seat is None:
         seat = seats(session, game)
     kind = position.phase.kind
+    blind = options_of(game).blind
     needed = []
     for power in position.game_map.powers:
         if not is_played(seat.get(power)):
@@ -200,7 +207,8 @@ def required_powers(session: Session, game: Game, position: Position,
             if not eliminated:
                 needed.append(power)
         elif kind is PhaseKind.RETREAT:
-            if any(d.power == power for d in position.dislodged.values()):
+            if any(d.power == power and (blind or retreat_options(position, province))
+                   for province, d in position.dislodged.items()):
                 needed.append(power)
         elif adjustment_count(position, power) < 0 or (adjustment_count(position, power) > 0
                                                          and free_home_centers(position, power)):
@@ -249,11 +257,30 @@ def wait_requested(session: Session, game: Game, texts: dict[tuple[str, str], st
 
 
 def complete(session: Session, game: Game, position: Position | None = None,
-             seat: dict[str, Player] | None = None) -> bool:
+             seat: dict[str, Player] | None = None, now: datetime | None = None) -> bool:
     """Every power that must act has done so, and none asked to WAIT: process now (``position``:
-    the current phase's, and ``seat``: the game's `seats`, if the caller has them)."""
+    the current phase's, and ``seat``: the game's `seats`, if the caller has them).
+
+    A WAIT holds the phase to its deadline, not through the grace period: from the deadline on
+    (``now``; None: before it) a late sheet that completes the set has the phase processed at
+    once, as without WAIT.  A phase in which no power has anything to do is complete as soon as
+    it opens (`judge.games.GameKind.closes_at_next_tick`), except in a Tin Cup game: there it
+    waits for its deadline, since its ending at once would tell every power that no other
+    played power had a unit to retreat, a build to make or a unit to remove, which rule 6.3
+    keeps to each power."""
+    if position is None:
+        row = current_phase(session, game)
+        if row is None:
+            return False
+        position = position_of(row)
+    if seat is None:
+        seat = seats(session, game)
+    if options_of(game).blind and not required_powers(session, game, position, seat):
+        return False
     texts = latest_texts(session, game, game.phase) if game.phase else {}
-    return not waiting_for(session, game, texts, position, seat) and not wait_requested(session, game, texts)
+    held = now is None or game.deadline is None or now < game.deadline
+    return not waiting_for(session, game, texts, position, seat) and not (
+        held and wait_requested(session, game, texts))
 
 
 def notice(session: Session, game: Game, row: PhaseRow, power: str, which: str, until: datetime) -> str:
