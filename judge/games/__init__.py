@@ -15,8 +15,9 @@ A kind brings:
 - its phases: what START does, how long each phase lasts (`length_of`: the duration setting the
   game master sets with ``SET <setting> hours``, `durations` by default), who has still to act
   (`waiting`: the seats the clock reminds, each alone), whether a phase is complete before its
-  deadline, what closing one does (`process`: close it, queue each reader's mail in the same
-  transaction, open the next or end the game), ROLLBACK if it has one, TERMINATE;
+  deadline (`complete`; `closes_at_next_tick` if it is as soon as it opens), what closing one
+  does (`process`: close it, queue each reader's mail in the same transaction, open the next or
+  end the game), ROLLBACK if it has one, TERMINATE;
 - its command grammar (`read`: a line the host's grammar does not know, read for the game the
   lines are signed on to) and handlers for its commands (registered with the host's
   `judge.service.handlers.conversation.handles`), and what a seat's block of lines does when it
@@ -137,9 +138,17 @@ class GameKind(ABC):
         """The seats that must act in the current phase and have not: whom the clock reminds."""
 
     @abstractmethod
-    def complete(self, session: Session, game: Game, talk: Conversation | None = None) -> bool:
+    def complete(self, session: Session, game: Game, talk: Conversation | None = None,
+                 now: datetime | None = None) -> bool:
         """Whether the current phase closes now, before its deadline (``talk``: the mail being
-        applied, whose caches may be used)."""
+        applied, whose caches may be used; ``now``: the time, if not the mail's)."""
+
+    def closes_at_next_tick(self, session: Session, game: Game, row: PhaseRow) -> bool:
+        """Whether the phase of ``row``, the game's current one (which the flush under way may
+        not have written yet), is complete already: one in which nobody has anything to do.
+        The clock then closes it at its next tick (`judge.service.schedule`) instead of at its
+        deadline or at whatever mail comes first.  By default, never."""
+        return False
 
     @abstractmethod
     def results_mails(self, session: Session, game: Game) -> int:

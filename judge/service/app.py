@@ -37,7 +37,7 @@ from judge.service.handlers.mail import accepted_at, apply_run, mask_old_quarant
 from judge.service.intake import take_in
 from judge.service.outbox import drop_sent_attachments, queue
 from judge.service.render import render
-from judge.service.schedule import due_games
+from judge.service.schedule import due_games, reschedule
 from judge.store.database import Database
 from judge.store.models import Game, Heartbeat, InboundMail
 from judge.web.pages import refresh
@@ -98,13 +98,14 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
             summary = f"{game.name} paused: its deadline passed long ago (was the judge down?)"
         elif force or host.is_due(session, game, now):
             kind = games.kind_of(game)
-            cause = "judge process --force" if force else "all submitted" if kind.complete(session, game) \
+            cause = "judge process --force" if force else "all submitted" if kind.complete(session, game, now=now) \
                 else "deadline"
             processed = kind.process(session, game, settings, now, cause=cause)
             summary = f"{game.name} {processed.phase} processed"
             summary += f"; {processed.winner} wins" if processed.winner else f"; next {processed.next_phase}"
         else:
             told = host.send_notices(session, game, settings, now)
+            reschedule(session, game)  # a phase that was to close at this tick and is held now (WAIT)
             summary = f"{game.name} {game.phase} is not due (deadline {game.deadline:%Y-%m-%d %H:%M} UTC)"
             if told:
                 summary += f"; notices sent to {', '.join(p.title() for p in told)}"

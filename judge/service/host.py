@@ -228,7 +228,7 @@ def shift_for_absences(session: Session, game: Game, deadline: datetime) -> date
 def is_due(session: Session, game: Game, now: datetime) -> bool:
     if game.state != "active" or game.deadline is None:
         return False
-    if games.kind_of(game).complete(session, game):
+    if games.kind_of(game).complete(session, game, now=now):
         return True
     return now >= game.deadline + timedelta(hours=duration(game, "grace"))
 

@@ -8,7 +8,11 @@ deadline, `host.reminder_time`), the late notice (at the deadline), and processi
 deadline plus the grace period); ``next_due`` is the earliest of those not done yet, the notices
 sent being in the current phase row (`next_due`).  A game that is not active, or has no
 deadline, has none.  A phase that its kind finds complete (in Payola, once every power has
-acted) is processed by the mail that completes it, not by the clock.
+acted) is processed by the mail that completes it, not by the clock; but one that is complete
+as soon as it opens (nobody has anything to do in it: `judge.games.GameKind.closes_at_next_tick`),
+or that a mail completed after changing the game's phase already, has no mail to complete it,
+so it is due at once and the next tick processes it.  If the tick finds it held after all (a
+WAIT came meanwhile), it computes the moment again (`reschedule`).
 
 Every flush that adds or changes a game or a phase row recomputes that game's ``next_due``
 (`_keep_next_due`, a ``before_flush`` hook on every session): a changed deadline, a RESUME, a
@@ -26,17 +30,21 @@ from typing import Any
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
+from judge import games
 from judge.service import host
 from judge.store.models import Game, PhaseRow
 
 
-def next_due(game: Game, row: PhaseRow | None) -> datetime | None:
+def next_due(game: Game, row: PhaseRow | None, complete: bool = False) -> datetime | None:
     """The next moment the clock has something to do for ``game``, whose current phase row is
-    ``row``.  A game whose moments cannot be computed (a duration stored before durations were
-    bounded, too large for a date) is due at once: its deadline run fails the same way, and so
-    pauses it and tells its game master (`judge.service.app`)."""
+    ``row``; when the phase opened if it is ``complete`` already (`reschedule`).  A game whose
+    moments cannot be computed (a duration stored before durations were bounded, too large for
+    a date) is due at once: its deadline run fails the same way, and so pauses it and tells its
+    game master (`judge.service.app`)."""
     if game.state != "active" or game.deadline is None:
         return None
+    if complete and row is not None:
+        return row.opened_at
     try:
         return _next_due(game, game.deadline, row)
     except (OverflowError, ValueError, TypeError):
@@ -63,26 +71,35 @@ def due_games(session: Session, now: datetime) -> list[str]:
 @event.listens_for(Session, "before_flush")
 def _keep_next_due(session: Session, _context: Any, _instances: Any) -> None:
     """Recompute ``next_due`` of every game that this flush adds or changes, or whose phase rows it does."""
-    games: dict[int, Game] = {}
+    changed: dict[int, Game] = {}
     changed_rows: list[PhaseRow] = []
     for obj in chain(session.new, session.dirty):
         if isinstance(obj, Game):
             if obj.id is None:  # a new game is forming: nothing is due
                 obj.next_due = None
             else:
-                games[obj.id] = obj
+                changed[obj.id] = obj
         elif isinstance(obj, PhaseRow) and obj.game_id is not None:
             changed_rows.append(obj)
-    if not games and not changed_rows:
+    if not changed and not changed_rows:
         return
     with session.no_autoflush:
         for row in changed_rows:
-            if row.game_id not in games and (game := session.get(Game, row.game_id)) is not None:
-                games[row.game_id] = game
-        for game in games.values():
-            due = next_due(game, _current_row(session, game))
-            if game.next_due != due:
-                game.next_due = due
+            if row.game_id not in changed and (game := session.get(Game, row.game_id)) is not None:
+                changed[row.game_id] = game
+        for game in changed.values():
+            reschedule(session, game)
+
+
+def reschedule(session: Session, game: Game) -> None:
+    """Set ``game.next_due`` from the game as it is (its kind says whether its phase is complete
+    already, `judge.games.GameKind.closes_at_next_tick`)."""
+    with session.no_autoflush:
+        row = _current_row(session, game)
+        complete = row is not None and games.kind_of(game).closes_at_next_tick(session, game, row)
+        due = next_due(game, row, complete)
+    if game.next_due != due:
+        game.next_due = due
 
 
 def _current_row(session: Session, game: Game) -> PhaseRow | None:

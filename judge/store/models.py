@@ -118,7 +118,7 @@ class Submission(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
     phase: Mapped[str] = mapped_column(String(10))
     power: Mapped[str] = mapped_column(String(20))
-    kind: Mapped[str] = mapped_column(String(16))  # sheet, orders
+    kind: Mapped[str] = mapped_column(String(16))  # sheet, orders, wait, rejected (a LOYAL_UNITS sheet)
     text: Mapped[str] = mapped_column(Text)
     parsed: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime)

@@ -79,7 +79,7 @@ def test_24_1_older_orders_do_not_replace_newer_ones(tmp_path: Path) -> None:
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSTART")
     orders = [(ALICE, f"{FRANCE}A PAR - {place}") for place in ("PIC", "GAS", "BUR")]
     answers = deliver(judge, orders, [3, 1, 2])
-    assert "your current sheet/orders:\n    A PAR - BUR" in status(judge)
+    assert "your orders:\n    A PAR - BUR" in status(judge)
     assert all("has already set your orders" in " ".join(answer.split()) for answer in answers[1:])
 
 

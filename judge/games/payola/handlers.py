@@ -149,9 +149,10 @@ def map_request(talk: Conversation, text: str, _: MapRequest) -> None:
 
 @handles(Wait, PLAYER, closed_after_the_end=True)
 def wait(talk: Conversation, text: str, _: Wait) -> None:
-    """DPjudge's WAIT: the phase is processed at its deadline, not when the last power submits."""
+    """DPjudge's WAIT: the phase is processed at its deadline, not when the last power submits;
+    it holds the phase to its deadline only, not through the grace period (`lifecycle.complete`)."""
     _set_wait(talk, text, "WAIT", "the phase will wait for its deadline even if every power has submitted "
-              "(NOWAIT to withdraw)")
+              "(not through the grace period; NOWAIT to withdraw)")
 
 
 @handles(NoWait, PLAYER, closed_after_the_end=True)

@@ -23,7 +23,13 @@ from judge.engine.position import Phase
 from judge.games import GameKind
 from judge.games.payola import commands, handlers, lifecycle, pages, public, views  # noqa: F401  (handlers: registered)
 from judge.games.payola.lifecycle import power_of
-from judge.games.payola.submissions import active_position, status_lines, store_orders, store_sheet
+from judge.games.payola.submissions import (
+    active_position,
+    keep_rejection,
+    status_lines,
+    store_orders,
+    store_sheet,
+)
 from judge.payola.options import OptionError, parse_options
 from judge.payola.treasury import forfeit
 from judge.service import host
@@ -94,10 +100,18 @@ class Payola(GameKind):
     def waiting(self, session: Session, game: Game) -> list[str]:
         return lifecycle.waiting_for(session, game)
 
-    def complete(self, session: Session, game: Game, talk: Conversation | None = None) -> bool:
+    def complete(self, session: Session, game: Game, talk: Conversation | None = None,
+                 now: datetime | None = None) -> bool:
         if talk is None:
-            return lifecycle.complete(session, game)
-        return lifecycle.complete(session, game, active_position(talk), talk.seats(game))
+            return lifecycle.complete(session, game, now=now)
+        return lifecycle.complete(session, game, active_position(talk), talk.seats(game), now or talk.now)
+
+    def closes_at_next_tick(self, session: Session, game: Game, row: PhaseRow) -> bool:
+        """The phase is complete already (`lifecycle.complete`) and none asked to WAIT: no power
+        has anything to do in it (only a dummy could act, nobody can build, the only dislodged
+        units have nowhere to go; not in a Tin Cup game), or every power has acted but the mail
+        that completed it had changed the game's phase already (once per mail)."""
+        return lifecycle.complete(session, game, lifecycle.position_of(row))
 
     def results_mails(self, session: Session, game: Game) -> int:
         return lifecycle.results_mails(session, game)
@@ -115,7 +129,7 @@ class Payola(GameKind):
         lifecycle.finish_game(session, game, settings, now, reason)
 
     def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
-        return lifecycle.notice(game, row, seat, which, until)
+        return lifecycle.notice(session, game, row, seat, which, until)
 
     # -- mail ------------------------------------------------------------------------------------
 
@@ -124,11 +138,13 @@ class Payola(GameKind):
 
     def close_block(self, talk: Conversation, context: Context) -> None:
         """A power's offer lines are one sheet, its orders one set of orders, each replacing the
-        earlier one as a whole; then STATUS shows what stands."""
-        if context.block.get("sheet"):
-            store_sheet(talk, context)
-        if context.block.get("orders"):
-            store_orders(talk, context)
+        earlier one as a whole (under LOYAL_UNITS a rejected sheet keeps the phase waiting for the
+        power: `keep_rejection`); then STATUS shows what stands."""
+        assert context.game is not None
+        sheet = store_sheet(talk, context) if context.block.get("sheet") else None
+        orders = store_orders(talk, context) if context.block.get("orders") else False
+        if (sheet is not None or orders) and lifecycle.options_of(context.game).loyal_units:
+            keep_rejection(talk, context, sheet, orders)
         for index in context.status_echoes:
             talk.echoes[index].extra = status_lines(talk)
 

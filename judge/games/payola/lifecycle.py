@@ -7,17 +7,21 @@ position the phase starts from; balances are sums of ledger rows; the submission
 phase hold each power's latest offer sheet or orders.  Processing a phase, inside one unit
 of work:
 
-1. movement: offer sheets → Payola order determination (or direct orders for loyal units)
-   → engine adjudication → payments in the ledger; retreat and adjustment: the powers' own
-   orders (the engine's defaults for those who sent none) → engine adjudication;
+1. movement: offer sheets → Payola order determination (or direct orders for loyal units,
+   a unit given none holding: `loyal_orders`) → engine adjudication → payments in the ledger;
+   retreat and adjustment: the powers' own orders (the engine's defaults for those who sent
+   none) → engine adjudication;
 2. the phase row records what happened (orders, results, the sheets and acceptance lists
    used, the GM's chart) and a ledger mark, so that ``ROLLBACK`` can restore everything;
 3. the next phase row is opened (income is paid before each Spring movement, rule 2.1), or
    the game finishes on a victory;
 4. every mail this causes is queued in the same transaction.
 
-A phase is *due* when the GM says PROCESS, when every power that must act has done so, or
-when its deadline plus the grace period has passed.  Each processing is logged with its game,
+A phase is *due* when the GM says PROCESS, when every power that must act has done so (a
+WAIT holds it to its deadline, not through the grace period), or when its deadline plus the
+grace period has passed.  One in which no power has anything to do is due as soon as it opens
+and the clock's next tick processes it (`judge.service.schedule`), except in a Tin Cup game,
+where that would tell what rule 6.3 hides (`complete`).  Each processing is logged with its game,
 phase and cause once its transaction commits (`judge.service.logs.log_on_commit`).
 """
 
@@ -32,7 +36,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.orm import Session
 
-from judge.engine.legal import adjustment_count
+from judge.engine.legal import adjustment_count, retreat_options
 from judge.engine.map import GameMap, load_map
 from judge.engine.notation import (
     NotationError,
@@ -42,7 +46,7 @@ from judge.engine.notation import (
     result_to_data,
     results_from_data,
 )
-from judge.engine.orders import Order, OrderSyntaxError, PhaseKind, parse_order
+from judge.engine.orders import Hold, MovementOrder, Order, OrderSyntaxError, PhaseKind, parse_order
 from judge.engine.phases import PhaseResult, adjudicate
 from judge.engine.position import Position
 from judge.engine.results import OrderResult
@@ -187,10 +191,14 @@ def acceptance_of(player: Player | None, letters: dict[str, str]) -> AcceptanceL
 def required_powers(session: Session, game: Game, position: Position,
                     seat: dict[str, Player] | None = None) -> list[str]:
     """Powers that must act in this phase: played powers with something to order (rule 3.3)
-    (``seat``: the game's `seats`, if the caller has them)."""
+    (``seat``: the game's `seats`, if the caller has them).  A power whose dislodged units all
+    have nowhere to retreat has nothing to order: they are disbanded.  Not in a Tin Cup game,
+    where only their owner knows where they may go: the others would learn it from a phase
+    that ends at once, so the owner is waited for as any power with a dislodged unit."""
     if seat is None:
         seat = seats(session, game)
     kind = position.phase.kind
+    blind = options_of(game).blind
     needed = []
     for power in position.game_map.powers:
         if not is_played(seat.get(power)):
@@ -200,7 +208,8 @@ def required_powers(session: Session, game: Game, position: Position,
             if not eliminated:
                 needed.append(power)
         elif kind is PhaseKind.RETREAT:
-            if any(d.power == power for d in position.dislodged.values()):
+            if any(d.power == power and (blind or retreat_options(position, province))
+                   for province, d in position.dislodged.items()):
                 needed.append(power)
         elif adjustment_count(position, power) < 0 or (adjustment_count(position, power) > 0
                                                          and free_home_centers(position, power)):
@@ -216,7 +225,8 @@ def free_home_centers(position: Position, power: str) -> list[str]:
 
 def waiting_for(session: Session, game: Game, texts: dict[tuple[str, str], str] | None = None,
                 position: Position | None = None, seat: dict[str, Player] | None = None) -> list[str]:
-    """The powers that must act in the current phase and have not (``texts``: the phase's
+    """The powers that must act in the current phase and have not, or (LOYAL_UNITS) whose
+    latest offer sheet was rejected (`submissions.keep_rejection`) (``texts``: the phase's
     `latest_texts`, ``position`` its position and ``seat`` the game's `seats`, if the caller
     has them)."""
     if game.state not in ("active", "paused") or game.phase is None:
@@ -234,7 +244,7 @@ def waiting_for(session: Session, game: Game, texts: dict[tuple[str, str], str] 
         return bool(texts.get((power, what), "").strip())  # CLEAR withdraws a submission
 
     needed = required_powers(session, game, position, seat)
-    return [p for p in needed if not submitted(p, kind) and not submitted(p, "orders")]
+    return [p for p in needed if (not submitted(p, kind) and not submitted(p, "orders")) or submitted(p, "rejected")]
 
 
 def wait_requested(session: Session, game: Game, texts: dict[tuple[str, str], str] | None = None) -> list[str]:
@@ -248,16 +258,38 @@ def wait_requested(session: Session, game: Game, texts: dict[tuple[str, str], st
 
 
 def complete(session: Session, game: Game, position: Position | None = None,
-             seat: dict[str, Player] | None = None) -> bool:
+             seat: dict[str, Player] | None = None, now: datetime | None = None) -> bool:
     """Every power that must act has done so, and none asked to WAIT: process now (``position``:
-    the current phase's, and ``seat``: the game's `seats`, if the caller has them)."""
+    the current phase's, and ``seat``: the game's `seats`, if the caller has them).
+
+    A WAIT holds the phase to its deadline, not through the grace period: from the deadline on
+    (``now``; None: before it) a late sheet that completes the set has the phase processed at
+    once, as without WAIT.  A phase in which no power has anything to do is complete as soon as
+    it opens (`judge.games.GameKind.closes_at_next_tick`), except in a Tin Cup game: there it
+    waits for its deadline, since its ending at once would tell every power that no other
+    played power had a unit to retreat, a build to make or a unit to remove, which rule 6.3
+    keeps to each power."""
+    if position is None:
+        row = current_phase(session, game)
+        if row is None:
+            return False
+        position = position_of(row)
+    if seat is None:
+        seat = seats(session, game)
+    if options_of(game).blind and not required_powers(session, game, position, seat):
+        return False
     texts = latest_texts(session, game, game.phase) if game.phase else {}
-    return not waiting_for(session, game, texts, position, seat) and not wait_requested(session, game, texts)
+    held = now is None or game.deadline is None or now < game.deadline
+    return not waiting_for(session, game, texts, position, seat) and not (
+        held and wait_requested(session, game, texts))
 
 
-def notice(game: Game, row: PhaseRow, power: str, which: str, until: datetime) -> str:
-    """The reminder or late notice (``which``) to ``power``, which has not acted in phase ``row``."""
-    return render(f"payola/{which}", game=game, power=power, until=until, movement=row.name.endswith("M"))
+def notice(session: Session, game: Game, row: PhaseRow, power: str, which: str, until: datetime) -> str:
+    """The reminder or late notice (``which``) to ``power``, which has not acted in phase ``row``
+    (or, under LOYAL_UNITS, whose last offer sheet was rejected)."""
+    rejected = latest_texts(session, game, row.name).get((power, "rejected"))
+    return render(f"payola/{which}", game=game, power=power, until=until, movement=row.name.endswith("M"),
+                  loyal=options_of(game).loyal_units, rejected=bool(rejected))
 
 
 # -- starting ---------------------------------------------------------------------------------------
@@ -304,7 +336,8 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
     whole = maps.position_map(game.name, position) if settings.maps else []
     common = {"game": game, "players": _roster(session, game), "deadline": game.deadline,
               "board": views.board_summary(the_map), "grace": duration(game, "grace"),
-              "letters": "".join(info.letter for info in the_map.powers.values())}
+              "letters": "".join(info.letter for info in the_map.powers.values()),
+              "loyal": options_of(game).loyal_units}
     for player in players(session, game):
         if is_played(player):
             assert player.address is not None and player.power is not None
@@ -392,7 +425,10 @@ def _orders_from(session: Session, game: Game, row: PhaseRow, position: Position
 
 
 def _determine(session: Session, game: Game, row: PhaseRow, position: Position,
-               money: dict[str, int]) -> tuple[Determination, dict[str, str], dict[str, str]]:
+               money: dict[str, int]) -> tuple[Determination, dict[str, str], dict[str, str], dict[str, list[str]]]:
+    """Order determination from the phase's sheets, lists and (LOYAL_UNITS) orders; with the
+    sheets and lists used, and under LOYAL_UNITS the units of each played power that had no
+    order of their own and hold (`loyal_orders`)."""
     options = options_of(game)
     seat = seats(session, game)
     letters = position.game_map.letters
@@ -417,12 +453,31 @@ def _determine(session: Session, game: Game, row: PhaseRow, position: Position,
         if acceptance is not None:
             lists_used[power] = str(acceptance)
         inputs[power] = PowerInput(money.get(power, 0), sheet, acceptance, power in dummies)
-    direct: dict[str, list[Any]] = {}
+    direct: dict[str, list[MovementOrder]] = {}
+    held: dict[str, list[str]] = {}
     if options.loyal_units:
-        for power, given in _orders_from(session, game, row, position).items():
-            direct[power] = [o for o in given if not isinstance(o, str)]
+        direct, held = loyal_orders(position, _orders_from(session, game, row, position), dummies)
     result = determine_orders(position, inputs, options, row.seed, direct)
-    return result, sheets_used, lists_used
+    return result, sheets_used, lists_used, held
+
+
+def loyal_orders(position: Position, given: dict[str, list[Order | str]],
+                 dummies: set[str]) -> tuple[dict[str, list[MovementOrder]], dict[str, list[str]]]:
+    """LOYAL_UNITS (rule 6.5): each played power's own orders, and a HOLD for each of its units
+    it gave none (the default, as in Diplomacy), so that every unit is in the results with the
+    order it issued; with the units so held, by power, for "what the judge did by itself"."""
+    direct: dict[str, list[MovementOrder]] = {}
+    held: dict[str, list[str]] = {}
+    for power in position.game_map.powers:
+        if power in dummies:
+            continue  # a dummy's units are bribed
+        orders = [o for o in given.get(power, []) if isinstance(o, MovementOrder)]
+        ordered = {o.unit.province for o in orders}
+        idle = [placed.unit for placed in position.units_of(power) if placed.unit.province not in ordered]
+        direct[power] = orders + [Hold(unit) for unit in idle]
+        if idle:
+            held[power] = [str(unit) for unit in idle]
+    return direct, held
 
 
 def process_phase(session: Session, game: Game, settings: Settings, now: datetime, *, cause: str) -> Processed:
@@ -440,7 +495,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     statements: dict[str, dict[str, Any]] = {}
     if position.phase.kind is PhaseKind.MOVEMENT:
         money = balances(session, game)
-        determination, sheets_used, lists_used = _determine(session, game, row, position, money)
+        determination, sheets_used, lists_used, held = _determine(session, game, row, position, money)
         letters = position.game_map.letters
         determination_data = determination_to_data(determination, options_of(game), {}, letters)
         determination_data["sheets"] = sheets_used
@@ -454,11 +509,12 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
         orders: dict[str, list[Order | str]] = {p: list(o) for p, o in determination.orders().items()}
     else:
         orders = _orders_from(session, game, row, position)
+        held = {}
     outcome = adjudicate(position, orders)
     adjudication = result_to_data(outcome)
     played = [p for p, player in seat.items() if is_played(player)]
     sheets = None if determination_data is None or options_of(game).loyal_units else list(determination_data["sheets"])
-    actions = views.automatic_actions(position, adjudication["results"], outcome.position, sheets, played)
+    actions = views.automatic_actions(position, adjudication["results"], outcome.position, sheets, played, held)
     report = {"phase": row.name, "results": adjudication["results"], "automatic": [text for _, text in actions],
               "board": views.board(outcome.position)}
     row.result = {"adjudication": adjudication, "determination": determination_data, "report": report}

@@ -7,6 +7,9 @@ sums it up, saying what sheet is in force now (`rejected`).  Orders in a retreat
 for loyal units, are stored the same way.  Each keeps when its mail was accepted, and a mail
 accepted before the one that sent the sheet in force stores nothing (`set_by_mail_at`,
 `Conversation.superseded`): delivered out of order, an older sheet never replaces a newer one.
+Under LOYAL_UNITS a power's orders and its sheet (its bribes to dummies' units) stand apart,
+and a mail whose orders are taken but whose sheet is rejected leaves the power waiting until it
+sends its offers again (`keep_rejection`).
 
 In a Tin Cup game (rule 6.3) an answer never tells what the power cannot see.  In every phase,
 an order for a unit in a province out of its sight (never one of its own: its units are all in
@@ -51,14 +54,16 @@ def active_position(talk: Conversation) -> Position | None:
     return position
 
 
-def store_sheet(talk: Conversation, context: Context) -> None:
+def store_sheet(talk: Conversation, context: Context) -> bool | None:
+    """Store the power's offer lines of this mail as its sheet, if they are all good; whether
+    the sheet was accepted (None: set aside, an older mail than the one that set the sheet)."""
     game, power = context.game, context.power
     assert game is not None and power is not None
     position = active_position(talk)
     assert position is not None
     if why := talk.superseded(set_by_mail_at(talk, str(position.phase), power, "sheet"), "your offer sheet"):
         talk.set_aside(context.block["sheet"], why)
-        return
+        return None
     seat = talk.seats(game)
     dummies = {p for p in position.game_map.powers if not host.is_played(seat.get(p))}
     text = "\n".join(t for _, t in context.block["sheet"])
@@ -75,7 +80,7 @@ def store_sheet(talk: Conversation, context: Context) -> None:
                 talk.echoes[index].message = "not applied: the sheet has errors (see below)"
         talk.echoes[context.block["sheet"][-1][0]].extra.append(
             rejected(talk, "sheet", len(errors), str(position.phase), power))
-        return
+        return False
     talk.session.add(Submission(game_id=game.id, phase=str(position.phase), power=power, kind="sheet", text=text,
                                 parsed={"offers": len(sheet.offers), "savings": sheet.savings},
                                 created_at=talk.now, accepted_at=talk.accepted))
@@ -91,16 +96,18 @@ def store_sheet(talk: Conversation, context: Context) -> None:
         last.extra.append(f"WARNING: you ask to save {sheet.savings} AgP but your balance is {balance} AgP: "
                           "you will spend nothing this phase, and your offers will be reduced as far as "
                           "that needs (rule 3.4)")
+    return True
 
 
-def store_orders(talk: Conversation, context: Context) -> None:
+def store_orders(talk: Conversation, context: Context) -> bool:
+    """Store the power's orders of this mail, if they are all good; whether they were."""
     game, power = context.game, context.power
     assert game is not None and power is not None
     position = active_position(talk)
     assert position is not None
     if why := talk.superseded(set_by_mail_at(talk, str(position.phase), power, "orders"), "your orders"):
         talk.set_aside(context.block["orders"], why)
-        return
+        return False
     blind = lifecycle.options_of(game).blind
     view = lifecycle.sight_now(talk.session, game, power).view if blind else None
     bad = False
@@ -141,15 +148,38 @@ def store_orders(talk: Conversation, context: Context) -> None:
         count = sum(talk.echoes[index].outcome == "error" for index, _ in context.block["orders"])
         talk.echoes[context.block["orders"][-1][0]].extra.append(
             rejected(talk, "orders", count, str(position.phase), power))
-        return
+        return False
     if not kept:
         talk.echoes[context.block["orders"][-1][0]].extra.append(
             f"no order was kept; {standing(talk, 'orders', str(position.phase), power)}")
-        return
+        return False
     text = "\n".join(t for _, t in kept)
     talk.session.add(Submission(game_id=game.id, phase=str(position.phase), power=power, kind="orders", text=text,
                                 parsed={"orders": [talk.echoes[i].message for i, _ in kept]},
                                 created_at=talk.now, accepted_at=talk.accepted))
+    return True
+
+
+def keep_rejection(talk: Conversation, context: Context, sheet: bool | None, orders: bool) -> None:
+    """LOYAL_UNITS: a power whose orders were taken but whose offer sheet was rejected has not
+    submitted what it meant to, so the phase waits for it as for a power that sent nothing (a
+    ``rejected`` submission, `lifecycle.waiting_for`), rather than being processed at once
+    without its offers; a later mail of it whose offers (or orders alone, to make none) are
+    taken ends that wait.  The reply says so."""
+    game, power = context.game, context.power
+    assert game is not None and power is not None and game.phase is not None
+    if sheet is False:
+        talk.session.add(Submission(game_id=game.id, phase=game.phase, power=power, kind="rejected", text="sheet",
+                                    parsed={}, created_at=talk.now, accepted_at=talk.accepted))
+        talk.echoes[context.block["sheet"][-1][0]].extra.append(
+            "your offer sheet was rejected" + (", though your orders were taken" if orders else "") +
+            ": the phase waits for you as for a power that has not submitted, until you send your offers "
+            "again without errors (or your orders alone, to make no offers) or until its deadline")
+    elif sheet or orders:
+        pending = host.latest_submission(talk.session, game, game.phase, power, "rejected")
+        if pending is not None and pending.text:
+            talk.session.add(Submission(game_id=game.id, phase=game.phase, power=power, kind="rejected", text="",
+                                        parsed={}, created_at=talk.now, accepted_at=talk.accepted))
 
 
 def rejected(talk: Conversation, kind: str, errors: int, phase: str, power: str) -> str:
@@ -236,14 +266,34 @@ def status_lines(talk: Conversation) -> list[str]:
     lines = [f"game {game.name}, {game.state}, phase {game.phase or '-'}, deadline {when(game.deadline)}",
              f"your balance: {balance} AgP",
              f"your acceptance list: {(player and player.acceptance) or 'the default (own first, then ?)'}"]
-    current = sheet.text if sheet and sheet.text else (orders.text if orders and orders.text else "")
-    lines.append("your current sheet/orders:" if current else "no sheet or orders yet for this phase")
-    lines.extend(f"  {line}" for line in current.splitlines())
+    if lifecycle.options_of(game).loyal_units and (game.phase or "").endswith("M"):
+        lines.extend(_loyal_status(talk, sheet, orders))
+    else:
+        current = sheet.text if sheet and sheet.text else (orders.text if orders and orders.text else "")
+        lines.append("your current sheet/orders:" if current else "no sheet or orders yet for this phase")
+        lines.extend(f"  {line}" for line in current.splitlines())
     position = active_position(talk)
     if position is not None:
         board = views.board(_seen(talk, power), power) if lifecycle.options_of(game).blind else views.board(position)
         lines.append("")
         lines.extend(render("payola/status_board", board=board).splitlines())
+    return lines
+
+
+def _loyal_status(talk: Conversation, sheet: Submission | None, orders: Submission | None) -> list[str]:
+    """STATUS of a LOYAL_UNITS movement phase: the power's orders for its own units and its offer
+    sheet (bribes to dummies' units) apart, and whether a rejected sheet keeps the phase waiting."""
+    game, power = talk.context.game, talk.context.power
+    assert game is not None and power is not None
+    lines = ["your orders:" if orders and orders.text else "no orders yet for this phase (your units hold without)"]
+    lines.extend(f"  {line}" for line in (orders.text if orders else "").splitlines())
+    if sheet and sheet.text:
+        lines.append("your offer sheet (bribes to the dummies' units):")
+        lines.extend(f"  {line}" for line in sheet.text.splitlines())
+    rejected = host.latest_submission(talk.session, game, game.phase or "", power, "rejected")
+    if rejected is not None and rejected.text:
+        lines.append("your last offer sheet was rejected: the phase waits for you until you send your offers "
+                     "again without errors, or your orders alone")
     return lines
 
 

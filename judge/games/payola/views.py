@@ -98,15 +98,23 @@ def board(position: Position, seen_by: str | None = None) -> dict[str, Any]:
 
 
 def automatic_actions(before: Position, results: Sequence[Mapping[str, Any]], after: Position,
-                      sheets: Iterable[str] | None, played: Iterable[str]) -> list[tuple[str, str]]:
+                      sheets: Iterable[str] | None, played: Iterable[str],
+                      held: Mapping[str, Sequence[str]] | None = None) -> list[tuple[str, str]]:
     """What the judge did by itself in a phase, one sentence each with the power it concerns:
     so that no player ever learns from a later position that a unit vanished.  ``sheets``
     names the powers whose offer sheet was used (movement phases), ``played`` the powers with
-    a player."""
+    a player; under LOYAL_UNITS ``held`` names, by power, the units of a played power that had
+    no order of their own and held."""
     kind = before.phase.kind
     done: list[tuple[str, str]] = []
-    if kind is PhaseKind.MOVEMENT and sheets is not None:
-        for power in sorted(set(played) - set(sheets)):
+    if kind is PhaseKind.MOVEMENT:
+        for power, units in sorted((held or {}).items()):
+            if len(units) == len(before.units_of(power)):
+                done.append((power, f"{power.title()} sent no orders: each of its units held"))
+            else:
+                done.append((power, f"{power.title()} sent no order for {', '.join(units)}: "
+                                    f"{'it' if len(units) == 1 else 'they'} held"))
+        for power in sorted(set(played) - set(sheets)) if sheets is not None else []:
             if before.units_of(power):
                 done.append((power, f"{power.title()} sent no offer sheet: each of its units was offered a "
                                     "zero HOLD by its own power (rule 3.3)"))

@@ -122,7 +122,8 @@ class Pirates(GameKind):
     def waiting(self, session: Session, game: Game) -> list[str]:
         return lifecycle.waiting_seats(session, game)
 
-    def complete(self, session: Session, game: Game, talk: Conversation | None = None) -> bool:
+    def complete(self, session: Session, game: Game, talk: Conversation | None = None,
+                 now: datetime | None = None) -> bool:
         """Never before the deadline: a phase that closed early would tell every player that all
         the others had submitted (Amendment II, P10)."""
         return False
