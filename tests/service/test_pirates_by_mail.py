@@ -5,15 +5,19 @@ their deadlines, reminders, takeovers, observers, LIST and the pages, the end.""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import random
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
 from judge.pirates.match import ROUNDS, Match, moves_made
 from judge.pirates.notation import match_from_data
+from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow, Submission
 from tests.pirates.match import FOURTEEN, random_ballot, random_plan
 from tests.service.harness import Judge, Sent
@@ -572,3 +576,48 @@ def test_28_press_goes_to_whoever_it_names_in_either_room(tmp_path: Path) -> Non
     assert f"OK: press sent to {other}, the game master" in reply
     assert "ERROR: there is no player named 'Zed' in pp" in reply
     assert {m.to for m in judge.new_mail() if m.subject == "pp press from Ann"} == {address(other), GM}
+
+
+# -- judge demo --pirates --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pirates_demo() -> str:
+    """What ``judge demo --pirates`` prints (played once for the tests below: it takes a while)."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert run_demo(kind="pirates") == 0
+    return printed.getvalue()
+
+
+def test_28_judge_demo_pirates_shows_one_players_mails_and_the_end_publication(pirates_demo: str) -> None:
+    """A newcomer sees Ann's mails of the first round (her room and package, her plan answered
+    line by line, what she would receive under each plan of her room, which passed and her gold),
+    none of them telling anything of the other room (P10), then the whole publication (P14)."""
+    before, end = pirates_demo.split("Subject: demo has ended")
+    room = re.search(r"^\s*Room: (.*)$", before, re.M)
+    assert room is not None
+    mates = room.group(1).split(", ")
+    assert "Ann" in mates and len(mates) == 2
+    assert re.search(r"^\s*Package: \d+ gold$", before, re.M) and "Garnets: 1" in before
+    assert re.search(r"OK: Plan accepted, \d+ gold \(the \d+-gold package and 1 garnet\)", before)
+    assert "OK: read with 'PLAN ME" in before  # the GARNETS line, answered as part of the plan
+    told = re.findall(r"^\s*Plan of (\w+): (you receive \d+ gold|passed|failed)$", before, re.M)
+    assert sorted({name for name, _ in told}) == sorted(mates) and len(told) == 4
+    assert not re.search(r"^\s*(Package|Gold|Ballot) of ", before, re.M)  # nobody else's part before the end
+    for name in FOUR:
+        assert re.search(rf"^\s*Final gold: {name} \d+$", end, re.M)
+        assert re.search(rf"^\s*Ballot of {name}: Yes on .*\(drawn\)$", end, re.M)  # rounds 2-5: all drawn
+    assert re.search(r"^\s*Ballot of Dee: Yes on \w+; No on \w+ \(drawn\)$", end.split("Round 2 of 5")[0], re.M)
+    assert re.search(r"^\s*Plan of Ann: .*1 garnet\): (passed|failed)", end, re.M)
+    assert "Tokens of Life: " in end and "Elimination Candidate: " in end
+
+
+def test_23_35_judge_demo_does_not_name_the_maildir_it_removed(pirates_demo: str) -> None:
+    """Without --keep the demo removes its data directory: it says to run it with --keep to look
+    at the mails, and names no Maildir that is gone."""
+    data = re.search(r"\(data in (\S+)\)", pirates_demo)
+    assert data is not None and not Path(data.group(1)).exists()
+    assert data.group(1) not in pirates_demo.split("(data in", 1)[1].split(")", 1)[1]
+    assert "Maildir" not in pirates_demo
+    assert "run the demo again with --keep to look at them" in pirates_demo

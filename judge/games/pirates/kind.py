@@ -33,6 +33,7 @@ from judge.pirates.match import check_name
 from judge.pirates.views import end_view
 from judge.service import host
 from judge.service.config import Settings
+from judge.service.demo import DemoJudge
 from judge.service.handlers.conversation import Context, Conversation
 from judge.service.host import GameError
 from judge.service.outbox import queue
@@ -225,6 +226,15 @@ class Pirates(GameKind):
 
     def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
         return pages.write_game(root, record, force)
+
+    # -- the demo --------------------------------------------------------------------------------
+
+    def demo(self, judge: DemoJudge, blind: bool = False) -> None:
+        if blind:
+            raise ValueError(f"{self.title} has no blind variant")
+        from judge.games.pirates import demo
+
+        demo.play(judge)
 
 
 KIND = Pirates()
