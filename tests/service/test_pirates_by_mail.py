@@ -621,3 +621,74 @@ def test_23_35_judge_demo_does_not_name_the_maildir_it_removed(pirates_demo: str
     assert data.group(1) not in pirates_demo.split("(data in", 1)[1].split(")", 1)[1]
     assert "Maildir" not in pirates_demo
     assert "run the demo again with --keep to look at them" in pirates_demo
+
+
+# -- what playing a match by mail showed ------------------------------------------------------------------
+
+
+def test_28_status_in_a_voting_phase_counts_the_garnet_the_rounds_plan_spent(tmp_path: Path) -> None:
+    """Ann spends her garnet on her plan of round 1: once the Distribution Phase has closed, she
+    holds none (P7), and STATUS says so; Bob, who spent none, still holds his."""
+    judge = pirates_game(Judge(tmp_path), FOUR, garnets=1)
+    _, _, match = now_playing(judge)
+    send_as(judge, "Ann", [f"PLAN ME {match.round.package('Ann') + 5}", "GARNETS 1"])
+    process(judge)
+    send_as(judge, "Ann", ["STATUS"])
+    status = judge.last_to(address("Ann")).body.splitlines()
+    assert "  Garnets: 0" in status and "  Garnets: 1" not in status
+    send_as(judge, "Bob", ["STATUS"])
+    assert "  Garnets: 1" in judge.last_to(address("Bob")).body.splitlines()
+
+
+def test_28_an_observer_of_a_forming_match_is_told_when_it_starts(tmp_path: Path) -> None:
+    """Whoever observes a match before it starts is told that it has, and its first phase; nothing
+    else (what the pages show)."""
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE pp gm-pw pirates PLAYERS=4")
+    judge.send(WATCHER, "OBSERVE pp")
+    for name in FOUR:
+        judge.send(address(name), f"JOIN pp pw-{name.lower()} {name}")
+    judge.new_mail()
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nSTART")
+    told = [m for m in judge.new_mail() if m.to == WATCHER]
+    assert [m.subject for m in told] == ["pp D1"]
+    assert "the match has started; the Distribution Phase of round 1 (D1) opens" in told[0].body
+    assert info(told[0]) == [] and not any(name in told[0].body for name in FOUR)
+
+
+def test_28_the_masters_status_in_the_final_phase_says_who_has_nothing_to_send(tmp_path: Path) -> None:
+    """Every round, Ann keeps her package and her room mate gives Ann theirs, and both vote for
+    Ann's plan and against the mate's: Ann ends with her room's every package, richer than all.
+    In the final phase only she may act (P11): the master's STATUS says the others have nothing
+    to send, not that they have sent nothing yet."""
+    judge = pirates_game(Judge(tmp_path), FOUR)
+    while (playing := now_playing(judge))[1] != "F":
+        _, phase, match = playing
+        for name in FOUR:
+            room = match.round.room_of(name)
+            mate = next(m for m in room if m != name)
+            if phase[0] == "D":
+                lines = [f"PLAN {'ME' if 'Ann' in room else mate} {match.round.package(name)}"]
+                if "Ann" in room and name != "Ann":
+                    lines = [f"PLAN Ann {match.round.package(name)}"]
+            elif "Ann" in room:
+                lines = ["VOTE YES Ann", f"VOTE NO {'ME' if name != 'Ann' else mate}"]
+            else:
+                lines = ["VOTE YES ME", f"VOTE NO {mate}"]
+            send_as(judge, name, lines)
+        judge.later(1)
+        process(judge)
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nSTATUS")
+    status = judge.last_to(GM).body
+    assert "Ann (played): nothing yet" in status
+    for name in FOUR[1:]:
+        assert f"{name} (played): nothing to send in the final phase" in status
+
+
+def test_28_the_index_of_games_speaks_of_players_not_of_powers_or_offer_sheets(tmp_path: Path) -> None:
+    """The index lists every kind's games: its columns and its footer are the host's, and name no
+    game's own words."""
+    pirates_game(Judge(tmp_path, web=True), FOUR)
+    index = (tmp_path / "web" / "index.html").read_text("utf-8")
+    assert '<th scope="col">Players</th>' in index and "Ann (played)" in index
+    assert "Powers" not in index and "offer sheets" not in index and "rules 2.5" not in index
