@@ -692,3 +692,12 @@ def test_28_the_index_of_games_speaks_of_players_not_of_powers_or_offer_sheets(t
     index = (tmp_path / "web" / "index.html").read_text("utf-8")
     assert '<th scope="col">Players</th>' in index and "Ann (played)" in index
     assert "Powers" not in index and "offer sheets" not in index and "rules 2.5" not in index
+
+
+def test_28_a_match_without_garnets_does_not_tell_how_to_spend_them(tmp_path: Path) -> None:
+    """With GARNETS=0 nobody holds a garnet before the end (P7): the mails asking for a plan do not
+    offer the GARNETS line; with garnets they do."""
+    start = pirates_game(Judge(tmp_path / "none"), FOUR).last_to(address("Ann")).body
+    assert "PLAN ME 10 <name>" in start and "GARNETS 1" not in start and "garnets you spend" not in start
+    start = pirates_game(Judge(tmp_path / "one"), FOUR, garnets=1).last_to(address("Ann")).body
+    assert "GARNETS 1" in start and "garnets you spend" in start

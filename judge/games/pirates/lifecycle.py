@@ -304,12 +304,13 @@ def _mail_change(session: Session, game: Game, settings: Settings, closed: Match
 
 def todo(match: Match, seat: str) -> str:
     """What ``seat`` may send in the phase ``match`` has open, in words (the same for every seat
-    of a round's phases: it says nothing of anyone else)."""
+    of a round's phases: it says nothing of anyone else).  Garnets are spoken of only in a match
+    that gave some at the start: otherwise nobody holds any before the end (P7)."""
     phase = match.current_phase
     if phase is None:
         return ""
     if phase.stage is Stage.DISTRIBUTION:
-        return render("pirates/todo_plan").strip()
+        return render("pirates/todo_plan", garnets=match.garnets > 0).strip()
     if phase.stage is Stage.VOTING:
         return render("pirates/todo_vote", last=phase.round == 5).strip()
     holder = final_result(match).extra_token
