@@ -701,3 +701,24 @@ def test_28_a_match_without_garnets_does_not_tell_how_to_spend_them(tmp_path: Pa
     assert "PLAN ME 10 <name>" in start and "GARNETS 1" not in start and "garnets you spend" not in start
     start = pirates_game(Judge(tmp_path / "one"), FOUR, garnets=1).last_to(address("Ann")).body
     assert "GARNETS 1" in start and "garnets you spend" in start
+
+
+def test_28_terminate_before_a_round_is_settled_says_there_is_nothing_to_publish(tmp_path: Path) -> None:
+    """A match ended by the game master in its first round has no round to publish: the end mail
+    says so instead of announcing a publication that does not follow; after a round, it says
+    that the rounds played to their end are published, not everything."""
+    judge = pirates_game(Judge(tmp_path), FOUR)
+    judge.new_mail()
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nTERMINATE")
+    ended = next(m.body for m in judge.new_mail() if m.to == address("Ann") and m.subject == "pp has ended")
+    assert "No round was played to its end, so there is nothing to publish." in ended
+    assert "Everything that was secret" not in ended and "Round 1" not in ended
+    judge = pirates_game(Judge(tmp_path / "later"), FOUR)
+    for _ in range(3):
+        judge.later(1)
+        process(judge)
+    judge.new_mail()
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nTERMINATE")
+    ended = next(m.body for m in judge.new_mail() if m.to == address("Ann") and m.subject == "pp has ended")
+    assert "Everything that was secret in the rounds played to their end is now published" in ended
+    assert "Round 1 of 5" in ended and "Round 2 of 5" not in ended

@@ -383,7 +383,8 @@ def finish(session: Session, game: Game, settings: Settings, now: datetime, matc
     (P14): every round played, and the end if the match reached it."""
     game.state = "finished"
     game.deadline = None
-    if match.phase is not None and match.phase.stage is Stage.FINAL:
+    complete = match.phase is not None and match.phase.stage is Stage.FINAL
+    if complete:
         end = end_view(match)
         result = (f"Tokens of Life: {', '.join(end.tokens) or 'none'}; Elimination Candidate: "
                   f"{', '.join(end.elimination_candidates)}")
@@ -398,7 +399,7 @@ def finish(session: Session, game: Game, settings: Settings, now: datetime, matc
     for address in sorted(playing | {game.gm_address} | set(host.observers(session, game))):
         reader = "master" if address == game.gm_address else "player" if address in playing else "anyone"
         if reader not in bodies:
-            bodies[reader] = render("pirates/end", game=game, reason=reason, lines=lines,
+            bodies[reader] = render("pirates/end", game=game, reason=reason, lines=lines, complete=complete,
                                     who=host.who_played(session, game, reader))
         queue(session, settings, to=address, subject=f"{game.name} has ended", body=bodies[reader], kind="end",
               now=now, game_id=game.id)
