@@ -705,7 +705,7 @@ def test_28_a_match_without_garnets_does_not_tell_how_to_spend_them(tmp_path: Pa
 
 def test_28_terminate_before_a_round_is_settled_says_there_is_nothing_to_publish(tmp_path: Path) -> None:
     """A match ended by the game master in its first round has no round to publish: the end mail
-    says so instead of announcing a publication that does not follow; after a round, it says
+    and HISTORY say so instead of announcing a publication that does not follow; after a round, it says
     that the rounds played to their end are published, not everything."""
     judge = pirates_game(Judge(tmp_path), FOUR)
     judge.new_mail()
@@ -713,6 +713,9 @@ def test_28_terminate_before_a_round_is_settled_says_there_is_nothing_to_publish
     ended = next(m.body for m in judge.new_mail() if m.to == address("Ann") and m.subject == "pp has ended")
     assert "No round was played to its end, so there is nothing to publish." in ended
     assert "Everything that was secret" not in ended and "Round 1" not in ended
+    judge.send(WATCHER, "HISTORY pp")
+    assert "> HISTORY pp\n  OK: no round of pp was played to its end: there is nothing to publish" in judge.last_to(
+        WATCHER).body
     judge = pirates_game(Judge(tmp_path / "later"), FOUR)
     for _ in range(3):
         judge.later(1)

@@ -186,8 +186,11 @@ class Pirates(GameKind):
             talk.echo(text, "error", f"the history of a match of {self.title} is published when it ends; until then "
                       "each player is told only their own part of it")
             return
-        talk.answer_long(text, f"{game.name}-history.txt", "\n".join(pages.published_lines(talk.session, game)),
-                         "the publication")
+        lines = pages.published_lines(talk.session, game)
+        if not lines:
+            talk.echo(text, "ok", f"no round of {game.name} was played to its end: there is nothing to publish")
+            return
+        talk.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the publication")
 
     def summary(self, talk: Conversation, text: str, game: Game) -> None:
         """The match's phase and events, and once it has ended its end and who played which seat."""
