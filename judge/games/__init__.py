@@ -25,7 +25,9 @@ A kind brings:
 - what each kind of reader may see — one pure function per reader in its core or edges — and its
   templates (``judge/templates/mail/<kind>/``, ``judge/templates/web/<kind>/``);
 - its public facts for the pages (`facts`) and its pages (`write_pages`), and its options and
-  rules in words for ``GET INFO`` (`info`).
+  rules in words for ``GET INFO`` (`info`);
+- its script for ``judge demo`` (`demo`, in a ``demo`` module of its edges), played against a
+  judge the host runs for it (`judge.service.demo`).
 
 Arrows point one way: the host reaches a kind only through this registry (`kind_of`, `kinds`);
 a kind's edges (``judge/games/<kind>/``) use the host's services and their own core, never
@@ -47,6 +49,7 @@ if TYPE_CHECKING:
 
     from judge.commands.parse import Command, History
     from judge.service.config import Settings
+    from judge.service.demo import DemoJudge
     from judge.service.handlers.conversation import Context, Conversation
     from judge.store.models import Game, PhaseRow, Player
     from judge.web.public import GameFacts
@@ -240,6 +243,13 @@ class GameKind(ABC):
     @abstractmethod
     def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
         """Write the game's pages under ``root`` from what `gather` read; returns its page."""
+
+    # -- the demo --------------------------------------------------------------------------------
+
+    def demo(self, judge: DemoJudge, blind: bool = False) -> None:
+        """Play a short scripted game against ``judge`` by mail and print what a newcomer needs to
+        see (``judge demo``; ``blind``: its variant with hidden boards, for a kind that has one)."""
+        raise NotImplementedError(f"{self.title} has no demo")
 
 
 def kinds() -> list[GameKind]:

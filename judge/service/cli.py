@@ -248,8 +248,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     tick_cmd = commands.add_parser("tick", help="run every game's deadline once (for cron)")
     demo = commands.add_parser("demo", help="play a short scripted game by SMTP on loopback and show it")
     demo.add_argument("--keep", action="store_true", help="keep the temporary data directory")
-    demo.add_argument("--blind", action="store_true",
-                      help="play one phase of a Tin Cup (Blind) game: each power sees only its part of the board")
+    which = demo.add_mutually_exclusive_group()
+    which.add_argument("--blind", action="store_true",
+                       help="play one phase of a Tin Cup (Blind) game: each power sees only its part of the board")
+    which.add_argument("--pirates", action="store_true",
+                       help="play a short match of Pirates' Proposal (four players, two rooms)")
     operators = _operator_commands(commands)
     for sub in (serve_cmd, inject_cmd, process, tick_cmd, *operators):
         _database_options(sub)
@@ -258,9 +261,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands.add_parser("publish", help="write the games' public pages into <data-dir>/web")
     args = parser.parse_args(arguments)
     if args.command == "demo":
+        from judge.games import DEFAULT
         from judge.service.demo import run_demo
 
-        return run_demo(keep=args.keep, blind=args.blind)
+        return run_demo(keep=args.keep, blind=args.blind, kind="pirates" if args.pirates else DEFAULT)
     if args.command in ("serve", "inject", "process", "tick"):
         return _service(args)
     if args.command not in ("adjudicate", "orders", "payola"):

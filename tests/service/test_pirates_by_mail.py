@@ -5,15 +5,19 @@ their deadlines, reminders, takeovers, observers, LIST and the pages, the end.""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import random
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
 from judge.pirates.match import ROUNDS, Match, moves_made
 from judge.pirates.notation import match_from_data
+from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow, Submission
 from tests.pirates.match import FOURTEEN, random_ballot, random_plan
 from tests.service.harness import Judge, Sent
@@ -572,3 +576,152 @@ def test_28_press_goes_to_whoever_it_names_in_either_room(tmp_path: Path) -> Non
     assert f"OK: press sent to {other}, the game master" in reply
     assert "ERROR: there is no player named 'Zed' in pp" in reply
     assert {m.to for m in judge.new_mail() if m.subject == "pp press from Ann"} == {address(other), GM}
+
+
+# -- judge demo --pirates --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pirates_demo() -> str:
+    """What ``judge demo --pirates`` prints (played once for the tests below: it takes a while)."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert run_demo(kind="pirates") == 0
+    return printed.getvalue()
+
+
+def test_28_judge_demo_pirates_shows_one_players_mails_and_the_end_publication(pirates_demo: str) -> None:
+    """A newcomer sees Ann's mails of the first round (her room and package, her plan answered
+    line by line, what she would receive under each plan of her room, which passed and her gold),
+    none of them telling anything of the other room (P10), then the whole publication (P14)."""
+    before, end = pirates_demo.split("Subject: demo has ended")
+    room = re.search(r"^\s*Room: (.*)$", before, re.M)
+    assert room is not None
+    mates = room.group(1).split(", ")
+    assert "Ann" in mates and len(mates) == 2
+    assert re.search(r"^\s*Package: \d+ gold$", before, re.M) and "Garnets: 1" in before
+    assert re.search(r"OK: Plan accepted, \d+ gold \(the \d+-gold package and 1 garnet\)", before)
+    assert "OK: read with 'PLAN ME" in before  # the GARNETS line, answered as part of the plan
+    told = re.findall(r"^\s*Plan of (\w+): (you receive \d+ gold|passed|failed)$", before, re.M)
+    assert sorted({name for name, _ in told}) == sorted(mates) and len(told) == 4
+    assert not re.search(r"^\s*(Package|Gold|Ballot) of ", before, re.M)  # nobody else's part before the end
+    for name in FOUR:
+        assert re.search(rf"^\s*Final gold: {name} \d+$", end, re.M)
+        assert re.search(rf"^\s*Ballot of {name}: Yes on .*\(drawn\)$", end, re.M)  # rounds 2-5: all drawn
+    assert re.search(r"^\s*Ballot of Dee: Yes on \w+; No on \w+ \(drawn\)$", end.split("Round 2 of 5")[0], re.M)
+    assert re.search(r"^\s*Plan of Ann: .*1 garnet\): (passed|failed)", end, re.M)
+    assert "Tokens of Life: " in end and "Elimination Candidate: " in end
+
+
+def test_23_35_judge_demo_does_not_name_the_maildir_it_removed(pirates_demo: str) -> None:
+    """Without --keep the demo removes its data directory: it says to run it with --keep to look
+    at the mails, and names no Maildir that is gone."""
+    data = re.search(r"\(data in (\S+)\)", pirates_demo)
+    assert data is not None and not Path(data.group(1)).exists()
+    assert data.group(1) not in pirates_demo.split("(data in", 1)[1].split(")", 1)[1]
+    assert "Maildir" not in pirates_demo
+    assert "run the demo again with --keep to look at them" in pirates_demo
+
+
+# -- what playing a match by mail showed ------------------------------------------------------------------
+
+
+def test_28_status_in_a_voting_phase_counts_the_garnet_the_rounds_plan_spent(tmp_path: Path) -> None:
+    """Ann spends her garnet on her plan of round 1: once the Distribution Phase has closed, she
+    holds none (P7), and STATUS says so; Bob, who spent none, still holds his."""
+    judge = pirates_game(Judge(tmp_path), FOUR, garnets=1)
+    _, _, match = now_playing(judge)
+    send_as(judge, "Ann", [f"PLAN ME {match.round.package('Ann') + 5}", "GARNETS 1"])
+    process(judge)
+    send_as(judge, "Ann", ["STATUS"])
+    status = judge.last_to(address("Ann")).body.splitlines()
+    assert "  Garnets: 0" in status and "  Garnets: 1" not in status
+    send_as(judge, "Bob", ["STATUS"])
+    assert "  Garnets: 1" in judge.last_to(address("Bob")).body.splitlines()
+
+
+def test_28_an_observer_of_a_forming_match_is_told_when_it_starts(tmp_path: Path) -> None:
+    """Whoever observes a match before it starts is told that it has, and its first phase; nothing
+    else (what the pages show)."""
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE pp gm-pw pirates PLAYERS=4")
+    judge.send(WATCHER, "OBSERVE pp")
+    for name in FOUR:
+        judge.send(address(name), f"JOIN pp pw-{name.lower()} {name}")
+    judge.new_mail()
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nSTART")
+    told = [m for m in judge.new_mail() if m.to == WATCHER]
+    assert [m.subject for m in told] == ["pp D1"]
+    assert "the match has started; the Distribution Phase of round 1 (D1) opens" in told[0].body
+    assert info(told[0]) == [] and not any(name in told[0].body for name in FOUR)
+
+
+def test_28_the_masters_status_in_the_final_phase_says_who_has_nothing_to_send(tmp_path: Path) -> None:
+    """Every round, Ann keeps her package and her room mate gives Ann theirs, and both vote for
+    Ann's plan and against the mate's: Ann ends with her room's every package, richer than all.
+    In the final phase only she may act (P11): the master's STATUS says the others have nothing
+    to send, not that they have sent nothing yet."""
+    judge = pirates_game(Judge(tmp_path), FOUR)
+    while (playing := now_playing(judge))[1] != "F":
+        _, phase, match = playing
+        for name in FOUR:
+            room = match.round.room_of(name)
+            mate = next(m for m in room if m != name)
+            if phase[0] == "D":
+                lines = [f"PLAN {'ME' if 'Ann' in room else mate} {match.round.package(name)}"]
+                if "Ann" in room and name != "Ann":
+                    lines = [f"PLAN Ann {match.round.package(name)}"]
+            elif "Ann" in room:
+                lines = ["VOTE YES Ann", f"VOTE NO {'ME' if name != 'Ann' else mate}"]
+            else:
+                lines = ["VOTE YES ME", f"VOTE NO {mate}"]
+            send_as(judge, name, lines)
+        judge.later(1)
+        process(judge)
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nSTATUS")
+    status = judge.last_to(GM).body
+    assert "Ann (played): nothing yet" in status
+    for name in FOUR[1:]:
+        assert f"{name} (played): nothing to send in the final phase" in status
+
+
+def test_28_the_index_of_games_speaks_of_players_not_of_powers_or_offer_sheets(tmp_path: Path) -> None:
+    """The index lists every kind's games: its columns and its footer are the host's, and name no
+    game's own words."""
+    pirates_game(Judge(tmp_path, web=True), FOUR)
+    index = (tmp_path / "web" / "index.html").read_text("utf-8")
+    assert '<th scope="col">Players</th>' in index and "Ann (played)" in index
+    assert "Powers" not in index and "offer sheets" not in index and "rules 2.5" not in index
+
+
+def test_28_a_match_without_garnets_does_not_tell_how_to_spend_them(tmp_path: Path) -> None:
+    """With GARNETS=0 nobody holds a garnet before the end (P7): the mails asking for a plan do not
+    offer the GARNETS line; with garnets they do."""
+    start = pirates_game(Judge(tmp_path / "none"), FOUR).last_to(address("Ann")).body
+    assert "PLAN ME 10 <name>" in start and "GARNETS 1" not in start and "garnets you spend" not in start
+    start = pirates_game(Judge(tmp_path / "one"), FOUR, garnets=1).last_to(address("Ann")).body
+    assert "GARNETS 1" in start and "garnets you spend" in start
+
+
+def test_28_terminate_before_a_round_is_settled_says_there_is_nothing_to_publish(tmp_path: Path) -> None:
+    """A match ended by the game master in its first round has no round to publish: the end mail
+    and HISTORY say so instead of announcing a publication that does not follow; after a round, it says
+    that the rounds played to their end are published, not everything."""
+    judge = pirates_game(Judge(tmp_path), FOUR)
+    judge.new_mail()
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nTERMINATE")
+    ended = next(m.body for m in judge.new_mail() if m.to == address("Ann") and m.subject == "pp has ended")
+    assert "No round was played to its end, so there is nothing to publish." in ended
+    assert "Everything that was secret" not in ended and "Round 1" not in ended
+    judge.send(WATCHER, "HISTORY pp")
+    assert "> HISTORY pp\n  OK: no round of pp was played to its end: there is nothing to publish" in judge.last_to(
+        WATCHER).body
+    judge = pirates_game(Judge(tmp_path / "later"), FOUR)
+    for _ in range(3):
+        judge.later(1)
+        process(judge)
+    judge.new_mail()
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nTERMINATE")
+    ended = next(m.body for m in judge.new_mail() if m.to == address("Ann") and m.subject == "pp has ended")
+    assert "Everything that was secret in the rounds played to their end is now published" in ended
+    assert "Round 1 of 5" in ended and "Round 2 of 5" not in ended

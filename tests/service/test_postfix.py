@@ -38,7 +38,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.service.demo import SPRING
+from judge.games.payola.demo import SPRING
 
 ROOT = Path(__file__).resolve().parents[2]
 SETUP = ROOT / "deploy" / "postfix" / "setup-judge.sh"

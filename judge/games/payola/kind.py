@@ -34,6 +34,7 @@ from judge.payola.options import OptionError, parse_options
 from judge.payola.treasury import forfeit
 from judge.service import host
 from judge.service.config import Settings
+from judge.service.demo import DemoJudge
 from judge.service.handlers.conversation import Context, Conversation
 from judge.service.outbox import queue
 from judge.service.render import render, when
@@ -274,6 +275,11 @@ class Payola(GameKind):
 
     def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
         return pages.write_game(root, record, force)
+
+    def demo(self, judge: DemoJudge, blind: bool = False) -> None:
+        from judge.games.payola import demo
+
+        demo.play(judge, blind)
 
 
 def _blind_running(game: Game) -> bool:

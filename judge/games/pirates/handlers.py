@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from judge.commands.parse import BadCommand, Command, SetDuration, Unknown, parse_duration
 from judge.games.pirates import lifecycle
 from judge.pirates.commands import KEYWORDS, read_mail, submit
-from judge.pirates.match import Submissions, actors
+from judge.pirates.match import Stage, Submissions, actors
 from judge.pirates.notation import submissions_to_data
 from judge.service import host
 from judge.service.handlers.conversation import PLAYER, Conversation, handles
@@ -150,6 +150,8 @@ def master_status(talk: Conversation) -> list[str]:
             sent.append("asks to move")
         if submissions.token_to and name in actors(match):
             sent.append(f"gives the extra Token of Life to {submissions.token_to}")
+        if not sent and match.current_phase.stage is Stage.FINAL and name not in actors(match):
+            sent.append("nothing to send in the final phase")
         lines.append(f"{name} ({played}): {', '.join(sent) or 'nothing yet'}")
     return lines
 

@@ -33,6 +33,7 @@ from judge.pirates.match import check_name
 from judge.pirates.views import end_view
 from judge.service import host
 from judge.service.config import Settings
+from judge.service.demo import DemoJudge
 from judge.service.handlers.conversation import Context, Conversation
 from judge.service.host import GameError
 from judge.service.outbox import queue
@@ -194,8 +195,11 @@ class Pirates(GameKind):
             talk.echo(text, "error", f"the history of a match of {self.title} is published when it ends; until then "
                       "each player is told only their own part of it")
             return
-        talk.answer_long(text, f"{game.name}-history.txt", "\n".join(pages.published_lines(talk.session, game)),
-                         "the publication")
+        lines = pages.published_lines(talk.session, game)
+        if not lines:
+            talk.echo(text, "ok", f"no round of {game.name} was played to its end: there is nothing to publish")
+            return
+        talk.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the publication")
 
     def summary(self, talk: Conversation, text: str, game: Game) -> None:
         """The match's phase and events, and once it has ended its end and who played which seat."""
@@ -234,6 +238,15 @@ class Pirates(GameKind):
 
     def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
         return pages.write_game(root, record, force)
+
+    # -- the demo --------------------------------------------------------------------------------
+
+    def demo(self, judge: DemoJudge, blind: bool = False) -> None:
+        if blind:
+            raise ValueError(f"{self.title} has no blind variant")
+        from judge.games.pirates import demo
+
+        demo.play(judge)
 
 
 KIND = Pirates()

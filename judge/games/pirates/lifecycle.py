@@ -47,6 +47,7 @@ from judge.pirates.match import (
     actors,
     close_phase,
     final_result,
+    garnets_held,
     gold,
     next_phase,
     open_phase,
@@ -183,7 +184,8 @@ def waiting_seats(session: Session, game: Game) -> list[str]:
 
 def start(session: Session, game: Game, settings: Settings, now: datetime) -> None:
     """Seat every player under the name they joined with, draw the rooms (P1) and open the first
-    Distribution Phase; each player is told their seat and what the rules give them then."""
+    Distribution Phase; each player is told their seat and what the rules give them then, the
+    game master the chart, and those who observe the forming match that it has started."""
     if game.state != "forming":
         raise GameError("the game has already started")
     seated = host.players(session, game)
@@ -212,6 +214,11 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
           game_id=game.id, body=render("pirates/start", game=game, seat=None, what=describe(game),
                                        names=opened.players, view=None, todo="", deadline=game.deadline,
                                        chart=chart_lines(opened, "open")))
+    assert opened.phase is not None
+    news = f"the match has started; {opened.phase.label} ({opened.phase.name}) opens"
+    for observer in host.observers(session, game):
+        queue(session, settings, to=observer, subject=f"{game.name} {opened.phase.name}", kind="start", now=now,
+              game_id=game.id, body=render("pirates/news", game=game, news=news))
 
 
 def _open_row(session: Session, game: Game, match: Match, now: datetime) -> PhaseRow:
@@ -297,12 +304,13 @@ def _mail_change(session: Session, game: Game, settings: Settings, closed: Match
 
 def todo(match: Match, seat: str) -> str:
     """What ``seat`` may send in the phase ``match`` has open, in words (the same for every seat
-    of a round's phases: it says nothing of anyone else)."""
+    of a round's phases: it says nothing of anyone else).  Garnets are spoken of only in a match
+    that gave some at the start: otherwise nobody holds any before the end (P7)."""
     phase = match.current_phase
     if phase is None:
         return ""
     if phase.stage is Stage.DISTRIBUTION:
-        return render("pirates/todo_plan").strip()
+        return render("pirates/todo_plan", garnets=match.garnets > 0).strip()
     if phase.stage is Stage.VOTING:
         return render("pirates/todo_vote", last=phase.round == 5).strip()
     holder = final_result(match).extra_token
@@ -375,7 +383,8 @@ def finish(session: Session, game: Game, settings: Settings, now: datetime, matc
     (P14): every round played, and the end if the match reached it."""
     game.state = "finished"
     game.deadline = None
-    if match.phase is not None and match.phase.stage is Stage.FINAL:
+    complete = match.phase is not None and match.phase.stage is Stage.FINAL
+    if complete:
         end = end_view(match)
         result = (f"Tokens of Life: {', '.join(end.tokens) or 'none'}; Elimination Candidate: "
                   f"{', '.join(end.elimination_candidates)}")
@@ -390,7 +399,7 @@ def finish(session: Session, game: Game, settings: Settings, now: datetime, matc
     for address in sorted(playing | {game.gm_address} | set(host.observers(session, game))):
         reader = "master" if address == game.gm_address else "player" if address in playing else "anyone"
         if reader not in bodies:
-            bodies[reader] = render("pirates/end", game=game, reason=reason, lines=lines,
+            bodies[reader] = render("pirates/end", game=game, reason=reason, lines=lines, complete=complete,
                                     who=host.who_played(session, game, reader))
         queue(session, settings, to=address, subject=f"{game.name} has ended", body=bodies[reader], kind="end",
               now=now, game_id=game.id)
@@ -408,7 +417,9 @@ def terminate(session: Session, game: Game, settings: Settings, now: datetime, r
 
 def seat_lines(match: Match, seat: str, submissions: Submissions) -> list[str]:
     """What ``seat`` knows now and what it has sent in the open phase (STATUS, the briefing of a
-    new player): its own views and its own submissions, nothing else (P10)."""
+    new player): its own views and its own submissions, nothing else (P10).  The round's room,
+    package and gold are as the Distribution Phase told them; its garnets, in a Voting Phase, are
+    those left once the round's plan has spent its own."""
     phase = match.current_phase
     lines: list[str] = []
     if match.over:
@@ -420,7 +431,10 @@ def seat_lines(match: Match, seat: str, submissions: Submissions) -> list[str]:
         if final_result(match).extra_token == seat:
             lines.append(f"Your gift of the extra Token of Life: {submissions.token_to or 'none yet'}")
         return lines
-    lines += distribution_view(match, seat, phase.round).lines()
+    view = distribution_view(match, seat, phase.round)
+    if phase.stage is Stage.VOTING:  # the round's plan has spent its garnets (P7): say what is left
+        view = view._replace(garnets=garnets_held(match, seat, phase.round + 1))
+    lines += view.lines()
     if phase.stage is Stage.DISTRIBUTION:
         plan = submissions.plan(seat)
         if plan is None:
