@@ -96,7 +96,8 @@ class Press:
 
     to: tuple[str, ...]
     body: tuple[str, ...]
-    words: tuple[str, ...] = field(default=(), compare=False)  # the PRESS line's words
+    words: tuple[str, ...] = field(default=(), compare=False)  # the PRESS line's words, without its colour
+    grey: bool | None = None  # GREY (unsigned) or WHITE (signed) after the recipients; None: the game's default
 
 
 @dataclass(frozen=True)
@@ -223,6 +224,15 @@ class SetFlag:
 
     flag: str  # listed, observers
     on: bool
+
+
+@dataclass(frozen=True)
+class SetPress:
+    """``SET PRESS NONE|WHITE|GREY|WHITE/GREY|GREY/WHITE`` (``colours``), or ``SET PRESS
+    PARTIAL|BETWEEN|OBSERVERS ON|OFF``: a press option of the game (`judge.service.host.PressRules`)."""
+
+    setting: str  # colours, partial, between, observers
+    value: str | bool
 
 
 @dataclass(frozen=True)
@@ -413,6 +423,30 @@ def _absence(rest: list[str]) -> SetAbsence:
     return SetAbsence(start, end)
 
 
+PRESS_COLOURS = ("NONE", "WHITE", "GREY", "WHITE/GREY", "GREY/WHITE")
+"""The press a game allows, as njudge names it: none (to the game master only), white (signed),
+grey (unsigned), both (white by default), both (grey by default)."""
+_PRESS_SWITCHES = {"PARTIAL": "partial", "BETWEEN": "between", "OBSERVERS": "observers"}
+
+
+def _press_option(rest: list[str]) -> SetPress:
+    words = [w.upper().replace("GRAY", "GREY") for w in rest]
+    if len(words) == 1 and words[0] in PRESS_COLOURS:
+        return SetPress("colours", words[0])
+    if len(words) == 2 and words[0] in _PRESS_SWITCHES and words[1] in ("ON", "OFF"):
+        return SetPress(_PRESS_SWITCHES[words[0]], words[1] == "ON")
+    raise ValueError("expected SET PRESS NONE|WHITE|GREY|WHITE/GREY|GREY/WHITE, or SET PRESS PARTIAL|BETWEEN|"
+                     "OBSERVERS ON|OFF")
+
+
+def press_colour(words: list[str]) -> tuple[list[str], bool | None]:
+    """A PRESS or BROADCAST line's words without the colour named last (``GREY``, ``GRAY`` or
+    ``WHITE``), and whether that colour is grey (None: none named)."""
+    if len(words) > 1 and words[-1].upper() in ("GREY", "GRAY", "WHITE"):
+        return words[:-1], words[-1].upper() != "WHITE"
+    return words, None
+
+
 def _set(args: list[str]) -> Command:
     if not args:
         raise ValueError("expected SET PASSWORD, SET ADDRESS, SET DEADLINE, SET GRACE, or the length of a kind of "
@@ -431,6 +465,8 @@ def _set(args: list[str]) -> Command:
         return SetFlag("listed", what == "LISTED")
     if what == "OBSERVERS" and len(rest) == 1 and rest[0].upper() in ("ON", "OFF"):
         return SetFlag("observers", rest[0].upper() == "ON")
+    if what == "PRESS":
+        return _press_option(rest)
     if what == "PRIVATE" and len(rest) == 1:
         return SetPrivate(rest[0])
     if what == "PUBLIC" and not rest:
@@ -471,7 +507,8 @@ def parse_lines(lines: Sequence[str]) -> list[Line]:
                 index += 1
             index += 1  # skip ENDPRESS
             to = () if words[0].upper() == "PRESS" else ("ALL",)
-            result.append(Line(text, Press(to, tuple(body), tuple(words))))
+            words, grey = press_colour(words)
+            result.append(Line(text, Press(to, tuple(body), tuple(words), grey)))
             continue
         if ends_press(text):
             result.append(Line(text, BadCommand("ENDPRESS without a PRESS before it")))

@@ -201,6 +201,14 @@ class GameKind(ABC):
     def seat_order(self, session: Session, game: Game) -> list[str]:
         """Every seat the game has or will have, in the order lists show them (PRESS TO ALL)."""
 
+    between_phases = ""
+    """What the kind's phases between its main ones are called ("retreat and adjustment phases"),
+    in which a game may forbid press (``SET PRESS BETWEEN OFF``); empty: it has none."""
+
+    def is_between(self, phase: str) -> bool:
+        """Whether ``phase`` is one of the `between_phases`."""
+        return False
+
     @abstractmethod
     def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
         """Whom the line ``PRESS TO ...`` (its words) names: ``("ALL",)``, or seats and

@@ -237,6 +237,11 @@ class Payola(GameKind):
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return list(load_map(game.variant).powers)
 
+    between_phases = "retreat and adjustment phases"
+
+    def is_between(self, phase: str) -> bool:
+        return phase[-1:] in ("R", "A")
+
     def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
         """Powers by name or initial (`commands.press_recipients`), the master, or ALL."""
         named = commands.press_recipients(words)

@@ -55,6 +55,7 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
     if game is None:
         return
     lines = games.kind_of(game).list_lines(talk, game)
+    lines.append(f"press: {host.rules_of(game).press.words()}")
     if game.state == "forming":
         lines.append(f"{len(host.players(talk.session, game))} player(s) joined")
     talk.echo(text, "info", "", lines)

@@ -1,6 +1,6 @@
 """The game master's commands in every game: START, SET DEADLINE, SET GRACE/REMINDER and the
 lengths of the game's phases, PROCESS, PAUSE, RESUME, ROLLBACK, DUMMY, TERMINATE, SET OPENING,
-APPROVE/DENY ABSENCE, SET LISTED/PRIVATE/OBSERVERS.  What starting, processing, rolling back
+APPROVE/DENY ABSENCE, SET LISTED/PRIVATE/OBSERVERS, SET PRESS.  What starting, processing, rolling back
 and ending a game does is its kind's (`judge.games.GameKind`); a kind may add commands of its
 own (Payola's PREVIEW, ROLLFORWARD, REVEAL).
 
@@ -245,6 +245,23 @@ def set_flag(talk: Conversation, text: str, command: cmd.SetFlag) -> None:
     else:
         game.settings = {**game.settings, "observers": command.on}
         talk.echo(text, "ok", f"observers are {'allowed' if command.on else 'no longer sent anything'}")
+
+
+@handles(cmd.SetPress, MASTER, closed_after_the_end=True)
+def set_press(talk: Conversation, text: str, command: cmd.SetPress) -> None:
+    """A press option (`host.PressRules`), at any time the game runs (mail is applied between
+    phases): the players are told the game's press options as they now are."""
+    game = talk.context.game
+    assert game is not None
+    kind = games.kind_of(game)
+    if command.setting == "between" and not kind.between_phases:
+        talk.echo(text, "error", f"a game of {kind.title} has no phases between its main ones")
+        return
+    game.settings = {**game.settings, "press": {**game.settings.get("press", {}), command.setting: command.value}}
+    now = host.rules_of(game).press.words()
+    talk.echo(text, "ok", f"press: {now}")
+    if game.state != "forming":
+        talk.announce(f"the game master changed the press options: {now}")
 
 
 @handles(cmd.SetPrivate, MASTER)

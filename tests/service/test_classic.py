@@ -1,0 +1,158 @@
+"""What players of the classic judges (njudge, DPjudge) look for (issue 29; issue 23.34): press
+options and grey press, power preferences at JOIN, REPLACE by the game master, time zones.
+Each through the game service as mail."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.service.harness import Judge, Sent
+
+GM = "gm@example.org"
+ALICE, BOB, CAROL, DAN = "alice@example.org", "bob@example.org", "carol@example.org", "dan@example.org"
+OBSERVER = "watcher@example.org"
+MASTER = "SIGNON MASTER@g1 gm-secret\n"
+FRANCE, GERMANY, ENGLAND = "SIGNON F@g1 alice-pw\n", "SIGNON G@g1 bob-pw\n", "SIGNON E@g1 carol-pw\n"
+
+
+def game(tmp_path: Path, *options: str) -> Judge:
+    """Game g1 with ``options`` at CREATE, France (Alice), Germany (Bob) and England (Carol)
+    playing, and an observer; the mail so far is read."""
+    judge = Judge(tmp_path)
+    judge.send(GM, " ".join(["CREATE g1 gm-secret", *options]))
+    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
+    judge.send(BOB, "JOIN g1 bob-pw GERMANY")
+    judge.send(CAROL, "JOIN g1 carol-pw ENGLAND")
+    judge.send(OBSERVER, "OBSERVE g1")
+    judge.send(GM, MASTER + "START")
+    judge.new_mail()
+    return judge
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Judge:
+    return game(tmp_path)
+
+
+def by_address(mails: list[Sent]) -> dict[str, Sent]:
+    return {m.to: m for m in mails}
+
+
+# -- 29.1 and 23.34: press options ------------------------------------------------------------------
+
+
+def test_23_34_press_to_all_is_copied_to_the_master_and_to_observers(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "PRESS TO ALL\nPeace in our time.\nENDPRESS")
+    mails = by_address(judge.new_mail())
+    assert set(mails) == {ALICE, BOB, CAROL, GM, OBSERVER}
+    for reader in (BOB, CAROL, GM, OBSERVER):
+        assert "Press in g1 from France to everyone:" in mails[reader].body
+        assert "Peace in our time." in mails[reader].body
+    assert "press sent to England, Germany, the game master and 1 observer(s)" in mails[ALICE].body
+
+
+def test_29_1_observers_need_not_receive_broadcasts(judge: Judge) -> None:
+    judge.send(GM, MASTER + "SET PRESS OBSERVERS OFF\nBROADCAST\nFor the players.\nENDPRESS")
+    mails = judge.new_mail()
+    assert not any(m.to == OBSERVER for m in mails)
+    assert any("For the players." in m.body for m in mails if m.to == BOB)
+
+
+def test_29_1_grey_press_never_tells_its_reader_who_sent_it(tmp_path: Path) -> None:
+    judge = game(tmp_path, "PRESS=WHITE/GREY")
+    judge.send(ALICE, FRANCE + "PRESS TO ENGLAND GREY\nGermany plans to stab you.\nENDPRESS")
+    mails = judge.new_mail()
+    grey = next(m for m in mails if m.to == CAROL)
+    assert "Germany plans to stab you." in grey.body
+    assert "Grey press in g1 (its sender is not named):" in grey.body
+    reply = next(m for m in mails if m.to == ALICE)
+    for trace in ("France", "FRANCE", "alice", "Alice", reply.headers["Message-ID"].strip("<>").split("@")[0]):
+        assert trace not in grey.body and trace not in grey.subject
+        assert not any(trace in value for value in grey.headers.values()), trace
+    assert "In-Reply-To" not in grey.headers and "References" not in grey.headers
+    told = next(m for m in mails if m.to == GM)
+    assert "Press in g1 from France" in told.body and "grey press: its other readers were not told" in told.body
+    assert "grey press sent to England (the game master is told who sent it)" in reply.body
+    assert {m.to for m in mails} == {ALICE, CAROL, GM}
+
+
+def test_29_1_grey_broadcast_reaches_observers_unsigned(tmp_path: Path) -> None:
+    judge = game(tmp_path, "PRESS=GREY")
+    judge.send(ALICE, FRANCE + "BROADCAST\nSomeone will stab someone.\nENDPRESS")  # grey by default here
+    mails = by_address(judge.new_mail())
+    for reader in (BOB, CAROL, OBSERVER):
+        assert "Grey press in g1 to everyone (its sender is not named):" in mails[reader].body
+        assert "France" not in mails[reader].body
+    assert "Press in g1 from France to everyone:" in mails[GM].body
+
+
+def test_29_1_grey_and_white_press_to_one_reader_in_one_mail_are_not_both_sent(tmp_path: Path) -> None:
+    judge = game(tmp_path, "PRESS=WHITE/GREY")
+    judge.send(ALICE, FRANCE + "PRESS TO E\nHello from France.\nENDPRESS\nPRESS TO E GREY\nA rumour.\nENDPRESS")
+    mails = judge.new_mail()
+    assert not any("A rumour." in m.body for m in mails if m.to == CAROL)
+    assert "ERROR: not sent: this mail also sends white press to England" in judge.last_to(ALICE).body
+
+
+def test_29_1_a_white_game_refuses_grey_press_and_a_grey_game_white(tmp_path: Path) -> None:
+    judge = game(tmp_path)
+    judge.send(ALICE, FRANCE + "PRESS TO E GREY\nA rumour.\nENDPRESS")
+    assert "ERROR: not sent: this game allows white press only (drop the word GREY)" in judge.last_to(ALICE).body
+    assert not any(m.to == CAROL for m in judge.new_mail())
+    judge.send(GM, MASTER + "SET PRESS GREY")
+    judge.send(ALICE, FRANCE + "PRESS TO E WHITE\nSigned.\nENDPRESS")
+    assert "ERROR: not sent: this game allows grey press only" in judge.last_to(ALICE).body
+
+
+def test_29_1_a_game_without_press_takes_press_to_the_master_only(tmp_path: Path) -> None:
+    judge = game(tmp_path, "PRESS=NONE")
+    judge.send(ALICE, FRANCE + "PRESS TO G\nDeal?\nENDPRESS\nPRESS TO M\nA question.\nENDPRESS")
+    mails = by_address(judge.new_mail())
+    assert BOB not in mails
+    assert "A question." in mails[GM].body
+    assert "ERROR: not sent: this game allows no press but to the game master" in mails[ALICE].body
+
+
+def test_29_1_a_game_without_partial_press_takes_broadcasts_only(tmp_path: Path) -> None:
+    judge = game(tmp_path, "NO_PARTIAL")
+    judge.send(ALICE, FRANCE + "PRESS TO G\nJust us.\nENDPRESS\nPRESS TO ALL\nEveryone.\nENDPRESS")
+    mails = by_address(judge.new_mail())
+    assert "Just us." not in mails[BOB].body and "Everyone." in mails[BOB].body
+    assert "ERROR: not sent: this game allows press to everyone only" in mails[ALICE].body
+
+
+def test_29_1_press_between_the_main_phases_may_be_forbidden(judge: Judge) -> None:
+    judge.send(GM, MASTER + "SET PRESS BETWEEN OFF")
+    judge.send(ALICE, FRANCE + "3 : A MAR - SPA")
+    judge.process("g1", force=True)
+    judge.process("g1", force=True)  # France holds Spain: it builds in W1901A
+    judge.new_mail()
+    judge.send(ALICE, FRANCE + "PRESS TO G\nAfter the winter.\nENDPRESS\nPRESS TO M\nA question.\nENDPRESS")
+    mails = by_address(judge.new_mail())
+    assert BOB not in mails and "A question." in mails[GM].body
+    assert ("ERROR: not sent: this game allows no press during its retreat and adjustment phases but to the game "
+            "master") in mails[ALICE].body
+
+
+def test_29_1_set_press_is_announced_and_listed(judge: Judge) -> None:
+    judge.send(GM, MASTER + "SET PRESS WHITE/GREY\nSET PRESS PARTIAL OFF")
+    mails = by_address(judge.new_mail())
+    assert "OK: press: white/grey press, press to some players" in mails[GM].body
+    assert "the game master changed the press options: white/grey press, broadcasts only" in mails[BOB].body
+    judge.send(DAN, "LIST g1")
+    assert "press: white/grey press, broadcasts only, broadcasts copied to observers" in judge.last_to(DAN).body
+
+
+def test_29_1_the_press_options_hold_in_a_pirates_match(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE p1 gm-secret pirates PLAYERS=4 PRESS=NONE")
+    for name in ("Ann", "Ben", "Cat", "Dov"):
+        judge.send(f"{name.lower()}@example.org", f"JOIN p1 {name.lower()}-pw {name}")
+    judge.send(GM, "SIGNON MASTER@p1 gm-secret\nSTART\nSET PRESS BETWEEN OFF")
+    assert "ERROR: a game of Pirates' Proposal has no phases between its main ones" in judge.last_to(GM).body
+    judge.new_mail()
+    judge.send("ann@example.org", "SIGNON Ann@p1 ann-pw\nPRESS TO Ben\nPsst.\nENDPRESS")
+    assert not any(m.to == "ben@example.org" for m in judge.new_mail())
+    assert "this game allows no press but to the game master" in judge.last_to("ann@example.org").body
