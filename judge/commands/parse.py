@@ -7,7 +7,8 @@ grammar (`judge.games.GameKind.read`: offers and orders in Payola, plans and vot
 Proposal).  A line starting with ``%`` is commentary and is skipped without a word.
 
 ``PRESS TO ...`` / ``BROADCAST`` take the following lines up to ``ENDPRESS`` as their text
-(whom ``PRESS TO`` names is the game's kind to read: `Press`).  A press block must be ended: one with no ``ENDPRESS``
+(whom ``PRESS TO`` names is the game's kind to read: `Press`; a last word ``GREY`` or ``WHITE``
+is the press's colour, `press_colour`).  A press block must be ended: one with no ``ENDPRESS``
 after it, or with another ``PRESS TO ...`` / ``BROADCAST`` line before it (`press_closed`),
 is refused (a `BadCommand`: nothing is sent), and the lines after it, up to that next press
 or the end of the mail, are not read as commands either but each given as `Unread`: they may
@@ -53,12 +54,14 @@ class Create:
 @dataclass(frozen=True)
 class Join:
     """``JOIN game password [wish] [KEY key]``: the wish (a power of a Payola game, a player's name
-    in Pirates' Proposal) as written, for the game's kind to read."""
+    in Pirates' Proposal) as written, for the game's kind to read; or ``JOIN game password PREFER
+    words... [KEY key]``: the seats wanted, best first, as written (njudge's preference list)."""
 
     game: str
     password: str
     wish: str | None
     key: str | None = None  # a private game's join key: JOIN game password [power] KEY key
+    prefer: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -363,8 +366,13 @@ def _command(words: list[str]) -> Command:
         key = None
         if len(args) >= 4 and args[-2].upper() == "KEY":
             key, args = args[-1], args[:-2]
+        if len(args) >= 3 and args[2].upper() == "PREFER":
+            if len(args) == 3:
+                raise ValueError("expected JOIN game password PREFER and the powers wanted, best first (PREFER "
+                                 "FEGIART, or their names)")
+            return Join(_game(args[0]), args[1], None, key, tuple(args[3:]))
         if len(args) not in (2, 3):
-            raise ValueError("expected JOIN game password [power] [KEY key]")
+            raise ValueError("expected JOIN game password [power | PREFER powers] [KEY key]")
         return Join(_game(args[0]), args[1], args[2] if len(args) == 3 else None, key)
     if keyword == "TAKEOVER":
         signon = _signon(args)

@@ -156,3 +156,49 @@ def test_29_1_the_press_options_hold_in_a_pirates_match(tmp_path: Path) -> None:
     judge.send("ann@example.org", "SIGNON Ann@p1 ann-pw\nPRESS TO Ben\nPsst.\nENDPRESS")
     assert not any(m.to == "ben@example.org" for m in judge.new_mail())
     assert "this game allows no press but to the game master" in judge.last_to("ann@example.org").body
+
+
+# -- 29.2: power preferences at JOIN ------------------------------------------------------------------
+
+
+def test_29_2_preferences_at_join_are_met_and_each_player_told_how(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE g1 gm-secret")
+    judge.send(ALICE, "JOIN g1 alice-pw PREFER FEG")
+    judge.send(BOB, "JOIN g1 bob-pw PREFER FRANCE GERMANY ENGLAND")
+    judge.send(CAROL, "JOIN g1 carol-pw PREFER F")
+    judge.send(DAN, "JOIN g1 dan-pw")
+    assert "OK: you joined 'g1'; powers are assigned when the game starts; your preferences, best first: France, " \
+           "Germany, England" in judge.last_to(BOB).body
+    judge.new_mail()
+    judge.send(GM, MASTER + "START")
+    starts = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 starts"}
+    played = {address: body.split("You play ", 1)[1].split(" ", 1)[0] for address, body in starts.items()
+              if address != GM}
+    assert len(set(played.values())) == 4
+    assert played[ALICE] in ("France", "Germany", "England") and played[BOB] in ("France", "Germany", "England")
+    assert "France" in played.values()  # someone's first choice: the first drawn gets theirs
+    if played[CAROL] != "France":  # Carol asked for France alone: drawn after whoever got it
+        assert "you asked for France, but every one was taken by players drawn before you" in starts[CAROL]
+    assert "you asked for no power, so yours was drawn by lot among the powers left" in starts[DAN]
+    for address in (ALICE, BOB):
+        assert "your first choice" in starts[address] or "your choice " in starts[address]
+
+
+def test_29_2_prefer_names_powers_of_the_board_once_each(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE g1 gm-secret")
+    judge.send(ALICE, "JOIN g1 alice-pw PREFER FEF")
+    assert "ERROR: PREFER names France twice" in judge.last_to(ALICE).body
+    judge.send(ALICE, "JOIN g1 alice-pw PREFER FRANCE NARNIA")
+    assert "PREFER FRANCE NARNIA\n  ERROR: " in judge.last_to(ALICE).body
+    judge.send(ALICE, "JOIN g1 alice-pw PREFER")
+    assert "ERROR: expected JOIN game password PREFER and the powers wanted" in judge.last_to(ALICE).body
+
+
+def test_29_2_prefer_does_not_apply_to_pirates_proposal(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE p1 gm-secret pirates PLAYERS=4")
+    judge.send(ALICE, "JOIN p1 alice-pw PREFER Ann")
+    assert ("ERROR: PREFER does not apply to Pirates' Proposal: each player plays under the name they join with and "
+            "the rooms are drawn by lot (JOIN p1 password name)") in judge.last_to(ALICE).body

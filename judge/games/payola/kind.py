@@ -71,6 +71,17 @@ class Payola(GameKind):
     def read_join(self, session: Session, game: Game, word: str | None) -> str | None:
         return power_of(game, word.upper()) if word else None
 
+    def read_preferences(self, session: Session, game: Game, words: Sequence[str]) -> list[str]:
+        """The powers wanted, best first: their names, or one run of initials (``FEGIART``); a
+        power named twice is refused (a misspelling, most likely)."""
+        named = [w.upper() for w in words]
+        if len(named) == 1 and not _is_power(game, named[0]):
+            named = list(named[0])
+        powers = [power_of(game, word) for word in named]
+        if len(set(powers)) < len(powers):
+            raise ValueError(f"PREFER names {next(p for p in powers if powers.count(p) > 1).title()} twice")
+        return powers
+
     def joined(self, game: Game, requested: str | None) -> str:
         wish = f" (you asked for {requested.title()})" if requested else ""
         return f"you joined '{game.name}'{wish}; powers are assigned when the game starts"
@@ -260,6 +271,13 @@ class Payola(GameKind):
 
     def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
         return pages.write_game(root, record, force)
+
+
+def _is_power(game: Game, word: str) -> bool:
+    try:
+        return power_of(game, word) == word
+    except ValueError:
+        return False
 
 
 def _blind_running(game: Game) -> bool:
