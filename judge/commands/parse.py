@@ -66,9 +66,11 @@ class Join:
 
 @dataclass(frozen=True)
 class Confirm:
-    """``CONFIRM token``: the address a token was mailed to wants the game mail it was asked about."""
+    """``CONFIRM token``: the address a token was mailed to wants the game mail it was asked about;
+    ``CONFIRM token password`` where the request asks for a password to be chosen (REPLACE)."""
 
     token: str
+    password: str | None = None
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,15 @@ class Resume:
 @dataclass(frozen=True)
 class Rollback:
     pass
+
+
+@dataclass(frozen=True)
+class Replace:
+    """``REPLACE POWER new@address`` (the game master): the seat goes to a new player, who
+    confirms and chooses a password."""
+
+    power: str
+    address: str
 
 
 @dataclass(frozen=True)
@@ -372,7 +383,7 @@ def _command(words: list[str]) -> Command:
                                  "FEGIART, or their names)")
             return Join(_game(args[0]), args[1], None, key, tuple(args[3:]))
         if len(args) not in (2, 3):
-            raise ValueError("expected JOIN game password [power | PREFER powers] [KEY key]")
+            raise ValueError("expected JOIN game password [power] [KEY key], or JOIN game password PREFER powers")
         return Join(_game(args[0]), args[1], args[2] if len(args) == 3 else None, key)
     if keyword == "TAKEOVER":
         signon = _signon(args)
@@ -394,9 +405,13 @@ def _command(words: list[str]) -> Command:
     if keyword == "SIGNON":
         return _signon(args)
     if keyword == "CONFIRM":
-        if len(args) != 1:
+        if len(args) not in (1, 2):
             raise ValueError("expected CONFIRM token (the token the judge mailed to you)")
-        return Confirm(args[0])
+        return Confirm(args[0], args[1] if len(args) == 2 else None)
+    if keyword == "REPLACE":
+        if len(args) != 2 or "@" not in args[1]:
+            raise ValueError("expected REPLACE POWER new@address")
+        return Replace(args[0].upper(), args[1])
     if keyword == "DUMMY":
         if len(args) != 1:
             raise ValueError("expected DUMMY POWER")
@@ -552,6 +567,6 @@ def password_words(lines: Sequence[str]) -> set[str]:
             found.update(words[2:3])
             if keyword.startswith("JOIN ") and len(words) > 4 and words[-2].upper() == "KEY":
                 found.add(words[-1])
-        elif keyword.startswith(("SIGNON ", "TAKEOVER ")) or keyword in ("SET PASSWORD", "SET PRIVATE"):
-            found.update(words[2:])
+        elif keyword.startswith(("SIGNON ", "TAKEOVER ", "CONFIRM ")) or keyword in ("SET PASSWORD", "SET PRIVATE"):
+            found.update(words[2:])  # CONFIRM token password: the token is words[1]
     return found

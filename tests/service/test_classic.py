@@ -4,6 +4,7 @@ Each through the game service as mail."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -202,3 +203,54 @@ def test_29_2_prefer_does_not_apply_to_pirates_proposal(tmp_path: Path) -> None:
     judge.send(ALICE, "JOIN p1 alice-pw PREFER Ann")
     assert ("ERROR: PREFER does not apply to Pirates' Proposal: each player plays under the name they join with and "
             "the rooms are drawn by lot (JOIN p1 password name)") in judge.last_to(ALICE).body
+
+
+# -- 29.4: REPLACE by the game master -----------------------------------------------------------------
+
+
+def replace_token(judge: Judge, address: str) -> str:
+    mail = next(m for m in reversed(judge.all_mail()) if m.to == address and m.subject.startswith("Please confirm"))
+    match = re.search(r"^CONFIRM (\S+) yourpassword$", mail.body, re.M)
+    assert match, mail.body
+    return match.group(1)
+
+
+def test_29_4_replace_gives_the_power_to_a_new_address_once_it_confirms_with_its_own_password(judge: Judge) -> None:
+    judge.send(GM, MASTER + f"REPLACE FRANCE {DAN}")
+    assert f"OK: waiting for {DAN} to confirm" in judge.last_to(GM).body
+    token = replace_token(judge, DAN)
+    judge.new_mail()
+    judge.send(DAN, f"CONFIRM {token}", confirm=False)
+    assert "ERROR: choose the password you will sign on with: CONFIRM token yourpassword" in judge.last_to(DAN).body
+    judge.new_mail()
+    judge.send(DAN, f"CONFIRM {token} Dan-Sesame-29", confirm=False)
+    mails = judge.new_mail()
+    reply = next(m for m in mails if m.to == DAN and m.subject.startswith("Re:"))
+    assert "OK: you now play France in g1 (SIGNON FRANCE@g1 and the password you chose); a briefing follows" in \
+        reply.body
+    assert any(m.to == DAN and m.subject == "g1: your briefing as France" for m in mails)
+    assert any(m.to == ALICE and m.subject == "g1: you no longer play France" for m in mails)
+    told = f"{DAN} confirmed and now plays France in g1 in place of {ALICE}"
+    assert any(m.to == GM and told in m.body for m in mails)
+    for reader in (BOB, CAROL):
+        assert any(f"the game master gave France to a new player ({DAN})" in m.body for m in mails if m.to == reader)
+    assert not any("Dan-Sesame-29" in m.body for m in mails)
+    judge.send(DAN, "SIGNON F@g1 Dan-Sesame-29\nSTATUS")
+    assert "OK: signed on as France in g1" in judge.last_to(DAN).body
+    judge.send(ALICE, FRANCE + "STATUS")
+    assert "signed on as France" not in judge.last_to(ALICE).body
+
+
+def test_29_4_replace_in_an_anonymous_game_does_not_say_who(tmp_path: Path) -> None:
+    judge = game(tmp_path, "ANONYMOUS")
+    judge.send(GM, MASTER + f"REPLACE G {DAN}")
+    judge.send(DAN, f"CONFIRM {replace_token(judge, DAN)} Dan-Sesame-29", confirm=False)
+    news = [m for m in judge.new_mail() if m.to in (ALICE, CAROL) and "new player" in m.body]
+    assert len(news) == 2 and all(DAN not in m.body and "gave Germany to a new player" in m.body for m in news)
+
+
+def test_29_4_replace_refuses_an_address_that_plays_already(judge: Judge) -> None:
+    judge.send(GM, MASTER + f"REPLACE G {ALICE}\nREPLACE NARNIA {DAN}")
+    reply = judge.last_to(GM).body
+    assert f"ERROR: {ALICE} already plays a power in this game" in reply
+    assert "> REPLACE NARNIA dan@example.org\n  ERROR: " in reply
