@@ -127,7 +127,16 @@ class Start:
 
 @dataclass(frozen=True)
 class SetDeadline:
-    when: datetime  # aware
+    when: datetime  # aware; naive when no zone was written: the game's zone (`judge.service.zones`)
+
+
+@dataclass(frozen=True)
+class SetZone:
+    """``SET ZONE Europe/Paris`` (the game's, the master's) or ``SET MYZONE America/New_York`` (a
+    player's own; ``SET MYZONE GAME``: the game's again): the zone deadlines are written in."""
+
+    zone: str | None  # as written; None: the game's (MYZONE GAME) or UTC alone (ZONE UTC)
+    mine: bool
 
 
 @dataclass(frozen=True)
@@ -320,7 +329,8 @@ def parse_duration(text: str) -> float:
 
 
 def parse_deadline(text: str) -> datetime:
-    """``YYYY-MM-DD HH:MM`` in UTC, or followed by a zone (``UTC``, ``+02:00``, ``Europe/Paris``)."""
+    """``YYYY-MM-DD HH:MM``, naive (the game's zone), or followed by a zone (``UTC``, ``+02:00``,
+    ``Europe/Paris``), aware."""
     match = re.fullmatch(r"(\d{4}-\d{2}-\d{2})[ T](\d{1,2}:\d{2})(?:\s+(\S+))?", text.strip())
     if match is None:
         raise ValueError("expected SET DEADLINE YYYY-MM-DD HH:MM [zone]")
@@ -329,7 +339,9 @@ def parse_deadline(text: str) -> datetime:
     except ValueError:
         raise ValueError(f"'{match.group(1)} {match.group(2)}' is not a date and time") from None
     zone = match.group(3)
-    if zone is None or zone.upper() in ("UTC", "GMT", "Z"):
+    if zone is None:
+        return naive
+    if zone.upper() in ("UTC", "GMT", "Z"):
         return naive.replace(tzinfo=UTC)
     offset = re.fullmatch(r"([+-])(\d{2}):?(\d{2})", zone)
     if offset:
@@ -490,6 +502,9 @@ def _set(args: list[str]) -> Command:
         return SetFlag("observers", rest[0].upper() == "ON")
     if what == "PRESS":
         return _press_option(rest)
+    if what in ("ZONE", "MYZONE") and len(rest) == 1:
+        reset = rest[0].upper() in (("GAME", "NONE") if what == "MYZONE" else ("UTC", "GMT", "NONE"))
+        return SetZone(None if reset else rest[0], what == "MYZONE")
     if what == "PRIVATE" and len(rest) == 1:
         return SetPrivate(rest[0])
     if what == "PUBLIC" and not rest:

@@ -43,6 +43,7 @@ from judge.mail.outbound import (
     usable_message_id,
     well_formed,
 )
+from judge.service import zones
 from judge.service.config import Settings
 from judge.store.database import Database
 from judge.store.models import Blob, Outbox, OutboxFile
@@ -67,8 +68,12 @@ def queue(
 ) -> Outbox:
     """Add an outbox row for a mail to ``to``; ValueError for an address that no header can carry
     (`check_recipient`), now rather than when the sender builds the message.  The body is kept as
-    any database can store it: lone surrogates and NUL (which an echoed line may carry) become U+FFFD."""
+    any database can store it: lone surrogates and NUL (which an echoed line may carry) become U+FFFD.
+    A game's mail writes its moments in its reader's time zone (`zones`)."""
     check_recipient(to)
+    zone = None if kind in zones.UNZONED else zones.reader_zone(session, game_id, to)
+    if zone is not None:
+        body = zones.localize(body, zone)
     replied = usable_message_id(in_reply_to)  # what the message will carry: see build_message
     replied = angled(replied) if replied else None
     row = Outbox(game_id=game_id, recipient=to, subject=subject, kind=kind, sender=settings.judge_from,

@@ -254,3 +254,53 @@ def test_29_4_replace_refuses_an_address_that_plays_already(judge: Judge) -> Non
     reply = judge.last_to(GM).body
     assert f"ERROR: {ALICE} already plays a power in this game" in reply
     assert "> REPLACE NARNIA dan@example.org\n  ERROR: " in reply
+
+
+# -- 29.5: time zones -----------------------------------------------------------------------------------
+
+
+def test_29_5_the_games_zone_writes_every_deadline_with_utc_beside_it(judge: Judge) -> None:
+    judge.send(GM, MASTER + "SET ZONE Europe/Paris")
+    mails = judge.new_mail()
+    assert "OK: the game's zone is Europe/Paris" in judge.last_to(GM).body
+    news = next(m for m in mails if m.to == BOB and "time zone" in m.subject)
+    assert "deadline 2026-01-07 13:00 CET (12:00 UTC)" in news.body
+    judge.process("g1", force=True)  # F1901M: 48 hours from now
+    results = [m for m in judge.new_mail() if m.to in (OBSERVER, CAROL)]
+    assert len(results) == 2 and all("2026-01-07 13:00 CET (12:00 UTC)" in m.body for m in results)
+
+
+def test_29_5_a_players_own_zone_comes_first_and_the_date_changes_with_it(judge: Judge) -> None:
+    judge.send(GM, MASTER + "SET ZONE Europe/Paris")
+    judge.send(ALICE, FRANCE + "SET MYZONE Asia/Tokyo\nSTATUS")
+    reply = judge.last_to(ALICE).body
+    assert "OK: your mail writes deadlines in Asia/Tokyo" in reply
+    assert "2026-01-07 21:00 JST (12:00 UTC)" in reply
+    judge.send(GM, MASTER + "SET DEADLINE 2026-01-08 01:30")  # Paris: 00:30 UTC, in Tokyo the 8th, 09:30
+    mails = judge.new_mail()
+    assert any("2026-01-08 09:30 JST (00:30 UTC)" in m.body for m in mails if m.to == ALICE)
+    assert any("2026-01-08 01:30 CET (00:30 UTC)" in m.body for m in mails if m.to == BOB)
+    judge.send(ALICE, FRANCE + "SET MYZONE America/New_York\nSTATUS")
+    assert "2026-01-07 19:30 EST (2026-01-08 00:30 UTC)" in judge.last_to(ALICE).body
+    judge.send(ALICE, FRANCE + "SET MYZONE Narnia/Cair_Paravel")
+    assert "ERROR: unknown time zone 'Narnia/Cair_Paravel'" in judge.last_to(ALICE).body
+
+
+def test_29_5_set_deadline_reads_the_games_zone_across_summer_time(judge: Judge) -> None:
+    judge.send(GM, MASTER + "SET ZONE Europe/Paris\nSET DEADLINE 2026-03-28 12:00\nSET DEADLINE 2026-03-29 12:00")
+    reply = judge.last_to(GM).body
+    assert "OK: deadline set to 2026-03-28 12:00 CET (11:00 UTC)" in reply  # the day before summer time
+    assert "OK: deadline set to 2026-03-29 12:00 CEST (10:00 UTC)" in reply  # the day it starts
+    judge.send(GM, MASTER + "SET DEADLINE 2026-03-29 02:30\nSET DEADLINE 2026-10-25 02:30\nSET DEADLINE "
+               "2026-10-25 12:00 UTC")
+    reply = judge.last_to(GM).body
+    assert "ERROR: 2026-03-29 02:30 does not exist in Europe/Paris: the clocks skip it" in reply
+    assert "OK: deadline set to 2026-10-25 02:30 CEST (00:30 UTC)" in reply  # twice that night: the first
+    assert "OK: deadline set to 2026-10-25 13:00 CET (12:00 UTC)" in reply  # a zone written: read in it
+    assert "> SET DEADLINE 2026-10-25 12:00 UTC\n" in reply  # what the master wrote is quoted as written
+
+
+def test_29_5_press_is_delivered_as_written(judge: Judge) -> None:
+    judge.send(GM, MASTER + "SET ZONE Europe/Paris")
+    judge.send(ALICE, FRANCE + "PRESS TO G\nMeet me at 2026-01-07 11:00 UTC.\nENDPRESS")
+    assert "Meet me at 2026-01-07 11:00 UTC." in judge.last_to(BOB).body
