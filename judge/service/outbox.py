@@ -1,7 +1,10 @@
 """Outgoing mail is queued in the current transaction and delivered later (``sender``).
 
 ``queue`` writes an outbox row inside the caller's unit of work, so a mail exists exactly
-when the change that caused it was committed.  The row keeps what the message is made of
+when the change that caused it was committed.  A game's mail is written for its reader as it is
+queued: its moments in the reader's time zone (`judge.service.zones`).  Press gets a random
+Message-ID, where the usual one tells when it was made: grey press must not be tied by it to
+the other mail its sender's mail caused.  The row keeps what the message is made of
 (recipient, subject, body, the mail it answers, attachments; its Message-ID and date are
 fixed then), not the message: building MIME is the sender's work (`message_of`), done outside
 any transaction, and it gives the same bytes each time it is built.
@@ -27,6 +30,7 @@ HISTORY draw their maps from the phases, never from here.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from email.utils import make_msgid
@@ -76,8 +80,11 @@ def queue(
         body = zones.localize(body, zone)
     replied = usable_message_id(in_reply_to)  # what the message will carry: see build_message
     replied = angled(replied) if replied else None
+    # press: a random Message-ID, as make_msgid's tells the moment to a hundredth of a second
+    domain = settings.domain
+    message_id = f"<{secrets.token_hex(16)}@{domain}>" if kind == "press" else make_msgid(domain=domain)
     row = Outbox(game_id=game_id, recipient=to, subject=subject, kind=kind, sender=settings.judge_from,
-                 message_id=make_msgid(domain=settings.domain), in_reply_to=replied,
+                 message_id=message_id, in_reply_to=replied,
                  refs=thread(references, replied) if replied else None,
                  body=well_formed(body).replace("\x00", "\ufffd"), created_at=now,
                  status="pending", attempts=0,

@@ -53,10 +53,12 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
 
     White press is signed and each copy says who else received it.  Grey press is delivered
     unsigned and says nothing of its other readers (who they are could tell who is not, the
-    sender); the game master's copy of it is always signed (`master_copy`).  A broadcast is
-    copied to the game master and to the game's observers, as the classic judges do (unless the
-    game says ``SET PRESS OBSERVERS OFF``).  Grey and white press from one mail never reach the
-    same reader: they would arrive together and sign the grey one (`_mixed`)."""
+    sender); the game master gets a signed copy.  A broadcast is copied to the game master and to
+    the game's observers, as the classic judges do (unless the game says ``SET PRESS OBSERVERS
+    OFF``).  One mail sends grey press or white press to players, never both (`_mixed`): all the
+    mail one mail causes goes out at the same moment, with the same Date, and readers comparing
+    their mail would tie the grey press to the signed one.  Press carries a Message-ID with
+    nothing of when it was made (`judge.service.outbox.queue`)."""
     game, power = talk.context.game, talk.context.power
     assert game is not None
     talk.presses += 1
@@ -96,11 +98,10 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
             skipped.append(kind.seat_title(name))
     watching = [a for a in host.observers(talk.session, game) if a not in targets] if (
         everyone and rules.observers) else []
-    mixed = _mixed(talk, game, [a for a in targets if a != game.gm_address] + watching, grey)
-    if mixed:
-        talk.echo(text, "error", f"not sent: this mail also sends {'white' if grey else 'grey'} press to "
-                  f"{', '.join(targets.get(a, 'an observer') for a in mixed)}; the two would arrive together "
-                  "and tell who sent the grey one: send them in separate mails")
+    if to != ("MASTER",) and not talk.context.is_master and _mixed(talk, game, grey):
+        talk.echo(text, "error", f"not sent: this mail also sends {'white' if grey else 'grey'} press; both would "
+                  "arrive at the same moment, and readers who compare their mail could tell who sent the grey "
+                  "one: send grey press in a mail of its own")
         return
     sender = kind.seat_title(power) if power else "the game master"
     sent: list[str] = []
@@ -167,14 +168,14 @@ def refused(talk: Conversation, game: Game, to: tuple[str, ...], grey: bool | No
     return None
 
 
-def _mixed(talk: Conversation, game: Game, readers: list[str], grey: bool) -> list[str]:
-    """Which of ``readers`` this mail has sent press of the other colour to in ``game``; notes
-    that they receive press of ``grey``'s colour, if none has."""
-    sent: dict[str, bool] = talk.cache.setdefault(("press colours", game.id), {})
-    clash = [address for address in readers if sent.get(address, grey) != grey]
-    if not clash:
-        sent.update(dict.fromkeys(readers, grey))
-    return clash
+def _mixed(talk: Conversation, game: Game, grey: bool) -> bool:
+    """Whether this mail has sent press of the other colour in ``game`` (the game master's
+    copies aside); notes that it sends press of ``grey``'s colour if not."""
+    sent: set[bool] = talk.cache.setdefault(("press colours", game.id), set())
+    if (not grey) in sent:
+        return True
+    sent.add(grey)
+    return False
 
 
 @handles(cmd.SetPassword, SIGNED_ON)
