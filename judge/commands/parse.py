@@ -7,7 +7,8 @@ grammar (`judge.games.GameKind.read`: offers and orders in Payola, plans and vot
 Proposal).  A line starting with ``%`` is commentary and is skipped without a word.
 
 ``PRESS TO ...`` / ``BROADCAST`` take the following lines up to ``ENDPRESS`` as their text
-(whom ``PRESS TO`` names is the game's kind to read: `Press`).  A press block must be ended: one with no ``ENDPRESS``
+(whom ``PRESS TO`` names is the game's kind to read: `Press`; a last word ``GREY`` or ``WHITE``
+is the press's colour, `press_colour`).  A press block must be ended: one with no ``ENDPRESS``
 after it, or with another ``PRESS TO ...`` / ``BROADCAST`` line before it (`press_closed`),
 is refused (a `BadCommand`: nothing is sent), and the lines after it, up to that next press
 or the end of the mail, are not read as commands either but each given as `Unread`: they may
@@ -53,19 +54,23 @@ class Create:
 @dataclass(frozen=True)
 class Join:
     """``JOIN game password [wish] [KEY key]``: the wish (a power of a Payola game, a player's name
-    in Pirates' Proposal) as written, for the game's kind to read."""
+    in Pirates' Proposal) as written, for the game's kind to read; or ``JOIN game password PREFER
+    words... [KEY key]``: the seats wanted, best first, as written (njudge's preference list)."""
 
     game: str
     password: str
     wish: str | None
     key: str | None = None  # a private game's join key: JOIN game password [power] KEY key
+    prefer: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Confirm:
-    """``CONFIRM token``: the address a token was mailed to wants the game mail it was asked about."""
+    """``CONFIRM token``: the address a token was mailed to wants the game mail it was asked about;
+    ``CONFIRM token password`` where the request asks for a password to be chosen (REPLACE)."""
 
     token: str
+    password: str | None = None
 
 
 @dataclass(frozen=True)
@@ -96,7 +101,8 @@ class Press:
 
     to: tuple[str, ...]
     body: tuple[str, ...]
-    words: tuple[str, ...] = field(default=(), compare=False)  # the PRESS line's words
+    words: tuple[str, ...] = field(default=(), compare=False)  # the PRESS line's words, without its colour
+    grey: bool | None = None  # GREY (unsigned) or WHITE (signed) after the recipients; None: the game's default
 
 
 @dataclass(frozen=True)
@@ -121,7 +127,16 @@ class Start:
 
 @dataclass(frozen=True)
 class SetDeadline:
-    when: datetime  # aware
+    when: datetime  # aware; naive when no zone was written: the game's zone (`judge.service.zones`)
+
+
+@dataclass(frozen=True)
+class SetZone:
+    """``SET ZONE Europe/Paris`` (the game's, the master's) or ``SET MYZONE America/New_York`` (a
+    player's own; ``SET MYZONE GAME``: the game's again): the zone deadlines are written in."""
+
+    zone: str | None  # as written; None: the game's (MYZONE GAME) or UTC alone (ZONE UTC)
+    mine: bool
 
 
 @dataclass(frozen=True)
@@ -150,6 +165,15 @@ class Resume:
 @dataclass(frozen=True)
 class Rollback:
     pass
+
+
+@dataclass(frozen=True)
+class Replace:
+    """``REPLACE POWER new@address`` (the game master): the seat goes to a new player, who
+    confirms and chooses a password."""
+
+    power: str
+    address: str
 
 
 @dataclass(frozen=True)
@@ -244,6 +268,15 @@ class SetFlag:
 
 
 @dataclass(frozen=True)
+class SetPress:
+    """``SET PRESS NONE|WHITE|GREY|WHITE/GREY|GREY/WHITE`` (``colours``), or ``SET PRESS
+    PARTIAL|BETWEEN|OBSERVERS ON|OFF``: a press option of the game (`judge.service.host.PressRules`)."""
+
+    setting: str  # colours, partial, between, observers
+    value: str | bool
+
+
+@dataclass(frozen=True)
 class SetPrivate:
     """``SET PRIVATE key`` (JOIN needs ``KEY key``) / ``SET PUBLIC``."""
 
@@ -324,7 +357,8 @@ def parse_duration(text: str) -> float:
 
 
 def parse_deadline(text: str) -> datetime:
-    """``YYYY-MM-DD HH:MM`` in UTC, or followed by a zone (``UTC``, ``+02:00``, ``Europe/Paris``)."""
+    """``YYYY-MM-DD HH:MM``, naive (the game's zone), or followed by a zone (``UTC``, ``+02:00``,
+    ``Europe/Paris``), aware."""
     match = re.fullmatch(r"(\d{4}-\d{2}-\d{2})[ T](\d{1,2}:\d{2})(?:\s+(\S+))?", text.strip())
     if match is None:
         raise ValueError("expected SET DEADLINE YYYY-MM-DD HH:MM [zone]")
@@ -333,7 +367,9 @@ def parse_deadline(text: str) -> datetime:
     except ValueError:
         raise ValueError(f"'{match.group(1)} {match.group(2)}' is not a date and time") from None
     zone = match.group(3)
-    if zone is None or zone.upper() in ("UTC", "GMT", "Z"):
+    if zone is None:
+        return naive
+    if zone.upper() in ("UTC", "GMT", "Z"):
         return naive.replace(tzinfo=UTC)
     offset = re.fullmatch(r"([+-])(\d{2}):?(\d{2})", zone)
     if offset:
@@ -385,8 +421,13 @@ def _command(words: list[str]) -> Command:
         key = None
         if len(args) >= 4 and args[-2].upper() == "KEY":
             key, args = args[-1], args[:-2]
+        if len(args) >= 3 and args[2].upper() == "PREFER":
+            if len(args) == 3:
+                raise ValueError("expected JOIN game password PREFER and the powers wanted, best first (PREFER "
+                                 "FEGIART, or their names)")
+            return Join(_game(args[0]), args[1], None, key, tuple(args[3:]))
         if len(args) not in (2, 3):
-            raise ValueError("expected JOIN game password [power] [KEY key]")
+            raise ValueError("expected JOIN game password [power] [KEY key], or JOIN game password PREFER powers")
         return Join(_game(args[0]), args[1], args[2] if len(args) == 3 else None, key)
     if keyword == "TAKEOVER":
         signon = _signon(args)
@@ -416,9 +457,13 @@ def _command(words: list[str]) -> Command:
     if keyword == "SIGNON":
         return _signon(args)
     if keyword == "CONFIRM":
-        if len(args) != 1:
+        if len(args) not in (1, 2):
             raise ValueError("expected CONFIRM token (the token the judge mailed to you)")
-        return Confirm(args[0])
+        return Confirm(args[0], args[1] if len(args) == 2 else None)
+    if keyword == "REPLACE":
+        if len(args) != 2 or "@" not in args[1]:
+            raise ValueError("expected REPLACE POWER new@address")
+        return Replace(args[0].upper(), args[1])
     if keyword == "DUMMY":
         if len(args) != 1:
             raise ValueError("expected DUMMY POWER")
@@ -455,6 +500,30 @@ def _absence(rest: list[str]) -> SetAbsence:
     return SetAbsence(start, end)
 
 
+PRESS_COLOURS = ("NONE", "WHITE", "GREY", "WHITE/GREY", "GREY/WHITE")
+"""The press a game allows, as njudge names it: none (to the game master only), white (signed),
+grey (unsigned), both (white by default), both (grey by default)."""
+_PRESS_SWITCHES = {"PARTIAL": "partial", "BETWEEN": "between", "OBSERVERS": "observers"}
+
+
+def _press_option(rest: list[str]) -> SetPress:
+    words = [w.upper().replace("GRAY", "GREY") for w in rest]
+    if len(words) == 1 and words[0] in PRESS_COLOURS:
+        return SetPress("colours", words[0])
+    if len(words) == 2 and words[0] in _PRESS_SWITCHES and words[1] in ("ON", "OFF"):
+        return SetPress(_PRESS_SWITCHES[words[0]], words[1] == "ON")
+    raise ValueError("expected SET PRESS NONE|WHITE|GREY|WHITE/GREY|GREY/WHITE, or SET PRESS PARTIAL|BETWEEN|"
+                     "OBSERVERS ON|OFF")
+
+
+def press_colour(words: list[str]) -> tuple[list[str], bool | None]:
+    """A PRESS or BROADCAST line's words without the colour named last (``GREY``, ``GRAY`` or
+    ``WHITE``), and whether that colour is grey (None: none named)."""
+    if len(words) > 1 and words[-1].upper() in ("GREY", "GRAY", "WHITE"):
+        return words[:-1], words[-1].upper() != "WHITE"
+    return words, None
+
+
 def _set(args: list[str]) -> Command:
     if not args:
         raise ValueError("expected SET PASSWORD, SET ADDRESS, SET DEADLINE, SET GRACE, or the length of a kind of "
@@ -473,6 +542,11 @@ def _set(args: list[str]) -> Command:
         return SetFlag("listed", what == "LISTED")
     if what == "OBSERVERS" and len(rest) == 1 and rest[0].upper() in ("ON", "OFF"):
         return SetFlag("observers", rest[0].upper() == "ON")
+    if what == "PRESS":
+        return _press_option(rest)
+    if what in ("ZONE", "MYZONE") and len(rest) == 1:
+        reset = rest[0].upper() in (("GAME", "NONE") if what == "MYZONE" else ("UTC", "GMT", "NONE"))
+        return SetZone(None if reset else rest[0], what == "MYZONE")
     if what == "PRIVATE" and len(rest) == 1:
         return SetPrivate(rest[0])
     if what == "PUBLIC" and not rest:
@@ -513,7 +587,8 @@ def parse_lines(lines: Sequence[str]) -> list[Line]:
                 index += 1
             index += 1  # skip ENDPRESS
             to = () if words[0].upper() == "PRESS" else ("ALL",)
-            result.append(Line(text, Press(to, tuple(body), tuple(words))))
+            words, grey = press_colour(words)
+            result.append(Line(text, Press(to, tuple(body), tuple(words), grey)))
             continue
         if ends_press(text):
             result.append(Line(text, BadCommand("ENDPRESS without a PRESS before it")))
@@ -549,6 +624,6 @@ def password_words(lines: Sequence[str]) -> set[str]:
             found.update(words[2:3])
             if keyword.startswith("JOIN ") and len(words) > 4 and words[-2].upper() == "KEY":
                 found.add(words[-1])
-        elif keyword.startswith(("SIGNON ", "TAKEOVER ")) or keyword in ("SET PASSWORD", "SET PRIVATE"):
-            found.update(words[2:])
+        elif keyword.startswith(("SIGNON ", "TAKEOVER ", "CONFIRM ")) or keyword in ("SET PASSWORD", "SET PRIVATE"):
+            found.update(words[2:])  # CONFIRM token password: the token is words[1]
     return found

@@ -112,6 +112,12 @@ class GameKind(ABC):
         """JOIN's word after the password (a wish or a name, as written), to keep as the
         player's ``requested``; ValueError with a message if it cannot be taken."""
 
+    def read_preferences(self, session: Session, game: Game, words: Sequence[str]) -> list[str]:
+        """JOIN's ``PREFER`` words: the seats wanted, best first, for `start` to satisfy as well as
+        it can; ValueError with a message if they cannot be read, or if the kind's seats are not
+        assigned (by default)."""
+        raise ValueError(f"PREFER does not apply to {self.title}: its {self.seat_word}s are not assigned by the judge")
+
     @abstractmethod
     def joined(self, game: Game, requested: str | None) -> str:
         """The answer to a JOIN that was taken."""
@@ -223,6 +229,14 @@ class GameKind(ABC):
     @abstractmethod
     def seat_order(self, session: Session, game: Game) -> list[str]:
         """Every seat the game has or will have, in the order lists show them (PRESS TO ALL)."""
+
+    between_phases = ""
+    """What the kind's phases between its main ones are called ("retreat and adjustment phases"),
+    in which a game may forbid press (``SET PRESS BETWEEN OFF``); empty: it has none."""
+
+    def is_between(self, phase: str) -> bool:
+        """Whether ``phase`` is one of the `between_phases`."""
+        return False
 
     @abstractmethod
     def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:

@@ -194,7 +194,7 @@ def _split_lines(text: str) -> Iterator[str]:
 # --- press blocks -------------------------------------------------------------------------------
 
 _PRESS_WORDS = ("PRESS", "BROADCAST")
-_PRESS_RESTART = re.compile(r"PRESS\s+TO\s+\S.*|BROADCAST", re.IGNORECASE)
+_PRESS_RESTART = re.compile(r"PRESS\s+TO\s+\S.*|BROADCAST(\s+(GREY|GRAY|WHITE))?", re.IGNORECASE)
 
 
 def opens_press(line: str) -> bool:
@@ -209,7 +209,8 @@ def ends_press(line: str) -> bool:
 
 
 def restarts_press(line: str) -> bool:
-    """Whether ``line``, met inside press, opens another block (``PRESS TO ...`` or ``BROADCAST`` alone).
+    """Whether ``line``, met inside press, opens another block (``PRESS TO ...``, or ``BROADCAST``
+    alone or with its colour).
 
     The block before it then lacks its ``ENDPRESS``: taking ``ENDPRESS`` further down as its end
     would send one power the press (and anything else) meant for another.

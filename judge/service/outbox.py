@@ -1,7 +1,10 @@
 """Outgoing mail is queued in the current transaction and delivered later (``sender``).
 
 ``queue`` writes an outbox row inside the caller's unit of work, so a mail exists exactly
-when the change that caused it was committed.  The row keeps what the message is made of
+when the change that caused it was committed.  A game's mail is written for its reader as it is
+queued: its moments in the reader's time zone (`judge.service.zones`).  Press gets a random
+Message-ID, where the usual one tells when it was made: grey press must not be tied by it to
+the other mail its sender's mail caused.  The row keeps what the message is made of
 (recipient, subject, body, the mail it answers, attachments; its Message-ID and date are
 fixed then), not the message: building MIME is the sender's work (`message_of`), done outside
 any transaction, and it gives the same bytes each time it is built.
@@ -27,6 +30,7 @@ HISTORY draw their maps from the phases, never from here.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from email.utils import make_msgid
@@ -43,6 +47,7 @@ from judge.mail.outbound import (
     usable_message_id,
     well_formed,
 )
+from judge.service import zones
 from judge.service.config import Settings
 from judge.store.database import Database
 from judge.store.models import Blob, Outbox, OutboxFile
@@ -67,12 +72,19 @@ def queue(
 ) -> Outbox:
     """Add an outbox row for a mail to ``to``; ValueError for an address that no header can carry
     (`check_recipient`), now rather than when the sender builds the message.  The body is kept as
-    any database can store it: lone surrogates and NUL (which an echoed line may carry) become U+FFFD."""
+    any database can store it: lone surrogates and NUL (which an echoed line may carry) become U+FFFD.
+    A game's mail writes its moments in its reader's time zone (`zones`)."""
     check_recipient(to)
+    zone = None if kind in zones.UNZONED else zones.reader_zone(session, game_id, to)
+    if zone is not None:
+        body = zones.localize(body, zone)
     replied = usable_message_id(in_reply_to)  # what the message will carry: see build_message
     replied = angled(replied) if replied else None
+    # press: a random Message-ID, as make_msgid's tells the moment to a hundredth of a second
+    domain = settings.domain
+    message_id = f"<{secrets.token_hex(16)}@{domain}>" if kind == "press" else make_msgid(domain=domain)
     row = Outbox(game_id=game_id, recipient=to, subject=subject, kind=kind, sender=settings.judge_from,
-                 message_id=make_msgid(domain=settings.domain), in_reply_to=replied,
+                 message_id=message_id, in_reply_to=replied,
                  refs=thread(references, replied) if replied else None,
                  body=well_formed(body).replace("\x00", "\ufffd"), created_at=now,
                  status="pending", attempts=0,

@@ -82,6 +82,9 @@ class Player(Base):
     # replace them (`Conversation.superseded`); None: not set by mail since migration 0012.
     acceptance_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     vote_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # The seats wanted, best first (JOIN ... PREFER), read at the start; None: no preference.
+    preferences: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    zone: Mapped[str | None] = mapped_column(String(64), nullable=True)  # SET MYZONE; None: the game's zone
 
 
 class PhaseRow(Base):

@@ -78,6 +78,17 @@ class Payola(GameKind):
     def read_join(self, session: Session, game: Game, word: str | None) -> str | None:
         return power_of(game, word.upper()) if word else None
 
+    def read_preferences(self, session: Session, game: Game, words: Sequence[str]) -> list[str]:
+        """The powers wanted, best first: their names, or one run of initials (``FEGIART``); a
+        power named twice is refused (a misspelling, most likely)."""
+        named = [w.upper() for w in words]
+        if len(named) == 1 and not _is_power(game, named[0]):
+            named = list(named[0])
+        powers = [power_of(game, word) for word in named]
+        if len(set(powers)) < len(powers):
+            raise ValueError(f"PREFER names {next(p for p in powers if powers.count(p) > 1).title()} twice")
+        return powers
+
     def joined(self, game: Game, requested: str | None) -> str:
         wish = f" (you asked for {requested.title()})" if requested else ""
         return f"you joined '{game.name}'{wish}; powers are assigned when the game starts"
@@ -257,6 +268,11 @@ class Payola(GameKind):
     def info(self, game: Game) -> list[str]:
         return views.rules_in_words(game.variant, lifecycle.options_of(game), lifecycle.own_flags(game))
 
+    between_phases = "retreat and adjustment phases"
+
+    def is_between(self, phase: str) -> bool:
+        return phase[-1:] in ("R", "A")
+
     def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
         """Powers by name or initial (`commands.press_recipients`), the master, or ALL."""
         named = commands.press_recipients(words)
@@ -280,6 +296,13 @@ class Payola(GameKind):
         from judge.games.payola import demo
 
         demo.play(judge, blind)
+
+
+def _is_power(game: Game, word: str) -> bool:
+    try:
+        return power_of(game, word) == word
+    except ValueError:
+        return False
 
 
 def _blind_running(game: Game) -> bool:

@@ -28,7 +28,6 @@ phase and cause once its transaction commits (`judge.service.logs.log_on_commit`
 from __future__ import annotations
 
 import logging
-import random
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -50,7 +49,7 @@ from judge.engine.orders import Hold, MovementOrder, Order, OrderSyntaxError, Ph
 from judge.engine.phases import PhaseResult, adjudicate
 from judge.engine.position import Position
 from judge.engine.results import OrderResult
-from judge.games.payola import maps, public, views
+from judge.games.payola import maps, public, seating, views
 from judge.mail.outbound import Attachment
 from judge.payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
 from judge.payola.blind import Sight, witness
@@ -296,31 +295,21 @@ def notice(session: Session, game: Game, row: PhaseRow, power: str, which: str, 
 
 
 def start_game(session: Session, game: Game, settings: Settings, now: datetime) -> None:
-    """Assign powers (requests first, then at random), open the first phase, pay first income."""
+    """Assign powers (`seating`: the players' wishes by a seeded draw, then at random), open the
+    first phase, pay first income."""
     if game.state != "forming":
         raise GameError("the game has already started")
     the_map = game_map(game)
     seated = players(session, game)
     if not seated:
         raise GameError("nobody has joined the game yet")
-    free = list(the_map.powers)
+    if len(seated) > len(the_map.powers):
+        raise GameError("more players than powers")
     why: dict[int, str] = {}
-    for player in seated:
-        if player.requested in free:
-            player.power = player.requested
-            free.remove(player.requested)
-            why[player.id] = f"you asked for {player.requested.title()}"
-    rng = random.Random(game.seed)
-    rng.shuffle(free)
-    for player in seated:
-        if player.power is None:
-            if not free:
-                raise GameError("more players than powers")
-            player.power = free.pop()
-            why[player.id] = (f"you asked for {player.requested.title()}, but a player who joined before you had "
-                              "asked for it, so yours was drawn by lot among the powers nobody asked for"
-                              if player.requested else "you asked for no power, so yours was drawn by lot among "
-                              "the powers nobody asked for")
+    wishes = [player.preferences or ([player.requested] if player.requested else []) for player in seated]
+    for player, seat in zip(seated, seating.assign(list(the_map.powers), wishes, game.seed), strict=True):
+        player.power, why[player.id] = seat.power, seat.why
+    free = [power for power in the_map.powers if power not in {player.power for player in seated}]
     for power in free:
         session.add(Player(game_id=game.id, power=power, dummy=True, joined_at=now))
     session.flush()

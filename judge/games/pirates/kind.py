@@ -85,6 +85,11 @@ class Pirates(GameKind):
                              "choose another")
         return word
 
+    def read_preferences(self, session: Session, game: Game, words: Sequence[str]) -> list[str]:
+        """No preferences: a seat is the name its player joins under, and the rooms are drawn."""
+        raise ValueError(f"PREFER does not apply to {self.title}: each player plays under the name they join with "
+                         f"and the rooms are drawn by lot (JOIN {game.name} password name)")
+
     def joined(self, game: Game, requested: str | None) -> str:
         return (f"you joined '{game.name}' as {requested}; the rooms are drawn when the match starts (SIGNON "
                 f"{requested}@{game.name} password)")

@@ -56,6 +56,7 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
     if game is None:
         return
     lines = games.kind_of(game).list_lines(talk, game)
+    lines.append(f"press: {host.rules_of(game).press.words()}")
     if game.state == "forming":
         lines.append(f"{len(host.players(talk.session, game))} player(s) joined")
     talk.echo(text, "info", "", lines)
@@ -165,6 +166,8 @@ def join(talk: Conversation, text: str, command: cmd.Join) -> None:
     if game is None:
         return
     try:
+        preferences = games.kind_of(game).read_preferences(talk.session, game, command.prefer) if (
+            command.prefer) else None
         requested = games.kind_of(game).read_join(talk.session, game, command.wish)
     except ValueError as exc:
         talk.echo(shown, "error", str(exc))
@@ -183,7 +186,7 @@ def join(talk: Conversation, text: str, command: cmd.Join) -> None:
         until = guessed.blocked_until(talk.now)
         if until is not None or not verify_password(command.key or "", key):
             raise Refusal(game.name, signon.KEY, until)
-    details = {"password": hash_password(command.password), "requested": requested}
+    details = {"password": hash_password(command.password), "requested": requested, "preferences": preferences}
     if consent.needed(talk, address):
         consent.ask(talk, shown, address, "join", game, details, f"JOIN {game.name}",
                     "to play in that game" + (f", as {games.kind_of(game).seat_title(requested)} if you can"
@@ -220,11 +223,14 @@ def _cannot_join(talk: Conversation, game: Game, address: str) -> str | None:
 
 
 def _seat(talk: Conversation, game: Game, address: str, details: dict[str, Any], shown: str) -> None:
-    requested = details.get("requested")
+    requested, preferences = details.get("requested"), details.get("preferences")
     talk.session.add(Player(game_id=game.id, requested=requested, address=address, password=details["password"],
-                            joined_at=talk.now))
+                            joined_at=talk.now, preferences=preferences))
     talk.session.flush()
-    talk.echo(shown, "ok", games.kind_of(game).joined(game, requested))
+    kind = games.kind_of(game)
+    wish = (f"; your preferences, best first: {', '.join(kind.seat_title(p) for p in preferences)} (the start "
+            "mail says how they were met)" if preferences else "")
+    talk.echo(shown, "ok", kind.joined(game, requested) + wish)
 
 
 @handles(cmd.Observe, ANYONE)

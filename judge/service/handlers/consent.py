@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
 from judge.service.handlers.conversation import ANYONE, Conversation, handles
+from judge.service.passwords import hash_password
 from judge.service.render import render
 from judge.store.models import Confirmation, ConfirmedAddress, Game
 
@@ -38,14 +39,20 @@ TOKEN_DAYS = 7
 DAY = timedelta(days=1)
 Done = Callable[[Conversation, Confirmation, str], None]
 _DONE: dict[str, Done] = {}
+_PASSWORD: set[str] = set()  # the kinds of request whose CONFIRM chooses a password
 _D = TypeVar("_D", bound=Done)
 
 
-def on_confirm(kind: str) -> Callable[[_D], _D]:
-    """Register what CONFIRM does for a request of ``kind`` (given the request and the line)."""
+def on_confirm(kind: str, *, password: bool = False) -> Callable[[_D], _D]:
+    """Register what CONFIRM does for a request of ``kind`` (given the request and the line);
+    ``password``: its CONFIRM chooses the password of a seat (``CONFIRM token password``: no
+    password is ever mailed, issue 22.5), which the request's details then hold, hashed, as
+    ``password``."""
 
     def register(done: _D) -> _D:
         _DONE[kind] = done
+        if password:
+            _PASSWORD.add(kind)
         return done
 
     return register
@@ -72,7 +79,8 @@ def needed(talk: Conversation, address: str) -> bool:
 def ask(talk: Conversation, shown: str, address: str, kind: str, game: Game | None, details: dict[str, Any],
         command: str, meaning: str) -> None:
     """Keep the request (``command``, which means to ``address`` what ``meaning`` says), mail its
-    token to ``address``, and answer the line ``shown``."""
+    token to ``address``, and answer the line ``shown``.  A request of a kind registered with
+    ``password=True`` asks the address to choose its password in its CONFIRM."""
     mailed = talk.session.scalar(select(func.count(Confirmation.id)).where(
         Confirmation.address == address, Confirmation.created_at > talk.now - DAY)) or 0
     if mailed >= talk.settings.max_confirmations_per_day:
@@ -81,7 +89,8 @@ def ask(talk: Conversation, shown: str, address: str, kind: str, game: Game | No
         return
     token = secrets.token_hex(8)
     body = render("confirm", command=command, meaning=meaning, token=token, mail=talk.mail, source=talk.source,
-                  now=talk.now, expires=talk.now + TOKEN_DAYS * DAY, settings=talk.settings)
+                  now=talk.now, expires=talk.now + TOKEN_DAYS * DAY, settings=talk.settings,
+                  password=kind in _PASSWORD)
     if not talk.send(to=address, subject=f"Please confirm: {command}"[:200], body=body, kind="notice",
                      game_id=game.id if game else None):
         talk.echo(shown, "error", f"not done: one mail may cause at most {talk.settings.max_mails_per_mail} mails")
@@ -100,6 +109,12 @@ def confirm(talk: Conversation, text: str, command: cmd.Confirm) -> None:
     if request is None:
         talk.echo(text, "error", "no request is waiting for that token (it may have expired: ask again)")
         return
+    if (request.kind in _PASSWORD) != (command.password is not None):  # the token stays good
+        talk.echo(text, "error", "choose the password you will sign on with: CONFIRM token yourpassword"
+                  if request.kind in _PASSWORD else "expected CONFIRM token, with nothing after it")
+        return
+    if command.password is not None:
+        request.details = {**request.details, "password": hash_password(command.password)}
     talk.session.execute(delete(Confirmation).where(Confirmation.id == request.id))
     if not is_confirmed(talk.session, request.address):
         talk.session.add(ConfirmedAddress(address=request.address, confirmed_at=talk.now))

@@ -113,7 +113,7 @@ _CLOSED: set[type] = set()  # what a game that has ended refuses
 _H = TypeVar("_H", bound=Handler)
 
 #: commands that verify or hash a password: each costs one scrypt
-PASSWORD_COMMANDS = (cmd.SignOn, cmd.Create, cmd.Join, cmd.SetPassword, cmd.Takeover, cmd.SetPrivate)
+PASSWORD_COMMANDS = (cmd.SignOn, cmd.Create, cmd.Join, cmd.SetPassword, cmd.Takeover, cmd.SetPrivate, cmd.Confirm)
 
 
 def handles(kind: type, who: str, *, once: bool = False, closed_after_the_end: bool = False) -> Callable[[_H], _H]:

@@ -1,6 +1,6 @@
 """The game master's commands in every game: START, SET DEADLINE, SET GRACE/REMINDER and the
 lengths of the game's phases, PROCESS, PAUSE, RESUME, ROLLBACK, DUMMY, TERMINATE, SET OPENING,
-APPROVE/DENY ABSENCE, SET LISTED/PRIVATE/OBSERVERS.  What starting, processing, rolling back
+APPROVE/DENY ABSENCE, SET LISTED/PRIVATE/OBSERVERS, SET PRESS.  What starting, processing, rolling back
 and ending a game does is its kind's (`judge.games.GameKind`); a kind may add commands of its
 own (Payola's PREVIEW, ROLLFORWARD, REVEAL).
 
@@ -22,8 +22,8 @@ from sqlalchemy import select
 
 from judge import games
 from judge.commands import parse as cmd
-from judge.service import host
-from judge.service.handlers.conversation import MASTER, Conversation, handles, masked
+from judge.service import host, zones
+from judge.service.handlers.conversation import MASTER, SIGNED_ON, Conversation, handles, masked
 from judge.service.handlers.player import approve_absence
 from judge.service.host import GameError
 from judge.service.passwords import hash_password
@@ -53,7 +53,16 @@ def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> Non
     if game.state not in ("active", "paused"):
         talk.echo(text, "error", "the game is not running")
         return
-    deadline = command.when.astimezone(UTC).replace(tzinfo=None)
+    if command.when.tzinfo is not None:
+        deadline = command.when.astimezone(UTC).replace(tzinfo=None)
+    elif (zone := game.settings.get("zone")) is None:
+        deadline = command.when
+    else:
+        try:
+            deadline = zones.in_zone(command.when, zones.zone_named(zone))
+        except ValueError as exc:
+            talk.echo(text, "error", str(exc))
+            return
     if deadline <= talk.now:
         talk.echo(text, "error", f"that moment has passed (it is now {when(talk.now)})")
         return
@@ -245,6 +254,57 @@ def set_flag(talk: Conversation, text: str, command: cmd.SetFlag) -> None:
     else:
         game.settings = {**game.settings, "observers": command.on}
         talk.echo(text, "ok", f"observers are {'allowed' if command.on else 'no longer sent anything'}")
+
+
+@handles(cmd.SetZone, SIGNED_ON, closed_after_the_end=True)
+def set_zone(talk: Conversation, text: str, command: cmd.SetZone) -> None:
+    """SET ZONE (the game master: the game's zone, which SET DEADLINE reads and everyone's mail is
+    written in unless they chose their own) and SET MYZONE (a player: their own).  An observer
+    reads the game's zone: observers do not sign on."""
+    game, player = talk.context.game, talk.context.player
+    assert game is not None
+    if command.zone is not None:
+        try:
+            zones.zone_named(command.zone)
+        except ValueError as exc:
+            talk.echo(text, "error", str(exc))
+            return
+    if command.mine:
+        if player is None:
+            talk.echo(text, "error", "SET MYZONE is a player's: the game master's zone is the game's (SET ZONE)")
+            return
+        player.zone = command.zone
+        where = command.zone or "the game's zone"
+        talk.echo(text, "ok", f"your mail writes deadlines in {where}, with UTC beside them")
+    elif not talk.context.is_master:
+        talk.echo(text, "error", "only the game master sets the game's zone; yours is SET MYZONE zone")
+        return
+    else:
+        game.settings = {key: value for key, value in game.settings.items() if key != "zone"} | (
+            {"zone": command.zone} if command.zone else {})
+        talk.echo(text, "ok", f"the game's zone is {command.zone or 'UTC'}: SET DEADLINE reads it, and mail writes "
+                  "deadlines in it (a player's own zone first), with UTC beside them")
+        if game.state != "forming":
+            talk.announce(f"the game master set the game's time zone to {command.zone or 'UTC'}: deadlines are "
+                          "written in it, with UTC beside them (SET MYZONE zone for your own)")
+    zones.forget(talk.session)
+
+
+@handles(cmd.SetPress, MASTER, closed_after_the_end=True)
+def set_press(talk: Conversation, text: str, command: cmd.SetPress) -> None:
+    """A press option (`host.PressRules`), at any time the game runs (mail is applied between
+    phases): the players are told the game's press options as they now are."""
+    game = talk.context.game
+    assert game is not None
+    kind = games.kind_of(game)
+    if command.setting == "between" and not kind.between_phases:
+        talk.echo(text, "error", f"a game of {kind.title} has no phases between its main ones")
+        return
+    game.settings = {**game.settings, "press": {**game.settings.get("press", {}), command.setting: command.value}}
+    now = host.rules_of(game).press.words()
+    talk.echo(text, "ok", f"press: {now}")
+    if game.state != "forming":
+        talk.announce(f"the game master changed the press options: {now}")
 
 
 @handles(cmd.SetPrivate, MASTER)

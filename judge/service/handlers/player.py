@@ -48,8 +48,17 @@ def status(talk: Conversation, text: str, _: cmd.Status) -> None:
 @handles(cmd.Press, SIGNED_ON)
 def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     """Press to some seats (named as the game's kind reads them: powers by name or initial,
-    players by name), to the game master (``M``), or to everyone; the game master's press to
-    everyone is a broadcast.  Each copy says who else received it."""
+    players by name), to the game master (``M``), or to everyone (``ALL``, ``BROADCAST``), as
+    the game's press options allow (`refused`).
+
+    White press is signed and each copy says who else received it.  Grey press is delivered
+    unsigned and says nothing of its other readers (who they are could tell who is not, the
+    sender); the game master gets a signed copy.  A broadcast is copied to the game master and to
+    the game's observers, as the classic judges do (unless the game says ``SET PRESS OBSERVERS
+    OFF``).  One mail sends grey press or white press to players, never both (`_mixed`): all the
+    mail one mail causes goes out at the same moment, with the same Date, and readers comparing
+    their mail would tie the grey press to the signed one.  Press carries a Message-ID with
+    nothing of when it was made (`judge.service.outbox.queue`)."""
     game, power = talk.context.game, talk.context.power
     assert game is not None
     talk.presses += 1
@@ -59,13 +68,22 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
         return
     kind = games.kind_of(game)
     seat = host.seats(talk.session, game)
-    targets: dict[str, str] = {}  # address -> who it is, in the order named
+    rules = host.rules_of(game).press
     try:
         to = command.to or kind.press_to(talk.session, game, command.words)
     except ValueError as exc:
         talk.echo(text, "error", str(exc))
         return
-    names = [p for p in kind.seat_order(talk.session, game) if p != power] if to == ("ALL",) else list(to)
+    everyone = to == ("ALL",)
+    problem = refused(talk, game, to, command.grey)
+    if problem:
+        talk.echo(text, "error", f"not sent: {problem}")
+        return
+    grey = (rules.grey_by_default if command.grey is None else command.grey) and to != ("MASTER",)
+    names = [p for p in kind.seat_order(talk.session, game) if p != power] if everyone else list(to)
+    if everyone and not talk.context.is_master:
+        names.append("MASTER")
+    targets: dict[str, str] = {}  # address -> who it is, in the order named
     skipped = []
     for name in names:
         if name == "MASTER":
@@ -78,24 +96,86 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
             targets.setdefault(player.address, kind.seat_title(name))
         else:
             skipped.append(kind.seat_title(name))
+    watching = [a for a in host.observers(talk.session, game) if a not in targets] if (
+        everyone and rules.observers) else []
+    if to != ("MASTER",) and not talk.context.is_master and _mixed(talk, game, grey):
+        talk.echo(text, "error", f"not sent: this mail also sends {'white' if grey else 'grey'} press; both would "
+                  "arrive at the same moment, and readers who compare their mail could tell who sent the grey "
+                  "one: send grey press in a mail of its own")
+        return
     sender = kind.seat_title(power) if power else "the game master"
-    everyone = to == ("ALL",)
-    sent, held = [], []
+    sent: list[str] = []
+    held: list[str] = []
     for address, who in targets.items():
-        others = [w for a, w in targets.items() if a != address]
-        body = render("press", game=game, sender=sender, body=command.body, everyone=everyone, others=others)
-        if talk.send(to=address, subject=f"{game.name} press from {sender}", kind="press", game_id=game.id,
-                     body=body):
-            sent.append(who)
+        signed = not grey or address == game.gm_address
+        others = [w for a, w in targets.items() if a != address] if signed else []
+        body = render("press", game=game, sender=sender, body=command.body, everyone=everyone, others=others,
+                      grey=not signed, sent_grey=grey)
+        subject = f"{game.name} press from {sender}" if signed else f"{game.name} grey press"
+        (sent if talk.send(to=address, subject=subject, kind="press", game_id=game.id, body=body) else held).append(who)
+    if grey and game.gm_address not in targets and not talk.context.is_master:
+        body = render("press", game=game, sender=sender, body=command.body, everyone=everyone,
+                      others=list(targets.values()), grey=False, sent_grey=True)
+        if not talk.send(to=game.gm_address, subject=f"{game.name} grey press from {sender}", kind="press",
+                         game_id=game.id, body=body):
+            held.append("the game master")
+    observed = 0
+    for address in watching:
+        body = render("press", game=game, sender=sender, body=command.body, everyone=True, others=[], grey=grey,
+                      sent_grey=grey)
+        if talk.send(to=address, subject=f"{game.name} grey press" if grey else f"{game.name} press from {sender}",
+                     kind="press", game_id=game.id, body=body):
+            observed += 1
         else:
-            held.append(who)
-    message = f"press sent to {', '.join(sent) or 'nobody'}"
+            held.append("an observer")
+    colour = "grey press" if grey else "press"
+    message = f"{colour} sent to {', '.join(sent) or 'nobody'}"
+    if observed:
+        message += f" and {observed} observer(s)"
+    if grey and game.gm_address not in targets and not talk.context.is_master:
+        message += " (the game master is told who sent it)"
+    if command.grey and to == ("MASTER",):
+        message += " (signed: press to the game master always is)"
     if skipped:
         message += f" (not to {', '.join(skipped)}: no player)"
     if held:
         message += (f"; not sent to {', '.join(held)}: one mail may cause at most "
                     f"{talk.settings.max_mails_per_mail} mails")
     talk.echo(text, "error" if held or not sent else "ok", message)
+
+
+def refused(talk: Conversation, game: Game, to: tuple[str, ...], grey: bool | None) -> str | None:
+    """Why the game's press options refuse press to ``to`` (``("ALL",)``, or seats and
+    ``"MASTER"``) in the colour asked (None: the game's default), or None.  Press to the game
+    master alone is always allowed (signed); the game master's press is not restricted, but is
+    always signed."""
+    rules = host.rules_of(game).press
+    kind = games.kind_of(game)
+    if talk.context.is_master:
+        return "the game master's press is always signed" if grey else None
+    if to == ("MASTER",):
+        return None
+    if rules.colours == "NONE":
+        return "this game allows no press but to the game master (PRESS TO M)"
+    if not rules.partial and to != ("ALL",):
+        return "this game allows press to everyone only (PRESS TO ALL, BROADCAST), or to the game master alone"
+    if not rules.between and game.phase and kind.is_between(game.phase):
+        return f"this game allows no press during its {kind.between_phases} but to the game master"
+    wanted = rules.grey_by_default if grey is None else grey
+    if not rules.allows(wanted):
+        return (f"this game allows {rules.colours.lower()} press only"
+                + (" (drop the word GREY)" if wanted else " (end the PRESS line with GREY)"))
+    return None
+
+
+def _mixed(talk: Conversation, game: Game, grey: bool) -> bool:
+    """Whether this mail has sent press of the other colour in ``game`` (the game master's
+    copies aside); notes that it sends press of ``grey``'s colour if not."""
+    sent: set[bool] = talk.cache.setdefault(("press colours", game.id), set())
+    if (not grey) in sent:
+        return True
+    sent.add(grey)
+    return False
 
 
 @handles(cmd.SetPassword, SIGNED_ON)

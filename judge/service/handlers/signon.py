@@ -1,5 +1,5 @@
 """SIGNON, and the back-off that makes guessing passwords by mail hopeless without letting
-anyone lock a player out; and TAKEOVER.
+anyone lock a player out; TAKEOVER, and the game master's REPLACE.
 
 Every refused sign-on is recorded with its seat (a power of a game, its master, or ``KEY``: a
 private game's join key, see `anyone.join`) and its *source*: the IP address the mail came from
@@ -35,11 +35,12 @@ from sqlalchemy.orm import Session
 
 from judge import games
 from judge.commands import parse as cmd
+from judge.mail.inbound import usable_address
 from judge.mail.received import Source
 from judge.service import host
 from judge.service.config import Settings
 from judge.service.handlers import consent
-from judge.service.handlers.conversation import ANYONE, Context, Conversation, Refusal, handles, masked
+from judge.service.handlers.conversation import ANYONE, MASTER, Context, Conversation, Refusal, handles, masked
 from judge.service.outbox import queue
 from judge.service.passwords import hash_password, verify_password
 from judge.service.render import render
@@ -301,3 +302,78 @@ def _tell_master(talk: Conversation, game: Game, power: str, address: str, key: 
 
 def _seats(seats: set[str], title: Callable[[str], str]) -> str:
     return ", ".join("the game master" if who == "MASTER" else title(who) for who in sorted(seats))
+
+
+@handles(cmd.Replace, MASTER, closed_after_the_end=True)
+def replace(talk: Conversation, text: str, command: cmd.Replace) -> None:
+    """njudge's REPLACE: the game master gives a seat, played or not, to a new address.  That
+    address confirms it wants it and chooses its password in the same line (``CONFIRM token
+    password``: the judge never mails a password, issue 22.5); then it gets the briefing a
+    takeover gets, the player it replaces is told, and so is everyone (who the new player is,
+    unless the game is ANONYMOUS)."""
+    game = talk.context.game
+    assert game is not None
+    power = talk.named_seat(text, game, command.power)
+    if power is None:
+        return
+    kind = games.kind_of(game)
+    address = usable_address(command.address)
+    if not address:
+        talk.echo(text, "error", f"'{command.address[:80]}' is not an address the judge can send mail to")
+        return
+    problem = _cannot_replace(talk, game, power, address)
+    if problem:
+        talk.echo(text, "error", problem)
+        return
+    player = host.seats(talk.session, game)[power]
+    consent.ask(talk, text, address, "replace", game,
+                {"power": power, "previous": player.address if host.is_played(player) else None},
+                f"REPLACE {power}@{game.name}",
+                f"to play {kind.seat_title(power)} in that game in place of its player, as its game master asked")
+
+
+def _cannot_replace(talk: Conversation, game: Game, power: str, address: str) -> str | None:
+    kind = games.kind_of(game)
+    if game.state not in ("active", "paused") or host.seats(talk.session, game).get(power) is None:
+        return f"{kind.seat_word}s can be replaced only in a running game"
+    if any(p.address == address for p in host.seats(talk.session, game).values() if host.is_played(p)):
+        return f"{address} already plays a {kind.seat_word} in this game"
+    return None
+
+
+@consent.on_confirm("replace", password=True)
+def _replace_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
+    game = consent.game_of(talk, request)
+    assert game is not None
+    details, address = request.details, request.address
+    power = details["power"]
+    kind = games.kind_of(game)
+    title = kind.seat_title(power)
+    problem = _cannot_replace(talk, game, power, address)
+    player = host.seats(talk.session, game).get(power)
+    if problem is None and player is not None and (player.address if host.is_played(player) else None) != details[
+            "previous"]:
+        problem = f"{title} has changed hands since the game master asked: nothing done"
+    if problem or player is None:
+        talk.echo(text, "error", problem or "")
+        return
+    previous = details["previous"]
+    player.address, player.password = address, details["password"]
+    player.dummy = player.resigned = False
+    player.vote = None
+    player.joined_at = talk.now
+    game.settings = {**game.settings, "open": [p for p in game.settings.get("open", []) if p != power]}
+    host.record(game, f"{title} given to a new player by the game master")
+    talk.echo(text, "ok", f"you now play {title} in {game.name} (SIGNON {power}@{game.name} and the password you "
+              "chose); a briefing follows")
+    kind.brief(talk, game, power, player, address)
+    if previous:
+        queue(talk.session, talk.settings, to=previous, subject=f"{game.name}: you no longer play {title}",
+              kind="notice", now=talk.now, game_id=game.id,
+              body=f"The game master of {game.name} has given {title} to a new player: your password no longer "
+                   "signs on to it.\nThank you for playing.\n")
+    queue(talk.session, talk.settings, to=game.gm_address, subject=f"{game.name}: {title} replaced", kind="notice",
+          now=talk.now, game_id=game.id, body=f"{address} confirmed and now plays {title} in {game.name}"
+          + (f" in place of {previous}" if previous else "") + ".\n")
+    who = "" if host.rules_of(game).anonymous else f" ({address})"
+    talk.announce(f"the game master gave {title} to a new player{who}", game=game)

@@ -1,0 +1,89 @@
+"""Time zones (issue 29.5): every moment a mail writes is written in its reader's zone, with UTC
+beside it; the game master's SET DEADLINE reads times in the game's zone.
+
+Theory of operation.  The judge keeps and computes every moment in UTC, and every template and
+answer writes a moment one way, ``YYYY-MM-DD HH:MM UTC`` (`judge.service.render.when`).  A game
+may have a zone (``SET ZONE Europe/Paris``, the game master's, which is also the zone SET
+DEADLINE reads), and a player their own (``SET MYZONE America/New_York``, kept on their seat).
+When a mail of a game is queued (`judge.service.outbox.queue`), `localize` rewrites each such
+moment of its body for its reader: ``2027-03-28 14:00 CEST (12:00 UTC)``, the zone's
+abbreviation telling summer time from winter time, and the UTC date too when it is another day.
+A player's mail is written in their own zone, else the game's; the game master's, an observer's
+and anyone else's in the game's; a game with no zone writes UTC alone, as before.  Lines that
+quote what a player wrote (a reply's ``> `` lines) and press are left as written: the judge never
+changes a player's words.  The zones are read once per transaction (`reader_zone`).
+
+The zones are the system's IANA database, through `zoneinfo`; a system without one (a minimal
+container) has only UTC, and SET ZONE says so.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from judge.store.models import Game, Player
+
+_MOMENT = re.compile(r"(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) UTC\b")
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+){0,2}")
+UNZONED = ("press",)  # kinds of mail whose text is a player's own words
+
+
+def zone_named(text: str) -> ZoneInfo:
+    """The IANA zone ``text`` names (``Europe/Paris``, ``UTC``); ValueError with a message."""
+    if len(text) <= 40 and _NAME.fullmatch(text):
+        try:
+            return ZoneInfo(text)
+        except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name the file system refuses
+            pass
+    hint = "" if available_timezones() else " (this judge's system has no time zone database: only UTC)"
+    raise ValueError(f"unknown time zone '{text[:40]}': use a name such as Europe/Paris or America/New_York{hint}")
+
+
+def in_zone(naive: datetime, zone: ZoneInfo) -> datetime:
+    """The UTC moment (naive) of the wall-clock time ``naive`` in ``zone``.  A time the clocks
+    skip when summer time starts is refused (ValueError); one they pass twice when it ends is
+    the first of the two (summer time), as the answer's UTC shows."""
+    moment = naive.replace(tzinfo=zone)
+    if moment.astimezone(UTC).astimezone(zone).replace(tzinfo=None) != naive:
+        raise ValueError(f"{naive:%Y-%m-%d %H:%M} does not exist in {zone.key}: the clocks skip it (summer time "
+                         "starts)")
+    return moment.astimezone(UTC).replace(tzinfo=None)
+
+
+def reader_zone(session: Session, game_id: int | None, address: str) -> ZoneInfo | None:
+    """The zone the mail of game ``game_id`` to ``address`` is written in: the player's own,
+    else the game's; None for UTC alone.  Read once per transaction (``session.info``)."""
+    if game_id is None:
+        return None
+    known: dict[int, tuple[str | None, dict[str, str]]] = session.info.setdefault("zones", {})
+    if game_id not in known:
+        game = session.get(Game, game_id)
+        own = session.execute(select(Player.address, Player.zone).where(Player.game_id == game_id,
+                                                                        Player.zone.is_not(None)))
+        known[game_id] = (game.settings.get("zone") if game else None, {a: z for a, z in own if a and z})
+    game_zone, players = known[game_id]
+    name = players.get(address) or game_zone
+    return ZoneInfo(name) if name else None
+
+
+def forget(session: Session) -> None:
+    """Read the zones again: one was set in this transaction."""
+    session.info.pop("zones", None)
+
+
+def localize(body: str, zone: ZoneInfo) -> str:
+    """``body`` with each ``YYYY-MM-DD HH:MM UTC`` moment written in ``zone`` with its UTC beside
+    it, except in the lines that quote a player's own (``>``)."""
+
+    def local(match: re.Match[str]) -> str:
+        moment = datetime.strptime(f"{match.group(1)} {match.group(2)}", "%Y-%m-%d %H:%M").replace(tzinfo=UTC)
+        there = moment.astimezone(zone)
+        utc = match.group(2) if there.date() == moment.date() else f"{match.group(1)} {match.group(2)}"
+        return f"{there:%Y-%m-%d %H:%M} {there.tzname()} ({utc} UTC)"
+
+    return "\n".join(line if line.startswith(">") else _MOMENT.sub(local, line) for line in body.split("\n"))
