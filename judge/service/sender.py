@@ -34,8 +34,6 @@ out, so it is not sent again (no duplicate) and the game master is told.
 
 from __future__ import annotations
 
-import email.parser
-import email.policy
 import logging
 import re
 import smtplib
@@ -119,7 +117,7 @@ class MaildirTransport:
             log.info("removed %d half-written file(s) from %s", removed, self.maildir.path / "tmp")
 
     def delivered(self) -> set[str]:
-        return {message_id for raw in self.maildir.messages() if (message_id := _message_id(raw))}
+        return self.maildir.message_ids()
 
 
 class RelayTransport:
@@ -167,11 +165,6 @@ def _reply(code: int, message: bytes | str) -> str:
     """An SMTP reply as the server wrote it, on one line: ``550 5.1.1 no such user``."""
     text = message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message)
     return " ".join([str(code), *text.split()])
-
-
-def _message_id(raw: bytes) -> str | None:
-    value = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw).get("Message-ID")
-    return str(value).strip() if value else None
 
 
 def transport_for(settings: Settings) -> Transport:
