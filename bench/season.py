@@ -38,9 +38,15 @@ It prints the numbers (games finished, phases, mails in and out, kills, the time
 check's failures; it asserts nothing about time.  The machine may be shared: the times are
 noisy.
 
+What it found (fixed since, each with its test): a restart read every mail of the Maildir
+whole (`judge.mail.outbound.MaildirOutbox.message_ids`); a judge restarting while another
+wrote a mail sent it again (`judge.service.sender.settle_stale`); a master's PROCESS crossing
+the phase's own end processed the next phase (`judge.service.handlers.master`).
+
 Run: .venv/bin/python bench/season.py [--games 12] [--years 6] [--processes 1] [--kill-every 30]
      [--database postgresql+psycopg://judge@127.0.0.1:55432/postgres]  (a server: a database
-     of the run's own is created on it, and dropped unless --keep)
+     of the run's own is created on it, and dropped unless --keep) [--no-maps] [--forget 0.05]
+     [--patience 10]
 """
 
 from __future__ import annotations
