@@ -28,8 +28,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
+from typing import BinaryIO
 
 LOOP_HEADER = "X-Payola-Judge"
 MAX_MESSAGE_ID = 250  # characters of a message id the judge repeats in In-Reply-To
@@ -202,6 +204,35 @@ class MaildirOutbox:
                     found.append((entry.stat().st_mtime_ns, _natural(key), Path(entry.path)))
         found.sort(key=lambda item: (item[0], item[1]))
         return [path.read_bytes() for _, _, path in found]
+
+    def message_ids(self) -> set[str]:
+        """The Message-ID of every message in new/ and cur/, from its header alone.
+
+        What a restart asks (`judge.service.sender.recover`) of a Maildir that keeps every mail
+        the judge sent, maps and all: reading each one whole took over half a minute once 2,400
+        mails (1.1 GB) were there on a busy two-core machine, and a judge that was killed again
+        within that time never got going (`bench/season.py`)."""
+        found: set[str] = set()
+        for sub in ("new", "cur"):
+            with os.scandir(self.path / sub) as entries:
+                for entry in entries:
+                    if entry.name.startswith(".") or not entry.is_file():
+                        continue
+                    with contextlib.suppress(FileNotFoundError), open(entry.path, "rb") as file:
+                        if message_id := _message_id(file):
+                            found.add(message_id)
+        return found
+
+
+def _message_id(file: BinaryIO) -> str | None:
+    """The Message-ID in the header of the message ``file`` holds (read up to the blank line)."""
+    header = []
+    for line in file:
+        if line in (b"\n", b"\r\n"):
+            break
+        header.append(line)
+    value = BytesHeaderParser(policy=policy.compat32).parsebytes(b"".join(header)).get("Message-ID")
+    return str(value).strip() if value else None
 
 
 def _natural(key: str) -> list[str | int]:

@@ -29,13 +29,17 @@ own words (`quoted`), so that they cannot pass for the judge's advice.
 After a crash, a row left ``sending`` is checked against the Maildir when that is the transport:
 marked sent if its message is there, else put back to be written again (it never was); the
 Maildir's tmp/ is cleared of half-written files.  With a relay nobody can tell whether it went
-out, so it is not sent again (no duplicate) and the game master is told.
+out, so it is not sent again (no duplicate) and the game master is told.  Only a row claimed
+more than ``DELIVERY_TIME`` ago is settled so: with several judges on one database (or a
+``judge tick`` from cron beside ``judge serve``), a row claimed since then may be in the middle
+of its delivery by a judge that is alive, and putting it back would send it twice (seen in
+``bench/season.py``: a judge restarting sent again the results another was writing).  The claim
+keeps its time in ``next_attempt_at``; every pass of the sender settles the rows whose claim
+has grown old (`settle_stale`), so a crashed judge's last mails go out a few minutes later.
 """
 
 from __future__ import annotations
 
-import email.parser
-import email.policy
 import logging
 import re
 import smtplib
@@ -61,6 +65,7 @@ from judge.store.models import Blob, Game, InboundMail, Outbox, OutboxFile, Secr
 log = logging.getLogger("judge")
 
 BACKOFF_MINUTES: Sequence[float] = (1, 5, 15, 30, 60, 120)
+DELIVERY_TIME = timedelta(minutes=5)  # no delivery takes longer (a relay's timeout is a minute a step)
 MAX_QUOTED = 1000  # characters of a mail server's words quoted in a report of a failure
 QUOTE_WIDTH = 72  # characters of a quoted line, before its "> "
 # A row's files and their bytes, loaded with it: the message is built after its transaction ends.
@@ -119,7 +124,7 @@ class MaildirTransport:
             log.info("removed %d half-written file(s) from %s", removed, self.maildir.path / "tmp")
 
     def delivered(self) -> set[str]:
-        return {message_id for raw in self.maildir.messages() if (message_id := _message_id(raw))}
+        return self.maildir.message_ids()
 
 
 class RelayTransport:
@@ -169,11 +174,6 @@ def _reply(code: int, message: bytes | str) -> str:
     return " ".join([str(code), *text.split()])
 
 
-def _message_id(raw: bytes) -> str | None:
-    value = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw).get("Message-ID")
-    return str(value).strip() if value else None
-
-
 def transport_for(settings: Settings) -> Transport:
     """The Maildir, or the relay; a relay given as an IPv6 literal (``[::1]:25``) loses its brackets."""
     relay = settings.relay_address
@@ -196,14 +196,24 @@ def verp_key(session: Session) -> bytes:
 
 
 def recover(db: Database, settings: Settings, transport: Transport, now: datetime) -> None:
-    """After a restart: settle rows a crash left in ``sending`` without ever sending one twice.
+    """After a restart: clear what a delivery cut short left behind, and settle the rows a
+    crash left in ``sending`` long enough ago (`settle_stale`)."""
+    transport.settle()
+    settle_stale(db, settings, transport, now)
+
+
+def settle_stale(db: Database, settings: Settings, transport: Transport, now: datetime) -> None:
+    """Settle the rows left ``sending`` by a sender that died, without ever sending one twice:
+    those claimed more than ``DELIVERY_TIME`` ago (or before claims kept their time), which no
+    live sender is still delivering.
 
     A row whose message the transport holds was sent; one it does not hold, when it can tell,
     was not, and is sent again; when it cannot tell (a relay), the game master is told instead.
     """
-    transport.settle()
     with db.transaction() as session:
-        rows = list(session.scalars(select(Outbox).where(Outbox.status == "sending").order_by(Outbox.id)))
+        rows = list(session.scalars(select(Outbox).where(
+            Outbox.status == "sending",
+            Outbox.next_attempt_at.is_(None) | (Outbox.next_attempt_at <= now - DELIVERY_TIME)).order_by(Outbox.id)))
         delivered = transport.delivered() if rows else None
         for row in rows:
             if delivered is None:
@@ -217,7 +227,9 @@ def recover(db: Database, settings: Settings, transport: Transport, now: datetim
 
 
 def deliver_pending(db: Database, settings: Settings, transport: Transport, now: datetime, limit: int = 200) -> int:
-    """Send what is due; returns the number of mails handed over."""
+    """Send what is due (after settling what a dead sender left: `settle_stale`); returns the
+    number of mails handed over."""
+    settle_stale(db, settings, transport, now)
     with db.transaction() as session:
         due = list(session.scalars(
             select(Outbox.id).where(Outbox.status == "pending",
@@ -228,7 +240,7 @@ def deliver_pending(db: Database, settings: Settings, transport: Transport, now:
     for row_id in due:
         with db.transaction() as session:
             claimed = session.execute(update(Outbox).where(Outbox.id == row_id, Outbox.status == "pending")
-                                      .values(status="sending", attempts=Outbox.attempts + 1))
+                                      .values(status="sending", attempts=Outbox.attempts + 1, next_attempt_at=now))
             if not claimed.rowcount:  # type: ignore[attr-defined]
                 continue  # another sender took it
             row = session.get(Outbox, row_id, options=[_WITH_FILES])

@@ -196,7 +196,8 @@ class Outbox(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime)
     status: Mapped[str] = mapped_column(String(16), default="pending", index=True)  # pending, sending, sent, failed
     attempts: Mapped[int] = mapped_column(Integer, default=0)
-    next_attempt_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # deferred until; None: at once
+    # deferred until (None: at once); while sending: when it was claimed (judge.service.sender)
+    next_attempt_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
     files: Mapped[list[OutboxFile]] = relationship(order_by="OutboxFile.id", cascade="all, delete-orphan")

@@ -6,8 +6,9 @@ from __future__ import annotations
 import email
 import email.policy
 import socket
+import threading
 from collections.abc import Callable, Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from judge.mail.outbound import MaildirOutbox
 from judge.service.app import open_database
 from judge.service.config import Settings
 from judge.service.outbox import message_of, queue
-from judge.service.sender import MaildirTransport, RelayTransport, deliver_pending, recover
+from judge.service.sender import DELIVERY_TIME, MaildirTransport, RelayTransport, deliver_pending, recover
 from judge.store.database import Database
 from judge.store.models import Game, Outbox
 from tests.service.harness import fresh_database_url
@@ -224,16 +225,79 @@ def test_maildir_recovery_reads_the_maildir_once(
         maildir.deliver(raw_of(db, row_id))
     sending(db, *ids)
     reads = []
-    real = MaildirOutbox.messages
+    real = MaildirOutbox.message_ids
 
-    def counted(self: MaildirOutbox) -> list[bytes]:
+    def counted(self: MaildirOutbox) -> set[str]:
         reads.append(1)
         return real(self)
 
-    monkeypatch.setattr(MaildirOutbox, "messages", counted)
+    monkeypatch.setattr(MaildirOutbox, "message_ids", counted)
     recover(db, settings, MaildirTransport(maildir), NOW)
     assert len(reads) == 1
     assert [status for _, _, status, _ in outbox(db)] == ["sent", "sent", "sent", "pending", "pending"]
+
+
+def bytes_read() -> int:
+    """What this process has read so far, in bytes (Linux's ``rchar``)."""
+    return int(Path("/proc/self/io").read_text().split("rchar:")[1].split()[0])
+
+
+@pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="needs Linux's /proc/self/io")
+def test_27_a_restart_reads_only_the_header_of_each_mail_in_the_maildir(db: Database, settings: Settings) -> None:
+    """Found by `bench/season.py`: a Maildir holding 2,400 results with their maps (1.1 GB) was
+    read whole at each start, which took longer than the judge was up between two kills."""
+    maildir = MaildirOutbox(settings.maildir)
+    for number in range(20):  # mails with their maps: a megabyte each
+        maildir.deliver(f"Message-ID: <old{number}@localhost>\r\nSubject: maps\r\n\r\n".encode() + b"x" * 2**20)
+    written, lost = mail_to(db, settings, "fred@example.org"), mail_to(db, settings, "gus@example.org")
+    maildir.deliver(raw_of(db, written))
+    sending(db, written, lost)
+    before = bytes_read()
+    recover(db, settings, MaildirTransport(maildir), NOW)
+    assert bytes_read() - before < 2**20  # not one of the twenty bodies
+    assert [status for _, _, status, _ in outbox(db)] == ["sent", "pending"]
+
+
+def test_27_a_judge_restarting_while_another_delivers_does_not_send_its_mail_again(
+        db: Database, settings: Settings) -> None:
+    """Found by `bench/season.py` with two judges on one database: one restarted while the other
+    was writing a results mail to the Maildir, and the mail went out twice."""
+    mail_to(db, settings, "fred@example.org")
+    maildir = MaildirOutbox(settings.maildir)
+    inside, go_on = threading.Event(), threading.Event()
+
+    class Busy(MaildirTransport):
+        """The first judge, in the middle of this delivery when the other restarts."""
+
+        def send(self, sender: str, recipient: str, raw: bytes) -> None:
+            inside.set()
+            assert go_on.wait(30)
+            super().send(sender, recipient, raw)
+
+    first = threading.Thread(target=deliver_pending, args=(db, settings, Busy(maildir), NOW))
+    first.start()
+    assert inside.wait(30)
+    other = Database(settings.database_url)  # the other judge starts, and sends what is due
+    recover(other, settings, MaildirTransport(maildir), NOW)
+    deliver_pending(other, settings, MaildirTransport(maildir), NOW)
+    go_on.set()
+    first.join(30)
+    assert len(maildir.messages()) == 1
+    assert [status for _, _, status, _ in outbox(db)] == ["sent"]
+
+
+def test_27_a_row_a_dead_judge_left_sending_goes_out_once_its_claim_is_old(db: Database, settings: Settings) -> None:
+    maildir = MaildirOutbox(settings.maildir)
+    row_id = mail_to(db, settings, "fred@example.org")
+    sending(db, row_id)
+    with db.transaction() as session:
+        row = session.get(Outbox, row_id)
+        assert row is not None
+        row.next_attempt_at = NOW  # claimed now by a judge that died before writing it
+    assert deliver_pending(db, settings, MaildirTransport(maildir), NOW + timedelta(minutes=1)) == 0  # maybe alive
+    assert deliver_pending(db, settings, MaildirTransport(maildir), NOW + DELIVERY_TIME) == 1  # it is not
+    assert deliver_pending(db, settings, MaildirTransport(maildir), NOW + 2 * DELIVERY_TIME) == 0
+    assert len(maildir.messages()) == 1
 
 
 def test_relay_crash_is_still_not_resent(db: Database, settings: Settings, relay: Callable[..., Relay]) -> None:

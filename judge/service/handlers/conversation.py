@@ -173,6 +173,7 @@ class Conversation:
         self.once: set[type] = set()  # the commands read once per mail (`handles`) that it has read
         self.unknown_run: list[int] = []  # the echoes of the unknown commands since the last other line
         self.phase_changed: set[int] = set()  # the games whose phase this mail changed
+        self.opened: set[int] = set()  # the games this mail started (its PROCESS may follow: `master._crossed`)
         self.processed = False  # whether a PROCESS or ROLLFORWARD of this mail processed a phase
         self.touched: set[str] = set()  # the games this mail looked at
 

@@ -12,6 +12,11 @@ whatever the game (each processes a phase and draws its maps: a master of ten ga
 otherwise make one mail cost ten), ``max_phase_changes_per_hour`` of them an hour per game (the
 times are kept in the game's settings, ``phase_changes``), and the results a processing sends
 count toward the mail's ``max_mails_per_mail``.
+
+A PROCESS, ROLLBACK or ROLLFORWARD is meant for the phase its master saw: one accepted before the
+current phase began (the phase before ended by itself as the mail was on its way, every power
+having submitted) is answered so and not applied (`_crossed`), instead of processing or
+rolling back a phase its master has not seen.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from judge.service.handlers.player import approve_absence
 from judge.service.host import GameError
 from judge.service.passwords import hash_password
 from judge.service.render import duration, when
-from judge.store.models import Absence
+from judge.store.models import Absence, Game
 
 MAX_DEADLINE_AHEAD = timedelta(days=366)
 HOUR = timedelta(hours=1)
@@ -43,6 +48,7 @@ def start(talk: Conversation, text: str, _: cmd.Start) -> None:
     except GameError as exc:
         talk.echo(text, "error", str(exc))
         return
+    talk.opened.add(game.id)
     talk.echo(text, "ok", f"{game.name} has started: {game.phase}, deadline {when(game.deadline)}")
 
 
@@ -123,6 +129,9 @@ def may_change_phase(talk: Conversation, text: str, word: str) -> int | None:
         talk.echo(text, "error", "one PROCESS or ROLLFORWARD per mail, whatever the game: send it again in a mail "
                   "of its own")
         return None
+    if why := _crossed(talk, game):
+        talk.echo(text, "error", f"{why}; send {word} again if you mean it for this phase")
+        return None
     limit = talk.settings.max_phase_changes_per_hour
     recent = _recent_changes(game.settings, talk.now)
     if len(recent) >= limit:
@@ -138,6 +147,20 @@ def may_change_phase(talk: Conversation, text: str, word: str) -> int | None:
                   f"{results} more, over the judge's limit of {budget} a mail: send {word} in a mail of its own")
         return None
     return results
+
+
+def _crossed(talk: Conversation, game: Game) -> str | None:
+    """Why this mail's PROCESS, ROLLBACK or ROLLFORWARD may not change the game's phase: the
+    phase began after the mail was accepted (by the clock, the phase's own end once every power
+    had submitted, or another mail), so it was meant for the phase before, which has changed
+    already; a master who saw nothing happen sent PROCESS just as the last sheet came in, and
+    it processed the next phase, that nobody had seen.  None if it may: the phase began before
+    the mail was accepted, or this very mail began it (START, then PROCESS)."""
+    row = host.current_phase(talk.session, game)
+    if row is None or row.opened_at <= talk.accepted or game.id in talk.opened:
+        return None
+    return (f"not applied: this mail was accepted {talk.accepted:%Y-%m-%d %H:%M:%S} UTC, and the game has moved on "
+            f"since: {row.name} began {row.opened_at:%Y-%m-%d %H:%M:%S} UTC")
 
 
 def _recent_changes(settings: dict[str, object], now: datetime) -> list[datetime]:

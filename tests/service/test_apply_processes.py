@@ -1,0 +1,153 @@
+"""Several processes applying one game's mail (issue 27): the mail keeps its order whatever
+process takes it, and a process killed in the middle of a run of mail leaves nothing applied
+twice, nor anything unapplied.
+
+Already shown elsewhere (`tests/service/test_daemon.py`): two judges' clocks racing on one
+database process each phase once; an idle applier process killed (SIGKILL) is replaced;
+``judge serve`` killed after a 250 applies the mail once; a mail settled by another process
+says so (`tests/service/test_logs.py`).  These tests add real processes applying the same
+game's mail at the same time, and a SIGKILL in the middle of a run.  They run on SQLite, and
+on PostgreSQL with ``JUDGE_TEST_DATABASE_URL`` (`tests.service.harness.fresh_database_url`).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import re
+import signal
+import time
+from collections import Counter
+from datetime import datetime, timedelta
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from judge.service import daemon
+from judge.service.app import unapplied_mail
+from judge.service.config import Settings
+from judge.service.handlers import mail as mail_handlers
+from judge.service.handlers.mail import apply_run, receive
+from judge.store.database import Database
+from judge.store.models import InboundMail, Outbox
+from tests.service.harness import Judge, raw_mail, two_player_game
+from tests.service.test_daemon import Clock, Running, maildir_subjects, wait_until
+
+ALICE, BOB = "alice@example.org", "bob@example.org"
+SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter, as the daemon's applier is
+
+
+def sheet_and_press(number: int) -> bytes:
+    """France's mail number ``number``: a sheet that replaces the one before, and press to Germany."""
+    return raw_mail(ALICE, f"SIGNON FRANCE@g1 alice-pw\n{number} : A PAR - BUR\n"
+                           f"PRESS TO GERMANY\nFrance's letter {number}\nENDPRESS", subject=f"letter {number}")
+
+
+def france_and_germany(judge: Judge, number: int) -> int:
+    """France's mail ``number``, accepted two seconds after the one before (its place among
+    France's mail), then a letter of Germany's to France (no sheet: the phase stays open);
+    the id of France's."""
+    accepted = judge.now + timedelta(seconds=2 * number)
+    france = receive(judge.db, sheet_and_press(number), accepted)
+    receive(judge.db, raw_mail(BOB, f"SIGNON GERMANY@g1 bob-pw\nPRESS TO FRANCE\nGermany's letter {number}\n"
+                                    "ENDPRESS", subject="press"), accepted + timedelta(seconds=1))
+    return france
+
+
+def _apply_as_it_comes(url: str, settings: Settings, now: datetime, ready: Any, stop: Any, answers: Any) -> None:
+    """One process applying stored mail as a judge's applier does, as it comes, until ``stop``
+    is set and nothing is left; it puts what it settled in ``answers``."""
+    db = Database(url)
+    ready.release()
+    settled = []
+    while True:
+        last = stop.is_set()
+        waiting = unapplied_mail(db)
+        if not waiting and last:
+            break
+        settled += apply_run(db, settings, waiting, now) if waiting else []
+        time.sleep(0 if waiting else 0.01)
+    answers.put(settled)
+    db.engine.dispose()
+
+
+def test_27_two_processes_applying_one_games_mail_keep_its_order(tmp_path: Path) -> None:
+    judge = two_player_game(Judge(tmp_path, max_replies_per_hour=1000))  # 80 answers in a minute
+    ready, stop, answers = SPAWN.Semaphore(0), SPAWN.Event(), SPAWN.Queue()
+    appliers = [SPAWN.Process(target=_apply_as_it_comes, args=(judge.settings.database_url, judge.settings,
+                                                              judge.now + timedelta(minutes=5), ready, stop, answers))
+                for _ in range(2)]
+    for process in appliers:
+        process.start()
+    for _ in appliers:
+        assert ready.acquire(timeout=60)
+    letters = []
+    for number in range(1, 41):  # stored one after the other while both processes apply what has come
+        letters.append(france_and_germany(judge, number))
+        time.sleep(0.02)
+    stop.set()
+    settled = [answers.get(timeout=120) for _ in appliers]
+    for process in appliers:
+        process.join(timeout=30)
+    done = Counter(mail_id for each in settled for mail_id, status in each if status == "done")
+    assert set(done.values()) == {1} and len(done) == 2 * len(letters)  # every mail applied once, by either
+    assert all(settled)  # both raced for the mail (which applies which is theirs to find out)
+    with judge.db.transaction() as session:
+        replies = {row.in_reply_to: row.body or ""
+                   for row in session.scalars(select(Outbox).where(Outbox.kind == "reply"))}
+        raws = {row.id: row.message_id for row in session.scalars(select(InboundMail))}
+        letters_to_germany = [int(match.group(1)) for body in session.scalars(
+            select(Outbox.body).where(Outbox.recipient == BOB, Outbox.kind == "press").order_by(Outbox.id))
+            if body and (match := re.search(r"France's letter (\d+)", body))]
+    answers_to_france = [replies[raws[mail_id]] for mail_id in letters]
+    assert all("offer sheet accepted" in answer and "not applied" not in answer for answer in answers_to_france)
+    assert letters_to_germany == list(range(1, len(letters) + 1))  # Germany reads them in the order written
+    judge.send(ALICE, "SIGNON FRANCE@g1 alice-pw\nSTATUS")
+    assert f"{len(letters)} : A PAR - BUR" in judge.last_to(ALICE).body
+
+
+def _applier_killed_mid_run(pipe: Connection, settings: Settings) -> None:
+    """The daemon's applier, except that once (while ``stop-mid-run`` is in the data directory)
+    it stops for good in the middle of a run, after applying its third mail: the test kills it there."""
+    marker, settle = settings.data_dir / "stop-mid-run", mail_handlers._settle
+    count = 0
+
+    def settle_then_stop(*args: Any) -> Any:
+        nonlocal count
+        settled = settle(*args)
+        count += 1
+        if count == 3 and marker.exists():
+            marker.rename(settings.data_dir / "stopped-mid-run")
+            time.sleep(600)
+        return settled
+
+    mail_handlers._settle = settle_then_stop  # type: ignore[assignment]
+    daemon._applier_main(pipe, settings)
+
+
+def test_27_a_mail_is_never_applied_twice_when_its_applier_is_killed_mid_run(tmp_path: Path, monkeypatch: Any) -> None:
+    judge = two_player_game(Judge(tmp_path / "data"))
+    letters = [france_and_germany(judge, number) for number in range(1, 6)]  # ten mails, one run
+    (judge.settings.data_dir / "stop-mid-run").touch()
+    monkeypatch.setattr(daemon, "_applier_main", _applier_killed_mid_run)
+    running = Running(Settings(data_dir=judge.settings.data_dir, database=judge.settings.database, port=0,
+                               tick_seconds=3600, maps=False, web=False), Clock())
+    try:
+        wait_until(lambda: (judge.settings.data_dir / "stopped-mid-run").exists(), timeout=60)
+        applier = running.daemon.applier
+        assert applier is not None and applier.process.pid is not None
+        killed = applier.process.pid
+        os.kill(killed, signal.SIGKILL)  # three mails applied in its transaction, not committed
+        wait_until(lambda: maildir_subjects(running.settings).count("Re: press") == 5, timeout=60)
+        assert applier.process.pid != killed  # another process took the run over
+    finally:
+        running.stop()
+    subjects = maildir_subjects(running.settings)
+    assert sorted(subject for subject in subjects if subject.startswith("Re: letter")) == sorted(
+        f"Re: letter {number}" for number in range(1, 6))  # each answered once
+    assert subjects.count("g1 press from France") == subjects.count("Re: press") == 5
+    with judge.db.transaction() as session:
+        statuses = Counter(session.scalars(select(InboundMail.status).where(InboundMail.id >= letters[0])))
+    assert statuses == {"done": 10}
