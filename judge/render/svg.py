@@ -158,7 +158,15 @@ def label_point(board: Board, province: str) -> Point:
     tries = sorted([(x, y + UNIT_BOX[3] + 0.75 * size), (x, y + UNIT_BOX[1] - 0.1 * size - 5.6),
                     (x + side, area.label[1])],
                    key=lambda p: math.dist(p, area.label) * (1.5 if p[1] == area.label[1] else 1.0))
-    for spot in tries:
+    # Failing those (a unit on a coast as well, Honduras on the Empire board): clear of all the
+    # marks at once, below, above or beside them.
+    half, gap = 0.34 * size * len(area.id), 2.5
+    left, top = min(box[0] for box in covers), min(box[1] for box in covers)
+    right, bottom = max(box[2] for box in covers), max(box[3] for box in covers)
+    wider = sorted([(area.label[0], bottom + gap + 0.75 * size - 3.6), (area.label[0], top - gap - 3.6 - 0.1 * size),
+                    (right + gap + half, area.label[1]), (left - gap - half, area.label[1])],
+                   key=lambda p: math.dist(p, area.label))
+    for spot in tries + wider:
         if all(_clear(_label_box(spot, area.id, size), box, 2.0) for box in [*covers, *star]):
             return spot
     return tries[0]
