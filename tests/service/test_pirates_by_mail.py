@@ -496,7 +496,10 @@ def test_28_a_vacant_seat_is_taken_over_under_its_name_and_its_new_player_told_o
     room = match.round.room_of("Bob")
     assert f"Room: {', '.join(room)}" in briefing.body
     assert f"Package: {match.round.package('Bob')} gold" in briefing.body
-    assert f"Your plan now: you {match.round.package('Bob')}" in briefing.body
+    plan = next(line for line in briefing.body.splitlines() if line.startswith("Your plan now: "))
+    shares = dict(part.rsplit(" ", 1) for part in plan.removeprefix("Your plan now: ").split(", "))
+    # PLAN ME <package>: the whole package to Bob, nothing to the others of the room (in the room's order)
+    assert shares == {"you": str(match.round.package("Bob"))} | {name: "0" for name in room if name != "Bob"}
     assert not set(FOUR) - set(room) & set(re.findall(r"\b[A-Z][a-z]+\b", briefing.body))
     assert any(m.to == GM and m.subject == "pp: Bob taken over" for m in mails)
     judge.send("zed@example.org", "SIGNON Bob@pp zed-pw\nSTATUS")
