@@ -44,7 +44,7 @@ from judge.service.handlers.conversation import ANYONE, MASTER, Context, Convers
 from judge.service.outbox import queue
 from judge.service.passwords import hash_password, verify_password
 from judge.service.render import render
-from judge.store.models import Confirmation, Game, Signon, SignonFailure
+from judge.store.models import Confirmation, Game, Player, Signon, SignonFailure
 
 FREE_FAILURES = 5
 NETWORK_FREE_FAILURES = 20
@@ -254,6 +254,17 @@ def _cannot_take_over(talk: Conversation, game: Game, power: str, address: str) 
     return None
 
 
+def _seat_to(talk: Conversation, game: Game, player: Player, address: str, password: str) -> None:
+    """Give the seat ``player`` to a new player at ``address`` (TAKEOVER, REPLACE): played again,
+    its vote withdrawn, no longer open for takeover."""
+    player.address, player.password = address, password
+    player.dummy = player.resigned = False
+    player.vote = None
+    player.joined_at = talk.now
+    assert player.power is not None
+    game.settings = {**game.settings, "open": [p for p in game.settings.get("open", []) if p != player.power]}
+
+
 def _take_over(talk: Conversation, shown: str, game: Game, power: str, address: str, password: str,
                source: tuple[str, str | None, str]) -> None:
     """Give ``power`` to ``address``, answering the line ``shown``; ``source`` is where the
@@ -261,11 +272,7 @@ def _take_over(talk: Conversation, shown: str, game: Game, power: str, address: 
     kind = games.kind_of(game)
     title = kind.seat_title(power)
     player = host.seats(talk.session, game)[power]
-    player.address, player.password = address, password
-    player.dummy = player.resigned = False
-    player.vote = None
-    player.joined_at = talk.now
-    game.settings = {**game.settings, "open": [p for p in game.settings.get("open", []) if p != power]}
+    _seat_to(talk, game, player, address, password)
     host.record(game, f"{title} taken over by a new player")
     talk.echo(shown, "ok", f"you now play {title} in {game.name} (SIGNON {power}@{game.name} password); "
               "a briefing follows")
@@ -358,11 +365,7 @@ def _replace_confirmed(talk: Conversation, request: Confirmation, text: str) -> 
         talk.echo(text, "error", problem or "")
         return
     previous = details["previous"]
-    player.address, player.password = address, details["password"]
-    player.dummy = player.resigned = False
-    player.vote = None
-    player.joined_at = talk.now
-    game.settings = {**game.settings, "open": [p for p in game.settings.get("open", []) if p != power]}
+    _seat_to(talk, game, player, address, details["password"])
     host.record(game, f"{title} given to a new player by the game master")
     talk.echo(text, "ok", f"you now play {title} in {game.name} (SIGNON {power}@{game.name} and the password you "
               "chose); a briefing follows")
