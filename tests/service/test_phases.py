@@ -14,11 +14,11 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from judge.service.app import run_deadlines
-from judge.service.sender import deliver_pending, transport_for
 from judge.store.models import Game
+from tests.service import test_old_judges as old_judges
 from tests.service.harness import Judge, Sent
 from tests.service.test_game_service import teleport
+from tests.service.test_tick import tick
 
 GM = "gm@example.org"
 ALICE, BOB, CAROL = "alice@example.org", "bob@example.org", "carol@example.org"
@@ -29,21 +29,7 @@ MASTER = "SIGNON MASTER@g1 gm-secret\n"
 def start(tmp_path: Path, options: str = "") -> Judge:
     """Game g1 with ``options``, France (alice), Germany (bob) and England (carol) played, the
     others dummies; started 2026-01-05 12:00, the mail so far read."""
-    judge = Judge(tmp_path)
-    judge.send(GM, f"CREATE g1 gm-secret standard {options}".strip())
-    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
-    judge.send(BOB, "JOIN g1 bob-pw GERMANY")
-    judge.send(CAROL, "JOIN g1 carol-pw ENGLAND")
-    judge.send(GM, MASTER + "START")
-    judge.new_mail()
-    return judge
-
-
-def tick(judge: Judge) -> list[str]:
-    """What ``judge tick`` does for the deadlines now, its mail delivered."""
-    lines = run_deadlines(judge.db, judge.settings, judge.now)
-    deliver_pending(judge.db, judge.settings, transport_for(judge.settings), judge.now)
-    return lines
+    return old_judges.start(Judge(tmp_path), options)
 
 
 def phase(judge: Judge) -> str | None:
