@@ -154,9 +154,9 @@ def on_time_mail(db: Database, settings: Settings, due: datetime) -> list[int]:
 def overdue(db: Database, now: datetime) -> list[tuple[datetime, str]]:
     """The active games whose deadline (and grace) has passed: (when it did, name), earliest first."""
     with db.transaction() as session:
-        games = session.scalars(select(Game).where(Game.state == "active", Game.deadline.is_not(None),
+        active = session.scalars(select(Game).where(Game.state == "active", Game.deadline.is_not(None),
                                                    Game.next_due <= now))  # next_due comes first
-        due = [(game.deadline + timedelta(hours=host.duration(game, "grace")), game.name) for game in games
+        due = [(game.deadline + timedelta(hours=host.duration(game, "grace")), game.name) for game in active
                if game.deadline is not None]
     return sorted(item for item in due if item[0] <= now)
 
