@@ -9,8 +9,9 @@ delays it); each session gets its 250 once its batch is committed, or 451 if the
 With SQLite the intake is a file of its own, so a store never waits for mail being applied
 (`judge.service.intake`).  The processor takes the intake's mail into ``inbound_mail`` and applies
 it in arrival order (rows still ``new``), several per transaction
-(`judge.service.handlers.mail.apply_run`), in a process of its own (`Applier`); at start-up it
-first applies whatever a crash left unapplied.  A mail that cannot be applied is quarantined and the next one
+(`judge.service.handlers.mail.apply_run`), in a process of its own (`Applier`), which starts
+while the judge already listens (mail that comes meanwhile is stored and answered, and waits
+for it); at start-up it first applies whatever a crash left unapplied.  A mail that cannot be applied is quarantined and the next one
 goes on; the deadline clock runs each game's deadline on its own, whatever happened to the mail
 before it.  Every change queues its outgoing mail in the same transaction; the sender wakes
 after each run of mail and every few seconds, and retries what the relay refused.  The
@@ -159,10 +160,11 @@ class Daemon:
         self.mail_waiting.set()
 
     async def start(self) -> None:
+        """Listen first, then wait for the applier: the applier's interpreter takes about as long
+        to start as this one (issue 27), and mail that comes meanwhile is stored and answered
+        all the same, to be applied once it is ready (before any processing begins)."""
         loop = asyncio.get_running_loop()
-        self.applier = await self._in_thread(Applier, self.settings)  # before the first mail
-        if self.settings.web and not (web_root(self.settings) / "index.html").exists():
-            await self._in_thread(refresh, self.db, self.settings, [])  # the index alone; never raises
+        applier = asyncio.ensure_future(self._in_thread(Applier, self.settings))
         handler = InboundHandler(judge_addresses(self.settings.domain), self._store)
         settings = self.settings
         factory = smtp_factory(handler, max_sessions=settings.max_sessions, per_client=settings.max_sessions_per_client,
@@ -170,7 +172,14 @@ class Daemon:
                                idle_timeout=settings.idle_timeout, lifetime=settings.session_lifetime,
                                data_size_limit=settings.max_size, hostname=settings.domain,
                                enable_SMTPUTF8=True, ident="Payola judge")
-        self.server = await loop.create_server(factory, host=self.settings.host, port=self.settings.port)
+        try:
+            self.server = await loop.create_server(factory, host=self.settings.host, port=self.settings.port)
+        finally:
+            self.applier = await applier  # closed by `run`'s end, or here if the port could not be had
+            if self.server is None:
+                self.applier.close()
+        if self.settings.web and not (web_root(self.settings) / "index.html").exists():
+            await self._in_thread(refresh, self.db, self.settings, [])  # the index alone; never raises
         self.port = self.server.sockets[0].getsockname()[1]
         await self._in_thread(recover, self.db, self.settings, self.transport, self.clock())
         started = self.clock()
@@ -185,8 +194,13 @@ class Daemon:
         _notify_systemd(b"READY=1")
 
     async def run(self) -> None:
-        await self.start()
-        commits = asyncio.create_task(self.commits.run())  # mail that came meanwhile is waiting for it
+        commits = asyncio.create_task(self.commits.run())  # stores mail from the moment the judge listens
+        try:
+            await self.start()
+        except BaseException:
+            self.commits.close()
+            await commits
+            raise
         tasks = [asyncio.create_task(loop()) for loop in (self._processor, self._sender, self._clock)]
         await self.stop.wait()
         log.info("stopping")

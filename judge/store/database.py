@@ -8,7 +8,10 @@ The schema is changed by one process at a time: every upgrade or downgrade runs 
 transaction that first takes the database's schema lock (`schema_lock`: a PostgreSQL advisory
 lock; on SQLite the write lock, ``BEGIN IMMEDIATE``), so judges started at once on a fresh
 database do not both create its tables; the second finds the schema made and does nothing.
-Each change is logged ("database upgraded from 0005 to 0007").
+Each change is logged ("database upgraded from 0005 to 0007").  A database already at this
+judge's newest schema (`SCHEMA`) is seen so with one query, without Alembic, which is imported
+only to change a schema: every start of every judge process would otherwise pay for loading
+Alembic and every migration script (issue 27, start-up).
 """
 
 from __future__ import annotations
@@ -19,21 +22,24 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 log = logging.getLogger("judge")
+SCHEMA = "0018"  # the newest migration's revision: a test holds it to Alembic's head
 MIGRATIONS = "judge:migrations"  # package data, found by Alembic through importlib.resources
 BUSY_MILLISECONDS = 30_000  # how long an SQLite writer waits for the database before failing
 SCHEMA_LOCK = 0x5061796F  # the PostgreSQL advisory lock key of schema changes ("Payo")
 
 
 def alembic_config(url: str) -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", MIGRATIONS)
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
@@ -104,6 +110,8 @@ def create_private(path: Path) -> None:
 
 def newest_version() -> str:
     """The schema version of this judge's newest migration."""
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
     assert head is not None
     return head
@@ -111,6 +119,8 @@ def newest_version() -> str:
 
 def schema_version(connection: Connection) -> str | None:
     """The schema version of the database (None: no schema yet)."""
+    from alembic.runtime.migration import MigrationContext
+
     return MigrationContext.configure(connection).get_current_revision()
 
 
@@ -128,12 +138,22 @@ def schema_lock(engine: Engine) -> Iterator[Connection]:
 
 def upgrade(engine: Engine) -> tuple[str | None, str | None]:
     """Create or upgrade the schema to the newest migration (idempotent), under the schema
-    lock; the versions before and after, and a log line when they differ."""
+    lock; the versions before and after, and a log line when they differ.  A database at
+    `SCHEMA` already is left as it is, without Alembic."""
+    with engine.connect() as connection:
+        if inspect(connection).has_table("alembic_version"):
+            version = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+            if version == SCHEMA:
+                return version, version
+    from alembic import command
+
     return _migrate(engine, lambda config: command.upgrade(config, "head"))
 
 
 def downgrade(engine: Engine) -> tuple[str | None, str | None]:
     """Take the schema down one migration, under the schema lock; the versions before and after."""
+    from alembic import command
+
     return _migrate(engine, lambda config: command.downgrade(config, "-1"))
 
 

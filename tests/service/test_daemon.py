@@ -231,6 +231,49 @@ def test_an_applier_that_died_is_replaced_and_the_mail_is_applied(settings: Sett
         judge.stop()
 
 
+def test_27_the_judge_listens_and_stores_mail_before_its_applier_has_started(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27 (start-up): the applier's interpreter starts while the judge already listens; mail
+    sent meanwhile is answered 250 at once and applied once the applier is ready."""
+    gate = threading.Event()
+
+    class SlowApplier(Applier):
+        def __init__(self, settings: Settings) -> None:
+            assert gate.wait(30)
+            super().__init__(settings)
+
+    monkeypatch.setattr("judge.service.daemon.Applier", SlowApplier)
+    port = _free_port()
+    settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=port, tick_seconds=3600)
+    loop = asyncio.new_event_loop()
+    daemon = Daemon(settings, Clock())
+    thread = threading.Thread(target=loop.run_until_complete, args=(daemon.run(),), daemon=True)
+    thread.start()
+    try:
+        message = EmailMessage()
+        message["From"], message["To"], message["Subject"] = GM, "judge@localhost", "orders"
+        message.set_content("HELP")
+        wait_until(lambda: _accepts(port))
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
+            client.send_message(message)  # a 250, or this raises
+        assert daemon.applier is None and "Re: orders" not in maildir_subjects(settings)
+        gate.set()
+        wait_until(lambda: "Re: orders" in maildir_subjects(settings))
+    finally:
+        gate.set()
+        loop.call_soon_threadsafe(daemon.stop.set)
+        thread.join(STOP_SECONDS)
+    assert not thread.is_alive()
+
+
+def _accepts(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
 def stored_count(judge: Running) -> int:
     """Mail stored, wherever it is: what the intake still holds is taken in first."""
     db = open_database(judge.settings)

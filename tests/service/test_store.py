@@ -17,7 +17,7 @@ from judge.service.app import open_database
 from judge.service.config import Settings
 from judge.service.handlers import receive
 from judge.service.handlers.mail import store
-from judge.store.database import Database, alembic_config
+from judge.store.database import SCHEMA, Database, alembic_config, newest_version
 from judge.store.models import Base, Confirmation, ConfirmedAddress, SignonFailure
 from tests.service.harness import fresh_database_url
 
@@ -35,6 +35,21 @@ def test_migrations_create_exactly_the_models_tables_and_walk_down_and_up(tmp_pa
     command.upgrade(config, "head")
     db.upgrade()  # idempotent
     assert set(inspect(db.engine).get_table_names()) - {"alembic_version"} == tables
+
+
+def test_27_the_schema_judges_check_at_start_is_alembics_newest() -> None:
+    """`SCHEMA` is what a start compares the database with before loading Alembic: a migration
+    added without it would leave every database a version behind."""
+    assert newest_version() == SCHEMA
+
+
+def test_27_a_judge_opening_a_database_at_the_newest_schema_does_not_load_alembic(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'j.db'}"
+    assert Database(url).upgrade() == (None, SCHEMA)  # made, by Alembic
+    opened = subprocess.run([sys.executable, "-c", "import sys; from judge.store.database import Database; "
+                             f"print(Database({url!r}).upgrade(), 'alembic' in sys.modules)"],
+                            capture_output=True, text=True, check=True)
+    assert opened.stdout.split() == [f"('{SCHEMA}',", f"'{SCHEMA}')", "False"]
 
 
 def test_0009_keeps_waiting_joins_and_takes_the_addresses_already_served_as_confirmed(tmp_path: Path) -> None:
