@@ -218,7 +218,7 @@ def test_history_returns_every_processed_phase(judge: Judge) -> None:
 
 def test_summary_counts_centers_year_by_year_and_tells_the_result(judge: Judge) -> None:
     play_spring(judge)
-    judge.send(GM, MASTER + "TERMINATE")
+    judge.terminate(GM, MASTER)
     judge.send(ALICE, "SUMMARY g1")
     reply = judge.last_to(ALICE)
     summary = reply.attachments["g1-summary.txt"][1].decode() if reply.attachments else reply.body
@@ -228,7 +228,7 @@ def test_summary_counts_centers_year_by_year_and_tells_the_result(judge: Judge) 
 
 def test_22_14_addresses_at_the_end_only_for_the_games_players_and_master(judge: Judge) -> None:
     judge.send(OBSERVER, "OBSERVE g1")
-    judge.send(GM, MASTER + "TERMINATE")
+    judge.terminate(GM, MASTER)
     ends = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 has ended"}
     assert set(ends) == {GM, ALICE, BOB, CAROL, OBSERVER}
     for address in (GM, ALICE):
@@ -245,7 +245,7 @@ def test_22_14_addresses_at_the_end_only_for_the_games_players_and_master(judge:
 
 def test_22_14_an_anonymous_games_addresses_go_to_its_master_alone(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "ANONYMOUS")
-    judge.send(GM, MASTER + "TERMINATE")
+    judge.terminate(GM, MASTER)
     ends = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 has ended"}
     assert "France: alice@example.org" in ends[GM]
     assert "France: a player" in ends[ALICE] and "bob@example.org" not in ends[ALICE]
@@ -294,6 +294,38 @@ def test_reveal_asks_for_confirmation_then_publishes_while_the_game_goes_on(judg
     revealed = [m for m in judge.new_mail() if m.subject == "g1: every secret revealed"]
     assert {m.to for m in revealed} == {ALICE, BOB, CAROL, GM}
     assert "2 : A PAR - BUR" in revealed[0].body and state(judge) == "active"
+
+
+def test_issue_23_32_terminate_asks_for_a_code_as_reveal_does_then_ends_the_game(judge: Judge) -> None:
+    judge.send(GM, MASTER + "TERMINATE")
+    reply = judge.last_to(GM).body
+    assert "TERMINATE ends the game now and for ever" in reply and "cannot be undone" in reply
+    code = reply.split("to confirm, send TERMINATE ", 1)[1].split()[0]
+    assert state(judge) == "active" and not [m for m in judge.new_mail() if m.subject == "g1 has ended"]
+    judge.send(GM, MASTER + "TERMINATE wrong")
+    assert "that is not the code of the last TERMINATE: send TERMINATE again" in judge.last_to(GM).body
+    assert state(judge) == "active"
+    judge.send(GM, MASTER + "TERMINATE x y")
+    assert "expected TERMINATE, then TERMINATE code to confirm" in judge.last_to(GM).body
+    judge.send(GM, MASTER + f"TERMINATE {code}")
+    assert state(judge) == "finished"
+    assert {m.to for m in judge.new_mail() if m.subject == "g1 has ended"} == {ALICE, BOB, CAROL, GM}
+
+
+def test_issue_23_32_a_terminate_code_is_used_once_and_a_reveal_code_does_not_end_the_game(judge: Judge) -> None:
+    judge.send(GM, MASTER + "REVEAL")
+    reveal = judge.last_to(GM).body.split("send REVEAL ", 1)[1].split()[0]
+    judge.send(GM, MASTER + f"TERMINATE {reveal}")  # no TERMINATE was asked: a new code, nothing ended
+    reply = judge.last_to(GM).body
+    assert state(judge) == "active" and "to confirm, send TERMINATE " in reply
+    code = reply.split("to confirm, send TERMINATE ", 1)[1].split()[0]
+    judge.send(GM, MASTER + "TERMINATE")  # asked again: the new code replaces the old one
+    newer = judge.last_to(GM).body.split("to confirm, send TERMINATE ", 1)[1].split()[0]
+    assert newer != code
+    judge.send(GM, MASTER + f"TERMINATE {code}")
+    assert state(judge) == "active" and "that is not the code of the last TERMINATE" in judge.last_to(GM).body
+    judge.send(GM, MASTER + f"TERMINATE {newer}")
+    assert state(judge) == "finished"
 
 
 def test_unlisted_games_are_hidden_from_list(judge: Judge) -> None:

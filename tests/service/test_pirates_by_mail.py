@@ -447,7 +447,7 @@ def test_28_list_and_the_pages_show_name_round_phase_and_seats_never_who_has_sen
     assert not re.search(r"Room|Package|Plan of|Ballot|submitted", page)
     index = (tmp_path / "web" / "index.html").read_text("utf-8")
     assert "Pirates&#39; Proposal" in index and "pp" in index
-    judge.send(GM, "SIGNON MASTER@pp gm-pw\nTERMINATE")
+    judge.terminate(GM, "SIGNON MASTER@pp gm-pw")
     judge.send(WATCHER, "HISTORY pp")
     assert "ERROR" not in judge.last_to(WATCHER).body.split("> HISTORY pp")[1]
 
@@ -534,7 +534,7 @@ def test_28_a_match_cannot_be_rolled_back_and_terminate_publishes_the_rounds_pla
         process(judge)
     assert now_playing(judge)[1] == "V2"
     judge.new_mail()
-    judge.send(GM, "SIGNON MASTER@pp gm-pw\nTERMINATE")
+    judge.terminate(GM, "SIGNON MASTER@pp gm-pw")
     ended = {m.to: m.body for m in judge.new_mail() if m.subject == "pp has ended"}
     assert set(ended) == {GM, *map(address, FOUR)}
     body = ended[address("Ann")]
@@ -712,7 +712,7 @@ def test_28_terminate_before_a_round_is_settled_says_there_is_nothing_to_publish
     that the rounds played to their end are published, not everything."""
     judge = pirates_game(Judge(tmp_path), FOUR)
     judge.new_mail()
-    judge.send(GM, "SIGNON MASTER@pp gm-pw\nTERMINATE")
+    judge.terminate(GM, "SIGNON MASTER@pp gm-pw")
     ended = next(m.body for m in judge.new_mail() if m.to == address("Ann") and m.subject == "pp has ended")
     assert "No round was played to its end, so there is nothing to publish." in ended
     assert "Everything that was secret" not in ended and "Round 1" not in ended
@@ -724,7 +724,7 @@ def test_28_terminate_before_a_round_is_settled_says_there_is_nothing_to_publish
         judge.later(1)
         process(judge)
     judge.new_mail()
-    judge.send(GM, "SIGNON MASTER@pp gm-pw\nTERMINATE")
+    judge.terminate(GM, "SIGNON MASTER@pp gm-pw")
     ended = next(m.body for m in judge.new_mail() if m.to == address("Ann") and m.subject == "pp has ended")
     assert "Everything that was secret in the rounds played to their end is now published" in ended
     assert "Round 1 of 5" in ended and "Round 2 of 5" not in ended

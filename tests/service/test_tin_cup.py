@@ -232,7 +232,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     assert game.process() == "tc S1902M processed; next F1902M"
     game.everyone("STATUS")
     game.read_positions()
-    judge.send(GM, "SIGNON MASTER@tc tc-secret\nTERMINATE")
+    judge.terminate(GM, "SIGNON MASTER@tc tc-secret")
     game.collect(None)
     return game
 
@@ -442,7 +442,7 @@ def test_rule_6_3_loyal_orders_naming_units_out_of_sight_are_answered_alike_and_
     results = judge.last_to(PLAYERS["FRANCE"]).body
     assert "  France: A MAR S A MUN - BUR\n" in results and "  France: A PAR S A RUH - BUR\n" in results
     assert "void" not in results and "invalid" not in results
-    judge.send(GM, "SIGNON MASTER@loyal pw\nTERMINATE")
+    judge.terminate(GM, "SIGNON MASTER@loyal pw")
     end = judge.last_to(PLAYERS["FRANCE"]).body
     assert "France: A MAR S A MUN - BUR (fails: void)" in end and "France: A PAR S A RUH - BUR (invalid" in end
 

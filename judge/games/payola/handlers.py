@@ -7,7 +7,6 @@ The host's commands (sign-on, press, passwords, the game master's tools...) are 
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import replace
 
 from sqlalchemy import func, select
@@ -36,7 +35,7 @@ from judge.payola.acceptance import AcceptanceError, parse_acceptance
 from judge.payola.treasury import TreasuryError, may_transfer, transfer
 from judge.service import host
 from judge.service.handlers.conversation import MASTER, PLAYER, SIGNED_ON, Conversation, handles
-from judge.service.handlers.master import changed_phase, may_change_phase
+from judge.service.handlers.master import changed_phase, confirmed, may_change_phase
 from judge.service.host import GameError
 from judge.service.render import render
 from judge.store.models import LedgerRow, Outbox, Submission
@@ -263,20 +262,13 @@ def rollforward(talk: Conversation, text: str, _: Rollforward) -> None:
 
 @handles(Reveal, MASTER)
 def reveal(talk: Conversation, text: str, command: Reveal) -> None:
-    """Publish every secret of the game while it goes on; a second mail with the code confirms."""
+    """Publish every secret of the game while it goes on; a second mail with the code confirms
+    (`judge.service.handlers.master.confirmed`)."""
     game = talk.context.game
     assert game is not None
-    code = game.settings.get("reveal_code")
-    if command.code is None or code is None:
-        code = secrets.token_hex(3)
-        game.settings = {**game.settings, "reveal_code": code}
-        talk.echo(text, "ok", "REVEAL mails every offer sheet, acceptance list, chart and treasury of the game to "
-                  f"every player now, and cannot be undone: to confirm, send REVEAL {code}")
+    if not confirmed(talk, text, "REVEAL", command.code, "REVEAL mails every offer sheet, acceptance list, chart and "
+                     "treasury of the game to every player now"):
         return
-    if command.code != code:
-        talk.echo(text, "error", "that is not the code of the last REVEAL: send REVEAL again for a new one")
-        return
-    game.settings = {key: value for key, value in game.settings.items() if key != "reveal_code"}
     game.settings = {**game.settings, "revealed": True}
     host.record(game, "the game master revealed every secret")
     lifecycle.publish_secrets(talk.session, game, talk.settings, talk.now, f"{game.name}: every secret revealed",
