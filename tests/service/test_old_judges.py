@@ -102,6 +102,36 @@ def test_a_concession_ends_the_game_with_a_winner(judge: Judge) -> None:
     assert "conceded to France by every other surviving power" in ended.body
 
 
+def test_issue_23_18_a_concession_is_agreed_by_the_other_survivors_without_the_winners_vote(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "VOTE DRAW")  # France's own vote, whatever it is, is not needed
+    judge.send(BOB, GERMANY + "VOTE CONCEDE FRANCE")
+    assert state(judge) == "active"  # England has not conceded
+    judge.send(CAROL, ENGLAND + "VOTE CONCEDE FRANCE")
+    assert state(judge) == "finished"
+    assert "the votes of the surviving powers end the game: conceded to France" in judge.last_to(CAROL).body
+    ended = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 has ended"}
+    assert set(ended) == {ALICE, BOB, CAROL, GM}
+    assert "conceded to France by every other surviving power" in ended[ALICE]
+    assert "DRAW" not in ended[BOB]  # France's vote stays its own
+    with judge.db.transaction() as session:
+        game = session.scalar(select(Game).where(Game.name == "g1"))
+        assert game is not None and game.winner == "FRANCE"
+
+
+def test_issue_23_18_no_concession_to_a_resigned_power_and_two_survivors_need_one_concession(judge: Judge) -> None:
+    judge.send(BOB, GERMANY + "RESIGN")
+    judge.send(ALICE, FRANCE + "VOTE CONCEDE GERMANY")
+    assert "Germany has no player or no supply center: it cannot be conceded to" in judge.last_to(ALICE).body
+    teleport(judge, {"phase": "S1903M", "units": {"FRANCE": ["A PAR"], "ENGLAND": ["F LON"]},
+                     "centers": {"FRANCE": ["PAR"], "ENGLAND": ["LON"]}})
+    judge.send(CAROL, ENGLAND + "VOTE DRAW")
+    judge.send(ALICE, FRANCE + "VOTE CONCEDE ENGLAND")  # the only other survivor concedes
+    assert state(judge) == "finished"
+    with judge.db.transaction() as session:
+        game = session.scalar(select(Game).where(Game.name == "g1"))
+        assert game is not None and game.winner == "ENGLAND"
+
+
 def test_no_draw_refuses_draw_votes(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "NO_DRAW")
     judge.send(ALICE, FRANCE + "VOTE DRAW")

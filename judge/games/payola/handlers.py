@@ -176,11 +176,12 @@ def _set_wait(talk: Conversation, text: str, flag: str, done: str) -> None:
 @handles(Vote, PLAYER, closed_after_the_end=True)
 def vote(talk: Conversation, text: str, command: Vote) -> None:
     """A secret vote for a draw including all survivors, or to concede to one power; the game
-    ends when every voter (played, not eliminated) votes the same way, for a draw or for a
-    concession to one of them (`lifecycle.settle_votes`).  In a Tin Cup game a concession to any
-    power of the map is taken alike, since refusing one to an eliminated or unplayed power would
-    tell what the board does not show; it ends the game only if that power is a voter.  Under
-    SHOW_VOTES the number voting for a draw is told with the next results, not at once."""
+    ends when every voter (played, not eliminated) votes for a draw, or when every voter but one
+    concedes to that one, whose own vote is not needed (`lifecycle.settle_votes`).  In a Tin Cup
+    game a concession to any power of the map is taken alike, since refusing one to an
+    eliminated or unplayed power would tell what the board does not show; it ends the game only
+    if that power is a voter.  Under SHOW_VOTES the number voting for a draw is told with the
+    next results, not at once."""
     game, power, player = talk.context.game, talk.context.power, talk.context.player
     assert game is not None and power is not None and player is not None
     if game.state not in ("active", "paused"):
@@ -213,7 +214,7 @@ def vote(talk: Conversation, text: str, command: Vote) -> None:
     talk.session.flush()
     result = lifecycle.settle_votes(talk.session, game, talk.settings, talk.now)
     if result:
-        talk.echo("", "info", "", [f"every surviving power voted the same way: {result}; the game has ended"])
+        talk.echo("", "info", "", [f"the votes of the surviving powers end the game: {result}"])
 
 
 @handles(Preview, MASTER, once=True, closed_after_the_end=True)
