@@ -169,6 +169,32 @@ def test_a_takeover_of_a_resigned_power_carries_the_treasury_over(judge: Judge) 
     assert "your balance: 40 AgP" in judge.last_to(DAN).body
 
 
+def test_issue_23_1_the_game_master_is_told_of_a_resignation_and_of_each_takeover_once(tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "OPEN_TAKEOVER")
+    judge.send(BOB, GERMANY + "RESIGN")
+    [told] = to(judge.new_mail(), GM)
+    assert told.subject == "g1: the player of Germany resigned"
+    assert "the player of Germany resigned: it is now a dummy power" in told.body
+    judge.send(DAN, "TAKEOVER GERMANY@g1 dan-pw")
+    told_gm = to(judge.new_mail(), GM)
+    assert [m.subject for m in told_gm] == ["g1: Germany taken over"]  # its own notice, not a copy besides
+    assert "Germany in g1 was taken over by dan@example.org" in told_gm[0].body
+    judge.send(GM, MASTER + "DUMMY GERMANY")  # the master's own doing: its reply says it
+    assert [m.subject for m in to(judge.new_mail(), GM)] == ["Re: orders"]
+
+
+def test_issue_23_1_the_game_master_is_told_of_absences_asked_and_approved_at_once(tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "ABSENCE_DAYS=3")
+    judge.send(ALICE, FRANCE + "SET ABSENCE 2026-01-06 TO 2026-01-07")  # within the allowance: approved at once
+    [told] = to(judge.new_mail(), GM)
+    assert "France is absent from 2026-01-06 to 2026-01-07: the deadline of S1901M moves to 2026-01-08" in told.body
+    judge.send(BOB, GERMANY + "SET ABSENCE 2026-02-01 TO 2026-02-10")  # beyond it: the master decides
+    [asked] = to(judge.new_mail(), GM)
+    assert "APPROVE ABSENCE GERMANY" in asked.body
+    judge.send(GM, MASTER + "DENY ABSENCE GERMANY")
+    assert "absence of Germany denied; Germany is told" in judge.last_to(GM).body
+
+
 def test_an_anonymous_game_does_not_say_who_took_a_power_over(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "ANONYMOUS OPEN_TAKEOVER")
     judge.send(BOB, GERMANY + "RESIGN")

@@ -520,6 +520,15 @@ def test_28_resign_leaves_a_seat_that_plays_on_by_the_defaults(tmp_path: Path) -
     assert "Dee" in match.rounds[0].defaults
 
 
+def test_issue_23_1_the_game_master_is_told_when_a_player_resigns(tmp_path: Path) -> None:
+    judge = pirates_game(Judge(tmp_path), FOUR)
+    judge.new_mail()
+    send_as(judge, "Dee", ["RESIGN"])
+    told = [m for m in judge.new_mail() if m.to == GM]
+    assert [m.subject for m in told] == ["pp: the player of Dee resigned"]
+    assert "the player of Dee resigned: it is now a dummy seat" in told[0].body
+
+
 # -- the game master's tools, the end --------------------------------------------------------------------
 
 
