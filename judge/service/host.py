@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
@@ -278,6 +278,28 @@ def shift_for_absences(session: Session, game: Game, deadline: datetime) -> date
                 deadline = datetime.combine(absence.end + timedelta(days=1), deadline.time())
                 moved = True
     return deadline
+
+
+def absence_lines(session: Session, game: Game, today: date, seat: str | None = None) -> list[str]:
+    """STATUS's words for the absences asked for or approved that have not ended by ``today``:
+    ``seat``'s own (a player's STATUS), or every seat's with its name (the game master's).
+    A denied one is not shown: nothing follows from it."""
+    query = select(Absence).where(Absence.game_id == game.id, Absence.status != "denied", Absence.end >= today)
+    if seat is not None:
+        query = query.where(Absence.power == seat)
+    title = games.kind_of(game).seat_title
+    return [f"{'your absence' if seat else title(a.power) + ' absent'}: {a.start} to {a.end}, "
+            + ("approved" if a.status == "approved" else "asked (the game master decides)")
+            for a in session.scalars(query.order_by(Absence.start, Absence.id))]
+
+
+def seat_state(game: Game, seat: str, player: Player | None) -> str:
+    """A seat as the game master's STATUS and LIST show it: played, vacant (its player left) or a
+    dummy, and whether it is open for TAKEOVER."""
+    state = "played" if is_played(player) else "vacant" if player is not None and player.address else "dummy"
+    if not is_played(player) and is_open(game, seat):
+        state += ", open for TAKEOVER"
+    return state
 
 
 def is_due(session: Session, game: Game, now: datetime) -> bool:

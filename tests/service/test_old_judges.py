@@ -254,6 +254,44 @@ def test_an_absence_beyond_the_allowance_waits_for_the_game_master(judge: Judge)
     assert "the deadline of S1901M moves to 2026-01-09 12:00 UTC" in judge.last_to(BOB).body
 
 
+# -- STATUS ------------------------------------------------------------------------------------------
+
+
+def test_issue_23_24_status_shows_the_powers_own_vote_wait_and_absence_and_nobody_elses(tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "ABSENCE_DAYS=10")
+    judge.send(CAROL, ENGLAND + "STATUS")
+    before = judge.last_to(CAROL).body
+    assert "your vote (secret): none" in before and "WAIT" not in before and "absence" not in before
+    judge.send(ALICE, FRANCE + "VOTE DRAW\nWAIT\nSET ABSENCE 2026-01-20 TO 2026-01-22\nSTATUS")
+    status = [m for m in judge.all_mail() if m.to == ALICE and m.subject == "Re: orders"][-1].body.split(
+        "> STATUS", 1)[1]
+    assert "your vote (secret): for a draw including all survivors" in status
+    assert "you asked to WAIT: the phase waits for its deadline (NOWAIT to withdraw)" in status
+    assert "your absence: 2026-01-20 to 2026-01-22, approved" in status
+    judge.send(BOB, GERMANY + "VOTE CONCEDE FRANCE\nTRANSFER 8 TO ITALY\n2 : A MUN - RUH")
+    judge.send(CAROL, ENGLAND + "STATUS")
+    after = judge.last_to(CAROL).body
+    assert after == before  # nothing of another power's vote, WAIT, absence, money or sheet
+
+
+def test_issue_29_3_the_masters_status_shows_every_power_but_never_what_it_sent(tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "ABSENCE_DAYS=3")
+    judge.send(ALICE, FRANCE + "2 : A PAR - BUR\nVOTE DRAW\nWAIT")
+    judge.send(BOB, GERMANY + "TRANSFER 8 TO ENGLAND\nVOTE CONCEDE FRANCE")
+    judge.send(CAROL, ENGLAND + "SET ABSENCE 2026-02-01 TO 2026-02-10\nRESIGN")
+    judge.send(GM, MASTER + "SET OPENING ENGLAND\nSTATUS")
+    status = judge.last_to(GM).body.split("> STATUS", 1)[1]
+    assert "game g1, active, phase S1901M, deadline 2026-01-07 12:00" in status
+    assert "  France: played; submitted; asks to WAIT; 48 AgP; vote: for a draw including all survivors" in status
+    assert ("  Germany: played; waiting; 40 AgP (transfers this phase: -8 to ENGLAND); vote: to concede the game to "
+            "France") in status
+    assert "  England: vacant, open for TAKEOVER; nothing to order; 56 AgP (transfers this phase: +8 from GERMANY)" \
+        in status
+    assert "  Italy: dummy; nothing to order;" in status
+    assert "England absent: 2026-02-01 to 2026-02-10, asked (the game master decides)" in status
+    assert "A PAR - BUR" not in status  # who has submitted, never what
+
+
 # -- history and summary ----------------------------------------------------------------------------
 
 

@@ -529,6 +529,21 @@ def test_issue_23_1_the_game_master_is_told_when_a_player_resigns(tmp_path: Path
     assert "the player of Dee resigned: it is now a dummy seat" in told[0].body
 
 
+def test_issue_29_3_the_masters_status_shows_vacancies_and_absences_and_a_player_its_own(tmp_path: Path) -> None:
+    judge = pirates_game(Judge(tmp_path), FOUR)
+    send_as(judge, "Dee", ["RESIGN"])
+    send_as(judge, "Ann", ["SET ABSENCE 2026-02-01 TO 2026-02-03"])
+    send_as(judge, "Ann", ["STATUS"])
+    assert "your absence: 2026-02-01 to 2026-02-03, asked (the game master decides)" in judge.last_to(
+        address("Ann")).body
+    send_as(judge, "Bob", ["STATUS"])
+    assert "absen" not in judge.last_to(address("Bob")).body.split("> STATUS", 1)[1]
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nSET OPENING Dee\nSTATUS")
+    status = judge.last_to(GM).body.split("> STATUS", 1)[1]
+    assert "Dee (vacant, open for TAKEOVER): nothing yet" in status
+    assert "Ann absent: 2026-02-01 to 2026-02-03, asked (the game master decides)" in status
+
+
 # -- the game master's tools, the end --------------------------------------------------------------------
 
 

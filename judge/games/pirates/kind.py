@@ -185,10 +185,7 @@ class Pirates(GameKind):
             lines.append(f"phase: {game.phase} ({lifecycle.label(game.phase)}), deadline {when(game.deadline)}")
         for player in lifecycle.seats_of(host.players(talk.session, game)):
             assert player.power is not None
-            played = "played" if host.is_played(player) else "vacant" if player.address else "dummy"
-            if not host.is_played(player) and host.is_open(game, player.power):
-                played += ", open for TAKEOVER"
-            lines.append(f"{player.power}: {played}")
+            lines.append(f"{player.power}: {host.seat_state(game, player.power, player)}")
         if game.state == "finished":
             lines.append(f"result: {game.settings.get('result', '')}")
         return lines
