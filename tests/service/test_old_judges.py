@@ -337,6 +337,45 @@ def test_22_14_addresses_at_the_end_only_for_the_games_players_and_master(judge:
     assert "alice@example.org" not in judge.last_to(OBSERVER).body
 
 
+def test_issue_23_20_every_player_of_a_seat_is_named_with_the_phases_played_and_summary_tells_absences(
+        tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "OPEN_TAKEOVER ABSENCE_DAYS=10")
+    judge.send(OBSERVER, "OBSERVE g1")
+    play_spring(judge)  # every sheet in: S1901M is processed, F1901M opens
+    judge.send(BOB, GERMANY + "RESIGN")
+    judge.send(DAN, "TAKEOVER GERMANY@g1 dan-pw")
+    judge.send(ALICE, FRANCE + "SET ABSENCE 2026-01-20 TO 2026-01-21")
+    judge.new_mail()
+    judge.terminate(GM, MASTER)
+    ends = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 has ended"}
+    both = "Germany: bob@example.org (S1901M to F1901M), dan@example.org (F1901M to the end)"
+    assert both in ends[GM] and both in ends[ALICE] and both in ends[DAN]
+    assert "France: alice@example.org (S1901M to the end)" in ends[ALICE]
+    assert "Germany: a player (S1901M to F1901M), a player (F1901M to the end)" in ends[OBSERVER]
+    assert "@example.org" not in ends[OBSERVER]
+    judge.send(GM, "SUMMARY g1")
+    summary = judge.last_to(GM).body
+    assert both in summary
+    assert "F1901M: France absent from 2026-01-20 to 2026-01-21 (approved)" in summary
+    assert "F1901M: the player of Germany resigned" in summary and "F1901M: Germany taken over" in summary
+    judge.send("stranger@example.net", "SUMMARY g1")
+    told = judge.last_to("stranger@example.net").body
+    assert "Germany: a player (S1901M to F1901M), a player (F1901M to the end)" in told
+    assert "@example.org" not in told
+
+
+def test_issue_23_20_an_anonymous_games_players_see_no_address_of_a_replaced_player(tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "ANONYMOUS")
+    judge.send(GM, MASTER + f"DUMMY GERMANY\nREPLACE GERMANY {DAN}")
+    token = next(m.body for m in reversed(judge.all_mail()) if m.to == DAN and "CONFIRM " in m.body)
+    judge.send(DAN, "CONFIRM " + token.split("CONFIRM ", 1)[1].split()[0] + " dan-pw")
+    judge.terminate(GM, MASTER)
+    ends = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 has ended"}
+    assert "Germany: bob@example.org (S1901M to S1901M), dan@example.org (S1901M to the end)" in ends[GM]
+    assert "Germany: a player (S1901M to S1901M), a player (S1901M to the end)" in ends[ALICE]
+    assert BOB not in ends[ALICE] and DAN not in ends[ALICE]
+
+
 def test_22_14_an_anonymous_games_addresses_go_to_its_master_alone(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "ANONYMOUS")
     judge.terminate(GM, MASTER)

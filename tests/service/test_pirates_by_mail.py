@@ -544,6 +544,22 @@ def test_issue_29_3_the_masters_status_shows_vacancies_and_absences_and_a_player
     assert "Ann absent: 2026-02-01 to 2026-02-03, asked (the game master decides)" in status
 
 
+def test_issue_23_20_the_end_names_every_player_of_a_seat_with_the_phases_played(tmp_path: Path) -> None:
+    judge = pirates_game(Judge(tmp_path), FOUR)
+    process(judge)  # D1 closes: V1 opens
+    send_as(judge, "Bob", ["RESIGN"])
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nSET OPENING Bob")
+    judge.send("zed@example.org", "TAKEOVER bob@pp zed-pw")
+    judge.new_mail()
+    judge.terminate(GM, "SIGNON MASTER@pp gm-pw")
+    ended = {m.to: m.body for m in judge.new_mail() if m.subject == "pp has ended"}
+    assert "Bob: bob@example.org (D1 to V1), zed@example.org (V1 to the end)" in ended[GM]
+    assert "Ann: ann@example.org (D1 to the end)" in ended["zed@example.org"]
+    judge.send(WATCHER, "SUMMARY pp")
+    summary = judge.last_to(WATCHER).body
+    assert "Bob: a player (D1 to V1), a player (V1 to the end)" in summary and "@example.org" not in summary
+
+
 # -- the game master's tools, the end --------------------------------------------------------------------
 
 

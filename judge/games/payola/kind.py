@@ -247,8 +247,8 @@ class Payola(GameKind):
 
     def summary(self, talk: Conversation, text: str, game: Game) -> None:
         """SUMMARY: supply centers per power at the start of each year, the game's events, its
-        result, and after the end who played what (with addresses only for the game's players
-        and master)."""
+        result, and after the end who played what: every player of each seat, with the phases
+        they played (`host.who_played`: addresses only for the game's players and master)."""
         years: list[tuple[str, dict[str, int]]] = []
         hidden = _blind_running(game) and not talk.master_of(game)  # each power's count is its own
         for name, position in [] if hidden else lifecycle.spring_positions(talk.session, game):

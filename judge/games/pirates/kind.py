@@ -204,7 +204,8 @@ class Pirates(GameKind):
         talk.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the publication")
 
     def summary(self, talk: Conversation, text: str, game: Game) -> None:
-        """The match's phase and events, and once it has ended its end and who played which seat."""
+        """The match's phase and events, and once it has ended its end and who played which seat:
+        every player of each, with the phases they played (`host.who_played`)."""
         match = lifecycle.match_now(talk.session, game)
         end = end_view(match).lines() if match is not None and game.state == "finished" and match.over else ()
         seated = host.who_played(talk.session, game, talk.reader_of(game)) if game.state == "finished" else []

@@ -292,7 +292,7 @@ class Conversation:
         return self.context.is_master and self.context.game is not None and self.context.game.id == game.id
 
     def reader_of(self, game: Game) -> str:
-        """Who an answer about ``game`` goes to, as `host.who_played` needs it: the game's master
+        """Who an answer about ``game`` goes to, as `host.who_played` and `host.who_plays` need it: the game's master
         (signed on as such, or answered at its address), one of its players (answered at a
         player's address), or anyone else.  The answer goes to the mail's reply address, so a
         forged From gains nothing."""

@@ -244,6 +244,7 @@ def dummy(talk: Conversation, text: str, command: cmd.Dummy) -> None:
     if player.dummy:
         talk.echo(text, "error", f"{title} is already a dummy {word}")
         return
+    host.left_seat(game, player)
     player.dummy = True
     host.record(game, f"{title} made a dummy by the game master")
     talk.echo(text, "ok", f"{title} is now a dummy {word}")
