@@ -22,7 +22,7 @@ another power; it sometimes transfers 1 AgP or sends press.  Retreats and builds
 directly, as the results mail says they are due.  Now and then one player forgets a movement
 phase (``--forget``, a share of the phases), so the phase does not complete by itself: its
 master, who hears nothing (no chart) for ``--patience`` seconds, looks at the game (LIST) and,
-if it is still in that phase, sends PROCESS.  After ``--years`` years the master sends TERMINATE.
+if it is still in that phase, sends PROCESS.  After ``--years`` years the master sends TERMINATE, and confirms it.
 
 Nothing reads the database while the season runs.  Afterwards (the judges stopped with
 SIGTERM) the script checks, from the Maildir and then the database:
@@ -266,6 +266,7 @@ ADJUST = re.compile(r"^  (\w+): \d+ center\(s\), \d+ unit\(s\): (may build (\d+)
 ENTRY = re.compile(r"^\s+([+-]\d+) AgP  ")
 BALANCE = re.compile(r"(?:your balance|Your balance): (-?\d+) AgP")
 NEXT = re.compile(r"^Next phase: (\S+),", re.M)
+TERMINATE_CODE = re.compile(r"to confirm, send TERMINATE (\S+)")
 OWNER = re.compile(r"(?:private statement|Your account) as (\w+)")
 
 
@@ -419,7 +420,12 @@ class Season:
                     raise RuntimeError(f"{name}: the results of {phase} name no next phase (won?)")
                 following = found.group(1)
             phase = following
-        self.post.send(master, f"SIGNON MASTER@{name} {secret}\nTERMINATE", f"{name} terminate")
+        asked = self.post.send(master, f"SIGNON MASTER@{name} {secret}\nTERMINATE", f"{name} terminate")
+        answer = self.boxes.wait(master, lambda mail: mail.in_reply_to == asked)
+        code = TERMINATE_CODE.search(answer.text) if answer is not None else None
+        if code is None:
+            raise RuntimeError(f"{name}: TERMINATE was not answered with its confirmation code")
+        self.post.send(master, f"SIGNON MASTER@{name} {secret}\nTERMINATE {code.group(1)}", f"{name} terminate")
         if self.boxes.wait(master, lambda mail: mail.subject == f"{name} has ended") is None:
             raise RuntimeError(f"{name}: TERMINATE did not end it")
 

@@ -183,7 +183,9 @@ class Dummy:
 
 @dataclass(frozen=True)
 class Terminate:
-    pass
+    """``TERMINATE``, then ``TERMINATE code`` to confirm: end the game now and for ever."""
+
+    code: str | None = None
 
 
 @dataclass(frozen=True)
@@ -329,7 +331,7 @@ class Line:
 GAME_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,19}")
 SIMPLE: dict[str, Callable[[], Command]] = {
     "HELP": Help, "STATUS": Status, "RESIGN": Resign, "START": Start, "PROCESS": Process,
-    "PAUSE": Pause, "RESUME": Resume, "ROLLBACK": Rollback, "TERMINATE": Terminate, "SIGNOFF": SignOff,
+    "PAUSE": Pause, "RESUME": Resume, "ROLLBACK": Rollback, "SIGNOFF": SignOff,
 }
 """The host's words that take nothing after them (a kind's grammar reads its own the same way)."""
 _DURATIONS = {"GRACE": "grace", "REMINDER": "reminder"}  # a kind's phases' lengths are its to read
@@ -464,6 +466,10 @@ def _command(words: list[str]) -> Command:
         if len(args) != 2 or "@" not in args[1]:
             raise ValueError("expected REPLACE POWER new@address")
         return Replace(args[0].upper(), args[1])
+    if keyword == "TERMINATE":
+        if len(args) > 1:
+            raise ValueError("expected TERMINATE, then TERMINATE code to confirm")
+        return Terminate(args[0] if args else None)
     if keyword == "DUMMY":
         if len(args) != 1:
             raise ValueError("expected DUMMY POWER")

@@ -14,13 +14,17 @@ when its kind says it is complete, or when its deadline plus the grace period ha
 (`is_due`); before that the seats that have still to act are reminded, each alone, ``reminder``
 hours before the deadline, and told they are late at the deadline (`send_notices`).  A deadline
 that falls inside an approved absence moves past it (`shift_for_absences`).
+
+A seat's row holds its player now; who held it before, and from which phase to which, is kept in
+the game's settings (``played``, ``since``: `left_seat`, `took_seat`), so that the end's "who
+played what" and SUMMARY name every player of each seat (`who_played`).
 """
 
 from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
@@ -232,12 +236,57 @@ def latest_texts(session: Session, game: Game, phase: str) -> dict[tuple[str, st
 
 
 def who_played(session: Session, game: Game, reader: str) -> list[tuple[str, str]]:
-    """Each seat and who played it, as ``reader`` may read it: with the players' addresses for
-    the game master, and for the players unless the game is ANONYMOUS; for anyone else (an
-    observer, a stranger asking SUMMARY) only whether the seat had a player."""
+    """Each seat and every player who held it, with the phases they played (the end
+    publication's "who played what", SUMMARY), as ``reader`` may read it: with the players'
+    addresses for the game master, and for the players unless the game is ANONYMOUS; for anyone
+    else (an observer, a stranger asking SUMMARY) only that a player held it, and when.  The
+    players who left are kept by `left_seat`; the one who holds the seat now played it from
+    the phase it was taken in (`took_seat`), or from the first."""
     addresses = reader == "master" or (reader == "player" and not rules_of(game).anonymous)
-    return [(p.power, (p.address if addresses else "a player") if p.address else "(nobody)")
-            for p in players(session, game) if p.power]
+    first = session.scalar(select(PhaseRow.name).where(PhaseRow.game_id == game.id).order_by(PhaseRow.id).limit(1))
+    left: dict[str, list[dict[str, str | None]]] = {}
+    for held in game.settings.get("played", []):
+        left.setdefault(held["seat"], []).append(held)
+    since = game.settings.get("since", {})
+
+    def who(address: str) -> str:
+        return address if addresses else "a player"
+
+    found = []
+    for player in players(session, game):
+        if not player.power:
+            continue
+        held = [f"{who(str(h['address']))} ({h['from'] or first} to {h['to']})" for h in left.get(player.power, [])]
+        if is_played(player) or (player.address and not held):  # a vacant seat whose player left unrecorded
+            assert player.address is not None
+            start = since.get(player.power) or first
+            held.append(f"{who(player.address)} ({start} to {'the end' if game.state == 'finished' else 'now'})"
+                        if start and is_played(player) else who(player.address))
+        found.append((player.power, ", ".join(held) or "(nobody)"))
+    return found
+
+
+def who_plays(session: Session, game: Game, reader: str) -> dict[str, str]:
+    """Who plays each played seat now (WHOGAME), as ``reader`` may know it (as `who_played`)."""
+    addresses = reader == "master" or (reader == "player" and not rules_of(game).anonymous)
+    return {p.power: p.address if addresses else "a player" for p in players(session, game)
+            if p.power and p.address and is_played(p)}
+
+
+def left_seat(game: Game, player: Player) -> None:
+    """Keep who played the seat of ``player`` and from which phase to this one, as its player
+    leaves it (RESIGN, DUMMY, REPLACE), for `who_played`; nothing if nobody played it."""
+    if not is_played(player):
+        return
+    assert player.address is not None and player.power is not None
+    start = game.settings.get("since", {}).get(player.power)  # None: the first phase (`who_played`)
+    held = {"seat": player.power, "address": player.address, "from": start, "to": game.phase or "-"}
+    game.settings = {**game.settings, "played": [*game.settings.get("played", []), held]}
+
+
+def took_seat(game: Game, seat: str) -> None:
+    """Keep the phase in which a new player took ``seat`` (TAKEOVER, REPLACE), for `who_played`."""
+    game.settings = {**game.settings, "since": {**game.settings.get("since", {}), seat: game.phase or "-"}}
 
 
 # -- time ---------------------------------------------------------------------------------------------
@@ -278,6 +327,28 @@ def shift_for_absences(session: Session, game: Game, deadline: datetime) -> date
                 deadline = datetime.combine(absence.end + timedelta(days=1), deadline.time())
                 moved = True
     return deadline
+
+
+def absence_lines(session: Session, game: Game, today: date, seat: str | None = None) -> list[str]:
+    """STATUS's words for the absences asked for or approved that have not ended by ``today``:
+    ``seat``'s own (a player's STATUS), or every seat's with its name (the game master's).
+    A denied one is not shown: nothing follows from it."""
+    query = select(Absence).where(Absence.game_id == game.id, Absence.status != "denied", Absence.end >= today)
+    if seat is not None:
+        query = query.where(Absence.power == seat)
+    title = games.kind_of(game).seat_title
+    return [f"{'your absence' if seat else title(a.power) + ' absent'}: {a.start} to {a.end}, "
+            + ("approved" if a.status == "approved" else "asked (the game master decides)")
+            for a in session.scalars(query.order_by(Absence.start, Absence.id))]
+
+
+def seat_state(game: Game, seat: str, player: Player | None) -> str:
+    """A seat as the game master's STATUS and LIST show it: played, vacant (its player left) or a
+    dummy, and whether it is open for TAKEOVER."""
+    state = "played" if is_played(player) else "vacant" if player is not None and player.address else "dummy"
+    if not is_played(player) and is_open(game, seat):
+        state += ", open for TAKEOVER"
+    return state
 
 
 def is_due(session: Session, game: Game, now: datetime) -> bool:

@@ -26,6 +26,7 @@ from judge.store.models import ConfirmedAddress, Outbox
 
 _ids = itertools.count(1)
 TOKEN = re.compile(r"^CONFIRM (\S+)$", re.M)
+TERMINATE_CODE = re.compile(r"to confirm, send TERMINATE (\S+)")
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,14 @@ class Judge:
             for address in addresses:
                 if session.get(ConfirmedAddress, address) is None:
                     session.add(ConfirmedAddress(address=address, confirmed_at=self.now))
+
+    def terminate(self, master: str, signon: str) -> str:
+        """The game master's TERMINATE (``signon``: its SIGNON line), then TERMINATE with the code
+        the judge answered it with, as a game master ends a game."""
+        self.send(master, signon.rstrip("\n") + "\nTERMINATE")
+        found = TERMINATE_CODE.search(self.last_to(master).body)
+        assert found is not None, self.last_to(master).body
+        return self.send(master, signon.rstrip("\n") + f"\nTERMINATE {found.group(1)}")
 
     def later(self, hours: float) -> None:
         self.now += timedelta(hours=hours)

@@ -162,7 +162,7 @@ def test_terminate_publishes_every_sheet_and_list(game: Judge) -> None:
     for _ in range(4):  # a few more phases pass on deadlines alone
         game.later(72)
         game.process("payola1")
-    game.send(GM, "SIGNON MASTER@payola1 gm-secret\nTERMINATE")
+    game.terminate(GM, "SIGNON MASTER@payola1 gm-secret")
     end = mails_to(game, PLAYERS["ITALY"], "payola1 has ended")
     assert len(end) == 1
     body = end[0].body

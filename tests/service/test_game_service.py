@@ -95,7 +95,7 @@ def test_several_rollbacks_step_back_phase_by_phase(judge: Judge) -> None:
 
 def test_rollback_after_terminate_is_refused(judge: Judge) -> None:
     play_spring(judge)
-    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nTERMINATE")
+    judge.terminate(GM, "SIGNON MASTER@g1 gm-secret")
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nROLLBACK")
     assert "> ROLLBACK\n  ERROR: g1 has ended: nothing more can be done in it" in judge.last_to(GM).body
     judge.send(GM, "LIST g1")
@@ -230,7 +230,7 @@ def test_a_player_whose_power_was_made_a_dummy_is_told_so_at_sign_on(judge: Judg
 
 
 def test_transfer_after_terminate_is_refused(judge: Judge) -> None:
-    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nTERMINATE")
+    judge.terminate(GM, "SIGNON MASTER@g1 gm-secret")
     judge.send(ALICE, FRANCE + "TRANSFER 5 TO GERMANY\n2 : A PAR - BUR\nSTATUS")
     body = judge.last_to(ALICE).body
     assert "> TRANSFER 5 TO GERMANY\n  ERROR: g1 has ended: nothing more can be done in it" in body

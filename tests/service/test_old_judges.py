@@ -102,6 +102,36 @@ def test_a_concession_ends_the_game_with_a_winner(judge: Judge) -> None:
     assert "conceded to France by every other surviving power" in ended.body
 
 
+def test_issue_23_18_a_concession_is_agreed_by_the_other_survivors_without_the_winners_vote(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "VOTE DRAW")  # France's own vote, whatever it is, is not needed
+    judge.send(BOB, GERMANY + "VOTE CONCEDE FRANCE")
+    assert state(judge) == "active"  # England has not conceded
+    judge.send(CAROL, ENGLAND + "VOTE CONCEDE FRANCE")
+    assert state(judge) == "finished"
+    assert "the votes of the surviving powers end the game: conceded to France" in judge.last_to(CAROL).body
+    ended = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 has ended"}
+    assert set(ended) == {ALICE, BOB, CAROL, GM}
+    assert "conceded to France by every other surviving power" in ended[ALICE]
+    assert "DRAW" not in ended[BOB]  # France's vote stays its own
+    with judge.db.transaction() as session:
+        game = session.scalar(select(Game).where(Game.name == "g1"))
+        assert game is not None and game.winner == "FRANCE"
+
+
+def test_issue_23_18_no_concession_to_a_resigned_power_and_two_survivors_need_one_concession(judge: Judge) -> None:
+    judge.send(BOB, GERMANY + "RESIGN")
+    judge.send(ALICE, FRANCE + "VOTE CONCEDE GERMANY")
+    assert "Germany has no player or no supply center: it cannot be conceded to" in judge.last_to(ALICE).body
+    teleport(judge, {"phase": "S1903M", "units": {"FRANCE": ["A PAR"], "ENGLAND": ["F LON"]},
+                     "centers": {"FRANCE": ["PAR"], "ENGLAND": ["LON"]}})
+    judge.send(CAROL, ENGLAND + "VOTE DRAW")
+    judge.send(ALICE, FRANCE + "VOTE CONCEDE ENGLAND")  # the only other survivor concedes
+    assert state(judge) == "finished"
+    with judge.db.transaction() as session:
+        game = session.scalar(select(Game).where(Game.name == "g1"))
+        assert game is not None and game.winner == "ENGLAND"
+
+
 def test_no_draw_refuses_draw_votes(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "NO_DRAW")
     judge.send(ALICE, FRANCE + "VOTE DRAW")
@@ -137,6 +167,32 @@ def test_a_takeover_of_a_resigned_power_carries_the_treasury_over(judge: Judge) 
     assert "has a new player (dan@example.org)" in to(mails, ALICE)[0].body
     judge.send(DAN, "SIGNON G@g1 dan-pw\nSTATUS")
     assert "your balance: 40 AgP" in judge.last_to(DAN).body
+
+
+def test_issue_23_1_the_game_master_is_told_of_a_resignation_and_of_each_takeover_once(tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "OPEN_TAKEOVER")
+    judge.send(BOB, GERMANY + "RESIGN")
+    [told] = to(judge.new_mail(), GM)
+    assert told.subject == "g1: the player of Germany resigned"
+    assert "the player of Germany resigned: it is now a dummy power" in told.body
+    judge.send(DAN, "TAKEOVER GERMANY@g1 dan-pw")
+    told_gm = to(judge.new_mail(), GM)
+    assert [m.subject for m in told_gm] == ["g1: Germany taken over"]  # its own notice, not a copy besides
+    assert "Germany in g1 was taken over by dan@example.org" in told_gm[0].body
+    judge.send(GM, MASTER + "DUMMY GERMANY")  # the master's own doing: its reply says it
+    assert [m.subject for m in to(judge.new_mail(), GM)] == ["Re: orders"]
+
+
+def test_issue_23_1_the_game_master_is_told_of_absences_asked_and_approved_at_once(tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "ABSENCE_DAYS=3")
+    judge.send(ALICE, FRANCE + "SET ABSENCE 2026-01-06 TO 2026-01-07")  # within the allowance: approved at once
+    [told] = to(judge.new_mail(), GM)
+    assert "France is absent from 2026-01-06 to 2026-01-07: the deadline of S1901M moves to 2026-01-08" in told.body
+    judge.send(BOB, GERMANY + "SET ABSENCE 2026-02-01 TO 2026-02-10")  # beyond it: the master decides
+    [asked] = to(judge.new_mail(), GM)
+    assert "APPROVE ABSENCE GERMANY" in asked.body
+    judge.send(GM, MASTER + "DENY ABSENCE GERMANY")
+    assert "absence of Germany denied; Germany is told" in judge.last_to(GM).body
 
 
 def test_an_anonymous_game_does_not_say_who_took_a_power_over(tmp_path: Path) -> None:
@@ -198,6 +254,44 @@ def test_an_absence_beyond_the_allowance_waits_for_the_game_master(judge: Judge)
     assert "the deadline of S1901M moves to 2026-01-09 12:00 UTC" in judge.last_to(BOB).body
 
 
+# -- STATUS ------------------------------------------------------------------------------------------
+
+
+def test_issue_23_24_status_shows_the_powers_own_vote_wait_and_absence_and_nobody_elses(tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "ABSENCE_DAYS=10")
+    judge.send(CAROL, ENGLAND + "STATUS")
+    before = judge.last_to(CAROL).body
+    assert "your vote (secret): none" in before and "WAIT" not in before and "absence" not in before
+    judge.send(ALICE, FRANCE + "VOTE DRAW\nWAIT\nSET ABSENCE 2026-01-20 TO 2026-01-22\nSTATUS")
+    status = [m for m in judge.all_mail() if m.to == ALICE and m.subject == "Re: orders"][-1].body.split(
+        "> STATUS", 1)[1]
+    assert "your vote (secret): for a draw including all survivors" in status
+    assert "you asked to WAIT: the phase waits for its deadline (NOWAIT to withdraw)" in status
+    assert "your absence: 2026-01-20 to 2026-01-22, approved" in status
+    judge.send(BOB, GERMANY + "VOTE CONCEDE FRANCE\nTRANSFER 8 TO ITALY\n2 : A MUN - RUH")
+    judge.send(CAROL, ENGLAND + "STATUS")
+    after = judge.last_to(CAROL).body
+    assert after == before  # nothing of another power's vote, WAIT, absence, money or sheet
+
+
+def test_issue_29_3_the_masters_status_shows_every_power_but_never_what_it_sent(tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "ABSENCE_DAYS=3")
+    judge.send(ALICE, FRANCE + "2 : A PAR - BUR\nVOTE DRAW\nWAIT")
+    judge.send(BOB, GERMANY + "TRANSFER 8 TO ENGLAND\nVOTE CONCEDE FRANCE")
+    judge.send(CAROL, ENGLAND + "SET ABSENCE 2026-02-01 TO 2026-02-10\nRESIGN")
+    judge.send(GM, MASTER + "SET OPENING ENGLAND\nSTATUS")
+    status = judge.last_to(GM).body.split("> STATUS", 1)[1]
+    assert "game g1, active, phase S1901M, deadline 2026-01-07 12:00" in status
+    assert "  France: played; submitted; asks to WAIT; 48 AgP; vote: for a draw including all survivors" in status
+    assert ("  Germany: played; waiting; 40 AgP (transfers this phase: -8 to ENGLAND); vote: to concede the game to "
+            "France") in status
+    assert "  England: vacant, open for TAKEOVER; nothing to order; 56 AgP (transfers this phase: +8 from GERMANY)" \
+        in status
+    assert "  Italy: dummy; nothing to order;" in status
+    assert "England absent: 2026-02-01 to 2026-02-10, asked (the game master decides)" in status
+    assert "A PAR - BUR" not in status  # who has submitted, never what
+
+
 # -- history and summary ----------------------------------------------------------------------------
 
 
@@ -218,7 +312,7 @@ def test_history_returns_every_processed_phase(judge: Judge) -> None:
 
 def test_summary_counts_centers_year_by_year_and_tells_the_result(judge: Judge) -> None:
     play_spring(judge)
-    judge.send(GM, MASTER + "TERMINATE")
+    judge.terminate(GM, MASTER)
     judge.send(ALICE, "SUMMARY g1")
     reply = judge.last_to(ALICE)
     summary = reply.attachments["g1-summary.txt"][1].decode() if reply.attachments else reply.body
@@ -228,7 +322,7 @@ def test_summary_counts_centers_year_by_year_and_tells_the_result(judge: Judge) 
 
 def test_22_14_addresses_at_the_end_only_for_the_games_players_and_master(judge: Judge) -> None:
     judge.send(OBSERVER, "OBSERVE g1")
-    judge.send(GM, MASTER + "TERMINATE")
+    judge.terminate(GM, MASTER)
     ends = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 has ended"}
     assert set(ends) == {GM, ALICE, BOB, CAROL, OBSERVER}
     for address in (GM, ALICE):
@@ -243,9 +337,48 @@ def test_22_14_addresses_at_the_end_only_for_the_games_players_and_master(judge:
     assert "alice@example.org" not in judge.last_to(OBSERVER).body
 
 
+def test_issue_23_20_every_player_of_a_seat_is_named_with_the_phases_played_and_summary_tells_absences(
+        tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "OPEN_TAKEOVER ABSENCE_DAYS=10")
+    judge.send(OBSERVER, "OBSERVE g1")
+    play_spring(judge)  # every sheet in: S1901M is processed, F1901M opens
+    judge.send(BOB, GERMANY + "RESIGN")
+    judge.send(DAN, "TAKEOVER GERMANY@g1 dan-pw")
+    judge.send(ALICE, FRANCE + "SET ABSENCE 2026-01-20 TO 2026-01-21")
+    judge.new_mail()
+    judge.terminate(GM, MASTER)
+    ends = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 has ended"}
+    both = "Germany: bob@example.org (S1901M to F1901M), dan@example.org (F1901M to the end)"
+    assert both in ends[GM] and both in ends[ALICE] and both in ends[DAN]
+    assert "France: alice@example.org (S1901M to the end)" in ends[ALICE]
+    assert "Germany: a player (S1901M to F1901M), a player (F1901M to the end)" in ends[OBSERVER]
+    assert "@example.org" not in ends[OBSERVER]
+    judge.send(GM, "SUMMARY g1")
+    summary = judge.last_to(GM).body
+    assert both in summary
+    assert "F1901M: France absent from 2026-01-20 to 2026-01-21 (approved)" in summary
+    assert "F1901M: the player of Germany resigned" in summary and "F1901M: Germany taken over" in summary
+    judge.send("stranger@example.net", "SUMMARY g1")
+    told = judge.last_to("stranger@example.net").body
+    assert "Germany: a player (S1901M to F1901M), a player (F1901M to the end)" in told
+    assert "@example.org" not in told
+
+
+def test_issue_23_20_an_anonymous_games_players_see_no_address_of_a_replaced_player(tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "ANONYMOUS")
+    judge.send(GM, MASTER + f"DUMMY GERMANY\nREPLACE GERMANY {DAN}")
+    token = next(m.body for m in reversed(judge.all_mail()) if m.to == DAN and "CONFIRM " in m.body)
+    judge.send(DAN, "CONFIRM " + token.split("CONFIRM ", 1)[1].split()[0] + " dan-pw")
+    judge.terminate(GM, MASTER)
+    ends = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 has ended"}
+    assert "Germany: bob@example.org (S1901M to S1901M), dan@example.org (S1901M to the end)" in ends[GM]
+    assert "Germany: a player (S1901M to S1901M), a player (S1901M to the end)" in ends[ALICE]
+    assert BOB not in ends[ALICE] and DAN not in ends[ALICE]
+
+
 def test_22_14_an_anonymous_games_addresses_go_to_its_master_alone(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "ANONYMOUS")
-    judge.send(GM, MASTER + "TERMINATE")
+    judge.terminate(GM, MASTER)
     ends = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 has ended"}
     assert "France: alice@example.org" in ends[GM]
     assert "France: a player" in ends[ALICE] and "bob@example.org" not in ends[ALICE]
@@ -294,6 +427,38 @@ def test_reveal_asks_for_confirmation_then_publishes_while_the_game_goes_on(judg
     revealed = [m for m in judge.new_mail() if m.subject == "g1: every secret revealed"]
     assert {m.to for m in revealed} == {ALICE, BOB, CAROL, GM}
     assert "2 : A PAR - BUR" in revealed[0].body and state(judge) == "active"
+
+
+def test_issue_23_32_terminate_asks_for_a_code_as_reveal_does_then_ends_the_game(judge: Judge) -> None:
+    judge.send(GM, MASTER + "TERMINATE")
+    reply = judge.last_to(GM).body
+    assert "TERMINATE ends the game now and for ever" in reply and "cannot be undone" in reply
+    code = reply.split("to confirm, send TERMINATE ", 1)[1].split()[0]
+    assert state(judge) == "active" and not [m for m in judge.new_mail() if m.subject == "g1 has ended"]
+    judge.send(GM, MASTER + "TERMINATE wrong")
+    assert "that is not the code of the last TERMINATE: send TERMINATE again" in judge.last_to(GM).body
+    assert state(judge) == "active"
+    judge.send(GM, MASTER + "TERMINATE x y")
+    assert "expected TERMINATE, then TERMINATE code to confirm" in judge.last_to(GM).body
+    judge.send(GM, MASTER + f"TERMINATE {code}")
+    assert state(judge) == "finished"
+    assert {m.to for m in judge.new_mail() if m.subject == "g1 has ended"} == {ALICE, BOB, CAROL, GM}
+
+
+def test_issue_23_32_a_terminate_code_is_used_once_and_a_reveal_code_does_not_end_the_game(judge: Judge) -> None:
+    judge.send(GM, MASTER + "REVEAL")
+    reveal = judge.last_to(GM).body.split("send REVEAL ", 1)[1].split()[0]
+    judge.send(GM, MASTER + f"TERMINATE {reveal}")  # no TERMINATE was asked: a new code, nothing ended
+    reply = judge.last_to(GM).body
+    assert state(judge) == "active" and "to confirm, send TERMINATE " in reply
+    code = reply.split("to confirm, send TERMINATE ", 1)[1].split()[0]
+    judge.send(GM, MASTER + "TERMINATE")  # asked again: the new code replaces the old one
+    newer = judge.last_to(GM).body.split("to confirm, send TERMINATE ", 1)[1].split()[0]
+    assert newer != code
+    judge.send(GM, MASTER + f"TERMINATE {code}")
+    assert state(judge) == "active" and "that is not the code of the last TERMINATE" in judge.last_to(GM).body
+    judge.send(GM, MASTER + f"TERMINATE {newer}")
+    assert state(judge) == "finished"
 
 
 def test_unlisted_games_are_hidden_from_list(judge: Judge) -> None:

@@ -447,7 +447,7 @@ def test_28_list_and_the_pages_show_name_round_phase_and_seats_never_who_has_sen
     assert not re.search(r"Room|Package|Plan of|Ballot|submitted", page)
     index = (tmp_path / "web" / "index.html").read_text("utf-8")
     assert "Pirates&#39; Proposal" in index and "pp" in index
-    judge.send(GM, "SIGNON MASTER@pp gm-pw\nTERMINATE")
+    judge.terminate(GM, "SIGNON MASTER@pp gm-pw")
     judge.send(WATCHER, "HISTORY pp")
     assert "ERROR" not in judge.last_to(WATCHER).body.split("> HISTORY pp")[1]
 
@@ -520,6 +520,46 @@ def test_28_resign_leaves_a_seat_that_plays_on_by_the_defaults(tmp_path: Path) -
     assert "Dee" in match.rounds[0].defaults
 
 
+def test_issue_23_1_the_game_master_is_told_when_a_player_resigns(tmp_path: Path) -> None:
+    judge = pirates_game(Judge(tmp_path), FOUR)
+    judge.new_mail()
+    send_as(judge, "Dee", ["RESIGN"])
+    told = [m for m in judge.new_mail() if m.to == GM]
+    assert [m.subject for m in told] == ["pp: the player of Dee resigned"]
+    assert "the player of Dee resigned: it is now a dummy seat" in told[0].body
+
+
+def test_issue_29_3_the_masters_status_shows_vacancies_and_absences_and_a_player_its_own(tmp_path: Path) -> None:
+    judge = pirates_game(Judge(tmp_path), FOUR)
+    send_as(judge, "Dee", ["RESIGN"])
+    send_as(judge, "Ann", ["SET ABSENCE 2026-02-01 TO 2026-02-03"])
+    send_as(judge, "Ann", ["STATUS"])
+    assert "your absence: 2026-02-01 to 2026-02-03, asked (the game master decides)" in judge.last_to(
+        address("Ann")).body
+    send_as(judge, "Bob", ["STATUS"])
+    assert "absen" not in judge.last_to(address("Bob")).body.split("> STATUS", 1)[1]
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nSET OPENING Dee\nSTATUS")
+    status = judge.last_to(GM).body.split("> STATUS", 1)[1]
+    assert "Dee (vacant, open for TAKEOVER): nothing yet" in status
+    assert "Ann absent: 2026-02-01 to 2026-02-03, asked (the game master decides)" in status
+
+
+def test_issue_23_20_the_end_names_every_player_of_a_seat_with_the_phases_played(tmp_path: Path) -> None:
+    judge = pirates_game(Judge(tmp_path), FOUR)
+    process(judge)  # D1 closes: V1 opens
+    send_as(judge, "Bob", ["RESIGN"])
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nSET OPENING Bob")
+    judge.send("zed@example.org", "TAKEOVER bob@pp zed-pw")
+    judge.new_mail()
+    judge.terminate(GM, "SIGNON MASTER@pp gm-pw")
+    ended = {m.to: m.body for m in judge.new_mail() if m.subject == "pp has ended"}
+    assert "Bob: bob@example.org (D1 to V1), zed@example.org (V1 to the end)" in ended[GM]
+    assert "Ann: ann@example.org (D1 to the end)" in ended["zed@example.org"]
+    judge.send(WATCHER, "SUMMARY pp")
+    summary = judge.last_to(WATCHER).body
+    assert "Bob: a player (D1 to V1), a player (V1 to the end)" in summary and "@example.org" not in summary
+
+
 # -- the game master's tools, the end --------------------------------------------------------------------
 
 
@@ -534,7 +574,7 @@ def test_28_a_match_cannot_be_rolled_back_and_terminate_publishes_the_rounds_pla
         process(judge)
     assert now_playing(judge)[1] == "V2"
     judge.new_mail()
-    judge.send(GM, "SIGNON MASTER@pp gm-pw\nTERMINATE")
+    judge.terminate(GM, "SIGNON MASTER@pp gm-pw")
     ended = {m.to: m.body for m in judge.new_mail() if m.subject == "pp has ended"}
     assert set(ended) == {GM, *map(address, FOUR)}
     body = ended[address("Ann")]
@@ -712,7 +752,7 @@ def test_28_terminate_before_a_round_is_settled_says_there_is_nothing_to_publish
     that the rounds played to their end are published, not everything."""
     judge = pirates_game(Judge(tmp_path), FOUR)
     judge.new_mail()
-    judge.send(GM, "SIGNON MASTER@pp gm-pw\nTERMINATE")
+    judge.terminate(GM, "SIGNON MASTER@pp gm-pw")
     ended = next(m.body for m in judge.new_mail() if m.to == address("Ann") and m.subject == "pp has ended")
     assert "No round was played to its end, so there is nothing to publish." in ended
     assert "Everything that was secret" not in ended and "Round 1" not in ended
@@ -724,7 +764,7 @@ def test_28_terminate_before_a_round_is_settled_says_there_is_nothing_to_publish
         judge.later(1)
         process(judge)
     judge.new_mail()
-    judge.send(GM, "SIGNON MASTER@pp gm-pw\nTERMINATE")
+    judge.terminate(GM, "SIGNON MASTER@pp gm-pw")
     ended = next(m.body for m in judge.new_mail() if m.to == address("Ann") and m.subject == "pp has ended")
     assert "Everything that was secret in the rounds played to their end is now published" in ended
     assert "Round 1 of 5" in ended and "Round 2 of 5" not in ended

@@ -232,7 +232,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     assert game.process() == "tc S1902M processed; next F1902M"
     game.everyone("STATUS")
     game.read_positions()
-    judge.send(GM, "SIGNON MASTER@tc tc-secret\nTERMINATE")
+    judge.terminate(GM, "SIGNON MASTER@tc tc-secret")
     game.collect(None)
     return game
 
@@ -379,11 +379,13 @@ def test_22_1_tin_cup_orders_out_of_sight_are_set_aside_and_the_others_stand(pla
 
 
 def test_22_1_tin_cup_concessions_are_answered_alike_and_only_a_survivor_wins_one(tmp_path: Path) -> None:
-    """France and Germany play; every other power is a dummy.  Conceding to Italy (a dummy,
-    which no player could win for) reads as conceding to Germany, and ends nothing."""
+    """France, Germany and England play; every other power is a dummy.  Conceding to Italy (a
+    dummy, which no player could win for) reads as conceding to Germany, and ends nothing; a
+    concession of every other survivor to Germany ends the game without Germany's own vote
+    (issue 23.18)."""
     judge = Judge(tmp_path)
     judge.send(GM, "CREATE votes pw standard BLIND")
-    for power in ("FRANCE", "GERMANY"):
+    for power in ("FRANCE", "GERMANY", "ENGLAND"):
         judge.send(PLAYERS[power], f"JOIN votes pw-{power.lower()} {power}")
     judge.send(GM, "SIGNON MASTER@votes pw\nSTART")
     answers = {}
@@ -392,13 +394,14 @@ def test_22_1_tin_cup_concessions_are_answered_alike_and_only_a_survivor_wins_on
         answers[conceded] = judge.last_to(PLAYERS["FRANCE"]).body.replace(conceded.title(), "X").replace(conceded, "X")
     assert len(set(answers.values())) == 1
     assert "OK: your vote, kept secret: to concede the game to X" in answers["ITALY"]
-    judge.send(PLAYERS["FRANCE"], "SIGNON FRANCE@votes pw-france\nVOTE CONCEDE ITALY")
-    judge.send(PLAYERS["GERMANY"], "SIGNON GERMANY@votes pw-germany\nVOTE CONCEDE ITALY")
+    for power in ("FRANCE", "GERMANY", "ENGLAND"):
+        judge.send(PLAYERS[power], f"SIGNON {power}@votes pw-{power.lower()}\nVOTE CONCEDE ITALY")
     judge.send(GM, "LIST votes")
     assert "state: active" in judge.last_to(GM).body  # every voter agreed, but on a power that is no voter
+    judge.send(PLAYERS["GERMANY"], "SIGNON GERMANY@votes pw-germany\nVOTE NONE")
     judge.send(PLAYERS["FRANCE"], "SIGNON FRANCE@votes pw-france\nVOTE CONCEDE GERMANY")
-    judge.send(PLAYERS["GERMANY"], "SIGNON GERMANY@votes pw-germany\nVOTE CONCEDE GERMANY")
-    assert "conceded to Germany" in judge.last_to(PLAYERS["GERMANY"]).body
+    judge.send(PLAYERS["ENGLAND"], "SIGNON ENGLAND@votes pw-england\nVOTE CONCEDE GERMANY")
+    assert "conceded to Germany" in judge.last_to(PLAYERS["ENGLAND"]).body
 
 
 def test_rule_6_3_create_with_tincup_is_create_with_blind(tmp_path: Path) -> None:
@@ -442,7 +445,7 @@ def test_rule_6_3_loyal_orders_naming_units_out_of_sight_are_answered_alike_and_
     results = judge.last_to(PLAYERS["FRANCE"]).body
     assert "  France: A MAR S A MUN - BUR\n" in results and "  France: A PAR S A RUH - BUR\n" in results
     assert "void" not in results and "invalid" not in results
-    judge.send(GM, "SIGNON MASTER@loyal pw\nTERMINATE")
+    judge.terminate(GM, "SIGNON MASTER@loyal pw")
     end = judge.last_to(PLAYERS["FRANCE"]).body
     assert "France: A MAR S A MUN - BUR (fails: void)" in end and "France: A PAR S A RUH - BUR (invalid" in end
 

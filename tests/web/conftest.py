@@ -100,7 +100,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     judge = Judge(tmp_path_factory.mktemp("judge"))
     done = Played(judge, web_root(judge.settings))
     play(done)
-    judge.send(GM, "SIGNON MASTER@webgame gm-secret\nTERMINATE")
-    judge.send(GM, "SIGNON MASTER@tincup tin-secret\nTERMINATE")
+    judge.terminate(GM, "SIGNON MASTER@webgame gm-secret")
+    judge.terminate(GM, "SIGNON MASTER@tincup tin-secret")
     refresh(judge.db, judge.settings)
     return done

@@ -56,7 +56,9 @@ def play(judge: DemoJudge, blind: bool = False) -> None:
         print("\nFall 1901 followed the same way. The game master's chart of it begins:\n")
         chart = text_of(judge.wait_for("demo F1901M chart")).strip().splitlines()
         print("    " + "\n    ".join(chart[:12]) + "\n    ...")
-    judge.send(GM, "SIGNON MASTER@demo gm-secret\nTERMINATE")
+    asked = text_of(judge.answer(GM, "SIGNON MASTER@demo gm-secret\nTERMINATE"))
+    code = asked.split("to confirm, send TERMINATE ", 1)[1].split()[0]
+    judge.send(GM, f"SIGNON MASTER@demo gm-secret\nTERMINATE {code}")
     judge.wait_for("demo has ended")
     print("\nThe game master ended the game; every sheet and acceptance list was published"
           + (", and every order and board the powers did not see." if blind else "."))

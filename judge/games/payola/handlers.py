@@ -7,7 +7,6 @@ The host's commands (sign-on, press, passwords, the game master's tools...) are 
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import replace
 
 from sqlalchemy import func, select
@@ -36,7 +35,7 @@ from judge.payola.acceptance import AcceptanceError, parse_acceptance
 from judge.payola.treasury import TreasuryError, may_transfer, transfer
 from judge.service import host
 from judge.service.handlers.conversation import MASTER, PLAYER, SIGNED_ON, Conversation, handles
-from judge.service.handlers.master import changed_phase, may_change_phase
+from judge.service.handlers.master import changed_phase, confirmed, may_change_phase
 from judge.service.host import GameError
 from judge.service.render import render
 from judge.store.models import LedgerRow, Outbox, Submission
@@ -177,11 +176,12 @@ def _set_wait(talk: Conversation, text: str, flag: str, done: str) -> None:
 @handles(Vote, PLAYER, closed_after_the_end=True)
 def vote(talk: Conversation, text: str, command: Vote) -> None:
     """A secret vote for a draw including all survivors, or to concede to one power; the game
-    ends when every voter (played, not eliminated) votes the same way, for a draw or for a
-    concession to one of them (`lifecycle.settle_votes`).  In a Tin Cup game a concession to any
-    power of the map is taken alike, since refusing one to an eliminated or unplayed power would
-    tell what the board does not show; it ends the game only if that power is a voter.  Under
-    SHOW_VOTES the number voting for a draw is told with the next results, not at once."""
+    ends when every voter (played, not eliminated) votes for a draw, or when every voter but one
+    concedes to that one, whose own vote is not needed (`lifecycle.settle_votes`).  In a Tin Cup
+    game a concession to any power of the map is taken alike, since refusing one to an
+    eliminated or unplayed power would tell what the board does not show; it ends the game only
+    if that power is a voter.  Under SHOW_VOTES the number voting for a draw is told with the
+    next results, not at once."""
     game, power, player = talk.context.game, talk.context.power, talk.context.player
     assert game is not None and power is not None and player is not None
     if game.state not in ("active", "paused"):
@@ -214,7 +214,7 @@ def vote(talk: Conversation, text: str, command: Vote) -> None:
     talk.session.flush()
     result = lifecycle.settle_votes(talk.session, game, talk.settings, talk.now)
     if result:
-        talk.echo("", "info", "", [f"every surviving power voted the same way: {result}; the game has ended"])
+        talk.echo("", "info", "", [f"the votes of the surviving powers end the game: {result}"])
 
 
 @handles(Preview, MASTER, once=True, closed_after_the_end=True)
@@ -263,20 +263,13 @@ def rollforward(talk: Conversation, text: str, _: Rollforward) -> None:
 
 @handles(Reveal, MASTER)
 def reveal(talk: Conversation, text: str, command: Reveal) -> None:
-    """Publish every secret of the game while it goes on; a second mail with the code confirms."""
+    """Publish every secret of the game while it goes on; a second mail with the code confirms
+    (`judge.service.handlers.master.confirmed`)."""
     game = talk.context.game
     assert game is not None
-    code = game.settings.get("reveal_code")
-    if command.code is None or code is None:
-        code = secrets.token_hex(3)
-        game.settings = {**game.settings, "reveal_code": code}
-        talk.echo(text, "ok", "REVEAL mails every offer sheet, acceptance list, chart and treasury of the game to "
-                  f"every player now, and cannot be undone: to confirm, send REVEAL {code}")
+    if not confirmed(talk, text, "REVEAL", command.code, "REVEAL mails every offer sheet, acceptance list, chart and "
+                     "treasury of the game to every player now"):
         return
-    if command.code != code:
-        talk.echo(text, "error", "that is not the code of the last REVEAL: send REVEAL again for a new one")
-        return
-    game.settings = {key: value for key, value in game.settings.items() if key != "reveal_code"}
     game.settings = {**game.settings, "revealed": True}
     host.record(game, "the game master revealed every secret")
     lifecycle.publish_secrets(talk.session, game, talk.settings, talk.now, f"{game.name}: every secret revealed",

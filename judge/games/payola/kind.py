@@ -26,6 +26,7 @@ from judge.games.payola.lifecycle import power_of
 from judge.games.payola.submissions import (
     active_position,
     keep_rejection,
+    master_status_lines,
     status_lines,
     store_orders,
     store_sheet,
@@ -161,7 +162,7 @@ class Payola(GameKind):
             talk.echoes[index].extra = status_lines(talk)
 
     def master_status(self, talk: Conversation) -> list[str] | None:
-        return None
+        return master_status_lines(talk)
 
     def brief(self, talk: Conversation, game: Game, seat: str, player: Player, address: str) -> None:
         """What the new player of a power needs: the board, its treasury and acceptance list, and
@@ -208,9 +209,7 @@ class Payola(GameKind):
             player = seat.get(power)
             if player is None:
                 continue
-            played = "played" if host.is_played(player) else "vacant" if player.address else "dummy"
-            if not host.is_played(player) and host.is_open(game, power):
-                played += ", open for TAKEOVER"
+            played = host.seat_state(game, power, player)
             status = "" if hidden or game.state not in ("active", "paused") or not host.is_played(player) else (
                 ", waiting" if power in waiting else ", submitted" if power in required else ", nothing to order")
             lines.append(f"{power.title()}: {played}{status}")
@@ -248,8 +247,8 @@ class Payola(GameKind):
 
     def summary(self, talk: Conversation, text: str, game: Game) -> None:
         """SUMMARY: supply centers per power at the start of each year, the game's events, its
-        result, and after the end who played what (with addresses only for the game's players
-        and master)."""
+        result, and after the end who played what: every player of each seat, with the phases
+        they played (`host.who_played`: addresses only for the game's players and master)."""
         years: list[tuple[str, dict[str, int]]] = []
         hidden = _blind_running(game) and not talk.master_of(game)  # each power's count is its own
         for name, position in [] if hidden else lifecycle.spring_positions(talk.session, game):

@@ -643,31 +643,30 @@ def voters(session: Session, game: Game) -> list[str]:
 
 
 def settle_votes(session: Session, game: Game, settings: Settings, now: datetime) -> str | None:
-    """End the game when every voter votes the same way: a draw including all survivors (DIAS),
-    or a concession to one power that is itself a voter.  Returns the result announced, or None."""
+    """End the game on a draw or a concession, as the classic judges do.  A draw including all
+    survivors (DIAS) when every voter votes DRAW; a concession to a power when it is itself a
+    voter and every other voter concedes to it: its own vote is not needed, whatever it is (a
+    power need not agree to win; a concession to a power without a player, or eliminated, ends
+    nothing).  Returns the result announced, or None."""
     if game.state not in ("active", "paused"):
         return None
     voting = voters(session, game)
     seat = seats(session, game)
-    votes = {seat[p].vote for p in voting}
-    if not voting or len(votes) != 1 or None in votes:
-        return None
-    vote = votes.pop()
-    assert vote is not None
-    if vote.startswith("CONCEDE:") and vote.partition(":")[2] not in voting:
-        return None  # a concession only to a surviving voter (a Tin Cup game takes any power's name)
-    row = current_phase(session, game)
-    assert row is not None
-    position = position_of(row)
-    if vote == "DRAW":
-        if not draws_allowed(game):
-            return None
+    votes = {p: seat[p].vote for p in voting}
+    conceded = {vote.partition(":")[2] for vote in votes.values() if vote and vote.startswith("CONCEDE:")}
+    winners = [p for p in voting if p in conceded and all(v == f"CONCEDE:{p}" for q, v in votes.items() if q != p)]
+    if len(winners) == 1:  # two survivors conceding to each other: neither wins
+        game.winner = winners[0]
+        result = f"conceded to {game.winner.title()} by every other surviving power"
+    elif voting and set(votes.values()) == {"DRAW"} and draws_allowed(game):
+        row = current_phase(session, game)
+        assert row is not None
+        position = position_of(row)
         survivors = [p for p in position.game_map.powers if position.centers_of(p)]
         result = "a draw including all survivors: " + ", ".join(p.title() for p in survivors)
         game.settings = {**game.settings, "drawn": survivors}
     else:
-        game.winner = vote.partition(":")[2]
-        result = f"conceded to {game.winner.title()} by every other surviving power"
+        return None
     record(game, result)
     finish_game(session, game, settings, now, result)
     return result

@@ -1,5 +1,7 @@
 """A power's offer sheet or orders, stored as a whole when its block of lines ends; and what
-STATUS shows once they are.
+STATUS shows once they are: a power's own sheet or orders, balance, list, vote, WAIT and
+absences, and nothing of another power's (`status_lines`); the game master's, every power's
+state, balance, transfers and vote, and whether it has submitted (`master_status_lines`).
 
 Offer lines in one mail form one sheet: if any line is bad, none is applied and the previous
 sheet, if any, stays (rule 3: a sheet is read as a whole); the answer ends with a line that
@@ -25,6 +27,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import select
+
 from judge.engine.legal import adjustment_count, check_order, retreat_options
 from judge.engine.orders import Build, Disband, Order, OrderSyntaxError, PhaseKind, Remove, Retreat, Waive, parse_order
 from judge.engine.position import Position
@@ -34,7 +38,7 @@ from judge.payola.blind import in_the_dark
 from judge.payola.offers import Offer, OfferKind, parse_sheet
 from judge.service import host
 from judge.service.render import render, when
-from judge.store.models import Submission
+from judge.store.models import LedgerRow, Submission
 
 if TYPE_CHECKING:
     from judge.service.handlers.conversation import Context, Conversation
@@ -272,12 +276,72 @@ def status_lines(talk: Conversation) -> list[str]:
         current = sheet.text if sheet and sheet.text else (orders.text if orders and orders.text else "")
         lines.append("your current sheet/orders:" if current else "no sheet or orders yet for this phase")
         lines.extend(f"  {line}" for line in current.splitlines())
+    if game.state in ("active", "paused") and player is not None:
+        lines.append(f"your vote (secret): {vote_words(player.vote)}")
+        wait = host.latest_submission(talk.session, game, game.phase or "", power, "wait")
+        if wait is not None and wait.text:
+            lines.append("you asked to WAIT: the phase waits for its deadline (NOWAIT to withdraw)")
+    lines.extend(host.absence_lines(talk.session, game, talk.now.date(), power))
     position = active_position(talk)
     if position is not None:
         board = views.board(_seen(talk, power), power) if lifecycle.options_of(game).blind else views.board(position)
         lines.append("")
         lines.extend(render("payola/status_board", board=board).splitlines())
     return lines
+
+
+def master_status_lines(talk: Conversation) -> list[str]:
+    """The game master's STATUS: the phase and deadline; each power's seat, whether it has
+    submitted in the phase (never what: that is in the chart), whether it asked to WAIT, its
+    balance and this phase's transfers, and its vote; every seat's absences.  It is the game
+    master's alone (`judge.games.payola.kind.Payola.master_status`): no player is told another
+    power's balance, submission or vote."""
+    game = talk.context.game
+    assert game is not None
+    lines = [f"game {game.name}, {game.state}, phase {game.phase or '-'}, deadline {when(game.deadline)}"]
+    seat = host.seats(talk.session, game)
+    if not seat:
+        joined = host.players(talk.session, game)
+        return [*lines, f"{len(joined)} player(s) joined, of {len(lifecycle.game_map(game).powers)}"]
+    position = active_position(talk)
+    texts = host.latest_texts(talk.session, game, game.phase) if position is not None and game.phase else {}
+    waiting = set(lifecycle.waiting_for(talk.session, game, texts, position, seat)) if position else set()
+    required = set(lifecycle.required_powers(talk.session, game, position, seat)) if position else set()
+    waits = set(lifecycle.wait_requested(talk.session, game, texts)) if position else set()
+    voting = set(lifecycle.voters(talk.session, game)) if position else set()
+    money = lifecycle.balances(talk.session, game)
+    moved: dict[str, list[str]] = {}
+    for power, amount, note in talk.session.execute(
+            select(LedgerRow.power, LedgerRow.amount, LedgerRow.note).where(
+                LedgerRow.game_id == game.id, LedgerRow.phase == game.phase, LedgerRow.kind == "transfer")
+            .order_by(LedgerRow.id)):
+        moved.setdefault(power, []).append(f"{amount:+d} {note}")
+    lines.append("each power: its seat; submitted or not (never what); its balance and this phase's transfers; "
+                 "its vote")
+    for power in lifecycle.game_map(game).powers:
+        player = seat.get(power)
+        if player is None:
+            continue
+        parts = [host.seat_state(game, power, player)]
+        if position is not None:
+            parts.append("waiting" if power in waiting else "submitted" if power in required else "nothing to order")
+        if power in waits:
+            parts.append("asks to WAIT")
+        parts.append(f"{money.get(power, 0)} AgP" + (f" (transfers this phase: {', '.join(moved[power])})"
+                                                      if power in moved else ""))
+        if power in voting:
+            parts.append(f"vote: {vote_words(player.vote)}")
+        lines.append(f"  {power.title()}: {'; '.join(parts)}")
+    return [*lines, *(host.absence_lines(talk.session, game, talk.now.date()) or ["no absence asked for"])]
+
+
+def vote_words(vote: str | None) -> str:
+    """A power's vote (``Player.vote``) in words."""
+    if vote == "DRAW":
+        return "for a draw including all survivors"
+    if vote and vote.startswith("CONCEDE:"):
+        return f"to concede the game to {vote.partition(':')[2].title()}"
+    return "none"
 
 
 def _loyal_status(talk: Conversation, sheet: Submission | None, orders: Submission | None) -> list[str]:

@@ -118,18 +118,20 @@ def _keep(talk: Conversation, game: Game, seat: str, before: Submissions, after:
 
 def status_lines(talk: Conversation, game: Game, seat: str) -> list[str]:
     """STATUS for a player: the match's phase and deadline, what the player knows now and what it
-    has sent in the open phase (`lifecycle.seat_lines`)."""
+    has sent in the open phase (`lifecycle.seat_lines`), and its absences."""
     lines = [_header(game)]
     match = lifecycle.match_now(talk.session, game)
     if match is None:
         return [*lines, "the match has not started"]
     submissions = lifecycle.submissions_of(talk.session, game, game.phase) if game.phase else Submissions()
-    return [*lines, *lifecycle.seat_lines(match, seat, submissions)]
+    return [*lines, *lifecycle.seat_lines(match, seat, submissions),
+            *host.absence_lines(talk.session, game, talk.now.date(), seat)]
 
 
 def master_status(talk: Conversation) -> list[str]:
-    """STATUS for the game master: the phase, and each player's seat and what stands for it in
-    the open phase (which no player is ever told of another)."""
+    """STATUS for the game master: the phase, each player's seat (played, vacant, a dummy, open
+    for TAKEOVER) and what stands for it in the open phase (which no player is ever told of
+    another), and every seat's absences."""
     game = talk.context.game
     assert game is not None
     lines = [_header(game)]
@@ -139,8 +141,7 @@ def master_status(talk: Conversation) -> list[str]:
     submissions = lifecycle.submissions_of(talk.session, game, game.phase)
     seat = host.seats(talk.session, game)
     for name in match.players:
-        player = seat.get(name)
-        played = "played" if host.is_played(player) else "vacant" if player and player.address else "dummy"
+        played = host.seat_state(game, name, seat.get(name))
         sent = []
         if submissions.plan(name):
             sent.append("plan sent")
@@ -153,7 +154,7 @@ def master_status(talk: Conversation) -> list[str]:
         if not sent and match.current_phase.stage is Stage.FINAL and name not in actors(match):
             sent.append("nothing to send in the final phase")
         lines.append(f"{name} ({played}): {', '.join(sent) or 'nothing yet'}")
-    return lines
+    return [*lines, *host.absence_lines(talk.session, game, talk.now.date())]
 
 
 def _header(game: Game) -> str:

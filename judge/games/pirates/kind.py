@@ -185,10 +185,7 @@ class Pirates(GameKind):
             lines.append(f"phase: {game.phase} ({lifecycle.label(game.phase)}), deadline {when(game.deadline)}")
         for player in lifecycle.seats_of(host.players(talk.session, game)):
             assert player.power is not None
-            played = "played" if host.is_played(player) else "vacant" if player.address else "dummy"
-            if not host.is_played(player) and host.is_open(game, player.power):
-                played += ", open for TAKEOVER"
-            lines.append(f"{player.power}: {played}")
+            lines.append(f"{player.power}: {host.seat_state(game, player.power, player)}")
         if game.state == "finished":
             lines.append(f"result: {game.settings.get('result', '')}")
         return lines
@@ -207,7 +204,8 @@ class Pirates(GameKind):
         talk.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the publication")
 
     def summary(self, talk: Conversation, text: str, game: Game) -> None:
-        """The match's phase and events, and once it has ended its end and who played which seat."""
+        """The match's phase and events, and once it has ended its end and who played which seat:
+        every player of each, with the phases they played (`host.who_played`)."""
         match = lifecycle.match_now(talk.session, game)
         end = end_view(match).lines() if match is not None and game.state == "finished" and match.over else ()
         seated = host.who_played(talk.session, game, talk.reader_of(game)) if game.state == "finished" else []

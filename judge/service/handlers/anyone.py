@@ -327,7 +327,7 @@ def _game_asked(talk: Conversation, text: str, name: str | None, usage: str) -> 
 @handles(cmd.WhoGame, ANYONE)
 def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
     """WHOGAME (njudge's): each seat of the game in its kind's order, played, vacant (its player
-    left) or a dummy, and who plays it as `host.who_played` lets the reader know: the address
+    left) or a dummy, and who plays it as `host.who_plays` lets the reader know: the address
     for the game master, and for its players unless the game is ANONYMOUS; for anyone else only
     that the seat is played (the judge gives no stranger a player's address).  Before the start,
     how many have joined, and whom (by the same rule).  The game master's address is told where
@@ -337,7 +337,7 @@ def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
         return
     kind = games.kind_of(game)
     reader = talk.reader_of(game)
-    shown = dict(host.who_played(talk.session, game, reader))
+    shown = host.who_plays(talk.session, game, reader)
     addresses = reader == "master" or (reader == "player" and not host.rules_of(game).anonymous)
     lines = [f"{game.name}: {kind.title}, {game.state}" + (f", {game.phase}" if game.phase else ""),
              "game master: " + (game.gm_address if addresses else "the game's master")]

@@ -32,7 +32,7 @@ processed, in a mail of its own if need be; each game's phase changes once per m
 (PROCESS, ROLLBACK or ROLLFORWARD, or the processing of the phase the mail completes), a
 PROCESS or ROLLFORWARD processes one phase per mail whatever the game, and a master changes
 his game's phase at most ``max_phase_changes_per_hour`` times an hour.  The reply, its copies, the
-notices of changed addresses or passwords and the announcements to a game's players are not
+notices of changed addresses or passwords and the announcements to a game's players (and master) are not
 counted: there is one of each per mail and game, bounded by the game's size.  The game row is
 read ``FOR UPDATE`` (``game``), so every change to one game — mail, deadline, transfer — happens
 one at a time on PostgreSQL as on SQLite.
@@ -163,6 +163,7 @@ class Conversation:
         self.notices: dict[str, list[str]] = {}  # previous address -> changes it must hear of
         self.announcements: dict[int, list[str]] = {}  # game id -> what every player must hear of
         self.also_told: dict[int, set[str]] = {}  # game id -> addresses of players who just left it
+        self.master_told: set[int] = set()  # the games whose master hears their announcements too
         self.cache: dict[Any, Any] = {}  # what a game's kind reads once per mail (a phase's position)
         self._seats: dict[int, dict[str, Player]] = {}  # game id -> its seats, once it has started (`seats`)
         self.attachments: list[Attachment] = []  # sent with the reply (MAP), added by `attach`
@@ -291,7 +292,7 @@ class Conversation:
         return self.context.is_master and self.context.game is not None and self.context.game.id == game.id
 
     def reader_of(self, game: Game) -> str:
-        """Who an answer about ``game`` goes to, as `host.who_played` needs it: the game's master
+        """Who an answer about ``game`` goes to, as `host.who_played` and `host.who_plays` need it: the game's master
         (signed on as such, or answered at its address), one of its players (answered at a
         player's address), or anyone else.  The answer goes to the mail's reply address, so a
         forged From gains nothing."""
@@ -311,15 +312,20 @@ class Conversation:
               game_id=game_id)
         return True
 
-    def announce(self, what: str, also: str | None = None, game: Game | None = None) -> None:
+    def announce(self, what: str, also: str | None = None, game: Game | None = None, master: bool = True) -> None:
         """Tell every player of the signed-on game (or ``game``; and ``also``, a player who just
         left it) what happened: one mail per player and mail, sent after the reply.  The subject
-        is ``what`` up to its first ": "."""
+        is ``what`` up to its first ": ".  The game master gets a copy (as the classic judges
+        send it) of what its own mail did not do, as it must find a new player for a seat its
+        player left and keep the deadlines: a resignation, an absence; not with ``master`` False,
+        where it has a notice of its own (a takeover, a replacement)."""
         game = game or self.context.game
         assert game is not None
         self.announcements.setdefault(game.id, []).append(what)
         if also:
             self.also_told.setdefault(game.id, set()).add(also)
+        if master and not self.master_of(game):
+            self.master_told.add(game.id)
 
     def _announce(self, game_id: int, news: list[str]) -> None:
         game = self.session.get(Game, game_id)
@@ -327,7 +333,8 @@ class Conversation:
         headline = news[0].split(": ", 1)[0]
         subject = f"{game.name}: " + (headline if len(news) == 1 else f"{headline} (and more)")
         played = {p.address for p in host.seats(self.session, game).values() if host.is_played(p)}
-        for address in sorted(a for a in played | self.also_told.get(game_id, set()) if a):
+        master = {game.gm_address} if game_id in self.master_told else set()
+        for address in sorted(a for a in played | self.also_told.get(game_id, set()) | master if a):
             queue(self.session, self.settings, to=address, subject=subject[:200], kind="announcement",
                   now=self.now, game_id=game.id, body=render("announcement", game=game, news=news))
 

@@ -1,6 +1,8 @@
 """The game master's commands in every game: START, SET DEADLINE, SET GRACE/REMINDER and the
 lengths of the game's phases, PROCESS, PAUSE, RESUME, ROLLBACK, DUMMY, TERMINATE, SET OPENING,
-APPROVE/DENY ABSENCE, SET LISTED/PRIVATE/OBSERVERS, SET PRESS.  What starting, processing, rolling back
+APPROVE/DENY ABSENCE, SET LISTED/PRIVATE/OBSERVERS, SET PRESS.  TERMINATE, which cannot be
+undone, waits for a second line with a code, as a kind's like commands do (`confirmed`: Payola's
+REVEAL).  What starting, processing, rolling back
 and ending a game does is its kind's (`judge.games.GameKind`); a kind may add commands of its
 own (Payola's PREVIEW, ROLLFORWARD, REVEAL).
 
@@ -21,6 +23,7 @@ rolling back a phase its master has not seen.
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
@@ -241,6 +244,7 @@ def dummy(talk: Conversation, text: str, command: cmd.Dummy) -> None:
     if player.dummy:
         talk.echo(text, "error", f"{title} is already a dummy {word}")
         return
+    host.left_seat(game, player)
     player.dummy = True
     host.record(game, f"{title} made a dummy by the game master")
     talk.echo(text, "ok", f"{title} is now a dummy {word}")
@@ -249,14 +253,41 @@ def dummy(talk: Conversation, text: str, command: cmd.Dummy) -> None:
 
 
 @handles(cmd.Terminate, MASTER, closed_after_the_end=True)
-def terminate(talk: Conversation, text: str, _: cmd.Terminate) -> None:
+def terminate(talk: Conversation, text: str, command: cmd.Terminate) -> None:
+    """End the game now and for ever; a second line with the code the first was answered with
+    confirms (`confirmed`), as for REVEAL."""
     game = talk.context.game
     assert game is not None
     if game.state == "finished":
         talk.echo(text, "error", "the game has already ended")
         return
+    if not confirmed(talk, text, "TERMINATE", command.code, "TERMINATE ends the game now and for ever and "
+                     "publishes everything it keeps secret"):
+        return
     games.kind_of(game).terminate(talk.session, game, talk.settings, talk.now, "the game master ended the game")
     talk.echo(text, "ok", "game ended; everything is published to all players")
+
+
+def confirmed(talk: Conversation, text: str, word: str, code: str | None, what: str) -> bool:
+    """Whether the line ``text`` (the game master's ``word``, with ``code`` if it gave one)
+    confirms a command that cannot be undone (TERMINATE, REVEAL).  ``word`` alone is answered
+    with ``what`` it does and a new code, kept in the game's settings (``<word>_code``), which
+    ``word code`` in a later mail must repeat; a wrong code is refused, and the code is used
+    once.  A slip of the pen, or a mail sent twice, never ends or reveals a game."""
+    game = talk.context.game
+    assert game is not None
+    key = f"{word.lower()}_code"
+    kept = game.settings.get(key)
+    if code is None or kept is None:
+        kept = secrets.token_hex(3)
+        game.settings = {**game.settings, key: kept}
+        talk.echo(text, "ok", f"{what}, and cannot be undone: to confirm, send {word} {kept}")
+        return False
+    if code.lower() != kept:
+        talk.echo(text, "error", f"that is not the code of the last {word}: send {word} again for a new one")
+        return False
+    game.settings = {name: value for name, value in game.settings.items() if name != key}
+    return True
 
 
 def _duration_news(setting: str, hours: float) -> str:

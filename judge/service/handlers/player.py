@@ -256,6 +256,7 @@ def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
     game, power, player = talk.context.game, talk.context.power, talk.context.player
     assert game is not None and power is not None and player is not None
     kind = games.kind_of(game)
+    host.left_seat(game, player)
     player.resigned = True
     note = f"you have resigned; your {kind.seat_word} is now a dummy" + kind.resigned(talk, game, power)
     host.record(game, f"the player of {kind.seat_title(power)} resigned")
@@ -296,12 +297,14 @@ def set_absence(talk: Conversation, text: str, command: cmd.SetAbsence) -> None:
 
 
 def approve_absence(talk: Conversation, absence: Absence) -> None:
-    """Approve an absence, move the deadline out of it, and tell everyone."""
+    """Approve an absence, move the deadline out of it, tell everyone, and keep it among the
+    game's events (SUMMARY)."""
     game = talk.context.game
     assert game is not None
     absence.status = "approved"
     talk.session.flush()
     title = games.kind_of(game).seat_title(absence.power)
+    host.record(game, f"{title} absent from {absence.start} to {absence.end} (approved)")
     if game.deadline is not None:
         moved = host.shift_for_absences(talk.session, game, game.deadline)
         if moved != game.deadline:

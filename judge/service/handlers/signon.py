@@ -256,12 +256,15 @@ def _cannot_take_over(talk: Conversation, game: Game, power: str, address: str) 
 
 def _seat_to(talk: Conversation, game: Game, player: Player, address: str, password: str) -> None:
     """Give the seat ``player`` to a new player at ``address`` (TAKEOVER, REPLACE): played again,
-    its vote withdrawn, no longer open for takeover."""
+    its vote withdrawn, no longer open for takeover; who played it before, and since when the
+    new player does, are kept for the end's "who played what" (`host.left_seat`, `host.took_seat`)."""
+    assert player.power is not None
+    host.left_seat(game, player)
+    host.took_seat(game, player.power)
     player.address, player.password = address, password
     player.dummy = player.resigned = False
     player.vote = None
     player.joined_at = talk.now
-    assert player.power is not None
     game.settings = {**game.settings, "open": [p for p in game.settings.get("open", []) if p != player.power]}
 
 
@@ -283,7 +286,7 @@ def _take_over(talk: Conversation, shown: str, game: Game, power: str, address: 
                                                        Signon.source == key)):
         talk.session.add(Signon(game_id=game.id, who=power, source=key, network=network, at=talk.now))
     who = "" if host.rules_of(game).anonymous else f" ({address})"
-    talk.announce(f"{title} has a new player{who}", game=game)
+    talk.announce(f"{title} has a new player{who}", game=game, master=False)  # told above
 
 
 def _tell_master(talk: Conversation, game: Game, power: str, address: str, key: str, network: str | None,
@@ -379,4 +382,4 @@ def _replace_confirmed(talk: Conversation, request: Confirmation, text: str) -> 
           now=talk.now, game_id=game.id, body=f"{address} confirmed and now plays {title} in {game.name}"
           + (f" in place of {previous}" if previous else "") + ".\n")
     who = "" if host.rules_of(game).anonymous else f" ({address})"
-    talk.announce(f"the game master gave {title} to a new player{who}", game=game)
+    talk.announce(f"the game master gave {title} to a new player{who}", game=game, master=False)  # told above
