@@ -147,6 +147,15 @@ def test_issue_23_5_the_rollforward_notice_comes_before_the_results_and_names_th
         "back" in game_row(judge).settings["events"]
 
 
+def test_issue_23_5_what_the_master_announced_before_a_process_is_told_before_its_results(judge: Judge) -> None:
+    mark = last_outbox(judge)
+    judge.send(GM, MASTER + "SET GRACE 12\nPROCESS")
+    kinds = [kind for recipient, kind, _ in outbox_since(judge, mark) if recipient == ALICE]
+    assert kinds == ["announcement", "results"]
+    notice = next(m for m in to(judge.new_mail(), ALICE) if m.subject.startswith("g1: the game master set the grace"))
+    assert "Phase S1901M, active" in notice.body
+
+
 # -- issue 23.10: observers hear what the public hears -------------------------------------------------
 
 

@@ -12,10 +12,15 @@ of work:
    retreat and adjustment: the powers' own orders (the engine's defaults for those who sent
    none) → engine adjudication;
 2. the phase row records what happened (orders, results, the sheets and acceptance lists
-   used, the GM's chart) and a ledger mark, so that ``ROLLBACK`` can restore everything;
+   used, the GM's chart) and a ledger mark, so that ``ROLLBACK`` can restore everything (to
+   the phase before, or to an earlier one named: `rollback`);
 3. the next phase row is opened (income is paid before each Spring movement, rule 2.1), or
    the game finishes on a victory;
 4. every mail this causes is queued in the same transaction.
+
+A rolled-back phase keeps the ROLLBACK's marks (``rollforward``) until it is processed again:
+its results then say that they replace the first ones (`_again`); ROLLFORWARD processes it as
+it was, and only while nobody has changed anything since (`undo_rollback`).
 
 A phase is *due* when the GM says PROCESS, when every power that must act has done so (a
 WAIT holds it to its deadline, not through the grace period), or when its deadline plus the

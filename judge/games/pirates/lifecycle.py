@@ -23,7 +23,8 @@ match ends, the publication of P14 goes to every player, the game master and the
 
 A phase never closes before its deadline because everyone has sent something: that it closed
 early would tell each player that every other had submitted, which the rules keep secret
-(Amendment II, P10).  The game master's PROCESS closes it when he chooses.
+(Amendment II, P10).  The game master's PROCESS closes it when he chooses; every mail of a
+phase so closed before its deadline says so, and when (the host's ``preface``).
 """
 
 from __future__ import annotations

@@ -16,7 +16,16 @@ count toward the mail's ``max_mails_per_mail``.
 A PROCESS, ROLLBACK or ROLLFORWARD is meant for the phase its master saw: one accepted before the
 current phase began (the phase before ended by itself as the mail was on its way, every power
 having submitted) is answered so and not applied (`_crossed`), instead of processing or
-rolling back a phase its master has not seen.
+rolling back a phase its master has not seen.  A master (or a script) may also name the phase
+(issue 29.7): ``PROCESS S1902M`` is refused unless the game is in S1902M (`in_phase`), and
+``ROLLBACK F1902M`` names the phase to go back to, as DPjudge's does (its kind refuses one it
+has not processed, the phase the game is in included).
+
+What the public may know of the master's changes to a game's clock and phases (deadlines, the
+lengths of phases, PAUSE, RESUME, ROLLBACK, dummies, press options, an open seat) is announced
+to its players and observers alike (``public``).  A PROCESS before the deadline is said, with
+when, in every mail of the phase's closing, and kept in the game's story for SUMMARY with each
+ROLLBACK and ROLLFORWARD (`judge.service.host.record`, issue 23.2).
 """
 
 from __future__ import annotations
@@ -110,6 +119,7 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
                    f"{when(game.deadline)}.")
         host.record(game, f"processed early by the game master's PROCESS, {when(talk.now)} (deadline was "
                     f"{when(game.deadline)})")
+    talk.announce_now(game)  # what the master did before it is told before the results
     try:
         processed = games.kind_of(game).process(talk.session, game, talk.settings, talk.now,
                                                 cause="master's PROCESS", preface=preface)
