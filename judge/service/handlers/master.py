@@ -108,7 +108,7 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
     game's story keeps it for SUMMARY."""
     game = talk.context.game
     assert game is not None
-    if not in_phase(talk, text, game, command.phase, "processed"):
+    if not in_phase(talk, text, game, command.phase):
         return
     results = may_change_phase(talk, text, "PROCESS")
     if results is None:
@@ -131,14 +131,14 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
                                                              if processed.next_phase else ""))
 
 
-def in_phase(talk: Conversation, text: str, game: Game, phase: str | None, done: str) -> bool:
+def in_phase(talk: Conversation, text: str, game: Game, phase: str | None) -> bool:
     """Whether the phase a PROCESS names (``phase``; None: it names none) is the game's; if not,
     the line is answered why not (a master acting on mail that came late, or a script, must not
     process the phase after the one it meant: issue 29.7)."""
     if phase is None or phase == (game.phase or "").upper():
         return True
     now = f"it is in {game.phase}" if game.phase else "it has not started"
-    talk.echo(text, "error", f"not {done}: {game.name} is not in {phase}: {now}")
+    talk.echo(text, "error", f"not processed: {game.name} is not in {phase}: {now}")
     return False
 
 
