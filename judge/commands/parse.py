@@ -149,7 +149,10 @@ class SetDuration:
 
 @dataclass(frozen=True)
 class Process:
-    pass
+    """``PROCESS [phase]``: close the game's phase now; naming it (``PROCESS S1902M``, ``PROCESS
+    V3``) has it refused unless the game is in that phase."""
+
+    phase: str | None = None
 
 
 @dataclass(frozen=True)
@@ -164,7 +167,10 @@ class Resume:
 
 @dataclass(frozen=True)
 class Rollback:
-    pass
+    """``ROLLBACK [phase]``: go back to the phase before the game's, or (as DPjudge's) to the
+    processed phase named, ``ROLLBACK F1902M``."""
+
+    phase: str | None = None
 
 
 @dataclass(frozen=True)
@@ -330,11 +336,16 @@ class Line:
 
 GAME_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,19}")
 SIMPLE: dict[str, Callable[[], Command]] = {
-    "HELP": Help, "STATUS": Status, "RESIGN": Resign, "START": Start, "PROCESS": Process,
-    "PAUSE": Pause, "RESUME": Resume, "ROLLBACK": Rollback, "SIGNOFF": SignOff,
+    "HELP": Help, "STATUS": Status, "RESIGN": Resign, "START": Start, "PAUSE": Pause, "RESUME": Resume,
+    "SIGNOFF": SignOff,
 }
 """The host's words that take nothing after them (a kind's grammar reads its own the same way)."""
 _DURATIONS = {"GRACE": "grace", "REMINDER": "reminder"}  # a kind's phases' lengths are its to read
+_PHASED = {"PROCESS": Process, "ROLLBACK": Rollback}
+"""The game master's words that may name a phase after them (``PROCESS S1902M``)."""
+PHASE_NAME = re.compile(r"[A-Za-z0-9]{1,12}")
+"""A phase's name as any kind writes it (Payola's ``S1902M``, Pirates' Proposal's ``V3``, ``F``):
+the kind, not the grammar, knows which there are."""
 
 
 def _game(text: str) -> str:
@@ -409,6 +420,10 @@ def _command(words: list[str]) -> Command:
         if args:
             raise ValueError(f"{keyword} takes nothing after it")
         return SIMPLE[keyword]()
+    if keyword in _PHASED:
+        if len(args) > 1 or (args and not PHASE_NAME.fullmatch(args[0])):
+            raise ValueError(f"expected {keyword} or {keyword} phase (e.g. {keyword} S1902M)")
+        return _PHASED[keyword](args[0].upper() if args else None)
     if keyword == "LIST":
         if len(args) == 2 and args[0].upper() == "FROM":
             return ListGames(start=_game(args[1]))

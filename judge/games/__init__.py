@@ -165,14 +165,17 @@ class GameKind(ABC):
 
     @abstractmethod
     def process(self, session: Session, game: Game, settings: Settings, now: datetime, *,
-                cause: str) -> PhaseChange:
+                cause: str, preface: str | None = None) -> PhaseChange:
         """Close the current phase (`GameError` if the game is not running), queue its mails,
-        open the next or end the game.  ``cause`` says why, for the log."""
+        open the next or end the game.  ``cause`` says why, for the log; ``preface``, a sentence
+        every mail of the phase's closing carries, to players, observers and the game master
+        alike (the game master's PROCESS before the deadline, issue 23.2)."""
 
     @abstractmethod
-    def rollback(self, session: Session, game: Game, now: datetime) -> tuple[str, str]:
-        """Go back to the previous phase, leaving the game paused; returns its name and what is
-        as it was before (for the players' announcement).  `GameError` if it cannot be done."""
+    def rollback(self, session: Session, game: Game, now: datetime, phase: str | None = None) -> tuple[str, str]:
+        """Go back to the previous phase (or to ``phase``, the one the game master named: the
+        kind says which it can go back to), leaving the game paused; returns its name and what
+        is as it was before (for the players' announcement).  `GameError` if it cannot be done."""
 
     @abstractmethod
     def terminate(self, session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:

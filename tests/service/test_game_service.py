@@ -78,7 +78,7 @@ def test_rollback_pauses_announces_and_does_not_reprocess(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "STATUS")
     assert "2 : A PAR - BUR" in judge.last_to(ALICE).body and "phase S1901M" in judge.last_to(ALICE).body
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nRESUME")  # all had submitted: processed at once
-    assert len([m for m in judge.new_mail() if m.subject == "g1 S1901M results"]) == 3
+    assert len([m for m in judge.new_mail() if m.subject == "g1 S1901M results again, after a rollback"]) == 3
 
 
 def test_several_rollbacks_step_back_phase_by_phase(judge: Judge) -> None:

@@ -37,7 +37,7 @@ from judge.service import host
 from judge.service.handlers.conversation import MASTER, PLAYER, SIGNED_ON, Conversation, handles
 from judge.service.handlers.master import changed_phase, confirmed, may_change_phase
 from judge.service.host import GameError
-from judge.service.render import render
+from judge.service.render import render, when
 from judge.store.models import LedgerRow, Outbox, Submission
 
 
@@ -245,20 +245,29 @@ def preview(talk: Conversation, text: str, _: Preview) -> None:
 
 @handles(Rollforward, MASTER, closed_after_the_end=True)
 def rollforward(talk: Conversation, text: str, _: Rollforward) -> None:
+    """Undo a ROLLBACK: process the phase again as it was, refused once anyone changed anything
+    since (`lifecycle.undo_rollback`).  Players and observers are told before the results come,
+    in a notice naming the phase as the game is in it (issue 23.5); the game's story keeps it."""
     game = talk.context.game
     assert game is not None
     results = may_change_phase(talk, text, "ROLLFORWARD")
     if results is None:
         return
     try:
-        processed = lifecycle.rollforward(talk.session, game, talk.settings, talk.now)
+        phase = lifecycle.undo_rollback(talk.session, game)
     except GameError as exc:
         talk.echo(text, "error", str(exc))
         return
+    host.record(game, f"the game master's ROLLFORWARD, {when(talk.now)}: {phase} processed again as it was rolled "
+                "back")
+    talk.announce(f"the game master undid the rollback of {phase}: it is processed again now, with the sheets, "
+                  "orders, acceptance lists and money it had when it was rolled back (nobody changed them since); "
+                  "its results follow", public=True)
+    talk.announce_now(game)
+    processed = lifecycle.process_phase(talk.session, game, talk.settings, talk.now, cause="master's ROLLFORWARD")
     changed_phase(talk, "ROLLFORWARD", results)
-    talk.echo(text, "ok", f"{processed.phase} processed again with its sheets as they were at the ROLLBACK")
-    talk.announce(f"the game master undid the rollback: {processed.phase} was processed again with the sheets, "
-                  "orders and lists it had")
+    talk.echo(text, "ok", f"{processed.phase} processed again as it was at the ROLLBACK" + (
+        f"; now {processed.next_phase}" if processed.next_phase else ""))
 
 
 @handles(Reveal, MASTER)

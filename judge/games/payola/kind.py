@@ -130,11 +130,11 @@ class Payola(GameKind):
         return lifecycle.results_mails(session, game)
 
     def process(self, session: Session, game: Game, settings: Settings, now: datetime, *,
-                cause: str) -> lifecycle.Processed:
-        return lifecycle.process_phase(session, game, settings, now, cause=cause)
+                cause: str, preface: str | None = None) -> lifecycle.Processed:
+        return lifecycle.process_phase(session, game, settings, now, cause=cause, preface=preface)
 
-    def rollback(self, session: Session, game: Game, now: datetime) -> tuple[str, str]:
-        return lifecycle.rollback(session, game, now), (
+    def rollback(self, session: Session, game: Game, now: datetime, phase: str | None = None) -> tuple[str, str]:
+        return lifecycle.rollback(session, game, now, phase), (
             "the position, balances, offer sheets, orders and acceptance lists are as they were before it was "
             "processed. You may change your sheet or orders")
 

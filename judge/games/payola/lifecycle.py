@@ -12,10 +12,15 @@ of work:
    retreat and adjustment: the powers' own orders (the engine's defaults for those who sent
    none) → engine adjudication;
 2. the phase row records what happened (orders, results, the sheets and acceptance lists
-   used, the GM's chart) and a ledger mark, so that ``ROLLBACK`` can restore everything;
+   used, the GM's chart) and a ledger mark, so that ``ROLLBACK`` can restore everything (to
+   the phase before, or to an earlier one named: `rollback`);
 3. the next phase row is opened (income is paid before each Spring movement, rule 2.1), or
    the game finishes on a victory;
 4. every mail this causes is queued in the same transaction.
+
+A rolled-back phase keeps the ROLLBACK's marks (``rollforward``) until it is processed again:
+its results then say that they replace the first ones (`_again`); ROLLFORWARD processes it as
+it was, and only while nobody has changed anything since (`undo_rollback`).
 
 A phase is *due* when the GM says PROCESS, when every power that must act has done so (a
 WAIT holds it to its deadline, not through the grace period), or when its deadline plus the
@@ -80,7 +85,7 @@ from judge.service.host import (
 )
 from judge.service.logs import log_on_commit
 from judge.service.outbox import queue
-from judge.service.render import render
+from judge.service.render import render, when
 from judge.store.models import Game, LedgerRow, PhaseRow, Player, Submission
 from judge.web.public import page_url
 
@@ -394,6 +399,19 @@ class Processed:
     winner: str | None
     report: dict[str, Any]  # the public part: see views
     actions: list[tuple[str, str]]  # what the judge did by itself, with the power each line is about
+    notes: list[str]  # what every results mail says first: an early PROCESS, results again after a ROLLBACK
+    again: bool  # the phase was processed before and rolled back: these results replace the first ones
+
+
+def _again(row: PhaseRow) -> str | None:
+    """What the results of ``row`` say when the phase was processed before and rolled back: that
+    they replace the results sent then (a reader holding both must know which stands)."""
+    if row.rollforward is None:
+        return None
+    first = row.rollforward.get("processed")
+    sent = f", sent {when(datetime.fromisoformat(first))}" if first else ""
+    return (f"These results replace the earlier results of {row.name}{sent}: the game master rolled the game back "
+            f"to {row.name}, and it has been processed again.")
 
 
 def _orders_from(session: Session, game: Game, row: PhaseRow, position: Position) -> dict[str, list[Order | str]]:
@@ -469,13 +487,20 @@ def loyal_orders(position: Position, given: dict[str, list[Order | str]],
     return direct, held
 
 
-def process_phase(session: Session, game: Game, settings: Settings, now: datetime, *, cause: str) -> Processed:
+def process_phase(session: Session, game: Game, settings: Settings, now: datetime, *, cause: str,
+                  preface: str | None = None) -> Processed:
     """Adjudicate the current phase, open the next one (or finish the game), queue the mails.
-    ``cause`` says why, for the log: "deadline", "all submitted", "master's PROCESS", ..."""
+    ``cause`` says why, for the log: "deadline", "all submitted", "master's PROCESS", ...;
+    ``preface``, a sentence every mail of the results carries (`judge.games.GameKind.process`).
+    A phase processed before and rolled back (its row keeps the ROLLBACK's marks) has results
+    that say they replace the first ones (`_again`), to players and observers alike."""
     if game.state not in ("active", "paused"):
         raise GameError("the game is not running")
     row = current_phase(session, game)
     assert row is not None
+    again = _again(row)
+    notes = [note for note in (preface, again) if note]
+    row.rollforward = None  # processed: there is no ROLLBACK of it to undo any more
     position = position_of(row)
     row.ledger_mark = _last_ledger_id(session, game)
     seat = seats(session, game)
@@ -515,7 +540,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     if winner is None:
         _open_phase(session, game, outcome.position, now)
     processed = Processed(row.name, adjudication, determination_data, statements,
-                          None if winner else str(outcome.position.phase), winner, report, actions)
+                          None if winner else str(outcome.position.phase), winner, report, actions, notes,
+                          again is not None)
     _mail_results(session, game, settings, processed, row, now, position, outcome)
     log_on_commit(session, log, "game %s %s processed (%s); %s", game.name, row.name, cause,
                   f"{winner.title()} wins" if winner else f"next {processed.next_phase}")
@@ -554,7 +580,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
     """Each player gets the public report and its own private part; the game master the chart;
     all of them the maps.  In a Tin Cup game each player gets instead what it saw of the phase
     (its :class:`Sight`), with maps of that alone, and observers get no position at all."""
-    subject = f"{game.name} {processed.phase} results"
+    subject = f"{game.name} {processed.phase} results" + (" again, after a rollback" if processed.again else "")
     accounts = _accounts_since(session, game, row)
     money = balances(session, game)
     blind = options_of(game).blind
@@ -581,7 +607,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
         else:
             view, attached = views.results_view(processed.report, power, *private), everything
         body = render("payola/results", game=game, view=view, next_phase=processed.next_phase, winner=processed.winner,
-                      deadline=game.deadline, web_url=page, votes=votes)
+                      deadline=game.deadline, web_url=page, votes=votes, notes=processed.notes)
         queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
               game_id=game.id, attachments=attached)
     if blind:
@@ -590,8 +616,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
         public = views.results_view(processed.report, None, None, [], 0)
     for observer in observers(session, game):
         body = render("payola/results", game=game, view=public, next_phase=processed.next_phase,
-                      winner=processed.winner,
-                      deadline=game.deadline, web_url=page)
+                      winner=processed.winner, deadline=game.deadline, web_url=page, notes=processed.notes)
         queue(session, settings, to=observer, subject=subject, body=body, kind="results", now=now, game_id=game.id,
               attachments=[] if blind else everything)
     body = render("payola/chart", game=game, processed=processed, accounts=accounts, balances=money,
@@ -672,23 +697,32 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
     return result
 
 
-def rollforward(session: Session, game: Game, settings: Settings, now: datetime) -> Processed:
-    """Undo a ROLLBACK: process the phase again with the sheets, orders, lists and money it had
-    when it was rolled back, whatever was sent since."""
+def undo_rollback(session: Session, game: Game) -> str:
+    """Set the rolled-back phase going again for ROLLFORWARD to process it (the caller does:
+    `process_phase`) with the sheets, orders, lists and money it had when it was rolled back,
+    and return its name.  Refused (`GameError`, naming the powers: the game master sees them
+    all in the chart) once any power has sent anything or changed its list or money since the
+    ROLLBACK: the players were invited to change their orders, and ROLLFORWARD must not
+    silently discard them (issue 23.5); PROCESS processes the phase with them."""
     row = current_phase(session, game)
     if game.state == "finished" or row is None or not row.rollforward:
         raise GameError("there is no ROLLBACK to undo in this phase")
     marks = row.rollforward
-    session.execute(delete(Submission).where(Submission.game_id == game.id, Submission.phase == row.name,
-                                             Submission.id > marks["submission"]))
-    session.execute(delete(LedgerRow).where(LedgerRow.game_id == game.id, LedgerRow.id > marks["ledger"]))
-    for player in players(session, game):
-        if player.power:
-            player.acceptance = marks["acceptance"].get(player.power)
-    row.rollforward = None
+    changed = set(session.scalars(select(Submission.power).where(
+        Submission.game_id == game.id, Submission.phase == row.name, Submission.id > marks["submission"])))
+    changed |= set(session.scalars(select(LedgerRow.power).where(
+        LedgerRow.game_id == game.id, LedgerRow.id > marks["ledger"], LedgerRow.amount < 0)))
+    changed |= {player.power for player in players(session, game)
+                if player.power and player.acceptance != marks["acceptance"].get(player.power)}
+    if changed:
+        names = ", ".join(power.title() for power in game_map(game).powers if power in changed)
+        raise GameError(f"not undone: since the ROLLBACK, {names} changed sheets, orders, acceptance lists or "
+                        f"money, which ROLLFORWARD would discard; PROCESS processes {row.name} with them as they "
+                        "are now")
     game.state = "active"
+    game.deadline = None  # the phase is processed at once: no deadline of it stands
     session.flush()
-    return process_phase(session, game, settings, now, cause="master's ROLLFORWARD")
+    return row.name
 
 
 # -- the end, and going back ------------------------------------------------------------------------
@@ -736,15 +770,23 @@ def publish_secrets(session: Session, game: Game, settings: Settings, now: datet
               game_id=game.id)
 
 
-def rollback(session: Session, game: Game, now: datetime) -> str:
-    """Go back to the previous phase exactly: position, sheets, acceptance lists, balances; the
-    game is left paused, so nothing is processed again until the game master says so."""
+def rollback(session: Session, game: Game, now: datetime, phase: str | None = None) -> str:
+    """Go back to the previous phase exactly, or (``phase``, as DPjudge's ``ROLLBACK phase``) to
+    the processed phase of that name: position, sheets, acceptance lists, balances; the game is
+    left paused, so nothing is processed again until the game master says so.  A phase named
+    that the game has not processed is refused, the phase it is in included: ROLLBACK names
+    the phase to go back to, and one sent for a game that has moved on since must not go back
+    further than its master meant (issue 29.7)."""
     if game.state == "finished":
         raise GameError("the game has ended; an ended game cannot be rolled back")
     rows = list(session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id).order_by(PhaseRow.id.desc())))
-    previous = next((r for r in rows if r.status == "processed"), None)
-    if previous is None:
+    done = [r for r in rows if r.status == "processed"]
+    if not done:
         raise GameError("there is no earlier phase to go back to")
+    previous = done[0] if phase is None else next((r for r in done if r.name == phase), None)
+    if previous is None:
+        raise GameError(f"not rolled back: {game.name} is in {game.phase} and has not processed {phase}: ROLLBACK "
+                        f"names the phase to go back to, {done[0].name} (the one before) or an earlier one")
     for row in rows:
         if row.id > previous.id:
             session.execute(delete(Submission).where(Submission.game_id == game.id, Submission.phase == row.name))
@@ -754,12 +796,14 @@ def rollback(session: Session, game: Game, now: datetime) -> str:
     for player in players(session, game):
         if player.power:
             player.acceptance = lists.get(player.power)
+    first = previous.processed_at
     previous.status, previous.result, previous.processed_at, previous.ledger_mark = "open", None, None, None
     previous.notices = None  # reminders go out again before the new deadline
     session.flush()
     previous.rollforward = {  # what ROLLFORWARD restores: the sheets, money and lists of this moment
         "submission": session.scalar(select(func.max(Submission.id)).where(Submission.game_id == game.id)) or 0,
-        "ledger": _last_ledger_id(session, game), "acceptance": lists}
+        "ledger": _last_ledger_id(session, game), "acceptance": lists,
+        "processed": first.isoformat() if first else None}  # when its first results went out (`_again`)
     game.phase = previous.name
     game.state = "paused"
     game.deadline = now + phase_duration(game, previous.name)

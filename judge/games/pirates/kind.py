@@ -138,10 +138,10 @@ class Pirates(GameKind):
         return lifecycle.results_mails(session, game)
 
     def process(self, session: Session, game: Game, settings: Settings, now: datetime, *,
-                cause: str) -> lifecycle.Closed:
-        return lifecycle.process_phase(session, game, settings, now, cause=cause)
+                cause: str, preface: str | None = None) -> lifecycle.Closed:
+        return lifecycle.process_phase(session, game, settings, now, cause=cause, preface=preface)
 
-    def rollback(self, session: Session, game: Game, now: datetime) -> tuple[str, str]:
+    def rollback(self, session: Session, game: Game, now: datetime, phase: str | None = None) -> tuple[str, str]:
         raise GameError("a match of Pirates' Proposal cannot be rolled back: the mails of each phase told every "
                         "player what the rules let them learn, and that cannot be taken back")
 

@@ -23,7 +23,8 @@ match ends, the publication of P14 goes to every player, the game master and the
 
 A phase never closes before its deadline because everyone has sent something: that it closed
 early would tell each player that every other had submitted, which the rules keep secret
-(Amendment II, P10).  The game master's PROCESS closes it when he chooses.
+(Amendment II, P10).  The game master's PROCESS closes it when he chooses; every mail of a
+phase so closed before its deadline says so, and when (the host's ``preface``).
 """
 
 from __future__ import annotations
@@ -218,7 +219,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     news = f"the match has started; {opened.phase.label} ({opened.phase.name}) opens"
     for observer in host.observers(session, game):
         queue(session, settings, to=observer, subject=f"{game.name} {opened.phase.name}", kind="start", now=now,
-              game_id=game.id, body=render("pirates/news", game=game, news=news))
+              game_id=game.id, body=render("pirates/news", game=game, news=news, preface=None))
 
 
 def _open_row(session: Session, game: Game, match: Match, now: datetime) -> PhaseRow:
@@ -238,9 +239,11 @@ def _open_row(session: Session, game: Game, match: Match, now: datetime) -> Phas
 # -- closing a phase ----------------------------------------------------------------------------------
 
 
-def process_phase(session: Session, game: Game, settings: Settings, now: datetime, *, cause: str) -> Closed:
+def process_phase(session: Session, game: Game, settings: Settings, now: datetime, *, cause: str,
+                  preface: str | None = None) -> Closed:
     """Close the open phase with what stands, open the next (or end the match) and queue every
-    mail; a final phase in which nobody may act closes at once."""
+    mail, each saying ``preface`` first if given (`judge.games.GameKind.process`); a final phase
+    in which nobody may act closes at once."""
     if game.state not in ("active", "paused"):
         raise GameError("the game is not running")
     row = host.current_phase(session, game)
@@ -252,13 +255,13 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     following = next_phase(closed)
     if following is None:
         log_on_commit(session, log, "game %s %s processed (%s); the match has ended", game.name, row.name, cause)
-        finish(session, game, settings, now, closed, "its five rounds and the final phase are over")
-        _mail_chart(session, game, settings, closed, row.name, now)
+        finish(session, game, settings, now, closed, "its five rounds and the final phase are over", preface)
+        _mail_chart(session, game, settings, closed, row.name, now, preface=preface)
         return Closed(row.name, None)
     opened = open_phase(closed, host.phase_seed(game, following.name))
     _open_row(session, game, opened, now)
     log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, cause, following.name)
-    _mail_change(session, game, settings, closed, opened, row.name, now)
+    _mail_change(session, game, settings, closed, opened, row.name, now, preface)
     if following.stage is Stage.FINAL and not actors(opened):
         process_phase(session, game, settings, now, cause="nobody acts in the final phase")
         return Closed(row.name, None)
@@ -266,9 +269,10 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
 
 
 def _mail_change(session: Session, game: Game, settings: Settings, closed: Match, opened: Match, phase: str,
-                 now: datetime) -> None:
+                 now: datetime, preface: str | None = None) -> None:
     """Each played seat's mail of the phase that closed and the one that opened, made of its own
-    views alone (P10); the game master's chart; the observers' news of the phase."""
+    views alone (P10); the game master's chart; the observers' news of the phase; each saying
+    ``preface`` first, if given."""
     assert opened.phase is not None
     number = opened.phase.round
     stage = opened.phase.stage
@@ -290,16 +294,16 @@ def _mail_change(session: Session, game: Game, settings: Settings, closed: Match
             elif not ending:
                 headline += "; the match is over but for the extra Token of Life"
                 sections.append(end_view(opened).lines())
-        body = render("pirates/phase", game=game, headline=headline, sections=sections,
+        body = render("pirates/phase", game=game, headline=headline, sections=sections, preface=preface,
                       todo="" if ending else todo(opened, seat), deadline=None if ending else game.deadline)
         queue(session, settings, to=player.address, subject=f"{game.name} {phase} results", body=body, kind="results",
               now=now, game_id=game.id)
-    _mail_chart(session, game, settings, closed, phase, now, opened)
+    _mail_chart(session, game, settings, closed, phase, now, opened, preface)
     if not ending:
         news = f"{opened.phase.label} ({opened.phase.name}) opens"
         for observer in host.observers(session, game):
             queue(session, settings, to=observer, subject=f"{game.name} {opened.phase.name}", kind="results",
-                  now=now, game_id=game.id, body=render("pirates/news", game=game, news=news))
+                  now=now, game_id=game.id, body=render("pirates/news", game=game, news=news, preface=preface))
 
 
 def todo(match: Match, seat: str) -> str:
@@ -350,7 +354,7 @@ def chart_lines(match: Match, what: str) -> list[str]:
 
 
 def _mail_chart(session: Session, game: Game, settings: Settings, closed: Match, phase: str, now: datetime,
-                opened: Match | None = None) -> None:
+                opened: Match | None = None, preface: str | None = None) -> None:
     """The game master's chart of the phase that closed, and of a round that opened (no player
     receives it)."""
     if closed.phase is not None and closed.phase.stage is Stage.FINAL:
@@ -361,7 +365,7 @@ def _mail_chart(session: Session, game: Game, settings: Settings, closed: Match,
         lines += ["", *chart_lines(opened, "open")]
     queue(session, settings, to=game.gm_address, subject=f"{game.name} {phase} chart", kind="chart", now=now,
           game_id=game.id, body=render("pirates/chart", game=game, phase=phase, label=label(phase), lines=lines,
-                                       deadline=game.deadline))
+                                       deadline=game.deadline, preface=preface))
 
 
 def results_mails(session: Session, game: Game) -> int:
@@ -378,9 +382,11 @@ def results_mails(session: Session, game: Game) -> int:
 # -- the end ------------------------------------------------------------------------------------------
 
 
-def finish(session: Session, game: Game, settings: Settings, now: datetime, match: Match, reason: str) -> None:
+def finish(session: Session, game: Game, settings: Settings, now: datetime, match: Match, reason: str,
+           preface: str | None = None) -> None:
     """End the game and publish the match to every player, the game master and the observers
-    (P14): every round played, and the end if the match reached it."""
+    (P14): every round played, and the end if the match reached it (``preface``: what the
+    publication says first, as the phase's other mails)."""
     game.state = "finished"
     game.deadline = None
     complete = match.phase is not None and match.phase.stage is Stage.FINAL
@@ -400,7 +406,7 @@ def finish(session: Session, game: Game, settings: Settings, now: datetime, matc
         reader = "master" if address == game.gm_address else "player" if address in playing else "anyone"
         if reader not in bodies:
             bodies[reader] = render("pirates/end", game=game, reason=reason, lines=lines, complete=complete,
-                                    who=host.who_played(session, game, reader))
+                                    who=host.who_played(session, game, reader), preface=preface)
         queue(session, settings, to=address, subject=f"{game.name} has ended", body=bodies[reader], kind="end",
               now=now, game_id=game.id)
 

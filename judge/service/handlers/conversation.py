@@ -32,8 +32,10 @@ processed, in a mail of its own if need be; each game's phase changes once per m
 (PROCESS, ROLLBACK or ROLLFORWARD, or the processing of the phase the mail completes), a
 PROCESS or ROLLFORWARD processes one phase per mail whatever the game, and a master changes
 his game's phase at most ``max_phase_changes_per_hour`` times an hour.  The reply, its copies, the
-notices of changed addresses or passwords and the announcements to a game's players (and master) are not
-counted: there is one of each per mail and game, bounded by the game's size.  The game row is
+notices of changed addresses or passwords and the announcements to a game's players (and master, and, of
+the public ones, its observers) are not counted: there is one of each per mail and game (two of the
+announcements when a phase change's are sent before its results: `announce_now`), bounded by the
+game's size and ``max_observers``.  The game row is
 read ``FOR UPDATE`` (``game``), so every change to one game — mail, deadline, transfer — happens
 one at a time on PostgreSQL as on SQLite.
 """
@@ -162,6 +164,7 @@ class Conversation:
         self.part = 0  # the part of the mail being read: each SIGNON or SIGNOFF starts one
         self.notices: dict[str, list[str]] = {}  # previous address -> changes it must hear of
         self.announcements: dict[int, list[str]] = {}  # game id -> what every player must hear of
+        self.public: dict[int, list[str]] = {}  # game id -> what of it its observers must hear of too
         self.also_told: dict[int, set[str]] = {}  # game id -> addresses of players who just left it
         self.master_told: set[int] = set()  # the games whose master hears their announcements too
         self.cache: dict[Any, Any] = {}  # what a game's kind reads once per mail (a phase's position)
@@ -221,7 +224,7 @@ class Conversation:
                       body=render("reply", echoes=[echo for echo in self.echoes if echo.part in parts],
                                   notes=self.notes, settings=self.settings))
         for game_id, news in self.announcements.items():
-            self._announce(game_id, news)
+            self._announce(game_id, news, self.public.get(game_id, []))
         for address, changes in sorted(self.notices.items()):
             queue(self.session, self.settings, to=address, subject="Your registration with the judge changed",
                   kind="notice", now=self.now,
@@ -312,31 +315,49 @@ class Conversation:
               game_id=game_id)
         return True
 
-    def announce(self, what: str, also: str | None = None, game: Game | None = None, master: bool = True) -> None:
+    def announce(self, what: str, also: str | None = None, game: Game | None = None, master: bool = True,
+                 public: bool = False) -> None:
         """Tell every player of the signed-on game (or ``game``; and ``also``, a player who just
-        left it) what happened: one mail per player and mail, sent after the reply.  The subject
-        is ``what`` up to its first ": ".  The game master gets a copy (as the classic judges
-        send it) of what its own mail did not do, as it must find a new player for a seat its
-        player left and keep the deadlines: a resignation, an absence; not with ``master`` False,
-        where it has a notice of its own (a takeover, a replacement)."""
+        left it) what happened: one mail per player and mail, sent after the reply (or before a
+        phase's results: `announce_now`).  The subject is ``what`` up to its first ": ".  The game
+        master gets a copy (as the classic judges send it) of what its own mail did not do, as it
+        must find a new player for a seat its player left and keep the deadlines: a resignation, an
+        absence; not with ``master`` False, where it has a notice of its own (a takeover, a
+        replacement).  ``public``: the game's observers are told too, as what anyone watching the
+        game may know (the game master's changes to its clock, phases and rules), never a
+        player's address or secret."""
         game = game or self.context.game
         assert game is not None
         self.announcements.setdefault(game.id, []).append(what)
+        if public:
+            self.public.setdefault(game.id, []).append(what)
         if also:
             self.also_told.setdefault(game.id, set()).add(also)
         if master and not self.master_of(game):
             self.master_told.add(game.id)
 
-    def _announce(self, game_id: int, news: list[str]) -> None:
+    def announce_now(self, game: Game) -> None:
+        """Queue what this mail announced to ``game``'s players so far now, not after the reply:
+        before the results of a phase the game master's command processes, so that they read
+        why (a ROLLFORWARD) before what came of it, and the mail names the phase as it is then."""
+        if news := self.announcements.pop(game.id, None):
+            self._announce(game.id, news, self.public.pop(game.id, []))
+
+    def _announce(self, game_id: int, news: list[str], public: list[str]) -> None:
         game = self.session.get(Game, game_id)
         assert game is not None
-        headline = news[0].split(": ", 1)[0]
-        subject = f"{game.name}: " + (headline if len(news) == 1 else f"{headline} (and more)")
         played = {p.address for p in host.seats(self.session, game).values() if host.is_played(p)}
-        master = {game.gm_address} if game_id in self.master_told else set()
-        for address in sorted(a for a in played | self.also_told.get(game_id, set()) | master if a):
-            queue(self.session, self.settings, to=address, subject=subject[:200], kind="announcement",
-                  now=self.now, game_id=game.id, body=render("announcement", game=game, news=news))
+        told = played | self.also_told.get(game_id, set())
+        if game_id in self.master_told:
+            told.add(game.gm_address)
+        watching = [address for address in host.observers(self.session, game) if address not in told] if public else []
+        for readers, lines in ((sorted(a for a in told if a), news), (watching, public)):
+            headline = lines[0].split(": ", 1)[0] if lines else ""
+            subject = f"{game.name}: " + (headline if len(lines) == 1 else f"{headline} (and more)")
+            body = render("announcement", game=game, news=lines) if readers else ""
+            for address in readers:
+                queue(self.session, self.settings, to=address, subject=subject[:200], kind="announcement",
+                      now=self.now, game_id=game.id, body=body)
 
     def superseded(self, since: datetime | None, what: str) -> str | None:
         """Why this mail may not set ``what`` (a power's sheet, orders, list or vote): a later

@@ -18,7 +18,16 @@ count toward the mail's ``max_mails_per_mail``.
 A PROCESS, ROLLBACK or ROLLFORWARD is meant for the phase its master saw: one accepted before the
 current phase began (the phase before ended by itself as the mail was on its way, every power
 having submitted) is answered so and not applied (`_crossed`), instead of processing or
-rolling back a phase its master has not seen.
+rolling back a phase its master has not seen.  A master (or a script) may also name the phase
+(issue 29.7): ``PROCESS S1902M`` is refused unless the game is in S1902M (`in_phase`), and
+``ROLLBACK F1902M`` names the phase to go back to, as DPjudge's does (its kind refuses one it
+has not processed, the phase the game is in included).
+
+What the public may know of the master's changes to a game's clock and phases (deadlines, the
+lengths of phases, PAUSE, RESUME, ROLLBACK, dummies, press options, an open seat) is announced
+to its players and observers alike (``public``).  A PROCESS before the deadline is said, with
+when, in every mail of the phase's closing, and kept in the game's story for SUMMARY with each
+ROLLBACK and ROLLFORWARD (`judge.service.host.record`, issue 23.2).
 """
 
 from __future__ import annotations
@@ -80,7 +89,7 @@ def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> Non
         return
     game.deadline = deadline
     talk.echo(text, "ok", f"deadline set to {when(game.deadline)}")
-    talk.announce(f"the game master set the deadline of {game.phase} to {when(game.deadline)}")
+    talk.announce(f"the game master set the deadline of {game.phase} to {when(game.deadline)}", public=True)
 
 
 @handles(cmd.SetDuration, MASTER, closed_after_the_end=True)
@@ -92,25 +101,48 @@ def set_duration(talk: Conversation, text: str, command: cmd.SetDuration) -> Non
     game.settings = {**game.settings, command.setting: command.hours}
     talk.echo(text, "ok", f"{command.setting} set to {duration(command.hours)}")
     if game.state != "forming":
-        talk.announce(_duration_news(command.setting, command.hours))
+        talk.announce(_duration_news(command.setting, command.hours), public=True)
 
 
 @handles(cmd.Process, MASTER, closed_after_the_end=True)
-def process(talk: Conversation, text: str, _: cmd.Process) -> None:
+def process(talk: Conversation, text: str, command: cmd.Process) -> None:
+    """Close the game's phase now.  Before its deadline, every mail of the phase says so, and
+    when (a player with a day left learns why its builds were waived: issue 23.2), and the
+    game's story keeps it for SUMMARY."""
     game = talk.context.game
     assert game is not None
+    if not in_phase(talk, text, game, command.phase):
+        return
     results = may_change_phase(talk, text, "PROCESS")
     if results is None:
         return
+    preface = None
+    if game.state in ("active", "paused") and game.deadline is not None and talk.now < game.deadline:
+        preface = (f"The game master processed {game.phase} early, {when(talk.now)}, before its deadline of "
+                   f"{when(game.deadline)}.")
+        host.record(game, f"processed early by the game master's PROCESS, {when(talk.now)} (deadline was "
+                    f"{when(game.deadline)})")
+    talk.announce_now(game)  # what the master did before it is told before the results
     try:
         processed = games.kind_of(game).process(talk.session, game, talk.settings, talk.now,
-                                                cause="master's PROCESS")
-    except GameError as exc:
+                                                cause="master's PROCESS", preface=preface)
+    except GameError as exc:  # the game is not running: it has no deadline, and nothing was recorded
         talk.echo(text, "error", str(exc))
         return
     changed_phase(talk, "PROCESS", results)
     talk.echo(text, "ok", f"{processed.phase} processed" + (f"; now {processed.next_phase}"
                                                              if processed.next_phase else ""))
+
+
+def in_phase(talk: Conversation, text: str, game: Game, phase: str | None) -> bool:
+    """Whether the phase a PROCESS names (``phase``; None: it names none) is the game's; if not,
+    the line is answered why not (a master acting on mail that came late, or a script, must not
+    process the phase after the one it meant: issue 29.7)."""
+    if phase is None or phase == (game.phase or "").upper():
+        return True
+    now = f"it is in {game.phase}" if game.phase else "it has not started"
+    talk.echo(text, "error", f"not processed: {game.name} is not in {phase}: {now}")
+    return False
 
 
 def may_change_phase(talk: Conversation, text: str, word: str) -> int | None:
@@ -194,7 +226,7 @@ def pause(talk: Conversation, text: str, _: cmd.Pause) -> None:
         return
     game.state = "paused"
     talk.echo(text, "ok", "game paused: deadlines will not fire")
-    talk.announce("the game master paused the game: no deadline fires until it is resumed")
+    talk.announce("the game master paused the game: no deadline fires until it is resumed", public=True)
 
 
 @handles(cmd.Resume, MASTER, closed_after_the_end=True)
@@ -208,24 +240,29 @@ def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
     if game.deadline is not None and game.deadline < talk.now and game.phase is not None:
         game.deadline = talk.now + host.phase_duration(game, game.phase)
     talk.echo(text, "ok", f"game resumed; deadline {when(game.deadline)}")
-    talk.announce(f"the game master resumed the game: the deadline of {game.phase} is {when(game.deadline)}")
+    talk.announce(f"the game master resumed the game: the deadline of {game.phase} is {when(game.deadline)}",
+                  public=True)
 
 
 @handles(cmd.Rollback, MASTER, closed_after_the_end=True)
-def rollback(talk: Conversation, text: str, _: cmd.Rollback) -> None:
+def rollback(talk: Conversation, text: str, command: cmd.Rollback) -> None:
+    """Go back to the phase before (or to the one named: the kind refuses one it cannot go back
+    to), the game paused; players and observers are told, and the game's story keeps it."""
     game = talk.context.game
     assert game is not None
     if may_change_phase(talk, text, "ROLLBACK") is None:
         return
+    left = game.phase
     try:
-        phase, restored = games.kind_of(game).rollback(talk.session, game, talk.now)
+        phase, restored = games.kind_of(game).rollback(talk.session, game, talk.now, command.phase)
     except GameError as exc:
         talk.echo(text, "error", str(exc))
         return
     changed_phase(talk, "ROLLBACK", 0)
+    host.record(game, f"the game master's ROLLBACK, {when(talk.now)}: back from {left} to {phase}")
     talk.echo(text, "ok", f"rolled back to {phase}; the game is paused: send RESUME (or PROCESS) to go on")
     talk.announce(f"the game master rolled the game back to {phase}: {restored}; the game is paused until the "
-                  "game master resumes it")
+                  "game master resumes it", public=True)
 
 
 @handles(cmd.Dummy, MASTER, closed_after_the_end=True)
@@ -249,7 +286,7 @@ def dummy(talk: Conversation, text: str, command: cmd.Dummy) -> None:
     host.record(game, f"{title} made a dummy by the game master")
     talk.echo(text, "ok", f"{title} is now a dummy {word}")
     talk.announce(f"the game master made {title} a dummy {word}: its player no longer plays it",
-                  also=player.address)
+                  also=player.address, public=True)
 
 
 @handles(cmd.Terminate, MASTER, closed_after_the_end=True)
@@ -340,7 +377,7 @@ def set_zone(talk: Conversation, text: str, command: cmd.SetZone) -> None:
                   "deadlines in it (a player's own zone first), with UTC beside them")
         if game.state != "forming":
             talk.announce(f"the game master set the game's time zone to {command.zone or 'UTC'}: deadlines are "
-                          "written in it, with UTC beside them (SET MYZONE zone for your own)")
+                          "written in it, with UTC beside them (SET MYZONE zone for your own)", public=True)
     zones.forget(talk.session)
 
 
@@ -358,7 +395,7 @@ def set_press(talk: Conversation, text: str, command: cmd.SetPress) -> None:
     now = host.rules_of(game).press.words()
     talk.echo(text, "ok", f"press: {now}")
     if game.state != "forming":
-        talk.announce(f"the game master changed the press options: {now}")
+        talk.announce(f"the game master changed the press options: {now}", public=True)
 
 
 @handles(cmd.SetPrivate, MASTER)
@@ -386,7 +423,7 @@ def set_opening(talk: Conversation, text: str, command: cmd.SetOpening) -> None:
         return
     game.settings = {**game.settings, "open": sorted({*game.settings.get("open", []), power})}
     talk.echo(text, "ok", f"{title} may be taken over: TAKEOVER {power}@{game.name} password")
-    talk.announce(f"{title} is open for a new player: TAKEOVER {power}@{game.name} password")
+    talk.announce(f"{title} is open for a new player: TAKEOVER {power}@{game.name} password", public=True)
 
 
 @handles(cmd.DecideAbsence, MASTER, closed_after_the_end=True)

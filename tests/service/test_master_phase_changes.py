@@ -1,0 +1,243 @@
+"""The game master's phase changes as players and observers live them (issues 23.2, 23.5, 23.10,
+29.7): an early PROCESS is told in the results and kept in the game's story; ROLLFORWARD never
+discards what was sent after a ROLLBACK, and its notice comes before the results; observers hear
+what the public hears and know second results for what they are; PROCESS and ROLLBACK may name
+the phase they mean.  Everything as mail, through the game service."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from judge.store.models import Game, Outbox
+from tests.service.harness import Judge
+from tests.service.test_old_judges import (
+    ALICE,
+    BOB,
+    CAROL,
+    ENGLAND,
+    FRANCE,
+    GERMANY,
+    GM,
+    MASTER,
+    OBSERVER,
+    play_spring,
+    start,
+    to,
+)
+from tests.service.test_pirates_by_mail import FOUR, address, pirates_game
+
+EARLY = "The game master processed S1901M early, 2026-01-05 12:00 UTC, before its deadline of 2026-01-07 12:00 UTC."
+AGAIN = ("These results replace the earlier results of S1901M, sent 2026-01-05 12:00 UTC: the game master rolled the "
+         "game back to S1901M, and it has been processed again.")
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Judge:
+    """Game g1 with France, Germany and England, started 2026-01-05 12:00 (S1901M's deadline two
+    days later), and an observer."""
+    judge = start(Judge(tmp_path))
+    judge.send(OBSERVER, "OBSERVE g1")
+    judge.new_mail()
+    return judge
+
+
+def game_row(judge: Judge) -> Game:
+    with judge.db.transaction() as session:
+        game = session.scalar(select(Game).where(Game.name == "g1"))
+        assert game is not None
+        session.expunge(game)
+        return game
+
+
+def outbox_since(judge: Judge, after: int) -> list[tuple[str, str, str]]:
+    """The mails queued after outbox row ``after``, in the order queued: (recipient, kind, subject)."""
+    with judge.db.transaction() as session:
+        return [(r.recipient, r.kind, r.subject) for r in session.scalars(
+            select(Outbox).where(Outbox.id > after).order_by(Outbox.id))]
+
+
+def last_outbox(judge: Judge) -> int:
+    with judge.db.transaction() as session:
+        return session.scalar(select(Outbox.id).order_by(Outbox.id.desc()).limit(1)) or 0
+
+
+# -- issue 23.2: an early PROCESS is announced ---------------------------------------------------------
+
+
+def test_issue_23_2_an_early_process_is_said_in_every_results_mail_and_kept_for_summary(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "2 : A PAR - BUR")  # Germany and England have two days left
+    judge.new_mail()
+    judge.send(GM, MASTER + "PROCESS")
+    mails = judge.new_mail()
+    for reader in (ALICE, BOB, CAROL, OBSERVER):
+        results = next(m for m in to(mails, reader) if m.subject == "g1 S1901M results")
+        assert EARLY in results.body
+    chart = next(m for m in to(mails, GM) if m.subject == "g1 S1901M chart")
+    assert EARLY in chart.body
+    assert ("S1901M: processed early by the game master's PROCESS, 2026-01-05 12:00 UTC (deadline was 2026-01-07 "
+            "12:00 UTC)") in game_row(judge).settings["events"]
+
+
+def test_issue_23_2_a_process_after_the_deadline_is_not_called_early(judge: Judge) -> None:
+    judge.send(GM, MASTER + "SET GRACE 24")
+    judge.later(49)  # past the deadline, in the grace period
+    judge.new_mail()
+    judge.send(GM, MASTER + "PROCESS")
+    results = next(m for m in to(judge.new_mail(), ALICE) if m.subject == "g1 S1901M results")
+    assert "early" not in results.body
+    assert not [event for event in game_row(judge).settings.get("events", []) if "early" in event]
+
+
+def test_issue_23_2_an_early_process_of_a_pirates_proposal_phase_is_said_to_everyone(tmp_path: Path) -> None:
+    judge = pirates_game(Judge(tmp_path), FOUR)
+    judge.send(OBSERVER, "OBSERVE pp")
+    judge.new_mail()
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nPROCESS D1")
+    mails = judge.new_mail()
+    early = "The game master processed D1 early, 2026-01-05 12:00 UTC, before its deadline of 2026-01-06 12:00 UTC."
+    for reader in [*(address(name) for name in FOUR), OBSERVER, GM]:
+        assert any(early in m.body for m in to(mails, reader)), reader
+
+
+# -- issue 23.5: ROLLFORWARD never discards what was sent after a ROLLBACK ------------------------------
+
+
+def test_issue_23_5_rollforward_is_refused_once_a_power_changed_anything_since_the_rollback(judge: Judge) -> None:
+    play_spring(judge)
+    judge.send(GM, MASTER + "ROLLBACK")
+    judge.send(ALICE, FRANCE + "9 : A PAR - PIC")  # the players were invited to change their orders
+    judge.send(CAROL, ENGLAND + "ACCEPT E?")
+    judge.new_mail()
+    judge.send(GM, MASTER + "ROLLFORWARD")
+    mails = judge.new_mail()
+    assert ("> ROLLFORWARD\n  ERROR: not undone: since the ROLLBACK, England, France changed sheets, orders, "
+            "acceptance lists or money, which ROLLFORWARD would discard; PROCESS processes S1901M with them as they "
+            "are now") in to(mails, GM)[0].body
+    assert [m.to for m in mails] == [GM]  # no results, no notice
+    judge.send(ALICE, FRANCE + "STATUS")
+    assert "9 : A PAR - PIC" in judge.last_to(ALICE).body  # still stands
+    assert game_row(judge).state == "paused"
+
+
+def test_issue_23_5_a_transfer_since_the_rollback_refuses_rollforward(judge: Judge) -> None:
+    play_spring(judge)
+    judge.send(GM, MASTER + "ROLLBACK")
+    judge.send(BOB, GERMANY + "TRANSFER 5 TO FRANCE")
+    judge.send(GM, MASTER + "ROLLFORWARD")
+    assert "ERROR: not undone: since the ROLLBACK, Germany changed" in judge.last_to(GM).body
+
+
+def test_issue_23_5_the_rollforward_notice_comes_before_the_results_and_names_the_phase(judge: Judge) -> None:
+    play_spring(judge)
+    judge.send(GM, MASTER + "ROLLBACK")
+    judge.new_mail()
+    mark = last_outbox(judge)
+    judge.send(GM, MASTER + "ROLLFORWARD")
+    queued = outbox_since(judge, mark)
+    for reader in (ALICE, BOB, CAROL, OBSERVER):
+        kinds = [kind for recipient, kind, _ in queued if recipient == reader]
+        assert kinds == ["announcement", "results"], reader
+    notice = next(m for m in to(judge.new_mail(), ALICE) if m.subject.startswith("g1: the game master undid"))
+    assert "the game master undid the rollback of S1901M: it is processed again now" in notice.body
+    assert "Phase S1901M, active." in notice.body  # the phase the game is in as the notice goes out
+    assert "S1901M: the game master's ROLLFORWARD, 2026-01-05 12:00 UTC: S1901M processed again as it was rolled " \
+        "back" in game_row(judge).settings["events"]
+
+
+def test_issue_23_5_what_the_master_announced_before_a_process_is_told_before_its_results(judge: Judge) -> None:
+    mark = last_outbox(judge)
+    judge.send(GM, MASTER + "SET GRACE 12\nPROCESS")
+    kinds = [kind for recipient, kind, _ in outbox_since(judge, mark) if recipient == ALICE]
+    assert kinds == ["announcement", "results"]
+    notice = next(m for m in to(judge.new_mail(), ALICE) if m.subject.startswith("g1: the game master set the grace"))
+    assert "Phase S1901M, active" in notice.body
+
+
+# -- issue 23.10: observers hear what the public hears -------------------------------------------------
+
+
+def test_issue_23_10_observers_are_told_of_pause_resume_deadlines_and_rollback(judge: Judge) -> None:
+    for command, news in (("PAUSE", "the game master paused the game"),
+                          ("RESUME", "the game master resumed the game: the deadline of S1901M is"),
+                          ("SET DEADLINE 2026-01-09 18:00", "the game master set the deadline of S1901M to 2026-01-09 "
+                                                            "18:00 UTC")):
+        judge.send(GM, MASTER + command)
+        told = to(judge.new_mail(), OBSERVER)
+        assert len(told) == 1 and news in told[0].body, command
+    play_spring(judge)
+    judge.new_mail()
+    judge.send(GM, MASTER + "ROLLBACK")
+    told = to(judge.new_mail(), OBSERVER)
+    assert len(told) == 1 and "the game master rolled the game back to S1901M" in told[0].body
+    assert ALICE not in told[0].body and BOB not in told[0].body
+
+
+def test_issue_23_10_second_results_after_a_rollback_say_they_replace_the_first(judge: Judge) -> None:
+    play_spring(judge)
+    first = next(m for m in to(judge.new_mail(), OBSERVER) if "results" in m.subject)
+    assert first.subject == "g1 S1901M results" and "replace" not in first.body
+    judge.send(GM, MASTER + "ROLLBACK")
+    judge.send(GM, MASTER + "RESUME")  # every power had submitted: processed again at once
+    for reader in (OBSERVER, ALICE):
+        second = next(m for m in to(judge.new_mail() if reader == OBSERVER else judge.all_mail(), reader)
+                      if m.subject == "g1 S1901M results again, after a rollback")
+        assert AGAIN in second.body
+    assert "S1901M: the game master's ROLLBACK, 2026-01-05 12:00 UTC: back from F1901M to S1901M" in \
+        game_row(judge).settings["events"]
+
+
+# -- issue 29.7: commands that name the phase they mean ------------------------------------------------
+
+
+def test_issue_29_7_a_process_naming_a_phase_the_game_has_left_is_refused(judge: Judge) -> None:
+    play_spring(judge)  # the last order came in, and S1901M was processed while the master wrote
+    judge.new_mail()
+    judge.send(GM, MASTER + "PROCESS S1901M")
+    mails = judge.new_mail()
+    assert "> PROCESS S1901M\n  ERROR: not processed: g1 is not in S1901M: it is in F1901M" in to(mails, GM)[0].body
+    assert not [m for m in mails if "results" in m.subject] and game_row(judge).phase == "F1901M"
+    judge.send(GM, MASTER + "process f1901m")
+    assert "> process f1901m\n  OK: F1901M processed" in judge.last_to(GM).body
+
+
+def test_issue_29_7_process_takes_one_phase_name_or_none(judge: Judge) -> None:
+    judge.send(GM, MASTER + "PROCESS S1901M F1901M")
+    assert "ERROR: expected PROCESS or PROCESS phase (e.g. PROCESS S1902M)" in judge.last_to(GM).body
+    assert game_row(judge).phase == "S1901M"
+
+
+def test_issue_29_7_rollback_names_the_phase_to_go_back_to(judge: Judge) -> None:
+    play_spring(judge)
+    judge.later(49)
+    judge.process("g1")  # F1901M at its deadline
+    after = game_row(judge).phase
+    judge.new_mail()
+    judge.send(GM, MASTER + f"ROLLBACK {after}")  # the phase the game is in is not one to go back to
+    assert (f"ERROR: not rolled back: g1 is in {after} and has not processed {after}: ROLLBACK names the phase to go "
+            "back to, F1901M (the one before) or an earlier one") in judge.last_to(GM).body
+    assert game_row(judge).phase == after and not to(judge.new_mail(), ALICE)
+    judge.send(GM, MASTER + "ROLLBACK S1901M")  # as DPjudge's: back to the phase named, two phases back
+    assert "OK: rolled back to S1901M; the game is paused" in judge.last_to(GM).body
+    assert game_row(judge).phase == "S1901M"
+    judge.send(ALICE, FRANCE + "STATUS")
+    assert "2 : A PAR - BUR" in judge.last_to(ALICE).body and "your balance: 48 AgP" in judge.last_to(ALICE).body
+
+
+def test_issue_29_7_a_pirates_proposal_process_names_its_phases(tmp_path: Path) -> None:
+    judge = pirates_game(Judge(tmp_path), FOUR)
+    judge.new_mail()
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nPROCESS V1")
+    assert "ERROR: not processed: pp is not in V1: it is in D1" in judge.last_to(GM).body
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nPROCESS d1")
+    assert "OK: D1 processed; now V1" in judge.last_to(GM).body
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nROLLBACK D1")
+    assert "ERROR: a match of Pirates' Proposal cannot be rolled back" in judge.last_to(GM).body
+
+
+def test_issue_29_7_help_recommends_the_phase_named_form(judge: Judge) -> None:
+    judge.send(GM, "HELP")
+    body = judge.last_to(GM).body
+    assert "PROCESS phase" in body and "ROLLBACK phase" in body
