@@ -2,28 +2,28 @@
 outgoing sender and the deadline clock.
 
 Theory of operation.  The SMTP handler stores each raw mail in the intake and only then answers
-250; then it wakes the processor.  Stores are group-committed (`GroupCommit`): the mail of all the
-sessions that reach DATA while one commit is under way goes into the next commit, one insert in
-one transaction, in a thread of its own (so neither the event loop nor the other database work
-delays it); each session gets its 250 once its batch is committed, or 451 if the batch failed.
-With SQLite the intake is a file of its own, so a store never waits for mail being applied
-(`judge.service.intake`).  The processor takes the intake's mail into ``inbound_mail`` and applies
-it in arrival order (rows still ``new``), several per transaction
+250; then it wakes the processor.  Stores are group-committed (`GroupCommit`): the mail of all
+the sessions that reach DATA while one commit is under way goes into the next commit, one insert
+in one transaction, in a thread of its own (so neither the event loop nor the other database
+work delays it); each session gets its 250 once its batch is committed, or 451 if the batch
+failed. With SQLite the intake is a file of its own, so a store never waits for mail being
+applied (`judge.service.intake`).  The processor takes the intake's mail into ``inbound_mail``
+and applies it in arrival order (rows still ``new``), several per transaction
 (`judge.service.handlers.mail.apply_run`), in a process of its own (`Applier`), which starts
-while the judge already listens (mail that comes meanwhile is stored and answered, and waits
-for it); at start-up it first applies whatever a crash left unapplied.  A mail that cannot be applied is quarantined and the next one
-goes on; the deadline clock runs each game's deadline on its own, whatever happened to the mail
-before it.  Every change queues its outgoing mail in the same transaction; the sender wakes
-after each run of mail and every few seconds, and retries what the relay refused.  The
-deadline clock calls ``tick`` every ``tick_seconds``.  SIGTERM, SIGINT or SIGHUP (the terminal
-of a game master who started it by hand closing) stops accepting mail, lets the current work
-finish, writes back and truncates the SQLite write-ahead logs (of the database and of the
-intake: a raw mail that held a password leaves no copy there) and exits.  One line of log per
-event; a phase processed is logged by its game's kind (`judge.games`) with its cause, so the clock
-logs only its other news.  While it runs it holds its data directory's lock shared
-(`judge.service.operator.data_dir_lock`), so that no restore replaces the data under it; when
-the public pages are on and none is published yet, it writes the index at start (no game yet),
-so that ``judge web`` has a page to serve.
+while the judge already listens (mail that comes meanwhile is stored and answered, and waits for
+it); at start-up it first applies whatever a crash left unapplied.  A mail that cannot be
+applied is quarantined and the next one goes on; the deadline clock runs each game's deadline on
+its own, whatever happened to the mail before it.  Every change queues its outgoing mail in the
+same transaction; the sender wakes after each run of mail and every few seconds, and retries
+what the relay refused.  The deadline clock calls ``tick`` every ``tick_seconds``.  SIGTERM,
+SIGINT or SIGHUP (the terminal of a game master who started it by hand closing) stops accepting
+mail, lets the current work finish, writes back and truncates the SQLite write-ahead logs (of
+the database and of the intake: a raw mail that held a password leaves no copy there) and exits.
+One line of log per event; a phase processed is logged by its game's kind (`judge.games`) with
+its cause, so the clock logs only its other news.  While it runs it holds its data directory's
+lock shared (`judge.service.operator.data_dir_lock`), so that no restore replaces the data under
+it; when the public pages are on and none is published yet, it writes the index at start (no
+game yet), so that ``judge web`` has a page to serve.
 
 A start after an outage: if deadlines passed while the judge was down, the clock waits
 ``settle_seconds`` for the mail the MTA held meanwhile, applying only mail accepted before the
