@@ -189,6 +189,20 @@ def test_issue_23_10_second_results_after_a_rollback_say_they_replace_the_first(
         game_row(judge).settings["events"]
 
 
+def test_a_rolled_back_phase_processed_again_by_process_ends_the_rollbacks_pause(judge: Judge) -> None:
+    """ROLLBACK pauses the game "until RESUME or PROCESS": after PROCESS, the next phase's
+    deadline fires (it stayed paused, and no deadline ever fired again)."""
+    play_spring(judge)
+    judge.send(GM, MASTER + "ROLLBACK")
+    assert game_row(judge).state == "paused"
+    judge.send(GM, MASTER + "PROCESS S1901M")
+    game = game_row(judge)
+    assert (game.state, game.phase) == ("active", "F1901M")
+    judge.later(49)
+    judge.process("g1")
+    assert game_row(judge).phase != "F1901M"
+
+
 # -- issue 29.7: commands that name the phase they mean ------------------------------------------------
 
 

@@ -499,6 +499,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     row = current_phase(session, game)
     assert row is not None
     again = _again(row)
+    if again:
+        game.state = "active"  # the ROLLBACK's pause ends when its phase is processed again (README)
     notes = [note for note in (preface, again) if note]
     row.rollforward = None  # processed: there is no ROLLBACK of it to undo any more
     position = position_of(row)
