@@ -362,6 +362,8 @@ def test_issue_23_20_every_player_of_a_seat_is_named_with_the_phases_played_and_
     told = judge.last_to("stranger@example.net").body
     assert "Germany: a player (S1901M to F1901M), a player (F1901M to the end)" in told
     assert "@example.org" not in told
+    # the board's order
+    assert told.index("\n    England: ") < told.index("\n    France: ") < told.index("\n    Germany: ")
 
 
 def test_issue_23_20_an_anonymous_games_players_see_no_address_of_a_replaced_player(tmp_path: Path) -> None:

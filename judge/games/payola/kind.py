@@ -253,12 +253,13 @@ class Payola(GameKind):
         hidden = _blind_running(game) and not talk.master_of(game)  # each power's count is its own
         for name, position in [] if hidden else lifecycle.spring_positions(talk.session, game):
             years.append((name[1:5], {p: len(cs) for p, cs in position.get("centers", {}).items()}))
+        powers = list(load_map(game.variant).powers)
         seated = []
-        if game.state == "finished":
-            seated = host.who_played(talk.session, game, talk.reader_of(game))
-        body = render("payola/summary", game=game, years=years, hidden=hidden,
-                      powers=list(load_map(game.variant).powers), events=game.settings.get("events", []),
-                      result=game.settings.get("result"), seated=seated)
+        if game.state == "finished":  # in the board's order, as the end mail lists them
+            seated = sorted(host.who_played(talk.session, game, talk.reader_of(game)),
+                            key=lambda seat: powers.index(seat[0]))
+        body = render("payola/summary", game=game, years=years, hidden=hidden, powers=powers,
+                      events=game.settings.get("events", []), result=game.settings.get("result"), seated=seated)
         talk.answer_long(text, f"{game.name}-summary.txt", body, "the summary")
 
     def seat_order(self, session: Session, game: Game) -> list[str]:
