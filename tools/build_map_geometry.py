@@ -9,8 +9,9 @@ the same for every board; what differs is data, one module per board in ``tools/
    Miller cylindrical projection about the central meridian, then, where the board asks for
    one, through a radial "magnifier" that gives a crowded middle more room than the rim (the
    standard board's central Europe), then are scaled to map units (1000 wide, or the board's
-   own width: World's 1600, for its 192 provinces; y pointing down) over the board's extent.  A board that wraps east-west spans the whole 360 degrees:
-   its west edge is the same meridian as its east edge.
+   own width: World's 1600, for its 192 provinces; y pointing down) over the board's
+   extent.  A board that wraps east-west spans the whole 360 degrees: its west edge is the
+   same meridian as its east edge.
 2. Land and sea.  Every raster cell of the map is land or sea according to the GLOBE 1 km
    land mask shipped by ``global-land-mask``.  Hand-drawn patches then close what the game
    closes (the Bosporus is a land bridge where Constantinople spans it) and open what it
@@ -30,11 +31,11 @@ the same for every board; what differs is data, one module per board in ``tools/
 4. Checking.  Cells that touch give the drawing's adjacencies; they must equal the union of
    the board's ``army_edges`` and ``fleet_edges`` (impassable provinces border whoever they
    border; on a board that wraps, cells on the west edge touch those on the east edge, and
-   a province or a sea may run across the edge).  Where the game crosses water by land and ships sail through the same strait
-   (Loeb9's weak straits), no plane drawing can give both pairs a border: the board names
-   such a strait with a crossing, two points facing each other across the water, and that
-   pair is checked as a crossing (each end in its province, the two close) instead of a
-   border.  The build stops with a list of differences otherwise.
+   a province or a sea may run across the edge).  Where the game crosses water by land and
+   ships sail through the same strait (Loeb9's weak straits), no plane drawing can give both
+   pairs a border: the board names such a strait with a crossing, two points facing each
+   other across the water, and that pair is checked as a crossing (each end in its province,
+   the two close) instead of a border.  The build stops with a list of differences otherwise.
 5. Polygons.  Each province's cells are merged into polygons and the whole coverage is
    simplified at once (``shapely.coverage_simplify``), which keeps shared borders shared.
    Label, unit and supply-center points are the most interior points of each area
@@ -572,7 +573,8 @@ class Builder:
         for i, name in enumerate(names):
             if name in self.water:
                 colours[i] = (colours[i] // 3) + np.array([60, 100, 170], dtype=np.uint8)
-        image = Image.fromarray(colours[labels]).resize((int(self.projection.width * 1.6), int(self.projection.height * 1.6)))
+        size = (int(self.projection.width * 1.6), int(self.projection.height * 1.6))
+        image = Image.fromarray(colours[labels]).resize(size)
         draw = ImageDraw.Draw(image)
         factor = 1.6 / CELLS_PER_UNIT
         for name in names[1:]:

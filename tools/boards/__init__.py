@@ -2,8 +2,9 @@
 
 A board module holds a :class:`BoardSpec` named ``SPEC``: where the board lies on the globe
 (a Lambert conformal conic projection, or Miller's cylindrical one for the whole globe,
-optional magnifiers, the extent in projected units, whether it wraps east-west) and, per province, seed points at real places written as longitude/latitude, with the
-hand patches where the game's borders differ from geography.  ``tools/build_map_geometry.py``
+optional magnifiers, the extent in projected units, whether it wraps east-west) and, per
+province, seed points at real places written as longitude/latitude, with the hand patches
+where the game's borders differ from geography.  ``tools/build_map_geometry.py``
 turns a spec into ``judge/engine/maps/<board>_geometry.geojson``; the algorithm is the same
 for every board (see its header).
 """
