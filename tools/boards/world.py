@@ -278,7 +278,7 @@ FORCE_LAND: list[list[LonLat]] = [
 # The Fury and Hecla Strait, which the mask closes: Hudson Bay (Foxe Basin) meets the Beaufort
 # Sea's Gulf of Boothia there.  The Caspian, sea outside the board.
 FORCE_WATER: list[list[LonLat]] = [
-    [(-86, 69.6), (-81, 69.6), (-81, 70.1), (-86, 70.1)],
+    [(-86, 69.35), (-81, 69.35), (-81, 70.25), (-86, 70.25)],
     # the Caspian, which the mask has as land (a lake), roughly its real shores
     [(47, 44.5), (47.5, 45.8), (49.5, 46.6), (51.5, 47), (53, 46.7), (53.3, 45.2), (51.3, 44.5), (51.2, 43.2),
      (52.7, 42.0), (53, 40.8), (54, 40), (53.9, 37.4), (51.5, 36.8), (49.5, 37.5), (48.9, 38.5), (49.5, 40.2),
@@ -287,28 +287,28 @@ FORCE_WATER: list[list[LonLat]] = [
 
 # Where the fleets on each coast of a province with two stand.
 COAST_POINTS: dict[str, LonLat] = {
-    "BAL/EC": (28.5, 43.2),
-    "BAL/SC": (23, 39),
-    "BAT/EC": (-45, -77),
-    "BAT/WC": (-72, -71),
-    "COL/NC": (-75, 10.5),
-    "COL/WC": (-77.5, 4),
+    "BAL/EC": (27.23, 44.03),
+    "BAL/SC": (22.9, 40.8),
+    "BAT/EC": (-45.0, -78.12),
+    "BAT/WC": (-67.62, -69.89),
+    "COL/NC": (-74.65, 10.16),
+    "COL/WC": (-76.5, 4.17),
     "FRA/NC": (-2, 48.2),
-    "FRA/SC": (4.5, 43.6),
-    "MEX/EC": (-96.5, 19.5),
+    "FRA/SC": (4.68, 43.86),
+    "MEX/EC": (-97.22, 19.51),
     "MEX/WC": (-100, 18),
-    "MNT/EC": (-98, 24),
-    "MNT/WC": (-112, 29),
-    "QBC/NC": (-77, 58),
-    "QBC/SC": (-66, 49.5),
+    "MNT/EC": (-98.52, 24.02),
+    "MNT/WC": (-111.53, 29.39),
+    "QBC/NC": (-76.67, 58.39),
+    "QBC/SC": (-67.26, 50.51),
     "SAR/NC": (34.9, 31),
-    "SAR/SC": (50, 25.5),
+    "SAR/SC": (49.48, 25.4),
     "STP/NC": (40, 67),
-    "STP/SC": (29.5, 60),
-    "YAK/NC": (130, 71),
-    "YAK/SC": (145, 59.5),
-    "YTE/NC": (-138, 69),
-    "YTE/SC": (-134, 57.5),
+    "STP/SC": (29.42, 59.39),
+    "YAK/NC": (129.5, 70.68),
+    "YAK/SC": (145.0, 59.88),
+    "YTE/NC": (-138.11, 68.67),
+    "YTE/SC": (-133.0, 57.9),
 }
 
 SPEC = BoardSpec(
@@ -333,5 +333,7 @@ SPEC = BoardSpec(
     force_land=FORCE_LAND,
     force_water=FORCE_WATER,
     open_sea=[(51, 42), (50.5, 45), (51.5, 39), (49.5, 46.5)],
+    # Cuba is too narrow for a unit: the Caribbean Islands' units stand on Hispaniola
+    places={("CIS", "unit"): (-71.36, 18.98)},
     in_pieces=frozenset({"CHI", "IND", "JAP", "PHI", "CIS", "NZE", "GBR", "ITA", "VIC", "NEW", "VLA"}),
 )
