@@ -5,10 +5,13 @@ the same for every board; what differs is data, one module per board in ``tools/
 (:class:`boards.BoardSpec`): where the board lies, and real places in each province.
 
 1. Projection.  Longitude/latitude go through a Lambert conformal conic projection (the
-   board's centre and standard parallels), then, where the board asks for one, through a
-   radial "magnifier" that gives a crowded middle more room than the rim (the standard
-   board's central Europe), then are scaled to map units (1000 wide, y pointing down) over
-   the board's extent.
+   board's centre and standard parallels), or for a board of the whole globe (World) the
+   Miller cylindrical projection about the central meridian, then, where the board asks for
+   one, through a radial "magnifier" that gives a crowded middle more room than the rim (the
+   standard board's central Europe), then are scaled to map units (1000 wide, or the board's
+   own width: World's 1600, for its 192 provinces; y pointing down) over the board's
+   extent.  A board that wraps east-west spans the whole 360 degrees: its west edge is the
+   same meridian as its east edge.
 2. Land and sea.  Every raster cell of the map is land or sea according to the GLOBE 1 km
    land mask shipped by ``global-land-mask``.  Hand-drawn patches then close what the game
    closes (the Bosporus is a land bridge where Constantinople spans it) and open what it
@@ -21,19 +24,25 @@ the same for every board; what differs is data, one module per board in ``tools/
    by the coastline.  Land with no seed is neutral: the rim of the board.  Hand-drawn
    patches force a province where the game differs from the nearest-seed rule
    (Switzerland's outline), and stray fragments are given to the neighbour they touch most.
+   A province the board names as several islands (World's Indonesia) keeps every piece
+   that holds one of its seeds.
    An archipelago (Ancient Mediterranean's Baleares) is water seeded like a sea, with its
    islands inside it: fleets sail in it and armies stand on its islands.
 4. Checking.  Cells that touch give the drawing's adjacencies; they must equal the union of
    the board's ``army_edges`` and ``fleet_edges`` (impassable provinces border whoever they
-   border).  Where the game crosses water by land and ships sail through the same strait
-   (Loeb9's weak straits), no plane drawing can give both pairs a border: the board names
-   such a strait with a crossing, two points facing each other across the water, and that
-   pair is checked as a crossing (each end in its province, the two close) instead of a
-   border.  The build stops with a list of differences otherwise.
+   border; on a board that wraps, cells on the west edge touch those on the east edge, and
+   a province or a sea may run across the edge).  Where the game crosses water by land and
+   ships sail through the same strait (Loeb9's weak straits), no plane drawing can give both
+   pairs a border: the board names such a strait with a crossing, two points facing each
+   other across the water, and that pair is checked as a crossing (each end in its province,
+   the two close) instead of a border.  The build stops with a list of differences otherwise.
 5. Polygons.  Each province's cells are merged into polygons and the whole coverage is
    simplified at once (``shapely.coverage_simplify``), which keeps shared borders shared.
    Label, unit and supply-center points are the most interior points of each area
-   (``polylabel``), with hand overrides where the automatic choice reads badly.
+   (``polylabel``), with hand overrides where the automatic choice reads badly.  An area
+   cut by the edge of a board that wraps is two polygons, one at each edge; its points go in
+   the larger, and the file says ``"wrap": true`` so that the renderer draws an order across
+   the edge the short way.
 
 The result is plain data: the judge draws it without any geographic package.  Run with the
 ``tools`` extra installed::
@@ -72,7 +81,6 @@ ROOT = Path(__file__).resolve().parent.parent
 MAPS = ROOT / "judge" / "engine" / "maps"
 BOARDS = sorted(p.stem for p in (Path(__file__).resolve().parent / "boards").glob("*.py") if p.stem != "__init__")
 
-WIDTH = 1000.0  # map units across
 CELLS_PER_UNIT = 2  # raster resolution
 SIMPLIFY = 1.5  # map units: tolerance of the coverage simplification
 MIN_BORDER = 6 * CELLS_PER_UNIT  # cell sides: the least border two neighbours must share
@@ -93,12 +101,14 @@ class Projection:
 
     def __init__(self, spec: BoardSpec) -> None:
         self.lon0, lat0 = spec.centre
-        f1, f2, f0 = (math.radians(v) for v in (spec.parallels[0], spec.parallels[1], lat0))
-        n = math.log(math.cos(f1) / math.cos(f2)) / math.log(
-            math.tan(math.pi / 4 + f2 / 2) / math.tan(math.pi / 4 + f1 / 2)
-        )
-        big_f = math.cos(f1) * math.tan(math.pi / 4 + f1 / 2) ** n / n
-        self.n, self.big_f, self.rho0 = n, big_f, big_f / math.tan(math.pi / 4 + f0 / 2) ** n
+        self.cylindrical = spec.projection == "miller"
+        if not self.cylindrical:
+            f1, f2, f0 = (math.radians(v) for v in (spec.parallels[0], spec.parallels[1], lat0))
+            n = math.log(math.cos(f1) / math.cos(f2)) / math.log(
+                math.tan(math.pi / 4 + f2 / 2) / math.tan(math.pi / 4 + f1 / 2)
+            )
+            big_f = math.cos(f1) * math.tan(math.pi / 4 + f1 / 2) ** n / n
+            self.n, self.big_f, self.rho0 = n, big_f, big_f / math.tan(math.pi / 4 + f0 / 2) ** n
         # Each magnifier's centre, gain and radius; a centre is placed by the magnifiers before it.
         self.magnifiers: list[tuple[float, float, float, float]] = []
         self.lenses: list[tuple[float, float, float, float]] = []
@@ -109,16 +119,23 @@ class Projection:
             cx, cy = self.magnify(*self.lcc(np.array(lens.centre[0]), np.array(lens.centre[1])))
             self.lenses.append((float(cx), float(cy), lens.gain, lens.radius))
         self.extent = spec.extent
-        self.scale = WIDTH / (self.extent[2] - self.extent[0])
+        self.width = spec.width
+        self.scale = self.width / (self.extent[2] - self.extent[0])
         self.height = round((self.extent[3] - self.extent[1]) * self.scale)
 
     def lcc(self, lon: Array, lat: Array) -> tuple[Array, Array]:
-        """Lambert conformal conic: degrees to radians-sized plane coordinates (y up)."""
+        """The board's projection (Lambert conformal conic, or Miller cylindrical): degrees to
+        radians-sized plane coordinates (y up)."""
+        if self.cylindrical:
+            lam = np.radians((lon - self.lon0 + 180) % 360 - 180)  # -pi <= x < pi: the edge is lon0 + 180
+            return lam, 1.25 * np.log(np.tan(np.pi / 4 + 0.4 * np.radians(lat)))
         theta = self.n * np.radians(lon - self.lon0)
         rho = self.big_f / np.tan(np.pi / 4 + np.radians(lat) / 2) ** self.n
         return rho * np.sin(theta), self.rho0 - rho * np.cos(theta)
 
     def lcc_inverse(self, x: Array, y: Array) -> tuple[Array, Array]:
+        if self.cylindrical:
+            return self.lon0 + np.degrees(x), np.degrees(2.5 * np.arctan(np.exp(0.8 * y)) - 0.625 * np.pi)
         rho = np.sqrt(x**2 + (self.rho0 - y) ** 2)
         theta = np.arctan2(x, self.rho0 - y)
         lon = self.lon0 + np.degrees(theta / self.n)
@@ -186,7 +203,7 @@ class Raster:
 
     def __init__(self, projection: Projection) -> None:
         self.projection = projection
-        self.shape = int(projection.height * CELLS_PER_UNIT), int(WIDTH * CELLS_PER_UNIT)
+        self.shape = int(projection.height * CELLS_PER_UNIT), int(projection.width * CELLS_PER_UNIT)
 
     def cell_centres(self) -> tuple[Array, Array]:
         rows, cols = self.shape
@@ -212,26 +229,60 @@ class Raster:
         return [self.cell_of(*self.projection.point(p)) for p in points]
 
 
+def connected(mask: NDArray[np.bool_], wrap: bool) -> tuple[NDArray[np.int32], int]:
+    """The connected pieces of ``mask`` numbered from 1 (``ndimage.label``), joined across the
+    east-west edge when the board wraps."""
+    pieces, count = ndimage.label(mask)
+    if not wrap or not count:
+        return pieces, count
+    parent = list(range(count + 1))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for a, b in zip(pieces[:, 0], pieces[:, -1], strict=True):
+        if a and b:
+            parent[root(int(a))] = root(int(b))
+    roots = sorted({root(i) for i in range(1, count + 1)})
+    number = np.zeros(count + 1, dtype=np.int32)
+    for i in range(1, count + 1):
+        number[i] = roots.index(root(i)) + 1
+    return number[pieces], len(roots)
+
+
 def tidy_mask(
-    land: NDArray[np.bool_], sea_seeds: set[tuple[int, int]], land_seeds: set[tuple[int, int]], min_island: int
+    land: NDArray[np.bool_],
+    sea_seeds: set[tuple[int, int]],
+    land_seeds: set[tuple[int, int]],
+    min_island: int,
+    wrap: bool = False,
 ) -> None:
     """Sink small unseeded islands; turn water that no sea claims into land (in place)."""
-    pieces, count = ndimage.label(land)
+    pieces, count = connected(land, wrap)
     sizes = np.bincount(pieces.ravel(), minlength=count + 1)
     seeded = {pieces[c] for c in land_seeds}
     small = np.array([i != 0 and sizes[i] < min_island and i not in seeded for i in range(count + 1)])
     land[small[pieces]] = False
-    pieces, count = ndimage.label(~land)
+    pieces, count = connected(~land, wrap)
     seeded = {pieces[c] for c in sea_seeds}
     unclaimed = np.array([i != 0 and i not in seeded for i in range(count + 1)])
     land[unclaimed[pieces]] = True
 
 
 def nearest_seed(
-    mask: NDArray[np.bool_], seeds: list[tuple[int, int, int]], labels: NDArray[np.int32], default: int
+    mask: NDArray[np.bool_],
+    seeds: list[tuple[int, int, int]],
+    labels: NDArray[np.int32],
+    default: int,
+    wrap: bool = False,
 ) -> None:
-    """Label each cell of ``mask`` by the nearest seed (row, col, label) in its connected piece."""
-    pieces, _ = ndimage.label(mask)
+    """Label each cell of ``mask`` by the nearest seed (row, col, label) in its connected piece
+    (distances measured across the east-west edge too when the board wraps)."""
+    pieces, _ = connected(mask, wrap)
+    # A torus in the columns only: the rows' period is too long to ever be the shorter way.
+    period = [4.0 * mask.shape[0], float(mask.shape[1])] if wrap else None
     by_piece: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
     for r, c, lab in seeds:
         if mask[r, c]:
@@ -239,20 +290,24 @@ def nearest_seed(
     labels[mask] = default
     for piece, items in by_piece.items():
         rows, cols = np.nonzero(pieces == piece)
-        tree = cKDTree(np.array([(r, c) for r, c, _ in items], dtype=float))
+        tree = cKDTree(np.array([(r, c) for r, c, _ in items], dtype=float), boxsize=period)
         _, nearest = tree.query(np.column_stack([rows, cols]).astype(float))
         labels[rows, cols] = np.array([lab for _, _, lab in items], dtype=np.int32)[nearest]
 
 
 def reassign_fragments(
-    labels: NDArray[np.int32], names: list[str], seeds: dict[str, list[tuple[int, int]]], water: set[str]
+    labels: NDArray[np.int32],
+    names: list[str],
+    seeds: dict[str, list[tuple[int, int]]],
+    water: set[str],
+    wrap: bool = False,
 ) -> None:
     """Give each detached fragment of a province to the neighbouring province it touches most."""
     is_sea = np.array([False] + [n in water for n in names[1:]])
     for index, name in enumerate(names):
         if index == 0:
             continue
-        pieces, count = ndimage.label(labels == index)
+        pieces, count = connected(labels == index, wrap)
         if count <= 1:
             continue
         keep = {int(pieces[c]) for c in seeds.get(name, []) if pieces[c]}
@@ -264,16 +319,23 @@ def reassign_fragments(
             if piece in keep:
                 continue
             cells = pieces == piece
-            ring = ndimage.binary_dilation(cells) & ~cells
+            grown = ndimage.binary_dilation(cells)
+            if wrap:
+                grown |= np.roll(cells, 1, axis=1) | np.roll(cells, -1, axis=1)
+            ring = grown & ~cells
             around = Counter(int(v) for v in labels[ring] if is_sea[v] == is_sea[index] and v != 0)
             if around:
                 labels[cells] = around.most_common(1)[0][0]
 
 
-def raster_adjacency(labels: NDArray[np.int32]) -> Counter[tuple[int, int]]:
-    """Pairs of labels whose cells share a side, with the number of such sides."""
+def raster_adjacency(labels: NDArray[np.int32], wrap: bool = False) -> Counter[tuple[int, int]]:
+    """Pairs of labels whose cells share a side (across the east-west edge too when the board
+    wraps), with the number of such sides."""
     found: Counter[tuple[int, int]] = Counter()
-    for a, b in ((labels[:, :-1], labels[:, 1:]), (labels[:-1, :], labels[1:, :])):
+    sides = [(labels[:, :-1], labels[:, 1:]), (labels[:-1, :], labels[1:, :])]
+    if wrap:
+        sides.append((labels[:, -1:], labels[:, :1]))
+    for a, b in sides:
         differ = a != b
         pairs = np.stack([np.minimum(a[differ], b[differ]), np.maximum(a[differ], b[differ])], axis=1)
         uniq, counts = np.unique(pairs, axis=0, return_counts=True)
@@ -434,15 +496,15 @@ class Builder:
         land_seeds = [(*c, index[n]) for n in seeds if n not in self.water for c in raster.seed_cells(seeds[n])]
         land_seeds += [(*c, index[n]) for n, points in spec.islands.items() for c in raster.seed_cells(points)]
         land = self.land_mask(xs, ys)
-        tidy_mask(land, sea_cells, {(r, c) for r, c, _ in land_seeds}, spec.min_island)
+        tidy_mask(land, sea_cells, {(r, c) for r, c, _ in land_seeds}, spec.min_island, spec.wrap)
         labels = np.zeros(land.shape, dtype=np.int32)
         land_seeds += [(*c, 0) for c in raster.seed_cells(spec.neutral_seeds)]
-        nearest_seed(land, land_seeds, labels, 0)
+        nearest_seed(land, land_seeds, labels, 0, spec.wrap)
         # Seeds go in the spec's order, which breaks ties between equidistant seeds the same way in
         # every run; every water piece has a seed (tidy_mask made the others land): no default is used.
         water_seeds = [(*c, index[n]) for n in seeds if n in self.water for c in raster.seed_cells(seeds[n])]
         water_seeds += [(*c, index.get(OPEN_SEA, 0)) for c in raster.seed_cells(spec.open_sea)]
-        nearest_seed(~land, water_seeds, labels, 0)
+        nearest_seed(~land, water_seeds, labels, 0, spec.wrap)
         for name, patches in spec.force_province.items():
             kind = ~land if name in self.water else land
             for patch in patches:
@@ -450,12 +512,12 @@ class Builder:
         for _, quadrants in self.junction_cells(xs, ys):
             for name, cells in quadrants.items():
                 labels[cells] = index[name]
-        reassign_fragments(labels, names, {n: raster.seed_cells(seeds[n]) for n in seeds}, self.water)
+        reassign_fragments(labels, names, {n: raster.seed_cells(seeds[n]) for n in seeds}, self.water, spec.wrap)
         return labels, land, names
 
     def adjacency_report(self, labels: NDArray[np.int32], names: list[str]) -> list[str]:
         """Differences between the drawing's adjacencies and the game's, one line each."""
-        found = raster_adjacency(labels)
+        found = raster_adjacency(labels, self.spec.wrap)
         outside = {0, names.index(OPEN_SEA) if OPEN_SEA in names else 0}
         drawn = {(names[a], names[b]): n for (a, b), n in found.items() if not outside & {a, b}}
         drawn = {(min(p), max(p)): n for p, n in drawn.items()}
@@ -491,8 +553,13 @@ class Builder:
         for i, name in enumerate(names[1:], start=1):
             if name == OPEN_SEA:
                 continue
-            pieces = ndimage.label(labels == i)[1]
-            if pieces != 1:
+            pieces = connected(labels == i, self.spec.wrap)[1]
+            if name in self.spec.in_pieces:
+                seeded = {int(v) for v in (connected(labels == i, self.spec.wrap)[0][c] for c in
+                          self.raster.seed_cells(self.spec.seeds[name])) if v}
+                if len(seeded) != pieces:
+                    problems.append(f"pieces   {name} has {pieces - len(seeded)} pieces without a seed")
+            elif pieces != 1:
                 problems.append(f"pieces   {name} is drawn in {pieces} pieces")
         return problems
 
@@ -506,7 +573,8 @@ class Builder:
         for i, name in enumerate(names):
             if name in self.water:
                 colours[i] = (colours[i] // 3) + np.array([60, 100, 170], dtype=np.uint8)
-        image = Image.fromarray(colours[labels]).resize((int(WIDTH * 1.6), int(self.projection.height * 1.6)))
+        size = (int(self.projection.width * 1.6), int(self.projection.height * 1.6))
+        image = Image.fromarray(colours[labels]).resize(size)
         draw = ImageDraw.Draw(image)
         factor = 1.6 / CELLS_PER_UNIT
         for name in names[1:]:
@@ -570,9 +638,11 @@ class Builder:
             "type": "FeatureCollection",
             "about": f"{self.spec.title}, drawn by tools/build_map_geometry.py from the GLOBE land mask and seed "
             "points at real places. Coordinates are map units (x right, y down), not degrees.",
-            "width": WIDTH,
+            "width": self.projection.width,
             "height": self.projection.height,
         }
+        if self.spec.wrap:
+            data["wrap"] = True
         if self.spec.straits:
             data["straits"] = [
                 {"provinces": [a, b], "line": [[round(v, 1) for v in self.point(p)] for p in ends]}

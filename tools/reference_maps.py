@@ -34,6 +34,7 @@ BOARD_NAMES = {
     "loeb9": "Loeb9",
     "void": "Void",
     "empire": "Empire",
+    "world": "World",
 }
 
 OPENING = {

@@ -9,7 +9,9 @@ neighbours share their border vertex for vertex, so a border is the set of ring 
 areas have in common.  An archipelago's feature also holds its islands, the land inside
 its water.  The collection may list weak straits' crossings (two points facing each other
 across the water, drawn as a ford) and junctions (points where four provinces meet, the
-two diagonal pairs touching there only).  :func:`load_board` reads it once and prepares
+two diagonal pairs touching there only), and says ``"wrap": true`` for a board whose east
+edge is its west edge (World): an area cut by the edge is drawn at both, and an order
+across the edge goes the short way (:mod:`judge.render.svg`).  :func:`load_board` reads it once and prepares
 what every picture reuses: SVG path data for each area and the borders, sorted by kind,
 drawn as polylines of edges each emitted once.
 """
@@ -78,6 +80,7 @@ class Board:
     neutral: Area
     borders: Mapping[str, str]  # "coast", "land", "sea" -> SVG path data
     straits: tuple[Strait, ...] = ()
+    wrap: bool = False  # the east edge is the west edge (World)
 
     def point(self, location: Location) -> Point:
         """Where a unit at ``location`` is drawn: its coast's point on split coasts."""
@@ -190,6 +193,7 @@ def parse_board(name: str, data: Mapping[str, Any]) -> Board:
         neutral=neutral,
         borders=MappingProxyType(_borders(areas)),
         straits=straits,
+        wrap=bool(data.get("wrap", False)),
     )
 
 

@@ -26,7 +26,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("file", nargs="?", help="JSON input or output of `judge adjudicate` (default: standard input)")
     parser.add_argument("--png", action="store_true", help="write PNG instead of SVG")
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: standard output)")
-    parser.add_argument("--width", type=int, default=1200, help="PNG width in pixels (default: %(default)s)")
+    parser.add_argument("--width", type=int, help="PNG width in pixels (default: 1200, 1920 for World)")
     parser.add_argument("--title", help="the game's name, shown before the phase")
     parser.add_argument("--date", help="text shown at the right of the title bar, e.g. the deadline")
     parser.add_argument("--orders-only", action="store_true", help="draw an input's orders without adjudicating")
@@ -43,7 +43,7 @@ def _read(path: str | None) -> Any:
 def main(argv: list[str]) -> int:
     """Run ``judge map`` with ``argv`` (the arguments after ``map``); 0 on success, 1 on bad input."""
     args = _parser().parse_args(argv)
-    if args.width < 16 or args.width > 10000:
+    if args.width is not None and not 16 <= args.width <= 10000:
         print("judge map: --width must be between 16 and 10000 pixels", file=sys.stderr)
         return 1
     if args.png:

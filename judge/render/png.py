@@ -32,6 +32,7 @@ from judge.engine.position import Position
 from judge.render.board import Board
 from judge.render.paint import paint, rgb
 from judge.render.svg import (
+    PIXELS_PER_UNIT,
     TITLE_HEIGHT,
     OrdersOrResults,
     Picture,
@@ -149,7 +150,7 @@ def render_png(
     position: Position,
     orders_or_results: OrdersOrResults | None = None,
     *,
-    width: int = 1200,
+    width: int | None = None,
     title: str | None = None,
     date: str | None = None,
     territory: Mapping[str, str] | None = None,
@@ -158,7 +159,8 @@ def render_png(
     seen_by: str | None = None,
     view: Collection[str] | None = None,
 ) -> bytes:
-    """The PNG of :func:`judge.render.svg.render_svg`'s picture, ``width`` pixels wide."""
+    """The PNG of :func:`judge.render.svg.render_svg`'s picture, ``width`` pixels wide (by default
+    the SVG's nominal size: 1200 for a board 1000 units wide, more for World's wider board)."""
     drawing = picture(position, orders_or_results, title=title, date=date, territory=territory, board=board,
                       counted=counted, seen_by=seen_by, view=view)
-    return picture_to_png(drawing, width)
+    return picture_to_png(drawing, width or round(drawing.board.width * PIXELS_PER_UNIT))

@@ -24,7 +24,9 @@ Where the powers' colours are not the standard board's traditional ones (variant
 :mod:`judge.render.palette`), each unit also carries its power's letter, and the legend
 shows each power's colour with that letter, in as many rows as it needs (Void has 36
 powers).  An archipelago is drawn as sea with its islands as land (a holder's tint fills
-the islands), a weak strait's crossing as a ford across the water.
+the islands), a weak strait's crossing as a ford across the water.  On a board that wraps
+east-west (World) an order between provinces on opposite edges goes the short way: its
+line runs off one edge and is drawn again coming in at the other.
 
 Elements carry data attributes (``data-power``, ``data-type``, ``data-location``,
 ``data-order``, ``data-result``) so that the picture can be checked by reading it back.
@@ -291,6 +293,7 @@ class _Scene:
         self.board = board
         self.colours = colours
         self.letters = letters
+        self.beyond: set[float] = set()  # shifts at which the order being drawn is drawn again (see unwrapped)
         self.drawn = drawn
         self.convoys: dict[tuple[str, str], list[str]] = {}
         for item in drawn:
@@ -304,6 +307,22 @@ class _Scene:
             if isinstance(item.order, Move) and len(self.route(item.order)) > 2
         }
 
+    def unwrapped(self, points: Sequence[Point], drawn: bool = True) -> list[Point]:
+        """``points`` as one line the short way on a board that wraps east-west: each point taken
+        on the side of the edge nearer the point before it.  A ``drawn`` line that so runs off the
+        map is noted in :attr:`beyond` (the shifts at which :meth:`order` draws the order again)."""
+        line = list(points[:1])
+        width = self.board.width
+        for x, y in points[1:]:
+            if self.board.wrap:
+                x += width * round((line[-1][0] - x) / width)
+            line.append((x, y))
+        if drawn and any(x > width for x, _ in line):
+            self.beyond.add(-width)
+        if drawn and any(x < 0 for x, _ in line):
+            self.beyond.add(width)
+        return line
+
     def at(self, location: Location) -> Point:
         """Where the unit ordered at ``location`` stands (dislodged units stand aside)."""
         province = location.province
@@ -316,12 +335,15 @@ class _Scene:
         """Where a move to ``location`` points: the coast's point, else the province's."""
         return self.board.point(location)
 
-    def route(self, move: Move) -> list[Point]:
-        """The way a move goes: straight, or through the fleets ordered to convoy it."""
+    def route(self, move: Move, drawn: bool = True) -> list[Point]:
+        """The way a move goes: straight, or through the fleets ordered to convoy it (``drawn``: see
+        :meth:`unwrapped`)."""
         origin, goal = move.unit.province, move.destination.province
         fleets = self.convoys.get((origin, goal), [])
         chain = _convoy_chain(self.position.game_map, origin, goal, fleets) if fleets else []
-        return [self.at(move.unit.location), *(self.at(Location(f)) for f in chain), self.target(move.destination)]
+        return self.unwrapped(
+            [self.at(move.unit.location), *(self.at(Location(f)) for f in chain), self.target(move.destination)], drawn
+        )
 
     def order(self, item: _Drawn) -> str:
         order = item.order
@@ -329,15 +351,20 @@ class _Scene:
         failed = item.outcome in (Outcome.FAILS, Outcome.INVALID)
         # A failed order keeps its power's colour, so that it can be seen on any ground (pale
         # arrows vanished on the sea and on grey land): the cross over it says it failed.
+        self.beyond = set()
         mark, focus, extra = self._mark(item.power, order, colour, INK)
         if not mark:
             return ""
         classes = f"order {type(order).__name__.lower()}" + (" failed" if failed else "")
         result = f' data-result="{item.outcome.value}"' if item.outcome else ""
-        cross = _cross(focus) if failed else ""
+        drawn = mark + (_cross(focus) if failed else "")
+        # An order across the edge of a board that wraps runs off the map: again from the other edge.
+        again = "".join(
+            f'<g class="beyond-edge" transform="translate({_n(shift)} 0)">{drawn}</g>' for shift in sorted(self.beyond)
+        )
         return (
             f'<g class="{classes}" data-power="{item.power}" data-order={quoteattr(str(order))}{result}{extra}>'
-            f"{mark}{cross}</g>"
+            f"{drawn}{again}</g>"
         )
 
     def _mark(self, power: str, order: Order, colour: str, ink: str) -> tuple[str, Point, str]:
@@ -346,7 +373,7 @@ class _Scene:
             points = (
                 self.route(order)
                 if isinstance(order, Move)
-                else [self.at(order.unit.location), self.target(order.destination)]
+                else self.unwrapped([self.at(order.unit.location), self.target(order.destination)])
             )
             if math.dist(points[0], points[-1]) < 1:
                 return "", points[0], ""
@@ -358,11 +385,11 @@ class _Scene:
             return mark, _middle(points), f' data-to="{order.destination}" data-tip="{_xy(tip)}"'
         if isinstance(order, SupportMove):
             start = self.at(order.unit.location)
-            target = _middle(self.route(Move(order.supported, order.destination)))
+            target = _middle(self.route(Move(order.supported, order.destination), drawn=False))
+            start, target = self.unwrapped([start, target])
             return self._dashed([start, target], colour, ink, ring=None), _middle([start, target]), ""
         if isinstance(order, SupportHold):
-            start = self.at(order.unit.location)
-            held = self.at(order.supported.location)
+            start, held = self.unwrapped([self.at(order.unit.location), self.at(order.supported.location)])
             end = _towards(held, start, 12.0)
             return self._dashed([start, end], colour, ink, ring=held), _middle([start, end]), ""
         if isinstance(order, Convoy):
@@ -375,7 +402,8 @@ class _Scene:
             )
             if (order.army.province, order.destination.province) in self.carried:
                 return ring, fleet, ""  # the army's arrow already runs through this fleet
-            points = [self.at(order.army.location), fleet, self.target(order.destination)]
+            points = self.unwrapped([fleet, self.at(order.army.location), self.target(order.destination)])
+            points = [points[1], points[0], points[2]]
             d = "M" + "L".join(_xy(p) for p in points)
             path = (
                 f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="2" stroke-dasharray="0.1 5" '

@@ -371,3 +371,40 @@ def test_23_22_a_power_sight_is_titled_and_the_rest_fogged() -> None:
     assert "g1: Spring 1901 movement, as France sees it (grey: out of sight)" in svg
     assert not list(elements(render_svg(position), "unseen"))
     assert png_size(render_png(position, width=320, seen_by="FRANCE", view=view))[0] == 320
+
+
+# -- World wraps east-west (issue 26.2) -------------------------------------------------------------------
+
+
+def _xs(path: ET.Element) -> list[float]:
+    numbers = [float(v) for v in path.get("d", "").replace("M", " ").replace("L", " ").replace("Z", " ").split()]
+    return numbers[0::2]
+
+
+def test_issue_26_2_an_order_across_worlds_edge_is_drawn_the_short_way() -> None:
+    """Alaska (at the west edge) and the Bering Strait (at the east edge) are neighbours across
+    the Pacific: the move and the support between them run off the edge the short way and come
+    in again at the other edge, instead of crossing the whole map."""
+    board = load_board("world")
+    assert board.wrap and board.areas["ALA"].unit[0] < 200 < board.width - 200 < board.areas["BRS"].unit[0]
+    position, orders = position_from_data({
+        "variant": "world", "phase": "S2000M",
+        "units": {"WESTERN_CANADA": ["F ALA", "A YTE"], "PACIFIC_RUSSIA": ["F KAM"]},
+        "orders": {"WESTERN_CANADA": ["F ALA - BRS", "A YTE S F ALA - BRS"], "PACIFIC_RUSSIA": ["F KAM S F ALA - BRS"]},
+    })
+    svg = render_svg(position, orders)
+    drawn = {g.get("data-order"): g for g in elements(svg, "order")}
+    for order in ("F ALA - BRS", "F KAM S F ALA - BRS"):
+        group = drawn[order]
+        paths = [p for p in group if p.tag == f"{SVG}path"]
+        assert paths, order
+        for path in paths:  # the short way: less than half the map across, running off one edge
+            xs = _xs(path)
+            assert max(xs) - min(xs) < board.width / 4, order
+            assert min(xs) < 0 or max(xs) > board.width, order
+        again = [g for g in group if "beyond-edge" in classes(g)]
+        assert len(again) == 1 and again[0].get("transform") in (
+            f"translate({board.width:g} 0)", f"translate(-{board.width:g} 0)"), order
+    supported = drawn["A YTE S F ALA - BRS"]  # both on the west side: drawn once, on the map
+    assert not [g for g in supported if "beyond-edge" in classes(g)]
+    assert all(0 <= x <= board.width for p in supported if p.tag == f"{SVG}path" for x in _xs(p))

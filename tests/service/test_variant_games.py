@@ -77,12 +77,14 @@ def balances_at_start(judge: Judge, players: dict[str, str]) -> dict[str, int]:
      {3: 19 + 18 + 17, 4: 19 + 18 + 17 + 16}),
     ("empire", "S1999M", {"TEXAS": "3 : A DAL - OKL", "HEARTLAND": "2 : A MIN - DAK", "PERU": "1 : A BOG - VIC"},
      {3: 29 + 28 + 27}),
+    ("world", "S2000M", {"EUROPE": "3 : A GER - AHU", "RUSSIA": "2 : A MOS - UKR", "CHINA": "1 : A BEI - HEI"},
+     {3: 43 + 42 + 41}),
 ])
 def test_rule_6_2_a_game_by_mail_on_the_board_with_every_power(
         tmp_path: Path, board: str, first: str, offers: dict[str, str], money: dict[int, int]) -> None:
     """Every power joined by name, the starting balances of rule 6.2 (Modern 93, 122 and 150;
-    Loeb9 54 and 70; Empire 84, issue 26), a movement phase with offers, and its results with
-    the board's map (seen by the first power offering)."""
+    Loeb9 54 and 70; Empire 84 and World's 17 powers 126, issue 26), a movement phase with
+    offers, and its results with the board's map (seen by the first power offering)."""
     judge, players = play_every_power(tmp_path, board, maps=True)
     the_map = load_map(board)
     assert balances_at_start(judge, players) == {
@@ -127,9 +129,28 @@ def test_25_help_and_list_name_every_board_with_its_powers_centers_and_victory(t
                     "Modern: 10 powers, 64 centers, 33 to win, from S1995M",
                     "Loeb9: 9 powers, 38 centers, 20 to win, from S1901M",
                     "Void: 36 powers, 34 centers, 18 to win, from F1900M",
-                    "Empire: 10 powers, 58 centers, 30 to win, from S1999M"):
+                    "Empire: 10 powers, 58 centers, 30 to win, from S1999M",
+                    "World: 17 powers, 86 centers, 44 to win, from S2000M"):
         assert reply.count(summary) == 2, summary  # once in HELP, once in LIST
     assert "Britain B, Egypt E, France F" in reply and "W_Mediterranean_Sea +, Yorkshire *" in reply
     assert "British_Columbia B, California C, Cuba U" in reply  # issue 26: a board once it is drawn
+    assert "Argentina A, Brazil B, China C, Europe E, Frozen_Antarctica F" in reply
     judge.send(GM, "CREATE g2 gm-secret youngstown")
-    assert "(the boards: ancmed, empire, loeb9, modern, standard, void;" in judge.last_to(GM).body
+    assert "(the boards: ancmed, empire, loeb9, modern, standard, void, world;" in judge.last_to(GM).body
+
+
+def test_issue_26_4_worlds_results_mail_keeps_its_center_table_to_mail_lines(tmp_path: Path) -> None:
+    """World's 17 powers and 86 centers: the board and supply-center tables of the results wrap
+    at a mail line's width, continued indented under their power, every center still listed."""
+    judge, players = play_every_power(tmp_path, "world")
+    the_map = load_map("world")
+    for power, address in players.items():
+        judge.send(address, f"SIGNON {the_map.powers[power].letter}g1 pw-{power.lower()}\n0 $")
+    body = next(m.body for m in judge.new_mail() if m.subject == "g1 S2000M results")
+    table = body[body.index("The board for F2000M:"):body.index("Your private statement")]
+    assert max(len(line) for line in table.splitlines()) <= 78
+    unowned = table[table.index("  unowned (35): "):].split("\n\n")[0]
+    assert len(unowned.splitlines()) > 1 and all(line.startswith("    ") for line in unowned.splitlines()[1:])
+    assert set(unowned.split()[2:]) == set(the_map.supply_centers) - {
+        c for info in the_map.powers.values() for c in info.home_centers}
+    assert table.count(" (3): ") == 17

@@ -1,9 +1,10 @@
 """The facts each board is drawn from, one module per board (``tools/boards/<board>.py``).
 
 A board module holds a :class:`BoardSpec` named ``SPEC``: where the board lies on the globe
-(a Lambert conformal conic projection, an optional magnifier, the extent in projected
-units) and, per province, seed points at real places written as longitude/latitude, with the
-hand patches where the game's borders differ from geography.  ``tools/build_map_geometry.py``
+(a Lambert conformal conic projection, or Miller's cylindrical one for the whole globe,
+optional magnifiers, the extent in projected units, whether it wraps east-west) and, per
+province, seed points at real places written as longitude/latitude, with the hand patches
+where the game's borders differ from geography.  ``tools/build_map_geometry.py``
 turns a spec into ``judge/engine/maps/<board>_geometry.geojson``; the algorithm is the same
 for every board (see its header).
 """
@@ -22,7 +23,7 @@ class Magnifier:
 
     centre: LonLat
     gain: float
-    radius: float  # radians of the conic projection
+    radius: float  # radians of the projection
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class Lens:
 
     centre: LonLat
     gain: float
-    radius: float  # radians of the conic projection
+    radius: float  # radians of the projection
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class BoardSpec:
 
     board: str  # the map's name: judge/engine/maps/<board>.json
     title: str  # how the geometry file's "about" names it
-    centre: LonLat  # the projection's central meridian and latitude of origin
+    centre: LonLat  # the projection's central meridian and latitude of origin (the conic's)
     parallels: tuple[float, float]  # the conic's standard parallels
     extent: tuple[float, float, float, float]  # x0, y0, x1, y1 in projected units (y up)
     seeds: dict[str, list[LonLat]]  # province -> real places inside it (water for seas and archipelagos)
@@ -58,6 +59,10 @@ class BoardSpec:
     coast_points: dict[str, LonLat] = field(default_factory=dict)  # "STP/NC" -> where its fleets stand
     places: dict[tuple[str, str], LonLat] = field(default_factory=dict)  # (province, kind) -> hand-placed point
     min_island: int = 200  # cells: smaller unseeded islands are sunk
+    in_pieces: frozenset[str] = frozenset()  # provinces of several islands, a seed on each (else one piece)
+    width: float = 1000.0  # map units across (the renderer draws 1.2 pixels a unit)
+    projection: str = "conic"  # "conic" (Lambert conformal) or "miller" (cylindrical, the whole globe)
+    wrap: bool = False  # the board wraps east-west: its extent spans 360 degrees, x0 = -pi and x1 = pi
 
 
 def load(board: str) -> BoardSpec:
