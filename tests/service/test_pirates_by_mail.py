@@ -35,9 +35,13 @@ def address(name: str) -> str:
     return f"{name.lower()}@example.org"
 
 
-def pirates_game(judge: Judge, names: Sequence[str], garnets: int = 0) -> Judge:
-    """Game ``pp``, created by GM for ``names``, each joined under their name, started."""
+def pirates_game(judge: Judge, names: Sequence[str], garnets: int = 0, seed: int | None = None) -> Judge:
+    """Game ``pp``, created by GM for ``names``, each joined under their name, started; its seed
+    (the rooms', packages' and drawn ballots': P1, P3, P8) ``seed`` if given, else the judge's draw."""
     judge.send(GM, f"CREATE pp gm-pw pirates PLAYERS={len(names)} GARNETS={garnets}")
+    if seed is not None:
+        with judge.db.transaction() as session:
+            session.scalars(select(Game).where(Game.name == "pp")).one().seed = seed
     for name in names:
         judge.send(address(name), f"JOIN pp pw-{name.lower()} {name}")
     judge.send(GM, "SIGNON MASTER@pp gm-pw\nSTART")
@@ -129,7 +133,39 @@ def owed(match: Match, player: str, mail: str, garnets: int) -> list[str]:
 # -- the whole match -------------------------------------------------------------------------------------
 
 
+def richest_alone(gold: dict[str, int]) -> bool:
+    """Whether one player has more gold than every other: only then is there an extra Token of
+    Life to give, and a final phase in which to give it (P11)."""
+    return list(gold.values()).count(max(gold.values())) == 1
+
+
+SOLE_RICHEST_SEED = 0
+"""A game seed whose whole match below ends with one player richer than all others (P11)."""
+TIED_RICHEST_SEED = 13
+"""A game seed whose whole match below ends with two players tied for the most gold: no extra
+token, so the match ends as its last Voting Phase closes (P11)."""
+
+
 def test_28_a_whole_14_player_match_by_mail_tells_each_player_only_what_the_rules_allow(tmp_path: Path) -> None:
+    """The whole match below with the seed the judge draws: any end the draws give."""
+    whole_match(tmp_path)
+
+
+def test_28_p11_a_whole_match_whose_richest_player_is_alone_ends_after_the_final_phase(tmp_path: Path) -> None:
+    """The whole match below with a seed that leaves one player richest: the V5 mails tell the
+    end, and that player gives the extra token in the final phase (P11)."""
+    assert richest_alone(gold_after(whole_match(tmp_path, SOLE_RICHEST_SEED), 5))
+
+
+def test_28_p11_a_whole_match_with_two_players_tied_richest_ends_as_its_last_voting_phase_closes(
+        tmp_path: Path) -> None:
+    """The whole match below with a seed that leaves two players tied for the most gold: nobody
+    may act in the final phase, so the match ends as V5 closes; the V5 mails tell only what every
+    Voting Phase's do, and the end's mail the final gold (P10, P11, P14)."""
+    assert not richest_alone(gold_after(whole_match(tmp_path, TIED_RICHEST_SEED), 5))
+
+
+def whole_match(tmp_path: Path, seed: int | None = None) -> Match:
     """Fourteen players, one garnet each; most send random valid plans, ballots and moves (some
     first a plan or ballot that is refused), some send nothing at some phases, two never do.  The
     game master closes some phases with PROCESS, the deadline the others (with the reminders half
@@ -137,8 +173,10 @@ def test_28_a_whole_14_player_match_by_mail_tells_each_player_only_what_the_rule
     rules give that player then (P10), worked out here from the stored plans and ballots; the
     stored plans and ballots are the last valid ones each player sent, the default plan or a drawn
     ballot for the others; reminders go to each player without a valid submission, alone; the end
-    publishes everything (P14)."""
-    judge = pirates_game(Judge(tmp_path), FOURTEEN, garnets=1)
+    publishes everything (P14).  The final phase opens only when one player is richer than all
+    others; otherwise the match ends as V5 closes, and the V5 mails do not tell the end (P11).
+    The game's ``seed`` if given, else the judge's draw; the match as it ended."""
+    judge = pirates_game(Judge(tmp_path), FOURTEEN, garnets=1, seed=seed)
     judge.send(WATCHER, "OBSERVE pp")
     rng = random.Random(28)
     silent = {"Gus", "Ned"}
@@ -147,6 +185,7 @@ def test_28_a_whole_14_player_match_by_mail_tells_each_player_only_what_the_rule
     sent_ballots: dict[tuple[str, str], list[str]] = {}
     told_at_reminder: dict[str, set[str]] = {}
     watched: list[Sent] = []
+    played: list[str] = []  # the phases, as each was open
 
     def collect(change: str) -> None:
         for mail in judge.new_mail():
@@ -164,6 +203,7 @@ def test_28_a_whole_14_player_match_by_mail_tells_each_player_only_what_the_rule
         state, phase, match = now_playing(judge)
         if state == "finished":
             break
+        played.append(phase)
         for name in FOURTEEN:
             if name in silent or rng.random() < 0.2:
                 continue
@@ -205,6 +245,10 @@ def test_28_a_whole_14_player_match_by_mail_tells_each_player_only_what_the_rule
 
     _, _, final = now_playing(judge)
     assert final.over
+    final_gold = gold_after(final, 5)
+    final_phase = ["F"] if richest_alone(final_gold) else []  # otherwise nobody may act in it (P11)
+    assert played == [*(f"{s}{r}" for r in range(1, 6) for s in "DV"), *final_phase]
+    told_end = [f"Final gold: {p} {g}" for p, g in sorted(final_gold.items(), key=lambda item: (-item[1], item[0]))]
     with judge.db.transaction() as session:
         stored = {(s.phase, s.power, s.kind) for s in session.scalars(select(Submission))}
 
@@ -242,12 +286,11 @@ def test_28_a_whole_14_player_match_by_mail_tells_each_player_only_what_the_rule
                 continue  # below
             expected = owed(final, name, change, 1)
             shown = [line for line in info(mail) if not line.startswith(("Your plan", "Your ballot", "You change"))]
-            if change == "V5":
+            if change == "V5":  # the end is told here if a final phase opens, else in the end's mail (P11)
                 shown = [line for line in shown if not line.startswith(("Final gold", "Tokens", "Extra", "Elim",
                                                                         "Garnets: "))]
-                assert [f"Final gold: {p} {g}" for p, g in sorted(gold_after(final, 5).items(),
-                                                                   key=lambda item: (-item[1], item[0]))] == [
-                    line for line in info(mail) if line.startswith("Final gold")]
+                assert (told_end if final_phase else []) == [line for line in info(mail)
+                                                             if line.startswith("Final gold")], (name, final_phase)
             assert shown == expected, (name, change, shown, expected)
             own = [line for line in info(mail) if line.startswith(("Your plan", "Your ballot"))]
             number = int(change[1:]) if change[0] in "DV" else 0
@@ -256,12 +299,13 @@ def test_28_a_whole_14_player_match_by_mail_tells_each_player_only_what_the_rule
                 assert set(re.findall(r"\b[A-Z][a-z]+\b", line.split(":", 1)[1])) <= room | {"Yes", "No", "The"}
         end = mails[name][-1][1]
         assert end.subject == "pp has ended"
-        final_gold = gold_after(final, 5)
         for player, amount in final_gold.items():
             assert f"Final gold: {player} {amount}" in end.body.splitlines()
         least = min(final_gold.values())
         assert f"Elimination Candidate: {', '.join(p for p in FOURTEEN if final_gold[p] == least)}" in end.body
         assert "Tokens of Life: " in end.body
+        assert ("Extra Token of Life: none (no player has more gold than every other)" in end.body) == (
+            not final_phase)
         for round_ in final.rounds:  # the publication: every package, plan and ballot, drawn ones marked
             for player in FOURTEEN:
                 assert f"Package of {player}: {round_.package(player)} gold" in end.body
@@ -273,9 +317,10 @@ def test_28_a_whole_14_player_match_by_mail_tells_each_player_only_what_the_rule
                     player in round_.defaults) for text in end.body.splitlines())
     # the observer: the phases' names only, then the publication (what the pages show)
     opened = [f"pp {s}{r}" for r in range(1, 6) for s in "DV"][1:]  # D1 opened before it observed
-    assert [m.subject for m in watched][:-1] == [*opened, "pp F"]
+    assert [m.subject for m in watched][:-1] == [*opened, *(f"pp {name}" for name in final_phase)]
     assert all(info(m) == [] for m in watched[:-1]) and watched[-1].subject == "pp has ended"
     assert "(drawn)" in watched[-1].body and "@example.org" not in watched[-1].body  # no address to an observer
+    return final
 
 
 def plan_of(lines: Sequence[str], player: str, room: Sequence[str]) -> tuple[tuple[str, int], ...]:
