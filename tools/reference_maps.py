@@ -34,6 +34,7 @@ BOARD_NAMES = {
     "loeb9": "Loeb9",
     "void": "Void",
     "empire": "Empire",
+    "known_world_901": "Known World 901",
 }
 
 OPENING = {
