@@ -1,9 +1,18 @@
-"""Known World 901: Europe, Africa and Asia from Iceland to Kyushu and the Cape, the world of 901 AD.
+"""Known World 901: Europe, Africa and Asia from the Canaries to Kyushu and the Cape, the world of 901 AD.
 
-A Lambert conformal conic centred on 50°E 30°N (standard parallels 10°N and 50°N), with a
-magnifier on Europe, whose provinces are many and small, and lenses on the Canary Islands
-and Socotra (island provinces too small to read at the board's scale).  The seeds are the
-cities, peoples and regions the provinces are named after, at their real places as of 901.
+A Lambert conformal conic centred on 55°E 30°N (standard parallels 5°N and 40°N), no
+magnifier (one strong enough for Europe squeezed China to a strip at the rim) but lenses: on
+Europe, China and south-east Asia, where the provinces are many and small; on the British
+Isles, the Caucasus, west Africa and Korea; on the Palk Strait, so that the Coromandel Bay and
+the Malabar Sea meet between India and Serendib (Adam's Bridge opened); and on the island
+provinces too small to read at the board's scale (the Canaries' Tenerife, Socotra, Crete,
+Cyprus).  The seeds are the cities, peoples and regions the provinces are named after, at
+their real places as of 901, placed where the game's borders need them.  The land mask has no
+lakes: the Caspian Sea, two seas on this board, is drawn as water by hand (a rough outline of
+its shores).  The Philippines from Luzon to Mindanao are one land (Butuan), joined across the
+San Bernardino, San Juanico and Surigao straits; the Sunda and Kanmon straits are widened so
+that the seas they join meet.  Iceland, Honshu, Java and the Far East beyond Manchuria are
+neutral land.
 """
 
 from __future__ import annotations
