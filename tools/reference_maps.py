@@ -35,6 +35,7 @@ BOARD_NAMES = {
     "void": "Void",
     "empire": "Empire",
     "known_world_901": "Known World 901",
+    "youngstown": "Youngstown",
 }
 
 OPENING = {

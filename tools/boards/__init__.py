@@ -3,7 +3,8 @@
 A board module holds a :class:`BoardSpec` named ``SPEC``: where the board lies on the globe
 (a Lambert conformal conic projection, an optional magnifier, the extent in projected
 units) and, per province, seed points at real places written as longitude/latitude, with the
-hand patches where the game's borders differ from geography.  ``tools/build_map_geometry.py``
+hand patches where the game's borders differ from geography, and the off-board boxes a board
+has beyond its edge (rectangles placed by hand in map units).  ``tools/build_map_geometry.py``
 turns a spec into ``judge/engine/maps/<board>_geometry.geojson``; the algorithm is the same
 for every board (see its header).
 """
@@ -57,7 +58,10 @@ class BoardSpec:
     open_sea: list[LonLat] = field(default_factory=list)  # water outside every province, drawn as sea
     coast_points: dict[str, LonLat] = field(default_factory=dict)  # "STP/NC" -> where its fleets stand
     places: dict[tuple[str, str], LonLat] = field(default_factory=dict)  # (province, kind) -> hand-placed point
+    parts: dict[str, int] = field(default_factory=dict)  # provinces in more pieces than one: how many
     min_island: int = 200  # cells: smaller unseeded islands are sunk
+    # off-board boxes (Youngstown's): province -> (x0, y0, x1, y1) in map units, at the board's edge
+    boxes: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
 
 
 def load(board: str) -> BoardSpec:
