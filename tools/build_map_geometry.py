@@ -34,13 +34,15 @@ the same for every board; what differs is data, one module per board in ``tools/
    such a strait with a crossing, two points facing each other across the water, and that
    pair is checked as a crossing (each end in its province, the two close) instead of a
    border.  A box touches nothing: each pair the game makes with a box is a link.  A box and
-   a province it is linked to must lie close, and are joined by a line; two boxes linked
-   round the world (the Atlantic's to the Pacific's) need not, and each box names the
-   boxes it is linked to (the collection's "boxes").  The build stops with a list of differences otherwise.
+   a province it is linked to must lie close, and are joined by a line (the collection's
+   "links"); boxes linked to each other round the world (the Atlantic's to the Pacific's)
+   need not, and each box names the boxes it is linked to (the collection's "boxes").  The
+   build stops with a list of differences otherwise.
 5. Polygons.  Each province's cells are merged into polygons and the whole coverage is
    simplified at once (``shapely.coverage_simplify``), which keeps shared borders shared.
    Label, unit and supply-center points are the most interior points of each area
-   (``polylabel``), with hand overrides where the automatic choice reads badly.
+   (``polylabel``), with hand overrides where the automatic choice reads badly; in a box the
+   unit stands at the left and the name at the top right.
 
 The result is plain data: the judge draws it without any geographic package.  Run with the
 ``tools`` extra installed::

@@ -1,15 +1,19 @@
 """Youngstown: Europe, the north of Africa, the Middle East, India, China, Japan and south-east Asia.
 
 A Lambert conformal conic centred on 70°E 35°N (standard parallels 15°N and 50°N), with
-lenses on Europe and on Japan, where the provinces are many and small.  The seeds are the
-cities and regions the provinces are named after, at their real places.  The Arctic east of
+lenses on Europe, Japan, the British Isles, south-east Asia and Sakhalin, where the provinces
+are many and small.  The seeds are the cities and regions the provinces are named after, at
+their real places; Niigata is drawn into Kyoto by hand, so that Kyoto meets Akita along the
+Sea of Japan.  Land bridges make Denmark one land meeting Sweden, the Philippines one land,
+and join Osaka's Shikoku and Kyoto to Kyushu; Adam's Bridge is opened.  The Arctic east of
 the Barents Sea is the impassable Arctic Circle, drawn as land; the Caspian, impassable too,
-is land in the land mask already.  Suez is a water space of its own: the canal, opened from
-Port Said to the Gulf of Suez.  Africa south of the Sahara, the Sudan and East Africa is
+is land in the land mask already.  Suez is a water space of its own: the canal, opened
+(and widened, to be seen) from Port Said to the Gulf of Suez, Egypt on both its banks.
+Iceland, the Canaries, Sicily and Africa south of the Sahara, the Sudan and East Africa are
 neutral land.  The twelve off-board boxes (A to L, the rest of the world, armies only in the
 African ones D to G) are rectangles at the board's edge: A to C off the Atlantic on the left,
 D to G below Africa, H to J below the Indian Ocean, K and L off the Pacific on the right;
-their links are drawn as lines.
+their links to provinces are drawn as lines, the boxes each is linked to named in it.
 """
 
 from __future__ import annotations
