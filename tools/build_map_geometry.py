@@ -24,10 +24,13 @@ the same for every board; what differs is data, one module per board in ``tools/
    by the coastline.  Land with no seed is neutral: the rim of the board.  Hand-drawn
    patches force a province where the game differs from the nearest-seed rule
    (Switzerland's outline), and stray fragments are given to the neighbour they touch most.
-   A province the board names as several islands (World's Indonesia) keeps every piece
-   that holds one of its seeds.
+   A province the board names as in several pieces (World's Indonesia, Youngstown's Egypt on
+   both banks of Suez) keeps every piece that holds one of its seeds; any other is one piece.
    An archipelago (Ancient Mediterranean's Baleares) is water seeded like a sea, with its
-   islands inside it: fleets sail in it and armies stand on its islands.
+   islands inside it: fleets sail in it and armies stand on its islands.  An off-board box
+   (Youngstown's lettered spaces beyond the edge of the known world) is a rectangle placed by
+   hand at the board's edge, outside the land mask and the nearest-seed rule, framed by a
+   strip of neutral land so that it borders no province.
 4. Checking.  Cells that touch give the drawing's adjacencies; they must equal the union of
    the board's ``army_edges`` and ``fleet_edges`` (impassable provinces border whoever they
    border; on a board that wraps, cells on the west edge touch those on the east edge, and
@@ -35,14 +38,18 @@ the same for every board; what differs is data, one module per board in ``tools/
    ships sail through the same strait (Loeb9's weak straits), no plane drawing can give both
    pairs a border: the board names such a strait with a crossing, two points facing each
    other across the water, and that pair is checked as a crossing (each end in its province,
-   the two close) instead of a border.  The build stops with a list of differences otherwise.
+   the two close) instead of a border.  A box touches nothing: each pair the game makes with a
+   box is a link.  A box and a province it is linked to must lie close, and are joined by a
+   line (the collection's "links"); boxes linked to each other round the world (the
+   Atlantic's to the Pacific's) need not, and each box names the boxes it is linked to (the
+   collection's "boxes").  The build stops with a list of differences otherwise.
 5. Polygons.  Each province's cells are merged into polygons and the whole coverage is
    simplified at once (``shapely.coverage_simplify``), which keeps shared borders shared.
    Label, unit and supply-center points are the most interior points of each area
-   (``polylabel``), with hand overrides where the automatic choice reads badly.  An area
-   cut by the edge of a board that wraps is two polygons, one at each edge; its points go in
-   the larger, and the file says ``"wrap": true`` so that the renderer draws an order across
-   the edge the short way.
+   (``polylabel``), with hand overrides where the automatic choice reads badly; in a box the
+   unit stands at the left and the name at the top right.  An area cut by the edge of a board
+   that wraps is two polygons, one at each edge; its points go in the larger, and the file
+   says ``"wrap": true`` so that the renderer draws an order across the edge the short way.
 
 The result is plain data: the judge draws it without any geographic package.  Run with the
 ``tools`` extra installed::
@@ -71,7 +78,7 @@ from scipy.spatial import cKDTree
 from shapely import affinity
 from shapely.geometry import MultiPolygon, Point, Polygon, box
 from shapely.geometry.polygon import orient
-from shapely.ops import polylabel
+from shapely.ops import nearest_points, polylabel
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -85,6 +92,9 @@ CELLS_PER_UNIT = 2  # raster resolution
 SIMPLIFY = 1.5  # map units: tolerance of the coverage simplification
 MIN_BORDER = 6 * CELLS_PER_UNIT  # cell sides: the least border two neighbours must share
 MAX_CROSSING = 40.0  # map units: the longest crossing of a strait
+MAX_LINK = 90.0  # map units: the farthest a box may lie from what it is linked to
+LINK_REACH = 4.0  # map units: how far inside its area each end of a link's line lies
+BOX_FRAME = 3.0  # map units: the width of the neutral strip round a box
 JUNCTION = 6.0  # map units: the half-width of the square drawn round a junction of four provinces
 
 NEUTRAL = "neutral"  # the id of land outside every province
@@ -439,7 +449,7 @@ class Builder:
         self.game = json.loads((MAPS / f"{spec.board}.json").read_text("utf-8"))
         self.kinds: dict[str, str] = {p["id"]: p["type"] for p in self.game["provinces"]}
         # Seeded in the water: seas, and archipelagos (whose islands are seeded apart).
-        self.water = {p for p, kind in self.kinds.items() if kind in ("sea", "archipelago")}
+        self.water = {p for p, kind in self.kinds.items() if kind in ("sea", "archipelago") and p not in spec.boxes}
         self.impassable = {p for p, kind in self.kinds.items() if kind == "impassable"}
         self.out_file = MAPS / f"{spec.board}_geometry.geojson"
 
@@ -488,7 +498,7 @@ class Builder:
         """The raster of province labels (index 0 is neutral land, then provinces by id) and the land."""
         spec, raster = self.spec, self.raster
         seeds = spec.seeds
-        names = [NEUTRAL, *sorted(seeds), *([OPEN_SEA] if spec.open_sea else [])]
+        names = [NEUTRAL, *sorted({*seeds, *spec.boxes}), *([OPEN_SEA] if spec.open_sea else [])]
         index = {n: i for i, n in enumerate(names)}
         xs, ys = raster.cell_centres()
         sea_cells = {c for n in self.water for c in raster.seed_cells(seeds[n])}
@@ -513,7 +523,15 @@ class Builder:
             for name, cells in quadrants.items():
                 labels[cells] = index[name]
         reassign_fragments(labels, names, {n: raster.seed_cells(seeds[n]) for n in seeds}, self.water, spec.wrap)
+        for name, (x0, y0, x1, y1) in spec.boxes.items():
+            frame = box(x0 - BOX_FRAME, y0 - BOX_FRAME, x1 + BOX_FRAME, y1 + BOX_FRAME)
+            labels[raster.inside(frame, xs, ys)] = 0
+            labels[raster.inside(box(x0, y0, x1, y1), xs, ys)] = index[name]
         return labels, land, names
+
+    def links(self) -> list[tuple[str, str]]:
+        """The pairs the game makes with an off-board box, each once, sorted."""
+        return sorted(pair for pair in self.required_adjacency() if set(pair) & set(self.spec.boxes))
 
     def adjacency_report(self, labels: NDArray[np.int32], names: list[str]) -> list[str]:
         """Differences between the drawing's adjacencies and the game's, one line each."""
@@ -522,7 +540,7 @@ class Builder:
         drawn = {(names[a], names[b]): n for (a, b), n in found.items() if not outside & {a, b}}
         drawn = {(min(p), max(p)): n for p, n in drawn.items()}
         required = self.required_adjacency()
-        crossings = {(min(p), max(p)) for p in self.spec.straits}
+        crossings = {(min(p), max(p)) for p in self.spec.straits} | set(self.links())
         corners: set[tuple[str, str]] = set()  # the diagonals of junctions: they meet at a point
         index = {n: i for i, n in enumerate(names)}
         problems = []
@@ -533,7 +551,7 @@ class Builder:
                 problems.append(f"junction at {lonlat} has {', '.join(found_round)} round it")
             a, b, c, d = quadrants
             corners |= {(min(a, c), max(a, c)), (min(b, d), max(b, d))}
-        for name in sorted(set(self.kinds) - set(self.spec.seeds)):
+        for name in sorted(set(self.kinds) - set(self.spec.seeds) - set(self.spec.boxes)):
             problems.append(f"unseeded {name}")
         for pair in sorted(required - crossings - corners):
             n = drawn.get(pair, 0)
@@ -550,6 +568,12 @@ class Builder:
                     problems.append(f"crossing {a}-{b}: its end {end} is not in {name}")
             if math.dist(self.point(ends[0]), self.point(ends[1])) > MAX_CROSSING:
                 problems.append(f"crossing {a}-{b} is longer than {MAX_CROSSING} units")
+        for a, b in self.links():
+            if {a, b} <= set(self.spec.boxes):
+                continue  # boxes linked round the world: their box names each other
+            gap = self.gap(labels, names.index(a), names.index(b))
+            if gap > MAX_LINK:
+                problems.append(f"link     {a}-{b}: {gap:.0f} units apart (at most {MAX_LINK:.0f})")
         for i, name in enumerate(names[1:], start=1):
             if name == OPEN_SEA:
                 continue
@@ -562,6 +586,22 @@ class Builder:
             elif pieces != 1:
                 problems.append(f"pieces   {name} is drawn in {pieces} pieces")
         return problems
+
+    @staticmethod
+    def link_line(a: shapely.Geometry, b: shapely.Geometry) -> list[list[float]]:
+        """A link's line: the shortest from ``a`` to ``b`` once both are shrunk by LINK_REACH, so
+        that each end lies inside its area, clear of the border."""
+        ends = nearest_points(a.buffer(-LINK_REACH), b.buffer(-LINK_REACH))
+        return [[round(v, 1) for v in end.coords[0]] for end in ends]
+
+    @staticmethod
+    def gap(labels: NDArray[np.int32], a: int, b: int) -> float:
+        """The least distance in map units between the cells of labels ``a`` and ``b`` (inf if one is empty)."""
+        cells_a, cells_b = np.argwhere(labels == a), np.argwhere(labels == b)
+        if not len(cells_a) or not len(cells_b):
+            return math.inf
+        distance, _ = cKDTree(cells_b.astype(float)).query(cells_a.astype(float))
+        return float(distance.min()) / CELLS_PER_UNIT
 
     def preview(self, labels: NDArray[np.int32], land: NDArray[np.bool_], names: list[str], path: Path) -> None:
         """A picture of the raster for tuning seeds: each province a colour, named at its seeds' middle."""
@@ -622,6 +662,9 @@ class Builder:
             properties: dict[str, object] = {"kind": self.kinds.get(name, name)}
             if name in self.kinds:
                 fixed = {kind: Point(self.point(p)) for (n, kind), p in self.spec.places.items() if n == name}
+                if name in self.spec.boxes:  # the unit at the left, the name at the top right
+                    x0, y0, x1, y1 = self.spec.boxes[name]
+                    fixed = {"unit": Point(x0 + 14, (y0 + y1) / 2), "label": Point((x0 + 28 + x1) / 2, y0 + 9)}
                 properties.update(layout(simple[index], name in centers, fixed, islands.get(name)))
                 coasts = {
                     key.split("/")[1]: [round(v, 1) for v in self.point(p)]
@@ -647,6 +690,17 @@ class Builder:
             data["straits"] = [
                 {"provinces": [a, b], "line": [[round(v, 1) for v in self.point(p)] for p in ends]}
                 for (a, b), ends in sorted(self.spec.straits.items())
+            ]
+        boxes = set(self.spec.boxes)
+        if boxes:
+            data["boxes"] = {
+                name: sorted(b if a == name else a for a, b in self.links() if name in (a, b) and {a, b} <= boxes)
+                for name in sorted(boxes)
+            }
+            data["links"] = [
+                {"provinces": [a, b], "line": self.link_line(simple[names.index(a)], simple[names.index(b)])}
+                for a, b in self.links()
+                if {a, b} - boxes
             ]
         if self.spec.junctions:
             data["junctions"] = [

@@ -35,6 +35,8 @@ BOARD_NAMES = {
     "void": "Void",
     "empire": "Empire",
     "world": "World",
+    "known_world_901": "Known World 901",
+    "youngstown": "Youngstown",
 }
 
 OPENING = {

@@ -9,9 +9,12 @@ neighbours share their border vertex for vertex, so a border is the set of ring 
 areas have in common.  An archipelago's feature also holds its islands, the land inside
 its water.  The collection may list weak straits' crossings (two points facing each other
 across the water, drawn as a ford) and junctions (points where four provinces meet, the
-two diagonal pairs touching there only), and says ``"wrap": true`` for a board whose east
-edge is its west edge (World): an area cut by the edge is drawn at both, and an order
-across the edge goes the short way (:mod:`judge.render.svg`).  :func:`load_board` reads it once and prepares
+two diagonal pairs touching there only) and links (an off-board box and a space it is
+linked to, Youngstown's, drawn as a line between them) and, per off-board box, the boxes it
+is linked to (round the world, so named in the box rather than drawn); it says ``"wrap":
+true`` for a board whose east edge is its west edge (World): an area cut by the edge is drawn
+at both, and an order across the edge goes the short way (:mod:`judge.render.svg`).
+:func:`load_board` reads it once and prepares
 what every picture reuses: SVG path data for each area and the borders, sorted by kind,
 drawn as polylines of edges each emitted once.
 """
@@ -20,7 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
@@ -81,6 +84,8 @@ class Board:
     borders: Mapping[str, str]  # "coast", "land", "sea" -> SVG path data
     straits: tuple[Strait, ...] = ()
     wrap: bool = False  # the east edge is the west edge (World)
+    links: tuple[Strait, ...] = ()  # an off-board box and what it is linked to: no border, a line
+    boxes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # an off-board box -> the boxes it is linked to
 
     def point(self, location: Location) -> Point:
         """Where a unit at ``location`` is drawn: its coast's point on split coasts."""
@@ -181,9 +186,12 @@ def parse_board(name: str, data: Mapping[str, Any]) -> Board:
             )
         )
     neutral = next(a for a in areas if a.id == NEUTRAL)
-    straits = tuple(
-        Strait((str(s["provinces"][0]), str(s["provinces"][1])), (_point(s["line"][0]), _point(s["line"][1])))
-        for s in data.get("straits", ())
+    straits, links = (
+        tuple(
+            Strait((str(s["provinces"][0]), str(s["provinces"][1])), (_point(s["line"][0]), _point(s["line"][1])))
+            for s in data.get(key, ())
+        )
+        for key in ("straits", "links")
     )
     return Board(
         name=name,
@@ -194,6 +202,8 @@ def parse_board(name: str, data: Mapping[str, Any]) -> Board:
         borders=MappingProxyType(_borders(areas)),
         straits=straits,
         wrap=bool(data.get("wrap", False)),
+        links=links,
+        boxes=MappingProxyType({str(k): tuple(str(v) for v in vs) for k, vs in data.get("boxes", {}).items()}),
     )
 
 

@@ -550,6 +550,21 @@ def static_layers(board: Board) -> tuple[str, str]:
             f'<path d="{d}" fill="none" stroke="{LAND}" stroke-width="4" stroke-linecap="round"/>'
             f'<path d="{d}" fill="none" stroke="{SEA_INK}" stroke-width="1" stroke-dasharray="2 2"/></g>'
         )
+    for link in board.links:
+        # An off-board box's link: a dashed line from the box to the space beyond the edge.
+        d = "M" + "L".join(_xy(p) for p in link.line)
+        over.append(
+            f'<path class="link" data-provinces="{" ".join(link.provinces)}" d="{d}" fill="none" '
+            f'stroke="{INK}" stroke-width="1.4" stroke-dasharray="3 2" stroke-linecap="round"/>'
+        )
+    for name, linked in board.boxes.items():
+        # An off-board box names the boxes it is linked to, three a line, under its own name.
+        x, y = board.areas[name].label
+        for row in range(0, len(linked), 3):
+            over.append(
+                _text(x, y + 12 + 3 * row, " ".join(linked[row : row + 3]), 6.5, class_="box-links",
+                      fill=INK, text_anchor="middle", font_family=FONT)
+            )
     for area in board.areas.values():
         sea = area.kind == "sea"
         style = {"font_style": "italic"} if sea else {"font_weight": "bold"}

@@ -82,9 +82,21 @@ def crossings(drawing: str) -> dict[tuple[str, str], list[list[float]]]:
     return {tuple(sorted(s["provinces"])): s["line"] for s in data(drawing).get("straits", ())}  # type: ignore[misc]
 
 
+def boxes(drawing: str) -> dict[str, list[str]]:
+    """Each off-board box (Youngstown's) and the boxes it names as linked to it."""
+    named: dict[str, list[str]] = data(drawing).get("boxes", {})
+    return named
+
+
+def box_pairs(drawing: str) -> set[tuple[str, str]]:
+    """The adjacent pairs with an off-board box: links, not borders."""
+    return {pair for pair in adjacent_pairs(drawing) if set(pair) & set(boxes(drawing))}
+
+
 def bordered_pairs(drawing: str) -> list[tuple[str, str]]:
-    """The adjacent pairs that must share a border: all but junctions' diagonals and straits' crossings."""
-    return sorted(adjacent_pairs(drawing) - set(corners(drawing)) - set(crossings(drawing)))
+    """The adjacent pairs that must share a border: all but junctions' diagonals, straits' crossings
+    and off-board boxes' links."""
+    return sorted(adjacent_pairs(drawing) - set(corners(drawing)) - set(crossings(drawing)) - box_pairs(drawing))
 
 
 def inside(drawing: str, name: str, point: list[float] | tuple[float, float]) -> bool:
@@ -147,7 +159,7 @@ def test_other_provinces_touch_at_most_at_a_point(drawing: str) -> None:
     extra = {
         pair: round(length, 2)
         for pair, length in borders(drawing).items()
-        if (pair not in adjacent_pairs(drawing) or pair in crossings(drawing))
+        if (pair not in adjacent_pairs(drawing) or pair in crossings(drawing) or pair in box_pairs(drawing))
         and not impassable & set(pair)
         and length > 0.01
     }
@@ -172,6 +184,24 @@ def test_weak_straits_are_drawn_as_short_crossings(drawing: str) -> None:
     for (a, b), line in crossings(drawing).items():
         assert {n for n in (a, b) if inside(drawing, n, line[0]) or inside(drawing, n, line[1])} == {a, b}
         assert math.dist(line[0], line[1]) < 40
+
+
+@pytest.mark.parametrize("drawing", DRAWINGS)
+def test_issue_26_2_off_board_boxes_touch_nothing_and_are_linked_as_the_data_links_them(drawing: str) -> None:
+    """A box borders no province; a province linked to it has a short line from the box into it,
+    and two linked boxes (round the world) each name the other."""
+    named = boxes(drawing)
+    links = {tuple(sorted(s["provinces"])): s["line"] for s in data(drawing).get("links", ())}
+    assert {pair for pair in box_pairs(drawing) if not set(pair) <= set(named)} == set(links)
+    for box in named:
+        assert game(drawing).provinces[box].name.startswith("Off Board")
+        assert {b if a == box else a for a, b in box_pairs(drawing) if box in (a, b) and {a, b} <= set(named)} == set(
+            named[box])
+    for (a, b), line in links.items():
+        assert {n for n in (a, b) if inside(drawing, n, line[0]) or inside(drawing, n, line[1])} == {a, b}
+        assert math.dist(line[0], line[1]) < 100
+    if drawing == "youngstown":
+        assert len(named) == 12 and named["OBA"] == ["OBB", "OBL"] and ("MOR", "OBD") in links
 
 
 @pytest.mark.parametrize("drawing", DRAWINGS)

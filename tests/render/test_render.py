@@ -243,7 +243,7 @@ def test_the_initial_position_of_every_board_is_drawn(name: str) -> None:
     assert legend == set(position.game_map.powers)
 
 
-@pytest.mark.parametrize("name", ["ancmed", "modern", "loeb9", "void"])
+@pytest.mark.parametrize("name", ["ancmed", "modern", "loeb9", "void", "youngstown"])
 def test_variant_units_carry_their_powers_letter(name: str) -> None:
     """Variants' colours are not the traditional seven: each unit and legend entry shows its power's letter."""
     position = Position.initial(load_map(name))
@@ -299,7 +299,32 @@ def test_weak_straits_are_drawn_as_fords() -> None:
     assert sorted(e.get("data-provinces") for e in elements(svg, "strait")) == ["COR NAF", "NAP SIC"]
 
 
-@pytest.mark.parametrize("name", ["ancmed", "modern", "loeb9", "void"])
+def test_issue_26_2_youngstowns_off_board_boxes_are_drawn_linked_and_moved_into() -> None:
+    """Each box beside what the data links it to, a line to it; the boxes it is linked to round
+    the world named in it; and a move into a box drawn like any other (an arrow between units' points)."""
+    board = load_board("youngstown")
+    the_map = load_map("youngstown")
+    boxes = {p for p in board.areas if p.startswith("OB")}
+    assert len(boxes) == 12
+    links = {tuple(sorted(s["provinces"])) for s in json.loads(
+        resources.files("judge.engine.maps").joinpath("youngstown_geometry.geojson").read_text("utf-8"))["links"]}
+    to_provinces = {tuple(sorted((a, b))) for a in boxes for b in the_map.army_adjacency.get(a, ()) if b not in boxes}
+    to_provinces |= {tuple(sorted((a, b.province))) for a in boxes
+                     for b in the_map.fleet_adjacency.get(Location(a), ()) if b.province not in boxes}
+    assert links == to_provinces and ("MOR", "OBD") in links and len(links) == 12
+    assert set(board.boxes["OBC"]) == {"OBB", "OBD", "OBH", "OBI", "OBJ", "OBK"}
+    position, orders = position_from_data({
+        "variant": "youngstown", "phase": "S1901M", "units": {"ITALY": ["F SOM"], "ENGLAND": ["F OBC"]},
+        "orders": {"ITALY": ["F SOM - OBH"], "ENGLAND": ["F OBC - OBJ"]}})
+    svg = render_svg(position, adjudicate(position, orders).results)
+    assert sorted(e.get("data-provinces") for e in elements(svg, "link")) == sorted(" ".join(p) for p in links)
+    assert {e.text for e in elements(svg, "box-links")} >= {"OBB OBD OBH", "OBI OBJ OBK"}
+    moves = {e.get("data-order"): e for e in elements(svg, "move")}
+    assert set(moves) == {"F SOM - OBH", "F OBC - OBJ"}
+    assert all("failed" not in classes(e) for e in moves.values())
+
+
+@pytest.mark.parametrize("name", ["ancmed", "modern", "loeb9", "void", "youngstown"])
 def test_every_board_renders_as_png(name: str) -> None:
     position = Position.initial(load_map(name))
     width, height = png_size(render_png(position, width=320))

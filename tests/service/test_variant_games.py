@@ -79,12 +79,19 @@ def balances_at_start(judge: Judge, players: dict[str, str]) -> dict[str, int]:
      {3: 29 + 28 + 27}),
     ("world", "S2000M", {"EUROPE": "3 : A GER - AHU", "RUSSIA": "2 : A MOS - UKR", "CHINA": "1 : A BEI - HEI"},
      {3: 43 + 42 + 41}),
+    ("known_world_901", "S0901M",
+     {"ARABIA": "3 : A BAG - MOS", "CHINA": "2 : A CHA - AMD", "RUSSIA": "1 : A KIE - VOL"},
+     {4: 54 + 53 + 52 + 51, 49: sum(range(6, 55))}),
+    ("youngstown", "S1901M",
+     {"ITALY": "3 : F MOG - SOM", "CHINA": "2 : A PEK - MAN", "RUSSIA": "1 : F VLA - JAP"},
+     {3: 36 + 35 + 34, 4: 36 + 35 + 34 + 33, 6: sum(range(31, 37))}),
 ])
 def test_rule_6_2_a_game_by_mail_on_the_board_with_every_power(
         tmp_path: Path, board: str, first: str, offers: dict[str, str], money: dict[int, int]) -> None:
     """Every power joined by name, the starting balances of rule 6.2 (Modern 93, 122 and 150;
-    Loeb9 54 and 70; Empire 84 and World's 17 powers 126, issue 26), a movement phase with
-    offers, and its results with the board's map (seen by the first power offering)."""
+    Loeb9 54 and 70; Empire 84, World's 17 powers 126, Known World 901 210 and Youngstown 105, 138
+    and 201, issue 26), a movement phase with offers, and its results with the board's map (seen by
+    the first power offering)."""
     judge, players = play_every_power(tmp_path, board, maps=True)
     the_map = load_map(board)
     assert balances_at_start(judge, players) == {
@@ -130,13 +137,18 @@ def test_25_help_and_list_name_every_board_with_its_powers_centers_and_victory(t
                     "Loeb9: 9 powers, 38 centers, 20 to win, from S1901M",
                     "Void: 36 powers, 34 centers, 18 to win, from F1900M",
                     "Empire: 10 powers, 58 centers, 30 to win, from S1999M",
-                    "World: 17 powers, 86 centers, 44 to win, from S2000M"):
+                    "World: 17 powers, 86 centers, 44 to win, from S2000M",
+                    "Known World 901: 16 powers, 109 centers, 55 to win, from S0901M",
+                    "Youngstown: 10 powers, 72 centers, 37 to win, from S1901M"):
         assert reply.count(summary) == 2, summary  # once in HELP, once in LIST
     assert "Britain B, Egypt E, France F" in reply and "W_Mediterranean_Sea +, Yorkshire *" in reply
     assert "British_Columbia B, California C, Cuba U" in reply  # issue 26: a board once it is drawn
-    assert "Argentina A, Brazil B, China C, Europe E, Frozen_Antarctica F" in reply
-    judge.send(GM, "CREATE g2 gm-secret youngstown")
-    assert "(the boards: ancmed, empire, loeb9, modern, standard, void, world;" in judge.last_to(GM).body
+    assert "Argentina A, Brazil B, China C, Europe E, Frozen_Antarctica F" in reply  # issue 26.2: World
+    assert "Arabia A, Axum X, Byzantinum B" in reply  # issue 26.2: Known World 901, drawn
+    assert "Austria A, China C, England E" in reply  # issue 26.2: Youngstown, drawn
+    judge.send(GM, "CREATE g2 gm-secret atlantis")
+    assert ("(the boards: ancmed, empire, known_world_901, loeb9, modern, standard, void, world, youngstown;"
+            in judge.last_to(GM).body)
 
 
 def test_issue_26_4_worlds_results_mail_keeps_its_center_table_to_mail_lines(tmp_path: Path) -> None:

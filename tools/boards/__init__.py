@@ -4,7 +4,8 @@ A board module holds a :class:`BoardSpec` named ``SPEC``: where the board lies o
 (a Lambert conformal conic projection, or Miller's cylindrical one for the whole globe,
 optional magnifiers, the extent in projected units, whether it wraps east-west) and, per
 province, seed points at real places written as longitude/latitude, with the hand patches
-where the game's borders differ from geography.  ``tools/build_map_geometry.py``
+where the game's borders differ from geography, and the off-board boxes a board has beyond
+its edge (rectangles placed by hand in map units).  ``tools/build_map_geometry.py``
 turns a spec into ``judge/engine/maps/<board>_geometry.geojson``; the algorithm is the same
 for every board (see its header).
 """
@@ -59,10 +60,12 @@ class BoardSpec:
     coast_points: dict[str, LonLat] = field(default_factory=dict)  # "STP/NC" -> where its fleets stand
     places: dict[tuple[str, str], LonLat] = field(default_factory=dict)  # (province, kind) -> hand-placed point
     min_island: int = 200  # cells: smaller unseeded islands are sunk
-    in_pieces: frozenset[str] = frozenset()  # provinces of several islands, a seed on each (else one piece)
+    in_pieces: frozenset[str] = frozenset()  # provinces in several pieces, a seed on each (else one piece)
     width: float = 1000.0  # map units across (the renderer draws 1.2 pixels a unit)
     projection: str = "conic"  # "conic" (Lambert conformal) or "miller" (cylindrical, the whole globe)
     wrap: bool = False  # the board wraps east-west: its extent spans 360 degrees, x0 = -pi and x1 = pi
+    # off-board boxes (Youngstown's): province -> (x0, y0, x1, y1) in map units, at the board's edge
+    boxes: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
 
 
 def load(board: str) -> BoardSpec:
