@@ -58,6 +58,10 @@ def mail_gets_through(judge: Running) -> bool:
         return False  # 421: a session the server has not counted as closed yet
     except smtplib.SMTPServerDisconnected:
         return False  # on a loaded machine this session too may fall silent past a short idle timeout
+    except smtplib.SMTPSenderRefused as refused:
+        if refused.smtp_code != 421:
+            raise
+        return False  # or outlive a short lifetime (a second) before its MAIL FROM
     return True
 
 
