@@ -498,14 +498,7 @@ def _start_serve(data: Path, port: int, database: str | None) -> Any:
         command += ["--database", database]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
-    def listening() -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return True
-        except OSError:
-            return process.poll() is not None
-
-    wait_until(listening)
+    wait_until(lambda: _accepts(port) or process.poll() is not None)
     assert process.poll() is None, process.stdout.read() if process.stdout else ""
     return process
 
