@@ -499,7 +499,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     row = current_phase(session, game)
     assert row is not None
     again = _again(row)
-    if again:
+    if row.rollforward is not None:
         game.state = "active"  # the ROLLBACK's pause ends when its phase is processed again (README)
     notes = [note for note in (preface, again) if note]
     row.rollforward = None  # processed: there is no ROLLBACK of it to undo any more
@@ -721,7 +721,7 @@ def undo_rollback(session: Session, game: Game) -> str:
         raise GameError(f"not undone: since the ROLLBACK, {names} changed sheets, orders, acceptance lists or "
                         f"money, which ROLLFORWARD would discard; PROCESS processes {row.name} with them as they "
                         "are now")
-    game.state = "active"
+    game.state = "active"  # before processing: the notice sent ahead of the results says so
     game.deadline = None  # the phase is processed at once: no deadline of it stands
     session.flush()
     return row.name
