@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import time
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import or_, select, update
@@ -33,7 +34,7 @@ from judge import games
 from judge.service import host
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
-from judge.service.handlers.mail import accepted_at, apply_run, mask_old_quarantine
+from judge.service.handlers.mail import Runs, accepted_at, mask_old_quarantine
 from judge.service.intake import take_in
 from judge.service.outbox import drop_sent_attachments, queue
 from judge.service.render import render
@@ -43,6 +44,7 @@ from judge.store.models import Game, Heartbeat, InboundMail
 from judge.web.pages import refresh
 
 log = logging.getLogger("judge")
+LEFT_PAUSE = 0.02  # seconds before looking again at mail every game of which other processes are applying
 CLAIM = timedelta(minutes=10)  # how long a deadline run may hold a game before others may take over
 
 
@@ -131,11 +133,21 @@ def apply_stored(db: Database, settings: Settings, now: datetime) -> list[tuple[
     arrival order, several per transaction (`apply_run`); returns (id, status) pairs."""
     take_in(db)
     waiting, settled = unapplied_mail(db), []
+    runs = Runs(db, settings)
     while waiting:
-        done = apply_run(db, settings, waiting, now)
+        done = runs.run(waiting, now)
         settled += done
-        waiting = waiting[len(done):]
+        waiting = still_waiting(waiting, done)
+        if not done:  # PostgreSQL: other processes are applying the mail of every game left
+            time.sleep(LEFT_PAUSE)
     return settled
+
+
+def still_waiting(waiting: list[int], done: list[tuple[int, str]]) -> list[int]:
+    """The mails of ``waiting`` that a run (`Runs.run`) did not settle, in order: on PostgreSQL
+    a run leaves the mail of games that other processes are applying, wherever it stands."""
+    settled = {mail_id for mail_id, _ in done}
+    return [mail_id for mail_id in waiting if mail_id not in settled]
 
 
 def stored_mail(db: Database, settings: Settings) -> list[tuple[int, datetime]]:

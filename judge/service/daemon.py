@@ -9,7 +9,7 @@ work delays it); each session gets its 250 once its batch is committed, or 451 i
 failed. With SQLite the intake is a file of its own, so a store never waits for mail being
 applied (`judge.service.intake`).  The processor takes the intake's mail into ``inbound_mail``
 and applies it in arrival order (rows still ``new``), several per transaction
-(`judge.service.handlers.mail.apply_run`), in a process of its own (`Applier`), which starts
+(`judge.service.handlers.mail.Runs`), in a process of its own (`Applier`), which starts
 while the judge already listens (mail that comes meanwhile is stored and answered, and waits for
 it); at start-up it first applies whatever a crash left unapplied.  A mail that cannot be
 applied is quarantined and the next one goes on; the deadline clock runs each game's deadline on
@@ -51,9 +51,19 @@ from typing import Any
 from judge import __version__, core_build
 from judge.mail.smtp_in import InboundHandler, judge_addresses, smtp_factory
 from judge.peers import networks
-from judge.service.app import catch_up, on_time_mail, open_database, overdue, run_deadlines, unapplied_mail, utcnow
+from judge.service.app import (
+    LEFT_PAUSE,
+    catch_up,
+    on_time_mail,
+    open_database,
+    overdue,
+    run_deadlines,
+    still_waiting,
+    unapplied_mail,
+    utcnow,
+)
 from judge.service.config import Settings
-from judge.service.handlers.mail import apply_run
+from judge.service.handlers.mail import Runs
 from judge.service.intake import intake_for
 from judge.service.logs import log_to_stderr
 from judge.service.operator import data_dir_lock
@@ -222,7 +232,7 @@ class Daemon:
 
     async def _apply_stored(self) -> None:
         """Take in and apply stored mail in arrival order; the processor and the clock share this,
-        one at a time.  A mail that cannot be applied is quarantined (`apply_run`); only a database
+        one at a time.  A mail that cannot be applied is quarantined (`Runs.run`); only a database
         that cannot be used ends the pass (logged), to be tried again at the next wake or tick."""
         async with self.applying:
             try:
@@ -236,7 +246,9 @@ class Daemon:
                     done = await self._in_thread(self.applier.run, waiting, self.clock())
                     for mail_id, status in done:
                         log.info("mail %s %s", mail_id, status)
-                    waiting = waiting[len(done):]
+                    waiting = still_waiting(waiting, done)
+                    if not done:  # PostgreSQL: other judges are applying the mail of every game left
+                        await self._pause(self.stop, LEFT_PAUSE)
                     self.outbox_waiting.set()
             except Exception:
                 log.exception("applying stored mail failed; trying again later")
@@ -329,7 +341,7 @@ def _notify_systemd(state: bytes) -> None:
 
 
 class Applier:
-    """Applies stored mail (`apply_run`) in a process of its own.
+    """Applies stored mail (`judge.service.handlers.mail.Runs`) in a process of its own.
 
     Applying is CPU work (parsing, password checks, rendering); in a thread of the daemon it
     would hold the GIL that the SMTP listener needs, and every 250 would wait behind it.  The
@@ -390,6 +402,7 @@ def _applier_main(pipe: Connection, settings: Settings) -> None:
     """The applier's process: apply each run asked for, until the daemon closes the pipe."""
     repeats = log_to_stderr()
     db = Database(settings.database_url)
+    runs = Runs(db, settings)  # kept for the process's life: a mail left to a later run is read once
     pipe.send("ready")
     try:
         while True:
@@ -398,7 +411,7 @@ def _applier_main(pipe: Connection, settings: Settings) -> None:
             except EOFError:
                 return
             try:
-                pipe.send(apply_run(db, settings, mail_ids, now))
+                pipe.send(runs.run(mail_ids, now))
             except Exception as exc:  # the database cannot be used: the daemon logs it and tries later
                 pipe.send(f"{type(exc).__name__}: {exc}")
     finally:

@@ -7,7 +7,9 @@ database process each phase once; an idle applier process killed (SIGKILL) is re
 ``judge serve`` killed after a 250 applies the mail once; a mail settled by another process
 says so (`tests/service/test_logs.py`).  These tests add real processes applying the same
 game's mail at the same time, and a SIGKILL in the middle of a run.  They run on SQLite, and
-on PostgreSQL with ``JUDGE_TEST_DATABASE_URL`` (`tests.service.harness.fresh_database_url`).
+on PostgreSQL with ``JUDGE_TEST_DATABASE_URL`` (`tests.service.harness.fresh_database_url`),
+where the tests of topics run too: a run leaves the mail of a game another process holds, and
+takes at most its share of games (`judge.service.handlers.mail.Topics`).
 """
 
 from __future__ import annotations
@@ -18,13 +20,18 @@ import re
 import signal
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+import pytest
+from sqlalchemy import select, text
 
+from judge.commands.parse import parse_lines
+from judge.mail.inbound import parse_mail
 from judge.service import daemon
 from judge.service.app import unapplied_mail
 from judge.service.config import Settings
@@ -35,7 +42,7 @@ from judge.store.models import InboundMail, Outbox
 from tests.service.harness import Judge, raw_mail, two_player_game
 from tests.service.test_daemon import Clock, Running, maildir_subjects, wait_until
 
-ALICE, BOB = "alice@example.org", "bob@example.org"
+ALICE, BOB, GM = "alice@example.org", "bob@example.org", "gm@example.org"
 SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter, as the daemon's applier is
 
 
@@ -151,3 +158,58 @@ def test_27_a_mail_is_never_applied_twice_when_its_applier_is_killed_mid_run(tmp
     with judge.db.transaction() as session:
         statuses = Counter(session.scalars(select(InboundMail.status).where(InboundMail.id >= letters[0])))
     assert statuses == {"done": 10}
+
+
+postgresql = pytest.mark.skipif(not os.environ.get("JUDGE_TEST_DATABASE_URL"),
+                                reason="topics are PostgreSQL's advisory locks (JUDGE_TEST_DATABASE_URL)")
+CAROL = "carol@example.org"
+
+
+@contextmanager
+def holding(judge: Judge, topic: str) -> Iterator[None]:
+    """Another process's run holding ``topic`` (its advisory lock, in a transaction of its own)."""
+    other = Database(judge.settings.database_url)
+    try:
+        with other.engine.begin() as connection:
+            connection.execute(text("SELECT pg_advisory_xact_lock(:space, :topic)"),
+                               {"space": mail_handlers.TOPIC_LOCKS, "topic": mail_handlers.topic_lock(topic)})
+            yield
+    finally:
+        other.engine.dispose()
+
+
+@postgresql
+def test_27_a_run_leaves_the_mail_of_a_game_another_process_is_applying_and_applies_the_rest(tmp_path: Path) -> None:
+    judge = two_player_game(Judge(tmp_path))
+    first, help_, second = (receive(judge.db, sheet_and_press(1), judge.now),
+                            receive(judge.db, raw_mail(CAROL, "HELP"), judge.now),
+                            receive(judge.db, sheet_and_press(2), judge.now))
+    with holding(judge, "game g1"):
+        assert apply_run(judge.db, judge.settings, [first, help_, second], judge.now) == [(help_, "done")]
+        assert unapplied_mail(judge.db) == [first, second]
+    assert apply_run(judge.db, judge.settings, [first, second], judge.now) == [(first, "done"), (second, "done")]
+    judge.send(ALICE, "SIGNON FRANCE@g1 alice-pw\nSTATUS")
+    assert "2 : A PAR - BUR" in judge.last_to(ALICE).body  # the later sheet stands: applied in order
+
+
+@postgresql
+def test_27_a_run_takes_at_most_its_share_of_topics_and_never_a_later_mail_of_one_it_left(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    judge = two_player_game(Judge(tmp_path))
+    monkeypatch.setattr(mail_handlers, "TOPICS_PER_RUN", 1)
+    ids = [receive(judge.db, raw_mail(CAROL, "HELP"), judge.now), receive(judge.db, sheet_and_press(1), judge.now),
+           receive(judge.db, raw_mail(CAROL, "LIST"), judge.now), receive(judge.db, sheet_and_press(2), judge.now)]
+    assert apply_run(judge.db, judge.settings, ids, judge.now) == [(ids[0], "done"), (ids[2], "done")]
+    assert apply_run(judge.db, judge.settings, [ids[1], ids[3]], judge.now) == [(ids[1], "done"), (ids[3], "done")]
+
+
+def test_27_a_mails_topic_is_the_first_game_it_names_else_its_senders_address() -> None:
+    def topic_of(text: str, sender: str = ALICE) -> str:
+        mail = parse_mail(raw_mail(sender, text))
+        return mail_handlers.topic(mail, parse_lines(mail.lines))
+
+    assert topic_of("SIGNON FRANCE@G1 pw\n3 : A PAR - BUR") == "game g1"
+    assert topic_of("HELP\nJOIN g2 pw\nSIGNON FRANCE@g1 pw") == "game g2"
+    assert topic_of("CREATE new pw", sender=GM) == "game new"
+    assert topic_of("OBSERVE g3") == topic_of("TAKEOVER FRANCE@g3 pw") == "game g3"
+    assert topic_of("HELP\nLIST g1") == topic_of("SET ADDRESS new@example.org") == f"address {ALICE}"

@@ -144,7 +144,7 @@ class Conversation:
 
     def __init__(self, session: Session, settings: Settings, mail: InboundMail, now: datetime,
                  envelope_from: str | None = None, source: Source | None = None, answer: bool = True,
-                 accepted: datetime | None = None) -> None:
+                 accepted: datetime | None = None, lines: list[cmd.Line] | None = None) -> None:
         self.session = session
         self.answer = answer  # False: applied, but its writer gets no reply (judge.service.handlers.mail)
         self.settings = settings
@@ -156,6 +156,7 @@ class Conversation:
         # when the judge's mail server accepted the mail (`judge.service.handlers.mail.mail_time`):
         # its place among the mail of one seat, whatever order it is delivered in (`superseded`)
         self.accepted = accepted or now
+        self.lines = cmd.parse_lines(mail.lines) if lines is None else lines  # the mail's commands, read once
         self.echoes: list[Echo] = []
         self.mask = masker(cmd.password_words(mail.lines))  # no echo repeats a password (judge.mail.redact)
         self.notes: list[str] = []
@@ -194,7 +195,7 @@ class Conversation:
                               "attachment.")
         if self.mail.stopped_at:
             self.notes.append(stopped_reading(self.mail.stopped_at))
-        lines = cmd.parse_lines(self.mail.lines)
+        lines = self.lines
         limit = self.settings.max_commands_per_mail
         if len(lines) > limit:
             self.notes.append(f"Your mail had {len(lines)} commands: only the first {limit} were read.")

@@ -26,6 +26,12 @@ later mail does not replace but adds to is done as it comes: a TRANSFER, press, 
 TRANSFERs delivered out of order move the same money, unless the balance covers only one:
 then the one that comes second is refused, saying so, and its writer may send it again.
 
+Several processes.  Judges on one PostgreSQL database apply its mail together: each mail has a
+*topic*, the game it is about (`topic`), and a run of mail holds the topics whose mail it
+applies (`Topics`: advisory locks), so that one game's mail is applied in arrival order by one
+process at a time while other processes apply other games' mail.  Each process reads (parses)
+a mail once, before the transaction that applies it (`Runs`).
+
 Mail loops.  A robot that ignores RFC 3834 answers every judge mail, and the judge would answer
 each answer: one forged mail would start a loop that never ends.  Mail that says it is
 automatic is never answered (`judge.mail.inbound`); for the rest, each address answered has
@@ -69,7 +75,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import NamedTuple, cast
 
-from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -97,6 +103,11 @@ ATTEMPTS = 3
 RUN = 32  # mails applied in one transaction at most (`apply_run`)
 HOUR, DAY = timedelta(hours=1), timedelta(days=1)
 NOT_COMMANDS = (cmd.GameLine, cmd.BadCommand, cmd.Unread)  # what a mail with no command holds
+GAME_COMMANDS = (cmd.SignOn, cmd.Create, cmd.Join, cmd.Observe, cmd.Takeover)  # what names a mail's `topic`
+WINDOW = 4 * RUN  # on PostgreSQL, the stored mails a run looks through for the mail of its topics
+TOPICS_PER_RUN = 4  # on PostgreSQL, the topics one run takes at most (`Topics`)
+TOPIC_LOCKS = 0x4D61696C  # the advisory locks' first key for topics ("Mail"); schema changes use one bigint key
+MAX_READ = 10 * WINDOW  # mails read and kept for a later run at most (`Runs.read`)
 MAX_ENVELOPE = 320  # the column's length
 
 
@@ -168,31 +179,127 @@ def process_mail(db: Database, settings: Settings, mail_id: int, now: datetime) 
 
 
 def apply_run(db: Database, settings: Settings, mail_ids: Sequence[int], now: datetime) -> list[tuple[int, str]]:
-    """Apply stored mails in arrival order, several in one transaction: one commit (one fsync)
-    for the run instead of one per mail.  Each mail is applied in a savepoint of its own, so a
-    mail that fails is undone alone and quarantined in the same transaction while the others
-    stand.  The run ends after RUN mails; it returns the (id, status) of the mails it settled,
-    the first ones of ``mail_ids``.  If the database itself fails, the run is
-    rolled back and its mails go through `process_mail` one by one (which retries)."""
-    run = list(mail_ids[:RUN])
-    settled: list[tuple[int, str]] = []
-    touched: set[str] = set()
-    redacted = False
-    try:
-        with db.transaction() as session:
-            for mail_id in run:
-                status, changed, masked = _apply_in(session, settings, mail_id, now)
-                settled.append((mail_id, status))
-                touched |= changed
-                redacted |= masked
-    except RETRIED as exc:
-        log.warning("mails %s to %s: database error, applying them one by one: %s", run[0], run[-1], exc)
-        return [(mail_id, process_mail(db, settings, mail_id, now)) for mail_id in run]
-    if redacted:
-        db.checkpoint()
-    if touched and settings.web:
-        refresh(db, settings, touched)
-    return settled
+    """`Runs.run` by a new `Runs`: for a caller that applies one pass of mail."""
+    return Runs(db, settings).run(mail_ids, now)
+
+
+class Runs:
+    """Applies stored mail run by run in one process (a daemon's applier keeps one for its life),
+    each mail read once, however many runs it waits through.
+
+    A run applies stored mails in arrival order, several in one transaction: one commit (one
+    fsync) for the run instead of one per mail.  Each mail is applied in a savepoint of its own,
+    so a mail that fails is undone alone and quarantined in the same transaction while the
+    others stand.  The mails are read (parsed) before the transaction, so no lock waits for it.
+    On PostgreSQL a run takes only the mail of the topics it holds (`Topics`): the other mails
+    of ``mail_ids`` are left to the processes that hold theirs, or to this one's next run.
+    """
+
+    def __init__(self, db: Database, settings: Settings) -> None:
+        self.db = db
+        self.settings = settings
+        self.read: dict[int, Read] = {}  # the stored mails read and not yet seen settled
+
+    def run(self, mail_ids: Sequence[int], now: datetime) -> list[tuple[int, str]]:
+        """Apply a run of ``mail_ids`` (at most RUN mails) and return the (id, status) of the
+        mails it settled, which another process may have settled first; the others are for a
+        later run.  If the database itself fails, the run is rolled back and the mails it had
+        taken go through `process_mail` one by one (which retries)."""
+        shared = self.db.engine.dialect.name == "postgresql"
+        window = list(mail_ids[:WINDOW if shared else RUN])
+        settled = self._peek(window)
+        touched: set[str] = set()
+        redacted = False
+        taken: list[int] = []
+        try:
+            with self.db.transaction() as session:
+                topics = Topics(session)
+                for mail_id in window:
+                    read = self.read.get(mail_id)
+                    if read is None or not topics.take(read.topic):
+                        continue  # settled before (in `settled` already), or the mail of another run
+                    taken.append(mail_id)
+                    status, changed, masked = _apply_in(session, self.settings, read, now)
+                    settled.append((mail_id, status))
+                    touched |= changed
+                    redacted |= masked
+                    if len(taken) == RUN:
+                        break
+        except RETRIED as exc:
+            log.warning("mails %s to %s: database error, applying them one by one: %s", taken[0], taken[-1], exc)
+            settled = [(mail_id, status) for mail_id, status in settled if mail_id not in taken]
+            settled += [(mail_id, process_mail(self.db, self.settings, mail_id, now)) for mail_id in taken]
+        finally:
+            for mail_id, _ in settled:
+                self.read.pop(mail_id, None)
+        if redacted:
+            self.db.checkpoint()
+        if touched and self.settings.web:
+            refresh(self.db, self.settings, touched)
+        settled.sort(key=lambda pair: window.index(pair[0]))
+        return settled
+
+    def _peek(self, window: list[int]) -> list[tuple[int, str]]:
+        """Read the mails of ``window`` not read yet (`read`); those already settled, with
+        their status."""
+        if len(self.read) > MAX_READ:
+            self.read.clear()  # mails left to other processes, which settled them since
+        unread = [mail_id for mail_id in window if mail_id not in self.read]
+        if not unread:
+            return []
+        with self.db.engine.connect() as connection:  # a read: nothing to commit
+            rows = connection.execute(_PEEK, {"mail_ids": unread}).all()
+        settled = []
+        for mail_id, status, raw, envelope_from, received_at in rows:
+            if status == "new":
+                self.read[mail_id] = read_stored(Stored(mail_id, raw, envelope_from, received_at))
+            else:
+                settled.append((mail_id, f"already {status}, by another process"))
+        return settled
+
+
+class Topics:
+    """The topics whose mail one transaction applies, so that several processes applying one
+    database's mail keep each game's mail in arrival order and apply two games' at once.
+
+    A mail's topic is the game it is about (`topic`).  On PostgreSQL a run takes a topic with a
+    transaction-level advisory lock (``pg_try_advisory_xact_lock``, released by its commit or by
+    its process's death) before it claims a mail of it, and applies that topic's mails in
+    arrival order; a topic another process holds is left to it, and so is every later mail of
+    a topic the run left once: a later mail is never applied before an earlier one.  A run
+    takes at most TOPICS_PER_RUN topics, so that the mail of a rush over many games is shared
+    among the processes instead of the first one taking every game's.  On SQLite one
+    transaction writes at a time, and a run takes every topic.
+    """
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.shared = session.get_bind().dialect.name == "postgresql"
+        self.held: set[str] = set()
+        self.left: set[str] = set()
+
+    def take(self, topic: str) -> bool:
+        """Whether this run may apply a mail of ``topic`` now (holding it from then on)."""
+        if topic in self.held or not self.shared:
+            return True
+        if topic not in self.left and len(self.held) < TOPICS_PER_RUN and self.session.scalar(
+                _TRY_TOPIC, {"space": TOPIC_LOCKS, "topic": topic_lock(topic)}):
+            self.held.add(topic)
+            return True
+        self.left.add(topic)
+        return False
+
+    def wait(self, topic: str) -> None:
+        """Hold ``topic`` for the transaction, waiting for the process that holds it (PostgreSQL)."""
+        if self.shared:
+            self.session.execute(_WAIT_TOPIC, {"space": TOPIC_LOCKS, "topic": topic_lock(topic)})
+
+
+def topic_lock(topic: str) -> int:
+    """The advisory lock's key of a topic: 32 bits of its hash (two topics sharing one only wait
+    for each other)."""
+    return int.from_bytes(hashlib.blake2b(topic.encode("utf-8", "surrogateescape"), digest_size=4).digest(),
+                          "big", signed=True)
 
 
 class Settled(NamedTuple):
@@ -204,29 +311,33 @@ class Settled(NamedTuple):
     redacted: bool
 
 
-def _apply_in(session: Session, settings: Settings, mail_id: int, now: datetime) -> Settled:
+def _apply_in(session: Session, settings: Settings, read: Read, now: datetime) -> Settled:
     """Claim and apply one mail of a run (in a savepoint), or quarantine it (in another)."""
-    claimed = _claim(session, mail_id)  # before any savepoint: it opens the transaction
-    if claimed is None:
-        return Settled(_settled_elsewhere(session, mail_id), set(), False)
+    if not _claim(session, read.stored.id):  # before any savepoint: it opens the transaction
+        return Settled(_settled_elsewhere(session, read.stored.id), set(), False)
     try:
         with session.begin_nested():
-            return _settle(session, settings, claimed, now)
+            return _settle(session, settings, read, now)
     except RETRIED:
         raise
     except Exception as exc:
-        log.exception("mail %s failed", mail_id)
-        _quarantine_in(session, settings, mail_id, now, f"{type(exc).__name__}: {exc}"[:2000])
+        log.exception("mail %s failed", read.stored.id)
+        _quarantine_in(session, settings, read.stored.id, now, f"{type(exc).__name__}: {exc}"[:2000])
         return Settled("quarantined", set(), True)
 
 
 def _apply(db: Database, settings: Settings, mail_id: int, now: datetime) -> Settled:
-    """Apply the mail (`Settled`)."""
+    """Apply the mail (`Settled`), once its topic is this process's."""
+    with db.engine.connect() as connection:
+        row = connection.execute(_PEEK, {"mail_ids": [mail_id]}).one_or_none()
+    if row is None or row.status != "new":
+        return Settled(f"already {row.status}, by another process" if row else "missing", set(), False)
+    read = read_stored(Stored(mail_id, row.raw, row.envelope_from, row.received_at))
     with db.transaction() as session:
-        claimed = _claim(session, mail_id)
-        if claimed is None:
+        Topics(session).wait(read.topic)
+        if not _claim(session, mail_id):
             return Settled(_settled_elsewhere(session, mail_id), set(), False)
-        return _settle(session, settings, claimed, now)
+        return _settle(session, settings, read, now)
 
 
 def _settled_elsewhere(session: Session, mail_id: int) -> str:
@@ -235,8 +346,8 @@ def _settled_elsewhere(session: Session, mail_id: int) -> str:
     return f"already {row.status}, by another process" if row is not None else "missing"
 
 
-class Claimed(NamedTuple):
-    """A stored mail claimed for applying: what applying it reads of its row."""
+class Stored(NamedTuple):
+    """A stored mail: what applying it reads of its row."""
 
     id: int
     raw: bytes
@@ -244,13 +355,43 @@ class Claimed(NamedTuple):
     received_at: datetime
 
 
-# The mail's own row is read and written with Core statements built once: it is claimed and
-# read in one, and settled (Message-ID, status, redacted copy) in another; the ORM would cost
-# several times more for the same two statements.
+class Read(NamedTuple):
+    """A stored mail as read: parsed, its subject's passwords masked, the passwords it carries,
+    its command lines, and its topic (`topic`)."""
+
+    stored: Stored
+    mail: InboundMail
+    secrets: set[str]
+    lines: list[cmd.Line]
+    topic: str
+
+
+def read_stored(stored: Stored) -> Read:
+    """Read a stored mail once, for everything applying it needs (`Read`)."""
+    mail, secrets = _read(stored.raw, stored.envelope_from)
+    lines = cmd.parse_lines(mail.lines)
+    return Read(stored, mail, secrets, lines, topic(mail, lines))
+
+
+def topic(mail: InboundMail, lines: Sequence[cmd.Line]) -> str:
+    """What a mail is about, for keeping mail in order among several processes (`Topics`): the
+    game its first sign-on, CREATE, JOIN, OBSERVE or TAKEOVER names; else its sender's address
+    (its HELP, LIST, CONFIRM, SET ADDRESS).  A mail about several games is ordered among the
+    first one's mail only."""
+    for line in lines:
+        if isinstance(line.command, GAME_COMMANDS):
+            return f"game {line.command.game}"
+    return f"address {mail.reply_to.lower()}"
+
+
+# The mail's own row is read and written with Core statements built once: it is read before
+# its run (`_PEEK`), claimed in one statement and settled (Message-ID, status, redacted copy) in
+# another; the ORM would cost several times more for the same statements.
 _INBOUND = cast(Table, InboundRow.__table__)
+_PEEK = (select(_INBOUND.c.id, _INBOUND.c.status, _INBOUND.c.raw, _INBOUND.c.envelope_from, _INBOUND.c.received_at)
+         .where(_INBOUND.c.id.in_(bindparam("mail_ids", expanding=True))).order_by(_INBOUND.c.id))
 _CLAIM = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"), _INBOUND.c.status == "new")
-          .values(status="applying").returning(_INBOUND.c.id, _INBOUND.c.raw, _INBOUND.c.envelope_from,
-                                               _INBOUND.c.received_at))
+          .values(status="applying"))
 _SETTLE = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"))
            .values(message_id=bindparam("seen_id"), processed_at=bindparam("at"), status=bindparam("settled"),
                    raw=bindparam("redacted"), digest=bindparam("seen_digest")))
@@ -258,23 +399,24 @@ _APPLIED_BEFORE = select(InboundRow.id).where(InboundRow.message_id == bindparam
                                               InboundRow.digest == bindparam("digest"),
                                               InboundRow.id != bindparam("mail_id"),
                                               InboundRow.status.in_(("done", "automatic", "quarantined", "dropped")))
+_TRY_TOPIC = select(func.pg_try_advisory_xact_lock(bindparam("space"), bindparam("topic")))
+_WAIT_TOPIC = select(func.pg_advisory_xact_lock(bindparam("space"), bindparam("topic")))
 
 
-def _claim(session: Session, mail_id: int) -> Claimed | None:
-    """Claim a stored mail (``new`` → ``applying``) and read it, in one statement; None if it
-    is not ``new`` (applied already, or being applied by another processor)."""
-    row = session.execute(_CLAIM, {"mail_id": mail_id}).one_or_none()
-    return Claimed(*row) if row is not None else None
+def _claim(session: Session, mail_id: int) -> bool:
+    """Claim a stored mail (``new`` → ``applying``); False if it is not ``new`` (applied
+    already, or being applied by another processor)."""
+    return bool(session.execute(_CLAIM, {"mail_id": mail_id}).rowcount)  # type: ignore[attr-defined]
 
 
-def _settle(session: Session, settings: Settings, claimed: Claimed, now: datetime) -> Settled:
+def _settle(session: Session, settings: Settings, read: Read, now: datetime) -> Settled:
     """Apply a claimed mail (`Settled`).  Its row is written once, at the end: its Message-ID,
     digest, status and redacted copy together."""
-    mail, secrets = _read(claimed.raw, claimed.envelope_from)
+    mail, secrets, stored = read.mail, read.secrets, read.stored
     seen = digest(mail, masker(secrets))
-    status, touched = _status(session, settings, mail, claimed, now, seen)
-    session.execute(_SETTLE, {"mail_id": claimed.id, "seen_id": mail.message_id, "at": now, "settled": status,
-                              "redacted": redact(claimed.raw, secrets), "seen_digest": seen})
+    status, touched = _status(session, settings, read, now, seen)
+    session.execute(_SETTLE, {"mail_id": stored.id, "seen_id": mail.message_id, "at": now, "settled": status,
+                              "redacted": redact(stored.raw, secrets), "seen_digest": seen})
     return Settled(status, touched, bool(secrets))
 
 
@@ -293,19 +435,19 @@ def digest(mail: InboundMail, mask: Callable[[str], str]) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def _status(session: Session, settings: Settings, mail: InboundMail, claimed: Claimed, now: datetime,
-            seen: str) -> tuple[str, set[str]]:
+def _status(session: Session, settings: Settings, read: Read, now: datetime, seen: str) -> tuple[str, set[str]]:
+    mail, stored = read.mail, read.stored
     if mail.message_id and session.scalar(_APPLIED_BEFORE, {"message_id": mail.message_id, "digest": seen,
-                                                           "mail_id": claimed.id}):
+                                                           "mail_id": stored.id}):
         return "duplicate", set()
     if mail.automatic:  # never answered; but a bounce of the judge's own mail marks that mail failed
-        record_bounce(session, settings, claimed.raw, now)
+        record_bounce(session, settings, stored.raw, now)
         return "automatic", set()
-    answer, notes = _may_answer(session, settings, mail, now)
-    envelope = claimed.envelope_from
-    source = Source(client_address(claimed.raw, settings.mta_hostname), mail.sender if envelope is None else envelope)
+    answer, notes = _may_answer(session, settings, mail, read.lines, now)
+    envelope = stored.envelope_from
+    source = Source(client_address(stored.raw, settings.mta_hostname), mail.sender if envelope is None else envelope)
     conversation = Conversation(session, settings, mail, now, envelope, source, answer=answer,
-                                accepted=mail_time(settings, claimed.raw, claimed.received_at))
+                                accepted=mail_time(settings, stored.raw, stored.received_at), lines=read.lines)
     conversation.notes.extend(notes)
     refusal = conversation.run()
     if refusal is not None:
@@ -319,7 +461,8 @@ def _status(session: Session, settings: Settings, mail: InboundMail, claimed: Cl
     return "done", conversation.touched
 
 
-def _may_answer(session: Session, settings: Settings, mail: InboundMail, now: datetime) -> tuple[bool, list[str]]:
+def _may_answer(session: Session, settings: Settings, mail: InboundMail, lines: Sequence[cmd.Line],
+                now: datetime) -> tuple[bool, list[str]]:
     """Whether the judge may answer ``mail`` (no mail loop: see the module's header), counted as
     an answer to its address if so; and the notes that answer carries about the limits."""
     address = mail.reply_to
@@ -331,7 +474,7 @@ def _may_answer(session: Session, settings: Settings, mail: InboundMail, now: da
         session.add(limit)
     elif now - limit.hour_start >= HOUR:
         limit.hour_start, limit.replies = now, 0
-    idle = all(isinstance(line.command, NOT_COMMANDS) for line in cmd.parse_lines(mail.lines))
+    idle = all(isinstance(line.command, NOT_COMMANDS) for line in lines)
     if idle and limit.idle_answered_at is not None and now - limit.idle_answered_at < DAY:
         log.info("mail from %s has no command, and one was answered in the last day: not answered", address)
         return False, []
