@@ -87,6 +87,7 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from aiosmtpd.controller import Controller
 from sqlalchemy import create_engine, func, insert, make_url, select, text
@@ -95,12 +96,13 @@ from judge.engine.legal import legal_orders
 from judge.engine.map import load_map
 from judge.engine.position import Position
 from judge.payola.offers import parse_sheet
-from judge.service.app import apply_stored, open_database
+from judge.service.app import LEFT_PAUSE, apply_stored, open_database, still_waiting, unapplied_mail
 from judge.service.config import Settings
 from judge.service.daemon import Daemon
-from judge.service.handlers.mail import store
+from judge.service.handlers.mail import Runs, store
+from judge.service.passwords import verify_password
 from judge.store.database import Database
-from judge.store.models import ConfirmedAddress, InboundMail, Outbox
+from judge.store.models import ConfirmedAddress, InboundMail, Outbox, Player
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 GM = "gm@example.org"
@@ -500,6 +502,58 @@ def apply_alone(settings: Settings, args: argparse.Namespace, seed: int = 2, lab
     return rate
 
 
+def applying_process(settings: Settings, ready: Any, go: Any, results: Any) -> None:
+    """One of ``--processes`` appliers (``--apply-only``): every player's password checked
+    first (the steady state of a long-running applier; untimed), then, once ``go`` is set, the
+    stored mail applied as a judge's applier does (`Runs`, several per transaction, leaving the
+    games other processes hold), until none is left; it puts how many mails it applied."""
+    db = Database(settings.database_url)
+    with db.transaction() as session:
+        for power, stored in session.execute(select(Player.power, Player.password)):
+            if power in POWERS and stored:
+                verify_password(password(power), stored)
+    runs, applied = Runs(db, settings), 0
+    ready.release()
+    go.wait()
+    while waiting := unapplied_mail(db):
+        while waiting:
+            done = runs.run(waiting, FixedClock().now)
+            applied += sum(1 for _, status in done if status == "done")
+            waiting = still_waiting(waiting, done)
+            if not done:
+                time.sleep(LEFT_PAUSE)
+    db.engine.dispose()
+    results.put(applied)
+
+
+def apply_in_processes(settings: Settings, args: argparse.Namespace, processes: int, seed: int) -> float:
+    """As many new sheets stored at once, then applied by ``processes`` processes at once
+    (`applying_process`), timed from the start signal until all are applied; returns the rate."""
+    context = multiprocessing.get_context("spawn")
+    ready, go, results = context.Semaphore(0), context.Event(), context.Queue()
+    db = Database(settings.database_url)
+    plan = load_mails(args.games, args.clients, args.mails_per_client, seed=seed)
+    store(db, [(mail.raw, mail.sender) for mails in plan for mail in mails], FixedClock().now)
+    db.engine.dispose()
+    workers = [context.Process(target=applying_process, args=(settings, ready, go, results))
+               for _ in range(processes)]
+    for worker in workers:
+        worker.start()
+    for _ in workers:
+        if not ready.acquire(timeout=600):
+            raise RuntimeError("an applying process did not start")
+    started = time.perf_counter()
+    go.set()
+    shares = [results.get(timeout=3600) for _ in workers]
+    elapsed = time.perf_counter() - started
+    for worker in workers:
+        worker.join()
+    rate = sum(shares) / elapsed
+    print(f"  {processes} applying process(es): {sum(shares)} mails in {elapsed:.2f} s = {rate:.1f} mails/s "
+          f"(each applied {', '.join(map(str, shares))})", flush=True)
+    return rate
+
+
 def set_up(settings: Settings, args: argparse.Namespace) -> None:
     """``--apply-only``, in a process of its own: the games created, joined and started, and the
     first load applied, by storing their mails and applying them directly."""
@@ -531,6 +585,10 @@ def run_apply_only(label: str, data_dir: Path, database: str | None, args: argpa
         raise RuntimeError(f"the setup process failed (exit code {setup.exitcode})")
     cold = apply_alone(settings, args)
     warm = apply_alone(settings, args, seed=3, label="applying again, every password checked before")
+    if args.processes:
+        rates = {n: apply_in_processes(settings, args, n, seed=10 + n) for n in args.processes}
+        print("  scaling: " + ", ".join(f"{n} process(es) {rate / rates[args.processes[0]]:.2f}x"
+                                          for n, rate in rates.items()), flush=True)
     return cold, warm
 
 
@@ -561,6 +619,9 @@ def main() -> None:
     parser.add_argument("--apply-only", action="store_true",
                         help="measure only 'applying alone' (no daemon, no SMTP)")
     parser.add_argument("--repeat", type=int, default=1, help="with --apply-only: runs per database (median)")
+    parser.add_argument("--processes", type=lambda text: [int(n) for n in text.split(",")], default=[],
+                        help="with --apply-only: numbers of processes applying at once, e.g. 1,2,4 "
+                             "(several only on PostgreSQL)")
     args = parser.parse_args()
 
     log = LogCounter()

@@ -581,7 +581,9 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
                   now: datetime, before: Position, outcome: PhaseResult) -> None:
     """Each player gets the public report and its own private part; the game master the chart;
     all of them the maps.  In a Tin Cup game each player gets instead what it saw of the phase
-    (its :class:`Sight`), with maps of that alone, and observers get no position at all."""
+    (its :class:`Sight`), with maps of that alone, and observers get no position at all.  What
+    is the same in several mails is rendered once: the public report (but in Tin Cup), the
+    observers' mail, the maps."""
     subject = f"{game.name} {processed.phase} results" + (" again, after a rollback" if processed.again else "")
     accounts = _accounts_since(session, game, row)
     money = balances(session, game)
@@ -597,6 +599,11 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
 
     everything = pictures()
     votes = _draw_votes(session, game)
+    if blind:
+        public = views.blind_results_view(processed.report, None, [], None, [], 0)
+    else:
+        public = views.results_view(processed.report, None, None, [], 0)
+    shared = {} if blind else {"public": render("payola/results_public", view=public)}  # the same for all
     for power, player in seats(session, game).items():
         if not is_played(player):
             continue
@@ -609,16 +616,12 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
         else:
             view, attached = views.results_view(processed.report, power, *private), everything
         body = render("payola/results", game=game, view=view, next_phase=processed.next_phase, winner=processed.winner,
-                      deadline=game.deadline, web_url=page, votes=votes, notes=processed.notes)
+                      deadline=game.deadline, web_url=page, votes=votes, notes=processed.notes, **shared)
         queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
               game_id=game.id, attachments=attached)
-    if blind:
-        public = views.blind_results_view(processed.report, None, [], None, [], 0)
-    else:
-        public = views.results_view(processed.report, None, None, [], 0)
-    for observer in observers(session, game):
-        body = render("payola/results", game=game, view=public, next_phase=processed.next_phase,
-                      winner=processed.winner, deadline=game.deadline, web_url=page, notes=processed.notes)
+    body = render("payola/results", game=game, view=public, next_phase=processed.next_phase,
+                  winner=processed.winner, deadline=game.deadline, web_url=page, notes=processed.notes, **shared)
+    for observer in observers(session, game):  # one text for all of them
         queue(session, settings, to=observer, subject=subject, body=body, kind="results", now=now, game_id=game.id,
               attachments=[] if blind else everything)
     body = render("payola/chart", game=game, processed=processed, accounts=accounts, balances=money,
