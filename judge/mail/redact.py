@@ -19,7 +19,7 @@ read, masked.  A mail without one is kept as it came.  Knows nothing of games.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from email.header import decode_header, make_header
 
 from judge.mail.inbound import read_text
@@ -46,16 +46,18 @@ def _unchanged(text: str) -> str:
     return text
 
 
-def redact(raw: bytes, secrets: Collection[str]) -> bytes:
+def redact(raw: bytes, secrets: Collection[str], lines: Sequence[str] | None = None) -> bytes:
     """The copy of the mail ``raw`` to keep: ``raw`` itself if ``secrets`` is empty, else its
-    masked headers and its masked command text (see the module's header)."""
+    masked headers and its masked command text (see the module's header).  ``lines`` are its
+    command lines if the caller has read them already (`judge.mail.inbound.parse_mail`'s)."""
     mask = masker(secrets)
     if mask is _unchanged:
         return raw
     end = _BODY_BREAK.search(raw)
     head = raw[:end.start()] if end else raw
     fields = [field for field in _fields(head) if not _MIME_HEADERS.fullmatch(_name(field))]
-    _, lines = read_text(raw)
+    if lines is None:
+        _, lines = read_text(raw)
     text = "\n".join(mask(line) for line in lines)
     return b"".join([*(_masked_field(field, mask) + b"\n" for field in fields),
                      b"MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n",

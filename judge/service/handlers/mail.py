@@ -416,7 +416,7 @@ def _settle(session: Session, settings: Settings, read: Read, now: datetime) -> 
     seen = digest(mail, masker(secrets))
     status, touched = _status(session, settings, read, now, seen)
     session.execute(_SETTLE, {"mail_id": stored.id, "seen_id": mail.message_id, "at": now, "settled": status,
-                              "redacted": redact(stored.raw, secrets), "seen_digest": seen})
+                              "redacted": redact(stored.raw, secrets, mail.lines), "seen_digest": seen})
     return Settled(status, touched, bool(secrets))
 
 
