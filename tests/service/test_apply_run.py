@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import delete, event, select
 
 from judge.games.payola import handlers as player_module
 from judge.service.app import apply_stored, unapplied_mail
@@ -70,3 +70,10 @@ def test_a_duplicate_inside_one_run_is_found(judge: Judge) -> None:
     raw = raw_mail(BOB, "SIGNON G@g1 bob-pw\n3 : A MUN - RUH", message_id="<twice@example.org>")
     ids = [receive(judge.db, raw, judge.now), receive(judge.db, raw, judge.now)]
     assert apply_run(judge.db, judge.settings, ids, judge.now) == [(ids[0], "done"), (ids[1], "duplicate")]
+
+
+def test_a_mail_gone_from_the_database_before_its_run_is_settled_as_missing(judge: Judge) -> None:
+    ids = [receive(judge.db, raw_mail(BOB, f"SIGNON G@g1 bob-pw\n{n} : A MUN - RUH"), judge.now) for n in (1, 2)]
+    with judge.db.transaction() as session:
+        session.execute(delete(InboundMail).where(InboundMail.id == ids[0]))  # dropped by the operator meanwhile
+    assert apply_run(judge.db, judge.settings, ids, judge.now) == [(ids[0], "missing"), (ids[1], "done")]

@@ -226,7 +226,7 @@ class Runs:
                     if len(taken) == RUN:
                         break
         except RETRIED as exc:
-            log.warning("mails %s to %s: database error, applying them one by one: %s", taken[0], taken[-1], exc)
+            log.warning("mails %s to %s: database error, applying them one by one: %s", window[0], window[-1], exc)
             settled = [(mail_id, status) for mail_id, status in settled if mail_id not in taken]
             settled += [(mail_id, process_mail(self.db, self.settings, mail_id, now)) for mail_id in taken]
         finally:
@@ -255,7 +255,8 @@ class Runs:
                 self.read[mail_id] = read_stored(Stored(mail_id, raw, envelope_from, received_at))
             else:
                 settled.append((mail_id, f"already {status}, by another process"))
-        return settled
+        found = {row.id for row in rows}
+        return settled + [(mail_id, "missing") for mail_id in unread if mail_id not in found]
 
 
 class Topics:
