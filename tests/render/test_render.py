@@ -3,6 +3,7 @@ their destinations, failures look different, and the PNGs are real images of the
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import struct
@@ -12,6 +13,7 @@ from collections.abc import Iterator
 from importlib import resources
 
 import pytest
+from PIL import Image, ImageChops, ImageStat
 
 from judge.engine.map import Location, available_maps, load_map, parse_map
 from judge.engine.notation import position_from_data
@@ -20,7 +22,7 @@ from judge.engine.phases import adjudicate
 from judge.engine.position import Position
 from judge.render import BoardError, load_board, render_svg
 from judge.render.palette import power_colours
-from judge.render.png import render_png, svg_to_png
+from judge.render.png import _on_white, _rasterise, render_png, svg_to_png
 from judge.render.svg import aside_point, label_point, picture
 from tests.render.geometry import contains
 
@@ -168,14 +170,14 @@ def png_size(png: bytes) -> tuple[int, int]:
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert png[12:16] == b"IHDR"
     width, height, depth, colour = struct.unpack(">IIBB", png[16:26])
-    assert depth == 8 and colour == 6  # 8-bit RGBA
+    assert depth == 8 and colour == 3  # 8-bit palette (issue 26.4)
     idat, offset = b"", 8
     while offset < len(png):
         (length,) = struct.unpack(">I", png[offset : offset + 4])
         if png[offset + 4 : offset + 8] == b"IDAT":
             idat += png[offset + 8 : offset + 8 + length]
         offset += length + 12
-    assert len(zlib.decompress(idat)) == (width * 4 + 1) * height
+    assert len(zlib.decompress(idat)) == (width + 1) * height  # a filter byte and an index a pixel
     return width, height
 
 
@@ -189,18 +191,9 @@ def test_png_is_an_image_of_the_asked_width() -> None:
 
 
 def pixels(png: bytes) -> bytes:
-    """The RGBA bytes of one of our PNGs (rows filtered with type 0 only)."""
-    width, height = png_size(png)
-    idat, offset = b"", 8
-    while offset < len(png):
-        (length,) = struct.unpack(">I", png[offset : offset + 4])
-        if png[offset + 4 : offset + 8] == b"IDAT":
-            idat += png[offset + 8 : offset + 8 + length]
-        offset += length + 12
-    raw = zlib.decompress(idat)
-    line = width * 4 + 1
-    assert all(raw[row * line] == 0 for row in range(height))
-    return b"".join(raw[row * line + 1 : (row + 1) * line] for row in range(height))
+    """The RGB bytes of one of our PNGs."""
+    png_size(png)
+    return Image.open(io.BytesIO(png)).convert("RGB").tobytes()
 
 
 def test_the_fast_png_looks_like_the_svg_rasterised_whole() -> None:
@@ -212,6 +205,19 @@ def test_the_fast_png_looks_like_the_svg_rasterised_whole() -> None:
     assert len(fast) == len(whole)
     difference = sum(abs(a - b) for a, b in zip(fast, whole, strict=True)) / len(fast)
     assert difference < 0.5  # out of 255: antialiasing at a few edges, nothing drawn differently
+
+
+def test_issue_26_4_a_results_map_is_a_crisp_palette_png_a_third_the_size() -> None:
+    """World's 1920-pixel map, mailed to each of 17 players, was a 666 KB RGBA PNG: as 256
+    colours it is under 300 KB, each pixel still within a few levels of the full-colour picture."""
+    position = Position.initial(load_map("world"))
+    png = render_png(position, title="World")
+    assert png_size(png)[0] == 1920 and len(png) < 300_000
+    palette = Image.open(io.BytesIO(png)).convert("RGB")
+    surface = _on_white(_rasterise(render_svg(position, title="World"), 1920))
+    full = Image.frombuffer("RGBA", palette.size, bytes(surface.get_data()), "raw", "BGRA", surface.get_stride(), 1)
+    difference = ImageStat.Stat(ImageChops.difference(palette, full.convert("RGB"))).mean
+    assert max(difference) < 2.0  # out of 255; the flat colours a power is told by stay its own
 
 
 def test_a_map_without_a_drawing_is_refused() -> None:
