@@ -4,6 +4,7 @@ their destinations, failures look different, and the PNGs are real images of the
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import math
 import struct
@@ -20,7 +21,7 @@ from judge.engine.notation import position_from_data
 from judge.engine.orders import PhaseKind, parse_order
 from judge.engine.phases import adjudicate
 from judge.engine.position import Position
-from judge.render import BoardError, load_board, render_svg
+from judge.render import Board, BoardError, load_board, render_svg
 from judge.render.palette import power_colours
 from judge.render.png import _on_white, _rasterise, render_png, svg_to_png
 from judge.render.svg import aside_point, label_point, picture
@@ -359,6 +360,33 @@ def test_23_30_no_unit_stands_on_its_provinces_name(name: str) -> None:
         name_box = (x - half, y + 3.6 - 7.1, x + half, y + 3.6 + 0.95)
         for ux, uy in (area.unit, *area.coasts.values()):
             assert not _overlap(name_box, (ux - 10, uy - 12, ux + 10, uy + 7.5)), (name, area.id)
+
+
+def _name_box(board: Board, province: str) -> tuple[float, float, float, float]:
+    """What a province's name covers: bold 9.5 on land (moved off its unit), italic 10 at sea."""
+    area = board.areas[province]
+    size = 10.0 if area.kind == "sea" else 9.5
+    x, y = area.label if area.kind == "sea" else label_point(board, province)
+    half = 0.34 * size * len(province)
+    return x - half, y + 3.6 - 0.75 * size, x + half, y + 3.6 + 0.1 * size
+
+
+# Not yet on Modern (AZE-GEO, ISR-JOR; units on YOR and ODE), Loeb9 (Liverpool's unit on YOR), Empire
+# (a dozen pairs of names in the north-east and Mexico), World (IRA-PAK; Belarus's unit on BST),
+# Youngstown (Kyoto's unit on KYU) and Known World 901 (Tmutarakan's unit on ABK).
+@pytest.mark.parametrize("name", ["standard", "ancmed", "void"])
+def test_issue_26_4_no_two_names_overlap_and_no_unit_of_the_start_covers_a_name(name: str) -> None:
+    """Every name on the board can be read at the start: no two names' boxes overlap, and no
+    unit of the initial position (a mark 20 wide, 12 up and 7.5 down from its point) covers one."""
+    position = Position.initial(load_map(name))
+    board = load_board(position.game_map.drawing)
+    names = {province: _name_box(board, province) for province in board.areas}
+    crowded = [(a, b) for a, b in itertools.combinations(sorted(names), 2) if _overlap(names[a], names[b])]
+    assert crowded == []
+    units = {str(unit.location): board.point(unit.location) for unit in position.units.values()}
+    covered = [(at, province) for at, (x, y) in sorted(units.items()) for province, box in sorted(names.items())
+               if _overlap(box, (x - 10, y - 12, x + 10, y + 7.5))]
+    assert covered == []
 
 
 def test_23_30_a_dislodged_unit_stands_clear_of_its_attacker_and_the_center() -> None:
