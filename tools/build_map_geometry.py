@@ -9,7 +9,8 @@ the same for every board; what differs is data, one module per board in ``tools/
    Miller cylindrical projection about the central meridian, then, where the board asks for
    one, through a radial "magnifier" that gives a crowded middle more room than the rim (the
    standard board's central Europe), then are scaled to map units (1000 wide, or the board's
-   own width: World's 1600, for its 192 provinces; y pointing down) over the board's
+   own width: World's and Known World 901's 1600, Youngstown's 1400, for their many small
+   provinces; y pointing down) over the board's
    extent.  A board that wraps east-west spans the whole 360 degrees: its west edge is the
    same meridian as its east edge.
 2. Land and sea.  Every raster cell of the map is land or sea according to the GLOBE 1 km

@@ -9,24 +9,22 @@ same polygons.  A picture is then those
 layers composed with the land's fills, plus this phase's marks (centers, units, orders,
 title, legend), whose small SVG :mod:`judge.render.paint` paints with Cairo directly.
 
-Cairo's own PNG writer compresses hard and slowly; :func:`encode_png` writes the PNG with
-the standard library at a light zlib level, several times faster for a few percent more
-bytes.
+Cairo's own PNG writer compresses hard and slowly, in full colour; :func:`encode_png` writes
+an 8-bit palette PNG instead (issue 26.4: a third of the bytes, at about the same cost).
 """
 
 from __future__ import annotations
 
-import array
-import struct
+import io
 import sys
 import xml.etree.ElementTree as ET
-import zlib
 from collections.abc import Collection, Mapping
 from functools import cache
 
 import cairocffi as cairo
 from cairosvg.parser import Tree
 from cairosvg.surface import PNGSurface
+from PIL import Image
 
 from judge.engine.position import Position
 from judge.render.board import Board
@@ -52,30 +50,23 @@ def _rasterise(svg: str, width: int) -> cairo.ImageSurface:
 
 
 def encode_png(surface: cairo.ImageSurface) -> bytes:
-    """An opaque ARGB32 Cairo image as RGBA PNG bytes.
+    """An opaque ARGB32 Cairo image as an 8-bit palette PNG.
 
-    Cairo keeps a pixel as one native-endian 32-bit ``0xAARRGGBB``.  Byte-swapped where
-    needed, memory reads A R G B A R G B ...; dropping the first byte gives R G B A R G B
-    A ..., where each pixel's alpha is its neighbour's: the same 255 in an opaque image.
-    Two C-speed copies instead of a per-channel shuffle.
+    A board is flat colours with antialiased edges: 256 colours chosen by Pillow's fast octree
+    (Pillow comes with cairosvg), without dithering, keep it crisp (each pixel within a few
+    levels of its colour) at a third of an RGBA PNG's bytes (World's 1920-pixel map: 666 KB
+    to about 205 KB), which matters when a results round mails a map to each of 17 players.
+    Cairo keeps a pixel as one native-endian 32-bit ``0xAARRGGBB``: B G R A in memory on a
+    little-endian machine.
     """
     surface.flush()
-    width, height, stride = surface.get_width(), surface.get_height(), surface.get_stride()
-    pixels = array.array("I")
-    pixels.frombytes(bytes(surface.get_data()))
-    if sys.byteorder == "little":
-        pixels.byteswap()
-    data = memoryview(pixels.tobytes() + b"\xff")[1:]
-    line = width * 4
-    raw = bytearray((line + 1) * height)  # each row starts with its filter type, 0: none
-    for row in range(height):
-        raw[row * (line + 1) + 1 : (row + 1) * (line + 1)] = data[row * stride : row * stride + line]
-
-    def chunk(tag: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 3)) + chunk(b"IEND", b"")
+    raw = "BGRX" if sys.byteorder == "little" else "XRGB"
+    image = Image.frombuffer("RGB", (surface.get_width(), surface.get_height()), bytes(surface.get_data()),
+                             "raw", raw, surface.get_stride(), 1)
+    palette = image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    palette.save(out, "PNG", compress_level=6)
+    return out.getvalue()
 
 
 def _on_white(surface: cairo.ImageSurface) -> cairo.ImageSurface:

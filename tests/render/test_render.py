@@ -3,6 +3,8 @@ their destinations, failures look different, and the PNGs are real images of the
 
 from __future__ import annotations
 
+import io
+import itertools
 import json
 import math
 import struct
@@ -12,15 +14,16 @@ from collections.abc import Iterator
 from importlib import resources
 
 import pytest
+from PIL import Image, ImageChops, ImageStat
 
 from judge.engine.map import Location, available_maps, load_map, parse_map
 from judge.engine.notation import position_from_data
 from judge.engine.orders import PhaseKind, parse_order
 from judge.engine.phases import adjudicate
 from judge.engine.position import Position
-from judge.render import BoardError, load_board, render_svg
+from judge.render import Board, BoardError, load_board, render_svg
 from judge.render.palette import power_colours
-from judge.render.png import render_png, svg_to_png
+from judge.render.png import _on_white, _rasterise, render_png, svg_to_png
 from judge.render.svg import aside_point, label_point, picture
 from tests.render.geometry import contains
 
@@ -168,14 +171,14 @@ def png_size(png: bytes) -> tuple[int, int]:
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert png[12:16] == b"IHDR"
     width, height, depth, colour = struct.unpack(">IIBB", png[16:26])
-    assert depth == 8 and colour == 6  # 8-bit RGBA
+    assert depth == 8 and colour == 3  # 8-bit palette (issue 26.4)
     idat, offset = b"", 8
     while offset < len(png):
         (length,) = struct.unpack(">I", png[offset : offset + 4])
         if png[offset + 4 : offset + 8] == b"IDAT":
             idat += png[offset + 8 : offset + 8 + length]
         offset += length + 12
-    assert len(zlib.decompress(idat)) == (width * 4 + 1) * height
+    assert len(zlib.decompress(idat)) == (width + 1) * height  # a filter byte and an index a pixel
     return width, height
 
 
@@ -189,18 +192,9 @@ def test_png_is_an_image_of_the_asked_width() -> None:
 
 
 def pixels(png: bytes) -> bytes:
-    """The RGBA bytes of one of our PNGs (rows filtered with type 0 only)."""
-    width, height = png_size(png)
-    idat, offset = b"", 8
-    while offset < len(png):
-        (length,) = struct.unpack(">I", png[offset : offset + 4])
-        if png[offset + 4 : offset + 8] == b"IDAT":
-            idat += png[offset + 8 : offset + 8 + length]
-        offset += length + 12
-    raw = zlib.decompress(idat)
-    line = width * 4 + 1
-    assert all(raw[row * line] == 0 for row in range(height))
-    return b"".join(raw[row * line + 1 : (row + 1) * line] for row in range(height))
+    """The RGB bytes of one of our PNGs."""
+    png_size(png)
+    return Image.open(io.BytesIO(png)).convert("RGB").tobytes()
 
 
 def test_the_fast_png_looks_like_the_svg_rasterised_whole() -> None:
@@ -212,6 +206,19 @@ def test_the_fast_png_looks_like_the_svg_rasterised_whole() -> None:
     assert len(fast) == len(whole)
     difference = sum(abs(a - b) for a, b in zip(fast, whole, strict=True)) / len(fast)
     assert difference < 0.5  # out of 255: antialiasing at a few edges, nothing drawn differently
+
+
+def test_issue_26_4_a_results_map_is_a_crisp_palette_png_a_third_the_size() -> None:
+    """World's 1920-pixel map, mailed to each of 17 players, was a 666 KB RGBA PNG: as 256
+    colours it is under 300 KB, each pixel still within a few levels of the full-colour picture."""
+    position = Position.initial(load_map("world"))
+    png = render_png(position, title="World")
+    assert png_size(png)[0] == 1920 and len(png) < 300_000
+    palette = Image.open(io.BytesIO(png)).convert("RGB")
+    surface = _on_white(_rasterise(render_svg(position, title="World"), 1920))
+    full = Image.frombuffer("RGBA", palette.size, bytes(surface.get_data()), "raw", "BGRA", surface.get_stride(), 1)
+    difference = ImageStat.Stat(ImageChops.difference(palette, full.convert("RGB"))).mean
+    assert max(difference) < 2.0  # out of 255; the flat colours a power is told by stay its own
 
 
 def test_a_map_without_a_drawing_is_refused() -> None:
@@ -353,6 +360,33 @@ def test_23_30_no_unit_stands_on_its_provinces_name(name: str) -> None:
         name_box = (x - half, y + 3.6 - 7.1, x + half, y + 3.6 + 0.95)
         for ux, uy in (area.unit, *area.coasts.values()):
             assert not _overlap(name_box, (ux - 10, uy - 12, ux + 10, uy + 7.5)), (name, area.id)
+
+
+def _name_box(board: Board, province: str) -> tuple[float, float, float, float]:
+    """What a province's name covers: bold 9.5 on land (moved off its unit), italic 10 at sea."""
+    area = board.areas[province]
+    size = 10.0 if area.kind == "sea" else 9.5
+    x, y = area.label if area.kind == "sea" else label_point(board, province)
+    half = 0.34 * size * len(province)
+    return x - half, y + 3.6 - 0.75 * size, x + half, y + 3.6 + 0.1 * size
+
+
+# Not yet on Modern (AZE-GEO, ISR-JOR; units on YOR and ODE), Loeb9 (Liverpool's unit on YOR), Empire
+# (a dozen pairs of names in the north-east and Mexico), World (IRA-PAK; Belarus's unit on BST),
+# Youngstown (Kyoto's unit on KYU) and Known World 901 (Tmutarakan's unit on ABK).
+@pytest.mark.parametrize("name", ["standard", "ancmed", "void"])
+def test_issue_26_4_no_two_names_overlap_and_no_unit_of_the_start_covers_a_name(name: str) -> None:
+    """Every name on the board can be read at the start: no two names' boxes overlap, and no
+    unit of the initial position (a mark 20 wide, 12 up and 7.5 down from its point) covers one."""
+    position = Position.initial(load_map(name))
+    board = load_board(position.game_map.drawing)
+    names = {province: _name_box(board, province) for province in board.areas}
+    crowded = [(a, b) for a, b in itertools.combinations(sorted(names), 2) if _overlap(names[a], names[b])]
+    assert crowded == []
+    units = {str(unit.location): board.point(unit.location) for unit in position.units.values()}
+    covered = [(at, province) for at, (x, y) in sorted(units.items()) for province, box in sorted(names.items())
+               if _overlap(box, (x - 10, y - 12, x + 10, y + 7.5))]
+    assert covered == []
 
 
 def test_23_30_a_dislodged_unit_stands_clear_of_its_attacker_and_the_center() -> None:

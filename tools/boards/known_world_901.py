@@ -1,6 +1,7 @@
 """Known World 901: Europe, Africa and Asia from the Canaries to Kyushu and the Cape, the world of 901 AD.
 
-A Lambert conformal conic centred on 55°E 30°N (standard parallels 5°N and 40°N), no
+A Lambert conformal conic centred on 55°E 30°N (standard parallels 5°N and 40°N), 1600 map
+units wide like World (at 1000 western Europe's names lay on each other and on the units), no
 magnifier (one strong enough for Europe squeezed China to a strip at the rim) but lenses: on
 Europe, China and south-east Asia, where the provinces are many and small; on the British
 Isles, the Caucasus, west Africa and Korea; on the Palk Strait, so that the Coromandel Bay and
@@ -12,7 +13,8 @@ lakes: the Caspian Sea, two seas on this board, is drawn as water by hand (a rou
 its shores).  The Philippines from Luzon to Mindanao are one land (Butuan), joined across the
 San Bernardino, San Juanico and Surigao straits; the Sunda and Kanmon straits are widened so
 that the seas they join meet.  Iceland, Honshu, Java and the Far East beyond Manchuria are
-neutral land.
+neutral land.  A few names are placed by hand where they fell on another name or a unit of the
+start.
 """
 
 from __future__ import annotations
@@ -374,7 +376,7 @@ SEEDS: dict[str, list[LonLat]] = {
     "KAL": [(113.9, -2.2), (110, -1), (111.5, 1.5)],
     "SAB": [(116.1, 5.9), (117, 3.5)],
     "BUT": [(121, 16), (121.5, 14), (123.5, 13.3), (125, 12), (124.8, 11), (125.5, 8.95), (124.5, 7.5)],
-    "KRS": [(100, 5.5), (104, 1.5), (108, -2), (102, 10), (106, 4)],
+    "KRS": [(101.8, 7.8), (104.8, 2.0), (108, -2), (102, 10), (106, 4)],
     "JAS": [(110, -5), (115, -5), (119, 0), (122, 4), (122, -5), (107, -4.5)],
     "SCH": [(112, 12), (110, 17), (115, 8), (108, 8), (118.5, 14), (119.5, 11.5)],
     "STP": [(118, 21), (120, 19), (116, 22.5), (121.5, 20.5)],
@@ -468,8 +470,8 @@ COAST_POINTS: dict[str, LonLat] = {
     "PEC/WC": (32.3, 46.6),
     "ROM/EC": (12.9, 43.7),
     "ROM/WC": (11.5, 42.4),
-    "SAA/NC": (25.0, 70.3),
-    "SAA/SC": (22.5, 65.8),
+    "SAA/NC": (25.0, 70.05),
+    "SAA/SC": (22.0, 65.9),
     "VEL/NC": (11.6, 54.0),
     "VEL/WC": (9.0, 54.3),
 }
@@ -494,10 +496,26 @@ SPEC = BoardSpec(
         Lens(centre=(53.9, 12.5), gain=2.9, radius=0.06),
     ),
     extent=(-1.32, -1.30, 1.24, 0.96),
+    width=1600.0,
     seeds=SEEDS,
     neutral_seeds=NEUTRAL_SEEDS,
     force_land=FORCE_LAND,
     force_water=FORCE_WATER,
     coast_points=COAST_POINTS,
-    places={("SAR", "center"): (9.2, 40.4)},
+    places={
+        ("SAR", "center"): (9.2, 40.4),
+        # names placed by hand where the automatic place put two names, or a name and a unit of
+        # the start, on each other (issue 26.4): a little aside, each name's middle in its province
+        ("BAL", "label"): (44.21, 42.81),
+        ("CIS", "label"): (27.62, 34.37),
+        ("CLD", "label"): (-4.77, 55.11),
+        ("DER", "label"): (47.57, 41.95),
+        ("EPI", "label"): (20.26, 41.01),
+        ("FRI", "label"): (6.24, 53.13),
+        ("GAS", "label"): (-0.06, 43.64),
+        ("SAL", "label"): (-5.70, 39.08),
+        ("SLR", "label"): (15.95, 39.80),
+        ("STY", "label"): (35.09, 36.13),
+        ("ZAR", "label"): (-3.28, 41.21),
+    },
 )

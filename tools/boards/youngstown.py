@@ -1,6 +1,7 @@
 """Youngstown: Europe, the north of Africa, the Middle East, India, China, Japan and south-east Asia.
 
-A Lambert conformal conic centred on 70°E 35°N (standard parallels 15°N and 50°N), with
+A Lambert conformal conic centred on 70°E 35°N (standard parallels 15°N and 50°N), 1400 map
+units wide (not 1000: Britain's, France's and Italy's names had no room), with
 lenses on Europe, Japan, the British Isles, south-east Asia and Sakhalin, where the provinces
 are many and small.  The seeds are the cities and regions the provinces are named after, at
 their real places; Niigata is drawn into Kyoto by hand, so that Kyoto meets Akita along the
@@ -13,7 +14,8 @@ Iceland, the Canaries, Sicily and Africa south of the Sahara, the Sudan and East
 neutral land.  The twelve off-board boxes (A to L, the rest of the world, armies only in the
 African ones D to G) are rectangles at the board's edge: A to C off the Atlantic on the left,
 D to G below Africa, H to J below the Indian Ocean, K and L off the Pacific on the right;
-their links to provinces are drawn as lines, the boxes each is linked to named in it.
+their links to provinces are drawn as lines, the boxes each is linked to named in it.  A few
+names are placed by hand (``PLACES``) where they fell on another name or a unit of the start.
 """
 
 from __future__ import annotations
@@ -273,6 +275,7 @@ FORCE_LAND: list[list[LonLat]] = [
     [(9.7, 55.2), (11.2, 55.2), (11.2, 55.6), (9.7, 55.6)],  # the Belts: Denmark one land
     [(12.5, 55.6), (13.0, 55.6), (13.0, 56.0), (12.5, 56.0)],  # the Sound: Denmark meets Sweden
     [(134.6, 34.15), (135.1, 34.15), (135.1, 34.7), (134.6, 34.7)],  # Awaji: Osaka one land with Shikoku
+    [(124.1, -16.9), (125.1, -16.9), (125.1, -15.8), (124.1, -15.8)],  # a cut-off inlet of King Sound
     [(130.8, 33.85), (131.1, 33.85), (131.1, 34.05), (130.8, 34.05)],  # Kanmon: Kyoto meets Kyushu
     [(131.7, 33.1), (132.6, 33.1), (132.6, 33.6), (131.7, 33.6)],  # Bungo: Osaka meets Kyushu
     # the Philippines from Luzon to Mindanao as one land: the San Bernardino, San Juanico and Surigao straits
@@ -298,21 +301,23 @@ COAST_POINTS: dict[str, LonLat] = {
     "BUL/SC": (25.0, 41.4),
     "EGY/NC": (30.5, 31.3),
     "EGY/EC": (33.5, 27.5),
-    "JOR/NC": (34.6, 31.9),
+    "JOR/NC": (34.85, 31.9),
     "JOR/WC": (35.0, 29.3),
     "NEJ/EC": (49.5, 26.5),
     "NEJ/WC": (39.5, 22.5),
     "SPA/NC": (-5.5, 43.5),
     "SPA/SC": (-1.0, 37.8),
     "STP/NC": (40.0, 66.5),
-    "STP/SC": (29.0, 59.9),
+    "STP/SC": (29.0, 59.75),
     "THA/EC": (101.1, 13.4),
     "THA/WC": (98.5, 9.0),
 }
 
-# The off-board boxes, in map units: A to C off the Atlantic, D to G below Africa, H to J below
-# the Indian Ocean and Timor, K and L off the Pacific.
-BOXES: dict[str, tuple[float, float, float, float]] = {
+WIDTH = 1400.0  # map units across: wider than the usual 1000, so that Europe's names have room
+
+# The off-board boxes, in thousandths of the board's width: A to C off the Atlantic, D to G
+# below Africa, H to J below the Indian Ocean and Timor, K and L off the Pacific.
+PLACES_OF_BOXES: dict[str, tuple[float, float, float, float]] = {
     "OBA": (5, 16, 85, 60),
     "OBB": (5, 96, 85, 140),
     "OBC": (5, 166, 85, 210),
@@ -325,6 +330,20 @@ BOXES: dict[str, tuple[float, float, float, float]] = {
     "OBJ": (914, 589, 994, 633),
     "OBK": (914, 378, 994, 422),
     "OBL": (914, 178, 994, 222),
+}
+BOXES = {name: (x0 * WIDTH / 1000, y0 * WIDTH / 1000, x1 * WIDTH / 1000, y1 * WIDTH / 1000)
+         for name, (x0, y0, x1, y1) in PLACES_OF_BOXES.items()}
+
+# Names placed by hand where the automatic place put two names, or a name and a unit of the
+# start, on each other (issue 26.4): a little aside, the name's middle still in its province.
+PLACES: dict[tuple[str, str], LonLat] = {
+    ("APU", "label"): (14.00, 42.15),
+    ("BEL", "label"): (5.66, 49.95),
+    ("KAR", "label"): (142.21, 47.36),
+    ("KYU", "label"): (131.52, 33.08),
+    ("LVP", "label"): (-4.50, 55.32),
+    ("WAL", "label"): (-3.78, 50.32),
+    ("YOR", "label"): (-1.52, 54.86),
 }
 
 SPEC = BoardSpec(
@@ -340,6 +359,7 @@ SPEC = BoardSpec(
         Lens(centre=(142.5, 48.0), gain=1.8, radius=0.08),
     ),
     extent=(-1.45, -0.78, 1.22, 0.92),
+    width=WIDTH,
     seeds=SEEDS,
     neutral_seeds=NEUTRAL_SEEDS,
     force_land=FORCE_LAND,
@@ -347,5 +367,6 @@ SPEC = BoardSpec(
     force_province=FORCE_PROVINCE,
     coast_points=COAST_POINTS,
     boxes=BOXES,
+    places=PLACES,
     in_pieces=frozenset({"EGY"}),  # on both banks of Suez
 )
