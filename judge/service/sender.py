@@ -30,12 +30,14 @@ After a crash, a row left ``sending`` is checked against the Maildir when that i
 marked sent if its message is there, else put back to be written again (it never was); the
 Maildir's tmp/ is cleared of half-written files.  With a relay nobody can tell whether it went
 out, so it is not sent again (no duplicate) and the game master is told.  Only a row claimed
-more than ``DELIVERY_TIME`` ago is settled so: with several judges on one database (or a
+longer ago than a delivery can take is settled so (``MAILDIR_TIME``, 30 s, for the Maildir;
+``DELIVERY_TIME``, 5 minutes, for a relay): with several judges on one database (or a
 ``judge tick`` from cron beside ``judge serve``), a row claimed since then may be in the middle
 of its delivery by a judge that is alive, and putting it back would send it twice (seen in
 ``bench/season.py``: a judge restarting sent again the results another was writing).  The claim
 keeps its time in ``next_attempt_at``; every pass of the sender settles the rows whose claim
-has grown old (`settle_stale`), so a crashed judge's last mails go out a few minutes later.
+has grown old (`settle_stale`), so a crashed judge's last mails go out half a minute later
+(a few minutes through a relay).
 """
 
 from __future__ import annotations
@@ -65,7 +67,8 @@ from judge.store.models import Blob, Game, InboundMail, Outbox, OutboxFile, Secr
 log = logging.getLogger("judge")
 
 BACKOFF_MINUTES: Sequence[float] = (1, 5, 15, 30, 60, 120)
-DELIVERY_TIME = timedelta(minutes=5)  # no delivery takes longer (a relay's timeout is a minute a step)
+DELIVERY_TIME = timedelta(minutes=5)  # no delivery to a relay takes longer (its timeout is a minute a step)
+MAILDIR_TIME = timedelta(seconds=30)  # no writing of a mail into the Maildir takes longer, fsyncs and all
 MAX_QUOTED = 1000  # characters of a mail server's words quoted in a report of a failure
 QUOTE_WIDTH = 72  # characters of a quoted line, before its "> "
 # A row's files and their bytes, loaded with it: the message is built after its transaction ends.
@@ -95,6 +98,8 @@ class PermanentFailure(DeliveryFailure):
 
 
 class Transport(Protocol):
+    delivery_time: timedelta  # no delivery by it takes longer: a claim older than that is a dead sender's
+
     def send(self, sender: str, recipient: str, raw: bytes) -> None: ...
 
     def settle(self) -> None:
@@ -108,6 +113,8 @@ class Transport(Protocol):
 
 class MaildirTransport:
     """Writes each message into the Maildir ``data_dir/outbox``."""
+
+    delivery_time = MAILDIR_TIME
 
     def __init__(self, maildir: MaildirOutbox) -> None:
         self.maildir = maildir
@@ -129,6 +136,8 @@ class MaildirTransport:
 
 class RelayTransport:
     """Hands each message to an SMTP relay (optionally with STARTTLS and a login)."""
+
+    delivery_time = DELIVERY_TIME
 
     def __init__(self, host: str, port: int, starttls: bool = False, user: str | None = None,
                  password: str | None = None, timeout: float = 60.0) -> None:
@@ -204,8 +213,8 @@ def recover(db: Database, settings: Settings, transport: Transport, now: datetim
 
 def settle_stale(db: Database, settings: Settings, transport: Transport, now: datetime) -> None:
     """Settle the rows left ``sending`` by a sender that died, without ever sending one twice:
-    those claimed more than ``DELIVERY_TIME`` ago (or before claims kept their time), which no
-    live sender is still delivering.
+    those claimed longer ago than the transport's ``delivery_time`` (or before claims kept their
+    time), which no live sender is still delivering.
 
     A row whose message the transport holds was sent; one it does not hold, when it can tell,
     was not, and is sent again; when it cannot tell (a relay), the game master is told instead.
@@ -213,7 +222,8 @@ def settle_stale(db: Database, settings: Settings, transport: Transport, now: da
     with db.transaction() as session:
         rows = list(session.scalars(select(Outbox).where(
             Outbox.status == "sending",
-            Outbox.next_attempt_at.is_(None) | (Outbox.next_attempt_at <= now - DELIVERY_TIME)).order_by(Outbox.id)))
+            Outbox.next_attempt_at.is_(None) | (Outbox.next_attempt_at <= now - transport.delivery_time))
+            .order_by(Outbox.id)))
         delivered = transport.delivered() if rows else None
         for row in rows:
             if delivered is None:

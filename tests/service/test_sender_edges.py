@@ -21,7 +21,7 @@ from judge.mail.outbound import MaildirOutbox
 from judge.service.app import open_database
 from judge.service.config import Settings
 from judge.service.outbox import message_of, queue
-from judge.service.sender import DELIVERY_TIME, MaildirTransport, RelayTransport, deliver_pending, recover
+from judge.service.sender import DELIVERY_TIME, MAILDIR_TIME, MaildirTransport, RelayTransport, deliver_pending, recover
 from judge.store.database import Database
 from judge.store.models import Game, Outbox
 from tests.service.harness import fresh_database_url
@@ -139,6 +139,8 @@ def test_non_ascii_recipient_fails_at_once_and_the_gm_is_told_when_the_relay_lac
 
 class Broken:
     """A transport with a bug."""
+
+    delivery_time = DELIVERY_TIME
 
     def send(self, sender: str, recipient: str, raw: bytes) -> None:
         raise RuntimeError("boom")
@@ -294,9 +296,9 @@ def test_27_a_row_a_dead_judge_left_sending_goes_out_once_its_claim_is_old(db: D
         row = session.get(Outbox, row_id)
         assert row is not None
         row.next_attempt_at = NOW  # claimed now by a judge that died before writing it
-    assert deliver_pending(db, settings, MaildirTransport(maildir), NOW + timedelta(minutes=1)) == 0  # maybe alive
-    assert deliver_pending(db, settings, MaildirTransport(maildir), NOW + DELIVERY_TIME) == 1  # it is not
-    assert deliver_pending(db, settings, MaildirTransport(maildir), NOW + 2 * DELIVERY_TIME) == 0
+    assert deliver_pending(db, settings, MaildirTransport(maildir), NOW + timedelta(seconds=20)) == 0  # maybe alive
+    assert deliver_pending(db, settings, MaildirTransport(maildir), NOW + MAILDIR_TIME) == 1  # it is not
+    assert deliver_pending(db, settings, MaildirTransport(maildir), NOW + 2 * MAILDIR_TIME) == 0
     assert len(maildir.messages()) == 1
 
 
@@ -333,3 +335,18 @@ def test_24_4_once_the_relay_takes_a_mail_the_deferred_ones_go_at_once(
     assert [row[2] for row in outbox(db)] == ["sent", "sent"] and server.recipients[-1] == "fred@example.org"
     with db.transaction() as session:
         assert session.get_one(Outbox, first).attempts == 2
+
+
+def test_27_a_row_left_sending_through_a_relay_is_settled_only_once_a_relays_delivery_time_has_passed(
+        db: Database, settings: Settings, relay: Callable[..., Relay]) -> None:
+    server = relay(smtputf8=True)
+    row_id = mail_to(db, settings, "fred@example.org")
+    sending(db, row_id)
+    with db.transaction() as session:
+        row = session.get(Outbox, row_id)
+        assert row is not None
+        row.next_attempt_at = NOW  # claimed now: a relay may take minutes, the judge may be alive
+    recover(db, settings, via(server), NOW + MAILDIR_TIME + timedelta(seconds=1))
+    assert outbox(db)[0][2] == "sending"
+    recover(db, settings, via(server), NOW + DELIVERY_TIME)
+    assert outbox(db)[0][2] == "failed"
