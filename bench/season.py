@@ -283,7 +283,7 @@ class Board:
 
 def read_board(mail_text: str) -> Board:
     board, part = Board(), ""
-    for line in mail_text.splitlines():
+    for line in _unwrapped(mail_text):
         if SECTION.match(line):
             part = "units"
         elif line.startswith("Dislodged"):
@@ -311,6 +311,23 @@ def read_board(mail_text: str) -> Board:
             else:
                 board.removals[power] = int(match.group(4))
     return board
+
+
+def _unwrapped(mail_text: str) -> list[str]:
+    """The lines of a results mail, a board or center table's wrapped lines (continued
+    indented under their power: World's 17 powers) joined to the line they continue."""
+    lines: list[str] = []
+    table = False
+    for line in mail_text.splitlines():
+        if line.startswith("The board for") or line.startswith("Supply centers"):
+            table = True
+        elif not line.startswith("  "):
+            table = False
+        if table and line.startswith("    ") and lines:
+            lines[-1] += " " + line.strip()
+        else:
+            lines.append(line)
+    return lines
 
 
 def account_adds_up(mail_text: str, before: int) -> tuple[int, bool]:

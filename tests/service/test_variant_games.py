@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from judge.engine.map import load_map
+from judge.service.render import render
 from tests.service.harness import Judge
 
 GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"
@@ -166,3 +167,21 @@ def test_issue_26_4_worlds_results_mail_keeps_its_center_table_to_mail_lines(tmp
     assert set(unowned.split()[2:]) == set(the_map.supply_centers) - {
         c for info in the_map.powers.values() for c in info.home_centers}
     assert table.count(" (3): ") == 17
+
+
+def test_issue_26_4_a_power_line_of_the_board_wraps_between_units_never_inside_one() -> None:
+    """A long list of units wraps at a mail line, each unit whole on one line ("F" and "BRE" of
+    F BRE never on two lines: a player, or a player's program, reads the units line by line)."""
+    units = [f"{kind} {province}" for kind, province in zip("AFAFFAAFAFAFFAFAAFFA" * 2, (
+        "PAR", "BRE", "MAR", "STP/SC", "LON", "MUN", "BER", "KIE", "VIE", "TRI", "ROM", "NAP", "SPA/NC", "BUD",
+        "SEV", "MOS", "WAR", "CON", "SMY", "ANK", "EDI", "LVP", "NWY", "SWE", "DEN", "HOL", "BEL", "POR",
+        "TUN", "SER", "RUM", "BUL/EC", "GRE", "ALB", "VEN", "PIE", "TUS", "APU", "BUR", "GAS"), strict=True)]
+    board = {"phase": "F1905M", "powers": [{"power": "FRANCE", "centers": ["PAR"] * 18, "units": units}],
+             "dislodged": [], "unowned": [], "adjustments": []}
+    text = render("payola/results_public", view={"blind": False, "power": None, "results": [], "automatic": [],
+                                                 "board": board})
+    table = text[text.index("  France: "):text.index("Supply centers")].strip("\n")
+    lines = table.splitlines()
+    assert len(lines) > 3 and max(len(line) for line in lines) <= 78
+    written = [unit for line in lines for unit in line.split(": ")[-1].strip().rstrip(",").split(", ")]
+    assert written == units
