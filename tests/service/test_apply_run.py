@@ -77,3 +77,18 @@ def test_a_mail_gone_from_the_database_before_its_run_is_settled_as_missing(judg
     with judge.db.transaction() as session:
         session.execute(delete(InboundMail).where(InboundMail.id == ids[0]))  # dropped by the operator meanwhile
     assert apply_run(judge.db, judge.settings, ids, judge.now) == [(ids[0], "missing"), (ids[1], "done")]
+
+
+def test_a_mail_that_cannot_even_be_read_is_quarantined_and_its_run_goes_on(
+        judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
+    read = mail_handler.read_stored
+
+    def unreadable(stored: mail_handler.Stored) -> mail_handler.Read:
+        if b"BOOM" in stored.raw:
+            raise RecursionError("a bug the mail found")
+        return read(stored)
+
+    monkeypatch.setattr(mail_handler, "read_stored", unreadable)
+    ids = [receive(judge.db, raw_mail(BOB, "SIGNON G@g1 bob-pw\nBOOM"), judge.now),
+           receive(judge.db, raw_mail(BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - RUH"), judge.now)]
+    assert apply_run(judge.db, judge.settings, ids, judge.now) == [(ids[0], "quarantined"), (ids[1], "done")]

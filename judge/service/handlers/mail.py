@@ -207,7 +207,7 @@ class Runs:
         taken go through `process_mail` one by one (which retries)."""
         shared = self.db.engine.dialect.name == "postgresql"
         window = list(mail_ids[:WINDOW if shared else RUN])
-        settled = self._peek(window)
+        settled = self._peek(window, now)
         touched: set[str] = set()
         redacted = False
         taken: list[int] = []
@@ -239,9 +239,9 @@ class Runs:
         settled.sort(key=lambda pair: window.index(pair[0]))
         return settled
 
-    def _peek(self, window: list[int]) -> list[tuple[int, str]]:
+    def _peek(self, window: list[int], now: datetime) -> list[tuple[int, str]]:
         """Read the mails of ``window`` not read yet (`read`); those already settled, with
-        their status."""
+        their status, and any that could not even be read, quarantined (`process_mail`)."""
         if len(self.read) > MAX_READ:
             self.read.clear()  # mails left to other processes, which settled them since
         unread = [mail_id for mail_id in window if mail_id not in self.read]
@@ -251,10 +251,14 @@ class Runs:
             rows = connection.execute(_PEEK, {"mail_ids": unread}).all()
         settled = []
         for mail_id, status, raw, envelope_from, received_at in rows:
-            if status == "new":
-                self.read[mail_id] = read_stored(Stored(mail_id, raw, envelope_from, received_at))
-            else:
+            if status != "new":
                 settled.append((mail_id, f"already {status}, by another process"))
+                continue
+            try:
+                self.read[mail_id] = read_stored(Stored(mail_id, raw, envelope_from, received_at))
+            except Exception:
+                log.exception("mail %s could not be read", mail_id)
+                settled.append((mail_id, process_mail(self.db, self.settings, mail_id, now)))
         found = {row.id for row in rows}
         return settled + [(mail_id, "missing") for mail_id in unread if mail_id not in found]
 
