@@ -24,7 +24,9 @@ phase (``--forget``, a share of the phases), so the phase does not complete by i
 master, who hears nothing (no chart) for ``--patience`` seconds, looks at the game (LIST) and,
 if it is still in that phase, sends PROCESS.  After ``--years`` years the master sends TERMINATE, and confirms it.
 
-Nothing reads the database while the season runs.  Afterwards (the judges stopped with
+Nothing reads the database while the season runs.  Once the games are over, the killing stops
+and the judges run on for as long as a mail claimed by a judge killed just before takes to go
+out (`judge.service.sender.MAILDIR_TIME`, and two passes of the sender).  Afterwards (the judges stopped with
 SIGTERM) the script checks, from the Maildir and then the database:
 
 * no stuck game: every game ended, no mail left unapplied or quarantined, nothing unsent;
@@ -81,6 +83,8 @@ from judge.engine.legal import legal_orders
 from judge.engine.map import load_map
 from judge.engine.notation import parse_unit
 from judge.engine.position import Phase, PlacedUnit, Position
+from judge.service.daemon import SENDER_PERIOD
+from judge.service.sender import MAILDIR_TIME
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, LedgerRow, Outbox, PhaseRow, Player
 
@@ -614,6 +618,8 @@ def main() -> int:
     stop.set()
     if kills.is_alive():
         kills.join()
+    if args.kill_every > 0:  # a mail claimed by a judge killed just now goes out once its claim is old
+        time.sleep(MAILDIR_TIME.total_seconds() + 2 * SENDER_PERIOD)
     judges.stop()
     reader.join()
     boxes.scan()
