@@ -36,6 +36,9 @@ How to read a block (one per database):
   until the last was applied (the sustained throughput).  ``statuses`` counts the final
   status of the load mails (all should be ``done``); ``replies`` counts the judge's answers
   to them and how many echo a line as ERROR or IGNORED (should be 0: every sheet is legal).
+* ``while draining``: the CPU time the applier process, and the process of the listener (the
+  daemon's threads, with the bench's clients idle and its polling), used from the last 250 until
+  the backlog was applied, as a share of one core: what is not CPU is waiting (issue 27).
 * ``judge log``: warnings and errors the daemon logged during the run, if any.
 * ``applying alone``: once the daemon has stopped, as many new sheets are stored at once and
   applied in arrival order (`judge.service.app.apply_stored`: runs of several mails per
@@ -152,6 +155,10 @@ class Running:
         assert self.daemon.port is not None
         self.port: int = self.daemon.port
 
+    def applier_pid(self) -> int:
+        assert self.daemon.applier is not None and self.daemon.applier.process.pid is not None
+        return self.daemon.applier.process.pid
+
     def stop(self) -> None:
         self.loop.call_soon_threadsafe(self.daemon.stop.set)
         self.thread.join(timeout=60)
@@ -159,6 +166,12 @@ class Running:
             print("  warning: the daemon did not stop within 60 s")
         else:
             self.loop.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) a running process has used so far (Linux's /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def wait_until(condition: Callable[[], bool], timeout: float, period: float = 0.05) -> None:
@@ -437,8 +450,11 @@ def run(label: str, data_dir: Path, database: str | None, args: argparse.Namespa
         outcome, start, end = run_clients(running.port, plan)
         total = sum(len(mails) for mails in plan)
         backlog = total - applied_after(running, first_id)
+        applier_cpu, judge_cpu = cpu_seconds(running.applier_pid()), time.process_time()
         wait_until(lambda: applied_after(running, first_id) == total, timeout=3600, period=0.02)
         applied = time.perf_counter()
+        applier_cpu = cpu_seconds(running.applier_pid()) - applier_cpu
+        judge_cpu = time.process_time() - judge_cpu
         statuses = statuses_after(running, first_id)
         replies, errors = rejected_sheets(running, first_outbox)
     finally:
@@ -453,6 +469,10 @@ def run(label: str, data_dir: Path, database: str | None, args: argparse.Namespa
           f"p99 DATA->250 while applying {p99} ms (target < 50)")
     print(f"  applied while accepting: backlog {backlog} at the last 250, drained after {applied - end:.2f} s; "
           f"{total / (applied - start):.1f} mails/s end to end")
+    drain = applied - end
+    print(f"  while draining: the applier process used {applier_cpu:.2f} s of CPU "
+          f"({applier_cpu / drain:.0%} of a core), the listener's process (with this bench's polling) "
+          f"{judge_cpu:.2f} s ({judge_cpu / drain:.0%})")
     print(f"  statuses: {statuses}; replies {replies}, with an ERROR/IGNORED line: {errors}")
     print_log(log)
     apply_alone(settings, args)
