@@ -35,9 +35,12 @@ longer ago than a delivery can take is settled so (``MAILDIR_TIME``, 30 s, for t
 ``judge tick`` from cron beside ``judge serve``), a row claimed since then may be in the middle
 of its delivery by a judge that is alive, and putting it back would send it twice (seen in
 ``bench/season.py``: a judge restarting sent again the results another was writing).  The claim
-keeps its time in ``next_attempt_at``; every pass of the sender settles the rows whose claim
+keeps its time in ``next_attempt_at`` (the time it was made, however long the pass has been
+going); every pass of the sender settles the rows whose claim
 has grown old (`settle_stale`), so a crashed judge's last mails go out half a minute later
-(a few minutes through a relay).
+(a few minutes through a relay).  Two judges settling at once do not both put a row back: each
+takes the rows it settles with their row locks, skipping those the other has (two judges each
+sent a results mail that a killed one had left: found by ``bench/season.py``).
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ import re
 import smtplib
 import ssl
 import textwrap
+import time
 import unicodedata
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -223,7 +227,7 @@ def settle_stale(db: Database, settings: Settings, transport: Transport, now: da
         rows = list(session.scalars(select(Outbox).where(
             Outbox.status == "sending",
             Outbox.next_attempt_at.is_(None) | (Outbox.next_attempt_at <= now - transport.delivery_time))
-            .order_by(Outbox.id)))
+            .order_by(Outbox.id).with_for_update(skip_locked=True)))  # another judge settling them has them
         delivered = transport.delivered() if rows else None
         for row in rows:
             if delivered is None:
@@ -247,10 +251,13 @@ def deliver_pending(db: Database, settings: Settings, transport: Transport, now:
             .order_by(Outbox.id).limit(limit)))
         key = verp_key(session) if due else b""
     sent = 0
+    started = time.monotonic()
     for row_id in due:
+        claimed_at = now + timedelta(seconds=time.monotonic() - started)  # a long pass's last claims are not old
         with db.transaction() as session:
             claimed = session.execute(update(Outbox).where(Outbox.id == row_id, Outbox.status == "pending")
-                                      .values(status="sending", attempts=Outbox.attempts + 1, next_attempt_at=now))
+                                      .values(status="sending", attempts=Outbox.attempts + 1,
+                                              next_attempt_at=claimed_at))
             if not claimed.rowcount:  # type: ignore[attr-defined]
                 continue  # another sender took it
             row = session.get(Outbox, row_id, options=[_WITH_FILES])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import os
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -350,3 +351,21 @@ def test_27_a_row_left_sending_through_a_relay_is_settled_only_once_a_relays_del
     assert outbox(db)[0][2] == "sending"
     recover(db, settings, via(server), NOW + DELIVERY_TIME)
     assert outbox(db)[0][2] == "failed"
+
+
+@pytest.mark.skipif(not os.environ.get("JUDGE_TEST_DATABASE_URL"),
+                    reason="row locks that another judge holds: PostgreSQL (JUDGE_TEST_DATABASE_URL)")
+def test_27_a_row_another_judge_is_settling_is_left_to_it(db: Database, settings: Settings) -> None:
+    maildir = MaildirOutbox(settings.maildir)
+    row_id = mail_to(db, settings, "fred@example.org")
+    sending(db, row_id)  # left by a dead judge, long ago
+    other = Database(settings.database_url)
+    try:
+        with other.transaction() as session:  # the other live judge, settling it at this moment
+            session.execute(select(Outbox).where(Outbox.id == row_id).with_for_update())
+            assert deliver_pending(db, settings, MaildirTransport(maildir), NOW) == 0
+        assert [status for _, _, status, _ in outbox(db)] == ["sending"]  # not put back twice
+    finally:
+        other.engine.dispose()
+    assert deliver_pending(db, settings, MaildirTransport(maildir), NOW) == 1
+    assert len(maildir.messages()) == 1
