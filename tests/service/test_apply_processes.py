@@ -39,7 +39,7 @@ from judge.service.handlers import mail as mail_handlers
 from judge.service.handlers.mail import apply_run, receive
 from judge.store.database import Database
 from judge.store.models import InboundMail, Outbox
-from tests.service.harness import Judge, raw_mail, two_player_game
+from tests.service.harness import Judge, raw_mail, tokens, two_player_game
 from tests.service.test_daemon import Clock, Running, maildir_subjects, wait_until
 
 ALICE, BOB, GM = "alice@example.org", "bob@example.org", "gm@example.org"
@@ -213,3 +213,16 @@ def test_27_a_mails_topic_is_the_first_game_it_names_else_its_senders_address() 
     assert topic_of("CREATE new pw", sender=GM) == "game new"
     assert topic_of("OBSERVE g3") == topic_of("TAKEOVER FRANCE@g3 pw") == "game g3"
     assert topic_of("HELP\nLIST g1") == topic_of("SET ADDRESS new@example.org") == f"address {ALICE}"
+
+
+def test_27_a_confirms_topic_is_the_game_of_the_request_it_confirms(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    create = receive(judge.db, raw_mail("dora@example.org", "CREATE g9 dora-pw"), judge.now)  # never confirmed
+    assert apply_run(judge.db, judge.settings, [create], judge.now) == [(create, "done")]
+    token = tokens(judge.db, "dora@example.org")[-1]
+    confirm, unknown = (receive(judge.db, raw_mail("dora@example.org", f"CONFIRM {token}"), judge.now),
+                        receive(judge.db, raw_mail("dora@example.org", "CONFIRM 0123456789abcdef"), judge.now))
+    runs = mail_handlers.Runs(judge.db, judge.settings)
+    runs._peek([confirm, unknown], judge.now)  # read, as a run reads them before applying
+    assert runs.read[confirm].topic == "game g9"  # a JOIN g9 after it is kept after it
+    assert runs.read[unknown].topic == "address dora@example.org"

@@ -92,7 +92,7 @@ from judge.service.outbox import queue
 from judge.service.render import render
 from judge.service.sender import record_bounce
 from judge.store.database import Database
-from judge.store.models import Game, ReplyLimit
+from judge.store.models import Confirmation, Game, ReplyLimit
 from judge.store.models import InboundMail as InboundRow
 from judge.web.pages import refresh
 
@@ -107,6 +107,7 @@ GAME_COMMANDS = (cmd.SignOn, cmd.Create, cmd.Join, cmd.Observe, cmd.Takeover)  #
 WINDOW = 4 * RUN  # on PostgreSQL, the stored mails a run looks through for the mail of its topics
 TOPICS_PER_RUN = 4  # on PostgreSQL, the topics one run takes at most (`Topics`)
 TOPIC_LOCKS = 0x4D61696C  # the advisory locks' first key for topics ("Mail"); schema changes use one bigint key
+CONFIRMING = "confirm "  # a mail's topic while it is the token of a CONFIRM (`topic`)
 MAX_READ = 10 * WINDOW  # mails read and kept for a later run at most (`Runs.read`)
 MAX_ENVELOPE = 320  # the column's length
 
@@ -259,8 +260,27 @@ class Runs:
             except Exception:
                 log.exception("mail %s could not be read", mail_id)
                 settled.append((mail_id, process_mail(self.db, self.settings, mail_id, now)))
+        self.confirmed_topics([mail_id for mail_id in unread if mail_id in self.read])
         found = {row.id for row in rows}
         return settled + [(mail_id, "missing") for mail_id in unread if mail_id not in found]
+
+    def confirmed_topics(self, mail_ids: list[int]) -> None:
+        """Give the mails among ``mail_ids`` whose topic is a CONFIRM's token (`topic`) the topic
+        of what they confirm: the game created, joined, observed or taken over (a JOIN that comes
+        after the CONFIRM creating its game is then applied after it); an unknown token leaves
+        the mail to its sender's address."""
+        waiting = {self.read[i].topic.removeprefix(CONFIRMING): i for i in mail_ids
+                   if self.read[i].topic.startswith(CONFIRMING)}
+        if not waiting:
+            return
+        with self.db.engine.connect() as connection:
+            rows = connection.execute(_CONFIRMING, {"tokens": sorted(waiting)}).all()
+        games = {token: name or (details or {}).get("name") for token, details, name in rows}
+        for token, mail_id in waiting.items():
+            read = self.read[mail_id]
+            game = games.get(token)
+            self.read[mail_id] = read._replace(
+                topic=f"game {game}" if game else f"address {read.mail.reply_to.lower()}")
 
 
 class Topics:
@@ -337,7 +357,10 @@ def _apply(db: Database, settings: Settings, mail_id: int, now: datetime) -> Set
         row = connection.execute(_PEEK, {"mail_ids": [mail_id]}).one_or_none()
     if row is None or row.status != "new":
         return Settled(f"already {row.status}, by another process" if row else "missing", set(), False)
-    read = read_stored(Stored(mail_id, row.raw, row.envelope_from, row.received_at))
+    runs = Runs(db, settings)
+    runs.read[mail_id] = read_stored(Stored(mail_id, row.raw, row.envelope_from, row.received_at))
+    runs.confirmed_topics([mail_id])
+    read = runs.read[mail_id]
     with db.transaction() as session:
         Topics(session).wait(read.topic)
         if not _claim(session, mail_id):
@@ -380,12 +403,15 @@ def read_stored(stored: Stored) -> Read:
 
 def topic(mail: InboundMail, lines: Sequence[cmd.Line]) -> str:
     """What a mail is about, for keeping mail in order among several processes (`Topics`): the
-    game its first sign-on, CREATE, JOIN, OBSERVE or TAKEOVER names; else its sender's address
-    (its HELP, LIST, CONFIRM, SET ADDRESS).  A mail about several games is ordered among the
-    first one's mail only."""
+    game its first sign-on, CREATE, JOIN, OBSERVE or TAKEOVER names, or the request its first
+    CONFIRM answers (``confirm <token>``, which `Runs` turns into that request's game); else its
+    sender's address (its HELP, LIST, SET ADDRESS).  A mail about several games is ordered among
+    the first one's mail only."""
     for line in lines:
         if isinstance(line.command, GAME_COMMANDS):
             return f"game {line.command.game}"
+        if isinstance(line.command, cmd.Confirm):
+            return CONFIRMING + line.command.token  # what it confirms: `Runs` looks it up
     return f"address {mail.reply_to.lower()}"
 
 
@@ -404,6 +430,9 @@ _APPLIED_BEFORE = select(InboundRow.id).where(InboundRow.message_id == bindparam
                                               InboundRow.digest == bindparam("digest"),
                                               InboundRow.id != bindparam("mail_id"),
                                               InboundRow.status.in_(("done", "automatic", "quarantined", "dropped")))
+_CONFIRMING = (select(Confirmation.token, Confirmation.details, Game.name)
+               .outerjoin(Game, Game.id == Confirmation.game_id)
+               .where(Confirmation.token.in_(bindparam("tokens", expanding=True))))
 _TRY_TOPIC = select(func.pg_try_advisory_xact_lock(bindparam("space"), bindparam("topic")))
 _WAIT_TOPIC = select(func.pg_advisory_xact_lock(bindparam("space"), bindparam("topic")))
 
