@@ -362,7 +362,9 @@ def package_map_text(game_map: GameMap) -> str:
 def reads_alike(diplomacy: Any, game_map: GameMap, name: str) -> bool:
     """Whether the package reads map ``name`` (its own, or a file's path) as the judge's board:
     the same edges, by unit type and coast, the same centers and victory count."""
-    theirs = diplomacy.engine.map.Map(name, use_cache=False)  # (without the convoy routes)
+    # A map the package has loaded already is its cached one: a new object of that name it
+    # leaves blank (its __init__ returns at once); else a new one, without the convoy routes.
+    theirs = diplomacy.engine.map.MAP_CACHE.get(name) or diplomacy.engine.map.Map(name, use_cache=False)
     if theirs.error or sorted(theirs.scs) != sorted(game_map.supply_centers):
         return False
     majority = len(game_map.supply_centers) // 2 + 1  # the package's count where a file names none
