@@ -3,10 +3,14 @@
 Each pending row is first *claimed* (``pending`` → ``sending``, committed), then its message is
 built (`judge.service.outbox.message_of`, outside any transaction) and handed to the transport,
 then the row is marked ``sent``: a row is never handed over twice, even by two daemons on one
-database.  A temporary failure (a 4xx answer, a refused or broken connection) puts the row
-back with a growing delay, for ``retry_days``; a permanent one (5xx, or too old) marks it
-``failed`` and tells the game master; so does a message that cannot be built, and any other
-exception of a transport (a bug is not cured by waiting), so a row never stays ``sending``.
+database.  Into the Maildir, rows are claimed and marked sent twenty at a time (`Transport.batch`):
+two commits per mail held SQLite's write lock so often that the applier spent half its time
+waiting for it (issue 27); after a crash the Maildir tells which of a batch were written.  To a
+relay they go one at a time, since nobody can tell afterwards what it took.  A temporary
+failure (a 4xx answer, a refused or broken connection) puts the row back with a growing delay,
+for ``retry_days``; a permanent one (5xx, or too old) marks it ``failed`` and tells the game
+master; so does a message that cannot be built, and any other exception of a transport (a bug
+is not cured by waiting), so a row never stays ``sending``.
 Once a delivery succeeds, the transport is known to take mail again: every row deferred until
 later is due at once (`_due_again`) and goes out in the same pass, not after its back-off.
 A non-ASCII address needs a relay offering SMTPUTF8; without it the mail fails at once.
@@ -103,6 +107,7 @@ class PermanentFailure(DeliveryFailure):
 
 class Transport(Protocol):
     delivery_time: timedelta  # no delivery by it takes longer: a claim older than that is a dead sender's
+    batch: int  # rows claimed, and marked sent, together (`deliver_pending`)
 
     def send(self, sender: str, recipient: str, raw: bytes) -> None: ...
 
@@ -119,6 +124,7 @@ class MaildirTransport:
     """Writes each message into the Maildir ``data_dir/outbox``."""
 
     delivery_time = MAILDIR_TIME
+    batch = 20  # after a crash the Maildir tells what was written: a batch is settled without a loss
 
     def __init__(self, maildir: MaildirOutbox) -> None:
         self.maildir = maildir
@@ -142,6 +148,7 @@ class RelayTransport:
     """Hands each message to an SMTP relay (optionally with STARTTLS and a login)."""
 
     delivery_time = DELIVERY_TIME
+    batch = 1  # after a crash nobody can tell what a relay took: one row at a time, marked as it goes
 
     def __init__(self, host: str, port: int, starttls: bool = False, user: str | None = None,
                  password: str | None = None, timeout: float = 60.0) -> None:
@@ -252,39 +259,53 @@ def deliver_pending(db: Database, settings: Settings, transport: Transport, now:
         key = verp_key(session) if due else b""
     sent = 0
     started = time.monotonic()
-    for row_id in due:
+    while due:
+        batch, due = due[:transport.batch], due[transport.batch:]
         claimed_at = now + timedelta(seconds=time.monotonic() - started)  # a long pass's last claims are not old
-        with db.transaction() as session:
-            claimed = session.execute(update(Outbox).where(Outbox.id == row_id, Outbox.status == "pending")
-                                      .values(status="sending", attempts=Outbox.attempts + 1,
-                                              next_attempt_at=claimed_at))
-            if not claimed.rowcount:  # type: ignore[attr-defined]
-                continue  # another sender took it
-            row = session.get(Outbox, row_id, options=[_WITH_FILES])
-            assert row is not None
-        try:
-            raw = message_of(row)  # outside the transaction: the claim is committed
-        except ValueError as exc:  # what no header can carry (see build_message)
-            _fail(db, settings, row_id, now, f"the message cannot be built: {exc}")
-            continue
-        try:
-            transport.send(envelope_sender(settings, row_id, key), row.recipient, raw)
-        except TemporaryFailure as exc:
-            _retry_later(db, settings, row_id, now, exc)
-            continue
-        except PermanentFailure as exc:
-            _fail(db, settings, row_id, now, *exc.words)
-            continue
-        except Exception as exc:  # a bug or a case nobody foresaw: retrying would not cure it
-            log.exception("outbox %s: the transport failed unexpectedly", row_id)
-            _fail(db, settings, row_id, now, f"{type(exc).__name__}: {exc}")
+        delivered = [row.id for row in _claim(db, batch, claimed_at)
+                     if _deliver(db, settings, transport, envelope_sender(settings, row.id, key), row, now)]
+        if not delivered:
             continue
         with db.transaction() as session:
-            session.execute(update(Outbox).where(Outbox.id == row_id).values(status="sent", sent_at=now))
-        sent += 1
-        if sent == 1:
+            session.execute(update(Outbox).where(Outbox.id.in_(delivered)).values(status="sent", sent_at=now))
+        if not sent:
             due += _due_again(db, now, limit)
+        sent += len(delivered)
     return sent
+
+
+def _claim(db: Database, batch: list[int], claimed_at: datetime) -> list[Outbox]:
+    """Claim the rows of ``batch`` still pending (``sending``, committed: another sender skips
+    them) and load them with their files; the others, another sender took."""
+    with db.transaction() as session:
+        claimed = list(session.scalars(update(Outbox).where(Outbox.id.in_(batch), Outbox.status == "pending")
+                                       .values(status="sending", attempts=Outbox.attempts + 1,
+                                               next_attempt_at=claimed_at).returning(Outbox.id)))
+        return list(session.scalars(select(Outbox).where(Outbox.id.in_(claimed)).options(_WITH_FILES)
+                                    .order_by(Outbox.id))) if claimed else []
+
+
+def _deliver(db: Database, settings: Settings, transport: Transport, sender: str, row: Outbox, now: datetime) -> bool:
+    """Hand a claimed row's message to the transport; whether it took it.  A row it did not take
+    is settled at once, in a transaction of its own: to be tried again later, or failed."""
+    try:
+        raw = message_of(row)  # outside any transaction: the claim is committed
+    except ValueError as exc:  # what no header can carry (see build_message)
+        _fail(db, settings, row.id, now, f"the message cannot be built: {exc}")
+        return False
+    try:
+        transport.send(sender, row.recipient, raw)
+    except TemporaryFailure as exc:
+        _retry_later(db, settings, row.id, now, exc)
+        return False
+    except PermanentFailure as exc:
+        _fail(db, settings, row.id, now, *exc.words)
+        return False
+    except Exception as exc:  # a bug or a case nobody foresaw: retrying would not cure it
+        log.exception("outbox %s: the transport failed unexpectedly", row.id)
+        _fail(db, settings, row.id, now, f"{type(exc).__name__}: {exc}")
+        return False
+    return True
 
 
 def _due_again(db: Database, now: datetime, limit: int) -> list[int]:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
-from sqlalchemy import select
+from sqlalchemy import event, select
 
 from judge.mail.outbound import MaildirOutbox
 from judge.service.app import open_database
@@ -142,6 +142,7 @@ class Broken:
     """A transport with a bug."""
 
     delivery_time = DELIVERY_TIME
+    batch = 1
 
     def send(self, sender: str, recipient: str, raw: bytes) -> None:
         raise RuntimeError("boom")
@@ -369,3 +370,17 @@ def test_27_a_row_another_judge_is_settling_is_left_to_it(db: Database, settings
         other.engine.dispose()
     assert deliver_pending(db, settings, MaildirTransport(maildir), NOW) == 1
     assert len(maildir.messages()) == 1
+
+
+def test_27_into_the_maildir_rows_are_claimed_and_marked_sent_a_batch_at_a_time(
+        db: Database, settings: Settings) -> None:
+    maildir = MaildirOutbox(settings.maildir)
+    for number in range(25):
+        mail_to(db, settings, f"player{number}@example.org")
+    commits: list[int] = []
+    event.listen(db.engine, "commit", lambda _connection: commits.append(1))
+    assert deliver_pending(db, settings, MaildirTransport(maildir), NOW) == 25
+    # settling, the rows due, each batch of 20 claimed and marked (2 x 2), the deferred rows due
+    # again: 7 commits, where a commit before and after each mail made 53
+    assert len(commits) == 7
+    assert len(maildir.messages()) == 25 and {status for _, _, status, _ in outbox(db)} == {"sent"}
