@@ -99,10 +99,10 @@ from judge.engine.legal import legal_orders
 from judge.engine.map import load_map
 from judge.engine.position import Position
 from judge.payola.offers import parse_sheet
-from judge.service.app import LEFT_PAUSE, apply_stored, open_database, still_waiting, unapplied_mail
+from judge.service.app import apply_stored, open_database
 from judge.service.config import Settings
 from judge.service.daemon import Daemon
-from judge.service.handlers.mail import Runs, store
+from judge.service.handlers.mail import store
 from judge.service.passwords import verify_password
 from judge.store.database import Database
 from judge.store.models import ConfirmedAddress, InboundMail, Outbox, Player
@@ -525,25 +525,18 @@ def apply_alone(settings: Settings, args: argparse.Namespace, seed: int = 2, lab
 def applying_process(settings: Settings, ready: Any, go: Any, results: Any) -> None:
     """One of ``--processes`` appliers (``--apply-only``): every player's password checked
     first (the steady state of a long-running applier; untimed), then, once ``go`` is set, the
-    stored mail applied as a judge's applier does (`Runs`, several per transaction, leaving the
-    games other processes hold), until none is left; it puts how many mails it applied."""
+    stored mail applied as a judge's applier does (`apply_stored`: runs of several per
+    transaction, leaving the games other processes hold); it puts how many mails it applied."""
     db = Database(settings.database_url)
     with db.transaction() as session:
         for power, stored in session.execute(select(Player.power, Player.password)):
             if power in POWERS and stored:
                 verify_password(password(power), stored)
-    runs, applied = Runs(db, settings), 0
     ready.release()
     go.wait()
-    while waiting := unapplied_mail(db):
-        while waiting:
-            done = runs.run(waiting, FixedClock().now)
-            applied += sum(1 for _, status in done if status == "done")
-            waiting = still_waiting(waiting, done)
-            if not done:
-                time.sleep(LEFT_PAUSE)
+    settled = apply_stored(db, settings, FixedClock().now)
     db.engine.dispose()
-    results.put(applied)
+    results.put(sum(1 for _, status in settled if status == "done"))
 
 
 def apply_in_processes(settings: Settings, args: argparse.Namespace, processes: int, seed: int) -> float:

@@ -220,9 +220,11 @@ def test_27_a_confirms_topic_is_the_game_of_the_request_it_confirms(tmp_path: Pa
     create = receive(judge.db, raw_mail("dora@example.org", "CREATE g9 dora-pw"), judge.now)  # never confirmed
     assert apply_run(judge.db, judge.settings, [create], judge.now) == [(create, "done")]
     token = tokens(judge.db, "dora@example.org")[-1]
-    confirm, unknown = (receive(judge.db, raw_mail("dora@example.org", f"CONFIRM {token}"), judge.now),
-                        receive(judge.db, raw_mail("dora@example.org", "CONFIRM 0123456789abcdef"), judge.now))
+    confirm, again, unknown = (
+        receive(judge.db, raw_mail("dora@example.org", f"CONFIRM {token}"), judge.now),
+        receive(judge.db, raw_mail("dora@example.org", f"CONFIRM {token}", subject="again"), judge.now),
+        receive(judge.db, raw_mail("dora@example.org", "CONFIRM 0123456789abcdef"), judge.now))
     runs = mail_handlers.Runs(judge.db, judge.settings)
-    runs._peek([confirm, unknown], judge.now)  # read, as a run reads them before applying
-    assert runs.read[confirm].topic == "game g9"  # a JOIN g9 after it is kept after it
+    runs._peek([confirm, again, unknown], judge.now)  # read, as a run reads them before applying
+    assert runs.read[confirm].topic == runs.read[again].topic == "game g9"  # a JOIN g9 after it is kept after it
     assert runs.read[unknown].topic == "address dora@example.org"

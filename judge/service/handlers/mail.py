@@ -250,37 +250,40 @@ class Runs:
             return []
         with self.db.engine.connect() as connection:  # a read: nothing to commit
             rows = connection.execute(_PEEK, {"mail_ids": unread}).all()
-        settled = []
+        settled, fresh = [], []
         for mail_id, status, raw, envelope_from, received_at in rows:
             if status != "new":
                 settled.append((mail_id, f"already {status}, by another process"))
                 continue
             try:
-                self.read[mail_id] = read_stored(Stored(mail_id, raw, envelope_from, received_at))
+                fresh.append(read_stored(Stored(mail_id, raw, envelope_from, received_at)))
             except Exception:
                 log.exception("mail %s could not be read", mail_id)
                 settled.append((mail_id, process_mail(self.db, self.settings, mail_id, now)))
-        self.confirmed_topics([mail_id for mail_id in unread if mail_id in self.read])
+        self.read.update((read.stored.id, read) for read in confirmed_topics(self.db, fresh))
         found = {row.id for row in rows}
         return settled + [(mail_id, "missing") for mail_id in unread if mail_id not in found]
 
-    def confirmed_topics(self, mail_ids: list[int]) -> None:
-        """Give the mails among ``mail_ids`` whose topic is a CONFIRM's token (`topic`) the topic
-        of what they confirm: the game created, joined, observed or taken over (a JOIN that comes
-        after the CONFIRM creating its game is then applied after it); an unknown token leaves
-        the mail to its sender's address."""
-        waiting = {self.read[i].topic.removeprefix(CONFIRMING): i for i in mail_ids
-                   if self.read[i].topic.startswith(CONFIRMING)}
-        if not waiting:
-            return
-        with self.db.engine.connect() as connection:
-            rows = connection.execute(_CONFIRMING, {"tokens": sorted(waiting)}).all()
-        games = {token: name or (details or {}).get("name") for token, details, name in rows}
-        for token, mail_id in waiting.items():
-            read = self.read[mail_id]
-            game = games.get(token)
-            self.read[mail_id] = read._replace(
-                topic=f"game {game}" if game else f"address {read.mail.reply_to.lower()}")
+
+def confirmed_topics(db: Database, reads: list[Read]) -> list[Read]:
+    """``reads``, those whose topic is a CONFIRM's token (`topic`) given the topic of what they
+    confirm: the game created, joined, observed or taken over (a JOIN that comes after the
+    CONFIRM creating its game is then applied after it); an unknown token leaves the mail to
+    its sender's address.  One query for them all."""
+    tokens = sorted({read.topic.removeprefix(CONFIRMING) for read in reads if read.topic.startswith(CONFIRMING)})
+    if not tokens:
+        return reads
+    with db.engine.connect() as connection:
+        rows = connection.execute(_CONFIRMING, {"tokens": tokens}).all()
+    games = {token: name or (details or {}).get("name") for token, details, name in rows}
+
+    def resolved(read: Read) -> Read:
+        if not read.topic.startswith(CONFIRMING):
+            return read
+        game = games.get(read.topic.removeprefix(CONFIRMING))
+        return read._replace(topic=f"game {game}" if game else f"address {read.mail.reply_to.lower()}")
+
+    return [resolved(read) for read in reads]
 
 
 class Topics:
@@ -357,10 +360,7 @@ def _apply(db: Database, settings: Settings, mail_id: int, now: datetime) -> Set
         row = connection.execute(_PEEK, {"mail_ids": [mail_id]}).one_or_none()
     if row is None or row.status != "new":
         return Settled(f"already {row.status}, by another process" if row else "missing", set(), False)
-    runs = Runs(db, settings)
-    runs.read[mail_id] = read_stored(Stored(mail_id, row.raw, row.envelope_from, row.received_at))
-    runs.confirmed_topics([mail_id])
-    read = runs.read[mail_id]
+    [read] = confirmed_topics(db, [read_stored(Stored(mail_id, row.raw, row.envelope_from, row.received_at))])
     with db.transaction() as session:
         Topics(session).wait(read.topic)
         if not _claim(session, mail_id):
