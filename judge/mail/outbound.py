@@ -18,6 +18,7 @@ decoded line break into the message as it is: header injection.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import mailbox
 import os
@@ -110,9 +111,12 @@ def build_message(
     return msg.as_bytes(policy=_ASCII_HEADERS if ascii_only else _UTF8_HEADERS)
 
 
+@functools.lru_cache(maxsize=4096)
 def check_recipient(to: str) -> None:
     """ValueError if no ``To`` header can carry ``to`` (a line break in it, even inside an encoded
-    word: header injection), as `build_message` would raise: for checking it when a mail is queued."""
+    word: header injection), as `build_message` would raise: for checking it when a mail is queued.
+    An address found good is remembered (parsing a header costs more than queueing the mail);
+    one found bad is checked again each time (an error is never remembered)."""
     EmailMessage(policy=policy.default)["To"] = to
 
 

@@ -151,6 +151,10 @@ _NEWEST = (select(func.max(Submission.id))
            .group_by(Submission.power, Submission.kind))  # a later submission replaces an earlier one
 _LATEST_SUBMISSIONS = select(Submission).where(Submission.id.in_(_NEWEST))
 _LATEST_TEXTS = select(Submission.power, Submission.kind, Submission.text).where(Submission.id.in_(_NEWEST))
+_LATEST_ACCEPTED = (select(Submission.accepted_at)
+                    .where(Submission.game_id == bindparam("game_id"), Submission.phase == bindparam("phase"),
+                           Submission.power == bindparam("power"), Submission.kind == bindparam("kind"))
+                    .order_by(Submission.id.desc()).limit(1))
 
 
 def current_phase(session: Session, game: Game) -> PhaseRow | None:
@@ -219,6 +223,15 @@ def latest_submission(session: Session, game: Game, phase: str, power: str, kind
         .order_by(Submission.id.desc())
         .limit(1)
     )
+
+
+def latest_accepted(session: Session, game: Game, phase: str, power: str, kind: str) -> datetime | None:
+    """When the mail of a seat's latest submission of a kind in a phase was accepted (None: no
+    submission, or one that no mail made), without loading the submission: every mail that sets
+    one asks (`judge.service.handlers.conversation.Conversation.superseded`)."""
+    accepted: datetime | None = session.scalar(
+        _LATEST_ACCEPTED, {"game_id": game.id, "phase": phase, "power": power, "kind": kind})
+    return accepted
 
 
 def latest_submissions(session: Session, game: Game, phase: str) -> dict[tuple[str, str], Submission]:

@@ -92,3 +92,60 @@ def test_a_mail_that_cannot_even_be_read_is_quarantined_and_its_run_goes_on(
     ids = [receive(judge.db, raw_mail(BOB, "SIGNON G@g1 bob-pw\nBOOM"), judge.now),
            receive(judge.db, raw_mail(BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - RUH"), judge.now)]
     assert apply_run(judge.db, judge.settings, ids, judge.now) == [(ids[0], "quarantined"), (ids[1], "done")]
+
+
+def statements(judge: Judge, *starts: str) -> dict[str, int]:
+    """A dict that counts, as the judge's database runs them, the statements starting with each of ``starts``."""
+    seen = dict.fromkeys(starts, 0)
+
+    def count(_connection: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        for start in starts:
+            if statement.startswith(start):
+                seen[start] += 1
+
+    event.listen(judge.db.engine, "before_cursor_execute", count)
+    return seen
+
+
+READS = ("SELECT games.id", "SELECT players.id", "SELECT phases.id")  # a game's row, its seats, its phase
+
+
+def test_27_a_run_reads_a_games_row_seats_and_phase_once_for_all_its_mails(judge: Judge) -> None:
+    ids = [receive(judge.db, raw_mail(who, text), judge.now) for who, text in (
+        (BOB, "SIGNON G@g1 bob-pw\n3 : A MUN - RUH"), (BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - BUR"),
+        (ALICE, "SIGNON F@g1 alice-pw\nACCEPT FG"))]
+    seen = statements(judge, *READS)
+    assert apply_run(judge.db, judge.settings, ids, judge.now) == [(i, "done") for i in ids]
+    assert seen == dict.fromkeys(READS, 1)
+    assert [text for _, text in sheets(judge)] == ["3 : A MUN - RUH", "2 : A MUN - BUR"]
+
+
+def test_27_a_refused_mail_in_a_run_has_the_next_mail_read_its_game_again(judge: Judge) -> None:
+    """A refused sign-on's savepoint is rolled back, and with it the locks it took: what the run
+    had read is read again (the game's row locked again) by the next mail."""
+    ids = [receive(judge.db, raw_mail(who, text), judge.now) for who, text in (
+        (BOB, "SIGNON G@g1 bob-pw\n3 : A MUN - RUH"), ("eve@example.org", "SIGNON G@g1 guess\n1 : A MUN H"),
+        (BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - BUR"))]
+    seen = statements(judge, *READS)
+    assert apply_run(judge.db, judge.settings, ids, judge.now) == [(i, "done") for i in ids]
+    assert seen["SELECT games.id"] == 3  # the first mail's, the refusal's record of it, the third mail's
+    assert [text for _, text in sheets(judge)] == ["3 : A MUN - RUH", "2 : A MUN - BUR"]
+
+
+def test_27_a_phase_processed_again_inside_a_run_is_read_afresh(judge: Judge) -> None:
+    """S1901M processed, rolled back and processed again with other orders, all in one run:
+    a sheet for F1901M is read against the position it has now, not the one read before."""
+    texts = [
+        (ALICE, "SIGNON F@g1 alice-pw\n1 : A PAR - BUR"),
+        (BOB, "SIGNON G@g1 bob-pw\n1 : A MUN H"),  # completes S1901M: A PAR goes to BUR
+        (ALICE, "SIGNON F@g1 alice-pw\n1 : A BUR - PIC"),  # F1901M read, with A BUR
+        (GM, "SIGNON MASTER@g1 gm-secret\nROLLBACK\nRESUME"),
+        (ALICE, "SIGNON F@g1 alice-pw\n1 : A PAR H"),  # completes S1901M again: A PAR stays
+        (ALICE, "SIGNON F@g1 alice-pw\n1 : A PAR - PIC"),  # legal only in the new F1901M
+    ]
+    ids = [receive(judge.db, raw_mail(who, text), judge.now) for who, text in texts]
+    assert apply_run(judge.db, judge.settings, ids, judge.now) == [(i, "done") for i in ids]
+    with judge.db.transaction() as session:
+        latest = session.scalars(select(Submission).where(Submission.power == "FRANCE", Submission.kind == "sheet")
+                                 .order_by(Submission.id.desc())).first()
+        assert latest is not None and (latest.phase, latest.text) == ("F1901M", "1 : A PAR - PIC")

@@ -45,16 +45,18 @@ if TYPE_CHECKING:
 
 
 def active_position(talk: Conversation) -> Position | None:
-    """The position of the signed-on game's current phase (read once per phase and mail)."""
+    """The position of the signed-on game's current phase (read once per phase and transaction:
+    `Conversation.reads`)."""
     game = talk.context.game
     assert game is not None
     if game.state not in ("active", "paused") or game.phase is None:
         return None
-    key = ("position", game.id, game.phase)
-    if key not in talk.cache:
+    key = (game.id, game.phase, "position")
+    read = talk.reads.phase
+    if key not in read:
         row = host.current_phase(talk.session, game)
-        talk.cache[key] = lifecycle.position_of(row) if row else None
-    position: Position | None = talk.cache[key]
+        read[key] = lifecycle.position_of(row) if row else None
+    position: Position | None = read[key]
     return position
 
 
@@ -95,8 +97,8 @@ def store_sheet(talk: Conversation, context: Context) -> bool | None:
     count = len(sheet.offers) + len(sheet.ignored)  # a line set aside counts as one kept: rule 6.3
     last.extra.append(f"offer sheet accepted: {count} offer(s), savings {sheet.savings} AgP; "
                       "it replaces any earlier sheet for this phase")
-    balance = lifecycle.balances(talk.session, game)[power]
-    if sheet.savings > balance:
+    # The balance is read only when the sheet saves something (most sheets save nothing).
+    if sheet.savings and sheet.savings > (balance := lifecycle.balances(talk.session, game)[power]):
         last.extra.append(f"WARNING: you ask to save {sheet.savings} AgP but your balance is {balance} AgP: "
                           "you will spend nothing this phase, and your offers will be reduced as far as "
                           "that needs (rule 3.4)")
@@ -209,8 +211,9 @@ def set_by_mail_at(talk: Conversation, phase: str, power: str, *kinds: str) -> d
     """When the judge's mail server accepted the latest mail that set the power's sheet (orders,
     WAIT: ``kinds``) in force for the phase; None if no mail did (`Conversation.superseded`)."""
     assert talk.context.game is not None
-    latest = [host.latest_submission(talk.session, talk.context.game, phase, power, kind) for kind in kinds]
-    return max((row.accepted_at for row in latest if row is not None and row.accepted_at is not None), default=None)
+    game = talk.context.game
+    return max(filter(None, (host.latest_accepted(talk.session, game, phase, power, kind) for kind in kinds)),
+               default=None)
 
 
 def check_together(position: Position, power: str, orders: list[tuple[int, Order]]) -> tuple[dict[int, str], list[str]]:

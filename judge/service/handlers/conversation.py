@@ -37,7 +37,9 @@ the public ones, its observers) are not counted: there is one of each per mail a
 announcements when a phase change's are sent before its results: `announce_now`), bounded by the
 game's size and ``max_observers``.  The game row is
 read ``FOR UPDATE`` (``game``), so every change to one game — mail, deadline, transfer — happens
-one at a time on PostgreSQL as on SQLite.
+one at a time on PostgreSQL as on SQLite.  The mails of one transaction (a run of stored mail)
+read a game's row, seats and current position once for them all (`Reads`), and again after
+anything in the transaction is rolled back or the game's phase changes.
 """
 
 from __future__ import annotations
@@ -47,8 +49,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, select
-from sqlalchemy.orm import Session
+from sqlalchemy import bindparam, event, select
+from sqlalchemy.orm import Session, SessionTransaction, object_session
 
 from judge import games
 from judge.commands import parse as cmd
@@ -139,6 +141,44 @@ _GAME = (select(Game).where(Game.name == bindparam("name")).with_for_update()
          .execution_options(populate_existing=True))
 
 
+@dataclass
+class Reads:
+    """What the mails of one transaction have read of the games they act on, read once for them
+    all (a run applies several mails in one transaction: `judge.service.handlers.mail.Runs`):
+    each game's row, locked until the transaction ends (`Conversation.game`); its seats once it
+    has started (`Conversation.seats`); what its kind reads of its current phase (`phase`: the
+    position).  Everything is dropped when anything in the transaction is rolled back (a refused
+    or failed mail's savepoint gave up the locks it took and the changes it made), and a game's
+    seats and phase when its phase changes (`Game.phase` set: processed, rolled back, started)."""
+
+    games: dict[str, Game] = field(default_factory=dict)  # by name
+    seats: dict[int, dict[str, Player]] = field(default_factory=dict)  # by game id
+    phase: dict[tuple[int, str, str], Any] = field(default_factory=dict)  # by game id, phase and what
+
+    @staticmethod
+    def of(session: Session) -> Reads:
+        """The transaction's reads (kept in the session, which lives as long as its transaction)."""
+        reads: Reads = session.info.setdefault(_READS, Reads())
+        return reads
+
+
+_READS = "game reads"
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _forget_reads(session: Session, previous: SessionTransaction) -> None:
+    session.info.pop(_READS, None)
+
+
+@event.listens_for(Game.phase, "set")
+def _phase_moved(game: Game, value: str | None, old: object, initiator: object) -> None:
+    session = object_session(game)
+    reads: Reads | None = session.info.get(_READS) if session is not None else None
+    if reads is not None:
+        reads.seats.pop(game.id, None)
+        reads.phase = {key: found for key, found in reads.phase.items() if key[0] != game.id}
+
+
 class Conversation:
     """Reads one mail's lines, acts on them inside the caller's transaction, and queues the reply."""
 
@@ -168,8 +208,7 @@ class Conversation:
         self.public: dict[int, list[str]] = {}  # game id -> what of it its observers must hear of too
         self.also_told: dict[int, set[str]] = {}  # game id -> addresses of players who just left it
         self.master_told: set[int] = set()  # the games whose master hears their announcements too
-        self.cache: dict[Any, Any] = {}  # what a game's kind reads once per mail (a phase's position)
-        self._seats: dict[int, dict[str, Player]] = {}  # game id -> its seats, once it has started (`seats`)
+        self.cache: dict[Any, Any] = {}  # what a game's kind keeps for the rest of the mail
         self.attachments: list[Attachment] = []  # sent with the reply (MAP), added by `attach`
         self.reply_bytes = 0  # the reply's answers and attachments so far (`echo`, `attach`)
         self.mails_sent = 0
@@ -446,12 +485,22 @@ class Conversation:
 
     # -- the game and its phase ---------------------------------------------------------------
 
+    @property
+    def reads(self) -> Reads:
+        """What the transaction's mails read once (`Reads`): looked up each time, as a rollback
+        drops it."""
+        return Reads.of(self.session)
+
     def game(self, name: str) -> Game | None:
         """The game called ``name``, its row locked until the mail's transaction ends (and its
-        public pages looked at once it has)."""
-        game = self.session.scalar(_GAME, {"name": name.lower()})
-        if game is not None:
-            self.touched.add(game.name)
+        public pages looked at once it has); read once per transaction (`Reads`)."""
+        game = self.reads.games.get(name.lower())
+        if game is None:
+            game = self.session.scalar(_GAME, {"name": name.lower()})
+            if game is None:
+                return None
+            self.reads.games[game.name] = game
+        self.touched.add(game.name)
         return game
 
     def named_game(self, text: str, name: str) -> Game | None:
@@ -470,14 +519,15 @@ class Conversation:
             return None
 
     def seats(self, game: Game) -> dict[str, Player]:
-        """`host.seats` of ``game``, read once per mail once the game has started: from then on
-        its seats keep their player rows (a seat changes hands by a change of its row, which is
-        the same object for the whole session), so the dict stays true."""
+        """`host.seats` of ``game``, read once per transaction (`Reads`) once the game has started:
+        from then on its seats keep their player rows (a seat changes hands by a change of its
+        row, which is the same object for the whole session), so the dict stays true."""
         if game.state == "forming":
             return host.seats(self.session, game)
-        if game.id not in self._seats:
-            self._seats[game.id] = host.seats(self.session, game)
-        return self._seats[game.id]
+        seats = self.reads.seats
+        if game.id not in seats:
+            seats[game.id] = host.seats(self.session, game)
+        return seats[game.id]
 
     def close_block(self) -> None:
         """At the end of a seat's lines: its game's kind acts on them as a whole (`Context.block`)
