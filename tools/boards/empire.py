@@ -495,6 +495,10 @@ PLACES: dict[tuple[str, str], LonLat] = {
     ("CAT", "label"): (-73.76, 19.08),  # off Hispaniola's name and unit
     ("LER", "label"): (-80.68, 42.30),  # off New York State's name
     ("MIC", "label"): (-84.57, 44.69),  # off Lake Michigan's name
+    # Minnesota's unit 5 units higher, off Milwaukee's name; its name and star where they were
+    ("MIN", "unit"): (-94.48, 46.95),
+    ("MIN", "label"): (-93.09, 44.71),
+    ("MIN", "center"): (-92.95, 47.65),
     ("OAX", "label"): (-96.27, 16.27),  # off Chiapas's name
     ("OHI", "label"): (-83.95, 41.50),  # off Indiana's name
     ("ONT", "label"): (-77.28, 44.98),  # off Beauharnois's name
