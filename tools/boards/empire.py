@@ -487,6 +487,27 @@ COAST_POINTS: dict[str, LonLat] = {
     "NIC/WC": (-86.6, 12.3),
 }
 
+# Names placed by hand where the automatic place put two names, or a name and a unit of the
+# start, on each other (issue 26.4): a little aside, the name's middle still in its province.
+PLACES: dict[tuple[str, str], LonLat] = {
+    ("BEA", "label"): (-74.45, 45.25),  # off Vermont's name
+    ("CAM", "label"): (-79.22, 21.94),  # off Havana's unit
+    ("CAT", "label"): (-73.76, 19.08),  # off Hispaniola's name and unit
+    ("LER", "label"): (-80.68, 42.30),  # off New York State's name
+    ("MIC", "label"): (-84.57, 44.69),  # off Lake Michigan's name
+    # Minnesota's unit 5 units higher, off Milwaukee's name; its name and star where they were
+    ("MIN", "unit"): (-94.48, 46.95),
+    ("MIN", "label"): (-93.09, 44.71),
+    ("MIN", "center"): (-92.95, 47.65),
+    ("OAX", "label"): (-96.27, 16.27),  # off Chiapas's name
+    ("OHI", "label"): (-83.95, 41.50),  # off Indiana's name
+    ("ONT", "label"): (-77.28, 44.98),  # off Beauharnois's name
+    ("PAN", "label"): (-78.88, 9.15),  # off Colombia's unit on its north coast
+    ("SJF", "label"): (-125.67, 46.09),  # off Washington's name
+    ("VER", "label"): (-96.82, 19.51),  # off Mexico's name
+    ("YUC", "label"): (-88.98, 18.84),  # off Tabasco's name
+}
+
 SPEC = BoardSpec(
     board="empire",
     title="The Empire board",
@@ -508,4 +529,5 @@ SPEC = BoardSpec(
     open_sea=[(-8, 77), (-5, 72), (-12, 80), (-31, 82.0), (-25.2, 72.4), (-22.6, 71.8)],
     junctions=JUNCTIONS,
     coast_points=COAST_POINTS,
+    places=PLACES,
 )

@@ -517,5 +517,10 @@ SPEC = BoardSpec(
         ("SLR", "label"): (15.95, 39.80),
         ("STY", "label"): (35.09, 36.13),
         ("ZAR", "label"): (-3.28, 41.21),
+        # Abkhazia's name has no room but above its unit: Tmutarakan's unit and name stand 4
+        # units higher, its star where the automatic place put it
+        ("TAM", "unit"): (39.56, 45.51),
+        ("TAM", "label"): (39.91, 46.75),
+        ("TAM", "center"): (38.11, 44.90),
     },
 )

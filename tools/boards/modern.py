@@ -6,7 +6,8 @@ meets the Arabian Sea.  The seeds are the cities and regions the provinces are n
 at their real places.  The game's borders differ from geography where Istanbul spans the
 Bosporus and the Dardanelles and Denmark meets Sweden (land bridges, as on the standard
 board); Hamburg holds the Kiel Canal and Cairo the Suez Canal by their own coasts.  Sicily,
-Sardinia, Corsica, Crete and Cyprus are no province: neutral islands.
+Sardinia, Corsica, Crete and Cyprus are no province: neutral islands.  A few names are placed
+by hand (``PLACES``) where they fell on another name or a unit of the start.
 """
 
 from __future__ import annotations
@@ -666,6 +667,15 @@ FORCE_PROVINCE: dict[str, list[list[LonLat]]] = {
 # Iran's coasts: the Caspian (north) and the Persian Gulf (south).
 COAST_POINTS: dict[str, LonLat] = {"IRN/NC": (51.5, 36.7), "IRN/SC": (55.5, 27.6)}
 
+# Names placed by hand where the automatic place put two names, or a name and a unit of the
+# start, on each other (issue 26.4): a little aside, the name's middle still in its province.
+PLACES: dict[tuple[str, str], LonLat] = {
+    ("AZE", "label"): (47.60, 41.67),  # off Georgia's name
+    ("JOR", "label"): (37.97, 29.68),  # off Israel's name
+    ("ODE", "label"): (32.10, 47.02),  # off Sevastopol's unit
+    ("YOR", "label"): (-0.74, 54.03),  # off Liverpool's unit
+}
+
 SPEC = BoardSpec(
     board="modern",
     title="The Modern board",
@@ -680,4 +690,5 @@ SPEC = BoardSpec(
     force_water=FORCE_WATER,
     force_province=FORCE_PROVINCE,
     coast_points=COAST_POINTS,
+    places=PLACES,
 )

@@ -334,6 +334,16 @@ SPEC = BoardSpec(
     force_water=FORCE_WATER,
     open_sea=[(51, 42), (50.5, 45), (51.5, 39), (49.5, 46.5)],
     # Cuba is too narrow for a unit: the Caribbean Islands' units stand on Hispaniola
-    places={("CIS", "unit"): (-71.36, 18.98)},
+    places={
+        ("CIS", "unit"): (-71.36, 18.98),
+        # placed by hand where the automatic place put two names, or a name and a unit of the
+        # start, on each other (issue 26.4)
+        ("IRA", "label"): (59.57, 28.52),  # off Pakistan's name
+        # Brest's strip is too narrow to move its name: Belarus's unit stands a little east,
+        # its name and star where the automatic place put them
+        ("BEL", "unit"): (31.43, 54.67),
+        ("BEL", "label"): (28.54, 52.37),
+        ("BEL", "center"): (26.79, 54.49),
+    },
     in_pieces=frozenset({"CHI", "IND", "JAP", "PHI", "CIS", "NZE", "GBR", "ITA", "VIC", "NEW", "VLA"}),
 )

@@ -344,6 +344,11 @@ PLACES: dict[tuple[str, str], LonLat] = {
     ("LVP", "label"): (-4.50, 55.32),
     ("WAL", "label"): (-3.78, 50.32),
     ("YOR", "label"): (-1.52, 54.86),
+    # Kyushu's name has no room but above its unit: Kyoto's unit stands 3 units higher, its
+    # name and star where the automatic place put them
+    ("KYO", "unit"): (132.85, 34.88),
+    ("KYO", "label"): (137.01, 36.38),
+    ("KYO", "center"): (135.80, 35.20),
 }
 
 SPEC = BoardSpec(
