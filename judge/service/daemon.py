@@ -63,7 +63,7 @@ from judge.service.app import (
     utcnow,
 )
 from judge.service.config import Settings
-from judge.service.handlers.mail import Runs
+from judge.service.handlers.mail import MAIL_CHANNEL, Runs
 from judge.service.intake import intake_for
 from judge.service.logs import log_to_stderr
 from judge.service.operator import data_dir_lock
@@ -134,6 +134,47 @@ class GroupCommit:
         """Take no more mail; `run` ends once what is waiting is committed."""
         self.closed = True
         self.wake.set()
+
+
+class Doorbell:
+    """PostgreSQL: every judge on one database hears at once when any of them stores mail, and
+    applies it with the others instead of at its next tick (LISTEN/NOTIFY: `store` notifies
+    ``MAIL_CHANNEL`` in the transaction that stores, heard at its commit).  A thread of its own
+    holds one connection listening and calls ``ring`` for each notice; when the connection fails it
+    tries again every ``RETRY`` seconds (and rings once it listens again: mail may have come
+    meanwhile); it looks at ``close`` every ``PERIOD`` seconds."""
+
+    PERIOD = 1.0
+    RETRY = 5.0
+
+    def __init__(self, db: Database, ring: Callable[[], object]) -> None:
+        self.db = db
+        self.ring = ring
+        self.closing = threading.Event()
+        self.thread = threading.Thread(target=self._listen, name="judge-doorbell", daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.closing.set()
+        self.thread.join(timeout=self.PERIOD + self.RETRY)
+
+    def _listen(self) -> None:
+        while not self.closing.is_set():
+            try:
+                with self.db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+                    try:
+                        connection.exec_driver_sql(f"LISTEN {MAIL_CHANNEL}")
+                        self.ring()
+                        listening = connection.connection.driver_connection
+                        assert listening is not None
+                        while not self.closing.is_set():
+                            if next(listening.notifies(timeout=self.PERIOD, stop_after=1), None) is not None:
+                                self.ring()
+                    finally:
+                        connection.invalidate()  # closed, not given back to the pool still listening
+            except Exception as exc:
+                log.warning("not listening for other judges' mail (trying again in %.0f s): %s", self.RETRY, exc)
+                self.closing.wait(self.RETRY)
 
 
 class Daemon:
@@ -212,8 +253,13 @@ class Daemon:
             await commits
             raise
         tasks = [asyncio.create_task(loop()) for loop in (self._processor, self._sender, self._clock)]
+        loop = asyncio.get_running_loop()
+        doorbell = (Doorbell(self.db, partial(loop.call_soon_threadsafe, self.mail_waiting.set))
+                    if self.db.engine.dialect.name == "postgresql" else None)
         await self.stop.wait()
         log.info("stopping")
+        if doorbell is not None:
+            await self._in_thread(doorbell.close)
         assert self.server is not None
         self.server.close()
         await self.server.wait_closed()

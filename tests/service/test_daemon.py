@@ -486,6 +486,28 @@ def test_two_judges_racing_on_one_database_process_each_phase_once(settings: Set
         assert len(done) == len(games) == len(set(done))
 
 
+@pytest.mark.skipif(not os.environ.get("JUDGE_TEST_DATABASE_URL"),
+                    reason="judges share a PostgreSQL database (JUDGE_TEST_DATABASE_URL)")
+def test_27_a_judge_applies_mail_another_judge_stored_without_waiting_for_its_tick(
+        running: tuple[Running, Clock]) -> None:
+    """Another judge on the same database (here: its store, `store`) takes a mail in; this one,
+    whose clock ticks once an hour, hears of it at once (LISTEN/NOTIFY) and applies it."""
+    from judge.service.handlers.mail import store
+    from judge.store.database import Database
+
+    judge, clock = running
+    other = Database(judge.settings.database_url)  # the other judge's listener
+    wait_until(lambda: judge.daemon.applier is not None)
+    [mail_id] = store(other, [(raw_mail("carol@example.org", "HELP"), "carol@example.org")], clock())
+    other.engine.dispose()
+
+    def applied() -> bool:
+        with judge.daemon.db.transaction() as session:
+            return session.scalar(select(InboundMail.status).where(InboundMail.id == mail_id)) == "done"
+
+    wait_until(applied, timeout=20)
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

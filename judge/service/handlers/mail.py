@@ -107,6 +107,7 @@ GAME_COMMANDS = (cmd.SignOn, cmd.Create, cmd.Join, cmd.Observe, cmd.Takeover)  #
 WINDOW = 4 * RUN  # on PostgreSQL, the stored mails a run looks through for the mail of its topics
 TOPICS_PER_RUN = 4  # on PostgreSQL, the topics one run takes at most (`Topics`)
 TOPIC_LOCKS = 0x4D61696C  # the advisory locks' first key for topics ("Mail"); schema changes use one bigint key
+MAIL_CHANNEL = "judge_mail"  # on PostgreSQL, what `store` notifies: every judge listening wakes (`Doorbell`)
 CONFIRMING = "confirm "  # a mail's topic while it is the token of a CONFIRM (`topic`)
 MAX_READ = 10 * WINDOW  # mails read and kept for a later run at most (`Runs.read`)
 MAX_ENVELOPE = 320  # the column's length
@@ -124,8 +125,11 @@ def store(db: Database, mails: Sequence[tuple[bytes, str | None]], now: datetime
     rows = [{"raw": raw, "envelope_from": bounded_sender(envelope_from), "received_at": now, "status": "new"}
             for raw, envelope_from in mails]
     with db.urgent() as connection:
-        inserted = connection.scalars(insert(InboundRow).returning(InboundRow.id, sort_by_parameter_order=True), rows)
-        return list(inserted)
+        inserted = list(connection.scalars(
+            insert(InboundRow).returning(InboundRow.id, sort_by_parameter_order=True), rows))
+        if connection.dialect.name == "postgresql":  # heard by every judge on the database at the commit
+            connection.execute(_RING)
+        return inserted
 
 
 def mail_time(settings: Settings, raw: bytes, received_at: datetime) -> datetime:
@@ -433,6 +437,7 @@ _APPLIED_BEFORE = select(InboundRow.id).where(InboundRow.message_id == bindparam
 _CONFIRMING = (select(Confirmation.token, Confirmation.details, Game.name)
                .outerjoin(Game, Game.id == Confirmation.game_id)
                .where(Confirmation.token.in_(bindparam("tokens", expanding=True))))
+_RING = select(func.pg_notify(MAIL_CHANNEL, ""))
 _TRY_TOPIC = select(func.pg_try_advisory_xact_lock(bindparam("space"), bindparam("topic")))
 _WAIT_TOPIC = select(func.pg_advisory_xact_lock(bindparam("space"), bindparam("topic")))
 
