@@ -9,7 +9,11 @@ hand (rough outlines of the real shores), Michigan's and Huron's meeting in the 
 Mackinac, where the Upper Peninsula and Michigan meet too: a junction of four provinces at a
 point.  Nunavut takes Baffin Island, joined to the mainland across the Fury and Hecla Strait,
 and meets Ungava across the Hudson Strait, where Hudson Bay and the Sea of Labrador meet: a
-junction too.  Jamaica is under a lens as well.
+junction too.  Lenses give room to the crowded places too: New York, Philadelphia with
+Washington and New Jersey, Florida, Los Angeles with San Diego, Cuba, Jamaica and Mexico City;
+under them units, names and stars are placed by hand (``PLACES``) where the automatic places
+would cover one another.  The head of Chesapeake Bay, too narrow to draw at the rim of
+Philadelphia's lens, is land.
 The Strait of Belle Isle is widened and the Chignecto Isthmus thickened so that the seas and
 the provinces they join share a border that reads.  The Greenland Sea, where the Arctic and
 the North Atlantic would otherwise meet, is sea outside the board; the rest of South America
