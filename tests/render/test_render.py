@@ -371,12 +371,7 @@ def _name_box(board: Board, province: str) -> tuple[float, float, float, float]:
     return x - half, y + 3.6 - 0.75 * size, x + half, y + 3.6 + 0.1 * size
 
 
-# Empire's Florida, Philadelphia, Hispaniola and Los Angeles are still too crowded to nudge.
-_CROWDED = pytest.mark.xfail(strict=True, reason="Empire: HOL-KIN, PHI-WDC; units on TAM JAC MIA PHI WDC LAN")
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_CROWDED) if n == "empire" else n
-                                  for n in sorted(available_maps())])
+@pytest.mark.parametrize("name", sorted(available_maps()))
 def test_issue_26_4_no_two_names_overlap_and_no_unit_of_the_start_covers_a_name(name: str) -> None:
     """Every name on the board can be read at the start: no two names' boxes overlap, and no
     unit of the initial position (a mark 20 wide, 12 up and 7.5 down from its point) covers one."""

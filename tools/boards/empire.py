@@ -9,7 +9,11 @@ hand (rough outlines of the real shores), Michigan's and Huron's meeting in the 
 Mackinac, where the Upper Peninsula and Michigan meet too: a junction of four provinces at a
 point.  Nunavut takes Baffin Island, joined to the mainland across the Fury and Hecla Strait,
 and meets Ungava across the Hudson Strait, where Hudson Bay and the Sea of Labrador meet: a
-junction too.  Jamaica is under a lens as well.
+junction too.  Lenses give room to the crowded places too: New York, Philadelphia with
+Washington and New Jersey, Florida, Los Angeles with San Diego, Cuba, Jamaica and Mexico City;
+under them units, names and stars are placed by hand (``PLACES``) where the automatic places
+would cover one another.  The head of Chesapeake Bay, too narrow to draw at the rim of
+Philadelphia's lens, is land.
 The Strait of Belle Isle is widened and the Chignecto Isthmus thickened so that the seas and
 the provinces they join share a border that reads.  The Greenland Sea, where the Arctic and
 the North Atlantic would otherwise meet, is sea outside the board; the rest of South America
@@ -44,7 +48,7 @@ SEEDS: dict[str, list[LonLat]] = {
     "MAO": [(-60, 35), (-50, 40), (-60, 28), (-45, 30), (-62, 39)],
     "MAB": [(-70, 42.5), (-68, 43.6), (-66.2, 44.8), (-67, 42), (-69.5, 41.6), (-66, 43.5)],
     "CMA": [(-74, 39.2), (-73, 40.3), (-71.5, 40.7), (-72, 39.3), (-75.0, 38.7), (-70.5, 38.5)],
-    "CHB": [(-76.2, 38.2), (-76.1, 37.2), (-75.3, 36.6), (-74.6, 37.3), (-76.4, 38.8)],
+    "CHB": [(-76.2, 38.2), (-76.1, 37.2), (-75.3, 36.6), (-74.6, 37.3)],
     "ESB": [(-79, 31), (-77, 33), (-75, 35), (-80.2, 28), (-73, 35.5), (-78, 30)],
     "BET": [(-75.5, 21.5), (-77, 22.3), (-70, 25), (-65, 29), (-73, 23), (-74, 27.5), (-68, 33), (-70, 21.5)],
     "SOS": [(-68, 19.5), (-66.5, 19.2), (-63, 23), (-60, 20), (-66, 20.5), (-58, 24)],
@@ -277,8 +281,8 @@ SEEDS: dict[str, list[LonLat]] = {
     "GEO": [(-83.5, 33), (-81.7, 31.5), (-84.4, 32)],
     "JAC": [(-81.7, 30.3), (-81.2, 29.2), (-81.9, 29.6)],
     "FPA": [(-83.5, 30.0), (-84.3, 30.5), (-86.5, 30.6)],
-    "TAM": [(-82.6, 29), (-82.5, 28.0), (-81.9, 27)],
-    "MIA": [(-80.2, 25.8), (-80.8, 26.8), (-81.3, 25.4)],
+    "TAM": [(-82.6, 29), (-82.5, 28.0), (-82.1, 27.3)],
+    "MIA": [(-80.2, 25.8), (-80.8, 26.8), (-81.3, 25.4), (-81.4, 26.0)],
     "DSO": [(-86.8, 32.8), (-89.5, 32.5), (-88.5, 31)],
     "LOU": [(-91.5, 30.8), (-92, 32.5), (-90.1, 29.9), (-93, 30)],
     "ARK": [(-92.3, 34.8)],
@@ -506,6 +510,45 @@ PLACES: dict[tuple[str, str], LonLat] = {
     ("SJF", "label"): (-125.67, 46.09),  # off Washington's name
     ("VER", "label"): (-96.82, 19.51),  # off Mexico's name
     ("YUC", "label"): (-88.98, 18.84),  # off Tabasco's name
+    # Under the lenses on Florida, Philadelphia and Los Angeles each province's unit, name and
+    # star placed together, clear of the neighbours' (the points are where the lenses put them,
+    # not real places).  Jacksonville: its unit in the middle, its name at the north-west, its
+    # star east; Tampa's name on the Gulf side; Miami's unit and name down the east coast.
+    ("JAC", "unit"): (-81.635, 28.592),
+    ("JAC", "center"): (-80.884, 28.266),
+    ("TAM", "unit"): (-81.972, 27.997),
+    ("TAM", "label"): (-82.471, 28.679),
+    ("TAM", "center"): (-82.051, 27.397),
+    ("MIA", "unit"): (-80.860, 26.745),
+    ("MIA", "label"): (-80.982, 25.469),
+    ("MIA", "center"): (-80.881, 27.757),
+    # New Jersey's name at its north-east, off Philadelphia's; Washington's name east of its unit.
+    ("NJE", "unit"): (-74.884, 39.674),
+    ("NJE", "label"): (-74.044, 40.254),
+    ("NJE", "center"): (-74.956, 40.439),
+    ("PHI", "unit"): (-75.679, 40.486),
+    ("PHI", "label"): (-75.519, 40.108),
+    ("PHI", "center"): (-75.825, 41.616),  # off New York State's name
+    ("WDC", "unit"): (-76.616, 39.349),
+    ("WDC", "label"): (-75.783, 38.922),
+    ("WDC", "center"): (-79.420, 38.909),  # off Western Pennsylvania's name
+    # Los Angeles's unit up the coast and its name on the shore, off San Diego's unit.
+    ("LAN", "unit"): (-118.183, 35.321),
+    ("LAN", "label"): (-119.009, 34.115),
+    ("LAN", "center"): (-120.538, 35.419),
+    ("SDI", "unit"): (-117.121, 33.728),
+    ("SDI", "label"): (-114.178, 34.086),
+    ("SDI", "center"): (-116.679, 32.559),  # off Baja California's name
+    # Stars off names: Ontario's off Lake Huron's, Nicaragua's off Honduras's; Havana's name
+    # north-east of its star; Guatemala's name above its unit (a little lower), off the Gulf of
+    # Tehuantepec's name and clear of its star.
+    ("ONT", "center"): (-80.698, 43.391),
+    ("NIC", "center"): (-83.660, 13.826),
+    ("HAV", "label"): (-83.268, 22.792),
+    ("HAV", "center"): (-84.142, 22.006),
+    ("GUT", "unit"): (-90.397, 15.959),
+    ("GUT", "label"): (-90.273, 17.447),
+    ("GUT", "center"): (-89.043, 16.944),
 }
 
 SPEC = BoardSpec(
@@ -519,7 +562,10 @@ SPEC = BoardSpec(
         Lens(centre=(-74.8, 40.6), gain=2.0, radius=0.07),
         Lens(centre=(-78.5, 21.3), gain=1.5, radius=0.1),
         Lens(centre=(-96.5, 18.8), gain=1.2, radius=0.08),
-        Lens(centre=(-77.3, 18.1), gain=1.0, radius=0.04),
+        Lens(centre=(-77.3, 18.1), gain=2.0, radius=0.05),
+        Lens(centre=(-81.9, 28.2), gain=1.5, radius=0.09),
+        Lens(centre=(-75.6, 40.0), gain=1.5, radius=0.055),
+        Lens(centre=(-117.7, 33.9), gain=1.2, radius=0.05),
     ),
     extent=(-1.0, -1.05, 0.72, 0.88),
     seeds=SEEDS,
