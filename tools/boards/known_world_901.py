@@ -13,8 +13,8 @@ lakes: the Caspian Sea, two seas on this board, is drawn as water by hand (a rou
 its shores).  The Philippines from Luzon to Mindanao are one land (Butuan), joined across the
 San Bernardino, San Juanico and Surigao straits; the Sunda and Kanmon straits are widened so
 that the seas they join meet.  Iceland, Honshu, Java and the Far East beyond Manchuria are
-neutral land.  A few names are placed by hand where they fell on another name or a unit of the
-start.
+neutral land.  A few names and stars are placed by hand where a name fell on another name, a
+unit of the start or a supply center's star.
 """
 
 from __future__ import annotations
@@ -513,10 +513,22 @@ SPEC = BoardSpec(
         ("EPI", "label"): (20.26, 41.01),
         ("FRI", "label"): (6.24, 53.13),
         ("GAS", "label"): (-0.06, 43.64),
-        ("SAL", "label"): (-5.70, 39.08),
+        ("SAL", "label"): (-5.62, 38.94),  # 3 units lower than before (issue 26.4), below Toledo's name
+        ("SAL", "center"): (-6.15, 39.87),  # where the automatic place put it before
         ("SLR", "label"): (15.95, 39.80),
         ("STY", "label"): (35.09, 36.13),
         ("ZAR", "label"): (-3.28, 41.21),
+        # names a little aside, off the stars that covered them (issue 26.4); Novgorod's star
+        # where the automatic place put it before (the builder places a star beside the name)
+        ("AST", "label"): (-3.66, 42.20),
+        ("KAT", "label"): (11.49, 56.69),
+        ("NOV", "label"): (29.19, 59.36),
+        ("NOV", "center"): (29.93, 57.34),
+        ("TOL", "label"): (-4.42, 39.87),  # drawn beside its unit, below Salamanca's star
+        # Granada's name drawn below its unit rather than beside it, and Cadiz's star 4 units
+        # lower, below Cordoba's name
+        ("GRA", "label"): (-3.00, 37.10),
+        ("CAD", "center"): (-5.82, 36.74),
         # Abkhazia's name has no room but above its unit: Tmutarakan's unit and name stand 4
         # units higher, its star where the automatic place put it
         ("TAM", "unit"): (39.56, 45.51),

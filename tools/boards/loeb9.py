@@ -440,8 +440,10 @@ PLACES: dict[tuple[str, str], LonLat] = {
     ("STP", "unit"): (33.0, 62.3),
     ("MOS", "unit"): (37.6, 55.75),
     ("SEV", "unit"): (40.0, 46.3),
-    # a name placed by hand where the automatic place put it under a unit of the start (issue 26.4)
+    # names placed by hand where the automatic place put them under a unit of the start or a
+    # supply center's star (issue 26.4)
     ("YOR", "label"): (-0.99, 54.11),  # off Liverpool's unit
+    ("CLY", "label"): (-5.16, 56.25),  # off Edinburgh's star
 }
 
 # The weak straits: Tarifa to Ceuta, and Calabria (Villa San Giovanni) to Messina.

@@ -7,7 +7,8 @@ at their real places.  The game's borders differ from geography where Istanbul s
 Bosporus and the Dardanelles and Denmark meets Sweden (land bridges, as on the standard
 board); Hamburg holds the Kiel Canal and Cairo the Suez Canal by their own coasts.  Sicily,
 Sardinia, Corsica, Crete and Cyprus are no province: neutral islands.  A few names are placed
-by hand (``PLACES``) where they fell on another name or a unit of the start.
+by hand (``PLACES``) where they fell on another name, a unit of the start or a supply center's
+star.
 """
 
 from __future__ import annotations
@@ -668,12 +669,14 @@ FORCE_PROVINCE: dict[str, list[list[LonLat]]] = {
 COAST_POINTS: dict[str, LonLat] = {"IRN/NC": (51.5, 36.7), "IRN/SC": (55.5, 27.6)}
 
 # Names placed by hand where the automatic place put two names, or a name and a unit of the
-# start, on each other (issue 26.4): a little aside, the name's middle still in its province.
+# start or a supply center's star, on each other (issue 26.4): a little aside, the name's
+# middle still in its province.
 PLACES: dict[tuple[str, str], LonLat] = {
     ("AZE", "label"): (47.60, 41.67),  # off Georgia's name
     ("JOR", "label"): (37.97, 29.68),  # off Israel's name
     ("ODE", "label"): (32.10, 47.02),  # off Sevastopol's unit
     ("YOR", "label"): (-0.74, 54.03),  # off Liverpool's unit
+    ("SIN", "label"): (33.69, 29.21),  # off Cairo's star
 }
 
 SPEC = BoardSpec(

@@ -358,6 +358,8 @@ PLACES: dict[tuple[str, str], LonLat] = {
     ("STP", "unit"): (33.0, 62.3),
     ("MOS", "unit"): (37.6, 55.75),
     ("SEV", "unit"): (40.0, 46.3),
+    # a name placed by hand where a supply center's star covered it (issue 26.4)
+    ("CLY", "label"): (-5.14, 56.34),  # off Edinburgh's star
 }
 
 SPEC = BoardSpec(

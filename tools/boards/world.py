@@ -340,10 +340,24 @@ SPEC = BoardSpec(
         # start, on each other (issue 26.4)
         ("IRA", "label"): (59.57, 28.52),  # off Pakistan's name
         # Brest's strip is too narrow to move its name: Belarus's unit stands a little east,
-        # its name and star where the automatic place put them
+        # its name where the automatic place put it; Brest's unit stands 8 units higher and its
+        # name just below it, where Belarus's star had been, the star a little lower right, in
+        # the room left between Belarus's unit and name
         ("BEL", "unit"): (31.43, 54.67),
         ("BEL", "label"): (28.54, 52.37),
-        ("BEL", "center"): (26.79, 54.49),
+        ("BEL", "center"): (27.86, 54.70),
+        ("BST", "unit"): (26.52, 58.50),
+        ("BST", "label"): (26.52, 56.63),
+        # names a little aside, off the stars that covered them (issue 26.4); a star where the
+        # automatic place put it (or just below), since the builder places a star beside the
+        # name; Calcutta's star 4 units lower, off Bangladesh's
+        ("BHO", "label"): (-45.36, -20.06),
+        ("CLC", "label"): (84.33, 26.20),
+        ("CLC", "center"): (85.99, 22.23),
+        ("GBR", "label"): (-1.96, 52.65),
+        ("GBR", "center"): (-2.06, 50.86),
+        ("JAP", "label"): (140.06, 36.62),
+        ("JAP", "center"): (135.74, 34.99),
     },
     in_pieces=frozenset({"CHI", "IND", "JAP", "PHI", "CIS", "NZE", "GBR", "ITA", "VIC", "NEW", "VLA"}),
 )

@@ -15,7 +15,8 @@ neutral land.  The twelve off-board boxes (A to L, the rest of the world, armies
 African ones D to G) are rectangles at the board's edge: A to C off the Atlantic on the left,
 D to G below Africa, H to J below the Indian Ocean, K and L off the Pacific on the right;
 their links to provinces are drawn as lines, the boxes each is linked to named in it.  A few
-names are placed by hand (``PLACES``) where they fell on another name or a unit of the start.
+names are placed by hand (``PLACES``) where they fell on another name, a unit of the start or a
+supply center's star.
 """
 
 from __future__ import annotations
@@ -340,12 +341,21 @@ PLACES: dict[tuple[str, str], LonLat] = {
     ("APU", "label"): (14.00, 42.15),
     ("BEL", "label"): (5.66, 49.95),
     ("KAR", "label"): (142.21, 47.36),
-    ("KYU", "label"): (131.52, 33.08),
     ("LVP", "label"): (-4.50, 55.32),
     ("WAL", "label"): (-3.78, 50.32),
     ("YOR", "label"): (-1.52, 54.86),
-    # Kyushu's name has no room but above its unit: Kyoto's unit stands 3 units higher, its
-    # name and star where the automatic place put them
+    # Holland's name a little higher, off Belgium's star; its own star where the automatic
+    # place put it before (it places a star beside the name)
+    ("HOL", "label"): (4.89, 52.11),
+    ("HOL", "center"): (7.64, 52.34),
+    # Names with no room in their small provinces, drawn beside their units (the renderer's
+    # label_point): each placed nearest the side where the name is clear of the stars, Akita's
+    # to the west (off Tokyo's star), Sakhalin's above (off Karafuto's), Kyushu's below (off
+    # Osaka's).  Kyoto's unit stands 3 units higher, where it was clear of Kyushu's name above
+    # its unit; its name and star are where the automatic place put them.
+    ("AKI", "label"): (140.04, 40.11),
+    ("SAK", "label"): (143.08, 51.06),
+    ("KYU", "label"): (130.50, 31.63),
     ("KYO", "unit"): (132.85, 34.88),
     ("KYO", "label"): (137.01, 36.38),
     ("KYO", "center"): (135.80, 35.20),
