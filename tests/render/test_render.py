@@ -392,12 +392,7 @@ def _star_box(at: tuple[float, float]) -> tuple[float, float, float, float]:
     return at[0] + min(xs) - 0.5, at[1] + min(ys) - 0.5, at[0] + max(xs) + 0.5, at[1] + max(ys) + 0.5
 
 
-# Empire's stars of Havana, Nicaragua, Ontario, Philadelphia and Tampa still lie on names.
-_STARRED = pytest.mark.xfail(strict=True, reason="Empire: stars of HAV NIC ONT PHI TAM on HAV HON LHU NYS JAC")
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_STARRED) if n == "empire" else n
-                                  for n in sorted(available_maps())])
+@pytest.mark.parametrize("name", sorted(available_maps()))
 def test_issue_26_4_no_supply_center_star_covers_a_name(name: str) -> None:
     """Every name on the board can be read beside the stars: no supply center's star (its own
     province's or a neighbour's) overlaps a name's box."""
