@@ -158,7 +158,9 @@ class Reads:
     @staticmethod
     def of(session: Session) -> Reads:
         """The transaction's reads (kept in the session, which lives as long as its transaction)."""
-        reads: Reads = session.info.setdefault(_READS, Reads())
+        reads: Reads | None = session.info.get(_READS)
+        if reads is None:
+            reads = session.info[_READS] = Reads()
         return reads
 
 
