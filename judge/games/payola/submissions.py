@@ -210,8 +210,8 @@ def standing(talk: Conversation, kind: str, phase: str, power: str) -> str:
 def set_by_mail_at(talk: Conversation, phase: str, power: str, *kinds: str) -> datetime | None:
     """When the judge's mail server accepted the latest mail that set the power's sheet (orders,
     WAIT: ``kinds``) in force for the phase; None if no mail did (`Conversation.superseded`)."""
-    assert talk.context.game is not None
     game = talk.context.game
+    assert game is not None
     return max(filter(None, (host.latest_accepted(talk.session, game, phase, power, kind) for kind in kinds)),
                default=None)
 

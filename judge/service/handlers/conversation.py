@@ -496,12 +496,13 @@ class Conversation:
     def game(self, name: str) -> Game | None:
         """The game called ``name``, its row locked until the mail's transaction ends (and its
         public pages looked at once it has); read once per transaction (`Reads`)."""
-        game = self.reads.games.get(name.lower())
+        read = self.reads.games
+        game = read.get(name.lower())
         if game is None:
             game = self.session.scalar(_GAME, {"name": name.lower()})
             if game is None:
                 return None
-            self.reads.games[game.name] = game
+            read[game.name] = game
         self.touched.add(game.name)
         return game
 
