@@ -25,8 +25,9 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
+from typing import Any, cast
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import Table, bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
 from judge import games
@@ -155,6 +156,7 @@ _LATEST_ACCEPTED = (select(Submission.accepted_at)
                     .where(Submission.game_id == bindparam("game_id"), Submission.phase == bindparam("phase"),
                            Submission.power == bindparam("power"), Submission.kind == bindparam("kind"))
                     .order_by(Submission.id.desc()).limit(1))
+_SUBMIT = insert(cast(Table, Submission.__table__))
 
 
 def current_phase(session: Session, game: Game) -> PhaseRow | None:
@@ -213,6 +215,15 @@ def record(game: Game, what: str) -> None:
 
 def is_played(player: Player | None) -> bool:
     return player is not None and not player.dummy and not player.resigned and player.address is not None
+
+
+def submit(session: Session, game: Game, phase: str, power: str, kind: str, text: str, parsed: dict[str, Any],
+           now: datetime, accepted: datetime | None = None) -> None:
+    """Keep a seat's submission of a phase (its sheet, orders, CLEAR, WAIT...: the latest of a kind
+    is in force), written at once with a Core statement (every mail of a seat does it; the ORM's
+    flush would cost several times more)."""
+    session.execute(_SUBMIT, {"game_id": game.id, "phase": phase, "power": power, "kind": kind, "text": text,
+                              "parsed": parsed, "created_at": now, "accepted_at": accepted})
 
 
 def latest_submission(session: Session, game: Game, phase: str, power: str, kind: str) -> Submission | None:

@@ -1,7 +1,9 @@
 """Outgoing mail is queued in the current transaction and delivered later (``sender``).
 
-``queue`` writes an outbox row inside the caller's unit of work, so a mail exists exactly
-when the change that caused it was committed.  A game's mail is written for its reader as it is
+``queue`` writes an outbox row inside the caller's transaction, so a mail exists exactly
+when the change that caused it was committed (a Core statement, at once: nearly every applied
+mail queues an answer, and the ORM's flush would cost several times more; the row's id is
+returned).  A game's mail is written for its reader as it is
 queued: its moments in the reader's time zone (`judge.service.zones`).  Press gets a random
 Message-ID, where the usual one tells when it was made: grey press must not be tied by it to
 the other mail its sender's mail caused.  The row keeps what the message is made of
@@ -34,8 +36,9 @@ import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from email.utils import make_msgid
+from typing import cast
 
-from sqlalchemy import delete, exists, func, select
+from sqlalchemy import Table, delete, exists, func, insert, select
 from sqlalchemy.orm import Session
 
 from judge.mail.outbound import (
@@ -69,11 +72,11 @@ def queue(
     in_reply_to: str | None = None,
     references: Sequence[str] = (),
     attachments: Sequence[Attachment] = (),
-) -> Outbox:
-    """Add an outbox row for a mail to ``to``; ValueError for an address that no header can carry
-    (`check_recipient`), now rather than when the sender builds the message.  The body is kept as
-    any database can store it: lone surrogates and NUL (which an echoed line may carry) become U+FFFD.
-    A game's mail writes its moments in its reader's time zone (`zones`)."""
+) -> int:
+    """Add an outbox row for a mail to ``to`` and return its id; ValueError for an address that no
+    header can carry (`check_recipient`), now rather than when the sender builds the message.  The
+    body is kept as any database can store it: lone surrogates and NUL (which an echoed line may
+    carry) become U+FFFD.  A game's mail writes its moments in its reader's time zone (`zones`)."""
     check_recipient(to)
     zone = None if kind in zones.UNZONED else zones.reader_zone(session, game_id, to)
     if zone is not None:
@@ -83,15 +86,19 @@ def queue(
     # press: a random Message-ID, as make_msgid's tells the moment to a hundredth of a second
     domain = settings.domain
     message_id = f"<{secrets.token_hex(16)}@{domain}>" if kind == "press" else make_msgid(domain=domain)
-    row = Outbox(game_id=game_id, recipient=to, subject=subject, kind=kind, sender=settings.judge_from,
-                 message_id=message_id, in_reply_to=replied,
-                 refs=thread(references, replied) if replied else None,
-                 body=well_formed(body).replace("\x00", "\ufffd"), created_at=now,
-                 status="pending", attempts=0,
-                 files=[OutboxFile(filename=a.filename, content_type=a.content_type, blob=blob(session, a.data))
-                        for a in attachments])
-    session.add(row)
-    return row
+    row_id: int = session.execute(_QUEUE, {
+        "game_id": game_id, "recipient": to, "subject": subject, "kind": kind, "sender": settings.judge_from,
+        "message_id": message_id, "in_reply_to": replied, "refs": thread(references, replied) if replied else None,
+        "body": well_formed(body).replace("\x00", "\ufffd"), "raw": None, "created_at": now, "status": "pending",
+        "attempts": 0, "next_attempt_at": None, "sent_at": None, "last_error": None,
+    }).inserted_primary_key[0]  # type: ignore[attr-defined]
+    for attachment in attachments:  # the ORM writes a file after its blob, if that is new
+        session.add(OutboxFile(outbox_id=row_id, filename=attachment.filename, content_type=attachment.content_type,
+                               blob=blob(session, attachment.data)))
+    return row_id
+
+
+_QUEUE = insert(cast(Table, Outbox.__table__))
 
 
 def blob(session: Session, data: bytes) -> Blob:

@@ -87,9 +87,8 @@ def queued(db: Database, settings: Settings, to: str, *, game: bool = True, kind
             game_id = row.id
         mail = queue(session, settings, to=to, subject="bounce1 S1901M results", body="A PAR - BUR\n", kind=kind,
                      now=NOW, game_id=game_id, in_reply_to=in_reply_to)
-        session.flush()
     deliver_pending(db, settings, transport_for(settings), NOW)
-    return outbox_row(db, mail.id)
+    return outbox_row(db, mail)
 
 
 def outbox_row(db: Database, row_id: int) -> Outbox:
@@ -138,10 +137,8 @@ def bounce_of(row: Outbox, db: Database, settings: Settings, fixture: bytes | No
 
 def test_every_mail_leaves_with_its_own_verp_envelope_sender(db: Database, settings: Settings, relay: Relay) -> None:
     with db.transaction() as session:
-        first = queue(session, settings, to="fred@example.org", subject="a", body="a\n", kind="notice", now=NOW)
-        second = queue(session, settings, to="gus@example.org", subject="b", body="b\n", kind="notice", now=NOW)
-        session.flush()
-        ids = [first.id, second.id]
+        ids = [queue(session, settings, to="fred@example.org", subject="a", body="a\n", kind="notice", now=NOW),
+               queue(session, settings, to="gus@example.org", subject="b", body="b\n", kind="notice", now=NOW)]
     assert deliver_pending(db, settings, RelayTransport("127.0.0.1", relay.port, timeout=10), NOW) == 2
     senders = [envelope.mail_from for envelope in relay.envelopes]
     for row_id, sender in zip(ids, senders, strict=True):

@@ -19,6 +19,7 @@ from judge.service.app import inject
 from judge.service.config import Settings
 from judge.service.outbox import message_of, queue
 from judge.service.sender import deliver_pending, transport_for
+from judge.store.models import Outbox
 from tests.service.harness import Judge, raw_mail
 
 
@@ -34,8 +35,9 @@ def test_from_carries_the_judges_name_which_a_setting_changes(tmp_path: Path) ->
     assert judge.last_to("fred@example.org").headers["From"] == "Payola Judge <judge@localhost>"
     named = Settings(data_dir=tmp_path, judge_name="Le Juge, Payola")
     with judge.db.transaction() as session:
-        row = queue(session, named, to="fred@example.org", subject="s", body="b\n", kind="notice",
-                    now=datetime(2026, 1, 5, 12, 0))
+        row = session.get(Outbox, queue(session, named, to="fred@example.org", subject="s", body="b\n", kind="notice",
+                                        now=datetime(2026, 1, 5, 12, 0)))
+        assert row is not None
         assert parsed(message_of(row))["From"].addresses[0].display_name == "Le Juge, Payola"
 
 

@@ -91,10 +91,8 @@ def mail_to(db: Database, settings: Settings, to: str, game: str = "edge1") -> i
             row = Game(name=game, gm_address=GM, gm_password="-", seed=1, created_at=NOW)
             session.add(row)
             session.flush()
-        mail = queue(session, settings, to=to, subject=f"{game} S1901M results", body="A PAR - BUR\n", kind="results",
-                     now=NOW, game_id=row.id)
-        session.flush()
-        return mail.id
+        return queue(session, settings, to=to, subject=f"{game} S1901M results", body="A PAR - BUR\n",
+                     kind="results", now=NOW, game_id=row.id)
 
 
 def outbox(db: Database) -> list[tuple[str, str, str, str | None]]:

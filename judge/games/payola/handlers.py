@@ -38,7 +38,7 @@ from judge.service.handlers.conversation import MASTER, PLAYER, SIGNED_ON, Conve
 from judge.service.handlers.master import changed_phase, confirmed, may_change_phase
 from judge.service.host import GameError
 from judge.service.render import render, when
-from judge.store.models import LedgerRow, Outbox, Submission
+from judge.store.models import LedgerRow, Outbox
 
 
 @handles(OfferLine, PLAYER, closed_after_the_end=True)
@@ -120,8 +120,7 @@ def clear(talk: Conversation, text: str, _: Clear) -> None:
         return
     talk.context.block.clear()
     for kind in ("sheet", "orders"):
-        talk.session.add(Submission(game_id=game.id, phase=game.phase, power=power, kind=kind, text="",
-                                    parsed={}, created_at=talk.now, accepted_at=talk.accepted))
+        host.submit(talk.session, game, game.phase, power, kind, "", {}, talk.now, talk.accepted)
     talk.echo(text, "ok", "your sheet and orders for this phase are cleared")
 
 
@@ -168,8 +167,7 @@ def _set_wait(talk: Conversation, text: str, flag: str, done: str) -> None:
     if why := talk.superseded(set_by_mail_at(talk, game.phase, power, "wait"), "your WAIT or NOWAIT"):
         talk.echo(text, "ignored", why)
         return
-    talk.session.add(Submission(game_id=game.id, phase=game.phase, power=power, kind="wait", text=flag, parsed={},
-                                created_at=talk.now, accepted_at=talk.accepted))
+    host.submit(talk.session, game, game.phase, power, "wait", flag, {}, talk.now, talk.accepted)
     talk.echo(text, "ok", done)
 
 

@@ -87,9 +87,8 @@ def store_sheet(talk: Conversation, context: Context) -> bool | None:
         talk.echoes[context.block["sheet"][-1][0]].extra.append(
             rejected(talk, "sheet", len(errors), str(position.phase), power))
         return False
-    talk.session.add(Submission(game_id=game.id, phase=str(position.phase), power=power, kind="sheet", text=text,
-                                parsed={"offers": len(sheet.offers), "savings": sheet.savings},
-                                created_at=talk.now, accepted_at=talk.accepted))
+    host.submit(talk.session, game, str(position.phase), power, "sheet", text,
+                {"offers": len(sheet.offers), "savings": sheet.savings}, talk.now, talk.accepted)
     read = {offer.line: describe(offer) for offer in sheet.offers} | dict.fromkeys(sheet.unseen, UNSEEN)
     for number, (index, line) in enumerate(context.block["sheet"], 1):
         talk.echoes[index].message = read.get(number) or _savings_or_comment(line)
@@ -160,9 +159,8 @@ def store_orders(talk: Conversation, context: Context) -> bool:
             f"no order was kept; {standing(talk, 'orders', str(position.phase), power)}")
         return False
     text = "\n".join(t for _, t in kept)
-    talk.session.add(Submission(game_id=game.id, phase=str(position.phase), power=power, kind="orders", text=text,
-                                parsed={"orders": [talk.echoes[i].message for i, _ in kept]},
-                                created_at=talk.now, accepted_at=talk.accepted))
+    host.submit(talk.session, game, str(position.phase), power, "orders", text,
+                {"orders": [talk.echoes[i].message for i, _ in kept]}, talk.now, talk.accepted)
     return True
 
 
@@ -175,8 +173,7 @@ def keep_rejection(talk: Conversation, context: Context, sheet: bool | None, ord
     game, power = context.game, context.power
     assert game is not None and power is not None and game.phase is not None
     if sheet is False:
-        talk.session.add(Submission(game_id=game.id, phase=game.phase, power=power, kind="rejected", text="sheet",
-                                    parsed={}, created_at=talk.now, accepted_at=talk.accepted))
+        host.submit(talk.session, game, game.phase, power, "rejected", "sheet", {}, talk.now, talk.accepted)
         talk.echoes[context.block["sheet"][-1][0]].extra.append(
             "your offer sheet was rejected" + (", though your orders were taken" if orders else "") +
             ": the phase waits for you as for a power that has not submitted, until you send your offers "
@@ -184,8 +181,7 @@ def keep_rejection(talk: Conversation, context: Context, sheet: bool | None, ord
     elif sheet or orders:
         pending = host.latest_submission(talk.session, game, game.phase, power, "rejected")
         if pending is not None and pending.text:
-            talk.session.add(Submission(game_id=game.id, phase=game.phase, power=power, kind="rejected", text="",
-                                        parsed={}, created_at=talk.now, accepted_at=talk.accepted))
+            host.submit(talk.session, game, game.phase, power, "rejected", "", {}, talk.now, talk.accepted)
 
 
 def rejected(talk: Conversation, kind: str, errors: int, phase: str, power: str) -> str:

@@ -23,7 +23,7 @@ from judge.pirates.notation import submissions_to_data
 from judge.service import host
 from judge.service.handlers.conversation import PLAYER, Conversation, handles
 from judge.service.render import when
-from judge.store.models import Game, Submission
+from judge.store.models import Game
 
 if TYPE_CHECKING:
     from judge.service.handlers.conversation import Context
@@ -111,9 +111,7 @@ def _keep(talk: Conversation, game: Game, seat: str, before: Submissions, after:
     if after.token_to != before.token_to:
         changed.append(("gift", {"to": after.token_to}))
     for kind, parsed in changed:
-        talk.session.add(Submission(game_id=game.id, phase=game.phase, power=seat, kind=kind, text=text,
-                                    parsed=parsed, created_at=talk.now))
-    talk.session.flush()
+        host.submit(talk.session, game, game.phase, seat, kind, text, parsed, talk.now)
 
 
 def status_lines(talk: Conversation, game: Game, seat: str) -> list[str]:

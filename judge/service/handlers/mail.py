@@ -437,6 +437,13 @@ _APPLIED_BEFORE = select(InboundRow.id).where(InboundRow.message_id == bindparam
 _CONFIRMING = (select(Confirmation.token, Confirmation.details, Game.name)
                .outerjoin(Game, Game.id == Confirmation.game_id)
                .where(Confirmation.token.in_(bindparam("tokens", expanding=True))))
+_LIMITS = cast(Table, ReplyLimit.__table__)
+_REPLY_LIMIT = (select(_LIMITS.c.hour_start, _LIMITS.c.replies, _LIMITS.c.idle_answered_at)
+                .where(_LIMITS.c.address == bindparam("address")).with_for_update())
+_NEW_REPLY_LIMIT = insert(_LIMITS)
+_SET_REPLY_LIMIT = (update(_LIMITS).where(_LIMITS.c.address == bindparam("who"))
+                    .values(hour_start=bindparam("start"), replies=bindparam("count"),
+                            idle_answered_at=bindparam("idle_at")))
 _RING = select(func.pg_notify(MAIL_CHANNEL, ""))
 _TRY_TOPIC = select(func.pg_try_advisory_xact_lock(bindparam("space"), bindparam("topic")))
 _WAIT_TOPIC = select(func.pg_advisory_xact_lock(bindparam("space"), bindparam("topic")))
@@ -503,35 +510,46 @@ def _status(session: Session, settings: Settings, read: Read, now: datetime, see
 def _may_answer(session: Session, settings: Settings, mail: InboundMail, lines: Sequence[cmd.Line],
                 now: datetime) -> tuple[bool, list[str]]:
     """Whether the judge may answer ``mail`` (no mail loop: see the module's header), counted as
-    an answer to its address if so; and the notes that answer carries about the limits."""
+    an answer to its address if so; and the notes that answer carries about the limits.  The
+    address's row is read (locked) and written with Core statements: every mail does it."""
     address = mail.reply_to
     if not address:
         return True, []  # nobody to answer
-    limit = session.get(ReplyLimit, address, with_for_update=True)
-    if limit is None:
-        limit = ReplyLimit(address=address, hour_start=now, replies=0)
-        session.add(limit)
-    elif now - limit.hour_start >= HOUR:
-        limit.hour_start, limit.replies = now, 0
+    found = session.execute(_REPLY_LIMIT, {"address": address}).one_or_none()
+    if found is None:
+        hour_start, replies, idle_answered_at = now, 0, None
+    else:
+        hour_start, replies, idle_answered_at = found
+        if now - hour_start >= HOUR:
+            hour_start, replies = now, 0
     idle = all(isinstance(line.command, NOT_COMMANDS) for line in lines)
-    if idle and limit.idle_answered_at is not None and now - limit.idle_answered_at < DAY:
+    quiet = idle and idle_answered_at is not None and now - idle_answered_at < DAY
+    if not quiet:
+        replies += 1
+        if idle and replies <= settings.max_replies_per_hour:
+            idle_answered_at = now
+    if found is None:
+        session.execute(_NEW_REPLY_LIMIT, {"address": address, "hour_start": hour_start, "replies": replies,
+                                           "idle_answered_at": idle_answered_at})
+    else:
+        session.execute(_SET_REPLY_LIMIT, {"who": address, "start": hour_start, "count": replies,
+                                           "idle_at": idle_answered_at})
+    if quiet:
         log.info("mail from %s has no command, and one was answered in the last day: not answered", address)
         return False, []
-    limit.replies += 1
     most = settings.max_replies_per_hour
-    if limit.replies > most:
-        if limit.replies == most + 1:
+    if replies > most:
+        if replies == most + 1:
             log.warning("%s had %d answers this hour: its mail is applied but not answered until %s UTC",
-                        address, most, f"{limit.hour_start + HOUR:%H:%M}")
+                        address, most, f"{hour_start + HOUR:%H:%M}")
         return False, []
     notes = []
     if idle:
-        limit.idle_answered_at = now
         notes.append("Nothing in your mail was a command the judge could act on. It answers such a mail once a "
                      "day per address: another one within a day gets no answer.")
-    if limit.replies == most:
+    if replies == most:
         notes.append(f"This is the judge's {most}th answer to your address this hour: until "
-                     f"{limit.hour_start + HOUR:%H:%M} UTC your mail is applied but not answered.")
+                     f"{hour_start + HOUR:%H:%M} UTC your mail is applied but not answered.")
     return True, notes
 
 
