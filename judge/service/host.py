@@ -147,16 +147,19 @@ PRESS_SETTINGS = ("colours", "partial", "between", "observers")
 # cost more than running it.
 _CURRENT_PHASE = select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id"), PhaseRow.name == bindparam("phase"))
 _PLAYERS = select(Player).where(Player.game_id == bindparam("game_id")).order_by(Player.id)
-_NEWEST = (select(func.max(Submission.id))
-           .where(Submission.game_id == bindparam("game_id"), Submission.phase == bindparam("phase"))
-           .group_by(Submission.power, Submission.kind))  # a later submission replaces an earlier one
+# Those that read columns, not rows, are Core statements (the ORM's layer costs more than they do).
+_SUBMISSIONS = cast(Table, Submission.__table__)
+_NEWEST = (select(func.max(_SUBMISSIONS.c.id))
+           .where(_SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.phase == bindparam("phase"))
+           .group_by(_SUBMISSIONS.c.power, _SUBMISSIONS.c.kind))  # a later submission replaces an earlier one
 _LATEST_SUBMISSIONS = select(Submission).where(Submission.id.in_(_NEWEST))
-_LATEST_TEXTS = select(Submission.power, Submission.kind, Submission.text).where(Submission.id.in_(_NEWEST))
-_LATEST_ACCEPTED = (select(Submission.accepted_at)
-                    .where(Submission.game_id == bindparam("game_id"), Submission.phase == bindparam("phase"),
-                           Submission.power == bindparam("power"), Submission.kind == bindparam("kind"))
-                    .order_by(Submission.id.desc()).limit(1))
-_SUBMIT = insert(cast(Table, Submission.__table__))
+_LATEST_TEXTS = (select(_SUBMISSIONS.c.power, _SUBMISSIONS.c.kind, _SUBMISSIONS.c.text)
+                 .where(_SUBMISSIONS.c.id.in_(_NEWEST)))
+_LATEST_ACCEPTED = (select(_SUBMISSIONS.c.accepted_at)
+                    .where(_SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.phase == bindparam("phase"),
+                           _SUBMISSIONS.c.power == bindparam("power"), _SUBMISSIONS.c.kind == bindparam("kind"))
+                    .order_by(_SUBMISSIONS.c.id.desc()).limit(1))
+_SUBMIT = insert(_SUBMISSIONS)
 
 
 def current_phase(session: Session, game: Game) -> PhaseRow | None:

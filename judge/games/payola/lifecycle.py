@@ -35,9 +35,9 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, delete, func, select
+from sqlalchemy import Table, bindparam, delete, func, select
 from sqlalchemy.orm import Session
 
 from judge.engine.legal import adjustment_count, retreat_options
@@ -128,8 +128,9 @@ def shows_votes(game: Game) -> bool:
     return "SHOW_VOTES" in own_flags(game)
 
 
-_BALANCES = (select(LedgerRow.power, func.sum(LedgerRow.amount)).where(LedgerRow.game_id == bindparam("game_id"))
-             .group_by(LedgerRow.power))
+_LEDGER = cast(Table, LedgerRow.__table__).c
+_BALANCES = (select(_LEDGER.power, func.sum(_LEDGER.amount)).where(_LEDGER.game_id == bindparam("game_id"))
+             .group_by(_LEDGER.power))  # a Core statement: every sheet that saves reads it
 
 
 def position_of(row: PhaseRow) -> Position:

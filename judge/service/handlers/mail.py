@@ -430,10 +430,10 @@ _CLAIM = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"), _INBOUND
 _SETTLE = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"))
            .values(message_id=bindparam("seen_id"), processed_at=bindparam("at"), status=bindparam("settled"),
                    raw=bindparam("redacted"), digest=bindparam("seen_digest")))
-_APPLIED_BEFORE = select(InboundRow.id).where(InboundRow.message_id == bindparam("message_id"),
-                                              InboundRow.digest == bindparam("digest"),
-                                              InboundRow.id != bindparam("mail_id"),
-                                              InboundRow.status.in_(("done", "automatic", "quarantined", "dropped")))
+_APPLIED_BEFORE = select(_INBOUND.c.id).where(_INBOUND.c.message_id == bindparam("message_id"),
+                                              _INBOUND.c.digest == bindparam("digest"),
+                                              _INBOUND.c.id != bindparam("mail_id"),
+                                              _INBOUND.c.status.in_(("done", "automatic", "quarantined", "dropped")))
 _CONFIRMING = (select(Confirmation.token, Confirmation.details, Game.name)
                .outerjoin(Game, Game.id == Confirmation.game_id)
                .where(Confirmation.token.in_(bindparam("tokens", expanding=True))))

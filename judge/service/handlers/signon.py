@@ -28,9 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
-from sqlalchemy import and_, bindparam, case, delete, func, or_, select
+from sqlalchemy import Table, and_, bindparam, case, delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from judge import games
@@ -143,19 +143,22 @@ class Failures(NamedTuple):
         return until if until is not None and until > now else None
 
 
-# Every budget of an attempt, in one statement built once (building and keying it cost more than
-# running it).  An attempt with no seat binds NULL: ``= NULL`` is never true; so does one with no network.
-_SEAT = and_(SignonFailure.game_id == bindparam("game_id"), SignonFailure.who == bindparam("who"))
-_SOURCE = SignonFailure.source == bindparam("source")
-_RECENT = SignonFailure.at > bindparam("since")
+# Every budget of an attempt, in one Core statement built once (building and keying it cost more
+# than running it, and the ORM's layer more again).  An attempt with no seat binds NULL: ``= NULL``
+# is never true; so does one with no network.
+_FAILED = cast(Table, SignonFailure.__table__).c
+_SIGNED = cast(Table, Signon.__table__).c
+_SEAT = and_(_FAILED.game_id == bindparam("game_id"), _FAILED.who == bindparam("who"))
+_SOURCE = _FAILED.source == bindparam("source")
+_RECENT = _FAILED.at > bindparam("since")
 _OWN = and_(_SEAT, _SOURCE)
-_NETWORK = and_(_SEAT, SignonFailure.network == bindparam("network"), _RECENT)
-_ANYWHERE = and_(_SOURCE, _RECENT, SignonFailure.game_id.is_not(None))
-_NOWHERE = and_(_SOURCE, _RECENT, SignonFailure.game_id.is_(None))
-_KNOWN = (select(func.count(Signon.id)).where(Signon.game_id == bindparam("game_id"), Signon.who == bindparam("who"),
-                                              Signon.source == bindparam("source")).scalar_subquery())
+_NETWORK = and_(_SEAT, _FAILED.network == bindparam("network"), _RECENT)
+_ANYWHERE = and_(_SOURCE, _RECENT, _FAILED.game_id.is_not(None))
+_NOWHERE = and_(_SOURCE, _RECENT, _FAILED.game_id.is_(None))
+_KNOWN = (select(func.count(_SIGNED.id)).where(_SIGNED.game_id == bindparam("game_id"), _SIGNED.who == bindparam("who"),
+                                               _SIGNED.source == bindparam("source")).scalar_subquery())
 _FAILURES = (select(*(f(case((condition, value))) for condition in (_OWN, _NETWORK, _ANYWHERE, _NOWHERE)
-                      for f, value in ((func.count, 1), (func.max, SignonFailure.at))), _KNOWN)
+                      for f, value in ((func.count, 1), (func.max, _FAILED.at))), _KNOWN)
              .where(or_(_OWN, _NETWORK, and_(_SOURCE, _RECENT))))
 
 
