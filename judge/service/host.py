@@ -23,12 +23,12 @@ played what" and SUMMARY name every player of each seat (`who_played`).
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, func, insert, select
-from sqlalchemy.orm import Session
+from sqlalchemy import Table, bindparam, event, func, insert, select
+from sqlalchemy.orm import Session, SessionTransaction, object_session
 
 from judge import games
 from judge.commands.parse import PRESS_COLOURS
@@ -143,6 +143,48 @@ PRESS_SETTINGS = ("colours", "partial", "between", "observers")
 
 # -- reading the state ------------------------------------------------------------------------------
 
+@dataclass
+class Reads:
+    """What the mails of one transaction have read of the games they act on, read once for them
+    all (a run applies several mails in one transaction: `judge.service.handlers.mail.Runs`):
+    each game's row, locked until the transaction ends (`Conversation.game`); its seats once it
+    has started (`Conversation.seats`); what is read of a phase (`phase`: its position, and the
+    latest submission of each seat and kind, which `submit` keeps up to date).  Everything is
+    dropped when anything in the transaction is rolled back (a refused or failed mail's savepoint
+    gave up the locks it took and the changes it made), and a game's seats and phases when its
+    phase changes (`Game.phase` set: processed, rolled back, started)."""
+
+    games: dict[str, Game] = field(default_factory=dict)  # by name
+    seats: dict[int, dict[str, Player]] = field(default_factory=dict)  # by game id
+    phase: dict[tuple[int, str, str], Any] = field(default_factory=dict)  # by game id, phase and what
+
+    @staticmethod
+    def of(session: Session) -> Reads:
+        """The transaction's reads (kept in the session, which lives as long as its transaction)."""
+        reads: Reads | None = session.info.get(_READS)
+        if reads is None:
+            reads = session.info[_READS] = Reads()
+        return reads
+
+
+_READS = "game reads"
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _forget_reads(session: Session, previous: SessionTransaction) -> None:
+    session.info.pop(_READS, None)
+
+
+@event.listens_for(Game.phase, "set")
+def _phase_moved(game: Game, value: str | None, old: object, initiator: object) -> None:
+    session = object_session(game)
+    reads: Reads | None = session.info.get(_READS) if session is not None else None
+    if reads is not None:
+        reads.seats.pop(game.id, None)
+        reads.phase = {key: found for key, found in reads.phase.items() if key[0] != game.id}
+
+
+
 # The game's reads that every applied mail makes, built once: building and keying a statement
 # cost more than running it.
 _CURRENT_PHASE = select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id"), PhaseRow.name == bindparam("phase"))
@@ -153,12 +195,8 @@ _NEWEST = (select(func.max(_SUBMISSIONS.c.id))
            .where(_SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.phase == bindparam("phase"))
            .group_by(_SUBMISSIONS.c.power, _SUBMISSIONS.c.kind))  # a later submission replaces an earlier one
 _LATEST_SUBMISSIONS = select(Submission).where(Submission.id.in_(_NEWEST))
-_LATEST_TEXTS = (select(_SUBMISSIONS.c.power, _SUBMISSIONS.c.kind, _SUBMISSIONS.c.text)
-                 .where(_SUBMISSIONS.c.id.in_(_NEWEST)))
-_LATEST_ACCEPTED = (select(_SUBMISSIONS.c.accepted_at)
-                    .where(_SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.phase == bindparam("phase"),
-                           _SUBMISSIONS.c.power == bindparam("power"), _SUBMISSIONS.c.kind == bindparam("kind"))
-                    .order_by(_SUBMISSIONS.c.id.desc()).limit(1))
+_LATEST = (select(_SUBMISSIONS.c.power, _SUBMISSIONS.c.kind, _SUBMISSIONS.c.text, _SUBMISSIONS.c.accepted_at)
+           .where(_SUBMISSIONS.c.id.in_(_NEWEST)))
 _SUBMIT = insert(_SUBMISSIONS)
 
 
@@ -224,9 +262,27 @@ def submit(session: Session, game: Game, phase: str, power: str, kind: str, text
            now: datetime, accepted: datetime | None = None) -> None:
     """Keep a seat's submission of a phase (its sheet, orders, CLEAR, WAIT...: the latest of a kind
     is in force), written at once with a Core statement (every mail of a seat does it; the ORM's
-    flush would cost several times more)."""
+    flush would cost several times more), and in the phase's latest submissions if the
+    transaction has read them (`latest`)."""
     session.execute(_SUBMIT, {"game_id": game.id, "phase": phase, "power": power, "kind": kind, "text": text,
                               "parsed": parsed, "created_at": now, "accepted_at": accepted})
+    known = Reads.of(session).phase.get((game.id, phase, "submissions"))
+    if known is not None:
+        known[power, kind] = text, accepted
+
+
+def latest(session: Session, game: Game, phase: str) -> dict[tuple[str, str], tuple[str, datetime | None]]:
+    """The text of the latest submission of each (seat, kind) in a phase, and when the mail that
+    made it was accepted (None: no mail did), without loading the submissions: read once per
+    transaction (`Reads`), as every mail of a seat asks (whether it was superseded, whether the
+    phase is complete)."""
+    read = Reads.of(session).phase
+    key = (game.id, phase, "submissions")
+    found: dict[tuple[str, str], tuple[str, datetime | None]] | None = read.get(key)
+    if found is None:
+        found = read[key] = {(power, kind): (text, accepted) for power, kind, text, accepted in
+                             session.execute(_LATEST, {"game_id": game.id, "phase": phase})}
+    return found
 
 
 def latest_submission(session: Session, game: Game, phase: str, power: str, kind: str) -> Submission | None:
@@ -241,11 +297,9 @@ def latest_submission(session: Session, game: Game, phase: str, power: str, kind
 
 def latest_accepted(session: Session, game: Game, phase: str, power: str, kind: str) -> datetime | None:
     """When the mail of a seat's latest submission of a kind in a phase was accepted (None: no
-    submission, or one that no mail made), without loading the submission: every mail that sets
-    one asks (`judge.service.handlers.conversation.Conversation.superseded`)."""
-    accepted: datetime | None = session.scalar(
-        _LATEST_ACCEPTED, {"game_id": game.id, "phase": phase, "power": power, "kind": kind})
-    return accepted
+    submission, or one that no mail made) (`latest`)."""
+    found = latest(session, game, phase).get((power, kind))
+    return None if found is None else found[1]
 
 
 def latest_submissions(session: Session, game: Game, phase: str) -> dict[tuple[str, str], Submission]:
@@ -256,10 +310,9 @@ def latest_submissions(session: Session, game: Game, phase: str) -> dict[tuple[s
 
 
 def latest_texts(session: Session, game: Game, phase: str) -> dict[tuple[str, str], str]:
-    """The text of the latest submission of each (seat, kind) in a phase, in one query: what
-    tells whether a phase is complete, without loading the submissions."""
-    return {(power, kind): text for power, kind, text in
-            session.execute(_LATEST_TEXTS, {"game_id": game.id, "phase": phase})}
+    """The text of the latest submission of each (seat, kind) in a phase (`latest`): what tells
+    whether a phase is complete."""
+    return {pair: text for pair, (text, _) in latest(session, game, phase).items()}
 
 
 def who_played(session: Session, game: Game, reader: str) -> list[tuple[str, str]]:

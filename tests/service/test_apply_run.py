@@ -14,7 +14,7 @@ from judge.service.app import apply_stored, unapplied_mail
 from judge.service.handlers import mail as mail_handler
 from judge.service.handlers import receive
 from judge.service.handlers.mail import apply_run
-from judge.store.models import InboundMail, Submission
+from judge.store.models import Game, InboundMail, Submission
 from tests.service.harness import Judge, raw_mail, two_player_game
 
 GM = "gm@example.org"
@@ -118,6 +118,22 @@ def test_27_a_run_reads_a_games_row_seats_and_phase_once_for_all_its_mails(judge
     assert apply_run(judge.db, judge.settings, ids, judge.now) == [(i, "done") for i in ids]
     assert seen == dict.fromkeys(READS, 1)
     assert [text for _, text in sheets(judge)] == ["3 : A MUN - RUH", "2 : A MUN - BUR"]
+
+
+def test_27_a_run_reads_a_phases_latest_submissions_once_and_sees_those_it_makes(judge: Judge) -> None:
+    """Every sheet asks whether a later mail set the seat's sheet and whether the phase is now
+    complete: the run reads the phase's latest submissions once, and each sheet it keeps is added
+    to what it read, so the last power's sheet completes the phase inside the run."""
+    ids = [receive(judge.db, raw_mail(who, text), judge.now) for who, text in (
+        (ALICE, "SIGNON F@g1 alice-pw\n1 : A PAR - BUR"), (ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - PIC"),
+        (BOB, "SIGNON G@g1 bob-pw\n1 : A MUN H"))]
+    latest = "SELECT submissions.power, submissions.kind, submissions.text, submissions.accepted_at"
+    seen = statements(judge, latest)
+    assert apply_run(judge.db, judge.settings, ids, judge.now) == [(i, "done") for i in ids]
+    assert seen == {latest: 2}  # S1901M's, for all three mails; F1901M's once it opens (is it complete at once?)
+    with judge.db.transaction() as session:
+        assert session.scalar(select(Game.phase).where(Game.name == "g1")) == "F1901M"  # processed: complete
+    assert [text for _, text in sheets(judge)] == ["1 : A PAR - BUR", "2 : A PAR - PIC", "1 : A MUN H"]
 
 
 def test_27_a_refused_mail_in_a_run_has_the_next_mail_read_its_game_again(judge: Judge) -> None:

@@ -49,8 +49,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, event, select
-from sqlalchemy.orm import Session, SessionTransaction, object_session
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import Session
 
 from judge import games
 from judge.commands import parse as cmd
@@ -60,6 +60,7 @@ from judge.mail.received import Source
 from judge.mail.redact import masker
 from judge.service import host
 from judge.service.config import Settings
+from judge.service.host import Reads
 from judge.service.outbox import queue
 from judge.service.render import render
 from judge.store.models import Game, Player
@@ -139,46 +140,6 @@ def handles(kind: type, who: str, *, once: bool = False, closed_after_the_end: b
 # A game's row, locked and read afresh: built once, as every sign-on runs it.
 _GAME = (select(Game).where(Game.name == bindparam("name")).with_for_update()
          .execution_options(populate_existing=True))
-
-
-@dataclass
-class Reads:
-    """What the mails of one transaction have read of the games they act on, read once for them
-    all (a run applies several mails in one transaction: `judge.service.handlers.mail.Runs`):
-    each game's row, locked until the transaction ends (`Conversation.game`); its seats once it
-    has started (`Conversation.seats`); what its kind reads of its current phase (`phase`: the
-    position).  Everything is dropped when anything in the transaction is rolled back (a refused
-    or failed mail's savepoint gave up the locks it took and the changes it made), and a game's
-    seats and phase when its phase changes (`Game.phase` set: processed, rolled back, started)."""
-
-    games: dict[str, Game] = field(default_factory=dict)  # by name
-    seats: dict[int, dict[str, Player]] = field(default_factory=dict)  # by game id
-    phase: dict[tuple[int, str, str], Any] = field(default_factory=dict)  # by game id, phase and what
-
-    @staticmethod
-    def of(session: Session) -> Reads:
-        """The transaction's reads (kept in the session, which lives as long as its transaction)."""
-        reads: Reads | None = session.info.get(_READS)
-        if reads is None:
-            reads = session.info[_READS] = Reads()
-        return reads
-
-
-_READS = "game reads"
-
-
-@event.listens_for(Session, "after_soft_rollback")
-def _forget_reads(session: Session, previous: SessionTransaction) -> None:
-    session.info.pop(_READS, None)
-
-
-@event.listens_for(Game.phase, "set")
-def _phase_moved(game: Game, value: str | None, old: object, initiator: object) -> None:
-    session = object_session(game)
-    reads: Reads | None = session.info.get(_READS) if session is not None else None
-    if reads is not None:
-        reads.seats.pop(game.id, None)
-        reads.phase = {key: found for key, found in reads.phase.items() if key[0] != game.id}
 
 
 class Conversation:
