@@ -38,8 +38,9 @@ announcements when a phase change's are sent before its results: `announce_now`)
 game's size and ``max_observers``.  The game row is
 read ``FOR UPDATE`` (``game``), so every change to one game — mail, deadline, transfer — happens
 one at a time on PostgreSQL as on SQLite.  The mails of one transaction (a run of stored mail)
-read a game's row, seats and current position once for them all (`Reads`), and again after
-anything in the transaction is rolled back or the game's phase changes.
+read a game's row, seats, current position and latest submissions once for them all
+(`judge.service.host.Reads`), and again after anything in the transaction is rolled back or the
+game's phase changes.
 """
 
 from __future__ import annotations
