@@ -992,12 +992,12 @@ class _Reductions:
             if target.check_at is not None:  # its prediction no longer holds
                 target.check_at = None
                 dirty[target] = None
-            held = target.pay if plain else target.part
-            paid = held.get(power)
-            if paid is not None:
-                slot, bucket = target.paid_slots
-                bend = change * ((slot in slots) + (bucket in slots))
-                if bend:
+            slot, bucket = target.paid_slots
+            bend = change * ((slot in slots) + (bucket in slots))
+            if bend:  # (the issued order's slots, tested first: most kinks do not reach them)
+                held = target.pay if plain else target.part
+                paid = held.get(power)
+                if paid is not None:
                     line = held[power] = (paid[0] + bend * t, paid[1] + bend)
                     bent += bend
                     if line == (0, 0) and not plain:
@@ -1231,15 +1231,21 @@ class _Reductions:
         taken_back = self.conversion.taken_back
         for target in self.targets:
             classes = target.classes
+            # The candidates' slots, all and by class (a bucket pays for its whole class).
+            every = set(range(2, target.width))
+            of_class = [{c + 2 for c, k in enumerate(classes) if k == bucket} for bucket in (0, 1)]
             parts: list[dict[str, int]] = [{} for _ in classes]
             for power, money in target.money.items():
                 paying = money.paying
-                named = [taken_back(offer) for offer in money.named]  # each pays for all but these
+                covered = paying.union(*[of_class[k] for k in (0, 1) if k in paying])
+                named = money.named
+                if named:  # a negative offer pays for every candidate it does not name
+                    covered |= every.difference(set(taken_back(named[0])).intersection(*map(taken_back, named[1:])))
                 rate, base, count = money.rate, money.base, self.count[power]
-                for c, k in enumerate(classes):
-                    s = c + 2
-                    if s in paying or k in paying or any(s not in m for m in named):
-                        parts[c][power] = base[s] + base[k] - (rate[s] + rate[k]) * count
+                for s in covered:
+                    if s > 1:
+                        k = classes[s - 2]
+                        parts[s - 2][power] = base[s] + base[k] - (rate[s] + rate[k]) * count
             result[target.province] = parts
         return result
 
