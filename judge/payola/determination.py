@@ -223,16 +223,18 @@ class Money:
     order), what they pay for, and, per slot, its part of the unit's totals as a line in its
     round count r: ``base - rate * r``."""
 
-    __slots__ = ("base", "named", "numbers", "offers", "paying", "power", "rate")
+    __slots__ = ("adds", "base", "named", "numbers", "offers", "paying", "power", "rate", "touched")
 
     def __init__(self, power: str, width: int) -> None:
         self.power = power
         self.offers: list[Offer] = []
         self.numbers: list[int] = []  # each line's position in the power's sheet, for rule 5.3
+        self.adds: list[Sequence[int]] = []  # the slots each line adds to (a negative offer: the buckets)
         self.paying: set[int] = set()  # the slots its lines other than negative offers add to
         self.named: list[Offer] = []  # its negative offers
         self.rate = [0] * width
         self.base = [0] * width
+        self.touched: set[int] = self.paying  # the slots its lines add to or take back from, once all are read
 
     def widen(self, width: int) -> None:
         """Zero rates and intercepts for the slots of candidates added since it was made."""
@@ -451,6 +453,7 @@ class Conversion:
                         known_plus = plus_of[kind][id(orders)] = self._plus(target, kind, named)
                     plus = known_plus
                     money.paying.update(plus)
+                money.adds.append(plus)
                 rate, base = money.rate, money.base
                 if len(rate) < target.width:
                     money.widen(target.width)  # in place: ``rate`` and ``base`` are still its arrays
@@ -489,11 +492,15 @@ class Conversion:
 
     def _take_back(self, late_of: dict[str, defaultdict[int, _Kinks]]) -> None:
         """A negative offer pays for every candidate but those it names: it takes its money back
-        from those (once every sheet is read, every candidate is known)."""
+        from those (once every sheet is read, every candidate is known).  Then each money knows
+        which slots its lines touch."""
         minus_of = self._minus_of
         for target in self.units.values():
             index = target.index
             for money in target.money.values():
+                touched = money.paying
+                if money.named:
+                    touched = touched.union((0, 1))
                 for offer in money.named:
                     orders = offer.orders
                     minus = minus_of.get(id(orders))
@@ -518,6 +525,8 @@ class Conversion:
                     for i in minus:
                         base[i] -= amount
                         rate[i] -= going
+                    touched.update(minus)
+                money.touched = touched
 
     def _default_hold(self, target: BribedUnit, number: int) -> None:
         """Rule 3.3: the zero HOLD of an owner who made no offer to its own unit."""
@@ -527,6 +536,7 @@ class Conversion:
         money = target.money_of(target.owner)
         money.offers.append(offer)
         money.numbers.append(number)
+        money.adds.append((hold + 2,))
         money.paying.add(hold + 2)
 
     def _listed(self, offer: Offer) -> tuple[int, ...]:
@@ -679,8 +689,14 @@ class Conversion:
             # of its own, and a dummy's tie is settled by its own default HOLD (4.4).
             for power in () if settled.dummy_tie else parts[issued]:
                 money = target.money[power]
-                paying = [k for k, offer in enumerate(money.offers)
-                          if offer is not target.default_hold and self._pays(offer, slot, bucket)]
+                offers = money.offers
+                if offers[0] is target.default_hold:
+                    continue  # (then its only line)
+                # The lines adding to the issued order's slot or bucket, but negative offers naming it.
+                paying = [k for k, adds in enumerate(money.adds) if slot in adds or bucket in adds]
+                if money.named:
+                    paying = [k for k in paying
+                              if offers[k].kind is not OfferKind.NEGATIVE or slot not in self.taken_back(offers[k])]
                 if not paying:
                     continue
                 offered = sum(n * a for k in paying for n, a, _ in self.groups(money.offers[k]))
@@ -954,7 +970,8 @@ class _Reductions:
             if not any(rate):
                 continue
             sigma, kappa = target.sigma, target.kappa
-            for i, going in enumerate(rate):
+            for i in money.touched:
+                going = rate[i]
                 if going:
                     sigma[i] += sign * going
                     kappa[i] += sign * going * t
