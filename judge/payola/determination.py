@@ -111,6 +111,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import NamedTuple
 
 from judge.engine.orders import Hold, Move, MovementOrder, Unit
 from judge.engine.position import Position
@@ -129,9 +130,12 @@ class PowerInput:
     dummy: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """A candidate order of a unit, its total bribe and each power's part of it."""
+class Candidate(NamedTuple):
+    """A candidate order of a unit, its total bribe and each power's part of it.
+
+    A named tuple, like :class:`Accepted` (and :class:`judge.payola.offers.Offer`): immutable and
+    compared by value, and built in a fraction of a frozen dataclass's time (a World phase builds
+    hundreds of each)."""
 
     order: MovementOrder
     total: int
@@ -151,11 +155,11 @@ class UnitDecision:
     dummy_tie: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Accepted:
+class Accepted(NamedTuple):
     """A power's accepted offer(s) on one unit (rule 5.7 item 3): the order issued, what its
     lines paying for that order offered as written, what the reductions left of them (5.5),
-    and what it paid once eBayola gave back its share of the saving (6.4), which may be 0."""
+    and what it paid once eBayola gave back its share of the saving (6.4), which may be 0 (a
+    named tuple, see :class:`Candidate`)."""
 
     unit: Unit
     owner: str
@@ -668,6 +672,7 @@ class Conversion:
         """
         decisions: dict[str, UnitDecision] = {}
         accepted: dict[str, list[Accepted]] = {}
+        groups = self.groups
         for province, target in self.units.items():
             parts = contributions[province]
             settled = self.settle(target, parts)
@@ -699,10 +704,15 @@ class Conversion:
                               if offers[k].kind is not OfferKind.NEGATIVE or slot not in self.taken_back(offers[k])]
                 if not paying:
                     continue
-                offered = sum(n * a for k in paying for n, a, _ in self.groups(money.offers[k]))
+                offered = reduced = 0
+                for k in paying:
+                    for n, a, _ in groups(offers[k]):
+                        offered += n * a
+                    reduced += amount(money, k)
+                numbers = money.numbers
                 accepted.setdefault(power, []).append(Accepted(
-                    target.unit, target.owner, order, offered, sum(amount(money, k) for k in paying),
-                    settled.payments.get(power, 0), tuple(money.numbers[k] + 1 for k in paying)))
+                    target.unit, target.owner, order, offered, reduced, settled.payments.get(power, 0),
+                    tuple([numbers[k] + 1 for k in paying])))
         statements: dict[str, Statement] = {}
         for power in self.map_powers:
             info = self.powers.get(power, PowerInput(0))
