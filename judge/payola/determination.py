@@ -20,9 +20,10 @@ Theory of operation.
    and gift offers to both buckets, a negative offer taking its money back from the slots of
    the candidates it names once every sheet is read.  A candidate's total is its slot plus
    its class's bucket, so a line's slots are known as soon as it is read, before the unit's
-   last candidate is.  Of each line only its offer and number are kept (per power and unit):
-   which slots and candidates it names is the same for every offer of the same orders, and
-   is looked up again when a line is looked at alone (a tie, a statement).
+   last candidate is.  Of each line only its offer, number and the slots it adds to are kept
+   (per power and unit): which slots and candidates it names is the same for every offer of
+   the same orders, and is looked up again when a line is looked at alone (a tie); a
+   statement finds the lines paying for the issued order by the slots they add to.
 
 2. *Decision* (5.1-5.4).  The highest total wins.  A tie on a dummy's unit is resolved by
    its default HOLD, paid by nobody and reported one above the tied total (4.4, ruling 4).
