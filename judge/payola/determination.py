@@ -20,9 +20,10 @@ Theory of operation.
    and gift offers to both buckets, a negative offer taking its money back from the slots of
    the candidates it names once every sheet is read.  A candidate's total is its slot plus
    its class's bucket, so a line's slots are known as soon as it is read, before the unit's
-   last candidate is.  Of each line only its offer and number are kept (per power and unit):
-   which slots and candidates it names is the same for every offer of the same orders, and
-   is looked up again when a line is looked at alone (a tie, a statement).
+   last candidate is.  Of each line only its offer, number and the slots it adds to are kept
+   (per power and unit): which slots and candidates it names is the same for every offer of
+   the same orders, and is looked up again when a line is looked at alone (a tie); a
+   statement finds the lines paying for the issued order by the slots they add to.
 
 2. *Decision* (5.1-5.4).  The highest total wins.  A tie on a dummy's unit is resolved by
    its default HOLD, paid by nobody and reported one above the tied total (4.4, ruling 4).
@@ -111,6 +112,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import NamedTuple
 
 from judge.engine.orders import Hold, Move, MovementOrder, Unit
 from judge.engine.position import Position
@@ -129,9 +131,12 @@ class PowerInput:
     dummy: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """A candidate order of a unit, its total bribe and each power's part of it."""
+class Candidate(NamedTuple):
+    """A candidate order of a unit, its total bribe and each power's part of it.
+
+    A named tuple, like :class:`Accepted` (and :class:`judge.payola.offers.Offer`): immutable and
+    compared by value, and built in a fraction of a frozen dataclass's time (a World phase builds
+    hundreds of each)."""
 
     order: MovementOrder
     total: int
@@ -151,11 +156,11 @@ class UnitDecision:
     dummy_tie: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Accepted:
+class Accepted(NamedTuple):
     """A power's accepted offer(s) on one unit (rule 5.7 item 3): the order issued, what its
     lines paying for that order offered as written, what the reductions left of them (5.5),
-    and what it paid once eBayola gave back its share of the saving (6.4), which may be 0."""
+    and what it paid once eBayola gave back its share of the saving (6.4), which may be 0 (a
+    named tuple, see :class:`Candidate`)."""
 
     unit: Unit
     owner: str
@@ -223,16 +228,18 @@ class Money:
     order), what they pay for, and, per slot, its part of the unit's totals as a line in its
     round count r: ``base - rate * r``."""
 
-    __slots__ = ("base", "named", "numbers", "offers", "paying", "power", "rate")
+    __slots__ = ("adds", "base", "named", "numbers", "offers", "paying", "power", "rate", "touched")
 
     def __init__(self, power: str, width: int) -> None:
         self.power = power
         self.offers: list[Offer] = []
         self.numbers: list[int] = []  # each line's position in the power's sheet, for rule 5.3
+        self.adds: list[Sequence[int]] = []  # the slots each line adds to (a negative offer: the buckets)
         self.paying: set[int] = set()  # the slots its lines other than negative offers add to
         self.named: list[Offer] = []  # its negative offers
         self.rate = [0] * width
         self.base = [0] * width
+        self.touched: set[int] = self.paying  # the slots its lines add to or take back from, once all are read
 
     def widen(self, width: int) -> None:
         """Zero rates and intercepts for the slots of candidates added since it was made."""
@@ -336,15 +343,11 @@ _Where = tuple[BribedUnit, Money]
 cycles, everything a phase builds is freed as soon as it is done with, not left for the garbage
 collector.)"""
 
-_Kinks = tuple[list[_Where], list[Sequence[int]], list[int]]
-"""The lines' rates changing at one round count of their power: whose money, which slots, by how
-much (lists side by side, which make no object per kink).  A negative offer's money changes one
-way in the buckets and the other way in the slots of the candidates it names."""
-
-
-def _no_kinks() -> _Kinks:
-    """A round count with no kinks yet."""
-    return [], [], []
+_Kinks = list[tuple[BribedUnit, Money, Sequence[int], int]]
+"""The lines' rates changing at one round count of their power, one tuple per kink: the unit, the
+power's money on it, which slots, by how much (one list of tuples costs fewer operations than
+lists side by side).  A negative offer's money changes one way in the buckets and the other way
+in the slots of the candidates it names."""
 
 
 class Conversion:
@@ -390,24 +393,17 @@ class Conversion:
             if target.owner not in powers:
                 self._default_hold(target, 0)
                 self.all_at_plateau.setdefault(target.owner, 0)
-                self.kinks.setdefault(target.owner, defaultdict(_no_kinks))
+                self.kinks.setdefault(target.owner, defaultdict(list))
             for money in target.money.values():  # every array as wide as the unit's slots
                 money.widen(target.width)
         self._take_back(late_of)
         for power, kinks in self.kinks.items():
             top = self.all_at_plateau[power]
-            for count, (moneys, slots, changes) in late_of.get(power, {}).items():
-                found = kinks.get(top + count)
-                if found is None:
-                    kinks[top + count] = moneys, slots, changes
-                else:
-                    found[0].extend(moneys)
-                    found[1].extend(slots)
-                    found[2].extend(changes)
+            for count, entries in late_of.get(power, {}).items():
+                kinks[top + count] += entries
             # D = 0: every amount is at its plateau to begin with, and goes down from the start.
-            moneys, slots, changes = kinks.pop(0, _no_kinks())
-            for (_, money), where, change in zip(moneys, slots, changes, strict=True):
-                for i in where:
+            for _, money, slots, change in kinks.pop(0, ()):
+                for i in slots:
                     money.rate[i] += change
 
     def _read(self, powers: Mapping[str, PowerInput], late_of: dict[str, defaultdict[int, _Kinks]]) -> None:
@@ -424,8 +420,8 @@ class Conversion:
         buckets = (0, 1)
         for power, info in powers.items():
             monies: dict[str, _Where] = {}  # by province: the units it made an offer to (3.3)
-            kinks: defaultdict[int, _Kinks] = defaultdict(_no_kinks)
-            late: defaultdict[int, _Kinks] = defaultdict(_no_kinks)
+            kinks: defaultdict[int, _Kinks] = defaultdict(list)
+            late: defaultdict[int, _Kinks] = defaultdict(list)
             drop = 0
             offers = info.sheet.offers
             for number, offer in enumerate(offers):
@@ -462,6 +458,7 @@ class Conversion:
                         known_plus = plus_of[kind][id(orders)] = self._plus(target, kind, named)
                     plus = known_plus
                     money.paying.update(plus)
+                money.adds.append(plus)
                 rate, base = money.rate, money.base
                 if len(rate) < target.width:
                     money.widen(target.width)  # in place: ``rate`` and ``base`` are still its arrays
@@ -472,19 +469,10 @@ class Conversion:
                         going += n
                         if a - p > drop:
                             drop = a - p
-                        moneys, slots, changes = kinks[a - p]
-                        moneys.append(where)
-                        slots.append(plus)
-                        changes.append(-n)
+                        kinks[a - p].append((target, money, plus, -n))
                     if p:
-                        moneys, slots, changes = late[0]
-                        moneys.append(where)
-                        slots.append(plus)
-                        changes.append(n)
-                        moneys, slots, changes = late[p]
-                        moneys.append(where)
-                        slots.append(plus)
-                        changes.append(-n)
+                        late[0].append((target, money, plus, n))
+                        late[p].append((target, money, plus, -n))
                 for i in plus:
                     base[i] += amount
                     rate[i] += going
@@ -509,12 +497,15 @@ class Conversion:
 
     def _take_back(self, late_of: dict[str, defaultdict[int, _Kinks]]) -> None:
         """A negative offer pays for every candidate but those it names: it takes its money back
-        from those (once every sheet is read, every candidate is known)."""
+        from those (once every sheet is read, every candidate is known).  Then each money knows
+        which slots its lines touch."""
         minus_of = self._minus_of
         for target in self.units.values():
             index = target.index
             for money in target.money.values():
-                where = target, money
+                touched = money.paying
+                if money.named:
+                    touched = touched.union((0, 1))
                 for offer in money.named:
                     orders = offer.orders
                     minus = minus_of.get(id(orders))
@@ -534,14 +525,13 @@ class Conversion:
                         if p:
                             edges += (late, 0, -n), (late, p, n)
                     for table, count, change in edges:
-                        moneys, slots, changes = table[count]
-                        moneys.append(where)
-                        slots.append(minus)
-                        changes.append(change)
+                        table[count].append((target, money, minus, change))
                     rate, base = money.rate, money.base
                     for i in minus:
                         base[i] -= amount
                         rate[i] -= going
+                    touched.update(minus)
+                money.touched = touched
 
     def _default_hold(self, target: BribedUnit, number: int) -> None:
         """Rule 3.3: the zero HOLD of an owner who made no offer to its own unit."""
@@ -551,6 +541,7 @@ class Conversion:
         money = target.money_of(target.owner)
         money.offers.append(offer)
         money.numbers.append(number)
+        money.adds.append((hold + 2,))
         money.paying.add(hold + 2)
 
     def _listed(self, offer: Offer) -> tuple[int, ...]:
@@ -682,6 +673,7 @@ class Conversion:
         """
         decisions: dict[str, UnitDecision] = {}
         accepted: dict[str, list[Accepted]] = {}
+        groups = self.groups
         for province, target in self.units.items():
             parts = contributions[province]
             settled = self.settle(target, parts)
@@ -703,14 +695,25 @@ class Conversion:
             # of its own, and a dummy's tie is settled by its own default HOLD (4.4).
             for power in () if settled.dummy_tie else parts[issued]:
                 money = target.money[power]
-                paying = [k for k, offer in enumerate(money.offers)
-                          if offer is not target.default_hold and self._pays(offer, slot, bucket)]
+                offers = money.offers
+                if offers[0] is target.default_hold:
+                    continue  # (then its only line)
+                # The lines adding to the issued order's slot or bucket, but negative offers naming it.
+                paying = [k for k, adds in enumerate(money.adds) if slot in adds or bucket in adds]
+                if money.named:
+                    paying = [k for k in paying
+                              if offers[k].kind is not OfferKind.NEGATIVE or slot not in self.taken_back(offers[k])]
                 if not paying:
                     continue
-                offered = sum(n * a for k in paying for n, a, _ in self.groups(money.offers[k]))
+                offered = reduced = 0
+                for k in paying:
+                    for n, a, _ in groups(offers[k]):
+                        offered += n * a
+                    reduced += amount(money, k)
+                numbers = money.numbers
                 accepted.setdefault(power, []).append(Accepted(
-                    target.unit, target.owner, order, offered, sum(amount(money, k) for k in paying),
-                    settled.payments.get(power, 0), tuple(money.numbers[k] + 1 for k in paying)))
+                    target.unit, target.owner, order, offered, reduced, settled.payments.get(power, 0),
+                    tuple([numbers[k] + 1 for k in paying])))
         statements: dict[str, Statement] = {}
         for power in self.map_powers:
             info = self.powers.get(power, PowerInput(0))
@@ -978,7 +981,8 @@ class _Reductions:
             if not any(rate):
                 continue
             sigma, kappa = target.sigma, target.kappa
-            for i, going in enumerate(rate):
+            for i in money.touched:
+                going = rate[i]
                 if going:
                     sigma[i] += sign * going
                     kappa[i] += sign * going * t
@@ -1003,7 +1007,7 @@ class _Reductions:
         dirty = self.dirty
         plain = not self.ebayola
         bent = 0  # how much faster the power's plain payments fall from now on
-        for (target, money), slots, change in zip(*kinks, strict=True):
+        for target, money, slots, change in kinks:
             rate, base = money.rate, money.base
             sigma, kappa = target.sigma, target.kappa
             at_count, at_t = change * x, change * t
@@ -1016,12 +1020,12 @@ class _Reductions:
             if target.check_at is not None:  # its prediction no longer holds
                 target.check_at = None
                 dirty[target] = None
-            held = target.pay if plain else target.part
-            paid = held.get(power)
-            if paid is not None:
-                slot, bucket = target.paid_slots
-                bend = change * ((slot in slots) + (bucket in slots))
-                if bend:
+            slot, bucket = target.paid_slots
+            bend = change * ((slot in slots) + (bucket in slots))
+            if bend:  # (the issued order's slots, tested first: most kinks do not reach them)
+                held = target.pay if plain else target.part
+                paid = held.get(power)
+                if paid is not None:
                     line = held[power] = (paid[0] + bend * t, paid[1] + bend)
                     bent += bend
                     if line == (0, 0) and not plain:
@@ -1255,15 +1259,21 @@ class _Reductions:
         taken_back = self.conversion.taken_back
         for target in self.targets:
             classes = target.classes
+            # The candidates' slots, all and by class (a bucket pays for its whole class).
+            every = set(range(2, target.width))
+            of_class = [{c + 2 for c, k in enumerate(classes) if k == bucket} for bucket in (0, 1)]
             parts: list[dict[str, int]] = [{} for _ in classes]
             for power, money in target.money.items():
                 paying = money.paying
-                named = [taken_back(offer) for offer in money.named]  # each pays for all but these
+                covered = paying.union(*[of_class[k] for k in (0, 1) if k in paying])
+                named = money.named
+                if named:  # a negative offer pays for every candidate it does not name
+                    covered |= every.difference(set(taken_back(named[0])).intersection(*map(taken_back, named[1:])))
                 rate, base, count = money.rate, money.base, self.count[power]
-                for c, k in enumerate(classes):
-                    s = c + 2
-                    if s in paying or k in paying or any(s not in m for m in named):
-                        parts[c][power] = base[s] + base[k] - (rate[s] + rate[k]) * count
+                for s in covered:
+                    if s > 1:
+                        k = classes[s - 2]
+                        parts[s - 2][power] = base[s] + base[k] - (rate[s] + rate[k]) * count
             result[target.province] = parts
         return result
 
