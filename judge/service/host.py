@@ -184,7 +184,6 @@ def _phase_moved(game: Game, value: str | None, old: object, initiator: object) 
         reads.phase = {key: found for key, found in reads.phase.items() if key[0] != game.id}
 
 
-
 # The game's reads that every applied mail makes, built once: building and keying a statement
 # cost more than running it.
 _CURRENT_PHASE = select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id"), PhaseRow.name == bindparam("phase"))
