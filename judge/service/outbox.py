@@ -3,10 +3,10 @@
 ``queue`` writes an outbox row inside the caller's transaction, so a mail exists exactly
 when the change that caused it was committed (a Core statement, at once: nearly every applied
 mail queues an answer, and the ORM's flush would cost several times more; the row's id is
-returned).  A game's mail is written for its reader as it is
-queued: its moments in the reader's time zone (`judge.service.zones`).  Press gets a random
-Message-ID, where the usual one tells when it was made: grey press must not be tied by it to
-the other mail its sender's mail caused.  The row keeps what the message is made of
+returned).  A game's mail is written for its reader as it is queued: its moments in the
+reader's time zone (`judge.service.zones`).  Press gets a random Message-ID, where the usual
+one tells when it was made: grey press must not be tied by it to the other mail its sender's
+mail caused.  The row keeps what the message is made of
 (recipient, subject, body, the mail it answers, attachments; its Message-ID and date are
 fixed then), not the message: building MIME is the sender's work (`message_of`), done outside
 any transaction, and it gives the same bytes each time it is built.
@@ -89,8 +89,7 @@ def queue(
     row_id: int = session.execute(_QUEUE, {
         "game_id": game_id, "recipient": to, "subject": subject, "kind": kind, "sender": settings.judge_from,
         "message_id": message_id, "in_reply_to": replied, "refs": thread(references, replied) if replied else None,
-        "body": well_formed(body).replace("\x00", "\ufffd"), "raw": None, "created_at": now, "status": "pending",
-        "attempts": 0, "next_attempt_at": None, "sent_at": None, "last_error": None,
+        "body": well_formed(body).replace("\x00", "\ufffd"), "created_at": now, "status": "pending", "attempts": 0,
     }).inserted_primary_key[0]  # type: ignore[attr-defined]
     for attachment in attachments:  # the ORM writes a file after its blob, if that is new
         session.add(OutboxFile(outbox_id=row_id, filename=attachment.filename, content_type=attachment.content_type,
