@@ -150,7 +150,8 @@ def test_22_4_the_tag_key_is_the_databases_shared_by_its_processes_and_kept_acro
         db: Database, settings: Settings, tmp_path: Path) -> None:
     again = open_database(settings)  # another process on the same database, or the judge restarted
     assert key_of(again) == key_of(db) and len(key_of(db)) >= 32
-    other = open_database(Settings(data_dir=tmp_path / "other", database=fresh_database_url(), domain=DOMAIN))
+    other = open_database(Settings(data_dir=tmp_path / "other", database=fresh_database_url(schema=False),
+                                   domain=DOMAIN))  # a database made afresh, not a copy
     assert key_of(other) != key_of(db)  # drawn when the database was made, not built in
     assert envelope_sender(settings, 7, key_of(db)) != envelope_sender(settings, 7, key_of(other))
 

@@ -218,7 +218,7 @@ def test_24_3_each_migration_is_logged(tmp_path: Path, caplog: pytest.LogCapture
     from judge.store.database import Database
 
     caplog.set_level("INFO", logger="judge")
-    db = Database(fresh_database_url() or f"sqlite:///{tmp_path / 'j.db'}")
+    db = Database(fresh_database_url(schema=False) or f"sqlite:///{tmp_path / 'j.db'}")
     command.upgrade(_config(db), "0005")
     db.upgrade()
     db.upgrade()

@@ -53,7 +53,7 @@ def test_27_a_judge_opening_a_database_at_the_newest_schema_does_not_load_alembi
 
 
 def test_0009_keeps_waiting_joins_and_takes_the_addresses_already_served_as_confirmed(tmp_path: Path) -> None:
-    url = fresh_database_url() or f"sqlite:///{tmp_path / 'j.db'}"
+    url = fresh_database_url(schema=False) or f"sqlite:///{tmp_path / 'j.db'}"
     db = Database(url)
     config = alembic_config(db.url)
     command.upgrade(config, "0007")
