@@ -11,13 +11,17 @@ the mails are spread round-robin over the games and over six of the seven powers
 game.  The seventh power of each game (a different one per game) never sends a sheet, so no
 phase is complete and none is adjudicated during the run: every load mail is a valid sheet
 for Spring 1901 and costs the same (sign-on with its password check, sheet parsing, reply).
-Client threads share the process (and its GIL) with the daemon.  Nothing is asserted; the
-script only prints numbers.
+The load comes in R rounds (``--rounds``, default 3), each sent to the no-op handler first and
+then to the judge, which applies all of it before the next round: each round is printed and
+then the medians (a round lasts about a second, at the mercy of whatever else a shared machine
+is doing then).  Client threads share the process (and its GIL) with the daemon.  Nothing is
+asserted; the script only prints numbers.
 
 How to read a block (one per database):
 
-* ``no-op aiosmtpd handler``: the peer, measured first in the same run: the same clients send
-  the same mails to an aiosmtpd server whose handler answers 250 at once and keeps nothing.
+* ``no-op aiosmtpd handler``: the peer, measured just before the judge in each round: the same
+  clients send the same mails to an aiosmtpd server whose handler answers 250 at once and keeps
+  nothing.
   ``=> accepted`` gives the judge's rate as a share of it (target: at least 50%) and the
   judge's p99 DATA->250 while it applies the mail it accepts (target: under 50 ms).
 * ``accepted``: mails answered 250 and the wall time from the first connection to the last
@@ -62,7 +66,7 @@ SQLite always runs (fresh temporary data directory).  PostgreSQL runs too with `
 URL`` or ``JUDGE_BENCH_POSTGRES=URL`` (a server URL; a fresh database is created on it for
 the run and dropped afterwards).
 
-Run: .venv/bin/python bench/load_bench.py [--games 10] [--clients 8] [--mails-per-client 50]
+Run: .venv/bin/python bench/load_bench.py [--games 10] [--clients 8] [--mails-per-client 50] [--rounds 3]
      [--postgres postgresql+psycopg://judge@127.0.0.1:55432/postgres] [--apply-only [--repeat 3]]
 """
 
@@ -372,6 +376,13 @@ def rejected_sheets(running: Running, first_outbox_id: int) -> tuple[int, int]:
     return len(bodies), bad
 
 
+def nothing_to_send(running: Running) -> bool:
+    """Whether the judge has sent every answer it queued (its sender works in this process)."""
+    with running.daemon.db.transaction() as session:
+        unsent = select(func.count()).select_from(Outbox).where(Outbox.status.in_(("pending", "sending")))
+        return not session.scalar(unsent)
+
+
 def max_outbox_id(running: Running) -> int:
     with running.daemon.db.transaction() as session:
         return int(session.scalar(select(func.max(Outbox.id))) or 0)
@@ -409,26 +420,21 @@ def percentile(values: list[float], fraction: float) -> float:
 
 def run(label: str, data_dir: Path, database: str | None, args: argparse.Namespace, log: LogCounter) -> None:
     print(f"== {label}: {args.games} games, {args.clients} clients x {args.mails_per_client} mails "
-          f"(SIGNON and a 20-line sheet each)")
+          f"(SIGNON and a 20-line sheet each), {args.rounds} round(s)")
     log.records.clear()
     # One game master creates every game: lift the per-address limit on CREATE.
     settings = Settings(data_dir=data_dir, database=database, port=0, tick_seconds=3600,
                         max_creates_per_day=args.games, maps=False, web=False)
     setup = setup_mails(args.games)
-    plan = load_mails(args.games, args.clients, args.mails_per_client)
-
-    # The peer, same clients, same mails: a no-op aiosmtpd handler.
+    # The peer: a no-op aiosmtpd handler, sent the same mails by the same clients just before
+    # the judge in every round.
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    noop = Controller(NoOp(), hostname="127.0.0.1", port=port)
+        noop_port = probe.getsockname()[1]
+    noop = Controller(NoOp(), hostname="127.0.0.1", port=noop_port)
     noop.start()
-    try:
-        peer, peer_start, peer_end = run_clients(port, plan)
-    finally:
-        noop.stop()
-
     running = Running(settings)
+    shares, p99s = [], []
     try:
         # Setup, not timed: the games in parallel, each game's mails in order.
         confirmed(running.daemon.db, setup)
@@ -444,29 +450,51 @@ def run(label: str, data_dir: Path, database: str | None, args: argparse.Namespa
         setup_statuses = statuses_after(running, 0)
         print(f"  setup: {sent} mails in {time.perf_counter() - setup_started:.1f} s, statuses {setup_statuses}"
               + (f", refused {dict(setup_outcome.refused)}" if setup_outcome.refused else ""))
-        first_id, first_outbox = max_inbound_id(running), max_outbox_id(running)
-
-        # Load, timed: the judge accepts while it applies.
-        outcome, start, end = run_clients(running.port, plan)
-        total = sum(len(mails) for mails in plan)
-        backlog = total - applied_after(running, first_id)
-        applier_cpu, judge_cpu = cpu_seconds(running.applier_pid()), time.process_time()
-        wait_until(lambda: applied_after(running, first_id) == total, timeout=3600, period=0.02)
-        applied = time.perf_counter()
-        applier_cpu = cpu_seconds(running.applier_pid()) - applier_cpu
-        judge_cpu = time.process_time() - judge_cpu
-        statuses = statuses_after(running, first_id)
-        replies, errors = rejected_sheets(running, first_outbox)
+        for round_ in range(args.rounds):
+            plan = load_mails(args.games, args.clients, args.mails_per_client, seed=1 + 100 * round_)
+            if args.rounds > 1:
+                print(f"  -- round {round_ + 1}")
+            share, p99 = load_round(running, noop_port, plan)
+            shares.append(share)
+            p99s.append(p99)
     finally:
         running.stop()
+        noop.stop()
+    print_log(log)
+    if args.rounds > 1:
+        print(f"  => over {args.rounds} rounds: accepted {statistics.median(shares):.0f}% of the no-op handler's "
+              f"(median; {min(shares):.0f}-{max(shares):.0f}%, target >= 50%), p99 DATA->250 while applying "
+              f"{statistics.median(p99s):.1f} ms (median; {min(p99s):.1f}-{max(p99s):.1f}, target < 50)")
+    apply_alone(settings, args)
+    apply_alone(settings, args, seed=3, label="applying again, every password checked before")
+
+
+def load_round(running: Running, noop_port: int, plan: list[list[Mail]]) -> tuple[float, float]:
+    """One round: the no-op handler sent ``plan``, then the judge, timed while it applies what it
+    accepts; prints both and returns the judge's rate as a share of the no-op's (%) and its p99
+    DATA->250 (ms).  The round begins once the judge has sent the answers of the one before (its
+    sender shares this process with the no-op handler)."""
+    wait_until(partial(nothing_to_send, running), timeout=600)
+    peer, peer_start, peer_end = run_clients(noop_port, plan)
+    first_id, first_outbox = max_inbound_id(running), max_outbox_id(running)
+    outcome, start, end = run_clients(running.port, plan)
+    total = sum(len(mails) for mails in plan)
+    backlog = total - applied_after(running, first_id)
+    applier_cpu, judge_cpu = cpu_seconds(running.applier_pid()), time.process_time()
+    wait_until(lambda: applied_after(running, first_id) == total, timeout=3600, period=0.02)
+    applied = time.perf_counter()
+    applier_cpu = cpu_seconds(running.applier_pid()) - applier_cpu
+    judge_cpu = time.process_time() - judge_cpu
+    statuses = statuses_after(running, first_id)
+    replies, errors = rejected_sheets(running, first_outbox)
     print_load(outcome, start, end, total)
     peer_rate = len(peer.data_seconds) / (peer_end - peer_start)
     rate = len(outcome.data_seconds) / (end - start)
     print(f"  no-op aiosmtpd handler, same clients: {len(peer.data_seconds)}/{total} in {peer_end - peer_start:.2f} s "
           f"= {peer_rate:.1f} mails/s; DATA->250 p99 {ms(percentile(peer.data_seconds, 0.99))} ms")
-    p99 = ms(percentile(outcome.data_seconds, 0.99)) if outcome.data_seconds else "-"
+    p99 = percentile(outcome.data_seconds, 0.99) * 1000 if outcome.data_seconds else float("nan")
     print(f"  => accepted {rate:.1f} mails/s = {100 * rate / peer_rate:.0f}% of the no-op handler's (target >= 50%); "
-          f"p99 DATA->250 while applying {p99} ms (target < 50)")
+          f"p99 DATA->250 while applying {p99:.1f} ms (target < 50)")
     print(f"  applied while accepting: backlog {backlog} at the last 250, drained after {applied - end:.2f} s; "
           f"{total / (applied - start):.1f} mails/s end to end")
     drain = applied - end
@@ -474,9 +502,7 @@ def run(label: str, data_dir: Path, database: str | None, args: argparse.Namespa
           f"({applier_cpu / drain:.0%} of a core), the listener's process (with this bench's polling) "
           f"{judge_cpu:.2f} s ({judge_cpu / drain:.0%})")
     print(f"  statuses: {statuses}; replies {replies}, with an ERROR/IGNORED line: {errors}")
-    print_log(log)
-    apply_alone(settings, args)
-    apply_alone(settings, args, seed=3, label="applying again, every password checked before")
+    return 100 * rate / peer_rate, p99
 
 
 def print_load(outcome: Outcome, start: float, end: float, total: int) -> None:
@@ -629,6 +655,8 @@ def main() -> None:
     parser.add_argument("--mails-per-client", type=int, default=50)
     parser.add_argument("--postgres", metavar="URL", default=os.environ.get("JUDGE_BENCH_POSTGRES"),
                         help="a PostgreSQL server URL (default: $JUDGE_BENCH_POSTGRES); a fresh database is used")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="load rounds per database, each the no-op handler then the judge (medians)")
     parser.add_argument("--apply-only", action="store_true",
                         help="measure only 'applying alone' (no daemon, no SMTP)")
     parser.add_argument("--repeat", type=int, default=1, help="with --apply-only: runs per database (median)")
