@@ -109,7 +109,7 @@ from __future__ import annotations
 
 import gc
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import NamedTuple
@@ -228,7 +228,7 @@ class Money:
     order), what they pay for, and, per slot, its part of the unit's totals as a line in its
     round count r: ``base - rate * r``."""
 
-    __slots__ = ("adds", "base", "named", "numbers", "offers", "paying", "power", "rate", "touched")
+    __slots__ = ("adds", "base", "named", "numbers", "offers", "paying", "power", "rate", "touched", "written")
 
     def __init__(self, power: str, width: int) -> None:
         self.power = power
@@ -240,6 +240,7 @@ class Money:
         self.rate = [0] * width
         self.base = [0] * width
         self.touched: set[int] = self.paying  # the slots its lines add to or take back from, once all are read
+        self.written: list[int] = []  # ``base`` as written (before any reduction), once all are read
 
     def widen(self, width: int) -> None:
         """Zero rates and intercepts for the slots of candidates added since it was made."""
@@ -498,7 +499,7 @@ class Conversion:
     def _take_back(self, late_of: dict[str, defaultdict[int, _Kinks]]) -> None:
         """A negative offer pays for every candidate but those it names: it takes its money back
         from those (once every sheet is read, every candidate is known).  Then each money knows
-        which slots its lines touch."""
+        which slots its lines touch, and keeps its money per slot as written (for the statements)."""
         minus_of = self._minus_of
         for target in self.units.values():
             index = target.index
@@ -532,6 +533,7 @@ class Conversion:
                         rate[i] -= going
                     touched.update(minus)
                 money.touched = touched
+                money.written = money.base[:]
 
     def _default_hold(self, target: BribedUnit, number: int) -> None:
         """Rule 3.3: the zero HOLD of an owner who made no offer to its own unit."""
@@ -584,10 +586,6 @@ class Conversion:
                 return number, after
             after += 1
         return (number, after) if self._pays(offer, c + 2, target.classes[c]) else None
-
-    def groups(self, offer: Offer) -> tuple[Group, ...]:
-        """An offer's terms as groups."""
-        return self._groups_of[id(offer.terms)]
 
     def available(self, power: str) -> int:
         """What a power may spend: its balance less its savings, or nothing (3.4, ruling 5)."""
@@ -663,17 +661,19 @@ class Conversion:
 
     def result(
         self, rounds: int, reductions: Mapping[str, int], contributions: Mapping[str, list[dict[str, int]]],
-        amount: Callable[[Money, int], int], direct: Mapping[str, tuple[MovementOrder, ...]],
+        direct: Mapping[str, tuple[MovementOrder, ...]],
     ) -> Determination:
         """The determination once rule 5.5 has fixed every amount.
 
         ``contributions`` gives, per unit, each candidate's contributions by power (keys in the
-        order of the first line paying for it); ``amount`` gives a line's final amount, the line
-        given as its power's money on the unit and its place there.
+        order of the first line paying for it).  What a power's lines paying for the issued order
+        offered as written is its written money on the order's slot and bucket, and what the
+        reductions left of them its contribution to the order's total (a line adds to the slot or
+        the bucket, never both; a negative offer naming the order adds to the bucket what it takes
+        back from the slot).
         """
         decisions: dict[str, UnitDecision] = {}
         accepted: dict[str, list[Accepted]] = {}
-        groups = self.groups
         for province, target in self.units.items():
             parts = contributions[province]
             settled = self.settle(target, parts)
@@ -705,15 +705,10 @@ class Conversion:
                               if offers[k].kind is not OfferKind.NEGATIVE or slot not in self.taken_back(offers[k])]
                 if not paying:
                     continue
-                offered = reduced = 0
-                for k in paying:
-                    for n, a, _ in groups(offers[k]):
-                        offered += n * a
-                    reduced += amount(money, k)
-                numbers = money.numbers
+                written, numbers = money.written, money.numbers
                 accepted.setdefault(power, []).append(Accepted(
-                    target.unit, target.owner, order, offered, reduced, settled.payments.get(power, 0),
-                    tuple([numbers[k] + 1 for k in paying])))
+                    target.unit, target.owner, order, written[slot] + written[bucket], parts[issued][power],
+                    settled.payments.get(power, 0), tuple([numbers[k] + 1 for k in paying])))
         statements: dict[str, Statement] = {}
         for power in self.map_powers:
             info = self.powers.get(power, PowerInput(0))
@@ -792,7 +787,6 @@ class _Reductions:
             target.pairs = [(c + 2, k) for c, k in enumerate(target.classes)]
             for power, money in target.money.items():
                 self.units_of.setdefault(power, []).append((target, money))
-        self.all_at_plateau = conversion.all_at_plateau
         self.kinks = conversion.kinks
         self.schedule = {p: sorted(k, reverse=True) for p, k in self.kinks.items()}  # the next one last
         self.dirty: dict[BribedUnit, None] = {}  # units whose slopes changed since their prediction
@@ -1277,16 +1271,6 @@ class _Reductions:
             result[target.province] = parts
         return result
 
-    def amount(self, money: Money, k: int) -> int:
-        """The amount at the end of a power's k-th line on a unit: each term is down to
-        ``max(plateau, a - r)`` after its power's r reductions while r < D, then to
-        ``max(0, plateau - (r - D))`` (ruling 6)."""
-        count, top = self.count[money.power], self.all_at_plateau[money.power]
-        total = 0
-        for n, a, p in self.conversion.groups(money.offers[k]):
-            total += n * (max(p, a - count) if count < top else max(0, p - (count - top)))
-        return total
-
 
 def determine_orders(
     position: Position,
@@ -1320,8 +1304,7 @@ def determine_orders(
         reductions.run()
         direct = {p: tuple(o) for p, o in (direct_orders or {}).items()} if options.loyal_units else {}
         return conversion.result(
-            reductions.t, {p: reductions.count[p] for p in conversion.map_powers}, reductions.contributions(),
-            reductions.amount, direct,
+            reductions.t, {p: reductions.count[p] for p in conversion.map_powers}, reductions.contributions(), direct,
         )
     finally:
         if collecting:
