@@ -805,15 +805,48 @@ class _Reductions:
             assert when > self.t, "an over power always has an event ahead"
             step = int(when) - self.t
             kinked = self._advance(step)
-            for target in self.targets:
-                check_at = target.check_at
-                if check_at is None or check_at <= self.t:
-                    self._refresh(target)
+            self._look()
             self._update_over()
             if step == 1 and not kinked and self.over:
                 self._repeat()
             else:
                 self.history.clear()
+
+    def _look(self) -> None:
+        """Look at every unit whose prediction does not cover this round (most, in a round with
+        kinks everywhere), the cheap way first (plain rules).
+
+        Totals never rise: a sole winner still above every other total as last worked out
+        (``bounds``) is still the sole winner, whatever the others did since.  Only the others
+        last worked out at or above its total now can have reached it: they are worked out
+        again, highest first, until one has (then the unit is decided afresh) or the highest
+        left is below it."""
+        t, plain = self.t, not self.ebayola
+        for target in self.targets:
+            check_at = target.check_at
+            if check_at is not None and check_at > t:
+                continue
+            ceiling = target.ceiling
+            if ceiling is not None and plain:
+                winner, bucket = target.paid_slots
+                kappa, sigma = target.kappa, target.sigma
+                total = kappa[winner] + kappa[bucket] - (sigma[winner] + sigma[bucket]) * t
+                if total <= ceiling:
+                    bounds, pairs = target.bounds, target.pairs
+                    while ceiling >= total:
+                        c = bounds.index(ceiling)
+                        s, k = pairs[c]
+                        now = kappa[s] + kappa[k] - (sigma[s] + sigma[k]) * t
+                        if now >= total:
+                            break  # a rival has reached it
+                        bounds[c] = now
+                        ceiling = max(bounds)
+                    target.ceiling = ceiling
+                if total > ceiling:
+                    if check_at is not None:  # (due now)
+                        self._predict(target)
+                    continue
+            self._refresh(target)
 
     def _next_event(self) -> float:
         """The next round at which anything can change: a kink of an over power, a power's spend
@@ -1045,26 +1078,8 @@ class _Reductions:
     # -- one unit ------------------------------------------------------------------------
 
     def _refresh(self, target: BribedUnit) -> None:
-        """Decide the unit now (and, under eBayola, find when its payments bend)."""
+        """Decide the unit now from all its totals (and, under eBayola, find when its payments bend)."""
         t = self.t
-        ceiling = target.ceiling
-        if ceiling is not None and not self.ebayola:
-            # Totals never rise: a sole winner still above every other total as last worked out
-            # is still the sole winner, whatever the others did since; and only the others last
-            # worked out at or above its total now can have reached it.
-            winner, bucket = target.paid_slots
-            kappa, sigma = target.kappa, target.sigma
-            total = kappa[winner] + kappa[bucket] - (sigma[winner] + sigma[bucket]) * t
-            if total <= ceiling:
-                bounds, pairs = target.bounds, target.pairs
-                for c in [c for c, bound in enumerate(bounds) if bound >= total]:
-                    s, k = pairs[c]
-                    bounds[c] = kappa[s] + kappa[k] - (sigma[s] + sigma[k]) * t
-                ceiling = target.ceiling = max(bounds)
-            if total > ceiling:
-                if target.check_at is not None and target.check_at <= t:
-                    self._predict(target)
-                return
         totals = target.totals(t)
         best = max(totals)
         if totals.count(best) == 1:
