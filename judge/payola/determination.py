@@ -850,13 +850,17 @@ class _Reductions:
 
     def _next_event(self) -> float:
         """The next round at which anything can change: a kink of an over power, a power's spend
-        crossing its allowance, a unit's order changing."""
-        t = self.t
-        when = _NEVER
+        crossing its allowance, a unit's order changing.  A kink in the next round (as in most
+        rounds of a large phase) ends the search: nothing comes sooner."""
+        t, count = self.t, self.count
+        when: float = _NEVER
         for power in self.over:
             schedule = self.schedule[power]
             if schedule:
-                when = min(when, t + schedule[-1] - self.count[power])
+                ahead = schedule[-1] - count[power]
+                if ahead == 1:
+                    return t + 1
+                when = min(when, t + ahead)
         for power, allowance in self.allowance.items():
             slope = self.spend_b[power]
             if not slope:
