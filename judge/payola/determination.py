@@ -775,7 +775,6 @@ class _Reductions:
         self.t = 0
         self.count: dict[str, int] = dict.fromkeys((*conversion.map_powers, *conversion.kinks), 0)
         self.over: set[str] = set()
-        self.moving: dict[str, int] = {}  # reductions per round: 1 for each over power
         self.spend_a = dict.fromkeys(self.count, 0)  # spend(t) = spend_a - spend_b * t
         self.spend_b = dict.fromkeys(self.count, 0)
         self.allowance = {p: conversion.available(p) for p in conversion.map_powers}
@@ -990,7 +989,6 @@ class _Reductions:
         over = {p for p, allowance in self.allowance.items() if self.spend_a[p] - self.spend_b[p] * t > allowance}
         leaving, entering = self.over - over, over - self.over
         self.over = over
-        self.moving = dict.fromkeys(over, 1)
         switched: dict[BribedUnit, None] = {}
         for power in leaving:
             self._switch(power, -1, switched)
@@ -1103,8 +1101,7 @@ class _Reductions:
             target.paid_slots = target.issued + 2, target.classes[target.issued]
         if self.ebayola:
             if target.issued != decided[0]:
-                parts = self._parts(target, target.issued, self.count, self.moving)
-                target.part = {power: (value + b * t, b) for power, (value, b) in parts.items()}
+                target.part = self._issued_parts(target)
             # Payments follow the totals in every look; when they bend matters only to a
             # prediction.  A unit that a kink has just changed is likely to change again in the
             # next round: it is looked at then, and predicted once a round leaves it alone (or
@@ -1188,13 +1185,24 @@ class _Reductions:
                 parts[power] = (value, going * steps.get(power, 0))
         return parts
 
+    def _issued_parts(self, target: BribedUnit) -> dict[str, tuple[int, int]]:
+        """Each power's part of the issued order's total (if any) as a line in the round number,
+        ``a - b * t``: it falls as fast as the power's rates on the order's slot and bucket while
+        the power is over."""
+        t, count, over = self.t, self.count, self.over
+        slot, bucket = target.paid_slots
+        parts: dict[str, tuple[int, int]] = {}
+        for power, money in target.money.items():
+            rate, base = money.rate, money.base
+            going = rate[slot] + rate[bucket]
+            value = base[slot] + base[bucket] - going * count[power]
+            if value:
+                parts[power] = (value + going * t, going) if power in over else (value, 0)
+        return parts
+
     def _plain_payments(self, target: BribedUnit) -> dict[str, tuple[int, int]]:
         """Rule 5.6's payments as lines in the round number: each power's part of the issued total."""
-        if target.dummy_tie:
-            return {}
-        t = self.t
-        parts = self._parts(target, target.issued, self.count, self.moving)
-        return {power: (value + b * t, b) for power, (value, b) in parts.items()}
+        return {} if target.dummy_tie else self._issued_parts(target)
 
     def _ebayola_payments(
         self, target: BribedUnit, totals: list[int], falling: list[int], bending: bool,
