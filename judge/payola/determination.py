@@ -305,7 +305,7 @@ class BribedUnit:
             self.candidates.append(order)
             self.classes.append(1 if isinstance(order, Move) else 0)
             self.width += 1
-            if order == self.hold_order:
+            if order.text == self.hold_order.text:
                 self.hold = found
         return found
 
@@ -387,7 +387,8 @@ class Conversion:
         self._groups_of: dict[int, tuple[Group, ...]] = {id(()): ()}  # () : a default HOLD's terms
         self._direct_of: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}  # its candidates and slots
         self._listed_of: dict[int, tuple[int, ...]] = {}  # the candidates of the other kinds'
-        self._plus_of: dict[OfferKind, dict[int, tuple[int, ...]]] = {kind: {} for kind in OfferKind}
+        # By kind: the unit a line names and the slots it adds to.
+        self._adds_of: dict[OfferKind, dict[int, tuple[BribedUnit, tuple[int, ...]]]] = {k: {} for k in OfferKind}
         self._minus_of: dict[int, list[int]] = {}  # a negative offer's named slots
         self._read(powers, late_of)
         for target in self.units.values():
@@ -416,48 +417,45 @@ class Conversion:
         power's largest a - p, is known once its sheet is read: the kinks from D on are kept
         apart (``late_of``) counted from D until then."""
         units = self.units
-        groups_of, direct_of, listed_of, plus_of = self._groups_of, self._direct_of, self._listed_of, self._plus_of
-        direct, negative = OfferKind.DIRECT, OfferKind.NEGATIVE
-        buckets = (0, 1)
+        groups_of, adds_of = self._groups_of, self._adds_of
+        direct, negative, move, hold = OfferKind.DIRECT, OfferKind.NEGATIVE, OfferKind.MOVE, OfferKind.HOLD
+        # (a local per kind: an enumeration member hashes in Python)
+        direct_at, negative_at, move_at, hold_at = adds_of[direct], adds_of[negative], adds_of[move], adds_of[hold]
+        gift_at = adds_of[OfferKind.GIFT]
         for power, info in powers.items():
-            monies: dict[str, _Where] = {}  # by province: the units it made an offer to (3.3)
+            monies: dict[BribedUnit, Money] = {}  # the units it made an offer to (3.3)
             kinks: defaultdict[int, _Kinks] = defaultdict(list)
             late: defaultdict[int, _Kinks] = defaultdict(list)
             drop = 0
             offers = info.sheet.offers
             for number, offer in enumerate(offers):
                 _, _, kind, unit, orders, terms = offer
-                where = monies.get(unit.province)
-                if where is None:
+                if kind is direct:
+                    at = direct_at
+                elif kind is negative:
+                    at = negative_at
+                elif kind is move:
+                    at = move_at
+                else:
+                    at = hold_at if kind is hold else gift_at
+                known = at.get(id(orders))
+                if known is None:
                     found = units.get(unit.province)
                     if found is None:
                         continue
-                    where = monies[unit.province] = found, found.money_of(power)
-                target, money = where
+                    known = at[id(orders)] = found, self._adds(found, kind, orders)
+                target, plus = known
+                money = monies.get(target)
+                if money is None:
+                    money = monies[target] = target.money_of(power)
                 groups = groups_of.get(id(terms))
                 if groups is None:
                     groups = groups_of[id(terms)] = _groups(terms)
                 money.offers.append(offer)
                 money.numbers.append(number)
-                if kind is direct:
-                    known = direct_of.get(id(orders))
-                    if known is None:
-                        listed = tuple(map(target.candidate, orders))
-                        known = direct_of[id(orders)] = listed, tuple(c + 2 for c in listed)
-                    plus = known[1]
-                    money.paying.update(plus)
-                elif kind is negative:
-                    plus = buckets
-                    target.candidate(target.hold_order)
+                if kind is negative:
                     money.named.append(offer)
                 else:
-                    named = listed_of.get(id(orders))
-                    if named is None:
-                        named = listed_of[id(orders)] = tuple(map(target.candidate, orders))
-                    known_plus = plus_of[kind].get(id(orders))
-                    if known_plus is None:
-                        known_plus = plus_of[kind][id(orders)] = self._plus(target, kind, named)
-                    plus = known_plus
                     money.paying.update(plus)
                 money.adds.append(plus)
                 rate, base = money.rate, money.base
@@ -477,16 +475,38 @@ class Conversion:
                 for i in plus:
                     base[i] += amount
                     rate[i] += going
-            for province, target in units.items():
-                if target.owner == power and province not in monies:
+            for target in units.values():
+                if target.owner == power and target not in monies:
                     self._default_hold(target, len(offers))
             self.all_at_plateau[power] = drop
             self.kinks[power] = kinks
             late_of[power] = late
 
+    def _adds(self, target: BribedUnit, kind: OfferKind, orders: tuple[MovementOrder, ...]) -> tuple[int, ...]:
+        """The slots a line of ``kind`` naming ``orders`` adds to (3.1), found on the first such line:
+        the candidates it names (and the HOLD of a negative or gift offer) join the unit's."""
+        if kind is OfferKind.DIRECT:
+            listed: tuple[int, ...]
+            slots: tuple[int, ...]
+            if len(orders) == 1:  # (most offers)
+                only = target.candidate(orders[0])
+                listed, slots = (only,), (only + 2,)
+            else:
+                listed = tuple(map(target.candidate, orders))
+                slots = tuple([c + 2 for c in listed])
+            self._direct_of[id(orders)] = listed, slots
+            return slots
+        if kind is OfferKind.NEGATIVE:
+            target.candidate(target.hold_order)
+            return 0, 1
+        named = self._listed_of.get(id(orders))
+        if named is None:
+            named = self._listed_of[id(orders)] = tuple(map(target.candidate, orders))
+        return self._plus(target, kind, named)
+
     @staticmethod
     def _plus(target: BribedUnit, kind: OfferKind, listed: tuple[int, ...]) -> tuple[int, ...]:
-        """The slots a line that is not a negative offer adds to (3.1)."""
+        """The slots a move, hold or gift offer adds to (3.1)."""
         classes = target.classes
         if kind is OfferKind.MOVE:  # every move, and the other orders it names
             return (1, *(c + 2 for c in listed if classes[c] == 0))
@@ -559,7 +579,7 @@ class Conversion:
             return slot in self._direct_of[id(offer.orders)][1]
         if kind is OfferKind.NEGATIVE:
             return slot not in self.taken_back(offer)
-        plus = self._plus_of[kind][id(offer.orders)]
+        plus = self._adds_of[kind][id(offer.orders)][1]
         return slot in plus or bucket in plus
 
     def taken_back(self, offer: Offer) -> list[int]:
