@@ -262,7 +262,8 @@ class BribedUnit:
     total is its slot plus its class's bucket.
     """
 
-    __slots__ = ("bounds", "candidates", "ceiling", "check_at", "classes", "default_hold", "dummy_tie", "hold",
+    __slots__ = ("bounds", "candidates", "ceiling", "check_at", "classes", "default_hold", "dummy_tie", "earliest",
+                 "hold",
                  "hold_order", "index", "issued", "kappa", "kinked", "money", "owner", "paid_slots", "pairs", "part",
                  "pay", "province", "sigma", "top", "unit", "width")
 
@@ -296,6 +297,7 @@ class BribedUnit:
         self.bounds: list[int] = []  # a sole winner's rivals' totals when last worked out (its own: -1)
         self.ceiling: int | None = None  # the highest of them (None: no sole winner)
         self.kinked = False  # a kink changed its slopes since the last look
+        self.earliest: dict[str, dict[int, tuple[int, int] | None]] = {}  # see Conversion._earliest
 
     def candidate(self, order: MovementOrder) -> int:
         """The index of ``order`` among the candidates, adding it if new."""
@@ -634,16 +636,15 @@ class Conversion:
             money = target.money.get(power)
             if money is None:
                 continue
-            # A power's lines come in sheet order: the first key found for a candidate is its earliest.
+            known = target.earliest.setdefault(power, {})
             earliest: dict[int, tuple[int, int]] = {}
-            for number, offer in zip(money.numbers, money.offers, strict=True):
-                for c in remaining:
-                    if c not in earliest:
-                        key = self._sequence(target, number, offer, c)
-                        if key is not None:
-                            earliest[c] = key
-                if len(earliest) == len(remaining):
-                    break
+            for c in remaining:
+                if c in known:
+                    key = known[c]
+                else:
+                    key = known[c] = self._earliest(target, money, c)
+                if key is not None:
+                    earliest[c] = key
             if not earliest:
                 continue
             first = min(earliest.values())
@@ -651,6 +652,15 @@ class Conversion:
             if len(remaining) == 1:
                 return remaining[0]
         return remaining[0]
+
+    def _earliest(self, target: BribedUnit, money: Money, c: int) -> tuple[int, int] | None:
+        """Where a power's earliest offer for candidate ``c`` is in its sheet (5.3), if it has one
+        (kept by the unit: a unit's ties often come back, round after round)."""
+        for number, offer in zip(money.numbers, money.offers, strict=True):
+            key = self._sequence(target, number, offer, c)
+            if key is not None:
+                return key
+        return None
 
     def payments(self, target: BribedUnit, totals: list[int], issued: int, paying: Mapping[str, int]) -> dict[str, int]:
         """What each power pays for the issued order, given each power's part of its total (5.6, 6.4)."""
