@@ -203,6 +203,9 @@ class Determination:
         return by_power
 
 
+_new = tuple.__new__  # builds a Candidate or an Accepted in C, not through the named tuple's __new__
+
+
 # -- conversion (5.1, 3.1-3.3) -------------------------------------------------------------
 
 Group = tuple[int, int, int]
@@ -703,14 +706,17 @@ class Conversion:
         back from the slot).
         """
         decisions: dict[str, UnitDecision] = {}
+        own: dict[str, list[UnitDecision]] = {}  # by owner
         accepted: dict[str, list[Accepted]] = {}
+        minus_of, negative = self._minus_of, OfferKind.NEGATIVE
         for province, target in self.units.items():
             parts = contributions[province]
             settled = self.settle(target, parts)
             totals, issued = settled.totals, settled.issued
-            candidates = tuple(
-                Candidate(order, totals[c], MappingProxyType(parts[c])) for c, order in enumerate(target.candidates)
-            )
+            candidates = tuple([
+                _new(Candidate, (order, totals[c], MappingProxyType(parts[c])))
+                for c, order in enumerate(target.candidates)
+            ])
             # Rule 4.4: a dummy's tie is reported as one above the tied total.
             total = max(totals) + 1 if settled.dummy_tie else totals[issued]
             order = target.candidates[issued]
@@ -719,6 +725,7 @@ class Conversion:
                 settled.dummy_tie,
             )
             decisions[province] = decision
+            own.setdefault(target.owner, []).append(decision)
             slot, bucket = issued + 2, target.classes[issued]
             # Every power with a line paying for the issued order had an accepted offer, whatever
             # it came to cost (5.7 item 3); the HOLD entered for a silent owner (3.3) is no offer
@@ -732,22 +739,21 @@ class Conversion:
                 paying = [k for k, adds in enumerate(money.adds) if slot in adds or bucket in adds]
                 if money.named:
                     paying = [k for k in paying
-                              if offers[k].kind is not OfferKind.NEGATIVE or slot not in self.taken_back(offers[k])]
+                              if offers[k].kind is not negative or slot not in minus_of[id(offers[k].orders)]]
                 if not paying:
                     continue
                 written, numbers = money.written, money.numbers
-                accepted.setdefault(power, []).append(Accepted(
+                accepted.setdefault(power, []).append(_new(Accepted, (
                     target.unit, target.owner, order, written[slot] + written[bucket], parts[issued][power],
-                    settled.payments.get(power, 0), tuple([numbers[k] + 1 for k in paying])))
+                    settled.payments.get(power, 0), tuple([numbers[k] + 1 for k in paying]))))
         statements: dict[str, Statement] = {}
         for power in self.map_powers:
             info = self.powers.get(power, PowerInput(0))
             mine = tuple(accepted.get(power, ()))
             spent = sum(a.paid for a in mine)
-            own = tuple(d for d in decisions.values() if d.owner == power)
             statements[power] = Statement(
                 power, info.balance, info.sheet.savings, spent, info.balance - spent, reductions.get(power, 0),
-                own, mine,
+                tuple(own.get(power, ())), mine,
             )
         return Determination(
             MappingProxyType(decisions), MappingProxyType(statements), rounds,
