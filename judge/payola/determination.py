@@ -109,7 +109,7 @@ from __future__ import annotations
 
 import gc
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import NamedTuple
@@ -1311,26 +1311,27 @@ class _Reductions:
 
     def contributions(self) -> dict[str, list[dict[str, int]]]:
         """Each unit's candidates' contributions by power at the end, keyed in the order of the
-        first line paying for the candidate (a unit's lines come power by power)."""
+        first line paying for the candidate (a unit's lines come power by power).
+
+        A power's lines pay for a candidate if one adds to its slot or its class's bucket, or a
+        negative offer does not name it (each candidate tested in turn: cheaper than sets)."""
         result: dict[str, list[dict[str, int]]] = {}
         taken_back = self.conversion.taken_back
         for target in self.targets:
-            classes = target.classes
-            # The candidates' slots, all and by class (a bucket pays for its whole class).
-            every = set(range(2, target.width))
-            of_class = [{c + 2 for c, k in enumerate(classes) if k == bucket} for bucket in (0, 1)]
-            parts: list[dict[str, int]] = [{} for _ in classes]
+            pairs = target.pairs
+            parts: list[dict[str, int]] = [{} for _ in pairs]
             for power, money in target.money.items():
-                paying = money.paying
-                covered = paying.union(*[of_class[k] for k in (0, 1) if k in paying])
-                named = money.named
-                if named:  # a negative offer pays for every candidate it does not name
-                    covered |= every.difference(set(taken_back(named[0])).intersection(*map(taken_back, named[1:])))
+                paying, named = money.paying, money.named
+                whole = 0 in paying, 1 in paying  # (a bucket pays for its whole class)
+                common: Collection[int] = ()  # the slots every negative offer names
+                if named:
+                    common = taken_back(named[0])
+                    if len(named) > 1:
+                        common = set(common).intersection(*map(taken_back, named[1:]))
                 rate, base, count = money.rate, money.base, self.count[power]
-                for s in covered:
-                    if s > 1:
-                        k = classes[s - 2]
-                        parts[s - 2][power] = base[s] + base[k] - (rate[s] + rate[k]) * count
+                for c, (s, k) in enumerate(pairs):
+                    if whole[k] or s in paying or (named and s not in common):
+                        parts[c][power] = base[s] + base[k] - (rate[s] + rate[k]) * count
             result[target.province] = parts
         return result
 
