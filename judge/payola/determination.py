@@ -478,8 +478,8 @@ class Conversion:
                         late[0].append((target, money, plus, n))
                         late[p].append((target, money, plus, -n))
                 for i in plus:
-                    base[i] += amount
-                    rate[i] += going
+                    base[i] = base[i] + amount
+                    rate[i] = rate[i] + going
             for target in units.values():
                 if target.owner == power and target not in monies:
                     self._default_hold(target, len(offers))
@@ -1039,8 +1039,10 @@ class _Reductions:
         Under eBayola its units are added to ``switched``, to be looked at again once every
         power has switched (a unit's payments follow all its slopes).  A unit where none of the
         power's amounts is going down (all at a plateau or zero) is left alone: nothing there
-        changes."""
-        t = self.t
+        changes.  Its plain payments bend with its rates on the issued orders' slots and buckets
+        (and its spend with them, once for all its units); their predictions no longer hold."""
+        t, dirty, plain = self.t, self.dirty, not self.ebayola
+        bent = 0  # how much faster the power's plain payments fall from now on
         for target, money in self.units_of.get(power, ()):
             rate = money.rate
             if not any(rate):
@@ -1049,19 +1051,27 @@ class _Reductions:
             for i in money.touched:
                 going = rate[i]
                 if going:
-                    sigma[i] += sign * going
-                    kappa[i] += sign * going * t
+                    going *= sign
+                    sigma[i] = sigma[i] + going
+                    kappa[i] = kappa[i] + going * t
             slot, bucket = target.paid_slots
-            if self.ebayola:
+            change = sign * (rate[slot] + rate[bucket])
+            if plain:
+                paid = target.pay.get(power)
+                if paid is not None:
+                    target.pay[power] = (paid[0] + change * t, paid[1] + change)
+                    bent += change
+                if target.check_at is not None:
+                    target.check_at = None
+                    dirty[target] = None
+            else:
                 switched[target] = None
                 part = target.part.get(power)
                 if part is not None:
-                    change = sign * (rate[slot] + rate[bucket])
                     target.part[power] = (part[0] + change * t, part[1] + change)
-                continue
-            if power in target.pay:
-                self._bend_payment(power, target, sign * (rate[slot] + rate[bucket]))
-            self._touch(target)
+        if bent:
+            self.spend_a[power] += bent * t
+            self.spend_b[power] += bent
 
     def _pass_kinks(self, power: str, kinks: _Kinks) -> None:
         """Change the rates of the lines whose terms reach a plateau, round D or zero now.
@@ -1076,23 +1086,24 @@ class _Reductions:
             rate, base = money.rate, money.base
             sigma, kappa = target.sigma, target.kappa
             at_count, at_t = change * x, change * t
-            for i in slots:
-                rate[i] += change
-                base[i] += at_count
-                sigma[i] += change
-                kappa[i] += at_t
+            for i in slots:  # (``x[i] = x[i] + y`` runs fewer instructions than ``x[i] += y``)
+                rate[i] = rate[i] + change
+                base[i] = base[i] + at_count
+                sigma[i] = sigma[i] + change
+                kappa[i] = kappa[i] + at_t
             target.kinked = True
             if target.check_at is not None:  # its prediction no longer holds
                 target.check_at = None
                 dirty[target] = None
             slot, bucket = target.paid_slots
-            bend = change * ((slot in slots) + (bucket in slots))
-            if bend:  # (the issued order's slots, tested first: most kinks do not reach them)
+            # The issued order's slot or bucket (never both: no line adds to both), tested first:
+            # most kinks do not reach them.
+            if slot in slots or bucket in slots:
                 held = target.pay if plain else target.part
                 paid = held.get(power)
                 if paid is not None:
-                    line = held[power] = (paid[0] + bend * t, paid[1] + bend)
-                    bent += bend
+                    line = held[power] = (paid[0] + at_t, paid[1] + change)
+                    bent += change
                     if line == (0, 0) and not plain:
                         # Its part has come down to nothing and stays so: a look pays it nothing.
                         del held[power]
@@ -1105,13 +1116,6 @@ class _Reductions:
         if target.check_at is not None:
             target.check_at = None
             self.dirty[target] = None
-
-    def _bend_payment(self, power: str, target: BribedUnit, change: int) -> None:
-        """A plain payment's slope changes by ``change`` from now on."""
-        a, b = target.pay[power]
-        target.pay[power] = (a + change * self.t, b + change)
-        self.spend_a[power] += change * self.t
-        self.spend_b[power] += change
 
     # -- one unit ------------------------------------------------------------------------
 
