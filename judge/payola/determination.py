@@ -205,6 +205,12 @@ class Determination:
 
 _new = tuple.__new__  # builds a Candidate or an Accepted in C, not through the named tuple's __new__
 
+# The kinds of offer (a member read through its enumeration, ``OfferKind.DIRECT``, costs as much as
+# a dozen operations on a line).
+_DIRECT, _NEGATIVE, _MOVE, _HOLD, _GIFT = (
+    OfferKind.DIRECT, OfferKind.NEGATIVE, OfferKind.MOVE, OfferKind.HOLD, OfferKind.GIFT,
+)
+
 
 # -- conversion (5.1, 3.1-3.3) -------------------------------------------------------------
 
@@ -279,7 +285,7 @@ class BribedUnit:
         self.index: dict[str, int] = {}  # by order text, which tells orders apart (and hashes in C)
         self.width = 2  # slots
         self.hold_order = Hold(unit)
-        self.default_hold = Offer(0, "", OfferKind.DIRECT, unit, (self.hold_order,), ())  # rule 3.3
+        self.default_hold = Offer(0, "", _DIRECT, unit, (self.hold_order,), ())  # rule 3.3
         self.hold: int | None = None  # the HOLD candidate, once there is one
         self.money: dict[str, Money] = {}  # by power, in order of its first line here
         # The reductions (5.5): total(t) = kappa - sigma * t, slot plus bucket, for each candidate's
@@ -423,10 +429,10 @@ class Conversion:
         apart (``late_of``) counted from D until then."""
         units = self.units
         groups_of, adds_of = self._groups_of, self._adds_of
-        direct, negative, move, hold = OfferKind.DIRECT, OfferKind.NEGATIVE, OfferKind.MOVE, OfferKind.HOLD
+        direct, negative, move, hold = _DIRECT, _NEGATIVE, _MOVE, _HOLD
         # (a local per kind: an enumeration member hashes in Python)
         direct_at, negative_at, move_at, hold_at = adds_of[direct], adds_of[negative], adds_of[move], adds_of[hold]
-        gift_at = adds_of[OfferKind.GIFT]
+        gift_at = adds_of[_GIFT]
         for power, info in powers.items():
             monies: dict[BribedUnit, Money] = {}  # the units it made an offer to (3.3)
             kinks: defaultdict[int, _Kinks] = defaultdict(list)
@@ -490,7 +496,7 @@ class Conversion:
     def _adds(self, target: BribedUnit, kind: OfferKind, orders: tuple[MovementOrder, ...]) -> tuple[int, ...]:
         """The slots a line of ``kind`` naming ``orders`` adds to (3.1), found on the first such line:
         the candidates it names (and the HOLD of a negative or gift offer) join the unit's."""
-        if kind is OfferKind.DIRECT:
+        if kind is _DIRECT:
             listed: tuple[int, ...]
             slots: tuple[int, ...]
             if len(orders) == 1:  # (most offers)
@@ -501,7 +507,7 @@ class Conversion:
                 slots = tuple([c + 2 for c in listed])
             self._direct_of[id(orders)] = listed, slots
             return slots
-        if kind is OfferKind.NEGATIVE:
+        if kind is _NEGATIVE:
             target.candidate(target.hold_order)
             return 0, 1
         named = self._listed_of.get(id(orders))
@@ -513,9 +519,9 @@ class Conversion:
     def _plus(target: BribedUnit, kind: OfferKind, listed: tuple[int, ...]) -> tuple[int, ...]:
         """The slots a move, hold or gift offer adds to (3.1)."""
         classes = target.classes
-        if kind is OfferKind.MOVE:  # every move, and the other orders it names
+        if kind is _MOVE:  # every move, and the other orders it names
             return (1, *(c + 2 for c in listed if classes[c] == 0))
-        if kind is OfferKind.HOLD:  # every order that is not a move, and the moves it names
+        if kind is _HOLD:  # every order that is not a move, and the moves it names
             return (0, *(c + 2 for c in listed if classes[c] == 1))
         if target.hold is None or target.hold not in listed:  # a gift: everything, and a HOLD
             target.candidate(target.hold_order)
@@ -573,16 +579,16 @@ class Conversion:
 
     def _listed(self, offer: Offer) -> tuple[int, ...]:
         """The candidates a line names, as written (none for a negative offer)."""
-        if offer.kind is OfferKind.DIRECT:
+        if offer.kind is _DIRECT:
             return self._direct_of[id(offer.orders)][0]
-        return () if offer.kind is OfferKind.NEGATIVE else self._listed_of[id(offer.orders)]
+        return () if offer.kind is _NEGATIVE else self._listed_of[id(offer.orders)]
 
     def _pays(self, offer: Offer, slot: int, bucket: int) -> bool:
         """Whether a line pays for the candidate in ``slot``, whose class is ``bucket`` (3.1)."""
         kind = offer.kind
-        if kind is OfferKind.DIRECT:
+        if kind is _DIRECT:
             return slot in self._direct_of[id(offer.orders)][1]
-        if kind is OfferKind.NEGATIVE:
+        if kind is _NEGATIVE:
             return slot not in self.taken_back(offer)
         plus = self._adds_of[kind][id(offer.orders)][1]
         return slot in plus or bucket in plus
@@ -606,7 +612,7 @@ class Conversion:
         if c in listed:
             return number, listed.index(c)
         after = len(offer.orders)
-        if offer.kind is OfferKind.NEGATIVE or offer.kind is OfferKind.GIFT:
+        if offer.kind is _NEGATIVE or offer.kind is _GIFT:
             if c == target.hold:
                 return number, after
             after += 1
@@ -708,7 +714,7 @@ class Conversion:
         decisions: dict[str, UnitDecision] = {}
         own: dict[str, list[UnitDecision]] = {}  # by owner
         accepted: dict[str, list[Accepted]] = {}
-        minus_of, negative = self._minus_of, OfferKind.NEGATIVE
+        minus_of, negative = self._minus_of, _NEGATIVE
         for province, target in self.units.items():
             parts = contributions[province]
             settled = self.settle(target, parts)
