@@ -859,9 +859,9 @@ class _Reductions:
 
         Totals never rise: a sole winner still above every other total as last worked out
         (``bounds``) is still the sole winner, whatever the others did since.  Only the others
-        last worked out at or above its total now can have reached it: they are worked out
-        again, highest first, until one has (then the unit is decided afresh) or the highest
-        left is below it."""
+        last worked out at or above its total now can have reached it: they are worked out again
+        in one pass, which keeps the highest and stops at the first that has reached it (then
+        the unit is decided afresh)."""
         t, plain = self.t, not self.ebayola
         for target in self.targets:
             check_at = target.check_at
@@ -873,16 +873,20 @@ class _Reductions:
                 kappa, sigma = target.kappa, target.sigma
                 total = kappa[winner] + kappa[bucket] - (sigma[winner] + sigma[bucket]) * t
                 if total <= ceiling:
+                    # One pass over the rivals, working out those at or above the winner and
+                    # keeping the highest (cheaper than max() and index() for each of them).
                     bounds, pairs = target.bounds, target.pairs
-                    while ceiling >= total:
-                        c = bounds.index(ceiling)
-                        s, k = pairs[c]
-                        now = kappa[s] + kappa[k] - (sigma[s] + sigma[k]) * t
-                        if now >= total:
-                            break  # a rival has reached it
-                        bounds[c] = now
-                        ceiling = max(bounds)
-                    target.ceiling = ceiling
+                    ceiling = -1
+                    for c, bound in enumerate(bounds):
+                        if bound >= total:
+                            s, k = pairs[c]
+                            bound = bounds[c] = kappa[s] + kappa[k] - (sigma[s] + sigma[k]) * t
+                        if bound > ceiling:
+                            ceiling = bound
+                            if bound >= total:
+                                break  # a rival has reached it: decided afresh
+                    else:
+                        target.ceiling = ceiling
                 if total > ceiling:
                     if check_at is not None:  # (due now)
                         self._predict(target)
