@@ -238,6 +238,8 @@ class Money:
     round count r: ``base - rate * r``."""
 
     __slots__ = ("adds", "base", "named", "numbers", "offers", "paying", "power", "rate", "touched", "written")
+    touched: set[int]  # the slots its lines add to or take back from, once all are read
+    written: list[int]  # ``base`` as written (before any reduction), once all are read
 
     def __init__(self, power: str, width: int) -> None:
         self.power = power
@@ -248,8 +250,6 @@ class Money:
         self.named: list[Offer] = []  # its negative offers
         self.rate = [0] * width
         self.base = [0] * width
-        self.touched: set[int] = self.paying  # the slots its lines add to or take back from, once all are read
-        self.written: list[int] = []  # ``base`` as written (before any reduction), once all are read
 
     def widen(self, width: int) -> None:
         """Zero rates and intercepts for the slots of candidates added since it was made."""
@@ -272,9 +272,8 @@ class BribedUnit:
     """
 
     __slots__ = ("bounds", "candidates", "ceiling", "check_at", "classes", "default_hold", "dummy_tie", "earliest",
-                 "hold",
-                 "hold_order", "index", "issued", "kappa", "kinked", "money", "owner", "paid_slots", "pairs", "part",
-                 "pay", "province", "sigma", "top", "unit", "width")
+                 "hold", "hold_order", "index", "issued", "kappa", "kinked", "money", "number", "owner",
+                 "paid_slots", "pairs", "part", "pay", "province", "sigma", "top", "unit", "width")
 
     def __init__(self, province: str, unit: Unit, owner: str) -> None:
         self.province = province
@@ -288,6 +287,7 @@ class BribedUnit:
         self.default_hold = Offer(0, "", _DIRECT, unit, (self.hold_order,), ())  # rule 3.3
         self.hold: int | None = None  # the HOLD candidate, once there is one
         self.money: dict[str, Money] = {}  # by power, in order of its first line here
+        self.number = 0  # its place among the bribed units
         # The reductions (5.5): total(t) = kappa - sigma * t, slot plus bucket, for each candidate's
         # (slot, bucket) in ``pairs``.
         self.kappa: list[int] = []
@@ -389,6 +389,8 @@ class Conversion:
             province: BribedUnit(province, placed.unit, placed.power)
             for province, placed in position.units.items() if province in bribed
         }
+        for number, target in enumerate(self.units.values()):
+            target.number = number
         self.all_at_plateau: dict[str, int] = {}  # each power's D
         self.kinks: dict[str, defaultdict[int, _Kinks]] = {}  # each power's, by its round count
         late_of: dict[str, defaultdict[int, _Kinks]] = {}  # counted from D, until D is known
@@ -396,8 +398,7 @@ class Conversion:
         # tuple is kept by its id (the tuples live as long as ``powers``; an orders tuple names
         # one unit).
         self._groups_of: dict[int, tuple[Group, ...]] = {id(()): ()}  # () : a default HOLD's terms
-        self._direct_of: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}  # its candidates and slots
-        self._listed_of: dict[int, tuple[int, ...]] = {}  # the candidates of the other kinds'
+        self._listed_of: dict[int, tuple[int, ...]] = {}  # the candidates a move, hold or gift offer names
         # By kind: the unit a line names and the slots it adds to.
         self._adds_of: dict[OfferKind, dict[int, tuple[BribedUnit, tuple[int, ...]]]] = {k: {} for k in OfferKind}
         self._minus_of: dict[int, list[int]] = {}  # a negative offer's named slots
@@ -434,7 +435,7 @@ class Conversion:
         direct_at, negative_at, move_at, hold_at = adds_of[direct], adds_of[negative], adds_of[move], adds_of[hold]
         gift_at = adds_of[_GIFT]
         for power, info in powers.items():
-            monies: dict[BribedUnit, Money] = {}  # the units it made an offer to (3.3)
+            monies: list[Money | None] = [None] * len(units)  # by unit's number: those it made an offer to (3.3)
             kinks: defaultdict[int, _Kinks] = defaultdict(list)
             late: defaultdict[int, _Kinks] = defaultdict(list)
             drop = 0
@@ -456,9 +457,9 @@ class Conversion:
                         continue
                     known = at[id(orders)] = found, self._adds(found, kind, orders)
                 target, plus = known
-                money = monies.get(target)
+                money = monies[target.number]
                 if money is None:
-                    money = monies[target] = target.money_of(power)
+                    money = monies[target.number] = target.money_of(power)
                 groups = groups_of.get(id(terms))
                 if groups is None:
                     groups = groups_of[id(terms)] = _groups(terms)
@@ -487,7 +488,7 @@ class Conversion:
                     base[i] = base[i] + amount
                     rate[i] = rate[i] + going
             for target in units.values():
-                if target.owner == power and target not in monies:
+                if target.owner == power and monies[target.number] is None:
                     self._default_hold(target, len(offers))
             self.all_at_plateau[power] = drop
             self.kinks[power] = kinks
@@ -496,17 +497,10 @@ class Conversion:
     def _adds(self, target: BribedUnit, kind: OfferKind, orders: tuple[MovementOrder, ...]) -> tuple[int, ...]:
         """The slots a line of ``kind`` naming ``orders`` adds to (3.1), found on the first such line:
         the candidates it names (and the HOLD of a negative or gift offer) join the unit's."""
-        if kind is _DIRECT:
-            listed: tuple[int, ...]
-            slots: tuple[int, ...]
+        if kind is _DIRECT:  # its orders' slots, as written
             if len(orders) == 1:  # (most offers)
-                only = target.candidate(orders[0])
-                listed, slots = (only,), (only + 2,)
-            else:
-                listed = tuple(map(target.candidate, orders))
-                slots = tuple([c + 2 for c in listed])
-            self._direct_of[id(orders)] = listed, slots
-            return slots
+                return (target.candidate(orders[0]) + 2,)
+            return tuple([c + 2 for c in map(target.candidate, orders)])
         if kind is _NEGATIVE:
             target.candidate(target.hold_order)
             return 0, 1
@@ -520,9 +514,9 @@ class Conversion:
         """The slots a move, hold or gift offer adds to (3.1)."""
         classes = target.classes
         if kind is _MOVE:  # every move, and the other orders it names
-            return (1, *(c + 2 for c in listed if classes[c] == 0))
+            return (1, *[c + 2 for c in listed if classes[c] == 0])
         if kind is _HOLD:  # every order that is not a move, and the moves it names
-            return (0, *(c + 2 for c in listed if classes[c] == 1))
+            return (0, *[c + 2 for c in listed if classes[c] == 1])
         if target.hold is None or target.hold not in listed:  # a gift: everything, and a HOLD
             target.candidate(target.hold_order)
         return 0, 1
@@ -570,24 +564,18 @@ class Conversion:
         """Rule 3.3: the zero HOLD of an owner who made no offer to its own unit."""
         hold = target.candidate(target.hold_order)
         offer = target.default_hold
-        self._direct_of[id(offer.orders)] = (hold,), (hold + 2,)
+        self._adds_of[_DIRECT][id(offer.orders)] = target, (hold + 2,)
         money = target.money_of(target.owner)
         money.offers.append(offer)
         money.numbers.append(number)
         money.adds.append((hold + 2,))
         money.paying.add(hold + 2)
 
-    def _listed(self, offer: Offer) -> tuple[int, ...]:
-        """The candidates a line names, as written (none for a negative offer)."""
-        if offer.kind is _DIRECT:
-            return self._direct_of[id(offer.orders)][0]
-        return () if offer.kind is _NEGATIVE else self._listed_of[id(offer.orders)]
-
     def _pays(self, offer: Offer, slot: int, bucket: int) -> bool:
         """Whether a line pays for the candidate in ``slot``, whose class is ``bucket`` (3.1)."""
         kind = offer.kind
         if kind is _DIRECT:
-            return slot in self._direct_of[id(offer.orders)][1]
+            return slot in self._adds_of[_DIRECT][id(offer.orders)][1]
         if kind is _NEGATIVE:
             return slot not in self.taken_back(offer)
         plus = self._adds_of[kind][id(offer.orders)][1]
@@ -608,11 +596,15 @@ class Conversion:
         A direct offer's listed orders come in the order written; the HOLD built from a
         negative or gift offer comes next, and the promise for unlisted orders right after it.
         """
-        listed = self._listed(offer)
+        kind = offer.kind
+        if kind is _DIRECT:  # (it pays for the orders it lists, its slots in the order written)
+            slots = self._adds_of[_DIRECT][id(offer.orders)][1]
+            return (number, slots.index(c + 2)) if c + 2 in slots else None
+        listed = () if kind is _NEGATIVE else self._listed_of[id(offer.orders)]
         if c in listed:
             return number, listed.index(c)
         after = len(offer.orders)
-        if offer.kind is _NEGATIVE or offer.kind is _GIFT:
+        if kind is _NEGATIVE or kind is _GIFT:
             if c == target.hold:
                 return number, after
             after += 1
