@@ -476,14 +476,15 @@ class Conversion:
                 amount = going = 0
                 for n, a, p in groups:
                     amount += n * a
+                    down = (target, money, plus, -n)  # (a term going down stops twice alike)
                     if a > p:
                         going += n
                         if a - p > drop:
                             drop = a - p
-                        kinks[a - p].append((target, money, plus, -n))
+                        kinks[a - p].append(down)
                     if p:
                         late[0].append((target, money, plus, n))
-                        late[p].append((target, money, plus, -n))
+                        late[p].append(down)
                 for i in plus:
                     base[i] = base[i] + amount
                     rate[i] = rate[i] + going
@@ -539,19 +540,18 @@ class Conversion:
                         minus = minus_of[id(orders)] = [index[o.text] + 2 for o in orders if o.text in index]
                     if not minus:
                         continue
-                    # The line's edges as :meth:`_read` finds them, taken back from these slots.
+                    # The line's kinks as :meth:`_read` files them, taken back from these slots.
                     kinks, late = self.kinks[money.power], late_of[money.power]
                     amount = going = 0
-                    edges: list[tuple[defaultdict[int, _Kinks], int, int]] = []
                     for n, a, p in self._groups_of[id(offer.terms)]:
                         amount += n * a
+                        back = (target, money, minus, n)
                         if a > p:
                             going += n
-                            edges.append((kinks, a - p, n))
+                            kinks[a - p].append(back)
                         if p:
-                            edges += (late, 0, -n), (late, p, n)
-                    for table, count, change in edges:
-                        table[count].append((target, money, minus, change))
+                            late[0].append((target, money, minus, -n))
+                            late[p].append(back)
                     rate, base = money.rate, money.base
                     for i in minus:
                         base[i] -= amount
