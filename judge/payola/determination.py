@@ -253,9 +253,9 @@ class Money:
 
     def widen(self, width: int) -> None:
         """Zero rates and intercepts for the slots of candidates added since it was made."""
-        grow = width - len(self.rate)
-        self.rate.extend([0] * grow)
-        self.base.extend([0] * grow)
+        zeros = [0] * (width - len(self.rate))
+        self.rate += zeros
+        self.base += zeros
 
 
 class BribedUnit:
@@ -409,7 +409,8 @@ class Conversion:
                 self.all_at_plateau.setdefault(target.owner, 0)
                 self.kinks.setdefault(target.owner, defaultdict(list))
             for money in target.money.values():  # every array as wide as the unit's slots
-                money.widen(target.width)
+                if len(money.rate) < target.width:
+                    money.widen(target.width)
         self._take_back(late_of)
         for power, kinks in self.kinks.items():
             top = self.all_at_plateau[power]
@@ -458,8 +459,8 @@ class Conversion:
                     known = at[id(orders)] = found, self._adds(found, kind, orders)
                 target, plus = known
                 money = monies[target.number]
-                if money is None:
-                    money = monies[target.number] = target.money_of(power)
+                if money is None:  # (its first line here)
+                    money = monies[target.number] = target.money[power] = Money(power, target.width)
                 groups = groups_of.get(id(terms))
                 if groups is None:
                     groups = groups_of[id(terms)] = _groups(terms)
