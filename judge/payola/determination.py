@@ -831,8 +831,8 @@ class _Reductions:
     def run(self) -> None:
         for target in self.targets:
             self._refresh(target)
-            if target.check_at is None:
-                self._predict(target)
+            if target.check_at is None:  # predicted when the judge first wants to jump (often never)
+                self.dirty[target] = None
         self._update_over()
         while self.over:
             when = self._next_event()
