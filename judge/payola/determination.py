@@ -921,12 +921,12 @@ class _Reductions:
     def _advance(self, step: int) -> bool:
         """Do ``step`` rounds at once, then the kinks they reach (whether there were any)."""
         self.t += step
-        for power in self.over:
-            self.count[power] += step
+        count, schedules = self.count, self.schedule
         kinked = False
         for power in self.over:
-            schedule = self.schedule[power]
-            if schedule and schedule[-1] == self.count[power]:
+            reached = count[power] = count[power] + step
+            schedule = schedules[power]
+            if schedule and schedule[-1] == reached:
                 self._pass_kinks(power, self.kinks[power].pop(schedule.pop()))
                 kinked = True
         return kinked
