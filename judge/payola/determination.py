@@ -61,15 +61,15 @@ Theory of operation.
      change only in a round where some total reaches the highest (crossing includes
      becoming equal) or tied highest totals part: with straight lines that round is an
      integer ceiling division (the unit's *prediction*).  When a kink changes a unit's
-     slopes its prediction is void; the unit is then looked at in every round until the
-     judge wants to jump, when it is predicted again.  A cheap look first compares the
-     winner with the other totals as they were last worked out: totals never rise, so a
-     winner still above them all is still the winner, and only the candidates whose total
-     was at or above the winner's total now can have reached it: those are worked out
-     again, the others left alone.  Under eBayola every look works out the payments
-     (they follow the runner-up); when they bend is worked out only for a prediction, which
-     a unit gets once a round passes without a kink changing it, or when the judge wants
-     to jump.
+     slopes its prediction is void (and a unit has none to begin with); the unit is then
+     looked at in every round until the judge wants to jump, when it is predicted again.
+     A cheap look first compares the winner with the other totals as they were last worked
+     out: totals never rise, so a winner still above them all is still the winner, and only
+     the candidates whose total was at or above the winner's total now can have reached
+     it: those are worked out again (in one pass, which also finds the highest), the others
+     left alone.  Under eBayola every look works out the payments (they follow the
+     runner-up); when they bend is worked out only for a prediction, which a unit gets once
+     a round passes without a kink changing it, or when the judge wants to jump.
    - The next *event* is the earliest of: a kink of an over power, a power's spend crossing
      what it may spend, a unit's predicted change, and (under eBayola, 6.4) a payment
      bending where the runner-up changes or where the saving stops or starts covering a
@@ -102,7 +102,9 @@ Theory of operation.
    Under eBayola the winning order costs one more than the best other total (if lower);
    the saving goes back to its contributors in the owner's acceptance order (ruling 9).
    Each power's statement (5.7) lists every offer of its that was accepted, with what it
-   offered, what the reductions left of it and what it paid, 0 AgP included.
+   offered, what the reductions left of it and what it paid, 0 AgP included (what its lines
+   paying for the order offered and kept is its money on the order's slot and bucket, as
+   written and at the end: a line adds to one or the other, never both).
 """
 
 from __future__ import annotations
