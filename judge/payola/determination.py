@@ -61,15 +61,15 @@ Theory of operation.
      change only in a round where some total reaches the highest (crossing includes
      becoming equal) or tied highest totals part: with straight lines that round is an
      integer ceiling division (the unit's *prediction*).  When a kink changes a unit's
-     slopes its prediction is void; the unit is then looked at in every round until the
-     judge wants to jump, when it is predicted again.  A cheap look first compares the
-     winner with the other totals as they were last worked out: totals never rise, so a
-     winner still above them all is still the winner, and only the candidates whose total
-     was at or above the winner's total now can have reached it: those are worked out
-     again, the others left alone.  Under eBayola every look works out the payments
-     (they follow the runner-up); when they bend is worked out only for a prediction, which
-     a unit gets once a round passes without a kink changing it, or when the judge wants
-     to jump.
+     slopes its prediction is void (and a unit has none to begin with); the unit is then
+     looked at in every round until the judge wants to jump, when it is predicted again.
+     A cheap look first compares the winner with the other totals as they were last worked
+     out: totals never rise, so a winner still above them all is still the winner, and only
+     the candidates whose total was at or above the winner's total now can have reached
+     it: those are worked out again (in one pass, which also finds the highest), the others
+     left alone.  Under eBayola every look works out the payments (they follow the
+     runner-up); when they bend is worked out only for a prediction, which a unit gets once
+     a round passes without a kink changing it, or when the judge wants to jump.
    - The next *event* is the earliest of: a kink of an over power, a power's spend crossing
      what it may spend, a unit's predicted change, and (under eBayola, 6.4) a payment
      bending where the runner-up changes or where the saving stops or starts covering a
@@ -102,14 +102,16 @@ Theory of operation.
    Under eBayola the winning order costs one more than the best other total (if lower);
    the saving goes back to its contributors in the owner's acceptance order (ruling 9).
    Each power's statement (5.7) lists every offer of its that was accepted, with what it
-   offered, what the reductions left of it and what it paid, 0 AgP included.
+   offered, what the reductions left of it and what it paid, 0 AgP included (what its lines
+   paying for the order offered and kept is its money on the order's slot and bucket, as
+   written and at the end: a line adds to one or the other, never both).
 """
 
 from __future__ import annotations
 
 import gc
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import NamedTuple
@@ -203,6 +205,15 @@ class Determination:
         return by_power
 
 
+_new = tuple.__new__  # builds a Candidate or an Accepted in C, not through the named tuple's __new__
+
+# The kinds of offer (a member read through its enumeration, ``OfferKind.DIRECT``, costs as much as
+# a dozen operations on a line).
+_DIRECT, _NEGATIVE, _MOVE, _HOLD, _GIFT = (
+    OfferKind.DIRECT, OfferKind.NEGATIVE, OfferKind.MOVE, OfferKind.HOLD, OfferKind.GIFT,
+)
+
+
 # -- conversion (5.1, 3.1-3.3) -------------------------------------------------------------
 
 Group = tuple[int, int, int]
@@ -228,7 +239,9 @@ class Money:
     order), what they pay for, and, per slot, its part of the unit's totals as a line in its
     round count r: ``base - rate * r``."""
 
-    __slots__ = ("adds", "base", "named", "numbers", "offers", "paying", "power", "rate", "touched")
+    __slots__ = ("adds", "base", "named", "numbers", "offers", "paying", "power", "rate", "touched", "written")
+    touched: set[int]  # the slots its lines add to or take back from, once all are read
+    written: list[int]  # ``base`` as written (before any reduction), once all are read
 
     def __init__(self, power: str, width: int) -> None:
         self.power = power
@@ -239,13 +252,12 @@ class Money:
         self.named: list[Offer] = []  # its negative offers
         self.rate = [0] * width
         self.base = [0] * width
-        self.touched: set[int] = self.paying  # the slots its lines add to or take back from, once all are read
 
     def widen(self, width: int) -> None:
         """Zero rates and intercepts for the slots of candidates added since it was made."""
-        grow = width - len(self.rate)
-        self.rate.extend([0] * grow)
-        self.base.extend([0] * grow)
+        zeros = [0] * (width - len(self.rate))
+        self.rate += zeros
+        self.base += zeros
 
 
 class BribedUnit:
@@ -261,9 +273,9 @@ class BribedUnit:
     total is its slot plus its class's bucket.
     """
 
-    __slots__ = ("bounds", "candidates", "ceiling", "check_at", "classes", "default_hold", "dummy_tie", "hold",
-                 "hold_order", "index", "issued", "kappa", "kinked", "money", "owner", "paid_slots", "pairs", "part",
-                 "pay", "province", "sigma", "top", "unit", "width")
+    __slots__ = ("bounds", "candidates", "ceiling", "check_at", "classes", "default_hold", "dummy_tie", "earliest",
+                 "hold", "hold_order", "index", "issued", "kappa", "kinked", "money", "number", "owner",
+                 "paid_slots", "pairs", "part", "pay", "province", "sigma", "top", "unit", "width")
 
     def __init__(self, province: str, unit: Unit, owner: str) -> None:
         self.province = province
@@ -274,9 +286,10 @@ class BribedUnit:
         self.index: dict[str, int] = {}  # by order text, which tells orders apart (and hashes in C)
         self.width = 2  # slots
         self.hold_order = Hold(unit)
-        self.default_hold = Offer(0, "", OfferKind.DIRECT, unit, (self.hold_order,), ())  # rule 3.3
+        self.default_hold = Offer(0, "", _DIRECT, unit, (self.hold_order,), ())  # rule 3.3
         self.hold: int | None = None  # the HOLD candidate, once there is one
         self.money: dict[str, Money] = {}  # by power, in order of its first line here
+        self.number = 0  # its place among the bribed units
         # The reductions (5.5): total(t) = kappa - sigma * t, slot plus bucket, for each candidate's
         # (slot, bucket) in ``pairs``.
         self.kappa: list[int] = []
@@ -295,6 +308,7 @@ class BribedUnit:
         self.bounds: list[int] = []  # a sole winner's rivals' totals when last worked out (its own: -1)
         self.ceiling: int | None = None  # the highest of them (None: no sole winner)
         self.kinked = False  # a kink changed its slopes since the last look
+        self.earliest: dict[str, dict[int, tuple[int, int] | None]] = {}  # see Conversion._earliest
 
     def candidate(self, order: MovementOrder) -> int:
         """The index of ``order`` among the candidates, adding it if new."""
@@ -304,7 +318,7 @@ class BribedUnit:
             self.candidates.append(order)
             self.classes.append(1 if isinstance(order, Move) else 0)
             self.width += 1
-            if order == self.hold_order:
+            if order.text == self.hold_order.text:
                 self.hold = found
         return found
 
@@ -377,6 +391,8 @@ class Conversion:
             province: BribedUnit(province, placed.unit, placed.power)
             for province, placed in position.units.items() if province in bribed
         }
+        for number, target in enumerate(self.units.values()):
+            target.number = number
         self.all_at_plateau: dict[str, int] = {}  # each power's D
         self.kinks: dict[str, defaultdict[int, _Kinks]] = {}  # each power's, by its round count
         late_of: dict[str, defaultdict[int, _Kinks]] = {}  # counted from D, until D is known
@@ -384,9 +400,9 @@ class Conversion:
         # tuple is kept by its id (the tuples live as long as ``powers``; an orders tuple names
         # one unit).
         self._groups_of: dict[int, tuple[Group, ...]] = {id(()): ()}  # () : a default HOLD's terms
-        self._direct_of: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}  # its candidates and slots
-        self._listed_of: dict[int, tuple[int, ...]] = {}  # the candidates of the other kinds'
-        self._plus_of: dict[OfferKind, dict[int, tuple[int, ...]]] = {kind: {} for kind in OfferKind}
+        self._listed_of: dict[int, tuple[int, ...]] = {}  # the candidates a move, hold or gift offer names
+        # By kind: the unit a line names and the slots it adds to.
+        self._adds_of: dict[OfferKind, dict[int, tuple[BribedUnit, tuple[int, ...]]]] = {k: {} for k in OfferKind}
         self._minus_of: dict[int, list[int]] = {}  # a negative offer's named slots
         self._read(powers, late_of)
         for target in self.units.values():
@@ -395,7 +411,8 @@ class Conversion:
                 self.all_at_plateau.setdefault(target.owner, 0)
                 self.kinks.setdefault(target.owner, defaultdict(list))
             for money in target.money.values():  # every array as wide as the unit's slots
-                money.widen(target.width)
+                if len(money.rate) < target.width:
+                    money.widen(target.width)
         self._take_back(late_of)
         for power, kinks in self.kinks.items():
             top = self.all_at_plateau[power]
@@ -415,48 +432,45 @@ class Conversion:
         power's largest a - p, is known once its sheet is read: the kinks from D on are kept
         apart (``late_of``) counted from D until then."""
         units = self.units
-        groups_of, direct_of, listed_of, plus_of = self._groups_of, self._direct_of, self._listed_of, self._plus_of
-        direct, negative = OfferKind.DIRECT, OfferKind.NEGATIVE
-        buckets = (0, 1)
+        groups_of, adds_of = self._groups_of, self._adds_of
+        direct, negative, move, hold = _DIRECT, _NEGATIVE, _MOVE, _HOLD
+        # (a local per kind: an enumeration member hashes in Python)
+        direct_at, negative_at, move_at, hold_at = adds_of[direct], adds_of[negative], adds_of[move], adds_of[hold]
+        gift_at = adds_of[_GIFT]
         for power, info in powers.items():
-            monies: dict[str, _Where] = {}  # by province: the units it made an offer to (3.3)
+            monies: list[Money | None] = [None] * len(units)  # by unit's number: those it made an offer to (3.3)
             kinks: defaultdict[int, _Kinks] = defaultdict(list)
             late: defaultdict[int, _Kinks] = defaultdict(list)
             drop = 0
             offers = info.sheet.offers
             for number, offer in enumerate(offers):
                 _, _, kind, unit, orders, terms = offer
-                where = monies.get(unit.province)
-                if where is None:
+                if kind is direct:
+                    at = direct_at
+                elif kind is negative:
+                    at = negative_at
+                elif kind is move:
+                    at = move_at
+                else:
+                    at = hold_at if kind is hold else gift_at
+                known = at.get(id(orders))
+                if known is None:
                     found = units.get(unit.province)
                     if found is None:
                         continue
-                    where = monies[unit.province] = found, found.money_of(power)
-                target, money = where
+                    known = at[id(orders)] = found, self._adds(found, kind, orders)
+                target, plus = known
+                money = monies[target.number]
+                if money is None:  # (its first line here)
+                    money = monies[target.number] = target.money[power] = Money(power, target.width)
                 groups = groups_of.get(id(terms))
                 if groups is None:
                     groups = groups_of[id(terms)] = _groups(terms)
                 money.offers.append(offer)
                 money.numbers.append(number)
-                if kind is direct:
-                    known = direct_of.get(id(orders))
-                    if known is None:
-                        listed = tuple(map(target.candidate, orders))
-                        known = direct_of[id(orders)] = listed, tuple(c + 2 for c in listed)
-                    plus = known[1]
-                    money.paying.update(plus)
-                elif kind is negative:
-                    plus = buckets
-                    target.candidate(target.hold_order)
+                if kind is negative:
                     money.named.append(offer)
                 else:
-                    named = listed_of.get(id(orders))
-                    if named is None:
-                        named = listed_of[id(orders)] = tuple(map(target.candidate, orders))
-                    known_plus = plus_of[kind].get(id(orders))
-                    if known_plus is None:
-                        known_plus = plus_of[kind][id(orders)] = self._plus(target, kind, named)
-                    plus = known_plus
                     money.paying.update(plus)
                 money.adds.append(plus)
                 rate, base = money.rate, money.base
@@ -465,32 +479,48 @@ class Conversion:
                 amount = going = 0
                 for n, a, p in groups:
                     amount += n * a
+                    down = (target, money, plus, -n)  # (a term going down stops twice alike)
                     if a > p:
                         going += n
                         if a - p > drop:
                             drop = a - p
-                        kinks[a - p].append((target, money, plus, -n))
+                        kinks[a - p].append(down)
                     if p:
                         late[0].append((target, money, plus, n))
-                        late[p].append((target, money, plus, -n))
+                        late[p].append(down)
                 for i in plus:
-                    base[i] += amount
-                    rate[i] += going
-            for province, target in units.items():
-                if target.owner == power and province not in monies:
+                    base[i] = base[i] + amount
+                    rate[i] = rate[i] + going
+            for target in units.values():
+                if target.owner == power and monies[target.number] is None:
                     self._default_hold(target, len(offers))
             self.all_at_plateau[power] = drop
             self.kinks[power] = kinks
             late_of[power] = late
 
+    def _adds(self, target: BribedUnit, kind: OfferKind, orders: tuple[MovementOrder, ...]) -> tuple[int, ...]:
+        """The slots a line of ``kind`` naming ``orders`` adds to (3.1), found on the first such line:
+        the candidates it names (and the HOLD of a negative or gift offer) join the unit's."""
+        if kind is _DIRECT:  # its orders' slots, as written
+            if len(orders) == 1:  # (most offers)
+                return (target.candidate(orders[0]) + 2,)
+            return tuple([c + 2 for c in map(target.candidate, orders)])
+        if kind is _NEGATIVE:
+            target.candidate(target.hold_order)
+            return 0, 1
+        named = self._listed_of.get(id(orders))
+        if named is None:
+            named = self._listed_of[id(orders)] = tuple(map(target.candidate, orders))
+        return self._plus(target, kind, named)
+
     @staticmethod
     def _plus(target: BribedUnit, kind: OfferKind, listed: tuple[int, ...]) -> tuple[int, ...]:
-        """The slots a line that is not a negative offer adds to (3.1)."""
+        """The slots a move, hold or gift offer adds to (3.1)."""
         classes = target.classes
-        if kind is OfferKind.MOVE:  # every move, and the other orders it names
-            return (1, *(c + 2 for c in listed if classes[c] == 0))
-        if kind is OfferKind.HOLD:  # every order that is not a move, and the moves it names
-            return (0, *(c + 2 for c in listed if classes[c] == 1))
+        if kind is _MOVE:  # every move, and the other orders it names
+            return (1, *[c + 2 for c in listed if classes[c] == 0])
+        if kind is _HOLD:  # every order that is not a move, and the moves it names
+            return (0, *[c + 2 for c in listed if classes[c] == 1])
         if target.hold is None or target.hold not in listed:  # a gift: everything, and a HOLD
             target.candidate(target.hold_order)
         return 0, 1
@@ -498,7 +528,7 @@ class Conversion:
     def _take_back(self, late_of: dict[str, defaultdict[int, _Kinks]]) -> None:
         """A negative offer pays for every candidate but those it names: it takes its money back
         from those (once every sheet is read, every candidate is known).  Then each money knows
-        which slots its lines touch."""
+        which slots its lines touch, and keeps its money per slot as written (for the statements)."""
         minus_of = self._minus_of
         for target in self.units.values():
             index = target.index
@@ -513,51 +543,45 @@ class Conversion:
                         minus = minus_of[id(orders)] = [index[o.text] + 2 for o in orders if o.text in index]
                     if not minus:
                         continue
-                    # The line's edges as :meth:`_read` finds them, taken back from these slots.
+                    # The line's kinks as :meth:`_read` files them, taken back from these slots.
                     kinks, late = self.kinks[money.power], late_of[money.power]
                     amount = going = 0
-                    edges: list[tuple[defaultdict[int, _Kinks], int, int]] = []
                     for n, a, p in self._groups_of[id(offer.terms)]:
                         amount += n * a
+                        back = (target, money, minus, n)
                         if a > p:
                             going += n
-                            edges.append((kinks, a - p, n))
+                            kinks[a - p].append(back)
                         if p:
-                            edges += (late, 0, -n), (late, p, n)
-                    for table, count, change in edges:
-                        table[count].append((target, money, minus, change))
+                            late[0].append((target, money, minus, -n))
+                            late[p].append(back)
                     rate, base = money.rate, money.base
                     for i in minus:
                         base[i] -= amount
                         rate[i] -= going
                     touched.update(minus)
                 money.touched = touched
+                money.written = money.base[:]
 
     def _default_hold(self, target: BribedUnit, number: int) -> None:
         """Rule 3.3: the zero HOLD of an owner who made no offer to its own unit."""
         hold = target.candidate(target.hold_order)
         offer = target.default_hold
-        self._direct_of[id(offer.orders)] = (hold,), (hold + 2,)
+        self._adds_of[_DIRECT][id(offer.orders)] = target, (hold + 2,)
         money = target.money_of(target.owner)
         money.offers.append(offer)
         money.numbers.append(number)
         money.adds.append((hold + 2,))
         money.paying.add(hold + 2)
 
-    def _listed(self, offer: Offer) -> tuple[int, ...]:
-        """The candidates a line names, as written (none for a negative offer)."""
-        if offer.kind is OfferKind.DIRECT:
-            return self._direct_of[id(offer.orders)][0]
-        return () if offer.kind is OfferKind.NEGATIVE else self._listed_of[id(offer.orders)]
-
     def _pays(self, offer: Offer, slot: int, bucket: int) -> bool:
         """Whether a line pays for the candidate in ``slot``, whose class is ``bucket`` (3.1)."""
         kind = offer.kind
-        if kind is OfferKind.DIRECT:
-            return slot in self._direct_of[id(offer.orders)][1]
-        if kind is OfferKind.NEGATIVE:
+        if kind is _DIRECT:
+            return slot in self._adds_of[_DIRECT][id(offer.orders)][1]
+        if kind is _NEGATIVE:
             return slot not in self.taken_back(offer)
-        plus = self._plus_of[kind][id(offer.orders)]
+        plus = self._adds_of[kind][id(offer.orders)][1]
         return slot in plus or bucket in plus
 
     def taken_back(self, offer: Offer) -> list[int]:
@@ -575,19 +599,19 @@ class Conversion:
         A direct offer's listed orders come in the order written; the HOLD built from a
         negative or gift offer comes next, and the promise for unlisted orders right after it.
         """
-        listed = self._listed(offer)
+        kind = offer.kind
+        if kind is _DIRECT:  # (it pays for the orders it lists, its slots in the order written)
+            slots = self._adds_of[_DIRECT][id(offer.orders)][1]
+            return (number, slots.index(c + 2)) if c + 2 in slots else None
+        listed = () if kind is _NEGATIVE else self._listed_of[id(offer.orders)]
         if c in listed:
             return number, listed.index(c)
         after = len(offer.orders)
-        if offer.kind is OfferKind.NEGATIVE or offer.kind is OfferKind.GIFT:
+        if kind is _NEGATIVE or kind is _GIFT:
             if c == target.hold:
                 return number, after
             after += 1
         return (number, after) if self._pays(offer, c + 2, target.classes[c]) else None
-
-    def groups(self, offer: Offer) -> tuple[Group, ...]:
-        """An offer's terms as groups."""
-        return self._groups_of[id(offer.terms)]
 
     def available(self, power: str) -> int:
         """What a power may spend: its balance less its savings, or nothing (3.4, ruling 5)."""
@@ -616,16 +640,15 @@ class Conversion:
             money = target.money.get(power)
             if money is None:
                 continue
-            # A power's lines come in sheet order: the first key found for a candidate is its earliest.
+            known = target.earliest.setdefault(power, {})
             earliest: dict[int, tuple[int, int]] = {}
-            for number, offer in zip(money.numbers, money.offers, strict=True):
-                for c in remaining:
-                    if c not in earliest:
-                        key = self._sequence(target, number, offer, c)
-                        if key is not None:
-                            earliest[c] = key
-                if len(earliest) == len(remaining):
-                    break
+            for c in remaining:
+                if c in known:
+                    key = known[c]
+                else:
+                    key = known[c] = self._earliest(target, money, c)
+                if key is not None:
+                    earliest[c] = key
             if not earliest:
                 continue
             first = min(earliest.values())
@@ -633,6 +656,15 @@ class Conversion:
             if len(remaining) == 1:
                 return remaining[0]
         return remaining[0]
+
+    def _earliest(self, target: BribedUnit, money: Money, c: int) -> tuple[int, int] | None:
+        """Where a power's earliest offer for candidate ``c`` is in its sheet (5.3), if it has one
+        (kept by the unit: a unit's ties often come back, round after round)."""
+        for number, offer in zip(money.numbers, money.offers, strict=True):
+            key = self._sequence(target, number, offer, c)
+            if key is not None:
+                return key
+        return None
 
     def payments(self, target: BribedUnit, totals: list[int], issued: int, paying: Mapping[str, int]) -> dict[str, int]:
         """What each power pays for the issued order, given each power's part of its total (5.6, 6.4)."""
@@ -663,24 +695,29 @@ class Conversion:
 
     def result(
         self, rounds: int, reductions: Mapping[str, int], contributions: Mapping[str, list[dict[str, int]]],
-        amount: Callable[[Money, int], int], direct: Mapping[str, tuple[MovementOrder, ...]],
+        direct: Mapping[str, tuple[MovementOrder, ...]],
     ) -> Determination:
         """The determination once rule 5.5 has fixed every amount.
 
         ``contributions`` gives, per unit, each candidate's contributions by power (keys in the
-        order of the first line paying for it); ``amount`` gives a line's final amount, the line
-        given as its power's money on the unit and its place there.
+        order of the first line paying for it).  What a power's lines paying for the issued order
+        offered as written is its written money on the order's slot and bucket, and what the
+        reductions left of them its contribution to the order's total (a line adds to the slot or
+        the bucket, never both; a negative offer naming the order adds to the bucket what it takes
+        back from the slot).
         """
         decisions: dict[str, UnitDecision] = {}
+        own: dict[str, list[UnitDecision]] = {}  # by owner
         accepted: dict[str, list[Accepted]] = {}
-        groups = self.groups
+        minus_of, negative = self._minus_of, _NEGATIVE
         for province, target in self.units.items():
             parts = contributions[province]
             settled = self.settle(target, parts)
             totals, issued = settled.totals, settled.issued
-            candidates = tuple(
-                Candidate(order, totals[c], MappingProxyType(parts[c])) for c, order in enumerate(target.candidates)
-            )
+            candidates = tuple([
+                _new(Candidate, (order, totals[c], MappingProxyType(parts[c])))
+                for c, order in enumerate(target.candidates)
+            ])
             # Rule 4.4: a dummy's tie is reported as one above the tied total.
             total = max(totals) + 1 if settled.dummy_tie else totals[issued]
             order = target.candidates[issued]
@@ -689,6 +726,7 @@ class Conversion:
                 settled.dummy_tie,
             )
             decisions[province] = decision
+            own.setdefault(target.owner, []).append(decision)
             slot, bucket = issued + 2, target.classes[issued]
             # Every power with a line paying for the issued order had an accepted offer, whatever
             # it came to cost (5.7 item 3); the HOLD entered for a silent owner (3.3) is no offer
@@ -702,27 +740,21 @@ class Conversion:
                 paying = [k for k, adds in enumerate(money.adds) if slot in adds or bucket in adds]
                 if money.named:
                     paying = [k for k in paying
-                              if offers[k].kind is not OfferKind.NEGATIVE or slot not in self.taken_back(offers[k])]
+                              if offers[k].kind is not negative or slot not in minus_of[id(offers[k].orders)]]
                 if not paying:
                     continue
-                offered = reduced = 0
-                for k in paying:
-                    for n, a, _ in groups(offers[k]):
-                        offered += n * a
-                    reduced += amount(money, k)
-                numbers = money.numbers
-                accepted.setdefault(power, []).append(Accepted(
-                    target.unit, target.owner, order, offered, reduced, settled.payments.get(power, 0),
-                    tuple([numbers[k] + 1 for k in paying])))
+                written, numbers = money.written, money.numbers
+                accepted.setdefault(power, []).append(_new(Accepted, (
+                    target.unit, target.owner, order, written[slot] + written[bucket], parts[issued][power],
+                    settled.payments.get(power, 0), tuple([numbers[k] + 1 for k in paying]))))
         statements: dict[str, Statement] = {}
         for power in self.map_powers:
             info = self.powers.get(power, PowerInput(0))
             mine = tuple(accepted.get(power, ()))
             spent = sum(a.paid for a in mine)
-            own = tuple(d for d in decisions.values() if d.owner == power)
             statements[power] = Statement(
                 power, info.balance, info.sheet.savings, spent, info.balance - spent, reductions.get(power, 0),
-                own, mine,
+                tuple(own.get(power, ())), mine,
             )
         return Determination(
             MappingProxyType(decisions), MappingProxyType(statements), rounds,
@@ -780,7 +812,6 @@ class _Reductions:
         self.t = 0
         self.count: dict[str, int] = dict.fromkeys((*conversion.map_powers, *conversion.kinks), 0)
         self.over: set[str] = set()
-        self.moving: dict[str, int] = {}  # reductions per round: 1 for each over power
         self.spend_a = dict.fromkeys(self.count, 0)  # spend(t) = spend_a - spend_b * t
         self.spend_b = dict.fromkeys(self.count, 0)
         self.allowance = {p: conversion.available(p) for p in conversion.map_powers}
@@ -792,7 +823,6 @@ class _Reductions:
             target.pairs = [(c + 2, k) for c, k in enumerate(target.classes)]
             for power, money in target.money.items():
                 self.units_of.setdefault(power, []).append((target, money))
-        self.all_at_plateau = conversion.all_at_plateau
         self.kinks = conversion.kinks
         self.schedule = {p: sorted(k, reverse=True) for p, k in self.kinks.items()}  # the next one last
         self.dirty: dict[BribedUnit, None] = {}  # units whose slopes changed since their prediction
@@ -803,33 +833,74 @@ class _Reductions:
     def run(self) -> None:
         for target in self.targets:
             self._refresh(target)
-            if target.check_at is None:
-                self._predict(target)
+            if target.check_at is None:  # predicted when the judge first wants to jump (often never)
+                self.dirty[target] = None
         self._update_over()
         while self.over:
             when = self._next_event()
             assert when > self.t, "an over power always has an event ahead"
             step = int(when) - self.t
             kinked = self._advance(step)
-            for target in self.targets:
-                check_at = target.check_at
-                if check_at is None or check_at <= self.t:
-                    self._refresh(target)
+            self._look()
             self._update_over()
             if step == 1 and not kinked and self.over:
                 self._repeat()
             else:
                 self.history.clear()
 
+    def _look(self) -> None:
+        """Look at every unit whose prediction does not cover this round (most, in a round with
+        kinks everywhere), the cheap way first (plain rules).
+
+        Totals never rise: a sole winner still above every other total as last worked out
+        (``bounds``) is still the sole winner, whatever the others did since.  Only the others
+        last worked out at or above its total now can have reached it: they are worked out again
+        in one pass, which keeps the highest and stops at the first that has reached it (then
+        the unit is decided afresh)."""
+        t, plain = self.t, not self.ebayola
+        for target in self.targets:
+            check_at = target.check_at
+            if check_at is not None and check_at > t:
+                continue
+            ceiling = target.ceiling
+            if ceiling is not None and plain:
+                winner, bucket = target.paid_slots
+                kappa, sigma = target.kappa, target.sigma
+                total = kappa[winner] + kappa[bucket] - (sigma[winner] + sigma[bucket]) * t
+                if total <= ceiling:
+                    # One pass over the rivals, working out those at or above the winner and
+                    # keeping the highest (cheaper than max() and index() for each of them).
+                    bounds, pairs = target.bounds, target.pairs
+                    ceiling = -1
+                    for c, bound in enumerate(bounds):
+                        if bound >= total:
+                            s, k = pairs[c]
+                            bound = bounds[c] = kappa[s] + kappa[k] - (sigma[s] + sigma[k]) * t
+                        if bound > ceiling:
+                            ceiling = bound
+                            if bound >= total:
+                                break  # a rival has reached it: decided afresh
+                    else:
+                        target.ceiling = ceiling
+                if total > ceiling:
+                    if check_at is not None:  # (due now)
+                        self._predict(target)
+                    continue
+            self._refresh(target)
+
     def _next_event(self) -> float:
         """The next round at which anything can change: a kink of an over power, a power's spend
-        crossing its allowance, a unit's order changing."""
-        t = self.t
-        when = _NEVER
+        crossing its allowance, a unit's order changing.  A kink in the next round (as in most
+        rounds of a large phase) ends the search: nothing comes sooner."""
+        t, count = self.t, self.count
+        when: float = _NEVER
         for power in self.over:
             schedule = self.schedule[power]
             if schedule:
-                when = min(when, t + schedule[-1] - self.count[power])
+                ahead = schedule[-1] - count[power]
+                if ahead == 1:
+                    return t + 1
+                when = min(when, t + ahead)
         for power, allowance in self.allowance.items():
             slope = self.spend_b[power]
             if not slope:
@@ -852,12 +923,12 @@ class _Reductions:
     def _advance(self, step: int) -> bool:
         """Do ``step`` rounds at once, then the kinks they reach (whether there were any)."""
         self.t += step
-        for power in self.over:
-            self.count[power] += step
+        count, schedules = self.count, self.schedule
         kinked = False
         for power in self.over:
-            schedule = self.schedule[power]
-            if schedule and schedule[-1] == self.count[power]:
+            reached = count[power] = count[power] + step
+            schedule = schedules[power]
+            if schedule and schedule[-1] == reached:
                 self._pass_kinks(power, self.kinks[power].pop(schedule.pop()))
                 kinked = True
         return kinked
@@ -959,7 +1030,6 @@ class _Reductions:
         over = {p for p, allowance in self.allowance.items() if self.spend_a[p] - self.spend_b[p] * t > allowance}
         leaving, entering = self.over - over, over - self.over
         self.over = over
-        self.moving = dict.fromkeys(over, 1)
         switched: dict[BribedUnit, None] = {}
         for power in leaving:
             self._switch(power, -1, switched)
@@ -974,8 +1044,10 @@ class _Reductions:
         Under eBayola its units are added to ``switched``, to be looked at again once every
         power has switched (a unit's payments follow all its slopes).  A unit where none of the
         power's amounts is going down (all at a plateau or zero) is left alone: nothing there
-        changes."""
-        t = self.t
+        changes.  Its plain payments bend with its rates on the issued orders' slots and buckets
+        (and its spend with them, once for all its units); their predictions no longer hold."""
+        t, dirty, plain = self.t, self.dirty, not self.ebayola
+        bent = 0  # how much faster the power's plain payments fall from now on
         for target, money in self.units_of.get(power, ()):
             rate = money.rate
             if not any(rate):
@@ -984,19 +1056,27 @@ class _Reductions:
             for i in money.touched:
                 going = rate[i]
                 if going:
-                    sigma[i] += sign * going
-                    kappa[i] += sign * going * t
+                    going *= sign
+                    sigma[i] = sigma[i] + going
+                    kappa[i] = kappa[i] + going * t
             slot, bucket = target.paid_slots
-            if self.ebayola:
+            change = sign * (rate[slot] + rate[bucket])
+            if plain:
+                paid = target.pay.get(power)
+                if paid is not None:
+                    target.pay[power] = (paid[0] + change * t, paid[1] + change)
+                    bent += change
+                if target.check_at is not None:
+                    target.check_at = None
+                    dirty[target] = None
+            else:
                 switched[target] = None
                 part = target.part.get(power)
                 if part is not None:
-                    change = sign * (rate[slot] + rate[bucket])
                     target.part[power] = (part[0] + change * t, part[1] + change)
-                continue
-            if power in target.pay:
-                self._bend_payment(power, target, sign * (rate[slot] + rate[bucket]))
-            self._touch(target)
+        if bent:
+            self.spend_a[power] += bent * t
+            self.spend_b[power] += bent
 
     def _pass_kinks(self, power: str, kinks: _Kinks) -> None:
         """Change the rates of the lines whose terms reach a plateau, round D or zero now.
@@ -1011,23 +1091,24 @@ class _Reductions:
             rate, base = money.rate, money.base
             sigma, kappa = target.sigma, target.kappa
             at_count, at_t = change * x, change * t
-            for i in slots:
-                rate[i] += change
-                base[i] += at_count
-                sigma[i] += change
-                kappa[i] += at_t
+            for i in slots:  # (``x[i] = x[i] + y`` runs fewer instructions than ``x[i] += y``)
+                rate[i] = rate[i] + change
+                base[i] = base[i] + at_count
+                sigma[i] = sigma[i] + change
+                kappa[i] = kappa[i] + at_t
             target.kinked = True
             if target.check_at is not None:  # its prediction no longer holds
                 target.check_at = None
                 dirty[target] = None
             slot, bucket = target.paid_slots
-            bend = change * ((slot in slots) + (bucket in slots))
-            if bend:  # (the issued order's slots, tested first: most kinks do not reach them)
+            # The issued order's slot or bucket (never both: no line adds to both), tested first:
+            # most kinks do not reach them.
+            if slot in slots or bucket in slots:
                 held = target.pay if plain else target.part
                 paid = held.get(power)
                 if paid is not None:
-                    line = held[power] = (paid[0] + bend * t, paid[1] + bend)
-                    bent += bend
+                    line = held[power] = (paid[0] + at_t, paid[1] + change)
+                    bent += change
                     if line == (0, 0) and not plain:
                         # Its part has come down to nothing and stays so: a look pays it nothing.
                         del held[power]
@@ -1041,36 +1122,11 @@ class _Reductions:
             target.check_at = None
             self.dirty[target] = None
 
-    def _bend_payment(self, power: str, target: BribedUnit, change: int) -> None:
-        """A plain payment's slope changes by ``change`` from now on."""
-        a, b = target.pay[power]
-        target.pay[power] = (a + change * self.t, b + change)
-        self.spend_a[power] += change * self.t
-        self.spend_b[power] += change
-
     # -- one unit ------------------------------------------------------------------------
 
     def _refresh(self, target: BribedUnit) -> None:
-        """Decide the unit now (and, under eBayola, find when its payments bend)."""
+        """Decide the unit now from all its totals (and, under eBayola, find when its payments bend)."""
         t = self.t
-        ceiling = target.ceiling
-        if ceiling is not None and not self.ebayola:
-            # Totals never rise: a sole winner still above every other total as last worked out
-            # is still the sole winner, whatever the others did since; and only the others last
-            # worked out at or above its total now can have reached it.
-            winner, bucket = target.paid_slots
-            kappa, sigma = target.kappa, target.sigma
-            total = kappa[winner] + kappa[bucket] - (sigma[winner] + sigma[bucket]) * t
-            if total <= ceiling:
-                bounds, pairs = target.bounds, target.pairs
-                for c in [c for c, bound in enumerate(bounds) if bound >= total]:
-                    s, k = pairs[c]
-                    bounds[c] = kappa[s] + kappa[k] - (sigma[s] + sigma[k]) * t
-                ceiling = target.ceiling = max(bounds)
-            if total > ceiling:
-                if target.check_at is not None and target.check_at <= t:
-                    self._predict(target)
-                return
         totals = target.totals(t)
         best = max(totals)
         if totals.count(best) == 1:
@@ -1090,8 +1146,7 @@ class _Reductions:
             target.paid_slots = target.issued + 2, target.classes[target.issued]
         if self.ebayola:
             if target.issued != decided[0]:
-                parts = self._parts(target, target.issued, self.count, self.moving)
-                target.part = {power: (value + b * t, b) for power, (value, b) in parts.items()}
+                target.part = self._issued_parts(target)
             # Payments follow the totals in every look; when they bend matters only to a
             # prediction.  A unit that a kink has just changed is likely to change again in the
             # next round: it is looked at then, and predicted once a round leaves it alone (or
@@ -1175,13 +1230,24 @@ class _Reductions:
                 parts[power] = (value, going * steps.get(power, 0))
         return parts
 
+    def _issued_parts(self, target: BribedUnit) -> dict[str, tuple[int, int]]:
+        """Each power's part of the issued order's total (if any) as a line in the round number,
+        ``a - b * t``: it falls as fast as the power's rates on the order's slot and bucket while
+        the power is over."""
+        t, count, over = self.t, self.count, self.over
+        slot, bucket = target.paid_slots
+        parts: dict[str, tuple[int, int]] = {}
+        for power, money in target.money.items():
+            rate, base = money.rate, money.base
+            going = rate[slot] + rate[bucket]
+            value = base[slot] + base[bucket] - going * count[power]
+            if value:
+                parts[power] = (value + going * t, going) if power in over else (value, 0)
+        return parts
+
     def _plain_payments(self, target: BribedUnit) -> dict[str, tuple[int, int]]:
         """Rule 5.6's payments as lines in the round number: each power's part of the issued total."""
-        if target.dummy_tie:
-            return {}
-        t = self.t
-        parts = self._parts(target, target.issued, self.count, self.moving)
-        return {power: (value + b * t, b) for power, (value, b) in parts.items()}
+        return {} if target.dummy_tie else self._issued_parts(target)
 
     def _ebayola_payments(
         self, target: BribedUnit, totals: list[int], falling: list[int], bending: bool,
@@ -1254,38 +1320,29 @@ class _Reductions:
 
     def contributions(self) -> dict[str, list[dict[str, int]]]:
         """Each unit's candidates' contributions by power at the end, keyed in the order of the
-        first line paying for the candidate (a unit's lines come power by power)."""
+        first line paying for the candidate (a unit's lines come power by power).
+
+        A power's lines pay for a candidate if one adds to its slot or its class's bucket, or a
+        negative offer does not name it (each candidate tested in turn: cheaper than sets)."""
         result: dict[str, list[dict[str, int]]] = {}
         taken_back = self.conversion.taken_back
         for target in self.targets:
-            classes = target.classes
-            # The candidates' slots, all and by class (a bucket pays for its whole class).
-            every = set(range(2, target.width))
-            of_class = [{c + 2 for c, k in enumerate(classes) if k == bucket} for bucket in (0, 1)]
-            parts: list[dict[str, int]] = [{} for _ in classes]
+            pairs = target.pairs
+            parts: list[dict[str, int]] = [{} for _ in pairs]
             for power, money in target.money.items():
-                paying = money.paying
-                covered = paying.union(*[of_class[k] for k in (0, 1) if k in paying])
-                named = money.named
-                if named:  # a negative offer pays for every candidate it does not name
-                    covered |= every.difference(set(taken_back(named[0])).intersection(*map(taken_back, named[1:])))
+                paying, named = money.paying, money.named
+                whole = 0 in paying, 1 in paying  # (a bucket pays for its whole class)
+                common: Collection[int] = ()  # the slots every negative offer names
+                if named:
+                    common = taken_back(named[0])
+                    if len(named) > 1:
+                        common = set(common).intersection(*map(taken_back, named[1:]))
                 rate, base, count = money.rate, money.base, self.count[power]
-                for s in covered:
-                    if s > 1:
-                        k = classes[s - 2]
-                        parts[s - 2][power] = base[s] + base[k] - (rate[s] + rate[k]) * count
+                for c, (s, k) in enumerate(pairs):
+                    if whole[k] or s in paying or (named and s not in common):
+                        parts[c][power] = base[s] + base[k] - (rate[s] + rate[k]) * count
             result[target.province] = parts
         return result
-
-    def amount(self, money: Money, k: int) -> int:
-        """The amount at the end of a power's k-th line on a unit: each term is down to
-        ``max(plateau, a - r)`` after its power's r reductions while r < D, then to
-        ``max(0, plateau - (r - D))`` (ruling 6)."""
-        count, top = self.count[money.power], self.all_at_plateau[money.power]
-        total = 0
-        for n, a, p in self.conversion.groups(money.offers[k]):
-            total += n * (max(p, a - count) if count < top else max(0, p - (count - top)))
-        return total
 
 
 def determine_orders(
@@ -1320,8 +1377,7 @@ def determine_orders(
         reductions.run()
         direct = {p: tuple(o) for p, o in (direct_orders or {}).items()} if options.loyal_units else {}
         return conversion.result(
-            reductions.t, {p: reductions.count[p] for p in conversion.map_powers}, reductions.contributions(),
-            reductions.amount, direct,
+            reductions.t, {p: reductions.count[p] for p in conversion.map_powers}, reductions.contributions(), direct,
         )
     finally:
         if collecting:

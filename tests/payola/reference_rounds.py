@@ -75,6 +75,4 @@ def determine_by_rounds(
                 if term[0] > (term[1] if above else 0):
                     term[0] -= 1
     direct = {p: tuple(o) for p, o in (direct_orders or {}).items()} if options.loyal_units else {}
-    return conversion.result(
-        rounds, reductions, contributions, lambda money, k: sum(term[0] for term in amounts[id(money), k]), direct,
-    )
+    return conversion.result(rounds, reductions, contributions, direct)
