@@ -15,9 +15,10 @@ it); at start-up it first applies whatever a crash left unapplied.  A mail that 
 applied is quarantined and the next one goes on; the deadline clock runs each game's deadline on
 its own, whatever happened to the mail before it.  Every change queues its outgoing mail in the
 same transaction; the sender wakes after each run of mail and every few seconds, and retries
-what the relay refused.  The deadline clock calls ``tick`` every ``tick_seconds``.  SIGTERM,
-SIGINT or SIGHUP (the terminal of a game master who started it by hand closing) stops accepting
-mail, lets the current work finish, writes back and truncates the SQLite write-ahead logs (of
+what the relay refused; while mail is coming in it gives way to the listener (`sender_wait`).
+The deadline clock calls ``tick`` every ``tick_seconds``.  SIGTERM, SIGINT or SIGHUP (the
+terminal of a game master who started it by hand closing) stops accepting mail, lets the
+current work finish, writes back and truncates the SQLite write-ahead logs (of
 the database and of the intake: a raw mail that held a password leaves no copy there) and exits.
 One line of log per event; a phase processed is logged by its game's kind (`judge.games`) with
 its cause, so the clock logs only its other news.  While it runs it holds its data directory's
@@ -74,6 +75,21 @@ from judge.web.pages import refresh, web_root
 log = logging.getLogger("judge")
 _SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: no copy of the daemon's threads
 SENDER_PERIOD = 5.0  # seconds between outbox sweeps when nothing wakes the sender
+SENDER_QUIET = 0.2  # seconds without mail coming in before the sender runs ...
+SENDER_PATIENCE = 2.0  # ... or at most this long after it was woken
+
+
+def sender_wait(now: float, last_stored: float, woken: float) -> float:
+    """How many seconds the sender, woken at ``woken``, still waits at ``now`` before writing the
+    answers: until no mail has been stored for `SENDER_QUIET` seconds (``last_stored`` is the
+    last store), and at most `SENDER_PATIENCE` seconds after it was woken.
+
+    Writing the answers competes with storing mail for the listener's process (one interpreter,
+    one lock): at a deadline's peak, a sender waits for its 250 while no player waits for an
+    answer to the second.  Measured with `bench/load_bench.py` on a quiet machine, three runs
+    each, by turns: accepting rose from 40-48% of a no-op handler's rate to 53-60%, and the p99
+    from DATA to 250 fell from 34-38 ms to 20-23 ms."""
+    return max(0.0, min(last_stored + SENDER_QUIET, woken + SENDER_PATIENCE) - now)
 
 
 class GroupCommit:
@@ -198,6 +214,7 @@ class Daemon:
         self.port: int | None = None
         self.overdue: list[tuple[datetime, str]] = []  # deadlines past at the start, until caught up
         self.settle_until: datetime | None = None
+        self.last_stored = 0.0  # when the listener last stored mail (the event loop's clock)
 
     async def _in_thread(self, function: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.executor, partial(function, *args))
@@ -207,6 +224,7 @@ class Daemon:
 
     async def _store(self, raw: bytes, mail_from: str) -> None:
         mail_id = await self.commits.add(raw, mail_from)
+        self.last_stored = asyncio.get_running_loop().time()
         log.info("%s %s stored (%d bytes from %s)", self.intake.kind, mail_id, len(raw), mail_from or "<>")
         self.mail_waiting.set()
 
@@ -327,6 +345,7 @@ class Daemon:
 
     async def _sender(self) -> None:
         while not self.stop.is_set():
+            await self._give_way()
             try:
                 sent = await self._in_thread(deliver_pending, self.db, self.settings, self.transport, self.clock())
                 if sent:
@@ -335,6 +354,14 @@ class Daemon:
                 log.exception("sender failed; retrying")
             await self._pause(self.outbox_waiting, SENDER_PERIOD)
             self.outbox_waiting.clear()
+
+    async def _give_way(self) -> None:
+        """While mail is coming in, leave the process to the listener (`sender_wait`), looking
+        again at least every `SENDER_QUIET` seconds."""
+        loop = asyncio.get_running_loop()
+        woken = loop.time()
+        while not self.stop.is_set() and (wait := sender_wait(loop.time(), self.last_stored, woken)) > 0:
+            await asyncio.sleep(min(wait, SENDER_QUIET))
 
     async def _settle(self) -> None:
         """Wait out the settle time, then catch up on the deadlines that passed during the outage."""

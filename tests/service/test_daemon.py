@@ -27,9 +27,10 @@ from sqlalchemy import func, select
 
 from judge.mail.outbound import MaildirOutbox
 from judge.mail.received import client_address
+from judge.service import daemon as daemon_module
 from judge.service.app import open_database
 from judge.service.config import Settings
-from judge.service.daemon import Applier, Daemon
+from judge.service.daemon import SENDER_PATIENCE, SENDER_QUIET, Applier, Daemon, sender_wait
 from judge.service.handlers import receive
 from judge.store.models import InboundMail, Outbox, PhaseRow
 from tests.service.harness import fresh_database_url, inject_confirming, raw_mail, tokens
@@ -140,6 +141,39 @@ def test_a_game_over_smtp_with_deadlines_on_a_controlled_clock(running: tuple[Ru
     judge.tick()  # ticking again does nothing more
     time.sleep(0.5)
     assert maildir_subjects(settings).count("smtp1 S1901M results") == 2
+
+
+def test_27_the_sender_waits_for_a_quiet_moment_but_not_longer_than_its_patience() -> None:
+    assert (SENDER_QUIET, SENDER_PATIENCE) == (0.2, 2.0)
+    assert sender_wait(now=100.0, last_stored=50.0, woken=100.0) == 0  # no mail coming in: at once
+    # The last mail stored 0.05 s ago: 0.15 s more, and nothing then stored.
+    assert sender_wait(now=100.0, last_stored=99.95, woken=100.0) == pytest.approx(0.15)
+    # Mail keeps coming: the sender woken at 100.0 waits until 102.0, and no longer.
+    assert sender_wait(now=101.9, last_stored=101.9, woken=100.0) == pytest.approx(0.1)
+    assert sender_wait(now=102.0, last_stored=102.0, woken=100.0) == 0
+    assert sender_wait(now=105.0, last_stored=105.0, woken=100.0) == 0
+
+
+def test_27_answers_wait_while_mail_is_coming_in_and_go_once_it_stops(
+    running: tuple[Running, Clock], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    judge, _ = running
+    coming_in = threading.Event()
+    coming_in.set()
+    stores_seen: list[float] = []
+
+    def wait(now: float, last_stored: float, woken: float) -> float:  # mail coming in while the test says so
+        stores_seen.append(last_stored)
+        return 0.05 if coming_in.is_set() else 0.0
+
+    monkeypatch.setattr(daemon_module, "sender_wait", wait)
+    judge.send(GM, "CREATE quiet1 gm-secret")
+    wait_until(lambda: bool(tokens(judge.daemon.db, GM)))  # applied: its answer is queued ...
+    time.sleep(1.0)
+    assert maildir_subjects(judge.settings) == []  # ... and waits
+    assert max(stores_seen) > 0  # the sender is told when mail was last stored
+    coming_in.clear()
+    wait_until(lambda: len(maildir_subjects(judge.settings)) == 2)  # the confirmation request and the answer
 
 
 def test_22_3_the_listener_writes_where_each_mail_came_from_on_top_of_it(running: tuple[Running, Clock]) -> None:
