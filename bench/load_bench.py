@@ -39,7 +39,8 @@ How to read a block (one per database):
   them all; ``end to end`` is all load mails divided by the time from the first connection
   until the last was applied (the sustained throughput).  ``statuses`` counts the final
   status of the load mails (all should be ``done``); ``replies`` counts the judge's answers
-  to them and how many echo a line as ERROR or IGNORED (should be 0: every sheet is legal).
+  to them and how many refuse the sign-on or echo a line as ERROR or IGNORED (should be 0:
+  every sign-on and every sheet is legal; the applying figures below count them too).
 * ``while draining``: the CPU time the applier process, and the process of the listener (the
   daemon's threads, with the bench's clients idle and its polling), used from the last 250 until
   the backlog was applied, as a share of one core: what is not CPU is waiting (issue 27).
@@ -60,7 +61,8 @@ its own stores and applies the setup mails and then the load mails (untimed), wh
 games and the bench's process as the full run leaves them, and ``applying alone`` follows;
 then ``applying again`` times as many more sheets in the same process, where every password
 has been checked once (the steady state of a long-running applier).  ``--repeat N`` does that
-N times (each on a fresh database) and prints the medians.
+N times (each on a fresh database) and prints the medians (with ``--processes``, of each
+number of processes too).
 
 SQLite always runs (fresh temporary data directory).  PostgreSQL runs too with ``--postgres
 URL`` or ``JUDGE_BENCH_POSTGRES=URL`` (a server URL; a fresh database is created on it for
@@ -109,7 +111,7 @@ from judge.service.daemon import Daemon
 from judge.service.handlers.mail import store
 from judge.service.passwords import verify_password
 from judge.store.database import Database
-from judge.store.models import ConfirmedAddress, InboundMail, Outbox, Player
+from judge.store.models import ConfirmedAddress, Game, InboundMail, Outbox, Player
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 GM = "gm@example.org"
@@ -230,6 +232,22 @@ def offer_sheet(rng: random.Random, power: str, lines: int = 20) -> str:
 class Mail:
     sender: str
     raw: bytes
+
+
+def bench_settings(data_dir: Path, database: str | None, args: argparse.Namespace) -> Settings:
+    """The judge's settings for a run: one game master creates every game, so the limits on
+    CREATE (per address and day, and from all addresses per hour) are lifted to ``--games``."""
+    return Settings(data_dir=data_dir, database=database, port=0, tick_seconds=3600, maps=False, web=False,
+                    max_creates_per_day=args.games, max_creates_per_hour=args.games)
+
+
+def check_started(db: Database, games: int) -> None:
+    """Stop the bench unless every game of the setup has started: a limit it did not lift
+    (CREATE's per hour, until 2026-11-24) had half of 40 games' sign-ons refused, and timed."""
+    with db.transaction() as session:
+        active = session.scalar(select(func.count()).select_from(Game).where(Game.state == "active"))
+    if active != games:
+        raise RuntimeError(f"{active} of the setup's {games} games started: see the game master's answers")
 
 
 def setup_mails(games: int) -> list[list[Mail]]:
@@ -367,13 +385,19 @@ def max_inbound_id(running: Running) -> int:
         return int(session.scalar(select(func.max(InboundMail.id))) or 0)
 
 
-def rejected_sheets(running: Running, first_outbox_id: int) -> tuple[int, int]:
-    """Replies to load mails, and how many report an ERROR or IGNORED line (each line is echoed with its fate)."""
-    with running.daemon.db.transaction() as session:
+def rejected_sheets(db: Database, first_outbox_id: int) -> tuple[int, int]:
+    """Replies to load mails, and how many refuse the sign-on or report an ERROR or IGNORED line
+    (each line is echoed with its fate)."""
+    with db.transaction() as session:
         bodies = session.scalars(select(Outbox.body).where(Outbox.id > first_outbox_id, Outbox.kind == "reply")).all()
-    bad = sum(any(line.lstrip().startswith(("ERROR:", "IGNORED:")) for line in (body or "").splitlines())
-              for body in bodies)
+    bad = sum(any(line.lstrip().startswith(("ERROR:", "IGNORED:", "Sign-on refused"))
+                  for line in (body or "").splitlines()) for body in bodies)
     return len(bodies), bad
+
+
+def last_outbox_id(db: Database) -> int:
+    with db.transaction() as session:
+        return int(session.scalar(select(func.max(Outbox.id))) or 0)
 
 
 def nothing_to_send(running: Running) -> bool:
@@ -381,11 +405,6 @@ def nothing_to_send(running: Running) -> bool:
     with running.daemon.db.transaction() as session:
         unsent = select(func.count()).select_from(Outbox).where(Outbox.status.in_(("pending", "sending")))
         return not session.scalar(unsent)
-
-
-def max_outbox_id(running: Running) -> int:
-    with running.daemon.db.transaction() as session:
-        return int(session.scalar(select(func.max(Outbox.id))) or 0)
 
 
 @contextmanager
@@ -422,9 +441,7 @@ def run(label: str, data_dir: Path, database: str | None, args: argparse.Namespa
     print(f"== {label}: {args.games} games, {args.clients} clients x {args.mails_per_client} mails "
           f"(SIGNON and a 20-line sheet each), {args.rounds} round(s)")
     log.records.clear()
-    # One game master creates every game: lift the per-address limit on CREATE.
-    settings = Settings(data_dir=data_dir, database=database, port=0, tick_seconds=3600,
-                        max_creates_per_day=args.games, maps=False, web=False)
+    settings = bench_settings(data_dir, database, args)
     setup = setup_mails(args.games)
     # The peer: a no-op aiosmtpd handler, sent the same mails by the same clients just before
     # the judge in every round.
@@ -448,6 +465,7 @@ def run(label: str, data_dir: Path, database: str | None, args: argparse.Namespa
                 sent += 1
             wait_until(partial(applied_is, running, sent), timeout=300)
         setup_statuses = statuses_after(running, 0)
+        check_started(running.daemon.db, args.games)
         print(f"  setup: {sent} mails in {time.perf_counter() - setup_started:.1f} s, statuses {setup_statuses}"
               + (f", refused {dict(setup_outcome.refused)}" if setup_outcome.refused else ""))
         for round_ in range(args.rounds):
@@ -476,7 +494,7 @@ def load_round(running: Running, noop_port: int, plan: list[list[Mail]]) -> tupl
     sender shares this process with the no-op handler)."""
     wait_until(partial(nothing_to_send, running), timeout=600)
     peer, peer_start, peer_end = run_clients(noop_port, plan)
-    first_id, first_outbox = max_inbound_id(running), max_outbox_id(running)
+    first_id, first_outbox = max_inbound_id(running), last_outbox_id(running.daemon.db)
     outcome, start, end = run_clients(running.port, plan)
     total = sum(len(mails) for mails in plan)
     backlog = total - applied_after(running, first_id)
@@ -486,7 +504,7 @@ def load_round(running: Running, noop_port: int, plan: list[list[Mail]]) -> tupl
     applier_cpu = cpu_seconds(running.applier_pid()) - applier_cpu
     judge_cpu = time.process_time() - judge_cpu
     statuses = statuses_after(running, first_id)
-    replies, errors = rejected_sheets(running, first_outbox)
+    replies, errors = rejected_sheets(running.daemon.db, first_outbox)
     print_load(outcome, start, end, total)
     peer_rate = len(peer.data_seconds) / (peer_end - peer_start)
     rate = len(outcome.data_seconds) / (end - start)
@@ -501,7 +519,7 @@ def load_round(running: Running, noop_port: int, plan: list[list[Mail]]) -> tupl
     print(f"  while draining: the applier process used {applier_cpu:.2f} s of CPU "
           f"({applier_cpu / drain:.0%} of a core), the listener's process (with this bench's polling) "
           f"{judge_cpu:.2f} s ({judge_cpu / drain:.0%})")
-    print(f"  statuses: {statuses}; replies {replies}, with an ERROR/IGNORED line: {errors}")
+    print(f"  statuses: {statuses}; replies {replies}, refusing the sign-on or with an ERROR/IGNORED line: {errors}")
     return 100 * rate / peer_rate, p99
 
 
@@ -537,14 +555,16 @@ def apply_alone(settings: Settings, args: argparse.Namespace, seed: int = 2, lab
     plan = load_mails(args.games, args.clients, args.mails_per_client, seed=seed)
     mails = [(mail.raw, mail.sender) for mails in plan for mail in mails]
     store(db, mails, FixedClock().now)
+    first_outbox = last_outbox_id(db)
     started = time.perf_counter()
     results = apply_stored(db, settings, FixedClock().now)
     elapsed = time.perf_counter() - started
+    replies, rejected = rejected_sheets(db, first_outbox)
     db.engine.dispose()
     done = collections.Counter(status for _, status in results)
     rate = len(results) / elapsed
     print(f"  {label}: {len(results)} mails in {elapsed:.2f} s = {rate:.1f} mails/s "
-          f"(target >= 150); statuses {dict(done)}")
+          f"(target >= 150); statuses {dict(done)}; replies {replies}, rejecting something: {rejected}")
     return rate
 
 
@@ -573,7 +593,7 @@ def apply_in_processes(settings: Settings, args: argparse.Namespace, processes: 
     db = Database(settings.database_url)
     plan = load_mails(args.games, args.clients, args.mails_per_client, seed=seed)
     store(db, [(mail.raw, mail.sender) for mails in plan for mail in mails], FixedClock().now)
-    db.engine.dispose()
+    first_outbox = last_outbox_id(db)
     workers = [context.Process(target=applying_process, args=(settings, ready, go, results))
                for _ in range(processes)]
     for worker in workers:
@@ -588,8 +608,11 @@ def apply_in_processes(settings: Settings, args: argparse.Namespace, processes: 
     for worker in workers:
         worker.join()
     rate = sum(shares) / elapsed
+    replies, rejected = rejected_sheets(db, first_outbox)
+    db.engine.dispose()
     print(f"  {processes} applying process(es): {sum(shares)} mails in {elapsed:.2f} s = {rate:.1f} mails/s "
-          f"(each applied {', '.join(map(str, shares))})", flush=True)
+          f"(each applied {', '.join(map(str, shares))}); replies {replies}, rejecting something: {rejected}",
+          flush=True)
     return rate
 
 
@@ -606,17 +629,19 @@ def set_up(settings: Settings, args: argparse.Namespace) -> None:
     plan = load_mails(args.games, args.clients, args.mails_per_client)
     store(db, [(mail.raw, mail.sender) for mails in plan for mail in mails], now)
     statuses = collections.Counter(status for _, status in apply_stored(db, settings, now))
+    check_started(db, args.games)
     db.engine.dispose()
     print(f"  setup and first load, untimed: statuses {dict(statuses)}", flush=True)
 
 
-def run_apply_only(label: str, data_dir: Path, database: str | None, args: argparse.Namespace) -> tuple[float, float]:
+def run_apply_only(
+    label: str, data_dir: Path, database: str | None, args: argparse.Namespace
+) -> tuple[float, float, list[tuple[int, float]]]:
     """``--apply-only``: `set_up` in a process of its own, then `apply_alone` here, cold and
-    again warm; returns both rates."""
+    again warm, then `apply_in_processes` for each of ``--processes``; returns the rates."""
     print(f"== {label}, applying only: {args.games} games, {args.clients * args.mails_per_client} sheets",
           flush=True)
-    settings = Settings(data_dir=data_dir, database=database, port=0, tick_seconds=3600,
-                        max_creates_per_day=args.games, maps=False, web=False)
+    settings = bench_settings(data_dir, database, args)
     setup = multiprocessing.get_context("spawn").Process(target=set_up, args=(settings, args))
     setup.start()
     setup.join()
@@ -624,11 +649,11 @@ def run_apply_only(label: str, data_dir: Path, database: str | None, args: argpa
         raise RuntimeError(f"the setup process failed (exit code {setup.exitcode})")
     cold = apply_alone(settings, args)
     warm = apply_alone(settings, args, seed=3, label="applying again, every password checked before")
-    if args.processes:
-        rates = {n: apply_in_processes(settings, args, n, seed=10 + n) for n in args.processes}
-        print("  scaling: " + ", ".join(f"{n} process(es) {rate / rates[args.processes[0]]:.2f}x"
-                                          for n, rate in rates.items()), flush=True)
-    return cold, warm
+    rates = [(n, apply_in_processes(settings, args, n, seed=10 + n)) for n in args.processes]
+    if rates:
+        print("  scaling: " + ", ".join(f"{n} process(es) {rate / rates[0][1]:.2f}x" for n, rate in rates[1:]),
+              flush=True)
+    return cold, warm, rates
 
 
 def apply_only(args: argparse.Namespace) -> None:
@@ -643,7 +668,10 @@ def apply_only(args: argparse.Namespace) -> None:
                     (fresh_postgres(server) if server else nullcontext(None)) as url:
                 runs.append(run_apply_only(label, Path(tmp), url, args))
         if len(runs) > 1:
-            for name, rates in (("alone", [c for c, _ in runs]), ("again", [w for _, w in runs])):
+            medians = [("alone", [c for c, _, _ in runs]), ("again", [w for _, w, _ in runs])]
+            for n in dict.fromkeys(args.processes):
+                medians.append((f"with {n} process(es)", [rate for _, _, rates in runs for m, rate in rates if m == n]))
+            for name, rates in medians:
                 print(f"  {label}, applying {name}: median of {len(rates)} runs {statistics.median(rates):.1f} "
                       f"mails/s (min {min(rates):.1f}, max {max(rates):.1f})")
 
