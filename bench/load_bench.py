@@ -382,11 +382,6 @@ def statuses_after(running: Running, first_id: int) -> dict[str, int]:
     return {status: int(n) for status, n in rows}
 
 
-def max_inbound_id(running: Running) -> int:
-    with running.daemon.db.transaction() as session:
-        return int(session.scalar(select(func.max(InboundMail.id))) or 0)
-
-
 def rejected_sheets(db: Database, first_outbox_id: int) -> tuple[int, int]:
     """Replies to load mails, and how many refuse the sign-on or report an ERROR or IGNORED line
     (each line is echoed with its fate)."""
@@ -397,9 +392,10 @@ def rejected_sheets(db: Database, first_outbox_id: int) -> tuple[int, int]:
     return len(bodies), bad
 
 
-def last_outbox_id(db: Database) -> int:
+def last_id(db: Database, table: type[InboundMail] | type[Outbox]) -> int:
+    """The id of the table's newest row (0 if none): what a round or a figure counts from."""
     with db.transaction() as session:
-        return int(session.scalar(select(func.max(Outbox.id))) or 0)
+        return int(session.scalar(select(func.max(table.id))) or 0)
 
 
 def nothing_to_send(running: Running) -> bool:
@@ -496,7 +492,7 @@ def load_round(running: Running, noop_port: int, plan: list[list[Mail]]) -> tupl
     sender shares this process with the no-op handler)."""
     wait_until(partial(nothing_to_send, running), timeout=600)
     peer, peer_start, peer_end = run_clients(noop_port, plan)
-    first_id, first_outbox = max_inbound_id(running), last_outbox_id(running.daemon.db)
+    first_id, first_outbox = last_id(running.daemon.db, InboundMail), last_id(running.daemon.db, Outbox)
     outcome, start, end = run_clients(running.port, plan)
     total = sum(len(mails) for mails in plan)
     backlog = total - applied_after(running, first_id)
@@ -557,7 +553,7 @@ def apply_alone(settings: Settings, args: argparse.Namespace, seed: int = 2, lab
     plan = load_mails(args.games, args.clients, args.mails_per_client, seed=seed)
     mails = [(mail.raw, mail.sender) for mails in plan for mail in mails]
     store(db, mails, FixedClock().now)
-    first_outbox = last_outbox_id(db)
+    first_outbox = last_id(db, Outbox)
     started = time.perf_counter()
     results = apply_stored(db, settings, FixedClock().now)
     elapsed = time.perf_counter() - started
@@ -595,7 +591,7 @@ def apply_in_processes(settings: Settings, args: argparse.Namespace, processes: 
     db = Database(settings.database_url)
     plan = load_mails(args.games, args.clients, args.mails_per_client, seed=seed)
     store(db, [(mail.raw, mail.sender) for mails in plan for mail in mails], FixedClock().now)
-    first_outbox = last_outbox_id(db)
+    first_outbox = last_id(db, Outbox)
     workers = [context.Process(target=applying_process, args=(settings, ready, go, results))
                for _ in range(processes)]
     for worker in workers:
