@@ -21,6 +21,10 @@ the bytes of those mails once sent, beside the targets: < 1 s of CPU, < 5 MB sto
 
 - PROCESS x500, and ROLLBACK/ROLLFORWARD x250, from the master of a seven-player game with two
   observers (before issue 22: 1,001 mails, 804 MB in the database, 1.1 GB sent, about 75 s);
+- HELP, LIST, GET INFO and WHOGAME x500 from a stranger (before: HELP x500 1.2 s of CPU, a 5.4 MB
+  reply); a game master's SET and PROCESS, SET and ROLLBACK, and SET in two games, in a game
+  of two players and 50 observers (before: 103 mails), whose target is one mail per reader; and
+  35 forged mails in a player's name before the player's own (before: the player went unanswered);
 - HISTORY x500 and SUMMARY x500 on a game of 500 phases (before: 252 s and a 314 MB reply),
   MAP x100 from a player, PREVIEW x50 from the master;
 - LIST, and a JOIN (which changes the game's line in the public index), among 4,000 games
@@ -58,13 +62,13 @@ from sqlalchemy import func, insert, select, text
 from judge.engine.legal import legal_orders
 from judge.engine.map import load_map
 from judge.engine.position import Position
+from judge.games.payola import pages as payola_pages
 from judge.service.app import inject, open_database, process_game
 from judge.service.config import Settings
 from judge.service.daemon import Daemon
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.database import Database
 from judge.store.models import ConfirmedAddress, Game, InboundMail, Outbox
-from judge.web import pages
 from judge.web.pages import refresh
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
@@ -77,9 +81,16 @@ def address(power: str) -> str:
     return f"{power.lower()}@example.org"
 
 
-def mail(sender: str, body: str, headers: dict[str, str] | None = None) -> bytes:
+MX = "mx.bench"  # the judge's MTA
+
+
+def mail(sender: str, body: str, headers: dict[str, str] | None = None, vouched: bool = True) -> bytes:
+    """A mail from ``sender``; ``vouched``: the judge's MTA vouches that it is ``sender``'s (its
+    Authentication-Results says DMARC passed), so a confirmed address's JOIN is obeyed at once."""
     message = EmailMessage()
     message["From"], message["To"], message["Subject"] = sender, "judge@localhost", "bench"
+    if vouched:
+        message["Authentication-Results"] = f"{MX}; dmarc=pass header.from={sender.rpartition('@')[2]}"
     for name, value in (headers or {}).items():
         message[name] = value
     message.set_content(body)
@@ -92,7 +103,8 @@ class Judge:
     def __init__(self, data: Path) -> None:
         self.loop = asyncio.new_event_loop()
         stopped = datetime(2026, 3, 1, 9, 0)
-        self.daemon = Daemon(Settings(data_dir=data, port=0, tick_seconds=3600), clock=lambda: stopped)
+        settings = Settings(data_dir=data, port=0, tick_seconds=3600, mta_hostname=MX, mta_authenticates=True)
+        self.daemon = Daemon(settings, clock=lambda: stopped)
         self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self.daemon.run(),), daemon=True)
         self.thread.start()
         while self.daemon.port is None:
@@ -207,13 +219,20 @@ class Meter:
     """A judge applied to in this process, on a stopped clock: what each mail costs it."""
 
     def __init__(self, data: Path) -> None:
-        self.settings = Settings(data_dir=data)  # maps and public pages on: the defaults
+        # maps and public pages on (the defaults); the MTA vouches for the scene's senders
+        self.settings = Settings(data_dir=data, mta_hostname=MX, mta_authenticates=True)
         self.quiet = replace(self.settings, maps=False, web=False)  # for building the scene
         self.db = open_database(self.settings)
         self.now = datetime(2026, 3, 1, 9, 0)
+        self.confirmed: set[str] = set()
 
-    def send(self, sender: str, body: str, settings: Settings | None = None) -> str:
-        status = inject(self.db, settings or self.quiet, mail(sender, body), self.now)
+    def send(self, sender: str, body: str, settings: Settings | None = None, **headers: str) -> str:
+        """A mail of the scene, from an address that confirmed it wants the judge's mail before."""
+        if sender not in self.confirmed:
+            with self.db.transaction() as session:
+                session.merge(ConfirmedAddress(address=sender, confirmed_at=self.now - timedelta(days=1)))
+            self.confirmed.add(sender)
+        status = inject(self.db, settings or self.quiet, mail(sender, body, headers), self.now)
         deliver_pending(self.db, self.settings, transport_for(self.settings), self.now)
         return status
 
@@ -232,15 +251,16 @@ class Meter:
     def sent(self) -> int:
         return sum(f.stat().st_size for f in (self.settings.maildir / "new").iterdir())
 
-    def cost(self, name: str, sender: str, body: str) -> None:
-        """Apply one hostile mail and print what it cost, beside the targets."""
+    def cost(self, name: str, sender: str, body: str, mails: int = 50) -> None:
+        """Apply one hostile mail and print what it cost, beside the targets (``mails``: the
+        most it may queue; a game master's mail may tell each of its game's readers once)."""
         stored, queued, sent = self.stored(), self.queued(), self.sent()
         started = time.process_time()
         status = inject(self.db, self.settings, mail(sender, body), self.now)
         cpu = time.process_time() - started
         deliver_pending(self.db, self.settings, transport_for(self.settings), self.now, limit=100_000)
         stored, queued, sent = self.stored() - stored, self.queued() - queued, self.sent() - sent
-        verdict = "ok" if cpu < 1 and stored < 5e6 and queued <= 50 else "OVER"
+        verdict = "ok" if cpu < 1 and stored < 5e6 and queued <= mails else "OVER"
         print(f"{name:52} {cpu:7.2f} s {stored / 1e6:8.2f} MB {queued:6d} {sent / 1e6:8.2f} MB  {status:8} {verdict}",
               flush=True)
 
@@ -248,13 +268,14 @@ class Meter:
 _PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + struct.pack(">II", 1, 1)  # what the pages read of a map
 
 
-def seven_player_game(meter: Meter, name: str, options: str = "", observers: int = 0) -> None:
-    meter.send(GM, f"CREATE {name} gm-secret {options}")
-    for power in POWERS:
+def seven_player_game(meter: Meter, name: str, options: str = "", observers: int = 0,
+                      powers: tuple[str, ...] = POWERS, master: str = GM) -> None:
+    meter.send(master, f"CREATE {name} gm-secret {options}")
+    for power in powers:
         meter.send(address(power), f"JOIN {name} pw-{power.lower()} {power}")
     for n in range(observers):
         meter.send(f"watcher{n}@example.org", f"OBSERVE {name}")
-    meter.send(GM, f"SIGNON MASTER@{name} gm-secret\nSTART")
+    meter.send(master, f"SIGNON MASTER@{name} gm-secret\nSTART")
 
 
 def maximal_sheet(rng: random.Random, board: Position) -> str:
@@ -273,7 +294,8 @@ def costs() -> None:
         seven_player_game(meter, "long")
         for _ in range(500):
             process_game(meter.db, meter.quiet, "long", meter.now, force=True)
-        with mock.patch.multiple(pages, render_png=lambda *_, **__: _PNG, render_svg=lambda *_, **__: "<svg/>"):
+        with mock.patch.object(payola_pages, "render_svg", lambda *_, **__: "<svg/>"), \
+                mock.patch("judge.render.png.render_png", lambda *_, **__: _PNG):
             refresh(meter.db, meter.settings, ["long"])  # its pages, as they would have been written phase by phase
         seven_player_game(meter, "ebay", "EBAYOLA")
         meter.send("host@example.org", "CREATE open gm-secret")
@@ -288,6 +310,21 @@ def costs() -> None:
         meter.cost("LIST long (its 500 phases' pages looked at)", "stranger@example.org", "LIST long")
         meter.cost("MAP x100", address("FRANCE"), "SIGNON FRANCE@seven pw-france\n" + "MAP\n" * 100)
         meter.cost("PREVIEW x50", GM, master + "PREVIEW\n" * 50)
+        for command in ("HELP", "LIST", "GET INFO seven", "WHOGAME seven"):
+            meter.cost(f"{command} x500", "stranger@example.org", f"{command}\n" * 500)
+        # its master's fourth game of the day would be refused (max-creates-per-day): another master, of two games
+        second = "second@example.org"
+        seven_player_game(meter, "watched", observers=50, powers=("FRANCE", "GERMANY"), master=second)
+        seven_player_game(meter, "small", powers=("FRANCE", "GERMANY"), master=second)
+        watched = "SIGNON MASTER@watched gm-secret\n"
+        readers = 1 + 2 + 50 + 1  # the reply, and one mail each to its players, observers and master (the chart)
+        meter.cost("SET x2 and PROCESS (two players, 50 observers)", second,
+                   watched + "SET GRACE 12\nSET MOVEMENT 24\nPROCESS", mails=readers)
+        meter.cost("SET and ROLLBACK (two players, 50 observers)", second, watched + "SET GRACE 1\nROLLBACK",
+                   mails=readers)
+        meter.cost("SET in two games, the second over the budget", second,
+                   watched + "SET GRACE 2\nSIGNON MASTER@small gm-secret\nSET GRACE 2", mails=readers)
+        silenced(meter)
         _many_games(meter.db, meter.now, 4000)
         meter.cost("LIST seven, among 4,000 games", "stranger@example.org", "LIST seven")
         meter.cost("JOIN (the index changes), among 4,000 games", "newcomer@example.org", "JOIN open pw")
@@ -299,6 +336,22 @@ def costs() -> None:
         last = POWERS[-1]
         meter.cost("7 maximal eBayola sheets: the 7th processes", address(last),
                    f"SIGNON {last}@ebay pw-{last.lower()}\n{maximal_sheet(rng, board)}")
+
+
+def silenced(meter: Meter) -> None:
+    """Forged mail in a player's name, from an attacker's own server, then the player's own mail
+    with a mistake in its sheet: is the player told?  (30 forged mails an hour used to use up the
+    player's answers.)"""
+    forger = {"Received": f"from evil.example (evil.example [203.0.113.66]) by {MX} with ESMTP; "
+                          "Sun, 1 Mar 2026 09:00:00 +0000"}
+    for _ in range(meter.settings.max_replies_per_hour + 5):
+        inject(meter.db, meter.quiet, mail(address("FRANCE"), "SIGNON FRANCE@watched guess\nSTATUS", forger, False),
+               meter.now)
+    before = meter.queued()
+    meter.send(address("FRANCE"), "SIGNON FRANCE@watched pw-france\n3 : A PAR - XXX")
+    told = meter.queued() - before
+    name = "35 forged mails in a player's name, then its own"
+    print(f"{name:52} {'answered' if told else 'NOT ANSWERED':>9}", flush=True)
 
 
 def _many_games(db: Database, now: datetime, count: int) -> None:

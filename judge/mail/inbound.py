@@ -413,7 +413,14 @@ def _address_in(name: str, raw: tuple[str, ...]) -> str:
 
     Only an address written as such in the header counts: the parsers quietly drop some
     characters (``a@b\\fc.org`` reads as ``a@bc.org``), and that is not the sender's address.
+    Where the first mailbox has an address in angle brackets, that is the address, as a
+    DMARC-checking MTA reads it, whatever its display name looks like (``victim@evil.org
+    <bob@example.org>`` is bob's mail; the parsers took the display name for the address):
+    that address, or "" if it is not usable.
     """
+    angled = _ANGLED.match(raw[0]) if raw else None
+    if angled is not None:
+        return usable_address(angled.group(1))
     candidates: list[str] = []
     try:
         addresses = getattr(_parsed(name, raw[0]) if raw else None, "addresses", None) or ()
@@ -429,6 +436,9 @@ def _address_in(name: str, raw: tuple[str, ...]) -> str:
     return ""
 
 
+# The first mailbox of a header, up to the address in its angle brackets if it has one: quoted
+# strings and comments are skipped whole, and a comma ends the mailbox.
+_ANGLED = re.compile(r'\s*(?:"(?:[^"\\]|\\.)*"|\([^()]*\)|[^"(<,])*<([^<>]*)>')
 _REMEMBERED_CHARS = 500  # the longest header text remembered: 1024 of them take well under a megabyte
 _remembered_address = lru_cache(maxsize=1024)(_address_in)
 

@@ -42,6 +42,11 @@ class Source:
 
     ip: str | None
     envelope: str
+    vouched: frozenset[str] = frozenset()  # domains the judge's MTA says the mail's From truly is of (`vouched_for`)
+
+    def vouches_for(self, address: str) -> bool:
+        """Whether the judge's MTA vouched that the mail comes from ``address``'s domain."""
+        return address.rpartition("@")[2].lower() in self.vouched
 
     @property
     def key(self) -> str:
@@ -124,3 +129,49 @@ def client_address(raw: bytes, mta_hostname: str | None) -> str | None:
         return str(ipaddress.ip_address(found.group(1))) if found else None
     except Exception:
         return None
+
+
+_COMMENT = re.compile(r"\([^()]*\)")
+_PROPERTY = re.compile(r"([A-Za-z0-9-]+)\.([A-Za-z0-9-]+)\s*=\s*([^\s;]+)")
+_RESULT = re.compile(r"^\s*([A-Za-z0-9-]+)\s*=\s*([A-Za-z0-9-]+)")
+
+
+def vouched_for(raw: bytes, mta_hostname: str | None) -> frozenset[str]:
+    """The domains the judge's MTA (``mta_hostname``) vouches a mail's From belongs to, as its
+    ``Authentication-Results`` header says (RFC 8601): the first such header whose authserv-id
+    is ``mta_hostname`` (a milter of that MTA writes it above the headers the mail came with;
+    the MTA must drop any that came with the mail, as RFC 8601 section 5 asks), and in it
+    ``dmarc=pass`` (``header.from``), ``dkim=pass`` (``header.d``) or ``spf=pass``
+    (``smtp.mailfrom``).  Nothing if there is no such header or ``mta_hostname`` is not set.
+    Never raises."""
+    if not mta_hostname:
+        return frozenset()
+    try:
+        headers: Message = email.parser.BytesParser(policy=LENIENT).parsebytes(bytes(raw), headersonly=True)
+        for value in header_values(headers, "Authentication-Results"):
+            text = value
+            while _COMMENT.search(text):
+                text = _COMMENT.sub(" ", text)
+            authserv, *results = text.split(";")
+            words = authserv.split()
+            if not words or words[0].rstrip(".").lower() != mta_hostname.rstrip(".").lower():
+                continue
+            return frozenset(_passed(results))
+    except Exception:
+        pass
+    return frozenset()
+
+
+def _passed(results: list[str]) -> set[str]:
+    """The domains a header's results (``method=result ptype.property=value ...``) vouch for."""
+    vouched = set()
+    wanted = {"dmarc": ("header", "from"), "dkim": ("header", "d"), "spf": ("smtp", "mailfrom")}
+    for result in results:
+        found = _RESULT.match(result)
+        if found is None or found.group(2).lower() != "pass" or found.group(1).lower() not in wanted:
+            continue
+        ptype, name = wanted[found.group(1).lower()]
+        for kind, prop, value in _PROPERTY.findall(result[found.end():]):
+            if (kind.lower(), prop.lower()) == (ptype, name):
+                vouched.add(value.strip('"').rpartition("@")[2].rstrip(".").lower())
+    return vouched

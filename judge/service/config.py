@@ -71,6 +71,8 @@ class Settings:
     quarantine_days: float = 7.0
     max_confirmations_per_day: int = 5  # tokens mailed to one address (judge/service/handlers/consent.py)
     max_observers: int = 50  # per game
+    max_games_observed: int = 20  # games one address observes at once
+    max_lookups_per_mail: int = 10  # LIST, WHOGAME and GET INFO lines answered in one mail
     judge_name: str = "Payola Judge"  # the display name in the From of the judge's mail
     maps: bool = True  # results mails carry the maps of the phase (PNG and SVG)
     web: bool = True  # the games' public pages are written into data_dir/web after every change
@@ -80,6 +82,11 @@ class Settings:
     # The name the judge's own MTA writes after "by" in its Received: header (Postfix: myhostname);
     # mail it accepted before a deadline counts as on time, however late it reaches the judge:
     mta_hostname: str | None = None
+    # The MTA writes an Authentication-Results header (RFC 8601: SPF, DKIM, DMARC) with mta_hostname as its
+    # authserv-id above each mail's own headers, and drops any that came with the mail: an address that
+    # confirmed once is then obeyed at once in mail the MTA vouches for; otherwise every request that
+    # enrols an address anew waits for a token mailed to it (judge/service/handlers/consent.py):
+    mta_authenticates: bool = False
 
     @property
     def judge_address(self) -> str:

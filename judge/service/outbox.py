@@ -76,7 +76,10 @@ def queue(
     """Add an outbox row for a mail to ``to`` and return its id; ValueError for an address that no
     header can carry (`check_recipient`), now rather than when the sender builds the message.  The
     body is kept as any database can store it: lone surrogates and NUL (which an echoed line may
-    carry) become U+FFFD.  A game's mail writes its moments in its reader's time zone (`zones`)."""
+    carry) become U+FFFD.  A game's mail writes its moments in its reader's time zone (`zones`).  A
+    mail to nobody (``to`` empty) is a ValueError too."""
+    if not to:
+        raise ValueError("a mail must have a recipient")
     check_recipient(to)
     zone = None if kind in zones.UNZONED else zones.reader_zone(session, game_id, to)
     if zone is not None:

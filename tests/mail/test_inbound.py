@@ -251,6 +251,13 @@ def test_daemon_senders_are_automatic(sender: str) -> None:
         ("From: undisclosed-recipients:;", ""),
         ("From:", ""),
         ("Subject: no from at all", ""),
+        # the angle address is the address, as a DMARC-checking MTA reads it, whatever the display name says
+        ("From: victim@evil.org <bob@example.org>", "bob@example.org"),
+        ("From: =?utf-8?q?victim=0D=0A_victim2@evil.org?= <bob@example.org>", "bob@example.org"),
+        ('From: "Smith, <x@evil.org> Bob" <bob@example.org>', "bob@example.org"),
+        ("From: (c <x@evil.org>) bob@example.org", "bob@example.org"),
+        ("From: victim@evil.org <not an address>", ""),
+        ('From: "<img src=x onerror=alert(1)>"@evil.org', ""),
     ],
 )
 def test_sender(header: str, expected: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from judge.mail.received import Source, accepted_at, client_address, listener_line
+from judge.mail.received import Source, accepted_at, client_address, listener_line, vouched_for
 
 NOW = datetime(2026, 3, 1, 9, 0)
 MAIL = b"From: a@example.org\r\nTo: judge@localhost\r\nSubject: x\r\n\r\nHELP\r\n"
@@ -49,3 +49,34 @@ def test_22_3_a_source_is_its_address_and_envelope_and_a_network_is_what_one_hos
     assert Source("192.0.2.7", "").network == "192.0.2.7"
     assert Source("2001:db8:1:2:3::4", "").network == "2001:db8:1:2::/64"
     assert Source(None, "").network is None
+
+
+# -- the MTA's verdict on the From (Authentication-Results, RFC 8601) -------------------------------
+
+
+def results(value: str) -> bytes:
+    return f"Authentication-Results: {value}\r\n".encode()
+
+
+def test_the_mtas_dmarc_dkim_or_spf_pass_vouches_for_that_domain() -> None:
+    assert vouched_for(results(f"{MTA}; dmarc=pass (p=reject dis=none) header.from=example.org") + MAIL,
+                       MTA) == {"example.org"}
+    assert vouched_for(results(f"{MTA} 1; dkim=pass (2048-bit key) header.d=Example.ORG header.s=sel") + MAIL,
+                       MTA) == {"example.org"}
+    assert vouched_for(results(f"{MTA}; spf=pass smtp.mailfrom=bounce@example.org") + MAIL, MTA) == {"example.org"}
+    assert Source(None, "a@example.org", frozenset({"example.org"})).vouches_for("a@Example.org")
+
+
+def test_a_verdict_that_is_not_a_pass_vouches_for_nothing() -> None:
+    for verdict in ("dmarc=fail header.from=example.org", "dkim=neutral header.d=example.org",
+                    "spf=softfail smtp.mailfrom=example.org", "none", "dmarc=pass"):
+        assert vouched_for(results(f"{MTA}; {verdict}") + MAIL, MTA) == set(), verdict
+
+
+def test_only_the_judges_own_mta_is_believed_and_only_its_first_header() -> None:
+    forged = results(f"{MTA}; dmarc=pass header.from=example.org")
+    assert vouched_for(results("evil.example; dmarc=pass header.from=example.org") + MAIL, MTA) == set()
+    assert vouched_for(forged + MAIL, None) == set()  # no MTA named: nothing is believed
+    # the MTA's own verdict is written above the headers the mail came with: a forged one below it counts for nothing
+    assert vouched_for(results(f"{MTA}; dmarc=fail header.from=example.org") + forged + MAIL, MTA) == set()
+    assert vouched_for(b"Authentication-Results: (((\r\n" + MAIL, MTA) == set()  # never raises

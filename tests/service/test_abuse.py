@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from judge.games.payola import handlers as player_module
 from judge.games.payola import lifecycle
@@ -26,8 +26,8 @@ from judge.service.app import apply_stored, run_deadlines, unapplied_mail
 from judge.service.handlers import mail as mail_module
 from judge.service.handlers import receive
 from judge.service.operator import quarantine_drop
-from judge.store.models import Game, InboundMail, LedgerRow, Outbox
-from tests.service.harness import Judge, raw_mail, tokens, two_player_game
+from judge.store.models import Game, InboundMail, LedgerRow, Observer, Outbox, Player
+from tests.service.harness import MX, Judge, last_outbox_id, raw_mail, tokens, two_player_game, vouching
 
 GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -417,13 +417,168 @@ def test_join_with_a_forged_envelope_sender_waits_for_confirmation(judge: Judge)
 
 
 def test_join_from_the_senders_own_address_needs_no_confirmation_once_it_has_confirmed(judge: Judge) -> None:
+    """In mail the judge's MTA vouches for (its Authentication-Results: DMARC passed for the domain)."""
     judge.send(GM, "CREATE g5 gm-secret")
     judge.confirmed("carol@example.org")
-    status = app.inject(judge.db, judge.settings, raw_mail("carol@example.org", "JOIN g5 pw"), judge.now,
-                        envelope_from="carol@example.org")
+    raw = raw_mail("carol@example.org", "JOIN g5 pw", headers=vouching(judge.settings, "carol@example.org"))
+    status = app.inject(judge.db, judge.settings, raw, judge.now, envelope_from="carol@example.org")
     assert status == "done"
     judge.process("g1")
     assert "you joined 'g5'" in judge.last_to("carol@example.org").body
     assert not tokens(judge.db, "carol@example.org")
 
 
+
+
+# -- what a stranger's mail may cost: one HELP, a few lookups ---------------------------------------------
+
+
+def outbox_rows(judge: Judge) -> list[Outbox]:
+    with judge.db.transaction() as session:
+        rows = list(session.scalars(select(Outbox).order_by(Outbox.id)))
+        session.expunge_all()
+        return rows
+
+
+def test_help_is_answered_once_a_mail_however_often_it_is_asked(judge: Judge) -> None:
+    before = len(outbox_rows(judge))
+    judge.send(MALLORY, "HELP\n" * 500)
+    sent = outbox_rows(judge)[before:]
+    assert len(sent) == 1 and sent[0].recipient == MALLORY
+    assert sent[0].body.count("Commands (one per line") == 1
+    assert sent[0].body.count("ERROR: one HELP per mail") == judge.settings.max_commands_per_mail - 1
+    assert len(sent[0].body.encode()) < 100_000  # not 500 copies of a 16 kB text
+
+
+@pytest.mark.parametrize("lookup", ["LIST", "LIST g1", "WHOGAME g1", "GET INFO g1"])
+def test_lookups_are_answered_up_to_their_limit_in_one_mail(judge: Judge, lookup: str) -> None:
+    judge.send(MALLORY, f"{lookup}\n" * 500)
+    body = judge.last_to(MALLORY).body
+    limit = judge.settings.max_lookups_per_mail
+    refused = f"ERROR: at most {limit} LIST, WHOGAME and GET INFO lines are answered in one mail"
+    assert body.count(f"> {lookup}\n") == 500 and body.count(refused) == 500 - limit
+
+
+def test_lookups_of_every_kind_share_one_limit(judge: Judge) -> None:
+    judge.send(MALLORY, "LIST\nWHOGAME g1\nGET INFO g1\n" * 4)
+    assert judge.last_to(MALLORY).body.count("ERROR: at most 10 LIST, WHOGAME and GET INFO") == 2
+
+
+# -- consent: headers prove nothing; the judge's MTA's verdict does ------------------------------------
+
+
+CAROL = "carol@example.org"
+
+
+def forged(judge: Judge, body: str, verdict: str | None = None) -> str:
+    """A mail whose From, Reply-To and envelope sender all name carol (an attacker forges all
+    three), with an Authentication-Results header saying ``verdict`` if given."""
+    headers = {"Reply-To": CAROL} | ({"Authentication-Results": verdict} if verdict else {})
+    return app.inject(judge.db, judge.settings, raw_mail(CAROL, body, headers=headers), judge.now,
+                      envelope_from=CAROL)
+
+
+def seats_of(judge: Judge, address: str) -> int:
+    with judge.db.transaction() as session:
+        return len(session.scalars(select(Player).where(Player.address == address)).all())
+
+
+@pytest.mark.parametrize("verdict", [None, "evil.example; dmarc=pass header.from=example.org",
+                                     f"{MX}; dmarc=fail header.from=example.org",
+                                     f"{MX}; dkim=pass header.d=evil.example"])
+def test_a_forged_join_in_a_confirmed_addresss_name_waits_for_its_token(judge: Judge, verdict: str | None) -> None:
+    judge.send(GM, "CREATE g5 gm-secret")
+    judge.confirmed(CAROL)
+    mark = last_outbox_id(judge.db)
+    assert forged(judge, "JOIN g5 attackerpw ENGLAND\nOBSERVE g1", verdict) == "done"
+    assert seats_of(judge, CAROL) == 0
+    assert len(tokens(judge.db, CAROL, mark)) == 2  # carol is asked, and ignoring it is enough
+    with judge.db.transaction() as session:
+        assert session.scalar(select(func.count(Observer.id))) == 0
+
+
+def test_a_join_the_judges_mta_vouches_for_is_obeyed_at_once(judge: Judge) -> None:
+    judge.send(GM, "CREATE g5 gm-secret")
+    judge.confirmed(CAROL)
+    mark = last_outbox_id(judge.db)
+    assert forged(judge, "JOIN g5 pw ENGLAND", f"{MX}; spf=pass smtp.mailfrom={CAROL}") == "done"
+    assert seats_of(judge, CAROL) == 1 and not tokens(judge.db, CAROL, mark)
+
+
+def test_an_address_observes_at_most_its_limit_of_games(tmp_path: Path) -> None:
+    judge = two_player_game(Judge(tmp_path, max_games_observed=2))
+    for number in range(2, 4):
+        judge.send(GM, f"CREATE g{number} gm-secret")
+    judge.confirmed(CAROL)
+    judge.send(CAROL, "OBSERVE g1\nOBSERVE g2\nOBSERVE g3")
+    body = judge.last_to(CAROL).body
+    assert body.count("OK: you will receive the public results") == 2
+    assert f"ERROR: {CAROL} observes 2 games, the most one address may: UNOBSERVE one of them first" in body
+
+
+# -- a mail with no address the judge can write to asks for nothing -------------------------------------
+
+
+def test_a_request_from_an_unusable_address_queues_nothing(judge: Judge) -> None:
+    judge.send(GM, "CREATE g5 gm-secret")
+    mark = last_outbox_id(judge.db)
+    raw = header_mail([("From", '"<img src=x onerror=alert(1)>"@evil.org'), ("Subject", "x")],
+                      "JOIN g5 pw ENGLAND\nOBSERVE g1\nCREATE g6 pw\nTAKEOVER FRANCE@g1 pw")
+    assert judge.send_raw(raw, confirm=False) == "done"
+    assert last_outbox_id(judge.db) == mark
+    with judge.db.transaction() as session:
+        assert session.scalar(select(func.count(Player.id)).where(Player.address == "")) == 0
+
+
+def test_the_angle_address_is_the_one_answered(judge: Judge) -> None:
+    judge.send_raw(header_mail([("From", "victim@evil.org <bob@example.org>"), ("Subject", "x")], "LIST"))
+    assert [mail.to for mail in judge.new_mail()] == [BOB]
+
+
+# -- announcements count against what one mail may cost, one mail per reader ----------------------------
+
+
+@pytest.fixture
+def watched(tmp_path: Path) -> Judge:
+    """g1 (two players) with 50 observers, and g2 (the same master, forming... then started) with two
+    players of its own."""
+    judge = two_player_game(Judge(tmp_path))
+    for number in range(judge.settings.max_observers):
+        judge.send(f"o{number}@example.org", "OBSERVE g1")
+    judge.send(GM, "CREATE g2 gm-secret")
+    judge.send("dave@example.org", "JOIN g2 dave-pw FRANCE")
+    judge.send("erin@example.org", "JOIN g2 erin-pw GERMANY")
+    judge.send(GM, "SIGNON MASTER@g2 gm-secret\nSTART")
+    judge.new_mail()
+    return judge
+
+
+def test_a_masters_news_and_results_in_one_mail_are_one_mail_per_reader(watched: Judge) -> None:
+    mark = last_outbox_id(watched.db)
+    watched.send(GM, "SIGNON MASTER@g1 gm-secret\nSET GRACE 12\nSET MOVEMENT 24\nPROCESS")
+    sent = [row for row in outbox_rows(watched) if row.id > mark]
+    readers = [row.recipient for row in sent if row.kind != "reply"]
+    assert len(readers) == len(set(readers)) == 2 + 50 + 1  # each player, observer, and the master's chart
+    assert all(row.kind in ("reply", "results", "chart") for row in sent)
+
+
+def test_a_second_games_news_over_the_mail_budget_is_refused(watched: Judge) -> None:
+    mark = last_outbox_id(watched.db)
+    watched.send(GM, "SIGNON MASTER@g1 gm-secret\nSET GRACE 12\nSIGNON MASTER@g2 gm-secret\nSET GRACE 6\nPAUSE")
+    body = watched.last_to(GM).body
+    assert "> SET GRACE 6\n  ERROR: not done: this mail has already caused 53 mails" in body
+    assert "> PAUSE\n  ERROR: not done" in body
+    sent = [row for row in outbox_rows(watched) if row.id > mark]
+    assert len(sent) == 1 + 2 + 50  # the reply, and g1's players and observers told of its grace
+    with watched.db.transaction() as session:
+        g2 = session.scalar(select(Game).where(Game.name == "g2"))
+        assert g2 is not None and g2.state == "active" and g2.settings["grace"] == 0
+
+
+def test_one_mails_news_to_a_game_are_one_mail_per_reader(watched: Judge) -> None:
+    mark = last_outbox_id(watched.db)
+    watched.send(GM, "SIGNON MASTER@g2 gm-secret\nSET GRACE 6\nSET MOVEMENT 24\nPAUSE")
+    body = watched.last_to(GM).body
+    assert body.count("  OK") == 4
+    told = [row.recipient for row in outbox_rows(watched) if row.id > mark and row.kind == "announcement"]
+    assert sorted(told) == ["dave@example.org", "erin@example.org"]

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from judge.mail.received import listener_line
 from judge.service import app, passwords
 from judge.store.models import Observer, Player
-from tests.service.harness import Judge, raw_mail, tokens, two_player_game
+from tests.service.harness import Judge, raw_mail, tokens, two_player_game, vouching
 
 MTA = "mx.example.net"
 GM = "gm@example.org"
@@ -111,7 +111,7 @@ def test_22_3_a_forged_from_to_a_game_that_does_not_exist_counts_against_nobody(
 
 def test_22_3_the_judges_listener_line_names_the_client_when_no_mta_is_named(tmp_path: Path) -> None:
     """Without ``mta_hostname`` the line believed is the one the judge's listener writes on top."""
-    judge = two_player_game(Judge(tmp_path))
+    judge = two_player_game(Judge(tmp_path, mta_hostname=None))
 
     def send(ip: str, body: str) -> None:
         line = listener_line("client.example", (ip, 25), "localhost", True, judge.now)
@@ -180,10 +180,10 @@ def test_22_8_the_token_is_never_in_a_reply_copied_to_the_requester(judge: Judge
     assert not [m for m in judge.all_mail() if m.to == MALLORY and token in m.body]
 
 
-def test_22_8_an_address_that_confirmed_is_not_asked_again(judge: Judge) -> None:
+def test_22_8_an_address_that_confirmed_is_not_asked_again_in_mail_its_mta_vouches_for(judge: Judge) -> None:
     judge.send(GM, "CREATE g4 gm-secret\nCREATE g5 gm-secret")
     judge.send("carol@example.org", "JOIN g4 pw")  # asked, and confirms (the harness answers)
-    judge.send("carol@example.org", "JOIN g5 pw")
+    judge.send("carol@example.org", "JOIN g5 pw", headers=vouching(judge.settings, "carol@example.org"))
     assert "you joined 'g5'" in judge.last_to("carol@example.org").body
     assert len(tokens(judge.db, "carol@example.org")) == 1
 

@@ -7,6 +7,7 @@ the finding it closes; the speeds themselves are measured in bench/abuse_bench.p
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -14,9 +15,7 @@ from typing import Any
 from alembic import command
 from sqlalchemy import event, func, select, text
 
-from judge.service.config import Settings
 from judge.service.outbox import message_of
-from judge.service.render import render
 from judge.service.sender import _WITH_FILES
 from judge.store.database import Database, alembic_config
 from judge.store.models import Blob, Game, Outbox, OutboxFile, PhaseRow
@@ -195,13 +194,16 @@ def test_22_6_history_sends_at_most_50_phases_and_how_to_ask_for_the_rest(tmp_pa
 
 
 def test_22_6_a_reply_stays_within_its_size_limit(tmp_path: Path) -> None:
-    help_size = len(render("help", settings=Settings()))
-    judge = two_player_game(Judge(tmp_path, max_reply_bytes=help_size * 5 // 2))
-    judge.send(ALICE, "HELP\nHELP\nHELP")
+    judge = two_player_game(Judge(tmp_path))
+    judge.send(ALICE, "HELP")
+    limit = len(judge.last_to(ALICE).body.encode())  # room for HELP as the reply writes it, and its sign-off
+    judge.settings = replace(judge.settings, max_reply_bytes=limit)
+    judge.send(ALICE, "HELP\nLIST g1")
     body = judge.last_to(ALICE).body
-    assert body.count("Commands (one per line") == 2
-    assert (f"ERROR: not answered: this reply has reached the judge's limit of {help_size * 5 // 2:,} bytes; "
+    assert body.count("Commands (one per line") == 1
+    assert (f"> LIST g1\n  ERROR: not answered: this reply has reached the judge's limit of {limit:,} bytes; "
             "ask again in another mail") in body
+    assert len(body.encode()) < limit + 300  # its answers within the limit; the sign-off and a note beside them
     judge.send(ALICE, "SIGNON F@g1 alice-pw\nMAP")  # a map is bigger than that
     reply = judge.last_to(ALICE)
     assert "would take this reply over the judge's limit" in reply.body and not reply.attachments

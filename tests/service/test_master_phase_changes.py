@@ -130,7 +130,7 @@ def test_issue_23_5_a_transfer_since_the_rollback_refuses_rollforward(judge: Jud
     assert "ERROR: not undone: since the ROLLBACK, Germany changed" in judge.last_to(GM).body
 
 
-def test_issue_23_5_the_rollforward_notice_comes_before_the_results_and_names_the_phase(judge: Judge) -> None:
+def test_the_rollforward_is_told_in_its_results_one_mail_per_reader(judge: Judge) -> None:
     play_spring(judge)
     judge.send(GM, MASTER + "ROLLBACK")
     judge.new_mail()
@@ -139,21 +139,32 @@ def test_issue_23_5_the_rollforward_notice_comes_before_the_results_and_names_th
     queued = outbox_since(judge, mark)
     for reader in (ALICE, BOB, CAROL, OBSERVER):
         kinds = [kind for recipient, kind, _ in queued if recipient == reader]
-        assert kinds == ["announcement", "results"], reader
-    notice = next(m for m in to(judge.new_mail(), ALICE) if m.subject.startswith("g1: the game master undid"))
-    assert "the game master undid the rollback of S1901M: it is processed again now" in notice.body
-    assert "Phase S1901M, active." in notice.body  # the phase the game is in as the notice goes out
+        assert kinds == ["results"], reader
+    results = next(m for m in to(judge.new_mail(), ALICE) if m.subject.startswith("g1 S1901M results"))
+    said = results.body.index("Also in the game master's mail: the game master undid the rollback of S1901M: it is "
+                              "processed again now")
+    assert said < results.body.index("Orders:")  # why, before what came of it
     assert "S1901M: the game master's ROLLFORWARD, 2026-01-05 12:00 UTC: S1901M processed again as it was rolled " \
         "back" in game_row(judge).settings["events"]
 
 
-def test_issue_23_5_what_the_master_announced_before_a_process_is_told_before_its_results(judge: Judge) -> None:
+def test_what_the_master_announced_before_a_process_is_told_in_its_results_one_mail_per_reader(judge: Judge) -> None:
     mark = last_outbox(judge)
     judge.send(GM, MASTER + "SET GRACE 12\nPROCESS")
+    for reader in (ALICE, OBSERVER):
+        kinds = [kind for recipient, kind, _ in outbox_since(judge, mark) if recipient == reader]
+        assert kinds == ["results"], reader
+    results = next(m for m in to(judge.new_mail(), OBSERVER) if m.subject.startswith("g1 S1901M"))
+    assert "Also in the game master's mail: the game master set the grace period" in results.body
+
+
+def test_news_only_some_readers_may_read_is_told_apart_before_the_results(judge: Judge) -> None:
+    """A DUMMY's news goes to the player who left too, who reads no results: it is not folded."""
+    mark = last_outbox(judge)
+    judge.send(GM, MASTER + "DUMMY GERMANY\nPROCESS")
     kinds = [kind for recipient, kind, _ in outbox_since(judge, mark) if recipient == ALICE]
     assert kinds == ["announcement", "results"]
-    notice = next(m for m in to(judge.new_mail(), ALICE) if m.subject.startswith("g1: the game master set the grace"))
-    assert "Phase S1901M, active" in notice.body
+    assert [kind for recipient, kind, _ in outbox_since(judge, mark) if recipient == BOB] == ["announcement"]
 
 
 # -- issue 23.10: observers hear what the public hears -------------------------------------------------

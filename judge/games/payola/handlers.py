@@ -35,7 +35,7 @@ from judge.payola.acceptance import AcceptanceError, parse_acceptance
 from judge.payola.treasury import TreasuryError, may_transfer, transfer
 from judge.service import host
 from judge.service.handlers.conversation import MASTER, PLAYER, SIGNED_ON, Conversation, handles
-from judge.service.handlers.master import changed_phase, confirmed, may_change_phase
+from judge.service.handlers.master import changed_phase, confirmed, may_change_phase, with_news
 from judge.service.host import GameError
 from judge.service.render import render, when
 from judge.store.models import LedgerRow, Outbox
@@ -241,7 +241,7 @@ def preview(talk: Conversation, text: str, _: Preview) -> None:
     talk.echo(text, "ok", f"the chart {phase} would have if processed now is attached; nothing was processed")
 
 
-@handles(Rollforward, MASTER, closed_after_the_end=True)
+@handles(Rollforward, MASTER, closed_after_the_end=True, announces=True)
 def rollforward(talk: Conversation, text: str, _: Rollforward) -> None:
     """Undo a ROLLBACK: process the phase again as it was, refused once anyone changed anything
     since (`lifecycle.undo_rollback`).  Players and observers are told before the results come,
@@ -259,10 +259,12 @@ def rollforward(talk: Conversation, text: str, _: Rollforward) -> None:
     host.record(game, f"the game master's ROLLFORWARD, {when(talk.now)}: {phase} processed again as it was rolled "
                 "back")
     talk.announce(f"the game master undid the rollback of {phase}: it is processed again now, with the sheets, "
-                  "orders, acceptance lists and money it had when it was rolled back (nobody changed them since); "
-                  "its results follow", public=True)
+                  "orders, acceptance lists and money it had when it was rolled back (nobody changed them since)",
+                  public=True)
+    preface = with_news(None, talk.take_news(game))  # one mail per reader: the results say it
     talk.announce_now(game)
-    processed = lifecycle.process_phase(talk.session, game, talk.settings, talk.now, cause="master's ROLLFORWARD")
+    processed = lifecycle.process_phase(talk.session, game, talk.settings, talk.now, cause="master's ROLLFORWARD",
+                                        preface=preface)
     changed_phase(talk, "ROLLFORWARD", results)
     talk.echo(text, "ok", f"{processed.phase} processed again as it was at the ROLLBACK" + (
         f"; now {processed.next_phase}" if processed.next_phase else ""))

@@ -42,12 +42,12 @@ def unread(talk: Conversation, text: str, command: cmd.Unread) -> None:
     talk.echo(text, "ignored", command.reason)
 
 
-@handles(cmd.Help, ANYONE)
+@handles(cmd.Help, ANYONE, once=True)
 def help_(talk: Conversation, text: str, _: cmd.Help) -> None:
     talk.echo(text, "info", "", render("help", settings=talk.settings).splitlines())
 
 
-@handles(cmd.ListGames, ANYONE)
+@handles(cmd.ListGames, ANYONE, lookup=True)
 def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
     if command.game is None:
         _list_page(talk, text, command.start)
@@ -87,6 +87,8 @@ def _list_page(talk: Conversation, text: str, start: str | None) -> None:
 def create(talk: Conversation, text: str, command: cmd.Create) -> None:
     shown = masked(text, command.password)
     address = talk.mail.reply_to
+    if consent.unmailable(talk, shown):
+        return
     problem = _cannot_create(talk, address, command.game)
     if problem:
         talk.echo(shown, "error", problem)
@@ -147,6 +149,7 @@ def _create(talk: Conversation, address: str, details: dict[str, Any], shown: st
                 created_at=talk.now)
     talk.session.add(game)
     talk.session.flush()
+    talk.proved(address)
     talk.echo(shown, "ok", f"game '{game.name}' created; you are its master (SIGNON MASTER@{game.name} password)")
 
 
@@ -154,6 +157,8 @@ def _create(talk: Conversation, address: str, details: dict[str, Any], shown: st
 def join(talk: Conversation, text: str, command: cmd.Join) -> None:
     shown = masked(masked(text, command.password), command.key or "")
     address = talk.mail.reply_to
+    if consent.unmailable(talk, shown):
+        return
     joined_today = talk.session.scalar(select(func.count(Player.id)).where(Player.address == address,
                                                                            Player.joined_at > talk.now - DAY))
     asked_today = talk.session.scalar(select(func.count(Confirmation.id)).where(
@@ -227,6 +232,7 @@ def _seat(talk: Conversation, game: Game, address: str, details: dict[str, Any],
     talk.session.add(Player(game_id=game.id, requested=requested, address=address, password=details["password"],
                             joined_at=talk.now, preferences=preferences))
     talk.session.flush()
+    talk.proved(address)
     kind = games.kind_of(game)
     wish = (f"; your preferences, best first: {', '.join(kind.seat_title(p) for p in preferences)} (the start "
             "mail says how they were met)" if preferences else "")
@@ -240,6 +246,8 @@ def observe(talk: Conversation, text: str, command: cmd.Observe) -> None:
     if game is None:
         return
     address = talk.mail.reply_to
+    if not command.stop and consent.unmailable(talk, text):
+        return
     if command.stop:
         removed = talk.session.execute(delete(Observer).where(Observer.game_id == game.id, Observer.address == address)
                                        .returning(Observer.address)).first()
@@ -278,11 +286,16 @@ def _cannot_observe(talk: Conversation, game: Game, address: str) -> tuple[str, 
     watching = talk.session.scalar(select(func.count(Observer.id)).where(Observer.game_id == game.id)) or 0
     if watching >= talk.settings.max_observers:
         return "error", f"{game.name} has {watching} observers, the most a game takes"
+    observed = talk.session.scalar(select(func.count(Observer.id)).where(Observer.address == address)) or 0
+    if observed >= talk.settings.max_games_observed:
+        return "error", (f"{address} observes {observed} games, the most one address may: UNOBSERVE one of them "
+                         "first")
     return None
 
 
 def _observe(talk: Conversation, game: Game, address: str, text: str) -> None:
     talk.session.add(Observer(game_id=game.id, address=address, created_at=talk.now))
+    talk.proved(address)
     talk.echo(text, "ok", f"you will receive the public results of {game.name} (UNOBSERVE {game.name} to stop)")
 
 
@@ -324,7 +337,7 @@ def _game_asked(talk: Conversation, text: str, name: str | None, usage: str) -> 
     return talk.context.game
 
 
-@handles(cmd.WhoGame, ANYONE)
+@handles(cmd.WhoGame, ANYONE, lookup=True)
 def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
     """WHOGAME (njudge's): each seat of the game in its kind's order, played, vacant (its player
     left) or a dummy, and who plays it as `host.who_plays` lets the reader know: the address
@@ -359,7 +372,7 @@ def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
     talk.echo(text, "info", "", lines)
 
 
-@handles(cmd.GetInfo, ANYONE)
+@handles(cmd.GetInfo, ANYONE, lookup=True)
 def get_info(talk: Conversation, text: str, command: cmd.GetInfo) -> None:
     """GET INFO / GET RULES (njudge's and DPjudge's): the rules the game plays by, in words, as
     its kind tells them (`judge.games.GameKind.info`), then the host's: the phases' lengths, the

@@ -3,8 +3,12 @@
 Anyone can send a mail with any From, Reply-To and envelope sender (an attacker's own MTA
 forges all three), so a command that would make an address receive a game's mail — CREATE (the
 game master's address), JOIN, OBSERVE, TAKEOVER, SET ADDRESS — is carried out at once only for
-an address that has confirmed before (`ConfirmedAddress`) and that is plainly the mail's own:
-its From, its Reply-To if any and its envelope sender when known all agree (`needed`).
+an address that has confirmed before (`ConfirmedAddress`), that is plainly the mail's own (its
+From, its Reply-To if any and its envelope sender when known all agree), and for which the
+judge's own MTA vouches: its ``Authentication-Results`` says SPF, DKIM or DMARC passed for the
+address's domain (``mta_authenticates``; `judge.mail.received.vouched_for`).  Headers alone prove
+nothing, as all of them can be forged; so without an MTA that checks, every such request waits
+for its token (`needed`).
 Otherwise the request waits (`Confirmation`) and the judge mails a token to that address
 itself, never in the reply (a reply may be copied to a seat's registered address): the token
 mail says what was asked, by which From and from where (`judge.mail.received.Source`), and that
@@ -13,8 +17,8 @@ carries the request out (the handler each kind registers with `on_confirm`), aft
 again that it still can be.  The token is the proof, since it went to that address alone, so
 CONFIRM is taken from whichever address sends it (a forwarded mailbox answers from another).
 
-An address once confirmed is not asked again when it asks for itself; one whose From is forged
-by somebody else is asked again.  Token mails to one address are at most
+An address once confirmed is not asked again when it asks for itself in mail its MTA vouches
+for; one whose From is forged by somebody else is asked again.  Token mails to one address are at most
 ``max_confirmations_per_day`` a day, and each counts against its mail's ``max_mails_per_mail``,
 so that nobody can make the judge flood a stranger with them.
 """
@@ -58,6 +62,17 @@ def on_confirm(kind: str, *, password: bool = False) -> Callable[[_D], _D]:
     return register
 
 
+def unmailable(talk: Conversation, shown: str) -> bool:
+    """Whether the mail has no address the judge can write to (its From and Reply-To are none it
+    can use: `judge.mail.inbound.usable_address`), after answering ``shown`` so: nothing is asked
+    for such an address, and nothing mailed to it."""
+    if talk.mail.reply_to:
+        return False
+    talk.echo(shown, "error", "the judge cannot write to your mail's address (From, or Reply-To): send it from an "
+              "address it can answer")
+    return True
+
+
 def is_confirmed(session: Session, address: str) -> bool:
     return session.get(ConfirmedAddress, address) is not None
 
@@ -72,8 +87,11 @@ def own_address(talk: Conversation, address: str) -> bool:
 
 
 def needed(talk: Conversation, address: str) -> bool:
-    """Whether a request to send game mail to ``address`` must wait for it to confirm."""
-    return not (own_address(talk, address) and is_confirmed(talk.session, address))
+    """Whether a request to send game mail to ``address`` must wait for it to confirm: unless the
+    address is plainly the mail's own, the judge's MTA vouches for it (`Source.vouches_for`), and
+    it has confirmed before."""
+    return not (own_address(talk, address) and talk.source.vouches_for(address)
+                and is_confirmed(talk.session, address))
 
 
 def ask(talk: Conversation, shown: str, address: str, kind: str, game: Game | None, details: dict[str, Any],

@@ -113,26 +113,33 @@ ANYONE, SIGNED_ON, PLAYER, MASTER = "anyone", "signed on", "player", "master"
 LONG = 60  # lines: a longer answer is an attachment, not a body of thousands of lines
 SIGN_OFF_LINES, SIGN_OFF_WORDS = 3, 6  # a mail's sign-off: at most this many lines of at most so many words
 Handler = Callable[["Conversation", str, Any], None]
+Answering = Callable[[bool], tuple[bool, list[str]]]  # proven -> answered, and the notes on the limits
 _HANDLERS: dict[type, tuple[Handler, str]] = {}
 _ONCE: set[type] = set()  # commands that render or draw a long answer: one of each is read in one mail
 _CLOSED: set[type] = set()  # what a game that has ended refuses
+_LOOKUPS: set[type] = set()  # what anyone may ask of the judge's games: ``max_lookups_per_mail`` of them a mail
+_ANNOUNCING: set[type] = set()  # what may announce to a game's players and observers (`announce`)
 _H = TypeVar("_H", bound=Handler)
 
 #: commands that verify or hash a password: each costs one scrypt
 PASSWORD_COMMANDS = (cmd.SignOn, cmd.Create, cmd.Join, cmd.SetPassword, cmd.Takeover, cmd.SetPrivate, cmd.Confirm)
 
 
-def handles(kind: type, who: str, *, once: bool = False, closed_after_the_end: bool = False) -> Callable[[_H], _H]:
+def handles(kind: type, who: str, *, once: bool = False, closed_after_the_end: bool = False, lookup: bool = False,
+            announces: bool = False) -> Callable[[_H], _H]:
     """Register a handler for a command type (the host's, or a game kind's), usable by ``who``
     (ANYONE, SIGNED_ON, PLAYER, MASTER); ``once``: read once per mail (a long answer);
-    ``closed_after_the_end``: refused in a game that has ended."""
+    ``closed_after_the_end``: refused in a game that has ended; ``lookup``: a question about the
+    judge's games that anyone may ask (LIST, WHOGAME, GET INFO: ``max_lookups_per_mail``);
+    ``announces``: it may announce to the signed-on game's players and observers (`announce`),
+    so it is refused when that would take the mail over ``max_mails_per_mail``."""
 
     def register(handler: _H) -> _H:
         _HANDLERS[kind] = (handler, who)
-        if once:
-            _ONCE.add(kind)
-        if closed_after_the_end:
-            _CLOSED.add(kind)
+        for flag, kinds in ((once, _ONCE), (closed_after_the_end, _CLOSED), (lookup, _LOOKUPS),
+                            (announces, _ANNOUNCING)):
+            if flag:
+                kinds.add(kind)
         return handler
 
     return register
@@ -147,10 +154,17 @@ class Conversation:
     """Reads one mail's lines, acts on them inside the caller's transaction, and queues the reply."""
 
     def __init__(self, session: Session, settings: Settings, mail: InboundMail, now: datetime,
-                 envelope_from: str | None = None, source: Source | None = None, answer: bool = True,
-                 accepted: datetime | None = None, lines: list[cmd.Line] | None = None) -> None:
+                 envelope_from: str | None = None, source: Source | None = None,
+                 answering: Answering | None = None, accepted: datetime | None = None,
+                 lines: list[cmd.Line] | None = None) -> None:
         self.session = session
-        self.answer = answer  # False: applied, but its writer gets no reply (judge.service.handlers.mail)
+        # whether the mail is answered, asked once its lines are done (`judge.service.handlers.mail`): False,
+        # applied but its writer gets no reply; with the notes the reply carries about the judge's limits
+        self.answering = answering
+        self.answer = True
+        # the reply goes to an address this mail proved is its writer's: it signed on to a seat (or as
+        # master) registered at it, or made a change for it (a game created, joined, observed)
+        self.proven = False
         self.settings = settings
         self.mail = mail
         self.envelope_from = envelope_from
@@ -175,7 +189,9 @@ class Conversation:
         self.cache: dict[Any, Any] = {}  # what a game's kind keeps for the rest of the mail
         self.attachments: list[Attachment] = []  # sent with the reply (MAP), added by `attach`
         self.reply_bytes = 0  # the reply's answers and attachments so far (`echo`, `attach`)
-        self.mails_sent = 0
+        self.mails_sent = 0  # mails its commands caused, and the announcement rounds it will send (`rounds`)
+        self.rounds: dict[int, int] = {}  # game id -> the mails its announcement round may send (in `mails_sent`)
+        self.lookups = 0  # LIST, WHOGAME, GET INFO lines read
         self.password_checks = 0
         self.presses = 0
         self.once: set[type] = set()  # the commands read once per mail (`handles`) that it has read
@@ -214,10 +230,13 @@ class Conversation:
         except Refusal as refusal:
             savepoint.rollback()  # nothing in a refused mail is applied
             return refusal
+        if self.answering is not None:
+            self.answer, limits = self.answering(self.proven)
+            self.notes.extend(limits)
         body = render("reply", echoes=self.echoes, notes=self.notes, settings=self.settings)
         subject = reply_subject(self.mail)
         game = self.context.game
-        if self.answer:
+        if self.answer and self.mail.reply_to:
             queue(self.session, self.settings, to=self.mail.reply_to, subject=subject, kind="reply", now=self.now,
                   in_reply_to=self.mail.message_id, references=self.mail.references, body=body,
                   game_id=game.id if game else None,
@@ -255,14 +274,14 @@ class Conversation:
     def echo(self, text: str, outcome: str, message: str = "", extra: list[str] | None = None) -> int:
         """Answer a line (its text and message masked: no echo repeats a password); an answer whose
         lines would take the reply over ``max_reply_bytes`` is refused instead (the reply's size
-        is counted in characters, about its bytes)."""
+        is counted in bytes as the reply writes it: a reply over the limit is never built)."""
         extra = extra or []
-        size = len(text) + len(message) + sum(len(line) + 1 for line in extra)
+        size = _echo_bytes(text, message, extra)
         if extra and self.reply_bytes + size > self.settings.max_reply_bytes:
             outcome, extra = "error", []
             message = (f"not answered: this reply has reached the judge's limit of {self.settings.max_reply_bytes:,} "
                        "bytes; ask again in another mail")
-            size = len(text) + len(message)
+            size = _echo_bytes(text, message, extra)
         self.reply_bytes += size
         self.echoes.append(Echo(self.mask(text), outcome, self.mask(message), extra, self.part))
         return len(self.echoes) - 1
@@ -332,6 +351,9 @@ class Conversation:
         player's address or secret."""
         game = game or self.context.game
         assert game is not None
+        if game.id not in self.rounds:
+            self.rounds[game.id] = self.round_size(game)
+            self.mails_sent += self.rounds[game.id]
         self.announcements.setdefault(game.id, []).append(what)
         if public:
             self.public.setdefault(game.id, []).append(what)
@@ -339,6 +361,46 @@ class Conversation:
             self.also_told.setdefault(game.id, set()).add(also)
         if master and not self.master_of(game):
             self.master_told.add(game.id)
+
+    def round_size(self, game: Game) -> int:
+        """The most mails one announcement round to ``game`` sends: one to each of its players,
+        its observers and its game master."""
+        played = sum(1 for player in host.seats(self.session, game).values() if host.is_played(player))
+        return played + len(host.observers(self.session, game)) + 1
+
+    def over_budget(self, game: Game) -> str | None:
+        """Why a command that announces to ``game`` may not be done in this mail: its announcement
+        round would take the mail over ``max_mails_per_mail``; None if it may.  A mail's first
+        round is never refused, whatever the game's size (as its first processing is not), nor a
+        command whose news joins a round the mail sends already."""
+        if game.id in self.rounds or not self.mails_sent:
+            return None
+        size, budget = self.round_size(game), self.settings.max_mails_per_mail
+        if self.mails_sent + size <= budget:
+            return None
+        return (f"not done: this mail has already caused {self.mails_sent} mails, and telling {game.name}'s players "
+                f"and observers would be {size} more, over the judge's limit of {budget} a mail: send it in a mail "
+                "of its own")
+
+    def foldable(self, game: Game) -> int:
+        """The mails of ``game``'s announcement round that `take_news` would save: all of its round
+        when every piece of news is public and goes to no one who left the game (so every reader
+        of the phase's results may read it), else none."""
+        news = self.announcements.get(game.id)
+        if not news or game.id in self.also_told or len(self.public.get(game.id, [])) != len(news):
+            return 0
+        return self.rounds.get(game.id, 0)
+
+    def take_news(self, game: Game) -> list[str]:
+        """What this mail announced to ``game``, taken out of its announcement round to be said in
+        the results of the phase it processes instead (one mail per reader, not two), when every
+        reader of the results may read it (`foldable`); else nothing, and the round stays."""
+        if not self.foldable(game):
+            return []
+        self.mails_sent -= self.rounds.pop(game.id)
+        self.public.pop(game.id, None)
+        self.master_told.discard(game.id)
+        return self.announcements.pop(game.id)
 
     def announce_now(self, game: Game) -> None:
         """Queue what this mail announced to ``game``'s players so far now, not after the reply:
@@ -381,6 +443,13 @@ class Conversation:
             self.echoes[index].outcome, self.echoes[index].message = "ignored", "not applied: see below"
         self.echoes[block[-1][0]].message = why
 
+    def proved(self, address: str) -> None:
+        """Note that this mail proved ``address`` is its writer's: it signed on to a seat (or as
+        master) registered at it, or made a change for it.  If the reply goes there, it is sent
+        whatever the hour's count of answers to that address (`judge.service.handlers.mail`)."""
+        if address and address == self.mail.reply_to:
+            self.proven = True
+
     def copy_to(self, address: str) -> None:
         """Send ``address`` (a seat's registered address, one it moves to) a copy of the reply's
         part that is being read: the lines of this sign-on, not the other sign-ons' of the same
@@ -420,6 +489,12 @@ class Conversation:
                           "mails of their own")
                 return True
             self.once.add(type(command))
+        if type(command) in _LOOKUPS:
+            self.lookups += 1
+            if self.lookups > self.settings.max_lookups_per_mail:
+                self.echo(line.text, "error", f"at most {self.settings.max_lookups_per_mail} LIST, WHOGAME and GET "
+                          "INFO lines are answered in one mail: send the others in another mail")
+                return True
         if isinstance(command, cmd.SignOn | cmd.SignOff):
             self.close_block()
             self.part += 1
@@ -439,6 +514,8 @@ class Conversation:
         elif who == PLAYER and self.context.is_master:
             self.echo(line.text, "error", f"that is a player's command; sign on as a {games.kind_of(game).seat_word}"
                       if game is not None else "that is a player's command")
+        elif type(command) in _ANNOUNCING and game is not None and (over := self.over_budget(game)):
+            self.echo(line.text, "error", over)
         else:
             try:
                 handler(self, line.text, command)
@@ -514,6 +591,13 @@ class Conversation:
         game_kind = games.kind_of(game)
         if game.state == "active" and game.phase and game_kind.complete(self.session, game, self):
             game_kind.process(self.session, game, self.settings, self.now, cause="all submitted")
+
+
+def _echo_bytes(text: str, message: str, extra: Sequence[str]) -> int:
+    """The bytes an answer takes in the reply (`reply.txt.j2`): its line quoted, its message, and
+    each line of ``extra`` indented, each ending its line."""
+    size = len(text.encode("utf-8", "replace")) + 3 + (len(message.encode("utf-8", "replace")) + 12 if message else 0)
+    return size + sum(len(line.encode("utf-8", "replace")) + 3 for line in extra)
 
 
 def stopped_reading(separator: str) -> str:

@@ -73,6 +73,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
+from functools import partial
 from typing import NamedTuple, cast
 
 from sqlalchemy import Table, bindparam, func, insert, select, update
@@ -81,7 +82,7 @@ from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
 from judge.mail.inbound import InboundMail, parse_mail
-from judge.mail.received import Source, client_address
+from judge.mail.received import Source, client_address, vouched_for
 from judge.mail.received import accepted_at as mta_accepted_at
 from judge.mail.redact import masker, redact
 from judge.service import schedule  # noqa: F401  (its flush hook keeps each game's next_due)
@@ -489,16 +490,17 @@ def _status(session: Session, settings: Settings, read: Read, now: datetime, see
     if mail.automatic:  # never answered; but a bounce of the judge's own mail marks that mail failed
         record_bounce(session, settings, stored.raw, now)
         return "automatic", set()
-    answer, notes = _may_answer(session, settings, mail, read.lines, now)
     envelope = stored.envelope_from
-    source = Source(client_address(stored.raw, settings.mta_hostname), mail.sender if envelope is None else envelope)
-    conversation = Conversation(session, settings, mail, now, envelope, source, answer=answer,
+    source = Source(client_address(stored.raw, settings.mta_hostname), mail.sender if envelope is None else envelope,
+                    vouched_for(stored.raw, settings.mta_hostname) if settings.mta_authenticates else frozenset())
+    answering = partial(_may_answer, session, settings, mail, read.lines, now)
+    conversation = Conversation(session, settings, mail, now, envelope, source, answering=answering,
                                 accepted=mail_time(settings, stored.raw, stored.received_at), lines=read.lines)
-    conversation.notes.extend(notes)
     refusal = conversation.run()
     if refusal is not None:
         record_failure(session, settings, refusal, source, mail.sender or mail.reply_to, now)
-        if answer:
+        answer, _ = answering(False)
+        if answer and mail.reply_to:
             queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
                   in_reply_to=mail.message_id, references=mail.references,
                   body=render("refusal", until=refusal.until, gone=refusal.gone, key=refusal.who == "KEY",
@@ -508,13 +510,16 @@ def _status(session: Session, settings: Settings, read: Read, now: datetime, see
 
 
 def _may_answer(session: Session, settings: Settings, mail: InboundMail, lines: Sequence[cmd.Line],
-                now: datetime) -> tuple[bool, list[str]]:
+                now: datetime, proven: bool) -> tuple[bool, list[str]]:
     """Whether the judge may answer ``mail`` (no mail loop: see the module's header), counted as
-    an answer to its address if so; and the notes that answer carries about the limits.  The
-    address's row is read (locked) and written with Core statements: every mail does it."""
+    an answer to its address if so; and the notes that answer carries about the limits.  A mail
+    ``proven`` to be its address's own (it signed on to a seat registered there, or made a change
+    for it: `Conversation.proved`) is answered and not counted: no robot signs on, and a stranger
+    who forges the address cannot spend the answers its owner's mail gets.  The address's row is
+    read (locked) and written with Core statements: every mail does it."""
     address = mail.reply_to
-    if not address:
-        return True, []  # nobody to answer
+    if not address or proven:
+        return True, []  # nobody to answer, or its owner
     found = session.execute(_REPLY_LIMIT, {"address": address}).one_or_none()
     if found is None:
         hour_start, replies, idle_answered_at = now, 0, None

@@ -64,7 +64,7 @@ def start(talk: Conversation, text: str, _: cmd.Start) -> None:
     talk.echo(text, "ok", f"{game.name} has started: {game.phase}, deadline {when(game.deadline)}")
 
 
-@handles(cmd.SetDeadline, MASTER, closed_after_the_end=True)
+@handles(cmd.SetDeadline, MASTER, closed_after_the_end=True, announces=True)
 def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> None:
     game = talk.context.game
     assert game is not None
@@ -92,7 +92,7 @@ def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> Non
     talk.announce(f"the game master set the deadline of {game.phase} to {when(game.deadline)}", public=True)
 
 
-@handles(cmd.SetDuration, MASTER, closed_after_the_end=True)
+@handles(cmd.SetDuration, MASTER, closed_after_the_end=True, announces=True)
 def set_duration(talk: Conversation, text: str, command: cmd.SetDuration) -> None:
     """``SET <setting> hours``: GRACE and REMINDER (the host's), or the length of a kind of phase
     of the game (read by its kind's grammar: Payola's MOVEMENT, Pirates' Proposal's VOTING...)."""
@@ -122,6 +122,7 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
                    f"{when(game.deadline)}.")
         host.record(game, f"processed early by the game master's PROCESS, {when(talk.now)} (deadline was "
                     f"{when(game.deadline)})")
+    preface = with_news(preface, talk.take_news(game))  # one mail per reader: the results say it
     talk.announce_now(game)  # what the master did before it is told before the results
     try:
         processed = games.kind_of(game).process(talk.session, game, talk.settings, talk.now,
@@ -177,11 +178,19 @@ def may_change_phase(talk: Conversation, text: str, word: str) -> int | None:
         return 0
     results = games.kind_of(game).results_mails(talk.session, game)
     budget = talk.settings.max_mails_per_mail
-    if talk.mails_sent and talk.mails_sent + results > budget:
-        talk.echo(text, "error", f"this mail has already caused {talk.mails_sent} mails and the results would be "
+    already = talk.mails_sent - talk.foldable(game)  # what it announced to the game goes with the results
+    if already and already + results > budget:
+        talk.echo(text, "error", f"this mail has already caused {already} mails and the results would be "
                   f"{results} more, over the judge's limit of {budget} a mail: send {word} in a mail of its own")
         return None
     return results
+
+
+def with_news(preface: str | None, news: list[str]) -> str | None:
+    """``preface`` for a phase's results, with what the game master's mail announced before its
+    processing (`Conversation.take_news`) said after it."""
+    said = f"Also in the game master's mail: {'; '.join(news)}." if news else None
+    return " ".join(part for part in (preface, said) if part) or None
 
 
 def _crossed(talk: Conversation, game: Game) -> str | None:
@@ -217,7 +226,7 @@ def changed_phase(talk: Conversation, word: str, results: int) -> None:
     game.settings = {**game.settings, "phase_changes": [*recent, talk.now.isoformat()]}
 
 
-@handles(cmd.Pause, MASTER, closed_after_the_end=True)
+@handles(cmd.Pause, MASTER, closed_after_the_end=True, announces=True)
 def pause(talk: Conversation, text: str, _: cmd.Pause) -> None:
     game = talk.context.game
     assert game is not None
@@ -229,7 +238,7 @@ def pause(talk: Conversation, text: str, _: cmd.Pause) -> None:
     talk.announce("the game master paused the game: no deadline fires until it is resumed", public=True)
 
 
-@handles(cmd.Resume, MASTER, closed_after_the_end=True)
+@handles(cmd.Resume, MASTER, closed_after_the_end=True, announces=True)
 def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
     game = talk.context.game
     assert game is not None
@@ -244,7 +253,7 @@ def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
                   public=True)
 
 
-@handles(cmd.Rollback, MASTER, closed_after_the_end=True)
+@handles(cmd.Rollback, MASTER, closed_after_the_end=True, announces=True)
 def rollback(talk: Conversation, text: str, command: cmd.Rollback) -> None:
     """Go back to the phase before (or to the one named: the kind refuses one it cannot go back
     to), the game paused; players and observers are told, and the game's story keeps it."""
@@ -265,7 +274,7 @@ def rollback(talk: Conversation, text: str, command: cmd.Rollback) -> None:
                   "game master resumes it", public=True)
 
 
-@handles(cmd.Dummy, MASTER, closed_after_the_end=True)
+@handles(cmd.Dummy, MASTER, closed_after_the_end=True, announces=True)
 def dummy(talk: Conversation, text: str, command: cmd.Dummy) -> None:
     game = talk.context.game
     assert game is not None
@@ -347,7 +356,7 @@ def set_flag(talk: Conversation, text: str, command: cmd.SetFlag) -> None:
         talk.echo(text, "ok", f"observers are {'allowed' if command.on else 'no longer sent anything'}")
 
 
-@handles(cmd.SetZone, SIGNED_ON, closed_after_the_end=True)
+@handles(cmd.SetZone, SIGNED_ON, closed_after_the_end=True, announces=True)
 def set_zone(talk: Conversation, text: str, command: cmd.SetZone) -> None:
     """SET ZONE (the game master: the game's zone, which SET DEADLINE reads and everyone's mail is
     written in unless they chose their own) and SET MYZONE (a player: their own).  An observer
@@ -381,7 +390,7 @@ def set_zone(talk: Conversation, text: str, command: cmd.SetZone) -> None:
     zones.forget(talk.session)
 
 
-@handles(cmd.SetPress, MASTER, closed_after_the_end=True)
+@handles(cmd.SetPress, MASTER, closed_after_the_end=True, announces=True)
 def set_press(talk: Conversation, text: str, command: cmd.SetPress) -> None:
     """A press option (`host.PressRules`), at any time the game runs (mail is applied between
     phases): the players are told the game's press options as they now are."""
@@ -410,7 +419,7 @@ def set_private(talk: Conversation, text: str, command: cmd.SetPrivate) -> None:
         talk.echo(masked(text, command.key), "ok", "players must JOIN with KEY and this key")
 
 
-@handles(cmd.SetOpening, MASTER, closed_after_the_end=True)
+@handles(cmd.SetOpening, MASTER, closed_after_the_end=True, announces=True)
 def set_opening(talk: Conversation, text: str, command: cmd.SetOpening) -> None:
     game = talk.context.game
     assert game is not None

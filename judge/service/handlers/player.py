@@ -251,7 +251,7 @@ def _seat_name(context: Context) -> str:
     return f"{who} in {context.game.name}"
 
 
-@handles(cmd.Resign, PLAYER, closed_after_the_end=True)
+@handles(cmd.Resign, PLAYER, closed_after_the_end=True, announces=True)
 def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
     game, power, player = talk.context.game, talk.context.power, talk.context.player
     assert game is not None and power is not None and player is not None
@@ -265,7 +265,7 @@ def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
     talk.echo(text, "ok", note)
 
 
-@handles(cmd.SetAbsence, PLAYER, closed_after_the_end=True)
+@handles(cmd.SetAbsence, PLAYER, closed_after_the_end=True, announces=True)
 def set_absence(talk: Conversation, text: str, command: cmd.SetAbsence) -> None:
     """An absence: approved at once within the game's ABSENCE_DAYS a year, else by the game
     master; once approved, no deadline of the game falls inside it."""

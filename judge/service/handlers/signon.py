@@ -91,6 +91,7 @@ def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
         remember(talk, game, who)
     if registered and registered != talk.mail.reply_to:
         talk.copy_to(registered)
+    talk.proved(registered)
     talk.echo(masked(text, command.password), "ok", done)
 
 
@@ -207,6 +208,8 @@ def takeover(talk: Conversation, text: str, command: cmd.Takeover) -> None:
     that will play must have confirmed it (`consent`); the game master is told where the
     takeover came from (`_tell_master`)."""
     shown = masked(text, command.password)
+    if consent.unmailable(talk, shown):
+        return
     game = talk.named_game(shown, command.game)
     if game is None:
         return
@@ -214,7 +217,7 @@ def takeover(talk: Conversation, text: str, command: cmd.Takeover) -> None:
     if power is None:
         return
     address = talk.mail.reply_to
-    problem = _cannot_take_over(talk, game, power, address)
+    problem = _cannot_take_over(talk, game, power, address) or talk.over_budget(game)
     if problem:
         talk.echo(shown, "error", problem)
         return
@@ -280,6 +283,7 @@ def _take_over(talk: Conversation, shown: str, game: Game, power: str, address: 
     player = host.seats(talk.session, game)[power]
     _seat_to(talk, game, player, address, password)
     host.record(game, f"{title} taken over by a new player")
+    talk.proved(address)
     talk.echo(shown, "ok", f"you now play {title} in {game.name} (SIGNON {power}@{game.name} password); "
               "a briefing follows")
     kind.brief(talk, game, power, player, address)
@@ -317,7 +321,7 @@ def _seats(seats: set[str], title: Callable[[str], str]) -> str:
     return ", ".join("the game master" if who == "MASTER" else title(who) for who in sorted(seats))
 
 
-@handles(cmd.Replace, MASTER, closed_after_the_end=True)
+@handles(cmd.Replace, MASTER, closed_after_the_end=True, announces=True)
 def replace(talk: Conversation, text: str, command: cmd.Replace) -> None:
     """njudge's REPLACE: the game master gives a seat, played or not, to a new address.  That
     address confirms it wants it and chooses its password in the same line (``CONFIRM token
