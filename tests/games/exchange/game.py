@@ -73,3 +73,16 @@ def orders(state: ExchangeState, **by_corporation: Sequence[str]) -> dict[str, l
 def money(state: ExchangeState) -> int:
     """Every AgP in the game plus every AgP destroyed: always ``state.minted``."""
     return sum(state.purses.values()) + sum(state.treasuries.values()) + state.destroyed
+
+
+def at_movement(
+    ceos: Mapping[str, str] | None = None,
+    purses: Mapping[str, int] | None = None,
+    treasuries: Mapping[str, int] | None = None,
+    order: Sequence[str] = INVESTORS,
+    position: Position | None = None,
+) -> ExchangeState:
+    """A game at a phase on the board (by default Spring 1901's start), with the CEOs, purses and
+    treasuries given (purses 60, treasuries 0 unless given)."""
+    state = at_exchange({}, purses, treasuries, ceos, order)
+    return state.evolve(stage=Stage.BOARD, position=position or state.position)

@@ -45,16 +45,29 @@ from tests.games.exchange.game import F, G, game, money, offers, orders, sheet
 LEADERLESS = ("AUSTRIA", "ENGLAND", "ITALY", "RUSSIA", "TURKEY")
 
 
+SHEETS_1900 = {
+    "ANN": sheet("ANN", Bid(exactly(6), F, 5), Bid(exactly(2), G, 3), Elect(F, ME), Elect(G, "CAT")),
+    "BOB": sheet("BOB", Priority(exactly(2)), Bid(exactly(5), F, 5), Bid(exactly(5), G, 4), Elect(F, ME),
+                 Elect(G, ME)),
+    "CAT": sheet("CAT", Priority(exactly(3)), Bid(exactly(4), G, 4), Bid(exactly(3), F, 6), Elect(G, ME),
+                 Elect(F, ME)),
+}
+"""3.2's sheets: no corporate blocks yet."""
+
+SHEETS_1901 = {
+    "BOB": sheet("BOB", BuyFrom(1, G, "ANN", 9), Approve(G, 2), Bid(exactly(1), F, 9), Elect(F, ME),
+                 Elect(G, ME), blocks={F: [Dividend(5)]}),
+    "CAT": sheet("CAT", Sell(exactly(1), F, 7), Elect(G, ME), Elect(F, "ANN"),
+                 blocks={G: [Dividend(3), Issue(2, 8)]}),
+    "ANN": sheet("ANN", SellTo(1, G, "BOB", 9), Bid(exactly(2), G, 8), Elect(F, ME), Elect(G, "CAT")),
+}
+"""3.7's sheets (CAT's is the mail of 2.3 without ``PRIORITY 0``, which changes nothing)."""
+
+
 @cache
 def winter_1900() -> tuple[ExchangeState, ExchangeRecord]:
     """3.2: the initial offering and the first election."""
-    return run_exchange(game(), {
-        "ANN": sheet("ANN", Bid(exactly(6), F, 5), Bid(exactly(2), G, 3), Elect(F, ME), Elect(G, "CAT")),
-        "BOB": sheet("BOB", Priority(exactly(2)), Bid(exactly(5), F, 5), Bid(exactly(5), G, 4), Elect(F, ME),
-                     Elect(G, ME)),
-        "CAT": sheet("CAT", Priority(exactly(3)), Bid(exactly(4), G, 4), Bid(exactly(3), F, 6), Elect(G, ME),
-                     Elect(F, ME)),
-    })
+    return run_exchange(game(), SHEETS_1900)
 
 
 @cache
@@ -95,13 +108,7 @@ def winter_1901_income() -> tuple[ExchangeState, IncomeRecord]:
 def winter_1901() -> tuple[ExchangeState, ExchangeRecord]:
     """3.7: dividends, a private deal, an issue, the auction and the elections for 1902."""
     state, _ = winter_1901_income()
-    return run_exchange(state, {
-        "BOB": sheet("BOB", BuyFrom(1, G, "ANN", 9), Approve(G, 2), Bid(exactly(1), F, 9), Elect(F, ME),
-                     Elect(G, ME), blocks={F: [Dividend(5)]}),
-        "CAT": sheet("CAT", Sell(exactly(1), F, 7), Elect(G, ME), Elect(F, "ANN"),
-                     blocks={G: [Dividend(3), Issue(2, 8)]}),
-        "ANN": sheet("ANN", SellTo(1, G, "BOB", 9), Bid(exactly(2), G, 8), Elect(F, ME), Elect(G, "CAT")),
-    })
+    return run_exchange(state, SHEETS_1901)
 
 
 def test_worked_year_3_2_priority_buys_the_order_and_the_money_is_destroyed() -> None:

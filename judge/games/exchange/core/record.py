@@ -133,7 +133,8 @@ class Report(NamedTuple):
 
 class Election(NamedTuple):
     """X.4: a corporation's election; ``tally`` is the votes per candidate (never who voted how),
-    ``outgoing`` the sitting CEO, ``reason`` what decided it."""
+    most votes first and equal votes in the investor order; ``outgoing`` the sitting CEO, ``reason``
+    what decided it."""
 
     corporation: str
     tally: tuple[tuple[str, int], ...]
