@@ -81,6 +81,10 @@ def _quantity(data: st.DataObject, least: int = 1) -> Quantity:
     return data.draw(st.one_of(st.integers(least, 8).map(exactly), st.just(ALL), st.integers(0, 4).map(all_but)))
 
 
+def _one(data: st.DataObject, lines: list[Line]) -> Line:
+    return data.draw(st.sampled_from(lines))
+
+
 def _own_line(data: st.DataObject, state: ExchangeState, author: str) -> Line:
     """One of an investor's own lines; market lines, the likeliest, for France and Germany mostly."""
     kind = data.draw(st.sampled_from(("market", "market", "market", "deal", "other")))
@@ -88,25 +92,20 @@ def _own_line(data: st.DataObject, state: ExchangeState, author: str) -> Line:
     other = data.draw(st.sampled_from([i for i in state.order if i != author]))
     shares, price, amount = data.draw(st.integers(1, 5)), data.draw(st.integers(1, 9)), data.draw(st.integers(0, 30))
     if kind == "market":
-        return data.draw(st.sampled_from([Bid(_quantity(data), corporation, price + 3),
-                                          Sell(_quantity(data), corporation, max(1, price - 3))]))
+        return _one(data, [Bid(_quantity(data), corporation, price + 3),
+                           Sell(_quantity(data), corporation, max(1, price - 3))])
     if kind == "deal":
-        return data.draw(st.sampled_from([SellTo(shares, corporation, other, amount),
-                                          BuyFrom(shares, corporation, other, amount),
-                                          Give(_quantity(data), corporation, other)]))
-    return data.draw(st.sampled_from([
-        Priority(_quantity(data, 0)), Approve(corporation, shares),
-        Elect(corporation, data.draw(st.sampled_from([*state.order, ME, None]))), Pass(),
-    ]))
+        return _one(data, [SellTo(shares, corporation, other, amount), BuyFrom(shares, corporation, other, amount),
+                           Give(_quantity(data), corporation, other)])
+    return _one(data, [Priority(_quantity(data, 0)), Approve(corporation, shares),
+                       Elect(corporation, data.draw(st.sampled_from([*state.order, ME, None]))), Pass()])
 
 
 def _block_line(data: st.DataObject, state: ExchangeState, corporation: str) -> Line:
     price = data.draw(st.integers(1, 12))
-    return data.draw(st.sampled_from([
-        Dividend(data.draw(st.integers(0, dividend_limit(state, corporation)))),
-        Sell(_quantity(data), corporation, price), Issue(data.draw(st.integers(1, 4)), price),
-        Bid(_quantity(data), corporation, price),
-    ]))
+    return _one(data, [Dividend(data.draw(st.integers(0, dividend_limit(state, corporation)))),
+                       Sell(_quantity(data), corporation, price), Issue(data.draw(st.integers(1, 4)), price),
+                       Bid(_quantity(data), corporation, price)])
 
 
 def _valid(sheet: Sheet, state: ExchangeState) -> Sheet:
