@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from judge.games.exchange.core.exchange import SheetRefused, run_exchange
+from judge.games.exchange.core.options import ExchangeOptions
 from judge.games.exchange.core.phases import Expected, Step, complete, expected, phase_name, step
 from judge.games.exchange.core.record import Reason
 from judge.games.exchange.core.sheet import Bid, Dividend, Pass, Priority, Refusal, Sheet, check, exactly, standing
-from judge.games.exchange.core.state import initial_order
+from judge.games.exchange.core.state import initial_order, new_game
 from judge.games.exchange.core.year import MovementSheets, run_income, run_movement
-from tests.games.exchange.game import A, F, actions_of, at_exchange, at_movement, exchange, game, sheet
+from tests.games.exchange.game import STANDARD, A, F, actions_of, at_exchange, at_movement, exchange, game, sheet
 
 
 def test_E29_the_exchange_phase_waits_for_every_investors_sheet_unless_someone_waits() -> None:
@@ -81,3 +82,4 @@ def test_E30_the_first_order_is_drawn_from_the_seed() -> None:
     assert sorted(first) == sorted(names)
     assert initial_order(tuple(reversed(names)), 7) == first  # the same seed, the same order
     assert len({initial_order(names, seed) for seed in range(20)}) > 1
+    assert new_game(STANDARD, names, ExchangeOptions(5, 70), 7).order == first

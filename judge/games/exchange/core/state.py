@@ -160,10 +160,6 @@ class ExchangeState:
         """The corporations not liquidated."""
         return tuple(c for c in self.game_map.powers if c not in self.liquidated)
 
-    def balance(self, account: str) -> int:
-        """An investor's purse or a corporation's treasury."""
-        return self.purses.get(account, self.treasuries.get(account, 0))
-
     def worth(self) -> dict[str, int]:
         """Every center priced this fiscal year, and its worth (E22, E27)."""
         return {center: w for worths in self.worths.values() for center, w in worths.items()}
