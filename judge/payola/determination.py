@@ -369,23 +369,26 @@ class Conversion:
     decides and who pays once the amounts are known; and, for rule 5.5, each power's money on
     each unit as lines in its round count, with their kinks.
 
-    The sheets are read once, line by line, straight into the slots.  Rule 5.5 (which amounts)
-    is left to the caller: :func:`determine_orders` by events, and the tests' round-by-round
-    reference, which must agree with it.
+    The offerers are the map's powers and then any ``outsiders`` (offerers owning no power:
+    see :func:`determine_orders`).  The sheets are read once, line by line, straight into the
+    slots.  Rule 5.5 (which amounts) is left to the caller: :func:`determine_orders` by events,
+    and the tests' round-by-round reference, which must agree with it.
     """
 
     def __init__(
         self, position: Position, powers: Mapping[str, PowerInput], options: Options, seed: int | str,
-        bribed: set[str],
+        bribed: set[str], outsiders: Sequence[str] = (),
     ) -> None:
         self.position = position
         self.powers = powers
         self.options = options
-        self.map_powers = tuple(position.game_map.powers)
+        self.offerers = (*position.game_map.powers, *outsiders)  # every power, then the offerers owning none
         self.acceptance = expand_lists(
             {p: i.acceptance for p, i in powers.items() if i.acceptance is not None},
             position.game_map.letters, seed,
         )
+        if outsiders:  # after every power, in every list
+            self.acceptance = {power: (*order, *outsiders) for power, order in self.acceptance.items()}
         self.dummies = {p for p, i in powers.items() if i.dummy}
         self.units: dict[str, BribedUnit] = {
             province: BribedUnit(province, placed.unit, placed.power)
@@ -623,7 +626,7 @@ class Conversion:
 
     def list_of(self, power: str) -> tuple[str, ...]:
         """The expanded acceptance list of a unit's owner."""
-        return self.acceptance.get(power, self.map_powers)
+        return self.acceptance.get(power, self.offerers)
 
     def decide(self, target: BribedUnit, tied: list[int]) -> tuple[int, bool]:
         """The issued candidate among those sharing the highest total, and whether it is a dummy's tie."""
@@ -748,7 +751,7 @@ class Conversion:
                     target.unit, target.owner, order, written[slot] + written[bucket], parts[issued][power],
                     settled.payments.get(power, 0), tuple([numbers[k] + 1 for k in paying]))))
         statements: dict[str, Statement] = {}
-        for power in self.map_powers:
+        for power in self.offerers:
             info = self.powers.get(power, PowerInput(0))
             mine = tuple(accepted.get(power, ()))
             spent = sum(a.paid for a in mine)
@@ -810,11 +813,11 @@ class _Reductions:
         self.conversion = conversion
         self.ebayola = conversion.options.ebayola
         self.t = 0
-        self.count: dict[str, int] = dict.fromkeys((*conversion.map_powers, *conversion.kinks), 0)
+        self.count: dict[str, int] = dict.fromkeys((*conversion.offerers, *conversion.kinks), 0)
         self.over: set[str] = set()
         self.spend_a = dict.fromkeys(self.count, 0)  # spend(t) = spend_a - spend_b * t
         self.spend_b = dict.fromkeys(self.count, 0)
-        self.allowance = {p: conversion.available(p) for p in conversion.map_powers}
+        self.allowance = {p: conversion.available(p) for p in conversion.offerers}
         self.targets = list(conversion.units.values())
         self.units_of: dict[str, list[_Where]] = {}
         for target in self.targets:
@@ -1351,11 +1354,17 @@ def determine_orders(
     options: Options | None = None,
     seed: int | str = 0,
     direct_orders: Mapping[str, Sequence[MovementOrder]] | None = None,
+    outsiders: Sequence[str] = (),
 ) -> Determination:
     """Decide every bribed unit's order for a movement phase, and each power's statement.
 
     Under ``LOYAL_UNITS`` only dummy powers' units are bribed; the other units take the
     (already checked) orders in ``direct_orders`` and are left to the engine.
+
+    ``outsiders`` are offerers that own no power (Exchange Payola's investors, ruling E26):
+    their sheets are in ``powers`` like a power's, they rank after every power in every
+    acceptance list, in the order given, and each gets a statement and is held to what it may
+    spend (5.5) as a power is.  A Payola game has none.
 
     The garbage collector is paused meanwhile (and set back as it was): a determination makes
     no reference cycle (everything it builds is freed by reference counting, which a test
@@ -1372,12 +1381,12 @@ def determine_orders(
     collecting = gc.isenabled()
     gc.disable()  # nothing here makes a reference cycle: the collector's passes would find nothing
     try:
-        conversion = Conversion(position, powers, options, seed, bribed)
+        conversion = Conversion(position, powers, options, seed, bribed, outsiders)
         reductions = _Reductions(conversion)
         reductions.run()
         direct = {p: tuple(o) for p, o in (direct_orders or {}).items()} if options.loyal_units else {}
         return conversion.result(
-            reductions.t, {p: reductions.count[p] for p in conversion.map_powers}, reductions.contributions(), direct,
+            reductions.t, {p: reductions.count[p] for p in conversion.offerers}, reductions.contributions(), direct,
         )
     finally:
         if collecting:

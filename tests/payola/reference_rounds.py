@@ -37,6 +37,7 @@ def determine_by_rounds(
     options: Options | None = None,
     seed: int | str = 0,
     direct_orders: Mapping[str, Sequence[MovementOrder]] | None = None,
+    outsiders: Sequence[str] = (),
 ) -> Determination:
     """What :func:`~judge.payola.determination.determine_orders` must return, one round at a time."""
     options = options or Options()
@@ -45,7 +46,7 @@ def determine_by_rounds(
         province for province, placed in position.units.items()
         if not options.loyal_units or placed.power in dummies
     }
-    conversion = Conversion(position, powers, options, seed, bribed)
+    conversion = Conversion(position, powers, options, seed, bribed, outsiders)
     # Every term of every line on a bribed unit: [amount, plateau], reduced in place; the
     # lines keyed by their power's money on the unit and their place there.
     amounts: dict[tuple[int, int], list[list[int]]] = {}
@@ -56,14 +57,14 @@ def determine_by_rounds(
                 amounts[id(money), k] = [[term.amount, term.plateau] for term in offer.terms]
                 lines.setdefault(power, []).append((id(money), k))
     rounds = 0
-    reductions = dict.fromkeys(conversion.map_powers, 0)
+    reductions = dict.fromkeys(conversion.offerers, 0)
     while True:
         contributions = {p: _contributions(conversion, t, amounts) for p, t in conversion.units.items()}
-        spend = dict.fromkeys(conversion.map_powers, 0)
+        spend = dict.fromkeys(conversion.offerers, 0)
         for province, target in conversion.units.items():
             for power, paid in conversion.settle(target, contributions[province]).payments.items():
                 spend[power] += paid
-        over = [p for p in conversion.map_powers if spend[p] > conversion.available(p)]
+        over = [p for p in conversion.offerers if spend[p] > conversion.available(p)]
         if not over:
             break
         rounds += 1
