@@ -5,6 +5,7 @@ that keep a maintenance command from breaking the running judge (item 6)."""
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ from sqlalchemy import select, update
 from judge.games.payola import handlers as player_module
 from judge.service import operator
 from judge.service.cli import main
-from judge.store.database import alembic_config, newest_version
+from judge.store.database import alembic_config, newest_version, to_wal
 from judge.store.models import Heartbeat, InboundMail, Outbox, Submission
 from tests.service.harness import Judge, fresh_database_url, two_player_game
 from tests.service.test_sender_edges import Relay
@@ -230,15 +231,48 @@ def _config(db: Any) -> Any:
     return alembic_config(db.url)
 
 
-def test_24_3_judges_started_at_once_on_a_fresh_database_both_start(tmp_path: Path) -> None:
-    """Each process upgrades the schema under the database's lock: the second finds it made (on
-    PostgreSQL, two judges' simultaneous CREATE TABLEs used to end in a unique violation)."""
+def test_judges_started_at_once_on_a_fresh_database_all_start(tmp_path: Path) -> None:
+    """Each process upgrades the schema under the database's lock: the others find it made (on
+    PostgreSQL, two judges' simultaneous CREATE TABLEs used to end in a unique violation).  On
+    SQLite the first step, making the new file a write-ahead-log database, failed at once in one
+    of them when another held the file: here the test holds it while all three start, and lets
+    go only once each has said it waits."""
     url = fresh_database_url() or f"sqlite:///{tmp_path / 'judge.db'}"
+    holder = None
+    if url.startswith("sqlite"):
+        holder = sqlite3.connect(tmp_path / "judge.db", isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another process about to write the new, empty file
     code = "import sys; from judge.store.database import Database; Database(sys.argv[1]).upgrade()"
     starts = [subprocess.Popen([sys.executable, "-c", code, url], stderr=subprocess.PIPE, text=True)
               for _ in range(3)]
+    try:
+        if holder is not None:
+            for start in starts:
+                assert start.stderr is not None
+                assert "waiting for another process to let go of" in start.stderr.readline()
+            holder.execute("ROLLBACK")
+    finally:
+        if holder is not None:
+            holder.close()
     errors = [start.communicate(timeout=120)[1] for start in starts]
     assert [start.returncode for start in starts] == [0, 0, 0], errors
+
+
+def test_a_new_sqlite_database_waits_for_another_process_before_becoming_write_ahead_log(tmp_path: Path) -> None:
+    path = tmp_path / "judge.db"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process about to write the new file: SQLite fails at once
+    opening = sqlite3.connect(path)
+    pauses: list[float] = []
+
+    def pause(seconds: float) -> None:  # the other process lets go while this one waits
+        pauses.append(seconds)
+        holder.execute("ROLLBACK")
+
+    to_wal(opening.cursor(), str(path), pause)
+    assert len(pauses) == 1 and opening.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    holder.close()
+    opening.close()
 
 
 # -- safety ----------------------------------------------------------------------------------------------
