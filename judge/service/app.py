@@ -205,10 +205,10 @@ def run_deadlines(db: Database, settings: Settings, now: datetime) -> list[str]:
     return summaries
 
 
-def beat(session: Session, name: str, now: datetime) -> None:
-    """Record that ``name`` ran at ``now``, here (for ``judge status``); one row per name,
-    whichever judge wrote it last."""
-    values = {"name": name, "at": now, "by": f"{socket.gethostname()} pid {os.getpid()}"[:200]}
+def beat(session: Session, name: str, now: datetime, by: str | None = None) -> None:
+    """Record that ``name`` ran at ``now``, here or ``by`` (for ``judge status``); one row per
+    name, whichever judge wrote it last."""
+    values = {"name": name, "at": now, "by": (by or f"{socket.gethostname()} pid {os.getpid()}")[:200]}
     upsert = postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
     statement = upsert(Heartbeat).values(**values)
     session.execute(statement.on_conflict_do_update(index_elements=["name"],

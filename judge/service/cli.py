@@ -86,9 +86,10 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _service(args: argparse.Namespace) -> int:
     """The commands that work on a judge's database: inject, process, tick, serve."""
-    from judge.service.app import inject, open_database, process_game, tick, utcnow
+    from judge.service.app import inject, open_database, process_game, utcnow
     from judge.service.config import ConfigError
     from judge.service.daemon import serve
+    from judge.service.listening import timer_tick
     from judge.service.logs import log_to_stderr
     from judge.service.operator import OperatorError, data_dir_lock, refuse_root
     from judge.service.sender import deliver_pending, transport_for
@@ -105,7 +106,7 @@ def _service(args: argparse.Namespace) -> int:
                 with data_dir_lock(settings.data_dir, alone=False):
                     db = open_database(settings)
                     now = utcnow()
-                    lines = [line for line in tick(db, settings, now)
+                    lines = [line for line in timer_tick(db, settings, now)
                              if (" is not due " not in line or "notices" in line) and " processed" not in line]
                     sent = deliver_pending(db, settings, transport_for(settings), utcnow())
             finally:
@@ -151,6 +152,8 @@ def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
     status = commands.add_parser("status", help="is the judge well? (exit status 1 when not: for monitoring)")
     status.add_argument("--max-age", type=float, default=60, metavar="MINUTES",
                         help="mail not yet sent after this long is a problem (default %(default)s)")
+    status.add_argument("--min-free", type=float, default=200, metavar="MB",
+                        help="less free space on the data directory's disk is a problem (default %(default)s)")
     queue = commands.add_parser("queue", help="list the outgoing mail not yet sent, with its last error")
     queue.add_argument("--state", choices=("pending", "deferred", "sending", "failed", "sent", "all"),
                        help="only the mail in this state (default: all but sent)")

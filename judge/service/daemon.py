@@ -30,7 +30,10 @@ A start after an outage: if deadlines passed while the judge was down, the clock
 ``settle_seconds`` for the mail the MTA held meanwhile, applying only mail accepted before the
 first of those deadlines, then catches up (`judge.service.app.catch_up`).  Once listening, the
 judge tells systemd it is ready (``Type=notify``), so that the unit can then ask the MTA to
-deliver what it holds at once.
+deliver what it holds at once.  While its SMTP server serves it leaves a heartbeat every minute,
+and marks it stopped when it stops (`judge.service.listening`): the tick timer runs no deadline
+while nobody listens or a judge that has just started settles, and ``judge status`` sees a
+listener that is gone.
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ from judge.service.app import (
 from judge.service.config import Settings
 from judge.service.handlers.mail import MAIL_CHANNEL, Runs
 from judge.service.intake import intake_for
+from judge.service.listening import BEAT, listening, stopped_listening, whoami
 from judge.service.logs import log_to_stderr
 from judge.service.operator import data_dir_lock
 from judge.service.sender import deliver_pending, recover, transport_for
@@ -250,6 +254,7 @@ class Daemon:
         if self.settings.web and not (web_root(self.settings) / "index.html").exists():
             await self._in_thread(refresh, self.db, self.settings, [])  # the index alone; never raises
         self.port = self.server.sockets[0].getsockname()[1]
+        await self._in_thread(listening, self.db, self.clock(), whoami(self.settings, self.port), True)
         await self._in_thread(recover, self.db, self.settings, self.transport, self.clock())
         started = self.clock()
         self.overdue = await self._in_thread(overdue, self.db, started)
@@ -270,7 +275,7 @@ class Daemon:
             self.commits.close()
             await commits
             raise
-        tasks = [asyncio.create_task(loop()) for loop in (self._processor, self._sender, self._clock)]
+        tasks = [asyncio.create_task(loop()) for loop in (self._processor, self._sender, self._clock, self._beat)]
         loop = asyncio.get_running_loop()
         doorbell = (Doorbell(self.db, partial(loop.call_soon_threadsafe, self.mail_waiting.set))
                     if self.db.engine.dialect.name == "postgresql" else None)
@@ -281,6 +286,10 @@ class Daemon:
         assert self.server is not None
         self.server.close()
         await self.server.wait_closed()
+        try:
+            await self._in_thread(stopped_listening, self.db, self.clock(), whoami(self.settings, self.port or 0))
+        except Exception as exc:  # the database: the heartbeat goes stale by itself
+            log.warning("could not record that the listener stopped: %s", exc)
         self.commits.close()
         await commits  # a mail in a batch being committed still gets its answer
         for task in tasks:
@@ -362,6 +371,18 @@ class Daemon:
         woken = loop.time()
         while not self.stop.is_set() and (wait := sender_wait(loop.time(), self.last_stored, woken)) > 0:
             await asyncio.sleep(min(wait, SENDER_QUIET))
+
+    async def _beat(self) -> None:
+        """Leave the listener's heartbeat every `BEAT` seconds while the SMTP server serves
+        (`judge.service.listening`): from the event loop, so a stuck loop beats no more."""
+        while not self.stop.is_set():
+            await self._pause(self.stop, BEAT)
+            if self.stop.is_set() or self.server is None or not self.server.is_serving():
+                continue
+            try:
+                await self._in_thread(listening, self.db, self.clock(), whoami(self.settings, self.port or 0))
+            except Exception as exc:  # the database: tried again at the next beat
+                log.warning("could not leave the listener's heartbeat: %s", exc)
 
     async def _settle(self) -> None:
         """Wait out the settle time, then catch up on the deadlines that passed during the outage."""
