@@ -44,11 +44,13 @@ Whatever goes wrong while applying one mail ends with that mail *quarantined*: i
 is rolled back, it is marked ``quarantined`` with its error, the sender gets a short apology
 (never a traceback), and the game master of the game it signs on to (or the judge's admin) is
 told; then the next mail is applied.  Only the database itself failing (it cannot be reached,
-or a concurrent transaction got in the way: ``RETRIED``) is tried again a few times first, and
-if even quarantining fails the mail stays ``new`` for the next pass.  A mail another process
-settled first is reported as such ("already done, by another process"), so two judges never
-both log it done.  The public pages of the games a mail touched are brought up to date after
-its transaction commits, so a page never shows a change undone.
+or a concurrent transaction got in the way: ``RETRIED``) is tried again a few times first; if
+it still cannot be used (an ``OperationalError``: down, busy, its disk full) the mail stays
+``new`` for the next pass, as it does when even quarantining fails: nothing is wrong with the
+mail.  A mail another process settled first is reported as such ("already done, by another
+process"), so two judges never both log it done.  The public pages of the games a mail
+touched are brought up to date after its transaction commits, so a page never shows a change
+undone.
 
 Passwords.  Once a mail is settled its stored copy keeps no password (`judge.mail.redact`),
 and nothing the judge sends carries one from it: the mail's subject is masked before anything
@@ -178,6 +180,8 @@ def process_mail(db: Database, settings: Settings, mail_id: int, now: datetime) 
             refresh(db, settings, touched)  # the public pages, once the mail's changes are committed
         return status
     assert error is not None
+    if isinstance(error, OperationalError):  # the database cannot be used (a full disk too): the mail waits
+        raise error
     status = _quarantine(db, settings, mail_id, now, error)
     db.checkpoint()
     return status
