@@ -15,7 +15,7 @@ import pytest
 from judge.web.server import SPARE_DESCRIPTORS, Limits
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
-SERVICES = ("judge.service", "judge-tick.service", "judge-backup.service")
+SERVICES = ("judge.service", "judge@.service", "judge-tick.service", "judge-backup.service")
 WEB_UNIT = "judge-web.service"
 TIMERS = ("judge-tick.timer", "judge-backup.timer")
 # What issue 24 item 11 asked for on top of the first unit's settings ("the cheap settings").
@@ -37,6 +37,15 @@ def test_the_unit_is_hardened() -> None:
     for wanted in ("Type=notify", *SANDBOX):
         assert wanted in unit, wanted
     assert any(line.startswith("After=") and "postfix.service" in line.split() for line in unit)
+
+
+def test_a_further_judge_is_the_first_ones_unit_on_the_port_its_instance_names() -> None:
+    first, further = lines("judge.service"), lines("judge@.service")
+    assert "ExecStart=/opt/judge/bin/judge serve --config /etc/judge/judge.toml --port %i" in further
+    assert {line for line in first ^ further if not line.startswith("#")} == {
+        "ExecStart=/opt/judge/bin/judge serve --config /etc/judge/judge.toml",
+        "ExecStart=/opt/judge/bin/judge serve --config /etc/judge/judge.toml --port %i",
+        "Description=Payola Diplomacy mail judge", "Description=Payola Diplomacy mail judge, listening on port %i"}
 
 
 def test_22_9_the_web_unit_is_hardened_and_has_descriptors_for_its_connections() -> None:
@@ -75,7 +84,7 @@ def stand_ins(tmp_path: Path) -> list[Path]:
     judge.chmod(0o755)
     units = []
     for name in (*SERVICES, WEB_UNIT, *TIMERS):
-        unit = tmp_path / name
+        unit = tmp_path / name.replace("@.", "@2526.")  # a template, as its instance
         unit.write_text((DEPLOY / name).read_text("utf-8").replace("/opt/judge/bin/judge", str(judge)))
         units.append(unit)
     return units
