@@ -77,7 +77,7 @@ def _open(path: str | None) -> IO[str]:
 def _settings(args: argparse.Namespace) -> Settings:
     from judge.service.config import load_settings
 
-    names = ("data_dir", "database", "domain", "host", "port", "relay")
+    names = ("data_dir", "database", "domain", "host", "port", "relay", "log_file")
     overrides = {name: getattr(args, name, None) for name in names}
     if getattr(args, "relay_starttls", False):
         overrides["relay_starttls"] = True
@@ -90,7 +90,7 @@ def _service(args: argparse.Namespace) -> int:
     from judge.service.config import ConfigError
     from judge.service.daemon import serve
     from judge.service.listening import timer_tick
-    from judge.service.logs import log_to_stderr
+    from judge.service.logs import log_to
     from judge.service.operator import OperatorError, data_dir_lock, refuse_root
     from judge.service.sender import deliver_pending, transport_for
 
@@ -101,7 +101,7 @@ def _service(args: argparse.Namespace) -> int:
             serve(settings)
             return 0
         if args.command == "tick":  # for a timer or cron: quiet when nothing happened, each line timestamped
-            repeats = log_to_stderr()  # what the work logs: a phase processed (with its cause), a migration
+            repeats = log_to()  # what the work logs: a phase processed (with its cause), a migration
             try:
                 with data_dir_lock(settings.data_dir, alone=False):
                     db = open_database(settings)
@@ -243,6 +243,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve_cmd = commands.add_parser("serve", help="run the judge: SMTP listener, sender and deadline clock")
     serve_cmd.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     serve_cmd.add_argument("--port", type=int, help="port to listen on (default 2525)")
+    serve_cmd.add_argument("--log-file", type=Path, help="write the log there, not to standard error (no systemd); "
+                           "opened again when rotated, and SIGHUP no longer stops the judge")
     inject_cmd = commands.add_parser("inject", help="process raw mails (.eml) as if they had arrived")
     inject_cmd.add_argument("files", nargs="+", help="raw mail files, processed in order")
     process = commands.add_parser("process", help="process a game's phase if it is due")

@@ -80,6 +80,9 @@ class Settings:
     # The name the judge's own MTA writes after "by" in its Received: header (Postfix: myhostname);
     # mail it accepted before a deadline counts as on time, however late it reaches the judge:
     mta_hostname: str | None = None
+    # Where judge serve writes its log; none: standard error (the journal under systemd).  Opened
+    # again when moved (a log rotation), and on SIGHUP, which then no longer stops the judge:
+    log_file: Path | None = None
 
     @property
     def judge_address(self) -> str:

@@ -17,14 +17,14 @@ its own, whatever happened to the mail before it.  Every change queues its outgo
 same transaction; the sender wakes after each run of mail and every few seconds, and retries
 what the relay refused; while mail is coming in it gives way to the listener (`sender_wait`).
 The deadline clock calls ``tick`` every ``tick_seconds``.  SIGTERM, SIGINT or SIGHUP (the
-terminal of a game master who started it by hand closing) stops accepting mail, lets the
-current work finish, writes back and truncates the SQLite write-ahead logs (of
-the database and of the intake: a raw mail that held a password leaves no copy there) and exits.
-One line of log per event; a phase processed is logged by its game's kind (`judge.games`) with
-its cause, so the clock logs only its other news.  While it runs it holds its data directory's
-lock shared (`judge.service.operator.data_dir_lock`), so that no restore replaces the data under
-it; when the public pages are on and none is published yet, it writes the index at start (no
-game yet), so that ``judge web`` has a page to serve.
+terminal of a game master who started it by hand closing; not with a log file, whose rotation
+may send it) stops accepting mail, lets the current work finish, writes back and truncates the
+SQLite write-ahead logs (of the database and of the intake: a raw mail that held a password
+leaves no copy there) and exits.  One line of log per event; a phase processed is logged by its
+game's kind (`judge.games`) with its cause, so the clock logs only its other news.  While it
+runs it holds its data directory's lock shared (`judge.service.operator.data_dir_lock`), so that
+no restore replaces the data under it; when the public pages are on and none is published yet,
+it writes the index at start (no game yet), so that ``judge web`` has a page to serve.
 
 A start after an outage: if deadlines passed while the judge was down, the clock waits
 ``settle_seconds`` for the mail the MTA held meanwhile, applying only mail accepted before the
@@ -70,7 +70,7 @@ from judge.service.config import Settings
 from judge.service.handlers.mail import MAIL_CHANNEL, Runs
 from judge.service.intake import intake_for
 from judge.service.listening import BEAT, listening, stopped_listening, whoami
-from judge.service.logs import log_to_stderr
+from judge.service.logs import log_to
 from judge.service.operator import data_dir_lock
 from judge.service.sender import deliver_pending, recover, transport_for
 from judge.store.database import Database
@@ -494,7 +494,7 @@ class Applier:
 
 def _applier_main(pipe: Connection, settings: Settings) -> None:
     """The applier's process: apply each run asked for, until the daemon closes the pipe."""
-    repeats = log_to_stderr()
+    repeats = log_to(settings.log_file)
     db = Database(settings.database_url)
     runs = Runs(db, settings)  # kept for the process's life: a mail left to a later run is read once
     pipe.send("ready")
@@ -514,14 +514,19 @@ def _applier_main(pipe: Connection, settings: Settings) -> None:
 
 
 def serve(settings: Settings) -> None:
-    """Run the judge until SIGTERM, SIGINT or SIGHUP."""
-    repeats = log_to_stderr()
+    """Run the judge until SIGTERM or SIGINT, or SIGHUP when it logs to standard error (its
+    terminal hung up); with a log file (``log-file``) SIGHUP only says the log goes on there,
+    in a file opened again if it was moved (a log rotation's ``postrotate``)."""
+    repeats = log_to(settings.log_file)
 
     async def main() -> None:
         daemon = Daemon(settings)
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        for sig in (signal.SIGTERM, signal.SIGINT) if settings.log_file else (signal.SIGTERM, signal.SIGINT,
+                                                                             signal.SIGHUP):
             loop.add_signal_handler(sig, daemon.stop.set)
+        if settings.log_file:
+            loop.add_signal_handler(signal.SIGHUP, log.info, "SIGHUP: the log goes on in %s", settings.log_file)
         await daemon.run()
 
     try:

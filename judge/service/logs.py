@@ -8,6 +8,10 @@ anyone on the Internet can cause at will, and errors, which a fault can repeat e
 seconds.  The routine lines of the judge's work (a mail stored and applied, a phase processed,
 mail sent or deferred) are never held back: each is the record of something that happened once.
 
+Where the lines go: standard error (the journal, under systemd), or a file (``log-file``, for a
+judge without systemd) that is opened again whenever it has been moved or removed, so that a
+log rotation needs no signal (`LogFile`).
+
 `log_on_commit` logs a line only once the transaction of the change it tells of has committed,
 so a phase processed inside a mail that is then quarantined, or inside a rolled-back PREVIEW,
 leaves no line saying it was processed.
@@ -16,11 +20,15 @@ leaves no line saying it was processed.
 from __future__ import annotations
 
 import logging
+import logging.handlers
+import os
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from io import TextIOWrapper
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
@@ -113,10 +121,21 @@ class RepeatFilter(logging.Filter):
             self.emit(summary)
 
 
-def log_to_stderr() -> RepeatFilter:
-    """The judge's log (``judge serve``, ``judge tick``): a line per event on standard error,
-    floods of one kind cut short; `RepeatFilter.flush` it at the end."""
-    handler = logging.StreamHandler()
+class LogFile(logging.handlers.WatchedFileHandler):
+    """The judge's log file: opened again when it has been moved or removed (a log rotation), and
+    made the process's standard error as well each time, so that what is written there outside
+    the log (a traceback Python itself prints) goes with the log, never to a rotated file."""
+
+    def _open(self) -> TextIOWrapper:
+        stream = super()._open()
+        os.dup2(stream.fileno(), 2)
+        return stream
+
+
+def log_to(file: Path | None = None) -> RepeatFilter:
+    """The judge's log (``judge serve``, ``judge tick``): a line per event on standard error, or
+    in ``file`` (`LogFile`), floods of one kind cut short; `RepeatFilter.flush` it at the end."""
+    handler: logging.Handler = logging.StreamHandler() if file is None else LogFile(file, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     repeats = RepeatFilter(handler.handle)
     handler.addFilter(repeats)

@@ -62,7 +62,6 @@ def test_11_the_tick_and_the_backup_run_from_timers_under_the_same_sandbox() -> 
     for wanted in ("Type=oneshot", "ExecStart=/opt/judge/bin/judge tick --config /etc/judge/judge.toml", *SANDBOX):
         assert wanted in tick, wanted
     assert {"OnCalendar=*:0/5", "Persistent=true", "WantedBy=timers.target"} <= lines("judge-tick.timer")
-    assert not (DEPLOY / "judge.cron").exists()  # the timer replaces the cron line
     backup = lines("judge-backup.service")
     for wanted in ("Type=oneshot", "StateDirectory=judge judge-backups", *SANDBOX):
         assert wanted in backup or wanted == "StateDirectory=judge", wanted
@@ -107,3 +106,20 @@ def test_11_the_services_expose_little_to_systemd_analyze_security(tmp_path: Pat
         exposure = re.search(r"Overall exposure level for \S+: (\d+\.\d)", done.stdout)
         assert exposure is not None, done.stdout + done.stderr
         assert float(exposure.group(1)) <= 2.0, done.stdout  # 6.5 MEDIUM before; "OK" is below 3
+
+
+def test_without_systemd_cron_runs_the_timers_commands_as_payola_and_logrotate_needs_no_signal() -> None:
+    tick = "/opt/judge/bin/judge tick --config /etc/judge/judge.toml"
+    backup = "/opt/judge/bin/judge backup /var/lib/judge-backups --keep 14 --config /etc/judge/judge.toml"
+    assert f"ExecStart={tick}" in lines("judge-tick.service") and f"ExecStart={backup}" in lines("judge-backup.service")
+    jobs = [line.split(None, 6) for line in lines("judge.cron") if line and line[0] in "*0123456789"]
+    assert sorted((job[5], job[6]) for job in jobs) == [("payola", f"{backup} >>/var/log/judge/backup.log 2>&1"),
+                                                        ("payola", f"{tick} >>/var/log/judge/tick.log 2>&1")]
+    rotate = {line.strip() for line in lines("judge.logrotate")}
+    assert {"/var/log/judge/*.log {", "create 0640 payola payola", "su payola payola"} <= rotate
+    assert not any("postrotate" in line or "judge " in line for line in rotate if not line.startswith("#"))
+    readme = (DEPLOY.parent / "README.md").read_text("utf-8")
+    block = readme.split("Without systemd, start it", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    assert "/var/lib/judge-backups" in block.splitlines()[0]  # where the cron line's backups go
+    assert "--log-file /var/log/judge/serve.log" in block
+    assert "install -m 0644 deploy/judge.cron /etc/cron.d/judge" in block

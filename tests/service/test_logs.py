@@ -5,6 +5,11 @@ process settled first says so."""
 from __future__ import annotations
 
 import logging
+import signal
+import smtplib
+import socket
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +18,8 @@ import pytest
 from judge.service.handlers import receive
 from judge.service.handlers.mail import apply_run
 from judge.service.logs import RepeatFilter
-from tests.service.harness import Judge, raw_mail, two_player_game
+from tests.service.harness import Judge, fresh_database_url, raw_mail, two_player_game
+from tests.service.test_daemon import wait_until
 
 GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -88,3 +94,28 @@ def test_24_5_a_mail_settled_by_another_process_says_so(judge: Judge) -> None:
     # a second judge's applier reaching the same mail afterwards (two daemons on one database)
     assert apply_run(judge.db, judge.settings, [mail_id], judge.now) == [
         (mail_id, "already done, by another process")]
+
+
+def test_a_judge_logging_to_a_file_goes_on_through_its_rotation_and_a_sighup(tmp_path: Path) -> None:
+    """Without systemd: logrotate moves the log away (and may send SIGHUP); the judge writes on in
+    a new file and keeps running (SIGHUP stopped it, and a log redirected by the shell grew for ever)."""
+    log, rotated = tmp_path / "serve.log", tmp_path / "serve.log.1"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    database = fresh_database_url()
+    judge = subprocess.Popen([sys.executable, "-m", "judge.service.cli", "serve", "--data-dir", str(tmp_path / "data"),
+                              "--port", str(port), "--log-file", str(log),
+                              *(["--database", database] if database else [])],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_until(lambda: log.exists() and "listening on" in log.read_text())
+        log.rename(rotated)  # what logrotate does, then its postrotate's kill -HUP
+        judge.send_signal(signal.SIGHUP)
+        wait_until(lambda: log.exists() and f"SIGHUP: the log goes on in {log}" in log.read_text())
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
+            assert client.noop()[0] == 250  # still listening
+    finally:
+        judge.send_signal(signal.SIGTERM)
+        assert judge.wait(timeout=60) == 0
+    assert "INFO stopped" in log.read_text() and "INFO stopped" not in rotated.read_text()
