@@ -227,6 +227,8 @@ def queue_lines(db: Database, now: datetime, state: str | None, limit: int) -> l
         lines.append(f"{row.id:>7} {row.status:<8} {row.attempts:>2} tries  queued {row.created_at:%Y-%m-%d %H:%M}"
                      f"  {when}".rstrip())
         lines.append(f"        to {row.recipient}: {row.subject}")
+        if row.body is None and row.raw is None:
+            lines.append("        its text was dropped by judge prune: it cannot be sent again")
         if row.last_error:
             lines.append(f"        last error: {' '.join(row.last_error.split())}")
     if len(rows) == limit:
@@ -245,6 +247,11 @@ def resend(db: Database, settings: Settings, ids: Sequence[int], every: bool, ag
         if every:
             rows = list(session.scalars(select(Outbox).where(Outbox.status.in_(("failed", "pending")), _has_text)
                                         .order_by(Outbox.id)))
+            pruned = session.scalar(select(func.count()).select_from(Outbox).where(Outbox.status == "failed",
+                                                                                   ~_has_text))
+            if pruned:
+                lines.append(f"{pruned} failed mail(s) cannot be sent again: judge prune dropped their text "
+                             "(judge queue --state failed lists them)")
         else:
             rows = []
             for row_id in ids:

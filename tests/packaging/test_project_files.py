@@ -6,6 +6,9 @@ import re
 import tomllib
 from pathlib import Path
 
+from judge import __version__
+from judge.store.database import SCHEMA
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -30,3 +33,12 @@ def test_24_15_the_settings_example_suggests_no_editable_install_and_ci_cites_a_
     readme = (ROOT / "README.md").read_text("utf-8")
     for cited in re.findall(r'README, "([^"]+)"', (ROOT / ".ci" / "run").read_text("utf-8")):
         assert cited in readme, cited
+
+
+def test_the_upgrades_table_gives_this_release_its_schema_and_every_quoted_upgrade_ends_there() -> None:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    upgrades = readme.split("\n### Upgrades\n", 1)[1].split("\n### ", 1)[0]
+    rows = re.findall(r"^\| (\d+\.\d+\.\d+)[^|]*\| (\d{4}) \|$", upgrades, re.M)
+    assert rows[0] == ("0.1.0", "0007") and rows[-1] == (__version__, SCHEMA)  # a release, or a schema, adds a row
+    quoted = re.findall(r"database upgraded from \d{4} to (\d{4})", readme)
+    assert quoted and set(quoted) == {SCHEMA}
