@@ -13,6 +13,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -179,6 +180,9 @@ def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
     restore = commands.add_parser("restore", help="put a backup back (the judge stopped), or --check it")
     restore.add_argument("backup", metavar="BACKUP", help="a folder made by judge backup (or a database URL to check)")
     restore.add_argument("--check", action="store_true", help="only open the backup and say what it holds")
+    restore.add_argument("--no-resend-before", type=_utc_time, metavar="'YYYY-MM-DD HH:MM'",
+                         help="the backup's mail waiting to go out that was queued before this time (UTC) is not "
+                         "sent again, but marked failed (the judge that made the backup had most likely sent it)")
     copy = commands.add_parser("copy-db", help="copy the judge's data into another, empty database")
     copy.add_argument("--from", dest="source", metavar="URL", help="the database to copy (default: the judge's)")
     copy.add_argument("--to", dest="target", metavar="URL", required=True, help="an empty database (or SQLite file)")
@@ -194,6 +198,14 @@ def _days(text: str) -> float:
     if not 0 <= days < 100_000:
         raise argparse.ArgumentTypeError(f"'{text}' is not a number of days (0 or more)")
     return days
+
+
+def _utc_time(text: str) -> datetime:
+    """A moment in UTC, ``YYYY-MM-DD HH:MM`` (argparse's type for ``--no-resend-before``)."""
+    try:
+        return datetime.strptime(text.strip(), "%Y-%m-%d %H:%M")
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a time written YYYY-MM-DD HH:MM (UTC)") from None
 
 
 class _Version(argparse.Action):
