@@ -193,7 +193,8 @@ class Doorbell:
                     finally:
                         connection.invalidate()  # closed, not given back to the pool still listening
             except Exception as exc:
-                log.warning("not listening for other judges' mail (trying again in %.0f s): %s", self.RETRY, exc)
+                log.warning("not listening for other judges' mail (trying again in %.0f s): %s", self.RETRY,
+                            (str(exc).splitlines() or [""])[0])
                 self.closing.wait(self.RETRY)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from judge.service.handlers import receive
 from judge.service.handlers.mail import apply_run
@@ -119,3 +120,38 @@ def test_a_judge_logging_to_a_file_goes_on_through_its_rotation_and_a_sighup(tmp
         judge.send_signal(signal.SIGTERM)
         assert judge.wait(timeout=60) == 0
     assert "INFO stopped" in log.read_text() and "INFO stopped" not in rotated.read_text()
+
+
+def test_a_database_down_for_an_hour_writes_each_traceback_once_and_at_most_eleven_lines_a_minute_of_a_kind() -> None:
+    """PostgreSQL down: the sender fails every 5 s (with a traceback) and the doorbell warns every
+    5 s.  The filter let ten of each through a minute, each error with its whole traceback, and
+    every warning (about 7 MB an hour)."""
+    clock = [0.0]
+    written: list[tuple[int, str]] = []  # (minute, line as written)
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+
+    def write(record: logging.LogRecord) -> None:
+        written.append((int(clock[0] // 60), handler.format(record)))
+
+    repeats = RepeatFilter(write, clock=lambda: clock[0])
+    try:
+        raise OperationalError("SELECT 1", {}, ConnectionRefusedError("connection refused"))
+    except OperationalError as raised:
+        error = raised  # with its traceback
+    kinds = ("sender failed; retrying", "not listening for other judges' mail")
+    for second in range(0, 3600, 5):
+        clock[0] = float(second)
+        for record in (logging.LogRecord("judge", logging.ERROR, "", 0, kinds[0], (),
+                                         (type(error), error, error.__traceback__)),
+                       logging.LogRecord("judge", logging.WARNING, "", 0, kinds[1] + " (trying again in %.0f s): %s",
+                                         (5.0, error), None)):
+            if repeats.filter(record):
+                write(record)
+    text = "\n".join(line for _, line in written)
+    assert text.count("Traceback (most recent call last)") == 1  # the sender's first failure, whole
+    assert f"{kinds[0]}: OperationalError: (builtins.ConnectionRefusedError) connection refused" in text
+    for kind in kinds:
+        for minute in range(60):
+            assert sum(kind in line for at, line in written if at == minute) <= 11  # ten, and a count of the rest
+    assert len(text) < 300_000  # about 7 MB before
