@@ -42,3 +42,15 @@ def test_the_upgrades_table_gives_this_release_its_schema_and_every_quoted_upgra
     assert rows[0] == ("0.1.0", "0007") and rows[-1] == (__version__, SCHEMA)  # a release, or a schema, adds a row
     quoted = re.findall(r"database upgraded from \d{4} to (\d{4})", readme)
     assert quoted and set(quoted) == {SCHEMA}
+
+
+def test_the_disk_section_counts_the_public_pages_and_says_they_are_never_pruned() -> None:
+    """The pages grow by a page and two maps (PNG and SVG) a phase, which `judge prune` never touches
+    (tests/web/test_pages.py counts the maps): the guide's Disk section must say what they weigh."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    disk = readme.split("\n### Disk\n", 1)[1].split("\n### ", 1)[0]
+    row = re.search(r"^\| the public pages, `<data-dir>/web` \(never pruned\) \| (\d+\.\d+) MB \| (\d+) MB \|$",
+                    disk, re.M)
+    assert row and abs(float(row.group(1)) * 1000 - int(row.group(2))) <= 10  # per phase, and a year of 1,000
+    assert "bench/disk_bench.py --pages" in disk and "--pages" in (ROOT / "bench" / "disk_bench.py").read_text()
+    assert "`web = false`" in disk and "judge publish" in disk
