@@ -92,7 +92,7 @@ def _service(args: argparse.Namespace) -> int:
     from judge.service.daemon import serve
     from judge.service.listening import timer_tick
     from judge.service.logs import log_to
-    from judge.service.operator import OperatorError, data_dir_lock, refuse_root
+    from judge.service.operator import REFUSED, OperatorError, RootRefused, data_dir_lock, refuse_root
     from judge.service.sender import deliver_pending, transport_for
 
     try:
@@ -125,6 +125,9 @@ def _service(args: argparse.Namespace) -> int:
         sent = deliver_pending(db, settings, transport_for(settings), utcnow())
         where = settings.relay or settings.maildir.resolve()
         print(f"{sent} mail(s) sent to {where}")
+    except RootRefused as exc:
+        print(f"judge: {exc}", file=sys.stderr)
+        return REFUSED
     except (OSError, ConfigError, OperatorError) as exc:
         print(f"judge: {exc}", file=sys.stderr)
         return 1

@@ -71,6 +71,14 @@ class OperatorError(Exception):
     """A command that cannot be carried out as asked; the message says why and what to do."""
 
 
+class RootRefused(ConfigError):
+    """Run as root on another user's data (`refuse_root`): the command did nothing, and says so
+    with its own exit status, `REFUSED`, which a monitoring check reads as unknown, not a problem."""
+
+
+REFUSED = 3  # the exit status of a command refused as root (Nagios: UNKNOWN); 1 is a problem, 2 no database
+
+
 # -- safety ----------------------------------------------------------------------------------------
 
 
@@ -89,7 +97,7 @@ def refuse_root(settings: Settings) -> None:
             continue
         if owner != 0:
             name = _user_name(owner)
-            raise ConfigError(f"you are root and {path} belongs to {name}: files written now would be root's and the "
+            raise RootRefused(f"you are root and {path} belongs to {name}: files written now would be root's and the "
                               f"judge could not write them any more. Run it as {name}: runuser -u {name} -- judge ...")
 
 
@@ -569,6 +577,9 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
                 lines, code = _on_database(args, db, settings)
             finally:
                 db.engine.dispose()
+    except RootRefused as exc:
+        print(f"judge {command}: {exc}", flush=True)
+        return REFUSED
     except (OperatorError, ConfigError, OSError) as exc:
         print(f"judge {command}: {exc}", flush=True)
         return 1
