@@ -58,6 +58,7 @@ from judge.peers import networks
 from judge.service.app import (
     LEFT_PAUSE,
     catch_up,
+    mail_line,
     on_time_mail,
     open_database,
     overdue,
@@ -317,9 +318,10 @@ class Daemon:
                     waiting = await self._in_thread(unapplied_mail, self.db)
                 while waiting:
                     assert self.applier is not None
-                    done = await self._in_thread(self.applier.run, waiting, self.clock())
-                    for mail_id, status in done:
-                        log.info("mail %s %s", mail_id, status)
+                    applied = await self._in_thread(self.applier.run, waiting, self.clock())
+                    for mail_id, status, game in applied:
+                        log.info("%s", mail_line(mail_id, status, game))
+                    done = [(mail_id, status) for mail_id, status, _ in applied]
                     waiting = still_waiting(waiting, done)
                     if not done:  # PostgreSQL: other judges are applying the mail of every game left
                         await self._pause(self.stop, LEFT_PAUSE)
@@ -459,8 +461,9 @@ class Applier:
         if self.pipe.recv() != "ready":
             raise RuntimeError("the applier did not start")
 
-    def run(self, mail_ids: list[int], now: datetime) -> list[tuple[int, str]]:
+    def run(self, mail_ids: list[int], now: datetime) -> list[tuple[int, str, str | None]]:
         """Apply a run of the stored mails ``mail_ids`` (see `apply_run`); in a worker thread.
+        Each mail settled comes with its status and the game it was about (`Runs.about`).
 
         If the process has died (killed, out of memory), another one is started and given the
         run again: what the dead one was applying was rolled back with its transaction."""
@@ -477,9 +480,9 @@ class Applier:
             raise RuntimeError(f"the applier failed: {answer}")
         return answer
 
-    def _ask(self, mail_ids: list[int], now: datetime) -> list[tuple[int, str]] | str:
+    def _ask(self, mail_ids: list[int], now: datetime) -> list[tuple[int, str, str | None]] | str:
         self.pipe.send((mail_ids, now))
-        answer: list[tuple[int, str]] | str = self.pipe.recv()
+        answer: list[tuple[int, str, str | None]] | str = self.pipe.recv()
         return answer
 
     def close(self, timeout: float = 30.0) -> None:
@@ -506,7 +509,7 @@ def _applier_main(pipe: Connection, settings: Settings) -> None:
             except EOFError:
                 return
             try:
-                pipe.send(runs.run(mail_ids, now))
+                pipe.send([(mail_id, status, runs.about.get(mail_id)) for mail_id, status in runs.run(mail_ids, now)])
             except Exception as exc:  # the database cannot be used: the daemon logs it and tries later
                 pipe.send(f"{type(exc).__name__}: {exc}")
     finally:

@@ -5,22 +5,26 @@ process settled first says so."""
 from __future__ import annotations
 
 import logging
+import re
 import signal
 import smtplib
 import socket
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy.exc import OperationalError
 
+from judge.service.app import tick
 from judge.service.handlers import receive
 from judge.service.handlers.mail import apply_run
 from judge.service.logs import RepeatFilter
 from tests.service.harness import Judge, fresh_database_url, raw_mail, two_player_game
 from tests.service.test_daemon import wait_until
+from tests.service.test_sender_edges import Relay
 
 GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -155,3 +159,20 @@ def test_a_database_down_for_an_hour_writes_each_traceback_once_and_at_most_elev
         for minute in range(60):
             assert sum(kind in line for at, line in written if at == minute) <= 11  # ten, and a count of the rest
     assert len(text) < 300_000  # about 7 MB before
+
+
+def test_the_lines_about_a_games_mail_name_the_game(judge: Judge, caplog: pytest.LogCaptureFixture) -> None:
+    """One game's history can be read from the logs, of several judges too: each line about a
+    mail of a game names it ("mail 45 done" named none)."""
+    sheet = receive(judge.db, raw_mail(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR"), judge.now)
+    help_mail = receive(judge.db, raw_mail("someone@example.org", "HELP"), judge.now)
+    lines = tick(judge.db, judge.settings, judge.now)  # what the timer's judge tick prints
+    assert f"mail {sheet} done (game g1)" in lines and f"mail {help_mail} done" in lines
+    relay = Relay(smtputf8=False, refuse={BOB: "550 5.1.1 no such user"})
+    try:
+        judge.settings = replace(judge.settings, relay=f"127.0.0.1:{relay.port}")
+        judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPROCESS")  # the results to Bob fail for good
+    finally:
+        relay.controller.stop()
+    assert any(re.fullmatch(rf"outbox \d+ to {BOB} \(game g1\) failed: .*no such user", record.getMessage())
+               for record in caplog.records)

@@ -208,6 +208,7 @@ class Runs:
         self.db = db
         self.settings = settings
         self.read: dict[int, Read] = {}  # the stored mails read and not yet seen settled
+        self.about: dict[int, str] = {}  # the game each mail the last run settled was about, for the log
 
     def run(self, mail_ids: Sequence[int], now: datetime) -> list[tuple[int, str]]:
         """Apply a run of ``mail_ids`` (at most RUN mails) and return the (id, status) of the
@@ -239,8 +240,8 @@ class Runs:
             settled = [(mail_id, status) for mail_id, status in settled if mail_id not in taken]
             settled += [(mail_id, process_mail(self.db, self.settings, mail_id, now)) for mail_id in taken]
         finally:
-            for mail_id, _ in settled:
-                self.read.pop(mail_id, None)
+            self.about = {mail_id: read.topic.removeprefix("game ") for mail_id, _ in settled
+                          if (read := self.read.pop(mail_id, None)) is not None and read.topic.startswith("game ")}
         if redacted:
             self.db.checkpoint()
         if touched and self.settings.web:
