@@ -54,3 +54,14 @@ def test_the_disk_section_counts_the_public_pages_and_says_they_are_never_pruned
     assert row and abs(float(row.group(1)) * 1000 - int(row.group(2))) <= 10  # per phase, and a year of 1,000
     assert "bench/disk_bench.py --pages" in disk and "--pages" in (ROOT / "bench" / "disk_bench.py").read_text()
     assert "`web = false`" in disk and "judge publish" in disk
+
+
+def test_every_pg_dump_of_the_guide_writes_a_private_file_into_the_backups_folder() -> None:
+    """A dump holds password hashes, addresses and mail: written by root's shell (runuser's
+    redirection) with root's umask it was readable by every user of the machine."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    dumps = [line.strip() for line in readme.splitlines() if "pg_dump -" in line]
+    assert dumps
+    for line in dumps:
+        assert re.fullmatch(r"runuser -u payola -- sh -c 'umask 077 && pg_dump -Fc \w+ > /var/lib/judge-backups/\S+'",
+                            line), line
