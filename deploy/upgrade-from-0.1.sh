@@ -123,8 +123,8 @@ else
   install -m 0644 "$checkout/deploy/judge.cron" "$etc/cron.d/judge"
   install -m 0644 "$checkout/deploy/judge.logrotate" "$etc/logrotate.d/judge"
   echo "installed $etc/cron.d/judge (tick and backup, as $user) and $etc/logrotate.d/judge; start the judge:"
-  echo "  setsid -f runuser -u $user -- /opt/judge/bin/judge serve --config /etc/judge/judge.toml \\"
-  echo "      --log-file /var/log/judge/serve.log 2>>/var/log/judge/serve.log </dev/null >/dev/null"
+  echo "  setsid -f runuser -u $user -- sh -c 'exec /opt/judge/bin/judge serve --config /etc/judge/judge.toml \\"
+  echo "      --log-file /var/log/judge/serve.log 2>>/var/log/judge/serve.log' </dev/null >/dev/null"
 fi
 
 step "left to you"
