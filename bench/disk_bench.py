@@ -17,9 +17,11 @@ It prints the database's bytes in use (pages in use, after a checkpoint) per pro
   ledger and the rows of the mail (each table's share is printed).
 
 Then a year of a judge at 1,000 such phases (say ten games at two phases a week).  ``--blind``
-plays a Tin Cup game, where each power's maps are its own.  Numbers only; nothing is asserted.
+plays a Tin Cup game, where each power's maps are its own.  ``--pages`` writes the public pages
+too, and prints what ``<data-dir>/web`` grew by (files on disk, never pruned: a page and two
+maps per processed phase, each map as PNG and SVG).  Numbers only; nothing is asserted.
 
-Run: .venv/bin/python bench/disk_bench.py [--phases N] [--blind]  (default 20 phases)
+Run: .venv/bin/python bench/disk_bench.py [--phases N] [--blind] [--pages]  (default 20 phases)
 """
 
 from __future__ import annotations
@@ -69,8 +71,8 @@ def mail(sender: str, body: str) -> bytes:
 
 
 class Bench:
-    def __init__(self, data: Path) -> None:
-        self.settings = Settings(data_dir=data, web=False, mta_hostname=MX, mta_authenticates=True)  # maps on
+    def __init__(self, data: Path, pages: bool = False) -> None:
+        self.settings = Settings(data_dir=data, web=pages, mta_hostname=MX, mta_authenticates=True)  # maps on
         self.db = open_database(self.settings)
         self.now = datetime(2026, 3, 1, 9, 0)
 
@@ -132,20 +134,29 @@ def show(what: str, used: int, base: int, phases: int) -> None:
     print(f"{what:62} {used / 1e6:8.2f} MB {per / 1e6:8.3f} MB/phase {per * YEAR / 1e6:9.0f} MB/year")
 
 
-def run(phases: int, blind: bool) -> None:
+def on_disk(folder: Path) -> int:
+    """Bytes of the files under ``folder``."""
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file()) if folder.exists() else 0
+
+
+def run(phases: int, blind: bool, pages: bool) -> None:
     logging.getLogger("judge").setLevel(logging.ERROR)
     with tempfile.TemporaryDirectory(prefix="judge-disk-") as data:
-        bench = Bench(Path(data))
+        bench = Bench(Path(data), pages)
         bench.setup(blind)
         vacuum(bench.db)
         base = bench.in_use()
         tables = bench.by_table()
+        web = Path(data) / "web"
+        pages_before = on_disk(web)
         rng = random.Random(1)
         for _ in range(phases):
             bench.play_phase(rng)
         print(f"{phases} phases of a seven-player {'Tin Cup ' if blind else ''}game with two observers, maps on; "
               "the database before them: "
               f"{base / 1e6:.2f} MB; a year = {YEAR} phases")
+        if pages:
+            show("the public pages (<data-dir>/web, never pruned)", on_disk(web), pages_before, phases)
         show("as stored, the mail just sent", bench.in_use(), base, phases)
         later = bench.now + timedelta(days=bench.settings.attachment_days, hours=1)
         while drop_sent_attachments(bench.db, bench.settings, later) != (0, 0):
@@ -172,8 +183,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--phases", type=int, default=20, help="phases to play (default %(default)s)")
     parser.add_argument("--blind", action="store_true", help="a Tin Cup game: each power's maps are its own")
+    parser.add_argument("--pages", action="store_true", help="write the public pages too, and say what they weigh")
     args = parser.parse_args()
-    run(args.phases, args.blind)
+    run(args.phases, args.blind, args.pages)
 
 
 if __name__ == "__main__":

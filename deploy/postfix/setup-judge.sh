@@ -2,38 +2,48 @@
 # Make Postfix hand judge@DOMAIN (and judge+TAG@DOMAIN) to the judge, and take the judge's own
 # mail for delivery. Safe to run again: it only adds what is missing. See README.md beside it.
 #
-#   setup-judge.sh --domain example.org [--judge 127.0.0.1:2525] [--config-dir /etc/postfix]
+#   setup-judge.sh --domain example.org [--judge 127.0.0.1:2525 [--judge 127.0.0.1:2526 ...]]
+#                  [--config-dir /etc/postfix]
 #
 # What it changes, each with postconf (so main.cf never gets a comment after a value):
 #   master.cf  a "judge" transport: Postfix's SMTP client, one delivery at a time
 #   main.cf    transport_maps      + hash:CONFIG/judge_transport   (judge@DOMAIN -> the judge)
 #              the recipient check of DOMAIN's address class + hash:CONFIG/judge_recipients
+#              (a domain Postfix does not receive yet becomes a virtual mailbox domain whose
+#              one address is the judge's, delivered by the judge transport)
 #              judge_destination_concurrency_limit = 1
 #              recipient_delimiter gets "+" (judge+b12-TAG@DOMAIN is how bounces come back)
 # then runs postmap on both maps, "postfix check", and "postfix reload" if Postfix is running.
+# Several --judge: judges on one database (README, "Several judges on one database"), tried in
+# that order, the next when one does not answer (Postfix 3.5 or later). A virtual alias domain
+# is refused: Postfix hands its addresses to other addresses, never to a transport.
 # Both tables keep the lines of other domains (a judge set up for another domain before); it warns
 # when two domains go to one judge (a judge answers one domain), and when a local user named
 # "judge" exists (judge@DOMAIN would land in its mailbox were the transport entry ever missing).
 set -eu
 
-domain="" judge="127.0.0.1:2525" config=/etc/postfix
-usage() { echo "usage: $0 --domain DOMAIN [--judge HOST:PORT] [--config-dir DIR]" >&2; exit 2; }
+domain="" judges="" config=/etc/postfix
+usage() { echo "usage: $0 --domain DOMAIN [--judge HOST:PORT ...] [--config-dir DIR]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --domain) [ $# -ge 2 ] || usage; domain=$2; shift 2 ;;
-    --judge) [ $# -ge 2 ] || usage; judge=$2; shift 2 ;;
+    --judge) [ $# -ge 2 ] || usage; judges="$judges $2"; shift 2 ;;
     --config-dir) [ $# -ge 2 ] || usage; config=$2; shift 2 ;;
     *) usage ;;
   esac
 done
 [ -n "$domain" ] || usage
 domain=$(printf '%s' "$domain" | tr 'A-Z' 'a-z')
-case "$judge" in
-  *:[0-9]*) host=${judge%:*} port=${judge##*:} ;;
-  *) echo "--judge must be HOST:PORT" >&2; exit 2 ;;
-esac
-host=${host#\[} host=${host%\]}
-nexthop="[$host]:$port"  # in brackets: the judge's own host, never an MX lookup
+nexthop="" host="" port=""
+for judge in ${judges:-127.0.0.1:2525}; do
+  case "$judge" in
+    *:[0-9]*) one=${judge%:*} ;;
+    *) echo "--judge must be HOST:PORT" >&2; exit 2 ;;
+  esac
+  one=${one#\[} one=${one%\]}
+  [ -n "$host" ] || { host=$one port=${judge##*:}; }
+  nexthop="${nexthop:+$nexthop, }[$one]:${judge##*:}"  # in brackets: the judge's own host, never an MX lookup
+done
 command -v postconf >/dev/null || { echo "postconf not found: is Postfix installed?" >&2; exit 1; }
 
 pc() { postconf -c "$config" "$@"; }
@@ -69,10 +79,35 @@ put_line() {
   mv "$1.new" "$1"
 }
 
+# judge@domain must be a valid recipient the way the domain's other addresses are; a domain
+# Postfix does not receive yet becomes a virtual mailbox domain (not a virtual alias domain,
+# whose addresses Postfix never hands to a transport: "User unknown in virtual alias table").
+if listed mydestination; then
+  class="local (mydestination)"
+elif listed virtual_alias_domains; then
+  kept=""
+  for item in $(pc -h virtual_alias_domains | tr ',' ' '); do
+    [ "$(printf '%s' "$item" | tr 'A-Z' 'a-z')" = "$domain" ] || kept="${kept:+$kept, }$item"
+  done
+  echo "$domain is a virtual alias domain: Postfix hands its addresses only to other addresses, never to the" \
+       "judge's transport, so judge@$domain would bounce. Give the judge a domain of its own" \
+       "(setup-judge.sh --domain diplomacy.$domain). If $domain is there for the judge alone (earlier versions" \
+       "of this script put it there, and its mail bounced), take it out and run this again:" \
+       "postconf -c $config -e 'virtual_alias_domains = $kept'" >&2
+  exit 1
+elif listed virtual_mailbox_domains; then
+  class="virtual mailbox"
+elif listed relay_domains; then
+  class="relay"
+else
+  class="virtual mailbox, for the judge alone (new)"
+fi
+
 put_line "$config/judge_transport" "judge@$domain" "judge@$domain judge:$nexthop"
 put_line "$config/judge_recipients" "judge@$domain" "judge@$domain judge@$domain"
 others=$(awk -v key="judge@$domain" '$1 != key { print $1 }' "$config/judge_transport" | tr '\n' ' ')
-shared=$(awk -v key="judge@$domain" -v hop="judge:$nexthop" '$1 != key && $2 == hop { print $1 }' \
+shared=$(awk -v key="judge@$domain" -v hop="judge:$nexthop" \
+  '$1 != key { value = $0; sub(/^[^ \t]+[ \t]+/, "", value); if (value == hop) print $1 }' \
   "$config/judge_transport" | tr '\n' ' ')
 postmap -c "$config" "hash:$config/judge_transport"
 postmap -c "$config" "hash:$config/judge_recipients"
@@ -82,25 +117,15 @@ add_map transport_maps "hash:$config/judge_transport"
 delimiter=$(pc -h recipient_delimiter)
 case "$delimiter" in *+*) ;; *) pc -e "recipient_delimiter = $delimiter+" ;; esac
 
-# judge@domain must be a valid recipient the way the domain's other addresses are.
-if listed mydestination; then
-  class="local (mydestination)"
-  [ -z "$(pc -h local_recipient_maps)" ] || add_map local_recipient_maps "hash:$config/judge_recipients"
-elif listed virtual_alias_domains; then
-  class="virtual alias"
-  add_map virtual_alias_maps "hash:$config/judge_recipients"
-elif listed virtual_mailbox_domains; then
-  class="virtual mailbox"
-  add_map virtual_mailbox_maps "hash:$config/judge_recipients"
-elif listed relay_domains; then
-  class="relay"
-  [ -z "$(pc -h relay_recipient_maps)" ] || add_map relay_recipient_maps "hash:$config/judge_recipients"
-else
-  class="virtual alias, for the judge alone (new)"
-  current=$(pc -h virtual_alias_domains)
-  pc -e "virtual_alias_domains = ${current:+$current, }$domain"
-  add_map virtual_alias_maps "hash:$config/judge_recipients"
-fi
+case "$class" in
+  local*) [ -z "$(pc -h local_recipient_maps)" ] || add_map local_recipient_maps "hash:$config/judge_recipients" ;;
+  relay) [ -z "$(pc -h relay_recipient_maps)" ] || add_map relay_recipient_maps "hash:$config/judge_recipients" ;;
+  *new*)
+    current=$(pc -h virtual_mailbox_domains)
+    pc -e "virtual_mailbox_domains = ${current:+$current, }$domain"
+    add_map virtual_mailbox_maps "hash:$config/judge_recipients" ;;
+  *) add_map virtual_mailbox_maps "hash:$config/judge_recipients" ;;
+esac
 
 postfix -c "$config" check
 if postfix -c "$config" status >/dev/null 2>&1; then
@@ -129,6 +154,10 @@ fi
 if ! pc -h smtpd_relay_restrictions | grep -q permit_mynetworks; then
   echo "Warning: smtpd_relay_restrictions has no permit_mynetworks: give the judge relay-user and relay-password." >&2
 fi
+case "$nexthop" in
+  *,*) echo "Each judge after the first: the same settings, with its own host and port (on this machine:" \
+            "systemctl enable --now judge@PORT, README); Postfix tries them in the order given." ;;
+esac
 if [ -n "$others" ]; then
   echo "Postfix also hands these to a judge, as before: $others(kept)."
 fi

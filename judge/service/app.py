@@ -128,15 +128,19 @@ def unapplied_mail(db: Database) -> list[int]:
         return list(session.scalars(select(InboundMail.id).where(InboundMail.status == "new").order_by(InboundMail.id)))
 
 
-def apply_stored(db: Database, settings: Settings, now: datetime) -> list[tuple[int, str]]:
+def apply_stored(db: Database, settings: Settings, now: datetime,
+                 about: dict[int, str] | None = None) -> list[tuple[int, str]]:
     """Apply every stored mail not yet applied (a stopped daemon's intake taken in first), in
-    arrival order, several per transaction (`apply_run`); returns (id, status) pairs."""
+    arrival order, several per transaction (`apply_run`); returns (id, status) pairs, and puts
+    the game each mail was about in ``about`` (`Runs.about`)."""
     take_in(db)
     waiting, settled = unapplied_mail(db), []
     runs = Runs(db, settings)
     while waiting:
         done = runs.run(waiting, now)
         settled += done
+        if about is not None:
+            about.update(runs.about)
         waiting = still_waiting(waiting, done)
         if not done:  # PostgreSQL: other processes are applying the mail of every game left
             time.sleep(LEFT_PAUSE)
@@ -179,11 +183,20 @@ def catch_up(db: Database, settings: Settings, now: datetime, games: list[tuple[
     processed before that mail is applied, as it would have been had the judge been up."""
     waiting = sorted(games)
     summaries = []
+    runs = Runs(db, settings)
     for mail_id, accepted in sorted(stored_mail(db, settings), key=lambda item: (item[1], item[0])):
         while waiting and waiting[0][0] <= accepted:
             summaries.append(_run_deadline(db, settings, waiting.pop(0)[1], now))
-        summaries.append(f"mail {mail_id} {process_mail(db, settings, mail_id, now)}")
+        done = runs.run([mail_id], now)  # on PostgreSQL, none if another judge holds its game: then wait for it
+        summaries.append(mail_line(mail_id, done[0][1] if done else process_mail(db, settings, mail_id, now),
+                                   runs.about.get(mail_id)))
     return summaries + [_run_deadline(db, settings, name, now) for _, name in waiting]
+
+
+def mail_line(mail_id: int, status: str, game: str | None) -> str:
+    """The log's line for a mail applied: its number, what became of it, and the game it was
+    about, so that one game's history can be read from the logs (of several judges, too)."""
+    return f"mail {mail_id} {status}" + (f" (game {game})" if game else "")
 
 
 def run_deadlines(db: Database, settings: Settings, now: datetime) -> list[str]:
@@ -205,10 +218,10 @@ def run_deadlines(db: Database, settings: Settings, now: datetime) -> list[str]:
     return summaries
 
 
-def beat(session: Session, name: str, now: datetime) -> None:
-    """Record that ``name`` ran at ``now``, here (for ``judge status``); one row per name,
-    whichever judge wrote it last."""
-    values = {"name": name, "at": now, "by": f"{socket.gethostname()} pid {os.getpid()}"[:200]}
+def beat(session: Session, name: str, now: datetime, by: str | None = None) -> None:
+    """Record that ``name`` ran at ``now``, here or ``by`` (for ``judge status``); one row per
+    name, whichever judge wrote it last."""
+    values = {"name": name, "at": now, "by": (by or f"{socket.gethostname()} pid {os.getpid()}")[:200]}
     upsert = postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
     statement = upsert(Heartbeat).values(**values)
     session.execute(statement.on_conflict_do_update(index_elements=["name"],
@@ -245,7 +258,9 @@ def tick(db: Database, settings: Settings, now: datetime) -> list[str]:
     """What cron's ``judge tick`` does: first apply any mail already accepted (a sheet that got
     its 250 before the deadline counts), then run the deadlines, even if the mail could not be."""
     try:
-        applied = [f"mail {mail_id} {status}" for mail_id, status in apply_stored(db, settings, now)]
+        about: dict[int, str] = {}
+        applied = [mail_line(mail_id, status, about.get(mail_id))
+                   for mail_id, status in apply_stored(db, settings, now, about)]
     except Exception as exc:  # the database: the deadlines below say whether it is usable at all
         log.exception("applying stored mail failed")
         applied = [f"applying stored mail failed: {type(exc).__name__}"]

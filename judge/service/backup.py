@@ -22,7 +22,11 @@ but only once the new one has passed its check.
 ``judge restore BACKUP`` puts a backup back, the judge stopped: on SQLite the current files are
 moved aside (never deleted) into ``before-restore-<time>/`` in their folder and the backup's are
 copied in; on PostgreSQL the backup is copied into the configured database, which must be empty
-(create a new one and point the settings at it: the old one stays as it was).
+(create a new one and point the settings at it: the old one stays as it was).  The mail that was
+waiting to go out when the backup was made goes out when the judge starts, though the judge that
+made it may have sent much of it since: restore says how much, queued when, and with
+``--no-resend-before TIME`` marks what was queued before TIME failed instead ("not sent again
+after the restore"), for ``judge resend`` to send any that had not gone (`hold_outbox`).
 """
 
 from __future__ import annotations
@@ -38,7 +42,20 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Integer, LargeBinary, delete, func, insert, inspect, make_url, select, text
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Integer,
+    LargeBinary,
+    delete,
+    func,
+    insert,
+    inspect,
+    make_url,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import DatabaseError
 
 from judge.service.app import utcnow
@@ -316,8 +333,33 @@ def _verdict(name: str, connection: Connection, integrity: str | None,
     return [*lines, "OK"], 0
 
 
-def restore(settings: Settings, backup_path: str, now: datetime) -> list[str]:
-    """``judge restore BACKUP``: the judge's data replaced by a backup's, the judge stopped."""
+def hold_outbox(engine: Engine, backup_path: str, before: datetime | None) -> list[str]:
+    """After a restore: what the backup's mail waiting to go out (pending, or being handed over
+    when it was made) will do at the judge's start, said; with ``before``, the part of it queued
+    before then is marked failed instead, not to be sent a second time."""
+    waiting = (Outbox.status.in_(("pending", "sending")))
+    with engine.begin() as connection:
+        count, first, last = connection.execute(select(func.count(), func.min(Outbox.created_at),
+                                                       func.max(Outbox.created_at)).where(waiting)).one()
+        if not count:
+            return []
+        if before is None:
+            return [f"{count} mail(s) waiting to go out in the backup (queued {first:%Y-%m-%d %H:%M} to "
+                    f"{last:%Y-%m-%d %H:%M} UTC) go out when the judge starts; any the judge sent after the backup "
+                    "was made go a second time: judge restore --no-resend-before TIME (UTC) keeps those queued "
+                    "before TIME from going (marked failed: judge resend N sends one)"]
+        held = connection.execute(update(Outbox).where(waiting, Outbox.created_at < before).values(
+            status="failed", last_error=f"not sent again after the restore of {backup_path}: queued before "
+            f"{before:%Y-%m-%d %H:%M} UTC, it had most likely gone already")).rowcount
+    return [f"{held} of the {count} mail(s) waiting to go out in the backup, queued before {before:%Y-%m-%d %H:%M} "
+            "UTC, will not go out again (marked failed: judge queue --state failed lists them, judge resend N "
+            f"sends one); {count - held} go out when the judge starts"]
+
+
+def restore(settings: Settings, backup_path: str, now: datetime,
+            no_resend_before: datetime | None = None) -> list[str]:
+    """``judge restore BACKUP``: the judge's data replaced by a backup's, the judge stopped; then
+    `hold_outbox`."""
     lines, status = check(backup_path)
     if status:
         raise OperatorError("the backup did not pass its check:\n" + "\n".join(lines))
@@ -330,8 +372,13 @@ def restore(settings: Settings, backup_path: str, now: datetime) -> list[str]:
             if intake is not None:
                 shutil.copyfile(intake, Path(scratch) / "judge-intake.db")
             copied, waiting = copy_database(f"sqlite:///{copy}", settings.database_url)
+        engine = make_engine(settings.database_url)
+        try:
+            outgoing = hold_outbox(engine, backup_path, no_resend_before)
+        finally:
+            engine.dispose()
         return [f"restored {backup_path} into {shown_url(settings)}:", *[f"  {line}" for line in copied.lines(waiting)],
-                "start the judge again (systemctl start judge judge-tick.timer)"]
+                *outgoing, "start the judge again (systemctl start judge judge-tick.timer)"]
     with data_dir_lock(settings.data_dir, alone=True):
         aside = database.parent / f"before-restore-{now:%Y%m%d-%H%M%S}"
         current_intake = intake_path(settings.database_url)
@@ -350,6 +397,7 @@ def restore(settings: Settings, backup_path: str, now: datetime) -> list[str]:
         engine = make_engine(settings.database_url)
         try:
             upgrade(engine)
+            outgoing = hold_outbox(engine, backup_path, no_resend_before)
             with engine.connect() as connection:
                 waiting = len(untaken(current_intake, connection)) if current_intake and current_intake.exists() else 0
                 counted = census(connection)
@@ -357,7 +405,7 @@ def restore(settings: Settings, backup_path: str, now: datetime) -> list[str]:
             engine.dispose()
     where = f"; the files it replaced are in {aside}" if moved else ""
     return [f"restored {backup_path} into {database}{where}:", *[f"  {line}" for line in counted.lines(waiting)],
-            "start the judge again (systemctl start judge judge-tick.timer)"]
+            *outgoing, "start the judge again (systemctl start judge judge-tick.timer)"]
 
 
 def main(args: argparse.Namespace, settings: Settings) -> tuple[list[str], int]:
@@ -370,7 +418,7 @@ def main(args: argparse.Namespace, settings: Settings) -> tuple[list[str], int]:
         made, lines, status = backup(settings, Path(args.folder), now, args.keep)
         return [f"backup written to {made}", *lines[1:]], status
     if args.command == "restore":
-        return restore(settings, args.backup, now), 0
+        return restore(settings, args.backup, now, args.no_resend_before), 0
     source = database_url(args.source) if args.source else settings.database_url
     target = database_url(args.target)
     source_file = sqlite_file(source)

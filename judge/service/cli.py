@@ -13,6 +13,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -77,7 +78,7 @@ def _open(path: str | None) -> IO[str]:
 def _settings(args: argparse.Namespace) -> Settings:
     from judge.service.config import load_settings
 
-    names = ("data_dir", "database", "domain", "host", "port", "relay")
+    names = ("data_dir", "database", "domain", "host", "port", "relay", "log_file")
     overrides = {name: getattr(args, name, None) for name in names}
     if getattr(args, "relay_starttls", False):
         overrides["relay_starttls"] = True
@@ -86,11 +87,12 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _service(args: argparse.Namespace) -> int:
     """The commands that work on a judge's database: inject, process, tick, serve."""
-    from judge.service.app import inject, open_database, process_game, tick, utcnow
+    from judge.service.app import inject, open_database, process_game, utcnow
     from judge.service.config import ConfigError
     from judge.service.daemon import serve
-    from judge.service.logs import log_to_stderr
-    from judge.service.operator import OperatorError, data_dir_lock, refuse_root
+    from judge.service.listening import timer_tick
+    from judge.service.logs import log_to
+    from judge.service.operator import REFUSED, OperatorError, RootRefused, data_dir_lock, refuse_root
     from judge.service.sender import deliver_pending, transport_for
 
     try:
@@ -100,12 +102,12 @@ def _service(args: argparse.Namespace) -> int:
             serve(settings)
             return 0
         if args.command == "tick":  # for a timer or cron: quiet when nothing happened, each line timestamped
-            repeats = log_to_stderr()  # what the work logs: a phase processed (with its cause), a migration
+            repeats = log_to()  # what the work logs: a phase processed (with its cause), a migration
             try:
                 with data_dir_lock(settings.data_dir, alone=False):
                     db = open_database(settings)
                     now = utcnow()
-                    lines = [line for line in tick(db, settings, now)
+                    lines = [line for line in timer_tick(db, settings, now)
                              if (" is not due " not in line or "notices" in line) and " processed" not in line]
                     sent = deliver_pending(db, settings, transport_for(settings), utcnow())
             finally:
@@ -123,6 +125,9 @@ def _service(args: argparse.Namespace) -> int:
         sent = deliver_pending(db, settings, transport_for(settings), utcnow())
         where = settings.relay or settings.maildir.resolve()
         print(f"{sent} mail(s) sent to {where}")
+    except RootRefused as exc:
+        print(f"judge: {exc}", file=sys.stderr)
+        return REFUSED
     except (OSError, ConfigError, OperatorError) as exc:
         print(f"judge: {exc}", file=sys.stderr)
         return 1
@@ -151,6 +156,8 @@ def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
     status = commands.add_parser("status", help="is the judge well? (exit status 1 when not: for monitoring)")
     status.add_argument("--max-age", type=float, default=60, metavar="MINUTES",
                         help="mail not yet sent after this long is a problem (default %(default)s)")
+    status.add_argument("--min-free", type=float, default=200, metavar="MB",
+                        help="less free space on the data directory's disk is a problem (default %(default)s)")
     queue = commands.add_parser("queue", help="list the outgoing mail not yet sent, with its last error")
     queue.add_argument("--state", choices=("pending", "deferred", "sending", "failed", "sent", "all"),
                        help="only the mail in this state (default: all but sent)")
@@ -176,6 +183,9 @@ def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
     restore = commands.add_parser("restore", help="put a backup back (the judge stopped), or --check it")
     restore.add_argument("backup", metavar="BACKUP", help="a folder made by judge backup (or a database URL to check)")
     restore.add_argument("--check", action="store_true", help="only open the backup and say what it holds")
+    restore.add_argument("--no-resend-before", type=_utc_time, metavar="'YYYY-MM-DD HH:MM'",
+                         help="the backup's mail waiting to go out that was queued before this time (UTC) is not "
+                         "sent again, but marked failed (the judge that made the backup had most likely sent it)")
     copy = commands.add_parser("copy-db", help="copy the judge's data into another, empty database")
     copy.add_argument("--from", dest="source", metavar="URL", help="the database to copy (default: the judge's)")
     copy.add_argument("--to", dest="target", metavar="URL", required=True, help="an empty database (or SQLite file)")
@@ -191,6 +201,14 @@ def _days(text: str) -> float:
     if not 0 <= days < 100_000:
         raise argparse.ArgumentTypeError(f"'{text}' is not a number of days (0 or more)")
     return days
+
+
+def _utc_time(text: str) -> datetime:
+    """A moment in UTC, ``YYYY-MM-DD HH:MM`` (argparse's type for ``--no-resend-before``)."""
+    try:
+        return datetime.strptime(text.strip(), "%Y-%m-%d %H:%M")
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a time written YYYY-MM-DD HH:MM (UTC)") from None
 
 
 class _Version(argparse.Action):
@@ -240,6 +258,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve_cmd = commands.add_parser("serve", help="run the judge: SMTP listener, sender and deadline clock")
     serve_cmd.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     serve_cmd.add_argument("--port", type=int, help="port to listen on (default 2525)")
+    serve_cmd.add_argument("--log-file", type=Path, help="write the log there, not to standard error (no systemd); "
+                           "opened again when rotated, and SIGHUP no longer stops the judge")
     inject_cmd = commands.add_parser("inject", help="process raw mails (.eml) as if they had arrived")
     inject_cmd.add_argument("files", nargs="+", help="raw mail files, processed in order")
     process = commands.add_parser("process", help="process a game's phase if it is due")

@@ -87,6 +87,9 @@ class Settings:
     # confirmed once is then obeyed at once in mail the MTA vouches for; otherwise every request that
     # enrols an address anew waits for a token mailed to it (judge/service/handlers/consent.py):
     mta_authenticates: bool = False
+    # Where judge serve writes its log; none: standard error (the journal under systemd).  Opened
+    # again when moved (a log rotation), and on SIGHUP, which then no longer stops the judge:
+    log_file: Path | None = None
 
     @property
     def judge_address(self) -> str:

@@ -17,20 +17,23 @@ its own, whatever happened to the mail before it.  Every change queues its outgo
 same transaction; the sender wakes after each run of mail and every few seconds, and retries
 what the relay refused; while mail is coming in it gives way to the listener (`sender_wait`).
 The deadline clock calls ``tick`` every ``tick_seconds``.  SIGTERM, SIGINT or SIGHUP (the
-terminal of a game master who started it by hand closing) stops accepting mail, lets the
-current work finish, writes back and truncates the SQLite write-ahead logs (of
-the database and of the intake: a raw mail that held a password leaves no copy there) and exits.
-One line of log per event; a phase processed is logged by its game's kind (`judge.games`) with
-its cause, so the clock logs only its other news.  While it runs it holds its data directory's
-lock shared (`judge.service.operator.data_dir_lock`), so that no restore replaces the data under
-it; when the public pages are on and none is published yet, it writes the index at start (no
-game yet), so that ``judge web`` has a page to serve.
+terminal of a game master who started it by hand closing; not with a log file, whose rotation
+may send it) stops accepting mail, lets the current work finish, writes back and truncates the
+SQLite write-ahead logs (of the database and of the intake: a raw mail that held a password
+leaves no copy there) and exits.  One line of log per event; a phase processed is logged by its
+game's kind (`judge.games`) with its cause, so the clock logs only its other news.  While it
+runs it holds its data directory's lock shared (`judge.service.operator.data_dir_lock`), so that
+no restore replaces the data under it; when the public pages are on and none is published yet,
+it writes the index at start (no game yet), so that ``judge web`` has a page to serve.
 
 A start after an outage: if deadlines passed while the judge was down, the clock waits
 ``settle_seconds`` for the mail the MTA held meanwhile, applying only mail accepted before the
 first of those deadlines, then catches up (`judge.service.app.catch_up`).  Once listening, the
 judge tells systemd it is ready (``Type=notify``), so that the unit can then ask the MTA to
-deliver what it holds at once.
+deliver what it holds at once.  While its SMTP server serves it leaves a heartbeat every minute,
+and marks it stopped when it stops (`judge.service.listening`): the tick timer runs no deadline
+while nobody listens or a judge that has just started settles, and ``judge status`` sees a
+listener that is gone.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from judge.peers import networks
 from judge.service.app import (
     LEFT_PAUSE,
     catch_up,
+    mail_line,
     on_time_mail,
     open_database,
     overdue,
@@ -66,7 +70,8 @@ from judge.service.app import (
 from judge.service.config import Settings
 from judge.service.handlers.mail import MAIL_CHANNEL, Runs
 from judge.service.intake import intake_for
-from judge.service.logs import log_to_stderr
+from judge.service.listening import BEAT, listening, stopped_listening, whoami
+from judge.service.logs import log_to
 from judge.service.operator import data_dir_lock
 from judge.service.sender import deliver_pending, recover, transport_for
 from judge.store.database import Database
@@ -189,7 +194,8 @@ class Doorbell:
                     finally:
                         connection.invalidate()  # closed, not given back to the pool still listening
             except Exception as exc:
-                log.warning("not listening for other judges' mail (trying again in %.0f s): %s", self.RETRY, exc)
+                log.warning("not listening for other judges' mail (trying again in %.0f s): %s", self.RETRY,
+                            (str(exc).splitlines() or [""])[0])
                 self.closing.wait(self.RETRY)
 
 
@@ -250,6 +256,7 @@ class Daemon:
         if self.settings.web and not (web_root(self.settings) / "index.html").exists():
             await self._in_thread(refresh, self.db, self.settings, [])  # the index alone; never raises
         self.port = self.server.sockets[0].getsockname()[1]
+        await self._in_thread(listening, self.db, self.clock(), whoami(self.settings, self.port), True)
         await self._in_thread(recover, self.db, self.settings, self.transport, self.clock())
         started = self.clock()
         self.overdue = await self._in_thread(overdue, self.db, started)
@@ -270,7 +277,7 @@ class Daemon:
             self.commits.close()
             await commits
             raise
-        tasks = [asyncio.create_task(loop()) for loop in (self._processor, self._sender, self._clock)]
+        tasks = [asyncio.create_task(loop()) for loop in (self._processor, self._sender, self._clock, self._beat)]
         loop = asyncio.get_running_loop()
         doorbell = (Doorbell(self.db, partial(loop.call_soon_threadsafe, self.mail_waiting.set))
                     if self.db.engine.dialect.name == "postgresql" else None)
@@ -281,6 +288,10 @@ class Daemon:
         assert self.server is not None
         self.server.close()
         await self.server.wait_closed()
+        try:
+            await self._in_thread(stopped_listening, self.db, self.clock(), whoami(self.settings, self.port or 0))
+        except Exception as exc:  # the database: the heartbeat goes stale by itself
+            log.warning("could not record that the listener stopped: %s", exc)
         self.commits.close()
         await commits  # a mail in a batch being committed still gets its answer
         for task in tasks:
@@ -307,9 +318,10 @@ class Daemon:
                     waiting = await self._in_thread(unapplied_mail, self.db)
                 while waiting:
                     assert self.applier is not None
-                    done = await self._in_thread(self.applier.run, waiting, self.clock())
-                    for mail_id, status in done:
-                        log.info("mail %s %s", mail_id, status)
+                    applied = await self._in_thread(self.applier.run, waiting, self.clock())
+                    for mail_id, status, game in applied:
+                        log.info("%s", mail_line(mail_id, status, game))
+                    done = [(mail_id, status) for mail_id, status, _ in applied]
                     waiting = still_waiting(waiting, done)
                     if not done:  # PostgreSQL: other judges are applying the mail of every game left
                         await self._pause(self.stop, LEFT_PAUSE)
@@ -362,6 +374,18 @@ class Daemon:
         woken = loop.time()
         while not self.stop.is_set() and (wait := sender_wait(loop.time(), self.last_stored, woken)) > 0:
             await asyncio.sleep(min(wait, SENDER_QUIET))
+
+    async def _beat(self) -> None:
+        """Leave the listener's heartbeat every `BEAT` seconds while the SMTP server serves
+        (`judge.service.listening`): from the event loop, so a stuck loop beats no more."""
+        while not self.stop.is_set():
+            await self._pause(self.stop, BEAT)
+            if self.stop.is_set() or self.server is None or not self.server.is_serving():
+                continue
+            try:
+                await self._in_thread(listening, self.db, self.clock(), whoami(self.settings, self.port or 0))
+            except Exception as exc:  # the database: tried again at the next beat
+                log.warning("could not leave the listener's heartbeat: %s", exc)
 
     async def _settle(self) -> None:
         """Wait out the settle time, then catch up on the deadlines that passed during the outage."""
@@ -437,8 +461,9 @@ class Applier:
         if self.pipe.recv() != "ready":
             raise RuntimeError("the applier did not start")
 
-    def run(self, mail_ids: list[int], now: datetime) -> list[tuple[int, str]]:
+    def run(self, mail_ids: list[int], now: datetime) -> list[tuple[int, str, str | None]]:
         """Apply a run of the stored mails ``mail_ids`` (see `apply_run`); in a worker thread.
+        Each mail settled comes with its status and the game it was about (`Runs.about`).
 
         If the process has died (killed, out of memory), another one is started and given the
         run again: what the dead one was applying was rolled back with its transaction."""
@@ -455,9 +480,9 @@ class Applier:
             raise RuntimeError(f"the applier failed: {answer}")
         return answer
 
-    def _ask(self, mail_ids: list[int], now: datetime) -> list[tuple[int, str]] | str:
+    def _ask(self, mail_ids: list[int], now: datetime) -> list[tuple[int, str, str | None]] | str:
         self.pipe.send((mail_ids, now))
-        answer: list[tuple[int, str]] | str = self.pipe.recv()
+        answer: list[tuple[int, str, str | None]] | str = self.pipe.recv()
         return answer
 
     def close(self, timeout: float = 30.0) -> None:
@@ -473,7 +498,7 @@ class Applier:
 
 def _applier_main(pipe: Connection, settings: Settings) -> None:
     """The applier's process: apply each run asked for, until the daemon closes the pipe."""
-    repeats = log_to_stderr()
+    repeats = log_to(settings.log_file)
     db = Database(settings.database_url)
     runs = Runs(db, settings)  # kept for the process's life: a mail left to a later run is read once
     pipe.send("ready")
@@ -484,7 +509,7 @@ def _applier_main(pipe: Connection, settings: Settings) -> None:
             except EOFError:
                 return
             try:
-                pipe.send(runs.run(mail_ids, now))
+                pipe.send([(mail_id, status, runs.about.get(mail_id)) for mail_id, status in runs.run(mail_ids, now)])
             except Exception as exc:  # the database cannot be used: the daemon logs it and tries later
                 pipe.send(f"{type(exc).__name__}: {exc}")
     finally:
@@ -493,14 +518,19 @@ def _applier_main(pipe: Connection, settings: Settings) -> None:
 
 
 def serve(settings: Settings) -> None:
-    """Run the judge until SIGTERM, SIGINT or SIGHUP."""
-    repeats = log_to_stderr()
+    """Run the judge until SIGTERM or SIGINT, or SIGHUP when it logs to standard error (its
+    terminal hung up); with a log file (``log-file``) SIGHUP only says the log goes on there,
+    in a file opened again if it was moved (a log rotation's ``postrotate``)."""
+    repeats = log_to(settings.log_file)
 
     async def main() -> None:
         daemon = Daemon(settings)
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        for sig in (signal.SIGTERM, signal.SIGINT) if settings.log_file else (signal.SIGTERM, signal.SIGINT,
+                                                                             signal.SIGHUP):
             loop.add_signal_handler(sig, daemon.stop.set)
+        if settings.log_file:
+            loop.add_signal_handler(signal.SIGHUP, log.info, "SIGHUP: the log goes on in %s", settings.log_file)
         await daemon.run()
 
     try:

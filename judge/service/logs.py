@@ -4,9 +4,17 @@ A client hammering the listener, or a failure repeated every few seconds, must n
 disk: `RepeatFilter` on the log handler lets the first few records of each kind through and
 counts the rest.  It holds back only what can flood: the SMTP listener's lines (``judge.smtp``:
 connections, refused recipients, mail it could not store) and aiosmtpd's (``mail.log``), which
-anyone on the Internet can cause at will, and errors, which a fault can repeat every few
-seconds.  The routine lines of the judge's work (a mail stored and applied, a phase processed,
-mail sent or deferred) are never held back: each is the record of something that happened once.
+anyone on the Internet can cause at will, and warnings and errors, which a fault can repeat
+every few seconds.  A traceback, which runs to dozens of lines, is written once for a fault
+that goes on: a record of a kind already seen within the interval before it is written as one
+line, with its exception's name and words (a database down for an hour wrote a traceback every
+five seconds, about 7 MB).  The routine lines of the judge's work (a mail stored and applied, a
+phase processed, mail sent or deferred) are never held back: each is the record of something
+that happened once.
+
+Where the lines go: standard error (the journal, under systemd), or a file (``log-file``, for a
+judge without systemd) that is opened again whenever it has been moved or removed, so that a
+log rotation needs no signal (`LogFile`).
 
 `log_on_commit` logs a line only once the transaction of the change it tells of has committed,
 so a phase processed inside a mail that is then quarantined, or inside a rolled-back PREVIEW,
@@ -16,11 +24,15 @@ leaves no line saying it was processed.
 from __future__ import annotations
 
 import logging
+import logging.handlers
+import os
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from io import TextIOWrapper
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
@@ -33,8 +45,8 @@ _ON_COMMIT = "judge_log_on_commit"  # a session's info key: the lines waiting fo
 
 
 def floods(record: logging.LogRecord) -> bool:
-    """Whether ``record`` is of a kind that can flood: the listener's, aiosmtpd's, or an error."""
-    return record.levelno >= logging.ERROR or any(record.name == name or record.name.startswith(f"{name}.")
+    """Whether ``record`` is of a kind that can flood: the listener's, aiosmtpd's, a warning or an error."""
+    return record.levelno >= logging.WARNING or any(record.name == name or record.name.startswith(f"{name}.")
                                                   for name in FLOODING)
 
 _Kind = tuple[str, int, str]  # logger, level, message template
@@ -58,7 +70,8 @@ class RepeatFilter(logging.Filter):
     its arguments are put in), so ``refused recipient %s`` from a thousand connections is one
     kind.  Those beyond ``burst`` are counted, not written; when a kind's interval has ended,
     the next record of any kind first sends ``emit`` one line of that level, ``N similar lines
-    suppressed, such as: <the first of them>``.  `flush` sends what is still counted.
+    suppressed, such as: <the first of them>``.  `flush` sends what is still counted.  A record
+    of a kind last seen less than ``interval`` seconds before loses its traceback (`_shorten`).
     """
 
     def __init__(self, emit: Callable[[logging.LogRecord], object], *, burst: int = 10, interval: float = 60.0,
@@ -66,6 +79,7 @@ class RepeatFilter(logging.Filter):
         super().__init__()
         self.emit, self.burst, self.interval, self.clock = emit, burst, interval, clock
         self._windows: OrderedDict[_Kind, _Window] = OrderedDict()  # oldest start first
+        self._seen: OrderedDict[_Kind, float] = OrderedDict()  # when each kind was last seen, oldest first
         self._lock = threading.Lock()  # records come from the event loop and worker threads
 
     def filter(self, record: logging.LogRecord) -> bool:
@@ -75,6 +89,12 @@ class RepeatFilter(logging.Filter):
         kind = (record.name, record.levelno, str(record.msg))
         with self._lock:
             ended = self._end_windows(lambda window: window.start + self.interval <= now)
+            last = self._seen.pop(kind, None)
+            self._seen[kind] = now
+            if len(self._seen) > MAX_KINDS:
+                self._seen.popitem(last=False)
+            if last is not None and now - last < self.interval:
+                _shorten(record)
             window = self._windows.get(kind)
             if window is None:
                 self._windows[kind] = _Window(start=now)
@@ -113,10 +133,21 @@ class RepeatFilter(logging.Filter):
             self.emit(summary)
 
 
-def log_to_stderr() -> RepeatFilter:
-    """The judge's log (``judge serve``, ``judge tick``): a line per event on standard error,
-    floods of one kind cut short; `RepeatFilter.flush` it at the end."""
-    handler = logging.StreamHandler()
+class LogFile(logging.handlers.WatchedFileHandler):
+    """The judge's log file: opened again when it has been moved or removed (a log rotation), and
+    made the process's standard error as well each time, so that what is written there outside
+    the log (a traceback Python itself prints) goes with the log, never to a rotated file."""
+
+    def _open(self) -> TextIOWrapper:
+        stream = super()._open()
+        os.dup2(stream.fileno(), 2)
+        return stream
+
+
+def log_to(file: Path | None = None) -> RepeatFilter:
+    """The judge's log (``judge serve``, ``judge tick``): a line per event on standard error, or
+    in ``file`` (`LogFile`), floods of one kind cut short; `RepeatFilter.flush` it at the end."""
+    handler: logging.Handler = logging.StreamHandler() if file is None else LogFile(file, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     repeats = RepeatFilter(handler.handle)
     handler.addFilter(repeats)
@@ -124,6 +155,17 @@ def log_to_stderr() -> RepeatFilter:
     for noisy in ("alembic", "mail.log"):  # migrations' and aiosmtpd's own chatter
         logging.getLogger(noisy).setLevel(logging.WARNING)
     return repeats
+
+
+def _shorten(record: logging.LogRecord) -> None:
+    """A record without its traceback: its message, then its exception's name and words on the
+    same line (the traceback was written with the first record of its kind)."""
+    if not record.exc_info or record.exc_info[1] is None:
+        return
+    error = record.exc_info[1]
+    words = (str(error).splitlines() or [""])[0][:500]  # SQLAlchemy's second and third: the statement, a link
+    record.msg = f"{_one_line(record)}: {type(error).__name__}: {words} (traceback as before)"
+    record.args, record.exc_info, record.exc_text = (), None, None
 
 
 def _one_line(record: logging.LogRecord) -> str:

@@ -35,7 +35,8 @@ import argparse
 import fcntl
 import os
 import pwd
-from collections.abc import Iterator, Sequence
+import shutil
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -54,6 +55,7 @@ from judge.service.config import ConfigError, Settings
 from judge.service.handlers import process_mail
 from judge.service.handlers.mail import game_signed_on
 from judge.service.intake import intake_path, untaken
+from judge.service.listening import Listener, listener
 from judge.service.outbox import drop_unused_blobs
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.database import Database, downgrade, newest_version, schema_version, upgrade
@@ -67,6 +69,14 @@ PRUNE_RUN = 200  # mails pruned per transaction: the running judge never waits l
 
 class OperatorError(Exception):
     """A command that cannot be carried out as asked; the message says why and what to do."""
+
+
+class RootRefused(ConfigError):
+    """Run as root on another user's data (`refuse_root`): the command did nothing, and says so
+    with its own exit status, `REFUSED`, which a monitoring check reads as unknown, not a problem."""
+
+
+REFUSED = 3  # the exit status of a command refused as root (Nagios: UNKNOWN); 1 is a problem, 2 no database
 
 
 # -- safety ----------------------------------------------------------------------------------------
@@ -87,7 +97,7 @@ def refuse_root(settings: Settings) -> None:
             continue
         if owner != 0:
             name = _user_name(owner)
-            raise ConfigError(f"you are root and {path} belongs to {name}: files written now would be root's and the "
+            raise RootRefused(f"you are root and {path} belongs to {name}: files written now would be root's and the "
                               f"judge could not write them any more. Run it as {name}: runuser -u {name} -- judge ...")
 
 
@@ -225,6 +235,8 @@ def queue_lines(db: Database, now: datetime, state: str | None, limit: int) -> l
         lines.append(f"{row.id:>7} {row.status:<8} {row.attempts:>2} tries  queued {row.created_at:%Y-%m-%d %H:%M}"
                      f"  {when}".rstrip())
         lines.append(f"        to {row.recipient}: {row.subject}")
+        if row.body is None and row.raw is None:
+            lines.append("        its text was dropped by judge prune: it cannot be sent again")
         if row.last_error:
             lines.append(f"        last error: {' '.join(row.last_error.split())}")
     if len(rows) == limit:
@@ -243,6 +255,11 @@ def resend(db: Database, settings: Settings, ids: Sequence[int], every: bool, ag
         if every:
             rows = list(session.scalars(select(Outbox).where(Outbox.status.in_(("failed", "pending")), _has_text)
                                         .order_by(Outbox.id)))
+            pruned = session.scalar(select(func.count()).select_from(Outbox).where(Outbox.status == "failed",
+                                                                                   ~_has_text))
+            if pruned:
+                lines.append(f"{pruned} failed mail(s) cannot be sent again: judge prune dropped their text "
+                             "(judge queue --state failed lists them)")
         else:
             rows = []
             for row_id in ids:
@@ -449,14 +466,19 @@ class Limits:
     inbound: timedelta = timedelta(minutes=10)  # a mail stored but not applied
     tick: timedelta = timedelta(minutes=15)  # since the deadline clock last ran
     due: timedelta = timedelta(minutes=15)  # a game whose moment has come but no tick has seen to
+    listener: timedelta = timedelta(minutes=5)  # since a judge serve was last seen listening for mail
+    free_bytes: int = 200 * 2**20  # free on the data directory's file system
 
 
-def status(db: Database, settings: Settings, now: datetime, limits: Limits) -> tuple[list[str], int]:
+def status(db: Database, settings: Settings, now: datetime, limits: Limits,
+           free: Callable[[Path], int] = lambda path: shutil.disk_usage(path).free) -> tuple[list[str], int]:
     """``judge status``: what a game master (or a monitoring check) wants to know; exit status 1
-    when something is wrong (each such line starts with PROBLEM)."""
+    when something is wrong (each such line starts with PROBLEM).  ``free`` measures the free
+    space of the file system of a folder."""
     problems: list[str] = []
     with db.transaction() as session:
         tick = session.get(Heartbeat, "tick")
+        heard = listener(session)
         last_in = session.scalar(select(func.max(InboundMail.received_at)))
         inbound = dict(session.execute(select(InboundMail.status, func.count()).group_by(InboundMail.status)).all())
         oldest_new = session.scalar(select(func.min(InboundMail.received_at)).where(InboundMail.status == "new"))
@@ -477,6 +499,15 @@ def status(db: Database, settings: Settings, now: datetime, limits: Limits) -> t
         lines.append(f"deadline clock: last ran {_ago(now, tick.at)} ({tick.by})")
         if now - tick.at > limits.tick:
             problems.append(f"the deadline clock has not run for {_ago(now, tick.at)}")
+    lines.append(_listener_line(heard, now))
+    if heard is None:
+        problems.append("no judge serve has ever listened for mail: is it running? (systemctl start judge)")
+    elif not heard.listening(now) and now - heard.seen > limits.listener:
+        problems.append(f"no judge serve has listened for mail for {_ago(now, heard.seen, False)}: its MTA holds "
+                        "the players' mail meanwhile (systemctl start judge)")
+    if settings.data_dir.is_dir() and (left := free(settings.data_dir)) < limits.free_bytes:
+        problems.append(f"{settings.data_dir} has {left / 2**20:.0f} MB free (under {limits.free_bytes / 2**20:.0f}"
+                        " MB): mail the judge cannot store is refused for now, and mail it cannot apply waits")
     newest_in = max([received for _, _, received in taken] + ([last_in] if last_in else []), default=None)
     lines.append(f"last mail in: {_ago(now, newest_in) if newest_in else 'none yet'}; last mail out: "
                  f"{_ago(now, last_out) if last_out else 'none yet'}")
@@ -501,6 +532,17 @@ def status(db: Database, settings: Settings, now: datetime, limits: Limits) -> t
     if not problems:
         return [*lines, "OK"], 0
     return lines + [f"PROBLEM: {problem}" for problem in problems], 1
+
+
+def _listener_line(heard: Listener | None, now: datetime) -> str:
+    """The line of ``judge status`` about the judges listening for mail (`judge.service.listening`)."""
+    if heard is None:
+        return "listener: no judge serve has listened yet"
+    if heard.stopped:
+        return f"listener: stopped {_ago(now, heard.seen)} ({heard.by})"
+    if not heard.listening(now):
+        return f"listener: last seen {_ago(now, heard.seen)} ({heard.by}); not since"
+    return f"listener: listening ({heard.by}), without a break since {heard.since:%Y-%m-%d %H:%M} UTC"
 
 
 def _ago(now: datetime, then: datetime, suffix: bool = True) -> str:
@@ -535,6 +577,9 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
                 lines, code = _on_database(args, db, settings)
             finally:
                 db.engine.dispose()
+    except RootRefused as exc:
+        print(f"judge {command}: {exc}", flush=True)
+        return REFUSED
     except (OperatorError, ConfigError, OSError) as exc:
         print(f"judge {command}: {exc}", flush=True)
         return 1
@@ -553,7 +598,7 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
 def _on_database(args: argparse.Namespace, db: Database, settings: Settings) -> tuple[list[str], int]:
     now = utcnow()
     if args.command == "status":
-        limits = Limits(outbox=timedelta(minutes=args.max_age))
+        limits = Limits(outbox=timedelta(minutes=args.max_age), free_bytes=int(args.min_free * 2**20))
         return status(db, settings, now, limits)
     if args.command == "queue":
         return queue_lines(db, now, args.state, args.limit), 0

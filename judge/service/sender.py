@@ -332,7 +332,7 @@ def _retry_later(db: Database, settings: Settings, row_id: int, now: datetime, f
             return
         delay = BACKOFF_MINUTES[min(row.attempts, len(BACKOFF_MINUTES)) - 1]
         row.status, row.last_error, row.next_attempt_at = "pending", error, now + timedelta(minutes=delay)
-        log.info("outbox %s to %s deferred %g min: %s", row.id, row.recipient, delay, error)
+        log.info("outbox %s to %s%s deferred %g min: %s", row.id, row.recipient, _of_game(session, row), delay, error)
 
 
 def _fail(db: Database, settings: Settings, row_id: int, now: datetime, reason: str, said: str = "") -> None:
@@ -374,7 +374,7 @@ def _give_up(session: Session, settings: Settings, row: Outbox, now: datetime, r
     row's error is both."""
     error = ": ".join(part for part in (reason, said) if part)
     row.status, row.last_error = "failed", error
-    log.warning("outbox %s to %s failed: %s", row.id, row.recipient, error)
+    log.warning("outbox %s to %s%s failed: %s", row.id, row.recipient, _of_game(session, row), error)
     if row.kind == "bounce":
         return
     told: str | None = None
@@ -391,6 +391,12 @@ def _give_up(session: Session, settings: Settings, row: Outbox, now: datetime, r
     if writer is not None and writer != told:
         _tell(session, settings, row, now, writer, f"Undeliverable: {row.subject}"[:300], game,
               render("undeliverable", player=True, **words))
+
+
+def _of_game(session: Session, row: Outbox) -> str:
+    """`` (game NAME)`` for the log's line about a mail of a game; nothing for the others."""
+    game = session.get(Game, row.game_id) if row.game_id else None
+    return f" (game {game.name})" if game is not None else ""
 
 
 def quoted(said: str) -> list[str]:

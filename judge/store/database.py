@@ -8,7 +8,11 @@ The schema is changed by one process at a time: every upgrade or downgrade runs 
 transaction that first takes the database's schema lock (`schema_lock`: a PostgreSQL advisory
 lock; on SQLite the write lock, ``BEGIN IMMEDIATE``), so judges started at once on a fresh
 database do not both create its tables; the second finds the schema made and does nothing.
-Each change is logged ("database upgraded from 0005 to 0007").  A database already at this
+Each change is logged ("database upgraded from 0005 to 0007").  Before any of that, each
+connection makes an SQLite database a write-ahead-log one (`to_wal`): the one step where SQLite
+does not wait for a lock but fails at once ("database is locked") when another process holds
+the file, as two judges (or a judge and the tick timer) opening a new database together do; so
+that step waits for the lock itself, as long as any other writer would.  A database already at this
 judge's newest schema (`SCHEMA`) is seen so with one query, without Alembic, which is imported
 only to change a schema: every start of every judge process would otherwise pay for loading
 Alembic and every migration script (issue 27, start-up).
@@ -18,7 +22,9 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
@@ -35,6 +41,7 @@ SCHEMA = "0018"  # the newest migration's revision: a test holds it to Alembic's
 MIGRATIONS = "judge:migrations"  # package data, found by Alembic through importlib.resources
 BUSY_MILLISECONDS = 30_000  # how long an SQLite writer waits for the database before failing
 SCHEMA_LOCK = 0x5061796F  # the PostgreSQL advisory lock key of schema changes ("Payo")
+WAL_RETRY = 0.02  # seconds between tries to make a database a write-ahead-log one while another process holds it
 
 
 def alembic_config(url: str) -> Config:
@@ -60,12 +67,37 @@ def make_engine(url: str) -> Engine:
         def _pragmas(dbapi_connection, _record):  # type: ignore[no-untyped-def]
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA journal_mode=WAL")
+            to_wal(cursor, database or "")
             cursor.execute("PRAGMA secure_delete=ON")
             cursor.close()
 
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+def to_wal(cursor: sqlite3.Cursor, name: str, pause: Callable[[float], None] = time.sleep) -> None:
+    """Make the database of ``cursor`` a write-ahead-log one, if it is not yet, waiting for
+    other processes for up to `BUSY_MILLISECONDS`.
+
+    Changing the journal takes the file's exclusive lock, and SQLite then fails at once when
+    another connection holds any lock on it, without its busy handler: two processes opening a
+    new database together both try, and one failed ("database is locked"; issue 44, item 16).
+    A database already in WAL mode (every one the judge has opened before) needs nothing."""
+    if cursor.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+        return
+    give_up = time.monotonic() + BUSY_MILLISECONDS / 1000
+    waited = False
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > give_up:
+                raise
+        if not waited:
+            log.warning("waiting for another process to let go of %s (it is being opened for the first time)", name)
+            waited = True
+        pause(WAL_RETRY)
 
 
 def checkpoint(engine: Engine, wait: bool = False) -> bool:

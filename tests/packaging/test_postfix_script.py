@@ -1,6 +1,12 @@
-"""``deploy/postfix/setup-judge.sh`` on a copy of this machine's Postfix configuration (issue 24
-item 7): a second domain keeps the first one's entries, and the script warns when two domains
-go to one judge.  Needs Postfix's tools and root (``postfix check``); the live site is left alone."""
+"""``deploy/postfix/setup-judge.sh`` on a Postfix configuration of the test's own (never this
+machine's: one that already serves a judge has tables of its own, and its Postfix is not to be
+reloaded): a second domain keeps the first one's entries, two domains on one judge are warned
+of, a domain for the judge alone becomes a virtual mailbox domain (a virtual alias domain's
+addresses are never handed to a transport), a virtual alias domain is refused with what to do,
+and several judges share one transport entry.  Needs Postfix's tools and root (``postfix
+check``), and runs when asked (``JUDGE_TEST_POSTFIX=1``, as CI's Postfix stage does): Postfix
+reads a main.cf changed within the last second or two only after waiting for it, so each run of
+the script takes seconds.  ``tests/service/test_postfix.py`` delivers mail through each case."""
 
 from __future__ import annotations
 
@@ -13,20 +19,39 @@ import pytest
 
 SETUP = Path(__file__).resolve().parents[2] / "deploy" / "postfix" / "setup-judge.sh"
 
-pytestmark = pytest.mark.skipif(shutil.which("postconf") is None or os.geteuid() != 0,
-                                reason="needs Postfix installed, and root")
+pytestmark = pytest.mark.skipif(
+    not os.environ.get("JUDGE_TEST_POSTFIX") or shutil.which("postconf") is None or os.geteuid() != 0,
+    reason="runs Postfix's tools for seconds each: set JUDGE_TEST_POSTFIX=1, as root with Postfix installed")
 
 
-def setup(config: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+def site(tmp_path: Path, *settings: str) -> Path:
+    """A Postfix configuration of its own: Debian's master.cf, a main.cf with ``settings``, and a
+    queue directory of its own (so that ``postfix status`` never finds this machine's Postfix)."""
+    config = tmp_path / "postfix"
+    config.mkdir()
+    master = Path("/usr/share/postfix/master.cf.dist")
+    shutil.copyfile(master if master.exists() else Path("/etc/postfix/master.cf"), config / "master.cf")
+    (tmp_path / "spool").mkdir()
+    lines = ["compatibility_level = 3.6", "myhostname = mail.example.test", "mydestination = localhost",
+             f"queue_directory = {tmp_path / 'spool'}", *settings]
+    (config / "main.cf").write_text("".join(f"{line}\n" for line in lines))
+    return config
+
+
+def setup(config: Path, *arguments: str, code: int = 0) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(["sh", str(SETUP), *arguments, "--config-dir", str(config)], capture_output=True,
                           text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode == code, done.stdout + done.stderr
     return done
 
 
+def setting(config: Path, name: str) -> str:
+    return subprocess.run(["postconf", "-c", str(config), "-h", name], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
 def test_24_7_a_second_domain_keeps_the_first_and_two_domains_on_one_judge_are_told(tmp_path: Path) -> None:
-    config = tmp_path / "postfix"
-    shutil.copytree("/etc/postfix", config, symlinks=True)
+    config = site(tmp_path, "mydestination = localhost, first.test, second.test")
     setup(config, "--domain", "first.test")
     same = setup(config, "--domain", "second.test")
     assert (config / "judge_transport").read_text().splitlines() == [
@@ -37,3 +62,34 @@ def test_24_7_a_second_domain_keeps_the_first_and_two_domains_on_one_judge_are_t
     assert "same judge" not in apart.stderr
     assert sorted((config / "judge_recipients").read_text().splitlines()) == [
         "judge@first.test judge@first.test", "judge@second.test judge@second.test"]
+
+
+def test_a_domain_for_the_judge_alone_becomes_a_virtual_mailbox_domain_not_a_virtual_alias_one(tmp_path: Path) -> None:
+    config = site(tmp_path)
+    done = setup(config, "--domain", "fresh.test")
+    assert "(virtual mailbox, for the judge alone (new) domain)" in done.stdout
+    assert "fresh.test" in setting(config, "virtual_mailbox_domains").split(", ")
+    assert setting(config, "virtual_mailbox_maps") == f"hash:{config}/judge_recipients"
+    assert "fresh.test" not in setting(config, "virtual_alias_domains")  # whose mail Postfix bounces
+    assert setting(config, "transport_maps") == f"hash:{config}/judge_transport"
+    again = setup(config, "--domain", "fresh.test")  # running it again changes nothing
+    assert "(virtual mailbox domain)" in again.stdout
+    assert setting(config, "virtual_mailbox_domains").split(", ").count("fresh.test") == 1
+
+
+def test_a_virtual_alias_domain_is_refused_with_what_to_do(tmp_path: Path) -> None:
+    config = site(tmp_path, "virtual_alias_domains = other.test, aliased.test")
+    done = setup(config, "--domain", "aliased.test", code=1)
+    assert "aliased.test is a virtual alias domain" in done.stderr
+    assert f"postconf -c {config} -e 'virtual_alias_domains = other.test'" in done.stderr
+    assert not (config / "judge_transport").exists()  # nothing changed
+
+
+def test_several_judges_share_one_transport_entry_tried_in_order(tmp_path: Path) -> None:
+    config = site(tmp_path, "mydestination = localhost, judge.test")
+    done = setup(config, "--domain", "judge.test", "--judge", "127.0.0.1:2525", "--judge", "[::1]:2526")
+    assert (config / "judge_transport").read_text().splitlines() == [
+        "judge@judge.test judge:[127.0.0.1]:2525, [::1]:2526"]
+    assert 'host = "127.0.0.1"\n  port = 2525\n' in done.stdout and "judge@PORT" in done.stdout
+    assert "same judge" not in done.stderr
+    assert setting(config, "judge_destination_concurrency_limit") == "1"

@@ -6,6 +6,9 @@ import re
 import tomllib
 from pathlib import Path
 
+from judge import __version__
+from judge.store.database import SCHEMA
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -30,3 +33,35 @@ def test_24_15_the_settings_example_suggests_no_editable_install_and_ci_cites_a_
     readme = (ROOT / "README.md").read_text("utf-8")
     for cited in re.findall(r'README, "([^"]+)"', (ROOT / ".ci" / "run").read_text("utf-8")):
         assert cited in readme, cited
+
+
+def test_the_upgrades_table_gives_this_release_its_schema_and_every_quoted_upgrade_ends_there() -> None:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    upgrades = readme.split("\n### Upgrades\n", 1)[1].split("\n### ", 1)[0]
+    rows = re.findall(r"^\| (\d+\.\d+\.\d+)[^|]*\| (\d{4}) \|$", upgrades, re.M)
+    assert rows[0] == ("0.1.0", "0007") and rows[-1] == (__version__, SCHEMA)  # a release, or a schema, adds a row
+    quoted = re.findall(r"database upgraded from \d{4} to (\d{4})", readme)
+    assert quoted and set(quoted) == {SCHEMA}
+
+
+def test_the_disk_section_counts_the_public_pages_and_says_they_are_never_pruned() -> None:
+    """The pages grow by a page and two maps (PNG and SVG) a phase, which `judge prune` never touches
+    (tests/web/test_pages.py counts the maps): the guide's Disk section must say what they weigh."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    disk = readme.split("\n### Disk\n", 1)[1].split("\n### ", 1)[0]
+    row = re.search(r"^\| the public pages, `<data-dir>/web` \(never pruned\) \| (\d+\.\d+) MB \| (\d+) MB \|$",
+                    disk, re.M)
+    assert row and abs(float(row.group(1)) * 1000 - int(row.group(2))) <= 10  # per phase, and a year of 1,000
+    assert "bench/disk_bench.py --pages" in disk and "--pages" in (ROOT / "bench" / "disk_bench.py").read_text()
+    assert "`web = false`" in disk and "judge publish" in disk
+
+
+def test_every_pg_dump_of_the_guide_writes_a_private_file_into_the_backups_folder() -> None:
+    """A dump holds password hashes, addresses and mail: written by root's shell (runuser's
+    redirection) with root's umask it was readable by every user of the machine."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    dumps = [line.strip() for line in readme.splitlines() if "pg_dump -" in line]
+    assert dumps
+    for line in dumps:
+        assert re.fullmatch(r"runuser -u payola -- sh -c 'umask 077 && pg_dump -Fc \w+ > /var/lib/judge-backups/\S+'",
+                            line), line

@@ -125,7 +125,7 @@ def test_tick_applies_mail_accepted_before_the_deadline_before_processing_it(jud
     receive(judge.db, raw_mail(ALICE, "SIGNON F@g1 alice-pw\n5 : A PAR - BUR"), judge.now)
     judge.later(0.2)
     lines = tick(judge.db, judge.settings, judge.now)
-    assert lines[0].endswith(" done") and "g1 S1901M processed; next F1901M" in lines
+    assert lines[0].endswith(" done (game g1)") and "g1 S1901M processed; next F1901M" in lines
     judge.process("g1")  # delivers the mail
     results = [m for m in judge.new_mail() if m.to == ALICE and m.subject == "g1 S1901M results"]
     assert "France: A PAR - BUR\n" in results[0].body

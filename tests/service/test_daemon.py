@@ -7,6 +7,7 @@ import email
 import email.policy
 import logging
 import os
+import re
 import signal
 import smtplib
 import socket
@@ -122,7 +123,8 @@ def running(settings: Settings) -> Iterator[tuple[Running, Clock]]:
     judge.stop()
 
 
-def test_a_game_over_smtp_with_deadlines_on_a_controlled_clock(running: tuple[Running, Clock]) -> None:
+def test_a_game_over_smtp_with_deadlines_on_a_controlled_clock(running: tuple[Running, Clock],
+                                                                caplog: pytest.LogCaptureFixture) -> None:
     judge, clock = running
     settings = judge.settings
     judge.send(GM, "CREATE smtp1 gm-secret")
@@ -141,6 +143,7 @@ def test_a_game_over_smtp_with_deadlines_on_a_controlled_clock(running: tuple[Ru
     judge.tick()  # ticking again does nothing more
     time.sleep(0.5)
     assert maildir_subjects(settings).count("smtp1 S1901M results") == 2
+    assert any(re.fullmatch(r"mail \d+ done \(game smtp1\)", record.getMessage()) for record in caplog.records)
 
 
 def test_27_the_sender_waits_for_a_quiet_moment_but_not_longer_than_its_patience() -> None:

@@ -5,15 +5,26 @@ process settled first says so."""
 from __future__ import annotations
 
 import logging
+import re
+import signal
+import smtplib
+import socket
+import subprocess
+import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
+from judge.service.app import tick
 from judge.service.handlers import receive
 from judge.service.handlers.mail import apply_run
 from judge.service.logs import RepeatFilter
-from tests.service.harness import Judge, raw_mail, two_player_game
+from tests.service.harness import Judge, fresh_database_url, raw_mail, two_player_game
+from tests.service.test_daemon import wait_until
+from tests.service.test_sender_edges import Relay
 
 GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -88,3 +99,80 @@ def test_24_5_a_mail_settled_by_another_process_says_so(judge: Judge) -> None:
     # a second judge's applier reaching the same mail afterwards (two daemons on one database)
     assert apply_run(judge.db, judge.settings, [mail_id], judge.now) == [
         (mail_id, "already done, by another process")]
+
+
+def test_a_judge_logging_to_a_file_goes_on_through_its_rotation_and_a_sighup(tmp_path: Path) -> None:
+    """Without systemd: logrotate moves the log away (and may send SIGHUP); the judge writes on in
+    a new file and keeps running (SIGHUP stopped it, and a log redirected by the shell grew for ever)."""
+    log, rotated = tmp_path / "serve.log", tmp_path / "serve.log.1"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    database = fresh_database_url()
+    judge = subprocess.Popen([sys.executable, "-m", "judge.service.cli", "serve", "--data-dir", str(tmp_path / "data"),
+                              "--port", str(port), "--log-file", str(log),
+                              *(["--database", database] if database else [])],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_until(lambda: log.exists() and "listening on" in log.read_text())
+        log.rename(rotated)  # what logrotate does, then its postrotate's kill -HUP
+        judge.send_signal(signal.SIGHUP)
+        wait_until(lambda: log.exists() and f"SIGHUP: the log goes on in {log}" in log.read_text())
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
+            assert client.noop()[0] == 250  # still listening
+    finally:
+        judge.send_signal(signal.SIGTERM)
+        assert judge.wait(timeout=60) == 0
+    assert "INFO stopped" in log.read_text() and "INFO stopped" not in rotated.read_text()
+
+
+def test_a_database_down_for_an_hour_writes_each_traceback_once_and_at_most_eleven_lines_a_minute_of_a_kind() -> None:
+    """PostgreSQL down: the sender fails every 5 s (with a traceback) and the doorbell warns every
+    5 s.  The filter let ten of each through a minute, each error with its whole traceback, and
+    every warning (about 7 MB an hour)."""
+    clock = [0.0]
+    written: list[tuple[int, str]] = []  # (minute, line as written)
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+
+    def write(record: logging.LogRecord) -> None:
+        written.append((int(clock[0] // 60), handler.format(record)))
+
+    repeats = RepeatFilter(write, clock=lambda: clock[0])
+    try:
+        raise OperationalError("SELECT 1", {}, ConnectionRefusedError("connection refused"))
+    except OperationalError as raised:
+        error = raised  # with its traceback
+    kinds = ("sender failed; retrying", "not listening for other judges' mail")
+    for second in range(0, 3600, 5):
+        clock[0] = float(second)
+        for record in (logging.LogRecord("judge", logging.ERROR, "", 0, kinds[0], (),
+                                         (type(error), error, error.__traceback__)),
+                       logging.LogRecord("judge", logging.WARNING, "", 0, kinds[1] + " (trying again in %.0f s): %s",
+                                         (5.0, error), None)):
+            if repeats.filter(record):
+                write(record)
+    text = "\n".join(line for _, line in written)
+    assert text.count("Traceback (most recent call last)") == 1  # the sender's first failure, whole
+    assert f"{kinds[0]}: OperationalError: (builtins.ConnectionRefusedError) connection refused" in text
+    for kind in kinds:
+        for minute in range(60):
+            assert sum(kind in line for at, line in written if at == minute) <= 11  # ten, and a count of the rest
+    assert len(text) < 300_000  # about 7 MB before
+
+
+def test_the_lines_about_a_games_mail_name_the_game(judge: Judge, caplog: pytest.LogCaptureFixture) -> None:
+    """One game's history can be read from the logs, of several judges too: each line about a
+    mail of a game names it ("mail 45 done" named none)."""
+    sheet = receive(judge.db, raw_mail(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR"), judge.now)
+    help_mail = receive(judge.db, raw_mail("someone@example.org", "HELP"), judge.now)
+    lines = tick(judge.db, judge.settings, judge.now)  # what the timer's judge tick prints
+    assert f"mail {sheet} done (game g1)" in lines and f"mail {help_mail} done" in lines
+    relay = Relay(smtputf8=False, refuse={BOB: "550 5.1.1 no such user"})
+    try:
+        judge.settings = replace(judge.settings, relay=f"127.0.0.1:{relay.port}")
+        judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPROCESS")  # the results to Bob fail for good
+    finally:
+        relay.controller.stop()
+    assert any(re.fullmatch(rf"outbox \d+ to {BOB} \(game g1\) failed: .*no such user", record.getMessage())
+               for record in caplog.records)

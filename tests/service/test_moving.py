@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from judge.games.payola import lifecycle
 from judge.service.app import apply_stored, open_database
@@ -16,7 +16,7 @@ from judge.service.cli import main
 from judge.service.intake import FileIntake, intake_path
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, Outbox, Secret, Submission
-from tests.service.harness import Judge, fresh_database_url, raw_mail, two_player_game
+from tests.service.harness import Judge, fresh_database_url, last_outbox_id, raw_mail, two_player_game
 
 GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -151,3 +151,36 @@ def test_24_3_backup_keep_deletes_only_the_oldest_and_only_after_a_good_backup(
     made = sorted(path.name for path in folder.iterdir())
     assert len(made) == 3 and "notes" in made
     assert "deleted the older backup" in capsys.readouterr().out
+
+
+def test_a_restore_says_what_the_backups_waiting_mail_will_do_and_can_keep_what_had_gone_from_going_twice(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    judge = two_player_game(Judge(tmp_path / "data"))
+    before = last_outbox_id(judge.db)
+    judge.send(ALICE, "HELP")
+    judge.later(1)
+    judge.send(BOB, "HELP")
+    with judge.db.transaction() as session:  # the relay was down: both answers still waiting when the backup ran
+        session.execute(update(Outbox).where(Outbox.id > before).values(status="pending", sent_at=None))
+    options = ["--data-dir", str(judge.settings.data_dir)]
+    options += ["--database", judge.settings.database] if judge.settings.database else []
+    assert main(["backup", str(tmp_path / "backups"), *options]) == 0
+    made = next((tmp_path / "backups").iterdir())
+    capsys.readouterr()
+
+    def restored(*extra: str) -> tuple[str, dict[str, str]]:
+        """Restore the backup (on PostgreSQL into a new database); what it said, and its answers' states."""
+        url = judge.settings.database_url if judge.settings.database is None else str(fresh_database_url())
+        assert main(["restore", str(made), *extra, "--data-dir", str(judge.settings.data_dir), "--database", url]) == 0
+        with Database(url).transaction() as session:
+            states = dict(session.execute(select(Outbox.recipient, Outbox.status).where(Outbox.id > before)).all())
+        return capsys.readouterr().out, states
+
+    out, states = restored()
+    assert "2 mail(s) waiting to go out in the backup (queued 2026-01-05 12:00 to 2026-01-05 13:00 UTC) go out " \
+           "when the judge starts" in out and "--no-resend-before" in out
+    assert states == {ALICE: "pending", BOB: "pending"}
+    out, states = restored("--no-resend-before", "2026-01-05 12:30")  # Alice's had gone before the disk died
+    assert "1 of the 2 mail(s) waiting to go out in the backup, queued before 2026-01-05 12:30 UTC, will not go " \
+           "out again" in out
+    assert states == {ALICE: "failed", BOB: "pending"}

@@ -5,6 +5,7 @@ that keep a maintenance command from breaking the running judge (item 6)."""
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,8 +19,10 @@ from sqlalchemy import select, update
 
 from judge.games.payola import handlers as player_module
 from judge.service import operator
+from judge.service.app import run_deadlines
 from judge.service.cli import main
-from judge.store.database import alembic_config, newest_version
+from judge.service.listening import listening, stopped_listening
+from judge.store.database import alembic_config, newest_version, to_wal
 from judge.store.models import Heartbeat, InboundMail, Outbox, Submission
 from tests.service.harness import Judge, fresh_database_url, two_player_game
 from tests.service.test_sender_edges import Relay
@@ -165,6 +168,7 @@ def test_24_4_judge_status_is_ok_after_a_tick_and_a_problem_when_mail_waits_too_
     assert status == 1 and "PROBLEM: the deadline clock has never run" in out
     with judge.db.transaction() as session:  # what a tick leaves (run_deadlines)
         session.add(Heartbeat(name="tick", at=now, by="test"))
+    listening(judge.db, now, "test pid 1 on 127.0.0.1:2525", starting=True)  # what judge serve leaves
     status, out = run(capsys, "status", *options(judge))
     assert status == 0 and out.rstrip().endswith("OK") and "deadline clock: last ran" in out
     assert "games: 1 active" in out and "mail out: 0 pending" in out
@@ -174,6 +178,40 @@ def test_24_4_judge_status_is_ok_after_a_tick_and_a_problem_when_mail_waits_too_
     status, out = run(capsys, "status", *options(judge))
     assert status == 1 and "PROBLEM: mail has been waiting to go out for 2 h" in out
     assert run(capsys, "status", "--max-age", "180", *options(judge))[0] == 0
+
+
+def test_judge_status_sees_a_listener_gone_while_the_tick_timer_keeps_the_clock_running(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    now = datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+    judge = two_player_game(Judge(tmp_path, now=now))
+    with judge.db.transaction() as session:  # the timer's judge tick ran a minute ago
+        session.add(Heartbeat(name="tick", at=now - timedelta(minutes=1), by="timer"))
+    status, out = run(capsys, "status", *options(judge))
+    assert status == 1 and "PROBLEM: no judge serve has ever listened for mail" in out
+    daemon = "judge1 pid 7 on 127.0.0.1:2525"
+    listening(judge.db, now - timedelta(minutes=30), daemon, starting=True)
+    stopped_listening(judge.db, now - timedelta(minutes=20), daemon)  # systemctl stop judge, 20 minutes ago
+    status, out = run(capsys, "status", *options(judge))
+    assert status == 1 and f"listener: stopped {now - timedelta(minutes=20):%Y-%m-%d %H:%M} UTC (20 min ago)" in out
+    assert "PROBLEM: no judge serve has listened for mail for 20 min" in out
+    listening(judge.db, now - timedelta(minutes=6), daemon, starting=True)  # started again, then killed (no mark)
+    status, out = run(capsys, "status", *options(judge))
+    assert status == 1 and "PROBLEM: no judge serve has listened for mail for 6 min" in out
+    listening(judge.db, now - timedelta(minutes=1), daemon, starting=True)
+    status, out = run(capsys, "status", *options(judge))
+    assert status == 0 and f"listener: listening ({daemon})" in out
+
+
+def test_judge_status_says_when_the_data_directorys_disk_is_nearly_full(tmp_path: Path) -> None:
+    now = datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+    judge = two_player_game(Judge(tmp_path, now=now))
+    listening(judge.db, now, "judge1 pid 7 on 127.0.0.1:2525", starting=True)
+    run_deadlines(judge.db, judge.settings, now)
+    limits = operator.Limits(free_bytes=200 * 2**20)
+    lines, code = operator.status(judge.db, judge.settings, now, limits, free=lambda path: 300 * 2**20)
+    assert code == 0 and lines[-1] == "OK"
+    lines, code = operator.status(judge.db, judge.settings, now, limits, free=lambda path: 12 * 2**20)
+    assert code == 1 and f"PROBLEM: {tmp_path} has 12 MB free (under 200 MB)" in lines[-1]
 
 
 def test_24_4_judge_status_says_2_when_the_database_cannot_be_used(
@@ -230,15 +268,48 @@ def _config(db: Any) -> Any:
     return alembic_config(db.url)
 
 
-def test_24_3_judges_started_at_once_on_a_fresh_database_both_start(tmp_path: Path) -> None:
-    """Each process upgrades the schema under the database's lock: the second finds it made (on
-    PostgreSQL, two judges' simultaneous CREATE TABLEs used to end in a unique violation)."""
+def test_judges_started_at_once_on_a_fresh_database_all_start(tmp_path: Path) -> None:
+    """Each process upgrades the schema under the database's lock: the others find it made (on
+    PostgreSQL, two judges' simultaneous CREATE TABLEs used to end in a unique violation).  On
+    SQLite the first step, making the new file a write-ahead-log database, failed at once in one
+    of them when another held the file: here the test holds it while all three start, and lets
+    go only once each has said it waits."""
     url = fresh_database_url() or f"sqlite:///{tmp_path / 'judge.db'}"
+    holder = None
+    if url.startswith("sqlite"):
+        holder = sqlite3.connect(tmp_path / "judge.db", isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another process about to write the new, empty file
     code = "import sys; from judge.store.database import Database; Database(sys.argv[1]).upgrade()"
     starts = [subprocess.Popen([sys.executable, "-c", code, url], stderr=subprocess.PIPE, text=True)
               for _ in range(3)]
+    try:
+        if holder is not None:
+            for start in starts:
+                assert start.stderr is not None
+                assert "waiting for another process to let go of" in start.stderr.readline()
+            holder.execute("ROLLBACK")
+    finally:
+        if holder is not None:
+            holder.close()
     errors = [start.communicate(timeout=120)[1] for start in starts]
     assert [start.returncode for start in starts] == [0, 0, 0], errors
+
+
+def test_a_new_sqlite_database_waits_for_another_process_before_becoming_write_ahead_log(tmp_path: Path) -> None:
+    path = tmp_path / "judge.db"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process about to write the new file: SQLite fails at once
+    opening = sqlite3.connect(path)
+    pauses: list[float] = []
+
+    def pause(seconds: float) -> None:  # the other process lets go while this one waits
+        pauses.append(seconds)
+        holder.execute("ROLLBACK")
+
+    to_wal(opening.cursor(), str(path), pause)
+    assert len(pauses) == 1 and opening.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    holder.close()
+    opening.close()
 
 
 # -- safety ----------------------------------------------------------------------------------------------
@@ -254,7 +325,7 @@ def test_24_6_a_command_run_as_root_on_the_judges_data_directory_is_refused(
     for arguments in (["tick"], ["status"], ["db", "upgrade"], ["backup", str(tmp_path / "b")]):
         status = main([*arguments, "--data-dir", str(data)])
         said = capsys.readouterr()
-        assert status == 1 and "runuser -u " in said.out + said.err, arguments
+        assert status == 3 and "runuser -u " in said.out + said.err, arguments  # not 1: a monitoring check's PROBLEM
     assert list(data.iterdir()) == []  # nothing written there as root
 
 

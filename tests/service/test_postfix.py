@@ -9,7 +9,8 @@ them needs the relay permission the guide sets up) and delivers with its ``virtu
 Maildirs under a temporary directory.  One movement phase with seven players, a bounce of an
 answer to an address that does not exist (reported to the admin), an outage during which a
 player sends five sheets (Postfix delivers them afterwards in its own order: the fifth is
-kept), and the guide's other case, a domain for the judge alone.
+kept); and the guide's other cases, each delivering mail end to end: a domain for the judge
+alone, and two judges on one database behind one transport, one of them killed.
 
 It reconfigures and restarts this machine's Postfix, then restores its configuration, so it
 runs only when asked: ``JUDGE_TEST_POSTFIX=1``, as root, with Postfix installed (``.ci/run``
@@ -217,8 +218,7 @@ def outage(site: Site, judge: subprocess.Popen[str], settings: str, port: int) -
 def test_a_movement_phase_through_postfix_as_the_guide_sets_it_up(site: Site) -> None:
     port = free_port()
     printed = run("sh", SETUP, "--domain", DOMAIN, "--judge", f"127.0.0.1:{port}")  # the guide, step 2
-    settings = printed.split("Put these in the judge's settings (judge.toml):\n", 1)[1]
-    settings = "\n".join(line.strip() for line in settings.splitlines() if " = " in line)
+    settings = printed_settings(printed)
     assert f'domain = "{DOMAIN}"' in settings and 'relay = "127.0.0.1:25"' in settings
     run("postfix", "start")  # the guide: where there is no systemd
     judge = start_judge(site.work, settings, port)
@@ -246,10 +246,63 @@ def test_a_movement_phase_through_postfix_as_the_guide_sets_it_up(site: Site) ->
         assert f'unknown user: "nobody@{PLAYERS_DOMAIN}"' in report
         judge = outage(site, judge, settings, port)
     finally:
-        judge.send_signal(signal.SIGTERM)
-        output = judge.communicate(timeout=60)[0]
+        stop(judge)
+
+
+def printed_settings(printed: str) -> str:
+    """The judge.toml lines the guide's script printed."""
+    settings = printed.split("Put these in the judge's settings (judge.toml):\n", 1)[1]
+    return "\n".join(line.strip() for line in settings.splitlines() if " = " in line)
+
+
+def answered(site: Site, judge: subprocess.Popen[str], sender: str, to: str, subject: str) -> EmailMessage:
+    """``sender`` asks the judge for HELP at ``to`` through Postfix, and gets its answer."""
+    send(sender, "HELP", to=to, subject=subject)
+    try:
+        return site.wait_for(sender, f"Re: {subject}")
+    except AssertionError:
+        judge.kill()
+        raise AssertionError(f"no answer; the judge said:\n{judge.communicate()[0]}") from None
+
+
+def stop(judge: subprocess.Popen[str]) -> None:
+    judge.send_signal(signal.SIGTERM)
+    output = judge.communicate(timeout=60)[0]
     assert judge.returncode == 0 and "Traceback" not in output, output
-    # The guide's other case: a domain the judge has to itself becomes a virtual alias domain.
-    run("sh", SETUP, "--domain", "judge-only.test", "--judge", f"127.0.0.1:{port}")
+
+
+def test_a_domain_for_the_judge_alone_receives_its_mail_through_postfix(site: Site) -> None:
+    """The guide's second case: a domain Postfix did not receive before, for the judge alone.
+    (Its earlier setup, a virtual alias domain whose one address was the judge's, accepted the
+    mail and then bounced it: "User unknown in virtual alias table".)"""
+    port = free_port()
+    printed = run("sh", SETUP, "--domain", "judge-only.test", "--judge", f"127.0.0.1:{port}")
     assert "judge-only.test" not in run("postconf", "-h", "mydestination")
-    assert rcpt("judge@judge-only.test") == 250 and rcpt("someone@judge-only.test") == 550
+    run("postfix", "start")
+    judge = start_judge(site.work, printed_settings(printed), port)
+    try:
+        assert rcpt("judge@judge-only.test") == 250 and rcpt("someone@judge-only.test") == 550
+        answer = answered(site, judge, GM, "judge@judge-only.test", "help, judge alone")
+        assert answer["From"] == "Payola Judge <judge@judge-only.test>"
+        answered(site, judge, GM, "judge+tag@judge-only.test", "help, with a tag")
+    finally:
+        stop(judge)
+
+
+def test_several_judges_behind_postfix_take_the_mail_of_one_that_is_down(site: Site) -> None:
+    """The guide's third case: two judges on one database, Postfix's transport listing both;
+    the first is killed, and its mail goes to the second at once."""
+    first, second = free_port(), free_port()
+    printed = run("sh", SETUP, "--domain", DOMAIN, "--judge", f"127.0.0.1:{first}", "--judge", f"127.0.0.1:{second}")
+    assert f"judge:[127.0.0.1]:{first}, [127.0.0.1]:{second}" in (CONFIG / "judge_transport").read_text()
+    settings = printed_settings(printed)
+    run("postfix", "start")
+    judges = [start_judge(site.work, settings, first), start_judge(site.work, settings.replace(
+        f"port = {first}", f"port = {second}"), second)]
+    try:
+        answered(site, judges[0], GM, f"judge@{DOMAIN}", "help, both up")
+        judges[0].kill()  # kill -9: no stop, no goodbye
+        judges[0].communicate(timeout=60)
+        answered(site, judges[1], GM, f"judge@{DOMAIN}", "help, the first one down")
+    finally:
+        stop(judges[1])

@@ -18,6 +18,7 @@ from sqlalchemy import select
 
 from judge.service.app import accepted_at, inject, open_database
 from judge.service.config import Settings
+from judge.service.listening import held, listener, timer_tick
 from judge.store.models import Game, InboundMail, Submission
 from tests.service.harness import fresh_database_url, inject_confirming, raw_mail
 from tests.service.test_daemon import GM, PLAYERS, Clock, Running, maildir_subjects, wait_until
@@ -70,6 +71,56 @@ def test_a_deadline_passed_during_an_outage_waits_for_the_mail_accepted_before_i
         with db.transaction() as session:
             sheets = session.execute(select(Submission.power, Submission.phase).order_by(Submission.id)).all()
         assert [tuple(sheet) for sheet in sheets] == [("FRANCE", "S1901M"), ("GERMANY", "F1901M")]
+    finally:
+        judge.stop()
+
+
+def test_the_tick_timer_runs_no_deadline_while_no_judge_listens_and_every_held_sheet_counts_for_its_phase(
+        tmp_path: Path) -> None:
+    """The outage replayed end to end: the daemon stopped before a deadline, both players' sheets
+    held by the MTA, the tick timer firing after the deadline (and again while the daemon that
+    came back settles), then the daemon catching up.  Each sheet counts for the phase it was
+    sent in: both spring sheets for S1901M, Germany's sheet sent after the deadline for F1901M."""
+    settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=3600,
+                        mta_hostname=MTA, settle_seconds=300)
+    db = open_database(settings)
+    inject_confirming(db, settings, raw_mail(GM, "CREATE outage3 gm"), START)
+    for power, address in PLAYERS.items():
+        inject_confirming(db, settings, raw_mail(address, f"JOIN outage3 pw {power}"), START)
+    inject(db, settings, raw_mail(GM, "SIGNON MASTER@outage3 gm\nSTART"), START)
+    with db.transaction() as session:
+        deadline = session.scalars(select(Game.deadline)).one()
+    assert deadline is not None
+    clock = Clock()
+    clock.now = START + timedelta(hours=1)
+    judge = Running(settings, clock)
+    clock.now = START + timedelta(hours=2)
+    judge.stop()  # an upgrade, say; the MTA holds what comes meanwhile
+    queued = [(PLAYERS["FRANCE"], "SIGNON F@outage3 pw\n3 : A PAR - BUR", deadline - timedelta(minutes=40)),
+            (PLAYERS["GERMANY"], "SIGNON G@outage3 pw\n2 : A MUN - RUH", deadline - timedelta(minutes=30)),
+            (PLAYERS["GERMANY"], "SIGNON G@outage3 pw\n1 : A BER H", deadline + timedelta(minutes=20))]
+    fired = timer_tick(db, settings, deadline + timedelta(minutes=5))  # judge-tick.timer, the daemon down
+    assert fired == [f"deadlines of outage3 not run: judge serve stopped listening at {clock.now:%Y-%m-%d %H:%M} UTC"
+                     " (the MTA holds the players' mail while nobody listens; judge serve runs them once it has it)"]
+    with db.transaction() as session:
+        assert session.scalars(select(Game.phase)).one() == "S1901M"
+    clock.now = deadline + timedelta(hours=1)  # the daemon is back; the MTA delivers what it held
+    judge = Running(settings, clock)
+    try:
+        with smtplib.SMTP("127.0.0.1", judge.port, timeout=10) as client:
+            for sender, sheet, accepted in queued:
+                client.sendmail(sender, ["judge@localhost"], held_mail(sender, sheet, accepted))
+        wait_until(lambda: maildir_subjects(settings).count("outage3 S1901M results") == 2)  # both sheets in
+        with db.transaction() as session:  # the timer, were it to fire while the daemon settles, would wait too
+            assert "waits until" in str(held(listener(session), clock.now + timedelta(minutes=2), settings))
+        clock.now += timedelta(minutes=6)  # the settle time is over: the daemon catches up
+        judge.tick()
+        wait_until(lambda: maildir_subjects(settings).count("Re: sheet") == 3)
+        with db.transaction() as session:
+            sheets = session.execute(select(Submission.power, Submission.phase).order_by(Submission.id)).all()
+        assert [tuple(sheet) for sheet in sheets] == [("FRANCE", "S1901M"), ("GERMANY", "S1901M"),
+                                                      ("GERMANY", "F1901M")]
+        assert maildir_subjects(settings).count("outage3 S1901M results") == 2  # processed once, with both sheets
     finally:
         judge.stop()
 

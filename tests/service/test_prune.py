@@ -17,7 +17,7 @@ from judge.service.app import run_deadlines
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.models import Blob, InboundMail, Outbox, OutboxFile
 from judge.web.pages import publish_all
-from tests.service.harness import Judge, raw_mail, two_player_game
+from tests.service.harness import Judge, last_outbox_id, raw_mail, two_player_game
 from tests.service.test_operator import options, run
 
 GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"
@@ -143,3 +143,22 @@ def test_24_14_prune_keeps_mail_not_yet_sent_or_applied(
     assert attachments(judge) == ({pending}, {file.sha256 for file in row.files})
     status, out = run(capsys, "resend", str(failed), *options(judge))
     assert status == 1 and "its text was dropped by judge prune" in out
+
+
+def test_resend_all_says_which_failed_mails_it_cannot_send_and_why(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Failed mail whose text judge prune dropped is listed by judge queue, but cannot be sent
+    again: judge resend --all says so instead of a bare "nothing to send again"."""
+    judge = two_player_game(Judge(tmp_path))
+    before = last_outbox_id(judge.db)
+    judge.send(ALICE, "HELP")
+    judge.send(BOB, "HELP")
+    with judge.db.transaction() as session:  # both answers failed (the relay refused them for good)
+        session.execute(update(Outbox).where(Outbox.id > before).values(status="failed"))
+    judge.later(24 * 31)
+    assert prune(capsys, monkeypatch, judge)[0] == 0
+    status, out = run(capsys, "queue", "--state", "failed", *options(judge))
+    assert status == 0 and out.count("its text was dropped by judge prune: it cannot be sent again") == 2
+    status, out = run(capsys, "resend", "--all", *options(judge))
+    assert status == 0 and out.splitlines() == ["2 failed mail(s) cannot be sent again: judge prune dropped their text "
+                                "(judge queue --state failed lists them)", "nothing to send again"]

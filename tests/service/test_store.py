@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -10,16 +11,19 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+import pytest
 from alembic import command
 from sqlalchemy import inspect, select, text
+from sqlalchemy.exc import OperationalError
 
 from judge.service.app import open_database
 from judge.service.config import Settings
+from judge.service.handlers import mail as applying
 from judge.service.handlers import receive
-from judge.service.handlers.mail import store
+from judge.service.handlers.mail import apply_run, store
 from judge.store.database import SCHEMA, Database, alembic_config, newest_version
-from judge.store.models import Base, Confirmation, ConfirmedAddress, SignonFailure
-from tests.service.harness import fresh_database_url
+from judge.store.models import Base, Confirmation, ConfirmedAddress, InboundMail, SignonFailure
+from tests.service.harness import Judge, fresh_database_url, raw_mail, two_player_game
 
 
 def test_migrations_create_exactly_the_models_tables_and_walk_down_and_up(tmp_path: Path) -> None:
@@ -158,3 +162,25 @@ def test_sqlite_transactions_take_turns_and_a_store_of_mail_goes_first(tmp_path:
     for thread in threads:
         thread.join(10)
     assert order == ["holder", "store", "other"]
+
+
+def test_a_mail_applied_while_the_database_disk_is_full_waits_for_the_next_pass_instead_of_quarantine(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite says "database or disk is full" (PostgreSQL "could not extend file"): nothing is
+    wrong with the mail, so it stays new, as when the database cannot be reached, and is
+    applied once there is room again; the daemon's pass ends and tries again later."""
+    judge = two_player_game(Judge(tmp_path))
+    mail_id = receive(judge.db, raw_mail("alice@example.org", "SIGNON F@g1 alice-pw\n2 : A PAR - BUR"), judge.now)
+    settle = applying._settle
+
+    def full(*args: object) -> object:
+        raise OperationalError("INSERT INTO outbox ...", {}, sqlite3.OperationalError("database or disk is full"))
+
+    monkeypatch.setattr(applying, "_settle", full)
+    monkeypatch.setattr(applying.time, "sleep", lambda seconds: None)  # the retries' pauses
+    with pytest.raises(OperationalError, match="disk is full"):
+        apply_run(judge.db, judge.settings, [mail_id], judge.now)
+    with judge.db.transaction() as session:
+        assert session.get_one(InboundMail, mail_id).status == "new"
+    monkeypatch.setattr(applying, "_settle", settle)  # room again
+    assert apply_run(judge.db, judge.settings, [mail_id], judge.now) == [(mail_id, "done")]

@@ -44,11 +44,13 @@ Whatever goes wrong while applying one mail ends with that mail *quarantined*: i
 is rolled back, it is marked ``quarantined`` with its error, the sender gets a short apology
 (never a traceback), and the game master of the game it signs on to (or the judge's admin) is
 told; then the next mail is applied.  Only the database itself failing (it cannot be reached,
-or a concurrent transaction got in the way: ``RETRIED``) is tried again a few times first, and
-if even quarantining fails the mail stays ``new`` for the next pass.  A mail another process
-settled first is reported as such ("already done, by another process"), so two judges never
-both log it done.  The public pages of the games a mail touched are brought up to date after
-its transaction commits, so a page never shows a change undone.
+or a concurrent transaction got in the way: ``RETRIED``) is tried again a few times first; if
+it still cannot be used (an ``OperationalError``: down, busy, its disk full) the mail stays
+``new`` for the next pass, as it does when even quarantining fails: nothing is wrong with the
+mail.  A mail another process settled first is reported as such ("already done, by another
+process"), so two judges never both log it done.  The public pages of the games a mail
+touched are brought up to date after its transaction commits, so a page never shows a change
+undone.
 
 Passwords.  Once a mail is settled its stored copy keeps no password (`judge.mail.redact`),
 and nothing the judge sends carries one from it: the mail's subject is masked before anything
@@ -179,6 +181,8 @@ def process_mail(db: Database, settings: Settings, mail_id: int, now: datetime) 
             refresh(db, settings, touched)  # the public pages, once the mail's changes are committed
         return status
     assert error is not None
+    if isinstance(error, OperationalError):  # the database cannot be used (a full disk too): the mail waits
+        raise error
     status = _quarantine(db, settings, mail_id, now, error)
     db.checkpoint()
     return status
@@ -205,6 +209,7 @@ class Runs:
         self.db = db
         self.settings = settings
         self.read: dict[int, Read] = {}  # the stored mails read and not yet seen settled
+        self.about: dict[int, str] = {}  # the game each mail the last run settled was about, for the log
 
     def run(self, mail_ids: Sequence[int], now: datetime) -> list[tuple[int, str]]:
         """Apply a run of ``mail_ids`` (at most RUN mails) and return the (id, status) of the
@@ -236,8 +241,8 @@ class Runs:
             settled = [(mail_id, status) for mail_id, status in settled if mail_id not in taken]
             settled += [(mail_id, process_mail(self.db, self.settings, mail_id, now)) for mail_id in taken]
         finally:
-            for mail_id, _ in settled:
-                self.read.pop(mail_id, None)
+            self.about = {mail_id: read.topic.removeprefix("game ") for mail_id, _ in settled
+                          if (read := self.read.pop(mail_id, None)) is not None and read.topic.startswith("game ")}
         if redacted:
             self.db.checkpoint()
         if touched and self.settings.web:

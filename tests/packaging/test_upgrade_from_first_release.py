@@ -1,0 +1,239 @@
+"""``deploy/upgrade-from-0.1.sh`` on an installation laid out as the first release (0.1.0,
+2026-11-22) made it, in a temporary root: its settings in etc/judge (group and mode as its
+README set them), its SQLite database at schema 0007 holding a started game with a sheet applied
+and another still in the listener's intake, its cron job and logrotate file, its log.  The script
+runs with the tester's own user standing for both users (``--user``, ``--old-user``), a stand-in
+for the venv's pip, the judge of this checkout as /opt/judge/bin/judge, and (for systemd) a
+stand-in systemctl that notes what it is asked.  Afterwards the new judge works on the data: the
+sheet sent before the upgrade is there, and the one waiting in the intake is applied."""
+
+from __future__ import annotations
+
+import grp
+import os
+import pwd
+import shutil
+import sqlite3
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from alembic import command
+from sqlalchemy import select
+
+from judge.service.app import inject, open_database
+from judge.service.config import Settings, load_settings
+from judge.service.intake import FileIntake, intake_path
+from judge.service.listening import timer_tick
+from judge.store.database import SCHEMA, alembic_config
+from judge.store.models import PhaseRow, Submission
+from tests.service.harness import inject_confirming, raw_mail
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "deploy" / "upgrade-from-0.1.sh"
+ME = pwd.getpwuid(os.geteuid()).pw_name
+GM, FRANCE, GERMANY = "gm@example.org", "fred@example.org", "gus@example.org"
+
+# What the first release's README installed (deploy/judge.cron, deploy/judge.logrotate of 0.1.0).
+OLD_CRON = """\
+# Run the deadlines from cron instead of (or as well as) the daemon's own clock: claims on the
+# games make each phase process exactly once even when both run. Install in /etc/cron.d/judge;
+# /var/log/judge must exist, owned by judge (README), and deploy/judge.logrotate rotates the log.
+*/5 * * * * judge /opt/judge/bin/judge tick --config /etc/judge/judge.toml >> /var/log/judge/tick.log 2>&1
+"""
+OLD_LOGROTATE = """\
+/var/log/judge/*.log {
+    weekly
+    rotate 12
+    compress
+    delaycompress
+    missingok
+    notifempty
+    create 0640 judge judge
+    su judge judge
+}
+"""
+
+def old_settings(data: Path) -> str:
+    """The first release's example settings (deploy/judge.toml of 0.1.0), with this test's data
+    directory, no relay (the Maildir) and no maps or pages (drawing them is slow)."""
+    return f"""[judge]
+domain = "example.org"
+data-dir = "{data}"
+judge-name = "Payola Judge"
+maps = false
+web = false
+host = "127.0.0.1"
+port = 2525
+max-size = 262144
+relay-starttls = false
+tick-seconds = 60
+max-lateness = 24
+settle-seconds = 300
+mta-hostname = "mail.example.org"
+retry-days = 4
+max-sessions = 100
+idle-timeout = 60
+max-commands-per-mail = 500
+max-password-checks-per-mail = 10
+max-press-per-mail = 10
+max-mails-per-mail = 50
+max-creates-per-day = 3
+max-joins-per-day = 10
+
+[judge.durations]
+movement = 48
+retreat = 24
+adjustment = 24
+grace = 0
+"""
+
+
+@pytest.fixture(scope="module")
+def made_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The first release's installation, made once (a game played, the schema taken down) and
+    copied for each test."""
+    root = tmp_path_factory.mktemp("first-release") / "root"
+    build(root)
+    return root
+
+
+def first_release(made_once: Path, root: Path) -> Path:
+    """A copy of the first release's installation at ``root``; its data directory (its settings
+    name the copy's)."""
+    shutil.copytree(made_once, root, symlinks=True)
+    config = root / "etc" / "judge" / "judge.toml"
+    config.write_text(config.read_text().replace(str(made_once), str(root)))
+    return root / "var" / "lib" / "judge"
+
+
+def build(root: Path) -> None:
+    """The first release's installation under ``root``."""
+    etc, data, logs = root / "etc", root / "var" / "lib" / "judge", root / "var" / "log" / "judge"
+    for folder in (etc / "cron.d", etc / "logrotate.d", logs):
+        folder.mkdir(parents=True)
+    (etc / "judge").mkdir(mode=0o750)
+    (etc / "judge" / "judge.toml").write_text(old_settings(data))
+    (etc / "judge" / "judge.toml").chmod(0o640)
+    (etc / "cron.d" / "judge").write_text(OLD_CRON)
+    (etc / "logrotate.d" / "judge").write_text(OLD_LOGROTATE)
+    (logs / "tick.log").write_text("2026-11-22 12:05:00 UTC 1 mail(s) sent to /var/lib/judge/outbox\n")
+    data.mkdir(parents=True, mode=0o700)
+    settings = Settings(data_dir=data, maps=False, web=False)  # SQLite: what the first release's README set up
+    db = open_database(settings)
+    now = datetime.now(UTC).replace(tzinfo=None)
+    inject_confirming(db, settings, raw_mail(GM, "CREATE old1 gm-pw"), now)
+    for power, address in (("FRANCE", FRANCE), ("GERMANY", GERMANY)):
+        inject_confirming(db, settings, raw_mail(address, f"JOIN old1 pw {power}"), now)
+    inject(db, settings, raw_mail(GM, "SIGNON MASTER@old1 gm-pw\nSTART"), now)
+    inject(db, settings, raw_mail(FRANCE, "SIGNON F@old1 pw\n3 : A PAR - BUR"), now)
+    db.engine.dispose()
+    intake_file = intake_path(settings.database_url)
+    assert intake_file is not None
+    intake = FileIntake(intake_file)  # Germany's sheet, stored by the listener just before the judge stopped
+    intake.store([(raw_mail(GERMANY, "SIGNON G@old1 pw\n2 : A MUN - RUH"), GERMANY)], now)
+    intake.engine.dispose()
+    command.downgrade(alembic_config(settings.database_url), "0007")  # the first release's schema
+    with sqlite3.connect(data / "judge.db") as old:
+        assert old.execute("SELECT version_num FROM alembic_version").fetchall() == [("0007",)]
+
+
+def stand_ins(root: Path, bin_dir: Path) -> None:
+    """/opt/judge/bin: pip noting what it is asked, judge running this checkout; and in ``bin_dir``
+    python3 (this one: it reads TOML) and systemctl noting what it is asked."""
+    venv = root / "opt" / "judge" / "bin"
+    venv.mkdir(parents=True)
+    bin_dir.mkdir()
+    scripts = {venv / "pip": f'echo "$@" >> {root / "pip.log"}\n',
+               venv / "judge": f'exec "{sys.executable}" -m judge.service.cli "$@"\n',
+               bin_dir / "systemctl": f'echo "$@" >> {root / "systemctl.log"}\n'}
+    for path, body in scripts.items():
+        path.write_text(f"#!/bin/sh\n{body}")
+        path.chmod(0o755)
+    (bin_dir / "python3").symlink_to(sys.executable)
+
+
+def upgrade(root: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    bin_dir = root / "stand-ins"
+    stand_ins(root, bin_dir)
+    environment = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "PYTHONPATH": str(ROOT)}
+    return subprocess.run(["sh", str(SCRIPT), "--root", str(root), "--user", ME, "--old-user", ME, *options],
+                          capture_output=True, text=True, timeout=300, env=environment)
+
+
+def saved(root: Path) -> Path:
+    [folder] = (root / "var" / "lib" / "judge-backups").glob("before-upgrade-*")
+    return folder
+
+
+needs_own_group = pytest.mark.skipif(not any(group.gr_name == ME for group in grp.getgrall()),
+                                     reason=f"the settings go to the group named like the user, and {ME} has none")
+
+
+@needs_own_group
+def test_the_first_release_is_upgraded_in_place_without_systemd_and_its_games_go_on(
+        made_once: Path, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    data = first_release(made_once, root)
+    done = upgrade(root, "--no-systemd")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"database upgraded from 0007 to {SCHEMA}" in done.stdout + done.stderr
+    backup = saved(root)  # as they were, for going back
+    assert (backup / "cron.d-judge").read_text() == OLD_CRON and (backup / "logrotate.d-judge").read_text() \
+        == OLD_LOGROTATE
+    with sqlite3.connect(backup / "data" / "judge.db") as old:
+        assert old.execute("SELECT version_num FROM alembic_version").fetchall() == [("0007",)]
+    assert (backup / "data" / "judge-intake.db").is_file() and (backup / "judge.toml").is_file()
+    etc = root / "etc"
+    assert (etc / "cron.d" / "judge").read_text() == (ROOT / "deploy" / "judge.cron").read_text()  # as payola
+    assert (etc / "logrotate.d" / "judge").read_text() == (ROOT / "deploy" / "judge.logrotate").read_text()
+    assert (root / "pip.log").read_text() == f"install --quiet --upgrade {ROOT}[postgres]\n"
+    assert (etc / "judge").stat().st_mode & 0o777 == 0o750 and (etc / "judge" / "judge.toml").stat().st_mode & 0o777 \
+        == 0o640 and data.stat().st_mode & 0o777 == 0o700  # modes kept
+    assert "setsid -f runuser -u" in done.stdout  # how to start it
+    settings = load_settings(etc / "judge" / "judge.toml")
+    db = open_database(settings)
+    timer_tick(db, settings, datetime.now(UTC).replace(tzinfo=None))  # the timer's first tick takes the intake in
+    with db.transaction() as session:
+        sheets = session.execute(select(Submission.power, Submission.phase, Submission.text).order_by(Submission.id))
+        assert [tuple(sheet) for sheet in sheets] == [("FRANCE", "S1901M", "3 : A PAR - BUR"),
+                                                      ("GERMANY", "S1901M", "2 : A MUN - RUH")]
+        assert session.scalars(select(PhaseRow.status).where(PhaseRow.name == "S1901M")).one() == "processed"
+    db.engine.dispose()
+
+
+@needs_own_group
+def test_with_systemd_the_old_files_go_and_the_new_units_and_timers_start(made_once: Path, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    first_release(made_once, root)
+    (root / "etc" / "systemd" / "system").mkdir(parents=True)
+    (root / "etc" / "systemd" / "system" / "judge-web.service").write_text("[Service]\nUser=judge\n")
+    done = upgrade(root, "--systemd")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (root / "systemctl.log").read_text().splitlines() == [
+        "stop judge.service", "stop judge-web.service", "daemon-reload",
+        "enable --now judge.service judge-tick.timer judge-backup.timer", "enable --now judge-web.service"]
+    assert not (root / "etc" / "cron.d" / "judge").exists() and not (root / "etc" / "logrotate.d" / "judge").exists()
+    units = root / "etc" / "systemd" / "system"
+    for unit in ("judge.service", "judge-web.service", "judge-tick.service", "judge-tick.timer",
+                 "judge-backup.service", "judge-backup.timer"):
+        assert (units / unit).read_text() == (ROOT / "deploy" / unit).read_text(), unit
+    assert "User=payola" in (units / "judge-web.service").read_text()
+
+
+def test_a_postgresql_database_used_as_the_old_user_is_refused_before_anything_changes(
+        made_once: Path, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    data = first_release(made_once, root)
+    config = root / "etc" / "judge" / "judge.toml"
+    config.write_text(config.read_text().replace('[judge]\n', '[judge]\ndatabase = "postgresql+psycopg://judge@/judge"\n'))
+    bin_dir = root / "stand-ins"
+    stand_ins(root, bin_dir)
+    done = subprocess.run(["sh", str(SCRIPT), "--root", str(root), "--user", ME, "--old-user", "judge", "--no-systemd"],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"})
+    assert done.returncode == 1 and "ALTER ROLE judge RENAME TO" in done.stderr
+    assert (root / "etc" / "cron.d" / "judge").read_text() == OLD_CRON  # nothing changed
+    assert not (root / "var" / "lib" / "judge-backups").exists() and (data / "judge.db").is_file()
