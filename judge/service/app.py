@@ -22,7 +22,7 @@ import logging
 import os
 import socket
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
@@ -30,12 +30,12 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from judge import games
 from judge.service import host
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
 from judge.service.handlers.mail import Runs, accepted_at, mask_old_quarantine
 from judge.service.intake import take_in
+from judge.service.kinds import SESSION_KEY, Kinds, kind_of
 from judge.service.outbox import drop_sent_attachments, queue
 from judge.service.render import render
 from judge.service.schedule import due_games, reschedule
@@ -48,15 +48,12 @@ LEFT_PAUSE = 0.02  # seconds before looking again at mail every game of which ot
 CLAIM = timedelta(minutes=10)  # how long a deadline run may hold a game before others may take over
 
 
-def utcnow() -> datetime:
-    """Naive UTC, as stored."""
-    return datetime.now(UTC).replace(tzinfo=None)
-
-
-def open_database(settings: Settings) -> Database:
-    """Open (creating the data directory and the schema if needed) the judge's database."""
+def open_database(settings: Settings, kinds: Kinds | None = None) -> Database:
+    """Open (creating the data directory and the schema if needed) the judge's database, whose
+    sessions know the ``kinds`` of game the judge hosts (the composition root's, `judge.bootstrap`;
+    none: the database's mail cannot be applied, as by `judge db` and the like)."""
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    db = Database(settings.database_url)
+    db = Database(settings.database_url, {SESSION_KEY: kinds} if kinds is not None else None)
     db.upgrade()
     return db
 
@@ -99,7 +96,7 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
                   now=now, game_id=game.id, body=render("outage", game=game, now=now))
             summary = f"{game.name} paused: its deadline passed long ago (was the judge down?)"
         elif force or host.is_due(session, game, now):
-            kind = games.kind_of(game)
+            kind = kind_of(session, game)
             cause = "judge process --force" if force else "all submitted" if kind.complete(session, game, now=now) \
                 else "deadline"
             processed = kind.process(session, game, settings, now, cause=cause)

@@ -30,8 +30,8 @@ from typing import Any
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
-from judge import games
 from judge.service import host
+from judge.service.kinds import kind_of
 from judge.store.models import Game, PhaseRow
 
 
@@ -96,7 +96,7 @@ def reschedule(session: Session, game: Game) -> None:
     already, `judge.games.GameKind.closes_at_next_tick`)."""
     with session.no_autoflush:
         row = _current_row(session, game)
-        complete = row is not None and games.kind_of(game).closes_at_next_tick(session, game, row)
+        complete = row is not None and kind_of(session, game).closes_at_next_tick(session, game, row)
         due = next_due(game, row, complete)
     if game.next_due != due:
         game.next_due = due

@@ -63,9 +63,9 @@ from judge.payola.notation import determination_to_data, statement_to_data
 from judge.payola.offers import OfferSheet, PhaseReader, parse_sheet
 from judge.payola.options import Options, parse_options
 from judge.payola.treasury import income_due, pay_income, void_start, zerosum_start, zerosum_year_end
+from judge.service.absences import shift_for_absences
 from judge.service.config import Settings
 from judge.service.host import (
-    GAME_FLAGS,
     GameError,
     current_phase,
     duration,
@@ -79,11 +79,10 @@ from judge.service.host import (
     processed_phases,
     record,
     seats,
-    shift_for_absences,
-    split_options,
     who_played,
 )
 from judge.service.logs import log_on_commit
+from judge.service.options import GAME_FLAGS, split_options
 from judge.service.outbox import queue
 from judge.service.render import render, when
 from judge.store.models import Game, LedgerRow, PhaseRow, Player, Submission
@@ -104,7 +103,7 @@ def power_of(game: Game, text: str) -> str:
 
 
 PAYOLA_FLAGS = ("NO_DRAW", "SHOW_VOTES")
-"""Flags of a Payola game at CREATE beside the host's (`judge.service.host.GAME_FLAGS`): no draw
+"""Flags of a Payola game at CREATE beside the host's (`judge.service.options.GAME_FLAGS`): no draw
 votes; everyone told how many vote for a draw (never who)."""
 
 
@@ -114,7 +113,7 @@ def own_flags(game: Game) -> list[str]:
 
 
 def options_of(game: Game) -> Options:
-    """The game's Payola options (rule 6); its service options are in `judge.service.host.rules_of`."""
+    """The game's Payola options (rule 6); its service options are in `judge.service.options.rules_of`."""
     return parse_options(split_options(game.options, (*PAYOLA_FLAGS, *GAME_FLAGS))[1])
 
 

@@ -40,6 +40,7 @@ from judge.games.payola import lifecycle, public
 from judge.games.payola.maps import png_unavailable
 from judge.render import render_svg
 from judge.service import host
+from judge.service.options import Rules, rules_of
 from judge.store.models import Game, PhaseRow, Player
 from judge.web.pages import SAFE_NAME, make_folder, render_page, templates_version, write_file
 
@@ -87,9 +88,9 @@ def facts_of(session: Session, game: Game, acting: bool = True,
     joined = host.players(session, game) if seated is None else seated
     seat = {p.power: p for p in joined if p.power}
     try:
-        blind, rules = lifecycle.options_of(game).blind, host.rules_of(game)
+        blind, rules = lifecycle.options_of(game).blind, rules_of(game)
     except ValueError:  # options this judge cannot read: hide the board rather than show it
-        blind, rules = True, host.Rules()
+        blind, rules = True, Rules()
     named = game.state == "finished" and not rules.anonymous
     seats = []
     for power in lifecycle.game_map(game).powers:

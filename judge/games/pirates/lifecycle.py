@@ -66,9 +66,11 @@ from judge.pirates.views import (
     voting_view,
 )
 from judge.service import host
+from judge.service.absences import shift_for_absences
 from judge.service.config import Settings
 from judge.service.host import GameError
 from judge.service.logs import log_on_commit
+from judge.service.options import split_options
 from judge.service.outbox import queue
 from judge.service.render import render
 from judge.store.models import Game, PhaseRow, Player
@@ -97,7 +99,7 @@ def read_options(words: Sequence[str]) -> list[str]:
     """CREATE's words after ``pirates``: ``PLAYERS=n`` (even, 4 to 14; 14 by default), ``GARNETS=n``
     (each player's at the start; 0 by default: P1, P7) and the host's flags, as kept in the game's
     options; ValueError with the reason."""
-    own, rest = host.split_options(list(words))
+    own, rest = split_options(list(words))
     players, garnets = DEFAULT_PLAYERS, 0
     for word in rest:
         key, _, value = word.partition("=")
@@ -231,7 +233,7 @@ def _open_row(session: Session, game: Game, match: Match, now: datetime) -> Phas
                    status="open", opened_at=now)
     session.add(row)
     game.phase = name
-    game.deadline = host.shift_for_absences(session, game, now + host.phase_duration(game, name))
+    game.deadline = shift_for_absences(session, game, now + host.phase_duration(game, name))
     session.flush()
     return row
 
