@@ -36,6 +36,7 @@ from judge.service.handlers import process_mail, receive
 from judge.service.handlers.mail import Runs, accepted_at, mask_old_quarantine
 from judge.service.intake import take_in
 from judge.service.kinds import SESSION_KEY, Kinds, kind_of
+from judge.service.lifecycle import Event, GameState, move
 from judge.service.outbox import drop_sent_attachments, queue
 from judge.service.render import render
 from judge.service.schedule import due_games, reschedule
@@ -88,10 +89,10 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
         if not claimed.rowcount:  # type: ignore[attr-defined]
             return f"{game.name} is being processed elsewhere"
         game.claimed_until = None
-        if game.state != "active":
+        if game.state != GameState.ACTIVE:
             return f"{game.name} is {game.state}: nothing to process"
         if not force and game.deadline is not None and _missed(game, settings, now):
-            game.state = "paused"
+            move(game, Event.OVERDUE)
             queue(session, settings, to=game.gm_address, subject=f"{game.name} paused: missed deadline", kind="notice",
                   now=now, game_id=game.id, body=render("outage", game=game, now=now))
             summary = f"{game.name} paused: its deadline passed long ago (was the judge down?)"
@@ -167,7 +168,7 @@ def on_time_mail(db: Database, settings: Settings, due: datetime) -> list[int]:
 def overdue(db: Database, now: datetime) -> list[tuple[datetime, str]]:
     """The active games whose deadline (and grace) has passed: (when it did, name), earliest first."""
     with db.transaction() as session:
-        active = session.scalars(select(Game).where(Game.state == "active", Game.deadline.is_not(None),
+        active = session.scalars(select(Game).where(Game.state == GameState.ACTIVE, Game.deadline.is_not(None),
                                                    Game.next_due <= now))  # next_due comes first
         due = [(game.deadline + timedelta(hours=host.duration(game, "grace")), game.name) for game in active
                if game.deadline is not None]
@@ -242,9 +243,9 @@ def _deadline_failed(db: Database, settings: Settings, name: str, now: datetime,
     reason = f"{type(error).__name__}: {error}"[:2000]
     with db.transaction() as session:
         game = session.scalar(select(Game).where(Game.name == name).with_for_update())
-        if game is None or game.state != "active":
+        if game is None or game.state != GameState.ACTIVE:
             return f"{name} failed: {reason}"
-        game.state = "paused"
+        move(game, Event.FAILED)
         for address in sorted({game.gm_address, settings.admin_address}):
             queue(session, settings, to=address, subject=f"{game.name} paused: its deadline failed", kind="notice",
                   now=now, game_id=game.id, body=render("deadline_failed", game=game, reason=reason, now=now))

@@ -32,14 +32,10 @@ from sqlalchemy.orm import Session, SessionTransaction, object_session
 
 from judge.service.config import Settings
 from judge.service.kinds import GameKind, Phases, kind_of
+from judge.service.lifecycle import GameState
 from judge.service.options import rules_of
 from judge.service.outbox import queue
 from judge.store.models import Game, Observer, PhaseRow, Player, Submission
-
-
-class GameError(ValueError):
-    """A request the game's state does not allow; the message is for the user."""
-
 
 # -- the options every game takes -------------------------------------------------------------------
 
@@ -318,7 +314,7 @@ def seat_state(game: Game, seat: str, player: Player | None) -> str:
 
 
 def is_due(session: Session, game: Game, now: datetime) -> bool:
-    if game.state != "active" or game.deadline is None:
+    if game.state != GameState.ACTIVE or game.deadline is None:
         return False
     if kind_of(session, game).complete(session, game, now=now):
         return True
@@ -330,7 +326,7 @@ def send_notices(session: Session, game: Game, settings: Settings, now: datetime
     they are late (after it, during the grace period); each kind of notice once per phase, and
     each seat alone: one mail to each, naming nobody else."""
     row = current_phase(session, game)
-    if row is None or game.state != "active" or game.deadline is None:
+    if row is None or game.state != GameState.ACTIVE or game.deadline is None:
         return []
     if now >= game.deadline:
         which = "late"

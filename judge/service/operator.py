@@ -53,6 +53,7 @@ from judge.service.handlers import process_mail
 from judge.service.handlers.mail import game_signed_on
 from judge.service.intake import intake_path, untaken
 from judge.service.kinds import SESSION_KEY, Kinds
+from judge.service.lifecycle import GameState
 from judge.service.listening import Listener, listener
 from judge.service.outbox import drop_unused_blobs
 from judge.service.sender import deliver_pending, transport_for
@@ -425,7 +426,7 @@ def status(db: Database, settings: Settings, now: datetime, limits: Limits,
         last_out = session.scalar(select(func.max(Outbox.sent_at)))
         games = dict(session.execute(select(Game.state, func.count()).group_by(Game.state)).all())
         due = [(name, when) for name, when in session.execute(
-            select(Game.name, Game.next_due).where(Game.state == "active", Game.next_due <= now)
+            select(Game.name, Game.next_due).where(Game.state == GameState.ACTIVE, Game.next_due <= now)
             .order_by(Game.next_due)) if when is not None]
         taken = untaken(path, session.connection()) if (path := intake_path(db.url)) and path.exists() else []
     lines = [f"judge@{settings.domain}, database {shown_url(settings)}, schema {newest_version()}"]

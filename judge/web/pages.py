@@ -41,6 +41,7 @@ from sqlalchemy.orm import Session
 
 from judge.service.config import Settings
 from judge.service.kinds import kind_of
+from judge.service.lifecycle import RUNNING
 from judge.store.database import Database
 from judge.store.models import Game, Player
 from judge.web import public
@@ -130,7 +131,7 @@ def write_index(root: Path, games: Iterable[public.GameFacts]) -> Path:
         write_file(root / asset, _assets()[asset], written)
     groups: dict[str, list[dict[str, Any]]] = {"active": [], "forming": [], "finished": []}
     for facts in sorted((f for f in games if f.listed), key=lambda f: f.name):
-        groups["active" if facts.state in ("active", "paused") else facts.state].append(public.summary(facts))
+        groups["active" if facts.state in RUNNING else facts.state].append(public.summary(facts))
     render_page(root / "index.html", "index.html.j2", written, root="", groups=groups)
     return root / "index.html"
 

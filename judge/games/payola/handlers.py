@@ -35,7 +35,7 @@ from judge.payola.acceptance import AcceptanceError, parse_acceptance
 from judge.payola.treasury import TreasuryError, may_transfer, transfer
 from judge.service import host
 from judge.service.dispatch import MASTER, PLAYER, SIGNED_ON, Entry
-from judge.service.host import GameError
+from judge.service.lifecycle import RUNNING, GameError
 from judge.service.phase_changes import with_news
 from judge.service.render import render, when
 from judge.service.turn import Turn
@@ -154,7 +154,7 @@ def no_wait(talk: Turn, text: str, _: NoWait) -> None:
 def _set_wait(talk: Turn, text: str, flag: str, done: str) -> None:
     game, power = talk.game, talk.seat
     assert game is not None and power is not None
-    if game.phase is None or game.state not in ("active", "paused"):
+    if game.phase is None or game.state not in RUNNING:
         talk.echo(text, "error", "the game is not running")
         return
     if why := talk.superseded(set_by_mail_at(talk, game.phase, power, "wait"), "your WAIT or NOWAIT"):
@@ -174,7 +174,7 @@ def vote(talk: Turn, text: str, command: Vote) -> None:
     next results, not at once."""
     game, power, player = talk.game, talk.seat, talk.player
     assert game is not None and power is not None and player is not None
-    if game.state not in ("active", "paused"):
+    if game.state not in RUNNING:
         talk.echo(text, "error", "the game is not running")
         return
     if power not in lifecycle.voters(talk.session, game):
@@ -212,7 +212,7 @@ def preview(talk: Turn, text: str, _: Preview) -> None:
     rolled back: nothing is kept, no mail goes out)."""
     game = talk.game
     assert game is not None
-    if game.state not in ("active", "paused"):
+    if game.state not in RUNNING:
         talk.echo(text, "error", "the game is not running")
         return
     phase = game.phase

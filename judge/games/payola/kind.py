@@ -35,6 +35,7 @@ from judge.payola.treasury import forfeit
 from judge.service import host
 from judge.service.config import Settings
 from judge.service.kinds import GameKind
+from judge.service.lifecycle import RUNNING, GameState
 from judge.service.options import GAME_FLAGS, split_options
 from judge.service.outbox import queue
 from judge.service.render import render, when
@@ -214,7 +215,7 @@ class Payola(GameKind):
             if player is None:
                 continue
             played = host.seat_state(game, power, player)
-            status = "" if hidden or game.state not in ("active", "paused") or not host.is_played(player) else (
+            status = "" if hidden or game.state not in RUNNING or not host.is_played(player) else (
                 ", waiting" if power in waiting else ", submitted" if power in required else ", nothing to order")
             lines.append(f"{power.title()}: {played}{status}")
         return lines
@@ -259,7 +260,7 @@ class Payola(GameKind):
             years.append((name[1:5], {p: len(cs) for p, cs in position.get("centers", {}).items()}))
         powers = list(load_map(game.variant).powers)
         seated = []
-        if game.state == "finished":  # in the board's order, as the end mail lists them
+        if game.state == GameState.FINISHED:  # in the board's order, as the end mail lists them
             seated = sorted(host.who_played(talk.session, game, talk.reader_of(game)),
                             key=lambda seat: powers.index(seat[0]))
         body = render("payola/summary", game=game, years=years, hidden=hidden, powers=powers,
@@ -310,7 +311,7 @@ def _is_power(game: Game, word: str) -> bool:
 
 def _blind_running(game: Game) -> bool:
     """A Tin Cup game not yet over: each power sees only its part of the board (rule 6.3)."""
-    return lifecycle.options_of(game).blind and game.state != "finished"
+    return lifecycle.options_of(game).blind and game.state != GameState.FINISHED
 
 
 def _within(name: str, first: str | None, last: str | None) -> bool:

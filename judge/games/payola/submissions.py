@@ -38,6 +38,7 @@ from judge.payola.blind import in_the_dark
 from judge.payola.offers import Offer, OfferKind, parse_sheet
 from judge.service import host
 from judge.service.absences import absence_lines
+from judge.service.lifecycle import RUNNING
 from judge.service.render import render, when
 from judge.store.models import LedgerRow, Submission
 
@@ -50,7 +51,7 @@ def active_position(talk: Turn) -> Position | None:
     `Turn.read_once`)."""
     game = talk.game
     assert game is not None
-    if game.state not in ("active", "paused") or game.phase is None:
+    if game.state not in RUNNING or game.phase is None:
         return None
 
     def read() -> Position | None:
@@ -271,7 +272,7 @@ def status_lines(talk: Turn) -> list[str]:
         current = sheet.text if sheet and sheet.text else (orders.text if orders and orders.text else "")
         lines.append("your current sheet/orders:" if current else "no sheet or orders yet for this phase")
         lines.extend(f"  {line}" for line in current.splitlines())
-    if game.state in ("active", "paused") and player is not None:
+    if game.state in RUNNING and player is not None:
         lines.append(f"your vote (secret): {vote_words(player.vote)}")
         wait = host.latest_submission(talk.session, game, game.phase or "", power, "wait")
         if wait is not None and wait.text:

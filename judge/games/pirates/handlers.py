@@ -22,6 +22,7 @@ from judge.pirates.notation import submissions_to_data
 from judge.service import host
 from judge.service.absences import absence_lines
 from judge.service.dispatch import PLAYER, Entry
+from judge.service.lifecycle import RUNNING
 from judge.service.render import when
 from judge.service.turn import Turn
 from judge.store.models import Game
@@ -59,7 +60,7 @@ def pirates_line(talk: Turn, text: str, _: PiratesLine) -> None:
     """Kept for the end of the seat's lines (`close_block`), when they are read together."""
     game = talk.game
     assert game is not None
-    if game.state not in ("active", "paused") or game.phase is None:
+    if game.state not in RUNNING or game.phase is None:
         talk.echo(text, "error", "the match is not running: plans and votes are sent once it has started")
         return
     talk.hold("pirates", text)

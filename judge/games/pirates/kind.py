@@ -32,8 +32,8 @@ from judge.pirates.match import check_name
 from judge.pirates.views import end_view
 from judge.service import host
 from judge.service.config import Settings
-from judge.service.host import GameError
 from judge.service.kinds import GameKind
+from judge.service.lifecycle import GameError, GameState
 from judge.service.outbox import queue
 from judge.service.render import render, when
 from judge.service.scripts import DemoJudge
@@ -192,14 +192,14 @@ class Pirates(GameKind):
         for player in lifecycle.seats_of(host.players(talk.session, game)):
             assert player.power is not None
             lines.append(f"{player.power}: {host.seat_state(game, player.power, player)}")
-        if game.state == "finished":
+        if game.state == GameState.FINISHED:
             lines.append(f"result: {game.settings.get('result', '')}")
         return lines
 
     def history(self, talk: Turn, text: str, game: Game, command: History) -> None:
         """A match's story is published when it ends (P14); until then each player has been told
         only their own part of it (P10), and the game master has it in the charts."""
-        if game.state != "finished":
+        if game.state != GameState.FINISHED:
             talk.echo(text, "error", f"the history of a match of {self.title} is published when it ends; until then "
                       "each player is told only their own part of it")
             return
@@ -213,8 +213,8 @@ class Pirates(GameKind):
         """The match's phase and events, and once it has ended its end and who played which seat:
         every player of each, with the phases they played (`host.who_played`)."""
         match = lifecycle.match_now(talk.session, game)
-        end = end_view(match).lines() if match is not None and game.state == "finished" and match.over else ()
-        seated = host.who_played(talk.session, game, talk.reader_of(game)) if game.state == "finished" else []
+        end = end_view(match).lines() if match is not None and game.state == GameState.FINISHED and match.over else ()
+        seated = host.who_played(talk.session, game, talk.reader_of(game)) if game.state == GameState.FINISHED else []
         body = render("pirates/summary", game=game, what=lifecycle.describe(game),
                       label=lifecycle.label(game.phase) if game.phase else None,
                       events=game.settings.get("events", []), result=game.settings.get("result"), end=end,

@@ -68,7 +68,7 @@ from judge.pirates.views import (
 from judge.service import host
 from judge.service.absences import shift_for_absences
 from judge.service.config import Settings
-from judge.service.host import GameError
+from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move
 from judge.service.logs import log_on_commit
 from judge.service.options import split_options
 from judge.service.outbox import queue
@@ -189,7 +189,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     """Seat every player under the name they joined with, draw the rooms (P1) and open the first
     Distribution Phase; each player is told their seat and what the rules give them then, the
     game master the chart, and those who observe the forming match that it has started."""
-    if game.state != "forming":
+    if game.state != GameState.FORMING:
         raise GameError("the game has already started")
     seated = host.players(session, game)
     wanted = setting(game, "PLAYERS")
@@ -202,7 +202,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
         match = start_match([p.power or "" for p in seated], game.seed, setting(game, "GARNETS"))
     except SetupError as exc:
         raise GameError(str(exc)) from None
-    game.state = "active"
+    move(game, Event.START)
     session.flush()
     opened = open_phase(match, host.phase_seed(game, "D1"))
     _open_row(session, game, opened, now)
@@ -246,7 +246,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     """Close the open phase with what stands, open the next (or end the match) and queue every
     mail, each saying ``preface`` first if given (`judge.games.GameKind.process`); a final phase
     in which nobody may act closes at once."""
-    if game.state not in ("active", "paused"):
+    if game.state not in RUNNING:
         raise GameError("the game is not running")
     row = host.current_phase(session, game)
     assert row is not None
@@ -389,7 +389,7 @@ def finish(session: Session, game: Game, settings: Settings, now: datetime, matc
     """End the game and publish the match to every player, the game master and the observers
     (P14): every round played, and the end if the match reached it (``preface``: what the
     publication says first, as the phase's other mails)."""
-    game.state = "finished"
+    move(game, Event.END)
     game.deadline = None
     complete = match.phase is not None and match.phase.stage is Stage.FINAL
     if complete:
@@ -417,7 +417,8 @@ def terminate(session: Session, game: Game, settings: Settings, now: datetime, r
     """The game master ends the match before its end: the rounds played are published."""
     match = match_now(session, game)
     if match is None:  # never started: nothing to publish
-        game.state, game.deadline = "finished", None
+        move(game, Event.END)
+        game.deadline = None
         game.settings = {**game.settings, "result": reason}
         return
     finish(session, game, settings, now, match, reason)

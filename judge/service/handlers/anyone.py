@@ -29,6 +29,7 @@ from judge.service import host
 from judge.service.dispatch import ANYONE, Entry
 from judge.service.handlers import consent, signon
 from judge.service.handlers.conversation import Conversation, Refusal, masked
+from judge.service.lifecycle import GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password, verify_password
 from judge.service.render import duration, games_help, render, when
@@ -56,7 +57,7 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
         return
     lines = talk.kinds.of(game).list_lines(talk, game)
     lines.append(f"press: {rules_of(game).press.words()}")
-    if game.state == "forming":
+    if game.state == GameState.FORMING:
         lines.append(f"{len(host.players(talk.session, game))} player(s) joined")
     talk.echo(text, "info", "", lines)
 
@@ -142,7 +143,7 @@ def _create(talk: Conversation, address: str, details: dict[str, Any], shown: st
     # a request kept before the judge hosted several kinds is of the default kind
     kind = talk.kinds.named(details["kind"]) if "kind" in details else talk.kinds.default
     game = Game(name=details["name"], kind=kind.name, variant=details["variant"], options=details["options"],
-                state="forming", gm_address=address, gm_password=details["password"],
+                state=GameState.FORMING, gm_address=address, gm_password=details["password"],
                 seed=secrets.randbelow(2**31), settings=host.durations_at_create(kind, talk.settings.durations),
                 created_at=talk.now)
     talk.session.add(game)
@@ -213,7 +214,7 @@ def join_confirmed(talk: Conversation, request: Confirmation, text: str) -> None
 
 
 def _cannot_join(talk: Conversation, game: Game, address: str) -> str | None:
-    if game.state != "forming":
+    if game.state != GameState.FORMING:
         return "that game has already started"
     joined = host.players(talk.session, game)
     if len(joined) >= talk.kinds.of(game).capacity(game):
@@ -346,7 +347,7 @@ def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
     addresses = reader == "master" or (reader == "player" and not rules_of(game).anonymous)
     lines = [f"{game.name}: {kind.title}, {game.state}" + (f", {game.phase}" if game.phase else ""),
              "game master: " + (game.gm_address if addresses else "the game's master")]
-    if game.state == "forming":
+    if game.state == GameState.FORMING:
         joined = host.players(talk.session, game)
         lines.append(f"{len(joined)} player(s) joined, of {kind.capacity(game)}")
         lines.extend(f"  {p.address}" for p in joined if addresses and p.address)
@@ -358,7 +359,7 @@ def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
                 continue
             state = "played by " + shown.get(name, "a player") if host.is_played(player) else (
                 "vacant (its player left)" if player.address else "a dummy")
-            if not host.is_played(player) and game.state != "finished" and host.is_open(game, name):
+            if not host.is_played(player) and game.state != GameState.FINISHED and host.is_open(game, name):
                 state += ", open for TAKEOVER"
             lines.append(f"{kind.seat_title(name)}: {state}")
     talk.echo(text, "info", "", lines)

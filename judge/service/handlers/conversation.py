@@ -63,6 +63,7 @@ from judge.service.config import Settings
 from judge.service.dispatch import ANYONE, MASTER, PLAYER
 from judge.service.host import Reads
 from judge.service.kinds import kinds_of
+from judge.service.lifecycle import GameState
 from judge.service.outbox import queue
 from judge.service.render import render
 from judge.store.models import Game, Player
@@ -481,7 +482,7 @@ class Conversation:
         who, game = entry.who, self.context.game
         if who != ANYONE and game is None:
             self.echo(line.text, "error", "sign on first: SIGNON POWER@game password")
-        elif game is not None and game.state == "finished" and entry.closed_after_the_end:
+        elif game is not None and game.state == GameState.FINISHED and entry.closed_after_the_end:
             self.echo(line.text, "error", f"{game.name} has ended" + (f" ({game.winner.title()} won)"
                       if game.winner else "") + ": nothing more can be done in it")
         elif who == MASTER and not self.context.is_master:
@@ -539,7 +540,7 @@ class Conversation:
         """`host.seats` of ``game``, read once per transaction (`Reads`) once the game has started:
         from then on its seats keep their player rows (a seat changes hands by a change of its
         row, which is the same object for the whole session), so the dict stays true."""
-        if game.state == "forming":
+        if game.state == GameState.FORMING:
             return host.seats(self.session, game)
         seats = self.reads.seats
         if game.id not in seats:
@@ -626,7 +627,7 @@ class Conversation:
             return
         self.session.flush()
         game_kind = self.kinds.of(game)
-        if game.state == "active" and game.phase and game_kind.complete(self.session, game, self):
+        if game.state == GameState.ACTIVE and game.phase and game_kind.complete(self.session, game, self):
             game_kind.process(self.session, game, self.settings, self.now, cause="all submitted")
 
 

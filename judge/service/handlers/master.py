@@ -41,7 +41,7 @@ from judge.service import host, zones
 from judge.service.dispatch import MASTER, SIGNED_ON, Entry
 from judge.service.handlers.conversation import Conversation, masked
 from judge.service.handlers.player import approve_absence
-from judge.service.host import GameError
+from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password
 from judge.service.phase_changes import changed_phase, confirmed, in_phase, may_change_phase, with_news
@@ -66,7 +66,7 @@ def start(talk: Conversation, text: str, _: cmd.Start) -> None:
 def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> None:
     game = talk.context.game
     assert game is not None
-    if game.state not in ("active", "paused"):
+    if game.state not in RUNNING:
         talk.echo(text, "error", "the game is not running")
         return
     if command.when.tzinfo is not None:
@@ -97,7 +97,7 @@ def set_duration(talk: Conversation, text: str, command: cmd.SetDuration) -> Non
     assert game is not None
     game.settings = {**game.settings, command.setting: command.hours}
     talk.echo(text, "ok", f"{command.setting} set to {duration(command.hours)}")
-    if game.state != "forming":
+    if game.state != GameState.FORMING:
         talk.announce(_duration_news(command.setting, command.hours), public=True)
 
 
@@ -113,7 +113,7 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
     if results is None:
         return
     preface = None
-    if game.state in ("active", "paused") and game.deadline is not None and talk.now < game.deadline:
+    if game.state in RUNNING and game.deadline is not None and talk.now < game.deadline:
         preface = (f"The game master processed {game.phase} early, {when(talk.now)}, before its deadline of "
                    f"{when(game.deadline)}.")
         host.record(game, f"processed early by the game master's PROCESS, {when(talk.now)} (deadline was "
@@ -134,10 +134,10 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
 def pause(talk: Conversation, text: str, _: cmd.Pause) -> None:
     game = talk.context.game
     assert game is not None
-    if game.state != "active":
+    if game.state != GameState.ACTIVE:
         talk.echo(text, "error", "only a running game can be paused")
         return
-    game.state = "paused"
+    move(game, Event.PAUSE)
     talk.echo(text, "ok", "game paused: deadlines will not fire")
     talk.announce("the game master paused the game: no deadline fires until it is resumed", public=True)
 
@@ -145,10 +145,10 @@ def pause(talk: Conversation, text: str, _: cmd.Pause) -> None:
 def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
     game = talk.context.game
     assert game is not None
-    if game.state != "paused":
+    if game.state != GameState.PAUSED:
         talk.echo(text, "error", "the game is not paused")
         return
-    game.state = "active"
+    move(game, Event.RESUME)
     if game.deadline is not None and game.deadline < talk.now and game.phase is not None:
         game.deadline = talk.now + host.phase_duration(game, game.phase)
     talk.echo(text, "ok", f"game resumed; deadline {when(game.deadline)}")
@@ -204,7 +204,7 @@ def terminate(talk: Conversation, text: str, command: cmd.Terminate) -> None:
     confirms (`confirmed`), as for REVEAL."""
     game = talk.context.game
     assert game is not None
-    if game.state == "finished":
+    if game.state == GameState.FINISHED:
         talk.echo(text, "error", "the game has already ended")
         return
     if not confirmed(talk, text, "TERMINATE", command.code, "TERMINATE ends the game now and for ever and "
@@ -260,7 +260,7 @@ def set_zone(talk: Conversation, text: str, command: cmd.SetZone) -> None:
             {"zone": command.zone} if command.zone else {})
         talk.echo(text, "ok", f"the game's zone is {command.zone or 'UTC'}: SET DEADLINE reads it, and mail writes "
                   "deadlines in it (a player's own zone first), with UTC beside them")
-        if game.state != "forming":
+        if game.state != GameState.FORMING:
             talk.announce(f"the game master set the game's time zone to {command.zone or 'UTC'}: deadlines are "
                           "written in it, with UTC beside them (SET MYZONE zone for your own)", public=True)
     zones.forget(talk.session)
@@ -278,7 +278,7 @@ def set_press(talk: Conversation, text: str, command: cmd.SetPress) -> None:
     game.settings = {**game.settings, "press": {**game.settings.get("press", {}), command.setting: command.value}}
     now = rules_of(game).press.words()
     talk.echo(text, "ok", f"press: {now}")
-    if game.state != "forming":
+    if game.state != GameState.FORMING:
         talk.announce(f"the game master changed the press options: {now}", public=True)
 
 

@@ -18,6 +18,7 @@ from judge.service.absences import shift_for_absences
 from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
 from judge.service.handlers import consent
 from judge.service.handlers.conversation import Context, Conversation, masked
+from judge.service.lifecycle import GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password
 from judge.service.render import render, when
@@ -213,7 +214,7 @@ def address_confirmed(talk: Conversation, request: Confirmation, text: str) -> N
     player = host.seats(talk.session, game).get(who)
     current = game.gm_address if who == "MASTER" else (
         player.address if player is not None and host.is_played(player) else None)
-    if current != previous or game.state == "finished":
+    if current != previous or game.state == GameState.FINISHED:
         talk.echo(text, "error", f"the seat's address has changed since {request.address} was asked: nothing done")
         return
     _move(talk, game, who, request.address)
@@ -259,7 +260,7 @@ def set_absence(talk: Conversation, text: str, command: cmd.SetAbsence) -> None:
     master; once approved, no deadline of the game falls inside it."""
     game, power = talk.context.game, talk.context.power
     assert game is not None and power is not None
-    if game.state == "finished":
+    if game.state == GameState.FINISHED:
         talk.echo(text, "error", "the game has ended")
         return
     if command.start < talk.now.date():

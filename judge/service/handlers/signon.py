@@ -42,6 +42,7 @@ from judge.service.dispatch import ANYONE, MASTER, Entry
 from judge.service.handlers import consent
 from judge.service.handlers.conversation import Context, Conversation, Refusal, masked
 from judge.service.kinds import kind_of
+from judge.service.lifecycle import RUNNING
 from judge.service.options import rules_of
 from judge.service.outbox import queue
 from judge.service.passwords import hash_password, verify_password
@@ -248,7 +249,7 @@ def take_over_confirmed(talk: Conversation, request: Confirmation, text: str) ->
 def _cannot_take_over(talk: Conversation, game: Game, power: str, address: str) -> str | None:
     kind = talk.kinds.of(game)
     player = host.seats(talk.session, game).get(power)
-    if game.state not in ("active", "paused") or player is None:
+    if game.state not in RUNNING or player is None:
         return f"{kind.seat_word}s can be taken over only in a running game"
     if host.is_played(player):
         return f"{kind.seat_title(power)} has a player"
@@ -349,7 +350,7 @@ def replace(talk: Conversation, text: str, command: cmd.Replace) -> None:
 
 def _cannot_replace(talk: Conversation, game: Game, power: str, address: str) -> str | None:
     kind = talk.kinds.of(game)
-    if game.state not in ("active", "paused") or host.seats(talk.session, game).get(power) is None:
+    if game.state not in RUNNING or host.seats(talk.session, game).get(power) is None:
         return f"{kind.seat_word}s can be replaced only in a running game"
     if any(p.address == address for p in host.seats(talk.session, game).values() if host.is_played(p)):
         return f"{address} already plays a {kind.seat_word} in this game"
