@@ -39,12 +39,14 @@ def position(*units: Unit, control: Mapping[str, Owner] | None = None,
 
 def judge(start: Position, *orders: Order, phase_d: PhaseD | None = None,
           permissions: Iterable[Permission] = ()) -> Adjudication:
-    """Adjudicate ``orders``, each written by the owner of the unit it names."""
+    """Adjudicate ``orders``, each written by the owner of the unit it names (for an independent
+    unit, by the player who bribed it to operate)."""
+    operated = phase_d.operated if phase_d is not None else {}
     by_owner: dict[str, list[Order]] = defaultdict(list)
     for order in orders:
         unit = start.unit_at(order.unit.place)
-        assert unit is not None and isinstance(unit.owner, str), order
-        by_owner[unit.owner].append(order)
+        assert unit is not None, order
+        by_owner[unit.owner if isinstance(unit.owner, str) else operated[unit.place]].append(order)
     return adjudicate(BOARD, start, by_owner, phase_d=phase_d, permissions=frozenset(permissions))
 
 
