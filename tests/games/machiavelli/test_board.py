@@ -139,6 +139,7 @@ def test_names_aliases_and_accents() -> None:
     assert BOARD.code("Adr. Sup.") == BOARD.code("Adriatico Superiore") == "uas"
     assert BOARD.code("Ligurian Sea") == "egl" and BOARD.code("FIRENZE") == "flo"
     assert BOARD.name_of("pia") == "Piacenza" and BOARD.code("Piancenza") == "pia"
+    assert BOARD.area("Venezia").code == "ven" and BOARD.seas() == SEAS
     with pytest.raises(BoardError):
         BOARD.code("Nizza")
 

@@ -13,6 +13,7 @@ from judge.games.machiavelli.core.position import (
     Season,
     Unit,
     UnitKind,
+    owner_key,
 )
 
 SPRING = Season(1454, Campaign.SPRING)
@@ -74,6 +75,13 @@ def test_seasons_run_spring_summer_fall_then_the_next_spring() -> None:
     assert SPRING.next().next().next() == Season(1455, Campaign.SPRING)
     assert str(Season(1459, Campaign.FALL)) == "Fall 1459"
     assert Season(1454, Campaign.FALL).sort_key() < Season(1455, Campaign.SPRING).sort_key()
+
+
+def test_units_by_owner_and_owners_in_order() -> None:
+    start = position(A("Venice", "pad"), G("Venice", "pad"), A(Independent("man"), "man"))
+    assert start.units_of("Venice") == (A("Venice", "pad"), G("Venice", "pad"))
+    assert sorted([Independent("man"), "Venice", "Milan"], key=owner_key) == ["Milan", "Venice", Independent("man")]
+    assert start.home_countries("Venice") == frozenset()
 
 
 def test_a_position_is_a_frozen_value() -> None:

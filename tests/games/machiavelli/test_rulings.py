@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from judge.games.machiavelli.core.action import adjudicate
+from judge.games.machiavelli.core.board import ascii_name
 from judge.games.machiavelli.core.orders import (
     Advance,
     Besiege,
@@ -290,6 +291,15 @@ def test_M39_a_besieger_bribed_to_another_side_must_hold() -> None:
     assert done.result(BESIEGER.place).reason is Reason.BRIBED_BESIEGER and not done.position.sieges
 
 
+def test_M22_the_victim_besieging_its_rebelling_city_puts_the_rebellion_down() -> None:
+    victim = A("Venice", "pad")
+    start = position(victim, rebellions={"pad": "Venice"}, sieges={"pad": Siege("Venice")}, control={"pad": "Venice"})
+    done = judge(start, Besiege(ref(victim)))
+    assert done.result(victim.place).reason is Reason.SIEGE_COMPLETED
+    assert [(e.area, e.reason) for e in done.rebellions_ended] == [("pad", Reason.PUT_DOWN_BY_SIEGE)]
+    assert not done.position.rebellions and done.position.controller("pad") == "Venice"
+
+
 def test_M22_a_fleet_besieges_only_a_port_city() -> None:
     garrison, fleet = G("Florence", "sie"), F("Papacy", "sie")
     done = judge(position(garrison, fleet), Besiege(ref(fleet)))
@@ -454,6 +464,22 @@ def test_M26_own_units_may_move_through_each_others_vacated_areas() -> None:
 # -- M27: cycles -------------------------------------------------------------------------------------------------------
 
 
+def test_M27_two_equal_attacks_each_winning_only_if_the_other_is_forced_out_are_a_standoff() -> None:
+    # Milan and Florence advance on empty Modena; each is forced out of its area if it stays.  A
+    # unit forced out prevents nothing (13.5), so either attack wins if the other loses: two
+    # outcomes, mirror images.  Neither is chosen: both attacks fail, and both units are forced out.
+    milan, florence = A("Milan", "par"), A("Florence", "luc")
+    venice, venice_helper = A("Venice", "man"), A("Venice", "cre")
+    papal, papal_helper = A("Papacy", "bol"), A("Papacy", "pst")
+    done = judge(position(milan, florence, venice, venice_helper, papal, papal_helper), Advance(ref(milan), "mod"),
+                 Advance(ref(florence), "mod"), Advance(ref(venice), "par"), Support(ref(venice_helper), "par"),
+                 Advance(ref(papal), "luc"), Support(ref(papal_helper), "luc"))
+    assert done.result(milan.place).reason is Reason.CYCLE_STANDOFF
+    assert done.result(florence.place).reason is Reason.CYCLE_STANDOFF
+    assert {r.unit for r in done.retreats} == {milan, florence}
+    assert where(done) >= {"Venice A par", "Papacy A luc"}
+
+
 def test_M27_of_two_outcomes_neither_containing_the_other_none_is_chosen() -> None:
     a, b = ("given", Place("man")), ("given", Place("bol"))
     assert _containing([{a: True, b: False}, {a: False, b: True}]) is None
@@ -532,6 +558,29 @@ def test_M28_an_independent_unit_retreats_only_by_converting() -> None:
     pirate, fleet, backer = F(Independent("las"), "las"), F("Venice", "uas"), F("Venice", "dal")
     done = judge(position(pirate, fleet, backer), Advance(ref(fleet), "las"), Support(ref(backer), "las"))
     assert done.retreats[0].reason is Reason.INDEPENDENT_FORCED_OUT and done.disbanded[0].unit == pirate
+
+
+def test_M28_clashing_retreats_leave_the_unit_that_cannot_be_placed_eliminated() -> None:
+    bosnia, ragusa = A("Genoa", "bos"), A("Genoa", "rag")
+    start = position(bosnia, ragusa, G(Independent("rag"), "rag"), A("Turkey", "cro"), A("Turkey", "dal"),
+                     A("Turkey", "alb"), F("Turkey", "las"))
+    done = judge(start, Advance(ref(A("Turkey", "cro")), "bos"), Support(ref(A("Turkey", "dal")), "bos"),
+                 Advance(ref(A("Turkey", "alb")), "rag"), Support(ref(F("Turkey", "las")), "rag"))
+    # Herzegovina is the only way out of both; Ragusa's city is held.  Equal choices: Bosnia
+    # comes first alphabetically and goes there.
+    assert {(r.unit, r.to, r.reason) for r in done.retreats} == {
+        (bosnia, A("Genoa", "her"), Reason.RETREATED), (ragusa, None, Reason.RETREAT_CLASH)}
+
+
+def test_M52_the_last_tie_break_is_alphabetical_with_accents_folded() -> None:
+    genoese, attacker, helper = A("Genoa", "alb"), A("Turkey", "her"), F("Turkey", "las")
+    done = judge(position(genoese, attacker, helper), Advance(ref(attacker), "alb"), Support(ref(helper), "alb"))
+    # Durazzo and Ragusa: both ungarrisoned port cities, coastal, nobody's, equally far from
+    # everything Appendix A counts: Durazzo before Ragusa.
+    preference = Preference(BOARD, position(), "Genoa", UnitKind.ARMY, frozenset())
+    assert preference.key("dur")[:3] == preference.key("rag")[:3]
+    assert done.retreats[0].to == A("Genoa", "dur")
+    assert ascii_name("Kärnten") == "Karnten"
 
 
 def test_M41_no_retreat_into_the_starting_area_of_a_transported_attacker() -> None:
@@ -645,6 +694,29 @@ def test_M39_an_independent_bribed_to_operate_follows_the_briber() -> None:
                           phase_d=PhaseD(operated={native.place: "Milan"}))
     assert done.result(native.place).reason is Reason.SUPPORT_GIVEN
     assert done.result(victim.place).dislodged_from == "par"
+
+
+def test_8_2_impossible_or_unclear_orders_are_holds_with_their_reason() -> None:
+    fleet, victim, army = F("Venice", "ist"), A("Venice", "pad"), A("Milan", "cre")
+    start = position(fleet, victim, army, F("France", "avi"), rebellions={"pad": "Venice"})
+    done = judge(start, Advance(ref(fleet), "cro"), Support(ref(victim), "vic"), Besiege(ref(army)),
+                 Advance(ref(F("France", "avi")), "pro", coast="sc"))
+    assert done.result(fleet.place).reason is Reason.COAST_UNCLEAR  # Istria touches both coasts of Croatia
+    assert done.result(victim.place).reason is Reason.VICTIM_MAY_NOT_SUPPORT  # 11.2
+    assert done.result(army.place).reason is Reason.NOTHING_TO_BESIEGE
+    assert done.result(Place("avi")).reason is Reason.NO_SUCH_COAST  # Avignon reaches Provence's north coast only
+    two = judge(start, Hold(ref(army)), Advance(ref(army), "man"))
+    assert two.result(army.place).reason is Reason.SEVERAL_ORDERS
+    ghost = adjudicate(BOARD, start, {"Milan": [Advance(ref(F("Milan", "cre")), "man")]})
+    assert [i.reason for i in ghost.ignored] == [Reason.NO_SUCH_UNIT]
+
+
+def test_a_given_hold_forced_out_is_reported_dislodged() -> None:
+    holder, attacker, helper = A("Papacy", "man"), A("Milan", "cre"), A("Milan", "par")
+    done = judge(position(holder, attacker, helper), Hold(ref(holder)), Advance(ref(attacker), "man"),
+                 Support(ref(helper), "man"))
+    result = done.result(holder.place)
+    assert (result.reason, result.succeeded, result.dislodged_from) == (Reason.DISLODGED, False, "cre")
 
 
 def test_M50_orders_for_units_the_writer_does_not_command_are_ignored_and_missing_orders_hold() -> None:
