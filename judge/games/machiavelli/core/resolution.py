@@ -30,6 +30,12 @@ AoP differs:
   — no outcome, a symmetric pair, more — is a standoff: the cycle's supports are cut and its
   attacks fail (Example 4b/4c, 13.6's last paragraph).
 
+Why not :class:`judge.engine.resolver.Resolver` itself: its guess-and-check tries two guesses of
+one decision of a cycle and hands a paradox to a backup rule, which cannot tell M27's cases apart
+(one outcome, two where one contains the other, two mirror images, none); the interval iteration
+finds what is certain first, as M27's first step asks, and a search over what is left lists the
+outcomes.  The strengths and decisions keep the engine's (Kruijswijk's) names and meanings.
+
 Friendly conflicts (M26) were turned into Holds before (:mod:`~.operations`); what is left of
 them here is DATC's rule that no unit is dislodged by, or with the help of, its own owner when
 its own move out fails.
