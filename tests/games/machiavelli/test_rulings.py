@@ -727,3 +727,14 @@ def test_M50_orders_for_units_the_writer_does_not_command_are_ignored_and_missin
     assert [(i.player, i.reason) for i in done.ignored] == [("Venice", Reason.NOT_OWNER)]
     done = adjudicate(BOARD, start, {"Milan": [Advance(ref(bought), "man")]})
     assert done.results[0].reason is Reason.ADVANCED
+
+
+def test_M14_supports_for_the_siege_of_venice_do_not_defend_the_lagoon() -> None:
+    garrison, besieger, helper = G("Venice", "ven"), F("Milan", "lag"), F("Milan", "fri")
+    attacker, backer = F("Venice", "uas"), F("Venice", "pad")
+    start = position(garrison, besieger, helper, attacker, backer)
+    done = judge(start, Besiege(ref(besieger)), Support(ref(helper), "ven"), Advance(ref(attacker), "lag"),
+                 Support(ref(backer), "lag"))
+    assert done.result(helper.place).reason is Reason.SUPPORT_GIVEN  # to the siege, directed at Venice
+    assert done.result(attacker.place).reason is Reason.ADVANCED  # 2 against the besieger's own 1
+    assert done.result(besieger.place).reason is Reason.SIEGE_BROKEN

@@ -208,11 +208,14 @@ class _Contest:
             return False
         return True if hit is True and gone is False else None
 
-    def supported(self, unit: Place, exclude: Owner | None = None) -> Span:
-        """How many supports the unit at ``unit`` gets, leaving out those of ``exclude``'s units."""
+    def supported(self, unit: Place, exclude: Owner | None = None, into: str | None = None) -> Span:
+        """How many supports the unit at ``unit`` gets, leaving out those of ``exclude``'s units
+        (and, with ``into``, those given into another area)."""
         low = high = 0
         for support in self.backers.get(unit, ()):
             if exclude is not None and self.ops[support].unit.owner == exclude:
+                continue
+            if into is not None and self.supports[support].target != into:
                 continue
             given = self.value((GIVEN, support))
             low += given is True
@@ -252,7 +255,7 @@ class _Contest:
         if self.ops[unit.place].op is Op.ADVANCE:
             gone = self.leaves(unit.place)
             return (0, 0) if gone is True else (1, 1) if gone is False else (0, 1)
-        low, high = self.supported(unit.place)
+        low, high = self.supported(unit.place, into=area)  # not a Lagoon besieger's supports into Venice
         return 1 + low, 1 + high
 
     def prevent(self, place: Place) -> Span:
