@@ -121,6 +121,7 @@ class Operation:
 
 
 def hold(unit: Unit, order: Order | None, reason: Reason) -> Operation:
+    """The Hold the rules make of ``order`` (8.2), keeping why."""
     return Operation(unit, order, Op.HOLD, reason)
 
 
@@ -220,6 +221,7 @@ def _operation(board: Board, position: Position, unit: Unit, order: Order,
 
 def _advance(board: Board, position: Position, unit: Unit, order: Advance,
              permissions: frozenset[Permission]) -> Operation:
+    """An advance (9.3), or the Hold it becomes."""
     target = order.to
     if unit.kind is UnitKind.GARRISON or (unit.kind is UnitKind.FLEET and order.route):
         return hold(unit, order, Reason.WRONG_UNIT)
@@ -281,6 +283,7 @@ def _route(board: Board, position: Position, unit: Unit, order: Advance,
 
 def _support(board: Board, position: Position, unit: Unit, order: Support,
              permissions: frozenset[Permission]) -> Operation:
+    """A support (9.5, M18, M19, 11.2, 14), or the Hold it becomes."""
     area = order.area
     beneficiary = order.beneficiary or unit.owner
     if area not in board.areas or (area == unit.area and unit.kind is not UnitKind.GARRISON):
@@ -312,6 +315,7 @@ def _support(board: Board, position: Position, unit: Unit, order: Support,
 
 
 def _besiege(board: Board, position: Position, unit: Unit, order: Besiege) -> Operation:
+    """A siege of an enemy garrison or a rebelling city (9.4, 14), or the Hold it becomes."""
     if unit.kind is UnitKind.GARRISON:
         return hold(unit, order, Reason.WRONG_UNIT)
     lagoon = board.lagoon
@@ -327,6 +331,7 @@ def _besiege(board: Board, position: Position, unit: Unit, order: Besiege) -> Op
 
 
 def _convert(board: Board, position: Position, unit: Unit, order: Convert) -> Operation:
+    """A conversion (9.7, M23), or the Hold it becomes."""
     area = board.areas[unit.area]
     city = area.city
     if (unit.kind is UnitKind.GARRISON) == (order.into is UnitKind.GARRISON):

@@ -43,6 +43,8 @@ class UnitRef:
 
 @dataclass(frozen=True, slots=True)
 class Hold:
+    """Stay in place (9.2)."""
+
     unit: UnitRef
 
     def __str__(self) -> str:
@@ -51,6 +53,8 @@ class Hold:
 
 @dataclass(frozen=True, slots=True)
 class Advance:
+    """Advance into an area, an army perhaps along a route of transporting fleets (9.3)."""
+
     unit: UnitRef
     to: str
     coast: str | None = None  # a fleet's coast in a dual-coast province
@@ -64,6 +68,8 @@ class Advance:
 
 @dataclass(frozen=True, slots=True)
 class Support:
+    """Support whatever operation of ``beneficiary``'s unit is directed at ``area`` (9.5, M18)."""
+
     unit: UnitRef
     area: str
     beneficiary: Owner | None = None  # None: the supporter's owner
@@ -74,6 +80,8 @@ class Support:
 
 @dataclass(frozen=True, slots=True)
 class Transport:
+    """Transport an army of ``beneficiary`` (9.6)."""
+
     unit: UnitRef
     beneficiary: Owner | None = None  # None: the fleet's owner
 
@@ -83,6 +91,8 @@ class Transport:
 
 @dataclass(frozen=True, slots=True)
 class Besiege:
+    """Besiege the city of the unit's province (9.4)."""
+
     unit: UnitRef
 
     def __str__(self) -> str:
@@ -91,6 +101,8 @@ class Besiege:
 
 @dataclass(frozen=True, slots=True)
 class Convert:
+    """Convert into a garrison, or a garrison into an army or fleet (9.7)."""
+
     unit: UnitRef
     into: UnitKind
     coast: str | None = None  # a fleet's coast when a garrison becomes a fleet in a dual-coast province

@@ -71,6 +71,7 @@ class Preference:
         return 5
 
     def subcategory(self, area: str) -> int:
+        """1: own home country (current or original); 3: another living player's; 2: any other."""
         owner = self.owner
         if isinstance(owner, str) and (area in self.board.home_country(owner) or area in self._homes.get(owner, ())):
             return 1
@@ -79,6 +80,7 @@ class Preference:
         return 2
 
     def subsubcategory(self, area: str) -> int:
+        """1 to 7: magnitude 3, magnitude 2, garrisoned port, garrisoned city, port, city, none."""
         city = self.board.areas[area].city
         if city is None:
             return 7

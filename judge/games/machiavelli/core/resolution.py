@@ -164,6 +164,7 @@ class _Contest:
     # -- the decisions, three-valued ----------------------------------------------------------------------
 
     def value(self, key: Key) -> Tri:
+        """A decision as known so far (or as assumed while a cycle's outcomes are sought)."""
         if self.reads is not None:
             self.reads.add(key)
         if self.trial is not None and key in self.trial:
@@ -171,6 +172,7 @@ class _Contest:
         return self.known.get(key)
 
     def evaluate(self, key: Key) -> Tri:
+        """A decision worked out from the others: True, False, or None while it is uncertain."""
         kind, place = key
         if kind == PREVAILS:
             return self.prevails(place)
@@ -223,6 +225,7 @@ class _Contest:
         return low, high
 
     def full(self, attack: Place, exclude: Owner | None = None) -> Span:
+        """An attack's strength with all its supports (and the automatic ones, M44)."""
         low, high = self.supported(attack, exclude)
         base = 1 + self.bonus.get(attack, 0)
         return base + low, base + high
@@ -269,6 +272,7 @@ class _Contest:
         return (0 if found is None or out is None else low), high
 
     def prevails(self, place: Place) -> Tri:
+        """An attack prevails when stronger than the defence and than every other attack on its area."""
         op = self.attacks[place]
         target = op.attacks
         assert target is not None
