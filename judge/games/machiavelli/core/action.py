@@ -31,6 +31,7 @@ The season does not advance here: the campaign's sequencer does that.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 from judge.games.machiavelli.core.board import Board
 from judge.games.machiavelli.core.operations import Op, Operation, operations
@@ -81,16 +82,7 @@ def adjudicate(
         _result(op, decided, besieged.get(place), place in put_down, place in carried)
         for place, op in sorted(ops.items())
     )
-    new = Position.build(
-        position.season,
-        standing.values(),
-        control=control,
-        rebellions=rebellions,
-        sieges=sieges,
-        treasuries=position.treasuries,
-        homes=position.homes,
-        eliminated=position.eliminated,
-    )
+    new = replace(position.with_units(standing.values()), control=control, rebellions=rebellions, sieges=sieges)
     return Adjudication(
         results=results,
         ignored=ignored,

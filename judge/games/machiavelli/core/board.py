@@ -14,7 +14,11 @@ The file says where its facts come from.  What the loader builds:
   it (AoP 9.3, M17: Piombino/Elba, Messina); a strait with no controller (AoP's Bonifacio) is
   only "least preferred" for retreats.
 * :class:`Lagoon` — the island city reachable only from its lagoon (AoP 14, M14).
-* Appendix A's order of the seas, and the scenario's start (:class:`~.position.Position`).
+* Appendix A's order of the seas, and the scenario's start (:class:`~.position.Position`: the
+  game starts at its Phase A.3, AoP 3, so the start awaits the A letters).
+* The economy's facts: each home country's trade income (AoP 5.2), the victory condition
+  (:class:`VictoryCondition`, AoP 4.2), the power whose leader is the Pope (AoP 15), and how many units a
+  player may raise in the first spring (AoP 3, M48).
 
 Fortresses (a fortified place with no city, income 0) are an optional rule of the classic game
 that AoP does not play: unless ``fortresses=True`` the loader leaves them out, and such an area
@@ -38,6 +42,7 @@ from judge.games.machiavelli.core.position import (
     Campaign,
     Independent,
     Owner,
+    Phase,
     Position,
     Season,
     Unit,
@@ -130,6 +135,20 @@ class Strait:
 
 
 @dataclass(frozen=True, slots=True)
+class VictoryCondition:
+    """AoP 4.2: a player wins controlling ``cities`` cities with their provinces (one at least
+    in their original home country), ``later`` from the Spring of ``from_year`` on."""
+
+    cities: int
+    later: int
+    from_year: int
+
+    def needed(self, year: int) -> int:
+        """The cities needed at the end of a campaign of ``year``."""
+        return self.later if year >= self.from_year else self.cities
+
+
+@dataclass(frozen=True, slots=True)
 class Lagoon:
     """Venice and its Lagoon (AoP 14): the island city reachable only from the lagoon sea."""
 
@@ -162,6 +181,10 @@ class Board:
     lagoon: Lagoon | None
     sea_order: tuple[str, ...]
     start: Position
+    trade: Mapping[str, int]  # home country (by its original power) -> trade income (AoP 5.2)
+    victory: VictoryCondition
+    papacy: str | None  # the power whose leader is the Pope (AoP 15), if any
+    first_builds: int  # the most units a player may raise in the first spring (AoP 3, M48)
     _names: Mapping[str, str] = field(init=False, repr=False)
     _fleet_areas: Mapping[str, frozenset[str]] = field(init=False, repr=False)
     _conduits: Mapping[frozenset[str], Strait] = field(init=False, repr=False)
@@ -316,8 +339,14 @@ def parse_board(data: Mapping[str, Any], *, fortresses: bool = False) -> Board:
         lagoon=lagoon,
         sea_order=sea_order,
         start=_start(data["start"], areas),
+        trade=MappingProxyType(dict(data["trade"])),
+        victory=VictoryCondition(**data["victory"]),
+        papacy=data.get("papacy"),
+        first_builds=int(data["start"]["builds"]),
     )
     _check_start(board)
+    if set(board.trade) != set(board.powers) or (board.papacy is not None and board.papacy not in board.powers):
+        raise BoardError("trade must give every power's trade income, and papacy name a power")
     return board
 
 
@@ -368,12 +397,15 @@ def _start(raw: Mapping[str, Any], areas: Mapping[str, Area]) -> Position:
     powers = {u.owner for u in units if isinstance(u.owner, str)} | {
         o for o in control.values() if isinstance(o, str)
     } | {a.home for a in areas.values() if a.home}
+    treasuries = dict.fromkeys(sorted(powers), int(raw.get("treasury", 0)))
     return Position.build(
         Season(int(raw["year"]), Campaign(raw["season"])),
         units,
         control=control,
-        treasuries=dict.fromkeys(sorted(powers), int(raw.get("treasury", 0))),
+        treasuries=treasuries,
         homes={p: frozenset({p}) for p in powers if any(a.home == p for a in areas.values())},
+        phase=Phase.A,
+        anticipated=treasuries,
     )
 
 

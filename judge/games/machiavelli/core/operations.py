@@ -213,7 +213,10 @@ def _operation(board: Board, position: Position, unit: Unit, order: Order,
     if isinstance(order, Transport):
         if unit.kind is not UnitKind.FLEET:
             return hold(unit, order, Reason.WRONG_UNIT)
-        return Operation(unit, order, Op.TRANSPORT, beneficiary=order.beneficiary or unit.owner)
+        beneficiary = _beneficiary(position, unit, order.beneficiary, order.carried)
+        if beneficiary is None:
+            return hold(unit, order, Reason.NO_UNIT_NAMED)
+        return Operation(unit, order, Op.TRANSPORT, beneficiary=beneficiary)
     if isinstance(order, Besiege):
         return _besiege(board, position, unit, order)
     return _convert(board, position, unit, order)
@@ -281,11 +284,24 @@ def _route(board: Board, position: Position, unit: Unit, order: Advance,
     return None
 
 
+def _beneficiary(position: Position, unit: Unit, named: Owner | None, ref: UnitRef | None) -> Owner | None:
+    """Whom a support or transport is for: the player named, or the owner of the unit named (as
+    phase D left it: None if no such unit stands there), or else the supporter's own owner."""
+    if named is not None:
+        return named
+    if ref is None:
+        return unit.owner
+    other = position.unit_at(ref.place)
+    return other.owner if other is not None and other.kind is ref.kind else None
+
+
 def _support(board: Board, position: Position, unit: Unit, order: Support,
              permissions: frozenset[Permission]) -> Operation:
     """A support (9.5, M18, M19, 11.2, 14), or the Hold it becomes."""
     area = order.area
-    beneficiary = order.beneficiary or unit.owner
+    beneficiary = _beneficiary(position, unit, order.beneficiary, order.supported)
+    if beneficiary is None:
+        return hold(unit, order, Reason.NO_UNIT_NAMED)
     if area not in board.areas or (area == unit.area and unit.kind is not UnitKind.GARRISON):
         return hold(unit, order, Reason.SUPPORT_OUT_OF_REACH)
     if unit.kind is UnitKind.GARRISON:

@@ -7,20 +7,23 @@ location"), as :class:`UnitRef`.  The six orders of AoP 9.1:
 * :class:`Advance` — into an adjacent area, or, for an army, along ``route``: the areas of the
   transporting fleets in order (9.3, M24);
 * :class:`Support` — of an *area*, for a player (9.5, M18): whatever operation of that player's
-  unit is directed at the area; ``beneficiary`` None means the supporter's owner;
-* :class:`Transport` — by a fleet, for a player (9.6, M24; None: the fleet's owner);
+  unit is directed at the area; the player is named, or is the owner of the unit named (as
+  players write ``F GoL S A Pis - Mar``), or else the supporter's owner;
+* :class:`Transport` — by a fleet, for a player (9.6, M24), named as for a support;
 * :class:`Besiege` — the city of the unit's province (9.4), or Venice from the Lagoon (14);
 * :class:`Convert` — a garrison into an army or fleet, or an army or fleet into a garrison (9.7).
 
 Orders come grouped by the player who wrote them; after phase D a unit obeys only its owner, or,
 for an independent unit bribed to operate, its briber (:class:`PhaseD`, M39, M50).  Straits
-permissions (M51, ``allow <player> straits``) are :class:`Permission` values.
+permissions (M51, ``allow <player> straits``) and third-party bribe permissions (``allow <player> bribe``)
+are :class:`Permission` values.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import NamedTuple, TypeAlias
 
 from judge.games.machiavelli.core.position import Owner, Place, UnitKind
@@ -68,24 +71,34 @@ class Advance:
 
 @dataclass(frozen=True, slots=True)
 class Support:
-    """Support whatever operation of ``beneficiary``'s unit is directed at ``area`` (9.5, M18)."""
+    """Support whatever operation of ``beneficiary``'s unit is directed at ``area`` (9.5, M18).
+
+    The beneficiary may instead be given as the unit that operates (``supported``, as players
+    write ``F GoL S A Pis - Mar``): it is then that unit's owner as phase D leaves it."""
 
     unit: UnitRef
     area: str
-    beneficiary: Owner | None = None  # None: the supporter's owner
+    beneficiary: Owner | None = None  # None: the owner of ``supported``, or else the supporter's owner
+    supported: UnitRef | None = None
 
     def __str__(self) -> str:
+        if self.supported is not None:
+            to = "" if self.area == self.supported.area else f" - {self.area}"
+            return f"{self.unit} S {self.supported}{to}"
         return f"{self.unit} S {self.area}" + (f" for {self.beneficiary}" if self.beneficiary else "")
 
 
 @dataclass(frozen=True, slots=True)
 class Transport:
-    """Transport an army of ``beneficiary`` (9.6)."""
+    """Transport an army of ``beneficiary`` (9.6), or of the owner of the army ``carried``."""
 
     unit: UnitRef
-    beneficiary: Owner | None = None  # None: the fleet's owner
+    beneficiary: Owner | None = None  # None: the owner of ``carried``, or else the fleet's owner
+    carried: UnitRef | None = None
 
     def __str__(self) -> str:
+        if self.carried is not None:
+            return f"{self.unit} T {self.carried}"
         return f"{self.unit} T" + (f" for {self.beneficiary}" if self.beneficiary else "")
 
 
@@ -114,12 +127,22 @@ class Convert:
 Order: TypeAlias = Hold | Advance | Support | Transport | Besiege | Convert
 
 
+class Grant(Enum):
+    """What a permission allows (M51): passing the straits one's fleet controls (9.3, M17), or
+    bribing from beside one's units (12, M36)."""
+
+    STRAITS = "straits"
+    BRIBE = "bribe"
+
+
 class Permission(NamedTuple):
-    """``allow <grantee> straits`` in ``grantor``'s letter (M51): the grantee's units may pass the
-    straits the grantor's fleet controls, this campaign."""
+    """``allow <grantee> straits`` (or ``bribe``) in ``grantor``'s letter (M51): the grantee's
+    units may pass the straits the grantor's fleet controls, or the grantee may bribe units next
+    to the grantor's, this campaign."""
 
     grantor: str
     grantee: str
+    grant: Grant = Grant.STRAITS
 
 
 @dataclass(frozen=True)

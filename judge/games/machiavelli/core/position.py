@@ -23,8 +23,12 @@ controls its city even in a rebelling province.  A sea is controlled only by a f
 The rest: rebellions (province → victim), sieges in progress (besieged city's area → who
 besieges and for how many successful seasons), treasuries, the home countries each power holds
 now (its original one and those conquered, named by the power whose home they were: AoP 4.4),
-the powers eliminated so far (in order), and the season.  This model is shared by the Action
-phase (this stage) and the economy (the next one); it changes only by additions.
+the powers eliminated so far (with the season each fell in: 4.2 ranks them by it), the season,
+and the economy's public and papal state: which letter the position awaits (:class:`Phase`),
+the *anticipated* treasuries A.2 publishes (the treasuries as public information updates them:
+AoP 2), the excommunications in force (target → the season whose Phase F ends them, unless a
+Phase A ends them first: AoP 15, M32) and every player ever excommunicated (once per target per
+game).  This model is shared by the Action phase and the economy; it changes only by additions.
 """
 
 from __future__ import annotations
@@ -97,6 +101,15 @@ class Unit:
         return f"{self.owner} {self.kind.value} {where}"
 
 
+class Phase(Enum):
+    """Which letter a position awaits (AoP 2): the spring's A orders (A.4 to A.7; A.1 and A.2 are
+    the judge's, done with them), a campaign's C orders (C.1 and C.2), or none: the game is over."""
+
+    A = "A"
+    C = "C"
+    OVER = "over"
+
+
 class Campaign(Enum):
     """The three campaigns of a year (AoP 2: there is no winter campaign)."""
 
@@ -153,13 +166,18 @@ class Position:
     sieges: Mapping[str, Siege] = field(default_factory=dict)  # besieged city's area -> siege
     treasuries: Mapping[str, int] = field(default_factory=dict)
     homes: Mapping[str, frozenset[str]] = field(default_factory=dict)  # power -> home countries it holds
-    eliminated: tuple[str, ...] = ()  # the powers eliminated so far, the earliest first
+    eliminated: Mapping[str, Season] = field(default_factory=dict)  # power -> the season it was eliminated in
+    phase: Phase = Phase.C
+    anticipated: Mapping[str, int] = field(default_factory=dict)  # the treasuries public information gives
+    bans: Mapping[str, Season] = field(default_factory=dict)  # excommunicated power -> the season that ends it
+    excommunicated: tuple[str, ...] = ()  # every power ever excommunicated, in order (once per game each)
 
     def __post_init__(self) -> None:
         for place, unit in self.units.items():
             if unit.place != place:
                 raise ValueError(f"{unit} is filed under {place}")
-        for name in ("units", "control", "rebellions", "sieges", "treasuries", "homes"):
+        for name in ("units", "control", "rebellions", "sieges", "treasuries", "homes", "eliminated", "anticipated",
+                     "bans"):
             object.__setattr__(self, name, _frozen(getattr(self, name)))
 
     @classmethod
@@ -173,7 +191,11 @@ class Position:
         sieges: Mapping[str, Siege] | None = None,
         treasuries: Mapping[str, int] | None = None,
         homes: Mapping[str, frozenset[str]] | None = None,
-        eliminated: tuple[str, ...] = (),
+        eliminated: Mapping[str, Season] | None = None,
+        phase: Phase = Phase.C,
+        anticipated: Mapping[str, int] | None = None,
+        bans: Mapping[str, Season] | None = None,
+        excommunicated: tuple[str, ...] = (),
     ) -> Position:
         """A position with ``units`` (ValueError if two share a place)."""
         by_place: dict[Place, Unit] = {}
@@ -189,12 +211,20 @@ class Position:
             sieges=dict(sieges or {}),
             treasuries=dict(treasuries or {}),
             homes=dict(homes or {}),
-            eliminated=eliminated,
+            eliminated=dict(eliminated or {}),
+            phase=phase,
+            anticipated=dict(anticipated or {}),
+            bans=dict(bans or {}),
+            excommunicated=excommunicated,
         )
 
     def with_units(self, units: Iterable[Unit]) -> Position:
         """The same position with these units instead (ValueError if two share a place)."""
         return replace(self, units=Position.build(self.season, units).units)
+
+    def living(self, powers: Iterable[str]) -> tuple[str, ...]:
+        """The powers among ``powers`` not eliminated."""
+        return tuple(p for p in powers if p not in self.eliminated)
 
     # -- units -------------------------------------------------------------------------------------
 
