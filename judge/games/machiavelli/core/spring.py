@@ -200,14 +200,14 @@ def _trades(board: Board, position: Position, players: Sequence[str], written: M
         for order in written[player]:
             if isinstance(order, Sell):
                 sales[(player, order.area)].append(order)
-    sale_outcome: dict[tuple[str, str], OrderOutcome] = {}
-    outcomes: list[OrderOutcome] = []
+    result: dict[tuple[str, int], OrderOutcome] = {}  # (player, place in the letter) -> outcome
+    sold: dict[tuple[str, str], OrderOutcome] = {}  # (seller, area) -> the sale's outcome, once a purchase met it
     control = dict(position.control)
     trades: list[Trade] = []
     changes: list[ControlChange] = []
     for buyer in players:
         bought: set[str] = set()
-        for order in written[buyer]:
+        for at, order in enumerate(written[buyer]):
             if not isinstance(order, Purchase):
                 continue
             offers = sales.get((order.seller, order.area), [])
@@ -220,21 +220,25 @@ def _trades(board: Board, position: Position, players: Sequence[str], written: M
                                                  f"province {order.area}"):
                 reason = Reason.BUYER_CANNOT_PAY
             if reason is not None:
-                outcomes.append(OrderOutcome(buyer, "A.5", order, False, 0, reason))
+                result[(buyer, at)] = OrderOutcome(buyer, "A.5", order, False, 0, reason)
                 if sale is not None and sale.buyer == buyer and sale.price == order.price:
-                    sale_outcome[(order.seller, order.area)] = OrderOutcome(order.seller, "A.5", sale, False, 0, reason)
+                    sold[(order.seller, order.area)] = OrderOutcome(order.seller, "A.5", sale, False, 0, reason)
                 continue
             assert sale is not None
-            outcomes.append(OrderOutcome(buyer, "A.5", order, True, order.price, Reason.BOUGHT))
-            sale_outcome[(order.seller, order.area)] = OrderOutcome(order.seller, "A.5", sale, True, 0, Reason.SOLD)
+            result[(buyer, at)] = OrderOutcome(buyer, "A.5", order, True, order.price, Reason.BOUGHT)
+            sold[(order.seller, order.area)] = OrderOutcome(order.seller, "A.5", sale, True, 0, Reason.SOLD)
             trades.append(Trade(order.area, order.seller, buyer, order.price))
             changes.append(ControlChange(order.area, control.get(order.area), buyer, Reason.SOLD))
             control[order.area] = buyer
     purse.settle()
-    for (seller, area), offers in sorted(sales.items()):
-        for sale in offers:
-            default = Reason.CONTRADICTORY if len(offers) > 1 else Reason.NO_MATCHING_ORDER
-            outcomes.append(sale_outcome.get((seller, area), OrderOutcome(seller, "A.5", sale, False, 0, default)))
+    for seller in players:
+        for at, order in enumerate(written[seller]):
+            if isinstance(order, Sell):
+                several = len(sales[(seller, order.area)]) > 1
+                default = Reason.CONTRADICTORY if several else Reason.NO_MATCHING_ORDER
+                result[(seller, at)] = sold.get((seller, order.area)) or OrderOutcome(seller, "A.5", order, False, 0,
+                                                                                        default)
+    outcomes = [result[key] for key in sorted(result, key=lambda key: (players.index(key[0]), key[1]))]
     return replace(position, control=control), trades, changes, outcomes
 
 
@@ -344,7 +348,8 @@ def _payments(board: Board, position: Position, players: Sequence[str], written:
         leaving = {u.area for u in position.units_of(player) if not isinstance(named.get(u.place), Pay)}
         builds: set[str] = set()
         for order in orders:
-            reason, unit, cost = _payment(board, position, player, order, named, leaving, builds, units, first)
+            present = {**position.units, **{u.place: u for u in raised if u.owner == player}}  # A.7 is simultaneous
+            reason, unit, cost = _payment(board, position, player, order, named, leaving, builds, present, first)
             if reason in (Reason.PAID, Reason.RAISED) and not purse.pay(player, cost, Flow.SALARY, "A.7", str(order)):
                 reason = Reason.UNAFFORDABLE
                 if isinstance(order, Pay):
