@@ -352,7 +352,10 @@ def _support(scan: _Scan, unit: UnitRef) -> Support:
     scan.coast()
     beneficiary: Owner | None = None
     if scan.take({"for"}):
-        beneficiary = Independent(area) if scan.take({"independent", "independents"}) else scan.power()
+        if scan.take({"independent", "independents"}):
+            beneficiary = Independent(scan.area() if scan.more() else area)  # its native area, if named
+        else:
+            beneficiary = scan.power()
     return Support(unit, area, beneficiary)
 
 
