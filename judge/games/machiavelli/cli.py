@@ -110,6 +110,8 @@ def answer(text: str) -> tuple[dict[str, Any], bool]:
         return run(data), True
     except NotationError as exc:
         return {"error": str(exc)}, False
+    except Exception as exc:  # never a traceback on the contract: one bad request must not stop a --jsonl run
+        return {"error": f"internal error ({type(exc).__name__}): {exc}"}, False
 
 
 def serve(source: IO[str], out: IO[str], jsonl: bool) -> int:

@@ -67,6 +67,9 @@ def test_the_answers_position_is_the_next_request_and_names_the_letters_it_await
     ({"position": {"season": "Spring 1454", "control": {"mil": "Spain"}}}, "no power is called 'Spain'"),
     ({"letters": {"Spain": "G Flo H"}}, "no power is called 'Spain'"),
     ({"position": {"season": "Spring 1454", "phase": "over"}}, "the game is over: no letter is awaited"),
+    ({"position": {"season": "Spring 1454", "phase": "B"}}, "malformed position: 'B' is not a valid Phase"),
+    ({"position": {"season": "Spring 1454", "units": [["Milan", "A", "mil"], ["Venice", "A", "mil"]]}},
+     "malformed position: Venice A mil and Milan A mil share mil"),
 ])
 def test_a_request_that_describes_no_position_gets_an_error(request_data: dict[str, Any], message: str) -> None:
     with pytest.raises(NotationError, match=re.escape(message)):

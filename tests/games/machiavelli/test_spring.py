@@ -187,6 +187,16 @@ def test_M12_with_payment_orders_the_units_not_listed_are_disbanded() -> None:
     assert done.position.treasuries["Milan"] == 3
 
 
+def test_8_1_a_second_payment_order_for_one_unit_is_contradictory_and_the_first_stands() -> None:
+    start = spring_game(A("Milan", "mil"), A("Milan", "cre"), treasuries={"Milan": 9})
+    done = spring(start, Milan="pay A Mil\ndisband A Mil\npay A Mil\ndisband A Cre\npay A Cre\npay A Pav")
+    assert outcomes(done, "Milan") == [
+        ("pay A mil", 3, Reason.PAID), ("disband A mil", 0, Reason.CONTRADICTORY),
+        ("pay A mil", 0, Reason.CONTRADICTORY), ("disband A cre", 0, Reason.DISMISSED),
+        ("pay A cre", 0, Reason.CONTRADICTORY), ("pay A pav", 0, Reason.NO_SUCH_UNIT)]
+    assert set(done.position.units.values()) == {A("Milan", "mil")} and done.position.treasuries["Milan"] == 6
+
+
 def test_M30_payments_go_down_the_list_and_the_units_not_paid_are_disbanded_from_its_end() -> None:
     start = spring_game(A("Milan", "mil"), A("Milan", "cre"), A("Milan", "pav"), treasuries={"Milan": 5})
     done = spring(start, Milan="pay A Pav\npay A Mil\npay A Cre")

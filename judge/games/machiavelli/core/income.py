@@ -66,7 +66,7 @@ def incomes(board: Board, position: Position, players: Iterable[str], *, trade: 
     wanted = set(players)
     counts = {player: {"seas": 0, "provinces": 0, "cities": 0, "lagoon": 0} for player in wanted}
     for code, area in board.areas.items():
-        collector = province_collector(position, code) if area.is_sea or area.is_land else None
+        collector = province_collector(position, code)
         if collector in wanted:
             assert isinstance(collector, str)
             counts[collector]["seas" if area.is_sea else "provinces"] += 1

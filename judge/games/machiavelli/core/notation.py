@@ -63,7 +63,7 @@ def owner_to_data(owner: Owner, area: str | None = None) -> str:
 def owner_from_data(text: Any, area: str, board: Board) -> Owner:
     words = str(text).split()
     if words[:1] == ["independent"]:
-        return Independent(_code(board, words[1]) if len(words) > 1 else area)
+        return Independent(_code(board, " ".join(words[1:])) if len(words) > 1 else area)
     if text not in board.powers:
         raise NotationError(f"no power is called {text!r} on the {board.name} board")
     return str(text)
@@ -140,9 +140,11 @@ def position_from_data(data: Any, board: Board) -> Position:
             bans={_power(board, p): season_from_data(s) for p, s in data.get("bans", {}).items()},
             excommunicated=tuple(_power(board, p) for p in data.get("excommunicated", ())),
         )
+    except NotationError:
+        raise
     except KeyError as exc:
         raise NotationError(f"the position lacks {exc}") from None
-    except (TypeError, AttributeError) as exc:
+    except (TypeError, AttributeError, ValueError) as exc:  # a bad number or phase, two units in one place...
         raise NotationError(f"malformed position: {exc}") from None
 
 

@@ -339,17 +339,21 @@ def _payments(board: Board, position: Position, players: Sequence[str], written:
         listed = [o for o in written[player] if isinstance(o, Pay | Dismiss | Raise)]
         default = not listed
         orders: Sequence[Pay | Dismiss | Raise] = default_payments(board, position, player) if default else listed
-        named: dict[Place, Pay | Dismiss] = {}
-        for order in orders:
+        named: dict[Place, int] = {}  # each own unit -> the place in the list of the first order naming it
+        for at, order in enumerate(orders):
             if isinstance(order, Pay | Dismiss) and order.unit.place not in named:
                 unit = position.unit_at(order.unit.place)
                 if unit is not None and unit.owner == player and unit.kind is order.unit.kind:
-                    named[order.unit.place] = order
-        leaving = {u.area for u in position.units_of(player) if not isinstance(named.get(u.place), Pay)}
+                    named[order.unit.place] = at
+        kept = {place for place, at in named.items() if isinstance(orders[at], Pay)}
+        leaving = {u.area for u in position.units_of(player) if u.place not in kept}
         builds: set[str] = set()
-        for order in orders:
+        for at, order in enumerate(orders):
             present = {**position.units, **{u.place: u for u in raised if u.owner == player}}  # A.7 is simultaneous
-            reason, unit, cost = _payment(board, position, player, order, named, leaving, builds, present, first)
+            if isinstance(order, Pay | Dismiss) and named.get(order.unit.place, at) != at:
+                reason, unit, cost = Reason.CONTRADICTORY, None, 0
+            else:
+                reason, unit, cost = _payment(board, position, player, order, leaving, builds, present, first)
             if reason in (Reason.PAID, Reason.RAISED) and not purse.pay(player, cost, Flow.SALARY, "A.7", str(order)):
                 reason = Reason.UNAFFORDABLE
                 if isinstance(order, Pay):
@@ -379,17 +383,14 @@ def _payments(board: Board, position: Position, players: Sequence[str], written:
     return replace(position.with_units(units.values()), anticipated=anticipated), raised, disbanded, outcomes
 
 
-def _payment(board: Board, position: Position, player: str, order: Pay | Dismiss | Raise,
-             named: Mapping[Place, Pay | Dismiss], leaving: set[str], builds: set[str],
-             units: Mapping[Place, Unit], first: bool) -> tuple[Reason, Unit | None, int]:
+def _payment(board: Board, position: Position, player: str, order: Pay | Dismiss | Raise, leaving: set[str],
+             builds: set[str], units: Mapping[Place, Unit], first: bool) -> tuple[Reason, Unit | None, int]:
     """One A.7 order checked: its reason if carried out (PAID, RAISED, DISMISSED) or why not, the
     unit concerned, and its cost."""
     if isinstance(order, Pay | Dismiss):
         unit = position.unit_at(order.unit.place)
         if unit is None or unit.owner != player or unit.kind is not order.unit.kind:
             return Reason.NO_SUCH_UNIT, None, 0
-        if named[unit.place] is not order:
-            return Reason.CONTRADICTORY, unit, 0
         return (Reason.PAID, unit, SALARY) if isinstance(order, Pay) else (Reason.DISMISSED, unit, 0)
     return _raising(board, position, player, order, leaving, builds, units, first)
 
