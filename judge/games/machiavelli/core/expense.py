@@ -18,10 +18,13 @@ in, against the position as the sub-phase began:
   player's D.3 and D.4 orders are skipped and not charged (M40);
 * D.4 bribes and counter-bribes on each unit: the largest bribe (then the lowest minimum) alone
   is checked, and succeeds if its excess over its minimum is not smaller than the highest
-  counter-bribe; equal bribes of one minimum all fail, unless they disband (12, M37).  A bribe
-  reaching its unit only beside a third player's unit without that player's permission is
-  charged and fails, and takes no part in the comparison (12, M38, M51); bought units change
-  owner and make the control of their area follow (M5), and liberate a rebellion there (M56);
+  counter-bribe; equal bribes of one minimum all fail, unless they disband (12, M37) — and then
+  they too are checked against the counter-bribes.  A bribe reaching its unit only beside a
+  third player's unit without that player's permission is charged and fails, and takes no part
+  in the comparison (12, M38, M51).  Adjacency is by army or fleet, and a strait closed to the
+  briber cuts it (M36, M17e).  A unit that changes owner (bought, or made independent) makes
+  the control of its area follow (M5), and liberates a rebellion there (M56); of two units of
+  one area made independent at once, the second bribe fails, charged (M54);
 * E: the assassinated players' provinces outside their current home country rebel, and their
   units will hold (10, M20).
 

@@ -13,11 +13,13 @@ at once and each player's orders in the order written (2, M30):
   seller controls the province, which is empty of units and rebellion; the price is at least
   its tax income and the buyer pays it in full, else nothing moves (6, M10);
 * A.6 forced taxation: the province's tax again (a city adds 1 if the taxer controls it), and
-  it rebels at once (5.3, M11);
-* A.7 the Pope's excommunication (15, M32), then the payments: with any payment order the units
+  it rebels at once (5.3, M11) — so a one-unit island is taxed only empty (11.1);
+* A.7 the Pope's excommunication (15, M32), then the payments: with any A.7 order the units
   not listed are disbanded; without, every unit is listed by default, garrisons, armies then
   fleets, the better-placed first (7.3, M12, M50); the list is paid in order, 3 ducats a unit,
-  a unit that cannot be paid is disbanded, a new unit that cannot be paid is not raised (M30).
+  a unit that cannot be paid is disbanded, a new unit that cannot be paid is not raised (M30);
+  no unit is raised where one of the player's units is disbanded (7.2).  The checks read the
+  board as A.7 began: the players' payments are simultaneous.
 
 The anticipated treasuries (A.2) are the treasuries as public information updates them: the
 incomes, forced taxes, salaries and new units, never a transfer, a trade's price or an
