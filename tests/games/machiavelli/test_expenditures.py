@@ -278,3 +278,28 @@ def test_M33_independent_units_maintain_themselves_in_a7() -> None:
     start = game(G(Independent("sie"), "sie"), A(Independent("pon"), "pon"), season=SPRING, phase=Phase.A)
     done = spring(start)
     assert set(done.position.units.values()) == set(start.units.values()) and not done.movements
+
+
+def test_M5_control_follows_a_bribe_and_a_rebellion_at_once_before_f() -> None:
+    start = game(A("Milan", "per"), A("Florence", "are"), treasuries={"Florence": 18, "Venice": 9},
+                 control={"per": "Milan", "man": "Milan"})
+    done = play(start, Florence="bribe 18 buy A Per", Venice="rebellion Mantua")
+    before_f = done.expending.position
+    assert before_f.controller("per") == "Florence"  # bought in D.4
+    assert before_f.controller("man") is None and before_f.control["man"] == "Milan"  # the marker names the victim
+
+
+# -- excommunication in phase D (15, M32) -----------------------------------------------------------------------------
+
+
+def test_M32_laid_in_c2_the_ban_blocks_this_and_the_next_campaigns_transfers_then_ends() -> None:
+    start = game(treasuries={"Venice": 20, "Milan": 20})
+    summer = play(start, Papacy="excommunicate Venice", Milan="transfer 5 to Venice")
+    assert outcomes(summer, "Milan") == [("transfer 5 to Venice", 0, Reason.EXCOMMUNICATION_BLOCKS)]
+    assert outcomes(summer, "Papacy") == [("excommunicate Venice", 0, Reason.EXCOMMUNICATED)]
+    fall = play(summer.position, Venice="transfer 5 to Milan")
+    assert outcomes(fall, "Venice") == [("transfer 5 to Milan", 0, Reason.EXCOMMUNICATION_BLOCKS)]
+    assert not fall.position.bans  # ended with the next campaign's F, before the next phase A
+    later = spring(fall.position, Papacy="excommunicate Venice", Venice="transfer 5 to Milan")
+    assert outcomes(later, "Venice") == [("transfer 5 to Milan", 5, Reason.TRANSFERRED)]
+    assert outcomes(later, "Papacy") == [("excommunicate Venice", 0, Reason.ONCE_PER_GAME)]
