@@ -327,3 +327,13 @@ def test_a_spring_letter_holds_no_operation_and_the_letter_of_no_player_is_ignor
     with pytest.raises(ValueError, match="awaits the C letters"):
         spring_letter(BOARD, game(), {})
     assert Place("pad") in done.position.units
+
+
+def test_B_a_spring_tells_each_player_its_own_and_publishes_the_trades_without_their_price() -> None:
+    start = spring_game(treasuries={"Florence": 5}, control={"rme": "Papacy"})
+    done = spring(start, Florence="buy Rome from Papacy for 3\ntransfer 1 to Milan",
+                  Papacy="sell Rome to Florence for 3")
+    assert done.public().trades == (Trade("rme", "Papacy", "Florence", None),) and not done.public().movements
+    mine = done.for_player("Milan")
+    assert not mine.outcomes and [(m.amount, m.flow) for m in mine.movements] == [(1, Flow.TRANSFER_IN)]
+    assert done.for_player("Papacy").trades == done.trades

@@ -71,12 +71,12 @@ class SpringOpening:
 
 @dataclass(frozen=True)
 class Trade:
-    """A province sold in A.5 (6)."""
+    """A province sold in A.5 (6); the price None where it is not disclosed (the publication)."""
 
     area: str
     seller: str
     buyer: str
-    price: int
+    price: int | None
 
 
 @dataclass(frozen=True)
@@ -95,6 +95,24 @@ class SpringRecord:
     control_changes: tuple[ControlChange, ...]
     movements: tuple[Movement, ...]
     position: Position
+
+    def for_player(self, player: str) -> SpringRecord:
+        """What ``player`` learns privately: its own orders, movements, trades, units raised and
+        disbanded (the rest left out)."""
+        return replace(
+            self,
+            outcomes=tuple(o for o in self.outcomes if o.player == player),
+            trades=tuple(t for t in self.trades if player in (t.seller, t.buyer)),
+            forced_taxes=tuple(t for t in self.forced_taxes if t.victim == player),
+            raised=tuple(u for u in self.raised if u.owner == player),
+            disbanded=tuple(d for d in self.disbanded if d.unit.owner == player),
+            movements=tuple(m for m in self.movements if m.player == player),
+        )
+
+    def public(self) -> SpringRecord:
+        """What the rules publish (the map, the actions): no order's outcome, no movement of money,
+        and the trades without their price (8.1: money changing hands is secret)."""
+        return replace(self, outcomes=(), movements=(), trades=tuple(replace(t, price=None) for t in self.trades))
 
 
 def spring_opening(board: Board, position: Position, purse: Purse) -> tuple[Position, SpringOpening]:
