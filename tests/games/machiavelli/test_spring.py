@@ -89,7 +89,7 @@ def test_A2_income_is_collected_as_the_fall_ends_and_the_spring_awaits_the_a_let
 def test_M46_an_independent_garrison_springs_up_in_an_empty_fortified_city_no_player_controls() -> None:
     start = spring_game(A("Florence", "psa"), A("Florence", "luc"),
                         control={"are": "Florence", "psa": "Florence", "luc": "Florence", "hun": "Austria"},
-                        rebellions={"are": "Florence", "luc": "Florence"})
+                        rebellions={"are": "Florence", "luc": "Florence"}, sieges={"luc": Siege("Florence")})
     position, opening = spring_opening(BOARD, start, Purse(start.treasuries))
     sprung = {u.area for u in opening.sprung}
     assert {"are", "luc"} <= sprung  # rebelling fortified cities
@@ -99,6 +99,7 @@ def test_M46_an_independent_garrison_springs_up_in_an_empty_fortified_city_no_pl
         ("are", Reason.ENDED_BY_INDEPENDENT), ("luc", Reason.ENDED_BY_INDEPENDENT)}
     assert position.control["are"] == Independent("are")
     assert "luc" not in position.control  # the victim's army and the new garrison: nobody controls Lucca
+    assert not position.sieges  # the siege of the rebelling city ended with the rebellion
 
 
 # -- A.4 transfers (M31) ----------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Phase A of a spring campaign (AoP 2, 3, 5 to 7, 15, 16): the judge's A.1 and A.2, then the
 players' A orders, A.4 to A.7.
 
-Theory of operation.  A.1 and A.2 need no letter: :func:`spring_opening` carries them out as
+Theory of operation.  A.1 and A.2 need no letter (an independent garrison springing up in a
+rebelling city ends the rebellion, and with it any siege of that city): :func:`spring_opening` carries them out as
 soon as the Fall campaign ends (the sequencer calls it), so that A.2's publication — incomes,
 map, anticipated treasuries — goes out with the Fall's results, and the position then awaits
 the A letters (:attr:`~.position.Phase.A`).  The game's first spring starts at A.3 (AoP 3): no
@@ -143,7 +144,9 @@ def spring_opening(board: Board, position: Position, purse: Purse) -> tuple[Posi
             control[code] = after
         if position.control.get(code) != after:
             changes.append(ControlChange(code, position.control.get(code), after, Reason.SPRUNG_UP))
-    position = replace(position.with_units(units.values()), control=control, rebellions=rebellions)
+    sprung_in = {u.area for u in sprung}  # a siege of the rebelling city ends with the rebellion
+    sieges = {area: siege for area, siege in position.sieges.items() if area not in sprung_in}
+    position = replace(position.with_units(units.values()), control=control, rebellions=rebellions, sieges=sieges)
     players = position.living(board.powers)
     earned = incomes(board, position, players)
     start = len(purse.movements)
