@@ -13,8 +13,8 @@ The request
     the board's name (default ``classic``).
 ``position``
     the position (default: the board's start, Phase A.3 of its first spring): ``season``
-    (``"Spring 1454"``), ``phase`` (``"A"`` awaits the spring's A letters, ``"C"`` a campaign's
-    letters, ``"over"`` nothing), ``units`` (``[owner, "A"|"F"|"G", area]``, ``area/nc`` for a
+    (``"Spring 1454"``), ``phase`` (``"A"`` awaits the spring's A letters, A.1 and A.2 done;
+    ``"C"`` a campaign's letters; ``"over"`` nothing), ``units`` (``[owner, "A"|"F"|"G", area]``, ``area/nc`` for a
     fleet on a coast), ``control`` (area → owner), ``rebellions`` (area → victim), ``sieges``
     (area → ``{"besieger", "seasons"}``), ``treasuries``, ``anticipated`` (the treasuries
     public information gives; left out: the treasuries), ``homes`` (player → the home countries
