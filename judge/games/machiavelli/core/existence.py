@@ -1,0 +1,221 @@
+"""AoP 4, the existence of a state: what is checked at the end of every campaign, after F.2 —
+home countries conquered and lost, players eliminated, and victory with the ranking.
+
+In this order (M8, M9, M34, M6, M7):
+
+1. *Conquest* (4.4, M9): a player who controls every province and every city of one of the
+   board's home countries (its original power's) holds it from now on, taking it from whoever
+   held it; it gives income and raising rights like one's own.
+2. *Loss* (4.4, M9): a held home country every city of which is controlled by other players is
+   lost — M9's "the same test as M8, per home country"; a city nobody controls (an independent
+   garrison, a rebellion, an army and a garrison of two owners) keeps it.
+3. *Elimination* (4.3, M8): a player left with no home country — equivalently, every city of
+   whose current home country other players control — is eliminated: each unit becomes
+   independent where it stands, unless that area already has an independent unit (then it is
+   disbanded; of a garrison and an army or fleet in one area, the garrison is kept); the
+   treasury is removed from the game, the control markers and the rebellions against the
+   player go, sieges laid by the player end, and if the player was the Pope, the
+   excommunications in force expire (15).
+4. *Victory* (4.2, M6): a player controlling, each with its province, at least the board's
+   number of cities (15; 12 from Spring 1465), one at least in the original home country,
+   wins.  When anyone does, every player is ranked (M7): by those cities, then controlled
+   provinces, then the tax income the position would yield, then the treasury; players still
+   tied share the best rank and leave the next ones empty; eliminated players come after,
+   those eliminated later first.  The winners are those who met the condition with the best
+   rank among them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from judge.games.machiavelli.core.board import Board
+from judge.games.machiavelli.core.income import incomes
+from judge.games.machiavelli.core.ledger import Purse
+from judge.games.machiavelli.core.position import Independent, Owner, Place, Position, Season, Unit, UnitKind
+from judge.games.machiavelli.core.results import ControlChange, Reason, RebellionEnd
+
+
+@dataclass(frozen=True)
+class Conquest:
+    """A home country conquered (4.4): by whom, from whom (None: nobody held it)."""
+
+    country: str
+    player: str
+    previous: str | None
+
+
+@dataclass(frozen=True)
+class HomeLoss:
+    """A home country a player lost at the end of a campaign without another conquering it (M9)."""
+
+    player: str
+    country: str
+
+
+@dataclass(frozen=True)
+class Elimination:
+    """A player eliminated (4.3): each unit, and what it became (None: disbanded, M34)."""
+
+    player: str
+    units: tuple[tuple[Unit, Unit | None], ...]
+    treasury: int
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's place in the final ranking (4.2, M7): tied players share the best rank, and
+    the ranks after it stay unassigned (1, 1, 3)."""
+
+    player: str
+    rank: int
+    cities: int
+    provinces: int
+    tax: int
+    treasury: int
+    eliminated: Season | None = None
+
+
+@dataclass(frozen=True)
+class GameEnd:
+    """The game is won (4.2): the winners and every player's standing."""
+
+    winners: tuple[str, ...]
+    ranking: tuple[Standing, ...]
+
+
+@dataclass(frozen=True)
+class Ending:
+    """What the end of a campaign did, and the position it leaves."""
+
+    conquests: tuple[Conquest, ...]
+    losses: tuple[HomeLoss, ...]
+    eliminations: tuple[Elimination, ...]
+    rebellions_ended: tuple[RebellionEnd, ...]
+    control_changes: tuple[ControlChange, ...]
+    end: GameEnd | None
+    position: Position
+
+
+def counted_cities(board: Board, position: Position, player: str) -> tuple[str, ...]:
+    """The areas whose city and province ``player`` both controls (M6)."""
+    return tuple(code for code, area in board.areas.items() if area.city is not None
+                 and position.controller(code) == player and position.city_controller(code) == player)
+
+
+def controls_country(board: Board, position: Position, player: str, country: str) -> bool:
+    """Whether ``player`` controls every province and city of ``country``'s home country (4.4)."""
+    return all(position.controller(area) == player
+               and (board.areas[area].city is None or position.city_controller(area) == player)
+               for area in board.home_country(country))
+
+
+def _held_by_others(board: Board, position: Position, player: str, country: str) -> bool:
+    """Every city of the home country is controlled by another player (M8, M9)."""
+    cities = [area for area in board.home_country(country) if board.areas[area].city is not None]
+    return all(isinstance(c := position.city_controller(area), str) and c != player for area in cities)
+
+
+def end_of_campaign(board: Board, position: Position, purse: Purse) -> Ending:
+    """Conquests, losses, eliminations and victory at the end of a campaign (module docstring)."""
+    players = position.living(board.powers)
+    homes = {p: set(position.home_countries(p)) for p in players}
+    conquests: list[Conquest] = []
+    for country in board.powers:
+        for player in players:
+            if country not in homes[player] and controls_country(board, position, player, country):
+                previous = next((p for p in players if country in homes[p]), None)
+                if previous is not None:
+                    homes[previous].discard(country)
+                homes[player].add(country)
+                conquests.append(Conquest(country, player, previous))
+    losses = [HomeLoss(p, c) for p in players for c in sorted(homes[p]) if _held_by_others(board, position, p, c)]
+    for loss in losses:
+        homes[loss.player].discard(loss.country)
+    position = replace(position, homes={p: frozenset(homes[p]) for p in players})
+    eliminations: list[Elimination] = []
+    ended: list[RebellionEnd] = []
+    changes: list[ControlChange] = []
+    for player in players:
+        if not homes[player]:
+            position, elimination = _eliminate(board, position, player, purse, ended, changes)
+            eliminations.append(elimination)
+    return Ending(tuple(conquests), tuple(losses), tuple(eliminations), tuple(ended), tuple(changes),
+                  _victory(board, position), position)
+
+
+def _eliminate(board: Board, position: Position, player: str, purse: Purse, ended: list[RebellionEnd],
+               changes: list[ControlChange]) -> tuple[Position, Elimination]:
+    """Eliminate ``player`` (4.3, M34; see the module docstring)."""
+    treasury = purse.balance(player)
+    purse.confiscate(player, "end")
+    units = {place: unit for place, unit in position.units.items() if unit.owner != player}
+    fates: list[tuple[Unit, Unit | None]] = []
+    for unit in sorted(position.units_of(player), key=lambda u: (u.kind is not UnitKind.GARRISON, u.area)):
+        native = Independent(unit.area)
+        if any(u.owner == native for u in units.values()):
+            fates.append((unit, None))
+        else:
+            units[unit.place] = Unit(unit.kind, native, unit.area, unit.coast)
+            fates.append((unit, units[unit.place]))
+    rebellions = dict(position.rebellions)
+    for area, victim in sorted(position.rebellions.items()):
+        if victim == player:
+            ended.append(RebellionEnd(area, rebellions.pop(area), Reason.VICTIM_ELIMINATED))
+    control: dict[str, Owner] = {a: o for a, o in position.control.items() if o != player}
+    for area in sorted({unit.area for unit, _ in fates}):
+        owners = {u.owner for u in (units.get(Place(area)), units.get(Place(area, city=True))) if u is not None}
+        if len(owners) == 1 and area not in rebellions and board.areas[area].is_land:
+            control[area] = owners.pop()
+        elif len(owners) == 2:
+            control.pop(area, None)
+    for area in sorted(set(position.control) | set(control)):
+        if position.control.get(area) != control.get(area):
+            reason = Reason.MADE_INDEPENDENT if control.get(area) is not None else Reason.ELIMINATED
+            changes.append(ControlChange(area, position.control.get(area), control.get(area), reason))
+    bans = {} if player == board.papacy else {t: s for t, s in position.bans.items() if t != player}
+    position = replace(
+        position.with_units(units.values()),
+        control=control,
+        rebellions=rebellions,
+        sieges={a: s for a, s in position.sieges.items() if s.besieger != player},
+        treasuries=dict(purse.treasuries),
+        anticipated={p: v for p, v in position.anticipated.items() if p != player},
+        homes={p: h for p, h in position.homes.items() if p != player},
+        eliminated={**position.eliminated, player: position.season},
+        bans=bans,
+    )
+    return position, Elimination(player, tuple(fates), treasury)
+
+
+def _victory(board: Board, position: Position) -> GameEnd | None:
+    """The winners and the ranking, if anyone has won (4.2, M6, M7)."""
+    players = position.living(board.powers)
+    needed = board.victory.needed(position.season.year)
+    counted = {p: counted_cities(board, position, p) for p in players}
+    met = [p for p in players
+           if len(counted[p]) >= needed and any(a in board.home_country(p) for a in counted[p])]
+    if not met:
+        return None
+    tax = incomes(board, position, players, trade=False)
+    scores = {p: (len(counted[p]), sum(position.controller(a) == p for a in board.areas if board.areas[a].is_land),
+                  tax[p].tax, position.treasuries.get(p, 0)) for p in players}
+    ranking = _ranked(sorted(players, key=lambda p: scores[p], reverse=True), lambda p: scores[p])
+    standings = [Standing(p, rank, *scores[p]) for p, rank in ranking]
+    fallen = sorted(position.eliminated.items(), key=lambda item: item[1].sort_key(), reverse=True)
+    offset = len(players)
+    for player, rank in _ranked([p for p, _ in fallen], lambda p: position.eliminated[p].sort_key()):
+        standings.append(Standing(player, offset + rank, 0, 0, 0, 0, position.eliminated[player]))
+    best = min(rank for p, rank in ranking if p in met)
+    winners = tuple(p for p, rank in ranking if p in met and rank == best)
+    return GameEnd(winners, tuple(standings))
+
+
+def _ranked(ordered: Sequence[str], score: Callable[[str], object]) -> list[tuple[str, int]]:
+    """Competition ranks (1, 1, 3...) of ``ordered``, best first; ``score`` tells ties apart."""
+    ranks: list[tuple[str, int]] = []
+    for i, player in enumerate(ordered):
+        tied = i > 0 and score(player) == score(ordered[i - 1])
+        ranks.append((player, ranks[-1][1] if tied else i + 1))
+    return ranks

@@ -1,0 +1,101 @@
+"""Income (AoP 5, 14): who collects each area's tax, what each player's income comes to, and what
+a province is worth to a buyer or a tax collector.
+
+Tax (5.1, M47, M53).  A sea pays 1 to the owner of the fleet in it (none to nobody).  A province
+pays 1 to the owner of the army or fleet in it, or, empty, to its controller (the marker), unless
+it rebels.  A city pays its income (1, or a major city's magnitude) to the owner of its garrison,
+or, ungarrisoned, to the controller of its province, unless it is under siege (a siege in
+progress, M47) or rebels.  So an army or fleet and a garrison of different owners each take
+their part (4.1).  Independent states collect nothing that matters.  Venice (14, M14): a Lagoon
+without a fleet pays its 1 to the controller of Venice, 5 in all.
+
+Trade (5.2, M29): each home country a player holds pays its trade income, however many of its
+cities the player holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from judge.games.machiavelli.core.board import Board
+from judge.games.machiavelli.core.position import Owner, Position
+
+
+@dataclass(frozen=True)
+class Income:
+    """One player's income of an A.2 (5.1, 5.2, 14)."""
+
+    seas: int = 0
+    provinces: int = 0
+    cities: int = 0
+    lagoon: int = 0
+    trade: int = 0
+
+    @property
+    def tax(self) -> int:
+        """The tax income (5.1, 14): everything but trade."""
+        return self.seas + self.provinces + self.cities + self.lagoon
+
+    @property
+    def total(self) -> int:
+        return self.tax + self.trade
+
+
+def province_collector(position: Position, area: str) -> Owner | None:
+    """Who collects the tax of the province (or sea) ``area`` (5.1, M47, M53)."""
+    unit = position.province_unit(area)
+    if unit is not None:
+        return None if area in position.rebellions else unit.owner
+    return position.controller(area)
+
+
+def city_collector(board: Board, position: Position, area: str) -> Owner | None:
+    """Who collects the tax of the city of ``area`` (5.1, M47), if it has one."""
+    if board.areas[area].city is None or area in position.sieges:
+        return None
+    garrison = position.garrison(area)
+    if garrison is not None:
+        return garrison.owner
+    return position.controller(area)
+
+
+def incomes(board: Board, position: Position, players: Iterable[str], *, trade: bool = True) -> dict[str, Income]:
+    """Each player's income as the position stands (A.2); without ``trade``, the tax alone (the
+    "tax income which would be currently collected" that ranks players: 4.2)."""
+    wanted = set(players)
+    counts = {player: {"seas": 0, "provinces": 0, "cities": 0, "lagoon": 0} for player in wanted}
+    for code, area in board.areas.items():
+        collector = province_collector(position, code)
+        if collector in wanted:
+            assert isinstance(collector, str)
+            counts[collector]["seas" if area.is_sea else "provinces"] += 1
+        if area.city is not None:
+            city = city_collector(board, position, code)
+            if city in wanted:
+                assert isinstance(city, str)
+                counts[city]["cities"] += area.city.income
+    lagoon = board.lagoon
+    if lagoon is not None and position.province_unit(lagoon.sea) is None:
+        venice = position.controller(lagoon.island)
+        if venice in wanted:
+            assert isinstance(venice, str)
+            counts[venice]["lagoon"] += 1
+    return {
+        player: Income(**counts[player], trade=sum(board.trade[c] for c in position.home_countries(player))
+                       if trade else 0)
+        for player in sorted(wanted)
+    }
+
+
+def tax_value(board: Board, area: str) -> int:
+    """A province's full tax income, its city's included: the least it sells for (6, M10; Rome 3)."""
+    city = board.areas[area].city
+    return 1 + (city.income if city is not None else 0)
+
+
+def forced_tax(board: Board, position: Position, player: str, area: str) -> int:
+    """What taxing ``area`` by force yields (5.3, M11): 1 for the province, and 1 more if the
+    player controls a city in it (a major city no more); Venice's Lagoon is a sea, not taxed."""
+    city = board.areas[area].city is not None and city_collector(board, position, area) == player
+    return 2 if city else 1
