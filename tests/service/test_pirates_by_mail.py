@@ -16,11 +16,11 @@ import pytest
 from sqlalchemy import select
 
 from judge.bootstrap import kinds
-from judge.pirates.match import ROUNDS, Match, moves_made
-from judge.pirates.notation import match_from_data
+from judge.games.pirates.core.match import ROUNDS, Match, moves_made
+from judge.games.pirates.core.notation import match_from_data
 from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow, Submission
-from tests.pirates.match import FOURTEEN, random_ballot, random_plan
+from tests.games.pirates.match import FOURTEEN, random_ballot, random_plan
 from tests.service.harness import Judge, Sent
 
 GM = "gm@example.org"

@@ -1,5 +1,5 @@
 """A Pirates' Proposal player's commands by mail: PLAN (with GARNETS), VOTE, MOVE and NOMOVE,
-GIVE TOKEN (`judge.pirates.commands` reads and checks them), and STATUS.
+GIVE TOKEN (`judge.games.pirates.core.commands` reads and checks them), and STATUS.
 
 A seat's command lines of one mail are read together when its lines end (`close_block`): its
 PLAN and GARNETS lines are one plan, all its VOTE lines one ballot (P3, P5), each accepted or
@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from judge.commands.parse import BadCommand, Command, SetDuration, Unknown, parse_duration
 from judge.games.pirates import lifecycle
-from judge.pirates.commands import KEYWORDS, read_mail, submit
-from judge.pirates.match import Stage, Submissions, actors
-from judge.pirates.notation import submissions_to_data
+from judge.games.pirates.core.commands import KEYWORDS, read_mail, submit
+from judge.games.pirates.core.match import Stage, Submissions, actors
+from judge.games.pirates.core.notation import submissions_to_data
 from judge.service import host
 from judge.service.absences import absence_lines
 from judge.service.dispatch import PLAYER, Entry

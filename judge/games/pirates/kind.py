@@ -1,6 +1,6 @@
 """Pirates' Proposal as a kind of game the host runs (`judge.games.GameKind`): the plug between
 the host and the match's edges (`lifecycle`, `handlers`, `pages`), which stand on its rules core,
-`judge.pirates`.
+`judge.games.pirates.core`.
 
 A match is created with ``CREATE game password pirates [PLAYERS=n] [GARNETS=n]``; each player
 joins under a name of their own (``JOIN game password name``), which is their seat: they sign
@@ -28,8 +28,8 @@ from sqlalchemy.orm import Session
 
 from judge.commands.parse import Command, History
 from judge.games.pirates import handlers, lifecycle, pages
-from judge.pirates.match import check_name
-from judge.pirates.views import end_view
+from judge.games.pirates.core.match import check_name
+from judge.games.pirates.core.views import end_view
 from judge.service import host
 from judge.service.config import Settings
 from judge.service.kinds import GameKind

@@ -1,8 +1,8 @@
 """The life of a Pirates' Proposal match on the host: its start, the closing and opening of its
 phases, its end, and every mail these send.
 
-Theory of operation.  The match is a value of the core (`judge.pirates.match`), kept as JSON
-(`judge.pirates.notation`) in the game's phase rows: a phase row (named ``D1``...``V5``, ``F``)
+Theory of operation.  The match is a value of the core (`judge.games.pirates.core.match`), kept as JSON
+(`judge.games.pirates.core.notation`) in the game's phase rows: a phase row (named ``D1``...``V5``, ``F``)
 holds the match as the phase opened (``position``) and, once closed, as it closed
 (``result["match"]``); its ``seed`` is the phase's, from which the core draws the packages (P8)
 and the ballots of those who sent none (P3).  While a phase is open, what each player sends
@@ -13,7 +13,7 @@ of them.
 Closing a phase (`process_phase`, in the transaction of the deadline, PROCESS or TERMINATE):
 the core closes it with what stands (the default plan, drawn ballots: P6, P3), the next phase
 opens (the moves asked for take effect and packages are drawn: P8, P9), and every mail is
-queued: to each player the view of the core that the rules give them then (`judge.pirates.views`:
+queued: to each player the view of the core that the rules give them then (`judge.games.pirates.core.views`:
 their room, package, gold and garnets; what they would receive under each plan of their room;
 which of those passed and their gold; the end), and nothing else (P10); to the game master the
 phase's chart (everything: a game master needs it to run the match, and no player receives
@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
-from judge.pirates.match import (
+from judge.games.pirates.core.match import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     Match,
@@ -56,8 +56,8 @@ from judge.pirates.match import (
     start_match,
     waiting,
 )
-from judge.pirates.notation import match_from_data, match_to_data, submissions_from_data
-from judge.pirates.views import (
+from judge.games.pirates.core.notation import match_from_data, match_to_data, submissions_from_data
+from judge.games.pirates.core.views import (
     distribution_view,
     end_view,
     publication,

@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from judge.games.pirates import lifecycle
-from judge.pirates.views import EndView, PublishedRound, publication, published_rounds
+from judge.games.pirates.core.views import EndView, PublishedRound, publication, published_rounds
 from judge.service import host
 from judge.service.options import rules_of
 from judge.store.models import Game, Player
