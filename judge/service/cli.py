@@ -276,11 +276,12 @@ def main(argv: Sequence[str] | None, kinds: Callable[[], Kinds], tools: Sequence
     demo = commands.add_parser("demo", help="play a short scripted game by SMTP on loopback and show it")
     demo.add_argument("--keep", action="store_true", help="keep the temporary data directory")
     demo.add_argument("--blind", action="store_true",
-                      help="its variant with hidden boards, for a game that has one (Payola's Tin Cup: one phase in "
-                      "which each power sees only its part of the board)")
+                      help="its variant with hidden boards, for a game that has one (each player sees only its part "
+                      "of the board)")
     demo.add_argument("kind", nargs="?", help="the kind of game to play (default: the judge's default kind)")
-    demo.add_argument("--pirates", action="store_const", const="pirates", dest="kind",
-                      help="a short match of Pirates' Proposal (four players, two rooms): judge demo pirates")
+    for kind in list(kinds())[1:]:  # judge demo --pirates, as judge demo pirates
+        demo.add_argument(f"--{kind.name}", action="store_const", const=kind.name, dest="flagged",
+                          help=f"play {kind.title}: judge demo {kind.name}")
     operators = _operator_commands(commands)
     for sub in (serve_cmd, inject_cmd, process, tick_cmd, *operators):
         _database_options(sub)
@@ -290,7 +291,7 @@ def main(argv: Sequence[str] | None, kinds: Callable[[], Kinds], tools: Sequence
     if args.command == "demo":
         from judge.service.demo import run_demo
 
-        return run_demo(kinds(), keep=args.keep, blind=args.blind, kind=args.kind)
+        return run_demo(kinds(), keep=args.keep, blind=args.blind, kind=args.flagged or args.kind)
     if args.command in ("serve", "inject", "process", "tick"):
         return _service(args, kinds)
     return _operator(args, kinds)
