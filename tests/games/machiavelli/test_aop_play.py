@@ -406,3 +406,20 @@ def test_the_json_interface_refuses_an_army_on_an_island_for_fleets() -> None:
         position_from_data({"season": "Summer 1459", "units": [["Sicily", "A", "lip"]]}, BOARD)
     fleet = position_from_data({"season": "Summer 1459", "units": [["Sicily", "F", "Lipari"]]}, BOARD)
     assert fleet.province_unit(code("Lipari")) == F("Sicily", "Lipari") and fleet.unit_at(Place("lip")) is not None
+
+
+def test_13_5_M15_an_army_forced_out_of_messina_never_retreats_onto_lipari_or_across_the_strait() -> None:
+    start = game(A("Sicily", "Messina"), A("Naples", "Palermo"), A("Naples", "Siracusa"))
+    done = play(start, Naples="A Palermo - Messina\nA Siracusa S A Palermo - Messina", Sicily="A Messina H")
+    (retreat,) = done.action.retreats  # Palermo the attack's, Siracusa occupied: only Messina's own city is left
+    assert retreat.unit == A("Sicily", "Messina") and retreat.to == G("Sicily", "Messina")
+    assert retreat.reason is Reason.RETREAT_CONVERTED
+    assert not {code("Lipari"), code("Kalabria")} & {u.area for u in done.position.units.values()}
+
+
+def test_13_4_example_1_the_ring_of_tyrolea_como_and_turin_turns_on_the_aop_board_too() -> None:
+    """Chapter 13's examples are drawn on another scenario's map (13.4); its first one lies on
+    areas AoP's board keeps, with the same edges."""
+    start = game(A("Milan", "Tyrolea"), A("France", "Como"), A("Genoa", "Turin"))
+    done = play(start, Milan="A Tyrolea - Como", France="A Como - Turin", Genoa="A Turin - Tyrolea")
+    assert units(done.position) == {"Milan A Como", "France A Torino", "Genoa A Tirol"}
