@@ -31,6 +31,8 @@ The played game (`played`, one per module) goes:
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -39,6 +41,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from judge.bootstrap import kinds
+from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow
 from tests.service.harness import Judge, Sent
 
@@ -419,3 +423,65 @@ def test_grey_press_is_the_default_and_names_no_sender(tmp_path: Path) -> None:
     press = [m for m in judge.new_mail() if m.to == address("Milan")]
     assert [m.subject for m in press] == ["p1 grey press"]
     assert "Beware of Venice." in press[0].body and "Florence" not in press[0].body
+
+
+def test_the_page_shows_the_board_and_the_latest_public_results_and_no_secret(tmp_path: Path) -> None:
+    judge = Judge(tmp_path, web=True)
+    new_game(judge, ("Florence", "Milan"), "w1")
+    master(judge, "START", game="w1")
+    letter(judge, "Florence", "transfer 3 to Milan", "pay A flo", game="w1")
+    letter(judge, "Milan", "bodyguard 3", game="w1")  # no order of the spring letter: no letter at all
+    master(judge, "PROCESS", game="w1")
+    page = (tmp_path / "web" / "games" / "w1" / "index.html").read_text("utf-8")
+    assert "Machiavelli (classic board, 1454)" in page and "Florence: played" in page
+    assert "The results of SP1454A, the spring letter of Spring 1454 (A orders)" in page
+    assert "Florence F psa" in page and "Florence A are" in page  # disbanded: not listed (M12)
+    assert not re.search(r"transfer \d|Your treasury|\d ducat|bodyguard|letter of \d", page)
+    index = (tmp_path / "web" / "index.html").read_text("utf-8")
+    assert "w1" in index and "Machiavelli" in index
+
+
+def test_help_gives_the_letters_syntax_and_get_info_the_rules_followed(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(WATCHER, "HELP")
+    help_text = judge.last_to(WATCHER)
+    text = help_text.body + "".join(data.decode() for _, data in help_text.attachments.values())
+    assert "=== Machiavelli, Absence of Plague (CREATE game password machiavelli [scenario]) ===" in text
+    assert "  classic: Machiavelli (classic board, 1454), 8 countries" in text
+    assert "bribe 12 buy A Psa" in text and "sell Pisa to Venice for 5" in text  # the core's syntax, whole
+    new_game(judge, ("Florence",), "i1")
+    judge.send(WATCHER, "GET INFO i1")
+    info = judge.last_to(WATCHER).body
+    assert "corrected once at most before the deadline, its ducat transfers standing (17.1, M35)" in info
+    assert "press is grey (anonymous) by default (18.1)" in info
+
+
+def test_a_player_taking_over_a_dummy_country_is_briefed_on_it_alone(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    new_game(judge, ("Florence",), "k1")
+    master(judge, "START", "SET OPENING Naples", game="k1")
+    judge.send("dee@example.org", "TAKEOVER Naples@k1 pw-dee")
+    [briefing] = [m for m in judge.all_mail() if m.subject == "k1: your briefing as Naples"]
+    assert briefing.to == "dee@example.org"
+    assert "You play Naples. Your treasury: 15 ducats." in briefing.body
+    assert "Your units: A bar, A mes, F nap, F pal" in briefing.body
+    assert "Florence" not in briefing.body
+
+
+@pytest.fixture(scope="module")
+def demo_output() -> str:
+    """What ``judge demo machiavelli`` prints (played once: it runs a judge by SMTP)."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert run_demo(kinds(), kind="machiavelli") == 0
+    return printed.getvalue()
+
+
+def test_judge_demo_machiavelli_plays_a_spring_and_a_campaign_by_smtp(demo_output: str) -> None:
+    assert "OK: read as: transfer 3 to Milan" in demo_output
+    assert "Kept from your first letter: transfer 2 to Milan" in demo_output  # M35
+    assert "Your treasury: 15 ducats before, 6 ducats now." in demo_output  # Florence's spring
+    assert "assassinate Milan 30 (D.2): not carried out, not charged" in demo_output  # M30
+    assert "Your treasury: 6 ducats before, 3 ducats now." in demo_output  # Florence's campaign
+    assert "Milan A cre - man: advanced" in demo_output
+    assert "For Milan alone" not in demo_output and "For Venice alone" not in demo_output
