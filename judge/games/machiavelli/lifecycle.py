@@ -110,11 +110,11 @@ def describe(game: Game) -> str:
 def seat_of(player: Player) -> str | None:
     """The country a player plays (None: not assigned yet).  The one place that reads the
     host's seat column."""
-    return player.power
+    return player.seat
 
 
 def _seat(player: Player, country: str) -> None:
-    player.power = country
+    player.seat = country
 
 
 def phase_name(position: Position) -> str:
