@@ -278,7 +278,8 @@ def todo(board: Board, position: Position, country: str) -> str:
     expected = {e.player: e for e in expected_letters(board, position)}
     if country not in expected:
         return ("You have been eliminated: nothing is expected of you." if country in position.eliminated else "")
-    return render("machiavelli/todo", letter=position.phase.value, season=position.season,
+    first = board.first_builds if position.season == board.start.season else 0
+    return render("machiavelli/todo", letter=position.phase.value, season=position.season, first=first,
                   default=expected[country].default).strip()
 
 

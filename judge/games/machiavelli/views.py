@@ -25,6 +25,7 @@ codes: the start mail lists every code with its name (`area_lines`).
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 
 from judge.games.machiavelli.core.board import Board
@@ -60,12 +61,30 @@ def _ducats(amount: int) -> str:
 # -- the board ------------------------------------------------------------------------------------------
 
 
-def area_lines(board: Board, per_line: int = 4) -> list[str]:
-    """Every area's code and name, as letters may name them (the start mail)."""
-    cells = [f"{code:<4} {area.name}" for code, area in sorted(board.areas.items())]
+WIDTH = 100
+"""Lists longer than this are wrapped, each line indented."""
+
+
+def wrapped(head: str, items: Sequence[str], indent: str = "    ") -> list[str]:
+    """``head`` then ``items`` joined by commas, wrapped at `WIDTH` with ``indent``."""
+    return textwrap.wrap(head + ", ".join(items), WIDTH, subsequent_indent=indent, break_on_hyphens=False,
+                         break_long_words=False)
+
+
+def _city(board: Board, code: str) -> str:
+    city = board.areas[code].city
+    if city is None:
+        return ""
+    return f" [{'F' if city.fortified else 'c'}{city.income}{'p' if city.port else ''}]"
+
+
+def area_lines(board: Board, per_line: int = 3) -> list[str]:
+    """Every area's code and name, as letters may name them, and its city (the start mail)."""
+    cells = [f"{code:<4} {area.name}{_city(board, code)}" for code, area in sorted(board.areas.items())]
     width = max(len(cell) for cell in cells) + 2
-    return ["".join(cell.ljust(width) for cell in cells[i:i + per_line]).rstrip()
-            for i in range(0, len(cells), per_line)]
+    return ["[F3] a fortified city of income 3 (a garrison may stand there), [c1] an unfortified one, "
+            "p a port:", *("".join(cell.ljust(width) for cell in cells[i:i + per_line]).rstrip()
+                             for i in range(0, len(cells), per_line))]
 
 
 def board_lines(board: Board, position: Position) -> list[str]:
@@ -78,21 +97,23 @@ def board_lines(board: Board, position: Position) -> list[str]:
             continue
         units = sorted(unit_text(u, owner=False) for u in position.units_of(player))
         provinces = sorted(a for a in board.areas if board.areas[a].is_land and position.controller(a) == player)
-        cities = [a for a in provinces if board.areas[a].city is not None and position.city_controller(a) == player]
-        lines.append(f"  {player}: {', '.join(units) or 'no units'}; controls {len(provinces)} provinces "
-                     f"({', '.join(provinces) or 'none'}), {len(cities)} of them with their cities")
+        cities = [a for a in sorted(board.areas) if board.areas[a].city is not None
+                  and position.city_controller(a) == player]
+        lines += wrapped(f"  {player}: units ", units or ["none"])
+        lines += wrapped("    provinces ", provinces or ["none"], "      ")
+        lines += wrapped("    cities ", cities or ["none"], "      ")
     independents = sorted(unit_text(u) for u in position.units.values() if isinstance(u.owner, Independent))
     if independents:
-        lines.append(f"  Independent units: {', '.join(independents)}")
+        lines += wrapped("  Independent units: ", independents)
     if position.rebellions:
-        lines.append("  Rebellions: " + ", ".join(f"{a} (against {owner_text(v)})"
-                                                   for a, v in sorted(position.rebellions.items())))
+        lines += wrapped("  Rebellions: ", [f"{a} (against {owner_text(v)})"
+                                           for a, v in sorted(position.rebellions.items())])
     if position.sieges:
-        lines.append("  Sieges in progress: " + ", ".join(
+        lines += wrapped("  Sieges in progress: ", [
             f"{a} by {owner_text(s.besieger)} ({s.seasons} season{'s' if s.seasons != 1 else ''})"
-            for a, s in sorted(position.sieges.items())))
+            for a, s in sorted(position.sieges.items())])
     if position.bans:
-        lines.append("  Excommunicated: " + ", ".join(f"{p} (until {s})" for p, s in sorted(position.bans.items())))
+        lines += wrapped("  Excommunicated: ", [f"{p} (until {s})" for p, s in sorted(position.bans.items())])
     return lines
 
 
@@ -116,8 +137,8 @@ def opening_lines(opening: SpringOpening, anticipated: Mapping[str, int]) -> lis
     lines += [f"  An independent garrison sprang up in {u.area} (16, M46)" for u in opening.sprung]
     lines += _rebellions((), opening.rebellions_ended)
     lines += _control(opening.control_changes)
-    lines.append("  Incomes (5.1, 5.2): " + "; ".join(f"{p} {_income(i)}" for p, i in sorted(opening.incomes.items())))
-    lines.append("  Anticipated treasuries (2, A.2): " + ", ".join(f"{p} {v}" for p, v in sorted(anticipated.items())))
+    lines += wrapped("  Incomes (5.1, 5.2): ", [f"{p} {_income(i)}" for p, i in sorted(opening.incomes.items())])
+    lines += wrapped("  Anticipated treasuries (2, A.2): ", [f"{p} {v}" for p, v in sorted(anticipated.items())])
     return lines
 
 
@@ -217,9 +238,9 @@ def operation_lines(results: Sequence[OrderResult]) -> list[str]:
     lines = [_operation(r) for r in results if not (r.order is None and r.reason in (Reason.NO_ORDER,
                                                                                      Reason.INDEPENDENT))]
     if idle:
-        lines.append(f"  Held, no order given (9.2, M50): {', '.join(idle)}")
+        lines += wrapped("  Held, no order given (9.2, M50): ", idle)
     if independent:
-        lines.append(f"  Independent units held, unbribed (16, M33): {', '.join(independent)}")
+        lines += wrapped("  Independent units held, unbribed (16, M33): ", independent)
     return lines
 
 

@@ -162,8 +162,10 @@ def test_each_player_is_told_its_country_the_board_and_the_spring_letter_it_owes
     assert "You play Venice (your choice 1;" in body and "SIGNON Venice@m1 yourpassword" in body
     assert "Your treasury: 15 ducats." in body  # AoP 3: 15 ducats each
     assert "  Naples: a dummy (plays by the defaults)" in body
-    assert "  Venice: A pad, A ver, F dal, G ven; controls 10 provinces" in body
-    assert "psa  Pisa" in body  # the areas' codes, as letters name them
+    assert ("  Venice: units A pad, A ver, F dal, G ven\n    provinces ber, bre, dal, fri, ist, pad, trv, ven, ver, "
+            "vic\n    cities dal, pad, trv, ven\n") in body
+    assert "psa  Pisa [F1p]" in body and "pst  Pistoia " in body  # the areas' codes, as letters name them
+    assert "In this first spring you may raise at most 3 units, and there is no income (3, M48)." in body
     assert "First phase: SP1454A, the spring letter of Spring 1454 (A orders); deadline 2026-01-08 12:00 UTC." in body
     assert "Without a letter: the units' salaries are paid by default" in body
     assert len(played.to("start", WATCHER, "m1 starts")) == 1
