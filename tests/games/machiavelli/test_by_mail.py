@@ -384,8 +384,9 @@ def test_rollback_restores_the_board_and_the_letters_standing(tmp_path: Path) ->
     new_game(judge, ("Florence",), "r1")
     master(judge, "START", game="r1")
     letter(judge, "Florence", "transfer 3 to Milan", game="r1")  # the one letter awaited: carried out at once
-    reply = master(judge, "ROLLBACK", game="r1")
+    reply = master(judge, "ROLLBACK", "SET SPRING 48", game="r1")
     assert "rolled back to SP1454A; the game is paused" in reply.body
+    assert "OK: spring set to 2 days" in reply.body
     status = letter(judge, "Florence", "STATUS", game="r1").body
     assert "Your treasury: 15 ducats." in status and "  transfer 3 to Milan" in status
     master(judge, "PROCESS", game="r1")
@@ -487,3 +488,29 @@ def test_judge_demo_machiavelli_plays_a_spring_and_a_campaign_by_smtp(demo_outpu
     assert "Your treasury: 6 ducats before, 3 ducats now." in demo_output  # Florence's campaign
     assert "Milan A cre - man: advanced" in demo_output
     assert "For Milan alone" not in demo_output and "For Venice alone" not in demo_output
+
+
+def test_4_2_a_victory_ends_the_game_with_the_ranking_in_every_mail(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    new_game(judge, ("Florence", "Milan"), "v1")
+    master(judge, "START", game="v1")
+    letter(judge, "Florence", "none", game="v1")
+    letter(judge, "Milan", "none", game="v1")  # SP1454A carried out: SP1454C awaits the campaign letters
+    cities = ["flo", "are", "psa", "cor", "crn", "cro", "sar", "trv", "tur", "avi", "mar", "swi", "bar", "nap",
+              "pal"]  # 15 cities with their provinces, Florence among them (4.2, M6)
+    with judge.db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == "v1")).one()
+        row = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == "SP1454C")).one()
+        row.position = {"season": "Spring 1454", "phase": "C",
+                        "units": [["Florence", "A", "flo"], ["Milan", "A", "mil"]],
+                        "control": {**dict.fromkeys(cities, "Florence"), "mil": "Milan"},
+                        "treasuries": {"Florence": 4, "Milan": 7}}
+    master(judge, "PROCESS", game="v1")
+    milan = judge.last_to(address("Milan"))
+    assert milan.subject == "v1 SP1454C results"
+    assert "Victory (4.2): Florence wins." in milan.body and "The game is over." in milan.body
+    assert re.search(r"^  1\. Florence: 15 cities, 15 provinces, tax \d+, treasury 4$", milan.body, re.M)
+    with judge.db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == "v1")).one()
+        assert (game.state, game.winner, game.settings["result"]) == ("finished", "Florence",
+                                                                      "won by Florence in Spring 1454")
