@@ -55,15 +55,16 @@ the same for every board; what differs is data, one module per board in ``tools/
 6. Machiavelli.  A spec with ``game="machiavelli"`` reads its board from the rules core
    (``judge/games/machiavelli/core/boards/<board>.json``: the areas' kinds, the army and
    fleet lists with coasts merged) and writes ``judge/games/machiavelli/maps/``.  Each area
-   there gets a place for every mark the game draws in it (:func:`arrange`): its name and its
-   unit, and where it has a city the city's mark and the garrison beside it (a single-unit
-   area, Venice, has its garrison where its unit stands), each a box of the renderer's size
-   (:mod:`judge.games.machiavelli.render`) inside the area and clear of the others, of the
-   coasts' places and of the straits' gates; the build names the marks that did not fit and
-   any two that overlap.  A controlled strait (Piombino, Messina), whose passage the drawing
-   gives as an ordinary border between its seas or a sea and a coast, is drawn as a gate: a
-   line across its water, each end on land, no longer than a crossing; the file lists each
-   with the edges it controls and its controlling area.
+   there gets a place for every mark the game draws in it (:func:`arrange`): its name and
+   its unit, and where it has a city the city's mark and the garrison beside it (a
+   single-unit area, Venice, has its garrison where its unit stands), each a box of the
+   renderer's size (:mod:`judge.games.machiavelli.render`) inside the area and clear of the
+   others, of the coasts' places, of the straits' gates and of the crossings; the build
+   names the marks that did not fit and any two that overlap.  A controlled strait
+   (Piombino, Messina), whose passage the drawing gives as an ordinary border between its
+   seas or a sea and a coast, is drawn as a gate: a line across its water, each end on land,
+   no longer than a crossing; the file lists each with the edges it controls and its
+   controlling area.
 
 The result is plain data: the judge draws it without any geographic package.  Run with the
 ``tools`` extra installed::
@@ -462,13 +463,14 @@ PLACE_ANCHORS = 400  # candidate unit points tried, nearest the area's most inte
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 
 
-def mark_boxes(area: str, marks: Sequence[str]) -> dict[str, Box]:
-    """What each mark of a Machiavelli area covers about its point (the renderer's sizes)."""
+def mark_boxes(area: str, marks: Sequence[str], single: bool = False) -> dict[str, Box]:
+    """What each mark of a Machiavelli area covers about its point (the renderer's sizes); a
+    ``single``-unit area's unit place is a garrison's, which may stand there."""
     from judge.games.machiavelli.render import CITY_BOX, GARRISON_BOX, UNIT_BOX, label_box
 
     sizes = {"unit": UNIT_BOX, "label": label_box(area), "city": CITY_BOX, "garrison": GARRISON_BOX}
     boxes = {kind: sizes[kind] for kind in marks}
-    if "garrison" not in marks and "city" in marks:  # a single-unit area's garrison and siege stand at its unit
+    if single:
         boxes["unit"] = GARRISON_BOX
     return boxes
 
@@ -489,7 +491,7 @@ def arrange(
     shape: shapely.Geometry, boxes: Mapping[str, Box], fixed: Mapping[str, XY], taken: Sequence[Box]
 ) -> tuple[dict[str, list[float]], list[str]]:
     """Points for a Machiavelli area's marks: each mark's box inside the area, clear of the others
-    and of ``taken`` (coasts' places, straits' gates), the group as near the area's most interior
+    and of ``taken`` (coasts' places, straits' gates, crossings), the group as near the area's most interior
     point as it fits; and the marks that did not fit inside.
 
     The area is rasterised at PLACE_STEP and eroded by each box, which gives where that mark fits;
@@ -584,6 +586,7 @@ class Game:
     centers: frozenset[str]
     out_file: Path
     marks: dict[str, tuple[str, ...]] = field(default_factory=dict)  # Machiavelli: area -> its places, unit first
+    single: frozenset[str] = frozenset()  # Machiavelli: the areas that hold one unit at a time (Venice)
     straits: dict[str, tuple[str | None, tuple[tuple[str, str], ...]]] = field(default_factory=dict)
 
     @staticmethod
@@ -635,6 +638,7 @@ class Game:
             centers=frozenset(code for code, area in data["areas"].items() if "city" in area),
             out_file=MACHIAVELLI / "maps" / f"{board}_geometry.geojson",
             marks=marks,
+            single=frozenset(single),
             straits=straits,
         )
 
@@ -840,12 +844,14 @@ class Builder:
             found[name] = affinity.scale(shape, 1 / CELLS_PER_UNIT, 1 / CELLS_PER_UNIT, origin=(0, 0))
         return found
 
-    def gate_boxes(self) -> list[Box]:
-        """What each controlled strait's gate covers: its line's bounds and half its width."""
-        found = []
-        for ends in self.spec.gates.values():
+    def line_boxes(self) -> dict[str, Box]:
+        """What each controlled strait's gate and each crossing covers: its line's bounds and half its width."""
+        lines = {f"gate {name}": ends for name, ends in self.spec.gates.items()}
+        lines |= {f"crossing {a}-{b}": ends for (a, b), ends in self.spec.straits.items()}
+        found = {}
+        for name, ends in lines.items():
             (ax, ay), (bx, by) = (self.point(p) for p in ends)
-            found.append((min(ax, bx) - 3.0, min(ay, by) - 3.0, max(ax, bx) + 3.0, max(ay, by) + 3.0))
+            found[name] = (min(ax, bx) - 3.0, min(ay, by) - 3.0, max(ax, bx) + 3.0, max(ay, by) + 3.0)
         return found
 
     def places(self, simple: list[shapely.Geometry], names: list[str]) -> dict[str, dict[str, object]]:
@@ -853,21 +859,21 @@ class Builder:
         that fell outside their area or over another area's."""
         from judge.games.machiavelli.render import UNIT_BOX
 
-        gates = self.gate_boxes()
+        lines = self.line_boxes()
         found: dict[str, dict[str, object]] = {}
-        every: list[tuple[str, str, Box]] = [("gate", name, box) for name, box in zip(self.spec.gates, gates,
-                                                                                   strict=True)]
+        every: list[tuple[str, str, Box]] = [(name, "line", box) for name, box in lines.items()]
         for name, marks in sorted(self.game.marks.items()):
             coasts = {key.split("/")[1]: self.point(p) for key, p in self.spec.coast_points.items()
                       if key.startswith(name + "/")}
             fixed = {kind: self.point(p) for (n, kind), p in self.spec.places.items() if n == name}
-            taken = [*gates, *(_box_at(p, UNIT_BOX) for p in coasts.values())]
-            boxes = mark_boxes(name, marks)
+            taken = [*lines.values(), *(_box_at(p, UNIT_BOX) for p in coasts.values())]
+            single = name in self.game.single
+            boxes = mark_boxes(name, marks, single)
             points, outside = arrange(simple[names.index(name)], boxes, fixed, taken)
             if outside:
                 print(f"crowded  {name}: {', '.join(outside)} outside the area")
             found[name] = dict(points)
-            if "city" in marks and "garrison" not in marks:  # a single-unit area: its garrison stands at the unit
+            if single and "city" in marks:  # one unit at a time: a garrison stands at the unit's place
                 found[name]["garrison"] = points["unit"]
             if coasts:
                 found[name]["coasts"] = {c: [round(v, 1) for v in p] for c, p in coasts.items()}

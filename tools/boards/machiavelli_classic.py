@@ -193,7 +193,7 @@ FORCE_PROVINCE: dict[str, list[list[LonLat]]] = {"lag": LAGOON, "ven": [VENICE]}
 
 # Where the game crosses water by land: Istria meets Dalmatia across the Kvarner's islands, from
 # Lošinj to Rab.
-STRAITS: dict[tuple[str, str], tuple[LonLat, LonLat]] = {("dal", "ist"): ((14.71, 44.752), (14.455, 44.625))}
+STRAITS: dict[tuple[str, str], tuple[LonLat, LonLat]] = {("dal", "ist"): ((14.724, 44.789), (14.455, 44.625))}
 
 # The controlled straits' gates: Piombino's across the channel from Elba to the headland, Messina's
 # across the strait from the Faro to the Calabrian shore.

@@ -43,7 +43,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from judge.games.machiavelli.core.board import Board
 from judge.games.machiavelli.core.campaign import CampaignRecord
-from judge.games.machiavelli.core.orders import Advance, Besiege, Convert, Order, Support, Transport, UnitRef
+from judge.games.machiavelli.core.orders import Advance, Besiege, Convert, Hold, Order, Support, Transport, UnitRef
 from judge.games.machiavelli.core.position import Independent, Owner, Phase, Position, Unit, UnitKind
 from judge.render.board import Board as Drawing
 from judge.render.board import Shape
@@ -224,7 +224,7 @@ class _Style:
 
 # -- marks ------------------------------------------------------------------------------------------
 
-_SHIP = "M-8 0.5L8 0.5L5.3 6L-5.3 6ZM-1.7 -0.6L-1.7 -7.7L5.7 -0.6Z"  # a hull and a sail, within 8 of its point
+_SHIP = "M-7.8 0.5L7.8 0.5L5.2 6L-5.2 6ZM-1.7 -0.6L-1.7 -7.6L5.6 -0.6Z"  # a hull and a sail, within 8 of its point
 
 
 def _unit(unit: Unit, at: Point, style: _Style) -> str:
@@ -290,8 +290,9 @@ def _siege(code: str, at: Point, besieger: Owner, seasons: int, style: _Style) -
             'stroke-width="1.4" stroke-dasharray="2.5 1.5"/></g>')
 
 
-def hatch_lines(shape: Shape, spacing: float = 4.0) -> list[tuple[Point, Point]]:
-    """Diagonal lines (down to the right) ``spacing`` apart, clipped to the polygons (even-odd)."""
+def hatch_lines(shape: Shape, spacing: float, offset: float = 0.0) -> list[tuple[Point, Point]]:
+    """Diagonal lines (down to the right) ``spacing`` apart (shifted by ``offset``), clipped to the
+    polygons (even-odd)."""
     root = math.sqrt(0.5)
     edges = [((ax + ay) * root, (ax - ay) * root, (bx + by) * root, (bx - by) * root)
              for polygon in shape for ring in polygon for (ax, ay), (bx, by) in zip(ring, ring[1:] + ring[:1],
@@ -301,7 +302,7 @@ def hatch_lines(shape: Shape, spacing: float = 4.0) -> list[tuple[Point, Point]]
     low = min(min(e[1], e[3]) for e in edges)
     high = max(max(e[1], e[3]) for e in edges)
     lines = []
-    v = math.floor(low / spacing) * spacing + spacing / 2
+    v = math.floor(low / spacing) * spacing + offset
     while v < high:
         crossings = sorted(u1 + (u2 - u1) * (v - v1) / (v2 - v1) for u1, v1, u2, v2 in edges if (v1 > v) != (v2 > v))
         for u1, u2 in zip(crossings[::2], crossings[1::2], strict=False):
@@ -311,11 +312,13 @@ def hatch_lines(shape: Shape, spacing: float = 4.0) -> list[tuple[Point, Point]]
 
 
 def _rebellion(code: str, shape: Shape, victim: Owner, style: _Style) -> str:
-    """A rebelling province hatched in its victim's colour over dark red."""
-    d = "".join(f"M{_xy(a)}L{_xy(b)}" for a, b in hatch_lines(shape))
+    """A rebelling province hatched in dark red and its victim's colour, stripe by stripe."""
+    stripes = [
+        "".join(f"M{_xy(a)}L{_xy(b)}" for a, b in hatch_lines(shape, 8.0, offset)) for offset in (2.0, 6.0)
+    ]
     attrs = _attrs(class_="rebellion", data_area=code, data_victim=_owner_name(victim))
-    return (f'<g{attrs}><path d="{d}" fill="none" stroke="{REBEL}" stroke-width="2.2"/>'
-            f'<path d="{d}" fill="none" stroke="{style.colour(victim)}" stroke-width="1"/></g>')
+    return (f'<g{attrs}><path d="{stripes[0]}" fill="none" stroke="{REBEL}" stroke-width="1.6"/>'
+            f'<path d="{stripes[1]}" fill="none" stroke="{style.colour(victim)}" stroke-width="1.6"/></g>')
 
 
 def _gate(gate: Gate) -> str:
@@ -352,10 +355,13 @@ def _borders_and_names(board: Board, geometry: Geometry) -> str:
     parts += [_gate(gate) for gate in geometry.gates]
     for code, area in board.areas.items():
         places = geometry.places[code]
+        at = (places.label[0], places.label[1] + 0.36 * LABEL_SIZE)
         style = {"font_style": "italic", "fill": SEA_INK} if area.is_sea else {"font_weight": "bold", "fill": INK}
-        parts.append(_text((places.label[0], places.label[1] + 0.36 * LABEL_SIZE), code.upper(), LABEL_SIZE,
-                           class_="name", data_area=code, data_name=area.name, text_anchor="middle", font_family=FONT,
-                           **style))
+        halo = {"stroke": "white", "stroke_width": "2.4", "stroke_linejoin": "round", "stroke_opacity": "0.8"}
+        parts.append(f'<g class="name" data-area="{code}" data-name={quoteattr(area.name)}>'
+                     + _text(at, code.upper(), LABEL_SIZE, text_anchor="middle", font_family=FONT, **style, **halo)
+                     + _text(at, code.upper(), LABEL_SIZE, text_anchor="middle", font_family=FONT, **style)
+                     + "</g>")
     return "".join(parts)
 
 
@@ -495,7 +501,9 @@ def _drawn_orders(position: Position, orders: Mapping[str, Sequence[Order]] | No
         for result in record.action.results:
             if result.order is None:
                 continue
-            failed = not result.succeeded or result.operation != result.order
+            # An order that could not be carried out became a Hold (8.2); one carried out may have
+            # been completed by the judge (a support's beneficiary), so it is not compared as written.
+            failed = not result.succeeded or (isinstance(result.operation, Hold) and not isinstance(result.order, Hold))
             found.append(_Order(result.unit.owner, result.order, failed))
     return found
 
