@@ -59,11 +59,12 @@ from unittest import mock
 
 from sqlalchemy import func, insert, select, text
 
+from judge.bootstrap import kinds, open_database
 from judge.engine.legal import legal_orders
 from judge.engine.map import load_map
 from judge.engine.position import Position
 from judge.games.payola import pages as payola_pages
-from judge.service.app import inject, open_database, process_game
+from judge.service.app import inject, process_game
 from judge.service.config import Settings
 from judge.service.daemon import Daemon
 from judge.service.sender import deliver_pending, transport_for
@@ -104,7 +105,7 @@ class Judge:
         self.loop = asyncio.new_event_loop()
         stopped = datetime(2026, 3, 1, 9, 0)
         settings = Settings(data_dir=data, port=0, tick_seconds=3600, mta_hostname=MX, mta_authenticates=True)
-        self.daemon = Daemon(settings, clock=lambda: stopped)
+        self.daemon = Daemon(settings, kinds(), clock=lambda: stopped)
         self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self.daemon.run(),), daemon=True)
         self.thread.start()
         while self.daemon.port is None:

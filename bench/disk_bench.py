@@ -37,11 +37,12 @@ from pathlib import Path
 
 from sqlalchemy import select, text
 
+from judge.bootstrap import open_database
 from judge.engine.legal import legal_orders
 from judge.engine.orders import PhaseKind
 from judge.games.payola import lifecycle
 from judge.service import host
-from judge.service.app import inject, open_database, process_game
+from judge.service.app import inject, process_game
 from judge.service.config import Settings
 from judge.service.operator import prune
 from judge.service.outbox import drop_sent_attachments

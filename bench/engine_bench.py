@@ -115,7 +115,7 @@ MIN_UNITS = 22  # on the standard board's 75 provinces a unit can stand in; in p
 MAX_UNITS = 34
 BOARDS = ("standard", "ancmed", "modern", "youngstown", "empire", "world", "known_world_901")
 EXAMPLE = Path(__file__).parents[1] / "tests" / "engine" / "examples" / "s1901m.json"
-COMMAND = [sys.executable, "-m", "judge.service.cli"]
+COMMAND = [sys.executable, "-m", "judge"]
 
 
 @dataclass(frozen=True)

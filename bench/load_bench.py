@@ -101,11 +101,12 @@ from typing import Any
 from aiosmtpd.controller import Controller
 from sqlalchemy import create_engine, func, insert, make_url, select, text
 
+from judge.bootstrap import database, kinds, open_database
 from judge.engine.legal import legal_orders
 from judge.engine.map import load_map
 from judge.engine.position import Position
 from judge.payola.offers import parse_sheet
-from judge.service.app import apply_stored, open_database
+from judge.service.app import apply_stored
 from judge.service.config import Settings
 from judge.service.daemon import Daemon
 from judge.service.handlers.mail import store
@@ -154,7 +155,7 @@ class Running:
 
     def __init__(self, settings: Settings) -> None:
         self.loop = asyncio.new_event_loop()
-        self.daemon = Daemon(settings, clock=FixedClock())
+        self.daemon = Daemon(settings, kinds(), clock=FixedClock())
         self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self.daemon.run(),), daemon=True)
         self.thread.start()
         wait_until(lambda: self.daemon.port is not None, timeout=60)
@@ -560,7 +561,7 @@ def print_log(log: LogCounter) -> None:
 def apply_alone(settings: Settings, args: argparse.Namespace, seed: int = 2, label: str = "applying alone") -> float:
     """The applier on its own: as many new sheets stored at once, then applied (`apply_stored`),
     timed; returns the rate."""
-    db = Database(settings.database_url)
+    db = database(settings.database_url)
     plan = load_mails(args.games, args.clients, args.mails_per_client, seed=seed)
     mails = [(mail.raw, mail.sender) for mails in plan for mail in mails]
     store(db, mails, FixedClock().now)
@@ -582,7 +583,7 @@ def applying_process(settings: Settings, ready: Any, go: Any, results: Any) -> N
     first (the steady state of a long-running applier; untimed), then, once ``go`` is set, the
     stored mail applied as a judge's applier does (`apply_stored`: runs of several per
     transaction, leaving the games other processes hold); it puts how many mails it applied."""
-    db = Database(settings.database_url)
+    db = database(settings.database_url)
     with db.transaction() as session:
         for power, stored in session.execute(select(Player.power, Player.password)):
             if power in POWERS and stored:
@@ -599,7 +600,7 @@ def apply_in_processes(settings: Settings, args: argparse.Namespace, processes: 
     (`applying_process`), timed from the start signal until all are applied; returns the rate."""
     context = multiprocessing.get_context("spawn")
     ready, go, results = context.Semaphore(0), context.Event(), context.Queue()
-    db = Database(settings.database_url)
+    db = database(settings.database_url)
     plan = load_mails(args.games, args.clients, args.mails_per_client, seed=seed)
     store(db, [(mail.raw, mail.sender) for mails in plan for mail in mails], FixedClock().now)
     first_outbox = last_id(db, Outbox)

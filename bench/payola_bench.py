@@ -159,7 +159,7 @@ def jsonl(offers: int, phases: int, seed: int, repeats: int) -> tuple[float, flo
         texts, balances = make_phase(rng, offers)
         powers = {p: {"balance": balances[p], "sheet": texts[p]} for p in texts}
         requests.append(json.dumps({**board, "seed": i, "powers": powers}))
-    command = [sys.executable, "-m", "judge.service.cli", "payola", "--jsonl"]
+    command = [sys.executable, "-m", "judge", "payola", "--jsonl"]
     with tempfile.TemporaryDirectory() as folder:
         full, empty = Path(folder, "phases.jsonl"), Path(folder, "empty.jsonl")
         full.write_text("\n".join(requests) + "\n", encoding="utf-8")

@@ -115,7 +115,7 @@ class Judges:
             self.start(number)
 
     def start(self, number: int) -> None:
-        command = [sys.executable, "-m", "judge.service.cli", "serve", "--config", str(self.config),
+        command = [sys.executable, "-m", "judge", "serve", "--config", str(self.config),
                    "--data-dir", str(self.data), "--port", str(self.ports[number])]
         if self.database:
             command += ["--database", self.database]

@@ -29,7 +29,8 @@ from pathlib import Path
 from sqlalchemy import insert, select, text
 
 from bench.load_bench import fresh_postgres
-from judge.service.app import inject, open_database, process_game, run_deadlines
+from judge.bootstrap import open_database
+from judge.service.app import inject, process_game, run_deadlines
 from judge.service.config import Settings
 from judge.store.database import Database
 from judge.store.models import ConfirmedAddress, Game, PhaseRow

@@ -7,8 +7,8 @@ def core_build() -> str:
     """How the engine and the Payola core run here: as the optional compiled build (mypyc
     extension modules, see setup.py) or as pure Python."""
     from importlib.machinery import EXTENSION_SUFFIXES
+    from importlib.util import find_spec
 
-    from judge.engine import resolver
-
-    compiled = (resolver.__file__ or "").endswith(tuple(EXTENSION_SUFFIXES))
+    found = find_spec("judge.engine.resolver")  # where it would load from: nothing of it is run
+    compiled = ((found.origin if found is not None else None) or "").endswith(tuple(EXTENSION_SUFFIXES))
     return "compiled (mypyc)" if compiled else "pure Python"

@@ -6,8 +6,8 @@ import json
 import re
 from pathlib import Path
 
+from judge.games.payola.cli import adjudicate_data
 from judge.payola.notation import payola_from_data
-from judge.service.cli import adjudicate_data
 
 README = (Path(__file__).parents[1] / "README.md").read_text("utf-8")
 

@@ -278,7 +278,7 @@ class SetFlag:
 @dataclass(frozen=True)
 class SetPress:
     """``SET PRESS NONE|WHITE|GREY|WHITE/GREY|GREY/WHITE`` (``colours``), or ``SET PRESS
-    PARTIAL|BETWEEN|OBSERVERS ON|OFF``: a press option of the game (`judge.service.host.PressRules`)."""
+    PARTIAL|BETWEEN|OBSERVERS ON|OFF``: a press option of the game (`judge.service.options.PressRules`)."""
 
     setting: str  # colours, partial, between, observers
     value: str | bool

@@ -22,7 +22,7 @@ import logging
 import os
 import socket
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
@@ -30,12 +30,13 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from judge import games
 from judge.service import host
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
 from judge.service.handlers.mail import Runs, accepted_at, mask_old_quarantine
 from judge.service.intake import take_in
+from judge.service.kinds import SESSION_KEY, Kinds, kind_of
+from judge.service.lifecycle import Event, GameState, move
 from judge.service.outbox import drop_sent_attachments, queue
 from judge.service.render import render
 from judge.service.schedule import due_games, reschedule
@@ -48,15 +49,12 @@ LEFT_PAUSE = 0.02  # seconds before looking again at mail every game of which ot
 CLAIM = timedelta(minutes=10)  # how long a deadline run may hold a game before others may take over
 
 
-def utcnow() -> datetime:
-    """Naive UTC, as stored."""
-    return datetime.now(UTC).replace(tzinfo=None)
-
-
-def open_database(settings: Settings) -> Database:
-    """Open (creating the data directory and the schema if needed) the judge's database."""
+def open_database(settings: Settings, kinds: Kinds | None = None) -> Database:
+    """Open (creating the data directory and the schema if needed) the judge's database, whose
+    sessions know the ``kinds`` of game the judge hosts (the composition root's, `judge.bootstrap`;
+    none: the database's mail cannot be applied, as by `judge db` and the like)."""
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    db = Database(settings.database_url)
+    db = Database(settings.database_url, {SESSION_KEY: kinds} if kinds is not None else None)
     db.upgrade()
     return db
 
@@ -91,15 +89,15 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
         if not claimed.rowcount:  # type: ignore[attr-defined]
             return f"{game.name} is being processed elsewhere"
         game.claimed_until = None
-        if game.state != "active":
+        if game.state != GameState.ACTIVE:
             return f"{game.name} is {game.state}: nothing to process"
         if not force and game.deadline is not None and _missed(game, settings, now):
-            game.state = "paused"
+            move(game, Event.OVERDUE)
             queue(session, settings, to=game.gm_address, subject=f"{game.name} paused: missed deadline", kind="notice",
                   now=now, game_id=game.id, body=render("outage", game=game, now=now))
             summary = f"{game.name} paused: its deadline passed long ago (was the judge down?)"
         elif force or host.is_due(session, game, now):
-            kind = games.kind_of(game)
+            kind = kind_of(session, game)
             cause = "judge process --force" if force else "all submitted" if kind.complete(session, game, now=now) \
                 else "deadline"
             processed = kind.process(session, game, settings, now, cause=cause)
@@ -170,7 +168,7 @@ def on_time_mail(db: Database, settings: Settings, due: datetime) -> list[int]:
 def overdue(db: Database, now: datetime) -> list[tuple[datetime, str]]:
     """The active games whose deadline (and grace) has passed: (when it did, name), earliest first."""
     with db.transaction() as session:
-        active = session.scalars(select(Game).where(Game.state == "active", Game.deadline.is_not(None),
+        active = session.scalars(select(Game).where(Game.state == GameState.ACTIVE, Game.deadline.is_not(None),
                                                    Game.next_due <= now))  # next_due comes first
         due = [(game.deadline + timedelta(hours=host.duration(game, "grace")), game.name) for game in active
                if game.deadline is not None]
@@ -245,9 +243,9 @@ def _deadline_failed(db: Database, settings: Settings, name: str, now: datetime,
     reason = f"{type(error).__name__}: {error}"[:2000]
     with db.transaction() as session:
         game = session.scalar(select(Game).where(Game.name == name).with_for_update())
-        if game is None or game.state != "active":
+        if game is None or game.state != GameState.ACTIVE:
             return f"{name} failed: {reason}"
-        game.state = "paused"
+        move(game, Event.FAILED)
         for address in sorted({game.gm_address, settings.admin_address}):
             queue(session, settings, to=address, subject=f"{game.name} paused: its deadline failed", kind="notice",
                   now=now, game_id=game.id, body=render("deadline_failed", game=game, reason=reason, now=now))

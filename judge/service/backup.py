@@ -58,10 +58,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DatabaseError
 
-from judge.service.app import utcnow
+from judge.service.clock import utcnow
 from judge.service.config import Settings
+from judge.service.datadir import OperatorError, data_dir_lock, refuse_root, shown_url
 from judge.service.intake import intake_path, untaken
-from judge.service.operator import OperatorError, data_dir_lock, refuse_root, shown_url
 from judge.store.database import create_private, make_engine, newest_version, schema_version, upgrade
 from judge.store.models import Base, Game, InboundMail, LedgerRow, Outbox
 

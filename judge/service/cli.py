@@ -1,10 +1,13 @@
-"""The ``judge`` command line: the one place where input, output and the core meet.
+"""The ``judge`` command line of the host: the one place where input, output and the service meet.
 
-The JSON commands (``adjudicate``, ``orders``, ``payola``) import only the core (the engine,
-and the Payola core for ``payola``), so that a one-shot call starts fast; the service
-(SQLAlchemy, Alembic, aiosmtpd, Jinja2) is imported only by the commands that use it.  The
-operator's commands (``status``, ``queue``, ``resend``, ``quarantine``, ``prune``, ``db``,
-``backup``, ``restore``, ``copy-db``) are defined here and carried out by `judge.service.operator`.
+The host's commands are here: running the judge (``serve``, ``inject``, ``process``, ``tick``,
+``demo``), the operator's (``status``, ``queue``, ``resend``, ``quarantine``, ``prune``, ``db``,
+``backup``, ``restore``, ``copy-db``: carried out by `judge.service.operator`) and the pages'
+(``web``, ``publish``: `judge.web.cli`).  The games bring tools of their own (`Tool`: Payola's
+``adjudicate``, ``orders``, ``payola`` and ``map``), which the composition root
+(`judge.bootstrap`) hands to `main` with the kinds of game; a tool parses its own arguments and
+imports only what it uses, so that a one-shot JSON call starts fast: the service (SQLAlchemy,
+Alembic, aiosmtpd, Jinja2) is imported only by the commands that use it.
 """
 
 from __future__ import annotations
@@ -13,34 +16,43 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from judge.engine.notation import NotationError, legal_orders_to_data, position_from_data, result_to_data
-from judge.engine.phases import adjudicate
-
 if TYPE_CHECKING:
     from judge.service.config import Settings
+    from judge.service.kinds import Kinds
 
 
-def adjudicate_data(data: Any) -> dict[str, Any]:
-    """One `judge adjudicate` request: a position with orders in, the phase result out."""
-    position, orders = position_from_data(data)
-    return result_to_data(adjudicate(position, orders))
+@dataclass(frozen=True)
+class Tool:
+    """A game's subcommand: ``judge <name> ...``, whose arguments it reads itself."""
+
+    name: str
+    help: str
+    main: Callable[[list[str]], int]
 
 
-def orders_data(data: Any) -> dict[str, Any]:
-    """One `judge orders` request: a position in, every legal order of every unit out."""
-    position, _ = position_from_data(data)
-    return legal_orders_to_data(position)
+def json_tool(name: str, help: str, handler: Callable[[Any], dict[str, Any]]) -> Tool:
+    """A tool that answers JSON requests with ``handler``: one object from a file or standard
+    input, or one per line with ``--jsonl`` (`run_json`)."""
 
+    def run(arguments: list[str]) -> int:
+        parser = argparse.ArgumentParser(prog=f"judge {name}", description=help)
+        parser.add_argument("file", nargs="?", help="JSON input (default: standard input)")
+        parser.add_argument("--jsonl", action="store_true", help="one JSON object per line in and out")
+        args = parser.parse_args(arguments)
+        try:
+            source = _open(args.file)
+        except OSError as exc:
+            print(json.dumps({"error": f"cannot read {args.file}: {exc.strerror}"}))
+            return 1
+        with source:
+            return run_json(handler, source, sys.stdout, args.jsonl)
 
-def payola_data(data: Any) -> dict[str, Any]:
-    """One `judge payola` request (the Payola core is imported on first use)."""
-    from judge.payola.notation import payola_from_data
-
-    return payola_from_data(data)
+    return Tool(name, help, run)
 
 
 def _answer(handler: Callable[[Any], dict[str, Any]], text: str) -> tuple[dict[str, Any], bool]:
@@ -51,7 +63,7 @@ def _answer(handler: Callable[[Any], dict[str, Any]], text: str) -> tuple[dict[s
         return {"error": f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"}, False
     try:
         return handler(data), True
-    except (NotationError, ValueError) as exc:
+    except ValueError as exc:  # a request the tool could not read (the engine's NotationError is one)
         return {"error": str(exc)}, False
     except Exception as exc:
         return {"error": f"internal error ({type(exc).__name__}): {exc}"}, False
@@ -85,27 +97,28 @@ def _settings(args: argparse.Namespace) -> Settings:
     return load_settings(args.config, overrides=overrides)
 
 
-def _service(args: argparse.Namespace) -> int:
+def _service(args: argparse.Namespace, kinds: Callable[[], Kinds]) -> int:
     """The commands that work on a judge's database: inject, process, tick, serve."""
-    from judge.service.app import inject, open_database, process_game, utcnow
+    from judge.service.app import inject, open_database, process_game
+    from judge.service.clock import utcnow
     from judge.service.config import ConfigError
     from judge.service.daemon import serve
+    from judge.service.datadir import REFUSED, OperatorError, RootRefused, data_dir_lock, refuse_root
     from judge.service.listening import timer_tick
     from judge.service.logs import log_to
-    from judge.service.operator import REFUSED, OperatorError, RootRefused, data_dir_lock, refuse_root
     from judge.service.sender import deliver_pending, transport_for
 
     try:
         settings = _settings(args)
         refuse_root(settings)
         if args.command == "serve":
-            serve(settings)
+            serve(settings, kinds())
             return 0
         if args.command == "tick":  # for a timer or cron: quiet when nothing happened, each line timestamped
             repeats = log_to()  # what the work logs: a phase processed (with its cause), a migration
             try:
                 with data_dir_lock(settings.data_dir, alone=False):
-                    db = open_database(settings)
+                    db = open_database(settings, kinds())
                     now = utcnow()
                     lines = [line for line in timer_tick(db, settings, now)
                              if (" is not due " not in line or "notices" in line) and " processed" not in line]
@@ -116,7 +129,7 @@ def _service(args: argparse.Namespace) -> int:
             for line in lines:
                 print(f"{now:%Y-%m-%d %H:%M:%S} UTC {line}")
             return 0
-        db = open_database(settings)
+        db = open_database(settings, kinds())
         if args.command == "process":
             print(process_game(db, settings, args.game, utcnow(), force=args.force))
         else:
@@ -138,7 +151,7 @@ def _service(args: argparse.Namespace) -> int:
     return 0
 
 
-def _operator(args: argparse.Namespace) -> int:
+def _operator(args: argparse.Namespace, kinds: Callable[[], Kinds]) -> int:
     """The operator's commands (`judge.service.operator`)."""
     from judge.service.config import ConfigError
     from judge.service.operator import main as operator_main
@@ -148,7 +161,7 @@ def _operator(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"judge: {exc}", file=sys.stderr)
         return 1
-    return operator_main(args, settings)
+    return operator_main(args, settings, kinds)
 
 
 def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
@@ -233,28 +246,22 @@ def _database_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--relay-starttls", action="store_true", help="use STARTTLS with the relay")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None, kinds: Callable[[], Kinds], tools: Sequence[Tool] = ()) -> int:
+    """``judge ...``: the host's commands, and the games' ``tools``; ``kinds`` gives the kinds of
+    game the judge hosts (asked for only by the commands that use them)."""
     arguments = list(sys.argv[1:] if argv is None else argv)
+    own = {tool.name: tool for tool in tools}
+    if arguments[:1] and arguments[0] in own:  # a game's tool reads its own arguments
+        return own[arguments[0]].main(arguments[1:])
     if arguments[:1] in (["web"], ["publish"]):  # their own parser: judge/web/cli.py
         from judge.web.cli import main as web_main
 
-        return web_main(arguments)
-    if arguments[:1] == ["map"]:  # its own parser: judge/render/cli.py
-        from judge.render.cli import main as map_main
-
-        return map_main(arguments[1:])
-    parser = argparse.ArgumentParser(prog="judge", description="A Payola Diplomacy judge.")
+        return web_main(arguments, kinds)
+    parser = argparse.ArgumentParser(prog="judge", description="A mail judge of Payola Diplomacy and other games.")
     parser.add_argument("--version", action=_Version)
     commands = parser.add_subparsers(dest="command", required=True)
-    adj = commands.add_parser("adjudicate", help="adjudicate a phase given as JSON (see README)")
-    adj.add_argument("file", nargs="?", help="JSON input (default: standard input)")
-    adj.add_argument("--jsonl", action="store_true", help="one JSON object per line in and out")
-    legal = commands.add_parser("orders", help="list every legal order of every unit of a position (see README)")
-    legal.add_argument("file", nargs="?", help="JSON input (default: standard input)")
-    legal.add_argument("--jsonl", action="store_true", help="one JSON object per line in and out")
-    pay = commands.add_parser("payola", help="determine orders from offer sheets given as JSON (see README)")
-    pay.add_argument("file", nargs="?", help="JSON input (default: standard input)")
-    pay.add_argument("--jsonl", action="store_true", help="one JSON object per line in and out")
+    for tool in tools:
+        commands.add_parser(tool.name, help=tool.help, add_help=False)
     serve_cmd = commands.add_parser("serve", help="run the judge: SMTP listener, sender and deadline clock")
     serve_cmd.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     serve_cmd.add_argument("--port", type=int, help="port to listen on (default 2525)")
@@ -268,36 +275,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     tick_cmd = commands.add_parser("tick", help="run every game's deadline once (for cron)")
     demo = commands.add_parser("demo", help="play a short scripted game by SMTP on loopback and show it")
     demo.add_argument("--keep", action="store_true", help="keep the temporary data directory")
-    which = demo.add_mutually_exclusive_group()
-    which.add_argument("--blind", action="store_true",
-                       help="play one phase of a Tin Cup (Blind) game: each power sees only its part of the board")
-    which.add_argument("--pirates", action="store_true",
-                       help="play a short match of Pirates' Proposal (four players, two rooms)")
+    demo.add_argument("--blind", action="store_true",
+                      help="its variant with hidden boards, for a game that has one (each player sees only its part "
+                      "of the board)")
+    demo.add_argument("kind", nargs="?", help="the kind of game to play (default: the judge's default kind)")
+    for kind in list(kinds())[1:]:  # judge demo --pirates, as judge demo pirates
+        demo.add_argument(f"--{kind.name}", action="store_const", const=kind.name, dest="flagged",
+                          help=f"play {kind.title}: judge demo {kind.name}")
     operators = _operator_commands(commands)
     for sub in (serve_cmd, inject_cmd, process, tick_cmd, *operators):
         _database_options(sub)
-    commands.add_parser("map", help="draw a `judge adjudicate` input or output as SVG or PNG (judge map -h)")
     commands.add_parser("web", help="serve the games' public pages (<data-dir>/web) over HTTP, read-only")
     commands.add_parser("publish", help="write the games' public pages into <data-dir>/web")
     args = parser.parse_args(arguments)
     if args.command == "demo":
-        from judge.games import DEFAULT
         from judge.service.demo import run_demo
 
-        return run_demo(keep=args.keep, blind=args.blind, kind="pirates" if args.pirates else DEFAULT)
+        return run_demo(kinds(), keep=args.keep, blind=args.blind, kind=args.flagged or args.kind)
     if args.command in ("serve", "inject", "process", "tick"):
-        return _service(args)
-    if args.command not in ("adjudicate", "orders", "payola"):
-        return _operator(args)
-    handlers = {"adjudicate": adjudicate_data, "orders": orders_data, "payola": payola_data}
-    try:
-        source = _open(args.file)
-    except OSError as exc:
-        print(json.dumps({"error": f"cannot read {args.file}: {exc.strerror}"}))
-        return 1
-    with source:
-        return run_json(handlers[args.command], source, sys.stdout, args.jsonl)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+        return _service(args, kinds)
+    return _operator(args, kinds)

@@ -22,7 +22,7 @@ may send it) stops accepting mail, lets the current work finish, writes back and
 SQLite write-ahead logs (of the database and of the intake: a raw mail that held a password
 leaves no copy there) and exits.  One line of log per event; a phase processed is logged by its
 game's kind (`judge.games`) with its cause, so the clock logs only its other news.  While it
-runs it holds its data directory's lock shared (`judge.service.operator.data_dir_lock`), so that
+runs it holds its data directory's lock shared (`judge.service.datadir.data_dir_lock`), so that
 no restore replaces the data under it; when the public pages are on and none is published yet,
 it writes the index at start (no game yet), so that ``judge web`` has a page to serve.
 
@@ -65,14 +65,15 @@ from judge.service.app import (
     run_deadlines,
     still_waiting,
     unapplied_mail,
-    utcnow,
 )
+from judge.service.clock import utcnow
 from judge.service.config import Settings
+from judge.service.datadir import data_dir_lock
 from judge.service.handlers.mail import MAIL_CHANNEL, Runs
 from judge.service.intake import intake_for
+from judge.service.kinds import SESSION_KEY, Kinds
 from judge.service.listening import BEAT, listening, stopped_listening, whoami
 from judge.service.logs import log_to
-from judge.service.operator import data_dir_lock
 from judge.service.sender import deliver_pending, recover, transport_for
 from judge.store.database import Database
 from judge.web.pages import refresh, web_root
@@ -202,10 +203,11 @@ class Doorbell:
 class Daemon:
     """The running judge; ``run`` until ``stop`` is set."""
 
-    def __init__(self, settings: Settings, clock: Callable[[], datetime] = utcnow) -> None:
+    def __init__(self, settings: Settings, kinds: Kinds, clock: Callable[[], datetime] = utcnow) -> None:
         self.settings = settings
+        self.kinds = kinds
         self.clock = clock
-        self.db: Database = open_database(settings)
+        self.db: Database = open_database(settings, kinds)
         self.transport = transport_for(settings)
         self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="judge-db")
         self.mail_waiting = asyncio.Event()
@@ -239,7 +241,7 @@ class Daemon:
         to start as this one (issue 27), and mail that comes meanwhile is stored and answered
         all the same, to be applied once it is ready (before any processing begins)."""
         loop = asyncio.get_running_loop()
-        applier = asyncio.ensure_future(self._in_thread(Applier, self.settings))
+        applier = asyncio.ensure_future(self._in_thread(Applier, self.settings, self.kinds))
         handler = InboundHandler(judge_addresses(self.settings.domain), self._store)
         settings = self.settings
         factory = smtp_factory(handler, max_sessions=settings.max_sessions, per_client=settings.max_sessions_per_client,
@@ -446,15 +448,16 @@ class Applier:
     pipe closes: when the daemon stops, or dies.
     """
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, kinds: Kinds) -> None:
         self.settings = settings
+        self.kinds = kinds
         self.lock = threading.Lock()
         self._start()
 
     def _start(self) -> None:
         """Start the process and wait until it has imported the judge and opened the database."""
         self.pipe, child = _SPAWN.Pipe()
-        self.process = _SPAWN.Process(target=_applier_main, args=(child, self.settings),
+        self.process = _SPAWN.Process(target=_applier_main, args=(child, self.settings, self.kinds),
                                       name="judge-applier", daemon=True)
         self.process.start()
         child.close()
@@ -496,10 +499,10 @@ class Applier:
             self.process.join()
 
 
-def _applier_main(pipe: Connection, settings: Settings) -> None:
+def _applier_main(pipe: Connection, settings: Settings, kinds: Kinds) -> None:
     """The applier's process: apply each run asked for, until the daemon closes the pipe."""
     repeats = log_to(settings.log_file)
-    db = Database(settings.database_url)
+    db = Database(settings.database_url, {SESSION_KEY: kinds})
     runs = Runs(db, settings)  # kept for the process's life: a mail left to a later run is read once
     pipe.send("ready")
     try:
@@ -517,14 +520,14 @@ def _applier_main(pipe: Connection, settings: Settings) -> None:
         repeats.flush()
 
 
-def serve(settings: Settings) -> None:
+def serve(settings: Settings, kinds: Kinds) -> None:
     """Run the judge until SIGTERM or SIGINT, or SIGHUP when it logs to standard error (its
     terminal hung up); with a log file (``log-file``) SIGHUP only says the log goes on there,
     in a file opened again if it was moved (a log rotation's ``postrotate``)."""
     repeats = log_to(settings.log_file)
 
     async def main() -> None:
-        daemon = Daemon(settings)
+        daemon = Daemon(settings, kinds)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT) if settings.log_file else (signal.SIGTERM, signal.SIGINT,
                                                                              signal.SIGHUP):

@@ -7,7 +7,7 @@ who plays each, with the seat's name in ``power``), one `PhaseRow` per phase (wh
 starts from, in the kind's own JSON, and once closed what happened), and the `Submission` rows
 of the open phase (a later one of a seat and kind replaces an earlier one).  What a phase is,
 who must act in it, what closing it does and who is told what are the kind's
-(`judge.games.GameKind`); the host asks it through `judge.games.kind_of`.
+(`judge.service.kinds.GameKind`); the host asks it through `judge.service.kinds.kind_of`.
 
 The clock's part is the same for every kind: a phase is *due* when the game master says PROCESS,
 when its kind says it is complete, or when its deadline plus the grace period has passed
@@ -23,122 +23,24 @@ played what" and SUMMARY name every player of each seat (`who_played`).
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timedelta
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, event, func, insert, select
 from sqlalchemy.orm import Session, SessionTransaction, object_session
 
-from judge import games
-from judge.commands.parse import PRESS_COLOURS
 from judge.service.config import Settings
+from judge.service.kinds import GameKind, Phases, kind_of
+from judge.service.lifecycle import GameState
+from judge.service.options import rules_of
 from judge.service.outbox import queue
-from judge.store.models import Absence, Game, Observer, PhaseRow, Player, Submission
-
-
-class GameError(ValueError):
-    """A request the game's state does not allow; the message is for the user."""
-
+from judge.store.models import Game, Observer, PhaseRow, Player, Submission
 
 # -- the options every game takes -------------------------------------------------------------------
 
-PRESS_FLAGS = ("NO_PARTIAL", "NO_BETWEEN_PRESS", "NO_OBSERVER_PRESS")
-"""CREATE's press flags (`PressRules`): broadcasts only, no press in the phases between the main
-ones, broadcasts not copied to observers."""
-GAME_FLAGS = ("NO_OBSERVERS", "ANONYMOUS", "OPEN_TAKEOVER", *PRESS_FLAGS)
-MAX_ABSENCE_DAYS = 60
 HOST_DURATIONS = ("grace", "reminder")
 """Settings of the clock that every kind has, beside the lengths of its phases."""
-
-
-@dataclass(frozen=True)
-class PressRules:
-    """What press a game allows (njudge's press options).  Press to the game master is always
-    allowed and always signed; the game master's press is never restricted.
-
-    ``colours`` is one of `PRESS_COLOURS`; ``partial``: press may go to some seats, not only to
-    everyone (njudge's ``NO PARTIAL`` turns it off); ``between``: players may send press during
-    the phases between the main ones (Payola's retreats and adjustments); ``observers``: the
-    broadcasts are copied to the game's observers."""
-
-    colours: str = "WHITE"
-    partial: bool = True
-    between: bool = True
-    observers: bool = True
-
-    def allows(self, grey: bool) -> bool:
-        """Whether press to players may be sent grey (unsigned) or white."""
-        return ("GREY" if grey else "WHITE") in self.colours.split("/")
-
-    @property
-    def grey_by_default(self) -> bool:
-        """Whether press that names no colour is grey: where grey is allowed and named first."""
-        return self.colours.startswith("GREY")
-
-    def words(self) -> str:
-        """The options as LIST and the announcements write them."""
-        return ", ".join([f"{self.colours.lower()} press",
-                          "press to some players" if self.partial else "broadcasts only",
-                          *([] if self.between else ["no press between the main phases"]),
-                          "broadcasts copied to observers" if self.observers else "broadcasts not copied to observers"])
-
-
-@dataclass(frozen=True)
-class Rules:
-    """How a game is run by the host, whatever its kind: options given at CREATE, some of which
-    the game master may switch later (kept in ``game.settings``)."""
-
-    observers: bool = True  # NO_OBSERVERS, or SET OBSERVERS OFF
-    anonymous: bool = False  # ANONYMOUS: who plays what is told only at the end
-    open_takeover: bool = False  # OPEN_TAKEOVER: any vacant seat may be taken over without SET OPENING
-    absence_days: int = 0  # ABSENCE_DAYS=N: days of absence a year approved without the game master
-    listed: bool = True  # SET UNLISTED hides the game from LIST
-    press: PressRules = PressRules()  # PRESS=..., NO_PARTIAL...; or SET PRESS ...
-
-
-def split_options(words: list[str], own: tuple[str, ...] = GAME_FLAGS) -> tuple[list[str], list[str]]:
-    """CREATE's option words: the host's own (``own``: ``GAME_FLAGS``, and a kind's flags that it
-    lists beside them; and ``ABSENCE_DAYS=N``), and the rest, in the order written.  A bad
-    ``ABSENCE_DAYS`` is an error (ValueError with a message)."""
-    kept, rest = [], []
-    for word in (w.strip().upper() for w in words):
-        if word in own:
-            kept.append(word)
-        elif word.startswith("ABSENCE_DAYS="):
-            days = word.partition("=")[2]
-            if not days.isdigit() or int(days) > MAX_ABSENCE_DAYS:
-                raise ValueError(f"ABSENCE_DAYS takes a number of days up to {MAX_ABSENCE_DAYS}")
-            kept.append(word)
-        elif word.startswith("PRESS="):
-            if word.partition("=")[2] not in PRESS_COLOURS:
-                raise ValueError(f"PRESS= takes one of {', '.join(PRESS_COLOURS)}")
-            kept.append(word)
-        elif word:
-            rest.append(word)
-    return kept, rest
-
-
-def rules_of(game: Game) -> Rules:
-    own = split_options(game.options)[0]
-    days = next((int(w.partition("=")[2]) for w in own if w.startswith("ABSENCE_DAYS=")), 0)
-    return Rules(observers=bool(game.settings.get("observers", "NO_OBSERVERS" not in own)),
-                 anonymous="ANONYMOUS" in own, open_takeover="OPEN_TAKEOVER" in own, absence_days=days,
-                 listed=not game.settings.get("unlisted", False), press=press_rules(game, own))
-
-
-def press_rules(game: Game, own: list[str]) -> PressRules:
-    """The game's press options: as CREATE set them (``own``: its host options), changed since
-    by the game master's SET PRESS (kept in ``game.settings["press"]``)."""
-    colours = next((w.partition("=")[2] for w in own if w.startswith("PRESS=")), "WHITE")
-    created = PressRules(colours, "NO_PARTIAL" not in own, "NO_BETWEEN_PRESS" not in own,
-                         "NO_OBSERVER_PRESS" not in own)
-    changed = game.settings.get("press", {})
-    return replace(created, **{key: value for key, value in changed.items() if key in PRESS_SETTINGS})
-
-
-PRESS_SETTINGS = ("colours", "partial", "between", "observers")
-"""The keys of ``game.settings["press"]``: the fields of `PressRules` SET PRESS changes."""
 
 
 # -- reading the state ------------------------------------------------------------------------------
@@ -371,7 +273,7 @@ def took_seat(game: Game, seat: str) -> None:
 # -- time ---------------------------------------------------------------------------------------------
 
 
-def durations_at_create(game_kind: games.GameKind, configured: dict[str, float]) -> dict[str, float]:
+def durations_at_create(game_kind: Phases, configured: dict[str, float]) -> dict[str, float]:
     """A new game's durations: its kind's phase lengths and the clock's settings, as the judge's
     configuration sets them where it does (``[durations]``), else the kind's own."""
     wanted = {**game_kind.durations, "grace": 0.0}
@@ -383,42 +285,23 @@ def duration(game: Game, setting: str) -> float:
     """A duration setting of the game in hours: a phase length, ``grace`` or ``reminder``."""
     if setting in game.settings:
         return float(game.settings[setting])
-    return float(games.kind_of(game).durations.get(setting, 0.0))
+    return float(_kind(game).durations.get(setting, 0.0))
 
 
 def phase_duration(game: Game, phase: str) -> timedelta:
     """How long the phase ``phase`` of this game lasts (the setting its kind names for it)."""
-    return timedelta(hours=duration(game, games.kind_of(game).length_of(phase)))
+    return timedelta(hours=duration(game, _kind(game).length_of(phase)))
+
+
+def _kind(game: Game) -> GameKind:
+    """The kind of ``game``, found through the session it was read in."""
+    session = object_session(game)
+    assert session is not None, "a game read in a session"
+    return kind_of(session, game)
 
 
 def phase_seed(game: Game, name: str) -> int:
     return zlib.crc32(f"{game.seed}:{name}".encode()) & 0x7FFFFFFF  # fits a 32-bit INTEGER column
-
-
-def shift_for_absences(session: Session, game: Game, deadline: datetime) -> datetime:
-    """A deadline that falls inside an approved absence moves to the day after it ends (same time)."""
-    absences = list(session.scalars(select(Absence).where(Absence.game_id == game.id, Absence.status == "approved")))
-    moved = True
-    while moved:
-        moved = False
-        for absence in absences:
-            if absence.start <= deadline.date() <= absence.end:
-                deadline = datetime.combine(absence.end + timedelta(days=1), deadline.time())
-                moved = True
-    return deadline
-
-
-def absence_lines(session: Session, game: Game, today: date, seat: str | None = None) -> list[str]:
-    """STATUS's words for the absences asked for or approved that have not ended by ``today``:
-    ``seat``'s own (a player's STATUS), or every seat's with its name (the game master's).
-    A denied one is not shown: nothing follows from it."""
-    query = select(Absence).where(Absence.game_id == game.id, Absence.status != "denied", Absence.end >= today)
-    if seat is not None:
-        query = query.where(Absence.power == seat)
-    title = games.kind_of(game).seat_title
-    return [f"{'your absence' if seat else title(a.power) + ' absent'}: {a.start} to {a.end}, "
-            + ("approved" if a.status == "approved" else "asked (the game master decides)")
-            for a in session.scalars(query.order_by(Absence.start, Absence.id))]
 
 
 def seat_state(game: Game, seat: str, player: Player | None) -> str:
@@ -431,9 +314,9 @@ def seat_state(game: Game, seat: str, player: Player | None) -> str:
 
 
 def is_due(session: Session, game: Game, now: datetime) -> bool:
-    if game.state != "active" or game.deadline is None:
+    if game.state != GameState.ACTIVE or game.deadline is None:
         return False
-    if games.kind_of(game).complete(session, game, now=now):
+    if kind_of(session, game).complete(session, game, now=now):
         return True
     return now >= game.deadline + timedelta(hours=duration(game, "grace"))
 
@@ -443,7 +326,7 @@ def send_notices(session: Session, game: Game, settings: Settings, now: datetime
     they are late (after it, during the grace period); each kind of notice once per phase, and
     each seat alone: one mail to each, naming nobody else."""
     row = current_phase(session, game)
-    if row is None or game.state != "active" or game.deadline is None:
+    if row is None or game.state != GameState.ACTIVE or game.deadline is None:
         return []
     if now >= game.deadline:
         which = "late"
@@ -454,7 +337,7 @@ def send_notices(session: Session, game: Game, settings: Settings, now: datetime
     if which in (row.notices or []):
         return []
     row.notices = [*(row.notices or []), which]
-    game_kind = games.kind_of(game)
+    game_kind = kind_of(session, game)
     seat = seats(session, game)
     told = []
     until = game.deadline + timedelta(hours=duration(game, "grace"))

@@ -32,12 +32,8 @@ Rules every command here keeps:
 from __future__ import annotations
 
 import argparse
-import fcntl
-import os
-import pwd
 import shutil
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -50,85 +46,32 @@ from sqlalchemy.orm import Session
 from judge.commands.parse import password_words
 from judge.mail.inbound import parse_mail
 from judge.mail.redact import MASK, redact
-from judge.service.app import utcnow
+from judge.service.clock import utcnow
 from judge.service.config import ConfigError, Settings
+from judge.service.datadir import REFUSED, OperatorError, RootRefused, data_dir_lock, refuse_root, shown_url
 from judge.service.handlers import process_mail
 from judge.service.handlers.mail import game_signed_on
 from judge.service.intake import intake_path, untaken
+from judge.service.kinds import SESSION_KEY, Kinds
+from judge.service.lifecycle import GameState
 from judge.service.listening import Listener, listener
 from judge.service.outbox import drop_unused_blobs
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.database import Database, downgrade, newest_version, schema_version, upgrade
 from judge.store.models import Game, Heartbeat, InboundMail, Outbox, OutboxFile, PhaseRow
 
-LOCK_FILE = "judge.lock"
 OUTBOX_STATES = ("pending", "sending", "failed", "sent")
 SETTLED = ("done", "duplicate", "automatic", "dropped")  # mail received that is never applied again
 PRUNE_RUN = 200  # mails pruned per transaction: the running judge never waits long
 
 
-class OperatorError(Exception):
-    """A command that cannot be carried out as asked; the message says why and what to do."""
-
-
-class RootRefused(ConfigError):
-    """Run as root on another user's data (`refuse_root`): the command did nothing, and says so
-    with its own exit status, `REFUSED`, which a monitoring check reads as unknown, not a problem."""
-
-
-REFUSED = 3  # the exit status of a command refused as root (Nagios: UNKNOWN); 1 is a problem, 2 no database
-
-
 # -- safety ----------------------------------------------------------------------------------------
 
 
-def refuse_root(settings: Settings) -> None:
-    """Refuse to work as root on a data directory (or SQLite database) owned by another user."""
-    if os.geteuid() != 0:
-        return
-    database = make_url(settings.database_url)
-    paths = [settings.data_dir]
-    if database.get_backend_name() == "sqlite" and database.database and not database.database.startswith("file:"):
-        paths.append(Path(database.database))
-    for path in paths:
-        try:
-            owner = path.stat().st_uid
-        except OSError:
-            continue
-        if owner != 0:
-            name = _user_name(owner)
-            raise RootRefused(f"you are root and {path} belongs to {name}: files written now would be root's and the "
-                              f"judge could not write them any more. Run it as {name}: runuser -u {name} -- judge ...")
-
-
-def _user_name(uid: int) -> str:
-    try:
-        return pwd.getpwuid(uid).pw_name
-    except KeyError:
-        return str(uid)
-
-
-@contextmanager
-def data_dir_lock(folder: Path, *, alone: bool) -> Iterator[None]:
-    """The data directory's lock: shared by ``judge serve`` and ``judge tick`` while they run (they
-    wait for a restore to end), taken ``alone`` by what replaces the data, which refuses to
-    start while the judge runs here.  Only a judge on this machine and data directory is seen."""
-    folder.mkdir(parents=True, exist_ok=True)
-    descriptor = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB if alone else fcntl.LOCK_SH)
-        except BlockingIOError:
-            raise OperatorError(f"the judge is running on {folder} (judge serve or judge tick): stop it first "
-                                "(systemctl stop judge judge-tick.timer)") from None
-        yield
-    finally:
-        os.close(descriptor)
-
-
-def open_current(settings: Settings) -> Database:
-    """The judge's database, if its schema is this judge's; never migrates it (see the header)."""
-    db = _existing(settings)
+def open_current(settings: Settings, kinds: Kinds | None = None) -> Database:
+    """The judge's database, if its schema is this judge's; never migrates it (see the header).
+    Its sessions know ``kinds`` (to apply mail again: ``judge quarantine retry``)."""
+    db = _existing(settings, kinds)
     with db.engine.connect() as connection:
         version = schema_version(connection)
     newest = newest_version()
@@ -141,19 +84,14 @@ def open_current(settings: Settings) -> Database:
     return db
 
 
-def _existing(settings: Settings) -> Database:
+def _existing(settings: Settings, kinds: Kinds | None = None) -> Database:
     """The judge's database, refused if it is an SQLite file that is not there (opening it would
     make an empty one: a wrong --config or --data-dir)."""
     url = make_url(settings.database_url)
     if url.get_backend_name() == "sqlite" and url.database and not url.database.startswith("file:") \
             and not Path(url.database).is_file():
         raise OperatorError(f"there is no database at {url.database}: are --config or --data-dir right?")
-    return Database(settings.database_url)
-
-
-def shown_url(settings: Settings) -> str:
-    """The database's URL without its password."""
-    return make_url(settings.database_url).render_as_string(hide_password=True)
+    return Database(settings.database_url, {SESSION_KEY: kinds} if kinds is not None else None)
 
 
 # -- judge db --------------------------------------------------------------------------------------
@@ -488,7 +426,7 @@ def status(db: Database, settings: Settings, now: datetime, limits: Limits,
         last_out = session.scalar(select(func.max(Outbox.sent_at)))
         games = dict(session.execute(select(Game.state, func.count()).group_by(Game.state)).all())
         due = [(name, when) for name, when in session.execute(
-            select(Game.name, Game.next_due).where(Game.state == "active", Game.next_due <= now)
+            select(Game.name, Game.next_due).where(Game.state == GameState.ACTIVE, Game.next_due <= now)
             .order_by(Game.next_due)) if when is not None]
         taken = untaken(path, session.connection()) if (path := intake_path(db.url)) and path.exists() else []
     lines = [f"judge@{settings.domain}, database {shown_url(settings)}, schema {newest_version()}"]
@@ -555,8 +493,9 @@ def _ago(now: datetime, then: datetime, suffix: bool = True) -> str:
 # -- the command line ------------------------------------------------------------------------------
 
 
-def main(args: argparse.Namespace, settings: Settings) -> int:
-    """Run an operator command parsed by `judge.service.cli`; prints its lines, returns its status."""
+def main(args: argparse.Namespace, settings: Settings, kinds: Callable[[], Kinds]) -> int:
+    """Run an operator command parsed by `judge.service.cli`; prints its lines, returns its status
+    (``kinds``: the kinds of game the judge hosts, for the commands that apply mail)."""
     from judge.service import backup
 
     command = args.command
@@ -572,7 +511,7 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
             lines, code = backup.main(args, settings)
         else:
             refuse_root(settings)
-            db = open_current(settings)
+            db = open_current(settings, kinds() if command == "quarantine" else None)
             try:
                 lines, code = _on_database(args, db, settings)
             finally:

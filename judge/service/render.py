@@ -9,20 +9,21 @@ from typing import Any, NamedTuple
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from judge import games
 from judge.service.config import Settings
+from judge.service.kinds import Kinds
 
 
 class KindHelp(NamedTuple):
-    """A game kind's name and its part of HELP."""
+    """A game kind's name, its title and its part of HELP."""
 
     name: str
+    title: str
     text: str
 
 
-def games_help(settings: Settings) -> list[KindHelp]:
-    """Every game kind's part of HELP, the default kind first (``help.txt.j2`` calls it)."""
-    return [KindHelp(kind.name, kind.help(settings).strip()) for kind in games.kinds()]
+def games_help(kinds: Kinds, settings: Settings) -> list[KindHelp]:
+    """Every game kind's part of HELP, the default kind first (``help.txt.j2``'s ``games``)."""
+    return [KindHelp(kind.name, kind.title, kind.help(settings).strip()) for kind in kinds]
 
 
 @cache
@@ -35,7 +36,6 @@ def environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.globals["games_help"] = games_help
     return env
 
 

@@ -30,8 +30,9 @@ from typing import Any
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
-from judge import games
 from judge.service import host
+from judge.service.kinds import kind_of
+from judge.service.lifecycle import GameState
 from judge.store.models import Game, PhaseRow
 
 
@@ -41,7 +42,7 @@ def next_due(game: Game, row: PhaseRow | None, complete: bool = False) -> dateti
     moments cannot be computed (a duration stored before durations were bounded, too large for
     a date) is due at once: its deadline run fails the same way, and so pauses it and tells its
     game master (`judge.service.app`)."""
-    if game.state != "active" or game.deadline is None:
+    if game.state != GameState.ACTIVE or game.deadline is None:
         return None
     if complete and row is not None:
         return row.opened_at
@@ -96,7 +97,7 @@ def reschedule(session: Session, game: Game) -> None:
     already, `judge.games.GameKind.closes_at_next_tick`)."""
     with session.no_autoflush:
         row = _current_row(session, game)
-        complete = row is not None and games.kind_of(game).closes_at_next_tick(session, game, row)
+        complete = row is not None and kind_of(session, game).closes_at_next_tick(session, game, row)
         due = next_due(game, row, complete)
     if game.next_due != due:
         game.next_due = due
@@ -104,7 +105,7 @@ def reschedule(session: Session, game: Game) -> None:
 
 def _current_row(session: Session, game: Game) -> PhaseRow | None:
     """The game's current phase row, as this flush will leave it (a new row is not in the database yet)."""
-    if game.phase is None or game.state != "active" or game.deadline is None:
+    if game.phase is None or game.state != GameState.ACTIVE or game.deadline is None:
         return None
     for obj in session.new:
         if isinstance(obj, PhaseRow) and obj.game_id == game.id and obj.name == game.phase:

@@ -25,10 +25,10 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
@@ -245,10 +245,12 @@ class Turns:
 class Database:
     """The judge's database: one engine, sessions as units of work."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, info: Mapping[str, Any] | None = None) -> None:
+        """A database at ``url``; ``info``: what every session it makes keeps in its ``info``
+        (the kinds of game the judge hosts, `judge.service.kinds.kinds_of`)."""
         self.url = url
         self.engine = make_engine(url)
-        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False, info=dict(info or {}))
         self._turns = Turns() if url.startswith("sqlite") else None
 
     def upgrade(self) -> tuple[str | None, str | None]:

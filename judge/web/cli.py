@@ -14,10 +14,15 @@ import argparse
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from judge.service.config import ConfigError, Settings, load_settings
+
+if TYPE_CHECKING:
+    from judge.service.kinds import Kinds
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -36,13 +41,13 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _publish(settings: Settings, game: str | None) -> int:
+def _publish(settings: Settings, kinds: Kinds, game: str | None) -> int:
     from judge.service.app import open_database
-    from judge.service.operator import refuse_root
+    from judge.service.datadir import refuse_root
     from judge.web.pages import publish, publish_all, publish_index, web_root
 
     refuse_root(settings)
-    db = open_database(settings)
+    db = open_database(settings, kinds)
     if game is None:
         count = len(publish_all(db, settings, force=True)) - 1
     else:
@@ -84,15 +89,16 @@ def _serve(settings: Settings, host: str, port: int) -> int:
     return 0
 
 
-def main(argv: list[str]) -> int:
-    """Run ``judge web ...`` or ``judge publish ...`` (``argv`` starts with the command's name)."""
+def main(argv: list[str], kinds: Callable[[], Kinds]) -> int:
+    """Run ``judge web ...`` or ``judge publish ...`` (``argv`` starts with the command's name;
+    ``kinds``: the kinds of game the judge hosts, whose pages ``publish`` writes)."""
     args = _parser().parse_args(argv)
     try:
         settings = load_settings(args.config, overrides={"data_dir": args.data_dir, "database": args.database})
         if args.command == "publish":
-            return _publish(settings, args.game)
+            return _publish(settings, kinds(), args.game)
         if args.publish:
-            _publish(settings, None)
+            _publish(settings, kinds(), None)
         return _serve(settings, args.host, args.port)
     except (OSError, ConfigError) as exc:
         print(f"judge {args.command}: {exc}", file=sys.stderr)

@@ -39,8 +39,9 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from judge import games
 from judge.service.config import Settings
+from judge.service.kinds import kind_of
+from judge.service.lifecycle import RUNNING
 from judge.store.database import Database
 from judge.store.models import Game, Player
 from judge.web import public
@@ -130,7 +131,7 @@ def write_index(root: Path, games: Iterable[public.GameFacts]) -> Path:
         write_file(root / asset, _assets()[asset], written)
     groups: dict[str, list[dict[str, Any]]] = {"active": [], "forming": [], "finished": []}
     for facts in sorted((f for f in games if f.listed), key=lambda f: f.name):
-        groups["active" if facts.state in ("active", "paused") else facts.state].append(public.summary(facts))
+        groups["active" if facts.state in RUNNING else facts.state].append(public.summary(facts))
     render_page(root / "index.html", "index.html.j2", written, root="", groups=groups)
     return root / "index.html"
 
@@ -149,7 +150,7 @@ def publish(source: Session | Database, settings: Settings, game: Game | str, *,
     pages are not rendered again unless ``force``."""
     with _reading(source) as session:
         found = _game(session, game)
-        kind = games.kind_of(found)
+        kind = kind_of(session, found)
         record = kind.gather(session, found)
     return kind.write_pages(web_root(settings), record, force)
 
@@ -162,7 +163,7 @@ def publish_index(source: Session | Database, settings: Settings) -> Path:
         every = list(session.scalars(select(Game).order_by(Game.name)))
         for player in session.scalars(select(Player).order_by(Player.id)):
             seated.setdefault(player.game_id, []).append(player)
-        facts = [games.kind_of(g).facts(session, g, acting=False, seated=seated.get(g.id, [])) for g in every]
+        facts = [kind_of(session, g).facts(session, g, acting=False, seated=seated.get(g.id, [])) for g in every]
     return write_index(web_root(settings), facts)
 
 
@@ -195,7 +196,7 @@ def refresh(db: Database, settings: Settings, names: Iterable[str] | None = None
                     found = _game(session, name)
                 except LookupError:  # no such game: no pages
                     continue
-                kind = games.kind_of(found)
+                kind = kind_of(session, found)
                 record = kind.gather(session, found)
             stamp = kind.write_pages(root, record).parent / ".index"
             line = _index_line(record.facts)

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from judge.service.lifecycle import RUNNING, GameState
+
 
 @dataclass(frozen=True)
 class Seat:
@@ -67,7 +69,7 @@ class GameFacts:
 
     @property
     def finished(self) -> bool:
-        return self.state == "finished"
+        return self.state == GameState.FINISHED
 
     @property
     def hidden(self) -> bool:
@@ -89,10 +91,10 @@ def summary(facts: GameFacts) -> dict[str, Any]:
     return shown | {
         "variant": facts.variant,
         "options": list(facts.options),
-        "deadline": facts.deadline if facts.state in ("active", "paused") else None,
+        "deadline": facts.deadline if facts.state in RUNNING else None,
         "winner": facts.winner,
         "result": facts.result if facts.finished else None,
-        "joined": facts.joined if facts.state == "forming" else None,
+        "joined": facts.joined if facts.state == GameState.FORMING else None,
         "seats": [{"power": s.power, "seat": s.status, "open": s.open,
                    **({"played_by": s.played_by} if facts.finished and s.played_by else {})} for s in facts.seats],
         "outcome": outcome(facts),

@@ -9,7 +9,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from judge.service.cli import adjudicate_data, main, run_json
+from judge.bootstrap import main
+from judge.games.payola.cli import adjudicate_data
+from judge.service.cli import run_json
 
 EXAMPLE = Path(__file__).parent / "examples" / "s1901m.json"
 
@@ -113,7 +115,7 @@ def test_command_line_never_prints_a_traceback(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{\"phase\": ")
     proc = subprocess.run(
-        [sys.executable, "-m", "judge.service.cli", "adjudicate", str(bad)], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "judge", "adjudicate", str(bad)], capture_output=True, text=True, check=False
     )
     assert proc.returncode == 1 and proc.stderr == ""
     assert json.loads(proc.stdout)["error"].startswith("malformed JSON")

@@ -10,12 +10,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from judge.bootstrap import main
 from judge.engine.legal import legal_orders
 from judge.engine.map import load_map
 from judge.engine.notation import position_to_data
 from judge.engine.orders import Unit, UnitType
 from judge.engine.position import Phase, PlacedUnit, Position
-from judge.service.cli import main, orders_data, run_json
+from judge.games.payola.cli import orders_data
+from judge.service.cli import run_json
 
 M = load_map("standard")
 START = position_to_data(Position.initial(M))
@@ -102,7 +104,7 @@ def test_command_line_jsonl_gives_the_in_process_enumeration() -> None:
     positions = [random_position(rng, count) for count in (12, 24, 30, 34)]
     lines = "".join(json.dumps(position_to_data(p)) + "\n" for p in positions) + "{not json\n"
     proc = subprocess.run(
-        [sys.executable, "-m", "judge.service.cli", "orders", "--jsonl"],
+        [sys.executable, "-m", "judge", "orders", "--jsonl"],
         input=lines, capture_output=True, text=True, check=True,
     )
     answers = [json.loads(line) for line in proc.stdout.splitlines()]

@@ -16,7 +16,7 @@ SERVICE_LIBRARIES = ("sqlalchemy", "alembic", "aiosmtpd", "jinja2")
 # service's libraries ended up imported.
 PROBE = """
 import contextlib, io, json, sys
-from judge.service.cli import main
+from judge.bootstrap import main
 with contextlib.redirect_stdout(io.StringIO()) as out:
     status = main(sys.argv[1:])
 heavy = sorted({name.split(".")[0] for name in sys.modules} & set(json.loads(sys.stdin.read())))

@@ -244,7 +244,7 @@ def test_orders_are_read_with_each_boards_names_and_aliases() -> None:
 
 
 def test_judge_adjudicate_and_judge_orders_take_the_variant() -> None:
-    from judge.service.cli import adjudicate_data, orders_data
+    from judge.games.payola.cli import adjudicate_data, orders_data
 
     out = adjudicate_data({"variant": "ancmed", "phase": "S1M", "units": {"ROME": ["F NEA"]},
                            "orders": {"R": ["F NEA - TYN"]}})

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.service.app import open_database
+from judge.bootstrap import open_database
 from judge.service.config import Settings
 
 

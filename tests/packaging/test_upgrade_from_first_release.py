@@ -23,7 +23,8 @@ import pytest
 from alembic import command
 from sqlalchemy import select
 
-from judge.service.app import inject, open_database
+from judge.bootstrap import open_database
+from judge.service.app import inject
 from judge.service.config import Settings, load_settings
 from judge.service.intake import FileIntake, intake_path
 from judge.service.listening import timer_tick
@@ -147,7 +148,7 @@ def stand_ins(root: Path, bin_dir: Path) -> None:
     venv.mkdir(parents=True)
     bin_dir.mkdir()
     scripts = {venv / "pip": f'echo "$@" >> {root / "pip.log"}\n',
-               venv / "judge": f'exec "{sys.executable}" -m judge.service.cli "$@"\n',
+               venv / "judge": f'exec "{sys.executable}" -m judge "$@"\n',
                bin_dir / "systemctl": f'echo "$@" >> {root / "systemctl.log"}\n'}
     for path, body in scripts.items():
         path.write_text(f"#!/bin/sh\n{body}")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import io
 import json
 
+from judge.games.payola.cli import adjudicate_data
 from judge.payola.notation import payola_from_data
-from judge.service.cli import adjudicate_data, run_json
+from judge.service.cli import run_json
 
 REQUEST = {
     "variant": "standard",

@@ -12,8 +12,8 @@ import pytest
 from judge.engine.map import load_map
 from judge.engine.notation import position_to_data
 from judge.engine.position import Position
+from judge.games.payola.cli import adjudicate_data
 from judge.render.cli import main
-from judge.service.cli import adjudicate_data
 
 EXAMPLE = Path(__file__).parent.parent / "engine" / "examples" / "s1901m.json"
 

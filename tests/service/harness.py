@@ -17,8 +17,9 @@ from typing import Any
 
 from sqlalchemy import create_engine, make_url, select, text
 
+from judge.bootstrap import open_database
 from judge.mail.outbound import MaildirOutbox
-from judge.service.app import inject, open_database, process_game
+from judge.service.app import inject, process_game
 from judge.service.config import Settings
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.database import Database

@@ -30,6 +30,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select, text
 
+from judge.bootstrap import database
 from judge.commands.parse import parse_lines
 from judge.mail.inbound import parse_mail
 from judge.service import daemon
@@ -37,7 +38,7 @@ from judge.service.app import unapplied_mail
 from judge.service.config import Settings
 from judge.service.handlers import mail as mail_handlers
 from judge.service.handlers.mail import apply_run, receive
-from judge.store.database import Database
+from judge.service.kinds import Kinds
 from judge.store.models import InboundMail, Outbox
 from tests.service.harness import Judge, raw_mail, tokens, two_player_game
 from tests.service.test_daemon import Clock, Running, maildir_subjects, wait_until
@@ -66,7 +67,7 @@ def france_and_germany(judge: Judge, number: int) -> int:
 def _apply_as_it_comes(url: str, settings: Settings, now: datetime, ready: Any, stop: Any, answers: Any) -> None:
     """One process applying stored mail as a judge's applier does, as it comes, until ``stop``
     is set and nothing is left; it puts what it settled in ``answers``."""
-    db = Database(url)
+    db = database(url)
     ready.release()
     settled = []
     while True:
@@ -115,7 +116,7 @@ def test_27_two_processes_applying_one_games_mail_keep_its_order(tmp_path: Path)
     assert f"{len(letters)} : A PAR - BUR" in judge.last_to(ALICE).body
 
 
-def _applier_killed_mid_run(pipe: Connection, settings: Settings) -> None:
+def _applier_killed_mid_run(pipe: Connection, settings: Settings, kinds: Kinds) -> None:
     """The daemon's applier, except that once (while ``stop-mid-run`` is in the data directory)
     it stops for good in the middle of a run, after applying its third mail: the test kills it there."""
     marker, settle = settings.data_dir / "stop-mid-run", mail_handlers._settle
@@ -131,7 +132,7 @@ def _applier_killed_mid_run(pipe: Connection, settings: Settings) -> None:
         return settled
 
     mail_handlers._settle = settle_then_stop  # type: ignore[assignment]
-    daemon._applier_main(pipe, settings)
+    daemon._applier_main(pipe, settings, kinds)
 
 
 def test_27_a_mail_is_never_applied_twice_when_its_applier_is_killed_mid_run(tmp_path: Path, monkeypatch: Any) -> None:
@@ -168,7 +169,7 @@ CAROL = "carol@example.org"
 @contextmanager
 def holding(judge: Judge, topic: str) -> Iterator[None]:
     """Another process's run holding ``topic`` (its advisory lock, in a transaction of its own)."""
-    other = Database(judge.settings.database_url)
+    other = database(judge.settings.database_url)
     try:
         with other.engine.begin() as connection:
             connection.execute(text("SELECT pg_advisory_xact_lock(:space, :topic)"),

@@ -20,9 +20,10 @@ import pytest
 from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
+from judge.bootstrap import open_database
 from judge.mail.dsn import VERP_TAG, delivered_to, delivery_report, verp_outbox_id
 from judge.mail.smtp_in import judge_addresses
-from judge.service.app import inject, open_database
+from judge.service.app import inject
 from judge.service.config import Settings
 from judge.service.outbox import message_of, queue
 from judge.service.sender import MAX_QUOTED, RelayTransport, deliver_pending, envelope_sender, transport_for, verp_key

@@ -26,13 +26,14 @@ import pytest
 from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
 
+from judge.bootstrap import database, kinds, open_database
 from judge.mail.outbound import MaildirOutbox
 from judge.mail.received import client_address
 from judge.service import daemon as daemon_module
-from judge.service.app import open_database
 from judge.service.config import Settings
 from judge.service.daemon import SENDER_PATIENCE, SENDER_QUIET, Applier, Daemon, sender_wait
 from judge.service.handlers import receive
+from judge.service.kinds import Kinds
 from judge.store.models import InboundMail, Outbox, PhaseRow
 from tests.service.harness import fresh_database_url, inject_confirming, raw_mail, tokens
 
@@ -63,7 +64,7 @@ class Running:
     def __init__(self, settings: Settings, clock: Clock) -> None:
         self.settings = settings
         self.loop = asyncio.new_event_loop()
-        self.daemon = Daemon(settings, clock)
+        self.daemon = Daemon(settings, kinds(), clock)
         self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self.daemon.run(),), daemon=True)
         self.thread.start()
         wait_until(lambda: self.daemon.port is not None)
@@ -244,7 +245,7 @@ def test_mail_is_applied_in_a_process_of_its_own_that_ends_with_the_daemon(setti
 def test_an_applier_that_does_not_end_at_the_stop_is_killed(settings: Settings,
                                                             caplog: pytest.LogCaptureFixture) -> None:
     open_database(settings)
-    applier = Applier(settings)
+    applier = Applier(settings, kinds())
     assert applier.process.pid is not None
     os.kill(applier.process.pid, signal.SIGSTOP)  # as stuck as a process can be: it never reads the closed pipe
     applier.close(timeout=0.5)
@@ -275,15 +276,15 @@ def test_27_the_judge_listens_and_stores_mail_before_its_applier_has_started(
     gate = threading.Event()
 
     class SlowApplier(Applier):
-        def __init__(self, settings: Settings) -> None:
+        def __init__(self, settings: Settings, kinds: Kinds) -> None:
             assert gate.wait(30)
-            super().__init__(settings)
+            super().__init__(settings, kinds)
 
     monkeypatch.setattr("judge.service.daemon.Applier", SlowApplier)
     port = _free_port()
     settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=port, tick_seconds=3600)
     loop = asyncio.new_event_loop()
-    daemon = Daemon(settings, Clock())
+    daemon = Daemon(settings, kinds(), Clock())
     thread = threading.Thread(target=loop.run_until_complete, args=(daemon.run(),), daemon=True)
     thread.start()
     try:
@@ -503,7 +504,7 @@ def test_two_judges_racing_on_one_database_process_each_phase_once(settings: Set
         inject_confirming(db, settings, raw_mail(PLAYERS["FRANCE"], f"JOIN {game} pw FRANCE"), start)
         inject(db, settings, raw_mail(master, f"SIGNON MASTER@{game} gm\nSTART"), start)
     later = start + timedelta(hours=49)
-    judges = [Database(settings.database_url), Database(settings.database_url)]
+    judges = [database(settings.database_url), database(settings.database_url)]
     barrier = threading.Barrier(len(judges))
     outputs: list[list[str]] = []
 
@@ -530,10 +531,9 @@ def test_27_a_judge_applies_mail_another_judge_stored_without_waiting_for_its_ti
     """Another judge on the same database (here: its store, `store`) takes a mail in; this one,
     whose clock ticks once an hour, hears of it at once (LISTEN/NOTIFY) and applies it."""
     from judge.service.handlers.mail import store
-    from judge.store.database import Database
 
     judge, clock = running
-    other = Database(judge.settings.database_url)  # the other judge's listener
+    other = database(judge.settings.database_url)  # the other judge's listener
     wait_until(lambda: judge.daemon.applier is not None)
     [mail_id] = store(other, [(raw_mail("carol@example.org", "HELP"), "carol@example.org")], clock())
     other.engine.dispose()
@@ -552,7 +552,7 @@ def _free_port() -> int:
 
 
 def _start_serve(data: Path, port: int, database: str | None) -> Any:
-    command = [sys.executable, "-m", "judge.service.cli", "serve", "--data-dir", str(data), "--port", str(port)]
+    command = [sys.executable, "-m", "judge", "serve", "--data-dir", str(data), "--port", str(port)]
     if database:
         command += ["--database", database]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -13,7 +13,8 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from judge.service.app import apply_stored, open_database
+from judge.bootstrap import open_database
+from judge.service.app import apply_stored
 from judge.service.config import Settings
 from judge.service.intake import DirectIntake, FileIntake, intake_for, intake_path
 from judge.store.database import Database

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from judge.service.app import open_database
+from judge.bootstrap import open_database
 from judge.service.config import Settings
 from judge.service.listening import held, listener, listening, stopped_listening
 from judge.store.database import Database

@@ -109,7 +109,7 @@ def test_a_judge_logging_to_a_file_goes_on_through_its_rotation_and_a_sighup(tmp
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     database = fresh_database_url()
-    judge = subprocess.Popen([sys.executable, "-m", "judge.service.cli", "serve", "--data-dir", str(tmp_path / "data"),
+    judge = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--data-dir", str(tmp_path / "data"),
                               "--port", str(port), "--log-file", str(log),
                               *(["--database", database] if database else [])],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select, update
 
+from judge.bootstrap import main, open_database
 from judge.games.payola import lifecycle
-from judge.service.app import apply_stored, open_database
-from judge.service.cli import main
+from judge.service.app import apply_stored
 from judge.service.intake import FileIntake, intake_path
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, Outbox, Secret, Submission

@@ -17,10 +17,10 @@ import pytest
 from alembic import command
 from sqlalchemy import select, update
 
+from judge.bootstrap import main
 from judge.games.payola import handlers as player_module
-from judge.service import operator
+from judge.service import datadir, operator
 from judge.service.app import run_deadlines
-from judge.service.cli import main
 from judge.service.listening import listening, stopped_listening
 from judge.store.database import alembic_config, newest_version, to_wal
 from judge.store.models import Heartbeat, InboundMail, Outbox, Submission
@@ -339,6 +339,6 @@ def test_24_3_judge_version_prints_the_release(capsys: pytest.CaptureFixture[str
 
 
 def test_24_6_a_restore_is_refused_while_the_judge_runs_on_the_data_directory(tmp_path: Path) -> None:
-    with operator.data_dir_lock(tmp_path, alone=False), pytest.raises(operator.OperatorError, match="stop it first"), \
-            operator.data_dir_lock(tmp_path, alone=True):
+    with datadir.data_dir_lock(tmp_path, alone=False), pytest.raises(datadir.OperatorError, match="stop it first"), \
+            datadir.data_dir_lock(tmp_path, alone=True):
         pass

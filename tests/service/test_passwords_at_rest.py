@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from judge.bootstrap import database
 from judge.mail.outbound import MaildirOutbox
 from judge.mail.redact import masker
 from judge.service.config import Settings
@@ -132,7 +133,7 @@ def test_22_5_no_file_of_a_cleanly_stopped_judge_keeps_a_password(tmp_path: Path
             assert password.encode() not in data, (path.name, password)
     for other in others:
         other.close()
-    db = Database(settings.database_url)
+    db = database(settings.database_url)
     with db.transaction() as session:
         rows = list(session.scalars(select(Outbox)))
         stored = b"".join(session.scalars(select(InboundMail.raw)))

@@ -15,11 +15,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from judge.pirates.match import ROUNDS, Match, moves_made
-from judge.pirates.notation import match_from_data
+from judge.bootstrap import kinds
+from judge.games.pirates.core.match import ROUNDS, Match, moves_made
+from judge.games.pirates.core.notation import match_from_data
 from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow, Submission
-from tests.pirates.match import FOURTEEN, random_ballot, random_plan
+from tests.games.pirates.match import FOURTEEN, random_ballot, random_plan
 from tests.service.harness import Judge, Sent
 
 GM = "gm@example.org"
@@ -674,7 +675,7 @@ def pirates_demo() -> str:
     """What ``judge demo --pirates`` prints (played once for the tests below: it takes a while)."""
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        assert run_demo(kind="pirates") == 0
+        assert run_demo(kinds(), kind="pirates") == 0
     return printed.getvalue()
 
 

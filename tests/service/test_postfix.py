@@ -181,7 +181,7 @@ def start_judge(work: Path, settings: str, port: int) -> subprocess.Popen[str]:
     """``judge serve`` with the settings the guide's script printed, and a data directory and admin."""
     config = work / "judge.toml"
     config.write_text(f'[judge]\n{settings}\ndata-dir = "{work / "data"}"\nadmin = "{ADMIN}"\n')
-    process = subprocess.Popen([sys.executable, "-m", "judge.service.cli", "serve", "--config", str(config)],
+    process = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--config", str(config)],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and process.poll() is None:

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from judge.service.app import accepted_at, inject, open_database
+from judge.bootstrap import open_database
+from judge.service.app import accepted_at, inject
 from judge.service.config import Settings
 from judge.service.listening import held, listener, timer_tick
 from judge.store.models import Game, InboundMail, Submission

@@ -18,8 +18,8 @@ import pytest
 from aiosmtpd.controller import Controller
 from sqlalchemy import event, select
 
+from judge.bootstrap import database, open_database
 from judge.mail.outbound import MaildirOutbox
-from judge.service.app import open_database
 from judge.service.config import Settings
 from judge.service.outbox import message_of, queue
 from judge.service.sender import DELIVERY_TIME, MAILDIR_TIME, MaildirTransport, RelayTransport, deliver_pending, recover
@@ -279,7 +279,7 @@ def test_27_a_judge_restarting_while_another_delivers_does_not_send_its_mail_aga
     first = threading.Thread(target=deliver_pending, args=(db, settings, Busy(maildir), NOW))
     first.start()
     assert inside.wait(30)
-    other = Database(settings.database_url)  # the other judge starts, and sends what is due
+    other = database(settings.database_url)  # the other judge starts, and sends what is due
     recover(other, settings, MaildirTransport(maildir), NOW)
     deliver_pending(other, settings, MaildirTransport(maildir), NOW)
     go_on.set()
@@ -358,7 +358,7 @@ def test_27_a_row_another_judge_is_settling_is_left_to_it(db: Database, settings
     maildir = MaildirOutbox(settings.maildir)
     row_id = mail_to(db, settings, "fred@example.org")
     sending(db, row_id)  # left by a dead judge, long ago
-    other = Database(settings.database_url)
+    other = database(settings.database_url)
     try:
         with other.transaction() as session:  # the other live judge, settling it at this moment
             session.execute(select(Outbox).where(Outbox.id == row_id).with_for_update())

@@ -302,7 +302,7 @@ def test_judge_serve_log_is_bounded(tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    command = [sys.executable, "-m", "judge.service.cli", "serve", "--data-dir", str(tmp_path), "--port", str(port)]
+    command = [sys.executable, "-m", "judge", "serve", "--data-dir", str(tmp_path), "--port", str(port)]
     if database := fresh_database_url():
         command += ["--database", database]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -16,7 +16,7 @@ from alembic import command
 from sqlalchemy import inspect, select, text
 from sqlalchemy.exc import OperationalError
 
-from judge.service.app import open_database
+from judge.bootstrap import open_database
 from judge.service.config import Settings
 from judge.service.handlers import mail as applying
 from judge.service.handlers import receive
@@ -92,7 +92,7 @@ def test_judge_inject_command_line(tmp_path: Path) -> None:
     mail.write_bytes(b"From: gm@example.org\nTo: judge@localhost\nSubject: new game\nMessage-ID: <c1@x>\n\n"
                      b"CREATE cli1 secret\nLIST\n")
     data = tmp_path / "data"
-    run = [sys.executable, "-m", "judge.service.cli"]
+    run = [sys.executable, "-m", "judge"]
     proc = subprocess.run([*run, "inject", "--data-dir", str(data), str(mail)], capture_output=True, text=True,
                           check=False)
     assert proc.returncode == 0, proc.stderr
@@ -116,7 +116,7 @@ def test_judge_inject_command_line(tmp_path: Path) -> None:
 
 def test_judge_tick_is_quiet_when_nothing_happens_and_timestamps_what_does(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    run = [sys.executable, "-m", "judge.service.cli"]
+    run = [sys.executable, "-m", "judge"]
     mail = tmp_path / "create.eml"
     mail.write_bytes(b"From: gm@example.org\nTo: judge@localhost\nSubject: new\nMessage-ID: <t1@x>\n\nCREATE t1 pw\n")
     subprocess.run([*run, "inject", "--data-dir", str(data), str(mail)], capture_output=True, check=True)

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from judge.bootstrap import kinds
 from judge.engine.map import load_map
 from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow
@@ -416,7 +417,7 @@ def test_rule_6_3_create_with_tincup_is_create_with_blind(tmp_path: Path) -> Non
 
 
 def test_rule_6_3_judge_demo_blind_shows_one_power_its_part(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_demo(blind=True) == 0
+    assert run_demo(kinds(), blind=True) == 0
     shown = capsys.readouterr().out
     assert "The board for F1901M, as France sees it:" in shown and "Germany, in sight: A MUN, A RUH" in shown
     assert "Italy" not in shown.split("as France saw them")[1]  # Italy's units are far from France's

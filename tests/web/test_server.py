@@ -27,11 +27,11 @@ from typing import Any
 
 import pytest
 
-from judge.web.cli import main
+from judge.bootstrap import main
 from judge.web.server import Limits, PagesHandler, make_server
 from tests.web.conftest import Played
 
-SERVE = "import sys; from judge.web.cli import main; raise SystemExit(main(sys.argv[1:]))"
+SERVE = "import sys; from judge.bootstrap import main; raise SystemExit(main(sys.argv[1:]))"
 
 
 def database_options(played: Played) -> list[str]:

@@ -10,7 +10,8 @@ The request
 -----------
 
 ``board``
-    the board's name (default ``classic``).
+    the board's name: ``classic`` (the classic board of 1454, the default) or ``aop`` (Absence
+    of Plague's own board of 1459, a reconstruction: ``core/boards/aop.json``).
 ``position``
     the position (default: the board's start, Phase A.3 of its first spring): ``season``
     (``"Spring 1454"``), ``phase`` (``"A"`` awaits the spring's A letters, A.1 and A.2 done;

@@ -34,26 +34,25 @@ from judge.mail.outbound import Attachment
 from judge.payola.acceptance import AcceptanceError, parse_acceptance
 from judge.payola.treasury import TreasuryError, may_transfer, transfer
 from judge.service import host
-from judge.service.handlers.conversation import MASTER, PLAYER, SIGNED_ON, Conversation, handles
-from judge.service.handlers.master import changed_phase, confirmed, may_change_phase, with_news
-from judge.service.host import GameError
+from judge.service.dispatch import MASTER, PLAYER, SIGNED_ON, Entry
+from judge.service.lifecycle import RUNNING, GameError
+from judge.service.phase_changes import with_news
 from judge.service.render import render, when
+from judge.service.turn import Turn
 from judge.store.models import LedgerRow, Outbox
 
 
-@handles(OfferLine, PLAYER, closed_after_the_end=True)
-def offer_line(talk: Conversation, text: str, _: OfferLine) -> None:
+def offer_line(talk: Turn, text: str, _: OfferLine) -> None:
     position = active_position(talk)
     if position is None or position.phase.kind is not PhaseKind.MOVEMENT:
         talk.echo(text, "error", "offers are only taken in a movement phase of a running game")
         return
-    talk.context.block.setdefault("sheet", []).append((talk.echo(text, "ok"), text))
+    talk.hold("sheet", text)
 
 
-@handles(OrderLine, PLAYER, closed_after_the_end=True)
-def order_line(talk: Conversation, text: str, _: OrderLine) -> None:
+def order_line(talk: Turn, text: str, _: OrderLine) -> None:
     position = active_position(talk)
-    game = talk.context.game
+    game = talk.game
     assert game is not None
     if position is None:
         talk.echo(text, "error", "unknown command (the game is not running)")
@@ -61,12 +60,11 @@ def order_line(talk: Conversation, text: str, _: OrderLine) -> None:
     if position.phase.kind is PhaseKind.MOVEMENT and not lifecycle.options_of(game).loyal_units:
         talk.echo(text, "error", "unknown command (in a movement phase units are bribed, not ordered)")
         return
-    talk.context.block.setdefault("orders", []).append((talk.echo(text, "ok"), text))
+    talk.hold("orders", text)
 
 
-@handles(Accept, PLAYER, closed_after_the_end=True)
-def accept(talk: Conversation, text: str, command: Accept) -> None:
-    game, player = talk.context.game, talk.context.player
+def accept(talk: Turn, text: str, command: Accept) -> None:
+    game, player = talk.game, talk.player
     assert game is not None and player is not None
     try:
         listed = parse_acceptance(command.text, load_map(game.variant).letters)
@@ -80,11 +78,10 @@ def accept(talk: Conversation, text: str, command: Accept) -> None:
     talk.echo(text, "ok", f"acceptance list is now {listed}")
 
 
-@handles(Transfer, PLAYER, closed_after_the_end=True)
-def transfer_money(talk: Conversation, text: str, command: Transfer) -> None:
+def transfer_money(talk: Turn, text: str, command: Transfer) -> None:
     """Rule 2.3.  The balance is read inside the transaction that holds the game's row, so two
     transfers sent at once can never spend the same money twice."""
-    game, power = talk.context.game, talk.context.power
+    game, power = talk.game, talk.seat
     assert game is not None and power is not None
     try:
         receiver = power_of(game, command.to)
@@ -108,9 +105,8 @@ def transfer_money(talk: Conversation, text: str, command: Transfer) -> None:
                               balance=balance[receiver]))
 
 
-@handles(Clear, PLAYER, closed_after_the_end=True)
-def clear(talk: Conversation, text: str, _: Clear) -> None:
-    game, power = talk.context.game, talk.context.power
+def clear(talk: Turn, text: str, _: Clear) -> None:
+    game, power = talk.game, talk.seat
     assert game is not None and power is not None
     if game.phase is None:
         talk.echo(text, "error", "the game has not started")
@@ -118,16 +114,15 @@ def clear(talk: Conversation, text: str, _: Clear) -> None:
     if why := talk.superseded(set_by_mail_at(talk, game.phase, power, "sheet", "orders"), "your sheet or orders"):
         talk.echo(text, "ignored", why)
         return
-    talk.context.block.clear()
+    talk.drop_blocks()
     for kind in ("sheet", "orders"):
         host.submit(talk.session, game, game.phase, power, kind, "", {}, talk.now, talk.accepted)
     talk.echo(text, "ok", "your sheet and orders for this phase are cleared")
 
 
-@handles(MapRequest, SIGNED_ON, once=True)
-def map_request(talk: Conversation, text: str, _: MapRequest) -> None:
+def map_request(talk: Turn, text: str, _: MapRequest) -> None:
     """MAP: the current board; in a Tin Cup game a player's shows only what its power sees."""
-    game, power = talk.context.game, talk.context.power
+    game, power = talk.game, talk.seat
     assert game is not None
     position = active_position(talk)
     if position is None:
@@ -145,23 +140,21 @@ def map_request(talk: Conversation, text: str, _: MapRequest) -> None:
         talk.echo(text, "error", talk.too_big(sum(len(picture.data) for picture in pictures)))
 
 
-@handles(Wait, PLAYER, closed_after_the_end=True)
-def wait(talk: Conversation, text: str, _: Wait) -> None:
+def wait(talk: Turn, text: str, _: Wait) -> None:
     """DPjudge's WAIT: the phase is processed at its deadline, not when the last power submits;
     it holds the phase to its deadline only, not through the grace period (`lifecycle.complete`)."""
     _set_wait(talk, text, "WAIT", "the phase will wait for its deadline even if every power has submitted "
               "(not through the grace period; NOWAIT to withdraw)")
 
 
-@handles(NoWait, PLAYER, closed_after_the_end=True)
-def no_wait(talk: Conversation, text: str, _: NoWait) -> None:
+def no_wait(talk: Turn, text: str, _: NoWait) -> None:
     _set_wait(talk, text, "", "WAIT withdrawn: the phase is processed as soon as every power has submitted")
 
 
-def _set_wait(talk: Conversation, text: str, flag: str, done: str) -> None:
-    game, power = talk.context.game, talk.context.power
+def _set_wait(talk: Turn, text: str, flag: str, done: str) -> None:
+    game, power = talk.game, talk.seat
     assert game is not None and power is not None
-    if game.phase is None or game.state not in ("active", "paused"):
+    if game.phase is None or game.state not in RUNNING:
         talk.echo(text, "error", "the game is not running")
         return
     if why := talk.superseded(set_by_mail_at(talk, game.phase, power, "wait"), "your WAIT or NOWAIT"):
@@ -171,8 +164,7 @@ def _set_wait(talk: Conversation, text: str, flag: str, done: str) -> None:
     talk.echo(text, "ok", done)
 
 
-@handles(Vote, PLAYER, closed_after_the_end=True)
-def vote(talk: Conversation, text: str, command: Vote) -> None:
+def vote(talk: Turn, text: str, command: Vote) -> None:
     """A secret vote for a draw including all survivors, or to concede to one power; the game
     ends when every voter (played, not eliminated) votes for a draw, or when every voter but one
     concedes to that one, whose own vote is not needed (`lifecycle.settle_votes`).  In a Tin Cup
@@ -180,9 +172,9 @@ def vote(talk: Conversation, text: str, command: Vote) -> None:
     eliminated or unplayed power would tell what the board does not show; it ends the game only
     if that power is a voter.  Under SHOW_VOTES the number voting for a draw is told with the
     next results, not at once."""
-    game, power, player = talk.context.game, talk.context.power, talk.context.player
+    game, power, player = talk.game, talk.seat, talk.player
     assert game is not None and power is not None and player is not None
-    if game.state not in ("active", "paused"):
+    if game.state not in RUNNING:
         talk.echo(text, "error", "the game is not running")
         return
     if power not in lifecycle.voters(talk.session, game):
@@ -215,13 +207,12 @@ def vote(talk: Conversation, text: str, command: Vote) -> None:
         talk.echo("", "info", "", [f"the votes of the surviving powers end the game: {result}"])
 
 
-@handles(Preview, MASTER, once=True, closed_after_the_end=True)
-def preview(talk: Conversation, text: str, _: Preview) -> None:
+def preview(talk: Turn, text: str, _: Preview) -> None:
     """The chart the phase would have if processed now, without processing it (a savepoint is
     rolled back: nothing is kept, no mail goes out)."""
-    game = talk.context.game
+    game = talk.game
     assert game is not None
-    if game.state not in ("active", "paused"):
+    if game.state not in RUNNING:
         talk.echo(text, "error", "the game is not running")
         return
     phase = game.phase
@@ -241,14 +232,13 @@ def preview(talk: Conversation, text: str, _: Preview) -> None:
     talk.echo(text, "ok", f"the chart {phase} would have if processed now is attached; nothing was processed")
 
 
-@handles(Rollforward, MASTER, closed_after_the_end=True, announces=True)
-def rollforward(talk: Conversation, text: str, _: Rollforward) -> None:
+def rollforward(talk: Turn, text: str, _: Rollforward) -> None:
     """Undo a ROLLBACK: process the phase again as it was, refused once anyone changed anything
     since (`lifecycle.undo_rollback`).  Players and observers are told before the results come,
     in a notice naming the phase as the game is in it (issue 23.5); the game's story keeps it."""
-    game = talk.context.game
+    game = talk.game
     assert game is not None
-    results = may_change_phase(talk, text, "ROLLFORWARD")
+    results = talk.may_change_phase(text, "ROLLFORWARD")
     if results is None:
         return
     try:
@@ -265,18 +255,17 @@ def rollforward(talk: Conversation, text: str, _: Rollforward) -> None:
     talk.announce_now(game)
     processed = lifecycle.process_phase(talk.session, game, talk.settings, talk.now, cause="master's ROLLFORWARD",
                                         preface=preface)
-    changed_phase(talk, "ROLLFORWARD", results)
+    talk.changed_phase("ROLLFORWARD", results)
     talk.echo(text, "ok", f"{processed.phase} processed again as it was at the ROLLBACK" + (
         f"; now {processed.next_phase}" if processed.next_phase else ""))
 
 
-@handles(Reveal, MASTER)
-def reveal(talk: Conversation, text: str, command: Reveal) -> None:
+def reveal(talk: Turn, text: str, command: Reveal) -> None:
     """Publish every secret of the game while it goes on; a second mail with the code confirms
     (`judge.service.handlers.master.confirmed`)."""
-    game = talk.context.game
+    game = talk.game
     assert game is not None
-    if not confirmed(talk, text, "REVEAL", command.code, "REVEAL mails every offer sheet, acceptance list, chart and "
+    if not talk.confirmed(text, "REVEAL", command.code, "REVEAL mails every offer sheet, acceptance list, chart and "
                      "treasury of the game to every player now"):
         return
     game.settings = {**game.settings, "revealed": True}
@@ -284,3 +273,20 @@ def reveal(talk: Conversation, text: str, command: Reveal) -> None:
     lifecycle.publish_secrets(talk.session, game, talk.settings, talk.now, f"{game.name}: every secret revealed",
                               "has had its secrets revealed by the game master; the game goes on")
     talk.echo(text, "ok", "every sheet, list, chart and treasury was mailed to every player")
+
+
+COMMANDS = (
+    Entry(OfferLine, offer_line, PLAYER, closed_after_the_end=True),
+    Entry(OrderLine, order_line, PLAYER, closed_after_the_end=True),
+    Entry(Accept, accept, PLAYER, closed_after_the_end=True),
+    Entry(Transfer, transfer_money, PLAYER, closed_after_the_end=True),
+    Entry(Clear, clear, PLAYER, closed_after_the_end=True),
+    Entry(MapRequest, map_request, SIGNED_ON, once=True),
+    Entry(Wait, wait, PLAYER, closed_after_the_end=True),
+    Entry(NoWait, no_wait, PLAYER, closed_after_the_end=True),
+    Entry(Vote, vote, PLAYER, closed_after_the_end=True),
+    Entry(Preview, preview, MASTER, once=True, closed_after_the_end=True),
+    Entry(Rollforward, rollforward, MASTER, closed_after_the_end=True, announces=True),
+    Entry(Reveal, reveal, MASTER),
+)
+"""The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

@@ -20,8 +20,7 @@ from sqlalchemy.orm import Session
 from judge.commands.parse import Command, History
 from judge.engine.map import available_maps, load_map
 from judge.engine.position import Phase
-from judge.games import GameKind
-from judge.games.payola import commands, handlers, lifecycle, pages, public, views  # noqa: F401  (handlers: registered)
+from judge.games.payola import commands, handlers, lifecycle, pages, public, views
 from judge.games.payola.lifecycle import power_of
 from judge.games.payola.submissions import (
     active_position,
@@ -35,10 +34,13 @@ from judge.payola.options import OptionError, parse_options
 from judge.payola.treasury import forfeit
 from judge.service import host
 from judge.service.config import Settings
-from judge.service.demo import DemoJudge
-from judge.service.handlers.conversation import Context, Conversation
+from judge.service.kinds import GameKind
+from judge.service.lifecycle import RUNNING, GameState
+from judge.service.options import GAME_FLAGS, split_options
 from judge.service.outbox import queue
 from judge.service.render import render, when
+from judge.service.scripts import DemoJudge
+from judge.service.turn import Turn
 from judge.store.models import Game, LedgerRow, PhaseRow, Player
 
 HISTORY_PHASES = 50  # phases one HISTORY sends at most: a longer range is asked for in parts
@@ -50,6 +52,8 @@ class Payola(GameKind):
     title = "Payola Diplomacy"
     seat_word = "power"
     durations = MappingProxyType({"movement": 48.0, "retreat": 24.0, "adjustment": 24.0})
+    commands = handlers.COMMANDS
+    between_phases = "retreat and adjustment phases"
 
     # -- creating and joining ------------------------------------------------------------------------
 
@@ -60,7 +64,7 @@ class Payola(GameKind):
         if rest and rest[0].lower() in available_maps():
             variant, rest = rest[0].lower(), rest[1:]
         try:
-            own, payola = host.split_options(rest, (*lifecycle.PAYOLA_FLAGS, *host.GAME_FLAGS))
+            own, payola = split_options(rest, (*lifecycle.PAYOLA_FLAGS, *GAME_FLAGS))
             options = parse_options(payola)
         except (OptionError, ValueError) as exc:
             raise ValueError(f"{exc} (the boards: {', '.join(available_maps())}; HELP names every option)") from None
@@ -113,7 +117,7 @@ class Payola(GameKind):
     def waiting(self, session: Session, game: Game) -> list[str]:
         return lifecycle.waiting_for(session, game)
 
-    def complete(self, session: Session, game: Game, talk: Conversation | None = None,
+    def complete(self, session: Session, game: Game, talk: Turn | None = None,
                  now: datetime | None = None) -> bool:
         if talk is None:
             return lifecycle.complete(session, game, now=now)
@@ -149,22 +153,23 @@ class Payola(GameKind):
     def read(self, text: str) -> Command:
         return commands.read(text)
 
-    def close_block(self, talk: Conversation, context: Context) -> None:
+    def close_block(self, talk: Turn) -> None:
         """A power's offer lines are one sheet, its orders one set of orders, each replacing the
         earlier one as a whole (under LOYAL_UNITS a rejected sheet keeps the phase waiting for the
-        power: `keep_rejection`); then STATUS shows what stands."""
-        assert context.game is not None
-        sheet = store_sheet(talk, context) if context.block.get("sheet") else None
-        orders = store_orders(talk, context) if context.block.get("orders") else False
-        if (sheet is not None or orders) and lifecycle.options_of(context.game).loyal_units:
-            keep_rejection(talk, context, sheet, orders)
-        for index in context.status_echoes:
-            talk.echoes[index].extra = status_lines(talk)
+        power: `keep_rejection`)."""
+        assert talk.game is not None
+        sheet = store_sheet(talk) if talk.block("sheet") else None
+        orders = store_orders(talk) if talk.block("orders") else False
+        if (sheet is not None or orders) and lifecycle.options_of(talk.game).loyal_units:
+            keep_rejection(talk, sheet, orders)
 
-    def master_status(self, talk: Conversation) -> list[str] | None:
+    def status(self, talk: Turn) -> list[str]:
+        return status_lines(talk)
+
+    def master_status(self, talk: Turn) -> list[str] | None:
         return master_status_lines(talk)
 
-    def brief(self, talk: Conversation, game: Game, seat: str, player: Player, address: str) -> None:
+    def brief(self, talk: Turn, game: Game, seat: str, player: Player, address: str) -> None:
         """What the new player of a power needs: the board, its treasury and acceptance list, and
         its last statement (rule 5.7) — nothing of the other powers' secrets."""
         row = host.current_phase(talk.session, game)
@@ -182,7 +187,7 @@ class Payola(GameKind):
         queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {seat.title()}",
               kind="notice", now=talk.now, game_id=game.id, body=body)
 
-    def resigned(self, talk: Conversation, game: Game, seat: str) -> str:
+    def resigned(self, talk: Turn, game: Game, seat: str) -> str:
         """An eliminated power's treasury is forfeited when its player resigns (rule 2.4)."""
         row = host.current_phase(talk.session, game)
         if row is None or lifecycle.position_of(row).centers_of(seat):
@@ -192,7 +197,7 @@ class Payola(GameKind):
                                        note=entry.note, phase=game.phase, created_at=talk.now))
         return " and, being eliminated, its treasury is forfeited (rule 2.4)"
 
-    def list_lines(self, talk: Conversation, game: Game) -> list[str]:
+    def list_lines(self, talk: Turn, game: Game) -> list[str]:
         """The board, options and phase, and each power's seat and whether it has acted in the
         phase (never what it sent), as the pages show it; not in a running Tin Cup game, where
         who must retreat, build or remove is part of the board."""
@@ -210,12 +215,12 @@ class Payola(GameKind):
             if player is None:
                 continue
             played = host.seat_state(game, power, player)
-            status = "" if hidden or game.state not in ("active", "paused") or not host.is_played(player) else (
+            status = "" if hidden or game.state not in RUNNING or not host.is_played(player) else (
                 ", waiting" if power in waiting else ", submitted" if power in required else ", nothing to order")
             lines.append(f"{power.title()}: {played}{status}")
         return lines
 
-    def history(self, talk: Conversation, text: str, game: Game, command: History) -> None:
+    def history(self, talk: Turn, text: str, game: Game, command: History) -> None:
         """HISTORY: the public results of processed phases, in order (what every player received):
         at most ``HISTORY_PHASES`` of them, then how to ask for the rest, so that one line costs
         the judge a bounded time and reply (a game may have hundreds of phases)."""
@@ -245,7 +250,7 @@ class Payola(GameKind):
             body += f"\n\n{more[2:]}\n"
         talk.answer_long(text, f"{game.name}-history.txt", body, f"{len(shown)} phase(s)", more)
 
-    def summary(self, talk: Conversation, text: str, game: Game) -> None:
+    def summary(self, talk: Turn, text: str, game: Game) -> None:
         """SUMMARY: supply centers per power at the start of each year, the game's events, its
         result, and after the end who played what: every player of each seat, with the phases
         they played (`host.who_played`: addresses only for the game's players and master)."""
@@ -255,7 +260,7 @@ class Payola(GameKind):
             years.append((name[1:5], {p: len(cs) for p, cs in position.get("centers", {}).items()}))
         powers = list(load_map(game.variant).powers)
         seated = []
-        if game.state == "finished":  # in the board's order, as the end mail lists them
+        if game.state == GameState.FINISHED:  # in the board's order, as the end mail lists them
             seated = sorted(host.who_played(talk.session, game, talk.reader_of(game)),
                             key=lambda seat: powers.index(seat[0]))
         body = render("payola/summary", game=game, years=years, hidden=hidden, powers=powers,
@@ -268,7 +273,6 @@ class Payola(GameKind):
     def info(self, game: Game) -> list[str]:
         return views.rules_in_words(game.variant, lifecycle.options_of(game), lifecycle.own_flags(game))
 
-    between_phases = "retreat and adjustment phases"
 
     def is_between(self, phase: str) -> bool:
         return phase[-1:] in ("R", "A")
@@ -307,7 +311,7 @@ def _is_power(game: Game, word: str) -> bool:
 
 def _blind_running(game: Game) -> bool:
     """A Tin Cup game not yet over: each power sees only its part of the board (rule 6.3)."""
-    return lifecycle.options_of(game).blind and game.state != "finished"
+    return lifecycle.options_of(game).blind and game.state != GameState.FINISHED
 
 
 def _within(name: str, first: str | None, last: str | None) -> bool:
@@ -316,4 +320,3 @@ def _within(name: str, first: str | None, last: str | None) -> bool:
                                                                        .sort_key())
 
 
-KIND = Payola()

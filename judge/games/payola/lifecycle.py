@@ -63,10 +63,9 @@ from judge.payola.notation import determination_to_data, statement_to_data
 from judge.payola.offers import OfferSheet, PhaseReader, parse_sheet
 from judge.payola.options import Options, parse_options
 from judge.payola.treasury import income_due, pay_income, void_start, zerosum_start, zerosum_year_end
+from judge.service.absences import shift_for_absences
 from judge.service.config import Settings
 from judge.service.host import (
-    GAME_FLAGS,
-    GameError,
     current_phase,
     duration,
     is_played,
@@ -79,11 +78,11 @@ from judge.service.host import (
     processed_phases,
     record,
     seats,
-    shift_for_absences,
-    split_options,
     who_played,
 )
+from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move, state_of
 from judge.service.logs import log_on_commit
+from judge.service.options import GAME_FLAGS, split_options
 from judge.service.outbox import queue
 from judge.service.render import render, when
 from judge.store.models import Game, LedgerRow, PhaseRow, Player, Submission
@@ -104,7 +103,7 @@ def power_of(game: Game, text: str) -> str:
 
 
 PAYOLA_FLAGS = ("NO_DRAW", "SHOW_VOTES")
-"""Flags of a Payola game at CREATE beside the host's (`judge.service.host.GAME_FLAGS`): no draw
+"""Flags of a Payola game at CREATE beside the host's (`judge.service.options.GAME_FLAGS`): no draw
 votes; everyone told how many vote for a draw (never who)."""
 
 
@@ -114,7 +113,7 @@ def own_flags(game: Game) -> list[str]:
 
 
 def options_of(game: Game) -> Options:
-    """The game's Payola options (rule 6); its service options are in `judge.service.host.rules_of`."""
+    """The game's Payola options (rule 6); its service options are in `judge.service.options.rules_of`."""
     return parse_options(split_options(game.options, (*PAYOLA_FLAGS, *GAME_FLAGS))[1])
 
 
@@ -234,7 +233,7 @@ def waiting_for(session: Session, game: Game, texts: dict[tuple[str, str], str] 
     latest offer sheet was rejected (`submissions.keep_rejection`) (``texts``: the phase's
     `latest_texts`, ``position`` its position and ``seat`` the game's `seats`, if the caller
     has them)."""
-    if game.state not in ("active", "paused") or game.phase is None:
+    if game.state not in RUNNING or game.phase is None:
         return []
     if position is None:
         row = current_phase(session, game)
@@ -303,7 +302,7 @@ def notice(session: Session, game: Game, row: PhaseRow, power: str, which: str, 
 def start_game(session: Session, game: Game, settings: Settings, now: datetime) -> None:
     """Assign powers (`seating`: the players' wishes by a seeded draw, then at random), open the
     first phase, pay first income."""
-    if game.state != "forming":
+    if game.state != GameState.FORMING:
         raise GameError("the game has already started")
     the_map = game_map(game)
     seated = players(session, game)
@@ -320,7 +319,7 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
         session.add(Player(game_id=game.id, power=power, dummy=True, joined_at=now))
     session.flush()
     position = Position.initial(the_map)
-    game.state = "active"
+    move(game, Event.START)
     _open_phase(session, game, position, now)
     _, entries = void_start({}, position, options_of(game))  # rule 6.2: powers with units and no center (Void)
     for entry in entries:
@@ -495,13 +494,13 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     ``preface``, a sentence every mail of the results carries (`judge.games.GameKind.process`).
     A phase processed before and rolled back (its row keeps the ROLLBACK's marks) has results
     that say they replace the first ones (`_again`), to players and observers alike."""
-    if game.state not in ("active", "paused"):
+    if game.state not in RUNNING:
         raise GameError("the game is not running")
     row = current_phase(session, game)
     assert row is not None
     again = _again(row)
-    if row.rollforward is not None:
-        game.state = "active"  # the ROLLBACK's pause ends when its phase is processed again (README)
+    if row.rollforward is not None and state_of(game) is GameState.PAUSED:
+        move(game, Event.RESUME)  # the ROLLBACK's pause ends when its phase is processed again (README)
     notes = [note for note in (preface, again) if note]
     row.rollforward = None  # processed: there is no ROLLBACK of it to undo any more
     position = position_of(row)
@@ -635,7 +634,7 @@ def _draw_votes(session: Session, game: Game) -> str | None:
     """Under SHOW_VOTES, how many vote for a draw, when that changed since it was last told:
     told with a phase's results rather than when a vote comes, which would point at the voter.
     A Tin Cup game's count leaves out how many powers survive (each power's own secret)."""
-    if not shows_votes(game) or game.state not in ("active", "paused"):
+    if not shows_votes(game) or game.state not in RUNNING:
         return None
     voting = voters(session, game)
     seat = seats(session, game)
@@ -679,7 +678,7 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
     voter and every other voter concedes to it: its own vote is not needed, whatever it is (a
     power need not agree to win; a concession to a power without a player, or eliminated, ends
     nothing).  Returns the result announced, or None."""
-    if game.state not in ("active", "paused"):
+    if game.state not in RUNNING:
         return None
     voting = voters(session, game)
     seat = seats(session, game)
@@ -711,7 +710,7 @@ def undo_rollback(session: Session, game: Game) -> str:
     ROLLBACK: the players were invited to change their orders, and ROLLFORWARD must not
     silently discard them (issue 23.5); PROCESS processes the phase with them."""
     row = current_phase(session, game)
-    if game.state == "finished" or row is None or not row.rollforward:
+    if game.state == GameState.FINISHED or row is None or not row.rollforward:
         raise GameError("there is no ROLLBACK to undo in this phase")
     marks = row.rollforward
     changed = set(session.scalars(select(Submission.power).where(
@@ -725,7 +724,8 @@ def undo_rollback(session: Session, game: Game) -> str:
         raise GameError(f"not undone: since the ROLLBACK, {names} changed sheets, orders, acceptance lists or "
                         f"money, which ROLLFORWARD would discard; PROCESS processes {row.name} with them as they "
                         "are now")
-    game.state = "active"  # before processing: the notice sent ahead of the results says so
+    if state_of(game) is GameState.PAUSED:
+        move(game, Event.RESUME)  # before processing: the notice sent ahead of the results says so
     game.deadline = None  # the phase is processed at once: no deadline of it stands
     session.flush()
     return row.name
@@ -736,7 +736,7 @@ def undo_rollback(session: Session, game: Game) -> str:
 
 def finish_game(session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
     """End the game and publish every offer sheet, acceptance list and chart (rules 3.6, 4.5)."""
-    game.state = "finished"
+    move(game, Event.END)
     game.deadline = None
     game.settings = {**game.settings, "result": reason}
     publish_secrets(session, game, settings, now, f"{game.name} has ended", f"has ended: {reason}")
@@ -759,7 +759,7 @@ def publish_secrets(session: Session, game: Game, settings: Settings, now: datet
     centers.sort(key=lambda entry: (-len(entry[1]), order.index(entry[0])))
     published = {row.name: public.published_phase(row.name, row.result["determination"])
                  for row in rows if row.result and row.result.get("determination")}
-    final = game.state == "finished"
+    final = game.state == GameState.FINISHED
     if not final:
         game.settings = {**game.settings, "revealed": {"through": rows[-1].name if rows else None,
                                                         "balances": money}}
@@ -783,7 +783,7 @@ def rollback(session: Session, game: Game, now: datetime, phase: str | None = No
     that the game has not processed is refused, the phase it is in included: ROLLBACK names
     the phase to go back to, and one sent for a game that has moved on since must not go back
     further than its master meant (issue 29.7)."""
-    if game.state == "finished":
+    if game.state == GameState.FINISHED:
         raise GameError("the game has ended; an ended game cannot be rolled back")
     rows = list(session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id).order_by(PhaseRow.id.desc())))
     done = [r for r in rows if r.status == "processed"]
@@ -811,7 +811,7 @@ def rollback(session: Session, game: Game, now: datetime, phase: str | None = No
         "ledger": _last_ledger_id(session, game), "acceptance": lists,
         "processed": first.isoformat() if first else None}  # when its first results went out (`_again`)
     game.phase = previous.name
-    game.state = "paused"
+    move(game, Event.ROLLBACK)
     game.deadline = now + phase_duration(game, previous.name)
     session.flush()
     return previous.name

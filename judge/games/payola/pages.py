@@ -40,6 +40,8 @@ from judge.games.payola import lifecycle, public
 from judge.games.payola.maps import png_unavailable
 from judge.render import render_svg
 from judge.service import host
+from judge.service.lifecycle import RUNNING, GameState
+from judge.service.options import Rules, rules_of
 from judge.store.models import Game, PhaseRow, Player
 from judge.web.pages import SAFE_NAME, make_folder, render_page, templates_version, write_file
 
@@ -87,10 +89,10 @@ def facts_of(session: Session, game: Game, acting: bool = True,
     joined = host.players(session, game) if seated is None else seated
     seat = {p.power: p for p in joined if p.power}
     try:
-        blind, rules = lifecycle.options_of(game).blind, host.rules_of(game)
+        blind, rules = lifecycle.options_of(game).blind, rules_of(game)
     except ValueError:  # options this judge cannot read: hide the board rather than show it
-        blind, rules = True, host.Rules()
-    named = game.state == "finished" and not rules.anonymous
+        blind, rules = True, Rules()
+    named = game.state == GameState.FINISHED and not rules.anonymous
     seats = []
     for power in lifecycle.game_map(game).powers:
         if (player := seat.get(power)) is not None:
@@ -100,7 +102,7 @@ def facts_of(session: Session, game: Game, acting: bool = True,
     required: tuple[str, ...] = ()
     waiting: tuple[str, ...] = ()
     row = host.current_phase(session, game) if acting and not blind else None
-    if row is not None and game.state in ("active", "paused") and row.status == "open":
+    if row is not None and game.state in RUNNING and row.status == "open":
         position = lifecycle.position_of(row)
         required = tuple(lifecycle.required_powers(session, game, position, seat))
         waiting = tuple(lifecycle.waiting_for(session, game, position=position, seat=seat))

@@ -41,6 +41,7 @@ from typing import Any
 from judge.engine.position import Phase, Position
 from judge.games.payola import views
 from judge.render.svg import phase_title
+from judge.service.lifecycle import RUNNING
 from judge.web.public import GameFacts, Seat, page_url, summary
 
 __all__ = ["GameFacts", "Seat", "current", "history", "page_url", "publication", "summary", "title_of"]
@@ -65,7 +66,7 @@ def current(facts: GameFacts, position: Position | None) -> dict[str, Any] | Non
     board = views.board(position)
     counts = {p["power"]: (len(p["centers"]), len(p["units"])) for p in board["powers"]}
     seats = {s.power: s for s in facts.seats}
-    running = facts.state in ("active", "paused")
+    running = facts.state in RUNNING
     powers = []
     for power in position.game_map.powers:
         if power not in seats and power not in counts:

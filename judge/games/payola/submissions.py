@@ -8,7 +8,7 @@ sheet, if any, stays (rule 3: a sheet is read as a whole); the answer ends with 
 sums it up, saying what sheet is in force now (`rejected`).  Orders in a retreat or adjustment phase, or
 for loyal units, are stored the same way.  Each keeps when its mail was accepted, and a mail
 accepted before the one that sent the sheet in force stores nothing (`set_by_mail_at`,
-`Conversation.superseded`): delivered out of order, an older sheet never replaces a newer one.
+`Turn.superseded`): delivered out of order, an older sheet never replaces a newer one.
 Under LOYAL_UNITS a power's orders and its sheet (its bribes to dummies' units) stand apart,
 and a mail whose orders are taken but whose sheet is rejected leaves the power waiting until it
 sends its offers again (`keep_rejection`).
@@ -37,165 +37,162 @@ from judge.games.payola.lifecycle import free_home_centers
 from judge.payola.blind import in_the_dark
 from judge.payola.offers import Offer, OfferKind, parse_sheet
 from judge.service import host
+from judge.service.absences import absence_lines
+from judge.service.lifecycle import RUNNING
 from judge.service.render import render, when
 from judge.store.models import LedgerRow, Submission
 
 if TYPE_CHECKING:
-    from judge.service.handlers.conversation import Context, Conversation
+    from judge.service.turn import Turn
 
 
-def active_position(talk: Conversation) -> Position | None:
+def active_position(talk: Turn) -> Position | None:
     """The position of the signed-on game's current phase (read once per phase and transaction:
-    `Conversation.reads`)."""
-    game = talk.context.game
+    `Turn.read_once`)."""
+    game = talk.game
     assert game is not None
-    if game.state not in ("active", "paused") or game.phase is None:
+    if game.state not in RUNNING or game.phase is None:
         return None
-    key = (game.id, game.phase, "position")
-    read = talk.reads.phase
-    if key not in read:
+
+    def read() -> Position | None:
         row = host.current_phase(talk.session, game)
-        read[key] = lifecycle.position_of(row) if row else None
-    position: Position | None = read[key]
-    return position
+        return lifecycle.position_of(row) if row else None
+
+    return talk.read_once(game, "position", read)
 
 
-def store_sheet(talk: Conversation, context: Context) -> bool | None:
+def store_sheet(talk: Turn) -> bool | None:
     """Store the power's offer lines of this mail as its sheet, if they are all good; whether
     the sheet was accepted (None: set aside, an older mail than the one that set the sheet)."""
-    game, power = context.game, context.power
+    game, power, lines = talk.game, talk.seat, talk.block("sheet")
     assert game is not None and power is not None
     position = active_position(talk)
     assert position is not None
     if why := talk.superseded(set_by_mail_at(talk, str(position.phase), power, "sheet"), "your offer sheet"):
-        talk.set_aside(context.block["sheet"], why)
+        talk.set_aside(lines, why)
         return None
     seat = talk.seats(game)
     dummies = {p for p in position.game_map.powers if not host.is_played(seat.get(p))}
-    text = "\n".join(t for _, t in context.block["sheet"])
+    text = "\n".join(t for _, t in lines)
     options = lifecycle.options_of(game)
     seen = _seen(talk, power) if options.blind else None
     sheet, errors = parse_sheet(text, position, power, options, dummies, seen=seen)
     if errors:
-        for number, (index, _) in enumerate(context.block["sheet"], 1):
+        for number, (index, _) in enumerate(lines, 1):
             found = [e for e in errors if e.line == number]
             if found:
-                talk.echoes[index].outcome, talk.echoes[index].message = "error", found[0].error
+                talk.mark(index, "error", found[0].error)
             else:
-                talk.echoes[index].outcome = "ignored"
-                talk.echoes[index].message = "not applied: the sheet has errors (see below)"
-        talk.echoes[context.block["sheet"][-1][0]].extra.append(
-            rejected(talk, "sheet", len(errors), str(position.phase), power))
+                talk.mark(index, "ignored", "not applied: the sheet has errors (see below)")
+        talk.note(lines[-1][0], [rejected(talk, "sheet", len(errors), str(position.phase), power)])
         return False
     host.submit(talk.session, game, str(position.phase), power, "sheet", text,
                 {"offers": len(sheet.offers), "savings": sheet.savings}, talk.now, talk.accepted)
     read = {offer.line: describe(offer) for offer in sheet.offers} | dict.fromkeys(sheet.unseen, UNSEEN)
-    for number, (index, line) in enumerate(context.block["sheet"], 1):
-        talk.echoes[index].message = read.get(number) or _savings_or_comment(line)
-    last = talk.echoes[context.block["sheet"][-1][0]]
+    for number, (index, line) in enumerate(lines, 1):
+        talk.mark(index, message=read.get(number) or _savings_or_comment(line))
+    last = lines[-1][0]
     count = len(sheet.offers) + len(sheet.ignored)  # a line set aside counts as one kept: rule 6.3
-    last.extra.append(f"offer sheet accepted: {count} offer(s), savings {sheet.savings} AgP; "
-                      "it replaces any earlier sheet for this phase")
+    talk.note(last, [f"offer sheet accepted: {count} offer(s), savings {sheet.savings} AgP; "
+                     "it replaces any earlier sheet for this phase"])
     # The balance is read only when the sheet saves something (most sheets save nothing).
     if sheet.savings and sheet.savings > (balance := lifecycle.balances(talk.session, game)[power]):
-        last.extra.append(f"WARNING: you ask to save {sheet.savings} AgP but your balance is {balance} AgP: "
-                          "you will spend nothing this phase, and your offers will be reduced as far as "
-                          "that needs (rule 3.4)")
+        talk.note(last, [f"WARNING: you ask to save {sheet.savings} AgP but your balance is {balance} AgP: "
+                         "you will spend nothing this phase, and your offers will be reduced as far as "
+                         "that needs (rule 3.4)"])
     return True
 
 
-def store_orders(talk: Conversation, context: Context) -> bool:
+def store_orders(talk: Turn) -> bool:
     """Store the power's orders of this mail, if they are all good; whether they were."""
-    game, power = context.game, context.power
+    game, power, lines = talk.game, talk.seat, talk.block("orders")
     assert game is not None and power is not None
     position = active_position(talk)
     assert position is not None
     if why := talk.superseded(set_by_mail_at(talk, str(position.phase), power, "orders"), "your orders"):
-        talk.set_aside(context.block["orders"], why)
+        talk.set_aside(lines, why)
         return False
     blind = lifecycle.options_of(game).blind
     view = lifecycle.sight_now(talk.session, game, power).view if blind else None
     bad = False
     checked: list[tuple[int, Order]] = []
     kept: list[tuple[int, str]] = []
-    for index, text in context.block["orders"]:
+    for index, text in lines:
         try:
             order = parse_order(text, position.game_map, position.phase.kind)
         except OrderSyntaxError as exc:
-            talk.echoes[index].outcome, talk.echoes[index].message = "error", str(exc)
+            talk.mark(index, "error", str(exc))
             bad = True
             continue
         if view is not None and not isinstance(order, Waive) and order.unit.province not in view:
-            talk.echoes[index].outcome, talk.echoes[index].message = "ignored", UNSEEN_PLACE  # there or not
+            talk.mark(index, "ignored", UNSEEN_PLACE)  # there or not
             continue
         kept.append((index, text))
         verdict = check_order(position, power, order)
         if view is not None and in_the_dark(position, power, order, view):
-            talk.echoes[index].message = UNSEEN_ORDER  # that unit there or not, it reads the same (rule 6.3)
+            talk.mark(index, message=UNSEEN_ORDER)  # that unit there or not, it reads the same (rule 6.3)
             checked.append((index, verdict.order))
         elif verdict.illegal is not None:
-            talk.echoes[index].outcome, talk.echoes[index].message = "error", verdict.illegal.message
+            talk.mark(index, "error", verdict.illegal.message)
             bad = True
         else:
-            talk.echoes[index].message = str(verdict.order)
+            talk.mark(index, message=str(verdict.order))
             checked.append((index, verdict.order))
     errors, warnings = check_together(position, power, checked)
     for index, error in errors.items():
-        talk.echoes[index].outcome, talk.echoes[index].message = "error", error
+        talk.mark(index, "error", error)
         bad = True
+    last = lines[-1][0]
     if not bad:
-        talk.echoes[context.block["orders"][-1][0]].extra.extend(f"WARNING: {w}" for w in warnings)
+        talk.note(last, [f"WARNING: {w}" for w in warnings])
     if bad:
-        for index, _ in context.block["orders"]:
-            if talk.echoes[index].outcome == "ok":
-                talk.echoes[index].outcome = "ignored"
-                talk.echoes[index].message = "not applied: some orders have errors (see below)"
-        count = sum(talk.echoes[index].outcome == "error" for index, _ in context.block["orders"])
-        talk.echoes[context.block["orders"][-1][0]].extra.append(
-            rejected(talk, "orders", count, str(position.phase), power))
+        for index, _ in lines:
+            if talk.outcome(index) == "ok":
+                talk.mark(index, "ignored", "not applied: some orders have errors (see below)")
+        count = sum(talk.outcome(index) == "error" for index, _ in lines)
+        talk.note(last, [rejected(talk, "orders", count, str(position.phase), power)])
         return False
     if not kept:
-        talk.echoes[context.block["orders"][-1][0]].extra.append(
-            f"no order was kept; {standing(talk, 'orders', str(position.phase), power)}")
+        talk.note(last, [f"no order was kept; {standing(talk, 'orders', str(position.phase), power)}"])
         return False
     text = "\n".join(t for _, t in kept)
     host.submit(talk.session, game, str(position.phase), power, "orders", text,
-                {"orders": [talk.echoes[i].message for i, _ in kept]}, talk.now, talk.accepted)
+                {"orders": [talk.message(i) for i, _ in kept]}, talk.now, talk.accepted)
     return True
 
 
-def keep_rejection(talk: Conversation, context: Context, sheet: bool | None, orders: bool) -> None:
+def keep_rejection(talk: Turn, sheet: bool | None, orders: bool) -> None:
     """LOYAL_UNITS: a power whose orders were taken but whose offer sheet was rejected has not
     submitted what it meant to, so the phase waits for it as for a power that sent nothing (a
     ``rejected`` submission, `lifecycle.waiting_for`), rather than being processed at once
     without its offers; a later mail of it whose offers (or orders alone, to make none) are
     taken ends that wait.  The reply says so."""
-    game, power = context.game, context.power
+    game, power = talk.game, talk.seat
     assert game is not None and power is not None and game.phase is not None
     if sheet is False:
         host.submit(talk.session, game, game.phase, power, "rejected", "sheet", {}, talk.now, talk.accepted)
-        talk.echoes[context.block["sheet"][-1][0]].extra.append(
+        talk.note(talk.block("sheet")[-1][0], [
             "your offer sheet was rejected" + (", though your orders were taken" if orders else "") +
             ": the phase waits for you as for a power that has not submitted, until you send your offers "
-            "again without errors (or your orders alone, to make no offers) or until its deadline")
+            "again without errors (or your orders alone, to make no offers) or until its deadline"])
     elif sheet or orders:
         pending = host.latest_submission(talk.session, game, game.phase, power, "rejected")
         if pending is not None and pending.text:
             host.submit(talk.session, game, game.phase, power, "rejected", "", {}, talk.now, talk.accepted)
 
 
-def rejected(talk: Conversation, kind: str, errors: int, phase: str, power: str) -> str:
+def rejected(talk: Turn, kind: str, errors: int, phase: str, power: str) -> str:
     """The line that sums up a rejected sheet (``kind`` "sheet") or orders ("orders"): how many
     errors, and what stands for the phase now (`standing`).  Never "your previous sheet stays"
     when there is none (issue 23.12)."""
     return f"{kind} REJECTED ({errors} error{'s' if errors != 1 else ''}); {standing(talk, kind, phase, power)}"
 
 
-def standing(talk: Conversation, kind: str, phase: str, power: str) -> str:
+def standing(talk: Turn, kind: str, phase: str, power: str) -> str:
     """What sheet (``kind`` "sheet") or orders ("orders") of the power stand for the phase:
     none, or the earlier ones, by when the mail that set them was accepted."""
-    assert talk.context.game is not None
-    row = host.latest_submission(talk.session, talk.context.game, phase, power, kind)
+    assert talk.game is not None
+    row = host.latest_submission(talk.session, talk.game, phase, power, kind)
     if kind == "sheet":
         return f"your sheet for {phase} is now: " + (
             "none" if row is None or not row.text else f"the one of {when(row.accepted_at or row.created_at)}")
@@ -203,10 +200,10 @@ def standing(talk: Conversation, kind: str, phase: str, power: str) -> str:
         "none" if row is None or not row.text else f"the ones of {when(row.accepted_at or row.created_at)}")
 
 
-def set_by_mail_at(talk: Conversation, phase: str, power: str, *kinds: str) -> datetime | None:
+def set_by_mail_at(talk: Turn, phase: str, power: str, *kinds: str) -> datetime | None:
     """When the judge's mail server accepted the latest mail that set the power's sheet (orders,
-    WAIT: ``kinds``) in force for the phase; None if no mail did (`Conversation.superseded`)."""
-    game = talk.context.game
+    WAIT: ``kinds``) in force for the phase; None if no mail did (`Turn.superseded`)."""
+    game = talk.game
     assert game is not None
     return max(filter(None, (host.latest_accepted(talk.session, game, phase, power, kind) for kind in kinds)),
                default=None)
@@ -259,13 +256,13 @@ def check_together(position: Position, power: str, orders: list[tuple[int, Order
     return errors, warnings
 
 
-def status_lines(talk: Conversation) -> list[str]:
-    game, power = talk.context.game, talk.context.power
+def status_lines(talk: Turn) -> list[str]:
+    game, power = talk.game, talk.seat
     assert game is not None and power is not None
     balance = lifecycle.balances(talk.session, game)[power]
     sheet = host.latest_submission(talk.session, game, game.phase or "", power, "sheet")
     orders = host.latest_submission(talk.session, game, game.phase or "", power, "orders")
-    player = talk.context.player
+    player = talk.player
     lines = [f"game {game.name}, {game.state}, phase {game.phase or '-'}, deadline {when(game.deadline)}",
              f"your balance: {balance} AgP",
              f"your acceptance list: {(player and player.acceptance) or 'the default (own first, then ?)'}"]
@@ -275,12 +272,12 @@ def status_lines(talk: Conversation) -> list[str]:
         current = sheet.text if sheet and sheet.text else (orders.text if orders and orders.text else "")
         lines.append("your current sheet/orders:" if current else "no sheet or orders yet for this phase")
         lines.extend(f"  {line}" for line in current.splitlines())
-    if game.state in ("active", "paused") and player is not None:
+    if game.state in RUNNING and player is not None:
         lines.append(f"your vote (secret): {vote_words(player.vote)}")
         wait = host.latest_submission(talk.session, game, game.phase or "", power, "wait")
         if wait is not None and wait.text:
             lines.append("you asked to WAIT: the phase waits for its deadline (NOWAIT to withdraw)")
-    lines.extend(host.absence_lines(talk.session, game, talk.now.date(), power))
+    lines.extend(absence_lines(talk.session, game, talk.now.date(), power))
     position = active_position(talk)
     if position is not None:
         board = views.board(_seen(talk, power), power) if lifecycle.options_of(game).blind else views.board(position)
@@ -289,13 +286,13 @@ def status_lines(talk: Conversation) -> list[str]:
     return lines
 
 
-def master_status_lines(talk: Conversation) -> list[str]:
+def master_status_lines(talk: Turn) -> list[str]:
     """The game master's STATUS: the phase and deadline; each power's seat, whether it has
     submitted in the phase (never what: that is in the chart), whether it asked to WAIT, its
     balance and this phase's transfers, and its vote; every seat's absences.  It is the game
     master's alone (`judge.games.payola.kind.Payola.master_status`): no player is told another
     power's balance, submission or vote."""
-    game = talk.context.game
+    game = talk.game
     assert game is not None
     lines = [f"game {game.name}, {game.state}, phase {game.phase or '-'}, deadline {when(game.deadline)}"]
     seat = host.seats(talk.session, game)
@@ -331,7 +328,7 @@ def master_status_lines(talk: Conversation) -> list[str]:
         if power in voting:
             parts.append(f"vote: {vote_words(player.vote)}")
         lines.append(f"  {power.title()}: {'; '.join(parts)}")
-    return [*lines, *(host.absence_lines(talk.session, game, talk.now.date()) or ["no absence asked for"])]
+    return [*lines, *(absence_lines(talk.session, game, talk.now.date()) or ["no absence asked for"])]
 
 
 def vote_words(vote: str | None) -> str:
@@ -343,10 +340,10 @@ def vote_words(vote: str | None) -> str:
     return "none"
 
 
-def _loyal_status(talk: Conversation, sheet: Submission | None, orders: Submission | None) -> list[str]:
+def _loyal_status(talk: Turn, sheet: Submission | None, orders: Submission | None) -> list[str]:
     """STATUS of a LOYAL_UNITS movement phase: the power's orders for its own units and its offer
     sheet (bribes to dummies' units) apart, and whether a rejected sheet keeps the phase waiting."""
-    game, power = talk.context.game, talk.context.power
+    game, power = talk.game, talk.seat
     assert game is not None and power is not None
     lines = ["your orders:" if orders and orders.text else "no orders yet for this phase (your units hold without)"]
     lines.extend(f"  {line}" for line in (orders.text if orders else "").splitlines())
@@ -378,10 +375,10 @@ UNSEEN_ORDER = ("names a unit you do not see (Tin Cup, rule 6.3): taken as given
                 "that unit is there or not")
 
 
-def _seen(talk: Conversation, power: str) -> Position:
+def _seen(talk: Turn, power: str) -> Position:
     """The board of the signed-on Tin Cup game's current phase as ``power`` sees it."""
-    assert talk.context.game is not None
-    return lifecycle.sight_now(talk.session, talk.context.game, power).after
+    assert talk.game is not None
+    return lifecycle.sight_now(talk.session, talk.game, power).after
 
 
 _KINDS = {

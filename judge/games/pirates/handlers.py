@@ -1,5 +1,5 @@
 """A Pirates' Proposal player's commands by mail: PLAN (with GARNETS), VOTE, MOVE and NOMOVE,
-GIVE TOKEN (`judge.pirates.commands` reads and checks them), and STATUS.
+GIVE TOKEN (`judge.games.pirates.core.commands` reads and checks them), and STATUS.
 
 A seat's command lines of one mail are read together when its lines end (`close_block`): its
 PLAN and GARNETS lines are one plan, all its VOTE lines one ballot (P3, P5), each accepted or
@@ -13,20 +13,19 @@ lines read with it as part of it.  Nothing in an answer tells anything of anothe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from judge.commands.parse import BadCommand, Command, SetDuration, Unknown, parse_duration
 from judge.games.pirates import lifecycle
-from judge.pirates.commands import KEYWORDS, read_mail, submit
-from judge.pirates.match import Stage, Submissions, actors
-from judge.pirates.notation import submissions_to_data
+from judge.games.pirates.core.commands import KEYWORDS, read_mail, submit
+from judge.games.pirates.core.match import Stage, Submissions, actors
+from judge.games.pirates.core.notation import submissions_to_data
 from judge.service import host
-from judge.service.handlers.conversation import PLAYER, Conversation, handles
+from judge.service.absences import absence_lines
+from judge.service.dispatch import PLAYER, Entry
+from judge.service.lifecycle import RUNNING
 from judge.service.render import when
+from judge.service.turn import Turn
 from judge.store.models import Game
-
-if TYPE_CHECKING:
-    from judge.service.handlers.conversation import Context
 
 
 @dataclass(frozen=True)
@@ -57,30 +56,25 @@ def read(text: str) -> Command:
     return Unknown(f"unknown command '{words[0][:20]}': HELP lists the commands of Pirates' Proposal")
 
 
-@handles(PiratesLine, PLAYER, closed_after_the_end=True)
-def pirates_line(talk: Conversation, text: str, _: PiratesLine) -> None:
+def pirates_line(talk: Turn, text: str, _: PiratesLine) -> None:
     """Kept for the end of the seat's lines (`close_block`), when they are read together."""
-    game = talk.context.game
+    game = talk.game
     assert game is not None
-    if game.state not in ("active", "paused") or game.phase is None:
+    if game.state not in RUNNING or game.phase is None:
         talk.echo(text, "error", "the match is not running: plans and votes are sent once it has started")
         return
-    talk.context.block.setdefault("pirates", []).append((talk.echo(text, "ok"), text))
+    talk.hold("pirates", text)
 
 
-def close_block(talk: Conversation, context: Context) -> None:
-    """Read the seat's command lines together, answer each, keep what the core accepts; then
-    answer STATUS with what stands."""
-    game, seat = context.game, context.power
+def close_block(talk: Turn) -> None:
+    """Read the seat's command lines together, answer each, keep what the core accepts."""
+    game, seat, lines = talk.game, talk.seat, talk.block("pirates")
     assert game is not None and seat is not None
-    lines = context.block.get("pirates", [])
     if lines:
         _submit(talk, game, seat, lines)
-    for index in context.status_echoes:
-        talk.echoes[index].extra = status_lines(talk, game, seat)
 
 
-def _submit(talk: Conversation, game: Game, seat: str, lines: list[tuple[int, str]]) -> None:
+def _submit(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]]) -> None:
     match = lifecycle.match_now(talk.session, game)
     assert match is not None and game.phase is not None
     before = lifecycle.submissions_of(talk.session, game, game.phase)
@@ -90,14 +84,13 @@ def _submit(talk: Conversation, game: Game, seat: str, lines: list[tuple[int, st
         outcome = "ok" if reply.accepted else "error"
         for number, text in enumerate(reply.lines):
             index = next(i for i, (_, written) in enumerate(unanswered) if written == text)
-            echo = talk.echoes[unanswered.pop(index)[0]]
-            echo.outcome = outcome
             what = "ballot" if text.upper().startswith("VOTE") else "plan"
-            echo.message = reply.message if number == 0 else f"read with '{reply.lines[0]}' as one {what}"
+            talk.mark(unanswered.pop(index)[0], outcome,
+                      reply.message if number == 0 else f"read with '{reply.lines[0]}' as one {what}")
     _keep(talk, game, seat, before, result.submissions, "\n".join(text for _, text in lines))
 
 
-def _keep(talk: Conversation, game: Game, seat: str, before: Submissions, after: Submissions, text: str) -> None:
+def _keep(talk: Turn, game: Game, seat: str, before: Submissions, after: Submissions, text: str) -> None:
     """A `Submission` row for each of the seat's submissions that this mail changed."""
     assert game.phase is not None
     data = submissions_to_data(after)
@@ -114,7 +107,7 @@ def _keep(talk: Conversation, game: Game, seat: str, before: Submissions, after:
         host.submit(talk.session, game, game.phase, seat, kind, text, parsed, talk.now)
 
 
-def status_lines(talk: Conversation, game: Game, seat: str) -> list[str]:
+def status_lines(talk: Turn, game: Game, seat: str) -> list[str]:
     """STATUS for a player: the match's phase and deadline, what the player knows now and what it
     has sent in the open phase (`lifecycle.seat_lines`), and its absences."""
     lines = [_header(game)]
@@ -123,14 +116,14 @@ def status_lines(talk: Conversation, game: Game, seat: str) -> list[str]:
         return [*lines, "the match has not started"]
     submissions = lifecycle.submissions_of(talk.session, game, game.phase) if game.phase else Submissions()
     return [*lines, *lifecycle.seat_lines(match, seat, submissions),
-            *host.absence_lines(talk.session, game, talk.now.date(), seat)]
+            *absence_lines(talk.session, game, talk.now.date(), seat)]
 
 
-def master_status(talk: Conversation) -> list[str]:
+def master_status(talk: Turn) -> list[str]:
     """STATUS for the game master: the phase, each player's seat (played, vacant, a dummy, open
     for TAKEOVER) and what stands for it in the open phase (which no player is ever told of
     another), and every seat's absences."""
-    game = talk.context.game
+    game = talk.game
     assert game is not None
     lines = [_header(game)]
     match = lifecycle.match_now(talk.session, game)
@@ -152,9 +145,15 @@ def master_status(talk: Conversation) -> list[str]:
         if not sent and match.current_phase.stage is Stage.FINAL and name not in actors(match):
             sent.append("nothing to send in the final phase")
         lines.append(f"{name} ({played}): {', '.join(sent) or 'nothing yet'}")
-    return [*lines, *host.absence_lines(talk.session, game, talk.now.date())]
+    return [*lines, *absence_lines(talk.session, game, talk.now.date())]
 
 
 def _header(game: Game) -> str:
     phase = f"{game.phase} ({lifecycle.label(game.phase)})" if game.phase else "-"
     return f"game {game.name}, {game.state}, phase {phase}, deadline {when(game.deadline)}"
+
+
+COMMANDS = (
+    Entry(PiratesLine, pirates_line, PLAYER, closed_after_the_end=True),
+)
+"""The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

@@ -1,6 +1,6 @@
 """Pirates' Proposal as a kind of game the host runs (`judge.games.GameKind`): the plug between
 the host and the match's edges (`lifecycle`, `handlers`, `pages`), which stand on its rules core,
-`judge.pirates`.
+`judge.games.pirates.core`.
 
 A match is created with ``CREATE game password pirates [PLAYERS=n] [GARNETS=n]``; each player
 joins under a name of their own (``JOIN game password name``), which is their seat: they sign
@@ -27,17 +27,17 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from judge.commands.parse import Command, History
-from judge.games import GameKind
 from judge.games.pirates import handlers, lifecycle, pages
-from judge.pirates.match import check_name
-from judge.pirates.views import end_view
+from judge.games.pirates.core.match import check_name
+from judge.games.pirates.core.views import end_view
 from judge.service import host
 from judge.service.config import Settings
-from judge.service.demo import DemoJudge
-from judge.service.handlers.conversation import Context, Conversation
-from judge.service.host import GameError
+from judge.service.kinds import GameKind
+from judge.service.lifecycle import GameError, GameState
 from judge.service.outbox import queue
 from judge.service.render import render, when
+from judge.service.scripts import DemoJudge
+from judge.service.turn import Turn
 from judge.store.models import Game, PhaseRow, Player
 from judge.web.public import GameFacts
 
@@ -52,6 +52,8 @@ class Pirates(GameKind):
     title = lifecycle.KIND_TITLE
     seat_word = "seat"
     durations = MappingProxyType({"distribution": 24.0, "voting": 24.0, "final": 24.0})
+    commands = handlers.COMMANDS
+    between_phases = ""
 
     # -- creating and joining ------------------------------------------------------------------------
 
@@ -128,7 +130,7 @@ class Pirates(GameKind):
     def waiting(self, session: Session, game: Game) -> list[str]:
         return lifecycle.waiting_seats(session, game)
 
-    def complete(self, session: Session, game: Game, talk: Conversation | None = None,
+    def complete(self, session: Session, game: Game, talk: Turn | None = None,
                  now: datetime | None = None) -> bool:
         """Never before the deadline: a phase that closed early would tell every player that all
         the others had submitted (Amendment II, P10)."""
@@ -157,13 +159,17 @@ class Pirates(GameKind):
     def read(self, text: str) -> Command:
         return handlers.read(text)
 
-    def close_block(self, talk: Conversation, context: Context) -> None:
-        handlers.close_block(talk, context)
+    def close_block(self, talk: Turn) -> None:
+        handlers.close_block(talk)
 
-    def master_status(self, talk: Conversation) -> list[str] | None:
+    def status(self, talk: Turn) -> list[str]:
+        assert talk.game is not None and talk.seat is not None
+        return handlers.status_lines(talk, talk.game, talk.seat)
+
+    def master_status(self, talk: Turn) -> list[str] | None:
         return handlers.master_status(talk)
 
-    def brief(self, talk: Conversation, game: Game, seat: str, player: Player, address: str) -> None:
+    def brief(self, talk: Turn, game: Game, seat: str, player: Player, address: str) -> None:
         """What the seat knows now (its own views and what it has sent in the open phase), and
         nothing of anyone else's (P10)."""
         match = lifecycle.match_now(talk.session, game)
@@ -174,10 +180,10 @@ class Pirates(GameKind):
         queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {seat}",
               kind="notice", now=talk.now, game_id=game.id, body=body)
 
-    def resigned(self, talk: Conversation, game: Game, seat: str) -> str:
+    def resigned(self, talk: Turn, game: Game, seat: str) -> str:
         return " (it plays on by the defaults: the default plan, drawn ballots)"
 
-    def list_lines(self, talk: Conversation, game: Game) -> list[str]:
+    def list_lines(self, talk: Turn, game: Game) -> list[str]:
         """The match's name, round and phase and each seat's state: never who has sent what (P10)."""
         lines = [f"state: {game.state}", f"game: {lifecycle.describe(game)}",
                  f"options: {' '.join(game.options) or 'none'}"]
@@ -186,14 +192,14 @@ class Pirates(GameKind):
         for player in lifecycle.seats_of(host.players(talk.session, game)):
             assert player.power is not None
             lines.append(f"{player.power}: {host.seat_state(game, player.power, player)}")
-        if game.state == "finished":
+        if game.state == GameState.FINISHED:
             lines.append(f"result: {game.settings.get('result', '')}")
         return lines
 
-    def history(self, talk: Conversation, text: str, game: Game, command: History) -> None:
+    def history(self, talk: Turn, text: str, game: Game, command: History) -> None:
         """A match's story is published when it ends (P14); until then each player has been told
         only their own part of it (P10), and the game master has it in the charts."""
-        if game.state != "finished":
+        if game.state != GameState.FINISHED:
             talk.echo(text, "error", f"the history of a match of {self.title} is published when it ends; until then "
                       "each player is told only their own part of it")
             return
@@ -203,12 +209,12 @@ class Pirates(GameKind):
             return
         talk.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the publication")
 
-    def summary(self, talk: Conversation, text: str, game: Game) -> None:
+    def summary(self, talk: Turn, text: str, game: Game) -> None:
         """The match's phase and events, and once it has ended its end and who played which seat:
         every player of each, with the phases they played (`host.who_played`)."""
         match = lifecycle.match_now(talk.session, game)
-        end = end_view(match).lines() if match is not None and game.state == "finished" and match.over else ()
-        seated = host.who_played(talk.session, game, talk.reader_of(game)) if game.state == "finished" else []
+        end = end_view(match).lines() if match is not None and game.state == GameState.FINISHED and match.over else ()
+        seated = host.who_played(talk.session, game, talk.reader_of(game)) if game.state == GameState.FINISHED else []
         body = render("pirates/summary", game=game, what=lifecycle.describe(game),
                       label=lifecycle.label(game.phase) if game.phase else None,
                       events=game.settings.get("events", []), result=game.settings.get("result"), end=end,
@@ -252,4 +258,3 @@ class Pirates(GameKind):
         demo.play(judge)
 
 
-KIND = Pirates()

@@ -1,8 +1,8 @@
 """The life of a Pirates' Proposal match on the host: its start, the closing and opening of its
 phases, its end, and every mail these send.
 
-Theory of operation.  The match is a value of the core (`judge.pirates.match`), kept as JSON
-(`judge.pirates.notation`) in the game's phase rows: a phase row (named ``D1``...``V5``, ``F``)
+Theory of operation.  The match is a value of the core (`judge.games.pirates.core.match`), kept as JSON
+(`judge.games.pirates.core.notation`) in the game's phase rows: a phase row (named ``D1``...``V5``, ``F``)
 holds the match as the phase opened (``position``) and, once closed, as it closed
 (``result["match"]``); its ``seed`` is the phase's, from which the core draws the packages (P8)
 and the ballots of those who sent none (P3).  While a phase is open, what each player sends
@@ -13,7 +13,7 @@ of them.
 Closing a phase (`process_phase`, in the transaction of the deadline, PROCESS or TERMINATE):
 the core closes it with what stands (the default plan, drawn ballots: P6, P3), the next phase
 opens (the moves asked for take effect and packages are drawn: P8, P9), and every mail is
-queued: to each player the view of the core that the rules give them then (`judge.pirates.views`:
+queued: to each player the view of the core that the rules give them then (`judge.games.pirates.core.views`:
 their room, package, gold and garnets; what they would receive under each plan of their room;
 which of those passed and their gold; the end), and nothing else (P10); to the game master the
 phase's chart (everything: a game master needs it to run the match, and no player receives
@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
-from judge.pirates.match import (
+from judge.games.pirates.core.match import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     Match,
@@ -56,8 +56,8 @@ from judge.pirates.match import (
     start_match,
     waiting,
 )
-from judge.pirates.notation import match_from_data, match_to_data, submissions_from_data
-from judge.pirates.views import (
+from judge.games.pirates.core.notation import match_from_data, match_to_data, submissions_from_data
+from judge.games.pirates.core.views import (
     distribution_view,
     end_view,
     publication,
@@ -66,9 +66,11 @@ from judge.pirates.views import (
     voting_view,
 )
 from judge.service import host
+from judge.service.absences import shift_for_absences
 from judge.service.config import Settings
-from judge.service.host import GameError
+from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move
 from judge.service.logs import log_on_commit
+from judge.service.options import split_options
 from judge.service.outbox import queue
 from judge.service.render import render
 from judge.store.models import Game, PhaseRow, Player
@@ -97,7 +99,7 @@ def read_options(words: Sequence[str]) -> list[str]:
     """CREATE's words after ``pirates``: ``PLAYERS=n`` (even, 4 to 14; 14 by default), ``GARNETS=n``
     (each player's at the start; 0 by default: P1, P7) and the host's flags, as kept in the game's
     options; ValueError with the reason."""
-    own, rest = host.split_options(list(words))
+    own, rest = split_options(list(words))
     players, garnets = DEFAULT_PLAYERS, 0
     for word in rest:
         key, _, value = word.partition("=")
@@ -187,7 +189,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     """Seat every player under the name they joined with, draw the rooms (P1) and open the first
     Distribution Phase; each player is told their seat and what the rules give them then, the
     game master the chart, and those who observe the forming match that it has started."""
-    if game.state != "forming":
+    if game.state != GameState.FORMING:
         raise GameError("the game has already started")
     seated = host.players(session, game)
     wanted = setting(game, "PLAYERS")
@@ -200,7 +202,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
         match = start_match([p.power or "" for p in seated], game.seed, setting(game, "GARNETS"))
     except SetupError as exc:
         raise GameError(str(exc)) from None
-    game.state = "active"
+    move(game, Event.START)
     session.flush()
     opened = open_phase(match, host.phase_seed(game, "D1"))
     _open_row(session, game, opened, now)
@@ -231,7 +233,7 @@ def _open_row(session: Session, game: Game, match: Match, now: datetime) -> Phas
                    status="open", opened_at=now)
     session.add(row)
     game.phase = name
-    game.deadline = host.shift_for_absences(session, game, now + host.phase_duration(game, name))
+    game.deadline = shift_for_absences(session, game, now + host.phase_duration(game, name))
     session.flush()
     return row
 
@@ -244,7 +246,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     """Close the open phase with what stands, open the next (or end the match) and queue every
     mail, each saying ``preface`` first if given (`judge.games.GameKind.process`); a final phase
     in which nobody may act closes at once."""
-    if game.state not in ("active", "paused"):
+    if game.state not in RUNNING:
         raise GameError("the game is not running")
     row = host.current_phase(session, game)
     assert row is not None
@@ -387,7 +389,7 @@ def finish(session: Session, game: Game, settings: Settings, now: datetime, matc
     """End the game and publish the match to every player, the game master and the observers
     (P14): every round played, and the end if the match reached it (``preface``: what the
     publication says first, as the phase's other mails)."""
-    game.state = "finished"
+    move(game, Event.END)
     game.deadline = None
     complete = match.phase is not None and match.phase.stage is Stage.FINAL
     if complete:
@@ -415,7 +417,8 @@ def terminate(session: Session, game: Game, settings: Settings, now: datetime, r
     """The game master ends the match before its end: the rounds played are published."""
     match = match_now(session, game)
     if match is None:  # never started: nothing to publish
-        game.state, game.deadline = "finished", None
+        move(game, Event.END)
+        game.deadline = None
         game.settings = {**game.settings, "result": reason}
         return
     finish(session, game, settings, now, match, reason)

@@ -22,8 +22,9 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from judge.games.pirates import lifecycle
-from judge.pirates.views import EndView, PublishedRound, publication, published_rounds
+from judge.games.pirates.core.views import EndView, PublishedRound, publication, published_rounds
 from judge.service import host
+from judge.service.options import rules_of
 from judge.store.models import Game, Player
 from judge.web.pages import SAFE_NAME, make_folder, render_page, templates_version, write_file
 from judge.web.public import GameFacts, Seat, summary
@@ -49,7 +50,7 @@ def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = Non
         seats.append(Seat(player.power, status, status != "played" and host.is_open(game, player.power)))
     return GameFacts(name=game.name, variant=lifecycle.KIND_TITLE, options=tuple(game.options or ()),
                      state=game.state, phase=game.phase, deadline=game.deadline,
-                     result=game.settings.get("result"), listed=host.rules_of(game).listed, joined=len(joined),
+                     result=game.settings.get("result"), listed=rules_of(game).listed, joined=len(joined),
                      seats=tuple(seats), phase_title=lifecycle.label(game.phase) if game.phase else None)
 
 

@@ -24,30 +24,30 @@ from typing import Any
 
 from sqlalchemy import delete, func, select
 
-from judge import games
 from judge.commands import parse as cmd
 from judge.service import host
+from judge.service.dispatch import ANYONE, Entry
 from judge.service.handlers import consent, signon
-from judge.service.handlers.conversation import ANYONE, Conversation, Refusal, handles, masked
+from judge.service.handlers.conversation import Conversation, Refusal, masked
+from judge.service.lifecycle import GameState
+from judge.service.options import rules_of
 from judge.service.passwords import hash_password, verify_password
-from judge.service.render import duration, render, when
+from judge.service.render import duration, games_help, render, when
 from judge.store.models import Confirmation, Game, Observer, Player
 
 DAY = timedelta(days=1)
 HOUR = timedelta(hours=1)
 
 
-@handles(cmd.Unread, ANYONE)
 def unread(talk: Conversation, text: str, command: cmd.Unread) -> None:
     talk.echo(text, "ignored", command.reason)
 
 
-@handles(cmd.Help, ANYONE, once=True)
 def help_(talk: Conversation, text: str, _: cmd.Help) -> None:
-    talk.echo(text, "info", "", render("help", settings=talk.settings).splitlines())
+    talk.echo(text, "info", "", render("help", settings=talk.settings, games=games_help(talk.kinds, talk.settings))
+              .splitlines())
 
 
-@handles(cmd.ListGames, ANYONE, lookup=True)
 def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
     if command.game is None:
         _list_page(talk, text, command.start)
@@ -55,9 +55,9 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
     game = talk.named_game(text, command.game)
     if game is None:
         return
-    lines = games.kind_of(game).list_lines(talk, game)
-    lines.append(f"press: {host.rules_of(game).press.words()}")
-    if game.state == "forming":
+    lines = talk.kinds.of(game).list_lines(talk, game)
+    lines.append(f"press: {rules_of(game).press.words()}")
+    if game.state == GameState.FORMING:
         lines.append(f"{len(host.players(talk.session, game))} player(s) joined")
     talk.echo(text, "info", "", lines)
 
@@ -73,17 +73,16 @@ def _list_page(talk: Conversation, text: str, start: str | None) -> None:
              .limit(LIST_PAGE + 1))
     rows = talk.session.execute(query.where(Game.name >= start) if start else query).all()
     lines = [f"{name}: {state}" + (f", {phase}" if phase else "")
-             + (f" ({games.kind_named(kind).title})" if kind != games.DEFAULT else "")
+             + (f" ({talk.kinds.named(kind).title})" if kind and kind != talk.kinds.default.name else "")
              for name, state, phase, kind in rows[:LIST_PAGE]]
     if len(rows) > LIST_PAGE:
         lines.append(f"(and more: LIST FROM {rows[LIST_PAGE].name} for the next {LIST_PAGE})")
     lines = lines or ["no games yet" if not start else f"no game from '{start}' on"]
-    for kind in games.kinds():
+    for kind in talk.kinds:
         lines += ["", *kind.create_help()]
     talk.echo(text, "info", "", lines)
 
 
-@handles(cmd.Create, ANYONE)
 def create(talk: Conversation, text: str, command: cmd.Create) -> None:
     shown = masked(text, command.password)
     address = talk.mail.reply_to
@@ -94,9 +93,9 @@ def create(talk: Conversation, text: str, command: cmd.Create) -> None:
         talk.echo(shown, "error", problem)
         return
     words = list(command.words)
-    kind = games.named_in_create(words[0]) if words else None
+    kind = talk.kinds.in_create(words[0]) if words else None
     if kind is None:
-        kind = games.kind_named(games.DEFAULT)
+        kind = talk.kinds.default
     else:
         words = words[1:]
     try:
@@ -113,8 +112,7 @@ def create(talk: Conversation, text: str, command: cmd.Create) -> None:
     _create(talk, address, details, shown)
 
 
-@consent.on_confirm("create")
-def _create_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
+def create_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
     problem = _cannot_create(talk, request.address, request.details["name"])
     if problem:
         talk.echo(text, "error", problem)
@@ -136,15 +134,16 @@ def _cannot_create(talk: Conversation, address: str, name: str) -> str | None:
     if len(recent) >= hourly:
         return (f"the judge takes at most {hourly} new games an hour, from all addresses together; try again after "
                 f"{when(recent[-1] + HOUR)}")
-    if talk.game(name) is not None:
+    if talk.game_named(name) is not None:
         return f"a game named '{name}' already exists"
     return None
 
 
 def _create(talk: Conversation, address: str, details: dict[str, Any], shown: str) -> None:
-    kind = games.kind_named(details.get("kind", games.DEFAULT))  # a request made before kinds was Payola's
+    # a request kept before the judge hosted several kinds is of the default kind
+    kind = talk.kinds.named(details["kind"]) if "kind" in details else talk.kinds.default
     game = Game(name=details["name"], kind=kind.name, variant=details["variant"], options=details["options"],
-                state="forming", gm_address=address, gm_password=details["password"],
+                state=GameState.FORMING, gm_address=address, gm_password=details["password"],
                 seed=secrets.randbelow(2**31), settings=host.durations_at_create(kind, talk.settings.durations),
                 created_at=talk.now)
     talk.session.add(game)
@@ -153,7 +152,6 @@ def _create(talk: Conversation, address: str, details: dict[str, Any], shown: st
     talk.echo(shown, "ok", f"game '{game.name}' created; you are its master (SIGNON MASTER@{game.name} password)")
 
 
-@handles(cmd.Join, ANYONE)
 def join(talk: Conversation, text: str, command: cmd.Join) -> None:
     shown = masked(masked(text, command.password), command.key or "")
     address = talk.mail.reply_to
@@ -171,9 +169,9 @@ def join(talk: Conversation, text: str, command: cmd.Join) -> None:
     if game is None:
         return
     try:
-        preferences = games.kind_of(game).read_preferences(talk.session, game, command.prefer) if (
+        preferences = talk.kinds.of(game).read_preferences(talk.session, game, command.prefer) if (
             command.prefer) else None
-        requested = games.kind_of(game).read_join(talk.session, game, command.wish)
+        requested = talk.kinds.of(game).read_join(talk.session, game, command.wish)
     except ValueError as exc:
         talk.echo(shown, "error", str(exc))
         return
@@ -194,20 +192,19 @@ def join(talk: Conversation, text: str, command: cmd.Join) -> None:
     details = {"password": hash_password(command.password), "requested": requested, "preferences": preferences}
     if consent.needed(talk, address):
         consent.ask(talk, shown, address, "join", game, details, f"JOIN {game.name}",
-                    "to play in that game" + (f", as {games.kind_of(game).seat_title(requested)} if you can"
+                    "to play in that game" + (f", as {talk.kinds.of(game).seat_title(requested)} if you can"
                                               if requested else ""))
         return
     _seat(talk, game, address, details, shown)
 
 
-@consent.on_confirm("join")
-def _join_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
+def join_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
     game = consent.game_of(talk, request)
     assert game is not None
     problem = _cannot_join(talk, game, request.address)
     if problem is None and request.details.get("requested"):
         try:  # read again: another may have taken a name that is a player's own meanwhile
-            games.kind_of(game).read_join(talk.session, game, request.details["requested"])
+            talk.kinds.of(game).read_join(talk.session, game, request.details["requested"])
         except ValueError as exc:
             problem = str(exc)
     if problem:
@@ -217,10 +214,10 @@ def _join_confirmed(talk: Conversation, request: Confirmation, text: str) -> Non
 
 
 def _cannot_join(talk: Conversation, game: Game, address: str) -> str | None:
-    if game.state != "forming":
+    if game.state != GameState.FORMING:
         return "that game has already started"
     joined = host.players(talk.session, game)
-    if len(joined) >= games.kind_of(game).capacity(game):
+    if len(joined) >= talk.kinds.of(game).capacity(game):
         return "the game is full"
     if any(p.address == address for p in joined):
         return "you have already joined this game"
@@ -233,13 +230,12 @@ def _seat(talk: Conversation, game: Game, address: str, details: dict[str, Any],
                             joined_at=talk.now, preferences=preferences))
     talk.session.flush()
     talk.proved(address)
-    kind = games.kind_of(game)
+    kind = talk.kinds.of(game)
     wish = (f"; your preferences, best first: {', '.join(kind.seat_title(p) for p in preferences)} (the start "
             "mail says how they were met)" if preferences else "")
     talk.echo(shown, "ok", kind.joined(game, requested) + wish)
 
 
-@handles(cmd.Observe, ANYONE)
 def observe(talk: Conversation, text: str, command: cmd.Observe) -> None:
     """OBSERVE: the game's public results by mail, to an address that has confirmed it wants them."""
     game = talk.named_game(text, command.game)
@@ -266,8 +262,7 @@ def observe(talk: Conversation, text: str, command: cmd.Observe) -> None:
         _observe(talk, game, address, text)
 
 
-@consent.on_confirm("observe")
-def _observe_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
+def observe_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
     game = consent.game_of(talk, request)
     assert game is not None
     problem = _cannot_observe(talk, game, request.address)
@@ -279,7 +274,7 @@ def _observe_confirmed(talk: Conversation, request: Confirmation, text: str) -> 
 
 def _cannot_observe(talk: Conversation, game: Game, address: str) -> tuple[str, str] | None:
     """Why ``address`` cannot observe ``game`` now, as an answer (outcome, message); None if it can."""
-    if not host.rules_of(game).observers:
+    if not rules_of(game).observers:
         return "error", f"{game.name} takes no observers"
     if talk.session.scalar(select(Observer.id).where(Observer.game_id == game.id, Observer.address == address)):
         return "ok", f"you already receive the public results of {game.name}"
@@ -299,12 +294,11 @@ def _observe(talk: Conversation, game: Game, address: str, text: str) -> None:
     talk.echo(text, "ok", f"you will receive the public results of {game.name} (UNOBSERVE {game.name} to stop)")
 
 
-@handles(cmd.History, ANYONE, once=True)
 def history(talk: Conversation, text: str, command: cmd.History) -> None:
     """HISTORY: the public results of processed phases, as the game's kind keeps them."""
     found = _history_of(talk, text, command)
     if found is not None:
-        games.kind_of(found[0]).history(talk, text, *found)
+        talk.kinds.of(found[0]).history(talk, text, *found)
 
 
 def _history_of(talk: Conversation, text: str, command: cmd.History) -> tuple[Game, cmd.History] | None:
@@ -318,7 +312,7 @@ def _history_of(talk: Conversation, text: str, command: cmd.History) -> tuple[Ga
                       "[phase | first-last])")
             return None
         return signed_on, command
-    game = talk.game(command.game)
+    game = talk.game_named(command.game)
     if game is not None:
         return game, command
     phases = command.game.upper().split("-")
@@ -337,7 +331,6 @@ def _game_asked(talk: Conversation, text: str, name: str | None, usage: str) -> 
     return talk.context.game
 
 
-@handles(cmd.WhoGame, ANYONE, lookup=True)
 def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
     """WHOGAME (njudge's): each seat of the game in its kind's order, played, vacant (its player
     left) or a dummy, and who plays it as `host.who_plays` lets the reader know: the address
@@ -348,13 +341,13 @@ def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
     game = _game_asked(talk, text, command.game, "WHOGAME game")
     if game is None:
         return
-    kind = games.kind_of(game)
+    kind = talk.kinds.of(game)
     reader = talk.reader_of(game)
     shown = host.who_plays(talk.session, game, reader)
-    addresses = reader == "master" or (reader == "player" and not host.rules_of(game).anonymous)
+    addresses = reader == "master" or (reader == "player" and not rules_of(game).anonymous)
     lines = [f"{game.name}: {kind.title}, {game.state}" + (f", {game.phase}" if game.phase else ""),
              "game master: " + (game.gm_address if addresses else "the game's master")]
-    if game.state == "forming":
+    if game.state == GameState.FORMING:
         joined = host.players(talk.session, game)
         lines.append(f"{len(joined)} player(s) joined, of {kind.capacity(game)}")
         lines.extend(f"  {p.address}" for p in joined if addresses and p.address)
@@ -366,13 +359,12 @@ def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
                 continue
             state = "played by " + shown.get(name, "a player") if host.is_played(player) else (
                 "vacant (its player left)" if player.address else "a dummy")
-            if not host.is_played(player) and game.state != "finished" and host.is_open(game, name):
+            if not host.is_played(player) and game.state != GameState.FINISHED and host.is_open(game, name):
                 state += ", open for TAKEOVER"
             lines.append(f"{kind.seat_title(name)}: {state}")
     talk.echo(text, "info", "", lines)
 
 
-@handles(cmd.GetInfo, ANYONE, lookup=True)
 def get_info(talk: Conversation, text: str, command: cmd.GetInfo) -> None:
     """GET INFO / GET RULES (njudge's and DPjudge's): the rules the game plays by, in words, as
     its kind tells them (`judge.games.GameKind.info`), then the host's: the phases' lengths, the
@@ -380,8 +372,8 @@ def get_info(talk: Conversation, text: str, command: cmd.GetInfo) -> None:
     game = _game_asked(talk, text, command.game, " ".join(text.split()[:2]).upper() + " game")
     if game is None:
         return
-    kind = games.kind_of(game)
-    rules = host.rules_of(game)
+    kind = talk.kinds.of(game)
+    rules = rules_of(game)
     lines = [*kind.info(game)]
     lengths = ", ".join(f"{setting} {duration(host.duration(game, setting))}" for setting in kind.durations)
     lines.append(f"phases: {lengths}; grace after each deadline: {duration(host.duration(game, 'grace'))}")
@@ -395,9 +387,23 @@ def get_info(talk: Conversation, text: str, command: cmd.GetInfo) -> None:
     talk.echo(text, "info", "", lines)
 
 
-@handles(cmd.Summary, ANYONE, once=True)
 def summary(talk: Conversation, text: str, command: cmd.Summary) -> None:
     """SUMMARY: the game's story in one mail, as its kind tells it."""
     game = talk.named_game(text, command.game)
     if game is not None:
-        games.kind_of(game).summary(talk, text, game)
+        talk.kinds.of(game).summary(talk, text, game)
+
+
+COMMANDS = (
+    Entry(cmd.Unread, unread, ANYONE),
+    Entry(cmd.Help, help_, ANYONE, once=True),
+    Entry(cmd.ListGames, list_games, ANYONE, lookup=True),
+    Entry(cmd.Create, create, ANYONE),
+    Entry(cmd.Join, join, ANYONE),
+    Entry(cmd.Observe, observe, ANYONE),
+    Entry(cmd.History, history, ANYONE, once=True),
+    Entry(cmd.WhoGame, whogame, ANYONE, lookup=True),
+    Entry(cmd.GetInfo, get_info, ANYONE, lookup=True),
+    Entry(cmd.Summary, summary, ANYONE, once=True),
+)
+"""The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

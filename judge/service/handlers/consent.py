@@ -13,7 +13,7 @@ Otherwise the request waits (`Confirmation`) and the judge mails a token to that
 itself, never in the reply (a reply may be copied to a seat's registered address): the token
 mail says what was asked, by which From and from where (`judge.mail.received.Source`), and that
 ignoring it is enough.  ``CONFIRM token``, sent within ``TOKEN_DAYS``, confirms the address and
-carries the request out (the handler each kind registers with `on_confirm`), after checking
+carries the request out (the handler the table ``CONFIRMED`` names for it), after checking
 again that it still can be.  The token is the proof, since it went to that address alone, so
 CONFIRM is taken from whichever address sends it (a forwarded mailbox answers from another).
 
@@ -26,15 +26,15 @@ so that nobody can make the judge flood a stranger with them.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
-from judge.service.handlers.conversation import ANYONE, Conversation, handles
+from judge.service.handlers.conversation import Conversation
 from judge.service.passwords import hash_password
 from judge.service.render import render
 from judge.store.models import Confirmation, ConfirmedAddress, Game
@@ -42,24 +42,11 @@ from judge.store.models import Confirmation, ConfirmedAddress, Game
 TOKEN_DAYS = 7
 DAY = timedelta(days=1)
 Done = Callable[[Conversation, Confirmation, str], None]
-_DONE: dict[str, Done] = {}
-_PASSWORD: set[str] = set()  # the kinds of request whose CONFIRM chooses a password
-_D = TypeVar("_D", bound=Done)
-
-
-def on_confirm(kind: str, *, password: bool = False) -> Callable[[_D], _D]:
-    """Register what CONFIRM does for a request of ``kind`` (given the request and the line);
-    ``password``: its CONFIRM chooses the password of a seat (``CONFIRM token password``: no
-    password is ever mailed, issue 22.5), which the request's details then hold, hashed, as
-    ``password``."""
-
-    def register(done: _D) -> _D:
-        _DONE[kind] = done
-        if password:
-            _PASSWORD.add(kind)
-        return done
-
-    return register
+"""What CONFIRM does for a request of one kind, given the request and the line: the handlers'
+table (`judge.service.handlers.CONFIRMED`) names one for each kind of request."""
+PASSWORD_REQUESTS = frozenset({"replace"})
+"""The kinds of request whose CONFIRM chooses the password of a seat (``CONFIRM token password``:
+no password is ever mailed), which the request's details then hold, hashed, as ``password``."""
 
 
 def unmailable(talk: Conversation, shown: str) -> bool:
@@ -108,7 +95,7 @@ def ask(talk: Conversation, shown: str, address: str, kind: str, game: Game | No
     token = secrets.token_hex(8)
     body = render("confirm", command=command, meaning=meaning, token=token, mail=talk.mail, source=talk.source,
                   now=talk.now, expires=talk.now + TOKEN_DAYS * DAY, settings=talk.settings,
-                  password=kind in _PASSWORD)
+                  password=kind in PASSWORD_REQUESTS)
     if not talk.send(to=address, subject=f"Please confirm: {command}"[:200], body=body, kind="notice",
                      game_id=game.id if game else None):
         talk.echo(shown, "error", f"not done: one mail may cause at most {talk.settings.max_mails_per_mail} mails")
@@ -119,17 +106,16 @@ def ask(talk: Conversation, shown: str, address: str, kind: str, game: Game | No
               f"(CONFIRM token, within {TOKEN_DAYS} days); nothing is done until then")
 
 
-@handles(cmd.Confirm, ANYONE)
-def confirm(talk: Conversation, text: str, command: cmd.Confirm) -> None:
+def confirm(talk: Conversation, text: str, command: cmd.Confirm, *, done: Mapping[str, Done]) -> None:
     """CONFIRM token: the address the token was mailed to wants the mail it was asked about."""
     request = talk.session.scalar(select(Confirmation).where(Confirmation.token == command.token,
                                                              Confirmation.created_at > talk.now - TOKEN_DAYS * DAY))
     if request is None:
         talk.echo(text, "error", "no request is waiting for that token (it may have expired: ask again)")
         return
-    if (request.kind in _PASSWORD) != (command.password is not None):  # the token stays good
+    if (request.kind in PASSWORD_REQUESTS) != (command.password is not None):  # the token stays good
         talk.echo(text, "error", "choose the password you will sign on with: CONFIRM token yourpassword"
-                  if request.kind in _PASSWORD else "expected CONFIRM token, with nothing after it")
+                  if request.kind in PASSWORD_REQUESTS else "expected CONFIRM token, with nothing after it")
         return
     if command.password is not None:
         request.details = {**request.details, "password": hash_password(command.password)}
@@ -137,10 +123,11 @@ def confirm(talk: Conversation, text: str, command: cmd.Confirm) -> None:
     if not is_confirmed(talk.session, request.address):
         talk.session.add(ConfirmedAddress(address=request.address, confirmed_at=talk.now))
         talk.session.flush()
-    _DONE[request.kind](talk, request, text)
+    done[request.kind](talk, request, text)
 
 
 def game_of(talk: Conversation, request: Confirmation) -> Game | None:
     """The game of a confirmed request, its row locked (`Conversation.game`)."""
     game = talk.session.get(Game, request.game_id) if request.game_id is not None else None
-    return talk.game(game.name) if game is not None else None
+    return talk.game_named(game.name) if game is not None else None
+

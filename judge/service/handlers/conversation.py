@@ -53,15 +53,17 @@ from typing import Any, TypeVar
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
-from judge import games
 from judge.commands import parse as cmd
 from judge.mail.inbound import InboundMail
 from judge.mail.outbound import Attachment
 from judge.mail.received import Source
 from judge.mail.redact import masker
-from judge.service import host
+from judge.service import host, phase_changes
 from judge.service.config import Settings
+from judge.service.dispatch import ANYONE, MASTER, PLAYER
 from judge.service.host import Reads
+from judge.service.kinds import kinds_of
+from judge.service.lifecycle import GameState
 from judge.service.outbox import queue
 from judge.service.render import render
 from judge.store.models import Game, Player
@@ -109,40 +111,13 @@ class Context:
         return self.game is not None and self.power is None
 
 
-ANYONE, SIGNED_ON, PLAYER, MASTER = "anyone", "signed on", "player", "master"
 LONG = 60  # lines: a longer answer is an attachment, not a body of thousands of lines
 SIGN_OFF_LINES, SIGN_OFF_WORDS = 3, 6  # a mail's sign-off: at most this many lines of at most so many words
-Handler = Callable[["Conversation", str, Any], None]
 Answering = Callable[[bool], tuple[bool, list[str]]]  # proven -> answered, and the notes on the limits
-_HANDLERS: dict[type, tuple[Handler, str]] = {}
-_ONCE: set[type] = set()  # commands that render or draw a long answer: one of each is read in one mail
-_CLOSED: set[type] = set()  # what a game that has ended refuses
-_LOOKUPS: set[type] = set()  # what anyone may ask of the judge's games: ``max_lookups_per_mail`` of them a mail
-_ANNOUNCING: set[type] = set()  # what may announce to a game's players and observers (`announce`)
-_H = TypeVar("_H", bound=Handler)
+T = TypeVar("T")
 
 #: commands that verify or hash a password: each costs one scrypt
 PASSWORD_COMMANDS = (cmd.SignOn, cmd.Create, cmd.Join, cmd.SetPassword, cmd.Takeover, cmd.SetPrivate, cmd.Confirm)
-
-
-def handles(kind: type, who: str, *, once: bool = False, closed_after_the_end: bool = False, lookup: bool = False,
-            announces: bool = False) -> Callable[[_H], _H]:
-    """Register a handler for a command type (the host's, or a game kind's), usable by ``who``
-    (ANYONE, SIGNED_ON, PLAYER, MASTER); ``once``: read once per mail (a long answer);
-    ``closed_after_the_end``: refused in a game that has ended; ``lookup``: a question about the
-    judge's games that anyone may ask (LIST, WHOGAME, GET INFO: ``max_lookups_per_mail``);
-    ``announces``: it may announce to the signed-on game's players and observers (`announce`),
-    so it is refused when that would take the mail over ``max_mails_per_mail``."""
-
-    def register(handler: _H) -> _H:
-        _HANDLERS[kind] = (handler, who)
-        for flag, kinds in ((once, _ONCE), (closed_after_the_end, _CLOSED), (lookup, _LOOKUPS),
-                            (announces, _ANNOUNCING)):
-            if flag:
-                kinds.add(kind)
-        return handler
-
-    return register
 
 
 # A game's row, locked and read afresh: built once, as every sign-on runs it.
@@ -158,6 +133,7 @@ class Conversation:
                  answering: Answering | None = None, accepted: datetime | None = None,
                  lines: list[cmd.Line] | None = None) -> None:
         self.session = session
+        self.kinds = kinds_of(session)  # the kinds of game the judge hosts, and every command's handler
         # whether the mail is answered, asked once its lines are done (`judge.service.handlers.mail`): False,
         # applied but its writer gets no reply; with the notes the reply carries about the judge's limits
         self.answering = answering
@@ -469,7 +445,7 @@ class Conversation:
         command = line.command
         if isinstance(command, cmd.GameLine):  # the signed-on game's kind reads it
             game = self.context.game
-            command = (games.kind_of(game) if game is not None else games.kind_named(games.DEFAULT)).read(line.text)
+            command = (self.kinds.of(game) if game is not None else self.kinds.default).read(line.text)
         if isinstance(command, cmd.Unknown):
             self.unknown_run.append(self.echo(line.text, "error", command.error))
             return True
@@ -483,13 +459,14 @@ class Conversation:
                 self.echo(line.text.split()[0], "error", f"at most {self.settings.max_password_checks_per_mail} "
                           "sign-ons and password commands are read in one mail; the rest of it was not read")
                 return False
-        if type(command) in _ONCE:
+        entry = self.kinds.dispatch[type(command)]
+        if entry.once:
             if type(command) in self.once:
                 self.echo(line.text, "error", f"one {line.text.split()[0].upper()} per mail: send the others in "
                           "mails of their own")
                 return True
             self.once.add(type(command))
-        if type(command) in _LOOKUPS:
+        if entry.lookup:
             self.lookups += 1
             if self.lookups > self.settings.max_lookups_per_mail:
                 self.echo(line.text, "error", f"at most {self.settings.max_lookups_per_mail} LIST, WHOGAME and GET "
@@ -502,23 +479,22 @@ class Conversation:
                 self.context = Context()
                 self.echo(line.text, "ok", "signed off")
                 return True
-        handler, who = _HANDLERS[type(command)]
-        game = self.context.game
+        who, game = entry.who, self.context.game
         if who != ANYONE and game is None:
             self.echo(line.text, "error", "sign on first: SIGNON POWER@game password")
-        elif game is not None and game.state == "finished" and type(command) in _CLOSED:
+        elif game is not None and game.state == GameState.FINISHED and entry.closed_after_the_end:
             self.echo(line.text, "error", f"{game.name} has ended" + (f" ({game.winner.title()} won)"
                       if game.winner else "") + ": nothing more can be done in it")
         elif who == MASTER and not self.context.is_master:
             self.echo(line.text, "error", "only the game master, signed on as MASTER@game, can do this")
         elif who == PLAYER and self.context.is_master:
-            self.echo(line.text, "error", f"that is a player's command; sign on as a {games.kind_of(game).seat_word}"
+            self.echo(line.text, "error", f"that is a player's command; sign on as a {self.kinds.of(game).seat_word}"
                       if game is not None else "that is a player's command")
-        elif type(command) in _ANNOUNCING and game is not None and (over := self.over_budget(game)):
+        elif entry.announces and game is not None and (over := self.over_budget(game)):
             self.echo(line.text, "error", over)
         else:
             try:
-                handler(self, line.text, command)
+                entry.handler(self, line.text, command)
             except Refusal as refusal:
                 refusal.line = self.mask(line.text)  # the refusal quotes it, as every answer does
                 raise
@@ -532,7 +508,7 @@ class Conversation:
         drops it."""
         return Reads.of(self.session)
 
-    def game(self, name: str) -> Game | None:
+    def game_named(self, name: str) -> Game | None:
         """The game called ``name``, its row locked until the mail's transaction ends (and its
         public pages looked at once it has); read once per transaction (`Reads`)."""
         read = self.reads.games
@@ -547,7 +523,7 @@ class Conversation:
 
     def named_game(self, text: str, name: str) -> Game | None:
         """`game`, or None after answering the line that there is no such game."""
-        game = self.game(name)
+        game = self.game_named(name)
         if game is None:
             self.echo(text, "error", f"there is no game '{name}'")
         return game
@@ -555,7 +531,7 @@ class Conversation:
     def named_seat(self, text: str, game: Game, word: str) -> str | None:
         """The seat ``word`` names in ``game``, or None after answering the line what is wrong."""
         try:
-            return games.kind_of(game).seat(self.session, game, word)
+            return self.kinds.of(game).seat(self.session, game, word)
         except ValueError as exc:
             self.echo(text, "error", str(exc))
             return None
@@ -564,7 +540,7 @@ class Conversation:
         """`host.seats` of ``game``, read once per transaction (`Reads`) once the game has started:
         from then on its seats keep their player rows (a seat changes hands by a change of its
         row, which is the same object for the whole session), so the dict stays true."""
-        if game.state == "forming":
+        if game.state == GameState.FORMING:
             return host.seats(self.session, game)
         seats = self.reads.seats
         if game.id not in seats:
@@ -572,13 +548,75 @@ class Conversation:
         return seats[game.id]
 
     def close_block(self) -> None:
-        """At the end of a seat's lines: its game's kind acts on them as a whole (`Context.block`)
-        and answers its STATUS lines."""
+        """At the end of a seat's lines: its game's kind acts on them as a whole (`Context.block`),
+        then answers its STATUS lines as things stand."""
         context = self.context
         if context.game is None or context.power is None:
             return
-        games.kind_of(context.game).close_block(self, context)
+        kind = self.kinds.of(context.game)
+        kind.close_block(self)
+        if context.status_echoes:
+            lines = kind.status(self)
+            for index in context.status_echoes:
+                self.echoes[index].extra = list(lines)
         context.block, context.status_echoes = {}, []
+
+    # -- what a kind of game sees of the mail (`judge.service.turn.Turn`) --------------------------------
+
+    @property
+    def game(self) -> Game | None:
+        return self.context.game
+
+    @property
+    def seat(self) -> str | None:
+        return self.context.power
+
+    @property
+    def player(self) -> Player | None:
+        return self.context.player
+
+    def mark(self, index: int, outcome: str | None = None, message: str | None = None) -> None:
+        echo = self.echoes[index]
+        echo.outcome = outcome or echo.outcome
+        echo.message = self.mask(message) if message is not None else echo.message
+
+    def note(self, index: int, lines: Sequence[str], *, replace: bool = False) -> None:
+        echo = self.echoes[index]
+        echo.extra = [*([] if replace else echo.extra), *lines]
+
+    def outcome(self, index: int) -> str:
+        return self.echoes[index].outcome
+
+    def message(self, index: int) -> str:
+        return self.echoes[index].message
+
+    def hold(self, name: str, text: str) -> int:
+        index = self.echo(text, "ok")
+        self.context.block.setdefault(name, []).append((index, text))
+        return index
+
+    def block(self, name: str) -> list[tuple[int, str]]:
+        return list(self.context.block.get(name, []))
+
+    def drop_blocks(self) -> None:
+        self.context.block.clear()
+
+    def may_change_phase(self, text: str, word: str) -> int | None:
+        return phase_changes.may_change_phase(self, text, word)
+
+    def changed_phase(self, word: str, results: int) -> None:
+        phase_changes.changed_phase(self, word, results)
+
+    def confirmed(self, text: str, word: str, code: str | None, what: str) -> bool:
+        return phase_changes.confirmed(self, text, word, code, what)
+
+    def read_once(self, game: Game, what: str, read: Callable[[], T]) -> T:
+        kept = self.reads.phase
+        key = (game.id, game.phase or "", what)
+        if key not in kept:
+            kept[key] = read()
+        found: T = kept[key]
+        return found
 
     def _process_if_complete(self) -> None:
         """A phase is processed as soon as its kind says it is complete — in Payola, once every
@@ -588,8 +626,8 @@ class Conversation:
         if game is None or game.id in self.phase_changed:
             return
         self.session.flush()
-        game_kind = games.kind_of(game)
-        if game.state == "active" and game.phase and game_kind.complete(self.session, game, self):
+        game_kind = self.kinds.of(game)
+        if game.state == GameState.ACTIVE and game.phase and game_kind.complete(self.session, game, self):
             game_kind.process(self.session, game, self.settings, self.now, cause="all submitted")
 
 

@@ -32,31 +32,30 @@ ROLLBACK and ROLLFORWARD (`judge.service.host.record`, issue 23.2).
 
 from __future__ import annotations
 
-import secrets
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, timedelta
 
 from sqlalchemy import select
 
-from judge import games
 from judge.commands import parse as cmd
 from judge.service import host, zones
-from judge.service.handlers.conversation import MASTER, SIGNED_ON, Conversation, handles, masked
+from judge.service.dispatch import MASTER, SIGNED_ON, Entry
+from judge.service.handlers.conversation import Conversation, masked
 from judge.service.handlers.player import approve_absence
-from judge.service.host import GameError
+from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move
+from judge.service.options import rules_of
 from judge.service.passwords import hash_password
+from judge.service.phase_changes import changed_phase, confirmed, in_phase, may_change_phase, with_news
 from judge.service.render import duration, when
-from judge.store.models import Absence, Game
+from judge.store.models import Absence
 
 MAX_DEADLINE_AHEAD = timedelta(days=366)
-HOUR = timedelta(hours=1)
 
 
-@handles(cmd.Start, MASTER, closed_after_the_end=True)
 def start(talk: Conversation, text: str, _: cmd.Start) -> None:
     game = talk.context.game
     assert game is not None
     try:
-        games.kind_of(game).start(talk.session, game, talk.settings, talk.now)
+        talk.kinds.of(game).start(talk.session, game, talk.settings, talk.now)
     except GameError as exc:
         talk.echo(text, "error", str(exc))
         return
@@ -64,11 +63,10 @@ def start(talk: Conversation, text: str, _: cmd.Start) -> None:
     talk.echo(text, "ok", f"{game.name} has started: {game.phase}, deadline {when(game.deadline)}")
 
 
-@handles(cmd.SetDeadline, MASTER, closed_after_the_end=True, announces=True)
 def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> None:
     game = talk.context.game
     assert game is not None
-    if game.state not in ("active", "paused"):
+    if game.state not in RUNNING:
         talk.echo(text, "error", "the game is not running")
         return
     if command.when.tzinfo is not None:
@@ -92,7 +90,6 @@ def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> Non
     talk.announce(f"the game master set the deadline of {game.phase} to {when(game.deadline)}", public=True)
 
 
-@handles(cmd.SetDuration, MASTER, closed_after_the_end=True, announces=True)
 def set_duration(talk: Conversation, text: str, command: cmd.SetDuration) -> None:
     """``SET <setting> hours``: GRACE and REMINDER (the host's), or the length of a kind of phase
     of the game (read by its kind's grammar: Payola's MOVEMENT, Pirates' Proposal's VOTING...)."""
@@ -100,11 +97,10 @@ def set_duration(talk: Conversation, text: str, command: cmd.SetDuration) -> Non
     assert game is not None
     game.settings = {**game.settings, command.setting: command.hours}
     talk.echo(text, "ok", f"{command.setting} set to {duration(command.hours)}")
-    if game.state != "forming":
+    if game.state != GameState.FORMING:
         talk.announce(_duration_news(command.setting, command.hours), public=True)
 
 
-@handles(cmd.Process, MASTER, closed_after_the_end=True)
 def process(talk: Conversation, text: str, command: cmd.Process) -> None:
     """Close the game's phase now.  Before its deadline, every mail of the phase says so, and
     when (a player with a day left learns why its builds were waived: issue 23.2), and the
@@ -117,7 +113,7 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
     if results is None:
         return
     preface = None
-    if game.state in ("active", "paused") and game.deadline is not None and talk.now < game.deadline:
+    if game.state in RUNNING and game.deadline is not None and talk.now < game.deadline:
         preface = (f"The game master processed {game.phase} early, {when(talk.now)}, before its deadline of "
                    f"{when(game.deadline)}.")
         host.record(game, f"processed early by the game master's PROCESS, {when(talk.now)} (deadline was "
@@ -125,7 +121,7 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
     preface = with_news(preface, talk.take_news(game))  # one mail per reader: the results say it
     talk.announce_now(game)  # what the master did before it is told before the results
     try:
-        processed = games.kind_of(game).process(talk.session, game, talk.settings, talk.now,
+        processed = talk.kinds.of(game).process(talk.session, game, talk.settings, talk.now,
                                                 cause="master's PROCESS", preface=preface)
     except GameError as exc:  # the game is not running: it has no deadline, and nothing was recorded
         talk.echo(text, "error", str(exc))
@@ -135,117 +131,24 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
                                                              if processed.next_phase else ""))
 
 
-def in_phase(talk: Conversation, text: str, game: Game, phase: str | None) -> bool:
-    """Whether the phase a PROCESS names (``phase``; None: it names none) is the game's; if not,
-    the line is answered why not (a master acting on mail that came late, or a script, must not
-    process the phase after the one it meant: issue 29.7)."""
-    if phase is None or phase == (game.phase or "").upper():
-        return True
-    now = f"it is in {game.phase}" if game.phase else "it has not started"
-    talk.echo(text, "error", f"not processed: {game.name} is not in {phase}: {now}")
-    return False
-
-
-def may_change_phase(talk: Conversation, text: str, word: str) -> int | None:
-    """How many mails the change ``word`` (PROCESS, ROLLBACK, ROLLFORWARD) of the signed-on
-    game's phase will send, if it may go ahead; None after answering the line why not.
-
-    Once per game and mail, a processing (PROCESS, ROLLFORWARD) once per mail; at most
-    ``max_phase_changes_per_hour`` an hour per game; and a processing's results (one mail per
-    played power and observer, and the chart) must fit in what is left of the mail's
-    ``max_mails_per_mail``, unless the mail has queued nothing yet: a mail may always process
-    one phase, whatever the game's size."""
-    game = talk.context.game
-    assert game is not None
-    if game.id in talk.phase_changed:
-        talk.echo(text, "error", "one PROCESS, ROLLBACK or ROLLFORWARD per game in one mail: send it again in a "
-                  "mail of its own")
-        return None
-    if word != "ROLLBACK" and talk.processed:
-        talk.echo(text, "error", "one PROCESS or ROLLFORWARD per mail, whatever the game: send it again in a mail "
-                  "of its own")
-        return None
-    if why := _crossed(talk, game):
-        talk.echo(text, "error", f"{why}; send {word} again if you mean it for this phase")
-        return None
-    limit = talk.settings.max_phase_changes_per_hour
-    recent = _recent_changes(game.settings, talk.now)
-    if len(recent) >= limit:
-        talk.echo(text, "error", f"at most {limit} PROCESS, ROLLBACK and ROLLFORWARD an hour in one game: try again "
-                  f"after {when(recent[-limit] + HOUR)}")
-        return None
-    if word == "ROLLBACK":
-        return 0
-    results = games.kind_of(game).results_mails(talk.session, game)
-    budget = talk.settings.max_mails_per_mail
-    already = talk.mails_sent - talk.foldable(game)  # what it announced to the game goes with the results
-    if already and already + results > budget:
-        talk.echo(text, "error", f"this mail has already caused {already} mails and the results would be "
-                  f"{results} more, over the judge's limit of {budget} a mail: send {word} in a mail of its own")
-        return None
-    return results
-
-
-def with_news(preface: str | None, news: list[str]) -> str | None:
-    """``preface`` for a phase's results, with what the game master's mail announced before its
-    processing (`Conversation.take_news`) said after it."""
-    said = f"Also in the game master's mail: {'; '.join(news)}." if news else None
-    return " ".join(part for part in (preface, said) if part) or None
-
-
-def _crossed(talk: Conversation, game: Game) -> str | None:
-    """Why this mail's PROCESS, ROLLBACK or ROLLFORWARD may not change the game's phase: the
-    phase began after the mail was accepted (by the clock, the phase's own end once every power
-    had submitted, or another mail), so it was meant for the phase before, which has changed
-    already; a master who saw nothing happen sent PROCESS just as the last sheet came in, and
-    it processed the next phase, that nobody had seen.  None if it may: the phase began before
-    the mail was accepted, or this very mail began it (START, then PROCESS)."""
-    row = host.current_phase(talk.session, game)
-    if row is None or row.opened_at <= talk.accepted or game.id in talk.opened:
-        return None
-    return (f"not applied: this mail was accepted {talk.accepted:%Y-%m-%d %H:%M:%S} UTC, and the game has moved on "
-            f"since: {row.name} began {row.opened_at:%Y-%m-%d %H:%M:%S} UTC")
-
-
-def _recent_changes(settings: dict[str, object], now: datetime) -> list[datetime]:
-    """The game's phase changes by its master in the hour before ``now``, oldest first."""
-    kept = settings.get("phase_changes")
-    moments = [datetime.fromisoformat(str(moment)) for moment in kept] if isinstance(kept, list) else []
-    return [moment for moment in moments if moment > now - HOUR]
-
-
-def changed_phase(talk: Conversation, word: str, results: int) -> None:
-    """Count a phase change ``word`` that went ahead: for the mail (once per game, a processing
-    once, its results in its budget) and for the game's hourly limit."""
-    game = talk.context.game
-    assert game is not None
-    talk.phase_changed.add(game.id)
-    talk.processed = talk.processed or word != "ROLLBACK"
-    talk.mails_sent += results
-    recent = [moment.isoformat() for moment in _recent_changes(game.settings, talk.now)]
-    game.settings = {**game.settings, "phase_changes": [*recent, talk.now.isoformat()]}
-
-
-@handles(cmd.Pause, MASTER, closed_after_the_end=True, announces=True)
 def pause(talk: Conversation, text: str, _: cmd.Pause) -> None:
     game = talk.context.game
     assert game is not None
-    if game.state != "active":
+    if game.state != GameState.ACTIVE:
         talk.echo(text, "error", "only a running game can be paused")
         return
-    game.state = "paused"
+    move(game, Event.PAUSE)
     talk.echo(text, "ok", "game paused: deadlines will not fire")
     talk.announce("the game master paused the game: no deadline fires until it is resumed", public=True)
 
 
-@handles(cmd.Resume, MASTER, closed_after_the_end=True, announces=True)
 def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
     game = talk.context.game
     assert game is not None
-    if game.state != "paused":
+    if game.state != GameState.PAUSED:
         talk.echo(text, "error", "the game is not paused")
         return
-    game.state = "active"
+    move(game, Event.RESUME)
     if game.deadline is not None and game.deadline < talk.now and game.phase is not None:
         game.deadline = talk.now + host.phase_duration(game, game.phase)
     talk.echo(text, "ok", f"game resumed; deadline {when(game.deadline)}")
@@ -253,7 +156,6 @@ def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
                   public=True)
 
 
-@handles(cmd.Rollback, MASTER, closed_after_the_end=True, announces=True)
 def rollback(talk: Conversation, text: str, command: cmd.Rollback) -> None:
     """Go back to the phase before (or to the one named: the kind refuses one it cannot go back
     to), the game paused; players and observers are told, and the game's story keeps it."""
@@ -263,7 +165,7 @@ def rollback(talk: Conversation, text: str, command: cmd.Rollback) -> None:
         return
     left = game.phase
     try:
-        phase, restored = games.kind_of(game).rollback(talk.session, game, talk.now, command.phase)
+        phase, restored = talk.kinds.of(game).rollback(talk.session, game, talk.now, command.phase)
     except GameError as exc:
         talk.echo(text, "error", str(exc))
         return
@@ -274,14 +176,13 @@ def rollback(talk: Conversation, text: str, command: cmd.Rollback) -> None:
                   "game master resumes it", public=True)
 
 
-@handles(cmd.Dummy, MASTER, closed_after_the_end=True, announces=True)
 def dummy(talk: Conversation, text: str, command: cmd.Dummy) -> None:
     game = talk.context.game
     assert game is not None
     power = talk.named_seat(text, game, command.power)
     if power is None:
         return
-    kind = games.kind_of(game)
+    kind = talk.kinds.of(game)
     title, word = kind.seat_title(power), kind.seat_word
     player = host.seats(talk.session, game).get(power)
     if player is None:
@@ -298,42 +199,19 @@ def dummy(talk: Conversation, text: str, command: cmd.Dummy) -> None:
                   also=player.address, public=True)
 
 
-@handles(cmd.Terminate, MASTER, closed_after_the_end=True)
 def terminate(talk: Conversation, text: str, command: cmd.Terminate) -> None:
     """End the game now and for ever; a second line with the code the first was answered with
     confirms (`confirmed`), as for REVEAL."""
     game = talk.context.game
     assert game is not None
-    if game.state == "finished":
+    if game.state == GameState.FINISHED:
         talk.echo(text, "error", "the game has already ended")
         return
     if not confirmed(talk, text, "TERMINATE", command.code, "TERMINATE ends the game now and for ever and "
                      "publishes everything it keeps secret"):
         return
-    games.kind_of(game).terminate(talk.session, game, talk.settings, talk.now, "the game master ended the game")
+    talk.kinds.of(game).terminate(talk.session, game, talk.settings, talk.now, "the game master ended the game")
     talk.echo(text, "ok", "game ended; everything is published to all players")
-
-
-def confirmed(talk: Conversation, text: str, word: str, code: str | None, what: str) -> bool:
-    """Whether the line ``text`` (the game master's ``word``, with ``code`` if it gave one)
-    confirms a command that cannot be undone (TERMINATE, REVEAL).  ``word`` alone is answered
-    with ``what`` it does and a new code, kept in the game's settings (``<word>_code``), which
-    ``word code`` in a later mail must repeat; a wrong code is refused, and the code is used
-    once.  A slip of the pen, or a mail sent twice, never ends or reveals a game."""
-    game = talk.context.game
-    assert game is not None
-    key = f"{word.lower()}_code"
-    kept = game.settings.get(key)
-    if code is None or kept is None:
-        kept = secrets.token_hex(3)
-        game.settings = {**game.settings, key: kept}
-        talk.echo(text, "ok", f"{what}, and cannot be undone: to confirm, send {word} {kept}")
-        return False
-    if code.lower() != kept:
-        talk.echo(text, "error", f"that is not the code of the last {word}: send {word} again for a new one")
-        return False
-    game.settings = {name: value for name, value in game.settings.items() if name != key}
-    return True
 
 
 def _duration_news(setting: str, hours: float) -> str:
@@ -344,7 +222,6 @@ def _duration_news(setting: str, hours: float) -> str:
     return f"the game master set {setting} phases to last {duration(hours)}, from the next such phase on"
 
 
-@handles(cmd.SetFlag, MASTER)
 def set_flag(talk: Conversation, text: str, command: cmd.SetFlag) -> None:
     game = talk.context.game
     assert game is not None
@@ -356,7 +233,6 @@ def set_flag(talk: Conversation, text: str, command: cmd.SetFlag) -> None:
         talk.echo(text, "ok", f"observers are {'allowed' if command.on else 'no longer sent anything'}")
 
 
-@handles(cmd.SetZone, SIGNED_ON, closed_after_the_end=True, announces=True)
 def set_zone(talk: Conversation, text: str, command: cmd.SetZone) -> None:
     """SET ZONE (the game master: the game's zone, which SET DEADLINE reads and everyone's mail is
     written in unless they chose their own) and SET MYZONE (a player: their own).  An observer
@@ -384,30 +260,28 @@ def set_zone(talk: Conversation, text: str, command: cmd.SetZone) -> None:
             {"zone": command.zone} if command.zone else {})
         talk.echo(text, "ok", f"the game's zone is {command.zone or 'UTC'}: SET DEADLINE reads it, and mail writes "
                   "deadlines in it (a player's own zone first), with UTC beside them")
-        if game.state != "forming":
+        if game.state != GameState.FORMING:
             talk.announce(f"the game master set the game's time zone to {command.zone or 'UTC'}: deadlines are "
                           "written in it, with UTC beside them (SET MYZONE zone for your own)", public=True)
     zones.forget(talk.session)
 
 
-@handles(cmd.SetPress, MASTER, closed_after_the_end=True, announces=True)
 def set_press(talk: Conversation, text: str, command: cmd.SetPress) -> None:
     """A press option (`host.PressRules`), at any time the game runs (mail is applied between
     phases): the players are told the game's press options as they now are."""
     game = talk.context.game
     assert game is not None
-    kind = games.kind_of(game)
+    kind = talk.kinds.of(game)
     if command.setting == "between" and not kind.between_phases:
         talk.echo(text, "error", f"a game of {kind.title} has no phases between its main ones")
         return
     game.settings = {**game.settings, "press": {**game.settings.get("press", {}), command.setting: command.value}}
-    now = host.rules_of(game).press.words()
+    now = rules_of(game).press.words()
     talk.echo(text, "ok", f"press: {now}")
-    if game.state != "forming":
+    if game.state != GameState.FORMING:
         talk.announce(f"the game master changed the press options: {now}", public=True)
 
 
-@handles(cmd.SetPrivate, MASTER)
 def set_private(talk: Conversation, text: str, command: cmd.SetPrivate) -> None:
     game = talk.context.game
     assert game is not None
@@ -419,14 +293,13 @@ def set_private(talk: Conversation, text: str, command: cmd.SetPrivate) -> None:
         talk.echo(masked(text, command.key), "ok", "players must JOIN with KEY and this key")
 
 
-@handles(cmd.SetOpening, MASTER, closed_after_the_end=True, announces=True)
 def set_opening(talk: Conversation, text: str, command: cmd.SetOpening) -> None:
     game = talk.context.game
     assert game is not None
     power = talk.named_seat(text, game, command.power)
     if power is None:
         return
-    title = games.kind_of(game).seat_title(power)
+    title = talk.kinds.of(game).seat_title(power)
     if host.is_played(host.seats(talk.session, game).get(power)):
         talk.echo(text, "error", f"{title} has a player")
         return
@@ -435,14 +308,13 @@ def set_opening(talk: Conversation, text: str, command: cmd.SetOpening) -> None:
     talk.announce(f"{title} is open for a new player: TAKEOVER {power}@{game.name} password", public=True)
 
 
-@handles(cmd.DecideAbsence, MASTER, closed_after_the_end=True)
 def decide_absence(talk: Conversation, text: str, command: cmd.DecideAbsence) -> None:
     game = talk.context.game
     assert game is not None
     power = talk.named_seat(text, game, command.power)
     if power is None:
         return
-    title = games.kind_of(game).seat_title(power)
+    title = talk.kinds.of(game).seat_title(power)
     absence = talk.session.scalar(select(Absence).where(Absence.game_id == game.id, Absence.power == power,
                                                         Absence.status == "pending").order_by(Absence.id.desc()))
     if absence is None:
@@ -458,3 +330,23 @@ def decide_absence(talk: Conversation, text: str, command: cmd.DecideAbsence) ->
             talk.send(to=player.address, subject=f"{game.name}: absence denied", kind="notice", game_id=game.id,
                       body=f"The game master denied your absence from {absence.start} to {absence.end}.\n")
         talk.echo(text, "ok", f"absence of {title} denied; {title} is told")
+
+
+COMMANDS = (
+    Entry(cmd.Start, start, MASTER, closed_after_the_end=True),
+    Entry(cmd.SetDeadline, set_deadline, MASTER, closed_after_the_end=True, announces=True),
+    Entry(cmd.SetDuration, set_duration, MASTER, closed_after_the_end=True, announces=True),
+    Entry(cmd.Process, process, MASTER, closed_after_the_end=True),
+    Entry(cmd.Pause, pause, MASTER, closed_after_the_end=True, announces=True),
+    Entry(cmd.Resume, resume, MASTER, closed_after_the_end=True, announces=True),
+    Entry(cmd.Rollback, rollback, MASTER, closed_after_the_end=True, announces=True),
+    Entry(cmd.Dummy, dummy, MASTER, closed_after_the_end=True, announces=True),
+    Entry(cmd.Terminate, terminate, MASTER, closed_after_the_end=True),
+    Entry(cmd.SetFlag, set_flag, MASTER),
+    Entry(cmd.SetZone, set_zone, SIGNED_ON, closed_after_the_end=True, announces=True),
+    Entry(cmd.SetPress, set_press, MASTER, closed_after_the_end=True, announces=True),
+    Entry(cmd.SetPrivate, set_private, MASTER),
+    Entry(cmd.SetOpening, set_opening, MASTER, closed_after_the_end=True, announces=True),
+    Entry(cmd.DecideAbsence, decide_absence, MASTER, closed_after_the_end=True),
+)
+"""The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

@@ -11,32 +11,27 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from judge import games
 from judge.commands import parse as cmd
 from judge.mail.inbound import usable_address
 from judge.service import host
+from judge.service.absences import shift_for_absences
+from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
 from judge.service.handlers import consent
-from judge.service.handlers.conversation import (
-    PLAYER,
-    SIGNED_ON,
-    Context,
-    Conversation,
-    handles,
-    masked,
-)
+from judge.service.handlers.conversation import Context, Conversation, masked
+from judge.service.lifecycle import GameState
+from judge.service.options import rules_of
 from judge.service.passwords import hash_password
 from judge.service.render import render, when
 from judge.store.models import Absence, Confirmation, Game
 
 
-@handles(cmd.Status, SIGNED_ON)
 def status(talk: Conversation, text: str, _: cmd.Status) -> None:
     """A seat's STATUS is filled in by its game's kind when the seat's lines end
     (`judge.games.GameKind.close_block`), so that it shows what the same mail sends, whether it
     comes before or after it.  The game master's is the kind's to give, if it gives one."""
     game = talk.context.game
     assert game is not None
-    kind = games.kind_of(game)
+    kind = talk.kinds.of(game)
     if not talk.context.is_master:
         talk.context.status_echoes.append(talk.echo(text, "info"))
     elif (lines := kind.master_status(talk)) is not None:
@@ -45,7 +40,6 @@ def status(talk: Conversation, text: str, _: cmd.Status) -> None:
         talk.echo(text, "error", f"that is a player's command; sign on as a {kind.seat_word}")
 
 
-@handles(cmd.Press, SIGNED_ON)
 def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     """Press to some seats (named as the game's kind reads them: powers by name or initial,
     players by name), to the game master (``M``), or to everyone (``ALL``, ``BROADCAST``), as
@@ -66,9 +60,9 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
         talk.echo(text, "error", f"not sent: at most {talk.settings.max_press_per_mail} press messages are sent "
                   "from one mail")
         return
-    kind = games.kind_of(game)
+    kind = talk.kinds.of(game)
     seat = host.seats(talk.session, game)
-    rules = host.rules_of(game).press
+    rules = rules_of(game).press
     try:
         to = command.to or kind.press_to(talk.session, game, command.words)
     except ValueError as exc:
@@ -149,8 +143,8 @@ def refused(talk: Conversation, game: Game, to: tuple[str, ...], grey: bool | No
     ``"MASTER"``) in the colour asked (None: the game's default), or None.  Press to the game
     master alone is always allowed (signed); the game master's press is not restricted, but is
     always signed."""
-    rules = host.rules_of(game).press
-    kind = games.kind_of(game)
+    rules = rules_of(game).press
+    kind = talk.kinds.of(game)
     if talk.context.is_master:
         return "the game master's press is always signed" if grey else None
     if to == ("MASTER",):
@@ -178,7 +172,6 @@ def _mixed(talk: Conversation, game: Game, grey: bool) -> bool:
     return False
 
 
-@handles(cmd.SetPassword, SIGNED_ON)
 def set_password(talk: Conversation, text: str, command: cmd.SetPassword) -> None:
     context = talk.context
     game = context.game
@@ -188,11 +181,10 @@ def set_password(talk: Conversation, text: str, command: cmd.SetPassword) -> Non
     else:
         assert context.player is not None
         context.player.password = hash_password(command.password)
-    talk.tell_registered(f"the password of {_seat_name(context)} was changed")
+    talk.tell_registered(f"the password of {_seat_name(talk, context)} was changed")
     talk.echo(masked(text, command.password), "ok", "password changed")
 
 
-@handles(cmd.SetAddress, SIGNED_ON)
 def set_address(talk: Conversation, text: str, command: cmd.SetAddress) -> None:
     """The seat's mail goes to a new address once that address has confirmed it wants it
     (`consent`); the address registered before is told of the change."""
@@ -206,8 +198,8 @@ def set_address(talk: Conversation, text: str, command: cmd.SetAddress) -> None:
     previous = game.gm_address if context.is_master else (context.player.address if context.player else None)
     if address != previous and consent.needed(talk, address):
         consent.ask(talk, text, address, "address", game, {"who": context.power or "MASTER", "previous": previous},
-                    f"SET ADDRESS {address}", f"to receive the mail of {_seat_name(context)}")
-        talk.tell_registered(f"the address of {_seat_name(context)} is to be changed to {address}, once that "
+                    f"SET ADDRESS {address}", f"to receive the mail of {_seat_name(talk, context)}")
+        talk.tell_registered(f"the address of {_seat_name(talk, context)} is to be changed to {address}, once that "
                              "address confirms")
         return
     _move(talk, game, context.power or "MASTER", address)
@@ -215,26 +207,25 @@ def set_address(talk: Conversation, text: str, command: cmd.SetAddress) -> None:
     talk.echo(text, "ok", f"mail will now go to {address}")
 
 
-@consent.on_confirm("address")
-def _address_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
+def address_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
     game = consent.game_of(talk, request)
     assert game is not None
     who, previous = request.details["who"], request.details["previous"]
     player = host.seats(talk.session, game).get(who)
     current = game.gm_address if who == "MASTER" else (
         player.address if player is not None and host.is_played(player) else None)
-    if current != previous or game.state == "finished":
+    if current != previous or game.state == GameState.FINISHED:
         talk.echo(text, "error", f"the seat's address has changed since {request.address} was asked: nothing done")
         return
     _move(talk, game, who, request.address)
-    talk.echo(text, "ok", f"the mail of {_seat_name(Context(game=game, power=None if who == 'MASTER' else who))} "
+    talk.echo(text, "ok", f"the mail of {_seat_name(talk, Context(game=game, power=None if who == 'MASTER' else who))} "
               f"will now go to {request.address}")
 
 
 def _move(talk: Conversation, game: Game, who: str, address: str) -> None:
     """Send the mail of seat ``who`` (a power, or MASTER) to ``address``; the address it had
     is told (one notice per address and mail, `Conversation.notices`)."""
-    seat = _seat_name(Context(game=game, power=None if who == "MASTER" else who))
+    seat = _seat_name(talk, Context(game=game, power=None if who == "MASTER" else who))
     if who == "MASTER":
         previous: str | None = game.gm_address
         game.gm_address = address
@@ -245,17 +236,16 @@ def _move(talk: Conversation, game: Game, who: str, address: str) -> None:
         talk.notices.setdefault(previous, []).append(f"the address of {seat} was changed to {address}")
 
 
-def _seat_name(context: Context) -> str:
+def _seat_name(talk: Conversation, context: Context) -> str:
     assert context.game is not None
-    who = "the game master" if context.is_master else games.kind_of(context.game).seat_title(context.power or "")
+    who = "the game master" if context.is_master else talk.kinds.of(context.game).seat_title(context.power or "")
     return f"{who} in {context.game.name}"
 
 
-@handles(cmd.Resign, PLAYER, closed_after_the_end=True, announces=True)
 def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
     game, power, player = talk.context.game, talk.context.power, talk.context.player
     assert game is not None and power is not None and player is not None
-    kind = games.kind_of(game)
+    kind = talk.kinds.of(game)
     host.left_seat(game, player)
     player.resigned = True
     note = f"you have resigned; your {kind.seat_word} is now a dummy" + kind.resigned(talk, game, power)
@@ -265,13 +255,12 @@ def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
     talk.echo(text, "ok", note)
 
 
-@handles(cmd.SetAbsence, PLAYER, closed_after_the_end=True, announces=True)
 def set_absence(talk: Conversation, text: str, command: cmd.SetAbsence) -> None:
     """An absence: approved at once within the game's ABSENCE_DAYS a year, else by the game
     master; once approved, no deadline of the game falls inside it."""
     game, power = talk.context.game, talk.context.power
     assert game is not None and power is not None
-    if game.state == "finished":
+    if game.state == GameState.FINISHED:
         talk.echo(text, "error", "the game has ended")
         return
     if command.start < talk.now.date():
@@ -283,13 +272,13 @@ def set_absence(talk: Conversation, text: str, command: cmd.SetAbsence) -> None:
         Absence.start >= command.start.replace(month=1, day=1))))
     absence = Absence(game_id=game.id, power=power, start=command.start, end=command.end, created_at=talk.now)
     talk.session.add(absence)
-    if taken + days <= host.rules_of(game).absence_days:
+    if taken + days <= rules_of(game).absence_days:
         approve_absence(talk, absence)
         talk.echo(text, "ok", f"absence approved ({days} day(s); {taken + days} of the game's "
-                  f"{host.rules_of(game).absence_days} a year)")
+                  f"{rules_of(game).absence_days} a year)")
     else:
         absence.status = "pending"
-        title = games.kind_of(game).seat_title(power)
+        title = talk.kinds.of(game).seat_title(power)
         talk.send(to=game.gm_address, subject=f"{game.name}: absence asked by {title}", kind="notice",
                   game_id=game.id, body=f"{title} asks to be absent from {command.start} to {command.end} "
                   f"({days} day(s)).\nAPPROVE ABSENCE {power} or DENY ABSENCE {power}, signed on as the master.\n")
@@ -303,10 +292,10 @@ def approve_absence(talk: Conversation, absence: Absence) -> None:
     assert game is not None
     absence.status = "approved"
     talk.session.flush()
-    title = games.kind_of(game).seat_title(absence.power)
+    title = talk.kinds.of(game).seat_title(absence.power)
     host.record(game, f"{title} absent from {absence.start} to {absence.end} (approved)")
     if game.deadline is not None:
-        moved = host.shift_for_absences(talk.session, game, game.deadline)
+        moved = shift_for_absences(talk.session, game, game.deadline)
         if moved != game.deadline:
             game.deadline = moved
             talk.announce(f"{title} is absent from {absence.start} to {absence.end}: the deadline "
@@ -314,3 +303,14 @@ def approve_absence(talk: Conversation, absence: Absence) -> None:
             return
     talk.announce(f"{title} will be absent from {absence.start} to {absence.end}: no deadline "
                   "falls in those days")
+
+
+COMMANDS = (
+    Entry(cmd.Status, status, SIGNED_ON),
+    Entry(cmd.Press, press, SIGNED_ON),
+    Entry(cmd.SetPassword, set_password, SIGNED_ON),
+    Entry(cmd.SetAddress, set_address, SIGNED_ON),
+    Entry(cmd.Resign, resign, PLAYER, closed_after_the_end=True, announces=True),
+    Entry(cmd.SetAbsence, set_absence, PLAYER, closed_after_the_end=True, announces=True),
+)
+"""The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

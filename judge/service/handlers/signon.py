@@ -33,14 +33,17 @@ from typing import NamedTuple, cast
 from sqlalchemy import Table, and_, bindparam, case, delete, func, or_, select
 from sqlalchemy.orm import Session
 
-from judge import games
 from judge.commands import parse as cmd
 from judge.mail.inbound import usable_address
 from judge.mail.received import Source
 from judge.service import host
 from judge.service.config import Settings
+from judge.service.dispatch import ANYONE, MASTER, Entry
 from judge.service.handlers import consent
-from judge.service.handlers.conversation import ANYONE, MASTER, Context, Conversation, Refusal, handles, masked
+from judge.service.handlers.conversation import Context, Conversation, Refusal, masked
+from judge.service.kinds import kind_of
+from judge.service.lifecycle import RUNNING
+from judge.service.options import rules_of
 from judge.service.outbox import queue
 from judge.service.passwords import hash_password, verify_password
 from judge.service.render import render
@@ -53,9 +56,8 @@ DAY_CAP = timedelta(days=1)
 KEY = "KEY"  # the seat of a private game's join key
 
 
-@handles(cmd.SignOn, ANYONE)
 def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
-    game = talk.game(command.game)
+    game = talk.game_named(command.game)
     source = talk.source
     if game is None:
         raise Refusal(until=failures(talk.session, None, None, source, talk.now).blocked_until(talk.now, seat=False))
@@ -76,7 +78,7 @@ def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
         if player is None or not verify_password(command.password, player.password):
             raise Refusal(game.name, who)
         assert who is not None
-        kind = games.kind_of(game)
+        kind = talk.kinds.of(game)
         if not host.is_played(player):
             raise Refusal(game.name, who, gone=f"{kind.seat_title(who)} in {game.name} is no longer yours: "
                           + ("you resigned it" if player.resigned
@@ -103,7 +105,7 @@ def remember(talk: Conversation, game: Game, who: str) -> None:
 
 def _seat_or_none(talk: Conversation, game: Game, text: str) -> str | None:
     try:
-        return games.kind_of(game).seat(talk.session, game, text)
+        return talk.kinds.of(game).seat(talk.session, game, text)
     except ValueError:
         return None
 
@@ -193,14 +195,13 @@ def record_failure(session: Session, settings: Settings, refusal: Refusal, sourc
         player = host.seats(session, game).get(refusal.who)
         address = player.address if player else None
     if address:
-        seat = refusal.who.title() if refusal.who == "MASTER" else games.kind_of(game).seat_title(refusal.who)
+        seat = refusal.who.title() if refusal.who == "MASTER" else kind_of(session, game).seat_title(refusal.who)
         what = "JOINs with a wrong key" if refusal.who == KEY else f"sign-ons as {seat}"
         sources = sorted({f"{key} (From: {sender})" for key, sender in rows})
         queue(session, settings, to=address, subject=f"{game.name}: failed {what}", kind="notice", now=now,
               game_id=game.id, body=render("signon_failures", game=game, what=what, count=count, sources=sources))
 
 
-@handles(cmd.Takeover, ANYONE)
 def takeover(talk: Conversation, text: str, command: cmd.Takeover) -> None:
     """DPjudge's TAKEOVER: a new player claims a vacant seat that is open for it, with what the seat
     had (a power's treasury, acceptance list and units; a Pirates' Proposal player's name, gold and
@@ -226,15 +227,14 @@ def takeover(talk: Conversation, text: str, command: cmd.Takeover) -> None:
         consent.ask(talk, shown, address, "takeover", game,
                     {"power": power, "password": password, "source": source.key, "network": source.network,
                      "from": str(source)}, f"TAKEOVER {power}@{game.name}",
-                    f"to play {games.kind_of(game).seat_title(power)} in that game")
+                    f"to play {talk.kinds.of(game).seat_title(power)} in that game")
         return
     _take_over(talk, shown, game, power, address, password, (source.key, source.network, str(source)))
     player = host.seats(talk.session, game)[power]
     talk.context = Context(game=game, power=power, player=player, registered=address)
 
 
-@consent.on_confirm("takeover")
-def _take_over_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
+def take_over_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
     game = consent.game_of(talk, request)
     assert game is not None
     details = request.details
@@ -247,9 +247,9 @@ def _take_over_confirmed(talk: Conversation, request: Confirmation, text: str) -
 
 
 def _cannot_take_over(talk: Conversation, game: Game, power: str, address: str) -> str | None:
-    kind = games.kind_of(game)
+    kind = talk.kinds.of(game)
     player = host.seats(talk.session, game).get(power)
-    if game.state not in ("active", "paused") or player is None:
+    if game.state not in RUNNING or player is None:
         return f"{kind.seat_word}s can be taken over only in a running game"
     if host.is_played(player):
         return f"{kind.seat_title(power)} has a player"
@@ -278,7 +278,7 @@ def _take_over(talk: Conversation, shown: str, game: Game, power: str, address: 
                source: tuple[str, str | None, str]) -> None:
     """Give ``power`` to ``address``, answering the line ``shown``; ``source`` is where the
     TAKEOVER came from (`Source`: its key, its network, and as the game master is told it)."""
-    kind = games.kind_of(game)
+    kind = talk.kinds.of(game)
     title = kind.seat_title(power)
     player = host.seats(talk.session, game)[power]
     _seat_to(talk, game, player, address, password)
@@ -292,7 +292,7 @@ def _take_over(talk: Conversation, shown: str, game: Game, power: str, address: 
     if not talk.session.scalar(select(Signon.id).where(Signon.game_id == game.id, Signon.who == power,
                                                        Signon.source == key)):
         talk.session.add(Signon(game_id=game.id, who=power, source=key, network=network, at=talk.now))
-    who = "" if host.rules_of(game).anonymous else f" ({address})"
+    who = "" if rules_of(game).anonymous else f" ({address})"
     talk.announce(f"{title} has a new player{who}", game=game, master=False)  # told above
 
 
@@ -300,7 +300,7 @@ def _tell_master(talk: Conversation, game: Game, power: str, address: str, key: 
                  told: str) -> None:
     """Tell the game master who took ``power`` over and from where, and whether that source (or
     its network) has signed on as another seat of the game: one player holding two seats."""
-    title = games.kind_of(game).seat_title
+    title = talk.kinds.of(game).seat_title
     seen = list(talk.session.execute(select(Signon.who, Signon.source).where(
         Signon.game_id == game.id, Signon.who != power, or_(Signon.source == key, Signon.network == network))))
     same = {who for who, source in seen if source == key}
@@ -321,7 +321,6 @@ def _seats(seats: set[str], title: Callable[[str], str]) -> str:
     return ", ".join("the game master" if who == "MASTER" else title(who) for who in sorted(seats))
 
 
-@handles(cmd.Replace, MASTER, closed_after_the_end=True, announces=True)
 def replace(talk: Conversation, text: str, command: cmd.Replace) -> None:
     """njudge's REPLACE: the game master gives a seat, played or not, to a new address.  That
     address confirms it wants it and chooses its password in the same line (``CONFIRM token
@@ -333,7 +332,7 @@ def replace(talk: Conversation, text: str, command: cmd.Replace) -> None:
     power = talk.named_seat(text, game, command.power)
     if power is None:
         return
-    kind = games.kind_of(game)
+    kind = talk.kinds.of(game)
     address = usable_address(command.address)
     if not address:
         talk.echo(text, "error", f"'{command.address[:80]}' is not an address the judge can send mail to")
@@ -350,21 +349,20 @@ def replace(talk: Conversation, text: str, command: cmd.Replace) -> None:
 
 
 def _cannot_replace(talk: Conversation, game: Game, power: str, address: str) -> str | None:
-    kind = games.kind_of(game)
-    if game.state not in ("active", "paused") or host.seats(talk.session, game).get(power) is None:
+    kind = talk.kinds.of(game)
+    if game.state not in RUNNING or host.seats(talk.session, game).get(power) is None:
         return f"{kind.seat_word}s can be replaced only in a running game"
     if any(p.address == address for p in host.seats(talk.session, game).values() if host.is_played(p)):
         return f"{address} already plays a {kind.seat_word} in this game"
     return None
 
 
-@consent.on_confirm("replace", password=True)
-def _replace_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
+def replace_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
     game = consent.game_of(talk, request)
     assert game is not None
     details, address = request.details, request.address
     power = details["power"]
-    kind = games.kind_of(game)
+    kind = talk.kinds.of(game)
     title = kind.seat_title(power)
     problem = _cannot_replace(talk, game, power, address)
     player = host.seats(talk.session, game).get(power)
@@ -388,5 +386,13 @@ def _replace_confirmed(talk: Conversation, request: Confirmation, text: str) -> 
     queue(talk.session, talk.settings, to=game.gm_address, subject=f"{game.name}: {title} replaced", kind="notice",
           now=talk.now, game_id=game.id, body=f"{address} confirmed and now plays {title} in {game.name}"
           + (f" in place of {previous}" if previous else "") + ".\n")
-    who = "" if host.rules_of(game).anonymous else f" ({address})"
+    who = "" if rules_of(game).anonymous else f" ({address})"
     talk.announce(f"the game master gave {title} to a new player{who}", game=game, master=False)  # told above
+
+
+COMMANDS = (
+    Entry(cmd.SignOn, signon, ANYONE),
+    Entry(cmd.Takeover, takeover, ANYONE),
+    Entry(cmd.Replace, replace, MASTER, closed_after_the_end=True, announces=True),
+)
+"""The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

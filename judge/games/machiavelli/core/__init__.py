@@ -11,10 +11,13 @@ The map of the package
 ----------------------
 
 ===================  ===========================================================================
-``boards/*.json``    the boards as data; ``classic.json`` is the classic 1454 board, with AoP's
-                     economy (trade incomes, victory, the Pope, the first spring)
+``boards/*.json``    the boards as data: ``classic.json`` is the classic 1454 board, with AoP's
+                     economy (trade incomes, victory, the Pope, the first spring); ``aop.json``
+                     is AoP's own board of 102 areas (a reconstruction, machiavelli.md 3) and
+                     its 1459 scenario (AoP 3)
 ``board.py``         the loader and the frozen :class:`~.board.Board` (areas, cities, coasts,
-                     adjacency, straits, Venice's lagoon, the sea order, the start, the economy)
+                     adjacency, straits and their passages, Venice's lagoon, the one-unit places
+                     and the islands for fleets only, the sea order, the start, the economy)
 ``position.py``      the frozen :class:`~.position.Position`: units in province and city places,
                      owners and independents, control markers, rebellions, sieges, treasuries,
                      home countries, the season, the letter awaited, the anticipated treasuries,
@@ -46,17 +49,25 @@ Each row, with the modules that carry it out and the tests that hold it, in
 to 4), ``test_rulings`` (the Action phase's rulings), ``test_reused_core`` (DATC-like situations),
 ``test_properties`` (Hypothesis, phase F), ``test_spring`` (phase A and income), ``test_expenditures``
 (phases D and E), ``test_campaign`` (the sequencer, AoP 4, Example 5), ``test_syntax``,
-``test_notation`` (JSON and the subcommand) and ``test_money`` (Hypothesis: money and units over
-random seasons).  A test is named with the chapter or ruling it holds.
+``test_notation`` (JSON and the subcommand), ``test_money`` (Hypothesis: money and units over
+random seasons), ``test_aop_board`` (AoP's board and its 1459 start against the documents) and
+``test_aop_play`` (the rules on AoP's board: Examples 5 and 6, a first spring and its campaign,
+its islands and straits).  A test is named with the chapter or ruling it holds.
 
-* 1.3 stacking (province and city places, one unit in Venice) — ``position``, ``board``,
-  ``operations``, ``retreats``, ``spring`` (raising); test_position, the M14/M15/M57 tests,
-  test_M13_*, test_properties, test_money.
+* 1.3 stacking (province and city places, one unit in Venice, Lipari, Pantelleria and Lampedusa,
+  the three islands a fleet's or a rebellion's only) — ``position``, ``board``, ``operations``,
+  ``retreats``, ``spring`` (raising), ``notation``; test_position, the M14/M15/M57 tests,
+  test_M13_*, test_properties, test_money, test_aop_play's test_1_3_*, test_M15_*, test_11_1_*.
 * 2 the phases and campaigns, sub-phases in order, orders as written, paid in full or skipped —
   ``campaign``, ``spring``, ``expense``, ``ledger``; test_2_*, test_3_*, test_M30_*, test_M31_*,
   test_money.
 * 3 the start (data): at A.3, 15 ducats, at most 3 units raised — ``boards/classic.json``,
-  ``board``, ``spring``; test_board, test_3_*, test_M48_*.
+  ``boards/aop.json`` (AoP's own: thirteen players, their home countries and cities, Savoy's
+  Pontremoli, the twelve independent garrisons, the three neutral cities; the tax figures as M1
+  reads them), ``board``, ``spring``; test_board, test_3_*, test_M48_*, test_aop_board
+  (test_3_*, test_M1_*, test_M2_*), test_aop_play (test_3_M48_*, test_6_M2_*).
+* The boards' map facts (AoP 1, 9.3, 14, 17, App. A; machiavelli.md 3.1 to 3.4; M1 to M4, M15 to
+  M17, M49) — ``boards/aop.json``, ``board``; test_board, test_aop_board.
 * 4.1 control, updated after F.2, by trades, bribes, rebellions, spring-ups and eliminations (M5)
   — ``position``, ``action``, ``spring``, ``expense``, ``existence``; test_position, test_M5_*,
   test_M10_*, test_M39_a_bought_unit_*, test_M46_*, test_M56_*, test_M34_*.
@@ -78,7 +89,8 @@ random seasons).  A test is named with the chapter or ruling it holds.
   test_8_2_*, test_M50_*, test_M33_*, test_M39_*.
 * 9.2 to 9.7, 13.1 to 13.6 the Action phase — ``operations``, ``resolution``, ``action``,
   ``retreats``, ``preference``; test_rulings, test_examples, test_reused_core, test_properties
-  (see stage 1's notes below).
+  (see stage 1's notes below); on AoP's board its straits (Piombino, Messina with the passage
+  along Calabria, Bonifacio: 9.3, 13.5, M17) and Examples 5 and 6 — test_aop_play.
 * 10 assassination and bodyguards, their effects (M20, M40) — ``expense`` (D.2, E),
   ``operations``; test_M20_*, test_M40_*.
 * 11 rebellions: their price and raising (M21), pacification, forced taxation's, the assassination's
@@ -89,7 +101,8 @@ random seasons).  A test is named with the chapter or ruling it holds.
   (M38), effects (M39), independents (M54) — ``expense``; test_12_*, test_M36_*, test_M37_*,
   test_M38_*, test_M39_*, test_M51_*, test_M54_*, test_M17_a_strait_closed_*.
 * 14 Venice: its income (M14), its movement (M14, M15, M57) — ``income``, ``operations``,
-  ``resolution``, ``action``; test_M14_*, test_M15_*, test_M57_*.
+  ``resolution``, ``action``; test_M14_*, test_M15_*, test_M57_*; on AoP's board Ferrara on the
+  Lagoon — test_aop_play's test_14_*.
 * 15 excommunication (M32) — ``spring`` (A.7 and C.2), ``expense`` (transfers blocked),
   ``campaign``, ``existence`` (the Pope eliminated); test_M32_*, test_15_*.
 * 16 independents: A.1 spring-up (M46), self-maintained, bribed (M33, M39, M54), elimination's (M34)
@@ -99,8 +112,8 @@ random seasons).  A test is named with the chapter or ruling it holds.
   (18.2) — ``syntax``, ``campaign``; test_syntax, test_M50_*, test_18_2_*.  The mail layer's part
   (M35: one correction, transfers irrevocable; deadlines) is the mail edge's.
 
-Not here: AoP's own board (a second data file), the mail edge, the host's wiring of the
-``machiavelli`` subcommand.  Speed: ``bench/machiavelli_bench.py``.
+Not here: the mail edge, the host's wiring of the ``machiavelli`` subcommand, the boards'
+drawings.  Speed: ``bench/machiavelli_bench.py`` (a classic campaign and a crowded AoP one).
 
 
 Readings of the economy where the documents are silent (each written where its code is)
@@ -177,4 +190,27 @@ Readings of the Action phase where the documents are silent (each written where 
   given into Venice for its owner — ``resolution``.
 * A garrison's conversion is an attack in M44's "exactly one player advances" count (13.1) —
   ``resolution``.
+
+Readings of AoP's board where the documents are silent (written in ``boards/aop.json``'s note,
+or where the code is)
+-------------------------------------------------------------------------------------------
+
+* Codes are the board's own, three letters from the AoP name (``niz`` Nizza, ``zar`` Zara,
+  ``kal`` Kalabria, ``vnt`` Ventimiglia), not the classic codes a renamed area had (``sav``, the
+  classic Savoy, would read as AoP's Savoia); each area's ``source`` names its classic code.
+  Canonical names: chapter 3's for the land, Appendix A's for the seas — ``boards/aop.json``.
+* The Holy Roman Empire plays as ``Austria`` (chapter 3: "Holy Roman Empire (Austria)"): a
+  letter names a player by one word — ``boards/aop.json``.
+* Messina's strait closes a *transport* along Calabria from its Tyrrhenian side (Bay of Naples,
+  Salerno) to its Ionian side (Ionian Sea, Otranto) (9.3; M17(b)'s "transport or support chain":
+  a support passes no area between, so only transports are closed) — ``board``, ``operations``.
+* Venice's rule (14: a superior attack from the Lagoon makes its army or fleet a garrison, the
+  attacker staying) is Venice's alone: on the other one-unit islands a beaten fleet retreats and
+  the attacker enters — ``resolution``.
+* An army never stands on an island for fleets: the loader refuses any army edge to one, the
+  raising (``FLEETS_ONLY``), a transport onto one (``ISLAND_FOR_FLEETS``) and a JSON position
+  with such an army are refused; an army may pass through a fleet on one (M15) — ``board``,
+  ``spring``, ``operations``, ``notation``.
+* The signed-off 3.4 keeps the classic Otranto-Salerno fleet edge; with Calabria between them it
+  is a Tyrrhenian-Ionian passage no strait controls.  Left as signed off.
 """

@@ -1,18 +1,23 @@
 """A Machiavelli board as data: areas, cities, home countries, adjacency, straits, Venice's lagoon.
 
-A board is one JSON file in ``boards/`` read by one loader (:func:`load_board`); a second board
-(AoP's own 102 areas) is a second file, and nothing in the rules asks which board it plays on.
-The file says where its facts come from.  What the loader builds:
+A board is one JSON file in ``boards/`` read by one loader (:func:`load_board`): ``classic``
+(the classic board of 1454) and ``aop`` (AoP's own 102 areas, a reconstruction, in its 1459
+scenario); nothing in the rules asks which board it plays on.  The file says where its facts
+come from.  What the loader builds:
 
 * :class:`Area` — a province (``land`` or ``coast``: a coast has fleet neighbours) or a ``sea``;
   its canonical name and aliases (Italian, English, German: M49), its :class:`City` if it has one,
-  the power whose home country it belongs to, its coasts when it has two (``nc``/``sc``), and
-  whether it holds one unit only (Venice, AoP 1.3).
+  the power whose home country it belongs to, its coasts when it has two (``nc``/``sc``),
+  whether it holds one unit only (Venice, Lipari, Pantelleria, Lampedusa: AoP 1.3), and whether
+  that unit may only be a fleet (the three islands: a fleet or a rebellion, never an army; AoP
+  1.3, M15).
 * Army adjacency between areas; fleet adjacency between :class:`Location` values (an area, plus
   a coast in a dual-coast province), both symmetric (the loader refuses a one-way edge).
 * :class:`Strait` — the edges that pass a controlled strait and the area whose fleet controls
   it (AoP 9.3, M17: Piombino/Elba, Messina); a strait with no controller (AoP's Bonifacio) is
-  only "least preferred" for retreats.
+  only "least preferred" for retreats.  A strait may also close a *passage*: a transport through
+  one area from one side of it to the other (AoP 9.3: a fleet in Calabria cannot carry an army
+  through the straits of Messina an enemy controls).
 * :class:`Lagoon` — the island city reachable only from its lagoon (AoP 14, M14).
 * Appendix A's order of the seas, and the scenario's start (:class:`~.position.Position`: the
   game starts at its Phase A.3, AoP 3, so the start awaits the A letters).
@@ -104,6 +109,7 @@ class Area:
     home: str | None
     coasts: tuple[str, ...]  # two coasts (``nc``, ``sc``) in a dual-coast province, else none
     single_unit: bool  # holds one unit at a time, city included (Venice: AoP 1.3, 14)
+    fleet_only: bool = False  # that unit is a fleet, never an army (Lipari, Pantelleria, Lampedusa: 1.3, M15)
 
     @property
     def is_sea(self) -> bool:
@@ -126,12 +132,14 @@ class Area:
 
 @dataclass(frozen=True, slots=True)
 class Strait:
-    """A strait whose passage a fleet may close (AoP 9.3, M17): the edges through it and the
+    """A strait a fleet may close (AoP 9.3, M17): the edges through it, the passages through it
+    (``(a, via, b)``: a transport by the fleet in ``via`` from ``a`` to ``b``, either way) and the
     area whose fleet controls it (None: nobody controls it, as Bonifacio)."""
 
     name: str
     controller: str | None
     edges: frozenset[frozenset[str]]
+    passages: frozenset[tuple[str, str, str]] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +196,7 @@ class Board:
     _names: Mapping[str, str] = field(init=False, repr=False)
     _fleet_areas: Mapping[str, frozenset[str]] = field(init=False, repr=False)
     _conduits: Mapping[frozenset[str], Strait] = field(init=False, repr=False)
+    _passages: Mapping[tuple[str, str, str], Strait] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         names: dict[str, str] = {}
@@ -202,6 +211,9 @@ class Board:
         object.__setattr__(self, "_names", MappingProxyType(names))
         object.__setattr__(self, "_fleet_areas", MappingProxyType({a: frozenset(s) for a, s in fleet_areas.items()}))
         object.__setattr__(self, "_conduits", MappingProxyType({e: s for s in self.straits for e in s.edges}))
+        passages = {(a, via, b): s for s in self.straits for a, via, b in s.passages}
+        passages |= {(b, via, a): s for (a, via, b), s in passages.items()}
+        object.__setattr__(self, "_passages", MappingProxyType(passages))
 
     # -- names ---------------------------------------------------------------------------------
 
@@ -258,6 +270,10 @@ class Board:
         """The strait the edge between ``a`` and ``b`` passes, if any."""
         return self._conduits.get(frozenset((a, b)))
 
+    def passage(self, a: str, via: str, b: str) -> Strait | None:
+        """The strait a transport by the fleet in ``via`` from ``a`` to ``b`` passes, if any."""
+        return self._passages.get((a, via, b))
+
     def home_country(self, power: str) -> frozenset[str]:
         """The areas of the home country originally ``power``'s."""
         return frozenset(code for code, area in self.areas.items() if area.home == power)
@@ -296,6 +312,7 @@ def parse_board(data: Mapping[str, Any], *, fortresses: bool = False) -> Board:
     is inconsistent."""
     raw_areas: Mapping[str, Mapping[str, Any]] = data["areas"]
     single = set(data.get("single_unit", ()))
+    fleet_only = set(data.get("fleet_only", ()))
     areas: dict[str, Area] = {}
     for code, raw in raw_areas.items():
         fleet = raw.get("fleet", [])
@@ -308,6 +325,7 @@ def parse_board(data: Mapping[str, Any], *, fortresses: bool = False) -> Board:
             home=raw.get("home"),
             coasts=tuple(fleet) if isinstance(fleet, Mapping) else (),
             single_unit=code in single,
+            fleet_only=code in fleet_only,
         )
     army: dict[str, set[str]] = {code: set() for code in areas}
     fleet_edges: dict[Location, set[Location]] = {}
@@ -322,7 +340,8 @@ def parse_board(data: Mapping[str, Any], *, fortresses: bool = False) -> Board:
                 fleet_edges[Location(code, coast)] = {_location(t) for t in targets}
     _check_edges(areas, army, fleet_edges)
     straits = tuple(
-        Strait(s["name"], s.get("controller"), frozenset(frozenset(edge) for edge in s["edges"]))
+        Strait(s["name"], s.get("controller"), frozenset(frozenset(edge) for edge in s["edges"]),
+               frozenset((a, via, b) for a, via, b in s.get("passages", ())))
         for s in data.get("straits", ())
     )
     lagoon = Lagoon(data["lagoon"]["island"], data["lagoon"]["sea"]) if "lagoon" in data else None
@@ -378,6 +397,12 @@ def _check_features(areas: Mapping[str, Area], army: Mapping[str, set[str]],
         for edge in strait.edges:
             if edge not in fleet_pairs:
                 raise BoardError(f"strait {strait.name}: {'-'.join(sorted(edge))} is no fleet edge")
+        for a, via, b in strait.passages:
+            if a == b or frozenset((a, via)) not in fleet_pairs or frozenset((via, b)) not in fleet_pairs:
+                raise BoardError(f"strait {strait.name}: {a}-{via}-{b} is no passage of a fleet in {via}")
+    for code, area in areas.items():
+        if area.fleet_only and (not area.single_unit or army[code] or area.fortified_city):
+            raise BoardError(f"{code} holds fleets only: one unit, no army edge, no fortified city")
     if lagoon is not None:
         island = areas[lagoon.island]
         reached = {d.area for loc, targets in fleet.items() if loc.area == lagoon.island for d in targets}
@@ -414,8 +439,8 @@ def _check_start(board: Board) -> None:
         area = board.areas[unit.area]
         if unit.kind is UnitKind.GARRISON and not area.fortified_city:
             raise BoardError(f"a garrison in {unit.area}, which has no fortified city")
-        if unit.kind is UnitKind.ARMY and not area.is_land:
-            raise BoardError(f"an army at sea in {unit.area}")
+        if unit.kind is UnitKind.ARMY and (not area.is_land or area.fleet_only):
+            raise BoardError(f"an army at sea, or on an island for fleets only, in {unit.area}")
         if unit.kind is UnitKind.FLEET and Location(unit.area, unit.coast) not in board.fleet_edges:
             raise BoardError(f"a fleet in {unit.area}, where no fleet can stand")
     for code in board.start.control:

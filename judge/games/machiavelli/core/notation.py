@@ -89,7 +89,8 @@ def unit_from_data(data: Any, board: Board) -> Unit:
     except (TypeError, ValueError) as exc:
         raise NotationError(f"a unit reads [owner, A|F|G, area], not {data!r} ({exc})") from None
     a = board.areas[code]
-    if (unit.kind is UnitKind.GARRISON and not a.fortified_city) or (unit.kind is UnitKind.ARMY and not a.is_land) or (
+    if (unit.kind is UnitKind.GARRISON and not a.fortified_city) or (
+            unit.kind is UnitKind.ARMY and (not a.is_land or a.fleet_only)) or (
             unit.kind is UnitKind.FLEET and Location(code, unit.coast) not in board.fleet_edges):
         raise NotationError(f"no {unit.kind.name.lower()} can stand in {where}")
     return unit

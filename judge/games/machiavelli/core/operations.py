@@ -12,7 +12,10 @@ position as phase D left it:
    garrison change sides (M39).
 2. Each order is checked against the board and the position (:func:`_operation`); an order that
    cannot be carried out becomes a Hold that keeps the reason.  A move or support through a
-   strait closed to the player is such a Hold (M55): it attacks nothing and supports nothing.
+   strait closed to the player is such a Hold (M55): it attacks nothing and supports nothing; so
+   is a transport whose fleet would carry the army through a closed strait (an edge of the
+   strait, or a passage through the fleet's area: Calabria's, 9.3), and an army's transport onto
+   an island that holds fleets only (1.3, M15).
 3. Friendly conflicts (13.4, M26), to a fixed point: two own units advancing or converting into
    one area both hold; an advance or conversion into an area where an own army or fleet stays
    holds; a support of another player's operation into an area where one's own army or fleet
@@ -33,7 +36,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from itertools import pairwise
 
-from judge.games.machiavelli.core.board import Board, Location
+from judge.games.machiavelli.core.board import Board, Location, Strait
 from judge.games.machiavelli.core.orders import (
     Advance,
     Besiege,
@@ -134,9 +137,13 @@ def besieging_place(board: Board, area: str) -> Place:
 
 def strait_closed(board: Board, position: Position, a: str, b: str, player: Owner,
                   permissions: frozenset[Permission]) -> bool:
-    """Whether the edge a-b passes a strait whose controller closes it to ``player`` (M17): the
-    controller is the owner of the fleet standing in the controlling area as F.1 begins."""
-    strait = board.strait(a, b)
+    """Whether the edge a-b passes a strait whose controller closes it to ``player`` (M17)."""
+    return closes(position, board.strait(a, b), player, permissions)
+
+
+def closes(position: Position, strait: Strait | None, player: Owner, permissions: frozenset[Permission]) -> bool:
+    """Whether ``strait``'s controller closes it to ``player`` (M17): the controller is the owner
+    of the fleet standing in the controlling area as F.1 begins."""
     if strait is None or strait.controller is None:
         return False
     fleet = position.province_unit(strait.controller)
@@ -268,6 +275,8 @@ def _route(board: Board, position: Position, unit: Unit, order: Advance,
     chain = (unit.area, *order.route, order.to)
     if len(set(chain)) != len(chain) or not board.areas[order.to].is_land:
         return Reason.BAD_ROUTE
+    if board.areas[order.to].fleet_only:
+        return Reason.ISLAND_FOR_FLEETS
     for area in order.route:
         fleet = position.province_unit(area)
         if fleet is None or fleet.kind is not UnitKind.FLEET:
@@ -280,6 +289,9 @@ def _route(board: Board, position: Position, unit: Unit, order: Advance,
             return Reason.BAD_ROUTE
     for a, b in pairwise(chain):
         if strait_closed(board, position, a, b, unit.owner, permissions):
+            return Reason.STRAIT_CLOSED
+    for before, via, after in zip(chain[:-2], order.route, chain[2:], strict=True):
+        if closes(position, board.passage(before, via, after), unit.owner, permissions):
             return Reason.STRAIT_CLOSED
     return None
 

@@ -161,6 +161,11 @@ class _Contest:
                 pairs[place] = other.place
         return pairs
 
+    def venice(self, area: str) -> bool:
+        """Whether ``area`` is Venice, whose army or fleet a superior attack makes a garrison (14,
+        M14): the other one-unit islands lose theirs as any province does."""
+        return self.board.lagoon is not None and area == self.board.lagoon.island
+
     # -- the decisions, three-valued ----------------------------------------------------------------------
 
     def value(self, key: Key) -> Tri:
@@ -192,7 +197,7 @@ class _Contest:
         if op.op is not Op.ADVANCE or op.target is None:
             return False
         won = self.value((PREVAILS, place))
-        if self.board.areas[op.target].single_unit:
+        if self.venice(op.target):
             defender = self.position.province_unit(op.target)
             if defender is not None:  # Venice holds one unit: its defender must get out (M14)
                 return _and(won, self.leaves(defender.place) if self.ops[defender.place].op is Op.ADVANCE else False)
@@ -242,7 +247,7 @@ class _Contest:
         span = self.full(place)
         if defender is not None:
             defence = self.ops[defender.place]
-            if defence.enters_city and self.board.areas[op.attacks].single_unit:
+            if defence.enters_city and self.venice(op.attacks):
                 return 0, 0  # it becomes Venice's garrison: Venice stays full (M14, M57)
             if defence.op is Op.ADVANCE:
                 gone = self.leaves(defender.place)

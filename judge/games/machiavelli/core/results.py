@@ -35,6 +35,7 @@ class Reason(Enum):
     BAD_ROUTE = "the route is not a chain of fleets each able to advance into the next area: it holds (9.3, M24)"
     ISLAND_GARRISONED = "Venice holds only a garrison, which only a siege takes: the advance is void (14, M57)"
     ISLAND_REBELLING = "a rebellion against the unit's owner fills the one-unit island: it holds (1.3, 11.2, M15)"
+    ISLAND_FOR_FLEETS = "the island holds a fleet or a rebellion, never an army: the army holds (1.3, M15)"
     STRAIT_CLOSED = "the strait's controller gave no permission: the unit holds, attacking nothing (9.3, M17, M55)"
     SUPPORT_OUT_OF_REACH = "a unit supports only into an area it could advance or convert into: it holds (9.5, M18)"
     GARRISON_SUPPORTS_OWN_PROVINCE = "a garrison supports only into its own province: it holds (9.5, M19)"
@@ -118,6 +119,8 @@ class Reason(Enum):
     ONE_PER_PROVINCE = "only one new unit may be raised in a province: not carried out, not charged (7.2)"
     DISBANDED_HERE = "a unit of this province is disbanded: no unit may be raised there too (7.2, M13)"
     FIRST_SPRING_LIMIT = "no more than three units may be raised in the first spring: not carried out (3, M48)"
+    FLEETS_ONLY = ("Lipari, Pantelleria and Lampedusa hold a fleet or a rebellion, never an army or a garrison: "
+                   "not carried out, not charged (1.3, M15)")
     EXCOMMUNICATED = "excommunicated: no ducats to or from the player until the ban ends (15, M32)"
     NOT_THE_POPE = "only the Pope excommunicates, another living player, once a letter: not carried out (15)"
     ONCE_PER_GAME = "a player is excommunicated once a game at most: not carried out (15, M32)"

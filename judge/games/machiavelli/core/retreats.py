@@ -7,7 +7,9 @@ province rebelling against its owner (11.2).  Through a strait it goes last of a
 judge grants the controller's permission unless the controller made the attack (13.5).  When
 nothing else is open it may convert into the empty, unrebelling fortified city of its own
 province (a port city for a fleet); an independent unit may retreat only so (16, M33).  Open
-areas are ranked by :class:`~.preference.Preference` (Appendix A).
+areas are ranked by :class:`~.preference.Preference` (Appendix A).  An army never retreats onto
+an island that holds fleets only (1.3, M15): the board gives such an island no army neighbour
+(the loader refuses one), and a retreat is an advance without transport.
 
 All retreats are chosen together, to avoid eliminations (13.5).  Units that could clash are
 grouped (they share some possible place), and in each group the judge takes the assignment that

@@ -430,6 +430,8 @@ def _raising(board: Board, position: Position, player: str, order: Raise, leavin
         return Reason.REBELLING, None, 0
     if position.controller(order.area) != player:
         return Reason.NOT_CONTROLLED, None, 0
+    if area.fleet_only and order.kind is not UnitKind.FLEET:
+        return Reason.FLEETS_ONLY, None, 0
     city = area.city
     if (city is None or (order.kind is UnitKind.GARRISON and not city.fortified)
             or (order.kind is UnitKind.FLEET and not city.port)):

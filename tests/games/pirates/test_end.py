@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.pirates.match import (
+from judge.games.pirates.core.match import (
     MatchError,
     Submissions,
     actors,
@@ -14,8 +14,8 @@ from judge.pirates.match import (
     richest,
     tokens_of_life,
 )
-from judge.pirates.views import end_view, publication
-from tests.pirates.match import match_in_round_1, refusal, scripted_match, send
+from judge.games.pirates.core.views import end_view, publication
+from tests.games.pirates.match import match_in_round_1, refusal, scripted_match, send
 
 
 def test_P11_the_three_richest_get_a_token() -> None:

@@ -16,7 +16,7 @@ line are skipped)::
 
 Reading (:func:`parse_command`, :func:`read_mail`) only knows the words; whether a command is
 allowed (the names, the totals, the balance, the phase) is the match's to say
-(``judge.pirates.match``).  :func:`submit` puts the two together for one mail: a plan is its
+(``judge.games.pirates.core.match``).  :func:`submit` puts the two together for one mail: a plan is its
 PLAN line and GARNETS line, a ballot all its VOTE lines, each refused whole if any of its lines
 cannot be read or the match does not allow it (the player's earlier one then stands, P3, P5); a
 MOVE, NOMOVE or GIVE TOKEN line counts on its own, a later one replacing an earlier one (P13).
@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from judge.pirates.match import (
+from judge.games.pirates.core.match import (
     MOVES,
     Match,
     MatchError,

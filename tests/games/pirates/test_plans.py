@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
-from judge.pirates.match import Plan, Submissions, close_phase, garnets_held, gold, open_phase, payout, settle
-from tests.pirates.match import match_in_round_1, phase, refusal, send
+from judge.games.pirates.core.match import (
+    Plan,
+    Submissions,
+    close_phase,
+    garnets_held,
+    gold,
+    open_phase,
+    payout,
+    settle,
+)
+from tests.games.pirates.match import match_in_round_1, phase, refusal, send
 
 # The rules' Example: a 30-gold package in a room of seven, "Self" proposing.
 EXAMPLE_ROOM = ("Self", "PlayerA", "PlayerB", "PlayerC", "PlayerD", "PlayerE", "PlayerF")

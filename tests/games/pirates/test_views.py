@@ -6,9 +6,25 @@ import random
 
 import pytest
 
-from judge.pirates.match import ROUNDS, Match, MatchError, Stage, Submissions, close_phase, gold, open_phase, settle
-from judge.pirates.views import distribution_view, publication, published_rounds, voting_result_view, voting_view
-from tests.pirates.match import (
+from judge.games.pirates.core.match import (
+    ROUNDS,
+    Match,
+    MatchError,
+    Stage,
+    Submissions,
+    close_phase,
+    gold,
+    open_phase,
+    settle,
+)
+from judge.games.pirates.core.views import (
+    distribution_view,
+    publication,
+    published_rounds,
+    voting_result_view,
+    voting_view,
+)
+from tests.games.pirates.match import (
     FOURTEEN,
     match_in_round_1,
     phase,

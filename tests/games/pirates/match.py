@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-from judge.pirates.commands import read_mail, submit
-from judge.pirates.match import (
+from judge.games.pirates.core.commands import read_mail, submit
+from judge.games.pirates.core.match import (
     ROUNDS,
     Match,
     Phase,

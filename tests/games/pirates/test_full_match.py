@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from judge.pirates.match import (
+from judge.games.pirates.core.match import (
     GARNET_GOLD,
     PACKAGES,
     Submissions,
@@ -18,8 +18,8 @@ from judge.pirates.match import (
     settle,
     start_match,
 )
-from judge.pirates.views import end_view, publication
-from tests.pirates.match import FOURTEEN, play_match, send
+from judge.games.pirates.core.views import end_view, publication
+from tests.games.pirates.match import FOURTEEN, play_match, send
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -8,8 +8,8 @@ from itertools import combinations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from judge.pirates.match import Ballot, Submissions, balanced, close_phase, draw_ballot, gold, settle
-from tests.pirates.match import FOURTEEN, match_in_round_1, phase, refusal, send
+from judge.games.pirates.core.match import Ballot, Submissions, balanced, close_phase, draw_ballot, gold, settle
+from tests.games.pirates.match import FOURTEEN, match_in_round_1, phase, refusal, send
 
 SEVEN, OTHERS = FOURTEEN[:7], FOURTEEN[7:]  # Ann..Gus, Hal..Ned
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from judge.pirates.match import Submissions, close_phase, moves_made, open_phase, settle
-from judge.pirates.views import distribution_view
-from tests.pirates.match import FOURTEEN, match_in_round_1, phase, refusal, send
+from judge.games.pirates.core.match import Submissions, close_phase, moves_made, open_phase, settle
+from judge.games.pirates.core.views import distribution_view
+from tests.games.pirates.match import FOURTEEN, match_in_round_1, phase, refusal, send
 
 FIRST, SECOND = FOURTEEN[:7], FOURTEEN[7:]
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from judge.pirates.match import (
+from judge.games.pirates.core.match import (
     ROOM_NAMES,
     ROUNDS,
     Ballot,

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from judge.pirates.match import Ballot, Match, Phase, Plan, Room, Round, Stage, Submissions
+from judge.games.pirates.core.match import Ballot, Match, Phase, Plan, Room, Round, Stage, Submissions
 
 
 class NotationError(ValueError):

@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 
-from judge.pirates.match import Match, Submissions, close_phase, open_phase, start_match
-from judge.pirates.notation import (
+from judge.games.pirates.core.match import Match, Submissions, close_phase, open_phase, start_match
+from judge.games.pirates.core.notation import (
     NotationError,
     match_from_data,
     match_to_data,
     submissions_from_data,
     submissions_to_data,
 )
-from tests.pirates.match import FOURTEEN, match_in_round_1, play_match, scripted_match, send
+from tests.games.pirates.match import FOURTEEN, match_in_round_1, play_match, scripted_match, send
 
 
 def reordered(data: Any) -> Any:

@@ -12,7 +12,7 @@ Theory of operation.
    ballot that stood for each player when the Voting Phase closed, and the moves asked for.
    Outcomes, gold, garnets, tokens and Elimination Candidates are worked out from those facts
    (:func:`settle`, :func:`gold`, :func:`final_result`), so a stored match cannot disagree with
-   itself.  The service keeps the match as JSON between phases (``judge.pirates.notation``).
+   itself.  The service keeps the match as JSON between phases (``judge.games.pirates.core.notation``).
 
 2. *Phases.*  :func:`start_match` sets the match up (P1: an even number of players, 4 to 14,
    named with 2-12 letters or digits, unique whatever the case; the rooms drawn).  Then the
@@ -23,7 +23,7 @@ Theory of operation.
      together (P9), then one unopened package of each player is drawn (P8).
    - While a phase is open the service keeps its :class:`Submissions`.  Each mail is checked
      against the match (:func:`check_plan`, :func:`check_ballot`, :func:`check_move`,
-     :func:`check_gift`, through ``judge.pirates.commands.submit``); a valid submission replaces
+     :func:`check_gift`, through ``judge.games.pirates.core.commands.submit``); a valid submission replaces
      the player's earlier one, an invalid one is refused whole with its reasons and leaves the
      earlier one standing (P3, P5, P13).
    - Closing a Distribution Phase fixes every player's plan: the last valid one received, else

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.pirates.commands import (
+from judge.games.pirates.core.commands import (
     CommandError,
     GarnetsLine,
     GiveTokenLine,
@@ -15,8 +15,8 @@ from judge.pirates.commands import (
     read_mail,
     submit,
 )
-from judge.pirates.match import Submissions
-from tests.pirates.match import FOURTEEN, match_in_round_1, phase
+from judge.games.pirates.core.match import Submissions
+from tests.games.pirates.match import FOURTEEN, match_in_round_1, phase
 
 FIRST, SECOND = FOURTEEN[:7], FOURTEEN[7:]
 

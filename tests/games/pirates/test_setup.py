@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from judge.pirates.match import (
+from judge.games.pirates.core.match import (
     PACKAGES,
     ROUNDS,
     MatchError,
@@ -22,7 +22,7 @@ from judge.pirates.match import (
     start_match,
     waiting,
 )
-from tests.pirates.match import FOURTEEN, match_in_round_1, phase, play_match, scripted_match, send
+from tests.games.pirates.match import FOURTEEN, match_in_round_1, phase, play_match, scripted_match, send
 
 
 def test_P1_an_even_number_of_players_from_4_to_14() -> None:

@@ -1,0 +1,7 @@
+"""``python -m judge``: the ``judge`` command."""
+
+import sys
+
+from judge.bootstrap import main
+
+sys.exit(main())

@@ -1,0 +1,79 @@
+"""The judge's data directory: its lock, who may work on it, and how an operator's command is
+refused (`OperatorError`): what the daemon, the clock's tick, the operator's commands and the
+backups share."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pwd
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import make_url
+
+from judge.service.config import ConfigError, Settings
+
+LOCK_FILE = "judge.lock"
+
+
+class OperatorError(Exception):
+    """A command that cannot be carried out as asked; the message says why and what to do."""
+
+
+class RootRefused(ConfigError):
+    """Run as root on another user's data (`refuse_root`): the command did nothing, and says so
+    with its own exit status, `REFUSED`, which a monitoring check reads as unknown, not a problem."""
+
+
+REFUSED = 3  # the exit status of a command refused as root (Nagios: UNKNOWN); 1 is a problem, 2 no database
+
+
+def refuse_root(settings: Settings) -> None:
+    """Refuse to work as root on a data directory (or SQLite database) owned by another user."""
+    if os.geteuid() != 0:
+        return
+    database = make_url(settings.database_url)
+    paths = [settings.data_dir]
+    if database.get_backend_name() == "sqlite" and database.database and not database.database.startswith("file:"):
+        paths.append(Path(database.database))
+    for path in paths:
+        try:
+            owner = path.stat().st_uid
+        except OSError:
+            continue
+        if owner != 0:
+            name = _user_name(owner)
+            raise RootRefused(f"you are root and {path} belongs to {name}: files written now would be root's and the "
+                              f"judge could not write them any more. Run it as {name}: runuser -u {name} -- judge ...")
+
+
+def _user_name(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
+
+
+@contextmanager
+def data_dir_lock(folder: Path, *, alone: bool) -> Iterator[None]:
+    """The data directory's lock: shared by ``judge serve`` and ``judge tick`` while they run (they
+    wait for a restore to end), taken ``alone`` by what replaces the data, which refuses to
+    start while the judge runs here.  Only a judge on this machine and data directory is seen."""
+    folder.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB if alone else fcntl.LOCK_SH)
+        except BlockingIOError:
+            raise OperatorError(f"the judge is running on {folder} (judge serve or judge tick): stop it first "
+                                "(systemctl stop judge judge-tick.timer)") from None
+        yield
+    finally:
+        os.close(descriptor)
+
+
+def shown_url(settings: Settings) -> str:
+    """The database's URL without its password."""
+    return make_url(settings.database_url).render_as_string(hide_password=True)

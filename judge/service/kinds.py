@@ -1,0 +1,313 @@
+"""The host's port for games: what a kind of game is, as the host sees it, and the registry of kinds.
+
+The host (`judge.service`, `judge.web`, `judge.store`, `judge.mail`, `judge.commands`: mail in
+and out, accounts, seats and passwords, sign-on and its back-off, consent, deadlines and the
+clock, the game master's tools, observers, takeovers, absences, the outbox, the pages'
+framework and the index) knows no game.  It defines here what a kind of game must be, as typed
+protocols split by concern, and what a kind returns; a kind (``judge/games/<kind>/``) implements
+them and is handed to the host by the composition root (`judge.bootstrap`), which lists every
+kind once.  The host never imports a kind.
+
+- `Lobby`: its words at CREATE and JOIN, how its seats are named and how many it takes;
+- `Phases`: START, how long each phase lasts, who must still act (whom the clock reminds),
+  whether a phase is complete before its deadline, what closing one does (it returns a
+  `PhaseChange`: the host, not the kind, moves the game's state, `judge.service.lifecycle`),
+  ROLLBACK if it has one, TERMINATE;
+- `Commands`: its command table (`judge.service.dispatch.Entry`: the host builds one
+  dispatcher at start-up from its own table and every kind's), its grammar for a line the host's
+  does not know, what a seat's block of lines does when it ends, STATUS, the takeover's briefing,
+  LIST, HISTORY, SUMMARY, GET INFO and its part of HELP.  While one mail is applied a kind sees
+  only a `judge.service.turn.Turn`, never the host's conversation;
+- `Pages`: its public facts and its pages;
+- `Demo`: the short game ``judge demo`` plays.
+
+A kind's rules core is pure and lives in its folder (``core/``) or in a library it shares (the
+Diplomacy engine, `judge.engine`, the renderer, `judge.render`, and the Payola core,
+`judge.payola`); its edges use the host's services (`judge.service.host`, `outbox`, `render`,
+`phase_changes`, ...) and their own core, never another kind's.  The import contracts of
+``.importlinter`` hold all of this in CI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sqlalchemy.orm import Session
+
+from judge.commands.parse import Command as Line
+from judge.commands.parse import History
+from judge.service.config import Settings
+from judge.service.dispatch import Dispatcher, Entry
+from judge.store.models import Game, PhaseRow, Player
+from judge.web.public import GameFacts
+
+if TYPE_CHECKING:
+    from judge.service.scripts import DemoJudge
+    from judge.service.turn import Turn
+
+
+class PhaseChange(Protocol):
+    """What closing a phase did: the phase closed, the one opened (None: the game ended), and who
+    won, if anyone did.  The host moves the game's state from it (`judge.service.lifecycle`)."""
+
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def next_phase(self) -> str | None: ...
+
+    @property
+    def winner(self) -> str | None: ...
+
+
+class Lobby(Protocol):
+    """A kind's words at CREATE and JOIN, and its seats."""
+
+    name: str
+    """The word CREATE names it by, kept in ``games.kind``."""
+    title: str
+    """The game's name for people: "Payola Diplomacy"."""
+    seat_word: str
+    """What a seat is called in answers: "power", "player"."""
+
+    def read_create(self, words: Sequence[str]) -> tuple[str, list[str]]:
+        """CREATE's words after the kind's name: the game's ``variant`` and ``options`` to keep;
+        ValueError with a message for the game master if they cannot be read."""
+        ...
+
+    def create_help(self) -> list[str]:
+        """How to CREATE a game of this kind, as LIST ends with it."""
+        ...
+
+    def capacity(self, game: Game) -> int:
+        """How many players the game takes."""
+        ...
+
+    def read_join(self, session: Session, game: Game, word: str | None) -> str | None:
+        """JOIN's word after the password (a wish or a name, as written), to keep as the
+        player's ``requested``; ValueError with a message if it cannot be taken."""
+        ...
+
+    def read_preferences(self, session: Session, game: Game, words: Sequence[str]) -> list[str]:
+        """JOIN's ``PREFER`` words: the seats wanted, best first, for `Phases.start` to satisfy as
+        well as it can; ValueError with a message if they cannot be read, or if the kind's seats
+        are not assigned (by default)."""
+        raise ValueError(f"PREFER does not apply to {self.title}: its {self.seat_word}s are not assigned by the judge")
+
+    def joined(self, game: Game, requested: str | None) -> str:
+        """The answer to a JOIN that was taken."""
+        ...
+
+    def seat(self, session: Session, game: Game, word: str) -> str:
+        """The seat ``word`` names in ``game`` (any case); ValueError with a message if none."""
+        ...
+
+    def seat_title(self, seat: str) -> str:
+        """A seat as answers write it: "France", "Alice"."""
+        ...
+
+    def seat_order(self, session: Session, game: Game) -> list[str]:
+        """Every seat the game has or will have, in the order lists show them (PRESS TO ALL)."""
+        ...
+
+    def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
+        """Whom the line ``PRESS TO ...`` (its words) names: ``("ALL",)``, or seats and
+        ``"MASTER"`` (the game master) in the order named; ValueError with a message."""
+        ...
+
+
+class Phases(Protocol):
+    """A kind's phases: their lengths, who must act, and what opening and closing one does."""
+
+    durations: Mapping[str, float]
+    """The settings of the lengths of its phases, in hours by default (``SET <setting> hours``)."""
+    between_phases: str
+    """What the kind's phases between its main ones are called ("retreat and adjustment phases"),
+    in which a game may forbid press (``SET PRESS BETWEEN OFF``); empty: it has none."""
+
+    def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
+        """Assign the seats, open the first phase and queue the start mails (`GameError`); the
+        host then makes the game active."""
+        ...
+
+    def length_of(self, phase: str) -> str:
+        """The duration setting (a key of `durations`) that the phase named ``phase`` lasts."""
+        ...
+
+    def waiting(self, session: Session, game: Game) -> list[str]:
+        """The seats that must act in the current phase and have not: whom the clock reminds."""
+        ...
+
+    def complete(self, session: Session, game: Game, turn: Turn | None = None, now: datetime | None = None) -> bool:
+        """Whether the current phase closes now, before its deadline (``turn``: the mail being
+        applied, whose reads may be used; ``now``: the time, if not the mail's)."""
+        ...
+
+    def closes_at_next_tick(self, session: Session, game: Game, row: PhaseRow) -> bool:
+        """Whether the phase of ``row``, the game's current one (which the flush under way may
+        not have written yet), is complete already: one in which nobody has anything to do.
+        The clock then closes it at its next tick (`judge.service.schedule`) instead of at its
+        deadline or at whatever mail comes first.  By default, never."""
+        return False
+
+    def results_mails(self, session: Session, game: Game) -> int:
+        """How many mails closing the current phase queues, for the mail's budget."""
+        ...
+
+    def process(self, session: Session, game: Game, settings: Settings, now: datetime, *,
+                cause: str, preface: str | None = None) -> PhaseChange:
+        """Close the current phase (`GameError` if the game is not running), queue its mails,
+        open the next or end the game (the host moves the game's state from what it returns).
+        ``cause`` says why, for the log; ``preface``, what every mail of the phase's closing says
+        first, to players, observers and the game master alike (the game master's PROCESS before
+        the deadline, and what the same mail announced)."""
+        ...
+
+    def rollback(self, session: Session, game: Game, now: datetime, phase: str | None = None) -> tuple[str, str]:
+        """Go back to the previous phase (or to ``phase``, the one the game master named: the
+        kind says which it can go back to); the host then pauses the game.  Returns the phase's
+        name and what is as it was before (for the players' announcement).  `GameError` if it
+        cannot be done."""
+        ...
+
+    def terminate(self, session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
+        """Publish what the game's end publishes (TERMINATE); the host then ends the game."""
+        ...
+
+    def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
+        """The body of the reminder or late notice (``which``) to ``seat`` alone."""
+        ...
+
+    def is_between(self, phase: str) -> bool:
+        """Whether ``phase`` is one of the `between_phases`."""
+        return False
+
+
+class Commands(Protocol):
+    """A kind's commands by mail, and what it says of a game in answers."""
+
+    commands: Sequence[Entry]
+    """Its command table: the host's dispatcher is built from it and the host's own."""
+
+    def read(self, text: str) -> Line:
+        """A line the host's grammar does not know, read as this kind's command."""
+        ...
+
+    def close_block(self, turn: Turn) -> None:
+        """At the end of a seat's lines in a mail: act on its block (`Turn.block`) as a whole."""
+        ...
+
+    def status(self, turn: Turn) -> list[str]:
+        """STATUS for the signed-on seat, as it stands once its block is acted on."""
+        ...
+
+    def master_status(self, turn: Turn) -> list[str] | None:
+        """STATUS for the game master (None: not for the game master in this kind)."""
+        ...
+
+    def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
+        """Mail the new player of ``seat`` (TAKEOVER) what the seat knows now."""
+        ...
+
+    def resigned(self, turn: Turn, game: Game, seat: str) -> str:
+        """What else happens when the player of ``seat`` resigns; the words added to the answer."""
+        ...
+
+    def list_lines(self, turn: Turn, game: Game) -> list[str]:
+        """``LIST game``: what anyone may know of the game now."""
+        ...
+
+    def history(self, turn: Turn, text: str, game: Game, command: History) -> None:
+        """Answer ``HISTORY game ...``."""
+        ...
+
+    def summary(self, turn: Turn, text: str, game: Game) -> None:
+        """Answer ``SUMMARY game``."""
+        ...
+
+    def info(self, game: Game) -> list[str]:
+        """``GET INFO game`` / ``GET RULES game``: the game's own options and the rules they
+        bring, in words, with the rules' numbers (the host adds the clock's and its own options)."""
+        ...
+
+    def help(self, settings: Settings) -> str:
+        """The kind's part of HELP."""
+        ...
+
+
+class Pages(Protocol):
+    """A kind's public pages."""
+
+    def facts(self, session: Session, game: Game, acting: bool = True,
+              seated: Sequence[Player] | None = None) -> GameFacts:
+        """What any page may say of the game (its line in the index, its page's header)."""
+        ...
+
+    def gather(self, session: Session, game: Game) -> Any:
+        """Everything the game's pages are made of, read in ``session``."""
+        ...
+
+    def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
+        """Write the game's pages under ``root`` from what `gather` read; returns its page."""
+        ...
+
+
+class Demo(Protocol):
+    """A kind's short game for ``judge demo``."""
+
+    def demo(self, judge: DemoJudge, blind: bool = False) -> None:
+        """Play a short scripted game against ``judge`` by mail and print what a newcomer needs to
+        see (``blind``: its variant with hidden boards, for a kind that has one)."""
+        raise NotImplementedError(f"{getattr(self, 'title', 'this game')} has no demo")
+
+
+class GameKind(Lobby, Phases, Commands, Pages, Demo, Protocol):
+    """A kind of game, as the host sees it: every method the host calls, and nothing else."""
+
+
+class Kinds:
+    """The kinds of game one judge hosts, by name, the default first, and the dispatcher of every
+    command it reads (the host's ``commands`` and each kind's): what the composition root
+    (`judge.bootstrap`) hands the host.  A CREATE that names no kind makes a game of the default
+    kind (Payola, as the judge did before it hosted others)."""
+
+    def __init__(self, kinds: Sequence[GameKind], default: str, commands: Sequence[Entry] = ()) -> None:
+        self._kinds = {kind.name: kind for kind in kinds}
+        if default not in self._kinds or len(self._kinds) != len(kinds):
+            raise ValueError("kinds need distinct names, the default among them")
+        self.default = self._kinds[default]
+        self.dispatch = Dispatcher([commands, *(kind.commands for kind in kinds)])
+
+    def __iter__(self) -> Iterator[GameKind]:
+        yield self.default
+        yield from (kind for name, kind in sorted(self._kinds.items()) if kind is not self.default)
+
+    def named(self, name: str) -> GameKind:
+        """The kind called ``name`` (KeyError if none)."""
+        return self._kinds[name]
+
+    def of(self, game: Game) -> GameKind:
+        """The kind of ``game``."""
+        return self._kinds[game.kind] if game.kind else self.default
+
+    def in_create(self, word: str) -> GameKind | None:
+        """The kind CREATE's first word after the password names, if it names one."""
+        return self._kinds.get(word.lower())
+
+
+SESSION_KEY = "kinds"  # where a session keeps the registry (`judge.store.database.Database`: `info`)
+
+
+def kinds_of(session: Session) -> Kinds:
+    """The kinds of the judge whose database ``session`` is of (`judge.store.database.Database`
+    puts them in every session it makes)."""
+    kinds: Kinds = session.info[SESSION_KEY]
+    return kinds
+
+
+def kind_of(session: Session, game: Game) -> GameKind:
+    """The kind of ``game``, read in ``session``."""
+    return kinds_of(session).of(game)

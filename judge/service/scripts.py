@@ -1,0 +1,85 @@
+"""What a kind's script for ``judge demo`` works with: a running judge to mail (`DemoJudge`), and
+how to show a newcomer what it sent (`show`).  The host runs the judge (`judge.service.demo`)."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import smtplib
+import time
+from dataclasses import dataclass
+from email.message import EmailMessage
+
+from judge.mail.outbound import MaildirOutbox
+from judge.service.config import Settings
+
+
+@dataclass(frozen=True)
+class DemoJudge:
+    """A judge running for a demo: its SMTP port on loopback and its settings (its Maildir)."""
+
+    port: int
+    settings: Settings
+
+    def send(self, sender: str, body: str) -> None:
+        """Mail ``body`` from ``sender`` to the judge."""
+        message = EmailMessage()
+        message["From"], message["To"], message["Subject"] = sender, "judge@localhost", "demo"
+        message.set_content(body)
+        with smtplib.SMTP("127.0.0.1", self.port, timeout=30) as client:
+            client.send_message(message)
+
+    def mails(self) -> list[EmailMessage]:
+        """Every mail the judge has sent, oldest first."""
+        found = []
+        for raw in MaildirOutbox(self.settings.maildir).messages():
+            message = email.message_from_bytes(raw, policy=email.policy.default)
+            assert isinstance(message, EmailMessage)
+            found.append(message)
+        return found
+
+    def wait_for(self, subject: str, to: str | None = None, timeout: float = 60.0) -> EmailMessage:
+        """The judge's mail with ``subject`` (to ``to``), once it has sent it."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for message in self.mails():
+                if message["Subject"] == subject and to in (None, message["To"]):
+                    return message
+            time.sleep(0.2)
+        raise TimeoutError(f"no mail '{subject}' after {timeout:g} s")
+
+    def answer(self, sender: str, body: str, timeout: float = 60.0) -> EmailMessage:
+        """Mail ``body`` from ``sender`` and return the judge's answer to it (the next mail to
+        ``sender`` that answers one)."""
+        before = len([m for m in self.mails() if m["To"] == sender])
+        self.send(sender, body)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for message in [m for m in self.mails() if m["To"] == sender][before:]:
+                if str(message["Subject"]).startswith("Re:"):
+                    return message
+            time.sleep(0.2)
+        raise TimeoutError(f"no answer to {sender} after {timeout:g} s")
+
+    def confirm(self, address: str, timeout: float = 60.0) -> None:
+        """Answer with ``CONFIRM token`` the mail that asks ``address`` to confirm it wants game mail."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for message in self.mails():
+                if str(message["Subject"]).startswith("Please confirm:") and message["To"] == address:
+                    token = next(line for line in text_of(message).splitlines() if line.startswith("CONFIRM "))
+                    self.send(address, token)
+                    return
+            time.sleep(0.2)
+        raise TimeoutError(f"no request to confirm {address} after {timeout:g} s")
+
+
+def text_of(message: EmailMessage) -> str:
+    """The text of a mail the judge sent (the first part when maps are attached)."""
+    body = message.get_body(preferencelist=("plain",))
+    return str(body.get_content()) if body is not None else ""
+
+
+def show(message: EmailMessage) -> None:
+    """Print a mail's subject and text, indented, as a newcomer reads it."""
+    print(f"    Subject: {message['Subject']}\n\n    " + text_of(message).strip().replace("\n", "\n    "))

@@ -1,0 +1,163 @@
+"""What a kind of game may do while one mail is applied: the `Turn` the host hands it.
+
+A kind's handlers and its `judge.service.kinds.Commands` methods get a turn, never the host's
+conversation (`judge.service.handlers.conversation.Conversation`, which implements this): the
+transaction and the moment, who the lines act for, the reply's lines (answered by index: a kind
+marks its own lines, never touches another's), the seat's block of lines of the mail, the
+mail's budget (attachments, mails it causes, announcements, phase changes) and what the mails
+of the transaction have read once.  Everything else of the host a kind reaches through its
+services (`judge.service.host`, `outbox`, `render`, ...), with the turn's session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, Protocol, TypeVar
+
+from sqlalchemy.orm import Session
+
+from judge.mail.outbound import Attachment
+from judge.service.config import Settings
+from judge.store.models import Game, Player
+
+T = TypeVar("T")
+Line = tuple[int, str]
+"""A line of a seat's block: its index among the reply's answers, and its text as written."""
+
+
+class Turn(Protocol):
+    """One mail being applied, as a kind of game sees it."""
+
+    session: Session
+    settings: Settings
+    now: datetime
+    accepted: datetime
+    """When the judge's mail server accepted the mail: its place among one seat's mail."""
+    cache: dict[Any, Any]
+    """What a kind keeps for the rest of the mail."""
+
+    # -- who the lines act for --------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game | None:
+        """The game the lines are signed on to, if any."""
+        ...
+
+    @property
+    def seat(self) -> str | None:
+        """The seat signed on to (None: nobody, or the game master)."""
+        ...
+
+    @property
+    def player(self) -> Player | None:
+        """The seat's player row."""
+        ...
+
+    def seats(self, game: Game) -> dict[str, Player]:
+        """``game``'s seats and their players, read once per transaction once it has started."""
+        ...
+
+    def master_of(self, game: Game) -> bool:
+        """Whether the mail is signed on as the master of ``game``."""
+        ...
+
+    def reader_of(self, game: Game) -> str:
+        """Who an answer about ``game`` goes to: "master", "player" or "anyone"."""
+        ...
+
+    # -- the reply --------------------------------------------------------------------------------
+
+    def echo(self, text: str, outcome: str, message: str = "", extra: list[str] | None = None) -> int:
+        """Answer a line (``outcome``: ok, error, ignored, info); returns its index."""
+        ...
+
+    def mark(self, index: int, outcome: str | None = None, message: str | None = None) -> None:
+        """Change the answer at ``index`` (one of this kind's own lines): its outcome, its message."""
+        ...
+
+    def note(self, index: int, lines: Sequence[str], *, replace: bool = False) -> None:
+        """Add ``lines`` under the answer at ``index`` (or put them instead of those it has)."""
+        ...
+
+    def outcome(self, index: int) -> str:
+        """The outcome of the answer at ``index``."""
+        ...
+
+    def message(self, index: int) -> str:
+        """The message of the answer at ``index``."""
+        ...
+
+    def answer_long(self, text: str, filename: str, body: str, what: str, more: str = "") -> None:
+        """Answer ``text`` with ``body``: in the reply, or attached if it is long."""
+        ...
+
+    def attach(self, files: Sequence[Attachment]) -> bool:
+        """Attach ``files`` to the reply, unless they would take it over its limit."""
+        ...
+
+    def too_big(self, size: int) -> str:
+        """Why an answer of ``size`` bytes was not attached."""
+        ...
+
+    # -- the seat's block of lines ----------------------------------------------------------------
+
+    def hold(self, name: str, text: str) -> int:
+        """Answer ``text`` as taken, and keep it in the seat's block ``name`` (a sheet, orders, a
+        plan), which the kind acts on as a whole when the seat's lines end (`close_block`)."""
+        ...
+
+    def block(self, name: str) -> list[Line]:
+        """The lines of the seat's block ``name`` so far, in order (empty: none)."""
+        ...
+
+    def drop_blocks(self) -> None:
+        """Forget the seat's blocks so far (CLEAR)."""
+        ...
+
+    def superseded(self, since: datetime | None, what: str) -> str | None:
+        """Why this mail may not set ``what``: a later mail, accepted at ``since``, set it already."""
+        ...
+
+    def set_aside(self, block: Sequence[Line], why: str) -> None:
+        """Answer the lines of a block not applied as a whole, the last one saying ``why``."""
+        ...
+
+    # -- what the mail causes ---------------------------------------------------------------------
+
+    def send(self, *, to: str, subject: str, body: str, kind: str, game_id: int | None = None) -> bool:
+        """Queue a mail, unless the mail has caused as many as it may (False then)."""
+        ...
+
+    def announce(self, what: str, also: str | None = None, game: Game | None = None, master: bool = True,
+                 public: bool = False) -> None:
+        """Tell every player of the game (``public``: and its observers) ``what`` happened."""
+        ...
+
+    def announce_now(self, game: Game) -> None:
+        """Send what the mail announced to ``game`` so far now, before a phase's results."""
+        ...
+
+    def take_news(self, game: Game) -> list[str]:
+        """What the mail announced to ``game``, to be said in the results of its phase instead."""
+        ...
+
+    def may_change_phase(self, text: str, word: str) -> int | None:
+        """How many mails the game master's ``word`` (PROCESS, ROLLBACK, ROLLFORWARD) will send,
+        if it may go ahead; None after answering ``text`` why not (`judge.service.phase_changes`)."""
+        ...
+
+    def changed_phase(self, word: str, results: int) -> None:
+        """Count a phase change ``word`` that went ahead."""
+        ...
+
+    def confirmed(self, text: str, word: str, code: str | None, what: str) -> bool:
+        """Whether the game master's line confirms a command that cannot be undone."""
+        ...
+
+    # -- what the transaction's mails read once ---------------------------------------------------
+
+    def read_once(self, game: Game, what: str, read: Callable[[], T]) -> T:
+        """What ``read`` reads of ``game``'s current phase, read once for all the mails of the
+        transaction (and again once the phase changes or anything is rolled back)."""
+        ...

@@ -1,0 +1,47 @@
+"""The seam between the host and the games holds (``.importlinter``, run by ``lint-imports``), and
+breaks when a forbidden import is added: the host importing a game, a game importing another, a
+core or a library importing the host."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.skipif(shutil.which("lint-imports", path=str(Path(sys.executable).parent)) is None,
+                                reason="import-linter is not installed (pip install -e '.[test]')")
+
+
+def lint_imports(where: Path) -> subprocess.CompletedProcess[str]:
+    """``lint-imports`` on the package ``judge`` found in ``where``, with the contracts there."""
+    return subprocess.run([str(Path(sys.executable).parent / "lint-imports"), "--no-cache"], cwd=where,
+                          env={"PYTHONPATH": str(where), "PATH": "/usr/bin:/bin"}, capture_output=True, text=True,
+                          check=False)
+
+
+def test_the_judge_keeps_every_contract_of_its_seam() -> None:
+    run = lint_imports(ROOT)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "0 broken" in run.stdout
+
+
+@pytest.mark.parametrize(("module", "line", "contract"), [
+    ("judge/service/host.py", "import judge.games.payola.kind", "The host imports no game"),
+    ("judge/web/pages.py", "import judge.bootstrap", "The host imports no game"),
+    ("judge/games/pirates/kind.py", "import judge.games.payola.lifecycle", "independent of each other"),
+    ("judge/games/exchange/core/state.py", "import judge.service.host", "rules cores import nothing"),
+    ("judge/engine/map.py", "import judge.games.pirates.core.match", "libraries import nothing"),
+])
+def test_a_forbidden_import_breaks_the_seam(tmp_path: Path, module: str, line: str, contract: str) -> None:
+    shutil.copytree(ROOT / "judge", tmp_path / "judge", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / ".importlinter", tmp_path / ".importlinter")
+    with (tmp_path / module).open("a", encoding="utf-8") as source:
+        source.write(f"\n{line}  # noqa\n")
+    run = lint_imports(tmp_path)
+    assert run.returncode != 0
+    broken = run.stdout[run.stdout.index("Contracts"):]
+    assert f"{contract}" in " ".join(broken.split()) and "BROKEN" in broken
