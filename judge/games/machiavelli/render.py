@@ -1,10 +1,11 @@
 """Pictures of a Machiavelli position, as SVG and PNG: an edge of the game, not its rules core.
 
 What is drawn, bottom to top: the sea; the land, each province tinted by its controller (a
-power's colour, the independents' grey, or plain when nobody controls it); the borders; a
-rebelling province hatched in its victim's colour; the crossings where the game goes by land
-over water (Istria to Dalmatia) and the controlled straits' gates (Piombino's channel, the
-Strait of Messina) as dark red chains; the names (area codes); each city's mark (a square when
+power's colour, the independents' grey, or plain when nobody controls it); a rebelling
+province hatched in dark red and its victim's colour; the borders; the crossing where the game
+goes by land over water (Istria to Dalmatia) as a bridge, and the controlled straits' gates
+(Piombino's channel, the Strait of Messina) as dark red chains; the empty coasts of a split
+coast as faint rings with the coast's name; each city's mark (a square when
 fortified, a circle when not, a diamond for a fortress, a blue ring round a port, the digit of
 a major city's magnitude, filled with its controller's colour, dark red when it rebels); the
 units: armies (discs) and fleets (ships) at the area's unit place (a fleet on a split coast
@@ -14,7 +15,8 @@ progress as a dashed ring in the besieger's colour round the besieged city's pla
 when given, the operations of a campaign (advances as arrows, through the transporting
 fleets; supports as dashed lines into the area supported; transports as dotted rings; holds
 as rings; sieges and conversions as lines from the unit to its city's place; an order that
-failed or could not be carried out is crossed out); a title bar; a legend of the players.
+failed or could not be carried out is crossed out); the names (area codes, haloed in white, so
+that an order's line passes under them); a title bar; a legend of the players.
 
 Where things go is the drawing's business (:mod:`tools/build_map_geometry.py` writes
 ``maps/<board>_geometry.geojson``, package data): each area has a place for its name and its
@@ -336,8 +338,8 @@ def _gate(gate: Gate) -> str:
 
 
 @cache
-def _borders_and_names(board: Board, geometry: Geometry) -> str:
-    """Borders, crossings, gates, names and coasts' names: what every picture of the board shares."""
+def _borders(geometry: Geometry) -> str:
+    """Borders, crossings and gates: what every picture of the board shares under its marks."""
     drawing = geometry.drawing
     parts = [
         f'<path class="border sea" d="{drawing.borders["sea"]}" fill="none" stroke="#7D9AB0" '
@@ -353,6 +355,14 @@ def _borders_and_names(board: Board, geometry: Geometry) -> str:
             f'<path d="{d}" fill="none" stroke="{LAND}" stroke-width="3.2" stroke-linecap="round"/></g>'
         )
     parts += [_gate(gate) for gate in geometry.gates]
+    return "".join(parts)
+
+
+@cache
+def _names(board: Board, geometry: Geometry) -> str:
+    """The areas' names, haloed in white, over everything else on the map: no mark covers one, and
+    an order's line passes under it."""
+    parts = []
     for code, area in board.areas.items():
         places = geometry.places[code]
         at = (places.label[0], places.label[1] + 0.36 * LABEL_SIZE)
@@ -527,6 +537,10 @@ def _heading(position: Position) -> str:
     return f"{position.season}, {awaited}"
 
 
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
+
+
 def _legend(board: Board, position: Position, style: _Style, top: float, width: float) -> str:
     """Each power's colour and letter, its cities and units; the independents; how the marks read."""
     entries: list[tuple[str, str, str, str]] = []
@@ -535,9 +549,10 @@ def _legend(board: Board, position: Position, style: _Style, top: float, width: 
         held = sum(1 for code in cities if position.city_controller(code) == power)
         units = len(position.units_of(power))
         gone = " (eliminated)" if power in position.eliminated else ""
-        entries.append((power, style.colours[power], style.marks[power], f"{held} cities, {units} units{gone}"))
+        entries.append((power, style.colours[power], style.marks[power],
+                        f"{_count(held, 'city', 'cities')}, {_count(units, 'unit', 'units')}{gone}"))
     independents = [u for u in position.units.values() if isinstance(u.owner, Independent)]
-    entries.append(("Independent", INDEPENDENT, "i", f"{len(independents)} units"))
+    entries.append(("Independent", INDEPENDENT, "i", _count(len(independents), "unit", "units")))
     columns = _legend_columns(len(entries))
     parts = [f'<g class="legend" transform="translate(0 {_n(top)})">']
     for i, (name, colour, letter, counts) in enumerate(entries):
@@ -597,7 +612,7 @@ def render_svg(
                     f'fill="{fill}" fill-rule="evenodd"/>')
     marks = [_rebellion(code, drawing.areas[code].shape, victim, style) for code, victim in
              sorted(position.rebellions.items())]
-    marks.append(_borders_and_names(board, geometry))
+    marks.append(_borders(geometry))
     occupied = {(u.area, u.coast) for u in position.units.values() if u.coast}
     for code, places in geometry.places.items():
         for coast, at in places.coasts.items():
@@ -618,6 +633,7 @@ def render_svg(
         marks.append(_unit(unit, at, style))
     painter = _Orders(board, geometry, position, style)
     marks += [painter.draw(item) for item in _drawn_orders(position, orders, record)]
+    marks.append(_names(board, geometry))
     title_bar = _text((12, 28), f"{title}: {_heading(position)}", 18, class_="title", fill=INK, font_family=FONT,
                       font_weight="bold")
     legend = _legend(board, position, style, TITLE_HEIGHT + geometry.height, width)

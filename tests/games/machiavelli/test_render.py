@@ -461,6 +461,15 @@ def test_a_campaigns_operations_are_drawn_and_the_failed_crossed_out() -> None:
     assert "support" in (drawn["A are S A flo - sie"].get("class") or "")
 
 
+def test_the_names_are_drawn_over_the_orders_lines() -> None:
+    """An arrow may cross an area's name; the name, drawn after every order, stays readable."""
+    record = fall_campaign()
+    svg = render_svg(BOARD, load_geometry(), record.expending.position, title="Orders", record=record)
+    classes = [(g.get("class") or "").split()[:1] for g in ET.fromstring(svg).iter(f"{SVG}g")]
+    last_order = max(i for i, c in enumerate(classes) if c == ["order"])
+    assert min(i for i, c in enumerate(classes) if c == ["name"]) > last_order
+
+
 def test_orders_as_written_are_drawn_without_a_verdict() -> None:
     record = fall_campaign()
     florentine: list[Order] = [r.order for r in record.action.results
