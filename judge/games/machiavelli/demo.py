@@ -9,7 +9,7 @@ stands although the correction leaves it out.  The phase closes as soon as the t
 in.  The campaign letter: Florence hires a bodyguard and tries an assassination it cannot pay
 for (not charged, M30), and moves an army; Milan pays a counter-bribe and moves; Venice gives
 nothing.  Shown: the answer to a letter, Venice's correction, and Florence's results of each
-phase: its own statement and the public results.
+phase: its own statement and the public results, and the maps the campaign's mail carries.
 """
 
 from __future__ import annotations
@@ -58,5 +58,10 @@ def play(judge: DemoJudge) -> None:
     _letter(judge, "Milan", "counter-bribe 3 A mil", "A cre - man")
     _letter(judge, "Venice", "none")
     print("\nThe campaign was carried out when Venice's (empty) letter came in. Florence's results:\n")
-    show(judge.wait_for("demo SP1454C results", _address("Florence")))
+    results = judge.wait_for("demo SP1454C results", _address("Florence"))
+    show(results)
+    maps = [str(part.get_filename()) for part in results.iter_attachments()]
+    if maps:
+        print(f"\n    Attached: {', '.join(maps)} (the campaign's orders as given, failures crossed out; the "
+              "board after)")
     print()

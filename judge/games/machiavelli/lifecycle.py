@@ -36,7 +36,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from judge.games.machiavelli import maps, views
+from judge.games.machiavelli import pictures, views
 from judge.games.machiavelli.core.board import Board, board_names, load_board
 from judge.games.machiavelli.core.campaign import Expected, campaign, expected_letters
 from judge.games.machiavelli.core.existence import standings
@@ -246,10 +246,11 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     position = board.start
     _open_row(session, game, position, now)
     seat = host.seats(session, game)
+    attached = pictures.position_map(settings, game.name, board, position, phase_name(position))
     common: dict[str, Any] = {"game": game, "what": describe(game), "roster": roster(session, game),
                               "board": views.board_lines(board, position), "areas": views.area_lines(board),
-                              "deadline": game.deadline, "label": label(game.phase or ""), "map": maps.MAP_NOTE}
-    attached = maps.position_map(settings, game.name, board, position)
+                              "deadline": game.deadline, "label": label(game.phase or ""),
+                              "map": "" if attached else pictures.NO_MAP}
     for country, player in seat.items():
         if host.is_played(player):
             assert player.address is not None
@@ -335,7 +336,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
                   "letters": {country: letter.parsed["orders"] for country, letter in sorted(standing.items())},
                   "defaulted": sorted(defaulted), "public": public, "statements": statements}
     row.status, row.processed_at = "processed", now
-    attached = maps.position_map(settings, game.name, board, after, record)
+    title = row.name if after.phase is Phase.OVER else phase_name(after)
+    attached = pictures.position_map(settings, game.name, board, after, title, record)
     if after.phase is Phase.OVER:
         assert record is not None and record.end is not None
         winners = record.end.winners
@@ -360,7 +362,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, now: datetim
     common: dict[str, Any] = {"game": game, "phase": phase, "label": label(phase), "public": public,
                               "board": views.board_lines(board, after), "preface": preface, "over": over,
                               "next": None if over else label(game.phase or ""), "deadline": None if over else
-                              game.deadline, "map": maps.MAP_NOTE if not attached else ""}
+                              game.deadline, "map": "" if attached else pictures.NO_MAP}
     subject = f"{game.name} {phase} results"
     for country, player in host.seats(session, game).items():
         if not host.is_played(player):

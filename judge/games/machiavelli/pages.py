@@ -21,7 +21,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from judge.games.machiavelli import lifecycle, maps, views
+from judge.games.machiavelli import lifecycle, pictures, views
+from judge.games.machiavelli.core.board import load_board
+from judge.games.machiavelli.core.notation import position_from_data, position_to_data
 from judge.service import host
 from judge.service.options import rules_of
 from judge.store.models import Game, Player
@@ -38,6 +40,8 @@ class GameRecord:
     board: tuple[str, ...] = ()
     latest: str | None = None
     results: tuple[str, ...] = ()
+    scenario: str | None = None  # the board the map is drawn on, and the position it shows
+    position: dict[str, Any] | None = None
 
 
 def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = None) -> GameFacts:
@@ -63,10 +67,11 @@ def gather(session: Session, game: Game) -> GameRecord:
     if position is None:
         return GameRecord(facts)
     board = tuple(views.board_lines(lifecycle.board_of(game), position))
+    drawn = position_to_data(position)
     last = next((r for r in reversed(host.processed_phases(session, game)) if r.result), None)
     if last is None or last.result is None:
-        return GameRecord(facts, board)
-    return GameRecord(facts, board, last.name, tuple(last.result["public"]))
+        return GameRecord(facts, board, scenario=game.variant, position=drawn)
+    return GameRecord(facts, board, last.name, tuple(last.result["public"]), game.variant, drawn)
 
 
 def write_game(root: Path, record: GameRecord, force: bool = False) -> Path:
@@ -76,7 +81,7 @@ def write_game(root: Path, record: GameRecord, force: bool = False) -> Path:
         raise ValueError(f"'{facts.name}' cannot name a folder of pages")
     folder = root / "games" / facts.name
     head = summary(facts)
-    shown: list[Any] = [head, record.board, record.latest, record.results]
+    shown: list[Any] = [head, record.board, record.latest, record.results, record.position]
     digest = hashlib.sha256(json.dumps([shown, templates_version()], sort_keys=True, default=str).encode()).hexdigest()
     stamp = folder / ".digest"
     if not force and stamp.exists() and stamp.read_text("utf-8") == digest:
@@ -85,9 +90,15 @@ def write_game(root: Path, record: GameRecord, force: bool = False) -> Path:
     make_folder(root / "games")
     make_folder(folder)
     written: set[Path] = set()
+    svg = None
+    if record.scenario is not None and record.position is not None:
+        board = load_board(record.scenario)
+        svg = pictures.board_svg(board, position_from_data(record.position, board), facts.name)
+    if svg is not None:
+        write_file(folder / "board.svg", svg.encode("utf-8"), written)
     render_page(folder / "index.html", "machiavelli/game.html.j2", written, game=head, root="../../",
                 board=record.board, latest=record.latest,
                 label=lifecycle.label(record.latest) if record.latest else None, results=record.results,
-                map=maps.MAP_NOTE)
+                drawn=svg is not None)
     write_file(stamp, digest.encode("utf-8"), written)
     return folder / "index.html"

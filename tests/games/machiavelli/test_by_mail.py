@@ -440,6 +440,9 @@ def test_the_page_shows_the_board_and_the_latest_public_results_and_no_secret(tm
     assert "The results of SP1454A, the spring letter of Spring 1454 (A orders)" in page
     assert "Florence F psa" in page and "Florence A are" in page  # disbanded: not listed (M12)
     assert not re.search(r"transfer \d|Your treasury|\d ducat|bodyguard|letter of \d", page)
+    assert '<img src="board.svg"' in page
+    svg = (tmp_path / "web" / "games" / "w1" / "board.svg").read_text("utf-8")
+    assert 'data-area="flo"' in svg and "w1" in svg
     index = (tmp_path / "web" / "index.html").read_text("utf-8")
     assert "w1" in index and "Machiavelli" in index
 
@@ -471,6 +474,15 @@ def test_a_player_taking_over_a_dummy_country_is_briefed_on_it_alone(tmp_path: P
     assert "Florence" not in briefing.body
 
 
+def draws_maps() -> bool:
+    """Whether the judge draws maps here (the Cairo library loads)."""
+    try:
+        import judge.render.png  # noqa: F401
+    except (ImportError, OSError):
+        return False
+    return True
+
+
 @pytest.fixture(scope="module")
 def demo_output() -> str:
     """What ``judge demo machiavelli`` prints (played once: it runs a judge by SMTP)."""
@@ -488,6 +500,8 @@ def test_judge_demo_machiavelli_plays_a_spring_and_a_campaign_by_smtp(demo_outpu
     assert "Your treasury: 6 ducats before, 3 ducats now." in demo_output  # Florence's campaign
     assert "Milan A cre - man: advanced" in demo_output
     assert "For Milan alone" not in demo_output and "For Venice alone" not in demo_output
+    if draws_maps():
+        assert "Attached: demo-spring-1454-orders.png, demo-SU1454C.png" in demo_output
 
 
 def test_4_2_a_victory_ends_the_game_with_the_ranking_in_every_mail(tmp_path: Path) -> None:
@@ -514,3 +528,24 @@ def test_4_2_a_victory_ends_the_game_with_the_ranking_in_every_mail(tmp_path: Pa
         game = session.scalars(select(Game).where(Game.name == "v1")).one()
         assert (game.state, game.winner, game.settings["result"]) == ("finished", "Florence",
                                                                       "won by Florence in Spring 1454")
+
+
+def test_a_campaigns_mail_carries_its_operations_and_the_board_as_maps(tmp_path: Path) -> None:
+    if not draws_maps():
+        pytest.skip("the Cairo library does not load here: no map is drawn")
+    judge = Judge(tmp_path, maps=True)
+    new_game(judge, ("Florence",), "d1")
+    master(judge, "START", game="d1")
+    start = judge.last_to(address("Florence"))
+    assert list(start.attachments) == ["d1-SP1454A.png"] and "no map is attached" not in start.body
+    letter(judge, "Florence", "none", game="d1")
+    letter(judge, "Florence", "A flo - pst", game="d1")
+    results = judge.last_to(address("Florence"))
+    assert results.subject == "d1 SP1454C results"
+    assert {name: kind for name, (kind, _) in results.attachments.items()} == {
+        "d1-spring-1454-orders.png": "image/png", "d1-SU1454C.png": "image/png"}
+    aop = Judge(tmp_path / "aop", maps=True)  # AoP's board has no drawing yet: the mail says so
+    aop.send(GM, "CREATE d2 gm-pw machiavelli aop")
+    aop.send(address("Florence"), "JOIN d2 pw-ann Florence")
+    master(aop, "START", game="d2")
+    assert "(no map is attached: this board has no drawing yet" in aop.last_to(address("Florence")).body

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from judge.games.machiavelli.core.board import load_board
 from judge.games.machiavelli.core.position import UnitKind
 from tests.service.harness import Judge, Sent
+from tests.strength import examples
 
 BOARD = load_board("classic")
 GM = "gm@example.org"
@@ -95,8 +96,8 @@ def answered(reply: Sent, line: str) -> bool:
     return re.search(rf"^> {re.escape(line)}\n  (OK|ERROR|IGNORED): ", reply.body, re.M) is not None
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
-          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])  # no shrinking: each example is a game by mail
 @given(spring=letters("A"), campaign=letters("C"))
 def test_8_1_no_players_mail_names_anothers_treasury_expenditures_or_orders(
         judge: Judge, spring: dict[str, list[str]], campaign: dict[str, list[str]]) -> None:
