@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
+from judge.games.machiavelli import cli as machiavelli_cli
 from judge.games.payola import cli as payola_cli
 from judge.service import cli
 
@@ -25,19 +26,20 @@ if TYPE_CHECKING:
     from judge.service.kinds import Kinds
     from judge.store.database import Database
 
-TOOLS: tuple[cli.Tool, ...] = (*payola_cli.TOOLS,)
-"""The games' own subcommands: ``judge adjudicate``, ``orders``, ``payola`` and ``map``."""
+TOOLS: tuple[cli.Tool, ...] = (*payola_cli.TOOLS, machiavelli_cli.TOOL)
+"""The games' own subcommands: ``judge adjudicate``, ``orders``, ``payola``, ``map`` and ``machiavelli``."""
 
 
 @cache
 def kinds() -> Kinds:
     """Every kind of game this judge hosts, the default first, with the host's command table."""
+    from judge.games.machiavelli.kind import Machiavelli
     from judge.games.payola.kind import Payola
     from judge.games.pirates.kind import Pirates
     from judge.service.handlers import COMMANDS
     from judge.service.kinds import Kinds
 
-    return Kinds([Payola(), Pirates()], default="payola", commands=COMMANDS)
+    return Kinds([Payola(), Pirates(), Machiavelli()], default="payola", commands=COMMANDS)
 
 
 def open_database(settings: Settings) -> Database:

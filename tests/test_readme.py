@@ -1,4 +1,5 @@
-"""The README's examples work: its JSON inputs run through `judge adjudicate` and `judge payola`."""
+"""The README's examples work: its JSON inputs run through `judge adjudicate`, `judge payola` and
+`judge machiavelli`."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+from judge.games.machiavelli.core.notation import run
 from judge.games.payola.cli import adjudicate_data
 from judge.payola.notation import payola_from_data
 
@@ -16,7 +18,10 @@ def test_readme_json_examples_run() -> None:
     blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", README, re.S)]
     assert len(blocks) >= 2
     for block in blocks:
-        if "powers" in block:
+        if "letters" in block:
+            out = run(block)
+            assert out["orders"] and out["operations"] and not out["problems"]
+        elif "powers" in block:
             out = payola_from_data(block)
             assert out["orders"] and not any(p["errors"] for p in out["powers"].values())
         else:

@@ -1,7 +1,7 @@
 """``judge machiavelli``: a Machiavelli phase as JSON in, its record as JSON out.
 
-The host's command line adds the subcommand with :func:`add_parser` and runs it with
-:func:`main`; ``python -m judge.games.machiavelli.cli [FILE] [--jsonl]`` runs it alone.  It reads
+The composition root (`judge.bootstrap`) hands `TOOL` to the host's command line;
+``python -m judge.games.machiavelli.cli [FILE] [--jsonl]`` runs it alone.  It reads
 one JSON request from FILE (or standard input), or with ``--jsonl`` one request a line, and
 writes one JSON answer for each (a line each with ``--jsonl``).  A request that cannot be
 carried out gets ``{"error": "..."}`` (exit status 1 without ``--jsonl``).
@@ -83,65 +83,14 @@ The answer holds, among the rest::
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
-from typing import IO, Any
 
-from judge.games.machiavelli.core.notation import NotationError, run
+from judge.games.machiavelli.core.notation import run
+from judge.service.cli import json_tool
 
-
-def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Add the ``machiavelli`` subcommand to a command line's subparsers."""
-    parser: argparse.ArgumentParser = subparsers.add_parser(
-        "machiavelli", help="carry out a Machiavelli phase given as JSON (see judge/games/machiavelli/cli.py)",
-        description="Carry out a Machiavelli phase (a spring's A orders, or a campaign) given as JSON.")
-    parser.add_argument("file", nargs="?", help="JSON input (default: standard input)")
-    parser.add_argument("--jsonl", action="store_true", help="one JSON object per line in and out")
-    return parser
-
-
-def answer(text: str) -> tuple[dict[str, Any], bool]:
-    """One request's answer, and whether it was carried out (a failure is ``{"error": ...}``)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return {"error": f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"}, False
-    try:
-        return run(data), True
-    except NotationError as exc:
-        return {"error": str(exc)}, False
-    except Exception as exc:  # never a traceback on the contract: one bad request must not stop a --jsonl run
-        return {"error": f"internal error ({type(exc).__name__}): {exc}"}, False
-
-
-def serve(source: IO[str], out: IO[str], jsonl: bool) -> int:
-    """Answer the requests of ``source`` on ``out``: one JSON object, or one a line."""
-    if not jsonl:
-        reply, ok = answer(source.read())
-        out.write(json.dumps(reply) + "\n")
-        return 0 if ok else 1
-    for line in source:
-        if line.strip():
-            out.write(json.dumps(answer(line)[0]) + "\n")
-            out.flush()
-    return 0
-
-
-def main(args: argparse.Namespace) -> int:
-    """Run the subcommand with the arguments :func:`add_parser` defined."""
-    if args.file in (None, "-"):
-        return serve(sys.stdin, sys.stdout, args.jsonl)
-    try:
-        source = open(args.file, encoding="utf-8")  # noqa: SIM115 - closed below
-    except OSError as exc:
-        print(json.dumps({"error": f"cannot read {args.file}: {exc.strerror}"}))
-        return 1
-    with source:
-        return serve(source, sys.stdout, args.jsonl)
-
+TOOL = json_tool("machiavelli", "carry out a Machiavelli phase (a spring's A orders, or a campaign) given as JSON "
+                 "(see README)", run)
+"""``judge machiavelli``, which the composition root hands to the command line."""
 
 if __name__ == "__main__":
-    _parser = argparse.ArgumentParser(prog="judge")
-    add_parser(_parser.add_subparsers(dest="command", required=True))
-    raise SystemExit(main(_parser.parse_args(["machiavelli", *sys.argv[1:]])))
+    raise SystemExit(TOOL.main(sys.argv[1:]))

@@ -3,7 +3,6 @@ ways, and what a bad request gets."""
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import re
@@ -12,9 +11,11 @@ from typing import Any
 
 import pytest
 
+from judge.bootstrap import main
 from judge.games.machiavelli import cli
 from judge.games.machiavelli.core.notation import NotationError, position_from_data, position_to_data, run
 from judge.games.machiavelli.core.position import Campaign, Independent, Phase, Season, Siege
+from judge.service.cli import run_json
 
 from .helpers import BOARD, A, F, G, game
 
@@ -29,7 +30,7 @@ def documented() -> tuple[Any, Any]:
 def test_the_documented_example_gives_the_documented_answer() -> None:
     request, excerpt = documented()
     out = io.StringIO()
-    assert cli.serve(io.StringIO(json.dumps(request)), out, jsonl=False) == 0
+    assert run_json(run, io.StringIO(json.dumps(request)), out, jsonl=False) == 0
     answer = json.loads(out.getvalue())
     assert {key: answer[key] for key in excerpt} == excerpt
 
@@ -78,18 +79,16 @@ def test_a_request_that_describes_no_position_gets_an_error(request_data: dict[s
 
 def test_the_subcommand_answers_errors_as_json_and_reads_one_request_a_line_with_jsonl(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    parser = argparse.ArgumentParser(prog="judge")
-    cli.add_parser(parser.add_subparsers(dest="command"))
     source = tmp_path / "requests.jsonl"
     source.write_text('{"letters": {}}\n{not json\n\n{"board": "atlantis"}\n', encoding="utf-8")
-    assert cli.main(parser.parse_args(["machiavelli", str(source), "--jsonl"])) == 0
+    assert main(["machiavelli", str(source), "--jsonl"]) == 0  # the judge's command line, as installed
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert lines[0]["phase"] == "A" and lines[1]["error"].startswith("malformed JSON")
     assert lines[2] == {"error": "no board called 'atlantis'"} and len(lines) == 3
     single = tmp_path / "one.json"
     single.write_text('{"board": "atlantis"}', encoding="utf-8")
-    assert cli.main(parser.parse_args(["machiavelli", str(single)])) == 1
-    assert cli.main(parser.parse_args(["machiavelli", str(tmp_path / "missing.json")])) == 1
+    assert cli.TOOL.main([str(single)]) == 1
+    assert cli.TOOL.main([str(tmp_path / "missing.json")]) == 1
     assert [json.loads(line) for line in capsys.readouterr().out.splitlines()][1]["error"].startswith("cannot read")
 
 

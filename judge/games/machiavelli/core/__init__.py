@@ -110,10 +110,12 @@ its islands and straits).  A test is named with the chapter or ruling it holds.
   test_M54_*, test_M34_*.
 * 17 to 18 the letters: their syntax (M49), defaults when missing (17.2, M50), who is expected
   (18.2) — ``syntax``, ``campaign``; test_syntax, test_M50_*, test_18_2_*.  The mail layer's part
-  (M35: one correction, transfers irrevocable; deadlines) is the mail edge's.
+  (M35: one correction, transfers irrevocable; every line answered; deadlines; secrecy) is the
+  mail edge's, ``judge.games.machiavelli`` (``handlers``, ``lifecycle``, ``views``) —
+  test_by_mail (test_M35_*, test_M50_*, test_8_1_*), test_secrecy_by_mail.
 
-Not here: the mail edge, the host's wiring of the ``machiavelli`` subcommand, the boards'
-drawings.  Speed: ``bench/machiavelli_bench.py`` (a classic campaign and a crowded AoP one).
+Not here: the mail edge and the ``judge machiavelli`` tool (``judge.games.machiavelli``), the
+boards' drawings.  Speed: ``bench/machiavelli_bench.py`` (a classic campaign and a crowded AoP one).
 
 
 Readings of the economy where the documents are silent (each written where its code is)

@@ -448,6 +448,14 @@ def _check_start(board: Board) -> None:
             raise BoardError(f"a control marker on the sea {code}: a sea is controlled only by a fleet in it")
 
 
+def board_names() -> tuple[str, ...]:
+    """The boards shipped in ``boards/`` (each file's name, which its ``name`` repeats): the
+    scenarios a game may be played in, ``classic`` (the default) first."""
+    folder = files("judge.games.machiavelli.core") / "boards"
+    names = sorted(entry.name.removesuffix(".json") for entry in folder.iterdir() if entry.name.endswith(".json"))
+    return tuple(sorted(names, key=lambda name: name != "classic"))
+
+
 @cache
 def load_board(name: str = "classic", *, fortresses: bool = False) -> Board:
     """The board of ``boards/<name>.json``, shipped with the package."""

@@ -40,6 +40,7 @@ from judge.games.machiavelli.core.expenditures import (
     Expenditure,
     LetterOrder,
     Pacify,
+    SpringOrder,
     StartRebellion,
     Transfer,
 )
@@ -62,6 +63,15 @@ from judge.games.machiavelli.core.spring import SpringOpening, default_payments,
 
 OPERATIONS = (Hold, Advance, Support, Transport, Besiege, Convert)
 EXPENDITURES = (Transfer, Assassinate, Bodyguard, StartRebellion, Pacify, Bribe, CounterBribe)
+
+
+def fits(order: LetterOrder, phase: Phase) -> bool:
+    """Whether ``order`` is one of the letter ``phase`` awaits: the spring's A orders (A.4 to
+    A.7) or a campaign's C orders (operations, expenditures, permissions, the Pope's
+    excommunication).  Any other is not carried out, nor charged (2, 8.1: ``NOT_THIS_PHASE``)."""
+    if phase is Phase.A:
+        return isinstance(order, SpringOrder)
+    return phase is Phase.C and isinstance(order, Order | Expenditure | Excommunicate | Allow)
 
 
 @dataclass(frozen=True)

@@ -198,18 +198,28 @@ def _victory(board: Board, position: Position) -> GameEnd | None:
            if len(counted[p]) >= needed and any(a in board.home_country(p) for a in counted[p])]
     if not met:
         return None
+    ranking = standings(board, position)
+    best = min(s.rank for s in ranking if s.player in met)
+    winners = tuple(s.player for s in ranking if s.player in met and s.rank == best)
+    return GameEnd(winners, ranking)
+
+
+def standings(board: Board, position: Position) -> tuple[Standing, ...]:
+    """Every player's rank as 4.2 ranks them (M7): cities counted, then provinces controlled,
+    then the tax income A.2 would collect now, then the treasury; the eliminated after the
+    living, the later eliminated first.  Victory's ranking, and a game ended before anyone won."""
+    players = position.living(board.powers)
     tax = incomes(board, position, players, trade=False)
-    scores = {p: (len(counted[p]), sum(position.controller(a) == p for a in board.areas if board.areas[a].is_land),
+    scores = {p: (len(counted_cities(board, position, p)),
+                  sum(position.controller(a) == p for a in board.areas if board.areas[a].is_land),
                   tax[p].tax, position.treasuries.get(p, 0)) for p in players}
     ranking = _ranked(sorted(players, key=lambda p: scores[p], reverse=True), lambda p: scores[p])
-    standings = [Standing(p, rank, *scores[p]) for p, rank in ranking]
+    result = [Standing(p, rank, *scores[p]) for p, rank in ranking]
     fallen = sorted(position.eliminated.items(), key=lambda item: item[1].sort_key(), reverse=True)
     offset = len(players)
     for player, rank in _ranked([p for p, _ in fallen], lambda p: position.eliminated[p].sort_key()):
-        standings.append(Standing(player, offset + rank, 0, 0, 0, 0, position.eliminated[player]))
-    best = min(rank for p, rank in ranking if p in met)
-    winners = tuple(p for p, rank in ranking if p in met and rank == best)
-    return GameEnd(winners, tuple(standings))
+        result.append(Standing(player, offset + rank, 0, 0, 0, 0, position.eliminated[player]))
+    return tuple(result)
 
 
 def _ranked(ordered: Sequence[str], score: Callable[[str], object]) -> list[tuple[str, int]]:

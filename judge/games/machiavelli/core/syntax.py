@@ -15,16 +15,16 @@ or ``expense 3:`` is dropped.  Orders take effect in the order written (M30), ph
 Operations (phase C; AoP 9)::
 
     A Flo H                       hold (also: holds, stand)
-    A Flo - Pis                   advance (also: ->, move, moves to, advance)
-    A Pis - ETS - Nap             advance transported by the fleets in the areas between
-    F GoL S A Pis - Mar           support: the area Mar, for the owner of the army in Pis
-    F GoL S A Pis                 support: the army in Pis where it is (its hold, siege...)
-    F GoL S Mar for France        support: the area Mar for France (for independent: for the
+    A Flo - Psa                   advance (also: ->, move, moves to, advance)
+    A Psa - ETS - Nap             advance transported by the fleets in the areas between
+    F EGL S A Psa - Mar           support: the area Mar, for the owner of the army in Psa
+    F EGL S A Psa                 support: the army in Psa where it is (its hold, siege...)
+    F EGL S Mar for France        support: the area Mar for France (for independent: for the
                                   independent unit there); without "for", for oneself
-    F Tyn T A Nap                 transport the owner of the army in Nap (also: convoy)
-    F Tyn T for Naples            transport for Naples; without "for", for oneself
-    A Pis besiege                 besiege the city (also: B, siege)
-    G Pis convert to A            convert (also: C); a garrison into A or F (the kind may be left
+    F ETS T A Nap                 transport the owner of the army in Nap (also: convoy)
+    F ETS T for Naples            transport for Naples; without "for", for oneself
+    A Psa besiege                 besiege the city (also: B, siege)
+    G Psa convert to A            convert (also: C); a garrison into A or F (the kind may be left
                                   out where the city is no port), an army or fleet into G
     allow Venice                  permissions this campaign (M51): allow Venice bribe, allow
                                   Venice straits, or both
@@ -37,9 +37,9 @@ Expenditures (phase C, carried out in D; AoP 10 to 12)::
     rebellion 15 Pisa             D.3 (also: rebel, start/raise/cause rebellion); the amount,
                                   fixed (15, 9 or 3), may be left out
     pacify 12 Pisa                D.3 (the amount may be left out)
-    bribe 12 buy A Pis            D.4: operate, disband, buy, independent (to make a committed
-                                  unit independent); ``bribe`` may be left out (12 buy A Pis)
-    counter-bribe 6 A Pis         D.4 (also: counter, cb)
+    bribe 12 buy A Psa            D.4: operate, disband, buy, independent (to make a committed
+                                  unit independent); ``bribe`` may be left out (12 buy A Psa)
+    counter-bribe 6 A Psa         D.4 (also: counter, cb)
     excommunicate Venice          the Pope, in C.2 or A.7 (also: crusade)
 
 Spring orders (phase A; AoP 5 to 7)::
@@ -47,10 +47,10 @@ Spring orders (phase A; AoP 5 to 7)::
     transfer 10 to Venice         A.4
     sell Pisa to Venice for 5     A.5; the buyer writes: buy Pisa from Florence for 5
     tax Pisa                      A.6, forced taxation (also: forced tax)
-    pay A Pis                     A.7, keep the unit (also: keep, maintain); units not listed
+    pay A Psa                     A.7, keep the unit (also: keep, maintain); units not listed
                                   are disbanded once any A.7 order is written (M12)
-    disband A Pis                 A.7 (also: remove); with an amount it is a bribe instead
-    raise A Pis                   A.7, a new unit (also: build; raise F Nap, raise G Flo)
+    disband A Psa                 A.7 (also: remove); with an amount it is a bribe instead
+    raise A Psa                   A.7, a new unit (also: build; raise F Nap, raise G Flo)
 """
 
 from __future__ import annotations
@@ -256,6 +256,25 @@ class _Scan:
             raise _Unclear(f"cannot read {' '.join(self.words[self.at:])!r}")
 
 
+_NUMBERING = re.compile(r"^(expense\s*\d*\s*:|\(?\d+[.)]|[-*\u2022])\s*", re.IGNORECASE)
+
+
+def is_letter_line(line: str) -> bool:
+    """Whether a line reads as part of a letter: an order's first word (a unit, a verb, an
+    amount), ``none``, or what :func:`parse_letter` skips (a heading ending with a colon, a
+    comment after ``#``, a numbering).  The mail edge takes such lines into the letter and
+    leaves every other line to the judge's other commands; whether the line is a *good* order
+    is :func:`parse_letter`'s to say."""
+    text = line.split("#", 1)[0].strip()
+    if not text or text.endswith(":"):
+        return True
+    words = _tokens(_NUMBERING.sub("", text))
+    if not words:
+        return True
+    first = words[0]
+    return first in KINDS or first in _HANDLERS or first == "none" or first.isdigit()
+
+
 def parse_letter(text: str, board: Board) -> tuple[tuple[LetterOrder, ...], tuple[Problem, ...]]:
     """The orders of a letter, and the lines that are no order (see the module docstring)."""
     orders: list[LetterOrder] = []
@@ -264,7 +283,7 @@ def parse_letter(text: str, board: Board) -> tuple[tuple[LetterOrder, ...], tupl
         line = raw.split("#", 1)[0].strip()
         if not line or line.endswith(":"):
             continue
-        line = re.sub(r"^(expense\s*\d*\s*:|\(?\d+[.)]|[-*\u2022])\s*", "", line, flags=re.IGNORECASE)
+        line = _NUMBERING.sub("", line)
         try:
             order = parse_line(line, board)
         except _Unclear as exc:

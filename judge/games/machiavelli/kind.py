@@ -1,0 +1,264 @@
+"""Machiavelli as a kind of game the host runs (`judge.service.kinds.GameKind`): the plug between
+the host and the game's edges (`lifecycle`, `handlers`, `views`, `pages`), which stand on its
+rules core, `judge.games.machiavelli.core`.
+
+A game is created with ``CREATE game password machiavelli [scenario]`` (a board of the core:
+``classic``, the classic board of 1454, by default; ``aop``, Absence of Plague's of 1459); each
+player joins wishing for a country or none (``JOIN game password Venice``, ``JOIN game password
+PREFER Venice Milan``), and the game master's START assigns them.  Its phases are the letters
+the rules await (AoP 2): the spring letter (A orders) and each campaign's letter (C orders),
+lasting the game master's ``SET SPRING`` and ``SET CAMPAIGN`` hours (72 and 96 by default: AoP
+18.2's week, A orders on Monday and C orders on Thursday, the judge's results the day after).
+
+Press is grey (anonymous) by default, white on request (18.1); what anyone may know of a running
+game is its board and its public results, never who has sent a letter (LIST, the pages, the
+observers' mail).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from judge.commands.parse import Command, History
+from judge.games.machiavelli import handlers, lifecycle, pages
+from judge.games.machiavelli.core import syntax
+from judge.games.machiavelli.core.board import Board, board_names, load_board
+from judge.service import host
+from judge.service.config import Settings
+from judge.service.kinds import GameKind
+from judge.service.lifecycle import GameState
+from judge.service.outbox import queue
+from judge.service.render import render, when
+from judge.service.scripts import DemoJudge
+from judge.service.turn import Turn
+from judge.store.models import Game, PhaseRow, Player
+from judge.web.public import GameFacts
+
+_MASTER_WORDS = frozenset({"M", "MASTER", "GM"})
+
+
+def country_of(board: Board, word: str) -> str:
+    """The country ``word`` names on ``board``: its name, or three letters or more that begin its
+    name alone (any case); ValueError with a message if none."""
+    key = word.casefold()
+    exact = [p for p in board.powers if p.casefold() == key]
+    found = exact or ([p for p in board.powers if p.casefold().startswith(key)] if len(key) >= 3 else [])
+    if len(found) != 1:
+        raise ValueError(f"'{word[:20]}' names no country of the {board.name} board ({', '.join(board.powers)})")
+    return found[0]
+
+
+def help_syntax() -> str:
+    """The letters' syntax, as the core's reference says it (`syntax`), for HELP."""
+    text = (syntax.__doc__ or "").split("\n\n", 1)[1]
+    return text.replace("``", "'").replace("::", ":").replace(":func:`parse_letter`", "the judge").strip()
+
+
+class Machiavelli(GameKind):
+    name = "machiavelli"
+    title = lifecycle.KIND_TITLE
+    seat_word = "country"
+    durations = MappingProxyType({"spring": 72.0, "campaign": 96.0})
+    commands = handlers.COMMANDS
+    between_phases = ""
+
+    # -- creating and joining ------------------------------------------------------------------------
+
+    def read_create(self, words: Sequence[str]) -> tuple[str, list[str]]:
+        return lifecycle.read_options(words)
+
+    def create_help(self) -> list[str]:
+        return [f"{self.title} (CREATE game password machiavelli [scenario]), the scenarios:",
+                *(f"  {name}: {load_board(name).title}, {len(load_board(name).powers)} countries"
+                  for name in board_names())]
+
+    def help(self, settings: Settings) -> str:
+        return render("machiavelli/help", settings=settings, syntax=help_syntax(), scenarios=self.create_help()[1:])
+
+    def capacity(self, game: Game) -> int:
+        return len(lifecycle.board_of(game).powers)
+
+    def read_join(self, session: Session, game: Game, word: str | None) -> str | None:
+        return country_of(lifecycle.board_of(game), word) if word else None
+
+    def read_preferences(self, session: Session, game: Game, words: Sequence[str]) -> list[str]:
+        """The countries wanted, best first, by name; one named twice is refused."""
+        countries = [country_of(lifecycle.board_of(game), word) for word in words]
+        if len(set(countries)) < len(countries):
+            raise ValueError(f"PREFER names {next(c for c in countries if countries.count(c) > 1)} twice")
+        return countries
+
+    def joined(self, game: Game, requested: str | None) -> str:
+        wish = f" (you asked for {requested})" if requested else ""
+        return f"you joined '{game.name}'{wish}; countries are assigned when the game starts"
+
+    # -- seats -----------------------------------------------------------------------------------
+
+    def seat(self, session: Session, game: Game, word: str) -> str:
+        return country_of(lifecycle.board_of(game), word)
+
+    def seat_title(self, seat: str) -> str:
+        return seat
+
+    def seat_order(self, session: Session, game: Game) -> list[str]:
+        return list(lifecycle.board_of(game).powers)
+
+    def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
+        """Countries by name, the master (M, MASTER, GM), or ALL."""
+        usage = "expected PRESS TO followed by countries, ALL, or MASTER"
+        if len(words) < 3 or words[1].upper() != "TO":
+            raise ValueError(usage)
+        tokens = [t for t in re.split(r"[\s,;/&+]+", " ".join(words[2:])) if t]
+        if not tokens:
+            raise ValueError(usage)
+        if any(t.upper() == "ALL" for t in tokens):
+            if len(tokens) > 1:
+                raise ValueError("PRESS TO ALL takes no other recipient")
+            return ("ALL",)
+        return tuple(dict.fromkeys("MASTER" if t.upper() in _MASTER_WORDS else self.seat(session, game, t)
+                                   for t in tokens))
+
+    def info(self, game: Game) -> list[str]:
+        return [f"{self.title}, the variant Absence of Plague (its chapters, and the rulings M1 to M57 of the "
+                "judge's design notes)",
+                f"scenario {game.variant}: {lifecycle.describe(game)}",
+                "the spring letter (A orders: A.4 to A.7) and each campaign's letter (C orders: expenditures, then "
+                "operations), one letter a phase, corrected once at most before the deadline, its ducat transfers "
+                "standing (17.1, M35)",
+                "a phase is carried out at its deadline, or as soon as every letter awaited from a played country "
+                "is in; without a letter, the defaults (17.2, M50)",
+                "each player is told its own treasury, expenditures and units; the actions and the board are "
+                "published (2, 8.1, 8.2); press is grey (anonymous) by default (18.1)"]
+
+    # -- phases ----------------------------------------------------------------------------------
+
+    def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
+        lifecycle.start(session, game, settings, now)
+
+    def length_of(self, phase: str) -> str:
+        return "spring" if phase.endswith("A") else "campaign"
+
+    def waiting(self, session: Session, game: Game) -> list[str]:
+        return lifecycle.waiting_seats(session, game)
+
+    def complete(self, session: Session, game: Game, turn: Turn | None = None, now: datetime | None = None) -> bool:
+        return lifecycle.complete(session, game)
+
+    def results_mails(self, session: Session, game: Game) -> int:
+        return lifecycle.results_mails(session, game)
+
+    def process(self, session: Session, game: Game, settings: Settings, now: datetime, *,
+                cause: str, preface: str | None = None) -> lifecycle.Closed:
+        return lifecycle.process_phase(session, game, settings, now, cause=cause, preface=preface)
+
+    def rollback(self, session: Session, game: Game, now: datetime, phase: str | None = None) -> tuple[str, str]:
+        return lifecycle.rollback(session, game, now, phase), (
+            "the board and the treasuries are as they were before it was carried out, and the letters then "
+            "standing stand again (a letter corrected then may not be corrected again, 17.1, M35)")
+
+    def terminate(self, session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
+        lifecycle.terminate(session, game, settings, now, reason)
+
+    def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
+        return lifecycle.notice(game, row, seat, which, until)
+
+    # -- mail ------------------------------------------------------------------------------------
+
+    def read(self, text: str) -> Command:
+        return handlers.read(text)
+
+    def close_block(self, turn: Turn) -> None:
+        handlers.close_block(turn)
+
+    def status(self, turn: Turn) -> list[str]:
+        assert turn.game is not None and turn.seat is not None
+        return handlers.status_lines(turn, turn.game, turn.seat)
+
+    def master_status(self, turn: Turn) -> list[str] | None:
+        return handlers.master_status(turn)
+
+    def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
+        """What the country knows now: its treasury, units and letter standing, and its last
+        statement; nothing of the other countries' secrets."""
+        last = next((r for r in reversed(host.processed_phases(turn.session, game)) if r.result), None)
+        statement = list(last.result["statements"].get(seat, [])) if last is not None and last.result else []
+        lines = handlers.status_lines(turn, game, seat)[1:]
+        if statement and last is not None:
+            lines += ["", f"Your statement of {last.name}:", *statement]
+        board = lifecycle.board_of(game)
+        position = lifecycle.position_now(turn.session, game)
+        todo = lifecycle.todo(board, position, seat) if position is not None and game.phase else ""
+        body = render("machiavelli/briefing", game=game, seat=seat, lines=lines, todo=todo, deadline=game.deadline)
+        queue(turn.session, turn.settings, to=address, subject=f"{game.name}: your briefing as {seat}",
+              kind="notice", now=turn.now, game_id=game.id, body=body)
+
+    def resigned(self, turn: Turn, game: Game, seat: str) -> str:
+        return " (its country plays on by the defaults, 17.2, M50)"
+
+    def list_lines(self, turn: Turn, game: Game) -> list[str]:
+        """The game's scenario, phase and each country's state: never who has sent a letter."""
+        lines = [f"state: {game.state}", f"game: {lifecycle.describe(game)}",
+                 f"options: {' '.join(game.options) or 'none'}"]
+        if game.phase:
+            lines.append(f"phase: {game.phase} ({lifecycle.label(game.phase)}), deadline {when(game.deadline)}")
+        seat = host.seats(turn.session, game)
+        lines += [f"{country}: {host.seat_state(game, country, seat.get(country))}"
+                  for country in lifecycle.board_of(game).powers if country in seat]
+        if game.state == GameState.FINISHED:
+            lines.append(f"result: {game.settings.get('result', '')}")
+        return lines
+
+    def history(self, turn: Turn, text: str, game: Game, command: History) -> None:
+        """The public results of the phases carried out (all, one, or a range), which anyone may read."""
+        published = [(r.name, r.result["public"]) for r in host.processed_phases(turn.session, game) if r.result]
+        names = [name for name, _ in published]
+        first, last = command.first, command.last
+        for named in (first, last):
+            if named is not None and named not in names:
+                turn.echo(text, "error", f"{game.name} has carried out no phase {named} (carried out: "
+                          f"{', '.join(names) or 'none'})")
+                return
+        start = names.index(first) if first else 0
+        end = names.index(last) + 1 if last else len(names)
+        chosen = published[start:end]
+        if not chosen:
+            turn.echo(text, "ok", f"{game.name} has carried out no phase yet")
+            return
+        lines = [line for name, public in chosen for line in (f"== {name}, {lifecycle.label(name)} ==", *public, "")]
+        turn.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the history")
+
+    def summary(self, turn: Turn, text: str, game: Game) -> None:
+        seated = host.who_played(turn.session, game, turn.reader_of(game)) if game.state == GameState.FINISHED else []
+        body = render("machiavelli/summary", game=game, what=lifecycle.describe(game),
+                      label=lifecycle.label(game.phase) if game.phase else None,
+                      events=game.settings.get("events", []), result=game.settings.get("result"), seated=seated)
+        turn.answer_long(text, f"{game.name}-summary.txt", body, "the summary")
+
+    # -- pages -----------------------------------------------------------------------------------
+
+    def facts(self, session: Session, game: Game, acting: bool = True,
+              seated: Sequence[Player] | None = None) -> GameFacts:
+        return pages.facts_of(session, game, seated)
+
+    def gather(self, session: Session, game: Game) -> Any:
+        return pages.gather(session, game)
+
+    def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
+        return pages.write_game(root, record, force)
+
+    # -- the demo --------------------------------------------------------------------------------
+
+    def demo(self, judge: DemoJudge, blind: bool = False) -> None:
+        if blind:
+            raise ValueError(f"{self.title} has no blind variant")
+        from judge.games.machiavelli import demo
+
+        demo.play(judge)
+

@@ -1,0 +1,104 @@
+"""A Machiavelli game's public page, written beside the others by the host's pages
+(`judge.web.pages`): ``web/games/<game>/index.html``.
+
+The page shows what the rules publish (AoP 2, 18.1: the judge's "noteboard in the web
+pages"): the host's head (name, scenario, state, phase, deadline, each country played or a
+dummy), the board as it stands, and the public results of the latest phase carried out (the
+same lines as the results mails, `judge.games.machiavelli.views`), with the map where the
+renderer will put it (`judge.games.machiavelli.maps`).  Never a treasury, an expenditure or who
+has sent a letter.  A digest of what the page shows is kept in ``.digest``: a page that would
+not change is not written again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from judge.games.machiavelli import lifecycle, pictures, views
+from judge.games.machiavelli.core.board import load_board
+from judge.games.machiavelli.core.notation import position_from_data, position_to_data
+from judge.service import host
+from judge.service.options import rules_of
+from judge.store.models import Game, Player
+from judge.web.pages import SAFE_NAME, make_folder, render_page, templates_version, write_file
+from judge.web.public import GameFacts, Seat, summary
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game as its page needs it: the facts anyone may know, the board as it stands, and the
+    public results of the latest phase carried out (its name, and its lines)."""
+
+    facts: GameFacts
+    board: tuple[str, ...] = ()
+    latest: str | None = None
+    results: tuple[str, ...] = ()
+    scenario: str | None = None  # the board the map is drawn on, and the position it shows
+    position: dict[str, Any] | None = None
+
+
+def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = None) -> GameFacts:
+    """What any page may say of the game: name, scenario, phase, deadline, each country's state."""
+    joined = host.players(session, game) if seated is None else seated
+    order = {country: i for i, country in enumerate(lifecycle.board_of(game).powers)}
+    seats = []
+    for player in sorted((p for p in joined if lifecycle.seat_of(p)), key=lambda p: order[lifecycle.seat_of(p) or ""]):
+        country = lifecycle.seat_of(player)
+        assert country is not None
+        status = "played" if host.is_played(player) else "vacant" if player.address else "dummy"
+        seats.append(Seat(country, status, status != "played" and host.is_open(game, country)))
+    return GameFacts(name=game.name, variant=lifecycle.describe(game), options=tuple(game.options or ()),
+                     state=game.state, phase=game.phase, deadline=game.deadline, winner=game.winner,
+                     result=game.settings.get("result"), listed=rules_of(game).listed, joined=len(joined),
+                     seats=tuple(seats), phase_title=lifecycle.label(game.phase) if game.phase else None)
+
+
+def gather(session: Session, game: Game) -> GameRecord:
+    """Everything the game's page is made of."""
+    facts = facts_of(session, game)
+    position = lifecycle.position_now(session, game)
+    if position is None:
+        return GameRecord(facts)
+    board = tuple(views.board_lines(lifecycle.board_of(game), position))
+    drawn = position_to_data(position)
+    last = next((r for r in reversed(host.processed_phases(session, game)) if r.result), None)
+    if last is None or last.result is None:
+        return GameRecord(facts, board, scenario=game.variant, position=drawn)
+    return GameRecord(facts, board, last.name, tuple(last.result["public"]), game.variant, drawn)
+
+
+def write_game(root: Path, record: GameRecord, force: bool = False) -> Path:
+    """Write the game's page under ``root`` unless it would not change; returns it."""
+    facts = record.facts
+    if not SAFE_NAME.fullmatch(facts.name):
+        raise ValueError(f"'{facts.name}' cannot name a folder of pages")
+    folder = root / "games" / facts.name
+    head = summary(facts)
+    shown: list[Any] = [head, record.board, record.latest, record.results, record.position]
+    digest = hashlib.sha256(json.dumps([shown, templates_version()], sort_keys=True, default=str).encode()).hexdigest()
+    stamp = folder / ".digest"
+    if not force and stamp.exists() and stamp.read_text("utf-8") == digest:
+        return folder / "index.html"
+    make_folder(root)
+    make_folder(root / "games")
+    make_folder(folder)
+    written: set[Path] = set()
+    svg = None
+    if record.scenario is not None and record.position is not None:
+        board = load_board(record.scenario)
+        svg = pictures.board_svg(board, position_from_data(record.position, board), facts.name)
+    if svg is not None:
+        write_file(folder / "board.svg", svg.encode("utf-8"), written)
+    render_page(folder / "index.html", "machiavelli/game.html.j2", written, game=head, root="../../",
+                board=record.board, latest=record.latest,
+                label=lifecycle.label(record.latest) if record.latest else None, results=record.results,
+                drawn=svg is not None)
+    write_file(stamp, digest.encode("utf-8"), written)
+    return folder / "index.html"

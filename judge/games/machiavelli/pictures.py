@@ -1,0 +1,71 @@
+"""The map of a Machiavelli game: the one place every mail and page asks for it.
+
+A picture is a convenience beside the text, which lists the whole board: if drawing fails the
+mail goes without it (the failure is logged), and the game goes on.  A map is drawn where the
+board has a drawing (`judge.games.machiavelli.render`: the classic board of 1454 has one; AoP's
+has none yet) and, for the PNG, where the Cairo library loads (said once in the log when it does
+not); a mail without one says why in a line (`NO_MAP`).  A campaign's mail carries its
+operations as ordered, the failed ones crossed out, and the board it leaves; the start and a
+spring's carry the board.  The pages show the board as an SVG (`board_svg`).
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import cache
+
+from judge.games.machiavelli.core.board import Board
+from judge.games.machiavelli.core.campaign import CampaignRecord
+from judge.games.machiavelli.core.position import Position
+from judge.games.machiavelli.render import GeometryError, load_geometry, render_png, render_svg
+from judge.mail.outbound import Attachment
+from judge.service.config import Settings
+
+log = logging.getLogger("judge")
+
+NO_MAP = "(no map is attached: this board has no drawing yet, or this judge draws none; the board is listed above)"
+"""What a mail says where its map would be, when it has none."""
+
+
+def position_map(settings: Settings, game: str, board: Board, position: Position, title: str,
+                 record: CampaignRecord | None = None) -> list[Attachment]:
+    """The maps of game ``game``'s mails when the judge draws maps (``settings.maps``): the
+    operations of ``record`` (a campaign that led to ``position``) where they were ordered, and
+    ``position`` on ``board``; ``title`` names the moment ("SP1454C")."""
+    if not settings.maps or _no_png():
+        return []
+    try:
+        geometry = load_geometry(board.name)
+    except GeometryError:
+        return []
+    try:
+        pictures = []
+        if record is not None:
+            pictures.append(Attachment(f"{game}-{record.season.campaign.value}-{record.season.year}-orders.png",
+                                       "image/png", render_png(board, geometry, record.expending.position,
+                                                              title=game, record=record)))
+        pictures.append(Attachment(f"{game}-{title}.png", "image/png",
+                                   render_png(board, geometry, position, title=game)))
+        return pictures
+    except Exception:
+        log.exception("the map of %s %s could not be drawn", game, title)
+        return []
+
+
+def board_svg(board: Board, position: Position, game: str) -> str | None:
+    """The board as an SVG picture for the pages (None where the board has no drawing)."""
+    try:
+        return render_svg(board, load_geometry(board.name), position, title=game)
+    except GeometryError:
+        return None
+
+
+@cache
+def _no_png() -> bool:
+    """Whether no PNG can be drawn here (the Cairo library does not load); said once in the log."""
+    try:
+        import judge.render.png  # noqa: F401  (cairocffi loads libcairo2 when imported)
+    except (ImportError, OSError) as exc:
+        log.warning("no Machiavelli maps: the Cairo library cannot be loaded (%s)", exc)
+        return True
+    return False

@@ -1,0 +1,551 @@
+"""Machiavelli by mail through the game service: a spring's letters and its campaign played by
+three players (the five other countries dummies), a summer without letters closed by the clock,
+a fall, and the next spring's incomes; each player's statement checked to the ducat against
+sums worked out by hand from the rules (AoP 5, 7, 8, 10, 12; rulings M12, M30, M31, M35, M50),
+every line answered, and what each reader is told.
+
+The played game (`played`, one per module) goes:
+
+* SP1454A, the spring letters (all start with 15 ducats, AoP 3).  Venice writes ``transfer 2 to
+  Milan, pay G ven, pay A pad``, then corrects it to ``pay G ven, pay A pad, pay A ver, pay F
+  dal`` (the transfer stands, M35) and is refused a third letter.  Florence: ``transfer 3 to
+  Milan, pay A flo, pay A are, raise A psa`` (F psa not listed: disbanded, M12; no raising where
+  a unit is disbanded, 7.2), and lines that are no order.  Milan: ``pay`` its three armies,
+  ``raise G mil``; its letter completes the phase.  Florence 15 - 3 - 3 - 3 = 6; Milan
+  15 + 3 + 2 - 4 x 3 = 8; Venice 15 - 2 - 4 x 3 = 1; Naples (a dummy, four units paid by default,
+  M50) 15 - 12 = 3.
+* SP1454C.  Florence (6): ``bodyguard 3`` (D.2: 3), ``assassinate Milan 30`` (could not be paid
+  in full: not carried out, not charged, M30), ``A flo - pst`` (advances), ``A are - pst`` (not
+  adjacent: it holds, 9.3).  Milan (8) writes ``transfer 2 to Venice, A cre - man``, then corrects
+  it to ``transfer 2 to Venice, bribe 6 disband G man, counter-bribe 3 A mil, A cre - man``: the
+  transfer repeated is not doubled; the bribe is out of reach (a garrison is adjacent only to a
+  unit in its own province, M36: not charged, M38); the counter-bribe is charged (12).  Venice
+  (1): ``bodyguard 3``, paid with the 2 ducats received in D.1 (M31).  Florence 6 - 3 = 3; Milan
+  8 - 2 - 3 = 3; Venice 1 + 2 - 3 = 0.
+* SU1454C: Venice sends a line that is no order (not a letter); nobody else writes; reminders
+  come 24 hours before the deadline, and the clock closes the phase: every unit holds (M50).
+* FA1454C, closed by the clock too; then A.1 and A.2 of Spring 1455: Florence controls Arezzo,
+  Florence, Pisa and Pistoia (4 provinces) and their cities Arezzo (1), Florence (3) and Pisa (1),
+  and its home country (trade 4): 4 + 5 + 4 = 13 ducats, 3 + 13 = 16 (5.1, 5.2).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from judge.bootstrap import kinds
+from judge.service.demo import run_demo
+from judge.store.models import Game, PhaseRow
+from tests.service.harness import Judge, Sent
+
+GM = "gm@example.org"
+WATCHER = "watcher@example.org"
+PLAYERS = {"Florence": "ann", "Milan": "bob", "Venice": "cy"}
+DUMMIES = ("Austria", "France", "Naples", "Papacy", "Turkey")
+
+
+def address(country: str) -> str:
+    return f"{PLAYERS[country]}@example.org"
+
+
+def letter(judge: Judge, country: str, *lines: str, game: str = "m1") -> Sent:
+    """Send ``lines`` as ``country``'s mail; the judge's answer to it."""
+    judge.send(address(country), "\n".join((f"SIGNON {country}@{game} pw-{PLAYERS[country]}", *lines)))
+    return judge.last_to(address(country))
+
+
+def master(judge: Judge, *lines: str, game: str = "m1") -> Sent:
+    judge.send(GM, "\n".join((f"SIGNON MASTER@{game} gm-pw", *lines)))
+    return judge.last_to(GM)
+
+
+def answer_to(reply: Sent, line: str) -> str:
+    """What the judge answered the line ``line`` of a mail (the lines under its quote)."""
+    found = re.search(rf"^> {re.escape(line)}\n((?:  .*\n?)+)", reply.body, re.M)
+    assert found is not None, reply.body
+    return found.group(1)
+
+
+def section(mail: Sent, country: str) -> str:
+    """The part of a results mail for ``country`` alone."""
+    found = re.search(rf"^For {country} alone:\n(.*?)\n\nThe public results:", mail.body, re.S | re.M)
+    assert found is not None, mail.body
+    return found.group(1)
+
+
+def public(mail: Sent) -> str:
+    """The part of a results mail that every reader receives alike (up to what the reader owes next)."""
+    shown = mail.body[mail.body.index("The public results:"):]
+    return re.split(r"\n\n(?:Send your|Now |The game is over)", shown)[0]
+
+
+@dataclass
+class Played:
+    judge: Judge
+    mails: dict[str, list[Sent]] = field(default_factory=dict)
+    replies: dict[str, Sent] = field(default_factory=dict)
+
+    def step(self, name: str) -> None:
+        self.mails[name] = self.judge.new_mail()
+
+    def to(self, step: str, who: str, subject: str | None = None) -> list[Sent]:
+        return [m for m in self.mails[step] if m.to == who and (subject is None or m.subject == subject)]
+
+    def results(self, step: str, who: str, phase: str) -> Sent:
+        found = self.to(step, who, f"m1 {phase} results")
+        assert len(found) == 1, [m.subject for m in self.mails[step] if m.to == who]
+        return found[0]
+
+
+def new_game(judge: Judge, countries: tuple[str, ...] = tuple(PLAYERS), game: str = "m1") -> None:
+    judge.send(GM, f"CREATE {game} gm-pw machiavelli")
+    for country in countries:
+        judge.send(address(country), f"JOIN {game} pw-{PLAYERS[country]} {country}")
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
+    judge = Judge(tmp_path_factory.mktemp("machiavelli"))
+    play = Played(judge)
+    new_game(judge)
+    judge.send(WATCHER, "OBSERVE m1")
+    judge.new_mail()
+    master(judge, "START")
+    play.step("start")
+    play.replies["venice 1"] = letter(judge, "Venice", "transfer 2 to Milan", "pay G ven", "pay A pad")
+    play.replies["venice 2"] = letter(judge, "Venice", "pay G ven", "pay A pad", "pay A ver", "pay F dal")
+    play.replies["venice 3"] = letter(judge, "Venice", "pay G ven")
+    play.replies["status"] = letter(judge, "Venice", "STATUS")
+    play.replies["master status"] = master(judge, "STATUS")
+    play.replies["list"] = (judge.send(WATCHER, "LIST m1"), judge.last_to(WATCHER))[1]
+    play.replies["florence A"] = letter(judge, "Florence", "Ducat exchanges:", "transfer 3 to Milan", "pay A flo",
+                                        "pay A are", "raise A psa", "pay A xyz", "A flo - pst")
+    play.step("letters A")
+    play.replies["milan A"] = letter(judge, "Milan", "pay A mil", "pay A pav", "pay A cre", "raise G mil")
+    play.step("SP1454A")
+    play.replies["florence C"] = letter(judge, "Florence", "bodyguard 3", "assassinate Milan 30", "A flo - pst",
+                                        "A are - pst")
+    play.replies["milan C 1"] = letter(judge, "Milan", "transfer 2 to Venice", "A cre - man")
+    play.replies["milan C 2"] = letter(judge, "Milan", "transfer 2 to Venice", "bribe 6 disband G man",
+                                       "counter-bribe 3 A mil", "A cre - man")
+    play.step("letters C")
+    play.replies["venice C"] = letter(judge, "Venice", "bodyguard 3")
+    play.step("SP1454C")
+    play.replies["gibberish"] = letter(judge, "Venice", "pay A xyz")
+    judge.later(96 - 24 + 1)
+    judge.process("m1")
+    play.step("reminders")
+    judge.later(24)
+    judge.process("m1")
+    play.step("SU1454C")
+    judge.later(96)
+    judge.process("m1")
+    play.step("FA1454C")
+    yield play
+
+
+# -- the start ------------------------------------------------------------------------------------------
+
+
+def test_each_player_is_told_its_country_the_board_and_the_spring_letter_it_owes(played: Played) -> None:
+    start = played.to("start", address("Venice"), "m1 starts")
+    assert len(start) == 1
+    body = start[0].body
+    assert "You play Venice (your choice 1;" in body and "SIGNON Venice@m1 yourpassword" in body
+    assert "Your treasury: 15 ducats." in body  # AoP 3: 15 ducats each
+    assert "  Naples: a dummy (plays by the defaults)" in body
+    assert ("  Venice: units A pad, A ver, F dal, G ven\n    provinces ber, bre, dal, fri, ist, pad, trv, ven, ver, "
+            "vic\n    cities dal, pad, trv, ven\n") in body
+    assert "psa  Pisa [F1p]" in body and "pst  Pistoia " in body  # the areas' codes, as letters name them
+    assert "In this first spring you may raise at most 3 units, and there is no income (3, M48)." in body
+    assert "First phase: SP1454A, the spring letter of Spring 1454 (A orders); deadline 2026-01-08 12:00 UTC." in body
+    assert "Without a letter: the units' salaries are paid by default" in body
+    assert len(played.to("start", WATCHER, "m1 starts")) == 1
+    assert "You play" not in played.to("start", WATCHER, "m1 starts")[0].body
+
+
+# -- the letters: every line answered; the correction rule ----------------------------------------------
+
+
+def test_each_line_of_a_letter_is_answered_with_what_it_was_read_as_or_why_not(played: Played) -> None:
+    reply = played.replies["florence A"]
+    assert "read as: transfer 3 to Milan" in answer_to(reply, "transfer 3 to Milan")
+    assert "read as: raise A psa" in answer_to(reply, "raise A psa")
+    assert "skipped (a heading or a comment)" in answer_to(reply, "Ducat exchanges:")
+    assert ("ERROR: not read: no area is called 'xyz'; not carried out, not charged (8.1)"
+            in answer_to(reply, "pay A xyz"))
+    assert ("ERROR: read as 'A flo - pst', which is no order of the spring letter of Spring 1454 (A orders): not "
+            "carried out, not charged (2, 8.1)" in answer_to(reply, "A flo - pst"))
+    assert "This is your letter, the spring letter of Spring 1454 (A orders): 4 order(s)." in reply.body
+
+
+def test_M35_a_correction_replaces_the_first_letter_whose_transfers_stand(played: Played) -> None:
+    first, second = played.replies["venice 1"], played.replies["venice 2"]
+    assert "You may correct it once before the deadline" in first.body
+    assert "This corrects your letter" in second.body
+    assert "Kept from your first letter: transfer 2 to Milan" in second.body
+    assert "It now holds 5 order(s)." in second.body
+    venice = section(played.results("SP1454A", address("Venice"), "SP1454A"), "Venice")
+    assert "Your treasury: 15 ducats before, 1 ducat now." in venice  # 15 - 2 - 4 x 3
+    assert "  -2 A.4 transfer out: transfer to Milan" in venice
+
+
+def test_M35_a_third_letter_is_refused_saying_so_and_the_correction_stands(played: Played) -> None:
+    third = played.replies["venice 3"]
+    assert ("IGNORED: not applied: your letter for SP1454A was corrected once already, and a letter is corrected once "
+            "at most before the deadline (17.1, M35): your correction stands" in answer_to(third, "pay G ven"))
+    venice = section(played.results("SP1454A", address("Venice"), "SP1454A"), "Venice")
+    for unit in ("G ven", "A pad", "A ver", "F dal"):
+        assert f"pay {unit} (A.7): carried out, charged 3 ducats" in venice
+
+
+def test_M35_a_transfer_the_correction_repeats_is_made_once(played: Played) -> None:
+    assert "Kept from your first letter" not in played.replies["milan C 2"].body
+    milan = section(played.results("SP1454C", address("Milan"), "SP1454C"), "Milan")
+    assert milan.count("transfer out") == 1
+    assert "Your treasury: 8 ducats before, 3 ducats now." in milan  # 8 - 2 (D.1) - 3 (D.4)
+
+
+def test_status_shows_the_letter_standing_and_the_masters_status_who_has_sent_one(played: Played) -> None:
+    status = played.replies["status"].body
+    assert "You play Venice. Your treasury: 15 ducats." in status
+    assert "Your letter (corrected: it may not be corrected again, 17.1, M35):" in status
+    assert "  transfer 2 to Milan (a transfer of your first letter: it stands, 17.1)" in status
+    assert "  pay F dal" in status
+    masters = played.replies["master status"].body
+    assert "Venice (played): letter of 5 order(s), corrected" in masters
+    assert "Florence (played): no letter yet" in masters and "Naples (dummy): no letter yet" in masters
+
+
+def test_nobody_but_the_master_is_told_who_has_sent_a_letter(played: Played) -> None:
+    listed = played.replies["list"].body
+    assert "  Venice: played\n" in listed and "  Florence: played\n" in listed  # Venice has sent one, Florence not
+    assert "no letter" not in listed and "order(s)" not in listed
+
+
+def test_a_mail_with_no_readable_order_is_no_letter(played: Played) -> None:
+    reply = played.replies["gibberish"]
+    assert "not read: no area is called 'xyz'" in answer_to(reply, "pay A xyz")
+    assert "it is not taken as your letter, and the letter standing (if any) is unchanged (17.1)" in reply.body
+    venice = section(played.results("SU1454C", address("Venice"), "SU1454C"), "Venice")
+    assert "You sent no letter: no expenditure, and every unit holds (17.2, M50)." in venice
+
+
+# -- the spring's results, to the ducat ------------------------------------------------------------------
+
+
+def test_the_spring_letters_are_carried_out_as_soon_as_the_last_is_in(played: Played) -> None:
+    assert not [m for m in played.mails["letters A"] if m.subject.endswith("results")]
+    readers = {m.to for m in played.mails["SP1454A"] if m.subject == "m1 SP1454A results"}
+    assert readers == {*map(address, PLAYERS), GM, WATCHER}
+
+
+def test_7_M12_the_spring_statement_tells_each_payment_to_the_ducat(played: Played) -> None:
+    florence = section(played.results("SP1454A", address("Florence"), "SP1454A"), "Florence")
+    assert "Your treasury: 15 ducats before, 6 ducats now." in florence
+    for line in ("  -3 A.4 transfer out: transfer to Milan", "  -3 A.7 salary: pay A flo",
+                 "  -3 A.7 salary: pay A are"):
+        assert line in florence
+    assert ("raise A psa (A.7): not carried out, not charged: a unit of this province is disbanded: no unit may be "
+            "raised there too (7.2, M13)" in florence)
+    assert "F psa: payment orders were sent and this unit was not listed: disbanded (7.1, M12)" in florence
+    milan = section(played.results("SP1454A", address("Milan"), "SP1454A"), "Milan")
+    assert "Your treasury: 15 ducats before, 8 ducats now." in milan
+    assert "  +3 A.4 transfer in: transfer from Florence" in milan
+    assert "  +2 A.4 transfer in: transfer from Venice" in milan
+    assert "raise G mil (A.7): carried out, charged 3 ducats" in milan
+
+
+def test_M50_a_dummy_country_pays_its_units_by_default(played: Played) -> None:
+    chart = played.results("SP1454A", GM, "SP1454A").body
+    naples = chart[chart.index("\nNaples:\n"):chart.index("\nPapacy:\n")]
+    assert "Your treasury: 15 ducats before, 3 ducats now." in naples
+    assert naples.count("no payment orders: salaries paid by default") == 4
+
+
+def test_the_spring_publishes_units_raised_and_disbanded_and_no_money(played: Played) -> None:
+    shown = public(played.results("SP1454A", address("Florence"), "SP1454A"))
+    assert "Units raised (7.2):\n  Milan G mil" in shown and "Units disbanded (7):\n  Florence F psa" in shown
+    assert "transfer" not in shown and "ducat" not in shown
+    assert "Now SP1454C, the campaign letter of Spring 1454 (C orders)" in played.results(
+        "SP1454A", address("Florence"), "SP1454A").body
+
+
+# -- the campaign's results, to the ducat -----------------------------------------------------------------
+
+
+def test_M30_M38_each_expenditure_charged_or_not_and_why(played: Played) -> None:
+    florence = section(played.results("SP1454C", address("Florence"), "SP1454C"), "Florence")
+    assert "Your treasury: 6 ducats before, 3 ducats now." in florence
+    assert "bodyguard 3 (D.2): carried out, charged 3 ducats: bodyguard hired" in florence
+    assert ("assassinate Milan 30 (D.2): not carried out, not charged: could not be paid in full when its turn came"
+            in florence)
+    milan = section(played.results("SP1454C", address("Milan"), "SP1454C"), "Milan")
+    assert ("bribe 6 disband G man (D.4): not carried out, not charged: neither in the briber's home country nor "
+            "adjacent to a unit that may direct the bribe" in milan)
+    assert "counter-bribe 3 A mil (D.4): carried out, charged 3 ducats: counter-bribe paid" in milan
+
+
+def test_M31_ducats_received_in_D1_are_spent_in_the_same_letter(played: Played) -> None:
+    venice = section(played.results("SP1454C", address("Venice"), "SP1454C"), "Venice")
+    assert "Your treasury: 1 ducat before, 0 ducats now." in venice
+    assert "  +2 D.1 transfer in: transfer from Milan" in venice and "  -3 D.2 expenditure: bodyguard 3" in venice
+
+
+def test_9_3_each_unit_is_told_what_it_did_and_why(played: Played) -> None:
+    florence = section(played.results("SP1454C", address("Florence"), "SP1454C"), "Florence")
+    assert "Florence A flo - pst: advanced" in florence
+    assert "Florence A are - pst, carried out as A are H: the unit cannot reach that area: it holds (9.3)" in florence
+    shown = public(played.results("SP1454C", address("Venice"), "SP1454C"))
+    assert "Milan A cre - man: advanced" in shown and "Florence A flo - pst: advanced" in shown
+    assert "Held, no order given (9.2, M50): " in shown and "Independent units held, unbribed (16, M33): " in shown
+
+
+def test_8_1_the_campaigns_publication_names_no_expenditure_and_no_treasury(played: Played) -> None:
+    for who in (WATCHER, address("Venice")):
+        shown = public(played.results("SP1454C", who, "SP1454C"))
+        for secret in ("bodyguard", "assassinate", "counter-bribe", "bribe 6", "transfer", "treasury", "ducat"):
+            assert secret not in shown
+
+
+def test_the_public_part_of_each_results_mail_is_the_same_for_every_reader(played: Played) -> None:
+    for step in ("SP1454A", "SP1454C", "SU1454C", "FA1454C"):
+        mails = [played.results(step, who, step) for who in (*map(address, PLAYERS), GM, WATCHER)]
+        parts = {public(mail) for mail in mails}
+        assert len(parts) == 1, step
+        assert all(mail.body.count(" alone:") == 1 for mail in mails[:3])
+        assert " alone:" not in mails[-1].body  # the observer
+
+
+# -- the clock, the defaults, the year ------------------------------------------------------------------
+
+
+def test_each_player_still_owing_a_letter_is_reminded_alone(played: Played) -> None:
+    reminders = [m for m in played.mails["reminders"] if m.subject == "m1 SU1454C reminder"]
+    assert {m.to for m in reminders} == set(map(address, PLAYERS))
+    for mail in reminders:
+        others = [country for country in (*PLAYERS, *DUMMIES) if country not in mail.body]
+        assert len(others) == len(PLAYERS) + len(DUMMIES) - 1
+        assert "Without one: no expenditure, and every unit holds (17.2, M50)." in mail.body
+
+
+def test_M50_without_letters_every_unit_holds_and_nothing_is_spent(played: Played) -> None:
+    florence = section(played.results("SU1454C", address("Florence"), "SU1454C"), "Florence")
+    assert "You sent no letter: no expenditure, and every unit holds (17.2, M50)." in florence
+    assert "Your treasury: 3 ducats before, 3 ducats now." in florence
+    shown = public(played.results("SU1454C", address("Florence"), "SU1454C"))
+    assert "Held, no order given (9.2, M50): " in shown
+
+
+def test_5_1_5_2_the_fall_brings_the_springs_incomes_to_each_treasury(played: Played) -> None:
+    results = played.results("FA1454C", address("Florence"), "FA1454C")
+    florence = section(results, "Florence")
+    assert "Your treasury: 3 ducats before, 16 ducats now." in florence  # 3 + 4 provinces + 5 (cities) + 4 (trade)
+    assert "  +9 A.2 tax: tax income (5.1)" in florence and "  +4 A.2 trade: trade income (5.2)" in florence
+    assert "Your income in Spring 1455 (A.2): 13 (tax 9, trade 4)." in florence
+    shown = public(results)
+    assert "Spring 1455, A.1 and A.2:" in shown and "Florence 13 (tax 9, trade 4)" in shown
+    assert "Anticipated treasuries (2, A.2): " in shown
+    assert "Now SP1455A, the spring letter of Spring 1455 (A orders)" in results.body
+
+
+def test_the_phase_rows_keep_the_letters_as_carried_out(played: Played) -> None:
+    with played.judge.db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == "m1")).one()
+        row = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == "SP1454C")).one()
+        assert row.result is not None
+        assert row.result["letters"]["Milan"] == ["transfer 2 to Venice", "bribe 6 disband G man",
+                                                  "counter-bribe 3 A mil", "A cre - man"]
+        assert row.result["defaulted"] == sorted(DUMMIES)  # every country writes a letter, or gets the defaults
+        assert game.phase == "SP1455A"
+
+
+def test_history_gives_the_public_results_to_anyone(played: Played) -> None:
+    played.judge.send(WATCHER, "HISTORY m1 SP1454C")
+    history = played.judge.last_to(WATCHER)
+    text = history.body + "".join(data.decode() for _, data in history.attachments.values())
+    assert "== SP1454C, the campaign letter of Spring 1454 (C orders) ==" in text
+    assert "Milan A cre - man: advanced" in text and "bodyguard" not in text
+
+
+# -- games of their own: ROLLBACK, TERMINATE, CREATE -----------------------------------------------------
+
+
+def test_rollback_restores_the_board_and_the_letters_standing(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    new_game(judge, ("Florence",), "r1")
+    master(judge, "START", game="r1")
+    letter(judge, "Florence", "transfer 3 to Milan", game="r1")  # the one letter awaited: carried out at once
+    reply = master(judge, "ROLLBACK", "SET SPRING 48", game="r1")
+    assert "rolled back to SP1454A; the game is paused" in reply.body
+    assert "OK: spring set to 2 days" in reply.body
+    status = letter(judge, "Florence", "STATUS", game="r1").body
+    assert "Your treasury: 15 ducats." in status and "  transfer 3 to Milan" in status
+    master(judge, "PROCESS", game="r1")
+    florence = judge.last_to(address("Florence"))
+    assert florence.subject == "r1 SP1454A results"
+    # 15 - 3 (the transfer) - 3 x 3: without A.7 orders, its three units are paid by default (M12)
+    assert "Your treasury: 15 ducats before, 3 ducats now." in florence.body
+
+
+def test_terminate_publishes_the_board_and_every_players_standing(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    new_game(judge, ("Florence", "Milan"), "t1")
+    master(judge, "START", game="t1")
+    judge.terminate(GM, "SIGNON MASTER@t1 gm-pw")
+    end = judge.last_to(address("Milan"))
+    assert end.subject == "t1 has ended"
+    assert "Ranking (4.2: cities counted, provinces, tax income, treasury):" in end.body
+    assert re.search(r"^  \d\. Milan: 3 cities, 7 provinces, tax \d+, treasury 15$", end.body, re.M), end.body
+
+
+@pytest.mark.parametrize(("words", "answer"), [
+    ("machiavelli aop", "created"),
+    ("machiavelli atlantis", "'ATLANTIS' is not a scenario or option of Machiavelli: the scenarios are classic, aop"),
+])
+def test_a_game_is_created_in_a_scenario_the_board_data_names(tmp_path: Path, words: str, answer: str) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, f"CREATE c1 gm-pw {words}")
+    assert answer in judge.last_to(GM).body
+
+
+def test_grey_press_is_the_default_and_names_no_sender(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    new_game(judge, ("Florence", "Milan"), "p1")
+    master(judge, "START", game="p1")
+    judge.new_mail()
+    letter(judge, "Florence", "PRESS TO Milan", "Beware of Venice.", "ENDPRESS", game="p1")
+    press = [m for m in judge.new_mail() if m.to == address("Milan")]
+    assert [m.subject for m in press] == ["p1 grey press"]
+    assert "Beware of Venice." in press[0].body and "Florence" not in press[0].body
+
+
+def test_the_page_shows_the_board_and_the_latest_public_results_and_no_secret(tmp_path: Path) -> None:
+    judge = Judge(tmp_path, web=True)
+    new_game(judge, ("Florence", "Milan"), "w1")
+    master(judge, "START", game="w1")
+    letter(judge, "Florence", "transfer 3 to Milan", "pay A flo", game="w1")
+    letter(judge, "Milan", "bodyguard 3", game="w1")  # no order of the spring letter: no letter at all
+    master(judge, "PROCESS", game="w1")
+    page = (tmp_path / "web" / "games" / "w1" / "index.html").read_text("utf-8")
+    assert "Machiavelli (classic board, 1454)" in page and "Florence: played" in page
+    assert "The results of SP1454A, the spring letter of Spring 1454 (A orders)" in page
+    assert "Florence F psa" in page and "Florence A are" in page  # disbanded: not listed (M12)
+    assert not re.search(r"transfer \d|Your treasury|\d ducat|bodyguard|letter of \d", page)
+    assert '<img src="board.svg"' in page
+    svg = (tmp_path / "web" / "games" / "w1" / "board.svg").read_text("utf-8")
+    assert 'data-area="flo"' in svg and "w1" in svg
+    index = (tmp_path / "web" / "index.html").read_text("utf-8")
+    assert "w1" in index and "Machiavelli" in index
+
+
+def test_help_gives_the_letters_syntax_and_get_info_the_rules_followed(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(WATCHER, "HELP")
+    help_text = judge.last_to(WATCHER)
+    text = help_text.body + "".join(data.decode() for _, data in help_text.attachments.values())
+    assert "=== Machiavelli, Absence of Plague (CREATE game password machiavelli [scenario]) ===" in text
+    assert "  classic: Machiavelli (classic board, 1454), 8 countries" in text
+    assert "bribe 12 buy A Psa" in text and "sell Pisa to Venice for 5" in text  # the core's syntax, whole
+    new_game(judge, ("Florence",), "i1")
+    judge.send(WATCHER, "GET INFO i1")
+    info = judge.last_to(WATCHER).body
+    assert "corrected once at most before the deadline, its ducat transfers standing (17.1, M35)" in info
+    assert "press is grey (anonymous) by default (18.1)" in info
+
+
+def test_a_player_taking_over_a_dummy_country_is_briefed_on_it_alone(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    new_game(judge, ("Florence",), "k1")
+    master(judge, "START", "SET OPENING Naples", game="k1")
+    judge.send("dee@example.org", "TAKEOVER Naples@k1 pw-dee")
+    [briefing] = [m for m in judge.all_mail() if m.subject == "k1: your briefing as Naples"]
+    assert briefing.to == "dee@example.org"
+    assert "You play Naples. Your treasury: 15 ducats." in briefing.body
+    assert "Your units: A bar, A mes, F nap, F pal" in briefing.body
+    assert "Florence" not in briefing.body
+
+
+def draws_maps() -> bool:
+    """Whether the judge draws maps here (the Cairo library loads)."""
+    try:
+        import judge.render.png  # noqa: F401
+    except (ImportError, OSError):
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def demo_output() -> str:
+    """What ``judge demo machiavelli`` prints (played once: it runs a judge by SMTP)."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert run_demo(kinds(), kind="machiavelli") == 0
+    return printed.getvalue()
+
+
+def test_judge_demo_machiavelli_plays_a_spring_and_a_campaign_by_smtp(demo_output: str) -> None:
+    assert "OK: read as: transfer 3 to Milan" in demo_output
+    assert "Kept from your first letter: transfer 2 to Milan" in demo_output  # M35
+    assert "Your treasury: 15 ducats before, 6 ducats now." in demo_output  # Florence's spring
+    assert "assassinate Milan 30 (D.2): not carried out, not charged" in demo_output  # M30
+    assert "Your treasury: 6 ducats before, 3 ducats now." in demo_output  # Florence's campaign
+    assert "Milan A cre - man: advanced" in demo_output
+    assert "For Milan alone" not in demo_output and "For Venice alone" not in demo_output
+    if draws_maps():
+        assert "Attached: demo-spring-1454-orders.png, demo-SU1454C.png" in demo_output
+
+
+def test_4_2_a_victory_ends_the_game_with_the_ranking_in_every_mail(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    new_game(judge, ("Florence", "Milan"), "v1")
+    master(judge, "START", game="v1")
+    letter(judge, "Florence", "none", game="v1")
+    letter(judge, "Milan", "none", game="v1")  # SP1454A carried out: SP1454C awaits the campaign letters
+    cities = ["flo", "are", "psa", "cor", "crn", "cro", "sar", "trv", "tur", "avi", "mar", "swi", "bar", "nap",
+              "pal"]  # 15 cities with their provinces, Florence among them (4.2, M6)
+    with judge.db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == "v1")).one()
+        row = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == "SP1454C")).one()
+        row.position = {"season": "Spring 1454", "phase": "C",
+                        "units": [["Florence", "A", "flo"], ["Milan", "A", "mil"]],
+                        "control": {**dict.fromkeys(cities, "Florence"), "mil": "Milan"},
+                        "treasuries": {"Florence": 4, "Milan": 7}}
+    master(judge, "PROCESS", game="v1")
+    milan = judge.last_to(address("Milan"))
+    assert milan.subject == "v1 SP1454C results"
+    assert "Victory (4.2): Florence wins." in milan.body and "The game is over." in milan.body
+    assert re.search(r"^  1\. Florence: 15 cities, 15 provinces, tax \d+, treasury 4$", milan.body, re.M)
+    with judge.db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == "v1")).one()
+        assert (game.state, game.winner, game.settings["result"]) == ("finished", "Florence",
+                                                                      "won by Florence in Spring 1454")
+
+
+def test_a_campaigns_mail_carries_its_operations_and_the_board_as_maps(tmp_path: Path) -> None:
+    if not draws_maps():
+        pytest.skip("the Cairo library does not load here: no map is drawn")
+    judge = Judge(tmp_path, maps=True)
+    new_game(judge, ("Florence",), "d1")
+    master(judge, "START", game="d1")
+    start = judge.last_to(address("Florence"))
+    assert list(start.attachments) == ["d1-SP1454A.png"] and "no map is attached" not in start.body
+    letter(judge, "Florence", "none", game="d1")
+    letter(judge, "Florence", "A flo - pst", game="d1")
+    results = judge.last_to(address("Florence"))
+    assert results.subject == "d1 SP1454C results"
+    assert {name: kind for name, (kind, _) in results.attachments.items()} == {
+        "d1-spring-1454-orders.png": "image/png", "d1-SU1454C.png": "image/png"}
+    aop = Judge(tmp_path / "aop", maps=True)  # AoP's board has no drawing yet: the mail says so
+    aop.send(GM, "CREATE d2 gm-pw machiavelli aop")
+    aop.send(address("Florence"), "JOIN d2 pw-ann Florence")
+    master(aop, "START", game="d2")
+    assert "(no map is attached: this board has no drawing yet" in aop.last_to(address("Florence")).body
