@@ -32,12 +32,13 @@ TOOLS: tuple[cli.Tool, ...] = (*payola_cli.TOOLS,)
 @cache
 def kinds() -> Kinds:
     """Every kind of game this judge hosts, the default first, with the host's command table."""
+    from judge.games.exchange.kind import Exchange
     from judge.games.payola.kind import Payola
     from judge.games.pirates.kind import Pirates
     from judge.service.handlers import COMMANDS
     from judge.service.kinds import Kinds
 
-    return Kinds([Payola(), Pirates()], default="payola", commands=COMMANDS)
+    return Kinds([Payola(), Pirates(), Exchange()], default="payola", commands=COMMANDS)
 
 
 def open_database(settings: Settings) -> Database:
