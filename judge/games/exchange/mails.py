@@ -29,6 +29,7 @@ line's outcome, the share register after each Exchange phase), and every corpora
 from __future__ import annotations
 
 import logging
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -170,7 +171,12 @@ def _transfers_of(transfers: Sequence[dict[str, Any]], investor: str, corporatio
 
 
 def todo(state: ExchangeState, investor: str) -> list[str]:
-    """What ``investor`` may send in the step ``state`` is at, in words (E20, E29, 2.2)."""
+    """What ``investor`` may send in the step ``state`` is at, in words (E20, E29, 2.2), wrapped."""
+    return [wrapped for line in _todo(state, investor)
+            for wrapped in textwrap.wrap(line, views.WIDTH, subsequent_indent="  ", break_on_hyphens=False)]
+
+
+def _todo(state: ExchangeState, investor: str) -> list[str]:
     if investor not in state.order:
         return []
     now = step(state)

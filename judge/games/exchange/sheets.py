@@ -160,8 +160,9 @@ def accept_mail(talk: Turn) -> None:
             + ("you have no sheet for " + phase if not standing else
                f"your sheet for {phase} stands as before ({_parts_in_words(standing)})")])
         return
+    read_as = _read_as(mail, state, investor)
     for read in sheet_lines:
-        talk.mark(read.index, message=_understood(read, state, investor))
+        talk.mark(read.index, message=read_as.get(read.index) or _understood(read, state, investor))
     new = stored.Parts([r.text for r in mail.parts[0].reads],
                        {p.corporation: [r.text for r in p.reads] for p in mail.parts[1:] if p.corporation and p.reads})
     before = stored.sheets(talk.session, game, phase).get(investor, stored.Parts())
@@ -177,14 +178,28 @@ def _parts_in_words(parts: stored.Parts) -> str:
     return ", ".join(said) or "nothing"
 
 
+def _read_as(mail: Assembled, state: ExchangeState, author: str) -> dict[int, str]:
+    """What each good offer and order of a mail was read as (by echo index), for the reply."""
+    found: dict[int, str] = {}
+    for part in mail.parts:
+        if part.offers:
+            offers = offers_of(part, part.corporation or author, state)
+            found |= {part.offers[offer.line - 1].index: views.describe_offer(offer) for offer in offers.offers}
+        for read in part.orders:
+            order = _order(read.text, state.position)
+            if not isinstance(order, str):
+                found[read.index] = f"read as: {check_order(state.position, part.corporation, order).order}"
+    return found
+
+
 def _understood(read: Read, state: ExchangeState, author: str) -> str:
     """What a good line was read as, for the reply."""
     value = read.value
     if read.opens_block:
         return f"the block of {views.title(read.part or '')}, which you write as its CEO (2.1)"
-    if isinstance(value, OfferText | OrderText):
-        return "read as written"
-    assert value is not None and not isinstance(value, TransferTo | AcceptText | LedgerAsk)
+    if isinstance(value, OfferText):
+        return "a savings request or a comment (rule 3.4)"
+    assert value is not None and not isinstance(value, OrderText | TransferTo | AcceptText | LedgerAsk)
     return views.describe(value, author, read.part)
 
 

@@ -217,7 +217,7 @@ def report_lines(report: AnnualReport) -> list[str]:
     if report.withheld is None:
         lines.append(f"    dividend: {report.dividend} AgP a share (E23)")
     else:
-        lines.append(f"    dividend: withheld ({report.withheld.value})")
+        lines.append(f"    dividend: {report.withheld.value}")
     if report.tally:
         lines += wrapped("    election (votes per candidate, E19): ", [f"{c} {n}" for c, n in report.tally], "")
     lines.append(f"    CEO for the year: {report.ceo}" if report.ceo else
@@ -361,7 +361,7 @@ _OFFER_KINDS = {
 def describe_offer(offer: Offer) -> str:
     """An offer line as read (rule 3.1): its amount and what it is for."""
     orders = " or ".join(str(order) for order in offer.orders)
-    return f"read as {_OFFER_KINDS[offer.kind]} {orders}, {offer.amount} AgP in all"
+    return f"read as: {_OFFER_KINDS[offer.kind]} {orders}, {offer.amount} AgP in all"
 
 
 # -- the game master's chart, published at the end (E41) ---------------------------------------------
