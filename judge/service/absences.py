@@ -31,8 +31,8 @@ def absence_lines(session: Session, game: Game, today: date, seat: str | None = 
     A denied one is not shown: nothing follows from it."""
     query = select(Absence).where(Absence.game_id == game.id, Absence.status != "denied", Absence.end >= today)
     if seat is not None:
-        query = query.where(Absence.power == seat)
+        query = query.where(Absence.seat == seat)
     title = kind_of(session, game).seat_title
-    return [f"{'your absence' if seat else title(a.power) + ' absent'}: {a.start} to {a.end}, "
+    return [f"{'your absence' if seat else title(a.seat) + ' absent'}: {a.start} to {a.end}, "
             + ("approved" if a.status == "approved" else "asked (the game master decides)")
             for a in session.scalars(query.order_by(Absence.start, Absence.id))]

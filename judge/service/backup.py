@@ -62,8 +62,10 @@ from judge.service.clock import utcnow
 from judge.service.config import Settings
 from judge.service.datadir import OperatorError, data_dir_lock, refuse_root, shown_url
 from judge.service.intake import intake_path, untaken
+from judge.service.kinds import Kinds
+from judge.store import models
 from judge.store.database import create_private, make_engine, newest_version, schema_version, upgrade
-from judge.store.models import Base, Game, InboundMail, LedgerRow, Outbox
+from judge.store.models import Base, Game, InboundMail, Outbox
 
 BATCH = 1000  # rows read and written at a time
 BLOB_BATCH = 20  # of a table with raw mail or attachments in it (up to a few MB a row)
@@ -71,11 +73,12 @@ BLOB_BATCH = 20  # of a table with raw mail or attachments in it (up to a few MB
 
 @dataclass(frozen=True)
 class Census:
-    """What a database holds: rows per table, and the figures a game master recognises."""
+    """What a database holds: rows per table, and the figures a game master recognises (each
+    kind's `judge.service.kinds.Records.totals`: Payola's balances)."""
 
     version: str | None
     rows: dict[str, int]
-    balances: dict[tuple[str, str], int]  # (game, power) -> AgP
+    totals: dict[str, int]
     games: dict[str, int]  # by state
     inbound: dict[str, int]  # by status
     outbox: dict[str, int]  # by status
@@ -86,25 +89,30 @@ class Census:
 
         return [f"schema {self.version or 'none'} (this judge's newest: {newest_version()})",
                 f"games: {by(self.games)}; players {self.rows.get('players', 0)}, phases {self.rows.get('phases', 0)}, "
-                f"sheets and orders {self.rows.get('submissions', 0)}, ledger rows {self.rows.get('ledger', 0)}",
+                f"submissions {self.rows.get('submissions', 0)}"
+                + "".join(f", {name} {count}" for name, count in sorted(self.rows.items()) if name not in HOST_TABLES),
                 f"mail in: {by(self.inbound)}" + (f"; {waiting} in the intake, not yet taken in" if waiting else ""),
                 f"mail out: {by(self.outbox)}"]
 
 
-def census(connection: Connection) -> Census:
-    """Count what the database behind ``connection`` holds (its schema must be this judge's)."""
+def census(connection: Connection, kinds: Kinds) -> Census:
+    """Count what the database behind ``connection`` holds (its schema must be this judge's), and
+    each kind's totals.  Every table it holds must be one of the host's or the ``kinds``' (their
+    models are imported with them): a table the judge does not know would not be copied."""
     present = set(inspect(connection).get_table_names())
+    unknown = present - set(Base.metadata.tables) - {"alembic_version"}
+    if unknown and schema_version(connection) == newest_version():
+        raise OperatorError(f"the database holds tables this judge does not know ({', '.join(sorted(unknown))}): "
+                            "copying it would leave them behind")
     rows = {table.name: connection.scalar(select(func.count()).select_from(table)) or 0
             for table in Base.metadata.sorted_tables if table.name in present}
-    balances = {(game, power): int(total) for game, power, total in connection.execute(
-        select(Game.name, LedgerRow.power, func.sum(LedgerRow.amount)).join(Game, Game.id == LedgerRow.game_id)
-        .group_by(Game.name, LedgerRow.power))}
+    totals = {name: total for kind in kinds for name, total in kind.totals(connection).items()}
 
     def by(column: Any) -> dict[str, int]:
         counted = connection.execute(select(column, func.count()).group_by(column))
         return {str(key): int(count) for key, count in counted}
 
-    return Census(schema_version(connection), rows, balances, by(Game.state), by(InboundMail.status),
+    return Census(schema_version(connection), rows, totals, by(Game.state), by(InboundMail.status),
                   by(Outbox.status))
 
 
@@ -127,13 +135,17 @@ def sqlite_file(url: str) -> Path | None:
     return Path(parsed.database)
 
 
+HOST_TABLES = frozenset(mapper.local_table.name for mapper in Base.registry.mappers  # type: ignore[attr-defined]
+                        if mapper.class_.__module__ == models.__name__)
+"""The host's tables (`judge.store.models`'): the census names each of the games' tables beside them."""
+
 # Tables whose rows a migration makes (the VERP key of `judge.mail.dsn`, drawn at upgrade): an
 # empty database has them, and a copy takes the source's in their place, so that the bounces of
 # mail the source sent are still recognised.
 MADE_BY_MIGRATIONS = frozenset({"secrets"})
 
 
-def copy_database(source_url: str, target_url: str) -> tuple[Census, int]:
+def copy_database(source_url: str, target_url: str, kinds: Kinds) -> tuple[Census, int]:
     """Copy the judge's database at ``source_url`` (and its intake's mail) into the empty one at
     ``target_url``; what the target then holds, and how many mails came from the intake."""
     source_file = sqlite_file(source_url)
@@ -166,9 +178,9 @@ def copy_database(source_url: str, target_url: str) -> tuple[Census, int]:
                     writing.execute(insert(InboundMail), [
                         {"raw": raw, "envelope_from": sender, "received_at": received, "status": "new"}
                         for raw, sender, received in waiting])
-                copied, expected = census(writing), census(reading)
+                copied, expected = census(writing, kinds), census(reading, kinds)
                 grown = {**expected.rows, "inbound_mail": expected.rows.get("inbound_mail", 0) + len(waiting)}
-                if copied.rows != grown or copied.balances != expected.balances:
+                if copied.rows != grown or copied.totals != expected.totals:
                     raise OperatorError(f"the copy differs from its source ({copied.rows} against {grown}); "
                                         "nothing was written")
     finally:
@@ -229,7 +241,8 @@ def _set_sequences(connection: Connection) -> None:
 # -- backups ---------------------------------------------------------------------------------------
 
 
-def backup(settings: Settings, folder: Path, now: datetime, keep: int | None = None) -> tuple[Path, list[str], int]:
+def backup(settings: Settings, kinds: Kinds, folder: Path, now: datetime,
+           keep: int | None = None) -> tuple[Path, list[str], int]:
     """``judge backup DIR``: a consistent copy of the judge's data in ``DIR/judge-<time>``, checked;
     then, if it passed and ``keep`` is given, only the newest ``keep`` backups there are kept."""
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -242,7 +255,7 @@ def backup(settings: Settings, folder: Path, now: datetime, keep: int | None = N
     database = sqlite_file(settings.database_url)
     target = made / "judge.db"
     if database is None:
-        copy_database(settings.database_url, f"sqlite:///{target}")
+        copy_database(settings.database_url, f"sqlite:///{target}", kinds)
     else:
         if not database.is_file():
             raise OperatorError(f"there is no database at {database}")
@@ -250,7 +263,7 @@ def backup(settings: Settings, folder: Path, now: datetime, keep: int | None = N
         if intake is not None and intake.exists():
             _sqlite_backup(intake, made / "judge-intake.db")  # first: see the module's header
         _sqlite_backup(database, target)
-    lines, status = check(made)
+    lines, status = check(made, kinds)
     if keep is not None and status == 0:
         made_by_us = sorted(path for path in folder.glob("judge-*") if (path / "judge.db").is_file())
         for old in made_by_us[:-keep] if keep > 0 else []:
@@ -283,14 +296,14 @@ def _backup_files(backup_path: str) -> tuple[Path, Path | None]:
     return database, intake if intake.is_file() else None
 
 
-def check(backup_path: str | Path) -> tuple[list[str], int]:
+def check(backup_path: str | Path, kinds: Kinds) -> tuple[list[str], int]:
     """``judge restore --check BACKUP``: open a copy of the backup (a folder, a file, or a database
     URL) and say what it holds; status 1 if it cannot be read, is damaged, or is newer than this judge."""
     if isinstance(backup_path, str) and "://" in backup_path:
         engine = make_engine(backup_path)
         try:
             with engine.connect() as connection:
-                return _verdict(make_url(backup_path).render_as_string(hide_password=True), connection, None)
+                return _verdict(make_url(backup_path).render_as_string(hide_password=True), connection, kinds, None)
         finally:
             engine.dispose()
     database, intake = _backup_files(str(backup_path))
@@ -304,14 +317,14 @@ def check(backup_path: str | Path) -> tuple[list[str], int]:
         try:
             with engine.connect() as connection:
                 integrity = connection.exec_driver_sql("PRAGMA integrity_check").scalar()
-                return _verdict(name, connection, integrity, copy)
+                return _verdict(name, connection, kinds, integrity, copy)
         except DatabaseError as exc:  # not a database, or one too damaged to read
             return [f"backup {name}:", f"  PROBLEM: it cannot be read: {exc.orig}"], 1
         finally:
             engine.dispose()
 
 
-def _verdict(name: str, connection: Connection, integrity: str | None,
+def _verdict(name: str, connection: Connection, kinds: Kinds, integrity: str | None,
              copy: Path | None = None) -> tuple[list[str], int]:
     version = schema_version(connection)
     problems = []
@@ -326,7 +339,7 @@ def _verdict(name: str, connection: Connection, integrity: str | None,
         return lines + [f"  PROBLEM: {problem}" for problem in problems], 1
     intake = copy.with_name("judge-intake.db") if copy is not None else None
     waiting = len(untaken(intake, connection)) if intake is not None and intake.exists() else 0
-    lines += [f"  {line}" for line in census(connection).lines(waiting)]
+    lines += [f"  {line}" for line in census(connection, kinds).lines(waiting)]
     if version != newest_version():
         lines.append("  (an older schema: the judge upgrades it when it starts on it)")
     lines.append("  integrity: ok" if integrity == "ok" else "  integrity: the database server's to keep")
@@ -356,11 +369,11 @@ def hold_outbox(engine: Engine, backup_path: str, before: datetime | None) -> li
             f"sends one); {count - held} go out when the judge starts"]
 
 
-def restore(settings: Settings, backup_path: str, now: datetime,
+def restore(settings: Settings, kinds: Kinds, backup_path: str, now: datetime,
             no_resend_before: datetime | None = None) -> list[str]:
     """``judge restore BACKUP``: the judge's data replaced by a backup's, the judge stopped; then
     `hold_outbox`."""
-    lines, status = check(backup_path)
+    lines, status = check(backup_path, kinds)
     if status:
         raise OperatorError("the backup did not pass its check:\n" + "\n".join(lines))
     source, intake = _backup_files(backup_path)
@@ -371,7 +384,7 @@ def restore(settings: Settings, backup_path: str, now: datetime,
             shutil.copyfile(source, copy)
             if intake is not None:
                 shutil.copyfile(intake, Path(scratch) / "judge-intake.db")
-            copied, waiting = copy_database(f"sqlite:///{copy}", settings.database_url)
+            copied, waiting = copy_database(f"sqlite:///{copy}", settings.database_url, kinds)
         engine = make_engine(settings.database_url)
         try:
             outgoing = hold_outbox(engine, backup_path, no_resend_before)
@@ -400,7 +413,7 @@ def restore(settings: Settings, backup_path: str, now: datetime,
             outgoing = hold_outbox(engine, backup_path, no_resend_before)
             with engine.connect() as connection:
                 waiting = len(untaken(current_intake, connection)) if current_intake and current_intake.exists() else 0
-                counted = census(connection)
+                counted = census(connection, kinds)
         finally:
             engine.dispose()
     where = f"; the files it replaced are in {aside}" if moved else ""
@@ -408,25 +421,26 @@ def restore(settings: Settings, backup_path: str, now: datetime,
             *outgoing, "start the judge again (systemctl start judge judge-tick.timer)"]
 
 
-def main(args: argparse.Namespace, settings: Settings) -> tuple[list[str], int]:
-    """``judge backup``, ``judge restore`` and ``judge copy-db``, for `judge.service.operator.main`."""
+def main(args: argparse.Namespace, settings: Settings, kinds: Kinds) -> tuple[list[str], int]:
+    """``judge backup``, ``judge restore`` and ``judge copy-db``, for `judge.service.operator.main`
+    (``kinds``: the kinds of game the judge hosts, whose tables are copied and totals checked too)."""
     now = utcnow()
     if args.command == "restore" and args.check:
-        return check(args.backup)
+        return check(args.backup, kinds)
     refuse_root(settings)
     if args.command == "backup":
-        made, lines, status = backup(settings, Path(args.folder), now, args.keep)
+        made, lines, status = backup(settings, kinds, Path(args.folder), now, args.keep)
         return [f"backup written to {made}", *lines[1:]], status
     if args.command == "restore":
-        return restore(settings, args.backup, now, args.no_resend_before), 0
+        return restore(settings, kinds, args.backup, now, args.no_resend_before), 0
     source = database_url(args.source) if args.source else settings.database_url
     target = database_url(args.target)
     source_file = sqlite_file(source)
     with data_dir_lock(source_file.parent, alone=True) if source_file else nullcontext():  # its intake stays put
-        copied, waiting = copy_database(source, target)
+        copied, waiting = copy_database(source, target, kinds)
     lines = [f"copied into {make_url(target).render_as_string(hide_password=True)}:",
              *[f"  {line}" for line in copied.lines()]]
     if waiting:
         lines.append(f"  (with {waiting} mail(s) from the intake, to be applied at the next start)")
-    lines.append("every table's rows and every power's balance match the source")
+    lines.append("every table's rows and every game's totals (Payola: every power's balance) match the source")
     return lines, 0

@@ -94,9 +94,9 @@ _PLAYERS = select(Player).where(Player.game_id == bindparam("game_id")).order_by
 _SUBMISSIONS = cast(Table, Submission.__table__)
 _NEWEST = (select(func.max(_SUBMISSIONS.c.id))
            .where(_SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.phase == bindparam("phase"))
-           .group_by(_SUBMISSIONS.c.power, _SUBMISSIONS.c.kind))  # a later submission replaces an earlier one
+           .group_by(_SUBMISSIONS.c.seat, _SUBMISSIONS.c.kind))  # a later submission replaces an earlier one
 _LATEST_SUBMISSIONS = select(Submission).where(Submission.id.in_(_NEWEST))
-_LATEST = (select(_SUBMISSIONS.c.power, _SUBMISSIONS.c.kind, _SUBMISSIONS.c.text, _SUBMISSIONS.c.accepted_at)
+_LATEST = (select(_SUBMISSIONS.c.seat, _SUBMISSIONS.c.kind, _SUBMISSIONS.c.text, _SUBMISSIONS.c.accepted_at)
            .where(_SUBMISSIONS.c.id.in_(_NEWEST)))
 _SUBMIT = insert(_SUBMISSIONS)
 
@@ -114,7 +114,7 @@ def players(session: Session, game: Game) -> list[Player]:
 
 def seats(session: Session, game: Game) -> dict[str, Player]:
     """The player row of each seat, once seats are assigned (at the start)."""
-    return {p.power: p for p in players(session, game) if p.power}
+    return {p.seat: p for p in players(session, game) if p.seat}
 
 
 def all_phases(session: Session, game: Game) -> list[PhaseRow]:
@@ -165,7 +165,7 @@ def submit(session: Session, game: Game, phase: str, power: str, kind: str, text
     is in force), written at once with a Core statement (every mail of a seat does it; the ORM's
     flush would cost several times more), and in the phase's latest submissions if the
     transaction has read them (`latest`)."""
-    session.execute(_SUBMIT, {"game_id": game.id, "phase": phase, "power": power, "kind": kind, "text": text,
+    session.execute(_SUBMIT, {"game_id": game.id, "phase": phase, "seat": power, "kind": kind, "text": text,
                               "parsed": parsed, "created_at": now, "accepted_at": accepted})
     known = Reads.of(session).phase.get((game.id, phase, "submissions"))
     if known is not None:
@@ -189,7 +189,7 @@ def latest(session: Session, game: Game, phase: str) -> dict[tuple[str, str], tu
 def latest_submission(session: Session, game: Game, phase: str, power: str, kind: str) -> Submission | None:
     return session.scalar(
         select(Submission)
-        .where(Submission.game_id == game.id, Submission.phase == phase, Submission.power == power,
+        .where(Submission.game_id == game.id, Submission.phase == phase, Submission.seat == power,
                Submission.kind == kind)
         .order_by(Submission.id.desc())
         .limit(1)
@@ -207,7 +207,7 @@ def latest_submissions(session: Session, game: Game, phase: str) -> dict[tuple[s
     """The latest submission of each (seat, kind) in a phase, in one query (the newest row of
     each pair: a later one replaces an earlier one)."""
     rows = session.scalars(_LATEST_SUBMISSIONS, {"game_id": game.id, "phase": phase})
-    return {(s.power, s.kind): s for s in rows}
+    return {(s.seat, s.kind): s for s in rows}
 
 
 def latest_texts(session: Session, game: Game, phase: str) -> dict[tuple[str, str], str]:
@@ -235,23 +235,23 @@ def who_played(session: Session, game: Game, reader: str) -> list[tuple[str, str
 
     found = []
     for player in players(session, game):
-        if not player.power:
+        if not player.seat:
             continue
-        held = [f"{who(str(h['address']))} ({h['from'] or first} to {h['to']})" for h in left.get(player.power, [])]
+        held = [f"{who(str(h['address']))} ({h['from'] or first} to {h['to']})" for h in left.get(player.seat, [])]
         if is_played(player) or (player.address and not held):  # a vacant seat whose player left unrecorded
             assert player.address is not None
-            start = since.get(player.power) or first
+            start = since.get(player.seat) or first
             held.append(f"{who(player.address)} ({start} to {'the end' if game.state == 'finished' else 'now'})"
                         if start and is_played(player) else who(player.address))
-        found.append((player.power, ", ".join(held) or "(nobody)"))
+        found.append((player.seat, ", ".join(held) or "(nobody)"))
     return found
 
 
 def who_plays(session: Session, game: Game, reader: str) -> dict[str, str]:
     """Who plays each played seat now (WHOGAME), as ``reader`` may know it (as `who_played`)."""
     addresses = reader == "master" or (reader == "player" and not rules_of(game).anonymous)
-    return {p.power: p.address if addresses else "a player" for p in players(session, game)
-            if p.power and p.address and is_played(p)}
+    return {p.seat: p.address if addresses else "a player" for p in players(session, game)
+            if p.seat and p.address and is_played(p)}
 
 
 def left_seat(game: Game, player: Player) -> None:
@@ -259,9 +259,9 @@ def left_seat(game: Game, player: Player) -> None:
     leaves it (RESIGN, DUMMY, REPLACE), for `who_played`; nothing if nobody played it."""
     if not is_played(player):
         return
-    assert player.address is not None and player.power is not None
-    start = game.settings.get("since", {}).get(player.power)  # None: the first phase (`who_played`)
-    held = {"seat": player.power, "address": player.address, "from": start, "to": game.phase or "-"}
+    assert player.address is not None and player.seat is not None
+    start = game.settings.get("since", {}).get(player.seat)  # None: the first phase (`who_played`)
+    held = {"seat": player.seat, "address": player.address, "from": start, "to": game.phase or "-"}
     game.settings = {**game.settings, "played": [*game.settings.get("played", []), held]}
 
 

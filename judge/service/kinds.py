@@ -35,6 +35,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from judge.commands.parse import Command as Line
@@ -108,6 +109,11 @@ class Lobby(Protocol):
     def seat_title(self, seat: str) -> str:
         """A seat as answers write it: "France", "Alice"."""
         ...
+
+    def handed_over(self, session: Session, game: Game, player: Player) -> None:
+        """What else happens when the seat of ``player`` changes hands (TAKEOVER, REPLACE): by
+        default, nothing."""
+        return None
 
     def seat_order(self, session: Session, game: Game) -> list[str]:
         """Every seat the game has or will have, in the order lists show them (PRESS TO ALL)."""
@@ -264,7 +270,17 @@ class Demo(Protocol):
         raise NotImplementedError(f"{getattr(self, 'title', 'this game')} has no demo")
 
 
-class GameKind(Lobby, Phases, Commands, Pages, Demo, Protocol):
+class Records(Protocol):
+    """A kind's records, as the operator's commands check them."""
+
+    def totals(self, connection: Connection) -> dict[str, int]:
+        """Sums a game master recognises in the kind's own tables, by name ("g1 FRANCE": Payola's
+        balances), compared between a database and its copy (`judge.service.backup`); nothing by
+        default.  Tables of an older schema may be missing: a kind counts what is there."""
+        return {}
+
+
+class GameKind(Lobby, Phases, Commands, Pages, Records, Demo, Protocol):
     """A kind of game, as the host sees it: every method the host calls, and nothing else."""
 
 

@@ -508,7 +508,7 @@ def main(args: argparse.Namespace, settings: Settings, kinds: Callable[[], Kinds
             else:
                 lines, code = db_downgrade(settings, args.yes)
         elif command in ("backup", "restore", "copy-db"):
-            lines, code = backup.main(args, settings)
+            lines, code = backup.main(args, settings, kinds())
         else:
             refuse_root(settings)
             db = open_current(settings, kinds() if command == "quarantine" else None)

@@ -1,6 +1,7 @@
-"""The database tables (SQLAlchemy 2), created and upgraded only by the migrations in ``migrations/``.
+"""The host's database tables (SQLAlchemy 2), created and upgraded only by the migrations in
+``migrations/``.  Each kind of game keeps what it needs beyond them in its own tables
+(``judge/games/<kind>/store.py``, on the same `Base`, their names starting with the kind's).
 
-Money is never stored as a balance: a balance is the sum of a power's rows in ``ledger``.
 Every mail that arrives is kept raw in ``inbound_mail`` before anything else happens, and
 every mail the judge sends is first an ``outbox`` row written in the same transaction as the
 change that caused it (what the message is made of: the sender builds the message itself;
@@ -60,35 +61,32 @@ class Game(Base):
 
 
 class Player(Base):
-    """A seat in a game: who plays (or played) it, and how they sign on.  ``power`` is the seat's
-    name once the game has started: a power of a Payola game, a player's name in Pirates'
-    Proposal (the name they joined with, which ``requested`` holds until the start)."""
+    """A seat in a game: who plays (or played) it, and how they sign on.  ``seat`` is the seat's
+    name once the game has started, as the game's kind names its seats (a power of a board, a
+    player's own name: ``requested`` holds what JOIN asked for until the start).  What a kind
+    keeps of a seat beyond this is in its own tables."""
 
     __tablename__ = "players"
-    __table_args__ = (UniqueConstraint("game_id", "power"),)
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
-    power: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    seat: Mapped[str | None] = mapped_column(String(20), nullable=True)
     requested: Mapped[str | None] = mapped_column(String(20), nullable=True)
     address: Mapped[str | None] = mapped_column(String(320), nullable=True)
     password: Mapped[str | None] = mapped_column(String(200), nullable=True)
     dummy: Mapped[bool] = mapped_column(Boolean, default=False)
     resigned: Mapped[bool] = mapped_column(Boolean, default=False)
-    acceptance: Mapped[str | None] = mapped_column(String(40), nullable=True)  # rule 4.3: persists
     joined_at: Mapped[datetime] = mapped_column(DateTime)
-    vote: Mapped[str | None] = mapped_column(String(30), nullable=True)  # DRAW, CONCEDE:<power>; secret
-    # When the mail that set the acceptance list, the vote, was accepted: an older mail does not
-    # replace them (`Conversation.superseded`); None: not set by mail since migration 0012.
-    acceptance_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
-    vote_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     # The seats wanted, best first (JOIN ... PREFER), read at the start; None: no preference.
     preferences: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
     zone: Mapped[str | None] = mapped_column(String(64), nullable=True)  # SET MYZONE; None: the game's zone
 
 
 class PhaseRow(Base):
-    """One phase of a game: the position it starts from, and once processed, what happened."""
+    """One phase of a game: what it starts from and, once processed, what happened, each in the
+    kind's own JSON (``position``, ``result``); what else a kind keeps of a phase is in its own
+    tables."""
 
     __tablename__ = "phases"
     __table_args__ = (UniqueConstraint("game_id", "name"),)
@@ -100,48 +98,29 @@ class PhaseRow(Base):
     seed: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(16), default="open")  # open, processed
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    acceptance: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)  # lists at processing
-    ledger_mark: Mapped[int | None] = mapped_column(Integer, nullable=True)  # last ledger id before processing
-    ledger_start: Mapped[int | None] = mapped_column(Integer, nullable=True)  # last ledger id once opened
     notices: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)  # reminder / late notices sent
-    rollforward: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # marks kept by a ROLLBACK
     opened_at: Mapped[datetime] = mapped_column(DateTime)
     processed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 class Submission(Base):
-    """A power's offer sheet or direct orders for a phase (or a CLEAR, or WAIT); the latest
-    valid one is in force.  A mail older than the one that sent the sheet in force (by when the
-    judge's mail server accepted each: ``accepted_at``) adds none (`Conversation.superseded`)."""
+    """What a seat sends for a phase, of one ``kind`` of the game's (a Payola power's offer sheet
+    or orders, a Pirates' Proposal plan or ballot...), as text and as the kind read it; the latest
+    of a seat and kind is in force.  A mail older than the one that sent it (by when the judge's
+    mail server accepted each: ``accepted_at``) adds none (`Conversation.superseded`)."""
 
     __tablename__ = "submissions"
-    __table_args__ = (Index("ix_submissions_lookup", "game_id", "phase", "power", "kind"),)
+    __table_args__ = (Index("ix_submissions_lookup", "game_id", "phase", "seat", "kind"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
     phase: Mapped[str] = mapped_column(String(10))
-    power: Mapped[str] = mapped_column(String(20))
-    kind: Mapped[str] = mapped_column(String(16))  # sheet, orders, wait, rejected (a LOYAL_UNITS sheet)
+    seat: Mapped[str] = mapped_column(String(20))
+    kind: Mapped[str] = mapped_column(String(16))  # the game's kind of submission
     text: Mapped[str] = mapped_column(Text)
     parsed: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime)
     accepted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # None: before migration 0012
-
-
-class LedgerRow(Base):
-    """One movement of money: income, transfer, payment, refund, forfeit."""
-
-    __tablename__ = "ledger"
-    __table_args__ = (Index("ix_ledger_game", "game_id", "power"),)
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
-    power: Mapped[str] = mapped_column(String(20))
-    amount: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(16))
-    note: Mapped[str] = mapped_column(String(200), default="")
-    phase: Mapped[str | None] = mapped_column(String(10), nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime)
 
 
 class InboundMail(Base):
@@ -297,14 +276,14 @@ class Observer(Base):
 
 
 class Absence(Base):
-    """A power's absence: no deadline of the game falls inside it once approved."""
+    """A seat's absence: no deadline of the game falls inside it once approved."""
 
     __tablename__ = "absences"
     __table_args__ = (Index("ix_absences_game", "game_id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
-    power: Mapped[str] = mapped_column(String(20))
+    seat: Mapped[str] = mapped_column(String(20))
     start: Mapped[date] = mapped_column(Date)
     end: Mapped[date] = mapped_column(Date)
     status: Mapped[str] = mapped_column(String(16), default="pending")  # pending, approved, denied

@@ -198,7 +198,7 @@ def test_the_first_release_is_upgraded_in_place_without_systemd_and_its_games_go
     db = open_database(settings)
     timer_tick(db, settings, datetime.now(UTC).replace(tzinfo=None))  # the timer's first tick takes the intake in
     with db.transaction() as session:
-        sheets = session.execute(select(Submission.power, Submission.phase, Submission.text).order_by(Submission.id))
+        sheets = session.execute(select(Submission.seat, Submission.phase, Submission.text).order_by(Submission.id))
         assert [tuple(sheet) for sheet in sheets] == [("FRANCE", "S1901M", "3 : A PAR - BUR"),
                                                       ("GERMANY", "S1901M", "2 : A MUN - RUH")]
         assert session.scalars(select(PhaseRow.status).where(PhaseRow.name == "S1901M")).one() == "processed"

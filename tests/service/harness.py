@@ -92,7 +92,9 @@ class Judge:
 
     def __init__(self, data_dir: Path, now: datetime = datetime(2026, 1, 5, 12, 0), **settings: Any) -> None:
         settings = {"maps": False, "web": False, "mta_hostname": MX, "mta_authenticates": True, **settings}
-        self.settings = Settings(data_dir=data_dir, database=fresh_database_url(), **settings)
+        if "database" not in settings:  # a test's own database (an old one, to upgrade), or a new one
+            settings["database"] = fresh_database_url()
+        self.settings = Settings(data_dir=data_dir, **settings)
         self.db = open_database(self.settings)
         self.now = now
         self.read = 0

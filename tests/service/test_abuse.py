@@ -21,12 +21,13 @@ from sqlalchemy import func, select
 
 from judge.games.payola import handlers as player_module
 from judge.games.payola import lifecycle
+from judge.games.payola.store import LedgerRow
 from judge.service import app
 from judge.service.app import apply_stored, run_deadlines, unapplied_mail
 from judge.service.handlers import mail as mail_module
 from judge.service.handlers import receive
 from judge.service.operator import quarantine_drop
-from judge.store.models import Game, InboundMail, LedgerRow, Observer, Outbox, Player
+from judge.store.models import Game, InboundMail, Observer, Outbox, Player
 from tests.service.harness import MX, Judge, last_outbox_id, raw_mail, tokens, two_player_game, vouching
 
 GM = "gm@example.org"

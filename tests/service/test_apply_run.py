@@ -35,7 +35,7 @@ def commits(judge: Judge) -> list[int]:
 
 def sheets(judge: Judge) -> list[tuple[str, str]]:
     with judge.db.transaction() as session:
-        return [(s.power, s.text) for s in session.scalars(select(Submission).order_by(Submission.id))]
+        return [(s.seat, s.text) for s in session.scalars(select(Submission).order_by(Submission.id))]
 
 
 def test_a_run_of_mail_is_one_commit_and_a_failing_mail_in_it_is_undone_alone(
@@ -127,7 +127,7 @@ def test_27_a_run_reads_a_phases_latest_submissions_once_and_sees_those_it_makes
     ids = [receive(judge.db, raw_mail(who, text), judge.now) for who, text in (
         (ALICE, "SIGNON F@g1 alice-pw\n1 : A PAR - BUR"), (ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - PIC"),
         (BOB, "SIGNON G@g1 bob-pw\n1 : A MUN H"))]
-    latest = "SELECT submissions.power, submissions.kind, submissions.text, submissions.accepted_at"
+    latest = "SELECT submissions.seat, submissions.kind, submissions.text, submissions.accepted_at"
     seen = statements(judge, latest)
     assert apply_run(judge.db, judge.settings, ids, judge.now) == [(i, "done") for i in ids]
     assert seen == {latest: 2}  # S1901M's, for all three mails; F1901M's once it opens (is it complete at once?)
@@ -162,6 +162,6 @@ def test_27_a_phase_processed_again_inside_a_run_is_read_afresh(judge: Judge) ->
     ids = [receive(judge.db, raw_mail(who, text), judge.now) for who, text in texts]
     assert apply_run(judge.db, judge.settings, ids, judge.now) == [(i, "done") for i in ids]
     with judge.db.transaction() as session:
-        latest = session.scalars(select(Submission).where(Submission.power == "FRANCE", Submission.kind == "sheet")
+        latest = session.scalars(select(Submission).where(Submission.seat == "FRANCE", Submission.kind == "sheet")
                                  .order_by(Submission.id.desc())).first()
         assert latest is not None and (latest.phase, latest.text) == ("F1901M", "1 : A PAR - PIC")

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
+from judge.games.payola.store import PayolaSeat
 from judge.store.models import Player
 from tests.service.harness import Judge, raw_mail, two_player_game
 
@@ -91,7 +92,8 @@ def test_24_1_an_older_acceptance_list_vote_clear_or_wait_replaces_nothing_newer
     shown = status(judge)
     assert "your acceptance list: FGEIART" in shown and "sheet/orders:\n    2 : A PAR - PIC" in shown
     with judge.db.transaction() as session:
-        assert session.scalar(select(Player.vote).where(Player.address == ALICE)) is None
+        assert session.scalar(select(PayolaSeat.vote).join(Player, Player.id == PayolaSeat.player_id)
+                              .where(Player.address == ALICE)) is None
     for what in ("your acceptance list", "your vote", "your WAIT or NOWAIT"):
         assert f"has already set {what} (mail held" in answers[1]
     assert "has already set your sheet or orders (mail held" in answers[2]

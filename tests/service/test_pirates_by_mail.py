@@ -251,7 +251,7 @@ def whole_match(tmp_path: Path, seed: int | None = None) -> Match:
     assert played == [*(f"{s}{r}" for r in range(1, 6) for s in "DV"), *final_phase]
     told_end = [f"Final gold: {p} {g}" for p, g in sorted(final_gold.items(), key=lambda item: (-item[1], item[0]))]
     with judge.db.transaction() as session:
-        stored = {(s.phase, s.power, s.kind) for s in session.scalars(select(Submission))}
+        stored = {(s.phase, s.seat, s.kind) for s in session.scalars(select(Submission))}
 
     # the stored plans and ballots are the players' own, or the defaults (P3, P5, P6)
     for round_ in final.rounds:

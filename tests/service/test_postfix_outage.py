@@ -70,7 +70,7 @@ def test_a_deadline_passed_during_an_outage_waits_for_the_mail_accepted_before_i
         wait_until(lambda: "outage1 S1901M results" in maildir_subjects(settings)
                    and maildir_subjects(settings).count("Re: sheet") == 2)
         with db.transaction() as session:
-            sheets = session.execute(select(Submission.power, Submission.phase).order_by(Submission.id)).all()
+            sheets = session.execute(select(Submission.seat, Submission.phase).order_by(Submission.id)).all()
         assert [tuple(sheet) for sheet in sheets] == [("FRANCE", "S1901M"), ("GERMANY", "F1901M")]
     finally:
         judge.stop()
@@ -118,7 +118,7 @@ def test_the_tick_timer_runs_no_deadline_while_no_judge_listens_and_every_held_s
         judge.tick()
         wait_until(lambda: maildir_subjects(settings).count("Re: sheet") == 3)
         with db.transaction() as session:
-            sheets = session.execute(select(Submission.power, Submission.phase).order_by(Submission.id)).all()
+            sheets = session.execute(select(Submission.seat, Submission.phase).order_by(Submission.id)).all()
         assert [tuple(sheet) for sheet in sheets] == [("FRANCE", "S1901M"), ("GERMANY", "S1901M"),
                                                       ("GERMANY", "F1901M")]
         assert maildir_subjects(settings).count("outage3 S1901M results") == 2  # processed once, with both sheets

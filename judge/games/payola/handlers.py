@@ -29,6 +29,7 @@ from judge.games.payola.commands import (
     Wait,
 )
 from judge.games.payola.lifecycle import power_of
+from judge.games.payola.store import LedgerRow, seat_of
 from judge.games.payola.submissions import active_position, set_by_mail_at
 from judge.mail.outbound import Attachment
 from judge.payola.acceptance import AcceptanceError, parse_acceptance
@@ -39,7 +40,7 @@ from judge.service.lifecycle import RUNNING, GameError
 from judge.service.phase_changes import with_news
 from judge.service.render import render, when
 from judge.service.turn import Turn
-from judge.store.models import LedgerRow, Outbox
+from judge.store.models import Outbox
 
 
 def offer_line(talk: Turn, text: str, _: OfferLine) -> None:
@@ -71,10 +72,11 @@ def accept(talk: Turn, text: str, command: Accept) -> None:
     except AcceptanceError as exc:
         talk.echo(text, "error", str(exc))
         return
-    if why := talk.superseded(player.acceptance_at, "your acceptance list"):
+    kept = seat_of(talk.session, player)
+    if why := talk.superseded(kept.acceptance_at, "your acceptance list"):
         talk.echo(text, "ignored", why)
         return
-    player.acceptance, player.acceptance_at = str(listed), talk.accepted
+    kept.acceptance, kept.acceptance_at = str(listed), talk.accepted
     talk.echo(text, "ok", f"acceptance list is now {listed}")
 
 
@@ -180,7 +182,8 @@ def vote(talk: Turn, text: str, command: Vote) -> None:
     if power not in lifecycle.voters(talk.session, game):
         talk.echo(text, "error", "an eliminated power does not vote")
         return
-    if why := talk.superseded(player.vote_at, "your vote"):
+    kept = seat_of(talk.session, player)
+    if why := talk.superseded(kept.vote_at, "your vote"):
         talk.echo(text, "ignored", why)
         return
     if command.choice == "DRAW" and not lifecycle.draws_allowed(game):
@@ -195,11 +198,11 @@ def vote(talk: Turn, text: str, command: Vote) -> None:
         if not lifecycle.options_of(game).blind and to not in lifecycle.voters(talk.session, game):
             talk.echo(text, "error", f"{to.title()} has no player or no supply center: it cannot be conceded to")
             return
-        player.vote, said = f"CONCEDE:{to}", f"to concede the game to {to.title()}"
+        kept.vote, said = f"CONCEDE:{to}", f"to concede the game to {to.title()}"
     else:
-        player.vote = command.choice if command.choice == "DRAW" else None
-        said = "for a draw including all survivors" if player.vote else "withdrawn (no vote)"
-    player.vote_at = talk.accepted
+        kept.vote = command.choice if command.choice == "DRAW" else None
+        said = "for a draw including all survivors" if kept.vote else "withdrawn (no vote)"
+    kept.vote_at = talk.accepted
     talk.echo(text, "ok", f"your vote, kept secret: {said}")
     talk.session.flush()
     result = lifecycle.settle_votes(talk.session, game, talk.settings, talk.now)

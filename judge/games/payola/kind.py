@@ -15,6 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from sqlalchemy import Connection, func, inspect, select
 from sqlalchemy.orm import Session
 
 from judge.commands.parse import Command, History
@@ -22,6 +23,7 @@ from judge.engine.map import available_maps, load_map
 from judge.engine.position import Phase
 from judge.games.payola import commands, handlers, lifecycle, pages, public, views
 from judge.games.payola.lifecycle import power_of
+from judge.games.payola.store import LedgerRow, seat_of
 from judge.games.payola.submissions import (
     active_position,
     keep_rejection,
@@ -41,7 +43,7 @@ from judge.service.outbox import queue
 from judge.service.render import render, when
 from judge.service.scripts import DemoJudge
 from judge.service.turn import Turn
-from judge.store.models import Game, LedgerRow, PhaseRow, Player
+from judge.store.models import Game, PhaseRow, Player
 
 HISTORY_PHASES = 50  # phases one HISTORY sends at most: a longer range is asked for in parts
 _PHASE = re.compile(r"[SFW]\d{4}[MRA]")
@@ -105,6 +107,10 @@ class Payola(GameKind):
 
     def seat_title(self, seat: str) -> str:
         return seat.title()
+
+    def handed_over(self, session: Session, game: Game, player: Player) -> None:
+        """A power's vote is its player's: a new player starts with none."""
+        seat_of(session, player).vote = None
 
     # -- phases ----------------------------------------------------------------------------------
 
@@ -182,7 +188,8 @@ class Payola(GameKind):
         else:
             board = views.board(lifecycle.position_of(row))
         body = render("payola/briefing", game=game, power=seat, board=board,
-                      balance=lifecycle.balances(talk.session, game)[seat], acceptance=player.acceptance,
+                      balance=lifecycle.balances(talk.session, game)[seat],
+                      acceptance=seat_of(talk.session, player).acceptance,
                       statement=statement, last=last.name if last else None)
         queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {seat.title()}",
               kind="notice", now=talk.now, game_id=game.id, body=body)
@@ -295,6 +302,17 @@ class Payola(GameKind):
 
     def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
         return pages.write_game(root, record, force)
+
+    # -- records ---------------------------------------------------------------------------------
+
+    def totals(self, connection: Connection) -> dict[str, int]:
+        """Each power's balance, by game and power ("g1 FRANCE"): a copy of the database must
+        keep every silver piece."""
+        if not inspect(connection).has_table(LedgerRow.__tablename__):
+            return {}
+        summed = select(Game.name, LedgerRow.power, func.sum(LedgerRow.amount)).join(
+            Game, Game.id == LedgerRow.game_id).group_by(Game.name, LedgerRow.power)
+        return {f"{game} {power}": int(total) for game, power, total in connection.execute(summed)}
 
     def demo(self, judge: DemoJudge, blind: bool = False) -> None:
         from judge.games.payola import demo

@@ -55,6 +55,7 @@ from judge.engine.phases import PhaseResult, adjudicate
 from judge.engine.position import Position
 from judge.engine.results import OrderResult
 from judge.games.payola import maps, public, seating, views
+from judge.games.payola.store import LedgerRow, PayolaPhase, lists_of, phase_of, seat_of, votes_of
 from judge.mail.outbound import Attachment
 from judge.payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
 from judge.payola.blind import Sight, witness
@@ -85,7 +86,7 @@ from judge.service.logs import log_on_commit
 from judge.service.options import GAME_FLAGS, split_options
 from judge.service.outbox import queue
 from judge.service.render import render, when
-from judge.store.models import Game, LedgerRow, PhaseRow, Player, Submission
+from judge.store.models import Game, PhaseRow, Player, Submission
 from judge.web.public import page_url
 
 log = logging.getLogger("judge")
@@ -183,11 +184,12 @@ def results_mails(session: Session, game: Game) -> int:
         observers(session, game)) + 1
 
 
-def acceptance_of(player: Player | None, letters: dict[str, str]) -> AcceptanceList | None:
-    if player is None or not player.acceptance:
+def acceptance_of(written: str | None, letters: dict[str, str]) -> AcceptanceList | None:
+    """A power's acceptance list as written (`store.lists_of`), read; None if it has none."""
+    if not written:
         return None
     try:
-        return parse_acceptance(player.acceptance, letters)
+        return parse_acceptance(written, letters)
     except AcceptanceError:
         return None
 
@@ -313,10 +315,10 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
     why: dict[int, str] = {}
     wishes = [player.preferences or ([player.requested] if player.requested else []) for player in seated]
     for player, seat in zip(seated, seating.assign(list(the_map.powers), wishes, game.seed), strict=True):
-        player.power, why[player.id] = seat.power, seat.why
-    free = [power for power in the_map.powers if power not in {player.power for player in seated}]
+        player.seat, why[player.id] = seat.power, seat.why
+    free = [power for power in the_map.powers if power not in {player.seat for player in seated}]
     for power in free:
-        session.add(Player(game_id=game.id, power=power, dummy=True, joined_at=now))
+        session.add(Player(game_id=game.id, seat=power, dummy=True, joined_at=now))
     session.flush()
     position = Position.initial(the_map)
     move(game, Event.START)
@@ -334,16 +336,17 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
               "loyal": options_of(game).loyal_units}
     for player in players(session, game):
         if is_played(player):
-            assert player.address is not None and player.power is not None
+            assert player.address is not None and player.seat is not None
             attached = whole
             if blind and settings.maps:
-                sight = sight_now(session, game, player.power)
-                attached = maps.position_map(game.name, sight.after, (player.power, sight.view))
+                sight = sight_now(session, game, player.seat)
+                attached = maps.position_map(game.name, sight.after, (player.seat, sight.view))
             queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
                   game_id=game.id, attachments=attached,
-                  body=render("payola/start", **common, power=player.power,
-                              balance=balances(session, game)[player.power], why=why.get(player.id, ""), blind=blind,
-                              acceptance=player.acceptance or f"{the_map.powers[player.power].letter}?",
+                  body=render("payola/start", **common, power=player.seat,
+                              balance=balances(session, game)[player.seat], why=why.get(player.id, ""), blind=blind,
+                              acceptance=(seat_of(session, player).acceptance
+                                          or f"{the_map.powers[player.seat].letter}?"),
                               drawn=bool(attached)))
     queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
           game_id=game.id, attachments=whole,
@@ -376,7 +379,7 @@ def _open_phase(session: Session, game: Game, position: Position, now: datetime)
             session.add(LedgerRow(game_id=game.id, power=entry.power, amount=entry.amount, kind=entry.kind.value,
                                   note=entry.note, phase=name, created_at=now))
     session.flush()
-    row.ledger_start = _last_ledger_id(session, game)
+    phase_of(session, row).ledger_start = _last_ledger_id(session, game)
     return row
 
 
@@ -403,15 +406,16 @@ class Processed:
     again: bool  # the phase was processed before and rolled back: these results replace the first ones
 
 
-def _again(row: PhaseRow) -> str | None:
-    """What the results of ``row`` say when the phase was processed before and rolled back: that
-    they replace the results sent then (a reader holding both must know which stands)."""
-    if row.rollforward is None:
+def _again(kept: PayolaPhase, name: str) -> str | None:
+    """What the results of the phase say when it was processed before and rolled back (its
+    ``rollforward`` marks): that they replace the results sent then (a reader holding both must
+    know which stands)."""
+    if kept.rollforward is None:
         return None
-    first = row.rollforward.get("processed")
+    first = kept.rollforward.get("processed")
     sent = f", sent {when(datetime.fromisoformat(first))}" if first else ""
-    return (f"These results replace the earlier results of {row.name}{sent}: the game master rolled the game back "
-            f"to {row.name}, and it has been processed again.")
+    return (f"These results replace the earlier results of {name}{sent}: the game master rolled the game back "
+            f"to {name}, and it has been processed again.")
 
 
 def _orders_from(session: Session, game: Game, row: PhaseRow, position: Position) -> dict[str, list[Order | str]]:
@@ -438,6 +442,7 @@ def _determine(session: Session, game: Game, row: PhaseRow, position: Position,
     order of their own and hold (`loyal_orders`)."""
     options = options_of(game)
     seat = seats(session, game)
+    written = lists_of(session, seat)
     letters = position.game_map.letters
     dummies = {p for p in position.game_map.powers if not is_played(seat.get(p))}
     inputs: dict[str, PowerInput] = {}
@@ -456,7 +461,7 @@ def _determine(session: Session, game: Game, row: PhaseRow, position: Position,
             if not errors:
                 sheet = parsed
                 sheets_used[power] = submission.text
-        acceptance = acceptance_of(seat.get(power), letters)
+        acceptance = acceptance_of(written.get(power), letters)
         if acceptance is not None:
             lists_used[power] = str(acceptance)
         inputs[power] = PowerInput(money.get(power, 0), sheet, acceptance, power in dummies)
@@ -498,15 +503,16 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
         raise GameError("the game is not running")
     row = current_phase(session, game)
     assert row is not None
-    again = _again(row)
-    if row.rollforward is not None and state_of(game) is GameState.PAUSED:
+    kept = phase_of(session, row)
+    again = _again(kept, row.name)
+    if kept.rollforward is not None and state_of(game) is GameState.PAUSED:
         move(game, Event.RESUME)  # the ROLLBACK's pause ends when its phase is processed again (README)
     notes = [note for note in (preface, again) if note]
-    row.rollforward = None  # processed: there is no ROLLBACK of it to undo any more
+    kept.rollforward = None  # processed: there is no ROLLBACK of it to undo any more
     position = position_of(row)
-    row.ledger_mark = _last_ledger_id(session, game)
+    kept.ledger_mark = _last_ledger_id(session, game)
     seat = seats(session, game)
-    row.acceptance = {p: pl.acceptance for p, pl in seat.items() if pl.acceptance}
+    kept.acceptance = lists_of(session, seat)
     determination_data: dict[str, Any] | None = None
     statements: dict[str, dict[str, Any]] = {}
     if position.phase.kind is PhaseKind.MOVEMENT:
@@ -638,7 +644,8 @@ def _draw_votes(session: Session, game: Game) -> str | None:
         return None
     voting = voters(session, game)
     seat = seats(session, game)
-    draws = sum(seat[p].vote == "DRAW" for p in voting)
+    votes = votes_of(session, {p: seat[p] for p in voting})
+    draws = sum(votes[p] == "DRAW" for p in voting)
     if draws == game.settings.get("draws_told", 0):
         return None
     game.settings = {**game.settings, "draws_told": draws}
@@ -650,7 +657,8 @@ def _draw_votes(session: Session, game: Game) -> str | None:
 def _accounts_since(session: Session, game: Game, row: PhaseRow) -> dict[str, list[dict[str, Any]]]:
     """Each power's balance changes since the phase opened (rule 2.5): transfers, payments, and
     the income or deposits of the phase that follows."""
-    start = row.ledger_start if row.ledger_start is not None else (row.ledger_mark or 0)
+    kept = phase_of(session, row)
+    start = kept.ledger_start if kept.ledger_start is not None else (kept.ledger_mark or 0)
     rows = session.execute(select(LedgerRow.power, LedgerRow.kind, LedgerRow.amount, LedgerRow.note)
                            .where(LedgerRow.game_id == game.id, LedgerRow.id > start).order_by(LedgerRow.id))
     found: dict[str, list[tuple[str, int, str]]] = {}
@@ -682,7 +690,7 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
         return None
     voting = voters(session, game)
     seat = seats(session, game)
-    votes = {p: seat[p].vote for p in voting}
+    votes = votes_of(session, {p: seat[p] for p in voting})
     conceded = {vote.partition(":")[2] for vote in votes.values() if vote and vote.startswith("CONCEDE:")}
     winners = [p for p in voting if p in conceded and all(v == f"CONCEDE:{p}" for q, v in votes.items() if q != p)]
     if len(winners) == 1:  # two survivors conceding to each other: neither wins
@@ -710,15 +718,16 @@ def undo_rollback(session: Session, game: Game) -> str:
     ROLLBACK: the players were invited to change their orders, and ROLLFORWARD must not
     silently discard them (issue 23.5); PROCESS processes the phase with them."""
     row = current_phase(session, game)
-    if game.state == GameState.FINISHED or row is None or not row.rollforward:
+    marks = phase_of(session, row).rollforward if row is not None else None
+    if game.state == GameState.FINISHED or row is None or not marks:
         raise GameError("there is no ROLLBACK to undo in this phase")
-    marks = row.rollforward
-    changed = set(session.scalars(select(Submission.power).where(
+    changed = set(session.scalars(select(Submission.seat).where(
         Submission.game_id == game.id, Submission.phase == row.name, Submission.id > marks["submission"])))
     changed |= set(session.scalars(select(LedgerRow.power).where(
         LedgerRow.game_id == game.id, LedgerRow.id > marks["ledger"], LedgerRow.amount < 0)))
-    changed |= {player.power for player in players(session, game)
-                if player.power and player.acceptance != marks["acceptance"].get(player.power)}
+    now_written = lists_of(session, seats(session, game))
+    changed |= {seat for seat in {*now_written, *marks["acceptance"]}
+                if now_written.get(seat) != marks["acceptance"].get(seat)}
     if changed:
         names = ", ".join(power.title() for power in game_map(game).powers if power in changed)
         raise GameError(f"not undone: since the ROLLBACK, {names} changed sheets, orders, acceptance lists or "
@@ -796,17 +805,19 @@ def rollback(session: Session, game: Game, now: datetime, phase: str | None = No
     for row in rows:
         if row.id > previous.id:
             session.execute(delete(Submission).where(Submission.game_id == game.id, Submission.phase == row.name))
+            session.execute(delete(PayolaPhase).where(PayolaPhase.phase_id == row.id))
             session.delete(row)
-    session.execute(delete(LedgerRow).where(LedgerRow.game_id == game.id, LedgerRow.id > (previous.ledger_mark or 0)))
-    lists = previous.acceptance or {}
+    kept = phase_of(session, previous)
+    session.execute(delete(LedgerRow).where(LedgerRow.game_id == game.id, LedgerRow.id > (kept.ledger_mark or 0)))
+    lists = kept.acceptance or {}
     for player in players(session, game):
-        if player.power:
-            player.acceptance = lists.get(player.power)
+        if player.seat:
+            seat_of(session, player).acceptance = lists.get(player.seat)
     first = previous.processed_at
-    previous.status, previous.result, previous.processed_at, previous.ledger_mark = "open", None, None, None
+    previous.status, previous.result, previous.processed_at, kept.ledger_mark = "open", None, None, None
     previous.notices = None  # reminders go out again before the new deadline
     session.flush()
-    previous.rollforward = {  # what ROLLFORWARD restores: the sheets, money and lists of this moment
+    kept.rollforward = {  # what ROLLFORWARD restores: the sheets, money and lists of this moment
         "submission": session.scalar(select(func.max(Submission.id)).where(Submission.game_id == game.id)) or 0,
         "ledger": _last_ledger_id(session, game), "acceptance": lists,
         "processed": first.isoformat() if first else None}  # when its first results went out (`_again`)

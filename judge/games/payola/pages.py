@@ -87,7 +87,7 @@ def facts_of(session: Session, game: Game, acting: bool = True,
     """The facts of ``game`` that any page could show; ``acting`` adds who must act now.
     ``seated``: the game's players, if the caller has read them (the index reads everyone's at once)."""
     joined = host.players(session, game) if seated is None else seated
-    seat = {p.power: p for p in joined if p.power}
+    seat = {p.seat: p for p in joined if p.seat}
     try:
         blind, rules = lifecycle.options_of(game).blind, rules_of(game)
     except ValueError:  # options this judge cannot read: hide the board rather than show it

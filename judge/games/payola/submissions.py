@@ -34,13 +34,14 @@ from judge.engine.orders import Build, Disband, Order, OrderSyntaxError, PhaseKi
 from judge.engine.position import Position
 from judge.games.payola import lifecycle, views
 from judge.games.payola.lifecycle import free_home_centers
+from judge.games.payola.store import LedgerRow, seat_of, votes_of
 from judge.payola.blind import in_the_dark
 from judge.payola.offers import Offer, OfferKind, parse_sheet
 from judge.service import host
 from judge.service.absences import absence_lines
 from judge.service.lifecycle import RUNNING
 from judge.service.render import render, when
-from judge.store.models import LedgerRow, Submission
+from judge.store.models import Submission
 
 if TYPE_CHECKING:
     from judge.service.turn import Turn
@@ -263,17 +264,18 @@ def status_lines(talk: Turn) -> list[str]:
     sheet = host.latest_submission(talk.session, game, game.phase or "", power, "sheet")
     orders = host.latest_submission(talk.session, game, game.phase or "", power, "orders")
     player = talk.player
+    kept = seat_of(talk.session, player) if player is not None else None
     lines = [f"game {game.name}, {game.state}, phase {game.phase or '-'}, deadline {when(game.deadline)}",
              f"your balance: {balance} AgP",
-             f"your acceptance list: {(player and player.acceptance) or 'the default (own first, then ?)'}"]
+             f"your acceptance list: {(kept and kept.acceptance) or 'the default (own first, then ?)'}"]
     if lifecycle.options_of(game).loyal_units and (game.phase or "").endswith("M"):
         lines.extend(_loyal_status(talk, sheet, orders))
     else:
         current = sheet.text if sheet and sheet.text else (orders.text if orders and orders.text else "")
         lines.append("your current sheet/orders:" if current else "no sheet or orders yet for this phase")
         lines.extend(f"  {line}" for line in current.splitlines())
-    if game.state in RUNNING and player is not None:
-        lines.append(f"your vote (secret): {vote_words(player.vote)}")
+    if game.state in RUNNING and kept is not None:
+        lines.append(f"your vote (secret): {vote_words(kept.vote)}")
         wait = host.latest_submission(talk.session, game, game.phase or "", power, "wait")
         if wait is not None and wait.text:
             lines.append("you asked to WAIT: the phase waits for its deadline (NOWAIT to withdraw)")
@@ -305,6 +307,7 @@ def master_status_lines(talk: Turn) -> list[str]:
     required = set(lifecycle.required_powers(talk.session, game, position, seat)) if position else set()
     waits = set(lifecycle.wait_requested(talk.session, game, texts)) if position else set()
     voting = set(lifecycle.voters(talk.session, game)) if position else set()
+    votes = votes_of(talk.session, seat)
     money = lifecycle.balances(talk.session, game)
     moved: dict[str, list[str]] = {}
     for power, amount, note in talk.session.execute(
@@ -326,13 +329,13 @@ def master_status_lines(talk: Turn) -> list[str]:
         parts.append(f"{money.get(power, 0)} AgP" + (f" (transfers this phase: {', '.join(moved[power])})"
                                                       if power in moved else ""))
         if power in voting:
-            parts.append(f"vote: {vote_words(player.vote)}")
+            parts.append(f"vote: {vote_words(votes[power])}")
         lines.append(f"  {power.title()}: {'; '.join(parts)}")
     return [*lines, *(absence_lines(talk.session, game, talk.now.date()) or ["no absence asked for"])]
 
 
 def vote_words(vote: str | None) -> str:
-    """A power's vote (``Player.vote``) in words."""
+    """A power's vote (`store.PayolaSeat.vote`) in words."""
     if vote == "DRAW":
         return "for a draw including all survivors"
     if vote and vote.startswith("CONCEDE:"):

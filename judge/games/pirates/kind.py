@@ -190,8 +190,8 @@ class Pirates(GameKind):
         if game.phase:
             lines.append(f"phase: {game.phase} ({lifecycle.label(game.phase)}), deadline {when(game.deadline)}")
         for player in lifecycle.seats_of(host.players(talk.session, game)):
-            assert player.power is not None
-            lines.append(f"{player.power}: {host.seat_state(game, player.power, player)}")
+            assert player.seat is not None
+            lines.append(f"{player.seat}: {host.seat_state(game, player.seat, player)}")
         if game.state == GameState.FINISHED:
             lines.append(f"result: {game.settings.get('result', '')}")
         return lines

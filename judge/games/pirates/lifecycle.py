@@ -197,9 +197,9 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
         raise GameError(f"this match is for {wanted} players and {len(seated)} have joined: START when "
                         f"{wanted} have")
     for player in seated:
-        player.power = player.requested
+        player.seat = player.requested
     try:
-        match = start_match([p.power or "" for p in seated], game.seed, setting(game, "GARNETS"))
+        match = start_match([p.seat or "" for p in seated], game.seed, setting(game, "GARNETS"))
     except SetupError as exc:
         raise GameError(str(exc)) from None
     move(game, Event.START)
@@ -208,11 +208,11 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     _open_row(session, game, opened, now)
     for player in seated:
         if host.is_played(player):
-            assert player.address is not None and player.power is not None
+            assert player.address is not None and player.seat is not None
             queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
-                  game_id=game.id, body=render("pirates/start", game=game, seat=player.power, what=describe(game),
-                                               names=opened.players, view=distribution_view(opened, player.power, 1),
-                                               todo=todo(opened, player.power), deadline=game.deadline, chart=None))
+                  game_id=game.id, body=render("pirates/start", game=game, seat=player.seat, what=describe(game),
+                                               names=opened.players, view=distribution_view(opened, player.seat, 1),
+                                               todo=todo(opened, player.seat), deadline=game.deadline, chart=None))
     queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
           game_id=game.id, body=render("pirates/start", game=game, seat=None, what=describe(game),
                                        names=opened.players, view=None, todo="", deadline=game.deadline,
@@ -469,4 +469,4 @@ def seat_lines(match: Match, seat: str, submissions: Submissions) -> list[str]:
 
 def seats_of(players: Sequence[Player]) -> list[Player]:
     """The seats of a started match, by name (the match's order)."""
-    return sorted((p for p in players if p.power), key=lambda p: (p.power or "").casefold())
+    return sorted((p for p in players if p.seat), key=lambda p: (p.seat or "").casefold())

@@ -45,9 +45,9 @@ def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = Non
     joined = host.players(session, game) if seated is None else seated
     seats = []
     for player in lifecycle.seats_of(joined):
-        assert player.power is not None
+        assert player.seat is not None
         status = "played" if host.is_played(player) else "vacant" if player.address else "dummy"
-        seats.append(Seat(player.power, status, status != "played" and host.is_open(game, player.power)))
+        seats.append(Seat(player.seat, status, status != "played" and host.is_open(game, player.seat)))
     return GameFacts(name=game.name, variant=lifecycle.KIND_TITLE, options=tuple(game.options or ()),
                      state=game.state, phase=game.phase, deadline=game.deadline,
                      result=game.settings.get("result"), listed=rules_of(game).listed, joined=len(joined),

@@ -98,7 +98,7 @@ class Context:
     (no seat)."""
 
     game: Game | None = None
-    power: str | None = None
+    seat: str | None = None
     player: Player | None = None
     registered: str | None = None  # the seat's address when it signed on: it hears of every change
     # the seat's lines its game's kind acts on as a whole when they end, by the kind's own names:
@@ -108,7 +108,7 @@ class Context:
 
     @property
     def is_master(self) -> bool:
-        return self.game is not None and self.power is None
+        return self.game is not None and self.seat is None
 
 
 LONG = 60  # lines: a longer answer is an attachment, not a body of thousands of lines
@@ -551,7 +551,7 @@ class Conversation:
         """At the end of a seat's lines: its game's kind acts on them as a whole (`Context.block`),
         then answers its STATUS lines as things stand."""
         context = self.context
-        if context.game is None or context.power is None:
+        if context.game is None or context.seat is None:
             return
         kind = self.kinds.of(context.game)
         kind.close_block(self)
@@ -569,7 +569,7 @@ class Conversation:
 
     @property
     def seat(self) -> str | None:
-        return self.context.power
+        return self.context.seat
 
     @property
     def player(self) -> Player | None:

@@ -315,7 +315,7 @@ def decide_absence(talk: Conversation, text: str, command: cmd.DecideAbsence) ->
     if power is None:
         return
     title = talk.kinds.of(game).seat_title(power)
-    absence = talk.session.scalar(select(Absence).where(Absence.game_id == game.id, Absence.power == power,
+    absence = talk.session.scalar(select(Absence).where(Absence.game_id == game.id, Absence.seat == power,
                                                         Absence.status == "pending").order_by(Absence.id.desc()))
     if absence is None:
         talk.echo(text, "error", f"{title} has asked for no absence")

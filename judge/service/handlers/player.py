@@ -53,7 +53,7 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     mail one mail causes goes out at the same moment, with the same Date, and readers comparing
     their mail would tie the grey press to the signed one.  Press carries a Message-ID with
     nothing of when it was made (`judge.service.outbox.queue`)."""
-    game, power = talk.context.game, talk.context.power
+    game, power = talk.context.game, talk.context.seat
     assert game is not None
     talk.presses += 1
     if talk.presses > talk.settings.max_press_per_mail:
@@ -197,12 +197,12 @@ def set_address(talk: Conversation, text: str, command: cmd.SetAddress) -> None:
         return
     previous = game.gm_address if context.is_master else (context.player.address if context.player else None)
     if address != previous and consent.needed(talk, address):
-        consent.ask(talk, text, address, "address", game, {"who": context.power or "MASTER", "previous": previous},
+        consent.ask(talk, text, address, "address", game, {"who": context.seat or "MASTER", "previous": previous},
                     f"SET ADDRESS {address}", f"to receive the mail of {_seat_name(talk, context)}")
         talk.tell_registered(f"the address of {_seat_name(talk, context)} is to be changed to {address}, once that "
                              "address confirms")
         return
-    _move(talk, game, context.power or "MASTER", address)
+    _move(talk, game, context.seat or "MASTER", address)
     talk.copy_to(address)
     talk.echo(text, "ok", f"mail will now go to {address}")
 
@@ -218,14 +218,14 @@ def address_confirmed(talk: Conversation, request: Confirmation, text: str) -> N
         talk.echo(text, "error", f"the seat's address has changed since {request.address} was asked: nothing done")
         return
     _move(talk, game, who, request.address)
-    talk.echo(text, "ok", f"the mail of {_seat_name(talk, Context(game=game, power=None if who == 'MASTER' else who))} "
+    talk.echo(text, "ok", f"the mail of {_seat_name(talk, Context(game=game, seat=None if who == 'MASTER' else who))} "
               f"will now go to {request.address}")
 
 
 def _move(talk: Conversation, game: Game, who: str, address: str) -> None:
     """Send the mail of seat ``who`` (a power, or MASTER) to ``address``; the address it had
     is told (one notice per address and mail, `Conversation.notices`)."""
-    seat = _seat_name(talk, Context(game=game, power=None if who == "MASTER" else who))
+    seat = _seat_name(talk, Context(game=game, seat=None if who == "MASTER" else who))
     if who == "MASTER":
         previous: str | None = game.gm_address
         game.gm_address = address
@@ -238,12 +238,12 @@ def _move(talk: Conversation, game: Game, who: str, address: str) -> None:
 
 def _seat_name(talk: Conversation, context: Context) -> str:
     assert context.game is not None
-    who = "the game master" if context.is_master else talk.kinds.of(context.game).seat_title(context.power or "")
+    who = "the game master" if context.is_master else talk.kinds.of(context.game).seat_title(context.seat or "")
     return f"{who} in {context.game.name}"
 
 
 def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
-    game, power, player = talk.context.game, talk.context.power, talk.context.player
+    game, power, player = talk.context.game, talk.context.seat, talk.context.player
     assert game is not None and power is not None and player is not None
     kind = talk.kinds.of(game)
     host.left_seat(game, player)
@@ -258,7 +258,7 @@ def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
 def set_absence(talk: Conversation, text: str, command: cmd.SetAbsence) -> None:
     """An absence: approved at once within the game's ABSENCE_DAYS a year, else by the game
     master; once approved, no deadline of the game falls inside it."""
-    game, power = talk.context.game, talk.context.power
+    game, power = talk.context.game, talk.context.seat
     assert game is not None and power is not None
     if game.state == GameState.FINISHED:
         talk.echo(text, "error", "the game has ended")
@@ -268,9 +268,9 @@ def set_absence(talk: Conversation, text: str, command: cmd.SetAbsence) -> None:
         return
     days = (command.end - command.start).days + 1
     taken = sum((a.end - a.start).days + 1 for a in talk.session.scalars(select(Absence).where(
-        Absence.game_id == game.id, Absence.power == power, Absence.status == "approved",
+        Absence.game_id == game.id, Absence.seat == power, Absence.status == "approved",
         Absence.start >= command.start.replace(month=1, day=1))))
-    absence = Absence(game_id=game.id, power=power, start=command.start, end=command.end, created_at=talk.now)
+    absence = Absence(game_id=game.id, seat=power, start=command.start, end=command.end, created_at=talk.now)
     talk.session.add(absence)
     if taken + days <= rules_of(game).absence_days:
         approve_absence(talk, absence)
@@ -292,7 +292,7 @@ def approve_absence(talk: Conversation, absence: Absence) -> None:
     assert game is not None
     absence.status = "approved"
     talk.session.flush()
-    title = talk.kinds.of(game).seat_title(absence.power)
+    title = talk.kinds.of(game).seat_title(absence.seat)
     host.record(game, f"{title} absent from {absence.start} to {absence.end} (approved)")
     if game.deadline is not None:
         moved = shift_for_absences(talk.session, game, game.deadline)

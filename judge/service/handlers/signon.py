@@ -84,7 +84,7 @@ def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
                           + ("you resigned it" if player.resigned
                              else f"the game master made it a dummy {kind.seat_word}"))
         registered = player.address or ""
-        talk.context = Context(game=game, power=who, player=player, registered=registered)
+        talk.context = Context(game=game, seat=who, player=player, registered=registered)
         done = f"signed on as {kind.seat_title(who)} in {game.name}"
     if found.own:  # a success clears the source's own failures on the seat
         talk.session.execute(delete(SignonFailure).where(SignonFailure.game_id == game.id, SignonFailure.who == who,
@@ -231,7 +231,7 @@ def takeover(talk: Conversation, text: str, command: cmd.Takeover) -> None:
         return
     _take_over(talk, shown, game, power, address, password, (source.key, source.network, str(source)))
     player = host.seats(talk.session, game)[power]
-    talk.context = Context(game=game, power=power, player=player, registered=address)
+    talk.context = Context(game=game, seat=power, player=player, registered=address)
 
 
 def take_over_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
@@ -262,16 +262,18 @@ def _cannot_take_over(talk: Conversation, game: Game, power: str, address: str) 
 
 def _seat_to(talk: Conversation, game: Game, player: Player, address: str, password: str) -> None:
     """Give the seat ``player`` to a new player at ``address`` (TAKEOVER, REPLACE): played again,
-    its vote withdrawn, no longer open for takeover; who played it before, and since when the
-    new player does, are kept for the end's "who played what" (`host.left_seat`, `host.took_seat`)."""
-    assert player.power is not None
+    no longer open for takeover, and whatever else its kind does when a seat changes hands
+    (`judge.service.kinds.Lobby.handed_over`: Payola withdraws its vote); who played it before, and
+    since when the new player does, are kept for the end's "who played what" (`host.left_seat`,
+    `host.took_seat`)."""
+    assert player.seat is not None
     host.left_seat(game, player)
-    host.took_seat(game, player.power)
+    host.took_seat(game, player.seat)
     player.address, player.password = address, password
     player.dummy = player.resigned = False
-    player.vote = None
+    talk.kinds.of(game).handed_over(talk.session, game, player)
     player.joined_at = talk.now
-    game.settings = {**game.settings, "open": [p for p in game.settings.get("open", []) if p != player.power]}
+    game.settings = {**game.settings, "open": [p for p in game.settings.get("open", []) if p != player.seat]}
 
 
 def _take_over(talk: Conversation, shown: str, game: Game, power: str, address: str, password: str,

@@ -1,0 +1,101 @@
+"""Payola's own tables: what the host's rows do not hold of a Payola game.
+
+- ``payola_seats``: each power's acceptance list (rule 4.3: it persists from phase to phase) and
+  its draw or concession vote (secret), with when the mail that set each was accepted (an older
+  mail does not replace them: `judge.service.turn.Turn.superseded`), one row per seat's player row
+  (the seat keeps its row when it changes hands, and so its list);
+- ``payola_phases``: what a phase keeps for Payola: the acceptance lists it was processed with,
+  where its money starts and ends in the ledger, and the marks a ROLLBACK keeps for ROLLFORWARD;
+- ``payola_ledger``: every movement of money (income, transfer, payment, refund, forfeit).  Money is
+  never stored as a balance: a balance is the sum of a power's rows.
+
+A seat or phase with nothing of Payola's has no row (`seat_of`, `phase_of` make one when written).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, select
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from judge.store.models import Base, PhaseRow, Player
+
+
+class PayolaSeat(Base):
+    """A power's acceptance list and vote."""
+
+    __tablename__ = "payola_seats"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    acceptance: Mapped[str | None] = mapped_column(String(40), nullable=True)  # rule 4.3: persists
+    vote: Mapped[str | None] = mapped_column(String(30), nullable=True)  # DRAW, CONCEDE:<power>; secret
+    # When the mail that set the acceptance list, the vote, was accepted; None: not set by mail.
+    acceptance_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    vote_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class PayolaPhase(Base):
+    """What a phase keeps for Payola."""
+
+    __tablename__ = "payola_phases"
+
+    phase_id: Mapped[int] = mapped_column(ForeignKey("phases.id"), primary_key=True)
+    acceptance: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)  # lists at processing
+    ledger_mark: Mapped[int | None] = mapped_column(Integer, nullable=True)  # last ledger id before processing
+    ledger_start: Mapped[int | None] = mapped_column(Integer, nullable=True)  # last ledger id once opened
+    rollforward: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # marks kept by a ROLLBACK
+
+
+class LedgerRow(Base):
+    """One movement of money: income, transfer, payment, refund, forfeit."""
+
+    __tablename__ = "payola_ledger"
+    __table_args__ = (Index("ix_payola_ledger_game", "game_id", "power"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    power: Mapped[str] = mapped_column(String(20))
+    amount: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    note: Mapped[str] = mapped_column(String(200), default="")
+    phase: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+def seat_of(session: Session, player: Player) -> PayolaSeat:
+    """The Payola row of ``player``'s seat, made (empty) if it has none yet."""
+    found = session.get(PayolaSeat, player.id)
+    if found is None:
+        found = PayolaSeat(player_id=player.id)
+        session.add(found)
+    return found
+
+
+def seats_of(session: Session, players: list[Player]) -> dict[int, PayolaSeat]:
+    """The Payola rows of ``players``' seats that have one, by player id, in one query."""
+    ids = [player.id for player in players]
+    return {row.player_id: row for row in session.scalars(select(PayolaSeat).where(PayolaSeat.player_id.in_(ids)))}
+
+
+def phase_of(session: Session, row: PhaseRow) -> PayolaPhase:
+    """The Payola row of the phase ``row``, made (empty) if it has none yet."""
+    found = session.get(PayolaPhase, row.id)
+    if found is None:
+        found = PayolaPhase(phase_id=row.id)
+        session.add(found)
+    return found
+
+
+def lists_of(session: Session, seats: dict[str, Player]) -> dict[str, str]:
+    """The acceptance list written for each of ``seats`` that has one (by seat), in one query."""
+    rows = seats_of(session, list(seats.values()))
+    return {name: row.acceptance for name, player in seats.items()
+            if (row := rows.get(player.id)) is not None and row.acceptance}
+
+
+def votes_of(session: Session, seats: dict[str, Player]) -> dict[str, str | None]:
+    """The vote of each of ``seats`` (None: none), in one query."""
+    rows = seats_of(session, list(seats.values()))
+    return {name: row.vote if (row := rows.get(player.id)) is not None else None for name, player in seats.items()}
