@@ -155,29 +155,32 @@ def map_request(talk: Turn, text: str, _: ExchangeMap) -> None:
 def vote(talk: Turn, text: str, command: ExchangeVote) -> None:
     """E34: a secret vote for a draw of every surviving corporation, or to concede the game to one;
     the game ends when every investor still in the game votes the same."""
-    game, player = _running(talk, text), talk.player
-    if game is None or player is None:
+    game = _running(talk, text)
+    if game is None:
         return
     state = stored.state_now(talk.session, game)
     assert state is not None
     if talk.seat not in state.order:
         talk.echo(text, "error", "only an investor still in the game votes (E34)")
         return
-    if why := talk.superseded(player.vote_at, "your vote"):
+    investor = talk.seat
+    assert investor is not None
+    if why := talk.superseded(stored.vote_of(game, investor)[1], "your vote"):
         talk.echo(text, "ignored", why)
         return
+    vote: str | None
     if command.choice == "CONCEDE":
         try:
             corporation = lifecycle.corporation_named(state, command.corporation or "")
         except ValueError as exc:
             talk.echo(text, "error", str(exc))
             return
-        player.vote, said = f"CONCEDE:{corporation}", f"to concede the game to {views.title(corporation)}"
+        vote, said = f"CONCEDE:{corporation}", f"to concede the game to {views.title(corporation)}"
     elif command.choice == "DRAW":
-        player.vote, said = "DRAW", "for a draw of every surviving corporation"
+        vote, said = "DRAW", "for a draw of every surviving corporation"
     else:
-        player.vote, said = None, "withdrawn (no vote)"
-    player.vote_at = talk.accepted
+        vote, said = None, "withdrawn (no vote)"
+    stored.set_vote(game, investor, vote, talk.accepted)
     talk.echo(text, "ok", f"your vote, kept secret: {said} (the game ends when every investor votes the same, E34)")
     talk.session.flush()
     result = lifecycle.settle_votes(talk.session, game, talk.settings, talk.now)
@@ -213,7 +216,7 @@ def status_lines(talk: Turn) -> list[str]:
         lines += [f"  {line}" for line in (parts.text().splitlines() if parts else [])]
         if investor in stored.waits(talk.session, game, game.phase):
             lines.append("you asked the phase to WAIT for its deadline")
-    vote = talk.player.vote if talk.player is not None else None
+    vote = stored.vote_of(game, investor)[0]
     if vote:
         lines.append(f"your vote: {vote.replace(':', ' ').lower()}")
     return [*lines, *mails.todo(state, investor), *absence_lines(talk.session, game, talk.now.date(), investor)]

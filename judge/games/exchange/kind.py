@@ -25,6 +25,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from judge.commands.parse import Command, History
@@ -98,6 +99,12 @@ class Exchange(GameKind):
 
     def seat_title(self, seat: str) -> str:
         return seat
+
+    def handed_over(self, session: Session, game: Game, player: Player) -> None:
+        """An investor's vote on the game's end is its player's: a new player starts with none (E34)."""
+        investor = stored.seat_of(player)
+        if investor is not None:
+            stored.set_vote(game, investor, None, None)
 
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return sorted(stored.investors(session, game))
@@ -253,6 +260,14 @@ class Exchange(GameKind):
 
     def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
         return pages.write_game(root, record, force)
+
+    # -- records ---------------------------------------------------------------------------------
+
+    def totals(self, connection: Connection) -> dict[str, int]:
+        """Every investor's purse, corporation's treasury and the AgP destroyed of each Exchange game
+        as it stands ("g1 ANN", "g1 FRANCE", "g1 destroyed"): a copy of the database must keep every
+        silver piece.  The game keeps them in its phase rows (`judge.games.exchange.stored`)."""
+        return stored.totals(connection, self.name)
 
     # -- the demo --------------------------------------------------------------------------------
 

@@ -385,8 +385,7 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
         return None
     state = stored.state_of(row)
     voting = voters(session, game, state)
-    seats = stored.investors(session, game)
-    votes = {seats[investor].vote for investor in voting}
+    votes = {stored.vote_of(game, investor)[0] for investor in voting}
     if not voting or len(votes) != 1 or None in votes:
         return None
     vote = votes.pop() or ""

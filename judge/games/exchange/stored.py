@@ -15,8 +15,8 @@ each of its parts as written, its own lines and each ``FOR`` block, already merg
 sheet that stood before (2.1: a later valid sheet replaces the earlier one part by part), so the
 latest row is the sheet standing; an empty one is a CLEAR.  ``WAIT`` is a row of kind ``wait``.
 
-A seat is an investor's name, in capitals (E1); the host's seat rows keep it in the column
-`seat_of` and `seat` read and write, the one place that names it.
+A seat is an investor's name, in capitals (E1): the host's seat row keeps it (`seat_of`, `seat`).
+An investor's vote on the game's end (E34) is kept, secret, in the game's settings (``votes``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete
+from sqlalchemy import Connection, delete, select
 from sqlalchemy.orm import Session
 
 from judge.engine.map import GameMap, load_map
@@ -47,12 +47,27 @@ SHEET, WAIT = "sheet", "wait"
 
 def seat_of(player: Player) -> str | None:
     """The investor a seat row is (None before the start)."""
-    return player.power
+    return player.seat
 
 
 def seat(player: Player, name: str) -> None:
     """Make ``player``'s row the seat of the investor ``name``."""
-    player.power = name
+    player.seat = name
+
+
+def vote_of(game: Game, investor: str) -> tuple[str | None, datetime | None]:
+    """The investor's secret vote on the game's end (E34: ``DRAW``, ``CONCEDE:X``, or None) and when
+    the mail that cast it was accepted, kept in the game's settings."""
+    kept = game.settings.get("votes", {}).get(investor)
+    if not kept:
+        return None, None
+    return kept["vote"], datetime.fromisoformat(kept["at"]) if kept.get("at") else None
+
+
+def set_vote(game: Game, investor: str, vote: str | None, at: datetime | None) -> None:
+    """Keep the investor's vote (None: none), cast by a mail accepted ``at`` (None: no mail's)."""
+    votes = {**game.settings.get("votes", {}), investor: {"vote": vote, "at": at.isoformat() if at else None}}
+    game.settings = {**game.settings, "votes": votes}
 
 
 def investors(session: Session, game: Game) -> dict[str, Player]:
@@ -170,3 +185,17 @@ def keep_sheet(session: Session, game: Game, phase: str, investor: str, parts: P
 def waits(session: Session, game: Game, phase: str) -> set[str]:
     """The investors who asked the phase to wait for its deadline (WAIT, E29)."""
     return {name for (name, kind), (text, _) in host.latest(session, game, phase).items() if kind == WAIT and text}
+
+
+def totals(connection: Connection, kind: str) -> dict[str, int]:
+    """The money of every game of ``kind`` as its current phase row holds it: each purse and
+    treasury, and what was destroyed, by "game name" (`judge.service.kinds.Records.totals`)."""
+    rows = connection.execute(select(Game.name, PhaseRow.status, PhaseRow.position, PhaseRow.result)
+                              .join(PhaseRow, (PhaseRow.game_id == Game.id) & (PhaseRow.name == Game.phase))
+                              .where(Game.kind == kind))
+    found: dict[str, int] = {}
+    for name, status, position, result in rows:
+        data = result["state"] if status == "processed" and result else position
+        found |= {f"{name} {who}": int(amount) for who, amount in {**data["purses"], **data["treasuries"]}.items()}
+        found[f"{name} destroyed"] = int(data["destroyed"])
+    return found

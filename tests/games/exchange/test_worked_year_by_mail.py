@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from judge.games.exchange.core.state import ExchangeState
+from judge.games.exchange.kind import Exchange
 from tests.games.exchange.by_mail import exchange_game, game_row, mails_to, section, send_as, states
 from tests.service.harness import Judge, Sent
 
@@ -199,3 +200,13 @@ def test_38_money_check_every_phase(year: Judge) -> None:
     five = sum(state.purses.values()) + state.treasuries["FRANCE"] + state.treasuries["GERMANY"]
     assert five == 180 - 5 - 13 + 163 == 325
     assert (state.minted, state.destroyed) == (597, 18)
+
+
+def test_a_backup_checks_every_purse_and_treasury_of_the_game(year: Judge) -> None:
+    """Records.totals: what a copy of the database must keep of the game, as 3.8 leaves it."""
+    with year.db.engine.connect() as connection:
+        totals = Exchange().totals(connection)
+    assert {key: totals[key] for key in (f"{GAME} ANN", f"{GAME} BOB", f"{GAME} CAT", f"{GAME} FRANCE",
+                                         f"{GAME} GERMANY", f"{GAME} destroyed")} == {
+        f"{GAME} ANN": 53, f"{GAME} BOB": 35, f"{GAME} CAT": 59, f"{GAME} FRANCE": 79, f"{GAME} GERMANY": 99,
+        f"{GAME} destroyed": 18}
