@@ -161,6 +161,10 @@ def statement_lines(view: ExchangeStatement, transfers: Sequence[str] = ()) -> l
     return lines
 
 
+_SAID_BY_DONE = frozenset({Reason.DONE, Reason.COUNTED, Reason.PAID, Reason.FILLED, Reason.SOLD})
+"""Reasons a line that was done needs not repeat."""
+
+
 def outcome_line(action: Action) -> str:
     """One line's outcome: the line, what it did, and why."""
     where = f"[{title(action.corporation)}] " if action.corporation else ""
@@ -168,7 +172,7 @@ def outcome_line(action: Action) -> str:
     did = _did(action)
     if did:
         text += f", {did}"
-    if action.reason not in (Reason.DONE, Reason.COUNTED) or action.outcome is not Outcome.DONE:
+    if action.outcome is not Outcome.DONE or action.reason not in _SAID_BY_DONE:
         text += f" ({action.reason.value})"
     return text
 
@@ -203,7 +207,7 @@ def offers_lines(view: OffersStatement) -> list[str]:
              + (f", the reductions left {a.reduced}" if a.reduced != a.offered else "") + ")"
              if a.offered != a.paid else "") for a in view.accepted]
     if not view.accepted:
-        lines.append("  none of your private offers was accepted")
+        lines.append("  no private offer of yours was accepted (if you made any): you paid nothing")
     return [*lines, f"  spent: {money(view.spent)}; your balance: {money(view.balance)}"]
 
 

@@ -122,7 +122,8 @@ def test_33_worths_and_the_bribe_on_munich(year: Judge) -> None:
     assert "its worths for the year (E22): BER 16, KIE 16, MUN 16" in germany
     assert "spent: 3 AgP; its treasury: 36 AgP" in germany
     assert section(results(year, "ANN", "S1901M"), "Your private offers") == [
-        "none of your private offers was accepted", "spent: 0 AgP; your balance: 47 AgP"]
+        "no private offer of yours was accepted (if you made any): you paid nothing",
+        "spent: 0 AgP; your balance: 47 AgP"]
     public = results(year, "ANN", "S1901M").body.splitlines()
     assert "  Germany: A MUN - BUR" in public and "  France: A PAR - PIC" in public  # succeeded: no reason given
 
