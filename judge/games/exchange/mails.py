@@ -38,7 +38,6 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from judge.engine.orders import PhaseKind
 from judge.engine.position import Position, Season
 from judge.engine.results import OrderResult
 from judge.games.exchange import stored, views
@@ -308,8 +307,8 @@ def published_lines(session: Session, game: Game, state: ExchangeState) -> list[
 
 
 def _maps(game: str, done: Done) -> list[Attachment]:
-    """The phase's maps: on the board, its orders as drawn and the board after; after an Exchange
-    phase, the board with the new CEOs in the legend."""
+    """The phase's maps: on the board, its orders as drawn and the board after (PNG, and SVG for any
+    size); after an Exchange phase, the board with the new CEOs in the legend."""
     after = done.after
     if not isinstance(done.record, ExchangeRecord):
         return _phase_maps(game, done.before.position, done.record.result.results, after.position, after)
@@ -326,14 +325,12 @@ def _phase_maps(game: str, before: Position, results: Sequence[OrderResult], aft
     phase, following = str(before.phase), str(after.phase)
     named = captions(state)
     try:
-        shown = [Attachment(f"{game}-{phase}-orders.png", "image/png",
-                            render_png(before, tuple(results), title=f"{game} {phase}", captions=named))]
-        if after.phase.kind is not PhaseKind.MOVEMENT or after != before:
-            shown += [Attachment(f"{game}-{following}.png", "image/png",
-                                 render_png(after, title=f"{game} {following}", captions=named)),
-                      Attachment(f"{game}-{following}.svg", "image/svg+xml",
-                                 render_svg(after, title=f"{game} {following}", captions=named).encode())]
-        return shown
+        return [Attachment(f"{game}-{phase}-orders.png", "image/png",
+                           render_png(before, tuple(results), title=f"{game} {phase}", captions=named)),
+                Attachment(f"{game}-{following}.png", "image/png",
+                           render_png(after, title=f"{game} {following}", captions=named)),
+                Attachment(f"{game}-{following}.svg", "image/svg+xml",
+                           render_svg(after, title=f"{game} {following}", captions=named).encode())]
     except Exception:
         log.exception("the maps of %s %s could not be drawn", game, phase)
         return []

@@ -1,7 +1,7 @@
 """Reading an investor's mail into the core's sheet values (section 2 of the Exchange rulings).
 
-Theory of operation.  The lines a seat sends in one mail that belong to its sheet are read
-together when its lines end (`judge.games.exchange.handlers.close_block`), in order, by
+Theory of operation.  The lines an investor sends in one mail that belong to their sheet are
+read together when their lines end (`judge.games.exchange.sheets.accept_mail`), in order, by
 `read_mail`:
 
 - ``FOR X`` (a corporation's name or initial) opens X's block, which ``END``, the next

@@ -13,7 +13,10 @@ in their places:
   stockholders;
 - `ceo_lines` (E38, E24): a corporation's records, `corporate_statement_lines` its rule 5.7
   statement, `income_lines` its income, for its CEO only;
-- `spell`, `describe`: a sheet line as the judge understood it, for the reply.
+- `spell`, `describe`, `describe_offer`: a sheet line as the judge understood it, for the reply;
+- `exchange_chart`, `board_chart`, `income_chart`, `register_lines`, `money_lines`: the game
+  master's chart of a phase, everything it did, which the end publishes (E41); `ranking_lines`
+  the scores (E35).
 """
 
 from __future__ import annotations
