@@ -65,7 +65,8 @@ def test_24_2_a_game_moved_from_sqlite_to_postgresql_mid_phase_plays_on(
     assert target is not None
     assert main(["copy-db", "--data-dir", str(judge.settings.data_dir), "--to", target]) == 0
     out = capsys.readouterr().out
-    assert "every table's rows and every power's balance match" in out and "1 mail(s) from the intake" in out
+    assert "every table's rows and every game's totals (Payola: every power's balance) match" in out
+    assert "1 mail(s) from the intake" in out
     judge.settings = replace(judge.settings, database=target)  # the settings now name PostgreSQL
     judge.db = open_database(judge.settings)
     assert balances(judge.db) == before and (before["FRANCE"], before["GERMANY"]) == (48 + 5, 48 - 5)
