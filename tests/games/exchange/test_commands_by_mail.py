@@ -5,6 +5,7 @@ for (E20, E29), reminders, and HELP."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -177,3 +178,24 @@ def test_help_tells_exchange_payolas_commands(judge: Judge) -> None:
                     "GIVE n X TO name", "APPROVE X m", "ELECT X name", "PASS", "DIVIDEND k", "ISSUE n AT p",
                     "LEDGER X", "WORTH c w"):
         assert command in body, command
+
+
+def test_E34_votes_are_secret_end_the_game_when_all_agree_and_a_seats_new_player_has_none(judge: Judge) -> None:
+    """E34: a vote is answered to its voter alone; BOB's vote for a draw is withdrawn when the game
+    master gives BOB to a new player (the vote was the old player's); once every investor votes
+    the same draw the game ends and everything is published (E41)."""
+    exchange_game(judge, "votes")
+    judge.new_mail()
+    assert "OK: your vote, kept secret: for a draw" in send_as(judge, "votes", "BOB", "VOTE DRAW").body
+    assert [m.to for m in judge.new_mail()] == [address("BOB")]
+    master(judge, "votes", "REPLACE BOB dan@example.org")
+    token = re.search(r"CONFIRM (\S+) yourpassword", judge.last_to("dan@example.org").body)
+    assert token is not None
+    judge.send("dan@example.org", f"CONFIRM {token.group(1)} dan-pw")
+    send_as(judge, "votes", "ANN", "VOTE DRAW")
+    send_as(judge, "votes", "CAT", "VOTE DRAW")
+    assert game_row(judge, "votes")[0] == "active"  # BOB's new player has not voted
+    judge.send("dan@example.org", "SIGNON BOB@votes dan-pw\nVOTE DRAW")
+    assert game_row(judge, "votes")[0] == "finished"
+    end = judge.last_to(address("ANN"))
+    assert end.subject == "votes has ended" and "Everything that was secret is now published (E41)" in end.body
