@@ -52,10 +52,25 @@ the same for every board; what differs is data, one module per board in ``tools/
    that wraps is two polygons, one at each edge; its points go in the larger, and the file
    says ``"wrap": true`` so that the renderer draws an order across the edge the short way.
 
+6. Machiavelli.  A spec with ``game="machiavelli"`` reads its board from the rules core
+   (``judge/games/machiavelli/core/boards/<board>.json``: the areas' kinds, the army and
+   fleet lists with coasts merged) and writes ``judge/games/machiavelli/maps/``.  Each area
+   there gets a place for every mark the game draws in it (:func:`arrange`): its name and
+   its unit, and where it has a city the city's mark and the garrison beside it (a
+   single-unit area, Venice, has its garrison where its unit stands), each a box of the
+   renderer's size (:mod:`judge.games.machiavelli.render`) inside the area and clear of the
+   others, of the coasts' places, of the straits' gates and of the crossings; the build
+   names the marks that did not fit and any two that overlap.  A controlled strait
+   (Piombino, Messina), whose passage the drawing gives as an ordinary border between its
+   seas or a sea and a coast, is drawn as a gate: a line across its water, each end on land,
+   no longer than a crossing; the file lists each with the edges it controls and its
+   controlling area.
+
 The result is plain data: the judge draws it without any geographic package.  Run with the
 ``tools`` extra installed::
 
     python tools/build_map_geometry.py [BOARD ...]        # writes each board's geometry (default: all)
+    python tools/build_map_geometry.py machiavelli_classic  # the classic Machiavelli board
     python tools/build_map_geometry.py ancmed --check     # only reports the adjacency differences
     python tools/build_map_geometry.py ancmed --preview p.png   # the raster of provinces, named
 """
@@ -63,11 +78,13 @@ The result is plain data: the judge draws it without any geographic package.  Ru
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -87,6 +104,7 @@ from boards import BoardSpec, LonLat, load
 
 ROOT = Path(__file__).resolve().parent.parent
 MAPS = ROOT / "judge" / "engine" / "maps"
+MACHIAVELLI = ROOT / "judge" / "games" / "machiavelli"
 BOARDS = sorted(p.stem for p in (Path(__file__).resolve().parent / "boards").glob("*.py") if p.stem != "__init__")
 
 CELLS_PER_UNIT = 2  # raster resolution
@@ -102,6 +120,7 @@ NEUTRAL = "neutral"  # the id of land outside every province
 OPEN_SEA = "open-sea"  # the id of water outside every province
 
 Array = NDArray[np.float64]
+XY = tuple[float, float]  # a point in map units
 
 
 # -- projection ----------------------------------------------------------------------------
@@ -434,10 +453,194 @@ def layout(
     return {kind: [round(p.x, 1), round(p.y, 1)] for kind, p in places.items()}
 
 
+# -- a Machiavelli area's places --------------------------------------------------------------
+
+PLACE_GAP = 1.0  # map units kept between two marks
+PLACE_STEP = 0.5  # map units between candidate points
+PLACE_REACH = 40.0  # map units: the farthest another mark of an area lies from its unit
+PLACE_ANCHORS = 400  # candidate unit points tried, nearest the area's most interior point first
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def mark_boxes(area: str, marks: Sequence[str], single: bool = False) -> dict[str, Box]:
+    """What each mark of a Machiavelli area covers about its point (the renderer's sizes); a
+    ``single``-unit area's unit place is a garrison's, which may stand there."""
+    from judge.games.machiavelli.render import CITY_BOX, GARRISON_BOX, UNIT_BOX, label_box
+
+    sizes = {"unit": UNIT_BOX, "label": label_box(area), "city": CITY_BOX, "garrison": GARRISON_BOX}
+    boxes = {kind: sizes[kind] for kind in marks}
+    if single:
+        boxes["unit"] = GARRISON_BOX
+    return boxes
+
+
+def _box_at(point: tuple[float, float], box: Box, grow: float = 0.0) -> Box:
+    return point[0] + box[0] - grow, point[1] + box[1] - grow, point[0] + box[2] + grow, point[1] + box[3] + grow
+
+
+def _preference(kind: str, dx: Array, dy: Array) -> Array:
+    """How much a mark is disliked at (dx, dy) from the unit: the name below it, the city and
+    the garrison beside it; nearer is better."""
+    if kind == "label":
+        return np.hypot(dx * 1.6, dy) + np.where(dy < 0, 4.0, 0.0)
+    return np.hypot(dx, dy * 1.4)
+
+
+def arrange(
+    shape: shapely.Geometry, boxes: Mapping[str, Box], fixed: Mapping[str, XY], taken: Sequence[Box]
+) -> tuple[dict[str, list[float]], list[str]]:
+    """Points for a Machiavelli area's marks: each mark's box inside the area, clear of the others
+    and of ``taken`` (coasts' places, straits' gates, crossings), the group as near the area's most interior
+    point as it fits; and the marks that did not fit inside.
+
+    The area is rasterised at PLACE_STEP and eroded by each box, which gives where that mark fits;
+    candidate unit points are tried nearest the most interior point first, and round each the
+    other marks go where :func:`_preference` likes them best.  ``fixed`` (the board's hand-placed
+    points) overrides any of them.
+    """
+    parts = shape.geoms if isinstance(shape, MultiPolygon) else [shape]
+    main = max(parts, key=lambda p: p.area)
+    x0, y0, x1, y1 = shape.bounds
+    xs = np.arange(math.floor(x0), math.ceil(x1) + PLACE_STEP, PLACE_STEP)
+    ys = np.arange(math.floor(y0), math.ceil(y1) + PLACE_STEP, PLACE_STEP)
+    gx, gy = np.meshgrid(xs, ys)
+    inside = shapely.contains_xy(shape.buffer(-0.75), gx, gy)
+    for left, top, right, bottom in taken:
+        beside = (gx <= left - PLACE_GAP) | (gx >= right + PLACE_GAP)
+        inside &= beside | (gy <= top - PLACE_GAP) | (gy >= bottom + PLACE_GAP)
+    fits = {}
+    for kind, (left, top, right, bottom) in boxes.items():
+        assert left == -right and top == -bottom, f"{kind}'s box is not centred on its point"
+        half_columns, half_rows = math.ceil(right / PLACE_STEP), math.ceil(bottom / PLACE_STEP)
+        structure = np.ones((2 * half_rows + 1, 2 * half_columns + 1), dtype=bool)
+        fits[kind] = ndimage.binary_erosion(inside, structure=structure, border_value=0)
+    if "unit" in fixed:
+        anchors = [fixed["unit"]]
+    else:
+        middle = polylabel(main, tolerance=0.5)
+        rows, cols = np.nonzero(fits["unit"])
+        nearest = np.argsort(np.hypot(xs[cols] - middle.x, ys[rows] - middle.y), kind="stable")[:PLACE_ANCHORS]
+        anchors = [(float(xs[cols[i]]), float(ys[rows[i]])) for i in nearest] or [(middle.x, middle.y)]
+    best: dict[str, tuple[float, float]] = {}
+    others = [kind for kind in boxes if kind != "unit"]
+    orders = [others, others[::-1], others[1:] + others[:1]]  # the name first, else the garrison or the city
+    for anchor, order in itertools.product(anchors, orders):
+        placed = {"unit": anchor, **{kind: fixed[kind] for kind in others if kind in fixed}}
+        for kind in order:
+            if kind in placed:
+                continue
+            spot = _best_spot(kind, boxes, placed, fits[kind], gx, gy)
+            if spot is None:
+                break
+            placed[kind] = spot
+        if len(placed) > len(best):
+            best = placed
+        if len(placed) == len(boxes):
+            break
+    outside = [kind for kind in boxes if kind not in best]
+    for kind in outside:  # crowded: nearest its unit, clear of its area's other marks, wherever that is
+        free = np.ones(gx.shape, dtype=bool)
+        best[kind] = _best_spot(kind, boxes, best, free, gx, gy) or best["unit"]
+    return {kind: [round(best[kind][0], 1), round(best[kind][1], 1)] for kind in boxes}, outside
+
+
+def _best_spot(
+    kind: str, boxes: Mapping[str, Box], placed: Mapping[str, XY], fits: NDArray[np.bool_], gx: Array, gy: Array
+) -> tuple[float, float] | None:
+    """The best-liked point for ``kind`` where it fits, within reach of the unit and clear of ``placed``."""
+    ux, uy = placed["unit"]
+    ok = fits & (np.hypot(gx - ux, gy - uy) <= PLACE_REACH)
+    left, top, right, bottom = boxes[kind]
+    for other, at in placed.items():
+        ol, ot, orr, ob = _box_at(at, boxes[other], PLACE_GAP)
+        ok &= (gx + right <= ol) | (gx + left >= orr) | (gy + bottom <= ot) | (gy + top >= ob)
+    rows, cols = np.nonzero(ok)
+    if not len(rows):
+        return None
+    px, py = gx[rows, cols], gy[rows, cols]
+    dx, dy = px - ux, py - uy
+    cost = _preference(kind, dx, dy)
+    if kind == "garrison" and "city" in placed:
+        cost = cost * 0.5 + np.hypot(px - placed["city"][0], py - placed["city"][1])
+    i = int(np.argmin(cost))
+    return float(px[i]), float(py[i])
+
+
 # -- one board -------------------------------------------------------------------------------
 
 
 _QUADRANT_STEPS = ((-0.25, -0.25), (0.25, -0.25), (0.25, 0.25), (-0.25, 0.25))  # NW, NE, SE, SW of a point
+
+
+@dataclass(frozen=True)
+class Game:
+    """What the builder reads of a board's game data: each area's kind, the pairs of areas the
+    game makes neighbours (army or fleet, coasts merged), the areas that show a marker (a
+    Diplomacy supply center, a Machiavelli city), where the geometry goes, and for Machiavelli
+    the marks each area makes room for and its controlled straits."""
+
+    name: str  # the data file's name, for messages
+    kinds: dict[str, str]
+    edges: frozenset[tuple[str, str]]
+    centers: frozenset[str]
+    out_file: Path
+    marks: dict[str, tuple[str, ...]] = field(default_factory=dict)  # Machiavelli: area -> its places, unit first
+    single: frozenset[str] = frozenset()  # Machiavelli: the areas that hold one unit at a time (Venice)
+    straits: dict[str, tuple[str | None, tuple[tuple[str, str], ...]]] = field(default_factory=dict)
+
+    @staticmethod
+    def pair(a: str, b: str) -> tuple[str, str]:
+        a, b = a.split("/")[0], b.split("/")[0]
+        return min(a, b), max(a, b)
+
+    @classmethod
+    def read(cls, spec: BoardSpec) -> Game:
+        if spec.game == "machiavelli":
+            return cls.machiavelli(spec.board)
+        data = json.loads((MAPS / f"{spec.board}.json").read_text("utf-8"))
+        return cls(
+            name=f"{spec.board}.json",
+            kinds={p["id"]: p["type"] for p in data["provinces"]},
+            edges=frozenset(cls.pair(*edge.split()) for edge in (*data["army_edges"], *data["fleet_edges"])),
+            centers=frozenset(p["id"] for p in data["provinces"] if p.get("center")),
+            out_file=MAPS / f"{spec.board}_geometry.geojson",
+        )
+
+    @classmethod
+    def machiavelli(cls, board: str) -> Game:
+        """A Machiavelli board file (the rules core's ``boards/<board>.json``): its areas' kinds,
+        army and fleet lists (a dual-coast province's per coast), cities (fortified or not, and
+        the optional fortresses), single-unit areas and straits."""
+        path = MACHIAVELLI / "core" / "boards" / f"{board}.json"
+        data = json.loads(path.read_text("utf-8"))
+        edges: set[tuple[str, str]] = set()
+        marks: dict[str, tuple[str, ...]] = {}
+        single = set(data.get("single_unit", ()))
+        for code, area in data["areas"].items():
+            fleet = area.get("fleet", [])
+            targets = [*area.get("army", ()), *(t for ts in fleet.values() for t in ts)] if isinstance(
+                fleet, dict) else [*area.get("army", ()), *fleet]
+            edges |= {cls.pair(code, t) for t in targets}
+            city = area.get("city")
+            fortified = city is not None and (city.startswith("F") or city.startswith("fortress"))
+            # A single-unit area's garrison stands where its unit does (see mark_boxes).
+            marks[code] = ("unit", "label", *(("city",) if city else ()),
+                           *(("garrison",) if fortified and code not in single else ()))
+        straits = {
+            s["name"]: (s.get("controller"), tuple(cls.pair(*edge) for edge in s["edges"]))
+            for s in data.get("straits", ())
+        }
+        return cls(
+            name=str(path.relative_to(ROOT)),
+            kinds={code: area["kind"] for code, area in data["areas"].items()},
+            edges=frozenset(edges),
+            centers=frozenset(code for code, area in data["areas"].items() if "city" in area),
+            out_file=MACHIAVELLI / "maps" / f"{board}_geometry.geojson",
+            marks=marks,
+            single=frozenset(single),
+            straits=straits,
+        )
 
 
 class Builder:
@@ -447,22 +650,18 @@ class Builder:
         self.spec = spec
         self.projection = Projection(spec)
         self.raster = Raster(self.projection)
-        self.game = json.loads((MAPS / f"{spec.board}.json").read_text("utf-8"))
-        self.kinds: dict[str, str] = {p["id"]: p["type"] for p in self.game["provinces"]}
+        self.game = Game.read(spec)
+        self.kinds = self.game.kinds
         # Seeded in the water: seas, and archipelagos (whose islands are seeded apart).
         self.water = {p for p, kind in self.kinds.items() if kind in ("sea", "archipelago") and p not in spec.boxes}
         self.impassable = {p for p, kind in self.kinds.items() if kind == "impassable"}
-        self.out_file = MAPS / f"{spec.board}_geometry.geojson"
+        self.out_file = self.game.out_file
 
     def point(self, lonlat: LonLat) -> tuple[float, float]:
         return self.projection.point(lonlat)
 
     def required_adjacency(self) -> set[tuple[str, str]]:
-        pairs: set[tuple[str, str]] = set()
-        for edge in (*self.game["army_edges"], *self.game["fleet_edges"]):
-            a, b = (token.split("/")[0] for token in edge.split())
-            pairs.add((min(a, b), max(a, b)))
-        return pairs
+        return set(self.game.edges)
 
     def land_mask(self, xs: Array, ys: Array) -> NDArray[np.bool_]:
         lon, lat = self.projection.from_map(xs, ys)
@@ -534,7 +733,7 @@ class Builder:
         """The pairs the game makes with an off-board box, each once, sorted."""
         return sorted(pair for pair in self.required_adjacency() if set(pair) & set(self.spec.boxes))
 
-    def adjacency_report(self, labels: NDArray[np.int32], names: list[str]) -> list[str]:
+    def adjacency_report(self, labels: NDArray[np.int32], names: list[str], land: NDArray[np.bool_]) -> list[str]:
         """Differences between the drawing's adjacencies and the game's, one line each."""
         found = raster_adjacency(labels, self.spec.wrap)
         outside = {0, names.index(OPEN_SEA) if OPEN_SEA in names else 0}
@@ -569,6 +768,13 @@ class Builder:
                     problems.append(f"crossing {a}-{b}: its end {end} is not in {name}")
             if math.dist(self.point(ends[0]), self.point(ends[1])) > MAX_CROSSING:
                 problems.append(f"crossing {a}-{b} is longer than {MAX_CROSSING} units")
+        for name in sorted(set(self.spec.gates) ^ set(self.game.straits)):
+            problems.append(f"gate     {name}: " + ("no such strait" if name in self.spec.gates else "not drawn"))
+        for name, ends in sorted(self.spec.gates.items()):
+            if any(not land[self.raster.cell_of(*self.point(end))] for end in ends):
+                problems.append(f"gate     {name}: an end lies in the water")
+            if math.dist(self.point(ends[0]), self.point(ends[1])) > MAX_CROSSING:
+                problems.append(f"gate     {name} is longer than {MAX_CROSSING} units")
         for a, b in self.links():
             if {a, b} <= set(self.spec.boxes):
                 continue  # boxes linked round the world: their box names each other
@@ -638,15 +844,55 @@ class Builder:
             found[name] = affinity.scale(shape, 1 / CELLS_PER_UNIT, 1 / CELLS_PER_UNIT, origin=(0, 0))
         return found
 
+    def line_boxes(self) -> dict[str, Box]:
+        """What each controlled strait's gate and each crossing covers: its line's bounds and half its width."""
+        lines = {f"gate {name}": ends for name, ends in self.spec.gates.items()}
+        lines |= {f"crossing {a}-{b}": ends for (a, b), ends in self.spec.straits.items()}
+        found = {}
+        for name, ends in lines.items():
+            (ax, ay), (bx, by) = (self.point(p) for p in ends)
+            found[name] = (min(ax, bx) - 3.0, min(ay, by) - 3.0, max(ax, bx) + 3.0, max(ay, by) + 3.0)
+        return found
+
+    def places(self, simple: list[shapely.Geometry], names: list[str]) -> dict[str, dict[str, object]]:
+        """Each Machiavelli area's places (:func:`arrange`) and coasts' places; prints the marks
+        that fell outside their area or over another area's."""
+        from judge.games.machiavelli.render import UNIT_BOX
+
+        lines = self.line_boxes()
+        found: dict[str, dict[str, object]] = {}
+        every: list[tuple[str, str, Box]] = [(name, "line", box) for name, box in lines.items()]
+        for name, marks in sorted(self.game.marks.items()):
+            coasts = {key.split("/")[1]: self.point(p) for key, p in self.spec.coast_points.items()
+                      if key.startswith(name + "/")}
+            fixed = {kind: self.point(p) for (n, kind), p in self.spec.places.items() if n == name}
+            taken = [*lines.values(), *(_box_at(p, UNIT_BOX) for p in coasts.values())]
+            single = name in self.game.single
+            boxes = mark_boxes(name, marks, single)
+            points, outside = arrange(simple[names.index(name)], boxes, fixed, taken)
+            if outside:
+                print(f"crowded  {name}: {', '.join(outside)} outside the area")
+            found[name] = dict(points)
+            if single and "city" in marks:  # one unit at a time: a garrison stands at the unit's place
+                found[name]["garrison"] = points["unit"]
+            if coasts:
+                found[name]["coasts"] = {c: [round(v, 1) for v in p] for c, p in coasts.items()}
+            every += [(name, kind, _box_at((points[kind][0], points[kind][1]), boxes[kind])) for kind in boxes]
+            every += [(name, f"coast {c}", _box_at(p, UNIT_BOX)) for c, p in coasts.items()]
+        for (a, kind_a, box_a), (b, kind_b, box_b) in itertools.combinations(every, 2):
+            if box_a[0] < box_b[2] and box_b[0] < box_a[2] and box_a[1] < box_b[3] and box_b[1] < box_a[3]:
+                print(f"overlap  {a} {kind_a} and {b} {kind_b}")
+        return found
+
     def build(self, check_only: bool, preview: Path | None = None) -> int:
         labels, land, names = self.build_labels()
         if preview:
             self.preview(labels, land, names, preview)
-        problems = self.adjacency_report(labels, names)
+        problems = self.adjacency_report(labels, names, land)
         for line in problems:
             print(line)
         if problems:
-            print(f"{len(problems)} differences from {self.spec.board}.json", file=sys.stderr)
+            print(f"{len(problems)} differences from {self.game.name}", file=sys.stderr)
             return 1
         if check_only:
             return 0
@@ -657,11 +903,14 @@ class Builder:
             name: shape.intersection(simple[names.index(name)])
             for name, shape in self.islands(labels, land, names).items()
         }
-        centers = {p["id"] for p in self.game["provinces"] if p.get("center")}
+        centers = self.game.centers
+        places = self.places(simple, names) if self.game.marks else {}
         features: list[dict[str, object]] = []
         for index, name in enumerate(names):
             properties: dict[str, object] = {"kind": self.kinds.get(name, name)}
-            if name in self.kinds:
+            if name in places:
+                properties.update(places[name])
+            elif name in self.kinds:
                 fixed = {kind: Point(self.point(p)) for (n, kind), p in self.spec.places.items() if n == name}
                 if name in self.spec.boxes:  # the unit at the left, the name at the top right
                     x0, y0, x1, y1 = self.spec.boxes[name]
@@ -702,6 +951,13 @@ class Builder:
                 {"provinces": [a, b], "line": self.link_line(simple[names.index(a)], simple[names.index(b)])}
                 for a, b in self.links()
                 if {a, b} - boxes
+            ]
+        if self.spec.gates:
+            data["gates"] = [
+                {"name": name, "controller": self.game.straits[name][0],
+                 "provinces": [list(pair) for pair in self.game.straits[name][1]],
+                 "line": [[round(v, 1) for v in self.point(p)] for p in ends]}
+                for name, ends in sorted(self.spec.gates.items())
             ]
         if self.spec.junctions:
             data["junctions"] = [

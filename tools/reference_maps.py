@@ -7,7 +7,8 @@ It draws the start of a game with the usual opening orders, a crowded Fall 1903 
 supports, a convoy, bounces and a dislodgement, the retreat that follows, and a winter with
 builds (one refused: Brest is occupied) and a removal: each adjudicated by the engine and
 drawn with its results.  With ``--boards`` it draws instead the initial position of every
-board shipped (``<board>.png``, 1000 pixels wide), as a small palette PNG: the picture is
+board shipped (``<board>.png``, 1000 pixels wide) and Machiavelli's 1454 start
+(``machiavelli.png``), each as a small palette PNG: the picture is
 quantised to 256 colours with Pillow (which cairosvg already brings), without dithering,
 and written at its strongest compression.
 """
@@ -24,6 +25,8 @@ from judge.engine.map import available_maps, load_map
 from judge.engine.notation import position_from_data, result_to_data
 from judge.engine.phases import adjudicate
 from judge.engine.position import Position
+from judge.games.machiavelli import render as machiavelli
+from judge.games.machiavelli.core.board import load_board
 from judge.render import render_svg
 from judge.render.png import render_png
 
@@ -167,11 +170,16 @@ def small_png(png: bytes) -> bytes:
 
 
 def write_boards(folder: Path, width: int = 1000) -> None:
-    """Each board's initial position as FOLDER/<board>.png."""
+    """Each board's initial position as FOLDER/<board>.png, and Machiavelli's 1454 start as
+    FOLDER/machiavelli.png (1200 pixels wide: its 81 areas' names need the room)."""
     for name in available_maps():
         position = Position.initial(load_map(name))
         (folder / f"{name}.png").write_bytes(small_png(render_png(position, width=width, title=BOARD_NAMES.get(name))))
         print(folder / f"{name}.png")
+    board = load_board()
+    picture = machiavelli.render_png(board, machiavelli.load_geometry(), board.start, title="Machiavelli", width=1200)
+    (folder / "machiavelli.png").write_bytes(small_png(picture))
+    print(folder / "machiavelli.png")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,7 +30,7 @@ class Seat:
     ``open`` when a newcomer may take it over.  Who holds it (``played_by``) only once the game
     has finished, as its kind names them (never an address)."""
 
-    power: str
+    name: str
     status: str
     open: bool = False
     played_by: str | None = None
@@ -95,7 +95,7 @@ def summary(facts: GameFacts) -> dict[str, Any]:
         "winner": facts.winner,
         "result": facts.result if facts.finished else None,
         "joined": facts.joined if facts.state == GameState.FORMING else None,
-        "seats": [{"power": s.power, "seat": s.status, "open": s.open,
+        "seats": [{"name": s.name, "seat": s.status, "open": s.open,
                    **({"played_by": s.played_by} if facts.finished and s.played_by else {})} for s in facts.seats],
         "outcome": outcome(facts),
     }

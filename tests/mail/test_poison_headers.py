@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from judge.mail.inbound import MAX_ADDRESS, MAX_SUBJECT, InboundMail, parse_mail
 from judge.mail.outbound import MAX_MESSAGE_ID, build_message
+from tests.strength import examples
 
 ENCODED_CRLF = "=?utf-8?q?a=0D=0Ab?="
 CHARACTERS = {
@@ -187,7 +188,7 @@ _PREFIXES = st.sampled_from(["", "<", "alice@example.org ", '"', "Alice <"])
 _SUFFIXES = st.sampled_from(["", "@example.org", ">", "@example.org>"])
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(["From", "Reply-To", "Message-ID", "Subject"]), _PREFIXES, _VALUES,
                           _SUFFIXES), min_size=1, max_size=4))
 def test_random_poison_headers_always_give_a_reply_that_builds(headers: list[tuple[str, str, str, str]]) -> None:

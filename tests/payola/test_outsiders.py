@@ -17,6 +17,7 @@ from judge.payola.options import Options
 from tests.payola.game import START, issued
 from tests.payola.reference_rounds import determine_by_rounds
 from tests.payola.test_reductions import Phase, _offer, phases
+from tests.strength import examples
 
 
 def _determine(sheets: dict[str, str], balances: dict[str, int], outsiders: tuple[str, ...],
@@ -77,7 +78,8 @@ def _with_outsiders(draw: st.DrawFn) -> tuple[Phase, tuple[str, ...]]:
     return (board, powers, options, seed), outsiders
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=examples(100), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(_with_outsiders())
 def test_rule_5_5_events_equal_reference_rounds_with_outsiders(drawn: tuple[Phase, tuple[str, ...]]) -> None:
     (board, powers, options, seed), outsiders = drawn

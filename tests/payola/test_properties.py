@@ -23,6 +23,7 @@ from judge.payola.determination import PowerInput, determine_orders
 from judge.payola.offers import parse_sheet
 from judge.payola.options import Options
 from tests.payola.game import LETTERS, START
+from tests.strength import examples
 
 UNITS = sorted(START.units)
 ORDERS = {p: [str(o) for o in legal_orders(START, p)] for p in UNITS}
@@ -95,7 +96,7 @@ def phases(draw: st.DrawFn, on: Board = STANDARD) -> tuple[dict[str, PowerInput]
     return powers, options, draw(st.integers(0, 10**6))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(phases())
 def test_nobody_overspends_money_is_conserved_and_results_repeat(
     phase: tuple[dict[str, PowerInput], Options, int],
@@ -109,7 +110,7 @@ def test_nobody_overspends_money_is_conserved_and_results_repeat(
 def test_6_2_nobody_overspends_money_is_conserved_and_results_repeat_on_every_board(variant: str) -> None:
     on = board(variant)
 
-    @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(phases(on))
     def check(phase: tuple[dict[str, PowerInput], Options, int]) -> None:
         check_determination(on.start, phase)

@@ -25,6 +25,7 @@ from judge.payola.offers import parse_sheet
 from judge.payola.options import Options
 from tests.payola.game import LETTERS, START, determine, issued
 from tests.payola.reference_rounds import determine_by_rounds
+from tests.strength import examples
 
 POWERS = sorted(LETTERS)
 
@@ -135,8 +136,8 @@ def _same_as_rounds(phase: Phase) -> None:
     assert events == rounds  # the rest: each accepted offer's line numbers
 
 
-def _settings(examples: int) -> settings:
-    return settings(max_examples=examples, deadline=None,
+def _settings(count: int) -> settings:
+    return settings(max_examples=examples(count), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

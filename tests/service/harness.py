@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import atexit
 import email
 import email.policy
 import email.utils
 import itertools
 import os
 import re
+import shutil
+import tempfile
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -75,6 +78,26 @@ def fresh_database_url(schema: bool = True) -> str | None:
 _templates: dict[str, str] = {}  # per server: a database at the newest schema, made once per test process
 
 
+def seed_sqlite(data_dir: Path) -> None:
+    """``data_dir``'s SQLite database, unless it has one, copied from one at the newest schema
+    that this test process migrated once, as `fresh_database_url` does on PostgreSQL."""
+    target = data_dir / "judge.db"
+    if target.exists():
+        return
+    if not _sqlite_template:
+        made = Path(tempfile.mkdtemp(prefix="judge-template-")) / "judge.db"
+        atexit.register(shutil.rmtree, made.parent, True)
+        database = Database(f"sqlite:///{made}")
+        database.upgrade()
+        database.engine.dispose()  # the last connection closed: the write-ahead log is in the file
+        _sqlite_template.append(made)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(_sqlite_template[0], target)
+
+
+_sqlite_template: list[Path] = []
+
+
 def _new_database(base: str, template: str | None) -> str:
     """A new database on the server of ``base``, copied from ``template`` (a URL on it) or empty."""
     name = f"judge_test_{uuid.uuid4().hex[:12]}"
@@ -94,6 +117,8 @@ class Judge:
         settings = {"maps": False, "web": False, "mta_hostname": MX, "mta_authenticates": True, **settings}
         if "database" not in settings:  # a test's own database (an old one, to upgrade), or a new one
             settings["database"] = fresh_database_url()
+            if settings["database"] is None:
+                seed_sqlite(data_dir)
         self.settings = Settings(data_dir=data_dir, **settings)
         self.db = open_database(self.settings)
         self.now = now

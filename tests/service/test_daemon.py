@@ -597,7 +597,7 @@ def test_24_8_a_fresh_judge_publishes_its_index_at_start(running: tuple[Running,
     """Nothing to publish yet (no game): the index is written all the same, so `judge web` has a page."""
     judge, _ = running
     index = judge.settings.data_dir / "web" / "index.html"
-    assert index.is_file() and "<h1>Payola games</h1>" in index.read_text("utf-8")
+    assert index.is_file() and "<h1>Games</h1>" in index.read_text("utf-8")
 
 
 def test_a_lost_cancellation_does_not_keep_the_daemon_from_stopping(

@@ -24,6 +24,7 @@ from judge.service.app import unapplied_mail
 from judge.service.handlers import process_mail, receive
 from judge.service.sender import deliver_pending, transport_for
 from tests.service.harness import Judge, raw_mail
+from tests.strength import examples
 
 GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -101,7 +102,7 @@ def judge(tmp_path_factory: pytest.TempPathFactory) -> Judge:
     return judge
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                       HealthCheck.too_slow])
 @given(raw=mails())
 def test_random_mails_are_settled_and_the_queue_keeps_moving(judge: Judge, raw: bytes) -> None:

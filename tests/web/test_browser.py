@@ -18,7 +18,7 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no headless brow
                                 "(Debian: apt-get install chromium)")
 
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
-PAGES = {"index.html": "Payola games", "games/webgame/index.html": "Game webgame",
+PAGES = {"index.html": "Games", "games/webgame/index.html": "Game webgame",
          "games/webgame/F1901M.html": "webgame F1901M: Fall 1901 movement",
          "games/webgame/end.html": "webgame: the end-of-game publication"}
 

@@ -34,8 +34,8 @@ REPORT = {
 
 def test_a_game_summary_shows_seats_and_a_running_blind_games_too() -> None:
     shown = public.summary(FACTS)
-    assert shown["seats"] == [{"power": "ENGLAND", "seat": "played", "open": False},
-                              {"power": "FRANCE", "seat": "dummy", "open": True}]
+    assert shown["seats"] == [{"name": "ENGLAND", "seat": "played", "open": False},
+                              {"name": "FRANCE", "seat": "dummy", "open": True}]
     assert shown["deadline"] == FACTS.deadline and shown["options"] == ["EBAYOLA"] and not shown["hidden"]
     assert shown["joined"] is None and shown["result"] is None  # players joined: while forming; result: at the end
     assert public.summary(replace(FACTS, state="forming"))["joined"] == 2

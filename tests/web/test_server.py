@@ -75,7 +75,7 @@ def fetch(url: str, method: str = "GET") -> tuple[int, Message, bytes]:
 
 def test_judge_web_serves_the_pages_and_the_maps(site: str) -> None:
     status, headers, body = fetch(site)
-    assert status == 200 and b"<h1>Payola games</h1>" in body
+    assert status == 200 and b"<h1>Games</h1>" in body
     assert "script-src" not in headers["Content-Security-Policy"]  # default-src 'none': no script may run
     assert headers["X-Content-Type-Options"] == "nosniff"
     status, headers, body = fetch(site + "games/webgame/index.html")
@@ -155,7 +155,7 @@ def test_22_9_a_thousand_idle_connections_do_not_keep_a_real_request_out(played:
                 except TimeoutError:
                     pytest.fail(f"judge web stopped taking connections after {len(idle)} idle ones")
             status, _, body = fetch(address)
-            assert status == 200 and b"<h1>Payola games</h1>" in body
+            assert status == 200 and b"<h1>Games</h1>" in body
     finally:
         for client in idle:
             client.close()
@@ -179,7 +179,7 @@ def test_22_9_a_slowloris_is_cut(site: str) -> None:
 @contextlib.contextmanager
 def serving(folder: Path, limits: Limits) -> Iterator[int]:
     """The port of `make_server` serving ``folder`` within ``limits`` (nothing trusted), in a thread."""
-    (folder / "index.html").write_text("<h1>Payola games</h1>")
+    (folder / "index.html").write_text("<h1>Games</h1>")
     server = make_server(folder, "127.0.0.1", 0, limits)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -245,7 +245,7 @@ def test_24_8_judge_web_serves_a_placeholder_until_the_judge_publishes(tmp_path:
         assert line.startswith("serving "), line
         address = line.split(" at ", 1)[1].strip()
         status, headers, body = fetch(address)
-        assert status == 200 and b"<h1>Payola games</h1>" in body and headers["Content-Security-Policy"]
+        assert status == 200 and b"<h1>Games</h1>" in body and headers["Content-Security-Policy"]
         assert fetch(f"{address}games/x/index.html")[0] == 404
         (tmp_path / "web").mkdir()
         (tmp_path / "web" / "index.html").write_text("<h1>the judge's own</h1>")

@@ -7,7 +7,10 @@ province, seed points at real places written as longitude/latitude, with the han
 where the game's borders differ from geography, and the off-board boxes a board has beyond
 its edge (rectangles placed by hand in map units).  ``tools/build_map_geometry.py``
 turns a spec into ``judge/engine/maps/<board>_geometry.geojson``; the algorithm is the same
-for every board (see its header).
+for every board (see its header).  A Machiavelli board (``game="machiavelli"``) is read from
+``judge/games/machiavelli/core/boards/<board>.json`` and drawn into
+``judge/games/machiavelli/maps/<board>_geometry.geojson``; its controlled straits are drawn
+where the spec's ``gates`` say.
 """
 
 from __future__ import annotations
@@ -66,6 +69,9 @@ class BoardSpec:
     wrap: bool = False  # the board wraps east-west: its extent spans 360 degrees, x0 = -pi and x1 = pi
     # off-board boxes (Youngstown's): province -> (x0, y0, x1, y1) in map units, at the board's edge
     boxes: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
+    game: str = "diplomacy"  # whose board: "diplomacy" (judge/engine/maps) or "machiavelli" (its core's boards)
+    # a Machiavelli board's controlled straits: the strait's name -> a line across the water where it is drawn
+    gates: dict[str, tuple[LonLat, LonLat]] = field(default_factory=dict)
 
 
 def load(board: str) -> BoardSpec:

@@ -65,7 +65,7 @@ def current(facts: GameFacts, position: Position | None) -> dict[str, Any] | Non
         return None
     board = views.board(position)
     counts = {p["power"]: (len(p["centers"]), len(p["units"])) for p in board["powers"]}
-    seats = {s.power: s for s in facts.seats}
+    seats = {s.name: s for s in facts.seats}
     running = facts.state in RUNNING
     powers = []
     for power in position.game_map.powers:

@@ -69,9 +69,10 @@ from judge.games.exchange.core.year import (
 )
 from judge.payola.offers import OfferSheet, parse_sheet
 from tests.games.exchange.game import INVESTORS, A, F, G, at_exchange, game, money
+from tests.strength import examples
 
 TRADED = (F, G, A)
-SETTINGS = settings(max_examples=100, deadline=None,
+SETTINGS = settings(max_examples=examples(100), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

@@ -43,6 +43,7 @@ from judge.games.machiavelli.core.position import (
     UnitKind,
 )
 from judge.games.machiavelli.core.spring import SpringRecord, spring_letter
+from tests.strength import examples
 
 from .helpers import BOARD
 
@@ -183,7 +184,8 @@ def _step(draw: st.DrawFn, position: Position) -> Position:
     return done.position
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=examples(60), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_money_is_conserved_and_no_unit_is_in_two_places_over_random_seasons(data: st.DataObject) -> None:
     position = data.draw(positions())

@@ -22,6 +22,7 @@ from judge.games.machiavelli.core.orders import (
 )
 from judge.games.machiavelli.core.position import Independent, Owner, Place, Position, Siege, Unit, UnitKind
 from judge.games.machiavelli.core.results import Adjudication
+from tests.strength import examples
 
 from .helpers import BOARD, SPRING, ref
 
@@ -167,7 +168,8 @@ def _check(start: Position, done: Adjudication) -> None:
         assert start.rebellions.get(to.area) != unit.owner
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=examples(80), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(turns())
 def test_no_shared_places_legal_retreats_and_units_kept_except_reported_disbands(
         turn: tuple[Position, dict[str, list[Order]], PhaseD, frozenset[Permission]]) -> None:
