@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from judge.web.pages import publish
 from tests.games.exchange.by_mail import (
     GM,
     address,
@@ -199,3 +200,14 @@ def test_E34_votes_are_secret_end_the_game_when_all_agree_and_a_seats_new_player
     assert game_row(judge, "votes")[0] == "finished"
     end = judge.last_to(address("ANN"))
     assert end.subject == "votes has ended" and "Everything that was secret is now published (E41)" in end.body
+
+
+def test_E36_E40_the_games_page_shows_what_everyone_is_sent_and_no_investors_money(judge: Judge) -> None:
+    """The public page of a running game: its investors, the investor order, each corporation's CEO
+    and shares and each phase's public results (E36); no purse, holding, bid or treasury (E40)."""
+    with_ceos(judge, "page")
+    page = publish(judge.db, judge.settings, "page", force=True).read_text("utf-8")
+    assert "<li>ANN: played</li>" in page and re.search(r"investor order \(E30\): [A-Z]+, [A-Z]+, [A-Z]+\n", page)
+    assert "France: CEO BOB; 10 shares issued, 10 held by investors, 0 in its pool" in page
+    assert "<h2 id=\"phase-W1900X\">W1900X</h2>" in page
+    assert "AgP" not in page and "BID" not in page and "treasury" not in page.replace("treasury, worths", "")
