@@ -33,13 +33,14 @@ TOOLS: tuple[cli.Tool, ...] = (*payola_cli.TOOLS, machiavelli_cli.TOOL)
 @cache
 def kinds() -> Kinds:
     """Every kind of game this judge hosts, the default first, with the host's command table."""
+    from judge.games.exchange.kind import Exchange
     from judge.games.machiavelli.kind import Machiavelli
     from judge.games.payola.kind import Payola
     from judge.games.pirates.kind import Pirates
     from judge.service.handlers import COMMANDS
     from judge.service.kinds import Kinds
 
-    return Kinds([Payola(), Pirates(), Machiavelli()], default="payola", commands=COMMANDS)
+    return Kinds([Payola(), Pirates(), Exchange(), Machiavelli()], default="payola", commands=COMMANDS)
 
 
 def open_database(settings: Settings) -> Database:

@@ -453,6 +453,8 @@ def _command(words: list[str]) -> Command:
         if len(args) != 1:
             raise ValueError(f"expected {keyword} game")
         return Observe(_game(args[0]), keyword == "UNOBSERVE")
+    if keyword == "APPROVE" and args and args[0].upper() != "ABSENCE":
+        raise KeyError(keyword)  # a game's word, perhaps (Exchange Payola's APPROVE X m)
     if keyword in ("APPROVE", "DENY"):
         if len(args) != 2 or args[0].upper() != "ABSENCE":
             raise ValueError(f"expected {keyword} ABSENCE power")

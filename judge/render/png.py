@@ -149,9 +149,10 @@ def render_png(
     counted: Collection[str] | None = None,
     seen_by: str | None = None,
     view: Collection[str] | None = None,
+    captions: Mapping[str, str] | None = None,
 ) -> bytes:
     """The PNG of :func:`judge.render.svg.render_svg`'s picture, ``width`` pixels wide (by default
     the SVG's nominal size: 1200 for a board 1000 units wide, more for World's wider board)."""
     drawing = picture(position, orders_or_results, title=title, date=date, territory=territory, board=board,
-                      counted=counted, seen_by=seen_by, view=view)
+                      counted=counted, seen_by=seen_by, view=view, captions=captions)
     return picture_to_png(drawing, width or round(drawing.board.width * PIXELS_PER_UNIT))

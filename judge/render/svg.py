@@ -614,6 +614,7 @@ def picture(
     counted: Collection[str] | None = None,
     seen_by: str | None = None,
     view: Collection[str] | None = None,
+    captions: Mapping[str, str] | None = None,
 ) -> Picture:
     """The layers of the drawing of ``position`` (see :func:`render_svg` for the arguments)."""
     game_map = position.game_map
@@ -664,7 +665,7 @@ def picture(
     scene = _Scene(position, board, colours, drawn, letters)
     marks.extend(scene.order(item) for item in drawn)
     frame = _title_bar(position, board.width, title, date, seen_by) + _legend(
-        position, board.width, TITLE_HEIGHT + board.height, counted)
+        position, board.width, TITLE_HEIGHT + board.height, counted, captions or {})
     return Picture(board, tuple(game_map.powers), tuple(letters.items()), fills, owners, "".join(marks), frame)
 
 
@@ -679,6 +680,7 @@ def render_svg(
     counted: Collection[str] | None = None,
     seen_by: str | None = None,
     view: Collection[str] | None = None,
+    captions: Mapping[str, str] | None = None,
 ) -> str:
     """Draw ``position`` and its phase's orders (or their results) as an SVG document.
 
@@ -691,9 +693,11 @@ def render_svg(
     units the legend counts (by default all; a position that shows only part of the board
     counts only the powers it shows whole).  ``seen_by`` and ``view`` draw a position as one
     power sees it (Tin Cup): the title says so, and the provinces not in ``view`` are fogged.
+    ``captions`` adds a word to some powers' lines of the legend, after their counts (Exchange
+    Payola's corporations: who is the CEO of each).
     """
     return picture(position, orders_or_results, title=title, date=date, territory=territory, board=board,
-                   counted=counted, seen_by=seen_by, view=view).svg()
+                   counted=counted, seen_by=seen_by, view=view, captions=captions).svg()
 
 
 _STAR = [
@@ -783,8 +787,18 @@ def legend_key(board: Board, powers: tuple[str, ...], letters: tuple[tuple[str, 
     return "".join(parts)
 
 
-def _legend(position: Position, width: float, top: float, counted: Collection[str] | None) -> str:
-    """The changing part of the legend: each (``counted``) power's count of centers and units."""
+def _caption(x: float, y: float, power: str, count: int, caption: str) -> str:
+    """A power's caption in the legend: small, in italics, on its name's line just after the name
+    (whose width is estimated from its letters, as the labels' boxes are)."""
+    size = 12.5 if count <= 10 else 11.0
+    after = x + 26 + 0.7 * size * len(_power_name(power)) + 4
+    return _text(after, y + 23.5, caption, 9, font_family=FONT, fill=INK, font_style="italic")
+
+
+def _legend(position: Position, width: float, top: float, counted: Collection[str] | None,
+            captions: Mapping[str, str]) -> str:
+    """The changing part of the legend: each (``counted``) power's count of centers and units, and
+    its caption if it has one."""
     powers = list(position.game_map.powers)
     parts = [f'<g class="legend" transform="translate(0 {_n(top)})">']
     for i, power in enumerate(powers):
@@ -796,6 +810,7 @@ def _legend(position: Position, width: float, top: float, counted: Collection[st
         parts.append(
             f'<g class="power" data-power="{power}" data-centers="{centers}" data-units="{units}">'
             + _text(x + 26, y + 38, f"{centers} centers, {units} units", 10, font_family=FONT, fill=INK)
+            + (_caption(x, y, power, len(powers), captions[power]) if power in captions else "")
             + "</g>"
         )
     parts.append("</g>")

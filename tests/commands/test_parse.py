@@ -10,6 +10,8 @@ from judge.commands.parse import (
     UNREAD_AFTER_PRESS,
     BadCommand,
     Command,
+    DecideAbsence,
+    GameLine,
     GetInfo,
     History,
     Press,
@@ -18,6 +20,7 @@ from judge.commands.parse import (
     Unread,
     WhoGame,
 )
+from judge.commands.parse import parse_lines as host_lines
 from judge.games.payola.commands import MapRequest, NoWait, OfferLine, OrderLine, Wait, parse_lines
 
 
@@ -177,3 +180,12 @@ def test_23_31_negative_and_fractional_amounts_are_read_as_offers_or_refused() -
     assert read["-3 : A MUN H"] == OfferLine("-3 : A MUN H") and read["3.5 : A MUN H"] == OfferLine("3.5 : A MUN H")
     assert read["TRANSFER -5 TO RUSSIA"] == BadCommand("'-5': an amount is a whole number of AgP, 0 or more")
     assert read["TRANSFER 3.5 TO RUSSIA"] == BadCommand("'3.5': an amount is a whole number of AgP, 0 or more")
+
+
+def test_approve_absence_is_the_hosts_and_any_other_approve_is_left_to_the_games_kind() -> None:
+    """``APPROVE ABSENCE power`` is the game master's; ``APPROVE GERMANY 2`` is Exchange Payola's
+    approval of an issue (E11), for the game's own grammar to read."""
+    lines = host_lines(["APPROVE ABSENCE FRANCE", "APPROVE GERMANY 2", "APPROVE"])
+    assert lines[0].command == DecideAbsence("FRANCE", True)
+    assert lines[1].command == GameLine("APPROVE GERMANY 2")
+    assert isinstance(lines[2].command, BadCommand)

@@ -130,6 +130,17 @@ def test_title_and_legend() -> None:
     assert legend == {p: len(position.centers_of(p)) for p in position.game_map.powers}
 
 
+def test_a_caption_is_drawn_on_its_powers_legend_line_only() -> None:
+    """Captions (Exchange Payola's CEOs) are written in the legend of the powers given one, and
+    of no other."""
+    position = Position.initial(load_map("standard"))
+    svg = render_svg(position, captions={"FRANCE": "CEO BOB", "GERMANY": "leaderless"})
+    lines = {e.get("data-power"): [t.text for t in e.iter(f"{SVG}text")] for e in elements(svg, "power")}
+    assert lines["FRANCE"] == ["3 centers, 3 units", "CEO BOB"]
+    assert lines["GERMANY"] == ["3 centers, 3 units", "leaderless"]
+    assert all(len(texts) == 1 for power, texts in lines.items() if power not in ("FRANCE", "GERMANY"))
+
+
 def test_centers_show_their_owner() -> None:
     position, svg = midgame()
     owners = {e.get("data-province"): e.get("data-owner") for e in elements(svg, "center")}

@@ -3,9 +3,9 @@ which of Payola's variations (rule 6) it is played with.
 
 Option words, given at creation like Payola's (``CREATE g pw standard INVESTORS=5 EBAYOLA``):
 
-* ``INVESTORS=n`` (E1): how many investors play, at least 2; by default one per power on the map;
+* ``INVESTORS=n`` (E1): how many investors play, at least 2; by default one per corporation;
 * ``SHARES=n`` (E7): the shares each corporation issues at the start, at least 1; by default 10;
-* ``FUNDS=n`` (E4): each investor's starting AgP; by default floor(sum over the powers of
+* ``FUNDS=n`` (E4): each investor's starting AgP; by default floor(sum over the corporations of
   I(home centers) / investors), which keeps a standard Payola start's money (350 / 7 = 50 on
   the standard map).
 
@@ -78,11 +78,17 @@ class ExchangeOptions:
         return [f"INVESTORS={self.investors}", f"SHARES={self.shares}", f"FUNDS={self.funds}", *self.payola.names]
 
 
+def corporations_of(game_map: GameMap) -> tuple[str, ...]:
+    """Every power of the map a player may take, in the map's order (X.1.1); not a power its data
+    marks as no player's (a ``dummy``, as Known World 901's Neutral State)."""
+    return tuple(power for power, info in game_map.powers.items() if not info.dummy)
+
+
 def default_funds(game_map: GameMap, investors: int, payola: Options | None = None) -> int:
     """E4: floor(sum over the powers of I(home centers) / investors)."""
     payola = payola or Options()
-    total = sum(standard_income(len(p.home_centers), game_map.victory_centers, payola)
-                for p in game_map.powers.values())
+    total = sum(standard_income(len(game_map.powers[p].home_centers), game_map.victory_centers, payola)
+                for p in corporations_of(game_map))
     return total // investors
 
 
@@ -105,7 +111,7 @@ def exchange_options(words: Iterable[str], game_map: GameMap) -> ExchangeOptions
         else:
             payola_words.append(word)
     payola = parse_options(payola_words)
-    investors = numbers.get("INVESTORS", len(game_map.powers))
+    investors = numbers.get("INVESTORS", len(corporations_of(game_map)))
     if investors < 2:
         raise OptionError("an Exchange game needs at least 2 investors (E1)")
     shares = numbers.get("SHARES", DEFAULT_SHARES)

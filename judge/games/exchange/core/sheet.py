@@ -341,7 +341,7 @@ def _line(line: Line, block: str | None, author: str, state: ExchangeState) -> l
 
 
 def _corporation(state: ExchangeState, corporation: str) -> Refusal | None:
-    if corporation not in state.game_map.powers:
+    if corporation not in state.corporations:
         return Refusal.NO_SUCH_CORPORATION
     if corporation in state.liquidated:
         return Refusal.LIQUIDATED

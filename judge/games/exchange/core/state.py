@@ -1,8 +1,10 @@
 """An Exchange game as one frozen value: the board, the investors and their order, the money, the
 share register, the CEOs, the year's worths and each corporation's ledger.
 
-Every corporation is a power of the map (X.1.1); every player is an investor, named in the
-investor order (E30).  Money is held in investors' private *purses* and corporations'
+Every corporation is a power of the map (X.1.1) that players may take: a power the map's data
+marks as no player's (Known World 901's Neutral State) is none, its units holding unless bribed
+as a Payola dummy's do (rule 4.4, 6.5's neutral units).  Every player is an investor, named in
+the investor order (E30).  Money is held in investors' private *purses* and corporations'
 *treasuries*, in one currency (E3).  The state also counts the money that entered the game
 (``minted``: the starting funds and every income) and the money that left it (``destroyed``:
 priority, bribes, liquidation remainders, forfeits), so that at every moment
@@ -25,7 +27,7 @@ from typing import NamedTuple
 
 from judge.engine.map import GameMap
 from judge.engine.position import Position
-from judge.games.exchange.core.options import ExchangeOptions
+from judge.games.exchange.core.options import ExchangeOptions, corporations_of
 from judge.payola.acceptance import AcceptanceList, default_list
 
 
@@ -152,13 +154,13 @@ class ExchangeState:
 
     @property
     def corporations(self) -> tuple[str, ...]:
-        """Every power of the map, in the map's order (X.1.1)."""
-        return tuple(self.game_map.powers)
+        """The corporations, in the map's order (X.1.1): :func:`corporations_of` its map."""
+        return corporations_of(self.game_map)
 
     @property
     def live(self) -> tuple[str, ...]:
         """The corporations not liquidated."""
-        return tuple(c for c in self.game_map.powers if c not in self.liquidated)
+        return tuple(c for c in self.corporations if c not in self.liquidated)
 
     def worth(self) -> dict[str, int]:
         """Every center priced this fiscal year, and its worth (E22, E27)."""
@@ -221,9 +223,9 @@ def opening(game_map: GameMap, order: Sequence[str], options: ExchangeOptions) -
         stage=Stage.EXCHANGE,
         order=tuple(order),
         purses=dict.fromkeys(order, options.funds),
-        treasuries=dict.fromkeys(game_map.powers, 0),
-        register=Register(dict.fromkeys(game_map.powers, options.shares)),
-        acceptance={power: default_list(info.letter) for power, info in game_map.powers.items()},
+        treasuries=dict.fromkeys(corporations_of(game_map), 0),
+        register=Register(dict.fromkeys(corporations_of(game_map), options.shares)),
+        acceptance={power: default_list(game_map.powers[power].letter) for power in corporations_of(game_map)},
         minted=options.funds * len(order),
     )
 

@@ -105,6 +105,9 @@ def determination_inputs(state: ExchangeState, sheets: MovementSheets) -> dict[s
         sheet = CorporateSheet() if leaderless else sheets.corporations.get(corporation, CorporateSheet())
         inputs[corporation] = PowerInput(state.treasuries[corporation], sheet.offers,
                                          state.acceptance.get(corporation), leaderless)
+    for power in state.game_map.powers:  # a power no player takes (Neutral State): a dummy, whose units hold
+        if power not in inputs:
+            inputs[power] = PowerInput(0, OfferSheet(), None, True)
     for investor in state.order:
         inputs[investor] = PowerInput(state.purses[investor], sheets.investors.get(investor, OfferSheet()))
     return inputs
@@ -132,6 +135,8 @@ def run_movement(state: ExchangeState, sheets: MovementSheets, seed: int | str) 
     money = {**state.purses, **state.treasuries}
     bribes = 0
     for offerer, statement in determination.statements.items():
+        if offerer not in money:  # a power no player takes: it offers nothing, and has nothing
+            continue
         money[offerer] -= statement.spent
         bribes += statement.spent
         if offerer in state.treasuries:

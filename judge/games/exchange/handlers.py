@@ -1,0 +1,264 @@
+"""An Exchange game's commands by mail: the sheet lines of section 2 (read together when the
+investor's lines end: `judge.games.exchange.sheets`), WAIT and NOWAIT (E29), CLEAR, MAP, VOTE
+(E34), the lengths of the phases (``SET EXCHANGE 48``), and STATUS.
+
+A line the host's grammar does not know is read here (`read`): a word of the sheets' language,
+an offer (a digit first) or something shaped as an order is a sheet line, kept for the end of
+the investor's lines; the other words are this module's commands; anything else is unknown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from judge.commands.parse import BadCommand, Command, SetDuration, Unknown, parse_duration
+from judge.games.exchange import lifecycle, mails, stored, views
+from judge.games.exchange.core.state import ExchangeState
+from judge.games.exchange.core.views import ceo_view, corporation_facts
+from judge.games.exchange.reading import routed
+from judge.service import host
+from judge.service.absences import absence_lines
+from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
+from judge.service.lifecycle import RUNNING
+from judge.service.render import when
+from judge.service.turn import Turn
+from judge.store.models import Game
+
+
+@dataclass(frozen=True)
+class SheetLine:
+    """A line of an investor's sheet, read with their others when their lines end."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ExchangeWait:
+    """``WAIT`` (``NOWAIT``: ``on`` False): the phase waits for its deadline (E29)."""
+
+    on: bool
+
+
+@dataclass(frozen=True)
+class ExchangeClear:
+    """``CLEAR``: the investor's sheet for the phase is withdrawn."""
+
+
+@dataclass(frozen=True)
+class ExchangeMap:
+    """``MAP``: the board now, each corporation's CEO in the legend."""
+
+
+@dataclass(frozen=True)
+class ExchangeVote:
+    """``VOTE DRAW``, ``VOTE CONCEDE X`` or ``VOTE NONE`` (E34)."""
+
+    choice: str
+    corporation: str | None = None
+
+
+DURATIONS = {"MOVEMENT": "movement", "RETREAT": "retreat", "RETREATS": "retreat", "ADJUSTMENT": "adjustment",
+             "ADJUSTMENTS": "adjustment", "EXCHANGE": "exchange"}
+"""``SET <word> hours``: the words for the lengths of the phases, and their settings."""
+
+
+def read(text: str) -> Command:
+    """A line the host's grammar does not know, as an Exchange game reads it."""
+    words = text.split()
+    keyword = words[0].upper()
+    if keyword in ("WAIT", "NOWAIT", "CLEAR", "MAP"):
+        if len(words) > 1:
+            return BadCommand(f"{keyword} takes nothing after it")
+        return {"WAIT": ExchangeWait(True), "NOWAIT": ExchangeWait(False), "CLEAR": ExchangeClear(),
+                "MAP": ExchangeMap()}[keyword]
+    if keyword == "VOTE":
+        choice = [w.upper() for w in words[1:]]
+        if choice == ["DRAW"] or choice == ["NONE"]:
+            return ExchangeVote(choice[0])
+        if len(choice) == 2 and choice[0] == "CONCEDE":
+            return ExchangeVote("CONCEDE", choice[1])
+        return BadCommand("expected VOTE DRAW, VOTE CONCEDE corporation or VOTE NONE (E34)")
+    if keyword == "SET":
+        if len(words) == 3 and words[1].upper() in DURATIONS:
+            try:
+                return SetDuration(DURATIONS[words[1].upper()], parse_duration(words[2]))
+            except ValueError as exc:
+                return BadCommand(str(exc))
+        return BadCommand(f"bad SET command: '{text[:80]}' (the phases' lengths: SET EXCHANGE, SET MOVEMENT, "
+                          "SET RETREAT, SET ADJUSTMENT hours)")
+    if routed(text):
+        return SheetLine(text)
+    return Unknown(f"unknown command '{words[0][:20]}': HELP lists the commands of Exchange Payola")
+
+
+def _running(talk: Turn, text: str) -> Game | None:
+    game = talk.game
+    assert game is not None
+    if game.state not in RUNNING or game.phase is None:
+        talk.echo(text, "error", "the game is not running: sheets are sent once it has started")
+        return None
+    return game
+
+
+def sheet_line(talk: Turn, text: str, _: SheetLine) -> None:
+    """Kept for the end of the investor's lines (`judge.games.exchange.sheets.accept_mail`)."""
+    if _running(talk, text) is not None:
+        talk.hold("sheet", text)
+
+
+def wait(talk: Turn, text: str, command: ExchangeWait) -> None:
+    game, investor = _running(talk, text), talk.seat
+    if game is None or investor is None:
+        return
+    assert game.phase is not None
+    if why := talk.superseded(host.latest_accepted(talk.session, game, game.phase, investor, stored.WAIT),
+                              "your WAIT or NOWAIT"):
+        talk.echo(text, "ignored", why)
+        return
+    host.submit(talk.session, game, game.phase, investor, stored.WAIT, "WAIT" if command.on else "", {}, talk.now,
+                talk.accepted)
+    talk.echo(text, "ok", "the phase will wait for its deadline even once everyone has sent what it waits for "
+              "(NOWAIT to withdraw; E29)" if command.on else
+              "WAIT withdrawn: the phase may close as soon as everyone has sent what it waits for")
+
+
+def clear(talk: Turn, text: str, _: ExchangeClear) -> None:
+    game, investor = _running(talk, text), talk.seat
+    if game is None or investor is None:
+        return
+    assert game.phase is not None
+    if why := talk.superseded(host.latest_accepted(talk.session, game, game.phase, investor, stored.SHEET),
+                              "your sheet"):
+        talk.echo(text, "ignored", why)
+        return
+    talk.drop_blocks()
+    stored.keep_sheet(talk.session, game, game.phase, investor, stored.Parts(), talk.now, talk.accepted)
+    talk.echo(text, "ok", f"your sheet for {game.phase} is withdrawn: you have none now")
+
+
+def map_request(talk: Turn, text: str, _: ExchangeMap) -> None:
+    game = talk.game
+    assert game is not None
+    state = stored.state_now(talk.session, game)
+    if state is None:
+        talk.echo(text, "error", "the game has not started: there is no board to draw")
+        return
+    pictures = mails.position_map(game.name, state.position, state)
+    if not pictures:
+        talk.echo(text, "error", "the map could not be drawn; the board is in STATUS")
+    elif talk.attach(pictures):
+        talk.echo(text, "ok", f"the map of {state.position.phase} is attached, each corporation's CEO in its legend")
+    else:
+        talk.echo(text, "error", talk.too_big(sum(len(p.data) for p in pictures)))
+
+
+def vote(talk: Turn, text: str, command: ExchangeVote) -> None:
+    """E34: a secret vote for a draw of every surviving corporation, or to concede the game to one;
+    the game ends when every investor still in the game votes the same."""
+    game = _running(talk, text)
+    if game is None:
+        return
+    state = stored.state_now(talk.session, game)
+    assert state is not None
+    if talk.seat not in state.order:
+        talk.echo(text, "error", "only an investor still in the game votes (E34)")
+        return
+    investor = talk.seat
+    assert investor is not None
+    if why := talk.superseded(stored.vote_of(game, investor)[1], "your vote"):
+        talk.echo(text, "ignored", why)
+        return
+    vote: str | None
+    if command.choice == "CONCEDE":
+        try:
+            corporation = lifecycle.corporation_named(state, command.corporation or "")
+        except ValueError as exc:
+            talk.echo(text, "error", str(exc))
+            return
+        vote, said = f"CONCEDE:{corporation}", f"to concede the game to {views.title(corporation)}"
+    elif command.choice == "DRAW":
+        vote, said = "DRAW", "for a draw of every surviving corporation"
+    else:
+        vote, said = None, "withdrawn (no vote)"
+    stored.set_vote(game, investor, vote, talk.accepted)
+    talk.echo(text, "ok", f"your vote, kept secret: {said} (the game ends when every investor votes the same, E34)")
+    talk.session.flush()
+    result = lifecycle.settle_votes(talk.session, game, talk.settings, talk.now)
+    if result:
+        talk.echo("", "info", "", [f"the investors' votes end the game: {result}"])
+
+
+# -- STATUS ------------------------------------------------------------------------------------------
+
+
+def status_lines(talk: Turn) -> list[str]:
+    """STATUS for an investor: the phase and deadline, the public facts, their own balance,
+    holdings and corporations, the sheet standing for them, their WAIT and vote, their absences."""
+    game, investor = talk.game, talk.seat
+    assert game is not None and investor is not None
+    lines = [_header(game)]
+    state = stored.state_now(talk.session, game)
+    if state is None:
+        return [*lines, "the game has not started"]
+    lines += public_lines(state)
+    if investor not in state.order:
+        return [*lines, "you are no longer an investor in this game (E32)"]
+    lines += [f"your balance: {state.purses[investor]} AgP",
+              *views.wrapped("your shares: ", [f"{views.title(c)} {n}" for c, n in
+                                               sorted(state.register.portfolio(investor).items())] or ["none"], "")]
+    for corporation in state.corporations:
+        if state.ceos.get(corporation) == investor:
+            lines += [f"you are {views.title(corporation)}'s CEO (E38):", *views.ceo_lines(
+                ceo_view(state, corporation, investor))[:2]]
+    if game.phase and game.state in RUNNING:
+        parts = stored.sheets(talk.session, game, game.phase).get(investor)
+        lines.append(f"your sheet for {game.phase}:" if parts else f"your sheet for {game.phase}: none yet")
+        lines += [f"  {line}" for line in (parts.text().splitlines() if parts else [])]
+        if investor in stored.waits(talk.session, game, game.phase):
+            lines.append("you asked the phase to WAIT for its deadline")
+    vote = stored.vote_of(game, investor)[0]
+    if vote:
+        lines.append(f"your vote: {vote.replace(':', ' ').lower()}")
+    return [*lines, *mails.todo(state, investor), *absence_lines(talk.session, game, talk.now.date(), investor)]
+
+
+def public_lines(state: ExchangeState) -> list[str]:
+    """What anyone may know of the game now (E36): the investor order, each corporation's CEO and shares."""
+    return [*views.wrapped("investor order (E30): ", state.order, ""),
+            *views.facts_lines(corporation_facts(state), None)]
+
+
+def master_status(talk: Turn) -> list[str]:
+    """STATUS for the game master: the phase, each investor's seat and what they have sent (which
+    no investor is told of another), their money, and every seat's absences."""
+    game = talk.game
+    assert game is not None
+    lines = [_header(game)]
+    state = stored.state_now(talk.session, game)
+    if state is None:
+        return [*lines, *(f"{p.requested}: joined" for p in host.players(talk.session, game))]
+    lines += public_lines(state)
+    standing = stored.sheets(talk.session, game, game.phase) if game.phase else {}
+    owing = set(lifecycle.waiting_seats(talk.session, game))
+    for investor, player in stored.investors(talk.session, game).items():
+        sent = "a sheet stands" if investor in standing else "no sheet"
+        owes = ", owes the phase" if investor in owing else ""
+        balance = f", {state.purses[investor]} AgP" if investor in state.purses else ", resigned"
+        lines.append(f"{investor} ({host.seat_state(game, investor, player)}): {sent}{owes}{balance}")
+    lines += views.money_lines(state)
+    return [*lines, *absence_lines(talk.session, game, talk.now.date())]
+
+
+def _header(game: Game) -> str:
+    phase = f"{game.phase} ({lifecycle.label(game.phase)})" if game.phase else "-"
+    return f"game {game.name}, {game.state}, phase {phase}, deadline {when(game.deadline)}"
+
+
+COMMANDS = (
+    Entry(SheetLine, sheet_line, PLAYER, closed_after_the_end=True),
+    Entry(ExchangeWait, wait, PLAYER, closed_after_the_end=True),
+    Entry(ExchangeClear, clear, PLAYER, closed_after_the_end=True),
+    Entry(ExchangeMap, map_request, SIGNED_ON, once=True),
+    Entry(ExchangeVote, vote, PLAYER, closed_after_the_end=True),
+)
+"""The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

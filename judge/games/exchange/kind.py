@@ -1,0 +1,280 @@
+"""Exchange Payola (Payola rule 6.8) as a kind of game the host runs (`judge.service.kinds.GameKind`):
+the plug between the host and the game's edges (`lifecycle`, `sheets`, `handlers`, `mails`,
+`pages`), which stand on its rules core, `judge.games.exchange.core`, and the libraries it shares
+(`judge.engine`, `judge.payola`, `judge.render`).
+
+A game is created with ``CREATE game password exchange [board] [INVESTORS=n] [SHARES=n]
+[FUNDS=n] [options]``; each investor joins under a name of their own (``JOIN game password
+name``, E1), which is their seat: they sign on with it (``SIGNON name@game password``) and the
+sheets name investors by it.  The corporations are the board's powers; nobody owns one (X.1.1).
+Its phases are the board's and the Exchange phase (``W1900X``, ``S1901M``, ... ``W1901X``),
+lasting the game master's ``SET EXCHANGE``, ``SET MOVEMENT``, ``SET RETREAT`` and ``SET
+ADJUSTMENT`` hours.
+
+What anyone may know of a running game is E36's: the board, the orders issued, the investors
+and the investor order, each corporation's CEO and shares; never who has sent what (LIST does
+not tell it), nor anyone's money, holdings, bids or ballots (E40).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from sqlalchemy import Connection
+from sqlalchemy.orm import Session
+
+from judge.commands.parse import Command, History
+from judge.engine.map import available_maps
+from judge.games.exchange import handlers, lifecycle, mails, pages, sheets, stored, views
+from judge.games.exchange.core.accounts import resign
+from judge.games.exchange.core.views import ceo_view
+from judge.service import host
+from judge.service.config import Settings
+from judge.service.kinds import GameKind
+from judge.service.lifecycle import GameError, GameState
+from judge.service.outbox import queue
+from judge.service.render import render, when
+from judge.service.scripts import DemoJudge
+from judge.service.turn import Turn
+from judge.store.models import Game, PhaseRow, Player
+from judge.web.public import GameFacts
+
+_MASTER_WORDS = frozenset({"M", "MASTER", "GM"})
+
+
+class Exchange(GameKind):
+    name = "exchange"
+    title = lifecycle.KIND_TITLE
+    seat_word = "investor"
+    durations = MappingProxyType({"exchange": 48.0, "movement": 48.0, "retreat": 24.0, "adjustment": 24.0})
+    commands = handlers.COMMANDS
+    between_phases = "retreat and adjustment phases"
+
+    # -- creating and joining ------------------------------------------------------------------------
+
+    def read_create(self, words: Sequence[str]) -> tuple[str, list[str]]:
+        return lifecycle.read_create(words)
+
+    def create_help(self) -> list[str]:
+        return [f"{self.title} (CREATE game password exchange [board] [INVESTORS=n] [SHARES=n] [FUNDS=n]): "
+                f"investors trade the powers' stock and elect their CEOs, on any board ({', '.join(available_maps())})"]
+
+    def help(self, settings: Settings) -> str:
+        return render("exchange/help", settings=settings)
+
+    def capacity(self, game: Game) -> int:
+        return stored.options_of(game).investors
+
+    def read_join(self, session: Session, game: Game, word: str | None) -> str | None:
+        """The investor's name (E1): letters and digits, unique in the game whatever the case, not a
+        power's name or initial, no word of the sheets or of the host's commands."""
+        if not word:
+            raise ValueError(f"an investor joins under a name: JOIN {game.name} password name (letters and digits, "
+                             "E1)")
+        problem = lifecycle.name_problem(session, game, word)
+        if problem is not None:
+            raise ValueError(problem)
+        return word.upper()
+
+    def read_preferences(self, session: Session, game: Game, words: Sequence[str]) -> list[str]:
+        raise ValueError(f"PREFER does not apply to {self.title}: every investor plays under the name they join with, "
+                         f"and nobody owns a power (JOIN {game.name} password name)")
+
+    def joined(self, game: Game, requested: str | None) -> str:
+        return (f"you joined '{game.name}' as the investor {requested}; the investor order is drawn when the game "
+                f"starts (SIGNON {requested}@{game.name} password)")
+
+    # -- seats -----------------------------------------------------------------------------------
+
+    def seat(self, session: Session, game: Game, word: str) -> str:
+        found = next((name for name in stored.investors(session, game) if name.casefold() == word.casefold()), None)
+        if found is None:
+            raise ValueError(f"there is no investor named '{word[:20]}' in {game.name}")
+        return found
+
+    def seat_title(self, seat: str) -> str:
+        return seat
+
+    def handed_over(self, session: Session, game: Game, player: Player) -> None:
+        """An investor's vote on the game's end is its player's: a new player starts with none (E34)."""
+        investor = stored.seat_of(player)
+        if investor is not None:
+            stored.set_vote(game, investor, None, None)
+
+    def seat_order(self, session: Session, game: Game) -> list[str]:
+        return sorted(stored.investors(session, game))
+
+    def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
+        """Investors by name, the game master (M, MASTER, GM), or ALL."""
+        usage = "expected PRESS TO followed by investors' names, ALL, or MASTER"
+        if len(words) < 3 or words[1].upper() != "TO":
+            raise ValueError(usage)
+        tokens = [t for t in re.split(r"[\s,;/&+]+", " ".join(words[2:])) if t]
+        if not tokens:
+            raise ValueError(usage)
+        if any(t.upper() == "ALL" for t in tokens):
+            if len(tokens) > 1:
+                raise ValueError("PRESS TO ALL takes no other recipient")
+            return ("ALL",)
+        return tuple(dict.fromkeys("MASTER" if t.upper() in _MASTER_WORDS else self.seat(session, game, t)
+                                   for t in tokens))
+
+    def info(self, game: Game) -> list[str]:
+        options = stored.options_of(game)
+        return [f"{self.title} (Payola rule 6.8; the numbers are the rulings E1 to E41 and the Payola rules')",
+                f"board: {game.variant}; the corporations are its powers (X.1.1)",
+                f"INVESTORS={options.investors} (E1), SHARES={options.shares} a corporation, all in its pool at the "
+                f"start (E7), FUNDS={options.funds} AgP each investor (E4); corporations start with 0 AgP",
+                f"Payola options: {' '.join(options.payola.names) or 'none'}",
+                "one Exchange phase a year after the Winter adjustments and the Income step (E29); sealed pay-as-bid "
+                "market (E8), elections by shares (X.4), worths set by each CEO in Spring (E22); everything is "
+                "published at the end (E41)"]
+
+    # -- phases ----------------------------------------------------------------------------------
+
+    def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
+        lifecycle.start(session, game, settings, now)
+
+    def length_of(self, phase: str) -> str:
+        return {"X": "exchange", "M": "movement", "R": "retreat", "A": "adjustment"}[phase[-1]]
+
+    def is_between(self, phase: str) -> bool:
+        return phase[-1] in "RA"
+
+    def waiting(self, session: Session, game: Game) -> list[str]:
+        return lifecycle.waiting_seats(session, game)
+
+    def complete(self, session: Session, game: Game, turn: Turn | None = None, now: datetime | None = None) -> bool:
+        return lifecycle.is_complete(session, game, now or (turn.now if turn is not None else None))
+
+    def closes_at_next_tick(self, session: Session, game: Game, row: PhaseRow) -> bool:
+        return lifecycle.closes_at_next_tick(session, game, row)
+
+    def results_mails(self, session: Session, game: Game) -> int:
+        return lifecycle.results_mails(session, game)
+
+    def process(self, session: Session, game: Game, settings: Settings, now: datetime, *,
+                cause: str, preface: str | None = None) -> lifecycle.Closed:
+        return lifecycle.process_phase(session, game, settings, now, cause=cause, preface=preface)
+
+    def rollback(self, session: Session, game: Game, now: datetime, phase: str | None = None) -> tuple[str, str]:
+        raise GameError("an Exchange game cannot be rolled back: each phase told every investor their own statement, "
+                        "reports and results, and the market's fills and elections cannot be taken back")
+
+    def terminate(self, session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
+        lifecycle.terminate(session, game, settings, now, reason)
+
+    def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
+        return lifecycle.notice(session, game, row, seat, which)
+
+    # -- mail ------------------------------------------------------------------------------------
+
+    def read(self, text: str) -> Command:
+        return handlers.read(text)
+
+    def close_block(self, turn: Turn) -> None:
+        sheets.accept_mail(turn)
+
+    def status(self, turn: Turn) -> list[str]:
+        return handlers.status_lines(turn)
+
+    def master_status(self, turn: Turn) -> list[str] | None:
+        return handlers.master_status(turn)
+
+    def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
+        """What the investor's seat knows now: its STATUS (its own money, shares, corporations and
+        sheet), and nothing of another investor's (E40)."""
+        state = stored.state_now(turn.session, game)
+        assert state is not None
+        lines = [*views.wrapped("investor order (E30): ", state.order, "")]
+        if seat in state.order:
+            lines += [f"your balance: {state.purses[seat]} AgP",
+                      *views.wrapped("your shares: ", [f"{views.title(c)} {n}" for c, n in
+                                                       sorted(state.register.portfolio(seat).items())] or ["none"], "")]
+            for corporation in state.corporations:
+                if state.ceos.get(corporation) == seat:
+                    lines += views.ceo_lines(ceo_view(state, corporation, seat))
+        body = render("exchange/briefing", game=game, seat=seat, lines=lines, todo=mails.todo(state, seat),
+                      deadline=game.deadline)
+        queue(turn.session, turn.settings, to=address, subject=f"{game.name}: your briefing as {seat}", kind="notice",
+              now=turn.now, game_id=game.id, body=body)
+
+    def resigned(self, turn: Turn, game: Game, seat: str) -> str:
+        """E32: the investor leaves the game: their money is forfeited, their shares go back to each
+        corporation's pool, and they leave every CEO office (E19)."""
+        row = host.current_phase(turn.session, game)
+        if row is None or row.status != "open":
+            return ""
+        state = stored.state_of(row)
+        if seat not in state.order:
+            return ""
+        stored.save(row, resign(state, seat))
+        return (" and, as an investor who resigns (E32), you forfeit your money, your shares go back to the "
+                "corporations' pools and you leave any CEO office")
+
+    def list_lines(self, turn: Turn, game: Game) -> list[str]:
+        """The board, options and phase, the investor order and each corporation's CEO and shares (E36),
+        each investor's seat; never who has sent what."""
+        lines = [f"state: {game.state}", f"game: {lifecycle.describe(game)}",
+                 f"options: {' '.join(game.options) or 'none'}"]
+        if game.phase:
+            lines.append(f"phase: {game.phase} ({lifecycle.label(game.phase)}), deadline {when(game.deadline)}")
+        state = stored.state_now(turn.session, game)
+        if state is not None:
+            lines += handlers.public_lines(state)
+        for name, player in sorted(stored.investors(turn.session, game).items()):
+            lines.append(f"{name}: {host.seat_state(game, name, player)}")
+        if game.state == GameState.FINISHED:
+            lines.append(f"result: {game.settings.get('result', '')}")
+        return lines
+
+    def history(self, turn: Turn, text: str, game: Game, command: History) -> None:
+        """The public results of the processed phases (what every investor received, E36); once the
+        game has ended, the publication of everything (E41)."""
+        lines = pages.history_lines(turn.session, game)
+        if not lines:
+            turn.echo(text, "ok", f"no phase of {game.name} has been processed yet")
+            return
+        turn.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the history")
+
+    def summary(self, turn: Turn, text: str, game: Game) -> None:
+        seated = host.who_played(turn.session, game, turn.reader_of(game)) if game.state == GameState.FINISHED else []
+        body = render("exchange/summary", game=game, what=lifecycle.describe(game),
+                      label=lifecycle.label(game.phase) if game.phase else None,
+                      events=game.settings.get("events", []), result=game.settings.get("result"), seated=seated)
+        turn.answer_long(text, f"{game.name}-summary.txt", body, "the summary")
+
+    # -- pages -----------------------------------------------------------------------------------
+
+    def facts(self, session: Session, game: Game, acting: bool = True,
+              seated: Sequence[Player] | None = None) -> GameFacts:
+        return pages.facts_of(session, game, seated)
+
+    def gather(self, session: Session, game: Game) -> Any:
+        return pages.gather(session, game)
+
+    def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
+        return pages.write_game(root, record, force)
+
+    # -- records ---------------------------------------------------------------------------------
+
+    def totals(self, connection: Connection) -> dict[str, int]:
+        """Every investor's purse, corporation's treasury and the AgP destroyed of each Exchange game
+        as it stands ("g1 ANN", "g1 FRANCE", "g1 destroyed"): a copy of the database must keep every
+        silver piece.  The game keeps them in its phase rows (`judge.games.exchange.stored`)."""
+        return stored.totals(connection, self.name)
+
+    # -- the demo --------------------------------------------------------------------------------
+
+    def demo(self, judge: DemoJudge, blind: bool = False) -> None:
+        if blind:
+            raise ValueError(f"{self.title} has no blind variant")
+        from judge.games.exchange import demo
+
+        demo.play(judge)
+

@@ -1,0 +1,406 @@
+"""The life of an Exchange game on the host: its creation's words, its start, the closing of each
+phase (and the Income step after the year's last), draws and concessions, and its end.
+
+Theory of operation.  The year is X.8.1's: Spring movement, retreats, Fall movement, retreats,
+Winter adjustments (the engine's phases, retreats and adjustments only when needed), the Income
+step, then the Exchange phase; the game opens with an Exchange phase in the Winter before the
+first Spring (``W1900X`` on the standard board).  Each phase is a phase row
+(`judge.games.exchange.stored`) named as the core names it (`judge.games.exchange.core.phases`);
+the Income step has no deadline and no row of its own: it is run as the year's last phase is
+processed (E27), and its results go out with that phase's.
+
+Closing a phase (`process_phase`: at its deadline, on the game master's PROCESS, or once
+complete), in one transaction: each investor's standing sheet is read back
+(`judge.games.exchange.sheets.sheet_of`), what no longer passes the core's check is left out
+(a block whose writer is no longer the CEO: they resigned), the core runs the step
+(`run_exchange`, `run_movement`, `run_orders`, then `run_income` when the year is over), the
+row keeps the state after it, the public results and the game master's chart, every reader's
+mail is queued (`judge.games.exchange.mails`), and the next phase opens, or the game ends (a
+corporation reached the victory count, E34).
+
+When a phase may close before its deadline (E20, E29: the judge waits only for what they say):
+an Exchange phase once every investor someone plays has a sheet standing; a movement phase once
+the CEO of every corporation with units has sent its block, a retreat or adjustment phase once
+each CEO with something to order has (the core's `expected`); never while an investor's WAIT
+stands.  A movement phase with no corporation to wait for (every one leaderless) runs to its
+deadline: the investors' private offers, which the judge never waits for (E20), may come until
+then.  A retreat or adjustment phase in which no CEO has anything to order closes at the
+clock's next tick.
+
+The game ends (E34) when a corporation reaches the victory count, when every investor still in
+the game votes the same ``VOTE DRAW`` (all surviving corporations) or ``VOTE CONCEDE X``
+(`settle_votes`), or on the game master's TERMINATE; everything is then published (E41).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import NamedTuple
+
+from sqlalchemy.orm import Session
+
+from judge.engine.map import available_maps, load_map
+from judge.engine.notation import NotationError, power_name
+from judge.engine.orders import Order
+from judge.engine.position import Season
+from judge.games.exchange import mails, sheets, stored
+from judge.games.exchange.core.exchange import run_exchange
+from judge.games.exchange.core.notation import state_to_data
+from judge.games.exchange.core.options import exchange_options
+from judge.games.exchange.core.phases import Expected, Step, complete, expected, step
+from judge.games.exchange.core.record import ExchangeRecord
+from judge.games.exchange.core.sheet import Block, Sheet, Worth, check
+from judge.games.exchange.core.state import ExchangeState, Stage, new_game
+from judge.games.exchange.core.state import name_problem as investor_name_problem
+from judge.games.exchange.core.year import (
+    CorporateSheet,
+    IncomeRecord,
+    MovementRecord,
+    MovementSheets,
+    OrdersRecord,
+    end_game,
+    run_income,
+    run_movement,
+    run_orders,
+    surviving,
+)
+from judge.payola.options import OptionError
+from judge.service import host
+from judge.service.config import Settings
+from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move
+from judge.service.logs import log_on_commit
+from judge.service.options import split_options
+from judge.service.render import render
+from judge.store.models import Game, PhaseRow
+
+log = logging.getLogger("judge")
+
+KIND_TITLE = "Exchange Payola"
+HOST_WORDS = frozenset({"MASTER", "GM", "M", "KEY"})
+"""Words the host gives a meaning where a seat is named (SIGNON MASTER@game, PRESS TO M, a
+private game's KEY): no investor may be named so (E1 adds the sheets' own words and the powers)."""
+
+
+class Closed(NamedTuple):
+    """What closing a phase did (`judge.service.kinds.PhaseChange`): the phase closed, the one
+    opened (None: the game ended), and the corporation that won, if one did (E34)."""
+
+    phase: str
+    next_phase: str | None
+    winner: str | None = None
+
+
+# -- creating ----------------------------------------------------------------------------------------
+
+
+def read_create(words: Sequence[str]) -> tuple[str, list[str]]:
+    """CREATE's words after ``exchange``: a board (standard if none is named), then the host's flags,
+    ``INVESTORS=n``, ``SHARES=n``, ``FUNDS=n`` and the Payola options Exchange plays (the core's
+    `judge.games.exchange.core.options`, which says why it refuses the others), kept as the
+    host's flags then the options' words with every default written out."""
+    variant, rest = "standard", list(words)
+    if rest and rest[0].lower() in available_maps():
+        variant, rest = rest[0].lower(), rest[1:]
+    try:
+        own, words_left = split_options(rest)
+        options = exchange_options(words_left, load_map(variant))
+    except (OptionError, ValueError) as exc:
+        raise ValueError(f"{exc} (the boards: {', '.join(available_maps())}; HELP names every option)") from None
+    return variant, own + options.names
+
+
+def describe(game: Game) -> str:
+    """The game in words: "Exchange Payola on the standard board: 3 investors, 60 AgP each, 10 shares
+    a corporation"."""
+    options = stored.options_of(game)
+    return (f"{KIND_TITLE} on the {game.variant} board: {options.investors} investors, {options.funds} AgP each, "
+            f"{options.shares} shares a corporation")
+
+
+def label(name: str) -> str:
+    """A phase in words: "the Exchange phase of Winter 1900", "Spring 1901 movement"."""
+    year = name[1:5]
+    if name.endswith("X"):
+        return f"the Exchange phase of Winter {year}"
+    season = {"S": "Spring", "F": "Fall", "W": "Winter"}.get(name[0], name[0])
+    kind = {"M": "movement", "R": "retreats", "A": "adjustments"}.get(name[-1], name[-1])
+    return f"{season} {year} {kind}"
+
+
+def name_problem(session: Session, game: Game, word: str) -> str | None:
+    """Why ``word`` cannot be a new investor's name in ``game`` (E1), or None."""
+    taken = [p.requested or "" for p in host.players(session, game)]
+    problem = investor_name_problem(word, stored.board(game), taken)
+    if problem is not None:
+        return f"'{word[:20]}' cannot be an investor's name: {problem.value} (E1)"
+    if word.upper() in HOST_WORDS:
+        return f"'{word}' cannot be an investor's name: MASTER, GM, M and KEY are words of the commands"
+    if len(word) > 12:
+        return "an investor's name is at most 12 letters and digits"
+    return None
+
+
+def corporation_named(state: ExchangeState, word: str) -> str:
+    """The live corporation ``word`` names (a power's name or initial); ValueError with a message."""
+    try:
+        corporation = power_name(state.game_map, word)
+    except NotationError:
+        raise ValueError(f"'{word[:20]}' is not a corporation of this board (a power's name or initial)") from None
+    if corporation not in state.live:
+        raise ValueError(f"{mails.title(corporation)} is no corporation of this game: "
+                         + ("it was liquidated (E31)" if corporation in state.liquidated else "no player takes it"))
+    return corporation
+
+
+# -- starting ----------------------------------------------------------------------------------------
+
+
+def start(session: Session, game: Game, settings: Settings, now: datetime) -> None:
+    """Seat every investor under the name they joined with, draw the investor order from the game's
+    seed (E30) and open the Exchange phase of the Winter before the first Spring (X.8.1); each
+    investor and the game master are told, and the observers of the forming game."""
+    if game.state != GameState.FORMING:
+        raise GameError("the game has already started")
+    options = stored.options_of(game)
+    joined = host.players(session, game)
+    if len(joined) != options.investors:
+        raise GameError(f"this game is for {options.investors} investors and {len(joined)} have joined: START when "
+                        f"{options.investors} have (E1)")
+    names = []
+    for player in joined:
+        name = (player.requested or "").upper()
+        stored.seat(player, name)
+        names.append(name)
+    state = new_game(stored.board(game), names, options, game.seed)
+    move(game, Event.START)
+    session.flush()
+    stored.open_row(session, game, state, now)
+    mails.start_mails(session, game, settings, now, state)
+
+
+# -- who must act, and when a phase is complete -----------------------------------------------------
+
+
+def submitted(state: ExchangeState, standing: Mapping[str, stored.Parts]) -> set[Expected]:
+    """What the standing sheets give of what the step waits for: an investor's sheet, and each
+    block its CEO wrote (E20, E29)."""
+    found: set[Expected] = set()
+    for investor, parts in standing.items():
+        found.add(Expected(investor))
+        found.update(Expected(investor, corporation) for corporation in parts.blocks
+                     if state.ceos.get(corporation) == investor)
+    return found
+
+
+def waiting_seats(session: Session, game: Game) -> list[str]:
+    """The investors someone plays who owe the open phase something and have not sent it: whom the
+    clock reminds."""
+    row = host.current_phase(session, game)
+    if row is None or game.state not in RUNNING or row.status != "open":
+        return []
+    state = stored.state_of(row)
+    done = submitted(state, stored.sheets(session, game, row.name))
+    owing = [e.investor for e in expected(state) if e not in done]
+    played = stored.played(session, game)
+    return [investor for investor in dict.fromkeys(owing) if investor in played]
+
+
+def is_complete(session: Session, game: Game, now: datetime | None = None) -> bool:
+    """Whether the open phase closes now, before its deadline (see the module's header; a WAIT holds
+    it to its deadline, not through the grace period)."""
+    row = host.current_phase(session, game)
+    if row is None or row.status != "open":
+        return False
+    state = stored.state_of(row)
+    now_step = step(state)
+    played = stored.played(session, game)
+    due = [e for e in expected(state) if e.investor in played]
+    if not due and now_step in (Step.MOVEMENT, Step.EXCHANGE):
+        return False  # nobody to wait for, but investors may still send (E20)
+    done = submitted(state, stored.sheets(session, game, row.name))
+    done |= {e for e in expected(state) if e.investor not in played}  # a dummy's part is not waited for
+    held = now is None or game.deadline is None or now < game.deadline
+    waiting = stored.waits(session, game, row.name) if held else set()
+    return complete(state, done, waiting)
+
+
+def closes_at_next_tick(session: Session, game: Game, row: PhaseRow) -> bool:
+    """A retreat or adjustment phase in which no CEO someone plays has anything to order."""
+    state = stored.state_of(row)
+    if step(state) not in (Step.RETREAT, Step.ADJUSTMENT):
+        return False
+    played = stored.played(session, game)
+    return not any(e.investor in played for e in expected(state))
+
+
+def notice(session: Session, game: Game, row: PhaseRow, investor: str, which: str) -> str:
+    """The reminder or late notice (``which``) to ``investor``, who owes the phase something."""
+    state = stored.state_of(row)
+    done = submitted(state, stored.sheets(session, game, row.name))
+    owed = [e.corporation for e in expected(state) if e.investor == investor and e not in done]
+    return render(f"exchange/{which}", game=game, investor=investor, label=label(row.name), step=step(state).value,
+                  corporations=[mails.title(c) for c in owed if c], sheet=None in owed)
+
+
+def results_mails(session: Session, game: Game) -> int:
+    """How many mails closing the open phase queues: one per investor someone plays and per
+    observer, and the chart (as a Payola phase's results, the end's publication is not counted)."""
+    return len(stored.played(session, game)) + len(host.observers(session, game)) + 1
+
+
+# -- processing --------------------------------------------------------------------------------------
+
+
+def process_phase(session: Session, game: Game, settings: Settings, now: datetime, *, cause: str,
+                  preface: str | None = None) -> Closed:
+    """Close the open phase with the sheets standing, run the Income step after the year's last
+    phase, open the next phase or end the game, and queue every mail (see the module's header)."""
+    if game.state not in RUNNING:
+        raise GameError("the game is not running")
+    row = host.current_phase(session, game)
+    assert row is not None and row.status == "open"
+    state = stored.state_of(row)
+    standing = {name: sheets.sheet_of(parts, state.game_map, name)
+                for name, parts in stored.sheets(session, game, row.name).items() if name in state.order}
+    now_step = step(state)
+    record: ExchangeRecord | MovementRecord | OrdersRecord
+    if now_step is Step.EXCHANGE:
+        exchange_sheets = {name: sheet for name, mail in standing.items() if (sheet := _valid(mail.sheet, state))}
+        after, record = run_exchange(state, exchange_sheets)
+    elif now_step is Step.MOVEMENT:
+        after, record = run_movement(state, _movement_sheets(state, standing), row.seed)
+    else:
+        after, record = run_orders(state, _orders(state, standing))
+    income: IncomeRecord | None = None
+    if after.stage is Stage.INCOME:
+        after, income = run_income(after)
+    written = {name: parts.text() for name, parts in sorted(stored.sheets(session, game, row.name).items())}
+    done = mails.Done(state, after, record, written, income, stored.transfers(row))
+    row.result = {"state": state_to_data(after), "public": mails.public_lines(done), "chart": mails.chart_lines(done)}
+    row.status, row.processed_at = "processed", now
+    if after.stage is Stage.ENDED:
+        winner = after.result[0] if after.result else None
+        game.winner = winner
+        reason = (f"{mails.title(winner)} has reached the victory count with {len(after.position.centers_of(winner))} "
+                  "supply centers (E34)") if winner else "the game has ended"
+        log_on_commit(session, log, "game %s %s processed (%s); the game has ended", game.name, row.name, cause)
+        mails.results(session, game, settings, now, done, None, preface)
+        finish(session, game, settings, now, after, reason, preface)
+        return Closed(row.name, None, winner)
+    opened = stored.open_row(session, game, after, now)
+    log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, cause, opened.name)
+    mails.results(session, game, settings, now, done, opened.name, preface)
+    return Closed(row.name, opened.name)
+
+
+def _valid(sheet: Sheet, state: ExchangeState) -> Sheet | None:
+    """``sheet`` without the parts that no longer pass the core's check (a block whose writer is no
+    longer the corporation's CEO); None if nothing is left."""
+    problems = check(sheet, state)
+    if not problems:
+        return sheet
+    own_bad = any(p.corporation is None for p in problems)
+    bad_blocks = {p.corporation for p in problems}
+    kept = Sheet(sheet.author, () if own_bad else sheet.lines,
+                 tuple(b for b in sheet.blocks if b.corporation not in bad_blocks))
+    if (kept.lines or kept.blocks) and not check(kept, state):
+        return kept
+    return None
+
+
+def _movement_sheets(state: ExchangeState, standing: Mapping[str, sheets.Assembled]) -> MovementSheets:
+    """Each CEO's block (its offers and, in Spring, its worths: E22) and each investor's private
+    offers (X.6), as the movement's determination takes them."""
+    corporations: dict[str, CorporateSheet] = {}
+    investors = {}
+    spring = state.position.phase.season is Season.SPRING
+    for investor, mail in standing.items():
+        investors[investor] = sheets.offers_of(mail.parts[0], investor, state)
+        for part in mail.parts[1:]:
+            corporation = part.corporation
+            if corporation is None or state.ceos.get(corporation) != investor:
+                continue
+            worth = next((line for _, line in part.lines if isinstance(line, Worth)), None)
+            if worth is not None and (not spring or check(Sheet(investor, (), (Block(corporation, (worth,)),)), state)):
+                worth = None
+            corporations[corporation] = CorporateSheet(sheets.offers_of(part, corporation, state), worth)
+    return MovementSheets(corporations, investors)
+
+
+def _orders(state: ExchangeState, standing: Mapping[str, sheets.Assembled]) -> dict[str, list[Order]]:
+    """Each CEO's retreats or adjustments for its corporation (X.5.1)."""
+    orders: dict[str, list[Order]] = {}
+    for investor, mail in standing.items():
+        for part in mail.parts[1:]:
+            if part.corporation is not None and state.ceos.get(part.corporation) == investor:
+                orders[part.corporation] = sheets.orders_of(part, state)
+    return orders
+
+
+# -- the end -----------------------------------------------------------------------------------------
+
+
+def finish(session: Session, game: Game, settings: Settings, now: datetime, state: ExchangeState, reason: str,
+           preface: str | None = None) -> None:
+    """End the game and publish everything (E41) to every player, the game master and the observers."""
+    move(game, Event.END)
+    game.deadline = None
+    game.settings = {**game.settings, "result": reason}
+    host.record(game, reason)
+    mails.publication(session, game, settings, now, state, reason, preface)
+
+
+def terminate(session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
+    """The game master ends the game (E34): nobody wins, and everything is published."""
+    row = host.current_phase(session, game)
+    if row is None:
+        move(game, Event.END)
+        game.deadline = None
+        game.settings = {**game.settings, "result": reason}
+        return
+    state = end_game(stored.state_of(row), ())
+    _end_row(row, state, now)
+    finish(session, game, settings, now, state, reason)
+
+
+def _end_row(row: PhaseRow, state: ExchangeState, now: datetime) -> None:
+    """The open phase closed by the game's end, unplayed: its row keeps the state as it ended."""
+    row.result = {"state": state_to_data(state), "public": [], "chart": [f"{row.name} was not played: the game "
+                                                                          "ended"]}
+    row.status, row.processed_at = "processed", now
+
+
+def voters(session: Session, game: Game, state: ExchangeState) -> list[str]:
+    """Who votes on a draw or a concession (E34): the investors still in the game someone plays."""
+    played = stored.played(session, game)
+    return [investor for investor in state.order if investor in played]
+
+
+def settle_votes(session: Session, game: Game, settings: Settings, now: datetime) -> str | None:
+    """E34: end the game when every voter votes for the same draw or concession; the result, or None."""
+    row = host.current_phase(session, game)
+    if row is None or game.state not in RUNNING:
+        return None
+    state = stored.state_of(row)
+    voting = voters(session, game, state)
+    votes = {stored.vote_of(game, investor)[0] for investor in voting}
+    if not voting or len(votes) != 1 or None in votes:
+        return None
+    vote = votes.pop() or ""
+    if vote == "DRAW":
+        corporations = surviving(state)
+        result = "a draw of every surviving corporation: " + ", ".join(mails.title(c) for c in corporations)
+    else:
+        corporations = (vote.partition(":")[2],)
+        if corporations[0] not in state.live:
+            return None
+        result = f"conceded to {mails.title(corporations[0])} by every investor (E34)"
+        game.winner = corporations[0]
+    ended = end_game(state, corporations)
+    _end_row(row, ended, now)
+    finish(session, game, settings, now, ended, result)
+    return result
+
+

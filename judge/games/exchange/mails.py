@@ -1,0 +1,361 @@
+"""Every mail an Exchange game sends when a phase closes, at its start and at its end, each made
+of the core's views for its reader alone (X.11, E36-E41).
+
+Theory of operation.  Closing a phase gives a `Done` (the state before and after, the core's
+record of the phase and of the Income step if one followed, the sheets and the transfers of the
+phase).  From it:
+
+- the *public* results (E36), the same for every reader: after an Exchange phase the investor
+  order and each corporation's CEO for the year and its shares; after a phase on the board the
+  orders issued and their results, the units and centers, each corporation named with its CEO;
+  with a map of the board, the corporations coloured as the powers, each one's CEO named in the
+  legend (`judge.render`);
+- each investor's own sections, from the views for that investor alone: their statement (E39:
+  balance, every change, holdings, what became of each of their lines), the annual report of
+  each corporation they hold shares of (E37: treasury, stockholders' names, dividend, the
+  election's tally), and for each corporation they are CEO of its statement after a movement
+  phase and the worths set (E38), its income (E27), and on taking office its complete records
+  (E24);
+- the game master's chart: everything (`judge.games.exchange.views.exchange_chart`, ...), which no
+  investor receives before the end, and which is published at the end (E41).
+
+Each investor someone plays receives one mail a phase (the public results, their own sections,
+what they may send next and the deadline), each observer the public results, the game master
+the chart.  At the end every player, observer and the game master receive the publication
+(`publication`): the ranking (E35), every phase's chart round by round (every sheet, every
+line's outcome, the share register after each Exchange phase), and every corporation's ledger.
+"""
+
+from __future__ import annotations
+
+import logging
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cache
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from judge.engine.position import Position, Season
+from judge.engine.results import OrderResult
+from judge.games.exchange import stored, views
+from judge.games.exchange.core.income import standard_income
+from judge.games.exchange.core.phases import Step, expected, step
+from judge.games.exchange.core.record import ExchangeRecord
+from judge.games.exchange.core.scoring import ranking
+from judge.games.exchange.core.state import ExchangeState, Stage
+from judge.games.exchange.core.views import (
+    annual_report,
+    ceo_view,
+    corporate_statement,
+    corporation_facts,
+    exchange_statement,
+    offers_statement,
+    public_board,
+    public_exchange,
+    report_readers,
+)
+from judge.games.exchange.core.year import IncomeRecord, MovementRecord, OrdersRecord
+from judge.mail.outbound import Attachment
+from judge.service import host
+from judge.service.config import Settings
+from judge.service.outbox import queue
+from judge.service.render import render
+from judge.store.models import Game
+
+log = logging.getLogger("judge")
+title = views.title
+Section = tuple[str, list[str]]
+"""A mail's section: its heading and its lines."""
+
+
+@dataclass
+class Done:
+    """What closing a phase did: the state before and after it (after the Income step, if one
+    followed), the core's record of it, the sheets standing at its deadline (as written, by
+    investor), the Income step's record, and the transfers made while it was open."""
+
+    before: ExchangeState
+    after: ExchangeState
+    record: ExchangeRecord | MovementRecord | OrdersRecord
+    sheets: dict[str, str]
+    income: IncomeRecord | None = None
+    transfers: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def phase(self) -> str:
+        return self.record.phase
+
+
+# -- what everyone reads (E36) ------------------------------------------------------------------------
+
+
+def public_lines(done: Done) -> list[str]:
+    """The public results of a phase: what every investor and observer reads (E36, E19)."""
+    after = done.after
+    year = after.position.phase.year
+    if isinstance(done.record, ExchangeRecord):
+        return views.public_exchange_lines(public_exchange(after, done.record), year)
+    lines = views.public_board_lines(public_board(after, done.record), after.ceos)
+    if done.income is not None:
+        lines += ["", f"The fiscal year {year - 1} is over: the corporations' income is paid (E27), then comes the "
+                      "Exchange phase.", *views.facts_lines(corporation_facts(after), None)]
+    return lines
+
+
+def captions(state: ExchangeState) -> dict[str, str]:
+    """Each corporation's line in the map's legend: its CEO, leaderless, or liquidated (E36)."""
+    return {c: "liquidated" if c in state.liquidated else f"CEO {state.ceos[c]}" if c in state.ceos else "leaderless"
+            for c in state.corporations}
+
+
+# -- what each investor reads alone (E37-E39) ---------------------------------------------------------
+
+
+def own_sections(done: Done, investor: str) -> list[Section]:
+    """What ``investor`` alone is told of a phase (see the module's header)."""
+    after = done.after
+    sections: list[Section] = []
+    moved = _transfers_of(done.transfers, investor, after.corporations)
+    record = done.record
+    if isinstance(record, ExchangeRecord):
+        if investor in after.order:
+            sections.append(("Your statement (E39)", views.statement_lines(
+                exchange_statement(after, record, investor), moved)))
+        for corporation in after.corporations:
+            if investor in report_readers(record, corporation):
+                sections.append((f"The annual report of {title(corporation)} to its stockholders (E37)",
+                                 views.report_lines(annual_report(record, corporation, investor))))
+        for handover in record.handovers:
+            if handover.ceo == investor:
+                sections.append((f"You are {title(handover.corporation)}'s CEO for {after.position.phase.year}: "
+                                 "its records (E24, E38)",
+                                 views.ceo_lines(ceo_view(after, handover.corporation, investor))))
+        return sections
+    if isinstance(record, MovementRecord):
+        if investor in after.order:
+            sections.append(("Your private offers (E39, rule 5.7)", views.offers_lines(
+                offers_statement(record, investor))))
+        for corporation in after.corporations:
+            if after.ceos.get(corporation) != investor:
+                continue
+            lines = views.corporate_statement_lines(corporate_statement(after, record, corporation, investor))
+            worths = record.worths.get(corporation)
+            if worths:
+                lines += views.wrapped("its worths for the year (E22): ",
+                                       [f"{c} {w}" for c, w in sorted(worths.items())])
+            sections.append((f"{title(corporation)}'s statement, for its CEO (E38, rule 5.7)", lines))
+    if moved:
+        sections.append(("Your transfers while the phase was open (E5)", [f"  {line}" for line in moved]))
+    if done.income is not None:
+        for income in done.income.incomes:
+            if after.ceos.get(income.corporation) == investor:
+                sections.append((f"{title(income.corporation)}'s income, for its CEO (E27)",
+                                 views.income_lines(income, after.treasuries[income.corporation])))
+    return sections
+
+
+def _transfers_of(transfers: Sequence[dict[str, Any]], investor: str, corporations: Sequence[str]) -> list[str]:
+    """The transfers of a phase that moved ``investor``'s money, in words (E39)."""
+    lines = []
+    for done in transfers:
+        if done["sender"] == investor:
+            to = done["receiver"]
+            lines.append(f"-{done['amount']} AgP to " + (f"{title(to)} (a donation, E5)" if to in corporations else to))
+        elif done["receiver"] == investor:
+            lines.append(f"+{done['amount']} AgP from {done['sender']}")
+    return lines
+
+
+def todo(state: ExchangeState, investor: str) -> list[str]:
+    """What ``investor`` may send in the step ``state`` is at, in words (E20, E29, 2.2), wrapped."""
+    return [wrapped for line in _todo(state, investor)
+            for wrapped in textwrap.wrap(line, views.WIDTH, subsequent_indent="  ", break_on_hyphens=False)]
+
+
+def _todo(state: ExchangeState, investor: str) -> list[str]:
+    if investor not in state.order:
+        return []
+    now = step(state)
+    ruled = [c for c in state.corporations if state.ceos.get(c) == investor]
+    if now is Step.EXCHANGE:
+        lines = ["Send your Exchange sheet (E29): PRIORITY, BID, SELL, SELL ... TO, BUY ... FROM, GIVE, APPROVE, ELECT "
+                 "or just PASS; a bad line refuses the whole sheet, and your last good sheet stands."]
+        lines += [f"As {title(c)}'s CEO: FOR {c} / DIVIDEND k / SELL n AT p / ISSUE n AT p / BID n AT p / END "
+                  f"(dividend at most {state.treasuries[c] // max(1, state.register.issued.get(c, 1))} AgP a share)."
+                  for c in ruled]
+        return lines
+    if now is Step.MOVEMENT:
+        lines = ["Private offers of your own are optional (at least 1 AgP each, E25): the judge does not wait for "
+                 "them."]
+        spring = state.position.phase.season is Season.SPRING
+        for corporation in ruled:
+            owned = sorted(state.position.centers_of(corporation))
+            worth = ""
+            if spring and owned:
+                total = standard_income(len(owned), state.game_map.victory_centers, state.options.payola)
+                worth = (f"; in Spring also WORTH for its centers {' '.join(owned)}, adding up to {total} AgP (E22), "
+                         "or the defaults apply")
+            lines.append(f"As {title(corporation)}'s CEO, send its offer sheet: FOR {corporation} / offers / END "
+                         f"(the judge waits for it, E20){worth}.")
+        return lines
+    if now in (Step.RETREAT, Step.ADJUSTMENT):
+        what = "retreats" if now is Step.RETREAT else "builds or removals"
+        acting = {e.corporation for e in expected(state) if e.investor == investor}
+        return [f"As {title(c)}'s CEO, send its {what}: FOR {c} / orders / END (without them, civil disorder, E20)."
+                for c in ruled if c in acting]
+    return []
+
+
+# -- the mails ---------------------------------------------------------------------------------------
+
+
+def results(session: Session, game: Game, settings: Settings, now: datetime, done: Done, next_phase: str | None,
+            preface: str | None) -> None:
+    """Every reader's mail of a phase closed: each investor's, the observers', the game master's chart."""
+    phase = done.phase
+    public = public_lines(done)
+    pictures = _maps(game.name, done) if settings.maps else []
+    headline = f"{phase} has been processed" + (f"; {next_phase} opens" if next_phase else "")
+    after = done.after
+    for investor, player in stored.played(session, game).items():
+        assert player.address is not None
+        body = render("exchange/results", game=game, headline=headline, preface=preface, public=public,
+                      sections=own_sections(done, investor), todo=todo(after, investor) if next_phase else [],
+                      deadline=game.deadline if next_phase else None)
+        queue(session, settings, to=player.address, subject=f"{game.name} {phase} results", body=body, kind="results",
+              now=now, game_id=game.id, attachments=pictures)
+    body = render("exchange/results", game=game, headline=headline, preface=preface, public=public, sections=[],
+                  todo=[], deadline=game.deadline if next_phase else None)
+    for observer in host.observers(session, game):
+        queue(session, settings, to=observer, subject=f"{game.name} {phase} results", body=body, kind="results",
+              now=now, game_id=game.id, attachments=pictures)
+    body = render("exchange/chart", game=game, phase=phase, lines=chart_lines(done), preface=preface,
+                  deadline=game.deadline if next_phase else None)
+    queue(session, settings, to=game.gm_address, subject=f"{game.name} {phase} chart", body=body, kind="chart",
+          now=now, game_id=game.id, attachments=pictures)
+
+
+def chart_lines(done: Done) -> list[str]:
+    """The game master's chart of a phase: everything it did (published at the end, E41)."""
+    if isinstance(done.record, ExchangeRecord):
+        lines = views.exchange_chart(done.record, done.after, done.sheets)
+    else:
+        lines = views.board_chart(done.record, done.after, done.sheets)
+    if done.transfers:
+        lines += ["Transfers while it was open (E5):", *(f"  {t['sender']} to {t['receiver']}: {t['amount']} AgP"
+                                                         for t in done.transfers)]
+    if done.income is not None:
+        lines += views.income_chart(done.income, done.after)
+    return lines
+
+
+def start_mails(session: Session, game: Game, settings: Settings, now: datetime, state: ExchangeState) -> None:
+    """The start: every investor is told the game, the investor order (E30, E36), their money, and
+    what to send in the first Exchange phase; the game master the same; observers that it started."""
+    board = position_map(game.name, state.position, state) if settings.maps else []
+    facts = views.facts_lines(corporation_facts(state), None)
+    for investor, player in stored.played(session, game).items():
+        assert player.address is not None
+        queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
+              game_id=game.id, attachments=board,
+              body=render("exchange/start", game=game, investor=investor, state=state, facts=facts,
+                          todo=todo(state, investor), deadline=game.deadline))
+    queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
+          game_id=game.id, attachments=board,
+          body=render("exchange/start", game=game, investor=None, state=state, facts=facts, todo=[],
+                      deadline=game.deadline))
+    for observer in host.observers(session, game):
+        queue(session, settings, to=observer, subject=f"{game.name} starts", kind="start", now=now, game_id=game.id,
+              body=render("exchange/start", game=game, investor=None, state=state, facts=facts, todo=[],
+                          deadline=game.deadline))
+
+
+def publication(session: Session, game: Game, settings: Settings, now: datetime, state: ExchangeState, reason: str,
+                preface: str | None) -> None:
+    """E41: everything, to every player, observer and the game master: the ranking (E35), every
+    phase's chart in order, and every corporation's ledger; and who played which seat."""
+    lines = published_lines(session, game, state)
+    playing = {p.address for p in host.players(session, game) if p.address}
+    bodies: dict[str, str] = {}
+    for address in sorted(playing | {game.gm_address} | set(host.observers(session, game))):
+        reader = "master" if address == game.gm_address else "player" if address in playing else "anyone"
+        if reader not in bodies:
+            bodies[reader] = render("exchange/end", game=game, reason=reason, preface=preface, lines=lines,
+                                    who=host.who_played(session, game, reader))
+        queue(session, settings, to=address, subject=f"{game.name} has ended", body=bodies[reader], kind="end",
+              now=now, game_id=game.id)
+
+
+def published_lines(session: Session, game: Game, state: ExchangeState) -> list[str]:
+    """The publication of an ended game (E41), as lines: the ranking, each phase's chart, the ledgers."""
+    lines = views.ranking_lines(ranking(state), state.result) if state.stage is Stage.ENDED else []
+    for row in host.processed_phases(session, game):
+        chart = (row.result or {}).get("chart")
+        if chart:
+            lines += ["", f"=== {row.name} ===", *chart]
+    lines += ["", "=== Every corporation's ledger (E24, E41) ==="]
+    for corporation in state.corporations:
+        ledger = state.ledger(corporation)
+        lines += [f"{title(corporation)}:", *(views.ledger_line(line) for line in ledger)] if ledger else []
+    return lines
+
+
+# -- maps --------------------------------------------------------------------------------------------
+
+
+def _maps(game: str, done: Done) -> list[Attachment]:
+    """The phase's maps: on the board, its orders as drawn and the board after (PNG, and SVG for any
+    size); after an Exchange phase, the board with the new CEOs in the legend."""
+    after = done.after
+    if not isinstance(done.record, ExchangeRecord):
+        return _phase_maps(game, done.before.position, done.record.result.results, after.position, after)
+    return position_map(game, after.position, after)
+
+
+def _phase_maps(game: str, before: Position, results: Sequence[OrderResult], after: Position,
+                state: ExchangeState) -> list[Attachment]:
+    if _png_unavailable():
+        return []
+    from judge.render import render_svg
+    from judge.render.png import render_png
+
+    phase, following = str(before.phase), str(after.phase)
+    named = captions(state)
+    try:
+        return [Attachment(f"{game}-{phase}-orders.png", "image/png",
+                           render_png(before, tuple(results), title=f"{game} {phase}", captions=named)),
+                Attachment(f"{game}-{following}.png", "image/png",
+                           render_png(after, title=f"{game} {following}", captions=named)),
+                Attachment(f"{game}-{following}.svg", "image/svg+xml",
+                           render_svg(after, title=f"{game} {following}", captions=named).encode())]
+    except Exception:
+        log.exception("the maps of %s %s could not be drawn", game, phase)
+        return []
+
+
+def position_map(game: str, position: Position, state: ExchangeState) -> list[Attachment]:
+    if _png_unavailable():
+        return []
+    from judge.render.png import render_png
+
+    try:
+        phase = str(position.phase)
+        return [Attachment(f"{game}-{phase}.png", "image/png",
+                           render_png(position, title=f"{game} {phase}", captions=captions(state)))]
+    except Exception:
+        log.exception("the map of %s could not be drawn", game)
+        return []
+
+
+@cache
+def _png_unavailable() -> bool:
+    """Whether no PNG can be drawn here (no Cairo library): mail then goes without maps."""
+    try:
+        import judge.render.png  # noqa: F401
+    except (ImportError, OSError):
+        log.warning("maps are off: the Cairo library cannot be loaded")
+        return True
+    return False

@@ -1,0 +1,385 @@
+"""An investor's sheet by mail: the lines of one mail read together, checked against the game as a
+whole, answered line by line, and kept as the sheet standing (section 2 of the rulings).
+
+Theory of operation.  When the investor's lines of a mail end (`accept_mail`, the kind's
+``close_block``) they are read in order (`judge.games.exchange.reading.read_mail`) and put together
+(`assemble`): the investor's own part and each ``FOR`` block, the Exchange lines of each part as
+the core's sheet values (`judge.games.exchange.core.sheet.Sheet`), the offer lines of each part
+for Payola's reader, the orders of each block for the engine's.  Then:
+
+1. What acts when it comes acts, in the mail's order, whatever becomes of the sheet: ``TRANSFER``
+   (E5; in a block it is refused: a corporation never transfers, E21), ``ACCEPT`` in a block (the
+   corporation's acceptance list, rule 4.3, its CEO's alone), ``LEDGER`` (E24: the records,
+   answered at once to the CEO alone).
+2. The sheet is checked whole: each line that cannot be read, the core's `check` (who may write
+   what, where and when: 2.1, 2.2, E8-E23), Payola's reader for the offers of each part (an
+   investor's own with their name as the power, so every offer is at least 1 AgP, E25) and the
+   engine's for each order.  One bad line refuses the sheet (ruling 8, E29): each bad line is
+   answered with its reason, the others are told they were not applied, and the sheet that stood
+   before stands.
+3. A sheet with no bad line is kept (`judge.games.exchange.stored.keep_sheet`), replacing the one
+   standing part by part (2.1), and each line is answered with what the judge read it as.
+
+`sheet_of` reads a kept sheet back the same way, for the phase's processing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from judge.engine.legal import check_order
+from judge.engine.map import GameMap
+from judge.engine.orders import Order, OrderSyntaxError, Waive, parse_order
+from judge.engine.position import Position
+from judge.games.exchange import stored, views
+from judge.games.exchange.core.accounts import AccountError, set_acceptance, transfer
+from judge.games.exchange.core.phases import Step, phase_name, step
+from judge.games.exchange.core.sheet import Block, Line, Refusal, Sheet, check
+from judge.games.exchange.core.state import ExchangeState
+from judge.games.exchange.core.views import ViewRefused, ceo_view
+from judge.games.exchange.reading import (
+    AcceptText,
+    LedgerAsk,
+    OfferText,
+    OrderText,
+    Read,
+    TransferTo,
+    read_mail,
+)
+from judge.payola.acceptance import AcceptanceError, parse_acceptance
+from judge.payola.offers import OfferSheet, parse_sheet
+from judge.service import host
+from judge.service.render import render, when
+from judge.service.turn import Turn
+from judge.store.models import Game, PhaseRow
+
+_Bad = Callable[["Read", str], None]
+"""How a problem of a line is noted: ``bad(read, why)``."""
+REFUSED_WHOLE = "not applied: the sheet has a bad line, and a sheet is taken whole or not at all (ruling 8, E29)"
+
+
+@dataclass
+class Part:
+    """One part of a sheet: the investor's own lines (``corporation`` None) or a ``FOR`` block
+    (``opening``: its ``FOR`` line), its Exchange lines (as the core's values, with the lines they
+    were read from), its offer lines and its orders."""
+
+    corporation: str | None
+    opening: Read | None = None
+    lines: list[tuple[Read, Line]] = field(default_factory=list)
+    offers: list[Read] = field(default_factory=list)
+    orders: list[Read] = field(default_factory=list)
+
+    @property
+    def reads(self) -> list[Read]:
+        """Every sheet line of the part, in the mail's order."""
+        return sorted([r for r, _ in self.lines] + self.offers + self.orders, key=lambda r: r.index)
+
+
+@dataclass
+class Assembled:
+    """A mail's sheet lines put together: its parts, the core's sheet of their Exchange lines, what
+    acts at once, and the lines that could not be read."""
+
+    parts: list[Part]
+    sheet: Sheet
+    at_once: list[Read]
+    unread: list[Read]
+
+
+def assemble(reads: list[Read], author: str) -> Assembled:
+    """Put a mail's reads together into parts (see the module's header)."""
+    own = Part(None)
+    parts = [own]
+    current = own
+    at_once: list[Read] = []
+    unread: list[Read] = []
+    for read in reads:
+        if read.opens_block:
+            current = Part(read.part, read)
+            parts.append(current)
+            continue
+        if read.error is not None:
+            unread.append(read)
+            continue
+        if read.part != current.corporation:  # END closed the block: the author's own lines again
+            current = own
+        value = read.value
+        if isinstance(value, TransferTo | AcceptText | LedgerAsk):
+            at_once.append(read)
+        elif isinstance(value, OfferText):
+            current.offers.append(read)
+        elif isinstance(value, OrderText):
+            current.orders.append(read)
+        else:
+            assert value is not None
+            current.lines.append((read, value))
+    sheet = Sheet(author, tuple(line for _, line in own.lines),
+                  tuple(Block(p.corporation, tuple(line for _, line in p.lines)) for p in parts[1:]
+                        if p.corporation is not None))
+    return Assembled(parts, sheet, at_once, unread)
+
+
+# -- a mail's sheet ----------------------------------------------------------------------------------
+
+
+def accept_mail(talk: Turn) -> None:
+    """Act on the investor's sheet lines of this mail (see the module's header)."""
+    game, investor, lines = talk.game, talk.seat, talk.block("sheet")
+    assert game is not None and investor is not None
+    if not lines:
+        return
+    row = host.current_phase(talk.session, game)
+    assert row is not None
+    state = stored.state_of(row)
+    mail = assemble(read_mail(lines, state.game_map, investor).lines, investor)
+    for read in mail.at_once:
+        state = _at_once(talk, game, row, state, investor, read)
+    sheet_lines = sorted([r for p in mail.parts for r in p.reads] + [p.opening for p in mail.parts if p.opening]
+                         + mail.unread, key=lambda r: r.index)
+    if not any(r.value is not None or r.error is not None for r in sheet_lines):
+        for read in sheet_lines:  # FOR lines of blocks holding only what acts at once: no sheet
+            talk.mark(read.index, message=_understood(read, state, investor))
+        return
+    phase = phase_name(state)
+    earlier = host.latest_accepted(talk.session, game, phase, investor, stored.SHEET)
+    if why := talk.superseded(earlier, "your sheet"):
+        talk.set_aside([(r.index, r.text) for r in sheet_lines], why)
+        return
+    errors = problems(mail, state, investor)
+    if errors:
+        for read in sheet_lines:
+            if read.index in errors:
+                talk.mark(read.index, "error", errors[read.index])
+            else:
+                talk.mark(read.index, "ignored", REFUSED_WHOLE)
+        standing = stored.sheets(talk.session, game, phase).get(investor)
+        talk.note(sheet_lines[-1].index, [
+            f"sheet REFUSED ({len(errors)} bad line{'s' if len(errors) != 1 else ''}); "
+            + ("you have no sheet for " + phase if not standing else
+               f"your sheet for {phase} stands as before ({_parts_in_words(standing)})")])
+        return
+    read_as = _read_as(mail, state, investor)
+    for read in sheet_lines:
+        talk.mark(read.index, message=read_as.get(read.index) or _understood(read, state, investor))
+    new = stored.Parts([r.text for r in mail.parts[0].reads],
+                       {p.corporation: [r.text for r in p.reads] for p in mail.parts[1:] if p.corporation and p.reads})
+    before = stored.sheets(talk.session, game, phase).get(investor, stored.Parts())
+    standing = before.merged(new)
+    stored.keep_sheet(talk.session, game, phase, investor, standing, talk.now, talk.accepted)
+    talk.note(sheet_lines[-1].index, [f"sheet accepted for {phase}; your sheet now: {_parts_in_words(standing)} "
+                                      "(a later sheet replaces it part by part, 2.1)"])
+
+
+def _parts_in_words(parts: stored.Parts) -> str:
+    said = [f"your own lines ({len(parts.own)})"] if parts.own else []
+    said += [f"FOR {c} ({len(lines)})" for c, lines in parts.blocks.items()]
+    return ", ".join(said) or "nothing"
+
+
+def _read_as(mail: Assembled, state: ExchangeState, author: str) -> dict[int, str]:
+    """What each good offer and order of a mail was read as (by echo index), for the reply."""
+    found: dict[int, str] = {}
+    for part in mail.parts:
+        if part.offers:
+            offers = offers_of(part, part.corporation or author, state)
+            found |= {part.offers[offer.line - 1].index: views.describe_offer(offer) for offer in offers.offers}
+        for read in part.orders:
+            order = _order(read.text, state.position)
+            if not isinstance(order, str):
+                found[read.index] = f"read as: {check_order(state.position, part.corporation, order).order}"
+    return found
+
+
+def _understood(read: Read, state: ExchangeState, author: str) -> str:
+    """What a good line was read as, for the reply."""
+    value = read.value
+    if read.opens_block:
+        return f"the block of {views.title(read.part or '')}, which you write as its CEO (2.1)"
+    if isinstance(value, OfferText):
+        return "a savings request or a comment (rule 3.4)"
+    assert value is not None and not isinstance(value, OrderText | TransferTo | AcceptText | LedgerAsk)
+    return views.describe(value, author, read.part)
+
+
+def problems(mail: Assembled, state: ExchangeState, author: str) -> dict[int, str]:
+    """Every bad line of a mail's sheet (by echo index), with its reason: see the module's header."""
+    found: dict[int, list[str]] = {}
+
+    def bad(read: Read, why: str) -> None:
+        found.setdefault(read.index, []).append(why)
+
+    for read in mail.unread:
+        bad(read, read.error or "")
+    for problem in check(mail.sheet, state):
+        if problem.corporation is None and problem.place is None:  # the author is no investor of the game
+            for part in mail.parts:
+                for read in part.reads:
+                    bad(read, problem.reason.value)
+            continue
+        part = _part(mail, problem.corporation, problem.place, problem.reason)
+        if problem.place is None:
+            assert part.opening is not None
+            bad(part.opening, problem.reason.value)
+            for read in part.reads:
+                bad(read, f"in a block refused whole: {problem.reason.value}")
+        else:
+            bad(part.lines[problem.place][0], problem.reason.value)
+    now = step(state)
+    for part in mail.parts:
+        _offer_problems(part, state, author, now, bad)
+        _order_problems(part, state, now, bad)
+    return {index: "; ".join(dict.fromkeys(reasons)) for index, reasons in found.items()}
+
+
+def _part(mail: Assembled, corporation: str | None, place: int | None, reason: Refusal) -> Part:
+    """The part a problem of the core's check is about: the author's own, or the block it names
+    (the second of two blocks for one corporation, when the problem is that)."""
+    if corporation is None:
+        return mail.parts[0]
+    blocks = [p for p in mail.parts[1:] if p.corporation == corporation]
+    if place is None and reason is Refusal.TWICE:
+        return blocks[-1]
+    return blocks[0]
+
+
+def _offer_problems(part: Part, state: ExchangeState, author: str, now: Step, bad: _Bad) -> None:
+    """Offers (rules 3 and 5): only in a movement phase, each part read as its offerer's sheet."""
+    if not part.offers:
+        return
+    if now is not Step.MOVEMENT:
+        for read in part.offers:
+            bad(read, "offers are made in a movement phase (2.2)")
+        return
+    _, errors = parse_sheet("\n".join(r.text for r in part.offers), state.position, part.corporation or author,
+                            state.options.payola)
+    for error in errors:
+        bad(part.offers[error.line - 1], error.error)
+
+
+def _order_problems(part: Part, state: ExchangeState, now: Step, bad: _Bad) -> None:
+    """Retreats and adjustments: in a corporation's block, in their phase, each legal for it, one
+    order per unit (rule 1.2 item 5, X.5.1)."""
+    if not part.orders:
+        return
+    if now not in (Step.RETREAT, Step.ADJUSTMENT):
+        why = ("not an Exchange line: HELP lists them (2.2)" if now is Step.EXCHANGE else
+               "units are bribed with offers in a movement phase, not ordered (X.5.1)")
+        for read in part.orders:
+            bad(read, why)
+        return
+    if part.corporation is None:
+        for read in part.orders:
+            bad(read, "a corporation's retreats and adjustments are given in its FOR block, by its CEO (2.2)")
+        return
+    given: dict[str, Order] = {}
+    for read in part.orders:
+        order = _order(read.text, state.position)
+        if isinstance(order, str):
+            bad(read, order)
+            continue
+        verdict = check_order(state.position, part.corporation, order)
+        if verdict.illegal is not None:
+            bad(read, verdict.illegal.value)
+            continue
+        if not isinstance(order, Waive):
+            province = order.unit.province
+            if province in given:
+                bad(read, f"{order.unit} already has an order in this block ({given[province]}): one order per "
+                          "unit, one unit per province")
+            given[province] = verdict.order
+
+
+def _order(text: str, position: Position) -> Order | str:
+    try:
+        return parse_order(text, position.game_map, position.phase.kind)
+    except OrderSyntaxError as exc:
+        return str(exc)
+
+
+# -- what acts at once -------------------------------------------------------------------------------
+
+
+def _at_once(talk: Turn, game: Game, row: PhaseRow, state: ExchangeState, investor: str,
+             read: Read) -> ExchangeState:
+    """A TRANSFER, an ACCEPT or a LEDGER, acted on when it comes; the state after it."""
+    value = read.value
+    if isinstance(value, TransferTo):
+        if read.part is not None:
+            talk.mark(read.index, "error", "a corporation never transfers money: its money moves only as E5 says "
+                                           "(E5, E21)")
+            return state
+        return _transfer(talk, game, row, state, investor, read.index, value)
+    if isinstance(value, AcceptText):
+        if read.part is None:
+            talk.mark(read.index, "error", "an acceptance list is a corporation's: write ACCEPT in its FOR block, as "
+                                           "its CEO (X.5.1, E26)")
+            return state
+        try:
+            listed = parse_acceptance(value.text, state.game_map.letters)
+            state = set_acceptance(state, read.part, investor, listed)
+        except (AcceptanceError, AccountError) as exc:
+            talk.mark(read.index, "error", str(exc))
+            return state
+        stored.save(row, state)
+        talk.mark(read.index, message=f"{views.title(read.part)}'s acceptance list is now {listed}; investors rank "
+                                      "after every corporation in it, in the investor order (E26)")
+        return state
+    assert isinstance(value, LedgerAsk)
+    try:
+        view = ceo_view(state, value.corporation, investor)
+    except ViewRefused:
+        talk.mark(read.index, "error", f"only {views.title(value.corporation)}'s CEO may see its records (E24, E38, "
+                                       "E40)")
+        return state
+    talk.mark(read.index, message=f"{views.title(value.corporation)}'s records follow (E24)")
+    talk.note(read.index, views.ceo_lines(view))
+    return state
+
+
+def _transfer(talk: Turn, game: Game, row: PhaseRow, state: ExchangeState, investor: str, index: int,
+              value: TransferTo) -> ExchangeState:
+    """E5: money to an investor or a corporation, at once; the receiver, an investor, is told."""
+    try:
+        after, done = transfer(state, investor, value.receiver, value.amount)
+    except AccountError as exc:
+        talk.mark(index, "error", str(exc))
+        return state
+    stored.save(row, after, done._asdict())
+    donation = value.receiver in state.corporations
+    to = f"{views.title(value.receiver)} as a donation (E5)" if donation else value.receiver
+    talk.mark(index, message=f"{value.amount} AgP sent to {to}; your balance is {after.purses[investor]} AgP")
+    player = stored.played(talk.session, game).get(value.receiver)
+    if player is not None:
+        assert player.address is not None
+        talk.send(to=player.address, subject=f"{game.name} transfer received", kind="transfer", game_id=game.id,
+                  body=render("exchange/transfer", game=game, sender=investor, amount=value.amount,
+                              balance=after.purses[value.receiver], when=when(talk.now)))
+    return after
+
+
+# -- a kept sheet, read back -------------------------------------------------------------------------
+
+
+def sheet_of(parts: stored.Parts, game_map: GameMap, author: str) -> Assembled:
+    """A kept sheet read back as it was read when it came (its lines were all good then)."""
+    lines = list(parts.own)
+    for corporation, block in parts.blocks.items():
+        lines += [f"FOR {corporation}", *block, "END"]
+    return assemble(read_mail(list(enumerate(lines)), game_map, author).lines, author)
+
+
+def offers_of(part: Part, power: str, state: ExchangeState) -> OfferSheet:
+    """The offer sheet of a part, its offerer ``power`` (an empty one if it has none, or no longer
+    reads: the position is the one it was read on, so it does)."""
+    if not part.offers:
+        return OfferSheet()
+    sheet, errors = parse_sheet("\n".join(r.text for r in part.offers), state.position, power,
+                                state.options.payola)
+    return OfferSheet() if errors else sheet
+
+
+def orders_of(part: Part, state: ExchangeState) -> list[Order]:
+    """The orders of a block, as the engine reads them."""
+    return [order for read in part.orders if not isinstance(order := _order(read.text, state.position), str)]

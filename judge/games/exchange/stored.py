@@ -1,0 +1,201 @@
+"""An Exchange game in the host's rows: its state in the phase rows, its sheets in submission rows,
+and its investors in the seat rows.  The kind adds no table of its own.
+
+Theory of operation.  The game is the core's `ExchangeState`, kept as JSON
+(`judge.games.exchange.core.notation`) in the game's phase rows.  The open phase's row holds the
+state *as it stands* (``position``): what acts at once during a phase (a ``TRANSFER``, E5; an
+acceptance list, rule 4.3; a resignation, E32) is written to it when it comes, and the transfers
+of the phase are listed beside it (``transfers``) for the investors' statements (E39).  Once
+processed, a row keeps what happened (``result``): the state after the phase (and after the
+Income step that followed it, E27), the public results every reader was sent (``public``), and
+the game master's chart of everything (``chart``), which is what is published at the end (E41).
+
+An investor's sheet for the open phase is one `Submission` row (kind ``sheet``): the lines of
+each of its parts as written, its own lines and each ``FOR`` block, already merged with the
+sheet that stood before (2.1: a later valid sheet replaces the earlier one part by part), so the
+latest row is the sheet standing; an empty one is a CLEAR.  ``WAIT`` is a row of kind ``wait``.
+
+A seat is an investor's name, in capitals (E1): the host's seat row keeps it (`seat_of`, `seat`).
+An investor's vote on the game's end (E34) is kept, secret, in the game's settings (``votes``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, delete, select
+from sqlalchemy.orm import Session
+
+from judge.engine.map import GameMap, load_map
+from judge.games.exchange.core.notation import state_from_data, state_to_data
+from judge.games.exchange.core.options import ExchangeOptions, exchange_options
+from judge.games.exchange.core.phases import phase_name
+from judge.games.exchange.core.state import ExchangeState
+from judge.service import host
+from judge.service.absences import shift_for_absences
+from judge.service.options import split_options
+from judge.store.models import Game, PhaseRow, Player
+
+SHEET, WAIT = "sheet", "wait"
+"""The kinds of an Exchange game's submission rows."""
+
+
+# -- seats -------------------------------------------------------------------------------------------
+
+
+def seat_of(player: Player) -> str | None:
+    """The investor a seat row is (None before the start)."""
+    return player.seat
+
+
+def seat(player: Player, name: str) -> None:
+    """Make ``player``'s row the seat of the investor ``name``."""
+    player.seat = name
+
+
+def vote_of(game: Game, investor: str) -> tuple[str | None, datetime | None]:
+    """The investor's secret vote on the game's end (E34: ``DRAW``, ``CONCEDE:X``, or None) and when
+    the mail that cast it was accepted, kept in the game's settings."""
+    kept = game.settings.get("votes", {}).get(investor)
+    if not kept:
+        return None, None
+    return kept["vote"], datetime.fromisoformat(kept["at"]) if kept.get("at") else None
+
+
+def set_vote(game: Game, investor: str, vote: str | None, at: datetime | None) -> None:
+    """Keep the investor's vote (None: none), cast by a mail accepted ``at`` (None: no mail's)."""
+    votes = {**game.settings.get("votes", {}), investor: {"vote": vote, "at": at.isoformat() if at else None}}
+    game.settings = {**game.settings, "votes": votes}
+
+
+def investors(session: Session, game: Game) -> dict[str, Player]:
+    """Each investor's seat row, by name."""
+    return host.seats(session, game)
+
+
+def played(session: Session, game: Game) -> dict[str, Player]:
+    """The seat rows of the investors someone plays (not vacant, resigned or a dummy)."""
+    return {name: player for name, player in investors(session, game).items() if host.is_played(player)}
+
+
+# -- the game's settings -----------------------------------------------------------------------------
+
+
+def board(game: Game) -> GameMap:
+    return load_map(game.variant)
+
+
+def options_of(game: Game) -> ExchangeOptions:
+    """The game's options (E1, E4, E7 and the Payola variations it plays), as CREATE kept them."""
+    return exchange_options(split_options(game.options)[1], board(game))
+
+
+def own_flags(game: Game) -> list[str]:
+    """The host's flags the game was created with."""
+    return split_options(game.options)[0]
+
+
+# -- the state ---------------------------------------------------------------------------------------
+
+
+def state_of(row: PhaseRow) -> ExchangeState:
+    """The state of the phase of ``row``: as it stands while open, as the phase left it once processed."""
+    if row.status == "processed" and row.result:
+        return state_from_data(row.result["state"])
+    return state_from_data(row.position)
+
+
+def state_now(session: Session, game: Game) -> ExchangeState | None:
+    """The game's state now (None before the start)."""
+    row = host.current_phase(session, game)
+    return None if row is None else state_of(row)
+
+
+def save(row: PhaseRow, state: ExchangeState, transfer: Mapping[str, Any] | None = None) -> None:
+    """Write the state of the open phase of ``row`` as it stands now, with a transfer just made."""
+    kept = list(row.position.get("transfers", []))
+    row.position = {**state_to_data(state), "transfers": kept + ([dict(transfer)] if transfer else [])}
+
+
+def transfers(row: PhaseRow) -> list[dict[str, Any]]:
+    """The transfers made while the phase of ``row`` was open (E5), in order."""
+    return list(row.position.get("transfers", []))
+
+
+def open_row(session: Session, game: Game, state: ExchangeState, now: datetime) -> PhaseRow:
+    """The row of the step ``state`` is at, opened now, and the game's deadline for it."""
+    name = phase_name(state)
+    session.execute(delete(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == name))
+    row = PhaseRow(game_id=game.id, name=name, position={**state_to_data(state), "transfers": []},
+                   seed=host.phase_seed(game, name), status="open", opened_at=now)
+    session.add(row)
+    game.phase = name
+    game.deadline = shift_for_absences(session, game, now + host.phase_duration(game, name))
+    session.flush()
+    return row
+
+
+# -- sheets ------------------------------------------------------------------------------------------
+
+
+class Parts:
+    """An investor's sheet as stored: the lines of their own part and of each block, as written."""
+
+    def __init__(self, own: Sequence[str] = (), blocks: Mapping[str, Sequence[str]] | None = None) -> None:
+        self.own = list(own)
+        self.blocks = {corporation: list(lines) for corporation, lines in (blocks or {}).items() if lines}
+
+    def __bool__(self) -> bool:
+        return bool(self.own or self.blocks)
+
+    def merged(self, later: Parts) -> Parts:
+        """2.1: the later sheet's parts replace these, part by part."""
+        return Parts(later.own or self.own, {**self.blocks, **later.blocks})
+
+    def text(self) -> str:
+        """The sheet as one text, as it would be written."""
+        lines = list(self.own)
+        for corporation, block in self.blocks.items():
+            lines += [f"FOR {corporation}", *block, "END"]
+        return "\n".join(lines)
+
+    def data(self) -> dict[str, Any]:
+        return {"own": self.own, "blocks": self.blocks}
+
+    @staticmethod
+    def of(data: Mapping[str, Any] | None) -> Parts:
+        return Parts(data.get("own", ()), data.get("blocks", {})) if data else Parts()
+
+
+def sheets(session: Session, game: Game, phase: str) -> dict[str, Parts]:
+    """Each investor's sheet standing in ``phase`` (none after a CLEAR)."""
+    found = {name: Parts.of(row.parsed) for (name, kind), row in host.latest_submissions(session, game, phase).items()
+             if kind == SHEET}
+    return {name: parts for name, parts in found.items() if parts}
+
+
+def keep_sheet(session: Session, game: Game, phase: str, investor: str, parts: Parts, now: datetime,
+               accepted: datetime | None) -> None:
+    """Keep ``parts`` as the investor's sheet standing in ``phase`` (an empty one: CLEAR)."""
+    host.submit(session, game, phase, investor, SHEET, parts.text(), parts.data(), now, accepted)
+
+
+def waits(session: Session, game: Game, phase: str) -> set[str]:
+    """The investors who asked the phase to wait for its deadline (WAIT, E29)."""
+    return {name for (name, kind), (text, _) in host.latest(session, game, phase).items() if kind == WAIT and text}
+
+
+def totals(connection: Connection, kind: str) -> dict[str, int]:
+    """The money of every game of ``kind`` as its current phase row holds it: each purse and
+    treasury, and what was destroyed, by "game name" (`judge.service.kinds.Records.totals`)."""
+    rows = connection.execute(select(Game.name, PhaseRow.status, PhaseRow.position, PhaseRow.result)
+                              .join(PhaseRow, (PhaseRow.game_id == Game.id) & (PhaseRow.name == Game.phase))
+                              .where(Game.kind == kind))
+    found: dict[str, int] = {}
+    for name, status, position, result in rows:
+        data = result["state"] if status == "processed" and result else position
+        found |= {f"{name} {who}": int(amount) for who, amount in {**data["purses"], **data["treasuries"]}.items()}
+        found[f"{name} destroyed"] = int(data["destroyed"])
+    return found
