@@ -45,3 +45,46 @@ def test_a_forbidden_import_breaks_the_seam(tmp_path: Path, module: str, line: s
     assert run.returncode != 0
     broken = run.stdout[run.stdout.index("Contracts"):]
     assert f"{contract}" in " ".join(broken.split()) and "BROKEN" in broken
+
+
+def import_circles(imports: dict[str, set[str]]) -> list[list[str]]:
+    """The circles of ``imports`` (module -> the modules it imports): each strongly connected set of
+    more than one module, by Tarjan's algorithm."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        for imported in imports.get(module, set()):
+            if imported not in order:
+                visit(imported)
+                low[module] = min(low[module], low[imported])
+            elif imported in stack:
+                low[module] = min(low[module], order[imported])
+        if low[module] == order[module]:
+            circle = stack[stack.index(module):]
+            del stack[stack.index(module):]
+            if len(circle) > 1:
+                circles.append(sorted(circle))
+
+    for module in sorted(imports):
+        if module not in order:
+            visit(module)
+    return circles
+
+
+def test_import_circles_are_found() -> None:
+    assert import_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert import_circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_module_of_the_judge_imports_itself_back() -> None:
+    """No import circle anywhere in the judge, counting the imports made inside functions and those
+    for type checking only: the host, the kinds and the libraries each stand on what is below them."""
+    grimp = pytest.importorskip("grimp")
+    graph = grimp.build_graph("judge", cache_dir=None)
+    imports = {module: set(graph.find_modules_directly_imported_by(module)) for module in graph.modules}
+    assert import_circles(imports) == []
