@@ -73,7 +73,7 @@ class Settings:
     max_observers: int = 50  # per game
     max_games_observed: int = 20  # games one address observes at once
     max_lookups_per_mail: int = 10  # LIST, WHOGAME and GET INFO lines answered in one mail
-    judge_name: str = "Payola Judge"  # the display name in the From of the judge's mail
+    judge_name: str = "The judge"  # the display name in the From of its mail, and its replies' signature
     maps: bool = True  # results mails carry the maps of the phase (PNG and SVG)
     web: bool = True  # the games' public pages are written into data_dir/web after every change
     web_url: str | None = None  # where data_dir/web is seen: results mails link to the game's page
@@ -97,7 +97,7 @@ class Settings:
 
     @property
     def judge_from(self) -> str:
-        """The From of the judge's mail: ``Payola Judge <judge@domain>``."""
+        """The From of the judge's mail: ``The judge <judge@domain>``, or the name the operator set (judge-name)."""
         return formataddr((self.judge_name, self.judge_address))
 
     @property

@@ -27,12 +27,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, event, func, insert, select
+from sqlalchemy import Table, bindparam, delete, event, func, insert, select
 from sqlalchemy.orm import Session, SessionTransaction, object_session
 
+from judge.service.absences import shift_for_absences
 from judge.service.config import Settings
 from judge.service.kinds import GameKind, Phases, kind_of
-from judge.service.lifecycle import GameState
+from judge.service.lifecycle import Event, GameError, GameState, move
 from judge.service.options import rules_of
 from judge.service.outbox import queue
 from judge.store.models import Game, Observer, PhaseRow, Player, Submission
@@ -302,6 +303,54 @@ def _kind(game: Game) -> GameKind:
 
 def phase_seed(game: Game, name: str) -> int:
     return zlib.crc32(f"{game.seed}:{name}".encode()) & 0x7FFFFFFF  # fits a 32-bit INTEGER column
+
+
+def open_phase(session: Session, game: Game, name: str, position: dict[str, Any], now: datetime) -> PhaseRow:
+    """The row of the phase ``name`` opening now from ``position`` (its kind's JSON), with the
+    phase's seed, in place of any row of that name a ROLLBACK left; the game is in it, and its
+    deadline is the phase's length from now, moved past the absences granted."""
+    session.execute(delete(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == name))
+    row = PhaseRow(game_id=game.id, name=name, position=position, seed=phase_seed(game, name), status="open",
+                   opened_at=now)
+    session.add(row)
+    game.phase = name
+    game.deadline = shift_for_absences(session, game, now + phase_duration(game, name))
+    return row
+
+
+def rollback_target(session: Session, game: Game, phase: str | None) -> tuple[PhaseRow, list[PhaseRow]]:
+    """What ROLLBACK goes back to: the phase processed last, or (``phase``, as DPjudge's ``ROLLBACK
+    phase``) the processed phase of that name; and the rows of the phases after it, which the kind
+    drops (`drop_phase`) with its own records of them.  A phase named that the game has not
+    processed is refused, the phase it is in included: ROLLBACK names the phase to go back to,
+    and one sent for a game that has moved on since must not go back further than its master meant."""
+    if game.state == GameState.FINISHED:
+        raise GameError("the game has ended; an ended game cannot be rolled back")
+    rows = list(session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id).order_by(PhaseRow.id.desc())))
+    done = [r for r in rows if r.status == "processed"]
+    if not done:
+        raise GameError("there is no earlier phase to go back to")
+    previous = done[0] if phase is None else next((r for r in done if r.name == phase), None)
+    if previous is None:
+        raise GameError(f"not rolled back: {game.name} is in {game.phase} and has not processed {phase}: ROLLBACK "
+                        f"names the phase to go back to, {done[0].name} (the one before) or an earlier one")
+    return previous, [row for row in rows if row.id > previous.id]
+
+
+def drop_phase(session: Session, game: Game, row: PhaseRow) -> None:
+    """A phase a ROLLBACK went back before: its row and its submissions."""
+    session.execute(delete(Submission).where(Submission.game_id == game.id, Submission.phase == row.name))
+    session.delete(row)
+
+
+def reopen(session: Session, game: Game, row: PhaseRow, now: datetime) -> None:
+    """The phase of ``row``, processed, open again after a ROLLBACK: its results forgotten, its
+    reminders due again, the game paused in it with the phase's whole length before its deadline."""
+    row.status, row.result, row.processed_at, row.notices = "open", None, None, None
+    session.flush()
+    game.phase = row.name
+    move(game, Event.ROLLBACK)
+    game.deadline = now + phase_duration(game, row.name)
 
 
 def seat_state(game: Game, seat: str, player: Player | None) -> str:

@@ -32,7 +32,7 @@ def parsed(raw: bytes) -> EmailMessage:
 def test_from_carries_the_judges_name_which_a_setting_changes(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send("fred@example.org", "HELP")
-    assert judge.last_to("fred@example.org").headers["From"] == "Payola Judge <judge@localhost>"
+    assert judge.last_to("fred@example.org").headers["From"] == "The judge <judge@localhost>"
     named = Settings(data_dir=tmp_path, judge_name="Le Juge, Payola")
     with judge.db.transaction() as session:
         row = session.get(Outbox, queue(session, named, to="fred@example.org", subject="s", body="b\n", kind="notice",

@@ -238,7 +238,7 @@ def test_a_movement_phase_through_postfix_as_the_guide_sets_it_up(site: Site) ->
             send(PLAYERS[power], f"SIGNON {power}@e2e1 pw-{power.lower()}\n{sheet}")
         for address in PLAYERS.values():  # everyone sent a sheet: the phase is processed at once
             results = site.wait_for(address, "e2e1 S1901M results")
-        assert results["From"] == f"Payola Judge <judge@{DOMAIN}>"
+        assert results["From"] == f"The judge <judge@{DOMAIN}>"
         verp = rf"<judge\+b\d+-[0-9a-f]{{16}}@{re.escape(DOMAIN)}>"  # VERP, tagged
         assert re.fullmatch(verp, results["Return-Path"])
         send(f"nobody@{PLAYERS_DOMAIN}", "HELP")  # the answer bounces: no such user at players.test
@@ -283,7 +283,7 @@ def test_a_domain_for_the_judge_alone_receives_its_mail_through_postfix(site: Si
     try:
         assert rcpt("judge@judge-only.test") == 250 and rcpt("someone@judge-only.test") == 550
         answer = answered(site, judge, GM, "judge@judge-only.test", "help, judge alone")
-        assert answer["From"] == "Payola Judge <judge@judge-only.test>"
+        assert answer["From"] == "The judge <judge@judge-only.test>"
         answered(site, judge, GM, "judge+tag@judge-only.test", "help, with a tag")
     finally:
         stop(judge)

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, delete, select
+from sqlalchemy import Connection, select
 from sqlalchemy.orm import Session
 
 from judge.engine.map import GameMap, load_map
@@ -34,7 +34,6 @@ from judge.games.exchange.core.options import ExchangeOptions, exchange_options
 from judge.games.exchange.core.phases import phase_name
 from judge.games.exchange.core.state import ExchangeState
 from judge.service import host
-from judge.service.absences import shift_for_absences
 from judge.service.options import split_options
 from judge.store.models import Game, PhaseRow, Player
 
@@ -126,13 +125,7 @@ def transfers(row: PhaseRow) -> list[dict[str, Any]]:
 
 def open_row(session: Session, game: Game, state: ExchangeState, now: datetime) -> PhaseRow:
     """The row of the step ``state`` is at, opened now, and the game's deadline for it."""
-    name = phase_name(state)
-    session.execute(delete(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == name))
-    row = PhaseRow(game_id=game.id, name=name, position={**state_to_data(state), "transfers": []},
-                   seed=host.phase_seed(game, name), status="open", opened_at=now)
-    session.add(row)
-    game.phase = name
-    game.deadline = shift_for_absences(session, game, now + host.phase_duration(game, name))
+    row = host.open_phase(session, game, phase_name(state), {**state_to_data(state), "transfers": []}, now)
     session.flush()
     return row
 

@@ -33,7 +33,6 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from judge.games.machiavelli import pictures, views
@@ -46,7 +45,6 @@ from judge.games.machiavelli.core.position import Campaign, Phase, Position, Sea
 from judge.games.machiavelli.core.spring import spring_letter
 from judge.games.machiavelli.core.syntax import parse_letter
 from judge.service import host
-from judge.service.absences import shift_for_absences
 from judge.service.config import Settings
 from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move, state_of
 from judge.service.logs import log_on_commit
@@ -287,12 +285,7 @@ def todo(board: Board, position: Position, country: str) -> str:
 def _open_row(session: Session, game: Game, position: Position, now: datetime) -> PhaseRow:
     """The row of the phase ``position`` opens, and the game's deadline for it."""
     name = phase_name(position)
-    session.execute(delete(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == name))
-    row = PhaseRow(game_id=game.id, name=name, position=position_to_data(position), seed=host.phase_seed(game, name),
-                   status="open", opened_at=now)
-    session.add(row)
-    game.phase = name
-    game.deadline = shift_for_absences(session, game, now + host.phase_duration(game, name))
+    row = host.open_phase(session, game, name, position_to_data(position), now)
     session.flush()
     return row
 
@@ -424,25 +417,10 @@ def rollback(session: Session, game: Game, now: datetime, phase: str | None = No
     letters standing in it then, which stand again (and count as sent for the correction rule:
     M35); the later phases and their letters are dropped.  The game is left paused until the
     game master resumes it or processes the phase again."""
-    if game.state == GameState.FINISHED:
-        raise GameError("the game has ended; an ended game cannot be rolled back")
-    rows = list(session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id).order_by(PhaseRow.id.desc())))
-    done = [r for r in rows if r.status == "processed"]
-    if not done:
-        raise GameError("there is no earlier phase to go back to")
-    previous = done[0] if phase is None else next((r for r in done if r.name == phase), None)
-    if previous is None:
-        raise GameError(f"not rolled back: {game.name} is in {game.phase} and has not processed {phase}: ROLLBACK "
-                        f"names the phase to go back to, {done[0].name} (the one before) or an earlier one")
-    for row in rows:
-        if row.id > previous.id:
-            session.execute(delete(Submission).where(Submission.game_id == game.id, Submission.phase == row.name))
-            session.delete(row)
-    previous.status, previous.result, previous.processed_at, previous.notices = "open", None, None, None
-    session.flush()
-    game.phase = previous.name
-    move(game, Event.ROLLBACK)
-    game.deadline = now + host.phase_duration(game, previous.name)
+    previous, later = host.rollback_target(session, game, phase)
+    for row in later:
+        host.drop_phase(session, game, row)
+    host.reopen(session, game, previous, now)
     game.settings = {**game.settings, "rolled_back": previous.name}
     session.flush()
     return previous.name

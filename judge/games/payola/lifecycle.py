@@ -64,20 +64,21 @@ from judge.payola.notation import determination_to_data, statement_to_data
 from judge.payola.offers import OfferSheet, PhaseReader, parse_sheet
 from judge.payola.options import Options, parse_options
 from judge.payola.treasury import income_due, pay_income, void_start, zerosum_start, zerosum_year_end
-from judge.service.absences import shift_for_absences
 from judge.service.config import Settings
 from judge.service.host import (
     current_phase,
+    drop_phase,
     duration,
     is_played,
     latest_submissions,
     latest_texts,
     observers,
-    phase_duration,
-    phase_seed,
+    open_phase,
     players,
     processed_phases,
     record,
+    reopen,
+    rollback_target,
     seats,
     who_played,
 )
@@ -362,12 +363,7 @@ def _roster(session: Session, game: Game) -> list[tuple[str, str]]:
 
 def _open_phase(session: Session, game: Game, position: Position, now: datetime) -> PhaseRow:
     name = str(position.phase)
-    session.execute(delete(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == name))
-    row = PhaseRow(game_id=game.id, name=name, position=position_to_data(position), seed=phase_seed(game, name),
-                   status="open", opened_at=now)
-    session.add(row)
-    game.phase = name
-    game.deadline = shift_for_absences(session, game, now + phase_duration(game, name))
+    row = open_phase(session, game, name, position_to_data(position), now)
     if options_of(game).zerosum and position.phase.year == position.game_map.start_year and name.startswith("S"):
         for power, amount in zerosum_start({p: len(position.centers_of(p)) for p in position.game_map.powers}).items():
             session.add(LedgerRow(game_id=game.id, power=power, amount=amount, kind="zerosum",
@@ -788,41 +784,23 @@ def publish_secrets(session: Session, game: Game, settings: Settings, now: datet
 def rollback(session: Session, game: Game, now: datetime, phase: str | None = None) -> str:
     """Go back to the previous phase exactly, or (``phase``, as DPjudge's ``ROLLBACK phase``) to
     the processed phase of that name: position, sheets, acceptance lists, balances; the game is
-    left paused, so nothing is processed again until the game master says so.  A phase named
-    that the game has not processed is refused, the phase it is in included: ROLLBACK names
-    the phase to go back to, and one sent for a game that has moved on since must not go back
-    further than its master meant (issue 29.7)."""
-    if game.state == GameState.FINISHED:
-        raise GameError("the game has ended; an ended game cannot be rolled back")
-    rows = list(session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id).order_by(PhaseRow.id.desc())))
-    done = [r for r in rows if r.status == "processed"]
-    if not done:
-        raise GameError("there is no earlier phase to go back to")
-    previous = done[0] if phase is None else next((r for r in done if r.name == phase), None)
-    if previous is None:
-        raise GameError(f"not rolled back: {game.name} is in {game.phase} and has not processed {phase}: ROLLBACK "
-                        f"names the phase to go back to, {done[0].name} (the one before) or an earlier one")
-    for row in rows:
-        if row.id > previous.id:
-            session.execute(delete(Submission).where(Submission.game_id == game.id, Submission.phase == row.name))
-            session.execute(delete(PayolaPhase).where(PayolaPhase.phase_id == row.id))
-            session.delete(row)
+    left paused, so nothing is processed again until the game master says so (what may be rolled
+    back: `judge.service.host.rollback_target`)."""
+    previous, later = rollback_target(session, game, phase)
+    for row in later:
+        session.execute(delete(PayolaPhase).where(PayolaPhase.phase_id == row.id))
+        drop_phase(session, game, row)
     kept = phase_of(session, previous)
     session.execute(delete(LedgerRow).where(LedgerRow.game_id == game.id, LedgerRow.id > (kept.ledger_mark or 0)))
     lists = kept.acceptance or {}
     for player in players(session, game):
         if player.seat:
             seat_of(session, player).acceptance = lists.get(player.seat)
-    first = previous.processed_at
-    previous.status, previous.result, previous.processed_at, kept.ledger_mark = "open", None, None, None
-    previous.notices = None  # reminders go out again before the new deadline
-    session.flush()
+    first, kept.ledger_mark = previous.processed_at, None
+    reopen(session, game, previous, now)
     kept.rollforward = {  # what ROLLFORWARD restores: the sheets, money and lists of this moment
         "submission": session.scalar(select(func.max(Submission.id)).where(Submission.game_id == game.id)) or 0,
         "ledger": _last_ledger_id(session, game), "acceptance": lists,
         "processed": first.isoformat() if first else None}  # when its first results went out (`_again`)
-    game.phase = previous.name
-    move(game, Event.ROLLBACK)
-    game.deadline = now + phase_duration(game, previous.name)
     session.flush()
     return previous.name

@@ -34,7 +34,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from judge.games.pirates.core.match import (
@@ -66,7 +65,6 @@ from judge.games.pirates.core.views import (
     voting_view,
 )
 from judge.service import host
-from judge.service.absences import shift_for_absences
 from judge.service.config import Settings
 from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move
 from judge.service.logs import log_on_commit
@@ -228,12 +226,7 @@ def _open_row(session: Session, game: Game, match: Match, now: datetime) -> Phas
     """The row of the phase ``match`` has just opened, and the game's deadline for it."""
     assert match.phase is not None
     name = match.phase.name
-    session.execute(delete(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == name))
-    row = PhaseRow(game_id=game.id, name=name, position=match_to_data(match), seed=host.phase_seed(game, name),
-                   status="open", opened_at=now)
-    session.add(row)
-    game.phase = name
-    game.deadline = shift_for_absences(session, game, now + host.phase_duration(game, name))
+    row = host.open_phase(session, game, name, match_to_data(match), now)
     session.flush()
     return row
 
