@@ -85,15 +85,13 @@ class Reason(Enum):
     OCCUPIED = "the unit alone occupies it, or was the last to (4.1, M5)"
     CONTESTED = "an army or fleet and a garrison of different owners: nobody controls it (4.1)"
     # -- the orders of a letter other than operations (phases A and D): charged or not, and why ------
-    NOT_THIS_PHASE = "not an order of this letter's phase: not carried out, not charged (2, 8.1)"
+    NOT_THIS_PHASE = "not an order of this letter's phase (2, 8.1)"
     NOT_A_PLAYER = "the writer is no living player: the letter is ignored (4.3)"
-    CONTRADICTORY = "contradicts an earlier order of the same letter: not carried out, not charged (8.1)"
-    UNAFFORDABLE = "could not be paid in full when its turn came: not carried out, not charged (2, 8.1, M30)"
-    WRONG_AMOUNT = ("not the fixed price, or not the minimum plus a multiple of 3: unclear, not carried out, "
-                    "not charged (8.1, M37, M38)")
-    UNKNOWN_PLAYER = "names no living player other than the writer: not carried out, not charged (8.1, M31)"
-    EXCOMMUNICATION_BLOCKS = ("an excommunicated player may neither give nor receive ducats: not carried out, "
-                              "not charged (15, M32)")
+    CONTRADICTORY = "contradicts an earlier order of the same letter (8.1)"
+    UNAFFORDABLE = "could not be paid in full when its turn came (2, 8.1, M30)"
+    WRONG_AMOUNT = "not the fixed price, or not the minimum plus a multiple of 3: unclear (8.1, M37, M38)"
+    UNKNOWN_PLAYER = "names no living player other than the writer (8.1, M31)"
+    EXCOMMUNICATION_BLOCKS = "an excommunicated player may neither give nor receive ducats (15, M32)"
     TRANSFERRED = "the ducats were transferred; the receiver learns of them in phase B (8.1, M31)"
     SOLD = "the province was sold: the price paid to the seller, the control marker moved (6, M10)"
     BOUGHT = "the province was bought: the price paid, the control marker moved to the buyer (6, M10)"
@@ -102,41 +100,40 @@ class Reason(Enum):
     BELOW_MINIMUM_PRICE = "the price is below the province's tax income: no trade (6, M10)"
     BUYER_CANNOT_PAY = "the buyer could not pay the price in full: no trade, no ducats moved (6, M30)"
     FORCED_TAX_COLLECTED = "taxed by force: the province's tax collected again, and it rebels at once (5.3, M11)"
-    NOT_CONTROLLED = "the player does not control the province: not carried out, not charged (5.3, 7.2, M13)"
-    ISLAND_OCCUPIED = "a one-unit island rebels only when empty: not carried out, not charged (1.3, 11.1)"
+    NOT_CONTROLLED = "the player does not control the province (5.3, 7.2, M13)"
+    ISLAND_OCCUPIED = "a one-unit island rebels only when empty (1.3, 11.1)"
     PAID = "salary paid: the unit is kept for the year (7.3)"
     PAID_BY_DEFAULT = "no payment orders: salaries paid by default, garrisons, armies, then fleets (7.3, M12, M50)"
     RAISED = "a new unit raised for 3 ducats (7.2, 7.3)"
     DISMISSED = "disbanded as ordered (7.1)"
     NOT_LISTED = "payment orders were sent and this unit was not listed: disbanded (7.1, M12)"
     NOT_PAID = "its salary could not be paid in full: disbanded (7.3, M30)"
-    NOT_HOME = "new units are raised only in the current home country: not carried out, not charged (7.2, M13)"
-    NO_CITY_FOR_IT = ("an army needs a city, a garrison a fortified city, a fleet a port city: not carried out, "
-                      "not charged (7.2, M13)")
-    PLACE_TAKEN = "the place the new unit needs is occupied: not carried out, not charged (1.3, 7.2, M13)"
+    NOT_HOME = "new units are raised only in the current home country (7.2, M13)"
+    NO_CITY_FOR_IT = "an army needs a city, a garrison a fortified city, a fleet a port city (7.2, M13)"
+    PLACE_TAKEN = "the place the new unit needs is occupied (1.3, 7.2, M13)"
     CITY_HELD = "another player's garrison holds the province's city: no raising there (M13)"
-    REBELLING = "no unit is raised in a rebelling province or city: not carried out, not charged (11.2, M13)"
-    ONE_PER_PROVINCE = "only one new unit may be raised in a province: not carried out, not charged (7.2)"
+    REBELLING = "no unit is raised in a rebelling province or city (11.2, M13)"
+    ONE_PER_PROVINCE = "only one new unit may be raised in a province (7.2)"
     DISBANDED_HERE = "a unit of this province is disbanded: no unit may be raised there too (7.2, M13)"
-    FIRST_SPRING_LIMIT = "no more than three units may be raised in the first spring: not carried out (3, M48)"
-    FLEETS_ONLY = ("Lipari, Pantelleria and Lampedusa hold a fleet or a rebellion, never an army or a garrison: "
-                   "not carried out, not charged (1.3, M15)")
+    FIRST_SPRING_LIMIT = "no more than three units may be raised in the first spring (3, M48)"
+    FLEETS_ONLY = ("Lipari, Pantelleria and Lampedusa hold a fleet or a rebellion, never an army or a garrison"
+                   " (1.3, M15)")
     EXCOMMUNICATED = "excommunicated: no ducats to or from the player until the ban ends (15, M32)"
-    NOT_THE_POPE = "only the Pope excommunicates, another living player, once a letter: not carried out (15)"
-    ONCE_PER_GAME = "a player is excommunicated once a game at most: not carried out (15, M32)"
+    NOT_THE_POPE = "only the Pope excommunicates, another living player, once a letter (15)"
+    ONCE_PER_GAME = "a player is excommunicated once a game at most (15, M32)"
     GRANTED = "permission granted for this campaign (9.3, 12, M51)"
     ASSASSINATION_SUCCEEDED = ("the highest attempt was paid 30 or more above the highest bodyguard: the "
                                "leader is assassinated (10, M20)")
     ASSASSINATION_GUARDED = "not 30 above the highest bodyguard: the attempt failed, charged all the same (8.1, 10)"
     NOT_THE_HIGHEST = "another attempt on the leader was paid more and was carried out; charged all the same (10)"
     BODYGUARD_HIRED = "bodyguard hired; charged whether or not an attempt was made (10)"
-    LEADER_ASSASSINATED = "the writer's leader was assassinated: D.3 and D.4 orders skipped, not charged (2, 10, M40)"
+    LEADER_ASSASSINATED = "the writer's leader was assassinated: D.3 and D.4 orders skipped (2, 10, M40)"
     REBELLION_STARTED = "the rebellion rose; every player who started it pays (11.1, M21)"
     NOT_ENEMY_CONTROLLED = ("a rebellion starts only in a land province another player or an independent state "
-                            "controls: not carried out, not charged (11.1, M21)")
-    ALREADY_REBELLING = "the province is already rebelling: not carried out, not charged (11.1)"
+                            "controls (11.1, M21)")
+    ALREADY_REBELLING = "the province is already rebelling (11.1)"
     PACIFIED = "the rebellion was pacified; every player who paid for it is charged (11.3, M21)"
-    NOT_REBELLING = "no rebellion there as D.3 began: not carried out, not charged (11.3, M21)"
+    NOT_REBELLING = "no rebellion there as D.3 began (11.3, M21)"
     BRIBE_SUCCEEDED = "the bribe succeeded (12, M37, M39)"
     BRIBE_OUTBID = ("a larger bribe on the unit, or an equal one of a lower minimum, was the one checked; "
                     "charged (12, M37, M38)")
@@ -145,12 +142,12 @@ class Reason(Enum):
     BRIBE_NO_PERMISSION = ("reachable only beside a third player's unit, whose owner gave no permission; "
                            "charged (12, M36, M38, M51)")
     BRIBE_OUT_OF_REACH = ("neither in the briber's home country nor adjacent to a unit that may direct the "
-                          "bribe: not carried out, not charged (12, M36, M38)")
-    BRIBE_OWN_UNIT = "one's own unit is not bribed: not carried out, not charged (12, M38)"
-    BRIBE_BESIEGED = "a besieged garrison may not be bribed: not carried out, not charged (9.4, M38)"
-    WRONG_BRIBE = ("operate is for independents only, independence for committed units only: not carried out, "
-                   "not charged (12, M38)")
-    NATIVE_AREA_TAKEN = "an independent unit already has this native area: not carried out, not charged (16, M54)"
+                          "bribe (12, M36, M38)")
+    BRIBE_OWN_UNIT = "one's own unit is not bribed (12, M38)"
+    BRIBE_BESIEGED = "a besieged garrison may not be bribed (9.4, M38)"
+    WRONG_BRIBE = ("operate is for independents only, independence for committed units only"
+                   " (12, M38)")
+    NATIVE_AREA_TAKEN = "an independent unit already has this native area (16, M54)"
     NATIVE_AREA_CLAIMED = ("another bribe made the area's other unit independent at the same time: this one "
                            "fails; charged (12, 16, M54)")
     COUNTER_BRIBE_PAID = "counter-bribe paid, whether or not a bribe came (12)"
