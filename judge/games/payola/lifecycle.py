@@ -610,6 +610,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
     else:
         public = views.results_view(processed.report, None, None, [], 0)
     shared = {} if blind else {"public": render("payola/results_public", view=public)}  # the same for all
+    led_to = _led_to(session, game, row, before) if blind and before.phase.kind is PhaseKind.RETREAT else None
     for power, player in seats(session, game).items():
         if not is_played(player):
             continue
@@ -617,7 +618,11 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
         private = (processed.statements.get(power), accounts.get(power, []), money[power])
         if blind:
             sight = witness(power, before, outcome.results, outcome.position)
-            view = views.blind_results_view(processed.report, sight, processed.actions, *private)
+            actions = processed.actions
+            if led_to is not None:  # its units' retreats as it saw them (`views.automatic_actions`)
+                actions = views.automatic_actions(before, processed.report["results"], outcome.position, None, (),
+                                                  seen=witness(power, *led_to, before).after)
+            view = views.blind_results_view(processed.report, sight, actions, *private)
             attached = pictures(sight)
         else:
             view, attached = views.results_view(processed.report, power, *private), everything

@@ -19,7 +19,8 @@ sight) is answered ``IGNORED`` alike whether a unit stands there or not, and is 
 orders stored, so that it never reaches the adjudication either (a mail of such orders alone
 leaves the previous orders in force).  An order of its own unit that names a unit out of sight
 is taken as given (`in_the_dark`).  Errors are told only of its own units and of what is in
-sight, where the truth is visible anyway.
+sight, where the truth is visible anyway; a retreat is checked on the board as the power sees
+it, where a standoff it did not see bars nothing (the adjudication will).
 """
 
 from __future__ import annotations
@@ -113,8 +114,10 @@ def store_orders(talk: Turn) -> bool:
     if why := talk.superseded(set_by_mail_at(talk, str(position.phase), power, "orders"), "your orders"):
         talk.set_aside(lines, why)
         return False
-    blind = lifecycle.options_of(game).blind
-    view = lifecycle.sight_now(talk.session, game, power).view if blind else None
+    sight = lifecycle.sight_now(talk.session, game, power) if lifecycle.options_of(game).blind else None
+    view = sight.view if sight is not None else None
+    if sight is not None and position.phase.kind is PhaseKind.RETREAT:
+        position = sight.after  # its retreats as it sees them: an unseen standoff bars none (`judge.payola.blind`)
     bad = False
     checked: list[tuple[int, Order]] = []
     kept: list[tuple[int, str]] = []
