@@ -99,7 +99,8 @@ def test_rule_6_2_a_game_by_mail_on_the_board_with_every_power(
         power: money[len(info.home_centers)] for power, info in the_map.powers.items()}
     for power, address in players.items():
         letter = the_map.powers[power].letter
-        judge.send(address, f"SIGNON {letter}g1 pw-{power.lower()}\n" + offers.get(power, "0 $"))
+        hold = f"0 : {the_map.powers[power].start_units[0]} H"  # a sheet makes an offer (rule 3.3, ruling 15)
+        judge.send(address, f"SIGNON {letter}g1 pw-{power.lower()}\n" + offers.get(power, hold))
     results = {m.to: m for m in judge.new_mail() if m.subject == f"g1 {first} results"}
     assert set(results) == set(players.values())  # the last sheet completed the phase
     reader = results[players[next(iter(offers))]]
@@ -158,7 +159,8 @@ def test_issue_26_4_worlds_results_mail_keeps_its_center_table_to_mail_lines(tmp
     judge, players = play_every_power(tmp_path, "world")
     the_map = load_map("world")
     for power, address in players.items():
-        judge.send(address, f"SIGNON {the_map.powers[power].letter}g1 pw-{power.lower()}\n0 $")
+        info = the_map.powers[power]
+        judge.send(address, f"SIGNON {info.letter}g1 pw-{power.lower()}\n0 : {info.start_units[0]} H")
     body = next(m.body for m in judge.new_mail() if m.subject == "g1 S2000M results")
     table = body[body.index("The board for F2000M:"):body.index("Your private statement")]
     assert max(len(line) for line in table.splitlines()) <= 78

@@ -229,6 +229,11 @@ def free_home_centers(position: Position, power: str) -> list[str]:
             if position.centers.get(c) == power and c not in position.units]
 
 
+NO_OFFER = "nooffer"
+"""The submission that marks a power's offer sheet in force as one without an offer ("no offer";
+empty once a sheet with one replaces it): kept, it is not a submission (rule 3.3, ruling 15)."""
+
+
 def waiting_for(session: Session, game: Game, texts: dict[tuple[str, str], str] | None = None,
                 position: Position | None = None, seat: dict[str, Player] | None = None) -> list[str]:
     """The powers that must act in the current phase and have not, or (LOYAL_UNITS) whose
@@ -247,7 +252,8 @@ def waiting_for(session: Session, game: Game, texts: dict[tuple[str, str], str] 
         texts = latest_texts(session, game, game.phase)
 
     def submitted(power: str, what: str) -> bool:
-        return bool(texts.get((power, what), "").strip())  # CLEAR withdraws a submission
+        found = bool(texts.get((power, what), "").strip())  # CLEAR withdraws a submission
+        return found and not (what == "sheet" and texts.get((power, NO_OFFER)))  # ruling 15
 
     needed = required_powers(session, game, position, seat)
     return [p for p in needed if (not submitted(p, kind) and not submitted(p, "orders")) or submitted(p, "rejected")]
@@ -293,9 +299,10 @@ def complete(session: Session, game: Game, position: Position | None = None,
 def notice(session: Session, game: Game, row: PhaseRow, power: str, which: str, until: datetime) -> str:
     """The reminder or late notice (``which``) to ``power``, which has not acted in phase ``row``
     (or, under LOYAL_UNITS, whose last offer sheet was rejected)."""
-    rejected = latest_texts(session, game, row.name).get((power, "rejected"))
+    texts = latest_texts(session, game, row.name)
     return render(f"payola/{which}", game=game, power=power, until=until, movement=row.name.endswith("M"),
-                  loyal=options_of(game).loyal_units, rejected=bool(rejected))
+                  loyal=options_of(game).loyal_units, rejected=bool(texts.get((power, "rejected"))),
+                  no_offer=bool(texts.get((power, "sheet"), "").strip() and texts.get((power, NO_OFFER))))
 
 
 # -- starting ---------------------------------------------------------------------------------------
@@ -535,7 +542,9 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     outcome = adjudicate(position, orders)
     adjudication = result_to_data(outcome)
     played = [p for p, player in seat.items() if is_played(player)]
-    sheets = None if determination_data is None or options_of(game).loyal_units else list(determination_data["sheets"])
+    texts = latest_texts(session, game, row.name)  # a sheet without an offer is none (rule 3.3, ruling 15)
+    sheets = None if determination_data is None or options_of(game).loyal_units else [
+        p for p in determination_data["sheets"] if not texts.get((p, NO_OFFER))]
     actions = views.automatic_actions(position, adjudication["results"], outcome.position, sheets, played, held)
     report = {"phase": row.name, "results": adjudication["results"], "automatic": [text for _, text in actions],
               "board": views.board(outcome.position)}

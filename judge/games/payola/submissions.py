@@ -95,6 +95,15 @@ def store_sheet(talk: Turn) -> bool | None:
         talk.mark(index, message=read.get(number) or _savings_or_comment(line))
     last = lines[-1][0]
     count = len(sheet.offers) + len(sheet.ignored)  # a line set aside counts as one kept: rule 6.3
+    if not options.loyal_units:  # ruling 15: a sheet without an offer is kept, but is not a submission
+        no_offer = host.latest_texts(talk.session, game, str(position.phase)).get((power, lifecycle.NO_OFFER))
+        if not count or no_offer:
+            host.submit(talk.session, game, str(position.phase), power, lifecycle.NO_OFFER,
+                        "" if count else "no offer", {}, talk.now, talk.accepted)
+    if not count and not options.loyal_units:
+        talk.note(last, [f"offer sheet kept, with no offer: savings {sheet.savings} AgP; it replaces any earlier "
+                         "sheet for this phase", NO_OFFER_WARNING])
+        return True
     talk.note(last, [f"offer sheet accepted: {count} offer(s), savings {sheet.savings} AgP; "
                      "it replaces any earlier sheet for this phase"])
     # The balance is read only when the sheet saves something (most sheets save nothing).
@@ -277,6 +286,8 @@ def status_lines(talk: Turn) -> list[str]:
         current = sheet.text if sheet and sheet.text else (orders.text if orders and orders.text else "")
         lines.append("your current sheet/orders:" if current else "no sheet or orders yet for this phase")
         lines.extend(f"  {line}" for line in current.splitlines())
+        if current and host.latest_texts(talk.session, game, game.phase or "").get((power, lifecycle.NO_OFFER)):
+            lines.append("your sheet makes no offer: you have not submitted (rule 3.3 asks for at least one offer)")
     if game.state in RUNNING and kept is not None:
         lines.append(f"your vote (secret): {vote_words(kept.vote)}")
         wait = host.latest_submission(talk.session, game, game.phase or "", power, "wait")
@@ -362,6 +373,11 @@ def _loyal_status(talk: Turn, sheet: Submission | None, orders: Submission | Non
                      "again without errors, or your orders alone")
     return lines
 
+
+NO_OFFER_WARNING = ("WARNING: a sheet needs at least one offer (rule 3.3): what this one says stands, but you "
+                    "have not submitted, so the phase does not end early for you, and unless you send offers your "
+                    "units hold on their own zero HOLD offers (rule 3.3)")
+"""The answer to a sheet with savings (or comments) but no offer (ruling 15)."""
 
 UNSEEN = ("names a unit that is not on the board as you see it (Tin Cup, rule 6.3): never answered; it counts if "
           "that unit is there and the offer is valid for it, and is ignored otherwise")
