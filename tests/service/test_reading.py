@@ -61,6 +61,26 @@ def test_23_11_a_long_run_of_unknown_lines_at_the_end_is_no_sign_off(judge: Judg
     assert body.count("ERROR: unknown command") == 4 and "sign-off" not in body
 
 
+def test_a_short_greeting_before_the_first_command_is_taken_as_such(judge: Judge) -> None:
+    judge.send(ALICE, "Hello,\nSorry, late!\n\n" + FRANCE + "4 : A PAR - BUR\nThanks!")
+    body = reply_to(judge, ALICE).body
+    for line in ("Hello,", "Sorry, late!"):
+        assert answer(body, line) == "IGNORED: not a command: taken as your greeting", body
+    assert answer(body, "Thanks!") == "IGNORED: not a command: taken as your sign-off"
+    assert "ERROR" not in body and "offer sheet accepted: 1 offer(s)" in body
+
+
+def test_a_long_run_of_unknown_lines_before_the_first_command_or_with_none_after_is_no_greeting(
+        judge: Judge) -> None:
+    judge.send(ALICE, "Hello,\nsorry,\nI was away.\nHere goes:\n" + FRANCE + "4 : A PAR - BUR")
+    body = reply_to(judge, ALICE).body
+    assert body.count("ERROR: unknown command") == 4 and "greeting" not in body
+    judge.send(ALICE, "WHOAMI\n" + FRANCE + "4 : A PAR - BUR")  # in capitals, as commands are: one mistyped
+    assert answer(reply_to(judge, ALICE).body, "WHOAMI").startswith("ERROR: unknown command")
+    judge.send(ALICE, "Sorry, late!")  # no command at all: it may be one mistyped
+    assert answer(reply_to(judge, ALICE).body, "Sorry, late!").startswith("ERROR: unknown command")
+
+
 # -- 23.13: where reading stopped --------------------------------------------------------------------
 
 

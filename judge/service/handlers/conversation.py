@@ -12,7 +12,8 @@ one has set it already: the reply says why (``superseded``, ``set_aside``; the s
 WAIT, ACCEPT and VOTE).  A refused sign-on undoes everything the mail did (a
 savepoint) and gets one short refusal.  A line no grammar knows is an unknown command, signed
 on or not (`cmd.Unknown`); a short run of them ending the mail after a command is its sign-off
-(``Thanks!``, ``Sent from my iPhone``), ignored and said to be (`_sign_off`).  Each handler is
+(``Thanks!``, ``Sent from my iPhone``), and one opening it before a command its greeting
+(``Sorry, late!``), ignored and said to be (`_sign_off`).  Each handler is
 registered for its command type with who may use it (``handles``); the dispatcher checks that
 before calling it, so a handler never sees a caller it was not written for.  Every line is
 echoed in the reply with what became of it.
@@ -235,17 +236,20 @@ class Conversation:
         """Take the mail's last lines, when they are a short run of unknown commands after a line
         that was a command (``Francois``, ``Thanks!``, ``Sent from my iPhone``), as its sign-off:
         ignored, saying so, not errors.  A longer run, or a mail with no command before it, is
-        answered line by line as unknown commands: it may be commands mistyped."""
-        run = self.unknown_run
-        if not run or len(run) > SIGN_OFF_LINES or run[0] == 0:
+        answered line by line as unknown commands: it may be commands mistyped.  Its first lines,
+        when they are such a run before a command, written as prose rather than in capitals
+        (``Sorry, late!``, not ``WHOAMI``, a command mistyped, `_prose`), are its greeting, alike."""
+        if self.unknown_run and self.unknown_run[0] != 0:
+            self._aside(self.unknown_run, "sign-off")
+
+    def _aside(self, run: list[int], what: str) -> None:
+        """Answer the unknown commands of ``run`` as the mail's greeting or sign-off (``what``),
+        if they are short enough to be one (`_sign_off`)."""
+        if len(run) > SIGN_OFF_LINES or any(len(self.echoes[i].text.split()) > SIGN_OFF_WORDS for i in run):
             return
         for index in run:
-            echo = self.echoes[index]
-            if len(echo.text.split()) > SIGN_OFF_WORDS:
-                return
-        for index in run:
             self.echoes[index].outcome = "ignored"
-            self.echoes[index].message = "not a command: taken as your sign-off"
+            self.echoes[index].message = f"not a command: taken as your {what}"
 
     def echo(self, text: str, outcome: str, message: str = "", extra: list[str] | None = None) -> int:
         """Answer a line (its text and message masked: no echo repeats a password); an answer whose
@@ -449,6 +453,8 @@ class Conversation:
         if isinstance(command, cmd.Unknown):
             self.unknown_run.append(self.echo(line.text, "error", command.error))
             return True
+        if self.unknown_run and self.unknown_run[0] == 0 and all(_prose(self.echoes[i].text) for i in self.unknown_run):
+            self._aside(self.unknown_run, "greeting")
         self.unknown_run = []
         if isinstance(command, cmd.BadCommand):
             self.echo(line.text, "error", command.error)
@@ -629,6 +635,13 @@ class Conversation:
         game_kind = self.kinds.of(game)
         if game.state == GameState.ACTIVE and game.phase and game_kind.complete(self.session, game, self):
             game_kind.process(self.session, game, self.settings, self.now, cause="all submitted")
+
+
+def _prose(text: str) -> bool:
+    """Whether a line reads as prose rather than as a command: its first word is not written in
+    capitals, as HELP writes every command (``Sorry, late!``, not ``WHOAMI classic``)."""
+    letters = [c for c in text.split()[0] if c.isalpha()]
+    return not letters or not all(c.isupper() for c in letters) or len(letters) == 1
 
 
 def _echo_bytes(text: str, message: str, extra: Sequence[str]) -> int:
