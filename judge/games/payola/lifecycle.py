@@ -358,6 +358,12 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
     queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
           game_id=game.id, attachments=whole,
           body=render("payola/start", **common, power=None, balance=None, why="", blind=False, drawn=bool(whole)))
+    watched = [] if blind else whole  # a Tin Cup game shows observers no position while it runs
+    body = render("payola/start", **common, power=None, balance=None, why="", blind=blind, drawn=bool(watched),
+                  observer=True)
+    for observer in observers(session, game):  # what anyone watching the game may know of its start
+        queue(session, settings, to=observer, subject=f"{game.name} starts", kind="start", now=now,
+              game_id=game.id, attachments=watched, body=body)
 
 
 def _roster(session: Session, game: Game) -> list[tuple[str, str]]:
