@@ -59,7 +59,7 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
     lines.append(f"press: {rules_of(game).press.words()}")
     if game.state == GameState.FORMING:
         lines.append(f"{len(host.players(talk.session, game))} player(s) joined")
-    talk.echo(text, "info", "", lines)
+    talk.echo(text, "info", "", talk.localized(game, "\n".join(lines)).split("\n"))
 
 
 LIST_PAGE = 50  # games one LIST names: the next ones are asked for with LIST FROM name

@@ -59,7 +59,7 @@ from judge.mail.inbound import InboundMail
 from judge.mail.outbound import Attachment
 from judge.mail.received import Source
 from judge.mail.redact import masker
-from judge.service import host, phase_changes
+from judge.service import host, phase_changes, zones
 from judge.service.config import Settings
 from judge.service.dispatch import ANYONE, MASTER, PLAYER
 from judge.service.host import Reads
@@ -280,9 +280,13 @@ class Conversation:
         return (f"the answer ({size:,} bytes) would take this reply over the judge's limit of "
                 f"{self.settings.max_reply_bytes:,} bytes; ask for less, or in another mail")
 
-    def answer_long(self, text: str, filename: str, body: str, what: str, more: str = "") -> None:
+    def answer_long(self, text: str, filename: str, body: str, what: str, more: str = "",
+                    game: Game | None = None) -> None:
         """Answer the line ``text`` with ``body``: in the reply, or attached as ``filename`` if it
-        is longer than ``LONG`` lines (and if the reply has room)."""
+        is longer than ``LONG`` lines (and if the reply has room); an answer about ``game``, with
+        its moments in the reader's zone for it (`localized`), attached or not."""
+        if game is not None:
+            body = self.localized(game, body)
         lines = body.splitlines()
         if len(lines) <= LONG:
             self.echo(text, "info", more[2:], lines)
@@ -292,6 +296,13 @@ class Conversation:
             self.echo(text, "ok", f"{what} attached as {filename} ({len(lines)} lines){more}")
         else:
             self.echo(text, "error", self.too_big(len(attachment.data)))
+
+    def localized(self, game: Game, text: str) -> str:
+        """``text``, an answer about ``game``, with its moments in the zone its reader reads that
+        game in (`zones.reader_zone`: a player's own, else the game's), whatever game the reply is
+        signed on to: the reply's own pass leaves them be."""
+        zone = zones.reader_zone(self.session, game.id, self.mail.reply_to)
+        return zones.localize(text, zone) if zone is not None else text
 
     def master_of(self, game: Game) -> bool:
         """Whether the mail is signed on as the master of ``game`` (not of another game)."""
