@@ -85,6 +85,7 @@ from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move, 
 from judge.service.logs import log_on_commit
 from judge.service.options import GAME_FLAGS, split_options
 from judge.service.outbox import queue
+from judge.service.render import duration as in_words
 from judge.service.render import render, when
 from judge.store.models import Game, PhaseRow, Player, Submission
 from judge.web.public import page_url
@@ -337,8 +338,9 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
     session.flush()
     blind = options_of(game).blind
     whole = maps.position_map(game.name, position) if settings.maps else []
+    grace = duration(game, "grace")
     common = {"game": game, "players": _roster(session, game), "deadline": game.deadline,
-              "board": views.board_summary(the_map), "grace": duration(game, "grace"),
+              "board": views.board_summary(the_map), "grace": in_words(grace) if grace else None,
               "letters": "".join(info.letter for info in the_map.powers.values()),
               "loyal": options_of(game).loyal_units}
     for player in players(session, game):
