@@ -112,6 +112,27 @@ def test_23_14_durations_are_echoed_in_words(judge: Judge, written: str, words: 
     assert "0.0666" not in news.body
 
 
+@pytest.mark.parametrize(("command", "error"), [
+    ("SET MOVEMENT 0", "a phase's length must be at least 1 hour"),
+    ("SET RETREAT 30m", "a phase's length must be at least 1 hour"),
+    ("SET ADJUSTMENT 0.5", "a phase's length must be at least 1 hour"),
+    ("SET REMINDER 0", "a reminder's time before the deadline must be at least 10 minutes")])
+def test_a_phase_of_no_time_or_a_reminder_at_the_deadline_is_refused_and_not_announced(
+        judge: Judge, command: str, error: str) -> None:
+    judge.send(GM, f"SIGNON MASTER@g1 gm-secret\n{command}")
+    mails = judge.new_mail()
+    [reply] = [m for m in mails if m.to == GM]
+    assert answer(reply.body, command) == f"ERROR: {error}"
+    assert [m.to for m in mails] == [GM]  # nobody is told of a change that was not made
+
+
+def test_the_shortest_phase_and_reminder_and_no_grace_at_all_are_taken(judge: Judge) -> None:
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSET MOVEMENT 1h\nSET REMINDER 10m\nSET GRACE 0")
+    body = judge.last_to(GM).body
+    assert "OK: movement set to 1 hour" in body and "OK: reminder set to 10 minutes" in body
+    assert "OK: grace set to 0 hours" in body
+
+
 # -- 23.15: the type of the unit an offer names ------------------------------------------------------
 
 
