@@ -262,9 +262,9 @@ class GetInfo:
 
 @dataclass(frozen=True)
 class Summary:
-    """``SUMMARY game``: the game's story in one mail."""
+    """``SUMMARY game``: the game's story in one mail (after a sign-on, ``SUMMARY``: the signed-on game's)."""
 
-    game: str
+    game: str | None
 
 
 @dataclass(frozen=True)
@@ -477,9 +477,9 @@ def _command(words: list[str]) -> Command:
             raise ValueError("expected GET INFO game or GET RULES game")
         return GetInfo(_game(args[1]) if len(args) == 2 else None)
     if keyword == "SUMMARY":
-        if len(args) != 1:
+        if len(args) > 1:
             raise ValueError("expected SUMMARY game")
-        return Summary(_game(args[0]))
+        return Summary(_game(args[0]) if args else None)
     if keyword == "SIGNON":
         return _signon(args)
     if keyword == "CONFIRM":

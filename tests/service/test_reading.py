@@ -303,6 +303,16 @@ def test_23_27_history_after_a_sign_on_needs_no_game_name(judge: Judge) -> None:
         "ERROR: expected HISTORY game [phase | first-last] (or sign on first")
 
 
+def test_summary_after_a_sign_on_needs_no_game_name(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "SUMMARY")
+    body = reply_to(judge, ALICE).body
+    assert "ERROR" not in body and "Supply centers at the start of each year:" in body
+    assert "Game g1 (standard): active, S1901M." in body
+    judge.send("carol@example.org", "SUMMARY")
+    assert answer(reply_to(judge, "carol@example.org").body, "SUMMARY") == \
+        "ERROR: expected SUMMARY game (or sign on first)"
+
+
 # -- 23.27 + 29.6: WHOGAME, GET INFO, GET RULES -------------------------------------------------------------------
 
 

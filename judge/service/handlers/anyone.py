@@ -388,8 +388,9 @@ def get_info(talk: Conversation, text: str, command: cmd.GetInfo) -> None:
 
 
 def summary(talk: Conversation, text: str, command: cmd.Summary) -> None:
-    """SUMMARY: the game's story in one mail, as its kind tells it."""
-    game = talk.named_game(text, command.game)
+    """SUMMARY: the game's story in one mail, as its kind tells it (after a sign-on the game need
+    not be named, as with HISTORY and WHOGAME)."""
+    game = _game_asked(talk, text, command.game, "SUMMARY game")
     if game is not None:
         talk.kinds.of(game).summary(talk, text, game)
 
