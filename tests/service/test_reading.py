@@ -338,6 +338,7 @@ def test_29_6_whogame_lists_the_seats_and_who_plays_them(judge: Judge) -> None:
     judge.send("carol@example.org", "WHOGAME g1")  # a stranger: which seats are played, never an address
     body = reply_to(judge, "carol@example.org").body
     assert "France: played by a player" in body and "@example.org" not in body.split("> WHOGAME g1")[1]
+    assert "game master" not in body  # nor says that an address is kept from them
 
 
 def test_29_6_whogame_never_gives_an_address_in_an_anonymous_game(tmp_path: Path) -> None:

@@ -337,7 +337,8 @@ def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
     for the game master, and for its players unless the game is ANONYMOUS; for anyone else only
     that the seat is played (the judge gives no stranger a player's address).  Before the start,
     how many have joined, and whom (by the same rule).  The game master's address is told where
-    a player's would be."""
+    a player's would be, and its line left out where not ("game master: the game's master" told
+    a stranger nothing but that the address was kept from them)."""
     game = _game_asked(talk, text, command.game, "WHOGAME game")
     if game is None:
         return
@@ -345,8 +346,9 @@ def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
     reader = talk.reader_of(game)
     shown = host.who_plays(talk.session, game, reader)
     addresses = reader == "master" or (reader == "player" and not rules_of(game).anonymous)
-    lines = [f"{game.name}: {kind.title}, {game.state}" + (f", {game.phase}" if game.phase else ""),
-             "game master: " + (game.gm_address if addresses else "the game's master")]
+    lines = [f"{game.name}: {kind.title}, {game.state}" + (f", {game.phase}" if game.phase else "")]
+    if addresses:  # an address is private: one who may not read the players' reads no master's either
+        lines.append(f"game master: {game.gm_address}")
     if game.state == GameState.FORMING:
         joined = host.players(talk.session, game)
         lines.append(f"{len(joined)} player(s) joined, of {kind.capacity(game)}")
