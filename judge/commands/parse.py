@@ -452,9 +452,9 @@ def _command(words: list[str]) -> Command:
                 raise ValueError("expected JOIN game password PREFER and the powers wanted, best first (PREFER "
                                  "FEGIART, or their names)")
             return Join(_game(args[0]), args[1], None, key, tuple(args[3:]))
-        if len(args) not in (2, 3):
+        if len(args) < 2:
             raise ValueError("expected JOIN game password [power] [KEY key], or JOIN game password PREFER powers")
-        return Join(_game(args[0]), args[1], args[2] if len(args) == 3 else None, key)
+        return Join(_game(args[0]), args[1], " ".join(args[2:]) or None, key)  # a wish of two words: NEW YORK
     if keyword == "TAKEOVER":
         signon = _signon(args)
         return Takeover(signon.game, signon.who, signon.password)
@@ -495,9 +495,9 @@ def _command(words: list[str]) -> Command:
             raise ValueError("expected TERMINATE, then TERMINATE code to confirm")
         return Terminate(args[0] if args else None)
     if keyword == "DUMMY":
-        if len(args) != 1:
+        if not args:
             raise ValueError("expected DUMMY POWER")
-        return Dummy(args[0].upper())
+        return Dummy(" ".join(args).upper())
     if keyword == "SET":
         return _set(args)
     raise KeyError(keyword)

@@ -187,3 +187,26 @@ def test_issue_26_4_a_power_line_of_the_board_wraps_between_units_never_inside_o
     assert len(lines) > 3 and max(len(line) for line in lines) <= 78
     written = [unit for line in lines for unit in line.split(": ")[-1].strip().rstrip(",").split(", ")]
     assert written == units
+
+
+def test_a_power_of_two_words_is_read_by_mail_however_its_words_are_joined(tmp_path: Path) -> None:
+    """Empire's BRITISH_COLUMBIA and NEW_YORK, written as the README's board table writes them,
+    as DPjudge's map files do and as the ``diplomacy`` package does."""
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE e1 gm-secret empire")
+    judge.send(ALICE, "JOIN e1 alice-pw British Columbia")
+    judge.send(BOB, "JOIN e1 bob-pw NEW-YORK")
+    assert "(you asked for British_Columbia)" in judge.last_to(ALICE).body
+    judge.send(GM, "SIGNON MASTER@e1 gm-secret\nSTART")
+    starts = {m.to: m.body for m in judge.new_mail() if m.subject == "e1 starts"}
+    assert "You play British_Columbia (you asked for British_Columbia)" in starts[ALICE]
+    assert "You play New_York (you asked for New_York)" in starts[BOB]
+    judge.send(BOB, "SIGNON NEW_YORK@e1 bob-pw\nPRESS TO british-columbia\nHi.\nENDPRESS")
+    assert "ERROR" not in judge.last_to(BOB).body
+    assert "Hi." in judge.last_to(ALICE).body
+    judge.send(ALICE, "SIGNON BRITISHCOLUMBIA@e1 alice-pw\nTRANSFER 5 TO New York\nPRESS TO NEWYORK\nHello.\n"
+                      "ENDPRESS\nVOTE CONCEDE new-york")
+    reply = judge.last_to(ALICE).body
+    assert "OK: signed on as British_Columbia in e1" in reply and "ERROR" not in reply, reply
+    assert "5 AgP sent to New_York" in reply and "OK: press sent to New_York" in reply
+    assert "to concede the game to New_York" in reply  # the only other survivor with a player: it has won

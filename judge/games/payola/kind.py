@@ -321,10 +321,13 @@ class Payola(GameKind):
 
 
 def _is_power(game: Game, word: str) -> bool:
+    """Whether ``word`` names a power of the game by its name (however its words are joined), not
+    by its initial."""
     try:
-        return power_of(game, word) == word
+        power_of(game, word)
     except ValueError:
         return False
+    return len(word) > 1
 
 
 def _blind_running(game: Game) -> bool:
