@@ -157,3 +157,12 @@ def test_offer_lines_above_a_clear_are_answered_as_withdrawn_by_it(judge: Judge)
     assert "> 1 : F BRE - MAO\n  OK: read as one offer of 1 AgP; direct offer for F BRE - MAO\n" in body
     results = mails["g1 S1901M results"]  # France, the only player, has submitted: the sheet below the CLEAR
     assert "France: F BRE - MAO\n" in results and "France: A PAR H\n" in results
+
+
+def test_join_to_a_full_game_says_it_is_full_whatever_power_it_names(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE a1 gm-secret ancmed")  # five powers: Carthage, Egypt, Greece, Persia, Rome
+    for number in range(5):
+        judge.send(f"p{number}@example.org", f"JOIN a1 pw-{number}")
+    judge.send(ALICE, "JOIN a1 alice-pw AUSTRIA")  # no power of this board: the game is full all the same
+    assert "> JOIN a1 **** AUSTRIA\n  ERROR: the game is full\n" in judge.last_to(ALICE).body

@@ -168,16 +168,16 @@ def join(talk: Conversation, text: str, command: cmd.Join) -> None:
     game = talk.named_game(shown, command.game)
     if game is None:
         return
+    problem = _cannot_join(talk, game, address)  # before the wish: of a full game, that it is full
+    if problem:
+        talk.echo(shown, "error", problem)
+        return
     try:
         preferences = talk.kinds.of(game).read_preferences(talk.session, game, command.prefer) if (
             command.prefer) else None
         requested = talk.kinds.of(game).read_join(talk.session, game, command.wish)
     except ValueError as exc:
         talk.echo(shown, "error", str(exc))
-        return
-    problem = _cannot_join(talk, game, address)
-    if problem:
-        talk.echo(shown, "error", problem)
         return
     key = game.settings.get("join_key")
     if key and not command.key:
