@@ -262,9 +262,9 @@ class GetInfo:
 
 @dataclass(frozen=True)
 class Summary:
-    """``SUMMARY game``: the game's story in one mail."""
+    """``SUMMARY game``: the game's story in one mail (after a sign-on, ``SUMMARY``: the signed-on game's)."""
 
-    game: str
+    game: str | None
 
 
 @dataclass(frozen=True)
@@ -355,10 +355,16 @@ def _game(text: str) -> str:
 
 
 MAX_DURATION_HOURS = 90 * 24  # no phase or grace lasts longer: deadline arithmetic never overflows
+MIN_PHASE_HOURS = 1.0
+"""No phase is shorter: one of no time would close as it opens, before anyone could mail a
+word, and an hour leaves time for a mail, its answer and a second thought."""
+MIN_REMINDER_HOURS = 10 / 60
+"""No reminder comes closer to its deadline: one at the deadline would come with the late notice."""
 
 
-def parse_duration(text: str) -> float:
-    """Hours from ``48``, ``48h``, ``2d`` or ``90m``, at most MAX_DURATION_HOURS."""
+def parse_duration(text: str, least: float = MIN_PHASE_HOURS, what: str = "a phase's length") -> float:
+    """Hours from ``48``, ``48h``, ``2d`` or ``90m``, at most MAX_DURATION_HOURS and at least
+    ``least`` (the length of ``what``: by default a phase's, MIN_PHASE_HOURS)."""
     match = re.fullmatch(r"(\d{1,6}(?:\.\d{1,4})?)\s*([hdm]?)", text.strip().lower())
     if match is None:
         raise ValueError(f"bad duration '{text[:40]}': use hours (48), or 48h, 2d, 90m")
@@ -366,6 +372,9 @@ def parse_duration(text: str) -> float:
     hours = {"": value, "h": value, "d": value * 24, "m": value / 60}[match.group(2)]
     if hours > MAX_DURATION_HOURS:
         raise ValueError(f"a duration may be at most {MAX_DURATION_HOURS // 24} days")
+    if hours < least:
+        shortest = f"{least:g} hour{'s' if least != 1 else ''}" if least >= 1 else f"{round(least * 60)} minutes"
+        raise ValueError(f"{what} must be at least {shortest}")
     return hours
 
 
@@ -443,9 +452,9 @@ def _command(words: list[str]) -> Command:
                 raise ValueError("expected JOIN game password PREFER and the powers wanted, best first (PREFER "
                                  "FEGIART, or their names)")
             return Join(_game(args[0]), args[1], None, key, tuple(args[3:]))
-        if len(args) not in (2, 3):
+        if len(args) < 2:
             raise ValueError("expected JOIN game password [power] [KEY key], or JOIN game password PREFER powers")
-        return Join(_game(args[0]), args[1], args[2] if len(args) == 3 else None, key)
+        return Join(_game(args[0]), args[1], " ".join(args[2:]) or None, key)  # a wish of two words: NEW YORK
     if keyword == "TAKEOVER":
         signon = _signon(args)
         return Takeover(signon.game, signon.who, signon.password)
@@ -470,9 +479,9 @@ def _command(words: list[str]) -> Command:
             raise ValueError("expected GET INFO game or GET RULES game")
         return GetInfo(_game(args[1]) if len(args) == 2 else None)
     if keyword == "SUMMARY":
-        if len(args) != 1:
+        if len(args) > 1:
             raise ValueError("expected SUMMARY game")
-        return Summary(_game(args[0]))
+        return Summary(_game(args[0]) if args else None)
     if keyword == "SIGNON":
         return _signon(args)
     if keyword == "CONFIRM":
@@ -488,9 +497,9 @@ def _command(words: list[str]) -> Command:
             raise ValueError("expected TERMINATE, then TERMINATE code to confirm")
         return Terminate(args[0] if args else None)
     if keyword == "DUMMY":
-        if len(args) != 1:
+        if not args:
             raise ValueError("expected DUMMY POWER")
-        return Dummy(args[0].upper())
+        return Dummy(" ".join(args).upper())
     if keyword == "SET":
         return _set(args)
     raise KeyError(keyword)
@@ -576,8 +585,9 @@ def _set(args: list[str]) -> Command:
         return SetPrivate(None)
     if what == "OPENING" and len(rest) == 1:
         return SetOpening(rest[0].upper())
-    if what in _DURATIONS and len(rest) == 1:
-        return SetDuration(_DURATIONS[what], parse_duration(rest[0]))
+    if what in _DURATIONS and len(rest) == 1:  # no grace period at all is allowed, not a reminder at the deadline
+        least = (0.0, "") if what == "GRACE" else (MIN_REMINDER_HOURS, "a reminder's time before the deadline")
+        return SetDuration(_DURATIONS[what], parse_duration(rest[0], *least))
     raise KeyError(what)  # perhaps the game's: SET MOVEMENT 48, SET DRAW...
 
 

@@ -23,6 +23,7 @@ Units and orders written in canonical notation are read through the map's
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -54,7 +55,10 @@ def _list(data: Any, what: str, power: str | None = None) -> list[Any]:
 
 
 def power_name(game_map: GameMap, text: Any) -> str:
-    """A power's name from its name or initial, any case."""
+    """A power's name from its name or initial, any case; a name of more than one word written
+    in any way that differs only in case, spaces, hyphens and underscores (``BRITISH_COLUMBIA``,
+    as the map names it: ``British Columbia`` as the README's table writes it, ``BRITISH-COLUMBIA``
+    as DPjudge's map files do, ``BRITISHCOLUMBIA`` as the ``diplomacy`` package does)."""
     if isinstance(text, str):
         if text in game_map.powers:
             return text
@@ -64,7 +68,15 @@ def power_name(game_map: GameMap, text: Any) -> str:
         for power in game_map.powers.values():
             if power.letter == key:
                 return power.name
+        squashed = _JOINS.sub("", key)
+        for name in game_map.powers:
+            if _JOINS.sub("", name) == squashed:
+                return name
     raise NotationError(f"unknown power '{text}' (powers: {' '.join(game_map.powers)})")
+
+
+_JOINS = re.compile(r"[\s_-]+")
+"""What may join the words of a power's name: spaces, hyphens, underscores, or nothing."""
 
 
 def parse_unit(game_map: GameMap, text: Any) -> Unit:

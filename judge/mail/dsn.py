@@ -8,14 +8,22 @@ failure: ``delayed``, ``delivered``, ``relayed`` and ``expanded`` are news, not 
 
 Which outgoing mail a bounce is about is not read from the report (anyone can write one) but
 from the address it was sent to: the judge's mail leaves with a VERP envelope sender
-(`verp_address`), ``judge+b<outbox id>-<tag>@domain``, and the listener records the envelope
-recipient as the message's first ``Delivered-To:`` line (`delivered_to`).  Outbox ids are
-sequential, so the id alone would let anyone aim a forged bounce at any mail: the tag is an
-HMAC-SHA256 of the id under a key only the judge knows (kept in its database, shared by all
-its processes), cut to VERP_TAG hex digits and checked in constant time; an address with a
-wrong or missing tag names nothing.  So a bounce sent to an untagged ``judge+b<id>@domain``,
-the form of mail sent before tags were introduced, is ignored.  Like `judge.mail.inbound`,
-nothing here raises on any input.
+(`verp_address`), ``judge+b<token><tag>@domain``, and the listener records the envelope
+recipient as the message's first ``Delivered-To:`` line (`delivered_to`).
+
+The token is the outbox id enciphered under a key only the judge knows (kept in its database,
+shared by all its processes): a keyed permutation of 64-bit numbers (`_permute`, a four-round
+Feistel network whose round function is HMAC-SHA256, Luby and Rackoff's construction), written
+in VERP_TAG hex digits.  Outbox ids are sequential, and a player who read them in the envelope
+senders of two answers would learn how many mails the judge sent in between: who else was
+mailing, when a phase's results went out (rule 6.3, and Pirates' P10, keep who submitted
+secret).  The token reads as a random number to anyone without the key.  The tag is an
+HMAC-SHA256 of the id under the same key, cut to VERP_TAG hex digits and checked in constant
+time: an address with a wrong or missing tag names nothing, so no bounce can be aimed at a mail
+by guessing.  The addresses of mail sent before the token, ``judge+b<outbox id>-<tag>@domain``,
+are still read, so that a bounce of one still in flight when the judge was upgraded counts; an
+untagged ``judge+b<id>@domain``, the form of mail sent before tags were introduced, is ignored.
+Like `judge.mail.inbound`, nothing here raises on any input.
 """
 
 from __future__ import annotations
@@ -74,20 +82,49 @@ def delivery_report(raw: bytes) -> DeliveryReport | None:
 
 
 def verp_address(local: str, domain: str, outbox_id: int, key: bytes) -> str:
-    """The envelope sender of outbox row ``outbox_id``: ``local+b<id>-<tag>@domain``, the tag
-    made with ``key`` (`verp_tag`)."""
-    return f"{local}+b{outbox_id}-{verp_tag(key, outbox_id)}@{domain}"
+    """The envelope sender of outbox row ``outbox_id``: ``local+b<token><tag>@domain``, the id
+    enciphered (`_permute`) and its tag (`verp_tag`), both made with ``key``."""
+    return f"{local}+b{_permute(key, outbox_id, _ROUNDS):0{VERP_TAG}x}{verp_tag(key, outbox_id)}@{domain}"
 
 
 def verp_outbox_id(address: str, local: str, domain: str, key: bytes) -> int | None:
-    """The outbox id a VERP address (`verp_address`) names, or None if it names none: not of
-    that form, or its tag is not the one ``key`` makes for its id."""
-    pattern = rf"{re.escape(local)}\+b([0-9]{{1,18}})-([0-9a-f]{{{VERP_TAG}}})@{re.escape(domain)}"
-    found = re.fullmatch(pattern, address.strip().strip("<>"), re.IGNORECASE)
-    if found is None:
+    """The outbox id a VERP address (`verp_address`, or the form before it, with the id in
+    plain digits) names, or None if it names none: not of either form, or its tag is not the
+    one ``key`` makes for its id."""
+    start = rf"{re.escape(local)}\+b"
+    end = rf"([0-9a-f]{{{VERP_TAG}}})@{re.escape(domain)}"
+    address = address.strip().strip("<>")
+    if found := re.fullmatch(rf"{start}([0-9a-f]{{{VERP_TAG}}}){end}", address, re.IGNORECASE):
+        outbox_id = _permute(key, int(found.group(1), 16), _ROUNDS[::-1])
+    elif found := re.fullmatch(rf"{start}([0-9]{{1,18}})-{end}", address, re.IGNORECASE):
+        outbox_id = int(found.group(1))
+    else:
         return None
-    outbox_id = int(found.group(1))
     return outbox_id if hmac.compare_digest(found.group(2).lower(), verp_tag(key, outbox_id)) else None
+
+
+_ROUNDS = range(4)  # four rounds make a permutation no one without the key tells from a random one
+_HALF = 4 * VERP_TAG // 2  # bits in each half of the block the token enciphers
+
+
+def _permute(key: bytes, number: int, rounds: range) -> int:
+    """``number`` (below 2**(4 * VERP_TAG)) through a Feistel network keyed by ``key``: with
+    `_ROUNDS` it enciphers, with them reversed it deciphers.  Each round swaps the halves and
+    mixes into one an HMAC-SHA256 of the other and of the round's number."""
+    mask = (1 << _HALF) - 1
+    left, right = number >> _HALF, number & mask
+    for number_of_round in rounds:
+        if rounds.step > 0:
+            left, right = right, left ^ _round(key, number_of_round, right)
+        else:
+            left, right = right ^ _round(key, number_of_round, left), left
+    return left << _HALF | right
+
+
+def _round(key: bytes, number_of_round: int, half: int) -> int:
+    """The Feistel round function: ``half`` under ``key`` and the round's number, as many bits as a half."""
+    digest = hmac.new(key, f"verp round {number_of_round}: {half}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:_HALF // 8], "big")
 
 
 def verp_tag(key: bytes, outbox_id: int) -> str:

@@ -29,8 +29,15 @@ units could witness):
 * **Adjustments**: other powers' build and removal orders are never told, since a failed one
   tells what that power owed; their units show as FOUND and LOST.
 * **Standoffs** are seen through the units in them: a bounce between units out of view is not
-  told, even in a province in view (though the power's own dislodged units cannot retreat
-  there).  A **support from out of view** is not told; the supported order is, if in view.
+  told, even in a province in view, and the board as the power sees it (``contested``) holds
+  only the standoffs it saw a unit of (its own, or one seen before and after: :func:`witness`).
+  So its own dislodged units' retreats, reckoned on that board, list a province in view that
+  an unseen standoff left empty, and a retreat there is taken like any other; the adjudication,
+  on the true board, bars it and the unit is disbanded, which the power is told with the
+  retreat's result (``fails: standoff``).  Why not tell the power of the standoff next to its
+  unit instead: that tells what no unit of it saw, before it did anything, where this tells
+  it only what its unit met by going there, as a retreat that bounces off an unseen unit's
+  does.  A **support from out of view** is not told; the supported order is, if in view.
 * **Dislodged** foreign units in view are shown dislodged, with where their attacker came
   from only when that is in view too.
 
@@ -128,9 +135,10 @@ def in_view(power: str, *positions: Position) -> frozenset[str]:
     return looking.union(*(game_map.any_neighbours(p) for p in looking))
 
 
-def as_seen(position: Position, power: str, view: frozenset[str]) -> Position:
+def as_seen(position: Position, power: str, view: frozenset[str], standoffs: frozenset[str] = frozenset()) -> Position:
     """``position`` as ``power`` sees it with ``view``: its own units and centers, and of the
-    others only the units, dislodged units, standoffs and owners in view."""
+    others only the units, dislodged units and owners in view; of its standoffs only those in
+    ``standoffs``, the ones it saw a unit bounce in."""
     units = {p: u for p, u in position.units.items() if u.power == power or p in view}
     dislodged = {}
     for province, d in position.dislodged.items():
@@ -139,7 +147,7 @@ def as_seen(position: Position, power: str, view: frozenset[str]) -> Position:
             dislodged[province] = Dislodgement(d.power, d.unit, d.attacker_from if shown else None,
                                                d.via_convoy and shown)
     centers = {c: owner for c, owner in position.centers.items() if owner == power or c in view}
-    return position.evolve(units=units, centers=centers, dislodged=dislodged, contested=position.contested & view)
+    return position.evolve(units=units, centers=centers, dislodged=dislodged, contested=position.contested & standoffs)
 
 
 def named_units(order: Order) -> tuple[Unit, ...]:
@@ -197,7 +205,7 @@ def witness(power: str, before: Position, results: Sequence[OrderResult], after:
         elif end:
             assert track.end is not None
             sightings.append(Sighting(track.power, track.end, Glimpse.ARRIVES if track.start else Glimpse.FOUND))
-    seen_before = as_seen(before, power, view)
+    seen_before = as_seen(before, power, view)  # a retreat phase's standoffs are drawn nowhere: none
     told = []
     for result in results:
         if result.power == power:
@@ -207,13 +215,20 @@ def witness(power: str, before: Position, results: Sequence[OrderResult], after:
             told.append(_told_foreign(result))
     order = {p: i for i, p in enumerate(before.game_map.powers)}
     sightings.sort(key=lambda s: (order[s.power], s.unit.text))
-    return Sight(power, view, seen_before, tuple(told), tuple(sightings), as_seen(after, power, view))
+    standoffs = frozenset(r.order.destination.province for r in told
+                          if isinstance(r.order, Move) and r.reason == "bounce")  # the standoffs it saw
+    return Sight(power, view, seen_before, tuple(told), tuple(sightings), as_seen(after, power, view, standoffs))
 
 
 def _told_own(result: OrderResult, before: Position, view: frozenset[str]) -> OrderResult:
     """One of the power's own orders as it is told: void, or illegal only for want of a unit
-    out of its view (:func:`in_the_dark`), reads as an order that stood."""
+    out of its view (:func:`in_the_dark`), reads as an order that stood; a retreat barred by a
+    standoff reads as one that failed there (it was taken when sent: the power had not seen
+    that standoff, see the module's header)."""
     order = result.order
+    if result.outcome is Outcome.INVALID and isinstance(order, Retreat) \
+            and order.destination.province in before.contested:
+        return OrderResult(result.power, order, Outcome.FAILS, "standoff")
     if result.reason == "void" or (
         result.outcome is Outcome.INVALID and not isinstance(order, str)
         and in_the_dark(before, result.power, order, view)

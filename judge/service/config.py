@@ -15,7 +15,7 @@ from email.utils import formataddr
 from pathlib import Path
 from typing import Any
 
-from judge.commands.parse import MAX_DURATION_HOURS
+from judge.commands.parse import MAX_DURATION_HOURS, MIN_PHASE_HOURS
 from judge.peers import networks
 
 DEFAULT_DURATIONS = {"movement": 48.0, "retreat": 24.0, "adjustment": 24.0, "grace": 0.0}
@@ -144,6 +144,8 @@ def _coerce(name: str, value: Any) -> Any:
             durations = {**DEFAULT_DURATIONS, **{k: float(v) for k, v in dict(value).items()}}
             if not all(0 <= hours <= MAX_DURATION_HOURS for hours in durations.values()):
                 raise ConfigError(f"durations must be between 0 and {MAX_DURATION_HOURS} hours: {value!r}")
+            if any(hours < MIN_PHASE_HOURS for what, hours in durations.items() if what not in ("grace", "reminder")):
+                raise ConfigError(f"a phase lasts at least {MIN_PHASE_HOURS:g} hour: {value!r}")
             return durations
     except (TypeError, ValueError):
         raise ConfigError(f"bad value for {name}: {value!r}") from None

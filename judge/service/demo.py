@@ -31,7 +31,8 @@ def demo_judge(kinds: Kinds, keep: bool = False) -> Iterator[DemoJudge]:
     """A judge on a temporary data directory, listening on a free port of loopback, for as long as
     the ``with`` lasts; then stopped, and its directory removed unless ``keep``."""
     data = Path(tempfile.mkdtemp(prefix="judge-demo-"))
-    settings = Settings(data_dir=data, port=0, tick_seconds=2)
+    # a script's game master may close a whole match's phases, one mail each, in a minute
+    settings = Settings(data_dir=data, port=0, tick_seconds=2, max_phase_changes_per_hour=100)
     loop = asyncio.new_event_loop()
     daemon = Daemon(settings, kinds)
     thread = threading.Thread(target=loop.run_until_complete, args=(daemon.run(),), daemon=True)

@@ -76,14 +76,15 @@ def queue(
     """Add an outbox row for a mail to ``to`` and return its id; ValueError for an address that no
     header can carry (`check_recipient`), now rather than when the sender builds the message.  The
     body is kept as any database can store it: lone surrogates and NUL (which an echoed line may
-    carry) become U+FFFD.  A game's mail writes its moments in its reader's time zone (`zones`).  A
+    carry) become U+FFFD.  A game's mail writes its moments, in its subject as in its body, in its
+    reader's time zone (`zones`).  A
     mail to nobody (``to`` empty) is a ValueError too."""
     if not to:
         raise ValueError("a mail must have a recipient")
     check_recipient(to)
     zone = None if kind in zones.UNZONED else zones.reader_zone(session, game_id, to)
     if zone is not None:
-        body = zones.localize(body, zone)
+        subject, body = zones.localize(subject, zone), zones.localize(body, zone)
     replied = usable_message_id(in_reply_to)  # what the message will carry: see build_message
     replied = angled(replied) if replied else None
     # press: a random Message-ID, as make_msgid's tells the moment to a hundredth of a second

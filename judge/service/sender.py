@@ -16,8 +16,9 @@ later is due at once (`_due_again`) and goes out in the same pass, not after its
 A non-ASCII address needs a relay offering SMTPUTF8; without it the mail fails at once.
 Errors are kept as the server's words (``550 5.1.1 ...``).
 
-Every mail leaves with its own envelope sender, ``judge+b<outbox id>-<tag>@domain`` (VERP, the
-tag an HMAC of the id under the key in ``secrets``: `judge.mail.dsn`), so a bounce that comes
+Every mail leaves with its own envelope sender, ``judge+b<token><tag>@domain`` (VERP: the token
+the outbox id enciphered, so that nobody reads in it how many mails the judge sent, and the tag
+an HMAC of the id, both under the key in ``secrets``: `judge.mail.dsn`), so a bounce that comes
 back later says which row it is about: `record_bounce` reads the delivery status notification,
 marks the row failed and tells the same people as a refusal at the relay would (`_give_up`):
 the game master, or the admin for mail of no game or to the game master, and the writer of the

@@ -88,8 +88,10 @@ class Turn(Protocol):
         """The message of the answer at ``index``."""
         ...
 
-    def answer_long(self, text: str, filename: str, body: str, what: str, more: str = "") -> None:
-        """Answer ``text`` with ``body``: in the reply, or attached if it is long."""
+    def answer_long(self, text: str, filename: str, body: str, what: str, more: str = "",
+                    game: Game | None = None) -> None:
+        """Answer ``text`` with ``body``: in the reply, or attached if it is long; about ``game``,
+        with its moments in the zone its reader reads that game in."""
         ...
 
     def attach(self, files: Sequence[Attachment]) -> bool:

@@ -6,12 +6,15 @@ answer writes a moment one way, ``YYYY-MM-DD HH:MM UTC`` (`judge.service.render.
 may have a zone (``SET ZONE Europe/Paris``, the game master's, which is also the zone SET
 DEADLINE reads), and a player their own (``SET MYZONE America/New_York``, kept on their seat).
 When a mail of a game is queued (`judge.service.outbox.queue`), `localize` rewrites each such
-moment of its body for its reader: ``2027-03-28 14:00 CEST (12:00 UTC)``, the zone's
+moment of its subject and body for its reader: ``2027-03-28 14:00 CEST (12:00 UTC)``, the zone's
 abbreviation telling summer time from winter time, and the UTC date too when it is another day.
 A player's mail is written in their own zone, else the game's; the game master's, an observer's
 and anyone else's in the game's; a game with no zone writes UTC alone, as before.  Lines that
 quote what a player wrote (a reply's ``> `` lines) and press are left as written: the judge never
-changes a player's words.  The zones are read once per transaction (`reader_zone`).
+changes a player's words.  An answer about a game that the reply is not signed on to (SUMMARY,
+HISTORY or LIST of a game, asked by anyone) is written in that game's zone for its reader when it
+is made (`judge.service.handlers.conversation.Conversation.localized`).  The zones are read once
+per transaction (`reader_zone`).
 
 The zones are the system's IANA database, through `zoneinfo`; a system without one (a minimal
 container) has only UTC, and SET ZONE says so.
@@ -28,7 +31,9 @@ from sqlalchemy.orm import Session
 
 from judge.store.models import Game, Player
 
-_MOMENT = re.compile(r"(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) UTC\b")
+_MOMENT = re.compile(r"(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) UTC\b"
+                     r"|\d{4}-\d{2}-\d{2} \d{2}:\d{2} [A-Za-z0-9+-]+ \((?:\d{4}-\d{2}-\d{2} )?\d{2}:\d{2} UTC\)")
+"""A moment as the templates write it, or one `localize` wrote already (left as it is)."""
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+){0,2}")
 UNZONED = ("press",)  # kinds of mail whose text is a player's own words
 
@@ -78,9 +83,12 @@ def forget(session: Session) -> None:
 
 def localize(body: str, zone: ZoneInfo) -> str:
     """``body`` with each ``YYYY-MM-DD HH:MM UTC`` moment written in ``zone`` with its UTC beside
-    it, except in the lines that quote a player's own (``>``)."""
+    it, except in the lines that quote a player's own (``>``); a moment written so already (an
+    answer about another game, in its zone) is left as it is."""
 
     def local(match: re.Match[str]) -> str:
+        if match.group(1) is None:
+            return match.group(0)
         moment = datetime.strptime(f"{match.group(1)} {match.group(2)}", "%Y-%m-%d %H:%M").replace(tzinfo=UTC)
         there = moment.astimezone(zone)
         utc = match.group(2) if there.date() == moment.date() else f"{match.group(1)} {match.group(2)}"

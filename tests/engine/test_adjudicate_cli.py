@@ -120,3 +120,19 @@ def test_command_line_never_prints_a_traceback(tmp_path: Path) -> None:
     assert proc.returncode == 1 and proc.stderr == ""
     assert json.loads(proc.stdout)["error"].startswith("malformed JSON")
     assert main(["adjudicate", str(tmp_path / "missing.json")]) == 1
+
+
+def test_a_power_of_two_words_is_read_however_its_words_are_joined() -> None:
+    """Empire's BRITISH_COLUMBIA as the README's table writes it, as DPjudge's map files do, as the
+    ``diplomacy`` package does, and in lower case; NEW_YORK likewise."""
+    for british, new_york in (("British Columbia", "New York"), ("BRITISH-COLUMBIA", "NEW-YORK"),
+                              ("BRITISHCOLUMBIA", "NEWYORK"), ("british_columbia", "new york")):
+        out = adjudicate_data({"variant": "empire", "phase": "S1999M",
+                               "units": {british: ["A VAN"], new_york: ["A PHI"]},
+                               "orders": {british: ["A VAN H"], new_york: ["A PHI H"]}})
+        assert out["units"] == {"BRITISH_COLUMBIA": ["A VAN"], "NEW_YORK": ["A PHI"]}, (british, new_york)
+        assert {r["power"] for r in out["results"]} == {"BRITISH_COLUMBIA", "NEW_YORK"}
+    out = io.StringIO()  # a misspelling is no other way of joining the words
+    data = {"variant": "empire", "phase": "S1999M", "units": {"BRITISH COLOMBIA": ["A VAN"]}}
+    assert run_json(adjudicate_data, io.StringIO(json.dumps(data)), out, jsonl=False) == 1
+    assert json.loads(out.getvalue())["error"].startswith("unknown power 'BRITISH COLOMBIA'")

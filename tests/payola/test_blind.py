@@ -8,6 +8,7 @@ from typing import Any
 
 from judge.engine.legal import retreat_options
 from judge.engine.notation import position_from_data
+from judge.engine.orders import parse_order
 from judge.engine.phases import adjudicate
 from judge.engine.position import Position
 from judge.engine.results import OrderResult, Outcome
@@ -182,6 +183,32 @@ def test_blind_an_own_dislodged_unit_keeps_every_retreat_it_really_has() -> None
     sight = witness("ENGLAND", before, results, after)
     assert retreat_options(sight.after, "BOH") == retreat_options(after, "BOH")
     assert "GAL" not in {str(loc) for loc in retreat_options(after, "BOH")}, "the standoff in GAL counts"
+
+
+def test_blind_a_standoff_it_did_not_see_bars_none_of_its_retreats_on_the_board_it_sees() -> None:
+    # England's A BOH is dislodged from MUN; Austria's A BUD and Russia's A WAR, neither seen from
+    # BOH, bounce in GAL, which England sees (next to BOH): GAL is free on the board England sees.
+    before, results, after = phase({"ENGLAND": ["A BOH"], "GERMANY": ["A MUN", "A TYR"], "AUSTRIA": ["A BUD"],
+                                    "RUSSIA": ["A WAR"]},
+                                   {"GERMANY": ["A MUN - BOH", "A TYR S A MUN - BOH"],
+                                    "AUSTRIA": ["A BUD - GAL"], "RUSSIA": ["A WAR - GAL"]})
+    sight = witness("ENGLAND", before, results, after)
+    assert "GAL" in after.contested and "GAL" in sight.view
+    assert told(sight) == ["GERMANY A MUN - BOH", "GERMANY A TYR S A MUN - BOH"]  # nothing of GAL
+    assert "GAL" not in {str(loc) for loc in retreat_options(after, "BOH")}
+    assert "GAL" in {str(loc) for loc in retreat_options(sight.after, "BOH")}
+
+
+def test_blind_an_own_retreat_barred_by_a_standoff_reads_as_one_that_failed_there() -> None:
+    _, _, after = phase({"ENGLAND": ["A BOH"], "GERMANY": ["A MUN", "A TYR"], "AUSTRIA": ["A BUD"],
+                                    "RUSSIA": ["A WAR"]},
+                                   {"GERMANY": ["A MUN - BOH", "A TYR S A MUN - BOH"],
+                                    "AUSTRIA": ["A BUD - GAL"], "RUSSIA": ["A WAR - GAL"]})
+    outcome = adjudicate(after, {"ENGLAND": [parse_order("A BOH - GAL", after.game_map, after.phase.kind)]})
+    [result] = outcome.results
+    assert result.outcome is Outcome.INVALID  # the true board bars it
+    [own] = witness("ENGLAND", after, outcome.results, outcome.position).results
+    assert (own.outcome, own.reason) == (Outcome.FAILS, "standoff")
 
 
 def test_blind_a_power_sees_its_own_units_and_orders_wherever_they_are() -> None:

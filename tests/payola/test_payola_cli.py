@@ -98,3 +98,11 @@ def test_rule_6_2_judge_payola_on_a_variant_board() -> None:
     assert out["powers"]["W_MEDITERRANEAN_SEA"]["new_balance"] == 1
     adjudicated = adjudicate_data({**request, "orders": out["orders"]})
     assert adjudicated["next_phase"] == "W1900A"
+
+
+def test_a_power_of_two_words_is_read_however_its_words_are_joined() -> None:
+    for british in ("British Columbia", "BRITISH-COLUMBIA", "BRITISHCOLUMBIA"):
+        out = payola_from_data({"variant": "empire", "phase": "S1999M", "units": {british: ["A VAN"]}, "seed": 1,
+                                "powers": {british: {"balance": 10, "sheet": "2 : A VAN - WAS"}}})
+        assert out["orders"] == {"BRITISH_COLUMBIA": ["A VAN - WAS"]}, british
+        assert out["powers"]["BRITISH_COLUMBIA"]["spent"] == 2

@@ -144,3 +144,25 @@ def test_reminder_before_the_deadline_and_late_notice_after_it_once_each(judge: 
     assert [m.subject for m in late] == ["g1 S1901M late"] and "at the latest" in late[0].body
     judge.later(12)
     assert judge.process("g1").startswith("g1 S1901M processed")
+
+
+def test_offer_lines_above_a_clear_are_answered_as_withdrawn_by_it(judge: Judge) -> None:
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSTART")
+    judge.new_mail()
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR\n1 : A MAR H\nCLEAR\n1 : F BRE - MAO")
+    mails = {m.subject: m.body for m in judge.new_mail() if m.to == ALICE}
+    body = mails["Re: orders"]
+    assert "> 2 : A PAR - BUR\n  IGNORED: withdrawn by the CLEAR below\n" in body
+    assert "> 1 : A MAR H\n  IGNORED: withdrawn by the CLEAR below\n" in body
+    assert "> 1 : F BRE - MAO\n  OK: read as one offer of 1 AgP; direct offer for F BRE - MAO\n" in body
+    results = mails["g1 S1901M results"]  # France, the only player, has submitted: the sheet below the CLEAR
+    assert "France: F BRE - MAO\n" in results and "France: A PAR H\n" in results
+
+
+def test_join_to_a_full_game_says_it_is_full_whatever_power_it_names(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE a1 gm-secret ancmed")  # five powers: Carthage, Egypt, Greece, Persia, Rome
+    for number in range(5):
+        judge.send(f"p{number}@example.org", f"JOIN a1 pw-{number}")
+    judge.send(ALICE, "JOIN a1 alice-pw AUSTRIA")  # no power of this board: the game is full all the same
+    assert "> JOIN a1 **** AUSTRIA\n  ERROR: the game is full\n" in judge.last_to(ALICE).body

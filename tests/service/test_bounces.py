@@ -1,8 +1,8 @@
-"""Bounces: every mail leaves with its own VERP envelope sender (``judge+b<outbox id>-<tag>@domain``,
-the tag an HMAC of the id), the judge takes ``judge+TAG@domain``, and a delivery status
-notification that comes back (a real one from Postfix: ``tests/mail/eml/postfix_bounce.eml``)
-marks its mail failed and is reported, the server's words quoted as its own.  A forged one does
-nothing (issue 22.4)."""
+"""Bounces: every mail leaves with its own VERP envelope sender (``judge+b<token><tag>@domain``, the
+token the outbox id enciphered, the tag an HMAC of the id), the judge takes ``judge+TAG@domain``,
+and a delivery status notification that comes back (a real one from Postfix:
+``tests/mail/eml/postfix_bounce.eml``) marks its mail failed and is reported, the server's words
+quoted as its own. A forged one does nothing (issue 22.4)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
 from judge.bootstrap import open_database
-from judge.mail.dsn import VERP_TAG, delivered_to, delivery_report, verp_outbox_id
+from judge.mail.dsn import VERP_TAG, delivered_to, delivery_report, verp_address, verp_outbox_id, verp_tag
 from judge.mail.smtp_in import judge_addresses
 from judge.service.app import inject
 from judge.service.config import Settings
@@ -142,9 +142,30 @@ def test_every_mail_leaves_with_its_own_verp_envelope_sender(db: Database, setti
                queue(session, settings, to="gus@example.org", subject="b", body="b\n", kind="notice", now=NOW)]
     assert deliver_pending(db, settings, RelayTransport("127.0.0.1", relay.port, timeout=10), NOW) == 2
     senders = [envelope.mail_from for envelope in relay.envelopes]
-    for row_id, sender in zip(ids, senders, strict=True):
-        assert re.fullmatch(rf"judge\+b{row_id}-[0-9a-f]{{{VERP_TAG}}}@{DOMAIN}", sender), sender
+    for sender in senders:
+        assert re.fullmatch(rf"judge\+b[0-9a-f]{{{2 * VERP_TAG}}}@{DOMAIN}", sender), sender
     assert [verp_outbox_id(sender, "judge", DOMAIN, key_of(db)) for sender in senders] == ids
+
+
+def test_two_answers_envelope_senders_tell_nothing_of_how_many_mails_went_out_between(
+        tmp_path: Path, relay: Relay) -> None:
+    """Alice sends STATUS, Bob a sheet and STATUS, Alice STATUS again: her two answers are outbox
+    rows 2 apart, which their envelope senders must not tell her (nor their order: the token is
+    the id enciphered); the judge still reads each back to its row."""
+    judge = two_player_game(Judge(tmp_path, domain=DOMAIN, relay=f"127.0.0.1:{relay.port}"))
+    relay.envelopes.clear()
+    judge.send("alice@example.org", "SIGNON F@g1 alice-pw\nSTATUS")
+    judge.send("bob@example.org", "SIGNON G@g1 bob-pw\n1 : A MUN - RUH")
+    judge.send("bob@example.org", "SIGNON G@g1 bob-pw\nSTATUS")
+    judge.send("alice@example.org", "SIGNON F@g1 alice-pw\nSTATUS")
+    senders = [envelope.mail_from for envelope in relay.envelopes if envelope.rcpt_tos == ["alice@example.org"]]
+    ids = [verp_outbox_id(sender, "judge", DOMAIN, key_of(judge.db)) for sender in senders]
+    assert len(senders) == 2 and ids[0] is not None and ids[1] == ids[0] + 3
+    tokens = [int(re.fullmatch(rf"judge\+b([0-9a-f]{{{VERP_TAG}}})[0-9a-f]{{{VERP_TAG}}}@{DOMAIN}", sender)[1], 16)
+              for sender in senders]  # no id in plain digits
+    assert tokens[1] - tokens[0] != 3
+    other = verp_address("judge", DOMAIN, ids[0], b"another judge's key")
+    assert other != senders[0] and verp_outbox_id(other, "judge", DOMAIN, key_of(judge.db)) is None  # keyed
 
 
 def test_22_4_the_tag_key_is_the_databases_shared_by_its_processes_and_kept_across_restarts(
@@ -254,12 +275,13 @@ def test_22_4_a_bounce_to_an_address_without_the_right_tag_is_ignored(db: Databa
     row = queued(db, settings, NOBODY)
     other = queued(db, settings, "other@players.example")
     tagged = envelope_sender(settings, row.id, key_of(db))
-    tag = tagged.split("-")[-1].split("@")[0]
-    wrong_tag = tagged.replace(tag, f"{int(tag, 16) ^ 1:0{VERP_TAG}x}")
+    token, tag = tagged[7:7 + VERP_TAG], tagged[7 + VERP_TAG:].split("@")[0]
+    other_tag = envelope_sender(settings, other.id, key_of(db))[7 + VERP_TAG:].split("@")[0]
     addresses = (f"judge+b{row.id}@{DOMAIN}",  # untagged: how every bounce address looked before tags
-                 wrong_tag,  # one bit off
-                 f"judge+b{row.id}-{tag[:10]}@{DOMAIN}",  # cut short
-                 envelope_sender(settings, other.id, key_of(db)).replace(f"+b{other.id}-", f"+b{row.id}-"))
+                 tagged.replace(tag, f"{int(tag, 16) ^ 1:0{VERP_TAG}x}"),  # one bit off
+                 f"judge+b{token}{tag[:10]}@{DOMAIN}",  # cut short
+                 f"judge+b{token}{other_tag}@{DOMAIN}",  # another mail's tag
+                 f"judge+b{row.id}-{other_tag}@{DOMAIN}")  # the form before the token, with another's tag
     for number, address in enumerate(addresses):
         bounce = bounce_of(row, db, settings, address=address)
         bounce = bounce.replace(b"Message-Id: <", f"Message-Id: <{number}.".encode())
@@ -268,6 +290,14 @@ def test_22_4_a_bounce_to_an_address_without_the_right_tag_is_ignored(db: Databa
     assert notices(db) == []
     inject(db, settings, bounce_of(row, db, settings, address=tagged.upper()), NOW, envelope_from="")
     assert outbox_row(db, row.id).status == "failed"  # the right tag, in any case, is believed
+
+
+def test_a_bounce_to_the_address_form_before_the_token_is_still_believed(db: Database, settings: Settings) -> None:
+    """Mail sent by a judge before its upgrade left as ``judge+b<id>-<tag>``: its bounce may come later."""
+    row = queued(db, settings, NOBODY)
+    address = f"judge+b{row.id}-{verp_tag(key_of(db), row.id)}@{DOMAIN}"
+    inject(db, settings, bounce_of(row, db, settings, address=address), NOW, envelope_from="")
+    assert outbox_row(db, row.id).status == "failed"
 
 
 def test_22_4_forged_bounce_cannot_cancel_pending_mail(tmp_path: Path) -> None:

@@ -314,3 +314,26 @@ def test_29_5_press_is_delivered_as_written(judge: Judge) -> None:
     judge.send(GM, MASTER + "SET ZONE Europe/Paris")
     judge.send(ALICE, FRANCE + "PRESS TO G\nMeet me at 2026-01-07 11:00 UTC.\nENDPRESS")
     assert "Meet me at 2026-01-07 11:00 UTC." in judge.last_to(BOB).body
+
+
+def test_29_5_subjects_and_answers_about_a_game_are_written_in_its_readers_zone(judge: Judge) -> None:
+    """A deadline in a subject is in the reader's zone as in the body, and SUMMARY of a game for
+    someone who neither plays nor signed on is in the game's zone, not in UTC alone."""
+    judge.send(GM, MASTER + "SET ZONE Europe/Paris")
+    judge.send(ALICE, FRANCE + "SET MYZONE Asia/Tokyo")
+    judge.new_mail()
+    judge.send(GM, MASTER + "SET DEADLINE 2026-01-08 01:30")  # Paris: 00:30 UTC, in Tokyo the 8th, 09:30
+    subjects = {m.to: m.subject for m in judge.new_mail() if m.subject != "Re: orders"}
+    moved = "g1: the game master set the deadline of S1901M to "
+    assert subjects[BOB] == moved + "2026-01-08 01:30 CET (00:30 UTC)", subjects
+    assert subjects[OBSERVER] == subjects[BOB]
+    assert subjects[ALICE] == moved + "2026-01-08 09:30 JST (00:30 UTC)"
+    judge.send(GM, MASTER + "PROCESS")  # early: SUMMARY keeps when
+    judge.send(DAN, "SUMMARY g1")
+    summary = judge.last_to(DAN).body
+    assert "2026-01-05 13:00 CET (12:00 UTC)" in summary and "12:00 UTC" not in summary.replace("(12:00 UTC)", "")
+    judge.send(ALICE, "SUMMARY g1")  # not signed on, from her address: her own zone
+    assert "2026-01-05 21:00 JST (12:00 UTC)" in judge.last_to(ALICE).body
+    judge.send(ALICE, FRANCE + "SET MYZONE Pacific/Kiritimati\nSUMMARY g1")  # signed on: the reply's own pass too
+    summary = judge.last_to(ALICE).body
+    assert "PROCESS, 2026-01-06 02:00 +14 (2026-01-05 12:00 UTC) (deadline was" in summary, summary

@@ -43,6 +43,15 @@ def test_bad_settings_are_named(tmp_path: Path) -> None:
         _ = load_settings(None, environ={}, overrides={"relay": "nowhere"}).relay_address
 
 
+def test_a_configured_phase_lasts_at_least_an_hour_and_no_grace_is_allowed(tmp_path: Path) -> None:
+    config = tmp_path / "judge.toml"
+    config.write_text("[judge.durations]\nmovement = 0\n")
+    with pytest.raises(ConfigError, match="durations"):
+        load_settings(config, environ={})
+    config.write_text("[judge.durations]\nmovement = 1\ngrace = 0\n")
+    assert load_settings(config, environ={}).durations["movement"] == 1.0
+
+
 def test_22_10_trusted_clients_are_a_list_of_addresses_or_networks(tmp_path: Path) -> None:
     assert load_settings(EXAMPLE, environ={}).trusted_clients == ("127.0.0.1", "::1")
     config = tmp_path / "judge.toml"

@@ -224,6 +224,27 @@ def test_an_observer_receives_public_results_and_no_secrets(judge: Judge) -> Non
     assert not [m for m in to(judge.new_mail(), OBSERVER) if "results" in m.subject]
 
 
+@pytest.mark.parametrize("options", ["", "BLIND"])
+def test_an_observer_is_told_of_the_start_and_of_a_resignation(tmp_path: Path, options: str) -> None:
+    judge = Judge(tmp_path, maps=True)
+    judge.send(GM, f"CREATE g1 gm-secret {options}".strip())
+    judge.send(OBSERVER, "OBSERVE g1")
+    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
+    judge.send(BOB, "JOIN g1 bob-pw GERMANY")
+    judge.new_mail()
+    judge.send(GM, MASTER + "START")
+    [started] = [m for m in judge.new_mail() if m.to == OBSERVER]
+    assert started.subject == "g1 starts"
+    assert "  France: played\n" in started.body and "  Austria: dummy\n" in started.body
+    assert "First phase: S1901M, deadline 2026-01-07 12:00" in started.body
+    assert "You observe this game" in started.body and "UNOBSERVE g1" in started.body
+    assert "Your balance" not in started.body and "You play" not in started.body and "SIGNON" not in started.body
+    assert bool(started.attachments) is not bool(options)  # a Tin Cup game's board is no observer's
+    judge.send(BOB, GERMANY + "RESIGN")
+    [told] = [m for m in judge.new_mail() if m.to == OBSERVER]
+    assert "the player of Germany resigned: it is now a dummy power" in told.body and BOB not in told.body
+
+
 def test_no_observers_option(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "NO_OBSERVERS")
     judge.send(OBSERVER, "OBSERVE g1")

@@ -278,3 +278,48 @@ def test_23_17_loyal_units_reminders_and_status_speak_of_orders(tmp_path: Path) 
     tick(judge)
     reminder = to(judge.new_mail(), BOB, "g1 S1901M reminder")
     assert "Without orders your units hold" in reminder and "offer sheet" not in reminder
+
+
+# -- ruling 15: a sheet without an offer ----------------------------------------------------------------
+
+
+def test_ruling_15_a_sheet_of_savings_alone_is_kept_and_warned_but_not_a_submission(tmp_path: Path) -> None:
+    """France asks to save 5 AgP and offers nothing; Germany and England send sheets.  Rule 3.3
+    asks for at least one offer: France has not submitted, so the phase waits for its deadline,
+    where France's units hold on their own zero offers and its savings request stands."""
+    judge = start(tmp_path)
+    judge.send(ALICE, FRANCE + "5 $")
+    reply = judge.last_to(ALICE).body
+    assert "> 5 $\n  OK: read as a savings request of 5 AgP" in reply
+    assert "offer sheet kept, with no offer: savings 5 AgP" in reply
+    assert "WARNING: a sheet needs at least one offer (rule 3.3)" in reply and "you have not submitted" in reply
+    judge.send(BOB, GERMANY + "2 : A MUN - RUH")
+    judge.send(CAROL, ENGLAND + "1 : F LON - NTH")
+    assert phase(judge) == "S1901M"  # every other power has submitted: only France holds it open
+    judge.send(ALICE, FRANCE + "STATUS")
+    status = judge.last_to(ALICE).body
+    assert "  5 $\n" in status and "your sheet makes no offer: you have not submitted" in status
+    judge.send(GM, MASTER + "STATUS")
+    assert "France: played; waiting" in judge.last_to(GM).body
+    judge.send(CAROL, "LIST g1")
+    assert "France: played, waiting" in judge.last_to(CAROL).body
+    judge.later(24)  # the reminder: France has sent something, but not an offer
+    tick(judge)
+    [reminder] = [m for m in judge.new_mail() if m.subject == "g1 S1901M reminder"]
+    assert reminder.to == ALICE and "the offer sheet of France makes no offer" in reminder.body
+    judge.later(24)
+    assert tick(judge) == ["g1 S1901M processed; next F1901M"]
+    results = to(judge.new_mail(), ALICE, "g1 S1901M results")
+    assert "France sent no offer sheet: each of its units was offered a zero HOLD by its own power" in results
+    assert "France: A PAR H" in results and "savings you asked for: 5 AgP" in results
+
+
+def test_ruling_15_offers_sent_after_a_sheet_without_one_are_a_submission(tmp_path: Path) -> None:
+    judge = start(tmp_path)
+    judge.send(ALICE, FRANCE + "5 $")
+    judge.send(BOB, GERMANY + "2 : A MUN - RUH")
+    judge.send(CAROL, ENGLAND + "1 : F LON - NTH")
+    judge.send(ALICE, FRANCE + "5 $\n1 : A PAR - BUR")  # France's sheet now makes an offer: all are in
+    assert phase(judge) == "F1901M"
+    results = to(judge.new_mail(), ALICE, "g1 S1901M results")
+    assert "France sent no offer sheet" not in results and "France: A PAR - BUR" in results

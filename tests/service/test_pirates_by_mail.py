@@ -311,8 +311,9 @@ def whole_match(tmp_path: Path, seed: int | None = None) -> Match:
             for player in FOURTEEN:
                 assert f"Package of {player}: {round_.package(player)} gold" in end.body
                 ballot = round_.ballot(player)
-                line = (f"Ballot of {player}: Yes on {', '.join(ballot.yes) or 'none'}; No on "
-                        f"{', '.join(ballot.no) or 'none'}" + (" (drawn)" if player in round_.drawn else ""))
+                sides = [f"{word} on {', '.join(side)}" for word, side in (("Yes", ballot.yes), ("No", ballot.no))
+                         if side]  # a side with no plan is left out
+                line = f"Ballot of {player}: {'; '.join(sides)}" + (" (drawn)" if player in round_.drawn else "")
                 assert line in end.body.splitlines()
                 assert any(text.startswith(f"Plan of {player}: ") and ("default" in text) == (
                     player in round_.defaults) for text in end.body.splitlines())
@@ -511,7 +512,9 @@ def test_28_after_the_end_the_page_and_history_publish_everything(tmp_path: Path
     _, _, final = now_playing(judge)
     for round_ in final.rounds:
         for player in FOUR:
-            assert f"Ballot of {player}: Yes on {', '.join(round_.ballot(player).yes) or 'none'}" in page
+            ballot = round_.ballot(player)
+            said = f"Yes on {', '.join(ballot.yes)}" if ballot.yes else f"No on {', '.join(ballot.no)}"
+            assert f"Ballot of {player}: {said}" in page
     assert "(drawn)" in page and "the default plan" in page and "Elimination Candidate: " in page
     judge.send(WATCHER, "HISTORY pp")
     history = judge.last_to(WATCHER)
@@ -814,3 +817,15 @@ def test_28_terminate_before_a_round_is_settled_says_there_is_nothing_to_publish
     ended = next(m.body for m in judge.new_mail() if m.to == address("Ann") and m.subject == "pp has ended")
     assert "Everything that was secret in the rounds played to their end is now published" in ended
     assert "Round 1 of 5" in ended and "Round 2 of 5" not in ended
+
+
+def test_a_confirmation_names_the_kind_of_game_asked_for_never_payola(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE pp gm-pw pirates PLAYERS=4")
+    [asked] = [m for m in judge.all_mail() if m.subject.startswith("Please confirm: CREATE pp")]
+    assert asked.body.startswith("Someone asked the judge at judge@localhost to send the mail of a game of "
+                                 "Pirates' Proposal\nto this address:")
+    judge.send(address("Ann"), "JOIN pp pw-ann Ann")
+    [asked] = [m for m in judge.all_mail() if m.subject == "Please confirm: JOIN pp"]
+    assert "a game of Pirates' Proposal" in asked.body
+    assert "Payola" not in asked.body.split("\n-- \n")[0]

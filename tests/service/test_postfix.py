@@ -239,7 +239,7 @@ def test_a_movement_phase_through_postfix_as_the_guide_sets_it_up(site: Site) ->
         for address in PLAYERS.values():  # everyone sent a sheet: the phase is processed at once
             results = site.wait_for(address, "e2e1 S1901M results")
         assert results["From"] == f"The judge <judge@{DOMAIN}>"
-        verp = rf"<judge\+b\d+-[0-9a-f]{{16}}@{re.escape(DOMAIN)}>"  # VERP, tagged
+        verp = rf"<judge\+b[0-9a-f]{{32}}@{re.escape(DOMAIN)}>"  # VERP: the enciphered number, then its tag
         assert re.fullmatch(verp, results["Return-Path"])
         send(f"nobody@{PLAYERS_DOMAIN}", "HELP")  # the answer bounces: no such user at players.test
         report = site.wait_for(ADMIN, "Undeliverable mail").get_content()

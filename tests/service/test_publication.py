@@ -109,7 +109,7 @@ def test_23_25_start_mail_names_the_board_grace_list_map_and_help_and_lists_powe
     body = " ".join(start_mail.body.split())
     assert "Board: Standard: 7 powers, 34 centers, 18 to win, from S1901M." in body
     assert "Your acceptance list: F? (rule 4.2" in body and "(the board's: AEFGIRT)" in body
-    assert "Grace period: 6 hours after each deadline" in body
+    assert "or if a power is late at the end of the grace period: 6 hours after the deadline" in body
     assert "The board is attached; MAP draws it again" in body and "HELP sends the commands" in body
     assert list(start_mail.attachments) == ["g1-S1901M.png"]
     assert powers_listed(start_mail.body, "Powers, in the board's order:\n") == BOARD_ORDER
@@ -119,7 +119,27 @@ def test_23_25_start_mail_names_the_board_grace_list_map_and_help_and_lists_powe
 def test_23_25_start_mail_without_maps_points_to_map(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path))
     body = " ".join(mail(judge, ALICE, "g1 starts").body.split())
-    assert "MAP sends a map of the board at any time" in body and "Grace period: none" in body
+    assert "MAP sends a map of the board at any time" in body
+
+
+def test_the_start_mail_says_a_phase_ends_when_all_have_acted_and_without_grace_says_there_is_none(
+        tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path))
+    body = " ".join(mail(judge, ALICE, "g1 starts").body.split())
+    assert ("A phase is processed as soon as every power that must act has done so (unless one asks to WAIT), "
+            "else at its deadline; there is no grace period.") in body
+    assert "each phase is processed at its deadline" not in body
+
+
+def test_the_start_mail_writes_a_short_grace_period_in_words(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE g1 gm-secret")
+    judge.send(GM, MASTER + "SET GRACE 10m")
+    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
+    judge.send(GM, MASTER + "START")
+    body = " ".join(mail(judge, ALICE, "g1 starts").body.split())
+    assert "at the end of the grace period: 10 minutes after the deadline, in which a late sheet" in body
+    assert "0.166667" not in body and "hours" not in body.split("grace period")[1].split(".")[0]
 
 
 # -- 23.19: the end publication --------------------------------------------------------------------------

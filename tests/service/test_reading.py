@@ -61,6 +61,26 @@ def test_23_11_a_long_run_of_unknown_lines_at_the_end_is_no_sign_off(judge: Judg
     assert body.count("ERROR: unknown command") == 4 and "sign-off" not in body
 
 
+def test_a_short_greeting_before_the_first_command_is_taken_as_such(judge: Judge) -> None:
+    judge.send(ALICE, "Hello,\nSorry, late!\n\n" + FRANCE + "4 : A PAR - BUR\nThanks!")
+    body = reply_to(judge, ALICE).body
+    for line in ("Hello,", "Sorry, late!"):
+        assert answer(body, line) == "IGNORED: not a command: taken as your greeting", body
+    assert answer(body, "Thanks!") == "IGNORED: not a command: taken as your sign-off"
+    assert "ERROR" not in body and "offer sheet accepted: 1 offer(s)" in body
+
+
+def test_a_long_run_of_unknown_lines_before_the_first_command_or_with_none_after_is_no_greeting(
+        judge: Judge) -> None:
+    judge.send(ALICE, "Hello,\nsorry,\nI was away.\nHere goes:\n" + FRANCE + "4 : A PAR - BUR")
+    body = reply_to(judge, ALICE).body
+    assert body.count("ERROR: unknown command") == 4 and "greeting" not in body
+    judge.send(ALICE, "WHOAMI\n" + FRANCE + "4 : A PAR - BUR")  # in capitals, as commands are: one mistyped
+    assert answer(reply_to(judge, ALICE).body, "WHOAMI").startswith("ERROR: unknown command")
+    judge.send(ALICE, "Sorry, late!")  # no command at all: it may be one mistyped
+    assert answer(reply_to(judge, ALICE).body, "Sorry, late!").startswith("ERROR: unknown command")
+
+
 # -- 23.13: where reading stopped --------------------------------------------------------------------
 
 
@@ -90,6 +110,27 @@ def test_23_14_durations_are_echoed_in_words(judge: Judge, written: str, words: 
     [news] = [m for m in mails if m.to == ALICE]
     assert f"the grace period after each deadline to {words}" in news.body
     assert "0.0666" not in news.body
+
+
+@pytest.mark.parametrize(("command", "error"), [
+    ("SET MOVEMENT 0", "a phase's length must be at least 1 hour"),
+    ("SET RETREAT 30m", "a phase's length must be at least 1 hour"),
+    ("SET ADJUSTMENT 0.5", "a phase's length must be at least 1 hour"),
+    ("SET REMINDER 0", "a reminder's time before the deadline must be at least 10 minutes")])
+def test_a_phase_of_no_time_or_a_reminder_at_the_deadline_is_refused_and_not_announced(
+        judge: Judge, command: str, error: str) -> None:
+    judge.send(GM, f"SIGNON MASTER@g1 gm-secret\n{command}")
+    mails = judge.new_mail()
+    [reply] = [m for m in mails if m.to == GM]
+    assert answer(reply.body, command) == f"ERROR: {error}"
+    assert [m.to for m in mails] == [GM]  # nobody is told of a change that was not made
+
+
+def test_the_shortest_phase_and_reminder_and_no_grace_at_all_are_taken(judge: Judge) -> None:
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSET MOVEMENT 1h\nSET REMINDER 10m\nSET GRACE 0")
+    body = judge.last_to(GM).body
+    assert "OK: movement set to 1 hour" in body and "OK: reminder set to 10 minutes" in body
+    assert "OK: grace set to 0 hours" in body
 
 
 # -- 23.15: the type of the unit an offer names ------------------------------------------------------
@@ -262,6 +303,16 @@ def test_23_27_history_after_a_sign_on_needs_no_game_name(judge: Judge) -> None:
         "ERROR: expected HISTORY game [phase | first-last] (or sign on first")
 
 
+def test_summary_after_a_sign_on_needs_no_game_name(judge: Judge) -> None:
+    judge.send(ALICE, FRANCE + "SUMMARY")
+    body = reply_to(judge, ALICE).body
+    assert "ERROR" not in body and "Supply centers at the start of each year:" in body
+    assert "Game g1 (standard): active, S1901M." in body
+    judge.send("carol@example.org", "SUMMARY")
+    assert answer(reply_to(judge, "carol@example.org").body, "SUMMARY") == \
+        "ERROR: expected SUMMARY game (or sign on first)"
+
+
 # -- 23.27 + 29.6: WHOGAME, GET INFO, GET RULES -------------------------------------------------------------------
 
 
@@ -287,6 +338,7 @@ def test_29_6_whogame_lists_the_seats_and_who_plays_them(judge: Judge) -> None:
     judge.send("carol@example.org", "WHOGAME g1")  # a stranger: which seats are played, never an address
     body = reply_to(judge, "carol@example.org").body
     assert "France: played by a player" in body and "@example.org" not in body.split("> WHOGAME g1")[1]
+    assert "game master" not in body  # nor says that an address is kept from them
 
 
 def test_29_6_whogame_never_gives_an_address_in_an_anonymous_game(tmp_path: Path) -> None:

@@ -23,7 +23,9 @@ from judge.bootstrap import kinds
 from judge.engine.map import load_map
 from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow
+from tests.service import test_old_judges as old_judges
 from tests.service.harness import Judge, Sent
+from tests.service.test_game_service import teleport
 
 GM = "gm@example.org"
 WATCHER = "watcher@example.org"
@@ -472,3 +474,89 @@ def test_rule_6_3_a_powers_maps_show_only_what_it_sees(tmp_path: Path) -> None:
     [chart] = [m for m in judge.all_mail() if m.subject == "maps S1901M chart"]
     full = chart.attachments["maps-F1901M.svg"][1]
     assert 'data-power="GERMANY" data-type="A" data-location="BER"' in full.decode()  # the master sees it all
+
+
+# -- a standoff out of sight, and the retreats it bars ---------------------------------------------------
+
+# Fall 1901: Germany's A RUH, supported from MUN, dislodges France's A BUR.  Belgium, in France's
+# sight (next to BUR and PIC), is its only way out on the true board: Germany's F HOL and England's
+# F NTH, both out of France's sight, bounce there; PIC, PAR, GAS and MAR are France's own, MUN is
+# Germany's and RUH is where the attack came from.
+STANDOFF = {"phase": "F1901M",
+            "units": {"FRANCE": ["A BUR", "A PIC", "A PAR", "A GAS", "A MAR"],
+                      "GERMANY": ["A RUH", "A MUN", "F HOL"], "ENGLAND": ["F NTH"]},
+            "centers": {"FRANCE": ["PAR", "BRE", "MAR"], "GERMANY": ["MUN", "BER", "KIE"],
+                        "ENGLAND": ["LON", "EDI", "LVP"]}}
+STANDOFF_SHEETS = {"alice@example.org": "SIGNON F@g1 alice-pw\n1 : A BUR H\n1 : A PIC H\n1 : A PAR H\n1 : A GAS H\n"
+                                        "1 : A MAR H",
+                   "bob@example.org": "SIGNON G@g1 bob-pw\n1 : A RUH - BUR\n1 : A MUN S A RUH - BUR\n1 : F HOL - BEL",
+                   "carol@example.org": "SIGNON E@g1 carol-pw\n1 : F NTH - BEL"}
+ALICE, BOB = "alice@example.org", "bob@example.org"
+
+
+def unseen_standoff(tmp_path: Path) -> Judge:
+    """Game g1 (Tin Cup) after the Fall 1901 of ``STANDOFF``: in F1901R, its mail so far read."""
+    judge = old_judges.start(Judge(tmp_path), "BLIND")
+    teleport(judge, STANDOFF)
+    for address, sheet in STANDOFF_SHEETS.items():
+        judge.send(address, sheet)
+    with judge.db.transaction() as session:
+        assert session.scalars(select(Game.phase).where(Game.name == "g1")).one() == "F1901R"
+    return judge
+
+
+def test_rule_6_3_movement_results_list_a_retreat_that_only_an_unseen_standoff_bars(tmp_path: Path) -> None:
+    """Read in the movement phase's results, France's retreats are those of the board it sees:
+    Belgium is empty there, and the standoff that bars it (HOL against NTH) is not told."""
+    judge = unseen_standoff(tmp_path)
+    [french] = [m for m in judge.new_mail() if m.to == ALICE and m.subject == "g1 F1901M results"]
+    assert "France A BUR: may retreat to BEL\n" in french.body
+    told = french.body.split("Supply centers:")[0]  # (HOL is among the centers unowned or out of sight)
+    assert not {"HOL", "NTH", "bounce", "standoff"} & set(re.findall(r"[A-Za-z]+", told)), french.body
+    [german] = [m for m in judge.all_mail() if m.to == BOB and m.subject == "g1 F1901M results"]
+    assert "Germany: F HOL - BEL (fails: bounce)" in german.body  # Germany's own unit: told
+    [chart] = [m for m in judge.all_mail() if m.subject == "g1 F1901M chart"]
+    assert "France A BUR: no retreat possible" in chart.body  # the game master sees the true board
+
+
+def test_rule_6_3_a_retreat_into_an_unseen_standoff_is_taken_as_any_other_and_fails_when_adjudicated(
+        tmp_path: Path) -> None:
+    """In the retreat phase France's STATUS lists Belgium and ``A BUR - BEL`` is answered as a
+    retreat anywhere else would be (``A BUR - RUH``, the attacker's origin, which France sees,
+    is still refused); the adjudication bars it, and only then is France told why."""
+    judge = unseen_standoff(tmp_path)
+    france = "SIGNON F@g1 alice-pw\n"
+    judge.send(ALICE, france + "STATUS")
+    assert "France A BUR: may retreat to BEL\n" in judge.last_to(ALICE).body
+    judge.send(ALICE, france + "A BUR - RUH")
+    assert "> A BUR - RUH\n  ERROR: the unit cannot retreat there" in judge.last_to(ALICE).body
+    judge.new_mail()
+    judge.send(ALICE, france + "A BUR - BEL")  # France, the only power with a retreat, has ordered
+    mails = judge.new_mail()
+    [answer] = [m for m in mails if m.to == ALICE and "> A BUR - BEL" in m.body]
+    assert "> A BUR - BEL\n  OK: A BUR - BEL\n" in answer.body and "WARNING" not in answer.body
+    [results] = [m for m in mails if m.to == ALICE and m.subject == "g1 F1901R results"]
+    assert "  France: A BUR - BEL (fails: standoff)\n" in results.body
+    assert "France A BUR was disbanded: its retreat to BEL failed: a standoff there barred it" in results.body
+    [chart] = [m for m in mails if m.subject == "g1 F1901R chart"]
+    assert "France: A BUR - BEL (invalid: illegal - the unit cannot retreat there" in chart.body
+
+
+def test_rule_6_3_the_adjustment_phase_opens_telling_an_unordered_retreat_as_unordered_not_cornered(
+        tmp_path: Path) -> None:
+    """France orders no retreat: at the deadline its unit is disbanded, and the results that
+    open the adjustment phase tell France it ordered none (it saw Belgium open), where the game
+    master's chart tells the truth: it had nowhere to go.  France then owes one removal."""
+    judge = unseen_standoff(tmp_path)
+    judge.new_mail()
+    judge.later(25)
+    assert judge.process("g1") == "g1 F1901R processed; next W1901A"
+    mails = judge.new_mail()
+    [results] = [m for m in mails if m.to == ALICE and m.subject == "g1 F1901R results"]
+    assert "France A BUR was disbanded: no retreat was ordered for it" in results.body
+    assert "nowhere" not in results.body and "standoff" not in results.body
+    [chart] = [m for m in mails if m.subject == "g1 F1901R chart"]
+    assert "France A BUR was disbanded: it had nowhere to retreat to" in chart.body
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nSTATUS")
+    status = judge.last_to(ALICE).body
+    assert "France: 3 center(s), 4 unit(s): must remove 1" in status and "standoff" not in status

@@ -99,7 +99,8 @@ def test_rule_6_2_a_game_by_mail_on_the_board_with_every_power(
         power: money[len(info.home_centers)] for power, info in the_map.powers.items()}
     for power, address in players.items():
         letter = the_map.powers[power].letter
-        judge.send(address, f"SIGNON {letter}g1 pw-{power.lower()}\n" + offers.get(power, "0 $"))
+        hold = f"0 : {the_map.powers[power].start_units[0]} H"  # a sheet makes an offer (rule 3.3, ruling 15)
+        judge.send(address, f"SIGNON {letter}g1 pw-{power.lower()}\n" + offers.get(power, hold))
     results = {m.to: m for m in judge.new_mail() if m.subject == f"g1 {first} results"}
     assert set(results) == set(players.values())  # the last sheet completed the phase
     reader = results[players[next(iter(offers))]]
@@ -158,7 +159,8 @@ def test_issue_26_4_worlds_results_mail_keeps_its_center_table_to_mail_lines(tmp
     judge, players = play_every_power(tmp_path, "world")
     the_map = load_map("world")
     for power, address in players.items():
-        judge.send(address, f"SIGNON {the_map.powers[power].letter}g1 pw-{power.lower()}\n0 $")
+        info = the_map.powers[power]
+        judge.send(address, f"SIGNON {info.letter}g1 pw-{power.lower()}\n0 : {info.start_units[0]} H")
     body = next(m.body for m in judge.new_mail() if m.subject == "g1 S2000M results")
     table = body[body.index("The board for F2000M:"):body.index("Your private statement")]
     assert max(len(line) for line in table.splitlines()) <= 78
@@ -185,3 +187,26 @@ def test_issue_26_4_a_power_line_of_the_board_wraps_between_units_never_inside_o
     assert len(lines) > 3 and max(len(line) for line in lines) <= 78
     written = [unit for line in lines for unit in line.split(": ")[-1].strip().rstrip(",").split(", ")]
     assert written == units
+
+
+def test_a_power_of_two_words_is_read_by_mail_however_its_words_are_joined(tmp_path: Path) -> None:
+    """Empire's BRITISH_COLUMBIA and NEW_YORK, written as the README's board table writes them,
+    as DPjudge's map files do and as the ``diplomacy`` package does."""
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE e1 gm-secret empire")
+    judge.send(ALICE, "JOIN e1 alice-pw British Columbia")
+    judge.send(BOB, "JOIN e1 bob-pw NEW-YORK")
+    assert "(you asked for British_Columbia)" in judge.last_to(ALICE).body
+    judge.send(GM, "SIGNON MASTER@e1 gm-secret\nSTART")
+    starts = {m.to: m.body for m in judge.new_mail() if m.subject == "e1 starts"}
+    assert "You play British_Columbia (you asked for British_Columbia)" in starts[ALICE]
+    assert "You play New_York (you asked for New_York)" in starts[BOB]
+    judge.send(BOB, "SIGNON NEW_YORK@e1 bob-pw\nPRESS TO british-columbia\nHi.\nENDPRESS")
+    assert "ERROR" not in judge.last_to(BOB).body
+    assert "Hi." in judge.last_to(ALICE).body
+    judge.send(ALICE, "SIGNON BRITISHCOLUMBIA@e1 alice-pw\nTRANSFER 5 TO New York\nPRESS TO NEWYORK\nHello.\n"
+                      "ENDPRESS\nVOTE CONCEDE new-york")
+    reply = judge.last_to(ALICE).body
+    assert "OK: signed on as British_Columbia in e1" in reply and "ERROR" not in reply, reply
+    assert "5 AgP sent to New_York" in reply and "OK: press sent to New_York" in reply
+    assert "to concede the game to New_York" in reply  # the only other survivor with a player: it has won

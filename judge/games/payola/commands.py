@@ -154,12 +154,12 @@ def _command(words: list[str]) -> Command:
     if keyword == "ACCEPT":
         return Accept(" ".join(args))
     if keyword == "TRANSFER":
-        if len(args) != 3 or args[1].upper() != "TO":
+        if len(args) < 3 or args[1].upper() != "TO":
             raise ValueError("expected TRANSFER amount TO POWER")
         if not args[0].isdigit():
             raise ValueError(f"'{args[0][:20]}': {AMOUNT_WORDS}" if NOT_WHOLE.fullmatch(args[0])
                              else "expected TRANSFER amount TO POWER")
-        return Transfer(int(args[0]), args[2].upper())
+        return Transfer(int(args[0]), " ".join(args[2:]).upper())  # a power of two words: TO NEW YORK
     if keyword == "SET" and args:
         return _set(args)
     raise KeyError(keyword)
@@ -171,8 +171,8 @@ def _vote(text: str) -> Vote:
         return Vote("DRAW")
     if words in (["NONE"], ["NODRAW"], ["NOCONCEDE"]):
         return Vote("NONE")
-    if len(words) == 2 and words[0] == "CONCEDE":
-        return Vote("CONCEDE", words[1])
+    if len(words) >= 2 and words[0] == "CONCEDE":
+        return Vote("CONCEDE", " ".join(words[1:]))
     raise ValueError("expected VOTE DRAW, VOTE CONCEDE power or VOTE NONE")
 
 
@@ -180,8 +180,8 @@ def _set(args: list[str]) -> Command:
     what, rest = args[0].upper(), args[1:]
     if what in ("DRAW", "NODRAW", "NOCONCEDE") and not rest:
         return _vote(what)
-    if what == "CONCEDE" and len(rest) == 1:
-        return Vote("CONCEDE", rest[0].upper())
+    if what == "CONCEDE" and rest:
+        return Vote("CONCEDE", " ".join(rest).upper())
     if what in DURATIONS and len(rest) == 1:
         return SetDuration(DURATIONS[what], parse_duration(rest[0]))
     raise ValueError(f"bad SET command: 'SET {' '.join(args)}'")
@@ -191,9 +191,11 @@ _MASTER_WORDS = frozenset({"M", "MASTER", "GM"})
 
 
 @cache
-def _power_names() -> frozenset[str]:
-    """The power names of every map the judge has: the words that are a name, not initials."""
-    return frozenset(name for variant in available_maps() for name in load_map(variant).powers)
+def _power_names() -> dict[str, str]:
+    """The power names of every map the judge has, by their letters alone (``BRITISHCOLUMBIA``:
+    ``BRITISH_COLUMBIA``, whichever way its words are joined): the words that are a name, not
+    initials."""
+    return {name.replace("_", ""): name for variant in available_maps() for name in load_map(variant).powers}
 
 
 def press_recipients(words: Sequence[str]) -> tuple[str, ...]:
@@ -221,8 +223,8 @@ def press_recipients(words: Sequence[str]) -> tuple[str, ...]:
     for token in tokens:
         if token in _MASTER_WORDS:
             found.append("MASTER")
-        elif token in _power_names() or re.fullmatch(r"[A-Z]", token):
-            found.append(token)
+        elif (name := _power_names().get(re.sub(r"[-_]", "", token))) or re.fullmatch(r"[A-Z]", token):
+            found.append(name or token)
         elif re.fullmatch(r"[A-Z]+", token) and len(set(token)) == len(token):
             found.extend("MASTER" if letter in _MASTER_WORDS else letter for letter in token)
         else:

@@ -116,6 +116,9 @@ def clear(talk: Turn, text: str, _: Clear) -> None:
     if why := talk.superseded(set_by_mail_at(talk, game.phase, power, "sheet", "orders"), "your sheet or orders"):
         talk.echo(text, "ignored", why)
         return
+    for kind in ("sheet", "orders"):  # every line is answered: those above are withdrawn with the rest
+        for index, _line in talk.block(kind):
+            talk.mark(index, "ignored", "withdrawn by the CLEAR below")
     talk.drop_blocks()
     for kind in ("sheet", "orders"):
         host.submit(talk.session, game, game.phase, power, kind, "", {}, talk.now, talk.accepted)

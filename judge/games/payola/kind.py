@@ -255,7 +255,7 @@ class Payola(GameKind):
             more = (f"; at most {HISTORY_PHASES} phases are sent at once: for the {len(rest)} after them, "
                     f"HISTORY {game.name} {rest[0][1]}-{rest[-1][1]}")
             body += f"\n\n{more[2:]}\n"
-        talk.answer_long(text, f"{game.name}-history.txt", body, f"{len(shown)} phase(s)", more)
+        talk.answer_long(text, f"{game.name}-history.txt", body, f"{len(shown)} phase(s)", more, game)
 
     def summary(self, talk: Turn, text: str, game: Game) -> None:
         """SUMMARY: supply centers per power at the start of each year, the game's events, its
@@ -272,7 +272,7 @@ class Payola(GameKind):
                             key=lambda seat: powers.index(seat[0]))
         body = render("payola/summary", game=game, years=years, hidden=hidden, powers=powers,
                       events=game.settings.get("events", []), result=game.settings.get("result"), seated=seated)
-        talk.answer_long(text, f"{game.name}-summary.txt", body, "the summary")
+        talk.answer_long(text, f"{game.name}-summary.txt", body, "the summary", game=game)
 
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return list(load_map(game.variant).powers)
@@ -321,10 +321,13 @@ class Payola(GameKind):
 
 
 def _is_power(game: Game, word: str) -> bool:
+    """Whether ``word`` names a power of the game by its name (however its words are joined), not
+    by its initial."""
     try:
-        return power_of(game, word) == word
+        power_of(game, word)
     except ValueError:
         return False
+    return len(word) > 1
 
 
 def _blind_running(game: Game) -> bool:

@@ -86,6 +86,7 @@ from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move, 
 from judge.service.logs import log_on_commit
 from judge.service.options import GAME_FLAGS, split_options
 from judge.service.outbox import queue
+from judge.service.render import duration as in_words
 from judge.service.render import render, when
 from judge.store.models import Game, PhaseRow, Player, Submission
 from judge.web.public import page_url
@@ -230,6 +231,11 @@ def free_home_centers(position: Position, power: str) -> list[str]:
             if position.centers.get(c) == power and c not in position.units]
 
 
+NO_OFFER = "nooffer"
+"""The submission that marks a power's offer sheet in force as one without an offer ("no offer";
+empty once a sheet with one replaces it): kept, it is not a submission (rule 3.3, ruling 15)."""
+
+
 def waiting_for(session: Session, game: Game, texts: dict[tuple[str, str], str] | None = None,
                 position: Position | None = None, seat: dict[str, Player] | None = None) -> list[str]:
     """The powers that must act in the current phase and have not, or (LOYAL_UNITS) whose
@@ -248,7 +254,8 @@ def waiting_for(session: Session, game: Game, texts: dict[tuple[str, str], str] 
         texts = latest_texts(session, game, game.phase)
 
     def submitted(power: str, what: str) -> bool:
-        return bool(texts.get((power, what), "").strip())  # CLEAR withdraws a submission
+        found = bool(texts.get((power, what), "").strip())  # CLEAR withdraws a submission
+        return found and not (what == "sheet" and texts.get((power, NO_OFFER)))  # ruling 15
 
     needed = required_powers(session, game, position, seat)
     return [p for p in needed if (not submitted(p, kind) and not submitted(p, "orders")) or submitted(p, "rejected")]
@@ -294,9 +301,10 @@ def complete(session: Session, game: Game, position: Position | None = None,
 def notice(session: Session, game: Game, row: PhaseRow, power: str, which: str, until: datetime) -> str:
     """The reminder or late notice (``which``) to ``power``, which has not acted in phase ``row``
     (or, under LOYAL_UNITS, whose last offer sheet was rejected)."""
-    rejected = latest_texts(session, game, row.name).get((power, "rejected"))
+    texts = latest_texts(session, game, row.name)
     return render(f"payola/{which}", game=game, power=power, until=until, movement=row.name.endswith("M"),
-                  loyal=options_of(game).loyal_units, rejected=bool(rejected))
+                  loyal=options_of(game).loyal_units, rejected=bool(texts.get((power, "rejected"))),
+                  no_offer=bool(texts.get((power, "sheet"), "").strip() and texts.get((power, NO_OFFER))))
 
 
 # -- starting ---------------------------------------------------------------------------------------
@@ -331,8 +339,9 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
     session.flush()
     blind = options_of(game).blind
     whole = maps.position_map(game.name, position) if settings.maps else []
+    grace = duration(game, "grace")
     common = {"game": game, "players": _roster(session, game), "deadline": game.deadline,
-              "board": views.board_summary(the_map), "grace": duration(game, "grace"),
+              "board": views.board_summary(the_map), "grace": in_words(grace) if grace else None,
               "letters": "".join(info.letter for info in the_map.powers.values()),
               "loyal": options_of(game).loyal_units}
     for player in players(session, game):
@@ -352,6 +361,12 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
     queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
           game_id=game.id, attachments=whole,
           body=render("payola/start", **common, power=None, balance=None, why="", blind=False, drawn=bool(whole)))
+    watched = [] if blind else whole  # a Tin Cup game shows observers no position while it runs
+    body = render("payola/start", **common, power=None, balance=None, why="", blind=blind, drawn=bool(watched),
+                  observer=True)
+    for observer in observers(session, game):  # what anyone watching the game may know of its start
+        queue(session, settings, to=observer, subject=f"{game.name} starts", kind="start", now=now,
+              game_id=game.id, attachments=watched, body=body)
 
 
 def _roster(session: Session, game: Game) -> list[tuple[str, str]]:
@@ -531,7 +546,9 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     outcome = adjudicate(position, orders)
     adjudication = result_to_data(outcome)
     played = [p for p, player in seat.items() if is_played(player)]
-    sheets = None if determination_data is None or options_of(game).loyal_units else list(determination_data["sheets"])
+    texts = latest_texts(session, game, row.name)  # a sheet without an offer is none (rule 3.3, ruling 15)
+    sheets = None if determination_data is None or options_of(game).loyal_units else [
+        p for p in determination_data["sheets"] if not texts.get((p, NO_OFFER))]
     actions = views.automatic_actions(position, adjudication["results"], outcome.position, sheets, played, held)
     report = {"phase": row.name, "results": adjudication["results"], "automatic": [text for _, text in actions],
               "board": views.board(outcome.position)}
@@ -606,6 +623,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
     else:
         public = views.results_view(processed.report, None, None, [], 0)
     shared = {} if blind else {"public": render("payola/results_public", view=public)}  # the same for all
+    led_to = _led_to(session, game, row, before) if blind and before.phase.kind is PhaseKind.RETREAT else None
     for power, player in seats(session, game).items():
         if not is_played(player):
             continue
@@ -613,7 +631,11 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
         private = (processed.statements.get(power), accounts.get(power, []), money[power])
         if blind:
             sight = witness(power, before, outcome.results, outcome.position)
-            view = views.blind_results_view(processed.report, sight, processed.actions, *private)
+            actions = processed.actions
+            if led_to is not None:  # its units' retreats as it saw them (`views.automatic_actions`)
+                actions = views.automatic_actions(before, processed.report["results"], outcome.position, None, (),
+                                                  seen=witness(power, *led_to, before).after)
+            view = views.blind_results_view(processed.report, sight, actions, *private)
             attached = pictures(sight)
         else:
             view, attached = views.results_view(processed.report, power, *private), everything

@@ -19,7 +19,8 @@ sight) is answered ``IGNORED`` alike whether a unit stands there or not, and is 
 orders stored, so that it never reaches the adjudication either (a mail of such orders alone
 leaves the previous orders in force).  An order of its own unit that names a unit out of sight
 is taken as given (`in_the_dark`).  Errors are told only of its own units and of what is in
-sight, where the truth is visible anyway.
+sight, where the truth is visible anyway; a retreat is checked on the board as the power sees
+it, where a standoff it did not see bars nothing (the adjudication will).
 """
 
 from __future__ import annotations
@@ -94,6 +95,15 @@ def store_sheet(talk: Turn) -> bool | None:
         talk.mark(index, message=read.get(number) or _savings_or_comment(line))
     last = lines[-1][0]
     count = len(sheet.offers) + len(sheet.ignored)  # a line set aside counts as one kept: rule 6.3
+    if not options.loyal_units:  # ruling 15: a sheet without an offer is kept, but is not a submission
+        no_offer = host.latest_texts(talk.session, game, str(position.phase)).get((power, lifecycle.NO_OFFER))
+        if not count or no_offer:
+            host.submit(talk.session, game, str(position.phase), power, lifecycle.NO_OFFER,
+                        "" if count else "no offer", {}, talk.now, talk.accepted)
+    if not count and not options.loyal_units:
+        talk.note(last, [f"offer sheet kept, with no offer: savings {sheet.savings} AgP; it replaces any earlier "
+                         "sheet for this phase", NO_OFFER_WARNING])
+        return True
     talk.note(last, [f"offer sheet accepted: {count} offer(s), savings {sheet.savings} AgP; "
                      "it replaces any earlier sheet for this phase"])
     # The balance is read only when the sheet saves something (most sheets save nothing).
@@ -113,8 +123,10 @@ def store_orders(talk: Turn) -> bool:
     if why := talk.superseded(set_by_mail_at(talk, str(position.phase), power, "orders"), "your orders"):
         talk.set_aside(lines, why)
         return False
-    blind = lifecycle.options_of(game).blind
-    view = lifecycle.sight_now(talk.session, game, power).view if blind else None
+    sight = lifecycle.sight_now(talk.session, game, power) if lifecycle.options_of(game).blind else None
+    view = sight.view if sight is not None else None
+    if sight is not None and position.phase.kind is PhaseKind.RETREAT:
+        position = sight.after  # its retreats as it sees them: an unseen standoff bars none (`judge.payola.blind`)
     bad = False
     checked: list[tuple[int, Order]] = []
     kept: list[tuple[int, str]] = []
@@ -274,6 +286,8 @@ def status_lines(talk: Turn) -> list[str]:
         current = sheet.text if sheet and sheet.text else (orders.text if orders and orders.text else "")
         lines.append("your current sheet/orders:" if current else "no sheet or orders yet for this phase")
         lines.extend(f"  {line}" for line in current.splitlines())
+        if current and host.latest_texts(talk.session, game, game.phase or "").get((power, lifecycle.NO_OFFER)):
+            lines.append("your sheet makes no offer: you have not submitted (rule 3.3 asks for at least one offer)")
     if game.state in RUNNING and kept is not None:
         lines.append(f"your vote (secret): {vote_words(kept.vote)}")
         wait = host.latest_submission(talk.session, game, game.phase or "", power, "wait")
@@ -359,6 +373,11 @@ def _loyal_status(talk: Turn, sheet: Submission | None, orders: Submission | Non
                      "again without errors, or your orders alone")
     return lines
 
+
+NO_OFFER_WARNING = ("WARNING: a sheet needs at least one offer (rule 3.3): what this one says stands, but you "
+                    "have not submitted, so the phase does not end early for you, and unless you send offers your "
+                    "units hold on their own zero HOLD offers (rule 3.3)")
+"""The answer to a sheet with savings (or comments) but no offer (ruling 15)."""
 
 UNSEEN = ("names a unit that is not on the board as you see it (Tin Cup, rule 6.3): never answered; it counts if "
           "that unit is there and the offer is valid for it, and is ignored otherwise")

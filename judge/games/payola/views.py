@@ -99,12 +99,15 @@ def board(position: Position, seen_by: str | None = None) -> dict[str, Any]:
 
 def automatic_actions(before: Position, results: Sequence[Mapping[str, Any]], after: Position,
                       sheets: Iterable[str] | None, played: Iterable[str],
-                      held: Mapping[str, Sequence[str]] | None = None) -> list[tuple[str, str]]:
+                      held: Mapping[str, Sequence[str]] | None = None,
+                      seen: Position | None = None) -> list[tuple[str, str]]:
     """What the judge did by itself in a phase, one sentence each with the power it concerns:
     so that no player ever learns from a later position that a unit vanished.  ``sheets``
     names the powers whose offer sheet was used (movement phases), ``played`` the powers with
     a player; under LOYAL_UNITS ``held`` names, by power, the units of a played power that had
-    no order of their own and held."""
+    no order of their own and held.  ``seen`` (Tin Cup, a retreat phase): ``before`` as one
+    power saw it, so that a unit it saw a retreat for, barred only by a standoff it did not
+    see, reads as not ordered rather than as cornered (`judge.payola.blind`)."""
     kind = before.phase.kind
     done: list[tuple[str, str]] = []
     if kind is PhaseKind.MOVEMENT:
@@ -124,13 +127,17 @@ def automatic_actions(before: Position, results: Sequence[Mapping[str, Any]], af
         moved = {o.unit.province for _, o in succeeded if isinstance(o, Retreat | Disband)}
         bounced = {o.unit.province: o for r in results if r.get("result") == "fails"
                    for o in [_order(before, r)] if isinstance(o, Retreat)}
+        barred = {o.unit.province: o for r in results if r.get("result") == "invalid"  # taken unseen: Tin Cup
+                  for o in [_order(before, r)] if isinstance(o, Retreat) and o.destination.province in before.contested}
         for province, d in sorted(before.dislodged.items()):
             if province in moved:
                 continue
             unit = f"{d.power.title()} {d.unit}"
             if province in bounced:
                 why = f"its retreat to {bounced[province].destination} bounced"
-            elif not retreat_options(before, province):
+            elif province in barred:
+                why = f"its retreat to {barred[province].destination} failed: a standoff there barred it"
+            elif not retreat_options(seen or before, province):
                 why = "it had nowhere to retreat to"
             else:
                 why = "no retreat was ordered for it"

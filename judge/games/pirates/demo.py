@@ -5,12 +5,12 @@ starts it.  In the first round each player reads their room and package from the
 real player would, and plans: half the package to themselves, the rest shared among their room
 mates, Ann spending her garnet; then each votes Yes on the plan of the first of their room by
 name and No on the others, but for one player who sends nothing (a ballot is drawn for them).
-The game master closes these two phases with PROCESS instead of waiting out their 24 hours, then
-sets the phases' lengths to 0 hours, so that the deadline clock closes the four other rounds, a
-tick each, with nothing sent (default plans, drawn ballots): a PROCESS for each would pass the
-judge's limit of phase changes an hour.  The richest player, if one is, gives the extra Token of
-Life.  Shown: Ann's mails (the start, her answer, the plans of her room, the outcome) and the
-end publication every player receives."""
+The game master closes these two phases with PROCESS instead of waiting out their 24 hours, and
+so the four other rounds, a phase at a time, with nothing sent (default plans, drawn ballots): no
+phase may be set to last less than an hour, and the demo's judge lets its game master change
+phases more often than a judge's limit an hour (`judge.service.demo`).  The richest player, if
+one is, gives the extra Token of Life.  Shown: Ann's mails (the start, her answer, the plans of
+her room, the outcome) and the end publication every player receives."""
 
 from __future__ import annotations
 
@@ -93,14 +93,17 @@ def play(judge: DemoJudge) -> None:
     for name in NAMES:
         if name != silent:
             judge.answer(_address(name), _signed(name, _ballot(name, starts[name])))
-    _master(judge, "SET DISTRIBUTION 0", "SET VOTING 0", "PROCESS")
+    _master(judge, "PROCESS")
     print(f"\nEveryone voted but {silent}, for whom a balanced ballot was drawn at random; the game master\n"
           "closed the Voting Phase. Ann learns which plans of her room passed, her gold, and the next round:\n")
     show(judge.wait_for("demo V1 results", _address("Ann")))
-    print("\nWith PROCESS the game master had set the Distribution and Voting Phases to last 0 hours\n"
-          "(SET DISTRIBUTION 0, SET VOTING 0), so the deadline clock closed the four other rounds one\n"
-          "after the other, nobody sending anything: each plan was the default plan (the package shared\n"
-          "evenly among the proposer's room mates) and each ballot was drawn.")
+    for number in range(2, 6):
+        for phase in (f"D{number}", f"V{number}"):
+            _master(judge, f"PROCESS {phase}")
+            judge.wait_for(f"demo {phase} results", _address("Ann"))
+    print("\nThe game master closed the four other rounds with PROCESS, one phase after the other, nobody\n"
+          "sending anything: each plan was the default plan (the package shared evenly among the\n"
+          "proposer's room mates) and each ballot was drawn.")
     results = [judge.wait_for("demo V5 results", _address(name), timeout=120) for name in NAMES]
     holder = next((name for name, mail in zip(NAMES, results, strict=True)
                    if "You have more gold than any other player" in text_of(mail)), None)

@@ -207,7 +207,7 @@ class Pirates(GameKind):
         if not lines:
             talk.echo(text, "ok", f"no round of {game.name} was played to its end: there is nothing to publish")
             return
-        talk.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the publication")
+        talk.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the publication", game=game)
 
     def summary(self, talk: Turn, text: str, game: Game) -> None:
         """The match's phase and events, and once it has ended its end and who played which seat:
@@ -219,7 +219,7 @@ class Pirates(GameKind):
                       label=lifecycle.label(game.phase) if game.phase else None,
                       events=game.settings.get("events", []), result=game.settings.get("result"), end=end,
                       seated=seated)
-        talk.answer_long(text, f"{game.name}-summary.txt", body, "the summary")
+        talk.answer_long(text, f"{game.name}-summary.txt", body, "the summary", game=game)
 
     def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
         """Players by name, the master (M, MASTER, GM), or ALL."""

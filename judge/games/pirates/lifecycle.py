@@ -45,6 +45,7 @@ from judge.games.pirates.core.match import (
     Stage,
     Submissions,
     actors,
+    ballot_words,
     close_phase,
     final_result,
     garnets_held,
@@ -337,8 +338,8 @@ def chart_lines(match: Match, what: str) -> list[str]:
         return lines
     settlement = settle(round_)
     for ballot in round_.ballots:
-        lines.append(f"Ballot of {ballot.voter}: Yes on {', '.join(ballot.yes) or 'none'}; No on "
-                     f"{', '.join(ballot.no) or 'none'}" + (" (drawn)" if ballot.voter in round_.drawn else ""))
+        lines.append(f"Ballot of {ballot.voter}: {ballot_words(ballot.yes, ballot.no)}"
+                     + (" (drawn)" if ballot.voter in round_.drawn else ""))
     for outcome in settlement.outcomes:
         lines.append(f"Plan of {outcome.proposer}: {'passed' if outcome.passed else 'failed'}, {outcome.yes} Yes, "
                      f"{outcome.no} No")
@@ -451,10 +452,7 @@ def seat_lines(match: Match, seat: str, submissions: Submissions) -> list[str]:
     if ballot is None:
         lines.append("Your ballot now: none yet (without one, a ballot is drawn for you at the deadline)")
     else:
-        def names(proposers: tuple[str, ...]) -> str:
-            return ", ".join("your own" if p == seat else p for p in proposers) or "none"
-
-        lines.append(f"Your ballot now: Yes on {names(ballot.yes)}; No on {names(ballot.no)}")
+        lines.append(f"Your ballot now: {ballot_words(ballot.yes, ballot.no, seat)}")
     lines.append("You have asked to change rooms next round" if seat in submissions.moves
                  else "You stay in your room next round")
     return lines

@@ -59,7 +59,7 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
     lines.append(f"press: {rules_of(game).press.words()}")
     if game.state == GameState.FORMING:
         lines.append(f"{len(host.players(talk.session, game))} player(s) joined")
-    talk.echo(text, "info", "", lines)
+    talk.echo(text, "info", "", talk.localized(game, "\n".join(lines)).split("\n"))
 
 
 LIST_PAGE = 50  # games one LIST names: the next ones are asked for with LIST FROM name
@@ -168,16 +168,16 @@ def join(talk: Conversation, text: str, command: cmd.Join) -> None:
     game = talk.named_game(shown, command.game)
     if game is None:
         return
+    problem = _cannot_join(talk, game, address)  # before the wish: of a full game, that it is full
+    if problem:
+        talk.echo(shown, "error", problem)
+        return
     try:
         preferences = talk.kinds.of(game).read_preferences(talk.session, game, command.prefer) if (
             command.prefer) else None
         requested = talk.kinds.of(game).read_join(talk.session, game, command.wish)
     except ValueError as exc:
         talk.echo(shown, "error", str(exc))
-        return
-    problem = _cannot_join(talk, game, address)
-    if problem:
-        talk.echo(shown, "error", problem)
         return
     key = game.settings.get("join_key")
     if key and not command.key:
@@ -337,7 +337,8 @@ def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
     for the game master, and for its players unless the game is ANONYMOUS; for anyone else only
     that the seat is played (the judge gives no stranger a player's address).  Before the start,
     how many have joined, and whom (by the same rule).  The game master's address is told where
-    a player's would be."""
+    a player's would be, and its line left out where not ("game master: the game's master" told
+    a stranger nothing but that the address was kept from them)."""
     game = _game_asked(talk, text, command.game, "WHOGAME game")
     if game is None:
         return
@@ -345,8 +346,9 @@ def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
     reader = talk.reader_of(game)
     shown = host.who_plays(talk.session, game, reader)
     addresses = reader == "master" or (reader == "player" and not rules_of(game).anonymous)
-    lines = [f"{game.name}: {kind.title}, {game.state}" + (f", {game.phase}" if game.phase else ""),
-             "game master: " + (game.gm_address if addresses else "the game's master")]
+    lines = [f"{game.name}: {kind.title}, {game.state}" + (f", {game.phase}" if game.phase else "")]
+    if addresses:  # an address is private: one who may not read the players' reads no master's either
+        lines.append(f"game master: {game.gm_address}")
     if game.state == GameState.FORMING:
         joined = host.players(talk.session, game)
         lines.append(f"{len(joined)} player(s) joined, of {kind.capacity(game)}")
@@ -388,8 +390,9 @@ def get_info(talk: Conversation, text: str, command: cmd.GetInfo) -> None:
 
 
 def summary(talk: Conversation, text: str, command: cmd.Summary) -> None:
-    """SUMMARY: the game's story in one mail, as its kind tells it."""
-    game = talk.named_game(text, command.game)
+    """SUMMARY: the game's story in one mail, as its kind tells it (after a sign-on the game need
+    not be named, as with HISTORY and WHOGAME)."""
+    game = _game_asked(talk, text, command.game, "SUMMARY game")
     if game is not None:
         talk.kinds.of(game).summary(talk, text, game)
 

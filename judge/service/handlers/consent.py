@@ -93,9 +93,11 @@ def ask(talk: Conversation, shown: str, address: str, kind: str, game: Game | No
                   "judge asks in a day; answer one of those mails (CONFIRM token), or try again tomorrow")
         return
     token = secrets.token_hex(8)
+    game_kind = talk.kinds.of(game) if game is not None else talk.kinds.named(details["kind"]) if (
+        "kind" in details) else None  # a CREATE's: the game is not made yet
     body = render("confirm", command=command, meaning=meaning, token=token, mail=talk.mail, source=talk.source,
                   now=talk.now, expires=talk.now + TOKEN_DAYS * DAY, settings=talk.settings,
-                  password=kind in PASSWORD_REQUESTS)
+                  password=kind in PASSWORD_REQUESTS, title=game_kind.title if game_kind else None)
     if not talk.send(to=address, subject=f"Please confirm: {command}"[:200], body=body, kind="notice",
                      game_id=game.id if game else None):
         talk.echo(shown, "error", f"not done: one mail may cause at most {talk.settings.max_mails_per_mail} mails")

@@ -12,7 +12,8 @@ one has set it already: the reply says why (``superseded``, ``set_aside``; the s
 WAIT, ACCEPT and VOTE).  A refused sign-on undoes everything the mail did (a
 savepoint) and gets one short refusal.  A line no grammar knows is an unknown command, signed
 on or not (`cmd.Unknown`); a short run of them ending the mail after a command is its sign-off
-(``Thanks!``, ``Sent from my iPhone``), ignored and said to be (`_sign_off`).  Each handler is
+(``Thanks!``, ``Sent from my iPhone``), and one opening it before a command its greeting
+(``Sorry, late!``), ignored and said to be (`_sign_off`).  Each handler is
 registered for its command type with who may use it (``handles``); the dispatcher checks that
 before calling it, so a handler never sees a caller it was not written for.  Every line is
 echoed in the reply with what became of it.
@@ -58,7 +59,7 @@ from judge.mail.inbound import InboundMail
 from judge.mail.outbound import Attachment
 from judge.mail.received import Source
 from judge.mail.redact import masker
-from judge.service import host, phase_changes
+from judge.service import host, phase_changes, zones
 from judge.service.config import Settings
 from judge.service.dispatch import ANYONE, MASTER, PLAYER
 from judge.service.host import Reads
@@ -235,17 +236,20 @@ class Conversation:
         """Take the mail's last lines, when they are a short run of unknown commands after a line
         that was a command (``Francois``, ``Thanks!``, ``Sent from my iPhone``), as its sign-off:
         ignored, saying so, not errors.  A longer run, or a mail with no command before it, is
-        answered line by line as unknown commands: it may be commands mistyped."""
-        run = self.unknown_run
-        if not run or len(run) > SIGN_OFF_LINES or run[0] == 0:
+        answered line by line as unknown commands: it may be commands mistyped.  Its first lines,
+        when they are such a run before a command, written as prose rather than in capitals
+        (``Sorry, late!``, not ``WHOAMI``, a command mistyped, `_prose`), are its greeting, alike."""
+        if self.unknown_run and self.unknown_run[0] != 0:
+            self._aside(self.unknown_run, "sign-off")
+
+    def _aside(self, run: list[int], what: str) -> None:
+        """Answer the unknown commands of ``run`` as the mail's greeting or sign-off (``what``),
+        if they are short enough to be one (`_sign_off`)."""
+        if len(run) > SIGN_OFF_LINES or any(len(self.echoes[i].text.split()) > SIGN_OFF_WORDS for i in run):
             return
         for index in run:
-            echo = self.echoes[index]
-            if len(echo.text.split()) > SIGN_OFF_WORDS:
-                return
-        for index in run:
             self.echoes[index].outcome = "ignored"
-            self.echoes[index].message = "not a command: taken as your sign-off"
+            self.echoes[index].message = f"not a command: taken as your {what}"
 
     def echo(self, text: str, outcome: str, message: str = "", extra: list[str] | None = None) -> int:
         """Answer a line (its text and message masked: no echo repeats a password); an answer whose
@@ -276,9 +280,13 @@ class Conversation:
         return (f"the answer ({size:,} bytes) would take this reply over the judge's limit of "
                 f"{self.settings.max_reply_bytes:,} bytes; ask for less, or in another mail")
 
-    def answer_long(self, text: str, filename: str, body: str, what: str, more: str = "") -> None:
+    def answer_long(self, text: str, filename: str, body: str, what: str, more: str = "",
+                    game: Game | None = None) -> None:
         """Answer the line ``text`` with ``body``: in the reply, or attached as ``filename`` if it
-        is longer than ``LONG`` lines (and if the reply has room)."""
+        is longer than ``LONG`` lines (and if the reply has room); an answer about ``game``, with
+        its moments in the reader's zone for it (`localized`), attached or not."""
+        if game is not None:
+            body = self.localized(game, body)
         lines = body.splitlines()
         if len(lines) <= LONG:
             self.echo(text, "info", more[2:], lines)
@@ -288,6 +296,13 @@ class Conversation:
             self.echo(text, "ok", f"{what} attached as {filename} ({len(lines)} lines){more}")
         else:
             self.echo(text, "error", self.too_big(len(attachment.data)))
+
+    def localized(self, game: Game, text: str) -> str:
+        """``text``, an answer about ``game``, with its moments in the zone its reader reads that
+        game in (`zones.reader_zone`: a player's own, else the game's), whatever game the reply is
+        signed on to: the reply's own pass leaves them be."""
+        zone = zones.reader_zone(self.session, game.id, self.mail.reply_to)
+        return zones.localize(text, zone) if zone is not None else text
 
     def master_of(self, game: Game) -> bool:
         """Whether the mail is signed on as the master of ``game`` (not of another game)."""
@@ -449,6 +464,8 @@ class Conversation:
         if isinstance(command, cmd.Unknown):
             self.unknown_run.append(self.echo(line.text, "error", command.error))
             return True
+        if self.unknown_run and self.unknown_run[0] == 0 and all(_prose(self.echoes[i].text) for i in self.unknown_run):
+            self._aside(self.unknown_run, "greeting")
         self.unknown_run = []
         if isinstance(command, cmd.BadCommand):
             self.echo(line.text, "error", command.error)
@@ -629,6 +646,13 @@ class Conversation:
         game_kind = self.kinds.of(game)
         if game.state == GameState.ACTIVE and game.phase and game_kind.complete(self.session, game, self):
             game_kind.process(self.session, game, self.settings, self.now, cause="all submitted")
+
+
+def _prose(text: str) -> bool:
+    """Whether a line reads as prose rather than as a command: its first word is not written in
+    capitals, as HELP writes every command (``Sorry, late!``, not ``WHOAMI classic``)."""
+    letters = [c for c in text.split()[0] if c.isalpha()]
+    return not letters or not all(c.isupper() for c in letters) or len(letters) == 1
 
 
 def _echo_bytes(text: str, message: str, extra: Sequence[str]) -> int:

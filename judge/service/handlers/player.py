@@ -250,7 +250,8 @@ def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
     player.resigned = True
     note = f"you have resigned; your {kind.seat_word} is now a dummy" + kind.resigned(talk, game, power)
     host.record(game, f"the player of {kind.seat_title(power)} resigned")
-    talk.announce(f"the player of {kind.seat_title(power)} resigned: it is now a dummy {kind.seat_word}")
+    talk.announce(f"the player of {kind.seat_title(power)} resigned: it is now a dummy {kind.seat_word}",
+                  public=True)  # observers are told of resignations too (README)
     talk.context = Context()
     talk.echo(text, "ok", note)
 

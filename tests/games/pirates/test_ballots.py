@@ -8,7 +8,16 @@ from itertools import combinations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from judge.games.pirates.core.match import Ballot, Submissions, balanced, close_phase, draw_ballot, gold, settle
+from judge.games.pirates.core.match import (
+    Ballot,
+    Submissions,
+    balanced,
+    ballot_words,
+    close_phase,
+    draw_ballot,
+    gold,
+    settle,
+)
 from tests.games.pirates.match import FOURTEEN, match_in_round_1, phase, refusal, send
 
 SEVEN, OTHERS = FOURTEEN[:7], FOURTEEN[7:]  # Ann..Gus, Hal..Ned
@@ -23,9 +32,13 @@ def test_P2_P3_a_ballot_votes_on_every_plan_of_the_room_own_included() -> None:
     sent = send(match, Submissions(), "Ann", "VOTE YES ME Bob Cy", "VOTE NO Dee Eve Fay Gus")
     assert sent.ballots == (Ballot("Ann", ("Ann", "Bob", "Cy"), ("Dee", "Eve", "Fay", "Gus")),)
     assert refusal(match, "Ann", "VOTE YES Bob Cy Dee", "VOTE NO Eve Fay Gus") == (
-        "the ballot leaves out the plan of your own: a ballot votes on every plan of your room, your own included")
+        "the ballot leaves out your own plan: a ballot votes on every plan of your room, your own included")
     assert refusal(match, "Ann", "VOTE YES ME Bob Cy", "VOTE NO Dee Eve") == (
-        "the ballot leaves out the plan of Fay, Gus: a ballot votes on every plan of your room, your own included")
+        "the ballot leaves out the plans of Fay and Gus: a ballot votes on every plan of your room, your own "
+        "included")
+    assert refusal(match, "Ann", "VOTE YES Bob Cy Dee", "VOTE NO Eve") == (
+        "the ballot leaves out your own plan and the plans of Fay and Gus: a ballot votes on every plan of your room, "
+        "your own included")
 
 
 def test_P2_nobody_votes_on_the_other_rooms_plans() -> None:
@@ -114,3 +127,10 @@ def test_P4_a_one_member_room_decides_its_plan_alone() -> None:
     assert dict(settlement.receipts)["Bob"] == 0
     destroyed_elsewhere = settle(kept.rounds[1]).destroyed
     assert settlement.destroyed == destroyed_elsewhere + package  # the whole package is destroyed
+
+
+def test_P4_a_ballot_in_a_room_of_one_is_told_as_its_one_vote_never_as_no_on_none() -> None:
+    assert ballot_words(("Ann",), (), "Ann") == "Yes on your own plan"
+    assert ballot_words((), ("Ann",), "Ann") == "No on your own plan"
+    assert ballot_words(("Ann",), ()) == "Yes on Ann"  # the publication's
+    assert ballot_words(("Ann", "Bob"), ("Cy",), "Bob") == "Yes on Ann, your own plan; No on Cy"

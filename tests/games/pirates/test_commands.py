@@ -103,7 +103,7 @@ def test_a_plan_with_a_line_that_cannot_be_read_is_refused_whole() -> None:
 def test_all_vote_lines_of_a_mail_are_one_ballot_which_replaces_the_earlier_one() -> None:
     match = phase(distribution(), {})
     first = submit(match, Submissions(), "Ann", read_mail(["VOTE YES ME Bob Cy", "VOTE NO Dee Eve Fay Gus"]))
-    assert first.replies[0].message == "Ballot accepted: Yes on your own, Bob, Cy; No on Dee, Eve, Fay, Gus"
+    assert first.replies[0].message == "Ballot accepted: Yes on your own plan, Bob, Cy; No on Dee, Eve, Fay, Gus"
     later = submit(match, first.submissions, "Ann", read_mail(["VOTE NO ME", "VOTE YES Bob Cy Dee", "MOVE",
                                                                "VOTE NO Eve Fay Gus"]))
     assert [r.lines for r in later.replies] == [("VOTE NO ME", "VOTE YES Bob Cy Dee", "VOTE NO Eve Fay Gus"),

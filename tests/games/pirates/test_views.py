@@ -58,7 +58,7 @@ def test_P10_the_lines_of_a_round() -> None:
     assert lines[0] == "Round 1 of 5"
     assert lines[1:8] == tuple(f"Plan of {p}: {'passed' if settlement.outcome(p).passed else 'failed'}"
                                for p in FIRST)
-    assert lines[8:] == ("Your ballot: Yes on your own, Bob, Cy; No on Dee, Eve, Fay, Gus",
+    assert lines[8:] == ("Your ballot: Yes on your own plan, Bob, Cy; No on Dee, Eve, Fay, Gus",
                          f"Gold: {gold(match, 1)['Ann']}", "You change rooms at the start of round 2")
     assert distribution_view(match, "Ann", 2).lines()[1] == "Room: Ann, Hal, Ivy, Jo, Kim, Lou, Max, Ned"
     assert distribution_view(match, "Ann", 2).lines()[3:] == (f"Gold: {gold(match, 1)['Ann']}", "Garnets: 1")

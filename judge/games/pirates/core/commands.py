@@ -35,6 +35,7 @@ from judge.games.pirates.core.match import (
     Refused,
     Stage,
     Submissions,
+    ballot_words,
     check_ballot,
     check_gift,
     check_move,
@@ -300,10 +301,7 @@ def _submit_ballot(match: Match, submissions: Submissions, player: str,
     except Refused as exc:
         return submissions, Reply(texts, False, str(exc))
 
-    def names(proposers: tuple[str, ...]) -> str:
-        return ", ".join("your own" if p == player else p for p in proposers) or "none"
-
-    message = f"Ballot accepted: Yes on {names(ballot.yes)}; No on {names(ballot.no)}"
+    message = f"Ballot accepted: {ballot_words(ballot.yes, ballot.no, player)}"
     return submissions.with_ballot(ballot), Reply(texts, True, message)
 
 

@@ -175,6 +175,26 @@ class Ballot(NamedTuple):
     no: tuple[str, ...]
 
 
+def ballot_words(yes: Sequence[str], no: Sequence[str], reader: str | None = None) -> str:
+    """A ballot in words: ``Yes on your own plan, Bob; No on Cy`` (to ``reader``, the voter), a
+    side with no plan left out (``Yes on your own plan`` in a room of one, never "No on none")."""
+    def plans(proposers: Sequence[str]) -> str:
+        return ", ".join("your own plan" if p == reader else p for p in proposers)
+
+    return "; ".join(f"{word} on {plans(side)}" for word, side in (("Yes", yes), ("No", no)) if side)
+
+
+def plans_of(proposers: Sequence[str], reader: str) -> str:
+    """Plans by their proposers, to ``reader``: ``your own plan``, ``the plan of Fay``, ``your own
+    plan and the plans of Fay and Gus``."""
+    others = [p for p in proposers if p != reader]
+    parts = ["your own plan"] if reader in proposers else []
+    if others:
+        names = others[0] if len(others) == 1 else f"{', '.join(others[:-1])} and {others[-1]}"
+        parts.append(f"the plan{'s' if len(others) > 1 else ''} of {names}")
+    return " and ".join(parts)
+
+
 class Outcome(NamedTuple):
     """What became of one plan (P4)."""
 
@@ -636,9 +656,8 @@ def check_ballot(match: Match, player: str, yes: Sequence[str], no: Sequence[str
         votes[name] = vote
     left_out = [m for m in room if m not in votes]
     if left_out:
-        whose = ", ".join("your own" if m == player else m for m in left_out)
-        errors.append(f"the ballot leaves out the plan of {whose}: a ballot votes on every plan of your room, "
-                      "your own included")
+        errors.append(f"the ballot leaves out {plans_of(left_out, player)}: a ballot votes on every plan of your "
+                      "room, your own included")
     elif not errors:
         ayes = sum(votes.values())
         noes = len(room) - ayes

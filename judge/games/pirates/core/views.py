@@ -38,6 +38,7 @@ from judge.games.pirates.core.match import (
     Room,
     Round,
     Stage,
+    ballot_words,
     final_result,
     garnets_held,
     garnets_in_words,
@@ -103,10 +104,7 @@ class VotingResultView(NamedTuple):
     moving: bool
 
     def lines(self) -> tuple[str, ...]:
-        voter = self.ballot.voter
-        yes = ", ".join("your own" if p == voter else p for p in self.ballot.yes) or "none"
-        no = ", ".join("your own" if p == voter else p for p in self.ballot.no) or "none"
-        ballot = f"Your ballot: Yes on {yes}; No on {no}"
+        ballot = f"Your ballot: {ballot_words(self.ballot.yes, self.ballot.no, self.ballot.voter)}"
         if self.drawn:
             ballot += " (drawn at random: you sent no valid ballot in time)"
         moving = (f"You change rooms at the start of round {self.round + 1}",) if self.moving else ()
@@ -200,7 +198,7 @@ class PublishedRound(NamedTuple):
             lines.append(f"Plan of {plan.proposer}: {_shares(Plan(plan.proposer, plan.shares))} ({'; '.join(notes)}): "
                          f"{'passed' if plan.passed else 'failed'}, {plan.yes} Yes, {plan.no} No")
         for ballot in self.ballots:
-            lines.append(f"Ballot of {ballot.voter}: Yes on {_names(ballot.yes)}; No on {_names(ballot.no)}"
+            lines.append(f"Ballot of {ballot.voter}: {ballot_words(ballot.yes, ballot.no)}"
                          + (" (drawn)" if ballot.drawn else ""))
         lines += [f"Received by {name}: {amount} gold" for name, amount in self.received]
         lines.append(f"Gold destroyed: {self.destroyed}")
