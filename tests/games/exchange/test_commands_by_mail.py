@@ -76,8 +76,8 @@ def test_E1_E4_E7_create_keeps_every_option_and_refuses_what_exchange_does_not_p
 def test_E1_an_investor_joins_under_a_name_no_power_or_word_of_the_sheets_takes(judge: Judge) -> None:
     judge.confirmed(GM, "ann@example.org", "bob@example.org")
     judge.send(GM, "CREATE names gm-pw exchange INVESTORS=2")
-    judge.send("ann@example.org", "JOIN names pw-ann Ann\nJOIN names pw-ann F\nJOIN names pw-ann FRANCE\n"
-                                  "JOIN names pw-ann ME\nJOIN names pw-ann Al-x\nJOIN names pw-ann")
+    judge.send("ann@example.org", "JOIN names pw-ann F\nJOIN names pw-ann FRANCE\nJOIN names pw-ann ME\n"
+                                  "JOIN names pw-ann Al-x\nJOIN names pw-ann\nJOIN names pw-ann Ann")  # good one last
     said = answers(judge.last_to("ann@example.org"))
     assert said["JOIN names **** Ann"][0] == ("OK: you joined 'names' as the investor ANN; the investor order is drawn "
                                              "when the game starts (SIGNON ANN@names password)")
