@@ -17,8 +17,9 @@ given bare orders, everything is drawn as ordered.  A province's name moves off 
 where a unit would cover it (`label_point`).
 
 A position seen by one power (a Tin Cup game, ``seen_by`` and ``view``) is titled "as France
-sees it", and the provinces out of its view lie under a grey fog, so that an empty province
-it sees differs from one it cannot see.
+sees it", and the provinces out of its view lie under a fog, a dark grey tone with a dark
+hatching (`hatching`), so that an empty province it sees differs from one it cannot see, and
+no power's tint (the standard board's Germany is light grey) passes for fog.
 
 Where the powers' colours are not the standard board's traditional ones (variants: see
 :mod:`judge.render.palette`), each unit also carries its power's letter, and the legend
@@ -83,7 +84,9 @@ UNIT_RADIUS = 9.0
 UNIT_BOX = (-10.0, -12.0, 10.0, 7.5)  # what a unit's mark covers about its point: left, top, right, bottom
 ASIDE = 21.0  # how far from its province's unit point a dislodged unit stands
 
-FOG = "#59626B"  # over the provinces a power cannot see
+FOG = "#3E454C"  # over the provinces a power cannot see: a dark tone, darker than any power's tint...
+FOG_HATCH = "#15181B"  # ...and hatched, so that it reads as fog over any tint (issue 43.10)
+HATCH = 6.0  # the hatching's lines' distance apart, in map units
 
 OrdersOrResults = Mapping[str, Sequence[Order | str]] | Iterable[OrderResult]
 
@@ -127,6 +130,31 @@ def phase_title(phase: Phase) -> str:
 
 
 # -- where things go ----------------------------------------------------------------------
+
+
+@cache
+def hatching(board: Board, province: str) -> str:
+    """Path data of the fog's hatching over ``province``: lines at 45 degrees, ``HATCH`` apart on
+    one grid for the whole board (so that the lines of neighbouring provinces meet), each cut to
+    the province's shape (even-odd: a hole, an enclosed sea, stays clear)."""
+    rings = [ring for polygon in board.areas[province].shape for ring in polygon]
+    step = HATCH * math.sqrt(2)  # along x - y, the lines' distance apart is step / sqrt(2)
+    values = [x - y for ring in rings for x, y in ring]
+    parts: list[str] = []
+    line = math.floor(min(values) / step) * step + step / 2
+    while line < max(values):
+        crossings = []
+        for ring in rings:
+            for (x1, y1), (x2, y2) in zip(ring, (*ring[1:], ring[0]), strict=True):
+                d1, d2 = x1 - y1 - line, x2 - y2 - line
+                if (d1 > 0) != (d2 > 0):
+                    t = d1 / (d1 - d2)
+                    crossings.append((x1 + t * (x2 - x1), y1 + t * (y2 - y1)))
+        crossings.sort()
+        parts.extend(f"M{_xy(a)}L{_xy(b)}" for a, b in zip(crossings[::2], crossings[1::2], strict=True)
+                     if math.dist(a, b) >= 1)  # a corner's crumb is no line
+        line += step
+    return "".join(parts)
 
 
 def _label_box(at: Point, text: str, size: float) -> tuple[float, float, float, float]:
@@ -637,10 +665,12 @@ def picture(
     marks: list[str] = []
     if view is not None:
         seen = set(view)
-        marks.extend(
-            f'<path class="unseen" data-province="{area.id}" d="{area.path}" fill="{FOG}" fill-opacity="0.5" '
-            'fill-rule="evenodd"/>'
-            for area in board.areas.values() if area.id not in seen and area.kind != "impassable")
+        for area in board.areas.values():
+            if area.id not in seen and area.kind != "impassable":
+                marks.append(f'<path class="unseen" data-province="{area.id}" d="{area.path}" fill="{FOG}" '
+                             'fill-opacity="0.6" fill-rule="evenodd"/>')
+                marks.append(f'<path class="fog-hatch" data-province="{area.id}" d="{hatching(board, area.id)}" '
+                             f'fill="none" stroke="{FOG_HATCH}" stroke-width="1.1" stroke-opacity="0.7"/>')
     for area in board.areas.values():
         if area.center is not None:
             owner = position.centers.get(area.id)
@@ -714,7 +744,7 @@ def _title_bar(position: Position, width: float, title: str | None, date: str | 
     phase = phase_title(position.phase)
     heading = f"{title}: {phase}" if title else phase
     if seen_by:
-        heading += f", as {_power_name(seen_by)} sees it (grey: out of sight)"
+        heading += f", as {_power_name(seen_by)} sees it (hatched: out of sight)"
     parts = [_text(12, 28, heading, 20, class_="title", font_family=FONT, font_weight="bold", fill=INK)]
     if date:
         parts.append(_text(width - 12, 28, date, 13, class_="date", font_family=FONT, text_anchor="end", fill=INK))

@@ -442,9 +442,33 @@ def test_23_22_a_power_sight_is_titled_and_the_rest_fogged() -> None:
     fogged = {e.get("data-province") for e in elements(svg, "unseen")}
     board = load_board(position.game_map.drawing)
     assert fogged == {a.id for a in board.areas.values() if a.kind != "impassable"} - view
-    assert "g1: Spring 1901 movement, as France sees it (grey: out of sight)" in svg
+    assert "g1: Spring 1901 movement, as France sees it (hatched: out of sight)" in svg
     assert not list(elements(render_svg(position), "unseen"))
     assert png_size(render_png(position, width=320, seen_by="FRANCE", view=view))[0] == 320
+
+
+def test_the_fog_is_hatched_inside_each_province_out_of_sight_and_nowhere_else() -> None:
+    """A dark tone alone read as a lighter or darker grey beside a grey power's tint (the
+    standard board's Germany): every province out of sight is hatched, its lines inside it at
+    45 degrees on one grid for the whole board, so that fog is fog whatever the colours."""
+    position = Position.initial(load_map("standard"))
+    view = {"PAR", "BUR", "PIC", "BRE", "GAS", "MAR", "MUN", "RUH", "BEL", "SWI", "SPA", "MAO", "ENG", "WES", "LYO"}
+    svg = render_svg(position, title="g1", seen_by="FRANCE", view=view, counted=("FRANCE",))
+    board = load_board(position.game_map.drawing)
+    hatched: set[str] = set()
+    for element in elements(svg, "fog-hatch"):
+        province = element.get("data-province", "")
+        numbers = [float(v) for v in element.get("d", "").replace("M", " ").replace("L", " ").split()]
+        for x1, y1, x2, y2 in zip(numbers[0::4], numbers[1::4], numbers[2::4], numbers[3::4], strict=True):
+            assert abs((x1 - y1) - (x2 - y2)) < 0.2  # at 45 degrees
+            offset = ((x1 - y1) / (6 * math.sqrt(2)) - 0.5) % 1  # on the board's one grid, 6 units apart
+            assert min(offset, 1 - offset) < 0.05, (province, x1, y1)
+            middle = ((x1 + x2) / 2, (y1 + y2) / 2)
+            assert any(contains(rings, middle) for rings in board.areas[province].shape), (province, middle)
+            hatched.add(province)
+    assert hatched == {a.id for a in board.areas.values() if a.kind != "impassable"} - view
+    assert "MUN" not in hatched  # Germany's grey, in sight, is plain
+    assert not list(elements(render_svg(position), "fog-hatch"))
 
 
 # -- World wraps east-west (issue 26.2) -------------------------------------------------------------------
