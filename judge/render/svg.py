@@ -1,7 +1,8 @@
 """A position, and the orders of its phase, drawn as an SVG picture.
 
 Layers, bottom to top: the sea (the background), land tinted by who holds it, borders,
-names, supply centers, units, then the orders, then a title bar and a legend.  The parts
+supply centers, units, then the orders, then the names (each with a halo, so that an arrow
+under it never hides it), then a title bar and a legend.  The parts
 that never change for a board (borders, names, neutral land, coast marks) are built once
 per board and reused.
 
@@ -120,6 +121,15 @@ def _text(x: float, y: float, text: str, size: float, **attrs: str) -> str:
     """A text element; keyword ``font_size`` is written ``font-size``, ``class_`` is written ``class``."""
     extra = "".join(f" {k.rstrip('_').replace('_', '-')}={quoteattr(v)}" for k, v in attrs.items())
     return f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}"{extra}>{escape(text)}</text>'
+
+
+def _named(x: float, y: float, text: str, size: float, **attrs: str) -> str:
+    """A name on the map: a halo of the paper's colour round its letters, then the letters, so
+    that a line drawn under it (an order's arrow, a border) leaves it readable."""
+    halo = {k: v for k, v in attrs.items() if k in ("text_anchor", "font_family", "font_weight", "font_style")}
+    return (_text(x, y, text, size, class_="halo", fill="white", fill_opacity="0.7", stroke="white",
+                  stroke_opacity="0.7", stroke_width="2.4", stroke_linejoin="round", **halo)
+            + _text(x, y, text, size, **attrs))
 
 
 def phase_title(phase: Phase) -> str:
@@ -531,7 +541,7 @@ class Picture:
         )
 
     def svg(self) -> str:
-        below, over = static_layers(self.board)
+        below, over, names = static_layers(self.board)
         land = []
         for province, fill in self.fills.items():
             area = self.board.areas[province]
@@ -542,7 +552,7 @@ class Picture:
                 f'fill="{fill}" fill-rule="evenodd"/>'
             )
         key = legend_key(self.board, self.powers, self.letters)
-        return self.document(map_layer(below + "".join(land) + over + self.marks), key, self.frame)
+        return self.document(map_layer(below + "".join(land) + over + self.marks + names), key, self.frame)
 
 
 def map_layer(content: str) -> str:
@@ -551,8 +561,10 @@ def map_layer(content: str) -> str:
 
 
 @cache
-def static_layers(board: Board) -> tuple[str, str]:
-    """What lies under the land (the sea, neutral land) and over it (borders, names, coasts)."""
+def static_layers(board: Board) -> tuple[str, str, str]:
+    """What lies under the land (the sea, neutral land), over it (borders, straits, coasts) and
+    over everything the phase draws (the names: an order's arrow runs under a province's name,
+    which a halo of the paper's colour keeps readable, and never hides it: issue 43.11)."""
     below = (
         f'<rect class="sea" width="{_n(board.width)}" height="{_n(board.height)}" fill="{SEA}"/>'
         f'<path class="neutral" d="{board.neutral.path}" fill="{NEUTRAL_LAND}" fill-rule="evenodd"/>'
@@ -585,20 +597,21 @@ def static_layers(board: Board) -> tuple[str, str]:
             f'<path class="link" data-provinces="{" ".join(link.provinces)}" d="{d}" fill="none" '
             f'stroke="{INK}" stroke-width="1.4" stroke-dasharray="3 2" stroke-linecap="round"/>'
         )
+    names: list[str] = []
     for name, linked in board.boxes.items():
         # An off-board box names the boxes it is linked to, three a line, under its own name.
         x, y = board.areas[name].label
         for row in range(0, len(linked), 3):
-            over.append(
-                _text(x, y + 12 + 3 * row, " ".join(linked[row : row + 3]), 6.5, class_="box-links",
-                      fill=INK, text_anchor="middle", font_family=FONT)
+            names.append(
+                _named(x, y + 12 + 3 * row, " ".join(linked[row : row + 3]), 6.5, class_="box-links",
+                       fill=INK, text_anchor="middle", font_family=FONT)
             )
     for area in board.areas.values():
         sea = area.kind == "sea"
         style = {"font_style": "italic"} if sea else {"font_weight": "bold"}
         label = area.label if sea else label_point(board, area.id)
-        over.append(
-            _text(
+        names.append(
+            _named(
                 label[0],
                 label[1] + 3.6,
                 area.id,
@@ -615,8 +628,8 @@ def static_layers(board: Board) -> tuple[str, str]:
             norm = math.hypot(dx, dy) or 1.0
             tx, ty = x + dx / norm * 12, y + dy / norm * 12
             over.append(f'<circle class="coast" cx="{_n(x)}" cy="{_n(y)}" r="2.2" fill="none" stroke="{INK}"/>')
-            over.append(
-                _text(
+            names.append(
+                _named(
                     tx,
                     ty + 2.6,
                     coast.lower(),
@@ -628,7 +641,7 @@ def static_layers(board: Board) -> tuple[str, str]:
                     data_coast=f"{area.id}/{coast}",
                 )
             )
-    return below, "".join(over)
+    return below, "".join(over), "".join(names)
 
 
 def picture(
