@@ -3,11 +3,12 @@
 Rasterising the whole SVG of a board costs a few hundred milliseconds, most of it in
 parsing thousands of coastline points that are the same in every picture.  So
 :func:`render_png` keeps, per board and width, a raster of what lies under the land, one
-of what lies over it (borders, names, the legend's key), both drawn by cairosvg from the
-same SVG the document uses, and an alpha mask of each land province drawn by Cairo from the
-same polygons.  A picture is then those
-layers composed with the land's fills, plus this phase's marks (centers, units, orders,
-title, legend), whose small SVG :mod:`judge.render.paint` paints with Cairo directly.
+of what lies over it (borders, the legend's key) and one of the names, which go over the
+phase's marks, all drawn by cairosvg from the same SVG the document uses, and an alpha mask
+of each land province drawn by Cairo from the same polygons.  A picture is then those layers
+composed with the land's fills and this phase's marks (centers, units, orders, title,
+legend), whose small SVG :mod:`judge.render.paint` paints with Cairo directly, under the
+names.
 
 Cairo's own PNG writer compresses hard and slowly, in full colour; :func:`encode_png` writes
 an 8-bit palette PNG instead (issue 26.4: a third of the bytes, at about the same cost).
@@ -87,13 +88,15 @@ def svg_to_png(svg: str, width: int = 1200) -> bytes:
 @cache
 def _board_layers(
     board: Board, powers: tuple[str, ...], letters: tuple[tuple[str, str], ...], width: int
-) -> tuple[cairo.ImageSurface, cairo.ImageSurface, dict[str, _Mask]]:
-    """Rasters of what lies under and over the land, and each land province's mask."""
+) -> tuple[cairo.ImageSurface, cairo.ImageSurface, cairo.ImageSurface, dict[str, _Mask]]:
+    """Rasters of what lies under and over the land and of the names over everything, and each
+    land province's mask."""
     # A picture with nothing on it has the board's size and fixes the document's frame.
     blank = Picture(board, powers, letters, {}, {}, "", "")
-    below, over = static_layers(board)
+    below, over, names = static_layers(board)
     under = _rasterise(blank.document(map_layer(below)), width)
     top = _rasterise(blank.document(map_layer(over), legend_key(board, powers, letters), background=False), width)
+    named = _rasterise(blank.document(map_layer(names), background=False), width)
     scale = width / board.width
     masks: dict[str, _Mask] = {}
     for area in board.areas.values():
@@ -116,12 +119,13 @@ def _board_layers(
         context.set_fill_rule(cairo.FILL_RULE_EVEN_ODD)
         context.fill()
         masks[area.id] = (mask, left, upper)
-    return under, top, masks
+    return under, top, named, masks
 
 
 def picture_to_png(drawing: Picture, width: int = 1200) -> bytes:
-    """The PNG of a picture: cached board layers, the land's fills, and this phase's marks."""
-    under, top, masks = _board_layers(drawing.board, drawing.powers, drawing.letters, width)
+    """The PNG of a picture: cached board layers, the land's fills, this phase's marks, and the
+    names over them."""
+    under, top, named, masks = _board_layers(drawing.board, drawing.powers, drawing.letters, width)
     canvas = cairo.ImageSurface(cairo.FORMAT_ARGB32, under.get_width(), under.get_height())
     context = cairo.Context(canvas)
     context.set_source_surface(under)
@@ -132,8 +136,12 @@ def picture_to_png(drawing: Picture, width: int = 1200) -> bytes:
         context.mask_surface(mask, left, upper)
     context.set_source_surface(top)
     context.paint()
+    context.save()
     context.scale(width / drawing.board.width, width / drawing.board.width)
     paint(context, ET.fromstring(drawing.document(map_layer(drawing.marks), drawing.frame, background=False)))
+    context.restore()
+    context.set_source_surface(named)
+    context.paint()
     return encode_png(canvas)
 
 

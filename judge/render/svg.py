@@ -1,7 +1,8 @@
 """A position, and the orders of its phase, drawn as an SVG picture.
 
 Layers, bottom to top: the sea (the background), land tinted by who holds it, borders,
-names, supply centers, units, then the orders, then a title bar and a legend.  The parts
+supply centers, units, then the orders, then the names (each with a halo, so that an arrow
+under it never hides it), then a title bar and a legend.  The parts
 that never change for a board (borders, names, neutral land, coast marks) are built once
 per board and reused.
 
@@ -17,8 +18,9 @@ given bare orders, everything is drawn as ordered.  A province's name moves off 
 where a unit would cover it (`label_point`).
 
 A position seen by one power (a Tin Cup game, ``seen_by`` and ``view``) is titled "as France
-sees it", and the provinces out of its view lie under a grey fog, so that an empty province
-it sees differs from one it cannot see.
+sees it", and the provinces out of its view lie under a fog, a dark grey tone with a dark
+hatching (`hatching`), so that an empty province it sees differs from one it cannot see, and
+no power's tint (the standard board's Germany is light grey) passes for fog.
 
 Where the powers' colours are not the standard board's traditional ones (variants: see
 :mod:`judge.render.palette`), each unit also carries its power's letter, and the legend
@@ -83,7 +85,9 @@ UNIT_RADIUS = 9.0
 UNIT_BOX = (-10.0, -12.0, 10.0, 7.5)  # what a unit's mark covers about its point: left, top, right, bottom
 ASIDE = 21.0  # how far from its province's unit point a dislodged unit stands
 
-FOG = "#59626B"  # over the provinces a power cannot see
+FOG = "#3E454C"  # over the provinces a power cannot see: a dark tone, darker than any power's tint...
+FOG_HATCH = "#15181B"  # ...and hatched, so that it reads as fog over any tint (issue 43.10)
+HATCH = 6.0  # the hatching's lines' distance apart, in map units
 
 OrdersOrResults = Mapping[str, Sequence[Order | str]] | Iterable[OrderResult]
 
@@ -119,6 +123,15 @@ def _text(x: float, y: float, text: str, size: float, **attrs: str) -> str:
     return f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}"{extra}>{escape(text)}</text>'
 
 
+def _named(x: float, y: float, text: str, size: float, **attrs: str) -> str:
+    """A name on the map: a halo of the paper's colour round its letters, then the letters, so
+    that a line drawn under it (an order's arrow, a border) leaves it readable."""
+    halo = {k: v for k, v in attrs.items() if k in ("text_anchor", "font_family", "font_weight", "font_style")}
+    return (_text(x, y, text, size, class_="halo", fill="white", fill_opacity="0.7", stroke="white",
+                  stroke_opacity="0.7", stroke_width="2.4", stroke_linejoin="round", **halo)
+            + _text(x, y, text, size, **attrs))
+
+
 def phase_title(phase: Phase) -> str:
     """``Spring 1901 movement``, ``Fall 1902 retreats``, ``Winter 1903 adjustments``."""
     season = {Season.SPRING: "Spring", Season.FALL: "Fall", Season.WINTER: "Winter"}[phase.season]
@@ -127,6 +140,31 @@ def phase_title(phase: Phase) -> str:
 
 
 # -- where things go ----------------------------------------------------------------------
+
+
+@cache
+def hatching(board: Board, province: str) -> str:
+    """Path data of the fog's hatching over ``province``: lines at 45 degrees, ``HATCH`` apart on
+    one grid for the whole board (so that the lines of neighbouring provinces meet), each cut to
+    the province's shape (even-odd: a hole, an enclosed sea, stays clear)."""
+    rings = [ring for polygon in board.areas[province].shape for ring in polygon]
+    step = HATCH * math.sqrt(2)  # along x - y, the lines' distance apart is step / sqrt(2)
+    values = [x - y for ring in rings for x, y in ring]
+    parts: list[str] = []
+    line = math.floor(min(values) / step) * step + step / 2
+    while line < max(values):
+        crossings = []
+        for ring in rings:
+            for (x1, y1), (x2, y2) in zip(ring, (*ring[1:], ring[0]), strict=True):
+                d1, d2 = x1 - y1 - line, x2 - y2 - line
+                if (d1 > 0) != (d2 > 0):
+                    t = d1 / (d1 - d2)
+                    crossings.append((x1 + t * (x2 - x1), y1 + t * (y2 - y1)))
+        crossings.sort()
+        parts.extend(f"M{_xy(a)}L{_xy(b)}" for a, b in zip(crossings[::2], crossings[1::2], strict=True)
+                     if math.dist(a, b) >= 1)  # a corner's crumb is no line
+        line += step
+    return "".join(parts)
 
 
 def _label_box(at: Point, text: str, size: float) -> tuple[float, float, float, float]:
@@ -503,7 +541,7 @@ class Picture:
         )
 
     def svg(self) -> str:
-        below, over = static_layers(self.board)
+        below, over, names = static_layers(self.board)
         land = []
         for province, fill in self.fills.items():
             area = self.board.areas[province]
@@ -514,7 +552,7 @@ class Picture:
                 f'fill="{fill}" fill-rule="evenodd"/>'
             )
         key = legend_key(self.board, self.powers, self.letters)
-        return self.document(map_layer(below + "".join(land) + over + self.marks), key, self.frame)
+        return self.document(map_layer(below + "".join(land) + over + self.marks + names), key, self.frame)
 
 
 def map_layer(content: str) -> str:
@@ -523,8 +561,10 @@ def map_layer(content: str) -> str:
 
 
 @cache
-def static_layers(board: Board) -> tuple[str, str]:
-    """What lies under the land (the sea, neutral land) and over it (borders, names, coasts)."""
+def static_layers(board: Board) -> tuple[str, str, str]:
+    """What lies under the land (the sea, neutral land), over it (borders, straits, coasts) and
+    over everything the phase draws (the names: an order's arrow runs under a province's name,
+    which a halo of the paper's colour keeps readable, and never hides it: issue 43.11)."""
     below = (
         f'<rect class="sea" width="{_n(board.width)}" height="{_n(board.height)}" fill="{SEA}"/>'
         f'<path class="neutral" d="{board.neutral.path}" fill="{NEUTRAL_LAND}" fill-rule="evenodd"/>'
@@ -557,20 +597,21 @@ def static_layers(board: Board) -> tuple[str, str]:
             f'<path class="link" data-provinces="{" ".join(link.provinces)}" d="{d}" fill="none" '
             f'stroke="{INK}" stroke-width="1.4" stroke-dasharray="3 2" stroke-linecap="round"/>'
         )
+    names: list[str] = []
     for name, linked in board.boxes.items():
         # An off-board box names the boxes it is linked to, three a line, under its own name.
         x, y = board.areas[name].label
         for row in range(0, len(linked), 3):
-            over.append(
-                _text(x, y + 12 + 3 * row, " ".join(linked[row : row + 3]), 6.5, class_="box-links",
-                      fill=INK, text_anchor="middle", font_family=FONT)
+            names.append(
+                _named(x, y + 12 + 3 * row, " ".join(linked[row : row + 3]), 6.5, class_="box-links",
+                       fill=INK, text_anchor="middle", font_family=FONT)
             )
     for area in board.areas.values():
         sea = area.kind == "sea"
         style = {"font_style": "italic"} if sea else {"font_weight": "bold"}
         label = area.label if sea else label_point(board, area.id)
-        over.append(
-            _text(
+        names.append(
+            _named(
                 label[0],
                 label[1] + 3.6,
                 area.id,
@@ -587,8 +628,8 @@ def static_layers(board: Board) -> tuple[str, str]:
             norm = math.hypot(dx, dy) or 1.0
             tx, ty = x + dx / norm * 12, y + dy / norm * 12
             over.append(f'<circle class="coast" cx="{_n(x)}" cy="{_n(y)}" r="2.2" fill="none" stroke="{INK}"/>')
-            over.append(
-                _text(
+            names.append(
+                _named(
                     tx,
                     ty + 2.6,
                     coast.lower(),
@@ -600,7 +641,7 @@ def static_layers(board: Board) -> tuple[str, str]:
                     data_coast=f"{area.id}/{coast}",
                 )
             )
-    return below, "".join(over)
+    return below, "".join(over), "".join(names)
 
 
 def picture(
@@ -638,10 +679,12 @@ def picture(
     marks: list[str] = []
     if view is not None:
         seen = set(view)
-        marks.extend(
-            f'<path class="unseen" data-province="{area.id}" d="{area.path}" fill="{FOG}" fill-opacity="0.5" '
-            'fill-rule="evenodd"/>'
-            for area in board.areas.values() if area.id not in seen and area.kind != "impassable")
+        for area in board.areas.values():
+            if area.id not in seen and area.kind != "impassable":
+                marks.append(f'<path class="unseen" data-province="{area.id}" d="{area.path}" fill="{FOG}" '
+                             'fill-opacity="0.6" fill-rule="evenodd"/>')
+                marks.append(f'<path class="fog-hatch" data-province="{area.id}" d="{hatching(board, area.id)}" '
+                             f'fill="none" stroke="{FOG_HATCH}" stroke-width="1.1" stroke-opacity="0.7"/>')
     for area in board.areas.values():
         if area.center is not None:
             owner = position.centers.get(area.id)
@@ -718,7 +761,7 @@ def _title_bar(position: Position, width: float, title: str | None, date: str | 
     phase = phase_title(position.phase)
     heading = f"{title}: {phase}" if title else phase
     if seen_by:
-        heading += f", as {_power_name(seen_by)} sees it (grey: out of sight)"
+        heading += f", as {_power_name(seen_by)} sees it (hatched: out of sight)"
     parts = [_text(12, 28, heading, 20, class_="title", font_family=FONT, font_weight="bold", fill=INK)]
     if date:
         parts.append(_text(width - 12, 28, date, 13, class_="date", font_family=FONT, text_anchor="end", fill=INK))

@@ -453,9 +453,65 @@ def test_23_22_a_power_sight_is_titled_and_the_rest_fogged() -> None:
     fogged = {e.get("data-province") for e in elements(svg, "unseen")}
     board = load_board(position.game_map.drawing)
     assert fogged == {a.id for a in board.areas.values() if a.kind != "impassable"} - view
-    assert "g1: Spring 1901 movement, as France sees it (grey: out of sight)" in svg
+    assert "g1: Spring 1901 movement, as France sees it (hatched: out of sight)" in svg
     assert not list(elements(render_svg(position), "unseen"))
     assert png_size(render_png(position, width=320, seen_by="FRANCE", view=view))[0] == 320
+
+
+def test_the_fog_is_hatched_inside_each_province_out_of_sight_and_nowhere_else() -> None:
+    """A dark tone alone read as a lighter or darker grey beside a grey power's tint (the
+    standard board's Germany): every province out of sight is hatched, its lines inside it at
+    45 degrees on one grid for the whole board, so that fog is fog whatever the colours."""
+    position = Position.initial(load_map("standard"))
+    view = {"PAR", "BUR", "PIC", "BRE", "GAS", "MAR", "MUN", "RUH", "BEL", "SWI", "SPA", "MAO", "ENG", "WES", "LYO"}
+    svg = render_svg(position, title="g1", seen_by="FRANCE", view=view, counted=("FRANCE",))
+    board = load_board(position.game_map.drawing)
+    hatched: set[str] = set()
+    for element in elements(svg, "fog-hatch"):
+        province = element.get("data-province", "")
+        numbers = [float(v) for v in element.get("d", "").replace("M", " ").replace("L", " ").split()]
+        for x1, y1, x2, y2 in zip(numbers[0::4], numbers[1::4], numbers[2::4], numbers[3::4], strict=True):
+            assert abs((x1 - y1) - (x2 - y2)) < 0.2  # at 45 degrees
+            offset = ((x1 - y1) / (6 * math.sqrt(2)) - 0.5) % 1  # on the board's one grid, 6 units apart
+            assert min(offset, 1 - offset) < 0.05, (province, x1, y1)
+            middle = ((x1 + x2) / 2, (y1 + y2) / 2)
+            assert any(contains(rings, middle) for rings in board.areas[province].shape), (province, middle)
+            hatched.add(province)
+    assert hatched == {a.id for a in board.areas.values() if a.kind != "impassable"} - view
+    assert "MUN" not in hatched  # Germany's grey, in sight, is plain
+    assert not list(elements(render_svg(position), "fog-hatch"))
+
+
+def test_order_arrows_run_under_the_names_and_never_hide_a_letter() -> None:
+    """Modern: A MAR - SWI and A MIL - SWI cross the names of Marseille and Switzerland, F EDI -
+    NWG and F LON - NTH end on the names of their seas.  Every pixel of those names' letters is
+    the same with the arrows as without them; in the SVG every name, with its halo, comes after
+    every order."""
+    position = Position.initial(load_map("modern"))
+    given = {"FRANCE": ["A MAR - SWI"], "ITALY": ["A MIL - SWI"], "BRITAIN": ["F EDI - NWG", "F LON - NTH"]}
+    orders = {power: [parse_order(o, position.game_map, PhaseKind.MOVEMENT) for o in texts]
+              for power, texts in given.items()}
+    results = adjudicate(position, orders).results
+    board = load_board(position.game_map.drawing)
+    bare = Image.open(io.BytesIO(render_png(position, width=1200))).convert("RGB")
+    drawn = Image.open(io.BytesIO(render_png(position, results, width=1200))).convert("RGB")
+    scale = 1200 / board.width
+    for name in ("MAR", "SWI", "NWG", "NTH"):
+        area = board.areas[name]
+        sea = area.kind == "sea"
+        x, y = area.label if sea else label_point(board, name)
+        left, top, right, bottom = (v * scale for v in (x - 14, y + 42 - 6, x + 14, y + 42 + 6))
+        letters = [(i, j) for i in range(int(left), int(right)) for j in range(int(top), int(bottom))
+                   if max(bare.getpixel((i, j))) < (130 if sea else 60)]  # the ink of the name's letters
+        assert len(letters) > 10, name
+        changed = [(i, j) for i, j in letters
+                   if max(abs(a - b) for a, b in zip(bare.getpixel((i, j)), drawn.getpixel((i, j)), strict=True)) > 12]
+        assert not changed, (name, changed[:5])
+    svg = render_svg(position, results)
+    order = [classes(e) for e in ET.fromstring(svg).iter() if e.get("class")]
+    last_order = max(i for i, c in enumerate(order) if c & {"move", "hold", "support", "convoy"})
+    first_name = min(i for i, c in enumerate(order) if "halo" in c)
+    assert last_order < first_name
 
 
 # -- World wraps east-west (issue 26.2) -------------------------------------------------------------------

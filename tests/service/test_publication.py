@@ -316,6 +316,6 @@ def test_23_22_tin_cup_maps_fog_what_the_power_cannot_see_and_say_whose_sight(tm
     fogged = set(re.findall(r'class="unseen" data-province="(\w+)"', svg))
     assert {"MOS", "PAR", "TUN", "BLA"} <= fogged
     assert not fogged & {"LON", "EDI", "LVP", "YOR", "WAL", "NTH", "HOL", "NWG", "CLY"}
-    assert "g1 F1901M: Fall 1901 movement, as England sees it (grey: out of sight)" in svg
+    assert "g1 F1901M: Fall 1901 movement, as England sees it (hatched: out of sight)" in svg
     master = mail(judge, GM, "g1 S1901M chart").attachments["g1-F1901M.svg"][1].decode()
     assert 'class="unseen"' not in master and "sees it" not in master
