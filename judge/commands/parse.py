@@ -19,7 +19,7 @@ the writer's offers may reach the addressee of a press that swallowed them.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta, timezone
 from typing import Any
@@ -360,6 +360,17 @@ MIN_PHASE_HOURS = 1.0
 word, and an hour leaves time for a mail, its answer and a second thought."""
 MIN_REMINDER_HOURS = 10 / 60
 """No reminder comes closer to its deadline: one at the deadline would come with the late notice."""
+
+
+def read_phase_length(text: str, words: Sequence[str], durations: Mapping[str, str], named: str) -> Command:
+    """A kind's ``SET <phase> hours`` line (``text``, read as ``words``): the setting ``durations``
+    names for the phase word, or why not (``named``: the kind's phase words, as the refusal lists them)."""
+    if len(words) == 3 and words[1].upper() in durations:
+        try:
+            return SetDuration(durations[words[1].upper()], parse_duration(words[2]))
+        except ValueError as exc:
+            return BadCommand(str(exc))
+    return BadCommand(f"bad SET command: '{text[:80]}' (the phases' lengths: {named})")
 
 
 def parse_duration(text: str, least: float = MIN_PHASE_HOURS, what: str = "a phase's length") -> float:

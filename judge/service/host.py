@@ -37,6 +37,7 @@ from judge.service.lifecycle import Event, GameError, GameState, move
 from judge.service.options import rules_of
 from judge.service.outbox import queue
 from judge.store.models import Game, Observer, PhaseRow, Player, Submission
+from judge.web.public import Seat
 
 # -- the options every game takes -------------------------------------------------------------------
 
@@ -353,13 +354,25 @@ def reopen(session: Session, game: Game, row: PhaseRow, now: datetime) -> None:
     game.deadline = now + phase_duration(game, row.name)
 
 
+def seat_status(player: Player | None) -> str:
+    """A seat's player: ``played``, ``vacant`` (its player left) or ``dummy``."""
+    return "played" if is_played(player) else "vacant" if player is not None and player.address else "dummy"
+
+
 def seat_state(game: Game, seat: str, player: Player | None) -> str:
     """A seat as the game master's STATUS and LIST show it: played, vacant (its player left) or a
     dummy, and whether it is open for TAKEOVER."""
-    state = "played" if is_played(player) else "vacant" if player is not None and player.address else "dummy"
+    state = seat_status(player)
     if not is_played(player) and is_open(game, seat):
         state += ", open for TAKEOVER"
     return state
+
+
+def public_seat(game: Game, seat: str, player: Player | None, played_by: str | None = None) -> Seat:
+    """``seat`` as the public pages show it: played, vacant or a dummy, open for takeover or not;
+    ``played_by`` (who plays it, as its kind names them) kept only for a seat that is played."""
+    status = seat_status(player)
+    return Seat(seat, status, status != "played" and is_open(game, seat), played_by if status == "played" else None)
 
 
 def is_due(session: Session, game: Game, now: datetime) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.commands.parse import BadCommand, Command, SetDuration, Unknown, parse_duration
+from judge.commands.parse import BadCommand, Command, Unknown, read_phase_length
 from judge.games.exchange import lifecycle, mails, stored, views
 from judge.games.exchange.core.state import ExchangeState
 from judge.games.exchange.core.views import ceo_view, corporation_facts
@@ -79,13 +79,8 @@ def read(text: str) -> Command:
             return ExchangeVote("CONCEDE", choice[1])
         return BadCommand("expected VOTE DRAW, VOTE CONCEDE corporation or VOTE NONE (E34)")
     if keyword == "SET":
-        if len(words) == 3 and words[1].upper() in DURATIONS:
-            try:
-                return SetDuration(DURATIONS[words[1].upper()], parse_duration(words[2]))
-            except ValueError as exc:
-                return BadCommand(str(exc))
-        return BadCommand(f"bad SET command: '{text[:80]}' (the phases' lengths: SET EXCHANGE, SET MOVEMENT, "
-                          "SET RETREAT, SET ADJUSTMENT hours)")
+        return read_phase_length(text, words, DURATIONS, "SET EXCHANGE, SET MOVEMENT, SET RETREAT, "
+                                 "SET ADJUSTMENT hours")
     if routed(text):
         return SheetLine(text)
     return Unknown(f"unknown command '{words[0][:20]}': HELP lists the commands of Exchange Payola")

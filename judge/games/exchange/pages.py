@@ -26,7 +26,7 @@ from judge.service import host
 from judge.service.options import rules_of
 from judge.store.models import Game, Player
 from judge.web.pages import SAFE_NAME, make_folder, render_page, templates_version, write_file
-from judge.web.public import GameFacts, Seat, summary
+from judge.web.public import GameFacts, summary
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,7 @@ def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = Non
     seats = []
     for player in sorted((p for p in joined if stored.seat_of(p)), key=lambda p: stored.seat_of(p) or ""):
         name = stored.seat_of(player) or ""
-        status = "played" if host.is_played(player) else "vacant" if player.address else "dummy"
-        seats.append(Seat(name, status, status != "played" and host.is_open(game, name)))
+        seats.append(host.public_seat(game, name, player))
     return GameFacts(name=game.name, variant=f"{lifecycle.KIND_TITLE} ({game.variant})", options=tuple(game.options),
                      state=game.state, phase=game.phase, deadline=game.deadline, winner=game.winner,
                      result=game.settings.get("result"), listed=rules_of(game).listed, joined=len(joined),

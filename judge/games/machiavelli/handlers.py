@@ -29,7 +29,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from judge.commands.parse import BadCommand, Command, SetDuration, Unknown, parse_duration
+from judge.commands.parse import Command, Unknown, read_phase_length
 from judge.games.machiavelli import lifecycle, views
 from judge.games.machiavelli.core.campaign import fits
 from judge.games.machiavelli.core.expenditures import Transfer
@@ -63,13 +63,7 @@ def read(text: str) -> Command:
     """A line the host's grammar does not know, as a Machiavelli game reads it."""
     words = text.split()
     if words[0].upper() == "SET":
-        if len(words) == 3 and words[1].upper() in DURATIONS:
-            try:
-                return SetDuration(DURATIONS[words[1].upper()], parse_duration(words[2]))
-            except ValueError as exc:
-                return BadCommand(str(exc))
-        return BadCommand(f"bad SET command: '{text[:80]}' (the phases' lengths: SET SPRING hours, SET CAMPAIGN "
-                          "hours)")
+        return read_phase_length(text, words, DURATIONS, "SET SPRING hours, SET CAMPAIGN hours")
     if is_letter_line(text):
         return LetterLine(text)
     return Unknown(f"unknown command '{words[0][:20]}': no order begins so either (HELP gives the letters' syntax)")

@@ -28,7 +28,7 @@ from judge.service import host
 from judge.service.options import rules_of
 from judge.store.models import Game, Player
 from judge.web.pages import SAFE_NAME, make_folder, render_page, templates_version, write_file
-from judge.web.public import GameFacts, Seat, summary
+from judge.web.public import GameFacts, summary
 
 
 @dataclass(frozen=True)
@@ -52,8 +52,7 @@ def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = Non
     for player in sorted((p for p in joined if lifecycle.seat_of(p)), key=lambda p: order[lifecycle.seat_of(p) or ""]):
         country = lifecycle.seat_of(player)
         assert country is not None
-        status = "played" if host.is_played(player) else "vacant" if player.address else "dummy"
-        seats.append(Seat(country, status, status != "played" and host.is_open(game, country)))
+        seats.append(host.public_seat(game, country, player))
     return GameFacts(name=game.name, variant=lifecycle.describe(game), options=tuple(game.options or ()),
                      state=game.state, phase=game.phase, deadline=game.deadline, winner=game.winner,
                      result=game.settings.get("result"), listed=rules_of(game).listed, joined=len(joined),

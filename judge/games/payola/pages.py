@@ -96,9 +96,7 @@ def facts_of(session: Session, game: Game, acting: bool = True,
     seats = []
     for power in lifecycle.game_map(game).powers:
         if (player := seat.get(power)) is not None:
-            status = "played" if host.is_played(player) else "vacant" if player.address else "dummy"
-            seats.append(public.Seat(power, status, status != "played" and host.is_open(game, power),
-                                     player_name(player.address) if named and status == "played" else None))
+            seats.append(host.public_seat(game, power, player, player_name(player.address) if named else None))
     required: tuple[str, ...] = ()
     waiting: tuple[str, ...] = ()
     row = host.current_phase(session, game) if acting and not blind else None

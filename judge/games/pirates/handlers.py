@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.commands.parse import BadCommand, Command, SetDuration, Unknown, parse_duration
+from judge.commands.parse import Command, Unknown, read_phase_length
 from judge.games.pirates import lifecycle
 from judge.games.pirates.core.commands import KEYWORDS, read_mail, submit
 from judge.games.pirates.core.match import Stage, Submissions, actors
@@ -46,13 +46,7 @@ def read(text: str) -> Command:
     if keyword in KEYWORDS:
         return PiratesLine(text)
     if keyword == "SET":
-        if len(words) == 3 and words[1].upper() in DURATIONS:
-            try:
-                return SetDuration(DURATIONS[words[1].upper()], parse_duration(words[2]))
-            except ValueError as exc:
-                return BadCommand(str(exc))
-        return BadCommand(f"bad SET command: '{text[:80]}' (the phases' lengths: SET DISTRIBUTION, SET VOTING, "
-                          "SET FINAL hours)")
+        return read_phase_length(text, words, DURATIONS, "SET DISTRIBUTION, SET VOTING, SET FINAL hours")
     return Unknown(f"unknown command '{words[0][:20]}': HELP lists the commands of Pirates' Proposal")
 
 

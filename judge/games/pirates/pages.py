@@ -27,7 +27,7 @@ from judge.service import host
 from judge.service.options import rules_of
 from judge.store.models import Game, Player
 from judge.web.pages import SAFE_NAME, make_folder, render_page, templates_version, write_file
-from judge.web.public import GameFacts, Seat, summary
+from judge.web.public import GameFacts, summary
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,7 @@ def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = Non
     seats = []
     for player in lifecycle.seats_of(joined):
         assert player.seat is not None
-        status = "played" if host.is_played(player) else "vacant" if player.address else "dummy"
-        seats.append(Seat(player.seat, status, status != "played" and host.is_open(game, player.seat)))
+        seats.append(host.public_seat(game, player.seat, player))
     return GameFacts(name=game.name, variant=lifecycle.KIND_TITLE, options=tuple(game.options or ()),
                      state=game.state, phase=game.phase, deadline=game.deadline,
                      result=game.settings.get("result"), listed=rules_of(game).listed, joined=len(joined),
