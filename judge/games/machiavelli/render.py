@@ -71,7 +71,8 @@ INDEPENDENT = "#B4B4B4"  # independent states' units, and the land they control 
 REBEL = "#8B1A1A"  # a rebelling city, the hatching of a rebelling province, the straits' chains
 PORT = "#2F6FA8"  # the ring round a port city
 OPEN_STRAIT = "#6E6E6E"  # the chain of a strait nobody controls
-PRESENCE = 0.55  # how strongly a controller's colour tints its province
+PRESENCE = 0.55  # how strongly a controller's colour tints its province (a pale one more: province_tint)
+APART = 20.0  # how much a power's province tint differs at least from unheld land (in L*a*b*)
 
 
 def label_box(text: str, size: float = LABEL_SIZE) -> Box:
@@ -265,26 +266,49 @@ def colour_difference(a: str, b: str) -> float:
     return math.dist(_lab(a), _lab(b))
 
 
+def province_tint(colour: str) -> str:
+    """The tint of a province a power holds: its colour at PRESENCE, or as much stronger (in tenths,
+    up to the colour itself) as it takes to differ by APART from unheld land, so that a pale colour
+    (Tol's pale purple and pale green) still reads as held."""
+    strength = PRESENCE
+    while colour_difference(tint(colour, strength), LAND) < APART and strength < 1.0:
+        strength = min(1.0, strength + 0.1)
+    return tint(colour, strength)
+
+
+NEAR = 1.5  # how much less a difference between powers one area apart counts than between neighbours'
+
+
 @cache
 def board_colours(board: Board) -> dict[str, str]:
     """Each power's colour: the palette's set for as many powers (:func:`judge.render.palette.power_colours`),
     dealt so that powers whose home countries border each other look as different as they can
-    where their provinces are tinted.
+    where their provinces are tinted, and, counting less, powers whose homes are one area apart.
 
-    From the board's order of powers, two powers swap colours while the swap raises the least
-    difference (in L*a*b*) between neighbours' tints, then the next least, and so on, until no
-    swap does: the same board always deals the same colours."""
+    The differences (in L*a*b*) between the tints of each pair of neighbours, and those of each
+    pair one area apart multiplied by NEAR, are sorted; from the board's order of powers, two
+    powers swap colours while the swap raises the least of them, then the next least, and so on,
+    until no swap does: the same board always deals the same colours."""
     powers = list(board.powers)
     palette = list(power_colours(powers).values())
     homes = {code: area.home for code, area in board.areas.items() if area.home is not None}
-    pairs = sorted({(min(homes[a], homes[b]), max(homes[a], homes[b]))
-                    for a in homes for b in (*board.army_reach(a), *board.fleet_areas(a))
-                    if b in homes and homes[a] != homes[b]})
-    tints = [tint(colour, PRESENCE) for colour in palette]
+
+    def reach(area: str) -> set[str]:
+        return {*board.army_reach(area), *board.fleet_areas(area)}
+
+    def pair(a: str, b: str) -> tuple[str, str]:
+        return min(homes[a], homes[b]), max(homes[a], homes[b])
+
+    neighbours = {pair(a, b) for a in homes for b in reach(a) if b in homes and homes[a] != homes[b]}
+    near = {pair(a, b) for a in homes for between in reach(a) for b in reach(between)
+            if b in homes and homes[a] != homes[b]} - neighbours
+    weighed = [(a, b, 1.0) for a, b in sorted(neighbours)] + [(a, b, NEAR) for a, b in sorted(near)]
+    tints = [province_tint(colour) for colour in palette]
     index = {power: i for i, power in enumerate(powers)}
 
     def differences(dealt: list[int]) -> list[float]:
-        return sorted(colour_difference(tints[dealt[index[a]]], tints[dealt[index[b]]]) for a, b in pairs)
+        return sorted(weight * colour_difference(tints[dealt[index[a]]], tints[dealt[index[b]]])
+                      for a, b, weight in weighed)
 
     dealt = list(range(len(powers)))
     best = differences(dealt)
@@ -725,7 +749,8 @@ def render_svg(
         if area.is_sea:
             continue
         controller = position.controller(code)
-        fill = LAND if controller is None else tint(style.colour(controller), PRESENCE)
+        fill = LAND if controller is None else (tint(INDEPENDENT, PRESENCE) if isinstance(controller, Independent)
+                                                else province_tint(style.colour(controller)))
         owner = "" if controller is None else f' data-controller="{escape(_owner_name(controller))}"'
         land.append(f'<path class="province" data-area="{code}"{owner} d="{drawing.areas[code].path}" '
                     f'fill="{fill}" fill-rule="evenodd"/>')

@@ -49,7 +49,6 @@ from judge.games.machiavelli.render import (
     LABEL_SIZE,
     NAME_DROP,
     NAME_SIZE,
-    PRESENCE,
     UNIT_BOX,
     Box,
     Geometry,
@@ -63,10 +62,11 @@ from judge.games.machiavelli.render import (
     load_geometry,
     name_box,
     parse_geometry,
+    province_tint,
     render_svg,
     text_box,
 )
-from judge.render.palette import power_colours, tint
+from judge.render.palette import LAND, power_colours, tint
 from tests.render.geometry import Rings, contains, distance_to_edge, shared_borders
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -692,11 +692,22 @@ def test_aops_thirteen_colours_are_dealt_so_that_neighbours_look_apart() -> None
     assert ("Naples", "Papacy") in home_neighbours(AOP) and ("France", "Genoa") in home_neighbours(AOP)
 
     def difference(colours: dict[str, str], a: str, b: str) -> float:
-        return colour_difference(tint(colours[a], PRESENCE), tint(colours[b], PRESENCE))
+        return colour_difference(province_tint(colours[a]), province_tint(colours[b]))
 
     ordered = power_colours(AOP.powers)
     assert difference(ordered, "Naples", "Papacy") < 25 and difference(ordered, "France", "Genoa") < 25
     assert min(difference(dealt, a, b) for a, b in home_neighbours(AOP)) > 25
+
+
+def test_a_province_a_power_holds_never_looks_unheld() -> None:
+    """Tol's pale green tinted as the others are (0.55) would differ from unheld land by less than
+    10 in L*a*b*, and still by less than 20 at 0.85: it is tinted at 0.95; every power's province
+    tint differs from unheld land by 20 at least."""
+    assert colour_difference(tint("#CAE0AB", 0.55), LAND) < 10
+    assert colour_difference(tint("#CAE0AB", 0.85), LAND) < 20
+    assert province_tint("#CAE0AB") == tint("#CAE0AB", 0.95)
+    for colour in board_colours(AOP).values():
+        assert colour_difference(province_tint(colour), LAND) >= 20, colour
 
 
 @pytest.mark.parametrize(("name", "area", "victim"), [("classic", "pst", "Florence"), ("aop", "pra", "Florence")])
