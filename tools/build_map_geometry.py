@@ -39,7 +39,11 @@ the same for every board; what differs is data, one module per board in ``tools/
    ships sail through the same strait (Loeb9's weak straits), no plane drawing can give both
    pairs a border: the board names such a strait with a crossing, two points facing each
    other across the water, and that pair is checked as a crossing (each end in its province,
-   the two close) instead of a border.  A box touches nothing: each pair the game makes with a
+   the two close) instead of a border.  Four provinces may meet at a point the board names: a
+   junction, where both diagonal pairs are adjacent in the game (or one of them is a single
+   province drawn in two pieces, pinched at the point), or a corner, where neither is; the
+   build forces the four quadrants of a small square round the point and checks that the
+   diagonals are as the board says.  A box touches nothing: each pair the game makes with a
    box is a link.  A box and a province it is linked to must lie close, and are joined by a
    line (the collection's "links"); boxes linked to each other round the world (the
    Atlantic's to the Pacific's) need not, and each box names the boxes it is linked to (the
@@ -60,17 +64,23 @@ the same for every board; what differs is data, one module per board in ``tools/
    single-unit area, Venice, has its garrison where its unit stands), each a box of the
    renderer's size (:mod:`judge.games.machiavelli.render`) inside the area and clear of the
    others, of the coasts' places, of the straits' gates and of the crossings; the build
-   names the marks that did not fit and any two that overlap.  A controlled strait
-   (Piombino, Messina), whose passage the drawing gives as an ordinary border between its
-   seas or a sea and a coast, is drawn as a gate: a line across its water, each end on land,
-   no longer than a crossing; the file lists each with the edges it controls and its
-   controlling area.
+   names the marks that did not fit and any two that overlap.  A board may be labelled with
+   its areas' names written in full (``names``; AoP's) rather than their codes: each name's
+   box is the renderer's estimate of it.  An area drawn in pieces may bear its name on each
+   (``named_pieces``), each placed like a mark.  A strait (Piombino, Messina, AoP's Bonifacio),
+   whose passage the drawing gives as an ordinary border between its seas or a sea and a
+   coast, or as a crossing, is drawn as a gate: a line across its water, each end on one
+   area's land and END_MARGIN inside it, no longer than a crossing; the file lists each with
+   the edges it controls and its controlling area (none for Bonifacio).  A crossing the game
+   makes for fleets only (AoP's Ajaccio-Sassari and Messina-Kalabria: no army edge) is marked
+   ``"fleet"``, and drawn as a sea route rather than a bridge.
 
 The result is plain data: the judge draws it without any geographic package.  Run with the
 ``tools`` extra installed::
 
     python tools/build_map_geometry.py [BOARD ...]        # writes each board's geometry (default: all)
     python tools/build_map_geometry.py machiavelli_classic  # the classic Machiavelli board
+    python tools/build_map_geometry.py machiavelli_aop    # Absence of Plague's board
     python tools/build_map_geometry.py ancmed --check     # only reports the adjacency differences
     python tools/build_map_geometry.py ancmed --preview p.png   # the raster of provinces, named
 """
@@ -459,7 +469,7 @@ def layout(
 PLACE_GAP = 1.0  # map units kept between two marks
 PLACE_STEP = 0.5  # map units between candidate points
 PLACE_REACH = 40.0  # map units: the farthest another mark of an area lies from its unit
-PLACE_ANCHORS = 400  # candidate unit points tried, nearest the area's most interior point first
+PLACE_ANCHORS = 4000  # candidate unit points tried, nearest the area's most interior point first
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 
@@ -839,7 +849,8 @@ class Builder:
         return float(distance.min()) / CELLS_PER_UNIT
 
     def preview(self, labels: NDArray[np.int32], land: NDArray[np.bool_], names: list[str], path: Path) -> None:
-        """A picture of the raster for tuning seeds: each province a colour, named at its seeds' middle."""
+        """A picture of the raster for tuning seeds: each province a colour, named at its seeds' middle,
+        each seed a dot, each junction and corner a red cross."""
         from PIL import Image, ImageDraw  # cairosvg's dependency; only this preview uses it
 
         rng = np.random.default_rng(7)

@@ -9,8 +9,8 @@ its edge (rectangles placed by hand in map units).  ``tools/build_map_geometry.p
 turns a spec into ``judge/engine/maps/<board>_geometry.geojson``; the algorithm is the same
 for every board (see its header).  A Machiavelli board (``game="machiavelli"``) is read from
 ``judge/games/machiavelli/core/boards/<board>.json`` and drawn into
-``judge/games/machiavelli/maps/<board>_geometry.geojson``; its controlled straits are drawn
-where the spec's ``gates`` say.
+``judge/games/machiavelli/maps/<board>_geometry.geojson``; its straits are drawn where the
+spec's ``gates`` say, and its areas are labelled by code or, with ``names``, by name.
 """
 
 from __future__ import annotations

@@ -1,9 +1,80 @@
 """Absence of Plague's board: Italy in 1459, from Lyon to Durazzo and from Innsbruck to Gabes.
 
-Draft.
+Read from the rules core's ``boards/aop.json`` (``game="machiavelli"``; a reconstruction of
+the AoP map: design notes, machiavelli.md section 3) and labelled with the names that file
+gives (``names=True``: Firenze, Kärnten, Ungarn, the seas as Appendix A names them), not codes.
+
+Projection.  A Lambert conformal conic centred on 12°E 41°N (standard parallels 36°N and
+46°N), 1400 units wide, reaching south to Gabes (33.9°N) and north to Innsbruck, Zürich and
+Lake Balaton; a magnifier on the north gives Piedmont, Lombardy, the Veneto, Emilia and Tuscany
+1.7 times the rim's scale (Sicily and Tunisia are flattened north-south by about a quarter in
+return), and lenses give room where the board packs its areas (Emilia and Tuscany, Lombardy,
+the Lagoon, the Istrian neck, Bolzano and Trento, Saluzzo and Nizza, Geneva, Massa, Naples,
+Ragusa, Piombino, the straits of Bonifacio and Messina) and to San Marino.
+
+Seeds.  Each area's seeds are the towns of the lands it held in 1459 and the city it is named
+after (Lyon with the Bresse and the Pays de Gex; Avignon with the Comtat, the Dauphiné and Haute
+Provence; Nizza with Barcelonnette; Savoia with Chambéry, Annecy, the Maurienne and the
+Tarentaise; Ventimiglia with the western Riviera up to Mondovì and Ceva; Massa with Carrara;
+Reggio between Parma and Modena; Prato between Firenze, Pistoia and Bologna; Bolzano with the
+Etsch, the Eisack and the Vinschgau; Trieste with the Karst; Fiume with the Vinodol down the
+Velebit channel to Zara; Spalato with Trogir and Omiš; Kalabria from the Pollino to Reggio;
+Siracusa with Catania and Noto; Gabes with Sfax); the seas lie at their real waters, their
+borders meeting the coasts where the board's edges ask (the Ligurian Sea and the Sea of Toulon
+on Nizza's coast and on Corsica's west coast; the Upper and Central Adriatic on Ancona's and
+Zara's; the Central and Lower Adriatic on Aquila's and, in the Korčula channel, on
+Herzegovina's; the Bay of Naples and the Eastern Tyrrhenian past Lipari to Messina's coast; the
+Ionian Sea and the Bay of Tunis through Malta and Lampedusa; the Bay of Tunis and the Western
+Mediterranean through Pantelleria).  The Adriatic's islands go to the area whose coast they lie
+off (Cres and Lošinj to Istria, Krk and Rab to Fiume, Pag, Ugljan and Dugi Otok to Zara, Brač,
+Hvar, Šolta and Vis to Spalato, Korčula to Herzegovina, whose coast alone touches both seas
+round it, Mljet and Lastovo to Ragusa); islands too small to matter are sunk.  Everything
+beyond the board (France west of the Rhône, Germany, Hungary's east, Serbia, Greece, Algeria,
+Libya, and the Sava's lands between Slavonia and Bosnia, which the board keeps apart) is
+neutral land.
+
+Drawn larger than life: Venice, an island in a Lagoon that runs along the coast from Chioggia to
+Caorle (reachable from the Lagoon alone: AoP 14); Elba, Piombino's (the Eastern Tyrrhenian Sea
+reaches Pisa through the channel between Elba and the headland, where Piombino's gate is drawn);
+San Marino, in the hills between Rimini and Urbino; Lipari, Pantelleria and Lampedusa, each one
+fleet's place (AoP 1.3), and Malta, with its fortified port and garrison, each on the border of
+its two seas, their names written in the sea beside them; the shores of the Strait of Bonifacio,
+squared off so that its gate and its crossing find room.
+
+Where the board's adjacency is no plane map, the drawing keeps every edge of aop.json (the
+adjacency is the game; the drawing serves it) and shows how the pair touches:
+
+* Crossings, for fleets only (M17 a): Ajaccio-Sassari over the Strait of Bonifacio and
+  Messina-Kalabria from Messina to Reggio, each a dotted sea route (the file marks them
+  ``"fleet"``); no army crosses them but by transport.  No land link was needed: every pair
+  adjacent on the board that real geography does not let touch is drawn at a junction below.
+* Gates: Piombino's across the channel between Elba and the headland; Messina's across the
+  narrows from the Faro to Scilla, where the Bay of Naples meets the Ionian Sea (it controls that
+  border and the crossing south of it); Bonifacio's across the strait beside the crossing,
+  controlled by nobody (M17 d).
+* Junctions, four areas at a point with both diagonal pairs adjacent: Geneva (Lyon and Savoia,
+  Schweiz and Avignon: the four are each other's neighbours, Avignon reaching the lake by a
+  corridor between Lyon and Savoia), Gorizia (Kärnten, Krain, Trieste and Friuli: all six pairs
+  adjacent), the Lagoon's south end at Brondolo (Ferrara touches the Lagoon, AoP 14, and Padova
+  the Upper Adriatic: the two pairs cross there).
+* Pinches, junctions where one area is both of a diagonal, in two pieces each named: Tirol at
+  the Reschen pass, where Schweiz (the Lower Engadine) meets Bolzano (the Vinschgau) between
+  Tirol's Inn valley and its western piece (the Upper Engadine, Bergell and Ticino, which the
+  classic board gives Tyrolea and by which it borders Como, Milano and Torino); Kärnten at
+  Salurn, where Bolzano meets Trento between Kärnten's Fiemme and its western piece (the Val di
+  Non and the Val di Sole, the classic Carinthia's way to the Tonale, by which it borders
+  Milano).  With Bolzano set between Tirol and Trento (3.4) and Tirol bordering Como and
+  Steiermark, Bolzano-Schweiz and Kärnten-Milano have no plane drawing but a pinch or a link
+  drawn over a third area; a pinch keeps each on a real pass.
+* Corners, four areas at a point with neither diagonal adjacent: Saluzzo (Torino, Monferrato,
+  Ventimiglia, Saluzzo), the Istrian neck (Trieste, Krain, Fiume, Istria), Corsica's west coast
+  (the Ligurian Sea, Bastia, Ajaccio, the Sea of Toulon) and Sardinia's (the Sea of Toulon,
+  Sassari, Cagliari, the Western Mediterranean).
 """
 
 from __future__ import annotations
+
+import math
 
 from boards import BoardSpec, Lens, LonLat, Magnifier
 
@@ -216,16 +287,15 @@ ELBA: list[LonLat] = [(9.98, 42.8), (10.1, 42.9), (10.32, 42.9), (10.44, 42.84),
 
 
 def _blob(lon: float, lat: float, half_lon: float, half_lat: float) -> list[LonLat]:
-    """An octagon about a point: a small island drawn larger than life."""
-    return [(lon + half_lon * dx, lat + half_lat * dy)
-            for dx, dy in ((1, 0.4), (0.4, 1), (-0.4, 1), (-1, 0.4), (-1, -0.4), (-0.4, -1), (0.4, -1), (1, -0.4))]
+    """An ellipse about a point (16 sides): a small island drawn larger than life."""
+    return [(lon + half_lon * math.cos(i * math.pi / 8), lat + half_lat * math.sin(i * math.pi / 8)) for i in range(16)]
 
 
 ISLANDS: list[list[LonLat]] = [
-    _blob(14.95, 38.5, 0.22, 0.16),  # Lipari
-    _blob(11.95, 36.8, 0.22, 0.16),  # Pantelleria
-    _blob(14.4, 35.92, 0.34, 0.32),  # Malta
-    _blob(12.6, 35.5, 0.22, 0.16),  # Lampedusa
+    _blob(14.95, 38.5, 0.2, 0.15),  # Lipari
+    _blob(11.95, 36.8, 0.2, 0.15),  # Pantelleria
+    _blob(14.4, 35.92, 0.3, 0.33),  # Malta
+    _blob(12.6, 35.5, 0.2, 0.15),  # Lampedusa
 ]
 
 # The mainland south-west of the Lagoon, down to the junction at its south end.

@@ -3,8 +3,10 @@
 What is drawn, bottom to top: the sea; the land, each province tinted by its controller (a
 power's colour, the independents' grey, or plain when nobody controls it); a rebelling
 province hatched in dark red and its victim's colour; the borders; the crossing where the game
-goes by land over water (Istria to Dalmatia) as a bridge, and the controlled straits' gates
-(Piombino's channel, the Strait of Messina) as dark red chains; the empty coasts of a split
+goes by land over water (Istria to Dalmatia) as a bridge, a crossing only fleets make (AoP's
+Ajaccio to Sassari, Messina to Kalabria: M17 a) as a dotted sea route, and the straits' gates
+(Piombino's channel, the Strait of Messina) as dark red chains, grey where nobody controls the
+strait (AoP's Bonifacio: M17 d); the empty coasts of a split
 coast as faint rings with the coast's name; each city's mark (a square when
 fortified, a circle when not, a diamond for a fortress, a blue ring round a port, the digit of
 a major city's magnitude, filled with its controller's colour, dark red when it rebels); the
@@ -15,15 +17,26 @@ progress as a dashed ring in the besieger's colour round the besieged city's pla
 when given, the operations of a campaign (advances as arrows, through the transporting
 fleets; supports as dashed lines into the area supported; transports as dotted rings; holds
 as rings; sieges and conversions as lines from the unit to its city's place; an order that
-failed or could not be carried out is crossed out); the names (area codes, haloed in white, so
-that an order's line passes under them); a title bar; a legend of the players.
+failed or could not be carried out is crossed out); the names (the area codes on the classic
+board, the names written in full on AoP's, haloed in white, so that an order's line passes under
+them; an area the drawing pinches in two is named on both pieces); a title bar; a legend of
+the players and a key to the marks.
+
+Colours (:func:`board_colours`).  The powers take the palette's set for as many
+(:func:`judge.render.palette.power_colours`: AoP's thirteen, Tol's discrete rainbow of 13),
+dealt so that powers whose home countries border each other, and, counting less, those one
+area apart, look as different as the set allows where their provinces are tinted; a pale
+colour tints its provinces more strongly, so that they never look like unheld land
+(:func:`province_tint`).
 
 Where things go is the drawing's business (:mod:`tools/build_map_geometry.py` writes
 ``maps/<board>_geometry.geojson``, package data): each area has a place for its name and its
 unit, and, where it has a city, for the city's mark and the garrison, laid out so that none
 covers another (their sizes are this module's :data:`UNIT_BOX`, :data:`GARRISON_BOX`,
-:data:`CITY_BOX` and :func:`label_box`, which the builder reads).  A single-unit area
-(Venice) has one place for its one unit, whatever its kind.
+:data:`CITY_BOX` and :func:`text_box`, which the builder reads: :func:`label_box` for a code,
+:func:`name_box` for a name in full).  A single-unit area (Venice, AoP's three small islands)
+has one place for its one unit, whatever its kind.  The drawing says whether it is labelled by
+name, and which crossings are for fleets.
 
 Elements carry data attributes (``data-area``, ``data-owner``, ``data-kind`` ...) so that a
 picture can be checked by reading it back.  The PNG is the SVG rasterised by cairosvg
