@@ -762,7 +762,7 @@ class Builder:
         drawn = {(min(p), max(p)): n for p, n in drawn.items()}
         required = self.required_adjacency()
         crossings = {(min(p), max(p)) for p in self.spec.straits} | set(self.links())
-        corners: set[tuple[str, str]] = set()  # the diagonals of junctions: they meet at a point
+        diagonals: set[tuple[str, str]] = set()  # the diagonals of junctions: they meet at a point
         index = {n: i for i, n in enumerate(names)}
         problems = []
         for lonlat, quadrants in [*self.spec.junctions, *self.spec.corners]:
@@ -774,14 +774,14 @@ class Builder:
             for pair in ((min(a, c), max(a, c)), (min(b, d), max(b, d))):
                 if pair[0] != pair[1] and pair not in required:
                     problems.append(f"junction at {lonlat}: {pair[0]}-{pair[1]} is no edge of the board")
-            corners |= {(min(a, c), max(a, c)), (min(b, d), max(b, d))}
+            diagonals |= {(min(a, c), max(a, c)), (min(b, d), max(b, d))}
         for lonlat, (a, b, c, d) in self.spec.corners:
             for pair in ((min(a, c), max(a, c)), (min(b, d), max(b, d))):
                 if pair in required:
                     problems.append(f"corner at {lonlat}: {pair[0]}-{pair[1]} is an edge of the board (a junction)")
         for name in sorted(set(self.kinds) - set(self.spec.seeds) - set(self.spec.boxes)):
             problems.append(f"unseeded {name}")
-        for pair in sorted(required - crossings - corners):
+        for pair in sorted(required - crossings - diagonals):
             n = drawn.get(pair, 0)
             if n < MIN_BORDER:
                 problems.append(f"missing  {pair[0]}-{pair[1]} (touching along {n} cells)")
@@ -922,7 +922,7 @@ class Builder:
                 found[name]["coasts"] = {c: [round(v, 1) for v in p] for c, p in coasts.items()}
             every += [(name, kind, _box_at((points[kind][0], points[kind][1]), boxes[kind])) for kind in boxes]
             every += [(name, f"coast {c}", _box_at(p, UNIT_BOX)) for c, p in coasts.items()]
-            if name in self.spec.named_pieces:  # its name again in each other piece, where it fits
+            if name in self.spec.named_pieces:  # its name again in each other piece
                 shape = simple[names.index(name)]
                 unit = Point(points["unit"])
                 again = []

@@ -282,6 +282,7 @@ LAGOON: list[list[LonLat]] = [
     [(12.08, 45.45), (12.18, 45.56), (12.45, 45.62), (12.75, 45.66), (12.95, 45.7), (12.98, 45.62), (12.8, 45.56),
      (12.68, 45.5), (12.62, 45.45), (12.52, 45.45), (12.42, 45.53), (12.21, 45.5), (12.2, 45.45)],
 ]
+# Elba, Piombino's, larger than life so that its marks find room on it.
 ELBA: list[LonLat] = [(9.98, 42.8), (10.1, 42.9), (10.32, 42.9), (10.44, 42.84), (10.48, 42.68), (10.38, 42.5),
                       (10.1, 42.52)]
 
@@ -291,6 +292,7 @@ def _blob(lon: float, lat: float, half_lon: float, half_lat: float) -> list[LonL
     return [(lon + half_lon * math.cos(i * math.pi / 8), lat + half_lat * math.sin(i * math.pi / 8)) for i in range(16)]
 
 
+# The small islands, each on the border of its two seas.
 ISLANDS: list[list[LonLat]] = [
     _blob(14.95, 38.5, 0.2, 0.15),  # Lipari
     _blob(11.95, 36.8, 0.2, 0.15),  # Pantelleria
@@ -308,24 +310,30 @@ BONIFACIO: list[list[LonLat]] = [
     [(9.12, 41.19), (9.12, 41.245), (9.3, 41.245), (9.3, 41.19)],  # Sardinia's north shore
 ]
 
-FORCE_WATER: list[list[LonLat]] = LAGOON
-FORCE_LAND: list[list[LonLat]] = [VENICE, ELBA, CHIOGGIA, *BONIFACIO, *ISLANDS]
 # San Marino, drawn larger than life in the hills between Rimini and Urbino.
 SAN_MARINO: list[LonLat] = [(12.26, 43.93), (12.3, 44.03), (12.52, 44.04), (12.59, 43.96), (12.55, 43.83),
                             (12.38, 43.82)]
+FORCE_WATER: list[list[LonLat]] = LAGOON
+FORCE_LAND: list[list[LonLat]] = [VENICE, ELBA, CHIOGGIA, *BONIFACIO, *ISLANDS]
 FORCE_PROVINCE: dict[str, list[list[LonLat]]] = {"lag": LAGOON, "ven": [VENICE], "smr": [SAN_MARINO]}
+
+# The crossings for fleets only (M17 a): from Bonifacio to Santa Teresa, from Messina to Reggio.
 
 STRAITS: dict[tuple[str, str], tuple[LonLat, LonLat]] = {
     ("aja", "sas"): ((9.245, 41.418), (9.238, 41.235)),
     ("kal", "mes"): ((15.66, 38.12), (15.54, 38.18)),
 }
 
+# The straits' gates: Piombino's across the Elba channel, Messina's across the narrows from the
+# Faro to Scilla, Bonifacio's across the strait west of the crossing.
 GATES: dict[str, tuple[LonLat, LonLat]] = {
     "Piombino": ((10.4, 42.8), (10.56, 42.96)),
     "Messina": ((15.558, 38.27), (15.738, 38.235)),
     "Bonifacio": ((9.159, 41.417), (9.151, 41.233)),
 }
 
+# Four areas at a point, (north-west, north-east, south-east, south-west) round it: the junctions
+# (both diagonals adjacent, or one area pinched in two) and the corners (neither diagonal adjacent).
 JUNCTIONS: list[tuple[LonLat, tuple[str, str, str, str]]] = [
     ((6.14, 46.2), ("lyo", "sch", "sav", "avi")),  # Geneva
     ((13.62, 45.94), ("kar", "kra", "tri", "fri")),  # Gorizia

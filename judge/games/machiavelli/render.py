@@ -71,6 +71,7 @@ Box = tuple[float, float, float, float]  # left, top, right, bottom, about a poi
 
 LABEL_SIZE = 8.5  # an area's label on a board labelled by code (the classic): its code in bold capitals
 NAME_SIZE = 8.0  # an area's label on a board labelled by name (AoP's): bold for land, italic for a sea
+NAME_DROP = 0.28  # ems from a name's point to its baseline: its top (0.78 em up) and foot (0.22 down) as far
 UNIT_BOX: Box = (-8.5, -8.5, 8.5, 8.5)  # an army's disc, a fleet's ship (outline included)
 GARRISON_BOX: Box = (-9.5, -9.5, 9.5, 9.5)  # a garrison's tower, and the ring a siege draws round the place
 CITY_BOX: Box = (-7.0, -7.0, 7.0, 7.0)  # a city's mark at its largest (magnitude 3, a port's ring)
@@ -100,10 +101,6 @@ _LETTER_WIDTHS = (
     (" '.,:;!|ijlIJ", 0.38), ("frt-()", 0.5), ("csz", 0.61), ("aekvxyEFLTäàâèéêë", 0.69),
     ("bdghnopquCPSYZöôüùûòóáí", 0.74), ("ABKRVX", 0.78), ("mwM", 1.05), ("W", 1.12),
 )
-
-
-NAME_DROP = 0.28  # ems from a name's point down to its baseline: the ascenders' and dots' top (0.78 em
-# above the baseline) and the descenders' foot (0.22 em below) are as far from the point
 
 
 def name_box(text: str, size: float = NAME_SIZE) -> Box:
