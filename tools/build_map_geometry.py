@@ -39,7 +39,11 @@ the same for every board; what differs is data, one module per board in ``tools/
    ships sail through the same strait (Loeb9's weak straits), no plane drawing can give both
    pairs a border: the board names such a strait with a crossing, two points facing each
    other across the water, and that pair is checked as a crossing (each end in its province,
-   the two close) instead of a border.  A box touches nothing: each pair the game makes with a
+   the two close) instead of a border.  Four provinces may meet at a point the board names: a
+   junction, where both diagonal pairs are adjacent in the game (or one of them is a single
+   province drawn in two pieces, pinched at the point), or a corner, where neither is; the
+   build forces the four quadrants of a small square round the point and checks that the
+   diagonals are as the board says.  A box touches nothing: each pair the game makes with a
    box is a link.  A box and a province it is linked to must lie close, and are joined by a
    line (the collection's "links"); boxes linked to each other round the world (the
    Atlantic's to the Pacific's) need not, and each box names the boxes it is linked to (the
@@ -60,17 +64,23 @@ the same for every board; what differs is data, one module per board in ``tools/
    single-unit area, Venice, has its garrison where its unit stands), each a box of the
    renderer's size (:mod:`judge.games.machiavelli.render`) inside the area and clear of the
    others, of the coasts' places, of the straits' gates and of the crossings; the build
-   names the marks that did not fit and any two that overlap.  A controlled strait
-   (Piombino, Messina), whose passage the drawing gives as an ordinary border between its
-   seas or a sea and a coast, is drawn as a gate: a line across its water, each end on land,
-   no longer than a crossing; the file lists each with the edges it controls and its
-   controlling area.
+   names the marks that did not fit and any two that overlap.  A board may be labelled with
+   its areas' names written in full (``names``; AoP's) rather than their codes: each name's
+   box is the renderer's estimate of it.  An area drawn in pieces may bear its name on each
+   (``named_pieces``), each placed like a mark.  A strait (Piombino, Messina, AoP's Bonifacio),
+   whose passage the drawing gives as an ordinary border between its seas or a sea and a
+   coast, or as a crossing, is drawn as a gate: a line across its water, each end on one
+   area's land and END_MARGIN inside it, no longer than a crossing; the file lists each with
+   the edges it controls and its controlling area (none for Bonifacio).  A crossing the game
+   makes for fleets only (AoP's Ajaccio-Sassari and Messina-Kalabria: no army edge) is marked
+   ``"fleet"``, and drawn as a sea route rather than a bridge.
 
 The result is plain data: the judge draws it without any geographic package.  Run with the
 ``tools`` extra installed::
 
     python tools/build_map_geometry.py [BOARD ...]        # writes each board's geometry (default: all)
     python tools/build_map_geometry.py machiavelli_classic  # the classic Machiavelli board
+    python tools/build_map_geometry.py machiavelli_aop    # Absence of Plague's board
     python tools/build_map_geometry.py ancmed --check     # only reports the adjacency differences
     python tools/build_map_geometry.py ancmed --preview p.png   # the raster of provinces, named
 """
@@ -111,6 +121,7 @@ CELLS_PER_UNIT = 2  # raster resolution
 SIMPLIFY = 1.5  # map units: tolerance of the coverage simplification
 MIN_BORDER = 6 * CELLS_PER_UNIT  # cell sides: the least border two neighbours must share
 MAX_CROSSING = 40.0  # map units: the longest crossing of a strait
+END_MARGIN = 2.0  # map units: how far inside its area each end of a gate lies
 MAX_LINK = 90.0  # map units: the farthest a box may lie from what it is linked to
 LINK_REACH = 4.0  # map units: how far inside its area each end of a link's line lies
 BOX_FRAME = 3.0  # map units: the width of the neutral strip round a box
@@ -458,17 +469,18 @@ def layout(
 PLACE_GAP = 1.0  # map units kept between two marks
 PLACE_STEP = 0.5  # map units between candidate points
 PLACE_REACH = 40.0  # map units: the farthest another mark of an area lies from its unit
-PLACE_ANCHORS = 400  # candidate unit points tried, nearest the area's most interior point first
+PLACE_ANCHORS = 4000  # candidate unit points tried, nearest the area's most interior point first
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 
 
-def mark_boxes(area: str, marks: Sequence[str], single: bool = False) -> dict[str, Box]:
-    """What each mark of a Machiavelli area covers about its point (the renderer's sizes); a
-    ``single``-unit area's unit place is a garrison's, which may stand there."""
-    from judge.games.machiavelli.render import CITY_BOX, GARRISON_BOX, UNIT_BOX, label_box
+def mark_boxes(label: str, names: bool, marks: Sequence[str], single: bool = False) -> dict[str, Box]:
+    """What each mark of a Machiavelli area covers about its point (the renderer's sizes), its
+    ``label`` written in full or as a code; a ``single``-unit area's unit place is a garrison's,
+    which may stand there."""
+    from judge.games.machiavelli.render import CITY_BOX, GARRISON_BOX, UNIT_BOX, text_box
 
-    sizes = {"unit": UNIT_BOX, "label": label_box(area), "city": CITY_BOX, "garrison": GARRISON_BOX}
+    sizes = {"unit": UNIT_BOX, "label": text_box(label, names), "city": CITY_BOX, "garrison": GARRISON_BOX}
     boxes = {kind: sizes[kind] for kind in marks}
     if single:
         boxes["unit"] = GARRISON_BOX
@@ -588,6 +600,8 @@ class Game:
     marks: dict[str, tuple[str, ...]] = field(default_factory=dict)  # Machiavelli: area -> its places, unit first
     single: frozenset[str] = frozenset()  # Machiavelli: the areas that hold one unit at a time (Venice)
     straits: dict[str, tuple[str | None, tuple[tuple[str, str], ...]]] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)  # Machiavelli: area -> what the map writes in it
+    fleet_only: frozenset[tuple[str, str]] = frozenset()  # Machiavelli: the neighbours no army reaches
 
     @staticmethod
     def pair(a: str, b: str) -> tuple[str, str]:
@@ -597,7 +611,7 @@ class Game:
     @classmethod
     def read(cls, spec: BoardSpec) -> Game:
         if spec.game == "machiavelli":
-            return cls.machiavelli(spec.board)
+            return cls.machiavelli(spec.board, spec.names)
         data = json.loads((MAPS / f"{spec.board}.json").read_text("utf-8"))
         return cls(
             name=f"{spec.board}.json",
@@ -608,13 +622,17 @@ class Game:
         )
 
     @classmethod
-    def machiavelli(cls, board: str) -> Game:
+    def machiavelli(cls, board: str, names: bool = False) -> Game:
         """A Machiavelli board file (the rules core's ``boards/<board>.json``): its areas' kinds,
-        army and fleet lists (a dual-coast province's per coast), cities (fortified or not, and
-        the optional fortresses), single-unit areas and straits."""
+        names (written in full on the map where ``names``, else their codes), army and fleet lists
+        (a dual-coast province's per coast), cities (fortified or not, and the optional
+        fortresses), single-unit areas and straits."""
+        from judge.games.machiavelli.render import label_text
+
         path = MACHIAVELLI / "core" / "boards" / f"{board}.json"
         data = json.loads(path.read_text("utf-8"))
         edges: set[tuple[str, str]] = set()
+        army_edges: set[tuple[str, str]] = set()
         marks: dict[str, tuple[str, ...]] = {}
         single = set(data.get("single_unit", ()))
         for code, area in data["areas"].items():
@@ -622,6 +640,7 @@ class Game:
             targets = [*area.get("army", ()), *(t for ts in fleet.values() for t in ts)] if isinstance(
                 fleet, dict) else [*area.get("army", ()), *fleet]
             edges |= {cls.pair(code, t) for t in targets}
+            army_edges |= {cls.pair(code, t) for t in area.get("army", ())}
             city = area.get("city")
             fortified = city is not None and (city.startswith("F") or city.startswith("fortress"))
             # A single-unit area's garrison stands where its unit does (see mark_boxes).
@@ -640,6 +659,8 @@ class Game:
             marks=marks,
             single=frozenset(single),
             straits=straits,
+            labels={code: label_text(code, area["name"], names) for code, area in data["areas"].items()},
+            fleet_only=frozenset(edges - army_edges),
         )
 
 
@@ -686,7 +707,7 @@ class Builder:
     def junction_cells(self, xs: Array, ys: Array) -> list[tuple[tuple[float, float], dict[str, NDArray[np.bool_]]]]:
         """Each junction's point and, per province round it, the cells of its quadrant of the square."""
         found = []
-        for lonlat, names in self.spec.junctions:
+        for lonlat, names in [*self.spec.junctions, *self.spec.corners]:
             px, py = self.junction_point(lonlat)
             near = (abs(xs - px) < JUNCTION) & (abs(ys - py) < JUNCTION)
             west, north = xs < px, ys < py
@@ -741,19 +762,26 @@ class Builder:
         drawn = {(min(p), max(p)): n for p, n in drawn.items()}
         required = self.required_adjacency()
         crossings = {(min(p), max(p)) for p in self.spec.straits} | set(self.links())
-        corners: set[tuple[str, str]] = set()  # the diagonals of junctions: they meet at a point
+        diagonals: set[tuple[str, str]] = set()  # the diagonals of junctions: they meet at a point
         index = {n: i for i, n in enumerate(names)}
         problems = []
-        for lonlat, quadrants in self.spec.junctions:
+        for lonlat, quadrants in [*self.spec.junctions, *self.spec.corners]:
             px, py = self.junction_point(lonlat)
             found_round = [names[labels[self.raster.cell_of(px + dx, py + dy)]] for dx, dy in _QUADRANT_STEPS]
             if found_round != list(quadrants):
                 problems.append(f"junction at {lonlat} has {', '.join(found_round)} round it")
-            a, b, c, d = quadrants
-            corners |= {(min(a, c), max(a, c)), (min(b, d), max(b, d))}
+        for lonlat, (a, b, c, d) in self.spec.junctions:
+            for pair in ((min(a, c), max(a, c)), (min(b, d), max(b, d))):
+                if pair[0] != pair[1] and pair not in required:
+                    problems.append(f"junction at {lonlat}: {pair[0]}-{pair[1]} is no edge of the board")
+            diagonals |= {(min(a, c), max(a, c)), (min(b, d), max(b, d))}
+        for lonlat, (a, b, c, d) in self.spec.corners:
+            for pair in ((min(a, c), max(a, c)), (min(b, d), max(b, d))):
+                if pair in required:
+                    problems.append(f"corner at {lonlat}: {pair[0]}-{pair[1]} is an edge of the board (a junction)")
         for name in sorted(set(self.kinds) - set(self.spec.seeds) - set(self.spec.boxes)):
             problems.append(f"unseeded {name}")
-        for pair in sorted(required - crossings - corners):
+        for pair in sorted(required - crossings - diagonals):
             n = drawn.get(pair, 0)
             if n < MIN_BORDER:
                 problems.append(f"missing  {pair[0]}-{pair[1]} (touching along {n} cells)")
@@ -771,8 +799,11 @@ class Builder:
         for name in sorted(set(self.spec.gates) ^ set(self.game.straits)):
             problems.append(f"gate     {name}: " + ("no such strait" if name in self.spec.gates else "not drawn"))
         for name, ends in sorted(self.spec.gates.items()):
-            if any(not land[self.raster.cell_of(*self.point(end))] for end in ends):
-                problems.append(f"gate     {name}: an end lies in the water")
+            for end in ends:
+                held = self.around(labels, end)
+                if len(held) != 1 or not land[self.raster.cell_of(*self.point(end))]:
+                    problems.append(f"gate     {name}: its end {end} is not on the land of one area, "
+                                    f"{END_MARGIN} units inside")
             if math.dist(self.point(ends[0]), self.point(ends[1])) > MAX_CROSSING:
                 problems.append(f"gate     {name} is longer than {MAX_CROSSING} units")
         for a, b in self.links():
@@ -794,6 +825,13 @@ class Builder:
                 problems.append(f"pieces   {name} is drawn in {pieces} pieces")
         return problems
 
+    def around(self, labels: NDArray[np.int32], end: LonLat) -> set[int]:
+        """The labels at a line's end and END_MARGIN units round it (one, where the end lies well
+        inside an area: the coasts' simplification will not move it out)."""
+        x, y = self.point(end)
+        steps = ((0, 0), (-END_MARGIN, 0), (END_MARGIN, 0), (0, -END_MARGIN), (0, END_MARGIN))
+        return {int(labels[self.raster.cell_of(x + dx, y + dy)]) for dx, dy in steps}
+
     @staticmethod
     def link_line(a: shapely.Geometry, b: shapely.Geometry) -> list[list[float]]:
         """A link's line: the shortest from ``a`` to ``b`` once both are shrunk by LINK_REACH, so
@@ -811,7 +849,8 @@ class Builder:
         return float(distance.min()) / CELLS_PER_UNIT
 
     def preview(self, labels: NDArray[np.int32], land: NDArray[np.bool_], names: list[str], path: Path) -> None:
-        """A picture of the raster for tuning seeds: each province a colour, named at its seeds' middle."""
+        """A picture of the raster for tuning seeds: each province a colour, named at its seeds' middle,
+        each seed a dot, each junction and corner a red cross."""
         from PIL import Image, ImageDraw  # cairosvg's dependency; only this preview uses it
 
         rng = np.random.default_rng(7)
@@ -831,6 +870,10 @@ class Builder:
             for p in self.spec.seeds.get(name, []):
                 r, c = self.raster.cell_of(*self.point(p))
                 draw.point((c * factor, r * factor), fill=(0, 0, 0))
+        for lonlat, _ in [*self.spec.junctions, *self.spec.corners]:  # a red cross on each
+            x, y = (v * CELLS_PER_UNIT * factor for v in self.junction_point(lonlat))
+            draw.line((x - 4, y - 4, x + 4, y + 4), fill=(200, 0, 0))
+            draw.line((x - 4, y + 4, x + 4, y - 4), fill=(200, 0, 0))
         image.save(path)
 
     def islands(
@@ -868,7 +911,7 @@ class Builder:
             fixed = {kind: self.point(p) for (n, kind), p in self.spec.places.items() if n == name}
             taken = [*lines.values(), *(_box_at(p, UNIT_BOX) for p in coasts.values())]
             single = name in self.game.single
-            boxes = mark_boxes(name, marks, single)
+            boxes = mark_boxes(self.game.labels[name], self.spec.names, marks, single)
             points, outside = arrange(simple[names.index(name)], boxes, fixed, taken)
             if outside:
                 print(f"crowded  {name}: {', '.join(outside)} outside the area")
@@ -879,6 +922,19 @@ class Builder:
                 found[name]["coasts"] = {c: [round(v, 1) for v in p] for c, p in coasts.items()}
             every += [(name, kind, _box_at((points[kind][0], points[kind][1]), boxes[kind])) for kind in boxes]
             every += [(name, f"coast {c}", _box_at(p, UNIT_BOX)) for c, p in coasts.items()]
+            if name in self.spec.named_pieces:  # its name again in each other piece
+                shape = simple[names.index(name)]
+                unit = Point(points["unit"])
+                again = []
+                for piece in (shape.geoms if isinstance(shape, MultiPolygon) else []):
+                    if piece.distance(unit) == 0:
+                        continue
+                    spot, missed = arrange(piece, {"unit": boxes["label"]}, {}, taken)
+                    if missed:
+                        print(f"crowded  {name}: its name outside a piece")
+                    again.append(spot["unit"])
+                    every.append((name, "label again", _box_at((spot["unit"][0], spot["unit"][1]), boxes["label"])))
+                found[name]["labels"] = again
         for (a, kind_a, box_a), (b, kind_b, box_b) in itertools.combinations(every, 2):
             if box_a[0] < box_b[2] and box_b[0] < box_a[2] and box_a[1] < box_b[3] and box_b[1] < box_a[3]:
                 print(f"overlap  {a} {kind_a} and {b} {kind_b}")
@@ -936,9 +992,12 @@ class Builder:
         }
         if self.spec.wrap:
             data["wrap"] = True
+        if self.spec.names:
+            data["names"] = True
         if self.spec.straits:
             data["straits"] = [
-                {"provinces": [a, b], "line": [[round(v, 1) for v in self.point(p)] for p in ends]}
+                {"provinces": [a, b], "line": [[round(v, 1) for v in self.point(p)] for p in ends],
+                 **({"fleet": True} if (min(a, b), max(a, b)) in self.game.fleet_only else {})}
                 for (a, b), ends in sorted(self.spec.straits.items())
             ]
         boxes = set(self.spec.boxes)

@@ -7,8 +7,9 @@ It draws the start of a game with the usual opening orders, a crowded Fall 1903 
 supports, a convoy, bounces and a dislodgement, the retreat that follows, and a winter with
 builds (one refused: Brest is occupied) and a removal: each adjudicated by the engine and
 drawn with its results.  With ``--boards`` it draws instead the initial position of every
-board shipped (``<board>.png``, 1000 pixels wide) and Machiavelli's 1454 start
-(``machiavelli.png``), each as a small palette PNG: the picture is
+board shipped (``<board>.png``, 1000 pixels wide), Machiavelli's 1454 start
+(``machiavelli.png``) and Absence of Plague's 1459 start (``machiavelli-aop.png``), each as a
+small palette PNG: the picture is
 quantised to 256 colours with Pillow (which cairosvg already brings), without dithering,
 and written at its strongest compression.
 """
@@ -170,16 +171,21 @@ def small_png(png: bytes) -> bytes:
 
 
 def write_boards(folder: Path, width: int = 1000) -> None:
-    """Each board's initial position as FOLDER/<board>.png, and Machiavelli's 1454 start as
-    FOLDER/machiavelli.png (1200 pixels wide: its 81 areas' names need the room)."""
+    """Each board's initial position as FOLDER/<board>.png, Machiavelli's 1454 start as
+    FOLDER/machiavelli.png (1200 pixels wide: its 81 areas' names need the room) and Absence of
+    Plague's 1459 start as FOLDER/machiavelli-aop.png (1400 pixels: its 102 areas' names, written
+    in full)."""
     for name in available_maps():
         position = Position.initial(load_map(name))
         (folder / f"{name}.png").write_bytes(small_png(render_png(position, width=width, title=BOARD_NAMES.get(name))))
         print(folder / f"{name}.png")
-    board = load_board()
-    picture = machiavelli.render_png(board, machiavelli.load_geometry(), board.start, title="Machiavelli", width=1200)
-    (folder / "machiavelli.png").write_bytes(small_png(picture))
-    print(folder / "machiavelli.png")
+    for board_name, file, title, pixels in (("classic", "machiavelli", "Machiavelli", 1200),
+                                            ("aop", "machiavelli-aop", "Absence of Plague", 1400)):
+        board = load_board(board_name)
+        picture = machiavelli.render_png(board, machiavelli.load_geometry(board_name), board.start, title=title,
+                                         width=pixels)
+        (folder / f"{file}.png").write_bytes(small_png(picture))
+        print(folder / f"{file}.png")
 
 
 def main(argv: list[str] | None = None) -> int:

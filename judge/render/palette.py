@@ -6,8 +6,10 @@ deficiencies and in greyscale lightness, mapped onto the board's traditional col
 (England blue, France light blue, Italy green, Russia purple, Turkey yellow, Austria red,
 Germany grey).  Any other set of powers (a variant's) takes Tol's "discrete rainbow" for
 that many colours, in the board's order of powers: his table gives up to 11 colours that
-stay distinct for colour-blind readers.  A board with more powers than that (Void's 36)
-uses the 11 colours in turn; on such boards, and on every board whose colours are not the
+stay distinct for colour-blind readers, and 12 or 13 that reach for the paler ends of the
+rainbow (Machiavelli's Absence of Plague has 13 players).  A board with more powers than 13
+(Void's 36, World's 17, Known World's 16) uses the 11 in turn, as it did before the sets of
+12 and 13 were added; on such boards, and on every board whose colours are not the
 traditional ones, each unit also carries its power's letter (:func:`lettered`), which the
 legend repeats, so that no two powers look alike.  A power's supply centers are filled
 with a strong tint of its colour, other land it holds with a light one; units and arrows
@@ -56,7 +58,10 @@ RAINBOW_SETS = (
     (8, 9, 13, 14, 16, 17, 22, 25, 27),
     (8, 9, 13, 14, 16, 17, 20, 23, 25, 27),
     (8, 9, 11, 13, 14, 16, 17, 20, 23, 25, 27),
+    (2, 5, 8, 9, 11, 13, 14, 16, 17, 20, 23, 25),
+    (2, 5, 8, 9, 11, 13, 14, 15, 16, 17, 20, 23, 25),
 )
+IN_TURN = 11  # the set a board of more powers than the table has repeats
 
 SEA = "#C9DAE6"
 LAND = "#F3EDDC"
@@ -78,11 +83,14 @@ def lettered(powers: Iterable[str]) -> bool:
 
 
 def power_colours(powers: Iterable[str]) -> dict[str, str]:
-    """Each power's colour: the traditional ones for the standard seven, else the discrete rainbow in turn."""
+    """Each power's colour: the traditional ones for the standard seven, else the discrete rainbow
+    (its set of as many colours, up to 13; beyond, the 11 in turn)."""
     names = list(powers)
     if traditional(names):
         return {p: TOL_BRIGHT[TRADITIONAL[p]] for p in names}
-    chosen = RAINBOW_SETS[min(len(names), len(RAINBOW_SETS)) - 1] if names else ()
+    if not names:
+        return {}
+    chosen = RAINBOW_SETS[(len(names) if len(names) <= len(RAINBOW_SETS) else IN_TURN) - 1]
     return {p: RAINBOW[chosen[i % len(chosen)]] for i, p in enumerate(names)}
 
 

@@ -298,6 +298,19 @@ def test_the_first_eleven_powers_of_a_variant_have_distinct_colours() -> None:
     assert power_colours(["AUSTRIA", "ENGLAND"]) != {"AUSTRIA": "#EE6677", "ENGLAND": "#4477AA"}  # not the seven
 
 
+def test_twelve_or_thirteen_powers_take_tols_sets_for_as_many_and_more_keep_the_eleven_in_turn() -> None:
+    """Tol's discrete rainbow has sets of 12 and 13 colours (Machiavelli's Absence of Plague has 13
+    players); a board of more powers than 13 (Known World's 16, World's 17, Void's 36) repeats the
+    set of 11 as before, so its pictures are unchanged."""
+    thirteen = power_colours([f"P{i}" for i in range(13)])
+    assert len(set(thirteen.values())) == 13
+    assert thirteen["P0"] == "#D1BBD7" and thirteen["P12"] == "#DC050C"  # Tol's 13: from pale purple to red
+    assert len(set(power_colours([f"P{i}" for i in range(12)]).values())) == 12
+    eleven = list(power_colours([f"P{i}" for i in range(11)]).values())
+    sixteen = power_colours([f"P{i}" for i in range(16)])
+    assert [sixteen[f"P{i}"] for i in range(16)] == [eleven[i % 11] for i in range(16)]
+
+
 def test_an_archipelago_held_is_tinted_on_its_islands_only() -> None:
     """Baleares owned by Rome: the holder's tint fills its islands, not the water round them."""
     position, _ = position_from_data(

@@ -3,8 +3,10 @@
 What is drawn, bottom to top: the sea; the land, each province tinted by its controller (a
 power's colour, the independents' grey, or plain when nobody controls it); a rebelling
 province hatched in dark red and its victim's colour; the borders; the crossing where the game
-goes by land over water (Istria to Dalmatia) as a bridge, and the controlled straits' gates
-(Piombino's channel, the Strait of Messina) as dark red chains; the empty coasts of a split
+goes by land over water (Istria to Dalmatia) as a bridge, a crossing only fleets make (AoP's
+Ajaccio to Sassari, Messina to Kalabria: M17 a) as a dotted sea route, and the straits' gates
+(Piombino's channel, the Strait of Messina) as dark red chains, grey where nobody controls the
+strait (AoP's Bonifacio: M17 d); the empty coasts of a split
 coast as faint rings with the coast's name; each city's mark (a square when
 fortified, a circle when not, a diamond for a fortress, a blue ring round a port, the digit of
 a major city's magnitude, filled with its controller's colour, dark red when it rebels); the
@@ -15,15 +17,26 @@ progress as a dashed ring in the besieger's colour round the besieged city's pla
 when given, the operations of a campaign (advances as arrows, through the transporting
 fleets; supports as dashed lines into the area supported; transports as dotted rings; holds
 as rings; sieges and conversions as lines from the unit to its city's place; an order that
-failed or could not be carried out is crossed out); the names (area codes, haloed in white, so
-that an order's line passes under them); a title bar; a legend of the players.
+failed or could not be carried out is crossed out); the names (the area codes on the classic
+board, the names written in full on AoP's, haloed in white, so that an order's line passes under
+them; an area the drawing pinches in two is named on both pieces); a title bar; a legend of
+the players and a key to the marks.
+
+Colours (:func:`board_colours`).  The powers take the palette's set for as many
+(:func:`judge.render.palette.power_colours`: AoP's thirteen, Tol's discrete rainbow of 13),
+dealt so that powers whose home countries border each other, and, counting less, those one
+area apart, look as different as the set allows where their provinces are tinted; a pale
+colour tints its provinces more strongly, so that they never look like unheld land
+(:func:`province_tint`).
 
 Where things go is the drawing's business (:mod:`tools/build_map_geometry.py` writes
 ``maps/<board>_geometry.geojson``, package data): each area has a place for its name and its
 unit, and, where it has a city, for the city's mark and the garrison, laid out so that none
 covers another (their sizes are this module's :data:`UNIT_BOX`, :data:`GARRISON_BOX`,
-:data:`CITY_BOX` and :func:`label_box`, which the builder reads).  A single-unit area
-(Venice) has one place for its one unit, whatever its kind.
+:data:`CITY_BOX` and :func:`text_box`, which the builder reads: :func:`label_box` for a code,
+:func:`name_box` for a name in full).  A single-unit area (Venice, AoP's three small islands)
+has one place for its one unit, whatever its kind.  The drawing says whether it is labelled by
+name, and which crossings are for fleets.
 
 Elements carry data attributes (``data-area``, ``data-owner``, ``data-kind`` ...) so that a
 picture can be checked by reading it back.  The PNG is the SVG rasterised by cairosvg
@@ -33,6 +46,7 @@ library still draws SVG).
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -55,26 +69,56 @@ from judge.render.palette import INK, LAND, NEUTRAL_LAND, SEA, SEA_INK, ink_on, 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]  # left, top, right, bottom, about a point
 
-LABEL_SIZE = 8.5  # an area's name: its code in bold capitals
+LABEL_SIZE = 8.5  # an area's label on a board labelled by code (the classic): its code in bold capitals
+NAME_SIZE = 8.0  # an area's label on a board labelled by name (AoP's): bold for land, italic for a sea
+NAME_DROP = 0.28  # ems from a name's point to its baseline: its top (0.78 em up) and foot (0.22 down) as far
 UNIT_BOX: Box = (-8.5, -8.5, 8.5, 8.5)  # an army's disc, a fleet's ship (outline included)
 GARRISON_BOX: Box = (-9.5, -9.5, 9.5, 9.5)  # a garrison's tower, and the ring a siege draws round the place
 CITY_BOX: Box = (-7.0, -7.0, 7.0, 7.0)  # a city's mark at its largest (magnitude 3, a port's ring)
 
 TITLE_HEIGHT = 42.0
 LEGEND_ROW = 30.0
-LEGEND_KEY = 40.0  # two lines saying how the marks read
+KEY_LINE = 13.0  # a line of the legend's key, saying how the marks read
 PIXELS_PER_UNIT = 1.2  # the SVG's nominal size
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 INDEPENDENT = "#B4B4B4"  # independent states' units, and the land they control (a light tint)
 REBEL = "#8B1A1A"  # a rebelling city, the hatching of a rebelling province, the straits' chains
 PORT = "#2F6FA8"  # the ring round a port city
-PRESENCE = 0.55  # how strongly a controller's colour tints its province
+OPEN_STRAIT = "#6E6E6E"  # the chain of a strait nobody controls
+PRESENCE = 0.55  # how strongly a controller's colour tints its province (a pale one more: province_tint)
+APART = 20.0  # how much a power's province tint differs at least from unheld land (in L*a*b*)
 
 
 def label_box(text: str, size: float = LABEL_SIZE) -> Box:
     """What a bold capital name of ``text`` centred on its point covers (0.47 em a letter: W, M)."""
     half = 0.47 * size * len(text)
     return -half, -0.45 * size, half, 0.45 * size
+
+
+# The letters of a name by how wide DejaVu Sans Bold sets them, each class at its widest letter's
+# advance in ems (the oblique face of a sea's name is narrower); any other letter counts 0.86.
+_LETTER_WIDTHS = (
+    (" '.,:;!|ijlIJ", 0.38), ("frt-()", 0.5), ("csz", 0.61), ("aekvxyEFLTäàâèéêë", 0.69),
+    ("bdghnopquCPSYZöôüùûòóáí", 0.74), ("ABKRVX", 0.78), ("mwM", 1.05), ("W", 1.12),
+)
+
+
+def name_box(text: str, size: float = NAME_SIZE) -> Box:
+    """What a name written in full covers, centred on its point: its letters' widths (an upper
+    bound of DejaVu Sans Bold's) across, from its ascenders' top to its descenders' foot and a
+    little more (no accented capital, which rises higher)."""
+    width = sum(next((w for letters, w in _LETTER_WIDTHS if c in letters), 0.86) for c in text)
+    return -width * size / 2, -0.52 * size, width * size / 2, 0.52 * size
+
+
+def label_text(code: str, name: str, names: bool) -> str:
+    """What the map writes in an area: its name where the drawing names its areas, else its code in capitals."""
+    return name if names else code.upper()
+
+
+def text_box(text: str, names: bool) -> Box:
+    """What an area's label covers (:func:`name_box` or :func:`label_box`)."""
+    return name_box(text) if names else label_box(text)
 
 
 class GeometryError(ValueError):
@@ -87,13 +131,15 @@ class GeometryError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Places:
     """Where an area's marks go: its name, its unit, its city's mark and its garrison (a city's
-    only), and where a fleet stands on each of its coasts (a split coast's only)."""
+    only), where a fleet stands on each of its coasts (a split coast's only), and where its name
+    is written again on its other pieces (an area the drawing pinches in two: AoP's Tirol, Kärnten)."""
 
     label: Point
     unit: Point
     city: Point | None
     garrison: Point | None
     coasts: Mapping[str, Point]
+    more_labels: tuple[Point, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,12 +155,16 @@ class Gate:
 @dataclass(frozen=True, eq=False)
 class Geometry:
     """A Machiavelli board's drawing: the areas' polygons and borders (a :class:`judge.render.board.Board`,
-    whose crossings are the game's ways by land over water), each area's places, and the gates."""
+    whose crossings are the game's ways over water a border cannot give), each area's places, the
+    gates, which crossings only fleets make (AoP's straits of Bonifacio and Messina: drawn as a sea
+    route, the others as a bridge), and whether the areas are labelled by name or by code."""
 
     name: str
     drawing: Drawing
     places: Mapping[str, Places]
     gates: tuple[Gate, ...]
+    fleet_crossings: frozenset[frozenset[str]] = frozenset()
+    names: bool = False
 
     @property
     def width(self) -> float:
@@ -142,12 +192,14 @@ def parse_geometry(name: str, data: Mapping[str, Any]) -> Geometry:
             city=_point(props["city"]) if "city" in props else None,
             garrison=_point(props["garrison"]) if "garrison" in props else None,
             coasts={str(c): _point(p) for c, p in props.get("coasts", {}).items()},
+            more_labels=tuple(_point(p) for p in props.get("labels", ())),
         )
     gates = tuple(
         Gate(str(g["name"]), g.get("controller"), (_point(g["line"][0]), _point(g["line"][1])))
         for g in data.get("gates", ())
     )
-    return Geometry(name, parse_drawing(name, data), places, gates)
+    fleet = frozenset(frozenset(map(str, s["provinces"])) for s in data.get("straits", ()) if s.get("fleet"))
+    return Geometry(name, parse_drawing(name, data), places, gates, fleet, bool(data.get("names", False)))
 
 
 @cache
@@ -206,6 +258,79 @@ def letters(powers: Sequence[str]) -> dict[str, str]:
             length += 1
         found[power] = power[:length]
     return found
+
+
+def _lab(colour: str) -> tuple[float, float, float]:
+    """An sRGB colour in CIE L*a*b* (D65)."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+              for c in (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))]
+    x, y, z = ((m[0] * linear[0] + m[1] * linear[1] + m[2] * linear[2]) / white for m, white in (
+        ((0.4124, 0.3576, 0.1805), 0.95047), ((0.2126, 0.7152, 0.0722), 1.0), ((0.0193, 0.1192, 0.9505), 1.08883)))
+    fx, fy, fz = (t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z))
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def colour_difference(a: str, b: str) -> float:
+    """How different two colours look: their distance in CIE L*a*b* (CIE76; about 2 is the least
+    one notices side by side, over 20 plainly different)."""
+    return math.dist(_lab(a), _lab(b))
+
+
+def province_tint(colour: str) -> str:
+    """The tint of a province a power holds: its colour at PRESENCE, or as much stronger (in tenths,
+    up to the colour itself) as it takes to differ by APART from unheld land, so that a pale colour
+    (Tol's pale purple and pale green) still reads as held."""
+    strength = PRESENCE
+    while colour_difference(tint(colour, strength), LAND) < APART and strength < 1.0:
+        strength = min(1.0, strength + 0.1)
+    return tint(colour, strength)
+
+
+NEAR = 1.5  # how much less a difference between powers one area apart counts than between neighbours'
+
+
+@cache
+def board_colours(board: Board) -> dict[str, str]:
+    """Each power's colour: the palette's set for as many powers (:func:`judge.render.palette.power_colours`),
+    dealt so that powers whose home countries border each other look as different as they can
+    where their provinces are tinted, and, counting less, powers whose homes are one area apart.
+
+    The differences (in L*a*b*) between the tints of each pair of neighbours, and those of each
+    pair one area apart multiplied by NEAR, are sorted; from the board's order of powers, two
+    powers swap colours while the swap raises the least of them, then the next least, and so on,
+    until no swap does: the same board always deals the same colours."""
+    powers = list(board.powers)
+    palette = list(power_colours(powers).values())
+    homes = {code: area.home for code, area in board.areas.items() if area.home is not None}
+
+    def reach(area: str) -> set[str]:
+        return {*board.army_reach(area), *board.fleet_areas(area)}
+
+    def pair(a: str, b: str) -> tuple[str, str]:
+        return min(homes[a], homes[b]), max(homes[a], homes[b])
+
+    neighbours = {pair(a, b) for a in homes for b in reach(a) if b in homes and homes[a] != homes[b]}
+    near = {pair(a, b) for a in homes for between in reach(a) for b in reach(between)
+            if b in homes and homes[a] != homes[b]} - neighbours
+    weighed = [(a, b, 1.0) for a, b in sorted(neighbours)] + [(a, b, NEAR) for a, b in sorted(near)]
+    tints = [province_tint(colour) for colour in palette]
+    index = {power: i for i, power in enumerate(powers)}
+
+    def differences(dealt: list[int]) -> list[float]:
+        return sorted(weight * colour_difference(tints[dealt[index[a]]], tints[dealt[index[b]]])
+                      for a, b, weight in weighed)
+
+    dealt = list(range(len(powers)))
+    best = differences(dealt)
+    swapped = True
+    while swapped:
+        swapped = False
+        for i, j in itertools.combinations(range(len(powers)), 2):
+            trial = dealt.copy()
+            trial[i], trial[j] = trial[j], trial[i]
+            if (found := differences(trial)) > best:
+                dealt, best, swapped = trial, found, True
+    return {power: palette[dealt[i]] for i, power in enumerate(powers)}
 
 
 @dataclass(frozen=True)
@@ -324,14 +449,17 @@ def _rebellion(code: str, shape: Shape, victim: Owner, style: _Style) -> str:
 
 
 def _gate(gate: Gate) -> str:
-    """A controlled strait: a dark red chain across the water, with a post at each end."""
+    """A strait: a chain across the water with a post at each end, dark red where a fleet in an
+    area controls it, grey where nobody does (Bonifacio: M17 d)."""
     d = f"M{_xy(gate.line[0])}L{_xy(gate.line[1])}"
-    posts = "".join(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="2" fill="{REBEL}" stroke="white" stroke-width="0.8"/>'
+    colour = REBEL if gate.controller else OPEN_STRAIT
+    posts = "".join(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="2" fill="{colour}" stroke="white" stroke-width="0.8"/>'
                     for x, y in gate.line)
     attrs = _attrs(class_="strait", data_name=gate.name, data_controller=gate.controller or "")
-    return (f'<g{attrs}><title>the strait of {escape(gate.name)}</title>'
+    held = f", controlled from {gate.controller}" if gate.controller else ", controlled by nobody"
+    return (f'<g{attrs}><title>the strait of {escape(gate.name)}{escape(held)}</title>'
             f'<path d="{d}" stroke="white" stroke-width="4.2" stroke-linecap="round"/>'
-            f'<path d="{d}" stroke="{REBEL}" stroke-width="2.6" stroke-dasharray="3 1.6"/>{posts}</g>')
+            f'<path d="{d}" stroke="{colour}" stroke-width="2.6" stroke-dasharray="3 1.6"/>{posts}</g>')
 
 
 # -- the board's fixed layers --------------------------------------------------------------------
@@ -349,8 +477,18 @@ def _borders(geometry: Geometry) -> str:
     ]
     for crossing in drawing.straits:
         d = "M" + "L".join(_xy(p) for p in crossing.line)
+        areas = " ".join(crossing.provinces)
+        if frozenset(crossing.provinces) in geometry.fleet_crossings:  # a sea route: blue dots, a ring at each end
+            ends = "".join(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="2.2" fill="white" stroke="{SEA_INK}" '
+                           f'stroke-width="1.2"/>' for x, y in crossing.line)
+            parts.append(
+                f'<g class="crossing" data-areas="{areas}" data-by="sea">'
+                f'<path d="{d}" fill="none" stroke="{SEA_INK}" stroke-width="2.2" stroke-linecap="round" '
+                f'stroke-dasharray="0.1 3.4"/>{ends}</g>'
+            )
+            continue
         parts.append(
-            f'<g class="crossing" data-areas="{" ".join(crossing.provinces)}">'
+            f'<g class="crossing" data-areas="{areas}" data-by="land">'
             f'<path d="{d}" fill="none" stroke="{INK}" stroke-width="5" stroke-linecap="round"/>'
             f'<path d="{d}" fill="none" stroke="{LAND}" stroke-width="3.2" stroke-linecap="round"/></g>'
         )
@@ -363,15 +501,19 @@ def _names(board: Board, geometry: Geometry) -> str:
     """The areas' names, haloed in white, over everything else on the map: no mark covers one, and
     an order's line passes under it."""
     parts = []
+    # The baseline sits below the point by half the capitals' height, or for a name written in full
+    # by what centres its ascenders and descenders (NAME_DROP).
+    size, drop = (NAME_SIZE, NAME_DROP * NAME_SIZE) if geometry.names else (LABEL_SIZE, 0.36 * LABEL_SIZE)
     for code, area in board.areas.items():
         places = geometry.places[code]
-        at = (places.label[0], places.label[1] + 0.36 * LABEL_SIZE)
+        text = label_text(code, area.name, geometry.names)
         style = {"font_style": "italic", "fill": SEA_INK} if area.is_sea else {"font_weight": "bold", "fill": INK}
         halo = {"stroke": "white", "stroke_width": "2.4", "stroke_linejoin": "round", "stroke_opacity": "0.8"}
-        parts.append(f'<g class="name" data-area="{code}" data-name={quoteattr(area.name)}>'
-                     + _text(at, code.upper(), LABEL_SIZE, text_anchor="middle", font_family=FONT, **style, **halo)
-                     + _text(at, code.upper(), LABEL_SIZE, text_anchor="middle", font_family=FONT, **style)
-                     + "</g>")
+        for x, y in (places.label, *places.more_labels):
+            parts.append(f'<g class="name" data-area="{code}" data-name={quoteattr(area.name)}>'
+                         + _text((x, y + drop), text, size, text_anchor="middle", font_family=FONT, **style, **halo)
+                         + _text((x, y + drop), text, size, text_anchor="middle", font_family=FONT, **style)
+                         + "</g>")
     return "".join(parts)
 
 
@@ -528,7 +670,24 @@ def _legend_columns(count: int) -> int:
 def picture_size(board: Board, geometry: Geometry) -> Point:
     """The picture's size in map units: the title bar, the map and the legend."""
     rows = -(-(len(board.powers) + 1) // _legend_columns(len(board.powers) + 1))
-    return geometry.width, TITLE_HEIGHT + geometry.height + rows * LEGEND_ROW + LEGEND_KEY
+    return geometry.width, TITLE_HEIGHT + geometry.height + rows * LEGEND_ROW + 14 + KEY_LINE * len(_key(geometry))
+
+
+def _key(geometry: Geometry) -> list[str]:
+    """How the marks read, a line each: cities, then units and orders, then (where the board has
+    them) the straits nobody controls and the crossings fleets make."""
+    key = [
+        "city: square fortified \u00b7 circle unfortified \u00b7 diamond fortress \u00b7 blue ring port \u00b7 "
+        "digit: major city \u00b7 fill: who controls it (dark red: rebelling)",
+        "disc: army \u00b7 ship: fleet \u00b7 tower: garrison \u00b7 dashed ring: siege \u00b7 hatched: rebellion "
+        "\u00b7 red chain: strait \u00b7 arrow: advance \u00b7 dashed: support \u00b7 crossed: failed",
+    ]
+    extra = []
+    if any(gate.controller is None for gate in geometry.gates):
+        extra.append("grey chain: a strait nobody controls")
+    if geometry.fleet_crossings:
+        extra.append("blue dots: a crossing for fleets (an army crosses only if transported)")
+    return [*key, " \u00b7 ".join(extra)] if extra else key
 
 
 def _heading(position: Position) -> str:
@@ -541,7 +700,7 @@ def _count(number: int, one: str, many: str) -> str:
     return f"{number} {one if number == 1 else many}"
 
 
-def _legend(board: Board, position: Position, style: _Style, top: float, width: float) -> str:
+def _legend(board: Board, geometry: Geometry, position: Position, style: _Style, top: float, width: float) -> str:
     """Each power's colour and letter, its cities and units; the independents; how the marks read."""
     entries: list[tuple[str, str, str, str]] = []
     cities = [code for code, area in board.areas.items() if area.city is not None and not area.city.fortress]
@@ -567,14 +726,8 @@ def _legend(board: Board, position: Position, style: _Style, top: float, width: 
             + "</g>"
         )
     rows = -(-len(entries) // columns)
-    key = [
-        "city: square fortified \u00b7 circle unfortified \u00b7 diamond fortress \u00b7 blue ring port \u00b7 "
-        "digit: major city \u00b7 fill: who controls it (dark red: rebelling)",
-        "disc: army \u00b7 ship: fleet \u00b7 tower: garrison \u00b7 dashed ring: siege \u00b7 hatched: rebellion "
-        "\u00b7 red chain: strait \u00b7 arrow: advance \u00b7 dashed: support \u00b7 crossed: failed",
-    ]
-    for line, text in enumerate(key):
-        parts.append(_text((width / 2, rows * LEGEND_ROW + 14 + 13 * line), text, 9.5, fill="#555555",
+    for line, text in enumerate(_key(geometry)):
+        parts.append(_text((width / 2, rows * LEGEND_ROW + 14 + KEY_LINE * line), text, 9.5, fill="#555555",
                            text_anchor="middle", font_family=FONT))
     parts.append("</g>")
     return "".join(parts)
@@ -598,7 +751,7 @@ def render_svg(
     does not fit the board.
     """
     check_fits(board, geometry)
-    style = _Style(power_colours(board.powers), letters(board.powers))
+    style = _Style(board_colours(board), letters(board.powers))
     drawing = geometry.drawing
     width, height = picture_size(board, geometry)
     land = []
@@ -606,7 +759,8 @@ def render_svg(
         if area.is_sea:
             continue
         controller = position.controller(code)
-        fill = LAND if controller is None else tint(style.colour(controller), PRESENCE)
+        fill = LAND if controller is None else (tint(INDEPENDENT, PRESENCE) if isinstance(controller, Independent)
+                                                else province_tint(style.colour(controller)))
         owner = "" if controller is None else f' data-controller="{escape(_owner_name(controller))}"'
         land.append(f'<path class="province" data-area="{code}"{owner} d="{drawing.areas[code].path}" '
                     f'fill="{fill}" fill-rule="evenodd"/>')
@@ -636,7 +790,7 @@ def render_svg(
     marks.append(_names(board, geometry))
     title_bar = _text((12, 28), f"{title}: {_heading(position)}", 18, class_="title", fill=INK, font_family=FONT,
                       font_weight="bold")
-    legend = _legend(board, position, style, TITLE_HEIGHT + geometry.height, width)
+    legend = _legend(board, geometry, position, style, TITLE_HEIGHT + geometry.height, width)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width * PIXELS_PER_UNIT)}" '
         f'height="{_n(height * PIXELS_PER_UNIT)}" viewBox="0 0 {_n(width)} {_n(height)}">'
