@@ -42,6 +42,8 @@ import pytest
 from sqlalchemy import select
 
 from judge.bootstrap import kinds
+from judge.games.machiavelli import pictures
+from judge.games.machiavelli.render import Geometry, GeometryError
 from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow
 from tests.service.harness import Judge, Sent
@@ -544,8 +546,25 @@ def test_a_campaigns_mail_carries_its_operations_and_the_board_as_maps(tmp_path:
     assert results.subject == "d1 SP1454C results"
     assert {name: kind for name, (kind, _) in results.attachments.items()} == {
         "d1-spring-1454-orders.png": "image/png", "d1-SU1454C.png": "image/png"}
-    aop = Judge(tmp_path / "aop", maps=True)  # AoP's board has no drawing yet: the mail says so
+    aop = Judge(tmp_path / "aop", maps=True)  # AoP's own board of 1459 is drawn too
     aop.send(GM, "CREATE d2 gm-pw machiavelli aop")
     aop.send(address("Florence"), "JOIN d2 pw-ann Florence")
     master(aop, "START", game="d2")
-    assert "(no map is attached: this board has no drawing yet" in aop.last_to(address("Florence")).body
+    start = aop.last_to(address("Florence"))
+    assert list(start.attachments) == ["d2-SP1459A.png"] and "no map is attached" not in start.body
+
+
+def test_a_board_without_a_drawing_says_so_where_its_map_would_be(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    if not draws_maps():
+        pytest.skip("the Cairo library does not load here: no map is drawn")
+
+    def undrawn(name: str) -> Geometry:
+        raise GeometryError(f"the board {name!r} has no drawing")
+
+    monkeypatch.setattr(pictures, "load_geometry", undrawn)
+    judge = Judge(tmp_path, maps=True)
+    new_game(judge, ("Florence",), "d1")
+    master(judge, "START", game="d1")
+    start = judge.last_to(address("Florence"))
+    assert not start.attachments and "(no map is attached: this board has no drawing yet" in start.body
