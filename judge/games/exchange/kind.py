@@ -234,11 +234,21 @@ class Exchange(GameKind):
         return lines
 
     def history(self, turn: Turn, text: str, game: Game, command: History) -> None:
-        """The public results of the processed phases (what every investor received, E36); once the
-        game has ended, the publication of everything (E41)."""
-        lines = pages.history_lines(turn.session, game)
+        """The public results of the processed phases (what every investor received, E36): all of
+        them, the one named (``HISTORY g S1901M``) or a range (``HISTORY g W1900X-F1901M``), as the
+        other kinds read it; a phase named that the game has not processed is refused, naming those it
+        has.  Once the game has ended, the whole history ends with the publication of everything (E41)."""
+        record = pages.gather(turn.session, game)
+        names = [name for name, _ in record.phases]
+        for named in (command.first, command.last):
+            if named is not None and named not in names:
+                turn.echo(text, "error", f"{game.name} has processed no phase {named[:20]} (processed: "
+                          f"{', '.join(names) or 'none'})")
+                return
+        lines = pages.history_lines(record, command.first, command.last)
         if not lines:
-            turn.echo(text, "ok", f"no phase of {game.name} has been processed yet")
+            turn.echo(text, "ok", f"no phase of {game.name} has been processed yet" if not names else
+                      f"no processed phase of {game.name} from {command.first} to {command.last}")
             return
         turn.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the history")
 

@@ -65,11 +65,15 @@ def gather(session: Session, game: Game) -> GameRecord:
     return GameRecord(facts, tuple(handlers.public_lines(state)), phases, published)
 
 
-def history_lines(session: Session, game: Game) -> list[str]:
-    """HISTORY: each processed phase's public results; once the game has ended, the publication."""
-    record = gather(session, game)
-    lines = [line for name, public in record.phases for line in (f"=== {name} ===", *public, "")]
-    if record.published:
+def history_lines(record: GameRecord, first: str | None = None, last: str | None = None) -> list[str]:
+    """HISTORY: the public results of the processed phases from ``first`` to ``last`` (each a phase
+    the game processed; None: from the first, to the last); after the whole history of a game that
+    has ended, the publication (E41)."""
+    names = [name for name, _ in record.phases]
+    start = names.index(first) if first else 0
+    end = names.index(last) + 1 if last else len(names)
+    lines = [line for name, public in record.phases[start:end] for line in (f"=== {name} ===", *public, "")]
+    if record.published and first is None and last is None:
         lines += ["=== Everything, published at the end (E41) ===", *record.published]
     return lines
 

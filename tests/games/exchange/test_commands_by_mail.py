@@ -211,3 +211,29 @@ def test_E36_E40_the_games_page_shows_what_everyone_is_sent_and_no_investors_mon
     assert "France: CEO BOB; 10 shares issued, 10 held by investors, 0 in its pool" in page
     assert "<h2 id=\"phase-W1900X\">W1900X</h2>" in page
     assert "AgP" not in page and "BID" not in page and "treasury" not in page.replace("treasury, worths", "")
+
+
+def test_history_gives_the_phase_or_the_range_of_phases_asked_and_refuses_a_phase_not_processed(
+        judge: Judge) -> None:
+    """HISTORY reads a phase or a range as the other kinds do: W1900X alone, S1901M alone, both in
+    order; a phase the game has not processed is refused, naming those it has."""
+    with_ceos(judge, "hist")
+    master(judge, "hist", "PROCESS")
+    assert game_row(judge, "hist")[1] == "F1901M"
+
+    def history(*words: str) -> str:
+        judge.send("watcher@example.org", f"HISTORY hist {' '.join(words)}".strip())
+        reply = judge.last_to("watcher@example.org")
+        return reply.body + "".join(data.decode() for _, data in reply.attachments.values())
+
+    judge.confirmed("watcher@example.org")
+    alone = history("W1900X")
+    assert "=== W1900X ===" in alone and "=== S1901M ===" not in alone
+    spring = history("S1901M")
+    assert "=== S1901M ===" in spring and "=== W1900X ===" not in spring
+    both = history("W1900X-S1901M")
+    assert both.index("=== W1900X ===") < both.index("=== S1901M ===")
+    assert "=== W1900X ===" in history() and "=== S1901M ===" in history()
+    refused = history("F1905M")
+    assert "hist has processed no phase F1905M (processed: W1900X, S1901M)" in refused
+    assert "=== W1900X ===" not in refused
