@@ -274,9 +274,10 @@ class Exchange(GameKind):
     # -- records ---------------------------------------------------------------------------------
 
     def totals(self, connection: Connection) -> dict[str, int]:
-        """Every investor's purse, corporation's treasury and the AgP destroyed of each Exchange game
-        as it stands ("g1 ANN", "g1 FRANCE", "g1 destroyed"): a copy of the database must keep every
-        silver piece.  The game keeps them in its phase rows (`judge.games.exchange.stored`)."""
+        """Every investor's purse, corporation's treasury, the AgP destroyed and those ZEROSUM owes of
+        each Exchange game as it stands ("g1 ANN", "g1 FRANCE", "g1 destroyed", "g1 owed FRANCE"): a
+        copy of the database must keep every silver piece.  The game keeps them in its phase rows
+        (`judge.games.exchange.stored`)."""
         return stored.totals(connection, self.name)
 
     # -- the demo --------------------------------------------------------------------------------

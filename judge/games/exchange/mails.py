@@ -194,7 +194,7 @@ def _todo(state: ExchangeState, investor: str) -> list[str]:
         for corporation in ruled:
             owned = sorted(state.position.centers_of(corporation))
             worth = ""
-            if spring and owned:
+            if spring and owned and not state.options.payola.zerosum:
                 total = standard_income(len(owned), state.game_map.victory_centers, state.options.payola)
                 worth = (f"; in Spring also WORTH for its centers {' '.join(owned)}, adding up to {total} AgP (E22), "
                          "or the defaults apply")

@@ -182,7 +182,8 @@ def waits(session: Session, game: Game, phase: str) -> set[str]:
 
 def totals(connection: Connection, kind: str) -> dict[str, int]:
     """The money of every game of ``kind`` as its current phase row holds it: each purse and
-    treasury, and what was destroyed, by "game name" (`judge.service.kinds.Records.totals`)."""
+    treasury, what was destroyed, and what ZEROSUM owes a corporation, by "game name"
+    (`judge.service.kinds.Records.totals`)."""
     rows = connection.execute(select(Game.name, PhaseRow.status, PhaseRow.position, PhaseRow.result)
                               .join(PhaseRow, (PhaseRow.game_id == Game.id) & (PhaseRow.name == Game.phase))
                               .where(Game.kind == kind))
@@ -191,4 +192,5 @@ def totals(connection: Connection, kind: str) -> dict[str, int]:
         data = result["state"] if status == "processed" and result else position
         found |= {f"{name} {who}": int(amount) for who, amount in {**data["purses"], **data["treasuries"]}.items()}
         found[f"{name} destroyed"] = int(data["destroyed"])
+        found |= {f"{name} owed {who}": int(amount) for who, amount in data.get("owed", {}).items()}
     return found

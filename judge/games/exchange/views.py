@@ -247,6 +247,10 @@ def ledger_line(line: LedgerLine) -> str:
         LedgerKind.POOL_SALE: f"{line.shares} shares from the pool to {line.who} at {line.price} AgP (E8, E9)",
         LedgerKind.BUY_BACK: f"{line.shares} shares bought back from {line.who} at {line.price} AgP (E12)",
         LedgerKind.LIQUIDATION: f"liquidation: {line.price} AgP a share on {line.shares} shares (E31)",
+        LedgerKind.ZEROSUM_DEPOSIT: "the bribes its units took this year (ZEROSUM, 6.7)",
+        LedgerKind.FIRST_CAPTURE: f"first capture of {line.center} (ZEROSUM, 6.7)",
+        LedgerKind.CENTER_LOST: f"{line.center} lost to {title(line.who)} (ZEROSUM, 6.7)",
+        LedgerKind.CENTER_TAKEN: f"{line.center} taken from {title(line.who)} (ZEROSUM, 6.7)",
     }[kind]
     return f"    {line.phase}  {amount}  {words}"
 
@@ -274,7 +278,11 @@ def corporate_statement_lines(statement: Statement) -> list[str]:
 
 
 def income_lines(income: CorporateIncome, treasury: int) -> list[str]:
-    """E27: what a corporation's centers paid at the Income step, for its CEO."""
+    """E27: what a corporation's centers paid at the Income step, for its CEO (under ZEROSUM, 6.7:
+    what its units' bribes and the captures moved)."""
+    if income.moves or not income.centers:
+        return [f"{title(income.corporation)}'s treasury changed by {money(income.total)} (ZEROSUM, 6.7):",
+                *(f"  {ledger_line(line)}" for line in income.moves), f"  its treasury now: {money(treasury)}"]
     parts = [f"{c.center} {c.amount}" + ("" if c.priced else " (unpriced)") for c in income.centers]
     return [*wrapped(f"{title(income.corporation)} earned {money(income.total)}: ", parts),
             f"  its treasury now: {money(treasury)}"]
@@ -390,11 +398,14 @@ def register_lines(state: ExchangeState) -> list[str]:
 
 def money_lines(state: ExchangeState) -> list[str]:
     """Every purse and treasury, and the money check (X.2: Σ purses + Σ treasuries + destroyed =
-    the starting money and every income)."""
+    the starting money and every income; under ZEROSUM the bribes owed to corporations are held
+    too, 6.7)."""
     purses = [f"{who} {state.purses[who]}" for who in state.order]
     treasuries = [f"{title(c)} {state.treasuries[c]}" for c in state.live]
-    total = sum(state.purses.values()) + sum(state.treasuries.values())
+    owed = [f"{title(c)} {n}" for c, n in sorted(state.owed.items()) if n]
+    total = sum(state.purses.values()) + sum(state.treasuries.values()) + sum(state.owed.values())
     return [*wrapped("purses: ", purses), *wrapped("treasuries: ", treasuries),
+            *(wrapped("owed at the Income step (ZEROSUM, 6.7): ", owed) if owed else []),
             f"  money check: {total} held + {state.destroyed} destroyed = {total + state.destroyed}; "
             f"{state.minted} entered the game (starting funds and income)"]
 
@@ -450,7 +461,9 @@ def board_chart(record: MovementRecord | OrdersRecord, after: ExchangeState, she
             if statement.accepted or statement.spent:
                 lines.append(f"statement of {title(offerer)}:")
                 lines += ["  " + line for line in corporate_statement_lines(statement)]
-        lines.append(f"bribes paid, destroyed (E6): {record.bribes} AgP")
+        fate = "owed to the bribed units' corporations (ZEROSUM, 6.7)" if after.options.payola.zerosum else \
+            "destroyed (E6)"
+        lines.append(f"bribes paid, {fate}: {record.bribes} AgP")
     lines += ["Results:", *(result_line(r) for r in record.result.results)]
     return [*lines, "Money after it:", *money_lines(after)]
 

@@ -13,15 +13,18 @@ from judge.games.exchange.core.record import Action, ExchangeRecord
 from judge.games.exchange.core.sheet import Block, Line, Sheet
 from judge.games.exchange.core.state import ExchangeState, Register, Stage, opening
 from judge.payola.offers import OfferSheet, parse_sheet
+from judge.payola.options import Options
 
 STANDARD = load_map("standard")
 F, G, R, A = "FRANCE", "GERMANY", "RUSSIA", "AUSTRIA"
 INVESTORS = ("ANN", "BOB", "CAT")
 
 
-def game(order: Sequence[str] = INVESTORS, funds: int = 60, shares: int = 10) -> ExchangeState:
-    """A standard-map game before its first Exchange phase, with the investor order given."""
-    return opening(STANDARD, order, ExchangeOptions(len(order), funds, shares))
+def game(order: Sequence[str] = INVESTORS, funds: int = 60, shares: int = 10,
+         payola: Options | None = None) -> ExchangeState:
+    """A standard-map game before its first Exchange phase, with the investor order given (and the
+    Payola options, none by default)."""
+    return opening(STANDARD, order, ExchangeOptions(len(order), funds, shares, payola or Options()))
 
 
 def at_exchange(
@@ -71,8 +74,9 @@ def orders(state: ExchangeState, **by_corporation: Sequence[str]) -> dict[str, l
 
 
 def money(state: ExchangeState) -> int:
-    """Every AgP in the game plus every AgP destroyed: always ``state.minted``."""
-    return sum(state.purses.values()) + sum(state.treasuries.values()) + state.destroyed
+    """Every AgP in the game (the bribes ZEROSUM owes included) plus every AgP destroyed: always
+    ``state.minted``."""
+    return sum(state.purses.values()) + sum(state.treasuries.values()) + sum(state.owed.values()) + state.destroyed
 
 
 def at_movement(

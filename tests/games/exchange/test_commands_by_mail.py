@@ -55,20 +55,26 @@ def with_ceos(judge: Judge, game: str) -> Judge:
 
 def test_E1_E4_E7_create_keeps_every_option_and_refuses_what_exchange_does_not_play(judge: Judge) -> None:
     """CREATE writes the defaults out (one investor per power, E1; 10 shares, E7; the standard
-    start's 350 AgP shared out, E4), plays EBAYOLA and the income schemes, and refuses BLIND,
-    CLASSIC and ZEROSUM with the core's reason."""
+    start's 350 AgP shared out, E4), plays EBAYOLA, ZEROSUM (its funds 10 AgP a home center, 6.7.1)
+    and the income schemes, and refuses each Payola option it does not play with the core's reason."""
     judge.confirmed(GM)
+    refused = {"BLIND": "an investor owns no units to see with", "TINCUP": "an investor owns no units to see with",
+               "CLASSIC": "zero offers to foreign units are allowed in Payola Classic",
+               "LOYAL_UNITS": "nobody owns a power's units", "INCOME_TWICE": "income is paid once",
+               "ZEROSUM INCOME=FIXED:7": "ZEROSUM pays no income (6.7)"}
     judge.send(GM, "CREATE opts gm-pw exchange\nCREATE opts2 gm-pw exchange modern INVESTORS=4 EBAYOLA "
-                   "INCOME=DECREASING\nCREATE opts3 gm-pw exchange BLIND\nCREATE opts4 gm-pw exchange ZEROSUM\n"
-                   "CREATE opts5 gm-pw exchange INVESTORS=1")
+                   "INCOME=DECREASING\nCREATE opts4 gm-pw exchange ZEROSUM\nCREATE opts5 gm-pw exchange INVESTORS=1\n"
+                   + "\n".join(f"CREATE no{i} gm-pw exchange {word}" for i, word in enumerate(refused)))
     said = answers(judge.last_to(GM))
-    judge.send(GM, "LIST opts\nLIST opts2")
+    judge.send(GM, "LIST opts\nLIST opts2\nLIST opts4")
     listed = judge.last_to(GM).body
     assert "options: INVESTORS=7 SHARES=10 FUNDS=50" in listed
     assert "options: INVESTORS=4 SHARES=10 FUNDS=" in listed and "EBAYOLA" in listed
-    assert said["CREATE opts3 **** exchange BLIND"][0].startswith(
-        "ERROR: Exchange Payola does not play BLIND: an investor owns no units to see with")
-    assert said["CREATE opts4 **** exchange ZEROSUM"][0].startswith("ERROR: Exchange Payola does not play ZEROSUM")
+    assert "options: INVESTORS=7 SHARES=10 FUNDS=31 ZEROSUM" in listed
+    for i, (word, why) in enumerate(refused.items()):
+        first = word.split()[0]
+        reason = why if " " in word else f"Exchange Payola does not play {first}: {why}"
+        assert said[f"CREATE no{i} **** exchange {word}"][0].startswith(f"ERROR: {reason}"), word
     assert said["CREATE opts5 **** exchange INVESTORS=1"][0].startswith(
         "ERROR: an Exchange game needs at least 2 investors (E1)")
 

@@ -6,15 +6,17 @@ import pytest
 
 from judge.games.exchange.core.income import default_worths
 from judge.games.exchange.core.options import ExchangeOptions, default_funds, exchange_options
+from judge.games.exchange.core.phases import Step, step
 from judge.games.exchange.core.sheet import Refusal, Worth, check
-from judge.games.exchange.core.year import MovementSheets, run_movement
+from judge.games.exchange.core.state import ExchangeState, LedgerKind
+from judge.games.exchange.core.year import CorporateSheet, MovementSheets, run_income, run_movement, run_orders
 from judge.payola.options import IncomeScheme, OptionError, Options
-from tests.games.exchange.game import STANDARD, F, at_movement, offers, sheet
+from judge.payola.treasury import zerosum_year_end
+from tests.games.exchange.game import STANDARD, F, G, at_movement, money, offers, sheet
 
 
 @pytest.mark.parametrize("word, why", [
-    ("CLASSIC", "E25"), ("LOYAL_UNITS", "X.5.1"), ("BLIND", "E36"), ("TINCUP", "E36"), ("ZEROSUM", "E22"),
-    ("INCOME_TWICE", "E27"),
+    ("CLASSIC", "E25"), ("LOYAL_UNITS", "X.5.1"), ("BLIND", "E36"), ("TINCUP", "E36"), ("INCOME_TWICE", "E27"),
 ])
 def test_exchange_refuses_the_payola_options_its_rulings_contradict(word: str, why: str) -> None:
     with pytest.raises(OptionError, match=why):
@@ -50,3 +52,55 @@ def test_ebayola_an_investor_pays_one_more_than_the_best_other_total() -> None:
         "ANN": offers("5 : A MUN - RUH", "ANN", state.position)}), 1)
     assert str(record.determination.units["MUN"].order) == "A MUN - RUH"
     assert after.purses["ANN"] == 59
+
+
+def zerosum_spring() -> ExchangeState:
+    """Spring 1901 under ZEROSUM: BOB France's CEO with 30 AgP, CAT Germany's with 20; purses 60."""
+    state = at_movement(ceos={F: "BOB", G: "CAT"}, treasuries={F: 30, G: 20})
+    return state.evolve(options=ExchangeOptions(3, 60, payola=Options(zerosum=True)))
+
+
+def test_zerosum_6_7_bribes_go_to_the_bribed_units_corporation_and_a_capture_takes_a_share_of_the_treasury() -> None:
+    """Worked by hand.  Spring: ANN pays 4 for A MUN - BUR (Germany's unit), France 2 for its own
+    F BRE - MAO, A MAR - SPA for nothing.  Fall: ANN pays 5 for A BUR - MAR, which takes Marseilles
+    from France; A SPA holds and takes Spain, a neutral center.  At the Income step the bribes are
+    deposited (France 28 + 2 = 30, Germany 20 + 4 + 5 = 29); Marseilles moves 30 // 3 (France's
+    centers at the Spring) = 10 from France to Germany; Spain's first capture earns France 10
+    (minted).  France 30, Germany 39, ANN 51: 180 + 50 + 10 in all."""
+    state = zerosum_spring()
+    state, spring = run_movement(state, MovementSheets(
+        corporations={F: CorporateSheet(offers("2 : F BRE - MAO\n0 : A MAR - SPA", F, state.position))},
+        investors={"ANN": offers("4 : A MUN - BUR", "ANN", state.position)}), 1)
+    assert spring.worths == {} and state.worths == {}
+    assert (state.treasuries[F], dict(state.owed), state.destroyed) == (28, {F: 2, G: 4}, 0)
+    state, _ = run_movement(state, MovementSheets(
+        investors={"ANN": offers("5 : A BUR - MAR", "ANN", state.position)}), 2)
+    assert dict(state.owed) == {F: 2, G: 9} and state.purses["ANN"] == 51
+    while step(state) is not Step.INCOME:
+        state, _ = run_orders(state, {})
+    assert state.position.centers["MAR"] == G and state.position.centers["SPA"] == F
+    before = state
+    state, income = run_income(state)
+    assert (state.treasuries[F], state.treasuries[G]) == (30, 39)
+    assert state.minted == before.minted + 10 == 180 + 50 + 10 == money(state)
+    assert not state.owed and {"SPA", "MAR"} <= state.ever_owned
+    by = {i.corporation: i for i in income.incomes}
+    assert [(m.kind, m.amount, m.center, m.who) for m in by[F].moves] == [
+        (LedgerKind.ZEROSUM_DEPOSIT, 2, "", ""), (LedgerKind.CENTER_LOST, -10, "MAR", G),
+        (LedgerKind.FIRST_CAPTURE, 10, "SPA", "")]
+    assert [(m.kind, m.amount) for m in by[G].moves] == [(LedgerKind.ZEROSUM_DEPOSIT, 9),
+                                                           (LedgerKind.CENTER_TAKEN, 10)]
+    # the same sums as Payola's Zero Sum (judge.payola.treasury), the corporations as its powers
+    corporate = {c: o for c, o in before.position.centers.items() if o in (F, G)}
+    payola, _ = zerosum_year_end({F: 28, G: 20}, {F: 2, G: 9}, dict(before.year_owners), corporate,
+                                 before.ever_owned)
+    assert payola == {F: 30, G: 39}
+
+
+def test_zerosum_6_7_no_worth_is_set_and_the_funds_share_ten_agp_a_home_center() -> None:
+    state = zerosum_spring()
+    assert check(sheet("BOB", blocks={F: [Worth((("PAR", 24), ("MAR", 14), ("BRE", 10)))]}), state) == [
+        (Refusal.WORTH_ZEROSUM, F, 0)]
+    assert exchange_options(["ZEROSUM"], STANDARD).funds == 31  # 22 home centers at 10 AgP, over 7 investors
+    with pytest.raises(OptionError, match="ZEROSUM pays no income"):
+        exchange_options(["ZEROSUM", "INCOME=FIXED:7"], STANDARD)

@@ -1,7 +1,8 @@
 """Properties of the Exchange core over random play (hypothesis).
 
 - Money is conserved at every step: purses + treasuries + destroyed = the starting money + every
-  income (E3, E6), and no account goes below zero (E33).
+  income (E3, E6); under ZEROSUM with the bribes owed, and first captures for income (6.7);
+  and no account goes below zero (E33).
 - No share is created or lost but by an issue (E11) or a liquidation (E31): each corporation's
   issued shares change only so, and its pool never goes below zero.
 - Secrecy (E39, E40): an investor's statements name nobody else outside the investor's own
@@ -49,7 +50,7 @@ from judge.games.exchange.core.sheet import (
     dividend_limit,
     exactly,
 )
-from judge.games.exchange.core.state import ExchangeState, LedgerLine, Register, Stage
+from judge.games.exchange.core.state import ExchangeState, LedgerKind, LedgerLine, Register, Stage
 from judge.games.exchange.core.views import (
     ViewRefused,
     annual_report,
@@ -68,6 +69,7 @@ from judge.games.exchange.core.year import (
     run_orders,
 )
 from judge.payola.offers import OfferSheet, parse_sheet
+from judge.payola.options import Options
 from tests.games.exchange.game import INVESTORS, A, F, G, at_exchange, game, money
 from tests.strength import examples
 
@@ -169,7 +171,7 @@ def _offers(data: st.DataObject, state: ExchangeState, power: str) -> OfferSheet
 def _worth(data: st.DataObject, state: ExchangeState, corporation: str) -> Worth | None:
     """A valid worth list now and then: the defaults with some AgP moved from one center to another."""
     owned = state.position.centers_of(corporation)
-    if not owned or not data.draw(st.booleans()):
+    if state.options.payola.zerosum or not owned or not data.draw(st.booleans()):
         return None
     worths = default_worths(owned, state.game_map.victory_centers, state.options.payola)
     source, target = data.draw(st.sampled_from(owned)), data.draw(st.sampled_from(owned))
@@ -269,10 +271,10 @@ def _transfer(data: st.DataObject, state: ExchangeState) -> ExchangeState:
     return after
 
 
-@SETTINGS
-@given(st.data())
-def test_E3_E6_E11_E31_money_and_shares_are_conserved_through_a_random_year(data: st.DataObject) -> None:
-    state = game(INVESTORS, funds=data.draw(st.integers(0, 80)))
+def _random_years(data: st.DataObject, state: ExchangeState, last: int) -> None:
+    """Random sheets, transfers and phases up to the Exchange phase of ``last``, every invariant
+    checked at each step; the Income step may mint only the income (or, under ZEROSUM, the first
+    captures' 10 AgP each, 6.7)."""
     seed = 0
     while True:
         state = _transfer(data, state)
@@ -282,7 +284,7 @@ def test_E3_E6_E11_E31_money_and_shares_are_conserved_through_a_random_year(data
             _money_holds(state, after)
             _shares_hold(state, after, record)
             _secrecy_holds(after, record)
-            if state.position.phase.year > 1901:
+            if state.position.phase.year > last:
                 break
         elif current is Step.MOVEMENT:
             seed += 1
@@ -292,7 +294,12 @@ def test_E3_E6_E11_E31_money_and_shares_are_conserved_through_a_random_year(data
             _secrecy_holds(after, movement)
         elif current is Step.INCOME:
             after, income = run_income(state)
-            _money_holds(state, after, sum(i.total for i in income.incomes))
+            if state.options.payola.zerosum:
+                minted = sum(10 for i in income.incomes for m in i.moves if m.kind is LedgerKind.FIRST_CAPTURE)
+                assert not after.owed and all(not i.centers for i in income.incomes)
+            else:
+                minted = sum(i.total for i in income.incomes)
+            _money_holds(state, after, minted)
             _shares_hold(state, after)
         else:
             assert current in (Step.RETREAT, Step.ADJUSTMENT)
@@ -300,6 +307,21 @@ def test_E3_E6_E11_E31_money_and_shares_are_conserved_through_a_random_year(data
             _money_holds(state, after)
             _shares_hold(state, after)
         state = after
+
+
+@SETTINGS
+@given(st.data())
+def test_E3_E6_E11_E31_money_and_shares_are_conserved_through_a_random_year(data: st.DataObject) -> None:
+    _random_years(data, game(INVESTORS, funds=data.draw(st.integers(0, 80))), 1901)
+
+
+@SETTINGS
+@given(st.data())
+def test_zerosum_6_7_money_is_conserved_through_random_years_bribes_owed_and_captures_moved(
+        data: st.DataObject) -> None:
+    """Under ZEROSUM the bribes are owed, not destroyed, and only a first capture mints money."""
+    state = game(INVESTORS, funds=data.draw(st.integers(0, 80)), payola=Options(zerosum=True))
+    _random_years(data, state, 1902)
 
 
 @st.composite

@@ -24,6 +24,10 @@ from typing import NamedTuple
 from judge.payola.options import Options
 from judge.payola.treasury import annual_income, center_income
 
+ZEROSUM_CENTER = 10
+"""Zero Sum (6.7): the AgP a center brings at the start (6.7.1), and the one-time bonus for a center
+captured for the first time (6.7.2)."""
+
 
 def standard_income(centers: int, victory: int, options: Options) -> int:
     """I(n): the rule 2.1 income (6.6 scheme, cap) of a power owning ``centers`` centers."""

@@ -3,7 +3,9 @@
 The board is the engine's position data (:func:`judge.engine.notation.position_to_data`, which
 names the board); the options are their words (:attr:`ExchangeOptions.names`, read back on that
 board); acceptance lists are written as players write them (``FG?``); a ledger line keeps only
-its fields that are set.  :func:`state_from_data` of :func:`state_to_data` is the same state.
+its fields that are set; a state written before ZEROSUM was played has no ``owed``,
+``year_owners`` or ``ever_owned``, read as empty (no game could be ZEROSUM then).
+:func:`state_from_data` of :func:`state_to_data` is the same state.
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ def state_to_data(state: ExchangeState) -> dict[str, Any]:
         "resigned": sorted(state.resigned),
         "minted": state.minted,
         "destroyed": state.destroyed,
+        "owed": dict(state.owed),
+        "year_owners": dict(state.year_owners),
+        "ever_owned": sorted(state.ever_owned),
         "result": list(state.result),
     }
 
@@ -65,6 +70,9 @@ def state_from_data(data: Mapping[str, Any]) -> ExchangeState:
         resigned=frozenset(data["resigned"]),
         minted=data["minted"],
         destroyed=data["destroyed"],
+        owed=data.get("owed", {}),
+        year_owners=data.get("year_owners", {}),
+        ever_owned=frozenset(data.get("ever_owned", ())),
         result=tuple(data["result"]),
     )
 

@@ -18,6 +18,12 @@ Payola's variations that Exchange plays:
   n centers, which a CEO's worths must add up to (E22); unpriced centers continue the scheme
   above the priced ones (E27); a corporation's income is capped as a whole.  With no capture
   this pays exactly the scheme's income, as the standard scale does.
+* ``ZEROSUM`` (6.7): no income; the bribes a corporation's units take are paid to it at the
+  Income step, and captures move money between corporations (a first capture earns 10 AgP);
+  no worths are set; the default FUNDS share out 10 AgP for each corporation's home center.
+  :mod:`judge.games.exchange.core.zerosum` says how each point of 6.7 reads for corporations and
+  investors, money conserved and each investor told what is theirs.  With no income, an income
+  scheme or cap given beside it is refused.
 
 And those it refuses, with the reason:
 
@@ -27,9 +33,6 @@ And those it refuses, with the reason:
   corporation by offers, as a Payola player (X.5.1), so there is no loyal unit to order.
 * ``BLIND`` (6.3, Tin Cup): a player sees what its units see, and an investor owns none; the
   board and the orders issued are public to every investor (E36).
-* ``ZEROSUM`` (6.7): there is no tax income, so the worth a CEO sets (rule 6.8, E22) would pay
-  nothing; and its capture transfers would take money out of a corporation in a way E5 does
-  not list.
 * ``INCOME_TWICE`` (6.6): income is paid once a year, at the end of the fiscal year (E27), and
   a worth is a center's income for that year (X.5.2).
 """
@@ -41,7 +44,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from judge.engine.map import GameMap
-from judge.games.exchange.core.income import standard_income
+from judge.games.exchange.core.income import ZEROSUM_CENTER, standard_income
 from judge.payola.options import OptionError, Options, parse_options
 
 DEFAULT_SHARES = 10
@@ -52,8 +55,6 @@ REFUSED = {
                "at least 1 AgP (E25)",
     "LOYAL_UNITS": "nobody owns a power's units: a CEO plays the corporation by offers (X.1.1, X.5.1)",
     "BLIND": "an investor owns no units to see with, and the board is public to every investor (E36)",
-    "ZEROSUM": "without tax income the worths a CEO sets would pay nothing (rule 6.8, E22), and capture "
-               "transfers would take corporate money in a way E5 does not allow",
     "INCOME_TWICE": "income is paid once, at the end of the fiscal year, and a worth is a year's income (E27)",
 }
 """The Payola options an Exchange game refuses, and why (see the module's header)."""
@@ -85,8 +86,12 @@ def corporations_of(game_map: GameMap) -> tuple[str, ...]:
 
 
 def default_funds(game_map: GameMap, investors: int, payola: Options | None = None) -> int:
-    """E4: floor(sum over the powers of I(home centers) / investors)."""
+    """E4: floor(sum over the powers of I(home centers) / investors); under ``ZEROSUM`` the 10 AgP a
+    center of 6.7.1 instead of I(n)."""
     payola = payola or Options()
+    if payola.zerosum:
+        homes = sum(len(game_map.powers[p].home_centers) for p in corporations_of(game_map))
+        return ZEROSUM_CENTER * homes // investors
     total = sum(standard_income(len(game_map.powers[p].home_centers), game_map.victory_centers, payola)
                 for p in corporations_of(game_map))
     return total // investors
@@ -111,6 +116,8 @@ def exchange_options(words: Iterable[str], game_map: GameMap) -> ExchangeOptions
         else:
             payola_words.append(word)
     payola = parse_options(payola_words)
+    if payola.zerosum and (payola.income_cap is not None or any(w.startswith("INCOME=") for w in payola_words)):
+        raise OptionError("ZEROSUM pays no income (6.7), so an income scheme or cap has nothing to apply to")
     investors = numbers.get("INVESTORS", len(corporations_of(game_map)))
     if investors < 2:
         raise OptionError("an Exchange game needs at least 2 investors (E1)")

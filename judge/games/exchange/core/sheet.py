@@ -235,6 +235,7 @@ class Refusal(Enum):
     WORTH_NOT_OWNED = "the worths name a center the corporation does not own (E22)"
     WORTH_TWICE = "the worths name a center twice (E22)"
     WORTH_TOTAL = "the worths must add up to exactly I(n) for the n centers owned (E22)"
+    WORTH_ZEROSUM = "under ZEROSUM no center pays income, so there is no worth to set (6.7)"
 
 
 class Problem(NamedTuple):
@@ -385,7 +386,9 @@ def _dividend(line: Dividend, corporation: str, state: ExchangeState) -> list[Re
 def worth_problems(line: Worth, corporation: str, state: ExchangeState) -> list[Refusal]:
     """E22: what is wrong with a worth list for ``corporation`` in the Spring about to be played:
     it must name every center owned when the Spring opens, each once, with whole worths >= 0
-    adding up to I(n)."""
+    adding up to I(n).  Under ``ZEROSUM`` there is no income for a worth to be (6.7), so none is set."""
+    if state.options.payola.zerosum:
+        return [Refusal.WORTH_ZEROSUM]
     owned = set(state.position.centers_of(corporation))
     named = [center for center, _ in line.worths]
     reasons = []

@@ -9,7 +9,10 @@ the investor order (E30).  Money is held in investors' private *purses* and corp
 (``minted``: the starting funds and every income) and the money that left it (``destroyed``:
 priority, bribes, liquidation remainders, forfeits), so that at every moment
 
-    Σ purses + Σ treasuries + destroyed = minted.
+    Σ purses + Σ treasuries + Σ owed + destroyed = minted.
+
+``owed`` is empty but under ``ZEROSUM`` (6.7, :mod:`judge.games.exchange.core.zerosum`): there the
+bribes paid to a corporation's units are not destroyed but owed to it until the Income step.
 
 Shares are whole: each corporation has ``issued`` shares, held by investors (outstanding) or
 by the corporation itself (its *pool*, what is not held) (X.3.1, E7).
@@ -54,6 +57,10 @@ class LedgerKind(Enum):
     POOL_SALE = "pool sale"  # shares sold from the pool (E8, E9): to ``who``
     BUY_BACK = "buy-back"  # shares bought back into the pool (E12): from ``who``
     LIQUIDATION = "liquidation"  # the treasury paid out at liquidation (E31)
+    ZEROSUM_DEPOSIT = "zero sum deposit"  # ZEROSUM (6.7): the bribes its units took this year
+    FIRST_CAPTURE = "first capture"  # ZEROSUM (6.7): 10 AgP for a ``center`` no corporation had owned
+    CENTER_LOST = "center lost"  # ZEROSUM (6.7): the share of the treasury a lost ``center`` takes to ``who``
+    CENTER_TAKEN = "center taken"  # ZEROSUM (6.7): that share, from ``who``, to the center's new owner
 
 
 class LedgerLine(NamedTuple):
@@ -122,6 +129,9 @@ class ExchangeState:
     (E22: a center's worth belongs to the center, whoever owns it at the year's end: :meth:`worth`);
     ``eliminated`` are the corporations that owned no center at the last Income step, to be
     liquidated at the next Exchange phase (E31), ``liquidated`` those that were.
+    Under ``ZEROSUM`` (6.7): ``owed`` is what each corporation's units took in bribes this fiscal
+    year, paid to it at the Income step; ``year_owners`` the corporation owning each center when
+    the year's Spring opened; ``ever_owned`` the centers a corporation has ever owned.
     """
 
     options: ExchangeOptions
@@ -140,11 +150,14 @@ class ExchangeState:
     resigned: frozenset[str] = frozenset()
     minted: int = 0
     destroyed: int = 0
+    owed: Mapping[str, int] = field(default_factory=dict)
+    year_owners: Mapping[str, str] = field(default_factory=dict)
+    ever_owned: frozenset[str] = frozenset()
     result: tuple[str, ...] = ()
     """Once ended: the winning corporation, or those in the draw (none if the game master ended it)."""
 
     def __post_init__(self) -> None:
-        for name in ("purses", "treasuries", "ceos", "acceptance", "ledgers"):
+        for name in ("purses", "treasuries", "ceos", "acceptance", "ledgers", "owed", "year_owners"):
             object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
         object.__setattr__(self, "worths", MappingProxyType({c: _frozen(w) for c, w in self.worths.items()}))
 
@@ -217,9 +230,10 @@ def opening(game_map: GameMap, order: Sequence[str], options: ExchangeOptions) -
         problem = name_problem(name, game_map, order[:i])
         if problem is not None:
             raise ValueError(f"{name}: {problem.value} (E1)")
+    start = Position.initial(game_map)
     return ExchangeState(
         options=options,
-        position=Position.initial(game_map),
+        position=start,
         stage=Stage.EXCHANGE,
         order=tuple(order),
         purses=dict.fromkeys(order, options.funds),
@@ -227,6 +241,7 @@ def opening(game_map: GameMap, order: Sequence[str], options: ExchangeOptions) -
         register=Register(dict.fromkeys(corporations_of(game_map), options.shares)),
         acceptance={power: default_list(game_map.powers[power].letter) for power in corporations_of(game_map)},
         minted=options.funds * len(order),
+        ever_owned=frozenset(c for c, owner in start.centers.items() if owner in corporations_of(game_map)),
     )
 
 

@@ -13,12 +13,14 @@ Theory of operation.
    offers); a corporation with a CEO but no sheet gets rule 3.3's zero HOLDs (E20).  Every
    investor is an offerer owning no power (X.6, E25), paid from their purse, ranked after every
    corporation in every acceptance list in the investor order (E26: the determination's
-   ``outsiders``).  Bribes paid go to the bank (E6).
+   ``outsiders``).  Bribes paid go to the bank (E6), or under ``ZEROSUM`` are owed to the
+   corporation whose unit took them (6.7, :mod:`judge.games.exchange.core.zerosum`).
 3. *Adjudication* is the engine's; retreats and adjustments not ordered, and every one of a
    leaderless corporation, follow civil disorder (E2, E20).
 4. *The Income step* (E27) follows the year's last phase (Winter adjustments, or Fall when no
-   adjustment is needed): each corporation earns its centers' income; one that owns no center
-   is eliminated, to be liquidated at the next Exchange phase (E28, E31).
+   adjustment is needed): each corporation earns its centers' income (under ``ZEROSUM`` instead
+   its units' bribes and the captures' money, 6.7); one that owns no center is eliminated, to be
+   liquidated at the next Exchange phase (E28, E31).
 5. *The end* (E34): a corporation reaching the victory count ends the game when centers change
    hands; a draw, a concession or the game master ends it with :func:`end_game`.
 """
@@ -36,6 +38,7 @@ from judge.games.exchange.core.income import CenterIncome, corporate_income, def
 from judge.games.exchange.core.phases import Step, phase_name, step
 from judge.games.exchange.core.sheet import Worth, worth_problems
 from judge.games.exchange.core.state import ExchangeState, LedgerKind, LedgerLine, Stage
+from judge.games.exchange.core.zerosum import owed_bribes, year_end
 from judge.payola.determination import Determination, PowerInput, determine_orders
 from judge.payola.offers import OfferSheet
 
@@ -68,7 +71,7 @@ class MovementRecord:
     determination: Determination
     result: PhaseResult
     bribes: int
-    """AgP paid in bribes, destroyed (E6)."""
+    """AgP paid in bribes: destroyed (E6), but under ``ZEROSUM`` those owed to corporations."""
 
 
 @dataclass(frozen=True)
@@ -80,11 +83,13 @@ class OrdersRecord:
 
 
 class CorporateIncome(NamedTuple):
-    """What one corporation earned at the Income step (E27), center by center, and in all."""
+    """What one corporation earned at the Income step (E27), center by center, and in all; under
+    ``ZEROSUM`` no center pays and ``moves`` are its ledger's lines of 6.7's money instead."""
 
     corporation: str
     centers: tuple[CenterIncome, ...]
     total: int
+    moves: tuple[LedgerLine, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -128,8 +133,11 @@ def run_movement(state: ExchangeState, sheets: MovementSheets, seed: int | str) 
     position = state.position
     ledgers: dict[str, list[LedgerLine]] = {}
     worths: Mapping[str, Mapping[str, int]] = state.worths
+    zerosum = state.options.payola.zerosum
+    year_owners = state.year_owners
     if position.phase.season is Season.SPRING:
-        worths = _worths(state, sheets, phase, ledgers)
+        worths = {} if zerosum else _worths(state, sheets, phase, ledgers)
+        year_owners = {c: o for c, o in position.centers.items() if o in state.live} if zerosum else {}
     determination = determine_orders(
         position, determination_inputs(state, sheets), state.options.payola, seed, outsiders=state.order)
     money = {**state.purses, **state.treasuries}
@@ -143,13 +151,22 @@ def run_movement(state: ExchangeState, sheets: MovementSheets, seed: int | str) 
             ledgers.setdefault(offerer, []).extend(
                 LedgerLine(phase, LedgerKind.BRIBE, -accepted.paid, order=str(accepted.order))
                 for accepted in statement.accepted if accepted.paid)
+    owed, destroyed = dict(state.owed), bribes
+    if zerosum:
+        paid_to: dict[str, int] = {}
+        for decision in determination.units.values():
+            paid_to[decision.owner] = paid_to.get(decision.owner, 0) + sum(decision.paid.values())
+        new, destroyed = owed_bribes(paid_to, state.live)
+        owed = {c: owed.get(c, 0) + new.get(c, 0) for c in {*owed, *new}}
     result = adjudicate(position, {p: list(o) for p, o in determination.orders().items()})
     after = _after_board(state, result).evolve(
         purses={i: money[i] for i in state.purses},
         treasuries={c: money[c] for c in state.treasuries},
         worths=worths,
         ledgers=_ledgers(state, ledgers),
-        destroyed=state.destroyed + bribes,
+        destroyed=state.destroyed + destroyed,
+        owed=owed,
+        year_owners=year_owners,
     )
     shown = worths if position.phase.season is Season.SPRING else {}
     return after, MovementRecord(phase, shown, determination, result, bribes)
@@ -199,10 +216,13 @@ def _after_board(state: ExchangeState, result: PhaseResult) -> ExchangeState:
 
 def run_income(state: ExchangeState) -> tuple[ExchangeState, IncomeRecord]:
     """The Income step (E27, E28): each live corporation's income from the centers it owns now,
-    at the year's worths; a corporation owning none is eliminated (E31)."""
+    at the year's worths (under ``ZEROSUM``: :func:`judge.games.exchange.core.zerosum.year_end`);
+    a corporation owning none is eliminated (E31)."""
     if step(state) is not Step.INCOME:
         raise ValueError(f"the game is not at an Income step but at {phase_name(state)}")
     phase = phase_name(state)
+    if state.options.payola.zerosum:
+        return _zerosum_income(state, phase)
     victory, options = state.game_map.victory_centers, state.options.payola
     treasuries = dict(state.treasuries)
     ledgers: dict[str, list[LedgerLine]] = {}
@@ -228,6 +248,20 @@ def run_income(state: ExchangeState) -> tuple[ExchangeState, IncomeRecord]:
         eliminated=frozenset(eliminated), minted=state.minted + minted,
     )
     return after, IncomeRecord(phase, tuple(incomes), tuple(eliminated))
+
+
+def _zerosum_income(state: ExchangeState, phase: str) -> tuple[ExchangeState, IncomeRecord]:
+    """The Income step under ZEROSUM (6.7): the bribes owed, the captures' money, eliminations."""
+    treasuries, lines, minted = year_end(state, phase)
+    incomes = tuple(CorporateIncome(c, (), treasuries[c] - state.treasuries[c], tuple(lines.get(c, ())))
+                    for c in state.live if state.position.centers_of(c) or c in lines)
+    eliminated = tuple(c for c in state.live if not state.position.centers_of(c))
+    owned = {c for c, owner in state.position.centers.items() if owner in state.live}
+    after = state.evolve(
+        stage=Stage.EXCHANGE, treasuries=treasuries, ledgers=_ledgers(state, lines), eliminated=frozenset(eliminated),
+        minted=state.minted + minted, owed={}, ever_owned=state.ever_owned | owned,
+    )
+    return after, IncomeRecord(phase, incomes, eliminated)
 
 
 def end_game(state: ExchangeState, corporations: Sequence[str]) -> ExchangeState:
