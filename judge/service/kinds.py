@@ -179,6 +179,11 @@ class Phases(Protocol):
         cannot be done."""
         ...
 
+    def rolled_back(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
+        """After a ROLLBACK, tell each player alone what it changed of their secrets (Exchange: an
+        investor's balance and shares); by default, nothing: the public announcement says it all."""
+        return None
+
     def terminate(self, session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
         """Publish what the game's end publishes (TERMINATE); the host then ends the game."""
         ...

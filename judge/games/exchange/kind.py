@@ -36,7 +36,7 @@ from judge.games.exchange.core.views import ceo_view
 from judge.service import host
 from judge.service.config import Settings
 from judge.service.kinds import GameKind
-from judge.service.lifecycle import GameError, GameState
+from judge.service.lifecycle import GameState
 from judge.service.outbox import queue
 from judge.service.render import render, when
 from judge.service.scripts import DemoJudge
@@ -163,8 +163,13 @@ class Exchange(GameKind):
         return lifecycle.process_phase(session, game, settings, now, cause=cause, preface=preface)
 
     def rollback(self, session: Session, game: Game, now: datetime, phase: str | None = None) -> tuple[str, str]:
-        raise GameError("an Exchange game cannot be rolled back: each phase told every investor their own statement, "
-                        "reports and results, and the market's fills and elections cannot be taken back")
+        return lifecycle.rollback(session, game, now, phase), (
+            "the board, every balance, treasury and share, the CEOs and the investor order are as they were before "
+            "it was processed, and the sheets standing then stand again; each investor whose balance, shares or "
+            "offices this changed is told, alone. You may change your sheet")
+
+    def rolled_back(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
+        lifecycle.rolled_back(session, game, settings, now)
 
     def terminate(self, session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
         lifecycle.terminate(session, game, settings, now, reason)

@@ -27,6 +27,10 @@ deadline: the investors' private offers, which the judge never waits for (E20), 
 then.  A retreat or adjustment phase in which no CEO has anything to order closes at the
 clock's next tick.
 
+ROLLBACK (`rollback`) goes back to a processed phase with the host's services: the state the
+phase row kept when it was open comes back whole, so money and shares are where they were; each
+investor for whom that changes something is told what, alone (`rolled_back`).
+
 The game ends (E34) when a corporation reaches the victory count, when every investor still in
 the game votes the same ``VOTE DRAW`` (all surviving corporations) or ``VOTE CONCEDE X``
 (`settle_votes`), or on the game master's TERMINATE; everything is then published (E41).
@@ -72,6 +76,7 @@ from judge.service.config import Settings
 from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move
 from judge.service.logs import log_on_commit
 from judge.service.options import split_options
+from judge.service.outbox import queue
 from judge.service.render import render
 from judge.store.models import Game, PhaseRow
 
@@ -261,6 +266,9 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
         raise GameError("the game is not running")
     row = host.current_phase(session, game)
     assert row is not None and row.status == "open"
+    if game.state == GameState.PAUSED and game.settings.get("rolled_back") == row.name:
+        move(game, Event.RESUME)  # a phase rolled back and processed again ends the ROLLBACK's pause
+    game.settings = {k: v for k, v in game.settings.items() if k != "rolled_back"}
     state = stored.state_of(row)
     standing = {name: sheets.sheet_of(parts, state.game_map, name)
                 for name, parts in stored.sheets(session, game, row.name).items() if name in state.order}
@@ -404,3 +412,58 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
     return result
 
 
+
+
+# -- ROLLBACK -----------------------------------------------------------------------------------------
+
+
+def rollback(session: Session, game: Game, now: datetime, phase: str | None = None) -> str:
+    """Go back to the phase processed last, or to the processed phase ``phase``, with the host's
+    services: the later phases and their sheets are dropped, the phase is open again with the
+    state it had when it was processed (the transfers made while it was open included) and the
+    sheets standing in it then, which stand again.  The whole state comes back at once, so every
+    AgP and share is where it was: money is conserved across the ROLLBACK as across the phases.
+    What changed for each investor alone (their balance, their shares, their CEO offices) is kept
+    for `rolled_back` to tell them; the game is left paused until the game master resumes it."""
+    previous, later = host.rollback_target(session, game, phase)
+    left = stored.state_now(session, game)
+    for row in later:
+        host.drop_phase(session, game, row)
+    host.reopen(session, game, previous, now)
+    back = stored.state_of(previous)
+    told = {investor: lines for investor in back.order if (lines := _changed_for(left, back, investor))} if left else {}
+    game.settings = {**game.settings, "rolled_back": previous.name, "rollback_notices": told}
+    session.flush()
+    return previous.name
+
+
+def _changed_for(left: ExchangeState, back: ExchangeState, investor: str) -> list[str]:
+    """What the ROLLBACK changed for ``investor`` alone (E39: their own balance and holdings; their
+    offices, E38), as lines of their notice; none if nothing did."""
+    lines = []
+    was, now = left.purses.get(investor, 0), back.purses[investor]
+    if was != now:
+        lines.append(f"your balance: {now} AgP (it was {was} AgP before the ROLLBACK)")
+    held, holds = left.register.portfolio(investor), back.register.portfolio(investor)
+    if held != holds:
+        lines.append("your shares: " + (", ".join(f"{mails.title(c)} {n}" for c, n in sorted(holds.items()))
+                                        or "none") + " (they were " + (", ".join(
+            f"{mails.title(c)} {n}" for c, n in sorted(held.items())) or "none") + ")")
+    offices = sorted(c for c, ceo in back.ceos.items() if ceo == investor)
+    if offices != sorted(c for c, ceo in left.ceos.items() if ceo == investor):
+        lines.append("your CEO offices: " + (", ".join(mails.title(c) for c in offices) or "none"))
+    return lines
+
+
+def rolled_back(session: Session, game: Game, settings: Settings, now: datetime) -> None:
+    """Tell each investor the ROLLBACK changed something for, alone, what it changed (E39)."""
+    told: dict[str, list[str]] = game.settings.get("rollback_notices", {})
+    game.settings = {k: v for k, v in game.settings.items() if k != "rollback_notices"}
+    players = stored.played(session, game)
+    for investor, lines in sorted(told.items()):
+        player = players.get(investor)
+        if player is None or not player.address:
+            continue
+        body = render("exchange/rolled_back", game=game, investor=investor, phase=game.phase, lines=lines)
+        queue(session, settings, to=player.address, subject=f"{game.name}: your account after the ROLLBACK to "
+              f"{game.phase}", kind="notice", now=now, game_id=game.id, body=body)

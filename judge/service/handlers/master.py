@@ -170,6 +170,7 @@ def rollback(talk: Conversation, text: str, command: cmd.Rollback) -> None:
         talk.echo(text, "error", str(exc))
         return
     changed_phase(talk, "ROLLBACK", 0)
+    talk.kinds.of(game).rolled_back(talk.session, game, talk.settings, talk.now)
     host.record(game, f"the game master's ROLLBACK, {when(talk.now)}: back from {left} to {phase}")
     talk.echo(text, "ok", f"rolled back to {phase}; the game is paused: send RESUME (or PROCESS) to go on")
     talk.announce(f"the game master rolled the game back to {phase}: {restored}; the game is paused until the "

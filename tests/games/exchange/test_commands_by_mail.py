@@ -243,3 +243,34 @@ def test_history_gives_the_phase_or_the_range_of_phases_asked_and_refuses_a_phas
     refused = history("F1905M")
     assert "hist has processed no phase F1905M (processed: W1900X, S1901M)" in refused
     assert "=== W1900X ===" not in refused
+
+
+def test_rollback_restores_money_shares_and_ceos_tells_each_investor_what_changed_and_plays_again(
+        judge: Judge) -> None:
+    """ROLLBACK from S1901M to W1900X: the state W1900X had when processed comes back whole (BOB and
+    CAT 60 AgP again and no share, nobody CEO; ANN's 5 AgP from BOB's transfer in S1901M gone with
+    the phase), money conserved; each investor is told alone what changed for them; the sheets
+    standing in W1900X stand again, and PROCESS plays it again to the same result."""
+    with_ceos(judge, "roll")
+    send_as(judge, "roll", "BOB", "TRANSFER 5 TO ANN")
+    assert [s.purses for _, s in states(judge, "roll")][-1] == {"ANN": 65, "BOB": 35, "CAT": 40}
+    reply = master(judge, "roll", "ROLLBACK W1900X")
+    assert "rolled back to W1900X" in reply.body
+    assert game_row(judge, "roll") == ("paused", "W1900X")
+    (name, state), = states(judge, "roll")
+    assert name == "W1900X" and dict(state.purses) == {"ANN": 60, "BOB": 60, "CAT": 60}
+    assert not state.register.holdings and not state.ceos
+    assert sum(state.purses.values()) + sum(state.treasuries.values()) + state.destroyed == state.minted == 180
+    bob = mails_to(judge, "BOB", "roll: your account after the ROLLBACK to W1900X").body
+    assert "your balance: 60 AgP (it was 35 AgP before the ROLLBACK)" in bob
+    assert "your shares: none (they were France 10)" in bob and "your CEO offices: none" in bob
+    assert "CAT" not in bob and "ANN" not in bob  # nobody else's account (E40)
+    ann = mails_to(judge, "ANN", "roll: your account after the ROLLBACK to W1900X").body
+    assert "your balance: 60 AgP (it was 65 AgP before the ROLLBACK)" in ann and "shares" not in ann
+    announced = [m for m in judge.all_mail() if m.to == address("ANN") and "rolled the game back" in m.body]
+    assert announced and "each investor whose balance, shares or offices this changed is told" in announced[-1].body
+    master(judge, "roll", "PROCESS")
+    assert game_row(judge, "roll") == ("active", "S1901M")
+    again = states(judge, "roll")[-1][1]
+    assert dict(again.purses) == {"ANN": 60, "BOB": 40, "CAT": 40} and dict(again.ceos) == {"FRANCE": "BOB",
+                                                                                           "GERMANY": "CAT"}

@@ -23,8 +23,9 @@ accounted for (Σ purses + Σ treasuries + Σ owed + destroyed = minted):
    floor(the loser's treasury / the centers it owned at that Spring) from the loser to the
    taker, the treasury taken as it stands after the deposits and before any capture (Payola's
    ruling 12: each lost center takes the same share, whatever the order).  A center a power
-   nobody plays takes moves no money: that power has no treasury.  This is :func:`judge.payola.treasury.zerosum_year_end`'s
-   arithmetic, with the ledger lines a CEO reads (E38); a test holds the two to the same sums.
+   nobody plays takes moves no money: that power has no treasury.  This is the arithmetic of
+   :func:`judge.payola.treasury.zerosum_year_end`, with the ledger lines a CEO reads (E38); a
+   test holds the two to the same sums.
 
 Every investor stays informed as E39 asks: their purse moves only by what they paid for their
 own offers (rule 5.7, as in standard Payola); the corporate movements are in each corporation's
