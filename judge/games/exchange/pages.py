@@ -7,26 +7,35 @@ each phase processed (the orders issued and their results, the board); never any
 holdings, bids, ballots or a corporation's treasury, worths or ledger (E40).  Once it has ended
 the page shows everything, as the end mail does (E41): the ranking, every phase's chart (every
 sheet, every line's outcome, the share register after each Exchange phase) and every ledger.
-A digest of what the page shows is kept in ``.digest``: a page that would not change is not
-written again.
+Above them the map of the board as it stands (``board.svg``, drawn as Payola's and Machiavelli's
+pages draw theirs): each corporation in its power's colour, its CEO (or leaderless, or
+liquidated) in the legend, which is public (E36); a map that cannot be drawn is left out, logged,
+as the text says everything.  A digest of what the page shows is kept in ``.digest``: a page
+that would not change is not written again.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.orm import Session
 
+from judge.engine.notation import position_from_data, position_to_data
 from judge.games.exchange import handlers, lifecycle, mails, stored
+from judge.render import render_svg
 from judge.service import host
 from judge.service.options import rules_of
 from judge.store.models import Game, Player
 from judge.web.pages import SAFE_NAME, make_folder, render_page, templates_version, write_file
 from judge.web.public import GameFacts, summary
+
+log = logging.getLogger("judge")
 
 
 @dataclass(frozen=True)
@@ -38,6 +47,10 @@ class GameRecord:
     now: tuple[str, ...] = ()
     phases: tuple[tuple[str, tuple[str, ...]], ...] = ()
     published: tuple[str, ...] = ()
+    board: dict[str, Any] | None = None
+    """The board as it stands (the engine's position data), for the map."""
+    captions: tuple[tuple[str, str], ...] = ()
+    """Each corporation's line in the map's legend: its CEO, leaderless or liquidated (E36)."""
 
 
 def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = None) -> GameFacts:
@@ -62,7 +75,8 @@ def gather(session: Session, game: Game) -> GameRecord:
     phases = tuple((row.name, tuple(public)) for row in host.processed_phases(session, game)
                    if (public := (row.result or {}).get("public")))
     published = tuple(mails.published_lines(session, game, state)) if facts.finished else ()
-    return GameRecord(facts, tuple(handlers.public_lines(state)), phases, published)
+    return GameRecord(facts, tuple(handlers.public_lines(state)), phases, published,
+                      position_to_data(state.position), tuple(mails.captions(state).items()))
 
 
 def history_lines(record: GameRecord, first: str | None = None, last: str | None = None) -> list[str]:
@@ -85,7 +99,7 @@ def write_game(root: Path, record: GameRecord, force: bool = False) -> Path:
         raise ValueError(f"'{facts.name}' cannot name a folder of pages")
     folder = root / "games" / facts.name
     head = summary(facts)
-    shown = [head, record.now, record.phases, record.published, templates_version()]
+    shown = [head, record.now, record.phases, record.published, record.board, record.captions, templates_version()]
     digest = hashlib.sha256(json.dumps(shown, sort_keys=True, default=str).encode()).hexdigest()
     stamp = folder / ".digest"
     if not force and stamp.exists() and stamp.read_text("utf-8") == digest:
@@ -94,7 +108,21 @@ def write_game(root: Path, record: GameRecord, force: bool = False) -> Path:
     make_folder(root / "games")
     make_folder(folder)
     written: set[Path] = set()
+    drawn = record.board is not None and _draw(folder / "board.svg", facts.name, record, written)
     render_page(folder / "index.html", "exchange/game.html.j2", written, game=head, root="../../", now=record.now,
-                phases=record.phases, published=record.published, ended=facts.finished)
+                phases=record.phases, published=record.published, ended=facts.finished, drawn=drawn)
     write_file(stamp, digest.encode("utf-8"), written)
     return folder / "index.html"
+
+
+def _draw(path: Path, game: str, record: GameRecord, written: set[Path]) -> bool:
+    """Write the map of the board as it stands, each corporation's CEO in the legend; False if it
+    cannot be drawn (logged)."""
+    position = position_from_data(record.board)[0]
+    try:
+        svg = render_svg(position, title=f"{game} {position.phase}", captions=dict(record.captions))
+    except Exception:
+        log.exception("the map of %s could not be drawn", game)
+        return False
+    write_file(path, svg.encode("utf-8"), written)
+    return True

@@ -219,6 +219,19 @@ def test_E36_E40_the_games_page_shows_what_everyone_is_sent_and_no_investors_mon
     assert "AgP" not in page and "BID" not in page and "treasury" not in page.replace("treasury, worths", "")
 
 
+def test_E36_the_games_page_has_the_map_of_the_board_each_ceo_in_its_legend_and_nothing_secret(
+        judge: Judge) -> None:
+    """The page's map: the board as it stands, each corporation in its power's colour with its CEO
+    (or leaderless) in the legend, public (E36); no money on it (E40)."""
+    with_ceos(judge, "mapped")
+    page = publish(judge.db, judge.settings, "mapped", force=True)
+    assert '<img src="board.svg"' in page.read_text("utf-8")
+    svg = (page.parent / "board.svg").read_text("utf-8")
+    assert svg.startswith("<svg") or svg.startswith("<?xml")
+    assert "mapped S1901" in svg and "CEO BOB" in svg and "CEO CAT" in svg and "leaderless" in svg
+    assert "AgP" not in svg and "treasury" not in svg.lower()
+
+
 def test_history_gives_the_phase_or_the_range_of_phases_asked_and_refuses_a_phase_not_processed(
         judge: Judge) -> None:
     """HISTORY reads a phase or a range as the other kinds do: W1900X alone, S1901M alone, both in
