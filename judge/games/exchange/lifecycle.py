@@ -29,7 +29,8 @@ clock's next tick.
 
 ROLLBACK (`rollback`) goes back to a processed phase with the host's services: the state the
 phase row kept when it was open comes back whole, so money and shares are where they were; each
-investor for whom that changes something is told what, alone (`rolled_back`).
+investor for whom that changes something is told what, alone (`rolled_back`).  ROLLFORWARD
+(`undo_rollback`, as Payola's) processes that phase again as it was, unless anything changed since.
 
 The game ends (E34) when a corporation reaches the victory count, when every investor still in
 the game votes the same ``VOTE DRAW`` (all surviving corporations) or ``VOTE CONCEDE X``
@@ -38,11 +39,14 @@ the game votes the same ``VOTE DRAW`` (all surviving corporations) or ``VOTE CON
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import NamedTuple
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from judge.engine.map import available_maps, load_map
@@ -78,7 +82,7 @@ from judge.service.logs import log_on_commit
 from judge.service.options import split_options
 from judge.service.outbox import queue
 from judge.service.render import render
-from judge.store.models import Game, PhaseRow
+from judge.store.models import Game, PhaseRow, Submission
 
 log = logging.getLogger("judge")
 
@@ -268,7 +272,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     assert row is not None and row.status == "open"
     if game.state == GameState.PAUSED and game.settings.get("rolled_back") == row.name:
         move(game, Event.RESUME)  # a phase rolled back and processed again ends the ROLLBACK's pause
-    game.settings = {k: v for k, v in game.settings.items() if k != "rolled_back"}
+    game.settings = {k: v for k, v in game.settings.items() if k not in ("rolled_back", "rollforward")}
     state = stored.state_of(row)
     standing = {name: sheets.sheet_of(parts, state.game_map, name)
                 for name, parts in stored.sheets(session, game, row.name).items() if name in state.order}
@@ -432,9 +436,38 @@ def rollback(session: Session, game: Game, now: datetime, phase: str | None = No
     host.reopen(session, game, previous, now)
     back = stored.state_of(previous)
     told = {investor: lines for investor in back.order if (lines := _changed_for(left, back, investor))} if left else {}
-    game.settings = {**game.settings, "rolled_back": previous.name, "rollback_notices": told}
     session.flush()
+    marks = {"submission": session.scalar(select(func.max(Submission.id)).where(Submission.game_id == game.id)) or 0,
+             "position": _digest(previous.position)}  # what ROLLFORWARD finds unchanged, or refuses
+    game.settings = {**game.settings, "rolled_back": previous.name, "rollback_notices": told, "rollforward": marks}
     return previous.name
+
+
+def _digest(data: object) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def undo_rollback(session: Session, game: Game) -> str:
+    """Set the rolled-back phase going again for ROLLFORWARD to process it (the caller does:
+    `process_phase`) as it was rolled back, and return its name: the same state and sheets give
+    the same results.  Refused (`GameError`) once anything changed since the ROLLBACK: an
+    investor sent a sheet, a WAIT or a CLEAR, or a TRANSFER, an acceptance list or a resignation
+    changed the state; PROCESS processes the phase with them."""
+    row = host.current_phase(session, game)
+    marks = game.settings.get("rollforward")
+    if game.state == GameState.FINISHED or row is None or not marks or game.settings.get("rolled_back") != row.name:
+        raise GameError("there is no ROLLBACK to undo in this phase")
+    sent = sorted(set(session.scalars(select(Submission.seat).where(
+        Submission.game_id == game.id, Submission.phase == row.name, Submission.id > marks["submission"]))))
+    if sent or _digest(row.position) != marks["position"]:
+        who = f"{', '.join(sent)} sent sheets or WAITs" if sent else "money, an acceptance list or an investor changed"
+        raise GameError(f"not undone: since the ROLLBACK, {who}, which ROLLFORWARD would discard; PROCESS processes "
+                        f"{row.name} with them as they are now")
+    if game.state == GameState.PAUSED:
+        move(game, Event.RESUME)  # before processing: the notice sent ahead of the results says so
+    game.deadline = None  # the phase is processed at once: no deadline of it stands
+    session.flush()
+    return row.name
 
 
 def _changed_for(left: ExchangeState, back: ExchangeState, investor: str) -> list[str]:

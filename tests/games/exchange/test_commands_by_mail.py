@@ -287,3 +287,25 @@ def test_rollback_restores_money_shares_and_ceos_tells_each_investor_what_change
     again = states(judge, "roll")[-1][1]
     assert dict(again.purses) == {"ANN": 60, "BOB": 40, "CAT": 40} and dict(again.ceos) == {"FRANCE": "BOB",
                                                                                            "GERMANY": "CAT"}
+
+
+def test_rollforward_undoes_a_rollback_as_it_was_and_is_refused_once_an_investor_sent_a_sheet(judge: Judge) -> None:
+    """ROLLFORWARD processes the rolled-back phase again with what stood then (the same results:
+    BOB France's CEO with 40 AgP again); after a later ROLLBACK, a sheet sent since refuses it, and
+    PROCESS takes the new sheet."""
+    with_ceos(judge, "fwd")
+    master(judge, "fwd", "ROLLBACK")
+    reply = master(judge, "fwd", "ROLLFORWARD")
+    assert "W1900X processed again as it was at the ROLLBACK; now S1901M" in reply.body
+    assert game_row(judge, "fwd") == ("active", "S1901M")
+    state = states(judge, "fwd")[-1][1]
+    assert dict(state.purses) == {"ANN": 60, "BOB": 40, "CAT": 40} and state.ceos["FRANCE"] == "BOB"
+    assert "there is no ROLLBACK to undo in this phase" in master(judge, "fwd", "ROLLFORWARD").body
+    master(judge, "fwd", "ROLLBACK")
+    send_as(judge, "fwd", "ANN", "BID 1 ITALY AT 3")
+    refused = master(judge, "fwd", "ROLLFORWARD").body
+    assert "not undone: since the ROLLBACK, ANN sent sheets or WAITs" in refused
+    assert game_row(judge, "fwd") == ("paused", "W1900X")
+    master(judge, "fwd", "PROCESS")
+    after = states(judge, "fwd")[-1][1]
+    assert after.register.held("ITALY", "ANN") == 1 and after.purses["ANN"] == 57
