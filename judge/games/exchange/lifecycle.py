@@ -54,6 +54,7 @@ from judge.engine.notation import NotationError, power_name
 from judge.engine.orders import Order
 from judge.engine.position import Season
 from judge.games.exchange import mails, sheets, stored
+from judge.games.exchange.core.accounts import resign
 from judge.games.exchange.core.exchange import run_exchange
 from judge.games.exchange.core.notation import state_to_data
 from judge.games.exchange.core.options import exchange_options
@@ -427,6 +428,8 @@ def rollback(session: Session, game: Game, now: datetime, phase: str | None = No
     state it had when it was processed (the transfers made while it was open included) and the
     sheets standing in it then, which stand again.  The whole state comes back at once, so every
     AgP and share is where it was: money is conserved across the ROLLBACK as across the phases.
+    An investor who resigned since stays resigned (the host does not seat them again): E32 is
+    applied again to the state brought back, their money forfeited and their shares pooled.
     What changed for each investor alone (their balance, their shares, their CEO offices) is kept
     for `rolled_back` to tell them; the game is left paused until the game master resumes it."""
     previous, later = host.rollback_target(session, game, phase)
@@ -435,6 +438,11 @@ def rollback(session: Session, game: Game, now: datetime, phase: str | None = No
         host.drop_phase(session, game, row)
     host.reopen(session, game, previous, now)
     back = stored.state_of(previous)
+    gone = sorted(left.resigned - back.resigned) if left else []
+    for investor in gone:  # a resignation stands: the ROLLBACK does not bring back a player who left (E32)
+        back = resign(back, investor)
+    if gone:
+        stored.save(previous, back)
     told = {investor: lines for investor in back.order if (lines := _changed_for(left, back, investor))} if left else {}
     session.flush()
     marks = {"submission": session.scalar(select(func.max(Submission.id)).where(Submission.game_id == game.id)) or 0,

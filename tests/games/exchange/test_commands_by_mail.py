@@ -309,3 +309,20 @@ def test_rollforward_undoes_a_rollback_as_it_was_and_is_refused_once_an_investor
     master(judge, "fwd", "PROCESS")
     after = states(judge, "fwd")[-1][1]
     assert after.register.held("ITALY", "ANN") == 1 and after.purses["ANN"] == 57
+
+
+def test_E32_an_investor_who_resigned_after_the_phase_rolled_back_to_stays_resigned_and_money_is_conserved(
+        judge: Judge) -> None:
+    """BOB resigns in S1901M (E32: his 40 AgP forfeited, his 10 France back in the pool, out of
+    office); a ROLLBACK to W1900X does not seat him again: the state brought back has him resigned
+    too, his 60 AgP of then forfeited, and the money check holds."""
+    with_ceos(judge, "quit")
+    send_as(judge, "quit", "BOB", "RESIGN")
+    master(judge, "quit", "ROLLBACK W1900X")
+    (_, state), = states(judge, "quit")
+    assert "BOB" not in state.order and "BOB" in state.resigned and "BOB" not in state.purses
+    assert state.destroyed == 60 and not state.register.holdings
+    assert sum(state.purses.values()) + sum(state.treasuries.values()) + state.destroyed == state.minted == 180
+    master(judge, "quit", "PROCESS")
+    after = states(judge, "quit")[-2][1]
+    assert "BOB" not in after.register.holders("FRANCE") and after.ceos.get("FRANCE") != "BOB"
