@@ -100,8 +100,10 @@ def public_lines(done: Done) -> list[str]:
         return views.public_exchange_lines(public_exchange(after, done.record), year)
     lines = views.public_board_lines(public_board(after, done.record), after.ceos)
     if done.income is not None:
-        lines += ["", f"The fiscal year {year - 1} is over: the corporations' income is paid (E27), then comes the "
-                      "Exchange phase.", *views.facts_lines(corporation_facts(after), None)]
+        paid = ("the bribes their units took and the captures' money are settled (ZEROSUM, 6.7)"
+                if after.options.payola.zerosum else "the corporations' income is paid (E27)")
+        lines += ["", f"The fiscal year {year - 1} is over: {paid}, then comes the Exchange phase.",
+                  *views.facts_lines(corporation_facts(after), None)]
     return lines
 
 

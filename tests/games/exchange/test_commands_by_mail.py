@@ -326,3 +326,33 @@ def test_E32_an_investor_who_resigned_after_the_phase_rolled_back_to_stays_resig
     master(judge, "quit", "PROCESS")
     after = states(judge, "quit")[-2][1]
     assert "BOB" not in after.register.holders("FRANCE") and after.ceos.get("FRANCE") != "BOB"
+
+
+def test_zerosum_6_7_by_mail_worths_refused_bribes_paid_to_the_bribed_units_corporation_at_the_income_step(
+        judge: Judge) -> None:
+    """A ZEROSUM game by mail: BOB's WORTH for France is refused with the reason; ANN's 3 AgP for
+    A MUN - BUR are owed to Germany and paid to it at the Income step, which CAT, its CEO, reads
+    alone; money is conserved at every phase (the bribes owed counted)."""
+    exchange_game(judge, "zs", options="INVESTORS=3 FUNDS=60 ZEROSUM")
+    send_as(judge, "zs", "BOB", "BID 10 FRANCE AT 2", "ELECT FRANCE ME")
+    send_as(judge, "zs", "CAT", "BID 10 GERMANY AT 2", "ELECT GERMANY ME")
+    send_as(judge, "zs", "ANN", "PASS")
+    assert game_row(judge, "zs") == ("active", "S1901M")
+    refused = answers(send_as(judge, "zs", "BOB", "FOR FRANCE", "WORTH PAR 24 MAR 14 BRE 10", "END"))
+    assert refused["WORTH PAR 24 MAR 14 BRE 10"][0] == (
+        "ERROR: under ZEROSUM no center pays income, so there is no worth to set (6.7)")
+    send_as(judge, "zs", "ANN", "3 : A MUN - BUR")
+    master(judge, "zs", "PROCESS")
+    spring = states(judge, "zs")[-1][1]
+    assert dict(spring.owed) == {"GERMANY": 3} and spring.purses["ANN"] == 57 and spring.destroyed == 0
+    while game_row(judge, "zs")[1] != "W1901X":
+        master(judge, "zs", "PROCESS")
+    for _, state in states(judge, "zs"):
+        assert (sum(state.purses.values()) + sum(state.treasuries.values()) + sum(state.owed.values())
+                + state.destroyed == state.minted)
+    last = [name for name, _ in states(judge, "zs")][-2]
+    income = section(mails_to(judge, "CAT", f"zs {last} results"), "Germany's income, for its CEO (E27)")
+    assert income[0] == "Germany's treasury changed by 3 AgP (ZEROSUM, 6.7):"
+    assert "+3  the bribes its units took this year (ZEROSUM, 6.7)" in income[1]
+    assert income[-1] == "its treasury now: 23 AgP"
+    assert not section(mails_to(judge, "ANN", f"zs {last} results"), "Germany's income")
