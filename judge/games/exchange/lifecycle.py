@@ -505,6 +505,6 @@ def rolled_back(session: Session, game: Game, settings: Settings, now: datetime)
         player = players.get(investor)
         if player is None or not player.address:
             continue
-        body = render("exchange/rolled_back", game=game, investor=investor, phase=game.phase, lines=lines)
+        body = render("exchange/rolled_back", game=game, phase=game.phase, lines=[f"  {line}" for line in lines])
         queue(session, settings, to=player.address, subject=f"{game.name}: your account after the ROLLBACK to "
               f"{game.phase}", kind="notice", now=now, game_id=game.id, body=body)

@@ -281,8 +281,8 @@ def income_lines(income: CorporateIncome, treasury: int) -> list[str]:
     """E27: what a corporation's centers paid at the Income step, for its CEO (under ZEROSUM, 6.7:
     what its units' bribes and the captures moved)."""
     if income.moves or not income.centers:
-        return [f"{title(income.corporation)}'s treasury changed by {money(income.total)} (ZEROSUM, 6.7):",
-                *(f"  {ledger_line(line)}" for line in income.moves), f"  its treasury now: {money(treasury)}"]
+        return [f"  {title(income.corporation)}'s treasury changed by {money(income.total)} (ZEROSUM, 6.7):",
+                *(ledger_line(line) for line in income.moves), f"  its treasury now: {money(treasury)}"]
     parts = [f"{c.center} {c.amount}" + ("" if c.priced else " (unpriced)") for c in income.centers]
     return [*wrapped(f"{title(income.corporation)} earned {money(income.total)}: ", parts),
             f"  its treasury now: {money(treasury)}"]
