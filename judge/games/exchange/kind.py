@@ -126,14 +126,15 @@ class Exchange(GameKind):
 
     def info(self, game: Game) -> list[str]:
         options = stored.options_of(game)
+        money = ("ZEROSUM: no income, the bribes a corporation's units take are paid to it at the Income step and "
+                 "captures move money (6.7)" if options.payola.zerosum else "worths set by each CEO in Spring (E22)")
         return [f"{self.title} (Payola rule 6.8; the numbers are the rulings E1 to E41 and the Payola rules')",
                 f"board: {game.variant}; the corporations are its powers (X.1.1)",
                 f"INVESTORS={options.investors} (E1), SHARES={options.shares} a corporation, all in its pool at the "
                 f"start (E7), FUNDS={options.funds} AgP each investor (E4); corporations start with 0 AgP",
                 f"Payola options: {' '.join(options.payola.names) or 'none'}",
                 "one Exchange phase a year after the Winter adjustments and the Income step (E29); sealed pay-as-bid "
-                "market (E8), elections by shares (X.4), worths set by each CEO in Spring (E22); everything is "
-                "published at the end (E41)"]
+                f"market (E8), elections by shares (X.4), {money}; everything is published at the end (E41)"]
 
     # -- phases ----------------------------------------------------------------------------------
 

@@ -356,3 +356,6 @@ def test_zerosum_6_7_by_mail_worths_refused_bribes_paid_to_the_bribed_units_corp
     assert "+3  the bribes its units took this year (ZEROSUM, 6.7)" in income[1]
     assert income[-1] == "its treasury now: 23 AgP"
     assert not section(mails_to(judge, "ANN", f"zs {last} results"), "Germany's income")
+    judge.send(GM, "GET INFO zs")
+    info = judge.last_to(GM).body
+    assert "Payola options: ZEROSUM" in info and "captures move money (6.7)" in info and "worths set" not in info
