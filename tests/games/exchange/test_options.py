@@ -104,3 +104,13 @@ def test_zerosum_6_7_no_worth_is_set_and_the_funds_share_ten_agp_a_home_center()
     assert exchange_options(["ZEROSUM"], STANDARD).funds == 31  # 22 home centers at 10 AgP, over 7 investors
     with pytest.raises(OptionError, match="ZEROSUM pays no income"):
         exchange_options(["ZEROSUM", "INCOME=FIXED:7"], STANDARD)
+
+
+def test_zerosum_6_7_with_ebayola_the_corporation_is_owed_what_the_briber_paid_after_the_saving() -> None:
+    # ANN offers 5 for A MUN - RUH against Germany's zero HOLD: eBayola makes it 0 + 1, owed to Germany.
+    state = at_movement()
+    state = state.evolve(options=ExchangeOptions(3, 60, payola=Options(ebayola=True, zerosum=True)))
+    after, _ = run_movement(state, MovementSheets(investors={
+        "ANN": offers("5 : A MUN - RUH", "ANN", state.position)}), 1)
+    assert (after.purses["ANN"], dict(after.owed), after.destroyed) == (59, {G: 1}, 0)
+    assert money(after) == after.minted == state.minted

@@ -10,6 +10,8 @@ The modules:
 - :mod:`.options`: the game's settings (INVESTORS, SHARES, FUNDS) and the Payola variations it
   plays or refuses, with why.
 - :mod:`.income`: I(n), default worths, a corporation's income.
+- :mod:`.zerosum`: the ZEROSUM reading (6.7): bribes owed to the bribed unit's corporation and
+  the captures' money, settled at the Income step.
 - :mod:`.sheet`: the value types a parsed sheet is made of, and :func:`.sheet.check`.
 - :mod:`.exchange` (with :mod:`.books`, :mod:`.market`, :mod:`.elections`, :mod:`.record`): the
   Exchange phase, :func:`.exchange.run_exchange`.
