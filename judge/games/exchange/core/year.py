@@ -157,7 +157,7 @@ def run_movement(state: ExchangeState, sheets: MovementSheets, seed: int | str) 
         for decision in determination.units.values():
             paid_to[decision.owner] = paid_to.get(decision.owner, 0) + sum(decision.paid.values())
         new, destroyed = owed_bribes(paid_to, state.live)
-        owed = {c: owed.get(c, 0) + new.get(c, 0) for c in {*owed, *new}}
+        owed = {c: owed.get(c, 0) + new.get(c, 0) for c in sorted({*owed, *new})}
     result = adjudicate(position, {p: list(o) for p, o in determination.orders().items()})
     after = _after_board(state, result).evolve(
         purses={i: money[i] for i in state.purses},
