@@ -29,6 +29,7 @@ suppress_warnings = ["myst.header"]  # the moved guides keep their own heading l
 html_theme = "alabaster"
 html_title = f"The judge {release}"
 html_static_path: list[str] = []
+html_favicon = "../judge/templates/web/icon.svg"  # the public pages' icon
 html_sidebars = {"**": ["about.html", "searchfield.html", "navigation.html", "relations.html"]}
 html_theme_options = {"description": "Payola Diplomacy and other games by email", "fixed_sidebar": False}
 

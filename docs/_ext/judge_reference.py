@@ -25,6 +25,7 @@ EXAMPLE = Settings(domain="example.org")  # the HELP a player of judge@example.o
 
 
 def _parse(directive: SphinxDirective, lines: list[str]) -> list[nodes.Node]:
+    """``lines`` read as the page around the directive is written (MyST Markdown: the pages are)."""
     container = nodes.section()
     container.document = directive.state.document
     nested_parse_with_titles(directive.state, StringList(lines, directive.get_source_info()[0]), container)
@@ -37,10 +38,9 @@ class SettingsDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         lines: list[str] = []
         for setting in settings_reference():
-            lines += [f".. _setting-{setting.key}:", "", setting.key, "-" * len(setting.key), "",
-                      setting.text, "",
-                      f"| In the TOML file: ``{setting.key} = {setting.default}`` (the default)",
-                      f"| In the environment: ``{setting.environment}``", ""]
+            lines += [f"## {setting.key}", "", setting.text, "",
+                      f"In the TOML file: `{setting.key} = {setting.default}` (the default)  ",
+                      f"In the environment: `{setting.environment}`", ""]
         return _parse(self, lines)
 
 
@@ -48,12 +48,11 @@ class CommandLineDirective(SphinxDirective):
     """The command-line reference, generated from the argument parsers."""
 
     def run(self) -> list[nodes.Node]:
-        lines = ["::", "", *("   " + line for line in overview(kinds, TOOLS).splitlines()), ""]
+        lines = ["```text", *overview(kinds, TOOLS).splitlines(), "```", ""]
         for sub in command_line_reference(kinds, TOOLS):
-            title = f"judge {sub.name}"
             summary = sub.summary[:1].upper() + sub.summary[1:] + "."
-            lines += [f".. _judge-{sub.name}:", "", title, "-" * len(title), "", summary, "",
-                      "::", "", *("   " + line for line in sub.usage.splitlines()), ""]
+            lines += [f"## judge {sub.name}", "", summary, "",
+                      "```text", *sub.usage.splitlines(), "```", ""]
         return _parse(self, lines)
 
 
