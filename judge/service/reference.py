@@ -4,9 +4,10 @@ Theory of operation: three references are said twice if written by hand, and dri
 configuration reference is read from `judge.service.config.Settings` (each field's docstring,
 its default as a TOML value, its ``JUDGE_*`` variable); the command-line reference from the
 ``judge`` command's own argument parsers (each subcommand's ``--help``, as argparse prints it);
-the commands' reference is the HELP mail itself, rendered from its templates as a player gets
-it.  The documentation's Sphinx extension (``docs/_ext/judge_reference.py``) puts them into
-pages, and the tests fail when a setting has no docstring or a subcommand or option no help.
+the commands' reference is the HELP mail itself (`judge.service.render.help_mail`), rendered
+from its templates as a player gets it.  The documentation's Sphinx extension
+(``docs/_ext/judge_reference.py``) puts them into pages, and the tests fail when a setting has no
+docstring or a subcommand or option no help.
 """
 
 from __future__ import annotations
@@ -120,11 +121,3 @@ def command_line_reference(kinds: Callable[[], Kinds], tools: Sequence[cli.Tool]
 def overview(kinds: Callable[[], Kinds], tools: Sequence[cli.Tool]) -> str:
     """``judge --help``."""
     return _printed_help(lambda argv: cli.main(argv, kinds, tools), ["--help"])
-
-
-def help_mail(settings: Settings, kinds: Kinds) -> str:
-    """The HELP mail's text, as a player who sends HELP to this judge gets it."""
-    from judge.service.render import games_help, render
-
-    return render("help", settings=settings, games=games_help(kinds, settings))
-
