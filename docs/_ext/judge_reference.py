@@ -39,7 +39,8 @@ class SettingsDirective(SphinxDirective):
         lines: list[str] = []
         for setting in settings_reference():
             lines += [f"## {setting.key}", "", setting.text, "",
-                      f"In the TOML file: `{setting.key} = {setting.default}` (the default)  ",
+                      (f"In the TOML file: `{setting.key} = {setting.default}` (the default)  "
+                       if setting.default != "none" else f"In the TOML file: `{setting.key}` (not set by default)  "),
                       f"In the environment: `{setting.environment}`", ""]
         return _parse(self, lines)
 
