@@ -2,8 +2,8 @@
 
 ``JUDGE_COMPILE=1`` builds the optional compiled wheel: the engine and the Payola core (both
 mypy-strict, pure and free of I/O) compiled to C extensions with mypyc, for speed.  That needs a
-C compiler and mypy installed beside setuptools, and pip's ``--no-build-isolation``; see the
-README.  The compiled modules behave as the Python ones do and are tested as such in CI.
+C compiler and mypy installed beside setuptools, and pip's ``--no-build-isolation``; see
+docs/operators/files.md.  The compiled modules behave as the Python ones do and are tested as such in CI.
 """
 
 import os

@@ -260,7 +260,7 @@ class Command:
 
 
 def startup_seconds() -> float:
-    """Wall-clock seconds of a one-shot ``judge adjudicate`` of the README example (median of 5)."""
+    """Wall-clock seconds of a one-shot ``judge adjudicate`` of the JSON reference's first example (median of 5)."""
     return statistics.median(run_command(["adjudicate"], EXAMPLE)[1] for _ in range(5))
 
 

@@ -1,7 +1,7 @@
 """Write reference pictures of the boards (SVG and PNG) to a folder, for people to look at.
 
     python tools/reference_maps.py [FOLDER]          # default: reference-maps/
-    python tools/reference_maps.py --boards docs/    # each board's start, as the README shows it
+    python tools/reference_maps.py --boards docs/    # each board's start, as docs/players/maps.md shows it
 
 It draws the start of a game with the usual opening orders, a crowded Fall 1903 with
 supports, a convoy, bounces and a dislodgement, the retreat that follows, and a winter with
@@ -191,7 +191,7 @@ def write_boards(folder: Path, width: int = 1000) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", nargs="?", default="reference-maps", help="where to write (default: %(default)s)")
-    parser.add_argument("--boards", action="store_true", help="draw every board's start instead (the README's)")
+    parser.add_argument("--boards", action="store_true", help="draw every board's start instead (docs/players/maps.md)")
     args = parser.parse_args(argv)
     folder = Path(args.folder)
     folder.mkdir(parents=True, exist_ok=True)

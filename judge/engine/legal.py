@@ -1,6 +1,6 @@
 """Which orders are legal in a position, and why an order is not.
 
-"Legal" is the DATC's word (issue 4.E.1): an order that, not knowing any other orders,
+"Legal" is the DATC's word (4.E.1): an order that, not knowing any other orders,
 could be valid.  A move that needs a convoy is legal only if fleets on the board could form
 a chain for it; a support only if the supporter could itself enter the province and the
 supported unit could make the move without the supporter's help as a convoying fleet

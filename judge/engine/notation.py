@@ -57,7 +57,7 @@ def _list(data: Any, what: str, power: str | None = None) -> list[Any]:
 def power_name(game_map: GameMap, text: Any) -> str:
     """A power's name from its name or initial, any case; a name of more than one word written
     in any way that differs only in case, spaces, hyphens and underscores (``BRITISH_COLUMBIA``,
-    as the map names it: ``British Columbia`` as the README's table writes it, ``BRITISH-COLUMBIA``
+    as the map names it: ``British Columbia`` as docs/rules/boards.md's table writes it, ``BRITISH-COLUMBIA``
     as DPjudge's map files do, ``BRITISHCOLUMBIA`` as the ``diplomacy`` package does)."""
     if isinstance(text, str):
         if text in game_map.powers:

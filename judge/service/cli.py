@@ -151,6 +151,24 @@ def _service(args: argparse.Namespace, kinds: Callable[[], Kinds]) -> int:
     return 0
 
 
+def _help(args: argparse.Namespace, kinds: Callable[[], Kinds]) -> int:
+    """``judge help``: the HELP mail this judge sends, which names the documentation's address when
+    the operator set one (``docs-url``), and that address again on its last line."""
+    from judge.service.config import ConfigError
+    from judge.service.render import help_mail
+
+    try:
+        settings = _settings(args)
+    except ConfigError as exc:
+        print(f"judge: {exc}", file=sys.stderr)
+        return 1
+    print(help_mail(settings, kinds()).rstrip())
+    print()
+    print(f"The documentation: {settings.docs_url}" if settings.docs_url else
+          "No address of the documentation is set (docs-url); the docs/ folder of the source holds it.")
+    return 0
+
+
 def _operator(args: argparse.Namespace, kinds: Callable[[], Kinds]) -> int:
     """The operator's commands (`judge.service.operator`)."""
     from judge.service.config import ConfigError
@@ -165,7 +183,7 @@ def _operator(args: argparse.Namespace, kinds: Callable[[], Kinds]) -> int:
 
 
 def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
-    """The operator's commands' parsers (README, "Running it for a year")."""
+    """The operator's commands' parsers (docs/operators/commands.md)."""
     status = commands.add_parser("status", help="is the judge well? (exit status 1 when not: for monitoring)")
     status.add_argument("--max-age", type=float, default=60, metavar="MINUTES",
                         help="mail not yet sent after this long is a problem (default %(default)s)")
@@ -180,7 +198,8 @@ def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
     resend.add_argument("--all", action="store_true", help="every mail not yet sent: failed or waiting to retry")
     resend.add_argument("--again", action="store_true", help="send a mail already sent a second time")
     quarantine = commands.add_parser("quarantine", help="list, show, retry or drop mail the judge could not apply")
-    quarantine.add_argument("action", nargs="?", choices=("list", "show", "retry", "drop"), default="list")
+    quarantine.add_argument("action", nargs="?", choices=("list", "show", "retry", "drop"), default="list",
+                            help="list them (the default), show one, apply it again, or drop it")
     quarantine.add_argument("number", nargs="?", type=int, help="the mail's number (judge quarantine lists them)")
     quarantine.add_argument("--force", action="store_true", help="retry even what may no longer be meant")
     prune = commands.add_parser("prune", help="drop old mail's bulk: sent mail's text and attachments, received "
@@ -188,10 +207,11 @@ def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
     prune.add_argument("--older-than", type=_days, default=30, metavar="DAYS",
                        help="only mail sent or applied more than DAYS ago (default %(default)s)")
     db = commands.add_parser("db", help="the database's schema: version, upgrade, downgrade (one step)")
-    db.add_argument("action", choices=("version", "upgrade", "downgrade"))
+    db.add_argument("action", choices=("version", "upgrade", "downgrade"),
+                    help="print the schema's version and this judge's, upgrade it, or take it down one step")
     db.add_argument("--yes", action="store_true", help="really downgrade (the judge stopped, after a backup)")
     backup = commands.add_parser("backup", help="write a checked backup of the judge's data into DIR/judge-<time>")
-    backup.add_argument("folder", metavar="DIR")
+    backup.add_argument("folder", metavar="DIR", help="the folder the backups are kept in")
     backup.add_argument("--keep", type=int, metavar="N", help="then delete all but the newest N backups in DIR")
     restore = commands.add_parser("restore", help="put a backup back (the judge stopped), or --check it")
     restore.add_argument("backup", metavar="BACKUP", help="a folder made by judge backup (or a database URL to check)")
@@ -246,20 +266,12 @@ def _database_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--relay-starttls", action="store_true", help="use STARTTLS with the relay")
 
 
-def main(argv: Sequence[str] | None, kinds: Callable[[], Kinds], tools: Sequence[Tool] = ()) -> int:
-    """``judge ...``: the host's commands, and the games' ``tools``; ``kinds`` gives the kinds of
-    game the judge hosts (asked for only by the commands that use them)."""
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    own = {tool.name: tool for tool in tools}
-    if arguments[:1] and arguments[0] in own:  # a game's tool reads its own arguments
-        return own[arguments[0]].main(arguments[1:])
-    if arguments[:1] in (["web"], ["publish"]):  # their own parser: judge/web/cli.py
-        from judge.web.cli import main as web_main
-
-        return web_main(arguments, kinds)
-    parser = argparse.ArgumentParser(prog="judge", description="A mail judge of Payola Diplomacy and other games.")
-    parser.add_argument("--version", action=_Version)
-    commands = parser.add_subparsers(dest="command", required=True)
+def parser(kinds: Callable[[], Kinds], tools: Sequence[Tool] = ()) -> argparse.ArgumentParser:
+    """The ``judge`` command's parser: the host's subcommands, and the games' ``tools`` and the pages' by name
+    only (they read their own arguments).  The command-line reference is generated from it."""
+    judge = argparse.ArgumentParser(prog="judge", description="A mail judge of Payola Diplomacy and other games.")
+    judge.add_argument("--version", action=_Version)
+    commands = judge.add_subparsers(dest="command", required=True)
     for tool in tools:
         commands.add_parser(tool.name, help=tool.help, add_help=False)
     serve_cmd = commands.add_parser("serve", help="run the judge: SMTP listener, sender and deadline clock")
@@ -270,7 +282,7 @@ def main(argv: Sequence[str] | None, kinds: Callable[[], Kinds], tools: Sequence
     inject_cmd = commands.add_parser("inject", help="process raw mails (.eml) as if they had arrived")
     inject_cmd.add_argument("files", nargs="+", help="raw mail files, processed in order")
     process = commands.add_parser("process", help="process a game's phase if it is due")
-    process.add_argument("game")
+    process.add_argument("game", help="the game's name")
     process.add_argument("--force", action="store_true", help="process now, due or not")
     tick_cmd = commands.add_parser("tick", help="run every game's deadline once (for cron)")
     demo = commands.add_parser("demo", help="play a short scripted game by SMTP on loopback and show it")
@@ -282,16 +294,33 @@ def main(argv: Sequence[str] | None, kinds: Callable[[], Kinds], tools: Sequence
     for kind in list(kinds())[1:]:  # judge demo --pirates, as judge demo pirates
         demo.add_argument(f"--{kind.name}", action="store_const", const=kind.name, dest="flagged",
                           help=f"play {kind.title}: judge demo {kind.name}")
+    help_cmd = commands.add_parser("help", help="print the HELP mail this judge sends, and where its documentation is")
     operators = _operator_commands(commands)
-    for sub in (serve_cmd, inject_cmd, process, tick_cmd, *operators):
+    for sub in (serve_cmd, inject_cmd, process, tick_cmd, help_cmd, *operators):
         _database_options(sub)
     commands.add_parser("web", help="serve the games' public pages (<data-dir>/web) over HTTP, read-only")
     commands.add_parser("publish", help="write the games' public pages into <data-dir>/web")
-    args = parser.parse_args(arguments)
+    return judge
+
+
+def main(argv: Sequence[str] | None, kinds: Callable[[], Kinds], tools: Sequence[Tool] = ()) -> int:
+    """``judge ...``: the host's commands, and the games' ``tools``; ``kinds`` gives the kinds of
+    game the judge hosts (asked for only by the commands that use them)."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    own = {tool.name: tool for tool in tools}
+    if arguments[:1] and arguments[0] in own:  # a game's tool reads its own arguments
+        return own[arguments[0]].main(arguments[1:])
+    if arguments[:1] in (["web"], ["publish"]):  # their own parser: judge/web/cli.py
+        from judge.web.cli import main as web_main
+
+        return web_main(arguments, kinds)
+    args = parser(kinds, tools).parse_args(arguments)
     if args.command == "demo":
         from judge.service.demo import run_demo
 
         return run_demo(kinds(), keep=args.keep, blind=args.blind, kind=args.flagged or args.kind)
     if args.command in ("serve", "inject", "process", "tick"):
         return _service(args, kinds)
+    if args.command == "help":
+        return _help(args, kinds)
     return _operator(args, kinds)

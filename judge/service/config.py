@@ -27,69 +27,156 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class Settings:
-    """Everything a judge installation can be told."""
+    """Everything a judge installation can be told: each setting's docstring is its entry in the
+    configuration reference, which the documentation generates from this class."""
 
     data_dir: Path = Path("judge-data")
-    database: str | None = None  # any SQLAlchemy URL; default SQLite in data_dir
+    """The judge's data directory: the SQLite database (unless ``database`` is set), the Maildir ``outbox``
+    (unless ``relay`` is set) and the public pages ``web``."""
+
+    database: str | None = None
+    """Any SQLAlchemy URL (``postgresql+psycopg://payola@/judge``); none: SQLite in ``data_dir``."""
+
     domain: str = "localhost"
+    """The mail domain: the judge is ``judge@domain``."""
+
     host: str = "127.0.0.1"
+    """The address ``judge serve`` listens on for SMTP."""
+
     port: int = 2525
-    max_size: int = 256 * 1024  # bytes of one inbound mail
-    max_sessions: int = 100  # SMTP sessions at once; one more connection is told 421 (try again later)
-    max_sessions_per_client: int = 10  # SMTP sessions at once from one address (IPv6: one /64), trusted ones aside
-    reserved_sessions: int = 20  # of max_sessions, only trusted clients may take: a flood from elsewhere leaves them
-    # The judge's own front ends, exempt from the per-client limits: the MTA that hands it mail, a web
-    # server proxying to judge web (addresses or networks; see judge/peers.py):
+    """The port ``judge serve`` listens on for SMTP."""
+
+    max_size: int = 256 * 1024
+    """Bytes of one inbound mail; a larger one is refused (at ``MAIL FROM`` when the client declares SIZE)."""
+
+    max_sessions: int = 100
+    """SMTP sessions at once; one more connection is told 421 (try again later)."""
+
+    max_sessions_per_client: int = 10
+    """SMTP sessions at once from one address (IPv6: one /64), the trusted clients aside."""
+
+    reserved_sessions: int = 20
+    """Of ``max_sessions``, those only trusted clients may take: a flood from elsewhere leaves them."""
+
     trusted_clients: tuple[str, ...] = ("127.0.0.1", "::1")
-    idle_timeout: float = 60.0  # seconds an SMTP session may go without a command (or finishing DATA)
-    session_lifetime: float = 300.0  # seconds an SMTP session may go without finishing a mail (NOOP does not count)
-    relay: str | None = None  # HOST:PORT of the outgoing SMTP relay; none: the Maildir data_dir/outbox
+    """The judge's own front ends, exempt from the per-client limits: the MTA that hands it mail, a web server
+    proxying to ``judge web`` (addresses or networks, see `judge.peers`)."""
+
+    idle_timeout: float = 60.0
+    """Seconds an SMTP session may go without a command (or finishing DATA)."""
+
+    session_lifetime: float = 300.0
+    """Seconds an SMTP session may go without finishing a mail (NOOP does not count)."""
+
+    relay: str | None = None
+    """``HOST:PORT`` of the outgoing SMTP relay; none: mail is written to the Maildir ``data_dir/outbox``."""
+
     relay_starttls: bool = False
+    """Use STARTTLS with the relay."""
+
     relay_user: str | None = None
+    """The user name to log in to the relay with (none: no login)."""
+
     relay_password: str | None = None
-    tick_seconds: float = 60.0  # how often the daemon looks at deadlines
-    max_lateness: float = 24.0  # hours past a deadline (and grace) after which a game is paused, not processed
-    retry_days: float = 4.0  # how long a temporarily refused mail is retried
-    # A sent mail's attachments (a phase's maps) are kept this long, for `judge resend --again`,
-    # then the deadline clock drops them (judge/service/outbox.py):
+    """The password to log in to the relay with."""
+
+    tick_seconds: float = 60.0
+    """How often the daemon looks at deadlines (seconds)."""
+
+    max_lateness: float = 24.0
+    """Hours past a deadline (and grace) after which a game is paused and its master told, not processed."""
+
+    retry_days: float = 4.0
+    """How long a temporarily refused outgoing mail is retried (days)."""
+
     attachment_days: float = 7.0
+    """How long a sent mail's attachments (a phase's maps) are kept for ``judge resend --again`` (days); then
+    the deadline clock drops them (`judge.service.outbox`)."""
+
     durations: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_DURATIONS))
-    admin: str | None = None  # who hears of mail the judge could not handle; default postmaster@domain
-    # What one mail, or one address in a day, may cost (see judge/service/handlers/conversation.py):
+    """A new game's phase lengths and grace period in hours (a TOML table: ``movement``, ``retreat``,
+    ``adjustment``, ``grace``); a phase lasts at least an hour, nothing longer than 90 days."""
+
+    admin: str | None = None
+    """Who hears of mail the judge could not handle; none: ``postmaster@domain``."""
+
     max_commands_per_mail: int = 500
-    max_password_checks_per_mail: int = 10  # SIGNON, CREATE, JOIN, SET PASSWORD: a scrypt each
+    """Command lines read in one mail; the rest is not read, and the reply says so."""
+
+    max_password_checks_per_mail: int = 10
+    """SIGNON, CREATE, JOIN and SET PASSWORD lines in one mail: each costs a scrypt."""
+
     max_press_per_mail: int = 10
-    max_mails_per_mail: int = 50  # mails queued by one mail's commands (press, notices, the results it causes)
-    max_reply_bytes: int = 5 * 1024 * 1024  # one reply, its attachments included
-    max_phase_changes_per_hour: int = 10  # PROCESS, ROLLBACK and ROLLFORWARD in one game
-    max_creates_per_day: int = 3  # per address
-    max_creates_per_hour: int = 20  # from all addresses together
+    """Press messages in one mail."""
+
+    max_mails_per_mail: int = 50
+    """Mails one mail's commands may queue (press, notices, the results it causes)."""
+
+    max_reply_bytes: int = 5 * 1024 * 1024
+    """Bytes of one reply, its attachments included."""
+
+    max_phase_changes_per_hour: int = 10
+    """PROCESS, ROLLBACK and ROLLFORWARD in one game in an hour."""
+
+    max_creates_per_day: int = 3
+    """Games one address may create in a day."""
+
+    max_creates_per_hour: int = 20
+    """Games all addresses together may create in an hour."""
+
     max_joins_per_day: int = 10
-    # Answers to one address in an hour; beyond, its mail is applied but not answered (no mail loop):
+    """Games one address may join in a day."""
+
     max_replies_per_hour: int = 30
-    # A quarantined mail keeps its passwords (for `judge quarantine retry`) this long at most:
+    """Answers to one address in an hour; beyond, its mail is applied but not answered (no mail loop)."""
+
     quarantine_days: float = 7.0
-    max_confirmations_per_day: int = 5  # tokens mailed to one address (judge/service/handlers/consent.py)
-    max_observers: int = 50  # per game
-    max_games_observed: int = 20  # games one address observes at once
-    max_lookups_per_mail: int = 10  # LIST, WHOGAME and GET INFO lines answered in one mail
-    judge_name: str = "The judge"  # the display name in the From of its mail, and its replies' signature
-    maps: bool = True  # results mails carry the maps of the phase (PNG and SVG)
-    web: bool = True  # the games' public pages are written into data_dir/web after every change
-    web_url: str | None = None  # where data_dir/web is seen: results mails link to the game's page
-    # After a restart, deadlines already past wait this long for the mail the MTA held meanwhile:
+    """How long a quarantined mail keeps its passwords, for ``judge quarantine retry`` (days)."""
+
+    max_confirmations_per_day: int = 5
+    """Confirmation tokens mailed to one address in a day (`judge.service.handlers.consent`)."""
+
+    max_observers: int = 50
+    """Observers of one game."""
+
+    max_games_observed: int = 20
+    """Games one address observes at once."""
+
+    max_lookups_per_mail: int = 10
+    """LIST, WHOGAME and GET INFO lines answered in one mail."""
+
+    judge_name: str = "The judge"
+    """The display name in the From of the judge's mail, and its replies' signature."""
+
+    maps: bool = True
+    """Results mails carry the maps of the phase (PNG and SVG)."""
+
+    web: bool = True
+    """The games' public pages are written into ``data_dir/web`` after every change."""
+
+    web_url: str | None = None
+    """Where ``data_dir/web`` is seen from outside: results mails link to the game's page (none: no link)."""
+
+    docs_url: str | None = None
+    """Where the judge's documentation is published: HELP and ``judge help`` point to it (none: they name no
+    address)."""
+
     settle_seconds: float = 300.0
-    # The name the judge's own MTA writes after "by" in its Received: header (Postfix: myhostname);
-    # mail it accepted before a deadline counts as on time, however late it reaches the judge:
+    """After a restart, how long deadlines already past wait for the mail the MTA held meanwhile (seconds)."""
+
     mta_hostname: str | None = None
-    # The MTA writes an Authentication-Results header (RFC 8601: SPF, DKIM, DMARC) with mta_hostname as its
-    # authserv-id above each mail's own headers, and drops any that came with the mail: an address that
-    # confirmed once is then obeyed at once in mail the MTA vouches for; otherwise every request that
-    # enrols an address anew waits for a token mailed to it (judge/service/handlers/consent.py):
+    """The name the judge's own MTA writes after "by" in its Received: header (Postfix: ``myhostname``): mail
+    it accepted before a deadline counts as on time, however late it reaches the judge."""
+
     mta_authenticates: bool = False
-    # Where judge serve writes its log; none: standard error (the journal under systemd).  Opened
-    # again when moved (a log rotation), and on SIGHUP, which then no longer stops the judge:
+    """The MTA writes an Authentication-Results header (RFC 8601: SPF, DKIM, DMARC) with ``mta_hostname`` as
+    its authserv-id above each mail's own headers, and drops any that came with the mail: an address that
+    confirmed once is then obeyed at once in mail the MTA vouches for; otherwise every request that enrols an
+    address anew waits for a token mailed to it (`judge.service.handlers.consent`)."""
+
     log_file: Path | None = None
+    """Where ``judge serve`` writes its log; none: standard error (the journal under systemd).  Opened again
+    when moved (a log rotation), and on SIGHUP, which then no longer stops the judge."""
 
     @property
     def judge_address(self) -> str:

@@ -13,7 +13,7 @@ Rules every command here keeps:
   database whose schema is not this judge's is refused with what to do (`open_current`).
 - None runs as root on a data directory that belongs to another user (`refuse_root`): root's
   files there (an SQLite database's -wal and -shm, a page, a Maildir entry) would break the
-  judge's own writes.  The README writes each command as the judge's user (``runuser -u
+  judge's own writes.  The operator's guide (docs/operators) writes each command as the judge's user (``runuser -u
   payola -- judge ...``).
 - Nothing that could lose a player's last word: ``judge serve`` and ``judge tick`` hold the data
   directory's lock (`data_dir_lock`) shared while they run, and what replaces the data

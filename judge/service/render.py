@@ -26,6 +26,11 @@ def games_help(kinds: Kinds, settings: Settings) -> list[KindHelp]:
     return [KindHelp(kind.name, kind.title, kind.help(settings).strip()) for kind in kinds]
 
 
+def help_mail(settings: Settings, kinds: Kinds) -> str:
+    """The HELP mail's text, as a player who sends HELP to this judge gets it."""
+    return render("help", settings=settings, games=games_help(kinds, settings))
+
+
 @cache
 def environment() -> Environment:
     env = Environment(

@@ -1,4 +1,4 @@
-"""Time zones (issue 29.5): every moment a mail writes is written in its reader's zone, with UTC
+"""Time zones: every moment a mail writes is written in its reader's zone, with UTC
 beside it; the game master's SET DEADLINE reads times in the game's zone.
 
 Theory of operation.  The judge keeps and computes every moment in UTC, and every template and
@@ -10,7 +10,7 @@ moment of its subject and body for its reader: ``2027-03-28 14:00 CEST (12:00 UT
 abbreviation telling summer time from winter time, and the UTC date too when it is another day.
 A player's mail is written in their own zone, else the game's; the game master's, an observer's
 and anyone else's in the game's; a game with no zone writes UTC alone, as before.  Lines that
-quote what a player wrote (a reply's ``> `` lines) and press are left as written: the judge never
+quote what a player wrote (a reply's ``>`` lines) and press are left as written: the judge never
 changes a player's words.  An answer about a game that the reply is not signed on to (SUMMARY,
 HISTORY or LIST of a game, asked by anyone) is written in that game's zone for its reader when it
 is made (`judge.service.handlers.conversation.Conversation.localized`).  The zones are read once

@@ -1,5 +1,5 @@
 """``deploy/judge.service``, ``judge-web.service``, and the tick and backup services and their
-timers: hardened as the README says, and clean for ``systemd-analyze verify`` and ``security``
+timers: hardened as the operator's guide says, and clean for ``systemd-analyze verify`` and ``security``
 (where systemd is installed; the judge's own path is replaced by a stand-in, as /opt/judge may
 not exist here)."""
 
@@ -119,8 +119,8 @@ def test_without_systemd_cron_runs_the_timers_commands_as_payola_and_logrotate_n
     rotate = {line.strip() for line in lines("judge.logrotate")}
     assert {"/var/log/judge/*.log {", "create 0640 payola payola", "su payola payola"} <= rotate
     assert not any("postrotate" in line or "judge " in line for line in rotate if not line.startswith("#"))
-    readme = (DEPLOY.parent / "README.md").read_text("utf-8")
-    block = readme.split("Without systemd, start it", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    install = (DEPLOY.parent / "docs" / "operators" / "install.md").read_text("utf-8")
+    block = install.split("Without systemd, start it", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
     assert "/var/lib/judge-backups" in block.splitlines()[0]  # where the cron line's backups go
     assert "--log-file /var/log/judge/serve.log" in block
     assert "install -m 0644 deploy/judge.cron /etc/cron.d/judge" in block

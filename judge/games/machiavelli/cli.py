@@ -89,7 +89,7 @@ from judge.games.machiavelli.core.notation import run
 from judge.service.cli import json_tool
 
 TOOL = json_tool("machiavelli", "carry out a Machiavelli phase (a spring's A orders, or a campaign) given as JSON "
-                 "(see README)", run)
+                 "(see docs/reference/json.md)", run)
 """``judge machiavelli``, which the composition root hands to the command line."""
 
 if __name__ == "__main__":

@@ -41,9 +41,9 @@ def draw(arguments: list[str]) -> int:
 
 
 TOOLS = (
-    json_tool("adjudicate", "adjudicate a phase given as JSON (see README)", adjudicate_data),
-    json_tool("orders", "list every legal order of every unit of a position (see README)", orders_data),
-    json_tool("payola", "determine orders from offer sheets given as JSON (see README)", payola_data),
+    json_tool("adjudicate", "adjudicate a phase given as JSON (see docs/reference/json.md)", adjudicate_data),
+    json_tool("orders", "list every legal order of every unit of a position (see docs/reference/json.md)", orders_data),
+    json_tool("payola", "determine orders from offer sheets given as JSON (see docs/reference/json.md)", payola_data),
     Tool("map", "draw a `judge adjudicate` input or output as SVG or PNG (judge map -h)", draw),
 )
 """Payola's subcommands, which the composition root hands to the command line."""

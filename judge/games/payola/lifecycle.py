@@ -517,7 +517,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     kept = phase_of(session, row)
     again = _again(kept, row.name)
     if kept.rollforward is not None and state_of(game) is GameState.PAUSED:
-        move(game, Event.RESUME)  # the ROLLBACK's pause ends when its phase is processed again (README)
+        move(game, Event.RESUME)  # the ROLLBACK's pause ends when its phase is processed again (docs/gamemasters)
     notes = [note for note in (preface, again) if note]
     kept.rollforward = None  # processed: there is no ROLLBACK of it to undo any more
     position = position_of(row)

@@ -32,7 +32,7 @@ from judge.service.handlers.conversation import Conversation, Refusal, masked
 from judge.service.lifecycle import GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password, verify_password
-from judge.service.render import duration, games_help, render, when
+from judge.service.render import duration, help_mail, when
 from judge.store.models import Confirmation, Game, Observer, Player
 
 DAY = timedelta(days=1)
@@ -44,8 +44,7 @@ def unread(talk: Conversation, text: str, command: cmd.Unread) -> None:
 
 
 def help_(talk: Conversation, text: str, _: cmd.Help) -> None:
-    talk.echo(text, "info", "", render("help", settings=talk.settings, games=games_help(talk.kinds, talk.settings))
-              .splitlines())
+    talk.echo(text, "info", "", help_mail(talk.settings, talk.kinds).splitlines())
 
 
 def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:

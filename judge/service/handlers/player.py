@@ -251,7 +251,7 @@ def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
     note = f"you have resigned; your {kind.seat_word} is now a dummy" + kind.resigned(talk, game, power)
     host.record(game, f"the player of {kind.seat_title(power)} resigned")
     talk.announce(f"the player of {kind.seat_title(power)} resigned: it is now a dummy {kind.seat_word}",
-                  public=True)  # observers are told of resignations too (README)
+                  public=True)  # observers are told of resignations too (docs/players/by-mail.md)
     talk.context = Context()
     talk.echo(text, "ok", note)
 

@@ -1,0 +1,84 @@
+"""The directives that put what the code says into the pages (`judge.service.reference` reads it).
+
+``judge-settings``: every setting, its TOML key, environment variable, default and docstring.
+``judge-cli``: every ``judge`` subcommand, with what its ``--help`` prints.
+``judge-help [part]``: the HELP mail as a player gets it (``host``: the part every game shares;
+a kind's name: that game's part; nothing: the whole mail).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import nested_parse_with_titles
+
+from judge.bootstrap import TOOLS, kinds
+from judge.service.config import Settings
+from judge.service.reference import command_line_reference, overview, settings_reference
+from judge.service.render import games_help, help_mail
+
+EXAMPLE = Settings(domain="example.org")  # the HELP a player of judge@example.org would get
+
+
+def _parse(directive: SphinxDirective, lines: list[str]) -> list[nodes.Node]:
+    """``lines`` read as the page around the directive is written (MyST Markdown: the pages are)."""
+    container = nodes.section()
+    container.document = directive.state.document
+    nested_parse_with_titles(directive.state, StringList(lines, directive.get_source_info()[0]), container)
+    return list(container.children)
+
+
+class SettingsDirective(SphinxDirective):
+    """The configuration reference, generated from `Settings`."""
+
+    def run(self) -> list[nodes.Node]:
+        lines: list[str] = []
+        for setting in settings_reference():
+            lines += [f"## {setting.key}", "", setting.text, "",
+                      (f"In the TOML file: `{setting.key} = {setting.default}` (the default)  "
+                       if setting.default != "none" else f"In the TOML file: `{setting.key}` (not set by default)  "),
+                      f"In the environment: `{setting.environment}`", ""]
+        return _parse(self, lines)
+
+
+class CommandLineDirective(SphinxDirective):
+    """The command-line reference, generated from the argument parsers."""
+
+    def run(self) -> list[nodes.Node]:
+        lines = ["```text", *overview(kinds, TOOLS).splitlines(), "```", ""]
+        for sub in command_line_reference(kinds, TOOLS):
+            summary = sub.summary[:1].upper() + sub.summary[1:] + "."
+            lines += [f"## judge {sub.name}", "", summary, "",
+                      "```text", *sub.usage.splitlines(), "```", ""]
+        return _parse(self, lines)
+
+
+class HelpDirective(SphinxDirective):
+    """The HELP mail, or one part of it, rendered from its templates."""
+
+    optional_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        part = self.arguments[0] if self.arguments else None
+        games = games_help(kinds(), EXAMPLE)
+        whole = help_mail(EXAMPLE, kinds())
+        if part is None:
+            text = whole
+        elif part == "host":
+            text = whole.split("\n\n" + games[0].text, 1)[0]
+        else:
+            text = next(kind.text for kind in games if kind.name == part)
+        block = nodes.literal_block(text, text)
+        block["language"] = "text"
+        return [block]
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_directive("judge-settings", SettingsDirective)
+    app.add_directive("judge-cli", CommandLineDirective)
+    app.add_directive("judge-help", HelpDirective)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
