@@ -830,12 +830,30 @@ def legend_key(board: Board, powers: tuple[str, ...], letters: tuple[tuple[str, 
     return "".join(parts)
 
 
-def _caption(x: float, y: float, power: str, count: int, caption: str) -> str:
-    """A power's caption in the legend: small, in italics, on its name's line just after the name
-    (whose width is estimated from its letters, as the labels' boxes are)."""
+def _caption(x: float, y: float, power: str, count: int, caption: str, cell: float) -> str:
+    """A power's caption in the legend: in italics, on its name's line a space after the (bold)
+    name, inside the power's cell of width ``cell``. Widths are estimated from the letters, a
+    little generously (``_ems``); a caption too long for the room left is written smaller, down to
+    6.5 units, then cut short with an ellipsis rather than run into the next power's cell, and left
+    out where not even its first letter fits (the page names every corporation's CEO anyway)."""
     size = 12.5 if count <= 10 else 11.0
-    after = x + 26 + 0.7 * size * len(_power_name(power)) + 4
-    return _text(after, y + 23.5, caption, 9, font_family=FONT, fill=INK, font_style="italic")
+    after = x + 26 + _ems(_power_name(power), bold=True) * size + 6
+    room = x + cell - 4 - after
+    font = max(6.5, min(9.0, room / _ems(caption)))
+    while _ems(caption) * font > room and len(caption) > 2:
+        caption = caption[:-2] + "\u2026"
+    if _ems(caption) * font > room:
+        return ""
+    return _text(after, y + 23.5, caption, font, font_family=FONT, fill=INK, font_style="italic")
+
+
+def _ems(text: str, bold: bool = False) -> float:
+    """A generous estimate of ``text``'s width in ems in the legend's sans-serif (DejaVu Sans's
+    widths rounded up): M, W, m and w widest, then capitals and digits, narrow letters (i, l, f,
+    r, t ...) and spaces narrowest."""
+    wide, capital, narrow, other = (1.08, 0.84, 0.46, 0.72) if bold else (1.0, 0.74, 0.44, 0.62)
+    return sum(wide if c in "MWmw" else capital if c.isupper() or c.isdigit() else
+               narrow if c in " .,:;'!|ijlfrt" else other for c in text)
 
 
 def _legend(position: Position, width: float, top: float, counted: Collection[str] | None,
@@ -853,7 +871,8 @@ def _legend(position: Position, width: float, top: float, counted: Collection[st
         parts.append(
             f'<g class="power" data-power="{power}" data-centers="{centers}" data-units="{units}">'
             + _text(x + 26, y + 38, f"{centers} centers, {units} units", 10, font_family=FONT, fill=INK)
-            + (_caption(x, y, power, len(powers), captions[power]) if power in captions else "")
+            + (_caption(x, y, power, len(powers), captions[power], width / legend_columns(len(powers)))
+               if power in captions else "")
             + "</g>"
         )
     parts.append("</g>")

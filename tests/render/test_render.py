@@ -24,7 +24,7 @@ from judge.engine.position import Position
 from judge.render import Board, BoardError, load_board, render_svg
 from judge.render.palette import power_colours
 from judge.render.png import _on_white, _rasterise, render_png, svg_to_png
-from judge.render.svg import _STAR, aside_point, label_point, picture
+from judge.render.svg import _STAR, _power_name, aside_point, label_point, legend_columns, picture
 from tests.render.geometry import contains
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -562,3 +562,36 @@ def test_issue_26_2_an_order_across_worlds_edge_is_drawn_the_short_way() -> None
     supported = drawn["A YTE S F ALA - BRS"]  # both on the west side: drawn once, on the map
     assert not [g for g in supported if "beyond-edge" in classes(g)]
     assert all(0 <= x <= board.width for p in supported if p.tag == f"{SVG}path" for x in _xs(p))
+
+
+@pytest.mark.parametrize("board", available_maps())
+def test_a_caption_sits_between_its_powers_name_and_the_next_cell_in_the_drawn_font(board: str) -> None:
+    """Exchange Payola's CEO captions follow each power's name in the legend: measured in the font
+    the PNG is drawn with, every caption (here as long as an investor's name may make it) starts a
+    space after its bold name ends and ends before the next power's cell begins."""
+    cairo = pytest.importorskip("cairocffi")
+    position = Position.initial(load_map(board))
+    powers = position.game_map.powers
+    svg = render_svg(position, captions={p: "CEO ABCDEFGHIJKL" for p in powers})
+    root = ET.fromstring(svg)
+    names = {t.text: t for t in root.iter(f"{SVG}text") if t.get("font-weight") == "bold"}
+    cell = float((root.get("viewBox") or "0 0 0 0").split()[2]) / legend_columns(len(powers))
+    context = cairo.Context(cairo.ImageSurface(cairo.FORMAT_ARGB32, 1, 1))
+
+    def advance(text: ET.Element, slant: int, weight: int) -> float:
+        context.select_font_face(text.get("font-family", "").split(",")[0], slant, weight)
+        context.set_font_size(float(text.get("font-size", "0")))
+        return float(context.text_extents(text.text)[4])
+
+    for line in elements(svg, "power"):
+        captions = [t for t in line.iter(f"{SVG}text") if t.get("font-style") == "italic"]
+        if not captions:  # a name too long for its cell leaves no room: the caption is left out
+            continue
+        caption = captions[0]
+        name = names[_power_name(line.get("data-power") or "")]
+        name_end = float(name.get("x", "0")) + advance(name, cairo.FONT_SLANT_NORMAL, cairo.FONT_WEIGHT_BOLD)
+        start = float(caption.get("x", "0"))
+        end = start + advance(caption, cairo.FONT_SLANT_ITALIC, cairo.FONT_WEIGHT_NORMAL)
+        cell_end = (list(powers).index(line.get("data-power") or "") % legend_columns(len(powers)) + 1) * cell
+        assert name_end + float(name.get("font-size", "0")) / 3 <= start and end <= cell_end, (
+            line.get("data-power"), name_end, start, end, cell_end, caption.text)
