@@ -45,14 +45,22 @@ _MASTER_WORDS = frozenset({"M", "MASTER", "GM"})
 
 
 def country_of(board: Board, word: str) -> str:
-    """The country ``word`` names on ``board``: its name, or three letters or more that begin its
-    name alone (any case); ValueError with a message if none."""
-    key = word.casefold()
-    exact = [p for p in board.powers if p.casefold() == key]
-    found = exact or ([p for p in board.powers if p.casefold().startswith(key)] if len(key) >= 3 else [])
+    """The country ``word`` names on ``board``: its name or another the board gives it, its words
+    joined in any way (``Holy-Roman-Empire``, ``HRE``), or three letters or more that begin one
+    name of it alone (any case); ValueError with a message if none."""
+    key = _squashed(word)
+    named = [(_squashed(name), p) for p in board.powers for name in board.power_names(p)]
+    exact = {p for name, p in named if name == key}
+    found = exact or ({p for name, p in named if name.startswith(key)} if len(key) >= 3 else set())
     if len(found) != 1:
         raise ValueError(f"'{word[:20]}' names no country of the {board.name} board ({', '.join(board.powers)})")
-    return found[0]
+    return found.pop()
+
+
+def _squashed(name: str) -> str:
+    """A name as a mail's word may write it: any case, its words joined by nothing, spaces,
+    hyphens or underscores."""
+    return re.sub(r"[\s_-]+", "", name.casefold())
 
 
 def help_syntax() -> str:

@@ -640,13 +640,15 @@ def test_1459_start_the_thirteen_players_are_in_the_legend_with_their_cities() -
     """AoP 3: thirteen powers, no unit of theirs before the first spring's raising (M48), and the
     twelve independent garrisons; Florence's home has four cities (Firenze, Arezzo, Pisa,
     Pistoia), Venice's four (Venezia, Padova, Verona, Treviso), Savoy's four (Nizza, Torino,
-    Savoia, Sassari: Pontremoli, which it controls, has none: M2), Austria's three (Steiermark,
-    Tirol, Trieste)."""
+    Savoia, Sassari: Pontremoli, which it controls, has none: M2), the Holy Roman Empire's three
+    (Steiermark, Tirol, Trieste), in the legend by the name AoP gives it, never "Austria"."""
     svg = render_svg(AOP, load_geometry("aop"), AOP.start, title="Absence of Plague")
     players = {g.get("data-player"): "".join(g.itertext()) for g in groups(svg, "player")}
     assert list(players) == [*AOP.powers, "Independent"] and len(AOP.powers) == 13
-    for power, cities in (("Florence", 4), ("Venice", 4), ("Savoy", 4), ("Austria", 3)):
+    for power, cities in (("Florence", 4), ("Venice", 4), ("Savoy", 4), ("Holy Roman Empire", 3)):
         assert f"{cities} cities, 0 units" in players[power], power
+        assert power in players[power], power
+    assert not any("Austria" in text for text in players.values())
     assert "12 units" in players["Independent"]
     title = next(e for e in ET.fromstring(svg).iter(f"{SVG}text") if e.get("class") == "title")
     assert title.text == "Absence of Plague: Spring 1459, the spring's orders (A) awaited"
@@ -665,9 +667,9 @@ def test_each_power_has_its_own_colour_and_letter(name: str) -> None:
 
 
 def test_the_letters_tell_aops_thirteen_powers_apart() -> None:
-    assert letters(AOP.powers) == {"Austria": "A", "Dalmatia": "D", "Ferrara": "Fe", "Florence": "Fl", "France": "Fr",
-                                   "Genoa": "G", "Milan": "M", "Naples": "N", "Papacy": "P", "Savoy": "Sa",
-                                   "Sicily": "Si", "Turkey": "T", "Venice": "V"}
+    assert letters(AOP.powers) == {"Dalmatia": "D", "Ferrara": "Fe", "Florence": "Fl", "France": "Fr",
+                                   "Genoa": "G", "Holy Roman Empire": "H", "Milan": "M", "Naples": "N",
+                                   "Papacy": "P", "Savoy": "Sa", "Sicily": "Si", "Turkey": "T", "Venice": "V"}
     assert letters(BOARD.powers) == {"Austria": "A", "Florence": "Fl", "France": "Fr", "Milan": "M",
                                      "Naples": "N", "Papacy": "P", "Turkey": "T", "Venice": "V"}
 
