@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from judge.service.config import Settings
 from judge.service.daemon import Daemon
@@ -27,12 +28,14 @@ from judge.service.scripts import DemoJudge
 
 
 @contextmanager
-def demo_judge(kinds: Kinds, keep: bool = False) -> Iterator[DemoJudge]:
+def demo_judge(kinds: Kinds, keep: bool = False, **changed: Any) -> Iterator[DemoJudge]:
     """A judge on a temporary data directory, listening on a free port of loopback, for as long as
-    the ``with`` lasts; then stopped, and its directory removed unless ``keep``."""
+    the ``with`` lasts; then stopped, and its directory removed unless ``keep``.  ``changed``:
+    settings other than the demo's (a test's ``maps=False``)."""
     data = Path(tempfile.mkdtemp(prefix="judge-demo-"))
     # a script's game master may close a whole match's phases, one mail each, in a minute
-    settings = Settings(data_dir=data, port=0, tick_seconds=2, max_phase_changes_per_hour=100)
+    settings = Settings(**{"data_dir": data, "port": 0, "tick_seconds": 2, "max_phase_changes_per_hour": 100,
+                           **changed})
     loop = asyncio.new_event_loop()
     daemon = Daemon(settings, kinds)
     thread = threading.Thread(target=loop.run_until_complete, args=(daemon.run(),), daemon=True)
