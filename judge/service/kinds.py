@@ -264,9 +264,13 @@ class Pages(Protocol):
 class Demo(Protocol):
     """A kind's short game for ``judge demo``."""
 
+    demo_scenarios: tuple[str, ...] = ()
+    """The scenarios its demo can play besides its own (``judge demo machiavelli aop``)."""
+
     def demo(self, judge: DemoJudge, blind: bool = False) -> None:
         """Play a short scripted game against ``judge`` by mail and print what a newcomer needs to
-        see (``blind``: its variant with hidden boards, for a kind that has one)."""
+        see (``blind``: its variant with hidden boards, for a kind that has one).  A kind with
+        `demo_scenarios` takes ``scenario=`` too, one of them."""
         raise NotImplementedError(f"{getattr(self, 'title', 'this game')} has no demo")
 
 

@@ -263,10 +263,15 @@ class Machiavelli(GameKind):
 
     # -- the demo --------------------------------------------------------------------------------
 
-    def demo(self, judge: DemoJudge, blind: bool = False) -> None:
+    demo_scenarios = ("classic", "aop")
+
+    def demo(self, judge: DemoJudge, blind: bool = False, scenario: str = "classic") -> None:
         if blind:
             raise ValueError(f"{self.title} has no blind variant")
         from judge.games.machiavelli import demo
 
-        demo.play(judge)
+        if scenario == "aop":
+            demo.play_aop(judge)
+        else:
+            demo.play(judge)
 

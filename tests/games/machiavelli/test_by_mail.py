@@ -506,6 +506,35 @@ def test_judge_demo_machiavelli_plays_a_spring_and_a_campaign_by_smtp(demo_outpu
         assert "Attached: demo-spring-1454-orders.png, demo-SU1454C.png" in demo_output
 
 
+@pytest.fixture(scope="module")
+def aop_demo_output() -> str:
+    """What ``judge demo machiavelli aop`` prints (played once: it runs a judge by SMTP)."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert run_demo(kinds(), kind="machiavelli", scenario="aop") == 0
+    return printed.getvalue()
+
+
+def test_judge_demo_machiavelli_aop_plays_the_first_spring_of_1459_and_its_campaign_by_smtp(
+        aop_demo_output: str) -> None:
+    # Milan: 15 + 3 (the Empire's gift, A.4) - 4 (Pontremoli, A.5) + 1 (Como taxed by force, A.6)
+    # - 3 x 3 (three units raised, A.7; no income in the first spring: M48) = 6; then a
+    # counter-bribe of 3: 6 - 3 = 3
+    assert "Your treasury: 15 ducats before, 6 ducats now." in aop_demo_output
+    assert "  -4 A.5 purchase: pon bought from Savoy" in aop_demo_output
+    assert "Your treasury: 6 ducats before, 3 ducats now." in aop_demo_output
+    assert "Milan A pav is now independent" in aop_demo_output  # Savoy's 12 beat the counter-bribe of 3 (12)
+    assert "Holy Roman Empire A ste" in aop_demo_output and "Austria" not in aop_demo_output
+    assert "For Savoy alone" not in aop_demo_output
+    if draws_maps():
+        assert "Attached: plague-spring-1459-orders.png, plague-SU1459C.png" in aop_demo_output
+
+
+def test_judge_demo_refuses_a_scenario_its_kind_does_not_play(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_demo(kinds(), kind="machiavelli", scenario="1066") == 2
+    assert "has no scenario '1066' to play (its demo plays: classic, aop)" in capsys.readouterr().out
+
+
 def test_4_2_a_victory_ends_the_game_with_the_ranking_in_every_mail(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     new_game(judge, ("Florence", "Milan"), "v1")
