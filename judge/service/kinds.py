@@ -115,6 +115,12 @@ class Lobby(Protocol):
         default, nothing."""
         return None
 
+    def out_of_game(self, session: Session, game: Game, seat: str) -> bool:
+        """Whether ``seat`` is out of the game though its player keeps it (Machiavelli's eliminated
+        countries, AoP 4.3): its player may then take over another seat (AoP 18.3's substitute
+        leader); by default, never."""
+        return False
+
     def seat_order(self, session: Session, game: Game) -> list[str]:
         """Every seat the game has or will have, in the order lists show them (PRESS TO ALL)."""
         ...

@@ -115,6 +115,11 @@ class Machiavelli(GameKind):
     def seat_title(self, seat: str) -> str:
         return seat
 
+    def out_of_game(self, session: Session, game: Game, seat: str) -> bool:
+        """An eliminated country (4.3): its player may lead another as a substitute (18.3)."""
+        position = lifecycle.position_now(session, game)
+        return position is not None and seat in position.eliminated
+
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return list(lifecycle.board_of(game).powers)
 

@@ -476,6 +476,23 @@ def test_a_player_taking_over_a_dummy_country_is_briefed_on_it_alone(tmp_path: P
     assert "Florence" not in briefing.body
 
 
+def test_18_3_an_eliminated_player_may_lead_another_country_as_its_substitute_a_living_one_may_not(
+        tmp_path: Path) -> None:
+    """AoP 18.3: a substitute leader "cannot be a leader of another major power which still is in
+    the game, but rather a player who has already been eliminated from it" (4.3)."""
+    judge = Judge(tmp_path)
+    new_game(judge, ("Florence", "Milan"), "k2")
+    master(judge, "START", "SET OPENING Naples", game="k2")
+    judge.send(address("Milan"), "TAKEOVER Naples@k2 pw-bob2")
+    assert "you already play a country in this game" in judge.last_to(address("Milan")).body
+    with judge.db.transaction() as session:  # Florence eliminated in the last campaign (4.3)
+        game = session.scalars(select(Game).where(Game.name == "k2")).one()
+        row = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == "SP1454A")).one()
+        row.position = {**row.position, "eliminated": {"Florence": "Spring 1454"}}
+    judge.send(address("Florence"), "TAKEOVER Naples@k2 pw-ann2")
+    assert any("you now play Naples in k2" in m.body for m in judge.all_mail() if m.to == address("Florence"))
+
+
 def draws_maps() -> bool:
     """Whether the judge draws maps here (the Cairo library loads)."""
     try:
