@@ -430,6 +430,30 @@ def test_grey_press_is_the_default_and_names_no_sender(tmp_path: Path) -> None:
     assert "Beware of Venice." in press[0].body and "Florence" not in press[0].body
 
 
+def test_18_1_the_judge_carries_an_answer_to_grey_press_back_to_its_unnamed_sender(tmp_path: Path) -> None:
+    """AoP 18.1: the judge "conceals the identities of anonymous senders and also transmits
+    answers to them": grey press names its sender by a pseudonym for that reader only."""
+    judge = Judge(tmp_path)
+    new_game(judge, ("Florence", "Milan", "Venice"), "p2")
+    master(judge, "START", game="p2")
+    judge.new_mail()
+    letter(judge, "Venice", "PRESS TO Florence, Milan", "Who paid the Turk?", "ENDPRESS", game="p2")
+    mails = judge.new_mail()
+    [to_florence] = [m for m in mails if m.to == address("Florence") and m.subject == "p2 grey press"]
+    [to_milan] = [m for m in mails if m.to == address("Milan") and m.subject == "p2 grey press"]
+    florences = re.findall(r"PRESS TO (ANON-[A-Z2-7]{8})\)", to_florence.body)
+    milans = re.findall(r"PRESS TO (ANON-[A-Z2-7]{8})\)", to_milan.body)
+    assert len(florences) == len(milans) == 1 and florences != milans  # comparing them tells nothing
+    assert "Venice" not in to_florence.body
+    reply = letter(judge, "Florence", f"PRESS TO {florences[0]}", "Not I.", "ENDPRESS", game="p2")
+    assert f"grey press sent to {florences[0]}" in reply.body and "Venice" not in reply.body
+    [answer] = [m for m in judge.new_mail() if m.to == address("Venice") and m.subject == "p2 grey press"]
+    assert "Not I." in answer.body and "Florence" not in answer.body
+    assert re.search(r"PRESS TO ANON-[A-Z2-7]{8}\)", answer.body)  # and Venice may answer the answer
+    refused = letter(judge, "Milan", f"PRESS TO {florences[0]}", "Me neither.", "ENDPRESS", game="p2")
+    assert f"no grey press reached you from {florences[0]}" in refused.body
+
+
 def test_the_page_shows_the_board_and_the_latest_public_results_and_no_secret(tmp_path: Path) -> None:
     judge = Judge(tmp_path, web=True)
     new_game(judge, ("Florence", "Milan"), "w1")
