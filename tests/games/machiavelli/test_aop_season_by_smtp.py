@@ -17,7 +17,7 @@ The letters (`SPRING`, `CAMPAIGN`, `SUMMER`) and the sums:
   Turkey 15 + 6 - 6 = 15.
 * SP1459C, every player's letter.  D.1: Naples (whose corrected letter leaves its transfer out:
   the transfer of its first letter stands, 17.1, M35), Sicily 6 each and Savoy 3 to Turkey;
-  the Holy Roman Empire 3 to Ferrara; Sicily's 6 to itself is illegal, not charged (8.1); Genoa's
+  the Holy Roman Empire 3 to Ferrara; Sicily's 6 to itself is refused as it is read (8.1); Genoa's
   3 to Savoy is not carried out nor charged (Genoa is excommunicated until the campaign ends: 15,
   M32).  D.2: Turkey, with 15 + 6 + 6 + 3 = 30,
   assassinates Venice for 30 (no bodyguard for Venice: 30 is 30 above nothing, 10); Dalmatia's
@@ -147,7 +147,7 @@ def season() -> Iterator[Season]:
                                                                   "ENDPRESS"))
         for country, lines in CAMPAIGN.items():
             if country != "Naples":
-                write(judge, country, lines)
+                replies[country.lower()] = write(judge, country, lines)
         judge.wait_for(f"{GAME} SP1459C results", address("Turkey"))
         for country, lines in SUMMER.items():
             write(judge, country, lines)
@@ -195,9 +195,11 @@ def test_15_M32_the_excommunicated_genoa_may_give_nothing_and_is_not_charged(sea
     assert "  -3 D.3 expenditure: rebellion mas" in genoa
 
 
-def test_8_1_sicilys_transfer_to_itself_is_neither_carried_out_nor_charged(season: Season) -> None:
+def test_8_1_sicilys_transfer_to_itself_is_refused_as_it_is_read_and_never_charged(season: Season) -> None:
+    assert ("> transfer 6 to Sicily\n  ERROR: read as 'transfer 6 to Sicily': a transfer names another player, never "
+            "its writer: not carried out, not charged (8.1)") in season.replies["sicily"]
     sicily = season.results("Sicily", "SP1459C")
-    assert "transfer 6 to Sicily (D.1): not carried out, not charged: names no living player other than" in sicily
+    assert "transfer 6 to Sicily" not in sicily
     assert "  -6 D.1 transfer out: transfer to Turkey\nYour expenditures" in sicily  # its only movement
 
 
