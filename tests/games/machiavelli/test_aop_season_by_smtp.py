@@ -189,6 +189,8 @@ def test_6_5_3_the_trade_and_the_forced_tax_in_the_buyers_and_sellers_books(seas
 
 def test_15_M32_the_excommunicated_genoa_may_give_nothing_and_is_not_charged(season: Season) -> None:
     assert "Excommunicated (15):\n  Genoa" in season.results("Sicily", "SP1459A")
+    assert "Excommunicated: Genoa (until the campaign of Spring 1459 is over, 15)" in season.results("Sicily",
+                                                                                                  "SP1459A")
     genoa = season.results("Genoa", "SP1459C")
     assert ("transfer 3 to Savoy (D.1): not carried out, not charged: an excommunicated player may neither give "
             "nor receive ducats (15, M32)") in genoa
