@@ -10,9 +10,11 @@ the rules await (AoP 2): the spring letter (A orders) and each campaign's letter
 lasting the game master's ``SET SPRING`` and ``SET CAMPAIGN`` hours (72 and 96 by default: AoP
 18.2's week, A orders on Monday and C orders on Thursday, the judge's results the day after).
 
-Press is grey (anonymous) by default, white on request (18.1); what anyone may know of a running
-game is its board and its public results, never who has sent a letter (LIST, the pages, the
-observers' mail).
+Press is grey (anonymous) by default, white on request, and grey press is answered through the
+judge by its sender's pseudonym (18.1, the host's PRESS); a player whose country is eliminated
+may take over another as its substitute leader (18.3, `Machiavelli.out_of_game`).  What anyone
+may know of a running game is its board and its public results, never who has sent a letter
+(LIST, the pages, the observers' mail).
 """
 
 from __future__ import annotations

@@ -112,7 +112,8 @@ its islands and straits).  A test is named with the chapter or ruling it holds.
   (18.2) — ``syntax``, ``campaign``; test_syntax, test_M50_*, test_18_2_*.  The mail layer's part
   (M35: one correction, transfers irrevocable; every line answered; deadlines; secrecy) is the
   mail edge's, ``judge.games.machiavelli`` (``handlers``, ``lifecycle``, ``views``) —
-  test_by_mail (test_M35_*, test_M50_*, test_8_1_*), test_secrecy_by_mail.
+  test_by_mail (test_M35_*, test_M50_*, test_8_1_*, test_18_1_*, test_18_3_*), test_secrecy_by_mail,
+  test_aop_season_by_smtp (thirteen players' first spring and campaigns by SMTP, to the ducat).
 
 Not here: the mail edge and the ``judge machiavelli`` tool (``judge.games.machiavelli``), the
 boards' drawings.  Speed: ``bench/machiavelli_bench.py`` (a classic campaign and a crowded AoP one).
