@@ -59,6 +59,15 @@ def country_of(board: Board, word: str) -> str:
     return found.pop()
 
 
+def _names_one(kind: GameKind, session: Session, game: Game, words: Sequence[str]) -> bool:
+    """Whether ``words`` joined name one country."""
+    try:
+        kind.seat(session, game, "".join(words))
+    except ValueError:
+        return False
+    return True
+
+
 def _squashed(name: str) -> str:
     """A name as a mail's word may write it: any case, its words joined by nothing, spaces,
     hyphens or underscores."""
@@ -137,8 +146,18 @@ class Machiavelli(GameKind):
             if len(tokens) > 1:
                 raise ValueError("PRESS TO ALL takes no other recipient")
             return ("ALL",)
-        return tuple(dict.fromkeys("MASTER" if t.upper() in _MASTER_WORDS else self.seat(session, game, t)
-                                   for t in tokens))
+        named: list[str] = []
+        at = 0
+        while at < len(tokens):  # a country of more words is the longest run naming one (Holy Roman Empire)
+            if tokens[at].upper() in _MASTER_WORDS:
+                named.append("MASTER")
+                at += 1
+                continue
+            run = next((n for n in range(len(tokens) - at, 1, -1)
+                        if _names_one(self, session, game, tokens[at:at + n])), 1)
+            named.append(self.seat(session, game, "".join(tokens[at:at + run])))
+            at += run
+        return tuple(dict.fromkeys(named))
 
     def info(self, game: Game) -> list[str]:
         return [f"{self.title}, the variant Absence of Plague (its chapters, and the rulings M1 to M57 of the "

@@ -143,8 +143,8 @@ def season() -> Iterator[Season]:
         replies["first"] = write(judge, "Naples", NAPLES_FIRST)
         replies["correction"] = write(judge, "Naples", CAMPAIGN["Naples"])
         replies["third"] = write(judge, "Naples", ["A bar - cap"])
-        replies["press"] = text_of(judge.answer(address("Venice"), f"{signon('Venice')}\nPRESS TO HRE\n{PRESS}\n"
-                                                                  "ENDPRESS"))
+        press = f"{signon('Venice')}\nPRESS TO Holy Roman Empire\n{PRESS}\nENDPRESS"  # a name of three words
+        replies["press"] = text_of(judge.answer(address("Venice"), press))
         for country, lines in CAMPAIGN.items():
             if country != "Naples":
                 replies[country.lower()] = write(judge, country, lines)
