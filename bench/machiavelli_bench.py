@@ -78,7 +78,7 @@ EXPENDITURES = {  # every kind, each where the start of the case makes it legal
         "Venice": ["bodyguard 3"],
     },
     "aop": {
-        "Austria": ["bribe 12 disband A Milano", "allow Milan bribe"],
+        "Holy Roman Empire": ["bribe 12 disband A Milano", "allow Milan bribe"],
         "Dalmatia": ["bribe 12 disband A Steiermark"],
         "Ferrara": ["bribe 9 independent A Firenze"],
         "Florence": ["bribe 3 operate G Lucca", "pacify Pistoia", "G Lucca H"],

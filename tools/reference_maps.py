@@ -8,8 +8,9 @@ supports, a convoy, bounces and a dislodgement, the retreat that follows, and a 
 builds (one refused: Brest is occupied) and a removal: each adjudicated by the engine and
 drawn with its results.  With ``--boards`` it draws instead the initial position of every
 board shipped (``<board>.png``, 1000 pixels wide), Machiavelli's 1454 start
-(``machiavelli.png``) and Absence of Plague's 1459 start (``machiavelli-aop.png``), each as a
-small palette PNG: the picture is
+(``machiavelli.png``), Absence of Plague's 1459 start (``machiavelli-aop.png``) and its crowded
+Summer 1459 campaign, every power's orders drawn with their outcomes, three sieges begun, two
+rebellions (``machiavelli-aop-midgame.png``: `AOP_1459`), each as a small palette PNG: the picture is
 quantised to 256 colours with Pillow (which cairosvg already brings), without dithering,
 and written at its strongest compression.
 """
@@ -28,6 +29,10 @@ from judge.engine.phases import adjudicate
 from judge.engine.position import Position
 from judge.games.machiavelli import render as machiavelli
 from judge.games.machiavelli.core.board import load_board
+from judge.games.machiavelli.core.campaign import CampaignRecord, campaign
+from judge.games.machiavelli.core.position import Position as MachiavelliPosition
+from judge.games.machiavelli.core.spring import spring_letter
+from judge.games.machiavelli.core.syntax import parse_letter
 from judge.render import render_svg
 from judge.render.png import render_png
 
@@ -170,6 +175,45 @@ def small_png(png: bytes) -> bytes:
     return out.getvalue()
 
 
+AOP_1459 = (  # Absence of Plague's first spring, its campaign and the summer's orders, every power's
+    {"France": "raise A lyo\nraise F mar\nraise A avi", "Savoy": "raise A tor\nraise F niz\nraise A sav",
+     "Genoa": "raise F gen\nraise A mon\nraise F vnt", "Holy Roman Empire": "raise A ste\nraise G tir\nraise F tri",
+     "Milan": "tax Como\nraise A mil\nraise A pav\nraise G cre", "Venice": "raise F ven\nraise A ver\nraise A pad",
+     "Ferrara": "raise A fer\nraise A bol\nraise A rav", "Florence": "raise A are\nraise A pis\nraise G fir",
+     "Papacy": "raise A per\nraise A urb\nraise F anc", "Naples": "raise F nap\nraise A slr\nraise A bar",
+     "Sicily": "raise F pal\nraise F mes\nraise A sir", "Dalmatia": "raise F zar\nraise A spa\nraise A fiu",
+     "Turkey": "raise F dur\nraise F mal\nraise A alb"},
+    {"France": "F mar - sot\nA lyo - sch\nA avi H", "Savoy": "A tor - slz\nF niz - lig\nA sav H",
+     "Genoa": "rebellion Massa\nF gen - lig\nA mon H\nF vnt H", "Holy Roman Empire": "A ste - ung\nF tri - uas",
+     "Milan": "A mil - com\nA pav - pia", "Venice": "A ver - man\nF ven - lag\nA pad - vic",
+     "Ferrara": "A rav - smr\nA bol H\nA fer H", "Florence": "A are - sie\nA pis - pio",
+     "Papacy": "A per S A are - sie\nF anc - cas\nA urb H", "Naples": "A slr - kal\nF nap - bon\nA bar - otr",
+     "Sicily": "F mes - lip\nF pal - wts\nA sir H", "Dalmatia": "F zar - las\nA spa H\nA fiu - cro",
+     "Turkey": "A alb - rag\nF dur - ion\nF mal - bot"},
+    {"France": "F sot - wms\nA sch H\nA avi - lyo", "Savoy": "A slz B\nF lig - wts\nA sav H",
+     "Genoa": "A mon - for\nF gen - mas\nF vnt - lig", "Holy Roman Empire": "A ung B\nF uas - cas",
+     "Milan": "A com H\nA pia - for\nG cre H", "Venice": "A man B\nF lag - uas\nA vic - trt",
+     "Ferrara": "A smr B\nA bol - luc\nA fer H", "Florence": "A sie B\nA pio B\nG fir H",
+     "Papacy": "A urb S A smr\nF cas - las\nA per H", "Naples": "A kal B\nF bon H\nA otr H",
+     "Sicily": "F wts - ets\nF lip H\nA sir - pal", "Dalmatia": "F las - ion\nA spa H\nA cro - sla",
+     "Turkey": "A rag B\nF ion - las\nF bot - tun"},
+)
+
+
+def aop_midgame() -> tuple[MachiavelliPosition, CampaignRecord]:
+    """AoP's Summer 1459 campaign after the letters of `AOP_1459`: before it, and its record."""
+    board = load_board("aop")
+
+    def letters(written: Mapping[str, str]) -> dict[str, Any]:
+        return {power: parse_letter(text, board)[0] for power, text in written.items()}
+
+    spring, campaign_letters, summer = AOP_1459
+    after_spring = spring_letter(board, board.start, letters(spring)).position
+    after_campaign = campaign(board, after_spring, letters(campaign_letters)).position
+    record = campaign(board, after_campaign, letters(summer))
+    return after_campaign, record
+
+
 def write_boards(folder: Path, width: int = 1000) -> None:
     """Each board's initial position as FOLDER/<board>.png, Machiavelli's 1454 start as
     FOLDER/machiavelli.png (1200 pixels wide: its 81 areas' names need the room) and Absence of
@@ -186,6 +230,12 @@ def write_boards(folder: Path, width: int = 1000) -> None:
                                          width=pixels)
         (folder / f"{file}.png").write_bytes(small_png(picture))
         print(folder / f"{file}.png")
+    board = load_board("aop")
+    before, record = aop_midgame()
+    picture = machiavelli.render_png(board, machiavelli.load_geometry("aop"), before, title="Absence of Plague",
+                                     record=record, width=1400)
+    (folder / "machiavelli-aop-midgame.png").write_bytes(small_png(picture))
+    print(folder / "machiavelli-aop-midgame.png")
 
 
 def main(argv: list[str] | None = None) -> int:

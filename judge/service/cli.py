@@ -291,6 +291,8 @@ def parser(kinds: Callable[[], Kinds], tools: Sequence[Tool] = ()) -> argparse.A
                       help="its variant with hidden boards, for a game that has one (each player sees only its part "
                       "of the board)")
     demo.add_argument("kind", nargs="?", help="the kind of game to play (default: the judge's default kind)")
+    demo.add_argument("scenario", nargs="?", help="a scenario its demo can play besides its own (judge demo "
+                      "machiavelli aop)")
     for kind in list(kinds())[1:]:  # judge demo --pirates, as judge demo pirates
         demo.add_argument(f"--{kind.name}", action="store_const", const=kind.name, dest="flagged",
                           help=f"play {kind.title}: judge demo {kind.name}")
@@ -318,7 +320,10 @@ def main(argv: Sequence[str] | None, kinds: Callable[[], Kinds], tools: Sequence
     if args.command == "demo":
         from judge.service.demo import run_demo
 
-        return run_demo(kinds(), keep=args.keep, blind=args.blind, kind=args.flagged or args.kind)
+        if args.flagged and args.kind and not args.scenario:  # judge demo --machiavelli aop
+            args.kind, args.scenario = None, args.kind
+        scenario = {"scenario": args.scenario} if args.scenario else {}
+        return run_demo(kinds(), keep=args.keep, blind=args.blind, kind=args.flagged or args.kind, **scenario)
     if args.command in ("serve", "inject", "process", "tick"):
         return _service(args, kinds)
     if args.command == "help":

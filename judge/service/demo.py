@@ -3,7 +3,9 @@ by real SMTP on loopback, so a newcomer sees the whole thing work in one command
 
 The host runs the judge (`demo_judge`) and hands it, as a `DemoJudge`, to the script of the kind
 of game asked for (`GameKind.demo`): ``judge demo`` plays Payola's (``--blind``: one phase of a
-Tin Cup game), ``judge demo --pirates`` a short match of Pirates' Proposal.  A script sends the
+Tin Cup game), ``judge demo --pirates`` a short match of Pirates' Proposal, ``judge demo
+machiavelli aop`` a short game of a kind's other scenario (`GameKind.demo_scenarios`).  A script
+sends the
 players' and the game master's mail with `DemoJudge.send`, answers the judge's request to confirm
 an address as real players do the first time they ask for a game's mail (`DemoJudge.confirm`),
 waits for the judge's mail (`DemoJudge.wait_for`) and prints what a newcomer needs to see.  The
@@ -19,6 +21,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from judge.service.config import Settings
 from judge.service.daemon import Daemon
@@ -27,12 +30,14 @@ from judge.service.scripts import DemoJudge
 
 
 @contextmanager
-def demo_judge(kinds: Kinds, keep: bool = False) -> Iterator[DemoJudge]:
+def demo_judge(kinds: Kinds, keep: bool = False, **changed: Any) -> Iterator[DemoJudge]:
     """A judge on a temporary data directory, listening on a free port of loopback, for as long as
-    the ``with`` lasts; then stopped, and its directory removed unless ``keep``."""
+    the ``with`` lasts; then stopped, and its directory removed unless ``keep``.  ``changed``:
+    settings other than the demo's (a test's ``maps=False``)."""
     data = Path(tempfile.mkdtemp(prefix="judge-demo-"))
     # a script's game master may close a whole match's phases, one mail each, in a minute
-    settings = Settings(data_dir=data, port=0, tick_seconds=2, max_phase_changes_per_hour=100)
+    settings = Settings(**{"data_dir": data, "port": 0, "tick_seconds": 2, "max_phase_changes_per_hour": 100,
+                           **changed})
     loop = asyncio.new_event_loop()
     daemon = Daemon(settings, kinds)
     thread = threading.Thread(target=loop.run_until_complete, args=(daemon.run(),), daemon=True)
@@ -49,17 +54,27 @@ def demo_judge(kinds: Kinds, keep: bool = False) -> Iterator[DemoJudge]:
             shutil.rmtree(data, ignore_errors=True)
 
 
-def run_demo(kinds: Kinds, keep: bool = False, blind: bool = False, kind: str | None = None) -> int:
+def run_demo(kinds: Kinds, keep: bool = False, blind: bool = False, kind: str | None = None,
+             scenario: str | None = None) -> int:
     """``judge demo``: the script of ``kind`` (the default kind if None; ``blind``: its variant for
-    hidden boards) against a judge of its own; the judge's mail is kept only with ``keep``, and the
-    end says so (it never names a Maildir it has just removed)."""
+    hidden boards; ``scenario``: one of its `demo_scenarios`) against a judge of its own; the
+    judge's mail is kept only with ``keep``, and the end says so (it never names a Maildir it has
+    just removed)."""
     try:
         chosen = kinds.named(kind.lower()) if kind else kinds.default
     except KeyError:
         print(f"judge demo: no game is called '{kind}' (the judge hosts: {', '.join(k.name for k in kinds)})")
         return 2
+    offered = getattr(chosen, "demo_scenarios", ())
+    if scenario is not None and scenario.lower() not in offered:
+        print(f"judge demo: {chosen.title} has no scenario '{scenario}' to play"
+              + (f" (its demo plays: {', '.join(offered)})" if offered else ""))
+        return 2
     with demo_judge(kinds, keep) as judge:
-        chosen.demo(judge, blind=blind)
+        if scenario is None:
+            chosen.demo(judge, blind=blind)
+        else:
+            chosen.demo(judge, blind=blind, scenario=scenario.lower())  # type: ignore[call-arg]
         sent = len(judge.mails())
     if keep:
         print(f"The judge sent {sent} mails; they are in the Maildir {judge.settings.maildir}/new.")

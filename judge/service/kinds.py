@@ -115,6 +115,12 @@ class Lobby(Protocol):
         default, nothing."""
         return None
 
+    def out_of_game(self, session: Session, game: Game, seat: str) -> bool:
+        """Whether ``seat`` is out of the game though its player keeps it (Machiavelli's eliminated
+        countries, AoP 4.3): its player may then take over another seat (AoP 18.3's substitute
+        leader); by default, never."""
+        return False
+
     def seat_order(self, session: Session, game: Game) -> list[str]:
         """Every seat the game has or will have, in the order lists show them (PRESS TO ALL)."""
         ...
@@ -269,9 +275,13 @@ class Pages(Protocol):
 class Demo(Protocol):
     """A kind's short game for ``judge demo``."""
 
+    demo_scenarios: tuple[str, ...] = ()
+    """The scenarios its demo can play besides its own (``judge demo machiavelli aop``)."""
+
     def demo(self, judge: DemoJudge, blind: bool = False) -> None:
         """Play a short scripted game against ``judge`` by mail and print what a newcomer needs to
-        see (``blind``: its variant with hidden boards, for a kind that has one)."""
+        see (``blind``: its variant with hidden boards, for a kind that has one).  A kind with
+        `demo_scenarios` takes ``scenario=`` too, one of them."""
         raise NotImplementedError(f"{getattr(self, 'title', 'this game')} has no demo")
 
 

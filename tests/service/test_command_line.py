@@ -19,6 +19,15 @@ def test_judge_demo_plays_the_kind_it_names(monkeypatch: pytest.MonkeyPatch, arg
     assert asked == [kind]
 
 
+@pytest.mark.parametrize("arguments", [["demo", "machiavelli", "aop"], ["demo", "--machiavelli", "aop"]])
+def test_judge_demo_plays_the_scenario_it_names(monkeypatch: pytest.MonkeyPatch, arguments: list[str]) -> None:
+    asked: list[tuple[str | None, str | None]] = []
+    monkeypatch.setattr(demo, "run_demo", lambda _kinds, keep, blind, kind, scenario=None:
+                        asked.append((kind, scenario)) or 0)
+    assert bootstrap.main(arguments) == 0
+    assert asked == [("machiavelli", "aop")]
+
+
 def test_every_games_tool_is_a_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         bootstrap.main(["--help"])

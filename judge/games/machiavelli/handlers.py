@@ -110,6 +110,10 @@ def close_block(talk: Turn) -> None:
             talk.mark(index, "error", f"read as '{'; '.join(written)}', which is no order of "
                       f"{lifecycle.label(game.phase)}: not carried out, not charged (2, 8.1)")
             continue
+        if any(isinstance(order, Transfer) and order.to == seat for order in read):
+            talk.mark(index, "error", f"read as '{'; '.join(written)}': a transfer names another player, never its "
+                      "writer: not carried out, not charged (8.1)")
+            continue
         orders += written
         readable = True
         talk.mark(index, "ok", f"read as: {'; '.join(written)}")

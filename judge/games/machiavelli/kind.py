@@ -10,9 +10,11 @@ the rules await (AoP 2): the spring letter (A orders) and each campaign's letter
 lasting the game master's ``SET SPRING`` and ``SET CAMPAIGN`` hours (72 and 96 by default: AoP
 18.2's week, A orders on Monday and C orders on Thursday, the judge's results the day after).
 
-Press is grey (anonymous) by default, white on request (18.1); what anyone may know of a running
-game is its board and its public results, never who has sent a letter (LIST, the pages, the
-observers' mail).
+Press is grey (anonymous) by default, white on request, and grey press is answered through the
+judge by its sender's pseudonym (18.1, the host's PRESS); a player whose country is eliminated
+may take over another as its substitute leader (18.3, `Machiavelli.out_of_game`).  What anyone
+may know of a running game is its board and its public results, never who has sent a letter
+(LIST, the pages, the observers' mail).
 """
 
 from __future__ import annotations
@@ -45,14 +47,31 @@ _MASTER_WORDS = frozenset({"M", "MASTER", "GM"})
 
 
 def country_of(board: Board, word: str) -> str:
-    """The country ``word`` names on ``board``: its name, or three letters or more that begin its
-    name alone (any case); ValueError with a message if none."""
-    key = word.casefold()
-    exact = [p for p in board.powers if p.casefold() == key]
-    found = exact or ([p for p in board.powers if p.casefold().startswith(key)] if len(key) >= 3 else [])
+    """The country ``word`` names on ``board``: its name or another the board gives it, its words
+    joined in any way (``Holy-Roman-Empire``, ``HRE``), or three letters or more that begin one
+    name of it alone (any case); ValueError with a message if none."""
+    key = _squashed(word)
+    named = [(_squashed(name), p) for p in board.powers for name in board.power_names(p)]
+    exact = {p for name, p in named if name == key}
+    found = exact or ({p for name, p in named if name.startswith(key)} if len(key) >= 3 else set())
     if len(found) != 1:
         raise ValueError(f"'{word[:20]}' names no country of the {board.name} board ({', '.join(board.powers)})")
-    return found[0]
+    return found.pop()
+
+
+def _names_one(kind: GameKind, session: Session, game: Game, words: Sequence[str]) -> bool:
+    """Whether ``words`` joined name one country."""
+    try:
+        kind.seat(session, game, "".join(words))
+    except ValueError:
+        return False
+    return True
+
+
+def _squashed(name: str) -> str:
+    """A name as a mail's word may write it: any case, its words joined by nothing, spaces,
+    hyphens or underscores."""
+    return re.sub(r"[\s_-]+", "", name.casefold())
 
 
 def help_syntax() -> str:
@@ -107,6 +126,11 @@ class Machiavelli(GameKind):
     def seat_title(self, seat: str) -> str:
         return seat
 
+    def out_of_game(self, session: Session, game: Game, seat: str) -> bool:
+        """An eliminated country (4.3): its player may lead another as a substitute (18.3)."""
+        position = lifecycle.position_now(session, game)
+        return position is not None and seat in position.eliminated
+
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return list(lifecycle.board_of(game).powers)
 
@@ -122,8 +146,18 @@ class Machiavelli(GameKind):
             if len(tokens) > 1:
                 raise ValueError("PRESS TO ALL takes no other recipient")
             return ("ALL",)
-        return tuple(dict.fromkeys("MASTER" if t.upper() in _MASTER_WORDS else self.seat(session, game, t)
-                                   for t in tokens))
+        named: list[str] = []
+        at = 0
+        while at < len(tokens):  # a country of more words is the longest run naming one (Holy Roman Empire)
+            if tokens[at].upper() in _MASTER_WORDS:
+                named.append("MASTER")
+                at += 1
+                continue
+            run = next((n for n in range(len(tokens) - at, 1, -1)
+                        if _names_one(self, session, game, tokens[at:at + n])), 1)
+            named.append(self.seat(session, game, "".join(tokens[at:at + run])))
+            at += run
+        return tuple(dict.fromkeys(named))
 
     def info(self, game: Game) -> list[str]:
         return [f"{self.title}, the variant Absence of Plague (its chapters, and the rulings M1 to M57 of the "
@@ -255,10 +289,15 @@ class Machiavelli(GameKind):
 
     # -- the demo --------------------------------------------------------------------------------
 
-    def demo(self, judge: DemoJudge, blind: bool = False) -> None:
+    demo_scenarios = ("classic", "aop")
+
+    def demo(self, judge: DemoJudge, blind: bool = False, scenario: str = "classic") -> None:
         if blind:
             raise ValueError(f"{self.title} has no blind variant")
         from judge.games.machiavelli import demo
 
-        demo.play(judge)
+        if scenario == "aop":
+            demo.play_aop(judge)
+        else:
+            demo.play(judge)
 

@@ -17,7 +17,8 @@ progress as a dashed ring in the besieger's colour round the besieged city's pla
 when given, the operations of a campaign (advances as arrows, through the transporting
 fleets; supports as dashed lines into the area supported; transports as dotted rings; holds
 as rings; sieges and conversions as lines from the unit to its city's place; an order that
-failed or could not be carried out is crossed out); the names (the area codes on the classic
+failed or could not be carried out is crossed out, the cross on its line where it covers no
+unit or city, or beside the line's middle where the line lies under them); the names (the area codes on the classic
 board, the names written in full on AoP's, haloed in white, so that an order's line passes under
 them; an area the drawing pinches in two is named on both pieces); a title bar; a legend of
 the players and a key to the marks.
@@ -538,15 +539,6 @@ def _towards(p: Point, q: Point, distance: float) -> Point:
     return p[0] + dx / length * distance, p[1] + dy / length * distance
 
 
-def _middle(points: Sequence[Point]) -> Point:
-    remaining = sum(math.dist(a, b) for a, b in pairwise(points)) / 2
-    for a, b in pairwise(points):
-        if remaining <= math.dist(a, b):
-            return _towards(a, b, remaining)
-        remaining -= math.dist(a, b)
-    return points[-1]
-
-
 def _arrow(points: Sequence[Point], colour: str) -> str:
     """A polyline ending in an arrowhead, outlined in ink."""
     start = _towards(points[0], points[1], 8.0)
@@ -565,6 +557,43 @@ def _line(points: Sequence[Point], colour: str, dashes: str) -> str:
     d = "M" + "L".join(_xy(p) for p in points)
     return (f'<path d="{d}" fill="none" stroke="{INK}" stroke-width="3" stroke-dasharray="{dashes}"/>'
             f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="1.6" stroke-dasharray="{dashes}"/>')
+
+
+CROSS_BOX: Box = (-7.0, -7.0, 7.0, 7.0)  # a failed order's cross, its white outline included
+_CROSS_STOPS = (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.1, 0.9)
+
+
+def _along(points: Sequence[Point], fraction: float) -> Point:
+    """The point ``fraction`` of the way along a polyline."""
+    remaining = sum(math.dist(a, b) for a, b in pairwise(points)) * fraction
+    for a, b in pairwise(points):
+        if remaining <= math.dist(a, b):
+            return _towards(a, b, remaining)
+        remaining -= math.dist(a, b)
+    return points[-1]
+
+
+def _box(at: Point, box: Box) -> Box:
+    return at[0] + box[0], at[1] + box[1], at[0] + box[2], at[1] + box[3]
+
+
+def _covers(box: Box, at: Point, other: Box) -> bool:
+    return (at[0] + box[0] < other[2] and other[0] < at[0] + box[2]
+            and at[1] + box[1] < other[3] and other[1] < at[1] + box[3])
+
+
+def _cross_place(points: Sequence[Point], taken: Sequence[Box]) -> Point:
+    """Where a failed order's cross goes: on its line, at the middle or the point nearest it that
+    covers no unit or city (crowded land has a mark at the middle); else beside the middle (a
+    line between a garrison and its province's army lies under their marks); the middle if all
+    those are covered."""
+    middle = _along(points, 0.5)
+    beside = [(middle[0] + radius * math.cos(turn * math.pi / 4), middle[1] + radius * math.sin(turn * math.pi / 4))
+              for radius in (12.0, 17.0, 22.0) for turn in range(8)]
+    for at in [*(_along(points, fraction) for fraction in _CROSS_STOPS), *beside]:
+        if not any(_covers(CROSS_BOX, at, box) for box in taken):
+            return at
+    return middle
 
 
 def _cross(at: Point) -> str:
@@ -591,6 +620,11 @@ class _Orders:
         self.geometry = geometry
         self.position = position
         self.style = style
+        self.taken = [*(_box(self.at(UnitRef(u.kind, u.area)), GARRISON_BOX if u.kind is UnitKind.GARRISON
+                                else UNIT_BOX) for u in position.units.values()),
+                      *(_box(places.city, CITY_BOX) for code, places in geometry.places.items()
+                        if places.city is not None and board.areas[code].city is not None)]
+        """What a failed order's cross should not cover: the units' and cities' marks."""
 
     def at(self, unit: UnitRef) -> Point:
         """Where the unit an order names stands: its garrison place, its coast's, or its area's."""
@@ -610,12 +644,12 @@ class _Orders:
         start = self.at(order.unit)
         if isinstance(order, Advance):
             points = [start, *(self.geometry.places[a].unit for a in order.route), self.into(order.to, order.coast)]
-            mark, focus = _arrow(points, colour), _middle(points)
+            mark, focus = _arrow(points, colour), _cross_place(points, self.taken)
         elif isinstance(order, Support):
             end = self.into(order.area)
             end = _towards(end, start, 9.0)
             dot = f'<circle cx="{_n(end[0])}" cy="{_n(end[1])}" r="2.6" fill="{colour}" stroke="{INK}"/>'
-            mark, focus = _line([start, end], colour, "5 3") + dot, _middle([start, end])
+            mark, focus = _line([start, end], colour, "5 3") + dot, _cross_place([start, end], self.taken)
         elif isinstance(order, Transport):
             x, y = start
             mark = (f'<circle cx="{_n(x)}" cy="{_n(y)}" r="11" fill="none" stroke="{INK}" stroke-width="3" '
@@ -631,7 +665,7 @@ class _Orders:
                 island = self.geometry.places[lagoon.island]  # Venice besieged from the Lagoon (AoP 14)
                 other = island.garrison or island.unit
             mark, focus = _line([start, other], colour, "1.5 1.5" if isinstance(order, Convert) else "4 1.5"), \
-                _middle([start, other])
+                _cross_place([start, other], self.taken)
         else:  # Hold
             x, y = start
             mark = "".join(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="10.5" fill="none" stroke="{stroke}" '

@@ -35,7 +35,7 @@ from judge.games.machiavelli.core.expense import RebellionStart
 from judge.games.machiavelli.core.income import Income
 from judge.games.machiavelli.core.ledger import Movement, OrderOutcome
 from judge.games.machiavelli.core.orders import Order
-from judge.games.machiavelli.core.position import Independent, Owner, Position, Season, Unit, UnitKind
+from judge.games.machiavelli.core.position import Independent, Owner, Phase, Position, Season, Unit, UnitKind
 from judge.games.machiavelli.core.results import ControlChange, OrderResult, Reason, RebellionEnd, Retreat
 from judge.games.machiavelli.core.spring import SpringOpening, SpringRecord
 
@@ -113,7 +113,9 @@ def board_lines(board: Board, position: Position) -> list[str]:
             f"{a} by {owner_text(s.besieger)} ({s.seasons} season{'s' if s.seasons != 1 else ''})"
             for a, s in sorted(position.sieges.items())])
     if position.bans:
-        lines += wrapped("  Excommunicated: ", [f"{p} (until {s})" for p, s in sorted(position.bans.items())])
+        ends = ("until the spring letters of {} are carried out, 15" if position.phase is Phase.A  # laid in a fall
+                else "until the campaign of {} is over, 15")
+        lines += wrapped("  Excommunicated: ", [f"{p} ({ends.format(s)})" for p, s in sorted(position.bans.items())])
     return lines
 
 

@@ -9,7 +9,13 @@ address receives the seat's mail only once it has confirmed it wants it (`consen
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import re
+
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
 from judge.mail.inbound import usable_address
@@ -22,7 +28,7 @@ from judge.service.lifecycle import GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password
 from judge.service.render import render, when
-from judge.store.models import Absence, Confirmation, Game
+from judge.store.models import Absence, Confirmation, Game, Secret
 
 
 def status(talk: Conversation, text: str, _: cmd.Status) -> None:
@@ -40,6 +46,35 @@ def status(talk: Conversation, text: str, _: cmd.Status) -> None:
         talk.echo(text, "error", f"that is a player's command; sign on as a {kind.seat_word}")
 
 
+PSEUDONYM = re.compile(r"ANON-[A-Z2-7]{8}")
+"""The name grey press is answered by (`pseudonym`)."""
+
+
+def pseudonym(session: Session, game: Game, sender: str, reader: str) -> str:
+    """The name under which grey press from the seat ``sender`` reaches the seat ``reader``, who
+    answers it with ``PRESS TO`` that name without learning whose it is (AoP 18.1: the judge
+    "conceals the identities of anonymous senders and also transmits answers to them").  It is
+    the same for every grey press of one sender to one reader, as a pseudonym signs them, and
+    another for each reader, so that readers comparing theirs learn nothing; keyed with the
+    judge's secret (`Secret`), so that nobody can work it out from the seats' names."""
+    key = session.get_one(Secret, "verp").value.encode()
+    digest = hmac.new(key, f"grey press|{game.id}|{sender}|{reader}".encode(), hashlib.sha256).digest()
+    return "ANON-" + base64.b32encode(digest[:5]).decode()
+
+
+def _answered(talk: Conversation, game: Game, reader: str | None, words: tuple[str, ...]) -> str | None:
+    """The seat whose grey press ``PRESS TO <pseudonym>`` answers (None: the line names no
+    pseudonym); ValueError if it is no pseudonym of a sender to ``reader``."""
+    if len(words) != 3 or words[1].upper() != "TO" or not PSEUDONYM.fullmatch(words[2].upper()):
+        return None
+    named = words[2].upper()
+    senders = [seat for seat in host.seats(talk.session, game) if reader is not None and seat != reader
+               and pseudonym(talk.session, game, seat, reader) == named]
+    if not senders:
+        raise ValueError(f"no grey press reached you from {named}")
+    return senders[0]
+
+
 def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     """Press to some seats (named as the game's kind reads them: powers by name or initial,
     players by name), to the game master (``M``), or to everyone (``ALL``, ``BROADCAST``), as
@@ -47,7 +82,9 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
 
     White press is signed and each copy says who else received it.  Grey press is delivered
     unsigned and says nothing of its other readers (who they are could tell who is not, the
-    sender); the game master gets a signed copy.  A broadcast is copied to the game master and to
+    sender); the game master gets a signed copy.  Each reader of grey press from a seat is
+    given the sender's `pseudonym` to answer it by (``PRESS TO ANON-...``), and the answer
+    names its reader to nobody but the game master.  A broadcast is copied to the game master and to
     the game's observers, as the classic judges do (unless the game says ``SET PRESS OBSERVERS
     OFF``).  One mail sends grey press or white press to players, never both (`_mixed`): all the
     mail one mail causes goes out at the same moment, with the same Date, and readers comparing
@@ -64,7 +101,8 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     seat = host.seats(talk.session, game)
     rules = rules_of(game).press
     try:
-        to = command.to or kind.press_to(talk.session, game, command.words)
+        answered = None if command.to else _answered(talk, game, power, command.words)
+        to = (answered,) if answered else command.to or kind.press_to(talk.session, game, command.words)
     except ValueError as exc:
         talk.echo(text, "error", str(exc))
         return
@@ -78,6 +116,7 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     if everyone and not talk.context.is_master:
         names.append("MASTER")
     targets: dict[str, str] = {}  # address -> who it is, in the order named
+    seats_at: dict[str, str] = {}  # address -> its seat
     skipped = []
     for name in names:
         if name == "MASTER":
@@ -85,11 +124,13 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
                 targets.setdefault(game.gm_address, "the game master")
             continue
         player = seat.get(name)
+        who = command.words[2].upper() if answered else kind.seat_title(name)  # an answer never names its reader
         if name != power and host.is_played(player):
             assert player is not None and player.address is not None
-            targets.setdefault(player.address, kind.seat_title(name))
+            targets.setdefault(player.address, who)
+            seats_at.setdefault(player.address, name)
         else:
-            skipped.append(kind.seat_title(name))
+            skipped.append(who)
     watching = [a for a in host.observers(talk.session, game) if a not in targets] if (
         everyone and rules.observers) else []
     if to != ("MASTER",) and not talk.context.is_master and _mixed(talk, game, grey):
@@ -103,8 +144,10 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     for address, who in targets.items():
         signed = not grey or address == game.gm_address
         others = [w for a, w in targets.items() if a != address] if signed else []
+        answer = pseudonym(talk.session, game, power, seats_at[address]) if (
+            not signed and power and address in seats_at) else None
         body = render("press", game=game, sender=sender, body=command.body, everyone=everyone, others=others,
-                      grey=not signed, sent_grey=grey)
+                      grey=not signed, sent_grey=grey, answer=answer)
         subject = f"{game.name} press from {sender}" if signed else f"{game.name} grey press"
         (sent if talk.send(to=address, subject=subject, kind="press", game_id=game.id, body=body) else held).append(who)
     if grey and game.gm_address not in targets and not talk.context.is_master:

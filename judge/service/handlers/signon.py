@@ -255,7 +255,8 @@ def _cannot_take_over(talk: Conversation, game: Game, power: str, address: str) 
         return f"{kind.seat_title(power)} has a player"
     if not host.is_open(game, power):
         return f"{kind.seat_title(power)} is not open for takeover: ask the game master (SET OPENING)"
-    if any(p.address == address for p in host.seats(talk.session, game).values() if host.is_played(p)):
+    if any(p.address == address for seat, p in host.seats(talk.session, game).items()
+           if host.is_played(p) and not kind.out_of_game(talk.session, game, seat)):
         return f"you already play a {kind.seat_word} in this game"
     return None
 

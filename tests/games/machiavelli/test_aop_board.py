@@ -43,7 +43,7 @@ HOMES: dict[str, tuple[dict[str, str], int, int]] = {
     "France": ({"Marseille": "F2P", "Lyon": "F", "Avignon": "U", "Ajaccio": "UP"}, 9, 4),
     "Savoy": ({"Nizza": "FP", "Torino": "F2", "Savoia": "U", "Sassari": "UP", "Aosta": ""}, 11, 3),
     "Genoa": ({"Genova": "F3P", "Ventimiglia": "FP", "Monferrato": "F", "Bastia": "UP"}, 10, 4),
-    "Austria": ({"Steiermark": "F2", "Tirol": "F", "Trieste": "FP", "Kärnten": "", "Krain": ""}, 9, 3),
+    "Holy Roman Empire": ({"Steiermark": "F2", "Tirol": "F", "Trieste": "FP", "Kärnten": "", "Krain": ""}, 9, 3),
     "Milan": ({"Milano": "F3", "Pavia": "F", "Cremona": "F", "Como": "", "Fornova": "", "Piacenza": "", "Parma": ""},
               12, 3),
     "Venice": ({"Venezia": "F3P", "Padova": "F", "Verona": "F", "Treviso": "F", "Bergamo": "", "Brescia": "",
@@ -62,7 +62,7 @@ HOMES: dict[str, tuple[dict[str, str], int, int]] = {
 # M1 by hand: (provinces, the cities' incomes, the Lagoon's ducat, Pontremoli) -> T
 HAND_TAX = {
     "France": (4, 2 + 1 + 1 + 1, 0), "Savoy": (5 + 1, 1 + 2 + 1 + 1, 0), "Genoa": (4, 3 + 1 + 1 + 1, 0),
-    "Austria": (5, 2 + 1 + 1, 0), "Milan": (7, 3 + 1 + 1, 0), "Venice": (8, 3 + 1 + 1 + 1, 1),
+    "Holy Roman Empire": (5, 2 + 1 + 1, 0), "Milan": (7, 3 + 1 + 1, 0), "Venice": (8, 3 + 1 + 1 + 1, 1),
     "Ferrara": (5, 2 + 2 + 1 + 1, 0), "Florence": (5, 3 + 1 + 1 + 1, 0), "Papacy": (7, 2 + 2 + 1 + 1, 0),
     "Naples": (6, 2 + 1 + 1 + 1, 0), "Sicily": (6, 2 + 1 + 1 + 1, 0), "Dalmatia": (6, 2 + 1 + 1, 0),
     "Turkey": (6, 2 + 1 + 1 + 1, 0),

@@ -185,7 +185,7 @@ def test_3_M48_the_first_spring_no_income_and_at_most_three_units_raised_each() 
     # 15 each; Florence gives 3 (A.4) and the Pope spends it in A.7 (M31)
     treasuries = {"Florence": 15 - 3 - 9, "Papacy": 15 + 3 - 9, "Ferrara": 15 - 9, "Venice": 15 - 9,
                   "Savoy": 15 + 2 - 6, "Milan": 15 - 2 + 1 - 6, "France": 15 - 6, "Sicily": 15 - 3,
-                  "Austria": 15, "Genoa": 15, "Naples": 15, "Dalmatia": 15, "Turkey": 15}
+                  "Holy Roman Empire": 15, "Genoa": 15, "Naples": 15, "Dalmatia": 15, "Turkey": 15}
     assert dict(done.position.treasuries) == treasuries
 
 
@@ -423,3 +423,18 @@ def test_13_4_example_1_the_ring_of_tyrolea_como_and_turin_turns_on_the_aop_boar
     start = game(A("Milan", "Tyrolea"), A("France", "Como"), A("Genoa", "Turin"))
     done = play(start, Milan="A Tyrolea - Como", France="A Como - Turin", Genoa="A Turin - Tyrolea")
     assert units(done.position) == {"Milan A Como", "France A Torino", "Genoa A Tirol"}
+
+
+def test_3_the_holy_roman_empire_is_a_player_by_that_name_and_a_letter_may_call_it_austria_or_hre() -> None:
+    """AoP 3 names the power "Holy Roman Empire (Austria)": the board and the judge call it by
+    its name, and a letter may name it by that name in words, by "Austria", "HRE" or "Empire"."""
+    assert "Holy Roman Empire" in BOARD.powers and "Austria" not in BOARD.powers
+    assert BOARD.area("Steiermark").home == "Holy Roman Empire"
+    letter = "\n".join(["transfer 3 to Holy Roman Empire", "transfer 2 to Austria", "transfer 1 to HRE",
+                        "assassinate Empire 30", "excommunicate holy roman empire", "transfer 4 to Holy"])
+    orders, problems = parse_letter(letter, BOARD)
+    assert not problems
+    assert [str(o) for o in orders] == ["transfer 3 to Holy Roman Empire", "transfer 2 to Holy Roman Empire",
+                                        "transfer 1 to Holy Roman Empire", "assassinate Holy Roman Empire 30",
+                                        "excommunicate Holy Roman Empire", "transfer 4 to Holy Roman Empire"]
+    assert parse_letter("\n".join(str(o) for o in orders), BOARD) == (orders, ())

@@ -430,6 +430,30 @@ def test_grey_press_is_the_default_and_names_no_sender(tmp_path: Path) -> None:
     assert "Beware of Venice." in press[0].body and "Florence" not in press[0].body
 
 
+def test_18_1_the_judge_carries_an_answer_to_grey_press_back_to_its_unnamed_sender(tmp_path: Path) -> None:
+    """AoP 18.1: the judge "conceals the identities of anonymous senders and also transmits
+    answers to them": grey press names its sender by a pseudonym for that reader only."""
+    judge = Judge(tmp_path)
+    new_game(judge, ("Florence", "Milan", "Venice"), "p2")
+    master(judge, "START", game="p2")
+    judge.new_mail()
+    letter(judge, "Venice", "PRESS TO Florence, Milan", "Who paid the Turk?", "ENDPRESS", game="p2")
+    mails = judge.new_mail()
+    [to_florence] = [m for m in mails if m.to == address("Florence") and m.subject == "p2 grey press"]
+    [to_milan] = [m for m in mails if m.to == address("Milan") and m.subject == "p2 grey press"]
+    florences = re.findall(r"PRESS TO (ANON-[A-Z2-7]{8})\)", to_florence.body)
+    milans = re.findall(r"PRESS TO (ANON-[A-Z2-7]{8})\)", to_milan.body)
+    assert len(florences) == len(milans) == 1 and florences != milans  # comparing them tells nothing
+    assert "Venice" not in to_florence.body
+    reply = letter(judge, "Florence", f"PRESS TO {florences[0]}", "Not I.", "ENDPRESS", game="p2")
+    assert f"grey press sent to {florences[0]}" in reply.body and "Venice" not in reply.body
+    [answer] = [m for m in judge.new_mail() if m.to == address("Venice") and m.subject == "p2 grey press"]
+    assert "Not I." in answer.body and "Florence" not in answer.body
+    assert re.search(r"PRESS TO ANON-[A-Z2-7]{8}\)", answer.body)  # and Venice may answer the answer
+    refused = letter(judge, "Milan", f"PRESS TO {florences[0]}", "Me neither.", "ENDPRESS", game="p2")
+    assert f"no grey press reached you from {florences[0]}" in refused.body
+
+
 def test_the_page_shows_the_board_and_the_latest_public_results_and_no_secret(tmp_path: Path) -> None:
     judge = Judge(tmp_path, web=True)
     new_game(judge, ("Florence", "Milan"), "w1")
@@ -476,6 +500,23 @@ def test_a_player_taking_over_a_dummy_country_is_briefed_on_it_alone(tmp_path: P
     assert "Florence" not in briefing.body
 
 
+def test_18_3_an_eliminated_player_may_lead_another_country_as_its_substitute_a_living_one_may_not(
+        tmp_path: Path) -> None:
+    """AoP 18.3: a substitute leader "cannot be a leader of another major power which still is in
+    the game, but rather a player who has already been eliminated from it" (4.3)."""
+    judge = Judge(tmp_path)
+    new_game(judge, ("Florence", "Milan"), "k2")
+    master(judge, "START", "SET OPENING Naples", game="k2")
+    judge.send(address("Milan"), "TAKEOVER Naples@k2 pw-bob2")
+    assert "you already play a country in this game" in judge.last_to(address("Milan")).body
+    with judge.db.transaction() as session:  # Florence eliminated in the last campaign (4.3)
+        game = session.scalars(select(Game).where(Game.name == "k2")).one()
+        row = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == "SP1454A")).one()
+        row.position = {**row.position, "eliminated": {"Florence": "Spring 1454"}}
+    judge.send(address("Florence"), "TAKEOVER Naples@k2 pw-ann2")
+    assert any("you now play Naples in k2" in m.body for m in judge.all_mail() if m.to == address("Florence"))
+
+
 def draws_maps() -> bool:
     """Whether the judge draws maps here (the Cairo library loads)."""
     try:
@@ -504,6 +545,35 @@ def test_judge_demo_machiavelli_plays_a_spring_and_a_campaign_by_smtp(demo_outpu
     assert "For Milan alone" not in demo_output and "For Venice alone" not in demo_output
     if draws_maps():
         assert "Attached: demo-spring-1454-orders.png, demo-SU1454C.png" in demo_output
+
+
+@pytest.fixture(scope="module")
+def aop_demo_output() -> str:
+    """What ``judge demo machiavelli aop`` prints (played once: it runs a judge by SMTP)."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert run_demo(kinds(), kind="machiavelli", scenario="aop") == 0
+    return printed.getvalue()
+
+
+def test_judge_demo_machiavelli_aop_plays_the_first_spring_of_1459_and_its_campaign_by_smtp(
+        aop_demo_output: str) -> None:
+    # Milan: 15 + 3 (the Empire's gift, A.4) - 4 (Pontremoli, A.5) + 1 (Como taxed by force, A.6)
+    # - 3 x 3 (three units raised, A.7; no income in the first spring: M48) = 6; then a
+    # counter-bribe of 3: 6 - 3 = 3
+    assert "Your treasury: 15 ducats before, 6 ducats now." in aop_demo_output
+    assert "  -4 A.5 purchase: pon bought from Savoy" in aop_demo_output
+    assert "Your treasury: 6 ducats before, 3 ducats now." in aop_demo_output
+    assert "Milan A pav is now independent" in aop_demo_output  # Savoy's 12 beat the counter-bribe of 3 (12)
+    assert "Holy Roman Empire A ste" in aop_demo_output and "Austria" not in aop_demo_output
+    assert "For Savoy alone" not in aop_demo_output
+    if draws_maps():
+        assert "Attached: plague-spring-1459-orders.png, plague-SU1459C.png" in aop_demo_output
+
+
+def test_judge_demo_refuses_a_scenario_its_kind_does_not_play(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_demo(kinds(), kind="machiavelli", scenario="1066") == 2
+    assert "has no scenario '1066' to play (its demo plays: classic, aop)" in capsys.readouterr().out
 
 
 def test_4_2_a_victory_ends_the_game_with_the_ranking_in_every_mail(tmp_path: Path) -> None:

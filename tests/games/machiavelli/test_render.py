@@ -45,6 +45,7 @@ from judge.games.machiavelli.core.position import (
 from judge.games.machiavelli.core.syntax import parse_letter
 from judge.games.machiavelli.render import (
     CITY_BOX,
+    CROSS_BOX,
     GARRISON_BOX,
     LABEL_SIZE,
     NAME_DROP,
@@ -640,13 +641,15 @@ def test_1459_start_the_thirteen_players_are_in_the_legend_with_their_cities() -
     """AoP 3: thirteen powers, no unit of theirs before the first spring's raising (M48), and the
     twelve independent garrisons; Florence's home has four cities (Firenze, Arezzo, Pisa,
     Pistoia), Venice's four (Venezia, Padova, Verona, Treviso), Savoy's four (Nizza, Torino,
-    Savoia, Sassari: Pontremoli, which it controls, has none: M2), Austria's three (Steiermark,
-    Tirol, Trieste)."""
+    Savoia, Sassari: Pontremoli, which it controls, has none: M2), the Holy Roman Empire's three
+    (Steiermark, Tirol, Trieste), in the legend by the name AoP gives it, never "Austria"."""
     svg = render_svg(AOP, load_geometry("aop"), AOP.start, title="Absence of Plague")
     players = {g.get("data-player"): "".join(g.itertext()) for g in groups(svg, "player")}
     assert list(players) == [*AOP.powers, "Independent"] and len(AOP.powers) == 13
-    for power, cities in (("Florence", 4), ("Venice", 4), ("Savoy", 4), ("Austria", 3)):
+    for power, cities in (("Florence", 4), ("Venice", 4), ("Savoy", 4), ("Holy Roman Empire", 3)):
         assert f"{cities} cities, 0 units" in players[power], power
+        assert power in players[power], power
+    assert not any("Austria" in text for text in players.values())
     assert "12 units" in players["Independent"]
     title = next(e for e in ET.fromstring(svg).iter(f"{SVG}text") if e.get("class") == "title")
     assert title.text == "Absence of Plague: Spring 1459, the spring's orders (A) awaited"
@@ -665,9 +668,9 @@ def test_each_power_has_its_own_colour_and_letter(name: str) -> None:
 
 
 def test_the_letters_tell_aops_thirteen_powers_apart() -> None:
-    assert letters(AOP.powers) == {"Austria": "A", "Dalmatia": "D", "Ferrara": "Fe", "Florence": "Fl", "France": "Fr",
-                                   "Genoa": "G", "Milan": "M", "Naples": "N", "Papacy": "P", "Savoy": "Sa",
-                                   "Sicily": "Si", "Turkey": "T", "Venice": "V"}
+    assert letters(AOP.powers) == {"Dalmatia": "D", "Ferrara": "Fe", "Florence": "Fl", "France": "Fr",
+                                   "Genoa": "G", "Holy Roman Empire": "H", "Milan": "M", "Naples": "N",
+                                   "Papacy": "P", "Savoy": "Sa", "Sicily": "Si", "Turkey": "T", "Venice": "V"}
     assert letters(BOARD.powers) == {"Austria": "A", "Florence": "Fl", "France": "Fr", "Milan": "M",
                                      "Naples": "N", "Papacy": "P", "Turkey": "T", "Venice": "V"}
 
@@ -797,6 +800,36 @@ def test_an_aop_campaigns_operations_through_its_straits_are_drawn() -> None:
     assert failed == {"F pad - uas", "F anc - uas"}
     assert "advance" in (drawn["F aja - sas"].get("class") or "")
     assert "advance" in (drawn["F mes - kal"].get("class") or "")
+
+
+def test_a_failed_orders_cross_covers_no_unit_or_city_where_its_lines_middle_lies_under_them() -> None:
+    """Milano holds Milan's garrison and army beside its city: the garrison's conversion into a
+    fleet (Milano is no port: impossible, 8.2) is a line under their marks, Pavia's army bouncing
+    off Milano (its army holds) and Como's too end there; each failure's cross is drawn where it
+    covers none of the units' and cities' marks (an AoP campaign of 1460, crowded Lombardy)."""
+    units = [Unit(UnitKind.GARRISON, "Milan", "mil"), Unit(UnitKind.ARMY, "Milan", "mil"),
+             Unit(UnitKind.ARMY, "Savoy", "pav"), Unit(UnitKind.GARRISON, "Milan", "pav"),
+             Unit(UnitKind.ARMY, "Venice", "com"), Unit(UnitKind.GARRISON, "Milan", "cre"),
+             Unit(UnitKind.ARMY, "Milan", "cre")]
+    start = Position.build(Season(1460, Campaign.SPRING), units, control=AOP.start.control,
+                           treasuries=dict.fromkeys(AOP.powers, 0), homes=AOP.start.homes, phase=Phase.C)
+    record = campaign(AOP, start, written(AOP, {"Milan": "G mil convert to F\nA mil H\nG cre convert to A",
+                                                 "Savoy": "A pav - mil", "Venice": "A com - mil"}))
+    geometry = load_geometry("aop")
+    svg = render_svg(AOP, geometry, record.expending.position, title="Crosses", record=record)
+    found = marks(AOP, geometry, record.expending.position)
+    taken = {name: box for name, box in found.items() if name.split()[0] in ("A", "F", "G", "city")}
+    crossed = 0
+    for group in ET.fromstring(svg).iter(f"{SVG}g"):
+        if "failed" not in (group.get("class") or "").split():
+            continue
+        cross = next(e for e in group if e.get("class") == "cross")
+        x, y = (float(v) + 5 for v in re.findall(r"-?\d+(?:\.\d+)?", cross.get("d", ""))[:2])
+        box = _around((x, y), CROSS_BOX)
+        assert not [name for name, other in taken.items() if overlapping({"cross": box, name: other})], (
+            group.get("data-order"))
+        crossed += 1
+    assert crossed == 4  # the two conversions (impossible; Cremona's army stands in its way) and two bounces
 
 
 def test_the_names_are_drawn_over_the_orders_lines() -> None:

@@ -13,6 +13,7 @@ from judge.games.machiavelli.core.ledger import Flow, Money, Purse
 from judge.games.machiavelli.core.position import Campaign, Independent, Phase, Place, Position, Season, Siege, Unit
 from judge.games.machiavelli.core.results import Reason
 from judge.games.machiavelli.core.spring import Trade, spring_letter, spring_opening
+from judge.games.machiavelli.views import board_lines
 
 from .helpers import BOARD, POWERS, A, F, G, game, homeland, letter, outcomes, play, spring
 
@@ -300,6 +301,16 @@ def test_M32_laid_in_a7_the_ban_blocks_the_springs_d1_and_ends_with_its_f() -> N
     assert not spring_campaign.position.bans
     summer = play(spring_campaign.position, Venice="transfer 5 to Milan")
     assert outcomes(summer, "Venice") == [("transfer 5 to Milan", 5, Reason.TRANSFERRED)]
+
+
+def test_M32_the_board_says_when_a_ban_ends_a_falls_with_the_spring_letters_a_springs_with_its_campaign() -> None:
+    def said(position: Position) -> str:
+        return " ".join(" ".join(board_lines(BOARD, position)).split())
+
+    fall = play(game(season=Season(1454, Campaign.FALL)), Papacy="excommunicate Venice")
+    assert "Excommunicated: Venice (until the spring letters of Spring 1455 are carried out, 15)" in said(fall.position)
+    done = spring(spring_game(), Papacy="excommunicate Venice")
+    assert "Excommunicated: Venice (until the campaign of Spring 1455 is over, 15)" in said(done.position)
 
 
 def test_15_only_the_pope_excommunicates() -> None:

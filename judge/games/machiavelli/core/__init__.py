@@ -112,7 +112,8 @@ its islands and straits).  A test is named with the chapter or ruling it holds.
   (18.2) — ``syntax``, ``campaign``; test_syntax, test_M50_*, test_18_2_*.  The mail layer's part
   (M35: one correction, transfers irrevocable; every line answered; deadlines; secrecy) is the
   mail edge's, ``judge.games.machiavelli`` (``handlers``, ``lifecycle``, ``views``) —
-  test_by_mail (test_M35_*, test_M50_*, test_8_1_*), test_secrecy_by_mail.
+  test_by_mail (test_M35_*, test_M50_*, test_8_1_*, test_18_1_*, test_18_3_*), test_secrecy_by_mail,
+  test_aop_season_by_smtp (thirteen players' first spring and campaigns by SMTP, to the ducat).
 
 Not here: the mail edge and the ``judge machiavelli`` tool (``judge.games.machiavelli``), the
 boards' drawings.  Speed: ``bench/machiavelli_bench.py`` (a classic campaign and a crowded AoP one).
@@ -201,8 +202,10 @@ or where the code is)
   ``kal`` Kalabria, ``vnt`` Ventimiglia), not the classic codes a renamed area had (``sav``, the
   classic Savoy, would read as AoP's Savoia); each area's ``source`` names its classic code.
   Canonical names: chapter 3's for the land, Appendix A's for the seas — ``boards/aop.json``.
-* The Holy Roman Empire plays as ``Austria`` (chapter 3: "Holy Roman Empire (Austria)"): a
-  letter names a player by one word — ``boards/aop.json``.
+* The Holy Roman Empire plays by that name (chapter 3: "Holy Roman Empire (Austria)"), which the
+  judge writes wherever it names the power; a letter or a mail may also call it ``Austria``,
+  ``HRE`` or ``Empire`` (the board's ``power_aliases``), or write its words joined —
+  ``boards/aop.json``, ``board``, ``syntax``.
 * Messina's strait closes a *transport* along Calabria from its Tyrrhenian side (Bay of Naples,
   Salerno) to its Ionian side (Ionian Sea, Otranto) (9.3; M17(b)'s "transport or support chain":
   a support passes no area between, so only transports are closed) — ``board``, ``operations``.

@@ -193,6 +193,9 @@ class Board:
     victory: VictoryCondition
     papacy: str | None  # the power whose leader is the Pope (AoP 15), if any
     first_builds: int  # the most units a player may raise in the first spring (AoP 3, M48)
+    power_aliases: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    """Other names a power may be called by in mail (AoP's Holy Roman Empire: Austria, HRE); the judge
+    writes its own name only."""
     _names: Mapping[str, str] = field(init=False, repr=False)
     _fleet_areas: Mapping[str, frozenset[str]] = field(init=False, repr=False)
     _conduits: Mapping[frozenset[str], Strait] = field(init=False, repr=False)
@@ -227,6 +230,10 @@ class Board:
 
     def area(self, text: str) -> Area:
         return self.areas[self.code(text)]
+
+    def power_names(self, power: str) -> tuple[str, ...]:
+        """Every name ``power`` may be called by: its own, then its aliases."""
+        return (power, *self.power_aliases.get(power, ()))
 
     def name_of(self, code: str) -> str:
         return self.areas[code].name
@@ -362,10 +369,13 @@ def parse_board(data: Mapping[str, Any], *, fortresses: bool = False) -> Board:
         victory=VictoryCondition(**data["victory"]),
         papacy=data.get("papacy"),
         first_builds=int(data["start"]["builds"]),
+        power_aliases=MappingProxyType({p: tuple(names) for p, names in data.get("power_aliases", {}).items()}),
     )
     _check_start(board)
     if set(board.trade) != set(board.powers) or (board.papacy is not None and board.papacy not in board.powers):
         raise BoardError("trade must give every power's trade income, and papacy name a power")
+    if not set(board.power_aliases) <= set(board.powers):
+        raise BoardError("power_aliases may name only the board's powers")
     return board
 
 

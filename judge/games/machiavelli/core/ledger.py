@@ -122,12 +122,15 @@ class Purse:
             self._move(Movement(player, -amount, flow, phase, detail))
         return True
 
-    def send(self, payer: str, payee: str, amount: int, flows: tuple[Flow, Flow], phase: str, detail: str) -> bool:
+    def send(self, payer: str, payee: str, amount: int, flows: tuple[Flow, Flow], phase: str,
+             detail: str | tuple[str, str]) -> bool:
         """Move ``amount`` from ``payer`` (now, if it can be paid in full) to ``payee`` (when the
-        sub-phase is :meth:`settle`\\ d); ``flows``: the payer's and the payee's."""
-        if not self.pay(payer, amount, flows[0], phase, f"{detail} to {payee}"):
+        sub-phase is :meth:`settle`\\ d); ``flows``: the payer's and the payee's; ``detail``: what
+        both books say, with "to payee" and "from payer" after it, or each book's own words."""
+        paid, received = detail if isinstance(detail, tuple) else (f"{detail} to {payee}", f"{detail} from {payer}")
+        if not self.pay(payer, amount, flows[0], phase, paid):
             return False
-        self._owed.append(Movement(payee, amount, flows[1], phase, f"{detail} from {payer}"))
+        self._owed.append(Movement(payee, amount, flows[1], phase, received))
         return True
 
     def settle(self) -> None:

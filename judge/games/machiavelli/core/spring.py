@@ -240,7 +240,8 @@ def _trades(board: Board, position: Position, players: Sequence[str], written: M
                 reason = Reason.CONTRADICTORY
             bought.add(order.area)
             if reason is None and not purse.send(buyer, order.seller, order.price, (Flow.PURCHASE, Flow.SALE), "A.5",
-                                                 f"province {order.area}"):
+                                                 (f"{order.area} bought from {order.seller}",
+                                                  f"{order.area} sold to {buyer}")):
                 reason = Reason.BUYER_CANNOT_PAY
             if reason is not None:
                 result[(buyer, at)] = OrderOutcome(buyer, "A.5", order, False, 0, reason)
@@ -308,7 +309,7 @@ def _forced_taxes(board: Board, position: Position, players: Sequence[str],
                 outcomes.append(OrderOutcome(player, "A.6", order, False, 0, reason))
                 continue
             amount = forced_tax(board, position, player, area)
-            purse.receive(player, amount, Flow.FORCED_TAX, "A.6", f"forced tax {area}")
+            purse.receive(player, amount, Flow.FORCED_TAX, "A.6", f"{area} taxed by force")
             anticipated[player] = anticipated.get(player, 0) + amount
             rebellions[area] = player
             taxed.append(RebellionStart(area, player, Reason.FORCED_TAX_COLLECTED))

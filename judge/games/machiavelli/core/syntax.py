@@ -3,7 +3,8 @@ is wrong with each line it cannot read.  This is the players' reference.
 
 One order a line, in any case, with or without accents.  Areas are named by any of the board's
 names — code, name or alias, spaces and dots ignored (``Flo``, ``Firenze``, ``Gulf of Naples``,
-``gulfofnaples``, ``Kärnten``); players by name or by the first three letters or more of it.
+``gulfofnaples``, ``Kärnten``); players by name, by another name the board gives them (AoP's Holy
+Roman Empire: ``Austria``, ``HRE``, ``Empire``) or by the first three letters or more of one.
 A word of three letters or more that begins one area's name alone names it too (``Pist``, not
 ``Pis``: Pisa or Pistoia).
 Units are written ``A``/``army``, ``F``/``fleet`` or ``G``/``garrison`` and the area
@@ -135,6 +136,7 @@ class _Names:
     areas: dict[str, str]
     powers: dict[str, str]
     longest: int
+    longest_power: int
 
     def prefixed(self, word: str) -> str | None:
         """The one area a word of three letters or more begins the name of (None: none does)."""
@@ -155,14 +157,15 @@ def _names(board: Board) -> _Names:
             areas.setdefault(_key(name), code)
             longest = max(longest, len(name.split()))
     powers: dict[str, str] = {}
-    for power in board.powers:
-        key = _key(power)
+    named = [(_key(name), power) for power in board.powers for name in board.power_names(power)]
+    for key, power in named:
         for end in range(3, len(key) + 1):
             prefix = key[:end]
-            clash = any(_key(p).startswith(prefix) for p in board.powers if p != power)
+            clash = any(other.startswith(prefix) for other, p in named if p != power)
             if end == len(key) or not clash:
                 powers.setdefault(prefix, power)
-    return _Names(areas, powers, longest)
+    words = max(len(name.split()) for power in board.powers for name in board.power_names(power))
+    return _Names(areas, powers, longest, words)
 
 
 def _tokens(line: str) -> list[str]:
@@ -227,12 +230,14 @@ class _Scan:
         return None
 
     def power(self) -> str:
+        """The player named next: the longest run of words that names one (Holy Roman Empire)."""
+        for span in range(min(self.names.longest_power, len(self.words) - self.at), 0, -1):
+            power = self.names.powers.get(_key("".join(self.words[self.at:self.at + span])))
+            if power is not None:
+                self.at += span
+                return power
         word = self.peek()
-        power = self.names.powers.get(_key(word))
-        if power is None:
-            raise _Unclear(f"no player is called {word!r}" if word else "a player's name is missing")
-        self.at += 1
-        return power
+        raise _Unclear(f"no player is called {word!r}" if word else "a player's name is missing")
 
     def unit(self) -> UnitRef:
         kind = self.take(KINDS)
