@@ -65,16 +65,13 @@ def run_demo(kinds: Kinds, keep: bool = False, blind: bool = False, kind: str | 
     except KeyError:
         print(f"judge demo: no game is called '{kind}' (the judge hosts: {', '.join(k.name for k in kinds)})")
         return 2
-    offered = getattr(chosen, "demo_scenarios", ())
+    offered = chosen.demo_scenarios
     if scenario is not None and scenario.lower() not in offered:
         print(f"judge demo: {chosen.title} has no scenario '{scenario}' to play"
               + (f" (its demo plays: {', '.join(offered)})" if offered else ""))
         return 2
     with demo_judge(kinds, keep) as judge:
-        if scenario is None:
-            chosen.demo(judge, blind=blind)
-        else:
-            chosen.demo(judge, blind=blind, scenario=scenario.lower())  # type: ignore[call-arg]
+        chosen.demo(judge, blind=blind, scenario=scenario.lower() if scenario else None)
         sent = len(judge.mails())
     if keep:
         print(f"The judge sent {sent} mails; they are in the Maildir {judge.settings.maildir}/new.")

@@ -278,10 +278,10 @@ class Demo(Protocol):
     demo_scenarios: tuple[str, ...] = ()
     """The scenarios its demo can play besides its own (``judge demo machiavelli aop``)."""
 
-    def demo(self, judge: DemoJudge, blind: bool = False) -> None:
+    def demo(self, judge: DemoJudge, blind: bool = False, scenario: str | None = None) -> None:
         """Play a short scripted game against ``judge`` by mail and print what a newcomer needs to
-        see (``blind``: its variant with hidden boards, for a kind that has one).  A kind with
-        `demo_scenarios` takes ``scenario=`` too, one of them."""
+        see (``blind``: its variant with hidden boards, for a kind that has one; ``scenario``: one of
+        its `demo_scenarios`, None for its own)."""
         raise NotImplementedError(f"{getattr(self, 'title', 'this game')} has no demo")
 
 

@@ -291,7 +291,7 @@ class Machiavelli(GameKind):
 
     demo_scenarios = ("classic", "aop")
 
-    def demo(self, judge: DemoJudge, blind: bool = False, scenario: str = "classic") -> None:
+    def demo(self, judge: DemoJudge, blind: bool = False, scenario: str | None = None) -> None:
         if blind:
             raise ValueError(f"{self.title} has no blind variant")
         from judge.games.machiavelli import demo

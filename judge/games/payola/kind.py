@@ -314,7 +314,7 @@ class Payola(GameKind):
             Game, Game.id == LedgerRow.game_id).group_by(Game.name, LedgerRow.power)
         return {f"{game} {power}": int(total) for game, power, total in connection.execute(summed)}
 
-    def demo(self, judge: DemoJudge, blind: bool = False) -> None:
+    def demo(self, judge: DemoJudge, blind: bool = False, scenario: str | None = None) -> None:
         from judge.games.payola import demo
 
         demo.play(judge, blind)

@@ -250,7 +250,7 @@ class Pirates(GameKind):
 
     # -- the demo --------------------------------------------------------------------------------
 
-    def demo(self, judge: DemoJudge, blind: bool = False) -> None:
+    def demo(self, judge: DemoJudge, blind: bool = False, scenario: str | None = None) -> None:
         if blind:
             raise ValueError(f"{self.title} has no blind variant")
         from judge.games.pirates import demo
