@@ -491,6 +491,7 @@ def test_relay_refusing_for_a_while_gets_the_mail_later(tmp_path: Path) -> None:
         relay.controller.stop()
 
 
+@pytest.mark.database
 def test_two_judges_racing_on_one_database_process_each_phase_once(settings: Settings) -> None:
     from judge.service.app import inject, tick
     from judge.store.database import Database
@@ -524,6 +525,7 @@ def test_two_judges_racing_on_one_database_process_each_phase_once(settings: Set
         assert len(done) == len(games) == len(set(done))
 
 
+@pytest.mark.database
 @pytest.mark.skipif(not os.environ.get("JUDGE_TEST_DATABASE_URL"),
                     reason="judges share a PostgreSQL database (JUDGE_TEST_DATABASE_URL)")
 def test_27_a_judge_applies_mail_another_judge_stored_without_waiting_for_its_tick(
