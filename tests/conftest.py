@@ -11,6 +11,8 @@ import pytest
 
 from judge.service import passwords
 
+pytest_plugins = ["tests.support.fixtures"]  # the fixtures every test may ask for: judge, relay, clock
+
 MEMORY = Path("/dev/shm")  # Linux's memory-backed folder
 
 
@@ -64,6 +66,7 @@ LAYERS: tuple[tuple[str, str], ...] = (
     ("service/test_tin_cup.py", "bymail"),
     ("service/test_variant_games.py", "bymail"),
     ("service/test_classic.py", "bymail"),
+    ("templates/", "template"),
     ("games/payola/test_seating.py", "unit"),
     ("games/", "bymail:by_mail"),  # a game's folder: its by-mail files (named *by_mail*) are by mail, the rest unit
     ("service/", "host"),

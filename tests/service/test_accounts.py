@@ -17,10 +17,10 @@ from sqlalchemy import select
 from judge.mail.received import listener_line
 from judge.service import app, passwords
 from judge.store.models import Observer, Player
-from tests.service.harness import Judge, raw_mail, tokens, two_player_game, vouching
+from tests.support.harness import Judge, raw_mail, tokens, two_player_game, vouching
+from tests.support.people import GM
 
 MTA = "mx.example.net"
-GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
 MALLORY, VICTIM = "mallory@evil.example", "victim@example.org"
 ALICE_IP, MALLORY_IP = "198.51.100.7", "203.0.113.66"

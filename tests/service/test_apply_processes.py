@@ -7,7 +7,7 @@ database process each phase once; an idle applier process killed (SIGKILL) is re
 ``judge serve`` killed after a 250 applies the mail once; a mail settled by another process
 says so (`tests/service/test_logs.py`).  These tests add real processes applying the same
 game's mail at the same time, and a SIGKILL in the middle of a run.  They run on SQLite, and
-on PostgreSQL with ``JUDGE_TEST_DATABASE_URL`` (`tests.service.harness.fresh_database_url`),
+on PostgreSQL with ``JUDGE_TEST_DATABASE_URL`` (`tests.support.harness.fresh_database_url`),
 where the tests of topics run too: a run leaves the mail of a game another process holds, and
 takes at most its share of games (`judge.service.handlers.mail.Topics`).
 """
@@ -40,8 +40,11 @@ from judge.service.handlers import mail as mail_handlers
 from judge.service.handlers.mail import apply_run, receive
 from judge.service.kinds import Kinds
 from judge.store.models import InboundMail, Outbox
-from tests.service.harness import Judge, raw_mail, tokens, two_player_game
-from tests.service.test_daemon import Clock, Running, maildir_subjects, wait_until
+from tests.support.clock import Clock
+from tests.support.daemon import Running, maildir_subjects
+from tests.support.harness import Judge, raw_mail, tokens, two_player_game
+from tests.support.people import CAROL
+from tests.support.wait import wait_until
 
 ALICE, BOB, GM = "alice@example.org", "bob@example.org", "gm@example.org"
 SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter, as the daemon's applier is
@@ -163,7 +166,6 @@ def test_27_a_mail_is_never_applied_twice_when_its_applier_is_killed_mid_run(tmp
 
 postgresql = pytest.mark.skipif(not os.environ.get("JUDGE_TEST_DATABASE_URL"),
                                 reason="topics are PostgreSQL's advisory locks (JUDGE_TEST_DATABASE_URL)")
-CAROL = "carol@example.org"
 
 
 @contextmanager

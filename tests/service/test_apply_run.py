@@ -3,7 +3,6 @@ each mail in a savepoint, so one that fails is undone and quarantined alone."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,15 +14,10 @@ from judge.service.handlers import mail as mail_handler
 from judge.service.handlers import receive
 from judge.service.handlers.mail import apply_run
 from judge.store.models import Game, InboundMail, Submission
-from tests.service.harness import Judge, raw_mail, two_player_game
+from tests.support.harness import Judge, raw_mail
+from tests.support.people import GM
 
-GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
-
-
-@pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return two_player_game(Judge(tmp_path))
 
 
 def commits(judge: Judge) -> list[int]:

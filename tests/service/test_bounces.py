@@ -9,15 +9,12 @@ from __future__ import annotations
 import email
 import email.policy
 import re
-import socket
-from collections.abc import Iterator
+from collections.abc import Callable
 from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
 from judge.bootstrap import open_database
@@ -29,8 +26,11 @@ from judge.service.outbox import message_of, queue
 from judge.service.sender import MAX_QUOTED, RelayTransport, deliver_pending, envelope_sender, transport_for, verp_key
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, Outbox
-from tests.service.harness import Judge, fresh_database_url, raw_mail, two_player_game
-from tests.service.test_daemon import Clock, Running, maildir_subjects, wait_until
+from tests.support.clock import Clock
+from tests.support.daemon import Running, maildir_subjects
+from tests.support.harness import Judge, fresh_database_url, raw_mail, two_player_game
+from tests.support.relay import Relay
+from tests.support.wait import wait_until
 
 FIXTURE = Path(__file__).parents[1] / "mail" / "eml" / "postfix_bounce.eml"
 NOW = datetime(2026, 11, 22, 11, 11)
@@ -39,22 +39,6 @@ GM = "gm@players.example"
 ADMIN = "admin@players.example"
 NOBODY = "nobody@players.example"
 FIXTURE_ID = "<179534588899.14893.1853792508430813173@payola.example>"  # the returned message's id
-
-
-class Relay:
-    """An SMTP relay on loopback that keeps each envelope."""
-
-    def __init__(self) -> None:
-        self.envelopes: list[Any] = []
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
-        self.controller.start()
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.envelopes.append(envelope)
-        return "250 OK"
 
 
 @pytest.fixture
@@ -68,10 +52,9 @@ def db(settings: Settings) -> Database:
 
 
 @pytest.fixture
-def relay() -> Iterator[Relay]:
-    server = Relay()
-    yield server
-    server.controller.stop()
+def relay(relay: Callable[..., Relay]) -> Relay:
+    """One relay that accepts everything (the plugin's `relay` fixture, started once)."""
+    return relay()
 
 
 def queued(db: Database, settings: Settings, to: str, *, game: bool = True, kind: str = "results",

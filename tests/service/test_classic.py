@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.harness import Judge, Sent
+from tests.support.harness import Judge, Sent
+from tests.support.people import GM
 
-GM = "gm@example.org"
 ALICE, BOB, CAROL, DAN = "alice@example.org", "bob@example.org", "carol@example.org", "dan@example.org"
 OBSERVER = "watcher@example.org"
 MASTER = "SIGNON MASTER@g1 gm-secret\n"

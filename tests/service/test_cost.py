@@ -19,10 +19,9 @@ from judge.service.outbox import message_of
 from judge.service.sender import _WITH_FILES
 from judge.store.database import Database, alembic_config
 from judge.store.models import Blob, Game, Outbox, OutboxFile, PhaseRow
-from tests.service.harness import Judge, two_player_game
+from tests.support.harness import Judge, two_player_game
+from tests.support.people import ALICE, GM
 
-GM = "gm@example.org"
-ALICE = "alice@example.org"
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
 

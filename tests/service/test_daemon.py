@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import email
-import email.policy
 import logging
 import os
 import re
@@ -15,7 +13,6 @@ import subprocess
 import sys
 import threading
 import time
-import traceback
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -23,11 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
 
 from judge.bootstrap import database, kinds, open_database
-from judge.mail.outbound import MaildirOutbox
 from judge.mail.received import client_address
 from judge.service import daemon as daemon_module
 from judge.service.config import Settings
@@ -35,80 +30,18 @@ from judge.service.daemon import SENDER_PATIENCE, SENDER_QUIET, Applier, Daemon,
 from judge.service.handlers import receive
 from judge.service.kinds import Kinds
 from judge.store.models import InboundMail, Outbox, PhaseRow
-from tests.service.harness import fresh_database_url, inject_confirming, raw_mail, tokens
-
-GM = "gm@example.org"
-PLAYERS = {"FRANCE": "fred@example.org", "GERMANY": "gus@example.org"}
-STOP_SECONDS = 60  # beyond the 30 s the daemon gives its applier process to end
+from tests.support.clock import Clock
+from tests.support.daemon import STOP_SECONDS, Running, maildir_subjects, settled
+from tests.support.harness import fresh_database_url, inject_confirming, raw_mail, tokens
+from tests.support.people import GM, PLAYERS
+from tests.support.relay import Relay
+from tests.support.wait import wait_until
 
 
 @pytest.fixture(autouse=True)
 def _daemon_log(caplog: pytest.LogCaptureFixture) -> None:
     """The daemon's line per event, in the report of a test that fails."""
     caplog.set_level(logging.INFO, logger="judge")
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 3, 1, 9, 0)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-class Running:
-    """A daemon on its own event loop in a thread, stopped cleanly at the end."""
-
-    def __init__(self, settings: Settings, clock: Clock) -> None:
-        self.settings = settings
-        self.loop = asyncio.new_event_loop()
-        self.daemon = Daemon(settings, kinds(), clock)
-        self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self.daemon.run(),), daemon=True)
-        self.thread.start()
-        wait_until(lambda: self.daemon.port is not None)
-        self.port = self.daemon.port
-
-    def send(self, sender: str, body: str, to: str = "judge@localhost", subject: str = "orders", **kwargs: Any) -> None:
-        message = EmailMessage()
-        message["From"], message["To"], message["Subject"] = sender, to, subject
-        message.set_content(body)
-        with smtplib.SMTP("127.0.0.1", self.port, timeout=10) as client:
-            client.send_message(message, **kwargs)
-
-    def confirm(self, address: str) -> None:
-        """Answer the judge's request to confirm ``address`` (`harness.tokens`), once it comes."""
-        wait_until(lambda: bool(tokens(self.daemon.db, address)))
-        self.send(address, f"CONFIRM {tokens(self.daemon.db, address)[-1]}", subject="confirm")
-
-    def tick(self) -> None:
-        self.loop.call_soon_threadsafe(self.daemon.tick_now.set)
-
-    def stop(self) -> None:
-        """Stop the daemon; if it has not stopped in time, fail with what each thread is doing."""
-        self.loop.call_soon_threadsafe(self.daemon.stop.set)
-        self.thread.join(timeout=STOP_SECONDS)
-        if self.thread.is_alive():
-            applier = self.daemon.applier
-            frames = sys._current_frames()
-            stacks = "\n".join(f"--- {thread.name}\n{''.join(traceback.format_stack(frames[thread.ident]))}"
-                               for thread in threading.enumerate() if thread.ident in frames)
-            pytest.fail(f"the daemon did not stop in {STOP_SECONDS} s; applier alive: "
-                        f"{applier is not None and applier.process.is_alive()}\n{stacks}")
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("condition not met")
-        time.sleep(0.05)
-
-
-def maildir_subjects(settings: Settings) -> list[str]:
-    return [str(email.message_from_bytes(raw, policy=email.policy.default)["Subject"])
-            for raw in MaildirOutbox(settings.maildir).messages()]
 
 
 @pytest.fixture
@@ -407,10 +340,10 @@ def test_mail_stored_before_a_crash_is_applied_once_after_restart(settings: Sett
         judge.stop()
     judge = Running(settings, clock)  # and once more: nothing is applied or sent again
     try:
-        time.sleep(0.5)
+        judge.settled()
         assert maildir_subjects(settings).count("Re: orders") == 1
         with db.transaction() as session:
-            assert session.scalar(select(func.count()).select_from(InboundMail)) == 1
+            assert session.scalar(select(func.count()).select_from(InboundMail)) == 2  # the crash's, the barrier's
     finally:
         judge.stop()
 
@@ -435,8 +368,8 @@ def test_mail_queued_before_a_crash_is_sent_once_after_restart(settings: Setting
         judge.stop()
     judge = Running(settings, clock)
     try:
-        time.sleep(0.5)
-        assert len(maildir_subjects(settings)) == pending, "every mail sent once"
+        judge.settled()
+        assert len(maildir_subjects(settings)) == pending + 1, "every mail sent once (and the barrier's answer)"
         assert maildir_subjects(settings).count("crash2 S1901M results") == 2
         with db.transaction() as session:
             assert session.scalar(select(func.count()).select_from(PhaseRow)) == phases
@@ -444,28 +377,8 @@ def test_mail_queued_before_a_crash_is_sent_once_after_restart(settings: Setting
         judge.stop()
 
 
-class Relay:
-    """A stand-in SMTP relay that refuses the first ``refuse`` deliveries with 451."""
-
-    def __init__(self, refuse: int) -> None:
-        self.refuse = refuse
-        self.received: list[bytes] = []
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
-        self.controller.start()
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        if self.refuse > 0:
-            self.refuse -= 1
-            return "451 4.3.2 try again later"
-        self.received.append(envelope.original_content)
-        return "250 OK"
-
-
 def test_relay_refusing_for_a_while_gets_the_mail_later(tmp_path: Path) -> None:
-    relay = Relay(refuse=2)
+    relay = Relay(refuse_first=2)
     settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=3600,
                         relay=f"127.0.0.1:{relay.port}")
     clock = Clock()
@@ -488,7 +401,7 @@ def test_relay_refusing_for_a_while_gets_the_mail_later(tmp_path: Path) -> None:
         assert len(relay.received) == 1 and b"Subject: Re: orders" in relay.received[0]
     finally:
         judge.stop()
-        relay.controller.stop()
+        relay.stop()
 
 
 @pytest.mark.database
@@ -578,7 +491,7 @@ def test_judge_serve_killed_after_a_250_answers_exactly_once_and_stops_on_sigter
     second = _start_serve(data, port, database)
     try:
         wait_until(lambda: maildir_subjects(settings).count("Re: orders") >= 1)
-        time.sleep(1.0)
+        settled(port, settings)
         assert maildir_subjects(settings).count("Re: orders") == 1
     finally:
         second.send_signal(signal.SIGTERM)

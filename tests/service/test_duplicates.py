@@ -5,19 +5,11 @@ applied before."""
 from __future__ import annotations
 
 import base64
-from pathlib import Path
 
-import pytest
-
-from tests.service.harness import Judge, raw_mail, two_player_game
+from tests.support.harness import Judge, raw_mail
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
 SHARED = "<orders-1@example.org>"
-
-
-@pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return two_player_game(Judge(tmp_path))
 
 
 def test_22_12_another_players_mail_under_a_message_id_used_before_is_applied_and_answered(judge: Judge) -> None:

@@ -22,11 +22,11 @@ from judge.service.app import tick
 from judge.service.handlers import receive
 from judge.service.handlers.mail import apply_run
 from judge.service.logs import RepeatFilter
-from tests.service.harness import Judge, fresh_database_url, raw_mail, two_player_game
-from tests.service.test_daemon import wait_until
-from tests.service.test_sender_edges import Relay
+from tests.support.harness import Judge, fresh_database_url, raw_mail, two_player_game
+from tests.support.people import GM
+from tests.support.relay import Relay
+from tests.support.wait import wait_until
 
-GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
 
 
@@ -173,6 +173,6 @@ def test_the_lines_about_a_games_mail_name_the_game(judge: Judge, caplog: pytest
         judge.settings = replace(judge.settings, relay=f"127.0.0.1:{relay.port}")
         judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPROCESS")  # the results to Bob fail for good
     finally:
-        relay.controller.stop()
+        relay.stop()
     assert any(re.fullmatch(rf"outbox \d+ to {BOB} \(game g1\) failed: .*no such user", record.getMessage())
                for record in caplog.records)

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import func, select
 
 from judge.store.models import InboundMail, Submission
-from tests.service.harness import MX, Judge, Sent, raw_mail, two_player_game
+from tests.support.harness import MX, Judge, Sent, raw_mail, two_player_game
 
 ROBOT = "robot@example.net"
 ROUNDS = 200

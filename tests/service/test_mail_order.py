@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from judge.games.payola.store import PayolaSeat
 from judge.store.models import Player
-from tests.service.harness import Judge, raw_mail, two_player_game
+from tests.support.harness import Judge, raw_mail, two_player_game
 
 MTA = "mx.example.net"
 GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"

@@ -12,22 +12,10 @@ import pytest
 from sqlalchemy import select
 
 from judge.store.models import Game, Outbox
-from tests.service.harness import Judge
-from tests.service.test_old_judges import (
-    ALICE,
-    BOB,
-    CAROL,
-    ENGLAND,
-    FRANCE,
-    GERMANY,
-    GM,
-    MASTER,
-    OBSERVER,
-    play_spring,
-    start,
-    to,
-)
-from tests.service.test_pirates_by_mail import FOUR, address, pirates_game
+from tests.games.payola.by_mail import ENGLAND, FRANCE, GERMANY, MASTER, play_spring, start, to
+from tests.games.pirates.by_mail import FOUR, address, pirates_game
+from tests.support.harness import Judge
+from tests.support.people import ALICE, BOB, CAROL, GM, OBSERVER
 
 EARLY = "The game master processed S1901M early, 2026-01-05 12:00 UTC, before its deadline of 2026-01-07 12:00 UTC."
 AGAIN = ("These results replace the earlier results of S1901M, sent 2026-01-05 12:00 UTC: the game master rolled the "

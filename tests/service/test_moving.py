@@ -16,9 +16,8 @@ from judge.service.app import apply_stored
 from judge.service.intake import FileIntake, intake_path
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, Outbox, Secret, Submission
-from tests.service.harness import Judge, fresh_database_url, last_outbox_id, raw_mail, two_player_game
+from tests.support.harness import Judge, fresh_database_url, last_outbox_id, raw_mail, two_player_game
 
-GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
 postgresql = pytest.mark.skipif(not os.environ.get("JUDGE_TEST_DATABASE_URL"),
                                 reason="needs a PostgreSQL server: set JUDGE_TEST_DATABASE_URL")

@@ -10,24 +10,11 @@ import pytest
 from sqlalchemy import select
 
 from judge.store.models import Game
-from tests.service.harness import Judge, Sent
-from tests.service.test_game_service import teleport
+from tests.games.payola.by_mail import ENGLAND, FRANCE, GERMANY, MASTER, play_spring, start, teleport, to
+from tests.support.harness import Judge
+from tests.support.people import ALICE, BOB, CAROL, GM, OBSERVER
 
-GM = "gm@example.org"
-ALICE, BOB, CAROL, DAN = "alice@example.org", "bob@example.org", "carol@example.org", "dan@example.org"
-OBSERVER = "olga@example.org"
-FRANCE, GERMANY, ENGLAND = "SIGNON F@g1 alice-pw\n", "SIGNON G@g1 bob-pw\n", "SIGNON E@g1 carol-pw\n"
-MASTER = "SIGNON MASTER@g1 gm-secret\n"
-
-
-def start(judge: Judge, options: str = "") -> Judge:
-    judge.send(GM, f"CREATE g1 gm-secret {options}".strip())
-    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
-    judge.send(BOB, "JOIN g1 bob-pw GERMANY")
-    judge.send(CAROL, "JOIN g1 carol-pw ENGLAND")
-    judge.send(GM, MASTER + "START")
-    judge.new_mail()
-    return judge
+DAN = "dan@example.org"
 
 
 @pytest.fixture
@@ -35,21 +22,11 @@ def judge(tmp_path: Path) -> Judge:
     return start(Judge(tmp_path))
 
 
-def to(mails: list[Sent], address: str) -> list[Sent]:
-    return [m for m in mails if m.to == address]
-
-
 def state(judge: Judge) -> str:
     with judge.db.transaction() as session:
         game = session.scalar(select(Game).where(Game.name == "g1"))
         assert game is not None
         return game.state
-
-
-def play_spring(judge: Judge) -> None:
-    judge.send(ALICE, FRANCE + "2 : A PAR - BUR")
-    judge.send(BOB, GERMANY + "2 : A MUN - RUH")
-    judge.send(CAROL, ENGLAND + "1 : F LON - NTH")
 
 
 # -- draws and concessions -------------------------------------------------------------------------

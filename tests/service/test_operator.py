@@ -8,7 +8,7 @@ import os
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -24,35 +24,18 @@ from judge.service.app import run_deadlines
 from judge.service.listening import listening, stopped_listening
 from judge.store.database import alembic_config, newest_version, to_wal
 from judge.store.models import Heartbeat, InboundMail, Outbox, Submission
-from tests.service.harness import Judge, fresh_database_url, two_player_game
-from tests.service.test_sender_edges import Relay
+from tests.support.cli import options, run
+from tests.support.harness import Judge, fresh_database_url, two_player_game
+from tests.support.people import GM
+from tests.support.relay import Relay
 
-GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
 
 
 @pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return two_player_game(Judge(tmp_path))
-
-
-@pytest.fixture
-def relay() -> Iterator[Relay]:
-    server = Relay(smtputf8=False)
-    yield server
-    server.controller.stop()
-
-
-def options(judge: Judge, *more: str) -> list[str]:
-    settings = judge.settings
-    given = ["--data-dir", str(settings.data_dir)] + (["--database", settings.database] if settings.database else [])
-    return given + list(more)
-
-
-def run(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str]:
-    """``judge ARGUMENTS``, in this process: its exit status and what it printed."""
-    status = main(list(arguments))
-    return status, capsys.readouterr().out
+def relay(relay: Callable[..., Relay]) -> Relay:
+    """One relay, whose refusals each test sets (`Relay.refuse`)."""
+    return relay()
 
 
 def rows(judge: Judge) -> list[tuple[int, str, str | None]]:
@@ -223,7 +206,6 @@ def test_24_4_judge_status_says_2_when_the_database_cannot_be_used(
     monkeypatch.setitem(sys.modules, "psycopg", None)  # PostgreSQL named, its driver not installed
     status, out = run(capsys, "status", "--database", "postgresql+psycopg://nobody@127.0.0.1:1/none")
     assert status == 2 and "the database cannot be used: its driver psycopg is not installed" in out
-
 
 
 def test_24_service_commands_say_when_the_databases_driver_is_missing(

@@ -26,12 +26,14 @@ from judge.service.config import Settings
 from judge.service.intake import FileIntake
 from judge.store.database import Database
 from judge.store.models import InboundMail, Outbox
-from tests.service.harness import Judge, fresh_database_url, two_player_game
-from tests.service.test_daemon import Clock, Running, wait_until
+from tests.support.clock import Clock
+from tests.support.daemon import Running
+from tests.support.harness import Judge, fresh_database_url, two_player_game
+from tests.support.people import ALICE
+from tests.support.wait import wait_until
 
 GM_PW, ALICE_PW, BOB_PW = "Gm-Sesame-2207", "Al1ce-Sesame-2207", "B0b-Sesame-2207"
 PASSWORDS = (GM_PW, ALICE_PW, BOB_PW)
-ALICE = "alice@example.org"
 
 
 def mail(subject: str, body: str, *, html: str | None = None, cte: str | None = None) -> bytes:

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from judge.service.app import apply_stored
 from judge.service.handlers.mail import receive
 from judge.store.models import PhaseRow
-from tests.service.harness import Judge, raw_mail, two_player_game
+from tests.support.harness import Judge, raw_mail, two_player_game
 
 GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"
 

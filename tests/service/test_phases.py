@@ -15,12 +15,11 @@ from pathlib import Path
 from sqlalchemy import select
 
 from judge.store.models import Game
+from tests.games.payola.by_mail import teleport
 from tests.service import test_old_judges as old_judges
-from tests.service.harness import Judge, Sent
-from tests.service.test_game_service import teleport
-from tests.service.test_tick import tick
+from tests.support.harness import Judge, Sent
+from tests.support.people import GM
 
-GM = "gm@example.org"
 ALICE, BOB, CAROL = "alice@example.org", "bob@example.org", "carol@example.org"
 FRANCE, GERMANY, ENGLAND = "SIGNON F@g1 alice-pw\n", "SIGNON G@g1 bob-pw\n", "SIGNON E@g1 carol-pw\n"
 MASTER = "SIGNON MASTER@g1 gm-secret\n"
@@ -94,7 +93,7 @@ def test_23_4_loyal_units_orders_taken_with_a_rejected_sheet_leave_the_power_wai
     status = judge.last_to(ALICE).body
     assert "your orders:\n    A PAR - BUR" in status and "your last offer sheet was rejected" in status
     judge.later(24)
-    tick(judge)  # the reminder: the phase waits for its sheet, not for its orders
+    judge.tick()  # the reminder: the phase waits for its sheet, not for its orders
     reminder = to(judge.new_mail(), ALICE, "g1 S1901M reminder")
     assert "the last offer sheet of France was rejected" in reminder and "Your orders stand" in reminder
     judge.send(ALICE, FRANCE + "2 : A VIE - GAL")  # the offers again, without the error: now it goes
@@ -122,7 +121,7 @@ def test_23_6_a_late_sheet_that_completes_the_set_during_grace_is_processed_at_o
     judge.send(ALICE, FRANCE + "WAIT\n2 : A PAR - BUR")
     judge.send(BOB, GERMANY + "2 : A MUN - RUH")
     judge.later(48)  # the deadline: England is late
-    assert tick(judge)[0].endswith("notices sent to England")
+    assert judge.tick()[0].endswith("notices sent to England")
     judge.later(1)
     judge.send(CAROL, ENGLAND + "1 : F LON - NTH")  # within the grace period
     assert any(m.subject == "g1 S1901M results" for m in judge.new_mail())
@@ -136,7 +135,7 @@ def test_23_6_wait_with_every_sheet_in_is_processed_at_the_deadline_not_after_th
     judge.send(CAROL, ENGLAND + "1 : F LON - NTH")
     assert phase(judge) == "S1901M"  # WAIT holds it until the deadline
     judge.later(48)
-    assert tick(judge) == ["g1 S1901M processed; next F1901M"]
+    assert judge.tick() == ["g1 S1901M processed; next F1901M"]
 
 
 # -- 23.7: a retreat with nowhere to go -------------------------------------------------------------------
@@ -162,7 +161,7 @@ def test_23_7_a_retreat_phase_whose_only_dislodged_unit_has_nowhere_to_go_ends_a
     judge.send(GM, "LIST g1")
     assert "France: played, nothing to order" in judge.last_to(GM).body
     judge.new_mail()
-    assert tick(judge)[0].startswith("g1 F1901R processed")  # not at its deadline, two days on
+    assert judge.tick()[0].startswith("g1 F1901R processed")  # not at its deadline, two days on
     results = to(judge.new_mail(), ALICE, "g1 F1901R results")
     assert "France A PIC was disbanded: it had nowhere to retreat to" in results
 
@@ -174,14 +173,14 @@ def test_23_7_tin_cup_a_retreat_with_nowhere_to_go_waits_for_its_owner_or_its_de
         judge.send(address, sheet)
     assert phase(judge) == "F1901R"
     judge.new_mail()
-    assert tick(judge) == []  # ending now would tell everyone that the unit had nowhere to go
+    assert judge.tick() == []  # ending now would tell everyone that the unit had nowhere to go
     judge.send(BOB, GERMANY + "STATUS")
     assert phase(judge) == "F1901R"
     judge.later(12)
-    tick(judge)  # the reminder, to France alone
+    judge.tick()  # the reminder, to France alone
     assert [m.to for m in judge.new_mail() if m.subject == "g1 F1901R reminder"] == [ALICE]
     judge.later(12)
-    assert tick(judge)[0].startswith("g1 F1901R processed")
+    assert judge.tick()[0].startswith("g1 F1901R processed")
 
 
 # -- 23.8: a phase nobody has anything to do in -------------------------------------------------------------
@@ -203,7 +202,7 @@ def test_23_8_a_phase_in_which_only_a_dummy_could_act_is_processed_at_the_next_t
         judge.send(address, sheet)
     assert phase(judge) == "F1901R"
     judge.new_mail()
-    assert tick(judge)[0].startswith("g1 F1901R processed")
+    assert judge.tick()[0].startswith("g1 F1901R processed")
     assert "Austria A TYR was disbanded" in to(judge.new_mail(), ALICE, "g1 F1901R results")
 
 
@@ -214,11 +213,11 @@ def test_23_8_tin_cup_a_phase_nobody_acts_in_waits_for_its_deadline_whatever_mai
         judge.send(address, sheet)
     assert phase(judge) == "F1901R"
     judge.new_mail()
-    assert tick(judge) == []  # ending now would tell every power that no other had a unit to retreat
+    assert judge.tick() == []  # ending now would tell every power that no other had a unit to retreat
     judge.send(ALICE, FRANCE + "STATUS")  # nor does an unrelated mail end it
     assert phase(judge) == "F1901R"
     judge.later(25)
-    assert tick(judge)[0].startswith("g1 F1901R processed")
+    assert judge.tick()[0].startswith("g1 F1901R processed")
 
 
 def test_23_8_a_wait_sent_into_such_a_phase_holds_it_and_the_clock_stops_visiting(tmp_path: Path) -> None:
@@ -228,10 +227,10 @@ def test_23_8_a_wait_sent_into_such_a_phase_holds_it_and_the_clock_stops_visitin
         judge.send(address, sheet)
     judge.send(ALICE, FRANCE + "WAIT")  # before the next tick
     judge.new_mail()
-    assert tick(judge) == ["g1 F1901R is not due (deadline 2026-01-06 12:00 UTC)"]
-    assert tick(judge) == []  # visited once, not at every tick until its deadline
+    assert judge.tick() == ["g1 F1901R is not due (deadline 2026-01-06 12:00 UTC)"]
+    assert judge.tick() == []  # visited once, not at every tick until its deadline
     judge.later(24)
-    assert tick(judge)[0].startswith("g1 F1901R processed")
+    assert judge.tick()[0].startswith("g1 F1901R processed")
 
 
 # -- 23.9: SHOW_VOTES ---------------------------------------------------------------------------------------
@@ -275,7 +274,7 @@ def test_23_17_loyal_units_reminders_and_status_speak_of_orders(tmp_path: Path) 
     assert "your orders:\n    A PAR - BUR" in status
     assert "your offer sheet (bribes to the dummies' units):\n    2 : A VIE - GAL" in status
     judge.later(24)
-    tick(judge)
+    judge.tick()
     reminder = to(judge.new_mail(), BOB, "g1 S1901M reminder")
     assert "Without orders your units hold" in reminder and "offer sheet" not in reminder
 
@@ -304,11 +303,11 @@ def test_ruling_15_a_sheet_of_savings_alone_is_kept_and_warned_but_not_a_submiss
     judge.send(CAROL, "LIST g1")
     assert "France: played, waiting" in judge.last_to(CAROL).body
     judge.later(24)  # the reminder: France has sent something, but not an offer
-    tick(judge)
+    judge.tick()
     [reminder] = [m for m in judge.new_mail() if m.subject == "g1 S1901M reminder"]
     assert reminder.to == ALICE and "the offer sheet of France makes no offer" in reminder.body
     judge.later(24)
-    assert tick(judge) == ["g1 S1901M processed; next F1901M"]
+    assert judge.tick() == ["g1 S1901M processed; next F1901M"]
     results = to(judge.new_mail(), ALICE, "g1 S1901M results")
     assert "France sent no offer sheet: each of its units was offered a zero HOLD by its own power" in results
     assert "France: A PAR H" in results and "savings you asked for: 5 AgP" in results

@@ -20,33 +20,16 @@ from judge.games.pirates.core.match import ROUNDS, Match, moves_made
 from judge.games.pirates.core.notation import match_from_data
 from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow, Submission
+from tests.games.pirates.by_mail import FOUR, address, pirates_game
 from tests.games.pirates.match import FOURTEEN, random_ballot, random_plan
-from tests.service.harness import Judge, Sent
+from tests.support.harness import Judge, Sent
+from tests.support.people import GM
 
-GM = "gm@example.org"
 WATCHER = "watcher@example.org"
-FOUR = ("Ann", "Bob", "Cy", "Dee")
 INFO = re.compile(r"^(Round \d+ of \d+|Room( [AB])?:|Package( of [A-Za-z0-9]+)?:|Gold( of [A-Za-z0-9]+)?:|Garnets:|"
                   r"Plan of |Your plan|Your ballot|Ballot of |Final gold|Tokens of Life|Extra Token|"
                   r"Elimination Candidate|Received by|Gold destroyed|Changed rooms|You change rooms)")
 """The lines that tell something of the match (the views' lines and the publication's)."""
-
-
-def address(name: str) -> str:
-    return f"{name.lower()}@example.org"
-
-
-def pirates_game(judge: Judge, names: Sequence[str], garnets: int = 0, seed: int | None = None) -> Judge:
-    """Game ``pp``, created by GM for ``names``, each joined under their name, started; its seed
-    (the rooms', packages' and drawn ballots': P1, P3, P8) ``seed`` if given, else the judge's draw."""
-    judge.send(GM, f"CREATE pp gm-pw pirates PLAYERS={len(names)} GARNETS={garnets}")
-    if seed is not None:
-        with judge.db.transaction() as session:
-            session.scalars(select(Game).where(Game.name == "pp")).one().seed = seed
-    for name in names:
-        judge.send(address(name), f"JOIN pp pw-{name.lower()} {name}")
-    judge.send(GM, "SIGNON MASTER@pp gm-pw\nSTART")
-    return judge
 
 
 def send_as(judge: Judge, name: str, lines: Iterable[str]) -> str:

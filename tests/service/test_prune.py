@@ -17,8 +17,8 @@ from judge.service.app import run_deadlines
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.models import Blob, InboundMail, Outbox, OutboxFile
 from judge.web.pages import publish_all
-from tests.service.harness import Judge, last_outbox_id, raw_mail, two_player_game
-from tests.service.test_operator import options, run
+from tests.support.cli import options, run
+from tests.support.harness import Judge, last_outbox_id, raw_mail, two_player_game
 
 GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"
 MASTER = "SIGNON MASTER@g1 gm-secret\n"

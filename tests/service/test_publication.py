@@ -8,9 +8,9 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from tests.service.harness import Judge, Sent
+from tests.support.harness import Judge, Sent
+from tests.support.people import GM
 
-GM = "gm@example.org"
 ALICE, BOB, CAROL = "alice@example.org", "bob@example.org", "carol@example.org"
 FRANCE, GERMANY, ENGLAND = "SIGNON F@g1 alice-pw\n", "SIGNON G@g1 bob-pw\n", "SIGNON E@g1 carol-pw\n"
 MASTER = "SIGNON MASTER@g1 gm-secret\n"

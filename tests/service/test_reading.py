@@ -9,17 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.harness import Judge, Sent, two_player_game
+from tests.support.harness import Judge, Sent
+from tests.support.people import ALICE, BOB, GM
 
-GM = "gm@example.org"
-ALICE = "alice@example.org"
-BOB = "bob@example.org"
 FRANCE = "SIGNON FRANCE@g1 alice-pw\n"
-
-
-@pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return two_player_game(Judge(tmp_path))
 
 
 def reply_to(judge: Judge, address: str) -> Sent:
@@ -42,32 +35,31 @@ def test_23_11_a_short_sign_off_after_the_last_command_is_taken_as_such(judge: J
     judge.send(ALICE, FRANCE + "4 : A PAR - BUR\n\nThanks!\nFrancois\nSent from my iPhone")
     body = reply_to(judge, ALICE).body
     for line in ("Thanks!", "Francois", "Sent from my iPhone"):
-        assert answer(body, line) == "IGNORED: not a command: taken as your sign-off", body
-    assert "bribed, not ordered" not in body and "ERROR" not in body
+        assert (judge.answer(line).outcome, judge.answer(line).code) == ("ignored", "SIGN_OFF"), body
+    assert [answer.code for answer in judge.answers if answer.outcome == "error"] == []
     assert "offer sheet accepted: 1 offer(s)" in body
 
 
 def test_23_11_unknown_words_amid_commands_are_unknown_commands_without_the_hint_on_orders(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "Hello judge\n4 : A PAR - BUR\nA MAR - SPA")
     body = reply_to(judge, ALICE).body
-    assert answer(body, "Hello judge") == "ERROR: unknown command 'Hello': HELP lists the commands"
+    assert judge.outcome_of("Hello judge") == ("error", "UNKNOWN_COMMAND")
     # an order, by its look, keeps the hint that is true of it
     assert answer(body, "A MAR - SPA") == "ERROR: unknown command (in a movement phase units are bribed, not ordered)"
 
 
 def test_23_11_a_long_run_of_unknown_lines_at_the_end_is_no_sign_off(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "4 : A PAR - BUR\nWHOAMI\nGETRULES\nLISTME\nWHEREAMI")
-    body = reply_to(judge, ALICE).body
-    assert body.count("ERROR: unknown command") == 4 and "sign-off" not in body
+    reply_to(judge, ALICE)
+    assert [answer.code for answer in judge.answers[2:]] == ["UNKNOWN_COMMAND"] * 4  # none taken as a sign-off
 
 
 def test_a_short_greeting_before_the_first_command_is_taken_as_such(judge: Judge) -> None:
     judge.send(ALICE, "Hello,\nSorry, late!\n\n" + FRANCE + "4 : A PAR - BUR\nThanks!")
     body = reply_to(judge, ALICE).body
-    for line in ("Hello,", "Sorry, late!"):
-        assert answer(body, line) == "IGNORED: not a command: taken as your greeting", body
-    assert answer(body, "Thanks!") == "IGNORED: not a command: taken as your sign-off"
-    assert "ERROR" not in body and "offer sheet accepted: 1 offer(s)" in body
+    assert [(answer.text, answer.outcome, answer.code) for answer in judge.answers if answer.code] == [
+        ("Hello,", "ignored", "GREETING"), ("Sorry, late!", "ignored", "GREETING"), ("Thanks!", "ignored", "SIGN_OFF")]
+    assert "offer sheet accepted: 1 offer(s)" in body
 
 
 def test_a_long_run_of_unknown_lines_before_the_first_command_or_with_none_after_is_no_greeting(
@@ -196,13 +188,11 @@ def test_23_31_negative_and_fractional_amounts_are_whole_numbers_of_agp(judge: J
 
 def test_23_36_unobserve_of_a_game_never_observed_says_so(judge: Judge) -> None:
     judge.send("carol@example.org", "UNOBSERVE g1")
-    body = reply_to(judge, "carol@example.org").body
-    assert answer(body, "UNOBSERVE g1") == "IGNORED: you were not observing g1 (at carol@example.org): nothing to stop"
+    assert judge.outcome_of("UNOBSERVE g1") == ("ignored", "NOT_OBSERVING")
     judge.send("carol@example.org", "OBSERVE g1")
     judge.new_mail()
     judge.send("carol@example.org", "UNOBSERVE g1")
-    body = reply_to(judge, "carol@example.org").body
-    assert answer(body, "UNOBSERVE g1") == "OK: you no longer receive the results of g1"
+    assert judge.outcome_of("UNOBSERVE g1") == ("ok", None)
 
 
 # -- 23.27: unknown words before a sign-on ---------------------------------------------------------------------
@@ -210,11 +200,9 @@ def test_23_36_unobserve_of_a_game_never_observed_says_so(judge: Judge) -> None:
 
 def test_23_27_unknown_words_before_a_sign_on_are_unknown_commands(judge: Judge) -> None:
     judge.send("carol@example.org", "WHOAMI classic\nA PAR - BUR\nTRANSFER 5 TO GERMANY")
-    body = reply_to(judge, "carol@example.org").body
-    assert answer(body, "WHOAMI classic") == "ERROR: unknown command 'WHOAMI': HELP lists the commands"
-    # what needs a sign-on says so
-    assert answer(body, "A PAR - BUR") == "ERROR: sign on first: SIGNON POWER@game password"
-    assert answer(body, "TRANSFER 5 TO GERMANY") == "ERROR: sign on first: SIGNON POWER@game password"
+    reply_to(judge, "carol@example.org")
+    assert [(answer.outcome, answer.code) for answer in judge.answers] == [
+        ("error", "UNKNOWN_COMMAND"), ("error", "SIGN_ON_FIRST"), ("error", "SIGN_ON_FIRST")]  # what needs one says so
 
 
 # -- 23.12: a rejected sheet, summed up --------------------------------------------------------------------
@@ -224,7 +212,7 @@ def test_23_12_a_rejected_sheet_never_speaks_of_a_previous_sheet_that_is_not_the
     judge.send(ALICE, FRANCE + "4 : A PAR - BUR\n2 : A XXX H")
     body = reply_to(judge, ALICE).body
     assert "previous sheet" not in body
-    assert answer(body, "4 : A PAR - BUR") == "IGNORED: not applied: the sheet has errors (see below)"
+    assert judge.outcome_of("4 : A PAR - BUR") == ("ignored", "SHEET_REFUSED")
     assert body.splitlines()[body.splitlines().index("> 2 : A XXX H") + 2].strip() == (
         "sheet REJECTED (1 error); your sheet for S1901M is now: none")
 

@@ -13,7 +13,7 @@ import pytest
 
 from judge.games.payola import lifecycle
 from judge.service.render import render
-from tests.service.harness import Judge, two_player_game
+from tests.support.harness import Judge, two_player_game
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
 

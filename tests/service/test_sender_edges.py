@@ -6,16 +6,13 @@ from __future__ import annotations
 import email
 import email.policy
 import os
-import socket
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from sqlalchemy import event, select
 
 from judge.bootstrap import database, open_database
@@ -25,38 +22,12 @@ from judge.service.outbox import message_of, queue
 from judge.service.sender import DELIVERY_TIME, MAILDIR_TIME, MaildirTransport, RelayTransport, deliver_pending, recover
 from judge.store.database import Database
 from judge.store.models import Game, Outbox
-from tests.service.harness import fresh_database_url
+from tests.support.harness import fresh_database_url
+from tests.support.people import GM
+from tests.support.relay import Relay
 
 NOW = datetime(2026, 3, 1, 9, 0)
-GM = "gm@example.org"
 JOERG = "j\u00f6rg@example.org"
-
-
-class Relay:
-    """An SMTP relay on loopback that keeps what it is given and refuses the addresses in ``refuse``."""
-
-    def __init__(self, *, smtputf8: bool, refuse: dict[str, str] | None = None) -> None:
-        self.refuse = refuse or {}
-        self.envelopes: list[Any] = []
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.controller = Controller(self, hostname="127.0.0.1", port=self.port, enable_SMTPUTF8=smtputf8)
-        self.controller.start()
-
-    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, options: list[str]) -> str:
-        if address in self.refuse:
-            return self.refuse[address]
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.envelopes.append(envelope)
-        return "250 OK"
-
-    @property
-    def recipients(self) -> list[str]:
-        return [address for envelope in self.envelopes for address in envelope.rcpt_tos]
 
 
 @pytest.fixture
@@ -67,20 +38,6 @@ def settings(tmp_path: Path) -> Settings:
 @pytest.fixture
 def db(settings: Settings) -> Database:
     return open_database(settings)
-
-
-@pytest.fixture
-def relay() -> Iterator[Callable[..., Relay]]:
-    """Starts relays (``relay(smtputf8=..., refuse=...)``), stopped at the end of the test."""
-    started: list[Relay] = []
-
-    def start(*, smtputf8: bool, refuse: dict[str, str] | None = None) -> Relay:
-        started.append(Relay(smtputf8=smtputf8, refuse=refuse))
-        return started[-1]
-
-    yield start
-    for server in started:
-        server.controller.stop()
 
 
 def mail_to(db: Database, settings: Settings, to: str, game: str = "edge1") -> int:

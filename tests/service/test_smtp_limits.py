@@ -21,8 +21,11 @@ import pytest
 
 from judge.service.config import Settings
 from judge.service.logs import RepeatFilter
-from tests.service.harness import fresh_database_url
-from tests.service.test_daemon import GM, Clock, Running, maildir_subjects, wait_until
+from tests.support.clock import Clock
+from tests.support.daemon import Running, maildir_subjects
+from tests.support.harness import fresh_database_url
+from tests.support.people import GM
+from tests.support.wait import wait_until
 
 
 def banner(client: socket.socket) -> bytes:

@@ -23,7 +23,7 @@ from judge.service.handlers import receive
 from judge.service.handlers.mail import apply_run, store
 from judge.store.database import SCHEMA, Database, alembic_config, newest_version
 from judge.store.models import Base, Confirmation, ConfirmedAddress, InboundMail, SignonFailure
-from tests.service.harness import Judge, fresh_database_url, raw_mail, two_player_game
+from tests.support.harness import Judge, fresh_database_url, raw_mail, two_player_game
 
 
 def test_migrations_create_exactly_the_models_tables_and_walk_down_and_up(tmp_path: Path) -> None:

@@ -23,11 +23,11 @@ from judge.bootstrap import kinds
 from judge.engine.map import load_map
 from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow
+from tests.games.payola.by_mail import teleport
 from tests.service import test_old_judges as old_judges
-from tests.service.harness import Judge, Sent
-from tests.service.test_game_service import teleport
+from tests.support.harness import Judge, Sent
+from tests.support.people import GM
 
-GM = "gm@example.org"
 WATCHER = "watcher@example.org"
 PLAYERS = {power: f"{power.lower()}@example.org"
            for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")}

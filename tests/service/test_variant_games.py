@@ -12,7 +12,7 @@ import pytest
 
 from judge.engine.map import load_map
 from judge.service.render import render
-from tests.service.harness import Judge
+from tests.support.harness import Judge
 
 GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from judge.games.payola import maps
-from tests.service.harness import Judge, two_player_game
+from tests.support.harness import Judge, two_player_game
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
 
