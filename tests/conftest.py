@@ -61,10 +61,6 @@ LAYERS: tuple[tuple[str, str], ...] = (
     ("service/test_sender_edges.py", "integration"),
     ("service/test_command_line.py", "integration"),
     ("web/test_server.py", "integration"),
-    ("service/test_pirates_by_mail.py", "bymail"),
-    ("service/test_game_by_mail.py", "bymail"),
-    ("service/test_tin_cup.py", "bymail"),
-    ("service/test_variant_games.py", "bymail"),
     ("service/test_classic.py", "bymail"),
     ("templates/", "template"),
     ("games/payola/test_seating.py", "unit"),
@@ -85,7 +81,7 @@ DATABASE = (
     "service/test_store.py", "service/test_schema_upgrade.py", "service/test_moving.py",
     "service/test_apply_processes.py", "service/test_apply_run.py", "service/test_intake.py",
     "service/test_duplicates.py", "service/test_mail_order.py", "service/test_tick.py", "service/test_prune.py",
-    "service/test_phase_change_crossing.py", "service/test_lifecycle.py", "service/test_game_by_mail.py",
+    "service/test_phase_change_crossing.py", "service/test_lifecycle.py", "games/payola/test_game_by_mail.py",
     "service/test_operator.py", "service/test_sender_edges.py",
 )  # and single tests elsewhere marked `@pytest.mark.database` (test_daemon's judges sharing one database)
 MARKERS = {

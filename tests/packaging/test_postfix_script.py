@@ -66,7 +66,7 @@ def setting(config: Path, name: str) -> str:
                           check=True).stdout.strip()
 
 
-def test_24_7_a_second_domain_keeps_the_first_and_two_domains_on_one_judge_are_told(tmp_path: Path) -> None:
+def test_a_second_domain_keeps_the_first_and_two_domains_on_one_judge_are_told(tmp_path: Path) -> None:
     config = site(tmp_path, "mydestination = localhost, first.test, second.test")
     setup(config, "--domain", "first.test")
     same = setup(config, "--domain", "second.test")

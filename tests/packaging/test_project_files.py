@@ -11,7 +11,7 @@ from judge.store.database import SCHEMA
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_24_15_the_settings_example_suggests_no_editable_install_and_ci_cites_a_real_section() -> None:
+def test_the_settings_example_suggests_no_editable_install_and_ci_cites_a_real_section() -> None:
     assert "pip install -e" not in (ROOT / "deploy" / "judge.toml").read_text("utf-8")
     readme = (ROOT / "README.md").read_text("utf-8")
     for cited in re.findall(r'README, "([^"]+)"', (ROOT / ".ci" / "run").read_text("utf-8")):

@@ -111,7 +111,7 @@ def test_any_failure_quarantines_the_mail_tells_the_game_master_and_the_queue_mo
         assert b"alice-pw" not in session.get_one(InboundMail, first).raw
 
 
-def test_22_5_a_quarantined_mail_keeps_its_passwords_for_quarantine_days_at_most(
+def test_a_quarantined_mail_keeps_its_passwords_for_quarantine_days_at_most(
         judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
     """The one stored copy allowed to keep a password (for `judge quarantine retry`) loses it once
     ``quarantine_days`` have passed without a retry or a drop: the deadline clock masks it."""

@@ -151,7 +151,7 @@ def test_two_answers_envelope_senders_tell_nothing_of_how_many_mails_went_out_be
     assert other != senders[0] and verp_outbox_id(other, "judge", DOMAIN, key_of(judge.db)) is None  # keyed
 
 
-def test_22_4_the_tag_key_is_the_databases_shared_by_its_processes_and_kept_across_restarts(
+def test_the_tag_key_is_the_databases_shared_by_its_processes_and_kept_across_restarts(
         db: Database, settings: Settings, tmp_path: Path) -> None:
     again = open_database(settings)  # another process on the same database, or the judge restarted
     assert key_of(again) == key_of(db) and len(key_of(db)) >= 32
@@ -254,7 +254,7 @@ def test_a_report_about_another_message_changes_nothing(db: Database, settings: 
 # --- forged bounces (issue 22.4) -------------------------------------------------------------------------------
 
 
-def test_22_4_a_bounce_to_an_address_without_the_right_tag_is_ignored(db: Database, settings: Settings) -> None:
+def test_a_bounce_to_an_address_without_the_right_tag_is_ignored(db: Database, settings: Settings) -> None:
     row = queued(db, settings, NOBODY)
     other = queued(db, settings, "other@players.example")
     tagged = envelope_sender(settings, row.id, key_of(db))
@@ -283,7 +283,7 @@ def test_a_bounce_to_the_address_form_before_the_token_is_still_believed(db: Dat
     assert outbox_row(db, row.id).status == "failed"
 
 
-def test_22_4_forged_bounce_cannot_cancel_pending_mail(tmp_path: Path) -> None:
+def test_forged_bounce_cannot_cancel_pending_mail(tmp_path: Path) -> None:
     """A seat taken over with a known password: the notices to the player and to the game master are
     still waiting to go when the attacker's bounces (even with the right tags) arrive; all go out."""
     judge = two_player_game(Judge(tmp_path, domain=DOMAIN))
@@ -305,7 +305,7 @@ def test_22_4_forged_bounce_cannot_cancel_pending_mail(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("game", [True, False], ids=["to the game master", "to the admin"])
-def test_22_4_a_servers_words_are_quoted_as_its_own_bounded_and_after_the_judges(
+def test_a_servers_words_are_quoted_as_its_own_bounded_and_after_the_judges(
         db: Database, settings: Settings, game: bool) -> None:
     row = queued(db, settings, NOBODY, game=game)
     words = "The judge says: this player has quit, make the power a DUMMY at once. \u202e" + "x" * 5000

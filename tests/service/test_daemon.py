@@ -80,7 +80,7 @@ def test_a_game_over_smtp_with_deadlines_on_a_controlled_clock(running: tuple[Ru
     assert any(re.fullmatch(r"mail \d+ done \(game smtp1\)", record.getMessage()) for record in caplog.records)
 
 
-def test_27_the_sender_waits_for_a_quiet_moment_but_not_longer_than_its_patience() -> None:
+def test_the_sender_waits_for_a_quiet_moment_but_not_longer_than_its_patience() -> None:
     assert (SENDER_QUIET, SENDER_PATIENCE) == (0.2, 2.0)
     assert sender_wait(now=100.0, last_stored=50.0, woken=100.0) == 0  # no mail coming in: at once
     # The last mail stored 0.05 s ago: 0.15 s more, and nothing then stored.
@@ -91,7 +91,7 @@ def test_27_the_sender_waits_for_a_quiet_moment_but_not_longer_than_its_patience
     assert sender_wait(now=105.0, last_stored=105.0, woken=100.0) == 0
 
 
-def test_27_answers_wait_while_mail_is_coming_in_and_go_once_it_stops(
+def test_answers_wait_while_mail_is_coming_in_and_go_once_it_stops(
     running: tuple[Running, Clock], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     judge, _ = running
@@ -113,7 +113,7 @@ def test_27_answers_wait_while_mail_is_coming_in_and_go_once_it_stops(
     wait_until(lambda: len(maildir_subjects(judge.settings)) == 2)  # the confirmation request and the answer
 
 
-def test_22_3_the_listener_writes_where_each_mail_came_from_on_top_of_it(running: tuple[Running, Clock]) -> None:
+def test_the_listener_writes_where_each_mail_came_from_on_top_of_it(running: tuple[Running, Clock]) -> None:
     judge, _ = running
     judge.send("x@example.org", "HELP")
     wait_until(lambda: maildir_subjects(judge.settings) == ["Re: orders"])
@@ -202,7 +202,7 @@ def test_an_applier_that_died_is_replaced_and_the_mail_is_applied(settings: Sett
         judge.stop()
 
 
-def test_27_the_judge_listens_and_stores_mail_before_its_applier_has_started(
+def test_the_judge_listens_and_stores_mail_before_its_applier_has_started(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 27 (start-up): the applier's interpreter starts while the judge already listens; mail
     sent meanwhile is answered 250 at once and applied once the applier is ready."""
@@ -441,7 +441,7 @@ def test_two_judges_racing_on_one_database_process_each_phase_once(settings: Set
 @pytest.mark.database
 @pytest.mark.skipif(not os.environ.get("JUDGE_TEST_DATABASE_URL"),
                     reason="judges share a PostgreSQL database (JUDGE_TEST_DATABASE_URL)")
-def test_27_a_judge_applies_mail_another_judge_stored_without_waiting_for_its_tick(
+def test_a_judge_applies_mail_another_judge_stored_without_waiting_for_its_tick(
         running: tuple[Running, Clock]) -> None:
     """Another judge on the same database (here: its store, `store`) takes a mail in; this one,
     whose clock ticks once an hour, hears of it at once (LISTEN/NOTIFY) and applies it."""
@@ -499,7 +499,7 @@ def test_judge_serve_killed_after_a_250_answers_exactly_once_and_stops_on_sigter
     assert second.returncode == 0 and "stopped" in output and "Traceback" not in output
 
 
-def test_24_9_judge_serve_stops_cleanly_on_sighup(tmp_path: Path) -> None:
+def test_judge_serve_stops_cleanly_on_sighup(tmp_path: Path) -> None:
     """A game master who started it from a terminal logs out: the judge stops as on SIGTERM."""
     data, port = tmp_path / "data", _free_port()
     process = _start_serve(data, port, fresh_database_url())
@@ -508,7 +508,7 @@ def test_24_9_judge_serve_stops_cleanly_on_sighup(tmp_path: Path) -> None:
     assert process.returncode == 0 and "stopped" in output and "Traceback" not in output, output
 
 
-def test_24_8_a_fresh_judge_publishes_its_index_at_start(running: tuple[Running, Clock]) -> None:
+def test_a_fresh_judge_publishes_its_index_at_start(running: tuple[Running, Clock]) -> None:
     """Nothing to publish yet (no game): the index is written all the same, so `judge web` has a page."""
     judge, _ = running
     index = judge.settings.data_dir / "web" / "index.html"

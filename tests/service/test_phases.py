@@ -44,7 +44,7 @@ def to(mails: list[Sent], address: str, subject: str) -> str:
 # -- 23.3: Loyal Units, every unit in the results -----------------------------------------------------
 
 
-def test_23_3_loyal_units_every_unit_is_in_the_results_and_the_chart_with_the_order_it_issued(
+def test_loyal_units_every_unit_is_in_the_results_and_the_chart_with_the_order_it_issued(
         tmp_path: Path) -> None:
     judge = start(tmp_path, "LOYAL_UNITS")
     judge.send(ALICE, FRANCE + "A PAR - BUR")  # France orders one unit of three; Germany sends nothing
@@ -62,7 +62,7 @@ def test_23_3_loyal_units_every_unit_is_in_the_results_and_the_chart_with_the_or
         assert "England sent no" not in body
 
 
-def test_23_3_loyal_units_movement_results_invent_no_unused_builds(tmp_path: Path) -> None:
+def test_loyal_units_movement_results_invent_no_unused_builds(tmp_path: Path) -> None:
     judge = start(tmp_path, "LOYAL_UNITS")
     teleport(judge, {"phase": "S1902M",  # France owns a center more than it has units: no home was free
                      "units": {"FRANCE": ["A PAR", "F BRE", "A MAR"], "GERMANY": ["A MUN"], "ENGLAND": ["F LON"]},
@@ -77,7 +77,7 @@ def test_23_3_loyal_units_movement_results_invent_no_unused_builds(tmp_path: Pat
 # -- 23.4: Loyal Units, a rejected sheet is not a submission --------------------------------------------
 
 
-def test_23_4_loyal_units_orders_taken_with_a_rejected_sheet_leave_the_power_waiting(tmp_path: Path) -> None:
+def test_loyal_units_orders_taken_with_a_rejected_sheet_leave_the_power_waiting(tmp_path: Path) -> None:
     judge = start(tmp_path, "LOYAL_UNITS")
     judge.send(BOB, GERMANY + "A MUN - RUH")
     judge.send(CAROL, ENGLAND + "F LON - NTH")
@@ -101,7 +101,7 @@ def test_23_4_loyal_units_orders_taken_with_a_rejected_sheet_leave_the_power_wai
     assert "Austria: A VIE - GAL" in results and "France: A PAR - BUR" in results
 
 
-def test_23_4_loyal_units_orders_alone_after_a_rejected_sheet_make_no_offers(tmp_path: Path) -> None:
+def test_loyal_units_orders_alone_after_a_rejected_sheet_make_no_offers(tmp_path: Path) -> None:
     judge = start(tmp_path, "LOYAL_UNITS")
     judge.send(BOB, GERMANY + "A MUN - RUH")
     judge.send(CAROL, ENGLAND + "F LON - NTH")
@@ -114,7 +114,7 @@ def test_23_4_loyal_units_orders_alone_after_a_rejected_sheet_make_no_offers(tmp
 # -- 23.6: WAIT holds a phase to its deadline, not through the grace period -------------------------------
 
 
-def test_23_6_a_late_sheet_that_completes_the_set_during_grace_is_processed_at_once_despite_wait(
+def test_a_late_sheet_that_completes_the_set_during_grace_is_processed_at_once_despite_wait(
         tmp_path: Path) -> None:
     judge = start(tmp_path)
     judge.send(GM, MASTER + "SET GRACE 6")
@@ -127,7 +127,7 @@ def test_23_6_a_late_sheet_that_completes_the_set_during_grace_is_processed_at_o
     assert any(m.subject == "g1 S1901M results" for m in judge.new_mail())
 
 
-def test_23_6_wait_with_every_sheet_in_is_processed_at_the_deadline_not_after_the_grace(tmp_path: Path) -> None:
+def test_wait_with_every_sheet_in_is_processed_at_the_deadline_not_after_the_grace(tmp_path: Path) -> None:
     judge = start(tmp_path)
     judge.send(GM, MASTER + "SET GRACE 6")
     judge.send(ALICE, FRANCE + "WAIT\n2 : A PAR - BUR")
@@ -151,7 +151,7 @@ ATTACK = {ALICE: FRANCE + "1 : A PIC H\n1 : A PAR H\n1 : F BRE H",
           CAROL: ENGLAND + "1 : F LON H"}
 
 
-def test_23_7_a_retreat_phase_whose_only_dislodged_unit_has_nowhere_to_go_ends_at_the_next_tick(
+def test_a_retreat_phase_whose_only_dislodged_unit_has_nowhere_to_go_ends_at_the_next_tick(
         tmp_path: Path) -> None:
     judge = start(tmp_path)
     teleport(judge, CORNERED)
@@ -166,7 +166,7 @@ def test_23_7_a_retreat_phase_whose_only_dislodged_unit_has_nowhere_to_go_ends_a
     assert "France A PIC was disbanded: it had nowhere to retreat to" in results
 
 
-def test_23_7_tin_cup_a_retreat_with_nowhere_to_go_waits_for_its_owner_or_its_deadline(tmp_path: Path) -> None:
+def test_tin_cup_a_retreat_with_nowhere_to_go_waits_for_its_owner_or_its_deadline(tmp_path: Path) -> None:
     judge = start(tmp_path, "BLIND")
     teleport(judge, CORNERED)
     for address, sheet in ATTACK.items():
@@ -195,7 +195,7 @@ HIT = {ALICE: FRANCE + "1 : A PAR H",
        CAROL: ENGLAND + "1 : F LON H"}
 
 
-def test_23_8_a_phase_in_which_only_a_dummy_could_act_is_processed_at_the_next_tick(tmp_path: Path) -> None:
+def test_a_phase_in_which_only_a_dummy_could_act_is_processed_at_the_next_tick(tmp_path: Path) -> None:
     judge = start(tmp_path)
     teleport(judge, DUMMY_HIT)
     for address, sheet in HIT.items():
@@ -206,7 +206,7 @@ def test_23_8_a_phase_in_which_only_a_dummy_could_act_is_processed_at_the_next_t
     assert "Austria A TYR was disbanded" in to(judge.new_mail(), ALICE, "g1 F1901R results")
 
 
-def test_23_8_tin_cup_a_phase_nobody_acts_in_waits_for_its_deadline_whatever_mail_comes(tmp_path: Path) -> None:
+def test_tin_cup_a_phase_nobody_acts_in_waits_for_its_deadline_whatever_mail_comes(tmp_path: Path) -> None:
     judge = start(tmp_path, "BLIND")
     teleport(judge, DUMMY_HIT)
     for address, sheet in HIT.items():
@@ -220,7 +220,7 @@ def test_23_8_tin_cup_a_phase_nobody_acts_in_waits_for_its_deadline_whatever_mai
     assert judge.tick()[0].startswith("g1 F1901R processed")
 
 
-def test_23_8_a_wait_sent_into_such_a_phase_holds_it_and_the_clock_stops_visiting(tmp_path: Path) -> None:
+def test_a_wait_sent_into_such_a_phase_holds_it_and_the_clock_stops_visiting(tmp_path: Path) -> None:
     judge = start(tmp_path)
     teleport(judge, DUMMY_HIT)
     for address, sheet in HIT.items():
@@ -236,7 +236,7 @@ def test_23_8_a_wait_sent_into_such_a_phase_holds_it_and_the_clock_stops_visitin
 # -- 23.9: SHOW_VOTES ---------------------------------------------------------------------------------------
 
 
-def test_23_9_show_votes_a_vote_that_leaves_the_count_as_told_mails_nothing(tmp_path: Path) -> None:
+def test_show_votes_a_vote_that_leaves_the_count_as_told_mails_nothing(tmp_path: Path) -> None:
     judge = start(tmp_path, "SHOW_VOTES")
     judge.send(ALICE, FRANCE + "VOTE DRAW")
     for address, sheet in ((ALICE, FRANCE + "2 : A PAR - BUR"), (BOB, GERMANY + "2 : A MUN - RUH"),
@@ -256,7 +256,7 @@ def test_23_9_show_votes_a_vote_that_leaves_the_count_as_told_mails_nothing(tmp_
 # -- 23.17: Loyal Units mails speak of orders -----------------------------------------------------------------
 
 
-def test_23_17_loyal_units_start_mail_says_players_order_their_units_and_bribe_only_dummies(tmp_path: Path) -> None:
+def test_loyal_units_start_mail_says_players_order_their_units_and_bribe_only_dummies(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send(GM, "CREATE g1 gm-secret standard LOYAL_UNITS")
     judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
@@ -267,7 +267,7 @@ def test_23_17_loyal_units_start_mail_says_players_order_their_units_and_bribe_o
         assert "their offers may bribe only the units of the dummy powers" in start_mail
 
 
-def test_23_17_loyal_units_reminders_and_status_speak_of_orders(tmp_path: Path) -> None:
+def test_loyal_units_reminders_and_status_speak_of_orders(tmp_path: Path) -> None:
     judge = start(tmp_path, "LOYAL_UNITS")
     judge.send(ALICE, FRANCE + "A PAR - BUR\n2 : A VIE - GAL\nSTATUS")
     status = judge.last_to(ALICE).body

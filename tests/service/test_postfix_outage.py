@@ -128,7 +128,7 @@ def test_the_tick_timer_runs_no_deadline_while_no_judge_listens_and_every_held_s
         judge.stop()
 
 
-def test_24_1_sheets_held_during_an_outage_and_delivered_out_of_order_keep_the_last(tmp_path: Path) -> None:
+def test_sheets_held_during_an_outage_and_delivered_out_of_order_keep_the_last(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=3600,
                         mta_hostname=MTA)
     db = open_database(settings)

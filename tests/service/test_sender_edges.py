@@ -202,7 +202,7 @@ def bytes_read() -> int:
 
 
 @pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="needs Linux's /proc/self/io")
-def test_27_a_restart_reads_only_the_header_of_each_mail_in_the_maildir(db: Database, settings: Settings) -> None:
+def test_a_restart_reads_only_the_header_of_each_mail_in_the_maildir(db: Database, settings: Settings) -> None:
     """Found by `bench/season.py`: a Maildir holding 2,400 results with their maps (1.1 GB) was
     read whole at each start, which took longer than the judge was up between two kills."""
     maildir = MaildirOutbox(settings.maildir)
@@ -217,7 +217,7 @@ def test_27_a_restart_reads_only_the_header_of_each_mail_in_the_maildir(db: Data
     assert [status for _, _, status, _ in outbox(db)] == ["sent", "pending"]
 
 
-def test_27_a_judge_restarting_while_another_delivers_does_not_send_its_mail_again(
+def test_a_judge_restarting_while_another_delivers_does_not_send_its_mail_again(
         db: Database, settings: Settings) -> None:
     """Found by `bench/season.py` with two judges on one database: one restarted while the other
     was writing a results mail to the Maildir, and the mail went out twice."""
@@ -245,7 +245,7 @@ def test_27_a_judge_restarting_while_another_delivers_does_not_send_its_mail_aga
     assert [status for _, _, status, _ in outbox(db)] == ["sent"]
 
 
-def test_27_a_row_a_dead_judge_left_sending_goes_out_once_its_claim_is_old(db: Database, settings: Settings) -> None:
+def test_a_row_a_dead_judge_left_sending_goes_out_once_its_claim_is_old(db: Database, settings: Settings) -> None:
     maildir = MaildirOutbox(settings.maildir)
     row_id = mail_to(db, settings, "fred@example.org")
     sending(db, row_id)
@@ -280,7 +280,7 @@ def test_a_body_with_nul_or_lone_surrogates_is_queued_and_sent_on_any_database(
 # --- the relay answering again ---------------------------------------------------------------------
 
 
-def test_24_4_once_the_relay_takes_a_mail_the_deferred_ones_go_at_once(
+def test_once_the_relay_takes_a_mail_the_deferred_ones_go_at_once(
         db: Database, settings: Settings, relay: Callable[..., Relay]) -> None:
     server = relay(smtputf8=False, refuse={"fred@example.org": "451 4.3.2 try again later"})
     first = mail_to(db, settings, "fred@example.org")
@@ -294,7 +294,7 @@ def test_24_4_once_the_relay_takes_a_mail_the_deferred_ones_go_at_once(
         assert session.get_one(Outbox, first).attempts == 2
 
 
-def test_27_a_row_left_sending_through_a_relay_is_settled_only_once_a_relays_delivery_time_has_passed(
+def test_a_row_left_sending_through_a_relay_is_settled_only_once_a_relays_delivery_time_has_passed(
         db: Database, settings: Settings, relay: Callable[..., Relay]) -> None:
     server = relay(smtputf8=True)
     row_id = mail_to(db, settings, "fred@example.org")
@@ -311,7 +311,7 @@ def test_27_a_row_left_sending_through_a_relay_is_settled_only_once_a_relays_del
 
 @pytest.mark.skipif(not os.environ.get("JUDGE_TEST_DATABASE_URL"),
                     reason="row locks that another judge holds: PostgreSQL (JUDGE_TEST_DATABASE_URL)")
-def test_27_a_row_another_judge_is_settling_is_left_to_it(db: Database, settings: Settings) -> None:
+def test_a_row_another_judge_is_settling_is_left_to_it(db: Database, settings: Settings) -> None:
     maildir = MaildirOutbox(settings.maildir)
     row_id = mail_to(db, settings, "fred@example.org")
     sending(db, row_id)  # left by a dead judge, long ago
@@ -327,7 +327,7 @@ def test_27_a_row_another_judge_is_settling_is_left_to_it(db: Database, settings
     assert len(maildir.messages()) == 1
 
 
-def test_27_into_the_maildir_rows_are_claimed_and_marked_sent_a_batch_at_a_time(
+def test_into_the_maildir_rows_are_claimed_and_marked_sent_a_batch_at_a_time(
         db: Database, settings: Settings) -> None:
     maildir = MaildirOutbox(settings.maildir)
     for number in range(25):
