@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.harness import Judge
+from tests.support.harness import Judge, start_game
 from tests.support.people import GM
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -81,11 +81,7 @@ def test_players_cannot_use_master_commands(judge: Judge) -> None:
 def test_rule_6_7_zero_sum_game_money(tmp_path: Path) -> None:
     """Start: 10 AgP per center, no tax income; at the end of the Fall turn the bribes paid to a
     power's units are deposited to it, and a first capture of a neutral center earns 10."""
-    judge = Judge(tmp_path)
-    judge.send(GM, "CREATE z1 gm-secret ZEROSUM")
-    judge.send(ALICE, "JOIN z1 alice-pw FRANCE")
-    judge.send(BOB, "JOIN z1 bob-pw GERMANY")
-    judge.send(GM, "SIGNON MASTER@z1 gm-secret\nSTART")
+    judge = start_game(Judge(tmp_path), "z1", "ZEROSUM")
     start = next(m for m in judge.new_mail() if m.subject == "z1 starts" and m.to == ALICE)
     assert "Your balance: 30 AgP" in start.body
     # Germany bribes France's army into Burgundy (4 AgP); France moves its fleet towards Belgium.

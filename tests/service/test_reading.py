@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.harness import Judge, Sent
+from tests.support.harness import Judge, Sent, start_game
 from tests.support.people import ALICE, BOB, GM
 
 FRANCE = "SIGNON FRANCE@g1 alice-pw\n"
@@ -153,11 +153,7 @@ def test_autocorrected_dashes_and_via_alone_are_read(judge: Judge) -> None:
 
 
 def test_tin_cup_offers_to_missing_units_in_and_out_of_sight_are_answered_alike_and_truly(tmp_path: Path) -> None:
-    judge = Judge(tmp_path)
-    judge.send(GM, "CREATE tc gm-secret standard TINCUP")
-    judge.send(ALICE, "JOIN tc alice-pw FRANCE")
-    judge.send(BOB, "JOIN tc bob-pw TURKEY")
-    judge.send(GM, "SIGNON MASTER@tc gm-secret\nSTART")
+    judge = start_game(Judge(tmp_path), "tc", "standard TINCUP", ((ALICE, "FRANCE"), (BOB, "TURKEY")))
     judge.new_mail()
     # in sight and empty (BUR, next to PAR); in sight, of the other type (F PAR: its own A PAR); out of
     # sight, with a unit there (A MUN, Germany's) and without (A SIL)
@@ -227,11 +223,7 @@ def test_a_rejected_sheet_says_which_sheet_stands(judge: Judge) -> None:
 
 
 def test_rejected_orders_say_which_orders_stand(tmp_path: Path) -> None:
-    judge = Judge(tmp_path)
-    judge.send(GM, "CREATE lu gm-secret standard LOYAL_UNITS")
-    judge.send(ALICE, "JOIN lu alice-pw FRANCE")
-    judge.send(BOB, "JOIN lu bob-pw GERMANY")
-    judge.send(GM, "SIGNON MASTER@lu gm-secret\nSTART")
+    judge = start_game(Judge(tmp_path), "lu", "standard LOYAL_UNITS")
     judge.new_mail()
     judge.send(ALICE, "SIGNON FRANCE@lu alice-pw\nA PAR - BUR\nA MAR - XXX")
     body = reply_to(judge, ALICE).body

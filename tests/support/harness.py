@@ -292,13 +292,23 @@ def tokens(db: Database, address: str, after: int = 0) -> list[str]:
         return [match.group(1) for body in bodies if body and (match := TOKEN.search(body))]
 
 
+def start_game(judge: Judge, game: str, options: str = "",
+               seats: tuple[tuple[str, str], ...] = (("alice@example.org", "FRANCE"), ("bob@example.org", "GERMANY"))
+               ) -> Judge:
+    """``judge`` with ``game`` created by gm@example.org (password gm-secret) with ``options`` at CREATE, each
+    address of ``seats`` joined to its power (its password the address's name and "-pw": alice-pw), and started;
+    the mail it caused is left unread."""
+    judge.send("gm@example.org", f"CREATE {game} gm-secret {options}".strip())
+    for address, power in seats:
+        judge.send(address, f"JOIN {game} {address.partition('@')[0]}-pw {power}")
+    judge.send("gm@example.org", f"SIGNON MASTER@{game} gm-secret\nSTART")
+    return judge
+
+
 def two_player_game(judge: Judge) -> Judge:
     """``judge`` with game g1 created by gm@example.org (password gm-secret) and started with
     alice@example.org as France (alice-pw) and bob@example.org as Germany (bob-pw); the mail
     so far is read."""
-    judge.send("gm@example.org", "CREATE g1 gm-secret")
-    judge.send("alice@example.org", "JOIN g1 alice-pw FRANCE")
-    judge.send("bob@example.org", "JOIN g1 bob-pw GERMANY")
-    judge.send("gm@example.org", "SIGNON MASTER@g1 gm-secret\nSTART")
+    start_game(judge, "g1")
     judge.new_mail()
     return judge

@@ -12,7 +12,7 @@ import pytest
 
 from judge.engine.map import load_map
 from judge.service.render import render
-from tests.support.harness import Judge
+from tests.support.harness import Judge, start_game
 
 GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"
 
@@ -30,11 +30,7 @@ def test_rule_6_2_ancmed_game_starts_in_year_1_with_48_agp(tmp_path: Path) -> No
 
 
 def test_rule_6_2_ruling_13_void_initial_funds_and_no_donations(tmp_path: Path) -> None:
-    judge = Judge(tmp_path)
-    judge.send(GM, "CREATE v1 gm-secret void")
-    judge.send(ALICE, "JOIN v1 alice-pw ALBANIA")
-    judge.send(BOB, "JOIN v1 bob-pw APULIA")
-    judge.send(GM, "SIGNON MASTER@v1 gm-secret\nSTART")
+    judge = start_game(Judge(tmp_path), "v1", "void", ((ALICE, "ALBANIA"), (BOB, "APULIA")))
     start = next(m for m in judge.new_mail() if m.subject == "v1 starts" and m.to == ALICE)
     assert "Your balance: 9 AgP" in start.body  # one unit, no center: 17 / 2 rounded up
     # Fall 1900: Apulia takes Naples; Albania stays out of every center and loses its army in winter.
