@@ -8,8 +8,8 @@ from sqlalchemy import select
 
 from judge.service import host as lifecycle
 from judge.store.models import Game
-from tests.support.harness import Judge, Sent
-from tests.support.people import ALICE, BOB, CAROL, GM
+from tests.support.harness import Judge, Sent, start_game
+from tests.support.people import ALICE, BOB, CAROL
 
 FRANCE, GERMANY, ENGLAND = "SIGNON F@g1 alice-pw\n", "SIGNON G@g1 bob-pw\n", "SIGNON E@g1 carol-pw\n"
 MASTER = "SIGNON MASTER@g1 gm-secret\n"
@@ -18,16 +18,13 @@ MASTER = "SIGNON MASTER@g1 gm-secret\n"
 def start(judge: Judge, options: str = "") -> Judge:
     """Game g1 created by GM (gm-secret) with ``options``, joined by Alice (France), Bob (Germany) and
     Carol (England), started; the mail so far read."""
-    judge.send(GM, f"CREATE g1 gm-secret {options}".strip())
-    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
-    judge.send(BOB, "JOIN g1 bob-pw GERMANY")
-    judge.send(CAROL, "JOIN g1 carol-pw ENGLAND")
-    judge.send(GM, MASTER + "START")
+    start_game(judge, "g1", options, ((ALICE, "FRANCE"), (BOB, "GERMANY"), (CAROL, "ENGLAND")))
     judge.new_mail()
     return judge
 
 
 def to(mails: list[Sent], address: str) -> list[Sent]:
+    """The mails of ``mails`` to ``address``."""
     return [m for m in mails if m.to == address]
 
 
