@@ -9,7 +9,7 @@ What it measures
 Issue 26 asks that a 17-power World game's phase be processed and its 17 results mails with
 maps queued in under 2 s, and what a phase costs with and without the maps.  For each board
 (default: every board offered for games with ten powers or more), a game is created on a
-temporary data directory (the judge of ``tests/service/harness.py``: SQLite, mail injected as
+temporary data directory (the judge of ``tests/support/harness.py``: SQLite, mail injected as
 ``judge inject`` does), every power joins and the game starts, and every power sends by mail
 an offer sheet of ``--offers`` legal offers (default 20: each own unit twice, then other
 powers' units, a savings line last) -- all that is set-up and not timed.  Then the phase is
@@ -47,7 +47,7 @@ from judge.engine.map import available_maps, load_map
 from judge.engine.position import Position
 from judge.payola.offers import parse_sheet
 from judge.service.app import process_game
-from tests.service.harness import Judge
+from tests.support.harness import Judge
 
 GM = "gm@example.org"
 

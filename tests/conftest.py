@@ -11,6 +11,8 @@ import pytest
 
 from judge.service import passwords
 
+pytest_plugins = ["tests.support.fixtures"]  # the fixtures every test may ask for: judge, relay, clock
+
 MEMORY = Path("/dev/shm")  # Linux's memory-backed folder
 
 
@@ -33,3 +35,85 @@ def _cheap_password_hashes() -> Iterator[None]:
     patch.setattr(passwords, "_N", 2**8)
     yield
     patch.undo()
+
+
+# The layers of the suite, by where a test lives (first match of its path, relative to tests/, wins): each
+# test gets one layer marker, so `pytest -m unit` runs the pure cores' tests in seconds and `-m "not e2e"`
+# everything a machine without Postfix or Chromium can run.  tests/README.md says what each layer holds.
+LAYERS: tuple[tuple[str, str], ...] = (
+    ("service/test_postfix.py", "e2e"),
+    ("web/test_browser.py", "e2e"),
+    ("packaging/test_wheel.py", "e2e"),
+    ("packaging/test_compiled.py", "e2e"),
+    ("packaging/test_postfix_script.py", "e2e"),
+    ("service/test_store.py", "migrations"),
+    ("service/test_schema_upgrade.py", "migrations"),
+    ("service/test_moving.py", "migrations"),
+    ("packaging/test_upgrade_from_first_release.py", "migrations"),
+    ("service/test_daemon.py", "integration"),
+    ("service/test_smtp_limits.py", "integration"),
+    ("service/test_apply_processes.py", "integration"),
+    ("service/test_listening.py", "integration"),
+    ("service/test_postfix_outage.py", "integration"),
+    ("service/test_passwords_at_rest.py", "integration"),
+    ("service/test_logs.py", "integration"),
+    ("service/test_bounces.py", "integration"),
+    ("service/test_sender_edges.py", "integration"),
+    ("service/test_command_line.py", "integration"),
+    ("web/test_server.py", "integration"),
+    ("service/test_classic.py", "bymail"),
+    ("templates/", "template"),
+    ("games/payola/test_seating.py", "unit"),
+    ("games/", "bymail:by_mail"),  # a game's folder: its by-mail files (named *by_mail*) are by mail, the rest unit
+    ("service/", "host"),
+    ("web/", "host"),
+    ("mail/", "host"),
+    ("packaging/", "host"),
+    ("engine/", "unit"),
+    ("payola/", "unit"),
+    ("commands/", "unit"),
+    ("render/", "unit"),
+    ("", "host"),
+)
+# The tests that concern the database (its schema, locks, transactions, migrations, and one whole game's
+# round trip): the PostgreSQL stage of .ci/run runs these again (`-m database`), not the whole suite.
+DATABASE = (
+    "service/test_store.py", "service/test_schema_upgrade.py", "service/test_moving.py",
+    "service/test_apply_processes.py", "service/test_apply_run.py", "service/test_intake.py",
+    "service/test_duplicates.py", "service/test_mail_order.py", "service/test_tick.py", "service/test_prune.py",
+    "service/test_phase_change_crossing.py", "service/test_lifecycle.py", "games/payola/test_game_by_mail.py",
+    "service/test_operator.py", "service/test_sender_edges.py",
+)  # and single tests elsewhere marked `@pytest.mark.database` (test_daemon's judges sharing one database)
+MARKERS = {
+    "unit": "a pure core's tests: values in, values out, no database, no mail",
+    "host": "the host's tests against the host: a judge on a temporary database fed mails, the web pages",
+    "bymail": "a game played by mail through the host (a game's *by_mail* tests)",
+    "template": "the wording of the judge's mails, against golden files: the one place wording is asserted",
+    "integration": "real SMTP on loopback, the daemon, several processes, the web server",
+    "e2e": "Postfix, Chromium, the wheel, the compiled build: skipped unless their switch is set",
+    "migrations": "the schema from the migrations, upgrades of old databases, moving a judge's data",
+    "database": "concerns the database: run again on PostgreSQL by .ci/run (JUDGE_TEST_DATABASE_URL)",
+}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, what in MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {what}")
+
+
+def layer(path: str) -> str:
+    """The layer of the test file at ``path`` (relative to tests/, with / between folders)."""
+    for prefix, name in LAYERS:
+        if path.startswith(prefix):
+            kind, _, infix = name.partition(":")
+            return kind if not infix or infix in path.rpartition("/")[2] else "unit"
+    raise AssertionError("the last prefix matches every path")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    root = Path(__file__).parent
+    for item in items:
+        path = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else item.path.name
+        item.add_marker(layer(path))
+        if path in DATABASE:
+            item.add_marker("database")

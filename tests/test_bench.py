@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-def test_24_17_without_the_diplomacy_package_the_bench_says_so_instead_of_below() -> None:
+def test_without_the_diplomacy_package_the_bench_says_so_instead_of_below() -> None:
     from bench.engine_bench import Figure, back_to_back, generate, our_adjudication
 
     cases = generate(3, seed=1)

@@ -68,12 +68,15 @@ class Turn(Protocol):
 
     # -- the reply --------------------------------------------------------------------------------
 
-    def echo(self, text: str, outcome: str, message: str = "", extra: list[str] | None = None) -> int:
-        """Answer a line (``outcome``: ok, error, ignored, info); returns its index."""
+    def echo(self, text: str, outcome: str, message: str = "", extra: list[str] | None = None,
+             code: str | None = None) -> int:
+        """Answer a line (``outcome``: ok, error, ignored, info; ``code``: why, as a name that stays when the
+        message is reworded, e.g. NO_DRAW); returns its index."""
         ...
 
-    def mark(self, index: int, outcome: str | None = None, message: str | None = None) -> None:
-        """Change the answer at ``index`` (one of this kind's own lines): its outcome, its message."""
+    def mark(self, index: int, outcome: str | None = None, message: str | None = None,
+             code: str | None = None) -> None:
+        """Change the answer at ``index`` (one of this kind's own lines): its outcome, its message, its code."""
         ...
 
     def note(self, index: int, lines: Sequence[str], *, replace: bool = False) -> None:

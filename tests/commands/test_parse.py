@@ -157,25 +157,25 @@ def test_new_command_words(line: str, command: Command) -> None:
 # --- issue 23 and 29.6: how the judge reads ------------------------------------------------------------------
 
 
-def test_23_27_and_29_6_whogame_get_info_and_history_without_a_game() -> None:
+def test_and_29_6_whogame_get_info_and_history_without_a_game() -> None:
     assert [command for _, command in commands("WHOGAME g1\nWHOGAME\nGET INFO g1\nget rules\nHISTORY\nGET LOST")] == [
         WhoGame("g1"), WhoGame(None), GetInfo("g1"), GetInfo(None), History(None),
         BadCommand("expected GET INFO game or GET RULES game")]
 
 
-def test_23_26_signon_question_mark_is_njudge_join() -> None:
+def test_signon_question_mark_is_njudge_join() -> None:
     [(_, command)] = commands("SIGNON ?classic pw")
     assert isinstance(command, BadCommand) and command.error.startswith("to join a game, send JOIN classic password")
 
 
-def test_23_11_and_23_27_lines_that_are_no_command_nor_order_are_unknown() -> None:
+def test_and_23_27_lines_that_are_no_command_nor_order_are_unknown() -> None:
     read = dict(commands("Thanks!\nSent from my iPhone\nA PAR - BUR\nParis - Burgundy\nWAIVE\nBUILD A PAR"))
     assert read["Thanks!"] == Unknown("unknown command 'Thanks!': HELP lists the commands")
     assert read["Sent from my iPhone"] == Unknown("unknown command 'Sent': HELP lists the commands")
     assert all(isinstance(read[line], OrderLine) for line in ("A PAR - BUR", "Paris - Burgundy", "BUILD A PAR"))
 
 
-def test_23_31_negative_and_fractional_amounts_are_read_as_offers_or_refused() -> None:
+def test_negative_and_fractional_amounts_are_read_as_offers_or_refused() -> None:
     read = dict(commands("-3 : A MUN H\n3.5 : A MUN H\nTRANSFER -5 TO RUSSIA\nTRANSFER 3.5 TO RUSSIA"))
     assert read["-3 : A MUN H"] == OfferLine("-3 : A MUN H") and read["3.5 : A MUN H"] == OfferLine("3.5 : A MUN H")
     assert read["TRANSFER -5 TO RUSSIA"] == BadCommand("'-5': an amount is a whole number of AgP, 0 or more")

@@ -24,7 +24,7 @@ from judge.service import cli
 from judge.service.config import Settings, load_settings
 from judge.service.reference import command_line_reference, settings_reference, toml_value
 from judge.service.render import games_help, help_mail
-from tests.service.harness import Judge
+from tests.support.harness import Judge
 
 ALICE = "alice@example.com"
 DOCS = "https://judge.example.org/docs/"

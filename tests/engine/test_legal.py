@@ -215,7 +215,7 @@ def test_legal_orders_are_exactly_the_orders_check_accepts(seed: int) -> None:
 
 @pytest.mark.parametrize(("variant", "phase"), BOARDS[1:])
 @pytest.mark.parametrize("seed", range(2))
-def test_6_2_legal_orders_are_exactly_the_orders_check_accepts_on_every_board(
+def test_legal_orders_are_exactly_the_orders_check_accepts_on_every_board(
     variant: str, phase: str, seed: int
 ) -> None:
     _agree(_random_position(random.Random(seed), 20, variant, phase))
@@ -248,7 +248,7 @@ def test_legal_orders_agree_with_check_where_convoys_abound(seed: int) -> None:
 
 @pytest.mark.parametrize(("variant", "phase"), BOARDS[1:])
 @pytest.mark.parametrize("seed", range(2))
-def test_6_2_legal_orders_agree_with_check_where_convoys_abound_on_every_board(
+def test_legal_orders_agree_with_check_where_convoys_abound_on_every_board(
     variant: str, phase: str, seed: int
 ) -> None:
     kinds = _agree(_convoy_position(random.Random(seed), variant, phase))

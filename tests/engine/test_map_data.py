@@ -491,7 +491,7 @@ BOARDS = {
 
 
 @pytest.mark.parametrize("board", sorted(BOARDS))
-def test_6_2_board_counts(board):
+def test_board_counts(board):
     provinces, centers, powers, homes, units, victory, first = BOARDS[board]
     game_map = load_map(board)
     assert game_map.name == board
@@ -507,7 +507,7 @@ def test_6_2_board_counts(board):
 
 
 @pytest.mark.parametrize("board", sorted(BOARDS))
-def test_6_2_board_is_consistent(board):
+def test_board_is_consistent(board):
     """Every edge is mutual and names places units can stand; the starting units stand on the board."""
     game_map = load_map(board)
     for a, dests in game_map.army_adjacency.items():
@@ -522,7 +522,7 @@ def test_6_2_board_is_consistent(board):
     assert str(start.phase) == "{}{:04d}M".format(*BOARDS[board][6])
 
 
-def test_6_2_power_letters():
+def test_power_letters():
     """Rule 4.1 and ruling 14: the issue's letters; Void's 24 letters (no M, no O), 0-9, + and *."""
     assert "".join(sorted(load_map("ancmed").letters.values())) == "CEGPR"
     assert "".join(sorted(load_map("modern").letters.values())) == "BEFGIPRSTU"
@@ -541,7 +541,7 @@ def test_6_2_power_letters():
     assert void["ADRIATIC_SEA"] == "A" and void["YORKSHIRE"] == "*" and void["W_MEDITERRANEAN_SEA"] == "+"
 
 
-def test_6_2_special_terrain():
+def test_special_terrain():
     """Baleares is the one archipelago; Loeb9's Arctic Ocean opens in spring only; its straits are weak."""
     ancmed = load_map("ancmed")
     assert [p for p, prov in ancmed.provinces.items() if prov.terrain is Terrain.ARCHIPELAGO] == ["BAL"]

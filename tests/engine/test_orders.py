@@ -104,12 +104,12 @@ def test_bad_orders_say_what_is_wrong(text: str, message: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["A LON \u2013 NWY", "A LON \u2014 NWY", "A LON \u2212 NWY", "A LON\u2013NWY"])
-def test_23_16_en_and_em_dashes_and_the_minus_sign_read_as_a_move(text: str) -> None:
+def test_en_and_em_dashes_and_the_minus_sign_read_as_a_move(text: str) -> None:
     assert parse_order(text, M) == Move(unit(A, "LON"), Location("NWY"))
 
 
 @pytest.mark.parametrize("text", ["A LON - NWY VIA", "A LON - NWY via", "A London - Norway VIA"])
-def test_23_16_via_alone_reads_as_via_convoy(text: str) -> None:
+def test_via_alone_reads_as_via_convoy(text: str) -> None:
     assert parse_order(text, M) == Move(unit(A, "LON"), Location("NWY"), via_convoy=True)
 
 

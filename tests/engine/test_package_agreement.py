@@ -30,7 +30,7 @@ package_map_text, reads_alike, still_disagrees = (
 
 
 @pytest.mark.parametrize("board", BOARDS)
-def test_6_2_adjudication_agrees_with_the_diplomacy_package(board: str) -> None:
+def test_adjudication_agrees_with_the_diplomacy_package(board: str) -> None:
     cases = generate(60, 5, board)
     run = check_theirs(diplomacy, cases)
     if board != "ancmed":

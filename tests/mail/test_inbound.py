@@ -363,7 +363,7 @@ def test_command_lines(text: str, expected: tuple[str, ...]) -> None:
 @pytest.mark.parametrize(("text", "stopped_at"), [("a\n--\nb", "--"), ("a\n-- \nb", "-- "),
                                                  ("a\nSignOff\nb", "SignOff"), ("a\n-- \n\n", None),
                                                  ("a\nSIGNOFF", None)])
-def test_23_13_reading_stops_at_a_signature_or_signoff_and_says_where_if_text_follows(
+def test_reading_stops_at_a_signature_or_signoff_and_says_where_if_text_follows(
         text: str, stopped_at: str | None) -> None:
     assert command_lines(text) == (("a",), False, stopped_at)
 

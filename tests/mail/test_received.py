@@ -21,13 +21,13 @@ def postfix(ip: str, by: str = MTA) -> bytes:
             "\tSun, 1 Mar 2026 08:55:00 +0000\r\n").encode()
 
 
-def test_22_3_the_listeners_own_line_names_the_client() -> None:
+def test_the_listeners_own_line_names_the_client() -> None:
     assert client_address(ours("192.0.2.7") + MAIL, None) == "192.0.2.7"
     assert client_address(ours("2001:DB8::1") + MAIL, None) == "2001:db8::1"
     assert client_address(listener_line("x y(z)", None, "localhost", False, NOW) + MAIL, None) is None  # no peer
 
 
-def test_22_3_a_line_the_sender_wrote_is_never_believed() -> None:
+def test_a_line_the_sender_wrote_is_never_believed() -> None:
     forged = ours("198.51.100.1")
     assert client_address(forged + MAIL, None) == "198.51.100.1"  # on top: the listener wrote it
     assert client_address(ours("192.0.2.7") + forged + MAIL, None) == "192.0.2.7"
@@ -35,7 +35,7 @@ def test_22_3_a_line_the_sender_wrote_is_never_believed() -> None:
     assert client_address(MAIL, None) is None
 
 
-def test_22_3_with_an_mta_its_line_below_the_listeners_is_believed() -> None:
+def test_with_an_mta_its_line_below_the_listeners_is_believed() -> None:
     held = ours("127.0.0.1") + postfix("192.0.2.7") + postfix("198.51.100.1") + MAIL
     assert client_address(held, MTA) == "192.0.2.7"
     assert client_address(postfix("192.0.2.7") + MAIL, MTA) == "192.0.2.7"  # handed over by `judge inject`
@@ -43,7 +43,7 @@ def test_22_3_with_an_mta_its_line_below_the_listeners_is_believed() -> None:
     assert accepted_at(held, MTA) == datetime(2026, 3, 1, 8, 55)  # the outage rule reads the same line
 
 
-def test_22_3_a_source_is_its_address_and_envelope_and_a_network_is_what_one_host_holds() -> None:
+def test_a_source_is_its_address_and_envelope_and_a_network_is_what_one_host_holds() -> None:
     assert Source("192.0.2.7", "a@example.org").key == "[192.0.2.7] a@example.org"
     assert Source(None, "a@example.org").key == "[unknown] a@example.org"
     assert Source("192.0.2.7", "").network == "192.0.2.7"

@@ -48,7 +48,7 @@ def test_a_further_judge_is_the_first_ones_unit_on_the_port_its_instance_names()
         "Description=Payola Diplomacy mail judge", "Description=Payola Diplomacy mail judge, listening on port %i"}
 
 
-def test_22_9_the_web_unit_is_hardened_and_has_descriptors_for_its_connections() -> None:
+def test_the_web_unit_is_hardened_and_has_descriptors_for_its_connections() -> None:
     unit = lines(WEB_UNIT)
     writing = ("LogsDirectory=judge", "StateDirectory=judge", "StateDirectoryMode=0700")  # it only reads
     for wanted in ("ReadOnlyPaths=/var/lib/judge", "Restart=on-failure", *(line for line in SANDBOX
@@ -58,7 +58,7 @@ def test_22_9_the_web_unit_is_hardened_and_has_descriptors_for_its_connections()
     assert limit and limit[0] >= Limits().connections + SPARE_DESCRIPTORS  # the cap, not the descriptors, is met
 
 
-def test_11_the_tick_and_the_backup_run_from_timers_under_the_same_sandbox() -> None:
+def test_the_tick_and_the_backup_run_from_timers_under_the_same_sandbox() -> None:
     tick = lines("judge-tick.service")
     for wanted in ("Type=oneshot", "ExecStart=/opt/judge/bin/judge tick --config /etc/judge/judge.toml", *SANDBOX):
         assert wanted in tick, wanted
@@ -71,7 +71,7 @@ def test_11_the_tick_and_the_backup_run_from_timers_under_the_same_sandbox() -> 
     assert {"OnCalendar=daily", "Persistent=true", "WantedBy=timers.target"} <= lines("judge-backup.timer")
 
 
-def test_7_no_unit_runs_as_a_user_named_like_the_mail_address() -> None:
+def test_no_unit_runs_as_a_user_named_like_the_mail_address() -> None:
     for name in (*SERVICES, "judge-web.service"):
         users = sorted(line for line in lines(name) if line.startswith(("User=", "Group=")))
         assert users == ["Group=payola", "User=payola"], (name, users)
@@ -98,7 +98,7 @@ def test_systemd_analyze_verify_is_clean(tmp_path: Path) -> None:
 
 
 @needs_systemd
-def test_11_the_services_expose_little_to_systemd_analyze_security(tmp_path: Path) -> None:
+def test_the_services_expose_little_to_systemd_analyze_security(tmp_path: Path) -> None:
     for unit in stand_ins(tmp_path)[:len(SERVICES) + 1]:  # and the web unit's
         done = subprocess.run(["systemd-analyze", "security", "--offline=true", str(unit)], capture_output=True,
                               text=True, timeout=60)

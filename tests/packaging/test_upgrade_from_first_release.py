@@ -30,7 +30,7 @@ from judge.service.intake import FileIntake, intake_path
 from judge.service.listening import timer_tick
 from judge.store.database import SCHEMA, alembic_config
 from judge.store.models import PhaseRow, Submission
-from tests.service.harness import inject_confirming, raw_mail
+from tests.support.harness import inject_confirming, raw_mail
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "deploy" / "upgrade-from-0.1.sh"

@@ -127,7 +127,7 @@ def test_rule_6_3_blind_offers_to_absent_units_are_ignored_silently() -> None:
     assert errors, "an unknown province is still a mistake the player may see"
 
 
-def test_22_16_cap_amount_at_most_500_agp() -> None:
+def test_cap_amount_at_most_500_agp() -> None:
     sheet, errors = sheet_of("500 : F LON - NTH")
     assert not errors and sheet.offers[0].terms == (Term(500),)
     for line in ("501 : F LON - NTH", "3 + 501 : F LON - NTH", "9" * 5000 + " : F LON - NTH"):
@@ -142,7 +142,7 @@ def test_cap_repetition_at_most_100() -> None:
     assert [e.error for e in errors] == ["a repetition count can be at most 100"]
 
 
-def test_22_16_cap_plateau_and_plus_terms_within_500_agp() -> None:
+def test_cap_plateau_and_plus_terms_within_500_agp() -> None:
     sheet, errors = sheet_of("2*500#500 + 500#5 : F LON - NTH")
     assert not errors and sheet.offers[0].terms == (Term(500, 500),) * 2 + (Term(500, 5),)
     _, errors = sheet_of("5#501 : F LON - NTH")
@@ -151,7 +151,7 @@ def test_22_16_cap_plateau_and_plus_terms_within_500_agp() -> None:
     assert [e.error for e in errors] == ["an amount (AgP) can be at most 500"]
 
 
-def test_22_16_cap_offers_per_sheet_at_most_300() -> None:
+def test_cap_offers_per_sheet_at_most_300() -> None:
     lines = ["1 : F LON - NTH", "1 : F EDI - NTH", "1 : A LVP - YOR"] * 100
     sheet, errors = sheet_of("\n".join([*lines, "10 $", "% a comment"]))  # neither is an offer
     assert not errors and len(sheet.offers) == 300
@@ -160,7 +160,7 @@ def test_22_16_cap_offers_per_sheet_at_most_300() -> None:
     assert [(e.line, e.error) for e in errors] == [(301, "a sheet can hold at most 300 offers")]
 
 
-def test_22_16_cap_amounts_written_per_sheet_at_most_1000() -> None:
+def test_cap_amounts_written_per_sheet_at_most_1000() -> None:
     # Each + part counts once, whatever its repetition: nine lines of 100 parts and 50 lines of
     # two parts (100 amounts each) are 1,000.
     lines = [" + ".join(["1#1"] * 100) + " : F LON - NTH"] * 9 + ["50*1 + 50*2#1 : F EDI - NTH"] * 50
@@ -171,7 +171,7 @@ def test_22_16_cap_amounts_written_per_sheet_at_most_1000() -> None:
         (60, "a sheet can hold at most 1000 amounts as written (each + part counts once: 3*5 is one)")]
 
 
-def test_22_16_blind_lines_set_aside_count_toward_the_sheets_limits() -> None:
+def test_blind_lines_set_aside_count_toward_the_sheets_limits() -> None:
     # "A LON - YOR" names an army that is not there: set aside silently, but counted like the
     # offer it would be if it were, so the limit's answer does not tell which it is.
     options = parse_options(["BLIND"])
@@ -246,16 +246,16 @@ def test_cap_at_most_100_amounts_in_one_offer_repetitions_counted() -> None:
 
 @pytest.mark.parametrize("line", ["-3 : F LON H", "3.5 : F LON H", "\u22123 : F LON H", ",5 : F LON H", "-10 $",
                                   "2.5 $"])
-def test_23_31_negative_and_fractional_amounts_are_whole_numbers_of_agp(line: str) -> None:
+def test_negative_and_fractional_amounts_are_whole_numbers_of_agp(line: str) -> None:
     _, errors = sheet_of(line)
     assert [e.error for e in errors] == [f"'{line.split()[0]}': an amount is a whole number of AgP, 0 or more"]
 
 
-def test_23_15_an_offer_naming_the_wrong_type_of_unit_says_which_unit_stands_there() -> None:
+def test_an_offer_naming_the_wrong_type_of_unit_says_which_unit_stands_there() -> None:
     _, errors = sheet_of("4 : A LON H\n4 : F LVP H")
     assert [e.error for e in errors] == ["the unit in LON is a fleet (F LON)", "the unit in LVP is an army (A LVP)"]
 
 
-def test_23_16_dashes_in_offers_read_as_moves() -> None:
+def test_dashes_in_offers_read_as_moves() -> None:
     sheet, errors = sheet_of("4 : F LON \u2013 NTH\n3 : A LVP \u2014 YOR")
     assert not errors and [str(o.orders[0]) for o in sheet.offers] == ["F LON - NTH", "A LVP - YOR"]

@@ -15,8 +15,8 @@ from judge.payola.determination import Determination, PowerInput, determine_orde
 from judge.payola.offers import parse_sheet
 from judge.payola.options import Options
 from tests.payola.game import START, issued
+from tests.payola.phases import Phase, offer, phases
 from tests.payola.reference_rounds import determine_by_rounds
-from tests.payola.test_reductions import Phase, _offer, phases
 from tests.strength import examples
 
 
@@ -71,7 +71,7 @@ def _with_outsiders(draw: st.DrawFn) -> tuple[Phase, tuple[str, ...]]:
     powers = dict(powers)
     for who in outsiders:
         lines = draw(st.lists(st.integers(0, 2**60), max_size=4))
-        text = "\n".join(_offer(line, board, who, provinces, 12) for line in lines)
+        text = "\n".join(offer(line, board, who, provinces, 12) for line in lines)
         sheet, errors = parse_sheet(text, board, who, options, dummies)
         assert not errors, errors
         powers[who] = PowerInput(draw(st.sampled_from([0, 1, 6, 12, 24])), sheet)

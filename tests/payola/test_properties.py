@@ -107,7 +107,7 @@ def test_nobody_overspends_money_is_conserved_and_results_repeat(
 @pytest.mark.parametrize(
     "variant", ["ancmed", "modern", "loeb9", "void", "youngstown", "empire", "world", "known_world_901"]
 )
-def test_6_2_nobody_overspends_money_is_conserved_and_results_repeat_on_every_board(variant: str) -> None:
+def test_nobody_overspends_money_is_conserved_and_results_repeat_on_every_board(variant: str) -> None:
     on = board(variant)
 
     @settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])

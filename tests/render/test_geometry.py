@@ -187,7 +187,7 @@ def test_weak_straits_are_drawn_as_short_crossings(drawing: str) -> None:
 
 
 @pytest.mark.parametrize("drawing", DRAWINGS)
-def test_issue_26_2_off_board_boxes_touch_nothing_and_are_linked_as_the_data_links_them(drawing: str) -> None:
+def test_off_board_boxes_touch_nothing_and_are_linked_as_the_data_links_them(drawing: str) -> None:
     """A box borders no province; a province linked to it has a short line from the box into it,
     and two linked boxes (round the world) each name the other."""
     named = boxes(drawing)

@@ -219,7 +219,7 @@ def test_the_fast_png_looks_like_the_svg_rasterised_whole() -> None:
     assert difference < 0.5  # out of 255: antialiasing at a few edges, nothing drawn differently
 
 
-def test_issue_26_4_a_results_map_is_a_crisp_palette_png_a_third_the_size() -> None:
+def test_a_results_map_is_a_crisp_palette_png_a_third_the_size() -> None:
     """World's 1920-pixel map, mailed to each of 17 players, was a 666 KB RGBA PNG: as 256
     colours it is under 300 KB, each pixel still within a few levels of the full-colour picture."""
     position = Position.initial(load_map("world"))
@@ -330,7 +330,7 @@ def test_weak_straits_are_drawn_as_fords() -> None:
     assert sorted(e.get("data-provinces") for e in elements(svg, "strait")) == ["COR NAF", "NAP SIC"]
 
 
-def test_issue_26_2_youngstowns_off_board_boxes_are_drawn_linked_and_moved_into() -> None:
+def test_youngstowns_off_board_boxes_are_drawn_linked_and_moved_into() -> None:
     """Each box beside what the data links it to, a line to it; the boxes it is linked to round
     the world named in it; and a move into a box drawn like any other (an arrow between units' points)."""
     board = load_board("youngstown")
@@ -371,7 +371,7 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
 
 
 @pytest.mark.parametrize("name", sorted(available_maps()))
-def test_23_30_no_unit_stands_on_its_provinces_name(name: str) -> None:
+def test_no_unit_stands_on_its_provinces_name(name: str) -> None:
     """The name of a land province (APU on the standard board) is never where a unit of it is
     drawn, on its unit point or one of its coasts (a fleet's mark: 10 either side, 12 up, 7.5 down;
     a bold name of 9.5: 0.34 of the size per letter either side, 7.1 up from its baseline)."""
@@ -396,7 +396,7 @@ def _name_box(board: Board, province: str) -> tuple[float, float, float, float]:
 
 
 @pytest.mark.parametrize("name", sorted(available_maps()))
-def test_issue_26_4_no_two_names_overlap_and_no_unit_of_the_start_covers_a_name(name: str) -> None:
+def test_no_two_names_overlap_and_no_unit_of_the_start_covers_a_name(name: str) -> None:
     """Every name on the board can be read at the start: no two names' boxes overlap, and no
     unit of the initial position (a mark 20 wide, 12 up and 7.5 down from its point) covers one."""
     position = Position.initial(load_map(name))
@@ -417,7 +417,7 @@ def _star_box(at: tuple[float, float]) -> tuple[float, float, float, float]:
 
 
 @pytest.mark.parametrize("name", sorted(available_maps()))
-def test_issue_26_4_no_supply_center_star_covers_a_name(name: str) -> None:
+def test_no_supply_center_star_covers_a_name(name: str) -> None:
     """Every name on the board can be read beside the stars: no supply center's star (its own
     province's or a neighbour's) overlaps a name's box."""
     board = load_board(load_map(name).drawing)
@@ -428,7 +428,7 @@ def test_issue_26_4_no_supply_center_star_covers_a_name(name: str) -> None:
     assert covered == []
 
 
-def test_23_30_a_dislodged_unit_stands_clear_of_its_attacker_and_the_center() -> None:
+def test_a_dislodged_unit_stands_clear_of_its_attacker_and_the_center() -> None:
     position, orders = position_from_data(MIDGAME)
     after = adjudicate(position, orders).position
     svg = render_svg(after)
@@ -446,7 +446,7 @@ def test_23_30_a_dislodged_unit_stands_clear_of_its_attacker_and_the_center() ->
         assert area.center is None or math.dist(aside, area.center) >= 14, area.id
 
 
-def test_23_30_holds_are_marked_and_failed_orders_keep_their_colour() -> None:
+def test_holds_are_marked_and_failed_orders_keep_their_colour() -> None:
     position, svg = midgame()
     colours = power_colours(position.game_map.powers)
     holds = {e.get("data-order"): e for e in elements(svg, "hold")}
@@ -459,7 +459,7 @@ def test_23_30_holds_are_marked_and_failed_orders_keep_their_colour() -> None:
     assert any("ring: hold" in t and "crossed out: failed" in t for t in texts)
 
 
-def test_23_22_a_power_sight_is_titled_and_the_rest_fogged() -> None:
+def test_a_power_sight_is_titled_and_the_rest_fogged() -> None:
     position = Position.initial(load_map("standard"))
     view = {"PAR", "BUR", "PIC", "BRE", "GAS", "MAR"}
     svg = render_svg(position, title="g1", seen_by="FRANCE", view=view, counted=("FRANCE",))
@@ -535,7 +535,7 @@ def _xs(path: ET.Element) -> list[float]:
     return numbers[0::2]
 
 
-def test_issue_26_2_an_order_across_worlds_edge_is_drawn_the_short_way() -> None:
+def test_an_order_across_worlds_edge_is_drawn_the_short_way() -> None:
     """Alaska (at the west edge) and the Bering Strait (at the east edge) are neighbours across
     the Pacific: the move and the support between them run off the edge the short way and come
     in again at the other edge, instead of crossing the whole map."""

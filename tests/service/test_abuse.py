@@ -28,16 +28,11 @@ from judge.service.handlers import mail as mail_module
 from judge.service.handlers import receive
 from judge.service.operator import quarantine_drop
 from judge.store.models import Game, InboundMail, Observer, Outbox, Player
-from tests.service.harness import MX, Judge, last_outbox_id, raw_mail, tokens, two_player_game, vouching
+from tests.support.harness import MX, Judge, last_outbox_id, raw_mail, tokens, two_player_game, vouching
+from tests.support.people import CAROL, GM
 
-GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
 MALLORY = "mallory@evil.example"
-
-
-@pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return two_player_game(Judge(tmp_path))
 
 
 def header_mail(headers: list[tuple[str, str]], body: str) -> bytes:
@@ -116,7 +111,7 @@ def test_any_failure_quarantines_the_mail_tells_the_game_master_and_the_queue_mo
         assert b"alice-pw" not in session.get_one(InboundMail, first).raw
 
 
-def test_22_5_a_quarantined_mail_keeps_its_passwords_for_quarantine_days_at_most(
+def test_a_quarantined_mail_keeps_its_passwords_for_quarantine_days_at_most(
         judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
     """The one stored copy allowed to keep a password (for `judge quarantine retry`) loses it once
     ``quarantine_days`` have passed without a retry or a drop: the deadline clock masks it."""
@@ -468,7 +463,6 @@ def test_lookups_of_every_kind_share_one_limit(judge: Judge) -> None:
 # -- consent: headers prove nothing; the judge's MTA's verdict does ------------------------------------
 
 
-CAROL = "carol@example.org"
 
 
 def forged(judge: Judge, body: str, verdict: str | None = None) -> str:

@@ -17,10 +17,10 @@ from sqlalchemy import select
 from judge.mail.received import listener_line
 from judge.service import app, passwords
 from judge.store.models import Observer, Player
-from tests.service.harness import Judge, raw_mail, tokens, two_player_game, vouching
+from tests.support.harness import Judge, raw_mail, tokens, two_player_game, vouching
+from tests.support.people import GM
 
 MTA = "mx.example.net"
-GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
 MALLORY, VICTIM = "mallory@evil.example", "victim@example.org"
 ALICE_IP, MALLORY_IP = "198.51.100.7", "203.0.113.66"
@@ -61,7 +61,7 @@ def _game_id(judge: Judge, name: str) -> int:
 # -- 22.3: sign-on lock-out as a weapon -----------------------------------------------------------
 
 
-def test_22_3_a_strangers_failures_never_refuse_the_players_right_password(judge: Judge) -> None:
+def test_a_strangers_failures_never_refuse_the_players_right_password(judge: Judge) -> None:
     for attempt in range(7):  # even with Alice's own From: the source is where the mail came from
         send_from(judge, MALLORY_IP, ALICE, f"SIGNON F@g1 guess{attempt}")
     send_from(judge, ALICE_IP, ALICE, "SIGNON F@g1 alice-pw\nSTATUS")
@@ -72,7 +72,7 @@ def test_22_3_a_strangers_failures_never_refuse_the_players_right_password(judge
     assert f"[{MALLORY_IP}] {ALICE}" in warning.body
 
 
-def test_22_3_a_source_over_its_budget_is_refused_without_a_password_check(
+def test_a_source_over_its_budget_is_refused_without_a_password_check(
         judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
     for attempt in range(5):
         send_from(judge, MALLORY_IP, MALLORY, f"SIGNON F@g1 guess{attempt}")
@@ -86,7 +86,7 @@ def test_22_3_a_source_over_its_budget_is_refused_without_a_password_check(
     assert checked == ["alice-pw"] and "signed on as France" in judge.last_to(ALICE).body
 
 
-def test_22_3_changing_envelope_senders_from_one_address_is_still_counted(judge: Judge) -> None:
+def test_changing_envelope_senders_from_one_address_is_still_counted(judge: Judge) -> None:
     """A script that gives each mail a new envelope sender is one network: after 20 failures
     its next sender waits too; a mail whose envelope sender is the player's own does not."""
     for attempt in range(20):
@@ -97,7 +97,7 @@ def test_22_3_changing_envelope_senders_from_one_address_is_still_counted(judge:
     assert "your balance: 48 AgP" in judge.last_to(ALICE).body
 
 
-def test_22_3_a_forged_from_to_a_game_that_does_not_exist_counts_against_nobody(judge: Judge) -> None:
+def test_a_forged_from_to_a_game_that_does_not_exist_counts_against_nobody(judge: Judge) -> None:
     for _ in range(7):
         judge.send(ALICE, "SIGNON F@nogame guess")  # no IP known: the From is all the source there is
         send_from(judge, MALLORY_IP, ALICE, "SIGNON MASTER@nogame guess")
@@ -109,7 +109,7 @@ def test_22_3_a_forged_from_to_a_game_that_does_not_exist_counts_against_nobody(
     assert "too many failed sign-ons" in judge.last_to(ALICE).body
 
 
-def test_22_3_the_judges_listener_line_names_the_client_when_no_mta_is_named(tmp_path: Path) -> None:
+def test_the_judges_listener_line_names_the_client_when_no_mta_is_named(tmp_path: Path) -> None:
     """Without ``mta_hostname`` the line believed is the one the judge's listener writes on top."""
     judge = two_player_game(Judge(tmp_path, mta_hostname=None))
 
@@ -128,7 +128,7 @@ def test_22_3_the_judges_listener_line_names_the_client_when_no_mta_is_named(tmp
 # -- 22.8: third parties enrolled without consent ---------------------------------------------------
 
 
-def test_22_8_a_forged_join_enrols_nobody_until_the_address_confirms(tmp_path: Path) -> None:
+def test_a_forged_join_enrols_nobody_until_the_address_confirms(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send(GM, "CREATE g2 gm-secret")
     status = app.inject(judge.db, judge.settings, raw_mail(VICTIM, "JOIN g2 pw FRANCE"), judge.now,
@@ -144,7 +144,7 @@ def test_22_8_a_forged_join_enrols_nobody_until_the_address_confirms(tmp_path: P
 
 
 @pytest.mark.parametrize("command", ["OBSERVE g1", "TAKEOVER GERMANY@g1 pw", "CREATE g9 pw"])
-def test_22_8_observe_takeover_and_create_wait_for_the_address_to_confirm(judge: Judge, command: str) -> None:
+def test_observe_takeover_and_create_wait_for_the_address_to_confirm(judge: Judge, command: str) -> None:
     judge.send(BOB, "SIGNON G@g1 bob-pw\nRESIGN")
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSET OPENING GERMANY")
     judge.send(VICTIM, command, confirm=False)  # a forged From: the victim never answers
@@ -161,7 +161,7 @@ def test_22_8_observe_takeover_and_create_wait_for_the_address_to_confirm(judge:
     assert "waiting" not in judge.last_to(VICTIM).body and "ERROR" not in judge.last_to(VICTIM).body
 
 
-def test_22_8_set_address_to_a_stranger_waits_for_the_stranger(judge: Judge) -> None:
+def test_set_address_to_a_stranger_waits_for_the_stranger(judge: Judge) -> None:
     judge.send(ALICE, "SIGNON F@g1 alice-pw\nSET ADDRESS victim@example.org")
     assert joined(judge) == [ALICE, BOB]
     judge.later(49)
@@ -169,7 +169,7 @@ def test_22_8_set_address_to_a_stranger_waits_for_the_stranger(judge: Judge) -> 
     assert [m.subject for m in judge.all_mail() if m.to == VICTIM] == ["Please confirm: SET ADDRESS victim@example.org"]
 
 
-def test_22_8_the_token_is_never_in_a_reply_copied_to_the_requester(judge: Judge) -> None:
+def test_the_token_is_never_in_a_reply_copied_to_the_requester(judge: Judge) -> None:
     """Mallory signs on to his own game (registered at his address), so the reply is copied to
     him; the JOIN in the same mail names the victim's address."""
     judge.send(MALLORY, "CREATE own pw")
@@ -180,7 +180,7 @@ def test_22_8_the_token_is_never_in_a_reply_copied_to_the_requester(judge: Judge
     assert not [m for m in judge.all_mail() if m.to == MALLORY and token in m.body]
 
 
-def test_22_8_an_address_that_confirmed_is_not_asked_again_in_mail_its_mta_vouches_for(judge: Judge) -> None:
+def test_an_address_that_confirmed_is_not_asked_again_in_mail_its_mta_vouches_for(judge: Judge) -> None:
     judge.send(GM, "CREATE g4 gm-secret\nCREATE g5 gm-secret")
     judge.send("carol@example.org", "JOIN g4 pw")  # asked, and confirms (the harness answers)
     judge.send("carol@example.org", "JOIN g5 pw", headers=vouching(judge.settings, "carol@example.org"))
@@ -188,14 +188,14 @@ def test_22_8_an_address_that_confirmed_is_not_asked_again_in_mail_its_mta_vouch
     assert len(tokens(judge.db, "carol@example.org")) == 1
 
 
-def test_22_8_observers_per_game_are_capped(tmp_path: Path) -> None:
+def test_observers_per_game_are_capped(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path, max_observers=2))
     for number in range(3):
         judge.send(f"o{number}@example.org", "OBSERVE g1")
     assert "g1 has 2 observers, the most a game takes" in judge.last_to("o2@example.org").body
 
 
-def test_22_8_confirmations_mailed_to_one_address_are_limited(judge: Judge) -> None:
+def test_confirmations_mailed_to_one_address_are_limited(judge: Judge) -> None:
     for _ in range(8):
         judge.send(MALLORY, "OBSERVE g1", headers={"Reply-To": VICTIM})
     assert len(tokens(judge.db, VICTIM)) == judge.settings.max_confirmations_per_day
@@ -205,7 +205,7 @@ def test_22_8_confirmations_mailed_to_one_address_are_limited(judge: Judge) -> N
 # -- 22.11: a private game's key ---------------------------------------------------------------------
 
 
-def test_22_11_join_key_guesses_back_off_per_game_and_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_join_key_guesses_back_off_per_game_and_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     judge = Judge(tmp_path, mta_hostname=MTA)
     judge.send(GM, "CREATE g1 gm-secret")
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSET PRIVATE letmein")
@@ -226,7 +226,7 @@ def test_22_11_join_key_guesses_back_off_per_game_and_source(tmp_path: Path, mon
 # -- 22.15: takeovers told to the master --------------------------------------------------------------
 
 
-def test_22_15_the_master_is_told_of_every_takeover_and_of_one_from_a_player_of_another_power(
+def test_the_master_is_told_of_every_takeover_and_of_one_from_a_player_of_another_power(
         tmp_path: Path) -> None:
     judge = Judge(tmp_path, mta_hostname=MTA)
     judge.send(GM, "CREATE g1 gm-secret OPEN_TAKEOVER")

@@ -7,7 +7,7 @@ database process each phase once; an idle applier process killed (SIGKILL) is re
 ``judge serve`` killed after a 250 applies the mail once; a mail settled by another process
 says so (`tests/service/test_logs.py`).  These tests add real processes applying the same
 game's mail at the same time, and a SIGKILL in the middle of a run.  They run on SQLite, and
-on PostgreSQL with ``JUDGE_TEST_DATABASE_URL`` (`tests.service.harness.fresh_database_url`),
+on PostgreSQL with ``JUDGE_TEST_DATABASE_URL`` (`tests.support.harness.fresh_database_url`),
 where the tests of topics run too: a run leaves the mail of a game another process holds, and
 takes at most its share of games (`judge.service.handlers.mail.Topics`).
 """
@@ -40,8 +40,11 @@ from judge.service.handlers import mail as mail_handlers
 from judge.service.handlers.mail import apply_run, receive
 from judge.service.kinds import Kinds
 from judge.store.models import InboundMail, Outbox
-from tests.service.harness import Judge, raw_mail, tokens, two_player_game
-from tests.service.test_daemon import Clock, Running, maildir_subjects, wait_until
+from tests.support.clock import Clock
+from tests.support.daemon import Running, maildir_subjects
+from tests.support.harness import Judge, raw_mail, tokens, two_player_game
+from tests.support.people import CAROL
+from tests.support.wait import wait_until
 
 ALICE, BOB, GM = "alice@example.org", "bob@example.org", "gm@example.org"
 SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter, as the daemon's applier is
@@ -81,7 +84,7 @@ def _apply_as_it_comes(url: str, settings: Settings, now: datetime, ready: Any, 
     db.engine.dispose()
 
 
-def test_27_two_processes_applying_one_games_mail_keep_its_order(tmp_path: Path) -> None:
+def test_two_processes_applying_one_games_mail_keep_its_order(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path, max_replies_per_hour=1000))  # 80 answers in a minute
     ready, stop, answers = SPAWN.Semaphore(0), SPAWN.Event(), SPAWN.Queue()
     appliers = [SPAWN.Process(target=_apply_as_it_comes, args=(judge.settings.database_url, judge.settings,
@@ -135,7 +138,7 @@ def _applier_killed_mid_run(pipe: Connection, settings: Settings, kinds: Kinds) 
     daemon._applier_main(pipe, settings, kinds)
 
 
-def test_27_a_mail_is_never_applied_twice_when_its_applier_is_killed_mid_run(tmp_path: Path, monkeypatch: Any) -> None:
+def test_a_mail_is_never_applied_twice_when_its_applier_is_killed_mid_run(tmp_path: Path, monkeypatch: Any) -> None:
     judge = two_player_game(Judge(tmp_path / "data"))
     letters = [france_and_germany(judge, number) for number in range(1, 6)]  # ten mails, one run
     (judge.settings.data_dir / "stop-mid-run").touch()
@@ -163,7 +166,6 @@ def test_27_a_mail_is_never_applied_twice_when_its_applier_is_killed_mid_run(tmp
 
 postgresql = pytest.mark.skipif(not os.environ.get("JUDGE_TEST_DATABASE_URL"),
                                 reason="topics are PostgreSQL's advisory locks (JUDGE_TEST_DATABASE_URL)")
-CAROL = "carol@example.org"
 
 
 @contextmanager
@@ -180,7 +182,7 @@ def holding(judge: Judge, topic: str) -> Iterator[None]:
 
 
 @postgresql
-def test_27_a_run_leaves_the_mail_of_a_game_another_process_is_applying_and_applies_the_rest(tmp_path: Path) -> None:
+def test_a_run_leaves_the_mail_of_a_game_another_process_is_applying_and_applies_the_rest(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path))
     first, help_, second = (receive(judge.db, sheet_and_press(1), judge.now),
                             receive(judge.db, raw_mail(CAROL, "HELP"), judge.now),
@@ -194,7 +196,7 @@ def test_27_a_run_leaves_the_mail_of_a_game_another_process_is_applying_and_appl
 
 
 @postgresql
-def test_27_a_run_takes_at_most_its_share_of_topics_and_never_a_later_mail_of_one_it_left(
+def test_a_run_takes_at_most_its_share_of_topics_and_never_a_later_mail_of_one_it_left(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     judge = two_player_game(Judge(tmp_path))
     monkeypatch.setattr(mail_handlers, "TOPICS_PER_RUN", 1)
@@ -204,7 +206,7 @@ def test_27_a_run_takes_at_most_its_share_of_topics_and_never_a_later_mail_of_on
     assert apply_run(judge.db, judge.settings, [ids[1], ids[3]], judge.now) == [(ids[1], "done"), (ids[3], "done")]
 
 
-def test_27_a_mails_topic_is_the_first_game_it_names_else_its_senders_address() -> None:
+def test_a_mails_topic_is_the_first_game_it_names_else_its_senders_address() -> None:
     def topic_of(text: str, sender: str = ALICE) -> str:
         mail = parse_mail(raw_mail(sender, text))
         return mail_handlers.topic(mail, parse_lines(mail.lines))
@@ -216,7 +218,7 @@ def test_27_a_mails_topic_is_the_first_game_it_names_else_its_senders_address() 
     assert topic_of("HELP\nLIST g1") == topic_of("SET ADDRESS new@example.org") == f"address {ALICE}"
 
 
-def test_27_a_confirms_topic_is_the_game_of_the_request_it_confirms(tmp_path: Path) -> None:
+def test_a_confirms_topic_is_the_game_of_the_request_it_confirms(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     create = receive(judge.db, raw_mail("dora@example.org", "CREATE g9 dora-pw"), judge.now)  # never confirmed
     assert apply_run(judge.db, judge.settings, [create], judge.now) == [(create, "done")]

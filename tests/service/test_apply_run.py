@@ -3,7 +3,6 @@ each mail in a savepoint, so one that fails is undone and quarantined alone."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,15 +14,10 @@ from judge.service.handlers import mail as mail_handler
 from judge.service.handlers import receive
 from judge.service.handlers.mail import apply_run
 from judge.store.models import Game, InboundMail, Submission
-from tests.service.harness import Judge, raw_mail, two_player_game
+from tests.support.harness import Judge, raw_mail
+from tests.support.people import GM
 
-GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
-
-
-@pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return two_player_game(Judge(tmp_path))
 
 
 def commits(judge: Judge) -> list[int]:
@@ -110,7 +104,7 @@ def statements(judge: Judge, *starts: str) -> dict[str, int]:
 READS = ("SELECT games.id", "SELECT players.id", "SELECT phases.id")  # a game's row, its seats, its phase
 
 
-def test_27_a_run_reads_a_games_row_seats_and_phase_once_for_all_its_mails(judge: Judge) -> None:
+def test_a_run_reads_a_games_row_seats_and_phase_once_for_all_its_mails(judge: Judge) -> None:
     ids = [receive(judge.db, raw_mail(who, text), judge.now) for who, text in (
         (BOB, "SIGNON G@g1 bob-pw\n3 : A MUN - RUH"), (BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - BUR"),
         (ALICE, "SIGNON F@g1 alice-pw\nACCEPT FG"))]
@@ -120,7 +114,7 @@ def test_27_a_run_reads_a_games_row_seats_and_phase_once_for_all_its_mails(judge
     assert [text for _, text in sheets(judge)] == ["3 : A MUN - RUH", "2 : A MUN - BUR"]
 
 
-def test_27_a_run_reads_a_phases_latest_submissions_once_and_sees_those_it_makes(judge: Judge) -> None:
+def test_a_run_reads_a_phases_latest_submissions_once_and_sees_those_it_makes(judge: Judge) -> None:
     """Every sheet asks whether a later mail set the seat's sheet and whether the phase is now
     complete: the run reads the phase's latest submissions once, and each sheet it keeps is added
     to what it read, so the last power's sheet completes the phase inside the run."""
@@ -136,7 +130,7 @@ def test_27_a_run_reads_a_phases_latest_submissions_once_and_sees_those_it_makes
     assert [text for _, text in sheets(judge)] == ["1 : A PAR - BUR", "2 : A PAR - PIC", "1 : A MUN H"]
 
 
-def test_27_a_refused_mail_in_a_run_has_the_next_mail_read_its_game_again(judge: Judge) -> None:
+def test_a_refused_mail_in_a_run_has_the_next_mail_read_its_game_again(judge: Judge) -> None:
     """A refused sign-on's savepoint is rolled back, and with it the locks it took: what the run
     had read is read again (the game's row locked again) by the next mail."""
     ids = [receive(judge.db, raw_mail(who, text), judge.now) for who, text in (
@@ -148,7 +142,7 @@ def test_27_a_refused_mail_in_a_run_has_the_next_mail_read_its_game_again(judge:
     assert [text for _, text in sheets(judge)] == ["3 : A MUN - RUH", "2 : A MUN - BUR"]
 
 
-def test_27_a_phase_processed_again_inside_a_run_is_read_afresh(judge: Judge) -> None:
+def test_a_phase_processed_again_inside_a_run_is_read_afresh(judge: Judge) -> None:
     """S1901M processed, rolled back and processed again with other orders, all in one run:
     a sheet for F1901M is read against the position it has now, not the one read before."""
     texts = [

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from judge.games.payola import lifecycle
-from tests.service.harness import Judge, raw_mail
-
-GM = "gm@example.org"
-ALICE = "alice@example.org"
+from judge.store.models import Submission
+from tests.support.harness import Judge, raw_mail
+from tests.support.people import ALICE, GM
 
 
 @pytest.fixture
@@ -28,17 +28,33 @@ def only_reply(judge: Judge, to: str) -> str:
     return mails[0].body
 
 
-def test_malformed_commands_are_quoted_with_what_is_wrong(judge: Judge) -> None:
+def test_each_malformed_command_is_refused_with_the_reason_it_is_wrong_and_the_rest_is_read(judge: Judge) -> None:
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSTART")
     judge.new_mail()
     judge.send(ALICE, "JOIN g1\nSIGNON F@g1 alice-pw\nTRANSFER lots TO ITALY\n4 ; F BRE - MAO\nA PAR - BUR\nSTART")
-    body = only_reply(judge, ALICE)
-    assert "> JOIN g1\n  ERROR: expected JOIN game password [power]" in body
-    assert "> TRANSFER lots TO ITALY\n  ERROR: expected TRANSFER amount TO POWER" in body
-    assert "> 4 ; F BRE - MAO\n  ERROR: bad amount '4 ; F BRE - MAO'" not in body
-    assert "> 4 ; F BRE - MAO\n  ERROR: expected an offer such as '4 : A LON - YOR'" in body
-    assert "> A PAR - BUR\n  ERROR: unknown command (in a movement phase units are bribed, not ordered)" in body
-    assert "> START\n  ERROR: only the game master" in body
+    only_reply(judge, ALICE)
+    assert [(answer.text, answer.outcome, answer.code) for answer in judge.answers] == [
+        ("JOIN g1", "error", "SYNTAX"),
+        ("SIGNON F@g1 ****", "ok", None),  # read on after a malformed line
+        ("TRANSFER lots TO ITALY", "error", "SYNTAX"),
+        ("4 ; F BRE - MAO", "error", "BAD_OFFER"),  # read as an offer, not as a malformed amount
+        ("A PAR - BUR", "error", "UNKNOWN_COMMAND"),  # in a movement phase units are bribed, not ordered
+        ("START", "error", "MASTER_ONLY"),
+    ]
+
+
+def test_a_sheet_with_one_bad_offer_is_refused_whole_and_none_of_it_is_stored(judge: Judge) -> None:
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSTART")
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n3 : A PAR - BUR\n2 : A XXX - YYY")
+    assert judge.answer("3 : A PAR - BUR").code == "SHEET_REFUSED"
+    assert judge.outcome_of("2 : A XXX - YYY") == ("error", "BAD_OFFER")
+    with judge.db.transaction() as session:
+        assert session.scalars(select(Submission).where(Submission.seat == "FRANCE")).all() == []
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n3 : A PAR - BUR")  # the good line alone is a sheet
+    assert judge.outcome_of("3 : A PAR - BUR") == ("ok", None)
+    with judge.db.transaction() as session:
+        assert [row.kind for row in session.scalars(select(Submission).where(Submission.seat == "FRANCE"))] == [
+            "sheet"]
 
 
 def test_wrong_password_gets_one_short_refusal_and_nothing_is_applied(judge: Judge) -> None:
@@ -152,8 +168,8 @@ def test_offer_lines_above_a_clear_are_answered_as_withdrawn_by_it(judge: Judge)
     judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR\n1 : A MAR H\nCLEAR\n1 : F BRE - MAO")
     mails = {m.subject: m.body for m in judge.new_mail() if m.to == ALICE}
     body = mails["Re: orders"]
-    assert "> 2 : A PAR - BUR\n  IGNORED: withdrawn by the CLEAR below\n" in body
-    assert "> 1 : A MAR H\n  IGNORED: withdrawn by the CLEAR below\n" in body
+    assert [(answer.outcome, answer.code) for answer in judge.answers[1:]] == [
+        ("ignored", "WITHDRAWN"), ("ignored", "WITHDRAWN"), ("ok", None), ("ok", None)]  # the CLEAR, the offer
     assert "> 1 : F BRE - MAO\n  OK: read as one offer of 1 AgP; direct offer for F BRE - MAO\n" in body
     results = mails["g1 S1901M results"]  # France, the only player, has submitted: the sheet below the CLEAR
     assert "France: F BRE - MAO\n" in results and "France: A PAR H\n" in results

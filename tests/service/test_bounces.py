@@ -9,15 +9,12 @@ from __future__ import annotations
 import email
 import email.policy
 import re
-import socket
-from collections.abc import Iterator
+from collections.abc import Callable
 from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
 from judge.bootstrap import open_database
@@ -29,8 +26,11 @@ from judge.service.outbox import message_of, queue
 from judge.service.sender import MAX_QUOTED, RelayTransport, deliver_pending, envelope_sender, transport_for, verp_key
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, Outbox
-from tests.service.harness import Judge, fresh_database_url, raw_mail, two_player_game
-from tests.service.test_daemon import Clock, Running, maildir_subjects, wait_until
+from tests.support.clock import Clock
+from tests.support.daemon import Running, maildir_subjects
+from tests.support.harness import Judge, fresh_database_url, raw_mail, two_player_game
+from tests.support.relay import Relay
+from tests.support.wait import wait_until
 
 FIXTURE = Path(__file__).parents[1] / "mail" / "eml" / "postfix_bounce.eml"
 NOW = datetime(2026, 11, 22, 11, 11)
@@ -39,22 +39,6 @@ GM = "gm@players.example"
 ADMIN = "admin@players.example"
 NOBODY = "nobody@players.example"
 FIXTURE_ID = "<179534588899.14893.1853792508430813173@payola.example>"  # the returned message's id
-
-
-class Relay:
-    """An SMTP relay on loopback that keeps each envelope."""
-
-    def __init__(self) -> None:
-        self.envelopes: list[Any] = []
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
-        self.controller.start()
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.envelopes.append(envelope)
-        return "250 OK"
 
 
 @pytest.fixture
@@ -68,10 +52,9 @@ def db(settings: Settings) -> Database:
 
 
 @pytest.fixture
-def relay() -> Iterator[Relay]:
-    server = Relay()
-    yield server
-    server.controller.stop()
+def relay(relay: Callable[..., Relay]) -> Relay:
+    """One relay that accepts everything (the plugin's `relay` fixture, started once)."""
+    return relay()
 
 
 def queued(db: Database, settings: Settings, to: str, *, game: bool = True, kind: str = "results",
@@ -168,7 +151,7 @@ def test_two_answers_envelope_senders_tell_nothing_of_how_many_mails_went_out_be
     assert other != senders[0] and verp_outbox_id(other, "judge", DOMAIN, key_of(judge.db)) is None  # keyed
 
 
-def test_22_4_the_tag_key_is_the_databases_shared_by_its_processes_and_kept_across_restarts(
+def test_the_tag_key_is_the_databases_shared_by_its_processes_and_kept_across_restarts(
         db: Database, settings: Settings, tmp_path: Path) -> None:
     again = open_database(settings)  # another process on the same database, or the judge restarted
     assert key_of(again) == key_of(db) and len(key_of(db)) >= 32
@@ -271,7 +254,7 @@ def test_a_report_about_another_message_changes_nothing(db: Database, settings: 
 # --- forged bounces (issue 22.4) -------------------------------------------------------------------------------
 
 
-def test_22_4_a_bounce_to_an_address_without_the_right_tag_is_ignored(db: Database, settings: Settings) -> None:
+def test_a_bounce_to_an_address_without_the_right_tag_is_ignored(db: Database, settings: Settings) -> None:
     row = queued(db, settings, NOBODY)
     other = queued(db, settings, "other@players.example")
     tagged = envelope_sender(settings, row.id, key_of(db))
@@ -300,7 +283,7 @@ def test_a_bounce_to_the_address_form_before_the_token_is_still_believed(db: Dat
     assert outbox_row(db, row.id).status == "failed"
 
 
-def test_22_4_forged_bounce_cannot_cancel_pending_mail(tmp_path: Path) -> None:
+def test_forged_bounce_cannot_cancel_pending_mail(tmp_path: Path) -> None:
     """A seat taken over with a known password: the notices to the player and to the game master are
     still waiting to go when the attacker's bounces (even with the right tags) arrive; all go out."""
     judge = two_player_game(Judge(tmp_path, domain=DOMAIN))
@@ -322,7 +305,7 @@ def test_22_4_forged_bounce_cannot_cancel_pending_mail(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("game", [True, False], ids=["to the game master", "to the admin"])
-def test_22_4_a_servers_words_are_quoted_as_its_own_bounded_and_after_the_judges(
+def test_a_servers_words_are_quoted_as_its_own_bounded_and_after_the_judges(
         db: Database, settings: Settings, game: bool) -> None:
     row = queued(db, settings, NOBODY, game=game)
     words = "The judge says: this player has quit, make the power a DUMMY at once. \u202e" + "x" * 5000

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.harness import Judge, Sent
+from tests.support.harness import Judge, Sent
+from tests.support.people import GM
 
-GM = "gm@example.org"
 ALICE, BOB, CAROL, DAN = "alice@example.org", "bob@example.org", "carol@example.org", "dan@example.org"
 OBSERVER = "watcher@example.org"
 MASTER = "SIGNON MASTER@g1 gm-secret\n"
@@ -44,7 +44,7 @@ def by_address(mails: list[Sent]) -> dict[str, Sent]:
 # -- 29.1 and 23.34: press options ------------------------------------------------------------------
 
 
-def test_23_34_press_to_all_is_copied_to_the_master_and_to_observers(judge: Judge) -> None:
+def test_press_to_all_is_copied_to_the_master_and_to_observers(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "PRESS TO ALL\nPeace in our time.\nENDPRESS")
     mails = by_address(judge.new_mail())
     assert set(mails) == {ALICE, BOB, CAROL, GM, OBSERVER}
@@ -54,7 +54,7 @@ def test_23_34_press_to_all_is_copied_to_the_master_and_to_observers(judge: Judg
     assert "press sent to England, Germany, the game master and 1 observer(s)" in mails[ALICE].body
 
 
-def test_29_1_observers_need_not_receive_broadcasts(judge: Judge) -> None:
+def test_observers_need_not_receive_broadcasts(judge: Judge) -> None:
     judge.send(GM, MASTER + "SET PRESS OBSERVERS OFF\nBROADCAST\nFor the players.\nENDPRESS")
     mails = judge.new_mail()
     watched = [m for m in mails if m.to == OBSERVER]  # only the public news of the change (issue 23.10)
@@ -63,7 +63,7 @@ def test_29_1_observers_need_not_receive_broadcasts(judge: Judge) -> None:
     assert any("For the players." in m.body for m in mails if m.to == BOB)
 
 
-def test_29_1_grey_press_never_tells_its_reader_who_sent_it(tmp_path: Path) -> None:
+def test_grey_press_never_tells_its_reader_who_sent_it(tmp_path: Path) -> None:
     judge = game(tmp_path, "PRESS=WHITE/GREY")
     judge.send(ALICE, FRANCE + "PRESS TO ENGLAND GREY\nGermany plans to stab you.\nENDPRESS")
     mails = judge.new_mail()
@@ -82,7 +82,7 @@ def test_29_1_grey_press_never_tells_its_reader_who_sent_it(tmp_path: Path) -> N
     assert {m.to for m in mails} == {ALICE, CAROL, GM}
 
 
-def test_29_1_grey_broadcast_reaches_observers_unsigned(tmp_path: Path) -> None:
+def test_grey_broadcast_reaches_observers_unsigned(tmp_path: Path) -> None:
     judge = game(tmp_path, "PRESS=GREY")
     judge.send(ALICE, FRANCE + "BROADCAST\nSomeone will stab someone.\nENDPRESS")  # grey by default here
     mails = by_address(judge.new_mail())
@@ -92,7 +92,7 @@ def test_29_1_grey_broadcast_reaches_observers_unsigned(tmp_path: Path) -> None:
     assert "Press in g1 from France to everyone:" in mails[GM].body
 
 
-def test_29_1_one_mail_sends_grey_or_white_press_never_both(tmp_path: Path) -> None:
+def test_one_mail_sends_grey_or_white_press_never_both(tmp_path: Path) -> None:
     judge = game(tmp_path, "PRESS=WHITE/GREY")
     judge.send(ALICE, FRANCE + "PRESS TO G\nHello from France.\nENDPRESS\nPRESS TO E GREY\nA rumour.\nENDPRESS\n"
                "PRESS TO M\nTo the master, always.\nENDPRESS")
@@ -107,7 +107,7 @@ def test_29_1_one_mail_sends_grey_or_white_press_never_both(tmp_path: Path) -> N
     assert not any("Hello again." in m.body for m in mails)
 
 
-def test_29_1_a_white_game_refuses_grey_press_and_a_grey_game_white(tmp_path: Path) -> None:
+def test_a_white_game_refuses_grey_press_and_a_grey_game_white(tmp_path: Path) -> None:
     judge = game(tmp_path)
     judge.send(ALICE, FRANCE + "PRESS TO E GREY\nA rumour.\nENDPRESS")
     assert "ERROR: not sent: this game allows white press only (drop the word GREY)" in judge.last_to(ALICE).body
@@ -117,7 +117,7 @@ def test_29_1_a_white_game_refuses_grey_press_and_a_grey_game_white(tmp_path: Pa
     assert "ERROR: not sent: this game allows grey press only" in judge.last_to(ALICE).body
 
 
-def test_29_1_a_game_without_press_takes_press_to_the_master_only(tmp_path: Path) -> None:
+def test_a_game_without_press_takes_press_to_the_master_only(tmp_path: Path) -> None:
     judge = game(tmp_path, "PRESS=NONE")
     judge.send(ALICE, FRANCE + "PRESS TO G\nDeal?\nENDPRESS\nPRESS TO M\nA question.\nENDPRESS")
     mails = by_address(judge.new_mail())
@@ -126,7 +126,7 @@ def test_29_1_a_game_without_press_takes_press_to_the_master_only(tmp_path: Path
     assert "ERROR: not sent: this game allows no press but to the game master" in mails[ALICE].body
 
 
-def test_29_1_a_game_without_partial_press_takes_broadcasts_only(tmp_path: Path) -> None:
+def test_a_game_without_partial_press_takes_broadcasts_only(tmp_path: Path) -> None:
     judge = game(tmp_path, "NO_PARTIAL")
     judge.send(ALICE, FRANCE + "PRESS TO G\nJust us.\nENDPRESS\nPRESS TO ALL\nEveryone.\nENDPRESS")
     mails = by_address(judge.new_mail())
@@ -134,7 +134,7 @@ def test_29_1_a_game_without_partial_press_takes_broadcasts_only(tmp_path: Path)
     assert "ERROR: not sent: this game allows press to everyone only" in mails[ALICE].body
 
 
-def test_29_1_press_between_the_main_phases_may_be_forbidden(judge: Judge) -> None:
+def test_press_between_the_main_phases_may_be_forbidden(judge: Judge) -> None:
     judge.send(GM, MASTER + "SET PRESS BETWEEN OFF")
     judge.send(ALICE, FRANCE + "3 : A MAR - SPA")
     judge.process("g1", force=True)
@@ -147,7 +147,7 @@ def test_29_1_press_between_the_main_phases_may_be_forbidden(judge: Judge) -> No
             "master") in mails[ALICE].body
 
 
-def test_29_1_set_press_is_announced_and_listed(judge: Judge) -> None:
+def test_set_press_is_announced_and_listed(judge: Judge) -> None:
     judge.send(GM, MASTER + "SET PRESS WHITE/GREY\nSET PRESS PARTIAL OFF")
     mails = by_address(judge.new_mail())
     assert "OK: press: white/grey press, press to some players" in mails[GM].body
@@ -156,7 +156,7 @@ def test_29_1_set_press_is_announced_and_listed(judge: Judge) -> None:
     assert "press: white/grey press, broadcasts only, broadcasts copied to observers" in judge.last_to(DAN).body
 
 
-def test_29_1_the_press_options_hold_in_a_pirates_match(tmp_path: Path) -> None:
+def test_the_press_options_hold_in_a_pirates_match(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send(GM, "CREATE p1 gm-secret pirates PLAYERS=4 PRESS=NONE")
     for name in ("Ann", "Ben", "Cat", "Dov"):
@@ -172,7 +172,7 @@ def test_29_1_the_press_options_hold_in_a_pirates_match(tmp_path: Path) -> None:
 # -- 29.2: power preferences at JOIN ------------------------------------------------------------------
 
 
-def test_29_2_preferences_at_join_are_met_and_each_player_told_how(tmp_path: Path) -> None:
+def test_preferences_at_join_are_met_and_each_player_told_how(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send(GM, "CREATE g1 gm-secret")
     judge.send(ALICE, "JOIN g1 alice-pw PREFER FEG")
@@ -196,7 +196,7 @@ def test_29_2_preferences_at_join_are_met_and_each_player_told_how(tmp_path: Pat
         assert "your first choice" in starts[address] or "your choice " in starts[address]
 
 
-def test_29_2_prefer_names_powers_of_the_board_once_each(tmp_path: Path) -> None:
+def test_prefer_names_powers_of_the_board_once_each(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send(GM, "CREATE g1 gm-secret")
     judge.send(ALICE, "JOIN g1 alice-pw PREFER FEF")
@@ -207,7 +207,7 @@ def test_29_2_prefer_names_powers_of_the_board_once_each(tmp_path: Path) -> None
     assert "ERROR: expected JOIN game password PREFER and the powers wanted" in judge.last_to(ALICE).body
 
 
-def test_29_2_prefer_does_not_apply_to_pirates_proposal(tmp_path: Path) -> None:
+def test_prefer_does_not_apply_to_pirates_proposal(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send(GM, "CREATE p1 gm-secret pirates PLAYERS=4")
     judge.send(ALICE, "JOIN p1 alice-pw PREFER Ann")
@@ -225,7 +225,7 @@ def replace_token(judge: Judge, address: str) -> str:
     return match.group(1)
 
 
-def test_29_4_replace_gives_the_power_to_a_new_address_once_it_confirms_with_its_own_password(judge: Judge) -> None:
+def test_replace_gives_the_power_to_a_new_address_once_it_confirms_with_its_own_password(judge: Judge) -> None:
     judge.send(GM, MASTER + f"REPLACE FRANCE {DAN}")
     assert f"OK: waiting for {DAN} to confirm" in judge.last_to(GM).body
     token = replace_token(judge, DAN)
@@ -251,7 +251,7 @@ def test_29_4_replace_gives_the_power_to_a_new_address_once_it_confirms_with_its
     assert "signed on as France" not in judge.last_to(ALICE).body
 
 
-def test_29_4_replace_in_an_anonymous_game_does_not_say_who(tmp_path: Path) -> None:
+def test_replace_in_an_anonymous_game_does_not_say_who(tmp_path: Path) -> None:
     judge = game(tmp_path, "ANONYMOUS")
     judge.send(GM, MASTER + f"REPLACE G {DAN}")
     judge.send(DAN, f"CONFIRM {replace_token(judge, DAN)} Dan-Sesame-29", confirm=False)
@@ -259,7 +259,7 @@ def test_29_4_replace_in_an_anonymous_game_does_not_say_who(tmp_path: Path) -> N
     assert len(news) == 2 and all(DAN not in m.body and "gave Germany to a new player" in m.body for m in news)
 
 
-def test_29_4_replace_refuses_an_address_that_plays_already(judge: Judge) -> None:
+def test_replace_refuses_an_address_that_plays_already(judge: Judge) -> None:
     judge.send(GM, MASTER + f"REPLACE G {ALICE}\nREPLACE NARNIA {DAN}")
     reply = judge.last_to(GM).body
     assert f"ERROR: {ALICE} already plays a power in this game" in reply
@@ -269,7 +269,7 @@ def test_29_4_replace_refuses_an_address_that_plays_already(judge: Judge) -> Non
 # -- 29.5: time zones -----------------------------------------------------------------------------------
 
 
-def test_29_5_the_games_zone_writes_every_deadline_with_utc_beside_it(judge: Judge) -> None:
+def test_the_games_zone_writes_every_deadline_with_utc_beside_it(judge: Judge) -> None:
     judge.send(GM, MASTER + "SET ZONE Europe/Paris")
     mails = judge.new_mail()
     assert "OK: the game's zone is Europe/Paris" in judge.last_to(GM).body
@@ -280,7 +280,7 @@ def test_29_5_the_games_zone_writes_every_deadline_with_utc_beside_it(judge: Jud
     assert len(results) == 2 and all("2026-01-07 13:00 CET (12:00 UTC)" in m.body for m in results)
 
 
-def test_29_5_a_players_own_zone_comes_first_and_the_date_changes_with_it(judge: Judge) -> None:
+def test_a_players_own_zone_comes_first_and_the_date_changes_with_it(judge: Judge) -> None:
     judge.send(GM, MASTER + "SET ZONE Europe/Paris")
     judge.send(ALICE, FRANCE + "SET MYZONE Asia/Tokyo\nSTATUS")
     reply = judge.last_to(ALICE).body
@@ -296,7 +296,7 @@ def test_29_5_a_players_own_zone_comes_first_and_the_date_changes_with_it(judge:
     assert "ERROR: unknown time zone 'Narnia/Cair_Paravel'" in judge.last_to(ALICE).body
 
 
-def test_29_5_set_deadline_reads_the_games_zone_across_summer_time(judge: Judge) -> None:
+def test_set_deadline_reads_the_games_zone_across_summer_time(judge: Judge) -> None:
     judge.send(GM, MASTER + "SET ZONE Europe/Paris\nSET DEADLINE 2026-03-28 12:00\nSET DEADLINE 2026-03-29 12:00")
     reply = judge.last_to(GM).body
     assert "OK: deadline set to 2026-03-28 12:00 CET (11:00 UTC)" in reply  # the day before summer time
@@ -310,13 +310,13 @@ def test_29_5_set_deadline_reads_the_games_zone_across_summer_time(judge: Judge)
     assert "> SET DEADLINE 2026-10-25 12:00 UTC\n" in reply  # what the master wrote is quoted as written
 
 
-def test_29_5_press_is_delivered_as_written(judge: Judge) -> None:
+def test_press_is_delivered_as_written(judge: Judge) -> None:
     judge.send(GM, MASTER + "SET ZONE Europe/Paris")
     judge.send(ALICE, FRANCE + "PRESS TO G\nMeet me at 2026-01-07 11:00 UTC.\nENDPRESS")
     assert "Meet me at 2026-01-07 11:00 UTC." in judge.last_to(BOB).body
 
 
-def test_29_5_subjects_and_answers_about_a_game_are_written_in_its_readers_zone(judge: Judge) -> None:
+def test_subjects_and_answers_about_a_game_are_written_in_its_readers_zone(judge: Judge) -> None:
     """A deadline in a subject is in the reader's zone as in the body, and SUMMARY of a game for
     someone who neither plays nor signed on is in the game's zone, not in UTC alone."""
     judge.send(GM, MASTER + "SET ZONE Europe/Paris")

@@ -4,17 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from tests.support.harness import Judge, start_game
+from tests.support.people import GM
 
-from tests.service.harness import Judge, two_player_game
-
-GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
-
-
-@pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return two_player_game(Judge(tmp_path))
 
 
 def test_mail_from_another_address_is_answered_there_with_a_copy_to_the_registered_one(judge: Judge) -> None:
@@ -52,8 +45,8 @@ def test_a_sheet_with_a_bad_line_is_rejected_whole_and_the_old_one_stays(judge: 
     judge.send(ALICE, "SIGNON F@g1 alice-pw\n3 : A PAR - BUR")
     judge.send(ALICE, "SIGNON F@g1 alice-pw\n4 : A MAR - SPA\n5 : A PAR - XXX\nSTATUS")
     body = judge.new_mail()[-1].body
-    assert "> 4 : A MAR - SPA\n  IGNORED: not applied: the sheet has errors" in body
-    assert "> 5 : A PAR - XXX\n  ERROR: unknown province 'XXX'" in body
+    assert judge.outcome_of("4 : A MAR - SPA") == ("ignored", "SHEET_REFUSED")
+    assert judge.outcome_of("5 : A PAR - XXX") == ("error", "BAD_OFFER")
     assert "your current sheet/orders:\n    3 : A PAR - BUR" in body
 
 
@@ -88,11 +81,7 @@ def test_players_cannot_use_master_commands(judge: Judge) -> None:
 def test_rule_6_7_zero_sum_game_money(tmp_path: Path) -> None:
     """Start: 10 AgP per center, no tax income; at the end of the Fall turn the bribes paid to a
     power's units are deposited to it, and a first capture of a neutral center earns 10."""
-    judge = Judge(tmp_path)
-    judge.send(GM, "CREATE z1 gm-secret ZEROSUM")
-    judge.send(ALICE, "JOIN z1 alice-pw FRANCE")
-    judge.send(BOB, "JOIN z1 bob-pw GERMANY")
-    judge.send(GM, "SIGNON MASTER@z1 gm-secret\nSTART")
+    judge = start_game(Judge(tmp_path), "z1", "ZEROSUM")
     start = next(m for m in judge.new_mail() if m.subject == "z1 starts" and m.to == ALICE)
     assert "Your balance: 30 AgP" in start.body
     # Germany bribes France's army into Burgundy (4 AgP); France moves its fleet towards Belgium.
@@ -118,7 +107,7 @@ def test_signon_with_the_powers_initial(judge: Judge) -> None:
 def test_tick_applies_mail_accepted_before_the_deadline_before_processing_it(judge: Judge) -> None:
     from judge.service.app import tick
     from judge.service.handlers import receive
-    from tests.service.harness import raw_mail
+    from tests.support.harness import raw_mail
 
     # The sheet got its 250 (it is stored) just before the deadline, but was not applied yet.
     judge.later(47.9)

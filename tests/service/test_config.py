@@ -52,7 +52,7 @@ def test_a_configured_phase_lasts_at_least_an_hour_and_no_grace_is_allowed(tmp_p
     assert load_settings(config, environ={}).durations["movement"] == 1.0
 
 
-def test_22_10_trusted_clients_are_a_list_of_addresses_or_networks(tmp_path: Path) -> None:
+def test_trusted_clients_are_a_list_of_addresses_or_networks(tmp_path: Path) -> None:
     assert load_settings(EXAMPLE, environ={}).trusted_clients == ("127.0.0.1", "::1")
     config = tmp_path / "judge.toml"
     config.write_text('[judge]\ntrusted-clients = ["192.0.2.25", "2001:db8::/64"]\n')

@@ -19,10 +19,9 @@ from judge.service.outbox import message_of
 from judge.service.sender import _WITH_FILES
 from judge.store.database import Database, alembic_config
 from judge.store.models import Blob, Game, Outbox, OutboxFile, PhaseRow
-from tests.service.harness import Judge, two_player_game
+from tests.support.harness import Judge, two_player_game
+from tests.support.people import ALICE, GM
 
-GM = "gm@example.org"
-ALICE = "alice@example.org"
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
 
@@ -52,7 +51,7 @@ def master(game: str, lines: str) -> str:
 # -- 22.2: one mail, thousands of mails and gigabytes ---------------------------------------------
 
 
-def test_22_2_process_500_times_in_one_mail_processes_one_phase(tmp_path: Path) -> None:
+def test_process_500_times_in_one_mail_processes_one_phase(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path))
     before = outbox_rows(judge)
     judge.send(GM, master("g1", "PROCESS\n" * 499))
@@ -64,7 +63,7 @@ def test_22_2_process_500_times_in_one_mail_processes_one_phase(tmp_path: Path) 
                        "mail of its own") == 498
 
 
-def test_22_2_one_mail_processes_one_phase_whatever_the_game(tmp_path: Path) -> None:
+def test_one_mail_processes_one_phase_whatever_the_game(tmp_path: Path) -> None:
     # Each processing draws its maps: a master of ten games would make one mail cost ten.
     judge = two_player_game(Judge(tmp_path))
     judge.send(GM, "CREATE g2 gm-secret")
@@ -79,7 +78,7 @@ def test_22_2_one_mail_processes_one_phase_whatever_the_game(tmp_path: Path) -> 
     assert processed(judge) == ["S1901M"]
 
 
-def test_22_2_rollback_and_rollforward_in_a_loop_change_the_phase_once(tmp_path: Path) -> None:
+def test_rollback_and_rollforward_in_a_loop_change_the_phase_once(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path))
     judge.send(GM, master("g1", "PROCESS"))
     before = outbox_rows(judge)
@@ -91,7 +90,7 @@ def test_22_2_rollback_and_rollforward_in_a_loop_change_the_phase_once(tmp_path:
     assert outbox_rows(judge) - before == 3  # the reply, and the rollback told to both players
 
 
-def test_22_2_phase_changes_of_a_game_are_limited_per_hour(tmp_path: Path) -> None:
+def test_phase_changes_of_a_game_are_limited_per_hour(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path, max_phase_changes_per_hour=3))
     for word in ("PROCESS", "ROLLBACK", "ROLLFORWARD"):
         judge.send(GM, master("g1", word))
@@ -106,7 +105,7 @@ def test_22_2_phase_changes_of_a_game_are_limited_per_hour(tmp_path: Path) -> No
     assert "OK: rolled back to S1901M" in judge.last_to(GM).body
 
 
-def test_22_2_a_process_after_other_mails_fits_in_the_mails_one_mail_may_cause(tmp_path: Path) -> None:
+def test_a_process_after_other_mails_fits_in_the_mails_one_mail_may_cause(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path, max_mails_per_mail=2))
     judge.send(GM, master("g1", "BROADCAST\nhello\nENDPRESS\nPROCESS"))  # the broadcast: two mails
     assert ("ERROR: this mail has already caused 2 mails and the results would be 3 more, over the judge's limit "
@@ -117,7 +116,7 @@ def test_22_2_a_process_after_other_mails_fits_in_the_mails_one_mail_may_cause(t
     assert "OK: S1901M processed" in judge.last_to(GM).body
 
 
-def test_22_2_a_phases_maps_are_stored_once_for_all_who_receive_them(tmp_path: Path) -> None:
+def test_a_phases_maps_are_stored_once_for_all_who_receive_them(tmp_path: Path) -> None:
     judge = Judge(tmp_path, maps=True)
     seven_player_game(judge)
     judge.send("watcher@example.org", "OBSERVE g7")
@@ -137,7 +136,7 @@ def test_22_2_a_phases_maps_are_stored_once_for_all_who_receive_them(tmp_path: P
         assert sorted(len(data) for _, data in mail.attachments.values()) == sizes
 
 
-def test_22_2_the_migration_stores_each_attachment_once(tmp_path: Path) -> None:
+def test_the_migration_stores_each_attachment_once(tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path / 'old.db'}")
     config = alembic_config(db.url)
     command.upgrade(config, "0007")
@@ -164,7 +163,7 @@ def test_22_2_the_migration_stores_each_attachment_once(tmp_path: Path) -> None:
 # -- 22.6: one mail, minutes of work --------------------------------------------------------------
 
 
-def test_22_6_one_history_summary_map_and_preview_per_mail(tmp_path: Path) -> None:
+def test_one_history_summary_map_and_preview_per_mail(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path))
     judge.send(GM, master("g1", "PROCESS"))
     judge.send(GM, master("g1", "HISTORY g1\nSUMMARY g1\nMAP\nPREVIEW\n" * 3))
@@ -174,7 +173,7 @@ def test_22_6_one_history_summary_map_and_preview_per_mail(tmp_path: Path) -> No
     assert sorted(reply.attachments) == ["g1-F1901M-preview.txt", "g1-F1901M.png"]
 
 
-def test_22_6_history_sends_at_most_50_phases_and_how_to_ask_for_the_rest(tmp_path: Path) -> None:
+def test_history_sends_at_most_50_phases_and_how_to_ask_for_the_rest(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path))
     for _ in range(56):
         judge.process("g1", force=True)
@@ -193,7 +192,7 @@ def test_22_6_history_sends_at_most_50_phases_and_how_to_ask_for_the_rest(tmp_pa
     assert rest.attachments["g1-history.txt"][1].decode().count("Game g1, results of") == 6
 
 
-def test_22_6_a_reply_stays_within_its_size_limit(tmp_path: Path) -> None:
+def test_a_reply_stays_within_its_size_limit(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path))
     judge.send(ALICE, "HELP")
     limit = len(judge.last_to(ALICE).body.encode())  # room for HELP as the reply writes it, and its sign-off
@@ -236,7 +235,7 @@ def statements(judge: Judge, sender: str, body: str) -> int:
     return count
 
 
-def test_22_13_a_mail_costs_as_many_queries_among_1000_games_as_among_10(tmp_path: Path) -> None:
+def test_a_mail_costs_as_many_queries_among_1000_games_as_among_10(tmp_path: Path) -> None:
     counts = []
     for games in (10, 1000):
         judge = Judge(tmp_path / str(games), web=True)
@@ -253,7 +252,7 @@ def test_22_13_a_mail_costs_as_many_queries_among_1000_games_as_among_10(tmp_pat
     assert counts[0] == counts[1]
 
 
-def test_22_13_the_21st_game_created_in_an_hour_from_21_addresses_is_refused(tmp_path: Path) -> None:
+def test_the_21st_game_created_in_an_hour_from_21_addresses_is_refused(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     for n in range(21):
         judge.send(f"host{n}@example.org", f"CREATE game{n} pw")
@@ -265,7 +264,7 @@ def test_22_13_the_21st_game_created_in_an_hour_from_21_addresses_is_refused(tmp
     assert "game 'game20' created" in judge.last_to("host20@example.org").body
 
 
-def test_22_13_list_names_50_games_at_a_time(tmp_path: Path) -> None:
+def test_list_names_50_games_at_a_time(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     add_games(judge, 60)
     with judge.db.transaction() as session:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import email
-import email.policy
 import logging
 import os
 import re
@@ -15,7 +13,6 @@ import subprocess
 import sys
 import threading
 import time
-import traceback
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -23,11 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
 
 from judge.bootstrap import database, kinds, open_database
-from judge.mail.outbound import MaildirOutbox
 from judge.mail.received import client_address
 from judge.service import daemon as daemon_module
 from judge.service.config import Settings
@@ -35,80 +30,18 @@ from judge.service.daemon import SENDER_PATIENCE, SENDER_QUIET, Applier, Daemon,
 from judge.service.handlers import receive
 from judge.service.kinds import Kinds
 from judge.store.models import InboundMail, Outbox, PhaseRow
-from tests.service.harness import fresh_database_url, inject_confirming, raw_mail, tokens
-
-GM = "gm@example.org"
-PLAYERS = {"FRANCE": "fred@example.org", "GERMANY": "gus@example.org"}
-STOP_SECONDS = 60  # beyond the 30 s the daemon gives its applier process to end
+from tests.support.clock import Clock
+from tests.support.daemon import STOP_SECONDS, Running, maildir_subjects, settled
+from tests.support.harness import fresh_database_url, inject_confirming, raw_mail, tokens
+from tests.support.people import GM, PLAYERS
+from tests.support.relay import Relay
+from tests.support.wait import wait_until
 
 
 @pytest.fixture(autouse=True)
 def _daemon_log(caplog: pytest.LogCaptureFixture) -> None:
     """The daemon's line per event, in the report of a test that fails."""
     caplog.set_level(logging.INFO, logger="judge")
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 3, 1, 9, 0)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-class Running:
-    """A daemon on its own event loop in a thread, stopped cleanly at the end."""
-
-    def __init__(self, settings: Settings, clock: Clock) -> None:
-        self.settings = settings
-        self.loop = asyncio.new_event_loop()
-        self.daemon = Daemon(settings, kinds(), clock)
-        self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self.daemon.run(),), daemon=True)
-        self.thread.start()
-        wait_until(lambda: self.daemon.port is not None)
-        self.port = self.daemon.port
-
-    def send(self, sender: str, body: str, to: str = "judge@localhost", subject: str = "orders", **kwargs: Any) -> None:
-        message = EmailMessage()
-        message["From"], message["To"], message["Subject"] = sender, to, subject
-        message.set_content(body)
-        with smtplib.SMTP("127.0.0.1", self.port, timeout=10) as client:
-            client.send_message(message, **kwargs)
-
-    def confirm(self, address: str) -> None:
-        """Answer the judge's request to confirm ``address`` (`harness.tokens`), once it comes."""
-        wait_until(lambda: bool(tokens(self.daemon.db, address)))
-        self.send(address, f"CONFIRM {tokens(self.daemon.db, address)[-1]}", subject="confirm")
-
-    def tick(self) -> None:
-        self.loop.call_soon_threadsafe(self.daemon.tick_now.set)
-
-    def stop(self) -> None:
-        """Stop the daemon; if it has not stopped in time, fail with what each thread is doing."""
-        self.loop.call_soon_threadsafe(self.daemon.stop.set)
-        self.thread.join(timeout=STOP_SECONDS)
-        if self.thread.is_alive():
-            applier = self.daemon.applier
-            frames = sys._current_frames()
-            stacks = "\n".join(f"--- {thread.name}\n{''.join(traceback.format_stack(frames[thread.ident]))}"
-                               for thread in threading.enumerate() if thread.ident in frames)
-            pytest.fail(f"the daemon did not stop in {STOP_SECONDS} s; applier alive: "
-                        f"{applier is not None and applier.process.is_alive()}\n{stacks}")
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("condition not met")
-        time.sleep(0.05)
-
-
-def maildir_subjects(settings: Settings) -> list[str]:
-    return [str(email.message_from_bytes(raw, policy=email.policy.default)["Subject"])
-            for raw in MaildirOutbox(settings.maildir).messages()]
 
 
 @pytest.fixture
@@ -147,7 +80,7 @@ def test_a_game_over_smtp_with_deadlines_on_a_controlled_clock(running: tuple[Ru
     assert any(re.fullmatch(r"mail \d+ done \(game smtp1\)", record.getMessage()) for record in caplog.records)
 
 
-def test_27_the_sender_waits_for_a_quiet_moment_but_not_longer_than_its_patience() -> None:
+def test_the_sender_waits_for_a_quiet_moment_but_not_longer_than_its_patience() -> None:
     assert (SENDER_QUIET, SENDER_PATIENCE) == (0.2, 2.0)
     assert sender_wait(now=100.0, last_stored=50.0, woken=100.0) == 0  # no mail coming in: at once
     # The last mail stored 0.05 s ago: 0.15 s more, and nothing then stored.
@@ -158,7 +91,7 @@ def test_27_the_sender_waits_for_a_quiet_moment_but_not_longer_than_its_patience
     assert sender_wait(now=105.0, last_stored=105.0, woken=100.0) == 0
 
 
-def test_27_answers_wait_while_mail_is_coming_in_and_go_once_it_stops(
+def test_answers_wait_while_mail_is_coming_in_and_go_once_it_stops(
     running: tuple[Running, Clock], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     judge, _ = running
@@ -180,7 +113,7 @@ def test_27_answers_wait_while_mail_is_coming_in_and_go_once_it_stops(
     wait_until(lambda: len(maildir_subjects(judge.settings)) == 2)  # the confirmation request and the answer
 
 
-def test_22_3_the_listener_writes_where_each_mail_came_from_on_top_of_it(running: tuple[Running, Clock]) -> None:
+def test_the_listener_writes_where_each_mail_came_from_on_top_of_it(running: tuple[Running, Clock]) -> None:
     judge, _ = running
     judge.send("x@example.org", "HELP")
     wait_until(lambda: maildir_subjects(judge.settings) == ["Re: orders"])
@@ -269,7 +202,7 @@ def test_an_applier_that_died_is_replaced_and_the_mail_is_applied(settings: Sett
         judge.stop()
 
 
-def test_27_the_judge_listens_and_stores_mail_before_its_applier_has_started(
+def test_the_judge_listens_and_stores_mail_before_its_applier_has_started(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 27 (start-up): the applier's interpreter starts while the judge already listens; mail
     sent meanwhile is answered 250 at once and applied once the applier is ready."""
@@ -407,10 +340,10 @@ def test_mail_stored_before_a_crash_is_applied_once_after_restart(settings: Sett
         judge.stop()
     judge = Running(settings, clock)  # and once more: nothing is applied or sent again
     try:
-        time.sleep(0.5)
+        judge.settled()
         assert maildir_subjects(settings).count("Re: orders") == 1
         with db.transaction() as session:
-            assert session.scalar(select(func.count()).select_from(InboundMail)) == 1
+            assert session.scalar(select(func.count()).select_from(InboundMail)) == 2  # the crash's, the barrier's
     finally:
         judge.stop()
 
@@ -435,8 +368,8 @@ def test_mail_queued_before_a_crash_is_sent_once_after_restart(settings: Setting
         judge.stop()
     judge = Running(settings, clock)
     try:
-        time.sleep(0.5)
-        assert len(maildir_subjects(settings)) == pending, "every mail sent once"
+        judge.settled()
+        assert len(maildir_subjects(settings)) == pending + 1, "every mail sent once (and the barrier's answer)"
         assert maildir_subjects(settings).count("crash2 S1901M results") == 2
         with db.transaction() as session:
             assert session.scalar(select(func.count()).select_from(PhaseRow)) == phases
@@ -444,28 +377,8 @@ def test_mail_queued_before_a_crash_is_sent_once_after_restart(settings: Setting
         judge.stop()
 
 
-class Relay:
-    """A stand-in SMTP relay that refuses the first ``refuse`` deliveries with 451."""
-
-    def __init__(self, refuse: int) -> None:
-        self.refuse = refuse
-        self.received: list[bytes] = []
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
-        self.controller.start()
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        if self.refuse > 0:
-            self.refuse -= 1
-            return "451 4.3.2 try again later"
-        self.received.append(envelope.original_content)
-        return "250 OK"
-
-
 def test_relay_refusing_for_a_while_gets_the_mail_later(tmp_path: Path) -> None:
-    relay = Relay(refuse=2)
+    relay = Relay(refuse_first=2)
     settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=3600,
                         relay=f"127.0.0.1:{relay.port}")
     clock = Clock()
@@ -488,9 +401,10 @@ def test_relay_refusing_for_a_while_gets_the_mail_later(tmp_path: Path) -> None:
         assert len(relay.received) == 1 and b"Subject: Re: orders" in relay.received[0]
     finally:
         judge.stop()
-        relay.controller.stop()
+        relay.stop()
 
 
+@pytest.mark.database
 def test_two_judges_racing_on_one_database_process_each_phase_once(settings: Settings) -> None:
     from judge.service.app import inject, tick
     from judge.store.database import Database
@@ -524,9 +438,10 @@ def test_two_judges_racing_on_one_database_process_each_phase_once(settings: Set
         assert len(done) == len(games) == len(set(done))
 
 
+@pytest.mark.database
 @pytest.mark.skipif(not os.environ.get("JUDGE_TEST_DATABASE_URL"),
                     reason="judges share a PostgreSQL database (JUDGE_TEST_DATABASE_URL)")
-def test_27_a_judge_applies_mail_another_judge_stored_without_waiting_for_its_tick(
+def test_a_judge_applies_mail_another_judge_stored_without_waiting_for_its_tick(
         running: tuple[Running, Clock]) -> None:
     """Another judge on the same database (here: its store, `store`) takes a mail in; this one,
     whose clock ticks once an hour, hears of it at once (LISTEN/NOTIFY) and applies it."""
@@ -576,7 +491,7 @@ def test_judge_serve_killed_after_a_250_answers_exactly_once_and_stops_on_sigter
     second = _start_serve(data, port, database)
     try:
         wait_until(lambda: maildir_subjects(settings).count("Re: orders") >= 1)
-        time.sleep(1.0)
+        settled(port, settings)
         assert maildir_subjects(settings).count("Re: orders") == 1
     finally:
         second.send_signal(signal.SIGTERM)
@@ -584,7 +499,7 @@ def test_judge_serve_killed_after_a_250_answers_exactly_once_and_stops_on_sigter
     assert second.returncode == 0 and "stopped" in output and "Traceback" not in output
 
 
-def test_24_9_judge_serve_stops_cleanly_on_sighup(tmp_path: Path) -> None:
+def test_judge_serve_stops_cleanly_on_sighup(tmp_path: Path) -> None:
     """A game master who started it from a terminal logs out: the judge stops as on SIGTERM."""
     data, port = tmp_path / "data", _free_port()
     process = _start_serve(data, port, fresh_database_url())
@@ -593,7 +508,7 @@ def test_24_9_judge_serve_stops_cleanly_on_sighup(tmp_path: Path) -> None:
     assert process.returncode == 0 and "stopped" in output and "Traceback" not in output, output
 
 
-def test_24_8_a_fresh_judge_publishes_its_index_at_start(running: tuple[Running, Clock]) -> None:
+def test_a_fresh_judge_publishes_its_index_at_start(running: tuple[Running, Clock]) -> None:
     """Nothing to publish yet (no game): the index is written all the same, so `judge web` has a page."""
     judge, _ = running
     index = judge.settings.data_dir / "web" / "index.html"

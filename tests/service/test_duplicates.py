@@ -5,22 +5,14 @@ applied before."""
 from __future__ import annotations
 
 import base64
-from pathlib import Path
 
-import pytest
-
-from tests.service.harness import Judge, raw_mail, two_player_game
+from tests.support.harness import Judge, raw_mail
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
 SHARED = "<orders-1@example.org>"
 
 
-@pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return two_player_game(Judge(tmp_path))
-
-
-def test_22_12_another_players_mail_under_a_message_id_used_before_is_applied_and_answered(judge: Judge) -> None:
+def test_another_players_mail_under_a_message_id_used_before_is_applied_and_answered(judge: Judge) -> None:
     assert judge.send(ALICE, "SIGNON F@g1 alice-pw\nSTATUS", message_id=SHARED) == "done"
     assert judge.send(BOB, "SIGNON G@g1 bob-pw\nSTATUS", message_id=SHARED) == "done"
     assert "your balance: 48 AgP" in judge.last_to(BOB).body
@@ -28,13 +20,13 @@ def test_22_12_another_players_mail_under_a_message_id_used_before_is_applied_an
     assert forged == "done" and "> WAIT" in judge.last_to(ALICE).body
 
 
-def test_22_12_a_message_id_taken_first_by_someone_else_does_not_silence_the_player(judge: Judge) -> None:
+def test_a_message_id_taken_first_by_someone_else_does_not_silence_the_player(judge: Judge) -> None:
     assert judge.send("mallory@evil.example", "HELP", message_id=SHARED) == "done"
     assert judge.send(ALICE, "SIGNON F@g1 alice-pw\nSTATUS", message_id=SHARED) == "done"
     assert "your balance: 48 AgP" in judge.last_to(ALICE).body
 
 
-def test_22_12_a_true_resend_is_still_a_silent_duplicate(judge: Judge) -> None:
+def test_a_true_resend_is_still_a_silent_duplicate(judge: Judge) -> None:
     raw = raw_mail(ALICE, "SIGNON F@g1 alice-pw\nSTATUS", message_id=SHARED)
     assert judge.send_raw(raw) == "done"
     judge.new_mail()

@@ -10,54 +10,20 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 from sqlalchemy import select
 
 from judge.service import host as lifecycle
 from judge.store.models import Game, PhaseRow
-from tests.service.harness import Judge, Sent
-
-GM = "gm@example.org"
-ALICE, BOB, CAROL = "alice@example.org", "bob@example.org", "carol@example.org"
+from tests.games.payola.by_mail import ENGLAND, FRANCE, GERMANY, play_spring, start, teleport, to
+from tests.support.harness import Judge
+from tests.support.people import ALICE, BOB, CAROL, GM
 
 
 @pytest.fixture
 def judge(tmp_path: Path) -> Judge:
-    judge = Judge(tmp_path)
-    judge.send(GM, "CREATE g1 gm-secret")
-    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
-    judge.send(BOB, "JOIN g1 bob-pw GERMANY")
-    judge.send(CAROL, "JOIN g1 carol-pw ENGLAND")
-    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSTART")
-    judge.new_mail()
-    return judge
-
-
-FRANCE, GERMANY, ENGLAND = "SIGNON F@g1 alice-pw\n", "SIGNON G@g1 bob-pw\n", "SIGNON E@g1 carol-pw\n"
-
-
-def play_spring(judge: Judge) -> None:
-    judge.send(ALICE, FRANCE + "2 : A PAR - BUR")
-    judge.send(BOB, GERMANY + "2 : A MUN - RUH")
-    judge.send(CAROL, ENGLAND + "1 : F LON - NTH")
-
-
-def to(mails: list[Sent], address: str) -> list[Sent]:
-    return [m for m in mails if m.to == address]
-
-
-def teleport(judge: Judge, position: dict[str, Any]) -> None:
-    """Put game g1's current phase at ``position`` (a `judge adjudicate` input)."""
-    with judge.db.transaction() as session:
-        game = session.scalar(select(Game).where(Game.name == "g1"))
-        assert game is not None
-        row = lifecycle.current_phase(session, game)
-        assert row is not None
-        row.name = position["phase"]
-        row.position = {"variant": "standard", **position}
-        game.phase = position["phase"]
+    return start(Judge(tmp_path))
 
 
 # -- ROLLBACK --------------------------------------------------------------------------------------
@@ -174,7 +140,7 @@ def test_a_duplicate_retreat_order_is_refused_at_submission(judge: Judge) -> Non
     judge.send(ALICE, FRANCE + "A PIC - BEL\nA PIC - BRE")
     body = judge.last_to(ALICE).body
     assert "> A PIC - BRE\n  ERROR: A PIC already has an order in this mail (A PIC - BEL)" in body
-    assert "IGNORED: not applied: some orders have errors" in body
+    assert judge.outcome_of("A PIC - BEL") == ("ignored", "ORDERS_REFUSED")
 
 
 def test_builds_are_checked_together_and_unused_ones_are_warned_of(judge: Judge) -> None:
@@ -316,7 +282,7 @@ def test_press_without_endpress_sends_nothing_and_reports_an_error(judge: Judge)
     assert [m.to for m in mails] == [ALICE]
     body = mails[0].body
     assert "> PRESS TO G\n  ERROR: PRESS without ENDPRESS: nothing was sent" in body
-    assert "> TRANSFER 10 TO GERMANY\n  IGNORED:" in body
+    assert judge.answer("TRANSFER 10 TO GERMANY").outcome == "ignored"
     judge.send(ALICE, FRANCE + "STATUS")
     assert "your balance: 48 AgP" in judge.last_to(ALICE).body
 

@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import email
 import email.policy
-import socket
 from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 
 from judge.mail.outbound import MAX_REFERENCES, MaildirOutbox, build_message
 from judge.service.app import inject
@@ -20,7 +17,8 @@ from judge.service.config import Settings
 from judge.service.outbox import message_of, queue
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.models import Outbox
-from tests.service.harness import Judge, raw_mail
+from tests.support.harness import Judge, raw_mail
+from tests.support.relay import Relay
 
 
 def parsed(raw: bytes) -> EmailMessage:
@@ -76,25 +74,9 @@ def test_bodies_are_seven_bit_whatever_the_text(tmp_path: Path) -> None:
     assert plain["Content-Transfer-Encoding"] == "7bit"
 
 
-class Relay:
-    """An SMTP relay on the IPv6 loopback that keeps what it is given."""
-
-    def __init__(self) -> None:
-        with socket.socket(socket.AF_INET6) as probe:
-            probe.bind(("::1", 0))
-            self.port = probe.getsockname()[1]
-        self.received: list[Any] = []
-        self.controller = Controller(self, hostname="::1", port=self.port)
-        self.controller.start()
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.received.append(envelope)
-        return "250 OK"
-
-
 def test_a_relay_given_as_an_ipv6_literal_is_reached(tmp_path: Path) -> None:
     try:
-        relay = Relay()
+        relay = Relay(host="::1")
     except OSError as exc:
         pytest.skip(f"no IPv6 loopback here: {exc}")
     try:
@@ -102,6 +84,6 @@ def test_a_relay_given_as_an_ipv6_literal_is_reached(tmp_path: Path) -> None:
         settings = Settings(data_dir=tmp_path, database=judge.settings.database, relay=f"[::1]:{relay.port}")
         inject(judge.db, settings, raw_mail("fred@example.org", "HELP"), judge.now)
         assert deliver_pending(judge.db, settings, transport_for(settings), judge.now) == 1
-        assert [envelope.rcpt_tos for envelope in relay.received] == [["fred@example.org"]]
+        assert [envelope.rcpt_tos for envelope in relay.envelopes] == [["fred@example.org"]]
     finally:
-        relay.controller.stop()
+        relay.stop()

@@ -19,7 +19,7 @@ from judge.service.config import Settings
 from judge.service.intake import DirectIntake, FileIntake, intake_for, intake_path
 from judge.store.database import Database
 from judge.store.models import InboundMail, IntakeMark
-from tests.service.harness import raw_mail
+from tests.support.harness import raw_mail
 
 NOW = datetime(2026, 3, 1, 9, 0)
 LATER = datetime(2026, 3, 1, 9, 5)

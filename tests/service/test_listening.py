@@ -13,7 +13,7 @@ from judge.bootstrap import open_database
 from judge.service.config import Settings
 from judge.service.listening import held, listener, listening, stopped_listening
 from judge.store.database import Database
-from tests.service.harness import fresh_database_url
+from tests.support.harness import fresh_database_url
 
 NOW = datetime(2026, 3, 1, 9, 0)
 ONE, TWO = "judge1 pid 10 on 127.0.0.1:2525", "judge1 pid 11 on 127.0.0.1:2526"

@@ -22,11 +22,11 @@ from judge.service.app import tick
 from judge.service.handlers import receive
 from judge.service.handlers.mail import apply_run
 from judge.service.logs import RepeatFilter
-from tests.service.harness import Judge, fresh_database_url, raw_mail, two_player_game
-from tests.service.test_daemon import wait_until
-from tests.service.test_sender_edges import Relay
+from tests.support.harness import Judge, fresh_database_url, raw_mail, two_player_game
+from tests.support.people import GM
+from tests.support.relay import Relay
+from tests.support.wait import wait_until
 
-GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
 
 
@@ -40,7 +40,7 @@ def processed(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [record.getMessage() for record in caplog.records if " processed (" in record.getMessage()]
 
 
-def test_24_5_a_phase_processed_because_all_sheets_are_in_is_logged_with_its_cause(
+def test_a_phase_processed_because_all_sheets_are_in_is_logged_with_its_cause(
         judge: Judge, caplog: pytest.LogCaptureFixture) -> None:
     judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR")
     assert processed(caplog) == []
@@ -48,7 +48,7 @@ def test_24_5_a_phase_processed_because_all_sheets_are_in_is_logged_with_its_cau
     assert processed(caplog) == ["game g1 S1901M processed (all submitted); next F1901M"]
 
 
-def test_24_5_the_masters_process_and_the_deadline_are_logged_and_a_preview_is_not(
+def test_the_masters_process_and_the_deadline_are_logged_and_a_preview_is_not(
         judge: Judge, caplog: pytest.LogCaptureFixture) -> None:
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPREVIEW")
     assert processed(caplog) == []  # processed in a savepoint that is rolled back: it never happened
@@ -59,7 +59,7 @@ def test_24_5_the_masters_process_and_the_deadline_are_logged_and_a_preview_is_n
                                  "game g1 F1901M processed (deadline); next S1902M"]
 
 
-def test_24_5_a_phase_processed_in_a_mail_that_is_then_quarantined_is_not_logged(
+def test_a_phase_processed_in_a_mail_that_is_then_quarantined_is_not_logged(
         judge: Judge, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     from judge.games.payola import lifecycle
     from judge.service.handlers import conversation
@@ -81,7 +81,7 @@ def test_24_5_a_phase_processed_in_a_mail_that_is_then_quarantined_is_not_logged
     assert any("quarantined" in record.getMessage() for record in caplog.records)
 
 
-def test_24_5_routine_lines_are_never_cut_by_the_flood_filter() -> None:
+def test_routine_lines_are_never_cut_by_the_flood_filter() -> None:
     written: list[str] = []
     repeats = RepeatFilter(lambda record: written.append(record.getMessage()), burst=3)
     for number in range(50):
@@ -93,7 +93,7 @@ def test_24_5_routine_lines_are_never_cut_by_the_flood_filter() -> None:
     assert sum(repeats.filter(record) for record in flood) == 3  # what anyone can cause at will is still cut
 
 
-def test_24_5_a_mail_settled_by_another_process_says_so(judge: Judge) -> None:
+def test_a_mail_settled_by_another_process_says_so(judge: Judge) -> None:
     mail_id = receive(judge.db, raw_mail(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR"), judge.now)
     assert apply_run(judge.db, judge.settings, [mail_id], judge.now) == [(mail_id, "done")]
     # a second judge's applier reaching the same mail afterwards (two daemons on one database)
@@ -173,6 +173,6 @@ def test_the_lines_about_a_games_mail_name_the_game(judge: Judge, caplog: pytest
         judge.settings = replace(judge.settings, relay=f"127.0.0.1:{relay.port}")
         judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPROCESS")  # the results to Bob fail for good
     finally:
-        relay.controller.stop()
+        relay.stop()
     assert any(re.fullmatch(rf"outbox \d+ to {BOB} \(game g1\) failed: .*no such user", record.getMessage())
                for record in caplog.records)

@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 from judge.service.app import unapplied_mail
 from judge.service.handlers import process_mail, receive
 from judge.service.sender import deliver_pending, transport_for
-from tests.service.harness import Judge, raw_mail
 from tests.strength import examples
+from tests.support.harness import Judge, raw_mail
+from tests.support.people import GM
 
-GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
 
 SPECIAL = ["\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "\r", "\n", "\r\n", "\x00", "\t",

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import func, select
 
 from judge.store.models import InboundMail, Submission
-from tests.service.harness import MX, Judge, Sent, raw_mail, two_player_game
+from tests.support.harness import MX, Judge, Sent, raw_mail, two_player_game
 
 ROBOT = "robot@example.net"
 ROUNDS = 200
@@ -40,7 +40,7 @@ def converse(judge: Judge, text: str) -> int:
     return answered + len([mail for mail in judge.new_mail() if mail.to == ROBOT])
 
 
-def test_22_7_an_auto_responder_without_rfc_3834_headers_stops_getting_answers(tmp_path: Path) -> None:
+def test_an_auto_responder_without_rfc_3834_headers_stops_getting_answers(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     sent = converse(judge, "I am out of the office until Monday.\nYour mail will be read on my return.")
     assert sent == 2  # the answer to the forgery, and one to the first "out of office" of the day
@@ -50,7 +50,7 @@ def test_22_7_an_auto_responder_without_rfc_3834_headers_stops_getting_answers(t
     assert len([mail for mail in judge.new_mail() if mail.to == ROBOT]) == 1
 
 
-def test_22_7_a_responder_that_repeats_a_command_gets_at_most_the_hourly_answers(
+def test_a_responder_that_repeats_a_command_gets_at_most_the_hourly_answers(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="judge")
     judge = Judge(tmp_path)
@@ -70,7 +70,7 @@ def received_from(ip: str) -> dict[str, str]:
                         "12:00:00 +0000"}
 
 
-def test_22_7_mail_over_the_hourly_limit_is_applied_but_not_answered(tmp_path: Path) -> None:
+def test_mail_over_the_hourly_limit_is_applied_but_not_answered(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path, max_replies_per_hour=3))
     for _ in range(3):
         judge.send("alice@example.org", "LIST g1")
@@ -120,14 +120,14 @@ def test_forged_mail_cannot_keep_the_terminate_code_from_the_game_master(tmp_pat
 
 
 @pytest.mark.parametrize("header", ["X-Autoreply: yes", "X-Autorespond: Away", "Precedence: auto_reply"])
-def test_22_7_an_auto_reply_header_makes_a_mail_automatic_never_answered(tmp_path: Path, header: str) -> None:
+def test_an_auto_reply_header_makes_a_mail_automatic_never_answered(tmp_path: Path, header: str) -> None:
     judge = Judge(tmp_path)
     name, _, value = header.partition(": ")
     assert judge.send(ROBOT, "HELP", headers={name: value}) == "automatic"
     assert judge.new_mail() == []
 
 
-def test_22_7_the_judges_mail_says_it_is_bulk(tmp_path: Path) -> None:
+def test_the_judges_mail_says_it_is_bulk(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send(ROBOT, "HELP")
     assert judge.last_to(ROBOT).headers["Precedence"] == "bulk"

@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from judge.games.payola.store import PayolaSeat
 from judge.store.models import Player
-from tests.service.harness import Judge, raw_mail, two_player_game
+from tests.support.harness import Judge, raw_mail, two_player_game
 
 MTA = "mx.example.net"
 GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"
@@ -51,7 +51,7 @@ def status(judge: Judge, sender: str = ALICE, signon: str = FRANCE) -> str:
     return judge.last_to(sender).body
 
 
-def test_24_1_five_sheets_delivered_in_scrambled_order_keep_the_last_one(tmp_path: Path) -> None:
+def test_five_sheets_delivered_in_scrambled_order_keep_the_last_one(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path, mta_hostname=MTA))
     sheets = [(ALICE, f"{FRANCE}{n} : A PAR - BUR\n{n} : F BRE - MAO") for n in range(1, 6)]
     answers = deliver(judge, sheets, [2, 4, 1, 5, 3])
@@ -63,7 +63,7 @@ def test_24_1_five_sheets_delivered_in_scrambled_order_keep_the_last_one(tmp_pat
         "accepted 2026-01-05 11:54:00 UTC, has already set your offer sheet" in " ".join(late.split())
 
 
-def test_24_1_after_an_outage_longer_than_max_lateness_the_last_sheet_is_still_kept(tmp_path: Path) -> None:
+def test_after_an_outage_longer_than_max_lateness_the_last_sheet_is_still_kept(tmp_path: Path) -> None:
     """A deadline is not told by a time more than ``max_lateness`` old (a clock gone wrong), but
     the order of one seat's mail is: they all come from the same MTA's clock."""
     judge = two_player_game(Judge(tmp_path, mta_hostname=MTA))
@@ -72,7 +72,7 @@ def test_24_1_after_an_outage_longer_than_max_lateness_the_last_sheet_is_still_k
     assert "your current sheet/orders:\n    5 : A PAR - BUR" in status(judge)
 
 
-def test_24_1_older_orders_do_not_replace_newer_ones(tmp_path: Path) -> None:
+def test_older_orders_do_not_replace_newer_ones(tmp_path: Path) -> None:
     judge = Judge(tmp_path, mta_hostname=MTA)
     judge.send(GM, "CREATE g1 gm-secret standard LOYAL_UNITS")
     judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
@@ -84,7 +84,7 @@ def test_24_1_older_orders_do_not_replace_newer_ones(tmp_path: Path) -> None:
     assert all("has already set your orders" in " ".join(answer.split()) for answer in answers[1:])
 
 
-def test_24_1_an_older_acceptance_list_vote_clear_or_wait_replaces_nothing_newer(tmp_path: Path) -> None:
+def test_an_older_acceptance_list_vote_clear_or_wait_replaces_nothing_newer(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path, mta_hostname=MTA))
     mails = [(ALICE, f"{FRANCE}CLEAR"), (ALICE, f"{FRANCE}ACCEPT EFGIART\nVOTE DRAW\nWAIT"),
              (ALICE, f"{FRANCE}ACCEPT FGEIART\nVOTE NONE\nNOWAIT\n2 : A PAR - PIC")]
@@ -101,7 +101,7 @@ def test_24_1_an_older_acceptance_list_vote_clear_or_wait_replaces_nothing_newer
     assert "g1 S1901M results" in [mail.subject for mail in judge.new_mail()]
 
 
-def test_24_1_an_older_mail_still_transfers_money(tmp_path: Path) -> None:
+def test_an_older_mail_still_transfers_money(tmp_path: Path) -> None:
     """A TRANSFER is not something a later mail replaces: it is applied as it comes."""
     judge = two_player_game(Judge(tmp_path, mta_hostname=MTA))
     mails = [(ALICE, f"{FRANCE}TRANSFER 5 TO GERMANY\n1 : A PAR - BUR"), (ALICE, f"{FRANCE}2 : A PAR - PIC")]
@@ -111,7 +111,7 @@ def test_24_1_an_older_mail_still_transfers_money(tmp_path: Path) -> None:
     assert "sheet/orders:\n    2 : A PAR - PIC" in status(judge)
 
 
-def test_24_1_a_seat_is_one_whoever_writes_for_it_and_other_seats_are_their_own(tmp_path: Path) -> None:
+def test_a_seat_is_one_whoever_writes_for_it_and_other_seats_are_their_own(tmp_path: Path) -> None:
     """The mail of a seat is ordered as one, from whatever address it comes; another power's
     older mail is nothing to it."""
     judge = two_player_game(Judge(tmp_path, mta_hostname=MTA))

@@ -12,22 +12,10 @@ import pytest
 from sqlalchemy import select
 
 from judge.store.models import Game, Outbox
-from tests.service.harness import Judge
-from tests.service.test_old_judges import (
-    ALICE,
-    BOB,
-    CAROL,
-    ENGLAND,
-    FRANCE,
-    GERMANY,
-    GM,
-    MASTER,
-    OBSERVER,
-    play_spring,
-    start,
-    to,
-)
-from tests.service.test_pirates_by_mail import FOUR, address, pirates_game
+from tests.games.payola.by_mail import ENGLAND, FRANCE, GERMANY, MASTER, play_spring, start, to
+from tests.games.pirates.by_mail import FOUR, address, pirates_game
+from tests.support.harness import Judge
+from tests.support.people import ALICE, BOB, CAROL, GM, OBSERVER
 
 EARLY = "The game master processed S1901M early, 2026-01-05 12:00 UTC, before its deadline of 2026-01-07 12:00 UTC."
 AGAIN = ("These results replace the earlier results of S1901M, sent 2026-01-05 12:00 UTC: the game master rolled the "
@@ -67,7 +55,7 @@ def last_outbox(judge: Judge) -> int:
 # -- issue 23.2: an early PROCESS is announced ---------------------------------------------------------
 
 
-def test_issue_23_2_an_early_process_is_said_in_every_results_mail_and_kept_for_summary(judge: Judge) -> None:
+def test_an_early_process_is_said_in_every_results_mail_and_kept_for_summary(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "2 : A PAR - BUR")  # Germany and England have two days left
     judge.new_mail()
     judge.send(GM, MASTER + "PROCESS")
@@ -81,7 +69,7 @@ def test_issue_23_2_an_early_process_is_said_in_every_results_mail_and_kept_for_
             "12:00 UTC)") in game_row(judge).settings["events"]
 
 
-def test_issue_23_2_a_process_after_the_deadline_is_not_called_early(judge: Judge) -> None:
+def test_a_process_after_the_deadline_is_not_called_early(judge: Judge) -> None:
     judge.send(GM, MASTER + "SET GRACE 24")
     judge.later(49)  # past the deadline, in the grace period
     judge.new_mail()
@@ -91,7 +79,7 @@ def test_issue_23_2_a_process_after_the_deadline_is_not_called_early(judge: Judg
     assert not [event for event in game_row(judge).settings.get("events", []) if "early" in event]
 
 
-def test_issue_23_2_an_early_process_of_a_pirates_proposal_phase_is_said_to_everyone(tmp_path: Path) -> None:
+def test_an_early_process_of_a_pirates_proposal_phase_is_said_to_everyone(tmp_path: Path) -> None:
     judge = pirates_game(Judge(tmp_path), FOUR)
     judge.send(OBSERVER, "OBSERVE pp")
     judge.new_mail()
@@ -105,7 +93,7 @@ def test_issue_23_2_an_early_process_of_a_pirates_proposal_phase_is_said_to_ever
 # -- issue 23.5: ROLLFORWARD never discards what was sent after a ROLLBACK ------------------------------
 
 
-def test_issue_23_5_rollforward_is_refused_once_a_power_changed_anything_since_the_rollback(judge: Judge) -> None:
+def test_rollforward_is_refused_once_a_power_changed_anything_since_the_rollback(judge: Judge) -> None:
     play_spring(judge)
     judge.send(GM, MASTER + "ROLLBACK")
     judge.send(ALICE, FRANCE + "9 : A PAR - PIC")  # the players were invited to change their orders
@@ -122,7 +110,7 @@ def test_issue_23_5_rollforward_is_refused_once_a_power_changed_anything_since_t
     assert game_row(judge).state == "paused"
 
 
-def test_issue_23_5_a_transfer_since_the_rollback_refuses_rollforward(judge: Judge) -> None:
+def test_a_transfer_since_the_rollback_refuses_rollforward(judge: Judge) -> None:
     play_spring(judge)
     judge.send(GM, MASTER + "ROLLBACK")
     judge.send(BOB, GERMANY + "TRANSFER 5 TO FRANCE")
@@ -170,7 +158,7 @@ def test_news_only_some_readers_may_read_is_told_apart_before_the_results(judge:
 # -- issue 23.10: observers hear what the public hears -------------------------------------------------
 
 
-def test_issue_23_10_observers_are_told_of_pause_resume_deadlines_and_rollback(judge: Judge) -> None:
+def test_observers_are_told_of_pause_resume_deadlines_and_rollback(judge: Judge) -> None:
     for command, news in (("PAUSE", "the game master paused the game"),
                           ("RESUME", "the game master resumed the game: the deadline of S1901M is"),
                           ("SET DEADLINE 2026-01-09 18:00", "the game master set the deadline of S1901M to 2026-01-09 "
@@ -186,7 +174,7 @@ def test_issue_23_10_observers_are_told_of_pause_resume_deadlines_and_rollback(j
     assert ALICE not in told[0].body and BOB not in told[0].body
 
 
-def test_issue_23_10_second_results_after_a_rollback_say_they_replace_the_first(judge: Judge) -> None:
+def test_second_results_after_a_rollback_say_they_replace_the_first(judge: Judge) -> None:
     play_spring(judge)
     first = next(m for m in to(judge.new_mail(), OBSERVER) if "results" in m.subject)
     assert first.subject == "g1 S1901M results" and "replace" not in first.body
@@ -217,7 +205,7 @@ def test_a_rolled_back_phase_processed_again_by_process_ends_the_rollbacks_pause
 # -- issue 29.7: commands that name the phase they mean ------------------------------------------------
 
 
-def test_issue_29_7_a_process_naming_a_phase_the_game_has_left_is_refused(judge: Judge) -> None:
+def test_a_process_naming_a_phase_the_game_has_left_is_refused(judge: Judge) -> None:
     play_spring(judge)  # the last order came in, and S1901M was processed while the master wrote
     judge.new_mail()
     judge.send(GM, MASTER + "PROCESS S1901M")
@@ -228,13 +216,13 @@ def test_issue_29_7_a_process_naming_a_phase_the_game_has_left_is_refused(judge:
     assert "> process f1901m\n  OK: F1901M processed" in judge.last_to(GM).body
 
 
-def test_issue_29_7_process_takes_one_phase_name_or_none(judge: Judge) -> None:
+def test_process_takes_one_phase_name_or_none(judge: Judge) -> None:
     judge.send(GM, MASTER + "PROCESS S1901M F1901M")
     assert "ERROR: expected PROCESS or PROCESS phase (e.g. PROCESS S1902M)" in judge.last_to(GM).body
     assert game_row(judge).phase == "S1901M"
 
 
-def test_issue_29_7_rollback_names_the_phase_to_go_back_to(judge: Judge) -> None:
+def test_rollback_names_the_phase_to_go_back_to(judge: Judge) -> None:
     play_spring(judge)
     judge.later(49)
     judge.process("g1")  # F1901M at its deadline
@@ -251,7 +239,7 @@ def test_issue_29_7_rollback_names_the_phase_to_go_back_to(judge: Judge) -> None
     assert "2 : A PAR - BUR" in judge.last_to(ALICE).body and "your balance: 48 AgP" in judge.last_to(ALICE).body
 
 
-def test_issue_29_7_a_pirates_proposal_process_names_its_phases(tmp_path: Path) -> None:
+def test_a_pirates_proposal_process_names_its_phases(tmp_path: Path) -> None:
     judge = pirates_game(Judge(tmp_path), FOUR)
     judge.new_mail()
     judge.send(GM, "SIGNON MASTER@pp gm-pw\nPROCESS V1")
@@ -262,7 +250,7 @@ def test_issue_29_7_a_pirates_proposal_process_names_its_phases(tmp_path: Path) 
     assert "ERROR: a match of Pirates' Proposal cannot be rolled back" in judge.last_to(GM).body
 
 
-def test_issue_29_7_help_recommends_the_phase_named_form(judge: Judge) -> None:
+def test_help_recommends_the_phase_named_form(judge: Judge) -> None:
     judge.send(GM, "HELP")
     body = judge.last_to(GM).body
     assert "PROCESS phase" in body and "ROLLBACK phase" in body

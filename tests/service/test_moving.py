@@ -16,9 +16,8 @@ from judge.service.app import apply_stored
 from judge.service.intake import FileIntake, intake_path
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, Outbox, Secret, Submission
-from tests.service.harness import Judge, fresh_database_url, last_outbox_id, raw_mail, two_player_game
+from tests.support.harness import Judge, fresh_database_url, last_outbox_id, raw_mail, two_player_game
 
-GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
 postgresql = pytest.mark.skipif(not os.environ.get("JUDGE_TEST_DATABASE_URL"),
                                 reason="needs a PostgreSQL server: set JUDGE_TEST_DATABASE_URL")
@@ -54,7 +53,7 @@ def in_the_intake(judge: Judge, sender: str, body: str) -> None:
 
 
 @postgresql
-def test_24_2_a_game_moved_from_sqlite_to_postgresql_mid_phase_plays_on(
+def test_a_game_moved_from_sqlite_to_postgresql_mid_phase_plays_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     judge = sqlite_judge(tmp_path, monkeypatch)
     judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR")
@@ -79,7 +78,7 @@ def test_24_2_a_game_moved_from_sqlite_to_postgresql_mid_phase_plays_on(
     assert results.subject == "g1 S1901M results" and "A PAR - PIC" in results.body
 
 
-def test_24_2_copy_db_refuses_a_target_that_holds_anything(
+def test_copy_db_refuses_a_target_that_holds_anything(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     judge = sqlite_judge(tmp_path, monkeypatch)
     copy = tmp_path / "copy.db"
@@ -94,7 +93,7 @@ def test_24_2_copy_db_refuses_a_target_that_holds_anything(
         assert copied_keys == set(session.execute(select(Secret.name, Secret.value)))
 
 
-def test_24_3_a_backup_taken_while_the_judge_runs_is_checked_and_restored(
+def test_a_backup_taken_while_the_judge_runs_is_checked_and_restored(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     judge = two_player_game(Judge(tmp_path / "data"))
     judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR")
@@ -125,7 +124,7 @@ def test_24_3_a_backup_taken_while_the_judge_runs_is_checked_and_restored(
         assert (aside / "judge.db").is_file() and f"the files it replaced are in {aside}" in out
 
 
-def test_24_3_a_damaged_backup_fails_its_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+def test_a_damaged_backup_fails_its_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     judge = sqlite_judge(tmp_path, monkeypatch)
     assert main(["backup", str(tmp_path / "backups"), "--data-dir", str(judge.settings.data_dir)]) == 0
@@ -141,7 +140,7 @@ def test_24_3_a_damaged_backup_fails_its_check(tmp_path: Path, monkeypatch: pyte
             session.scalar(select(func.count()).select_from(InboundMail))
 
 
-def test_24_3_backup_keep_deletes_only_the_oldest_and_only_after_a_good_backup(
+def test_backup_keep_deletes_only_the_oldest_and_only_after_a_good_backup(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     judge = sqlite_judge(tmp_path, monkeypatch)
     folder = tmp_path / "backups"

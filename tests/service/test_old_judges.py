@@ -10,24 +10,11 @@ import pytest
 from sqlalchemy import select
 
 from judge.store.models import Game
-from tests.service.harness import Judge, Sent
-from tests.service.test_game_service import teleport
+from tests.games.payola.by_mail import ENGLAND, FRANCE, GERMANY, MASTER, play_spring, start, teleport, to
+from tests.support.harness import Judge
+from tests.support.people import ALICE, BOB, CAROL, GM, OBSERVER
 
-GM = "gm@example.org"
-ALICE, BOB, CAROL, DAN = "alice@example.org", "bob@example.org", "carol@example.org", "dan@example.org"
-OBSERVER = "olga@example.org"
-FRANCE, GERMANY, ENGLAND = "SIGNON F@g1 alice-pw\n", "SIGNON G@g1 bob-pw\n", "SIGNON E@g1 carol-pw\n"
-MASTER = "SIGNON MASTER@g1 gm-secret\n"
-
-
-def start(judge: Judge, options: str = "") -> Judge:
-    judge.send(GM, f"CREATE g1 gm-secret {options}".strip())
-    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
-    judge.send(BOB, "JOIN g1 bob-pw GERMANY")
-    judge.send(CAROL, "JOIN g1 carol-pw ENGLAND")
-    judge.send(GM, MASTER + "START")
-    judge.new_mail()
-    return judge
+DAN = "dan@example.org"
 
 
 @pytest.fixture
@@ -35,21 +22,11 @@ def judge(tmp_path: Path) -> Judge:
     return start(Judge(tmp_path))
 
 
-def to(mails: list[Sent], address: str) -> list[Sent]:
-    return [m for m in mails if m.to == address]
-
-
 def state(judge: Judge) -> str:
     with judge.db.transaction() as session:
         game = session.scalar(select(Game).where(Game.name == "g1"))
         assert game is not None
         return game.state
-
-
-def play_spring(judge: Judge) -> None:
-    judge.send(ALICE, FRANCE + "2 : A PAR - BUR")
-    judge.send(BOB, GERMANY + "2 : A MUN - RUH")
-    judge.send(CAROL, ENGLAND + "1 : F LON - NTH")
 
 
 # -- draws and concessions -------------------------------------------------------------------------
@@ -79,7 +56,7 @@ def test_votes_are_secret_and_a_changed_vote_blocks_the_draw(judge: Judge) -> No
     assert all("France" not in m.body for m in to(mails, CAROL))  # nobody is told who voted what
 
 
-def test_22_15_show_votes_tells_the_count_with_the_next_results_only_when_it_changed(tmp_path: Path) -> None:
+def test_show_votes_tells_the_count_with_the_next_results_only_when_it_changed(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "SHOW_VOTES")
     judge.send(ALICE, FRANCE + "VOTE DRAW")
     assert not [m for m in judge.new_mail() if m.to != ALICE]  # nothing at once: it would point at the voter
@@ -102,7 +79,7 @@ def test_a_concession_ends_the_game_with_a_winner(judge: Judge) -> None:
     assert "conceded to France by every other surviving power" in ended.body
 
 
-def test_issue_23_18_a_concession_is_agreed_by_the_other_survivors_without_the_winners_vote(judge: Judge) -> None:
+def test_a_concession_is_agreed_by_the_other_survivors_without_the_winners_vote(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "VOTE DRAW")  # France's own vote, whatever it is, is not needed
     judge.send(BOB, GERMANY + "VOTE CONCEDE FRANCE")
     assert state(judge) == "active"  # England has not conceded
@@ -118,7 +95,7 @@ def test_issue_23_18_a_concession_is_agreed_by_the_other_survivors_without_the_w
         assert game is not None and game.winner == "FRANCE"
 
 
-def test_issue_23_18_no_concession_to_a_resigned_power_and_two_survivors_need_one_concession(judge: Judge) -> None:
+def test_no_concession_to_a_resigned_power_and_two_survivors_need_one_concession(judge: Judge) -> None:
     judge.send(BOB, GERMANY + "RESIGN")
     judge.send(ALICE, FRANCE + "VOTE CONCEDE GERMANY")
     assert "Germany has no player or no supply center: it cannot be conceded to" in judge.last_to(ALICE).body
@@ -169,7 +146,7 @@ def test_a_takeover_of_a_resigned_power_carries_the_treasury_over(judge: Judge) 
     assert "your balance: 40 AgP" in judge.last_to(DAN).body
 
 
-def test_issue_23_1_the_game_master_is_told_of_a_resignation_and_of_each_takeover_once(tmp_path: Path) -> None:
+def test_the_game_master_is_told_of_a_resignation_and_of_each_takeover_once(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "OPEN_TAKEOVER")
     judge.send(BOB, GERMANY + "RESIGN")
     [told] = to(judge.new_mail(), GM)
@@ -183,7 +160,7 @@ def test_issue_23_1_the_game_master_is_told_of_a_resignation_and_of_each_takeove
     assert [m.subject for m in to(judge.new_mail(), GM)] == ["Re: orders"]
 
 
-def test_issue_23_1_the_game_master_is_told_of_absences_asked_and_approved_at_once(tmp_path: Path) -> None:
+def test_the_game_master_is_told_of_absences_asked_and_approved_at_once(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "ABSENCE_DAYS=3")
     judge.send(ALICE, FRANCE + "SET ABSENCE 2026-01-06 TO 2026-01-07")  # within the allowance: approved at once
     [told] = to(judge.new_mail(), GM)
@@ -278,7 +255,7 @@ def test_an_absence_beyond_the_allowance_waits_for_the_game_master(judge: Judge)
 # -- STATUS ------------------------------------------------------------------------------------------
 
 
-def test_issue_23_24_status_shows_the_powers_own_vote_wait_and_absence_and_nobody_elses(tmp_path: Path) -> None:
+def test_status_shows_the_powers_own_vote_wait_and_absence_and_nobody_elses(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "ABSENCE_DAYS=10")
     judge.send(CAROL, ENGLAND + "STATUS")
     before = judge.last_to(CAROL).body
@@ -295,7 +272,7 @@ def test_issue_23_24_status_shows_the_powers_own_vote_wait_and_absence_and_nobod
     assert after == before  # nothing of another power's vote, WAIT, absence, money or sheet
 
 
-def test_issue_29_3_the_masters_status_shows_every_power_but_never_what_it_sent(tmp_path: Path) -> None:
+def test_the_masters_status_shows_every_power_but_never_what_it_sent(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "ABSENCE_DAYS=3")
     judge.send(ALICE, FRANCE + "2 : A PAR - BUR\nVOTE DRAW\nWAIT")
     judge.send(BOB, GERMANY + "TRANSFER 8 TO ENGLAND\nVOTE CONCEDE FRANCE")
@@ -341,7 +318,7 @@ def test_summary_counts_centers_year_by_year_and_tells_the_result(judge: Judge) 
     assert "Result: the game master ended the game." in summary and "France: alice@example.org" in summary
 
 
-def test_22_14_addresses_at_the_end_only_for_the_games_players_and_master(judge: Judge) -> None:
+def test_addresses_at_the_end_only_for_the_games_players_and_master(judge: Judge) -> None:
     judge.send(OBSERVER, "OBSERVE g1")
     judge.terminate(GM, MASTER)
     ends = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 has ended"}
@@ -358,7 +335,7 @@ def test_22_14_addresses_at_the_end_only_for_the_games_players_and_master(judge:
     assert "alice@example.org" not in judge.last_to(OBSERVER).body
 
 
-def test_issue_23_20_every_player_of_a_seat_is_named_with_the_phases_played_and_summary_tells_absences(
+def test_every_player_of_a_seat_is_named_with_the_phases_played_and_summary_tells_absences(
         tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "OPEN_TAKEOVER ABSENCE_DAYS=10")
     judge.send(OBSERVER, "OBSERVE g1")
@@ -387,7 +364,7 @@ def test_issue_23_20_every_player_of_a_seat_is_named_with_the_phases_played_and_
     assert told.index("\n    England: ") < told.index("\n    France: ") < told.index("\n    Germany: ")
 
 
-def test_issue_23_20_an_anonymous_games_players_see_no_address_of_a_replaced_player(tmp_path: Path) -> None:
+def test_an_anonymous_games_players_see_no_address_of_a_replaced_player(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "ANONYMOUS")
     judge.send(GM, MASTER + f"DUMMY GERMANY\nREPLACE GERMANY {DAN}")
     token = next(m.body for m in reversed(judge.all_mail()) if m.to == DAN and "CONFIRM " in m.body)
@@ -399,7 +376,7 @@ def test_issue_23_20_an_anonymous_games_players_see_no_address_of_a_replaced_pla
     assert BOB not in ends[ALICE] and DAN not in ends[ALICE]
 
 
-def test_22_14_an_anonymous_games_addresses_go_to_its_master_alone(tmp_path: Path) -> None:
+def test_an_anonymous_games_addresses_go_to_its_master_alone(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "ANONYMOUS")
     judge.terminate(GM, MASTER)
     ends = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 has ended"}
@@ -456,7 +433,7 @@ def test_reveal_asks_for_confirmation_then_publishes_while_the_game_goes_on(judg
     assert "2 : A PAR - BUR" in revealed[0].body and state(judge) == "active"
 
 
-def test_issue_23_32_terminate_asks_for_a_code_as_reveal_does_then_ends_the_game(judge: Judge) -> None:
+def test_terminate_asks_for_a_code_as_reveal_does_then_ends_the_game(judge: Judge) -> None:
     judge.send(GM, MASTER + "TERMINATE")
     reply = judge.last_to(GM).body
     assert "TERMINATE ends the game now and for ever" in reply and "cannot be undone" in reply
@@ -472,7 +449,7 @@ def test_issue_23_32_terminate_asks_for_a_code_as_reveal_does_then_ends_the_game
     assert {m.to for m in judge.new_mail() if m.subject == "g1 has ended"} == {ALICE, BOB, CAROL, GM}
 
 
-def test_issue_23_32_a_terminate_code_is_used_once_and_a_reveal_code_does_not_end_the_game(judge: Judge) -> None:
+def test_a_terminate_code_is_used_once_and_a_reveal_code_does_not_end_the_game(judge: Judge) -> None:
     judge.send(GM, MASTER + "REVEAL")
     reveal = judge.last_to(GM).body.split("send REVEAL ", 1)[1].split()[0]
     judge.send(GM, MASTER + f"TERMINATE {reveal}")  # no TERMINATE was asked: a new code, nothing ended

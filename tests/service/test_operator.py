@@ -8,7 +8,7 @@ import os
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -24,35 +24,18 @@ from judge.service.app import run_deadlines
 from judge.service.listening import listening, stopped_listening
 from judge.store.database import alembic_config, newest_version, to_wal
 from judge.store.models import Heartbeat, InboundMail, Outbox, Submission
-from tests.service.harness import Judge, fresh_database_url, two_player_game
-from tests.service.test_sender_edges import Relay
+from tests.support.cli import options, run
+from tests.support.harness import Judge, fresh_database_url, two_player_game
+from tests.support.people import GM
+from tests.support.relay import Relay
 
-GM = "gm@example.org"
 ALICE, BOB = "alice@example.org", "bob@example.org"
 
 
 @pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return two_player_game(Judge(tmp_path))
-
-
-@pytest.fixture
-def relay() -> Iterator[Relay]:
-    server = Relay(smtputf8=False)
-    yield server
-    server.controller.stop()
-
-
-def options(judge: Judge, *more: str) -> list[str]:
-    settings = judge.settings
-    given = ["--data-dir", str(settings.data_dir)] + (["--database", settings.database] if settings.database else [])
-    return given + list(more)
-
-
-def run(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str]:
-    """``judge ARGUMENTS``, in this process: its exit status and what it printed."""
-    status = main(list(arguments))
-    return status, capsys.readouterr().out
+def relay(relay: Callable[..., Relay]) -> Relay:
+    """One relay, whose refusals each test sets (`Relay.refuse`)."""
+    return relay()
 
 
 def rows(judge: Judge) -> list[tuple[int, str, str | None]]:
@@ -63,7 +46,7 @@ def rows(judge: Judge) -> list[tuple[int, str, str | None]]:
 # -- the outgoing queue ----------------------------------------------------------------------------------
 
 
-def test_24_4_judge_queue_lists_what_is_not_sent_with_its_last_error_and_resend_sends_it(
+def test_judge_queue_lists_what_is_not_sent_with_its_last_error_and_resend_sends_it(
         tmp_path: Path, relay: Relay, capsys: pytest.CaptureFixture[str]) -> None:
     judge = two_player_game(Judge(tmp_path, relay=f"127.0.0.1:{relay.port}"))
     relay.refuse = {ALICE: "550 5.1.1 no such user", BOB: "451 4.3.2 try again later"}
@@ -87,7 +70,7 @@ def _recipient(judge: Judge, row_id: int) -> str:
         return session.get_one(Outbox, row_id).recipient
 
 
-def test_24_4_resend_all_sends_every_failed_and_deferred_mail_at_once_and_never_a_sent_one_unasked(
+def test_resend_all_sends_every_failed_and_deferred_mail_at_once_and_never_a_sent_one_unasked(
         tmp_path: Path, relay: Relay, capsys: pytest.CaptureFixture[str]) -> None:
     judge = two_player_game(Judge(tmp_path, relay=f"127.0.0.1:{relay.port}"))
     relay.refuse = {ALICE: "550 5.7.1 blocked", BOB: "451 4.7.1 greylisted"}
@@ -122,7 +105,7 @@ def poisoned(judge: Judge, monkeypatch: pytest.MonkeyPatch) -> tuple[Judge, int]
         return judge, session.scalars(select(InboundMail.id).where(InboundMail.status == "quarantined")).one()
 
 
-def test_24_4_quarantined_mail_is_listed_shown_without_its_password_and_applied_again(
+def test_quarantined_mail_is_listed_shown_without_its_password_and_applied_again(
         poisoned: tuple[Judge, int], capsys: pytest.CaptureFixture[str]) -> None:
     judge, mail_id = poisoned
     status, out = run(capsys, "quarantine", *options(judge))
@@ -139,7 +122,7 @@ def test_24_4_quarantined_mail_is_listed_shown_without_its_password_and_applied_
     assert "2 : A PAR - BUR" in judge.last_to(ALICE).body  # her answer, at last
 
 
-def test_24_4_a_quarantined_mail_that_a_later_one_may_replace_is_retried_only_with_force(
+def test_a_quarantined_mail_that_a_later_one_may_replace_is_retried_only_with_force(
         poisoned: tuple[Judge, int], capsys: pytest.CaptureFixture[str]) -> None:
     judge, mail_id = poisoned
     judge.send(ALICE, "SIGNON F@g1 alice-pw\n3 : A PAR - PIC", headers={})  # her newer sheet
@@ -160,7 +143,7 @@ def test_24_4_a_quarantined_mail_that_a_later_one_may_replace_is_retried_only_wi
 # -- judge status ----------------------------------------------------------------------------------------
 
 
-def test_24_4_judge_status_is_ok_after_a_tick_and_a_problem_when_mail_waits_too_long(
+def test_judge_status_is_ok_after_a_tick_and_a_problem_when_mail_waits_too_long(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     now = datetime.now(UTC).replace(tzinfo=None, microsecond=0)  # judge status reads the real clock
     judge = two_player_game(Judge(tmp_path, now=now))
@@ -214,7 +197,7 @@ def test_judge_status_says_when_the_data_directorys_disk_is_nearly_full(tmp_path
     assert code == 1 and f"PROBLEM: {tmp_path} has 12 MB free (under 200 MB)" in lines[-1]
 
 
-def test_24_4_judge_status_says_2_when_the_database_cannot_be_used(
+def test_judge_status_says_2_when_the_database_cannot_be_used(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     broken = tmp_path / "judge.db"
     broken.write_bytes(b"not a database, whatever its name says" * 100)
@@ -225,8 +208,7 @@ def test_24_4_judge_status_says_2_when_the_database_cannot_be_used(
     assert status == 2 and "the database cannot be used: its driver psycopg is not installed" in out
 
 
-
-def test_24_service_commands_say_when_the_databases_driver_is_missing(
+def test_service_commands_say_when_the_databases_driver_is_missing(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """PostgreSQL named in the settings, the judge installed without its extra: a sentence, not a traceback."""
     monkeypatch.setitem(sys.modules, "psycopg", None)
@@ -236,7 +218,7 @@ def test_24_service_commands_say_when_the_databases_driver_is_missing(
 # -- judge db --------------------------------------------------------------------------------------------
 
 
-def test_24_3_judge_db_version_downgrade_and_upgrade(judge: Judge, capsys: pytest.CaptureFixture[str]) -> None:
+def test_judge_db_version_downgrade_and_upgrade(judge: Judge, capsys: pytest.CaptureFixture[str]) -> None:
     newest = newest_version()
     status, out = run(capsys, "db", "version", *options(judge))
     assert status == 0 and f"schema {newest}; this judge's newest: {newest}" in out
@@ -252,7 +234,7 @@ def test_24_3_judge_db_version_downgrade_and_upgrade(judge: Judge, capsys: pytes
     assert status == 0 and out.startswith("database upgraded from ") and out.rstrip().endswith(f"to {newest}")
 
 
-def test_24_3_each_migration_is_logged(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_each_migration_is_logged(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     from judge.store.database import Database
 
     caplog.set_level("INFO", logger="judge")
@@ -315,7 +297,7 @@ def test_a_new_sqlite_database_waits_for_another_process_before_becoming_write_a
 # -- safety ----------------------------------------------------------------------------------------------
 
 
-def test_24_6_a_command_run_as_root_on_the_judges_data_directory_is_refused(
+def test_a_command_run_as_root_on_the_judges_data_directory_is_refused(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     data = tmp_path / "data"
     data.mkdir()
@@ -329,7 +311,7 @@ def test_24_6_a_command_run_as_root_on_the_judges_data_directory_is_refused(
     assert list(data.iterdir()) == []  # nothing written there as root
 
 
-def test_24_3_judge_version_prints_the_release(capsys: pytest.CaptureFixture[str]) -> None:
+def test_judge_version_prints_the_release(capsys: pytest.CaptureFixture[str]) -> None:
     import judge
 
     with pytest.raises(SystemExit) as done:
@@ -338,7 +320,7 @@ def test_24_3_judge_version_prints_the_release(capsys: pytest.CaptureFixture[str
     assert judge.__version__ == "0.3.0"
 
 
-def test_24_6_a_restore_is_refused_while_the_judge_runs_on_the_data_directory(tmp_path: Path) -> None:
+def test_a_restore_is_refused_while_the_judge_runs_on_the_data_directory(tmp_path: Path) -> None:
     with datadir.data_dir_lock(tmp_path, alone=False), pytest.raises(datadir.OperatorError, match="stop it first"), \
             datadir.data_dir_lock(tmp_path, alone=True):
         pass

@@ -26,12 +26,14 @@ from judge.service.config import Settings
 from judge.service.intake import FileIntake
 from judge.store.database import Database
 from judge.store.models import InboundMail, Outbox
-from tests.service.harness import Judge, fresh_database_url, two_player_game
-from tests.service.test_daemon import Clock, Running, wait_until
+from tests.support.clock import Clock
+from tests.support.daemon import Running
+from tests.support.harness import Judge, fresh_database_url, two_player_game
+from tests.support.people import ALICE
+from tests.support.wait import wait_until
 
 GM_PW, ALICE_PW, BOB_PW = "Gm-Sesame-2207", "Al1ce-Sesame-2207", "B0b-Sesame-2207"
 PASSWORDS = (GM_PW, ALICE_PW, BOB_PW)
-ALICE = "alice@example.org"
 
 
 def mail(subject: str, body: str, *, html: str | None = None, cte: str | None = None) -> bytes:
@@ -100,7 +102,7 @@ def answers(settings: Settings) -> dict[str, str]:
     return found
 
 
-def test_22_5_no_file_of_a_cleanly_stopped_judge_keeps_a_password(tmp_path: Path) -> None:
+def test_no_file_of_a_cleanly_stopped_judge_keeps_a_password(tmp_path: Path) -> None:
     """Another process keeps the SQLite files open (a ``judge web``, a ``judge tick`` from cron), so
     closing the daemon's connections does not remove the write-ahead logs: the daemon truncates them."""
     settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=3600, maps=False)
@@ -154,7 +156,7 @@ def judge(tmp_path: Path) -> Judge:
 
 @pytest.mark.parametrize("raw", MAILS, ids=["html", "punctuation", "signature", "subject", "encoded-subject",
                                             "quoted-printable", "base64"])
-def test_22_5_neither_the_stored_copy_nor_the_answer_keeps_the_password(judge: Judge, raw: bytes) -> None:
+def test_neither_the_stored_copy_nor_the_answer_keeps_the_password(judge: Judge, raw: bytes) -> None:
     assert judge.send_raw(raw) == "done"
     with judge.db.transaction() as session:
         stored = session.scalars(select(InboundMail.raw).order_by(InboundMail.id.desc())).first()
@@ -165,21 +167,21 @@ def test_22_5_neither_the_stored_copy_nor_the_answer_keeps_the_password(judge: J
     assert "your balance: 48 AgP" in reply.body or "password of France in rest1 was changed" in reply.body
 
 
-def test_22_5_a_password_is_masked_as_a_token_not_inside_another_word() -> None:
+def test_a_password_is_masked_as_a_token_not_inside_another_word() -> None:
     mask = masker({"pw-1"})
     assert [mask(text) for text in ("pw-1", "pw-1,", "(pw-1)", "pw-1<br>", "pw-1</p>", '"pw-1"', "x=pw-1;")] == \
         ["****", "****,", "(****)", "****<br>", "****</p>", '"****"', "x=****;"]
     assert [mask(text) for text in ("apw-1", "pw-12", "épw-1")] == ["apw-1", "pw-12", "épw-1"]
 
 
-def test_22_5_a_copy_of_the_answer_to_the_seats_address_keeps_no_password_either(tmp_path: Path) -> None:
+def test_a_copy_of_the_answer_to_the_seats_address_keeps_no_password_either(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path))
     judge.send("mallory@evil.example", "SIGNON F@g1 alice-pw\nSTATUS\nI know alice-pw!", subject="alice-pw")
     copy = judge.last_to("alice@example.org")
     assert copy.subject.startswith("Copy:") and "alice-pw" not in copy.subject + copy.body
 
 
-def test_22_5_the_database_and_the_intake_zero_what_they_delete(tmp_path: Path) -> None:
+def test_the_database_and_the_intake_zero_what_they_delete(tmp_path: Path) -> None:
     """``secure_delete``: many SQLite builds have it on by default, not all (the test above shows
     what it keeps out of the files where it is off)."""
     db = Database(f"sqlite:///{tmp_path / 'judge.db'}")

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from judge.service.app import apply_stored
 from judge.service.handlers.mail import receive
 from judge.store.models import PhaseRow
-from tests.service.harness import Judge, raw_mail, two_player_game
+from tests.support.harness import Judge, raw_mail, two_player_game
 
 GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"
 
@@ -23,7 +23,7 @@ def phases(judge: Judge) -> list[tuple[str, str]]:
         return [(row.name, row.status) for row in session.scalars(select(PhaseRow).order_by(PhaseRow.id))]
 
 
-def test_27_a_process_sent_before_the_phase_ended_by_itself_does_not_process_the_next(tmp_path: Path) -> None:
+def test_a_process_sent_before_the_phase_ended_by_itself_does_not_process_the_next(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path))
     judge.send(ALICE, "SIGNON FRANCE@g1 alice-pw\n1 : A PAR - BUR")
     receive(judge.db, raw_mail(BOB, "SIGNON GERMANY@g1 bob-pw\n1 : A MUN - RUH"), judge.now)  # the last sheet
@@ -39,7 +39,7 @@ def test_27_a_process_sent_before_the_phase_ended_by_itself_does_not_process_the
     assert phases(judge)[:2] == [("S1901M", "processed"), ("F1901M", "processed")]
 
 
-def test_27_start_and_process_in_one_mail_still_process_the_first_phase(tmp_path: Path) -> None:
+def test_start_and_process_in_one_mail_still_process_the_first_phase(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send(GM, "CREATE g1 gm-secret")
     judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
@@ -48,7 +48,7 @@ def test_27_start_and_process_in_one_mail_still_process_the_first_phase(tmp_path
     assert phases(judge)[0] == ("S1901M", "processed")
 
 
-def test_27_a_process_sent_after_the_phase_began_processes_it(tmp_path: Path) -> None:
+def test_a_process_sent_after_the_phase_began_processes_it(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path))
     judge.later(1)
     receive(judge.db, raw_mail(GM, "SIGNON MASTER@g1 gm-secret\nPROCESS"), judge.now)

@@ -15,12 +15,11 @@ from pathlib import Path
 from sqlalchemy import select
 
 from judge.store.models import Game
+from tests.games.payola.by_mail import teleport
 from tests.service import test_old_judges as old_judges
-from tests.service.harness import Judge, Sent
-from tests.service.test_game_service import teleport
-from tests.service.test_tick import tick
+from tests.support.harness import Judge, Sent
+from tests.support.people import GM
 
-GM = "gm@example.org"
 ALICE, BOB, CAROL = "alice@example.org", "bob@example.org", "carol@example.org"
 FRANCE, GERMANY, ENGLAND = "SIGNON F@g1 alice-pw\n", "SIGNON G@g1 bob-pw\n", "SIGNON E@g1 carol-pw\n"
 MASTER = "SIGNON MASTER@g1 gm-secret\n"
@@ -45,7 +44,7 @@ def to(mails: list[Sent], address: str, subject: str) -> str:
 # -- 23.3: Loyal Units, every unit in the results -----------------------------------------------------
 
 
-def test_23_3_loyal_units_every_unit_is_in_the_results_and_the_chart_with_the_order_it_issued(
+def test_loyal_units_every_unit_is_in_the_results_and_the_chart_with_the_order_it_issued(
         tmp_path: Path) -> None:
     judge = start(tmp_path, "LOYAL_UNITS")
     judge.send(ALICE, FRANCE + "A PAR - BUR")  # France orders one unit of three; Germany sends nothing
@@ -63,7 +62,7 @@ def test_23_3_loyal_units_every_unit_is_in_the_results_and_the_chart_with_the_or
         assert "England sent no" not in body
 
 
-def test_23_3_loyal_units_movement_results_invent_no_unused_builds(tmp_path: Path) -> None:
+def test_loyal_units_movement_results_invent_no_unused_builds(tmp_path: Path) -> None:
     judge = start(tmp_path, "LOYAL_UNITS")
     teleport(judge, {"phase": "S1902M",  # France owns a center more than it has units: no home was free
                      "units": {"FRANCE": ["A PAR", "F BRE", "A MAR"], "GERMANY": ["A MUN"], "ENGLAND": ["F LON"]},
@@ -78,7 +77,7 @@ def test_23_3_loyal_units_movement_results_invent_no_unused_builds(tmp_path: Pat
 # -- 23.4: Loyal Units, a rejected sheet is not a submission --------------------------------------------
 
 
-def test_23_4_loyal_units_orders_taken_with_a_rejected_sheet_leave_the_power_waiting(tmp_path: Path) -> None:
+def test_loyal_units_orders_taken_with_a_rejected_sheet_leave_the_power_waiting(tmp_path: Path) -> None:
     judge = start(tmp_path, "LOYAL_UNITS")
     judge.send(BOB, GERMANY + "A MUN - RUH")
     judge.send(CAROL, ENGLAND + "F LON - NTH")
@@ -94,7 +93,7 @@ def test_23_4_loyal_units_orders_taken_with_a_rejected_sheet_leave_the_power_wai
     status = judge.last_to(ALICE).body
     assert "your orders:\n    A PAR - BUR" in status and "your last offer sheet was rejected" in status
     judge.later(24)
-    tick(judge)  # the reminder: the phase waits for its sheet, not for its orders
+    judge.tick()  # the reminder: the phase waits for its sheet, not for its orders
     reminder = to(judge.new_mail(), ALICE, "g1 S1901M reminder")
     assert "the last offer sheet of France was rejected" in reminder and "Your orders stand" in reminder
     judge.send(ALICE, FRANCE + "2 : A VIE - GAL")  # the offers again, without the error: now it goes
@@ -102,7 +101,7 @@ def test_23_4_loyal_units_orders_taken_with_a_rejected_sheet_leave_the_power_wai
     assert "Austria: A VIE - GAL" in results and "France: A PAR - BUR" in results
 
 
-def test_23_4_loyal_units_orders_alone_after_a_rejected_sheet_make_no_offers(tmp_path: Path) -> None:
+def test_loyal_units_orders_alone_after_a_rejected_sheet_make_no_offers(tmp_path: Path) -> None:
     judge = start(tmp_path, "LOYAL_UNITS")
     judge.send(BOB, GERMANY + "A MUN - RUH")
     judge.send(CAROL, ENGLAND + "F LON - NTH")
@@ -115,20 +114,20 @@ def test_23_4_loyal_units_orders_alone_after_a_rejected_sheet_make_no_offers(tmp
 # -- 23.6: WAIT holds a phase to its deadline, not through the grace period -------------------------------
 
 
-def test_23_6_a_late_sheet_that_completes_the_set_during_grace_is_processed_at_once_despite_wait(
+def test_a_late_sheet_that_completes_the_set_during_grace_is_processed_at_once_despite_wait(
         tmp_path: Path) -> None:
     judge = start(tmp_path)
     judge.send(GM, MASTER + "SET GRACE 6")
     judge.send(ALICE, FRANCE + "WAIT\n2 : A PAR - BUR")
     judge.send(BOB, GERMANY + "2 : A MUN - RUH")
     judge.later(48)  # the deadline: England is late
-    assert tick(judge)[0].endswith("notices sent to England")
+    assert judge.tick()[0].endswith("notices sent to England")
     judge.later(1)
     judge.send(CAROL, ENGLAND + "1 : F LON - NTH")  # within the grace period
     assert any(m.subject == "g1 S1901M results" for m in judge.new_mail())
 
 
-def test_23_6_wait_with_every_sheet_in_is_processed_at_the_deadline_not_after_the_grace(tmp_path: Path) -> None:
+def test_wait_with_every_sheet_in_is_processed_at_the_deadline_not_after_the_grace(tmp_path: Path) -> None:
     judge = start(tmp_path)
     judge.send(GM, MASTER + "SET GRACE 6")
     judge.send(ALICE, FRANCE + "WAIT\n2 : A PAR - BUR")
@@ -136,7 +135,7 @@ def test_23_6_wait_with_every_sheet_in_is_processed_at_the_deadline_not_after_th
     judge.send(CAROL, ENGLAND + "1 : F LON - NTH")
     assert phase(judge) == "S1901M"  # WAIT holds it until the deadline
     judge.later(48)
-    assert tick(judge) == ["g1 S1901M processed; next F1901M"]
+    assert judge.tick() == ["g1 S1901M processed; next F1901M"]
 
 
 # -- 23.7: a retreat with nowhere to go -------------------------------------------------------------------
@@ -152,7 +151,7 @@ ATTACK = {ALICE: FRANCE + "1 : A PIC H\n1 : A PAR H\n1 : F BRE H",
           CAROL: ENGLAND + "1 : F LON H"}
 
 
-def test_23_7_a_retreat_phase_whose_only_dislodged_unit_has_nowhere_to_go_ends_at_the_next_tick(
+def test_a_retreat_phase_whose_only_dislodged_unit_has_nowhere_to_go_ends_at_the_next_tick(
         tmp_path: Path) -> None:
     judge = start(tmp_path)
     teleport(judge, CORNERED)
@@ -162,26 +161,26 @@ def test_23_7_a_retreat_phase_whose_only_dislodged_unit_has_nowhere_to_go_ends_a
     judge.send(GM, "LIST g1")
     assert "France: played, nothing to order" in judge.last_to(GM).body
     judge.new_mail()
-    assert tick(judge)[0].startswith("g1 F1901R processed")  # not at its deadline, two days on
+    assert judge.tick()[0].startswith("g1 F1901R processed")  # not at its deadline, two days on
     results = to(judge.new_mail(), ALICE, "g1 F1901R results")
     assert "France A PIC was disbanded: it had nowhere to retreat to" in results
 
 
-def test_23_7_tin_cup_a_retreat_with_nowhere_to_go_waits_for_its_owner_or_its_deadline(tmp_path: Path) -> None:
+def test_tin_cup_a_retreat_with_nowhere_to_go_waits_for_its_owner_or_its_deadline(tmp_path: Path) -> None:
     judge = start(tmp_path, "BLIND")
     teleport(judge, CORNERED)
     for address, sheet in ATTACK.items():
         judge.send(address, sheet)
     assert phase(judge) == "F1901R"
     judge.new_mail()
-    assert tick(judge) == []  # ending now would tell everyone that the unit had nowhere to go
+    assert judge.tick() == []  # ending now would tell everyone that the unit had nowhere to go
     judge.send(BOB, GERMANY + "STATUS")
     assert phase(judge) == "F1901R"
     judge.later(12)
-    tick(judge)  # the reminder, to France alone
+    judge.tick()  # the reminder, to France alone
     assert [m.to for m in judge.new_mail() if m.subject == "g1 F1901R reminder"] == [ALICE]
     judge.later(12)
-    assert tick(judge)[0].startswith("g1 F1901R processed")
+    assert judge.tick()[0].startswith("g1 F1901R processed")
 
 
 # -- 23.8: a phase nobody has anything to do in -------------------------------------------------------------
@@ -196,48 +195,48 @@ HIT = {ALICE: FRANCE + "1 : A PAR H",
        CAROL: ENGLAND + "1 : F LON H"}
 
 
-def test_23_8_a_phase_in_which_only_a_dummy_could_act_is_processed_at_the_next_tick(tmp_path: Path) -> None:
+def test_a_phase_in_which_only_a_dummy_could_act_is_processed_at_the_next_tick(tmp_path: Path) -> None:
     judge = start(tmp_path)
     teleport(judge, DUMMY_HIT)
     for address, sheet in HIT.items():
         judge.send(address, sheet)
     assert phase(judge) == "F1901R"
     judge.new_mail()
-    assert tick(judge)[0].startswith("g1 F1901R processed")
+    assert judge.tick()[0].startswith("g1 F1901R processed")
     assert "Austria A TYR was disbanded" in to(judge.new_mail(), ALICE, "g1 F1901R results")
 
 
-def test_23_8_tin_cup_a_phase_nobody_acts_in_waits_for_its_deadline_whatever_mail_comes(tmp_path: Path) -> None:
+def test_tin_cup_a_phase_nobody_acts_in_waits_for_its_deadline_whatever_mail_comes(tmp_path: Path) -> None:
     judge = start(tmp_path, "BLIND")
     teleport(judge, DUMMY_HIT)
     for address, sheet in HIT.items():
         judge.send(address, sheet)
     assert phase(judge) == "F1901R"
     judge.new_mail()
-    assert tick(judge) == []  # ending now would tell every power that no other had a unit to retreat
+    assert judge.tick() == []  # ending now would tell every power that no other had a unit to retreat
     judge.send(ALICE, FRANCE + "STATUS")  # nor does an unrelated mail end it
     assert phase(judge) == "F1901R"
     judge.later(25)
-    assert tick(judge)[0].startswith("g1 F1901R processed")
+    assert judge.tick()[0].startswith("g1 F1901R processed")
 
 
-def test_23_8_a_wait_sent_into_such_a_phase_holds_it_and_the_clock_stops_visiting(tmp_path: Path) -> None:
+def test_a_wait_sent_into_such_a_phase_holds_it_and_the_clock_stops_visiting(tmp_path: Path) -> None:
     judge = start(tmp_path)
     teleport(judge, DUMMY_HIT)
     for address, sheet in HIT.items():
         judge.send(address, sheet)
     judge.send(ALICE, FRANCE + "WAIT")  # before the next tick
     judge.new_mail()
-    assert tick(judge) == ["g1 F1901R is not due (deadline 2026-01-06 12:00 UTC)"]
-    assert tick(judge) == []  # visited once, not at every tick until its deadline
+    assert judge.tick() == ["g1 F1901R is not due (deadline 2026-01-06 12:00 UTC)"]
+    assert judge.tick() == []  # visited once, not at every tick until its deadline
     judge.later(24)
-    assert tick(judge)[0].startswith("g1 F1901R processed")
+    assert judge.tick()[0].startswith("g1 F1901R processed")
 
 
 # -- 23.9: SHOW_VOTES ---------------------------------------------------------------------------------------
 
 
-def test_23_9_show_votes_a_vote_that_leaves_the_count_as_told_mails_nothing(tmp_path: Path) -> None:
+def test_show_votes_a_vote_that_leaves_the_count_as_told_mails_nothing(tmp_path: Path) -> None:
     judge = start(tmp_path, "SHOW_VOTES")
     judge.send(ALICE, FRANCE + "VOTE DRAW")
     for address, sheet in ((ALICE, FRANCE + "2 : A PAR - BUR"), (BOB, GERMANY + "2 : A MUN - RUH"),
@@ -257,7 +256,7 @@ def test_23_9_show_votes_a_vote_that_leaves_the_count_as_told_mails_nothing(tmp_
 # -- 23.17: Loyal Units mails speak of orders -----------------------------------------------------------------
 
 
-def test_23_17_loyal_units_start_mail_says_players_order_their_units_and_bribe_only_dummies(tmp_path: Path) -> None:
+def test_loyal_units_start_mail_says_players_order_their_units_and_bribe_only_dummies(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send(GM, "CREATE g1 gm-secret standard LOYAL_UNITS")
     judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
@@ -268,14 +267,14 @@ def test_23_17_loyal_units_start_mail_says_players_order_their_units_and_bribe_o
         assert "their offers may bribe only the units of the dummy powers" in start_mail
 
 
-def test_23_17_loyal_units_reminders_and_status_speak_of_orders(tmp_path: Path) -> None:
+def test_loyal_units_reminders_and_status_speak_of_orders(tmp_path: Path) -> None:
     judge = start(tmp_path, "LOYAL_UNITS")
     judge.send(ALICE, FRANCE + "A PAR - BUR\n2 : A VIE - GAL\nSTATUS")
     status = judge.last_to(ALICE).body
     assert "your orders:\n    A PAR - BUR" in status
     assert "your offer sheet (bribes to the dummies' units):\n    2 : A VIE - GAL" in status
     judge.later(24)
-    tick(judge)
+    judge.tick()
     reminder = to(judge.new_mail(), BOB, "g1 S1901M reminder")
     assert "Without orders your units hold" in reminder and "offer sheet" not in reminder
 
@@ -304,11 +303,11 @@ def test_ruling_15_a_sheet_of_savings_alone_is_kept_and_warned_but_not_a_submiss
     judge.send(CAROL, "LIST g1")
     assert "France: played, waiting" in judge.last_to(CAROL).body
     judge.later(24)  # the reminder: France has sent something, but not an offer
-    tick(judge)
+    judge.tick()
     [reminder] = [m for m in judge.new_mail() if m.subject == "g1 S1901M reminder"]
     assert reminder.to == ALICE and "the offer sheet of France makes no offer" in reminder.body
     judge.later(24)
-    assert tick(judge) == ["g1 S1901M processed; next F1901M"]
+    assert judge.tick() == ["g1 S1901M processed; next F1901M"]
     results = to(judge.new_mail(), ALICE, "g1 S1901M results")
     assert "France sent no offer sheet: each of its units was offered a zero HOLD by its own power" in results
     assert "France: A PAR H" in results and "savings you asked for: 5 AgP" in results

@@ -40,6 +40,7 @@ from pathlib import Path
 import pytest
 
 from judge.games.payola.demo import SPRING
+from tests.support.wait import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 SETUP = ROOT / "deploy" / "postfix" / "setup-judge.sh"
@@ -70,12 +71,12 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def wait_until(condition: Callable[[], bool], what: str, log: Path, timeout: float = 90.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not after {timeout:g} s; Postfix's log:\n{_tail(log)}")
-        time.sleep(0.2)
+def wait_or_show_log(condition: Callable[[], bool], what: str, log: Path, timeout: float = 90.0) -> None:
+    """`wait_until` ``condition``, failing with the end of Postfix's ``log``, which says why."""
+    try:
+        wait_until(condition, what, timeout)
+    except TimeoutError as timed_out:
+        raise AssertionError(f"{timed_out}; Postfix's log:\n{_tail(log)}") from None
 
 
 def _tail(log: Path) -> str:
@@ -123,7 +124,7 @@ class Site:
         return [str(message["Subject"]) for message in self.mailbox(address)]
 
     def wait_for(self, address: str, subject: str) -> EmailMessage:
-        wait_until(lambda: subject in self.subjects(address), f"'{subject}' for {address}", self.log)
+        wait_or_show_log(lambda: subject in self.subjects(address), f"'{subject}' for {address}", self.log)
         return next(m for m in self.mailbox(address) if m["Subject"] == subject)
 
     def confirm(self, address: str, asked: str) -> None:
@@ -205,11 +206,11 @@ def outage(site: Site, judge: subprocess.Popen[str], settings: str, port: int) -
     for n in range(1, 6):
         send(france, f"SIGNON FRANCE@e2e1 pw-france\n{n} $", subject="held")
         time.sleep(1.1)  # Postfix's Received: line counts seconds: each sheet its own
-    wait_until(lambda: [json.loads(line)["queue_name"] for line in run("postqueue", "-j").splitlines()]
+    wait_or_show_log(lambda: [json.loads(line)["queue_name"] for line in run("postqueue", "-j").splitlines()]
                == ["deferred"] * 5, "Postfix holding the five sheets", site.log)
     judge = start_judge(site.work, settings, port)
     run("postqueue", "-f")
-    wait_until(lambda: site.subjects(france).count("Re: held") == 5, "the answers to the five sheets", site.log)
+    wait_or_show_log(lambda: site.subjects(france).count("Re: held") == 5, "the answers to the five sheets", site.log)
     send(france, "SIGNON FRANCE@e2e1 pw-france\nSTATUS", subject="status")
     assert "your current sheet/orders:\n    5 $\n" in site.wait_for(france, "Re: status").get_content()
     return judge

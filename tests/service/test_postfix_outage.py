@@ -20,9 +20,13 @@ from judge.bootstrap import open_database
 from judge.service.app import accepted_at, inject
 from judge.service.config import Settings
 from judge.service.listening import held, listener, timer_tick
+from judge.store.database import Database
 from judge.store.models import Game, InboundMail, Submission
-from tests.service.harness import fresh_database_url, inject_confirming, raw_mail
-from tests.service.test_daemon import GM, PLAYERS, Clock, Running, maildir_subjects, wait_until
+from tests.support.clock import Clock
+from tests.support.daemon import Running, maildir_subjects
+from tests.support.harness import fresh_database_url, inject_confirming, raw_mail
+from tests.support.people import GM, PLAYERS
+from tests.support.wait import wait_until
 
 MTA = "mx.example.net"
 START = datetime(2026, 3, 1, 9, 0)
@@ -39,17 +43,24 @@ def held_mail(sender: str, body: str, accepted: datetime) -> bytes:
     return received(MTA, accepted) + raw_mail(sender, body, subject="sheet")
 
 
-def test_a_deadline_passed_during_an_outage_waits_for_the_mail_accepted_before_it(tmp_path: Path) -> None:
+def started(tmp_path: Path, game: str) -> tuple[Settings, Database, datetime]:
+    """A judge behind an MTA on ``tmp_path`` (300 s to settle after a restart) with ``game`` started at START by
+    GM for the two PLAYERS: its settings, database and the first deadline."""
     settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=3600,
                         mta_hostname=MTA, settle_seconds=300)
     db = open_database(settings)
-    inject_confirming(db, settings, raw_mail(GM, "CREATE outage1 gm"), START)
+    inject_confirming(db, settings, raw_mail(GM, f"CREATE {game} gm"), START)
     for power, address in PLAYERS.items():
-        inject_confirming(db, settings, raw_mail(address, f"JOIN outage1 pw {power}"), START)
-    inject(db, settings, raw_mail(GM, "SIGNON MASTER@outage1 gm\nSTART"), START)
+        inject_confirming(db, settings, raw_mail(address, f"JOIN {game} pw {power}"), START)
+    inject(db, settings, raw_mail(GM, f"SIGNON MASTER@{game} gm\nSTART"), START)
     with db.transaction() as session:
         deadline = session.scalars(select(Game.deadline)).one()
     assert deadline is not None
+    return settings, db, deadline
+
+
+def test_a_deadline_passed_during_an_outage_waits_for_the_mail_accepted_before_it(tmp_path: Path) -> None:
+    settings, db, deadline = started(tmp_path, "outage1")
     clock = Clock()
     clock.now = deadline + timedelta(hours=1)  # the judge comes back an hour after the deadline
     judge = Running(settings, clock)
@@ -82,16 +93,7 @@ def test_the_tick_timer_runs_no_deadline_while_no_judge_listens_and_every_held_s
     held by the MTA, the tick timer firing after the deadline (and again while the daemon that
     came back settles), then the daemon catching up.  Each sheet counts for the phase it was
     sent in: both spring sheets for S1901M, Germany's sheet sent after the deadline for F1901M."""
-    settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=3600,
-                        mta_hostname=MTA, settle_seconds=300)
-    db = open_database(settings)
-    inject_confirming(db, settings, raw_mail(GM, "CREATE outage3 gm"), START)
-    for power, address in PLAYERS.items():
-        inject_confirming(db, settings, raw_mail(address, f"JOIN outage3 pw {power}"), START)
-    inject(db, settings, raw_mail(GM, "SIGNON MASTER@outage3 gm\nSTART"), START)
-    with db.transaction() as session:
-        deadline = session.scalars(select(Game.deadline)).one()
-    assert deadline is not None
+    settings, db, deadline = started(tmp_path, "outage3")
     clock = Clock()
     clock.now = START + timedelta(hours=1)
     judge = Running(settings, clock)
@@ -126,7 +128,7 @@ def test_the_tick_timer_runs_no_deadline_while_no_judge_listens_and_every_held_s
         judge.stop()
 
 
-def test_24_1_sheets_held_during_an_outage_and_delivered_out_of_order_keep_the_last(tmp_path: Path) -> None:
+def test_sheets_held_during_an_outage_and_delivered_out_of_order_keep_the_last(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=3600,
                         mta_hostname=MTA)
     db = open_database(settings)

@@ -17,8 +17,8 @@ from judge.service.app import run_deadlines
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.models import Blob, InboundMail, Outbox, OutboxFile
 from judge.web.pages import publish_all
-from tests.service.harness import Judge, last_outbox_id, raw_mail, two_player_game
-from tests.service.test_operator import options, run
+from tests.support.cli import options, run
+from tests.support.harness import Judge, last_outbox_id, raw_mail, two_player_game
 
 GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"
 MASTER = "SIGNON MASTER@g1 gm-secret\n"
@@ -30,7 +30,7 @@ def attachments(judge: Judge) -> tuple[set[int], set[str]]:
         return (set(session.scalars(select(OutboxFile.outbox_id))), set(session.scalars(select(Blob.sha256))))
 
 
-def test_24_14_the_clock_drops_a_sent_mails_attachments_after_attachment_days_and_keeps_unsent_ones(
+def test_the_clock_drops_a_sent_mails_attachments_after_attachment_days_and_keeps_unsent_ones(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     judge = two_player_game(Judge(tmp_path, maps=True))
     judge.send(GM, f"{MASTER}PROCESS")  # S1901M's results and maps, to both players and the master
@@ -81,7 +81,7 @@ def said(out: str, pattern: str) -> int:
     return int(found.group(1).replace(",", ""))
 
 
-def test_24_14_judge_prune_frees_what_it_says_and_the_game_plays_on(
+def test_judge_prune_frees_what_it_says_and_the_game_plays_on(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     judge = two_player_game(Judge(tmp_path, maps=True, web=True))
     sheet = raw_mail(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR", message_id="<sheet@example.org>")
@@ -119,7 +119,7 @@ def test_24_14_judge_prune_frees_what_it_says_and_the_game_plays_on(
     assert results and "A PAR - BUR" in results[0].body and len(results[0].attachments) == 3
 
 
-def test_24_14_prune_keeps_mail_not_yet_sent_or_applied(
+def test_prune_keeps_mail_not_yet_sent_or_applied(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     judge = two_player_game(Judge(tmp_path, maps=True))
     judge.send(GM, f"{MASTER}PROCESS")

@@ -8,9 +8,9 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from tests.service.harness import Judge, Sent
+from tests.support.harness import Judge, Sent
+from tests.support.people import GM
 
-GM = "gm@example.org"
 ALICE, BOB, CAROL = "alice@example.org", "bob@example.org", "carol@example.org"
 FRANCE, GERMANY, ENGLAND = "SIGNON F@g1 alice-pw\n", "SIGNON G@g1 bob-pw\n", "SIGNON E@g1 carol-pw\n"
 MASTER = "SIGNON MASTER@g1 gm-secret\n"
@@ -44,7 +44,7 @@ def mail(judge: Judge, address: str, subject: str) -> Sent:
 # -- 23.29: statements list every accepted offer, and what it came to --------------------------------
 
 
-def test_23_29_ebayola_statement_lists_an_offer_refunded_to_nothing_and_says_the_refund(tmp_path: Path) -> None:
+def test_ebayola_statement_lists_an_offer_refunded_to_nothing_and_says_the_refund(tmp_path: Path) -> None:
     # A PAR is offered BUR by France (5) and England (5): 10, against Germany's 3 for PIC.  Under
     # eBayola (6.4) BUR costs one more than PIC's 3, so 4; the saving of 6 goes back in the order
     # of France's acceptance list F? (France first): France gets its 5 back and pays 0, England
@@ -62,7 +62,7 @@ def test_23_29_ebayola_statement_lists_an_offer_refunded_to_nothing_and_says_the
     assert "none of your offers was accepted" in statement(results(judge, BOB))
 
 
-def test_23_29_reduced_statement_says_what_the_reductions_left_and_the_savings(tmp_path: Path) -> None:
+def test_reduced_statement_says_what_the_reductions_left_and_the_savings(tmp_path: Path) -> None:
     # Germany has 48 AgP and keeps 10 (rule 3.4): it may spend 38 and offers 30 + 30 + 12 = 72.
     # After r rounds (5.5) it would pay 2*(30 - r) + max(0, 12 - r): 39 after 11 rounds, 36
     # after 12.  So 12 rounds: 18, 18 and 0; it spends 36 and keeps 12.  The F KIE - HOL offer,
@@ -96,7 +96,7 @@ def powers_listed(body: str, heading: str) -> list[str]:
 BOARD_ORDER = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
 
 
-def test_23_25_start_mail_names_the_board_grace_list_map_and_help_and_lists_powers_in_board_order(
+def test_start_mail_names_the_board_grace_list_map_and_help_and_lists_powers_in_board_order(
         tmp_path: Path) -> None:
     judge = Judge(tmp_path, maps=True)
     judge.send(GM, "CREATE g1 gm-secret")
@@ -116,7 +116,7 @@ def test_23_25_start_mail_names_the_board_grace_list_map_and_help_and_lists_powe
     assert powers_listed(mail(judge, GM, "g1 starts").body, "Powers, in the board's order:\n") == BOARD_ORDER
 
 
-def test_23_25_start_mail_without_maps_points_to_map(tmp_path: Path) -> None:
+def test_start_mail_without_maps_points_to_map(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path))
     body = " ".join(mail(judge, ALICE, "g1 starts").body.split())
     assert "MAP sends a map of the board at any time" in body
@@ -186,14 +186,14 @@ def citations() -> list[tuple[str, str, list[str]]]:
     return found
 
 
-def test_23_19_every_rule_the_judge_cites_exists() -> None:
+def test_every_rule_the_judge_cites_exists() -> None:
     cited = citations()
     assert len(cited) > 50  # the scan finds the judge's citations
     missing = [(where, number) for where, _, numbers in cited for number in numbers if number not in RULES]
     assert not missing
 
 
-def test_23_19_what_is_secret_is_cited_from_the_rules_that_say_so() -> None:
+def test_what_is_secret_is_cited_from_the_rules_that_say_so() -> None:
     # "offer sheets ... stay secret (rules 2.5, 3.5, 4.5)": 3.5 is Commentary, 3.6 Publication.
     wrong = [(where, sentence) for where, sentence, numbers in citations()
              if re.search(r"secret|publish", sentence.rpartition("(")[0] or sentence)
@@ -216,7 +216,7 @@ def draw(judge: Judge) -> Sent:
 
 
 def ebayola_spring(tmp_path: Path) -> Judge:
-    """The eBayola spring of `test_23_29_ebayola_statement_lists_an_offer_refunded_to_nothing_and_says_the_refund`,
+    """The eBayola spring of `test_ebayola_statement_lists_an_offer_refunded_to_nothing_and_says_the_refund`,
     with the players joined in another order than the board's."""
     judge = Judge(tmp_path)
     judge.send(GM, "CREATE g1 gm-secret EBAYOLA")
@@ -230,7 +230,7 @@ def ebayola_spring(tmp_path: Path) -> Judge:
     return judge
 
 
-def test_23_19_end_chart_says_the_order_issued_and_what_each_power_paid(tmp_path: Path) -> None:
+def test_end_chart_says_the_order_issued_and_what_each_power_paid(tmp_path: Path) -> None:
     end = " ".join(draw(ebayola_spring(tmp_path)).body.split())
     assert ("A PAR (France) issued A PAR - BUR, total 10; paid: England 4 (offered 5, eBayola gave back 1), "
             "France 0 (offered 5, eBayola gave back 5)") in end
@@ -238,7 +238,7 @@ def test_23_19_end_chart_says_the_order_issued_and_what_each_power_paid(tmp_path
     assert "England: 48 AgP, spent 4 -> 44 AgP" in end
 
 
-def test_23_19_dummies_lists_are_not_published_as_used(tmp_path: Path) -> None:
+def test_dummies_lists_are_not_published_as_used(tmp_path: Path) -> None:
     end = draw(ebayola_spring(tmp_path)).body
     used = end.partition("Acceptance lists used")[2].partition("Offer sheets")[0]
     assert [line.split(":")[0].strip() for line in used.splitlines()[1:4]] == ["England", "France", "Germany"]
@@ -246,7 +246,7 @@ def test_23_19_dummies_lists_are_not_published_as_used(tmp_path: Path) -> None:
     assert "not used: Austria, Italy, Russia, Turkey (dummies'" in used
 
 
-def test_23_19_end_mail_has_a_final_supply_center_table_and_powers_in_board_order(tmp_path: Path) -> None:
+def test_end_mail_has_a_final_supply_center_table_and_powers_in_board_order(tmp_path: Path) -> None:
     end = draw(ebayola_spring(tmp_path)).body
     assert powers_listed(end, "Who played what:\n") == BOARD_ORDER
     assert powers_listed(end, "Final treasuries:\n") == BOARD_ORDER
@@ -254,7 +254,7 @@ def test_23_19_end_mail_has_a_final_supply_center_table_and_powers_in_board_orde
     assert table.splitlines()[:2] == ["  Russia:     4  MOS SEV STP WAR", "  Austria:    3  BUD TRI VIE"]
 
 
-def test_23_19_reveal_mid_game_does_not_headline_final_treasuries(tmp_path: Path) -> None:
+def test_reveal_mid_game_does_not_headline_final_treasuries(tmp_path: Path) -> None:
     revealed = reveal(ebayola_spring(tmp_path)).body
     assert "Final treasuries" not in revealed and "at the end" not in revealed
     assert "Treasuries now (the game goes on):" in revealed and "Supply centers now (after S1901M):" in revealed
@@ -269,7 +269,7 @@ def page_text(judge: Judge, *path: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
 
-def test_23_21_after_reveal_the_pages_show_what_was_revealed_and_nothing_since(tmp_path: Path) -> None:
+def test_after_reveal_the_pages_show_what_was_revealed_and_nothing_since(tmp_path: Path) -> None:
     judge = ebayola_spring(tmp_path)
     judge.settings = replace(judge.settings, web=True)
     reveal(judge)
@@ -286,7 +286,7 @@ def test_23_21_after_reveal_the_pages_show_what_was_revealed_and_nothing_since(t
     assert "F1901M" not in after and "7 : A BUR - MUN" not in after and "Final treasuries" not in after
 
 
-def test_23_21_the_archive_words_a_draw_as_it_words_a_win(tmp_path: Path) -> None:
+def test_the_archive_words_a_draw_as_it_words_a_win(tmp_path: Path) -> None:
     judge = ebayola_spring(tmp_path)
     judge.settings = replace(judge.settings, web=True)
     draw(judge)
@@ -301,7 +301,7 @@ def test_23_21_the_archive_words_a_draw_as_it_words_a_win(tmp_path: Path) -> Non
 # -- 23.22: a Tin Cup power's maps show what it cannot see ----------------------------------------------------
 
 
-def test_23_22_tin_cup_maps_fog_what_the_power_cannot_see_and_say_whose_sight(tmp_path: Path) -> None:
+def test_tin_cup_maps_fog_what_the_power_cannot_see_and_say_whose_sight(tmp_path: Path) -> None:
     """England after F LON - NTH sees round its home centers and NTH: Holland and the Norwegian
     Sea, not Moscow or Paris; empty Yorkshire, seen, is not fogged; the master's map has no fog."""
     judge = Judge(tmp_path, maps=True)

@@ -9,17 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.harness import Judge, Sent, two_player_game
+from tests.support.harness import Judge, Sent, start_game
+from tests.support.people import ALICE, BOB, GM
 
-GM = "gm@example.org"
-ALICE = "alice@example.org"
-BOB = "bob@example.org"
 FRANCE = "SIGNON FRANCE@g1 alice-pw\n"
-
-
-@pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return two_player_game(Judge(tmp_path))
 
 
 def reply_to(judge: Judge, address: str) -> Sent:
@@ -38,36 +31,35 @@ def answer(body: str, line: str) -> str:
 # -- 23.11: a sign-off after the last command ------------------------------------------------------
 
 
-def test_23_11_a_short_sign_off_after_the_last_command_is_taken_as_such(judge: Judge) -> None:
+def test_a_short_sign_off_after_the_last_command_is_taken_as_such(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "4 : A PAR - BUR\n\nThanks!\nFrancois\nSent from my iPhone")
     body = reply_to(judge, ALICE).body
     for line in ("Thanks!", "Francois", "Sent from my iPhone"):
-        assert answer(body, line) == "IGNORED: not a command: taken as your sign-off", body
-    assert "bribed, not ordered" not in body and "ERROR" not in body
+        assert (judge.answer(line).outcome, judge.answer(line).code) == ("ignored", "SIGN_OFF"), body
+    assert [answer.code for answer in judge.answers if answer.outcome == "error"] == []
     assert "offer sheet accepted: 1 offer(s)" in body
 
 
-def test_23_11_unknown_words_amid_commands_are_unknown_commands_without_the_hint_on_orders(judge: Judge) -> None:
+def test_unknown_words_amid_commands_are_unknown_commands_without_the_hint_on_orders(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "Hello judge\n4 : A PAR - BUR\nA MAR - SPA")
     body = reply_to(judge, ALICE).body
-    assert answer(body, "Hello judge") == "ERROR: unknown command 'Hello': HELP lists the commands"
+    assert judge.outcome_of("Hello judge") == ("error", "UNKNOWN_COMMAND")
     # an order, by its look, keeps the hint that is true of it
     assert answer(body, "A MAR - SPA") == "ERROR: unknown command (in a movement phase units are bribed, not ordered)"
 
 
-def test_23_11_a_long_run_of_unknown_lines_at_the_end_is_no_sign_off(judge: Judge) -> None:
+def test_a_long_run_of_unknown_lines_at_the_end_is_no_sign_off(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "4 : A PAR - BUR\nWHOAMI\nGETRULES\nLISTME\nWHEREAMI")
-    body = reply_to(judge, ALICE).body
-    assert body.count("ERROR: unknown command") == 4 and "sign-off" not in body
+    reply_to(judge, ALICE)
+    assert [answer.code for answer in judge.answers[2:]] == ["UNKNOWN_COMMAND"] * 4  # none taken as a sign-off
 
 
 def test_a_short_greeting_before_the_first_command_is_taken_as_such(judge: Judge) -> None:
     judge.send(ALICE, "Hello,\nSorry, late!\n\n" + FRANCE + "4 : A PAR - BUR\nThanks!")
     body = reply_to(judge, ALICE).body
-    for line in ("Hello,", "Sorry, late!"):
-        assert answer(body, line) == "IGNORED: not a command: taken as your greeting", body
-    assert answer(body, "Thanks!") == "IGNORED: not a command: taken as your sign-off"
-    assert "ERROR" not in body and "offer sheet accepted: 1 offer(s)" in body
+    assert [(answer.text, answer.outcome, answer.code) for answer in judge.answers if answer.code] == [
+        ("Hello,", "ignored", "GREETING"), ("Sorry, late!", "ignored", "GREETING"), ("Thanks!", "ignored", "SIGN_OFF")]
+    assert "offer sheet accepted: 1 offer(s)" in body
 
 
 def test_a_long_run_of_unknown_lines_before_the_first_command_or_with_none_after_is_no_greeting(
@@ -84,7 +76,7 @@ def test_a_long_run_of_unknown_lines_before_the_first_command_or_with_none_after
 # -- 23.13: where reading stopped --------------------------------------------------------------------
 
 
-def test_23_13_reading_that_stops_at_a_signature_says_so(judge: Judge) -> None:
+def test_reading_that_stops_at_a_signature_says_so(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "4 : A PAR - BUR\n-- \nFrancois\n4 : A MAR - SPA")
     body = reply_to(judge, ALICE).body
     assert ("NOTE: Reading stopped at the signature line '-- ': what follows it (your signature) was not read."
@@ -92,7 +84,7 @@ def test_23_13_reading_that_stops_at_a_signature_says_so(judge: Judge) -> None:
     assert "A MAR - SPA" not in body
 
 
-def test_23_13_a_signature_with_nothing_after_it_needs_no_note(judge: Judge) -> None:
+def test_a_signature_with_nothing_after_it_needs_no_note(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "4 : A PAR - BUR\n-- \n")
     assert "Reading stopped" not in reply_to(judge, ALICE).body
 
@@ -102,7 +94,7 @@ def test_23_13_a_signature_with_nothing_after_it_needs_no_note(judge: Judge) -> 
 
 @pytest.mark.parametrize(("written", "words"), [("4m", "4 minutes"), ("2", "2 hours"), ("30h", "1 day 6 hours"),
                                                 ("0.0667", "4 minutes"), ("1d", "1 day"), ("90m", "1 hour 30 minutes")])
-def test_23_14_durations_are_echoed_in_words(judge: Judge, written: str, words: str) -> None:
+def test_durations_are_echoed_in_words(judge: Judge, written: str, words: str) -> None:
     judge.send(GM, f"SIGNON MASTER@g1 gm-secret\nSET GRACE {written}")
     mails = judge.new_mail()
     [reply] = [m for m in mails if m.to == GM]
@@ -136,7 +128,7 @@ def test_the_shortest_phase_and_reminder_and_no_grace_at_all_are_taken(judge: Ju
 # -- 23.15: the type of the unit an offer names ------------------------------------------------------
 
 
-def test_23_15_an_offer_to_a_fleet_where_an_army_stands_says_it_is_an_army(judge: Judge) -> None:
+def test_an_offer_to_a_fleet_where_an_army_stands_says_it_is_an_army(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "4 : F PAR - BUR\n2 : A BRE H")
     body = reply_to(judge, ALICE).body
     assert answer(body, "4 : F PAR - BUR") == "ERROR: the unit in PAR is an army (A PAR)"
@@ -146,7 +138,7 @@ def test_23_15_an_offer_to_a_fleet_where_an_army_stands_says_it_is_an_army(judge
 # -- 23.16: dashes and VIA -------------------------------------------------------------------------------
 
 
-def test_23_16_autocorrected_dashes_and_via_alone_are_read(judge: Judge) -> None:
+def test_autocorrected_dashes_and_via_alone_are_read(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "4 : A PAR \u2013 BUR\n3 : A MAR \u2014 SPA\n2 : F BRE \u2212 MAO")
     body = reply_to(judge, ALICE).body
     assert "ERROR" not in body, body
@@ -160,12 +152,8 @@ def test_23_16_autocorrected_dashes_and_via_alone_are_read(judge: Judge) -> None
 # -- 23.23: Tin Cup: an offer to an empty province in sight ------------------------------------------------
 
 
-def test_23_23_tin_cup_offers_to_missing_units_in_and_out_of_sight_are_answered_alike_and_truly(tmp_path: Path) -> None:
-    judge = Judge(tmp_path)
-    judge.send(GM, "CREATE tc gm-secret standard TINCUP")
-    judge.send(ALICE, "JOIN tc alice-pw FRANCE")
-    judge.send(BOB, "JOIN tc bob-pw TURKEY")
-    judge.send(GM, "SIGNON MASTER@tc gm-secret\nSTART")
+def test_tin_cup_offers_to_missing_units_in_and_out_of_sight_are_answered_alike_and_truly(tmp_path: Path) -> None:
+    judge = start_game(Judge(tmp_path), "tc", "standard TINCUP", ((ALICE, "FRANCE"), (BOB, "TURKEY")))
     judge.new_mail()
     # in sight and empty (BUR, next to PAR); in sight, of the other type (F PAR: its own A PAR); out of
     # sight, with a unit there (A MUN, Germany's) and without (A SIL)
@@ -182,7 +170,7 @@ def test_23_23_tin_cup_offers_to_missing_units_in_and_out_of_sight_are_answered_
 # -- 23.31: amounts ------------------------------------------------------------------------------------
 
 
-def test_23_31_negative_and_fractional_amounts_are_whole_numbers_of_agp(judge: Judge) -> None:
+def test_negative_and_fractional_amounts_are_whole_numbers_of_agp(judge: Judge) -> None:
     lines = ["-3 : A PAR H", "3.5 : A PAR H", "\u22123 : A PAR H", "2.5 $", "TRANSFER -5 TO GERMANY",
              "TRANSFER 3.5 TO GERMANY"]
     judge.send(ALICE, FRANCE + "\n".join(lines))
@@ -194,42 +182,38 @@ def test_23_31_negative_and_fractional_amounts_are_whole_numbers_of_agp(judge: J
 # -- 23.36: UNOBSERVE ---------------------------------------------------------------------------------------
 
 
-def test_23_36_unobserve_of_a_game_never_observed_says_so(judge: Judge) -> None:
+def test_unobserve_of_a_game_never_observed_says_so(judge: Judge) -> None:
     judge.send("carol@example.org", "UNOBSERVE g1")
-    body = reply_to(judge, "carol@example.org").body
-    assert answer(body, "UNOBSERVE g1") == "IGNORED: you were not observing g1 (at carol@example.org): nothing to stop"
+    assert judge.outcome_of("UNOBSERVE g1") == ("ignored", "NOT_OBSERVING")
     judge.send("carol@example.org", "OBSERVE g1")
     judge.new_mail()
     judge.send("carol@example.org", "UNOBSERVE g1")
-    body = reply_to(judge, "carol@example.org").body
-    assert answer(body, "UNOBSERVE g1") == "OK: you no longer receive the results of g1"
+    assert judge.outcome_of("UNOBSERVE g1") == ("ok", None)
 
 
 # -- 23.27: unknown words before a sign-on ---------------------------------------------------------------------
 
 
-def test_23_27_unknown_words_before_a_sign_on_are_unknown_commands(judge: Judge) -> None:
+def test_unknown_words_before_a_sign_on_are_unknown_commands(judge: Judge) -> None:
     judge.send("carol@example.org", "WHOAMI classic\nA PAR - BUR\nTRANSFER 5 TO GERMANY")
-    body = reply_to(judge, "carol@example.org").body
-    assert answer(body, "WHOAMI classic") == "ERROR: unknown command 'WHOAMI': HELP lists the commands"
-    # what needs a sign-on says so
-    assert answer(body, "A PAR - BUR") == "ERROR: sign on first: SIGNON POWER@game password"
-    assert answer(body, "TRANSFER 5 TO GERMANY") == "ERROR: sign on first: SIGNON POWER@game password"
+    reply_to(judge, "carol@example.org")
+    assert [(answer.outcome, answer.code) for answer in judge.answers] == [
+        ("error", "UNKNOWN_COMMAND"), ("error", "SIGN_ON_FIRST"), ("error", "SIGN_ON_FIRST")]  # what needs one says so
 
 
 # -- 23.12: a rejected sheet, summed up --------------------------------------------------------------------
 
 
-def test_23_12_a_rejected_sheet_never_speaks_of_a_previous_sheet_that_is_not_there(judge: Judge) -> None:
+def test_a_rejected_sheet_never_speaks_of_a_previous_sheet_that_is_not_there(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "4 : A PAR - BUR\n2 : A XXX H")
     body = reply_to(judge, ALICE).body
     assert "previous sheet" not in body
-    assert answer(body, "4 : A PAR - BUR") == "IGNORED: not applied: the sheet has errors (see below)"
+    assert judge.outcome_of("4 : A PAR - BUR") == ("ignored", "SHEET_REFUSED")
     assert body.splitlines()[body.splitlines().index("> 2 : A XXX H") + 2].strip() == (
         "sheet REJECTED (1 error); your sheet for S1901M is now: none")
 
 
-def test_23_12_a_rejected_sheet_says_which_sheet_stands(judge: Judge) -> None:
+def test_a_rejected_sheet_says_which_sheet_stands(judge: Judge) -> None:
     judge.later(1)
     judge.send(ALICE, FRANCE + "4 : A PAR - BUR")
     judge.later(1)
@@ -238,12 +222,8 @@ def test_23_12_a_rejected_sheet_says_which_sheet_stands(judge: Judge) -> None:
     assert "sheet REJECTED (2 errors); your sheet for S1901M is now: the one of 2026-01-05 13:00 UTC" in body
 
 
-def test_23_12_rejected_orders_say_which_orders_stand(tmp_path: Path) -> None:
-    judge = Judge(tmp_path)
-    judge.send(GM, "CREATE lu gm-secret standard LOYAL_UNITS")
-    judge.send(ALICE, "JOIN lu alice-pw FRANCE")
-    judge.send(BOB, "JOIN lu bob-pw GERMANY")
-    judge.send(GM, "SIGNON MASTER@lu gm-secret\nSTART")
+def test_rejected_orders_say_which_orders_stand(tmp_path: Path) -> None:
+    judge = start_game(Judge(tmp_path), "lu", "standard LOYAL_UNITS")
     judge.new_mail()
     judge.send(ALICE, "SIGNON FRANCE@lu alice-pw\nA PAR - BUR\nA MAR - XXX")
     body = reply_to(judge, ALICE).body
@@ -254,14 +234,14 @@ def test_23_12_rejected_orders_say_which_orders_stand(tmp_path: Path) -> None:
 # -- 23.26: SIGNON's mistakes ----------------------------------------------------------------------------------
 
 
-def test_23_26_a_refused_sign_on_quotes_its_line_without_the_password(judge: Judge) -> None:
+def test_a_refused_sign_on_quotes_its_line_without_the_password(judge: Judge) -> None:
     judge.send(ALICE, "LIST\nSIGNON FRANCE@g1 wrong-pw\n4 : A PAR - BUR")
     body = reply_to(judge, ALICE).body
     assert body.startswith("> SIGNON FRANCE@g1 ****\nSign-on refused: unknown game, power or password."), body
     assert "wrong-pw" not in body
 
 
-def test_23_26_njudge_signon_question_mark_points_to_join(judge: Judge) -> None:
+def test_njudge_signon_question_mark_points_to_join(judge: Judge) -> None:
     judge.send("carol@example.org", "SIGNON ?g1 carol-pw")
     body = reply_to(judge, "carol@example.org").body
     assert answer(body, "SIGNON ?g1 ****") == ("ERROR: to join a game, send JOIN g1 password [power] (njudge's "
@@ -273,7 +253,7 @@ def test_23_26_njudge_signon_question_mark_points_to_join(judge: Judge) -> None:
 # -- 23.28: the copy to a registered address --------------------------------------------------------------------
 
 
-def test_23_28_each_registered_address_gets_a_copy_of_its_own_sign_on_only(judge: Judge) -> None:
+def test_each_registered_address_gets_a_copy_of_its_own_sign_on_only(judge: Judge) -> None:
     judge.send("shared@example.org", "LIST\nSIGNON FRANCE@g1 alice-pw\n4 : A PAR - BUR\n"
                                      "SIGNON GERMANY@g1 bob-pw\n3 : A MUN - RUH\nTRANSFER 5 TO FRANCE")
     mails = judge.new_mail()
@@ -289,7 +269,7 @@ def test_23_28_each_registered_address_gets_a_copy_of_its_own_sign_on_only(judge
 # -- 23.27: HISTORY after a sign-on --------------------------------------------------------------------------------
 
 
-def test_23_27_history_after_a_sign_on_needs_no_game_name(judge: Judge) -> None:
+def test_history_after_a_sign_on_needs_no_game_name(judge: Judge) -> None:
     judge.process("g1", force=True)
     judge.new_mail()
     judge.send(ALICE, FRANCE + "HISTORY")
@@ -327,7 +307,7 @@ def info_lines(body: str, line: str) -> list[str]:
     return [text for text in found if text]
 
 
-def test_29_6_whogame_lists_the_seats_and_who_plays_them(judge: Judge) -> None:
+def test_whogame_lists_the_seats_and_who_plays_them(judge: Judge) -> None:
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nDUMMY GERMANY")
     judge.new_mail()
     judge.send(ALICE, "WHOGAME g1")
@@ -341,7 +321,7 @@ def test_29_6_whogame_lists_the_seats_and_who_plays_them(judge: Judge) -> None:
     assert "game master" not in body  # nor says that an address is kept from them
 
 
-def test_29_6_whogame_never_gives_an_address_in_an_anonymous_game(tmp_path: Path) -> None:
+def test_whogame_never_gives_an_address_in_an_anonymous_game(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send(GM, "CREATE anon gm-secret standard ANONYMOUS")
     judge.send(ALICE, "JOIN anon alice-pw FRANCE")
@@ -360,7 +340,7 @@ def test_29_6_whogame_never_gives_an_address_in_an_anonymous_game(tmp_path: Path
     assert f"Germany: played by {BOB}" in reply_to(judge, GM).body  # the master knows
 
 
-def test_29_6_get_info_tells_the_options_and_rules_in_words(tmp_path: Path) -> None:
+def test_get_info_tells_the_options_and_rules_in_words(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send(GM, "CREATE eb gm-secret standard EBAYOLA INCOME=FIXED:10 NO_DRAW ANONYMOUS")
     judge.send(GM, "SIGNON MASTER@eb gm-secret\nSET MOVEMENT 36\nSET GRACE 90m")
@@ -382,7 +362,7 @@ def test_29_6_get_info_tells_the_options_and_rules_in_words(tmp_path: Path) -> N
         "ERROR: expected GET INFO game (or sign on first)")
 
 
-def test_29_6_get_info_of_a_pirates_match(tmp_path: Path) -> None:
+def test_get_info_of_a_pirates_match(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send(GM, "CREATE pp gm-secret pirates PLAYERS=4 GARNETS=2")
     judge.new_mail()

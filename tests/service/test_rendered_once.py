@@ -13,12 +13,12 @@ import pytest
 
 from judge.games.payola import lifecycle
 from judge.service.render import render
-from tests.service.harness import Judge, two_player_game
+from tests.support.harness import Judge, two_player_game
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
 
 
-def test_27_a_phases_public_report_and_observers_mail_are_rendered_once(tmp_path: Path,
+def test_a_phases_public_report_and_observers_mail_are_rendered_once(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     judge = two_player_game(Judge(tmp_path, maps=False))
     for observer in ("o1@example.org", "o2@example.org", "o3@example.org"):
@@ -43,7 +43,7 @@ def test_27_a_phases_public_report_and_observers_mail_are_rendered_once(tmp_path
     assert len(observed) == 1 and "private statement" not in observed.pop()
 
 
-def test_27_a_results_mail_reads_the_same_with_its_public_report_rendered_apart(tmp_path: Path,
+def test_a_results_mail_reads_the_same_with_its_public_report_rendered_apart(tmp_path: Path,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     judge = two_player_game(Judge(tmp_path, maps=False))
     judge.send(ALICE, "SIGNON FRANCE@g1 alice-pw\n3 : A PAR - BUR\n4 $")

@@ -21,7 +21,7 @@ from sqlalchemy import MetaData, create_engine, select, text
 from judge.games.payola import lifecycle
 from judge.store.database import SCHEMA, alembic_config, schema_version
 from judge.store.models import Game
-from tests.service.harness import Judge, fresh_database_url
+from tests.support.harness import Judge, fresh_database_url
 
 FIXTURE = Path(__file__).parent / "fixtures" / "schema_0018.db"
 GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"

@@ -6,16 +6,13 @@ from __future__ import annotations
 import email
 import email.policy
 import os
-import socket
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from sqlalchemy import event, select
 
 from judge.bootstrap import database, open_database
@@ -25,38 +22,12 @@ from judge.service.outbox import message_of, queue
 from judge.service.sender import DELIVERY_TIME, MAILDIR_TIME, MaildirTransport, RelayTransport, deliver_pending, recover
 from judge.store.database import Database
 from judge.store.models import Game, Outbox
-from tests.service.harness import fresh_database_url
+from tests.support.harness import fresh_database_url
+from tests.support.people import GM
+from tests.support.relay import Relay
 
 NOW = datetime(2026, 3, 1, 9, 0)
-GM = "gm@example.org"
 JOERG = "j\u00f6rg@example.org"
-
-
-class Relay:
-    """An SMTP relay on loopback that keeps what it is given and refuses the addresses in ``refuse``."""
-
-    def __init__(self, *, smtputf8: bool, refuse: dict[str, str] | None = None) -> None:
-        self.refuse = refuse or {}
-        self.envelopes: list[Any] = []
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.controller = Controller(self, hostname="127.0.0.1", port=self.port, enable_SMTPUTF8=smtputf8)
-        self.controller.start()
-
-    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, options: list[str]) -> str:
-        if address in self.refuse:
-            return self.refuse[address]
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.envelopes.append(envelope)
-        return "250 OK"
-
-    @property
-    def recipients(self) -> list[str]:
-        return [address for envelope in self.envelopes for address in envelope.rcpt_tos]
 
 
 @pytest.fixture
@@ -67,20 +38,6 @@ def settings(tmp_path: Path) -> Settings:
 @pytest.fixture
 def db(settings: Settings) -> Database:
     return open_database(settings)
-
-
-@pytest.fixture
-def relay() -> Iterator[Callable[..., Relay]]:
-    """Starts relays (``relay(smtputf8=..., refuse=...)``), stopped at the end of the test."""
-    started: list[Relay] = []
-
-    def start(*, smtputf8: bool, refuse: dict[str, str] | None = None) -> Relay:
-        started.append(Relay(smtputf8=smtputf8, refuse=refuse))
-        return started[-1]
-
-    yield start
-    for server in started:
-        server.controller.stop()
 
 
 def mail_to(db: Database, settings: Settings, to: str, game: str = "edge1") -> int:
@@ -245,7 +202,7 @@ def bytes_read() -> int:
 
 
 @pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="needs Linux's /proc/self/io")
-def test_27_a_restart_reads_only_the_header_of_each_mail_in_the_maildir(db: Database, settings: Settings) -> None:
+def test_a_restart_reads_only_the_header_of_each_mail_in_the_maildir(db: Database, settings: Settings) -> None:
     """Found by `bench/season.py`: a Maildir holding 2,400 results with their maps (1.1 GB) was
     read whole at each start, which took longer than the judge was up between two kills."""
     maildir = MaildirOutbox(settings.maildir)
@@ -260,7 +217,7 @@ def test_27_a_restart_reads_only_the_header_of_each_mail_in_the_maildir(db: Data
     assert [status for _, _, status, _ in outbox(db)] == ["sent", "pending"]
 
 
-def test_27_a_judge_restarting_while_another_delivers_does_not_send_its_mail_again(
+def test_a_judge_restarting_while_another_delivers_does_not_send_its_mail_again(
         db: Database, settings: Settings) -> None:
     """Found by `bench/season.py` with two judges on one database: one restarted while the other
     was writing a results mail to the Maildir, and the mail went out twice."""
@@ -288,7 +245,7 @@ def test_27_a_judge_restarting_while_another_delivers_does_not_send_its_mail_aga
     assert [status for _, _, status, _ in outbox(db)] == ["sent"]
 
 
-def test_27_a_row_a_dead_judge_left_sending_goes_out_once_its_claim_is_old(db: Database, settings: Settings) -> None:
+def test_a_row_a_dead_judge_left_sending_goes_out_once_its_claim_is_old(db: Database, settings: Settings) -> None:
     maildir = MaildirOutbox(settings.maildir)
     row_id = mail_to(db, settings, "fred@example.org")
     sending(db, row_id)
@@ -323,7 +280,7 @@ def test_a_body_with_nul_or_lone_surrogates_is_queued_and_sent_on_any_database(
 # --- the relay answering again ---------------------------------------------------------------------
 
 
-def test_24_4_once_the_relay_takes_a_mail_the_deferred_ones_go_at_once(
+def test_once_the_relay_takes_a_mail_the_deferred_ones_go_at_once(
         db: Database, settings: Settings, relay: Callable[..., Relay]) -> None:
     server = relay(smtputf8=False, refuse={"fred@example.org": "451 4.3.2 try again later"})
     first = mail_to(db, settings, "fred@example.org")
@@ -337,7 +294,7 @@ def test_24_4_once_the_relay_takes_a_mail_the_deferred_ones_go_at_once(
         assert session.get_one(Outbox, first).attempts == 2
 
 
-def test_27_a_row_left_sending_through_a_relay_is_settled_only_once_a_relays_delivery_time_has_passed(
+def test_a_row_left_sending_through_a_relay_is_settled_only_once_a_relays_delivery_time_has_passed(
         db: Database, settings: Settings, relay: Callable[..., Relay]) -> None:
     server = relay(smtputf8=True)
     row_id = mail_to(db, settings, "fred@example.org")
@@ -354,7 +311,7 @@ def test_27_a_row_left_sending_through_a_relay_is_settled_only_once_a_relays_del
 
 @pytest.mark.skipif(not os.environ.get("JUDGE_TEST_DATABASE_URL"),
                     reason="row locks that another judge holds: PostgreSQL (JUDGE_TEST_DATABASE_URL)")
-def test_27_a_row_another_judge_is_settling_is_left_to_it(db: Database, settings: Settings) -> None:
+def test_a_row_another_judge_is_settling_is_left_to_it(db: Database, settings: Settings) -> None:
     maildir = MaildirOutbox(settings.maildir)
     row_id = mail_to(db, settings, "fred@example.org")
     sending(db, row_id)  # left by a dead judge, long ago
@@ -370,7 +327,7 @@ def test_27_a_row_another_judge_is_settling_is_left_to_it(db: Database, settings
     assert len(maildir.messages()) == 1
 
 
-def test_27_into_the_maildir_rows_are_claimed_and_marked_sent_a_batch_at_a_time(
+def test_into_the_maildir_rows_are_claimed_and_marked_sent_a_batch_at_a_time(
         db: Database, settings: Settings) -> None:
     maildir = MaildirOutbox(settings.maildir)
     for number in range(25):

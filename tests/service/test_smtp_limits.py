@@ -21,8 +21,11 @@ import pytest
 
 from judge.service.config import Settings
 from judge.service.logs import RepeatFilter
-from tests.service.harness import fresh_database_url
-from tests.service.test_daemon import GM, Clock, Running, maildir_subjects, wait_until
+from tests.support.clock import Clock
+from tests.support.daemon import Running, maildir_subjects
+from tests.support.harness import fresh_database_url
+from tests.support.people import GM
+from tests.support.wait import wait_until
 
 
 def banner(client: socket.socket) -> bytes:
@@ -136,7 +139,7 @@ def hoard(port: int, sources: list[str], count: int) -> tuple[list[socket.socket
     return clients, said
 
 
-def test_22_10_noop_sessions_from_one_client_do_not_block_real_mail(judge: Running) -> None:
+def test_noop_sessions_from_one_client_do_not_block_real_mail(judge: Running) -> None:
     assert judge.port is not None
     clients, said = hoard(judge.port, ["127.0.0.2"], 100)
     try:
@@ -150,7 +153,7 @@ def test_22_10_noop_sessions_from_one_client_do_not_block_real_mail(judge: Runni
     wait_until(lambda: maildir_subjects(judge.settings) == ["Re: orders"] * 2)
 
 
-def test_22_10_a_flood_from_many_clients_leaves_the_mta_its_reserved_sessions(judge: Running) -> None:
+def test_a_flood_from_many_clients_leaves_the_mta_its_reserved_sessions(judge: Running) -> None:
     assert judge.port is not None
     clients, said = hoard(judge.port, [f"127.0.0.{n}" for n in range(2, 12)], 10)  # 100, 10 from each
     try:
@@ -165,7 +168,7 @@ def test_22_10_a_flood_from_many_clients_leaves_the_mta_its_reserved_sessions(ju
     wait_until(lambda: maildir_subjects(judge.settings) == ["Re: orders"])
 
 
-def test_22_10_at_most_ten_sessions_at_once_from_one_client_but_the_mta(judge: Running) -> None:
+def test_at_most_ten_sessions_at_once_from_one_client_but_the_mta(judge: Running) -> None:
     assert judge.port is not None
     ten = [connect(judge.port, "127.0.0.2") for _ in range(10)]
     others = [connect(judge.port, source) for source in ["127.0.0.3"] + ["127.0.0.1"] * 11]
@@ -186,7 +189,7 @@ def test_22_10_at_most_ten_sessions_at_once_from_one_client_but_the_mta(judge: R
             client.close()
 
 
-def test_22_10_a_session_that_sends_noop_for_ever_is_closed_after_its_lifetime(tmp_path: Path) -> None:
+def test_a_session_that_sends_noop_for_ever_is_closed_after_its_lifetime(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=3600,
                         max_sessions=1, idle_timeout=30, session_lifetime=1)
     judge = Running(settings, Clock())

@@ -23,7 +23,7 @@ from judge.service.handlers import receive
 from judge.service.handlers.mail import apply_run, store
 from judge.store.database import SCHEMA, Database, alembic_config, newest_version
 from judge.store.models import Base, Confirmation, ConfirmedAddress, InboundMail, SignonFailure
-from tests.service.harness import Judge, fresh_database_url, raw_mail, two_player_game
+from tests.support.harness import Judge, fresh_database_url, raw_mail, two_player_game
 
 
 def test_migrations_create_exactly_the_models_tables_and_walk_down_and_up(tmp_path: Path) -> None:
@@ -41,13 +41,13 @@ def test_migrations_create_exactly_the_models_tables_and_walk_down_and_up(tmp_pa
     assert set(inspect(db.engine).get_table_names()) - {"alembic_version"} == tables
 
 
-def test_27_the_schema_judges_check_at_start_is_alembics_newest() -> None:
+def test_the_schema_judges_check_at_start_is_alembics_newest() -> None:
     """`SCHEMA` is what a start compares the database with before loading Alembic: a migration
     added without it would leave every database a version behind."""
     assert newest_version() == SCHEMA
 
 
-def test_27_a_judge_opening_a_database_at_the_newest_schema_does_not_load_alembic(tmp_path: Path) -> None:
+def test_a_judge_opening_a_database_at_the_newest_schema_does_not_load_alembic(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'j.db'}"
     assert Database(url).upgrade() == (None, SCHEMA)  # made, by Alembic
     opened = subprocess.run([sys.executable, "-c", "import sys; from judge.store.database import Database; "
@@ -56,7 +56,7 @@ def test_27_a_judge_opening_a_database_at_the_newest_schema_does_not_load_alembi
     assert opened.stdout.split() == [f"('{SCHEMA}',", f"'{SCHEMA}')", "False"]
 
 
-def test_0009_keeps_waiting_joins_and_takes_the_addresses_already_served_as_confirmed(tmp_path: Path) -> None:
+def test_keeps_waiting_joins_and_takes_the_addresses_already_served_as_confirmed(tmp_path: Path) -> None:
     url = fresh_database_url(schema=False) or f"sqlite:///{tmp_path / 'j.db'}"
     db = Database(url)
     config = alembic_config(db.url)

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from judge.games.payola import maps
-from tests.service.harness import Judge, two_player_game
+from tests.support.harness import Judge, two_player_game
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
 
 
-def test_24_10_without_the_cairo_library_mail_goes_without_maps_and_one_warning(
+def test_without_the_cairo_library_mail_goes_without_maps_and_one_warning(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     monkeypatch.setitem(sys.modules, "cairocffi", None)  # as when libcairo2 is missing: the import fails
     monkeypatch.delitem(sys.modules, "judge.render.png", raising=False)

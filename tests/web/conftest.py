@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from judge.web.pages import refresh, web_root
-from tests.service.harness import Judge
+from tests.support.harness import Judge
+from tests.support.people import GM
 
-GM = "gm@example.org"
 PLAYERS = {
     "ENGLAND": "eve@example.org", "FRANCE": "fred@example.org", "GERMANY": "gus@example.org",
     "AUSTRIA": "al@example.org", "RUSSIA": "rita@example.org", "TURKEY": "tom@example.org",

@@ -45,7 +45,7 @@ def test_a_game_summary_shows_seats_and_a_running_blind_games_too() -> None:
     assert not public.summary(replace(BLIND, state="finished"))["hidden"]
 
 
-def test_23_21_a_finished_game_names_who_played_and_words_a_draw_and_a_win_alike() -> None:
+def test_a_finished_game_names_who_played_and_words_a_draw_and_a_win_alike() -> None:
     seats = (public.Seat("ENGLAND", "played", played_by="eve"), public.Seat("FRANCE", "dummy"))
     running = public.summary(replace(FACTS, seats=seats))
     assert "played_by" not in running["seats"][0] and running["outcome"] is None

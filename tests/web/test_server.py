@@ -135,7 +135,7 @@ def get(client: socket.socket, path: str = "/") -> bytes:
     return answer
 
 
-def test_22_9_a_thousand_idle_connections_do_not_keep_a_real_request_out(played: Played) -> None:
+def test_a_thousand_idle_connections_do_not_keep_a_real_request_out(played: Played) -> None:
     """A thousand connections that never send a request, from a hundred addresses, to a `judge
     web` allowed 512 descriptors (the thread-per-connection server stopped answering there)."""
     wanted = 1100
@@ -162,7 +162,7 @@ def test_22_9_a_thousand_idle_connections_do_not_keep_a_real_request_out(played:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
-def test_22_9_a_slowloris_is_cut(site: str) -> None:
+def test_a_slowloris_is_cut(site: str) -> None:
     """Headers one byte a second: cut once the five seconds for a request's head are over."""
     with connect(port_of(site), "127.0.0.2") as client:
         client.sendall(b"GET / HTTP/1.0\r\nX-Slow: ")
@@ -191,7 +191,7 @@ def serving(folder: Path, limits: Limits) -> Iterator[int]:
         thread.join()
 
 
-def test_22_9_at_most_eight_connections_at_once_from_one_client(tmp_path: Path) -> None:
+def test_at_most_eight_connections_at_once_from_one_client(tmp_path: Path) -> None:
     with serving(tmp_path, Limits(head_seconds=60)) as port:
         eight = [connect(port, "127.0.0.2") for _ in range(8)]
         try:
@@ -207,7 +207,7 @@ def test_22_9_at_most_eight_connections_at_once_from_one_client(tmp_path: Path) 
                 client.close()
 
 
-def test_22_9_the_server_survives_a_connection_that_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+def test_the_server_survives_a_connection_that_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                            caplog: pytest.LogCaptureFixture) -> None:
     """One worker, one connection per client: the failure gives both back."""
     answer = PagesHandler.send_head
@@ -233,7 +233,7 @@ def test_22_9_the_server_survives_a_connection_that_errors(tmp_path: Path, monke
     assert "web 127.0.0.2: the request failed" in caplog.text and "RuntimeError: boom" in caplog.text
 
 
-def test_24_8_judge_web_serves_a_placeholder_until_the_judge_publishes(tmp_path: Path) -> None:
+def test_judge_web_serves_a_placeholder_until_the_judge_publishes(tmp_path: Path) -> None:
     """A fresh install has no pages yet: `judge web` serves a placeholder index (its unit used to
     fail and restart every 5 s), then the judge's own index once it is written."""
     server = subprocess.Popen([sys.executable, "-c", SERVE, "web", "--port", "0", "--data-dir", str(tmp_path)],

@@ -46,7 +46,7 @@ from judge.store.models import Outbox
 def offer_line(talk: Turn, text: str, _: OfferLine) -> None:
     position = active_position(talk)
     if position is None or position.phase.kind is not PhaseKind.MOVEMENT:
-        talk.echo(text, "error", "offers are only taken in a movement phase of a running game")
+        talk.echo(text, "error", "offers are only taken in a movement phase of a running game", code="NOT_MOVEMENT")
         return
     talk.hold("sheet", text)
 
@@ -56,10 +56,11 @@ def order_line(talk: Turn, text: str, _: OrderLine) -> None:
     game = talk.game
     assert game is not None
     if position is None:
-        talk.echo(text, "error", "unknown command (the game is not running)")
+        talk.echo(text, "error", "unknown command (the game is not running)", code="UNKNOWN_COMMAND")
         return
     if position.phase.kind is PhaseKind.MOVEMENT and not lifecycle.options_of(game).loyal_units:
-        talk.echo(text, "error", "unknown command (in a movement phase units are bribed, not ordered)")
+        talk.echo(text, "error", "unknown command (in a movement phase units are bribed, not ordered)",
+                  code="UNKNOWN_COMMAND")
         return
     talk.hold("orders", text)
 
@@ -118,7 +119,7 @@ def clear(talk: Turn, text: str, _: Clear) -> None:
         return
     for kind in ("sheet", "orders"):  # every line is answered: those above are withdrawn with the rest
         for index, _line in talk.block(kind):
-            talk.mark(index, "ignored", "withdrawn by the CLEAR below")
+            talk.mark(index, "ignored", "withdrawn by the CLEAR below", code="WITHDRAWN")
     talk.drop_blocks()
     for kind in ("sheet", "orders"):
         host.submit(talk.session, game, game.phase, power, kind, "", {}, talk.now, talk.accepted)
@@ -190,7 +191,7 @@ def vote(talk: Turn, text: str, command: Vote) -> None:
         talk.echo(text, "ignored", why)
         return
     if command.choice == "DRAW" and not lifecycle.draws_allowed(game):
-        talk.echo(text, "error", f"{game.name} allows no draws (NO_DRAW)")
+        talk.echo(text, "error", f"{game.name} allows no draws (NO_DRAW)", code="NO_DRAW")
         return
     if command.choice == "CONCEDE":
         try:

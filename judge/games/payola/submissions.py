@@ -83,9 +83,9 @@ def store_sheet(talk: Turn) -> bool | None:
         for number, (index, _) in enumerate(lines, 1):
             found = [e for e in errors if e.line == number]
             if found:
-                talk.mark(index, "error", found[0].error)
+                talk.mark(index, "error", found[0].error, code="BAD_OFFER")
             else:
-                talk.mark(index, "ignored", "not applied: the sheet has errors (see below)")
+                talk.mark(index, "ignored", "not applied: the sheet has errors (see below)", code="SHEET_REFUSED")
         talk.note(lines[-1][0], [rejected(talk, "sheet", len(errors), str(position.phase), power)])
         return False
     host.submit(talk.session, game, str(position.phase), power, "sheet", text,
@@ -134,7 +134,7 @@ def store_orders(talk: Turn) -> bool:
         try:
             order = parse_order(text, position.game_map, position.phase.kind)
         except OrderSyntaxError as exc:
-            talk.mark(index, "error", str(exc))
+            talk.mark(index, "error", str(exc), code="SYNTAX")
             bad = True
             continue
         if view is not None and not isinstance(order, Waive) and order.unit.province not in view:
@@ -146,14 +146,14 @@ def store_orders(talk: Turn) -> bool:
             talk.mark(index, message=UNSEEN_ORDER)  # that unit there or not, it reads the same (rule 6.3)
             checked.append((index, verdict.order))
         elif verdict.illegal is not None:
-            talk.mark(index, "error", verdict.illegal.message)
+            talk.mark(index, "error", verdict.illegal.message, code="ILLEGAL_ORDER")
             bad = True
         else:
             talk.mark(index, message=str(verdict.order))
             checked.append((index, verdict.order))
     errors, warnings = check_together(position, power, checked)
     for index, error in errors.items():
-        talk.mark(index, "error", error)
+        talk.mark(index, "error", error, code="ORDERS_CLASH")
         bad = True
     last = lines[-1][0]
     if not bad:
@@ -161,7 +161,7 @@ def store_orders(talk: Turn) -> bool:
     if bad:
         for index, _ in lines:
             if talk.outcome(index) == "ok":
-                talk.mark(index, "ignored", "not applied: some orders have errors (see below)")
+                talk.mark(index, "ignored", "not applied: some orders have errors (see below)", code="ORDERS_REFUSED")
         count = sum(talk.outcome(index) == "error" for index, _ in lines)
         talk.note(last, [rejected(talk, "orders", count, str(position.phase), power)])
         return False

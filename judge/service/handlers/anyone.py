@@ -249,7 +249,8 @@ def observe(talk: Conversation, text: str, command: cmd.Observe) -> None:
         if removed is not None:
             talk.echo(text, "ok", f"you no longer receive the results of {game.name}")
         else:
-            talk.echo(text, "ignored", f"you were not observing {game.name} (at {address}): nothing to stop")
+            talk.echo(text, "ignored", f"you were not observing {game.name} (at {address}): nothing to stop",
+                      code="NOT_OBSERVING")
         return
     problem = _cannot_observe(talk, game, address)
     if problem:

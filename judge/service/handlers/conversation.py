@@ -79,6 +79,9 @@ class Echo:
     message: str = ""
     extra: list[str] = field(default_factory=list)
     part: int = 0  # the mail's part it belongs to: each SIGNON or SIGNOFF starts one (`Conversation.copy_to`)
+    # why, as a name that stays when the message is reworded (UNKNOWN_COMMAND, MASTER_ONLY, ...): what the tests
+    # and any program reading the judge's answers rely on, where the message is for people; None where none is named
+    code: str | None = None
 
 
 class Refusal(Exception):
@@ -250,20 +253,22 @@ class Conversation:
         for index in run:
             self.echoes[index].outcome = "ignored"
             self.echoes[index].message = f"not a command: taken as your {what}"
+            self.echoes[index].code = what.upper().replace("-", "_")  # GREETING, SIGN_OFF
 
-    def echo(self, text: str, outcome: str, message: str = "", extra: list[str] | None = None) -> int:
-        """Answer a line (its text and message masked: no echo repeats a password); an answer whose
-        lines would take the reply over ``max_reply_bytes`` is refused instead (the reply's size
+    def echo(self, text: str, outcome: str, message: str = "", extra: list[str] | None = None,
+             code: str | None = None) -> int:
+        """Answer a line (its text and message masked: no echo repeats a password; ``code``: `Echo.code`); an
+        answer whose lines would take the reply over ``max_reply_bytes`` is refused instead (the reply's size
         is counted in bytes as the reply writes it: a reply over the limit is never built)."""
         extra = extra or []
         size = _echo_bytes(text, message, extra)
         if extra and self.reply_bytes + size > self.settings.max_reply_bytes:
-            outcome, extra = "error", []
+            outcome, extra, code = "error", [], "REPLY_TOO_LONG"
             message = (f"not answered: this reply has reached the judge's limit of {self.settings.max_reply_bytes:,} "
                        "bytes; ask again in another mail")
             size = _echo_bytes(text, message, extra)
         self.reply_bytes += size
-        self.echoes.append(Echo(self.mask(text), outcome, self.mask(message), extra, self.part))
+        self.echoes.append(Echo(self.mask(text), outcome, self.mask(message), extra, self.part, code))
         return len(self.echoes) - 1
 
     def attach(self, files: Sequence[Attachment]) -> bool:
@@ -432,6 +437,7 @@ class Conversation:
         ``ignored``, the last one saying ``why``."""
         for index, _ in block:
             self.echoes[index].outcome, self.echoes[index].message = "ignored", "not applied: see below"
+            self.echoes[index].code = "SUPERSEDED"
         self.echoes[block[-1][0]].message = why
 
     def proved(self, address: str) -> None:
@@ -462,32 +468,34 @@ class Conversation:
             game = self.context.game
             command = (self.kinds.of(game) if game is not None else self.kinds.default).read(line.text)
         if isinstance(command, cmd.Unknown):
-            self.unknown_run.append(self.echo(line.text, "error", command.error))
+            self.unknown_run.append(self.echo(line.text, "error", command.error, code="UNKNOWN_COMMAND"))
             return True
         if self.unknown_run and self.unknown_run[0] == 0 and all(_prose(self.echoes[i].text) for i in self.unknown_run):
             self._aside(self.unknown_run, "greeting")
         self.unknown_run = []
         if isinstance(command, cmd.BadCommand):
-            self.echo(line.text, "error", command.error)
+            self.echo(line.text, "error", command.error, code="SYNTAX")
             return True
         if isinstance(command, PASSWORD_COMMANDS):
             self.password_checks += 1
             if self.password_checks > self.settings.max_password_checks_per_mail:
                 self.echo(line.text.split()[0], "error", f"at most {self.settings.max_password_checks_per_mail} "
-                          "sign-ons and password commands are read in one mail; the rest of it was not read")
+                          "sign-ons and password commands are read in one mail; the rest of it was not read",
+                          code="TOO_MANY_PASSWORDS")
                 return False
         entry = self.kinds.dispatch[type(command)]
         if entry.once:
             if type(command) in self.once:
                 self.echo(line.text, "error", f"one {line.text.split()[0].upper()} per mail: send the others in "
-                          "mails of their own")
+                          "mails of their own", code="ONE_PER_MAIL")
                 return True
             self.once.add(type(command))
         if entry.lookup:
             self.lookups += 1
             if self.lookups > self.settings.max_lookups_per_mail:
                 self.echo(line.text, "error", f"at most {self.settings.max_lookups_per_mail} LIST, WHOGAME and GET "
-                          "INFO lines are answered in one mail: send the others in another mail")
+                          "INFO lines are answered in one mail: send the others in another mail",
+                          code="TOO_MANY_LOOKUPS")
                 return True
         if isinstance(command, cmd.SignOn | cmd.SignOff):
             self.close_block()
@@ -498,17 +506,18 @@ class Conversation:
                 return True
         who, game = entry.who, self.context.game
         if who != ANYONE and game is None:
-            self.echo(line.text, "error", "sign on first: SIGNON POWER@game password")
+            self.echo(line.text, "error", "sign on first: SIGNON POWER@game password", code="SIGN_ON_FIRST")
         elif game is not None and game.state == GameState.FINISHED and entry.closed_after_the_end:
             self.echo(line.text, "error", f"{game.name} has ended" + (f" ({game.winner.title()} won)"
-                      if game.winner else "") + ": nothing more can be done in it")
+                      if game.winner else "") + ": nothing more can be done in it", code="GAME_ENDED")
         elif who == MASTER and not self.context.is_master:
-            self.echo(line.text, "error", "only the game master, signed on as MASTER@game, can do this")
+            self.echo(line.text, "error", "only the game master, signed on as MASTER@game, can do this",
+                      code="MASTER_ONLY")
         elif who == PLAYER and self.context.is_master:
             self.echo(line.text, "error", f"that is a player's command; sign on as a {self.kinds.of(game).seat_word}"
-                      if game is not None else "that is a player's command")
+                      if game is not None else "that is a player's command", code="PLAYER_ONLY")
         elif entry.announces and game is not None and (over := self.over_budget(game)):
-            self.echo(line.text, "error", over)
+            self.echo(line.text, "error", over, code="OVER_BUDGET")
         else:
             try:
                 entry.handler(self, line.text, command)
@@ -542,7 +551,7 @@ class Conversation:
         """`game`, or None after answering the line that there is no such game."""
         game = self.game_named(name)
         if game is None:
-            self.echo(text, "error", f"there is no game '{name}'")
+            self.echo(text, "error", f"there is no game '{name}'", code="NO_SUCH_GAME")
         return game
 
     def named_seat(self, text: str, game: Game, word: str) -> str | None:
@@ -592,8 +601,11 @@ class Conversation:
     def player(self) -> Player | None:
         return self.context.player
 
-    def mark(self, index: int, outcome: str | None = None, message: str | None = None) -> None:
+    def mark(self, index: int, outcome: str | None = None, message: str | None = None,
+             code: str | None = None) -> None:
         echo = self.echoes[index]
+        if code is not None or (outcome is not None and outcome != echo.outcome):
+            echo.code = code  # a new outcome drops the old one's reason
         echo.outcome = outcome or echo.outcome
         echo.message = self.mask(message) if message is not None else echo.message
 

@@ -1,4 +1,4 @@
-"""Exchange games played by mail through the game service (`tests.service.harness.Judge`): a game
+"""Exchange games played by mail through the game service (`tests.support.harness.Judge`): a game
 created, joined and started as its game master and investors would, sheets sent, and what the
 judge keeps read back."""
 
@@ -11,7 +11,7 @@ from sqlalchemy import select
 from judge.games.exchange.core.notation import state_from_data
 from judge.games.exchange.core.state import ExchangeState, initial_order
 from judge.store.models import Game, PhaseRow
-from tests.service.harness import Judge, Sent
+from tests.support.harness import Judge, Sent
 
 GM = "gm@example.org"
 WORKED = ("ANN", "BOB", "CAT")

@@ -22,7 +22,7 @@ from tests.games.exchange.by_mail import (
     send_as,
     states,
 )
-from tests.service.harness import Judge, Sent
+from tests.support.harness import Judge, Sent
 
 
 def answers(reply: Sent) -> dict[str, list[str]]:

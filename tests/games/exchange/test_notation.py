@@ -12,7 +12,7 @@ from judge.engine.notation import position_to_data
 from judge.games.exchange.core.notation import state_from_data, state_to_data
 from judge.games.exchange.core.options import exchange_options
 from judge.games.exchange.core.state import ExchangeState, new_game
-from tests.games.exchange.test_worked_year import fall_1901, spring_1901, winter_1900, winter_1901, winter_1901_income
+from tests.games.exchange.worked_year import fall_1901, spring_1901, winter_1900, winter_1901, winter_1901_income
 
 
 def _same(again: ExchangeState, state: ExchangeState) -> bool:

@@ -19,7 +19,7 @@ from judge.games.exchange.core.views import (
     report_readers,
 )
 from tests.games.exchange.game import A, F, G
-from tests.games.exchange.test_worked_year import (
+from tests.games.exchange.worked_year import (
     SHEETS_1900,
     SHEETS_1901,
     fall_1901,

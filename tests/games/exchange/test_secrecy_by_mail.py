@@ -24,7 +24,7 @@ from judge.games.exchange.core.income import default_worths
 from judge.games.exchange.core.state import ExchangeState
 from judge.payola.options import Options
 from tests.games.exchange.by_mail import WORKED, address, exchange_game, game_row, master, send_as, states
-from tests.service.harness import Judge, Sent
+from tests.support.harness import Judge, Sent
 
 CORPORATIONS = ("FRANCE", "GERMANY", "ITALY")
 _games = itertools.count(1)

@@ -16,7 +16,7 @@ import pytest
 from judge.games.exchange.core.state import ExchangeState
 from judge.games.exchange.kind import Exchange
 from tests.games.exchange.by_mail import exchange_game, game_row, mails_to, section, send_as, states
-from tests.service.harness import Judge, Sent
+from tests.support.harness import Judge, Sent
 
 GAME = "bourse"
 

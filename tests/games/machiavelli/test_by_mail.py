@@ -46,7 +46,7 @@ from judge.games.machiavelli import pictures
 from judge.games.machiavelli.render import Geometry, GeometryError
 from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow
-from tests.service.harness import Judge, Sent
+from tests.support.harness import Judge, Sent
 
 GM = "gm@example.org"
 WATCHER = "watcher@example.org"

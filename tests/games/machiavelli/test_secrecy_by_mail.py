@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from judge.games.machiavelli.core.board import load_board
 from judge.games.machiavelli.core.position import UnitKind
-from tests.service.harness import Judge, Sent
 from tests.strength import examples
+from tests.support.harness import Judge, Sent
 
 BOARD = load_board("classic")
 GM = "gm@example.org"

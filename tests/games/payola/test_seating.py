@@ -19,14 +19,14 @@ def rank(wish: list[str], power: str) -> int:
 
 
 @given(wishes, st.integers(0, 2**31 - 1))
-def test_29_2_the_draw_is_seeded_and_gives_each_player_one_power(given_wishes: list[list[str]], seed: int) -> None:
+def test_the_draw_is_seeded_and_gives_each_player_one_power(given_wishes: list[list[str]], seed: int) -> None:
     seats = assign(POWERS, given_wishes, seed)
     assert seats == assign(POWERS, given_wishes, seed)
     assert len({seat.power for seat in seats}) == len(given_wishes)
 
 
 @given(wishes, st.integers(0, 2**31 - 1))
-def test_29_2_no_two_players_would_both_gain_by_swapping(given_wishes: list[list[str]], seed: int) -> None:
+def test_no_two_players_would_both_gain_by_swapping(given_wishes: list[list[str]], seed: int) -> None:
     seats = [seat.power for seat in assign(POWERS, given_wishes, seed)]
     for a, b in itertools.combinations(range(len(given_wishes)), 2):
         better_a = rank(given_wishes[a], seats[b]) < rank(given_wishes[a], seats[a])
@@ -37,7 +37,7 @@ def test_29_2_no_two_players_would_both_gain_by_swapping(given_wishes: list[list
         assert all(rank(wish, power) >= rank(wish, seats[index]) for power in free)
 
 
-def test_29_2_a_later_place_in_the_draw_gives_the_next_wish() -> None:
+def test_a_later_place_in_the_draw_gives_the_next_wish() -> None:
     seats = assign(POWERS, [["FRANCE", "ENGLAND"], ["FRANCE"], []], seed=1)
     got = {seat.power for seat in seats[:2]}
     assert got == {"FRANCE", "ENGLAND"} or seats[1].why.startswith("you asked for France, but every one was taken")

@@ -23,11 +23,11 @@ from judge.bootstrap import kinds
 from judge.engine.map import load_map
 from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow
+from tests.games.payola.by_mail import teleport
 from tests.service import test_old_judges as old_judges
-from tests.service.harness import Judge, Sent
-from tests.service.test_game_service import teleport
+from tests.support.harness import Judge, Sent
+from tests.support.people import GM
 
-GM = "gm@example.org"
 WATCHER = "watcher@example.org"
 PLAYERS = {power: f"{power.lower()}@example.org"
            for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")}
@@ -360,7 +360,7 @@ def probe_answers(played: Played, probes: tuple[str, ...]) -> list[tuple[str, ..
 
 
 @pytest.mark.parametrize("probes", [RETREAT_PROBES, ADJUSTMENT_PROBES], ids=["retreat", "adjustment"])
-def test_22_1_tin_cup_orders_out_of_sight_are_answered_alike_in_every_phase(played: Played,
+def test_tin_cup_orders_out_of_sight_are_answered_alike_in_every_phase(played: Played,
                                                                              probes: tuple[str, ...]) -> None:
     """A dislodged unit, a standing one, and none at all, out of England's sight: one answer."""
     retreat = probes is RETREAT_PROBES
@@ -374,14 +374,14 @@ def test_22_1_tin_cup_orders_out_of_sight_are_answered_alike_in_every_phase(play
     assert "names a province you do not see" in answers[0][1]
 
 
-def test_22_1_tin_cup_orders_out_of_sight_are_set_aside_and_the_others_stand(played: Played) -> None:
+def test_tin_cup_orders_out_of_sight_are_set_aside_and_the_others_stand(played: Played) -> None:
     """England's build came in the mail with its orders for units out of sight: it stands, and
     they never reach the adjudication."""
     english = [r for r in played.phases["W1901A"][1]["results"] if r["power"] == "ENGLAND"]
     assert [(r["order"], r["result"]) for r in english] == [("BUILD F LON", "succeeds")], english
 
 
-def test_22_1_tin_cup_concessions_are_answered_alike_and_only_a_survivor_wins_one(tmp_path: Path) -> None:
+def test_tin_cup_concessions_are_answered_alike_and_only_a_survivor_wins_one(tmp_path: Path) -> None:
     """France, Germany and England play; every other power is a dummy.  Conceding to Italy (a
     dummy, which no player could win for) reads as conceding to Germany, and ends nothing; a
     concession of every other survivor to Germany ends the game without Germany's own vote

@@ -12,7 +12,7 @@ import pytest
 
 from judge.engine.map import load_map
 from judge.service.render import render
-from tests.service.harness import Judge
+from tests.support.harness import Judge, start_game
 
 GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"
 
@@ -30,11 +30,7 @@ def test_rule_6_2_ancmed_game_starts_in_year_1_with_48_agp(tmp_path: Path) -> No
 
 
 def test_rule_6_2_ruling_13_void_initial_funds_and_no_donations(tmp_path: Path) -> None:
-    judge = Judge(tmp_path)
-    judge.send(GM, "CREATE v1 gm-secret void")
-    judge.send(ALICE, "JOIN v1 alice-pw ALBANIA")
-    judge.send(BOB, "JOIN v1 bob-pw APULIA")
-    judge.send(GM, "SIGNON MASTER@v1 gm-secret\nSTART")
+    judge = start_game(Judge(tmp_path), "v1", "void", ((ALICE, "ALBANIA"), (BOB, "APULIA")))
     start = next(m for m in judge.new_mail() if m.subject == "v1 starts" and m.to == ALICE)
     assert "Your balance: 9 AgP" in start.body  # one unit, no center: 17 / 2 rounded up
     # Fall 1900: Apulia takes Naples; Albania stays out of every center and loses its army in winter.
@@ -129,7 +125,7 @@ def test_rule_6_2_a_36_power_void_game_by_mail_works_as_a_seven_power_one(tmp_pa
     assert any(m.to == GM and m.subject == "g1 F1900M chart" for m in mails)
 
 
-def test_25_help_and_list_name_every_board_with_its_powers_centers_and_victory(tmp_path: Path) -> None:
+def test_help_and_list_name_every_board_with_its_powers_centers_and_victory(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send(ALICE, "HELP\nLIST")
     reply = judge.last_to(ALICE).body
@@ -153,7 +149,7 @@ def test_25_help_and_list_name_every_board_with_its_powers_centers_and_victory(t
             in judge.last_to(GM).body)
 
 
-def test_issue_26_4_worlds_results_mail_keeps_its_center_table_to_mail_lines(tmp_path: Path) -> None:
+def test_worlds_results_mail_keeps_its_center_table_to_mail_lines(tmp_path: Path) -> None:
     """World's 17 powers and 86 centers: the board and supply-center tables of the results wrap
     at a mail line's width, continued indented under their power, every center still listed."""
     judge, players = play_every_power(tmp_path, "world")
@@ -171,7 +167,7 @@ def test_issue_26_4_worlds_results_mail_keeps_its_center_table_to_mail_lines(tmp
     assert table.count(" (3): ") == 17
 
 
-def test_issue_26_4_a_power_line_of_the_board_wraps_between_units_never_inside_one() -> None:
+def test_a_power_line_of_the_board_wraps_between_units_never_inside_one() -> None:
     """A long list of units wraps at a mail line, each unit whole on one line ("F" and "BRE" of
     F BRE never on two lines: a player, or a player's program, reads the units line by line)."""
     units = [f"{kind} {province}" for kind, province in zip("AFAFFAAFAFAFFAFAAFFA" * 2, (

@@ -20,33 +20,16 @@ from judge.games.pirates.core.match import ROUNDS, Match, moves_made
 from judge.games.pirates.core.notation import match_from_data
 from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow, Submission
+from tests.games.pirates.by_mail import FOUR, address, pirates_game
 from tests.games.pirates.match import FOURTEEN, random_ballot, random_plan
-from tests.service.harness import Judge, Sent
+from tests.support.harness import Judge, Sent
+from tests.support.people import GM
 
-GM = "gm@example.org"
 WATCHER = "watcher@example.org"
-FOUR = ("Ann", "Bob", "Cy", "Dee")
 INFO = re.compile(r"^(Round \d+ of \d+|Room( [AB])?:|Package( of [A-Za-z0-9]+)?:|Gold( of [A-Za-z0-9]+)?:|Garnets:|"
                   r"Plan of |Your plan|Your ballot|Ballot of |Final gold|Tokens of Life|Extra Token|"
                   r"Elimination Candidate|Received by|Gold destroyed|Changed rooms|You change rooms)")
 """The lines that tell something of the match (the views' lines and the publication's)."""
-
-
-def address(name: str) -> str:
-    return f"{name.lower()}@example.org"
-
-
-def pirates_game(judge: Judge, names: Sequence[str], garnets: int = 0, seed: int | None = None) -> Judge:
-    """Game ``pp``, created by GM for ``names``, each joined under their name, started; its seed
-    (the rooms', packages' and drawn ballots': P1, P3, P8) ``seed`` if given, else the judge's draw."""
-    judge.send(GM, f"CREATE pp gm-pw pirates PLAYERS={len(names)} GARNETS={garnets}")
-    if seed is not None:
-        with judge.db.transaction() as session:
-            session.scalars(select(Game).where(Game.name == "pp")).one().seed = seed
-    for name in names:
-        judge.send(address(name), f"JOIN pp pw-{name.lower()} {name}")
-    judge.send(GM, "SIGNON MASTER@pp gm-pw\nSTART")
-    return judge
 
 
 def send_as(judge: Judge, name: str, lines: Iterable[str]) -> str:
@@ -147,18 +130,18 @@ TIED_RICHEST_SEED = 13
 token, so the match ends as its last Voting Phase closes (P11)."""
 
 
-def test_28_a_whole_14_player_match_by_mail_tells_each_player_only_what_the_rules_allow(tmp_path: Path) -> None:
+def test_a_whole_14_player_match_by_mail_tells_each_player_only_what_the_rules_allow(tmp_path: Path) -> None:
     """The whole match below with the seed the judge draws: any end the draws give."""
     whole_match(tmp_path)
 
 
-def test_28_p11_a_whole_match_whose_richest_player_is_alone_ends_after_the_final_phase(tmp_path: Path) -> None:
+def test_p11_a_whole_match_whose_richest_player_is_alone_ends_after_the_final_phase(tmp_path: Path) -> None:
     """The whole match below with a seed that leaves one player richest: the V5 mails tell the
     end, and that player gives the extra token in the final phase (P11)."""
     assert richest_alone(gold_after(whole_match(tmp_path, SOLE_RICHEST_SEED), 5))
 
 
-def test_28_p11_a_whole_match_with_two_players_tied_richest_ends_as_its_last_voting_phase_closes(
+def test_p11_a_whole_match_with_two_players_tied_richest_ends_as_its_last_voting_phase_closes(
         tmp_path: Path) -> None:
     """The whole match below with a seed that leaves two players tied for the most gold: nobody
     may act in the final phase, so the match ends as V5 closes; the V5 mails tell only what every
@@ -352,7 +335,7 @@ def ballot_of(lines: Sequence[str], player: str) -> tuple[set[str], set[str]]:
 # -- creating, joining, starting -------------------------------------------------------------------------
 
 
-def test_28_create_takes_players_and_garnets_and_join_a_name_unique_in_the_game(tmp_path: Path) -> None:
+def test_create_takes_players_and_garnets_and_join_a_name_unique_in_the_game(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.confirmed(GM, *map(address, (*FOUR, "Eve")))  # the replies, not the requests to confirm
     judge.send(GM, "CREATE bad gm-pw pirates PLAYERS=5\nCREATE bad2 gm-pw pirates SEVEN=1\nCREATE pp gm-pw pirates "
@@ -384,7 +367,7 @@ def test_28_create_takes_players_and_garnets_and_join_a_name_unique_in_the_game(
     assert "Garnets: 2" in starts[address("Ann")].splitlines() and "Garnets: 2" not in starts[GM]
 
 
-def test_28_every_line_is_answered_and_status_shows_ones_own_part_only(tmp_path: Path) -> None:
+def test_every_line_is_answered_and_status_shows_ones_own_part_only(tmp_path: Path) -> None:
     judge = pirates_game(Judge(tmp_path), FOUR, garnets=1)
     _, _, match = now_playing(judge)
     ann_room = match.round.room_of("Ann")
@@ -419,7 +402,7 @@ def test_28_every_line_is_answered_and_status_shows_ones_own_part_only(tmp_path:
     assert "> VOTE YES ME\n  ERROR: that is a player's command; sign on as a seat" in reply
 
 
-def test_28_a_phase_closes_at_its_deadline_never_early_and_each_reminder_goes_to_its_player_alone(
+def test_a_phase_closes_at_its_deadline_never_early_and_each_reminder_goes_to_its_player_alone(
         tmp_path: Path) -> None:
     """Every player sends a plan: the phase still waits for its deadline, since closing it then
     would tell everyone that all had submitted (Amendment II, P10).  In the Voting Phase two send
@@ -458,7 +441,7 @@ def test_28_a_phase_closes_at_its_deadline_never_early_and_each_reminder_goes_to
     assert now_playing(judge)[1] == "D2"
 
 
-def test_28_the_game_master_sets_the_length_of_each_kind_of_phase(tmp_path: Path) -> None:
+def test_the_game_master_sets_the_length_of_each_kind_of_phase(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.confirmed(GM)
     judge.send(GM, "CREATE pp gm-pw pirates PLAYERS=4\nSIGNON MASTER@pp gm-pw\nSET VOTING 36\nSET DISTRIBUTION 2d\n"
@@ -478,7 +461,7 @@ def test_28_the_game_master_sets_the_length_of_each_kind_of_phase(tmp_path: Path
 # -- what anyone may know: LIST, the pages, observers, HISTORY ------------------------------------------
 
 
-def test_28_list_and_the_pages_show_name_round_phase_and_seats_never_who_has_sent_what(tmp_path: Path) -> None:
+def test_list_and_the_pages_show_name_round_phase_and_seats_never_who_has_sent_what(tmp_path: Path) -> None:
     judge = pirates_game(Judge(tmp_path, web=True), FOUR)
     _, _, match = now_playing(judge)
     send_as(judge, "Ann", [f"PLAN ME {match.round.package('Ann')}"])
@@ -499,7 +482,7 @@ def test_28_list_and_the_pages_show_name_round_phase_and_seats_never_who_has_sen
     assert "ERROR" not in judge.last_to(WATCHER).body.split("> HISTORY pp")[1]
 
 
-def test_28_after_the_end_the_page_and_history_publish_everything(tmp_path: Path) -> None:
+def test_after_the_end_the_page_and_history_publish_everything(tmp_path: Path) -> None:
     judge = pirates_game(Judge(tmp_path, web=True), FOUR)
     for _ in range(11):
         state, _, _ = now_playing(judge)
@@ -525,7 +508,7 @@ def test_28_after_the_end_the_page_and_history_publish_everything(tmp_path: Path
 # -- seats changing hands -----------------------------------------------------------------------------------
 
 
-def test_28_a_vacant_seat_is_taken_over_under_its_name_and_its_new_player_told_only_what_it_knows(
+def test_a_vacant_seat_is_taken_over_under_its_name_and_its_new_player_told_only_what_it_knows(
         tmp_path: Path) -> None:
     judge = pirates_game(Judge(tmp_path), FOUR)
     _, _, match = now_playing(judge)
@@ -557,7 +540,7 @@ def test_28_a_vacant_seat_is_taken_over_under_its_name_and_its_new_player_told_o
     assert "Sign-on refused" in judge.last_to(address("Bob")).body
 
 
-def test_28_resign_leaves_a_seat_that_plays_on_by_the_defaults(tmp_path: Path) -> None:
+def test_resign_leaves_a_seat_that_plays_on_by_the_defaults(tmp_path: Path) -> None:
     judge = pirates_game(Judge(tmp_path), FOUR)
     send_as(judge, "Dee", ["RESIGN"])
     assert "you have resigned; your seat is now a dummy (it plays on by the defaults" in judge.last_to(
@@ -569,7 +552,7 @@ def test_28_resign_leaves_a_seat_that_plays_on_by_the_defaults(tmp_path: Path) -
     assert "Dee" in match.rounds[0].defaults
 
 
-def test_issue_23_1_the_game_master_is_told_when_a_player_resigns(tmp_path: Path) -> None:
+def test_the_game_master_is_told_when_a_player_resigns(tmp_path: Path) -> None:
     judge = pirates_game(Judge(tmp_path), FOUR)
     judge.new_mail()
     send_as(judge, "Dee", ["RESIGN"])
@@ -578,7 +561,7 @@ def test_issue_23_1_the_game_master_is_told_when_a_player_resigns(tmp_path: Path
     assert "the player of Dee resigned: it is now a dummy seat" in told[0].body
 
 
-def test_issue_29_3_the_masters_status_shows_vacancies_and_absences_and_a_player_its_own(tmp_path: Path) -> None:
+def test_the_masters_status_shows_vacancies_and_absences_and_a_player_its_own(tmp_path: Path) -> None:
     judge = pirates_game(Judge(tmp_path), FOUR)
     send_as(judge, "Dee", ["RESIGN"])
     send_as(judge, "Ann", ["SET ABSENCE 2026-02-01 TO 2026-02-03"])
@@ -593,7 +576,7 @@ def test_issue_29_3_the_masters_status_shows_vacancies_and_absences_and_a_player
     assert "Ann absent: 2026-02-01 to 2026-02-03, asked (the game master decides)" in status
 
 
-def test_issue_23_20_the_end_names_every_player_of_a_seat_with_the_phases_played(tmp_path: Path) -> None:
+def test_the_end_names_every_player_of_a_seat_with_the_phases_played(tmp_path: Path) -> None:
     judge = pirates_game(Judge(tmp_path), FOUR)
     process(judge)  # D1 closes: V1 opens
     send_as(judge, "Bob", ["RESIGN"])
@@ -612,7 +595,7 @@ def test_issue_23_20_the_end_names_every_player_of_a_seat_with_the_phases_played
 # -- the game master's tools, the end --------------------------------------------------------------------
 
 
-def test_28_a_match_cannot_be_rolled_back_and_terminate_publishes_the_rounds_played(tmp_path: Path) -> None:
+def test_a_match_cannot_be_rolled_back_and_terminate_publishes_the_rounds_played(tmp_path: Path) -> None:
     judge = pirates_game(Judge(tmp_path), FOUR)
     process(judge)
     judge.later(1)
@@ -631,7 +614,7 @@ def test_28_a_match_cannot_be_rolled_back_and_terminate_publishes_the_rounds_pla
     assert "has ended: the game master ended the game" in body
 
 
-def test_28_a_final_phase_in_which_nobody_may_act_closes_at_once(tmp_path: Path) -> None:
+def test_a_final_phase_in_which_nobody_may_act_closes_at_once(tmp_path: Path) -> None:
     """Each player gives their whole package to their room's other member, and in each room both
     vote for the first member's plan: the first member's plan passes, the second's fails and its
     gold goes to the first.  So each gets the other's packages, 150 gold each: nobody is richer
@@ -658,7 +641,7 @@ def test_28_a_final_phase_in_which_nobody_may_act_closes_at_once(tmp_path: Path)
     assert not [m for m in mails if "You have more gold than any other player" in m.body]
 
 
-def test_28_press_goes_to_whoever_it_names_in_either_room(tmp_path: Path) -> None:
+def test_press_goes_to_whoever_it_names_in_either_room(tmp_path: Path) -> None:
     judge = pirates_game(Judge(tmp_path), FOUR)
     _, _, match = now_playing(judge)
     other = next(p for p in FOUR if p not in match.round.room_of("Ann"))
@@ -682,7 +665,7 @@ def pirates_demo() -> str:
     return printed.getvalue()
 
 
-def test_28_judge_demo_pirates_shows_one_players_mails_and_the_end_publication(pirates_demo: str) -> None:
+def test_judge_demo_pirates_shows_one_players_mails_and_the_end_publication(pirates_demo: str) -> None:
     """A newcomer sees Ann's mails of the first round (her room and package, her plan answered
     line by line, what she would receive under each plan of her room, which passed and her gold),
     none of them telling anything of the other room (P10), then the whole publication (P14)."""
@@ -705,7 +688,7 @@ def test_28_judge_demo_pirates_shows_one_players_mails_and_the_end_publication(p
     assert "Tokens of Life: " in end and "Elimination Candidate: " in end
 
 
-def test_23_35_judge_demo_does_not_name_the_maildir_it_removed(pirates_demo: str) -> None:
+def test_judge_demo_does_not_name_the_maildir_it_removed(pirates_demo: str) -> None:
     """Without --keep the demo removes its data directory: it says to run it with --keep to look
     at the mails, and names no Maildir that is gone."""
     data = re.search(r"\(data in (\S+)\)", pirates_demo)
@@ -718,7 +701,7 @@ def test_23_35_judge_demo_does_not_name_the_maildir_it_removed(pirates_demo: str
 # -- what playing a match by mail showed ------------------------------------------------------------------
 
 
-def test_28_status_in_a_voting_phase_counts_the_garnet_the_rounds_plan_spent(tmp_path: Path) -> None:
+def test_status_in_a_voting_phase_counts_the_garnet_the_rounds_plan_spent(tmp_path: Path) -> None:
     """Ann spends her garnet on her plan of round 1: once the Distribution Phase has closed, she
     holds none (P7), and STATUS says so; Bob, who spent none, still holds his."""
     judge = pirates_game(Judge(tmp_path), FOUR, garnets=1)
@@ -732,7 +715,7 @@ def test_28_status_in_a_voting_phase_counts_the_garnet_the_rounds_plan_spent(tmp
     assert "  Garnets: 1" in judge.last_to(address("Bob")).body.splitlines()
 
 
-def test_28_an_observer_of_a_forming_match_is_told_when_it_starts(tmp_path: Path) -> None:
+def test_an_observer_of_a_forming_match_is_told_when_it_starts(tmp_path: Path) -> None:
     """Whoever observes a match before it starts is told that it has, and its first phase; nothing
     else (what the pages show)."""
     judge = Judge(tmp_path)
@@ -748,7 +731,7 @@ def test_28_an_observer_of_a_forming_match_is_told_when_it_starts(tmp_path: Path
     assert info(told[0]) == [] and not any(name in told[0].body for name in FOUR)
 
 
-def test_28_the_masters_status_in_the_final_phase_says_who_has_nothing_to_send(tmp_path: Path) -> None:
+def test_the_masters_status_in_the_final_phase_says_who_has_nothing_to_send(tmp_path: Path) -> None:
     """Every round, Ann keeps her package and her room mate gives Ann theirs, and both vote for
     Ann's plan and against the mate's: Ann ends with her room's every package, richer than all.
     In the final phase only she may act (P11): the master's STATUS says the others have nothing
@@ -777,7 +760,7 @@ def test_28_the_masters_status_in_the_final_phase_says_who_has_nothing_to_send(t
         assert f"{name} (played): nothing to send in the final phase" in status
 
 
-def test_28_the_index_of_games_speaks_of_players_not_of_powers_or_offer_sheets(tmp_path: Path) -> None:
+def test_the_index_of_games_speaks_of_players_not_of_powers_or_offer_sheets(tmp_path: Path) -> None:
     """The index lists every kind's games: its columns and its footer are the host's, and name no
     game's own words."""
     pirates_game(Judge(tmp_path, web=True), FOUR)
@@ -786,7 +769,7 @@ def test_28_the_index_of_games_speaks_of_players_not_of_powers_or_offer_sheets(t
     assert "Powers" not in index and "offer sheets" not in index and "rules 2.5" not in index
 
 
-def test_28_a_match_without_garnets_does_not_tell_how_to_spend_them(tmp_path: Path) -> None:
+def test_a_match_without_garnets_does_not_tell_how_to_spend_them(tmp_path: Path) -> None:
     """With GARNETS=0 nobody holds a garnet before the end (P7): the mails asking for a plan do not
     offer the GARNETS line; with garnets they do."""
     start = pirates_game(Judge(tmp_path / "none"), FOUR).last_to(address("Ann")).body
@@ -795,7 +778,7 @@ def test_28_a_match_without_garnets_does_not_tell_how_to_spend_them(tmp_path: Pa
     assert "GARNETS 1" in start and "garnets you spend" in start
 
 
-def test_28_terminate_before_a_round_is_settled_says_there_is_nothing_to_publish(tmp_path: Path) -> None:
+def test_terminate_before_a_round_is_settled_says_there_is_nothing_to_publish(tmp_path: Path) -> None:
     """A match ended by the game master in its first round has no round to publish: the end mail
     and HISTORY say so instead of announcing a publication that does not follow; after a round, it says
     that the rounds played to their end are published, not everything."""

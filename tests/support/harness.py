@@ -1,4 +1,9 @@
-"""A judge on a temporary data directory, fed raw mails the way `judge inject` feeds them."""
+"""A judge on a temporary data directory, fed raw mails the way `judge inject` feeds them.
+
+Besides the mail it sent (`Judge.all_mail`, `Judge.new_mail`), the harness keeps what the judge made of each
+line of the mails a test sent (`Judge.answer`): the line's outcome (ok, error, ignored, info) and its code
+(`Echo.code`: why, as a name), taken from the judge's own answers as it renders its reply, not read back from
+the reply's words.  Tests of behaviour assert those; the words are asserted once, in the template tests."""
 
 from __future__ import annotations
 
@@ -12,6 +17,8 @@ import re
 import shutil
 import tempfile
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -22,8 +29,10 @@ from sqlalchemy import create_engine, make_url, select, text
 
 from judge.bootstrap import open_database
 from judge.mail.outbound import MaildirOutbox
-from judge.service.app import inject, process_game
+from judge.service.app import inject, process_game, run_deadlines
 from judge.service.config import Settings
+from judge.service.handlers import conversation
+from judge.service.handlers.conversation import Echo
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.database import Database
 from judge.store.models import ConfirmedAddress, Outbox
@@ -43,6 +52,35 @@ class Sent:
     body: str
     headers: dict[str, str]
     attachments: dict[str, tuple[str, bytes]]  # filename -> (content type, bytes)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the judge made of one line of a mail: its `Echo`, as it stood when the reply was rendered."""
+
+    text: str  # the line as the reply quotes it (passwords masked)
+    outcome: str  # ok, error, ignored, info
+    code: str | None  # why, as a name (`Echo.code`); None where the judge names none
+    message: str  # the words: for the template tests, not for tests of behaviour
+
+
+@contextmanager
+def recording(answers: list[Answer]) -> Iterator[None]:
+    """Append to ``answers`` every line of every reply the judge renders meanwhile (a copy's lines again)."""
+    names = vars(conversation)  # the reply is rendered by the name `render` that conversation imported
+    real = names["render"]
+
+    def render(template: str, **context: Any) -> str:
+        echoes: list[Echo] = context.get("echoes", [])
+        if template == "reply":
+            answers.extend(Answer(e.text, e.outcome, e.code, e.message) for e in echoes)
+        return str(real(template, **context))
+
+    names["render"] = render
+    try:
+        yield
+    finally:
+        names["render"] = real
 
 
 def raw_mail(sender: str, body: str, subject: str = "orders", headers: dict[str, str] | None = None,
@@ -125,6 +163,7 @@ class Judge:
         self.read = 0
         self._parsed: dict[bytes, Sent] = {}  # a mail read back once: those with maps are big
         self.vouched: set[str] = set()  # addresses whose mail the judge's MTA vouches for (`confirmed`)
+        self.answers: list[Answer] = []  # the lines of the replies to the last mail sent (`answer`)
 
     def send(self, sender: str, body: str, confirm: bool = True, **kwargs: Any) -> str:
         if sender in self.vouched:
@@ -132,13 +171,28 @@ class Judge:
         return self.send_raw(raw_mail(sender, body, **kwargs), confirm)
 
     def send_raw(self, raw: bytes, confirm: bool = True) -> str:
-        """Inject ``raw`` (with ``confirm``, as `inject_confirming` does) and deliver what it caused."""
-        if confirm:
-            status = inject_confirming(self.db, self.settings, raw, self.now)
-        else:
-            status = inject(self.db, self.settings, raw, self.now)
+        """Inject ``raw`` (with ``confirm``, as `inject_confirming` does) and deliver what it caused; what the
+        judge made of its lines is kept (`answer`)."""
+        self.answers = []
+        with recording(self.answers):
+            if confirm:
+                status = inject_confirming(self.db, self.settings, raw, self.now)
+            else:
+                status = inject(self.db, self.settings, raw, self.now)
         deliver_pending(self.db, self.settings, transport_for(self.settings), self.now)
         return status
+
+    def answer(self, line: str) -> Answer:
+        """What the judge made of ``line`` (as the reply quotes it) in the last mail sent; its last answer if the
+        mail had the line more than once."""
+        found = [answer for answer in self.answers if answer.text == line]
+        assert found, f"no answer to {line!r}; the answers: {[a.text for a in self.answers]}"
+        return found[-1]
+
+    def outcome_of(self, line: str) -> tuple[str, str | None]:
+        """The outcome and code of `answer` ``line``: what a test of behaviour asserts."""
+        found = self.answer(line)
+        return found.outcome, found.code
 
     def confirmed(self, *addresses: str) -> None:
         """Take ``addresses`` as having confirmed before (what `send` does the first time each
@@ -158,6 +212,12 @@ class Judge:
         assert found is not None, self.last_to(master).body
         return self.send(master, signon.rstrip("\n") + f"\nTERMINATE {found.group(1)}")
 
+    def tick(self) -> list[str]:
+        """What ``judge tick`` does for the deadlines now, its mail delivered: the lines it logs."""
+        lines = run_deadlines(self.db, self.settings, self.now)
+        deliver_pending(self.db, self.settings, transport_for(self.settings), self.now)
+        return lines
+
     def later(self, hours: float) -> None:
         self.now += timedelta(hours=hours)
 
@@ -176,8 +236,7 @@ class Judge:
             assert isinstance(message, EmailMessage)
             text = message.get_body(preferencelist=("plain",))
             body = text.get_content() if text is not None else ""
-            files = {str(part.get_filename()): (part.get_content_type(), part.get_payload(decode=True))
-                     for part in message.iter_attachments()}
+            files = {str(part.get_filename()): _attachment(part) for part in message.iter_attachments()}
             self._parsed[raw] = Sent(str(message["To"]), str(message["Subject"]), str(body),
                                      {k: str(v) for k, v in message.items()}, files)
             found.append(self._parsed[raw])
@@ -192,6 +251,13 @@ class Judge:
 
     def last_to(self, address: str) -> Sent:
         return [m for m in self.all_mail() if m.to == address][-1]
+
+
+def _attachment(part: EmailMessage) -> tuple[str, bytes]:
+    """An attachment's content type and its bytes, decoded from the transfer encoding."""
+    payload = part.get_payload(decode=True)
+    assert isinstance(payload, bytes), part.get_content_type()
+    return part.get_content_type(), payload
 
 
 def vouching(settings: Settings, address: str) -> dict[str, str]:
@@ -226,13 +292,23 @@ def tokens(db: Database, address: str, after: int = 0) -> list[str]:
         return [match.group(1) for body in bodies if body and (match := TOKEN.search(body))]
 
 
+def start_game(judge: Judge, game: str, options: str = "",
+               seats: tuple[tuple[str, str], ...] = (("alice@example.org", "FRANCE"), ("bob@example.org", "GERMANY"))
+               ) -> Judge:
+    """``judge`` with ``game`` created by gm@example.org (password gm-secret) with ``options`` at CREATE, each
+    address of ``seats`` joined to its power (its password the address's name and "-pw": alice-pw), and started;
+    the mail it caused is left unread."""
+    judge.send("gm@example.org", f"CREATE {game} gm-secret {options}".strip())
+    for address, power in seats:
+        judge.send(address, f"JOIN {game} {address.partition('@')[0]}-pw {power}")
+    judge.send("gm@example.org", f"SIGNON MASTER@{game} gm-secret\nSTART")
+    return judge
+
+
 def two_player_game(judge: Judge) -> Judge:
     """``judge`` with game g1 created by gm@example.org (password gm-secret) and started with
     alice@example.org as France (alice-pw) and bob@example.org as Germany (bob-pw); the mail
     so far is read."""
-    judge.send("gm@example.org", "CREATE g1 gm-secret")
-    judge.send("alice@example.org", "JOIN g1 alice-pw FRANCE")
-    judge.send("bob@example.org", "JOIN g1 bob-pw GERMANY")
-    judge.send("gm@example.org", "SIGNON MASTER@g1 gm-secret\nSTART")
+    start_game(judge, "g1")
     judge.new_mail()
     return judge

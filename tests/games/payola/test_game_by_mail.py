@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.harness import Judge, Sent
+from tests.support.harness import Judge, Sent
+from tests.support.people import GM
 
-GM = "gm@example.org"
 OBSERVER = "olga@example.org"
 PLAYERS = {
     "ENGLAND": "eve@example.org", "FRANCE": "fred@example.org", "GERMANY": "gus@example.org",

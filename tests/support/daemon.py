@@ -1,0 +1,91 @@
+"""`judge serve`'s daemon on its own event loop in a thread, on a virtual clock, for the tests of the
+daemon over real SMTP on loopback; and the subjects of what it sent, read from its Maildir."""
+
+from __future__ import annotations
+
+import asyncio
+import email
+import email.policy
+import smtplib
+import sys
+import threading
+import traceback
+from email.message import EmailMessage
+from typing import Any
+
+import pytest
+
+from judge.bootstrap import kinds
+from judge.mail.outbound import MaildirOutbox
+from judge.service.config import Settings
+from judge.service.daemon import Daemon
+from tests.support.clock import Clock
+from tests.support.harness import tokens
+from tests.support.wait import wait_until
+
+STOP_SECONDS = 60  # beyond the 30 s the daemon gives its applier process to end
+
+
+class Running:
+    """A daemon on its own event loop in a thread, stopped cleanly at the end (`stop`)."""
+
+    def __init__(self, settings: Settings, clock: Clock) -> None:
+        self.settings = settings
+        self.loop = asyncio.new_event_loop()
+        self.daemon = Daemon(settings, kinds(), clock)
+        self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self.daemon.run(),), daemon=True)
+        self.thread.start()
+        wait_until(lambda: self.daemon.port is not None, "the daemon to listen")
+        assert self.daemon.port is not None
+        self.port: int = self.daemon.port
+
+    def send(self, sender: str, body: str, to: str = "judge@localhost", subject: str = "orders", **kwargs: Any) -> None:
+        message = EmailMessage()
+        message["From"], message["To"], message["Subject"] = sender, to, subject
+        message.set_content(body)
+        with smtplib.SMTP("127.0.0.1", self.port, timeout=10) as client:
+            client.send_message(message, **kwargs)
+
+    def confirm(self, address: str) -> None:
+        """Answer the judge's request to confirm ``address`` (`harness.tokens`), once it comes."""
+        wait_until(lambda: bool(tokens(self.daemon.db, address)), f"a confirmation request to {address}")
+        self.send(address, f"CONFIRM {tokens(self.daemon.db, address)[-1]}", subject="confirm")
+
+    def settled(self) -> None:
+        """Return once this daemon has done what it had to with the mail stored and queued before (`settled`)."""
+        settled(self.port, self.settings)
+
+    def tick(self) -> None:
+        self.loop.call_soon_threadsafe(self.daemon.tick_now.set)
+
+    def stop(self) -> None:
+        """Stop the daemon; if it has not stopped in time, fail with what each thread is doing."""
+        self.loop.call_soon_threadsafe(self.daemon.stop.set)
+        self.thread.join(timeout=STOP_SECONDS)
+        if self.thread.is_alive():
+            applier = self.daemon.applier
+            frames = sys._current_frames()
+            stacks = "\n".join(f"--- {thread.name}\n{''.join(traceback.format_stack(frames[thread.ident]))}"
+                               for thread in threading.enumerate() if thread.ident in frames)
+            pytest.fail(f"the daemon did not stop in {STOP_SECONDS} s; applier alive: "
+                        f"{applier is not None and applier.process.is_alive()}\n{stacks}")
+
+
+def settled(port: int, settings: Settings) -> None:
+    """Return once the judge listening on ``port`` has done whatever it had to do with the mail it had stored
+    and the mail it had queued: a HELP sent now (subject "barrier") is applied after the mail stored before
+    it, and its answer sent after the mail queued before it, so once that answer is in the Maildir, anything
+    the judge was going to apply or send again would be there too.  Instead of sleeping and hoping."""
+    before = maildir_subjects(settings).count("Re: barrier")
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = "barrier@example.org", "judge@localhost", "barrier"
+    message.set_content("HELP")
+    with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
+        client.send_message(message)
+    wait_until(lambda: maildir_subjects(settings).count("Re: barrier") > before, "the barrier's answer")
+
+
+def maildir_subjects(settings: Settings) -> list[str]:
+    """The subject of every mail in the Maildir of the judge of ``settings``."""
+    return [str(email.message_from_bytes(raw, policy=email.policy.default)["Subject"])
+            for raw in MaildirOutbox(settings.maildir).messages()]

@@ -1,0 +1,44 @@
+"""The wording of the judge's mails, against golden files: the one place the words are asserted.
+
+Each test renders a template from answers written here (`Echo`: a line, its outcome, its message) and compares
+the text with a file under golden/, written by hand from what a reader should see: the line quoted after "> ",
+its outcome as a word (OK, ERROR, IGNORED; none for a line that needs no answer), the message after it, the
+lines under it indented.  The tests of behaviour assert outcomes and codes (`tests.support.harness.Answer`), so a
+reworded template fails here and nowhere else; a change of wording is made by changing the golden file with it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from judge.service.config import Settings
+from judge.service.handlers.conversation import Echo
+from judge.service.render import render
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path, judge_name="Test judge", domain="example.org")
+
+
+def golden(name: str) -> str:
+    return (GOLDEN / name).read_text("utf-8")
+
+
+def test_a_reply_quotes_each_line_then_its_outcome_and_message_and_the_lines_under_it(settings: Settings) -> None:
+    echoes = [
+        Echo("SIGNON F@g1 ****", "ok", "signed on as France in g1"),
+        Echo("3 : A PAR - BUR", "ignored", "not applied: the sheet has errors (see below)", code="SHEET_REFUSED"),
+        Echo("99 : A XXX - YYY", "error", "unknown province 'XXX'", ["offer sheet refused"], code="BAD_OFFER"),
+        Echo("LIST g1", "info", "", ["state: forming"]),
+    ]
+    text = render("reply", echoes=echoes, notes=["your mail was cut: only its beginning was read"], settings=settings)
+    assert text == golden("reply.txt")
+
+
+def test_a_reply_to_a_mail_without_commands_says_so_and_points_to_help(settings: Settings) -> None:
+    assert render("reply", echoes=[], notes=[], settings=settings) == golden("reply_empty.txt")
