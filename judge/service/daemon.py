@@ -14,7 +14,8 @@ while the judge already listens (mail that comes meanwhile is stored and answere
 it); at start-up it first applies whatever a crash left unapplied.  A mail that cannot be
 applied is quarantined and the next one goes on; the deadline clock runs each game's deadline on
 its own, whatever happened to the mail before it.  Every change queues its outgoing mail in the
-same transaction; the sender wakes after each run of mail and every few seconds, and retries
+same transaction; the sender wakes after each run of mail, again at once after a pass that
+stopped at its limit (`judge.service.sender.send_due`), and every few seconds, and retries
 what the relay refused; while mail is coming in it gives way to the listener (`sender_wait`).
 The deadline clock calls ``tick`` every ``tick_seconds``.  SIGTERM, SIGINT or SIGHUP (the
 terminal of a game master who started it by hand closing; not with a log file, whose rotation
@@ -74,7 +75,7 @@ from judge.service.intake import intake_for
 from judge.service.kinds import SESSION_KEY, Kinds
 from judge.service.listening import BEAT, listening, stopped_listening, whoami
 from judge.service.logs import log_to
-from judge.service.sender import deliver_pending, recover, transport_for
+from judge.service.sender import recover, send_due, transport_for
 from judge.store.database import Database
 from judge.web.pages import refresh, web_root
 
@@ -361,9 +362,11 @@ class Daemon:
         while not self.stop.is_set():
             await self._give_way()
             try:
-                sent = await self._in_thread(deliver_pending, self.db, self.settings, self.transport, self.clock())
+                sent, more = await self._in_thread(send_due, self.db, self.settings, self.transport, self.clock())
                 if sent:
                     log.info("%d mail(s) sent", sent)
+                if more:  # stopped at its limit: the rest is due now, not at the next sweep
+                    self.outbox_waiting.set()
             except Exception:
                 log.exception("sender failed; retrying")
             await self._pause(self.outbox_waiting, SENDER_PERIOD)
