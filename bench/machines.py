@@ -95,19 +95,22 @@ def in_ns(ns: str, *command: str, check: bool = True) -> subprocess.CompletedPro
 @dataclass
 class JudgeMachine:
     number: int
+    prefix: str
+    net: int
+    root: Path
     process: subprocess.Popen[bytes] | None = None
 
     @property
     def ns(self) -> str:
-        return f"jm-j{self.number}"
+        return f"{self.prefix}-j{self.number}"
 
     @property
     def address(self) -> str:  # where the MTA reaches its listener
-        return f"10.46.{self.number}.2"
+        return f"10.{self.net + 1}.{self.number}.2"
 
     @property
     def data_dir(self) -> Path:
-        return ROOT / f"j{self.number}"
+        return self.root / f"j{self.number}"
 
 
 @dataclass
@@ -116,47 +119,55 @@ class Machines:
 
     pg_bin: Path
     cpu: float
+    prefix: str = "jm"  # of the namespaces, links and cgroups: two sets of machines may coexist
+    net: int = 45  # the links' subnets: 10.<net>.N (judges-database), 10.<net+1>.N (MTA), 10.<net+2>.0 (operator)
+    root: Path = ROOT
     judges: list[JudgeMachine] = field(default_factory=list)
+
+    @property
+    def db_ns(self) -> str:
+        return f"{self.prefix}-db"
 
     def build(self, count: int) -> None:
         self.tear_down()
-        ROOT.mkdir(parents=True, exist_ok=True)
-        sh("ip", "netns", "add", "jm-db")
-        in_ns("jm-db", "ip", "link", "set", "lo", "up")
-        sh("ip", "link", "add", "jma", "type", "veth", "peer", "name", "jmb")
-        sh("ip", "link", "set", "jmb", "netns", "jm-db")
-        sh("ip", "addr", "add", "10.47.0.1/24", "dev", "jma")
-        sh("ip", "link", "set", "jma", "up")
-        in_ns("jm-db", "ip", "addr", "add", "10.47.0.2/24", "dev", "jmb")
-        in_ns("jm-db", "ip", "link", "set", "jmb", "up")
+        self.root.mkdir(parents=True, exist_ok=True)
+        sh("ip", "netns", "add", self.db_ns)
+        in_ns(self.db_ns, "ip", "link", "set", "lo", "up")
+        sh("ip", "link", "add", f"{self.prefix}a", "type", "veth", "peer", "name", f"{self.prefix}b")
+        sh("ip", "link", "set", f"{self.prefix}b", "netns", self.db_ns)
+        sh("ip", "addr", "add", f"10.{self.net + 2}.0.1/24", "dev", f"{self.prefix}a")
+        sh("ip", "link", "set", f"{self.prefix}a", "up")
+        in_ns(self.db_ns, "ip", "addr", "add", f"10.{self.net + 2}.0.2/24", "dev", f"{self.prefix}b")
+        in_ns(self.db_ns, "ip", "link", "set", f"{self.prefix}b", "up")
         for number in range(1, count + 1):
             self.add_judge_machine(number)
         self.start_postgres()
 
     def add_judge_machine(self, number: int) -> JudgeMachine:
-        machine = JudgeMachine(number)
+        machine = JudgeMachine(number, self.prefix, self.net, self.root)
         ns = machine.ns
         sh("ip", "netns", "add", ns)
         in_ns(ns, "ip", "link", "set", "lo", "up")
         # to the database: jmd<N> (database's end) <-> jmj<N> (judge's end)
-        sh("ip", "link", "add", f"jmd{number}", "type", "veth", "peer", "name", f"jmj{number}")
-        sh("ip", "link", "set", f"jmd{number}", "netns", "jm-db")
-        sh("ip", "link", "set", f"jmj{number}", "netns", ns)
-        in_ns("jm-db", "ip", "addr", "add", f"10.45.{number}.1/24", "dev", f"jmd{number}")
-        in_ns("jm-db", "ip", "link", "set", f"jmd{number}", "up")
-        in_ns(ns, "ip", "addr", "add", f"10.45.{number}.2/24", "dev", f"jmj{number}")
-        in_ns(ns, "ip", "link", "set", f"jmj{number}", "up")
-        for here, device, there, peer in (("jm-db", f"jmd{number}", f"10.45.{number}.2", (ns, f"jmj{number}")),
-                                          (ns, f"jmj{number}", f"10.45.{number}.1", ("jm-db", f"jmd{number}"))):
-            mac = in_ns(peer[0], "cat", f"/sys/class/net/{peer[1]}/address").stdout.strip()
-            in_ns(here, "ip", "neigh", "replace", there, "lladdr", mac, "dev", device, "nud", "permanent")
+        sh("ip", "link", "add", f"{self.prefix}d{number}", "type", "veth", "peer", "name", f"{self.prefix}j{number}")
+        sh("ip", "link", "set", f"{self.prefix}d{number}", "netns", self.db_ns)
+        sh("ip", "link", "set", f"{self.prefix}j{number}", "netns", ns)
+        in_ns(self.db_ns, "ip", "addr", "add", f"10.{self.net}.{number}.1/24", "dev", f"{self.prefix}d{number}")
+        in_ns(self.db_ns, "ip", "link", "set", f"{self.prefix}d{number}", "up")
+        in_ns(ns, "ip", "addr", "add", f"10.{self.net}.{number}.2/24", "dev", f"{self.prefix}j{number}")
+        in_ns(ns, "ip", "link", "set", f"{self.prefix}j{number}", "up")
+        ends = ((self.db_ns, f"{self.prefix}d{number}", f"10.{self.net}.{number}.1"),
+                (ns, f"{self.prefix}j{number}", f"10.{self.net}.{number}.2"))
+        for (here, device, _), (there, peer, address) in (ends, ends[::-1]):  # static neighbours: ARP tells nothing
+            mac = in_ns(there, "cat", f"/sys/class/net/{peer}/address").stdout.strip()
+            in_ns(here, "ip", "neigh", "replace", address, "lladdr", mac, "dev", device, "nud", "permanent")
         # to the MTA (this namespace): jmm<N> <-> jmn<N>
-        sh("ip", "link", "add", f"jmm{number}", "type", "veth", "peer", "name", f"jmn{number}")
-        sh("ip", "link", "set", f"jmn{number}", "netns", ns)
-        sh("ip", "addr", "add", f"10.46.{number}.1/24", "dev", f"jmm{number}")
-        sh("ip", "link", "set", f"jmm{number}", "up")
-        in_ns(ns, "ip", "addr", "add", f"10.46.{number}.2/24", "dev", f"jmn{number}")
-        in_ns(ns, "ip", "link", "set", f"jmn{number}", "up")
+        sh("ip", "link", "add", f"{self.prefix}m{number}", "type", "veth", "peer", "name", f"{self.prefix}n{number}")
+        sh("ip", "link", "set", f"{self.prefix}n{number}", "netns", ns)
+        sh("ip", "addr", "add", f"10.{self.net + 1}.{number}.1/24", "dev", f"{self.prefix}m{number}")
+        sh("ip", "link", "set", f"{self.prefix}m{number}", "up")
+        in_ns(ns, "ip", "addr", "add", f"10.{self.net + 1}.{number}.2/24", "dev", f"{self.prefix}n{number}")
+        in_ns(ns, "ip", "link", "set", f"{self.prefix}n{number}", "up")
         group = CGROUP / ns
         group.mkdir(exist_ok=True)
         (group / "cpu.cfs_period_us").write_text(str(PERIOD_US))
@@ -165,20 +176,20 @@ class Machines:
         return machine
 
     def start_postgres(self) -> None:
-        data = ROOT / "pg"
+        data = self.root / "pg"
         shutil.rmtree(data, ignore_errors=True)
         data.mkdir(parents=True)
         shutil.chown(data, "postgres")
-        shutil.chown(ROOT, "postgres")
+        shutil.chown(self.root, "postgres")
         as_postgres = ["su", "postgres", "-s", "/bin/sh", "-c"]
         sh(*as_postgres, f"{self.pg_bin}/initdb -D {data}/data -A trust -U postgres >/dev/null")
         with open(data / "data" / "pg_hba.conf", "a") as hba:
-            hba.write("host all all 10.45.0.0/16 trust\nhost all all 10.47.0.0/24 trust\n")
-        in_ns("jm-db", *as_postgres, f"{self.pg_bin}/pg_ctl -D {data}/data -w -l {data}/log -o "
+            hba.write(f"host all all 10.{self.net}.0.0/16 trust\nhost all all 10.{self.net + 2}.0.0/24 trust\n")
+        in_ns(self.db_ns, *as_postgres, f"{self.pg_bin}/pg_ctl -D {data}/data -w -l {data}/log -o "
               f"'-p {PG_PORT} -k {data} -c listen_addresses=* -c max_connections=200 -c fsync=on' start")
 
     def admin_url(self, name: str = "postgres") -> str:
-        return f"postgresql+psycopg://postgres@10.47.0.2:{PG_PORT}/{name}"
+        return f"postgresql+psycopg://postgres@10.{self.net + 2}.0.2:{PG_PORT}/{name}"
 
     def fresh_database(self, name: str) -> Database:
         admin = Database(self.admin_url())
@@ -195,7 +206,7 @@ class Machines:
         """``judge serve`` (through `judge_main`) on ``machine``, in its cpu cgroup, logging to its data dir."""
         shutil.rmtree(machine.data_dir, ignore_errors=True)
         machine.data_dir.mkdir(parents=True)
-        url = f"postgresql+psycopg://postgres@10.45.{machine.number}.1:{PG_PORT}/{database}"
+        url = f"postgresql+psycopg://postgres@10.{self.net}.{machine.number}.1:{PG_PORT}/{database}"
         judge = (f"exec ip netns exec {machine.ns} {sys.executable} {Path(__file__).resolve()} judge "
                  f"--data-dir {machine.data_dir} --database {url} --skew {skew}")
         script = f"echo $$ > {CGROUP / machine.ns / 'cgroup.procs'} && {judge}"
@@ -216,10 +227,10 @@ class Machines:
 
     def cut(self, machine: JudgeMachine) -> None:
         """The database's end of the judge's link down: nothing passes, neither end is told."""
-        in_ns("jm-db", "ip", "link", "set", f"jmd{machine.number}", "down")
+        in_ns(self.db_ns, "ip", "link", "set", f"{self.prefix}d{machine.number}", "down")
 
     def heal(self, machine: JudgeMachine) -> None:
-        in_ns("jm-db", "ip", "link", "set", f"jmd{machine.number}", "up")
+        in_ns(self.db_ns, "ip", "link", "set", f"{self.prefix}d{machine.number}", "up")
 
     def remove(self, machine: JudgeMachine) -> None:
         """The machine gone for good: its judge killed, its namespace and links deleted."""
@@ -231,17 +242,18 @@ class Machines:
 
     def tear_down(self) -> None:
         self.stop_judges()
-        if Path("/run/netns/jm-db").exists():
-            in_ns("jm-db", "su", "postgres", "-s", "/bin/sh", "-c",
-                  f"{self.pg_bin}/pg_ctl -D {ROOT / 'pg' / 'data'} -m immediate stop", check=False)
-        for ns in sorted(p.name for p in Path("/run/netns").glob("jm-*")) if Path("/run/netns").exists() else []:
+        if Path(f"/run/netns/{self.db_ns}").exists():
+            in_ns(self.db_ns, "su", "postgres", "-s", "/bin/sh", "-c",
+                  f"{self.pg_bin}/pg_ctl -D {self.root / 'pg' / 'data'} -m immediate stop", check=False)
+        namespaces = Path("/run/netns")
+        for ns in sorted(p.name for p in namespaces.glob(f"{self.prefix}-*")) if namespaces.exists() else []:
             _kill_namespace(ns)
             sh("ip", "netns", "del", ns, check=False)
-        sh("ip", "link", "del", "jma", check=False)
+        sh("ip", "link", "del", f"{self.prefix}a", check=False)
         for number in range(1, 10):
-            sh("ip", "link", "del", f"jmm{number}", check=False)
+            sh("ip", "link", "del", f"{self.prefix}m{number}", check=False)
             with contextlib.suppress(OSError):
-                (CGROUP / f"jm-j{number}").rmdir()
+                (CGROUP / f"{self.prefix}-j{number}").rmdir()
         self.judges = []
 
 
@@ -450,9 +462,10 @@ def scaling(machines: Machines, args: argparse.Namespace) -> None:
                 machines.start_judge(machine, "judge")
             set_up_games(machines, db, args.games)
             warm = load_bench.load_mails(args.games, args.clients, 2 * args.games // args.clients + 1, seed=3)
+            warmed = applied_count(db) + sum(len(m) for m in warm)
             for thread in Mta(machines.judges, timeout=args.mta_timeout).run(warm):
                 thread.join()
-            wait_until(partial(_applied_is, db, applied_count(db) + sum(len(m) for m in warm)), 600, 0.05)
+            wait_until(partial(_applied_is, db, warmed), 600, 0.05)
             base = applied_count(db)
             plan = load_bench.load_mails(args.games, args.clients, args.mails, seed=7 + run)
             total = sum(len(mails) for mails in plan)
