@@ -26,10 +26,11 @@ its local clock (`judge.service.daemon.Daemon`'s ``local``: no faketime, no LD_P
 Scenarios (``--scenario``, all by default):
 
 * ``scaling``: the same load (``--clients`` x ``--mails`` sheets over ``--games`` games, spread
-  over the judges) with 1, 2 and 3 machines, each on a fresh database, after an untimed round
-  in which each judge's applier checks the players' passwords once (a first sign-on costs its
-  scrypt in every applier process: the steady state is a long-running judge's); applied mails
-  per second from the first connection to the last mail applied, side by side.
+  over the judges) with 1, 2 and 3 machines, each on a fresh database, after ``--warm-rounds``
+  untimed rounds of a sheet from every seat, so that each judge's applier has checked most of the
+  players' passwords once (a first sign-on costs its scrypt in every applier process, and which
+  judge applies a game's mail is whichever takes it first: the steady state is a long-running
+  judge's); applied mails per second from the first connection to the last mail applied, side by side.
 * ``partition``: two judges under load; the first one's database link is cut; how long until
   the other has applied every mail acknowledged so far (games the cut judge held included), what
   the cut judge answered meanwhile; the link returns; every acknowledged mail applied once.
@@ -257,6 +258,22 @@ class Machines:
         self.judges = []
 
 
+def _throttling(machine: JudgeMachine) -> tuple[int, int]:
+    """The machine's cgroup's CFS periods so far, and how many of them it was throttled in (its cap reached)."""
+    stat = dict(line.split() for line in (CGROUP / machine.ns / "cpu.stat").read_text().splitlines())
+    return int(stat["nr_periods"]), int(stat["nr_throttled"])
+
+
+def _cpu_seconds(machine: JudgeMachine) -> float:
+    """The CPU time (user and system) the processes now on ``machine`` have used."""
+    total = 0.0
+    for pid in sh("ip", "netns", "pids", machine.ns, check=False).stdout.split():
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def _kill_namespace(ns: str) -> None:
     """SIGKILL every process in the network namespace ``ns``."""
     for pid in sh("ip", "netns", "pids", ns, check=False).stdout.split():
@@ -461,24 +478,34 @@ def scaling(machines: Machines, args: argparse.Namespace) -> None:
             for machine in machines.judges:
                 machines.start_judge(machine, "judge")
             set_up_games(machines, db, args.games)
-            warm = load_bench.load_mails(args.games, args.clients, 2 * args.games // args.clients + 1, seed=3)
-            warmed = applied_count(db) + sum(len(m) for m in warm)
-            for thread in Mta(machines.judges, timeout=args.mta_timeout).run(warm):
-                thread.join()
-            wait_until(partial(_applied_is, db, warmed), 600, 0.05)
+            every_seat = -(-args.games * (len(load_bench.POWERS) - 1) // args.clients)  # mails per client
+            for _ in range(args.warm_rounds):
+                warm = load_bench.load_mails(args.games, args.clients, every_seat, seed=3)
+                warmed = applied_count(db) + sum(len(m) for m in warm)
+                for thread in Mta(machines.judges, timeout=args.mta_timeout).run(warm):
+                    thread.join()
+                wait_until(partial(_applied_is, db, warmed), 600, 0.05)
             base = applied_count(db)
             plan = load_bench.load_mails(args.games, args.clients, args.mails, seed=7 + run)
             total = sum(len(mails) for mails in plan)
             mta = Mta(machines.judges, timeout=args.mta_timeout)
+            before = [(_throttling(m), _cpu_seconds(m)) for m in machines.judges]
             start = time.monotonic()
             for thread in mta.run(plan):
                 thread.join()
             accepted = time.monotonic() - start
             wait_until(partial(_applied_is, db, base + total), 600, 0.05)
-            rate = total / (time.monotonic() - start)
+            wall = time.monotonic() - start
+            after = [(_throttling(m), _cpu_seconds(m)) for m in machines.judges]
+            rate = total / wall
             rates.setdefault(count, []).append(rate)
+            cpu = sum(b[1] - a[1] for a, b in zip(before, after, strict=True))
+            periods = sum(b[0][0] - a[0][0] for a, b in zip(before, after, strict=True))
+            throttled = sum(b[0][1] - a[0][1] for a, b in zip(before, after, strict=True))
             print(f"  {count} machine(s), run {run + 1}: accepted in {accepted:.2f} s, applied {total} in "
-                  f"{time.monotonic() - start:.2f} s = {rate:.1f} mails/s; answers {dict(mta.answers)}")
+                  f"{wall:.2f} s = {rate:.1f} mails/s; the judges used {cpu / wall:.2f} cores of the "
+                  f"{count * args.cpu:.2f} allowed, throttled in {throttled / max(periods, 1):.0%} of their periods; "
+                  f"answers {dict(mta.answers)}")
             db.engine.dispose()
             machines.stop_judges()
     one = statistics.median(rates[1])
@@ -609,6 +636,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=6)
     parser.add_argument("--mails", type=int, default=40, help="sheets per client")
     parser.add_argument("--repeat", type=int, default=1, help="scaling: runs per number of machines")
+    parser.add_argument("--warm-rounds", type=int, default=3, help="scaling: untimed rounds before the timed one")
     parser.add_argument("--pace", type=float, default=0.1, help="partition, loss: seconds between a client's mails")
     parser.add_argument("--cut-after", type=float, default=2.0)
     parser.add_argument("--cut-for", type=float, default=45.0, help="partition: how long the link stays cut")
