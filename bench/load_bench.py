@@ -44,6 +44,9 @@ How to read a block (one per database):
 * ``while draining``: the CPU time the applier process, and the process of the listener (the
   daemon's threads, with the bench's clients idle and its polling), used from the last 250 until
   the backlog was applied, as a share of one core: what is not CPU is waiting (issue 27).
+* ``answered``: when the judge's sender had written the reply to every load mail, counted from
+  the first connection, and the load's mails per second of that time: the rate a player sees
+  (a sender that sleeps with answers due shows here, not in ``drained``).
 * ``judge log``: warnings and errors the daemon logged during the run, if any.
 * ``applying alone``: once the daemon has stopped, as many new sheets are stored at once and
   applied in arrival order (`judge.service.app.apply_stored`: runs of several mails per
@@ -513,6 +516,8 @@ def load_round(running: Running, noop_port: int, plan: list[list[Mail]]) -> tupl
     applied = time.perf_counter()
     applier_cpu = cpu_seconds(running.applier_pid()) - applier_cpu
     judge_cpu = time.process_time() - judge_cpu
+    wait_until(partial(nothing_to_send, running), timeout=3600, period=0.02)
+    answered = time.perf_counter()
     statuses = statuses_after(running, first_id)
     replies, errors = rejected_sheets(running.daemon.db, first_outbox)
     print_load(outcome, start, end, total)
@@ -530,6 +535,8 @@ def load_round(running: Running, noop_port: int, plan: list[list[Mail]]) -> tupl
           f"({applier_cpu / drain:.0%} of a core), the listener's process (with this bench's polling) "
           f"{judge_cpu:.2f} s ({judge_cpu / drain:.0%})")
     print(f"  statuses: {statuses}; replies {replies}, refusing the sign-on or with an ERROR/IGNORED line: {errors}")
+    print(f"  answered: the last reply sent {answered - start:.2f} s after the first connection = "
+          f"{total / (answered - start):.1f} mails/s")
     return 100 * rate / peer_rate, p99
 
 

@@ -6,7 +6,9 @@
 #                  [--config-dir /etc/postfix]
 #
 # What it changes, each with postconf (so main.cf never gets a comment after a value):
-#   master.cf  a "judge" transport: Postfix's SMTP client, one delivery at a time
+#   master.cf  a "judge" transport: Postfix's SMTP client, one delivery at a time; with several
+#              --judge, each tried in one delivery (smtp_mx_session_limit) and a machine that
+#              does not answer given up after 5 s (smtp_connect_timeout)
 #   main.cf    transport_maps      + hash:CONFIG/judge_transport   (judge@DOMAIN -> the judge)
 #              the recipient check of DOMAIN's address class + hash:CONFIG/judge_recipients
 #              (a domain Postfix does not receive yet becomes a virtual mailbox domain whose
@@ -70,6 +72,16 @@ add_map() {
 pc -M "judge/unix=judge unix - - n - 1 smtp"
 pc -P "judge/unix/syslog_name=postfix/judge"
 pc -e "judge_destination_concurrency_limit = 1"
+# Several judges: one delivery tries each of them (Postfix's default stops after 2 sessions), and
+# gives up on a judge whose machine is gone after 5 s (a connection that gets no answer, 30 s by
+# default, for every mail); a judge cut off from its database answers 451 within about 30 s and
+# Postfix takes that mail to the next judge. One judge: Postfix's defaults.
+count=$(printf '%s\n' $judges | grep -c .) || true
+if [ "${count:-0}" -gt 1 ]; then
+  pc -P "judge/unix/smtp_mx_session_limit=$count" "judge/unix/smtp_connect_timeout=5s"
+else
+  pc -PX "judge/unix/smtp_mx_session_limit" "judge/unix/smtp_connect_timeout" 2>/dev/null || true
+fi
 
 # put_line FILE KEY LINE: LINE in FILE in place of KEY's line, the other keys' lines kept.
 put_line() {

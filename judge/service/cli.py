@@ -100,7 +100,7 @@ def _settings(args: argparse.Namespace) -> Settings:
 def _service(args: argparse.Namespace, kinds: Callable[[], Kinds]) -> int:
     """The commands that work on a judge's database: inject, process, tick, serve."""
     from judge.service.app import inject, open_database, process_game
-    from judge.service.clock import utcnow
+    from judge.service.clock import now_on
     from judge.service.config import ConfigError
     from judge.service.daemon import serve
     from judge.service.datadir import REFUSED, OperatorError, RootRefused, data_dir_lock, refuse_root
@@ -119,10 +119,10 @@ def _service(args: argparse.Namespace, kinds: Callable[[], Kinds]) -> int:
             try:
                 with data_dir_lock(settings.data_dir, alone=False):
                     db = open_database(settings, kinds())
-                    now = utcnow()
+                    now = now_on(db)
                     lines = [line for line in timer_tick(db, settings, now)
                              if (" is not due " not in line or "notices" in line) and " processed" not in line]
-                    sent = deliver_pending(db, settings, transport_for(settings), utcnow())
+                    sent = deliver_pending(db, settings, transport_for(settings), now_on(db))
             finally:
                 repeats.flush()
             lines += [f"{sent} mail(s) sent to {settings.relay or settings.maildir.resolve()}"] if sent else []
@@ -131,11 +131,11 @@ def _service(args: argparse.Namespace, kinds: Callable[[], Kinds]) -> int:
             return 0
         db = open_database(settings, kinds())
         if args.command == "process":
-            print(process_game(db, settings, args.game, utcnow(), force=args.force))
+            print(process_game(db, settings, args.game, now_on(db), force=args.force))
         else:
             for name in args.files:
-                print(f"{name}: {inject(db, settings, Path(name).read_bytes(), utcnow())}")
-        sent = deliver_pending(db, settings, transport_for(settings), utcnow())
+                print(f"{name}: {inject(db, settings, Path(name).read_bytes(), now_on(db))}")
+        sent = deliver_pending(db, settings, transport_for(settings), now_on(db))
         where = settings.relay or settings.maildir.resolve()
         print(f"{sent} mail(s) sent to {where}")
     except RootRefused as exc:

@@ -14,7 +14,8 @@ while the judge already listens (mail that comes meanwhile is stored and answere
 it); at start-up it first applies whatever a crash left unapplied.  A mail that cannot be
 applied is quarantined and the next one goes on; the deadline clock runs each game's deadline on
 its own, whatever happened to the mail before it.  Every change queues its outgoing mail in the
-same transaction; the sender wakes after each run of mail and every few seconds, and retries
+same transaction; the sender wakes after each run of mail, again at once after a pass that
+stopped at its limit (`judge.service.sender.send_due`), and every few seconds, and retries
 what the relay refused; while mail is coming in it gives way to the listener (`sender_wait`).
 The deadline clock calls ``tick`` every ``tick_seconds``.  SIGTERM, SIGINT or SIGHUP (the
 terminal of a game master who started it by hand closing; not with a log file, whose rotation
@@ -34,6 +35,11 @@ deliver what it holds at once.  While its SMTP server serves it leaves a heartbe
 and marks it stopped when it stops (`judge.service.listening`): the tick timer runs no deadline
 while nobody listens or a judge that has just started settles, and ``judge status`` sees a
 listener that is gone.
+
+Time.  Every moment the daemon writes or compares (a mail's acceptance, a deadline, a heartbeat,
+a claim on an outgoing mail) is read from ``clock``: on PostgreSQL, where several judges on
+several machines share the database, the machine's clock corrected to the database's, measured
+at the start and every minute (`judge.service.clock.SharedClock`); on SQLite the machine's.
 """
 
 from __future__ import annotations
@@ -66,7 +72,7 @@ from judge.service.app import (
     still_waiting,
     unapplied_mail,
 )
-from judge.service.clock import utcnow
+from judge.service.clock import REFRESH, SharedClock, utcnow
 from judge.service.config import Settings
 from judge.service.datadir import data_dir_lock
 from judge.service.handlers.mail import MAIL_CHANNEL, Runs
@@ -74,7 +80,7 @@ from judge.service.intake import intake_for
 from judge.service.kinds import SESSION_KEY, Kinds
 from judge.service.listening import BEAT, listening, stopped_listening, whoami
 from judge.service.logs import log_to
-from judge.service.sender import deliver_pending, recover, transport_for
+from judge.service.sender import recover, send_due, transport_for
 from judge.store.database import Database
 from judge.web.pages import refresh, web_root
 
@@ -203,11 +209,15 @@ class Doorbell:
 class Daemon:
     """The running judge; ``run`` until ``stop`` is set."""
 
-    def __init__(self, settings: Settings, kinds: Kinds, clock: Callable[[], datetime] = utcnow) -> None:
+    def __init__(self, settings: Settings, kinds: Kinds, clock: Callable[[], datetime] | None = None,
+                 local: Callable[[], datetime] = utcnow) -> None:
+        """``clock``: a clock to use as it is (a test's, moved by hand); by default the machine's
+        own (``local``) corrected to the database's where judges share one (`SharedClock`)."""
         self.settings = settings
         self.kinds = kinds
-        self.clock = clock
         self.db: Database = open_database(settings, kinds)
+        self.shared_clock = SharedClock(self.db, local) if clock is None else None
+        self.clock: Callable[[], datetime] = clock or self.shared_clock or local
         self.transport = transport_for(settings)
         self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="judge-db")
         self.mail_waiting = asyncio.Event()
@@ -250,6 +260,8 @@ class Daemon:
                                data_size_limit=settings.max_size, hostname=settings.domain,
                                enable_SMTPUTF8=True, ident="Payola judge")
         try:
+            if self.shared_clock is not None:
+                await self._in_thread(self.shared_clock.measure)  # before the first mail's moment is written
             self.server = await loop.create_server(factory, host=self.settings.host, port=self.settings.port)
         finally:
             self.applier = await applier  # closed by `run`'s end, or here if the port could not be had
@@ -279,7 +291,8 @@ class Daemon:
             self.commits.close()
             await commits
             raise
-        tasks = [asyncio.create_task(loop()) for loop in (self._processor, self._sender, self._clock, self._beat)]
+        tasks = [asyncio.create_task(loop()) for loop in (self._processor, self._sender, self._clock, self._beat,
+                                                          self._measure_time)]
         loop = asyncio.get_running_loop()
         doorbell = (Doorbell(self.db, partial(loop.call_soon_threadsafe, self.mail_waiting.set))
                     if self.db.engine.dialect.name == "postgresql" else None)
@@ -361,9 +374,11 @@ class Daemon:
         while not self.stop.is_set():
             await self._give_way()
             try:
-                sent = await self._in_thread(deliver_pending, self.db, self.settings, self.transport, self.clock())
+                sent, more = await self._in_thread(send_due, self.db, self.settings, self.transport, self.clock())
                 if sent:
                     log.info("%d mail(s) sent", sent)
+                if more:  # stopped at its limit: the rest is due now, not at the next sweep
+                    self.outbox_waiting.set()
             except Exception:
                 log.exception("sender failed; retrying")
             await self._pause(self.outbox_waiting, SENDER_PERIOD)
@@ -388,6 +403,17 @@ class Daemon:
                 await self._in_thread(listening, self.db, self.clock(), whoami(self.settings, self.port or 0))
             except Exception as exc:  # the database: tried again at the next beat
                 log.warning("could not leave the listener's heartbeat: %s", exc)
+
+    async def _measure_time(self) -> None:
+        """Measure the offset to the database's clock again every `REFRESH` seconds (`SharedClock`)."""
+        while not self.stop.is_set() and self.shared_clock is not None:
+            await self._pause(self.stop, REFRESH)
+            if self.stop.is_set():
+                continue
+            try:
+                await self._in_thread(self.shared_clock.measure)
+            except Exception as exc:  # the database: the offset it had stands until the next try
+                log.warning("could not read the database's clock: %s", (str(exc).splitlines() or [""])[0])
 
     async def _settle(self) -> None:
         """Wait out the settle time, then catch up on the deadlines that passed during the outage."""

@@ -46,7 +46,7 @@ from sqlalchemy.orm import Session
 from judge.commands.parse import password_words
 from judge.mail.inbound import parse_mail
 from judge.mail.redact import MASK, redact
-from judge.service.clock import utcnow
+from judge.service.clock import now_on
 from judge.service.config import ConfigError, Settings
 from judge.service.datadir import REFUSED, OperatorError, RootRefused, data_dir_lock, refuse_root, shown_url
 from judge.service.handlers import process_mail
@@ -535,7 +535,7 @@ def main(args: argparse.Namespace, settings: Settings, kinds: Callable[[], Kinds
 
 
 def _on_database(args: argparse.Namespace, db: Database, settings: Settings) -> tuple[list[str], int]:
-    now = utcnow()
+    now = now_on(db)
     if args.command == "status":
         limits = Limits(outbox=timedelta(minutes=args.max_age), free_bytes=int(args.min_free * 2**20))
         return status(db, settings, now, limits)

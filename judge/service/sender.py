@@ -59,7 +59,7 @@ import time
 import unicodedata
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, selectinload
@@ -248,9 +248,29 @@ def settle_stale(db: Database, settings: Settings, transport: Transport, now: da
                 log.info("outbox %s to %s was interrupted before delivery; sent again", row.id, row.recipient)
 
 
-def deliver_pending(db: Database, settings: Settings, transport: Transport, now: datetime, limit: int = 200) -> int:
+SEND_LIMIT = 200  # rows one pass of the sender takes at most (`send_due`)
+
+
+class Pass(NamedTuple):
+    """What one pass of the sender did (`send_due`)."""
+
+    sent: int  # mails handed over
+    more: bool  # the pass stopped at its limit: more rows may be due at once
+
+
+def deliver_pending(db: Database, settings: Settings, transport: Transport, now: datetime,
+                    limit: int = SEND_LIMIT) -> int:
     """Send what is due (after settling what a dead sender left: `settle_stale`); returns the
     number of mails handed over."""
+    return send_due(db, settings, transport, now, limit).sent
+
+
+def send_due(db: Database, settings: Settings, transport: Transport, now: datetime, limit: int = SEND_LIMIT) -> Pass:
+    """One pass of the sender: `deliver_pending`, up to ``limit`` rows, saying whether it stopped
+    at the limit.  A daemon's sender then passes again at once instead of sleeping its period with
+    mail due: at the end of a rush of 320 mails, the answers beyond the first 200 waited 5 s for
+    the sender's next sweep, the bimodal rate of issue 45 (every answer of a run 6.8 s after its
+    first mail instead of 1.7 s, depending on how many the sender had sent while the applier ran)."""
     settle_stale(db, settings, transport, now)
     with db.transaction() as session:
         due = list(session.scalars(
@@ -258,6 +278,7 @@ def deliver_pending(db: Database, settings: Settings, transport: Transport, now:
                                     (Outbox.next_attempt_at.is_(None)) | (Outbox.next_attempt_at <= now))
             .order_by(Outbox.id).limit(limit)))
         key = verp_key(session) if due else b""
+    more = len(due) >= limit
     sent = 0
     started = time.monotonic()
     while due:
@@ -272,7 +293,7 @@ def deliver_pending(db: Database, settings: Settings, transport: Transport, now:
         if not sent:
             due += _due_again(db, now, limit)
         sent += len(delivered)
-    return sent
+    return Pass(sent, more)
 
 
 def _claim(db: Database, batch: list[int], claimed_at: datetime) -> list[Outbox]:

@@ -72,7 +72,43 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, connect_args=postgres_connect_args(url))
+
+
+# A judge's PostgreSQL connections, and the server's end of them, give up on a machine that is
+# cut off within about 20 s, so that what a cut-off judge held is soon another's (the game's
+# advisory lock ends with the server's session) and a cut-off judge soon answers 451 instead of
+# hanging.  Each is a libpq parameter that the database URL's query may set otherwise
+# (``?connect_timeout=5``, ``?options=-c%20lock_timeout%3D30s``: the URL's options come last and win).
+PG_CLIENT = {
+    "connect_timeout": 10,  # s: a database out of reach fails a connection (a store: 451) rather than hang
+    "keepalives": 1,  # an idle connection to a machine cut off is found dead, not kept for the kernel's ~2 h
+    "keepalives_idle": 5,  # s of silence before the first probe ...
+    "keepalives_interval": 5,  # ... then one every 5 s ...
+    "keepalives_count": 3,  # ... and 3 unanswered probes end it: 20 s
+    "tcp_user_timeout": 20_000,  # ms: data sent and not acknowledged for 20 s ends it (the kernel's ~15 min)
+}
+PG_SERVER = {  # the server's settings for the judge's sessions (``options``)
+    "tcp_keepalives_idle": 5,  # the server's end probes the judge's machine as the judge probes it:
+    "tcp_keepalives_interval": 5,  # a session of a machine cut off ends within 20 s, and with it its
+    "tcp_keepalives_count": 3,  # transaction and advisory locks (a game's mail, `judge.service.handlers.mail.Topics`)
+    "tcp_user_timeout": 20_000,  # ms: results the server could not send for 20 s end the session too
+    "idle_in_transaction_session_timeout": 20_000,  # ms: a transaction whose judge stopped talking mid-way (cut
+    # off, or stuck) is rolled back after 20 s; none of the judge's waits that long between two statements
+    "lock_timeout": 120_000,  # ms: a backstop; a lock held by a judge cut off is freed within 20 s (above)
+    "statement_timeout": 300_000,  # ms: no statement of the judge's takes minutes; one that does is stuck
+}
+
+
+def postgres_connect_args(url: str) -> dict[str, object]:
+    """The libpq parameters of a PostgreSQL connection (`PG_CLIENT`, `PG_SERVER`), where the URL's
+    query does not set them."""
+    query = make_url(url).query
+    args: dict[str, object] = {key: value for key, value in PG_CLIENT.items() if key not in query}
+    server = " ".join(f"-c {name}={value}" for name, value in PG_SERVER.items())
+    theirs = query.get("options")
+    args["options"] = f"{server} {theirs if isinstance(theirs, str) else ' '.join(theirs)}" if theirs else server
+    return args
 
 
 def to_wal(cursor: sqlite3.Cursor, name: str, pause: Callable[[float], None] = time.sleep) -> None:

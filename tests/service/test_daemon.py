@@ -29,6 +29,8 @@ from judge.service.config import Settings
 from judge.service.daemon import SENDER_PATIENCE, SENDER_QUIET, Applier, Daemon, sender_wait
 from judge.service.handlers import receive
 from judge.service.kinds import Kinds
+from judge.service.outbox import queue
+from judge.service.sender import SEND_LIMIT, Pass, send_due, transport_for
 from judge.store.models import InboundMail, Outbox, PhaseRow
 from tests.support.clock import Clock
 from tests.support.daemon import STOP_SECONDS, Running, maildir_subjects, settled
@@ -533,3 +535,48 @@ def test_a_lost_cancellation_does_not_keep_the_daemon_from_stopping(
     judge.send(GM, "HELP")
     wait_until(lambda: "Re: orders" in maildir_subjects(settings))
     judge.stop()  # fails the test if the daemon has not stopped
+
+
+def test_a_sender_pass_stopped_at_its_limit_is_followed_at_once_not_after_the_period(
+        settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The answers beyond one pass's limit go in the next pass, woken by the full pass itself:
+    with the sweep's period an hour long, a second pass comes only if the first one wakes it."""
+    passes: list[int] = []
+
+    async def sender_passes() -> None:
+        second = asyncio.Event()
+
+        def send_due(*args: Any) -> Pass:
+            passes.append(len(passes))
+            if len(passes) == 2:
+                second.set()
+            return Pass(sent=SEND_LIMIT if len(passes) == 1 else 0, more=len(passes) == 1)
+
+        monkeypatch.setattr(daemon_module, "send_due", send_due)
+        monkeypatch.setattr(daemon_module, "SENDER_PERIOD", 3600.0)
+        judge = Daemon(settings, kinds(), Clock())
+        sender = asyncio.create_task(judge._sender())
+        try:
+            await asyncio.wait_for(second.wait(), timeout=STOP_SECONDS)  # a guard: without the wake, an hour
+        finally:
+            judge.stop.set()
+            await sender
+            judge.executor.shutdown(wait=True)
+            judge.intake.close()
+            judge.db.engine.dispose()
+
+    asyncio.run(sender_passes())
+    assert passes[:2] == [0, 1]
+
+
+def test_a_pass_stops_at_its_limit_and_says_more_is_due(settings: Settings) -> None:
+    db = open_database(settings)
+    with db.transaction() as session:
+        for n in range(3):
+            queue(session, settings, to=f"p{n}@example.org", subject="Re: orders", body="ok", kind="reply",
+                  now=datetime(2026, 3, 1, 9, 0))
+    transport = transport_for(settings)
+    assert send_due(db, settings, transport, datetime(2026, 3, 1, 9, 0), limit=2) == Pass(sent=2, more=True)
+    assert send_due(db, settings, transport, datetime(2026, 3, 1, 9, 0), limit=2) == Pass(sent=1, more=False)
+    assert len(maildir_subjects(settings)) == 3
+    db.engine.dispose()

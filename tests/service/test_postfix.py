@@ -307,3 +307,39 @@ def test_several_judges_behind_postfix_take_the_mail_of_one_that_is_down(site: S
         answered(site, judges[1], GM, f"judge@{DOMAIN}", "help, the first one down")
     finally:
         stop(judges[1])
+
+
+class CannotStore:
+    """A judge cut off from its database: its listener answers 451 to every mail (`judge.mail.smtp_in`)."""
+
+    def __init__(self) -> None:
+        self.refused = 0
+
+    async def handle_DATA(self, server: object, session: object, envelope: object) -> str:
+        self.refused += 1
+        return "451 4.3.0 Temporary failure storing the message; please try again later"
+
+
+def test_several_judges_behind_postfix_one_that_cannot_store_hands_the_mail_to_the_next(site: Site) -> None:
+    """Three judges in the transport: each is tried in one delivery (Postfix's default stops after
+    two), a machine that does not answer is given up after 5 s, and the mail that the first judge,
+    cut off from its database, answers with 451 goes to the next judge at once, not to the queue."""
+    from aiosmtpd.controller import Controller
+
+    first, second, third = free_port(), free_port(), free_port()
+    printed = run("sh", SETUP, "--domain", DOMAIN, "--judge", f"127.0.0.1:{first}", "--judge", f"127.0.0.1:{second}",
+                  "--judge", f"127.0.0.1:{third}")
+    service = run("postconf", "-P", "judge/unix/smtp_mx_session_limit", "judge/unix/smtp_connect_timeout")
+    assert "judge/unix/smtp_mx_session_limit = 3" in service and "judge/unix/smtp_connect_timeout = 5s" in service
+    settings = printed_settings(printed)
+    run("postfix", "start")
+    cut_off = CannotStore()
+    refusing = Controller(cut_off, hostname="127.0.0.1", port=first)
+    refusing.start()
+    judge = start_judge(site.work, settings.replace(f"port = {first}", f"port = {second}"), second)
+    try:
+        answered(site, judge, GM, f"judge@{DOMAIN}", "help, the first judge cut off")
+        assert cut_off.refused >= 1  # it was asked first, and said 451
+    finally:
+        refusing.stop()
+        stop(judge)

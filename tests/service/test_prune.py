@@ -53,7 +53,7 @@ def test_the_clock_drops_a_sent_mails_attachments_after_attachment_days_and_keep
     assert attachments(judge) == ({waiting}, kept)  # only the mail not yet sent keeps its maps
     deliver_pending(judge.db, judge.settings, transport_for(judge.settings), judge.now)
     assert [len(mail.attachments) for mail in judge.new_mail() if mail.subject == "g1 F1901M results"][-1] == 3
-    monkeypatch.setattr(operator, "utcnow", lambda: judge.now)
+    monkeypatch.setattr(operator, "now_on", lambda db: judge.now)
     status, out = run(capsys, "resend", "--again", str(min(second - {waiting})), *options(judge))
     assert status == 0 and "sent (without the attachments it had, if any: a sent mail's are dropped 7 days" in out
     assert [len(mail.attachments) for mail in judge.new_mail() if mail.subject == "g1 F1901M results"] == [0]
@@ -62,7 +62,7 @@ def test_the_clock_drops_a_sent_mails_attachments_after_attachment_days_and_keep
 def prune(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, judge: Judge,
           *arguments: str) -> tuple[int, str]:
     """``judge prune ARGUMENTS`` on the judge, at the judge's time."""
-    monkeypatch.setattr(operator, "utcnow", lambda: judge.now)
+    monkeypatch.setattr(operator, "now_on", lambda db: judge.now)
     return run(capsys, "prune", *arguments, *options(judge))
 
 

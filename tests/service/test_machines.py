@@ -1,0 +1,84 @@
+"""A judge on a machine of its own (network namespaces joined by veth links, `bench/machines.py`),
+its database on another: cut off from the database, its listener answers 451 for the mail it
+cannot store (the MTA keeps it and tries again), and once the link returns it stores and applies
+again.  Needs root, ``ip netns`` and PostgreSQL's binaries (``JUDGE_TEST_PG_BIN``, default
+/usr/lib/postgresql/15/bin); skipped otherwise.  The measurements (partition, loss, skew,
+scaling) are bench/machines.py's."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from judge.store.models import InboundMail
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+PG_BIN = Path(os.environ.get("JUDGE_TEST_PG_BIN", "/usr/lib/postgresql/15/bin"))
+PREFIX = "jt"  # not the bench's "jm": both may run at once
+
+
+def _namespaces_usable() -> bool:
+    if os.geteuid() != 0 or shutil.which("ip") is None or not (PG_BIN / "initdb").exists():
+        return False
+    made = subprocess.run(["ip", "netns", "add", f"{PREFIX}-probe"], capture_output=True).returncode == 0
+    subprocess.run(["ip", "netns", "del", f"{PREFIX}-probe"], capture_output=True)
+    return made
+
+
+pytestmark = pytest.mark.skipif(not _namespaces_usable(),
+                                reason="needs root, network namespaces (ip netns) and PostgreSQL's binaries")
+
+
+@pytest.fixture
+def bench() -> Iterator[Any]:
+    """bench/machines.py, imported as a module."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import machines
+
+        yield machines
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+def _help(load_bench: Any, sender: str) -> Any:
+    return load_bench.Mail(sender, load_bench.message(sender, "HELP", subject="help").as_bytes())
+
+
+def _statuses(db: Any) -> list[str]:
+    with db.transaction() as session:
+        return list(session.scalars(select(InboundMail.status).order_by(InboundMail.id)))
+
+
+def test_a_judge_cut_off_from_its_database_answers_451_and_stores_again_once_the_link_returns(bench: Any) -> None:
+    root = Path(tempfile.mkdtemp(prefix=f"{PREFIX}-"))
+    root.chmod(0o755)  # PostgreSQL's user reads its cluster under it
+    machines = bench.Machines(PG_BIN, cpu=1.0, prefix=PREFIX, net=75, root=root)
+    try:
+        machines.build(1)
+        db = machines.fresh_database("judge")
+        [judge] = machines.judges
+        machines.start_judge(judge, "judge")
+        mta = bench.Mta([judge], timeout=120)
+        assert mta._try(judge, _help(bench.load_bench, "before@example.org")) == "250"
+        assert bench.wait_until(lambda: _statuses(db) == ["done"], 60)
+        machines.cut(judge)
+        assert mta._try(judge, _help(bench.load_bench, "during@example.org")) == "451"  # not 250: it cannot store
+        assert any("could not store mail from during@example.org" in line
+                   for line in bench._log_lines(judge, "could not store"))
+        machines.heal(judge)
+        assert bench.wait_until(lambda: mta._try(judge, _help(bench.load_bench, "during@example.org")) == "250", 120, 1)
+        assert bench.wait_until(lambda: _statuses(db) == ["done", "done"], 60)  # the 451's mail, sent again, once
+        db.engine.dispose()
+    finally:
+        machines.tear_down()
+        shutil.rmtree(root, ignore_errors=True)
