@@ -60,6 +60,7 @@ LAYERS: tuple[tuple[str, str], ...] = (
     ("service/test_bounces.py", "integration"),
     ("service/test_sender_edges.py", "integration"),
     ("service/test_command_line.py", "integration"),
+    ("service/test_machines.py", "integration"),
     ("web/test_server.py", "integration"),
     ("service/test_classic.py", "bymail"),
     ("templates/", "template"),
@@ -82,7 +83,8 @@ DATABASE = (
     "service/test_apply_processes.py", "service/test_apply_run.py", "service/test_intake.py",
     "service/test_duplicates.py", "service/test_mail_order.py", "service/test_tick.py", "service/test_prune.py",
     "service/test_phase_change_crossing.py", "service/test_lifecycle.py", "games/payola/test_game_by_mail.py",
-    "service/test_operator.py", "service/test_sender_edges.py",
+    "service/test_operator.py", "service/test_sender_edges.py", "service/test_cut_off.py",
+    "service/test_shared_clock.py",
 )  # and single tests elsewhere marked `@pytest.mark.database` (test_daemon's judges sharing one database)
 MARKERS = {
     "unit": "a pure core's tests: values in, values out, no database, no mail",

@@ -5,8 +5,6 @@ held (`judge.store.database.PG_SERVER`), and its own connections give up instead
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Callable
 
 import pytest
 from sqlalchemy import Engine, text
@@ -14,21 +12,13 @@ from sqlalchemy.exc import DBAPIError
 
 from judge.service.handlers.mail import TOPIC_LOCKS, topic_lock
 from judge.store.database import PG_CLIENT, PG_SERVER, make_engine, postgres_connect_args
-from tests.service.harness import fresh_database_url
+from tests.support.harness import fresh_database_url
+from tests.support.wait import wait_until
 
 pytestmark = pytest.mark.skipif(not os.environ.get("JUDGE_TEST_DATABASE_URL"),
                                 reason="a PostgreSQL server (JUDGE_TEST_DATABASE_URL)")
 TAKE = text("SELECT pg_try_advisory_xact_lock(:space, :topic)")
 GAME = {"space": TOPIC_LOCKS, "topic": topic_lock("game g1")}
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 60.0) -> None:
-    """A guard against hanging, not a measure: the condition must come true."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("condition not met")
-        time.sleep(0.1)
 
 
 def _engine(query: str = "") -> Engine:
@@ -79,7 +69,7 @@ def test_a_game_held_by_a_judge_that_stopped_talking_mid_transaction_is_freed_fo
             other.rollback()
             return got
 
-        wait_until(taken)
+        wait_until(taken, "another judge taking the game held by the silent transaction", timeout=60.0)
     with pytest.raises(DBAPIError, match="idle-in-transaction timeout") as ended:  # its session is gone
         silent.scalar(text("SELECT 1"))
     assert ended.value.connection_invalidated  # the pool makes a new one, not this one again

@@ -18,7 +18,7 @@ from judge.service.clock import SharedClock, database_now, now_on, utcnow
 from judge.service.handlers.mail import store
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, PhaseRow
-from tests.service.harness import Judge, raw_mail, two_player_game
+from tests.support.harness import Judge, raw_mail, two_player_game
 
 SKEW = timedelta(minutes=5)
 NEAR = timedelta(seconds=2)  # a measurement is right within half a round trip; a loaded test machine's is < 2 s
