@@ -71,12 +71,7 @@ def play(judge: DemoJudge) -> None:
     _letter(judge, "Venice", "none")
     print("\nThe campaign was carried out when Venice's (empty) letter came in. Florence's results:\n")
     results = judge.wait_for("demo SP1454C results", _address("Florence"))
-    show(results)
-    maps = [str(part.get_filename()) for part in results.iter_attachments()]
-    if maps:
-        print(f"\n    Attached: {', '.join(maps)} (the campaign's orders as given, failures crossed out; the "
-              "board after)")
-    print()
+    _show_campaign(results)
 
 
 def play_aop(judge: DemoJudge) -> None:
@@ -112,6 +107,11 @@ def play_aop(judge: DemoJudge) -> None:
     _letter(judge, "Turkey", "F dur - ion", "F mal - bot", "A alb H", players=players, game=game)
     print("\nMilan's results of the campaign:\n")
     results = judge.wait_for(f"{game} SP1459C results", milan)
+    _show_campaign(results)
+
+
+def _show_campaign(results: EmailMessage) -> None:
+    """A campaign's results mail, and the names of the maps it carries."""
     show(results)
     maps = [str(part.get_filename()) for part in results.iter_attachments()]
     if maps:
