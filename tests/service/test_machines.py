@@ -1,12 +1,14 @@
 """A judge on a machine of its own (network namespaces joined by veth links, `bench/machines.py`),
 its database on another: cut off from the database, its listener answers 451 for the mail it
 cannot store (the MTA keeps it and tries again), and once the link returns it stores and applies
-again.  Needs root, ``ip netns`` and PostgreSQL's binaries (``JUDGE_TEST_PG_BIN``, default
-/usr/lib/postgresql/15/bin); skipped otherwise.  The measurements (partition, loss, skew,
+again.  Needs root, ``ip netns``, PostgreSQL's binaries (``JUDGE_TEST_PG_BIN``, default
+/usr/lib/postgresql/15/bin) and its driver (the ``postgres`` extra); skipped otherwise, so it runs
+in CI's PostgreSQL stage (it is marked ``database``).  The measurements (partition, loss, skew,
 scaling) are bench/machines.py's."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -27,6 +29,8 @@ PREFIX = "jt"  # not the bench's "jm": both may run at once
 
 
 def _namespaces_usable() -> bool:
+    if importlib.util.find_spec("psycopg") is None:
+        return False
     if os.geteuid() != 0 or shutil.which("ip") is None or not (PG_BIN / "initdb").exists():
         return False
     made = subprocess.run(["ip", "netns", "add", f"{PREFIX}-probe"], capture_output=True).returncode == 0
@@ -35,7 +39,7 @@ def _namespaces_usable() -> bool:
 
 
 pytestmark = pytest.mark.skipif(not _namespaces_usable(),
-                                reason="needs root, network namespaces (ip netns) and PostgreSQL's binaries")
+                                reason="needs root, network namespaces (ip netns), PostgreSQL's binaries and psycopg")
 
 
 @pytest.fixture
