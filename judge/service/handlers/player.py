@@ -151,8 +151,9 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
         subject = f"{game.name} press from {sender}" if signed else f"{game.name} grey press"
         (sent if talk.send(to=address, subject=subject, kind="press", game_id=game.id, body=body) else held).append(who)
     if grey and game.gm_address not in targets and not talk.context.is_master:
+        readers = [kind.seat_title(seats_at[a]) if a in seats_at else who for a, who in targets.items()]
         body = render("press", game=game, sender=sender, body=command.body, everyone=everyone,
-                      others=list(targets.values()), grey=False, sent_grey=True)
+                      others=readers, grey=False, sent_grey=True)  # an answer's reader by seat: the GM knows all
         if not talk.send(to=game.gm_address, subject=f"{game.name} grey press from {sender}", kind="press",
                          game_id=game.id, body=body):
             held.append("the game master")

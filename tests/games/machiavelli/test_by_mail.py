@@ -447,8 +447,11 @@ def test_18_1_the_judge_carries_an_answer_to_grey_press_back_to_its_unnamed_send
     assert "Venice" not in to_florence.body
     reply = letter(judge, "Florence", f"PRESS TO {florences[0]}", "Not I.", "ENDPRESS", game="p2")
     assert f"grey press sent to {florences[0]}" in reply.body and "Venice" not in reply.body
-    [answer] = [m for m in judge.new_mail() if m.to == address("Venice") and m.subject == "p2 grey press"]
+    answered = judge.new_mail()
+    [answer] = [m for m in answered if m.to == address("Venice") and m.subject == "p2 grey press"]
     assert "Not I." in answer.body and "Florence" not in answer.body
+    [told] = [m for m in answered if m.to == GM and m.subject == "p2 grey press from Florence"]
+    assert "also sent to Venice" in told.body and "ANON-" not in told.body  # the game master is told who is who
     assert re.search(r"PRESS TO ANON-[A-Z2-7]{8}\)", answer.body)  # and Venice may answer the answer
     refused = letter(judge, "Milan", f"PRESS TO {florences[0]}", "Me neither.", "ENDPRESS", game="p2")
     assert f"no grey press reached you from {florences[0]}" in refused.body
