@@ -373,6 +373,36 @@ def read_phase_length(text: str, words: Sequence[str], durations: Mapping[str, s
     return BadCommand(f"bad SET command: '{text[:80]}' (the phases' lengths: {named})")
 
 
+MASTER_WORDS = frozenset({"M", "MASTER", "GM"})
+"""The game master's names among the recipients of ``PRESS TO``."""
+
+
+def press_tokens(words: Sequence[str], usage: str, separators: str = r"[\s,;/&+]+") -> list[str]:
+    """The recipients' words of a ``PRESS TO ...`` line (``words``: its words), as written, split
+    at ``separators``; ``["ALL"]`` where ALL stands alone.  ValueError(``usage``) without TO or a
+    recipient, and where ALL stands beside another: each kind resolves the words to its seats."""
+    if len(words) < 3 or words[1].upper() != "TO":
+        raise ValueError(usage)
+    tokens = [t for t in re.split(separators, " ".join(words[2:])) if t]
+    if not tokens:
+        raise ValueError(usage)
+    if any(t.upper() == "ALL" for t in tokens):
+        if len(tokens) > 1:
+            raise ValueError("PRESS TO ALL takes no other recipient")
+        return ["ALL"]
+    return tokens
+
+
+def press_to_seats(words: Sequence[str], usage: str, seat: Callable[[str], str]) -> tuple[str, ...]:
+    """The recipients of a ``PRESS TO ...`` line where each word is one seat's name (``seat`` reads it,
+    ValueError if it names none), the game master (`MASTER_WORDS`: ``"MASTER"``) or ALL alone
+    (``("ALL",)``), each once, in the order named."""
+    tokens = press_tokens(words, usage)
+    if tokens == ["ALL"]:
+        return ("ALL",)
+    return tuple(dict.fromkeys("MASTER" if t.upper() in MASTER_WORDS else seat(t) for t in tokens))
+
+
 def parse_duration(text: str, least: float = MIN_PHASE_HOURS, what: str = "a phase's length") -> float:
     """Hours from ``48``, ``48h``, ``2d`` or ``90m``, at most MAX_DURATION_HOURS and at least
     ``least`` (the length of ``what``: by default a phase's, MIN_PHASE_HOURS)."""

@@ -36,6 +36,8 @@ from judge.service.kinds import GameKind, Phases, kind_of
 from judge.service.lifecycle import Event, GameError, GameState, move
 from judge.service.options import rules_of
 from judge.service.outbox import queue
+from judge.service.render import render
+from judge.service.turn import Turn
 from judge.store.models import Game, Observer, PhaseRow, Player, Submission
 from judge.web.public import Seat
 
@@ -247,6 +249,17 @@ def who_played(session: Session, game: Game, reader: str) -> list[tuple[str, str
                         if start and is_played(player) else who(player.address))
         found.append((player.seat, ", ".join(held) or "(nobody)"))
     return found
+
+
+def answer_summary(turn: Turn, text: str, game: Game, template: str, what: str, label: str | None,
+                   **more: Any) -> None:
+    """SUMMARY as a kind without a summary of its own answers it: its ``template`` given the game
+    (``what`` it is, the ``label`` of its phase), its events and result, and once it has ended who
+    played which seat (`who_played`); ``more`` for the template.  Its moments in the reader's zone."""
+    seated = who_played(turn.session, game, turn.reader_of(game)) if game.state == GameState.FINISHED else []
+    body = render(template, game=game, what=what, label=label, events=game.settings.get("events", []),
+                  result=game.settings.get("result"), seated=seated, **more)
+    turn.answer_long(text, f"{game.name}-summary.txt", body, "the summary", game=game)
 
 
 def who_plays(session: Session, game: Game, reader: str) -> dict[str, str]:

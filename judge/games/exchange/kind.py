@@ -18,7 +18,6 @@ not tell it), nor anyone's money, holdings, bids or ballots (E40).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -28,7 +27,7 @@ from typing import Any
 from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
-from judge.commands.parse import Command, History
+from judge.commands.parse import Command, History, press_to_seats
 from judge.engine.map import available_maps
 from judge.games.exchange import handlers, lifecycle, mails, pages, sheets, stored, views
 from judge.games.exchange.core.accounts import resign
@@ -43,8 +42,6 @@ from judge.service.scripts import DemoJudge
 from judge.service.turn import Turn
 from judge.store.models import Game, PhaseRow, Player
 from judge.web.public import GameFacts
-
-_MASTER_WORDS = frozenset({"M", "MASTER", "GM"})
 
 
 class Exchange(GameKind):
@@ -111,18 +108,8 @@ class Exchange(GameKind):
 
     def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
         """Investors by name, the game master (M, MASTER, GM), or ALL."""
-        usage = "expected PRESS TO followed by investors' names, ALL, or MASTER"
-        if len(words) < 3 or words[1].upper() != "TO":
-            raise ValueError(usage)
-        tokens = [t for t in re.split(r"[\s,;/&+]+", " ".join(words[2:])) if t]
-        if not tokens:
-            raise ValueError(usage)
-        if any(t.upper() == "ALL" for t in tokens):
-            if len(tokens) > 1:
-                raise ValueError("PRESS TO ALL takes no other recipient")
-            return ("ALL",)
-        return tuple(dict.fromkeys("MASTER" if t.upper() in _MASTER_WORDS else self.seat(session, game, t)
-                                   for t in tokens))
+        return press_to_seats(words, "expected PRESS TO followed by investors' names, ALL, or MASTER",
+                              lambda name: self.seat(session, game, name))
 
     def info(self, game: Game) -> list[str]:
         options = stored.options_of(game)
@@ -259,11 +246,8 @@ class Exchange(GameKind):
         turn.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the history")
 
     def summary(self, turn: Turn, text: str, game: Game) -> None:
-        seated = host.who_played(turn.session, game, turn.reader_of(game)) if game.state == GameState.FINISHED else []
-        body = render("exchange/summary", game=game, what=lifecycle.describe(game),
-                      label=lifecycle.label(game.phase) if game.phase else None,
-                      events=game.settings.get("events", []), result=game.settings.get("result"), seated=seated)
-        turn.answer_long(text, f"{game.name}-summary.txt", body, "the summary")
+        host.answer_summary(turn, text, game, "exchange/summary", lifecycle.describe(game),
+                            lifecycle.label(game.phase) if game.phase else None)
 
     # -- pages -----------------------------------------------------------------------------------
 

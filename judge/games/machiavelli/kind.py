@@ -28,7 +28,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from judge.commands.parse import Command, History
+from judge.commands.parse import MASTER_WORDS, Command, History, press_tokens
 from judge.games.machiavelli import handlers, lifecycle, pages
 from judge.games.machiavelli.core import syntax
 from judge.games.machiavelli.core.board import Board, board_names, load_board
@@ -42,8 +42,6 @@ from judge.service.scripts import DemoJudge
 from judge.service.turn import Turn
 from judge.store.models import Game, PhaseRow, Player
 from judge.web.public import GameFacts
-
-_MASTER_WORDS = frozenset({"M", "MASTER", "GM"})
 
 
 def country_of(board: Board, word: str) -> str:
@@ -136,20 +134,13 @@ class Machiavelli(GameKind):
 
     def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
         """Countries by name, the master (M, MASTER, GM), or ALL."""
-        usage = "expected PRESS TO followed by countries, ALL, or MASTER"
-        if len(words) < 3 or words[1].upper() != "TO":
-            raise ValueError(usage)
-        tokens = [t for t in re.split(r"[\s,;/&+]+", " ".join(words[2:])) if t]
-        if not tokens:
-            raise ValueError(usage)
-        if any(t.upper() == "ALL" for t in tokens):
-            if len(tokens) > 1:
-                raise ValueError("PRESS TO ALL takes no other recipient")
+        tokens = press_tokens(words, "expected PRESS TO followed by countries, ALL, or MASTER")
+        if tokens == ["ALL"]:
             return ("ALL",)
         named: list[str] = []
         at = 0
         while at < len(tokens):  # a country of more words is the longest run naming one (Holy Roman Empire)
-            if tokens[at].upper() in _MASTER_WORDS:
+            if tokens[at].upper() in MASTER_WORDS:
                 named.append("MASTER")
                 at += 1
                 continue
@@ -269,11 +260,8 @@ class Machiavelli(GameKind):
         turn.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the history")
 
     def summary(self, turn: Turn, text: str, game: Game) -> None:
-        seated = host.who_played(turn.session, game, turn.reader_of(game)) if game.state == GameState.FINISHED else []
-        body = render("machiavelli/summary", game=game, what=lifecycle.describe(game),
-                      label=lifecycle.label(game.phase) if game.phase else None,
-                      events=game.settings.get("events", []), result=game.settings.get("result"), seated=seated)
-        turn.answer_long(text, f"{game.name}-summary.txt", body, "the summary")
+        host.answer_summary(turn, text, game, "machiavelli/summary", lifecycle.describe(game),
+                            lifecycle.label(game.phase) if game.phase else None)
 
     # -- pages -----------------------------------------------------------------------------------
 

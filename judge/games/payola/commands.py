@@ -187,9 +187,6 @@ def _set(args: list[str]) -> Command:
     raise ValueError(f"bad SET command: 'SET {' '.join(args)}'")
 
 
-_MASTER_WORDS = frozenset({"M", "MASTER", "GM"})
-
-
 @cache
 def _power_names() -> dict[str, str]:
     """The power names of every map the judge has, by their letters alone (``BRITISHCOLUMBIA``:
@@ -209,24 +206,18 @@ def press_recipients(words: Sequence[str]) -> tuple[str, ...]:
     (``EFG`` is ``E``, ``F``, ``G``; an ``M`` in it is the master); a run that repeats a letter
     (``ENGLND``) is refused, being more likely a misspelt name.  Repeated tokens are dropped.
     """
-    usage = "expected PRESS TO followed by powers (names or initials), ALL, or MASTER"
-    if len(words) < 3 or words[1].upper() != "TO":
-        raise ValueError(usage)
-    tokens = [t for t in re.split(r"[\s,;./&+]+", " ".join(words[2:]).upper()) if t]
-    if not tokens:
-        raise ValueError(usage)
-    if "ALL" in tokens:
-        if len(tokens) > 1:
-            raise ValueError("PRESS TO ALL takes no other recipient")
+    tokens = [t.upper() for t in host.press_tokens(words, "expected PRESS TO followed by powers (names or initials), "
+                                                   "ALL, or MASTER", r"[\s,;./&+]+")]
+    if tokens == ["ALL"]:
         return ("ALL",)
     found: list[str] = []
     for token in tokens:
-        if token in _MASTER_WORDS:
+        if token in host.MASTER_WORDS:
             found.append("MASTER")
         elif (name := _power_names().get(re.sub(r"[-_]", "", token))) or re.fullmatch(r"[A-Z]", token):
             found.append(name or token)
         elif re.fullmatch(r"[A-Z]+", token) and len(set(token)) == len(token):
-            found.extend("MASTER" if letter in _MASTER_WORDS else letter for letter in token)
+            found.extend("MASTER" if letter in host.MASTER_WORDS else letter for letter in token)
         else:
             raise ValueError(f"'{token[:40]}' is not a power, a run of power initials, ALL or MASTER")
     return tuple(dict.fromkeys(found))

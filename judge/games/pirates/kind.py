@@ -17,7 +17,6 @@ is in it (P10).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -26,7 +25,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from judge.commands.parse import Command, History
+from judge.commands.parse import Command, History, press_to_seats
 from judge.games.pirates import handlers, lifecycle, pages
 from judge.games.pirates.core.match import check_name
 from judge.games.pirates.core.views import end_view
@@ -44,7 +43,6 @@ from judge.web.public import GameFacts
 HOST_WORDS = frozenset({"MASTER", "GM", "ALL", "KEY"})
 """Words the host gives a meaning where a seat is named (SIGNON MASTER@game, PRESS TO ALL, a
 private game's KEY): no player may be named so."""
-_MASTER_WORDS = frozenset({"M", "MASTER", "GM"})
 
 
 class Pirates(GameKind):
@@ -214,27 +212,13 @@ class Pirates(GameKind):
         every player of each, with the phases they played (`host.who_played`)."""
         match = lifecycle.match_now(talk.session, game)
         end = end_view(match).lines() if match is not None and game.state == GameState.FINISHED and match.over else ()
-        seated = host.who_played(talk.session, game, talk.reader_of(game)) if game.state == GameState.FINISHED else []
-        body = render("pirates/summary", game=game, what=lifecycle.describe(game),
-                      label=lifecycle.label(game.phase) if game.phase else None,
-                      events=game.settings.get("events", []), result=game.settings.get("result"), end=end,
-                      seated=seated)
-        talk.answer_long(text, f"{game.name}-summary.txt", body, "the summary", game=game)
+        host.answer_summary(talk, text, game, "pirates/summary", lifecycle.describe(game),
+                            lifecycle.label(game.phase) if game.phase else None, end=end)
 
     def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
         """Players by name, the master (M, MASTER, GM), or ALL."""
-        usage = "expected PRESS TO followed by players' names, ALL, or MASTER"
-        if len(words) < 3 or words[1].upper() != "TO":
-            raise ValueError(usage)
-        tokens = [t for t in re.split(r"[\s,;/&+]+", " ".join(words[2:])) if t]
-        if not tokens:
-            raise ValueError(usage)
-        if any(t.upper() == "ALL" for t in tokens):
-            if len(tokens) > 1:
-                raise ValueError("PRESS TO ALL takes no other recipient")
-            return ("ALL",)
-        return tuple(dict.fromkeys("MASTER" if t.upper() in _MASTER_WORDS else self.seat(session, game, t)
-                                   for t in tokens))
+        return press_to_seats(words, "expected PRESS TO followed by players' names, ALL, or MASTER",
+                              lambda name: self.seat(session, game, name))
 
     # -- pages -----------------------------------------------------------------------------------
 
