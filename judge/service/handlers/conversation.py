@@ -432,12 +432,12 @@ class Conversation:
                 f"accepted {since:%Y-%m-%d %H:%M:%S} UTC, has already set {what} (mail held on its way may be "
                 "delivered out of order)")
 
-    def set_aside(self, block: Sequence[tuple[int, str]], why: str) -> None:
+    def set_aside(self, block: Sequence[tuple[int, str]], why: str, code: str = "SUPERSEDED") -> None:
         """Answer the lines of a block not applied as a whole (echo indexes and texts): each
-        ``ignored``, the last one saying ``why``."""
+        ``ignored`` with ``code``, the last one saying ``why``."""
         for index, _ in block:
             self.echoes[index].outcome, self.echoes[index].message = "ignored", "not applied: see below"
-            self.echoes[index].code = "SUPERSEDED"
+            self.echoes[index].code = code
         self.echoes[block[-1][0]].message = why
 
     def proved(self, address: str) -> None:
