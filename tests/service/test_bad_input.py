@@ -51,7 +51,7 @@ def test_a_sheet_with_one_bad_offer_is_refused_whole_and_none_of_it_is_stored(ju
     with judge.db.transaction() as session:
         assert session.scalars(select(Submission).where(Submission.seat == "FRANCE")).all() == []
     judge.send(ALICE, "SIGNON F@g1 alice-pw\n3 : A PAR - BUR")  # the good line alone is a sheet
-    assert judge.outcome_of("3 : A PAR - BUR") == ("ok", None)
+    assert judge.outcome_of("3 : A PAR - BUR") == ("ok", "SHEET_ACCEPTED")
     with judge.db.transaction() as session:
         assert [row.kind for row in session.scalars(select(Submission).where(Submission.seat == "FRANCE"))] == [
             "sheet"]
@@ -68,8 +68,8 @@ def test_wrong_password_gets_one_short_refusal_and_nothing_is_applied(judge: Jud
 
 def test_unknown_game(judge: Judge) -> None:
     judge.send(ALICE, "LIST nogame\nJOIN nogame pw")
-    body = only_reply(judge, ALICE)
-    assert body.count("ERROR: there is no game 'nogame'") == 2
+    only_reply(judge, ALICE)
+    assert judge.outcome_of("LIST nogame") == judge.outcome_of("JOIN nogame ****") == ("error", "NO_SUCH_GAME")
     judge.send(ALICE, "SIGNON F@nogame pw")
     assert "Sign-on refused" in only_reply(judge, ALICE)  # says nothing about which part was wrong
 
@@ -169,7 +169,8 @@ def test_offer_lines_above_a_clear_are_answered_as_withdrawn_by_it(judge: Judge)
     mails = {m.subject: m.body for m in judge.new_mail() if m.to == ALICE}
     body = mails["Re: orders"]
     assert [(answer.outcome, answer.code) for answer in judge.answers[1:]] == [
-        ("ignored", "WITHDRAWN"), ("ignored", "WITHDRAWN"), ("ok", None), ("ok", None)]  # the CLEAR, the offer
+        ("ignored", "WITHDRAWN"), ("ignored", "WITHDRAWN"), ("ok", None),  # the CLEAR
+        ("ok", "SHEET_ACCEPTED")]  # the offer
     assert "> 1 : F BRE - MAO\n  OK: read as one offer of 1 AgP; direct offer for F BRE - MAO\n" in body
     results = mails["g1 S1901M results"]  # France, the only player, has submitted: the sheet below the CLEAR
     assert "France: F BRE - MAO\n" in results and "France: A PAR H\n" in results

@@ -74,7 +74,7 @@ def letter_line(talk: Turn, text: str, _: LetterLine) -> None:
     game = talk.game
     assert game is not None
     if game.state not in RUNNING or game.phase is None:
-        talk.echo(text, "error", "the game is not running: letters are sent once it has started")
+        talk.echo(text, "error", "the game is not running: letters are sent once it has started", code="NOT_RUNNING")
         return
     talk.hold(BLOCK, text)
 

@@ -49,7 +49,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
@@ -82,6 +82,13 @@ class Echo:
     # why, as a name that stays when the message is reworded (UNKNOWN_COMMAND, MASTER_ONLY, ...): what the tests
     # and any program reading the judge's answers rely on, where the message is for people; None where none is named
     code: str | None = None
+
+
+class Why(NamedTuple):
+    """Why a command is not done: the name a program reads (`Echo.code`) and the words a player reads."""
+
+    code: str
+    message: str
 
 
 class Refusal(Exception):
@@ -300,7 +307,7 @@ class Conversation:
         if self.attach([attachment]):
             self.echo(text, "ok", f"{what} attached as {filename} ({len(lines)} lines){more}")
         else:
-            self.echo(text, "error", self.too_big(len(attachment.data)))
+            self.echo(text, "error", self.too_big(len(attachment.data)), code="REPLY_TOO_LONG")
 
     def localized(self, game: Game, text: str) -> str:
         """``text``, an answer about ``game``, with its moments in the zone its reader reads that
@@ -559,7 +566,7 @@ class Conversation:
         try:
             return self.kinds.of(game).seat(self.session, game, word)
         except ValueError as exc:
-            self.echo(text, "error", str(exc))
+            self.echo(text, "error", str(exc), code="NO_SUCH_SEAT")
             return None
 
     def seats(self, game: Game) -> dict[str, Player]:
