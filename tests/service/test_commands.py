@@ -37,7 +37,7 @@ def test_accept_persists_and_status_shows_the_sheet_in_force(judge: Judge) -> No
     judge.send(ALICE, "SIGNON F@g1 alice-pw\nACCEPT FG?\n3 : A PAR - BUR\n2 $")
     judge.send(ALICE, "SIGNON F@g1 alice-pw\nACCEPT FFG\nSTATUS")
     body = judge.new_mail()[-1].body
-    assert "ERROR: 'F' appears more than once" in body
+    assert judge.outcome_of("ACCEPT FFG") == ("error", "BAD_LIST")  # F twice
     assert "your acceptance list: FG?" in body and "3 : A PAR - BUR" in body and "2 $" in body
 
 
@@ -74,8 +74,9 @@ def test_pause_stops_deadlines_and_resume_restarts_them(judge: Judge) -> None:
 
 def test_players_cannot_use_master_commands(judge: Judge) -> None:
     judge.send(ALICE, "SIGNON F@g1 alice-pw\nPROCESS\nROLLBACK\nDUMMY GERMANY")
-    body = judge.new_mail()[-1].body
-    assert body.count("ERROR: only the game master") == 3
+    judge.new_mail()
+    assert [judge.outcome_of(line) for line in ("PROCESS", "ROLLBACK", "DUMMY GERMANY")] == [
+        ("error", "MASTER_ONLY")] * 3
 
 
 def test_rule_6_7_zero_sum_game_money(tmp_path: Path) -> None:

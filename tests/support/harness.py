@@ -194,6 +194,11 @@ class Judge:
         found = self.answer(line)
         return found.outcome, found.code
 
+    def outcomes_of(self, line: str) -> list[tuple[str, str | None]]:
+        """The outcome and code of every answer to ``line`` in the last mail sent, in the mail's order (a line the
+        mail holds more than once, a line answered in the reply and again in a copy)."""
+        return [(answer.outcome, answer.code) for answer in self.answers if answer.text == line]
+
     def confirmed(self, *addresses: str) -> None:
         """Take ``addresses`` as having confirmed before (what `send` does the first time each
         asks for a game's mail), and their mail (`send`) as vouched for by the judge's MTA, for
