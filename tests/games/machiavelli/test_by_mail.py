@@ -31,8 +31,6 @@ The played game (`played`, one per module) goes:
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -47,6 +45,7 @@ from judge.games.machiavelli import lifecycle, pictures
 from judge.games.machiavelli.render import Geometry, GeometryError
 from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow
+from tests.support import cli
 from tests.support.harness import Answer, Judge, Sent
 
 GM = "gm@example.org"
@@ -542,10 +541,7 @@ def draws_maps() -> bool:
 @pytest.fixture(scope="module")
 def demo_output() -> str:
     """What ``judge demo machiavelli`` prints (played once: it runs a judge by SMTP)."""
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        assert run_demo(kinds(), kind="machiavelli") == 0
-    return printed.getvalue()
+    return cli.demo_output(kind="machiavelli")
 
 
 def test_judge_demo_machiavelli_plays_a_spring_and_a_campaign_by_smtp(demo_output: str) -> None:
@@ -563,10 +559,7 @@ def test_judge_demo_machiavelli_plays_a_spring_and_a_campaign_by_smtp(demo_outpu
 @pytest.fixture(scope="module")
 def aop_demo_output() -> str:
     """What ``judge demo machiavelli aop`` prints (played once: it runs a judge by SMTP)."""
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        assert run_demo(kinds(), kind="machiavelli", scenario="aop") == 0
-    return printed.getvalue()
+    return cli.demo_output(kind="machiavelli", scenario="aop")
 
 
 def test_judge_demo_machiavelli_aop_plays_the_first_spring_of_1459_and_its_campaign_by_smtp(
