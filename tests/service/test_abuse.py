@@ -300,7 +300,7 @@ def test_wrong_passwords_back_off_after_five_failures_and_the_owner_is_told(judg
     assert len(warning) == 1 and "5 failed sign-ons as France in g1" in warning[0].body
     assert f"[unknown] {MALLORY} (From: {MALLORY})" in warning[0].body
     judge.send(MALLORY, "SIGNON F@g1 alice-pw\nSTATUS")  # even the right password, too soon: refused unread
-    assert "too many failed sign-ons" in judge.last_to(MALLORY).body
+    assert judge.outcome_of("SIGNON F@g1 ****") == ("error", "TOO_MANY_FAILURES")
     judge.later(1.1 / 60)  # one minute after the fifth failure
     judge.send(MALLORY, "SIGNON F@g1 alice-pw\nSTATUS")
     assert "your balance: 48 AgP" in judge.last_to(MALLORY).body
@@ -310,7 +310,7 @@ def test_wrong_passwords_back_off_per_source_across_seats(judge: Judge) -> None:
     for seat in ("F@g1", "G@g1", "MASTER@g1", "I@g1", "X@g1"):
         judge.send(MALLORY, f"SIGNON {seat} guess")
     judge.send(MALLORY, "SIGNON G@g1 bob-pw\nSTATUS")  # even the right password, from that source
-    assert "too many failed sign-ons" in judge.last_to(MALLORY).body
+    assert judge.outcome_of("SIGNON G@g1 ****") == ("error", "TOO_MANY_FAILURES")
     judge.send(BOB, "SIGNON G@g1 bob-pw\nSTATUS")  # the seat itself is not blocked for its owner
     assert "your balance: 48 AgP" in judge.last_to(BOB).body
 

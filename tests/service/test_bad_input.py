@@ -60,8 +60,8 @@ def test_a_sheet_with_one_bad_offer_is_refused_whole_and_none_of_it_is_stored(ju
 def test_wrong_password_gets_one_short_refusal_and_nothing_is_applied(judge: Judge) -> None:
     judge.send(GM, "JOIN g1 gm-player ITALY\nSIGNON MASTER@g1 not-the-password\nSTART")
     body = only_reply(judge, GM)
-    assert body.strip() == ("> SIGNON MASTER@g1 ****\nSign-on refused: unknown game, power or password. Nothing in "
-                            "your mail was applied.")
+    assert judge.outcome_of("SIGNON MASTER@g1 ****") == ("error", "SIGNON_REFUSED")
+    assert body.count("\n> ") == 0  # one short refusal: nothing else of the mail is answered
     judge.send(ALICE, "LIST g1")
     assert "1 player(s) joined" in only_reply(judge, ALICE)  # the JOIN before the bad sign-on was undone
 
@@ -71,7 +71,8 @@ def test_unknown_game(judge: Judge) -> None:
     only_reply(judge, ALICE)
     assert judge.outcome_of("LIST nogame") == judge.outcome_of("JOIN nogame ****") == ("error", "NO_SUCH_GAME")
     judge.send(ALICE, "SIGNON F@nogame pw")
-    assert "Sign-on refused" in only_reply(judge, ALICE)  # says nothing about which part was wrong
+    only_reply(judge, ALICE)
+    assert judge.outcome_of("SIGNON F@nogame ****") == ("error", "SIGNON_REFUSED")  # as for a wrong password
 
 
 def test_mail_with_no_text_part(judge: Judge) -> None:
@@ -137,7 +138,7 @@ def test_an_internal_error_gets_an_apology_not_a_traceback(judge: Judge, monkeyp
     assert notice.subject.startswith("Mail ") and notice.subject.endswith(" quarantined")
     assert "RuntimeError: disk on fire" in notice.body and "gm-secret" not in notice.body
     judge.send(GM, "SIGNON MASTER@g1 gm-secret")  # the password change in the quarantined mail was not applied
-    assert "OK: signed on as master of g1" in judge.last_to(GM).body
+    assert judge.outcome_of("SIGNON MASTER@g1 ****") == ("ok", None)
     judge.new_mail()
     judge.send(ALICE, "LIST g1")
     assert "state: forming" in only_reply(judge, ALICE)

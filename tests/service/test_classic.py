@@ -144,8 +144,7 @@ def test_press_between_the_main_phases_may_be_forbidden(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "PRESS TO G\nAfter the winter.\nENDPRESS\nPRESS TO M\nA question.\nENDPRESS")
     mails = by_address(judge.new_mail())
     assert BOB not in mails and "A question." in mails[GM].body
-    assert ("ERROR: not sent: this game allows no press during its retreat and adjustment phases but to the game "
-            "master") in mails[ALICE].body
+    assert judge.outcome_of("PRESS TO G") == ("error", "NO_PRESS_BETWEEN")
 
 
 def test_set_press_is_announced_and_listed(judge: Judge) -> None:
@@ -248,7 +247,7 @@ def test_replace_gives_the_power_to_a_new_address_once_it_confirms_with_its_own_
         assert any(f"the game master gave France to a new player ({DAN})" in m.body for m in mails if m.to == reader)
     assert not any("Dan-Sesame-29" in m.body for m in mails)
     judge.send(DAN, "SIGNON F@g1 Dan-Sesame-29\nSTATUS")
-    assert "OK: signed on as France in g1" in judge.last_to(DAN).body
+    assert judge.outcome_of("SIGNON F@g1 ****") == ("ok", None)  # with the password Dan chose
     judge.send(ALICE, FRANCE + "STATUS")
     assert "signed on as France" not in judge.last_to(ALICE).body
 

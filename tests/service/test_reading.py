@@ -236,7 +236,8 @@ def test_rejected_orders_say_which_orders_stand(tmp_path: Path) -> None:
 def test_a_refused_sign_on_quotes_its_line_without_the_password(judge: Judge) -> None:
     judge.send(ALICE, "LIST\nSIGNON FRANCE@g1 wrong-pw\n4 : A PAR - BUR")
     body = reply_to(judge, ALICE).body
-    assert body.startswith("> SIGNON FRANCE@g1 ****\nSign-on refused: unknown game, power or password."), body
+    assert body.startswith("> SIGNON FRANCE@g1 ****\n"), body
+    assert judge.outcome_of("SIGNON FRANCE@g1 ****") == ("error", "SIGNON_REFUSED")
     assert "wrong-pw" not in body
 
 

@@ -32,7 +32,7 @@ from judge.mail.outbound import MaildirOutbox
 from judge.service.app import inject, process_game, run_deadlines
 from judge.service.config import Settings
 from judge.service.handlers import conversation
-from judge.service.handlers.conversation import Echo
+from judge.service.handlers.conversation import Conversation, Echo, Refusal
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.database import Database
 from judge.store.models import ConfirmedAddress, Outbox
@@ -66,9 +66,10 @@ class Answer:
 
 @contextmanager
 def recording(answers: list[Answer]) -> Iterator[None]:
-    """Append to ``answers`` every line of every reply the judge renders meanwhile (a copy's lines again)."""
+    """Append to ``answers`` every line of every reply the judge renders meanwhile (a copy's lines again), and the
+    line of a refused sign-on (its mail gets one short refusal instead: `Refusal.code` says why)."""
     names = vars(conversation)  # the reply is rendered by the name `render` that conversation imported
-    real = names["render"]
+    real, real_run = names["render"], Conversation.run
 
     def render(template: str, **context: Any) -> str:
         echoes: list[Echo] = context.get("echoes", [])
@@ -76,11 +77,19 @@ def recording(answers: list[Answer]) -> Iterator[None]:
             answers.extend(Answer(e.text, e.outcome, e.code, e.message) for e in echoes)
         return str(real(template, **context))
 
+    def run(self: Conversation) -> Refusal | None:
+        refusal = real_run(self)
+        if refusal is not None:
+            answers.append(Answer(refusal.line, "error", refusal.code, ""))
+        return refusal
+
     names["render"] = render
+    Conversation.run = run  # type: ignore[method-assign]
     try:
         yield
     finally:
         names["render"] = real
+        Conversation.run = real_run  # type: ignore[method-assign]
 
 
 def raw_mail(sender: str, body: str, subject: str = "orders", headers: dict[str, str] | None = None,

@@ -102,6 +102,16 @@ class Refusal(Exception):
         self.gone = gone  # the right password for a power its player no longer plays: why
         self.line = ""  # the line refused, as written, its password masked (`Conversation._line`)
 
+    @property
+    def code(self) -> str:
+        """Why, as a name (`Echo.code`): too many failures from the mail's source, a seat no longer the writer's, a
+        wrong key of a private game, or else a wrong game, seat or password (which of them, the judge never says)."""
+        if self.until is not None:
+            return "TOO_MANY_FAILURES"
+        if self.gone is not None:
+            return "NO_LONGER_YOURS"
+        return "WRONG_KEY" if self.who == "KEY" else "SIGNON_REFUSED"
+
 
 @dataclass
 class Context:

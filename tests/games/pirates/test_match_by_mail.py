@@ -540,7 +540,7 @@ def test_a_vacant_seat_is_taken_over_under_its_name_and_its_new_player_told_only
     judge.send("zed@example.org", "SIGNON Bob@pp zed-pw\nSTATUS")
     assert "signed on as Bob in pp" in judge.last_to("zed@example.org").body
     send_as(judge, "Bob", ["STATUS"])  # the old password no longer works
-    assert "Sign-on refused" in judge.last_to(address("Bob")).body
+    assert judge.outcome_of("SIGNON Bob@pp ****") == ("error", "SIGNON_REFUSED")
 
 
 def test_resign_leaves_a_seat_that_plays_on_by_the_defaults(tmp_path: Path) -> None:
