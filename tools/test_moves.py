@@ -56,6 +56,9 @@ CANDIDATES = 12
 REWRITTEN_BELOW = 0.7
 """A test kept under its name whose body is less like its old one than this is listed, to be read by hand."""
 
+ASSERTED_AT_LEAST = 12
+"""The shortest asserted string the report looks for in the later tests: shorter ones are found anywhere."""
+
 NAMESAKES = 4
 """How many "after" tests, closest by the words of their names, rule (d) compares too."""
 
@@ -74,6 +77,7 @@ class ListedTest:
     tokens: tuple[str, ...]
     vocabulary: frozenset[str]
     summary: str
+    asserted: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -194,6 +198,20 @@ def summary_of(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
     return "(no docstring, no assert)"
 
 
+def asserted_strings(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    """The string constants of ``ASSERTED_AT_LEAST`` characters or more inside the test's asserts."""
+    found: dict[str, None] = {}
+    for child in ast.walk(node):
+        if isinstance(child, ast.Assert):
+            found.update((text, None) for text in strings_in(child.test) if len(text) >= ASSERTED_AT_LEAST)
+    return tuple(found)
+
+
+def strings_in(node: ast.AST) -> list[str]:
+    """Every string constant under a node."""
+    return [part.value for part in ast.walk(node) if isinstance(part, ast.Constant) and isinstance(part.value, str)]
+
+
 def normalised(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.Module:
     """The function without its name, its docstrings and its marker decorators, as a module to dump."""
     copy = ast.parse(ast.unparse(node)).body[0]
@@ -217,6 +235,7 @@ def listed_tests(path: str, source: str) -> Iterator[ListedTest]:
                     tokens=tuple(tokens_of(module)),
                     vocabulary=vocabulary_of(module),
                     summary=summary_of(node),
+                    asserted=asserted_strings(node),
                 )
             elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
                 yield from walk(node.body, f"{prefix}{node.name}::")
@@ -381,6 +400,39 @@ def table(category: str, matches: Sequence[Match], targets: Counter[str]) -> lis
     return lines
 
 
+def every_string(rev: str) -> str:
+    """Every string constant of every Python file under tests/ at ``rev`` and the text of its data files, joined."""
+    texts: list[str] = []
+    for path in tree(rev):
+        try:
+            source = git("show", f"{rev}:{path}")
+        except UnicodeDecodeError:  # a binary fixture
+            continue
+        if not path.endswith(".py"):
+            texts.append(source)
+            continue
+        try:
+            module = ast.parse(source)
+        except SyntaxError:
+            texts.append(source)
+            continue
+        texts += strings_in(module)
+    return "\0".join(texts)
+
+
+def lost_strings(matches: Sequence[Match], after_rev: str) -> list[str]:
+    """The asserted strings of the earlier tests that no string or data file of the later tests contains."""
+    everything = every_string(after_rev)
+    lines = ["| old test | asserted string found in no test now | its test now |", "|---|---|---|"]
+    for item in matches:
+        for text in item.before.asserted:
+            if text not in everything:
+                now = code(item.after.key) if item.after and item.category != "not found" else "—"
+                shown = text if len(text) <= 100 else text[:97] + "..."
+                lines.append(f"| {code(item.before.key)} | {code(repr(shown))} | {now} |")
+    return lines
+
+
 def data_files(before_rev: str, after_rev: str) -> list[str]:
     """The non-Python files under tests/: kept in place, moved (same blob), changed in place, or gone."""
     old = {path: blob for path, blob in tree(before_rev).items() if not path.endswith(".py")}
@@ -438,6 +490,9 @@ def report(before_rev: str, after_rev: str) -> str:
     heading = f"Kept or moved under its name, its body rewritten (similarity < {REWRITTEN_BELOW}): {len(rewritten)}"
     lines += ["", f"### {heading}", ""]
     lines += table("kept", rewritten, targets) if rewritten else ["None."]
+    lost = lost_strings(matches, after_rev)
+    heading = f"Asserted strings ({ASSERTED_AT_LEAST}+ characters) found in no test now: {len(lost) - 2}"
+    lines += ["", f"### {heading}", "", *lost]
     lines += ["", "### Data files under tests/", "", *data_files(before_rev, after_rev)]
     return "\n".join(lines) + "\n"
 
