@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import ast
 import difflib
+import functools
 import math
 import subprocess
 import sys
@@ -92,7 +93,7 @@ class ListedTest:
     @property
     def body(self) -> str:
         """The normalised body as one string, for rule (c)."""
-        return " ".join(self.tokens)
+        return "\0".join(self.tokens)
 
 
 @dataclass(frozen=True)
@@ -113,10 +114,16 @@ class Revision:
     unreadable: list[str] = field(default_factory=list)
 
 
+@functools.cache
+def top() -> str:
+    """The top of the current repository: git's paths are the repository's, wherever the tool is run from."""
+    done = subprocess.run(["git", "rev-parse", "--show-toplevel"], check=True, capture_output=True, text=True)
+    return done.stdout.strip()
+
+
 def git(*args: str) -> str:
-    """Run one git command at the top of the current repository (paths are the repository's) and return its output."""
-    top = subprocess.run(["git", "rev-parse", "--show-toplevel"], check=True, capture_output=True, text=True).stdout
-    return subprocess.run(["git", *args], check=True, capture_output=True, text=True, cwd=top.strip()).stdout
+    """Run one git command at the top of the current repository and return its output."""
+    return subprocess.run(["git", *args], check=True, capture_output=True, text=True, cwd=top()).stdout
 
 
 def tree(rev: str) -> dict[str, str]:
@@ -309,7 +316,7 @@ def match(before: Sequence[ListedTest], after: Sequence[ListedTest]) -> list[Mat
         if test.key in found:
             continue
         free = [other for other in by_name[test.name] if other.key not in claimed]
-        best = closest(test, free) if len(free) > 1 else (free[0], ratio(test.tokens, free[0].tokens)) if free else None
+        best = closest(test, free)
         if best:
             found[test.key] = Match(test, "moved", best[0], best[1])
             claimed.add(best[0].key)
