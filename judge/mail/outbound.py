@@ -198,6 +198,11 @@ class MaildirOutbox:
 
     def messages(self) -> list[bytes]:
         """Every message in new/ and cur/, oldest first (file mtime, then key) — for tests and demos."""
+        return [path.read_bytes() for path in self.files()]
+
+    def files(self) -> list[Path]:
+        """The file of every message in new/ and cur/, oldest first (file mtime, then key): a reader that
+        has read some reads only the others (a file delivered is never written again)."""
         found: list[tuple[int, list[str | int], Path]] = []
         for sub in ("new", "cur"):
             with os.scandir(self.path / sub) as entries:
@@ -207,7 +212,7 @@ class MaildirOutbox:
                     key = entry.name.split(self._box.colon)[0]
                     found.append((entry.stat().st_mtime_ns, _natural(key), Path(entry.path)))
         found.sort(key=lambda item: (item[0], item[1]))
-        return [path.read_bytes() for _, _, path in found]
+        return [path for _, _, path in found]
 
     def message_ids(self) -> set[str]:
         """The Message-ID of every message in new/ and cur/, from its header alone.

@@ -7,11 +7,14 @@ import email
 import email.policy
 import smtplib
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.message import EmailMessage
+from pathlib import Path
 
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
+
+POLL = 0.05  # seconds between two looks for the judge's mail: a look reads only the mails not read yet
 
 
 @dataclass(frozen=True)
@@ -20,6 +23,7 @@ class DemoJudge:
 
     port: int
     settings: Settings
+    _read: dict[Path, EmailMessage] = field(default_factory=dict, repr=False, compare=False)  # each mail read once
 
     def send(self, sender: str, body: str) -> None:
         """Mail ``body`` from ``sender`` to the judge."""
@@ -32,10 +36,12 @@ class DemoJudge:
     def mails(self) -> list[EmailMessage]:
         """Every mail the judge has sent, oldest first."""
         found = []
-        for raw in MaildirOutbox(self.settings.maildir).messages():
-            message = email.message_from_bytes(raw, policy=email.policy.default)
-            assert isinstance(message, EmailMessage)
-            found.append(message)
+        for path in MaildirOutbox(self.settings.maildir).files():
+            if path not in self._read:
+                message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+                assert isinstance(message, EmailMessage)
+                self._read[path] = message
+            found.append(self._read[path])
         return found
 
     def wait_for(self, subject: str, to: str | None = None, timeout: float = 60.0) -> EmailMessage:
@@ -45,7 +51,7 @@ class DemoJudge:
             for message in self.mails():
                 if message["Subject"] == subject and to in (None, message["To"]):
                     return message
-            time.sleep(0.2)
+            time.sleep(POLL)
         raise TimeoutError(f"no mail '{subject}' after {timeout:g} s")
 
     def answer(self, sender: str, body: str, timeout: float = 60.0) -> EmailMessage:
@@ -58,7 +64,7 @@ class DemoJudge:
             for message in [m for m in self.mails() if m["To"] == sender][before:]:
                 if str(message["Subject"]).startswith("Re:"):
                     return message
-            time.sleep(0.2)
+            time.sleep(POLL)
         raise TimeoutError(f"no answer to {sender} after {timeout:g} s")
 
     def confirm(self, address: str, timeout: float = 60.0) -> None:
@@ -70,7 +76,7 @@ class DemoJudge:
                     token = next(line for line in text_of(message).splitlines() if line.startswith("CONFIRM "))
                     self.send(address, token)
                     return
-            time.sleep(0.2)
+            time.sleep(POLL)
         raise TimeoutError(f"no request to confirm {address} after {timeout:g} s")
 
 

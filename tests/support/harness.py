@@ -175,7 +175,7 @@ class Judge:
         self.db = open_database(self.settings)
         self.now = now
         self.read = 0
-        self._parsed: dict[bytes, Sent] = {}  # a mail read back once: those with maps are big
+        self._parsed: dict[Path, Sent] = {}  # each mail read back once: those with maps are big
         self.vouched: set[str] = set()  # addresses whose mail the judge's MTA vouches for (`confirmed`)
         self.answers: list[Answer] = []  # the lines of the replies to the last mail sent (`answer`)
 
@@ -246,16 +246,16 @@ class Judge:
 
     def all_mail(self) -> list[Sent]:
         found = []
-        for raw in MaildirOutbox(self.settings.maildir).messages():
-            if raw in self._parsed:
-                found.append(self._parsed[raw])
+        for path in MaildirOutbox(self.settings.maildir).files():
+            if path in self._parsed:
+                found.append(self._parsed[path])
                 continue
-            message = email.message_from_bytes(raw, policy=email.policy.default)
+            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
             assert isinstance(message, EmailMessage)
             text = message.get_body(preferencelist=("plain",))
             body = text.get_content() if text is not None else ""
-            self._parsed[raw] = Sent(str(message["To"]), str(message["Subject"]), str(body), message)
-            found.append(self._parsed[raw])
+            self._parsed[path] = Sent(str(message["To"]), str(message["Subject"]), str(body), message)
+            found.append(self._parsed[path])
         return found
 
     def new_mail(self) -> list[Sent]:
@@ -354,10 +354,10 @@ class _Built:
 
     @staticmethod
     def key(judge: Judge, build: Callable[..., object], *args: Hashable) -> tuple[object, ...]:
-        """What a build's result depends on: the build and its arguments, the moment, and the settings but the data
-        directory and the database."""
+        """What a build's result depends on: the build and its arguments, the moment, the kind of database (SQLite
+        or PostgreSQL) and the settings but the data directory and the database."""
         settings = replace(judge.settings, data_dir=Path("."), database=None)
-        return (build.__module__, build.__qualname__, *args, judge.now, repr(settings))
+        return (build.__module__, build.__qualname__, *args, judge.now, _dialect(judge), repr(settings))
 
     @classmethod
     def of(cls, judge: Judge) -> _Built:
@@ -366,7 +366,7 @@ class _Built:
         files = Path(tempfile.mkdtemp(prefix="judge-built-")) / "data"
         atexit.register(shutil.rmtree, files.parent, True)
         shutil.copytree(judge.settings.data_dir, files)  # the Maildir's files keep their times, and so their order
-        database = judge.settings.database if judge.settings.database_url.startswith("postgresql") else None
+        database = None if _dialect(judge) == "sqlite" else judge.settings.database
         return cls(files, _new_database(database, database) if database else None, judge.now, judge.read,
                    frozenset(judge.vouched), tuple(judge.answers))
 
@@ -381,6 +381,10 @@ class _Built:
         judge.db = open_database(judge.settings)
         judge.pristine = False
         judge.now, judge.read, judge.vouched, judge.answers = self.now, self.read, set(self.vouched), list(self.answers)
+
+
+def _dialect(judge: Judge) -> str:
+    return make_url(judge.settings.database_url).get_backend_name()
 
 
 _built: dict[tuple[object, ...], _Built] = {}  # per test process: the builds `once` played on pristine judges
