@@ -9,7 +9,6 @@ import smtplib
 import time
 from dataclasses import dataclass, field
 from email.message import EmailMessage
-from pathlib import Path
 
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
@@ -23,7 +22,8 @@ class DemoJudge:
 
     port: int
     settings: Settings
-    _read: dict[Path, EmailMessage] = field(default_factory=dict, repr=False, compare=False)  # each mail read once
+    _read: list[EmailMessage] = field(default_factory=list, repr=False, compare=False)  # the mails read, in order
+    _files: set[str] = field(default_factory=set, repr=False, compare=False)  # their files' names: each read once
 
     def send(self, sender: str, body: str) -> None:
         """Mail ``body`` from ``sender`` to the judge."""
@@ -35,14 +35,12 @@ class DemoJudge:
 
     def mails(self) -> list[EmailMessage]:
         """Every mail the judge has sent, oldest first."""
-        found = []
-        for path in MaildirOutbox(self.settings.maildir).files():
-            if path not in self._read:
-                message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-                assert isinstance(message, EmailMessage)
-                self._read[path] = message
-            found.append(self._read[path])
-        return found
+        for path in MaildirOutbox(self.settings.maildir).files(known=self._files):
+            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+            assert isinstance(message, EmailMessage)
+            self._files.add(path.name)
+            self._read.append(message)
+        return list(self._read)
 
     def wait_for(self, subject: str, to: str | None = None, timeout: float = 60.0) -> EmailMessage:
         """The judge's mail with ``subject`` (to ``to``), once it has sent it."""

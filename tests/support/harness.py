@@ -175,7 +175,8 @@ class Judge:
         self.db = open_database(self.settings)
         self.now = now
         self.read = 0
-        self._parsed: dict[Path, Sent] = {}  # each mail read back once: those with maps are big
+        self._sent: list[Sent] = []  # the mails read back from the Maildir so far, oldest first (`all_mail`)
+        self._files: set[str] = set()  # their files' names
         self.vouched: set[str] = set()  # addresses whose mail the judge's MTA vouches for (`confirmed`)
         self.answers: list[Answer] = []  # the lines of the replies to the last mail sent (`answer`)
 
@@ -245,18 +246,15 @@ class Judge:
         return summary
 
     def all_mail(self) -> list[Sent]:
-        found = []
-        for path in MaildirOutbox(self.settings.maildir).files():
-            if path in self._parsed:
-                found.append(self._parsed[path])
-                continue
+        """Every mail the judge sent, oldest first, as read back from its Maildir; each file is read once."""
+        for path in MaildirOutbox(self.settings.maildir).files(known=self._files):
             message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
             assert isinstance(message, EmailMessage)
             text = message.get_body(preferencelist=("plain",))
             body = text.get_content() if text is not None else ""
-            self._parsed[path] = Sent(str(message["To"]), str(message["Subject"]), str(body), message)
-            found.append(self._parsed[path])
-        return found
+            self._files.add(path.name)
+            self._sent.append(Sent(str(message["To"]), str(message["Subject"]), str(body), message))
+        return list(self._sent)
 
     def new_mail(self) -> list[Sent]:
         """Mails sent since the last call."""
@@ -380,6 +378,7 @@ class _Built:
             judge.settings = replace(judge.settings, database=_new_database(self.database, self.database))
         judge.db = open_database(judge.settings)
         judge.pristine = False
+        judge._sent, judge._files = [], set()
         judge.now, judge.read, judge.vouched, judge.answers = self.now, self.read, set(self.vouched), list(self.answers)
 
 
