@@ -7,6 +7,7 @@ import email
 import email.policy
 import smtplib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 
@@ -55,15 +56,30 @@ class DemoJudge:
     def answer(self, sender: str, body: str, timeout: float = 60.0) -> EmailMessage:
         """Mail ``body`` from ``sender`` and return the judge's answer to it (the next mail to
         ``sender`` that answers one)."""
-        before = len([m for m in self.mails() if m["To"] == sender])
-        self.send(sender, body)
+        return self.answers([(sender, body)], timeout)[0]
+
+    def answers(self, mails: Sequence[tuple[str, str]], timeout: float = 60.0) -> list[EmailMessage]:
+        """Mail each ``(sender, body)`` of ``mails`` (one each from different senders), one after another without
+        waiting, and return the judge's answers to them in the same order: players writing at once, as they do
+        before a deadline, and a script that waits for the judge once rather than once a mail."""
+        senders = [sender for sender, _ in mails]
+        assert len(set(senders)) == len(senders), "one mail a sender: an answer is told apart by its recipient"
+        before = {sender: sum(m["To"] == sender for m in self.mails()) for sender in senders}
+        for sender, body in mails:
+            self.send(sender, body)
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for message in [m for m in self.mails() if m["To"] == sender][before:]:
-                if str(message["Subject"]).startswith("Re:"):
-                    return message
+        found: dict[str, EmailMessage] = {}
+        while len(found) < len(senders):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no answer to {sorted(set(senders) - set(found))} after {timeout:g} s")
             time.sleep(POLL)
-        raise TimeoutError(f"no answer to {sender} after {timeout:g} s")
+            sent = self.mails()
+            for sender in set(senders) - set(found):
+                answer = next((m for m in [m for m in sent if m["To"] == sender][before[sender]:]
+                               if str(m["Subject"]).startswith("Re:")), None)
+                if answer is not None:
+                    found[sender] = answer
+        return [found[sender] for sender in senders]
 
     def confirm(self, address: str, timeout: float = 60.0) -> None:
         """Answer with ``CONFIRM token`` the mail that asks ``address`` to confirm it wants game mail."""
