@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +25,21 @@ def _temporary_files_in_memory() -> None:
         os.environ["TMPDIR"] = tempfile.tempdir = str(MEMORY)
 
 
+def _bytecode_cached() -> None:
+    """Where the environment forbids Python to cache compiled modules (PYTHONDONTWRITEBYTECODE, as some
+    containers set it), every judge the tests start as a process (a hundred or so: daemons, their appliers,
+    the `judge` command) compiled the judge's modules again, a third of a second apiece: the tests keep them
+    in a folder of their temporary directory instead (PYTHONPYCACHEPREFIX), never in the source tree."""
+    if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is None and not sys.flags.dont_write_bytecode:
+        return
+    cache = Path(tempfile.gettempdir()) / f"judge-tests-bytecode-{os.getuid()}"
+    os.environ.setdefault("PYTHONPYCACHEPREFIX", str(cache))
+    sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
+    sys.dont_write_bytecode = False
+
+
 _temporary_files_in_memory()
+_bytecode_cached()
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -112,10 +127,19 @@ def layer(path: str) -> str:
     raise AssertionError("the last prefix matches every path")
 
 
+# The order in which the workers take the layers' files: the slow ones (processes, sockets, whole games by mail)
+# first, so that the many small files of the fast layers fill the workers in at the end and neither waits long for
+# the other's last big file (xdist's loadfile hands out files in the order collected).
+FIRST = ("integration", "e2e", "bymail", "migrations", "host", "template", "unit")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     root = Path(__file__).parent
+    layers: dict[pytest.Item, str] = {}
     for item in items:
         path = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else item.path.name
-        item.add_marker(layer(path))
+        layers[item] = layer(path)
+        item.add_marker(layers[item])
         if path in DATABASE:
             item.add_marker("database")
+    items.sort(key=lambda item: FIRST.index(layers[item]))  # stable: a file's tests keep their order

@@ -24,7 +24,7 @@ import mailbox
 import os
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import policy
@@ -198,16 +198,22 @@ class MaildirOutbox:
 
     def messages(self) -> list[bytes]:
         """Every message in new/ and cur/, oldest first (file mtime, then key) — for tests and demos."""
+        return [path.read_bytes() for path in self.files()]
+
+    def files(self, known: Container[str] = ()) -> list[Path]:
+        """The file of every message in new/ and cur/ but those named in ``known``, oldest first (file mtime,
+        then key): a reader that has read some asks only for the others (a file delivered is never written
+        again, and one delivered later comes after it)."""
         found: list[tuple[int, list[str | int], Path]] = []
         for sub in ("new", "cur"):
             with os.scandir(self.path / sub) as entries:
                 for entry in entries:
-                    if entry.name.startswith(".") or not entry.is_file():
+                    if entry.name in known or entry.name.startswith(".") or not entry.is_file():
                         continue
                     key = entry.name.split(self._box.colon)[0]
                     found.append((entry.stat().st_mtime_ns, _natural(key), Path(entry.path)))
         found.sort(key=lambda item: (item[0], item[1]))
-        return [path.read_bytes() for _, _, path in found]
+        return [path for _, _, path in found]
 
     def message_ids(self) -> set[str]:
         """The Message-ID of every message in new/ and cur/, from its header alone.

@@ -169,6 +169,15 @@ def test_deliver_and_read_back_in_order(tmp_path: Path) -> None:
     assert MaildirOutbox(tmp_path / "outbox").messages() == sent  # reopened
 
 
+def test_a_reader_that_names_the_files_it_has_read_gets_only_the_others_in_order(tmp_path: Path) -> None:
+    outbox = MaildirOutbox(tmp_path)
+    keys = [outbox.deliver(build(body=f"message {i}\n")) for i in range(4)]
+    read = {path.name for path in outbox.files()[:2]}
+    assert read == set(keys[:2])
+    assert [path.name for path in outbox.files(known=read)] == keys[2:]
+    assert [path.read_bytes() for path in outbox.files(known=read)] == outbox.messages()[2:]
+
+
 def test_messages_include_cur_and_sort_by_mtime(tmp_path: Path) -> None:
     outbox = MaildirOutbox(tmp_path)
     first, second = build(body="first\n"), build(body="second\n")

@@ -1,6 +1,7 @@
-"""The judge as an administrator installs it: a wheel built from a copy of the sources, installed
-into a fresh virtual environment outside the checkout, runs `judge demo` with no source tree
-(templates and migrations are package data).
+"""The judge as an administrator installs it: a source distribution built from a copy of the checkout holds what a
+deployment needs beside the package (deploy/: MANIFEST.in), a wheel built from that source distribution, installed
+into a fresh virtual environment outside the checkout, is the version the package says (pyproject's dynamic
+version) and runs `judge demo` with no source tree (templates and migrations are package data).
 
 It needs the dependencies' wheels: ``pip wheel`` takes them from pip's cache when the project's
 own install has filled it, else from the package index.  It takes about a minute, so it runs
@@ -13,10 +14,13 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import venv
 from pathlib import Path
 
 import pytest
+
+from judge import __version__
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,19 +37,34 @@ def _run(command: list[str | Path], cwd: Path) -> str:
     return done.stdout
 
 
-def test_a_wheel_installed_in_a_fresh_venv_runs_the_demo_without_the_sources(tmp_path: Path) -> None:
-    source = tmp_path / "source"  # only what a source distribution holds: no build/, no stale files
-    shutil.copytree(ROOT / "judge", source / "judge", ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("pyproject.toml", "setup.py", "README.md"):
+def test_a_wheel_built_from_the_sdist_installed_in_a_fresh_venv_runs_the_demo_without_the_sources(
+        tmp_path: Path) -> None:
+    source = tmp_path / "source"  # the checkout's files an sdist is made of: no build/, no stale files
+    for folder in ("judge", "deploy"):
+        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE", "MANIFEST.in"):
         shutil.copy(ROOT / name, source / name)
-    wheels = tmp_path / "wheels"
-    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", wheels, source], cwd=tmp_path)
+    builder = tmp_path / "builder"  # the build backend pyproject names, in an environment of its own
+    venv.create(builder, with_pip=True)
+    _run([builder / "bin" / "pip", "install", "--quiet", "setuptools>=77"], cwd=tmp_path)
+    sdists = tmp_path / "sdist"
+    build_sdist = f"from setuptools import build_meta; build_meta.build_sdist({str(sdists)!r})"
+    _run([builder / "bin" / "python", "-c", build_sdist], cwd=source)
+    [sdist] = sdists.glob("payola_judge-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        held = {name.partition("/")[2] for name in archive.getnames()}
+    assert {f"deploy/{file.name}" for file in (ROOT / "deploy").iterdir() if file.is_file()} <= held
     shutil.rmtree(source)
+    wheels = tmp_path / "wheels"
+    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", wheels, sdist], cwd=tmp_path)
     venv.create(tmp_path / "venv", with_pip=True)
     bin_dir = tmp_path / "venv" / "bin"
     _run([bin_dir / "pip", "install", "--quiet", "--no-index", "--find-links", wheels, "payola-judge"], cwd=tmp_path)
     where = _run([bin_dir / "python", "-c", "import judge; print(judge.__file__)"], cwd=tmp_path)
     assert where.startswith(str(tmp_path / "venv")), where
+    installed = _run([bin_dir / "python", "-c", "import importlib.metadata; print(importlib.metadata.version("
+                                                "'payola-judge'))"], cwd=tmp_path)
+    assert installed.strip() == __version__
     out = _run([bin_dir / "judge", "demo"], cwd=tmp_path)
     assert "Spring 1901 was processed" in out and "The judge sent" in out
     data = tmp_path / "data"  # the migrations and templates once more, through the commands an administrator runs

@@ -28,7 +28,7 @@ from judge.service.handlers import mail as mail_module
 from judge.service.handlers import receive
 from judge.service.operator import quarantine_drop
 from judge.store.models import Game, InboundMail, Observer, Outbox, Player
-from tests.support.harness import MX, Judge, last_outbox_id, raw_mail, tokens, two_player_game, vouching
+from tests.support.harness import MX, Judge, last_outbox_id, once, raw_mail, tokens, two_player_game, vouching
 from tests.support.people import CAROL, GM
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -535,7 +535,11 @@ def test_the_angle_address_is_the_one_answered(judge: Judge) -> None:
 def watched(tmp_path: Path) -> Judge:
     """g1 (two players) with 50 observers, and g2 (the same master, forming... then started) with two
     players of its own."""
-    judge = two_player_game(Judge(tmp_path))
+    return once(Judge(tmp_path), _watched)
+
+
+def _watched(judge: Judge) -> None:
+    two_player_game(judge)
     for number in range(judge.settings.max_observers):
         judge.send(f"o{number}@example.org", "OBSERVE g1")
     judge.send(GM, "CREATE g2 gm-secret")
@@ -543,7 +547,6 @@ def watched(tmp_path: Path) -> Judge:
     judge.send("erin@example.org", "JOIN g2 erin-pw GERMANY")
     judge.send(GM, "SIGNON MASTER@g2 gm-secret\nSTART")
     judge.new_mail()
-    return judge
 
 
 def test_a_masters_news_and_results_in_one_mail_are_one_mail_per_reader(watched: Judge) -> None:

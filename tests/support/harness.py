@@ -17,11 +17,12 @@ import re
 import shutil
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from email.message import EmailMessage
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -45,13 +46,23 @@ TERMINATE_CODE = re.compile(r"to confirm, send TERMINATE (\S+)")
 
 @dataclass(frozen=True)
 class Sent:
-    """A mail the judge sent, as read back from the Maildir: its text, and its attachments by name."""
+    """A mail the judge sent, as read back from the Maildir: its text, and its attachments by name.  Its headers
+    and attachments are read from the message when first asked for: most tests read neither, and reading every
+    header of every mail was a third of what reading the mail back cost."""
 
     to: str
     subject: str
     body: str
-    headers: dict[str, str]
-    attachments: dict[str, tuple[str, bytes]]  # filename -> (content type, bytes)
+    message: EmailMessage = field(repr=False, compare=False)
+
+    @cached_property
+    def headers(self) -> dict[str, str]:
+        return {k: str(v) for k, v in self.message.items()}
+
+    @cached_property
+    def attachments(self) -> dict[str, tuple[str, bytes]]:
+        """filename -> (content type, bytes)"""
+        return {str(part.get_filename()): _attachment(part) for part in self.message.iter_attachments()}
 
 
 @dataclass(frozen=True)
@@ -162,6 +173,9 @@ class Judge:
 
     def __init__(self, data_dir: Path, now: datetime = datetime(2026, 1, 5, 12, 0), **settings: Any) -> None:
         settings = {"maps": False, "web": False, "mta_hostname": MX, "mta_authenticates": True, **settings}
+        # a database this judge made at the newest schema, nothing done with it yet: `start_game` may copy a
+        # game already started into it (`_Started`) instead of playing the mails that start it again
+        self.pristine = "database" not in settings and not (data_dir / "judge.db").exists()
         if "database" not in settings:  # a test's own database (an old one, to upgrade), or a new one
             settings["database"] = fresh_database_url()
             if settings["database"] is None:
@@ -170,7 +184,8 @@ class Judge:
         self.db = open_database(self.settings)
         self.now = now
         self.read = 0
-        self._parsed: dict[bytes, Sent] = {}  # a mail read back once: those with maps are big
+        self._sent: list[Sent] = []  # the mails read back from the Maildir so far, oldest first (`all_mail`)
+        self._files: set[str] = set()  # their files' names
         self.vouched: set[str] = set()  # addresses whose mail the judge's MTA vouches for (`confirmed`)
         self.answers: list[Answer] = []  # the lines of the replies to the last mail sent (`answer`)
 
@@ -182,6 +197,7 @@ class Judge:
     def send_raw(self, raw: bytes, confirm: bool = True) -> str:
         """Inject ``raw`` (with ``confirm``, as `inject_confirming` does) and deliver what it caused; what the
         judge made of its lines is kept (`answer`)."""
+        self.pristine = False
         self.answers = []
         with recording(self.answers):
             if confirm:
@@ -212,6 +228,7 @@ class Judge:
         """Take ``addresses`` as having confirmed before (what `send` does the first time each
         asks for a game's mail), and their mail (`send`) as vouched for by the judge's MTA, for
         tests about what comes after."""
+        self.pristine = False
         self.vouched.update(addresses)
         with self.db.transaction() as session:
             for address in addresses:
@@ -228,33 +245,30 @@ class Judge:
 
     def tick(self) -> list[str]:
         """What ``judge tick`` does for the deadlines now, its mail delivered: the lines it logs."""
+        self.pristine = False
         lines = run_deadlines(self.db, self.settings, self.now)
         deliver_pending(self.db, self.settings, transport_for(self.settings), self.now)
         return lines
 
     def later(self, hours: float) -> None:
-        self.now += timedelta(hours=hours)
+        self.now += timedelta(hours=hours)  # a pristine judge stays pristine: `now` is part of `_Started`'s key
 
     def process(self, game: str, force: bool = False) -> str:
+        self.pristine = False
         summary = process_game(self.db, self.settings, game, self.now, force=force)
         deliver_pending(self.db, self.settings, transport_for(self.settings), self.now)
         return summary
 
     def all_mail(self) -> list[Sent]:
-        found = []
-        for raw in MaildirOutbox(self.settings.maildir).messages():
-            if raw in self._parsed:
-                found.append(self._parsed[raw])
-                continue
-            message = email.message_from_bytes(raw, policy=email.policy.default)
+        """Every mail the judge sent, oldest first, as read back from its Maildir; each file is read once."""
+        for path in MaildirOutbox(self.settings.maildir).files(known=self._files):
+            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
             assert isinstance(message, EmailMessage)
             text = message.get_body(preferencelist=("plain",))
             body = text.get_content() if text is not None else ""
-            files = {str(part.get_filename()): _attachment(part) for part in message.iter_attachments()}
-            self._parsed[raw] = Sent(str(message["To"]), str(message["Subject"]), str(body),
-                                     {k: str(v) for k, v in message.items()}, files)
-            found.append(self._parsed[raw])
-        return found
+            self._files.add(path.name)
+            self._sent.append(Sent(str(message["To"]), str(message["Subject"]), str(body), message))
+        return list(self._sent)
 
     def new_mail(self) -> list[Sent]:
         """Mails sent since the last call."""
@@ -311,18 +325,91 @@ def start_game(judge: Judge, game: str, options: str = "",
                ) -> Judge:
     """``judge`` with ``game`` created by gm@example.org (password gm-secret) with ``options`` at CREATE, each
     address of ``seats`` joined to its power (its password the address's name and "-pw": alice-pw), and started;
-    the mail it caused is left unread."""
+    the mail it caused is left unread.  Played once per test process on a pristine judge (`once`)."""
+    return once(judge, _start_game, game, options, seats)
+
+
+def _start_game(judge: Judge, game: str, options: str, seats: tuple[tuple[str, str], ...]) -> None:
     judge.send("gm@example.org", f"CREATE {game} gm-secret {options}".strip())
     for address, power in seats:
         judge.send(address, f"JOIN {game} {address.partition('@')[0]}-pw {power}")
     judge.send("gm@example.org", f"SIGNON MASTER@{game} gm-secret\nSTART")
+
+
+def once(judge: Judge, build: Callable[..., object], *args: Hashable) -> Judge:
+    """``judge`` after ``build(judge, *args)``.  On a pristine judge (`Judge.pristine`: nothing done with it yet)
+    the build is played once per test process and copied after that (`_Built`): starting a game by mail (a CREATE,
+    the JOINs, their CONFIRMs, the START) cost a fifth of a second, and some 500 tests start one of the same few
+    games.  ``build`` must be a function of the module level whose result depends only on its arguments, the
+    judge's moment and its settings (`_Built.key`); what it changes in the `Judge` object is copied too."""
+    key = _Built.key(judge, build, *args) if judge.pristine else None
+    if key in _built:
+        _built[key].restore(judge)
+        return judge
+    build(judge, *args)
+    if key is not None:
+        _built[key] = _Built.of(judge)
     return judge
+
+
+@dataclass(frozen=True)
+class _Built:
+    """A copy of a judge's data directory (and, on PostgreSQL, of its database) after a build (`once`), with what
+    the `Judge` object kept of it: its moment, the mails read, the addresses vouched for, the last answers."""
+
+    files: Path
+    database: str | None  # a PostgreSQL database to copy (a template), or None
+    now: datetime
+    read: int
+    vouched: frozenset[str]
+    answers: tuple[Answer, ...]
+
+    @staticmethod
+    def key(judge: Judge, build: Callable[..., object], *args: Hashable) -> tuple[object, ...]:
+        """What a build's result depends on: the build and its arguments, the moment, the kind of database (SQLite
+        or PostgreSQL) and the settings but the data directory and the database."""
+        settings = replace(judge.settings, data_dir=Path("."), database=None)
+        return (build.__module__, build.__qualname__, *args, judge.now, _dialect(judge), repr(settings))
+
+    @classmethod
+    def of(cls, judge: Judge) -> _Built:
+        judge.db.checkpoint(wait=True)
+        judge.db.engine.dispose()  # no connection left: the files are whole, the database may serve as a template
+        files = Path(tempfile.mkdtemp(prefix="judge-built-")) / "data"
+        atexit.register(shutil.rmtree, files.parent, True)
+        shutil.copytree(judge.settings.data_dir, files)  # the Maildir's files keep their times, and so their order
+        database = None if _dialect(judge) == "sqlite" else judge.settings.database
+        return cls(files, _new_database(database, database) if database else None, judge.now, judge.read,
+                   frozenset(judge.vouched), tuple(judge.answers))
+
+    def restore(self, judge: Judge) -> None:
+        """Make ``judge`` (pristine) what the judge built was."""
+        judge.db.engine.dispose()
+        for stale in judge.settings.data_dir.iterdir():
+            shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
+        shutil.copytree(self.files, judge.settings.data_dir, dirs_exist_ok=True)
+        if self.database is not None:
+            judge.settings = replace(judge.settings, database=_new_database(self.database, self.database))
+        judge.db = open_database(judge.settings)
+        judge.pristine = False
+        judge._sent, judge._files = [], set()
+        judge.now, judge.read, judge.vouched, judge.answers = self.now, self.read, set(self.vouched), list(self.answers)
+
+
+def _dialect(judge: Judge) -> str:
+    return make_url(judge.settings.database_url).get_backend_name()
+
+
+_built: dict[tuple[object, ...], _Built] = {}  # per test process: the builds `once` played on pristine judges
 
 
 def two_player_game(judge: Judge) -> Judge:
     """``judge`` with game g1 created by gm@example.org (password gm-secret) and started with
     alice@example.org as France (alice-pw) and bob@example.org as Germany (bob-pw); the mail
     so far is read."""
+    return once(judge, _two_player_game)
+
+
+def _two_player_game(judge: Judge) -> None:
     start_game(judge, "g1")
     judge.new_mail()
-    return judge

@@ -125,6 +125,12 @@ def write(judge: DemoJudge, country: str, lines: list[str]) -> str:
     return text_of(judge.answer(address(country), "\n".join([signon(country), *lines])))
 
 
+def write_all(judge: DemoJudge, letters: dict[str, list[str]]) -> dict[str, str]:
+    """Each country's letter, all sent at once as before a deadline; the answers by the country's name in lower case."""
+    mails = [(address(country), "\n".join([signon(country), *lines])) for country, lines in letters.items()]
+    return {country.lower(): text_of(answer) for country, answer in zip(letters, judge.answers(mails), strict=True)}
+
+
 @pytest.fixture(scope="module")
 def season() -> Iterator[Season]:
     with demo_judge(kinds(), maps=False) as judge:
@@ -137,20 +143,16 @@ def season() -> Iterator[Season]:
         judge.send(GM, f"SIGNON MASTER@{GAME} gm-pw\nSTART")
         judge.wait_for(f"{GAME} starts", address("Turkey"))
         replies = {}
-        for country, lines in SPRING.items():
-            write(judge, country, lines)
+        write_all(judge, SPRING)
         judge.wait_for(f"{GAME} SP1459A results", address("Turkey"))
         replies["first"] = write(judge, "Naples", NAPLES_FIRST)
         replies["correction"] = write(judge, "Naples", CAMPAIGN["Naples"])
         replies["third"] = write(judge, "Naples", ["A bar - cap"])
         press = f"{signon('Venice')}\nPRESS TO Holy Roman Empire\n{PRESS}\nENDPRESS"  # a name of three words
         replies["press"] = text_of(judge.answer(address("Venice"), press))
-        for country, lines in CAMPAIGN.items():
-            if country != "Naples":
-                replies[country.lower()] = write(judge, country, lines)
+        replies.update(write_all(judge, {country: lines for country, lines in CAMPAIGN.items() if country != "Naples"}))
         judge.wait_for(f"{GAME} SP1459C results", address("Turkey"))
-        for country, lines in SUMMER.items():
-            write(judge, country, lines)
+        write_all(judge, SUMMER)
         judge.send(GM, f"SIGNON MASTER@{GAME} gm-pw\nPROCESS")
         judge.wait_for(f"{GAME} SU1459C results", address("Turkey"))
         mails: dict[str, list[tuple[str, str]]] = {}

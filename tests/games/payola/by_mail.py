@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from judge.service import host as lifecycle
 from judge.store.models import Game
-from tests.support.harness import Judge, Sent, start_game
+from tests.support.harness import Judge, Sent, once, start_game
 from tests.support.people import ALICE, BOB, CAROL
 
 FRANCE, GERMANY, ENGLAND = "SIGNON F@g1 alice-pw\n", "SIGNON G@g1 bob-pw\n", "SIGNON E@g1 carol-pw\n"
@@ -18,9 +18,12 @@ MASTER = "SIGNON MASTER@g1 gm-secret\n"
 def start(judge: Judge, options: str = "") -> Judge:
     """Game g1 created by GM (gm-secret) with ``options``, joined by Alice (France), Bob (Germany) and
     Carol (England), started; the mail so far read."""
+    return once(judge, _start, options)
+
+
+def _start(judge: Judge, options: str) -> None:
     start_game(judge, "g1", options, ((ALICE, "FRANCE"), (BOB, "GERMANY"), (CAROL, "ENGLAND")))
     judge.new_mail()
-    return judge
 
 
 def to(mails: list[Sent], address: str) -> list[Sent]:
