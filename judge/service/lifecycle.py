@@ -59,7 +59,12 @@ TRANSITIONS: dict[GameState, dict[Event, GameState]] = {
 
 
 class GameError(ValueError):
-    """A request the game's state does not allow; the message is for the user."""
+    """A request the game's state does not allow; the message is for the user, ``code`` names why for programs
+    (`Echo.code`; NOT_ALLOWED where no more is named)."""
+
+    def __init__(self, message: str, code: str = "NOT_ALLOWED") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def state_of(game: Game) -> GameState:

@@ -63,7 +63,7 @@ def in_phase(talk: Changing, text: str, game: Game, phase: str | None) -> bool:
     if phase is None or phase == (game.phase or "").upper():
         return True
     now = f"it is in {game.phase}" if game.phase else "it has not started"
-    talk.echo(text, "error", f"not processed: {game.name} is not in {phase}: {now}")
+    talk.echo(text, "error", f"not processed: {game.name} is not in {phase}: {now}", code="WRONG_PHASE")
     return False
 
 
@@ -80,20 +80,20 @@ def may_change_phase(talk: Changing, text: str, word: str) -> int | None:
     assert game is not None
     if game.id in talk.phase_changed:
         talk.echo(text, "error", "one PROCESS, ROLLBACK or ROLLFORWARD per game in one mail: send it again in a "
-                  "mail of its own")
+                  "mail of its own", code="ONE_PER_MAIL")
         return None
     if word != "ROLLBACK" and talk.processed:
         talk.echo(text, "error", "one PROCESS or ROLLFORWARD per mail, whatever the game: send it again in a mail "
-                  "of its own")
+                  "of its own", code="ONE_PER_MAIL")
         return None
     if why := _crossed(talk, game):
-        talk.echo(text, "error", f"{why}; send {word} again if you mean it for this phase")
+        talk.echo(text, "error", f"{why}; send {word} again if you mean it for this phase", code="PHASE_CHANGED")
         return None
     limit = talk.settings.max_phase_changes_per_hour
     recent = _recent_changes(game.settings, talk.now)
     if len(recent) >= limit:
         talk.echo(text, "error", f"at most {limit} PROCESS, ROLLBACK and ROLLFORWARD an hour in one game: try again "
-                  f"after {when(recent[-limit] + HOUR)}")
+                  f"after {when(recent[-limit] + HOUR)}", code="TOO_MANY_PHASE_CHANGES")
         return None
     if word == "ROLLBACK":
         return 0
@@ -102,7 +102,8 @@ def may_change_phase(talk: Changing, text: str, word: str) -> int | None:
     already = talk.mails_sent - talk.foldable(game)  # what it announced to the game goes with the results
     if already and already + results > budget:
         talk.echo(text, "error", f"this mail has already caused {already} mails and the results would be "
-                  f"{results} more, over the judge's limit of {budget} a mail: send {word} in a mail of its own")
+                  f"{results} more, over the judge's limit of {budget} a mail: send {word} in a mail of its own",
+                  code="OVER_BUDGET")
         return None
     return results
 
@@ -160,10 +161,11 @@ def confirmed(talk: Changing, text: str, word: str, code: str | None, what: str)
     if code is None or kept is None:
         kept = secrets.token_hex(3)
         game.settings = {**game.settings, key: kept}
-        talk.echo(text, "ok", f"{what}, and cannot be undone: to confirm, send {word} {kept}")
+        talk.echo(text, "ok", f"{what}, and cannot be undone: to confirm, send {word} {kept}", code="TO_CONFIRM")
         return False
     if code.lower() != kept:
-        talk.echo(text, "error", f"that is not the code of the last {word}: send {word} again for a new one")
+        talk.echo(text, "error", f"that is not the code of the last {word}: send {word} again for a new one",
+                  code="WRONG_CODE")
         return False
     game.settings = {name: value for name, value in game.settings.items() if name != key}
     return True

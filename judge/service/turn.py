@@ -124,8 +124,9 @@ class Turn(Protocol):
         """Why this mail may not set ``what``: a later mail, accepted at ``since``, set it already."""
         ...
 
-    def set_aside(self, block: Sequence[Line], why: str) -> None:
-        """Answer the lines of a block not applied as a whole, the last one saying ``why``."""
+    def set_aside(self, block: Sequence[Line], why: str, code: str = "SUPERSEDED") -> None:
+        """Answer the lines of a block not applied as a whole, the last one saying ``why`` (``code``: why, as a
+        name; by default a later mail set it already, `superseded`)."""
         ...
 
     # -- what the mail causes ---------------------------------------------------------------------

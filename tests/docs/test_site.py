@@ -11,7 +11,6 @@ import http.server
 import re
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from html.parser import HTMLParser
@@ -23,6 +22,7 @@ import pytest
 from judge import bootstrap
 from judge.service import cli
 from judge.service.reference import settings_reference
+from tests.support.serving import on_a_thread
 from tests.web.chromium import CHROMIUM, Browser
 
 pytest.importorskip("sphinx", reason="the docs extra is not installed (pip install -e '.[docs]')")
@@ -122,13 +122,8 @@ def test_no_page_of_the_site_cites_an_issue_number(site: Path) -> None:
 @pytest.fixture(scope="module")
 def served(site: Path) -> Iterator[str]:
     handler = functools.partial(_Quiet, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-    thread.join()
+    with on_a_thread(http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)) as port:
+        yield f"http://127.0.0.1:{port}/"
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

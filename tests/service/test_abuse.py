@@ -300,7 +300,7 @@ def test_wrong_passwords_back_off_after_five_failures_and_the_owner_is_told(judg
     assert len(warning) == 1 and "5 failed sign-ons as France in g1" in warning[0].body
     assert f"[unknown] {MALLORY} (From: {MALLORY})" in warning[0].body
     judge.send(MALLORY, "SIGNON F@g1 alice-pw\nSTATUS")  # even the right password, too soon: refused unread
-    assert "too many failed sign-ons" in judge.last_to(MALLORY).body
+    assert judge.outcome_of("SIGNON F@g1 ****") == ("error", "TOO_MANY_FAILURES")
     judge.later(1.1 / 60)  # one minute after the fifth failure
     judge.send(MALLORY, "SIGNON F@g1 alice-pw\nSTATUS")
     assert "your balance: 48 AgP" in judge.last_to(MALLORY).body
@@ -310,7 +310,7 @@ def test_wrong_passwords_back_off_per_source_across_seats(judge: Judge) -> None:
     for seat in ("F@g1", "G@g1", "MASTER@g1", "I@g1", "X@g1"):
         judge.send(MALLORY, f"SIGNON {seat} guess")
     judge.send(MALLORY, "SIGNON G@g1 bob-pw\nSTATUS")  # even the right password, from that source
-    assert "too many failed sign-ons" in judge.last_to(MALLORY).body
+    assert judge.outcome_of("SIGNON G@g1 ****") == ("error", "TOO_MANY_FAILURES")
     judge.send(BOB, "SIGNON G@g1 bob-pw\nSTATUS")  # the seat itself is not blocked for its owner
     assert "your balance: 48 AgP" in judge.last_to(BOB).body
 
@@ -328,7 +328,7 @@ def test_press_blocks_per_mail_are_limited(judge: Judge) -> None:
     judge.send(ALICE, "SIGNON F@g1 alice-pw\n" + presses)
     mails = judge.new_mail()
     assert sum(m.to == BOB for m in mails) == judge.settings.max_press_per_mail
-    assert "ERROR: not sent: at most 10 press messages" in next(m for m in mails if m.to == ALICE).body
+    assert judge.outcomes_of("PRESS TO G") == [("ok", None)] * 10 + [("error", "TOO_MANY_PRESS")] * 20
 
 
 def test_mails_queued_per_inbound_mail_are_limited(tmp_path: Path) -> None:
@@ -367,12 +367,11 @@ def test_two_thousand_create_lines_cost_at_most_ten_password_hashes(judge: Judge
 def test_creates_per_address_and_day_are_limited(judge: Judge) -> None:
     judge.confirmed(MALLORY)
     judge.send(MALLORY, "CREATE s1 pw\nCREATE s2 pw\nCREATE s3 pw\nCREATE s4 pw")
-    body = judge.last_to(MALLORY).body
-    assert body.count("OK: game 's") == 3
-    assert "> CREATE s4 ****\n  ERROR: at most 3 games may be created by one address in a day" in body
+    assert [judge.outcome_of(f"CREATE s{n} ****")[0] for n in range(1, 4)] == ["ok"] * 3
+    assert judge.outcome_of("CREATE s4 ****") == ("error", "TOO_MANY_CREATES")  # 3 a day
     judge.later(24.1)
     judge.send(MALLORY, "CREATE s4 pw")
-    assert "OK: game 's4' created" in judge.last_to(MALLORY).body
+    assert judge.outcome_of("CREATE s4 ****")[0] == "ok"
 
 
 def test_joins_per_address_and_day_are_limited(judge: Judge) -> None:
@@ -381,9 +380,8 @@ def test_joins_per_address_and_day_are_limited(judge: Judge) -> None:
         judge.send(f"gm{number}@example.org", f"CREATE t{number} pw")
     judge.confirmed(MALLORY)
     judge.send(MALLORY, "JOIN t1 pw\nJOIN t2 pw\nJOIN t3 pw")
-    body = judge.last_to(MALLORY).body
-    assert body.count("OK: you joined") == 2
-    assert "> JOIN t3 ****\n  ERROR: at most 2 JOINs are taken from one address in a day" in body
+    assert [judge.outcome_of(f"JOIN t{n} ****")[0] for n in (1, 2)] == ["ok"] * 2
+    assert judge.outcome_of("JOIN t3 ****") == ("error", "TOO_MANY_JOINS")
 
 
 def test_join_for_another_address_waits_for_that_address_to_confirm(judge: Judge) -> None:
@@ -442,7 +440,7 @@ def test_help_is_answered_once_a_mail_however_often_it_is_asked(judge: Judge) ->
     sent = outbox_rows(judge)[before:]
     assert len(sent) == 1 and sent[0].recipient == MALLORY
     assert sent[0].body.count("Commands (one per line") == 1
-    assert sent[0].body.count("ERROR: one HELP per mail") == judge.settings.max_commands_per_mail - 1
+    assert judge.outcomes_of("HELP")[1:] == [("error", "ONE_PER_MAIL")] * (judge.settings.max_commands_per_mail - 1)
     assert len(sent[0].body.encode()) < 100_000  # not 500 copies of a 16 kB text
 
 
@@ -451,13 +449,14 @@ def test_lookups_are_answered_up_to_their_limit_in_one_mail(judge: Judge, lookup
     judge.send(MALLORY, f"{lookup}\n" * 500)
     body = judge.last_to(MALLORY).body
     limit = judge.settings.max_lookups_per_mail
-    refused = f"ERROR: at most {limit} LIST, WHOGAME and GET INFO lines are answered in one mail"
-    assert body.count(f"> {lookup}\n") == 500 and body.count(refused) == 500 - limit
+    assert body.count(f"> {lookup}\n") == 500
+    assert judge.outcomes_of(lookup)[limit:] == [("error", "TOO_MANY_LOOKUPS")] * (500 - limit)
+    assert ("error", "TOO_MANY_LOOKUPS") not in judge.outcomes_of(lookup)[:limit]
 
 
 def test_lookups_of_every_kind_share_one_limit(judge: Judge) -> None:
     judge.send(MALLORY, "LIST\nWHOGAME g1\nGET INFO g1\n" * 4)
-    assert judge.last_to(MALLORY).body.count("ERROR: at most 10 LIST, WHOGAME and GET INFO") == 2
+    assert [answer.code for answer in judge.answers].count("TOO_MANY_LOOKUPS") == 2  # the 11th and 12th of any kind
 
 
 # -- consent: headers prove nothing; the judge's MTA's verdict does ------------------------------------
@@ -506,9 +505,8 @@ def test_an_address_observes_at_most_its_limit_of_games(tmp_path: Path) -> None:
         judge.send(GM, f"CREATE g{number} gm-secret")
     judge.confirmed(CAROL)
     judge.send(CAROL, "OBSERVE g1\nOBSERVE g2\nOBSERVE g3")
-    body = judge.last_to(CAROL).body
-    assert body.count("OK: you will receive the public results") == 2
-    assert f"ERROR: {CAROL} observes 2 games, the most one address may: UNOBSERVE one of them first" in body
+    assert [judge.outcome_of(f"OBSERVE g{n}") for n in (1, 2)] == [("ok", None)] * 2
+    assert judge.outcome_of("OBSERVE g3") == ("error", "TOO_MANY_OBSERVED")
 
 
 # -- a mail with no address the judge can write to asks for nothing -------------------------------------

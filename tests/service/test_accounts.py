@@ -67,7 +67,7 @@ def test_a_strangers_failures_never_refuse_the_players_right_password(judge: Jud
     send_from(judge, ALICE_IP, ALICE, "SIGNON F@g1 alice-pw\nSTATUS")
     assert "your balance: 48 AgP" in judge.last_to(ALICE).body
     send_from(judge, MALLORY_IP, ALICE, "SIGNON F@g1 alice-pw\nSTATUS")  # the stranger's source still waits
-    assert "too many failed sign-ons" in judge.last_to(ALICE).body
+    assert judge.outcome_of("SIGNON F@g1 ****") == ("error", "TOO_MANY_FAILURES")
     [warning] = [m for m in judge.all_mail() if m.subject == "g1: failed sign-ons as France"]
     assert f"[{MALLORY_IP}] {ALICE}" in warning.body
 
@@ -81,7 +81,7 @@ def test_a_source_over_its_budget_is_refused_without_a_password_check(
     monkeypatch.setattr("judge.service.handlers.signon.verify_password",
                         lambda password, stored: checked.append(password) or real(password, stored))
     send_from(judge, MALLORY_IP, MALLORY, "SIGNON F@g1 another-guess")
-    assert checked == [] and "too many failed sign-ons" in judge.last_to(MALLORY).body
+    assert checked == [] and judge.outcome_of("SIGNON F@g1 ****") == ("error", "TOO_MANY_FAILURES")
     send_from(judge, ALICE_IP, ALICE, "SIGNON F@g1 alice-pw")
     assert checked == ["alice-pw"] and "signed on as France" in judge.last_to(ALICE).body
 
@@ -92,7 +92,7 @@ def test_changing_envelope_senders_from_one_address_is_still_counted(judge: Judg
     for attempt in range(20):
         send_from(judge, MALLORY_IP, f"m{attempt}@evil.example", f"SIGNON F@g1 guess{attempt}")
     send_from(judge, MALLORY_IP, "m99@evil.example", "SIGNON F@g1 alice-pw\nSTATUS")
-    assert "too many failed sign-ons" in judge.last_to("m99@evil.example").body
+    assert judge.outcome_of("SIGNON F@g1 ****") == ("error", "TOO_MANY_FAILURES")
     send_from(judge, MALLORY_IP, ALICE, "SIGNON F@g1 alice-pw\nSTATUS")  # Alice, through a shared provider
     assert "your balance: 48 AgP" in judge.last_to(ALICE).body
 
@@ -106,7 +106,7 @@ def test_a_forged_from_to_a_game_that_does_not_exist_counts_against_nobody(judge
     send_from(judge, ALICE_IP, ALICE, "SIGNON F@g1 alice-pw\nSTATUS")
     assert "your balance: 48 AgP" in judge.last_to(ALICE).body
     send_from(judge, MALLORY_IP, ALICE, "SIGNON F@nogame guess")  # the unknown games' own budget
-    assert "too many failed sign-ons" in judge.last_to(ALICE).body
+    assert judge.outcome_of("SIGNON F@nogame ****") == ("error", "TOO_MANY_FAILURES")
 
 
 def test_the_judges_listener_line_names_the_client_when_no_mta_is_named(tmp_path: Path) -> None:
@@ -122,7 +122,7 @@ def test_the_judges_listener_line_names_the_client_when_no_mta_is_named(tmp_path
     send(ALICE_IP, "SIGNON F@g1 alice-pw\nSTATUS")
     assert "your balance: 48 AgP" in judge.last_to(ALICE).body
     send(MALLORY_IP, "SIGNON F@g1 alice-pw\nSTATUS")
-    assert "too many failed sign-ons" in judge.last_to(ALICE).body
+    assert judge.outcome_of("SIGNON F@g1 ****") == ("error", "TOO_MANY_FAILURES")
 
 
 # -- 22.8: third parties enrolled without consent ---------------------------------------------------
@@ -211,13 +211,13 @@ def test_join_key_guesses_back_off_per_game_and_source(tmp_path: Path, monkeypat
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSET PRIVATE letmein")
     for attempt in range(5):
         send_from(judge, MALLORY_IP, MALLORY, f"JOIN g1 pw KEY guess{attempt}")
-        assert "not the key of the private game g1" in judge.last_to(MALLORY).body
+        assert judge.outcome_of("JOIN g1 **** KEY ****") == ("error", "WRONG_KEY")
     checked: list[str] = []
     real = passwords.verify_password
     monkeypatch.setattr("judge.service.handlers.anyone.verify_password",
                         lambda password, stored: checked.append(password) or real(password, stored))
     send_from(judge, MALLORY_IP, MALLORY, "JOIN g1 pw KEY letmein")
-    assert checked == [] and "too many failed keys" in judge.last_to(MALLORY).body
+    assert checked == [] and judge.outcome_of("JOIN g1 **** KEY ****") == ("error", "TOO_MANY_FAILURES")
     send_from(judge, ALICE_IP, ALICE, "JOIN g1 alice-pw KEY letmein")
     assert checked == ["letmein"] and joined(judge) == [ALICE]
     assert [m for m in judge.all_mail() if m.to == GM and m.subject == "g1: failed JOINs with a wrong key"]

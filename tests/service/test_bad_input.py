@@ -51,7 +51,7 @@ def test_a_sheet_with_one_bad_offer_is_refused_whole_and_none_of_it_is_stored(ju
     with judge.db.transaction() as session:
         assert session.scalars(select(Submission).where(Submission.seat == "FRANCE")).all() == []
     judge.send(ALICE, "SIGNON F@g1 alice-pw\n3 : A PAR - BUR")  # the good line alone is a sheet
-    assert judge.outcome_of("3 : A PAR - BUR") == ("ok", None)
+    assert judge.outcome_of("3 : A PAR - BUR") == ("ok", "SHEET_ACCEPTED")
     with judge.db.transaction() as session:
         assert [row.kind for row in session.scalars(select(Submission).where(Submission.seat == "FRANCE"))] == [
             "sheet"]
@@ -60,18 +60,19 @@ def test_a_sheet_with_one_bad_offer_is_refused_whole_and_none_of_it_is_stored(ju
 def test_wrong_password_gets_one_short_refusal_and_nothing_is_applied(judge: Judge) -> None:
     judge.send(GM, "JOIN g1 gm-player ITALY\nSIGNON MASTER@g1 not-the-password\nSTART")
     body = only_reply(judge, GM)
-    assert body.strip() == ("> SIGNON MASTER@g1 ****\nSign-on refused: unknown game, power or password. Nothing in "
-                            "your mail was applied.")
+    assert judge.outcome_of("SIGNON MASTER@g1 ****") == ("error", "SIGNON_REFUSED")
+    assert body.count("\n> ") == 0  # one short refusal: nothing else of the mail is answered
     judge.send(ALICE, "LIST g1")
     assert "1 player(s) joined" in only_reply(judge, ALICE)  # the JOIN before the bad sign-on was undone
 
 
 def test_unknown_game(judge: Judge) -> None:
     judge.send(ALICE, "LIST nogame\nJOIN nogame pw")
-    body = only_reply(judge, ALICE)
-    assert body.count("ERROR: there is no game 'nogame'") == 2
+    only_reply(judge, ALICE)
+    assert judge.outcome_of("LIST nogame") == judge.outcome_of("JOIN nogame ****") == ("error", "NO_SUCH_GAME")
     judge.send(ALICE, "SIGNON F@nogame pw")
-    assert "Sign-on refused" in only_reply(judge, ALICE)  # says nothing about which part was wrong
+    only_reply(judge, ALICE)
+    assert judge.outcome_of("SIGNON F@nogame ****") == ("error", "SIGNON_REFUSED")  # as for a wrong password
 
 
 def test_mail_with_no_text_part(judge: Judge) -> None:
@@ -137,7 +138,7 @@ def test_an_internal_error_gets_an_apology_not_a_traceback(judge: Judge, monkeyp
     assert notice.subject.startswith("Mail ") and notice.subject.endswith(" quarantined")
     assert "RuntimeError: disk on fire" in notice.body and "gm-secret" not in notice.body
     judge.send(GM, "SIGNON MASTER@g1 gm-secret")  # the password change in the quarantined mail was not applied
-    assert "OK: signed on as master of g1" in judge.last_to(GM).body
+    assert judge.outcome_of("SIGNON MASTER@g1 ****") == ("ok", None)
     judge.new_mail()
     judge.send(ALICE, "LIST g1")
     assert "state: forming" in only_reply(judge, ALICE)
@@ -169,7 +170,8 @@ def test_offer_lines_above_a_clear_are_answered_as_withdrawn_by_it(judge: Judge)
     mails = {m.subject: m.body for m in judge.new_mail() if m.to == ALICE}
     body = mails["Re: orders"]
     assert [(answer.outcome, answer.code) for answer in judge.answers[1:]] == [
-        ("ignored", "WITHDRAWN"), ("ignored", "WITHDRAWN"), ("ok", None), ("ok", None)]  # the CLEAR, the offer
+        ("ignored", "WITHDRAWN"), ("ignored", "WITHDRAWN"), ("ok", None),  # the CLEAR
+        ("ok", "SHEET_ACCEPTED")]  # the offer
     assert "> 1 : F BRE - MAO\n  OK: read as one offer of 1 AgP; direct offer for F BRE - MAO\n" in body
     results = mails["g1 S1901M results"]  # France, the only player, has submitted: the sheet below the CLEAR
     assert "France: F BRE - MAO\n" in results and "France: A PAR H\n" in results

@@ -8,7 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
+from judge.store.models import Player
 from tests.support.harness import Judge, Sent
 from tests.support.people import GM
 
@@ -99,8 +101,7 @@ def test_one_mail_sends_grey_or_white_press_never_both(tmp_path: Path) -> None:
     mails = judge.new_mail()
     assert not any("A rumour." in m.body for m in mails)
     assert any("To the master, always." in m.body for m in mails if m.to == GM)
-    assert "ERROR: not sent: this mail also sends white press; both would arrive at the same moment" in \
-        judge.last_to(ALICE).body
+    assert judge.outcome_of("PRESS TO E GREY") == ("error", "MIXED_PRESS")
     judge.send(ALICE, FRANCE + "PRESS TO E GREY\nA rumour.\nENDPRESS\nPRESS TO G\nHello again.\nENDPRESS")
     mails = judge.new_mail()
     assert any("A rumour." in m.body for m in mails if m.to == CAROL)
@@ -110,11 +111,11 @@ def test_one_mail_sends_grey_or_white_press_never_both(tmp_path: Path) -> None:
 def test_a_white_game_refuses_grey_press_and_a_grey_game_white(tmp_path: Path) -> None:
     judge = game(tmp_path)
     judge.send(ALICE, FRANCE + "PRESS TO E GREY\nA rumour.\nENDPRESS")
-    assert "ERROR: not sent: this game allows white press only (drop the word GREY)" in judge.last_to(ALICE).body
+    assert judge.outcome_of("PRESS TO E GREY") == ("error", "WHITE_ONLY")
     assert not any(m.to == CAROL for m in judge.new_mail())
     judge.send(GM, MASTER + "SET PRESS GREY")
     judge.send(ALICE, FRANCE + "PRESS TO E WHITE\nSigned.\nENDPRESS")
-    assert "ERROR: not sent: this game allows grey press only" in judge.last_to(ALICE).body
+    assert judge.outcome_of("PRESS TO E WHITE") == ("error", "GREY_ONLY")
 
 
 def test_a_game_without_press_takes_press_to_the_master_only(tmp_path: Path) -> None:
@@ -123,7 +124,7 @@ def test_a_game_without_press_takes_press_to_the_master_only(tmp_path: Path) -> 
     mails = by_address(judge.new_mail())
     assert BOB not in mails
     assert "A question." in mails[GM].body
-    assert "ERROR: not sent: this game allows no press but to the game master" in mails[ALICE].body
+    assert judge.outcome_of("PRESS TO G") == ("error", "NO_PRESS") and judge.outcome_of("PRESS TO M")[0] == "ok"
 
 
 def test_a_game_without_partial_press_takes_broadcasts_only(tmp_path: Path) -> None:
@@ -131,7 +132,7 @@ def test_a_game_without_partial_press_takes_broadcasts_only(tmp_path: Path) -> N
     judge.send(ALICE, FRANCE + "PRESS TO G\nJust us.\nENDPRESS\nPRESS TO ALL\nEveryone.\nENDPRESS")
     mails = by_address(judge.new_mail())
     assert "Just us." not in mails[BOB].body and "Everyone." in mails[BOB].body
-    assert "ERROR: not sent: this game allows press to everyone only" in mails[ALICE].body
+    assert judge.outcome_of("PRESS TO G") == ("error", "BROADCAST_ONLY")
 
 
 def test_press_between_the_main_phases_may_be_forbidden(judge: Judge) -> None:
@@ -143,8 +144,7 @@ def test_press_between_the_main_phases_may_be_forbidden(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "PRESS TO G\nAfter the winter.\nENDPRESS\nPRESS TO M\nA question.\nENDPRESS")
     mails = by_address(judge.new_mail())
     assert BOB not in mails and "A question." in mails[GM].body
-    assert ("ERROR: not sent: this game allows no press during its retreat and adjustment phases but to the game "
-            "master") in mails[ALICE].body
+    assert judge.outcome_of("PRESS TO G") == ("error", "NO_PRESS_BETWEEN")
 
 
 def test_set_press_is_announced_and_listed(judge: Judge) -> None:
@@ -162,11 +162,11 @@ def test_the_press_options_hold_in_a_pirates_match(tmp_path: Path) -> None:
     for name in ("Ann", "Ben", "Cat", "Dov"):
         judge.send(f"{name.lower()}@example.org", f"JOIN p1 {name.lower()}-pw {name}")
     judge.send(GM, "SIGNON MASTER@p1 gm-secret\nSTART\nSET PRESS BETWEEN OFF")
-    assert "ERROR: a game of Pirates' Proposal has no phases between its main ones" in judge.last_to(GM).body
+    assert judge.outcome_of("SET PRESS BETWEEN OFF") == ("error", "NO_PHASES_BETWEEN")
     judge.new_mail()
     judge.send("ann@example.org", "SIGNON Ann@p1 ann-pw\nPRESS TO Ben\nPsst.\nENDPRESS")
     assert not any(m.to == "ben@example.org" for m in judge.new_mail())
-    assert "this game allows no press but to the game master" in judge.last_to("ann@example.org").body
+    assert judge.outcome_of("PRESS TO Ben") == ("error", "NO_PRESS")
 
 
 # -- 29.2: power preferences at JOIN ------------------------------------------------------------------
@@ -200,19 +200,20 @@ def test_prefer_names_powers_of_the_board_once_each(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send(GM, "CREATE g1 gm-secret")
     judge.send(ALICE, "JOIN g1 alice-pw PREFER FEF")
-    assert "ERROR: PREFER names France twice" in judge.last_to(ALICE).body
+    assert judge.outcome_of("JOIN g1 **** PREFER FEF") == ("error", "BAD_WISH")  # France twice
     judge.send(ALICE, "JOIN g1 alice-pw PREFER FRANCE NARNIA")
-    assert "PREFER FRANCE NARNIA\n  ERROR: " in judge.last_to(ALICE).body
+    assert judge.outcome_of("JOIN g1 **** PREFER FRANCE NARNIA") == ("error", "BAD_WISH")
     judge.send(ALICE, "JOIN g1 alice-pw PREFER")
-    assert "ERROR: expected JOIN game password PREFER and the powers wanted" in judge.last_to(ALICE).body
+    assert judge.outcome_of("JOIN g1 **** PREFER") == ("error", "SYNTAX")
+    with judge.db.transaction() as session:
+        assert session.scalars(select(Player)).all() == []  # none of them joined
 
 
 def test_prefer_does_not_apply_to_pirates_proposal(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send(GM, "CREATE p1 gm-secret pirates PLAYERS=4")
     judge.send(ALICE, "JOIN p1 alice-pw PREFER Ann")
-    assert ("ERROR: PREFER does not apply to Pirates' Proposal: each player plays under the name they join with and "
-            "the rooms are drawn by lot (JOIN p1 password name)") in judge.last_to(ALICE).body
+    assert judge.outcome_of("JOIN p1 **** PREFER Ann") == ("error", "BAD_WISH")
 
 
 # -- 29.4: REPLACE by the game master -----------------------------------------------------------------
@@ -227,11 +228,11 @@ def replace_token(judge: Judge, address: str) -> str:
 
 def test_replace_gives_the_power_to_a_new_address_once_it_confirms_with_its_own_password(judge: Judge) -> None:
     judge.send(GM, MASTER + f"REPLACE FRANCE {DAN}")
-    assert f"OK: waiting for {DAN} to confirm" in judge.last_to(GM).body
+    assert judge.outcome_of(f"REPLACE FRANCE {DAN}") == ("ok", "TO_CONFIRM")
     token = replace_token(judge, DAN)
     judge.new_mail()
     judge.send(DAN, f"CONFIRM {token}", confirm=False)
-    assert "ERROR: choose the password you will sign on with: CONFIRM token yourpassword" in judge.last_to(DAN).body
+    assert judge.outcome_of(f"CONFIRM {token}") == ("error", "PASSWORD_NEEDED")
     judge.new_mail()
     judge.send(DAN, f"CONFIRM {token} Dan-Sesame-29", confirm=False)
     mails = judge.new_mail()
@@ -246,7 +247,7 @@ def test_replace_gives_the_power_to_a_new_address_once_it_confirms_with_its_own_
         assert any(f"the game master gave France to a new player ({DAN})" in m.body for m in mails if m.to == reader)
     assert not any("Dan-Sesame-29" in m.body for m in mails)
     judge.send(DAN, "SIGNON F@g1 Dan-Sesame-29\nSTATUS")
-    assert "OK: signed on as France in g1" in judge.last_to(DAN).body
+    assert judge.outcome_of("SIGNON F@g1 ****") == ("ok", None)  # with the password Dan chose
     judge.send(ALICE, FRANCE + "STATUS")
     assert "signed on as France" not in judge.last_to(ALICE).body
 
@@ -261,9 +262,8 @@ def test_replace_in_an_anonymous_game_does_not_say_who(tmp_path: Path) -> None:
 
 def test_replace_refuses_an_address_that_plays_already(judge: Judge) -> None:
     judge.send(GM, MASTER + f"REPLACE G {ALICE}\nREPLACE NARNIA {DAN}")
-    reply = judge.last_to(GM).body
-    assert f"ERROR: {ALICE} already plays a power in this game" in reply
-    assert "> REPLACE NARNIA dan@example.org\n  ERROR: " in reply
+    assert judge.outcome_of(f"REPLACE G {ALICE}") == ("error", "ALREADY_PLAYING")
+    assert judge.outcome_of(f"REPLACE NARNIA {DAN}") == ("error", "NO_SUCH_SEAT")
 
 
 # -- 29.5: time zones -----------------------------------------------------------------------------------
@@ -293,7 +293,7 @@ def test_a_players_own_zone_comes_first_and_the_date_changes_with_it(judge: Judg
     judge.send(ALICE, FRANCE + "SET MYZONE America/New_York\nSTATUS")
     assert "2026-01-07 19:30 EST (2026-01-08 00:30 UTC)" in judge.last_to(ALICE).body
     judge.send(ALICE, FRANCE + "SET MYZONE Narnia/Cair_Paravel")
-    assert "ERROR: unknown time zone 'Narnia/Cair_Paravel'" in judge.last_to(ALICE).body
+    assert judge.outcome_of("SET MYZONE Narnia/Cair_Paravel") == ("error", "BAD_ZONE")
 
 
 def test_set_deadline_reads_the_games_zone_across_summer_time(judge: Judge) -> None:
@@ -304,7 +304,7 @@ def test_set_deadline_reads_the_games_zone_across_summer_time(judge: Judge) -> N
     judge.send(GM, MASTER + "SET DEADLINE 2026-03-29 02:30\nSET DEADLINE 2026-10-25 02:30\nSET DEADLINE "
                "2026-10-25 12:00 UTC")
     reply = judge.last_to(GM).body
-    assert "ERROR: 2026-03-29 02:30 does not exist in Europe/Paris: the clocks skip it" in reply
+    assert judge.outcome_of("SET DEADLINE 2026-03-29 02:30") == ("error", "NO_SUCH_TIME")
     assert "OK: deadline set to 2026-10-25 02:30 CEST (00:30 UTC)" in reply  # twice that night: the first
     assert "OK: deadline set to 2026-10-25 13:00 CET (12:00 UTC)" in reply  # a zone written: read in it
     assert "> SET DEADLINE 2026-10-25 12:00 UTC\n" in reply  # what the master wrote is quoted as written

@@ -37,7 +37,7 @@ def test_accept_persists_and_status_shows_the_sheet_in_force(judge: Judge) -> No
     judge.send(ALICE, "SIGNON F@g1 alice-pw\nACCEPT FG?\n3 : A PAR - BUR\n2 $")
     judge.send(ALICE, "SIGNON F@g1 alice-pw\nACCEPT FFG\nSTATUS")
     body = judge.new_mail()[-1].body
-    assert "ERROR: 'F' appears more than once" in body
+    assert judge.outcome_of("ACCEPT FFG") == ("error", "BAD_LIST")  # F twice
     assert "your acceptance list: FG?" in body and "3 : A PAR - BUR" in body and "2 $" in body
 
 
@@ -53,7 +53,7 @@ def test_a_sheet_with_a_bad_line_is_rejected_whole_and_the_old_one_stays(judge: 
 def test_password_change_and_resign(judge: Judge) -> None:
     judge.send(BOB, "SIGNON G@g1 bob-pw\nSET PASSWORD new-pw")
     judge.send(BOB, "SIGNON G@g1 bob-pw\nSTATUS")
-    assert "Sign-on refused" in judge.new_mail()[-1].body
+    assert judge.outcome_of("SIGNON G@g1 ****") == ("error", "SIGNON_REFUSED")
     judge.send(BOB, "SIGNON G@g1 new-pw\nRESIGN")
     assert "your power is now a dummy" in judge.last_to(BOB).body
     judge.new_mail()
@@ -74,8 +74,9 @@ def test_pause_stops_deadlines_and_resume_restarts_them(judge: Judge) -> None:
 
 def test_players_cannot_use_master_commands(judge: Judge) -> None:
     judge.send(ALICE, "SIGNON F@g1 alice-pw\nPROCESS\nROLLBACK\nDUMMY GERMANY")
-    body = judge.new_mail()[-1].body
-    assert body.count("ERROR: only the game master") == 3
+    judge.new_mail()
+    assert [judge.outcome_of(line) for line in ("PROCESS", "ROLLBACK", "DUMMY GERMANY")] == [
+        ("error", "MASTER_ONLY")] * 3
 
 
 def test_rule_6_7_zero_sum_game_money(tmp_path: Path) -> None:
@@ -101,7 +102,7 @@ def test_rule_6_7_zero_sum_game_money(tmp_path: Path) -> None:
 def test_signon_with_the_powers_initial(judge: Judge) -> None:
     judge.send(ALICE, "signon Fg1 alice-pw\nstatus")
     body = judge.new_mail()[-1].body
-    assert "OK: signed on as France in g1" in body and "your balance: 48 AgP" in body
+    assert judge.outcome_of("signon Fg1 ****") == ("ok", None) and "your balance: 48 AgP" in body
 
 
 def test_tick_applies_mail_accepted_before_the_deadline_before_processing_it(judge: Judge) -> None:
@@ -163,4 +164,4 @@ def test_clear_withdraws_the_sheet_so_the_phase_waits_again(judge: Judge) -> Non
 def test_a_power_made_dummy_can_no_longer_sign_on(judge: Judge) -> None:
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nDUMMY GERMANY")
     judge.send(BOB, "SIGNON G@g1 bob-pw\n4 : A MUN - RUH")
-    assert "Sign-on refused" in judge.new_mail()[-1].body
+    assert judge.outcome_of("SIGNON G@g1 ****") == ("error", "NO_LONGER_YOURS")

@@ -57,10 +57,7 @@ def test_process_500_times_in_one_mail_processes_one_phase(tmp_path: Path) -> No
     judge.send(GM, master("g1", "PROCESS\n" * 499))
     assert processed(judge) == ["S1901M"]
     assert outbox_rows(judge) - before == 4  # the results to both players, the chart, the reply
-    reply = judge.last_to(GM).body
-    assert reply.count("OK: S1901M processed; now F1901M") == 1
-    assert reply.count("ERROR: one PROCESS, ROLLBACK or ROLLFORWARD per game in one mail: send it again in a "
-                       "mail of its own") == 498
+    assert judge.outcomes_of("PROCESS") == [("ok", None)] + [("error", "ONE_PER_MAIL")] * 498
 
 
 def test_one_mail_processes_one_phase_whatever_the_game(tmp_path: Path) -> None:
@@ -70,11 +67,8 @@ def test_one_mail_processes_one_phase_whatever_the_game(tmp_path: Path) -> None:
     judge.send(ALICE, "JOIN g2 alice-pw FRANCE")
     judge.send(GM, master("g2", "START"))
     judge.send(GM, master("g1", "PROCESS") + "\n" + master("g2", "PROCESS\nROLLBACK"))
-    reply = judge.last_to(GM).body
-    assert "OK: S1901M processed; now F1901M" in reply
-    assert ("> PROCESS\n  ERROR: one PROCESS or ROLLFORWARD per mail, whatever the game: send it again in a mail "
-            "of its own") in reply
-    assert "> ROLLBACK\n  ERROR: there is no earlier phase to go back to" in reply  # a rollback is no processing
+    assert judge.outcomes_of("PROCESS") == [("ok", None), ("error", "ONE_PER_MAIL")]  # g1's, then g2's
+    assert judge.outcome_of("ROLLBACK") == ("error", "NO_EARLIER_PHASE")  # a rollback is no processing
     assert processed(judge) == ["S1901M"]
 
 
@@ -83,9 +77,8 @@ def test_rollback_and_rollforward_in_a_loop_change_the_phase_once(tmp_path: Path
     judge.send(GM, master("g1", "PROCESS"))
     before = outbox_rows(judge)
     judge.send(GM, master("g1", "ROLLBACK\nROLLFORWARD\n" * 249))
-    reply = judge.last_to(GM).body
-    assert reply.count("OK: rolled back to S1901M") == 1 and "processed again" not in reply
-    assert reply.count("ERROR: one PROCESS, ROLLBACK or ROLLFORWARD per game in one mail") == 497
+    assert judge.outcomes_of("ROLLBACK") == [("ok", None)] + [("error", "ONE_PER_MAIL")] * 248
+    assert judge.outcomes_of("ROLLFORWARD") == [("error", "ONE_PER_MAIL")] * 249
     assert processed(judge) == []
     assert outbox_rows(judge) - before == 3  # the reply, and the rollback told to both players
 
@@ -94,26 +87,25 @@ def test_phase_changes_of_a_game_are_limited_per_hour(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path, max_phase_changes_per_hour=3))
     for word in ("PROCESS", "ROLLBACK", "ROLLFORWARD"):
         judge.send(GM, master("g1", word))
-        assert "ERROR" not in judge.last_to(GM).body, word
+        assert judge.outcome_of(word) == ("ok", None), word
     judge.later(0.5)
     judge.send(GM, master("g1", "ROLLBACK"))
-    assert ("ERROR: at most 3 PROCESS, ROLLBACK and ROLLFORWARD an hour in one game: try again after "
-            "2026-01-05 13:00 UTC") in judge.last_to(GM).body
+    assert judge.outcome_of("ROLLBACK") == ("error", "TOO_MANY_PHASE_CHANGES")
+    assert "try again after 2026-01-05 13:00 UTC" in judge.last_to(GM).body  # an hour after the first
     assert processed(judge) == ["S1901M"]
     judge.later(0.5)  # the first of the three was an hour ago
     judge.send(GM, master("g1", "ROLLBACK"))
-    assert "OK: rolled back to S1901M" in judge.last_to(GM).body
+    assert judge.outcome_of("ROLLBACK") == ("ok", None) and processed(judge) == []
 
 
 def test_a_process_after_other_mails_fits_in_the_mails_one_mail_may_cause(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path, max_mails_per_mail=2))
     judge.send(GM, master("g1", "BROADCAST\nhello\nENDPRESS\nPROCESS"))  # the broadcast: two mails
-    assert ("ERROR: this mail has already caused 2 mails and the results would be 3 more, over the judge's limit "
-            "of 2 a mail: send PROCESS in a mail of its own") in judge.last_to(GM).body
+    assert judge.outcome_of("PROCESS") == ("error", "OVER_BUDGET")
     assert processed(judge) == []
     # A mail's first processing is never refused: however many its results, a game can be processed.
     judge.send(GM, master("g1", "PROCESS"))
-    assert "OK: S1901M processed" in judge.last_to(GM).body
+    assert judge.outcome_of("PROCESS") == ("ok", None) and processed(judge) == ["S1901M"]
 
 
 def test_a_phases_maps_are_stored_once_for_all_who_receive_them(tmp_path: Path) -> None:
@@ -169,7 +161,8 @@ def test_one_history_summary_map_and_preview_per_mail(tmp_path: Path) -> None:
     judge.send(GM, master("g1", "HISTORY g1\nSUMMARY g1\nMAP\nPREVIEW\n" * 3))
     reply = judge.last_to(GM)
     for word in ("HISTORY", "SUMMARY", "MAP", "PREVIEW"):
-        assert reply.body.count(f"ERROR: one {word} per mail: send the others in mails of their own") == 2, word
+        line = f"{word} g1" if word in ("HISTORY", "SUMMARY") else word
+        assert judge.outcomes_of(line)[1:] == [("error", "ONE_PER_MAIL")] * 2, word
     assert sorted(reply.attachments) == ["g1-F1901M-preview.txt", "g1-F1901M.png"]
 
 
@@ -257,8 +250,8 @@ def test_the_21st_game_created_in_an_hour_from_21_addresses_is_refused(tmp_path:
     for n in range(21):
         judge.send(f"host{n}@example.org", f"CREATE game{n} pw")
     assert "game 'game19' created" in judge.last_to("host19@example.org").body
-    assert ("ERROR: the judge takes at most 20 new games an hour, from all addresses together; try again after "
-            "2026-01-05 13:00 UTC") in judge.last_to("host20@example.org").body
+    assert judge.outcome_of("CREATE game20 ****") == ("error", "TOO_MANY_CREATES")
+    assert "2026-01-05 13:00 UTC" in judge.last_to("host20@example.org").body  # when it may try again
     judge.later(1)
     judge.send("host20@example.org", "CREATE game20 pw")
     assert "game 'game20' created" in judge.last_to("host20@example.org").body

@@ -191,8 +191,8 @@ def test_game_master_actions_are_announced(judge: Judge, command: str, news: str
 def test_a_player_whose_power_was_made_a_dummy_is_told_so_at_sign_on(judge: Judge) -> None:
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nDUMMY GERMANY")
     judge.send(BOB, GERMANY + "STATUS")
-    assert "Sign-on refused: Germany in g1 is no longer yours: the game master made it a dummy power" in \
-        judge.last_to(BOB).body
+    assert judge.outcome_of("SIGNON G@g1 ****") == ("error", "NO_LONGER_YOURS")
+    assert "the game master made it a dummy power" in judge.last_to(BOB).body  # who did, and how
 
 
 def test_transfer_after_terminate_is_refused(judge: Judge) -> None:

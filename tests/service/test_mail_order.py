@@ -12,12 +12,13 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from sqlalchemy import select
 
 from judge.games.payola.store import PayolaSeat
 from judge.store.models import Player
-from tests.support.harness import Judge, raw_mail, two_player_game
+from tests.support.harness import Answer, Judge, raw_mail, two_player_game
 
 MTA = "mx.example.net"
 GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"
@@ -33,8 +34,19 @@ def held_mail(sender: str, body: str, accepted: datetime) -> bytes:
     return line + raw_mail(sender, body, subject="sheet", headers={"Date": dated})
 
 
+class Delivered(NamedTuple):
+    """The judge's reply to a mail, and what it made of each of the mail's lines."""
+
+    body: str
+    answers: list[Answer]
+
+    def codes(self, line: str | None = None) -> set[tuple[str, str | None]]:
+        """The outcomes and codes of the mail's lines (of those that are ``line``, if given)."""
+        return {(a.outcome, a.code) for a in self.answers if line is None or a.text == line}
+
+
 def deliver(judge: Judge, mails: list[tuple[str, str]], order: list[int],
-            held: timedelta = timedelta(minutes=10)) -> list[str]:
+            held: timedelta = timedelta(minutes=10)) -> list[Delivered]:
     """Deliver the numbered mails (sender, body; accepted a minute apart from ``held`` ago on)
     in ``order``; the judge's answers to them, in the same order."""
     first = judge.now - held
@@ -42,7 +54,7 @@ def deliver(judge: Judge, mails: list[tuple[str, str]], order: list[int],
     for number in order:
         sender, body = mails[number - 1]
         judge.send_raw(held_mail(sender, body, first + timedelta(minutes=number)))
-        answers.append(judge.last_to(sender).body)
+        answers.append(Delivered(judge.last_to(sender).body, list(judge.answers)))
     return answers
 
 
@@ -56,11 +68,12 @@ def test_five_sheets_delivered_in_scrambled_order_keep_the_last_one(tmp_path: Pa
     sheets = [(ALICE, f"{FRANCE}{n} : A PAR - BUR\n{n} : F BRE - MAO") for n in range(1, 6)]
     answers = deliver(judge, sheets, [2, 4, 1, 5, 3])
     assert "your current sheet/orders:\n    5 : A PAR - BUR\n    5 : F BRE - MAO" in status(judge)
-    applied = [n for n, answer in zip([2, 4, 1, 5, 3], answers, strict=True) if "offer sheet accepted" in answer]
+    applied = [n for n, answer in zip([2, 4, 1, 5, 3], answers, strict=True)
+               if answer.codes() >= {("ok", "SHEET_ACCEPTED")}]
     assert applied == [2, 4, 5]  # each the latest so far when it came; 1 and 3 came after a later one
     late = answers[2]  # the first mail, delivered after the fourth
-    assert "IGNORED" in late and "not applied: this mail was accepted 2026-01-05 11:51:00 UTC, and a later one, " \
-        "accepted 2026-01-05 11:54:00 UTC, has already set your offer sheet" in " ".join(late.split())
+    assert late.codes("1 : A PAR - BUR") == {("ignored", "SUPERSEDED")}
+    assert "2026-01-05 11:51:00 UTC" in late.body and "2026-01-05 11:54:00 UTC" in late.body  # its time, the later's
 
 
 def test_after_an_outage_longer_than_max_lateness_the_last_sheet_is_still_kept(tmp_path: Path) -> None:
@@ -81,22 +94,23 @@ def test_older_orders_do_not_replace_newer_ones(tmp_path: Path) -> None:
     orders = [(ALICE, f"{FRANCE}A PAR - {place}") for place in ("PIC", "GAS", "BUR")]
     answers = deliver(judge, orders, [3, 1, 2])
     assert "your orders:\n    A PAR - BUR" in status(judge)
-    assert all("has already set your orders" in " ".join(answer.split()) for answer in answers[1:])
+    assert all(answer.codes("A PAR - " + place) == {("ignored", "SUPERSEDED")}
+               for answer, place in zip(answers[1:], ("PIC", "GAS"), strict=True))
 
 
 def test_an_older_acceptance_list_vote_clear_or_wait_replaces_nothing_newer(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path, mta_hostname=MTA))
     mails = [(ALICE, f"{FRANCE}CLEAR"), (ALICE, f"{FRANCE}ACCEPT EFGIART\nVOTE DRAW\nWAIT"),
              (ALICE, f"{FRANCE}ACCEPT FGEIART\nVOTE NONE\nNOWAIT\n2 : A PAR - PIC")]
-    answers = [" ".join(answer.split()) for answer in deliver(judge, mails, [3, 2, 1])]
+    answers = deliver(judge, mails, [3, 2, 1])
     shown = status(judge)
     assert "your acceptance list: FGEIART" in shown and "sheet/orders:\n    2 : A PAR - PIC" in shown
     with judge.db.transaction() as session:
         assert session.scalar(select(PayolaSeat.vote).join(Player, Player.id == PayolaSeat.player_id)
                               .where(Player.address == ALICE)) is None
-    for what in ("your acceptance list", "your vote", "your WAIT or NOWAIT"):
-        assert f"has already set {what} (mail held" in answers[1]
-    assert "has already set your sheet or orders (mail held" in answers[2]
+    for line in ("ACCEPT EFGIART", "VOTE DRAW", "WAIT"):
+        assert answers[1].codes(line) == {("ignored", "SUPERSEDED")}, line
+    assert answers[2].codes("CLEAR") == {("ignored", "SUPERSEDED")}
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPROCESS")  # WAIT would have held the phase: NOWAIT stands
     assert "g1 S1901M results" in [mail.subject for mail in judge.new_mail()]
 
@@ -106,8 +120,9 @@ def test_an_older_mail_still_transfers_money(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path, mta_hostname=MTA))
     mails = [(ALICE, f"{FRANCE}TRANSFER 5 TO GERMANY\n1 : A PAR - BUR"), (ALICE, f"{FRANCE}2 : A PAR - PIC")]
     answers = deliver(judge, mails, [2, 1])
-    late = " ".join(answers[1].split())
-    assert "5 AgP sent to Germany" in late and "has already set your offer sheet" in late
+    late = answers[1]
+    assert "5 AgP sent to Germany" in late.body and late.codes("TRANSFER 5 TO GERMANY") == {("ok", None)}
+    assert late.codes("1 : A PAR - BUR") == {("ignored", "SUPERSEDED")}
     assert "sheet/orders:\n    2 : A PAR - PIC" in status(judge)
 
 
@@ -119,5 +134,5 @@ def test_a_seat_is_one_whoever_writes_for_it_and_other_seats_are_their_own(tmp_p
              (BOB, "SIGNON GERMANY@g1 bob-pw\nACCEPT GFEIART")]
     answers = deliver(judge, mails, [2, 3, 1])
     assert "sheet/orders:\n    2 : A PAR - PIC" in status(judge)
-    assert "acceptance list is now GFEIART" in answers[1]  # Germany's, older than France's second
-    assert "has already set your offer sheet" in " ".join(answers[2].split())
+    assert answers[1].codes("ACCEPT GFEIART") == {("ok", None)}  # Germany's, older than France's second
+    assert answers[2].codes("1 : A PAR - BUR") == {("ignored", "SUPERSEDED")}

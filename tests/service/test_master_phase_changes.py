@@ -115,7 +115,8 @@ def test_a_transfer_since_the_rollback_refuses_rollforward(judge: Judge) -> None
     judge.send(GM, MASTER + "ROLLBACK")
     judge.send(BOB, GERMANY + "TRANSFER 5 TO FRANCE")
     judge.send(GM, MASTER + "ROLLFORWARD")
-    assert "ERROR: not undone: since the ROLLBACK, Germany changed" in judge.last_to(GM).body
+    assert judge.outcome_of("ROLLFORWARD") == ("error", "CHANGED_SINCE_ROLLBACK")
+    assert "Germany" in judge.last_to(GM).body  # who changed something
 
 
 def test_the_rollforward_is_told_in_its_results_one_mail_per_reader(judge: Judge) -> None:
@@ -218,7 +219,7 @@ def test_a_process_naming_a_phase_the_game_has_left_is_refused(judge: Judge) -> 
 
 def test_process_takes_one_phase_name_or_none(judge: Judge) -> None:
     judge.send(GM, MASTER + "PROCESS S1901M F1901M")
-    assert "ERROR: expected PROCESS or PROCESS phase (e.g. PROCESS S1902M)" in judge.last_to(GM).body
+    assert judge.outcome_of("PROCESS S1901M F1901M") == ("error", "SYNTAX")
     assert game_row(judge).phase == "S1901M"
 
 
@@ -229,12 +230,12 @@ def test_rollback_names_the_phase_to_go_back_to(judge: Judge) -> None:
     after = game_row(judge).phase
     judge.new_mail()
     judge.send(GM, MASTER + f"ROLLBACK {after}")  # the phase the game is in is not one to go back to
-    assert (f"ERROR: not rolled back: g1 is in {after} and has not processed {after}: ROLLBACK names the phase to go "
-            "back to, F1901M (the one before) or an earlier one") in judge.last_to(GM).body
+    assert judge.outcome_of(f"ROLLBACK {after}") == ("error", "NOT_PROCESSED")
+    assert "F1901M (the one before)" in judge.last_to(GM).body  # the phase it may name
     assert game_row(judge).phase == after and not to(judge.new_mail(), ALICE)
     judge.send(GM, MASTER + "ROLLBACK S1901M")  # as DPjudge's: back to the phase named, two phases back
-    assert "OK: rolled back to S1901M; the game is paused" in judge.last_to(GM).body
-    assert game_row(judge).phase == "S1901M"
+    assert judge.outcome_of("ROLLBACK S1901M") == ("ok", None)
+    assert game_row(judge).phase == "S1901M" and game_row(judge).state == "paused"
     judge.send(ALICE, FRANCE + "STATUS")
     assert "2 : A PAR - BUR" in judge.last_to(ALICE).body and "your balance: 48 AgP" in judge.last_to(ALICE).body
 
@@ -243,11 +244,13 @@ def test_a_pirates_proposal_process_names_its_phases(tmp_path: Path) -> None:
     judge = pirates_game(Judge(tmp_path), FOUR)
     judge.new_mail()
     judge.send(GM, "SIGNON MASTER@pp gm-pw\nPROCESS V1")
-    assert "ERROR: not processed: pp is not in V1: it is in D1" in judge.last_to(GM).body
+    assert judge.outcome_of("PROCESS V1") == ("error", "WRONG_PHASE")
     judge.send(GM, "SIGNON MASTER@pp gm-pw\nPROCESS d1")
-    assert "OK: D1 processed; now V1" in judge.last_to(GM).body
+    assert judge.outcome_of("PROCESS d1") == ("ok", None)
+    with judge.db.transaction() as session:
+        assert session.scalars(select(Game.phase).where(Game.name == "pp")).one() == "V1"
     judge.send(GM, "SIGNON MASTER@pp gm-pw\nROLLBACK D1")
-    assert "ERROR: a match of Pirates' Proposal cannot be rolled back" in judge.last_to(GM).body
+    assert judge.outcome_of("ROLLBACK D1") == ("error", "CANNOT_ROLL_BACK")
 
 
 def test_help_recommends_the_phase_named_form(judge: Judge) -> None:

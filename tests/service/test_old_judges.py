@@ -4,12 +4,15 @@ absences, history by mail, and the master's remaining tools.  One test per comma
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date
 from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 
-from judge.store.models import Game
+from judge.games.payola.store import seat_of
+from judge.service import host
+from judge.store.models import Absence, Game
 from tests.games.payola.by_mail import ENGLAND, FRANCE, GERMANY, MASTER, play_spring, start, teleport, to
 from tests.support.harness import Judge
 from tests.support.people import ALICE, BOB, CAROL, GM, OBSERVER
@@ -20,6 +23,14 @@ DAN = "dan@example.org"
 @pytest.fixture
 def judge(tmp_path: Path) -> Judge:
     return start(Judge(tmp_path))
+
+
+def vote_of(judge: Judge, power: str) -> str | None:
+    """The vote ``power``'s seat in g1 has standing (DRAW, CONCEDE:power; None: none)."""
+    with judge.db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == "g1")).one()
+        player = host.seats(session, game)[power]
+        return seat_of(session, player).vote
 
 
 def state(judge: Judge) -> str:
@@ -36,7 +47,7 @@ def test_a_draw_vote_ends_the_game_and_one_vote_short_does_not(judge: Judge) -> 
     judge.send(ALICE, FRANCE + "VOTE DRAW")
     judge.send(BOB, GERMANY + "SET DRAW")  # DPjudge's spelling
     assert state(judge) == "active"
-    assert "your vote, kept secret: for a draw including all survivors" in judge.last_to(BOB).body
+    assert judge.outcome_of("SET DRAW") == ("ok", None) and vote_of(judge, "GERMANY") == "DRAW"
     judge.send(CAROL, ENGLAND + "VOTE DRAW")
     assert state(judge) == "finished"
     ended = [m for m in judge.new_mail() if m.subject == "g1 has ended"]
@@ -98,7 +109,7 @@ def test_a_concession_is_agreed_by_the_other_survivors_without_the_winners_vote(
 def test_no_concession_to_a_resigned_power_and_two_survivors_need_one_concession(judge: Judge) -> None:
     judge.send(BOB, GERMANY + "RESIGN")
     judge.send(ALICE, FRANCE + "VOTE CONCEDE GERMANY")
-    assert "Germany has no player or no supply center: it cannot be conceded to" in judge.last_to(ALICE).body
+    assert judge.outcome_of("VOTE CONCEDE GERMANY") == ("error", "NOT_A_VOTER")
     teleport(judge, {"phase": "S1903M", "units": {"FRANCE": ["A PAR"], "ENGLAND": ["F LON"]},
                      "centers": {"FRANCE": ["PAR"], "ENGLAND": ["LON"]}})
     judge.send(CAROL, ENGLAND + "VOTE DRAW")
@@ -112,14 +123,14 @@ def test_no_concession_to_a_resigned_power_and_two_survivors_need_one_concession
 def test_no_draw_refuses_draw_votes(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "NO_DRAW")
     judge.send(ALICE, FRANCE + "VOTE DRAW")
-    assert "ERROR: g1 allows no draws (NO_DRAW)" in judge.last_to(ALICE).body
+    assert judge.outcome_of("VOTE DRAW") == ("error", "NO_DRAW") and vote_of(judge, "FRANCE") is None
 
 
 def test_an_eliminated_power_does_not_vote(judge: Judge) -> None:
     teleport(judge, {"phase": "S1903M", "units": {"FRANCE": ["A PAR"], "GERMANY": ["A MUN"], "ENGLAND": ["F NTH"]},
                      "centers": {"FRANCE": ["PAR"], "GERMANY": ["MUN"]}})
     judge.send(CAROL, ENGLAND + "VOTE DRAW")
-    assert "ERROR: an eliminated power does not vote" in judge.last_to(CAROL).body
+    assert judge.outcome_of("VOTE DRAW") == ("error", "ELIMINATED") and vote_of(judge, "ENGLAND") is None
     judge.send(ALICE, FRANCE + "VOTE DRAW")
     judge.send(BOB, GERMANY + "VOTE DRAW")
     assert state(judge) == "finished"  # the two survivors with players agreed
@@ -131,7 +142,7 @@ def test_an_eliminated_power_does_not_vote(judge: Judge) -> None:
 def test_a_takeover_of_a_resigned_power_carries_the_treasury_over(judge: Judge) -> None:
     judge.send(BOB, GERMANY + "TRANSFER 8 TO ENGLAND\nACCEPT GEFAIRT\nRESIGN")
     judge.send(DAN, "TAKEOVER GERMANY@g1 dan-pw")
-    assert "ERROR: Germany is not open for takeover" in judge.last_to(DAN).body
+    assert judge.outcome_of("TAKEOVER GERMANY@g1 ****") == ("error", "NOT_OPEN")
     judge.send(GM, "LIST g1")
     assert "Germany: vacant" in judge.last_to(GM).body
     judge.send(GM, MASTER + "SET OPENING GERMANY")
@@ -225,7 +236,7 @@ def test_an_observer_is_told_of_the_start_and_of_a_resignation(tmp_path: Path, o
 def test_no_observers_option(tmp_path: Path) -> None:
     judge = start(Judge(tmp_path), "NO_OBSERVERS")
     judge.send(OBSERVER, "OBSERVE g1")
-    assert "ERROR: g1 takes no observers" in judge.last_to(OBSERVER).body
+    assert judge.outcome_of("OBSERVE g1") == ("error", "NO_OBSERVERS")
 
 
 # -- absences ---------------------------------------------------------------------------------------
@@ -235,8 +246,10 @@ def test_an_absence_within_the_allowance_moves_the_deadline(tmp_path: Path) -> N
     judge = start(Judge(tmp_path), "ABSENCE_DAYS=10")  # started 2026-01-05 12:00; deadline 2026-01-07 12:00
     judge.send(ALICE, FRANCE + "SET ABSENCE 2026-01-06 TO 2026-01-09")
     mails = judge.new_mail()
-    reply = next(m for m in to(mails, ALICE) if m.subject == "Re: orders")
-    assert "absence approved (4 day(s); 4 of the game's 10 a year)" in reply.body
+    assert judge.outcome_of("SET ABSENCE 2026-01-06 TO 2026-01-09") == ("ok", "ABSENCE_APPROVED")
+    with judge.db.transaction() as session:  # 4 days of the game's 10 a year
+        assert [(a.seat, a.start, a.end, a.status) for a in session.scalars(select(Absence))] == [
+            ("FRANCE", date(2026, 1, 6), date(2026, 1, 9), "approved")]
     news = to(mails, BOB)
     assert "France is absent from 2026-01-06 to 2026-01-09: the deadline of S1901M moves to 2026-01-10 12:00" \
         in news[0].body
@@ -246,7 +259,7 @@ def test_an_absence_within_the_allowance_moves_the_deadline(tmp_path: Path) -> N
 
 def test_an_absence_beyond_the_allowance_waits_for_the_game_master(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "SET ABSENCE 2026-01-06 TO 2026-01-08")
-    assert "absence asked for: the game master decides" in judge.last_to(ALICE).body
+    assert judge.outcome_of("SET ABSENCE 2026-01-06 TO 2026-01-08") == ("ok", "ABSENCE_ASKED")
     assert "APPROVE ABSENCE FRANCE" in judge.last_to(GM).body
     judge.send(GM, MASTER + "APPROVE ABSENCE FRANCE")
     assert "the deadline of S1901M moves to 2026-01-09 12:00 UTC" in judge.last_to(BOB).body
@@ -416,7 +429,7 @@ def test_rollforward_after_rollback_reproduces_the_original_results(judge: Judge
             "since).\n\n")
     assert note in again and news in again and again.replace(note, "").replace(news, "") == original
     judge.send(GM, MASTER + "ROLLFORWARD")
-    assert "there is no ROLLBACK to undo" in judge.last_to(GM).body
+    assert judge.outcome_of("ROLLFORWARD") == ("error", "NO_ROLLBACK")
 
 
 def test_reveal_asks_for_confirmation_then_publishes_while_the_game_goes_on(judge: Judge) -> None:
@@ -426,7 +439,7 @@ def test_reveal_asks_for_confirmation_then_publishes_while_the_game_goes_on(judg
     code = reply.split("send REVEAL ", 1)[1].split()[0]
     assert not [m for m in judge.new_mail() if "revealed" in m.subject]
     judge.send(GM, MASTER + "REVEAL wrong")
-    assert "that is not the code" in judge.last_to(GM).body
+    assert judge.outcome_of("REVEAL wrong") == ("error", "WRONG_CODE")
     judge.send(GM, MASTER + f"REVEAL {code}")
     revealed = [m for m in judge.new_mail() if m.subject == "g1: every secret revealed"]
     assert {m.to for m in revealed} == {ALICE, BOB, CAROL, GM}
@@ -440,10 +453,10 @@ def test_terminate_asks_for_a_code_as_reveal_does_then_ends_the_game(judge: Judg
     code = reply.split("to confirm, send TERMINATE ", 1)[1].split()[0]
     assert state(judge) == "active" and not [m for m in judge.new_mail() if m.subject == "g1 has ended"]
     judge.send(GM, MASTER + "TERMINATE wrong")
-    assert "that is not the code of the last TERMINATE: send TERMINATE again" in judge.last_to(GM).body
+    assert judge.outcome_of("TERMINATE wrong") == ("error", "WRONG_CODE")
     assert state(judge) == "active"
     judge.send(GM, MASTER + "TERMINATE x y")
-    assert "expected TERMINATE, then TERMINATE code to confirm" in judge.last_to(GM).body
+    assert judge.outcome_of("TERMINATE x y") == ("error", "SYNTAX")
     judge.send(GM, MASTER + f"TERMINATE {code}")
     assert state(judge) == "finished"
     assert {m.to for m in judge.new_mail() if m.subject == "g1 has ended"} == {ALICE, BOB, CAROL, GM}
@@ -460,7 +473,7 @@ def test_a_terminate_code_is_used_once_and_a_reveal_code_does_not_end_the_game(j
     newer = judge.last_to(GM).body.split("to confirm, send TERMINATE ", 1)[1].split()[0]
     assert newer != code
     judge.send(GM, MASTER + f"TERMINATE {code}")
-    assert state(judge) == "active" and "that is not the code of the last TERMINATE" in judge.last_to(GM).body
+    assert state(judge) == "active" and judge.outcome_of(f"TERMINATE {code}") == ("error", "WRONG_CODE")
     judge.send(GM, MASTER + f"TERMINATE {newer}")
     assert state(judge) == "finished"
 
@@ -479,7 +492,7 @@ def test_a_private_game_needs_its_join_key(tmp_path: Path) -> None:
     judge.send(GM, MASTER + "SET PRIVATE letmein")
     assert "SET PRIVATE ****" in judge.last_to(GM).body
     judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
-    assert "this game is private" in judge.last_to(ALICE).body
+    assert judge.outcome_of("JOIN g1 **** FRANCE") == ("error", "PRIVATE_GAME")
     judge.send(ALICE, "JOIN g1 alice-pw FRANCE KEY letmein")
     assert "you joined 'g1'" in judge.last_to(ALICE).body and "letmein" not in judge.last_to(ALICE).body
 
@@ -492,7 +505,7 @@ def test_a_denied_absence_moves_nothing_and_the_player_is_told(judge: Judge) -> 
     judge.send(GM, "LIST g1")
     assert "deadline 2026-01-07 12:00 UTC" in judge.last_to(GM).body
     judge.send(GM, MASTER + "DENY ABSENCE FRANCE")
-    assert "France has asked for no absence" in judge.last_to(GM).body
+    assert judge.outcome_of("DENY ABSENCE FRANCE") == ("error", "NO_ABSENCE")
 
 
 def test_observers_switched_off_receive_nothing(judge: Judge) -> None:

@@ -56,21 +56,24 @@ def test_a_long_run_of_unknown_lines_at_the_end_is_no_sign_off(judge: Judge) -> 
 
 def test_a_short_greeting_before_the_first_command_is_taken_as_such(judge: Judge) -> None:
     judge.send(ALICE, "Hello,\nSorry, late!\n\n" + FRANCE + "4 : A PAR - BUR\nThanks!")
-    body = reply_to(judge, ALICE).body
+    reply_to(judge, ALICE)
     assert [(answer.text, answer.outcome, answer.code) for answer in judge.answers if answer.code] == [
-        ("Hello,", "ignored", "GREETING"), ("Sorry, late!", "ignored", "GREETING"), ("Thanks!", "ignored", "SIGN_OFF")]
-    assert "offer sheet accepted: 1 offer(s)" in body
+        ("Hello,", "ignored", "GREETING"), ("Sorry, late!", "ignored", "GREETING"),
+        ("4 : A PAR - BUR", "ok", "SHEET_ACCEPTED"), ("Thanks!", "ignored", "SIGN_OFF")]
 
 
 def test_a_long_run_of_unknown_lines_before_the_first_command_or_with_none_after_is_no_greeting(
         judge: Judge) -> None:
     judge.send(ALICE, "Hello,\nsorry,\nI was away.\nHere goes:\n" + FRANCE + "4 : A PAR - BUR")
-    body = reply_to(judge, ALICE).body
-    assert body.count("ERROR: unknown command") == 4 and "greeting" not in body
+    reply_to(judge, ALICE)
+    assert [judge.outcome_of(line) for line in ("Hello,", "sorry,", "I was away.", "Here goes:")] == [
+        ("error", "UNKNOWN_COMMAND")] * 4  # none taken as a greeting
     judge.send(ALICE, "WHOAMI\n" + FRANCE + "4 : A PAR - BUR")  # in capitals, as commands are: one mistyped
-    assert answer(reply_to(judge, ALICE).body, "WHOAMI").startswith("ERROR: unknown command")
+    reply_to(judge, ALICE)
+    assert judge.outcome_of("WHOAMI") == ("error", "UNKNOWN_COMMAND")
     judge.send(ALICE, "Sorry, late!")  # no command at all: it may be one mistyped
-    assert answer(reply_to(judge, ALICE).body, "Sorry, late!").startswith("ERROR: unknown command")
+    reply_to(judge, ALICE)
+    assert judge.outcome_of("Sorry, late!") == ("error", "UNKNOWN_COMMAND")
 
 
 # -- 23.13: where reading stopped --------------------------------------------------------------------
@@ -104,17 +107,13 @@ def test_durations_are_echoed_in_words(judge: Judge, written: str, words: str) -
     assert "0.0666" not in news.body
 
 
-@pytest.mark.parametrize(("command", "error"), [
-    ("SET MOVEMENT 0", "a phase's length must be at least 1 hour"),
-    ("SET RETREAT 30m", "a phase's length must be at least 1 hour"),
-    ("SET ADJUSTMENT 0.5", "a phase's length must be at least 1 hour"),
-    ("SET REMINDER 0", "a reminder's time before the deadline must be at least 10 minutes")])
+@pytest.mark.parametrize("command", ["SET MOVEMENT 0", "SET RETREAT 30m", "SET ADJUSTMENT 0.5", "SET REMINDER 0"])
 def test_a_phase_of_no_time_or_a_reminder_at_the_deadline_is_refused_and_not_announced(
-        judge: Judge, command: str, error: str) -> None:
+        judge: Judge, command: str) -> None:
+    """A phase lasts at least an hour; a reminder comes at least 10 minutes before the deadline."""
     judge.send(GM, f"SIGNON MASTER@g1 gm-secret\n{command}")
     mails = judge.new_mail()
-    [reply] = [m for m in mails if m.to == GM]
-    assert answer(reply.body, command) == f"ERROR: {error}"
+    assert judge.outcome_of(command) == ("error", "SYNTAX")
     assert [m.to for m in mails] == [GM]  # nobody is told of a change that was not made
 
 
@@ -237,7 +236,8 @@ def test_rejected_orders_say_which_orders_stand(tmp_path: Path) -> None:
 def test_a_refused_sign_on_quotes_its_line_without_the_password(judge: Judge) -> None:
     judge.send(ALICE, "LIST\nSIGNON FRANCE@g1 wrong-pw\n4 : A PAR - BUR")
     body = reply_to(judge, ALICE).body
-    assert body.startswith("> SIGNON FRANCE@g1 ****\nSign-on refused: unknown game, power or password."), body
+    assert body.startswith("> SIGNON FRANCE@g1 ****\n"), body
+    assert judge.outcome_of("SIGNON FRANCE@g1 ****") == ("error", "SIGNON_REFUSED")
     assert "wrong-pw" not in body
 
 

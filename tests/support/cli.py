@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+from typing import Any
+
 import pytest
 
-from judge.bootstrap import main
+from judge.bootstrap import kinds, main
+from judge.service.demo import run_demo
 from tests.support.harness import Judge
 
 
@@ -19,3 +24,12 @@ def run(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str]:
     """``judge ARGUMENTS``, in this process: its exit status and what it printed."""
     status = main(list(arguments))
     return status, capsys.readouterr().out
+
+
+def demo_output(**choice: Any) -> str:
+    """What ``judge demo`` prints for ``choice`` (`judge.service.demo.run_demo`'s ``kind``, ``scenario``, ...),
+    played to its end, which it must reach without an error."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert run_demo(kinds(), **choice) == 0
+    return printed.getvalue()

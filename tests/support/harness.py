@@ -33,7 +33,7 @@ from judge.mail.outbound import MaildirOutbox
 from judge.service.app import inject, process_game, run_deadlines
 from judge.service.config import Settings
 from judge.service.handlers import conversation
-from judge.service.handlers.conversation import Echo
+from judge.service.handlers.conversation import Conversation, Echo, Refusal
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.database import Database
 from judge.store.models import ConfirmedAddress, Outbox
@@ -77,9 +77,10 @@ class Answer:
 
 @contextmanager
 def recording(answers: list[Answer]) -> Iterator[None]:
-    """Append to ``answers`` every line of every reply the judge renders meanwhile (a copy's lines again)."""
+    """Append to ``answers`` every line of every reply the judge renders meanwhile (a copy's lines again), and the
+    line of a refused sign-on (its mail gets one short refusal instead: `Refusal.code` says why)."""
     names = vars(conversation)  # the reply is rendered by the name `render` that conversation imported
-    real = names["render"]
+    real, real_run = names["render"], Conversation.run
 
     def render(template: str, **context: Any) -> str:
         echoes: list[Echo] = context.get("echoes", [])
@@ -87,11 +88,19 @@ def recording(answers: list[Answer]) -> Iterator[None]:
             answers.extend(Answer(e.text, e.outcome, e.code, e.message) for e in echoes)
         return str(real(template, **context))
 
+    def run(self: Conversation) -> Refusal | None:
+        refusal = real_run(self)
+        if refusal is not None:
+            answers.append(Answer(refusal.line, "error", refusal.code, ""))
+        return refusal
+
     names["render"] = render
+    Conversation.run = run  # type: ignore[method-assign]
     try:
         yield
     finally:
         names["render"] = real
+        Conversation.run = real_run  # type: ignore[method-assign]
 
 
 def raw_mail(sender: str, body: str, subject: str = "orders", headers: dict[str, str] | None = None,
@@ -209,6 +218,11 @@ class Judge:
         """The outcome and code of `answer` ``line``: what a test of behaviour asserts."""
         found = self.answer(line)
         return found.outcome, found.code
+
+    def outcomes_of(self, line: str) -> list[tuple[str, str | None]]:
+        """The outcome and code of every answer to ``line`` in the last mail sent, in the mail's order (a line the
+        mail holds more than once, a line answered in the reply and again in a copy)."""
+        return [(answer.outcome, answer.code) for answer in self.answers if answer.text == line]
 
     def confirmed(self, *addresses: str) -> None:
         """Take ``addresses`` as having confirmed before (what `send` does the first time each

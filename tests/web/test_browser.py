@@ -4,13 +4,13 @@ kept in pytest's temporary directory; their paths are printed (``pytest -s`` sho
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from judge.web.server import make_server
+from tests.support.serving import on_a_thread
 from tests.web.chromium import CHROMIUM, Browser, Tab
 from tests.web.conftest import Played
 
@@ -25,13 +25,8 @@ PAGES = {"index.html": "Games", "games/webgame/index.html": "Game webgame",
 
 @pytest.fixture(scope="module")
 def site(played: Played) -> Iterator[str]:
-    server = make_server(played.root, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-    thread.join()
+    with on_a_thread(make_server(played.root, "127.0.0.1", 0)) as port:
+        yield f"http://127.0.0.1:{port}/"
 
 
 @pytest.fixture(scope="module")

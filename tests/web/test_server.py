@@ -16,7 +16,6 @@ import socket
 import struct
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -29,6 +28,7 @@ import pytest
 
 from judge.bootstrap import main
 from judge.web.server import Limits, PagesHandler, make_server
+from tests.support.serving import on_a_thread
 from tests.web.conftest import Played
 
 SERVE = "import sys; from judge.bootstrap import main; raise SystemExit(main(sys.argv[1:]))"
@@ -180,15 +180,8 @@ def test_a_slowloris_is_cut(site: str) -> None:
 def serving(folder: Path, limits: Limits) -> Iterator[int]:
     """The port of `make_server` serving ``folder`` within ``limits`` (nothing trusted), in a thread."""
     (folder / "index.html").write_text("<h1>Games</h1>")
-    server = make_server(folder, "127.0.0.1", 0, limits)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with on_a_thread(make_server(folder, "127.0.0.1", 0, limits)) as port:
+        yield port
 
 
 def test_at_most_eight_connections_at_once_from_one_client(tmp_path: Path) -> None:

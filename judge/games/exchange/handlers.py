@@ -97,7 +97,7 @@ def _running(talk: Turn, text: str) -> Game | None:
     game = talk.game
     assert game is not None
     if game.state not in RUNNING or game.phase is None:
-        talk.echo(text, "error", "the game is not running: sheets are sent once it has started")
+        talk.echo(text, "error", "the game is not running: sheets are sent once it has started", code="NOT_RUNNING")
         return None
     return game
 
@@ -115,7 +115,7 @@ def wait(talk: Turn, text: str, command: ExchangeWait) -> None:
     assert game.phase is not None
     if why := talk.superseded(host.latest_accepted(talk.session, game, game.phase, investor, stored.WAIT),
                               "your WAIT or NOWAIT"):
-        talk.echo(text, "ignored", why)
+        talk.echo(text, "ignored", why, code="SUPERSEDED")
         return
     host.submit(talk.session, game, game.phase, investor, stored.WAIT, "WAIT" if command.on else "", {}, talk.now,
                 talk.accepted)
@@ -131,7 +131,7 @@ def clear(talk: Turn, text: str, _: ExchangeClear) -> None:
     assert game.phase is not None
     if why := talk.superseded(host.latest_accepted(talk.session, game, game.phase, investor, stored.SHEET),
                               "your sheet"):
-        talk.echo(text, "ignored", why)
+        talk.echo(text, "ignored", why, code="SUPERSEDED")
         return
     talk.drop_blocks()
     stored.keep_sheet(talk.session, game, game.phase, investor, stored.Parts(), talk.now, talk.accepted)
@@ -143,15 +143,15 @@ def map_request(talk: Turn, text: str, _: ExchangeMap) -> None:
     assert game is not None
     state = stored.state_now(talk.session, game)
     if state is None:
-        talk.echo(text, "error", "the game has not started: there is no board to draw")
+        talk.echo(text, "error", "the game has not started: there is no board to draw", code="NOT_STARTED")
         return
     pictures = mails.position_map(game.name, state.position, state)
     if not pictures:
-        talk.echo(text, "error", "the map could not be drawn; the board is in STATUS")
+        talk.echo(text, "error", "the map could not be drawn; the board is in STATUS", code="MAP_FAILED")
     elif talk.attach(pictures):
         talk.echo(text, "ok", f"the map of {state.position.phase} is attached, each corporation's CEO in its legend")
     else:
-        talk.echo(text, "error", talk.too_big(sum(len(p.data) for p in pictures)))
+        talk.echo(text, "error", talk.too_big(sum(len(p.data) for p in pictures)), code="REPLY_TOO_LONG")
 
 
 def vote(talk: Turn, text: str, command: ExchangeVote) -> None:
@@ -163,19 +163,19 @@ def vote(talk: Turn, text: str, command: ExchangeVote) -> None:
     state = stored.state_now(talk.session, game)
     assert state is not None
     if talk.seat not in state.order:
-        talk.echo(text, "error", "only an investor still in the game votes (E34)")
+        talk.echo(text, "error", "only an investor still in the game votes (E34)", code="NOT_A_VOTER")
         return
     investor = talk.seat
     assert investor is not None
     if why := talk.superseded(stored.vote_of(game, investor)[1], "your vote"):
-        talk.echo(text, "ignored", why)
+        talk.echo(text, "ignored", why, code="SUPERSEDED")
         return
     vote: str | None
     if command.choice == "CONCEDE":
         try:
             corporation = lifecycle.corporation_named(state, command.corporation or "")
         except ValueError as exc:
-            talk.echo(text, "error", str(exc))
+            talk.echo(text, "error", str(exc), code="NO_SUCH_CORPORATION")
             return
         vote, said = f"CONCEDE:{corporation}", f"to concede the game to {views.title(corporation)}"
     elif command.choice == "DRAW":
@@ -201,7 +201,7 @@ def rollforward(talk: Turn, text: str, _: ExchangeRollforward) -> None:
     try:
         phase = lifecycle.undo_rollback(talk.session, game)
     except GameError as exc:
-        talk.echo(text, "error", str(exc))
+        talk.echo(text, "error", str(exc), code=exc.code)
         return
     host.record(game, f"the game master's ROLLFORWARD, {when(talk.now)}: {phase} processed again as it was rolled "
                 "back")

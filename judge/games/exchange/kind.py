@@ -236,7 +236,7 @@ class Exchange(GameKind):
         for named in (command.first, command.last):
             if named is not None and named not in names:
                 turn.echo(text, "error", f"{game.name} has processed no phase {named[:20]} (processed: "
-                          f"{', '.join(names) or 'none'})")
+                          f"{', '.join(names) or 'none'})", code="NO_SUCH_PHASE")
                 return
         lines = pages.history_lines(record, command.first, command.last)
         if not lines:

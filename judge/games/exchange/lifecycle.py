@@ -172,12 +172,12 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     seed (E30) and open the Exchange phase of the Winter before the first Spring (X.8.1); each
     investor and the game master are told, and the observers of the forming game."""
     if game.state != GameState.FORMING:
-        raise GameError("the game has already started")
+        raise GameError("the game has already started", "ALREADY_STARTED")
     options = stored.options_of(game)
     joined = host.players(session, game)
     if len(joined) != options.investors:
         raise GameError(f"this game is for {options.investors} investors and {len(joined)} have joined: START when "
-                        f"{options.investors} have (E1)")
+                        f"{options.investors} have (E1)", "WRONG_NUMBER_OF_PLAYERS")
     names = []
     for player in joined:
         name = (player.requested or "").upper()
@@ -268,7 +268,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     """Close the open phase with the sheets standing, run the Income step after the year's last
     phase, open the next phase or end the game, and queue every mail (see the module's header)."""
     if game.state not in RUNNING:
-        raise GameError("the game is not running")
+        raise GameError("the game is not running", "NOT_RUNNING")
     row = host.current_phase(session, game)
     assert row is not None and row.status == "open"
     if game.state == GameState.PAUSED and game.settings.get("rolled_back") == row.name:
@@ -464,13 +464,13 @@ def undo_rollback(session: Session, game: Game) -> str:
     row = host.current_phase(session, game)
     marks = game.settings.get("rollforward")
     if game.state == GameState.FINISHED or row is None or not marks or game.settings.get("rolled_back") != row.name:
-        raise GameError("there is no ROLLBACK to undo in this phase")
+        raise GameError("there is no ROLLBACK to undo in this phase", "NO_ROLLBACK")
     sent = sorted(set(session.scalars(select(Submission.seat).where(
         Submission.game_id == game.id, Submission.phase == row.name, Submission.id > marks["submission"]))))
     if sent or _digest(row.position) != marks["position"]:
         who = f"{', '.join(sent)} sent sheets or WAITs" if sent else "money, an acceptance list or an investor changed"
         raise GameError(f"not undone: since the ROLLBACK, {who}, which ROLLFORWARD would discard; PROCESS processes "
-                        f"{row.name} with them as they are now")
+                        f"{row.name} with them as they are now", "CHANGED_SINCE_ROLLBACK")
     if game.state == GameState.PAUSED:
         move(game, Event.RESUME)  # before processing: the notice sent ahead of the results says so
     game.deadline = None  # the phase is processed at once: no deadline of it stands

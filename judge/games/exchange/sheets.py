@@ -54,7 +54,7 @@ from judge.service.render import render, when
 from judge.service.turn import Turn
 from judge.store.models import Game, PhaseRow
 
-_Bad = Callable[["Read", str], None]
+_Bad = Callable[["Read", str, str], None]  # a bad line, why in words, and why as a name (`Echo.code`)
 """How a problem of a line is noted: ``bad(read, why)``."""
 REFUSED_WHOLE = "not applied: the sheet has a bad line, and a sheet is taken whole or not at all (ruling 8, E29)"
 
@@ -151,9 +151,10 @@ def accept_mail(talk: Turn) -> None:
     if errors:
         for read in sheet_lines:
             if read.index in errors:
-                talk.mark(read.index, "error", errors[read.index])
+                why, code = errors[read.index]
+                talk.mark(read.index, "error", why, code=code)
             else:
-                talk.mark(read.index, "ignored", REFUSED_WHOLE)
+                talk.mark(read.index, "ignored", REFUSED_WHOLE, code="SHEET_REFUSED")
         standing = stored.sheets(talk.session, game, phase).get(investor)
         talk.note(sheet_lines[-1].index, [
             f"sheet REFUSED ({len(errors)} bad line{'s' if len(errors) != 1 else ''}); "
@@ -203,34 +204,36 @@ def _understood(read: Read, state: ExchangeState, author: str) -> str:
     return views.describe(value, author, read.part)
 
 
-def problems(mail: Assembled, state: ExchangeState, author: str) -> dict[int, str]:
-    """Every bad line of a mail's sheet (by echo index), with its reason: see the module's header."""
-    found: dict[int, list[str]] = {}
+def problems(mail: Assembled, state: ExchangeState, author: str) -> dict[int, tuple[str, str]]:
+    """Every bad line of a mail's sheet (by echo index), with its reasons in words and the first as a name
+    (`Echo.code`: a `Refusal`'s name, or BAD_OFFER, SYNTAX, ILLEGAL_ORDER, ...): see the module's header."""
+    found: dict[int, list[tuple[str, str]]] = {}
 
-    def bad(read: Read, why: str) -> None:
-        found.setdefault(read.index, []).append(why)
+    def bad(read: Read, why: str, code: str) -> None:
+        found.setdefault(read.index, []).append((why, code))
 
     for read in mail.unread:
-        bad(read, read.error or "")
+        bad(read, read.error or "", "SYNTAX")
     for problem in check(mail.sheet, state):
         if problem.corporation is None and problem.place is None:  # the author is no investor of the game
             for part in mail.parts:
                 for read in part.reads:
-                    bad(read, problem.reason.value)
+                    bad(read, problem.reason.value, problem.reason.name)
             continue
         part = _part(mail, problem.corporation, problem.place, problem.reason)
         if problem.place is None:
             assert part.opening is not None
-            bad(part.opening, problem.reason.value)
+            bad(part.opening, problem.reason.value, problem.reason.name)
             for read in part.reads:
-                bad(read, f"in a block refused whole: {problem.reason.value}")
+                bad(read, f"in a block refused whole: {problem.reason.value}", problem.reason.name)
         else:
-            bad(part.lines[problem.place][0], problem.reason.value)
+            bad(part.lines[problem.place][0], problem.reason.value, problem.reason.name)
     now = step(state)
     for part in mail.parts:
         _offer_problems(part, state, author, now, bad)
         _order_problems(part, state, now, bad)
-    return {index: "; ".join(dict.fromkeys(reasons)) for index, reasons in found.items()}
+    return {index: ("; ".join(dict.fromkeys(why for why, _ in reasons)), reasons[0][1])
+            for index, reasons in found.items()}
 
 
 def _part(mail: Assembled, corporation: str | None, place: int | None, reason: Refusal) -> Part:
@@ -250,12 +253,12 @@ def _offer_problems(part: Part, state: ExchangeState, author: str, now: Step, ba
         return
     if now is not Step.MOVEMENT:
         for read in part.offers:
-            bad(read, "offers are made in a movement phase (2.2)")
+            bad(read, "offers are made in a movement phase (2.2)", "NOT_MOVEMENT")
         return
     _, errors = parse_sheet("\n".join(r.text for r in part.offers), state.position, part.corporation or author,
                             state.options.payola)
     for error in errors:
-        bad(part.offers[error.line - 1], error.error)
+        bad(part.offers[error.line - 1], error.error, "BAD_OFFER")
 
 
 def _order_problems(part: Part, state: ExchangeState, now: Step, bad: _Bad) -> None:
@@ -267,27 +270,28 @@ def _order_problems(part: Part, state: ExchangeState, now: Step, bad: _Bad) -> N
         why = ("not an Exchange line: HELP lists them (2.2)" if now is Step.EXCHANGE else
                "units are bribed with offers in a movement phase, not ordered (X.5.1)")
         for read in part.orders:
-            bad(read, why)
+            bad(read, why, Refusal.NOT_NOW.name)
         return
     if part.corporation is None:
         for read in part.orders:
-            bad(read, "a corporation's retreats and adjustments are given in its FOR block, by its CEO (2.2)")
+            bad(read, "a corporation's retreats and adjustments are given in its FOR block, by its CEO (2.2)",
+                Refusal.FOR_A_CORPORATION.name)
         return
     given: dict[str, Order] = {}
     for read in part.orders:
         order = _order(read.text, state.position)
         if isinstance(order, str):
-            bad(read, order)
+            bad(read, order, "SYNTAX")
             continue
         verdict = check_order(state.position, part.corporation, order)
         if verdict.illegal is not None:
-            bad(read, verdict.illegal.value)
+            bad(read, verdict.illegal.value, "ILLEGAL_ORDER")
             continue
         if not isinstance(order, Waive):
             province = order.unit.province
             if province in given:
                 bad(read, f"{order.unit} already has an order in this block ({given[province]}): one order per "
-                          "unit, one unit per province")
+                          "unit, one unit per province", "ORDERED_TWICE")
             given[province] = verdict.order
 
 
@@ -308,19 +312,19 @@ def _at_once(talk: Turn, game: Game, row: PhaseRow, state: ExchangeState, invest
     if isinstance(value, TransferTo):
         if read.part is not None:
             talk.mark(read.index, "error", "a corporation never transfers money: its money moves only as E5 says "
-                                           "(E5, E21)")
+                                           "(E5, E21)", code="CORPORATION_TRANSFERS")
             return state
         return _transfer(talk, game, row, state, investor, read.index, value)
     if isinstance(value, AcceptText):
         if read.part is None:
             talk.mark(read.index, "error", "an acceptance list is a corporation's: write ACCEPT in its FOR block, as "
-                                           "its CEO (X.5.1, E26)")
+                                           "its CEO (X.5.1, E26)", code="FOR_A_CORPORATION")
             return state
         try:
             listed = parse_acceptance(value.text, state.game_map.letters)
             state = set_acceptance(state, read.part, investor, listed)
         except (AcceptanceError, AccountError) as exc:
-            talk.mark(read.index, "error", str(exc))
+            talk.mark(read.index, "error", str(exc), code="BAD_LIST")
             return state
         stored.save(row, state)
         talk.mark(read.index, message=f"{views.title(read.part)}'s acceptance list is now {listed}; investors rank "
@@ -331,7 +335,7 @@ def _at_once(talk: Turn, game: Game, row: PhaseRow, state: ExchangeState, invest
         view = ceo_view(state, value.corporation, investor)
     except ViewRefused:
         talk.mark(read.index, "error", f"only {views.title(value.corporation)}'s CEO may see its records (E24, E38, "
-                                       "E40)")
+                                       "E40)", code="NOT_THE_CEO")
         return state
     talk.mark(read.index, message=f"{views.title(value.corporation)}'s records follow (E24)")
     talk.note(read.index, views.ceo_lines(view))
@@ -344,7 +348,7 @@ def _transfer(talk: Turn, game: Game, row: PhaseRow, state: ExchangeState, inves
     try:
         after, done = transfer(state, investor, value.receiver, value.amount)
     except AccountError as exc:
-        talk.mark(index, "error", str(exc))
+        talk.mark(index, "error", str(exc), code="BAD_TRANSFER")
         return state
     stored.save(row, after, done._asdict())
     donation = value.receiver in state.corporations

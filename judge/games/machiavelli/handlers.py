@@ -74,7 +74,7 @@ def letter_line(talk: Turn, text: str, _: LetterLine) -> None:
     game = talk.game
     assert game is not None
     if game.state not in RUNNING or game.phase is None:
-        talk.echo(text, "error", "the game is not running: letters are sent once it has started")
+        talk.echo(text, "error", "the game is not running: letters are sent once it has started", code="NOT_RUNNING")
         return
     talk.hold(BLOCK, text)
 
@@ -88,7 +88,7 @@ def close_block(talk: Turn) -> None:
     expected = lifecycle.expected_now(talk.session, game)
     if seat not in expected:
         talk.set_aside(lines, f"not applied: no letter is awaited from {seat} in {game.phase} (4.3: an eliminated "
-                       "player writes none)")
+                       "player writes none)", "NOT_AWAITED")
         return
     board = lifecycle.board_of(game)
     phase = Phase(game.phase[-1])
@@ -97,26 +97,28 @@ def close_block(talk: Turn) -> None:
     for index, text in lines:
         read, problems = parse_letter(text, board)
         if problems:
-            talk.mark(index, "error", f"not read: {problems[0].message}; not carried out, not charged (8.1)")
+            talk.mark(index, "error", f"not read: {problems[0].message}; not carried out, not charged (8.1)",
+                      code=problems[0].code)
             continue
         if not read:
             empty = _NONE.fullmatch(text.split("#", 1)[0].strip()) is not None
             readable = readable or empty
-            talk.mark(index, "ok", "read as: no order" if empty else "skipped (a heading or a comment)")
+            talk.mark(index, "ok", "read as: no order" if empty else "skipped (a heading or a comment)",
+                      code="NO_ORDER" if empty else "SKIPPED")
             continue
         written = [str(order) for order in read]
         wrong = [order for order in read if not fits(order, phase)]
         if wrong:
             talk.mark(index, "error", f"read as '{'; '.join(written)}', which is no order of "
-                      f"{lifecycle.label(game.phase)}: not carried out, not charged (2, 8.1)")
+                      f"{lifecycle.label(game.phase)}: not carried out, not charged (2, 8.1)", code="NOT_THIS_PHASE")
             continue
         if any(isinstance(order, Transfer) and order.to == seat for order in read):
             talk.mark(index, "error", f"read as '{'; '.join(written)}': a transfer names another player, never its "
-                      "writer: not carried out, not charged (8.1)")
+                      "writer: not carried out, not charged (8.1)", code="TRANSFER_TO_SELF")
             continue
         orders += written
         readable = True
-        talk.mark(index, "ok", f"read as: {'; '.join(written)}")
+        talk.mark(index, "ok", f"read as: {'; '.join(written)}", code="READ")
     if not readable:
         talk.note(lines[-1][0], [f"Nothing in this mail reads as an order of {lifecycle.label(game.phase)}: it is not "
                                  "taken as your letter, and the letter standing (if any) is unchanged (17.1). An "
@@ -136,7 +138,8 @@ def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], order
     number = 1 if standing is None else int(standing.parsed["number"]) + 1
     if number > 2:
         talk.set_aside(lines, f"not applied: your letter for {game.phase} was corrected once already, and a letter "
-                       "is corrected once at most before the deadline (17.1, M35): your correction stands")
+                       "is corrected once at most before the deadline (17.1, M35): your correction stands",
+                       "CORRECTED_ONCE")
         return
     kept: list[str] = []
     if standing is not None:

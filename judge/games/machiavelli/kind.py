@@ -248,7 +248,7 @@ class Machiavelli(GameKind):
         for named in (first, last):
             if named is not None and named not in names:
                 turn.echo(text, "error", f"{game.name} has carried out no phase {named} (carried out: "
-                          f"{', '.join(names) or 'none'})")
+                          f"{', '.join(names) or 'none'})", code="NO_SUCH_PHASE")
                 return
         start = names.index(first) if first else 0
         end = names.index(last) + 1 if last else len(names)

@@ -222,13 +222,13 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     spring letter: the first spring starts at A.3, AoP 3) and mail each player its country, the
     board and what to send."""
     if game.state != GameState.FORMING:
-        raise GameError("the game has already started")
+        raise GameError("the game has already started", "ALREADY_STARTED")
     board = board_of(game)
     seated = host.players(session, game)
     if not seated:
-        raise GameError("nobody has joined the game yet")
+        raise GameError("nobody has joined the game yet", "NOBODY_JOINED")
     if len(seated) > len(board.powers):
-        raise GameError(f"more players than the {len(board.powers)} countries of the scenario")
+        raise GameError(f"more players than the {len(board.powers)} countries of the scenario", "TOO_MANY_PLAYERS")
     wishes = [player.preferences or ([player.requested] if player.requested else []) for player in seated]
     why: dict[str, str] = {}
     for player, (country, reason) in zip(seated, assign(board.powers, wishes, game.seed), strict=True):
@@ -298,7 +298,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     """Carry out the open phase with the letters standing, open the next (or end the game) and
     queue every mail, each saying ``preface`` first if given."""
     if game.state not in RUNNING:
-        raise GameError("the game is not running")
+        raise GameError("the game is not running", "NOT_RUNNING")
     row = host.current_phase(session, game)
     assert row is not None and row.status == "open"
     if state_of(game) is GameState.PAUSED and game.settings.get("rolled_back") == row.name:

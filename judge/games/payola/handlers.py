@@ -71,11 +71,11 @@ def accept(talk: Turn, text: str, command: Accept) -> None:
     try:
         listed = parse_acceptance(command.text, load_map(game.variant).letters)
     except AcceptanceError as exc:
-        talk.echo(text, "error", str(exc))
+        talk.echo(text, "error", str(exc), code="BAD_LIST")
         return
     kept = seat_of(talk.session, player)
     if why := talk.superseded(kept.acceptance_at, "your acceptance list"):
-        talk.echo(text, "ignored", why)
+        talk.echo(text, "ignored", why, code="SUPERSEDED")
         return
     kept.acceptance, kept.acceptance_at = str(listed), talk.accepted
     talk.echo(text, "ok", f"acceptance list is now {listed}")
@@ -92,7 +92,7 @@ def transfer_money(talk: Turn, text: str, command: Transfer) -> None:
         allowed = row is None or may_transfer(lifecycle.position_of(row), power)  # Void: no donations
         _, entries = transfer(lifecycle.balances(talk.session, game), power, receiver, command.amount, allowed)
     except (ValueError, TreasuryError) as exc:
-        talk.echo(text, "error", str(exc))
+        talk.echo(text, "error", str(exc), code="BAD_TRANSFER")
         return
     for entry in entries:
         talk.session.add(LedgerRow(game_id=game.id, power=entry.power, amount=entry.amount, kind="transfer",
@@ -112,10 +112,10 @@ def clear(talk: Turn, text: str, _: Clear) -> None:
     game, power = talk.game, talk.seat
     assert game is not None and power is not None
     if game.phase is None:
-        talk.echo(text, "error", "the game has not started")
+        talk.echo(text, "error", "the game has not started", code="NOT_STARTED")
         return
     if why := talk.superseded(set_by_mail_at(talk, game.phase, power, "sheet", "orders"), "your sheet or orders"):
-        talk.echo(text, "ignored", why)
+        talk.echo(text, "ignored", why, code="SUPERSEDED")
         return
     for kind in ("sheet", "orders"):  # every line is answered: those above are withdrawn with the rest
         for index, _line in talk.block(kind):
@@ -132,18 +132,18 @@ def map_request(talk: Turn, text: str, _: MapRequest) -> None:
     assert game is not None
     position = active_position(talk)
     if position is None:
-        talk.echo(text, "error", "the game is not running: there is no board to draw")
+        talk.echo(text, "error", "the game is not running: there is no board to draw", code="NOT_RUNNING")
         return
     sight, seen = None, ""
     if lifecycle.options_of(game).blind and power is not None:
         view = lifecycle.sight_now(talk.session, game, power)
         position, sight, seen = view.after, (power, view.view), f" as {power.title()} sees it"
     if not (pictures := maps.position_map(game.name, position, sight)):
-        talk.echo(text, "error", "the map could not be drawn; the board is in STATUS")
+        talk.echo(text, "error", "the map could not be drawn; the board is in STATUS", code="MAP_FAILED")
     elif talk.attach(pictures):
         talk.echo(text, "ok", f"the map of {position.phase}{seen} is attached")
     else:
-        talk.echo(text, "error", talk.too_big(sum(len(picture.data) for picture in pictures)))
+        talk.echo(text, "error", talk.too_big(sum(len(picture.data) for picture in pictures)), code="REPLY_TOO_LONG")
 
 
 def wait(talk: Turn, text: str, _: Wait) -> None:
@@ -161,10 +161,10 @@ def _set_wait(talk: Turn, text: str, flag: str, done: str) -> None:
     game, power = talk.game, talk.seat
     assert game is not None and power is not None
     if game.phase is None or game.state not in RUNNING:
-        talk.echo(text, "error", "the game is not running")
+        talk.echo(text, "error", "the game is not running", code="NOT_RUNNING")
         return
     if why := talk.superseded(set_by_mail_at(talk, game.phase, power, "wait"), "your WAIT or NOWAIT"):
-        talk.echo(text, "ignored", why)
+        talk.echo(text, "ignored", why, code="SUPERSEDED")
         return
     host.submit(talk.session, game, game.phase, power, "wait", flag, {}, talk.now, talk.accepted)
     talk.echo(text, "ok", done)
@@ -181,14 +181,14 @@ def vote(talk: Turn, text: str, command: Vote) -> None:
     game, power, player = talk.game, talk.seat, talk.player
     assert game is not None and power is not None and player is not None
     if game.state not in RUNNING:
-        talk.echo(text, "error", "the game is not running")
+        talk.echo(text, "error", "the game is not running", code="NOT_RUNNING")
         return
     if power not in lifecycle.voters(talk.session, game):
-        talk.echo(text, "error", "an eliminated power does not vote")
+        talk.echo(text, "error", "an eliminated power does not vote", code="ELIMINATED")
         return
     kept = seat_of(talk.session, player)
     if why := talk.superseded(kept.vote_at, "your vote"):
-        talk.echo(text, "ignored", why)
+        talk.echo(text, "ignored", why, code="SUPERSEDED")
         return
     if command.choice == "DRAW" and not lifecycle.draws_allowed(game):
         talk.echo(text, "error", f"{game.name} allows no draws (NO_DRAW)", code="NO_DRAW")
@@ -197,10 +197,11 @@ def vote(talk: Turn, text: str, command: Vote) -> None:
         try:
             to = power_of(game, command.power or "")
         except ValueError as exc:
-            talk.echo(text, "error", str(exc))
+            talk.echo(text, "error", str(exc), code="NO_SUCH_POWER")
             return
         if not lifecycle.options_of(game).blind and to not in lifecycle.voters(talk.session, game):
-            talk.echo(text, "error", f"{to.title()} has no player or no supply center: it cannot be conceded to")
+            talk.echo(text, "error", f"{to.title()} has no player or no supply center: it cannot be conceded to",
+                      code="NOT_A_VOTER")
             return
         kept.vote, said = f"CONCEDE:{to}", f"to concede the game to {to.title()}"
     else:
@@ -220,7 +221,7 @@ def preview(talk: Turn, text: str, _: Preview) -> None:
     game = talk.game
     assert game is not None
     if game.state not in RUNNING:
-        talk.echo(text, "error", "the game is not running")
+        talk.echo(text, "error", "the game is not running", code="NOT_RUNNING")
         return
     phase = game.phase
     mark = talk.session.scalar(select(func.max(Outbox.id))) or 0
@@ -234,7 +235,7 @@ def preview(talk: Turn, text: str, _: Preview) -> None:
         savepoint.rollback()
     preview = Attachment(f"{game.name}-{phase}-preview.txt", "text/plain", chart.encode("utf-8"))
     if not talk.attach([preview]):
-        talk.echo(text, "error", talk.too_big(len(preview.data)))
+        talk.echo(text, "error", talk.too_big(len(preview.data)), code="REPLY_TOO_LONG")
         return
     talk.echo(text, "ok", f"the chart {phase} would have if processed now is attached; nothing was processed")
 
@@ -251,7 +252,7 @@ def rollforward(talk: Turn, text: str, _: Rollforward) -> None:
     try:
         phase = lifecycle.undo_rollback(talk.session, game)
     except GameError as exc:
-        talk.echo(text, "error", str(exc))
+        talk.echo(text, "error", str(exc), code=exc.code)
         return
     host.record(game, f"the game master's ROLLFORWARD, {when(talk.now)}: {phase} processed again as it was rolled "
                 "back")

@@ -234,10 +234,11 @@ class Payola(GameKind):
         asked = [p for p in (command.first, command.last) if p]
         if not all(_PHASE.fullmatch(p) for p in asked):
             written = str(command.first if command.first == command.last else f"{command.first}-{command.last}")
-            talk.echo(text, "error", f"'{written[:20]}' is not a phase (S1901M) or a range of phases (S1901M-W1902A)")
+            talk.echo(text, "error", f"'{written[:20]}' is not a phase (S1901M) or a range of phases (S1901M-W1902A)",
+                      code="SYNTAX")
             return
         if _blind_running(game) and not talk.master_of(game):
-            talk.echo(text, "error", "a Blind game's history is published when it ends")
+            talk.echo(text, "error", "a Blind game's history is published when it ends", code="HISTORY_NOT_PUBLISHED")
             return
         named = [(row_id, name) for row_id, name in host.processed_names(talk.session, game)
                  if _within(name, command.first, command.last)]

@@ -314,13 +314,13 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
     """Assign powers (`seating`: the players' wishes by a seeded draw, then at random), open the
     first phase, pay first income."""
     if game.state != GameState.FORMING:
-        raise GameError("the game has already started")
+        raise GameError("the game has already started", "ALREADY_STARTED")
     the_map = game_map(game)
     seated = players(session, game)
     if not seated:
-        raise GameError("nobody has joined the game yet")
+        raise GameError("nobody has joined the game yet", "NOBODY_JOINED")
     if len(seated) > len(the_map.powers):
-        raise GameError("more players than powers")
+        raise GameError("more players than powers", "TOO_MANY_PLAYERS")
     why: dict[int, str] = {}
     wishes = [player.preferences or ([player.requested] if player.requested else []) for player in seated]
     for player, seat in zip(seated, seating.assign(list(the_map.powers), wishes, game.seed), strict=True):
@@ -511,7 +511,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     A phase processed before and rolled back (its row keeps the ROLLBACK's marks) has results
     that say they replace the first ones (`_again`), to players and observers alike."""
     if game.state not in RUNNING:
-        raise GameError("the game is not running")
+        raise GameError("the game is not running", "NOT_RUNNING")
     row = current_phase(session, game)
     assert row is not None
     kept = phase_of(session, row)
@@ -738,7 +738,7 @@ def undo_rollback(session: Session, game: Game) -> str:
     row = current_phase(session, game)
     marks = phase_of(session, row).rollforward if row is not None else None
     if game.state == GameState.FINISHED or row is None or not marks:
-        raise GameError("there is no ROLLBACK to undo in this phase")
+        raise GameError("there is no ROLLBACK to undo in this phase", "NO_ROLLBACK")
     changed = set(session.scalars(select(Submission.seat).where(
         Submission.game_id == game.id, Submission.phase == row.name, Submission.id > marks["submission"])))
     changed |= set(session.scalars(select(LedgerRow.power).where(
@@ -750,7 +750,7 @@ def undo_rollback(session: Session, game: Game) -> str:
         names = ", ".join(power.title() for power in game_map(game).powers if power in changed)
         raise GameError(f"not undone: since the ROLLBACK, {names} changed sheets, orders, acceptance lists or "
                         f"money, which ROLLFORWARD would discard; PROCESS processes {row.name} with them as they "
-                        "are now")
+                        "are now", "CHANGED_SINCE_ROLLBACK")
     if state_of(game) is GameState.PAUSED:
         move(game, Event.RESUME)  # before processing: the notice sent ahead of the results says so
     game.deadline = None  # the phase is processed at once: no deadline of it stands

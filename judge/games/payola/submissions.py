@@ -91,10 +91,11 @@ def store_sheet(talk: Turn) -> bool | None:
     host.submit(talk.session, game, str(position.phase), power, "sheet", text,
                 {"offers": len(sheet.offers), "savings": sheet.savings}, talk.now, talk.accepted)
     read = {offer.line: describe(offer) for offer in sheet.offers} | dict.fromkeys(sheet.unseen, UNSEEN)
-    for number, (index, line) in enumerate(lines, 1):
-        talk.mark(index, message=read.get(number) or _savings_or_comment(line))
-    last = lines[-1][0]
     count = len(sheet.offers) + len(sheet.ignored)  # a line set aside counts as one kept: rule 6.3
+    kept = "SHEET_ACCEPTED" if count or options.loyal_units else "SHEET_WITHOUT_OFFER"  # ruling 15: no submission
+    for number, (index, line) in enumerate(lines, 1):
+        talk.mark(index, message=read.get(number) or _savings_or_comment(line), code=kept)
+    last = lines[-1][0]
     if not options.loyal_units:  # ruling 15: a sheet without an offer is kept, but is not a submission
         no_offer = host.latest_texts(talk.session, game, str(position.phase)).get((power, lifecycle.NO_OFFER))
         if not count or no_offer:
@@ -138,7 +139,7 @@ def store_orders(talk: Turn) -> bool:
             bad = True
             continue
         if view is not None and not isinstance(order, Waive) and order.unit.province not in view:
-            talk.mark(index, "ignored", UNSEEN_PLACE)  # there or not
+            talk.mark(index, "ignored", UNSEEN_PLACE, code="UNSEEN")  # there or not
             continue
         kept.append((index, text))
         verdict = check_order(position, power, order)

@@ -55,7 +55,8 @@ def pirates_line(talk: Turn, text: str, _: PiratesLine) -> None:
     game = talk.game
     assert game is not None
     if game.state not in RUNNING or game.phase is None:
-        talk.echo(text, "error", "the match is not running: plans and votes are sent once it has started")
+        talk.echo(text, "error", "the match is not running: plans and votes are sent once it has started",
+                  code="NOT_RUNNING")
         return
     talk.hold("pirates", text)
 
@@ -80,7 +81,7 @@ def _submit(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]]) -> 
             index = next(i for i, (_, written) in enumerate(unanswered) if written == text)
             what = "ballot" if text.upper().startswith("VOTE") else "plan"
             talk.mark(unanswered.pop(index)[0], outcome,
-                      reply.message if number == 0 else f"read with '{reply.lines[0]}' as one {what}")
+                      reply.message if number == 0 else f"read with '{reply.lines[0]}' as one {what}", code=reply.code)
     _keep(talk, game, seat, before, result.submissions, "\n".join(text for _, text in lines))
 
 

@@ -143,7 +143,7 @@ class Pirates(GameKind):
 
     def rollback(self, session: Session, game: Game, now: datetime, phase: str | None = None) -> tuple[str, str]:
         raise GameError("a match of Pirates' Proposal cannot be rolled back: the mails of each phase told every "
-                        "player what the rules let them learn, and that cannot be taken back")
+                        "player what the rules let them learn, and that cannot be taken back", "CANNOT_ROLL_BACK")
 
     def terminate(self, session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
         lifecycle.terminate(session, game, settings, now, reason)
@@ -199,7 +199,7 @@ class Pirates(GameKind):
         only their own part of it (P10), and the game master has it in the charts."""
         if game.state != GameState.FINISHED:
             talk.echo(text, "error", f"the history of a match of {self.title} is published when it ends; until then "
-                      "each player is told only their own part of it")
+                      "each player is told only their own part of it", code="HISTORY_NOT_PUBLISHED")
             return
         lines = pages.published_lines(talk.session, game)
         if not lines:

@@ -189,18 +189,18 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     Distribution Phase; each player is told their seat and what the rules give them then, the
     game master the chart, and those who observe the forming match that it has started."""
     if game.state != GameState.FORMING:
-        raise GameError("the game has already started")
+        raise GameError("the game has already started", "ALREADY_STARTED")
     seated = host.players(session, game)
     wanted = setting(game, "PLAYERS")
     if len(seated) != wanted:
         raise GameError(f"this match is for {wanted} players and {len(seated)} have joined: START when "
-                        f"{wanted} have")
+                        f"{wanted} have", "WRONG_NUMBER_OF_PLAYERS")
     for player in seated:
         player.seat = player.requested
     try:
         match = start_match([p.seat or "" for p in seated], game.seed, setting(game, "GARNETS"))
     except SetupError as exc:
-        raise GameError(str(exc)) from None
+        raise GameError(str(exc), "BAD_SETUP") from None
     move(game, Event.START)
     session.flush()
     opened = open_phase(match, host.phase_seed(game, "D1"))
@@ -241,7 +241,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     mail, each saying ``preface`` first if given (`judge.games.GameKind.process`); a final phase
     in which nobody may act closes at once."""
     if game.state not in RUNNING:
-        raise GameError("the game is not running")
+        raise GameError("the game is not running", "NOT_RUNNING")
     row = host.current_phase(session, game)
     assert row is not None
     match = match_from_data(row.position)

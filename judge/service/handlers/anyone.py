@@ -28,7 +28,7 @@ from judge.commands import parse as cmd
 from judge.service import host
 from judge.service.dispatch import ANYONE, Entry
 from judge.service.handlers import consent, signon
-from judge.service.handlers.conversation import Conversation, Refusal, masked
+from judge.service.handlers.conversation import Conversation, Refusal, Why, masked
 from judge.service.lifecycle import GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password, verify_password
@@ -40,7 +40,7 @@ HOUR = timedelta(hours=1)
 
 
 def unread(talk: Conversation, text: str, command: cmd.Unread) -> None:
-    talk.echo(text, "ignored", command.reason)
+    talk.echo(text, "ignored", command.reason, code="AFTER_UNENDED_PRESS")
 
 
 def help_(talk: Conversation, text: str, _: cmd.Help) -> None:
@@ -89,7 +89,7 @@ def create(talk: Conversation, text: str, command: cmd.Create) -> None:
         return
     problem = _cannot_create(talk, address, command.game)
     if problem:
-        talk.echo(shown, "error", problem)
+        talk.echo(shown, "error", problem.message, code=problem.code)
         return
     words = list(command.words)
     kind = talk.kinds.in_create(words[0]) if words else None
@@ -100,7 +100,7 @@ def create(talk: Conversation, text: str, command: cmd.Create) -> None:
     try:
         variant, options = kind.read_create(words)
     except ValueError as exc:
-        talk.echo(shown, "error", str(exc))
+        talk.echo(shown, "error", str(exc), code="BAD_OPTIONS")
         return
     details = {"name": command.game, "kind": kind.name, "variant": variant, "options": options,
                "password": hash_password(command.password)}
@@ -114,27 +114,27 @@ def create(talk: Conversation, text: str, command: cmd.Create) -> None:
 def create_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
     problem = _cannot_create(talk, request.address, request.details["name"])
     if problem:
-        talk.echo(text, "error", problem)
+        talk.echo(text, "error", problem.message, code=problem.code)
         return
     _create(talk, request.address, request.details, text)
 
 
-def _cannot_create(talk: Conversation, address: str, name: str) -> str | None:
+def _cannot_create(talk: Conversation, address: str, name: str) -> Why | None:
     created = talk.session.scalar(select(func.count(Game.id)).where(Game.gm_address == address,
                                                                      Game.created_at > talk.now - DAY))
     asked = talk.session.scalar(select(func.count(Confirmation.id)).where(
         Confirmation.address == address, Confirmation.kind == "create", Confirmation.created_at > talk.now - DAY))
     if (created or 0) + (asked or 0) >= talk.settings.max_creates_per_day:
-        return (f"at most {talk.settings.max_creates_per_day} games may be created by one address in a day; try "
-                "again tomorrow")
+        return Why("TOO_MANY_CREATES", f"at most {talk.settings.max_creates_per_day} games may be created by one "
+                   "address in a day; try again tomorrow")
     hourly = talk.settings.max_creates_per_hour
     recent = list(talk.session.scalars(select(Game.created_at).where(Game.created_at > talk.now - HOUR)
                                        .order_by(Game.created_at.desc()).limit(hourly)))
     if len(recent) >= hourly:
-        return (f"the judge takes at most {hourly} new games an hour, from all addresses together; try again after "
-                f"{when(recent[-1] + HOUR)}")
+        return Why("TOO_MANY_CREATES", f"the judge takes at most {hourly} new games an hour, from all addresses "
+                   f"together; try again after {when(recent[-1] + HOUR)}")
     if talk.game_named(name) is not None:
-        return f"a game named '{name}' already exists"
+        return Why("GAME_EXISTS", f"a game named '{name}' already exists")
     return None
 
 
@@ -162,26 +162,26 @@ def join(talk: Conversation, text: str, command: cmd.Join) -> None:
         Confirmation.address == address, Confirmation.kind == "join", Confirmation.created_at > talk.now - DAY))
     if (joined_today or 0) + (asked_today or 0) >= talk.settings.max_joins_per_day:
         talk.echo(shown, "error", f"at most {talk.settings.max_joins_per_day} JOINs are taken from one address in a "
-                  "day; try again tomorrow")
+                  "day; try again tomorrow", code="TOO_MANY_JOINS")
         return
     game = talk.named_game(shown, command.game)
     if game is None:
         return
     problem = _cannot_join(talk, game, address)  # before the wish: of a full game, that it is full
     if problem:
-        talk.echo(shown, "error", problem)
+        talk.echo(shown, "error", problem.message, code=problem.code)
         return
     try:
         preferences = talk.kinds.of(game).read_preferences(talk.session, game, command.prefer) if (
             command.prefer) else None
         requested = talk.kinds.of(game).read_join(talk.session, game, command.wish)
     except ValueError as exc:
-        talk.echo(shown, "error", str(exc))
+        talk.echo(shown, "error", str(exc), code="BAD_WISH")
         return
     key = game.settings.get("join_key")
     if key and not command.key:
         talk.echo(shown, "error", "this game is private: JOIN game password [power] KEY key, with the key from its "
-                  "game master")
+                  "game master", code="PRIVATE_GAME")
         return
     if key:  # a guess is a refused mail, counted against its source like a wrong password
         guessed = signon.failures(talk.session, game.id, signon.KEY, talk.source, talk.now)
@@ -205,21 +205,21 @@ def join_confirmed(talk: Conversation, request: Confirmation, text: str) -> None
         try:  # read again: another may have taken a name that is a player's own meanwhile
             talk.kinds.of(game).read_join(talk.session, game, request.details["requested"])
         except ValueError as exc:
-            problem = str(exc)
+            problem = Why("BAD_WISH", str(exc))
     if problem:
-        talk.echo(text, "error", problem)
+        talk.echo(text, "error", problem.message, code=problem.code)
         return
     _seat(talk, game, request.address, request.details, text)
 
 
-def _cannot_join(talk: Conversation, game: Game, address: str) -> str | None:
+def _cannot_join(talk: Conversation, game: Game, address: str) -> Why | None:
     if game.state != GameState.FORMING:
-        return "that game has already started"
+        return Why("ALREADY_STARTED", "that game has already started")
     joined = host.players(talk.session, game)
     if len(joined) >= talk.kinds.of(game).capacity(game):
-        return "the game is full"
+        return Why("GAME_FULL", "the game is full")
     if any(p.address == address for p in joined):
-        return "you have already joined this game"
+        return Why("ALREADY_JOINED", "you have already joined this game")
     return None
 
 
@@ -254,7 +254,7 @@ def observe(talk: Conversation, text: str, command: cmd.Observe) -> None:
         return
     problem = _cannot_observe(talk, game, address)
     if problem:
-        talk.echo(text, *problem)
+        talk.echo(text, problem[0], problem[1].message, code=problem[1].code)
     elif consent.needed(talk, address):
         consent.ask(talk, text, address, "observe", game, {}, f"OBSERVE {game.name}",
                     "to receive that game's public results")
@@ -267,24 +267,24 @@ def observe_confirmed(talk: Conversation, request: Confirmation, text: str) -> N
     assert game is not None
     problem = _cannot_observe(talk, game, request.address)
     if problem:
-        talk.echo(text, *problem)
+        talk.echo(text, problem[0], problem[1].message, code=problem[1].code)
     else:
         _observe(talk, game, request.address, text)
 
 
-def _cannot_observe(talk: Conversation, game: Game, address: str) -> tuple[str, str] | None:
-    """Why ``address`` cannot observe ``game`` now, as an answer (outcome, message); None if it can."""
+def _cannot_observe(talk: Conversation, game: Game, address: str) -> tuple[str, Why] | None:
+    """Why ``address`` cannot observe ``game`` now, as an answer (outcome, why); None if it can."""
     if not rules_of(game).observers:
-        return "error", f"{game.name} takes no observers"
+        return "error", Why("NO_OBSERVERS", f"{game.name} takes no observers")
     if talk.session.scalar(select(Observer.id).where(Observer.game_id == game.id, Observer.address == address)):
-        return "ok", f"you already receive the public results of {game.name}"
+        return "ok", Why("ALREADY_OBSERVING", f"you already receive the public results of {game.name}")
     watching = talk.session.scalar(select(func.count(Observer.id)).where(Observer.game_id == game.id)) or 0
     if watching >= talk.settings.max_observers:
-        return "error", f"{game.name} has {watching} observers, the most a game takes"
+        return "error", Why("TOO_MANY_OBSERVERS", f"{game.name} has {watching} observers, the most a game takes")
     observed = talk.session.scalar(select(func.count(Observer.id)).where(Observer.address == address)) or 0
     if observed >= talk.settings.max_games_observed:
-        return "error", (f"{address} observes {observed} games, the most one address may: UNOBSERVE one of them "
-                         "first")
+        return "error", Why("TOO_MANY_OBSERVED", f"{address} observes {observed} games, the most one address "
+                            "may: UNOBSERVE one of them first")
     return None
 
 
@@ -309,7 +309,7 @@ def _history_of(talk: Conversation, text: str, command: cmd.History) -> tuple[Ga
     if command.game is None:
         if signed_on is None:
             talk.echo(text, "error", "expected HISTORY game [phase | first-last] (or sign on first, then HISTORY "
-                      "[phase | first-last])")
+                      "[phase | first-last])", code="SYNTAX")
             return None
         return signed_on, command
     game = talk.game_named(command.game)
@@ -317,7 +317,7 @@ def _history_of(talk: Conversation, text: str, command: cmd.History) -> tuple[Ga
         return game, command
     phases = command.game.upper().split("-")
     if signed_on is None or command.first is not None or len(phases) > 2:
-        talk.echo(text, "error", f"there is no game '{command.game}'")
+        talk.echo(text, "error", f"there is no game '{command.game}'", code="NO_SUCH_GAME")
         return None
     return signed_on, replace(command, first=phases[0], last=phases[-1])
 
@@ -327,7 +327,7 @@ def _game_asked(talk: Conversation, text: str, name: str | None, usage: str) -> 
     if name is not None:
         return talk.named_game(text, name)
     if talk.context.game is None:
-        talk.echo(text, "error", f"expected {usage} (or sign on first)")
+        talk.echo(text, "error", f"expected {usage} (or sign on first)", code="SYNTAX")
     return talk.context.game
 
 

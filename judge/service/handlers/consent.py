@@ -56,7 +56,7 @@ def unmailable(talk: Conversation, shown: str) -> bool:
     if talk.mail.reply_to:
         return False
     talk.echo(shown, "error", "the judge cannot write to your mail's address (From, or Reply-To): send it from an "
-              "address it can answer")
+              "address it can answer", code="UNMAILABLE")
     return True
 
 
@@ -90,7 +90,8 @@ def ask(talk: Conversation, shown: str, address: str, kind: str, game: Game | No
         Confirmation.address == address, Confirmation.created_at > talk.now - DAY)) or 0
     if mailed >= talk.settings.max_confirmations_per_day:
         talk.echo(shown, "error", f"{address} has been asked to confirm {mailed} times today, which is the most the "
-                  "judge asks in a day; answer one of those mails (CONFIRM token), or try again tomorrow")
+                  "judge asks in a day; answer one of those mails (CONFIRM token), or try again tomorrow",
+                  code="TOO_MANY_CONFIRMATIONS")
         return
     token = secrets.token_hex(8)
     game_kind = talk.kinds.of(game) if game is not None else talk.kinds.named(details["kind"]) if (
@@ -100,12 +101,13 @@ def ask(talk: Conversation, shown: str, address: str, kind: str, game: Game | No
                   password=kind in PASSWORD_REQUESTS, title=game_kind.title if game_kind else None)
     if not talk.send(to=address, subject=f"Please confirm: {command}"[:200], body=body, kind="notice",
                      game_id=game.id if game else None):
-        talk.echo(shown, "error", f"not done: one mail may cause at most {talk.settings.max_mails_per_mail} mails")
+        talk.echo(shown, "error", f"not done: one mail may cause at most {talk.settings.max_mails_per_mail} mails",
+                  code="OVER_BUDGET")
         return
     talk.session.add(Confirmation(token=token, address=address, kind=kind, game_id=game.id if game else None,
                                   details=details, created_at=talk.now))
     talk.echo(shown, "ok", f"waiting for {address} to confirm: the judge has mailed it a token to send back "
-              f"(CONFIRM token, within {TOKEN_DAYS} days); nothing is done until then")
+              f"(CONFIRM token, within {TOKEN_DAYS} days); nothing is done until then", code="TO_CONFIRM")
 
 
 def confirm(talk: Conversation, text: str, command: cmd.Confirm, *, done: Mapping[str, Done]) -> None:
@@ -113,11 +115,13 @@ def confirm(talk: Conversation, text: str, command: cmd.Confirm, *, done: Mappin
     request = talk.session.scalar(select(Confirmation).where(Confirmation.token == command.token,
                                                              Confirmation.created_at > talk.now - TOKEN_DAYS * DAY))
     if request is None:
-        talk.echo(text, "error", "no request is waiting for that token (it may have expired: ask again)")
+        talk.echo(text, "error", "no request is waiting for that token (it may have expired: ask again)",
+                  code="NO_SUCH_TOKEN")
         return
     if (request.kind in PASSWORD_REQUESTS) != (command.password is not None):  # the token stays good
         talk.echo(text, "error", "choose the password you will sign on with: CONFIRM token yourpassword"
-                  if request.kind in PASSWORD_REQUESTS else "expected CONFIRM token, with nothing after it")
+                  if request.kind in PASSWORD_REQUESTS else "expected CONFIRM token, with nothing after it",
+                  code="PASSWORD_NEEDED")
         return
     if command.password is not None:
         request.details = {**request.details, "password": hash_password(command.password)}

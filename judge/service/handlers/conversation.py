@@ -49,7 +49,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
@@ -84,6 +84,13 @@ class Echo:
     code: str | None = None
 
 
+class Why(NamedTuple):
+    """Why a command is not done: the name a program reads (`Echo.code`) and the words a player reads."""
+
+    code: str
+    message: str
+
+
 class Refusal(Exception):
     """A sign-on (or a private game's JOIN key, seat ``KEY``) refused: the whole mail gets one
     short refusal and nothing in it is applied."""
@@ -94,6 +101,16 @@ class Refusal(Exception):
         self.game, self.who, self.until = game, who, until  # the game's name: a refused mail's changes are undone
         self.gone = gone  # the right password for a power its player no longer plays: why
         self.line = ""  # the line refused, as written, its password masked (`Conversation._line`)
+
+    @property
+    def code(self) -> str:
+        """Why, as a name (`Echo.code`): too many failures from the mail's source, a seat no longer the writer's, a
+        wrong key of a private game, or else a wrong game, seat or password (which of them, the judge never says)."""
+        if self.until is not None:
+            return "TOO_MANY_FAILURES"
+        if self.gone is not None:
+            return "NO_LONGER_YOURS"
+        return "WRONG_KEY" if self.who == "KEY" else "SIGNON_REFUSED"
 
 
 @dataclass
@@ -300,7 +317,7 @@ class Conversation:
         if self.attach([attachment]):
             self.echo(text, "ok", f"{what} attached as {filename} ({len(lines)} lines){more}")
         else:
-            self.echo(text, "error", self.too_big(len(attachment.data)))
+            self.echo(text, "error", self.too_big(len(attachment.data)), code="REPLY_TOO_LONG")
 
     def localized(self, game: Game, text: str) -> str:
         """``text``, an answer about ``game``, with its moments in the zone its reader reads that
@@ -432,12 +449,12 @@ class Conversation:
                 f"accepted {since:%Y-%m-%d %H:%M:%S} UTC, has already set {what} (mail held on its way may be "
                 "delivered out of order)")
 
-    def set_aside(self, block: Sequence[tuple[int, str]], why: str) -> None:
+    def set_aside(self, block: Sequence[tuple[int, str]], why: str, code: str = "SUPERSEDED") -> None:
         """Answer the lines of a block not applied as a whole (echo indexes and texts): each
-        ``ignored``, the last one saying ``why``."""
+        ``ignored`` with ``code``, the last one saying ``why``."""
         for index, _ in block:
             self.echoes[index].outcome, self.echoes[index].message = "ignored", "not applied: see below"
-            self.echoes[index].code = "SUPERSEDED"
+            self.echoes[index].code = code
         self.echoes[block[-1][0]].message = why
 
     def proved(self, address: str) -> None:
@@ -559,7 +576,7 @@ class Conversation:
         try:
             return self.kinds.of(game).seat(self.session, game, word)
         except ValueError as exc:
-            self.echo(text, "error", str(exc))
+            self.echo(text, "error", str(exc), code="NO_SUCH_SEAT")
             return None
 
     def seats(self, game: Game) -> dict[str, Player]:

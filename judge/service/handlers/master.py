@@ -57,7 +57,7 @@ def start(talk: Conversation, text: str, _: cmd.Start) -> None:
     try:
         talk.kinds.of(game).start(talk.session, game, talk.settings, talk.now)
     except GameError as exc:
-        talk.echo(text, "error", str(exc))
+        talk.echo(text, "error", str(exc), code=exc.code)
         return
     talk.opened.add(game.id)
     talk.echo(text, "ok", f"{game.name} has started: {game.phase}, deadline {when(game.deadline)}")
@@ -67,7 +67,7 @@ def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> Non
     game = talk.context.game
     assert game is not None
     if game.state not in RUNNING:
-        talk.echo(text, "error", "the game is not running")
+        talk.echo(text, "error", "the game is not running", code="NOT_RUNNING")
         return
     if command.when.tzinfo is not None:
         deadline = command.when.astimezone(UTC).replace(tzinfo=None)
@@ -77,13 +77,14 @@ def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> Non
         try:
             deadline = zones.in_zone(command.when, zones.zone_named(zone))
         except ValueError as exc:
-            talk.echo(text, "error", str(exc))
+            talk.echo(text, "error", str(exc), code="NO_SUCH_TIME")
             return
     if deadline <= talk.now:
-        talk.echo(text, "error", f"that moment has passed (it is now {when(talk.now)})")
+        talk.echo(text, "error", f"that moment has passed (it is now {when(talk.now)})", code="IN_THE_PAST")
         return
     if deadline > talk.now + MAX_DEADLINE_AHEAD:
-        talk.echo(text, "error", f"a deadline may be at most {MAX_DEADLINE_AHEAD.days} days ahead")
+        talk.echo(text, "error", f"a deadline may be at most {MAX_DEADLINE_AHEAD.days} days ahead",
+                  code="TOO_FAR_AHEAD")
         return
     game.deadline = deadline
     talk.echo(text, "ok", f"deadline set to {when(game.deadline)}")
@@ -124,7 +125,7 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
         processed = talk.kinds.of(game).process(talk.session, game, talk.settings, talk.now,
                                                 cause="master's PROCESS", preface=preface)
     except GameError as exc:  # the game is not running: it has no deadline, and nothing was recorded
-        talk.echo(text, "error", str(exc))
+        talk.echo(text, "error", str(exc), code=exc.code)
         return
     changed_phase(talk, "PROCESS", results)
     talk.echo(text, "ok", f"{processed.phase} processed" + (f"; now {processed.next_phase}"
@@ -135,7 +136,7 @@ def pause(talk: Conversation, text: str, _: cmd.Pause) -> None:
     game = talk.context.game
     assert game is not None
     if game.state != GameState.ACTIVE:
-        talk.echo(text, "error", "only a running game can be paused")
+        talk.echo(text, "error", "only a running game can be paused", code="NOT_RUNNING")
         return
     move(game, Event.PAUSE)
     talk.echo(text, "ok", "game paused: deadlines will not fire")
@@ -146,7 +147,7 @@ def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
     game = talk.context.game
     assert game is not None
     if game.state != GameState.PAUSED:
-        talk.echo(text, "error", "the game is not paused")
+        talk.echo(text, "error", "the game is not paused", code="NOT_PAUSED")
         return
     move(game, Event.RESUME)
     if game.deadline is not None and game.deadline < talk.now and game.phase is not None:
@@ -167,7 +168,7 @@ def rollback(talk: Conversation, text: str, command: cmd.Rollback) -> None:
     try:
         phase, restored = talk.kinds.of(game).rollback(talk.session, game, talk.now, command.phase)
     except GameError as exc:
-        talk.echo(text, "error", str(exc))
+        talk.echo(text, "error", str(exc), code=exc.code)
         return
     changed_phase(talk, "ROLLBACK", 0)
     talk.kinds.of(game).rolled_back(talk.session, game, talk.settings, talk.now)
@@ -187,10 +188,10 @@ def dummy(talk: Conversation, text: str, command: cmd.Dummy) -> None:
     title, word = kind.seat_title(power), kind.seat_word
     player = host.seats(talk.session, game).get(power)
     if player is None:
-        talk.echo(text, "error", f"{word}s are assigned when the game starts")
+        talk.echo(text, "error", f"{word}s are assigned when the game starts", code="NOT_STARTED")
         return
     if player.dummy:
-        talk.echo(text, "error", f"{title} is already a dummy {word}")
+        talk.echo(text, "error", f"{title} is already a dummy {word}", code="ALREADY_DUMMY")
         return
     host.left_seat(game, player)
     player.dummy = True
@@ -206,7 +207,7 @@ def terminate(talk: Conversation, text: str, command: cmd.Terminate) -> None:
     game = talk.context.game
     assert game is not None
     if game.state == GameState.FINISHED:
-        talk.echo(text, "error", "the game has already ended")
+        talk.echo(text, "error", "the game has already ended", code="GAME_ENDED")
         return
     if not confirmed(talk, text, "TERMINATE", command.code, "TERMINATE ends the game now and for ever and "
                      "publishes everything it keeps secret"):
@@ -244,17 +245,19 @@ def set_zone(talk: Conversation, text: str, command: cmd.SetZone) -> None:
         try:
             zones.zone_named(command.zone)
         except ValueError as exc:
-            talk.echo(text, "error", str(exc))
+            talk.echo(text, "error", str(exc), code="BAD_ZONE")
             return
     if command.mine:
         if player is None:
-            talk.echo(text, "error", "SET MYZONE is a player's: the game master's zone is the game's (SET ZONE)")
+            talk.echo(text, "error", "SET MYZONE is a player's: the game master's zone is the game's (SET ZONE)",
+                      code="PLAYER_ONLY")
             return
         player.zone = command.zone
         where = command.zone or "the game's zone"
         talk.echo(text, "ok", f"your mail writes deadlines in {where}, with UTC beside them")
     elif not talk.context.is_master:
-        talk.echo(text, "error", "only the game master sets the game's zone; yours is SET MYZONE zone")
+        talk.echo(text, "error", "only the game master sets the game's zone; yours is SET MYZONE zone",
+                  code="MASTER_ONLY")
         return
     else:
         game.settings = {key: value for key, value in game.settings.items() if key != "zone"} | (
@@ -274,7 +277,8 @@ def set_press(talk: Conversation, text: str, command: cmd.SetPress) -> None:
     assert game is not None
     kind = talk.kinds.of(game)
     if command.setting == "between" and not kind.between_phases:
-        talk.echo(text, "error", f"a game of {kind.title} has no phases between its main ones")
+        talk.echo(text, "error", f"a game of {kind.title} has no phases between its main ones",
+                  code="NO_PHASES_BETWEEN")
         return
     game.settings = {**game.settings, "press": {**game.settings.get("press", {}), command.setting: command.value}}
     now = rules_of(game).press.words()
@@ -302,7 +306,7 @@ def set_opening(talk: Conversation, text: str, command: cmd.SetOpening) -> None:
         return
     title = talk.kinds.of(game).seat_title(power)
     if host.is_played(host.seats(talk.session, game).get(power)):
-        talk.echo(text, "error", f"{title} has a player")
+        talk.echo(text, "error", f"{title} has a player", code="HAS_A_PLAYER")
         return
     game.settings = {**game.settings, "open": sorted({*game.settings.get("open", []), power})}
     talk.echo(text, "ok", f"{title} may be taken over: TAKEOVER {power}@{game.name} password")
@@ -319,7 +323,7 @@ def decide_absence(talk: Conversation, text: str, command: cmd.DecideAbsence) ->
     absence = talk.session.scalar(select(Absence).where(Absence.game_id == game.id, Absence.seat == power,
                                                         Absence.status == "pending").order_by(Absence.id.desc()))
     if absence is None:
-        talk.echo(text, "error", f"{title} has asked for no absence")
+        talk.echo(text, "error", f"{title} has asked for no absence", code="NO_ABSENCE")
         return
     if command.approve:
         approve_absence(talk, absence)

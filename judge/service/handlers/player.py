@@ -23,7 +23,7 @@ from judge.service import host
 from judge.service.absences import shift_for_absences
 from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
 from judge.service.handlers import consent
-from judge.service.handlers.conversation import Context, Conversation, masked
+from judge.service.handlers.conversation import Context, Conversation, Why, masked
 from judge.service.lifecycle import GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password
@@ -43,7 +43,7 @@ def status(talk: Conversation, text: str, _: cmd.Status) -> None:
     elif (lines := kind.master_status(talk)) is not None:
         talk.echo(text, "info", "", lines)
     else:
-        talk.echo(text, "error", f"that is a player's command; sign on as a {kind.seat_word}")
+        talk.echo(text, "error", f"that is a player's command; sign on as a {kind.seat_word}", code="PLAYER_ONLY")
 
 
 PSEUDONYM = re.compile(r"ANON-[A-Z2-7]{8}")
@@ -95,7 +95,7 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     talk.presses += 1
     if talk.presses > talk.settings.max_press_per_mail:
         talk.echo(text, "error", f"not sent: at most {talk.settings.max_press_per_mail} press messages are sent "
-                  "from one mail")
+                  "from one mail", code="TOO_MANY_PRESS")
         return
     kind = talk.kinds.of(game)
     seat = host.seats(talk.session, game)
@@ -104,12 +104,12 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
         answered = None if command.to else _answered(talk, game, power, command.words)
         to = (answered,) if answered else command.to or kind.press_to(talk.session, game, command.words)
     except ValueError as exc:
-        talk.echo(text, "error", str(exc))
+        talk.echo(text, "error", str(exc), code="NO_SUCH_READER")
         return
     everyone = to == ("ALL",)
     problem = refused(talk, game, to, command.grey)
     if problem:
-        talk.echo(text, "error", f"not sent: {problem}")
+        talk.echo(text, "error", f"not sent: {problem.message}", code=problem.code)
         return
     grey = (rules.grey_by_default if command.grey is None else command.grey) and to != ("MASTER",)
     names = [p for p in kind.seat_order(talk.session, game) if p != power] if everyone else list(to)
@@ -136,7 +136,7 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     if to != ("MASTER",) and not talk.context.is_master and _mixed(talk, game, grey):
         talk.echo(text, "error", f"not sent: this mail also sends {'white' if grey else 'grey'} press; both would "
                   "arrive at the same moment, and readers who compare their mail could tell who sent the grey "
-                  "one: send grey press in a mail of its own")
+                  "one: send grey press in a mail of its own", code="MIXED_PRESS")
         return
     sender = kind.seat_title(power) if power else "the game master"
     sent: list[str] = []
@@ -182,7 +182,7 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     talk.echo(text, "error" if held or not sent else "ok", message)
 
 
-def refused(talk: Conversation, game: Game, to: tuple[str, ...], grey: bool | None) -> str | None:
+def refused(talk: Conversation, game: Game, to: tuple[str, ...], grey: bool | None) -> Why | None:
     """Why the game's press options refuse press to ``to`` (``("ALL",)``, or seats and
     ``"MASTER"``) in the colour asked (None: the game's default), or None.  Press to the game
     master alone is always allowed (signed); the game master's press is not restricted, but is
@@ -190,19 +190,21 @@ def refused(talk: Conversation, game: Game, to: tuple[str, ...], grey: bool | No
     rules = rules_of(game).press
     kind = talk.kinds.of(game)
     if talk.context.is_master:
-        return "the game master's press is always signed" if grey else None
+        return Why("MASTER_SIGNS", "the game master's press is always signed") if grey else None
     if to == ("MASTER",):
         return None
     if rules.colours == "NONE":
-        return "this game allows no press but to the game master (PRESS TO M)"
+        return Why("NO_PRESS", "this game allows no press but to the game master (PRESS TO M)")
     if not rules.partial and to != ("ALL",):
-        return "this game allows press to everyone only (PRESS TO ALL, BROADCAST), or to the game master alone"
+        return Why("BROADCAST_ONLY", "this game allows press to everyone only (PRESS TO ALL, BROADCAST), or to the "
+                   "game master alone")
     if not rules.between and game.phase and kind.is_between(game.phase):
-        return f"this game allows no press during its {kind.between_phases} but to the game master"
+        return Why("NO_PRESS_BETWEEN", f"this game allows no press during its {kind.between_phases} but to the game "
+                   "master")
     wanted = rules.grey_by_default if grey is None else grey
     if not rules.allows(wanted):
-        return (f"this game allows {rules.colours.lower()} press only"
-                + (" (drop the word GREY)" if wanted else " (end the PRESS line with GREY)"))
+        return Why(f"{rules.colours}_ONLY", f"this game allows {rules.colours.lower()} press only"
+                   + (" (drop the word GREY)" if wanted else " (end the PRESS line with GREY)"))
     return None
 
 
@@ -237,7 +239,8 @@ def set_address(talk: Conversation, text: str, command: cmd.SetAddress) -> None:
     assert game is not None
     address = usable_address(command.address)
     if not address:
-        talk.echo(text, "error", f"'{command.address[:80]}' is not an address the judge can send mail to")
+        talk.echo(text, "error", f"'{command.address[:80]}' is not an address the judge can send mail to",
+                  code="BAD_ADDRESS")
         return
     previous = game.gm_address if context.is_master else (context.player.address if context.player else None)
     if address != previous and consent.needed(talk, address):
@@ -259,7 +262,8 @@ def address_confirmed(talk: Conversation, request: Confirmation, text: str) -> N
     current = game.gm_address if who == "MASTER" else (
         player.address if player is not None and host.is_played(player) else None)
     if current != previous or game.state == GameState.FINISHED:
-        talk.echo(text, "error", f"the seat's address has changed since {request.address} was asked: nothing done")
+        talk.echo(text, "error", f"the seat's address has changed since {request.address} was asked: nothing done",
+                  code="ADDRESS_CHANGED")
         return
     _move(talk, game, who, request.address)
     talk.echo(text, "ok", f"the mail of {_seat_name(talk, Context(game=game, seat=None if who == 'MASTER' else who))} "
@@ -306,10 +310,10 @@ def set_absence(talk: Conversation, text: str, command: cmd.SetAbsence) -> None:
     game, power = talk.context.game, talk.context.seat
     assert game is not None and power is not None
     if game.state == GameState.FINISHED:
-        talk.echo(text, "error", "the game has ended")
+        talk.echo(text, "error", "the game has ended", code="GAME_ENDED")
         return
     if command.start < talk.now.date():
-        talk.echo(text, "error", "an absence cannot start in the past")
+        talk.echo(text, "error", "an absence cannot start in the past", code="IN_THE_PAST")
         return
     days = (command.end - command.start).days + 1
     taken = sum((a.end - a.start).days + 1 for a in talk.session.scalars(select(Absence).where(
@@ -320,14 +324,14 @@ def set_absence(talk: Conversation, text: str, command: cmd.SetAbsence) -> None:
     if taken + days <= rules_of(game).absence_days:
         approve_absence(talk, absence)
         talk.echo(text, "ok", f"absence approved ({days} day(s); {taken + days} of the game's "
-                  f"{rules_of(game).absence_days} a year)")
+                  f"{rules_of(game).absence_days} a year)", code="ABSENCE_APPROVED")
     else:
         absence.status = "pending"
         title = talk.kinds.of(game).seat_title(power)
         talk.send(to=game.gm_address, subject=f"{game.name}: absence asked by {title}", kind="notice",
                   game_id=game.id, body=f"{title} asks to be absent from {command.start} to {command.end} "
                   f"({days} day(s)).\nAPPROVE ABSENCE {power} or DENY ABSENCE {power}, signed on as the master.\n")
-        talk.echo(text, "ok", "absence asked for: the game master decides (you will be told)")
+        talk.echo(text, "ok", "absence asked for: the game master decides (you will be told)", code="ABSENCE_ASKED")
 
 
 def approve_absence(talk: Conversation, absence: Absence) -> None:

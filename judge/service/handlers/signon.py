@@ -40,7 +40,7 @@ from judge.service import host
 from judge.service.config import Settings
 from judge.service.dispatch import ANYONE, MASTER, Entry
 from judge.service.handlers import consent
-from judge.service.handlers.conversation import Context, Conversation, Refusal, masked
+from judge.service.handlers.conversation import Context, Conversation, Refusal, Why, masked
 from judge.service.kinds import kind_of
 from judge.service.lifecycle import RUNNING
 from judge.service.options import rules_of
@@ -218,9 +218,10 @@ def takeover(talk: Conversation, text: str, command: cmd.Takeover) -> None:
     if power is None:
         return
     address = talk.mail.reply_to
-    problem = _cannot_take_over(talk, game, power, address) or talk.over_budget(game)
+    over = talk.over_budget(game)
+    problem = _cannot_take_over(talk, game, power, address) or (Why("OVER_BUDGET", over) if over else None)
     if problem:
-        talk.echo(shown, "error", problem)
+        talk.echo(shown, "error", problem.message, code=problem.code)
         return
     password, source = hash_password(command.password), talk.source
     if consent.needed(talk, address):  # the game master hears where the TAKEOVER came from, not the CONFIRM
@@ -240,24 +241,24 @@ def take_over_confirmed(talk: Conversation, request: Confirmation, text: str) ->
     details = request.details
     problem = _cannot_take_over(talk, game, details["power"], request.address)
     if problem:
-        talk.echo(text, "error", problem)
+        talk.echo(text, "error", problem.message, code=problem.code)
         return
     _take_over(talk, text, game, details["power"], request.address, details["password"],
                (details["source"], details["network"], details["from"]))
 
 
-def _cannot_take_over(talk: Conversation, game: Game, power: str, address: str) -> str | None:
+def _cannot_take_over(talk: Conversation, game: Game, power: str, address: str) -> Why | None:
     kind = talk.kinds.of(game)
     player = host.seats(talk.session, game).get(power)
     if game.state not in RUNNING or player is None:
-        return f"{kind.seat_word}s can be taken over only in a running game"
+        return Why("NOT_RUNNING", f"{kind.seat_word}s can be taken over only in a running game")
     if host.is_played(player):
-        return f"{kind.seat_title(power)} has a player"
+        return Why("HAS_A_PLAYER", f"{kind.seat_title(power)} has a player")
     if not host.is_open(game, power):
-        return f"{kind.seat_title(power)} is not open for takeover: ask the game master (SET OPENING)"
+        return Why("NOT_OPEN", f"{kind.seat_title(power)} is not open for takeover: ask the game master (SET OPENING)")
     if any(p.address == address for seat, p in host.seats(talk.session, game).items()
            if host.is_played(p) and not kind.out_of_game(talk.session, game, seat)):
-        return f"you already play a {kind.seat_word} in this game"
+        return Why("ALREADY_PLAYING", f"you already play a {kind.seat_word} in this game")
     return None
 
 
@@ -338,11 +339,12 @@ def replace(talk: Conversation, text: str, command: cmd.Replace) -> None:
     kind = talk.kinds.of(game)
     address = usable_address(command.address)
     if not address:
-        talk.echo(text, "error", f"'{command.address[:80]}' is not an address the judge can send mail to")
+        talk.echo(text, "error", f"'{command.address[:80]}' is not an address the judge can send mail to",
+                  code="BAD_ADDRESS")
         return
     problem = _cannot_replace(talk, game, power, address)
     if problem:
-        talk.echo(text, "error", problem)
+        talk.echo(text, "error", problem.message, code=problem.code)
         return
     player = host.seats(talk.session, game)[power]
     consent.ask(talk, text, address, "replace", game,
@@ -351,12 +353,12 @@ def replace(talk: Conversation, text: str, command: cmd.Replace) -> None:
                 f"to play {kind.seat_title(power)} in that game in place of its player, as its game master asked")
 
 
-def _cannot_replace(talk: Conversation, game: Game, power: str, address: str) -> str | None:
+def _cannot_replace(talk: Conversation, game: Game, power: str, address: str) -> Why | None:
     kind = talk.kinds.of(game)
     if game.state not in RUNNING or host.seats(talk.session, game).get(power) is None:
-        return f"{kind.seat_word}s can be replaced only in a running game"
+        return Why("NOT_RUNNING", f"{kind.seat_word}s can be replaced only in a running game")
     if any(p.address == address for p in host.seats(talk.session, game).values() if host.is_played(p)):
-        return f"{address} already plays a {kind.seat_word} in this game"
+        return Why("ALREADY_PLAYING", f"{address} already plays a {kind.seat_word} in this game")
     return None
 
 
@@ -371,9 +373,9 @@ def replace_confirmed(talk: Conversation, request: Confirmation, text: str) -> N
     player = host.seats(talk.session, game).get(power)
     if problem is None and player is not None and (player.address if host.is_played(player) else None) != details[
             "previous"]:
-        problem = f"{title} has changed hands since the game master asked: nothing done"
+        problem = Why("ADDRESS_CHANGED", f"{title} has changed hands since the game master asked: nothing done")
     if problem or player is None:
-        talk.echo(text, "error", problem or "")
+        talk.echo(text, "error", problem.message if problem else "", code=problem.code if problem else None)
         return
     previous = details["previous"]
     _seat_to(talk, game, player, address, details["password"])

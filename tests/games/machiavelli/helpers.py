@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from judge.games.machiavelli.core.action import adjudicate
-from judge.games.machiavelli.core.board import load_board
+from judge.games.machiavelli.core.board import Board, load_board
 from judge.games.machiavelli.core.campaign import CampaignRecord, campaign
 from judge.games.machiavelli.core.expenditures import LetterOrder
 from judge.games.machiavelli.core.orders import Order, Permission, PhaseD, UnitRef
@@ -85,23 +87,36 @@ def homeland(*powers: str) -> dict[str, Owner]:
     return {area: power for power in powers for area in BOARD.home_country(power)}
 
 
-def letter(text: str) -> tuple[LetterOrder, ...]:
-    """A letter's orders (the test fails if a line is no order)."""
-    orders, problems = parse_letter(text, BOARD)
+def letter(text: str, board: Board = BOARD) -> tuple[LetterOrder, ...]:
+    """A letter's orders on ``board`` (the test fails if a line is no order)."""
+    orders, problems = parse_letter(text, board)
     assert not problems, [str(p) for p in problems]
     return orders
 
 
-def play(start: Position, **letters: str) -> CampaignRecord:
-    """One campaign with these players' letters (one order a line)."""
-    return campaign(BOARD, start, {player: letter(text) for player, text in letters.items()})
+def play(start: Position, board: Board = BOARD, **letters: str) -> CampaignRecord:
+    """One campaign on ``board`` with these players' letters (one order a line)."""
+    return campaign(board, start, {player: letter(text, board) for player, text in letters.items()})
 
 
-def spring(start: Position, **letters: str) -> SpringRecord:
-    """A spring's A letters carried out."""
-    return spring_letter(BOARD, start, {player: letter(text) for player, text in letters.items()})
+def spring(start: Position, board: Board = BOARD, **letters: str) -> SpringRecord:
+    """A spring's A letters carried out on ``board``."""
+    return spring_letter(board, start, {player: letter(text, board) for player, text in letters.items()})
 
 
 def outcomes(record: CampaignRecord | SpringRecord, player: str) -> list[tuple[str, int, Reason]]:
     """A player's letter orders as (the order written, ducats charged, reason), in letter order."""
     return [(str(o.order), o.charged, o.reason) for o in record.outcomes if o.player == player]
+
+
+def altered(data: Mapping[str, Any], change: Mapping[str, object]) -> dict[str, Any]:
+    """A deep copy of a board file's ``data`` with ``change`` made: each key a dotted path ("areas.ist.army"),
+    each value what it is set to there (for the tests of the loader's refusals)."""
+    copy: dict[str, Any] = json.loads(json.dumps(data))
+    for path, value in change.items():
+        where = copy
+        *steps, last = path.split(".")
+        for step in steps:
+            where = where[step]
+        where[last] = value
+    return copy

@@ -16,6 +16,8 @@ from judge.games.machiavelli.core.board import AreaKind, Board, BoardError, City
 from judge.games.machiavelli.core.income import incomes
 from judge.games.machiavelli.core.position import Campaign, Independent, Phase, Season, UnitKind
 
+from .helpers import altered
+
 BOARD = load_board("aop")
 CLASSIC = load_board("classic")
 DATA = json.loads((files("judge.games.machiavelli.core") / "boards" / "aop.json").read_text(encoding="utf-8"))
@@ -450,17 +452,6 @@ def test_3_4_krain_croazia_and_modena_become_inland_and_ferrara_a_port() -> None
 # -- the loader's refusals for what the AoP board added ------------------------------------------------------------
 
 
-def _altered(change: dict[str, object]) -> dict[str, object]:
-    data = json.loads(json.dumps(DATA))
-    for path, value in change.items():
-        where = data
-        *steps, last = path.split(".")
-        for step in steps:
-            where = where[step]
-        where[last] = value
-    return data
-
-
 @pytest.mark.parametrize("change", [
     {"areas.lip.army": ["mes"], "areas.mes.army": ["pal", "sir", "lip"]},  # an army edge onto a fleet-only island
     {"single_unit": ["ven"]},  # the fleet-only islands would hold more than one unit
@@ -471,4 +462,4 @@ def _altered(change: dict[str, object]) -> dict[str, object]:
 def test_1_3_M15_M17_the_loader_refuses_an_army_on_an_island_for_fleets_and_a_passage_that_is_none(
         change: dict[str, object]) -> None:
     with pytest.raises(BoardError):
-        parse_board(_altered(change))
+        parse_board(altered(DATA, change))

@@ -6,12 +6,12 @@ Bonifacio and Piombino (9.3, 13.5, M17), Venice's Lagoon and Ferrara (14), and t
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
 import pytest
 
 from judge.games.machiavelli.core.board import load_board
-from judge.games.machiavelli.core.campaign import CampaignRecord, campaign
-from judge.games.machiavelli.core.expenditures import LetterOrder
+from judge.games.machiavelli.core.campaign import CampaignRecord
 from judge.games.machiavelli.core.income import city_collector
 from judge.games.machiavelli.core.ledger import Flow, Purse
 from judge.games.machiavelli.core.notation import NotationError, position_from_data, run
@@ -29,8 +29,10 @@ from judge.games.machiavelli.core.position import (
 )
 from judge.games.machiavelli.core.preference import Preference
 from judge.games.machiavelli.core.results import Reason
-from judge.games.machiavelli.core.spring import SpringRecord, spring_letter, spring_opening
+from judge.games.machiavelli.core.spring import SpringRecord, spring_opening
 from judge.games.machiavelli.core.syntax import parse_letter
+
+from . import helpers
 
 BOARD = load_board("aop")
 SUMMER = Season(1459, Campaign.SUMMER)
@@ -64,18 +66,9 @@ def game(*units: Unit, treasuries: Mapping[str, int] | None = None, control: Map
                           homes={p: frozenset({p}) for p in BOARD.powers}, phase=Phase.C, anticipated=money)
 
 
-def letter(text: str) -> tuple[LetterOrder, ...]:
-    orders, problems = parse_letter(text, BOARD)
-    assert not problems, [str(p) for p in problems]
-    return orders
-
-
-def play(start: Position, **letters: str) -> CampaignRecord:
-    return campaign(BOARD, start, {player: letter(text) for player, text in letters.items()})
-
-
-def spring(start: Position, **letters: str) -> SpringRecord:
-    return spring_letter(BOARD, start, {player: letter(text) for player, text in letters.items()})
+letter = partial(helpers.letter, board=BOARD)
+play = partial(helpers.play, board=BOARD)
+spring = partial(helpers.spring, board=BOARD)
 
 
 def units(position: Position) -> set[str]:

@@ -11,6 +11,8 @@ import pytest
 from judge.games.machiavelli.core.board import AreaKind, BoardError, Location, load_board, parse_board
 from judge.games.machiavelli.core.position import Campaign, Independent, Place, Season, UnitKind
 
+from .helpers import altered
+
 BOARD = load_board()
 DATA = json.loads((files("judge.games.machiavelli.core") / "boards" / "classic.json").read_text(encoding="utf-8"))
 
@@ -167,17 +169,6 @@ def test_the_1454_control_markers_follow_home_countries_and_independent_garrison
     assert BOARD.start.homes["Venice"] == {"Venice"}
 
 
-def _altered(change: dict[str, object]) -> dict[str, object]:
-    data = json.loads(json.dumps(DATA))
-    for path, value in change.items():
-        where = data
-        *steps, last = path.split(".")
-        for step in steps:
-            where = where[step]
-        where[last] = value
-    return data
-
-
 @pytest.mark.parametrize("change", [
     {"areas.ist.army": ["cro"]},  # Dalmatia still lists Istria: a one-way edge
     {"areas.lag.fleet": ["pad", "trv", "fri", "uas"]},  # Venice reaches the Lagoon, not back
@@ -189,7 +180,7 @@ def _altered(change: dict[str, object]) -> dict[str, object]:
 ])
 def test_the_loader_refuses_an_inconsistent_board(change: dict[str, object]) -> None:
     with pytest.raises(BoardError):
-        parse_board(_altered(change))
+        parse_board(altered(DATA, change))
 
 
 def test_the_data_file_says_where_its_facts_come_from() -> None:

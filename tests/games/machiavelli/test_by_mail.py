@@ -31,22 +31,22 @@ The played game (`played`, one per module) goes:
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import select
 
 from judge.bootstrap import kinds
-from judge.games.machiavelli import pictures
+from judge.games.machiavelli import lifecycle, pictures
 from judge.games.machiavelli.render import Geometry, GeometryError
 from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow
-from tests.support.harness import Judge, Sent
+from tests.support import cli
+from tests.support.harness import Answer, Judge, Sent
 
 GM = "gm@example.org"
 WATCHER = "watcher@example.org"
@@ -69,11 +69,12 @@ def master(judge: Judge, *lines: str, game: str = "m1") -> Sent:
     return judge.last_to(GM)
 
 
-def answer_to(reply: Sent, line: str) -> str:
-    """What the judge answered the line ``line`` of a mail (the lines under its quote)."""
-    found = re.search(rf"^> {re.escape(line)}\n((?:  .*\n?)+)", reply.body, re.M)
-    assert found is not None, reply.body
-    return found.group(1)
+def standing(played: Played, phase: str, game: str = "m1") -> dict[str, dict[str, Any]]:
+    """Each country's letter standing in ``phase``, as the judge keeps it: its orders, the transfers kept from
+    the first letter, and its number (2: a correction)."""
+    with played.judge.db.transaction() as session:
+        row = session.scalars(select(Game).where(Game.name == game)).one()
+        return {seat: dict(letter.parsed) for seat, letter in lifecycle.letters_of(session, row, phase).items()}
 
 
 def section(mail: Sent, country: str) -> str:
@@ -94,6 +95,18 @@ class Played:
     judge: Judge
     mails: dict[str, list[Sent]] = field(default_factory=dict)
     replies: dict[str, Sent] = field(default_factory=dict)
+    answers: dict[str, list[Answer]] = field(default_factory=dict)
+
+    def keep(self, name: str, reply: Sent) -> None:
+        """Keep ``reply``, the judge's answer to the mail just sent, and what it made of each line, as ``name``."""
+        self.replies[name] = reply
+        self.answers[name] = list(self.judge.answers)
+
+    def outcome_of(self, name: str, line: str) -> tuple[str, str | None]:
+        """The outcome and code of the line ``line`` in the mail kept as ``name``."""
+        found = [(a.outcome, a.code) for a in self.answers[name] if a.text == line]
+        assert found, f"no answer to {line!r} in {name!r}: {[a.text for a in self.answers[name]]}"
+        return found[-1]
 
     def step(self, name: str) -> None:
         self.mails[name] = self.judge.new_mail()
@@ -122,26 +135,27 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     judge.new_mail()
     master(judge, "START")
     play.step("start")
-    play.replies["venice 1"] = letter(judge, "Venice", "transfer 2 to Milan", "pay G ven", "pay A pad")
-    play.replies["venice 2"] = letter(judge, "Venice", "pay G ven", "pay A pad", "pay A ver", "pay F dal")
-    play.replies["venice 3"] = letter(judge, "Venice", "pay G ven")
-    play.replies["status"] = letter(judge, "Venice", "STATUS")
-    play.replies["master status"] = master(judge, "STATUS")
-    play.replies["list"] = (judge.send(WATCHER, "LIST m1"), judge.last_to(WATCHER))[1]
-    play.replies["florence A"] = letter(judge, "Florence", "Ducat exchanges:", "transfer 3 to Milan", "pay A flo",
-                                        "pay A are", "raise A psa", "pay A xyz", "A flo - pst")
+    play.keep("venice 1", letter(judge, "Venice", "transfer 2 to Milan", "pay G ven", "pay A pad"))
+    play.keep("venice 2", letter(judge, "Venice", "pay G ven", "pay A pad", "pay A ver", "pay F dal"))
+    play.keep("venice 3", letter(judge, "Venice", "pay G ven"))
+    play.keep("status", letter(judge, "Venice", "STATUS"))
+    play.keep("master status", master(judge, "STATUS"))
+    judge.send(WATCHER, "LIST m1")
+    play.keep("list", judge.last_to(WATCHER))
+    play.keep("florence A", letter(judge, "Florence", "Ducat exchanges:", "transfer 3 to Milan", "pay A flo",
+                                   "pay A are", "raise A psa", "pay A xyz", "A flo - pst"))
     play.step("letters A")
-    play.replies["milan A"] = letter(judge, "Milan", "pay A mil", "pay A pav", "pay A cre", "raise G mil")
+    play.keep("milan A", letter(judge, "Milan", "pay A mil", "pay A pav", "pay A cre", "raise G mil"))
     play.step("SP1454A")
-    play.replies["florence C"] = letter(judge, "Florence", "bodyguard 3", "assassinate Milan 30", "A flo - pst",
-                                        "A are - pst")
-    play.replies["milan C 1"] = letter(judge, "Milan", "transfer 2 to Venice", "A cre - man")
-    play.replies["milan C 2"] = letter(judge, "Milan", "transfer 2 to Venice", "bribe 6 disband G man",
-                                       "counter-bribe 3 A mil", "A cre - man")
+    play.keep("florence C", letter(judge, "Florence", "bodyguard 3", "assassinate Milan 30", "A flo - pst",
+                                   "A are - pst"))
+    play.keep("milan C 1", letter(judge, "Milan", "transfer 2 to Venice", "A cre - man"))
+    play.keep("milan C 2", letter(judge, "Milan", "transfer 2 to Venice", "bribe 6 disband G man",
+                                  "counter-bribe 3 A mil", "A cre - man"))
     play.step("letters C")
-    play.replies["venice C"] = letter(judge, "Venice", "bodyguard 3")
+    play.keep("venice C", letter(judge, "Venice", "bodyguard 3"))
     play.step("SP1454C")
-    play.replies["gibberish"] = letter(judge, "Venice", "pay A xyz")
+    play.keep("gibberish", letter(judge, "Venice", "pay A xyz"))
     judge.later(96 - 24 + 1)
     judge.process("m1")
     play.step("reminders")
@@ -178,39 +192,35 @@ def test_each_player_is_told_its_country_the_board_and_the_spring_letter_it_owes
 
 
 def test_each_line_of_a_letter_is_answered_with_what_it_was_read_as_or_why_not(played: Played) -> None:
-    reply = played.replies["florence A"]
-    assert "read as: transfer 3 to Milan" in answer_to(reply, "transfer 3 to Milan")
-    assert "read as: raise A psa" in answer_to(reply, "raise A psa")
-    assert "skipped (a heading or a comment)" in answer_to(reply, "Ducat exchanges:")
-    assert ("ERROR: not read: no area is called 'xyz'; not carried out, not charged (8.1)"
-            in answer_to(reply, "pay A xyz"))
-    assert ("ERROR: read as 'A flo - pst', which is no order of the spring letter of Spring 1454 (A orders): not "
-            "carried out, not charged (2, 8.1)" in answer_to(reply, "A flo - pst"))
-    assert "This is your letter, the spring letter of Spring 1454 (A orders): 4 order(s)." in reply.body
+    assert played.outcome_of("florence A", "transfer 3 to Milan") == ("ok", "READ")
+    assert played.outcome_of("florence A", "raise A psa") == ("ok", "READ")
+    assert played.outcome_of("florence A", "Ducat exchanges:") == ("ok", "SKIPPED")
+    assert played.outcome_of("florence A", "pay A xyz") == ("error", "UNKNOWN_AREA")
+    assert played.outcome_of("florence A", "A flo - pst") == ("error", "NOT_THIS_PHASE")  # a C order in an A letter
+    assert standing(played, "SP1454A")["Florence"]["orders"] == [
+        "transfer 3 to Milan", "pay A flo", "pay A are", "raise A psa"]
 
 
 def test_M35_a_correction_replaces_the_first_letter_whose_transfers_stand(played: Played) -> None:
-    first, second = played.replies["venice 1"], played.replies["venice 2"]
-    assert "You may correct it once before the deadline" in first.body
-    assert "This corrects your letter" in second.body
-    assert "Kept from your first letter: transfer 2 to Milan" in second.body
-    assert "It now holds 5 order(s)." in second.body
+    assert played.outcome_of("venice 1", "transfer 2 to Milan") == ("ok", "READ")
+    assert played.outcome_of("venice 2", "pay F dal") == ("ok", "READ")
+    letter = standing(played, "SP1454A")["Venice"]  # as the correction left it: the third letter was refused
+    assert letter["number"] == 2 and letter["kept"] == ["transfer 2 to Milan"]
+    assert letter["orders"] == ["transfer 2 to Milan", "pay G ven", "pay A pad", "pay A ver", "pay F dal"]
     venice = section(played.results("SP1454A", address("Venice"), "SP1454A"), "Venice")
     assert "Your treasury: 15 ducats before, 1 ducat now." in venice  # 15 - 2 - 4 x 3
     assert "  -2 A.4 transfer out: transfer to Milan" in venice
 
 
 def test_M35_a_third_letter_is_refused_saying_so_and_the_correction_stands(played: Played) -> None:
-    third = played.replies["venice 3"]
-    assert ("IGNORED: not applied: your letter for SP1454A was corrected once already, and a letter is corrected once "
-            "at most before the deadline (17.1, M35): your correction stands" in answer_to(third, "pay G ven"))
+    assert played.outcome_of("venice 3", "pay G ven") == ("ignored", "CORRECTED_ONCE")
     venice = section(played.results("SP1454A", address("Venice"), "SP1454A"), "Venice")
     for unit in ("G ven", "A pad", "A ver", "F dal"):
         assert f"pay {unit} (A.7): carried out, charged 3 ducats" in venice
 
 
 def test_M35_a_transfer_the_correction_repeats_is_made_once(played: Played) -> None:
-    assert "Kept from your first letter" not in played.replies["milan C 2"].body
+    assert standing(played, "SP1454C")["Milan"]["kept"] == []
     milan = section(played.results("SP1454C", address("Milan"), "SP1454C"), "Milan")
     assert milan.count("transfer out") == 1
     assert "Your treasury: 8 ducats before, 3 ducats now." in milan  # 8 - 2 (D.1) - 3 (D.4)
@@ -234,9 +244,8 @@ def test_nobody_but_the_master_is_told_who_has_sent_a_letter(played: Played) -> 
 
 
 def test_a_mail_with_no_readable_order_is_no_letter(played: Played) -> None:
-    reply = played.replies["gibberish"]
-    assert "not read: no area is called 'xyz'" in answer_to(reply, "pay A xyz")
-    assert "it is not taken as your letter, and the letter standing (if any) is unchanged (17.1)" in reply.body
+    assert played.outcome_of("gibberish", "pay A xyz") == ("error", "UNKNOWN_AREA")
+    assert "Venice" not in standing(played, "SU1454C")
     venice = section(played.results("SU1454C", address("Venice"), "SU1454C"), "Venice")
     assert "You sent no letter: no expenditure, and every unit holds (17.2, M50)." in venice
 
@@ -532,10 +541,7 @@ def draws_maps() -> bool:
 @pytest.fixture(scope="module")
 def demo_output() -> str:
     """What ``judge demo machiavelli`` prints (played once: it runs a judge by SMTP)."""
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        assert run_demo(kinds(), kind="machiavelli") == 0
-    return printed.getvalue()
+    return cli.demo_output(kind="machiavelli")
 
 
 def test_judge_demo_machiavelli_plays_a_spring_and_a_campaign_by_smtp(demo_output: str) -> None:
@@ -553,10 +559,7 @@ def test_judge_demo_machiavelli_plays_a_spring_and_a_campaign_by_smtp(demo_outpu
 @pytest.fixture(scope="module")
 def aop_demo_output() -> str:
     """What ``judge demo machiavelli aop`` prints (played once: it runs a judge by SMTP)."""
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        assert run_demo(kinds(), kind="machiavelli", scenario="aop") == 0
-    return printed.getvalue()
+    return cli.demo_output(kind="machiavelli", scenario="aop")
 
 
 def test_judge_demo_machiavelli_aop_plays_the_first_spring_of_1459_and_its_campaign_by_smtp(

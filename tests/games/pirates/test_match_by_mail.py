@@ -5,8 +5,6 @@ their deadlines, reminders, takeovers, observers, LIST and the pages, the end.""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import random
 import re
 from collections.abc import Iterable, Sequence
@@ -15,13 +13,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from judge.bootstrap import kinds
 from judge.games.pirates.core.match import ROUNDS, Match, moves_made
 from judge.games.pirates.core.notation import match_from_data
-from judge.service.demo import run_demo
-from judge.store.models import Game, PhaseRow, Submission
+from judge.store.models import Game, PhaseRow, Player, Submission
 from tests.games.pirates.by_mail import FOUR, address, pirates_game
 from tests.games.pirates.match import FOURTEEN, random_ballot, random_plan
+from tests.support import cli
 from tests.support.harness import Judge, Sent
 from tests.support.people import GM
 
@@ -34,6 +31,14 @@ INFO = re.compile(r"^(Round \d+ of \d+|Room( [AB])?:|Package( of [A-Za-z0-9]+)?:
 
 def send_as(judge: Judge, name: str, lines: Iterable[str]) -> str:
     return judge.send(address(name), f"SIGNON {name}@pp pw-{name.lower()}\n" + "\n".join(lines))
+
+
+def joined(judge: Judge, game: str) -> list[str]:
+    """The names the players of ``game`` joined under, in the order they joined."""
+    with judge.db.transaction() as session:
+        row = session.scalars(select(Game).where(Game.name == game)).one()
+        return [str(p.requested) for p in session.scalars(select(Player).where(Player.game_id == row.id)
+                                                            .order_by(Player.id))]
 
 
 def now_playing(judge: Judge) -> tuple[str, str, Match]:
@@ -340,25 +345,25 @@ def test_create_takes_players_and_garnets_and_join_a_name_unique_in_the_game(tmp
     judge.confirmed(GM, *map(address, (*FOUR, "Eve")))  # the replies, not the requests to confirm
     judge.send(GM, "CREATE bad gm-pw pirates PLAYERS=5\nCREATE bad2 gm-pw pirates SEVEN=1\nCREATE pp gm-pw pirates "
                "PLAYERS=4 GARNETS=2")
-    reply = judge.last_to(GM).body
-    assert "PLAYERS=5\n  ERROR: a match has an even number of players from 4 to 14, not 5 (P1)" in reply
-    assert "SEVEN=1\n  ERROR: 'SEVEN=1' is not an option of Pirates' Proposal" in reply
-    assert "OK: game 'pp' created" in reply
+    assert judge.outcome_of("CREATE bad **** pirates PLAYERS=5") == ("error", "BAD_OPTIONS")  # even, 4 to 14 (P1)
+    assert judge.outcome_of("CREATE bad2 **** pirates SEVEN=1") == ("error", "BAD_OPTIONS")
+    assert judge.outcome_of("CREATE pp **** pirates PLAYERS=4 GARNETS=2")[0] == "ok"
     judge.send(address("Ann"), "JOIN pp pw-ann\nJOIN pp pw-ann A\nJOIN pp pw-ann Master\nJOIN pp pw-ann Ann")
-    reply = judge.last_to(address("Ann")).body
-    assert "JOIN pp **** \n" not in reply and "ERROR: a player of Pirates' Proposal joins under a name" in reply
-    assert "ERROR: 'A' cannot be a player's name: a name is 2 to 12 letters or digits" in reply
-    assert "ERROR: 'Master' cannot be a player's name: MASTER, GM, ALL and KEY are words of the commands" in reply
-    assert "OK: you joined 'pp' as Ann" in reply
+    assert "JOIN pp **** \n" not in judge.last_to(address("Ann")).body  # the line is quoted without a space after
+    assert judge.outcome_of("JOIN pp ****") == ("error", "BAD_WISH")  # a player joins under a name
+    assert judge.outcome_of("JOIN pp **** A") == ("error", "BAD_WISH")  # 2 to 12 letters or digits
+    assert judge.outcome_of("JOIN pp **** Master") == ("error", "BAD_WISH")  # a word of the commands
+    assert judge.outcome_of("JOIN pp **** Ann")[0] == "ok"
     judge.send(address("Bob"), "JOIN pp pw-bob ANN")
-    assert "a player of pp is already named 'ANN'" in judge.last_to(address("Bob")).body
+    assert judge.outcome_of("JOIN pp **** ANN") == ("error", "BAD_WISH")  # Ann's, whatever the case
     judge.send(address("Bob"), "JOIN pp pw-bob Bob")
+    assert joined(judge, "pp") == ["Ann", "Bob"]
     judge.send(GM, "SIGNON MASTER@pp gm-pw\nSTART")
-    assert "ERROR: this match is for 4 players and 2 have joined" in judge.last_to(GM).body
+    assert judge.outcome_of("START") == ("error", "WRONG_NUMBER_OF_PLAYERS")
     for name in ("Cy", "Dee"):
         judge.send(address(name), f"JOIN pp pw-{name.lower()} {name}")
     judge.send(address("Eve"), "JOIN pp pw-eve Eve")
-    assert "ERROR: the game is full" in judge.last_to(address("Eve")).body
+    assert judge.outcome_of("JOIN pp **** Eve") == ("error", "GAME_FULL")
     judge.new_mail()
     judge.send(GM, "SIGNON MASTER@pp gm-pw\nSTART")
     starts = {m.to: m.body for m in judge.new_mail() if m.subject == "pp starts"}
@@ -378,28 +383,26 @@ def test_every_line_is_answered_and_status_shows_ones_own_part_only(tmp_path: Pa
     send_as(judge, "Ann", [f"PLAN ME {package} {other} 0", "VOTE YES ME", "MOVE", "FLY", "STATUS",
                            f"PLAN ME {package - 1} {mate.lower()} 6", "GARNETS 1"])
     reply = judge.last_to(address("Ann")).body
-    assert f"> PLAN ME {package} {other} 0\n  ERROR: a mail holds one plan" in reply
-    assert (f"> PLAN ME {package - 1} {mate.lower()} 6\n  ERROR: read with 'PLAN ME {package} {other} 0' as one "
-            "plan") in reply
-    assert f"> GARNETS 1\n  ERROR: read with 'PLAN ME {package} {other} 0' as one plan" in reply
-    assert "> VOTE YES ME\n  ERROR: votes are sent during a Voting Phase; this is the Distribution Phase" in reply
-    assert "> MOVE\n  ERROR: a move is asked for during a Voting Phase" in reply
-    assert "> FLY\n  ERROR: unknown command 'FLY'" in reply
+    assert judge.outcome_of(f"PLAN ME {package} {other} 0") == ("error", "ONE_PLAN_A_MAIL")
+    assert judge.outcome_of(f"PLAN ME {package - 1} {mate.lower()} 6") == ("error", "ONE_PLAN_A_MAIL")  # one plan
+    assert judge.outcome_of("GARNETS 1") == ("error", "ONE_PLAN_A_MAIL")
+    assert judge.outcome_of("VOTE YES ME") == ("error", "NOT_THIS_PHASE")  # votes in a Voting Phase
+    assert judge.outcome_of("MOVE") == ("error", "NOT_THIS_PHASE")
+    assert judge.outcome_of("FLY") == ("error", "UNKNOWN_COMMAND")
     assert "Your plan now: none yet" in reply
     send_as(judge, "Ann", [f"PLAN ME {package - 1} {mate.lower()} 6", "GARNETS 1", "STATUS"])
     reply = judge.last_to(address("Ann")).body
-    assert f"OK: Plan accepted, {package + 5} gold (the {package}-gold package and 1 garnet): you {package - 1}, " \
-           f"{mate} 6" in reply and f"> GARNETS 1\n  OK: read with 'PLAN ME {package - 1} {mate.lower()} 6' as one " \
-                                 "plan" in reply
+    assert judge.outcome_of(f"PLAN ME {package - 1} {mate.lower()} 6") == ("ok", "PLAN_ACCEPTED")
+    assert judge.outcome_of("GARNETS 1") == ("ok", "PLAN_ACCEPTED")  # read with the PLAN line as one plan
     status = reply.split("> STATUS\n")[1]
     assert f"Room: {', '.join(ann_room)}" in status and f"Your plan now: you {package - 1}, {mate} 6" in status
     assert other not in status  # nothing of the other room (P10)
     send_as(judge, "Ann", [f"PLAN ME {package} {other} 0"])
-    assert f"ERROR: {other} is not in your room this round" in judge.last_to(address("Ann")).body
+    assert judge.outcome_of(f"PLAN ME {package} {other} 0") == ("error", "NOT_IN_ROOM")
     judge.send(GM, "SIGNON MASTER@pp gm-pw\nSTATUS\nVOTE YES ME")
     reply = judge.last_to(GM).body
     assert "Ann (played): plan sent" in reply and f"{mate} (played): nothing yet" in reply
-    assert "> VOTE YES ME\n  ERROR: that is a player's command; sign on as a seat" in reply
+    assert judge.outcome_of("VOTE YES ME") == ("error", "PLAYER_ONLY")
 
 
 def test_a_phase_closes_at_its_deadline_never_early_and_each_reminder_goes_to_its_player_alone(
@@ -448,7 +451,7 @@ def test_the_game_master_sets_the_length_of_each_kind_of_phase(tmp_path: Path) -
                "SET MOVEMENT 10")
     reply = judge.last_to(GM).body
     assert "OK: voting set to 1 day 12 hours" in reply and "OK: distribution set to 2 days" in reply
-    assert "> SET MOVEMENT 10\n  ERROR: bad SET command" in reply
+    assert judge.outcome_of("SET MOVEMENT 10") == ("error", "SYNTAX")
     for name in FOUR:
         judge.send(address(name), f"JOIN pp pw-{name.lower()} {name}")
     judge.send(GM, "SIGNON MASTER@pp gm-pw\nSTART")
@@ -471,7 +474,7 @@ def test_list_and_the_pages_show_name_round_phase_and_seats_never_who_has_sent_w
     assert "phase: D1 (the Distribution Phase of round 1), deadline 2026-01-06 12:00 UTC" in reply
     assert "Ann: played" in reply and "Bob: played" in reply
     assert not re.search(r"submitted|waiting|sent|Room|Package|gold", reply.split("> LIST pp")[1].split(">")[0])
-    assert "ERROR: the history of a match of Pirates' Proposal is published when it ends" in reply
+    assert judge.outcome_of("HISTORY pp") == ("error", "HISTORY_NOT_PUBLISHED")
     page = (tmp_path / "web" / "games" / "pp" / "index.html").read_text("utf-8")
     assert "the Distribution Phase of round 1" in page and "Ann: played" in page
     assert not re.search(r"Room|Package|Plan of|Ballot|submitted", page)
@@ -537,7 +540,7 @@ def test_a_vacant_seat_is_taken_over_under_its_name_and_its_new_player_told_only
     judge.send("zed@example.org", "SIGNON Bob@pp zed-pw\nSTATUS")
     assert "signed on as Bob in pp" in judge.last_to("zed@example.org").body
     send_as(judge, "Bob", ["STATUS"])  # the old password no longer works
-    assert "Sign-on refused" in judge.last_to(address("Bob")).body
+    assert judge.outcome_of("SIGNON Bob@pp ****") == ("error", "SIGNON_REFUSED")
 
 
 def test_resign_leaves_a_seat_that_plays_on_by_the_defaults(tmp_path: Path) -> None:
@@ -600,7 +603,7 @@ def test_a_match_cannot_be_rolled_back_and_terminate_publishes_the_rounds_played
     process(judge)
     judge.later(1)
     judge.send(GM, "SIGNON MASTER@pp gm-pw\nROLLBACK")
-    assert "ERROR: a match of Pirates' Proposal cannot be rolled back" in judge.last_to(GM).body
+    assert judge.outcome_of("ROLLBACK") == ("error", "CANNOT_ROLL_BACK")
     for _ in range(2):
         judge.later(1)
         process(judge)
@@ -649,7 +652,7 @@ def test_press_goes_to_whoever_it_names_in_either_room(tmp_path: Path) -> None:
     send_as(judge, "Ann", [f"PRESS TO {other.lower()} M", "shall we?", "ENDPRESS", "PRESS TO Zed", "hi", "ENDPRESS"])
     reply = judge.last_to(address("Ann")).body
     assert f"OK: press sent to {other}, the game master" in reply
-    assert "ERROR: there is no player named 'Zed' in pp" in reply
+    assert judge.outcome_of("PRESS TO Zed") == ("error", "NO_SUCH_READER")
     assert {m.to for m in judge.new_mail() if m.subject == "pp press from Ann"} == {address(other), GM}
 
 
@@ -659,10 +662,7 @@ def test_press_goes_to_whoever_it_names_in_either_room(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def pirates_demo() -> str:
     """What ``judge demo --pirates`` prints (played once for the tests below: it takes a while)."""
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        assert run_demo(kinds(), kind="pirates") == 0
-    return printed.getvalue()
+    return cli.demo_output(kind="pirates")
 
 
 def test_judge_demo_pirates_shows_one_players_mails_and_the_end_publication(pirates_demo: str) -> None:

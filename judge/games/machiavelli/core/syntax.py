@@ -102,13 +102,19 @@ class Problem:
     number: int
     line: str
     message: str
+    code: str = "SYNTAX"  # why, as a name that stays when the message is reworded: UNKNOWN_AREA, ...
 
     def __str__(self) -> str:
         return f'line {self.number} "{self.line}": {self.message}'
 
 
 class _Unclear(Exception):
-    """A line that cannot be read: the message says why."""
+    """A line that cannot be read: the message says why, for people; ``code`` names why, for programs (SYNTAX
+    where no more is named: the words are not an order's)."""
+
+    def __init__(self, message: str, code: str = "SYNTAX") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 KINDS = {"a": UnitKind.ARMY, "army": UnitKind.ARMY, "f": UnitKind.FLEET, "fleet": UnitKind.FLEET,
@@ -144,7 +150,7 @@ class _Names:
             return None
         found = sorted({code for key, code in self.areas.items() if key.startswith(word)})
         if len(found) > 1:
-            raise _Unclear(f"{word!r} could be any of {', '.join(found)}: write more of the name")
+            raise _Unclear(f"{word!r} could be any of {', '.join(found)}: write more of the name", "AMBIGUOUS_AREA")
         return found[0] if found else None
 
 
@@ -220,7 +226,9 @@ class _Scan:
         if code is not None:
             self.at += 1
             return code
-        raise _Unclear(f"no area is called {self.peek()!r}" if self.more() else "an area is missing")
+        if self.more():
+            raise _Unclear(f"no area is called {self.peek()!r}", "UNKNOWN_AREA")
+        raise _Unclear("an area is missing", "AREA_MISSING")
 
     def coast(self) -> str | None:
         word = self.peek()
@@ -237,7 +245,9 @@ class _Scan:
                 self.at += span
                 return power
         word = self.peek()
-        raise _Unclear(f"no player is called {word!r}" if word else "a player's name is missing")
+        if word:
+            raise _Unclear(f"no player is called {word!r}", "UNKNOWN_PLAYER")
+        raise _Unclear("a player's name is missing", "PLAYER_MISSING")
 
     def unit(self) -> UnitRef:
         kind = self.take(KINDS)
@@ -292,7 +302,7 @@ def parse_letter(text: str, board: Board) -> tuple[tuple[LetterOrder, ...], tupl
         try:
             order = parse_line(line, board)
         except _Unclear as exc:
-            problems.append(Problem(number, raw.strip(), str(exc)))
+            problems.append(Problem(number, raw.strip(), str(exc), exc.code))
             continue
         if order is not None:
             orders.append(order)

@@ -206,6 +206,7 @@ class Reply(NamedTuple):
     lines: tuple[str, ...]
     accepted: bool
     message: str
+    code: str  # why, as a name that stays when the message is reworded: PLAN_ACCEPTED, NOT_IN_ROOM, SYNTAX, ...
 
 
 class Submitted(NamedTuple):
@@ -240,21 +241,23 @@ def submit(match: Match, submissions: Submissions, player: str, mail: Mail) -> S
         if line in plan_lines or line in vote_lines:
             continue
         if line.command is None:
-            replies.append((line.number, Reply((line.text,), False, line.error)))
+            replies.append((line.number, Reply((line.text,), False, line.error, "SYNTAX")))
             continue
         try:
             if isinstance(line.command, MoveLine):
                 submissions, message = _submit_move(match, submissions, player, line.command.move)
+                code = "MOVE_ACCEPTED"
             elif isinstance(line.command, GiveTokenLine):
                 to = check_gift(match, player, line.command.name)
                 submissions = submissions.with_token(to)
                 message = f"The extra Token of Life will go to {to} (a later GIVE TOKEN replaces this)"
+                code = "GIFT_ACCEPTED"
             else:  # every other command is a line of the plan or the ballot, answered above
                 raise MatchError(f"unexpected command {line.command!r}")
         except Refused as exc:
-            replies.append((line.number, Reply((line.text,), False, str(exc))))
+            replies.append((line.number, Reply((line.text,), False, str(exc), exc.code)))
             continue
-        replies.append((line.number, Reply((line.text,), True, message)))
+        replies.append((line.number, Reply((line.text,), True, message, code)))
     return Submitted(submissions, tuple(reply for _, reply in sorted(replies, key=lambda item: item[0])))
 
 
@@ -271,22 +274,23 @@ def _submit_plan(match: Match, submissions: Submissions, player: str,
     texts = tuple(line.text for line in lines)
     unreadable = _unreadable(lines, "plan")
     if unreadable:
-        return submissions, Reply(texts, False, unreadable)
+        return submissions, Reply(texts, False, unreadable, "SYNTAX")
     plans = [line.command for line in lines if isinstance(line.command, PlanLine)]
     garnets = [line.command.garnets for line in lines if isinstance(line.command, GarnetsLine)]
     if not plans:
         return submissions, Reply(texts, False, "GARNETS goes with a PLAN line in the same mail: garnets are "
-                                                "spent as part of a plan")
+                                                "spent as part of a plan", "GARNETS_WITHOUT_PLAN")
     if len(plans) > 1 or len(garnets) > 1:
         return submissions, Reply(texts, False, "a mail holds one plan: one PLAN line, and at most one "
-                                                "GARNETS line with it")
+                                                "GARNETS line with it", "ONE_PLAN_A_MAIL")
     try:
         plan = check_plan(match, player, plans[0].shares, garnets[0] if garnets else 0)
     except Refused as exc:
-        return submissions, Reply(texts, False, str(exc))
+        return submissions, Reply(texts, False, str(exc), exc.code)
     source = plan_source(match.round.package(player), plan.garnets)
     shares = ", ".join(f"{'you' if m == player else m} {amount}" for m, amount in plan.shares)
-    return submissions.with_plan(plan), Reply(texts, True, f"Plan accepted, {plan.total} gold ({source}): {shares}")
+    return submissions.with_plan(plan), Reply(texts, True, f"Plan accepted, {plan.total} gold ({source}): {shares}",
+                                                  "PLAN_ACCEPTED")
 
 
 def _submit_ballot(match: Match, submissions: Submissions, player: str,
@@ -294,15 +298,15 @@ def _submit_ballot(match: Match, submissions: Submissions, player: str,
     texts = tuple(line.text for line in lines)
     unreadable = _unreadable(lines, "ballot")
     if unreadable:
-        return submissions, Reply(texts, False, unreadable)
+        return submissions, Reply(texts, False, unreadable, "SYNTAX")
     votes = [line.command for line in lines if isinstance(line.command, VoteLine)]
     try:
         ballot = check_ballot(match, player, [n for v in votes for n in v.yes], [n for v in votes for n in v.no])
     except Refused as exc:
-        return submissions, Reply(texts, False, str(exc))
+        return submissions, Reply(texts, False, str(exc), exc.code)
 
     message = f"Ballot accepted: {ballot_words(ballot.yes, ballot.no, player)}"
-    return submissions.with_ballot(ballot), Reply(texts, True, message)
+    return submissions.with_ballot(ballot), Reply(texts, True, message, "BALLOT_ACCEPTED")
 
 
 def _submit_move(match: Match, submissions: Submissions, player: str, move: bool) -> tuple[Submissions, str]:

@@ -108,12 +108,20 @@ class SetupError(ValueError):
     """A match that cannot be set up as asked (P1, P7)."""
 
 
-class Refused(ValueError):
-    """A submission the rules do not allow, with every reason, each a sentence for the player."""
+class Reason(NamedTuple):
+    """Why a submission is refused: a name that programs read (NOT_IN_ROOM, ...), a sentence for the player."""
 
-    def __init__(self, *reasons: str) -> None:
-        super().__init__("; ".join(reasons))
+    code: str
+    message: str
+
+
+class Refused(ValueError):
+    """A submission the rules do not allow, with every reason; its ``code`` is the first reason's."""
+
+    def __init__(self, *reasons: Reason) -> None:
+        super().__init__("; ".join(reason.message for reason in reasons))
         self.reasons = reasons
+        self.code = reasons[0].code
 
 
 class MatchError(ValueError):
@@ -570,15 +578,15 @@ def garnets_held(match: Match, player: str, before_round: int) -> int:
     return match.garnets - spent
 
 
-def _resolve(match: Match, player: str, written: str, room: Room, errors: list[str]) -> str | None:
+def _resolve(match: Match, player: str, written: str, room: Room, errors: list[Reason]) -> str | None:
     """The member of ``room`` that ``written`` names (``ME``: ``player``), or ``None`` with why
     added to ``errors``."""
     name = player if written.upper() == "ME" else match.player(written)
     if name is None:
-        errors.append(f"there is no player named {written} in this game")
+        errors.append(Reason("NO_SUCH_PLAYER", f"there is no player named {written} in this game"))
         return None
     if name not in room:
-        errors.append(f"{name} is not in your room this round (your room: {', '.join(room)})")
+        errors.append(Reason("NOT_IN_ROOM", f"{name} is not in your room this round (your room: {', '.join(room)})"))
         return None
     return name
 
@@ -590,9 +598,9 @@ def in_phase(match: Match, stage: Stage, what: str) -> Phase:
     when = {Stage.DISTRIBUTION: "during a Distribution Phase", Stage.VOTING: "during a Voting Phase",
             Stage.FINAL: "after the last round, in the final phase"}[stage]
     if phase is None:
-        raise Refused(f"{what} {when}, and no phase of the match is open now")
+        raise Refused(Reason("NOT_THIS_PHASE", f"{what} {when}, and no phase of the match is open now"))
     if phase.stage is not stage:
-        raise Refused(f"{what} {when}; this is {phase.label}")
+        raise Refused(Reason("NOT_THIS_PHASE", f"{what} {when}; this is {phase.label}"))
     return phase
 
 
@@ -603,28 +611,30 @@ def check_plan(match: Match, player: str, shares: Sequence[tuple[str, int]], gar
     in_phase(match, Stage.DISTRIBUTION, "plans are sent")
     round_ = match.round
     room = round_.room_of(player)
-    errors: list[str] = []
+    errors: list[Reason] = []
     given: dict[str, int] = {}
     for written, amount in shares:
         name = _resolve(match, player, written, room, errors)
         if name is None:
             continue
         if name in given:
-            errors.append("the plan names you twice" if name == player else f"the plan names {name} twice")
+            errors.append(Reason("NAMED_TWICE", "the plan names you twice" if name == player else
+                                 f"the plan names {name} twice"))
         if amount < 0:
-            errors.append(f"{name} cannot be given {amount} gold: a share is a whole number of gold, 0 or more")
+            errors.append(Reason("NEGATIVE_SHARE", f"{name} cannot be given {amount} gold: a share is a whole number "
+                                 "of gold, 0 or more"))
         given[name] = amount
     held = garnets_held(match, player, round_.number)
     if garnets < 0:
-        errors.append(f"a plan cannot spend {garnets} garnets")
+        errors.append(Reason("NEGATIVE_GARNETS", f"a plan cannot spend {garnets} garnets"))
     elif garnets > held:
-        errors.append(f"you have {garnets_in_words(held)}; this plan spends {garnets}")
+        errors.append(Reason("TOO_FEW_GARNETS", f"you have {garnets_in_words(held)}; this plan spends {garnets}"))
     package = round_.package(player)
     total = package + GARNET_GOLD * max(garnets, 0)
     given_total = sum(amount for _, amount in shares)
     if given_total != total:
-        errors.append(f"a plan must give out exactly {total} gold ({plan_source(package, garnets)}); "
-                      f"yours gives {given_total}")
+        errors.append(Reason("WRONG_TOTAL", f"a plan must give out exactly {total} gold "
+                             f"({plan_source(package, garnets)}); yours gives {given_total}"))
     if errors:
         raise Refused(*errors)
     return Plan(player, tuple((m, given.get(m, 0)) for m in room), garnets)
@@ -644,7 +654,7 @@ def check_ballot(match: Match, player: str, yes: Sequence[str], no: Sequence[str
     reason (Clarification, P2, P3)."""
     in_phase(match, Stage.VOTING, "votes are sent")
     room = match.round.room_of(player)
-    errors: list[str] = []
+    errors: list[Reason] = []
     votes: dict[str, bool] = {}
     for written, vote in [*((w, True) for w in yes), *((w, False) for w in no)]:
         name = _resolve(match, player, written, room, errors)
@@ -652,19 +662,20 @@ def check_ballot(match: Match, player: str, yes: Sequence[str], no: Sequence[str
             continue
         if name in votes:
             whose = "your plan" if name == player else f"the plan of {name}"
-            errors.append(f"the ballot votes twice on {whose}: a ballot votes once on each plan of your room")
+            errors.append(Reason("VOTED_TWICE", f"the ballot votes twice on {whose}: a ballot votes once on each "
+                                 "plan of your room"))
         votes[name] = vote
     left_out = [m for m in room if m not in votes]
     if left_out:
-        errors.append(f"the ballot leaves out {plans_of(left_out, player)}: a ballot votes on every plan of your "
-                      "room, your own included")
+        errors.append(Reason("PLAN_LEFT_OUT", f"the ballot leaves out {plans_of(left_out, player)}: a ballot votes "
+                             "on every plan of your room, your own included"))
     elif not errors:
         ayes = sum(votes.values())
         noes = len(room) - ayes
         if not balanced(ayes, noes):
             rule = (f"in a room of {len(room)} a ballot has {len(room) // 2} Yes and {len(room) // 2} No votes"
                     if len(room) % 2 == 0 else "a ballot's Yes and No votes may differ by at most one")
-            errors.append(f"{rule}; yours has {ayes} Yes and {noes} No")
+            errors.append(Reason("UNBALANCED", f"{rule}; yours has {ayes} Yes and {noes} No"))
     if errors:
         raise Refused(*errors)
     return Ballot(player, tuple(m for m in room if votes[m]), tuple(m for m in room if not votes[m]))
@@ -736,10 +747,10 @@ def check_move(match: Match, player: str) -> None:
     """Refuse ``player``'s ``MOVE`` if the rules do not allow it now (rules, Submissions; P9)."""
     phase = in_phase(match, Stage.VOTING, "a move is asked for")
     if phase.round == ROUNDS:
-        raise Refused("a move changes your room for the next round, and this is the last round")
+        raise Refused(Reason("LAST_ROUND", "a move changes your room for the next round, and this is the last round"))
     if moves_made(match, player) >= MOVES:
-        raise Refused(f"a player may change rooms at most {MOVES} times in a match, and you have already "
-                      f"changed {MOVES} times")
+        raise Refused(Reason("TOO_MANY_MOVES", f"a player may change rooms at most {MOVES} times in a match, and "
+                             f"you have already changed {MOVES} times"))
 
 
 # -- the end (P7, P11, P12) ---------------------------------------------------------------------------
@@ -811,10 +822,11 @@ def check_gift(match: Match, player: str, written: str) -> str:
     it to them now (P11); else :class:`Refused`."""
     in_phase(match, Stage.FINAL, "the extra Token of Life is given")
     if final_result(match).extra_token != player:
-        raise Refused("only the player with more gold than anyone else gives the extra Token of Life")
+        raise Refused(Reason("NOT_THE_RICHEST", "only the player with more gold than anyone else gives the extra Token "
+                             "of Life"))
     name = match.player(written) if written.upper() != "ME" else player
     if name is None:
-        raise Refused(f"there is no player named {written} in this game")
+        raise Refused(Reason("NO_SUCH_PLAYER", f"there is no player named {written} in this game"))
     if name == player:
-        raise Refused("the extra Token of Life goes to another player, not to you")
+        raise Refused(Reason("GIFT_TO_SELF", "the extra Token of Life goes to another player, not to you"))
     return name

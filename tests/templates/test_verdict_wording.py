@@ -1,0 +1,46 @@
+"""The words of the judge's verdicts on a player's lines, as a real mail gets them: the one place they are asserted.
+
+The tests of behaviour assert what the judge made of a line (`tests.support.harness.Answer`: outcome and code);
+these assert what a player reads, for the verdicts players meet most: a refused sign-on, a refused offer sheet, a
+draw vote in a NO_DRAW game, and a Machiavelli letter line that names no area.  Each golden file under golden/ is
+the reply as it should read, written by hand: the line quoted, its outcome as a word, the reason in the rules' terms
+and the rule's number where there is one.  A rewording changes the golden file with the words, and fails nothing else.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.support.harness import Judge, start_game
+from tests.support.people import ALICE
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def golden(name: str) -> str:
+    return (GOLDEN / name).read_text("utf-8")
+
+
+def test_a_refused_sign_on_quotes_its_line_masked_and_says_nothing_was_applied_nor_what_was_wrong(
+        tmp_path: Path) -> None:
+    judge = start_game(Judge(tmp_path), "g1")
+    judge.send(ALICE, "SIGNON F@g1 wrong-pw\n3 : A PAR - BUR")
+    assert judge.last_to(ALICE).body == golden("signon_refused.txt")
+
+
+def test_a_refused_offer_sheet_names_the_bad_line_and_says_the_others_were_not_applied(tmp_path: Path) -> None:
+    judge = start_game(Judge(tmp_path), "g1")
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n3 : A PAR - BUR\n2 : A XXX - YYY")
+    assert judge.last_to(ALICE).body == golden("sheet_refused.txt")
+
+
+def test_a_draw_vote_in_a_no_draw_game_is_refused_naming_the_option(tmp_path: Path) -> None:
+    judge = start_game(Judge(tmp_path), "g1", "NO_DRAW")
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nVOTE DRAW")
+    assert judge.last_to(ALICE).body == golden("no_draw.txt")
+
+
+def test_a_letter_line_naming_no_area_is_not_read_and_a_mail_of_such_lines_is_no_letter(tmp_path: Path) -> None:
+    judge = start_game(Judge(tmp_path), "m1", "machiavelli", ((ALICE, "Venice"),))
+    judge.send(ALICE, "SIGNON Venice@m1 alice-pw\npay A xyz")
+    assert judge.last_to(ALICE).body == golden("letter_not_read.txt")
