@@ -300,7 +300,12 @@ class Runs:
         listed = [(mail_id, about) for mail_id, about in session.execute(_CLASSIFIED, {"last": last})
                   if mail_id in wanted]
         topics = Topics(session)
-        mine = [(mail_id, about) for mail_id, about in listed if topics.take(about)][:RUN]
+        mine: list[tuple[int, str]] = []
+        for mail_id, about in listed:
+            if len(mine) == RUN:
+                break  # no topic taken that this run would not apply
+            if topics.take(about):
+                mine.append((mail_id, about))
         unread = [mail_id for mail_id, _ in mine if mail_id not in self.read]
         if unread:
             for mail_id, status, raw, envelope_from, received_at, _ in session.execute(_PEEK, {"mail_ids": unread}):
