@@ -26,11 +26,15 @@ its local clock (`judge.service.daemon.Daemon`'s ``local``: no faketime, no LD_P
 Scenarios (``--scenario``, all by default):
 
 * ``scaling``: the same load (``--clients`` x ``--mails`` sheets over ``--games`` games, spread
-  over the judges) with 1, 2 and 3 machines, each on a fresh database, after ``--warm-rounds``
-  untimed rounds of a sheet from every seat, so that each judge's applier has checked most of the
-  players' passwords once (a first sign-on costs its scrypt in every applier process, and which
-  judge applies a game's mail is whichever takes it first: the steady state is a long-running
-  judge's); applied mails per second from the first connection to the last mail applied, side by side.
+  over the judges) with 1, 2 and 3 machines (``--machines``), each on a fresh database, after
+  ``--warm-rounds`` untimed rounds of a sheet from every seat, so that each judge's applier has
+  checked nearly every player's password once (a first sign-on costs its scrypt, about 40 ms of
+  CPU, in every applier process, and which judge applies a game's mail is whichever takes it
+  first: the steady state is a long-running judge's).  Three rounds were too few for several
+  judges: on 2026-11-25 two judges' appliers spent 1.14 s more CPU than one judge's on the same
+  240 timed mails after 3 rounds (cold passwords), 0.09 s more after 8.  Printed side by side:
+  applied mails per second from the first connection to the last mail applied, and the judges'
+  CPU per mail applied (each judge's split between its listener's process and its applier's).
 * ``partition``: two judges under load; the first one's database link is cut; how long until
   the other has applied every mail acknowledged so far (games the cut judge held included), what
   the cut judge answered meanwhile; the link returns; every acknowledged mail applied once.
@@ -266,12 +270,22 @@ def _throttling(machine: JudgeMachine) -> tuple[int, int]:
 
 def _cpu_seconds(machine: JudgeMachine) -> float:
     """The CPU time (user and system) the processes now on ``machine`` have used."""
-    total = 0.0
+    return sum(_cpu_split(machine))
+
+
+def _cpu_split(machine: JudgeMachine) -> tuple[float, float]:
+    """The CPU time the processes now on ``machine`` have used: its applier process (a spawned
+    interpreter), and the others (the listener's, with the sender and the clock)."""
+    listener = applier = 0.0
     for pid in sh("ip", "netns", "pids", machine.ns, check=False).stdout.split():
         with contextlib.suppress(OSError):
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+            seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            if b"multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                applier += seconds
+            else:
+                listener += seconds
+    return listener, applier
 
 
 def _kill_namespace(ns: str) -> None:
@@ -471,7 +485,8 @@ def scaling(machines: Machines, args: argparse.Namespace) -> None:
     print(f"== scaling: {args.clients} clients x {args.mails} sheets over {args.games} games; each judge's machine "
           f"capped at {args.cpu:.2f} of a core; PostgreSQL uncapped; {args.repeat} run(s) each")
     rates: dict[int, list[float]] = {}
-    for count in (1, 2, 3):
+    costs: dict[int, list[float]] = {}  # the judges' CPU (all of them) per mail applied, in ms
+    for count in args.machines:
         for run in range(args.repeat):
             machines.build(count)
             db = machines.fresh_database("judge")
@@ -490,6 +505,7 @@ def scaling(machines: Machines, args: argparse.Namespace) -> None:
             total = sum(len(mails) for mails in plan)
             mta = Mta(machines.judges, timeout=args.mta_timeout)
             before = [(_throttling(m), _cpu_seconds(m)) for m in machines.judges]
+            split_before = [_cpu_split(m) for m in machines.judges]
             start = time.monotonic()
             for thread in mta.run(plan):
                 thread.join()
@@ -497,22 +513,28 @@ def scaling(machines: Machines, args: argparse.Namespace) -> None:
             wait_until(partial(_applied_is, db, base + total), 600, 0.05)
             wall = time.monotonic() - start
             after = [(_throttling(m), _cpu_seconds(m)) for m in machines.judges]
+            split = [(b[0] - a[0], b[1] - a[1]) for a, b in zip(split_before, map(_cpu_split, machines.judges),
+                                                                strict=True)]
             rate = total / wall
             rates.setdefault(count, []).append(rate)
             cpu = sum(b[1] - a[1] for a, b in zip(before, after, strict=True))
             periods = sum(b[0][0] - a[0][0] for a, b in zip(before, after, strict=True))
             throttled = sum(b[0][1] - a[0][1] for a, b in zip(before, after, strict=True))
+            costs.setdefault(count, []).append(1000 * cpu / total)
             print(f"  {count} machine(s), run {run + 1}: accepted in {accepted:.2f} s, applied {total} in "
                   f"{wall:.2f} s = {rate:.1f} mails/s; the judges used {cpu / wall:.2f} cores of the "
                   f"{count * args.cpu:.2f} allowed, throttled in {throttled / max(periods, 1):.0%} of their periods; "
+                  f"CPU per mail applied {1000 * cpu / total:.1f} ms (each judge's listener + applier: "
+                  f"{', '.join(f'{listener:.2f} + {applier:.2f} s' for listener, applier in split)}); "
                   f"answers {dict(mta.answers)}")
             db.engine.dispose()
             machines.stop_judges()
-    one = statistics.median(rates[1])
+    one = statistics.median(rates[args.machines[0]])
     print("  machines:        " + "".join(f"{count:>14}" for count in rates))
     print("  applied mails/s: " + "".join(f"{statistics.median(r):>14.1f}" for r in rates.values()))
     print("  spread (min-max):" + "".join(f"{f'{min(r):.0f}-{max(r):.0f}':>14}" for r in rates.values()))
     print("  x one machine:   " + "".join(f"{statistics.median(r) / one:>14.2f}" for r in rates.values()))
+    print("  CPU ms per mail: " + "".join(f"{statistics.median(c):>14.1f}" for c in costs.values()))
 
 
 def _two_judges_under_load(machines: Machines, args: argparse.Namespace) -> tuple[Database, Mta, list[threading.Thread],
@@ -636,7 +658,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=6)
     parser.add_argument("--mails", type=int, default=40, help="sheets per client")
     parser.add_argument("--repeat", type=int, default=1, help="scaling: runs per number of machines")
-    parser.add_argument("--warm-rounds", type=int, default=3, help="scaling: untimed rounds before the timed one")
+    parser.add_argument("--machines", type=lambda text: [int(n) for n in text.split(",")], default=[1, 2, 3],
+                        help="scaling: the numbers of judge machines, e.g. 1,2,3 (the first is the one compared to)")
+    parser.add_argument("--warm-rounds", type=int, default=8, help="scaling: untimed rounds before the timed one")
     parser.add_argument("--pace", type=float, default=0.1, help="partition, loss: seconds between a client's mails")
     parser.add_argument("--cut-after", type=float, default=2.0)
     parser.add_argument("--cut-for", type=float, default=45.0, help="partition: how long the link stays cut")

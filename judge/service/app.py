@@ -45,7 +45,9 @@ from judge.store.models import Game, Heartbeat, InboundMail
 from judge.web.pages import refresh
 
 log = logging.getLogger("judge")
-LEFT_PAUSE = 0.02  # seconds before looking again at mail every game of which other processes are applying
+# Seconds before looking again at mail every game of which other processes are applying: the daemon
+# looks sooner when its doorbell rings (new mail, or another judge's run done with mail left).
+LEFT_PAUSE = 1.0
 CLAIM = timedelta(minutes=10)  # how long a deadline run may hold a game before others may take over
 
 
@@ -140,8 +142,9 @@ def apply_stored(db: Database, settings: Settings, now: datetime,
         if about is not None:
             about.update(runs.about)
         waiting = still_waiting(waiting, done)
-        if not done:  # PostgreSQL: other processes are applying the mail of every game left
+        if not done:  # PostgreSQL: other processes are applying the mail of every game left (or settled it)
             time.sleep(LEFT_PAUSE)
+            waiting = [mail_id for mail_id in unapplied_mail(db) if mail_id in set(waiting)]
     return settled
 
 

@@ -167,7 +167,10 @@ class GroupCommit:
 class Doorbell:
     """PostgreSQL: every judge on one database hears at once when any of them stores mail, and
     applies it with the others instead of at its next tick (LISTEN/NOTIFY: `store` notifies
-    ``MAIL_CHANNEL`` in the transaction that stores, heard at its commit).  A thread of its own
+    ``MAIL_CHANNEL`` in the transaction that stores, heard at its commit; so does a run of mail
+    that applied some and left some, as its topics come free: `Runs`).  A judge that found
+    every game of the waiting mail held by others waits for this, or `LEFT_PAUSE`, before it
+    looks again (a judge that dies frees its games without a word).  A thread of its own
     holds one connection listening and calls ``ring`` for each notice; when the connection fails it
     tries again every ``RETRY`` seconds (and rings once it listens again: mail may have come
     meanwhile); it looks at ``close`` every ``PERIOD`` seconds."""
@@ -327,22 +330,29 @@ class Daemon:
         async with self.applying:
             try:
                 await self._take_in()
-                if self.overdue:  # settling: only mail accepted before the first deadline that passed
-                    waiting = await self._in_thread(on_time_mail, self.db, self.settings, self.overdue[0][0])
-                else:
-                    waiting = await self._in_thread(unapplied_mail, self.db)
-                while waiting:
+                waiting = await self._waiting()
+                while waiting and not self.stop.is_set():
                     assert self.applier is not None
                     applied = await self._in_thread(self.applier.run, waiting, self.clock())
                     for mail_id, status, game in applied:
                         log.info("%s", mail_line(mail_id, status, game))
                     done = [(mail_id, status) for mail_id, status, _ in applied]
                     waiting = still_waiting(waiting, done)
-                    if not done:  # PostgreSQL: other judges are applying the mail of every game left
-                        await self._pause(self.stop, LEFT_PAUSE)
-                    self.outbox_waiting.set()
+                    if done:
+                        self.outbox_waiting.set()
+                    else:  # PostgreSQL: other judges hold the games of the mail left; their runs ring when done
+                        await self._pause(self.mail_waiting, LEFT_PAUSE)
+                        self.mail_waiting.clear()
+                        waiting = await self._waiting()
             except Exception:
                 log.exception("applying stored mail failed; trying again later")
+
+    async def _waiting(self) -> list[int]:
+        """The stored mail to apply now: all of it, or while settling only what was accepted
+        before the first deadline that passed."""
+        if self.overdue:
+            return list(await self._in_thread(on_time_mail, self.db, self.settings, self.overdue[0][0]))
+        return list(await self._in_thread(unapplied_mail, self.db))
 
     async def _take_in(self) -> None:
         """Take the intake's mail into the database; the intake then forgets it (`GroupCommit.tidy`)."""

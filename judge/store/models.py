@@ -141,6 +141,8 @@ class InboundMail(Base):
     # SHA-256 of its sender and command text, passwords masked (`judge.service.handlers.mail`):
     # a later mail with the same Message-ID is a duplicate only if it has the same digest
     digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # the game (or address) it is about, written once by the judge that read it first; NULL until then
+    topic: Mapped[str | None] = mapped_column(String(400), nullable=True)
 
 
 class IntakeMark(Base):

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import event, select, text
 
 from judge.bootstrap import database
 from judge.commands.parse import parse_lines
@@ -218,6 +218,12 @@ def test_a_mails_topic_is_the_first_game_it_names_else_its_senders_address() -> 
     assert topic_of("HELP\nLIST g1") == topic_of("SET ADDRESS new@example.org") == f"address {ALICE}"
 
 
+def stored_topics(judge: Judge) -> dict[int, str | None]:
+    """Each stored mail's topic as written in the database (NULL: not classified yet)."""
+    with judge.db.transaction() as session:
+        return {mail_id: topic for mail_id, topic in session.execute(select(InboundMail.id, InboundMail.topic))}
+
+
 def test_a_confirms_topic_is_the_game_of_the_request_it_confirms(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     create = receive(judge.db, raw_mail("dora@example.org", "CREATE g9 dora-pw"), judge.now)  # never confirmed
@@ -227,7 +233,123 @@ def test_a_confirms_topic_is_the_game_of_the_request_it_confirms(tmp_path: Path)
         receive(judge.db, raw_mail("dora@example.org", f"CONFIRM {token}"), judge.now),
         receive(judge.db, raw_mail("dora@example.org", f"CONFIRM {token}", subject="again"), judge.now),
         receive(judge.db, raw_mail("dora@example.org", "CONFIRM 0123456789abcdef"), judge.now))
+    mail_handlers.Runs(judge.db, judge.settings).classify(judge.now)  # read for their topics, as a judge does first
+    topics = stored_topics(judge)
+    assert topics[create] == "game g9"  # written when it was applied
+    assert topics[confirm] == topics[again] == "game g9"  # a JOIN g9 after it is kept after it
+    assert topics[unknown] == "address dora@example.org"
+
+
+class Reading:
+    """What one process reads of the stored mail: the ids whose raw mail it fetches, and those it parses."""
+
+    def __init__(self, judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.fetched: list[int] = []
+        self.parsed: list[int] = []
+        read = mail_handlers.read_stored
+
+        def parsing(stored: mail_handlers.Stored) -> mail_handlers.Read:
+            self.parsed.append(stored.id)
+            return read(stored)
+
+        def fetching(_connection: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
+            if "inbound_mail.raw" in statement.split("FROM")[0]:
+                rows = judge.db.engine.connect()
+                with rows:  # the ids the statement will return: read with the same statement's condition
+                    self.fetched += [row[0] for row in rows.exec_driver_sql(
+                        "SELECT id FROM inbound_mail" + statement.split("FROM inbound_mail", 1)[1], parameters)]
+
+        monkeypatch.setattr(mail_handlers, "read_stored", parsing)
+        event.listen(judge.db.engine, "before_cursor_execute", fetching)
+
+
+@postgresql
+def test_a_judge_applies_no_mail_of_a_game_another_judge_holds_and_reads_none_of_its_raw_mail(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    judge = two_player_game(Judge(tmp_path))
+    first, help_, second = (receive(judge.db, sheet_and_press(1), judge.now),
+                            receive(judge.db, raw_mail(CAROL, "HELP"), judge.now),
+                            receive(judge.db, sheet_and_press(2), judge.now))
+    other = database(judge.settings.database_url)  # another judge: it classified the mail, and holds g1
+    try:
+        mail_handlers.Runs(other, judge.settings).classify(judge.now)
+    finally:
+        other.engine.dispose()
+    assert stored_topics(judge)[first] == stored_topics(judge)[second] == "game g1"
+    reading = Reading(judge, monkeypatch)
     runs = mail_handlers.Runs(judge.db, judge.settings)
-    runs._peek([confirm, again, unknown], judge.now)  # read, as a run reads them before applying
-    assert runs.read[confirm].topic == runs.read[again].topic == "game g9"  # a JOIN g9 after it is kept after it
-    assert runs.read[unknown].topic == "address dora@example.org"
+    with holding(judge, "game g1"):
+        assert runs.run([first, help_, second], judge.now) == [(help_, "done")]
+    assert reading.parsed == [help_] and set(reading.fetched) <= {help_}  # g1's mail neither parsed nor fetched
+    assert runs.run([first, second], judge.now) == [(first, "done"), (second, "done")]  # g1 free: in order
+    judge.send(ALICE, "SIGNON FRANCE@g1 alice-pw\nSTATUS")
+    assert "2 : A PAR - BUR" in judge.last_to(ALICE).body
+
+
+@contextmanager
+def classifying(judge: Judge, mail_id: int) -> Iterator[None]:
+    """Another judge in the middle of reading ``mail_id`` for its topic (its row locked, its topic not written yet)."""
+    other = database(judge.settings.database_url)
+    try:
+        with other.engine.begin() as connection:
+            connection.execute(text("SELECT id FROM inbound_mail WHERE id = :id FOR UPDATE"), {"id": mail_id})
+            yield
+    finally:
+        other.engine.dispose()
+
+
+@postgresql
+def test_each_mail_is_read_for_its_topic_by_one_judge_and_one_it_was_reading_when_it_died_by_another(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    judge = two_player_game(Judge(tmp_path))
+    ids = [receive(judge.db, raw_mail(CAROL, "HELP", subject=str(n)), judge.now) for n in range(3)]
+    reading = Reading(judge, monkeypatch)
+    with classifying(judge, ids[0]):
+        mail_handlers.Runs(judge.db, judge.settings).classify(judge.now)
+        assert reading.parsed == ids[1:] and reading.fetched == ids[1:]  # not the one the other judge is reading
+        assert mail_handlers.Runs(judge.db, judge.settings).classify(judge.now) == []
+        assert reading.parsed == ids[1:]  # a second judge finds nothing left to read
+    # the other judge died before it wrote the topic: its lock went with its transaction
+    mail_handlers.Runs(judge.db, judge.settings).classify(judge.now)
+    assert reading.parsed == ids[1:] + ids[:1]
+    assert {stored_topics(judge)[i] for i in ids} == {f"address {CAROL}"}
+
+
+@postgresql
+def test_a_run_never_applies_a_mail_past_one_whose_topic_is_not_known_yet(tmp_path: Path) -> None:
+    """France's sheet 2 is classified while sheet 1, before it, is still being read by another
+    judge: sheet 1 may be about g1 too, so nothing after it is applied until its topic is written."""
+    judge = two_player_game(Judge(tmp_path))
+    first, second = receive(judge.db, sheet_and_press(1), judge.now), receive(judge.db, sheet_and_press(2), judge.now)
+    runs = mail_handlers.Runs(judge.db, judge.settings)
+    with classifying(judge, first):
+        runs.classify(judge.now)
+        assert stored_topics(judge)[second] == "game g1"
+        assert runs.run([first, second], judge.now) == []
+    assert runs.run([first, second], judge.now) == [(first, "done"), (second, "done")]
+    judge.send(ALICE, "SIGNON FRANCE@g1 alice-pw\nSTATUS")
+    assert "2 : A PAR - BUR" in judge.last_to(ALICE).body  # the later sheet stands
+
+
+@postgresql
+def test_a_mail_whose_database_session_the_server_ended_is_applied_again_not_quarantined(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A judge that stops talking in the middle of a transaction (cut off) has its session ended by
+    PostgreSQL (idle_in_transaction_session_timeout): psycopg raises an InternalError, and nothing is
+    wrong with the mail, which is applied once the database can be used again."""
+    judge = two_player_game(Judge(tmp_path))
+    mail_id = receive(judge.db, sheet_and_press(1), judge.now)
+    settle, stalled = mail_handlers._settle, []
+
+    def stalling(session: Any, *args: Any) -> Any:
+        if not stalled:
+            stalled.append(True)
+            session.execute(text("SET LOCAL idle_in_transaction_session_timeout = 100"))
+            time.sleep(0.5)  # idle in the transaction: the server ends the session
+        return settle(session, *args)
+
+    monkeypatch.setattr(mail_handlers, "_settle", stalling)
+    assert apply_run(judge.db, judge.settings, [mail_id], judge.now) == [(mail_id, "done")]
+    assert stalled and unapplied_mail(judge.db) == []
+    judge.send(ALICE, "SIGNON FRANCE@g1 alice-pw\nSTATUS")
+    assert "1 : A PAR - BUR" in judge.last_to(ALICE).body

@@ -41,6 +41,7 @@ def test_a_run_of_mail_is_one_commit_and_a_failing_mail_in_it_is_undone_alone(
     ids = [receive(judge.db, raw_mail(BOB, "SIGNON G@g1 bob-pw\n3 : A MUN - RUH"), judge.now),
            receive(judge.db, raw_mail(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR\nACCEPT FG"), judge.now),
            receive(judge.db, raw_mail(ALICE, "SIGNON F@g1 alice-pw\n1 : A MAR - SPA"), judge.now)]
+    mail_handler.Runs(judge.db, judge.settings).classify(judge.now)  # PostgreSQL: one commit of its own, for all
     seen = commits(judge)
     assert apply_run(judge.db, judge.settings, ids, judge.now) == [
         (ids[0], "done"), (ids[1], "quarantined"), (ids[2], "done")]
@@ -70,7 +71,9 @@ def test_a_mail_gone_from_the_database_before_its_run_is_settled_as_missing(judg
     ids = [receive(judge.db, raw_mail(BOB, f"SIGNON G@g1 bob-pw\n{n} : A MUN - RUH"), judge.now) for n in (1, 2)]
     with judge.db.transaction() as session:
         session.execute(delete(InboundMail).where(InboundMail.id == ids[0]))  # dropped by the operator meanwhile
-    assert apply_run(judge.db, judge.settings, ids, judge.now) == [(ids[0], "missing"), (ids[1], "done")]
+    gone = [(ids[0], "missing")] if judge.db.engine.dialect.name == "sqlite" else []  # PostgreSQL: not listed
+    assert apply_run(judge.db, judge.settings, ids, judge.now) == [*gone, (ids[1], "done")]
+    assert unapplied_mail(judge.db) == []
 
 
 def test_a_mail_that_cannot_even_be_read_is_quarantined_and_its_run_goes_on(

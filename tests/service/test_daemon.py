@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from judge.bootstrap import database, kinds, open_database
 from judge.mail.received import client_address
@@ -460,6 +460,51 @@ def test_a_judge_applies_mail_another_judge_stored_without_waiting_for_its_tick(
             return session.scalar(select(InboundMail.status).where(InboundMail.id == mail_id)) == "done"
 
     wait_until(applied, timeout=20)
+
+
+@pytest.mark.database
+@pytest.mark.skipif(not os.environ.get("JUDGE_TEST_DATABASE_URL"),
+                    reason="judges share a PostgreSQL database (JUDGE_TEST_DATABASE_URL)")
+def test_a_judge_whose_waiting_mail_another_judge_holds_waits_for_its_doorbell_instead_of_polling(
+        running: tuple[Running, Clock], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another judge holds the topic of the only mail waiting (its advisory lock): this judge
+    tries once, then waits for its doorbell (new mail stored, or another judge's run done with
+    mail left) or `LEFT_PAUSE` (made an hour here), and does not poll the topic meanwhile."""
+    from judge.service.handlers.mail import TOPIC_LOCKS, store, topic_lock
+
+    judge, clock = running
+    monkeypatch.setattr(daemon_module, "LEFT_PAUSE", 3600.0)
+    wait_until(lambda: judge.daemon.applier is not None)
+    applier = judge.daemon.applier
+    assert applier is not None
+    runs: list[list[int]] = []
+    run = applier.run
+
+    def counted(mail_ids: list[int], now: datetime) -> list[tuple[int, str, str | None]]:
+        runs.append(list(mail_ids))
+        return run(mail_ids, now)
+
+    monkeypatch.setattr(applier, "run", counted)
+    other = database(judge.settings.database_url)  # the other judge: it stores mail, and holds Carol's topic
+    try:
+        with other.engine.begin() as holding:
+            holding.execute(text("SELECT pg_advisory_xact_lock(:space, :topic)"),
+                            {"space": TOPIC_LOCKS, "topic": topic_lock("address carol@example.org")})
+            [carols] = store(other, [(raw_mail("carol@example.org", "HELP"), "carol@example.org")], clock())
+            wait_until(lambda: bool(runs))
+            time.sleep(0.5)  # a judge polling every 20 ms would have tried about 25 times
+            assert len(runs) <= 2 and all(carols in ids for ids in runs)  # its doorbell may ring once more
+        tried = len(runs)
+        [doras] = store(other, [(raw_mail("dora@example.org", "HELP"), "dora@example.org")], clock())  # rings
+    finally:
+        other.engine.dispose()
+
+    def statuses() -> list[str]:
+        with judge.daemon.db.transaction() as session:
+            return list(session.scalars(select(InboundMail.status).where(InboundMail.id.in_([carols, doras]))))
+
+    wait_until(lambda: statuses() == ["done", "done"], timeout=20)
+    assert len(runs) > tried
 
 
 def _free_port() -> int:

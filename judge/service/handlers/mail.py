@@ -27,10 +27,11 @@ TRANSFERs delivered out of order move the same money, unless the balance covers 
 then the one that comes second is refused, saying so, and its writer may send it again.
 
 Several processes.  Judges on one PostgreSQL database apply its mail together: each mail has a
-*topic*, the game it is about (`topic`), and a run of mail holds the topics whose mail it
-applies (`Topics`: advisory locks), so that one game's mail is applied in arrival order by one
-process at a time while other processes apply other games' mail.  Each process reads (parses)
-a mail once, before the transaction that applies it (`Runs`).
+*topic*, the game it is about (`topic`), written into its row once by the one judge that reads
+it first (``inbound_mail.topic``), and a run of mail holds the topics whose mail it applies
+(`Topics`: advisory locks), so that one game's mail is applied in arrival order by one process
+at a time while other processes apply other games' mail.  A judge reads the raw mail only of
+what it classifies and of the topics it holds: the work is shared, not repeated (`Runs`).
 
 Mail loops.  A robot that ignores RFC 3834 answers every judge mail, and the judge would answer
 each answer: one forged mail would start a loop that never ends.  Mail that says it is
@@ -79,7 +80,7 @@ from functools import partial
 from typing import NamedTuple, cast
 
 from sqlalchemy import Table, bindparam, func, insert, select, update
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import IntegrityError, InternalError, OperationalError
 from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
@@ -101,7 +102,10 @@ from judge.web.pages import refresh
 
 log = logging.getLogger("judge")
 
-RETRIED = (OperationalError, IntegrityError)  # a busy or unreachable database, a concurrent insert
+# A busy or unreachable database, a concurrent insert, or a session the server ended: PostgreSQL's
+# idle_in_transaction_session_timeout (a judge cut off, then back) reaches psycopg as an InternalError
+# (IdleInTransactionSessionTimeout, SQLSTATE 25P03), and the mail then is as good as before.
+RETRIED = (OperationalError, IntegrityError, InternalError)
 ATTEMPTS = 3
 RUN = 32  # mails applied in one transaction at most (`apply_run`)
 HOUR, DAY = timedelta(hours=1), timedelta(days=1)
@@ -113,6 +117,8 @@ TOPIC_LOCKS = 0x4D61696C  # the advisory locks' first key for topics ("Mail"); s
 MAIL_CHANNEL = "judge_mail"  # on PostgreSQL, what `store` notifies: every judge listening wakes (`Doorbell`)
 CONFIRMING = "confirm "  # a mail's topic while it is the token of a CONFIRM (`topic`)
 MAX_READ = 10 * WINDOW  # mails read and kept for a later run at most (`Runs.read`)
+CLASSIFY = RUN  # on PostgreSQL, the mails one judge reads for their topics at once (`Runs.classify`)
+TOPIC_SIZE = 400  # the column's length: a longer topic (an address) is cut, which only joins two topics
 MAX_ENVELOPE = 320  # the column's length
 
 
@@ -195,14 +201,41 @@ def apply_run(db: Database, settings: Settings, mail_ids: Sequence[int], now: da
 
 class Runs:
     """Applies stored mail run by run in one process (a daemon's applier keeps one for its life),
-    each mail read once, however many runs it waits through.
+    each mail read (parsed) once by it, however many runs it waits through.
 
     A run applies stored mails in arrival order, several in one transaction: one commit (one
     fsync) for the run instead of one per mail.  Each mail is applied in a savepoint of its own,
     so a mail that fails is undone alone and quarantined in the same transaction while the
-    others stand.  The mails are read (parsed) before the transaction, so no lock waits for it.
-    On PostgreSQL a run takes only the mail of the topics it holds (`Topics`): the other mails
-    of ``mail_ids`` are left to the processes that hold theirs, or to this one's next run.
+    others stand.
+
+    On SQLite (one judge) a run reads the first RUN mails of ``mail_ids`` before its transaction
+    and applies them all: one transaction writes at a time.
+
+    On PostgreSQL several judges share the mail, and each mail is read by as few of them as
+    possible: reading (parsing) a mail costs about as much as applying it, and when every judge
+    read every mail to learn its game, the CPU a mail cost grew with the number of judges.  So
+    the work is in two steps, each owned by one judge at a time:
+
+    * *classify* (`classify`): a judge takes the oldest stored mails whose topic nobody has
+      written yet (``topic IS NULL``, ``FOR UPDATE SKIP LOCKED``: two judges take different
+      mails), reads them, and writes each one's topic (`topic`, a CONFIRM's resolved by
+      `confirmed_topics`) in one short transaction.  It keeps what it read for its own runs.
+    * *apply*: a run lists the classified mails still ``new`` (ids and topics, no raw mail)
+      that come before the first mail not yet classified, takes the topics of the oldest ones
+      it can (`Topics`: at most TOPICS_PER_RUN, each an advisory lock for the transaction;
+      a topic another judge holds is left to it, with every later mail of it), then reads the
+      raw mail of those topics only (what it did not read when classifying) and applies it.
+
+    Order: a run never goes past the first unclassified mail (its topic may be one the run
+    holds: applying a later mail of that topic first would break arrival order), and it lists
+    the mails and that limit in one statement (one snapshot).  The stored topic is the mail's
+    for good: every judge, and `process_mail`, use it rather than reading the mail again.
+    A run that applied mail and left some (its limit, or topics others hold) rings the other
+    judges' doorbell as it commits (NOTIFY, `judge.service.daemon.Doorbell`): the topics it
+    held are free again, and a judge that found every topic held waits for that, or for new
+    mail, instead of polling.  A judge killed mid-run loses its advisory locks with its
+    session; its classified mail is taken by the others' next runs (a classification it had
+    not committed is rolled back and done again).
     """
 
     def __init__(self, db: Database, settings: Settings) -> None:
@@ -213,31 +246,40 @@ class Runs:
 
     def run(self, mail_ids: Sequence[int], now: datetime) -> list[tuple[int, str]]:
         """Apply a run of ``mail_ids`` (at most RUN mails) and return the (id, status) of the
-        mails it settled, which another process may have settled first; the others are for a
-        later run.  If the database itself fails, the run is rolled back and the mails it had
-        taken go through `process_mail` one by one (which retries)."""
-        shared = self.db.engine.dialect.name == "postgresql"
-        window = list(mail_ids[:WINDOW if shared else RUN])
-        settled = self._peek(window, now)
+        mails it settled, in arrival order, which another process may have settled first; the
+        others are for a later run.  If the database itself fails, the run is rolled back and
+        the mails it had taken go through `process_mail` one by one (which retries)."""
+        if not mail_ids:
+            return []
+        if self.db.engine.dialect.name != "postgresql":
+            window = list(mail_ids[:RUN])
+            settled = self._peek(window, now)
+            return self._apply_run(settled, lambda _: [self.read[i] for i in window if i in self.read], now)
+        settled = self.classify(now)
+        unreadable: list[int] = []
+        settled = self._apply_run(settled, partial(self._held_mail, set(mail_ids), max(mail_ids), settled,
+                                                   unreadable), now)
+        return sorted(settled + [(mail_id, process_mail(self.db, self.settings, mail_id, now))
+                                 for mail_id in unreadable])
+
+    def _apply_run(self, settled: list[tuple[int, str]], mail: Callable[[Session], list[Read]],
+                   now: datetime) -> list[tuple[int, str]]:
+        """Apply, in one transaction, the mail that ``mail`` gives in it (in arrival order)."""
         touched: set[str] = set()
         redacted = False
         taken: list[int] = []
         try:
             with self.db.transaction() as session:
-                topics = Topics(session)
-                for mail_id in window:
-                    read = self.read.get(mail_id)
-                    if read is None or not topics.take(read.topic):
-                        continue  # settled before (in `settled` already), or the mail of another run
-                    taken.append(mail_id)
-                    status, changed, masked = _apply_in(session, self.settings, read, now)
-                    settled.append((mail_id, status))
+                for each in mail(session):
+                    taken.append(each.stored.id)
+                    status, changed, masked = _apply_in(session, self.settings, each, now)
+                    settled.append((each.stored.id, status))
                     touched |= changed
                     redacted |= masked
-                    if len(taken) == RUN:
-                        break
         except RETRIED as exc:
-            log.warning("mails %s to %s: database error, applying them one by one: %s", window[0], window[-1], exc)
+            if not taken:
+                raise
+            log.warning("mails %s to %s: database error, applying them one by one: %s", taken[0], taken[-1], exc)
             settled = [(mail_id, status) for mail_id, status in settled if mail_id not in taken]
             settled += [(mail_id, process_mail(self.db, self.settings, mail_id, now)) for mail_id in taken]
         finally:
@@ -247,21 +289,83 @@ class Runs:
             self.db.checkpoint()
         if touched and self.settings.web:
             refresh(self.db, self.settings, touched)
-        settled.sort(key=lambda pair: window.index(pair[0]))
-        return settled
+        return sorted(settled)
+
+    def _held_mail(self, wanted: set[int], last: int, settled: list[tuple[int, str]], unreadable: list[int],
+                   session: Session) -> list[Read]:
+        """PostgreSQL: in the run's transaction, the mail of ``wanted`` (up to ``last``) that the
+        run takes: that of the oldest topics it can hold (`Topics`), read now if this process
+        did not read it when classifying.  A mail settled meanwhile goes into ``settled``; one
+        that cannot be read into ``unreadable``, for `process_mail` once the run's locks are gone."""
+        listed = [(mail_id, about) for mail_id, about in session.execute(_CLASSIFIED, {"last": last})
+                  if mail_id in wanted]
+        topics = Topics(session)
+        mine: list[tuple[int, str]] = []
+        for mail_id, about in listed:
+            if len(mine) == RUN:
+                break  # no topic taken that this run would not apply
+            if topics.take(about):
+                mine.append((mail_id, about))
+        unread = [mail_id for mail_id, _ in mine if mail_id not in self.read]
+        if unread:
+            for mail_id, status, raw, envelope_from, received_at, _ in session.execute(_PEEK, {"mail_ids": unread}):
+                if status != "new":
+                    settled.append((mail_id, f"already {status}, by another process"))
+                    continue
+                try:
+                    self.read[mail_id] = read_stored(Stored(mail_id, raw, envelope_from, received_at))
+                except Exception:
+                    log.exception("mail %s could not be read", mail_id)
+                    unreadable.append(mail_id)
+        reads = []
+        for mail_id, about in mine:
+            if mail_id in self.read:
+                self.read[mail_id] = self.read[mail_id]._replace(topic=about)
+                reads.append(self.read[mail_id])
+        if reads and len(listed) > len(mine):  # topics free again at the commit, or mail past this run's limit
+            session.execute(_RING)
+        return reads
+
+    def classify(self, now: datetime) -> list[tuple[int, str]]:
+        """Read the oldest mails nobody has classified yet (CLASSIFY of them at most, none that
+        another process is classifying) and write each one's topic, in one transaction; keep
+        what was read (`read`).  A mail that cannot be read gets a topic of its own and is
+        quarantined (`process_mail`): the (id, status) of those."""
+        with self.db.engine.connect() as connection:
+            transaction = connection.begin()
+            rows = connection.execute(_UNCLASSIFIED, {"most": CLASSIFY}).all()
+            if not rows:
+                transaction.rollback()  # nothing written: no commit
+                return []
+            fresh, unreadable = [], []
+            for mail_id, raw, envelope_from, received_at in rows:
+                try:
+                    fresh.append(read_stored(Stored(mail_id, raw, envelope_from, received_at)))
+                except Exception:
+                    log.exception("mail %s could not be read", mail_id)
+                    unreadable.append(mail_id)
+            reads = confirmed_topics(self.db, fresh)
+            connection.execute(_CLASSIFY, [{"mail_id": read.stored.id, "about": read.topic[:TOPIC_SIZE]}
+                                           for read in reads]
+                               + [{"mail_id": mail_id, "about": f"mail {mail_id}"} for mail_id in unreadable])
+            transaction.commit()
+        self.read.update((read.stored.id, read._replace(topic=read.topic[:TOPIC_SIZE])) for read in reads)
+        if len(self.read) > MAX_READ:
+            self.read = dict(list(self.read.items())[-MAX_READ // 2:])  # the oldest went to other processes
+        return [(mail_id, process_mail(self.db, self.settings, mail_id, now)) for mail_id in unreadable]
 
     def _peek(self, window: list[int], now: datetime) -> list[tuple[int, str]]:
-        """Read the mails of ``window`` not read yet (`read`); those already settled, with
+        """SQLite: read the mails of ``window`` not read yet (`read`); those already settled, with
         their status, and any that could not even be read, quarantined (`process_mail`)."""
         if len(self.read) > MAX_READ:
-            self.read.clear()  # mails left to other processes, which settled them since
+            self.read.clear()  # mails settled elsewhere since (by `process_mail`)
         unread = [mail_id for mail_id in window if mail_id not in self.read]
         if not unread:
             return []
         with self.db.engine.connect() as connection:  # a read: nothing to commit
             rows = connection.execute(_PEEK, {"mail_ids": unread}).all()
         settled, fresh = [], []
-        for mail_id, status, raw, envelope_from, received_at in rows:
+        for mail_id, status, raw, envelope_from, received_at, _ in rows:
             if status != "new":
                 settled.append((mail_id, f"already {status}, by another process"))
                 continue
@@ -370,7 +474,8 @@ def _apply(db: Database, settings: Settings, mail_id: int, now: datetime) -> Set
         row = connection.execute(_PEEK, {"mail_ids": [mail_id]}).one_or_none()
     if row is None or row.status != "new":
         return Settled(f"already {row.status}, by another process" if row else "missing", set(), False)
-    [read] = confirmed_topics(db, [read_stored(Stored(mail_id, row.raw, row.envelope_from, row.received_at))])
+    read = read_stored(Stored(mail_id, row.raw, row.envelope_from, row.received_at))
+    [read] = [read._replace(topic=row.topic)] if row.topic is not None else confirmed_topics(db, [read])
     with db.transaction() as session:
         Topics(session).wait(read.topic)
         if not _claim(session, mail_id):
@@ -429,13 +534,24 @@ def topic(mail: InboundMail, lines: Sequence[cmd.Line]) -> str:
 # its run (`_PEEK`), claimed in one statement and settled (Message-ID, status, redacted copy) in
 # another; the ORM would cost several times more for the same statements.
 _INBOUND = cast(Table, InboundRow.__table__)
-_PEEK = (select(_INBOUND.c.id, _INBOUND.c.status, _INBOUND.c.raw, _INBOUND.c.envelope_from, _INBOUND.c.received_at)
+_PEEK = (select(_INBOUND.c.id, _INBOUND.c.status, _INBOUND.c.raw, _INBOUND.c.envelope_from, _INBOUND.c.received_at,
+                _INBOUND.c.topic)
          .where(_INBOUND.c.id.in_(bindparam("mail_ids", expanding=True))).order_by(_INBOUND.c.id))
+_UNCLASSIFIED = (select(_INBOUND.c.id, _INBOUND.c.raw, _INBOUND.c.envelope_from, _INBOUND.c.received_at)
+                 .where(_INBOUND.c.status == "new", _INBOUND.c.topic.is_(None)).order_by(_INBOUND.c.id)
+                 .limit(bindparam("most")).with_for_update(skip_locked=True))
+_CLASSIFY = update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id")).values(topic=bindparam("about"))
+_FIRST_UNCLASSIFIED = (select(func.min(_INBOUND.c.id))
+                       .where(_INBOUND.c.status == "new", _INBOUND.c.topic.is_(None)).scalar_subquery())
+_CLASSIFIED = (select(_INBOUND.c.id, _INBOUND.c.topic)  # one statement: the list and its limit in one snapshot
+               .where(_INBOUND.c.status == "new", _INBOUND.c.topic.is_not(None), _INBOUND.c.id <= bindparam("last"),
+                      _INBOUND.c.id < func.coalesce(_FIRST_UNCLASSIFIED, bindparam("last") + 1))
+               .order_by(_INBOUND.c.id).limit(4 * WINDOW))
 _CLAIM = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"), _INBOUND.c.status == "new")
           .values(status="applying"))
 _SETTLE = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"))
            .values(message_id=bindparam("seen_id"), processed_at=bindparam("at"), status=bindparam("settled"),
-                   raw=bindparam("redacted"), digest=bindparam("seen_digest")))
+                   raw=bindparam("redacted"), digest=bindparam("seen_digest"), topic=bindparam("about")))
 _APPLIED_BEFORE = select(_INBOUND.c.id).where(_INBOUND.c.message_id == bindparam("message_id"),
                                               _INBOUND.c.digest == bindparam("digest"),
                                               _INBOUND.c.id != bindparam("mail_id"),
@@ -468,7 +584,8 @@ def _settle(session: Session, settings: Settings, read: Read, now: datetime) -> 
     seen = digest(mail, masker(secrets))
     status, touched = _status(session, settings, read, now, seen)
     session.execute(_SETTLE, {"mail_id": stored.id, "seen_id": mail.message_id, "at": now, "settled": status,
-                              "redacted": redact(stored.raw, secrets, mail.lines), "seen_digest": seen})
+                              "redacted": redact(stored.raw, secrets, mail.lines), "seen_digest": seen,
+                              "about": read.topic[:TOPIC_SIZE]})
     return Settled(status, touched, bool(secrets))
 
 
