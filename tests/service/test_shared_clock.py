@@ -19,6 +19,7 @@ from judge.service.handlers.mail import store
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, PhaseRow
 from tests.support.harness import Judge, raw_mail, two_player_game
+from tests.support.wait import wait_until
 
 SKEW = timedelta(minutes=5)
 NEAR = timedelta(seconds=2)  # a measurement is right within half a round trip; a loaded test machine's is < 2 s
@@ -88,6 +89,9 @@ def test_judges_five_minutes_apart_process_a_deadline_once_at_the_database_time(
         received = session.scalars(select(InboundMail.received_at).where(InboundMail.id == sheet)).one()
     _set_processing_at(judge.db, "g1", received + timedelta(milliseconds=1))  # time passes: the deadline is past
     assert sheet in on_time_mail(judge.db, judge.settings, received + timedelta(milliseconds=1))
+    # the two judges' readings of the database's clock differ by their measurements' errors (milliseconds): the
+    # deadline is past by the judge behind's reading once that has passed the moment the judge ahead stamped
+    wait_until(lambda: behind() > received + timedelta(milliseconds=1), "the judge behind's clock to pass the deadline")
     lines = tick(behind_db, judge.settings, behind())  # by its own clock, 5 minutes before the deadline
     assert any("S1901M processed" in line for line in lines), lines
     assert not any("processed" in line for line in tick(ahead_db, judge.settings, ahead()))
