@@ -144,7 +144,8 @@ def apply_stored(db: Database, settings: Settings, now: datetime,
         waiting = still_waiting(waiting, done)
         if not done:  # PostgreSQL: other processes are applying the mail of every game left (or settled it)
             time.sleep(LEFT_PAUSE)
-            waiting = [mail_id for mail_id in unapplied_mail(db) if mail_id in set(waiting)]
+            left = set(waiting)
+            waiting = [mail_id for mail_id in unapplied_mail(db) if mail_id in left]
     return settled
 
 
