@@ -5,6 +5,8 @@ SIGNON in every mail would pay again and again.  So a successful check is rememb
 life of the process: as an HMAC, under a secret the process draws at start, of the stored hash
 and the password — never the password itself, and never a failure (a wrong guess always costs
 its scrypt).  A changed password has a new stored hash, so the old entry no longer matches.
+A hash this process made (JOIN, CREATE, SET PASSWORD) is remembered as checked too: its
+scrypt has just been paid, and the player's first sign-on need not pay it again.
 """
 
 from __future__ import annotations
@@ -25,24 +27,35 @@ _lock = threading.Lock()
 def hash_password(password: str) -> str:
     salt = secrets.token_bytes(16)
     digest = hashlib.scrypt(password.encode(), salt=salt, n=_N, r=_R, p=_P)
-    return f"scrypt${_N}${_R}${_P}${salt.hex()}${digest.hex()}"
+    stored = f"scrypt${_N}${_R}${_P}${salt.hex()}${digest.hex()}"
+    _remember(_key(password, stored))
+    return stored
 
 
 def verify_password(password: str, stored: str | None) -> bool:
     if not stored:
         return False
-    key = hmac.new(_SECRET, f"{stored}\0{password}".encode("utf-8", "surrogatepass"), hashlib.sha256).digest()
+    key = _key(password, stored)
     with _lock:
         if key in _verified:
             _verified.move_to_end(key)
             return True
     if not _scrypt_matches(password, stored):
         return False
+    _remember(key)
+    return True
+
+
+def _key(password: str, stored: str) -> bytes:
+    """What is remembered of a right password: an HMAC of it with its stored hash."""
+    return hmac.new(_SECRET, f"{stored}\0{password}".encode("utf-8", "surrogatepass"), hashlib.sha256).digest()
+
+
+def _remember(key: bytes) -> None:
     with _lock:
         _verified[key] = None
         if len(_verified) > _REMEMBERED:
             _verified.popitem(last=False)
-    return True
 
 
 def _scrypt_matches(password: str, stored: str) -> bool:
