@@ -6,7 +6,7 @@ Run from the repository root::
 
 What it measures
 ----------------
-The crowded Fall 1903 of ``tools/reference_maps.py`` (34 units, supports, a convoy, bounces, a
+The crowded Fall 1903 of ``tools/reference_maps.py`` (40 units, supports, a convoy, bounces, a
 dislodgement) is adjudicated once (not timed).  Then, with ``time.perf_counter``:
 
 1. the first picture in the process, which also reads the board's geometry and rasterises the
@@ -34,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from judge.engine.notation import position_from_data
 from judge.engine.phases import adjudicate
-from judge.render import render_png, render_svg, svg_to_png
+from judge.render import render_svg
+from judge.render.png import render_png, svg_to_png
 from tools.reference_maps import MIDGAME
 
 
