@@ -349,8 +349,8 @@ def package_map_text(game_map: GameMap) -> str:
             tokens = {q.lower() for q in army} | (seas & game_map.seas - army)
             lines.append(f"{terrain} {pid.lower()} ABUTS " + " ".join(sorted(tokens)))
             for here in coasts:
-                fleet = sorted(str(d) for d in game_map.fleet_adjacency.get(here, ()))
-                lines.append(f"{terrain} {here} ABUTS " + " ".join(fleet))
+                reach = sorted(str(d) for d in game_map.fleet_adjacency.get(here, ()))
+                lines.append(f"{terrain} {here} ABUTS " + " ".join(reach))
             continue
         fleet = {str(d) for d in game_map.fleet_adjacency.get(game_map.place(pid), ())}
         tokens = {d if d[:3] in army else d.title() for d in fleet}  # a coast named for armies too
@@ -467,7 +467,8 @@ def their_adjudication(diplomacy: Any) -> Callable[[Case], Callable[[], object]]
     def prepare(case: Case) -> Callable[[], object]:
         game = new_game(diplomacy, case)
         set_their_orders(game, case)
-        return game.process
+        process: Callable[[], object] = game.process
+        return process
 
     return prepare
 
@@ -480,7 +481,8 @@ def their_enumeration(diplomacy: Any) -> Callable[[Case], Callable[[], object]]:
         if id(case) not in last:
             last.clear()
             last[id(case)] = new_game(diplomacy, case)
-        return last[id(case)].get_all_possible_orders  # type: ignore[no-any-return]
+        enumerate_orders: Callable[[], object] = last[id(case)].get_all_possible_orders
+        return enumerate_orders
 
     return prepare
 
@@ -665,7 +667,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--boards", default=",".join(BOARDS), help=f"boards to measure (default {','.join(BOARDS)})")
     args = parser.parse_args(argv)
     try:
-        import diplomacy  # type: ignore[import-untyped]
+        import diplomacy
     except ImportError:
         diplomacy = None
         print("diplomacy package not installed: our figures only (pip install -e '.[bench]')")
