@@ -142,7 +142,8 @@ class Bystander:
     """Sends an ordinary mail every 50 ms and keeps each one's time to the 250."""
 
     def __init__(self, judge: Judge) -> None:
-        self.judge, self.times, self.refused = judge, [], 0
+        self.judge, self.refused = judge, 0
+        self.times: list[float] = []
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
 
