@@ -200,9 +200,9 @@ def bench_board(board: Board, runs: int, seed: int, peer: float) -> None:
     def from_text() -> object:
         return campaign(board, position, {p: parse_letter(t, board)[0] for p, t in texts.items()})
 
-    text = timed([from_text] * runs)
+    parsed = timed([from_text] * runs)
     as_json = timed([lambda: run(request)] * runs)
-    for label, seconds in (("core campaign()", core), ("letters parsed, then campaign()", text),
+    for label, seconds in (("core campaign()", core), ("letters parsed, then campaign()", parsed),
                            ("JSON request (notation.run)", as_json)):
         print(f"  {label:<34} median {seconds * 1000:8.3f} ms   {seconds / peer:6.1f}x the peer")
 
