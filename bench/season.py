@@ -83,10 +83,11 @@ from judge.engine.legal import legal_orders
 from judge.engine.map import load_map
 from judge.engine.notation import parse_unit
 from judge.engine.position import Phase, PlacedUnit, Position
+from judge.games.payola.store import LedgerRow
 from judge.service.daemon import SENDER_PERIOD
 from judge.service.sender import MAILDIR_TIME
 from judge.store.database import Database
-from judge.store.models import Game, InboundMail, LedgerRow, Outbox, PhaseRow, Player
+from judge.store.models import Game, InboundMail, Outbox, PhaseRow, Player
 
 JUDGE = "judge@localhost"
 MAP = load_map("standard")
@@ -546,19 +547,19 @@ def check(season: Season, db: Database) -> dict[str, list[str]]:
                 PhaseRow.game_id == game.id, PhaseRow.status == "processed").order_by(PhaseRow.id)))
             seats = season.seats.get(game.name, {})
             for player in session.scalars(select(Player).where(Player.game_id == game.id)):
-                if player.address is None or player.power is None:
+                if player.address is None or player.seat is None:
                     continue
                 told = [mail.subject.split()[1] for mail in boxes.boxes[player.address]
                         if mail.subject.startswith(f"{game.name} ") and mail.subject.endswith(" results")]
                 if told != phases:
                     failures["every phase's results once to every power, in order"].append(
-                        f"{game.name} {player.power}: told {' '.join(told)}; processed {' '.join(phases)}")
+                        f"{game.name} {player.seat}: told {' '.join(told)}; processed {' '.join(phases)}")
                 ledger = session.scalar(select(func.sum(LedgerRow.amount)).where(
-                    LedgerRow.game_id == game.id, LedgerRow.power == player.power)) or 0
-                seat = seats.get(player.power)
+                    LedgerRow.game_id == game.id, LedgerRow.power == player.seat)) or 0
+                seat = seats.get(player.seat)
                 if seat is not None and seat.balance != ledger:
                     failures["every account adds up"].append(
-                        f"{game.name} {player.power}: last told {seat.balance} AgP, the ledger sums to {ledger}")
+                        f"{game.name} {player.seat}: last told {seat.balance} AgP, the ledger sums to {ledger}")
     return failures
 
 
