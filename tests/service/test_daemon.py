@@ -26,7 +26,16 @@ from judge.bootstrap import database, kinds, open_database
 from judge.mail.received import client_address
 from judge.service import daemon as daemon_module
 from judge.service.config import Settings
-from judge.service.daemon import SENDER_PATIENCE, SENDER_QUIET, Applier, Daemon, sender_wait
+from judge.service.daemon import (
+    APPLIER_PATIENCE,
+    APPLIER_QUIET,
+    SENDER_PATIENCE,
+    SENDER_QUIET,
+    Applier,
+    Daemon,
+    applier_wait,
+    sender_wait,
+)
 from judge.service.handlers import receive
 from judge.service.kinds import Kinds
 from judge.service.outbox import queue
@@ -113,6 +122,45 @@ def test_answers_wait_while_mail_is_coming_in_and_go_once_it_stops(
     assert max(stores_seen) > 0  # the sender is told when mail was last stored
     coming_in.clear()
     wait_until(lambda: len(maildir_subjects(judge.settings)) == 2)  # the confirmation request and the answer
+
+
+def test_stored_mail_waits_for_a_short_quiet_moment_but_not_longer_than_a_second() -> None:
+    assert (APPLIER_QUIET, APPLIER_PATIENCE) == (0.05, 1.0)
+    assert applier_wait(now=100.0, last_stored=50.0, woken=100.0) == 0  # no mail coming in: at once
+    # The last mail stored 0.01 s ago: 0.04 s more, and nothing then stored.
+    assert applier_wait(now=100.0, last_stored=99.99, woken=100.0) == pytest.approx(0.04)
+    # Mail keeps coming: the processor woken at 100.0 waits until 101.0, and no longer.
+    assert applier_wait(now=100.98, last_stored=100.98, woken=100.0) == pytest.approx(0.02)
+    assert applier_wait(now=101.0, last_stored=101.0, woken=100.0) == 0
+
+
+def test_stored_mail_waits_while_mail_is_coming_in_and_is_applied_once_it_stops(
+    running: tuple[Running, Clock], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A burst is stored and answered 250 first, then applied: the applier does not compete
+    with the listener for the machine while mail comes in."""
+    judge, _ = running
+    coming_in = threading.Event()
+    coming_in.set()
+    stores_seen: list[float] = []
+
+    def wait(now: float, last_stored: float, woken: float) -> float:  # mail coming in while the test says so
+        stores_seen.append(last_stored)
+        return 0.05 if coming_in.is_set() else 0.0
+
+    monkeypatch.setattr(daemon_module, "applier_wait", wait)
+    judge.send(GM, "HELP")  # answered 250: stored
+
+    def statuses() -> list[str]:
+        with judge.daemon.db.transaction() as session:
+            return list(session.scalars(select(InboundMail.status)))
+
+    time.sleep(1.0)
+    assert statuses() in ([], ["new"]) and maildir_subjects(judge.settings) == []  # stored, not applied
+    assert max(stores_seen) > 0  # the processor is told when mail was last stored
+    coming_in.clear()
+    wait_until(lambda: maildir_subjects(judge.settings) == ["Re: orders"])
+    assert statuses() == ["done"]
 
 
 def test_the_listener_writes_where_each_mail_came_from_on_top_of_it(running: tuple[Running, Clock]) -> None:
