@@ -735,17 +735,26 @@ def run_apply_only(
     return cold, warm, rates
 
 
+def databases(args: argparse.Namespace) -> list[tuple[str, str | None]]:
+    """The databases to run on, each with its server: SQLite, and PostgreSQL with ``--postgres``."""
+    return [("SQLite", None)] + ([("PostgreSQL", args.postgres)] if args.postgres else [])
+
+
+@contextmanager
+def fresh(server: str | None) -> Iterator[tuple[Path, str | None]]:
+    """A temporary data directory, and a fresh database on ``server`` (PostgreSQL) if any."""
+    with tempfile.TemporaryDirectory(prefix="judge-load-") as tmp, \
+            (fresh_postgres(server) if server else nullcontext(None)) as url:
+        yield Path(tmp), url
+
+
 def apply_only(args: argparse.Namespace) -> None:
     """``--apply-only``: `run_apply_only` ``--repeat`` times per database, and the medians."""
-    databases: list[tuple[str, str | None]] = [("SQLite", None)]
-    if args.postgres:
-        databases.append(("PostgreSQL", args.postgres))
-    for label, server in databases:
+    for label, server in databases(args):
         runs = []
         for _ in range(args.repeat):
-            with tempfile.TemporaryDirectory(prefix="judge-load-") as tmp, \
-                    (fresh_postgres(server) if server else nullcontext(None)) as url:
-                runs.append(run_apply_only(label, Path(tmp), url, args))
+            with fresh(server) as (data_dir, url):
+                runs.append(run_apply_only(label, data_dir, url, args))
         if len(runs) > 1:
             medians = [("alone", [c for c, _, _ in runs]), ("again", [w for _, w, _ in runs])]
             for n in dict.fromkeys(args.processes):
@@ -782,15 +791,11 @@ def main() -> None:
     if args.apply_only:
         apply_only(args)
         return
-    databases: list[tuple[str, str | None]] = [("SQLite", None)]
-    if args.postgres:
-        databases.append(("PostgreSQL", args.postgres))
-    for label, server in databases:
+    for label, server in databases(args):
         runs = []
         for _ in range(args.runs):
-            with tempfile.TemporaryDirectory(prefix="judge-load-") as tmp, \
-                    (fresh_postgres(server) if server else nullcontext(None)) as url:
-                runs.append(run(label, Path(tmp), url, args, log))
+            with fresh(server) as (data_dir, url):
+                runs.append(run(label, data_dir, url, args, log))
         if args.runs > 1:
             print_runs(label, runs)
 

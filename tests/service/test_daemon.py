@@ -102,19 +102,26 @@ def test_the_sender_waits_for_a_quiet_moment_but_not_longer_than_its_patience() 
     assert sender_wait(now=105.0, last_stored=105.0, woken=100.0) == 0
 
 
-def test_answers_wait_while_mail_is_coming_in_and_go_once_it_stops(
-    running: tuple[Running, Clock], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    judge, _ = running
+def _mail_coming_in(monkeypatch: pytest.MonkeyPatch, wait: str) -> tuple[threading.Event, list[float]]:
+    """Make the daemon's ``wait`` (`sender_wait`, `applier_wait`) say mail is coming in while the
+    event returned is set; the times of the last store it was given are kept in the list."""
     coming_in = threading.Event()
     coming_in.set()
     stores_seen: list[float] = []
 
-    def wait(now: float, last_stored: float, woken: float) -> float:  # mail coming in while the test says so
+    def waiting(now: float, last_stored: float, woken: float) -> float:
         stores_seen.append(last_stored)
         return 0.05 if coming_in.is_set() else 0.0
 
-    monkeypatch.setattr(daemon_module, "sender_wait", wait)
+    monkeypatch.setattr(daemon_module, wait, waiting)
+    return coming_in, stores_seen
+
+
+def test_answers_wait_while_mail_is_coming_in_and_go_once_it_stops(
+    running: tuple[Running, Clock], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    judge, _ = running
+    coming_in, stores_seen = _mail_coming_in(monkeypatch, "sender_wait")
     judge.send(GM, "CREATE quiet1 gm-secret")
     wait_until(lambda: bool(tokens(judge.daemon.db, GM)))  # applied: its answer is queued ...
     time.sleep(1.0)
@@ -140,15 +147,7 @@ def test_stored_mail_waits_while_mail_is_coming_in_and_is_applied_once_it_stops(
     """A burst is stored and answered 250 first, then applied: the applier does not compete
     with the listener for the machine while mail comes in."""
     judge, _ = running
-    coming_in = threading.Event()
-    coming_in.set()
-    stores_seen: list[float] = []
-
-    def wait(now: float, last_stored: float, woken: float) -> float:  # mail coming in while the test says so
-        stores_seen.append(last_stored)
-        return 0.05 if coming_in.is_set() else 0.0
-
-    monkeypatch.setattr(daemon_module, "applier_wait", wait)
+    coming_in, stores_seen = _mail_coming_in(monkeypatch, "applier_wait")
     judge.send(GM, "HELP")  # answered 250: stored
 
     def statuses() -> list[str]:
