@@ -2,9 +2,11 @@
 
 The tests of behaviour assert what the judge made of a line (`tests.support.harness.Answer`: outcome and code);
 these assert what a player reads, for the verdicts players meet most: a refused sign-on, a refused offer sheet, a
-draw vote in a NO_DRAW game, and a Machiavelli letter line that names no area.  Each golden file under golden/ is
-the reply as it should read, written by hand: the line quoted, its outcome as a word, the reason in the rules' terms
-and the rule's number where there is one.  A rewording changes the golden file with the words, and fails nothing else.
+draw vote in a NO_DRAW game, and a Machiavelli letter line that names no area; and for the answers whose words the
+tests of behaviour stopped asserting when they turned to codes (docs/decisions/test-suite-moves.md): UNOBSERVE's
+two.  Each golden file under golden/ is the reply as it should read, written by hand: the line quoted, its outcome
+as a word, the reason in the rules' terms and the rule's number where there is one.  A rewording changes the golden
+file with the words, and fails nothing else.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.support.harness import Judge, start_game
-from tests.support.people import ALICE
+from tests.support.people import ALICE, OBSERVER
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -44,3 +46,16 @@ def test_a_letter_line_naming_no_area_is_not_read_and_a_mail_of_such_lines_is_no
     judge = start_game(Judge(tmp_path), "m1", "machiavelli", ((ALICE, "Venice"),))
     judge.send(ALICE, "SIGNON Venice@m1 alice-pw\npay A xyz")
     assert judge.last_to(ALICE).body == golden("letter_not_read.txt")
+
+
+def test_unobserve_of_a_game_not_observed_says_there_is_nothing_to_stop_at_that_address(tmp_path: Path) -> None:
+    judge = start_game(Judge(tmp_path), "g1")
+    judge.send(OBSERVER, "UNOBSERVE g1")
+    assert judge.last_to(OBSERVER).body == golden("not_observing.txt")
+
+
+def test_unobserve_of_an_observed_game_says_its_results_stop(tmp_path: Path) -> None:
+    judge = start_game(Judge(tmp_path), "g1")
+    judge.send(OBSERVER, "OBSERVE g1")
+    judge.send(OBSERVER, "UNOBSERVE g1")
+    assert judge.last_to(OBSERVER).body == golden("unobserved.txt")
