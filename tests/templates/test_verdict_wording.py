@@ -3,10 +3,10 @@
 The tests of behaviour assert what the judge made of a line (`tests.support.harness.Answer`: outcome and code);
 these assert what a player reads, for the verdicts players meet most: a refused sign-on, a refused offer sheet, a
 draw vote in a NO_DRAW game, and a Machiavelli letter line that names no area; and for the answers whose words the
-tests of behaviour stopped asserting when they turned to codes (docs/decisions/test-suite-moves.md): UNOBSERVE's
-two.  Each golden file under golden/ is the reply as it should read, written by hand: the line quoted, its outcome
-as a word, the reason in the rules' terms and the rule's number where there is one.  A rewording changes the golden
-file with the words, and fails nothing else.
+tests of behaviour stopped asserting when they turned to codes (docs/decisions/test-suite-moves.md): UNOBSERVE's two
+and a sign-off.  Each golden file under golden/ is the reply as it should read, written by hand: the line quoted,
+its outcome as a word, the reason in the rules' terms and the rule's number where there is one.  A rewording changes
+the golden file with the words, and fails nothing else.
 """
 
 from __future__ import annotations
@@ -59,3 +59,9 @@ def test_unobserve_of_an_observed_game_says_its_results_stop(tmp_path: Path) -> 
     judge.send(OBSERVER, "OBSERVE g1")
     judge.send(OBSERVER, "UNOBSERVE g1")
     assert judge.last_to(OBSERVER).body == golden("unobserved.txt")
+
+
+def test_a_short_sign_off_after_a_sheet_is_ignored_line_by_line_saying_so(tmp_path: Path) -> None:
+    judge = start_game(Judge(tmp_path), "g1")
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n4 : A PAR - BUR\n\nThanks!\nAlice")
+    assert judge.last_to(ALICE).body == golden("sign_off.txt")
