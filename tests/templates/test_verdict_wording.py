@@ -3,16 +3,17 @@
 The tests of behaviour assert what the judge made of a line (`tests.support.harness.Answer`: outcome and code);
 these assert what a player reads, for the verdicts players meet most: a refused sign-on, a refused offer sheet, a
 draw vote in a NO_DRAW game, and a Machiavelli letter line that names no area; and for the answers whose words the
-tests of behaviour stopped asserting when they turned to codes (docs/decisions/test-suite-moves.md): UNOBSERVE's two
-and a sign-off.  Each golden file under golden/ is the reply as it should read, written by hand: the line quoted,
-its outcome as a word, the reason in the rules' terms and the rule's number where there is one.  A rewording changes
-the golden file with the words, and fails nothing else.
+tests of behaviour stopped asserting when they turned to codes (docs/decisions/test-suite-moves.md): UNOBSERVE's
+two, a sign-off, and refused orders.  Each golden file under golden/ is the reply as it should read, written by
+hand: the line quoted, its outcome as a word, the reason in the rules' terms and the rule's number where there is
+one.  A rewording changes the golden file with the words, and fails nothing else.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from tests.games.payola.by_mail import teleport
 from tests.support.harness import Judge, start_game
 from tests.support.people import ALICE, OBSERVER
 
@@ -65,3 +66,13 @@ def test_a_short_sign_off_after_a_sheet_is_ignored_line_by_line_saying_so(tmp_pa
     judge = start_game(Judge(tmp_path), "g1")
     judge.send(ALICE, "SIGNON F@g1 alice-pw\n4 : A PAR - BUR\n\nThanks!\nAlice")
     assert judge.last_to(ALICE).body == golden("sign_off.txt")
+
+
+def test_refused_orders_say_the_good_ones_were_not_applied_and_what_orders_stand(tmp_path: Path) -> None:
+    judge = start_game(Judge(tmp_path), "g1")  # France to retreat two armies; MAR's attacker came from GAS
+    teleport(judge, {"phase": "S1901R", "units": {"FRANCE": ["A PAR"], "GERMANY": ["A PIC", "A MAR"]},
+                     "centers": {"FRANCE": ["PAR"], "GERMANY": ["MUN"]},
+                     "dislodged": {"FRANCE": [{"unit": "A PIC", "attacker_from": "BUR"},
+                                              {"unit": "A MAR", "attacker_from": "GAS"}]}})
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nA PIC - BEL\nA MAR - GAS")
+    assert judge.last_to(ALICE).body == golden("orders_refused.txt")
