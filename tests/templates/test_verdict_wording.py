@@ -4,9 +4,9 @@ The tests of behaviour assert what the judge made of a line (`tests.support.harn
 these assert what a player reads, for the verdicts players meet most: a refused sign-on, a refused offer sheet, a
 draw vote in a NO_DRAW game, and a Machiavelli letter line that names no area; and for the answers whose words the
 tests of behaviour stopped asserting when they turned to codes (docs/decisions/test-suite-moves.md): UNOBSERVE's
-two, a sign-off, and refused orders.  Each golden file under golden/ is the reply as it should read, written by
-hand: the line quoted, its outcome as a word, the reason in the rules' terms and the rule's number where there is
-one.  A rewording changes the golden file with the words, and fails nothing else.
+two, a sign-off, refused orders, and a player's line sent before any sign-on.  Each golden file under golden/ is the
+reply as it should read, written by hand: the line quoted, its outcome as a word, the reason in the rules' terms and
+the rule's number where there is one.  A rewording changes the golden file with the words, and fails nothing else.
 """
 
 from __future__ import annotations
@@ -76,3 +76,9 @@ def test_refused_orders_say_the_good_ones_were_not_applied_and_what_orders_stand
                                               {"unit": "A MAR", "attacker_from": "GAS"}]}})
     judge.send(ALICE, "SIGNON F@g1 alice-pw\nA PIC - BEL\nA MAR - GAS")
     assert judge.last_to(ALICE).body == golden("orders_refused.txt")
+
+
+def test_an_offer_before_any_sign_on_says_to_sign_on_first_and_such_a_mail_holds_no_command(tmp_path: Path) -> None:
+    judge = start_game(Judge(tmp_path), "g1")
+    judge.send(ALICE, "3 : A PAR - BUR")
+    assert judge.last_to(ALICE).body == golden("sign_on_first.txt")
