@@ -4,9 +4,10 @@ The tests of behaviour assert what the judge made of a line (`tests.support.harn
 these assert what a player reads, for the verdicts players meet most: a refused sign-on, a refused offer sheet, a
 draw vote in a NO_DRAW game, and a Machiavelli letter line that names no area; and for the answers whose words the
 tests of behaviour stopped asserting when they turned to codes (docs/decisions/test-suite-moves.md): UNOBSERVE's
-two, a sign-off, refused orders, and a player's line sent before any sign-on.  Each golden file under golden/ is the
-reply as it should read, written by hand: the line quoted, its outcome as a word, the reason in the rules' terms and
-the rule's number where there is one.  A rewording changes the golden file with the words, and fails nothing else.
+two, a sign-off, refused orders, a player's line sent before any sign-on, and the usages of TRANSFER and JOIN.  Each
+golden file under golden/ is the reply as it should read, written by hand: the line quoted, its outcome as a word,
+the reason in the rules' terms and the rule's number where there is one.  A rewording changes the golden file with
+the words, and fails nothing else.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from tests.games.payola.by_mail import teleport
 from tests.support.harness import Judge, start_game
-from tests.support.people import ALICE, OBSERVER
+from tests.support.people import ALICE, CAROL, OBSERVER
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -82,3 +83,15 @@ def test_an_offer_before_any_sign_on_says_to_sign_on_first_and_such_a_mail_holds
     judge = start_game(Judge(tmp_path), "g1")
     judge.send(ALICE, "3 : A PAR - BUR")
     assert judge.last_to(ALICE).body == golden("sign_on_first.txt")
+
+
+def test_a_transfer_without_to_is_answered_with_its_usage(tmp_path: Path) -> None:
+    judge = start_game(Judge(tmp_path), "g1")
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nTRANSFER 5 GERMANY")
+    assert judge.last_to(ALICE).body == golden("transfer_usage.txt")
+
+
+def test_a_join_without_a_password_is_answered_with_its_usage(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(CAROL, "JOIN g1")
+    assert judge.last_to(CAROL).body == golden("join_usage.txt")
