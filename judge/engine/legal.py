@@ -67,7 +67,7 @@ from judge.engine.orders import (
     Waive,
     lexicon,
 )
-from judge.engine.position import PlacedUnit, Position
+from judge.engine.position import Dislodgement, PlacedUnit, Position
 
 
 class Illegal(Enum):
@@ -95,7 +95,9 @@ class Illegal(Enum):
     CONVOY_NOT_AT_SEA = "only a fleet in a sea province can convoy"
     CONVOY_NOT_ARMY = "only armies can be convoyed"
     CONVOY_NOT_ON_ROUTE = "the fleet is not on any convoy route for that move"
-    RETREAT_NOT_ALLOWED = "the unit cannot retreat there (attacker's origin, standoff or occupied)"
+    RETREAT_OCCUPIED = "the unit cannot retreat there: the province is occupied"
+    RETREAT_TO_ATTACKER = "the unit cannot retreat to the province its attacker came from"
+    RETREAT_TO_STANDOFF = "the unit cannot retreat there: the province was left empty by a standoff this turn"
     NO_ADJUSTMENT = "this power has no builds or removals to make"
     BUILD_NOT_HOME = "builds are only allowed in home supply centers"
     BUILD_NOT_CENTER = "builds are only allowed in supply centers"
@@ -387,8 +389,18 @@ def _check_retreat(position: Position, power: str | None, order: Order) -> Order
     if isinstance(dest, Illegal):
         return dest
     if dest not in retreat_options(position, order.unit.province):
-        return Illegal.RETREAT_NOT_ALLOWED
+        return _retreat_barred(position, dislodged, dest)
     return lex.make(Retreat, dislodged.unit, dest)
+
+
+def _retreat_barred(position: Position, dislodged: Dislodgement, dest: Location) -> Illegal:
+    """Why a retreat to ``dest``, a place the unit could reach, is not among its options
+    (`retreat_options`): the player is told which of the three bars it met."""
+    if dest.province in position.units:
+        return Illegal.RETREAT_OCCUPIED
+    if dest.province == dislodged.attacker_from and not dislodged.via_convoy:
+        return Illegal.RETREAT_TO_ATTACKER
+    return Illegal.RETREAT_TO_STANDOFF
 
 
 def adjustment_count(position: Position, power: str) -> int:

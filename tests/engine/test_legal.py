@@ -128,7 +128,10 @@ def test_retreat_options_exclude_attacker_origin_standoff_and_occupied() -> None
     )
     # BEL borders BUR HOL PIC RUH (land); HOL = attacker, PIC = standoff, RUH = occupied.
     assert retreat_options(pos, "BEL") == [Location("BUR")]
-    assert illegal(pos, "FRANCE", "A BEL - HOL") is Illegal.RETREAT_NOT_ALLOWED
+    # The player is told which of the three bars the retreat met.
+    assert illegal(pos, "FRANCE", "A BEL - HOL") is Illegal.RETREAT_TO_ATTACKER
+    assert illegal(pos, "FRANCE", "A BEL - PIC") is Illegal.RETREAT_TO_STANDOFF
+    assert illegal(pos, "FRANCE", "A BEL - RUH") is Illegal.RETREAT_OCCUPIED
     assert illegal(pos, "GERMANY", "A RUH - KIE") is Illegal.NOT_DISLODGED
     convoyed = Dislodgement("FRANCE", Unit(UnitType.ARMY, Location("BEL")), "HOL", via_convoy=True)
     via_convoy = pos.evolve(dislodged={"BEL": convoyed})
@@ -266,7 +269,7 @@ def test_retreat_phase_lists_retreats_and_disband() -> None:
     got = {str(o) for o in legal_orders(pos, "NTH")}
     assert "F NTH D" in got and "F NTH - HEL" not in got and "F NTH - EDI" in got
     assert check_order(pos, "ENGLAND", parse_order("F NTH - HEL", M, PhaseKind.RETREAT)).illegal is (
-        Illegal.RETREAT_NOT_ALLOWED
+        Illegal.RETREAT_TO_ATTACKER
     )
 
 

@@ -529,7 +529,8 @@ def test_rule_6_3_a_retreat_into_an_unseen_standoff_is_taken_as_any_other_and_fa
     judge.send(ALICE, france + "STATUS")
     assert "France A BUR: may retreat to BEL\n" in judge.last_to(ALICE).body
     judge.send(ALICE, france + "A BUR - RUH")
-    assert "> A BUR - RUH\n  ERROR: the unit cannot retreat there" in judge.last_to(ALICE).body
+    assert ("> A BUR - RUH\n  ERROR: the unit cannot retreat to the province its attacker came from\n"
+            in judge.last_to(ALICE).body)
     judge.new_mail()
     judge.send(ALICE, france + "A BUR - BEL")  # France, the only power with a retreat, has ordered
     mails = judge.new_mail()
@@ -539,7 +540,8 @@ def test_rule_6_3_a_retreat_into_an_unseen_standoff_is_taken_as_any_other_and_fa
     assert "  France: A BUR - BEL (fails: standoff)\n" in results.body
     assert "France A BUR was disbanded: its retreat to BEL failed: a standoff there barred it" in results.body
     [chart] = [m for m in mails if m.subject == "g1 F1901R chart"]
-    assert "France: A BUR - BEL (invalid: illegal - the unit cannot retreat there" in chart.body
+    assert ("France: A BUR - BEL (invalid: illegal - the unit cannot retreat there: the province was left empty "
+            "by a standoff this turn)" in chart.body)  # the game master's chart: the true board
 
 
 def test_rule_6_3_the_adjustment_phase_opens_telling_an_unordered_retreat_as_unordered_not_cornered(
