@@ -73,13 +73,13 @@ import contextlib
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import partial
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy import Row, Table, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, InternalError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -308,15 +308,10 @@ class Runs:
                 mine.append((mail_id, about))
         unread = [mail_id for mail_id, _ in mine if mail_id not in self.read]
         if unread:
-            for mail_id, status, raw, envelope_from, received_at, _ in session.execute(_PEEK, {"mail_ids": unread}):
-                if status != "new":
-                    settled.append((mail_id, f"already {status}, by another process"))
-                    continue
-                try:
-                    self.read[mail_id] = read_stored(Stored(mail_id, raw, envelope_from, received_at))
-                except Exception:
-                    log.exception("mail %s could not be read", mail_id)
-                    unreadable.append(mail_id)
+            gone, fresh, bad = _read_rows(session.execute(_PEEK, {"mail_ids": unread}))
+            settled += gone
+            unreadable += bad
+            self.read.update((read.stored.id, read) for read in fresh)
         reads = []
         for mail_id, about in mine:
             if mail_id in self.read:
@@ -337,19 +332,12 @@ class Runs:
             if not rows:
                 transaction.rollback()  # nothing written: no commit
                 return []
-            fresh, unreadable = [], []
-            for mail_id, raw, envelope_from, received_at in rows:
-                try:
-                    fresh.append(read_stored(Stored(mail_id, raw, envelope_from, received_at)))
-                except Exception:
-                    log.exception("mail %s could not be read", mail_id)
-                    unreadable.append(mail_id)
-            reads = confirmed_topics(self.db, fresh)
-            connection.execute(_CLASSIFY, [{"mail_id": read.stored.id, "about": read.topic[:TOPIC_SIZE]}
-                                           for read in reads]
+            _, fresh, unreadable = _read_rows(rows)  # all still new: FOR UPDATE, and no topic yet
+            reads = [read._replace(topic=read.topic[:TOPIC_SIZE]) for read in confirmed_topics(self.db, fresh)]
+            connection.execute(_CLASSIFY, [{"mail_id": read.stored.id, "about": read.topic} for read in reads]
                                + [{"mail_id": mail_id, "about": f"mail {mail_id}"} for mail_id in unreadable])
             transaction.commit()
-        self.read.update((read.stored.id, read._replace(topic=read.topic[:TOPIC_SIZE])) for read in reads)
+        self.read.update((read.stored.id, read) for read in reads)
         if len(self.read) > MAX_READ:
             self.read = dict(list(self.read.items())[-MAX_READ // 2:])  # the oldest went to other processes
         return [(mail_id, process_mail(self.db, self.settings, mail_id, now)) for mail_id in unreadable]
@@ -364,19 +352,30 @@ class Runs:
             return []
         with self.db.engine.connect() as connection:  # a read: nothing to commit
             rows = connection.execute(_PEEK, {"mail_ids": unread}).all()
-        settled, fresh = [], []
-        for mail_id, status, raw, envelope_from, received_at, _ in rows:
-            if status != "new":
-                settled.append((mail_id, f"already {status}, by another process"))
-                continue
-            try:
-                fresh.append(read_stored(Stored(mail_id, raw, envelope_from, received_at)))
-            except Exception:
-                log.exception("mail %s could not be read", mail_id)
-                settled.append((mail_id, process_mail(self.db, self.settings, mail_id, now)))
+        settled, fresh, unreadable = _read_rows(rows)
+        settled += [(mail_id, process_mail(self.db, self.settings, mail_id, now)) for mail_id in unreadable]
         self.read.update((read.stored.id, read) for read in confirmed_topics(self.db, fresh))
         found = {row.id for row in rows}
         return settled + [(mail_id, "missing") for mail_id in unread if mail_id not in found]
+
+
+def _read_rows(rows: Iterable[Row[*tuple[Any, ...]]]) -> tuple[list[tuple[int, str]], list[Read], list[int]]:
+    """Stored mails' rows (id, status, raw, envelope_from, received_at) read (parsed): the (id,
+    status) of those another process settled first, those read, and the ids of those that could
+    not be read (logged), for `process_mail` to quarantine once the caller's locks are gone."""
+    settled: list[tuple[int, str]] = []
+    reads: list[Read] = []
+    unreadable: list[int] = []
+    for row in rows:
+        if row.status != "new":
+            settled.append((row.id, f"already {row.status}, by another process"))
+            continue
+        try:
+            reads.append(read_stored(Stored(row.id, row.raw, row.envelope_from, row.received_at)))
+        except Exception:
+            log.exception("mail %s could not be read", row.id)
+            unreadable.append(row.id)
+    return settled, reads, unreadable
 
 
 def confirmed_topics(db: Database, reads: list[Read]) -> list[Read]:
@@ -537,7 +536,8 @@ _INBOUND = cast(Table, InboundRow.__table__)
 _PEEK = (select(_INBOUND.c.id, _INBOUND.c.status, _INBOUND.c.raw, _INBOUND.c.envelope_from, _INBOUND.c.received_at,
                 _INBOUND.c.topic)
          .where(_INBOUND.c.id.in_(bindparam("mail_ids", expanding=True))).order_by(_INBOUND.c.id))
-_UNCLASSIFIED = (select(_INBOUND.c.id, _INBOUND.c.raw, _INBOUND.c.envelope_from, _INBOUND.c.received_at)
+_UNCLASSIFIED = (select(_INBOUND.c.id, _INBOUND.c.status, _INBOUND.c.raw, _INBOUND.c.envelope_from,
+                        _INBOUND.c.received_at)
                  .where(_INBOUND.c.status == "new", _INBOUND.c.topic.is_(None)).order_by(_INBOUND.c.id)
                  .limit(bindparam("most")).with_for_update(skip_locked=True))
 _CLASSIFY = update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id")).values(topic=bindparam("about"))
