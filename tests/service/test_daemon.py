@@ -45,6 +45,7 @@ from tests.support.clock import Clock
 from tests.support.daemon import STOP_SECONDS, Running, maildir_subjects, settled
 from tests.support.harness import fresh_database_url, inject_confirming, raw_mail, tokens
 from tests.support.people import GM, PLAYERS
+from tests.support.ports import free_port
 from tests.support.relay import Relay
 from tests.support.wait import wait_until
 
@@ -263,7 +264,7 @@ def test_the_judge_listens_and_stores_mail_before_its_applier_has_started(
             super().__init__(settings, kinds)
 
     monkeypatch.setattr("judge.service.daemon.Applier", SlowApplier)
-    port = _free_port()
+    port = free_port()
     settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=port, tick_seconds=3600)
     loop = asyncio.new_event_loop()
     daemon = Daemon(settings, kinds(), Clock())
@@ -554,12 +555,6 @@ def test_a_judge_whose_waiting_mail_another_judge_holds_waits_for_its_doorbell_i
     assert len(runs) > tried
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _start_serve(data: Path, port: int, database: str | None) -> Any:
     command = [sys.executable, "-m", "judge", "serve", "--data-dir", str(data), "--port", str(port)]
     if database:
@@ -572,7 +567,7 @@ def _start_serve(data: Path, port: int, database: str | None) -> Any:
 
 
 def test_judge_serve_killed_after_a_250_answers_exactly_once_and_stops_on_sigterm(tmp_path: Path) -> None:
-    data, port, database = tmp_path / "data", _free_port(), fresh_database_url()
+    data, port, database = tmp_path / "data", free_port(), fresh_database_url()
     settings = Settings(data_dir=data)
     first = _start_serve(data, port, database)
     message = EmailMessage()
@@ -595,7 +590,7 @@ def test_judge_serve_killed_after_a_250_answers_exactly_once_and_stops_on_sigter
 
 def test_judge_serve_stops_cleanly_on_sighup(tmp_path: Path) -> None:
     """A game master who started it from a terminal logs out: the judge stops as on SIGTERM."""
-    data, port = tmp_path / "data", _free_port()
+    data, port = tmp_path / "data", free_port()
     process = _start_serve(data, port, fresh_database_url())
     process.send_signal(signal.SIGHUP)
     output, _ = process.communicate(timeout=STOP_SECONDS)

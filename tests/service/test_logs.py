@@ -8,7 +8,6 @@ import logging
 import re
 import signal
 import smtplib
-import socket
 import subprocess
 import sys
 from dataclasses import replace
@@ -24,6 +23,7 @@ from judge.service.handlers.mail import apply_run
 from judge.service.logs import RepeatFilter
 from tests.support.harness import Judge, fresh_database_url, raw_mail, two_player_game
 from tests.support.people import GM
+from tests.support.ports import free_port
 from tests.support.relay import Relay
 from tests.support.wait import wait_until
 
@@ -105,9 +105,7 @@ def test_a_judge_logging_to_a_file_goes_on_through_its_rotation_and_a_sighup(tmp
     """Without systemd: logrotate moves the log away (and may send SIGHUP); the judge writes on in
     a new file and keeps running (SIGHUP stopped it, and a log redirected by the shell grew for ever)."""
     log, rotated = tmp_path / "serve.log", tmp_path / "serve.log.1"
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     database = fresh_database_url()
     judge = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--data-dir", str(tmp_path / "data"),
                               "--port", str(port), "--log-file", str(log),

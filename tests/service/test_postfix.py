@@ -40,6 +40,7 @@ from pathlib import Path
 import pytest
 
 from judge.games.payola.demo import SPRING
+from tests.support.ports import free_port
 from tests.support.wait import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,12 +64,6 @@ def run(*command: str | Path) -> str:
 
 def postfix_running() -> bool:
     return subprocess.run(["postfix", "status"], capture_output=True).returncode == 0
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def wait_or_show_log(condition: Callable[[], bool], what: str, log: Path, timeout: float = 90.0) -> None:

@@ -25,6 +25,7 @@ from tests.support.clock import Clock
 from tests.support.daemon import Running, maildir_subjects
 from tests.support.harness import fresh_database_url
 from tests.support.people import GM
+from tests.support.ports import free_port
 from tests.support.wait import wait_until
 
 
@@ -302,9 +303,7 @@ def test_log_count_comes_when_the_interval_ends_with_any_line_and_at_flush(
 
 
 def test_judge_serve_log_is_bounded(tmp_path: Path) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     command = [sys.executable, "-m", "judge", "serve", "--data-dir", str(tmp_path), "--port", str(port)]
     if database := fresh_database_url():
         command += ["--database", database]

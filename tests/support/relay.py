@@ -3,10 +3,11 @@ accepts, and refuses what a test tells it to (the first deliveries, or some reci
 
 from __future__ import annotations
 
-import socket
 from typing import Any
 
 from aiosmtpd.controller import Controller
+
+from tests.support.ports import free_port
 
 
 class Relay:
@@ -18,9 +19,7 @@ class Relay:
         self.refuse_first = refuse_first
         self.refuse = refuse or {}
         self.envelopes: list[Any] = []
-        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
-            probe.bind((host, 0))
-            self.port: int = probe.getsockname()[1]
+        self.port = free_port(host)
         self.controller = Controller(self, hostname=host, port=self.port, enable_SMTPUTF8=smtputf8)
         self.controller.start()
 
