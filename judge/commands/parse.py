@@ -60,8 +60,13 @@ class Join:
     game: str
     password: str
     wish: str | None
-    key: str | None = None  # a private game's join key: JOIN game password [power] KEY key
+    key: str | None = None  # a private game's join key: JOIN game password [wish] KEY key
     prefer: tuple[str, ...] = ()
+
+
+JOIN_USAGE = ("expected JOIN game password [wish] [KEY key], the wish being the power or country you would like, or "
+              "the name you will play under where the game asks for one; or JOIN game password PREFER and the "
+              "powers or countries wanted, best first")
 
 
 @dataclass(frozen=True)
@@ -197,6 +202,14 @@ class Terminate:
 @dataclass(frozen=True)
 class BadCommand:
     error: str
+
+
+@dataclass(frozen=True)
+class BadJoin(BadCommand):
+    """A JOIN line that cannot be read: its ``error`` is the usage in words that fit every kind of game;
+    where ``game`` names a game, its kind's own usage is given instead (a power, a country, a name)."""
+
+    game: str | None = None
 
 
 @dataclass(frozen=True)
@@ -488,13 +501,10 @@ def _command(words: list[str]) -> Command:
         key = None
         if len(args) >= 4 and args[-2].upper() == "KEY":
             key, args = args[-1], args[:-2]
-        if len(args) >= 3 and args[2].upper() == "PREFER":
-            if len(args) == 3:
-                raise ValueError("expected JOIN game password PREFER and the powers wanted, best first (PREFER "
-                                 "FEGIART, or their names)")
+        if len(args) < 2 or (len(args) == 3 and args[2].upper() == "PREFER"):
+            return BadJoin(JOIN_USAGE, args[0].lower() if args and GAME_NAME.fullmatch(args[0]) else None)
+        if len(args) > 3 and args[2].upper() == "PREFER":
             return Join(_game(args[0]), args[1], None, key, tuple(args[3:]))
-        if len(args) < 2:
-            raise ValueError("expected JOIN game password [power] [KEY key], or JOIN game password PREFER powers")
         return Join(_game(args[0]), args[1], " ".join(args[2:]) or None, key)  # a wish of two words: NEW YORK
     if keyword == "TAKEOVER":
         signon = _signon(args)

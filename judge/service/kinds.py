@@ -73,6 +73,9 @@ class Lobby(Protocol):
     """The game's name for people: "Payola Diplomacy"."""
     seat_word: str
     """What a seat is called in answers: "power", "player"."""
+    join_usage: str
+    """JOIN in this kind's words, as a JOIN line that cannot be read is answered: "JOIN game
+    password [power] [KEY key], ..." """
 
     def read_create(self, words: Sequence[str]) -> tuple[str, list[str]]:
         """CREATE's words after the kind's name: the game's ``variant`` and ``options`` to keep;

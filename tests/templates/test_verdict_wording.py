@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tests.games.payola.by_mail import teleport
 from tests.support.harness import Judge, start_game
-from tests.support.people import ALICE, CAROL, OBSERVER
+from tests.support.people import ALICE, CAROL, GM, OBSERVER
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -92,6 +92,22 @@ def test_a_transfer_without_to_is_answered_with_its_usage(tmp_path: Path) -> Non
 
 
 def test_a_join_without_a_password_is_answered_with_its_usage(tmp_path: Path) -> None:
+    """g1 is no game: the usage names what every kind of game may ask after the password."""
     judge = Judge(tmp_path)
     judge.send(CAROL, "JOIN g1")
     assert judge.last_to(CAROL).body == golden("join_usage.txt")
+
+
+def test_a_join_naming_a_pirates_game_is_answered_with_that_games_usage_a_name(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE pp gm-pw pirates PLAYERS=4")
+    judge.send(CAROL, "JOIN pp")
+    assert judge.last_to(CAROL).body == golden("join_usage_pirates.txt")
+
+
+def test_a_join_preferring_nothing_in_a_machiavelli_game_is_answered_with_its_usage_in_countries(
+        tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE m1 gm-pw machiavelli")
+    judge.send(CAROL, "JOIN m1 carol-pw PREFER")
+    assert judge.last_to(CAROL).body == golden("join_usage_machiavelli.txt")

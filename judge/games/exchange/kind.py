@@ -48,6 +48,7 @@ class Exchange(GameKind):
     name = "exchange"
     title = lifecycle.KIND_TITLE
     seat_word = "investor"
+    join_usage = "JOIN game password name [KEY key], the name you will invest under: letters and digits (E1)"
     durations = MappingProxyType({"exchange": 48.0, "movement": 48.0, "retreat": 24.0, "adjustment": 24.0})
     commands = handlers.COMMANDS
     between_phases = "retreat and adjustment phases"

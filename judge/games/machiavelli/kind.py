@@ -82,6 +82,8 @@ class Machiavelli(GameKind):
     name = "machiavelli"
     title = lifecycle.KIND_TITLE
     seat_word = "country"
+    join_usage = ("JOIN game password [country] [KEY key], or JOIN game password PREFER and the countries "
+                  "wanted, best first (PREFER Venice Milan, or their first three letters)")
     durations = MappingProxyType({"spring": 72.0, "campaign": 96.0})
     commands = handlers.COMMANDS
     between_phases = ""

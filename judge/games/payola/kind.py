@@ -53,6 +53,8 @@ class Payola(GameKind):
     name = "payola"
     title = "Payola Diplomacy"
     seat_word = "power"
+    join_usage = ("JOIN game password [power] [KEY key], or JOIN game password PREFER and the powers wanted, "
+                  "best first (PREFER FEGIART, or their names)")
     durations = MappingProxyType({"movement": 48.0, "retreat": 24.0, "adjustment": 24.0})
     commands = handlers.COMMANDS
     between_phases = "retreat and adjustment phases"

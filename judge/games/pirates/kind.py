@@ -49,6 +49,7 @@ class Pirates(GameKind):
     name = "pirates"
     title = lifecycle.KIND_TITLE
     seat_word = "seat"
+    join_usage = "JOIN game password name [KEY key], the name you will play under: 2 to 12 letters or digits"
     durations = MappingProxyType({"distribution": 24.0, "voting": 24.0, "final": 24.0})
     commands = handlers.COMMANDS
     between_phases = ""

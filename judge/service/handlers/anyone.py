@@ -180,8 +180,8 @@ def join(talk: Conversation, text: str, command: cmd.Join) -> None:
         return
     key = game.settings.get("join_key")
     if key and not command.key:
-        talk.echo(shown, "error", "this game is private: JOIN game password [power] KEY key, with the key from its "
-                  "game master", code="PRIVATE_GAME")
+        talk.echo(shown, "error", "this game is private: end your JOIN line with KEY and the key its game master "
+                  "gave you", code="PRIVATE_GAME")
         return
     if key:  # a guess is a refused mail, counted against its source like a wrong password
         guessed = signon.failures(talk.session, game.id, signon.KEY, talk.source, talk.now)

@@ -478,6 +478,15 @@ class Conversation:
 
     # -- dispatch ----------------------------------------------------------------------------
 
+    def _syntax_error(self, command: cmd.BadCommand) -> str:
+        """What is wrong with a line that cannot be read: a JOIN naming a game is answered with that
+        game's kind's usage (a power, a country or a name), any other with the reader's words."""
+        if isinstance(command, cmd.BadJoin) and command.game is not None:
+            kind = self.session.scalar(select(Game.kind).where(Game.name == command.game))  # no lock: only read
+            if kind is not None:
+                return f"expected {(self.kinds.named(kind) if kind else self.kinds.default).join_usage}"
+        return command.error
+
     def _line(self, line: cmd.Line) -> bool:
         """Handle one line; False when the rest of the mail must not be read."""
         command = line.command
@@ -491,7 +500,7 @@ class Conversation:
             self._aside(self.unknown_run, "greeting")
         self.unknown_run = []
         if isinstance(command, cmd.BadCommand):
-            self.echo(line.text, "error", command.error, code="SYNTAX")
+            self.echo(line.text, "error", self._syntax_error(command), code="SYNTAX")
             return True
         if isinstance(command, PASSWORD_COMMANDS):
             self.password_checks += 1
@@ -523,7 +532,8 @@ class Conversation:
                 return True
         who, game = entry.who, self.context.game
         if who != ANYONE and game is None:
-            self.echo(line.text, "error", "sign on first: SIGNON POWER@game password", code="SIGN_ON_FIRST")
+            self.echo(line.text, "error", "sign on first: SIGNON SEAT@game password, SEAT being your power, "
+                      "country or name in that game", code="SIGN_ON_FIRST")
         elif game is not None and game.state == GameState.FINISHED and entry.closed_after_the_end:
             self.echo(line.text, "error", f"{game.name} has ended" + (f" ({game.winner.title()} won)"
                       if game.winner else "") + ": nothing more can be done in it", code="GAME_ENDED")
