@@ -118,6 +118,11 @@ class Lobby(Protocol):
         default, nothing."""
         return None
 
+    def no_new_player(self, session: Session, game: Game, seat: str) -> str | None:
+        """Why ``seat`` can have no player again (Exchange's investor who resigned has left the game,
+        E32), or None: SET OPENING, TAKEOVER and REPLACE are refused with it; by default, None."""
+        return None
+
     def out_of_game(self, session: Session, game: Game, seat: str) -> bool:
         """Whether ``seat`` is out of the game though its player keeps it (Machiavelli's eliminated
         countries, AoP 4.3): its player may then take over another seat (AoP 18.3's substitute

@@ -107,6 +107,14 @@ class Exchange(GameKind):
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return sorted(stored.investors(session, game))
 
+    def no_new_player(self, session: Session, game: Game, seat: str) -> str | None:
+        """An investor who resigned has left the game for good (E32: money forfeited, shares back in
+        the pools), and stays so even across a ROLLBACK: a new player would play no one."""
+        state = stored.state_now(session, game)
+        if state is not None and seat in state.resigned:
+            return f"{seat} resigned and has left the game (E32): no one can play that investor again"
+        return None
+
     def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
         """Investors by name, the game master (M, MASTER, GM), or ALL."""
         return press_to_seats(words, "expected PRESS TO followed by investors' names, ALL, or MASTER",

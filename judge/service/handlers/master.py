@@ -304,9 +304,13 @@ def set_opening(talk: Conversation, text: str, command: cmd.SetOpening) -> None:
     power = talk.named_seat(text, game, command.power)
     if power is None:
         return
-    title = talk.kinds.of(game).seat_title(power)
+    kind = talk.kinds.of(game)
+    title = kind.seat_title(power)
     if host.is_played(host.seats(talk.session, game).get(power)):
         talk.echo(text, "error", f"{title} has a player", code="HAS_A_PLAYER")
+        return
+    if gone := kind.no_new_player(talk.session, game, power):
+        talk.echo(text, "error", gone, code="LEFT_THE_GAME")
         return
     game.settings = {**game.settings, "open": sorted({*game.settings.get("open", []), power})}
     talk.echo(text, "ok", f"{title} may be taken over: TAKEOVER {power}@{game.name} password")

@@ -254,6 +254,8 @@ def _cannot_take_over(talk: Conversation, game: Game, power: str, address: str) 
         return Why("NOT_RUNNING", f"{kind.seat_word}s can be taken over only in a running game")
     if host.is_played(player):
         return Why("HAS_A_PLAYER", f"{kind.seat_title(power)} has a player")
+    if gone := kind.no_new_player(talk.session, game, power):
+        return Why("LEFT_THE_GAME", gone)
     if not host.is_open(game, power):
         return Why("NOT_OPEN", f"{kind.seat_title(power)} is not open for takeover: ask the game master (SET OPENING)")
     if any(p.address == address for seat, p in host.seats(talk.session, game).items()
@@ -357,6 +359,8 @@ def _cannot_replace(talk: Conversation, game: Game, power: str, address: str) ->
     kind = talk.kinds.of(game)
     if game.state not in RUNNING or host.seats(talk.session, game).get(power) is None:
         return Why("NOT_RUNNING", f"{kind.seat_word}s can be replaced only in a running game")
+    if gone := kind.no_new_player(talk.session, game, power):
+        return Why("LEFT_THE_GAME", gone)
     if any(p.address == address for p in host.seats(talk.session, game).values() if host.is_played(p)):
         return Why("ALREADY_PLAYING", f"{address} already plays a {kind.seat_word} in this game")
     return None

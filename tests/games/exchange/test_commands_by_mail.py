@@ -325,6 +325,21 @@ def test_E32_an_investor_who_resigned_after_the_phase_rolled_back_to_stays_resig
     assert "BOB" not in after.register.holders("FRANCE") and after.ceos.get("FRANCE") != "BOB"
 
 
+def test_E32_an_investor_who_resigned_cannot_be_opened_taken_over_or_replaced(judge: Judge) -> None:
+    """BOB resigns and leaves the game for good (E32): his seat is no one to play, so the game master
+    cannot open it nor give it to a new player, and a TAKEOVER of it is refused, not taken and then left
+    with every sheet refused ("not an investor in this game")."""
+    exchange_game(judge, "gone")
+    send_as(judge, "gone", "BOB", "RESIGN")
+    master(judge, "gone", "SET OPENING BOB")
+    assert judge.outcome_of("SET OPENING BOB") == ("error", "LEFT_THE_GAME")
+    master(judge, "gone", "REPLACE BOB dan@example.org")
+    assert judge.outcome_of("REPLACE BOB dan@example.org") == ("error", "LEFT_THE_GAME")
+    judge.confirmed("dan@example.org")
+    judge.send("dan@example.org", "TAKEOVER BOB@gone pw-dan")
+    assert judge.outcome_of("TAKEOVER BOB@gone ****") == ("error", "LEFT_THE_GAME")
+
+
 def test_zerosum_6_7_by_mail_worths_refused_bribes_paid_to_the_bribed_units_corporation_at_the_income_step(
         judge: Judge) -> None:
     """A ZEROSUM game by mail: BOB's WORTH for France is refused with the reason; ANN's 3 AgP for
