@@ -217,8 +217,9 @@ class Commands(Protocol):
     commands: Sequence[Entry]
     """Its command table: the host's dispatcher is built from it and the host's own."""
 
-    def read(self, text: str) -> Line:
-        """A line the host's grammar does not know, read as this kind's command."""
+    def read(self, text: str, game: Game | None) -> Line:
+        """A line the host's grammar does not know, read as this kind's command in ``game``, the
+        signed-on game (None before any sign-on, when the default kind reads it)."""
         ...
 
     def close_block(self, turn: Turn) -> None:

@@ -24,6 +24,7 @@ from judge.engine.orders import (
     UnitType,
     Waive,
     _parse_free,
+    leads_with_place,
     lexicon,
     parse_order,
 )
@@ -111,6 +112,18 @@ def test_en_and_em_dashes_and_the_minus_sign_read_as_a_move(text: str) -> None:
 @pytest.mark.parametrize("text", ["A LON - NWY VIA", "A LON - NWY via", "A London - Norway VIA"])
 def test_via_alone_reads_as_via_convoy(text: str) -> None:
     assert parse_order(text, M) == Move(unit(A, "LON"), Location("NWY"), via_convoy=True)
+
+
+@pytest.mark.parametrize(("text", "board", "order"), [
+    ("PAR - BUR", "standard", True), ("Paris holds", "standard", True), ("North Sea - Norway", "standard", True),
+    ("MUN S PAR - BUR", "standard", True), ("PAR", "standard", True), ("StP/sc - Bot", "standard", True),
+    ("Hi judge,", "standard", False), ("Hi", "standard", False), ("Thanks!", "standard", False),
+    # HI and OK are provinces of the empire map: read as orders there when an order's word follows, not as prose
+    ("HI - OK", "empire", True), ("Hi", "empire", True),
+    ("Hi judge,", "empire", False), ("Hi,", "empire", False), ("OK, here are my orders", "empire", False)])
+def test_an_order_without_its_units_type_begins_with_a_place_and_prose_does_not(
+        text: str, board: str, order: bool) -> None:
+    assert leads_with_place(text, load_map(board)) is order
 
 
 def test_unknown_coast_is_ignored_datc_4_b_6() -> None:

@@ -62,6 +62,18 @@ def test_a_short_greeting_before_the_first_command_is_taken_as_such(judge: Judge
         ("4 : A PAR - BUR", "ok", "SHEET_ACCEPTED"), ("Thanks!", "ignored", "SIGN_OFF")]
 
 
+def test_a_greeting_whose_first_word_is_a_province_of_another_board_is_a_greeting_not_an_order(
+        judge: Judge) -> None:
+    """HI and OK are provinces of the empire board; g1 is played on the standard board: "Hi judge,"
+    greets, and "OK" after the sign-on, read on g1's own board, is an unknown command without the hint on
+    orders (read on every board, it was a hold of the unit in OK)."""
+    judge.send(ALICE, "Hi judge,\n\n" + FRANCE + "OK\n4 : A PAR - BUR")
+    body = reply_to(judge, ALICE).body
+    assert judge.outcome_of("Hi judge,") == ("ignored", "GREETING")
+    assert answer(body, "OK") == "ERROR: unknown command 'OK': HELP lists the commands"
+    assert judge.outcome_of("4 : A PAR - BUR") == ("ok", "SHEET_ACCEPTED")
+
+
 def test_a_long_run_of_unknown_lines_before_the_first_command_or_with_none_after_is_no_greeting(
         judge: Judge) -> None:
     judge.send(ALICE, "Hello,\nsorry,\nI was away.\nHere goes:\n" + FRANCE + "4 : A PAR - BUR")

@@ -198,7 +198,7 @@ class Machiavelli(GameKind):
 
     # -- mail ------------------------------------------------------------------------------------
 
-    def read(self, text: str) -> Command:
+    def read(self, text: str, game: Game | None) -> Command:
         return handlers.read(text)
 
     def close_block(self, turn: Turn) -> None:

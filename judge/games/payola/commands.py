@@ -20,8 +20,8 @@ from functools import cache
 
 from judge.commands import parse as host
 from judge.commands.parse import BadCommand, Command, GameLine, Line, Press, SetDuration, Unknown, parse_duration
-from judge.engine.map import available_maps, load_map, normalise_name
-from judge.engine.orders import lexicon
+from judge.engine.map import available_maps, load_map
+from judge.engine.orders import leads_with_place
 from judge.payola.offers import AMOUNT_WORDS, NOT_WHOLE
 
 
@@ -104,15 +104,16 @@ SIGNED_AMOUNT = re.compile(r"[-\u2013\u2014\u2212]\s*\d|\.\d")
 (``.5 : ...``): read as an offer, to be answered `AMOUNT_WORDS`."""
 
 
-def read(text: str) -> Command:
-    """A line the host's grammar does not know, as a Payola game reads it."""
+def read(text: str, variant: str | None = None) -> Command:
+    """A line the host's grammar does not know, as a Payola game on the board ``variant`` reads it
+    (None: before any sign-on, when the game and its board are not known yet)."""
     if text[0].isdigit() or SIGNED_AMOUNT.match(text):
         return OfferLine(text)
     words = text.split()
     try:
         return _command(words)
     except KeyError:
-        if orderlike(text):
+        if orderlike(text, variant):
             return OrderLine(text)
         return Unknown(f"unknown command '{words[0][:20]}': HELP lists the commands")
     except ValueError as exc:
@@ -123,20 +124,17 @@ _ORDER_WORDS = frozenset({"A", "F", "ARMY", "FLEET", "B", "BUILD", "BUILDS", "R"
                           "DISBANDS", "WAIVE", "WAIVES", "RETREAT", "RETREATS"})
 
 
-def orderlike(text: str) -> bool:
+def orderlike(text: str, variant: str | None = None) -> bool:
     """Whether a line that is no command reads as an order, well or badly written: it starts
-    with a unit's type, an adjustment's or retreat's word, or a place of one of the judge's
-    maps (an order may leave the unit's type out: ``PAR - BUR``).  Anything else (``Thanks!``,
-    ``Francois``, ``WHOGAME classic``) is an unknown command, not an order: the answer then
-    speaks of neither units nor sign-on."""
+    with a unit's type, an adjustment's or retreat's word, or a place of the game's board (of any
+    of the judge's boards where the game is not known yet) followed by an order's word (an order
+    may leave the unit's type out: ``PAR - BUR``; `leads_with_place`).  Anything else
+    (``Thanks!``, ``Francois``, ``Hi judge,``, ``WHOGAME classic``) is an unknown command, not an
+    order: the answer then speaks of neither units nor sign-on."""
     first = text.split()[0].upper().rstrip(".,:;!")
     if first in _ORDER_WORDS:
         return True
-    for variant in available_maps():
-        game_map = load_map(variant)
-        if normalise_name(first) in game_map.names or lexicon(game_map).names_pattern.match(text.upper()):
-            return True
-    return False
+    return any(leads_with_place(text, load_map(name)) for name in ([variant] if variant else available_maps()))
 
 
 def _command(words: list[str]) -> Command:

@@ -158,8 +158,8 @@ class Payola(GameKind):
 
     # -- mail ------------------------------------------------------------------------------------
 
-    def read(self, text: str) -> Command:
-        return commands.read(text)
+    def read(self, text: str, game: Game | None) -> Command:
+        return commands.read(text, game.variant if game is not None else None)
 
     def close_block(self, talk: Turn) -> None:
         """A power's offer lines are one sheet, its orders one set of orders, each replacing the

@@ -155,7 +155,7 @@ class Pirates(GameKind):
 
     # -- mail ------------------------------------------------------------------------------------
 
-    def read(self, text: str) -> Command:
+    def read(self, text: str, game: Game | None) -> Command:
         return handlers.read(text)
 
     def close_block(self, talk: Turn) -> None:

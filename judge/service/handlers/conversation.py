@@ -492,7 +492,7 @@ class Conversation:
         command = line.command
         if isinstance(command, cmd.GameLine):  # the signed-on game's kind reads it
             game = self.context.game
-            command = (self.kinds.of(game) if game is not None else self.kinds.default).read(line.text)
+            command = (self.kinds.of(game) if game is not None else self.kinds.default).read(line.text, game)
         if isinstance(command, cmd.Unknown):
             self.unknown_run.append(self.echo(line.text, "error", command.error, code="UNKNOWN_COMMAND"))
             return True
