@@ -5,7 +5,8 @@ Core, table by table in dependency order, keeping every id; PostgreSQL's sequenc
 past the highest id, so the next row gets the next number.  It reads the source in one
 transaction (on PostgreSQL a REPEATABLE READ snapshot, so a judge may keep running on it) and
 writes the target in one (a failure leaves it empty), then compares every table's row count and
-every power's balance.  A judge kept in SQLite has a second file, its SMTP listener's intake
+every game's money (each kind's `Records.totals`: Payola's balances, Exchange's purses and
+treasuries, Machiavelli's treasuries).  A judge kept in SQLite has a second file, its SMTP listener's intake
 (``judge-intake.db``, `judge.service.intake`): the mail stored there and not yet taken in is
 copied too, as mail still to apply.  That is how a judge moves from SQLite to PostgreSQL (or
 back, or to another server).

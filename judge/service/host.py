@@ -23,11 +23,12 @@ played what" and SUMMARY name every player of each seat (`who_played`).
 from __future__ import annotations
 
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, event, func, insert, select
+from sqlalchemy import Connection, Table, bindparam, delete, event, func, insert, select
 from sqlalchemy.orm import Session, SessionTransaction, object_session
 
 from judge.service.absences import shift_for_absences
@@ -110,6 +111,16 @@ def current_phase(session: Session, game: Game) -> PhaseRow | None:
         return None
     row: PhaseRow | None = session.scalar(_CURRENT_PHASE, {"game_id": game.id, "phase": game.phase})
     return row
+
+
+def phase_data_now(connection: Connection, kind: str, key: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each started game of ``kind`` by name, with what its current phase row holds as it stands:
+    the ``key`` of its result once processed, its position while open (`kinds.Records.totals`)."""
+    rows = connection.execute(select(Game.name, PhaseRow.status, PhaseRow.position, PhaseRow.result)
+                              .join(PhaseRow, (PhaseRow.game_id == Game.id) & (PhaseRow.name == Game.phase))
+                              .where(Game.kind == kind))
+    for name, status, position, result in rows:
+        yield name, result[key] if status == "processed" and result else position
 
 
 def players(session: Session, game: Game) -> list[Player]:

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from judge.engine.map import GameMap, load_map
@@ -184,12 +184,8 @@ def totals(connection: Connection, kind: str) -> dict[str, int]:
     """The money of every game of ``kind`` as its current phase row holds it: each purse and
     treasury, what was destroyed, and what ZEROSUM owes a corporation, by "game name"
     (`judge.service.kinds.Records.totals`)."""
-    rows = connection.execute(select(Game.name, PhaseRow.status, PhaseRow.position, PhaseRow.result)
-                              .join(PhaseRow, (PhaseRow.game_id == Game.id) & (PhaseRow.name == Game.phase))
-                              .where(Game.kind == kind))
     found: dict[str, int] = {}
-    for name, status, position, result in rows:
-        data = result["state"] if status == "processed" and result else position
+    for name, data in host.phase_data_now(connection, kind, "state"):
         found |= {f"{name} {who}": int(amount) for who, amount in {**data["purses"], **data["treasuries"]}.items()}
         found[f"{name} destroyed"] = int(data["destroyed"])
         found |= {f"{name} owed {who}": int(amount) for who, amount in data.get("owed", {}).items()}

@@ -26,6 +26,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from judge.commands.parse import MASTER_WORDS, Command, History, press_tokens
@@ -276,6 +277,15 @@ class Machiavelli(GameKind):
 
     def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
         return pages.write_game(root, record, force)
+
+    # -- records ---------------------------------------------------------------------------------
+
+    def totals(self, connection: Connection) -> dict[str, int]:
+        """Each country's treasury in every Machiavelli game as it stands ("m1 Venice"): a copy of
+        the database must keep every ducat.  The game keeps them in its phase rows' positions."""
+        return {f"{name} {country}": int(ducats)
+                for name, data in host.phase_data_now(connection, self.name, "position")
+                for country, ducats in data.get("treasuries", {}).items()}
 
     # -- the demo --------------------------------------------------------------------------------
 

@@ -42,6 +42,7 @@ from sqlalchemy import select
 
 from judge.bootstrap import kinds
 from judge.games.machiavelli import lifecycle, pictures
+from judge.games.machiavelli.kind import Machiavelli
 from judge.games.machiavelli.render import Geometry, GeometryError
 from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow
@@ -366,6 +367,15 @@ def test_5_1_5_2_the_fall_brings_the_springs_incomes_to_each_treasury(played: Pl
     assert "Spring 1455, A.1 and A.2:" in shown and "Florence 13 (tax 9, trade 4)" in shown
     assert "Anticipated treasuries (2, A.2): " in shown
     assert "Now SP1455A, the spring letter of Spring 1455 (A orders)" in results.body
+
+
+def test_a_backup_checks_every_countrys_treasury(played: Played) -> None:
+    """Records.totals: what a copy of the database must keep of the game, as the fall of 1454 leaves it:
+    Florence's 16 ducats (3 + 9 + 4, worked out above), and a treasury for each of the board's countries."""
+    with played.judge.db.engine.connect() as connection:
+        totals = Machiavelli().totals(connection)
+    assert totals["m1 Florence"] == 16
+    assert sorted(totals) == sorted(f"m1 {country}" for country in (*PLAYERS, *DUMMIES))
 
 
 def test_the_phase_rows_keep_the_letters_as_carried_out(played: Played) -> None:
