@@ -195,6 +195,17 @@ class LimitedSMTP(SMTP):
         self.transport.write(TOO_LONG)
         self.transport.close()
 
+    def _timeout_cb(self) -> None:
+        """aiosmtpd's idle clock, except while the mail read is being stored: the sender waits for
+        its 250 or 451, and a store that takes long (a database cut off is given up after about 30 s,
+        longer on a loaded machine) must not end in a hang-up the sender cannot tell from a crash."""
+        if self.envelope is not None and self.envelope.content is not None:
+            self._reset_timeout()
+            return
+        assert self.session is not None and self.transport is not None
+        log.info("closed the session of %s: silent for %g s", self.session.peer, self._timeout_duration)
+        self.transport.close()
+
     @syntax("DATA")
     async def smtp_DATA(self, arg: str) -> None:
         envelope = self.envelope
@@ -210,8 +221,9 @@ def smtp_factory(handler: Any, *, max_sessions: int, per_client: int, reserved: 
     At most ``max_sessions`` at once, ``per_client`` from one untrusted client, and
     ``max_sessions - reserved`` from untrusted clients together (all of them when nothing is
     ``trusted``).  Each is closed after ``idle_timeout`` seconds without a command (aiosmtpd's
-    clock also runs while a message is transferred: DATA must end within it too), and after
-    ``lifetime`` seconds without finishing a mail.  ``options`` go to aiosmtpd's SMTP.
+    clock also runs while a message is transferred: DATA must end within it too, but not while the
+    message is stored), and after ``lifetime`` seconds without finishing a mail.  ``options`` go to
+    aiosmtpd's SMTP.
     """
     sessions = _Sessions(max_sessions, per_client, reserved, trusted)
     return partial(LimitedSMTP, handler, sessions=sessions, lifetime=lifetime, timeout=idle_timeout, **options)

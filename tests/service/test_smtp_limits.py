@@ -6,6 +6,7 @@ other loopback addresses (127.0.0.2, ...), which Linux lets any socket use."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import select
 import signal
@@ -13,12 +14,14 @@ import smtplib
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 
+from judge.mail.smtp_in import InboundHandler, smtp_factory
 from judge.service.config import Settings
 from judge.service.logs import RepeatFilter
 from tests.support.clock import Clock
@@ -110,6 +113,40 @@ def test_idle_session_is_closed_after_the_timeout_and_frees_its_place(tmp_path: 
         wait_until(lambda: maildir_subjects(settings) == ["Re: orders"])
     finally:
         judge.stop()
+
+
+@pytest.mark.parametrize(("stored", "answer"), [(True, 250), (False, 451)])
+def test_a_mail_whose_store_outlasts_the_idle_timeout_is_answered_not_hung_up_on(stored: bool, answer: int) -> None:
+    """A store that takes longer than the idle timeout (a database cut off is given up after about
+    30 s, the timeout is 60 s, a loaded machine stretches the one past the other): the sender gets
+    the store's verdict, 250 or 451, not a hang-up it cannot tell from a crash (and, where the
+    store went through, would send again: a second copy)."""
+    async def slow_store(raw: bytes, sender: str) -> None:
+        await asyncio.sleep(1.5)  # three idle timeouts
+        if not stored:
+            raise OSError("the database is out of reach")
+
+    loop = asyncio.new_event_loop()
+    factory = smtp_factory(InboundHandler(lambda address: True, slow_store), max_sessions=2, per_client=2,
+                           reserved=0, trusted=(), idle_timeout=0.5, lifetime=30)
+    server = loop.run_until_complete(loop.create_server(factory, "127.0.0.1", 0))
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", server.sockets[0].getsockname()[1], timeout=30) as client:
+            client.ehlo()
+            client.mail(GM)
+            client.rcpt("judge@localhost")
+            try:
+                code = client.data(b"Subject: orders\r\n\r\nHELP\r\n")[0]
+            except smtplib.SMTPDataError as refused:
+                code = refused.smtp_code
+        assert code == answer
+    finally:
+        loop.call_soon_threadsafe(server.close)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=30)
+        loop.close()
 
 
 def test_default_limits() -> None:
