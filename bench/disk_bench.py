@@ -140,35 +140,52 @@ def on_disk(folder: Path) -> int:
     return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file()) if folder.exists() else 0
 
 
+STAGES = ("as stored, the mail just sent", "the clock dropped sent mail's maps ({days:g} days on)",
+          "after judge prune --older-than 0", "and VACUUM-ed: what stays for good")
+
+
+def stages(bench: Bench, later: datetime, say: bool = False) -> list[int]:
+    """The bytes in use at each of `STAGES`, taking ``bench``'s database through them at ``later``."""
+    used = [bench.in_use()]
+    while drop_sent_attachments(bench.db, bench.settings, later) != (0, 0):
+        pass
+    used.append(bench.in_use())
+    for line in prune(bench.db, later, 0):
+        if say:
+            print(f"  judge prune --older-than 0: {line}")
+    used.append(bench.in_use())
+    vacuum(bench.db)
+    used.append(bench.in_use())
+    return used
+
+
 def run(phases: int, blind: bool, pages: bool) -> None:
+    """Each stage is compared with the same stage of the database as it stood before the phases (a copy
+    taken then, taken through the stages too): the setup's own mail, maps and all, is dropped and pruned
+    with the phases', and measured against the setup as stored it made the phases look smaller."""
     logging.getLogger("judge").setLevel(logging.ERROR)
     with tempfile.TemporaryDirectory(prefix="judge-disk-") as data:
-        bench = Bench(Path(data), pages)
+        played, before = Path(data) / "played", Path(data) / "before"
+        bench = Bench(played, pages)
         bench.setup(blind)
         vacuum(bench.db)
-        base = bench.in_use()
+        bench.in_use()  # the write-ahead log checkpointed: the copy is whole
+        shutil.copytree(played, before)
         tables = bench.by_table()
-        web = Path(data) / "web"
+        web = played / "web"
         pages_before = on_disk(web)
         rng = random.Random(1)
         for _ in range(phases):
             bench.play_phase(rng)
+        later = bench.now + timedelta(days=bench.settings.attachment_days, hours=1)
+        base = stages(Bench(before), later)
         print(f"{phases} phases of a seven-player {'Tin Cup ' if blind else ''}game with two observers, maps on; "
-              "the database before them: "
-              f"{base / 1e6:.2f} MB; a year = {YEAR} phases")
+              f"the database before them: {base[0] / 1e6:.2f} MB as stored, {base[-1] / 1e6:.2f} MB once pruned "
+              f"and VACUUM-ed; a year = {YEAR} phases")
         if pages:
             show("the public pages (<data-dir>/web, never pruned)", on_disk(web), pages_before, phases)
-        show("as stored, the mail just sent", bench.in_use(), base, phases)
-        later = bench.now + timedelta(days=bench.settings.attachment_days, hours=1)
-        while drop_sent_attachments(bench.db, bench.settings, later) != (0, 0):
-            pass
-        show(f"the clock dropped sent mail's maps ({bench.settings.attachment_days:g} days on)", bench.in_use(),
-             base, phases)
-        for line in prune(bench.db, later, 0):
-            print(f"  judge prune --older-than 0: {line}")
-        show("after judge prune --older-than 0", bench.in_use(), base, phases)
-        vacuum(bench.db)
-        show("and VACUUM-ed: what stays for good", bench.in_use(), base, phases)
+        for stage, used, was in zip(STAGES, stages(bench, later, say=True), base, strict=True):
+            show(stage.format(days=bench.settings.attachment_days), used, was, phases)
         grown = {name: size - tables.get(name, 0) for name, size in bench.by_table().items()}
         print("  what stays per phase, by table: " + ", ".join(
             f"{name} {size / phases / 1e3:.1f} KB" for name, size in sorted(grown.items(), key=lambda i: -i[1])
