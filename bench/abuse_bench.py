@@ -76,6 +76,7 @@ POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 UNITS = {"AUSTRIA": "A VIE - GAL", "ENGLAND": "F LON - NTH", "FRANCE": "A PAR - BUR", "GERMANY": "A MUN - BUR",
          "ITALY": "A VEN - TYR", "RUSSIA": "A WAR - GAL", "TURKEY": "F ANK - BLA"}
 GM = "gm@example.org"
+BYSTANDER = "bystander@example.org"  # the ordinary sender whose times to 250 are measured
 
 
 def address(power: str) -> str:
@@ -104,22 +105,29 @@ class Judge:
     def __init__(self, data: Path) -> None:
         self.loop = asyncio.new_event_loop()
         stopped = datetime(2026, 3, 1, 9, 0)
-        settings = Settings(data_dir=data, port=0, tick_seconds=3600, mta_hostname=MX, mta_authenticates=True)
+        settings = Settings(data_dir=data, port=0, tick_seconds=3600, mta_hostname=MX, mta_authenticates=True,
+                            log_file=data / "judge.log")  # the applier's process logs there, not into the table
         self.daemon = Daemon(settings, kinds(), clock=lambda: stopped)
         self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self.daemon.run(),), daemon=True)
         self.thread.start()
         while self.daemon.port is None:
             time.sleep(0.05)
         self.port: int = self.daemon.port
+        self.sent = 0  # mails other than the bystander's answered 250
 
     def send(self, sender: str, raw: bytes) -> None:
         with smtplib.SMTP("127.0.0.1", self.port, timeout=120) as client:
             client.sendmail(sender, ["judge@localhost"], raw)
+        if sender != BYSTANDER:
+            self.sent += 1
 
     def unsettled(self) -> int:
+        """The mails other than the bystander's that were answered 250 and are not applied or
+        quarantined yet: those still in the listener's intake (not yet rows) and those waiting."""
         with self.daemon.db.transaction() as session:
-            return int(session.scalar(select(func.count()).select_from(InboundMail)
-                                      .where(InboundMail.status.in_(("new", "applying")))) or 0)
+            done = session.scalar(select(func.count()).select_from(InboundMail).where(
+                InboundMail.envelope_from != BYSTANDER, InboundMail.status.not_in(("new", "applying"))))
+        return self.sent - int(done or 0)
 
     def last_id(self) -> int:
         with self.daemon.db.transaction() as session:
@@ -129,7 +137,7 @@ class Judge:
         """The statuses of the attacker's mails stored after ``first``, counted."""
         with self.daemon.db.transaction() as session:
             rows = session.execute(select(InboundMail.status, func.count()).where(
-                InboundMail.id > first, InboundMail.envelope_from != "bystander@example.org")
+                InboundMail.id > first, InboundMail.envelope_from != BYSTANDER)
                 .group_by(InboundMail.status)).all()
         return " ".join(f"{status}x{count}" for status, count in rows)
 
@@ -148,11 +156,11 @@ class Bystander:
         self.thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
-        raw = mail("bystander@example.org", "LIST")
+        raw = mail(BYSTANDER, "LIST")
         while not self.stopping.is_set():
             started = time.perf_counter()
             try:
-                self.judge.send("bystander@example.org", raw)
+                self.judge.send(BYSTANDER, raw)
                 self.times.append(time.perf_counter() - started)
             except smtplib.SMTPException:
                 self.refused += 1
