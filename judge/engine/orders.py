@@ -419,17 +419,19 @@ def _tokenise(text: str, lex: Lexicon) -> list[_Token]:
 
 def leads_with_place(text: str, game_map: GameMap) -> bool:
     """Whether ``text`` reads as an order that leaves its unit's type out (``PAR - BUR``, ``Paris
-    holds``, ``MUN S PAR - BUR``): a place of ``game_map`` first, then an order's word, or nothing.
-    Prose whose first word is also a place's abbreviation somewhere (``Hi judge,``, ``OK, here are
-    my orders``: HI and OK are provinces of the empire map) is not: another word follows the place,
-    or the word ends in a comma, as an order's place never does."""
+    holds``, ``MUN S PAR - BUR``): a place of ``game_map`` first, then an order's word.  Prose whose
+    first word is also a place's abbreviation somewhere is not (``Hi judge,``, ``OK, here are my
+    orders``, ``Bob``: HI and OK are provinces of the empire map, BOB of the modern one): another
+    word follows the place, or nothing does (the parser would read ``PAR`` alone as a hold, but
+    nobody orders a hold so, and a name signing a mail is common), or the word ends in a comma, as
+    an order's place never does."""
     first = text.split()[0] if text.split() else ""
     tokens = _tokenise(text, lexicon(game_map))
     if not tokens or tokens[0].kind != "LOC" or first.endswith((",", "!", "?")):
         return False
     if normalise_name(tokens[0].text.partition("/")[0]) not in game_map.names:
         return False
-    return len(tokens) == 1 or tokens[1].kind != "LOC"
+    return len(tokens) > 1 and tokens[1].kind != "LOC"
 
 
 def _location(tok: _Token | None, game_map: GameMap, what: str) -> Location:

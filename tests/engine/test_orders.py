@@ -116,10 +116,12 @@ def test_via_alone_reads_as_via_convoy(text: str) -> None:
 
 @pytest.mark.parametrize(("text", "board", "order"), [
     ("PAR - BUR", "standard", True), ("Paris holds", "standard", True), ("North Sea - Norway", "standard", True),
-    ("MUN S PAR - BUR", "standard", True), ("PAR", "standard", True), ("StP/sc - Bot", "standard", True),
+    ("MUN S PAR - BUR", "standard", True), ("StP/sc - Bot", "standard", True),
     ("Hi judge,", "standard", False), ("Hi", "standard", False), ("Thanks!", "standard", False),
-    # HI and OK are provinces of the empire map: read as orders there when an order's word follows, not as prose
-    ("HI - OK", "empire", True), ("Hi", "empire", True),
+    # HI, OK and UP are provinces of the empire map, BOB of the modern one: orders there when an order's word
+    # follows, not as prose, nor alone (a name signing the mail)
+    ("HI - OK", "empire", True), ("Up to you", "empire", True), ("Hi", "empire", False), ("Bob", "modern", False),
+    ("PAR", "standard", False),
     ("Hi judge,", "empire", False), ("Hi,", "empire", False), ("OK, here are my orders", "empire", False)])
 def test_an_order_without_its_units_type_begins_with_a_place_and_prose_does_not(
         text: str, board: str, order: bool) -> None:

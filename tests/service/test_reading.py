@@ -64,13 +64,13 @@ def test_a_short_greeting_before_the_first_command_is_taken_as_such(judge: Judge
 
 def test_a_greeting_whose_first_word_is_a_province_of_another_board_is_a_greeting_not_an_order(
         judge: Judge) -> None:
-    """HI and OK are provinces of the empire board; g1 is played on the standard board: "Hi judge,"
-    greets, and "OK" after the sign-on, read on g1's own board, is an unknown command without the hint on
-    orders (read on every board, it was a hold of the unit in OK)."""
-    judge.send(ALICE, "Hi judge,\n\n" + FRANCE + "OK\n4 : A PAR - BUR")
+    """HI and UP are provinces of the empire board; g1 is played on the standard board: "Hi judge,"
+    greets, and "Up to you" after the sign-on, read on g1's own board, is an unknown command without the
+    hint on orders (read on every board, it was a move of the unit in UP, TO being a move's word)."""
+    judge.send(ALICE, "Hi judge,\n\n" + FRANCE + "Up to you\n4 : A PAR - BUR")
     body = reply_to(judge, ALICE).body
     assert judge.outcome_of("Hi judge,") == ("ignored", "GREETING")
-    assert answer(body, "OK") == "ERROR: unknown command 'OK': HELP lists the commands"
+    assert answer(body, "Up to you") == "ERROR: unknown command 'Up': HELP lists the commands"
     assert judge.outcome_of("4 : A PAR - BUR") == ("ok", "SHEET_ACCEPTED")
 
 
