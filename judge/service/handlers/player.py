@@ -296,9 +296,13 @@ def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
     kind = talk.kinds.of(game)
     host.left_seat(game, player)
     player.resigned = True
-    note = f"you have resigned; your {kind.seat_word} is now a dummy" + kind.resigned(talk, game, power)
+    resigned = kind.resigned(talk, game, power)
+    # A seat that can have no player again has left the game (Exchange's investor, E32): it is no dummy.
+    left = kind.no_new_player(talk.session, game, power) is not None
+    note = f"you have resigned; your {kind.seat_word} " + ("has left the game" if left else "is now a dummy") + resigned
     host.record(game, f"the player of {kind.seat_title(power)} resigned")
-    talk.announce(f"the player of {kind.seat_title(power)} resigned: it is now a dummy {kind.seat_word}",
+    talk.announce(f"the player of {kind.seat_title(power)} resigned: "
+                  + ("it has left the game" if left else f"it is now a dummy {kind.seat_word}"),
                   public=True)  # observers are told of resignations too (docs/players/by-mail.md)
     talk.context = Context()
     talk.echo(text, "ok", note)
