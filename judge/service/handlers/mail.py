@@ -79,9 +79,9 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Row, Table, bindparam, func, insert, select, update
+from sqlalchemy import Row, String, Table, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, InternalError, OperationalError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import QueryableAttribute, Session
 
 from judge.commands import parse as cmd
 from judge.mail.inbound import InboundMail, parse_mail
@@ -118,8 +118,15 @@ MAIL_CHANNEL = "judge_mail"  # on PostgreSQL, what `store` notifies: every judge
 CONFIRMING = "confirm "  # a mail's topic while it is the token of a CONFIRM (`topic`)
 MAX_READ = 10 * WINDOW  # mails read and kept for a later run at most (`Runs.read`)
 CLASSIFY = RUN  # on PostgreSQL, the mails one judge reads for their topics at once (`Runs.classify`)
-TOPIC_SIZE = 400  # the column's length: a longer topic (an address) is cut, which only joins two topics
-MAX_ENVELOPE = 320  # the column's length
+def _length(column: QueryableAttribute[str | None]) -> int:
+    """The length of a string column of the stored mail, as its table (and migration) says."""
+    length = cast(String, column.type).length
+    assert length is not None
+    return length
+
+
+TOPIC_SIZE = _length(InboundRow.topic)  # a longer topic (an address) is cut, which only joins two topics
+MAX_ENVELOPE = _length(InboundRow.envelope_from)
 
 
 def receive(db: Database, raw: bytes, now: datetime, envelope_from: str | None = None) -> int:
