@@ -41,6 +41,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["counted"] = counted
     return env
 
 
@@ -54,6 +55,12 @@ def when(moment: datetime | None) -> str:
     return "none" if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """A count of things as the mails write it: "1 offer", "3 offers", "0 offers" (``plural``
+    where adding an s does not make it), never "1 offer(s)"; the templates' ``counted`` filter."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def duration(hours: float) -> str:
     """A length of time in words, as the mails write it: ``4 minutes``, ``2 hours``, ``1 day 6
     hours`` (to the minute), never a fraction of an hour such as ``0.0666667 hours``."""
@@ -62,4 +69,4 @@ def duration(hours: float) -> str:
         return "less than a minute" if hours > 0 else "0 hours"
     days, rest = divmod(minutes, 24 * 60)
     parts = [(days, "day"), (rest // 60, "hour"), (rest % 60, "minute")]
-    return " ".join(f"{count} {unit}{'s' if count > 1 else ''}" for count, unit in parts if count)
+    return " ".join(counted(count, unit) for count, unit in parts if count)

@@ -42,6 +42,7 @@ from sqlalchemy.orm import Session
 from judge.service.config import Settings
 from judge.service.kinds import kind_of
 from judge.service.lifecycle import RUNNING
+from judge.service.render import counted
 from judge.store.database import Database
 from judge.store.models import Game, Player
 from judge.web import public
@@ -86,6 +87,7 @@ def environment() -> Environment:
     env.filters["when"] = lambda moment: moment.strftime("%Y-%m-%d %H:%M UTC")
     env.filters["iso"] = lambda moment: moment.strftime("%Y-%m-%dT%H:%MZ")
     env.filters["power"] = lambda name: str(name).title()
+    env.filters["counted"] = counted
     return env
 
 

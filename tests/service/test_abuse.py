@@ -392,7 +392,7 @@ def test_join_for_another_address_waits_for_that_address_to_confirm(judge: Judge
     [token] = tokens(judge.db, "victim@example.org")
     assert token not in reply
     judge.send(GM, "LIST g5")
-    assert "0 player(s) joined" in judge.last_to(GM).body
+    assert "0 players joined" in judge.last_to(GM).body
     judge.send("victim@example.org", f"CONFIRM {token}")
     assert "you joined 'g5' (you asked for France)" in judge.last_to("victim@example.org").body
     judge.send("victim@example.org", f"CONFIRM {token}")

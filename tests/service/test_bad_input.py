@@ -63,7 +63,7 @@ def test_wrong_password_gets_one_short_refusal_and_nothing_is_applied(judge: Jud
     assert judge.outcome_of("SIGNON MASTER@g1 ****") == ("error", "SIGNON_REFUSED")
     assert body.count("\n> ") == 0  # one short refusal: nothing else of the mail is answered
     judge.send(ALICE, "LIST g1")
-    assert "1 player(s) joined" in only_reply(judge, ALICE)  # the JOIN before the bad sign-on was undone
+    assert "1 player joined" in only_reply(judge, ALICE)  # the JOIN before the bad sign-on was undone
 
 
 def test_unknown_game(judge: Judge) -> None:

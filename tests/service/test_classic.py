@@ -53,7 +53,7 @@ def test_press_to_all_is_copied_to_the_master_and_to_observers(judge: Judge) -> 
     for reader in (BOB, CAROL, GM, OBSERVER):
         assert "Press in g1 from France to everyone:" in mails[reader].body
         assert "Peace in our time." in mails[reader].body
-    assert "press sent to England, Germany, the game master and 1 observer(s)" in mails[ALICE].body
+    assert "press sent to England, Germany, the game master and 1 observer" in mails[ALICE].body
 
 
 def test_observers_need_not_receive_broadcasts(judge: Judge) -> None:

@@ -79,14 +79,14 @@ def test_civil_disorder_removal_appears_in_the_results_of_the_power_concerned(ju
                                  "ENGLAND": ["LON", "EDI", "LVP"]}})
     judge.send(ALICE, FRANCE + "REMOVE A PIC")  # France owes two removals and orders one
     mails = judge.new_mail()
-    assert "WARNING: 2 removal(s) are due and you ordered 1: the judge will remove the rest" in to(mails, ALICE)[0].body
+    assert "WARNING: 2 removals are due and you ordered 1: the judge will remove the rest" in to(mails, ALICE)[0].body
     judge.later(49)
     judge.process("g1")
     results = to(judge.new_mail(), ALICE)[0].body
     # Of A PAR, A BUR and F BRE, A BUR is the farthest from France's centers PAR and BRE (1 step,
     # the others 0): it goes.
     assert "France A BUR was removed in civil disorder: too few removals were ordered" in results
-    assert "France: 2 center(s), 2 unit(s): A PAR, F BRE" in results
+    assert "France: 2 centers, 2 units: A PAR, F BRE" in results
 
 
 def test_unordered_retreat_disband_appears_in_the_results(judge: Judge) -> None:
@@ -105,13 +105,13 @@ def test_the_results_mail_lists_every_unit_on_the_board(judge: Judge) -> None:
     play_spring(judge)
     results = next(m for m in to(judge.new_mail(), CAROL) if m.subject == "g1 S1901M results").body
     board = results.split("The board for F1901M:", 1)[1]
-    for line in ("Austria: 3 center(s), 3 unit(s): A BUD, A VIE, F TRI",
-                 "England: 3 center(s), 3 unit(s): A LVP, F EDI, F NTH",
-                 "France: 3 center(s), 3 unit(s): A BUR, A MAR, F BRE",
-                 "Germany: 3 center(s), 3 unit(s): A BER, A RUH, F KIE",
-                 "Italy: 3 center(s), 3 unit(s): A ROM, A VEN, F NAP",
-                 "Russia: 4 center(s), 4 unit(s): A MOS, A WAR, F SEV, F STP/SC",
-                 "Turkey: 3 center(s), 3 unit(s): A CON, A SMY, F ANK",
+    for line in ("Austria: 3 centers, 3 units: A BUD, A VIE, F TRI",
+                 "England: 3 centers, 3 units: A LVP, F EDI, F NTH",
+                 "France: 3 centers, 3 units: A BUR, A MAR, F BRE",
+                 "Germany: 3 centers, 3 units: A BER, A RUH, F KIE",
+                 "Italy: 3 centers, 3 units: A ROM, A VEN, F NAP",
+                 "Russia: 4 centers, 4 units: A MOS, A WAR, F SEV, F STP/SC",
+                 "Turkey: 3 centers, 3 units: A CON, A SMY, F ANK",
                  "unowned (12): BEL BUL DEN GRE HOL NWY POR RUM SER SPA SWE TUN"):
         assert line in board, line
     assert "Austria sent no offer sheet" not in results  # a dummy power's units are not its player's doing
@@ -216,7 +216,7 @@ def test_status_after_a_sheet_in_the_same_mail_shows_that_sheet(judge: Judge) ->
     body = judge.last_to(ALICE).body
     status = body.split("> STATUS", 1)[1]
     assert "3 : A PAR - PIC" in status and "1 : A MAR - SPA" in status
-    assert "The board for S1901M:" in status and "France: 3 center(s), 3 unit(s): A MAR, A PAR, F BRE" in status
+    assert "The board for S1901M:" in status and "France: 3 centers, 3 units: A MAR, A PAR, F BRE" in status
 
 
 def test_the_chart_shows_savings_expanded_lists_accounts_and_rounds(judge: Judge) -> None:
@@ -225,7 +225,7 @@ def test_the_chart_shows_savings_expanded_lists_accounts_and_rounds(judge: Judge
     judge.send(CAROL, ENGLAND + "1 : F LON - NTH")
     chart = next(m for m in judge.new_mail() if m.subject == "g1 S1901M chart").body
     # France: 48, saves 10, so 38 to spend: 40 is reduced twice, to 38.
-    assert "France: 48 AgP, saves 10, spent 38 -> 10 AgP, 2 reduction round(s), list FGEAIRT" in chart
+    assert "France: 48 AgP, saves 10, spent 38 -> 10 AgP, 2 reduction rounds, list FGEAIRT" in chart
     assert "Austria: 48 AgP, saves 0, spent 0 -> 48 AgP, list A" in chart and "no sheet" in chart
     assert "Germany: 45 AgP, saves 0, spent 2 -> 43 AgP" in chart
     assert "England: 50 AgP now; +3 transfer: from GERMANY; -1 paid: bribes accepted in S1901M" in chart
@@ -312,7 +312,7 @@ def test_an_outlook_style_unquoted_reply_adds_no_offers(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "3 : A MAR - SPA\n\n-----Original Message-----\nFrom: judge@localhost\n"
                                "Sent: Monday\nSubject: Re: orders\n\n" + old.replace("> ", ""))
     body = judge.last_to(ALICE).body
-    assert "offer sheet accepted: 1 offer(s)" in body
+    assert "offer sheet accepted: 1 offer," in body
     assert "Reading stopped at '-----Original Message-----'" in body
     judge.send(ALICE, FRANCE + "STATUS")
     status = judge.last_to(ALICE).body

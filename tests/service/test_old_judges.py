@@ -151,7 +151,7 @@ def test_a_takeover_of_a_resigned_power_carries_the_treasury_over(judge: Judge) 
     mails = judge.new_mail()
     briefing = next(m for m in mails if m.subject == "g1: your briefing as Germany").body
     assert "Your treasury: 40 AgP" in briefing and "Your acceptance list: GEFAIRT" in briefing
-    assert "The board for S1901M:" in briefing and "England: 3 center(s)" in briefing
+    assert "The board for S1901M:" in briefing and "England: 3 centers" in briefing
     assert "has a new player (dan@example.org)" in to(mails, ALICE)[0].body
     judge.send(DAN, "SIGNON G@g1 dan-pw\nSTATUS")
     assert "your balance: 40 AgP" in judge.last_to(DAN).body

@@ -76,7 +76,7 @@ def test_reduced_statement_says_what_the_reductions_left_and_the_savings(tmp_pat
     assert "you paid 18 AgP for A BER - SIL (you offered 30; the reductions left 18 (rule 5.5))" in germany
     assert "you paid 0 AgP for F KIE - HOL (you offered 12; the reductions left 0 (rule 5.5))" in germany
     assert "savings you asked for: 10 AgP (rule 3.4)" in germany
-    assert "total spent: 36 AgP, after 12 reduction round(s)" in germany
+    assert "total spent: 36 AgP, after 12 reduction rounds" in germany
 
 
 # -- 23.25: the start mail ---------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ def test_a_short_sign_off_after_the_last_command_is_taken_as_such(judge: Judge) 
     for line in ("Thanks!", "Francois", "Sent from my iPhone"):
         assert (judge.answer(line).outcome, judge.answer(line).code) == ("ignored", "SIGN_OFF"), body
     assert [answer.code for answer in judge.answers if answer.outcome == "error"] == []
-    assert "offer sheet accepted: 1 offer(s)" in body
+    assert "offer sheet accepted: 1 offer," in body
 
 
 def test_unknown_words_amid_commands_are_unknown_commands_without_the_hint_on_orders(judge: Judge) -> None:
@@ -153,7 +153,7 @@ def test_autocorrected_dashes_and_via_alone_are_read(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "4 : A PAR \u2013 BUR\n3 : A MAR \u2014 SPA\n2 : F BRE \u2212 MAO")
     body = reply_to(judge, ALICE).body
     assert "ERROR" not in body, body
-    assert "offer sheet accepted: 3 offer(s)" in body
+    assert "offer sheet accepted: 3 offers," in body
     assert answer(body, "4 : A PAR \u2013 BUR") == "OK: read as one offer of 4 AgP; direct offer for A PAR - BUR"
     judge.send(ALICE, FRANCE + "1 : A MAR - SPA VIA")
     assert answer(reply_to(judge, ALICE).body, "1 : A MAR - SPA VIA") == (
@@ -381,5 +381,5 @@ def test_get_info_of_a_pirates_match(tmp_path: Path) -> None:
     judge.send("carol@example.org", "GET INFO pp\nWHOGAME pp")
     body = reply_to(judge, "carol@example.org").body
     assert "PLAYERS=4: 4 players in two rooms, five rounds (P1)" in body
-    assert "GARNETS=2: each player starts with 2 garnet(s) (P1, P7)" in body
-    assert "0 player(s) joined, of 4" in body
+    assert "GARNETS=2: each player starts with 2 garnets (P1, P7)" in body
+    assert "0 players joined, of 4" in body

@@ -15,7 +15,7 @@ import pytest
 
 from judge.service.config import Settings
 from judge.service.handlers.conversation import Echo
-from judge.service.render import render
+from judge.service.render import counted, environment, render
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -42,3 +42,24 @@ def test_a_reply_quotes_each_line_then_its_outcome_and_message_and_the_lines_und
 
 def test_a_reply_to_a_mail_without_commands_says_so_and_points_to_help(settings: Settings) -> None:
     assert render("reply", echoes=[], notes=[], settings=settings) == golden("reply_empty.txt")
+
+
+@pytest.mark.parametrize(("count", "noun", "plural", "words"), [
+    (1, "offer", None, "1 offer"), (3, "offer", None, "3 offers"), (0, "player", None, "0 players"),
+    (1, "reduction round", None, "1 reduction round"), (2, "reduction round", None, "2 reduction rounds"),
+    (2, "army", "armies", "2 armies")])
+def test_counts_are_written_singular_for_one_and_plural_otherwise_never_with_s_in_brackets(
+        count: int, noun: str, plural: str | None, words: str) -> None:
+    assert counted(count, noun, plural) == words
+
+
+def test_a_board_says_one_center_and_one_unit_in_the_singular() -> None:
+    board = {"phase": "W1905A", "dislodged": [], "unowned": [],
+             "powers": [{"power": "ITALY", "centers": ["ROM"], "units": ["A ROM"]},
+                        {"power": "FRANCE", "centers": ["BRE", "PAR"], "units": []}],
+             "adjustments": [{"power": "ITALY", "centers": 1, "units": 2, "builds": 0, "removals": 1,
+                              "free_homes": []}]}
+    text = environment().from_string('{% from "mail/payola/board.txt.j2" import board %}{{ board(b) }}').render(b=board)
+    lines = text.splitlines()
+    assert "  Italy: 1 center, 1 unit: A ROM" in lines and "  France: 2 centers, 0 units: no units" in lines
+    assert "  Italy: 1 center, 2 units: must remove 1" in lines

@@ -57,6 +57,7 @@ from judge.games.exchange.core.views import (
 from judge.games.exchange.core.year import CorporateIncome, IncomeRecord, MovementRecord, OrdersRecord
 from judge.payola.determination import Statement
 from judge.payola.offers import Offer, OfferKind
+from judge.service.render import counted
 
 WIDTH = 76
 
@@ -187,20 +188,20 @@ def _did(action: Action) -> str:
     if isinstance(line, Priority):
         return f"{money(amount)} spent"
     if isinstance(line, Bid):
-        return f"{shares} share(s) bought for {money(amount)}" if action.corporation is None else \
-            f"{shares} share(s) bought back for {money(amount)}"
+        return f"{counted(shares, 'share')} bought for {money(amount)}" if action.corporation is None else \
+            f"{counted(shares, 'share')} bought back for {money(amount)}"
     if isinstance(line, Sell):
-        return f"{shares} share(s) sold for {money(amount)}"
+        return f"{counted(shares, 'share')} sold for {money(amount)}"
     if isinstance(line, SellTo | BuyFrom):
-        return f"{shares} share(s) for {money(amount)}"
+        return f"{counted(shares, 'share')} for {money(amount)}"
     if isinstance(line, Give):
-        return f"{shares} share(s) given"
+        return f"{counted(shares, 'share')} given"
     if isinstance(line, Approve | Elect) and shares:
-        return f"{shares} vote(s) counted"
+        return f"{counted(shares, 'vote')} counted"
     if isinstance(line, Dividend):
-        return f"{money(amount)} paid on {shares} share(s)"
+        return f"{money(amount)} paid on {counted(shares, 'share')}"
     if isinstance(line, Issue):
-        return f"{shares} new share(s) in the pool"
+        return f"{counted(shares, 'new share')} in the pool"
     return ""
 
 

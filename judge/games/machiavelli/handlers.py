@@ -39,7 +39,7 @@ from judge.service import host
 from judge.service.absences import absence_lines
 from judge.service.dispatch import PLAYER, Entry
 from judge.service.lifecycle import RUNNING
-from judge.service.render import when
+from judge.service.render import counted, when
 from judge.service.turn import Turn
 from judge.store.models import Game
 
@@ -152,11 +152,11 @@ def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], order
                 {"orders": letter, "kept": kept, "number": number}, talk.now, talk.accepted)
     what = lifecycle.label(game.phase)
     if number == 1:
-        summary = [f"This is your letter, {what}: {len(letter)} order(s). You may correct it once before the "
+        summary = [f"This is your letter, {what}: {counted(len(letter), 'order')}. You may correct it once before the "
                    "deadline: a second letter replaces it whole, but its ducat transfers stand (17.1, M35)."]
     else:
         summary = [f"This corrects your letter, {what}: it replaces the first, whose ducat transfers stand (17.1, "
-                   f"M35). It may not be corrected again. It now holds {len(letter)} order(s)."]
+                   f"M35). It may not be corrected again. It now holds {counted(len(letter), 'order')}."]
         summary += [f"Kept from your first letter: {transfer}" for transfer in kept]
     talk.note(lines[-1][0], summary)
 
@@ -195,7 +195,7 @@ def master_status(talk: Turn) -> list[str]:
         state = host.seat_state(game, country, seat.get(country))
         letter = letters.get(country)
         sent = ("no letter awaited" if country not in expected else "no letter yet" if letter is None else
-                f"letter of {len(letter.parsed['orders'])} order(s)" +
+                f"letter of {counted(len(letter.parsed['orders']), 'order')}" +
                 (", corrected" if int(letter.parsed["number"]) > 1 else ""))
         lines.append(f"{country} ({state}): {sent}")
     return [*lines, *absence_lines(talk.session, game, talk.now.date())]

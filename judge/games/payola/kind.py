@@ -40,7 +40,7 @@ from judge.service.kinds import GameKind
 from judge.service.lifecycle import RUNNING, GameState
 from judge.service.options import GAME_FLAGS, split_options
 from judge.service.outbox import queue
-from judge.service.render import render, when
+from judge.service.render import counted, render, when
 from judge.service.scripts import DemoJudge
 from judge.service.turn import Turn
 from judge.store.models import Game, PhaseRow, Player
@@ -258,7 +258,7 @@ class Payola(GameKind):
             more = (f"; at most {HISTORY_PHASES} phases are sent at once: for the {len(rest)} after them, "
                     f"HISTORY {game.name} {rest[0][1]}-{rest[-1][1]}")
             body += f"\n\n{more[2:]}\n"
-        talk.answer_long(text, f"{game.name}-history.txt", body, f"{len(shown)} phase(s)", more, game)
+        talk.answer_long(text, f"{game.name}-history.txt", body, counted(len(shown), "phase"), more, game)
 
     def summary(self, talk: Turn, text: str, game: Game) -> None:
         """SUMMARY: supply centers per power at the start of each year, the game's events, its

@@ -86,8 +86,8 @@ from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move, 
 from judge.service.logs import log_on_commit
 from judge.service.options import GAME_FLAGS, split_options
 from judge.service.outbox import queue
+from judge.service.render import counted, render, when
 from judge.service.render import duration as in_words
-from judge.service.render import render, when
 from judge.store.models import Game, PhaseRow, Player, Submission
 from judge.web.public import page_url
 
@@ -668,7 +668,7 @@ def _draw_votes(session: Session, game: Game) -> str | None:
         return None
     game.settings = {**game.settings, "draws_told": draws}
     if options_of(game).blind:
-        return f"{draws} surviving power(s) now vote for a draw."
+        return f"{counted(draws, 'surviving power')} now {'votes' if draws == 1 else 'vote'} for a draw."
     return f"{draws} of the {len(voting)} surviving powers now vote for a draw."
 
 

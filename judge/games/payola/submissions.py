@@ -41,7 +41,7 @@ from judge.payola.offers import Offer, OfferKind, parse_sheet
 from judge.service import host
 from judge.service.absences import absence_lines
 from judge.service.lifecycle import RUNNING
-from judge.service.render import render, when
+from judge.service.render import counted, render, when
 from judge.store.models import Submission
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ def store_sheet(talk: Turn) -> bool | None:
         talk.note(last, [f"offer sheet kept, with no offer: savings {sheet.savings} AgP; it replaces any earlier "
                          "sheet for this phase", NO_OFFER_WARNING])
         return True
-    talk.note(last, [f"offer sheet accepted: {count} offer(s), savings {sheet.savings} AgP; "
+    talk.note(last, [f"offer sheet accepted: {counted(count, 'offer')}, savings {sheet.savings} AgP; "
                      "it replaces any earlier sheet for this phase"])
     # The balance is read only when the sheet saves something (most sheets save nothing).
     if sheet.savings and sheet.savings > (balance := lifecycle.balances(talk.session, game)[power]):
@@ -263,9 +263,11 @@ def check_together(position: Position, power: str, orders: list[tuple[int, Order
                 warnings.append(f"you may build {may} and ordered {len(given)}: the rest will be waived")
         elif due < 0:
             if len(given) > -due:
-                warnings.append(f"{-due} removal(s) are due: the orders after the first {-due} will fail")
+                warnings.append(f"{counted(-due, 'removal')} {'is' if due == -1 else 'are'} due: the orders after the "
+                                f"first {-due} will fail")
             elif len(given) < -due:
-                warnings.append(f"{-due} removal(s) are due and you ordered {len(given)}: the judge will remove "
+                warnings.append(f"{counted(-due, 'removal')} {'is' if due == -1 else 'are'} due and you ordered "
+                                f"{len(given)}: the judge will remove "
                                 "the rest by the civil-disorder rules (the units farthest from your centers)")
     return errors, warnings
 
@@ -315,7 +317,7 @@ def master_status_lines(talk: Turn) -> list[str]:
     seat = host.seats(talk.session, game)
     if not seat:
         joined = host.players(talk.session, game)
-        return [*lines, f"{len(joined)} player(s) joined, of {len(lifecycle.game_map(game).powers)}"]
+        return [*lines, f"{counted(len(joined), 'player')} joined, of {len(lifecycle.game_map(game).powers)}"]
     position = active_position(talk)
     texts = host.latest_texts(talk.session, game, game.phase) if position is not None and game.phase else {}
     waiting = set(lifecycle.waiting_for(talk.session, game, texts, position, seat)) if position else set()

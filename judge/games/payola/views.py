@@ -29,6 +29,7 @@ from judge.engine.orders import Build, Disband, OrderSyntaxError, PhaseKind, Rem
 from judge.engine.position import Position
 from judge.payola.blind import Sight
 from judge.payola.options import IncomeScheme, Options
+from judge.service.render import counted
 
 
 def board_summary(board: GameMap) -> str:
@@ -152,7 +153,8 @@ def automatic_actions(before: Position, results: Sequence[Mapping[str, Any]], af
                 free = [c for c in before.game_map.powers[power].home_centers
                         if before.centers.get(c) == power and c not in before.units]
                 reason = "it had no free home center" if not free else "they were not ordered"
-                done.append((power, f"{power.title()} did not use {count - built} build(s): waived ({reason})"))
+                unused = counted(count - built, "build")
+                done.append((power, f"{power.title()} did not use {unused}: waived ({reason})"))
         elif count < 0:
             ordered = {o.unit.province for o in mine if isinstance(o, Remove | Disband)}
             lost = sorted(str(u.unit) for p, u in before.units.items()

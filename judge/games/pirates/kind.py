@@ -34,7 +34,7 @@ from judge.service.config import Settings
 from judge.service.kinds import GameKind
 from judge.service.lifecycle import GameError, GameState
 from judge.service.outbox import queue
-from judge.service.render import render, when
+from judge.service.render import counted, render, when
 from judge.service.scripts import DemoJudge
 from judge.service.turn import Turn
 from judge.store.models import Game, PhaseRow, Player
@@ -114,7 +114,7 @@ class Pirates(GameKind):
         players, garnets = lifecycle.setting(game, "PLAYERS"), lifecycle.setting(game, "GARNETS")
         return [f"{self.title} (the numbers are those of its rules, P1 to P14)",
                 f"PLAYERS={players}: {players} players in two rooms, five rounds (P1)",
-                f"GARNETS={garnets}: each player starts with {garnets} garnet(s) (P1, P7)",
+                f"GARNETS={garnets}: each player starts with {counted(garnets, 'garnet')} (P1, P7)",
                 "a phase closes at its deadline or when the game master processes it, never early (P10); "
                 "everything is published at the end (P14)"]
 

@@ -71,7 +71,7 @@ from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move
 from judge.service.logs import log_on_commit
 from judge.service.options import split_options
 from judge.service.outbox import queue
-from judge.service.render import render
+from judge.service.render import counted, render
 from judge.store.models import Game, PhaseRow, Player
 
 log = logging.getLogger("judge")
@@ -332,7 +332,7 @@ def chart_lines(match: Match, what: str) -> list[str]:
     if not round_.ballots:
         for plan in round_.plans:
             shares = ", ".join(f"{m} {amount}" for m, amount in plan.shares)
-            notes = [f"{plan.total} gold"] + ([f"{plan.garnets} garnet(s)"] if plan.garnets else []) + (
+            notes = [f"{plan.total} gold"] + ([counted(plan.garnets, "garnet")] if plan.garnets else []) + (
                 ["default"] if plan.proposer in round_.defaults else [])
             lines.append(f"Plan of {plan.proposer}: {shares} ({'; '.join(notes)})")
         return lines

@@ -32,7 +32,7 @@ from judge.service.handlers.conversation import Conversation, Refusal, Why, mask
 from judge.service.lifecycle import GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password, verify_password
-from judge.service.render import duration, help_mail, when
+from judge.service.render import counted, duration, help_mail, when
 from judge.store.models import Confirmation, Game, Observer, Player
 
 DAY = timedelta(days=1)
@@ -57,7 +57,7 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
     lines = talk.kinds.of(game).list_lines(talk, game)
     lines.append(f"press: {rules_of(game).press.words()}")
     if game.state == GameState.FORMING:
-        lines.append(f"{len(host.players(talk.session, game))} player(s) joined")
+        lines.append(f"{counted(len(host.players(talk.session, game)), 'player')} joined")
     talk.echo(text, "info", "", talk.localized(game, "\n".join(lines)).split("\n"))
 
 
@@ -351,7 +351,7 @@ def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
         lines.append(f"game master: {game.gm_address}")
     if game.state == GameState.FORMING:
         joined = host.players(talk.session, game)
-        lines.append(f"{len(joined)} player(s) joined, of {kind.capacity(game)}")
+        lines.append(f"{counted(len(joined), 'player')} joined, of {kind.capacity(game)}")
         lines.extend(f"  {p.address}" for p in joined if addresses and p.address)
     else:
         seat = talk.seats(game)
@@ -384,8 +384,8 @@ def get_info(talk: Conversation, text: str, command: cmd.GetInfo) -> None:
                                        else "told to the players and the game master"))
     lines.append("vacant seats: " + ("open for TAKEOVER (OPEN_TAKEOVER)" if rules.open_takeover
                                      else "taken over once the game master opens them (SET OPENING)"))
-    lines.append(f"absences: {rules.absence_days} day(s) a year approved at once (ABSENCE_DAYS), more by the game "
-                 "master" if rules.absence_days else "absences: approved by the game master")
+    lines.append(f"absences: {counted(rules.absence_days, 'day')} a year approved at once (ABSENCE_DAYS), more by "
+                 "the game master" if rules.absence_days else "absences: approved by the game master")
     talk.echo(text, "info", "", lines)
 
 

@@ -27,7 +27,7 @@ from judge.service.handlers.conversation import Context, Conversation, Why, mask
 from judge.service.lifecycle import GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password
-from judge.service.render import render, when
+from judge.service.render import counted, render, when
 from judge.store.models import Absence, Confirmation, Game, Secret
 
 
@@ -169,7 +169,7 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     colour = "grey press" if grey else "press"
     message = f"{colour} sent to {', '.join(sent) or 'nobody'}"
     if observed:
-        message += f" and {observed} observer(s)"
+        message += f" and {counted(observed, 'observer')}"
     if grey and game.gm_address not in targets and not talk.context.is_master:
         message += " (the game master is told who sent it)"
     if command.grey and to == ("MASTER",):
@@ -327,14 +327,15 @@ def set_absence(talk: Conversation, text: str, command: cmd.SetAbsence) -> None:
     talk.session.add(absence)
     if taken + days <= rules_of(game).absence_days:
         approve_absence(talk, absence)
-        talk.echo(text, "ok", f"absence approved ({days} day(s); {taken + days} of the game's "
+        talk.echo(text, "ok", f"absence approved ({counted(days, 'day')}; {taken + days} of the game's "
                   f"{rules_of(game).absence_days} a year)", code="ABSENCE_APPROVED")
     else:
         absence.status = "pending"
         title = talk.kinds.of(game).seat_title(power)
         talk.send(to=game.gm_address, subject=f"{game.name}: absence asked by {title}", kind="notice",
                   game_id=game.id, body=f"{title} asks to be absent from {command.start} to {command.end} "
-                  f"({days} day(s)).\nAPPROVE ABSENCE {power} or DENY ABSENCE {power}, signed on as the master.\n")
+                  f"({counted(days, 'day')}).\nAPPROVE ABSENCE {power} or DENY ABSENCE {power}, signed on as the "
+                  "master.\n")
         talk.echo(text, "ok", "absence asked for: the game master decides (you will be told)", code="ABSENCE_ASKED")
 
 

@@ -75,7 +75,7 @@ def test_32_the_initial_offering_fills_bids_by_price_then_the_bought_investor_or
         assert f"balance now: {balance} AgP" in statement
         assert f"your shares: {shares}" in statement
     ann = section(results(year, "ANN", "W1900X"), "Your statement (E39)")
-    assert "BID 6 FRANCE AT 5: partly done, 2 share(s) bought for 10 AgP (no ask at or below the bid's price was " \
+    assert "BID 6 FRANCE AT 5: partly done, 2 shares bought for 10 AgP (no ask at or below the bid's price was " \
            "left (E8))" in " ".join(ann)
     cat = section(results(year, "CAT", "W1900X"), "Your statement (E39)")
     assert "-3 AgP  priority spent on the investor order (E30)" in cat

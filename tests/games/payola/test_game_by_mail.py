@@ -108,14 +108,14 @@ def test_tie_is_broken_by_the_owners_acceptance_list(game: Judge) -> None:
 def test_over_expenditure_is_reduced_round_by_round(game: Judge) -> None:
     # Turkey offers 30 + 30 with 48: six rounds take both to 24; it pays 48 and keeps 0.
     turkey = mails_to(game, PLAYERS["TURKEY"], "payola1 S1901M results")[0]
-    assert "after 6 reduction round(s)" in turkey.body
+    assert "after 6 reduction rounds" in turkey.body
     assert "total spent: 48 AgP" in turkey.body and balance_in(turkey) == 0
 
 
 def test_savings_are_kept(game: Judge) -> None:
     # Austria: 48 with 10 saved offers 20 + 20: one round (19 + 19 = 38) and it keeps 10.
     austria = mails_to(game, PLAYERS["AUSTRIA"], "payola1 S1901M results")[0]
-    assert "total spent: 38 AgP, after 1 reduction round(s)" in austria.body and balance_in(austria) == 10
+    assert "total spent: 38 AgP, after 1 reduction round" in austria.body and balance_in(austria) == 10
 
 
 def test_transfer_is_applied_at_once_and_told_to_both_sides_only(game: Judge) -> None:
