@@ -183,11 +183,12 @@ def vote(talk: Turn, text: str, command: ExchangeVote) -> None:
     else:
         vote, said = None, "withdrawn (no vote)"
     stored.set_vote(game, investor, vote, talk.accepted)
-    talk.echo(text, "ok", f"your vote, kept secret: {said} (the game ends when every investor votes the same, E34)")
+    answered = talk.echo(text, "ok", f"your vote, kept secret: {said} (the game ends when every investor votes the "
+                         "same, E34)")
     talk.session.flush()
     result = lifecycle.settle_votes(talk.session, game, talk.settings, talk.now)
     if result:
-        talk.echo("", "info", "", [f"the investors' votes end the game: {result}"])
+        talk.note(answered, [f"the investors' votes end the game: {result}"])
 
 
 def rollforward(talk: Turn, text: str, _: ExchangeRollforward) -> None:

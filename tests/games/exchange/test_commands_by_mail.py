@@ -199,6 +199,11 @@ def test_E34_votes_are_secret_end_the_game_when_all_agree_and_a_seats_new_player
     assert game_row(judge, "votes")[0] == "active"  # BOB's new player has not voted
     judge.send("dan@example.org", "SIGNON BOB@votes dan-pw\nVOTE DRAW")
     assert game_row(judge, "votes")[0] == "finished"
+    last = [m for m in judge.all_mail() if m.to == "dan@example.org" and m.subject == "Re: orders"][-1].body
+    lines = last.splitlines()  # the end is said under the vote, not under an empty "> "
+    vote = lines.index("> VOTE DRAW")
+    assert lines[vote + 2].startswith("  the investors' votes end the game: ")
+    assert all(line.strip() != ">" for line in lines)
     end = judge.last_to(address("ANN"))
     assert end.subject == "votes has ended" and "Everything that was secret is now published (E41)" in end.body
 
