@@ -97,6 +97,8 @@ def test_a_concession_is_agreed_by_the_other_survivors_without_the_winners_vote(
     judge.send(CAROL, ENGLAND + "VOTE CONCEDE FRANCE")
     assert state(judge) == "finished"
     assert "the votes of the surviving powers end the game: conceded to France" in judge.last_to(CAROL).body
+    reply = judge.last_to(CAROL).body.splitlines()  # said under the vote that ends it, not under an empty "> "
+    assert reply[reply.index("> VOTE CONCEDE FRANCE") + 2].startswith("  the votes of the surviving powers end")
     ended = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 has ended"}
     assert set(ended) == {ALICE, BOB, CAROL, GM}
     assert "conceded to France by every other surviving power" in ended[ALICE]

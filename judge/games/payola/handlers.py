@@ -208,11 +208,11 @@ def vote(talk: Turn, text: str, command: Vote) -> None:
         kept.vote = command.choice if command.choice == "DRAW" else None
         said = "for a draw including all survivors" if kept.vote else "withdrawn (no vote)"
     kept.vote_at = talk.accepted
-    talk.echo(text, "ok", f"your vote, kept secret: {said}")
+    answered = talk.echo(text, "ok", f"your vote, kept secret: {said}")
     talk.session.flush()
     result = lifecycle.settle_votes(talk.session, game, talk.settings, talk.now)
     if result:
-        talk.echo("", "info", "", [f"the votes of the surviving powers end the game: {result}"])
+        talk.note(answered, [f"the votes of the surviving powers end the game: {result}"])
 
 
 def preview(talk: Turn, text: str, _: Preview) -> None:
