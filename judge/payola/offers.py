@@ -59,6 +59,7 @@ from judge.engine.orders import (
 from judge.engine.position import PlacedUnit, Position
 from judge.payola.blind import absent, named_units
 from judge.payola.options import Options
+from judge.wording import power_title
 
 
 class OfferKind(Enum):
@@ -286,7 +287,7 @@ class PhaseReader:
         if placed is None:
             raise ValueError(error)
         if options.loyal_units and placed.power not in dummies:
-            raise ValueError(f"{placed.power.title()}'s units are loyal: only units of dummy powers take bribes")
+            raise ValueError(f"{power_title(placed.power)}'s units are loyal: only units of dummy powers take bribes")
         if error is not None:
             raise ValueError(error)
         if not total and placed.power != power and not classic:

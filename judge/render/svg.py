@@ -74,6 +74,7 @@ from judge.render.palette import (
     power_colours,
     tint,
 )
+from judge.wording import power_title
 
 TITLE_HEIGHT = 42.0
 LEGEND_ROW = 36.0  # each row of powers in the legend
@@ -761,7 +762,7 @@ def _title_bar(position: Position, width: float, title: str | None, date: str | 
     phase = phase_title(position.phase)
     heading = f"{title}: {phase}" if title else phase
     if seen_by:
-        heading += f", as {_power_name(seen_by)} sees it (hatched: out of sight)"
+        heading += f", as {power_title(seen_by)} sees it (hatched: out of sight)"
     parts = [_text(12, 28, heading, 20, class_="title", font_family=FONT, font_weight="bold", fill=INK)]
     if date:
         parts.append(_text(width - 12, 28, date, 13, class_="date", font_family=FONT, text_anchor="end", fill=INK))
@@ -791,12 +792,6 @@ def _legend_cell(index: int, count: int, width: float) -> Point:
     return (index % columns) * width / columns, (index // columns) * LEGEND_ROW
 
 
-def _power_name(power: str) -> str:
-    """A power's name as the legend writes it: ``GULF_OF_BOTHNIA`` is "Gulf of Bothnia"."""
-    words = power.replace("_", " ").title().split()
-    return " ".join(w.lower() if w in ("Of", "The") and i else w for i, w in enumerate(words))
-
-
 @cache
 def legend_key(board: Board, powers: tuple[str, ...], letters: tuple[tuple[str, str], ...] = ()) -> str:
     """The fixed part of the legend: each power's colour (and letter) and name, and how orders are drawn."""
@@ -817,7 +812,7 @@ def legend_key(board: Board, powers: tuple[str, ...], letters: tuple[tuple[str, 
                 _text(x, y + 22.2, marks[power], 9, fill=ink_on(colours[power]), text_anchor="middle",
                       font_family=FONT, font_weight="bold")
             )
-        parts.append(_text(x + 12, y + 23.5, _power_name(power), size, font_family=FONT, font_weight="bold", fill=INK))
+        parts.append(_text(x + 12, y + 23.5, power_title(power), size, font_family=FONT, font_weight="bold", fill=INK))
     key = (
         "arrow: move \u00b7 ring: hold \u00b7 dashed line: support \u00b7 dotted ring: convoy \u00b7 crossed out: "
         "failed \u00b7 dashed unit beside its province: dislodged \u00b7 ringed unit: build"
@@ -837,7 +832,7 @@ def _caption(x: float, y: float, power: str, count: int, caption: str, cell: flo
     6.5 units, then cut short with an ellipsis rather than run into the next power's cell, and left
     out where not even its first letter fits (the page names every corporation's CEO anyway)."""
     size = 12.5 if count <= 10 else 11.0
-    after = x + 26 + _ems(_power_name(power), bold=True) * size + 6
+    after = x + 26 + _ems(power_title(power), bold=True) * size + 6
     room = x + cell - 4 - after
     font = max(6.5, min(9.0, room / _ems(caption)))
     while _ems(caption) * font > room and len(caption) > 2:

@@ -11,6 +11,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from judge.service.config import Settings
 from judge.service.kinds import Kinds
+from judge.wording import power_title
 
 
 class KindHelp(NamedTuple):
@@ -42,6 +43,7 @@ def environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.filters["counted"] = counted
+    env.filters["power"] = power_title
     return env
 
 

@@ -46,6 +46,7 @@ from judge.service.render import counted
 from judge.store.database import Database
 from judge.store.models import Game, Player
 from judge.web import public
+from judge.wording import power_title
 
 log = logging.getLogger("judge")
 SAFE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")  # game names as the judge accepts them (lower case)
@@ -86,7 +87,7 @@ def environment() -> Environment:
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["when"] = lambda moment: moment.strftime("%Y-%m-%d %H:%M UTC")
     env.filters["iso"] = lambda moment: moment.strftime("%Y-%m-%dT%H:%MZ")
-    env.filters["power"] = lambda name: str(name).title()
+    env.filters["power"] = power_title
     env.filters["counted"] = counted
     return env
 

@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from judge.service.lifecycle import RUNNING, GameState
+from judge.wording import power_title
 
 
 @dataclass(frozen=True)
@@ -107,9 +108,9 @@ def outcome(facts: GameFacts) -> str | None:
     if not facts.finished:
         return None
     if facts.winner:
-        return f"Won by: {facts.winner.title()}"
+        return f"Won by: {power_title(facts.winner)}"
     if facts.drawn:
-        return "Draw: " + ", ".join(p.title() for p in facts.drawn)
+        return "Draw: " + ", ".join(power_title(p) for p in facts.drawn)
     return facts.result
 
 

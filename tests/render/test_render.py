@@ -24,7 +24,8 @@ from judge.engine.position import Position
 from judge.render import Board, BoardError, load_board, render_svg
 from judge.render.palette import power_colours
 from judge.render.png import _on_white, _rasterise, render_png, svg_to_png
-from judge.render.svg import _STAR, _power_name, aside_point, label_point, legend_columns, picture
+from judge.render.svg import _STAR, aside_point, label_point, legend_columns, picture
+from judge.wording import power_title
 from tests.render.geometry import contains
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -588,7 +589,7 @@ def test_a_caption_sits_between_its_powers_name_and_the_next_cell_in_the_drawn_f
         if not captions:  # a name too long for its cell leaves no room: the caption is left out
             continue
         caption = captions[0]
-        name = names[_power_name(line.get("data-power") or "")]
+        name = names[power_title(line.get("data-power") or "")]
         name_end = float(name.get("x", "0")) + advance(name, cairo.FONT_SLANT_NORMAL, cairo.FONT_WEIGHT_BOLD)
         start = float(caption.get("x", "0"))
         end = start + advance(caption, cairo.FONT_SLANT_ITALIC, cairo.FONT_WEIGHT_NORMAL)

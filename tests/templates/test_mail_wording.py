@@ -16,6 +16,7 @@ import pytest
 from judge.service.config import Settings
 from judge.service.handlers.conversation import Echo
 from judge.service.render import counted, environment, render
+from judge.wording import power_title
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -63,3 +64,11 @@ def test_a_board_says_one_center_and_one_unit_in_the_singular() -> None:
     lines = text.splitlines()
     assert "  Italy: 1 center, 1 unit: A ROM" in lines and "  France: 2 centers, 0 units: no units" in lines
     assert "  Italy: 1 center, 2 units: must remove 1" in lines
+
+
+@pytest.mark.parametrize(("power", "words"), [("FRANCE", "France"), ("UNITED_STATES", "United States"),
+                                              ("BRITISH_COLUMBIA", "British Columbia"),
+                                              ("GULF_OF_BOTHNIA", "Gulf of Bothnia")])
+def test_a_power_of_several_words_is_written_with_spaces_not_underscores(power: str, words: str) -> None:
+    assert power_title(power) == words
+    assert environment().from_string("{{ p | power }}").render(p=power) == words

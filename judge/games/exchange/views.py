@@ -58,13 +58,14 @@ from judge.games.exchange.core.year import CorporateIncome, IncomeRecord, Moveme
 from judge.payola.determination import Statement
 from judge.payola.offers import Offer, OfferKind
 from judge.service.render import counted
+from judge.wording import power_title
 
 WIDTH = 76
 
 
 def title(corporation: str) -> str:
     """A corporation as answers write it: ``FRANCE`` is "France", ``NEW_YORK`` "New York"."""
-    return corporation.replace("_", " ").title()
+    return power_title(corporation)
 
 
 def wrapped(head: str, items: Iterable[str], indent: str = "  ") -> list[str]:

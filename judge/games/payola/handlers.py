@@ -41,6 +41,7 @@ from judge.service.phase_changes import with_news
 from judge.service.render import render, when
 from judge.service.turn import Turn
 from judge.store.models import Outbox
+from judge.wording import power_title
 
 
 def offer_line(talk: Turn, text: str, _: OfferLine) -> None:
@@ -99,7 +100,7 @@ def transfer_money(talk: Turn, text: str, command: Transfer) -> None:
                                    note=entry.note, phase=game.phase, created_at=talk.now))
     talk.session.flush()
     balance = lifecycle.balances(talk.session, game)
-    talk.echo(text, "ok", f"{command.amount} AgP sent to {receiver.title()}; your balance is {balance[power]} AgP")
+    talk.echo(text, "ok", f"{command.amount} AgP sent to {power_title(receiver)}; your balance is {balance[power]} AgP")
     player = host.seats(talk.session, game).get(receiver)
     if host.is_played(player):
         assert player is not None and player.address is not None
@@ -137,7 +138,7 @@ def map_request(talk: Turn, text: str, _: MapRequest) -> None:
     sight, seen = None, ""
     if lifecycle.options_of(game).blind and power is not None:
         view = lifecycle.sight_now(talk.session, game, power)
-        position, sight, seen = view.after, (power, view.view), f" as {power.title()} sees it"
+        position, sight, seen = view.after, (power, view.view), f" as {power_title(power)} sees it"
     if not (pictures := maps.position_map(game.name, position, sight)):
         talk.echo(text, "error", "the map could not be drawn; the board is in STATUS", code="MAP_FAILED")
     elif talk.attach(pictures):
@@ -200,10 +201,10 @@ def vote(talk: Turn, text: str, command: Vote) -> None:
             talk.echo(text, "error", str(exc), code="NO_SUCH_POWER")
             return
         if not lifecycle.options_of(game).blind and to not in lifecycle.voters(talk.session, game):
-            talk.echo(text, "error", f"{to.title()} has no player or no supply center: it cannot be conceded to",
+            talk.echo(text, "error", f"{power_title(to)} has no player or no supply center: it cannot be conceded to",
                       code="NOT_A_VOTER")
             return
-        kept.vote, said = f"CONCEDE:{to}", f"to concede the game to {to.title()}"
+        kept.vote, said = f"CONCEDE:{to}", f"to concede the game to {power_title(to)}"
     else:
         kept.vote = command.choice if command.choice == "DRAW" else None
         said = "for a draw including all survivors" if kept.vote else "withdrawn (no vote)"

@@ -44,6 +44,7 @@ from judge.service.render import counted, render, when
 from judge.service.scripts import DemoJudge
 from judge.service.turn import Turn
 from judge.store.models import Game, PhaseRow, Player
+from judge.wording import power_title
 
 HISTORY_PHASES = 50  # phases one HISTORY sends at most: a longer range is asked for in parts
 _PHASE = re.compile(r"[SFW]\d{4}[MRA]")
@@ -95,11 +96,11 @@ class Payola(GameKind):
             named = list(named[0])
         powers = [power_of(game, word) for word in named]
         if len(set(powers)) < len(powers):
-            raise ValueError(f"PREFER names {next(p for p in powers if powers.count(p) > 1).title()} twice")
+            raise ValueError(f"PREFER names {power_title(next(p for p in powers if powers.count(p) > 1))} twice")
         return powers
 
     def joined(self, game: Game, requested: str | None) -> str:
-        wish = f" (you asked for {requested.title()})" if requested else ""
+        wish = f" (you asked for {power_title(requested)})" if requested else ""
         return f"you joined '{game.name}'{wish}; powers are assigned when the game starts"
 
     # -- seats -----------------------------------------------------------------------------------
@@ -108,7 +109,7 @@ class Payola(GameKind):
         return power_of(game, word)
 
     def seat_title(self, seat: str) -> str:
-        return seat.title()
+        return power_title(seat)
 
     def handed_over(self, session: Session, game: Game, player: Player) -> None:
         """A power's vote is its player's: a new player starts with none."""
@@ -193,7 +194,7 @@ class Payola(GameKind):
                       balance=lifecycle.balances(talk.session, game)[seat],
                       acceptance=seat_of(talk.session, player).acceptance,
                       statement=statement, last=last.name if last else None)
-        queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {seat.title()}",
+        queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {power_title(seat)}",
               kind="notice", now=talk.now, game_id=game.id, body=body)
 
     def resigned(self, talk: Turn, game: Game, seat: str) -> str:
@@ -226,7 +227,7 @@ class Payola(GameKind):
             played = host.seat_state(game, power, player)
             status = "" if hidden or game.state not in RUNNING or not host.is_played(player) else (
                 ", waiting" if power in waiting else ", submitted" if power in required else ", nothing to order")
-            lines.append(f"{power.title()}: {played}{status}")
+            lines.append(f"{power_title(power)}: {played}{status}")
         return lines
 
     def history(self, talk: Turn, text: str, game: Game, command: History) -> None:

@@ -90,6 +90,7 @@ from judge.service.render import counted, render, when
 from judge.service.render import duration as in_words
 from judge.store.models import Game, PhaseRow, Player, Submission
 from judge.web.public import page_url
+from judge.wording import power_title
 
 log = logging.getLogger("judge")
 
@@ -565,10 +566,10 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
                           again is not None)
     _mail_results(session, game, settings, processed, row, now, position, outcome)
     log_on_commit(session, log, "game %s %s processed (%s); %s", game.name, row.name, cause,
-                  f"{winner.title()} wins" if winner else f"next {processed.next_phase}")
+                  f"{power_title(winner)} wins" if winner else f"next {processed.next_phase}")
     if winner is not None:
         game.winner = winner
-        finish_game(session, game, settings, now, f"{winner.title()} has won with "
+        finish_game(session, game, settings, now, f"{power_title(winner)} has won with "
                     f"{len(outcome.position.centers_of(winner))} supply centers")
     return processed
 
@@ -713,13 +714,13 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
     winners = [p for p in voting if p in conceded and all(v == f"CONCEDE:{p}" for q, v in votes.items() if q != p)]
     if len(winners) == 1:  # two survivors conceding to each other: neither wins
         game.winner = winners[0]
-        result = f"conceded to {game.winner.title()} by every other surviving power"
+        result = f"conceded to {power_title(game.winner)} by every other surviving power"
     elif voting and set(votes.values()) == {"DRAW"} and draws_allowed(game):
         row = current_phase(session, game)
         assert row is not None
         position = position_of(row)
         survivors = [p for p in position.game_map.powers if position.centers_of(p)]
-        result = "a draw including all survivors: " + ", ".join(p.title() for p in survivors)
+        result = "a draw including all survivors: " + ", ".join(power_title(p) for p in survivors)
         game.settings = {**game.settings, "drawn": survivors}
     else:
         return None
@@ -747,7 +748,7 @@ def undo_rollback(session: Session, game: Game) -> str:
     changed |= {seat for seat in {*now_written, *marks["acceptance"]}
                 if now_written.get(seat) != marks["acceptance"].get(seat)}
     if changed:
-        names = ", ".join(power.title() for power in game_map(game).powers if power in changed)
+        names = ", ".join(power_title(power) for power in game_map(game).powers if power in changed)
         raise GameError(f"not undone: since the ROLLBACK, {names} changed sheets, orders, acceptance lists or "
                         f"money, which ROLLFORWARD would discard; PROCESS processes {row.name} with them as they "
                         "are now", "CHANGED_SINCE_ROLLBACK")

@@ -23,6 +23,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from judge.wording import power_title
+
 
 @dataclass(frozen=True)
 class Seat:
@@ -58,14 +60,14 @@ def assign(powers: Sequence[str], wishes: Sequence[Sequence[str]], seed: int) ->
 
 
 def _asked(wish: Sequence[str]) -> str:
-    return (f"you asked for {wish[0].title()}" if len(wish) == 1
-            else f"you preferred {', '.join(p.title() for p in wish)}")
+    return (f"you asked for {power_title(wish[0])}" if len(wish) == 1
+            else f"you preferred {', '.join(power_title(p) for p in wish)}")
 
 
 def _why(wish: Sequence[str], power: str, turn: int, drawn: int) -> str:
     place = wish.index(power)
     if place == 0:
         return f"{_asked(wish)}" if len(wish) == 1 else f"your first choice; the draw placed you {turn} of {drawn}"
-    taken = ", ".join(p.title() for p in wish[:place])
+    taken = ", ".join(power_title(p) for p in wish[:place])
     return (f"your choice {place + 1}: {taken} went to players the draw placed before you (you were {turn} of "
             f"{drawn})")

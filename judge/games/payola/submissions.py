@@ -43,6 +43,7 @@ from judge.service.absences import absence_lines
 from judge.service.lifecycle import RUNNING
 from judge.service.render import counted, render, when
 from judge.store.models import Submission
+from judge.wording import power_title
 
 if TYPE_CHECKING:
     from judge.service.turn import Turn
@@ -347,7 +348,7 @@ def master_status_lines(talk: Turn) -> list[str]:
                                                       if power in moved else ""))
         if power in voting:
             parts.append(f"vote: {vote_words(votes[power])}")
-        lines.append(f"  {power.title()}: {'; '.join(parts)}")
+        lines.append(f"  {power_title(power)}: {'; '.join(parts)}")
     return [*lines, *(absence_lines(talk.session, game, talk.now.date()) or ["no absence asked for"])]
 
 
@@ -356,7 +357,7 @@ def vote_words(vote: str | None) -> str:
     if vote == "DRAW":
         return "for a draw including all survivors"
     if vote and vote.startswith("CONCEDE:"):
-        return f"to concede the game to {vote.partition(':')[2].title()}"
+        return f"to concede the game to {power_title(vote.partition(':')[2])}"
     return "none"
 
 

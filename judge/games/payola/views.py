@@ -30,6 +30,7 @@ from judge.engine.position import Position
 from judge.payola.blind import Sight
 from judge.payola.options import IncomeScheme, Options
 from judge.service.render import counted
+from judge.wording import power_title
 
 
 def board_summary(board: GameMap) -> str:
@@ -48,7 +49,7 @@ def boards() -> list[tuple[str, str, list[str]]]:
         board = load_map(name)
         lines: list[str] = []
         for power, info in board.powers.items():
-            item = f"{power.title()} {info.letter}"
+            item = f"{power_title(power)} {info.letter}"
             if lines and len(lines[-1]) + len(item) + 2 <= 80:
                 lines[-1] += f", {item}"
             else:
@@ -114,13 +115,13 @@ def automatic_actions(before: Position, results: Sequence[Mapping[str, Any]], af
     if kind is PhaseKind.MOVEMENT:
         for power, units in sorted((held or {}).items()):
             if len(units) == len(before.units_of(power)):
-                done.append((power, f"{power.title()} sent no orders: each of its units held"))
+                done.append((power, f"{power_title(power)} sent no orders: each of its units held"))
             else:
-                done.append((power, f"{power.title()} sent no order for {', '.join(units)}: "
+                done.append((power, f"{power_title(power)} sent no order for {', '.join(units)}: "
                                     f"{'it' if len(units) == 1 else 'they'} held"))
         for power in sorted(set(played) - set(sheets)) if sheets is not None else []:
             if before.units_of(power):
-                done.append((power, f"{power.title()} sent no offer sheet: each of its units was offered a "
+                done.append((power, f"{power_title(power)} sent no offer sheet: each of its units was offered a "
                                     "zero HOLD by its own power (rule 3.3)"))
         return done
     succeeded = [(r.get("power"), _order(before, r)) for r in results if r.get("result") == "succeeds"]
@@ -133,7 +134,7 @@ def automatic_actions(before: Position, results: Sequence[Mapping[str, Any]], af
         for province, d in sorted(before.dislodged.items()):
             if province in moved:
                 continue
-            unit = f"{d.power.title()} {d.unit}"
+            unit = f"{power_title(d.power)} {d.unit}"
             if province in bounced:
                 why = f"its retreat to {bounced[province].destination} bounced"
             elif province in barred:
@@ -154,13 +155,13 @@ def automatic_actions(before: Position, results: Sequence[Mapping[str, Any]], af
                         if before.centers.get(c) == power and c not in before.units]
                 reason = "it had no free home center" if not free else "they were not ordered"
                 unused = counted(count - built, "build")
-                done.append((power, f"{power.title()} did not use {unused}: waived ({reason})"))
+                done.append((power, f"{power_title(power)} did not use {unused}: waived ({reason})"))
         elif count < 0:
             ordered = {o.unit.province for o in mine if isinstance(o, Remove | Disband)}
             lost = sorted(str(u.unit) for p, u in before.units.items()
                           if u.power == power and p not in ordered and after.units.get(p) != u)
             for unit in lost:
-                done.append((power, f"{power.title()} {unit} was removed in civil disorder: too few removals were "
+                done.append((power, f"{power_title(power)} {unit} was removed in civil disorder: too few removals were "
                                     "ordered"))
     return done
 

@@ -535,8 +535,9 @@ class Conversation:
             self.echo(line.text, "error", "sign on first: SIGNON SEAT@game password, SEAT being your power, "
                       "country or name in that game", code="SIGN_ON_FIRST")
         elif game is not None and game.state == GameState.FINISHED and entry.closed_after_the_end:
-            self.echo(line.text, "error", f"{game.name} has ended" + (f" ({game.winner.title()} won)"
-                      if game.winner else "") + ": nothing more can be done in it", code="GAME_ENDED")
+            won = f" ({self.kinds.of(game).seat_title(game.winner)} won)" if game.winner else ""
+            self.echo(line.text, "error", f"{game.name} has ended{won}: nothing more can be done in it",
+                      code="GAME_ENDED")
         elif who == MASTER and not self.context.is_master:
             self.echo(line.text, "error", "only the game master, signed on as MASTER@game, can do this",
                       code="MASTER_ONLY")

@@ -139,9 +139,9 @@ def test_help_and_list_name_every_board_with_its_powers_centers_and_victory(tmp_
                     "Known World 901: 16 powers, 109 centers, 55 to win, from S0901M",
                     "Youngstown: 10 powers, 72 centers, 37 to win, from S1901M"):
         assert reply.count(summary) == 2, summary  # once in HELP, once in LIST
-    assert "Britain B, Egypt E, France F" in reply and "W_Mediterranean_Sea +, Yorkshire *" in reply
-    assert "British_Columbia B, California C, Cuba U" in reply  # issue 26: a board once it is drawn
-    assert "Argentina A, Brazil B, China C, Europe E, Frozen_Antarctica F" in reply  # issue 26.2: World
+    assert "Britain B, Egypt E, France F" in reply and "W Mediterranean Sea +, Yorkshire *" in reply
+    assert "British Columbia B, California C, Cuba U" in reply  # issue 26: a board once it is drawn
+    assert "Argentina A, Brazil B, China C, Europe E, Frozen Antarctica F" in reply  # issue 26.2: World
     assert "Arabia A, Axum X, Byzantinum B" in reply  # issue 26.2: Known World 901, drawn
     assert "Austria A, China C, England E" in reply  # issue 26.2: Youngstown, drawn
     judge.send(GM, "CREATE g2 gm-secret atlantis")
@@ -192,17 +192,17 @@ def test_a_power_of_two_words_is_read_by_mail_however_its_words_are_joined(tmp_p
     judge.send(GM, "CREATE e1 gm-secret empire")
     judge.send(ALICE, "JOIN e1 alice-pw British Columbia")
     judge.send(BOB, "JOIN e1 bob-pw NEW-YORK")
-    assert "(you asked for British_Columbia)" in judge.last_to(ALICE).body
+    assert "(you asked for British Columbia)" in judge.last_to(ALICE).body
     judge.send(GM, "SIGNON MASTER@e1 gm-secret\nSTART")
     starts = {m.to: m.body for m in judge.new_mail() if m.subject == "e1 starts"}
-    assert "You play British_Columbia (you asked for British_Columbia)" in starts[ALICE]
-    assert "You play New_York (you asked for New_York)" in starts[BOB]
+    assert "You play British Columbia (you asked for British Columbia)" in starts[ALICE]
+    assert "You play New York (you asked for New York)" in starts[BOB]
     judge.send(BOB, "SIGNON NEW_YORK@e1 bob-pw\nPRESS TO british-columbia\nHi.\nENDPRESS")
     assert "ERROR" not in judge.last_to(BOB).body
     assert "Hi." in judge.last_to(ALICE).body
     judge.send(ALICE, "SIGNON BRITISHCOLUMBIA@e1 alice-pw\nTRANSFER 5 TO New York\nPRESS TO NEWYORK\nHello.\n"
                       "ENDPRESS\nVOTE CONCEDE new-york")
     reply = judge.last_to(ALICE).body
-    assert "OK: signed on as British_Columbia in e1" in reply and "ERROR" not in reply, reply
-    assert "5 AgP sent to New_York" in reply and "OK: press sent to New_York" in reply
-    assert "to concede the game to New_York" in reply  # the only other survivor with a player: it has won
+    assert "OK: signed on as British Columbia in e1" in reply and "ERROR" not in reply, reply
+    assert "5 AgP sent to New York" in reply and "OK: press sent to New York" in reply
+    assert "to concede the game to New York" in reply  # the only other survivor with a player: it has won
