@@ -56,6 +56,19 @@ def test_a_draw_vote_ends_the_game_and_one_vote_short_does_not(judge: Judge) -> 
         in ended[0].body
 
 
+def test_a_vote_that_ends_the_game_in_a_mail_with_a_sheet_ends_it_and_the_sheet_is_not_applied(judge: Judge) -> None:
+    """The vote is acted on where it stands in the mail, the sheet at the mail's end: by then the game
+    has ended, so the sheet is answered as not applied (it was an internal error: the whole mail,
+    vote and all, set aside in quarantine)."""
+    judge.send(ALICE, FRANCE + "VOTE DRAW")
+    judge.send(BOB, GERMANY + "VOTE DRAW")
+    judge.send(CAROL, ENGLAND + "3 : F LON - NTH\nVOTE DRAW")
+    assert state(judge) == "finished"
+    assert judge.outcome_of("VOTE DRAW") == ("ok", None)
+    assert judge.outcome_of("3 : F LON - NTH") == ("ignored", "GAME_ENDED")
+    assert "the game has ended" in judge.last_to(CAROL).body
+
+
 def test_votes_are_secret_and_a_changed_vote_blocks_the_draw(judge: Judge) -> None:
     judge.send(ALICE, FRANCE + "VOTE DRAW")
     judge.send(BOB, GERMANY + "VOTE DRAW")

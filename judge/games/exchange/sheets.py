@@ -50,6 +50,7 @@ from judge.games.exchange.reading import (
 from judge.payola.acceptance import AcceptanceError, parse_acceptance
 from judge.payola.offers import OfferSheet, parse_sheet
 from judge.service import host
+from judge.service.lifecycle import RUNNING
 from judge.service.render import render, when
 from judge.service.turn import Turn
 from judge.store.models import Game, PhaseRow
@@ -129,6 +130,9 @@ def accept_mail(talk: Turn) -> None:
     game, investor, lines = talk.game, talk.seat, talk.block("sheet")
     assert game is not None and investor is not None
     if not lines:
+        return
+    if game.state not in RUNNING:  # a VOTE of this very mail ended the game: nothing is left to keep
+        talk.set_aside(lines, "not applied: the game has ended", code="GAME_ENDED")
         return
     row = host.current_phase(talk.session, game)
     assert row is not None

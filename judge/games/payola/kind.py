@@ -167,6 +167,11 @@ class Payola(GameKind):
         earlier one as a whole (under LOYAL_UNITS a rejected sheet keeps the phase waiting for the
         power: `keep_rejection`)."""
         assert talk.game is not None
+        if active_position(talk) is None:  # a VOTE of this very mail ended the game: nothing is left to keep
+            for name in ("sheet", "orders"):
+                if lines := talk.block(name):
+                    talk.set_aside(lines, "not applied: the game has ended", code="GAME_ENDED")
+            return
         sheet = store_sheet(talk) if talk.block("sheet") else None
         orders = store_orders(talk) if talk.block("orders") else False
         if (sheet is not None or orders) and lifecycle.options_of(talk.game).loyal_units:

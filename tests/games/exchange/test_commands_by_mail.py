@@ -208,6 +208,19 @@ def test_E34_votes_are_secret_end_the_game_when_all_agree_and_a_seats_new_player
     assert end.subject == "votes has ended" and "Everything that was secret is now published (E41)" in end.body
 
 
+def test_E34_a_vote_that_ends_the_game_in_a_mail_with_a_sheet_ends_it_and_the_sheet_is_not_applied(
+        judge: Judge) -> None:
+    """The vote is acted on where it stands, the sheet at the mail's end, once the game has ended: the
+    sheet is answered as not applied, not refused as being of another phase."""
+    exchange_game(judge, "late")
+    send_as(judge, "late", "ANN", "VOTE DRAW")
+    send_as(judge, "late", "BOB", "VOTE DRAW")
+    reply = send_as(judge, "late", "CAT", "BID 1 FRANCE AT 2", "VOTE DRAW").body
+    assert game_row(judge, "late")[0] == "finished"
+    assert judge.outcome_of("BID 1 FRANCE AT 2") == ("ignored", "GAME_ENDED")
+    assert "not applied: the game has ended" in reply and "REFUSED" not in reply
+
+
 def test_E36_E40_the_games_page_shows_what_everyone_is_sent_and_no_investors_money(judge: Judge) -> None:
     """The public page of a running game: its investors, the investor order, each corporation's CEO
     and shares and each phase's public results (E36); no purse, holding, bid or treasury (E40)."""
