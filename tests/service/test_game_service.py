@@ -122,11 +122,11 @@ def test_each_power_is_told_its_own_balance_changes_since_its_last_statement(jud
     play_spring(judge)
     mails = judge.new_mail()
     france = to(mails, ALICE)[-1].body
-    assert "   -5 AgP  transfer: to GERMANY" in france and "   -2 AgP  paid: bribes accepted in S1901M" in france
+    assert "   -5 AgP  transfer: to Germany" in france and "   -2 AgP  paid: bribes accepted in S1901M" in france
     assert "your balance: 41 AgP" in france
     germany = to(mails, BOB)[-1].body
-    assert "   +5 AgP  transfer: from FRANCE" in germany and "your balance: 51 AgP" in germany
-    assert "to GERMANY" not in germany and "from FRANCE" not in to(mails, CAROL)[-1].body
+    assert "   +5 AgP  transfer: from France" in germany and "your balance: 51 AgP" in germany
+    assert "to Germany" not in germany and "from France" not in to(mails, CAROL)[-1].body
 
 
 # -- orders checked when they arrive ------------------------------------------------------------------
@@ -228,7 +228,7 @@ def test_the_chart_shows_savings_expanded_lists_accounts_and_rounds(judge: Judge
     assert "France: 48 AgP, saves 10, spent 38 -> 10 AgP, 2 reduction rounds, list FGEAIRT" in chart
     assert "Austria: 48 AgP, saves 0, spent 0 -> 48 AgP, list A" in chart and "no sheet" in chart
     assert "Germany: 45 AgP, saves 0, spent 2 -> 43 AgP" in chart
-    assert "England: 50 AgP now; +3 transfer: from GERMANY; -1 paid: bribes accepted in S1901M" in chart
+    assert "England: 50 AgP now; +3 transfer: from Germany; -1 paid: bribes accepted in S1901M" in chart
 
 
 # -- reminders ---------------------------------------------------------------------------------------

@@ -178,8 +178,14 @@ def account(rows: Iterable[tuple[str, int, str]]) -> list[dict[str, Any]]:
     rows given as (kind, amount, note)."""
     words = {"income": "income", "transfer": "transfer", "payment": "paid", "refund": "refund",
              "forfeit": "forfeited", "zerosum": "zero sum", "void": "initial funds"}
-    return [{"amount": amount, "what": f"{words.get(kind, kind)}: {note}" if note else words.get(kind, kind)}
-            for kind, amount, note in rows if amount]
+
+    def what(kind: str, note: str) -> str:
+        if kind == "transfer":  # kept as "to FRANCE", "from UNITED_STATES": written as players read a power
+            direction, _, power = note.partition(" ")
+            note = f"{direction} {power_title(power)}"
+        return f"{words.get(kind, kind)}: {note}" if note else words.get(kind, kind)
+
+    return [{"amount": amount, "what": what(kind, note)} for kind, amount, note in rows if amount]
 
 
 def results_view(report: Mapping[str, Any], power: str | None, statement: Mapping[str, Any] | None,

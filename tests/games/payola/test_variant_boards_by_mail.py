@@ -206,3 +206,20 @@ def test_a_power_of_two_words_is_read_by_mail_however_its_words_are_joined(tmp_p
     assert "OK: signed on as British Columbia in e1" in reply and "ERROR" not in reply, reply
     assert "5 AgP sent to New York" in reply and "OK: press sent to New York" in reply
     assert "to concede the game to New York" in reply  # the only other survivor with a player: it has won
+
+
+def test_a_power_of_two_words_is_written_with_a_space_in_accounts_and_the_end_lines_up_the_centers(
+        tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE e1 gm-secret empire")
+    judge.send(ALICE, "JOIN e1 alice-pw British Columbia")
+    judge.send(BOB, "JOIN e1 bob-pw New York")
+    judge.send(GM, "SIGNON MASTER@e1 gm-secret\nSTART")
+    judge.send(ALICE, "SIGNON BRITISH_COLUMBIA@e1 alice-pw\nTRANSFER 5 TO NEW_YORK")
+    judge.send(GM, "SIGNON MASTER@e1 gm-secret\nPROCESS S1999M")
+    results = next(m.body for m in judge.all_mail() if m.to == BOB and m.subject == "e1 S1999M results")
+    assert "     +5 AgP  transfer: from British Columbia" in results.splitlines()
+    judge.send(ALICE, "SIGNON BRITISH_COLUMBIA@e1 alice-pw\nVOTE CONCEDE NEW_YORK")
+    ended = next(m.body for m in judge.all_mail() if m.to == BOB and m.subject == "e1 has ended").splitlines()
+    assert "  British Columbia:  3  ANC CGY VAN" in ended  # the names' column as wide as the longest name
+    assert "  New York:          3  NJE NYC PHI" in ended
