@@ -831,6 +831,8 @@ def _caption(x: float, y: float, power: str, count: int, caption: str, cell: flo
     little generously (``_ems``); a caption too long for the room left is written smaller, down to
     6.5 units, then cut short with an ellipsis rather than run into the next power's cell, and left
     out where not even its first letter fits (the page names every corporation's CEO anyway)."""
+    if not caption.strip():
+        return ""
     size = 12.5 if count <= 10 else 11.0
     after = x + 26 + _ems(power_title(power), bold=True) * size + 6
     room = x + cell - 4 - after

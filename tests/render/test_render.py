@@ -142,6 +142,14 @@ def test_a_caption_is_drawn_on_its_powers_legend_line_only() -> None:
     assert all(len(texts) == 1 for power, texts in lines.items() if power not in ("FRANCE", "GERMANY"))
 
 
+def test_an_empty_caption_draws_nothing() -> None:
+    """An empty caption is no caption (its width was a division by zero)."""
+    position = Position.initial(load_map("standard"))
+    svg = render_svg(position, captions={"FRANCE": ""})
+    lines = {e.get("data-power"): [t.text for t in e.iter(f"{SVG}text")] for e in elements(svg, "power")}
+    assert lines["FRANCE"] == ["3 centers, 3 units"]
+
+
 def test_centers_show_their_owner() -> None:
     position, svg = midgame()
     owners = {e.get("data-province"): e.get("data-owner") for e in elements(svg, "center")}
