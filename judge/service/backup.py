@@ -443,5 +443,5 @@ def main(args: argparse.Namespace, settings: Settings, kinds: Kinds) -> tuple[li
              *[f"  {line}" for line in copied.lines()]]
     if waiting:
         lines.append(f"  (with {waiting} mail(s) from the intake, to be applied at the next start)")
-    lines.append("every table's rows and every game's totals (Payola: every power's balance) match the source")
+    lines.append("every table's rows and every game's money (its balances, purses and treasuries) match the source")
     return lines, 0

@@ -64,7 +64,7 @@ def test_a_game_moved_from_sqlite_to_postgresql_mid_phase_plays_on(
     assert target is not None
     assert main(["copy-db", "--data-dir", str(judge.settings.data_dir), "--to", target]) == 0
     out = capsys.readouterr().out
-    assert "every table's rows and every game's totals (Payola: every power's balance) match" in out
+    assert "every table's rows and every game's money (its balances, purses and treasuries) match the source" in out
     assert "1 mail(s) from the intake" in out
     judge.settings = replace(judge.settings, database=target)  # the settings now name PostgreSQL
     judge.db = open_database(judge.settings)
