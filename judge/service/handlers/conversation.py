@@ -499,6 +499,10 @@ class Conversation:
         if self.unknown_run and self.unknown_run[0] == 0 and all(_prose(self.echoes[i].text) for i in self.unknown_run):
             self._aside(self.unknown_run, "greeting")
         self.unknown_run = []
+        if isinstance(command, cmd.BadCommand) and (game := self.context.game) is not None and (
+                not self.context.is_master):  # a seat's line its game reads as its own: Machiavelli's "start rebellion"
+            own = self.kinds.of(game).read(line.text, game)
+            command = command if isinstance(own, cmd.Unknown | cmd.BadCommand) else own
         if isinstance(command, cmd.BadCommand):
             self.echo(line.text, "error", self._syntax_error(command), code="SYNTAX")
             return True

@@ -369,6 +369,18 @@ def test_5_1_5_2_the_fall_brings_the_springs_incomes_to_each_treasury(played: Pl
     assert "Now SP1455A, the spring letter of Spring 1455 (A orders)" in results.body
 
 
+def test_a_letter_line_beginning_with_start_is_an_order_not_the_masters_start(tmp_path: Path) -> None:
+    """"start rebellion" is one of the letters' ways to write a rebellion (syntax, D.3); the host's START,
+    which takes nothing after it, is the game master's alone."""
+    judge = Judge(tmp_path)
+    new_game(judge)
+    master(judge, "START")
+    letter(judge, "Venice", "start rebellion 15 Pisa", "pay G ven")
+    assert "read as 'rebellion 15 psa'" in judge.answer("start rebellion 15 Pisa").message
+    master(judge, "START now")
+    assert judge.outcome_of("START now") == ("error", "SYNTAX")
+
+
 def test_a_backup_checks_every_countrys_treasury(played: Played) -> None:
     """Records.totals: what a copy of the database must keep of the game, as the fall of 1454 leaves it:
     Florence's 16 ducats (3 + 9 + 4, worked out above), and a treasury for each of the board's countries."""
