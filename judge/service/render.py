@@ -57,10 +57,10 @@ def when(moment: datetime | None) -> str:
     return "none" if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
-def counted(count: int, noun: str, plural: str | None = None) -> str:
-    """A count of things as the mails write it: "1 offer", "3 offers", "0 offers" (``plural``
-    where adding an s does not make it), never "1 offer(s)"; the templates' ``counted`` filter."""
-    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+def counted(count: int, noun: str) -> str:
+    """A count of things as the mails write it: "1 offer", "3 offers", "0 offers", never "1
+    offer(s)"; the templates' ``counted`` filter (every noun the judge counts takes an s)."""
+    return f"{count} {noun if count == 1 else noun + 's'}"
 
 
 def duration(hours: float) -> str:

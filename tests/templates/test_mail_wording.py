@@ -45,13 +45,12 @@ def test_a_reply_to_a_mail_without_commands_says_so_and_points_to_help(settings:
     assert render("reply", echoes=[], notes=[], settings=settings) == golden("reply_empty.txt")
 
 
-@pytest.mark.parametrize(("count", "noun", "plural", "words"), [
-    (1, "offer", None, "1 offer"), (3, "offer", None, "3 offers"), (0, "player", None, "0 players"),
-    (1, "reduction round", None, "1 reduction round"), (2, "reduction round", None, "2 reduction rounds"),
-    (2, "army", "armies", "2 armies")])
+@pytest.mark.parametrize(("count", "noun", "words"), [
+    (1, "offer", "1 offer"), (3, "offer", "3 offers"), (0, "player", "0 players"),
+    (1, "reduction round", "1 reduction round"), (2, "reduction round", "2 reduction rounds")])
 def test_counts_are_written_singular_for_one_and_plural_otherwise_never_with_s_in_brackets(
-        count: int, noun: str, plural: str | None, words: str) -> None:
-    assert counted(count, noun, plural) == words
+        count: int, noun: str, words: str) -> None:
+    assert counted(count, noun) == words
 
 
 def test_a_board_says_one_center_and_one_unit_in_the_singular() -> None:
