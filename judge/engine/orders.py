@@ -425,9 +425,8 @@ def leads_with_place(text: str, game_map: GameMap) -> bool:
     word follows the place, or nothing does (the parser would read ``PAR`` alone as a hold, but
     nobody orders a hold so, and a name signing a mail is common), or the word ends in a comma, as
     an order's place never does."""
-    first = text.split()[0] if text.split() else ""
     tokens = _tokenise(text, lexicon(game_map))
-    if not tokens or tokens[0].kind != "LOC" or first.endswith((",", "!", "?")):
+    if not tokens or tokens[0].kind != "LOC" or text.split()[0].endswith((",", "!", "?")):
         return False
     if normalise_name(tokens[0].text.partition("/")[0]) not in game_map.names:
         return False

@@ -110,7 +110,8 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
             reschedule(session, game)  # a phase that was to close at this tick and is held now (WAIT)
             summary = f"{game.name} {game.phase} is not due (deadline {game.deadline:%Y-%m-%d %H:%M} UTC)"
             if told:
-                summary += f"; notices sent to {', '.join(kind_of(session, game).seat_title(p) for p in told)}"
+                title = kind_of(session, game).seat_title
+                summary += f"; notices sent to {', '.join(title(p) for p in told)}"
     return summary
 
 

@@ -118,6 +118,8 @@ MAIL_CHANNEL = "judge_mail"  # on PostgreSQL, what `store` notifies: every judge
 CONFIRMING = "confirm "  # a mail's topic while it is the token of a CONFIRM (`topic`)
 MAX_READ = 10 * WINDOW  # mails read and kept for a later run at most (`Runs.read`)
 CLASSIFY = RUN  # on PostgreSQL, the mails one judge reads for their topics at once (`Runs.classify`)
+
+
 def _length(column: QueryableAttribute[str | None]) -> int:
     """The length of a string column of the stored mail, as its table (and migration) says."""
     length = cast(String, column.type).length
