@@ -22,7 +22,7 @@ from judge.commands import parse as host
 from judge.commands.parse import BadCommand, Command, GameLine, Line, Press, SetDuration, Unknown, parse_duration
 from judge.engine.map import available_maps, load_map
 from judge.engine.orders import leads_with_place
-from judge.payola.offers import AMOUNT_WORDS, NOT_WHOLE
+from judge.payola.offers import AMOUNT_WORDS, LIMITS, NOT_WHOLE
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,9 @@ DURATIONS = {"MOVEMENT": "movement", "RETREAT": "retreat", "RETREATS": "retreat"
 """``SET <word> hours``: the words for the lengths of Payola's phases, and their settings."""
 
 
+MAX_TRANSFER = LIMITS.savings
+"""The most AgP one TRANSFER moves: as much as a savings request may ask for, far more than any treasury
+holds; a larger number is refused at reading, whatever its length."""
 SIGNED_AMOUNT = re.compile(r"[-\u2013\u2014\u2212]\s*\d|\.\d")
 """The start of an offer whose amount is written with a sign (``-3 : A MUN H``) or a point
 (``.5 : ...``): read as an offer, to be answered `AMOUNT_WORDS`."""
@@ -154,9 +157,11 @@ def _command(words: list[str]) -> Command:
     if keyword == "TRANSFER":
         if len(args) < 3 or args[1].upper() != "TO":
             raise ValueError("expected TRANSFER amount TO POWER")
-        if not args[0].isdigit():
+        if not (args[0].isdigit() and args[0].isascii()):
             raise ValueError(f"'{args[0][:20]}': {AMOUNT_WORDS}" if NOT_WHOLE.fullmatch(args[0])
                              else "expected TRANSFER amount TO POWER")
+        if len(args[0].lstrip("0")) > len(str(MAX_TRANSFER)) or int(args[0]) > MAX_TRANSFER:
+            raise ValueError(f"a transfer is at most {MAX_TRANSFER:,} AgP")
         return Transfer(int(args[0]), " ".join(args[2:]).upper())  # a power of two words: TO NEW YORK
     if keyword == "SET" and args:
         return _set(args)

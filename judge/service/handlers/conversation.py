@@ -133,6 +133,7 @@ class Context:
 
 
 LONG = 60  # lines: a longer answer is an attachment, not a body of thousands of lines
+QUOTED = 2000  # characters of a line the reply quotes: every kind's longest command is shorter (Payola: 1,500)
 SIGN_OFF_LINES, SIGN_OFF_WORDS = 3, 6  # a mail's sign-off: at most this many lines of at most so many words
 Answering = Callable[[bool], tuple[bool, list[str]]]  # proven -> answered, and the notes on the limits
 T = TypeVar("T")
@@ -278,6 +279,8 @@ class Conversation:
         answer whose lines would take the reply over ``max_reply_bytes`` is refused instead (the reply's size
         is counted in bytes as the reply writes it: a reply over the limit is never built)."""
         extra = extra or []
+        if len(text) > QUOTED:  # a line no command is as long as: quoted in part, as a long heading is
+            text = text[:QUOTED] + " [...]"
         size = _echo_bytes(text, message, extra)
         if extra and self.reply_bytes + size > self.settings.max_reply_bytes:
             outcome, extra, code = "error", [], "REPLY_TOO_LONG"
@@ -500,7 +503,9 @@ class Conversation:
             self._aside(self.unknown_run, "greeting")
         self.unknown_run = []
         if isinstance(command, cmd.BadCommand) and (game := self.context.game) is not None and (
-                not self.context.is_master):  # a seat's line its game reads as its own: Machiavelli's "start rebellion"
+                not self.context.is_master) and not cmd.password_words([line.text]):
+            # a seat's line its game reads as its own: Machiavelli's "start rebellion"; never one that may carry a
+            # password (a malformed TAKEOVER ending with a colon would be kept as a letter's heading, as written)
             own = self.kinds.of(game).read(line.text, game)
             command = command if isinstance(own, cmd.Unknown | cmd.BadCommand) else own
         if isinstance(command, cmd.BadCommand):

@@ -9,9 +9,11 @@ A word of three letters or more that begins one area's name alone names it too (
 ``Pis``: Pisa or Pistoia).
 Units are written ``A``/``army``, ``F``/``fleet`` or ``G``/``garrison`` and the area
 (``A Flo``); a fleet's coast as ``/nc`` or ``(sc)`` (``F Pro/sc``).  Amounts are whole ducats
-(``12``, ``12d``, ``12 ducats``).  Blank lines, lines ending with a colon (headings such as
+(``12``, ``12d``, ``12 ducats``), at most 1,000,000.  Blank lines, lines ending with a colon (headings such as
 ``Ducat expenditures:``) and anything after ``#`` are skipped; a leading ``1.``, ``2)``, ``-``
 or ``expense 3:`` is dropped.  Orders take effect in the order written (M30), phase by phase.
+A line holds at most 1,000 characters, and an advance's route passes through each area at most
+once, so it names fewer areas than the board has (a longer line or route is refused, saying so).
 
 Operations (phase C; AoP 9)::
 
@@ -128,8 +130,16 @@ CONVERT = {"c", "convert", "converts", "conversion", "conv"}
 BRIBES = {"operate": BribeKind.OPERATE, "disband": BribeKind.DISBAND, "buy": BribeKind.BUY, "purchase": BribeKind.BUY,
           "independent": BribeKind.INDEPENDENT, "independence": BribeKind.INDEPENDENT,
           "autonomous": BribeKind.INDEPENDENT, "gta": BribeKind.INDEPENDENT, "convert": BribeKind.INDEPENDENT}
+ORDER_WORDS = frozenset({*KINDS, *HOLD, *MOVE, *SUPPORT, *TRANSPORT, *BESIEGE, *CONVERT})
+"""The words of an operation after its unit: none of them is part of an area's name."""
 FILLERS = {"ducats", "ducat", "to", "for", "in", "into", "the", "at", "on", "of"}
 COASTS = ("nc", "sc", "ec", "wc")
+MAX_LINE = 1000
+"""Characters of a letter line: no order is longer (a route through every area of AoP's board, by
+code, is 606), and a longer line would only make the judge read, store and echo it."""
+MAX_AMOUNT = 1_000_000
+"""Ducats an amount may name: a treasury of the game never holds a thousandth of it; a larger number
+is refused at reading (Python would not even read one of 4,300 digits or more)."""
 
 
 def _key(text: str) -> str:
@@ -215,8 +225,9 @@ class _Scan:
     def area(self) -> str:
         """The area named next (the longest run of words that names one)."""
         stop = self.at
-        while stop < len(self.words) and self.words[stop] != "-" and not self.words[stop].startswith("/"):
-            stop += 1
+        while stop < len(self.words) and self.words[stop] != "-" and not self.words[stop].startswith("/") and (
+                stop == self.at or self.words[stop] not in ORDER_WORDS):
+            stop += 1  # an order's word ends the name: "G luc C A" is no "G Lucca" (luc + c + a)
         for span in range(min(self.names.longest + 1, stop - self.at), 0, -1):
             code = self.names.areas.get(_key("".join(self.words[self.at:self.at + span])))
             if code is not None:
@@ -259,6 +270,8 @@ class _Scan:
         """The first amount anywhere on the line (taken out of it), if any."""
         for i, word in enumerate(self.words):
             if word.isdigit() and i >= self.at:
+                if len(word.lstrip("0")) > len(str(MAX_AMOUNT)) or int(word) > MAX_AMOUNT:
+                    raise _Unclear(f"an amount is at most {MAX_AMOUNT:,} ducats", "AMOUNT_TOO_LARGE")
                 del self.words[i]
                 if i < len(self.words) and self.words[i] in ("ducats", "ducat"):
                     del self.words[i]
@@ -295,6 +308,10 @@ def parse_letter(text: str, board: Board) -> tuple[tuple[LetterOrder, ...], tupl
     orders: list[LetterOrder] = []
     problems: list[Problem] = []
     for number, raw in enumerate(text.splitlines(), start=1):
+        if len(raw) > MAX_LINE:
+            problems.append(Problem(number, raw.strip()[:MAX_LINE], f"a line holds at most {MAX_LINE:,} characters: "
+                                    "no order is longer", "LINE_TOO_LONG"))
+            continue
         line = raw.split("#", 1)[0].strip()
         if not line or line.endswith(":"):
             continue
@@ -362,9 +379,13 @@ def _advance(scan: _Scan, unit: UnitRef) -> Advance:
     scan.skip("to", "into")
     chain = [scan.area()]
     coast = scan.coast()
+    most = len(scan.board.areas) - 1  # every area but the one the unit leaves, each passed through once
     while scan.take({"-"}):
         if coast is not None:
             raise _Unclear("a coast is named only for the last area")
+        if len(chain) == most:
+            raise _Unclear(f"a route names at most {most} areas: a unit passes through each area of the board "
+                           f"({most + 1}) at most once", "ROUTE_TOO_LONG")
         chain.append(scan.area())
         coast = scan.coast()
     return Advance(unit, chain[-1], coast, tuple(chain[:-1]))

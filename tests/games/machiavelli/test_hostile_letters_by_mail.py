@@ -1,0 +1,104 @@
+"""Hostile letters by mail: a route longer than the board can have, a line longer than any order,
+a number Python would not read, a malformed TAKEOVER that reads as a letter's heading.  Each is
+refused at reading, its line quoted with why; none is quarantined, kept or echoed whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import MetaData, select
+
+from judge.games.machiavelli import lifecycle
+from judge.store.models import Game, InboundMail
+from tests.support.harness import Judge
+
+GM = "gm@example.org"
+PLAYERS = {"Florence": "ann", "Milan": "bob", "Venice": "cy"}
+
+
+def address(country: str) -> str:
+    return f"{PLAYERS[country]}@example.org"
+
+
+def letter(judge: Judge, country: str, *lines: str) -> None:
+    judge.send(address(country), "\n".join((f"SIGNON {country}@m1 pw-{PLAYERS[country]}", *lines)))
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Judge:
+    """m1 in SP1454C, the first campaign letter: the spring letters sent ('none') and the phase processed."""
+    found = Judge(tmp_path)
+    found.confirmed(GM, *map(address, PLAYERS))
+    found.send(GM, "CREATE m1 gm-pw machiavelli")
+    for country, name in PLAYERS.items():
+        found.send(address(country), f"JOIN m1 pw-{name} {country}")
+    found.send(GM, "SIGNON MASTER@m1 gm-pw\nSTART")
+    for country in PLAYERS:
+        letter(found, country, "none")
+    found.new_mail()
+    return found
+
+
+def kept(judge: Judge) -> dict[str, list[str]]:
+    """Each country's letter standing in the current phase: its orders as kept."""
+    with judge.db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == "m1")).one()
+        assert game.phase == "SP1454C"
+        return {seat: row.parsed["orders"] for seat, row in lifecycle.letters_of(session, game, game.phase).items()}
+
+
+def statuses(judge: Judge) -> set[str]:
+    with judge.db.transaction() as session:
+        return set(session.scalars(select(InboundMail.status)))
+
+
+@pytest.mark.parametrize(("line", "code"), [
+    ("A are-" + "-".join(["ets", "wts"] * 41), "ROUTE_TOO_LONG"),
+    ("A are - " + " - ".join((["ets", "wts"] * 16_580)[:33_159]), "LINE_TOO_LONG"),
+])
+def test_a_route_longer_than_the_board_is_refused_at_reading(judge: Judge, line: str, code: str) -> None:
+    """The classic board has 81 areas: a route names at most 80.  A route of 82 areas, written short
+    ('A are-ets-wts-...', 334 characters), is refused at reading with ROUTE_TOO_LONG; the line of
+    the route of 33,159 areas (198,006 characters, within the 200,000 the judge reads of a mail)
+    with LINE_TOO_LONG, quoted in part.  Neither is carried out nor charged, and as the mail holds
+    no order it is no letter."""
+    letter(judge, "Florence", line)
+    answer = [a for a in judge.answers if a.text.startswith("A are")]
+    assert [(a.outcome, a.code) for a in answer] == [("error", code)]
+    assert len(answer[0].text) <= 2_010  # quoted in part: the reply does not repeat 200 kB
+    assert kept(judge) == {} and statuses(judge) == {"done"}
+
+
+def test_a_letter_within_the_limits_is_kept_beside_its_refused_lines(judge: Judge) -> None:
+    route = "A are-" + "-".join(["ets", "wts"] * 41)
+    letter(judge, "Florence", "A flo - pst", route, "transfer 1000001 to Milan", "bodyguard 3")
+    assert judge.outcome_of(route) == ("error", "ROUTE_TOO_LONG")
+    assert judge.outcome_of("transfer 1000001 to Milan") == ("error", "AMOUNT_TOO_LARGE")
+    assert kept(judge) == {"Florence": ["A flo - pst", "bodyguard 3"]}
+
+
+@pytest.mark.parametrize(("digits", "code"), [(900, "AMOUNT_TOO_LARGE"), (4_301, "LINE_TOO_LONG"),
+                                              (50_000, "LINE_TOO_LONG")])
+def test_a_huge_number_is_refused_at_reading_and_nothing_is_quarantined(judge: Judge, digits: int, code: str) -> None:
+    """Python raises on reading a number of 4,301 digits or more; such a mail was quarantined."""
+    line = f"transfer {'9' * digits} to Milan"
+    letter(judge, "Florence", line)
+    assert [(a.outcome, a.code) for a in judge.answers if a.text.startswith("transfer")] == [("error", code)]
+    assert statuses(judge) == {"done"} and kept(judge) == {}
+
+
+def test_a_malformed_takeover_ending_with_a_colon_is_no_heading_and_its_password_is_kept_nowhere(
+        judge: Judge) -> None:
+    """A TAKEOVER with a word too many is the host's command mistyped, answered so; it is not offered to
+    the game, whose letters skip a line ending with a colon as a heading (and kept it as written, password
+    and all).  Nothing the judge keeps holds the password: not the letter, not the stored mail."""
+    letter(judge, "Florence", "TAKEOVER Milan@m1 sesame-4711 extra:", "A flo - pst")
+    assert judge.outcome_of("TAKEOVER Milan@m1 **** ****") == ("error", "SYNTAX")
+    assert kept(judge) == {"Florence": ["A flo - pst"]}
+    with judge.db.transaction() as session:
+        tables = MetaData()
+        tables.reflect(session.connection())
+        for table in tables.sorted_tables:
+            for row in session.execute(select(table)):
+                assert "sesame-4711" not in repr(tuple(row)), table.name
