@@ -84,7 +84,8 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     unsigned and says nothing of its other readers (who they are could tell who is not, the
     sender); the game master gets a signed copy.  Each reader of grey press from a seat is
     given the sender's `pseudonym` to answer it by (``PRESS TO ANON-...``), and the answer
-    names its reader to nobody but the game master.  A broadcast is copied to the game master and to
+    names its reader to nobody but the game master; its writer is answered alike whether the seat
+    behind the pseudonym is played, vacant or a dummy (`_unheard`).  A broadcast is copied to the game master and to
     the game's observers, as the classic judges do (unless the game says ``SET PRESS OBSERVERS
     OFF``).  One mail sends grey press or white press to players, never both (`_mixed`): all the
     mail one mail causes goes out at the same moment, with the same Date, and readers comparing
@@ -116,6 +117,7 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     if everyone and not talk.context.is_master:
         names.append("MASTER")
     targets: dict[str, str] = {}  # address -> who it is, in the order named
+    unheard = None  # the pseudonym answered, when nobody plays the seat behind it
     seats_at: dict[str, str] = {}  # address -> its seat
     skipped = []
     for name in names:
@@ -129,6 +131,8 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
             assert player is not None and player.address is not None
             targets.setdefault(player.address, who)
             seats_at.setdefault(player.address, name)
+        elif answered:
+            unheard = who  # `_unheard`: answered as if it went, so that the answer tells nothing of the seat
         else:
             skipped.append(who)
     watching = [a for a in host.observers(talk.session, game) if a not in targets] if (
@@ -150,6 +154,8 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
                       grey=not signed, sent_grey=grey, answer=answer)
         subject = f"{game.name} press from {sender}" if signed else f"{game.name} grey press"
         (sent if talk.send(to=address, subject=subject, kind="press", game_id=game.id, body=body) else held).append(who)
+    if unheard is not None:
+        (sent if _unheard(talk) else held).append(unheard)
     if grey and game.gm_address not in targets and not talk.context.is_master:
         readers = [kind.seat_title(seats_at[a]) if a in seats_at else who for a, who in targets.items()]
         body = render("press", game=game, sender=sender, body=command.body, everyone=everyone,
@@ -180,6 +186,17 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
         message += (f"; not sent to {', '.join(held)}: one mail may cause at most "
                     f"{talk.settings.max_mails_per_mail} mails")
     talk.echo(text, "error" if held or not sent else "ok", message)
+
+
+def _unheard(talk: Conversation) -> bool:
+    """Whether an answer to a pseudonym whose seat nobody plays (vacant, a dummy) would have been sent had
+    somebody played it: it takes its place among the mails the mail may cause, as a sent one would, and
+    goes to nobody.  Its writer is answered as if it had gone: "not to ANON-...: no player" beside the
+    game's list of vacant seats would name the seat behind the pseudonym."""
+    if talk.mails_sent >= talk.settings.max_mails_per_mail:
+        return False
+    talk.mails_sent += 1
+    return True
 
 
 def refused(talk: Conversation, game: Game, to: tuple[str, ...], grey: bool | None) -> Why | None:
