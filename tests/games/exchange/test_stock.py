@@ -111,14 +111,20 @@ def test_E10_lines_that_do_not_agree_exactly_do_nothing() -> None:
     assert after.register.held(F, "ANN") == 4 and after.purses["BOB"] == 60
 
 
-def test_E10_a_deal_whose_shares_or_money_are_not_there_fails_whole() -> None:
+def test_E10_E40_a_deal_whose_shares_or_money_are_not_there_fails_whole_each_told_only_of_its_own() -> None:
+    """ANN holds 2 French shares, BOB 5 AgP.  3 shares for 4 AgP: ANN's shares are missing, BOB's money
+    is there; ANN is told her shares were missing, BOB only that ANN's part was not there (E40: her
+    holdings are hers to know).  2 shares for 9 AgP: the other way round.  3 for 9: both are missing,
+    each is told of its own."""
     state = at_exchange({F: {"ANN": 2}}, purses={"BOB": 5})
-    after, record = exchange(state, sheet("ANN", SellTo(3, F, "BOB", 4)), sheet("BOB", BuyFrom(3, F, "ANN", 4)))
-    assert [(a.author, a.reason) for a in record.actions] == [("ANN", Reason.SHARES_MISSING),
-                                                              ("BOB", Reason.SHARES_MISSING)]
-    after, record = exchange(state, sheet("ANN", SellTo(2, F, "BOB", 9)), sheet("BOB", BuyFrom(2, F, "ANN", 9)))
-    assert {a.reason for a in record.actions} == {Reason.MONEY_MISSING}
-    assert after.register.held(F, "ANN") == 2 and after.purses["BOB"] == 5
+    cases = [((3, 4), Reason.SHARES_MISSING, Reason.PARTNER_SHORT), ((2, 9), Reason.PARTNER_SHORT,
+             Reason.MONEY_MISSING), ((3, 9), Reason.SHARES_MISSING, Reason.MONEY_MISSING)]
+    for (shares, price), ann, bob in cases:
+        after, record = exchange(state, sheet("ANN", SellTo(shares, F, "BOB", price)),
+                                 sheet("BOB", BuyFrom(shares, F, "ANN", price)))
+        assert [(a.author, a.outcome, a.reason) for a in record.actions] == [("ANN", Outcome.FAILED, ann),
+                                                                             ("BOB", Outcome.FAILED, bob)]
+        assert after.register.held(F, "ANN") == 2 and after.purses["BOB"] == 5
 
 
 def test_E10_deals_go_investor_by_investor_in_the_investor_order() -> None:
@@ -131,7 +137,8 @@ def test_E10_deals_go_investor_by_investor_in_the_investor_order() -> None:
     assert (after.purses["ANN"], after.purses["CAT"]) == (70, 50)
     after, record = exchange(at_exchange({F: {"BOB": 2}}, order=("ANN", "BOB", "CAT")), *sheets)
     assert dict(after.register.holdings[F]) == {"ANN": 2}  # the gift came after the sale had failed
-    assert actions_of(record, "CAT", BuyFrom(2, F, "ANN", 10))[0].reason is Reason.SHARES_MISSING
+    assert actions_of(record, "ANN", SellTo(2, F, "CAT", 10))[0].reason is Reason.SHARES_MISSING
+    assert actions_of(record, "CAT", BuyFrom(2, F, "ANN", 10))[0].reason is Reason.PARTNER_SHORT
 
 
 def test_E11_an_issue_passes_with_exactly_80_percent_of_outstanding_shares() -> None:

@@ -40,6 +40,7 @@ class Reason(Enum):
     UNMATCHED = "no matching line in the other investor's sheet (E10)"
     SHARES_MISSING = "the shares were not there when the deal's turn came (E10)"
     MONEY_MISSING = "the money was not there when the deal's turn came (E10)"
+    PARTNER_SHORT = "the other investor's part of the deal was not there when its turn came (E10, E40)"
     # new issues (E11)
     ISSUED = "approved by holders of at least 80% of the outstanding shares (E11)"
     TOO_FEW_APPROVALS = "approving holders held less than 80% of the outstanding shares (E11)"
