@@ -566,20 +566,32 @@ def _applier_main(pipe: Connection, settings: Settings, kinds: Kinds) -> None:
     repeats = log_to(settings.log_file)
     db = Database(settings.database_url, {SESSION_KEY: kinds})
     runs = Runs(db, settings)  # kept for the process's life: a mail left to a later run is read once
-    pipe.send("ready")
     try:
-        while True:
+        answer: list[tuple[int, str, str | None]] | str = "ready"
+        while _answered(pipe, answer):
             try:
                 mail_ids, now = pipe.recv()
             except EOFError:
                 return
             try:
-                pipe.send([(mail_id, status, runs.about.get(mail_id)) for mail_id, status in runs.run(mail_ids, now)])
+                answer = [(mail_id, status, runs.about.get(mail_id)) for mail_id, status in runs.run(mail_ids, now)]
             except Exception as exc:  # the database cannot be used: the daemon logs it and tries later
-                pipe.send(f"{type(exc).__name__}: {exc}")
+                answer = f"{type(exc).__name__}: {exc}"
     finally:
         db.engine.dispose()
         repeats.flush()
+
+
+def _answered(pipe: Connection, answer: object) -> bool:
+    """Send the daemon ``answer``; False if the daemon is gone (killed: its end of the pipe is closed), which
+    is logged on one line, not a traceback: the run the applier answers was committed, and its mail is
+    settled; the judge started again applies whatever is left."""
+    try:
+        pipe.send(answer)
+    except OSError as exc:  # BrokenPipeError, ConnectionResetError
+        log.warning("the applier's daemon is gone (%s: %s); the applier ends", type(exc).__name__, exc)
+        return False
+    return True
 
 
 def serve(settings: Settings, kinds: Kinds) -> None:
