@@ -6,7 +6,8 @@ amount, a numbering, a heading ending with a colon, ``none``) is kept in the sea
 the block is the player's letter when the seat's lines end (`close_block`): one mail, one letter
 (AoP 2: the A orders, or the C orders, "posted to the judge in one letter").  Each line is
 answered with what it was read as (``read as: A flo - pst``) or why it was not (the syntax's
-reason; an order of the other letter's phase: not this phase's order).  A line that is no order
+reason; an order of the other letter's phase: not this phase's order; an order past the letter's
+`MAX_ORDERS`: too many).  A line that is no order
 is neither carried out nor charged (8.1, M38); what an order read does is told in the player's
 statement after the phase, with the rule that decided it.
 
@@ -34,7 +35,7 @@ from judge.games.machiavelli import lifecycle, views
 from judge.games.machiavelli.core.campaign import fits
 from judge.games.machiavelli.core.expenditures import Transfer
 from judge.games.machiavelli.core.position import Phase
-from judge.games.machiavelli.core.syntax import is_letter_line, parse_letter
+from judge.games.machiavelli.core.syntax import MAX_ORDERS, is_letter_line, parse_letter
 from judge.service import host
 from judge.service.absences import absence_lines
 from judge.service.dispatch import PLAYER, Entry
@@ -93,6 +94,7 @@ def close_block(talk: Turn) -> None:
     board = lifecycle.board_of(game)
     phase = Phase(game.phase[-1])
     orders: list[str] = []
+    read_lines: list[str] = []  # the lines read as orders (or "none"): what is kept of the letter as written
     readable = False  # an order of this letter, or "none": the mail is a letter
     for index, text in lines:
         read, problems = parse_letter(text, board)
@@ -103,10 +105,15 @@ def close_block(talk: Turn) -> None:
         if not read:
             empty = _NONE.fullmatch(text.split("#", 1)[0].strip()) is not None
             readable = readable or empty
+            read_lines += [text] if empty else []
             talk.mark(index, "ok", "read as: no order" if empty else "skipped (a heading or a comment)",
                       code="NO_ORDER" if empty else "SKIPPED")
             continue
         written = [str(order) for order in read]
+        if len(orders) + len(written) > MAX_ORDERS:
+            talk.mark(index, "error", f"not read: a letter holds at most {MAX_ORDERS} orders; not carried out, "
+                      "not charged (8.1)", code="TOO_MANY_ORDERS")
+            continue
         wrong = [order for order in read if not fits(order, phase)]
         if wrong:
             talk.mark(index, "error", f"read as '{'; '.join(written)}', which is no order of "
@@ -117,6 +124,7 @@ def close_block(talk: Turn) -> None:
                       "writer: not carried out, not charged (8.1)", code="TRANSFER_TO_SELF")
             continue
         orders += written
+        read_lines.append(text)
         readable = True
         talk.mark(index, "ok", f"read as: {'; '.join(written)}", code="READ")
     if not readable:
@@ -124,11 +132,13 @@ def close_block(talk: Turn) -> None:
                                  "taken as your letter, and the letter standing (if any) is unchanged (17.1). An "
                                  "empty letter is written: none"])
         return
-    _keep(talk, game, seat, lines, orders)
+    _keep(talk, game, seat, lines, read_lines, orders)
 
 
-def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], orders: list[str]) -> None:
-    """The letter as it stands now: the first, or a correction with the first's transfers kept."""
+def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], read_lines: list[str],
+          orders: list[str]) -> None:
+    """The letter as it stands now: the first, or a correction with the first's transfers kept; of its text,
+    the lines read (``read_lines``), not those refused or skipped (a mail of them is the letter's only in part)."""
     assert game.phase is not None
     standing = lifecycle.letters_of(talk.session, game, game.phase).get(seat)
     since = host.latest_accepted(talk.session, game, game.phase, seat, lifecycle.LETTER)
@@ -148,7 +158,7 @@ def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], order
         kept = list((Counter(transfers) - Counter(orders)).elements())
         kept = [t for t in transfers if t in kept]
     letter = [*kept, *orders]
-    host.submit(talk.session, game, game.phase, seat, lifecycle.LETTER, "\n".join(text for _, text in lines),
+    host.submit(talk.session, game, game.phase, seat, lifecycle.LETTER, "\n".join(read_lines),
                 {"orders": letter, "kept": kept, "number": number}, talk.now, talk.accepted)
     what = lifecycle.label(game.phase)
     if number == 1:

@@ -102,3 +102,17 @@ def test_a_malformed_takeover_ending_with_a_colon_is_no_heading_and_its_password
         for table in tables.sorted_tables:
             for row in session.execute(select(table)):
                 assert "sesame-4711" not in repr(tuple(row)), table.name
+
+
+def test_a_letter_holds_at_most_a_hundred_orders_and_keeps_only_the_lines_read(judge: Judge) -> None:
+    """A hundred orders are read; the hundred and first and every order line after it is refused, quoted,
+    neither carried out nor charged.  What the judge keeps of the letter as written is its lines read:
+    not a refused one, nor a heading."""
+    letter(judge, "Florence", "Orders:", *["A flo H"] * 100, "A are H", "A flo - xyz")
+    assert judge.outcomes_of("A flo H") == [("ok", "READ")] * 100
+    assert judge.outcome_of("A are H") == ("error", "TOO_MANY_ORDERS")
+    assert judge.outcome_of("A flo - xyz") == ("error", "UNKNOWN_AREA")
+    with judge.db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == "m1")).one()
+        [row] = lifecycle.letters_of(session, game, "SP1454C").values()
+        assert row.parsed["orders"] == ["A flo H"] * 100 and row.text == "\n".join(["A flo H"] * 100)
