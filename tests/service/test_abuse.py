@@ -578,3 +578,37 @@ def test_one_mails_news_to_a_game_are_one_mail_per_reader(watched: Judge) -> Non
     assert body.count("  OK") == 4
     told = [row.recipient for row in outbox_rows(watched) if row.id > mark and row.kind == "announcement"]
     assert sorted(told) == ["dave@example.org", "erin@example.org"]
+
+
+def test_the_press_of_one_mail_holds_at_most_500000_characters_in_all_its_copies(judge: Judge) -> None:
+    """Each copy of a press is a mail the judge keeps: a press as long as a mail (200,000 characters) to
+    fifty readers would be ten megabytes.  g1 with three observers: France's PRESS TO ALL goes to
+    Germany, the game master and the three observers, five copies.  A press of 1,000 lines of 99
+    characters is 100,000 characters with its line ends, 500,000 in its five copies: sent; a second
+    press of one line 'hi' (3 characters, 15 in five copies) would take the mail over: refused, saying
+    so; the same press in the next mail is sent."""
+    for watcher in ("w1@example.org", "w2@example.org", "w3@example.org"):
+        judge.send(watcher, "OBSERVE g1")
+    judge.new_mail()
+    long = "\n".join(["x" * 99] * 1_000)
+    judge.send(ALICE, f"SIGNON F@g1 alice-pw\nPRESS TO ALL\n{long}\nENDPRESS\nPRESS TO ALL\nhi\nENDPRESS")
+    assert judge.outcomes_of("PRESS TO ALL") == [("ok", None), ("error", "TOO_MUCH_PRESS")]
+    assert sum(m.subject == "g1 press from France" for m in judge.new_mail()) == 5
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nPRESS TO ALL\nhi\nENDPRESS")
+    assert judge.outcomes_of("PRESS TO ALL") == [("ok", None)]
+
+
+def test_a_phase_completed_by_a_mail_over_its_mail_budget_waits_for_its_deadline(tmp_path: Path) -> None:
+    """A phase's results go to each reader; processed by a mail that has queued mails already, they could
+    take it over max-mails-per-mail, as a PROCESS would (which is refused then).  With the budget set to
+    5: Germany's sheet is in; France's mail sends press to all (Germany, the game master: 2 mails) and
+    completes the phase, whose results would be 3 more (France, Germany, the game master): 5, within
+    the budget, processed.  With two presses (4 mails), 7 would be over: the phase stays open, complete,
+    and its deadline processes it."""
+    for presses, processed in ((1, True), (2, False)):
+        judge = two_player_game(Judge(tmp_path / str(presses), max_mails_per_mail=5))
+        judge.send(BOB, "SIGNON G@g1 bob-pw\n1 : A MUN H")
+        judge.send(ALICE, "SIGNON F@g1 alice-pw\n1 : A PAR H\n" + "PRESS TO ALL\nhello\nENDPRESS\n" * presses)
+        assert judge.outcomes_of("PRESS TO ALL") == [("ok", None)] * presses
+        with judge.db.transaction() as session:
+            assert (session.scalars(select(Game.phase).where(Game.name == "g1")).one() != "S1901M") == processed

@@ -133,7 +133,8 @@ class Context:
 
 
 LONG = 60  # lines: a longer answer is an attachment, not a body of thousands of lines
-QUOTED = 2000  # characters of a line the reply quotes: every kind's longest command is shorter (Payola: 1,500)
+QUOTED = 2000  # characters of a line the reply quotes (`_brief`): every kind's longest command is shorter; half of it
+# for the message answering it
 SIGN_OFF_LINES, SIGN_OFF_WORDS = 3, 6  # a mail's sign-off: at most this many lines of at most so many words
 Answering = Callable[[bool], tuple[bool, list[str]]]  # proven -> answered, and the notes on the limits
 T = TypeVar("T")
@@ -192,6 +193,7 @@ class Conversation:
         self.lookups = 0  # LIST, WHOGAME, GET INFO lines read
         self.password_checks = 0
         self.presses = 0
+        self.press_copied = 0  # characters of press this mail sent, counted once per copy (`player.press`)
         self.once: set[type] = set()  # the commands read once per mail (`handles`) that it has read
         self.unknown_run: list[int] = []  # the echoes of the unknown commands since the last other line
         self.phase_changed: set[int] = set()  # the games whose phase this mail changed
@@ -279,8 +281,7 @@ class Conversation:
         answer whose lines would take the reply over ``max_reply_bytes`` is refused instead (the reply's size
         is counted in bytes as the reply writes it: a reply over the limit is never built)."""
         extra = extra or []
-        if len(text) > QUOTED:  # a line no command is as long as: quoted in part, as a long heading is
-            text = text[:QUOTED] + " [...]"
+        text, message = _brief(text, QUOTED), _brief(message, QUOTED // 2)
         size = _echo_bytes(text, message, extra)
         if extra and self.reply_bytes + size > self.settings.max_reply_bytes:
             outcome, extra, code = "error", [], "REPLY_TOO_LONG"
@@ -644,7 +645,7 @@ class Conversation:
         if code is not None or (outcome is not None and outcome != echo.outcome):
             echo.code = code  # a new outcome drops the old one's reason
         echo.outcome = outcome or echo.outcome
-        echo.message = self.mask(message) if message is not None else echo.message
+        echo.message = self.mask(_brief(message, QUOTED // 2)) if message is not None else echo.message
 
     def note(self, index: int, lines: Sequence[str], *, replace: bool = False) -> None:
         echo = self.echoes[index]
@@ -687,13 +688,17 @@ class Conversation:
     def _process_if_complete(self) -> None:
         """A phase is processed as soon as its kind says it is complete — in Payola, once every
         power that must act has done so (unless this mail already changed the game's phase: once
-        per mail; its deadline does it then)."""
+        per mail; nor when the mail has queued mails already and the results would take it over
+        ``max_mails_per_mail``, as a PROCESS would be refused: its deadline does it then)."""
         game = self.context.game
         if game is None or game.id in self.phase_changed:
             return
         self.session.flush()
         game_kind = self.kinds.of(game)
         if game.state == GameState.ACTIVE and game.phase and game_kind.complete(self.session, game, self):
+            already = self.mails_sent - self.foldable(game)
+            if already and already + game_kind.results_mails(self.session, game) > self.settings.max_mails_per_mail:
+                return
             game_kind.process(self.session, game, self.settings, self.now, cause="all submitted")
 
 
@@ -702,6 +707,13 @@ def _prose(text: str) -> bool:
     capitals, as HELP writes every command (``Sorry, late!``, not ``WHOAMI classic``)."""
     letters = [c for c in text.split()[0] if c.isalpha()]
     return not letters or not all(c.isupper() for c in letters) or len(letters) == 1
+
+
+def _brief(words: str, most: int) -> str:
+    """``words`` as an answer quotes them: at most ``most`` characters, the rest cut and said to be.  A line
+    no command is as long as, or a message quoting such a line, would make the reply (and the copy the
+    judge keeps) several times the mail."""
+    return words if len(words) <= most else words[:most] + " [...]"
 
 
 def _echo_bytes(text: str, message: str, extra: Sequence[str]) -> int:

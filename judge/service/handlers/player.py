@@ -47,6 +47,10 @@ def status(talk: Conversation, text: str, _: cmd.Status) -> None:
 
 
 PSEUDONYM = re.compile(r"ANON-[A-Z2-7]{8}")
+PRESS_COPIED = 500_000
+"""Characters of press one mail may send, counted once for each copy: each copy is a mail the judge keeps
+(a press of 200,000 characters to fifty readers would be ten megabytes); a press of 50,000 characters
+reaches ten readers, and a long one to all of a large game is sent in parts, in several mails."""
 """The name grey press is answered by (`pseudonym`)."""
 
 
@@ -90,7 +94,8 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     OFF``).  One mail sends grey press or white press to players, never both (`_mixed`): all the
     mail one mail causes goes out at the same moment, with the same Date, and readers comparing
     their mail would tie the grey press to the signed one.  Press carries a Message-ID with
-    nothing of when it was made (`judge.service.outbox.queue`)."""
+    nothing of when it was made (`judge.service.outbox.queue`).  One mail's press holds at most
+    `PRESS_COPIED` characters in all its copies."""
     game, power = talk.context.game, talk.context.seat
     assert game is not None
     talk.presses += 1
@@ -142,6 +147,16 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
                   "arrive at the same moment, and readers who compare their mail could tell who sent the grey "
                   "one: send grey press in a mail of its own", code="MIXED_PRESS")
         return
+    copies = len(targets) + (unheard is not None) + len(watching) + (
+        grey and game.gm_address not in targets and not talk.context.is_master)
+    size = copies * sum(len(line) + 1 for line in command.body)
+    if talk.press_copied + size > PRESS_COPIED:
+        talk.echo(text, "error", f"not sent: its copies to {counted(copies, 'reader')} would hold {size:,} "
+                  f"characters, and one mail's press holds at most {PRESS_COPIED:,} characters in all its copies "
+                  f"({talk.press_copied:,} before this one); send it shorter, or in another mail",
+                  code="TOO_MUCH_PRESS")
+        return
+    talk.press_copied += size
     sender = kind.seat_title(power) if power else "the game master"
     sent: list[str] = []
     held: list[str] = []

@@ -13,7 +13,8 @@ Units are written ``A``/``army``, ``F``/``fleet`` or ``G``/``garrison`` and the 
 ``Ducat expenditures:``) and anything after ``#`` are skipped; a leading ``1.``, ``2)``, ``-``
 or ``expense 3:`` is dropped.  Orders take effect in the order written (M30), phase by phase.
 A line holds at most 1,000 characters, and an advance's route passes through each area at most
-once, so it names fewer areas than the board has (a longer line or route is refused, saying so).
+once, so it names fewer areas than the board has (a longer line or route is refused, saying so);
+a letter holds at most 100 orders.
 
 Operations (phase C; AoP 9)::
 
@@ -137,9 +138,18 @@ COASTS = ("nc", "sc", "ec", "wc")
 MAX_LINE = 1000
 """Characters of a letter line: no order is longer (a route through every area of AoP's board, by
 code, is 606), and a longer line would only make the judge read, store and echo it."""
+MAX_ORDERS = 100
+"""Orders one letter holds (the mail edge refuses the lines past them): more than any country has
+units and expenditures, far fewer than the 500 lines a mail may hold, each kept, echoed and
+reported in the results."""
 MAX_AMOUNT = 1_000_000
 """Ducats an amount may name: a treasury of the game never holds a thousandth of it; a larger number
 is refused at reading (Python would not even read one of 4,300 digits or more)."""
+
+
+def _quoted(words: str) -> str:
+    """Words of a line an answer quotes, as Python writes a string, at most 40 characters of them."""
+    return repr(words if len(words) <= 40 else words[:40] + "...")
 
 
 def _key(text: str) -> str:
@@ -160,7 +170,8 @@ class _Names:
             return None
         found = sorted({code for key, code in self.areas.items() if key.startswith(word)})
         if len(found) > 1:
-            raise _Unclear(f"{word!r} could be any of {', '.join(found)}: write more of the name", "AMBIGUOUS_AREA")
+            raise _Unclear(f"{_quoted(word)} could be any of {', '.join(found)}: write more of the name",
+                           "AMBIGUOUS_AREA")
         return found[0] if found else None
 
 
@@ -238,7 +249,7 @@ class _Scan:
             self.at += 1
             return code
         if self.more():
-            raise _Unclear(f"no area is called {self.peek()!r}", "UNKNOWN_AREA")
+            raise _Unclear(f"no area is called {_quoted(self.peek())}", "UNKNOWN_AREA")
         raise _Unclear("an area is missing", "AREA_MISSING")
 
     def coast(self) -> str | None:
@@ -257,7 +268,7 @@ class _Scan:
                 return power
         word = self.peek()
         if word:
-            raise _Unclear(f"no player is called {word!r}", "UNKNOWN_PLAYER")
+            raise _Unclear(f"no player is called {_quoted(word)}", "UNKNOWN_PLAYER")
         raise _Unclear("a player's name is missing", "PLAYER_MISSING")
 
     def unit(self) -> UnitRef:
@@ -281,7 +292,7 @@ class _Scan:
     def end(self) -> None:
         self.skip(*FILLERS)
         if self.more():
-            raise _Unclear(f"cannot read {' '.join(self.words[self.at:])!r}")
+            raise _Unclear(f"cannot read {_quoted(' '.join(self.words[self.at:]))}")
 
 
 _NUMBERING = re.compile(r"^(expense\s*\d*\s*:|\(?\d+[.)]|[-*\u2022])\s*", re.IGNORECASE)
@@ -370,7 +381,7 @@ def _operation(scan: _Scan) -> Order:
     elif verb in CONVERT:
         order = _convert(scan, unit)
     else:
-        raise _Unclear(f"{verb!r} is no order: H, -, S, T, B or C" if verb else "the order is missing")
+        raise _Unclear(f"{_quoted(verb)} is no order: H, -, S, T, B or C" if verb else "the order is missing")
     scan.end()
     return order
 
