@@ -7,7 +7,7 @@ the block is the player's letter when the seat's lines end (`close_block`): one 
 (AoP 2: the A orders, or the C orders, "posted to the judge in one letter").  Each line is
 answered with what it was read as (``read as: A flo - pst``) or why it was not (the syntax's
 reason; an order of the other letter's phase: not this phase's order; an order past the letter's
-`MAX_ORDERS`: too many).  A line that is no order
+`MAX_ORDERS` or `MAX_LETTER`: too many, too long).  A line that is no order
 is neither carried out nor charged (8.1, M38); what an order read does is told in the player's
 statement after the phase, with the rule that decided it.
 
@@ -35,7 +35,7 @@ from judge.games.machiavelli import lifecycle, views
 from judge.games.machiavelli.core.campaign import fits
 from judge.games.machiavelli.core.expenditures import Transfer
 from judge.games.machiavelli.core.position import Phase
-from judge.games.machiavelli.core.syntax import MAX_ORDERS, is_letter_line, parse_letter
+from judge.games.machiavelli.core.syntax import MAX_LETTER, MAX_ORDERS, is_letter_line, parse_letter
 from judge.service import host
 from judge.service.absences import absence_lines
 from judge.service.dispatch import PLAYER, Entry
@@ -113,6 +113,10 @@ def close_block(talk: Turn) -> None:
         if len(orders) + len(written) > MAX_ORDERS:
             talk.mark(index, "error", f"not read: a letter holds at most {MAX_ORDERS} orders; not carried out, "
                       "not charged (8.1)", code="TOO_MANY_ORDERS")
+            continue
+        if sum(map(len, orders + written)) > MAX_LETTER:
+            talk.mark(index, "error", f"not read: a letter's orders hold at most {MAX_LETTER:,} characters in all; "
+                      "not carried out, not charged (8.1)", code="LETTER_TOO_LONG")
             continue
         wrong = [order for order in read if not fits(order, phase)]
         if wrong:

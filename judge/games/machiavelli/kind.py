@@ -38,11 +38,14 @@ from judge.service.config import Settings
 from judge.service.kinds import GameKind
 from judge.service.lifecycle import GameState
 from judge.service.outbox import queue
-from judge.service.render import render, when
+from judge.service.render import counted, render, when
 from judge.service.scripts import DemoJudge
 from judge.service.turn import Turn
 from judge.store.models import Game, PhaseRow, Player
 from judge.web.public import GameFacts
+
+HISTORY_PHASES = 50  # phases one HISTORY sends at most, as Payola's: a longer range is asked for in parts
+HISTORY_CHARS = 200_000  # characters of one HISTORY answer at most (a phase at least): what anyone may ask for
 
 
 def country_of(board: Board, word: str) -> str:
@@ -244,7 +247,9 @@ class Machiavelli(GameKind):
         return lines
 
     def history(self, turn: Turn, text: str, game: Game, command: History) -> None:
-        """The public results of the phases carried out (all, one, or a range), which anyone may read."""
+        """The public results of the phases carried out (all, one, or a range), which anyone may read: at most
+        ``HISTORY_PHASES`` phases and ``HISTORY_CHARS`` characters at once (a phase at least), then how to ask
+        for the rest."""
         published = [(r.name, r.result["public"]) for r in host.processed_phases(turn.session, game) if r.result]
         names = [name for name, _ in published]
         first, last = command.first, command.last
@@ -259,7 +264,16 @@ class Machiavelli(GameKind):
         if not chosen:
             turn.echo(text, "ok", f"{game.name} has carried out no phase yet")
             return
-        lines = [line for name, public in chosen for line in (f"== {name}, {lifecycle.label(name)} ==", *public, "")]
+        lines: list[str] = []
+        size = 0  # characters of the answer so far
+        for shown, (name, public) in enumerate(chosen):  # at most HISTORY_PHASES, HISTORY_CHARS: then how to go on
+            phase = [f"== {name}, {lifecycle.label(name)} ==", *public, ""]
+            size += sum(len(line) + 1 for line in phase)
+            if shown and (shown == HISTORY_PHASES or size > HISTORY_CHARS):
+                rest = f"{name}-{chosen[-1][0]}" if name != chosen[-1][0] else name
+                lines.append(f"{counted(len(chosen) - shown, 'more phase')}: HISTORY {game.name} {rest}")
+                break
+            lines += phase
         turn.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the history")
 
     def summary(self, turn: Turn, text: str, game: Game) -> None:

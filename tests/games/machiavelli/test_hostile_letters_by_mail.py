@@ -4,11 +4,13 @@ refused at reading, its line quoted with why; none is quarantined, kept or echoe
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from sqlalchemy import MetaData, select
 
+from judge.games.machiavelli import kind as machiavelli_kind
 from judge.games.machiavelli import lifecycle
 from judge.store.models import Game, InboundMail
 from tests.support.harness import Judge
@@ -116,3 +118,35 @@ def test_a_letter_holds_at_most_a_hundred_orders_and_keeps_only_the_lines_read(j
         game = session.scalars(select(Game).where(Game.name == "m1")).one()
         [row] = lifecycle.letters_of(session, game, "SP1454C").values()
         assert row.parsed["orders"] == ["A flo H"] * 100 and row.text == "\n".join(["A flo H"] * 100)
+
+
+def test_history_sends_a_bounded_part_of_a_long_history_and_says_how_to_ask_for_the_rest(
+        judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three phases carried out (SP1454A, SP1454C, SU1454C); with at most two phases to an answer (50 in the
+    judge, made 2 here), HISTORY m1 sends the first two and the line that asks for the third; with at most
+    one character (a phase at least), the first alone."""
+    for _ in range(2):
+        judge.send(GM, "SIGNON MASTER@m1 gm-pw\nPROCESS")
+    monkeypatch.setattr(machiavelli_kind, "HISTORY_PHASES", 2)
+    judge.send("reader@example.org", "HISTORY m1")
+    answer = judge.last_to("reader@example.org")
+    text = answer.body + "".join(data.decode() for _, data in answer.attachments.values())
+    assert re.findall(r"^\s*== (\w+),", text, re.M) == ["SP1454A", "SP1454C"]
+    assert "1 more phase: HISTORY m1 SU1454C" in text
+    monkeypatch.setattr(machiavelli_kind, "HISTORY_CHARS", 1)
+    judge.send("reader@example.org", "HISTORY m1 SP1454C-SU1454C")
+    answer = judge.last_to("reader@example.org")
+    text = answer.body + "".join(data.decode() for _, data in answer.attachments.values())
+    assert re.findall(r"^\s*== (\w+),", text, re.M) == ["SP1454C"]
+    assert "1 more phase: HISTORY m1 SU1454C" in text
+
+
+def test_a_letters_orders_hold_at_most_20000_characters(judge: Judge) -> None:
+    """A route of 80 areas (the most on the classic board) prints as 'A are' and 80 times ' - ets' or
+    ' - wts': 5 + 480 = 485 characters.  41 of them are 19,885 characters, read; the 42nd would make
+    20,370, over 20,000: refused, neither carried out nor charged, and so is each after it."""
+    route = "A are-" + "-".join(["ets", "wts"] * 40)
+    letter(judge, "Florence", *[route] * 43)
+    assert judge.outcomes_of(route) == [("ok", "READ")] * 41 + [("error", "LETTER_TOO_LONG")] * 2
+    orders = kept(judge)["Florence"]
+    assert len(orders) == 41 and {len(order) for order in orders} == {485}
