@@ -580,17 +580,17 @@ def test_one_mails_news_to_a_game_are_one_mail_per_reader(watched: Judge) -> Non
     assert sorted(told) == ["dave@example.org", "erin@example.org"]
 
 
-def test_the_press_of_one_mail_holds_at_most_500000_characters_in_all_its_copies(judge: Judge) -> None:
+def test_the_press_of_one_mail_holds_at_most_200000_characters_in_all_its_copies(judge: Judge) -> None:
     """Each copy of a press is a mail the judge keeps: a press as long as a mail (200,000 characters) to
     fifty readers would be ten megabytes.  g1 with three observers: France's PRESS TO ALL goes to
-    Germany, the game master and the three observers, five copies.  A press of 1,000 lines of 99
-    characters is 100,000 characters with its line ends, 500,000 in its five copies: sent; a second
+    Germany, the game master and the three observers, five copies.  A press of 400 lines of 99
+    characters is 40,000 characters with its line ends, 200,000 in its five copies: sent; a second
     press of one line 'hi' (3 characters, 15 in five copies) would take the mail over: refused, saying
     so; the same press in the next mail is sent."""
     for watcher in ("w1@example.org", "w2@example.org", "w3@example.org"):
         judge.send(watcher, "OBSERVE g1")
     judge.new_mail()
-    long = "\n".join(["x" * 99] * 1_000)
+    long = "\n".join(["x" * 99] * 400)
     judge.send(ALICE, f"SIGNON F@g1 alice-pw\nPRESS TO ALL\n{long}\nENDPRESS\nPRESS TO ALL\nhi\nENDPRESS")
     assert judge.outcomes_of("PRESS TO ALL") == [("ok", None), ("error", "TOO_MUCH_PRESS")]
     assert sum(m.subject == "g1 press from France" for m in judge.new_mail()) == 5

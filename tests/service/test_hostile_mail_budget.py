@@ -280,7 +280,6 @@ def test_no_mail_of_any_kinds_grammar_stores_a_megabyte_queues_over_fifty_mails_
         kind: str, data: st.DataObject) -> None:
     body = data.draw(hostile_mail(SCENES[kind].lines), label="mail")
     grown, mails, status = cost(kind, body)
-    print("COST", kind, grown, mails, repr(body)[:150].replace(" ", "_"))
     assert status == "done"
     assert mails <= MAILS + 1  # and its reply
     assert grown <= MEGABYTE, f"{grown:,} bytes stored"

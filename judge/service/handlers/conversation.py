@@ -133,6 +133,7 @@ class Context:
 
 
 LONG = 60  # lines: a longer answer is an attachment, not a body of thousands of lines
+LONGEST = 300_000  # characters of one long answer (HISTORY, SUMMARY...): the rest is asked for in parts
 QUOTED = 2000  # characters of a line the reply quotes (`_brief`): every kind's longest command is shorter; half of it
 # for the message answering it
 SIGN_OFF_LINES, SIGN_OFF_WORDS = 3, 6  # a mail's sign-off: at most this many lines of at most so many words
@@ -313,6 +314,10 @@ class Conversation:
         its moments in the reader's zone for it (`localized`), attached or not."""
         if game is not None:
             body = self.localized(game, body)
+        if len(body) > LONGEST:  # what one mail may cost: a reply the judge keeps is at most a few of these
+            cut = body.rfind("\n", 0, LONGEST) + 1 or LONGEST
+            body = body[:cut] + f"\n[cut at {LONGEST:,} characters: ask for less at once]\n"
+            more += f"; cut at {LONGEST:,} characters"
         lines = body.splitlines()
         if len(lines) <= LONG:
             self.echo(text, "info", more[2:], lines)

@@ -47,10 +47,11 @@ def status(talk: Conversation, text: str, _: cmd.Status) -> None:
 
 
 PSEUDONYM = re.compile(r"ANON-[A-Z2-7]{8}")
-PRESS_COPIED = 500_000
+PRESS_COPIED = 200_000
 """Characters of press one mail may send, counted once for each copy: each copy is a mail the judge keeps
-(a press of 200,000 characters to fifty readers would be ten megabytes); a press of 50,000 characters
-reaches ten readers, and a long one to all of a large game is sent in parts, in several mails."""
+(a press of 200,000 characters to fifty readers would be ten megabytes); a press of 20,000 characters
+(some 3,000 words) reaches ten readers, and a longer one to all of a large game is sent in parts, in
+several mails."""
 """The name grey press is answered by (`pseudonym`)."""
 
 
