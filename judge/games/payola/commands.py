@@ -137,7 +137,13 @@ def orderlike(text: str, variant: str | None = None) -> bool:
     first = text.split()[0].upper().rstrip(".,:;!")
     if first in _ORDER_WORDS:
         return True
-    return any(leads_with_place(text, load_map(name)) for name in ([variant] if variant else available_maps()))
+    head = text[:_HEAD]  # a place and the word after it: read on the whole line, for every board, it took seconds
+    return any(leads_with_place(head, load_map(name)) for name in ([variant] if variant else available_maps()))
+
+
+_HEAD = 200
+"""Characters of a line `orderlike` looks at: its first place (the longest name of any board, in words
+with any spaces between them) and the word after it are well within them."""
 
 
 def _command(words: list[str]) -> Command:

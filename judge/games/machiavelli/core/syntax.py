@@ -199,14 +199,20 @@ def _names(board: Board) -> _Names:
     return _Names(areas, powers, longest, words)
 
 
+_COAST = re.compile(r"/\s*(nc|sc|ec|wc)\b")  # "/nc", "/ nc": a coast
+_DUCATS = re.compile(r"(?<!\d)(\d+)\s*d\b")  # "12d", "12 d": an amount
+"""Each begins where only one match can (a slash, the first digit of a number): one that began with
+spaces or at any digit would try again at each, in time the square of the line's length."""
+
+
 def _tokens(line: str) -> list[str]:
     """The words of a line: lower case, accents folded, arrows and dashes apart, coasts as ``/nc``."""
     text = ascii_name(line).lower()
     text = re.sub(r"counter[\s-]*bribe", "counterbribe", text)
     text = re.sub(r"\(\s*(nc|sc|ec|wc)\s*\)", r" /\1", text)
-    text = re.sub(r"\s*/\s*(nc|sc|ec|wc)\b", r" /\1", text)
+    text = _COAST.sub(r" /\1", text)
     text = re.sub(r"-+>|=>|\u2013|\u2014|-", " - ", text)
-    text = re.sub(r"(\d+)\s*d\b", r"\1", text)
+    text = _DUCATS.sub(r"\1", text)
     text = re.sub(r"[,.;!?']", " ", text)
     return text.split()
 
