@@ -612,3 +612,17 @@ def test_a_phase_completed_by_a_mail_over_its_mail_budget_waits_for_its_deadline
         assert judge.outcomes_of("PRESS TO ALL") == [("ok", None)] * presses
         with judge.db.transaction() as session:
             assert (session.scalars(select(Game.phase).where(Game.name == "g1")).one() != "S1901M") == processed
+
+
+@pytest.mark.parametrize("days", ["9" * 5_000, "\u00b2", "0061"])
+def test_an_absence_days_option_python_would_not_read_is_refused_in_the_judges_words(tmp_path: Path,
+                                                                                     days: str) -> None:
+    """A number of 5,000 digits (Python reads none of 4,301 or more), a superscript two (a digit to Python,
+    no number to int()) and 61 written with leading zeros: each refused as the option it is, the mail
+    applied, not quarantined."""
+    judge = Judge(tmp_path)
+    judge.send(GM, f"CREATE g9 gm-pw ABSENCE_DAYS={days}")
+    [answer] = [a for a in judge.answers if a.text.startswith("CREATE")]
+    assert answer.outcome == "error" and "ABSENCE_DAYS takes a number of days up to 60" in answer.message
+    with judge.db.transaction() as session:
+        assert session.scalars(select(InboundMail.status)).all() == ["done"]
