@@ -134,8 +134,7 @@ class Context:
 
 LONG = 60  # lines: a longer answer is an attachment, not a body of thousands of lines
 LONGEST = 300_000  # characters of one long answer (HISTORY, SUMMARY...): the rest is asked for in parts
-QUOTED = 2000  # characters of a line the reply quotes (`_brief`): every kind's longest command is shorter; half of it
-# for the message answering it
+QUOTED = 2000  # characters of a line the reply quotes, and twice those of its answer (`_brief`): no command is longer
 SIGN_OFF_LINES, SIGN_OFF_WORDS = 3, 6  # a mail's sign-off: at most this many lines of at most so many words
 Answering = Callable[[bool], tuple[bool, list[str]]]  # proven -> answered, and the notes on the limits
 T = TypeVar("T")

@@ -47,12 +47,12 @@ def status(talk: Conversation, text: str, _: cmd.Status) -> None:
 
 
 PSEUDONYM = re.compile(r"ANON-[A-Z2-7]{8}")
+"""The name grey press is answered by (`pseudonym`)."""
 PRESS_COPIED = 200_000
 """Characters of press one mail may send, counted once for each copy: each copy is a mail the judge keeps
 (a press of 200,000 characters to fifty readers would be ten megabytes); a press of 20,000 characters
 (some 3,000 words) reaches ten readers, and a longer one to all of a large game is sent in parts, in
 several mails."""
-"""The name grey press is answered by (`pseudonym`)."""
 
 
 def pseudonym(session: Session, game: Game, sender: str, reader: str) -> str:
@@ -90,9 +90,9 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     sender); the game master gets a signed copy.  Each reader of grey press from a seat is
     given the sender's `pseudonym` to answer it by (``PRESS TO ANON-...``), and the answer
     names its reader to nobody but the game master; its writer is answered alike whether the seat
-    behind the pseudonym is played, vacant or a dummy (`_unheard`).  A broadcast is copied to the game master and to
-    the game's observers, as the classic judges do (unless the game says ``SET PRESS OBSERVERS
-    OFF``).  One mail sends grey press or white press to players, never both (`_mixed`): all the
+    behind the pseudonym is played, vacant or a dummy (`_unheard`).  A broadcast is copied to the
+    game master and to the game's observers, as the classic judges do (unless the game says ``SET
+    PRESS OBSERVERS OFF``).  One mail sends grey press or white press to players, never both (`_mixed`): all the
     mail one mail causes goes out at the same moment, with the same Date, and readers comparing
     their mail would tie the grey press to the signed one.  Press carries a Message-ID with
     nothing of when it was made (`judge.service.outbox.queue`).  One mail's press holds at most
