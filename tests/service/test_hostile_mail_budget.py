@@ -272,7 +272,7 @@ def cost(kind: str, body: str) -> tuple[int, int, str]:
 
 
 @pytest.mark.parametrize("kind", list(SCENES))
-@settings(max_examples=examples(60), deadline=None,
+@settings(max_examples=examples(40), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
           phases=[Phase.explicit, Phase.reuse, Phase.generate])  # no shrinking: each example is a judge applying a mail
 @given(data=st.data())
