@@ -179,6 +179,11 @@ class Rollback:
 
 
 @dataclass(frozen=True)
+class Rollforward:
+    """``ROLLFORWARD``: undo a ROLLBACK, processing its phase again as it was."""
+
+
+@dataclass(frozen=True)
 class Replace:
     """``REPLACE POWER new@address`` (the game master): the seat goes to a new player, who
     confirms and chooses a password."""
@@ -350,7 +355,7 @@ class Line:
 GAME_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,19}")
 SIMPLE: dict[str, Callable[[], Command]] = {
     "HELP": Help, "STATUS": Status, "RESIGN": Resign, "START": Start, "PAUSE": Pause, "RESUME": Resume,
-    "SIGNOFF": SignOff,
+    "ROLLFORWARD": Rollforward, "SIGNOFF": SignOff,
 }
 """The host's words that take nothing after them (a kind's grammar reads its own the same way)."""
 _DURATIONS = {"GRACE": "grace", "REMINDER": "reminder"}  # a kind's phases' lengths are its to read

@@ -35,7 +35,7 @@ from judge.games.machiavelli.core import syntax
 from judge.games.machiavelli.core.board import Board, board_names, load_board
 from judge.service import host
 from judge.service.config import Settings
-from judge.service.kinds import GameKind
+from judge.service.kinds import Closing, GameKind, PhaseChange, Publication
 from judge.service.lifecycle import GameState
 from judge.service.outbox import queue
 from judge.service.render import render, when
@@ -182,17 +182,14 @@ class Machiavelli(GameKind):
     def results_mails(self, session: Session, game: Game) -> int:
         return lifecycle.results_mails(session, game)
 
-    def process(self, session: Session, game: Game, settings: Settings, now: datetime, *,
-                cause: str, preface: str | None = None) -> lifecycle.Closed:
-        return lifecycle.process_phase(session, game, settings, now, cause=cause, preface=preface)
+    def process(self, session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
+        return lifecycle.process_phase(session, game, settings, now, closing)
 
-    def rollback(self, session: Session, game: Game, now: datetime, phase: str | None = None) -> tuple[str, str]:
-        return lifecycle.rollback(session, game, now, phase), (
-            "the board and the treasuries are as they were before it was carried out, and the letters then "
-            "standing stand again (a letter corrected then may not be corrected again, 17.1, M35)")
+    restored = ("the board and the treasuries are as they were before it was carried out, and the letters then "
+                "standing stand again (a letter corrected then may not be corrected again, 17.1, M35)")
 
-    def terminate(self, session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
-        lifecycle.terminate(session, game, settings, now, reason)
+    def publication(self, session: Session, game: Game) -> Publication:
+        return lifecycle.publication(session, game)
 
     def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
         return lifecycle.notice(game, row, seat, which, until)

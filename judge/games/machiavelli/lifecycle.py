@@ -31,7 +31,7 @@ import logging
 import random
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -46,7 +46,8 @@ from judge.games.machiavelli.core.spring import spring_letter
 from judge.games.machiavelli.core.syntax import parse_letter
 from judge.service import host
 from judge.service.config import Settings
-from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move, state_of
+from judge.service.kinds import Closing, PhaseChange, Publication
+from judge.service.lifecycle import GameError, GameState
 from judge.service.logs import log_on_commit
 from judge.service.options import split_options
 from judge.service.outbox import queue
@@ -65,15 +66,6 @@ default, white (signed) on request."""
 SEASONS = {Campaign.SPRING: "SP", Campaign.SUMMER: "SU", Campaign.FALL: "FA"}
 LENGTHS = {Phase.A: "spring", Phase.C: "campaign"}
 """The setting each letter's phase lasts (``SET SPRING hours``, ``SET CAMPAIGN hours``)."""
-
-
-class Closed(NamedTuple):
-    """What closing a phase did (`judge.service.kinds.PhaseChange`): the phase closed, the one
-    opened (None: the game has ended) and the winner, if one player won alone."""
-
-    phase: str
-    next_phase: str | None
-    winner: str | None = None
 
 
 # -- the game's settings --------------------------------------------------------------------------------
@@ -239,7 +231,6 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
             dummy = Player(game_id=game.id, dummy=True, joined_at=now)
             _seat(dummy, country)
             session.add(dummy)
-    move(game, Event.START)
     session.flush()
     position = board.start
     _open_row(session, game, position, now)
@@ -293,17 +284,11 @@ def _open_row(session: Session, game: Game, position: Position, now: datetime) -
 # -- closing a phase --------------------------------------------------------------------------------------
 
 
-def process_phase(session: Session, game: Game, settings: Settings, now: datetime, *, cause: str,
-                  preface: str | None = None) -> Closed:
-    """Carry out the open phase with the letters standing, open the next (or end the game) and
-    queue every mail, each saying ``preface`` first if given."""
-    if game.state not in RUNNING:
-        raise GameError("the game is not running", "NOT_RUNNING")
+def process_phase(session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
+    """Carry out the open phase with the letters standing, open the next (or say the game is won)
+    and queue every mail, each saying the ``closing``'s notes first."""
     row = host.current_phase(session, game)
     assert row is not None and row.status == "open"
-    if state_of(game) is GameState.PAUSED and game.settings.get("rolled_back") == row.name:
-        move(game, Event.RESUME)  # a phase rolled back and processed again ends the ROLLBACK's pause
-    game.settings = {k: v for k, v in game.settings.items() if k != "rolled_back"}
     board = board_of(game)
     position = position_of(row, board)
     standing = letters_of(session, game, row.name)
@@ -334,29 +319,28 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     if after.phase is Phase.OVER:
         assert record is not None and record.end is not None
         winners = record.end.winners
-        log_on_commit(session, log, "game %s %s processed (%s); won by %s", game.name, row.name, cause,
+        log_on_commit(session, log, "game %s %s processed (%s); won by %s", game.name, row.name, closing.cause,
                       ", ".join(winners))
-        _mail_results(session, game, settings, now, row.name, board, after, public, statements, attached, preface)
-        result = f"won by {' and '.join(winners)} in {position.season}"
-        _end(session, game, result, winners[0] if len(winners) == 1 else None)
-        return Closed(row.name, None, game.winner)
+        _mail_results(session, game, settings, now, row.name, board, after, public, statements, attached, closing)
+        return PhaseChange(row.name, None, winners[0] if len(winners) == 1 else None,
+                           f"won by {' and '.join(winners)} in {position.season}")
     _open_row(session, game, after, now)
-    log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, cause, game.phase)
-    _mail_results(session, game, settings, now, row.name, board, after, public, statements, attached, preface)
-    return Closed(row.name, game.phase)
+    log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, closing.cause, game.phase)
+    _mail_results(session, game, settings, now, row.name, board, after, public, statements, attached, closing)
+    return PhaseChange(row.name, game.phase)
 
 
 def _mail_results(session: Session, game: Game, settings: Settings, now: datetime, phase: str, board: Board,
                   after: Position, public: list[str], statements: Mapping[str, list[str]], attached: Sequence[Any],
-                  preface: str | None) -> None:
+                  closing: Closing) -> None:
     """Each played country's mail (the public results and its own statement), the game master's
     (every statement too), and the observers' (the public results)."""
     over = after.phase is Phase.OVER
     common: dict[str, Any] = {"game": game, "phase": phase, "label": label(phase), "public": public,
-                              "board": views.board_lines(board, after), "preface": preface, "over": over,
+                              "board": views.board_lines(board, after), "preface": closing.preface, "over": over,
                               "next": None if over else label(game.phase or ""), "deadline": None if over else
                               game.deadline, "map": "" if attached else pictures.NO_MAP}
-    subject = f"{game.name} {phase} results"
+    subject = closing.subject(game.name, phase)
     for country, player in host.seats(session, game).items():
         if not host.is_played(player):
             continue
@@ -385,45 +369,14 @@ def results_mails(session: Session, game: Game) -> int:
 # -- the end, ROLLBACK --------------------------------------------------------------------------------------
 
 
-def _end(session: Session, game: Game, result: str, winner: str | None) -> None:
-    move(game, Event.END)
-    game.deadline = None
-    game.winner = winner
-    game.settings = {**game.settings, "result": result}
-    host.record(game, result)
-
-
-def terminate(session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
-    """The game master ends the game: the board as it stands and every player's standing (4.2's
-    ranking, treasuries included: nothing is secret once the game is over) go to every player,
-    the game master and the observers."""
+def publication(session: Session, game: Game) -> Publication:
+    """The end's publication: the board as it stands and every player's standing by 4.2."""
     position = position_now(session, game)
-    if position is None:  # never started: nothing to publish
-        _end(session, game, reason, None)
-        return
+    assert position is not None
     board = board_of(game)
-    ranking = standings(board, position)
-    lines = [*views.board_lines(board, position), "", *views.end_lines((), ranking)]
-    _end(session, game, reason, None)
-    body = render("machiavelli/end", game=game, reason=reason, lines=lines)
-    for address in sorted({p.address for p in host.players(session, game) if host.is_played(p) and p.address}
-                          | {game.gm_address} | set(host.observers(session, game))):
-        queue(session, settings, to=address, subject=f"{game.name} has ended", body=body, kind="end", now=now,
-              game_id=game.id)
-
-
-def rollback(session: Session, game: Game, now: datetime, phase: str | None = None) -> str:
-    """Go back to the phase before, or to the processed phase ``phase``: its position, and the
-    letters standing in it then, which stand again (and count as sent for the correction rule:
-    M35); the later phases and their letters are dropped.  The game is left paused until the
-    game master resumes it or processes the phase again."""
-    previous, later = host.rollback_target(session, game, phase)
-    for row in later:
-        host.drop_phase(session, game, row)
-    host.reopen(session, game, previous, now)
-    game.settings = {**game.settings, "rolled_back": previous.name}
-    session.flush()
-    return previous.name
+    return Publication("Nothing is secret any more: the board as it stands, and every player's standing by 4.2 "
+                       "(cities counted, provinces controlled, tax income, treasury).",
+                       [*views.board_lines(board, position), "", *views.end_lines((), standings(board, position))])
 
 
 def notice(game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:

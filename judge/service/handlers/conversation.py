@@ -59,7 +59,7 @@ from judge.mail.inbound import InboundMail
 from judge.mail.outbound import Attachment
 from judge.mail.received import Source
 from judge.mail.redact import masker
-from judge.service import host, phase_changes, zones
+from judge.service import course, host, phase_changes, zones
 from judge.service.config import Settings
 from judge.service.dispatch import ANYONE, MASTER, PLAYER
 from judge.service.host import Reads
@@ -689,7 +689,7 @@ class Conversation:
         self.session.flush()
         game_kind = self.kinds.of(game)
         if game.state == GameState.ACTIVE and game.phase and game_kind.complete(self.session, game, self):
-            game_kind.process(self.session, game, self.settings, self.now, cause="all submitted")
+            course.close(self.session, game, self.settings, self.now, cause="all submitted")
 
 
 def _prose(text: str) -> bool:

@@ -424,7 +424,8 @@ def test_rollback_restores_the_board_and_the_letters_standing(tmp_path: Path) ->
     assert "Your treasury: 15 ducats." in status and "  transfer 3 to Milan" in status
     master(judge, "PROCESS", game="r1")
     florence = judge.last_to(address("Florence"))
-    assert florence.subject == "r1 SP1454A results"
+    assert florence.subject == "r1 SP1454A results again, after a rollback"  # they replace the first ones
+    assert "These results replace the earlier results of SP1454A" in florence.body
     # 15 - 3 (the transfer) - 3 x 3: without A.7 orders, its three units are paid by default (M12)
     assert "Your treasury: 15 ducats before, 3 ducats now." in florence.body
 
@@ -619,9 +620,12 @@ def test_4_2_a_victory_ends_the_game_with_the_ranking_in_every_mail(tmp_path: Pa
                         "units": [["Florence", "A", "flo"], ["Milan", "A", "mil"]],
                         "control": {**dict.fromkeys(cities, "Florence"), "mil": "Milan"},
                         "treasuries": {"Florence": 4, "Milan": 7}}
+    judge.new_mail()
     master(judge, "PROCESS", game="v1")
-    milan = judge.last_to(address("Milan"))
-    assert milan.subject == "v1 SP1454C results"
+    milans = [m for m in judge.new_mail() if m.to == address("Milan")]
+    assert [m.subject for m in milans] == ["v1 SP1454C results", "v1 has ended"]
+    milan, end = milans
+    assert "Game v1 has ended: won by Florence in Spring 1454." in end.body and "Ranking" in end.body
     assert "Victory (4.2): Florence wins." in milan.body and "The game is over." in milan.body
     assert re.search(r"^  1\. Florence: 15 cities, 15 provinces, tax \d+, treasury 4$", milan.body, re.M)
     with judge.db.transaction() as session:
