@@ -370,13 +370,36 @@ def results_mails(session: Session, game: Game) -> int:
 
 
 def publication(session: Session, game: Game) -> Publication:
-    """The end's publication: the board as it stands and every player's standing by 4.2."""
+    """M63: everything the rules kept secret while the game ran — every letter as carried out
+    (expenditures, transfers, bribes and counter-bribes with their payers, assassinations and
+    bodyguards, permissions, trades), every country's statement of every phase — then the board
+    as it stands and every player's standing by 4.2.  Passwords and addresses are never in it."""
     position = position_now(session, game)
     assert position is not None
     board = board_of(game)
-    return Publication("Nothing is secret any more: the board as it stands, and every player's standing by 4.2 "
-                       "(cities counted, provinces controlled, tax income, treasury).",
-                       [*views.board_lines(board, position), "", *views.end_lines((), standings(board, position))])
+    lines: list[str] = []
+    for row in host.processed_phases(session, game):
+        result = row.result or {}
+        letters: Mapping[str, list[str]] = result.get("letters", {})
+        statements: Mapping[str, list[str]] = result.get("statements", {})
+        if not letters and not statements:
+            continue
+        lines += [f"=== {row.name}, {label(row.name)} ===", ""]
+        for country in board.powers:
+            if country not in letters and country not in statements:
+                continue
+            written = letters.get(country)
+            defaulted = " (the defaults, 17.2, M50)" if country in result.get("defaulted", []) else ""
+            lines.append(f"{country}'s letter:" if written else f"{country}: no letter{defaulted}")
+            lines += [f"  {order}" for order in written or []]
+            if statement := statements.get(country):
+                lines += [f"{country}'s statement:", *(f"  {line}" for line in statement)]
+            lines.append("")
+    lines += ["=== The end ===", "", *views.board_lines(board, position), "",
+              *views.end_lines((), standings(board, position))]
+    return Publication("Nothing is secret any more (M63): every letter as it was carried out, every country's "
+                       "statement of every phase, the board as it stands, and every player's standing by 4.2 "
+                       "(cities counted, provinces controlled, tax income, treasury).", lines)
 
 
 def notice(game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:

@@ -430,6 +430,28 @@ def test_rollback_restores_the_board_and_the_letters_standing(tmp_path: Path) ->
     assert "Your treasury: 15 ducats before, 3 ducats now." in florence.body
 
 
+def test_m63_the_end_publishes_every_letter_and_statement_to_everyone(tmp_path: Path) -> None:
+    """M63: once the game ends, what the rules kept secret is published to every reader: here
+    Florence's spring letter (its transfer of 3 ducats to Milan, 17.1) and Florence's statement of
+    that phase (15 ducats before; 15 - 3 - 3 x 3 = 3 after, M12), which Milan was never sent."""
+    judge = Judge(tmp_path)
+    new_game(judge, ("Florence", "Milan"), "p1")
+    master(judge, "START", game="p1")
+    letter(judge, "Florence", "transfer 3 to Milan", game="p1")
+    letter(judge, "Milan", "none", game="p1")  # SP1454A carried out
+    spring = judge.last_to(address("Milan")).body
+    assert "transfer 3 to Milan" not in spring and "Your treasury: 15 ducats before, 3 ducats now" not in spring
+    judge.new_mail()
+    judge.terminate(GM, "SIGNON MASTER@p1 gm-pw")
+    ends = {m.to: m.body for m in judge.new_mail() if m.subject == "p1 has ended"}
+    assert set(ends) == {address("Florence"), address("Milan"), GM}
+    for body in ends.values():
+        assert "=== SP1454A, " in body and "Florence's letter:\n  transfer 3 to Milan\n" in body
+        florence = body.partition("Florence's statement:\n")[2]
+        assert "Your treasury: 15 ducats before, 3 ducats now." in florence
+        assert "gm-pw" not in body and "Who played which country:" in body
+
+
 def test_terminate_publishes_the_board_and_every_players_standing(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     new_game(judge, ("Florence", "Milan"), "t1")
