@@ -42,7 +42,7 @@ from judge.service.kinds import Closing, PhaseChange, Publication, kind_of
 from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move, state_of
 from judge.service.outbox import queue
 from judge.service.render import render, when
-from judge.store.models import Game, Submission
+from judge.store.models import Game, GreyPress, Submission
 
 ROLLBACK = "rollback"
 """The key of the game's settings where a ROLLBACK keeps its marks (`RolledBack`)."""
@@ -140,6 +140,7 @@ def publish(session: Session, game: Game, settings: Settings, now: datetime, *, 
     players and the master, unless the game is ANONYMOUS for the players)."""
     kind = kind_of(session, game)
     playing = {player.address for player in host.players(session, game) if player.address}
+    grey = grey_press(session, game, kind.seat_title)
     bodies: dict[str, str] = {}
     for address in sorted(playing | {game.gm_address} | set(host.observers(session, game))):
         reader = "master" if address == game.gm_address else "player" if address in playing else "anyone"
@@ -147,10 +148,22 @@ def publish(session: Session, game: Game, settings: Settings, now: datetime, *, 
             order = {seat: at for at, seat in enumerate(kind.seat_order(session, game))}
             who = sorted(host.who_played(session, game, reader), key=lambda held: order.get(held[0], len(order)))
             bodies[reader] = render("end", game=game, headline=headline, preface=preface, publication=publication,
-                                    who=[(kind.seat_title(seat), held) for seat, held in who],
+                                    grey=grey, who=[(kind.seat_title(seat), held) for seat, held in who],
                                     seat_word=kind.seat_word)
         queue(session, settings, to=address, subject=subject, body=bodies[reader], kind="end", now=now,
               game_id=game.id)
+
+
+def grey_press(session: Session, game: Game, title: Callable[[str], str]) -> list[str]:
+    """Every grey press sent in the game so far, with its author: when, in which phase, from whom to
+    whom (its readers never learned who sent it; the end publishes it, M63)."""
+    lines = []
+    for phase, sent_at, author, readers in session.execute(
+            select(GreyPress.phase, GreyPress.sent_at, GreyPress.author, GreyPress.readers)
+            .where(GreyPress.game_id == game.id).order_by(GreyPress.id)):
+        to = ", ".join("the game master" if reader == "MASTER" else title(reader) for reader in readers)
+        lines.append(f"  {phase or '-'}, {when(sent_at)}: from {title(author)} to {to or 'nobody'}")
+    return lines
 
 
 def roll_back(session: Session, game: Game, settings: Settings, now: datetime, phase: str | None) -> str:

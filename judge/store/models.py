@@ -277,6 +277,21 @@ class Observer(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime)
 
 
+class GreyPress(Base):
+    """Who sent a grey press, and to whom: its readers never learn it while the game runs, and the
+    end publishes it (`judge.service.course.publish`, ruling M63)."""
+
+    __tablename__ = "grey_press"
+    __table_args__ = (Index("ix_grey_press_game", "game_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    phase: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    sent_at: Mapped[datetime] = mapped_column(DateTime)
+    author: Mapped[str] = mapped_column(String(60))  # the seat that sent it
+    readers: Mapped[list[str]] = mapped_column(JSON)  # the seats it went to, "MASTER" for the game master
+
+
 class Absence(Base):
     """A seat's absence: no deadline of the game falls inside it once approved."""
 

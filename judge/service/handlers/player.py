@@ -28,7 +28,7 @@ from judge.service.lifecycle import GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password
 from judge.service.render import counted, render, when
-from judge.store.models import Absence, Confirmation, Game, Secret
+from judge.store.models import Absence, Confirmation, Game, GreyPress, Secret
 
 
 def status(talk: Conversation, text: str, _: cmd.Status) -> None:
@@ -150,6 +150,9 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
                       grey=not signed, sent_grey=grey, answer=answer)
         subject = f"{game.name} press from {sender}" if signed else f"{game.name} grey press"
         (sent if talk.send(to=address, subject=subject, kind="press", game_id=game.id, body=body) else held).append(who)
+    if grey and power and sent:  # its author is published at the end (`judge.service.course.publish`)
+        talk.session.add(GreyPress(game_id=game.id, phase=game.phase, sent_at=talk.now, author=power,
+                                   readers=[seats_at.get(a, "MASTER") for a, who in targets.items() if who in sent]))
     if grey and game.gm_address not in targets and not talk.context.is_master:
         readers = [kind.seat_title(seats_at[a]) if a in seats_at else who for a, who in targets.items()]
         body = render("press", game=game, sender=sender, body=command.body, everyone=everyone,

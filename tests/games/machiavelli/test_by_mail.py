@@ -430,13 +430,15 @@ def test_rollback_restores_the_board_and_the_letters_standing(tmp_path: Path) ->
     assert "Your treasury: 15 ducats before, 3 ducats now." in florence.body
 
 
-def test_m63_the_end_publishes_every_letter_and_statement_to_everyone(tmp_path: Path) -> None:
+def test_m63_the_end_publishes_every_letter_statement_and_grey_press_author_to_everyone(tmp_path: Path) -> None:
     """M63: once the game ends, what the rules kept secret is published to every reader: here
-    Florence's spring letter (its transfer of 3 ducats to Milan, 17.1) and Florence's statement of
-    that phase (15 ducats before; 15 - 3 - 3 x 3 = 3 after, M12), which Milan was never sent."""
+    Florence's spring letter (its transfer of 3 ducats to Milan, 17.1), Florence's statement of
+    that phase (15 ducats before; 15 - 3 - 3 x 3 = 3 after, M12), which Milan was never sent, and
+    that the grey press Milan received came from Florence."""
     judge = Judge(tmp_path)
     new_game(judge, ("Florence", "Milan"), "p1")
     master(judge, "START", game="p1")
+    letter(judge, "Florence", "PRESS TO Milan", "Beware of Venice.", "ENDPRESS", game="p1")
     letter(judge, "Florence", "transfer 3 to Milan", game="p1")
     letter(judge, "Milan", "none", game="p1")  # SP1454A carried out
     spring = judge.last_to(address("Milan")).body
@@ -450,6 +452,8 @@ def test_m63_the_end_publishes_every_letter_and_statement_to_everyone(tmp_path: 
         florence = body.partition("Florence's statement:\n")[2]
         assert "Your treasury: 15 ducats before, 3 ducats now." in florence
         assert "gm-pw" not in body and "Who played which country:" in body
+        assert re.search(r"Grey press, with its authors .*\n  SP1454A, 2026-01-05 \d\d:\d\d UTC: from Florence to "
+                         r"Milan\n", body), body
 
 
 def test_terminate_publishes_the_board_and_every_players_standing(tmp_path: Path) -> None:
