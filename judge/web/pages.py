@@ -35,14 +35,14 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import BaseLoader, Environment, StrictUndefined
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.service.config import Settings
 from judge.service.kinds import kind_of
 from judge.service.lifecycle import RUNNING
-from judge.service.render import counted
+from judge.service.render import counted, template_loader
 from judge.store.database import Database
 from judge.store.models import Game, Player
 from judge.web import public
@@ -81,9 +81,14 @@ def _game(session: Session, game: Game | str) -> Game:
 # -- writing -----------------------------------------------------------------------------------------
 
 
-@cache
 def environment() -> Environment:
-    env = Environment(loader=PackageLoader("judge", "templates"), autoescape=True, undefined=StrictUndefined,
+    """The pages' templates, the host's and every kind's (`template_loader`)."""
+    return _environment(template_loader())
+
+
+@cache
+def _environment(loader: BaseLoader) -> Environment:
+    env = Environment(loader=loader, autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["when"] = lambda moment: moment.strftime("%Y-%m-%d %H:%M UTC")
     env.filters["iso"] = lambda moment: moment.strftime("%Y-%m-%dT%H:%MZ")
