@@ -363,10 +363,6 @@ class Kinds:
             raise ValueError("kinds need distinct names, the default among them")
         self.default = self._kinds[default]
         self.dispatch = Dispatcher([commands, *(kind.commands for kind in kinds)])
-        from judge.service.render import add_kind_templates  # the renderer's help imports this module
-
-        for kind in kinds:  # a kind's templates are in its own package's folder
-            add_kind_templates(kind.name, type(kind).__module__.rpartition(".")[0])
 
     def __iter__(self) -> Iterator[GameKind]:
         yield self.default
