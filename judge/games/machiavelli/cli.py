@@ -50,9 +50,10 @@ An example (AoP Example 5 on the classic board)
 -----------------------------------------------
 
 The Pope has 10 ducats, armies in Perugia and Urbino, a fleet in Ancona and a garrison in Rome;
-Siena's independent garrison stands beside them.  The bodyguard (D.2) is paid before the bribe
-(D.4), which leaves 7 ducats: the bribe is not carried out (nor could it be: a garrison is
-bribed only from its own province, M36), and nothing is charged for it.  Request::
+Siena's independent garrison stands beside them, alone in its province, so the army in Perugia
+may direct a bribe at it (M36).  The bodyguard (D.2) is paid before the bribe (D.4), which leaves
+7 ducats: the bribe cannot be paid in full, so it is not carried out and nothing is charged for
+it (M30).  Request::
 
     {"board": "classic",
      "position": {"season": "Summer 1454", "phase": "C",
@@ -67,7 +68,7 @@ The answer holds, among the rest::
     {"orders": [{"player": "Papacy", "phase": "D.2", "order": "bodyguard 3", "succeeded": true, "charged": 3,
                  "reason": "BODYGUARD_HIRED"},
                 {"player": "Papacy", "phase": "D.4", "order": "bribe 9 buy G sie", "succeeded": false, "charged": 0,
-                 "reason": "BRIBE_OUT_OF_REACH"}],
+                 "reason": "UNAFFORDABLE"}],
      "operations": [{"unit": "Papacy F anc", "order": "F anc - uas", "carried_out": "F anc - uas", "succeeded": true,
                      "reason": "ADVANCED", "strength": 1, "dislodged_from": null},
                     {"unit": "Papacy A per", "order": "A per S A urb - are", "carried_out": "A per S are for Papacy",

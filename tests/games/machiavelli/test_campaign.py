@@ -165,9 +165,11 @@ ORDERS_5 = ("1. bribe 9 buy G Siena\n2. bodyguard 3\nA Urbino - Arezzo\nA Perugi
 
 
 def test_example_5_the_bodyguard_is_hired_before_the_bribe_and_seven_ducats_remain() -> None:
+    """As on AoP's board: the bribe, which the army in Perugia may direct at the lone garrison of
+    Siena (M36), is refused only because 10 - 3 = 7 ducats cannot pay its 9 (M30)."""
     done = play(game(*EXAMPLE_5, treasuries={"Papacy": 10}), Papacy=ORDERS_5)
     assert outcomes(done, "Papacy") == [("bodyguard 3", 3, Reason.BODYGUARD_HIRED),
-                                        ("bribe 9 buy G sie", 0, Reason.BRIBE_OUT_OF_REACH)]  # M36 too
+                                        ("bribe 9 buy G sie", 0, Reason.UNAFFORDABLE)]
     assert done.position.treasuries["Papacy"] == 7
     assert where(done.action) == {"Papacy A are", "Papacy A per", "Papacy F uas", "Papacy A rme",
                                   "independent sie G sie"}  # only the Roman garrison converts

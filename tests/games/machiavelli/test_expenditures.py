@@ -160,20 +160,27 @@ def test_M36_a_bribe_reaches_the_home_country_units_next_to_the_brier_or_next_to
     assert reach(A("Milan", "nap")) is Reach.NO
 
 
-def test_M36_a_garrison_is_adjacent_only_to_the_army_or_fleet_of_its_own_province_unless_that_rebels() -> None:
+def test_M36_a_garrison_is_adjacent_to_the_army_or_fleet_of_its_province_alone_and_else_as_any_unit() -> None:
+    """12 and M36 (revised): "a garrison unit and another military unit in the same province are
+    considered adjacent, in which case the garrison unit is adjacent to no other unit"; a garrison
+    alone in its province is adjacent to the units of the neighbouring areas, both ways.  Mantua
+    touches Bologna, Arezzo touches Perugia (the classic board)."""
     garrison = G("Milan", "man")
 
     def reach(*units: Unit, rebellions: dict[str, str] | None = None, target: Unit = garrison) -> Reach:
         start = game(target, *units, rebellions=rebellions)
         return bribe_reach(BOARD, start, "Florence", target, frozenset())
 
-    assert reach(A("Florence", "bol")) is Reach.NO
-    assert reach(A("Florence", "man")) is Reach.YES
-    assert reach(A("Florence", "bol"), rebellions={"man": "Milan"}) is Reach.YES
+    assert reach(A("Florence", "bol")) is Reach.YES  # alone in Mantua: next to the army in Bologna
+    assert reach(A("Florence", "bol"), A("Milan", "man")) is Reach.NO  # paired with Milan's army: adjacent to it only
+    assert reach(A("Florence", "man")) is Reach.YES  # the army of its own province
+    assert reach(A("Florence", "bol"), A("Milan", "man"), rebellions={"man": "Milan"}) is Reach.YES  # 12's rebellion
     army = A("Milan", "per")
-    assert reach(G("Florence", "are"), target=army) is Reach.NO  # a garrison bribes only in its own province
+    assert reach(G("Florence", "are"), target=army) is Reach.YES  # a lone garrison bribes next door
+    assert reach(G("Florence", "are"), A("Milan", "are"), target=army) is Reach.NO  # paired: only its own province
     assert reach(G("Florence", "per"), target=army) is Reach.YES
-    assert reach(G("Florence", "per"), target=army, rebellions={"per": "Milan"}) is Reach.NO
+    assert reach(G("Florence", "per"), target=army, rebellions={"per": "Milan"}) is Reach.NO  # rebelling: bribes none
+    assert reach(G("Florence", "are"), target=G("Milan", "per")) is Reach.YES  # two lone garrisons, neighbours
 
 
 def test_M17_a_strait_closed_to_the_briber_cuts_the_adjacency_across_it() -> None:

@@ -137,9 +137,11 @@ Readings of the economy where the documents are silent (each written where its c
 * A bribe lacking a third player's permission is charged, fails, and takes no part in the
   comparison of bribes; tied Disband bribes are still checked against the counter-bribes; of two
   units of one area made independent at once, the second bribe fails and is charged — ``expense``.
-* Bribe adjacency: neighbouring areas by army or fleet; a strait closed to the briber (no
-  ``allow ... straits``) cuts it; any change of owner by bribery — bought or made independent —
-  liberates a rebelling province — ``expense``.
+* Bribe adjacency: neighbouring areas by army or fleet; a garrison alone in its province is
+  adjacent to its neighbours' units as any unit is (M36 revised), two such garrisons in
+  neighbouring provinces to each other too; a strait closed to the briber (no ``allow ...
+  straits``) cuts it; any change of owner by bribery — bought or made independent — liberates a
+  rebelling province — ``expense``.
 * Excommunication blocks the price of a trade too; the Pope lays one excommunication a letter;
   a ban ends with the Phase F of the season it names, or with the first phase A after it was
   laid, whichever comes first — ``spring``, ``campaign``.
