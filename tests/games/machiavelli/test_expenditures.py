@@ -84,6 +84,20 @@ def test_M20_the_victims_units_hold_its_conquests_rebel_and_its_d3_d4_orders_are
     assert done.position.rebellions == {"fer": "Milan"}  # Mantua's was liberated by the Papal army
 
 
+def test_M61_the_assassinated_players_orders_are_neither_carried_out_nor_disclosed() -> None:
+    """M61 (8.2, 10): Milan's leader is assassinated (30 above no bodyguard); its army in Milan
+    was ordered to Tyrolea, its army in Cremona twice (a support and a hold).  Each holds, and
+    each result, public or Milan's, says only that it held for the assassination: no order of
+    Milan's letter is shown, not even that it gave Cremona two."""
+    start = game(A("Milan", "mil"), A("Milan", "cre"), treasuries={"Venice": 30})
+    done = play(start, Venice="assassinate Milan 30", Milan="A Mil - Tyr\nA Cre S A Mil - Tyr\nA Cre H")
+    shown = {r.unit.area: (r.order, str(r.operation), r.reason) for r in done.public().operations}
+    assert shown == {"mil": (None, "A mil H", Reason.ASSASSINATED), "cre": (None, "A cre H", Reason.ASSASSINATED)}
+    assert not done.action.ignored
+    assert [(r.order, r.reason) for r in done.for_player("Milan").operations] == [(None, Reason.ASSASSINATED)] * 2
+    assert "Milan A mil" in where(done.action) and "Milan A cre" in where(done.action)
+
+
 def test_M40_other_players_still_bribe_the_assassinated_players_units_which_then_obey_them() -> None:
     start = game(A("Milan", "cre"), A("Florence", "man"), treasuries={"Venice": 30, "Florence": 18})
     done = play(start, Venice="assassinate Milan 30", Florence="bribe 18 buy A Cre\nA Cre - Par")

@@ -23,7 +23,8 @@ class Reason(Enum):
     NOT_OWNER = "the order is for a unit its writer does not command after phase D: ignored (8.2, M50)"
     NO_SUCH_UNIT = "no such unit stands there: the order is ignored (8.2)"
     NO_UNIT_NAMED = "the unit the support or transport names does not stand there: it holds (8.2, 9.5, 9.6)"
-    ASSASSINATED = "its leader was assassinated: every unit holds, and may be supported (10, M20)"
+    ASSASSINATED = ("its leader was assassinated: every unit holds, and may be supported; its orders are not "
+                    "disclosed (10, M20, M61)")
     INDEPENDENT = "an independent unit holds unless bribed to operate (16, M33)"
     INDEPENDENT_MAY_NOT_ADVANCE = "an independent unit cannot leave its native area: it holds (12, 16, M33)"
     BRIBED_BESIEGER = "besieger and besieged are no longer enemies since a bribe: the besieger holds (9.4, M39)"
