@@ -121,7 +121,7 @@ def transfers(position: Position, players: Sequence[str], orders: Mapping[str, S
             if order.to not in players or order.to == player:
                 reason = Reason.UNKNOWN_PLAYER
             elif order.amount < 1:
-                reason = Reason.WRONG_AMOUNT
+                reason = Reason.NO_DUCATS
             elif player in bans or order.to in bans:
                 reason = Reason.EXCOMMUNICATION_BLOCKS
             elif purse.send(player, order.to, order.amount, (Flow.TRANSFER_OUT, Flow.TRANSFER_IN), phase, "transfer"):

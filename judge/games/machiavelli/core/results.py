@@ -92,6 +92,7 @@ class Reason(Enum):
     UNAFFORDABLE = "could not be paid in full when its turn came (2, 8.1, M30)"
     WRONG_AMOUNT = "not the fixed price, or not the minimum plus a multiple of 3: unclear (8.1, M37, M38)"
     UNKNOWN_PLAYER = "names no living player other than the writer (8.1, M31)"
+    NO_DUCATS = "a transfer is of whole ducats, 1 or more: a transfer of 0 is none (8.1, M31)"
     EXCOMMUNICATION_BLOCKS = "an excommunicated player may neither give nor receive ducats (15, M32)"
     TRANSFERRED = "the ducats were transferred; the receiver learns of them in phase B (8.1, M31)"
     SOLD = "the province was sold: the price paid to the seller, the control marker moved (6, M10)"
