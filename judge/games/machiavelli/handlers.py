@@ -31,9 +31,11 @@ from dataclasses import dataclass
 
 from judge.commands.parse import Command, Unknown, read_phase_length
 from judge.games.machiavelli import lifecycle, views
+from judge.games.machiavelli.core.board import Board
 from judge.games.machiavelli.core.campaign import fits
 from judge.games.machiavelli.core.expenditures import Transfer
 from judge.games.machiavelli.core.position import Phase
+from judge.games.machiavelli.core.review import review
 from judge.games.machiavelli.core.syntax import is_letter_line, parse_letter
 from judge.service import host
 from judge.service.absences import absence_lines
@@ -93,6 +95,7 @@ def close_block(talk: Turn) -> None:
     board = lifecycle.board_of(game)
     phase = Phase(game.phase[-1])
     orders: list[str] = []
+    origins: list[int | None] = []  # the line of each order
     readable = False  # an order of this letter, or "none": the mail is a letter
     for index, text in lines:
         read, problems = parse_letter(text, board)
@@ -117,6 +120,7 @@ def close_block(talk: Turn) -> None:
                       "writer: not carried out, not charged (8.1)", code="TRANSFER_TO_SELF")
             continue
         orders += written
+        origins += [index] * len(written)
         readable = True
         talk.mark(index, "ok", f"read as: {'; '.join(written)}", code="READ")
     if not readable:
@@ -124,11 +128,13 @@ def close_block(talk: Turn) -> None:
                                  "taken as your letter, and the letter standing (if any) is unchanged (17.1). An "
                                  "empty letter is written: none"])
         return
-    _keep(talk, game, seat, lines, orders)
+    _keep(talk, game, seat, lines, orders, origins)
 
 
-def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], orders: list[str]) -> None:
-    """The letter as it stands now: the first, or a correction with the first's transfers kept."""
+def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], orders: list[str],
+          origins: list[int | None]) -> None:
+    """The letter as it stands now: the first, or a correction with the first's transfers kept;
+    the answer warns of what its orders will come to that may be worth correcting."""
     assert game.phase is not None
     standing = lifecycle.letters_of(talk.session, game, game.phase).get(seat)
     since = host.latest_accepted(talk.session, game, game.phase, seat, lifecycle.LETTER)
@@ -142,8 +148,8 @@ def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], order
                        "CORRECTED_ONCE")
         return
     kept: list[str] = []
+    board = lifecycle.board_of(game)
     if standing is not None:
-        board = lifecycle.board_of(game)
         transfers = [str(o) for o in lifecycle.orders_of(board, standing) if isinstance(o, Transfer)]
         kept = list((Counter(transfers) - Counter(orders)).elements())
         kept = [t for t in transfers if t in kept]
@@ -158,7 +164,30 @@ def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], order
         summary = [f"This corrects your letter, {what}: it replaces the first, whose ducat transfers stand (17.1, "
                    f"M35). It may not be corrected again. It now holds {counted(len(letter), 'order')}."]
         summary += [f"Kept from your first letter: {transfer}" for transfer in kept]
+    cautions = _cautions(talk, game, seat, board, letter, [*[None] * len(kept), *origins], lines[-1][0])
+    if cautions:
+        summary.append(f"{counted(cautions, 'warning')} above: "
+                       + ("what they say may still be corrected, once, before the deadline (17.1, M35)."
+                          if number == 1 else "this letter may not be corrected again (17.1, M35)."))
     talk.note(lines[-1][0], summary)
+
+
+def _cautions(talk: Turn, game: Game, seat: str, board: Board, letter: list[str], origins: list[int | None],
+              last: int) -> int:
+    """Warn, on the line of each order concerned, of what the letter will do that may be worth
+    correcting (`judge.games.machiavelli.core.review`): the line keeps its answer ("read as"), its
+    code names the caveat (a transfer kept from the first letter has no line here: its warning
+    goes with the letter's last line); how many warnings were given."""
+    position = lifecycle.position_now(talk.session, game)
+    if position is None:
+        return 0
+    cautions = review(position, seat, parse_letter("\n".join(letter), board)[0])
+    for caution in cautions:
+        line = origins[caution.at]
+        if line is not None:
+            talk.mark(line, code=caution.caveat.name)
+        talk.note(last if line is None else line, [f"WARNING: {caution}"])
+    return len(cautions)
 
 
 def status_lines(talk: Turn, game: Game, seat: str) -> list[str]:
