@@ -1,4 +1,5 @@
-"""A Machiavelli player's letter by mail, STATUS, and the game master's lengths of phases.
+"""A Machiavelli player's letter by mail, STATUS, BORDERS (which areas border an area of the
+game's board, and by what), and the game master's lengths of phases.
 
 Theory of operation.  After ``SIGNON Country@game password``, every line that reads as part of
 a letter (`judge.games.machiavelli.core.syntax.is_letter_line`: a unit, an order's verb, an
@@ -19,8 +20,11 @@ a transfer the correction adds is added.  A third letter is refused, saying so, 
 stands.  A mail whose letter lines hold no readable order at all (only lines the syntax could
 not read) is no letter: it is answered line by line and counts as neither letter nor correction,
 as a human judge ignores "illegible gibberish" (17.1).  A mail accepted before the letter
-standing was (delivered late) never replaces it.  Other lines are the host's commands (PRESS,
-STATUS, ...) or unknown, and are answered so.
+standing was (delivered late) never replaces it.  The answer to a letter warns, line by line,
+of what the letter will certainly do that its writer may want to correct
+(`judge.games.machiavelli.core.review`: units left off a payment list, two orders for one unit,
+an order for a unit not the writer's, a transfer of 0).  Other lines are the host's commands
+(PRESS, STATUS, ...) or unknown, and are answered so.
 """
 
 from __future__ import annotations
@@ -29,17 +33,17 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from judge.commands.parse import Command, Unknown, read_phase_length
+from judge.commands.parse import BadCommand, Command, Unknown, read_phase_length
 from judge.games.machiavelli import lifecycle, views
-from judge.games.machiavelli.core.board import Board
+from judge.games.machiavelli.core.board import Board, Border
 from judge.games.machiavelli.core.campaign import fits
 from judge.games.machiavelli.core.expenditures import Transfer
 from judge.games.machiavelli.core.position import Phase
 from judge.games.machiavelli.core.review import review
-from judge.games.machiavelli.core.syntax import is_letter_line, parse_letter
+from judge.games.machiavelli.core.syntax import Problem, is_letter_line, parse_letter, read_area
 from judge.service import host
 from judge.service.absences import absence_lines
-from judge.service.dispatch import PLAYER, Entry
+from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
 from judge.service.lifecycle import RUNNING
 from judge.service.render import counted, when
 from judge.service.turn import Turn
@@ -57,6 +61,16 @@ class LetterLine:
     text: str
 
 
+@dataclass(frozen=True)
+class Borders:
+    """``BORDERS area``: which areas border an area of the game's board, and how."""
+
+    area: str
+
+
+BORDER_WORDS = ("BORDERS", "NEIGHBOURS", "NEIGHBORS")
+"""The words that ask for an area's borders."""
+
 DURATIONS = {"SPRING": "spring", "CAMPAIGN": "campaign"}
 """``SET <word> hours``: the lengths of the spring letter's phase and of a campaign letter's."""
 
@@ -66,6 +80,10 @@ def read(text: str) -> Command:
     words = text.split()
     if words[0].upper() == "SET":
         return read_phase_length(text, words, DURATIONS, "SET SPRING hours, SET CAMPAIGN hours")
+    if words[0].upper() in BORDER_WORDS:
+        if len(words) == 1:
+            return BadCommand("expected BORDERS and an area (BORDERS Pisa, BORDERS ets)")
+        return Borders(" ".join(words[1:]))
     if is_letter_line(text):
         return LetterLine(text)
     return Unknown(f"unknown command '{words[0][:20]}': no order begins so either (HELP gives the letters' syntax)")
@@ -190,6 +208,55 @@ def _cautions(talk: Turn, game: Game, seat: str, board: Board, letter: list[str]
     return len(cautions)
 
 
+def borders(talk: Turn, text: str, command: Borders) -> None:
+    """BORDERS: every area the named one borders on the game's board, and by what (land, sea,
+    a strait), from the data every rule reads (`judge.games.machiavelli.core.board.Board.borders`)."""
+    game = talk.game
+    assert game is not None
+    board = lifecycle.board_of(game)
+    code = read_area(command.area, board)
+    if isinstance(code, Problem):
+        talk.echo(text, "error", f"{code.message} on the {board.name} board", code=code.code)
+        return
+    area, near = board.areas[code], board.borders(code)
+    talk.echo(text, "ok", f"{area.name} ({code}), {_what(board, code)}, borders {counted(len(near), 'area')}:",
+              extra=[*(_border_line(board, code, border) for border in near), *(
+                  f"a fleet here carrying an army from {a} to {b} passes the strait of {strait.name} (9.3, M17)"
+                  for a, b, strait in board.passages_through(code))])
+
+
+def _what(board: Board, code: str) -> str:
+    """An area in words: its kind, its city, what it may hold."""
+    area = board.areas[code]
+    what = "a sea" if area.is_sea else "a coastal province" if area.is_coastal else "an inland province"
+    city = area.city
+    if city is not None:
+        kind = ("a fortified" if city.fortified else "an unfortified") + (" port" if city.port else "")
+        what += f" with {kind} city of income {city.income}"
+    if board.lagoon is not None and code == board.lagoon.island:
+        what += f", reached from {board.name_of(board.lagoon.sea)} ({board.lagoon.sea}) alone (14)"
+    if area.fleet_only:
+        what += ", holding a fleet or a rebellion only (1.3, M15)"
+    elif area.single_unit:
+        what += ", holding one unit at a time (1.3)"
+    return what
+
+
+def _border_line(board: Board, code: str, border: Border) -> str:
+    """One border: the neighbour, and by land, by sea, along which coasts, through which strait."""
+    how = "by land and by sea" if border.land and border.sea else "by land" if border.land else "by sea"
+    if border.land and not border.sea and board.areas[code].is_coastal and board.areas[border.area].is_coastal:
+        how += " (their coasts do not join: no fleet crosses, 9.3)"
+    if border.fleets:
+        how += f" (a fleet: {', '.join(f'{a} - {b}' for a, b in border.fleets)})"
+    strait = border.strait
+    if strait is not None:
+        how += (f", through the strait of {strait.name}, " + (
+            f"which a fleet in {board.name_of(strait.controller)} closes to others (9.3, M17)" if strait.controller
+            else "which nobody controls; a retreat through it comes last (13.5, M17)"))
+    return f"  {border.area:<4} {board.name_of(border.area)}: {how}"
+
+
 def status_lines(talk: Turn, game: Game, seat: str) -> list[str]:
     """STATUS for a player: the phase and deadline, its treasury and units, its letter standing,
     and its absences."""
@@ -237,5 +304,6 @@ def _header(game: Game) -> str:
 
 COMMANDS = (
     Entry(LetterLine, letter_line, PLAYER, closed_after_the_end=True),
+    Entry(Borders, borders, SIGNED_ON, lookup=True),
 )
 """The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

@@ -309,6 +309,18 @@ def parse_letter(text: str, board: Board) -> tuple[tuple[LetterOrder, ...], tupl
     return tuple(orders), tuple(problems)
 
 
+def read_area(text: str, board: Board) -> str | Problem:
+    """The code of the one area ``text`` names as a letter names areas (a code, a name or an
+    alias, or three letters or more beginning one name alone), or what is wrong with it."""
+    scan = _Scan(board, _tokens(text))
+    try:
+        code = scan.area()
+        scan.end()
+    except _Unclear as exc:
+        return Problem(1, text, str(exc), exc.code)
+    return code
+
+
 def parse_line(line: str, board: Board) -> LetterOrder | None:
     """One order (None for ``none``); :class:`_Unclear` if the line cannot be read."""
     scan = _Scan(board, _tokens(line))
