@@ -26,6 +26,9 @@ The request
 ``letters``
     player → the letter's text (or a list of its lines), in the syntax of
     :mod:`judge.games.machiavelli.core.syntax`.  A player without a letter gets the defaults.
+``leaving``
+    a campaign's players who left the game with no substitute leader: they are eliminated when
+    the campaign ends (18.3, M62).  Left out: nobody.
 
 The answer
 ----------
@@ -40,7 +43,8 @@ operations: ``player``, ``phase`` — the sub-phase, ``A.4`` to ``A.7``, ``C.2``
 ``assassinated``, ``bribes``, ``rebellions`` (``started``, ``ended``), ``operations`` (each unit's
 ``order``, what it ``carried_out``, ``succeeded``, ``reason``, ``strength``, ``dislodged_from``),
 ``ignored`` (orders for units their writer does not command), ``retreats``, ``disbanded``,
-``conversions``, ``sieges``, ``control`` (markers moved), ``conquests``, ``losses``, ``eliminated``,
+``conversions``, ``sieges``, ``control`` (markers moved), ``conquests``, ``losses``, ``eliminated`` (each
+player's ``treasury`` removed, its ``units`` and what they became, and the ``reason``),
 ``winners``, ``ranking``, and ``spring`` (after a Fall: the next spring's A.1 and A.2 — the
 garrisons sprung up and each player's ``incomes``).  A spring adds ``trades``, ``forced_taxes``,
 ``raised``, ``disbanded``, ``excommunicated`` and ``control``.  Reasons are the names of

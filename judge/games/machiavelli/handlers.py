@@ -37,10 +37,11 @@ from judge.commands.parse import BadCommand, Command, Unknown, read_phase_length
 from judge.games.machiavelli import lifecycle, views
 from judge.games.machiavelli.core.board import Board, Border
 from judge.games.machiavelli.core.campaign import fits
+from judge.games.machiavelli.core.existence import Proposal
 from judge.games.machiavelli.core.expenditures import Transfer
 from judge.games.machiavelli.core.position import Phase
 from judge.games.machiavelli.core.review import review
-from judge.games.machiavelli.core.syntax import Problem, is_letter_line, parse_letter, read_area
+from judge.games.machiavelli.core.syntax import Problem, is_letter_line, parse_letter, read_area, read_player
 from judge.service import host
 from judge.service.absences import absence_lines
 from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
@@ -68,6 +69,15 @@ class Borders:
     area: str
 
 
+@dataclass(frozen=True)
+class EndVote:
+    """``VOTE DRAW``, ``VOTE CONCEDE country`` or ``VOTE NONE``: a country's secret vote on ending
+    the game by agreement (M64), in Payola's and Exchange Payola's words."""
+
+    choice: str  # DRAW, CONCEDE or NONE
+    country: str | None = None  # conceded to
+
+
 BORDER_WORDS = ("BORDERS", "NEIGHBOURS", "NEIGHBORS")
 """The words that ask for an area's borders."""
 
@@ -80,6 +90,13 @@ def read(text: str) -> Command:
     words = text.split()
     if words[0].upper() == "SET":
         return read_phase_length(text, words, DURATIONS, "SET SPRING hours, SET CAMPAIGN hours")
+    if words[0].upper() == "VOTE":
+        choice = [w.upper() for w in words[1:]]
+        if choice in (["DRAW"], ["NONE"], ["NODRAW"], ["NOCONCEDE"]):
+            return EndVote("DRAW" if choice == ["DRAW"] else "NONE")
+        if len(choice) >= 2 and choice[0] == "CONCEDE":
+            return EndVote("CONCEDE", " ".join(words[2:]))
+        return BadCommand("expected VOTE DRAW, VOTE CONCEDE country or VOTE NONE (M64)")
     if words[0].upper() in BORDER_WORDS:
         if len(words) == 1:
             return BadCommand("expected BORDERS and an area (BORDERS Pisa, BORDERS ets)")
@@ -208,6 +225,45 @@ def _cautions(talk: Turn, game: Game, seat: str, board: Board, letter: list[str]
     return len(cautions)
 
 
+def vote(talk: Turn, text: str, command: EndVote) -> None:
+    """M64: a secret vote for a draw among every surviving country, or to concede the game to one;
+    the game ends at the end of the campaign in which every surviving country with a player votes
+    the same (the core decides: `judge.games.machiavelli.core.existence`).  A dummy or an
+    eliminated country does not vote; a vote may be changed or withdrawn (VOTE NONE) until then."""
+    game, country = talk.game, talk.seat
+    assert game is not None and country is not None
+    if game.state not in RUNNING:
+        talk.echo(text, "error", "the game is not running", code="NOT_RUNNING")
+        return
+    position = lifecycle.position_now(talk.session, game)
+    board = lifecycle.board_of(game)
+    living = position.living(board.powers) if position is not None else ()
+    if country not in living:
+        talk.echo(text, "error", "an eliminated country does not vote (M64)", code="NOT_A_VOTER")
+        return
+    if why := talk.superseded(lifecycle.vote_of(game, country)[1], "your vote"):
+        talk.echo(text, "ignored", why, code="SUPERSEDED")
+        return
+    proposal: Proposal | None
+    if command.choice == "CONCEDE":
+        to = read_player(command.country or "", board)
+        if isinstance(to, Problem):
+            talk.echo(text, "error", to.message, code=to.code)
+            return
+        if to not in living or to not in lifecycle.standing_votes(talk.session, game):
+            talk.echo(text, "error", f"{to} has no player or is eliminated: it cannot be conceded to (M64)",
+                      code="NOT_A_VOTER")
+            return
+        proposal, said = Proposal(to), f"to concede the game to {to}"
+    elif command.choice == "DRAW":
+        proposal, said = Proposal(), "for a draw among all surviving countries"
+    else:
+        proposal, said = None, "withdrawn (no vote)"
+    lifecycle.set_vote(game, country, proposal, talk.accepted)
+    talk.echo(text, "ok", f"your vote, kept secret: {said} (the game ends at the end of the campaign in which every "
+              "surviving country with a player votes the same, M64)")
+
+
 def borders(talk: Turn, text: str, command: Borders) -> None:
     """BORDERS: every area the named one borders on the game's board, and by what (land, sea,
     a strait), from the data every rule reads (`judge.games.machiavelli.core.board.Board.borders`)."""
@@ -274,6 +330,10 @@ def status_lines(talk: Turn, game: Game, seat: str) -> list[str]:
         lines += views.letter_lines(letter.parsed["orders"] if letter else [],
                                     letter.parsed["kept"] if letter else [], int(letter.parsed["number"]) if letter
                                     else 0)
+    proposal = lifecycle.vote_of(game, seat)[0]
+    if proposal is not None:
+        lines.append("Your vote on the game's end (M64, secret): " + (
+            "a draw" if proposal.to is None else f"to concede the game to {proposal.to}"))
     return [*lines, *absence_lines(talk.session, game, talk.now.date(), seat)]
 
 
@@ -304,6 +364,7 @@ def _header(game: Game) -> str:
 
 COMMANDS = (
     Entry(LetterLine, letter_line, PLAYER, closed_after_the_end=True),
+    Entry(EndVote, vote, PLAYER, closed_after_the_end=True),
     Entry(Borders, borders, SIGNED_ON, lookup=True),
 )
 """The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

@@ -162,6 +162,8 @@ class Reason(Enum):
     CONQUERED = "controls every province and city of the home country: it joins the player's (4.4, M9)"
     HOME_LOST = "another player conquered it, or controls every one of its cities: the home country is lost (4.4, M9)"
     ELIMINATED = "every city of the current home country is controlled by other players: eliminated (4.3, M8)"
+    LEFT_THE_GAME = ("its player left the game and no substitute leader took it over before the campaign ended: "
+                     "eliminated (18.3, 4.3, M62)")
     MADE_INDEPENDENT = "its player was eliminated: the unit becomes independent where it stands (4.3, M34)"
     NATIVE_AREA_HELD = "its player was eliminated, and its area has an independent unit already: disbanded (M34)"
 
