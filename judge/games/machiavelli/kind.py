@@ -12,9 +12,12 @@ lasting the game master's ``SET SPRING`` and ``SET CAMPAIGN`` hours (72 and 96 b
 
 Press is grey (anonymous) by default, white on request, and grey press is answered through the
 judge by its sender's pseudonym (18.1, the host's PRESS); a player whose country is eliminated
-may take over another as its substitute leader (18.3, `Machiavelli.out_of_game`).  What anyone
-may know of a running game is its board and its public results, never who has sent a letter
-(LIST, the pages, the observers' mail).
+may take over another as its substitute leader (18.3, `Machiavelli.out_of_game`), and a country
+whose player resigns is open for one until the campaign ends, then eliminated if nobody took it
+over (18.3, M62: `Machiavelli.resigned`).  A country's vote on ending the game (M64) is its
+player's: a new player starts with none (`Machiavelli.handed_over`).  What anyone may know of a
+running game is its board and its public results, never who has sent a letter or a vote (LIST,
+the pages, the observers' mail).
 """
 
 from __future__ import annotations
