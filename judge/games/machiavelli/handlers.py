@@ -40,7 +40,7 @@ from judge.games.machiavelli.core.campaign import fits
 from judge.games.machiavelli.core.existence import Proposal
 from judge.games.machiavelli.core.expenditures import Transfer
 from judge.games.machiavelli.core.position import Phase
-from judge.games.machiavelli.core.review import review
+from judge.games.machiavelli.core.review import Caution, review
 from judge.games.machiavelli.core.syntax import Problem, is_letter_line, parse_letter, read_area, read_player
 from judge.service import host
 from judge.service.absences import absence_lines
@@ -130,7 +130,7 @@ def close_block(talk: Turn) -> None:
     board = lifecycle.board_of(game)
     phase = Phase(game.phase[-1])
     orders: list[str] = []
-    origins: list[int | None] = []  # the line of each order
+    origins: list[int] = []  # the line of each order
     readable = False  # an order of this letter, or "none": the mail is a letter
     for index, text in lines:
         read, problems = parse_letter(text, board)
@@ -167,7 +167,7 @@ def close_block(talk: Turn) -> None:
 
 
 def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], orders: list[str],
-          origins: list[int | None]) -> None:
+          origins: list[int]) -> None:
     """The letter as it stands now: the first, or a correction with the first's transfers kept;
     the answer warns of what its orders will come to that may be worth correcting."""
     assert game.phase is not None
@@ -191,6 +191,7 @@ def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], order
     letter = [*kept, *orders]
     host.submit(talk.session, game, game.phase, seat, lifecycle.LETTER, "\n".join(text for _, text in lines),
                 {"orders": letter, "kept": kept, "number": number}, talk.now, talk.accepted)
+    cautions = _cautions(talk, game, seat, board, letter, origins, len(kept))
     what = lifecycle.label(game.phase)
     if number == 1:
         summary = [f"This is your letter, {what}: {counted(len(letter), 'order')}. You may correct it once before the "
@@ -198,31 +199,33 @@ def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], order
     else:
         summary = [f"This corrects your letter, {what}: it replaces the first, whose ducat transfers stand (17.1, "
                    f"M35). It may not be corrected again. It now holds {counted(len(letter), 'order')}."]
-        summary += [f"Kept from your first letter: {transfer}" for transfer in kept]
-    cautions = _cautions(talk, game, seat, board, letter, [*[None] * len(kept), *origins], lines[-1][0])
+        for at, transfer in enumerate(kept):
+            summary += [f"Kept from your first letter: {transfer}",
+                        *(f"  WARNING: {caution}" for caution in cautions if caution.at == at)]
     if cautions:
-        summary.append(f"{counted(cautions, 'warning')} above: "
+        summary.append(f"{counted(len(cautions), 'warning')}: "
                        + ("what they say may still be corrected, once, before the deadline (17.1, M35)."
                           if number == 1 else "this letter may not be corrected again (17.1, M35)."))
     talk.note(lines[-1][0], summary)
 
 
-def _cautions(talk: Turn, game: Game, seat: str, board: Board, letter: list[str], origins: list[int | None],
-              last: int) -> int:
+def _cautions(talk: Turn, game: Game, seat: str, board: Board, letter: list[str], origins: list[int],
+              kept: int) -> tuple[Caution, ...]:
     """Warn, on the line of each order concerned, of what the letter will do that may be worth
     correcting (`judge.games.machiavelli.core.review`): the line keeps its answer ("read as"), its
-    code names the caveat (a transfer kept from the first letter has no line here: its warning
-    goes with the letter's last line); how many warnings were given."""
+    code names the caveat; the cautions, those on the ``kept`` transfers of the first letter
+    (which come first in ``letter`` and have no line in this mail) left for the summary.
+    ``origins`` is the line of each of this mail's orders."""
     position = lifecycle.position_now(talk.session, game)
     if position is None:
-        return 0
+        return ()
     cautions = review(position, seat, parse_letter("\n".join(letter), board)[0])
     for caution in cautions:
-        line = origins[caution.at]
-        if line is not None:
+        if caution.at >= kept:
+            line = origins[caution.at - kept]
             talk.mark(line, code=caution.caveat.name)
-        talk.note(last if line is None else line, [f"WARNING: {caution}"])
-    return len(cautions)
+            talk.note(line, [f"WARNING: {caution}"])
+    return cautions
 
 
 def vote(talk: Turn, text: str, command: EndVote) -> None:

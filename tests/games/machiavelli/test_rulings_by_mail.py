@@ -39,6 +39,7 @@ from judge.games.machiavelli.core.board import load_board
 from judge.games.machiavelli.core.existence import Proposal
 from judge.games.machiavelli.core.position import Independent, Phase, Position
 from judge.games.machiavelli.core.results import Reason
+from judge.games.machiavelli.core.review import Caution, Caveat
 from judge.store.models import Game
 from tests.support.harness import Answer, Judge, Sent
 
@@ -62,13 +63,15 @@ class Table:
     judge: Judge
     game: str
     answers: dict[str, list[Answer]] = field(default_factory=dict)
+    replies: dict[str, Sent] = field(default_factory=dict)
     mails: dict[str, list[Sent]] = field(default_factory=dict)
 
     def send(self, name: str, country: str, *lines: str) -> Sent:
         """``country``'s mail of ``lines``, kept as ``name``; the judge's answer."""
         self.judge.send(address(country), "\n".join((f"SIGNON {country}@{self.game} {password(country)}", *lines)))
         self.answers[name] = list(self.judge.answers)
-        return self.judge.last_to(address(country))
+        self.replies[name] = self.judge.last_to(address(country))
+        return self.replies[name]
 
     def master(self, *lines: str) -> Sent:
         self.judge.send(GM, "\n".join((f"SIGNON MASTER@{self.game} gm-pw", *lines)))
@@ -160,6 +163,8 @@ def test_a_letters_answer_warns_of_what_may_still_be_corrected(plague: Table) ->
     assert plague.outcome_of("florence C 1", "A per H") == ("ok", "NOT_YOURS")
     assert plague.outcome_of("florence C 1", "A fir H") == ("ok", "NO_SUCH_UNIT")
     assert plague.outcome_of("florence C 2", "A pis - luc") == ("ok", "READ")
+    kept = "Kept from your first letter: transfer 0 to Venice\n    WARNING: " + str(Caution(0, Caveat.NO_DUCATS))
+    assert kept in plague.replies["florence C 2"].body  # the transfer stands (17.1), and is warned of where it is told
     assert plague.outcome_of("papacy C", "bribe 9 buy G sie") == ("ok", "READ")
     assert plague.outcome_of("florence SP1460A", "raise A fir") == ("ok", "LEFT_OFF")  # A luc would be disbanded
 
