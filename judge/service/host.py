@@ -158,6 +158,12 @@ def is_open(game: Game, seat: str) -> bool:
     return rules_of(game).open_takeover or seat in game.settings.get("open", [])
 
 
+def open_seat(game: Game, seat: str) -> None:
+    """Open a vacant seat for TAKEOVER, as the game master's SET OPENING does (a kind whose rules
+    open it themselves: Machiavelli's country left without a leader, AoP 18.3)."""
+    game.settings = {**game.settings, "open": sorted({*game.settings.get("open", []), seat})}
+
+
 def observers(session: Session, game: Game) -> list[str]:
     """The addresses that receive the game's public news (OBSERVE), if the game allows them."""
     if not rules_of(game).observers:

@@ -16,13 +16,14 @@ results and each player's statement, as sent).  No table of its own: a player's 
 Closing a phase (`process_phase`: at the deadline, on the game master's PROCESS, or as soon as
 every expected letter is in, `complete`): the letters standing are carried out by the core
 (`spring_letter` for the A letters, `campaign` for the C letters; a country without a letter gets
-the defaults, 17.2, M50), the next phase opens (after a Fall, with A.1 and A.2 done: its incomes
-are published with the Fall's results), and every mail is queued in the same transaction: to
-each player the public results and its own statement (`judge.games.machiavelli.views`), to the
-game master the public results and every statement, to observers the public results.  When
-somebody wins (4.2) the game ends with the ranking.  ROLLBACK goes back to a processed phase
-(the letters standing then stand again); TERMINATE publishes the board and every player's
-standing and treasury.
+the defaults, 17.2, M50; a country whose player resigned and which nobody has taken over is
+eliminated when the campaign ends, 18.3, M62: `leaving`), the next phase opens (after a Fall,
+with A.1 and A.2 done: its incomes are published with the Fall's results), and every mail is
+queued in the same transaction: to each player the public results and its own statement
+(`judge.games.machiavelli.views`), to the game master the public results and every statement,
+to observers the public results.  When somebody wins (4.2) the game ends with the ranking.
+ROLLBACK goes back to a processed phase (the letters standing then stand again); TERMINATE
+publishes the board and every player's standing and treasury.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from sqlalchemy.orm import Session
 from judge.games.machiavelli import pictures, views
 from judge.games.machiavelli.core.board import Board, board_names, load_board
 from judge.games.machiavelli.core.campaign import Expected, campaign, expected_letters
-from judge.games.machiavelli.core.existence import standings
+from judge.games.machiavelli.core.existence import Proposal, standings
 from judge.games.machiavelli.core.expenditures import LetterOrder
 from judge.games.machiavelli.core.notation import position_from_data, position_to_data
 from judge.games.machiavelli.core.position import Campaign, Phase, Position, Season
@@ -112,6 +113,12 @@ def phase_name(position: Position) -> str:
     return f"{SEASONS[position.season.campaign]}{position.season.year}{position.phase.value}"
 
 
+def campaign_phase(position: Position) -> str:
+    """The name of the campaign letter's phase that ends the campaign ``position`` is in
+    (``SP1455C`` from ``SP1455A`` or ``SP1455C``)."""
+    return f"{SEASONS[position.season.campaign]}{position.season.year}{Phase.C.value}"
+
+
 def season_of(name: str) -> tuple[Season, str]:
     """The season and the letter (``A``, ``C``) of a phase's name."""
     campaign_of = {code: c for c, code in SEASONS.items()}
@@ -168,6 +175,14 @@ def waiting_seats(session: Session, game: Game) -> list[str]:
             if host.is_played(seat.get(country)) and (country, LETTER) not in sent]
 
 
+def leaving(session: Session, game: Game, position: Position) -> frozenset[str]:
+    """The living countries whose player left the game (RESIGN) and which no substitute leader
+    has taken over since: eliminated when the campaign ends (18.3, 4.3, M62)."""
+    seat = host.seats(session, game)
+    return frozenset(country for country in position.living(board_of(game).powers)
+                     if (player := seat.get(country)) is not None and player.resigned)
+
+
 def complete(session: Session, game: Game) -> bool:
     """Whether every letter the open phase awaits from a played country is in (and one at least
     is awaited): the phase then closes before its deadline (18.2 would wait for the deadline;
@@ -178,6 +193,34 @@ def complete(session: Session, game: Game) -> bool:
     played = [c for c in expected_now(session, game) if host.is_played(seat.get(c))]
     sent = host.latest_texts(session, game, game.phase)
     return bool(played) and all((country, LETTER) in sent for country in played)
+
+
+# -- votes on the game's end (M64) --------------------------------------------------------------------------
+
+
+def vote_of(game: Game, country: str) -> tuple[Proposal | None, datetime | None]:
+    """The country's secret vote on the game's end (M64: a draw, a concession, or None) and when
+    the mail that cast it was accepted, kept in the game's settings (as Exchange Payola keeps its
+    investors' votes)."""
+    kept = game.settings.get("votes", {}).get(country) or {}
+    at = datetime.fromisoformat(kept["at"]) if kept.get("at") else None
+    vote = kept.get("vote")
+    if not vote:
+        return None, at
+    return (Proposal() if vote == "DRAW" else Proposal(str(vote).partition(":")[2])), at
+
+
+def set_vote(game: Game, country: str, vote: Proposal | None, at: datetime | None) -> None:
+    """Keep the country's vote (None: none), cast by a mail accepted ``at`` (None: by no mail)."""
+    kept = None if vote is None else "DRAW" if vote.to is None else f"CONCEDE:{vote.to}"
+    votes = {**game.settings.get("votes", {}), country: {"vote": kept, "at": at.isoformat() if at else None}}
+    game.settings = {**game.settings, "votes": votes}
+
+
+def standing_votes(session: Session, game: Game) -> dict[str, Proposal | None]:
+    """The vote of each country that votes (M64: played; the core leaves out the eliminated)."""
+    return {country: vote_of(game, country)[0] for country, player in host.seats(session, game).items()
+            if host.is_played(player)}
 
 
 # -- seats and the start ------------------------------------------------------------------------------------
@@ -304,7 +347,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
             statements[country] = views.spring_statement(spring, country, position.treasuries.get(country, 0),
                                                          defaulted.get(country))
     else:
-        record = campaign(board, position, letters)
+        record = campaign(board, position, letters, leaving(session, game, position), standing_votes(session, game))
         after = record.position
         public = views.campaign_public(board, record)
         for country in expected:
@@ -318,12 +361,14 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     attached = pictures.position_map(settings, game.name, board, after, title, record)
     if after.phase is Phase.OVER:
         assert record is not None and record.end is not None
-        winners = record.end.winners
-        log_on_commit(session, log, "game %s %s processed (%s); won by %s", game.name, row.name, closing.cause,
-                      ", ".join(winners))
+        winners, agreed = record.end.winners, record.end.agreed
+        result = (f"won by {' and '.join(winners)} in {position.season}" if agreed is None else
+                  f"a draw among all surviving countries in {position.season}: {', '.join(winners)} (M64)"
+                  if agreed.to is None else f"conceded to {agreed.to} by every surviving player in {position.season} "
+                  "(M64)")
+        log_on_commit(session, log, "game %s %s processed (%s); %s", game.name, row.name, closing.cause, result)
         _mail_results(session, game, settings, now, row.name, board, after, public, statements, attached, closing)
-        return PhaseChange(row.name, None, winners[0] if len(winners) == 1 else None,
-                           f"won by {' and '.join(winners)} in {position.season}")
+        return PhaseChange(row.name, None, winners[0] if len(winners) == 1 else None, result)
     _open_row(session, game, after, now)
     log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, closing.cause, game.phase)
     _mail_results(session, game, settings, now, row.name, board, after, public, statements, attached, closing)

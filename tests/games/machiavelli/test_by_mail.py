@@ -17,9 +17,9 @@ The played game (`played`, one per module) goes:
 * SP1454C.  Florence (6): ``bodyguard 3`` (D.2: 3), ``assassinate Milan 30`` (could not be paid
   in full: not carried out, not charged, M30), ``A flo - pst`` (advances), ``A are - pst`` (not
   adjacent: it holds, 9.3).  Milan (8) writes ``transfer 2 to Venice, A cre - man``, then corrects
-  it to ``transfer 2 to Venice, bribe 6 disband G man, counter-bribe 3 A mil, A cre - man``: the
-  transfer repeated is not doubled; the bribe is out of reach (a garrison is adjacent only to a
-  unit in its own province, M36: not charged, M38); the counter-bribe is charged (12).  Venice
+  it to ``transfer 2 to Venice, bribe 6 disband G slz, counter-bribe 3 A mil, A cre - man``: the
+  transfer repeated is not doubled; the bribe is out of reach (Saluzzo is neither in Milan's home
+  country nor next to a unit of Milan, M36: not charged, M38); the counter-bribe is charged (12).  Venice
   (1): ``bodyguard 3``, paid with the 2 ducats received in D.1 (M31).  Florence 6 - 3 = 3; Milan
   8 - 2 - 3 = 3; Venice 1 + 2 - 3 = 0.
 * SU1454C: Venice sends a line that is no order (not a letter); nobody else writes; reminders
@@ -151,7 +151,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     play.keep("florence C", letter(judge, "Florence", "bodyguard 3", "assassinate Milan 30", "A flo - pst",
                                    "A are - pst"))
     play.keep("milan C 1", letter(judge, "Milan", "transfer 2 to Venice", "A cre - man"))
-    play.keep("milan C 2", letter(judge, "Milan", "transfer 2 to Venice", "bribe 6 disband G man",
+    play.keep("milan C 2", letter(judge, "Milan", "transfer 2 to Venice", "bribe 6 disband G slz",
                                   "counter-bribe 3 A mil", "A cre - man"))
     play.step("letters C")
     play.keep("venice C", letter(judge, "Venice", "bodyguard 3"))
@@ -301,7 +301,7 @@ def test_M30_M38_each_expenditure_charged_or_not_and_why(played: Played) -> None
     assert ("assassinate Milan 30 (D.2): not carried out, not charged: could not be paid in full when its turn came"
             in florence)
     milan = section(played.results("SP1454C", address("Milan"), "SP1454C"), "Milan")
-    assert ("bribe 6 disband G man (D.4): not carried out, not charged: neither in the briber's home country nor "
+    assert ("bribe 6 disband G slz (D.4): not carried out, not charged: neither in the briber's home country nor "
             "adjacent to a unit that may direct the bribe" in milan)
     assert "counter-bribe 3 A mil (D.4): carried out, charged 3 ducats: counter-bribe paid" in milan
 
@@ -395,7 +395,7 @@ def test_the_phase_rows_keep_the_letters_as_carried_out(played: Played) -> None:
         game = session.scalars(select(Game).where(Game.name == "m1")).one()
         row = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == "SP1454C")).one()
         assert row.result is not None
-        assert row.result["letters"]["Milan"] == ["transfer 2 to Venice", "bribe 6 disband G man",
+        assert row.result["letters"]["Milan"] == ["transfer 2 to Venice", "bribe 6 disband G slz",
                                                   "counter-bribe 3 A mil", "A cre - man"]
         assert row.result["defaulted"] == sorted(DUMMIES)  # every country writes a letter, or gets the defaults
         assert game.phase == "SP1455A"
