@@ -37,7 +37,7 @@ from datetime import UTC, timedelta
 from sqlalchemy import select
 
 from judge.commands import parse as cmd
-from judge.service import host, zones
+from judge.service import host, records, silent_seats, zones
 from judge.service.dispatch import MASTER, SIGNED_ON, Entry
 from judge.service.handlers.conversation import Conversation, masked
 from judge.service.handlers.player import approve_absence
@@ -61,6 +61,8 @@ def start(talk: Conversation, text: str, _: cmd.Start) -> None:
         return
     talk.opened.add(game.id)
     talk.echo(text, "ok", f"{game.name} has started: {game.phase}, deadline {when(game.deadline)}")
+    if told := silent_seats.lines(talk.session, game):  # the game's clock, silent seats and gates
+        talk.announce(f"how {game.name} runs: " + "; ".join(told), public=True)
 
 
 def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> None:
@@ -122,8 +124,9 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
     preface = with_news(preface, talk.take_news(game))  # one mail per reader: the results say it
     talk.announce_now(game)  # what the master did before it is told before the results
     try:
-        processed = talk.kinds.of(game).process(talk.session, game, talk.settings, talk.now,
-                                                cause="master's PROCESS", preface=preface)
+        with silent_seats.closing(talk.session, game, talk.settings, talk.now):
+            processed = talk.kinds.of(game).process(talk.session, game, talk.settings, talk.now,
+                                                    cause="master's PROCESS", preface=preface)
     except GameError as exc:  # the game is not running: it has no deadline, and nothing was recorded
         talk.echo(text, "error", str(exc), code=exc.code)
         return
@@ -151,7 +154,7 @@ def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
         return
     move(game, Event.RESUME)
     if game.deadline is not None and game.deadline < talk.now and game.phase is not None:
-        game.deadline = talk.now + host.phase_duration(game, game.phase)
+        game.deadline = host.phase_deadline(talk.session, game, game.phase, talk.now)
     talk.echo(text, "ok", f"game resumed; deadline {when(game.deadline)}")
     talk.announce(f"the game master resumed the game: the deadline of {game.phase} is {when(game.deadline)}",
                   public=True)
@@ -213,6 +216,8 @@ def terminate(talk: Conversation, text: str, command: cmd.Terminate) -> None:
                      "publishes everything it keeps secret"):
         return
     talk.kinds.of(game).terminate(talk.session, game, talk.settings, talk.now, "the game master ended the game")
+    if game.state == GameState.FINISHED:
+        records.finished(talk.session, game, talk.now)
     talk.echo(text, "ok", "game ended; everything is published to all players")
 
 
