@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Connection
@@ -123,6 +124,13 @@ class Lobby(Protocol):
         E32), or None: SET OPENING, TAKEOVER and REPLACE are refused with it; by default, None."""
         return None
 
+    def abandoned(self, session: Session, game: Game, seat: str) -> str:
+        """``seat`` has just been declared abandoned (its player missed the game's number of
+        deadlines in a row, `judge.service.silent_seats`) and is open for TAKEOVER: what the kind
+        does with it until a new player comes, in words for everyone ("its units hold, rule 3.3").
+        By default nothing more: it plays on as a seat that sends nothing does."""
+        return "until a new player takes it over it plays on as a seat that sends nothing does"
+
     def out_of_game(self, session: Session, game: Game, seat: str) -> bool:
         """Whether ``seat`` is out of the game though its player keeps it (Machiavelli's eliminated
         countries, AoP 4.3): its player may then take over another seat (AoP 18.3's substitute
@@ -144,6 +152,10 @@ class Phases(Protocol):
 
     durations: Mapping[str, float]
     """The settings of the lengths of its phases, in hours by default (``SET <setting> hours``)."""
+    clock_presets: Mapping[str, Mapping[str, str]] = MappingProxyType({})
+    """Weekly clocks the kind offers by name (``SET CLOCK AOP``): for each, the rule of each of its
+    phase settings in SET CLOCK's words (``"MON 12:00 UTC"``, `judge.service.weekly.read_rule`), and
+    under ``"grace"`` a grace period (``"1h"``) if the preset sets one.  None by default."""
     between_phases: str
     """What the kind's phases between its main ones are called ("retreat and adjustment phases"),
     in which a game may forbid press (``SET PRESS BETWEEN OFF``); empty: it has none."""

@@ -34,7 +34,7 @@ from judge.games.payola.submissions import active_position, set_by_mail_at
 from judge.mail.outbound import Attachment
 from judge.payola.acceptance import AcceptanceError, parse_acceptance
 from judge.payola.treasury import TreasuryError, may_transfer, transfer
-from judge.service import host
+from judge.service import host, silent_seats
 from judge.service.dispatch import MASTER, PLAYER, SIGNED_ON, Entry
 from judge.service.lifecycle import RUNNING, GameError
 from judge.service.phase_changes import with_news
@@ -262,8 +262,9 @@ def rollforward(talk: Turn, text: str, _: Rollforward) -> None:
                   public=True)
     preface = with_news(None, talk.take_news(game))  # one mail per reader: the results say it
     talk.announce_now(game)
-    processed = lifecycle.process_phase(talk.session, game, talk.settings, talk.now, cause="master's ROLLFORWARD",
-                                        preface=preface)
+    with silent_seats.closing(talk.session, game, talk.settings, talk.now):  # the players' records, as any closing
+        processed = lifecycle.process_phase(talk.session, game, talk.settings, talk.now,
+                                            cause="master's ROLLFORWARD", preface=preface)
     talk.changed_phase("ROLLFORWARD", results)
     talk.echo(text, "ok", f"{processed.phase} processed again as it was at the ROLLBACK" + (
         f"; now {processed.next_phase}" if processed.next_phase else ""))
