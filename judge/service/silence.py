@@ -25,6 +25,8 @@ from datetime import datetime, timedelta
 from judge.store.models import Game, PhaseRow
 
 DAY = timedelta(days=1)
+QUIET = timedelta(hours=12)
+"""No daily reminder comes sooner after the phase opened: its opening mail has just said it all."""
 
 
 @dataclass(frozen=True)
@@ -69,10 +71,10 @@ def set_policy(game: Game, policy: Policy | None) -> None:
 
 
 def _covered(row: PhaseRow, remind: datetime | None) -> datetime:
-    """Up to when the seats still to act have been reminded: the phase's opening, the last daily
-    reminder, or the usual reminder if it was sent."""
+    """Up to when the seats still to act have been reminded: the phase's opening (and `QUIET` after
+    it), the last daily reminder, or the usual reminder if it was sent."""
     notices = row.notices or []
-    moments = [row.opened_at, *(datetime.fromisoformat(n[6:]) for n in notices if n.startswith("daily@"))]
+    moments = [row.opened_at + QUIET, *(datetime.fromisoformat(n[6:]) for n in notices if n.startswith("daily@"))]
     if "reminder" in notices and remind is not None:
         moments.append(remind)
     return max(moments)

@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy import delete, func, select
 
 from judge.commands import parse as cmd
-from judge.service import host, records
+from judge.service import host, records, silent_seats
 from judge.service.dispatch import ANYONE, Entry
 from judge.service.handlers import consent, signon
 from judge.service.handlers.conversation import Conversation, Refusal, Why, masked
@@ -395,6 +395,7 @@ def get_info(talk: Conversation, text: str, command: cmd.GetInfo) -> None:
                                      else "taken over once the game master opens them (SET OPENING)"))
     lines.append(f"absences: {counted(rules.absence_days, 'day')} a year approved at once (ABSENCE_DAYS), more by "
                  "the game master" if rules.absence_days else "absences: approved by the game master")
+    lines += silent_seats.lines(talk.session, game)  # its weekly clock, policy for silent seats, entry gates
     talk.echo(text, "info", "", lines)
 
 
