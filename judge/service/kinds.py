@@ -292,6 +292,12 @@ class Pages(Protocol):
         """Write the game's pages under ``root`` from what `gather` read; returns its page."""
         ...
 
+    def public_results(self, session: Session, game: Game, row: PhaseRow) -> list[str]:
+        """The results of the processed phase of ``row`` that anyone may read, in lines: what the
+        game's Atom feed says of it (`judge.web.feeds`); none by default (the feed links to the
+        game's pages)."""
+        return []
+
 
 class Demo(Protocol):
     """A kind's short game for ``judge demo``."""

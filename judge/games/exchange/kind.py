@@ -110,6 +110,10 @@ class Exchange(GameKind):
         return ("until a new player takes it over, the investor keeps its money and shares, makes no offer, and "
                 "its shares vote for each sitting CEO who may serve again, else abstain (E16)")
 
+    def public_results(self, session: Session, game: Game, row: PhaseRow) -> list[str]:
+        """What every player and observer read of the phase: its public lines."""
+        return [str(line) for line in (row.result or {}).get("public", [])]
+
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return sorted(stored.investors(session, game))
 

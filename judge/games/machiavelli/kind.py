@@ -145,6 +145,10 @@ class Machiavelli(GameKind):
         return ("its country plays by the defaults (17.2, M50) until a substitute leader takes it over (18.3, "
                 "M62)")
 
+    def public_results(self, session: Session, game: Game, row: PhaseRow) -> list[str]:
+        """What every player and observer read of the phase: its public lines."""
+        return [str(line) for line in (row.result or {}).get("public", [])]
+
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return list(lifecycle.board_of(game).powers)
 

@@ -116,6 +116,8 @@ def get_record(talk: Conversation, text: str, _: cmd.GetRecord) -> None:
     lines = [f"your record on this judge ({address}): {record.words()}", *record.numbers()]
     if url := player_url(talk.settings.web_url, records.page_name(talk.session, address)):
         lines.append(f"its public page (no address on it; share it as you like): {url}")
+        calendar = player_url(talk.settings.web_url, records.page_name(talk.session, address, "calendar"), "ics")
+        lines.append(f"the deadlines of every seat you hold, for your calendar (keep it to yourself): {calendar}")
     talk.echo(text, "info", "", lines)
 
 
