@@ -20,6 +20,7 @@ from judge.service.dispatch import ANYONE, MASTER, Entry
 from judge.service.handlers.conversation import Conversation
 from judge.service.kinds import GameKind
 from judge.service.lifecycle import GameState
+from judge.service.render import duration
 from judge.service.weekly import read_rule
 from judge.web.public import player_url
 
@@ -36,11 +37,14 @@ def set_clock(talk: Conversation, text: str, command: cmd.SetClock) -> None:
     try:
         if preset is not None:
             name, rules = preset
-            clock = {setting: read_rule(rule.split(), "UTC", talk.now.date()).data()
-                     for setting, rule in rules.items() if setting in kind.durations}
+            read = {setting: read_rule(rule.split(), "UTC", talk.now.date())
+                    for setting, rule in rules.items() if setting in kind.durations}
+            clock = {setting: rule.data() for setting, rule in read.items()}
+            said = [f"{setting} phases due {rule.words()}" for setting, rule in read.items()]
             if "grace" in rules:
                 game.settings = {**game.settings, "grace": parse_duration(rules["grace"], 0.0)}
-            done = f"the weekly clock {name}"
+                said.append(f"a grace of {duration(game.settings['grace'])} after each deadline")
+            done = f"the weekly clock {name}: " + "; ".join(said)
         else:
             setting = _setting(kind, words[0])
             settings = [setting] if setting else list(kind.durations)
