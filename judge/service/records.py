@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import case, delete, func, select
 from sqlalchemy.orm import Session
 
 from judge.store.models import Game, Player, PlayerRecord, Secret
@@ -91,14 +91,13 @@ class Record:
 
 def of(session: Session, address: str, now: datetime) -> Record:
     """The record of ``address`` at ``now``: one query."""
-    since = now - YEAR
-    rows = session.execute(select(PlayerRecord.what, PlayerRecord.at >= since, func.count())
-                           .where(PlayerRecord.address == address)
-                           .group_by(PlayerRecord.what, PlayerRecord.at >= since))
-    counts: dict[tuple[str, bool], int] = {(what, bool(lately)): count for what, lately, count in rows}
+    recent = func.sum(case((PlayerRecord.at >= now - YEAR, 1), else_=0))  # in the last year
+    rows = session.execute(select(PlayerRecord.what, func.count(), recent)
+                           .where(PlayerRecord.address == address).group_by(PlayerRecord.what))
+    counts = {what: (int(total), int(recent or 0)) for what, total, recent in rows}
 
-    def count(*what: str, lately: bool | None = None) -> int:
-        return sum(n for (w, recent), n in counts.items() if w in what and (lately is None or recent == lately))
+    def count(*what: str, lately: bool = False) -> int:
+        return sum(counts.get(w, (0, 0))[1 if lately else 0] for w in what)
 
     return Record(due=count("on_time", "late", "missed"), on_time=count("on_time"), late=count("late"),
                   abandoned=count("abandoned"), abandoned_lately=count("abandoned", lately=True),
