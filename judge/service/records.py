@@ -24,6 +24,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -91,11 +92,22 @@ class Record:
 
 def of(session: Session, address: str, now: datetime) -> Record:
     """The record of ``address`` at ``now``: one query."""
-    recent = func.sum(case((PlayerRecord.at >= now - YEAR, 1), else_=0))  # in the last year
-    rows = session.execute(select(PlayerRecord.what, func.count(), recent)
-                           .where(PlayerRecord.address == address).group_by(PlayerRecord.what))
-    counts = {what: (int(total), int(recent or 0)) for what, total, recent in rows}
+    return of_many(session, [address], now)[address]
 
+
+def of_many(session: Session, addresses: Sequence[str], now: datetime) -> dict[str, Record]:
+    """The record of each of ``addresses`` at ``now``, in one query."""
+    recent = func.sum(case((PlayerRecord.at >= now - YEAR, 1), else_=0))  # in the last year
+    rows = session.execute(select(PlayerRecord.address, PlayerRecord.what, func.count(), recent)
+                           .where(PlayerRecord.address.in_(addresses))
+                           .group_by(PlayerRecord.address, PlayerRecord.what))
+    counts: dict[str, dict[str, tuple[int, int]]] = {}
+    for address, what, total, lately in rows:
+        counts.setdefault(address, {})[what] = (int(total), int(lately or 0))
+    return {address: _record(counts.get(address, {})) for address in addresses}
+
+
+def _record(counts: dict[str, tuple[int, int]]) -> Record:
     def count(*what: str, lately: bool = False) -> int:
         return sum(counts.get(w, (0, 0))[1 if lately else 0] for w in what)
 
@@ -194,7 +206,16 @@ def page_name(session: Session, address: str, what: str = "record") -> str:
     """The name of the public page (``what``: ``record``, or ``calendar`` for the player's own
     calendar of deadlines) of ``address``, keyed with the judge's secret: no one can work out an
     address's page from the address, nor the address from the page."""
-    key = session.get_one(Secret, "verp").value.encode()
+    return named(page_key(session), address, what)
+
+
+def page_key(session: Session) -> bytes:
+    """The judge's secret the pages' names are keyed with."""
+    return session.get_one(Secret, "verp").value.encode()
+
+
+def named(key: bytes, address: str, what: str = "record") -> str:
+    """`page_name` with the key read once (`page_key`)."""
     digest = hmac.new(key, f"{what}:{address.lower()}".encode(), hashlib.sha256).digest()
     return base64.b32encode(digest[:10]).decode().lower()
 

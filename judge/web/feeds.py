@@ -36,6 +36,7 @@ from judge.service import host, records
 from judge.service.config import Settings
 from judge.service.kinds import kind_of
 from judge.service.lifecycle import RUNNING
+from judge.service.render import duration
 from judge.store.models import Game, PhaseRow, Player
 from judge.web.public import page_url
 
@@ -108,6 +109,8 @@ def _escaped(text: str) -> str:
 
 def _folded(line: str) -> str:
     """A content line folded at 75 octets, never inside a character (RFC 5545 3.1)."""
+    if len(line) <= 75 and line.isascii():
+        return line
     out: list[str] = []
     current = ""
     for char in line:
@@ -130,7 +133,7 @@ def calendar(name: str, deadlines: Iterable[Deadline], domain: str) -> bytes:
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:-//{domain}//the judge//EN", "CALSCALE:GREGORIAN",
              "METHOD:PUBLISH", f"X-WR-CALNAME:{_escaped(name)}"]
     for deadline in deadlines:
-        grace = f" (a grace of {deadline.grace.total_seconds() / 3600:g} hours follows)" if deadline.grace else ""
+        grace = f" (a grace of {duration(deadline.grace.total_seconds() / 3600)} follows)" if deadline.grace else ""
         about = f"The deadline of {deadline.phase} in {deadline.game} ({deadline.title}){grace}."
         lines += ["BEGIN:VEVENT", f"UID:{deadline.game}-{deadline.phase}@{domain}", f"DTSTAMP:{_stamp(deadline.since)}",
                   f"DTSTART:{_stamp(deadline.at)}", f"SUMMARY:{_escaped(f'{deadline.game} {deadline.phase} deadline')}",
@@ -192,13 +195,24 @@ class PlayerPages:
     deadlines: tuple[Deadline, ...]
 
 
-def gather_player(session: Session, address: str, settings: Settings, now: datetime) -> PlayerPages:
-    held = session.scalars(select(Game).join(Player, Player.game_id == Game.id).where(
-        Player.address == address, Player.seat.is_not(None), Player.dummy.is_(False), Player.resigned.is_(False))
-        .order_by(Game.name))
-    deadlines = tuple(found for game in held if (found := deadline_of(session, game, settings)) is not None)
-    return PlayerPages(records.page_name(session, address), records.page_name(session, address, "calendar"),
-                       records.of(session, address, now), deadlines)
+def gather_players(session: Session, addresses: Sequence[str], settings: Settings,
+                   now: datetime) -> list[PlayerPages]:
+    """The pages of each of ``addresses``: four queries however many players, and one per game
+    they hold a seat in."""
+    key = records.page_key(session)
+    held: dict[str, list[Game]] = {}
+    for address, game in session.execute(select(Player.address, Game).join(Game, Game.id == Player.game_id).where(
+            Player.address.in_(addresses), Player.seat.is_not(None), Player.dummy.is_(False),
+            Player.resigned.is_(False)).order_by(Game.name)):
+        if address is not None:
+            held.setdefault(address, []).append(game)
+    deadlines: dict[int, Deadline | None] = {}
+    for game in {game.id: game for games in held.values() for game in games}.values():
+        deadlines[game.id] = deadline_of(session, game, settings)
+    known = records.of_many(session, addresses, now)
+    return [PlayerPages(records.named(key, address), records.named(key, address, "calendar"), known[address],
+                        tuple(found for game in held.get(address, []) if (found := deadlines[game.id]) is not None))
+            for address in addresses]
 
 
 def addresses_of(session: Session, names: Sequence[str]) -> list[str]:

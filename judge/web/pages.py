@@ -197,8 +197,7 @@ def publish_feeds(source: Session | Database, settings: Settings, names: Iterabl
         games = list(session.scalars(select(Game).where(Game.name.in_(names))))
         made = [feeds.gather(session, game, settings) for game in games]
         now = utcnow()
-        players = [feeds.gather_player(session, address, settings, now)
-                   for address in feeds.addresses_of(session, names)]
+        players = feeds.gather_players(session, feeds.addresses_of(session, names), settings, now)
     written: set[Path] = set()
     for folder in ("feeds", "players"):
         make_folder(root / folder)

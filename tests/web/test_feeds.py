@@ -5,12 +5,13 @@ page; all of them changing when a deadline moves or a phase is processed."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import feedparser
 import icalendar
 
+from judge.web.feeds import Deadline, calendar
 from judge.web.pages import publish_all, web_root
 from tests.support.harness import Judge, start_game
 from tests.support.people import ALICE, BOB, GM
@@ -85,3 +86,13 @@ def test_a_machiavelli_feed_carries_the_public_results(tmp_path: Path) -> None:
     assert not parsed.bozo
     [entry] = parsed.entries
     assert entry.title.startswith("m1 ") and entry.content[0].value.strip()
+
+
+def test_a_long_line_is_folded_where_a_calendar_program_unfolds_it() -> None:
+    """RFC 5545 3.1: lines of at most 75 octets, never cut inside a character."""
+    long = Deadline("g1", "S1901M", "Pirates' Proposal — à l'abordage, " * 4, datetime(2026, 1, 7, 12, 0),
+                    timedelta(hours=1), datetime(2026, 1, 5, 12, 0), None)
+    text = calendar("g1 deadlines", [long], "example.org")
+    assert all(len(line) <= 75 for line in text.split(b"\r\n"))
+    [event] = icalendar.Calendar.from_ical(text).walk("VEVENT")
+    assert str(event["DESCRIPTION"]) == (f"The deadline of S1901M in g1 ({long.title}) (a grace of 1 hour follows).")
