@@ -36,7 +36,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from judge.service import host
+from judge.service import host, records, silent_seats
 from judge.service.config import Settings
 from judge.service.kinds import Closing, PhaseChange, Publication, kind_of
 from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move, state_of
@@ -100,10 +100,11 @@ def close(session: Session, game: Game, settings: Settings, now: datetime, *, ca
                      f"game back to {marks.phase}, and it has been processed again.")
     game.settings = {key: value for key, value in game.settings.items() if key != ROLLBACK}
     closing = Closing(cause, tuple(notes), again=marks is not None)
-    change = kind_of(session, game).process(session, game, settings, now, closing)
-    if change.next_phase is None:
-        end(session, game, settings, now, change.result or "the game has ended", change.winner,
-            preface=closing.preface)
+    with silent_seats.closing(session, game, settings, now):  # each seat's record of the phase; silent seats
+        change = kind_of(session, game).process(session, game, settings, now, closing)
+        if change.next_phase is None:
+            end(session, game, settings, now, change.result or "the game has ended", change.winner,
+                preface=closing.preface)
     return change
 
 
@@ -119,6 +120,7 @@ def end(session: Session, game: Game, settings: Settings, now: datetime, result:
     game.settings = {key: value for key, value in game.settings.items() if key != ROLLBACK} | {"result": result}
     host.record(game, result)
     if started:
+        records.finished(session, game, now)
         publish(session, game, settings, now, subject=f"{game.name} has ended", headline=f"has ended: {result}",
                 publication=kind_of(session, game).publication(session, game), preface=preface)
 

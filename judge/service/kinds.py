@@ -34,6 +34,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Connection
@@ -153,6 +154,13 @@ class Lobby(Protocol):
         E32), or None: SET OPENING, TAKEOVER and REPLACE are refused with it; by default, None."""
         return None
 
+    def abandoned(self, session: Session, game: Game, seat: str) -> str:
+        """``seat`` has just been declared abandoned (its player missed the game's number of
+        deadlines in a row, `judge.service.silent_seats`) and is open for TAKEOVER: what the kind
+        does with it until a new player comes, in words for everyone ("its units hold, rule 3.3").
+        By default nothing more: it plays on as a seat that sends nothing does."""
+        return "until a new player takes it over it plays on as a seat that sends nothing does"
+
     def out_of_game(self, session: Session, game: Game, seat: str) -> bool:
         """Whether ``seat`` is out of the game though its player keeps it (Machiavelli's eliminated
         countries, AoP 4.3): its player may then take over another seat (AoP 18.3's substitute
@@ -174,6 +182,10 @@ class Phases(Protocol):
 
     durations: Mapping[str, float]
     """The settings of the lengths of its phases, in hours by default (``SET <setting> hours``)."""
+    clock_presets: Mapping[str, Mapping[str, str]] = MappingProxyType({})
+    """Weekly clocks the kind offers by name (``SET CLOCK AOP``): for each, the rule of each of its
+    phase settings in SET CLOCK's words (``"MON 12:00 UTC"``, `judge.service.weekly.read_rule`), and
+    under ``"grace"`` a grace period (``"1h"``) if the preset sets one.  None by default."""
     between_phases: str
     """What the kind's phases between its main ones are called ("retreat and adjustment phases"),
     in which a game may forbid press (``SET PRESS BETWEEN OFF``); empty: it has none."""
@@ -322,6 +334,12 @@ class Pages(Protocol):
     def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
         """Write the game's pages under ``root`` from what `gather` read; returns its page."""
         ...
+
+    def public_results(self, session: Session, game: Game, row: PhaseRow) -> list[str]:
+        """The results of the processed phase of ``row`` that anyone may read, in lines: what the
+        game's Atom feed says of it (`judge.web.feeds`); none by default (the feed links to the
+        game's pages)."""
+        return []
 
 
 class Demo(Protocol):

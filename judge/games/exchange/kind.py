@@ -104,6 +104,16 @@ class Exchange(GameKind):
         if investor is not None:
             stored.set_vote(game, investor, None, None)
 
+    def abandoned(self, session: Session, game: Game, seat: str) -> str:
+        """E16: a holder who sends no ballot votes for the sitting CEO if eligible, else abstains;
+        the investor keeps its money and shares (it did not resign: E32 does not apply)."""
+        return ("until a new player takes it over, the investor keeps its money and shares, makes no offer, and "
+                "its shares vote for each sitting CEO who may serve again, else abstain (E16)")
+
+    def public_results(self, session: Session, game: Game, row: PhaseRow) -> list[str]:
+        """What every player and observer read of the phase: its public lines."""
+        return [str(line) for line in (row.result or {}).get("public", [])]
+
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return sorted(stored.investors(session, game))
 

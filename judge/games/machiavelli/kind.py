@@ -89,6 +89,13 @@ class Machiavelli(GameKind):
     join_usage = ("JOIN game password [country] [KEY key], or JOIN game password PREFER and the countries "
                   "wanted, best first (PREFER Venice Milan, or their first three letters)")
     durations = MappingProxyType({"spring": 72.0, "campaign": 96.0})
+    clock_presets = MappingProxyType({
+        "AOP": {"spring": "MON 12:00 UTC", "campaign": "THU 12:00 UTC", "grace": "1h"},
+        "AOP-SLOW": {"spring": "THU 12:00 UTC EVERY 2 WEEKS FROM NEXT WEEK",
+                     "campaign": "THU 12:00 UTC EVERY 2 WEEKS", "grace": "1h"}})
+    """AoP 18.2's schedules (M59): A orders on Mondays and C orders on Thursdays by 12:00 GMT, read at
+    13:00 (an hour's grace); and the slower one, C orders every other Thursday and the spring letter on
+    the Thursday between (``SET CLOCK AOP``, ``SET CLOCK AOP SLOW``)."""
     commands = handlers.COMMANDS
     between_phases = ""
 
@@ -139,6 +146,16 @@ class Machiavelli(GameKind):
         """An eliminated country (4.3): its player may lead another as a substitute (18.3)."""
         position = lifecycle.position_now(session, game)
         return position is not None and seat in position.eliminated
+
+    def abandoned(self, session: Session, game: Game, seat: str) -> str:
+        """18.3: a player who leaves with no substitute leader; its country plays by the defaults
+        meanwhile (17.2, M50).  What happens at the campaign's end if no substitute comes is M62's."""
+        return ("its country plays by the defaults (17.2, M50) until a substitute leader takes it over (18.3, "
+                "M62)")
+
+    def public_results(self, session: Session, game: Game, row: PhaseRow) -> list[str]:
+        """What every player and observer read of the phase: its public lines."""
+        return [str(line) for line in (row.result or {}).get("public", [])]
 
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return list(lifecycle.board_of(game).powers)

@@ -286,6 +286,11 @@ class Payola(GameKind):
                       events=game.settings.get("events", []), result=game.settings.get("result"), seated=seated)
         talk.answer_long(text, f"{game.name}-summary.txt", body, "the summary", game=game)
 
+    def abandoned(self, session: Session, game: Game, seat: str) -> str:
+        """Rule 3.3: a power that sends no sheet offers each of its units a zero hold; its treasury idles."""
+        return ("until a new player takes it over, each of its units is offered a zero hold (rule 3.3) and its "
+                "treasury idles, while the other powers may still bribe its units")
+
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return list(load_map(game.variant).powers)
 

@@ -37,7 +37,7 @@ from datetime import UTC, timedelta
 from sqlalchemy import select
 
 from judge.commands import parse as cmd
-from judge.service import course, host, zones
+from judge.service import course, host, silent_seats, zones
 from judge.service.dispatch import MASTER, SIGNED_ON, Entry
 from judge.service.handlers.conversation import Conversation, masked
 from judge.service.handlers.player import approve_absence
@@ -61,6 +61,8 @@ def start(talk: Conversation, text: str, _: cmd.Start) -> None:
         return
     talk.opened.add(game.id)
     talk.echo(text, "ok", f"{game.name} has started: {game.phase}, deadline {when(game.deadline)}")
+    if told := silent_seats.lines(talk.session, game):  # the game's clock, silent seats and gates
+        talk.announce(f"how {game.name} runs: " + "; ".join(told), public=True)
 
 
 def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> None:
@@ -151,7 +153,7 @@ def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
         return
     move(game, Event.RESUME)
     if game.deadline is not None and game.deadline < talk.now and game.phase is not None:
-        game.deadline = talk.now + host.phase_duration(game, game.phase)
+        game.deadline = host.phase_deadline(talk.session, game, game.phase, talk.now)
     talk.echo(text, "ok", f"game resumed; deadline {when(game.deadline)}")
     talk.announce(f"the game master resumed the game: the deadline of {game.phase} is {when(game.deadline)}",
                   public=True)

@@ -19,8 +19,8 @@ from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
 from judge.mail.inbound import usable_address
-from judge.service import host
-from judge.service.absences import shift_for_absences
+from judge.service import host, silent_seats
+from judge.service.deadlines import past_absences
 from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
 from judge.service.handlers import consent
 from judge.service.handlers.conversation import Context, Conversation, Why, masked
@@ -41,7 +41,7 @@ def status(talk: Conversation, text: str, _: cmd.Status) -> None:
     if not talk.context.is_master:
         talk.context.status_echoes.append(talk.echo(text, "info"))
     elif (lines := kind.master_status(talk)) is not None:
-        talk.echo(text, "info", "", lines)
+        talk.echo(text, "info", "", [*lines, *silent_seats.lines(talk.session, game)])
     else:
         talk.echo(text, "error", f"that is a player's command; sign on as a {kind.seat_word}", code="PLAYER_ONLY")
 
@@ -351,8 +351,9 @@ def approve_absence(talk: Conversation, absence: Absence) -> None:
     talk.session.flush()
     title = talk.kinds.of(game).seat_title(absence.seat)
     host.record(game, f"{title} absent from {absence.start} to {absence.end} (approved)")
-    if game.deadline is not None:
-        moved = shift_for_absences(talk.session, game, game.deadline)
+    if game.deadline is not None and game.phase is not None:
+        setting = talk.kinds.of(game).length_of(game.phase)
+        moved = past_absences(talk.session, game, game.deadline, setting)
         if moved != game.deadline:
             game.deadline = moved
             talk.announce(f"{title} is absent from {absence.start} to {absence.end}: the deadline "
