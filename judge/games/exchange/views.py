@@ -40,6 +40,7 @@ from judge.games.exchange.core.sheet import (
     Line,
     Pass,
     Priority,
+    Quantity,
     Sell,
     SellTo,
     Worth,
@@ -188,6 +189,8 @@ def _did(action: Action) -> str:
         return ""
     if isinstance(line, Priority):
         return f"{money(amount)} spent"
+    if isinstance(line, Bid) and not shares:
+        return "no share bought"
     if isinstance(line, Bid):
         return f"{counted(shares, 'share')} bought for {money(amount)}" if action.corporation is None else \
             f"{counted(shares, 'share')} bought back for {money(amount)}"
@@ -244,11 +247,12 @@ def ledger_line(line: LedgerLine) -> str:
         LedgerKind.INCOME: f"income of {line.center} (E27)",
         LedgerKind.INCOME_CAP: "income over the cap (6.6)",
         LedgerKind.DONATION: f"donation from {line.who} (E5)",
-        LedgerKind.DIVIDEND: f"dividend of {line.price} AgP a share on {line.shares} shares (E23)",
-        LedgerKind.ISSUE: f"{line.shares} new shares into the pool, asked at {line.price} AgP (E11)",
-        LedgerKind.POOL_SALE: f"{line.shares} shares from the pool to {line.who} at {line.price} AgP (E8, E9)",
-        LedgerKind.BUY_BACK: f"{line.shares} shares bought back from {line.who} at {line.price} AgP (E12)",
-        LedgerKind.LIQUIDATION: f"liquidation: {line.price} AgP a share on {line.shares} shares (E31)",
+        LedgerKind.DIVIDEND: f"dividend of {line.price} AgP a share on {counted(line.shares, 'share')} (E23)",
+        LedgerKind.ISSUE: f"{counted(line.shares, 'new share')} into the pool, asked at {line.price} AgP (E11)",
+        LedgerKind.POOL_SALE: f"{counted(line.shares, 'share')} from the pool to {line.who} at {line.price} AgP "
+                              "(E8, E9)",
+        LedgerKind.BUY_BACK: f"{counted(line.shares, 'share')} bought back from {line.who} at {line.price} AgP (E12)",
+        LedgerKind.LIQUIDATION: f"liquidation: {line.price} AgP a share on {counted(line.shares, 'share')} (E31)",
         LedgerKind.ZEROSUM_DEPOSIT: "the bribes its units took this year (ZEROSUM, 6.7)",
         LedgerKind.FIRST_CAPTURE: f"first capture of {line.center} (ZEROSUM, 6.7)",
         LedgerKind.CENTER_LOST: f"{line.center} lost to {title(line.who)} (ZEROSUM, 6.7)",
@@ -323,6 +327,16 @@ def spell(line: Line, corporation: str | None = None) -> str:
     return "PASS"
 
 
+def _wanted(shares: Quantity, corporation: str) -> str:
+    """What a bid asks for, in words (E13): ``up to 5 Germany``, ``as many Germany as can be
+    matched and paid for``, ``all the Germany that can be matched and paid for but 2``."""
+    if shares.count is not None:
+        return f"up to {shares.count} {corporation}"
+    if not shares.but:
+        return f"as many {corporation} as can be matched and paid for"
+    return f"all the {corporation} that can be matched and paid for but {shares.but},"
+
+
 def describe(line: Line, author: str, corporation: str | None) -> str:
     """What a valid line will do, in words, for the reply (each with its ruling)."""
     if isinstance(line, Priority):
@@ -331,7 +345,7 @@ def describe(line: Line, author: str, corporation: str | None) -> str:
         if corporation is not None:
             return (f"read as: {title(corporation)} buys back up to {line.shares} of its shares at {line.price} AgP "
                     "each from investors' asks, keeping its pool to a third of its issue (E12)")
-        return f"read as: a bid for up to {line.shares} {title(line.corporation)} at {line.price} AgP each (E8, E13)"
+        return f"read as: a bid for {_wanted(line.shares, title(line.corporation))} at {line.price} AgP each (E8, E13)"
     if isinstance(line, Sell):
         if corporation is not None:
             return f"read as: {title(corporation)} asks {line.price} AgP each for up to {line.shares} of its pool (E9)"

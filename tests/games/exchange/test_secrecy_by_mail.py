@@ -37,8 +37,8 @@ ALLOWED = [
     re.compile(r"^election \(votes per candidate, E19\): ([A-Z]+ \d+(, )?)+$"),  # E37: the tally
     re.compile(r"^CEO for the year: [A-Z]+$"),
     # a ledger line, its CEO's alone (E38):
-    re.compile(r"^[SFW]\d{4}[MRAIX] +[+-]\d+ +(\d+ shares from the pool to [A-Z]+ at \d+ AgP \(E8, E9\)|"
-               r"\d+ shares bought back from [A-Z]+ at \d+ AgP \(E12\)|donation from [A-Z]+ \(E5\))$"),
+    re.compile(r"^[SFW]\d{4}[MRAIX] +[+-]\d+ +(\d+ shares? from the pool to [A-Z]+ at \d+ AgP \(E8, E9\)|"
+               r"\d+ shares? bought back from [A-Z]+ at \d+ AgP \(E12\)|donation from [A-Z]+ \(E5\))$"),
 ]
 """The lines that may name another investor (see the module's header): public ones, and those of a
 corporation's ledger, which goes to its CEO alone (E38: pool sales and buy-backs with the buyer
