@@ -47,6 +47,7 @@ from judge.games.exchange.core.sheet import (
 )
 from judge.games.exchange.core.state import ExchangeState, LedgerKind, LedgerLine
 from judge.games.exchange.core.views import (
+    Adjustment,
     AnnualReport,
     CeoView,
     CorporationFacts,
@@ -122,19 +123,42 @@ def public_board_lines(view: PublicBoard, ceos: Mapping[str, str]) -> list[str]:
     """E36: the orders issued and their results, then the board after the phase, each corporation
     named with its CEO."""
     lines = ["Orders:", *(result_line(r) for r in view.results)] if view.results else ["Orders: none"]
-    units: dict[str, list[str]] = {}
-    for unit, power in view.units:
-        units.setdefault(power, []).append(unit)
-    centers: dict[str, list[str]] = {}
-    for center, owner in view.centers:
-        centers.setdefault(owner, []).append(center)
-    lines += ["", "The board after it (units, then supply centers):"]
-    for power in sorted(set(units) | set(centers)):
-        who = f" (CEO {ceos[power]})" if power in ceos else ""
-        lines += wrapped(f"{title(power)}{who}: {len(centers.get(power, []))} centers, units: ",
-                         units.get(power, []) or ["none"])
-        lines += wrapped("    centers: ", centers.get(power, []) or ["none"])
+    lines += ["", "The board after it (units, then supply centers):", *board_lines(view.units, view.centers, ceos)]
+    if view.adjustments:
+        lines += ["", "Adjustments due:",
+                  *(f"  {adjustment_line(a, ceos.get(a.corporation))}" for a in view.adjustments)]
     return lines
+
+
+def board_lines(units: Iterable[tuple[str, str]], centers: Iterable[tuple[str, str]],
+                ceos: Mapping[str, str]) -> list[str]:
+    """Each corporation's units and centers (``units``: (unit, corporation); ``centers``: (center,
+    owner)), each named with its CEO."""
+    held: dict[str, list[str]] = {}
+    for unit, power in units:
+        held.setdefault(power, []).append(unit)
+    owned: dict[str, list[str]] = {}
+    for center, owner in centers:
+        owned.setdefault(owner, []).append(center)
+    lines = []
+    for power in sorted(set(held) | set(owned)):
+        who = f" (CEO {ceos[power]})" if power in ceos else ""
+        lines += wrapped(f"{title(power)}{who}: {counted(len(owned.get(power, [])), 'center')}, units: ",
+                         held.get(power, []) or ["none"])
+        lines += wrapped("    centers: ", owned.get(power, []) or ["none"])
+    return lines
+
+
+def adjustment_line(adjustment: Adjustment, ceo: str | None) -> str:
+    """What one corporation is due: ``France (CEO BOB): 4 centers, 3 units: may build 1 (where:
+    PAR)``, or ``must remove 1``."""
+    a = adjustment
+    who = f" (CEO {ceo})" if ceo else " (leaderless: civil disorder, E20)"
+    head = f"{title(a.corporation)}{who}: {counted(a.centers, 'center')}, {counted(a.units, 'unit')}: "
+    if a.due < 0:
+        return head + f"must remove {-a.due}"
+    where = f" (where: {' '.join(a.free_homes)})" if a.free_homes else ", but has no free home center to build in"
+    return head + f"may build {a.due}{where}"
 
 
 # -- one investor's own (E39) -------------------------------------------------------------------------

@@ -32,7 +32,8 @@ _games = itertools.count(1)
 ALLOWED = [
     re.compile(r"^(Investor order|investor order|Investors, in the investor order)[^:]*: [A-Z, ]+$"),
     re.compile(r"^[A-Z][a-z]+: CEO [A-Z]+( for \d{4})?; \d+ shares issued"),  # E36
-    re.compile(r"^[A-Z][a-z]+ \(CEO [A-Z]+\): \d+ centers, units"),  # the board, E36
+    re.compile(r"^[A-Z][a-z]+ \(CEO [A-Z]+\): \d+ centers?, units"),  # the board, E36
+    re.compile(r"^[A-Z][a-z]+ \(CEO [A-Z]+\): \d+ centers?, \d+ units?: (may build|must remove) "),  # the same
     re.compile(r"^[A-Z][a-z]+: treasury \d+ AgP; stockholders: [A-Z, ]+$"),  # E37: names only
     re.compile(r"^election \(votes per candidate, E19\): ([A-Z]+ \d+(, )?)+$"),  # E37: the tally
     re.compile(r"^CEO for the year: [A-Z]+$"),
