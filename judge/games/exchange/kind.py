@@ -216,8 +216,14 @@ class Exchange(GameKind):
         if seat not in state.order:
             return ""
         stored.save(row, resign(state, seat))
+        led = [views.title(c) for c in state.corporations if state.ceos.get(c) == seat]
+        if led:  # E19: the corporations it led are leaderless until the next election; everyone is told
+            turn.announce(f"the player of {seat} resigned: {' and '.join(led)} "
+                          f"{'is' if len(led) == 1 else 'are'} now leaderless until the next election (E2, E19)",
+                          public=True)
         return (" and, as an investor who resigns (E32), you forfeit your money, your shares go back to the "
-                "corporations' pools and you leave any CEO office")
+                "corporations' pools and you leave any CEO office"
+                + (f": {' and '.join(led)} {'is' if len(led) == 1 else 'are'} now leaderless (E19)" if led else ""))
 
     def list_lines(self, turn: Turn, game: Game) -> list[str]:
         """The board, options and phase, the investor order and each corporation's CEO and shares (E36),
