@@ -299,7 +299,8 @@ def _take_over(talk: Conversation, shown: str, game: Game, power: str, address: 
                                                        Signon.source == key)):
         talk.session.add(Signon(game_id=game.id, who=power, source=key, network=network, at=talk.now))
     who = "" if rules_of(game).anonymous else f" ({address})"
-    talk.announce(f"{title} has a new player{who}", game=game, master=False)  # told above
+    talk.announce(f"{title} has a new player{who}", game=game, master=False,  # told above
+                  observers=f"{title} has a new player")  # observers too, never an address
 
 
 def _tell_master(talk: Conversation, game: Game, power: str, address: str, key: str, network: str | None,
@@ -396,7 +397,8 @@ def replace_confirmed(talk: Conversation, request: Confirmation, text: str) -> N
           now=talk.now, game_id=game.id, body=f"{address} confirmed and now plays {title} in {game.name}"
           + (f" in place of {previous}" if previous else "") + ".\n")
     who = "" if rules_of(game).anonymous else f" ({address})"
-    talk.announce(f"the game master gave {title} to a new player{who}", game=game, master=False)  # told above
+    talk.announce(f"the game master gave {title} to a new player{who}", game=game, master=False,  # told above
+                  observers=f"the game master gave {title} to a new player")
 
 
 COMMANDS = (
