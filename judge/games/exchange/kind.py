@@ -189,8 +189,9 @@ class Exchange(GameKind):
         return handlers.master_status(turn)
 
     def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
-        """What the investor's seat knows now: its STATUS (its own money, shares, corporations and
-        sheet), and nothing of another investor's (E40)."""
+        """What the investor's seat knows now: its own money, shares and corporations, the board
+        and its map, and the seat's statement of the last phase processed (its own sections of
+        that phase's results); nothing of another investor's (E40)."""
         state = stored.state_now(turn.session, game)
         assert state is not None
         lines = [*views.wrapped("investor order (E30): ", state.order, "")]
@@ -201,10 +202,17 @@ class Exchange(GameKind):
             for corporation in state.corporations:
                 if state.ceos.get(corporation) == seat:
                     lines += views.ceo_lines(ceo_view(state, corporation, seat))
-        body = render("exchange/briefing", game=game, seat=seat, lines=lines, todo=mails.todo(state, seat),
-                      deadline=game.deadline)
+        position = state.position
+        board = [f"The board in {position.phase} (units, then supply centers):",
+                 *views.board_lines(((str(p.unit), p.power) for p in position.units.values()),
+                                    sorted(position.centers.items()), state.ceos)]
+        last = next((r for r in reversed(host.processed_phases(turn.session, game)) if r.result), None)
+        sections = (last.result or {}).get("statements", {}).get(seat, []) if last is not None else []
+        body = render("exchange/briefing", game=game, seat=seat, lines=lines, board=board, todo=mails.todo(state, seat),
+                      last=last.name if last is not None else None, sections=sections, deadline=game.deadline)
+        pictures = mails.position_map(game.name, position, state) if turn.settings.maps else []
         queue(turn.session, turn.settings, to=address, subject=f"{game.name}: your briefing as {seat}", kind="notice",
-              now=turn.now, game_id=game.id, body=body)
+              now=turn.now, game_id=game.id, body=body, attachments=pictures)
 
     def resigned(self, turn: Turn, game: Game, seat: str) -> str:
         """E32: the investor leaves the game: their money is forfeited, their shares go back to each
