@@ -724,7 +724,13 @@ def _key(geometry: Geometry) -> list[str]:
     return [*key, " \u00b7 ".join(extra)] if extra else key
 
 
-def _heading(position: Position) -> str:
+def _heading(position: Position, orders: bool = False, record: CampaignRecord | None = None) -> str:
+    """What the picture shows: a campaign's orders carried out (``record``), orders as given
+    (``orders``), or the board awaiting the next letters."""
+    if record is not None:
+        return f"{record.season}, the campaign's orders carried out (failures crossed out)"
+    if orders:
+        return f"{position.season}, the campaign's orders as given"
     awaited = {Phase.A: "the spring's orders (A) awaited", Phase.C: "the campaign's orders (C) awaited",
                Phase.OVER: "the game is over"}[position.phase]
     return f"{position.season}, {awaited}"
@@ -822,7 +828,8 @@ def render_svg(
     painter = _Orders(board, geometry, position, style)
     marks += [painter.draw(item) for item in _drawn_orders(position, orders, record)]
     marks.append(_names(board, geometry))
-    title_bar = _text((12, 28), f"{title}: {_heading(position)}", 18, class_="title", fill=INK, font_family=FONT,
+    heading = _heading(position, orders is not None, record)
+    title_bar = _text((12, 28), f"{title}: {heading}", 18, class_="title", fill=INK, font_family=FONT,
                       font_weight="bold")
     legend = _legend(board, geometry, position, style, TITLE_HEIGHT + geometry.height, width)
     return (

@@ -591,7 +591,7 @@ def test_judge_demo_machiavelli_plays_a_spring_and_a_campaign_by_smtp(demo_outpu
     assert "Milan A Cremona (cre) - Mantua (man): advanced" in demo_output
     assert "For Milan alone" not in demo_output and "For Venice alone" not in demo_output
     if draws_maps():
-        assert "Attached: demo-spring-1454-orders.png, demo-SU1454C.png" in demo_output
+        assert "Attached: demo-spring-1454-orders.png, demo-SU1454C.png, demo-SU1454C.svg" in demo_output
 
 
 @pytest.fixture(scope="module")
@@ -612,7 +612,7 @@ def test_judge_demo_machiavelli_aop_plays_the_first_spring_of_1459_and_its_campa
     assert "Holy Roman Empire A Steiermark (ste)" in aop_demo_output and "Austria" not in aop_demo_output
     assert "For Savoy alone" not in aop_demo_output
     if draws_maps():
-        assert "Attached: plague-spring-1459-orders.png, plague-SU1459C.png" in aop_demo_output
+        assert "Attached: plague-spring-1459-orders.png, plague-SU1459C.png, plague-SU1459C.svg" in aop_demo_output
 
 
 def test_judge_demo_refuses_a_scenario_its_kind_does_not_play(capsys: pytest.CaptureFixture[str]) -> None:
@@ -653,19 +653,19 @@ def test_a_campaigns_mail_carries_its_operations_and_the_board_as_maps(tmp_path:
     new_game(judge, ("Florence",), "d1")
     master(judge, "START", game="d1")
     start = judge.last_to(address("Florence"))
-    assert list(start.attachments) == ["d1-SP1454A.png"] and "no map is attached" not in start.body
+    assert list(start.attachments) == ["d1-SP1454A.png", "d1-SP1454A.svg"] and "no map is attached" not in start.body
     letter(judge, "Florence", "none", game="d1")
     letter(judge, "Florence", "A flo - pst", game="d1")
     results = judge.last_to(address("Florence"))
     assert results.subject == "d1 SP1454C results"
     assert {name: kind for name, (kind, _) in results.attachments.items()} == {
-        "d1-spring-1454-orders.png": "image/png", "d1-SU1454C.png": "image/png"}
+        "d1-spring-1454-orders.png": "image/png", "d1-SU1454C.png": "image/png", "d1-SU1454C.svg": "image/svg+xml"}
     aop = Judge(tmp_path / "aop", maps=True)  # AoP's own board of 1459 is drawn too
     aop.send(GM, "CREATE d2 gm-pw machiavelli aop")
     aop.send(address("Florence"), "JOIN d2 pw-ann Florence")
     master(aop, "START", game="d2")
     start = aop.last_to(address("Florence"))
-    assert list(start.attachments) == ["d2-SP1459A.png"] and "no map is attached" not in start.body
+    assert list(start.attachments) == ["d2-SP1459A.png", "d2-SP1459A.svg"] and "no map is attached" not in start.body
 
 
 def test_a_board_without_a_drawing_says_so_where_its_map_would_be(tmp_path: Path,

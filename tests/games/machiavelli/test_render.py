@@ -761,6 +761,8 @@ def test_a_campaigns_operations_are_drawn_and_the_failed_crossed_out() -> None:
     assert failed == {"F anc - uas", "F dal - uas", "A mes - nap", "F nap T A mes"}
     assert "advance" in (drawn["A flo - sie"].get("class") or "")
     assert "support" in (drawn["A are S A flo - sie"].get("class") or "")
+    title = next(e for e in ET.fromstring(svg).iter(f"{SVG}text") if e.get("class") == "title")
+    assert title.text == "Orders: Spring 1454, the campaign's orders carried out (failures crossed out)"
 
 
 def aop_campaign() -> CampaignRecord:
