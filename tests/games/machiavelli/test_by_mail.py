@@ -538,16 +538,29 @@ def test_help_gives_the_letters_syntax_and_get_info_the_rules_followed(tmp_path:
     assert "press is grey (anonymous) by default (18.1)" in info
 
 
-def test_a_player_taking_over_a_dummy_country_is_briefed_on_it_alone(tmp_path: Path) -> None:
-    judge = Judge(tmp_path)
+def test_a_player_taking_over_a_dummy_country_is_briefed_with_the_board_its_map_and_its_last_statement(
+        tmp_path: Path) -> None:
+    """Naples, a dummy, paid its four units by default in the spring (15 - 4 x 3 = 3 ducats, M50); its
+    new player is told that statement, the board as it stands (public: every country's units and
+    provinces) with its map, and nothing of Florence's letter or treasury."""
+    judge = Judge(tmp_path, maps=draws_maps())
     new_game(judge, ("Florence",), "k1")
-    master(judge, "START", "SET OPENING Naples", game="k1")
+    master(judge, "START", game="k1")
+    letter(judge, "Florence", "transfer 2 to Milan", "pay A flo", game="k1")  # the spring is carried out at once
+    master(judge, "SET OPENING Naples", game="k1")
     judge.send("dee@example.org", "TAKEOVER Naples@k1 pw-dee")
     [briefing] = [m for m in judge.all_mail() if m.subject == "k1: your briefing as Naples"]
+    body = briefing.body
     assert briefing.to == "dee@example.org"
-    assert "You play Naples. Your treasury: 15 ducats." in briefing.body
-    assert "Your units: A bar, A mes, F nap, F pal" in briefing.body
-    assert "Florence" not in briefing.body
+    assert "You play Naples. Your treasury: 3 ducats." in body
+    assert "Your statement of SP1454A, the spring letter of Spring 1454 (A orders):" in body
+    assert "Your treasury: 15 ducats before, 3 ducats now." in body
+    assert "pay A Bari (bar) (A.7): carried out, charged 3 ducats: no payment orders: salaries paid by default" in body
+    assert "The board, Spring 1454:" in body
+    assert "  Naples: units A Bari (bar), A Messina (mes), F Naples (nap), F Palermo (pal)" in body
+    assert "transfer 2" not in body and "Florence alone" not in body  # Florence's letter and money stay its own
+    if draws_maps():
+        assert sorted(briefing.attachments) == ["k1-SP1454C.png", "k1-SP1454C.svg"]
 
 
 def test_18_3_an_eliminated_player_may_lead_another_country_as_its_substitute_a_living_one_may_not(
