@@ -553,6 +553,7 @@ def test_a_player_taking_over_a_dummy_country_is_briefed_with_the_board_its_map_
     body = briefing.body
     assert briefing.to == "dee@example.org"
     assert "You play Naples. Your treasury: 3 ducats." in body
+    assert "Your units: A Bari (bar), A Messina (mes), F Naples (nap), F Palermo (pal)" in body
     assert "Your statement of SP1454A, the spring letter of Spring 1454 (A orders):" in body
     assert "Your treasury: 15 ducats before, 3 ducats now." in body
     assert "pay A Bari (bar) (A.7): carried out, charged 3 ducats: no payment orders: salaries paid by default" in body
