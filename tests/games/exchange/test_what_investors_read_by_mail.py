@@ -59,6 +59,7 @@ def test_E13_bid_all_but_1_in_the_worked_winter_1900_leaves_germany_to_bob(judge
     statement = " ".join(section(ann, "Your statement (E39)"))
     assert f"BID ALL BUT 1 GERMANY AT 3: done, no share bought ({Reason.ALL_BUT_NONE.value})" in statement
     assert "balance now: 50 AgP" in statement and "your shares: France 2" in statement
+    assert "Germany bought" not in statement  # nothing moved: no change to her purse to list
     assert "Germany: CEO BOB for 1901" in ann.body
     after = dict(states(judge, "allbut"))["W1900X"]
     assert dict(after.register.holdings["GERMANY"]) == {"BOB": 5, "CAT": 4} and after.ceos["GERMANY"] == "BOB"

@@ -189,6 +189,8 @@ def _change(action: Action) -> Change | None:
     line = action.line
     if action.corporation is not None or action.outcome in (Outcome.FAILED, Outcome.VOID):
         return None  # a block's lines move the corporation's money, not the CEO's
+    if isinstance(line, Bid) and not action.shares:
+        return None  # ALL BUT k that left nothing to buy (E13): done, and nothing moved
     if isinstance(line, Priority):
         return Change(ChangeKind.PRIORITY, -action.amount) if action.amount else None
     if isinstance(line, SellTo):
