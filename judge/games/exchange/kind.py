@@ -190,8 +190,8 @@ class Exchange(GameKind):
 
     def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
         """What the investor's seat knows now: its own money, shares and corporations, the board
-        and its map, and the seat's statement of the last phase processed (its own sections of
-        that phase's results); nothing of another investor's (E40)."""
+        and its map, and the seat's last statement (its own sections of the results of the last
+        phase that had any for it); nothing of another investor's (E40)."""
         state = stored.state_now(turn.session, game)
         assert state is not None
         lines = [*views.wrapped("investor order (E30): ", state.order, "")]
@@ -203,11 +203,12 @@ class Exchange(GameKind):
                 if state.ceos.get(corporation) == seat:
                     lines += views.ceo_lines(ceo_view(state, corporation, seat))
         position = state.position
-        board = [f"The board in {position.phase} (units, then supply centers):",
+        board = ["The board as it stands (units, then supply centers):",
                  *views.board_lines(((str(p.unit), p.power) for p in position.units.values()),
                                     sorted(position.centers.items()), state.ceos)]
-        last = next((r for r in reversed(host.processed_phases(turn.session, game)) if r.result), None)
-        sections = (last.result or {}).get("statements", {}).get(seat, []) if last is not None else []
+        last = next((r for r in reversed(host.processed_phases(turn.session, game))
+                     if r.result and r.result.get("statements", {}).get(seat)), None)  # its last with a word for it
+        sections = last.result["statements"][seat] if last is not None and last.result else []
         body = render("exchange/briefing", game=game, seat=seat, lines=lines, board=board, todo=mails.todo(state, seat),
                       last=last.name if last is not None else None, sections=sections, deadline=game.deadline)
         pictures = mails.position_map(game.name, position, state) if turn.settings.maps else []

@@ -108,11 +108,11 @@ def test_a_new_player_of_an_investor_is_briefed_with_the_board_its_map_and_the_l
     body = briefing.body
     assert briefing.to == "dan@example.org"
     assert "your balance: 40 AgP" in body and "your shares: France 10" in body
-    assert "The board in S1901M (units, then supply centers):" in body
+    assert "The board as it stands (units, then supply centers):" in body
     assert "  France (CEO BOB): 3 centers, units: A MAR, A PAR, F BRE" in body
     assert "The investor's statement of W1900X, as its results told it:" in body
     assert "BID 10 FRANCE AT 2: done, 10 shares bought for 20 AgP" in body
-    assert [line for line in body.splitlines() if "ANN" in line] == ["investor order (E30): BOB, ANN, CAT"]
+    assert [line.split(":")[0] for line in body.splitlines() if "ANN" in line] == ["investor order (E30)"]
     if draws_maps():
         assert list(briefing.attachments) == ["heir-S1901M.png"]
     assert GM not in body
