@@ -95,7 +95,8 @@ def facts_lines(facts: Sequence[CorporationFacts], year: int | None) -> list[str
             continue
         ceo = f"CEO {fact.ceo}" if fact.ceo else "leaderless"
         when = f" for {year}" if year is not None else ""
-        shares = (f"{fact.issued} shares issued, {fact.outstanding} held by investors, {fact.pool} in its pool")
+        shares = (f"{counted(fact.issued, 'share')} issued, {fact.outstanding} held by investors, "
+                  f"{fact.pool} in its pool")
         eliminated = "; eliminated: it owns no supply center and is liquidated at the next Exchange phase (E31)" \
             if fact.eliminated else ""
         lines += textwrap.wrap(f"{name}: {ceo}{when}; {shares}{eliminated}", WIDTH, initial_indent="  ",

@@ -116,3 +116,12 @@ def test_a_new_player_of_an_investor_is_briefed_with_the_board_its_map_and_the_l
     if draws_maps():
         assert list(briefing.attachments) == ["heir-S1901M.png"]
     assert GM not in body
+
+
+def test_a_single_share_is_written_as_one(judge: Judge) -> None:
+    """SHARES=1 (E7): each corporation issues one share, and the mails say "1 share", never "1 shares"."""
+    exchange_game(judge, "single", options="INVESTORS=3 FUNDS=60 SHARES=1")
+    start = mails_to(judge, "ANN", "single starts").body
+    assert "Every corporation has 1 share, all in its" in start
+    assert "France: leaderless; 1 share issued, 0 held by investors, 1 in its pool" in start
+    assert "1 shares" not in start
