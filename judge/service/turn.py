@@ -136,8 +136,9 @@ class Turn(Protocol):
         ...
 
     def announce(self, what: str, also: str | None = None, game: Game | None = None, master: bool = True,
-                 public: bool = False) -> None:
-        """Tell every player of the game (``public``: and its observers) ``what`` happened."""
+                 public: bool = False, observers: str | None = None) -> None:
+        """Tell every player of the game (``public``: and its observers; ``observers``: what they
+        are told instead) ``what`` happened."""
         ...
 
     def announce_now(self, game: Game) -> None:

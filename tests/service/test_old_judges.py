@@ -227,6 +227,21 @@ def test_an_observer_receives_public_results_and_no_secrets(judge: Judge) -> Non
     assert not [m for m in to(judge.new_mail(), OBSERVER) if "results" in m.subject]
 
 
+def test_an_observer_is_told_when_a_seat_is_taken_over_and_never_by_whom(tmp_path: Path) -> None:
+    """The players read who took a seat over (unless the game is ANONYMOUS); its observers read that
+    it was taken, never a player's address."""
+    judge = start(Judge(tmp_path), "OPEN_TAKEOVER")
+    judge.send(OBSERVER, "OBSERVE g1")
+    judge.send(BOB, GERMANY + "RESIGN")
+    judge.new_mail()
+    judge.send(DAN, "TAKEOVER GERMANY@g1 dan-pw")
+    mails = judge.new_mail()
+    [watched] = to(mails, OBSERVER)
+    assert watched.subject == "g1: Germany has a new player"
+    assert "Germany has a new player" in watched.body and DAN not in watched.body
+    assert "Germany has a new player (dan@example.org)" in to(mails, ALICE)[0].body
+
+
 @pytest.mark.parametrize("options", ["", "BLIND"])
 def test_an_observer_is_told_of_the_start_and_of_a_resignation(tmp_path: Path, options: str) -> None:
     judge = Judge(tmp_path, maps=True)

@@ -227,7 +227,7 @@ def public_lines(state: ExchangeState) -> list[str]:
 
 def master_status(talk: Turn) -> list[str]:
     """STATUS for the game master: the phase, each investor's seat and what they have sent (which
-    no investor is told of another), their money, and every seat's absences."""
+    no investor is told of another: a sheet, a WAIT standing), their money, and every seat's absences."""
     game = talk.game
     assert game is not None
     lines = [_header(game)]
@@ -236,12 +236,14 @@ def master_status(talk: Turn) -> list[str]:
         return [*lines, *(f"{p.requested}: joined" for p in host.players(talk.session, game))]
     lines += public_lines(state)
     standing = stored.sheets(talk.session, game, game.phase) if game.phase else {}
+    waits = stored.waits(talk.session, game, game.phase) if game.phase else set()
     owing = set(lifecycle.waiting_seats(talk.session, game))
     for investor, player in stored.investors(talk.session, game).items():
         sent = "a sheet stands" if investor in standing else "no sheet"
         owes = ", owes the phase" if investor in owing else ""
+        wait = ", asks to WAIT for the deadline (E29)" if investor in waits else ""
         balance = f", {state.purses[investor]} AgP" if investor in state.purses else ", resigned"
-        lines.append(f"{investor} ({host.seat_state(game, investor, player)}): {sent}{owes}{balance}")
+        lines.append(f"{investor} ({host.seat_state(game, investor, player)}): {sent}{owes}{wait}{balance}")
     lines += views.money_lines(state)
     return [*lines, *absence_lines(talk.session, game, talk.now.date())]
 

@@ -205,8 +205,9 @@ class Exchange(GameKind):
         return handlers.master_status(turn)
 
     def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
-        """What the investor's seat knows now: its STATUS (its own money, shares, corporations and
-        sheet), and nothing of another investor's (E40)."""
+        """What the investor's seat knows now: its own money, shares and corporations, the board
+        and its map, and the seat's last statement (its own sections of the results of the last
+        phase that had any for it); nothing of another investor's (E40)."""
         state = stored.state_now(turn.session, game)
         assert state is not None
         lines = [*views.wrapped("investor order (E30): ", state.order, "")]
@@ -217,10 +218,18 @@ class Exchange(GameKind):
             for corporation in state.corporations:
                 if state.ceos.get(corporation) == seat:
                     lines += views.ceo_lines(ceo_view(state, corporation, seat))
-        body = render("exchange/briefing", game=game, seat=seat, lines=lines, todo=mails.todo(state, seat),
-                      deadline=game.deadline)
+        position = state.position
+        board = ["The board as it stands (units, then supply centers):",
+                 *views.board_lines(((str(p.unit), p.power) for p in position.units.values()),
+                                    sorted(position.centers.items()), state.ceos)]
+        last = next((r for r in reversed(host.processed_phases(turn.session, game))
+                     if r.result and r.result.get("statements", {}).get(seat)), None)  # its last with a word for it
+        sections = last.result["statements"][seat] if last is not None and last.result else []
+        body = render("exchange/briefing", game=game, seat=seat, lines=lines, board=board, todo=mails.todo(state, seat),
+                      last=last.name if last is not None else None, sections=sections, deadline=game.deadline)
+        pictures = mails.position_map(game.name, position, state) if turn.settings.maps else []
         queue(turn.session, turn.settings, to=address, subject=f"{game.name}: your briefing as {seat}", kind="notice",
-              now=turn.now, game_id=game.id, body=body)
+              now=turn.now, game_id=game.id, body=body, attachments=pictures)
 
     def resigned(self, turn: Turn, game: Game, seat: str) -> str:
         """E32: the investor leaves the game: their money is forfeited, their shares go back to each
@@ -232,8 +241,14 @@ class Exchange(GameKind):
         if seat not in state.order:
             return ""
         stored.save(row, resign(state, seat))
+        led = [views.title(c) for c in state.corporations if state.ceos.get(c) == seat]
+        if led:  # E19: the corporations it led are leaderless until the next election; everyone is told
+            turn.announce(f"the player of {seat} resigned: {' and '.join(led)} "
+                          f"{'is' if len(led) == 1 else 'are'} now leaderless until the next election (E2, E19)",
+                          public=True)
         return (" and, as an investor who resigns (E32), you forfeit your money, your shares go back to the "
-                "corporations' pools and you leave any CEO office")
+                "corporations' pools and you leave any CEO office"
+                + (f": {' and '.join(led)} {'is' if len(led) == 1 else 'are'} now leaderless (E19)" if led else ""))
 
     def list_lines(self, turn: Turn, game: Game) -> list[str]:
         """The board, options and phase, the investor order and each corporation's CEO and shares (E36),

@@ -278,7 +278,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
         after, income = run_income(after)
     written = {name: parts.text() for name, parts in sorted(stored.sheets(session, game, row.name).items())}
     done = mails.Done(state, after, record, written, income, stored.transfers(row))
-    row.result = {"state": state_to_data(after), "public": mails.public_lines(done), "chart": mails.chart_lines(done)}
+    row.result = {"state": state_to_data(after), "public": mails.public_lines(done), "chart": mails.chart_lines(done),
+                  "statements": {i: mails.own_sections(done, i) for i in sorted(set(state.order) | set(after.order))}}
     row.status, row.processed_at = "processed", now
     if after.stage is Stage.ENDED:
         winner = after.result[0] if after.result else None

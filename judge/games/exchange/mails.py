@@ -47,6 +47,8 @@ from judge.games.exchange.core.record import ExchangeRecord
 from judge.games.exchange.core.scoring import ranking
 from judge.games.exchange.core.state import ExchangeState, Stage
 from judge.games.exchange.core.views import (
+    Adjustment,
+    adjustments,
     annual_report,
     ceo_view,
     corporate_statement,
@@ -63,7 +65,7 @@ from judge.service import host
 from judge.service.config import Settings
 from judge.service.kinds import Closing
 from judge.service.outbox import queue
-from judge.service.render import render
+from judge.service.render import counted, render
 from judge.store.models import Game
 
 log = logging.getLogger("judge")
@@ -205,11 +207,22 @@ def _todo(state: ExchangeState, investor: str) -> list[str]:
                          f"(the judge waits for it, E20){worth}.")
         return lines
     if now in (Step.RETREAT, Step.ADJUSTMENT):
-        what = "retreats" if now is Step.RETREAT else "builds or removals"
         acting = {e.corporation for e in expected(state) if e.investor == investor}
-        return [f"As {title(c)}'s CEO, send its {what}: FOR {c} / orders / END (without them, civil disorder, E20)."
-                for c in ruled if c in acting]
+        if now is Step.RETREAT:
+            return [f"As {title(c)}'s CEO, send its retreats: FOR {c} / orders / END (without them, civil disorder, "
+                    "E20)." for c in ruled if c in acting]
+        due = {a.corporation: a for a in adjustments(state.position)}
+        return [f"As {title(c)}'s CEO, send its {_adjustment_words(due[c])}: FOR {c} / orders / END (without them, "
+                "civil disorder, E20)." for c in ruled if c in acting and c in due]
     return []
+
+
+def _adjustment_words(due: Adjustment) -> str:
+    """A corporation's adjustments in words: ``1 build (it may build in: PAR)``, ``2 removals``."""
+    if due.due < 0:
+        return f"{counted(-due.due, 'removal')} (REMOVE)"
+    where = f"it may build in: {' '.join(due.free_homes)}" if due.free_homes else "it has no free home center"
+    return f"{counted(due.due, 'build')} (BUILD, or WAIVE; {where})"
 
 
 # -- the mails ---------------------------------------------------------------------------------------

@@ -346,7 +346,7 @@ def status_lines(talk: Turn, game: Game, seat: str) -> list[str]:
         return [*lines, "the game has not started"]
     board = lifecycle.board_of(game)
     position = lifecycle.position_of(row, board)
-    units = sorted(views.unit_text(u, owner=False) for u in position.units_of(seat))
+    units = sorted(views.unit_text(u, owner=False, board=board) for u in position.units_of(seat))
     lines += [f"You play {seat}. Your treasury: {position.treasuries.get(seat, 0)} ducats.",
               f"Your units: {', '.join(units) or 'none'}"]
     if row.status == "open" and seat in lifecycle.expected_now(talk.session, game):

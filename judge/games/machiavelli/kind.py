@@ -33,7 +33,7 @@ from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from judge.commands.parse import MASTER_WORDS, Command, History, press_tokens
-from judge.games.machiavelli import handlers, lifecycle, pages
+from judge.games.machiavelli import handlers, lifecycle, pages, pictures, views
 from judge.games.machiavelli.core import syntax
 from judge.games.machiavelli.core.board import Board, board_names, load_board
 from judge.service import host
@@ -241,19 +241,23 @@ class Machiavelli(GameKind):
         return handlers.master_status(turn)
 
     def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
-        """What the country knows now: its treasury, units and letter standing, and its last
-        statement; nothing of the other countries' secrets."""
+        """What the country knows now: its treasury, units and letter standing, the board and its
+        map, and its last statement; nothing of the other countries' secrets."""
         last = next((r for r in reversed(host.processed_phases(turn.session, game)) if r.result), None)
         statement = list(last.result["statements"].get(seat, [])) if last is not None and last.result else []
         lines = handlers.status_lines(turn, game, seat)[1:]
         if statement and last is not None:
-            lines += ["", f"Your statement of {last.name}:", *statement]
+            lines += ["", f"Your statement of {last.name}, {lifecycle.label(last.name)}:", *statement]
         board = lifecycle.board_of(game)
         position = lifecycle.position_now(turn.session, game)
         todo = lifecycle.todo(board, position, seat) if position is not None and game.phase else ""
-        body = render("machiavelli/briefing", game=game, seat=seat, lines=lines, todo=todo, deadline=game.deadline)
+        shown = views.board_lines(board, position) if position is not None else []
+        attached = (pictures.position_map(turn.settings, game.name, board, position, game.phase or "board")
+                    if position is not None else [])
+        body = render("machiavelli/briefing", game=game, seat=seat, lines=lines, board=shown, todo=todo,
+                      deadline=game.deadline, map="" if attached or position is None else pictures.NO_MAP)
         queue(turn.session, turn.settings, to=address, subject=f"{game.name}: your briefing as {seat}",
-              kind="notice", now=turn.now, game_id=game.id, body=body)
+              kind="notice", now=turn.now, game_id=game.id, body=body, attachments=attached)
 
     def resigned(self, turn: Turn, game: Game, seat: str) -> str:
         """AoP 18.3, M62: a player who leaves with no substitute leader is eliminated (4.3) when the

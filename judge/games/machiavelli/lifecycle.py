@@ -342,16 +342,16 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     if position.phase is Phase.A:
         spring = spring_letter(board, position, letters)
         after, record = spring.position, None
-        public = views.spring_public(spring)
+        public = views.spring_public(board, spring)
         for country in expected:
-            statements[country] = views.spring_statement(spring, country, position.treasuries.get(country, 0),
+            statements[country] = views.spring_statement(board, spring, country, position.treasuries.get(country, 0),
                                                          defaulted.get(country))
     else:
         record = campaign(board, position, letters, leaving(session, game, position), standing_votes(session, game))
         after = record.position
         public = views.campaign_public(board, record)
         for country in expected:
-            statements[country] = views.campaign_statement(record, country, position.treasuries.get(country, 0),
+            statements[country] = views.campaign_statement(board, record, country, position.treasuries.get(country, 0),
                                                            defaulted.get(country))
     row.result = {"position": position_to_data(after),
                   "letters": {country: letter.parsed["orders"] for country, letter in sorted(standing.items())},

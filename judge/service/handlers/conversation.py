@@ -184,6 +184,7 @@ class Conversation:
         self.announcements: dict[int, list[str]] = {}  # game id -> what every player must hear of
         self.public: dict[int, list[str]] = {}  # game id -> what of it its observers must hear of too
         self.also_told: dict[int, set[str]] = {}  # game id -> addresses of players who just left it
+        self.worded_apart: set[int] = set()  # games whose observers are told some news in other words
         self.master_told: set[int] = set()  # the games whose master hears their announcements too
         self.cache: dict[Any, Any] = {}  # what a game's kind keeps for the rest of the mail
         self.attachments: list[Attachment] = []  # sent with the reply (MAP), added by `attach`
@@ -369,8 +370,8 @@ class Conversation:
         absence; not with ``master`` False, where it has a notice of its own (a takeover, a
         replacement).  ``public``: the game's observers are told too, as what anyone watching the
         game may know (the game master's changes to its clock, phases and rules), never a
-        player's address or secret; ``observers``: what they are told instead of ``what`` (it
-        names an address)."""
+        player's address or secret; ``observers``: what they are told instead, where ``what``
+        names an address (a seat taken over), which then is never folded into the results."""
         game = game or self.context.game
         assert game is not None
         if game.id not in self.rounds:
@@ -379,6 +380,8 @@ class Conversation:
         self.announcements.setdefault(game.id, []).append(what)
         if public or observers:
             self.public.setdefault(game.id, []).append(observers or what)
+        if observers and observers != what:
+            self.worded_apart.add(game.id)
         if also:
             self.also_told.setdefault(game.id, set()).add(also)
         if master and not self.master_of(game):
@@ -406,10 +409,11 @@ class Conversation:
 
     def foldable(self, game: Game) -> int:
         """The mails of ``game``'s announcement round that `take_news` would save: all of its round
-        when every piece of news is public and goes to no one who left the game (so every reader
-        of the phase's results may read it), else none."""
+        when every piece of news is public, in the same words for every reader, and goes to no one
+        who left the game (so every reader of the phase's results may read it), else none."""
         news = self.announcements.get(game.id)
-        if not news or game.id in self.also_told or len(self.public.get(game.id, [])) != len(news):
+        if (not news or game.id in self.also_told or game.id in self.worded_apart
+                or len(self.public.get(game.id, [])) != len(news)):
             return 0
         return self.rounds.get(game.id, 0)
 

@@ -402,7 +402,8 @@ def replace_confirmed(talk: Conversation, request: Confirmation, text: str) -> N
           now=talk.now, game_id=game.id, body=f"{address} confirmed and now plays {title} in {game.name}"
           + (f" in place of {previous}" if previous else "") + ".\n")
     who = "" if rules_of(game).anonymous else f" ({address})"
-    talk.announce(f"the game master gave {title} to a new player{who}", game=game, master=False)  # told above
+    talk.announce(f"the game master gave {title} to a new player{who}", game=game, master=False,  # told above
+                  observers=f"the game master gave {title} to a new player")
 
 
 COMMANDS = (

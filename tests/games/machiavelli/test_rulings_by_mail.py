@@ -140,8 +140,8 @@ def plague(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
 
 def test_M36_a_lone_1459_garrison_is_bought_from_the_army_next_door(plague: Table) -> None:
     public = plague.results("SP1459C", "Florence")
-    assert "independent sie G sie now belongs to Papacy" in public
-    assert "  bribe 9 buy G sie (D.4): carried out, charged 9 ducats" in plague.results("SP1459C", "Papacy")
+    assert "independent G Siena (sie) now belongs to Papacy" in public
+    assert "  bribe 9 buy G Siena (sie) (D.4): carried out, charged 9 ducats" in plague.results("SP1459C", "Papacy")
     _, position = plague.state()
     assert position.garrison("sie") is not None and position.garrison("sie").owner == "Papacy"  # type: ignore[union-attr]
 
@@ -150,8 +150,8 @@ def test_M61_the_assassinated_countrys_orders_are_disclosed_to_nobody(plague: Ta
     assert plague.outcome_of("ferrara C", "A bol - pra") == ("ok", "READ")
     for country in ("Papacy", "Venice", "Savoy", "Florence", "Ferrara"):
         results = plague.results("SP1459C", country)
-        assert "Ferrara A bol H: its leader was assassinated" in results
-        assert "bol - pra" not in results and "Ferrara A bol, carried out as" not in results
+        assert "Ferrara A Bologna (bol) H: its leader was assassinated" in results
+        assert "bol - pra" not in results and "Ferrara A Bologna (bol), carried out as" not in results
     watcher = [m.body for m in plague.mails["SP1459C"] if m.to == WATCHER]
     assert watcher and all("bol - pra" not in body for body in watcher)
 
@@ -177,9 +177,9 @@ def test_M31_a_transfer_of_0_kept_from_the_first_letter_is_refused_for_its_own_r
 
 def test_9_4_the_garrison_a_completed_siege_destroys_is_reported_destroyed(plague: Table) -> None:
     public = plague.results("FA1459C", "Papacy")
-    assert f"independent luc G luc H: {Reason.SIEGE.value}" in public
+    assert f"independent G Lucca (luc) H: {Reason.SIEGE.value}" in public
     held = [line for line in public.splitlines() if "held, unbribed" in line]
-    assert held and all("G luc" not in line for line in held)
+    assert held and all("G Lucca (luc)" not in line for line in held)
     _, position = plague.state()
     assert position.garrison("luc") is None and position.controller("luc") == "Florence"
 

@@ -55,6 +55,7 @@ class Reason(Enum):
     POOL_LIMIT = "the pool would have held more than a third of the issued shares (E12)"
     NO_BID = "no bid at or above the ask's price was left (E8)"
     NOT_HELD = "the seller held no more shares to sell (E8)"
+    ALL_BUT_NONE = "ALL BUT k: no more than k shares could be bought when the bid's turn came, so none (E13)"
     # elections (X.4)
     COUNTED = "counted"
     ABSTAINED = "abstained (E14)"

@@ -276,5 +276,6 @@ def _result(op: Operation, decided: Resolution, siege: Reason | None, put_down: 
         succeeded = reason is not Reason.SIEGE_BROKEN
     if op.attacks is None:
         strength = 0
-    return OrderResult(op.unit, op.order, op.as_order(), succeeded, reason, strength, came_from)
+    return OrderResult(op.unit, op.order, op.as_order(), succeeded, reason, strength, came_from,
+                       decided.automatic.get(place, ()) if op.attacks is not None else ())
 

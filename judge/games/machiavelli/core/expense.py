@@ -297,7 +297,7 @@ def _assassinations(position: Position, players: Sequence[str], written: Written
                 sheet.add(player, at, order, 0, Reason.WRONG_AMOUNT)
             elif (type(order), leader) in seen:
                 sheet.add(player, at, order, 0, Reason.CONTRADICTORY)
-            elif not purse.pay(player, order.amount, Flow.EXPENDITURE, "D.2", f"{order}"):
+            elif not purse.pay(player, order.amount, Flow.EXPENDITURE, "D.2", f"{order}", order):
                 sheet.add(player, at, order, 0, Reason.UNAFFORDABLE)
             elif isinstance(order, Assassinate):
                 index = sheet.add(player, at, order, order.amount, Reason.NOT_THE_HIGHEST)
@@ -335,7 +335,7 @@ def _rebellions(
                 sheet.add(player, at, order, 0, Reason.WRONG_AMOUNT)
             elif order.area in seen:
                 sheet.add(player, at, order, 0, Reason.CONTRADICTORY)
-            elif not purse.pay(player, PACIFICATION, Flow.EXPENDITURE, "D.3", f"pacify {order.area}"):
+            elif not purse.pay(player, PACIFICATION, Flow.EXPENDITURE, "D.3", f"pacify {order.area}", order):
                 sheet.add(player, at, order, 0, Reason.UNAFFORDABLE)
             else:
                 sheet.add(player, at, order, PACIFICATION, Reason.PACIFIED, succeeded=True)
@@ -362,7 +362,7 @@ def _rebellions(
                 reason = Reason.WRONG_AMOUNT
             elif area in seen:
                 reason = Reason.CONTRADICTORY
-            elif not purse.pay(player, price, Flow.EXPENDITURE, "D.3", f"rebellion {area}"):
+            elif not purse.pay(player, price, Flow.EXPENDITURE, "D.3", f"rebellion {area}", rebel):
                 reason = Reason.UNAFFORDABLE
             else:
                 reason = None
@@ -409,7 +409,7 @@ def _bribes(
                 reason = (Reason.WRONG_AMOUNT if not valid_amount(order.amount, COUNTER_BRIBE)
                           else Reason.CONTRADICTORY if repeated else None)
                 if reason is None and not purse.pay(player, order.amount, Flow.EXPENDITURE, "D.4",
-                                                    f"counter-bribe {target}"):
+                                                    f"counter-bribe {target}", order):
                     reason = Reason.UNAFFORDABLE
                 if reason is not None:
                     sheet.add(player, at, order, 0, reason)
@@ -422,7 +422,7 @@ def _bribes(
             if reason is None and repeated:
                 reason = Reason.CONTRADICTORY
             if reason is None and not purse.pay(player, order.amount, Flow.EXPENDITURE, "D.4",
-                                                f"bribe ({order.kind.value}) {target}"):
+                                                f"bribe ({order.kind.value}) {target}", order):
                 reason = Reason.UNAFFORDABLE
             if reason is not None:
                 sheet.add(player, at, order, 0, reason)

@@ -168,12 +168,21 @@ class Reason(Enum):
     NATIVE_AREA_HELD = "its player was eliminated, and its area has an independent unit already: disbanded (M34)"
 
 
+class Automatic(Enum):
+    """An automatic support an attack had (M44): a rebellion's, or an independent garrison's, each
+    adding 1 to a lone player's advance into its province."""
+
+    REBELLION = "the rebellion's automatic support (11.2, M44)"
+    GARRISON = "the independent garrison's automatic support (16, M44)"
+
+
 @dataclass(frozen=True)
 class OrderResult:
     """One unit's operation in F.1: the unit as it stood (its owner after phase D), the order it
     was given, what it carried out (the order, or the Hold it became), whether that succeeded,
     and why; ``dislodged_from`` is set when the unit was forced to retreat (or, in Venice, to
-    become a garrison): the area the attack came from (M41)."""
+    become a garrison): the area the attack came from (M41); ``automatic``: the automatic
+    supports an attack had (M44), counted in its strength."""
 
     unit: Unit
     order: Order | None
@@ -182,6 +191,7 @@ class OrderResult:
     reason: Reason
     strength: int = 0  # an attack's final strength; a hold's, a support's or a siege's own: 0
     dislodged_from: str | None = None
+    automatic: tuple[Automatic, ...] = ()
 
 
 @dataclass(frozen=True)
