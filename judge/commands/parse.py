@@ -98,6 +98,14 @@ class Status:
 
 
 @dataclass(frozen=True)
+class Wait:
+    """``WAIT``: the seat asks that the phase not close before its deadline, even once every seat
+    has sent what it must; ``NOWAIT`` (``on`` False) withdraws it."""
+
+    on: bool = True
+
+
+@dataclass(frozen=True)
 class Press:
     """Press to some seats or the game master, or to everyone (``ALL`` or ``BROADCAST``).  Whom
     ``PRESS TO ...`` names is read by the game's kind from the line's ``words``
@@ -350,7 +358,7 @@ class Line:
 GAME_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,19}")
 SIMPLE: dict[str, Callable[[], Command]] = {
     "HELP": Help, "STATUS": Status, "RESIGN": Resign, "START": Start, "PAUSE": Pause, "RESUME": Resume,
-    "SIGNOFF": SignOff,
+    "SIGNOFF": SignOff, "WAIT": Wait, "NOWAIT": lambda: Wait(False),
 }
 """The host's words that take nothing after them (a kind's grammar reads its own the same way)."""
 _DURATIONS = {"GRACE": "grace", "REMINDER": "reminder"}  # a kind's phases' lengths are its to read

@@ -100,7 +100,7 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
             summary = f"{game.name} paused: its deadline passed long ago (was the judge down?)"
         elif force or host.is_due(session, game, now):
             kind = kind_of(session, game)
-            cause = "judge process --force" if force else "all submitted" if kind.complete(session, game, now=now) \
+            cause = "judge process --force" if force else "all submitted" if host.closes_early(session, game, now=now) \
                 else "deadline"
             processed = kind.process(session, game, settings, now, cause=cause)
             summary = f"{game.name} {processed.phase} processed"

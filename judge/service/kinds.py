@@ -147,6 +147,10 @@ class Phases(Protocol):
     between_phases: str
     """What the kind's phases between its main ones are called ("retreat and adjustment phases"),
     in which a game may forbid press (``SET PRESS BETWEEN OFF``); empty: it has none."""
+    closes_early: bool = True
+    """Whether a phase may close before its deadline once it is `complete`: then a seat's WAIT holds
+    it to its deadline (`judge.service.host.closes_early`); where none ever does (Pirates'
+    Proposal, P10), WAIT has nothing to hold and is refused, saying why."""
 
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         """Assign the seats, open the first phase and queue the start mails (`GameError`); the

@@ -18,10 +18,11 @@ from judge.commands.parse import (
     Status,
     Unknown,
     Unread,
+    Wait,
     WhoGame,
 )
 from judge.commands.parse import parse_lines as host_lines
-from judge.games.payola.commands import MapRequest, NoWait, OfferLine, OrderLine, Wait, parse_lines
+from judge.games.payola.commands import MapRequest, OfferLine, OrderLine, parse_lines
 
 
 def commands(text: str) -> list[tuple[str, Command]]:
@@ -142,8 +143,8 @@ def test_broadcast_alone_inside_press_is_the_next_press_to_everyone() -> None:
     [
         ("WAIT", Wait()),
         ("wait", Wait()),
-        ("NOWAIT", NoWait()),
-        ("NoWait", NoWait()),
+        ("NOWAIT", Wait(False)),
+        ("NoWait", Wait(False)),
         ("MAP", MapRequest()),
         ("map", MapRequest()),
         ("WAIT please", BadCommand("WAIT takes nothing after it")),

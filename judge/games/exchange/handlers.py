@@ -1,5 +1,5 @@
 """An Exchange game's commands by mail: the sheet lines of section 2 (read together when the
-investor's lines end: `judge.games.exchange.sheets`), WAIT and NOWAIT (E29), CLEAR, MAP, VOTE
+investor's lines end: `judge.games.exchange.sheets`), CLEAR, MAP, VOTE
 (E34), the lengths of the phases (``SET EXCHANGE 48``), STATUS, and the game master's
 ROLLFORWARD.
 
@@ -35,13 +35,6 @@ class SheetLine:
 
 
 @dataclass(frozen=True)
-class ExchangeWait:
-    """``WAIT`` (``NOWAIT``: ``on`` False): the phase waits for its deadline (E29)."""
-
-    on: bool
-
-
-@dataclass(frozen=True)
 class ExchangeClear:
     """``CLEAR``: the investor's sheet for the phase is withdrawn."""
 
@@ -73,11 +66,10 @@ def read(text: str) -> Command:
     """A line the host's grammar does not know, as an Exchange game reads it."""
     words = text.split()
     keyword = words[0].upper()
-    if keyword in ("WAIT", "NOWAIT", "CLEAR", "MAP", "ROLLFORWARD"):
+    if keyword in ("CLEAR", "MAP", "ROLLFORWARD"):
         if len(words) > 1:
             return BadCommand(f"{keyword} takes nothing after it")
-        return {"WAIT": ExchangeWait(True), "NOWAIT": ExchangeWait(False), "CLEAR": ExchangeClear(),
-                "MAP": ExchangeMap(), "ROLLFORWARD": ExchangeRollforward()}[keyword]
+        return {"CLEAR": ExchangeClear(), "MAP": ExchangeMap(), "ROLLFORWARD": ExchangeRollforward()}[keyword]
     if keyword == "VOTE":
         choice = [w.upper() for w in words[1:]]
         if choice == ["DRAW"] or choice == ["NONE"]:
@@ -106,22 +98,6 @@ def sheet_line(talk: Turn, text: str, _: SheetLine) -> None:
     """Kept for the end of the investor's lines (`judge.games.exchange.sheets.accept_mail`)."""
     if _running(talk, text) is not None:
         talk.hold("sheet", text)
-
-
-def wait(talk: Turn, text: str, command: ExchangeWait) -> None:
-    game, investor = _running(talk, text), talk.seat
-    if game is None or investor is None:
-        return
-    assert game.phase is not None
-    if why := talk.superseded(host.latest_accepted(talk.session, game, game.phase, investor, stored.WAIT),
-                              "your WAIT or NOWAIT"):
-        talk.echo(text, "ignored", why, code="SUPERSEDED")
-        return
-    host.submit(talk.session, game, game.phase, investor, stored.WAIT, "WAIT" if command.on else "", {}, talk.now,
-                talk.accepted)
-    talk.echo(text, "ok", "the phase will wait for its deadline even once everyone has sent what it waits for "
-              "(NOWAIT to withdraw; E29)" if command.on else
-              "WAIT withdrawn: the phase may close as soon as everyone has sent what it waits for")
 
 
 def clear(talk: Turn, text: str, _: ExchangeClear) -> None:
@@ -222,7 +198,8 @@ def rollforward(talk: Turn, text: str, _: ExchangeRollforward) -> None:
 
 def status_lines(talk: Turn) -> list[str]:
     """STATUS for an investor: the phase and deadline, the public facts, their own balance,
-    holdings and corporations, the sheet standing for them, their WAIT and vote, their absences."""
+    holdings and corporations, the sheet standing for them, their vote, their absences (the host adds
+    their WAIT)."""
     game, investor = talk.game, talk.seat
     assert game is not None and investor is not None
     lines = [_header(game)]
@@ -243,8 +220,6 @@ def status_lines(talk: Turn) -> list[str]:
         parts = stored.sheets(talk.session, game, game.phase).get(investor)
         lines.append(f"your sheet for {game.phase}:" if parts else f"your sheet for {game.phase}: none yet")
         lines += [f"  {line}" for line in (parts.text().splitlines() if parts else [])]
-        if investor in stored.waits(talk.session, game, game.phase):
-            lines.append("you asked the phase to WAIT for its deadline")
     vote = stored.vote_of(game, investor)[0]
     if vote:
         lines.append(f"your vote: {vote.replace(':', ' ').lower()}")
@@ -285,7 +260,6 @@ def _header(game: Game) -> str:
 
 COMMANDS = (
     Entry(SheetLine, sheet_line, PLAYER, closed_after_the_end=True),
-    Entry(ExchangeWait, wait, PLAYER, closed_after_the_end=True),
     Entry(ExchangeClear, clear, PLAYER, closed_after_the_end=True),
     Entry(ExchangeMap, map_request, SIGNED_ON, once=True),
     Entry(ExchangeVote, vote, PLAYER, closed_after_the_end=True),

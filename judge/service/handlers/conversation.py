@@ -64,7 +64,7 @@ from judge.service.config import Settings
 from judge.service.dispatch import ANYONE, MASTER, PLAYER
 from judge.service.host import Reads
 from judge.service.kinds import kinds_of
-from judge.service.lifecycle import GameState
+from judge.service.lifecycle import RUNNING, GameState
 from judge.service.outbox import queue
 from judge.service.render import render
 from judge.store.models import Game, Player
@@ -614,10 +614,22 @@ class Conversation:
         kind = self.kinds.of(context.game)
         kind.close_block(self)
         if context.status_echoes:
-            lines = kind.status(self)
+            lines = [*kind.status(self), *self.wait_lines(context.game, context.seat)]
             for index in context.status_echoes:
                 self.echoes[index].extra = list(lines)
         context.block, context.status_echoes = {}, []
+
+    def wait_lines(self, game: Game, seat: str | None) -> list[str]:
+        """What STATUS says of WAIT (`judge.service.handlers.player.wait`): to a seat (``seat``),
+        whether its own stands; to the game master (None), which seats ask it.  Nobody else is told:
+        a WAIT is secret from the other seats."""
+        if game.phase is None or game.state not in RUNNING or not self.kinds.of(game).closes_early:
+            return []
+        waiting = host.seats_waiting(self.session, game)
+        if seat is not None:
+            return [f"you asked {game.phase} to WAIT for its deadline (NOWAIT to withdraw)"] if seat in waiting else []
+        title = self.kinds.of(game).seat_title
+        return [f"asking {game.phase} to WAIT for its deadline: {', '.join(map(title, waiting)) or 'nobody'}"]
 
     # -- what a kind of game sees of the mail (`judge.service.turn.Turn`) --------------------------------
 
@@ -681,15 +693,14 @@ class Conversation:
 
     def _process_if_complete(self) -> None:
         """A phase is processed as soon as its kind says it is complete — in Payola, once every
-        power that must act has done so (unless this mail already changed the game's phase: once
-        per mail; its deadline does it then)."""
+        power that must act has done so — and no seat asks it to WAIT (`host.closes_early`; unless
+        this mail already changed the game's phase: once per mail; its deadline does it then)."""
         game = self.context.game
         if game is None or game.id in self.phase_changed:
             return
         self.session.flush()
-        game_kind = self.kinds.of(game)
-        if game.state == GameState.ACTIVE and game.phase and game_kind.complete(self.session, game, self):
-            game_kind.process(self.session, game, self.settings, self.now, cause="all submitted")
+        if game.state == GameState.ACTIVE and game.phase and host.closes_early(self.session, game, self):
+            self.kinds.of(game).process(self.session, game, self.settings, self.now, cause="all submitted")
 
 
 def _prose(text: str) -> bool:
