@@ -106,6 +106,15 @@ class Wait:
 
 
 @dataclass(frozen=True)
+class PhaseNamed:
+    """``PHASE S1901M``: the lines of the mail that act on a game are meant for its phase of that
+    name (any kind's: ``SP1454C``, ``W1900X``, ``V3``); applied only if it is the game's phase
+    now, refused, saying so, if the game has processed it already (or not yet begun it)."""
+
+    phase: str
+
+
+@dataclass(frozen=True)
 class Press:
     """Press to some seats or the game master, or to everyone (``ALL`` or ``BROADCAST``).  Whom
     ``PRESS TO ...`` names is read by the game's kind from the line's ``words``
@@ -495,6 +504,10 @@ def _command(words: list[str]) -> Command:
         if len(args) > 1 or (args and not PHASE_NAME.fullmatch(args[0])):
             raise ValueError(f"expected {keyword} or {keyword} phase (e.g. {keyword} S1902M)")
         return _PHASED[keyword](args[0].upper() if args else None)
+    if keyword == "PHASE":
+        if len(args) != 1 or not PHASE_NAME.fullmatch(args[0]):
+            raise ValueError("expected PHASE and the phase the mail is meant for (e.g. PHASE S1902M)")
+        return PhaseNamed(args[0].upper())
     if keyword == "LIST":
         if len(args) == 2 and args[0].upper() == "FROM":
             return ListGames(start=_game(args[1]))

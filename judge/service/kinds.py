@@ -220,6 +220,11 @@ class Commands(Protocol):
 
     commands: Sequence[Entry]
     """Its command table: the host's dispatcher is built from it and the host's own."""
+    orders_private: str = ""
+    """The rule by which the kind reads orders only from mail sent to the judge alone (Machiavelli's
+    "17.4"): a mail whose To or Cc names anyone else acts for no seat by the kind's lines (its
+    orders, letters, own commands), while its host's commands are read; empty (by default): any
+    mail's orders are read."""
 
     def read(self, text: str, game: Game | None) -> Line:
         """A line the host's grammar does not know, read as this kind's command in ``game``, the

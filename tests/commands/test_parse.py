@@ -14,6 +14,7 @@ from judge.commands.parse import (
     GameLine,
     GetInfo,
     History,
+    PhaseNamed,
     Press,
     Status,
     Unknown,
@@ -148,6 +149,10 @@ def test_broadcast_alone_inside_press_is_the_next_press_to_everyone() -> None:
         ("MAP", MapRequest()),
         ("map", MapRequest()),
         ("WAIT please", BadCommand("WAIT takes nothing after it")),
+        ("PHASE s1901m", PhaseNamed("S1901M")),
+        ("Phase SP1454C", PhaseNamed("SP1454C")),
+        ("PHASE", BadCommand("expected PHASE and the phase the mail is meant for (e.g. PHASE S1902M)")),
+        ("PHASE S1901M F1901M", BadCommand("expected PHASE and the phase the mail is meant for (e.g. PHASE S1902M)")),
         ("MAP 1901", BadCommand("MAP takes nothing after it")),
     ],
 )

@@ -49,10 +49,10 @@ class Kind:
         return once(judge, self.build)
 
     def send(self, judge: Judge, seat: int, *lines: str, **kwargs: object) -> Sent:
-        """``lines`` from seat ``seat``, signed on; the judge's answer."""
+        """``lines`` from seat ``seat``, signed on; the judge's answer (not the results it may cause)."""
         who = self.seats[seat]
         judge.send(who.address, "\n".join((who.signon, *lines)), **kwargs)  # type: ignore[arg-type]
-        return judge.last_to(who.address)
+        return [mail for mail in judge.all_mail() if mail.to == who.address and mail.subject.startswith("Re:")][-1]
 
     def as_master(self, judge: Judge, *lines: str) -> Sent:
         judge.send(GM, "\n".join((self.master, *lines)))

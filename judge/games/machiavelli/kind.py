@@ -87,6 +87,7 @@ class Machiavelli(GameKind):
                   "wanted, best first (PREFER Venice Milan, or their first three letters)")
     durations = MappingProxyType({"spring": 72.0, "campaign": 96.0})
     commands = handlers.COMMANDS
+    orders_private = "17.4"  # "the judge ignores all orders but those which have been sent solely to him" (M58)
     between_phases = ""
 
     # -- creating and joining ------------------------------------------------------------------------

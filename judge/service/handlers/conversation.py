@@ -59,7 +59,7 @@ from judge.mail.inbound import InboundMail
 from judge.mail.outbound import Attachment
 from judge.mail.received import Source
 from judge.mail.redact import masker
-from judge.service import host, phase_changes, zones
+from judge.service import host, late, phase_changes, zones
 from judge.service.config import Settings
 from judge.service.dispatch import ANYONE, MASTER, PLAYER
 from judge.service.host import Reads
@@ -197,6 +197,10 @@ class Conversation:
         self.opened: set[int] = set()  # the games this mail started (its PROCESS may follow: `master._crossed`)
         self.processed = False  # whether a PROCESS or ROLLFORWARD of this mail processed a phase
         self.touched: set[str] = set()  # the games this mail looked at
+        # the phases its PHASE lines name (`judge.service.late`)
+        self.named = [line.command.phase for line in self.lines if isinstance(line.command, cmd.PhaseNamed)]
+        self.meant: dict[int, late.Meant | None] = {}  # game id -> the phase the mail was meant for, if not the game's
+        self.held: set[tuple[str, int]] = set()  # (why, game id): the lines held back, told once in a note
 
     def run(self) -> Refusal | None:
         """Act on every line and queue the reply; returns the refusal if a sign-on was refused."""
@@ -550,6 +554,8 @@ class Conversation:
                       if game is not None else "that is a player's command", code="PLAYER_ONLY")
         elif entry.announces and game is not None and (over := self.over_budget(game)):
             self.echo(line.text, "error", over, code="OVER_BUDGET")
+        elif (held := self._held_back(command)) is not None:
+            self.echo(line.text, "ignored", held.message, code=held.code)
         else:
             try:
                 entry.handler(self, line.text, command)
@@ -557,6 +563,47 @@ class Conversation:
                 refusal.line = self.mask(line.text)  # the refusal quotes it, as every answer does
                 raise
         return True
+
+    def _held_back(self, command: cmd.Command) -> Why | None:
+        """Why a line that acts for the signed-on seat (its game's orders, sheets, letters and own
+        commands, and WAIT) is not done, or None: the mail was sent to others too, in a game that
+        reads orders only from mail sent to the judge alone (`judge.service.kinds.Commands.orders_private`:
+        Machiavelli's 17.4, M58); or it was meant for a phase other than the game's now
+        (`judge.service.late`).  The reply says why once, in its notes; the mail's other
+        commands are done as ever, and nothing held back counts as the seat's sending (a
+        correction is not used up)."""
+        game, seat = self.context.game, self.context.seat
+        own = self.kinds.dispatch.is_games(type(command))
+        if game is None or seat is None or game.state not in RUNNING or not (own or isinstance(command, cmd.Wait)):
+            return None
+        kind = self.kinds.of(game)
+        judge = self.settings.judge_address.lower()
+        others = [address for address in self.mail.recipients if address != judge]
+        if own and kind.orders_private and others:
+            if ("private", game.id) not in self.held:
+                self.held.add(("private", game.id))
+                named = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+                self.notes.append(f"This mail was sent to others too ({named}): {kind.title} takes orders only from "
+                                  f"mail sent to the judge alone ({kind.orders_private}), so none of its lines for "
+                                  f"your {kind.seat_word} was taken, and none counts as a letter or a correction of "
+                                  f"yours; its other commands were read. Send your orders to "
+                                  f"{self.settings.judge_address} alone.")
+            return Why("SENT_TO_OTHERS", f"not taken: sent to others too ({kind.orders_private})")
+        meant = self.meant_for(game)
+        return None if meant is None else Why(*meant.reason())
+
+    def meant_for(self, game: Game) -> late.Meant | None:
+        """The phase of ``game`` this mail was meant for, if it names one that is not the game's now
+        (`judge.service.late.meant_for`: read once per mail and game), told once in the reply's notes
+        (above its lines); None if it acts on the phase now."""
+        if game.id not in self.meant:
+            phases = self.read_once(game, "phase rows", lambda: late.phases_of(self.session, game))
+            self.meant[game.id] = late.meant_for(self.session, game, self.mail, self.named, phases)
+        meant = self.meant[game.id]
+        if meant is not None and ("late", game.id) not in self.held:
+            self.held.add(("late", game.id))
+            self.notes.append(meant.note(game, self.kinds.of(game).seat_word))
+        return meant
 
     # -- the game and its phase ---------------------------------------------------------------
 
