@@ -115,6 +115,12 @@ class PhaseNamed:
 
 
 @dataclass(frozen=True)
+class Check:
+    """``CHECK``: the mail is a check (a dry run): read and answered line by line as ever, then
+    undone whole; nothing in it is applied, stored or sent but the reply."""
+
+
+@dataclass(frozen=True)
 class Press:
     """Press to some seats or the game master, or to everyone (``ALL`` or ``BROADCAST``).  Whom
     ``PRESS TO ...`` names is read by the game's kind from the line's ``words``
@@ -367,7 +373,7 @@ class Line:
 GAME_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,19}")
 SIMPLE: dict[str, Callable[[], Command]] = {
     "HELP": Help, "STATUS": Status, "RESIGN": Resign, "START": Start, "PAUSE": Pause, "RESUME": Resume,
-    "SIGNOFF": SignOff, "WAIT": Wait, "NOWAIT": lambda: Wait(False),
+    "SIGNOFF": SignOff, "WAIT": Wait, "NOWAIT": lambda: Wait(False), "CHECK": Check,
 }
 """The host's words that take nothing after them (a kind's grammar reads its own the same way)."""
 _DURATIONS = {"GRACE": "grace", "REMINDER": "reminder"}  # a kind's phases' lengths are its to read

@@ -1,7 +1,7 @@
 """Commands anyone may send without signing on: HELP, LIST, CREATE, JOIN, OBSERVE, HISTORY
-and SUMMARY, and what a mail says of itself: PHASE (the phase it is meant for).  What a game of
-each kind takes at CREATE and JOIN, and what LIST, HISTORY and SUMMARY tell of it, is its kind's
-to say (`judge.games`).
+and SUMMARY, and what a mail says of itself: PHASE (the phase it is meant for) and CHECK (a dry
+run).  What a game of each kind takes at CREATE and JOIN, and what LIST, HISTORY and SUMMARY tell
+of it, is its kind's to say (`judge.games`).
 
 CREATE and JOIN are limited per address and day (``max_creates_per_day``,
 ``max_joins_per_day``), observers per game (``max_observers``).  CREATE, JOIN and OBSERVE are
@@ -62,6 +62,13 @@ def phase_named(talk: Conversation, text: str, command: cmd.PhaseNamed) -> None:
     else:
         talk.echo(text, "ignored", f"{game.name} is in {game.phase} now: this mail's lines for it are not applied "
                   "(see the note)", code=meant.reason()[0])
+
+
+def check(talk: Conversation, text: str, _: cmd.Check) -> None:
+    """CHECK: the mail is a dry run, wherever the line stands in it (`Conversation.run` undoes it
+    whole once read, and sends the reply alone)."""
+    talk.echo(text, "ok", "a check: this mail is read and answered, then undone: nothing in it is applied, stored "
+              "or sent", code="CHECK")
 
 
 def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
@@ -418,6 +425,7 @@ COMMANDS = (
     Entry(cmd.Unread, unread, ANYONE),
     Entry(cmd.Help, help_, ANYONE, once=True),
     Entry(cmd.PhaseNamed, phase_named, ANYONE),
+    Entry(cmd.Check, check, ANYONE),
     Entry(cmd.ListGames, list_games, ANYONE, lookup=True),
     Entry(cmd.Create, create, ANYONE),
     Entry(cmd.Join, join, ANYONE),

@@ -10,8 +10,14 @@ one sheet that replaces the power's sheet for the phase, a Pirates' Proposal pla
 VOTE lines one plan and one ballot.  Nothing is replaced when a mail accepted later than this
 one has set it already: the reply says why (``superseded``, ``set_aside``; the same for CLEAR,
 WAIT, ACCEPT and VOTE).  A refused sign-on undoes everything the mail did (a
-savepoint) and gets one short refusal.  A line no grammar knows is an unknown command, signed
-on or not (`cmd.Unknown`); a short run of them ending the mail after a command is its sign-off
+savepoint) and gets one short refusal; a mail with a line ``CHECK`` is undone the same way once
+read, and its reply, saying line by line what it would have done, is all that is sent (a dry run:
+its refused sign-on still counts toward its source's back-off, and its answer toward its
+address's).  A seat's lines that act on its game (the kind's, and WAIT) are held back, each
+answered why, when the mail was meant for another phase than the game's now
+(`judge.service.late`) or, in a game that reads orders only from mail sent to the judge alone,
+when it was sent to others too (`_held_back`).  A line no grammar knows is an unknown command,
+signed on or not (`cmd.Unknown`); a short run of them ending the mail after a command is its sign-off
 (``Thanks!``, ``Sent from my iPhone``), and one opening it before a command its greeting
 (``Sorry, late!``), ignored and said to be (`_sign_off`).  Each handler is
 registered for its command type with who may use it (``handles``); the dispatcher checks that
@@ -197,8 +203,9 @@ class Conversation:
         self.opened: set[int] = set()  # the games this mail started (its PROCESS may follow: `master._crossed`)
         self.processed = False  # whether a PROCESS or ROLLFORWARD of this mail processed a phase
         self.touched: set[str] = set()  # the games this mail looked at
-        # the phases its PHASE lines name (`judge.service.late`)
+        # the phases its PHASE lines name (`judge.service.late`), and whether it is a CHECK (a dry run: `run`)
         self.named = [line.command.phase for line in self.lines if isinstance(line.command, cmd.PhaseNamed)]
+        self.check = any(isinstance(line.command, cmd.Check) for line in self.lines)
         self.meant: dict[int, late.Meant | None] = {}  # game id -> the phase the mail was meant for, if not the game's
         self.held: set[tuple[str, int]] = set()  # (why, game id): the lines held back, told once in a note
 
@@ -227,21 +234,30 @@ class Conversation:
                     break
             self._sign_off()
             self.close_block()
-            savepoint.commit()
+            game_id = self.context.game.id if self.context.game is not None else None
+            if self.check:
+                savepoint.rollback()  # a CHECK: the reply is all that stays
+            else:
+                savepoint.commit()
         except Refusal as refusal:
             savepoint.rollback()  # nothing in a refused mail is applied
             return refusal
+        if self.check:
+            self.notes.append("CHECK: this mail was a check. Each line above says how the judge read it and what it "
+                              "would have done, but nothing in it was applied, stored or sent: send it again without "
+                              "the line CHECK to apply it.")
         if self.answering is not None:
             self.answer, limits = self.answering(self.proven)
             self.notes.extend(limits)
         body = render("reply", echoes=self.echoes, notes=self.notes, settings=self.settings)
         subject = reply_subject(self.mail)
-        game = self.context.game
         if self.answer and self.mail.reply_to:
             queue(self.session, self.settings, to=self.mail.reply_to, subject=subject, kind="reply", now=self.now,
                   in_reply_to=self.mail.message_id, references=self.mail.references, body=body,
-                  game_id=game.id if game else None,
-                  attachments=self.attachments)
+                  game_id=game_id, attachments=self.attachments)
+        if self.check:
+            self.touched = set()
+            return None
         for address, parts in sorted(self.copies.items()):
             if address != self.mail.reply_to:
                 queue(self.session, self.settings, to=address, subject=f"Copy: {subject}", kind="reply", now=self.now,
