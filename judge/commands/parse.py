@@ -30,7 +30,11 @@ from judge.mail.inbound import ends_press, opens_press, press_closed, restarts_p
 
 @dataclass(frozen=True)
 class Help:
-    pass
+    """``HELP``: the judge's index, or after a sign-on the game's own help and its topics;
+    ``HELP topic``, ``HELP KIND``, ``HELP KIND topic``, ``HELP INDEX``, ``HELP ALL``: one part of
+    it, or all of it (`judge.service.help_topics`).  The words as written, lower case."""
+
+    words: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -372,7 +376,7 @@ class Line:
 
 GAME_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,19}")
 SIMPLE: dict[str, Callable[[], Command]] = {
-    "HELP": Help, "STATUS": Status, "RESIGN": Resign, "START": Start, "PAUSE": Pause, "RESUME": Resume,
+    "STATUS": Status, "RESIGN": Resign, "START": Start, "PAUSE": Pause, "RESUME": Resume,
     "SIGNOFF": SignOff, "WAIT": Wait, "NOWAIT": lambda: Wait(False), "CHECK": Check,
 }
 """The host's words that take nothing after them (a kind's grammar reads its own the same way)."""
@@ -510,6 +514,10 @@ def _command(words: list[str]) -> Command:
         if len(args) > 1 or (args and not PHASE_NAME.fullmatch(args[0])):
             raise ValueError(f"expected {keyword} or {keyword} phase (e.g. {keyword} S1902M)")
         return _PHASED[keyword](args[0].upper() if args else None)
+    if keyword == "HELP":
+        if len(args) > 2:
+            raise ValueError("expected HELP, HELP topic or HELP KIND topic")
+        return Help(tuple(word.lower() for word in args))
     if keyword == "PHASE":
         if len(args) != 1 or not PHASE_NAME.fullmatch(args[0]):
             raise ValueError("expected PHASE and the phase the mail is meant for (e.g. PHASE S1902M)")

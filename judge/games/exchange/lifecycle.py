@@ -117,7 +117,8 @@ def read_create(words: Sequence[str]) -> tuple[str, list[str]]:
         own, words_left = split_options(rest)
         options = exchange_options(words_left, load_map(variant))
     except (OptionError, ValueError) as exc:
-        raise ValueError(f"{exc} (the boards: {', '.join(available_maps())}; HELP names every option)") from None
+        raise ValueError(f"{exc} (the boards: {', '.join(available_maps())}; HELP exchange create names every "
+                         "option)") from None
     return variant, own + options.names
 
 

@@ -66,7 +66,8 @@ def read(text: str) -> Command:
         return read_phase_length(text, words, DURATIONS, "SET SPRING hours, SET CAMPAIGN hours")
     if is_letter_line(text):
         return LetterLine(text)
-    return Unknown(f"unknown command '{words[0][:20]}': no order begins so either (HELP gives the letters' syntax)")
+    return Unknown(f"unknown command '{words[0][:20]}': no order begins so either (HELP syntax gives the letters' "
+                   "syntax)")
 
 
 def letter_line(talk: Turn, text: str, _: LetterLine) -> None:

@@ -160,9 +160,9 @@ class Machiavelli(GameKind):
                 f"scenario {game.variant}: {lifecycle.describe(game)}",
                 "the spring letter (A orders: A.4 to A.7) and each campaign's letter (C orders: expenditures, then "
                 "operations), one letter a phase, corrected once at most before the deadline, its ducat transfers "
-                "standing (17.1, M35)",
+                "standing (17.1, M35); orders are taken only from mail sent to the judge alone (17.4, M58)",
                 "a phase is carried out at its deadline, or as soon as every letter awaited from a played country "
-                "is in; without a letter, the defaults (17.2, M50)",
+                "is in unless a country asks to WAIT (M60); without a letter, the defaults (17.2, M50)",
                 "each player is told its own treasury, expenditures and units; the actions and the board are "
                 "published (2, 8.1, 8.2); press is grey (anonymous) by default (18.1)"]
 

@@ -72,7 +72,8 @@ class Payola(GameKind):
             own, payola = split_options(rest, (*lifecycle.PAYOLA_FLAGS, *GAME_FLAGS))
             options = parse_options(payola)
         except (OptionError, ValueError) as exc:
-            raise ValueError(f"{exc} (the boards: {', '.join(available_maps())}; HELP names every option)") from None
+            raise ValueError(f"{exc} (the boards: {', '.join(available_maps())}; HELP payola create names every "
+                             "option)") from None
         return variant, own + options.names
 
     def create_help(self) -> list[str]:

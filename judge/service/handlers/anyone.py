@@ -26,14 +26,14 @@ from typing import Any
 from sqlalchemy import delete, func, select
 
 from judge.commands import parse as cmd
-from judge.service import host
+from judge.service import help_topics, host
 from judge.service.dispatch import ANYONE, Entry
 from judge.service.handlers import consent, signon
 from judge.service.handlers.conversation import Conversation, Refusal, Why, masked
 from judge.service.lifecycle import RUNNING, GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password, verify_password
-from judge.service.render import counted, duration, help_mail, when
+from judge.service.render import counted, duration, when
 from judge.store.models import Confirmation, Game, Observer, Player
 
 DAY = timedelta(days=1)
@@ -44,8 +44,17 @@ def unread(talk: Conversation, text: str, command: cmd.Unread) -> None:
     talk.echo(text, "ignored", command.reason, code="AFTER_UNENDED_PRESS")
 
 
-def help_(talk: Conversation, text: str, _: cmd.Help) -> None:
-    talk.echo(text, "info", "", help_mail(talk.settings, talk.kinds).splitlines())
+def help_(talk: Conversation, text: str, command: cmd.Help) -> None:
+    """HELP: the index, the signed-on game's own help, one topic, or all of it (attached: it is
+    long), as `help_topics.answer` says."""
+    game = talk.context.game
+    try:
+        body = help_topics.answer(talk.settings, talk.kinds, talk.kinds.of(game) if game is not None else None,
+                                  command.words)
+    except help_topics.NoTopic as exc:
+        talk.echo(text, "error", str(exc), code="NO_SUCH_TOPIC")
+        return
+    talk.answer_long(text, "help.txt", body, "the judge's help")
 
 
 def phase_named(talk: Conversation, text: str, command: cmd.PhaseNamed) -> None:
