@@ -243,7 +243,7 @@ class Conversation:
             savepoint.rollback()  # nothing in a refused mail is applied
             return refusal
         if self.check:
-            self.notes.append("CHECK: this mail was a check. Each line above says how the judge read it and what it "
+            self.notes.append("CHECK: this mail was a check. Each line below says how the judge read it and what it "
                               "would have done, but nothing in it was applied, stored or sent: send it again without "
                               "the line CHECK to apply it.")
         if self.answering is not None:
@@ -677,7 +677,7 @@ class Conversation:
         kind = self.kinds.of(context.game)
         kind.close_block(self)
         if context.status_echoes:
-            lines = [*kind.status(self), *self.wait_lines(context.game, context.seat)]
+            lines = with_waits(kind.status(self), self.wait_lines(context.game, context.seat))
             for index in context.status_echoes:
                 self.echoes[index].extra = list(lines)
         context.block, context.status_echoes = {}, []
@@ -764,6 +764,12 @@ class Conversation:
         self.session.flush()
         if game.state == GameState.ACTIVE and game.phase and host.closes_early(self.session, game, self):
             self.kinds.of(game).process(self.session, game, self.settings, self.now, cause="all submitted")
+
+
+def with_waits(status: list[str], waits: list[str]) -> list[str]:
+    """A STATUS (its first line the game's phase and deadline) with what it says of WAIT just below
+    that line."""
+    return [*status[:1], *waits, *status[1:]]
 
 
 def _prose(text: str) -> bool:

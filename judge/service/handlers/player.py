@@ -24,7 +24,7 @@ from judge.service import host
 from judge.service.absences import shift_for_absences
 from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
 from judge.service.handlers import consent
-from judge.service.handlers.conversation import Context, Conversation, Why, masked
+from judge.service.handlers.conversation import Context, Conversation, Why, masked, with_waits
 from judge.service.lifecycle import RUNNING, GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password
@@ -43,7 +43,7 @@ def status(talk: Conversation, text: str, _: cmd.Status) -> None:
     if not talk.context.is_master:
         talk.context.status_echoes.append(talk.echo(text, "info"))
     elif (lines := kind.master_status(talk)) is not None:
-        talk.echo(text, "info", "", [*lines, *talk.wait_lines(game, None)])
+        talk.echo(text, "info", "", with_waits(lines, talk.wait_lines(game, None)))
     else:
         talk.echo(text, "error", f"that is a player's command; sign on as a {kind.seat_word}", code="PLAYER_ONLY")
 
