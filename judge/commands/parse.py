@@ -30,7 +30,11 @@ from judge.mail.inbound import ends_press, opens_press, press_closed, restarts_p
 
 @dataclass(frozen=True)
 class Help:
-    pass
+    """``HELP``: the judge's index, or after a sign-on the game's own help and its topics;
+    ``HELP topic``, ``HELP KIND``, ``HELP KIND topic``, ``HELP INDEX``, ``HELP ALL``: one part of
+    it, or all of it (`judge.service.help_topics`).  The words as written, lower case."""
+
+    words: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,29 @@ class SignOff:
 @dataclass(frozen=True)
 class Status:
     pass
+
+
+@dataclass(frozen=True)
+class Wait:
+    """``WAIT``: the seat asks that the phase not close before its deadline, even once every seat
+    has sent what it must; ``NOWAIT`` (``on`` False) withdraws it."""
+
+    on: bool = True
+
+
+@dataclass(frozen=True)
+class PhaseNamed:
+    """``PHASE S1901M``: the lines of the mail that act on a game are meant for its phase of that
+    name (any kind's: ``SP1454C``, ``W1900X``, ``V3``); applied only if it is the game's phase
+    now, refused, saying so, if the game has processed it already (or not yet begun it)."""
+
+    phase: str
+
+
+@dataclass(frozen=True)
+class Check:
+    """``CHECK``: the mail is a check (a dry run): read and answered line by line as ever, then
+    undone whole; nothing in it is applied, stored or sent but the reply."""
 
 
 @dataclass(frozen=True)
@@ -387,8 +414,8 @@ class Line:
 
 GAME_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,19}")
 SIMPLE: dict[str, Callable[[], Command]] = {
-    "HELP": Help, "STATUS": Status, "RESIGN": Resign, "START": Start, "PAUSE": Pause, "RESUME": Resume,
-    "ROLLFORWARD": Rollforward, "SIGNOFF": SignOff,
+    "STATUS": Status, "RESIGN": Resign, "START": Start, "PAUSE": Pause, "RESUME": Resume,
+    "ROLLFORWARD": Rollforward, "SIGNOFF": SignOff, "WAIT": Wait, "NOWAIT": lambda: Wait(False), "CHECK": Check,
 }
 """The host's words that take nothing after them (a kind's grammar reads its own the same way)."""
 _DURATIONS = {"GRACE": "grace", "REMINDER": "reminder"}  # a kind's phases' lengths are its to read
@@ -525,6 +552,14 @@ def _command(words: list[str]) -> Command:
         if len(args) > 1 or (args and not PHASE_NAME.fullmatch(args[0])):
             raise ValueError(f"expected {keyword} or {keyword} phase (e.g. {keyword} S1902M)")
         return _PHASED[keyword](args[0].upper() if args else None)
+    if keyword == "HELP":
+        if len(args) > 2:
+            raise ValueError("expected HELP, HELP topic or HELP KIND topic")
+        return Help(tuple(word.lower() for word in args))
+    if keyword == "PHASE":
+        if len(args) != 1 or not PHASE_NAME.fullmatch(args[0]):
+            raise ValueError("expected PHASE and the phase the mail is meant for (e.g. PHASE S1902M)")
+        return PhaseNamed(args[0].upper())
     if keyword == "LIST":
         if len(args) == 2 and args[0].upper() == "FROM":
             return ListGames(start=_game(args[1]))

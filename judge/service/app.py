@@ -99,8 +99,7 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
                   now=now, game_id=game.id, body=render("outage", game=game, now=now))
             summary = f"{game.name} paused: its deadline passed long ago (was the judge down?)"
         elif force or host.is_due(session, game, now):
-            kind = kind_of(session, game)
-            cause = "judge process --force" if force else "all submitted" if kind.complete(session, game, now=now) \
+            cause = "judge process --force" if force else "all submitted" if host.closes_early(session, game, now=now) \
                 else "deadline"
             if cause == "deadline" and (extended := silent_seats.extend(session, game, settings, now)):
                 return extended  # a played seat is late, and the game's policy gives it more time

@@ -418,10 +418,41 @@ def public_seat(game: Game, seat: str, player: Player | None, played_by: str | N
     return Seat(seat, status, status != "played" and is_open(game, seat), played_by if status == "played" else None)
 
 
+WAIT = "wait"
+"""The submission a seat's WAIT (text ``WAIT``) or NOWAIT (empty) is kept as, in every kind."""
+
+
+def seats_waiting(session: Session, game: Game) -> list[str]:
+    """The played seats whose WAIT stands in the current phase (a later NOWAIT withdraws it), in
+    the order of the game's seats: each holds the phase to its deadline (`closes_early`)."""
+    if game.phase is None:
+        return []
+    asked = {seat for (seat, kind), (text, _) in latest(session, game, game.phase).items() if kind == WAIT and text}
+    if not asked:
+        return []
+    read = Reads.of(session).seats  # the game has started: its seats keep their rows (`Reads`)
+    if game.id not in read:
+        read[game.id] = seats(session, game)
+    return [seat for seat, player in read[game.id].items() if seat in asked and is_played(player)]
+
+
+def closes_early(session: Session, game: Game, turn: Turn | None = None, now: datetime | None = None) -> bool:
+    """Whether the current phase closes now, before its deadline: its kind says it is complete
+    (`judge.service.kinds.Phases.complete`: every seat that can act has sent), and no seat asks it
+    to WAIT.  A WAIT holds the phase to its deadline, not through the grace period: from the
+    deadline on (``now``, else the mail's time; neither: before it) a phase complete closes as
+    without it."""
+    moment = now or (turn.now if turn is not None else None)
+    held = moment is None or game.deadline is None or moment < game.deadline
+    if held and seats_waiting(session, game):
+        return False
+    return kind_of(session, game).complete(session, game, turn, now)
+
+
 def is_due(session: Session, game: Game, now: datetime) -> bool:
     if game.state != GameState.ACTIVE or game.deadline is None:
         return False
-    if kind_of(session, game).complete(session, game, now=now):
+    if closes_early(session, game, now=now):
         return True
     return now >= game.deadline + timedelta(hours=duration(game, "grace"))
 

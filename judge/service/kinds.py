@@ -189,6 +189,10 @@ class Phases(Protocol):
     between_phases: str
     """What the kind's phases between its main ones are called ("retreat and adjustment phases"),
     in which a game may forbid press (``SET PRESS BETWEEN OFF``); empty: it has none."""
+    closes_early: bool = True
+    """Whether a phase may close before its deadline once it is `complete`: then a seat's WAIT holds
+    it to its deadline (`judge.service.host.closes_early`); where none ever does (Pirates'
+    Proposal, P10), WAIT has nothing to hold and is refused, saying why."""
 
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         """Assign the seats, open the first phase and queue the start mails (`GameError`); the
@@ -271,6 +275,11 @@ class Commands(Protocol):
 
     commands: Sequence[Entry]
     """Its command table: the host's dispatcher is built from it and the host's own."""
+    orders_private: str = ""
+    """The rule by which the kind reads orders only from mail sent to the judge alone (Machiavelli's
+    "17.4"): a mail whose To or Cc names anyone else acts for no seat by the kind's lines (its
+    orders, letters, own commands), while its host's commands are read; empty (by default): any
+    mail's orders are read."""
 
     def read(self, text: str, game: Game | None) -> Line:
         """A line the host's grammar does not know, read as this kind's command in ``game``, the

@@ -23,20 +23,23 @@ from judge.wording import power_title
 
 
 class KindHelp(NamedTuple):
-    """A game kind's name, its title and its part of HELP."""
+    """A game kind's name, its title, its part of HELP, and the rule by which it reads orders only
+    from mail sent to the judge alone (empty: it reads any mail's)."""
 
     name: str
     title: str
     text: str
+    orders_private: str = ""
 
 
 def games_help(kinds: Kinds, settings: Settings) -> list[KindHelp]:
     """Every game kind's part of HELP, the default kind first (``help.txt.j2``'s ``games``)."""
-    return [KindHelp(kind.name, kind.title, kind.help(settings).strip()) for kind in kinds]
+    return [KindHelp(kind.name, kind.title, kind.help(settings).strip(), kind.orders_private) for kind in kinds]
 
 
 def help_mail(settings: Settings, kinds: Kinds) -> str:
-    """The HELP mail's text, as a player who sends HELP to this judge gets it."""
+    """All of the judge's help, as ``HELP ALL`` answers it (`judge.service.help_topics`), ``judge
+    help`` prints it and the documentation shows it."""
     return render("help", settings=settings, games=games_help(kinds, settings))
 
 

@@ -97,10 +97,11 @@ def _keep_next_due(session: Session, _context: Any, _instances: Any) -> None:
 
 def reschedule(session: Session, game: Game) -> None:
     """Set ``game.next_due`` from the game as it is (its kind says whether its phase is complete
-    already, `judge.games.GameKind.closes_at_next_tick`)."""
+    already, `judge.games.GameKind.closes_at_next_tick`, and no seat asks it to WAIT)."""
     with session.no_autoflush:
         row = _current_row(session, game)
-        complete = row is not None and kind_of(session, game).closes_at_next_tick(session, game, row)
+        complete = row is not None and kind_of(session, game).closes_at_next_tick(session, game, row) and (
+            not host.seats_waiting(session, game))
         due = next_due(game, row, complete)
     if game.next_due != due:
         game.next_due = due

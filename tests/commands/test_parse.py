@@ -9,19 +9,22 @@ from judge.commands.parse import (
     UNENDED_PRESS_BEFORE_PRESS,
     UNREAD_AFTER_PRESS,
     BadCommand,
+    Check,
     Command,
     DecideAbsence,
     GameLine,
     GetInfo,
     History,
+    PhaseNamed,
     Press,
     Status,
     Unknown,
     Unread,
+    Wait,
     WhoGame,
 )
 from judge.commands.parse import parse_lines as host_lines
-from judge.games.payola.commands import MapRequest, NoWait, OfferLine, OrderLine, Transfer, Wait, parse_lines
+from judge.games.payola.commands import MapRequest, OfferLine, OrderLine, Transfer, parse_lines
 
 
 def commands(text: str) -> list[tuple[str, Command]]:
@@ -142,11 +145,17 @@ def test_broadcast_alone_inside_press_is_the_next_press_to_everyone() -> None:
     [
         ("WAIT", Wait()),
         ("wait", Wait()),
-        ("NOWAIT", NoWait()),
-        ("NoWait", NoWait()),
+        ("NOWAIT", Wait(False)),
+        ("NoWait", Wait(False)),
         ("MAP", MapRequest()),
         ("map", MapRequest()),
         ("WAIT please", BadCommand("WAIT takes nothing after it")),
+        ("CHECK", Check()),
+        ("check", Check()),
+        ("PHASE s1901m", PhaseNamed("S1901M")),
+        ("Phase SP1454C", PhaseNamed("SP1454C")),
+        ("PHASE", BadCommand("expected PHASE and the phase the mail is meant for (e.g. PHASE S1902M)")),
+        ("PHASE S1901M F1901M", BadCommand("expected PHASE and the phase the mail is meant for (e.g. PHASE S1902M)")),
         ("MAP 1901", BadCommand("MAP takes nothing after it")),
     ],
 )

@@ -192,7 +192,7 @@ def test_a_reply_stays_within_its_size_limit(tmp_path: Path) -> None:
     judge.settings = replace(judge.settings, max_reply_bytes=limit)
     judge.send(ALICE, "HELP\nLIST g1")
     body = judge.last_to(ALICE).body
-    assert body.count("Commands (one per line") == 1
+    assert body.count("commands one per line") == 1  # the index
     assert (f"> LIST g1\n  ERROR: not answered: this reply has reached the judge's limit of {limit:,} bytes; "
             "ask again in another mail") in body
     assert len(body.encode()) < limit + 300  # its answers within the limit; the sign-off and a note beside them

@@ -254,6 +254,6 @@ def test_a_pirates_proposal_process_names_its_phases(tmp_path: Path) -> None:
 
 
 def test_help_recommends_the_phase_named_form(judge: Judge) -> None:
-    judge.send(GM, "HELP")
+    judge.send(GM, "HELP master")
     body = judge.last_to(GM).body
     assert "PROCESS phase" in body and "ROLLBACK phase" in body

@@ -307,7 +307,7 @@ def test_status_shows_the_powers_own_vote_wait_and_absence_and_nobody_elses(tmp_
     status = [m for m in judge.all_mail() if m.to == ALICE and m.subject == "Re: orders"][-1].body.split(
         "> STATUS", 1)[1]
     assert "your vote (secret): for a draw including all survivors" in status
-    assert "you asked to WAIT: the phase waits for its deadline (NOWAIT to withdraw)" in status
+    assert "you asked S1901M to WAIT for its deadline (NOWAIT to withdraw)" in status
     assert "your absence: 2026-01-20 to 2026-01-22, approved" in status
     judge.send(BOB, GERMANY + "VOTE CONCEDE FRANCE\nTRANSFER 8 TO ITALY\n2 : A MUN - RUH")
     judge.send(CAROL, ENGLAND + "STATUS")
@@ -323,7 +323,8 @@ def test_the_masters_status_shows_every_power_but_never_what_it_sent(tmp_path: P
     judge.send(GM, MASTER + "SET OPENING ENGLAND\nSTATUS")
     status = judge.last_to(GM).body.split("> STATUS", 1)[1]
     assert "game g1, active, phase S1901M, deadline 2026-01-07 12:00" in status
-    assert "  France: played; submitted; asks to WAIT; 48 AgP; vote: for a draw including all survivors" in status
+    assert "  France: played; submitted; 48 AgP; vote: for a draw including all survivors" in status
+    assert "asking S1901M to WAIT for its deadline: France" in status
     assert ("  Germany: played; waiting; 40 AgP (transfers this phase: -8 to ENGLAND); vote: to concede the game to "
             "France") in status
     assert "  England: vacant, open for TAKEOVER; nothing to order; 56 AgP (transfers this phase: +8 from GERMANY)" \

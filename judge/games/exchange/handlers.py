@@ -1,5 +1,5 @@
 """An Exchange game's commands by mail: the sheet lines of section 2 (read together when the
-investor's lines end: `judge.games.exchange.sheets`), WAIT and NOWAIT (E29), CLEAR, MAP, VOTE
+investor's lines end: `judge.games.exchange.sheets`), CLEAR, MAP, VOTE
 (E34), the lengths of the phases (``SET EXCHANGE 48``), STATUS, and the game master's
 ROLLFORWARD.
 
@@ -34,13 +34,6 @@ class SheetLine:
 
 
 @dataclass(frozen=True)
-class ExchangeWait:
-    """``WAIT`` (``NOWAIT``: ``on`` False): the phase waits for its deadline (E29)."""
-
-    on: bool
-
-
-@dataclass(frozen=True)
 class ExchangeClear:
     """``CLEAR``: the investor's sheet for the phase is withdrawn."""
 
@@ -67,11 +60,10 @@ def read(text: str) -> Command:
     """A line the host's grammar does not know, as an Exchange game reads it."""
     words = text.split()
     keyword = words[0].upper()
-    if keyword in ("WAIT", "NOWAIT", "CLEAR", "MAP"):
+    if keyword in ("CLEAR", "MAP"):
         if len(words) > 1:
             return BadCommand(f"{keyword} takes nothing after it")
-        return {"WAIT": ExchangeWait(True), "NOWAIT": ExchangeWait(False), "CLEAR": ExchangeClear(),
-                "MAP": ExchangeMap()}[keyword]
+        return {"CLEAR": ExchangeClear(), "MAP": ExchangeMap()}[keyword]
     if keyword == "VOTE":
         choice = [w.upper() for w in words[1:]]
         if choice == ["DRAW"] or choice == ["NONE"]:
@@ -100,22 +92,6 @@ def sheet_line(talk: Turn, text: str, _: SheetLine) -> None:
     """Kept for the end of the investor's lines (`judge.games.exchange.sheets.accept_mail`)."""
     if _running(talk, text) is not None:
         talk.hold("sheet", text)
-
-
-def wait(talk: Turn, text: str, command: ExchangeWait) -> None:
-    game, investor = _running(talk, text), talk.seat
-    if game is None or investor is None:
-        return
-    assert game.phase is not None
-    if why := talk.superseded(host.latest_accepted(talk.session, game, game.phase, investor, stored.WAIT),
-                              "your WAIT or NOWAIT"):
-        talk.echo(text, "ignored", why, code="SUPERSEDED")
-        return
-    host.submit(talk.session, game, game.phase, investor, stored.WAIT, "WAIT" if command.on else "", {}, talk.now,
-                talk.accepted)
-    talk.echo(text, "ok", "the phase will wait for its deadline even once everyone has sent what it waits for "
-              "(NOWAIT to withdraw; E29)" if command.on else
-              "WAIT withdrawn: the phase may close as soon as everyone has sent what it waits for")
 
 
 def clear(talk: Turn, text: str, _: ExchangeClear) -> None:
@@ -190,7 +166,8 @@ def vote(talk: Turn, text: str, command: ExchangeVote) -> None:
 
 def status_lines(talk: Turn) -> list[str]:
     """STATUS for an investor: the phase and deadline, the public facts, their own balance,
-    holdings and corporations, the sheet standing for them, their WAIT and vote, their absences."""
+    holdings and corporations, the sheet standing for them, their vote, their absences (the host adds
+    their WAIT)."""
     game, investor = talk.game, talk.seat
     assert game is not None and investor is not None
     lines = [_header(game)]
@@ -211,8 +188,6 @@ def status_lines(talk: Turn) -> list[str]:
         parts = stored.sheets(talk.session, game, game.phase).get(investor)
         lines.append(f"your sheet for {game.phase}:" if parts else f"your sheet for {game.phase}: none yet")
         lines += [f"  {line}" for line in (parts.text().splitlines() if parts else [])]
-        if investor in stored.waits(talk.session, game, game.phase):
-            lines.append("you asked the phase to WAIT for its deadline")
     vote = stored.vote_of(game, investor)[0]
     if vote:
         lines.append(f"your vote: {vote.replace(':', ' ').lower()}")
@@ -227,7 +202,8 @@ def public_lines(state: ExchangeState) -> list[str]:
 
 def master_status(talk: Turn) -> list[str]:
     """STATUS for the game master: the phase, each investor's seat and what they have sent (which
-    no investor is told of another: a sheet, a WAIT standing), their money, and every seat's absences."""
+    no investor is told of another: a sheet standing), their money, and every seat's absences; the
+    host's STATUS adds who asks to WAIT."""
     game = talk.game
     assert game is not None
     lines = [_header(game)]
@@ -236,14 +212,12 @@ def master_status(talk: Turn) -> list[str]:
         return [*lines, *(f"{p.requested}: joined" for p in host.players(talk.session, game))]
     lines += public_lines(state)
     standing = stored.sheets(talk.session, game, game.phase) if game.phase else {}
-    waits = stored.waits(talk.session, game, game.phase) if game.phase else set()
     owing = set(lifecycle.waiting_seats(talk.session, game))
     for investor, player in stored.investors(talk.session, game).items():
         sent = "a sheet stands" if investor in standing else "no sheet"
         owes = ", owes the phase" if investor in owing else ""
-        wait = ", asks to WAIT for the deadline (E29)" if investor in waits else ""
         balance = f", {state.purses[investor]} AgP" if investor in state.purses else ", resigned"
-        lines.append(f"{investor} ({host.seat_state(game, investor, player)}): {sent}{owes}{wait}{balance}")
+        lines.append(f"{investor} ({host.seat_state(game, investor, player)}): {sent}{owes}{balance}")
     lines += views.money_lines(state)
     return [*lines, *absence_lines(talk.session, game, talk.now.date())]
 
@@ -255,7 +229,6 @@ def _header(game: Game) -> str:
 
 COMMANDS = (
     Entry(SheetLine, sheet_line, PLAYER, closed_after_the_end=True),
-    Entry(ExchangeWait, wait, PLAYER, closed_after_the_end=True),
     Entry(ExchangeClear, clear, PLAYER, closed_after_the_end=True),
     Entry(ExchangeMap, map_request, SIGNED_ON, once=True),
     Entry(ExchangeVote, vote, PLAYER, closed_after_the_end=True),

@@ -157,7 +157,7 @@ class Exchange(GameKind):
         return lifecycle.waiting_seats(session, game)
 
     def complete(self, session: Session, game: Game, turn: Turn | None = None, now: datetime | None = None) -> bool:
-        return lifecycle.is_complete(session, game, now or (turn.now if turn is not None else None))
+        return lifecycle.is_complete(session, game)
 
     def closes_at_next_tick(self, session: Session, game: Game, row: PhaseRow) -> bool:
         return lifecycle.closes_at_next_tick(session, game, row)

@@ -22,10 +22,10 @@ When a phase may close before its deadline (E20, E29: the judge waits only for w
 an Exchange phase once every investor someone plays has a sheet standing; a movement phase once
 the CEO of every corporation with units has sent its block, a retreat or adjustment phase once
 each CEO with something to order has (the core's `expected`); never while an investor's WAIT
-stands.  A movement phase with no corporation to wait for (every one leaderless) runs to its
-deadline: the investors' private offers, which the judge never waits for (E20), may come until
-then.  A retreat or adjustment phase in which no CEO has anything to order closes at the
-clock's next tick.
+stands (the host's, `judge.service.host.closes_early`).  A movement phase with no corporation to
+wait for (every one leaderless) runs to its deadline: the investors' private offers, which the
+judge never waits for (E20), may come until then.  A retreat or adjustment phase in which no CEO
+has anything to order closes at the clock's next tick.
 
 ROLLBACK and ROLLFORWARD are the host's (`judge.service.course`): the state the phase row kept
 when it was open comes back whole, so money and shares are where they were (`rolling_back`); each
@@ -112,7 +112,8 @@ def read_create(words: Sequence[str]) -> tuple[str, list[str]]:
         own, words_left = split_options(rest)
         options = exchange_options(words_left, load_map(variant))
     except (OptionError, ValueError) as exc:
-        raise ValueError(f"{exc} (the boards: {', '.join(available_maps())}; HELP names every option)") from None
+        raise ValueError(f"{exc} (the boards: {', '.join(available_maps())}; HELP exchange create names every "
+                         "option)") from None
     return variant, own + options.names
 
 
@@ -209,9 +210,9 @@ def waiting_seats(session: Session, game: Game) -> list[str]:
     return [investor for investor in dict.fromkeys(owing) if investor in played]
 
 
-def is_complete(session: Session, game: Game, now: datetime | None = None) -> bool:
-    """Whether the open phase closes now, before its deadline (see the module's header; a WAIT holds
-    it to its deadline, not through the grace period)."""
+def is_complete(session: Session, game: Game) -> bool:
+    """Whether the open phase closes now, before its deadline (see the module's header; the host's
+    WAIT holds it to its deadline, `judge.service.host.closes_early`)."""
     row = host.current_phase(session, game)
     if row is None or row.status != "open":
         return False
@@ -223,9 +224,7 @@ def is_complete(session: Session, game: Game, now: datetime | None = None) -> bo
         return False  # nobody to wait for, but investors may still send (E20)
     done = submitted(state, stored.sheets(session, game, row.name))
     done |= {e for e in expected(state) if e.investor not in played}  # a dummy's part is not waited for
-    held = now is None or game.deadline is None or now < game.deadline
-    waiting = stored.waits(session, game, row.name) if held else set()
-    return complete(state, done, waiting)
+    return complete(state, done)
 
 
 def closes_at_next_tick(session: Session, game: Game, row: PhaseRow) -> bool:

@@ -271,7 +271,7 @@ def _order_problems(part: Part, state: ExchangeState, now: Step, bad: _Bad) -> N
     if not part.orders:
         return
     if now not in (Step.RETREAT, Step.ADJUSTMENT):
-        why = ("not an Exchange line: HELP lists them (2.2)" if now is Step.EXCHANGE else
+        why = ("not an Exchange line: HELP stock lists them (2.2)" if now is Step.EXCHANGE else
                "units are bribed with offers in a movement phase, not ordered (X.5.1)")
         for read in part.orders:
             bad(read, why, Refusal.NOT_NOW.name)

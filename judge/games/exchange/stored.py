@@ -13,7 +13,7 @@ the game master's chart of everything (``chart``), which is what is published at
 An investor's sheet for the open phase is one `Submission` row (kind ``sheet``): the lines of
 each of its parts as written, its own lines and each ``FOR`` block, already merged with the
 sheet that stood before (2.1: a later valid sheet replaces the earlier one part by part), so the
-latest row is the sheet standing; an empty one is a CLEAR.  ``WAIT`` is a row of kind ``wait``.
+latest row is the sheet standing; an empty one is a CLEAR.  ``WAIT`` is the host's row of kind ``wait``.
 
 A seat is an investor's name, in capitals (E1): the host's seat row keeps it (`seat_of`, `seat`).
 An investor's vote on the game's end (E34) is kept, secret, in the game's settings (``votes``).
@@ -37,8 +37,8 @@ from judge.service import host
 from judge.service.options import split_options
 from judge.store.models import Game, PhaseRow, Player
 
-SHEET, WAIT = "sheet", "wait"
-"""The kinds of an Exchange game's submission rows."""
+SHEET = "sheet"
+"""The kind of an Exchange game's submission rows (a WAIT is the host's, `judge.service.host.WAIT`)."""
 
 
 # -- seats -------------------------------------------------------------------------------------------
@@ -173,11 +173,6 @@ def keep_sheet(session: Session, game: Game, phase: str, investor: str, parts: P
                accepted: datetime | None) -> None:
     """Keep ``parts`` as the investor's sheet standing in ``phase`` (an empty one: CLEAR)."""
     host.submit(session, game, phase, investor, SHEET, parts.text(), parts.data(), now, accepted)
-
-
-def waits(session: Session, game: Game, phase: str) -> set[str]:
-    """The investors who asked the phase to wait for its deadline (WAIT, E29)."""
-    return {name for (name, kind), (text, _) in host.latest(session, game, phase).items() if kind == WAIT and text}
 
 
 def totals(connection: Connection, kind: str) -> dict[str, int]:

@@ -112,7 +112,8 @@ def read(text: str) -> Command:
         return Borders(" ".join(words[1:]))
     if is_letter_line(text):
         return LetterLine(text)
-    return Unknown(f"unknown command '{words[0][:20]}': no order begins so either (HELP gives the letters' syntax)")
+    return Unknown(f"unknown command '{words[0][:20]}': no order begins so either (HELP syntax gives the letters' "
+                   "syntax)")
 
 
 def letter_line(talk: Turn, text: str, _: LetterLine) -> None:

@@ -100,6 +100,7 @@ class Machiavelli(GameKind):
     13:00 (an hour's grace); and the slower one, C orders every other Thursday and the spring letter on
     the Thursday between (``SET CLOCK AOP``, ``SET CLOCK AOP SLOW``)."""
     commands = handlers.COMMANDS
+    orders_private = "17.4"  # "the judge ignores all orders but those which have been sent solely to him" (M58)
     between_phases = ""
 
     # -- creating and joining ------------------------------------------------------------------------
@@ -187,9 +188,9 @@ class Machiavelli(GameKind):
                 f"scenario {game.variant}: {lifecycle.describe(game)}",
                 "the spring letter (A orders: A.4 to A.7) and each campaign's letter (C orders: expenditures, then "
                 "operations), one letter a phase, corrected once at most before the deadline, its ducat transfers "
-                "standing (17.1, M35)",
+                "standing (17.1, M35); orders are taken only from mail sent to the judge alone (17.4, M58)",
                 "a phase is carried out at its deadline, or as soon as every letter awaited from a played country "
-                "is in; without a letter, the defaults (17.2, M50)",
+                "is in unless a country asks to WAIT (M60); without a letter, the defaults (17.2, M50)",
                 "each player is told its own treasury, expenditures and units; the actions and the board are "
                 "published (2, 8.1, 8.2); press is grey (anonymous) by default (18.1)",
                 "a country whose player leaves with no substitute leader is eliminated when the campaign ends "

@@ -3,7 +3,7 @@
 
 A line starting with a digit is an offer or savings request (``4 : A LON - YOR``, ``10 $``), as
 is one whose amount has a sign or a point (``-3 : A MUN H``: refused, an amount is whole);
-ACCEPT, TRANSFER, CLEAR, WAIT, NOWAIT, MAP, VOTE, PREVIEW, ROLLFORWARD, REVEAL, ``SET DRAW`` and
+ACCEPT, TRANSFER, CLEAR, MAP, VOTE, PREVIEW, ROLLFORWARD, REVEAL, ``SET DRAW`` and
 the lengths of the phases (``SET MOVEMENT 48``) are Payola's commands; a line that reads as an
 order (`orderlike`) is taken as one (retreats, adjustments, loyal units): what those mean
 depends on the game's phase, so the service reads them; anything else is an unknown command
@@ -42,16 +42,6 @@ class Clear:
 
 
 @dataclass(frozen=True)
-class Wait:
-    """``WAIT``: the power asks that the phase not be processed before its deadline."""
-
-
-@dataclass(frozen=True)
-class NoWait:
-    """``NOWAIT``: the power withdraws its WAIT; the phase may be processed once all have submitted."""
-
-
-@dataclass(frozen=True)
 class MapRequest:
     """``MAP``: the sender asks for the map of the current position."""
 
@@ -87,7 +77,7 @@ class Reveal:
     code: str | None = None
 
 
-_SIMPLE = {"CLEAR": Clear, "WAIT": Wait, "NOWAIT": NoWait, "MAP": MapRequest, "PREVIEW": Preview}
+_SIMPLE = {"CLEAR": Clear, "MAP": MapRequest, "PREVIEW": Preview}
 DURATIONS = {"MOVEMENT": "movement", "RETREAT": "retreat", "RETREATS": "retreat", "ADJUSTMENT": "adjustment",
              "ADJUSTMENTS": "adjustment", "BUILD": "adjustment", "BUILDS": "adjustment"}
 """``SET <word> hours``: the words for the lengths of Payola's phases, and their settings."""

@@ -1,5 +1,6 @@
-"""A Payola game's own commands: offers and orders, ACCEPT, TRANSFER, CLEAR, MAP, WAIT and
-NOWAIT, VOTE (draws and concessions); and the game master's PREVIEW, ROLLFORWARD and REVEAL.
+"""A Payola game's own commands: offers and orders, ACCEPT, TRANSFER, CLEAR, MAP, VOTE (draws
+and concessions); and the game master's PREVIEW, ROLLFORWARD and REVEAL (WAIT and NOWAIT are the
+host's, `judge.service.handlers.player`).
 The host's commands (sign-on, press, passwords, the game master's tools...) are the host's
 (`judge.service.handlers`); these are registered with it, for the words Payola's grammar reads
 (`judge.games.payola.commands`).
@@ -18,14 +19,12 @@ from judge.games.payola.commands import (
     Accept,
     Clear,
     MapRequest,
-    NoWait,
     OfferLine,
     OrderLine,
     Preview,
     Reveal,
     Transfer,
     Vote,
-    Wait,
 )
 from judge.games.payola.lifecycle import power_of
 from judge.games.payola.store import LedgerRow, seat_of
@@ -146,30 +145,6 @@ def map_request(talk: Turn, text: str, _: MapRequest) -> None:
         talk.echo(text, "error", talk.too_big(sum(len(picture.data) for picture in pictures)), code="REPLY_TOO_LONG")
 
 
-def wait(talk: Turn, text: str, _: Wait) -> None:
-    """DPjudge's WAIT: the phase is processed at its deadline, not when the last power submits;
-    it holds the phase to its deadline only, not through the grace period (`lifecycle.complete`)."""
-    _set_wait(talk, text, "WAIT", "the phase will wait for its deadline even if every power has submitted "
-              "(not through the grace period; NOWAIT to withdraw)")
-
-
-def no_wait(talk: Turn, text: str, _: NoWait) -> None:
-    _set_wait(talk, text, "", "WAIT withdrawn: the phase is processed as soon as every power has submitted")
-
-
-def _set_wait(talk: Turn, text: str, flag: str, done: str) -> None:
-    game, power = talk.game, talk.seat
-    assert game is not None and power is not None
-    if game.phase is None or game.state not in RUNNING:
-        talk.echo(text, "error", "the game is not running", code="NOT_RUNNING")
-        return
-    if why := talk.superseded(set_by_mail_at(talk, game.phase, power, "wait"), "your WAIT or NOWAIT"):
-        talk.echo(text, "ignored", why, code="SUPERSEDED")
-        return
-    host.submit(talk.session, game, game.phase, power, "wait", flag, {}, talk.now, talk.accepted)
-    talk.echo(text, "ok", done)
-
-
 def vote(talk: Turn, text: str, command: Vote) -> None:
     """A secret vote for a draw including all survivors, or to concede to one power; the game
     ends when every voter (played, not eliminated) votes for a draw, or when every voter but one
@@ -260,8 +235,6 @@ COMMANDS = (
     Entry(Transfer, transfer_money, PLAYER, closed_after_the_end=True),
     Entry(Clear, clear, PLAYER, closed_after_the_end=True),
     Entry(MapRequest, map_request, SIGNED_ON, once=True),
-    Entry(Wait, wait, PLAYER, closed_after_the_end=True),
-    Entry(NoWait, no_wait, PLAYER, closed_after_the_end=True),
     Entry(Vote, vote, PLAYER, closed_after_the_end=True),
     Entry(Preview, preview, MASTER, once=True, closed_after_the_end=True),
     Entry(Reveal, reveal, MASTER),

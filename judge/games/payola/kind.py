@@ -72,7 +72,8 @@ class Payola(GameKind):
             own, payola = split_options(rest, (*lifecycle.PAYOLA_FLAGS, *GAME_FLAGS))
             options = parse_options(payola)
         except (OptionError, ValueError) as exc:
-            raise ValueError(f"{exc} (the boards: {', '.join(available_maps())}; HELP names every option)") from None
+            raise ValueError(f"{exc} (the boards: {', '.join(available_maps())}; HELP payola create names every "
+                             "option)") from None
         return variant, own + options.names
 
     def create_help(self) -> list[str]:
@@ -129,14 +130,14 @@ class Payola(GameKind):
     def complete(self, session: Session, game: Game, talk: Turn | None = None,
                  now: datetime | None = None) -> bool:
         if talk is None:
-            return lifecycle.complete(session, game, now=now)
-        return lifecycle.complete(session, game, active_position(talk), talk.seats(game), now or talk.now)
+            return lifecycle.complete(session, game)
+        return lifecycle.complete(session, game, active_position(talk), talk.seats(game))
 
     def closes_at_next_tick(self, session: Session, game: Game, row: PhaseRow) -> bool:
-        """The phase is complete already (`lifecycle.complete`) and none asked to WAIT: no power
-        has anything to do in it (only a dummy could act, nobody can build, the only dislodged
-        units have nowhere to go; not in a Tin Cup game), or every power has acted but the mail
-        that completed it had changed the game's phase already (once per mail)."""
+        """The phase is complete already (`lifecycle.complete`; the host asks whether a seat
+        WAITs): no power has anything to do in it (only a dummy could act, nobody can build, the
+        only dislodged units have nowhere to go; not in a Tin Cup game), or every power has acted
+        but the mail that completed it had changed the game's phase already (once per mail)."""
         return lifecycle.complete(session, game, lifecycle.position_of(row))
 
     def results_mails(self, session: Session, game: Game) -> int:

@@ -23,8 +23,8 @@ A ROLLBACK brings back the ledger and the acceptance lists of the phase gone bac
 changed its list since (`changed_since_rollback`); the rest of a ROLLBACK is the host's
 (`judge.service.course`).
 
-A phase is *due* when the GM says PROCESS, when every power that must act has done so (a
-WAIT holds it to its deadline, not through the grace period), or when its deadline plus the
+A phase is *due* when the GM says PROCESS, when every power that must act has done so (the
+host's WAIT holds it to its deadline, not through the grace period), or when its deadline plus the
 grace period has passed.  One in which no power has anything to do is due as soon as it opens
 and the clock's next tick processes it (`judge.service.schedule`), except in a Tin Cup game,
 where that would tell what rule 6.3 hides (`complete`).  Each processing is logged with its game,
@@ -261,24 +261,13 @@ def waiting_for(session: Session, game: Game, texts: dict[tuple[str, str], str] 
     return [p for p in needed if (not submitted(p, kind) and not submitted(p, "orders")) or submitted(p, "rejected")]
 
 
-def wait_requested(session: Session, game: Game, texts: dict[tuple[str, str], str] | None = None) -> list[str]:
-    """Powers that asked (WAIT) for the phase to wait for its deadline, even once all have
-    submitted (``texts``: the phase's `latest_texts`, if the caller has them)."""
-    if game.phase is None:
-        return []
-    if texts is None:
-        texts = latest_texts(session, game, game.phase)
-    return [p for p in game_map(game).powers if texts.get((p, "wait"))]
-
-
 def complete(session: Session, game: Game, position: Position | None = None,
-             seat: dict[str, Player] | None = None, now: datetime | None = None) -> bool:
-    """Every power that must act has done so, and none asked to WAIT: process now (``position``:
-    the current phase's, and ``seat``: the game's `seats`, if the caller has them).
+             seat: dict[str, Player] | None = None) -> bool:
+    """Every power that must act has done so: process now, unless a power asks to WAIT (the host's,
+    `judge.service.host.closes_early`) (``position``: the current phase's, and ``seat``: the
+    game's `seats`, if the caller has them).
 
-    A WAIT holds the phase to its deadline, not through the grace period: from the deadline on
-    (``now``; None: before it) a late sheet that completes the set has the phase processed at
-    once, as without WAIT.  A phase in which no power has anything to do is complete as soon as
+    A phase in which no power has anything to do is complete as soon as
     it opens (`judge.games.GameKind.closes_at_next_tick`), except in a Tin Cup game: there it
     waits for its deadline, since its ending at once would tell every power that no other
     played power had a unit to retreat, a build to make or a unit to remove, which rule 6.3
@@ -293,9 +282,7 @@ def complete(session: Session, game: Game, position: Position | None = None,
     if options_of(game).blind and not required_powers(session, game, position, seat):
         return False
     texts = latest_texts(session, game, game.phase) if game.phase else {}
-    held = now is None or game.deadline is None or now < game.deadline
-    return not waiting_for(session, game, texts, position, seat) and not (
-        held and wait_requested(session, game, texts))
+    return not waiting_for(session, game, texts, position, seat)
 
 
 def notice(session: Session, game: Game, row: PhaseRow, power: str, which: str, until: datetime) -> str:

@@ -294,9 +294,6 @@ def status_lines(talk: Turn) -> list[str]:
             lines.append("your sheet makes no offer: you have not submitted (rule 3.3 asks for at least one offer)")
     if game.state in RUNNING and kept is not None:
         lines.append(f"your vote (secret): {vote_words(kept.vote)}")
-        wait = host.latest_submission(talk.session, game, game.phase or "", power, "wait")
-        if wait is not None and wait.text:
-            lines.append("you asked to WAIT: the phase waits for its deadline (NOWAIT to withdraw)")
     lines.extend(absence_lines(talk.session, game, talk.now.date(), power))
     position = active_position(talk)
     if position is not None:
@@ -308,8 +305,8 @@ def status_lines(talk: Turn) -> list[str]:
 
 def master_status_lines(talk: Turn) -> list[str]:
     """The game master's STATUS: the phase and deadline; each power's seat, whether it has
-    submitted in the phase (never what: that is in the chart), whether it asked to WAIT, its
-    balance and this phase's transfers, and its vote; every seat's absences.  It is the game
+    submitted in the phase (never what: that is in the chart), its balance and this phase's
+    transfers, and its vote; every seat's absences (the host adds who asks to WAIT).  It is the game
     master's alone (`judge.games.payola.kind.Payola.master_status`): no player is told another
     power's balance, submission or vote."""
     game = talk.game
@@ -323,7 +320,6 @@ def master_status_lines(talk: Turn) -> list[str]:
     texts = host.latest_texts(talk.session, game, game.phase) if position is not None and game.phase else {}
     waiting = set(lifecycle.waiting_for(talk.session, game, texts, position, seat)) if position else set()
     required = set(lifecycle.required_powers(talk.session, game, position, seat)) if position else set()
-    waits = set(lifecycle.wait_requested(talk.session, game, texts)) if position else set()
     voting = set(lifecycle.voters(talk.session, game)) if position else set()
     votes = votes_of(talk.session, seat)
     money = lifecycle.balances(talk.session, game)
@@ -342,8 +338,6 @@ def master_status_lines(talk: Turn) -> list[str]:
         parts = [host.seat_state(game, power, player)]
         if position is not None:
             parts.append("waiting" if power in waiting else "submitted" if power in required else "nothing to order")
-        if power in waits:
-            parts.append("asks to WAIT")
         parts.append(f"{money.get(power, 0)} AgP" + (f" (transfers this phase: {', '.join(moved[power])})"
                                                       if power in moved else ""))
         if power in voting:

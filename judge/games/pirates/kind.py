@@ -53,6 +53,7 @@ class Pirates(GameKind):
     durations = MappingProxyType({"distribution": 24.0, "voting": 24.0, "final": 24.0})
     commands = handlers.COMMANDS
     between_phases = ""
+    closes_early = False  # a phase closing early would tell that all the others had submitted (P10)
 
     # -- creating and joining ------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """Commands anyone may send without signing on: HELP, LIST, CREATE, JOIN, OBSERVE, HISTORY
-and SUMMARY.  What a game of each kind takes at CREATE and JOIN, and what LIST, HISTORY and
-SUMMARY tell of it, is its kind's to say (`judge.games`).
+and SUMMARY, and what a mail says of itself: PHASE (the phase it is meant for) and CHECK (a dry
+run).  What a game of each kind takes at CREATE and JOIN, and what LIST, HISTORY and SUMMARY tell
+of it, is its kind's to say (`judge.games`).
 
 CREATE and JOIN are limited per address and day (``max_creates_per_day``,
 ``max_joins_per_day``), observers per game (``max_observers``).  CREATE, JOIN and OBSERVE are
@@ -25,14 +26,14 @@ from typing import Any
 from sqlalchemy import delete, func, select
 
 from judge.commands import parse as cmd
-from judge.service import host, records, silent_seats
+from judge.service import help_topics, host, records, silent_seats
 from judge.service.dispatch import ANYONE, Entry
 from judge.service.handlers import consent, signon
 from judge.service.handlers.conversation import Conversation, Refusal, Why, masked
 from judge.service.lifecycle import RUNNING, GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password, verify_password
-from judge.service.render import counted, duration, help_mail, when
+from judge.service.render import counted, duration, when
 from judge.store.models import Confirmation, Game, Observer, Player
 
 DAY = timedelta(days=1)
@@ -43,8 +44,40 @@ def unread(talk: Conversation, text: str, command: cmd.Unread) -> None:
     talk.echo(text, "ignored", command.reason, code="AFTER_UNENDED_PRESS")
 
 
-def help_(talk: Conversation, text: str, _: cmd.Help) -> None:
-    talk.echo(text, "info", "", help_mail(talk.settings, talk.kinds).splitlines())
+def help_(talk: Conversation, text: str, command: cmd.Help) -> None:
+    """HELP: the index, the signed-on game's own help, one topic, or all of it (attached: it is
+    long), as `help_topics.answer` says."""
+    game = talk.context.game
+    try:
+        body = help_topics.answer(talk.settings, talk.kinds, talk.kinds.of(game) if game is not None else None,
+                                  command.words)
+    except help_topics.NoTopic as exc:
+        talk.echo(text, "error", str(exc), code="NO_SUCH_TOPIC")
+        return
+    talk.answer_long(text, "help.txt", body, "the judge's help")
+
+
+def phase_named(talk: Conversation, text: str, command: cmd.PhaseNamed) -> None:
+    """PHASE: the phase the mail's lines for a game are meant for, wherever the line stands in the
+    mail (`judge.service.late`): said to be the game's phase now, or not (then a seat's lines for
+    the game are not applied: `Conversation.meant_for`)."""
+    game = talk.context.game
+    if game is None or talk.context.seat is None or game.phase is None or game.state not in RUNNING:
+        talk.echo(text, "ok", f"the lines of this mail for a seat of a game are meant for its phase {command.phase}",
+                  code="PHASE_NAMED")
+    elif (meant := talk.meant_for(game)) is None:
+        talk.echo(text, "ok", f"this mail's lines for {game.name} act on {game.phase}, its phase now",
+                  code="PHASE_NOW")
+    else:
+        talk.echo(text, "ignored", f"{game.name} is in {game.phase} now: this mail's lines for it are not applied "
+                  "(see the note)", code=meant.reason()[0])
+
+
+def check(talk: Conversation, text: str, _: cmd.Check) -> None:
+    """CHECK: the mail is a dry run, wherever the line stands in it (`Conversation.run` undoes it
+    whole once read, and sends the reply alone)."""
+    talk.echo(text, "ok", "a check: this mail is read and answered, then undone: nothing in it is applied, stored "
+              "or sent", code="CHECK")
 
 
 def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
@@ -410,6 +443,8 @@ def summary(talk: Conversation, text: str, command: cmd.Summary) -> None:
 COMMANDS = (
     Entry(cmd.Unread, unread, ANYONE),
     Entry(cmd.Help, help_, ANYONE, once=True),
+    Entry(cmd.PhaseNamed, phase_named, ANYONE),
+    Entry(cmd.Check, check, ANYONE),
     Entry(cmd.ListGames, list_games, ANYONE, lookup=True),
     Entry(cmd.Create, create, ANYONE),
     Entry(cmd.Join, join, ANYONE),

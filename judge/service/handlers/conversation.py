@@ -10,8 +10,14 @@ one sheet that replaces the power's sheet for the phase, a Pirates' Proposal pla
 VOTE lines one plan and one ballot.  Nothing is replaced when a mail accepted later than this
 one has set it already: the reply says why (``superseded``, ``set_aside``; the same for CLEAR,
 WAIT, ACCEPT and VOTE).  A refused sign-on undoes everything the mail did (a
-savepoint) and gets one short refusal.  A line no grammar knows is an unknown command, signed
-on or not (`cmd.Unknown`); a short run of them ending the mail after a command is its sign-off
+savepoint) and gets one short refusal; a mail with a line ``CHECK`` is undone the same way once
+read, and its reply, saying line by line what it would have done, is all that is sent (a dry run:
+its refused sign-on still counts toward its source's back-off, and its answer toward its
+address's).  A seat's lines that act on its game (the kind's, and WAIT) are held back, each
+answered why, when the mail was meant for another phase than the game's now
+(`judge.service.late`) or, in a game that reads orders only from mail sent to the judge alone,
+when it was sent to others too (`_held_back`).  A line no grammar knows is an unknown command,
+signed on or not (`cmd.Unknown`); a short run of them ending the mail after a command is its sign-off
 (``Thanks!``, ``Sent from my iPhone``), and one opening it before a command its greeting
 (``Sorry, late!``), ignored and said to be (`_sign_off`).  Each handler is
 registered for its command type with who may use it (``handles``); the dispatcher checks that
@@ -59,12 +65,12 @@ from judge.mail.inbound import InboundMail
 from judge.mail.outbound import Attachment
 from judge.mail.received import Source
 from judge.mail.redact import masker
-from judge.service import course, host, phase_changes, silent_seats, zones
+from judge.service import course, host, late, phase_changes, silent_seats, zones
 from judge.service.config import Settings
 from judge.service.dispatch import ANYONE, MASTER, PLAYER
 from judge.service.host import Reads
 from judge.service.kinds import kinds_of
-from judge.service.lifecycle import GameState
+from judge.service.lifecycle import RUNNING, GameState
 from judge.service.outbox import queue
 from judge.service.render import render
 from judge.store.models import Game, Player
@@ -201,6 +207,11 @@ class Conversation:
         self.opened: set[int] = set()  # the games this mail started (its PROCESS may follow: `master._crossed`)
         self.processed = False  # whether a PROCESS or ROLLFORWARD of this mail processed a phase
         self.touched: set[str] = set()  # the games this mail looked at
+        # the phases its PHASE lines name (`judge.service.late`), and whether it is a CHECK (a dry run: `run`)
+        self.named = [line.command.phase for line in self.lines if isinstance(line.command, cmd.PhaseNamed)]
+        self.check = any(isinstance(line.command, cmd.Check) for line in self.lines)
+        self.meant: dict[int, late.Meant | None] = {}  # game id -> the phase the mail was meant for, if not the game's
+        self.held: set[tuple[str, int]] = set()  # (why, game id): the lines held back, told once in a note
 
     def run(self) -> Refusal | None:
         """Act on every line and queue the reply; returns the refusal if a sign-on was refused."""
@@ -227,21 +238,30 @@ class Conversation:
                     break
             self._sign_off()
             self.close_block()
-            savepoint.commit()
+            game_id = self.context.game.id if self.context.game is not None else None
+            if self.check:
+                savepoint.rollback()  # a CHECK: the reply is all that stays
+            else:
+                savepoint.commit()
         except Refusal as refusal:
             savepoint.rollback()  # nothing in a refused mail is applied
             return refusal
+        if self.check:
+            self.notes.append("CHECK: this mail was a check. Each line below says how the judge read it and what it "
+                              "would have done, but nothing in it was applied, stored or sent: send it again without "
+                              "the line CHECK to apply it.")
         if self.answering is not None:
             self.answer, limits = self.answering(self.proven)
             self.notes.extend(limits)
         body = render("reply", echoes=self.echoes, notes=self.notes, settings=self.settings)
         subject = reply_subject(self.mail)
-        game = self.context.game
         if self.answer and self.mail.reply_to:
             queue(self.session, self.settings, to=self.mail.reply_to, subject=subject, kind="reply", now=self.now,
                   in_reply_to=self.mail.message_id, references=self.mail.references, body=body,
-                  game_id=game.id if game else None,
-                  attachments=self.attachments)
+                  game_id=game_id, attachments=self.attachments)
+        if self.check:
+            self.touched = set()
+            return None
         for address, parts in sorted(self.copies.items()):
             if address != self.mail.reply_to:
                 queue(self.session, self.settings, to=address, subject=f"Copy: {subject}", kind="reply", now=self.now,
@@ -565,6 +585,8 @@ class Conversation:
                       if game is not None else "that is a player's command", code="PLAYER_ONLY")
         elif entry.announces and game is not None and (over := self.over_budget(game)):
             self.echo(line.text, "error", over, code="OVER_BUDGET")
+        elif (held := self._held_back(command)) is not None:
+            self.echo(line.text, "ignored", held.message, code=held.code)
         else:
             try:
                 entry.handler(self, line.text, command)
@@ -572,6 +594,47 @@ class Conversation:
                 refusal.line = self.mask(line.text)  # the refusal quotes it, as every answer does
                 raise
         return True
+
+    def _held_back(self, command: cmd.Command) -> Why | None:
+        """Why a line that acts for the signed-on seat (its game's orders, sheets, letters and own
+        commands, and WAIT) is not done, or None: the mail was sent to others too, in a game that
+        reads orders only from mail sent to the judge alone (`judge.service.kinds.Commands.orders_private`:
+        Machiavelli's 17.4, M58); or it was meant for a phase other than the game's now
+        (`judge.service.late`).  The reply says why once, in its notes; the mail's other
+        commands are done as ever, and nothing held back counts as the seat's sending (a
+        correction is not used up)."""
+        game, seat = self.context.game, self.context.seat
+        own = self.kinds.dispatch.is_games(type(command))
+        if game is None or seat is None or game.state not in RUNNING or not (own or isinstance(command, cmd.Wait)):
+            return None
+        kind = self.kinds.of(game)
+        judge = self.settings.judge_address.lower()
+        others = [address for address in self.mail.recipients if address != judge]
+        if own and kind.orders_private and others:
+            if ("private", game.id) not in self.held:
+                self.held.add(("private", game.id))
+                named = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+                self.notes.append(f"This mail was sent to others too ({named}): {kind.title} takes orders only from "
+                                  f"mail sent to the judge alone ({kind.orders_private}), so none of its lines for "
+                                  f"your {kind.seat_word} was taken, and none counts as a letter or a correction of "
+                                  f"yours; its other commands were read. Send your orders to "
+                                  f"{self.settings.judge_address} alone.")
+            return Why("SENT_TO_OTHERS", f"not taken: sent to others too ({kind.orders_private})")
+        meant = self.meant_for(game)
+        return None if meant is None else Why(*meant.reason())
+
+    def meant_for(self, game: Game) -> late.Meant | None:
+        """The phase of ``game`` this mail was meant for, if it names one that is not the game's now
+        (`judge.service.late.meant_for`: read once per mail and game), told once in the reply's notes
+        (above its lines); None if it acts on the phase now."""
+        if game.id not in self.meant:
+            phases = self.read_once(game, "phase rows", lambda: late.phases_of(self.session, game))
+            self.meant[game.id] = late.meant_for(self.session, game, self.mail, self.named, phases)
+        meant = self.meant[game.id]
+        if meant is not None and ("late", game.id) not in self.held:
+            self.held.add(("late", game.id))
+            self.notes.append(meant.note(game, self.kinds.of(game).seat_word))
+        return meant
 
     # -- the game and its phase ---------------------------------------------------------------
 
@@ -629,10 +692,23 @@ class Conversation:
         kind = self.kinds.of(context.game)
         kind.close_block(self)
         if context.status_echoes:
-            lines = [*kind.status(self), *silent_seats.lines(self.session, context.game)]
+            lines = [*with_waits(kind.status(self), self.wait_lines(context.game, context.seat)),
+                     *silent_seats.lines(self.session, context.game)]
             for index in context.status_echoes:
                 self.echoes[index].extra = list(lines)
         context.block, context.status_echoes = {}, []
+
+    def wait_lines(self, game: Game, seat: str | None) -> list[str]:
+        """What STATUS says of WAIT (`judge.service.handlers.player.wait`): to a seat (``seat``),
+        whether its own stands; to the game master (None), which seats ask it.  Nobody else is told:
+        a WAIT is secret from the other seats."""
+        if game.phase is None or game.state not in RUNNING or not self.kinds.of(game).closes_early:
+            return []
+        waiting = host.seats_waiting(self.session, game)
+        if seat is not None:
+            return [f"you asked {game.phase} to WAIT for its deadline (NOWAIT to withdraw)"] if seat in waiting else []
+        title = self.kinds.of(game).seat_title
+        return [f"asking {game.phase} to WAIT for its deadline: {', '.join(map(title, waiting)) or 'nobody'}"]
 
     # -- what a kind of game sees of the mail (`judge.service.turn.Turn`) --------------------------------
 
@@ -696,19 +772,26 @@ class Conversation:
 
     def _process_if_complete(self) -> None:
         """A phase is processed as soon as its kind says it is complete — in Payola, once every
-        power that must act has done so (unless this mail already changed the game's phase: once
-        per mail; nor when the mail has queued mails already and the results would take it over
-        ``max_mails_per_mail``, as a PROCESS would be refused: its deadline does it then)."""
+        power that must act has done so — and no seat asks it to WAIT (`host.closes_early`; unless
+        this mail already changed the game's phase: once per mail; nor when the mail has queued mails
+        already and the results would take it over ``max_mails_per_mail``, as a PROCESS would be
+        refused: its deadline does it then)."""
         game = self.context.game
         if game is None or game.id in self.phase_changed:
             return
         self.session.flush()
         game_kind = self.kinds.of(game)
-        if game.state == GameState.ACTIVE and game.phase and game_kind.complete(self.session, game, self):
+        if game.state == GameState.ACTIVE and game.phase and host.closes_early(self.session, game, self):
             already = self.mails_sent - self.foldable(game)
             if already and already + game_kind.results_mails(self.session, game) > self.settings.max_mails_per_mail:
                 return
             course.close(self.session, game, self.settings, self.now, cause="all submitted")
+
+
+def with_waits(status: list[str], waits: list[str]) -> list[str]:
+    """A STATUS (its first line the game's phase and deadline) with what it says of WAIT just below
+    that line."""
+    return [*status[:1], *waits, *status[1:]]
 
 
 def _prose(text: str) -> bool:

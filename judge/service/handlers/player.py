@@ -1,6 +1,7 @@
 """A signed-on seat's commands in every game: STATUS (its game's kind answers it), PRESS, RESIGN,
-SET ABSENCE; and SET PASSWORD / SET ADDRESS, which the game master may use too.  A game's own
-commands (Payola's offers and orders, Pirates' Proposal's plans and votes) are its kind's.
+SET ABSENCE, WAIT and NOWAIT; and SET PASSWORD / SET ADDRESS, which the game master may use too.
+A game's own commands (Payola's offers and orders, Pirates' Proposal's plans and votes) are its
+kind's.
 
 A change of password or address is always told to the address registered before it, whoever
 sent the mail and wherever its replies go, so that nobody can take a seat over silently; a new
@@ -23,8 +24,8 @@ from judge.service import host, silent_seats
 from judge.service.deadlines import past_absences
 from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
 from judge.service.handlers import consent
-from judge.service.handlers.conversation import Context, Conversation, Why, masked
-from judge.service.lifecycle import GameState
+from judge.service.handlers.conversation import Context, Conversation, Why, masked, with_waits
+from judge.service.lifecycle import RUNNING, GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password
 from judge.service.render import counted, render, when
@@ -34,16 +35,53 @@ from judge.store.models import Absence, Confirmation, Game, GreyPress, Secret
 def status(talk: Conversation, text: str, _: cmd.Status) -> None:
     """A seat's STATUS is filled in by its game's kind when the seat's lines end
     (`judge.games.GameKind.close_block`), so that it shows what the same mail sends, whether it
-    comes before or after it.  The game master's is the kind's to give, if it gives one."""
+    comes before or after it.  The game master's is the kind's to give, if it gives one; the host
+    adds who asks to WAIT (`Conversation.wait_lines`) to both."""
     game = talk.context.game
     assert game is not None
     kind = talk.kinds.of(game)
     if not talk.context.is_master:
         talk.context.status_echoes.append(talk.echo(text, "info"))
     elif (lines := kind.master_status(talk)) is not None:
-        talk.echo(text, "info", "", [*lines, *silent_seats.lines(talk.session, game)])
+        talk.echo(text, "info", "", [*with_waits(lines, talk.wait_lines(game, None)),
+                                      *silent_seats.lines(talk.session, game)])
     else:
         talk.echo(text, "error", f"that is a player's command; sign on as a {kind.seat_word}", code="PLAYER_ONLY")
+
+
+def wait(talk: Conversation, text: str, command: cmd.Wait) -> None:
+    """WAIT: the phase waits for its deadline even once every seat has sent what it must, so that a
+    seat keeps the time to change its mind (in Machiavelli, its one correction: M60); it holds the
+    phase to its deadline only, not through the grace period (`host.closes_early`).  NOWAIT
+    withdraws it.  Kept as the seat's submission of kind ``wait`` of the phase (`host.WAIT`), which
+    a later mail replaces; secret from the other seats, shown in the seat's STATUS and the game
+    master's.  Where a kind's phases never close early (Pirates' Proposal) it has nothing to hold."""
+    game, seat = talk.context.game, talk.context.seat
+    assert game is not None and seat is not None
+    kind = talk.kinds.of(game)
+    if not kind.closes_early:
+        talk.echo(text, "error", f"a phase of {kind.title} never closes before its deadline: there is nothing to "
+                  "wait for", code="NEVER_EARLY")
+        return
+    if game.phase is None or game.state not in RUNNING:
+        talk.echo(text, "error", "the game is not running", code="NOT_RUNNING")
+        return
+    if kind.out_of_game(talk.session, game, seat):
+        talk.echo(text, "error", f"{kind.seat_title(seat)} is out of the game: it has no phase to hold",
+                  code="OUT_OF_GAME")
+        return
+    if why := talk.superseded(host.latest_accepted(talk.session, game, game.phase, seat, host.WAIT),
+                              "your WAIT or NOWAIT"):
+        talk.echo(text, "ignored", why, code="SUPERSEDED")
+        return
+    host.submit(talk.session, game, game.phase, seat, host.WAIT, "WAIT" if command.on else "", {}, talk.now,
+                talk.accepted)
+    if command.on:
+        talk.echo(text, "ok", f"{game.phase} will wait for its deadline even once everyone has sent what it waits "
+                  "for (not through the grace period; NOWAIT to withdraw)", code="WAITING")
+    else:
+        talk.echo(text, "ok", f"WAIT withdrawn: {game.phase} may close as soon as everyone has sent what it waits "
+                  "for", code="NOT_WAITING")
 
 
 PSEUDONYM = re.compile(r"ANON-[A-Z2-7]{8}")
@@ -403,5 +441,6 @@ COMMANDS = (
     Entry(cmd.SetAddress, set_address, SIGNED_ON),
     Entry(cmd.Resign, resign, PLAYER, closed_after_the_end=True, announces=True),
     Entry(cmd.SetAbsence, set_absence, PLAYER, closed_after_the_end=True, announces=True),
+    Entry(cmd.Wait, wait, PLAYER, closed_after_the_end=True),
 )
 """The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

@@ -87,10 +87,10 @@ def test_E29_the_masters_status_shows_who_asked_the_phase_to_wait(judge: Judge) 
     send_as(judge, "waits", "ANN", "WAIT", "PASS")
     send_as(judge, "waits", "BOB", "PASS")
     status = master(judge, "waits", "STATUS").body
-    assert "ANN (played): a sheet stands, asks to WAIT for the deadline (E29), 60 AgP" in status
-    assert "BOB (played): a sheet stands, 60 AgP" in status and "CAT (played): no sheet, owes the phase" in status
+    assert "asking W1900X to WAIT for its deadline: ANN" in status
+    assert "ANN (played): a sheet stands, 60 AgP" in status and "CAT (played): no sheet, owes the phase" in status
     send_as(judge, "waits", "ANN", "NOWAIT")
-    assert "asks to WAIT" not in master(judge, "waits", "STATUS").body
+    assert "asking W1900X to WAIT for its deadline: nobody" in master(judge, "waits", "STATUS").body
 
 
 def test_a_new_player_of_an_investor_is_briefed_with_the_board_its_map_and_the_last_statement(judge: Judge) -> None:

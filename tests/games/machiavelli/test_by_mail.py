@@ -552,11 +552,14 @@ def test_the_page_shows_the_board_and_the_latest_public_results_and_no_secret(tm
 
 def test_help_gives_the_letters_syntax_and_get_info_the_rules_followed(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
-    judge.send(WATCHER, "HELP")
+    judge.send(WATCHER, "HELP machiavelli")
+    assert "=== Machiavelli, Absence of Plague (CREATE game password machiavelli [scenario]) ===" in (
+        judge.last_to(WATCHER).body)
+    judge.send(WATCHER, "HELP machiavelli create")
+    assert "  classic: Machiavelli (classic board, 1454), 8 countries" in judge.last_to(WATCHER).body
+    judge.send(WATCHER, "HELP machiavelli syntax")
     help_text = judge.last_to(WATCHER)
     text = help_text.body + "".join(data.decode() for _, data in help_text.attachments.values())
-    assert "=== Machiavelli, Absence of Plague (CREATE game password machiavelli [scenario]) ===" in text
-    assert "  classic: Machiavelli (classic board, 1454), 8 countries" in text
     assert "bribe 12 buy A Psa" in text and "sell Pisa to Venice for 5" in text  # the core's syntax, whole
     new_game(judge, ("Florence",), "i1")
     judge.send(WATCHER, "GET INFO i1")
