@@ -53,7 +53,8 @@ def test_m58_a_mail_to_the_judge_and_another_address_is_not_taken_either(tmp_pat
 def test_m58_the_judges_own_address_however_written_is_no_other(tmp_path: Path) -> None:
     judge = MACHIAVELLI.begin(Judge(tmp_path))
     MACHIAVELLI.send(judge, 0, "pay A flo", headers={"To": "The Judge <JUDGE@LocalHost>", "Cc": "judge@localhost"})
-    assert judge.outcome_of("pay A flo") == ("ok", "READ")
+    assert judge.outcome_of("pay A flo") == ("ok", "LEFT_OFF")  # taken, with its warning: other units unpaid (M12)
+    assert MACHIAVELLI.kept(judge, "SP1454A") == ["letter"]
 
 
 def test_a_kind_that_reads_any_mails_orders_takes_a_copied_sheet(tmp_path: Path) -> None:
