@@ -317,7 +317,7 @@ def test_judge_version_prints_the_release(capsys: pytest.CaptureFixture[str]) ->
     with pytest.raises(SystemExit) as done:
         main(["--version"])
     assert done.value.code == 0 and capsys.readouterr().out.startswith(f"payola-judge {judge.__version__} (")
-    assert judge.__version__ == "0.3.0"
+    assert judge.__version__ == "0.4.0"
 
 
 def test_a_restore_is_refused_while_the_judge_runs_on_the_data_directory(tmp_path: Path) -> None:
