@@ -39,6 +39,15 @@ def test_the_unit_is_hardened() -> None:
     assert any(line.startswith("After=") and "postfix.service" in line.split() for line in unit)
 
 
+def test_the_judge_asks_postfix_for_held_mail_as_its_own_user() -> None:
+    """``postqueue -f`` (mta-flush), run by the judge itself once it listens or stores mail again
+    after a 451, needs the group postdrop: NoNewPrivileges keeps its setgid bit from applying.
+    Nothing of the unit runs as root any more (it ran postqueue as root once the judge listened)."""
+    unit = lines("judge.service")
+    assert "SupplementaryGroups=postdrop" in unit and "NoNewPrivileges=true" in unit
+    assert not [line for line in unit if line.startswith("ExecStart") and "=+" in line.replace("-", "")]
+
+
 def test_a_further_judge_is_the_first_ones_unit_on_the_port_its_instance_names() -> None:
     first, further = lines("judge.service"), lines("judge@.service")
     assert "ExecStart=/opt/judge/bin/judge serve --config /etc/judge/judge.toml --port %i" in further
