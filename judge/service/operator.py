@@ -45,6 +45,8 @@ from sqlalchemy.orm import Session
 
 from judge.commands.parse import password_words
 from judge.mail.inbound import parse_mail
+from judge.mail.received import accepted_at as mta_accepted_at
+from judge.mail.received import authserv_ids
 from judge.mail.redact import MASK, redact
 from judge.service.clock import now_on
 from judge.service.config import ConfigError, Settings
@@ -429,6 +431,7 @@ def status(db: Database, settings: Settings, now: datetime, limits: Limits,
             select(Game.name, Game.next_due).where(Game.state == GameState.ACTIVE, Game.next_due <= now)
             .order_by(Game.next_due)) if when is not None]
         taken = untaken(path, session.connection()) if (path := intake_path(db.url)) and path.exists() else []
+        handed, unvouched = _authenticated(session, settings)
     lines = [f"judge@{settings.domain}, database {shown_url(settings)}, schema {newest_version()}"]
     if tick is None:
         lines.append("deadline clock: has never run")
@@ -467,9 +470,31 @@ def status(db: Database, settings: Settings, now: datetime, limits: Limits,
             problems.append(f"games due for over {limits.due.total_seconds() / 60:g} minutes: {', '.join(late)}")
     if inbound.get("quarantined"):
         lines.append(f"{inbound['quarantined']} quarantined mail(s): see judge quarantine")
+    if unvouched:
+        problems.append(f"mta-authenticates is set, but {len(unvouched)} of the last {len(handed)} mail(s) your MTA "
+                        f"({settings.mta_hostname}) handed over carry no Authentication-Results header by "
+                        f"{settings.mta_hostname} (mail {', '.join(map(str, unvouched[:5]))}): it writes none (is its "
+                        "milter running, with that authserv-id?), and unless it also removes those a mail comes with, "
+                        "the judge believes a forged one (docs/operators/authentication.md)")
     if not problems:
         return [*lines, "OK"], 0
     return lines + [f"PROBLEM: {problem}" for problem in problems], 1
+
+
+AUTHENTICATED_SAMPLE = 20  # the newest mails whose Authentication-Results ``judge status`` reads
+
+
+def _authenticated(session: Session, settings: Settings) -> tuple[list[int], list[int]]:
+    """With ``mta_authenticates``: of the newest mails the judge's MTA handed over (its
+    ``Received:`` line by ``mta_hostname``), which they are, and which of them carry no
+    ``Authentication-Results`` header of that MTA's (`authserv_ids`)."""
+    if not (settings.mta_authenticates and settings.mta_hostname):
+        return [], []
+    ours = settings.mta_hostname.rstrip(".").lower()
+    recent = session.execute(select(InboundMail.id, InboundMail.raw).where(func.length(InboundMail.raw) > 0)
+                             .order_by(InboundMail.id.desc()).limit(AUTHENTICATED_SAMPLE))
+    handed = [(mail_id, raw) for mail_id, raw in recent if mta_accepted_at(raw, settings.mta_hostname) is not None]
+    return [mail_id for mail_id, _ in handed], [mail_id for mail_id, raw in handed if ours not in authserv_ids(raw)]
 
 
 def _listener_line(heard: Listener | None, now: datetime) -> str:

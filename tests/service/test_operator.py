@@ -25,7 +25,7 @@ from judge.service.listening import listening, stopped_listening
 from judge.store.database import alembic_config, newest_version, to_wal
 from judge.store.models import Heartbeat, InboundMail, Outbox, Submission
 from tests.support.cli import options, run
-from tests.support.harness import Judge, fresh_database_url, two_player_game
+from tests.support.harness import Judge, fresh_database_url, raw_mail, two_player_game
 from tests.support.people import GM
 from tests.support.relay import Relay
 
@@ -195,6 +195,29 @@ def test_judge_status_says_when_the_data_directorys_disk_is_nearly_full(tmp_path
     assert code == 0 and lines[-1] == "OK"
     lines, code = operator.status(judge.db, judge.settings, now, limits, free=lambda path: 12 * 2**20)
     assert code == 1 and f"PROBLEM: {tmp_path} has 12 MB free (under 200 MB)" in lines[-1]
+
+
+def test_judge_status_warns_when_mta_authenticates_is_set_but_the_mta_writes_no_authentication_results(
+        tmp_path: Path) -> None:
+    """With ``mta-authenticates`` the judge believes the Authentication-Results header its MTA writes; an MTA
+    that writes none (its milter stopped, or given another authserv-id) most likely removes none either, and
+    then a forged one in a player's mail is believed.  ``judge status`` reads the newest mails the MTA handed
+    over: one without a header by ``mta-hostname`` is a problem (a header by another server does not count)."""
+    now = datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+    judge = two_player_game(Judge(tmp_path, now=now, mta_hostname="mx.example.net", mta_authenticates=True))
+    listening(judge.db, now, "judge1 pid 7 on 127.0.0.1:2525", starting=True)
+    run_deadlines(judge.db, judge.settings, now)
+    received = (f"Received: from c.example.org (c.example.org [192.0.2.7])\r\n\tby mx.example.net (Postfix) with "
+                f"ESMTP id 4F2A1C\r\n\tfor <judge@localhost>; {now:%a, %d %b %Y %H:%M:%S} +0000\r\n").encode()
+    vouched = {"Authentication-Results": "mx.example.net; dmarc=pass header.from=example.org"}
+    judge.send_raw(received + raw_mail(ALICE, "HELP", headers=vouched))
+    lines, code = operator.status(judge.db, judge.settings, now, operator.Limits())
+    assert code == 0 and lines[-1] == "OK"  # the MTA vouched (the earlier mail came by judge inject: not counted)
+    elsewhere = {"Authentication-Results": "mx.elsewhere.example; dmarc=pass header.from=example.org"}
+    judge.send_raw(received + raw_mail(BOB, "HELP", headers=elsewhere))
+    lines, code = operator.status(judge.db, judge.settings, now, operator.Limits())
+    assert code == 1 and "PROBLEM: mta-authenticates is set, but 1 of the last 2 mail(s) your MTA (mx.example.net)" \
+        in lines[-1]
 
 
 def test_judge_status_says_2_when_the_database_cannot_be_used(

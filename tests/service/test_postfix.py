@@ -29,6 +29,7 @@ import shutil
 import signal
 import smtplib
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -157,10 +158,13 @@ def site() -> Iterator[Site]:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def send(sender: str, body: str, to: str = f"judge@{DOMAIN}", subject: str = "orders") -> None:
+def send(sender: str, body: str, to: str = f"judge@{DOMAIN}", subject: str = "orders",
+         headers: dict[str, str] | None = None) -> None:
     """A player's mail, into Postfix on port 25."""
     message = EmailMessage()
     message["From"], message["To"], message["Subject"] = sender, to, subject
+    for name, value in (headers or {}).items():
+        message[name] = value
     message.set_content(body)
     with smtplib.SMTP("127.0.0.1", 25, timeout=30) as client:
         client.send_message(message)
@@ -281,6 +285,13 @@ def test_a_domain_for_the_judge_alone_receives_its_mail_through_postfix(site: Si
         answer = answered(site, judge, GM, "judge@judge-only.test", "help, judge alone")
         assert answer["From"] == "The judge <judge@judge-only.test>"
         answered(site, judge, GM, "judge+tag@judge-only.test", "help, with a tag")
+        forged = {"Authentication-Results": f"{run('postconf', '-h', 'myhostname').strip()}; dmarc=pass "
+                                            f"header.from={PLAYERS_DOMAIN}"}
+        send(GM, "HELP", to="judge@judge-only.test", subject="help, forged", headers=forged)
+        site.wait_for(GM, "Re: help, forged")
+        with sqlite3.connect(site.work / "data" / "judge.db") as stored:
+            raw = stored.execute("SELECT raw FROM inbound_mail ORDER BY id DESC LIMIT 1").fetchone()[0]
+        assert b"Subject: help, forged" in raw and b"Authentication-Results" not in raw  # removed by Postfix
     finally:
         stop(judge)
 
