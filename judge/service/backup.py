@@ -57,8 +57,10 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import DatabaseError
+from sqlalchemy.exc import DatabaseError, SQLAlchemyError
+from sqlalchemy.orm import Session
 
+from judge.service.app import beat
 from judge.service.clock import utcnow
 from judge.service.config import Settings
 from judge.service.datadir import OperatorError, data_dir_lock, refuse_root, shown_url
@@ -68,6 +70,7 @@ from judge.store import models
 from judge.store.database import create_private, make_engine, newest_version, schema_version, upgrade
 from judge.store.models import Base, Game, InboundMail, Outbox
 
+BACKUP, BACKUP_FAILED = "backup", "backup failed"  # the heartbeats a backup leaves, for ``judge status``
 BATCH = 1000  # rows read and written at a time
 BLOB_BATCH = 20  # of a table with raw mail or attachments in it (up to a few MB a row)
 
@@ -422,6 +425,21 @@ def restore(settings: Settings, kinds: Kinds, backup_path: str, now: datetime,
             *outgoing, "start the judge again (systemctl start judge judge-tick.timer)"]
 
 
+def _record_backup(settings: Settings, now: datetime, failure: str | None) -> None:
+    """Leave ``judge status`` a heartbeat of this backup: a good one, or one that failed and why.
+    A database that cannot take it (the failure itself, often) is left alone: status then sees
+    no good backup for too long."""
+    engine = make_engine(settings.database_url)
+    try:
+        with Session(engine) as session, session.begin():
+            beat(session, BACKUP if failure is None else BACKUP_FAILED, now,
+                 None if failure is None else " ".join(failure.split())[:200])
+    except SQLAlchemyError:
+        pass
+    finally:
+        engine.dispose()
+
+
 def main(args: argparse.Namespace, settings: Settings, kinds: Kinds) -> tuple[list[str], int]:
     """``judge backup``, ``judge restore`` and ``judge copy-db``, for `judge.service.operator.main`
     (``kinds``: the kinds of game the judge hosts, whose tables are copied and totals checked too)."""
@@ -430,7 +448,12 @@ def main(args: argparse.Namespace, settings: Settings, kinds: Kinds) -> tuple[li
         return check(args.backup, kinds)
     refuse_root(settings)
     if args.command == "backup":
-        made, lines, status = backup(settings, kinds, Path(args.folder), now, args.keep)
+        try:
+            made, lines, status = backup(settings, kinds, Path(args.folder), now, args.keep)
+        except (OperatorError, OSError, SQLAlchemyError) as exc:
+            _record_backup(settings, now, f"{type(exc).__name__}: {exc}")
+            raise
+        _record_backup(settings, now, None if status == 0 else f"{made} did not pass its check")
         return [f"backup written to {made}", *lines[1:]], status
     if args.command == "restore":
         return restore(settings, kinds, args.backup, now, args.no_resend_before), 0
