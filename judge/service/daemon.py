@@ -102,10 +102,18 @@ from judge.web.pages import refresh, web_root
 log = logging.getLogger("judge")
 _SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: no copy of the daemon's threads
 SENDER_PERIOD = 5.0  # seconds between outbox sweeps when nothing wakes the sender
+FAULT_PERIOD = 60.0  # at most this many seconds between the tries of a task whose database is down (`backoff`)
 SENDER_QUIET = 0.2  # seconds without mail coming in before the sender runs ...
 SENDER_PATIENCE = 2.0  # ... or at most this long after it was woken
 APPLIER_QUIET = 0.05  # seconds without mail coming in before stored mail is applied ...
 APPLIER_PATIENCE = 1.0  # ... or at most this long after the processor was woken
+
+
+def backoff(period: float, failures: int) -> float:
+    """Seconds before a task that runs every ``period`` seconds tries again after ``failures``
+    failures in a row: twice as long each time, at most `FAULT_PERIOD`.  A database down for an
+    hour is tried a minute apart, not every few seconds, each try a line of the log."""
+    return min(period * 2.0 ** min(failures, 16), max(period, FAULT_PERIOD))
 
 
 def quiet_wait(now: float, last_stored: float, woken: float, quiet: float, patience: float) -> float:
@@ -229,11 +237,13 @@ class Doorbell:
         self.thread.join(timeout=self.PERIOD + self.RETRY)
 
     def _listen(self) -> None:
+        failures = 0
         while not self.closing.is_set():
             try:
                 with self.db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
                     try:
                         connection.exec_driver_sql(f"LISTEN {MAIL_CHANNEL}")
+                        failures = 0
                         self.ring()
                         listening = connection.connection.driver_connection
                         assert listening is not None
@@ -243,9 +253,10 @@ class Doorbell:
                     finally:
                         connection.invalidate()  # closed, not given back to the pool still listening
             except Exception as exc:
-                log.warning("not listening for other judges' mail (trying again in %.0f s): %s", self.RETRY,
-                            (str(exc).splitlines() or [""])[0])
-                self.closing.wait(self.RETRY)
+                failures += 1
+                log.warning("not listening for other judges' mail (trying again in %.0f s): %s",
+                            backoff(self.RETRY, failures - 1), (str(exc).splitlines() or [""])[0])
+                self.closing.wait(backoff(self.RETRY, failures - 1))
 
 
 class Daemon:
@@ -458,17 +469,20 @@ class Daemon:
                 await self._apply_stored()
 
     async def _sender(self) -> None:
+        failures = 0
         while not self.stop.is_set():
             await self._give_way(sender_wait, SENDER_QUIET)
             try:
                 sent, more = await self._in_thread(send_due, self.db, self.settings, self.transport, self.clock())
+                failures = 0
                 if sent:
                     log.info("%d mail(s) sent", sent)
                 if more:  # stopped at its limit: the rest is due now, not at the next sweep
                     self.outbox_waiting.set()
             except Exception:
+                failures += 1
                 log.exception("sender failed; retrying")
-            await self._pause(self.outbox_waiting, SENDER_PERIOD)
+            await self._pause(self.outbox_waiting, backoff(SENDER_PERIOD, failures))
             self.outbox_waiting.clear()
 
     async def _give_way(self, wait: Callable[[float, float, float], float], look: float) -> None:
