@@ -231,8 +231,11 @@ if [ "$systemd" = yes ]; then
   done
   systemctl daemon-reload
 fi
-echo "== 4. the first release into $venv"
-"$venv/bin/pip" install --quiet "payola-judge[postgres] @ git+file://$checkout@$first"
+echo "== 4. the first release into $venv, built from a copy of its commit (nothing of a newer build)"
+source=\$(mktemp -d)
+git -c safe.directory="$checkout" -C "$checkout" archive "$first" | tar -x -C "\$source"
+"$venv/bin/pip" install --quiet "\$source[postgres]"
+rm -rf "\$source"
 echo "== 5. the first release's judge started"
 if [ "$systemd" = yes ]; then
   systemctl enable --now judge.service
