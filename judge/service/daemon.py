@@ -309,7 +309,6 @@ class Daemon:
         if self.refusing is not None:
             self.tick_now.set()  # it stores again: the clock sees to the end of the outage now
 
-
     async def start(self) -> None:
         """Listen first, then wait for the applier: the applier's interpreter takes about as long
         to start as this one (issue 27), and mail that comes meanwhile is stored and answered
@@ -346,7 +345,6 @@ class Daemon:
         log.info("payola-judge %s (%s core), judge %s listening on %s:%s", __version__, core_build(),
                  self.settings.judge_address, self.settings.host, self.port)
         _notify_systemd(b"READY=1")
-        await self._flush_mta("the judge listens")
 
     async def _flush_mta(self, why: str) -> None:
         """Ask the MTA to deliver at once what it holds for the judge (``mta_flush``), saying ``why``."""
@@ -380,6 +378,7 @@ class Daemon:
             raise
         tasks = [asyncio.create_task(loop()) for loop in (self._processor, self._sender, self._clock, self._beat,
                                                           self._measure_time)]
+        tasks.append(asyncio.create_task(self._flush_mta("the judge listens")))  # beside the work, not before it
         loop = asyncio.get_running_loop()
         doorbell = (Doorbell(self.db, partial(loop.call_soon_threadsafe, self.mail_waiting.set))
                     if self.db.engine.dialect.name == "postgresql" else None)
