@@ -179,6 +179,11 @@ class Rollback:
 
 
 @dataclass(frozen=True)
+class Rollforward:
+    """``ROLLFORWARD``: undo a ROLLBACK, processing its phase again as it was."""
+
+
+@dataclass(frozen=True)
 class Replace:
     """``REPLACE POWER new@address`` (the game master): the seat goes to a new player, who
     confirms and chooses a password."""
@@ -312,6 +317,39 @@ class SetOpening:
 
 
 @dataclass(frozen=True)
+class SetClock:
+    """``SET CLOCK [phase] days HH:MM [zone] [AT LEAST hours] [EVERY n WEEKS]``, ``SET CLOCK [phase]
+    OFF`` or ``SET CLOCK preset``: the game's weekly clock, as written (the game's kind names its
+    phases and presets: `judge.service.handlers.unattended`)."""
+
+    words: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SetSilence:
+    """``SET SILENCE ON|OFF``, ``SET SILENCE DAILY ON|OFF``, ``SET SILENCE EXTENSIONS n``, ``SET
+    SILENCE EXTENSION hours``, ``SET SILENCE ABANDON n``: how the judge handles a silent seat
+    (`judge.service.silence`)."""
+
+    setting: str  # on, off, daily, extensions, extension, abandon
+    value: bool | float | None = None
+
+
+@dataclass(frozen=True)
+class SetGate:
+    """``SET GATE OFF``, ``SET GATE ABANDONED n|OFF``, ``SET GATE ONTIME n%|OFF``, ``SET GATE
+    FINISHED n|OFF``: what a player's record must show to JOIN or TAKEOVER (`judge.service.records`)."""
+
+    gate: str  # off, abandoned, on_time, finished
+    value: float | None = None
+
+
+@dataclass(frozen=True)
+class GetRecord:
+    """``GET RECORD``: the sender's own record on this judge, and its public page."""
+
+
+@dataclass(frozen=True)
 class GameLine:
     """A line that is none of the host's commands: the signed-on game's kind reads it."""
 
@@ -350,7 +388,7 @@ class Line:
 GAME_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,19}")
 SIMPLE: dict[str, Callable[[], Command]] = {
     "HELP": Help, "STATUS": Status, "RESIGN": Resign, "START": Start, "PAUSE": Pause, "RESUME": Resume,
-    "SIGNOFF": SignOff,
+    "ROLLFORWARD": Rollforward, "SIGNOFF": SignOff,
 }
 """The host's words that take nothing after them (a kind's grammar reads its own the same way)."""
 _DURATIONS = {"GRACE": "grace", "REMINDER": "reminder"}  # a kind's phases' lengths are its to read
@@ -525,6 +563,8 @@ def _command(words: list[str]) -> Command:
         if len(args) > 1:
             raise ValueError("expected WHOGAME game")
         return WhoGame(_game(args[0]) if args else None)
+    if keyword == "GET" and [a.upper() for a in args] == ["RECORD"]:
+        return GetRecord()
     if keyword == "GET":
         if not 1 <= len(args) <= 2 or args[0].upper() not in ("INFO", "RULES"):
             raise ValueError("expected GET INFO game or GET RULES game")
@@ -583,6 +623,45 @@ def _absence(rest: list[str]) -> SetAbsence:
     return SetAbsence(start, end)
 
 
+MAX_EXTENSIONS = 3  # automatic extensions of one phase at most
+MAX_ABANDON = 9  # missed phases in a row before a seat is abandoned, at most
+SILENCE_USAGE = ("expected SET SILENCE ON|OFF, SET SILENCE DAILY ON|OFF, SET SILENCE EXTENSIONS n (0 to "
+                 f"{MAX_EXTENSIONS}), SET SILENCE EXTENSION hours, SET SILENCE ABANDON n (0: never, up to "
+                 f"{MAX_ABANDON})")
+GATE_USAGE = "expected SET GATE OFF, SET GATE ABANDONED n|OFF, SET GATE ONTIME n%|OFF or SET GATE FINISHED n|OFF"
+
+
+def _silence(rest: list[str]) -> SetSilence:
+    if rest in (["ON"], ["OFF"]):
+        return SetSilence(rest[0].lower())
+    if len(rest) != 2:
+        raise ValueError(SILENCE_USAGE)
+    what, value = rest
+    if what == "DAILY" and value in ("ON", "OFF"):
+        return SetSilence("daily", value == "ON")
+    if what == "EXTENSION":
+        return SetSilence("extension", parse_duration(value, MIN_PHASE_HOURS, "an extension"))
+    bound = {"EXTENSIONS": MAX_EXTENSIONS, "ABANDON": MAX_ABANDON}.get(what)
+    if bound is None or not value.isdigit() or int(value) > bound:
+        raise ValueError(SILENCE_USAGE)
+    return SetSilence(what.lower(), float(value))
+
+
+def _gate(rest: list[str]) -> SetGate:
+    if rest == ["OFF"]:
+        return SetGate("off")
+    gate = {"ABANDONED": "abandoned", "ONTIME": "on_time", "ON-TIME": "on_time", "FINISHED": "finished"}.get(
+        rest[0] if rest else "")
+    if gate is None or len(rest) != 2:
+        raise ValueError(GATE_USAGE)
+    if rest[1] == "OFF":
+        return SetGate(gate)
+    number = rest[1].removesuffix("%") if gate == "on_time" else rest[1]
+    if not number.isdigit() or (gate == "on_time" and int(number) > 100) or int(number) > 999:
+        raise ValueError(GATE_USAGE)
+    return SetGate(gate, float(number))
+
+
 PRESS_COLOURS = ("NONE", "WHITE", "GREY", "WHITE/GREY", "GREY/WHITE")
 """The press a game allows, as njudge names it: none (to the game master only), white (signed),
 grey (unsigned), both (white by default), both (grey by default)."""
@@ -634,6 +713,14 @@ def _set(args: list[str]) -> Command:
         return SetPrivate(rest[0])
     if what == "PUBLIC" and not rest:
         return SetPrivate(None)
+    if what == "CLOCK":
+        if not rest:
+            raise ValueError("expected SET CLOCK [phase] days HH:MM [zone], SET CLOCK [phase] OFF or SET CLOCK preset")
+        return SetClock(tuple(rest))
+    if what == "SILENCE":
+        return _silence([w.upper() for w in rest])
+    if what == "GATE":
+        return _gate([w.upper() for w in rest])
     if what == "OPENING" and len(rest) == 1:
         return SetOpening(rest[0].upper())
     if what in _DURATIONS and len(rest) == 1:  # no grace period at all is allowed, not a reminder at the deadline

@@ -30,7 +30,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from judge.service import host
+from judge.service import course, host, silent_seats
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
 from judge.service.handlers.mail import Runs, accepted_at, mask_old_quarantine
@@ -102,7 +102,9 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
             kind = kind_of(session, game)
             cause = "judge process --force" if force else "all submitted" if kind.complete(session, game, now=now) \
                 else "deadline"
-            processed = kind.process(session, game, settings, now, cause=cause)
+            if cause == "deadline" and (extended := silent_seats.extend(session, game, settings, now)):
+                return extended  # a played seat is late, and the game's policy gives it more time
+            processed = course.close(session, game, settings, now, cause=cause)
             summary = f"{game.name} {processed.phase} processed"
             summary += f"; {processed.winner} wins" if processed.winner else f"; next {processed.next_phase}"
         else:

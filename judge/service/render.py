@@ -1,13 +1,21 @@
-"""Jinja2 rendering of every outgoing mail from the templates in ``judge/templates/mail``
-(package data, so an installed judge finds them without a source tree)."""
+"""Jinja2 rendering of every outgoing mail from the templates in ``judge/templates/mail`` and in
+each kind's own folder (package data, so an installed judge finds them without a source tree).
+
+A kind keeps its templates in its own package, ``<package>/templates/mail/*.txt.j2`` and
+``<package>/templates/web/*.html.j2``, and names them ``mail/<kind>/<name>.txt.j2`` (through
+`render`: ``<kind>/<name>``) and ``web/<kind>/<name>.html.j2``, as the host's own are named
+``mail/<name>.txt.j2``: the registry of kinds adds each kind's folder when it is made
+(`add_kind_templates`), and `template_loader` finds a template in the host's folder or in its
+kind's."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from functools import cache
+from importlib.resources import files
 from typing import Any, NamedTuple
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import BaseLoader, ChoiceLoader, Environment, PackageLoader, PrefixLoader, StrictUndefined
 
 from judge.service.config import Settings
 from judge.service.kinds import Kinds
@@ -32,10 +40,35 @@ def help_mail(settings: Settings, kinds: Kinds) -> str:
     return render("help", settings=settings, games=games_help(kinds, settings))
 
 
+_KIND_PACKAGES: dict[str, str] = {}
+"""Each kind's name and the package whose ``templates`` folder holds its templates (`add_kind_templates`)."""
+
+
+def add_kind_templates(name: str, package: str) -> None:
+    """Find the templates of the kind ``name`` in the ``templates`` folder of ``package``, if it has one."""
+    if _KIND_PACKAGES.get(name) != package:
+        _KIND_PACKAGES[name] = package
+        template_loader.cache_clear()
+        environment.cache_clear()
+
+
+@cache
+def template_loader() -> BaseLoader:
+    """The loader of every template: the host's (``judge/templates``), then each kind's, by its name:
+    ``mail/<kind>/...`` and ``web/<kind>/...`` in ``<package>/templates/mail`` and ``/web``."""
+    kinds: dict[str, dict[str, BaseLoader]] = {"mail": {}, "web": {}}
+    for name, package in sorted(_KIND_PACKAGES.items()):
+        for side, found in kinds.items():
+            if files(package).joinpath("templates", side).is_dir():
+                found[name] = PackageLoader(package, f"templates/{side}")
+    return ChoiceLoader([PackageLoader("judge", "templates"),
+                         PrefixLoader({side: PrefixLoader(found) for side, found in kinds.items()})])
+
+
 @cache
 def environment() -> Environment:
     env = Environment(
-        loader=PackageLoader("judge", "templates"),
+        loader=template_loader(),
         autoescape=False,  # plain-text mail
         undefined=StrictUndefined,
         trim_blocks=True,

@@ -279,6 +279,21 @@ class Observer(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime)
 
 
+class GreyPress(Base):
+    """Who sent a grey press, and to whom: its readers never learn it while the game runs, and the
+    end publishes it (`judge.service.course.publish`, ruling M63)."""
+
+    __tablename__ = "grey_press"
+    __table_args__ = (Index("ix_grey_press_game", "game_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    phase: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    sent_at: Mapped[datetime] = mapped_column(DateTime)
+    author: Mapped[str] = mapped_column(String(60))  # the seat that sent it
+    readers: Mapped[list[str]] = mapped_column(JSON)  # the seats it went to, "MASTER" for the game master
+
+
 class Absence(Base):
     """A seat's absence: no deadline of the game falls inside it once approved."""
 
@@ -326,3 +341,24 @@ class Heartbeat(Base):
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
     at: Mapped[datetime] = mapped_column(DateTime)
     by: Mapped[str] = mapped_column(String(200))
+
+
+class PlayerRecord(Base):
+    """One line of an address's record on this judge (`judge.service.records`): a phase it was due
+    to act in, and whether it acted on time (``on_time``), late (``late``, in the grace or an
+    automatic extension) or not at all (``missed``); a seat it left silent until the judge declared
+    it ``abandoned``; a game it played to the end (``finished``).  The phases' lines of a phase a
+    ROLLBACK goes back before are dropped (``phase_row``: the phase row's id, kept without a key,
+    as that row may be dropped)."""
+
+    __tablename__ = "player_records"
+    __table_args__ = (Index("ix_player_records_address", "address", "at"), Index("ix_player_records_game", "game_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(String(320))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[str] = mapped_column(String(20))
+    phase: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    phase_row: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    what: Mapped[str] = mapped_column(String(16))  # on_time, late, missed, abandoned, finished
+    at: Mapped[datetime] = mapped_column(DateTime)

@@ -10,6 +10,8 @@ index, the stylesheet and icon, writing files, and keeping the pages up to date.
     web/index.html                  every game, grouped: in progress, forming, finished
     web/style.css, web/icon.svg
     web/games/<game>/...            the game's pages: index.html, the game now, and what its kind adds
+    web/feeds/, web/players/        each game's deadlines and results as feeds, each player's record
+                                    and calendar (`judge.web.feeds`)
 
 A kind keeps a digest of everything a game's pages show in its folder's ``.digest``
 (`templates_version` is part of it): a game whose pages would not change is not rendered again,
@@ -35,17 +37,19 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import BaseLoader, Environment, StrictUndefined
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from judge.service import records
+from judge.service.clock import utcnow
 from judge.service.config import Settings
 from judge.service.kinds import kind_of
 from judge.service.lifecycle import RUNNING
-from judge.service.render import counted
+from judge.service.render import counted, template_loader
 from judge.store.database import Database
 from judge.store.models import Game, Player
-from judge.web import public
+from judge.web import feeds, public
 from judge.wording import power_title
 
 log = logging.getLogger("judge")
@@ -81,9 +85,14 @@ def _game(session: Session, game: Game | str) -> Game:
 # -- writing -----------------------------------------------------------------------------------------
 
 
-@cache
 def environment() -> Environment:
-    env = Environment(loader=PackageLoader("judge", "templates"), autoescape=True, undefined=StrictUndefined,
+    """The pages' templates, the host's and every kind's (`template_loader`)."""
+    return _environment(template_loader())
+
+
+@cache
+def _environment(loader: BaseLoader) -> Environment:
+    env = Environment(loader=loader, autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["when"] = lambda moment: moment.strftime("%Y-%m-%d %H:%M UTC")
     env.filters["iso"] = lambda moment: moment.strftime("%Y-%m-%dT%H:%MZ")
@@ -179,7 +188,33 @@ def publish_all(source: Session | Database, settings: Settings, *, force: bool =
     """Every game's pages and the index (``judge publish``); returns the pages written."""
     with _reading(source) as session:
         names = list(session.scalars(select(Game.name).order_by(Game.name)))
-    return [publish(source, settings, name, force=force) for name in names] + [publish_index(source, settings)]
+    written = [publish(source, settings, name, force=force) for name in names] + [publish_index(source, settings)]
+    publish_feeds(source, settings, names)
+    return written
+
+
+def publish_feeds(source: Session | Database, settings: Settings, names: Iterable[str]) -> None:
+    """The feeds of the games ``names`` and the pages of their players (`judge.web.feeds`): each
+    file written only if it changed."""
+    root = web_root(settings)
+    names = list(names)
+    with _reading(source) as session:
+        games = list(session.scalars(select(Game).where(Game.name.in_(names))))
+        made = [feeds.gather(session, game, settings) for game in games]
+        now = utcnow()
+        players = feeds.gather_players(session, feeds.addresses_of(session, names), settings, now)
+    written: set[Path] = set()
+    for folder in ("feeds", "players"):
+        make_folder(root / folder)
+    for game in made:
+        calendar = feeds.calendar(f"{game.name} deadlines", [game.deadline] if game.deadline else [], settings.domain)
+        write_file(root / "feeds" / f"{game.name}.ics", calendar, written)
+        write_file(root / "feeds" / f"{game.name}.atom", feeds.atom(game, settings.domain), written)
+    for player in players:
+        render_page(root / "players" / f"{player.record_name}.html", "player.html.j2", written, root="../",
+                    record=records.summary(player.record))
+        write_file(root / "players" / f"{player.calendar_name}.ics",
+                   feeds.calendar("my deadlines", player.deadlines, settings.domain), written)
 
 
 def refresh(db: Database, settings: Settings, names: Iterable[str] | None = None) -> None:
@@ -192,6 +227,7 @@ def refresh(db: Database, settings: Settings, names: Iterable[str] | None = None
             publish_all(db, settings)
             return
         root = web_root(settings)
+        names = list(names)
         lines: dict[Path, str] = {}
         for name in names:
             with _reading(db) as session:
@@ -209,5 +245,6 @@ def refresh(db: Database, settings: Settings, names: Iterable[str] | None = None
             publish_index(db, settings)
             for stamp, line in lines.items():  # once the index shows them
                 write_file(stamp, line.encode("utf-8"), set())
+        publish_feeds(db, settings, names)
     except Exception:
         log.exception("the public pages could not be written")

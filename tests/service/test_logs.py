@@ -74,7 +74,7 @@ def test_a_phase_processed_in_a_mail_that_is_then_quarantined_is_not_logged(
     process_phase = lifecycle.process_phase
 
     def counted(*args: Any, **kwargs: Any) -> Any:
-        calls.append(kwargs["cause"])
+        calls.append(args[-1].cause)  # the closing
         return process_phase(*args, **kwargs)
 
     def fail_after(*args: object, **kwargs: object) -> None:

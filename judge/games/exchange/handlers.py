@@ -19,9 +19,8 @@ from judge.games.exchange.core.views import ceo_view, corporation_facts
 from judge.games.exchange.reading import routed
 from judge.service import host
 from judge.service.absences import absence_lines
-from judge.service.dispatch import MASTER, PLAYER, SIGNED_ON, Entry
-from judge.service.lifecycle import RUNNING, GameError
-from judge.service.phase_changes import with_news
+from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
+from judge.service.lifecycle import RUNNING
 from judge.service.render import when
 from judge.service.turn import Turn
 from judge.store.models import Game
@@ -52,11 +51,6 @@ class ExchangeMap:
 
 
 @dataclass(frozen=True)
-class ExchangeRollforward:
-    """``ROLLFORWARD``: the game master undoes a ROLLBACK (as in Payola)."""
-
-
-@dataclass(frozen=True)
 class ExchangeVote:
     """``VOTE DRAW``, ``VOTE CONCEDE X`` or ``VOTE NONE`` (E34)."""
 
@@ -73,11 +67,11 @@ def read(text: str) -> Command:
     """A line the host's grammar does not know, as an Exchange game reads it."""
     words = text.split()
     keyword = words[0].upper()
-    if keyword in ("WAIT", "NOWAIT", "CLEAR", "MAP", "ROLLFORWARD"):
+    if keyword in ("WAIT", "NOWAIT", "CLEAR", "MAP"):
         if len(words) > 1:
             return BadCommand(f"{keyword} takes nothing after it")
         return {"WAIT": ExchangeWait(True), "NOWAIT": ExchangeWait(False), "CLEAR": ExchangeClear(),
-                "MAP": ExchangeMap(), "ROLLFORWARD": ExchangeRollforward()}[keyword]
+                "MAP": ExchangeMap()}[keyword]
     if keyword == "VOTE":
         choice = [w.upper() for w in words[1:]]
         if choice == ["DRAW"] or choice == ["NONE"]:
@@ -191,32 +185,6 @@ def vote(talk: Turn, text: str, command: ExchangeVote) -> None:
         talk.note(answered, [f"the investors' votes end the game: {result}"])
 
 
-def rollforward(talk: Turn, text: str, _: ExchangeRollforward) -> None:
-    """Undo a ROLLBACK: process the phase again as it was, refused once anything changed since
-    (`lifecycle.undo_rollback`).  Investors and observers are told before the results come."""
-    game = talk.game
-    assert game is not None
-    results = talk.may_change_phase(text, "ROLLFORWARD")
-    if results is None:
-        return
-    try:
-        phase = lifecycle.undo_rollback(talk.session, game)
-    except GameError as exc:
-        talk.echo(text, "error", str(exc), code=exc.code)
-        return
-    host.record(game, f"the game master's ROLLFORWARD, {when(talk.now)}: {phase} processed again as it was rolled "
-                "back")
-    talk.announce(f"the game master undid the rollback of {phase}: it is processed again now, with the sheets and "
-                  "the money it had when it was rolled back (nobody changed them since)", public=True)
-    preface = with_news(None, talk.take_news(game))
-    talk.announce_now(game)
-    closed = lifecycle.process_phase(talk.session, game, talk.settings, talk.now, cause="master's ROLLFORWARD",
-                                     preface=preface)
-    talk.changed_phase("ROLLFORWARD", results)
-    talk.echo(text, "ok", f"{closed.phase} processed again as it was at the ROLLBACK" + (
-        f"; now {closed.next_phase}" if closed.next_phase else ""))
-
-
 # -- STATUS ------------------------------------------------------------------------------------------
 
 
@@ -289,6 +257,5 @@ COMMANDS = (
     Entry(ExchangeClear, clear, PLAYER, closed_after_the_end=True),
     Entry(ExchangeMap, map_request, SIGNED_ON, once=True),
     Entry(ExchangeVote, vote, PLAYER, closed_after_the_end=True),
-    Entry(ExchangeRollforward, rollforward, MASTER, closed_after_the_end=True, announces=True),
 )
 """The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

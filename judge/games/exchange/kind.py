@@ -34,7 +34,7 @@ from judge.games.exchange.core.accounts import resign
 from judge.games.exchange.core.views import ceo_view
 from judge.service import host
 from judge.service.config import Settings
-from judge.service.kinds import GameKind
+from judge.service.kinds import Closing, GameKind, PhaseChange, Publication
 from judge.service.lifecycle import GameState
 from judge.service.outbox import queue
 from judge.service.render import render, when
@@ -104,6 +104,16 @@ class Exchange(GameKind):
         if investor is not None:
             stored.set_vote(game, investor, None, None)
 
+    def abandoned(self, session: Session, game: Game, seat: str) -> str:
+        """E16: a holder who sends no ballot votes for the sitting CEO if eligible, else abstains;
+        the investor keeps its money and shares (it did not resign: E32 does not apply)."""
+        return ("until a new player takes it over, the investor keeps its money and shares, makes no offer, and "
+                "its shares vote for each sitting CEO who may serve again, else abstain (E16)")
+
+    def public_results(self, session: Session, game: Game, row: PhaseRow) -> list[str]:
+        """What every player and observer read of the phase: its public lines."""
+        return [str(line) for line in (row.result or {}).get("public", [])]
+
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return sorted(stored.investors(session, game))
 
@@ -155,21 +165,27 @@ class Exchange(GameKind):
     def results_mails(self, session: Session, game: Game) -> int:
         return lifecycle.results_mails(session, game)
 
-    def process(self, session: Session, game: Game, settings: Settings, now: datetime, *,
-                cause: str, preface: str | None = None) -> lifecycle.Closed:
-        return lifecycle.process_phase(session, game, settings, now, cause=cause, preface=preface)
+    def process(self, session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
+        return lifecycle.process_phase(session, game, settings, now, closing)
 
-    def rollback(self, session: Session, game: Game, now: datetime, phase: str | None = None) -> tuple[str, str]:
-        return lifecycle.rollback(session, game, now, phase), (
-            "the board, every balance, treasury and share, the CEOs and the investor order are as they were before "
-            "it was processed, and the sheets standing then stand again; each investor whose balance, shares or "
-            "offices this changed is told, alone. You may change your sheet")
+    restored = ("the board, every balance, treasury and share, the CEOs and the investor order are as they were before "
+                "it was processed, and the sheets standing then stand again; each investor whose balance, shares or "
+                "offices this changed is told, alone. You may change your sheet")
+
+    def rolling_back(self, session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
+        lifecycle.rolling_back(session, game, to, later)
 
     def rolled_back(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         lifecycle.rolled_back(session, game, settings, now)
 
-    def terminate(self, session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
-        lifecycle.terminate(session, game, settings, now, reason)
+    def changed_since_rollback(self, session: Session, game: Game) -> str | None:
+        return lifecycle.changed_since_rollback(session, game)
+
+    def terminated(self, session: Session, game: Game, now: datetime) -> None:
+        lifecycle.terminated(session, game, now)
+
+    def publication(self, session: Session, game: Game) -> Publication:
+        return lifecycle.publication(session, game)
 
     def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
         return lifecycle.notice(session, game, row, seat, which)

@@ -27,10 +27,10 @@ deadline: the investors' private offers, which the judge never waits for (E20), 
 then.  A retreat or adjustment phase in which no CEO has anything to order closes at the
 clock's next tick.
 
-ROLLBACK (`rollback`) goes back to a processed phase with the host's services: the state the
-phase row kept when it was open comes back whole, so money and shares are where they were; each
-investor for whom that changes something is told what, alone (`rolled_back`).  ROLLFORWARD
-(`undo_rollback`, as Payola's) processes that phase again as it was, unless anything changed since.
+ROLLBACK and ROLLFORWARD are the host's (`judge.service.course`): the state the phase row kept
+when it was open comes back whole, so money and shares are where they were (`rolling_back`); each
+investor for whom that changes something is told what, alone (`rolled_back`); ROLLFORWARD
+refuses once the state changed since (`changed_since_rollback`).
 
 The game ends (E34) when a corporation reaches the victory count, when every investor still in
 the game votes the same ``VOTE DRAW`` (all surviving corporations) or ``VOTE CONCEDE X``
@@ -44,9 +44,7 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import NamedTuple
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from judge.engine.map import available_maps, load_map
@@ -56,7 +54,7 @@ from judge.engine.position import Season
 from judge.games.exchange import mails, sheets, stored
 from judge.games.exchange.core.accounts import resign
 from judge.games.exchange.core.exchange import run_exchange
-from judge.games.exchange.core.notation import state_to_data
+from judge.games.exchange.core.notation import state_from_data, state_to_data
 from judge.games.exchange.core.options import exchange_options
 from judge.games.exchange.core.phases import Expected, Step, complete, expected, step
 from judge.games.exchange.core.record import ExchangeRecord
@@ -76,14 +74,15 @@ from judge.games.exchange.core.year import (
     surviving,
 )
 from judge.payola.options import OptionError
-from judge.service import host
+from judge.service import course, host
 from judge.service.config import Settings
-from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move
+from judge.service.kinds import Closing, PhaseChange, Publication
+from judge.service.lifecycle import RUNNING, GameError
 from judge.service.logs import log_on_commit
 from judge.service.options import split_options
 from judge.service.outbox import queue
 from judge.service.render import render
-from judge.store.models import Game, PhaseRow, Submission
+from judge.store.models import Game, PhaseRow
 
 log = logging.getLogger("judge")
 
@@ -93,13 +92,9 @@ HOST_WORDS = frozenset({"MASTER", "GM", "M", "KEY"})
 private game's KEY): no investor may be named so (E1 adds the sheets' own words and the powers)."""
 
 
-class Closed(NamedTuple):
-    """What closing a phase did (`judge.service.kinds.PhaseChange`): the phase closed, the one
-    opened (None: the game ended), and the corporation that won, if one did (E34)."""
-
-    phase: str
-    next_phase: str | None
-    winner: str | None = None
+ROLLFORWARD = "rollforward"
+"""The key of the game's settings where a ROLLBACK keeps a digest of the state it brought back, for
+ROLLFORWARD to find it unchanged (`changed_since_rollback`)."""
 
 
 # -- creating ----------------------------------------------------------------------------------------
@@ -171,8 +166,6 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     """Seat every investor under the name they joined with, draw the investor order from the game's
     seed (E30) and open the Exchange phase of the Winter before the first Spring (X.8.1); each
     investor and the game master are told, and the observers of the forming game."""
-    if game.state != GameState.FORMING:
-        raise GameError("the game has already started", "ALREADY_STARTED")
     options = stored.options_of(game)
     joined = host.players(session, game)
     if len(joined) != options.investors:
@@ -184,7 +177,6 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
         stored.seat(player, name)
         names.append(name)
     state = new_game(stored.board(game), names, options, game.seed)
-    move(game, Event.START)
     session.flush()
     stored.open_row(session, game, state, now)
     mails.start_mails(session, game, settings, now, state)
@@ -263,17 +255,12 @@ def results_mails(session: Session, game: Game) -> int:
 # -- processing --------------------------------------------------------------------------------------
 
 
-def process_phase(session: Session, game: Game, settings: Settings, now: datetime, *, cause: str,
-                  preface: str | None = None) -> Closed:
+def process_phase(session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
     """Close the open phase with the sheets standing, run the Income step after the year's last
     phase, open the next phase or end the game, and queue every mail (see the module's header)."""
-    if game.state not in RUNNING:
-        raise GameError("the game is not running", "NOT_RUNNING")
     row = host.current_phase(session, game)
     assert row is not None and row.status == "open"
-    if game.state == GameState.PAUSED and game.settings.get("rolled_back") == row.name:
-        move(game, Event.RESUME)  # a phase rolled back and processed again ends the ROLLBACK's pause
-    game.settings = {k: v for k, v in game.settings.items() if k not in ("rolled_back", "rollforward")}
+    game.settings = {k: v for k, v in game.settings.items() if k != ROLLFORWARD}
     state = stored.state_of(row)
     standing = {name: sheets.sheet_of(parts, state.game_map, name)
                 for name, parts in stored.sheets(session, game, row.name).items() if name in state.order}
@@ -295,17 +282,16 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     row.status, row.processed_at = "processed", now
     if after.stage is Stage.ENDED:
         winner = after.result[0] if after.result else None
-        game.winner = winner
         reason = (f"{mails.title(winner)} has reached the victory count with {len(after.position.centers_of(winner))} "
                   "supply centers (E34)") if winner else "the game has ended"
-        log_on_commit(session, log, "game %s %s processed (%s); the game has ended", game.name, row.name, cause)
-        mails.results(session, game, settings, now, done, None, preface)
-        finish(session, game, settings, now, after, reason, preface)
-        return Closed(row.name, None, winner)
+        log_on_commit(session, log, "game %s %s processed (%s); the game has ended", game.name, row.name,
+                      closing.cause)
+        mails.results(session, game, settings, now, done, None, closing)
+        return PhaseChange(row.name, None, winner, reason)
     opened = stored.open_row(session, game, after, now)
-    log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, cause, opened.name)
-    mails.results(session, game, settings, now, done, opened.name, preface)
-    return Closed(row.name, opened.name)
+    log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, closing.cause, opened.name)
+    mails.results(session, game, settings, now, done, opened.name, closing)
+    return PhaseChange(row.name, opened.name)
 
 
 def _valid(sheet: Sheet, state: ExchangeState) -> Sheet | None:
@@ -355,27 +341,22 @@ def _orders(state: ExchangeState, standing: Mapping[str, sheets.Assembled]) -> d
 # -- the end -----------------------------------------------------------------------------------------
 
 
-def finish(session: Session, game: Game, settings: Settings, now: datetime, state: ExchangeState, reason: str,
-           preface: str | None = None) -> None:
-    """End the game and publish everything (E41) to every player, the game master and the observers."""
-    move(game, Event.END)
-    game.deadline = None
-    game.settings = {**game.settings, "result": reason}
-    host.record(game, reason)
-    mails.publication(session, game, settings, now, state, reason, preface)
+def publication(session: Session, game: Game) -> Publication:
+    """E41: everything — the ranking (E35), every phase's chart in order, every corporation's ledger."""
+    state = stored.state_now(session, game)
+    assert state is not None
+    return Publication("Everything that was secret is now published (E41): the scores, every phase's sheets and "
+                       "what became of each of their lines, the share register after each Exchange phase, every "
+                       "purse and treasury, and every corporation's ledger.",
+                       mails.published_lines(session, game, state))
 
 
-def terminate(session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
-    """The game master ends the game (E34): nobody wins, and everything is published."""
+def terminated(session: Session, game: Game, now: datetime) -> None:
+    """The game master ends the game (E34): nobody wins, the open phase ends unplayed."""
     row = host.current_phase(session, game)
-    if row is None:
-        move(game, Event.END)
-        game.deadline = None
-        game.settings = {**game.settings, "result": reason}
-        return
-    state = end_game(stored.state_of(row), ())
-    _end_row(row, state, now)
-    finish(session, game, settings, now, state, reason)
+    assert row is not None
+    if row.status == "open":
+        _end_row(row, end_game(stored.state_of(row), ()), now)
 
 
 def _end_row(row: PhaseRow, state: ExchangeState, now: datetime) -> None:
@@ -410,10 +391,9 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
         if corporations[0] not in state.live:
             return None
         result = f"conceded to {mails.title(corporations[0])} by every investor (E34)"
-        game.winner = corporations[0]
     ended = end_game(state, corporations)
     _end_row(row, ended, now)
-    finish(session, game, settings, now, ended, result)
+    course.end(session, game, settings, now, result, corporations[0] if vote != "DRAW" else None)
     return result
 
 
@@ -422,60 +402,39 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
 # -- ROLLBACK -----------------------------------------------------------------------------------------
 
 
-def rollback(session: Session, game: Game, now: datetime, phase: str | None = None) -> str:
-    """Go back to the phase processed last, or to the processed phase ``phase``, with the host's
-    services: the later phases and their sheets are dropped, the phase is open again with the
-    state it had when it was processed (the transfers made while it was open included) and the
-    sheets standing in it then, which stand again.  The whole state comes back at once, so every
+def rolling_back(session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
+    """A ROLLBACK to the processed phase of ``to`` (the host drops the later phases and their sheets
+    and opens it again, with the state it had as it opened — the transfers made while it was open
+    included — and the sheets standing in it then).  The whole state comes back at once, so every
     AgP and share is where it was: money is conserved across the ROLLBACK as across the phases.
     An investor who resigned since stays resigned (the host does not seat them again): E32 is
-    applied again to the state brought back, their money forfeited and their shares pooled.
-    What changed for each investor alone (their balance, their shares, their CEO offices) is kept
-    for `rolled_back` to tell them; the game is left paused until the game master resumes it."""
-    previous, later = host.rollback_target(session, game, phase)
+    applied again to the state brought back, their money forfeited and their shares pooled.  What
+    changed for each investor alone (their balance, their shares, their CEO offices) is kept for
+    `rolled_back` to tell them, and a digest of the state for ROLLFORWARD."""
     left = stored.state_now(session, game)
-    for row in later:
-        host.drop_phase(session, game, row)
-    host.reopen(session, game, previous, now)
-    back = stored.state_of(previous)
+    back = state_from_data(to.position)
     gone = sorted(left.resigned - back.resigned) if left else []
     for investor in gone:  # a resignation stands: the ROLLBACK does not bring back a player who left (E32)
         back = resign(back, investor)
     if gone:
-        stored.save(previous, back)
+        stored.save(to, back)
     told = {investor: lines for investor in back.order if (lines := _changed_for(left, back, investor))} if left else {}
-    session.flush()
-    marks = {"submission": session.scalar(select(func.max(Submission.id)).where(Submission.game_id == game.id)) or 0,
-             "position": _digest(previous.position)}  # what ROLLFORWARD finds unchanged, or refuses
-    game.settings = {**game.settings, "rolled_back": previous.name, "rollback_notices": told, "rollforward": marks}
-    return previous.name
+    game.settings = {**game.settings, "rollback_notices": told, ROLLFORWARD: {"position": _digest(to.position)}}
 
 
 def _digest(data: object) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def undo_rollback(session: Session, game: Game) -> str:
-    """Set the rolled-back phase going again for ROLLFORWARD to process it (the caller does:
-    `process_phase`) as it was rolled back, and return its name: the same state and sheets give
-    the same results.  Refused (`GameError`) once anything changed since the ROLLBACK: an
-    investor sent a sheet, a WAIT or a CLEAR, or a TRANSFER, an acceptance list or a resignation
-    changed the state; PROCESS processes the phase with them."""
+def changed_since_rollback(session: Session, game: Game) -> str | None:
+    """Whether money, an acceptance list or an investor changed the open phase's state since the
+    ROLLBACK (a TRANSFER, a resignation), which ROLLFORWARD would discard (the host checks the
+    sheets and WAITs sent: `judge.service.course.rolling_forward`)."""
     row = host.current_phase(session, game)
-    marks = game.settings.get("rollforward")
-    if game.state == GameState.FINISHED or row is None or not marks or game.settings.get("rolled_back") != row.name:
-        raise GameError("there is no ROLLBACK to undo in this phase", "NO_ROLLBACK")
-    sent = sorted(set(session.scalars(select(Submission.seat).where(
-        Submission.game_id == game.id, Submission.phase == row.name, Submission.id > marks["submission"]))))
-    if sent or _digest(row.position) != marks["position"]:
-        who = f"{', '.join(sent)} sent sheets or WAITs" if sent else "money, an acceptance list or an investor changed"
-        raise GameError(f"not undone: since the ROLLBACK, {who}, which ROLLFORWARD would discard; PROCESS processes "
-                        f"{row.name} with them as they are now", "CHANGED_SINCE_ROLLBACK")
-    if game.state == GameState.PAUSED:
-        move(game, Event.RESUME)  # before processing: the notice sent ahead of the results says so
-    game.deadline = None  # the phase is processed at once: no deadline of it stands
-    session.flush()
-    return row.name
+    marks = game.settings.get(ROLLFORWARD)
+    if row is None or not marks or _digest(row.position) == marks["position"]:
+        return None
+    return "money, an acceptance list or an investor changed"
 
 
 def _changed_for(left: ExchangeState, back: ExchangeState, investor: str) -> list[str]:

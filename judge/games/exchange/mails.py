@@ -61,6 +61,7 @@ from judge.games.exchange.core.year import IncomeRecord, MovementRecord, OrdersR
 from judge.mail.outbound import Attachment
 from judge.service import host
 from judge.service.config import Settings
+from judge.service.kinds import Closing
 from judge.service.outbox import queue
 from judge.service.render import render
 from judge.store.models import Game
@@ -215,9 +216,9 @@ def _todo(state: ExchangeState, investor: str) -> list[str]:
 
 
 def results(session: Session, game: Game, settings: Settings, now: datetime, done: Done, next_phase: str | None,
-            preface: str | None) -> None:
+            closing: Closing) -> None:
     """Every reader's mail of a phase closed: each investor's, the observers', the game master's chart."""
-    phase = done.phase
+    phase, preface, subject = done.phase, closing.preface, closing.subject(game.name, done.phase)
     public = public_lines(done)
     pictures = _maps(game.name, done) if settings.maps else []
     headline = f"{phase} has been processed" + (f"; {next_phase} opens" if next_phase else "")
@@ -227,12 +228,12 @@ def results(session: Session, game: Game, settings: Settings, now: datetime, don
         body = render("exchange/results", game=game, headline=headline, preface=preface, public=public,
                       sections=own_sections(done, investor), todo=todo(after, investor) if next_phase else [],
                       deadline=game.deadline if next_phase else None)
-        queue(session, settings, to=player.address, subject=f"{game.name} {phase} results", body=body, kind="results",
+        queue(session, settings, to=player.address, subject=subject, body=body, kind="results",
               now=now, game_id=game.id, attachments=pictures)
     body = render("exchange/results", game=game, headline=headline, preface=preface, public=public, sections=[],
                   todo=[], deadline=game.deadline if next_phase else None)
     for observer in host.observers(session, game):
-        queue(session, settings, to=observer, subject=f"{game.name} {phase} results", body=body, kind="results",
+        queue(session, settings, to=observer, subject=subject, body=body, kind="results",
               now=now, game_id=game.id, attachments=pictures)
     body = render("exchange/chart", game=game, phase=phase, lines=chart_lines(done), preface=preface,
                   deadline=game.deadline if next_phase else None)
@@ -273,22 +274,6 @@ def start_mails(session: Session, game: Game, settings: Settings, now: datetime,
         queue(session, settings, to=observer, subject=f"{game.name} starts", kind="start", now=now, game_id=game.id,
               body=render("exchange/start", game=game, investor=None, state=state, facts=facts, todo=[],
                           deadline=game.deadline))
-
-
-def publication(session: Session, game: Game, settings: Settings, now: datetime, state: ExchangeState, reason: str,
-                preface: str | None) -> None:
-    """E41: everything, to every player, observer and the game master: the ranking (E35), every
-    phase's chart in order, and every corporation's ledger; and who played which seat."""
-    lines = published_lines(session, game, state)
-    playing = {p.address for p in host.players(session, game) if p.address}
-    bodies: dict[str, str] = {}
-    for address in sorted(playing | {game.gm_address} | set(host.observers(session, game))):
-        reader = "master" if address == game.gm_address else "player" if address in playing else "anyone"
-        if reader not in bodies:
-            bodies[reader] = render("exchange/end", game=game, reason=reason, preface=preface, lines=lines,
-                                    who=host.who_played(session, game, reader))
-        queue(session, settings, to=address, subject=f"{game.name} has ended", body=bodies[reader], kind="end",
-              now=now, game_id=game.id)
 
 
 def published_lines(session: Session, game: Game, state: ExchangeState) -> list[str]:

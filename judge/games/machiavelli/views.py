@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from judge.games.machiavelli.core.board import Board
 from judge.games.machiavelli.core.campaign import CampaignRecord, Expected, Publication
-from judge.games.machiavelli.core.existence import Standing
+from judge.games.machiavelli.core.existence import Proposal, Standing
 from judge.games.machiavelli.core.expense import RebellionStart
 from judge.games.machiavelli.core.income import Income
 from judge.games.machiavelli.core.ledger import Movement, OrderOutcome
@@ -210,18 +210,24 @@ def campaign_public(board: Board, record: CampaignRecord) -> list[str]:
                                            for c in shown.conquests])
     lines += _section("Home countries lost (4.4):", [f"  {x.player} lost the home country of {x.country}"
                                                      for x in shown.losses])
-    lines += _section("Eliminated (4.3):", [f"  {p}" for p in shown.eliminated])
+    lines += _section("Eliminated (4.3):", [f"  {p}: {why.value}" for p, why in shown.eliminated])
     if shown.end is not None:
-        lines += ["", *end_lines(shown.end.winners, shown.end.ranking)]
+        lines += ["", *end_lines(shown.end.winners, shown.end.ranking, shown.end.agreed)]
     if shown.opening is not None:
         lines += ["", *opening_lines(shown.opening, shown.anticipated)]
     return lines
 
 
-def end_lines(winners: Sequence[str], ranking: Sequence[Standing]) -> list[str]:
-    """Victory and the ranking (4.2, M6, M7)."""
-    lines = [f"Victory (4.2): {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the victory'}."
-             if winners else "Nobody won."]
+def end_lines(winners: Sequence[str], ranking: Sequence[Standing], agreed: Proposal | None = None) -> list[str]:
+    """Victory, or the end the survivors agreed on, and the ranking (4.2, M6, M7, M64)."""
+    if agreed is not None:
+        lines = [f"Draw (M64): the surviving players all voted for a draw; {', '.join(winners)} share first place."
+                 if agreed.to is None else
+                 f"Concession (M64): the surviving players all voted to concede the game to {agreed.to}, which ranks "
+                 "first."]
+    else:
+        lines = [f"Victory (4.2): {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the victory'}."
+                 if winners else "Nobody won."]
     lines.append("Ranking (4.2: cities counted, provinces, tax income, treasury):")
     for s in ranking:
         if s.eliminated is not None:

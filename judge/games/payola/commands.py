@@ -81,19 +81,13 @@ class Preview:
 
 
 @dataclass(frozen=True)
-class Rollforward:
-    pass
-
-
-@dataclass(frozen=True)
 class Reveal:
     """``REVEAL``, then ``REVEAL code`` to confirm: publish the game's secrets now."""
 
     code: str | None = None
 
 
-_SIMPLE = {"CLEAR": Clear, "WAIT": Wait, "NOWAIT": NoWait, "MAP": MapRequest, "PREVIEW": Preview,
-           "ROLLFORWARD": Rollforward}
+_SIMPLE = {"CLEAR": Clear, "WAIT": Wait, "NOWAIT": NoWait, "MAP": MapRequest, "PREVIEW": Preview}
 DURATIONS = {"MOVEMENT": "movement", "RETREAT": "retreat", "RETREATS": "retreat", "ADJUSTMENT": "adjustment",
              "ADJUSTMENTS": "adjustment", "BUILD": "adjustment", "BUILDS": "adjustment"}
 """``SET <word> hours``: the words for the lengths of Payola's phases, and their settings."""

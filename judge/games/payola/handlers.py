@@ -23,7 +23,6 @@ from judge.games.payola.commands import (
     OrderLine,
     Preview,
     Reveal,
-    Rollforward,
     Transfer,
     Vote,
     Wait,
@@ -36,9 +35,9 @@ from judge.payola.acceptance import AcceptanceError, parse_acceptance
 from judge.payola.treasury import TreasuryError, may_transfer, transfer
 from judge.service import host
 from judge.service.dispatch import MASTER, PLAYER, SIGNED_ON, Entry
-from judge.service.lifecycle import RUNNING, GameError
-from judge.service.phase_changes import with_news
-from judge.service.render import render, when
+from judge.service.kinds import Closing
+from judge.service.lifecycle import RUNNING
+from judge.service.render import render
 from judge.service.turn import Turn
 from judge.store.models import Outbox
 from judge.wording import power_title
@@ -229,7 +228,7 @@ def preview(talk: Turn, text: str, _: Preview) -> None:
     savepoint = talk.session.begin_nested()
     try:  # without maps: only the chart is kept
         lifecycle.process_phase(talk.session, game, replace(talk.settings, maps=False), talk.now,
-                                cause="master's PREVIEW")  # rolled back
+                                Closing("master's PREVIEW"))  # rolled back
         talk.session.flush()
         chart = talk.session.scalar(select(Outbox.body).where(Outbox.id > mark, Outbox.kind == "chart")) or ""
     finally:
@@ -241,34 +240,6 @@ def preview(talk: Turn, text: str, _: Preview) -> None:
     talk.echo(text, "ok", f"the chart {phase} would have if processed now is attached; nothing was processed")
 
 
-def rollforward(talk: Turn, text: str, _: Rollforward) -> None:
-    """Undo a ROLLBACK: process the phase again as it was, refused once anyone changed anything
-    since (`lifecycle.undo_rollback`).  Players and observers are told before the results come,
-    in a notice naming the phase as the game is in it (issue 23.5); the game's story keeps it."""
-    game = talk.game
-    assert game is not None
-    results = talk.may_change_phase(text, "ROLLFORWARD")
-    if results is None:
-        return
-    try:
-        phase = lifecycle.undo_rollback(talk.session, game)
-    except GameError as exc:
-        talk.echo(text, "error", str(exc), code=exc.code)
-        return
-    host.record(game, f"the game master's ROLLFORWARD, {when(talk.now)}: {phase} processed again as it was rolled "
-                "back")
-    talk.announce(f"the game master undid the rollback of {phase}: it is processed again now, with the sheets, "
-                  "orders, acceptance lists and money it had when it was rolled back (nobody changed them since)",
-                  public=True)
-    preface = with_news(None, talk.take_news(game))  # one mail per reader: the results say it
-    talk.announce_now(game)
-    processed = lifecycle.process_phase(talk.session, game, talk.settings, talk.now, cause="master's ROLLFORWARD",
-                                        preface=preface)
-    talk.changed_phase("ROLLFORWARD", results)
-    talk.echo(text, "ok", f"{processed.phase} processed again as it was at the ROLLBACK" + (
-        f"; now {processed.next_phase}" if processed.next_phase else ""))
-
-
 def reveal(talk: Turn, text: str, command: Reveal) -> None:
     """Publish every secret of the game while it goes on; a second mail with the code confirms
     (`judge.service.handlers.master.confirmed`)."""
@@ -277,10 +248,8 @@ def reveal(talk: Turn, text: str, command: Reveal) -> None:
     if not talk.confirmed(text, "REVEAL", command.code, "REVEAL mails every offer sheet, acceptance list, chart and "
                      "treasury of the game to every player now"):
         return
-    game.settings = {**game.settings, "revealed": True}
     host.record(game, "the game master revealed every secret")
-    lifecycle.publish_secrets(talk.session, game, talk.settings, talk.now, f"{game.name}: every secret revealed",
-                              "has had its secrets revealed by the game master; the game goes on")
+    lifecycle.reveal(talk.session, game, talk.settings, talk.now)
     talk.echo(text, "ok", "every sheet, list, chart and treasury was mailed to every player")
 
 
@@ -295,7 +264,6 @@ COMMANDS = (
     Entry(NoWait, no_wait, PLAYER, closed_after_the_end=True),
     Entry(Vote, vote, PLAYER, closed_after_the_end=True),
     Entry(Preview, preview, MASTER, once=True, closed_after_the_end=True),
-    Entry(Rollforward, rollforward, MASTER, closed_after_the_end=True, announces=True),
     Entry(Reveal, reveal, MASTER),
 )
 """The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

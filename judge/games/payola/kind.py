@@ -36,7 +36,7 @@ from judge.payola.options import OptionError, parse_options
 from judge.payola.treasury import forfeit
 from judge.service import host
 from judge.service.config import Settings
-from judge.service.kinds import GameKind
+from judge.service.kinds import Closing, GameKind, PhaseChange, Publication
 from judge.service.lifecycle import RUNNING, GameState
 from judge.service.options import GAME_FLAGS, split_options
 from judge.service.outbox import queue
@@ -142,17 +142,20 @@ class Payola(GameKind):
     def results_mails(self, session: Session, game: Game) -> int:
         return lifecycle.results_mails(session, game)
 
-    def process(self, session: Session, game: Game, settings: Settings, now: datetime, *,
-                cause: str, preface: str | None = None) -> lifecycle.Processed:
-        return lifecycle.process_phase(session, game, settings, now, cause=cause, preface=preface)
+    def process(self, session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
+        return lifecycle.process_phase(session, game, settings, now, closing)
 
-    def rollback(self, session: Session, game: Game, now: datetime, phase: str | None = None) -> tuple[str, str]:
-        return lifecycle.rollback(session, game, now, phase), (
-            "the position, balances, offer sheets, orders and acceptance lists are as they were before it was "
-            "processed. You may change your sheet or orders")
+    restored = ("the position, balances, offer sheets, orders and acceptance lists are as they were before it was "
+                "processed. You may change your sheet or orders")
 
-    def terminate(self, session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
-        lifecycle.finish_game(session, game, settings, now, reason)
+    def rolling_back(self, session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
+        lifecycle.rolling_back(session, game, to, later)
+
+    def changed_since_rollback(self, session: Session, game: Game) -> str | None:
+        return lifecycle.changed_since_rollback(session, game)
+
+    def publication(self, session: Session, game: Game) -> Publication:
+        return lifecycle.publication(session, game)
 
     def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
         return lifecycle.notice(session, game, row, seat, which, until)
@@ -282,6 +285,11 @@ class Payola(GameKind):
         body = render("payola/summary", game=game, years=years, hidden=hidden, powers=powers,
                       events=game.settings.get("events", []), result=game.settings.get("result"), seated=seated)
         talk.answer_long(text, f"{game.name}-summary.txt", body, "the summary", game=game)
+
+    def abandoned(self, session: Session, game: Game, seat: str) -> str:
+        """Rule 3.3: a power that sends no sheet offers each of its units a zero hold; its treasury idles."""
+        return ("until a new player takes it over, each of its units is offered a zero hold (rule 3.3) and its "
+                "treasury idles, while the other powers may still bribe its units")
 
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return list(load_map(game.variant).powers)

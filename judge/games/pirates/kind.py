@@ -31,7 +31,7 @@ from judge.games.pirates.core.match import check_name
 from judge.games.pirates.core.views import end_view
 from judge.service import host
 from judge.service.config import Settings
-from judge.service.kinds import GameKind
+from judge.service.kinds import Closing, GameKind, PhaseChange, Publication
 from judge.service.lifecycle import GameError, GameState
 from judge.service.outbox import queue
 from judge.service.render import counted, render, when
@@ -138,16 +138,17 @@ class Pirates(GameKind):
     def results_mails(self, session: Session, game: Game) -> int:
         return lifecycle.results_mails(session, game)
 
-    def process(self, session: Session, game: Game, settings: Settings, now: datetime, *,
-                cause: str, preface: str | None = None) -> lifecycle.Closed:
-        return lifecycle.process_phase(session, game, settings, now, cause=cause, preface=preface)
+    def process(self, session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
+        return lifecycle.process_phase(session, game, settings, now, closing)
 
-    def rollback(self, session: Session, game: Game, now: datetime, phase: str | None = None) -> tuple[str, str]:
+    restored = ""
+
+    def rolling_back(self, session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
         raise GameError("a match of Pirates' Proposal cannot be rolled back: the mails of each phase told every "
                         "player what the rules let them learn, and that cannot be taken back", "CANNOT_ROLL_BACK")
 
-    def terminate(self, session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
-        lifecycle.terminate(session, game, settings, now, reason)
+    def publication(self, session: Session, game: Game) -> Publication:
+        return lifecycle.publication(session, game)
 
     def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
         return render(f"pirates/{which}", game=game, seat=seat, stage=row.name[0], label=lifecycle.label(row.name),

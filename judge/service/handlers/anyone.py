@@ -25,11 +25,11 @@ from typing import Any
 from sqlalchemy import delete, func, select
 
 from judge.commands import parse as cmd
-from judge.service import host
+from judge.service import host, records, silent_seats
 from judge.service.dispatch import ANYONE, Entry
 from judge.service.handlers import consent, signon
 from judge.service.handlers.conversation import Conversation, Refusal, Why, masked
-from judge.service.lifecycle import GameState
+from judge.service.lifecycle import RUNNING, GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password, verify_password
 from judge.service.render import counted, duration, help_mail, when
@@ -68,18 +68,25 @@ _LISTED = Game.settings["unlisted"].as_boolean().is_not(True)  # SET UNLISTED hi
 def _list_page(talk: Conversation, text: str, start: str | None) -> None:
     """The listed games in order of name, from ``start`` on: at most ``LIST_PAGE`` of them,
     read with one query whatever the number of games, then how to ask for the next ones."""
-    query = (select(Game.name, Game.state, Game.phase, Game.kind).where(_LISTED).order_by(Game.name)
+    query = (select(Game.name, Game.state, Game.phase, Game.kind, Game.settings).where(_LISTED).order_by(Game.name)
              .limit(LIST_PAGE + 1))
     rows = talk.session.execute(query.where(Game.name >= start) if start else query).all()
     lines = [f"{name}: {state}" + (f", {phase}" if phase else "")
              + (f" ({talk.kinds.named(kind).title})" if kind and kind != talk.kinds.default.name else "")
-             for name, state, phase, kind in rows[:LIST_PAGE]]
+             + _open_seats(state, settings) for name, state, phase, kind, settings in rows[:LIST_PAGE]]
     if len(rows) > LIST_PAGE:
         lines.append(f"(and more: LIST FROM {rows[LIST_PAGE].name} for the next {LIST_PAGE})")
     lines = lines or ["no games yet" if not start else f"no game from '{start}' on"]
     for kind in talk.kinds:
         lines += ["", *kind.create_help()]
     talk.echo(text, "info", "", lines)
+
+
+def _open_seats(state: str, settings: dict[str, Any]) -> str:
+    """A running game's seats open for TAKEOVER (SET OPENING, or declared abandoned), as LIST ends
+    its line: anyone not playing in the game may take one."""
+    opened = settings.get("open", []) if state in RUNNING else []
+    return f"; open for TAKEOVER: {', '.join(opened)}" if opened else ""
 
 
 def create(talk: Conversation, text: str, command: cmd.Create) -> None:
@@ -220,6 +227,8 @@ def _cannot_join(talk: Conversation, game: Game, address: str) -> Why | None:
         return Why("GAME_FULL", "the game is full")
     if any(p.address == address for p in joined):
         return Why("ALREADY_JOINED", "you have already joined this game")
+    if gated := records.refusal(talk.session, game, address, talk.now):
+        return Why("ENTRY_GATE", gated)
     return None
 
 
@@ -386,6 +395,7 @@ def get_info(talk: Conversation, text: str, command: cmd.GetInfo) -> None:
                                      else "taken over once the game master opens them (SET OPENING)"))
     lines.append(f"absences: {counted(rules.absence_days, 'day')} a year approved at once (ABSENCE_DAYS), more by "
                  "the game master" if rules.absence_days else "absences: approved by the game master")
+    lines += silent_seats.lines(talk.session, game)  # its weekly clock, policy for silent seats, entry gates
     talk.echo(text, "info", "", lines)
 
 

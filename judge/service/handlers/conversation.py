@@ -59,7 +59,7 @@ from judge.mail.inbound import InboundMail
 from judge.mail.outbound import Attachment
 from judge.mail.received import Source
 from judge.mail.redact import masker
-from judge.service import host, phase_changes, zones
+from judge.service import course, host, phase_changes, silent_seats, zones
 from judge.service.config import Settings
 from judge.service.dispatch import ANYONE, MASTER, PLAYER
 from judge.service.host import Reads
@@ -352,7 +352,7 @@ class Conversation:
         return True
 
     def announce(self, what: str, also: str | None = None, game: Game | None = None, master: bool = True,
-                 public: bool = False) -> None:
+                 public: bool = False, observers: str | None = None) -> None:
         """Tell every player of the signed-on game (or ``game``; and ``also``, a player who just
         left it) what happened: one mail per player and mail, sent after the reply (or before a
         phase's results: `announce_now`).  The subject is ``what`` up to its first ": ".  The game
@@ -361,15 +361,16 @@ class Conversation:
         absence; not with ``master`` False, where it has a notice of its own (a takeover, a
         replacement).  ``public``: the game's observers are told too, as what anyone watching the
         game may know (the game master's changes to its clock, phases and rules), never a
-        player's address or secret."""
+        player's address or secret; ``observers``: what they are told instead of ``what`` (it
+        names an address)."""
         game = game or self.context.game
         assert game is not None
         if game.id not in self.rounds:
             self.rounds[game.id] = self.round_size(game)
             self.mails_sent += self.rounds[game.id]
         self.announcements.setdefault(game.id, []).append(what)
-        if public:
-            self.public.setdefault(game.id, []).append(what)
+        if public or observers:
+            self.public.setdefault(game.id, []).append(observers or what)
         if also:
             self.also_told.setdefault(game.id, set()).add(also)
         if master and not self.master_of(game):
@@ -614,7 +615,7 @@ class Conversation:
         kind = self.kinds.of(context.game)
         kind.close_block(self)
         if context.status_echoes:
-            lines = kind.status(self)
+            lines = [*kind.status(self), *silent_seats.lines(self.session, context.game)]
             for index in context.status_echoes:
                 self.echoes[index].extra = list(lines)
         context.block, context.status_echoes = {}, []
@@ -689,7 +690,7 @@ class Conversation:
         self.session.flush()
         game_kind = self.kinds.of(game)
         if game.state == GameState.ACTIVE and game.phase and game_kind.complete(self.session, game, self):
-            game_kind.process(self.session, game, self.settings, self.now, cause="all submitted")
+            course.close(self.session, game, self.settings, self.now, cause="all submitted")
 
 
 def _prose(text: str) -> bool:

@@ -19,8 +19,8 @@ from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
 from judge.mail.inbound import usable_address
-from judge.service import host
-from judge.service.absences import shift_for_absences
+from judge.service import host, silent_seats
+from judge.service.deadlines import past_absences
 from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
 from judge.service.handlers import consent
 from judge.service.handlers.conversation import Context, Conversation, Why, masked
@@ -28,7 +28,7 @@ from judge.service.lifecycle import GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password
 from judge.service.render import counted, render, when
-from judge.store.models import Absence, Confirmation, Game, Secret
+from judge.store.models import Absence, Confirmation, Game, GreyPress, Secret
 
 
 def status(talk: Conversation, text: str, _: cmd.Status) -> None:
@@ -41,7 +41,7 @@ def status(talk: Conversation, text: str, _: cmd.Status) -> None:
     if not talk.context.is_master:
         talk.context.status_echoes.append(talk.echo(text, "info"))
     elif (lines := kind.master_status(talk)) is not None:
-        talk.echo(text, "info", "", lines)
+        talk.echo(text, "info", "", [*lines, *silent_seats.lines(talk.session, game)])
     else:
         talk.echo(text, "error", f"that is a player's command; sign on as a {kind.seat_word}", code="PLAYER_ONLY")
 
@@ -150,6 +150,9 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
                       grey=not signed, sent_grey=grey, answer=answer)
         subject = f"{game.name} press from {sender}" if signed else f"{game.name} grey press"
         (sent if talk.send(to=address, subject=subject, kind="press", game_id=game.id, body=body) else held).append(who)
+    if grey and power and sent:  # its author is published at the end (`judge.service.course.publish`)
+        talk.session.add(GreyPress(game_id=game.id, phase=game.phase, sent_at=talk.now, author=power,
+                                   readers=[seats_at.get(a, "MASTER") for a, who in targets.items() if who in sent]))
     if grey and game.gm_address not in targets and not talk.context.is_master:
         readers = [kind.seat_title(seats_at[a]) if a in seats_at else who for a, who in targets.items()]
         body = render("press", game=game, sender=sender, body=command.body, everyone=everyone,
@@ -348,8 +351,9 @@ def approve_absence(talk: Conversation, absence: Absence) -> None:
     talk.session.flush()
     title = talk.kinds.of(game).seat_title(absence.seat)
     host.record(game, f"{title} absent from {absence.start} to {absence.end} (approved)")
-    if game.deadline is not None:
-        moved = shift_for_absences(talk.session, game, game.deadline)
+    if game.deadline is not None and game.phase is not None:
+        setting = talk.kinds.of(game).length_of(game.phase)
+        moved = past_absences(talk.session, game, game.deadline, setting)
         if moved != game.deadline:
             game.deadline = moved
             talk.announce(f"{title} is absent from {absence.start} to {absence.end}: the deadline "

@@ -19,13 +19,13 @@ The letters (`SPRING`, `CAMPAIGN`, `SUMMER`) and the sums:
   the transfer of its first letter stands, 17.1, M35), Sicily 6 each and Savoy 3 to Turkey;
   the Holy Roman Empire 3 to Ferrara; Sicily's 6 to itself is refused as it is read (8.1); Genoa's
   3 to Savoy is not carried out nor charged (Genoa is excommunicated until the campaign ends: 15,
-  M32).  D.2: Turkey, with 15 + 6 + 6 + 3 = 30,
-  assassinates Venice for 30 (no bodyguard for Venice: 30 is 30 above nothing, 10); Dalmatia's
-  bodyguard 3 is charged though nobody tries (10).  Venice's D.4 counter-bribe is skipped, not
-  charged, and its units hold (10, M20, M40).  D.3: Genoa starts a rebellion in Massa, a province
-  an independent unit controls: 3 ducats (11.1).  D.4: Florence's bribe of 12 makes the Papal
-  army in Perugia independent (minimum 9, 12b: 3 above it, not smaller than the Pope's
-  counter-bribe of 3, 12); both are charged.  F: Florence's army takes Siena's province
+  M32).  D.2: Turkey, with 15 + 6 + 6 + 3 = 30, assassinates Venice for 30 (no bodyguard for
+  Venice: 30 is 30 above nothing, 10); Dalmatia's bodyguard 3 is charged though nobody tries
+  (10).  Venice's D.4 counter-bribe is skipped, not charged, and its units hold (10, M20, M40),
+  their orders not disclosed (M61).  D.3: Genoa starts a rebellion in Massa, a province an
+  independent unit controls: 3 ducats (11.1).  D.4: Florence's bribe of 12 makes the Papal army
+  in Perugia independent (minimum 9, 12b: 3 above it, not smaller than the Pope's counter-bribe
+  of 3, 12); both are charged.  F: Florence's army takes Siena's province
   (the independent garrison keeps the city); the Pope's order to the army bribed away is ignored
   (8.2); Milan's army enters its rebelling Como.  France 6; Savoy 12 - 3 = 9; Genoa 6 - 3 = 3; the
   Empire 6 - 3 = 3; Milan 4 - 3 = 1 (a counter-bribe); Venice 6; Ferrara 6 + 3 = 9; Florence
@@ -207,7 +207,8 @@ def test_8_1_sicilys_transfer_to_itself_is_refused_as_it_is_read_and_never_charg
     assert "  -6 D.1 transfer out: transfer to Turkey\nYour expenditures" in sicily  # its only movement
 
 
-def test_10_M20_turkey_assassinates_venice_with_ducats_received_in_d1(season: Season) -> None:
+def test_10_M20_M61_turkey_assassinates_venice_with_ducats_received_in_d1_and_venices_orders_stay_secret(
+        season: Season) -> None:
     turkey = season.results("Turkey", "SP1459C")
     for line in ("  +6 D.1 transfer in: transfer from Naples", "  +3 D.1 transfer in: transfer from Savoy",
                  "  +6 D.1 transfer in: transfer from Sicily", "  -30 D.2 expenditure: assassinate Venice 30"):
@@ -216,7 +217,8 @@ def test_10_M20_turkey_assassinates_venice_with_ducats_received_in_d1(season: Se
     assert "counter-bribe 3 A ver (D.4): not carried out, not charged: the writer's leader was assassinated" in venice
     public = season.results("France", "SP1459C")
     assert "Assassinated (10):\n  the leader of Venice" in public
-    assert "Venice A pad - vic, carried out as A pad H: its leader was assassinated" in public
+    assert "Venice A pad H: its leader was assassinated" in public  # held, its written advance not disclosed (M61)
+    assert "pad - vic" not in public and "pad - vic" not in season.results("Florence", "SP1459C")
     assert "Turkey" not in public.split("Assassinated (10):")[1].split("\n")[1]  # the assassin is not named
 
 

@@ -17,9 +17,9 @@ The played game (`played`, one per module) goes:
 * SP1454C.  Florence (6): ``bodyguard 3`` (D.2: 3), ``assassinate Milan 30`` (could not be paid
   in full: not carried out, not charged, M30), ``A flo - pst`` (advances), ``A are - pst`` (not
   adjacent: it holds, 9.3).  Milan (8) writes ``transfer 2 to Venice, A cre - man``, then corrects
-  it to ``transfer 2 to Venice, bribe 6 disband G man, counter-bribe 3 A mil, A cre - man``: the
-  transfer repeated is not doubled; the bribe is out of reach (a garrison is adjacent only to a
-  unit in its own province, M36: not charged, M38); the counter-bribe is charged (12).  Venice
+  it to ``transfer 2 to Venice, bribe 6 disband G slz, counter-bribe 3 A mil, A cre - man``: the
+  transfer repeated is not doubled; the bribe is out of reach (Saluzzo is neither in Milan's home
+  country nor next to a unit of Milan, M36: not charged, M38); the counter-bribe is charged (12).  Venice
   (1): ``bodyguard 3``, paid with the 2 ducats received in D.1 (M31).  Florence 6 - 3 = 3; Milan
   8 - 2 - 3 = 3; Venice 1 + 2 - 3 = 0.
 * SU1454C: Venice sends a line that is no order (not a letter); nobody else writes; reminders
@@ -151,7 +151,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     play.keep("florence C", letter(judge, "Florence", "bodyguard 3", "assassinate Milan 30", "A flo - pst",
                                    "A are - pst"))
     play.keep("milan C 1", letter(judge, "Milan", "transfer 2 to Venice", "A cre - man"))
-    play.keep("milan C 2", letter(judge, "Milan", "transfer 2 to Venice", "bribe 6 disband G man",
+    play.keep("milan C 2", letter(judge, "Milan", "transfer 2 to Venice", "bribe 6 disband G slz",
                                   "counter-bribe 3 A mil", "A cre - man"))
     play.step("letters C")
     play.keep("venice C", letter(judge, "Venice", "bodyguard 3"))
@@ -301,7 +301,7 @@ def test_M30_M38_each_expenditure_charged_or_not_and_why(played: Played) -> None
     assert ("assassinate Milan 30 (D.2): not carried out, not charged: could not be paid in full when its turn came"
             in florence)
     milan = section(played.results("SP1454C", address("Milan"), "SP1454C"), "Milan")
-    assert ("bribe 6 disband G man (D.4): not carried out, not charged: neither in the briber's home country nor "
+    assert ("bribe 6 disband G slz (D.4): not carried out, not charged: neither in the briber's home country nor "
             "adjacent to a unit that may direct the bribe" in milan)
     assert "counter-bribe 3 A mil (D.4): carried out, charged 3 ducats: counter-bribe paid" in milan
 
@@ -395,7 +395,7 @@ def test_the_phase_rows_keep_the_letters_as_carried_out(played: Played) -> None:
         game = session.scalars(select(Game).where(Game.name == "m1")).one()
         row = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == "SP1454C")).one()
         assert row.result is not None
-        assert row.result["letters"]["Milan"] == ["transfer 2 to Venice", "bribe 6 disband G man",
+        assert row.result["letters"]["Milan"] == ["transfer 2 to Venice", "bribe 6 disband G slz",
                                                   "counter-bribe 3 A mil", "A cre - man"]
         assert row.result["defaulted"] == sorted(DUMMIES)  # every country writes a letter, or gets the defaults
         assert game.phase == "SP1455A"
@@ -424,9 +424,36 @@ def test_rollback_restores_the_board_and_the_letters_standing(tmp_path: Path) ->
     assert "Your treasury: 15 ducats." in status and "  transfer 3 to Milan" in status
     master(judge, "PROCESS", game="r1")
     florence = judge.last_to(address("Florence"))
-    assert florence.subject == "r1 SP1454A results"
+    assert florence.subject == "r1 SP1454A results again, after a rollback"  # they replace the first ones
+    assert "These results replace the earlier results of SP1454A" in florence.body
     # 15 - 3 (the transfer) - 3 x 3: without A.7 orders, its three units are paid by default (M12)
     assert "Your treasury: 15 ducats before, 3 ducats now." in florence.body
+
+
+def test_m63_the_end_publishes_every_letter_statement_and_grey_press_author_to_everyone(tmp_path: Path) -> None:
+    """M63: once the game ends, what the rules kept secret is published to every reader: here
+    Florence's spring letter (its transfer of 3 ducats to Milan, 17.1), Florence's statement of
+    that phase (15 ducats before; 15 - 3 - 3 x 3 = 3 after, M12), which Milan was never sent, and
+    that the grey press Milan received came from Florence."""
+    judge = Judge(tmp_path)
+    new_game(judge, ("Florence", "Milan"), "p1")
+    master(judge, "START", game="p1")
+    letter(judge, "Florence", "PRESS TO Milan", "Beware of Venice.", "ENDPRESS", game="p1")
+    letter(judge, "Florence", "transfer 3 to Milan", game="p1")
+    letter(judge, "Milan", "none", game="p1")  # SP1454A carried out
+    spring = judge.last_to(address("Milan")).body
+    assert "transfer 3 to Milan" not in spring and "Your treasury: 15 ducats before, 3 ducats now" not in spring
+    judge.new_mail()
+    judge.terminate(GM, "SIGNON MASTER@p1 gm-pw")
+    ends = {m.to: m.body for m in judge.new_mail() if m.subject == "p1 has ended"}
+    assert set(ends) == {address("Florence"), address("Milan"), GM}
+    for body in ends.values():
+        assert "=== SP1454A, " in body and "Florence's letter:\n  transfer 3 to Milan\n" in body
+        florence = body.partition("Florence's statement:\n")[2]
+        assert "Your treasury: 15 ducats before, 3 ducats now." in florence
+        assert "gm-pw" not in body and "Who played which country:" in body
+        assert re.search(r"Grey press, with its authors .*\n  SP1454A, 2026-01-05 \d\d:\d\d UTC: from Florence to "
+                         r"Milan\n", body), body
 
 
 def test_terminate_publishes_the_board_and_every_players_standing(tmp_path: Path) -> None:
@@ -619,9 +646,12 @@ def test_4_2_a_victory_ends_the_game_with_the_ranking_in_every_mail(tmp_path: Pa
                         "units": [["Florence", "A", "flo"], ["Milan", "A", "mil"]],
                         "control": {**dict.fromkeys(cities, "Florence"), "mil": "Milan"},
                         "treasuries": {"Florence": 4, "Milan": 7}}
+    judge.new_mail()
     master(judge, "PROCESS", game="v1")
-    milan = judge.last_to(address("Milan"))
-    assert milan.subject == "v1 SP1454C results"
+    milans = [m for m in judge.new_mail() if m.to == address("Milan")]
+    assert [m.subject for m in milans] == ["v1 SP1454C results", "v1 has ended"]
+    milan, end = milans
+    assert "Game v1 has ended: won by Florence in Spring 1454." in end.body and "Ranking" in end.body
     assert "Victory (4.2): Florence wins." in milan.body and "The game is over." in milan.body
     assert re.search(r"^  1\. Florence: 15 cities, 15 provinces, tax \d+, treasury 4$", milan.body, re.M)
     with judge.db.transaction() as session:

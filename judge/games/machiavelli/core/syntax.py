@@ -309,6 +309,28 @@ def parse_letter(text: str, board: Board) -> tuple[tuple[LetterOrder, ...], tupl
     return tuple(orders), tuple(problems)
 
 
+def read_area(text: str, board: Board) -> str | Problem:
+    """The code of the one area ``text`` names as a letter names areas (a code, a name or an
+    alias, or three letters or more beginning one name alone), or what is wrong with it."""
+    return _read(text, board, _Scan.area)
+
+
+def read_player(text: str, board: Board) -> str | Problem:
+    """The player ``text`` names as a letter names players (a name, another name the board gives
+    it, or three letters or more beginning one), or what is wrong with it."""
+    return _read(text, board, _Scan.power)
+
+
+def _read(text: str, board: Board, what: Callable[[_Scan], str]) -> str | Problem:
+    scan = _Scan(board, _tokens(text))
+    try:
+        found = what(scan)
+        scan.end()
+    except _Unclear as exc:
+        return Problem(1, text, str(exc), exc.code)
+    return found
+
+
 def parse_line(line: str, board: Board) -> LetterOrder | None:
     """One order (None for ``none``); :class:`_Unclear` if the line cannot be read."""
     scan = _Scan(board, _tokens(line))

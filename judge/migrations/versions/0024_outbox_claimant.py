@@ -7,8 +7,8 @@ instead of waiting half a minute for their claims to grow old, so that a phase's
 go out after the next phase's.  Rows claimed before have none, and are settled by their age as
 before.
 
-Revision ID: 0021
-Revises: 0020
+Revision ID: 0024
+Revises: 0023
 Create Date: 2027-03-20
 """
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0021"
-down_revision = "0020"
+revision = "0024"
+down_revision = "0023"
 branch_labels = None
 depends_on = None
 
