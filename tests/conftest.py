@@ -57,6 +57,7 @@ def _cheap_password_hashes() -> Iterator[None]:
 # everything a machine without Postfix or Chromium can run.  tests/README.md says what each layer holds.
 LAYERS: tuple[tuple[str, str], ...] = (
     ("service/test_postfix.py", "e2e"),
+    ("service/test_operations_drills.py", "e2e"),
     ("web/test_browser.py", "e2e"),
     ("packaging/test_wheel.py", "e2e"),
     ("packaging/test_compiled.py", "e2e"),

@@ -179,6 +179,8 @@ class Outbox(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     # deferred until (None: at once); while sending: when it was claimed (judge.service.sender)
     next_attempt_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # while sending: the process that claimed it, "host pid N" (judge.service.sender.claimant)
+    claimed_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
     files: Mapped[list[OutboxFile]] = relationship(order_by="OutboxFile.id", cascade="all, delete-orphan")
