@@ -12,6 +12,7 @@ are naive UTC.
 
 from __future__ import annotations
 
+import zlib
 from datetime import date, datetime
 from typing import Any
 
@@ -207,8 +208,14 @@ class Blob(Base):
 
     __tablename__ = "blobs"
 
-    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
-    data: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)
+    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)  # of the attachment's bytes
+    data: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)  # as stored: see ``encoding``
+    encoding: Mapped[str | None] = mapped_column(String(8), nullable=True)  # "zlib", or None: the bytes as they are
+
+    @property
+    def content(self) -> bytes:
+        """The attachment's bytes, whatever way they are stored (`judge.service.outbox.blob`)."""
+        return zlib.decompress(self.data) if self.encoding == "zlib" else self.data
 
 
 class SignonFailure(Base):

@@ -141,6 +141,8 @@ class Context:
 LONG = 60  # lines: a longer answer is an attachment, not a body of thousands of lines
 LONGEST = 300_000  # characters of one long answer (HISTORY, SUMMARY...): the rest is asked for in parts
 QUOTED = 2000  # characters of a line the reply quotes, and twice those of its answer (`_brief`): no command is longer
+QUOTED_IN_ALL = 100_000  # characters the reply quotes of the mail's lines: past them, each line is quoted briefly
+BRIEFLY = 80  # characters of a line quoted once the reply has quoted `QUOTED_IN_ALL` (still enough to find it)
 SIGN_OFF_LINES, SIGN_OFF_WORDS = 3, 6  # a mail's sign-off: at most this many lines of at most so many words
 Answering = Callable[[bool], tuple[bool, list[str]]]  # proven -> answered, and the notes on the limits
 T = TypeVar("T")
@@ -195,6 +197,7 @@ class Conversation:
         self.cache: dict[Any, Any] = {}  # what a game's kind keeps for the rest of the mail
         self.attachments: list[Attachment] = []  # sent with the reply (MAP), added by `attach`
         self.reply_bytes = 0  # the reply's answers and attachments so far (`echo`, `attach`)
+        self.quoted = 0  # characters the reply has quoted of the mail's lines and their answers (`echo`)
         self.mails_sent = 0  # mails its commands caused, and the announcement rounds it will send (`rounds`)
         self.rounds: dict[int, int] = {}  # game id -> the mails its announcement round may send (in `mails_sent`)
         self.lookups = 0  # LIST, WHOGAME, GET INFO lines read
@@ -302,7 +305,9 @@ class Conversation:
         answer whose lines would take the reply over ``max_reply_bytes`` is refused instead (the reply's size
         is counted in bytes as the reply writes it: a reply over the limit is never built)."""
         extra = extra or []
-        text, message = _brief(text, QUOTED), _brief(message, QUOTED // 2)
+        quoting = QUOTED if self.quoted < QUOTED_IN_ALL else BRIEFLY  # the reply is never several times the mail
+        text, message = _brief(text, quoting), _brief(message, quoting // 2)
+        self.quoted += len(text) + len(message)
         size = _echo_bytes(text, message, extra)
         if extra and self.reply_bytes + size > self.settings.max_reply_bytes:
             outcome, extra, code = "error", [], "REPLY_TOO_LONG"
