@@ -115,7 +115,7 @@ def blob(session: Session, data: bytes) -> Blob:
         found = session.get(Blob, digest)
         if found is None:
             packed = zlib.compress(data, 6)
-            smaller = len(packed) < len(data) * 0.9  # text (an SVG map: a third or less); never a PNG, compressed already
+            smaller = len(packed) < len(data) * 0.9  # text (an SVG map: a third or less), never a PNG
             found = Blob(sha256=digest, data=packed if smaller else data, encoding="zlib" if smaller else None)
             session.add(found)
         known[digest] = found
