@@ -57,14 +57,10 @@ def kinds() -> Kinds:
 
 
 def registry(hosted: Sequence[GameKind]) -> Kinds:
-    """The registry of ``hosted``, the first the default, with the host's command table; each kind's
-    templates are found in its own package's folder."""
+    """The registry of ``hosted``, the first the default, with the host's command table."""
     from judge.service.handlers import COMMANDS
     from judge.service.kinds import Kinds
-    from judge.service.render import add_kind_templates
 
-    for kind in hosted:
-        add_kind_templates(kind.name, type(kind).__module__.rpartition(".")[0])
     return Kinds(hosted, default=hosted[0].name, commands=COMMANDS)
 
 

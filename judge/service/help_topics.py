@@ -4,7 +4,7 @@ Theory of operation.  The help is written once, in templates: the host's (``help
 commands anyone may send; ``help_topics``: the topics every game shares) and each kind's part
 (`judge.service.kinds.Commands.help`): a summary, then its topics.  A topic begins at a line
 ``== name: title ==`` and runs to the next one, or to the end (`part`).  All of it together is
-`judge.service.render.help_mail`: what ``HELP ALL`` attaches, ``judge help`` prints and the
+`help_mail`: what ``HELP ALL`` attaches, ``judge help`` prints and the
 documentation shows.
 
 What one ``HELP`` answers (`answer`), as njudge's GET does, short, with the way to the rest:
@@ -28,12 +28,34 @@ from typing import NamedTuple
 
 from judge.service.config import Settings
 from judge.service.kinds import GameKind, Kinds
-from judge.service.render import games_help, help_mail, render
+from judge.service.render import render
 
 TOPIC = re.compile(r"^== ([a-z][a-z-]*): (.+) ==$", re.MULTILINE)
 """The line a topic begins with, in the host's help and in each kind's."""
 WHOLE, INDEX = "all", "index"
 """The words of HELP that are no topic: all of the help, and the index."""
+
+
+class KindHelp(NamedTuple):
+    """A game kind's name, its title, its part of HELP, and the rule by which it reads orders only
+    from mail sent to the judge alone (empty: it reads any mail's)."""
+
+    name: str
+    title: str
+    text: str
+    orders_private: str = ""
+
+
+def games_help(kinds: Kinds, settings: Settings) -> list[KindHelp]:
+    """Every game kind's part of HELP, the default kind first (``help.txt.j2``'s ``games``)."""
+    return [KindHelp(kind.name, kind.title, kind.help(settings).strip(), kind.orders_private) for kind in kinds]
+
+
+def help_mail(settings: Settings, kinds: Kinds) -> str:
+    """All of the judge's help, as ``HELP ALL`` answers it (`judge.service.help_topics`), ``judge
+    help`` prints it and the documentation shows it."""
+    return render("help", settings=settings, games=games_help(kinds, settings))
+
 
 
 class Topic(NamedTuple):

@@ -44,6 +44,7 @@ from judge.commands.parse import Command as Line
 from judge.commands.parse import History
 from judge.service.config import Settings
 from judge.service.dispatch import Dispatcher, Entry
+from judge.service.render import add_kind_templates
 from judge.store.models import Game, PhaseRow, Player
 from judge.web.public import GameFacts
 
@@ -390,6 +391,18 @@ class Kinds:
             raise ValueError("kinds need distinct names, the default among them")
         self.default = self._kinds[default]
         self.dispatch = Dispatcher([commands, *(kind.commands for kind in kinds)])
+        self._find_templates()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A registry sent to another process (the applier: `judge.service.daemon`) finds its kinds'
+        templates there too."""
+        self.__dict__.update(state)
+        self._find_templates()
+
+    def _find_templates(self) -> None:
+        """Each kind's templates are in the ``templates`` folder of its own package (`add_kind_templates`)."""
+        for kind in self._kinds.values():
+            add_kind_templates(kind.name, type(kind).__module__.rpartition(".")[0])
 
     def __iter__(self) -> Iterator[GameKind]:
         yield self.default

@@ -4,7 +4,7 @@ each kind's own folder (package data, so an installed judge finds them without a
 A kind keeps its templates in its own package, ``<package>/templates/mail/*.txt.j2`` and
 ``<package>/templates/web/*.html.j2``, and names them ``mail/<kind>/<name>.txt.j2`` (through
 `render`: ``<kind>/<name>``) and ``web/<kind>/<name>.html.j2``, as the host's own are named
-``mail/<name>.txt.j2``: the registry of kinds adds each kind's folder when it is made
+``mail/<name>.txt.j2``: the registry of kinds adds each kind's folder (`judge.service.kinds.Kinds`)
 (`add_kind_templates`), and `template_loader` finds a template in the host's folder or in its
 kind's."""
 
@@ -13,35 +13,11 @@ from __future__ import annotations
 from datetime import datetime
 from functools import cache
 from importlib.resources import files
-from typing import Any, NamedTuple
+from typing import Any
 
 from jinja2 import BaseLoader, ChoiceLoader, Environment, PackageLoader, PrefixLoader, StrictUndefined
 
-from judge.service.config import Settings
-from judge.service.kinds import Kinds
 from judge.wording import power_title
-
-
-class KindHelp(NamedTuple):
-    """A game kind's name, its title, its part of HELP, and the rule by which it reads orders only
-    from mail sent to the judge alone (empty: it reads any mail's)."""
-
-    name: str
-    title: str
-    text: str
-    orders_private: str = ""
-
-
-def games_help(kinds: Kinds, settings: Settings) -> list[KindHelp]:
-    """Every game kind's part of HELP, the default kind first (``help.txt.j2``'s ``games``)."""
-    return [KindHelp(kind.name, kind.title, kind.help(settings).strip(), kind.orders_private) for kind in kinds]
-
-
-def help_mail(settings: Settings, kinds: Kinds) -> str:
-    """All of the judge's help, as ``HELP ALL`` answers it (`judge.service.help_topics`), ``judge
-    help`` prints it and the documentation shows it."""
-    return render("help", settings=settings, games=games_help(kinds, settings))
-
 
 _KIND_PACKAGES: dict[str, str] = {}
 """Each kind's name and the package whose ``templates`` folder holds its templates (`add_kind_templates`)."""
@@ -53,6 +29,11 @@ def add_kind_templates(name: str, package: str) -> None:
         _KIND_PACKAGES[name] = package
         template_loader.cache_clear()
         environment.cache_clear()
+
+
+def kind_packages() -> dict[str, str]:
+    """Each kind's name and the package whose ``templates`` folder holds its templates."""
+    return dict(_KIND_PACKAGES)
 
 
 @cache

@@ -34,6 +34,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ from judge.service.clock import utcnow
 from judge.service.config import Settings
 from judge.service.kinds import kind_of
 from judge.service.lifecycle import RUNNING
-from judge.service.render import counted, template_loader
+from judge.service.render import counted, kind_packages, template_loader
 from judge.store.database import Database
 from judge.store.models import Game, Player
 from judge.web import feeds, public
@@ -104,8 +105,12 @@ def _environment(loader: BaseLoader) -> Environment:
 @cache
 def _assets() -> dict[str, bytes]:
     """The files of ``judge/templates/web``: the templates, the stylesheet and the icon."""
-    folder = files("judge") / "templates" / "web"
-    return {entry.name: entry.read_bytes() for entry in folder.iterdir() if entry.is_file()}
+    return _folder(files("judge") / "templates" / "web")
+
+
+def _folder(folder: Traversable) -> dict[str, bytes]:
+    """The files of ``folder`` by name (none if it is no folder)."""
+    return {entry.name: entry.read_bytes() for entry in folder.iterdir() if entry.is_file()} if folder.is_dir() else {}
 
 
 def write_file(path: Path, content: bytes, written: set[Path]) -> None:
@@ -129,10 +134,18 @@ def render_page(path: Path, template: str, written: set[Path], **context: Any) -
     write_file(path, environment().get_template(f"web/{template}").render(**context).encode("utf-8"), written)
 
 
-@cache
 def templates_version() -> str:
-    """A key of the templates and stylesheet: a judge with new ones writes every page again."""
-    return hashlib.sha256(b"".join(name.encode() + text for name, text in sorted(_assets().items()))).hexdigest()
+    """A key of the templates and stylesheet, the host's and each kind's: a judge with new ones writes
+    every page again."""
+    return _version(template_loader())
+
+
+@cache
+def _version(loader: BaseLoader) -> str:
+    """`templates_version` for the kinds whose templates ``loader`` finds (`judge.service.render`)."""
+    found = {**_assets(), **{f"{kind}/{name}": text for kind, package in kind_packages().items()
+                             for name, text in _folder(files(package) / "templates" / "web").items()}}
+    return hashlib.sha256(b"".join(name.encode() + text for name, text in sorted(found.items()))).hexdigest()
 
 
 def write_index(root: Path, games: Iterable[public.GameFacts]) -> Path:

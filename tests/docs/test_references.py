@@ -22,8 +22,8 @@ from judge.games.payola import commands as payola_commands
 from judge.games.pirates import handlers as pirates_handlers
 from judge.service import cli
 from judge.service.config import Settings, load_settings
+from judge.service.help_topics import games_help, help_mail
 from judge.service.reference import command_line_reference, settings_reference, toml_value
-from judge.service.render import games_help, help_mail
 from tests.support.harness import Judge
 
 ALICE = "alice@example.com"

@@ -12,7 +12,7 @@ import pytest
 from judge.bootstrap import kinds
 from judge.service import help_topics
 from judge.service.config import Settings
-from judge.service.render import help_mail
+from judge.service.help_topics import help_mail
 from tests.service.every_kind import KINDS, PAYOLA, Kind
 from tests.support.harness import Judge
 from tests.support.people import GM

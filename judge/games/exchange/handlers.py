@@ -12,18 +12,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.commands.parse import BadCommand, Command, Unknown, read_phase_length
+from judge import api
+from judge.api import (
+    PLAYER,
+    RUNNING,
+    SIGNED_ON,
+    BadCommand,
+    Command,
+    Entry,
+    Game,
+    Turn,
+    Unknown,
+    absence_lines,
+    read_phase_length,
+    when,
+)
 from judge.games.exchange import lifecycle, mails, stored, views
 from judge.games.exchange.core.state import ExchangeState
 from judge.games.exchange.core.views import ceo_view, corporation_facts
 from judge.games.exchange.reading import routed
-from judge.service import host
-from judge.service.absences import absence_lines
-from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
-from judge.service.lifecycle import RUNNING
-from judge.service.render import when
-from judge.service.turn import Turn
-from judge.store.models import Game
 
 
 @dataclass(frozen=True)
@@ -99,7 +106,7 @@ def clear(talk: Turn, text: str, _: ExchangeClear) -> None:
     if game is None or investor is None:
         return
     assert game.phase is not None
-    if why := talk.superseded(host.latest_accepted(talk.session, game, game.phase, investor, stored.SHEET),
+    if why := talk.superseded(api.latest_accepted(talk.session, game, game.phase, investor, stored.SHEET),
                               "your sheet"):
         talk.echo(text, "ignored", why, code="SUPERSEDED")
         return
@@ -209,7 +216,7 @@ def master_status(talk: Turn) -> list[str]:
     lines = [_header(game)]
     state = stored.state_now(talk.session, game)
     if state is None:
-        return [*lines, *(f"{p.requested}: joined" for p in host.players(talk.session, game))]
+        return [*lines, *(f"{p.requested}: joined" for p in api.players(talk.session, game))]
     lines += public_lines(state)
     standing = stored.sheets(talk.session, game, game.phase) if game.phase else {}
     owing = set(lifecycle.waiting_seats(talk.session, game))
@@ -217,7 +224,7 @@ def master_status(talk: Turn) -> list[str]:
         sent = "a sheet stands" if investor in standing else "no sheet"
         owes = ", owes the phase" if investor in owing else ""
         balance = f", {state.purses[investor]} AgP" if investor in state.purses else ", resigned"
-        lines.append(f"{investor} ({host.seat_state(game, investor, player)}): {sent}{owes}{balance}")
+        lines.append(f"{investor} ({api.seat_state(game, investor, player)}): {sent}{owes}{balance}")
     lines += views.money_lines(state)
     return [*lines, *absence_lines(talk.session, game, talk.now.date())]
 

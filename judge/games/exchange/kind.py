@@ -27,21 +27,31 @@ from typing import Any
 from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
-from judge.commands.parse import Command, History, press_to_seats
+from judge import api
+from judge.api import (
+    Closing,
+    Command,
+    DemoJudge,
+    Game,
+    GameFacts,
+    GameKind,
+    GameState,
+    History,
+    PhaseChange,
+    PhaseRow,
+    Player,
+    Publication,
+    Settings,
+    Turn,
+    press_to_seats,
+    queue,
+    render,
+    when,
+)
 from judge.engine.map import available_maps
 from judge.games.exchange import handlers, lifecycle, mails, pages, sheets, stored, views
 from judge.games.exchange.core.accounts import resign
 from judge.games.exchange.core.views import ceo_view
-from judge.service import host
-from judge.service.config import Settings
-from judge.service.kinds import Closing, GameKind, PhaseChange, Publication
-from judge.service.lifecycle import GameState
-from judge.service.outbox import queue
-from judge.service.render import render, when
-from judge.service.scripts import DemoJudge
-from judge.service.turn import Turn
-from judge.store.models import Game, PhaseRow, Player
-from judge.web.public import GameFacts
 
 
 class Exchange(GameKind):
@@ -222,7 +232,7 @@ class Exchange(GameKind):
         board = ["The board as it stands (units, then supply centers):",
                  *views.board_lines(((str(p.unit), p.power) for p in position.units.values()),
                                     sorted(position.centers.items()), state.ceos)]
-        last = next((r for r in reversed(host.processed_phases(turn.session, game))
+        last = next((r for r in reversed(api.processed_phases(turn.session, game))
                      if r.result and r.result.get("statements", {}).get(seat)), None)  # its last with a word for it
         sections = last.result["statements"][seat] if last is not None and last.result else []
         body = render("exchange/briefing", game=game, seat=seat, lines=lines, board=board, todo=mails.todo(state, seat),
@@ -234,7 +244,7 @@ class Exchange(GameKind):
     def resigned(self, turn: Turn, game: Game, seat: str) -> str:
         """E32: the investor leaves the game: their money is forfeited, their shares go back to each
         corporation's pool, and they leave every CEO office (E19)."""
-        row = host.current_phase(turn.session, game)
+        row = api.current_phase(turn.session, game)
         if row is None or row.status != "open":
             return ""
         state = stored.state_of(row)
@@ -261,7 +271,7 @@ class Exchange(GameKind):
         if state is not None:
             lines += handlers.public_lines(state)
         for name, player in sorted(stored.investors(turn.session, game).items()):
-            lines.append(f"{name}: {host.seat_state(game, name, player)}")
+            lines.append(f"{name}: {api.seat_state(game, name, player)}")
         if game.state == GameState.FINISHED:
             lines.append(f"result: {game.settings.get('result', '')}")
         return lines
@@ -286,7 +296,7 @@ class Exchange(GameKind):
         turn.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the history")
 
     def summary(self, turn: Turn, text: str, game: Game) -> None:
-        host.answer_summary(turn, text, game, "exchange/summary", lifecycle.describe(game),
+        api.answer_summary(turn, text, game, "exchange/summary", lifecycle.describe(game),
                             lifecycle.label(game.phase) if game.phase else None)
 
     # -- pages -----------------------------------------------------------------------------------

@@ -47,6 +47,21 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from judge import api
+from judge.api import (
+    RUNNING,
+    Closing,
+    Game,
+    GameError,
+    PhaseChange,
+    PhaseRow,
+    Publication,
+    Settings,
+    log_on_commit,
+    queue,
+    render,
+    split_options,
+)
 from judge.engine.map import available_maps, load_map
 from judge.engine.notation import NotationError, power_name
 from judge.engine.orders import Order
@@ -74,15 +89,6 @@ from judge.games.exchange.core.year import (
     surviving,
 )
 from judge.payola.options import OptionError
-from judge.service import course, host
-from judge.service.config import Settings
-from judge.service.kinds import Closing, PhaseChange, Publication
-from judge.service.lifecycle import RUNNING, GameError
-from judge.service.logs import log_on_commit
-from judge.service.options import split_options
-from judge.service.outbox import queue
-from judge.service.render import render
-from judge.store.models import Game, PhaseRow
 
 log = logging.getLogger("judge")
 
@@ -137,7 +143,7 @@ def label(name: str) -> str:
 
 def name_problem(session: Session, game: Game, word: str) -> str | None:
     """Why ``word`` cannot be a new investor's name in ``game`` (E1), or None."""
-    taken = [p.requested or "" for p in host.players(session, game)]
+    taken = [p.requested or "" for p in api.players(session, game)]
     problem = investor_name_problem(word, stored.board(game), taken)
     if problem is not None:
         return f"'{word[:20]}' cannot be an investor's name: {problem.value} (E1)"
@@ -168,7 +174,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     seed (E30) and open the Exchange phase of the Winter before the first Spring (X.8.1); each
     investor and the game master are told, and the observers of the forming game."""
     options = stored.options_of(game)
-    joined = host.players(session, game)
+    joined = api.players(session, game)
     if len(joined) != options.investors:
         raise GameError(f"this game is for {options.investors} investors and {len(joined)} have joined: START when "
                         f"{options.investors} have (E1)", "WRONG_NUMBER_OF_PLAYERS")
@@ -200,7 +206,7 @@ def submitted(state: ExchangeState, standing: Mapping[str, stored.Parts]) -> set
 def waiting_seats(session: Session, game: Game) -> list[str]:
     """The investors someone plays who owe the open phase something and have not sent it: whom the
     clock reminds."""
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     if row is None or game.state not in RUNNING or row.status != "open":
         return []
     state = stored.state_of(row)
@@ -213,7 +219,7 @@ def waiting_seats(session: Session, game: Game) -> list[str]:
 def is_complete(session: Session, game: Game) -> bool:
     """Whether the open phase closes now, before its deadline (see the module's header; the host's
     WAIT holds it to its deadline, `judge.service.host.closes_early`)."""
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     if row is None or row.status != "open":
         return False
     state = stored.state_of(row)
@@ -248,7 +254,7 @@ def notice(session: Session, game: Game, row: PhaseRow, investor: str, which: st
 def results_mails(session: Session, game: Game) -> int:
     """How many mails closing the open phase queues: one per investor someone plays and per
     observer, and the chart (as a Payola phase's results, the end's publication is not counted)."""
-    return len(stored.played(session, game)) + len(host.observers(session, game)) + 1
+    return len(stored.played(session, game)) + len(api.observers(session, game)) + 1
 
 
 # -- processing --------------------------------------------------------------------------------------
@@ -257,7 +263,7 @@ def results_mails(session: Session, game: Game) -> int:
 def process_phase(session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
     """Close the open phase with the sheets standing, run the Income step after the year's last
     phase, open the next phase or end the game, and queue every mail (see the module's header)."""
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     assert row is not None and row.status == "open"
     game.settings = {k: v for k, v in game.settings.items() if k != ROLLFORWARD}
     state = stored.state_of(row)
@@ -353,7 +359,7 @@ def publication(session: Session, game: Game) -> Publication:
 
 def terminated(session: Session, game: Game, now: datetime) -> None:
     """The game master ends the game (E34): nobody wins, the open phase ends unplayed."""
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     assert row is not None
     if row.status == "open":
         _end_row(row, end_game(stored.state_of(row), ()), now)
@@ -374,7 +380,7 @@ def voters(session: Session, game: Game, state: ExchangeState) -> list[str]:
 
 def settle_votes(session: Session, game: Game, settings: Settings, now: datetime) -> str | None:
     """E34: end the game when every voter votes for the same draw or concession; the result, or None."""
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     if row is None or game.state not in RUNNING:
         return None
     state = stored.state_of(row)
@@ -393,7 +399,7 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
         result = f"conceded to {mails.title(corporations[0])} by every investor (E34)"
     ended = end_game(state, corporations)
     _end_row(row, ended, now)
-    course.end(session, game, settings, now, result, corporations[0] if vote != "DRAW" else None)
+    api.end_game(session, game, settings, now, result, corporations[0] if vote != "DRAW" else None)
     return result
 
 
@@ -430,7 +436,7 @@ def changed_since_rollback(session: Session, game: Game) -> str | None:
     """Whether money, an acceptance list or an investor changed the open phase's state since the
     ROLLBACK (a TRANSFER, a resignation), which ROLLFORWARD would discard (the host checks the
     sheets and WAITs sent: `judge.service.course.rolling_forward`)."""
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     marks = game.settings.get(ROLLFORWARD)
     if row is None or not marks or _digest(row.position) == marks["position"]:
         return None

@@ -38,6 +38,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from judge import api
+from judge.api import Attachment, Closing, Game, Settings, counted, queue, render
 from judge.engine.position import Position, Season
 from judge.engine.results import OrderResult
 from judge.games.exchange import stored, views
@@ -60,13 +62,6 @@ from judge.games.exchange.core.views import (
     report_readers,
 )
 from judge.games.exchange.core.year import IncomeRecord, MovementRecord, OrdersRecord
-from judge.mail.outbound import Attachment
-from judge.service import host
-from judge.service.config import Settings
-from judge.service.kinds import Closing
-from judge.service.outbox import queue
-from judge.service.render import counted, render
-from judge.store.models import Game
 
 log = logging.getLogger("judge")
 title = views.title
@@ -245,7 +240,7 @@ def results(session: Session, game: Game, settings: Settings, now: datetime, don
               now=now, game_id=game.id, attachments=pictures)
     body = render("exchange/results", game=game, headline=headline, preface=preface, public=public, sections=[],
                   todo=[], deadline=game.deadline if next_phase else None)
-    for observer in host.observers(session, game):
+    for observer in api.observers(session, game):
         queue(session, settings, to=observer, subject=subject, body=body, kind="results",
               now=now, game_id=game.id, attachments=pictures)
     body = render("exchange/chart", game=game, phase=phase, lines=chart_lines(done), preface=preface,
@@ -283,7 +278,7 @@ def start_mails(session: Session, game: Game, settings: Settings, now: datetime,
           game_id=game.id, attachments=board,
           body=render("exchange/start", game=game, investor=None, state=state, facts=facts, todo=[],
                       deadline=game.deadline))
-    for observer in host.observers(session, game):
+    for observer in api.observers(session, game):
         queue(session, settings, to=observer, subject=f"{game.name} starts", kind="start", now=now, game_id=game.id,
               body=render("exchange/start", game=game, investor=None, state=state, facts=facts, todo=[],
                           deadline=game.deadline))
@@ -292,7 +287,7 @@ def start_mails(session: Session, game: Game, settings: Settings, now: datetime,
 def published_lines(session: Session, game: Game, state: ExchangeState) -> list[str]:
     """The publication of an ended game (E41), as lines: the ranking, each phase's chart, the ledgers."""
     lines = views.ranking_lines(ranking(state), state.result) if state.stage is Stage.ENDED else []
-    for row in host.processed_phases(session, game):
+    for row in api.processed_phases(session, game):
         chart = (row.result or {}).get("chart")
         if chart:
             lines += ["", f"=== {row.name} ===", *chart]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 
+from judge.api import counted
 from judge.engine.results import OrderResult
 from judge.games.exchange.core.record import Action, ExchangeRecord, Outcome, Reason
 from judge.games.exchange.core.scoring import Score
@@ -59,7 +60,6 @@ from judge.games.exchange.core.views import (
 from judge.games.exchange.core.year import CorporateIncome, IncomeRecord, MovementRecord, OrdersRecord
 from judge.payola.determination import Statement
 from judge.payola.offers import Offer, OfferKind
-from judge.service.render import counted
 from judge.wording import power_title
 
 WIDTH = 76

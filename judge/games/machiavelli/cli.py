@@ -90,8 +90,8 @@ from __future__ import annotations
 
 import sys
 
+from judge.api import json_tool
 from judge.games.machiavelli.core.notation import run
-from judge.service.cli import json_tool
 
 TOOL = json_tool("machiavelli", "carry out a Machiavelli phase (a spring's A orders, or a campaign) given as JSON "
                  "(see docs/reference/json.md)", run)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
-from judge.service.scripts import DemoJudge, show
+from judge.api import DemoJudge, show
 
 GM = "gm@example.org"
 PLAYERS = {"Florence": "ann", "Milan": "bob", "Venice": "cy"}

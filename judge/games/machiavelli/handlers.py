@@ -34,7 +34,22 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from judge.commands.parse import BadCommand, Command, Unknown, read_phase_length
+from judge import api
+from judge.api import (
+    PLAYER,
+    RUNNING,
+    SIGNED_ON,
+    BadCommand,
+    Command,
+    Entry,
+    Game,
+    Turn,
+    Unknown,
+    absence_lines,
+    counted,
+    read_phase_length,
+    when,
+)
 from judge.games.machiavelli import lifecycle, views
 from judge.games.machiavelli.core.board import Board, Border
 from judge.games.machiavelli.core.campaign import fits
@@ -51,13 +66,6 @@ from judge.games.machiavelli.core.syntax import (
     read_area,
     read_player,
 )
-from judge.service import host
-from judge.service.absences import absence_lines
-from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
-from judge.service.lifecycle import RUNNING
-from judge.service.render import counted, when
-from judge.service.turn import Turn
-from judge.store.models import Game
 
 BLOCK = "letter"
 _NONE = re.compile(r"(\(?\d+[.)]\s*)?none\.?", re.IGNORECASE)
@@ -194,7 +202,7 @@ def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], read_
     come to that may be worth correcting."""
     assert game.phase is not None
     standing = lifecycle.letters_of(talk.session, game, game.phase).get(seat)
-    since = host.latest_accepted(talk.session, game, game.phase, seat, lifecycle.LETTER)
+    since = api.latest_accepted(talk.session, game, game.phase, seat, lifecycle.LETTER)
     if (why := talk.superseded(since, "your letter")) is not None:
         talk.set_aside(lines, why)
         return
@@ -211,7 +219,7 @@ def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], read_
         kept = list((Counter(transfers) - Counter(orders)).elements())
         kept = [t for t in transfers if t in kept]
     letter = [*kept, *orders]
-    host.submit(talk.session, game, game.phase, seat, lifecycle.LETTER, "\n".join(read_lines),
+    api.submit(talk.session, game, game.phase, seat, lifecycle.LETTER, "\n".join(read_lines),
                 {"orders": letter, "kept": kept, "number": number}, talk.now, talk.accepted)
     cautions = _cautions(talk, game, seat, board, letter, origins, len(kept))
     what = lifecycle.label(game.phase)
@@ -342,7 +350,7 @@ def status_lines(talk: Turn, game: Game, seat: str) -> list[str]:
     """STATUS for a player: the phase and deadline, its treasury and units, its letter standing,
     and its absences."""
     lines = [_header(game)]
-    row = host.current_phase(talk.session, game)
+    row = api.current_phase(talk.session, game)
     if row is None:
         return [*lines, "the game has not started"]
     board = lifecycle.board_of(game)
@@ -368,12 +376,12 @@ def master_status(talk: Turn) -> list[str]:
     assert game is not None
     lines = [_header(game)]
     if game.phase is None:
-        return [*lines, *(f"{p.requested or 'a player'}: joined" for p in host.players(talk.session, game))]
+        return [*lines, *(f"{p.requested or 'a player'}: joined" for p in api.players(talk.session, game))]
     expected = lifecycle.expected_now(talk.session, game)
     letters = lifecycle.letters_of(talk.session, game, game.phase)
-    seat = host.seats(talk.session, game)
+    seat = api.seats(talk.session, game)
     for country in lifecycle.board_of(game).powers:
-        state = host.seat_state(game, country, seat.get(country))
+        state = api.seat_state(game, country, seat.get(country))
         letter = letters.get(country)
         sent = ("no letter awaited" if country not in expected else "no letter yet" if letter is None else
                 f"letter of {counted(len(letter.parsed['orders']), 'order')}" +

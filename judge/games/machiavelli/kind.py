@@ -32,20 +32,33 @@ from typing import Any
 from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
-from judge.commands.parse import MASTER_WORDS, Command, History, press_tokens
+from judge import api
+from judge.api import (
+    MASTER_WORDS,
+    RUNNING,
+    Closing,
+    Command,
+    DemoJudge,
+    Game,
+    GameFacts,
+    GameKind,
+    GameState,
+    History,
+    PhaseChange,
+    PhaseRow,
+    Player,
+    Publication,
+    Settings,
+    Turn,
+    counted,
+    press_tokens,
+    queue,
+    render,
+    when,
+)
 from judge.games.machiavelli import handlers, lifecycle, pages, pictures, views
 from judge.games.machiavelli.core import syntax
 from judge.games.machiavelli.core.board import Board, board_names, load_board
-from judge.service import host
-from judge.service.config import Settings
-from judge.service.kinds import Closing, GameKind, PhaseChange, Publication
-from judge.service.lifecycle import RUNNING, GameState
-from judge.service.outbox import queue
-from judge.service.render import counted, render, when
-from judge.service.scripts import DemoJudge
-from judge.service.turn import Turn
-from judge.store.models import Game, PhaseRow, Player
-from judge.web.public import GameFacts
 
 HISTORY_PHASES = 50  # phases one HISTORY sends at most, as Payola's: a longer range is asked for in parts
 HISTORY_CHARS = 200_000  # characters of one HISTORY answer at most (a phase at least): what anyone may ask for
@@ -244,7 +257,7 @@ class Machiavelli(GameKind):
     def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
         """What the country knows now: its treasury, units and letter standing, the board and its
         map, and its last statement; nothing of the other countries' secrets."""
-        last = next((r for r in reversed(host.processed_phases(turn.session, game)) if r.result), None)
+        last = next((r for r in reversed(api.processed_phases(turn.session, game)) if r.result), None)
         statement = list(last.result["statements"].get(seat, [])) if last is not None and last.result else []
         lines = handlers.status_lines(turn, game, seat)[1:]
         if statement and last is not None:
@@ -268,7 +281,7 @@ class Machiavelli(GameKind):
         living = position.living(lifecycle.board_of(game).powers) if position is not None else ()
         if position is None or game.state not in RUNNING or seat not in living:
             return ""
-        host.open_seat(game, seat)
+        api.open_seat(game, seat)
         campaign = f"{position.season}'s campaign ({lifecycle.campaign_phase(position)})"
         turn.announce(f"{seat} has no leader: unless a substitute takes it over (TAKEOVER {seat}@{game.name} password) "
                       f"before {campaign} is carried out, {seat} is eliminated then, its units becoming independent "
@@ -282,8 +295,8 @@ class Machiavelli(GameKind):
                  f"options: {' '.join(game.options) or 'none'}"]
         if game.phase:
             lines.append(f"phase: {game.phase} ({lifecycle.label(game.phase)}), deadline {when(game.deadline)}")
-        seat = host.seats(turn.session, game)
-        lines += [f"{country}: {host.seat_state(game, country, seat.get(country))}"
+        seat = api.seats(turn.session, game)
+        lines += [f"{country}: {api.seat_state(game, country, seat.get(country))}"
                   for country in lifecycle.board_of(game).powers if country in seat]
         if game.state == GameState.FINISHED:
             lines.append(f"result: {game.settings.get('result', '')}")
@@ -293,7 +306,7 @@ class Machiavelli(GameKind):
         """The public results of the phases carried out (all, one, or a range), which anyone may read: at most
         ``HISTORY_PHASES`` phases and ``HISTORY_CHARS`` characters at once (a phase at least), then how to ask
         for the rest."""
-        published = [(r.name, r.result["public"]) for r in host.processed_phases(turn.session, game) if r.result]
+        published = [(r.name, r.result["public"]) for r in api.processed_phases(turn.session, game) if r.result]
         names = [name for name, _ in published]
         first, last = command.first, command.last
         for named in (first, last):
@@ -320,7 +333,7 @@ class Machiavelli(GameKind):
         turn.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the history")
 
     def summary(self, turn: Turn, text: str, game: Game) -> None:
-        host.answer_summary(turn, text, game, "machiavelli/summary", lifecycle.describe(game),
+        api.answer_summary(turn, text, game, "machiavelli/summary", lifecycle.describe(game),
                             lifecycle.label(game.phase) if game.phase else None)
 
     # -- pages -----------------------------------------------------------------------------------
@@ -341,7 +354,7 @@ class Machiavelli(GameKind):
         """Each country's treasury in every Machiavelli game as it stands ("m1 Venice"): a copy of
         the database must keep every ducat.  The game keeps them in its phase rows' positions."""
         return {f"{name} {country}": int(ducats)
-                for name, data in host.phase_data_now(connection, self.name, "position")
+                for name, data in api.phase_data_now(connection, self.name, "position")
                 for country, ducats in data.get("treasuries", {}).items()}
 
     # -- the demo --------------------------------------------------------------------------------

@@ -36,6 +36,23 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from judge import api
+from judge.api import (
+    Closing,
+    Game,
+    GameError,
+    GameState,
+    PhaseChange,
+    PhaseRow,
+    Player,
+    Publication,
+    Settings,
+    Submission,
+    log_on_commit,
+    queue,
+    render,
+    split_options,
+)
 from judge.games.machiavelli import pictures, views
 from judge.games.machiavelli.core.board import Board, board_names, load_board
 from judge.games.machiavelli.core.campaign import Expected, campaign, expected_letters
@@ -45,15 +62,6 @@ from judge.games.machiavelli.core.notation import position_from_data, position_t
 from judge.games.machiavelli.core.position import Campaign, Phase, Position, Season
 from judge.games.machiavelli.core.spring import spring_letter
 from judge.games.machiavelli.core.syntax import parse_letter
-from judge.service import host
-from judge.service.config import Settings
-from judge.service.kinds import Closing, PhaseChange, Publication
-from judge.service.lifecycle import GameError, GameState
-from judge.service.logs import log_on_commit
-from judge.service.options import split_options
-from judge.service.outbox import queue
-from judge.service.render import render
-from judge.store.models import Game, PhaseRow, Player, Submission
 
 log = logging.getLogger("judge")
 
@@ -142,13 +150,13 @@ def position_of(row: PhaseRow, board: Board) -> Position:
 
 def position_now(session: Session, game: Game) -> Position | None:
     """The position as it stands (None before the start)."""
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     return None if row is None else position_of(row, board_of(game))
 
 
 def letters_of(session: Session, game: Game, phase: str) -> dict[str, Submission]:
     """Each country's letter standing in ``phase``."""
-    return {seat: row for (seat, kind), row in host.latest_submissions(session, game, phase).items() if kind == LETTER}
+    return {seat: row for (seat, kind), row in api.latest_submissions(session, game, phase).items() if kind == LETTER}
 
 
 def orders_of(board: Board, letter: Submission) -> tuple[LetterOrder, ...]:
@@ -158,7 +166,7 @@ def orders_of(board: Board, letter: Submission) -> tuple[LetterOrder, ...]:
 
 def expected_now(session: Session, game: Game) -> dict[str, Expected]:
     """The letters the open phase awaits, by country (none once the game is over)."""
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     if row is None or row.status != "open":
         return {}
     board = board_of(game)
@@ -169,16 +177,16 @@ def waiting_seats(session: Session, game: Game) -> list[str]:
     """The played countries whose letter the open phase awaits and has not: whom the clock reminds."""
     if game.phase is None:
         return []
-    seat = host.seats(session, game)
-    sent = host.latest_texts(session, game, game.phase)
+    seat = api.seats(session, game)
+    sent = api.latest_texts(session, game, game.phase)
     return [country for country in expected_now(session, game)
-            if host.is_played(seat.get(country)) and (country, LETTER) not in sent]
+            if api.is_played(seat.get(country)) and (country, LETTER) not in sent]
 
 
 def leaving(session: Session, game: Game, position: Position) -> frozenset[str]:
     """The living countries whose player left the game (RESIGN) and which no substitute leader
     has taken over since: eliminated when the campaign ends (18.3, 4.3, M62)."""
-    seat = host.seats(session, game)
+    seat = api.seats(session, game)
     return frozenset(country for country in position.living(board_of(game).powers)
                      if (player := seat.get(country)) is not None and player.resigned)
 
@@ -189,9 +197,9 @@ def complete(session: Session, game: Game) -> bool:
     the brief of the judge closes it as soon as it can, as Payola's phases do)."""
     if game.phase is None:
         return False
-    seat = host.seats(session, game)
-    played = [c for c in expected_now(session, game) if host.is_played(seat.get(c))]
-    sent = host.latest_texts(session, game, game.phase)
+    seat = api.seats(session, game)
+    played = [c for c in expected_now(session, game) if api.is_played(seat.get(c))]
+    sent = api.latest_texts(session, game, game.phase)
     return bool(played) and all((country, LETTER) in sent for country in played)
 
 
@@ -219,8 +227,8 @@ def set_vote(game: Game, country: str, vote: Proposal | None, at: datetime | Non
 
 def standing_votes(session: Session, game: Game) -> dict[str, Proposal | None]:
     """The vote of each country that votes (M64: played; the core leaves out the eliminated)."""
-    return {country: vote_of(game, country)[0] for country, player in host.seats(session, game).items()
-            if host.is_played(player)}
+    return {country: vote_of(game, country)[0] for country, player in api.seats(session, game).items()
+            if api.is_played(player)}
 
 
 # -- seats and the start ------------------------------------------------------------------------------------
@@ -259,7 +267,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     if game.state != GameState.FORMING:
         raise GameError("the game has already started", "ALREADY_STARTED")
     board = board_of(game)
-    seated = host.players(session, game)
+    seated = api.players(session, game)
     if not seated:
         raise GameError("nobody has joined the game yet", "NOBODY_JOINED")
     if len(seated) > len(board.powers):
@@ -277,14 +285,14 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     session.flush()
     position = board.start
     _open_row(session, game, position, now)
-    seat = host.seats(session, game)
+    seat = api.seats(session, game)
     attached = pictures.position_map(settings, game.name, board, position, phase_name(position))
     common: dict[str, Any] = {"game": game, "what": describe(game), "roster": roster(session, game),
                               "board": views.board_lines(board, position), "areas": views.area_lines(board),
                               "deadline": game.deadline, "label": label(game.phase or ""),
                               "map": "" if attached else pictures.NO_MAP}
     for country, player in seat.items():
-        if host.is_played(player):
+        if api.is_played(player):
             assert player.address is not None
             queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
                   game_id=game.id, attachments=attached,
@@ -293,7 +301,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
           game_id=game.id, attachments=attached,
           body=render("machiavelli/start", **common, seat=None, why="", treasury=0, todo=""))
-    for observer in host.observers(session, game):
+    for observer in api.observers(session, game):
         queue(session, settings, to=observer, subject=f"{game.name} starts", kind="start", now=now, game_id=game.id,
               attachments=attached, body=render("machiavelli/start", **common, seat=None, why="", treasury=0,
                                                 todo=""))
@@ -301,8 +309,8 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
 
 def roster(session: Session, game: Game) -> list[tuple[str, str]]:
     """Each country and whether it is played, in the board's order (never the order of joining)."""
-    seat = host.seats(session, game)
-    return [(country, "played" if host.is_played(seat.get(country)) else "a dummy (plays by the defaults)")
+    seat = api.seats(session, game)
+    return [(country, "played" if api.is_played(seat.get(country)) else "a dummy (plays by the defaults)")
             for country in board_of(game).powers if country in seat]
 
 
@@ -319,7 +327,7 @@ def todo(board: Board, position: Position, country: str) -> str:
 def _open_row(session: Session, game: Game, position: Position, now: datetime) -> PhaseRow:
     """The row of the phase ``position`` opens, and the game's deadline for it."""
     name = phase_name(position)
-    row = host.open_phase(session, game, name, position_to_data(position), now)
+    row = api.open_phase(session, game, name, position_to_data(position), now)
     session.flush()
     return row
 
@@ -330,7 +338,7 @@ def _open_row(session: Session, game: Game, position: Position, now: datetime) -
 def process_phase(session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
     """Carry out the open phase with the letters standing, open the next (or say the game is won)
     and queue every mail, each saying the ``closing``'s notes first."""
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     assert row is not None and row.status == "open"
     board = board_of(game)
     position = position_of(row, board)
@@ -386,8 +394,8 @@ def _mail_results(session: Session, game: Game, settings: Settings, now: datetim
                               "next": None if over else label(game.phase or ""), "deadline": None if over else
                               game.deadline, "map": "" if attached else pictures.NO_MAP}
     subject = closing.subject(game.name, phase)
-    for country, player in host.seats(session, game).items():
-        if not host.is_played(player):
+    for country, player in api.seats(session, game).items():
+        if not api.is_played(player):
             continue
         assert player.address is not None
         queue(session, settings, to=player.address, subject=subject, kind="results", now=now, game_id=game.id,
@@ -398,7 +406,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, now: datetim
     queue(session, settings, to=game.gm_address, subject=subject, kind="results", now=now, game_id=game.id,
           attachments=attached, body=render("machiavelli/results", **common, seat=None, statement=[], todo="",
                                             master=master))
-    for observer in host.observers(session, game):
+    for observer in api.observers(session, game):
         queue(session, settings, to=observer, subject=subject, kind="results", now=now, game_id=game.id,
               attachments=attached, body=render("machiavelli/results", **common, seat=None, statement=[], todo="",
                                                 master=None))
@@ -407,8 +415,8 @@ def _mail_results(session: Session, game: Game, settings: Settings, now: datetim
 def results_mails(session: Session, game: Game) -> int:
     """How many mails closing the current phase queues: one per played country and observer, and
     the game master's."""
-    played = sum(1 for player in host.seats(session, game).values() if host.is_played(player))
-    return played + len(host.observers(session, game)) + 1
+    played = sum(1 for player in api.seats(session, game).values() if api.is_played(player))
+    return played + len(api.observers(session, game)) + 1
 
 
 # -- the end, ROLLBACK --------------------------------------------------------------------------------------
@@ -423,7 +431,7 @@ def publication(session: Session, game: Game) -> Publication:
     assert position is not None
     board = board_of(game)
     lines: list[str] = []
-    for row in host.processed_phases(session, game):
+    for row in api.processed_phases(session, game):
         result = row.result or {}
         letters: Mapping[str, list[str]] = result.get("letters", {})
         statements: Mapping[str, list[str]] = result.get("statements", {})

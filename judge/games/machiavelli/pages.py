@@ -22,14 +22,22 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from judge import api
+from judge.api import (
+    SAFE_NAME,
+    Game,
+    GameFacts,
+    Player,
+    make_folder,
+    render_page,
+    rules_of,
+    summary,
+    templates_version,
+    write_file,
+)
 from judge.games.machiavelli import lifecycle, pictures, views
 from judge.games.machiavelli.core.board import load_board
 from judge.games.machiavelli.core.notation import position_from_data, position_to_data
-from judge.service import host
-from judge.service.options import rules_of
-from judge.store.models import Game, Player
-from judge.web.pages import SAFE_NAME, make_folder, render_page, templates_version, write_file
-from judge.web.public import GameFacts, summary
 
 
 @dataclass(frozen=True)
@@ -48,13 +56,13 @@ class GameRecord:
 
 def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = None) -> GameFacts:
     """What any page may say of the game: name, scenario, phase, deadline, each country's state."""
-    joined = host.players(session, game) if seated is None else seated
+    joined = api.players(session, game) if seated is None else seated
     order = {country: i for i, country in enumerate(lifecycle.board_of(game).powers)}
     seats = []
     for player in sorted((p for p in joined if lifecycle.seat_of(p)), key=lambda p: order[lifecycle.seat_of(p) or ""]):
         country = lifecycle.seat_of(player)
         assert country is not None
-        seats.append(host.public_seat(game, country, player))
+        seats.append(api.public_seat(game, country, player))
     return GameFacts(name=game.name, variant=lifecycle.describe(game), options=tuple(game.options or ()),
                      state=game.state, phase=game.phase, deadline=game.deadline, winner=game.winner,
                      result=game.settings.get("result"), listed=rules_of(game).listed, joined=len(joined),
@@ -70,7 +78,7 @@ def gather(session: Session, game: Game) -> GameRecord:
     layout = lifecycle.board_of(game)
     board = tuple(views.board_lines(layout, position))
     drawn = position_to_data(position)
-    processed = host.processed_phases(session, game)
+    processed = api.processed_phases(session, game)
     springs = [(position_from_data(r.position, layout), lifecycle.position_of(r, layout)) for r in processed
                if r.result and r.name.endswith("A")]
     money = tuple(views.yearly_lines(layout, springs))

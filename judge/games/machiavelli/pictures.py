@@ -16,12 +16,11 @@ from __future__ import annotations
 import logging
 from functools import cache
 
+from judge.api import Attachment, Settings
 from judge.games.machiavelli.core.board import Board
 from judge.games.machiavelli.core.campaign import CampaignRecord
 from judge.games.machiavelli.core.position import Position
 from judge.games.machiavelli.render import GeometryError, load_geometry, render_png, render_svg
-from judge.mail.outbound import Attachment
-from judge.service.config import Settings
 
 log = logging.getLogger("judge")
 

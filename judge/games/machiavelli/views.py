@@ -35,6 +35,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from judge.api import counted
 from judge.games.machiavelli.core.board import Board
 from judge.games.machiavelli.core.campaign import CampaignRecord, Expected, Publication
 from judge.games.machiavelli.core.existence import Proposal, Standing
@@ -63,7 +64,6 @@ from judge.games.machiavelli.core.orders import Advance, Besiege, Convert, Hold,
 from judge.games.machiavelli.core.position import Independent, Owner, Phase, Position, Season, Unit, UnitKind
 from judge.games.machiavelli.core.results import Automatic, ControlChange, OrderResult, Reason, RebellionEnd, Retreat
 from judge.games.machiavelli.core.spring import SALARY, SpringOpening, SpringRecord
-from judge.service.render import counted
 
 Names = Callable[[str], str]
 """How an area is written: its code (``mil``, ``spa/nc``) in, its text out."""

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
-from judge.commands import parse as host
-from judge.commands.parse import BadCommand, Command, GameLine, Line, Press, SetDuration, Unknown, parse_duration
+from judge import api
+from judge.api import BadCommand, Command, GameLine, Line, Press, SetDuration, Unknown, parse_duration
 from judge.engine.map import available_maps, load_map
 from judge.engine.orders import leads_with_place
 from judge.payola.offers import AMOUNT_WORDS, LIMITS, NOT_WHOLE
@@ -199,18 +199,18 @@ def press_recipients(words: Sequence[str]) -> tuple[str, ...]:
     (``EFG`` is ``E``, ``F``, ``G``; an ``M`` in it is the master); a run that repeats a letter
     (``ENGLND``) is refused, being more likely a misspelt name.  Repeated tokens are dropped.
     """
-    tokens = [t.upper() for t in host.press_tokens(words, "expected PRESS TO followed by powers (names or initials), "
+    tokens = [t.upper() for t in api.press_tokens(words, "expected PRESS TO followed by powers (names or initials), "
                                                    "ALL, or MASTER", r"[\s,;./&+]+")]
     if tokens == ["ALL"]:
         return ("ALL",)
     found: list[str] = []
     for token in tokens:
-        if token in host.MASTER_WORDS:
+        if token in api.MASTER_WORDS:
             found.append("MASTER")
         elif (name := _power_names().get(re.sub(r"[-_]", "", token))) or re.fullmatch(r"[A-Z]", token):
             found.append(name or token)
         elif re.fullmatch(r"[A-Z]+", token) and len(set(token)) == len(token):
-            found.extend("MASTER" if letter in host.MASTER_WORDS else letter for letter in token)
+            found.extend("MASTER" if letter in api.MASTER_WORDS else letter for letter in token)
         else:
             raise ValueError(f"'{token[:40]}' is not a power, a run of power initials, ALL or MASTER")
     return tuple(dict.fromkeys(found))
@@ -220,7 +220,7 @@ def parse_lines(lines: Sequence[str]) -> list[Line]:
     """A mail's lines read as a Payola game reads them: the host's commands
     (`judge.commands.parse.parse_lines`), the other lines as Payola's, and press to powers."""
     read_lines = []
-    for line in host.parse_lines(lines):
+    for line in api.parse_lines(lines):
         command = line.command
         if isinstance(command, GameLine):
             command = read(command.text)

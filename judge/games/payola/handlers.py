@@ -12,6 +12,8 @@ from dataclasses import replace
 
 from sqlalchemy import func, select
 
+from judge import api
+from judge.api import MASTER, PLAYER, RUNNING, SIGNED_ON, Attachment, Closing, Entry, Outbox, Turn, render
 from judge.engine.map import load_map
 from judge.engine.orders import PhaseKind
 from judge.games.payola import lifecycle, maps
@@ -29,16 +31,8 @@ from judge.games.payola.commands import (
 from judge.games.payola.lifecycle import power_of
 from judge.games.payola.store import LedgerRow, seat_of
 from judge.games.payola.submissions import active_position, set_by_mail_at
-from judge.mail.outbound import Attachment
 from judge.payola.acceptance import AcceptanceError, parse_acceptance
 from judge.payola.treasury import TreasuryError, may_transfer, transfer
-from judge.service import host
-from judge.service.dispatch import MASTER, PLAYER, SIGNED_ON, Entry
-from judge.service.kinds import Closing
-from judge.service.lifecycle import RUNNING
-from judge.service.render import render
-from judge.service.turn import Turn
-from judge.store.models import Outbox
 from judge.wording import power_title
 
 
@@ -87,7 +81,7 @@ def transfer_money(talk: Turn, text: str, command: Transfer) -> None:
     assert game is not None and power is not None
     try:
         receiver = power_of(game, command.to)
-        row = host.current_phase(talk.session, game)
+        row = api.current_phase(talk.session, game)
         allowed = row is None or may_transfer(lifecycle.position_of(row), power)  # Void: no donations
         _, entries = transfer(lifecycle.balances(talk.session, game), power, receiver, command.amount, allowed)
     except (ValueError, TreasuryError) as exc:
@@ -99,8 +93,8 @@ def transfer_money(talk: Turn, text: str, command: Transfer) -> None:
     talk.session.flush()
     balance = lifecycle.balances(talk.session, game)
     talk.echo(text, "ok", f"{command.amount} AgP sent to {power_title(receiver)}; your balance is {balance[power]} AgP")
-    player = host.seats(talk.session, game).get(receiver)
-    if host.is_played(player):
+    player = api.seats(talk.session, game).get(receiver)
+    if api.is_played(player):
         assert player is not None and player.address is not None
         talk.send(to=player.address, subject=f"{game.name} transfer received", kind="transfer", game_id=game.id,
                   body=render("payola/transfer", game=game, sender=power, amount=command.amount,
@@ -121,7 +115,7 @@ def clear(talk: Turn, text: str, _: Clear) -> None:
             talk.mark(index, "ignored", "withdrawn by the CLEAR below", code="WITHDRAWN")
     talk.drop_blocks()
     for kind in ("sheet", "orders"):
-        host.submit(talk.session, game, game.phase, power, kind, "", {}, talk.now, talk.accepted)
+        api.submit(talk.session, game, game.phase, power, kind, "", {}, talk.now, talk.accepted)
     talk.echo(text, "ok", "your sheet and orders for this phase are cleared")
 
 
@@ -223,7 +217,7 @@ def reveal(talk: Turn, text: str, command: Reveal) -> None:
     if not talk.confirmed(text, "REVEAL", command.code, "REVEAL mails every offer sheet, acceptance list, chart and "
                      "treasury of the game to every player now"):
         return
-    host.record(game, "the game master revealed every secret")
+    api.record(game, "the game master revealed every secret")
     lifecycle.reveal(talk.session, game, talk.settings, talk.now)
     talk.echo(text, "ok", "every sheet, list, chart and treasury was mailed to every player")
 

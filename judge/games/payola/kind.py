@@ -18,7 +18,29 @@ from typing import Any
 from sqlalchemy import Connection, func, inspect, select
 from sqlalchemy.orm import Session
 
-from judge.commands.parse import Command, History
+from judge import api
+from judge.api import (
+    GAME_FLAGS,
+    RUNNING,
+    Closing,
+    Command,
+    DemoJudge,
+    Game,
+    GameKind,
+    GameState,
+    History,
+    PhaseChange,
+    PhaseRow,
+    Player,
+    Publication,
+    Settings,
+    Turn,
+    counted,
+    queue,
+    render,
+    split_options,
+    when,
+)
 from judge.engine.map import available_maps, load_map
 from judge.engine.position import Phase
 from judge.games.payola import commands, handlers, lifecycle, pages, public, views
@@ -34,16 +56,6 @@ from judge.games.payola.submissions import (
 )
 from judge.payola.options import OptionError, parse_options
 from judge.payola.treasury import forfeit
-from judge.service import host
-from judge.service.config import Settings
-from judge.service.kinds import Closing, GameKind, PhaseChange, Publication
-from judge.service.lifecycle import RUNNING, GameState
-from judge.service.options import GAME_FLAGS, split_options
-from judge.service.outbox import queue
-from judge.service.render import counted, render, when
-from judge.service.scripts import DemoJudge
-from judge.service.turn import Turn
-from judge.store.models import Game, PhaseRow, Player
 from judge.wording import power_title
 
 HISTORY_PHASES = 50  # phases one HISTORY sends at most: a longer range is asked for in parts
@@ -190,9 +202,9 @@ class Payola(GameKind):
     def brief(self, talk: Turn, game: Game, seat: str, player: Player, address: str) -> None:
         """What the new player of a power needs: the board, its treasury and acceptance list, and
         its last statement (rule 5.7) — nothing of the other powers' secrets."""
-        row = host.current_phase(talk.session, game)
+        row = api.current_phase(talk.session, game)
         assert row is not None
-        last = next((r for r in reversed(host.processed_phases(talk.session, game))
+        last = next((r for r in reversed(api.processed_phases(talk.session, game))
                      if r.result and r.result.get("determination")), None)
         statement = last.result["determination"]["powers"].get(seat) if last and last.result else None
         if lifecycle.options_of(game).blind:
@@ -208,7 +220,7 @@ class Payola(GameKind):
 
     def resigned(self, talk: Turn, game: Game, seat: str) -> str:
         """An eliminated power's treasury is forfeited when its player resigns (rule 2.4)."""
-        row = host.current_phase(talk.session, game)
+        row = api.current_phase(talk.session, game)
         if row is None or lifecycle.position_of(row).centers_of(seat):
             return ""
         for entry in forfeit(lifecycle.balances(talk.session, game), seat)[1]:
@@ -221,10 +233,10 @@ class Payola(GameKind):
         phase (never what it sent), as the pages show it; not in a running Tin Cup game, where
         who must retreat, build or remove is part of the board."""
         waiting = set(lifecycle.waiting_for(talk.session, game))
-        row = host.current_phase(talk.session, game)
+        row = api.current_phase(talk.session, game)
         required = set(lifecycle.required_powers(talk.session, game, lifecycle.position_of(row))) if row else set()
         hidden = _blind_running(game)
-        seat = host.seats(talk.session, game)
+        seat = api.seats(talk.session, game)
         lines = [f"state: {game.state}", f"board: {game.variant} ({views.board_summary(load_map(game.variant))})",
                  f"options: {' '.join(game.options) or 'none'}"]
         if game.phase:
@@ -233,8 +245,8 @@ class Payola(GameKind):
             player = seat.get(power)
             if player is None:
                 continue
-            played = host.seat_state(game, power, player)
-            status = "" if hidden or game.state not in RUNNING or not host.is_played(player) else (
+            played = api.seat_state(game, power, player)
+            status = "" if hidden or game.state not in RUNNING or not api.is_played(player) else (
                 ", waiting" if power in waiting else ", submitted" if power in required else ", nothing to order")
             lines.append(f"{power_title(power)}: {played}{status}")
         return lines
@@ -252,13 +264,13 @@ class Payola(GameKind):
         if _blind_running(game) and not talk.master_of(game):
             talk.echo(text, "error", "a Blind game's history is published when it ends", code="HISTORY_NOT_PUBLISHED")
             return
-        named = [(row_id, name) for row_id, name in host.processed_names(talk.session, game)
+        named = [(row_id, name) for row_id, name in api.processed_names(talk.session, game)
                  if _within(name, command.first, command.last)]
         if not named:
             talk.echo(text, "info", "", ["no processed phase in that range"])
             return
         shown, rest = named[:HISTORY_PHASES], named[HISTORY_PHASES:]
-        rows = host.phases_by_id(talk.session, [row_id for row_id, _ in shown])
+        rows = api.phases_by_id(talk.session, [row_id for row_id, _ in shown])
         body = "\n\n".join(render("payola/results", game=game,
                                    view=views.results_view(r.result["report"], None, None, [], 0),
                                    next_phase=None, winner=None, deadline=None, history=True).strip()
@@ -281,7 +293,7 @@ class Payola(GameKind):
         powers = list(load_map(game.variant).powers)
         seated = []
         if game.state == GameState.FINISHED:  # in the board's order, as the end mail lists them
-            seated = sorted(host.who_played(talk.session, game, talk.reader_of(game)),
+            seated = sorted(api.who_played(talk.session, game, talk.reader_of(game)),
                             key=lambda seat: powers.index(seat[0]))
         body = render("payola/summary", game=game, years=years, hidden=hidden, powers=powers,
                       events=game.settings.get("events", []), result=game.settings.get("result"), seated=seated)

@@ -42,6 +42,38 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, delete, func, select
 from sqlalchemy.orm import Session
 
+from judge import api
+from judge.api import (
+    GAME_FLAGS,
+    RUNNING,
+    Attachment,
+    Closing,
+    Game,
+    GameError,
+    GameState,
+    PhaseChange,
+    PhaseRow,
+    Player,
+    Publication,
+    Settings,
+    counted,
+    current_phase,
+    duration,
+    in_words,
+    is_played,
+    latest_submissions,
+    latest_texts,
+    log_on_commit,
+    observers,
+    open_phase,
+    page_url,
+    players,
+    processed_phases,
+    queue,
+    render,
+    seats,
+    split_options,
+)
 from judge.engine.legal import adjustment_count, retreat_options
 from judge.engine.map import GameMap, load_map
 from judge.engine.notation import (
@@ -58,7 +90,6 @@ from judge.engine.position import Position
 from judge.engine.results import OrderResult
 from judge.games.payola import maps, public, seating, views
 from judge.games.payola.store import LedgerRow, PayolaPhase, lists_of, phase_of, seat_of, votes_of
-from judge.mail.outbound import Attachment
 from judge.payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
 from judge.payola.blind import Sight, witness
 from judge.payola.determination import Determination, PowerInput, determine_orders
@@ -66,29 +97,6 @@ from judge.payola.notation import determination_to_data, statement_to_data
 from judge.payola.offers import OfferSheet, PhaseReader, parse_sheet
 from judge.payola.options import Options, parse_options
 from judge.payola.treasury import income_due, pay_income, void_start, zerosum_start, zerosum_year_end
-from judge.service import course
-from judge.service.config import Settings
-from judge.service.host import (
-    current_phase,
-    duration,
-    is_played,
-    latest_submissions,
-    latest_texts,
-    observers,
-    open_phase,
-    players,
-    processed_phases,
-    seats,
-)
-from judge.service.kinds import Closing, PhaseChange, Publication
-from judge.service.lifecycle import RUNNING, GameError, GameState
-from judge.service.logs import log_on_commit
-from judge.service.options import GAME_FLAGS, split_options
-from judge.service.outbox import queue
-from judge.service.render import counted, render
-from judge.service.render import duration as in_words
-from judge.store.models import Game, PhaseRow, Player
-from judge.web.public import page_url
 from judge.wording import power_title
 
 log = logging.getLogger("judge")
@@ -681,7 +689,7 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
         game.settings = {**game.settings, "drawn": survivors}
     else:
         return None
-    course.end(session, game, settings, now, result, winner)
+    api.end_game(session, game, settings, now, result, winner)
     return result
 
 
@@ -736,7 +744,7 @@ def reveal(session: Session, game: Game, settings: Settings, now: datetime) -> N
     rows = processed_phases(session, game)
     game.settings = {**game.settings, "revealed": {"through": rows[-1].name if rows else None,
                                                     "balances": balances(session, game)}}
-    course.publish(session, game, settings, now, subject=f"{game.name}: every secret revealed",
+    api.publish(session, game, settings, now, subject=f"{game.name}: every secret revealed",
                    headline="has had its secrets revealed by the game master; the game goes on",
                    publication=Publication("Everything that was secret until now is published; what comes next stays "
                                            "secret until the end (rules 3.6 and 4.5).", secrets(session, game)))

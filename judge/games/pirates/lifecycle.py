@@ -36,6 +36,22 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from judge import api
+from judge.api import (
+    Closing,
+    Game,
+    GameError,
+    PhaseChange,
+    PhaseRow,
+    Player,
+    Publication,
+    Settings,
+    counted,
+    log_on_commit,
+    queue,
+    render,
+    split_options,
+)
 from judge.games.pirates.core.match import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -67,15 +83,6 @@ from judge.games.pirates.core.views import (
 from judge.games.pirates.core.views import (
     publication as publication_of,
 )
-from judge.service import host
-from judge.service.config import Settings
-from judge.service.kinds import Closing, PhaseChange, Publication
-from judge.service.lifecycle import GameError
-from judge.service.logs import log_on_commit
-from judge.service.options import split_options
-from judge.service.outbox import queue
-from judge.service.render import counted, render
-from judge.store.models import Game, PhaseRow, Player
 
 log = logging.getLogger("judge")
 
@@ -142,7 +149,7 @@ def label(name: str) -> str:
 
 def match_now(session: Session, game: Game) -> Match | None:
     """The match as it stands: as the open phase opened, or as the last phase closed."""
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     if row is None:
         return None
     return match_from_data(row.result["match"] if row.status == "processed" and row.result else row.position)
@@ -154,7 +161,7 @@ def submissions_of(session: Session, game: Game, phase: str) -> Submissions:
     ballots: dict[str, Any] = {}
     moves: list[str] = []
     token_to = None
-    for (seat, kind), row in host.latest_submissions(session, game, phase).items():
+    for (seat, kind), row in api.latest_submissions(session, game, phase).items():
         if kind == "plan":
             plans[seat] = row.parsed
         elif kind == "ballot":
@@ -171,8 +178,8 @@ def waiting_seats(session: Session, game: Game) -> list[str]:
     match = match_now(session, game)
     if match is None or game.phase is None or match.current_phase is None:
         return []
-    seat = host.seats(session, game)
-    return [p for p in waiting(match, submissions_of(session, game, game.phase)) if host.is_played(seat.get(p))]
+    seat = api.seats(session, game)
+    return [p for p in waiting(match, submissions_of(session, game, game.phase)) if api.is_played(seat.get(p))]
 
 
 # -- starting -----------------------------------------------------------------------------------------
@@ -182,7 +189,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     """Seat every player under the name they joined with, draw the rooms (P1) and open the first
     Distribution Phase; each player is told their seat and what the rules give them then, the
     game master the chart, and those who observe the forming match that it has started."""
-    seated = host.players(session, game)
+    seated = api.players(session, game)
     wanted = setting(game, "PLAYERS")
     if len(seated) != wanted:
         raise GameError(f"this match is for {wanted} players and {len(seated)} have joined: START when "
@@ -194,10 +201,10 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     except SetupError as exc:
         raise GameError(str(exc), "BAD_SETUP") from None
     session.flush()
-    opened = open_phase(match, host.phase_seed(game, "D1"))
+    opened = open_phase(match, api.phase_seed(game, "D1"))
     _open_row(session, game, opened, now)
     for player in seated:
-        if host.is_played(player):
+        if api.is_played(player):
             assert player.address is not None and player.seat is not None
             queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
                   game_id=game.id, body=render("pirates/start", game=game, seat=player.seat, what=describe(game),
@@ -209,7 +216,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
                                        chart=chart_lines(opened, "open")))
     assert opened.phase is not None
     news = f"the match has started; {opened.phase.label} ({opened.phase.name}) opens"
-    for observer in host.observers(session, game):
+    for observer in api.observers(session, game):
         queue(session, settings, to=observer, subject=f"{game.name} {opened.phase.name}", kind="start", now=now,
               game_id=game.id, body=render("pirates/news", game=game, news=news, preface=None))
 
@@ -218,7 +225,7 @@ def _open_row(session: Session, game: Game, match: Match, now: datetime) -> Phas
     """The row of the phase ``match`` has just opened, and the game's deadline for it."""
     assert match.phase is not None
     name = match.phase.name
-    row = host.open_phase(session, game, name, match_to_data(match), now)
+    row = api.open_phase(session, game, name, match_to_data(match), now)
     session.flush()
     return row
 
@@ -230,7 +237,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     """Close the open phase with what stands, open the next (or end the match) and queue every
     mail, each saying the ``closing``'s notes first (`judge.service.kinds.Phases.process`); a final
     phase in which nobody may act closes at once."""
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     assert row is not None
     preface = closing.preface
     match = match_from_data(row.position)
@@ -243,7 +250,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
                       closing.cause)
         _mail_chart(session, game, settings, closed, row.name, now, preface=preface)
         return PhaseChange(row.name, None, result=result_of(closed, "its five rounds and the final phase are over"))
-    opened = open_phase(closed, host.phase_seed(game, following.name))
+    opened = open_phase(closed, api.phase_seed(game, following.name))
     _open_row(session, game, opened, now)
     log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, closing.cause,
                   following.name)
@@ -263,8 +270,8 @@ def _mail_change(session: Session, game: Game, settings: Settings, closed: Match
     number = opened.phase.round
     stage = opened.phase.stage
     ending = stage is Stage.FINAL and not actors(opened)
-    for seat, player in host.seats(session, game).items():
-        if not host.is_played(player):
+    for seat, player in api.seats(session, game).items():
+        if not api.is_played(player):
             continue
         assert player.address is not None
         sections: list[tuple[str, ...]] = []
@@ -287,7 +294,7 @@ def _mail_change(session: Session, game: Game, settings: Settings, closed: Match
     _mail_chart(session, game, settings, closed, phase, now, opened, preface)
     if not ending:
         news = f"{opened.phase.label} ({opened.phase.name}) opens"
-        for observer in host.observers(session, game):
+        for observer in api.observers(session, game):
             queue(session, settings, to=observer, subject=f"{game.name} {opened.phase.name}", kind="results",
                   now=now, game_id=game.id, body=render("pirates/news", game=game, news=news, preface=preface))
 
@@ -358,9 +365,9 @@ def results_mails(session: Session, game: Game) -> int:
     """How many mails closing the current phase may queue: one per played seat and observer and
     the game master's chart, and at the end of the match the publication to every player, the
     game master and the observers as well."""
-    seat = host.seats(session, game)
-    played = sum(1 for player in seat.values() if host.is_played(player))
-    watching = len(host.observers(session, game))
+    seat = api.seats(session, game)
+    played = sum(1 for player in seat.values() if api.is_played(player))
+    watching = len(api.observers(session, game))
     ending = game.phase in ("V5", "F")
     return played + watching + 1 + ((len(seat) + watching + 1) if ending else 0)
 
