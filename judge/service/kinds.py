@@ -276,6 +276,9 @@ class Commands(Protocol):
 
     commands: Sequence[Entry]
     """Its command table: the host's dispatcher is built from it and the host's own."""
+    words: Sequence[str]
+    """The first words of the lines its grammar reads (``ACCEPT``, ``BID``), each of which its HELP
+    names (a test holds it to them, with ``SET`` and the name of each of its phases' lengths)."""
     orders_private: str = ""
     """The rule by which the kind reads orders only from mail sent to the judge alone (Machiavelli's
     "17.4"): a mail whose To or Cc names anyone else acts for no seat by the kind's lines (its

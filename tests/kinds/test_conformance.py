@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
-from judge.store.models import Game
+from judge.service.demo import run_demo
+from judge.store.models import Game, Submission
 from tests.kinds.registry import with_test_kinds
 from tests.support.harness import Judge, Sent
 
@@ -34,21 +35,22 @@ def address(name: str) -> str:
 @dataclass(frozen=True)
 class Script:
     """How a game of one kind is played here: its CREATE words after the password, its players (their
-    names, what each JOIN names after the password, the seat each signs on as), and what the first
-    player sends in the first phase, read from its start mail."""
+    names, what each JOIN names after the password, the seat each signs on as), and what a player sends
+    in the first phase (its name and its start mail in), every player's making the phase complete."""
 
     kind: str
     create: str
     players: tuple[tuple[str, str, str], ...]  # name (address, password), JOIN's word, SIGNON's seat
-    first: Callable[[Sent], Sequence[str]]
+    order: Callable[[str, Sent], Sequence[str]]
     rolls_back: bool = True
+    closes_early: bool = True  # the phase closes once every player has sent (unless one WAITs)
 
     def signon(self, name: str) -> str:
         seat = next(seat for who, _, seat in self.players if who == name)
         return f"SIGNON {seat}@{GAME} pw-{name.lower()}"
 
 
-def _pirates_plan(start: Sent) -> list[str]:
+def _pirates_plan(_: str, start: Sent) -> list[str]:
     """The whole package to oneself (P2), as the start mail tells it."""
     found = re.search(r"^Package: (\d+) gold", start.body, re.M)
     assert found is not None, start.body
@@ -57,13 +59,14 @@ def _pirates_plan(start: Sent) -> list[str]:
 
 SCRIPTS = (
     Script("payola", "payola", (("Alice", "FRANCE", "FRANCE"), ("Bob", "GERMANY", "GERMANY")),
-           lambda _: ["5 : A PAR - BUR"]),
+           lambda _, __: ["5 : A PAR - BUR"]),
     Script("pirates", "pirates PLAYERS=4", tuple((n, n, n) for n in ("Ann", "Bob", "Cy", "Dee")), _pirates_plan,
-           rolls_back=False),
-    Script("exchange", "exchange INVESTORS=3", tuple((n, n, n) for n in ("ANN", "BOB", "CAT")), lambda _: ["PASS"]),
+           rolls_back=False, closes_early=False),
+    Script("exchange", "exchange INVESTORS=3", tuple((n, n, n) for n in ("ANN", "BOB", "CAT")),
+           lambda _, __: ["PASS"]),
     Script("machiavelli", "machiavelli", (("Flo", "Florence", "Florence"), ("Mil", "Milan", "Milan")),
-           lambda _: ["transfer 3 to Milan"]),
-    Script("auction", "auction LOTS=2", (("Ann", "Ann", "Ann"), ("Bob", "Bob", "Bob")), lambda _: ["BID 30"]),
+           lambda name, _: ["transfer 3 to Milan"] if name == "Flo" else ["transfer 2 to Florence"]),
+    Script("auction", "auction LOTS=2", (("Ann", "Ann", "Ann"), ("Bob", "Bob", "Bob")), lambda _, __: ["BID 30"]),
 )
 
 
@@ -114,7 +117,7 @@ def test_every_kind_takes_an_order_and_processes_its_phase_with_results_to_every
         tmp_path: Path, script: Script) -> None:
     judge = started(tmp_path, script)
     first = script.players[0][0]
-    lines = script.first(judge.last_to(address(first)))
+    lines = script.order(first, judge.last_to(address(first)))
     judge.send(address(first), "\n".join((script.signon(first), *lines)))
     assert [judge.outcome_of(line)[0] for line in lines] == ["ok"] * len(lines)
     phase = state(judge)[1]
@@ -188,3 +191,81 @@ def test_the_example_kind_reaches_the_host_through_its_api_alone() -> None:
                  if isinstance(node, ast.Import) for alias in node.names}
     assert {name for name in imported if name.startswith("judge")} == {"judge"}  # `from judge import api`
     assert {name for name in imported if name.startswith("tests")} <= {"tests.kinds.auction"}
+
+
+@pytest.mark.parametrize("kind", [script.kind for script in SCRIPTS])
+def test_every_kinds_demo_plays_to_its_end_by_smtp(kind: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``judge demo <kind>``: a judge of its own, the kind's short game played against it over real SMTP."""
+    assert run_demo(with_test_kinds(), kind=kind) == 0
+    shown = capsys.readouterr().out
+    assert "Traceback" not in shown and "The judge sent" in shown.splitlines()[-1]
+
+
+def send(judge: Judge, script: Script, name: str, *lines: str) -> None:
+    judge.send(address(name), "\n".join((script.signon(name), *lines)))
+
+
+def test_every_kind_that_closes_a_phase_early_waits_for_a_wait_and_one_that_never_does_says_so(
+        tmp_path: Path, script: Script) -> None:
+    """Every player sends; the first asked to WAIT: the phase stands until its deadline (or NOWAIT)."""
+    judge = started(tmp_path, script)
+    starts = {name: judge.last_to(address(name)) for name, _, _ in script.players}
+    phase = state(judge)[1]
+    first = script.players[0][0]
+    send(judge, script, first, "WAIT", *script.order(first, starts[first]))
+    if not script.closes_early:
+        assert judge.outcome_of("WAIT") == ("error", "NEVER_EARLY")
+        return
+    assert judge.outcome_of("WAIT") == ("ok", "WAITING")
+    for name, _, _ in script.players[1:]:
+        send(judge, script, name, *script.order(name, starts[name]))
+    assert state(judge) == ("active", phase)  # every player has sent: only the WAIT holds it
+    send(judge, script, first, "NOWAIT")
+    assert state(judge)[1] != phase
+
+
+def test_every_kind_answers_a_mail_meant_for_a_phase_processed_already_and_applies_it_when_told(
+        tmp_path: Path, script: Script) -> None:
+    judge = started(tmp_path, script)
+    first = script.players[0][0]
+    lines = script.order(first, judge.last_to(address(first)))
+    phase = state(judge)[1]
+    master(judge, "PROCESS")
+    now = state(judge)[1]
+    send(judge, script, first, f"PHASE {phase}", *lines)
+    assert [judge.outcome_of(line) for line in lines] == [("ignored", "LATE")] * len(lines)
+    assert f"This mail was meant for {phase} of {GAME} (your line PHASE {phase}), which was processed" in (
+        judge.last_to(address(first)).body)
+    if script.kind == "pirates":
+        return  # a Voting Phase follows a Distribution Phase: its orders are ballots, not plans
+    send(judge, script, first, f"PHASE {now}", *lines)
+    assert all(judge.outcome_of(line)[1] != "LATE" for line in lines)
+
+
+def test_every_kind_reads_a_check_in_full_and_keeps_nothing_of_it(tmp_path: Path, script: Script) -> None:
+    judge = started(tmp_path, script)
+    first = script.players[0][0]
+    lines = script.order(first, judge.last_to(address(first)))
+    with judge.db.transaction() as session:
+        before = session.scalar(select(func.count(Submission.id)))
+    judge.new_mail()
+    send(judge, script, first, "CHECK", *lines)
+    assert [judge.outcome_of(line)[0] for line in lines] == ["ok"] * len(lines)
+    assert [m.to for m in judge.new_mail()] == [address(first)]  # the reply alone
+    with judge.db.transaction() as session:
+        assert session.scalar(select(func.count(Submission.id))) == before
+
+
+def test_the_game_master_sets_the_length_of_every_kinds_phases(tmp_path: Path, script: Script) -> None:
+    """``SET <phase> hours`` for each of the kind's phases' lengths (`Phases.durations`), read by its grammar."""
+    judge = started(tmp_path, script)
+    kind = with_test_kinds().named(script.kind)
+    lines = [f"SET {setting.upper()} 30" for setting in kind.durations]
+    master(judge, *lines)
+    assert [judge.outcome_of(line) for line in lines] == [("ok", None)] * len(lines)
+    assert all(game_settings(judge)[setting] == 30.0 for setting in kind.durations)
+
+
+def game_settings(judge: Judge) -> dict[str, object]:
+    with judge.db.transaction() as session:
+        return dict(session.scalars(select(Game).where(Game.name == GAME)).one().settings)

@@ -49,7 +49,7 @@ from judge.api import (
     when,
 )
 from judge.engine.map import available_maps
-from judge.games.exchange import handlers, lifecycle, mails, pages, sheets, stored, views
+from judge.games.exchange import handlers, lifecycle, mails, pages, reading, sheets, stored, views
 from judge.games.exchange.core.accounts import resign
 from judge.games.exchange.core.views import ceo_view
 
@@ -61,6 +61,7 @@ class Exchange(GameKind):
     join_usage = "JOIN game password name [KEY key], the name you will invest under: letters and digits (E1)"
     durations = MappingProxyType({"exchange": 48.0, "movement": 48.0, "retreat": 24.0, "adjustment": 24.0})
     commands = handlers.COMMANDS
+    words = (*reading.USAGE, "CLEAR", "MAP", "VOTE")
     between_phases = "retreat and adjustment phases"
 
     # -- creating and joining ------------------------------------------------------------------------

@@ -113,6 +113,7 @@ class Machiavelli(GameKind):
     13:00 (an hour's grace); and the slower one, C orders every other Thursday and the spring letter on
     the Thursday between (``SET CLOCK AOP``, ``SET CLOCK AOP SLOW``)."""
     commands = handlers.COMMANDS
+    words = ("VOTE", "BORDERS")
     orders_private = "17.4"  # "the judge ignores all orders but those which have been sent solely to him" (M58)
     between_phases = ""
 

@@ -77,7 +77,8 @@ class Reveal:
     code: str | None = None
 
 
-_SIMPLE = {"CLEAR": Clear, "MAP": MapRequest, "PREVIEW": Preview}
+SIMPLE = {"CLEAR": Clear, "MAP": MapRequest, "PREVIEW": Preview}
+"""The words of Payola's lines that take nothing after them."""
 DURATIONS = {"MOVEMENT": "movement", "RETREAT": "retreat", "RETREATS": "retreat", "ADJUSTMENT": "adjustment",
              "ADJUSTMENTS": "adjustment", "BUILD": "adjustment", "BUILDS": "adjustment"}
 """``SET <word> hours``: the words for the lengths of Payola's phases, and their settings."""
@@ -132,10 +133,10 @@ with any spaces between them) and the word after it are well within them."""
 
 def _command(words: list[str]) -> Command:
     keyword, args = words[0].upper(), words[1:]
-    if keyword in _SIMPLE:
+    if keyword in SIMPLE:
         if args:
             raise ValueError(f"{keyword} takes nothing after it")
-        return _SIMPLE[keyword]()
+        return SIMPLE[keyword]()
     if keyword == "VOTE":
         return _vote(" ".join(args).upper())
     if keyword == "REVEAL":

@@ -44,6 +44,7 @@ from judge.api import (
 from judge.engine.map import available_maps, load_map
 from judge.engine.position import Phase
 from judge.games.payola import commands, handlers, lifecycle, pages, public, views
+from judge.games.payola.commands import SIMPLE
 from judge.games.payola.lifecycle import power_of
 from judge.games.payola.store import LedgerRow, seat_of
 from judge.games.payola.submissions import (
@@ -70,6 +71,7 @@ class Payola(GameKind):
                   "best first (PREFER FEGIART, or their names)")
     durations = MappingProxyType({"movement": 48.0, "retreat": 24.0, "adjustment": 24.0})
     commands = handlers.COMMANDS
+    words = (*SIMPLE, "VOTE", "REVEAL", "ACCEPT", "TRANSFER")
     between_phases = "retreat and adjustment phases"
 
     # -- creating and joining ------------------------------------------------------------------------

@@ -49,6 +49,7 @@ from judge.api import (
     when,
 )
 from judge.games.pirates import handlers, lifecycle, pages
+from judge.games.pirates.core.commands import KEYWORDS
 from judge.games.pirates.core.match import check_name
 from judge.games.pirates.core.views import end_view
 
@@ -64,6 +65,7 @@ class Pirates(GameKind):
     join_usage = "JOIN game password name [KEY key], the name you will play under: 2 to 12 letters or digits"
     durations = MappingProxyType({"distribution": 24.0, "voting": 24.0, "final": 24.0})
     commands = handlers.COMMANDS
+    words = tuple(sorted(KEYWORDS - {"GARNET"}))
     between_phases = ""
     closes_early = False  # a phase closing early would tell that all the others had submitted (P10)
 

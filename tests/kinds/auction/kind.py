@@ -40,8 +40,10 @@ class Bid:
 
 
 def read(text: str, game: api.Game | None) -> api.Command:
-    """A line the host does not read: ``BID n``, or an unknown command."""
+    """A line the host does not read: ``BID n``, ``SET LOT hours`` (the game master), or an unknown command."""
     words = text.split()
+    if words[0].upper() == "SET":
+        return api.read_phase_length(text, words, {"LOT": "lot"}, "SET LOT hours")
     if words[0].upper() != "BID":
         return api.Unknown(f"unknown command '{words[0][:20]}': HELP lists the commands of an auction")
     if len(words) != 2 or not re.fullmatch(r"\d{1,5}", words[1]):
@@ -93,6 +95,7 @@ class Auction(api.NamedSeats, api.GameKind):
     join_usage = "JOIN game password name [KEY key], the name you bid under"
     durations = MappingProxyType({"lot": 24.0})
     commands = (api.Entry(Bid, bid, api.PLAYER, closed_after_the_end=True),)
+    words = ("BID",)
     between_phases = ""
     restored = "the coins, the lots and the bids then standing are as they were before it was processed"
 
