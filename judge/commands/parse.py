@@ -542,8 +542,9 @@ def _signon(args: list[str]) -> SignOn:
 
 
 def _command(words: list[str]) -> Command:
-    keyword = words[0].upper()
-    args = words[1:]
+    """The host's command a line's ``words`` make (ValueError with the reason if they make it badly;
+    KeyError if the first word is no host's command: a kind's grammar reads the line then)."""
+    keyword, args = words[0].upper(), words[1:]
     if keyword in SIMPLE:
         if args:
             raise ValueError(f"{keyword} takes nothing after it")
@@ -552,83 +553,120 @@ def _command(words: list[str]) -> Command:
         if len(args) > 1 or (args and not PHASE_NAME.fullmatch(args[0])):
             raise ValueError(f"expected {keyword} or {keyword} phase (e.g. {keyword} S1902M)")
         return _PHASED[keyword](args[0].upper() if args else None)
-    if keyword == "HELP":
-        if len(args) > 2:
-            raise ValueError("expected HELP, HELP topic or HELP KIND topic")
-        return Help(tuple(word.lower() for word in args))
-    if keyword == "PHASE":
-        if len(args) != 1 or not PHASE_NAME.fullmatch(args[0]):
-            raise ValueError("expected PHASE and the phase the mail is meant for (e.g. PHASE S1902M)")
-        return PhaseNamed(args[0].upper())
-    if keyword == "LIST":
-        if len(args) == 2 and args[0].upper() == "FROM":
-            return ListGames(start=_game(args[1]))
-        if len(args) > 1:
-            raise ValueError("expected LIST, LIST FROM name or LIST game")
-        return ListGames(_game(args[0]) if args else None)
-    if keyword == "CREATE":
-        if len(args) < 2:
-            raise ValueError("expected CREATE game password [variant] [OPTION ...]")
-        return Create(_game(args[0]), args[1], tuple(args[2:]))
-    if keyword == "JOIN":
-        key = None
-        if len(args) >= 4 and args[-2].upper() == "KEY":
-            key, args = args[-1], args[:-2]
-        if len(args) < 2 or (len(args) == 3 and args[2].upper() == "PREFER"):
-            return BadJoin(JOIN_USAGE, args[0].lower() if args and GAME_NAME.fullmatch(args[0]) else None)
-        if len(args) > 3 and args[2].upper() == "PREFER":
-            return Join(_game(args[0]), args[1], None, key, tuple(args[3:]))
-        return Join(_game(args[0]), args[1], " ".join(args[2:]) or None, key)  # a wish of two words: NEW YORK
-    if keyword == "TAKEOVER":
-        signon = _signon(args)
-        return Takeover(signon.game, signon.who, signon.password)
-    if keyword in ("OBSERVE", "UNOBSERVE"):
-        if len(args) != 1:
-            raise ValueError(f"expected {keyword} game")
-        return Observe(_game(args[0]), keyword == "UNOBSERVE")
+    reader = _READERS.get(keyword)
+    if reader is None:
+        raise KeyError(keyword)
+    return reader(keyword, args)
+
+
+def _help(_: str, args: list[str]) -> Command:
+    if len(args) > 2:
+        raise ValueError("expected HELP, HELP topic or HELP KIND topic")
+    return Help(tuple(word.lower() for word in args))
+
+
+def _phase(_: str, args: list[str]) -> Command:
+    if len(args) != 1 or not PHASE_NAME.fullmatch(args[0]):
+        raise ValueError("expected PHASE and the phase the mail is meant for (e.g. PHASE S1902M)")
+    return PhaseNamed(args[0].upper())
+
+
+def _list(_: str, args: list[str]) -> Command:
+    if len(args) == 2 and args[0].upper() == "FROM":
+        return ListGames(start=_game(args[1]))
+    if len(args) > 1:
+        raise ValueError("expected LIST, LIST FROM name or LIST game")
+    return ListGames(_game(args[0]) if args else None)
+
+
+def _create(_: str, args: list[str]) -> Command:
+    if len(args) < 2:
+        raise ValueError("expected CREATE game password [variant] [OPTION ...]")
+    return Create(_game(args[0]), args[1], tuple(args[2:]))
+
+
+def _join(_: str, args: list[str]) -> Command:
+    key = None
+    if len(args) >= 4 and args[-2].upper() == "KEY":
+        key, args = args[-1], args[:-2]
+    if len(args) < 2 or (len(args) == 3 and args[2].upper() == "PREFER"):
+        return BadJoin(JOIN_USAGE, args[0].lower() if args and GAME_NAME.fullmatch(args[0]) else None)
+    if len(args) > 3 and args[2].upper() == "PREFER":
+        return Join(_game(args[0]), args[1], None, key, tuple(args[3:]))
+    return Join(_game(args[0]), args[1], " ".join(args[2:]) or None, key)  # a wish of two words: NEW YORK
+
+
+def _takeover(_: str, args: list[str]) -> Command:
+    signon = _signon(args)
+    return Takeover(signon.game, signon.who, signon.password)
+
+
+def _observe(keyword: str, args: list[str]) -> Command:
+    if len(args) != 1:
+        raise ValueError(f"expected {keyword} game")
+    return Observe(_game(args[0]), keyword == "UNOBSERVE")
+
+
+def _absence_decided(keyword: str, args: list[str]) -> Command:
     if keyword == "APPROVE" and args and args[0].upper() != "ABSENCE":
         raise KeyError(keyword)  # a game's word, perhaps (Exchange Payola's APPROVE X m)
-    if keyword in ("APPROVE", "DENY"):
-        if len(args) != 2 or args[0].upper() != "ABSENCE":
-            raise ValueError(f"expected {keyword} ABSENCE power")
-        return DecideAbsence(args[1].upper(), keyword == "APPROVE")
-    if keyword == "HISTORY":
-        return _history(args)
-    if keyword == "WHOGAME":
-        if len(args) > 1:
-            raise ValueError("expected WHOGAME game")
-        return WhoGame(_game(args[0]) if args else None)
-    if keyword == "GET" and [a.upper() for a in args] == ["RECORD"]:
+    if len(args) != 2 or args[0].upper() != "ABSENCE":
+        raise ValueError(f"expected {keyword} ABSENCE power")
+    return DecideAbsence(args[1].upper(), keyword == "APPROVE")
+
+
+def _whogame(_: str, args: list[str]) -> Command:
+    if len(args) > 1:
+        raise ValueError("expected WHOGAME game")
+    return WhoGame(_game(args[0]) if args else None)
+
+
+def _get(_: str, args: list[str]) -> Command:
+    if [a.upper() for a in args] == ["RECORD"]:
         return GetRecord()
-    if keyword == "GET":
-        if not 1 <= len(args) <= 2 or args[0].upper() not in ("INFO", "RULES"):
-            raise ValueError("expected GET INFO game or GET RULES game")
-        return GetInfo(_game(args[1]) if len(args) == 2 else None)
-    if keyword == "SUMMARY":
-        if len(args) > 1:
-            raise ValueError("expected SUMMARY game")
-        return Summary(_game(args[0]) if args else None)
-    if keyword == "SIGNON":
-        return _signon(args)
-    if keyword == "CONFIRM":
-        if len(args) not in (1, 2):
-            raise ValueError("expected CONFIRM token (the token the judge mailed to you)")
-        return Confirm(args[0], args[1] if len(args) == 2 else None)
-    if keyword == "REPLACE":
-        if len(args) != 2 or "@" not in args[1]:
-            raise ValueError("expected REPLACE POWER new@address")
-        return Replace(args[0].upper(), args[1])
-    if keyword == "TERMINATE":
-        if len(args) > 1:
-            raise ValueError("expected TERMINATE, then TERMINATE code to confirm")
-        return Terminate(args[0] if args else None)
-    if keyword == "DUMMY":
-        if not args:
-            raise ValueError("expected DUMMY POWER")
-        return Dummy(" ".join(args).upper())
-    if keyword == "SET":
-        return _set(args)
-    raise KeyError(keyword)
+    if not 1 <= len(args) <= 2 or args[0].upper() not in ("INFO", "RULES"):
+        raise ValueError("expected GET INFO game or GET RULES game")
+    return GetInfo(_game(args[1]) if len(args) == 2 else None)
+
+
+def _summary(_: str, args: list[str]) -> Command:
+    if len(args) > 1:
+        raise ValueError("expected SUMMARY game")
+    return Summary(_game(args[0]) if args else None)
+
+
+def _confirm(_: str, args: list[str]) -> Command:
+    if len(args) not in (1, 2):
+        raise ValueError("expected CONFIRM token (the token the judge mailed to you)")
+    return Confirm(args[0], args[1] if len(args) == 2 else None)
+
+
+def _replace(_: str, args: list[str]) -> Command:
+    if len(args) != 2 or "@" not in args[1]:
+        raise ValueError("expected REPLACE POWER new@address")
+    return Replace(args[0].upper(), args[1])
+
+
+def _terminate(_: str, args: list[str]) -> Command:
+    if len(args) > 1:
+        raise ValueError("expected TERMINATE, then TERMINATE code to confirm")
+    return Terminate(args[0] if args else None)
+
+
+def _dummy(_: str, args: list[str]) -> Command:
+    if not args:
+        raise ValueError("expected DUMMY POWER")
+    return Dummy(" ".join(args).upper())
+
+
+_READERS: dict[str, Callable[[str, list[str]], Command]] = {
+    "HELP": _help, "PHASE": _phase, "LIST": _list, "CREATE": _create, "JOIN": _join, "TAKEOVER": _takeover,
+    "OBSERVE": _observe, "UNOBSERVE": _observe, "APPROVE": _absence_decided, "DENY": _absence_decided,
+    "HISTORY": lambda _, args: _history(args), "WHOGAME": _whogame, "GET": _get, "SUMMARY": _summary,
+    "SIGNON": lambda _, args: _signon(args), "CONFIRM": _confirm, "REPLACE": _replace, "TERMINATE": _terminate,
+    "DUMMY": _dummy, "SET": lambda _, args: _set(args),
+}
+"""The reader of each of the host's words that take words after them (`_command`)."""
 
 
 def _history(args: list[str]) -> History:

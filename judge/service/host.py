@@ -39,7 +39,7 @@ from judge.service.kinds import GameKind, Phases, kind_of
 from judge.service.lifecycle import Event, GameError, GameState, move
 from judge.service.options import rules_of
 from judge.service.outbox import queue
-from judge.service.render import render
+from judge.service.render import render, when
 from judge.service.turn import Turn
 from judge.store.models import Game, Observer, PhaseRow, Player, Submission
 from judge.web.public import Seat
@@ -395,6 +395,14 @@ def reopen(session: Session, game: Game, row: PhaseRow, now: datetime) -> None:
     game.phase = row.name
     move(game, Event.ROLLBACK)
     game.deadline = phase_deadline(session, game, row.name, now)
+
+
+def status_header(game: Game) -> str:
+    """The first line of every STATUS, the players' and the game master's, in every kind: the game,
+    its state, its phase (in its kind's words too) and its deadline."""
+    label = _kind(game).label(game.phase) if game.phase else ""
+    phase = f"{game.phase} ({label})" if label else game.phase or "-"
+    return f"game {game.name}, {game.state}, phase {phase}, deadline {when(game.deadline)}"
 
 
 def seat_status(player: Player | None) -> str:

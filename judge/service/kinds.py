@@ -266,6 +266,11 @@ class Phases(Protocol):
         """The body of the reminder or late notice (``which``) to ``seat`` alone."""
         ...
 
+    def label(self, phase: str) -> str:
+        """The phase ``phase`` in words, as STATUS and the pages name it beside its name ("the spring
+        letter of Spring 1454"); by default none: its name says it all."""
+        return ""
+
     def is_between(self, phase: str) -> bool:
         """Whether ``phase`` is one of the `between_phases`."""
         return False

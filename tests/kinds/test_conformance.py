@@ -269,3 +269,24 @@ def test_the_game_master_sets_the_length_of_every_kinds_phases(tmp_path: Path, s
 def game_settings(judge: Judge) -> dict[str, object]:
     with judge.db.transaction() as session:
         return dict(session.scalars(select(Game).where(Game.name == GAME)).one().settings)
+
+
+def test_every_kinds_status_begins_with_the_game_and_tells_the_master_who_is_still_to_act(
+        tmp_path: Path, script: Script) -> None:
+    """The first line of STATUS is the host's, the same in every kind; the game master's names the
+    seats still to act (the first player has sent, the others have not)."""
+    judge = started(tmp_path, script)
+    first = script.players[0][0]
+    send(judge, script, first, *script.order(first, judge.last_to(address(first))), "STATUS")
+    phase = state(judge)[1]
+    header = re.compile(rf"^  game {GAME}, active, phase {phase}( \(.+\))?, deadline 2026-\d\d-\d\d \d\d:\d\d UTC$",
+                        re.M)
+    assert header.search(judge.last_to(address(first)).body)
+    mails = master(judge, "STATUS")
+    told = next(m.body for m in mails if m.to == GM)
+    assert header.search(told)
+    others = [seat for name, _, seat in script.players[1:]]
+    still = re.search(rf"^  still to act in {phase}: (.*)$", told, re.M)
+    assert still is not None and {seat.casefold() for seat in others} <= {
+        who.strip().casefold() for who in still.group(1).split(",")}
+    assert script.players[0][2].casefold() not in still.group(1).casefold() or script.kind == "pirates"

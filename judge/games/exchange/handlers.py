@@ -25,7 +25,6 @@ from judge.api import (
     Unknown,
     absence_lines,
     read_phase_length,
-    when,
 )
 from judge.games.exchange import lifecycle, mails, stored, views
 from judge.games.exchange.core.state import ExchangeState
@@ -177,7 +176,7 @@ def status_lines(talk: Turn) -> list[str]:
     their WAIT)."""
     game, investor = talk.game, talk.seat
     assert game is not None and investor is not None
-    lines = [_header(game)]
+    lines: list[str] = []
     state = stored.state_now(talk.session, game)
     if state is None:
         return [*lines, "the game has not started"]
@@ -213,7 +212,7 @@ def master_status(talk: Turn) -> list[str]:
     host's STATUS adds who asks to WAIT."""
     game = talk.game
     assert game is not None
-    lines = [_header(game)]
+    lines: list[str] = []
     state = stored.state_now(talk.session, game)
     if state is None:
         return [*lines, *(f"{p.requested}: joined" for p in api.players(talk.session, game))]
@@ -228,10 +227,6 @@ def master_status(talk: Turn) -> list[str]:
     lines += views.money_lines(state)
     return [*lines, *absence_lines(talk.session, game, talk.now.date())]
 
-
-def _header(game: Game) -> str:
-    phase = f"{game.phase} ({lifecycle.label(game.phase)})" if game.phase else "-"
-    return f"game {game.name}, {game.state}, phase {phase}, deadline {when(game.deadline)}"
 
 
 COMMANDS = (

@@ -198,6 +198,9 @@ class Exchange(GameKind):
     def publication(self, session: Session, game: Game) -> Publication:
         return lifecycle.publication(session, game)
 
+    def label(self, phase: str) -> str:
+        return lifecycle.label(phase)
+
     def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
         return lifecycle.notice(session, game, row, seat, which)
 

@@ -48,7 +48,6 @@ from judge.api import (
     absence_lines,
     counted,
     read_phase_length,
-    when,
 )
 from judge.games.machiavelli import lifecycle, views
 from judge.games.machiavelli.core.board import Board, Border
@@ -349,7 +348,7 @@ def _border_line(board: Board, code: str, border: Border) -> str:
 def status_lines(talk: Turn, game: Game, seat: str) -> list[str]:
     """STATUS for a player: the phase and deadline, its treasury and units, its letter standing,
     and its absences."""
-    lines = [_header(game)]
+    lines: list[str] = []
     row = api.current_phase(talk.session, game)
     if row is None:
         return [*lines, "the game has not started"]
@@ -374,7 +373,7 @@ def master_status(talk: Turn) -> list[str]:
     """STATUS for the game master: each country, played or a dummy, and its letter standing."""
     game = talk.game
     assert game is not None
-    lines = [_header(game)]
+    lines: list[str] = []
     if game.phase is None:
         return [*lines, *(f"{p.requested or 'a player'}: joined" for p in api.players(talk.session, game))]
     expected = lifecycle.expected_now(talk.session, game)
@@ -389,10 +388,6 @@ def master_status(talk: Turn) -> list[str]:
         lines.append(f"{country} ({state}): {sent}")
     return [*lines, *absence_lines(talk.session, game, talk.now.date())]
 
-
-def _header(game: Game) -> str:
-    phase = f"{game.phase} ({lifecycle.label(game.phase)})" if game.phase else "-"
-    return f"game {game.name}, {game.state}, phase {phase}, deadline {when(game.deadline)}"
 
 
 COMMANDS = (

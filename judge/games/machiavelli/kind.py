@@ -237,6 +237,9 @@ class Machiavelli(GameKind):
     def publication(self, session: Session, game: Game) -> Publication:
         return lifecycle.publication(session, game)
 
+    def label(self, phase: str) -> str:
+        return lifecycle.label(phase)
+
     def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
         return lifecycle.notice(game, row, seat, which, until)
 
@@ -260,7 +263,7 @@ class Machiavelli(GameKind):
         map, and its last statement; nothing of the other countries' secrets."""
         last = next((r for r in reversed(api.processed_phases(turn.session, game)) if r.result), None)
         statement = list(last.result["statements"].get(seat, [])) if last is not None and last.result else []
-        lines = handlers.status_lines(turn, game, seat)[1:]
+        lines = handlers.status_lines(turn, game, seat)
         if statement and last is not None:
             lines += ["", f"Your statement of {last.name}, {lifecycle.label(last.name)}:", *statement]
         board = lifecycle.board_of(game)

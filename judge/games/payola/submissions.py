@@ -278,8 +278,7 @@ def status_lines(talk: Turn) -> list[str]:
     orders = api.latest_submission(talk.session, game, game.phase or "", power, "orders")
     player = talk.player
     kept = seat_of(talk.session, player) if player is not None else None
-    lines = [f"game {game.name}, {game.state}, phase {game.phase or '-'}, deadline {when(game.deadline)}",
-             f"your balance: {balance} AgP",
+    lines = [f"your balance: {balance} AgP",
              f"your acceptance list: {(kept and kept.acceptance) or 'the default (own first, then ?)'}"]
     if lifecycle.options_of(game).loyal_units and (game.phase or "").endswith("M"):
         lines.extend(_loyal_status(talk, sheet, orders))
@@ -308,7 +307,7 @@ def master_status_lines(talk: Turn) -> list[str]:
     power's balance, submission or vote."""
     game = talk.game
     assert game is not None
-    lines = [f"game {game.name}, {game.state}, phase {game.phase or '-'}, deadline {when(game.deadline)}"]
+    lines: list[str] = []
     seat = api.seats(talk.session, game)
     if not seat:
         joined = api.players(talk.session, game)

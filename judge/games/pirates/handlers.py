@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from judge import api
-from judge.api import PLAYER, RUNNING, Command, Entry, Game, Turn, Unknown, absence_lines, read_phase_length, when
+from judge.api import PLAYER, RUNNING, Command, Entry, Game, Turn, Unknown, absence_lines, read_phase_length
 from judge.games.pirates import lifecycle
 from judge.games.pirates.core.commands import KEYWORDS, read_mail, submit
 from judge.games.pirates.core.match import Stage, Submissions, actors
@@ -99,7 +99,7 @@ def _keep(talk: Turn, game: Game, seat: str, before: Submissions, after: Submiss
 def status_lines(talk: Turn, game: Game, seat: str) -> list[str]:
     """STATUS for a player: the match's phase and deadline, what the player knows now and what it
     has sent in the open phase (`lifecycle.seat_lines`), and its absences."""
-    lines = [_header(game)]
+    lines: list[str] = []
     match = lifecycle.match_now(talk.session, game)
     if match is None:
         return [*lines, "the match has not started"]
@@ -114,7 +114,7 @@ def master_status(talk: Turn) -> list[str]:
     another), and every seat's absences."""
     game = talk.game
     assert game is not None
-    lines = [_header(game)]
+    lines: list[str] = []
     match = lifecycle.match_now(talk.session, game)
     if match is None or game.phase is None or match.current_phase is None:
         return [*lines, *(f"{p.requested}: joined" for p in api.players(talk.session, game))]
@@ -136,10 +136,6 @@ def master_status(talk: Turn) -> list[str]:
         lines.append(f"{name} ({played}): {', '.join(sent) or 'nothing yet'}")
     return [*lines, *absence_lines(talk.session, game, talk.now.date())]
 
-
-def _header(game: Game) -> str:
-    phase = f"{game.phase} ({lifecycle.label(game.phase)})" if game.phase else "-"
-    return f"game {game.name}, {game.state}, phase {phase}, deadline {when(game.deadline)}"
 
 
 COMMANDS = (

@@ -165,6 +165,9 @@ class Pirates(GameKind):
     def publication(self, session: Session, game: Game) -> Publication:
         return lifecycle.publication(session, game)
 
+    def label(self, phase: str) -> str:
+        return lifecycle.label(phase)
+
     def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
         return render(f"pirates/{which}", game=game, seat=seat, stage=row.name[0], label=lifecycle.label(row.name),
                       until=until)

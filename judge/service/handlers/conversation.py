@@ -697,8 +697,8 @@ class Conversation:
         kind = self.kinds.of(context.game)
         kind.close_block(self)
         if context.status_echoes:
-            lines = [*with_waits(kind.status(self), self.wait_lines(context.game, context.seat)),
-                     *silent_seats.lines(self.session, context.game)]
+            lines = [host.status_header(context.game), *self.wait_lines(context.game, context.seat),
+                     *kind.status(self), *silent_seats.lines(self.session, context.game)]
             for index in context.status_echoes:
                 self.echoes[index].extra = list(lines)
         context.block, context.status_echoes = {}, []
@@ -791,12 +791,6 @@ class Conversation:
             if already and already + game_kind.results_mails(self.session, game) > self.settings.max_mails_per_mail:
                 return
             course.close(self.session, game, self.settings, self.now, cause="all submitted")
-
-
-def with_waits(status: list[str], waits: list[str]) -> list[str]:
-    """A STATUS (its first line the game's phase and deadline) with what it says of WAIT just below
-    that line."""
-    return [*status[:1], *waits, *status[1:]]
 
 
 def _prose(text: str) -> bool:

@@ -24,7 +24,7 @@ from judge.service import host, silent_seats
 from judge.service.deadlines import past_absences
 from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
 from judge.service.handlers import consent
-from judge.service.handlers.conversation import Context, Conversation, Why, masked, with_waits
+from judge.service.handlers.conversation import Context, Conversation, Why, masked
 from judge.service.lifecycle import RUNNING, GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password
@@ -35,16 +35,18 @@ from judge.store.models import Absence, Confirmation, Game, GreyPress, Secret
 def status(talk: Conversation, text: str, _: cmd.Status) -> None:
     """A seat's STATUS is filled in by its game's kind when the seat's lines end
     (`judge.games.GameKind.close_block`), so that it shows what the same mail sends, whether it
-    comes before or after it.  The game master's is the kind's to give, if it gives one; the host
-    adds who asks to WAIT (`Conversation.wait_lines`) to both."""
+    comes before or after it.  The game master's is the kind's to give, if it gives one.  The host
+    writes the first line of both (`host.status_header`) and adds who asks to WAIT
+    (`Conversation.wait_lines`); to the game master's, who is still to act in the phase (the seats
+    the clock reminds, `Phases.waiting`), and the clock's and silent seats' lines."""
     game = talk.context.game
     assert game is not None
     kind = talk.kinds.of(game)
     if not talk.context.is_master:
         talk.context.status_echoes.append(talk.echo(text, "info"))
     elif (lines := kind.master_status(talk)) is not None:
-        talk.echo(text, "info", "", [*with_waits(lines, talk.wait_lines(game, None)),
-                                      *silent_seats.lines(talk.session, game)])
+        talk.echo(text, "info", "", [host.status_header(game), *late_lines(talk, game), *talk.wait_lines(game, None),
+                                      *lines, *silent_seats.lines(talk.session, game)])
     else:
         talk.echo(text, "error", f"that is a player's command; sign on as a {kind.seat_word}", code="PLAYER_ONLY")
 
@@ -82,6 +84,15 @@ def wait(talk: Conversation, text: str, command: cmd.Wait) -> None:
     else:
         talk.echo(text, "ok", f"WAIT withdrawn: {game.phase} may close as soon as everyone has sent what it waits "
                   "for", code="NOT_WAITING")
+
+
+def late_lines(talk: Conversation, game: Game) -> list[str]:
+    """Who is still to act in the game's open phase, for the game master's STATUS, in every kind."""
+    if game.phase is None or game.state not in RUNNING:
+        return []
+    kind = talk.kinds.of(game)
+    waiting = kind.waiting(talk.session, game)
+    return [f"still to act in {game.phase}: {', '.join(map(kind.seat_title, waiting)) or 'nobody'}"]
 
 
 PSEUDONYM = re.compile(r"ANON-[A-Z2-7]{8}")

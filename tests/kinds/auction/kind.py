@@ -215,18 +215,16 @@ class Auction(api.NamedSeats, api.GameKind):
         assert game is not None and seat is not None
         auction = auction_now(turn.session, game)
         if auction is None:
-            return [f"game {game.name}: not started"]
+            return ["the auction has not started"]
         standing = bids_of(turn.session, game, game.phase or "").get(seat)
-        return [f"game {game.name}, {game.state}, phase {game.phase or '-'}, deadline {api.when(game.deadline)}",
-                f"your coins: {auction.coins.get(seat, 0)}, lots won: {auction.won.get(seat, 0)}",
+        return [f"your coins: {auction.coins.get(seat, 0)}, lots won: {auction.won.get(seat, 0)}",
                 f"your bid: {standing if standing is not None else 'none yet'}"]
 
     def master_status(self, turn: api.Turn) -> list[str] | None:
         game = turn.game
         assert game is not None
         bids = bids_of(turn.session, game, game.phase or "")
-        return [f"game {game.name}, {game.state}, phase {game.phase or '-'}, deadline {api.when(game.deadline)}",
-                *(f"{seat}: {'bid ' + str(bids[seat]) if seat in bids else 'no bid yet'}"
+        return [*(f"{seat}: {'bid ' + str(bids[seat]) if seat in bids else 'no bid yet'}"
                   for seat in self.seat_order(turn.session, game))]
 
     def brief(self, turn: api.Turn, game: api.Game, seat: str, player: api.Player, address: str) -> None:
