@@ -34,7 +34,8 @@ from judge.service.app import inject, process_game, run_deadlines
 from judge.service.app import open_database as open_kinds_database_with
 from judge.service.config import Settings
 from judge.service.handlers import conversation
-from judge.service.handlers.conversation import Conversation, Echo, Refusal
+from judge.service.handlers.answers import Echo
+from judge.service.handlers.conversation import Conversation, Refusal
 from judge.service.kinds import Kinds
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.database import Database

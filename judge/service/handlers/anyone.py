@@ -29,7 +29,8 @@ from judge.commands import parse as cmd
 from judge.service import help_topics, host, records, silent_seats
 from judge.service.dispatch import ANYONE, Entry
 from judge.service.handlers import consent, signon
-from judge.service.handlers.conversation import Conversation, Refusal, Why, masked
+from judge.service.handlers.conversation import Conversation, Refusal, masked
+from judge.service.handlers.holding import Why
 from judge.service.lifecycle import RUNNING, GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password, verify_password

@@ -24,7 +24,9 @@ from judge.service import host, silent_seats
 from judge.service.deadlines import past_absences
 from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
 from judge.service.handlers import consent
-from judge.service.handlers.conversation import Context, Conversation, Why, masked
+from judge.service.handlers.conversation import Conversation, masked
+from judge.service.handlers.holding import Why
+from judge.service.handlers.reading import Context
 from judge.service.lifecycle import RUNNING, GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password

@@ -40,7 +40,9 @@ from judge.service import host, records
 from judge.service.config import Settings
 from judge.service.dispatch import ANYONE, MASTER, Entry
 from judge.service.handlers import consent
-from judge.service.handlers.conversation import Context, Conversation, Refusal, Why, masked
+from judge.service.handlers.conversation import Conversation, Refusal, masked
+from judge.service.handlers.holding import Why
+from judge.service.handlers.reading import Context
 from judge.service.kinds import kind_of
 from judge.service.lifecycle import RUNNING
 from judge.service.options import rules_of
