@@ -106,7 +106,14 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
     from judge.service.scripts import DemoJudge, show, text_of
     from judge.service.turn import Turn
     from judge.store.models import Base, Game, Outbox, PhaseRow, Player, Submission
-    from judge.web.pages import SAFE_NAME, make_folder, render_page, templates_version, write_file
+    from judge.web.pages import (
+        SAFE_NAME,
+        make_folder,
+        render_page,
+        templates_version,
+        write_file,
+        write_game_folder,
+    )
     from judge.web.public import GameFacts, Seat, page_url, summary
 
 _SOURCES: dict[str, tuple[str, str]] = {
@@ -199,6 +206,7 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "render_page": ("judge.web.pages", "render_page"),
     "templates_version": ("judge.web.pages", "templates_version"),
     "write_file": ("judge.web.pages", "write_file"),
+    "write_game_folder": ("judge.web.pages", "write_game_folder"),
     "GameFacts": ("judge.web.public", "GameFacts"),
     "Seat": ("judge.web.public", "Seat"),
     "page_url": ("judge.web.public", "page_url"),
@@ -219,7 +227,7 @@ __all__ = [  # the API's names: what a kind may use of the host (a test holds th
     "phase_seed", "phases_by_id", "players", "press_to_seats", "press_tokens", "processed_names",
     "processed_phases", "public_seat", "publish", "queue", "read_phase_length", "record", "render", "render_page",
     "rules_of", "seat_state", "seats", "show", "split_options", "submit", "summary", "templates_version", "text_of",
-    "when", "who_played", "write_file",
+    "when", "who_played", "write_file", "write_game_folder",
 ]
 
 

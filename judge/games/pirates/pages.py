@@ -12,27 +12,21 @@ would not change is not written again.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy.orm import Session
 
 from judge import api
 from judge.api import (
-    SAFE_NAME,
     Game,
     GameFacts,
     Player,
-    make_folder,
     render_page,
     rules_of,
     summary,
-    templates_version,
-    write_file,
+    write_game_folder,
 )
 from judge.games.pirates import lifecycle
 from judge.games.pirates.core.views import EndView, PublishedRound, publication, published_rounds
@@ -83,20 +77,12 @@ def published_lines(session: Session, game: Game) -> list[str]:
 def write_game(root: Path, record: MatchRecord, force: bool = False) -> Path:
     """Write the match's page under ``root`` unless it would not change; returns it."""
     facts = record.facts
-    if not SAFE_NAME.fullmatch(facts.name):
-        raise ValueError(f"'{facts.name}' cannot name a folder of pages")
-    folder = root / "games" / facts.name
     head = summary(facts)
-    shown: list[Any] = [head, [r.lines() for r in record.rounds], record.end.lines() if record.end else None]
-    digest = hashlib.sha256(json.dumps([shown, templates_version()], sort_keys=True, default=str).encode()).hexdigest()
-    stamp = folder / ".digest"
-    if not force and stamp.exists() and stamp.read_text("utf-8") == digest:
-        return folder / "index.html"
-    make_folder(root)
-    make_folder(root / "games")
-    make_folder(folder)
-    written: set[Path] = set()
-    render_page(folder / "index.html", "pirates/game.html.j2", written, game=head, root="../../",
-                rounds=record.rounds, end=record.end, ended=facts.finished)
-    write_file(stamp, digest.encode("utf-8"), written)
-    return folder / "index.html"
+
+    def write(folder: Path, written: set[Path]) -> bool:
+        render_page(folder / "index.html", "pirates/game.html.j2", written, game=head, root="../../",
+                    rounds=record.rounds, end=record.end, ended=facts.finished)
+        return True
+
+    shown = [head, [r.lines() for r in record.rounds], record.end.lines() if record.end else None]
+    return write_game_folder(root, facts.name, shown, write, force)
