@@ -59,6 +59,7 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
     from judge.service.course import publish
     from judge.service.dispatch import ANYONE, MASTER, PLAYER, SIGNED_ON, Entry
     from judge.service.host import (
+        answer_list,
         answer_summary,
         current_phase,
         duration,
@@ -143,6 +144,7 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "MASTER": ("judge.service.dispatch", "MASTER"),
     "PLAYER": ("judge.service.dispatch", "PLAYER"),
     "SIGNED_ON": ("judge.service.dispatch", "SIGNED_ON"),
+    "answer_list": ("judge.service.host", "answer_list"),
     "answer_summary": ("judge.service.host", "answer_summary"),
     "current_phase": ("judge.service.host", "current_phase"),
     "duration": ("judge.service.host", "duration"),
@@ -220,11 +222,11 @@ __all__ = [  # the API's names: what a kind may use of the host (a test holds th
     "BadCommand", "Base", "Closing", "Command", "Commands", "Demo", "DemoJudge", "Entry", "Game", "GameError",
     "GameFacts", "GameKind", "GameLine", "GameState", "History", "Line", "Lobby", "NamedSeats", "Outbox", "Pages",
     "PhaseChange", "PhaseRow", "Phases", "Player", "Press", "Publication", "Records", "Rules", "Seat",
-    "SetDuration", "Settings", "Submission", "Tool", "Turn", "Unknown", "absence_lines", "answer_summary",
-    "counted", "current_phase", "duration", "end_game", "in_words", "is_played", "json_tool", "latest",
-    "latest_accepted", "latest_submission", "latest_submissions", "latest_texts", "log_on_commit", "make_folder",
-    "observers", "open_phase", "open_seat", "page_url", "parse_duration", "parse_lines", "phase_data_now",
-    "phase_seed", "phases_by_id", "players", "press_to_seats", "press_tokens", "processed_names",
+    "SetDuration", "Settings", "Submission", "Tool", "Turn", "Unknown", "absence_lines", "answer_list",
+    "answer_summary", "counted", "current_phase", "duration", "end_game", "in_words", "is_played", "json_tool",
+    "latest", "latest_accepted", "latest_submission", "latest_submissions", "latest_texts", "log_on_commit",
+    "make_folder", "observers", "open_phase", "open_seat", "page_url", "parse_duration", "parse_lines",
+    "phase_data_now", "phase_seed", "phases_by_id", "players", "press_to_seats", "press_tokens", "processed_names",
     "processed_phases", "public_seat", "publish", "queue", "read_phase_length", "record", "render", "render_page",
     "rules_of", "seat_state", "seats", "show", "split_options", "submit", "summary", "templates_version", "text_of",
     "when", "who_played", "write_file", "write_game_folder",

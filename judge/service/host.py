@@ -24,7 +24,7 @@ played what" and SUMMARY name every player of each seat (`who_played`).
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
@@ -279,6 +279,22 @@ def answer_summary(turn: Turn, text: str, game: Game, template: str, what: str, 
     body = render(template, game=game, what=what, label=label, events=game.settings.get("events", []),
                   result=game.settings.get("result"), seated=seated, **more)
     turn.answer_long(text, f"{game.name}-summary.txt", body, "the summary", game=game)
+
+
+def answer_list(game: Game, what: str, label: str | None, seated: Iterable[tuple[str, Player | None]],
+                public: Sequence[str] = ()) -> list[str]:
+    """LIST game as a kind without a listing of its own answers it: the game's state, ``what`` it is,
+    its options, its phase (with its ``label``, in words) and deadline; then ``public``, what anyone
+    may know of it now, each seat's state (`seat_state`) in the order given, and once it has ended
+    its result.  Never who has sent what."""
+    lines = [f"state: {game.state}", f"game: {what}", f"options: {' '.join(game.options) or 'none'}"]
+    if game.phase:
+        lines.append(f"phase: {game.phase} ({label}), deadline {when(game.deadline)}")
+    lines += public
+    lines += [f"{seat}: {seat_state(game, seat, player)}" for seat, player in seated]
+    if game.state == GameState.FINISHED:
+        lines.append(f"result: {game.settings.get('result', '')}")
+    return lines
 
 
 def who_plays(session: Session, game: Game, reader: str) -> dict[str, str]:

@@ -35,7 +35,6 @@ from judge.api import (
     Game,
     GameFacts,
     GameKind,
-    GameState,
     History,
     PhaseChange,
     PhaseRow,
@@ -46,7 +45,6 @@ from judge.api import (
     press_to_seats,
     queue,
     render,
-    when,
 )
 from judge.engine.map import available_maps
 from judge.games.exchange import handlers, lifecycle, mails, pages, reading, sheets, stored, views
@@ -267,18 +265,10 @@ class Exchange(GameKind):
     def list_lines(self, turn: Turn, game: Game) -> list[str]:
         """The board, options and phase, the investor order and each corporation's CEO and shares (E36),
         each investor's seat; never who has sent what."""
-        lines = [f"state: {game.state}", f"game: {lifecycle.describe(game)}",
-                 f"options: {' '.join(game.options) or 'none'}"]
-        if game.phase:
-            lines.append(f"phase: {game.phase} ({lifecycle.label(game.phase)}), deadline {when(game.deadline)}")
         state = stored.state_now(turn.session, game)
-        if state is not None:
-            lines += handlers.public_lines(state)
-        for name, player in sorted(stored.investors(turn.session, game).items()):
-            lines.append(f"{name}: {api.seat_state(game, name, player)}")
-        if game.state == GameState.FINISHED:
-            lines.append(f"result: {game.settings.get('result', '')}")
-        return lines
+        return api.answer_list(game, lifecycle.describe(game), lifecycle.label(game.phase) if game.phase else None,
+                               sorted(stored.investors(turn.session, game).items()),
+                               handlers.public_lines(state) if state is not None else ())
 
     def history(self, turn: Turn, text: str, game: Game, command: History) -> None:
         """The public results of the processed phases (what every investor received, E36): all of

@@ -42,7 +42,6 @@ from judge.api import (
     Game,
     GameFacts,
     GameKind,
-    GameState,
     History,
     PhaseChange,
     PhaseRow,
@@ -54,7 +53,6 @@ from judge.api import (
     press_tokens,
     queue,
     render,
-    when,
 )
 from judge.games.machiavelli import handlers, lifecycle, pages, pictures, views
 from judge.games.machiavelli.core import syntax
@@ -295,16 +293,10 @@ class Machiavelli(GameKind):
 
     def list_lines(self, turn: Turn, game: Game) -> list[str]:
         """The game's scenario, phase and each country's state: never who has sent a letter."""
-        lines = [f"state: {game.state}", f"game: {lifecycle.describe(game)}",
-                 f"options: {' '.join(game.options) or 'none'}"]
-        if game.phase:
-            lines.append(f"phase: {game.phase} ({lifecycle.label(game.phase)}), deadline {when(game.deadline)}")
         seat = api.seats(turn.session, game)
-        lines += [f"{country}: {api.seat_state(game, country, seat.get(country))}"
-                  for country in lifecycle.board_of(game).powers if country in seat]
-        if game.state == GameState.FINISHED:
-            lines.append(f"result: {game.settings.get('result', '')}")
-        return lines
+        return api.answer_list(game, lifecycle.describe(game), lifecycle.label(game.phase) if game.phase else None,
+                               [(country, seat[country]) for country in lifecycle.board_of(game).powers
+                                if country in seat])
 
     def history(self, turn: Turn, text: str, game: Game, command: History) -> None:
         """The public results of the phases carried out (all, one, or a range), which anyone may read: at most

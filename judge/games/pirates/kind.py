@@ -46,7 +46,6 @@ from judge.api import (
     press_to_seats,
     queue,
     render,
-    when,
 )
 from judge.games.pirates import handlers, lifecycle, pages
 from judge.games.pirates.core.commands import KEYWORDS
@@ -203,16 +202,9 @@ class Pirates(GameKind):
 
     def list_lines(self, talk: Turn, game: Game) -> list[str]:
         """The match's name, round and phase and each seat's state: never who has sent what (P10)."""
-        lines = [f"state: {game.state}", f"game: {lifecycle.describe(game)}",
-                 f"options: {' '.join(game.options) or 'none'}"]
-        if game.phase:
-            lines.append(f"phase: {game.phase} ({lifecycle.label(game.phase)}), deadline {when(game.deadline)}")
-        for player in lifecycle.seats_of(api.players(talk.session, game)):
-            assert player.seat is not None
-            lines.append(f"{player.seat}: {api.seat_state(game, player.seat, player)}")
-        if game.state == GameState.FINISHED:
-            lines.append(f"result: {game.settings.get('result', '')}")
-        return lines
+        return api.answer_list(game, lifecycle.describe(game), lifecycle.label(game.phase) if game.phase else None,
+                               [(player.seat, player) for player in lifecycle.seats_of(api.players(talk.session, game))
+                                if player.seat is not None])
 
     def history(self, talk: Turn, text: str, game: Game, command: History) -> None:
         """A match's story is published when it ends (P14); until then each player has been told
