@@ -42,7 +42,7 @@ from judge.service.outbox import queue
 from judge.service.render import render, when
 from judge.service.turn import Turn
 from judge.store.models import Game, Observer, PhaseRow, Player, Submission
-from judge.web.public import Seat
+from judge.web.public import GameFacts, Seat
 
 # -- the options every game takes -------------------------------------------------------------------
 
@@ -440,6 +440,17 @@ def public_seat(game: Game, seat: str, player: Player | None, played_by: str | N
     ``played_by`` (who plays it, as its kind names them) kept only for a seat that is played."""
     status = seat_status(player)
     return Seat(seat, status, status != "played" and is_open(game, seat), played_by if status == "played" else None)
+
+
+def game_facts(game: Game, variant: str, joined: Sequence[Player], seated: Iterable[Seat],
+               label: str | None) -> GameFacts:
+    """What any page may say of ``game`` (`GameFacts`), as every kind without secrets on its board says
+    it: its name, ``variant`` (what it is played on or as), options, state, phase (``label``: in words)
+    and deadline, winner and result, whether it is listed, how many players have ``joined``, and its
+    seats (`public_seat`) in the kind's order."""
+    return GameFacts(name=game.name, variant=variant, options=tuple(game.options or ()), state=game.state,
+                     phase=game.phase, deadline=game.deadline, winner=game.winner, result=game.settings.get("result"),
+                     listed=rules_of(game).listed, joined=len(joined), seats=tuple(seated), phase_title=label)
 
 
 WAIT = "wait"

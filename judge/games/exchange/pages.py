@@ -30,7 +30,6 @@ from judge.api import (
     GameFacts,
     Player,
     render_page,
-    rules_of,
     summary,
     write_file,
     write_game_folder,
@@ -64,10 +63,8 @@ def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = Non
     for player in sorted((p for p in joined if stored.seat_of(p)), key=lambda p: stored.seat_of(p) or ""):
         name = stored.seat_of(player) or ""
         seats.append(api.public_seat(game, name, player))
-    return GameFacts(name=game.name, variant=f"{lifecycle.KIND_TITLE} ({game.variant})", options=tuple(game.options),
-                     state=game.state, phase=game.phase, deadline=game.deadline, winner=game.winner,
-                     result=game.settings.get("result"), listed=rules_of(game).listed, joined=len(joined),
-                     seats=tuple(seats), phase_title=lifecycle.label(game.phase) if game.phase else None)
+    return api.game_facts(game, f"{lifecycle.KIND_TITLE} ({game.variant})", joined, seats,
+                          lifecycle.label(game.phase) if game.phase else None)
 
 
 def gather(session: Session, game: Game) -> GameRecord:

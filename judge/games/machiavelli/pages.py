@@ -26,7 +26,6 @@ from judge.api import (
     GameFacts,
     Player,
     render_page,
-    rules_of,
     summary,
     write_file,
     write_game_folder,
@@ -59,10 +58,8 @@ def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = Non
         country = lifecycle.seat_of(player)
         assert country is not None
         seats.append(api.public_seat(game, country, player))
-    return GameFacts(name=game.name, variant=lifecycle.describe(game), options=tuple(game.options or ()),
-                     state=game.state, phase=game.phase, deadline=game.deadline, winner=game.winner,
-                     result=game.settings.get("result"), listed=rules_of(game).listed, joined=len(joined),
-                     seats=tuple(seats), phase_title=lifecycle.label(game.phase) if game.phase else None)
+    return api.game_facts(game, lifecycle.describe(game), joined, seats,
+                          lifecycle.label(game.phase) if game.phase else None)
 
 
 def gather(session: Session, game: Game) -> GameRecord:

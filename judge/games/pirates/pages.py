@@ -24,7 +24,6 @@ from judge.api import (
     GameFacts,
     Player,
     render_page,
-    rules_of,
     summary,
     write_game_folder,
 )
@@ -45,14 +44,9 @@ class MatchRecord:
 def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = None) -> GameFacts:
     """What any page may say of the match: name, round and phase, deadline, each seat's state."""
     joined = api.players(session, game) if seated is None else seated
-    seats = []
-    for player in lifecycle.seats_of(joined):
-        assert player.seat is not None
-        seats.append(api.public_seat(game, player.seat, player))
-    return GameFacts(name=game.name, variant=lifecycle.KIND_TITLE, options=tuple(game.options or ()),
-                     state=game.state, phase=game.phase, deadline=game.deadline,
-                     result=game.settings.get("result"), listed=rules_of(game).listed, joined=len(joined),
-                     seats=tuple(seats), phase_title=lifecycle.label(game.phase) if game.phase else None)
+    seats = [api.public_seat(game, player.seat, player) for player in lifecycle.seats_of(joined) if player.seat]
+    return api.game_facts(game, lifecycle.KIND_TITLE, joined, seats,
+                          lifecycle.label(game.phase) if game.phase else None)
 
 
 def gather(session: Session, game: Game) -> MatchRecord:
