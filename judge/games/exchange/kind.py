@@ -36,13 +36,13 @@ from judge.api import (
     GameFacts,
     GameKind,
     History,
+    NamedSeats,
     PhaseChange,
     PhaseRow,
     Player,
     Publication,
     Settings,
     Turn,
-    press_to_seats,
     queue,
     render,
 )
@@ -52,7 +52,7 @@ from judge.games.exchange.core.accounts import resign
 from judge.games.exchange.core.views import ceo_view
 
 
-class Exchange(GameKind):
+class Exchange(NamedSeats, GameKind):
     name = "exchange"
     title = lifecycle.KIND_TITLE
     seat_word = "investor"
@@ -98,15 +98,6 @@ class Exchange(GameKind):
 
     # -- seats -----------------------------------------------------------------------------------
 
-    def seat(self, session: Session, game: Game, word: str) -> str:
-        found = next((name for name in stored.investors(session, game) if name.casefold() == word.casefold()), None)
-        if found is None:
-            raise ValueError(f"there is no investor named '{word[:20]}' in {game.name}")
-        return found
-
-    def seat_title(self, seat: str) -> str:
-        return seat
-
     def handed_over(self, session: Session, game: Game, player: Player) -> None:
         """An investor's vote on the game's end is its player's: a new player starts with none (E34)."""
         investor = stored.seat_of(player)
@@ -133,11 +124,6 @@ class Exchange(GameKind):
         if state is not None and seat in state.resigned:
             return f"{seat} resigned and has left the game (E32): no one can play that investor again"
         return None
-
-    def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
-        """Investors by name, the game master (M, MASTER, GM), or ALL."""
-        return press_to_seats(words, "expected PRESS TO followed by investors' names, ALL, or MASTER",
-                              lambda name: self.seat(session, game, name))
 
     def info(self, game: Game) -> list[str]:
         options = stored.options_of(game)

@@ -36,6 +36,7 @@ from judge.api import (
     GameKind,
     GameState,
     History,
+    NamedSeats,
     PhaseChange,
     PhaseRow,
     Player,
@@ -43,7 +44,6 @@ from judge.api import (
     Settings,
     Turn,
     counted,
-    press_to_seats,
     queue,
     render,
 )
@@ -57,10 +57,11 @@ HOST_WORDS = frozenset({"MASTER", "GM", "ALL", "KEY"})
 private game's KEY): no player may be named so."""
 
 
-class Pirates(GameKind):
+class Pirates(NamedSeats, GameKind):
     name = "pirates"
     title = lifecycle.KIND_TITLE
     seat_word = "seat"
+    player_word = "player"
     join_usage = "JOIN game password name [KEY key], the name you will play under: 2 to 12 letters or digits"
     durations = MappingProxyType({"distribution": 24.0, "voting": 24.0, "final": 24.0})
     commands = handlers.COMMANDS
@@ -108,21 +109,6 @@ class Pirates(GameKind):
     def joined(self, game: Game, requested: str | None) -> str:
         return (f"you joined '{game.name}' as {requested}; the rooms are drawn when the match starts (SIGNON "
                 f"{requested}@{game.name} password)")
-
-    # -- seats -----------------------------------------------------------------------------------
-
-    def seat(self, session: Session, game: Game, word: str) -> str:
-        key = word.casefold()
-        found = next((name for name in api.seats(session, game) if name.casefold() == key), None)
-        if found is None:
-            raise ValueError(f"there is no player named '{word[:20]}' in {game.name}")
-        return found
-
-    def seat_title(self, seat: str) -> str:
-        return seat
-
-    def seat_order(self, session: Session, game: Game) -> list[str]:
-        return sorted(api.seats(session, game), key=str.casefold)
 
     def info(self, game: Game) -> list[str]:
         players, garnets = lifecycle.setting(game, "PLAYERS"), lifecycle.setting(game, "GARNETS")
@@ -226,11 +212,6 @@ class Pirates(GameKind):
         end = end_view(match).lines() if match is not None and game.state == GameState.FINISHED and match.over else ()
         api.answer_summary(talk, text, game, "pirates/summary", lifecycle.describe(game),
                             lifecycle.label(game.phase) if game.phase else None, end=end)
-
-    def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
-        """Players by name, the master (M, MASTER, GM), or ALL."""
-        return press_to_seats(words, "expected PRESS TO followed by players' names, ALL, or MASTER",
-                              lambda name: self.seat(session, game, name))
 
     # -- pages -----------------------------------------------------------------------------------
 
