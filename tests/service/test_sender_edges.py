@@ -7,7 +7,7 @@ import email
 import email.policy
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
@@ -19,7 +19,15 @@ from judge.bootstrap import database, open_database
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
 from judge.service.outbox import message_of, queue
-from judge.service.sender import DELIVERY_TIME, MAILDIR_TIME, MaildirTransport, RelayTransport, deliver_pending, recover
+from judge.service.sender import (
+    DELIVERY_TIME,
+    MAILDIR_TIME,
+    MaildirTransport,
+    OneByOne,
+    RelayTransport,
+    deliver_pending,
+    recover,
+)
 from judge.store.database import Database
 from judge.store.models import Game, Outbox
 from tests.support.harness import fresh_database_url
@@ -93,7 +101,7 @@ def test_non_ascii_recipient_fails_at_once_and_the_gm_is_told_when_the_relay_lac
 # --- unexpected failures --------------------------------------------------------------------------------
 
 
-class Broken:
+class Broken(OneByOne):
     """A transport with a bug."""
 
     delivery_time = DELIVERY_TIME
@@ -228,10 +236,10 @@ def test_a_judge_restarting_while_another_delivers_does_not_send_its_mail_again(
     class Busy(MaildirTransport):
         """The first judge, in the middle of this delivery when the other restarts."""
 
-        def send(self, sender: str, recipient: str, raw: bytes) -> None:
+        def send_all(self, mails: Sequence[tuple[str, str, bytes]]) -> list[Exception | None]:
             inside.set()
             assert go_on.wait(30)
-            super().send(sender, recipient, raw)
+            return super().send_all(mails)
 
     first = threading.Thread(target=deliver_pending, args=(db, settings, Busy(maildir), NOW))
     first.start()
