@@ -23,7 +23,7 @@ from judge.engine.phases import adjudicate
 from judge.engine.position import Position
 from judge.render import Board, BoardError, load_board, render_svg
 from judge.render.palette import power_colours
-from judge.render.png import _on_white, _rasterise, render_png, svg_to_png
+from judge.render.png import _on_white, rasterise, render_png, svg_to_png
 from judge.render.svg import _STAR, aside_point, label_point, legend_columns, picture
 from judge.wording import power_title
 from tests.render.geometry import contains
@@ -235,7 +235,7 @@ def test_a_results_map_is_a_crisp_palette_png_a_third_the_size() -> None:
     png = render_png(position, title="World")
     assert png_size(png)[0] == 1920 and len(png) < 300_000
     palette = Image.open(io.BytesIO(png)).convert("RGB")
-    surface = _on_white(_rasterise(render_svg(position, title="World"), 1920))
+    surface = _on_white(rasterise(render_svg(position, title="World"), 1920))
     full = Image.frombuffer("RGBA", palette.size, bytes(surface.get_data()), "raw", "BGRA", surface.get_stride(), 1)
     difference = ImageStat.Stat(ImageChops.difference(palette, full.convert("RGB"))).mean
     assert max(difference) < 2.0  # out of 255; the flat colours a power is told by stay its own
