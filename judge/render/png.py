@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import sys
 import xml.etree.ElementTree as ET
+from collections import OrderedDict
 from collections.abc import Collection, Iterable, Mapping
 from functools import cache
 
@@ -168,9 +169,29 @@ def _board_layers(
     return under, top, named, land_masks(land, width / board.width, TITLE_HEIGHT)
 
 
+DRAWN_KEPT = 32  # pictures a process remembers (`picture_to_png`): a phase's maps, and some to spare
+_drawn: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
+
+
 def picture_to_png(drawing: Picture, width: int = 1200) -> bytes:
     """The PNG of a picture: cached board layers, the land's fills, this phase's marks, and the
-    names over them."""
+    names over them.
+
+    The last `DRAWN_KEPT` pictures drawn are remembered by what they show: the pages of a phase
+    just processed show the maps its results mail carries, drawn once for both."""
+    key = (drawing.board.name, width, drawing.powers, drawing.letters, tuple(sorted(drawing.fills.items())),
+           drawing.marks, drawing.frame)
+    if (png := _drawn.get(key)) is not None:
+        _drawn.move_to_end(key)
+        return png
+    png = _compose(drawing, width)
+    _drawn[key] = png
+    if len(_drawn) > DRAWN_KEPT:
+        _drawn.popitem(last=False)
+    return png
+
+
+def _compose(drawing: Picture, width: int) -> bytes:
     under, top, named, masks = _board_layers(drawing.board, drawing.powers, drawing.letters, width)
     canvas = Canvas(under)
     canvas.fill(masks, drawing.fills)

@@ -690,13 +690,13 @@ def picture(
         if area.center is not None:
             owner = position.centers.get(area.id)
             marks.append(_center(area.id, area.center, owner, colours.get(owner, "white") if owner else "white"))
-    for placed in position.units.values():
+    for _, placed in sorted(position.units.items()):  # the same picture of a position read back from the store
         attrs = _unit_attrs("unit", placed.power, placed.type, placed.location)
         marks.append(
             _unit(placed.type, board.point(placed.location), colours[placed.power], attrs,
                   letter=letters.get(placed.power, ""))
         )
-    for province, dislodged in position.dislodged.items():
+    for province, dislodged in sorted(position.dislodged.items()):
         at = aside_point(board, province)
         attacker = f' data-attacker-from="{dislodged.attacker_from}"' if dislodged.attacker_from else ""
         attrs = _unit_attrs("unit dislodged", dislodged.power, dislodged.unit.type, dislodged.unit.location, attacker)
