@@ -125,8 +125,8 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
             summary = f"{game.name} paused: its deadline passed long ago (was the judge down?)"
         elif force or host.is_due(session, game, now):
             kind = kind_of(session, game)
-            cause = "judge process --force" if force else "all submitted" if kind.complete(session, game, now=now) \
-                else "deadline"
+            cause = "judge process --force" if force else "deadline" if host.deadline_passed(game, now) \
+                else "all submitted"  # complete before its deadline (and not held by a WAIT)
             processed = kind.process(session, game, settings, now, cause=cause)
             summary = f"{game.name} {processed.phase} processed"
             summary += f"; {processed.winner} wins" if processed.winner else f"; next {processed.next_phase}"
