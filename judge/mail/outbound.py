@@ -58,6 +58,17 @@ class Attachment:
     data: bytes
 
 
+@dataclass(frozen=True, eq=False)
+class Drawn:
+    """A file sent with a mail whose bytes ``draw`` makes once the change that mails it is
+    committed (`judge.service.outbox.queue`): a map, drawn outside the transaction, once however
+    many mails carry the same `Drawn`.  If ``draw`` fails, the mail goes without it."""
+
+    filename: str
+    content_type: str
+    draw: Callable[[], bytes]
+
+
 def build_message(
     *,
     sender: str,

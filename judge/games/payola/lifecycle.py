@@ -56,7 +56,7 @@ from judge.engine.position import Position
 from judge.engine.results import OrderResult
 from judge.games.payola import maps, public, seating, views
 from judge.games.payola.store import LedgerRow, PayolaPhase, lists_of, phase_of, seat_of, votes_of
-from judge.mail.outbound import Attachment
+from judge.mail.outbound import Drawn
 from judge.payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
 from judge.payola.blind import Sight, witness
 from judge.payola.determination import Determination, PowerInput, determine_orders
@@ -610,7 +610,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
     blind = options_of(game).blind
     page = page_url(settings.web_url, game.name)
 
-    def pictures(sight: Sight | None = None) -> list[Attachment]:
+    def pictures(sight: Sight | None = None) -> list[Drawn]:
         if not settings.maps:
             return []
         if sight is None:
