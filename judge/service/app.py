@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import case, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -96,6 +96,22 @@ def claim_next(db: Database, now: datetime) -> str | None:
         claimed: str | None = session.scalar(update(Game).where(Game.id == chosen)
                                              .values(claimed_until=now + CLAIM).returning(Game.name))
         return claimed
+
+
+def due_now(db: Database, now: datetime) -> bool:
+    """Whether a game is left for `claim_next` to claim at ``now``."""
+    with db.transaction() as session:
+        return session.scalar(select(Game.id).where(Game.next_due <= now, or_(
+            Game.claimed_until.is_(None), Game.claimed_until < now)).limit(1)) is not None
+
+
+def next_due(db: Database) -> datetime | None:
+    """The next moment the clock may have something to claim (`claim_next`), if any: a game's
+    next moment (`schedule.next_due`), or when the claim on it runs out if that is later."""
+    later = case((Game.claimed_until > Game.next_due, Game.claimed_until), else_=Game.next_due)
+    with db.transaction() as session:
+        moment: datetime | None = session.scalar(select(func.min(later)).where(Game.next_due.is_not(None)))
+        return moment
 
 
 def _process_game(db: Database, settings: Settings, name: str, now: datetime, force: bool,
@@ -237,16 +253,16 @@ def run_deadlines(db: Database, settings: Settings, now: datetime) -> list[str]:
     return summaries
 
 
-def drain(db: Database, settings: Settings, now: datetime,
-          ready: Callable[[str, str], None] | None = None) -> tuple[list[str], list[IndexLine]]:
+def drain(db: Database, settings: Settings, now: datetime, ready: Callable[[str, str], None] | None = None,
+          stopping: Callable[[], bool] = lambda: False) -> tuple[list[str], list[IndexLine]]:
     """Claim and run the deadlines due at ``now`` one after another until none is left to claim
-    (`claim_next`; several processes drain at once, each taking its own games), each game's pages
-    written after its run (`game_pages`); the runs' summaries, and the index lines their games'
-    pages changed.  ``ready`` is told each game and summary as soon as its run is committed, before
-    its pages: its mail can go out."""
+    (`claim_next`; several processes drain at once, each taking its own games) or ``stopping``
+    says so, each game's pages written after its run (`game_pages`); the runs' summaries, and the
+    index lines their games' pages changed.  ``ready`` is told each game and summary as soon as
+    its run is committed, before its pages: its mail can go out."""
     summaries: list[str] = []
     lines: list[IndexLine] = []
-    while (name := claim_next(db, now)) is not None:
+    while not stopping() and (name := claim_next(db, now)) is not None:
         summary = _run_deadline(db, settings, name, now, claimed=True)
         summaries.append(summary)
         if ready is not None:
