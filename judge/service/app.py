@@ -50,6 +50,7 @@ log = logging.getLogger("judge")
 # looks sooner when its doorbell rings (new mail, or another judge's run done with mail left).
 LEFT_PAUSE = 1.0
 CLAIM = timedelta(minutes=2)  # how long a deadline run may hold a game before others may take over
+RETRY = timedelta(minutes=1)  # how long a game whose run met a database error waits before the next try
 
 
 def open_database(settings: Settings, kinds: Kinds | None = None) -> Database:
@@ -307,7 +308,7 @@ def _run_deadline(db: Database, settings: Settings, name: str, now: datetime, cl
     except (OperationalError, IntegrityError) as exc:
         log.warning("deadline of %s: database error, trying again at the next tick: %s", name, exc)
         if claimed:
-            _release(db, name, now)
+            _release(db, name, now + RETRY)
         return f"{name}: database error, will try again"
     except Exception as exc:
         log.exception("deadline of %s failed", name)
@@ -316,11 +317,11 @@ def _run_deadline(db: Database, settings: Settings, name: str, now: datetime, cl
         return _deadline_failed(db, settings, name, now, exc)
 
 
-def _release(db: Database, name: str, now: datetime) -> None:
-    """The claim on a game whose run failed, left for the next tick (as if run at this one)."""
+def _release(db: Database, name: str, until: datetime) -> None:
+    """The claim on a game whose run failed, held ``until`` the game is tried again."""
     try:
         with db.transaction() as session:
-            session.execute(update(Game).where(Game.name == name).values(claimed_until=now))
+            session.execute(update(Game).where(Game.name == name).values(claimed_until=until))
     except (OperationalError, IntegrityError) as exc:  # the claim runs out by itself (`CLAIM`)
         log.warning("the claim on %s stays until it runs out: %s", name, exc)
 
