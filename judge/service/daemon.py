@@ -96,6 +96,7 @@ SENDER_PATIENCE = 2.0  # ... or at most this long after it was woken
 APPLIER_QUIET = 0.05  # seconds without mail coming in before stored mail is applied ...
 APPLIER_PATIENCE = 1.0  # ... or at most this long after the processor was woken
 SOONEST = 1.0  # seconds the clock waits at least between two ticks
+WARM = 300.0  # seconds before a game is due that the deadline workers are started, if they are not running
 
 
 def quiet_wait(now: float, last_stored: float, woken: float, quiet: float, patience: float) -> float:
@@ -258,7 +259,8 @@ class Daemon:
         self.rescheduled = asyncio.Event()  # mail was applied: a deadline may have moved (`_wait_for_tick`)
         self.applying = asyncio.Lock()
         self.applier: Applier | None = None
-        self.deadlines = Workers(settings, kinds, worker_count(settings))  # started at the first tick with work
+        self.deadlines = Workers(settings, kinds, worker_count(settings))  # started when a deadline nears
+        self.warming: asyncio.Future[Any] | None = None
         self.intake = intake_for(self.db)
         self.commits = GroupCommit(self._write)
         self.stop = asyncio.Event()
@@ -502,13 +504,22 @@ class Daemon:
         """Wait until the next tick (`_until_next_tick`), or ``tick_now``; mail applied meanwhile
         (`rescheduled`) may have made a game due sooner (a SET DEADLINE), so the wait is looked at again."""
         loop = asyncio.get_running_loop()
-        until = loop.time() + await self._until_next_tick()
+        wait = await self._until_next_tick()
+        if wait < WARM and not self.warming:  # the deadline workers, started before they are needed
+            self.warming = asyncio.ensure_future(self._in_thread(self._warm))
+        until = loop.time() + wait
         while not self.stop.is_set() and not self.tick_now.is_set() and (left := until - loop.time()) > 0:
             await self._pause(self.tick_now, left, self.rescheduled)
             if self.rescheduled.is_set():
                 self.rescheduled.clear()
                 until = min(until, loop.time() + await self._until_next_tick())
         self.tick_now.clear()
+
+    def _warm(self) -> None:
+        try:
+            self.deadlines.start()
+        except Exception:  # the next tick starts them, or says why not
+            log.exception("could not start the deadline workers")
 
     def _ran(self, summary: str) -> None:
         """A game's deadline was run (its change committed): its mail goes out now, while the tick

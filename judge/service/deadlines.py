@@ -4,14 +4,15 @@ Theory of operation.  Deadlines bunch: a community's game masters choose a round
 judge may have hundreds of games due in the same minute.  Running them one after another in a
 thread of ``judge serve`` held its interpreter lock, which the SMTP listener needs for every 250,
 and used one core.  So a tick hands its deadlines to `Workers`: ``deadline-workers`` processes
-(one per core by default), started the first time a tick has anything to run, each holding its
-connection to the database.  Each claims a due game, runs its deadline (`judge.service.app.drain`:
-the claim, `FOR UPDATE SKIP LOCKED` on PostgreSQL, gives each worker, and each judge on the
-same database, games of its own), tells the daemon as soon as the run is committed, so that the
-game's results go out while the next games are run, then writes the game's pages (where the
-maps its mail carries are drawn already: `judge.render.png.picture_to_png`), and claims the
-next, until none is left.  Then one worker writes the index of every game once and the tick's
-heartbeat (`judge.service.app.finish_tick`).
+(one per core by default), each holding its connection to the database (the clock starts them a
+few minutes before a deadline, as an interpreter takes seconds to start: `daemon.WARM`).  Each
+claims a due game, runs its deadline (`judge.service.app.drain`: the claim, ``FOR UPDATE SKIP
+LOCKED`` on PostgreSQL, gives each worker, and each judge on the same database, games of its
+own), tells the daemon as soon as the run is committed, so that the game's results go out while
+the next games are run, then writes the game's pages (where the maps its mail carries are drawn
+already: `judge.render.png.picture_to_png`), and claims the next, until none is left.  Then one
+worker writes the index of every game once and the tick's heartbeat
+(`judge.service.app.finish_tick`).
 
 A worker that dies (killed, out of memory) is started again at the next tick; the game it was
 running was rolled back with its transaction, and its claim runs out (`judge.service.app.CLAIM`)
@@ -80,6 +81,13 @@ class Workers:
             if pipe is not None:
                 pipe.close()
         return self._start(index)
+
+    def start(self) -> None:
+        """Start the workers not running yet: ahead of a deadline, as an interpreter of the judge's
+        takes a second or more to start (nine on a loaded machine of two cores)."""
+        with self.lock:
+            for index in range(self.count):
+                self._pipe(index)
 
     def tick(self, now: datetime, ready: Callable[[str, str], None]) -> list[str]:
         """Run every deadline due at ``now`` (`judge.service.app.drain` in each worker), telling
