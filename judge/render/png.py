@@ -36,6 +36,7 @@ from judge.render.svg import (
     TITLE_HEIGHT,
     OrdersOrResults,
     Picture,
+    fog,
     legend_key,
     map_layer,
     picture,
@@ -121,6 +122,25 @@ def land_masks(shapes: Iterable[tuple[str, Shape]], scale: float, top: float) ->
     return masks
 
 
+@cache
+def _fog_tile(board: Board, province: str, width: int) -> tuple[cairo.ImageSurface, int, int]:
+    """The fog over ``province`` (`judge.render.svg.fog`), painted once per board and width into
+    a tile of its own, and where the tile goes: a Tin Cup power's maps are fogged over most of
+    the board, and painting the fog's outlines and hatching each time took two thirds of them."""
+    scale = width / board.width
+    shape = board.areas[province].shape
+    xs = [x for polygon in shape for ring in polygon for x, _ in ring]
+    ys = [y + TITLE_HEIGHT for polygon in shape for ring in polygon for _, y in ring]
+    left, upper = int(min(xs) * scale) - 2, int(min(ys) * scale) - 2
+    tile = cairo.ImageSurface(cairo.FORMAT_ARGB32, int(max(xs) * scale) - left + 4, int(max(ys) * scale) - upper + 4)
+    context = cairo.Context(tile)
+    context.translate(-left, -upper)
+    context.scale(scale, scale)
+    context.translate(0, TITLE_HEIGHT)
+    paint(context, ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{fog(board, province)}</svg>'))
+    return tile, left, upper
+
+
 class Canvas:
     """A picture composed from fixed layers and this picture's parts, bottom to top, then
     encoded (`encode_png`): ``under``, an opaque raster of the fixed bottom, is copied first."""
@@ -130,9 +150,9 @@ class Canvas:
         self.context = cairo.Context(self.surface)
         self.layer(under)
 
-    def layer(self, raster: cairo.ImageSurface) -> None:
-        """A fixed layer (with transparency) over what is there."""
-        self.context.set_source_surface(raster)
+    def layer(self, raster: cairo.ImageSurface, left: int = 0, upper: int = 0) -> None:
+        """A fixed layer (with transparency) over what is there, its top left corner at (left, upper)."""
+        self.context.set_source_surface(raster, left, upper)
         self.context.paint()
 
     def fill(self, masks: Mapping[str, Mask], fills: Mapping[str, str]) -> None:
@@ -180,7 +200,7 @@ def picture_to_png(drawing: Picture, width: int = 1200) -> bytes:
     The last `DRAWN_KEPT` pictures drawn are remembered by what they show: the pages of a phase
     just processed show the maps its results mail carries, drawn once for both."""
     key = (drawing.board.name, width, drawing.powers, drawing.letters, tuple(sorted(drawing.fills.items())),
-           drawing.marks, drawing.frame)
+           drawing.marks, drawing.frame, drawing.fog)
     if (png := _drawn.get(key)) is not None:
         _drawn.move_to_end(key)
         return png
@@ -196,6 +216,8 @@ def _compose(drawing: Picture, width: int) -> bytes:
     canvas = Canvas(under)
     canvas.fill(masks, drawing.fills)
     canvas.layer(top)
+    for province in drawing.fog:
+        canvas.layer(*_fog_tile(drawing.board, province, width))
     canvas.paint(drawing.document(map_layer(drawing.marks), drawing.frame, background=False),
                  width / drawing.board.width)
     canvas.layer(named)
