@@ -41,6 +41,7 @@ from typing import BinaryIO
 
 LOOP_HEADER = "X-Payola-Judge"
 MAX_MESSAGE_ID = 250  # characters of a message id the judge repeats in In-Reply-To
+BASE64_LINE = 57  # bytes an attachment's base64 line of 76 characters carries, as `email.contentmanager` writes
 MAX_REFERENCES = 10  # message ids in References: the first of the thread and the latest ones
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -164,8 +165,8 @@ def _attachment_part(filename: str, content_type: str, data: bytes, ascii_only: 
     maintype, _, subtype = content_type.partition("/")
     part.set_content(b"", maintype=maintype, subtype=subtype, filename=filename)
     head = part.as_bytes(policy=_ASCII_HEADERS if ascii_only else _UTF8_HEADERS)
-    step = policy.default.max_line_length // 4 * 3  # bytes a line, as `email.contentmanager` writes them
-    return head + b"".join(binascii.b2a_base64(data[start:start + step]) for start in range(0, len(data), step))
+    return head + b"".join(binascii.b2a_base64(data[start:start + BASE64_LINE])
+                           for start in range(0, len(data), BASE64_LINE))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 import zlib
 from collections.abc import Iterator
 from importlib import resources
+from typing import Any
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
@@ -236,7 +237,7 @@ def test_a_tin_cup_powers_fogged_png_looks_like_its_svg_rasterised_whole() -> No
     position, orders = position_from_data(MIDGAME)
     outcome = adjudicate(position, orders)
     sight = witness("FRANCE", position, outcome.results, outcome.position)
-    drawing = {"title": "Fog", "counted": ("FRANCE",), "seen_by": "FRANCE", "view": sight.view}
+    drawing: dict[str, Any] = {"title": "Fog", "counted": ("FRANCE",), "seen_by": "FRANCE", "view": sight.view}
     assert 'class="unseen"' in render_svg(sight.before, tuple(sight.results), **drawing)
     fast = pixels(render_png(sight.before, tuple(sight.results), width=400, **drawing))
     whole = pixels(svg_to_png(render_svg(sight.before, tuple(sight.results), **drawing), width=400))
