@@ -14,11 +14,11 @@ any transaction, and it gives the same bytes each time it is built.
 A phase's maps are drawn after the change that mails them is committed (`Drawn` attachments,
 `draw`): drawing them took most of a results round's transaction, which on SQLite held the one
 writer's lock the whole time, so that a deadline's other games, the mail being applied and the
-sender waited on it.  Such a mail is queued ``drawing``, with the time it was queued; once its
-transaction has committed (`judge.store.database.after_commit`) each drawing is drawn once, and
-the mails get their files and become ``pending`` in one short transaction.  A mail whose
-drawings were never stored (the process died between the two) goes without them once it has
-waited `DRAWING_TIME` (`settle_drawings`, at each pass of the sender).
+sender waited on it.  Such a mail is queued ``drawing``; once its transaction has committed
+(`judge.store.database.after_commit`) each drawing is drawn once, and the mails get their files
+and become ``pending`` in one short transaction.  A mail whose drawings were never stored (the
+process died between the two) goes without them once a sender has seen it wait `DRAWING_TIME`
+(`Drawings`, at each pass of the sender).
 
 An attachment's bytes are stored once, as a ``Blob`` keyed by their SHA-256, and every mail
 that carries them refers to it: the maps of a phase, sent to every player, observer and the
@@ -43,7 +43,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from email.utils import make_msgid
 from typing import cast
@@ -63,13 +64,12 @@ from judge.mail.outbound import (
     well_formed,
 )
 from judge.service import zones
-from judge.service.clock import utcnow
 from judge.service.config import Settings
 from judge.store.database import Database, after_commit
 from judge.store.models import Blob, Outbox, OutboxFile
 
 log = logging.getLogger("judge")
-DRAWING_TIME = timedelta(minutes=5)  # a mail waiting longer for its maps goes without (`settle_drawings`)
+DRAWING_TIME = 120.0  # seconds a sender sees a mail wait for its maps before it goes without (`Drawings`)
 _DRAWINGS = "judge_drawings"  # a session's info key: its mails waiting for drawings (`queue`)
 DROP_MAILS = 200  # sent mails whose attachments one call drops at most: a tick stays short
 DROP_BLOBS = 20  # blobs one call deletes at most (a map is a few hundred KB, each zeroed on SQLite)
@@ -111,7 +111,7 @@ def queue(
         "game_id": game_id, "recipient": to, "subject": subject, "kind": kind, "sender": settings.judge_from,
         "message_id": message_id, "in_reply_to": replied, "refs": thread(references, replied) if replied else None,
         "body": well_formed(body).replace("\x00", "\ufffd"), "created_at": now,
-        "status": "drawing" if drawing else "pending", "next_attempt_at": utcnow() if drawing else None, "attempts": 0,
+        "status": "drawing" if drawing else "pending", "attempts": 0,
     }).inserted_primary_key[0]  # type: ignore[attr-defined]
     if drawing:
         _drawings(session).append((row_id, message_id, tuple(attachments)))
@@ -160,27 +160,46 @@ def draw(db: Database, waiting: _Waiting) -> None:
         with db.transaction() as session:
             due = set(session.scalars(update(Outbox).where(Outbox.id.in_([row_id for row_id, _, _ in waiting]),
                                                            Outbox.status == "drawing")
-                                      .values(status="pending", next_attempt_at=None).returning(Outbox.id)))
+                                      .values(status="pending").returning(Outbox.id)))
             for row_id, _, files in waiting:
                 for file in files if row_id in due else ():
                     data = file.data if isinstance(file, Attachment) else made[id(file)]
                     if data is not None:
                         session.add(OutboxFile(outbox_id=row_id, filename=file.filename,
                                                content_type=file.content_type, blob=blob(session, data)))
-    except (OperationalError, IntegrityError) as exc:  # the mails go without their drawings (`settle_drawings`)
+    except (OperationalError, IntegrityError) as exc:  # the mails go without their drawings (`Drawings`)
         log.warning("the drawings of %d mail(s) could not be stored: %s", len(alive), exc)
 
 
-def settle_drawings(session: Session, now: datetime) -> int:
-    """Make due, without the files they waited for, the mails whose drawings were never stored
-    (the process drawing them died): those queued longer than `DRAWING_TIME` ago.  How many."""
-    settled = list(session.scalars(update(Outbox).where(Outbox.status == "drawing",
-                                                        Outbox.next_attempt_at <= now - DRAWING_TIME)
-                                   .values(status="pending", next_attempt_at=None).returning(Outbox.id)))
-    if settled:
-        log.warning("%d mail(s) waited %s for their maps (the process drawing them ended); they go without",
-                    len(settled), DRAWING_TIME)
-    return len(settled)
+class Drawings:
+    """What a sender has seen of the mails waiting for their drawings: each since when, by its
+    own monotonic clock (``clock``), not a database's or another machine's.
+
+    A mail waits for its drawings from its commit until the drawings are stored, a second or
+    two; one that a sender has seen waiting for `DRAWING_TIME` lost them (the process drawing
+    them died) and goes without them (`settle`).  The time is the sender's own: the time the mail
+    was queued at is the moment of the deadline's tick, minutes before the commit in a large
+    evening, and judges' clocks differ."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.since: dict[str, float] = {}  # a waiting mail's Message-ID -> when it was first seen waiting
+
+    def settle(self, session: Session) -> int:
+        """Make due, without their drawings, the mails seen waiting for them `DRAWING_TIME` or longer;
+        how many."""
+        now = self.clock()
+        waiting = session.execute(select(Outbox.id, Outbox.message_id).where(Outbox.status == "drawing")).all()
+        self.since = {str(message_id): self.since.get(str(message_id), now) for _, message_id in waiting}
+        lost = [row_id for row_id, message_id in waiting if now - self.since[str(message_id)] >= DRAWING_TIME]
+        if not lost:
+            return 0
+        settled = list(session.scalars(update(Outbox).where(Outbox.id.in_(lost), Outbox.status == "drawing")
+                                       .values(status="pending").returning(Outbox.id)))
+        if settled:
+            log.warning("%d mail(s) waited %g s for their maps (the process drawing them ended); they go without",
+                        len(settled), DRAWING_TIME)
+        return len(settled)
 
 
 _QUEUE = insert(cast(Table, Outbox.__table__))

@@ -68,7 +68,7 @@ from judge.mail.dsn import delivered_to, delivery_report, verp_address, verp_out
 from judge.mail.inbound import parse_mail
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
-from judge.service.outbox import message_of, queue, settle_drawings
+from judge.service.outbox import Drawings, message_of, queue
 from judge.service.render import render
 from judge.store.database import Database
 from judge.store.models import Blob, Game, InboundMail, Outbox, OutboxFile, Secret
@@ -276,6 +276,7 @@ def settle_stale(db: Database, settings: Settings, transport: Transport, now: da
 
 
 SEND_LIMIT = 200  # rows one pass of the sender takes at most (`send_due`)
+DRAWINGS = Drawings()  # the mails this process's sender has seen waiting for their maps
 
 
 class Pass(NamedTuple):
@@ -300,7 +301,7 @@ def send_due(db: Database, settings: Settings, transport: Transport, now: dateti
     first mail instead of 1.7 s, depending on how many the sender had sent while the applier ran)."""
     settle_stale(db, settings, transport, now)
     with db.transaction() as session:
-        settle_drawings(session, now)
+        DRAWINGS.settle(session)
         due = list(session.scalars(
             select(Outbox.id).where(Outbox.status == "pending",
                                     (Outbox.next_attempt_at.is_(None)) | (Outbox.next_attempt_at <= now))
