@@ -40,6 +40,7 @@ from judge.web.pages import IndexLine
 
 log = logging.getLogger("judge")
 _SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: no copy of the daemon's threads
+NICE = 5  # how much lower a worker's priority is than the listener's and the applier's
 MOST = 4  # workers by default at most, whatever the cores: each holds a few hundred MB once it has drawn maps
 
 
@@ -148,7 +149,10 @@ class Workers:
 
 
 def _worker_main(pipe: Connection, settings: Settings, kinds: Kinds, stopping: Any) -> None:
-    """A worker's process: drain each tick asked for, until the daemon closes the pipe."""
+    """A worker's process: drain each tick asked for, until the daemon closes the pipe.  It runs
+    at a lower priority (`NICE`): an evening's work gives way to the listener and to the mail
+    being answered, which wait for a core while both workers use theirs."""
+    os.nice(NICE)
     repeats = log_to(settings.log_file)
     db = Database(settings.database_url, {SESSION_KEY: kinds})
     pipe.send("ready")
