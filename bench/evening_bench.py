@@ -66,7 +66,7 @@ from judge.bootstrap import open_database
 from judge.service.config import Settings
 from judge.store.models import ConfirmedAddress, Outbox
 
-LEAD = 15.0  # seconds from setting the deadline (then starting the judges) to the deadline
+LEAD = 40.0  # seconds from setting the deadline (then starting the judges, their workers warmed) to it
 PROBE_PREFIX = "probe"
 
 
