@@ -50,7 +50,6 @@ from email.utils import make_msgid
 from typing import cast
 
 from sqlalchemy import Table, delete, exists, func, insert, select, update
-from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from judge.mail.outbound import (
@@ -138,6 +137,16 @@ def _drawings(session: Session) -> _Waiting:
 
 
 def draw(db: Database, waiting: _Waiting) -> None:
+    """Draw the files of the mails ``waiting`` (`_draw`).  Never raises: the change that queued
+    them is committed, and whatever fails here (logged) leaves the mails to go without their
+    drawings (`Drawings`)."""
+    try:
+        _draw(db, waiting)
+    except Exception:
+        log.exception("the drawings of %d mail(s) could not be made; they go without them", len(waiting))
+
+
+def _draw(db: Database, waiting: _Waiting) -> None:
     """Draw the files of the mails ``waiting`` (each `Drawn` once, however many mails carry it),
     then give them their files and make them due, in one transaction.  A mail no longer waiting (a
     savepoint that queued it was rolled back, or it waited so long it went without: `DRAWING_TIME`)
@@ -156,19 +165,16 @@ def draw(db: Database, waiting: _Waiting) -> None:
                 except Exception:
                     log.exception("%s could not be drawn; its mails go without it", file.filename)
                     made[id(file)] = None
-    try:
-        with db.transaction() as session:
-            due = set(session.scalars(update(Outbox).where(Outbox.id.in_([row_id for row_id, _, _ in waiting]),
-                                                           Outbox.status == "drawing")
-                                      .values(status="pending").returning(Outbox.id)))
-            for row_id, _, files in waiting:
-                for file in files if row_id in due else ():
-                    data = file.data if isinstance(file, Attachment) else made[id(file)]
-                    if data is not None:
-                        session.add(OutboxFile(outbox_id=row_id, filename=file.filename,
-                                               content_type=file.content_type, blob=blob(session, data)))
-    except (OperationalError, IntegrityError) as exc:  # the mails go without their drawings (`Drawings`)
-        log.warning("the drawings of %d mail(s) could not be stored: %s", len(alive), exc)
+    with db.transaction() as session:
+        due = set(session.scalars(update(Outbox).where(Outbox.id.in_([row_id for row_id, _, _ in waiting]),
+                                                       Outbox.status == "drawing")
+                                  .values(status="pending").returning(Outbox.id)))
+        for row_id, _, files in waiting:
+            for file in files if row_id in due else ():
+                data = file.data if isinstance(file, Attachment) else made[id(file)]
+                if data is not None:
+                    session.add(OutboxFile(outbox_id=row_id, filename=file.filename,
+                                           content_type=file.content_type, blob=blob(session, data)))
 
 
 class Drawings:

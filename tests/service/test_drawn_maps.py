@@ -134,3 +134,18 @@ def test_a_mail_whose_maps_were_never_stored_goes_without_them_once_a_sender_has
     seconds[0] += 1
     assert deliver_pending(db, settings, MaildirTransport(maildir), later) == 1
     assert rows(db) == {"a@example.org": ("sent", [])} and len(maildir.messages()) == 1
+
+
+def test_a_failure_after_the_commit_leaves_the_change_made_and_its_mail_waiting(
+        db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What fails while the maps are drawn and stored cannot undo the phase, committed already:
+    the caller is not told of it (a deadline's run would take it for its own failure and pause the
+    game), and the mail goes without its maps once a sender has seen it wait (above)."""
+    from judge.service import outbox
+
+    def broken(db: Database, waiting: object) -> None:
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(outbox, "_draw", broken)
+    results(db, settings, {"a@example.org": [Drawn("g1.png", "image/png", lambda: b"PNG")]})
+    assert rows(db) == {"a@example.org": ("drawing", [])}
