@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import binascii
 import contextlib
-import ctypes
 import functools
 import hashlib
 import itertools
@@ -30,6 +29,7 @@ import socket
 import time
 import unicodedata
 from collections.abc import Callable, Container, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import policy
@@ -247,9 +247,9 @@ class MaildirOutbox:
 
         Each is written to tmp/, then all of them are made durable at once (`_sync`), then each is
         moved to new/ and new/ itself made durable: a message is in new/ only once its bytes are on
-        disk, as `deliver` does it (Python's mailbox fsyncs each file), but for one flush of the
-        disk instead of one a message (5 ms each on the bench's machine, for a results mail with
-        its maps; 0.9 ms each by twenty)."""
+        disk, as Python's mailbox makes sure with a fsync a file, but for one commit of the
+        filesystem's journal instead of one a message (5 ms each on the bench's machine, for a
+        results mail with its maps; under 1 ms each by twenty)."""
         written: list[tuple[Path, str] | OSError] = []
         for message in messages:
             key = _unique_key()
@@ -266,7 +266,7 @@ class MaildirOutbox:
         if not files:
             return [item if isinstance(item, OSError) else item[1] for item in written]
         try:
-            _sync(self.path, [path for path, _ in files])
+            _sync([path for path, _ in files])
             for path, key in files:
                 os.rename(path, self.path / "new" / key)
             _sync_folder(self.path / "new")
@@ -343,43 +343,27 @@ def _unique_key() -> str:
     return f"{int(now)}.M{int((now % 1) * 1e6)}P{os.getpid()}Q{next(_counter)}.{host}"
 
 
-@functools.cache
-def _syncfs() -> Callable[[int], int] | None:
-    """Linux's syncfs(2), which makes every file of one filesystem durable in one call; None elsewhere."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        call: Callable[[int], int] = libc.syncfs
-    except (OSError, AttributeError):
-        return None
-    return call
+_SYNCING = ThreadPoolExecutor(max_workers=20, thread_name_prefix="judge-fsync")
 
 
-def _sync(folder: Path, paths: Sequence[Path]) -> None:
-    """Make the files ``paths`` (in ``folder``'s filesystem) durable: with one syncfs where the
-    system has it, else each file fsynced."""
-    syncfs = _syncfs()
-    if syncfs is not None:
-        descriptor = os.open(folder, os.O_RDONLY)
-        try:
-            if syncfs(descriptor) == 0:
-                return
-        finally:
-            os.close(descriptor)
-    for path in paths:
-        descriptor = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)
+def _sync(paths: Sequence[Path]) -> None:
+    """Make the files ``paths`` durable, all at once: their fsyncs run together, so that the
+    filesystem commits its journal once for the batch, not once a file (a file's fsync waits
+    about 5 ms for its commit here; twenty at once, 1 ms a file).  Raises the first error."""
+    list(_SYNCING.map(_fsync, paths))  # each one's result taken: an error raises here
 
 
-def _sync_folder(folder: Path) -> None:
-    """Make the names in ``folder`` durable (a rename into it)."""
-    descriptor = os.open(folder, os.O_RDONLY)
+def _fsync(path: Path) -> None:
+    descriptor = os.open(path, os.O_RDONLY)
     try:
         os.fsync(descriptor)
     finally:
         os.close(descriptor)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the names in ``folder`` durable (a rename into it)."""
+    _fsync(folder)
 
 
 def _message_id(file: BinaryIO) -> str | None:
