@@ -5,25 +5,30 @@ Setup (not timed; `evening_setup`): one game of each flavour of the mix (Payola 
 board, Tin Cup, World and the Ancient Mediterranean, Exchange Payola, Machiavelli on AoP's board
 of 1459, Pirates' Proposal) played by mail up to the phase the evening processes, every
 player's orders in, held to the deadline; then copied until there are N games, every copy due
-at the same moment, a few seconds after the judges have started.
+at the same moment, 40 s ahead: the judges start meanwhile, as they run long before any evening.
 
 Timed: one or two ``judge serve`` processes (on PostgreSQL two share the database; on SQLite
 one), started on the data directory as a deployment runs them (the Maildir, the public pages,
-maps on or off), and a reader of their Maildir that notes when each results mail to a player
-was written (its file's time).  Beside it, a prober in a process of its own, as players and game
-masters who write during the evening: a HELP from a new address every ``--probe-every``
-seconds, and a game master's STATUS every fifth probe, each timed from DATA to the 250 and
-until its answer is in the Maildir.
+maps on or off; judges that share this machine share its cores: ``deadline-workers`` is the
+cores over the judges, unless ``--workers``), and a reader of their Maildir that notes when
+each results mail to a player was written (its file's time).  Beside it, a prober in a process
+of its own, as players and game masters who write during the evening: a HELP from a new address
+every ``--probe-every`` seconds, and a game master's STATUS every fifth probe, each timed from
+DATA to the 250 and until its answer is in the Maildir.
 
 Printed, per run: from the deadline to the first, the median and the last results mail to a
 player; games a minute (N over the time to the last); each game's time from the deadline to its
-last results mail (median, p95); the judges' CPU per game; the peak memory of each judge's
+last results mail (median, p95); the judges' CPU per game (and how it split between their
+main processes, their deadline workers and their appliers); the peak memory of each judge's
 processes (their largest resident set, summed over a judge's processes); how much the database
 grew and what the Maildir holds; when every game's public page showed the new phase; and the
 probes' figures.  Each run checks that every game was processed once (one results mail per
 player, no more, no fewer) and prints what failed.  Then a table of every run and, where a
 configuration ran at several N, how each figure grew with N (the ratio of its per-game cost
 at the largest N to that at the smallest).
+
+The code before the deadline workers is run as the peer with ``PYTHONPATH`` set to its tree
+(and ``--tick-seconds 1``: its clock did not wake at a deadline).
 
 SQLite always runs; ``--postgres URL`` (a server: a database of the run's own is created on it
 and dropped afterwards) adds PostgreSQL with one and with two judges.  The load average is
@@ -177,6 +182,10 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def niceness(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
 def peak_kb(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
@@ -192,6 +201,7 @@ class Usage:
         self.judges = judges
         self.cpu: dict[tuple[int, int], float] = {}
         self.memory: dict[tuple[int, int], int] = {}
+        self.niced: dict[int, int] = {}
         self.period = period
         self.sample()
         self.baseline = dict(self.cpu)  # what the judges had used before the deadline
@@ -205,6 +215,7 @@ class Usage:
                 try:
                     self.cpu[index, pid] = cpu_seconds(pid)
                     self.memory[index, pid] = peak_kb(pid)
+                    self.niced[pid] = niceness(pid)
                 except (OSError, IndexError):
                     continue
 
@@ -220,6 +231,17 @@ class Usage:
     def total_cpu(self) -> float:
         return sum(self.cpu.values()) - sum(self.baseline.values())
 
+    def split(self) -> dict[str, float]:
+        """The CPU used since the deadline by the judges' main processes (listener, sender, clock),
+        their deadline workers (the children at a lower priority) and their other children (the applier)."""
+        parts = {"main": 0.0, "workers": 0.0, "applier": 0.0}
+        for (index, pid), seconds in self.cpu.items():
+            used = seconds - self.baseline.get((index, pid), 0.0)
+            part = "main" if pid == self.judges[index].process.pid else \
+                "workers" if self.niced.get(pid, 0) > 0 else "applier"
+            parts[part] += used
+        return parts
+
     def peak_mb(self) -> list[tuple[float, float]]:
         """Per judge: (its own process's peak, the sum of its processes' peaks), in MB."""
         out = []
@@ -230,12 +252,14 @@ class Usage:
 
 
 def start_judge(data_dir: Path, database: str | None, maps: bool, web: bool, name: str,
-                tick_seconds: float) -> Judge:
+                tick_seconds: float, workers: int) -> Judge:
     port = free_port()
     config = data_dir / f"{name}.toml"
     lines = [f'data-dir = "{data_dir}"', f"port = {port}", f"maps = {str(maps).lower()}",
              f"web = {str(web).lower()}", f"tick-seconds = {tick_seconds}", f'mta-hostname = "{MX}"',
              "mta-authenticates = true", "max-replies-per-hour = 1000000"]
+    if "deadline_workers" in Settings.__dataclass_fields__:  # not in a judge before the workers (a peer's run)
+        lines.append(f"deadline-workers = {workers}")
     if database:
         lines.append(f'database = "{database}"')
     config.write_text("[judge]\n" + "\n".join(lines) + "\n")
@@ -347,6 +371,7 @@ class Run:
     game_median: float = float("nan")
     game_p95: float = float("nan")
     cpu: float = float("nan")
+    cpu_split: dict[str, float] = field(default_factory=dict)
     memory: list[tuple[float, float]] = field(default_factory=list)
     db_growth: float = float("nan")
     mails: int = 0
@@ -428,7 +453,9 @@ def run_once(label: str, database: str | None, games: int, maps: bool, judges: i
     deadline_epoch = time.time() + LEAD  # the judges start before it, as on any evening
     deadline = datetime.fromtimestamp(deadline_epoch, UTC).replace(tzinfo=None)
     set_deadline(settings, list(seats), deadline)
-    running = [start_judge(data_dir, database, maps, True, f"judge{i}", args.tick_seconds) for i in range(judges)]
+    workers = args.workers or max(1, (os.cpu_count() or 1) // judges)  # judges sharing a machine share its cores
+    running = [start_judge(data_dir, database, maps, True, f"judge{i}", args.tick_seconds, workers)
+               for i in range(judges)]
     try:
         while not all(listening(j.port) for j in running):
             if time.time() > deadline_epoch - 1 or any(j.process.poll() is not None for j in running):
@@ -481,6 +508,7 @@ def run_once(label: str, database: str | None, games: int, maps: bool, judges: i
     if finished:
         run.game_median, run.game_p95 = statistics.median(finished), percentile(finished, 0.95)
     run.cpu = usage.total_cpu()
+    run.cpu_split = usage.split()
     run.memory = usage.peak_mb()
     run.db_growth = (database_bytes(data_dir, database) - size_before) / 2**20
     run.mails = len(mails)
@@ -528,7 +556,8 @@ def report(run: Run) -> None:
     print(f"  results to players: first {seconds(run.first)}, median {seconds(run.median_mail)}, "
           f"last {seconds(run.last)} after the deadline; {run.per_minute:,.0f} games a minute")
     print(f"  per game, deadline to its last results mail: median {seconds(run.game_median)}, "
-          f"p95 {seconds(run.game_p95)}; CPU {run.cpu / n * 1000:.0f} ms a game ({run.cpu:.1f} s in all)")
+          f"p95 {seconds(run.game_p95)}; CPU {run.cpu / n * 1000:.0f} ms a game ({run.cpu:.1f} s in all: "
+          + ", ".join(f"{part} {used:.1f} s" for part, used in run.cpu_split.items()) + ")")
     print("  peak memory: " + "; ".join(f"judge {i + 1} {own:.0f} MB main, {total:.0f} MB all its processes"
                                         for i, (own, total) in enumerate(run.memory)))
     print(f"  database grew {run.db_growth:.1f} MB ({run.db_growth / n:.2f} MB a game); Maildir {run.mails} mails, "
@@ -596,6 +625,8 @@ def main() -> None:
     parser.add_argument("--probe-every", type=float, default=0.5, help="seconds between probes (0: none)")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds to wait for the last results")
     parser.add_argument("--keep", help="a folder to keep each run's data directory and logs in")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="each judge's deadline-workers (0: the machine's cores shared among its judges)")
     args = parser.parse_args()
     sizes = [int(n) for n in args.games.split(",")]
     maps = [m == "on" for m in args.maps.split(",")]
