@@ -1,6 +1,6 @@
 """A mail judge for Payola Diplomacy."""
 
-__version__ = "0.3.0"  # each release bumps it (pyproject.toml reads it from here)
+__version__ = "0.4.0"  # each release bumps it (pyproject.toml reads it from here)
 
 
 def core_build() -> str:

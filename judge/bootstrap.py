@@ -5,7 +5,7 @@ It lists the kinds of game the judge hosts (`kinds`) and the command-line tools 
 through it to the daemon, the applier, the operator's commands, the public pages and the demo;
 the database it opens (`open_database`) gives them to every session.  Nothing registers itself
 by being imported, and the host (`judge.service`, `judge.web`, ...) imports no game: adding a
-kind of game is a folder under ``judge/games/`` and a line in `kinds`.
+kind of game is a folder under ``judge/games/`` and a line in `HOSTED`.
 
 The kinds are imported when first asked for, not when this module is: a JSON tool (``judge
 adjudicate``) starts without the service's libraries.
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from importlib import import_module
 from typing import TYPE_CHECKING
 
 from judge.games.machiavelli import cli as machiavelli_cli
@@ -23,24 +24,44 @@ from judge.service import cli
 
 if TYPE_CHECKING:
     from judge.service.config import Settings
-    from judge.service.kinds import Kinds
+    from judge.service.kinds import GameKind, Kinds
     from judge.store.database import Database
 
 TOOLS: tuple[cli.Tool, ...] = (*payola_cli.TOOLS, machiavelli_cli.TOOL)
 """The games' own subcommands: ``judge adjudicate``, ``orders``, ``payola``, ``map`` and ``machiavelli``."""
 
 
+HOSTED = (
+    "judge.games.payola.kind:Payola",  # the default: a CREATE that names no kind makes a Payola game
+    "judge.games.pirates.kind:Pirates",
+    "judge.games.exchange.kind:Exchange",
+    "judge.games.machiavelli.kind:Machiavelli",
+)
+"""Every kind of game this judge hosts, a line each (``module:class``), the default first; each is
+imported when the judge first needs its kinds."""
+
+
+def hosted() -> list[GameKind]:
+    """A kind of each of `HOSTED`, in its order."""
+    found = []
+    for path in HOSTED:
+        module, _, name = path.partition(":")
+        found.append(getattr(import_module(module), name)())
+    return found
+
+
 @cache
 def kinds() -> Kinds:
-    """Every kind of game this judge hosts, the default first, with the host's command table."""
-    from judge.games.exchange.kind import Exchange
-    from judge.games.machiavelli.kind import Machiavelli
-    from judge.games.payola.kind import Payola
-    from judge.games.pirates.kind import Pirates
+    """The registry of the kinds this judge hosts (`hosted`), with the host's command table."""
+    return registry(hosted())
+
+
+def registry(hosted: Sequence[GameKind]) -> Kinds:
+    """The registry of ``hosted``, the first the default, with the host's command table."""
     from judge.service.handlers import COMMANDS
     from judge.service.kinds import Kinds
 
-    return Kinds([Payola(), Pirates(), Exchange(), Machiavelli()], default="payola", commands=COMMANDS)
+    return Kinds(hosted, default=hosted[0].name, commands=COMMANDS)
 
 
 def open_database(settings: Settings) -> Database:

@@ -57,12 +57,14 @@ def _cheap_password_hashes() -> Iterator[None]:
 # everything a machine without Postfix or Chromium can run.  tests/README.md says what each layer holds.
 LAYERS: tuple[tuple[str, str], ...] = (
     ("service/test_postfix.py", "e2e"),
+    ("service/test_operations_drills.py", "e2e"),
     ("web/test_browser.py", "e2e"),
     ("packaging/test_wheel.py", "e2e"),
     ("packaging/test_compiled.py", "e2e"),
     ("packaging/test_postfix_script.py", "e2e"),
     ("service/test_store.py", "migrations"),
     ("service/test_schema_upgrade.py", "migrations"),
+    ("service/test_games_in_progress_upgrade.py", "migrations"),
     ("service/test_moving.py", "migrations"),
     ("packaging/test_upgrade_from_first_release.py", "migrations"),
     ("service/test_daemon.py", "integration"),
@@ -94,7 +96,8 @@ LAYERS: tuple[tuple[str, str], ...] = (
 # The tests that concern the database (its schema, locks, transactions, migrations, and one whole game's
 # round trip): the PostgreSQL stage of .ci/run runs these again (`-m database`), not the whole suite.
 DATABASE = (
-    "service/test_store.py", "service/test_schema_upgrade.py", "service/test_moving.py",
+    "service/test_store.py", "service/test_schema_upgrade.py", "service/test_games_in_progress_upgrade.py",
+    "service/test_moving.py",
     "service/test_apply_processes.py", "service/test_apply_run.py", "service/test_intake.py",
     "service/test_duplicates.py", "service/test_mail_order.py", "service/test_tick.py", "service/test_prune.py",
     "service/test_phase_change_crossing.py", "service/test_lifecycle.py", "games/payola/test_game_by_mail.py",

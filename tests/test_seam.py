@@ -35,6 +35,8 @@ def test_the_judge_keeps_every_contract_of_its_seam() -> None:
     ("judge/games/pirates/kind.py", "import judge.games.payola.lifecycle", "independent of each other"),
     ("judge/games/exchange/core/state.py", "import judge.service.host", "rules cores import nothing"),
     ("judge/engine/map.py", "import judge.games.pirates.core.match", "libraries import nothing"),
+    ("judge/games/machiavelli/views.py", "import judge.service.host", "through its API alone"),
+    ("judge/service/host.py", "import judge.api", "The host imports no game"),
 ])
 def test_a_forbidden_import_breaks_the_seam(tmp_path: Path, module: str, line: str, contract: str) -> None:
     shutil.copytree(ROOT / "judge", tmp_path / "judge", ignore=shutil.ignore_patterns("__pycache__"))

@@ -66,8 +66,8 @@ the same for every board; what differs is data, one module per board in ``tools/
    others, of the coasts' places, of the straits' gates and of the crossings; the build
    names the marks that did not fit and any two that overlap.  A board may be labelled with
    its areas' names written in full (``names``; AoP's) rather than their codes: each name's
-   box is the renderer's estimate of it.  An area drawn in pieces may bear its name on each
-   (``named_pieces``), each placed like a mark.  A strait (Piombino, Messina, AoP's Bonifacio),
+   box is the renderer's estimate of it.  An area drawn in pieces bears its name once, as every
+   area does (AoP's Tirol and Kärnten).  A strait (Piombino, Messina, AoP's Bonifacio),
    whose passage the drawing gives as an ordinary border between its seas or a sea and a
    coast, or as a crossing, is drawn as a gate: a line across its water, each end on one
    area's land and END_MARGIN inside it, no longer than a crossing; the file lists each with
@@ -922,19 +922,6 @@ class Builder:
                 found[name]["coasts"] = {c: [round(v, 1) for v in p] for c, p in coasts.items()}
             every += [(name, kind, _box_at((points[kind][0], points[kind][1]), boxes[kind])) for kind in boxes]
             every += [(name, f"coast {c}", _box_at(p, UNIT_BOX)) for c, p in coasts.items()]
-            if name in self.spec.named_pieces:  # its name again in each other piece
-                shape = simple[names.index(name)]
-                unit = Point(points["unit"])
-                again = []
-                for piece in (shape.geoms if isinstance(shape, MultiPolygon) else []):
-                    if piece.distance(unit) == 0:
-                        continue
-                    spot, missed = arrange(piece, {"unit": boxes["label"]}, {}, taken)
-                    if missed:
-                        print(f"crowded  {name}: its name outside a piece")
-                    again.append(spot["unit"])
-                    every.append((name, "label again", _box_at((spot["unit"][0], spot["unit"][1]), boxes["label"])))
-                found[name]["labels"] = again
         for (a, kind_a, box_a), (b, kind_b, box_b) in itertools.combinations(every, 2):
             if box_a[0] < box_b[2] and box_b[0] < box_a[2] and box_a[1] < box_b[3] and box_b[1] < box_a[3]:
                 print(f"overlap  {a} {kind_a} and {b} {kind_b}")

@@ -15,6 +15,10 @@
 #              one address is the judge's, delivered by the judge transport)
 #              judge_destination_concurrency_limit = 1
 #              recipient_delimiter gets "+" (judge+b12-TAG@DOMAIN is how bounces come back)
+#              header_checks       + regexp:CONFIG/judge_header_checks (an Authentication-Results
+#              header that names this Postfix, myhostname, is removed from mail as it arrives: the
+#              judge believes the one this Postfix's milter writes, with mta-authenticates;
+#              headers a milter adds are not subject to header_checks)
 # then runs postmap on both maps, "postfix check", and "postfix reload" if Postfix is running.
 # Several --judge: judges on one database (README, "Several judges on one database"), tried in
 # that order, the next when one does not answer (Postfix 3.5 or later). A virtual alias domain
@@ -125,6 +129,14 @@ postmap -c "$config" "hash:$config/judge_transport"
 postmap -c "$config" "hash:$config/judge_recipients"
 add_map transport_maps "hash:$config/judge_transport"
 
+# An Authentication-Results header that names this Postfix can only be forged when it comes with
+# the mail (RFC 8601, section 5): removed as the mail arrives. Those a milter (OpenDKIM, OpenDMARC)
+# adds are not subject to header_checks, and stay.
+myhost=$(pc -x -h myhostname)
+printf '/^Authentication-Results:.*%s/ IGNORE\n' "$(printf '%s' "$myhost" | sed 's/[.]/\\./g')" \
+  > "$config/judge_header_checks"
+add_map header_checks "regexp:$config/judge_header_checks"
+
 # judge+TAG@domain is looked up as judge@domain only with "+" among the delimiters.
 delimiter=$(pc -h recipient_delimiter)
 case "$delimiter" in *+*) ;; *) pc -e "recipient_delimiter = $delimiter+" ;; esac
@@ -158,7 +170,7 @@ Put these in the judge's settings (judge.toml):
   port = $port
   relay = "127.0.0.1:25"
   max-size = $max_size
-  mta-hostname = "$(pc -x -h myhostname)"
+  mta-hostname = "$myhost"
 EOF
 if [ "$limit" -ne 0 ] && [ "$limit" -lt 4194304 ]; then
   echo "Warning: message_size_limit is $limit bytes; results mails with maps run to about 1.2 MB." >&2

@@ -18,8 +18,8 @@ from sphinx.util.nodes import nested_parse_with_titles
 
 from judge.bootstrap import TOOLS, kinds
 from judge.service.config import Settings
+from judge.service.help_topics import games_help, help_mail
 from judge.service.reference import command_line_reference, overview, settings_reference
-from judge.service.render import games_help, help_mail
 
 EXAMPLE = Settings(domain="example.org")  # the HELP a player of judge@example.org would get
 

@@ -30,7 +30,11 @@ from judge.mail.inbound import ends_press, opens_press, press_closed, restarts_p
 
 @dataclass(frozen=True)
 class Help:
-    pass
+    """``HELP``: the judge's index, or after a sign-on the game's own help and its topics;
+    ``HELP topic``, ``HELP KIND``, ``HELP KIND topic``, ``HELP INDEX``, ``HELP ALL``: one part of
+    it, or all of it (`judge.service.help_topics`).  The words as written, lower case."""
+
+    words: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,29 @@ class SignOff:
 @dataclass(frozen=True)
 class Status:
     pass
+
+
+@dataclass(frozen=True)
+class Wait:
+    """``WAIT``: the seat asks that the phase not close before its deadline, even once every seat
+    has sent what it must; ``NOWAIT`` (``on`` False) withdraws it."""
+
+    on: bool = True
+
+
+@dataclass(frozen=True)
+class PhaseNamed:
+    """``PHASE S1901M``: the lines of the mail that act on a game are meant for its phase of that
+    name (any kind's: ``SP1454C``, ``W1900X``, ``V3``); applied only if it is the game's phase
+    now, refused, saying so, if the game has processed it already (or not yet begun it)."""
+
+    phase: str
+
+
+@dataclass(frozen=True)
+class Check:
+    """``CHECK``: the mail is a check (a dry run): read and answered line by line as ever, then
+    undone whole; nothing in it is applied, stored or sent but the reply."""
 
 
 @dataclass(frozen=True)
@@ -176,6 +203,11 @@ class Rollback:
     processed phase named, ``ROLLBACK F1902M``."""
 
     phase: str | None = None
+
+
+@dataclass(frozen=True)
+class Rollforward:
+    """``ROLLFORWARD``: undo a ROLLBACK, processing its phase again as it was."""
 
 
 @dataclass(frozen=True)
@@ -312,6 +344,39 @@ class SetOpening:
 
 
 @dataclass(frozen=True)
+class SetClock:
+    """``SET CLOCK [phase] days HH:MM [zone] [AT LEAST hours] [EVERY n WEEKS]``, ``SET CLOCK [phase]
+    OFF`` or ``SET CLOCK preset``: the game's weekly clock, as written (the game's kind names its
+    phases and presets: `judge.service.handlers.unattended`)."""
+
+    words: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SetSilence:
+    """``SET SILENCE ON|OFF``, ``SET SILENCE DAILY ON|OFF``, ``SET SILENCE EXTENSIONS n``, ``SET
+    SILENCE EXTENSION hours``, ``SET SILENCE ABANDON n``: how the judge handles a silent seat
+    (`judge.service.silence`)."""
+
+    setting: str  # on, off, daily, extensions, extension, abandon
+    value: bool | float | None = None
+
+
+@dataclass(frozen=True)
+class SetGate:
+    """``SET GATE OFF``, ``SET GATE ABANDONED n|OFF``, ``SET GATE ONTIME n%|OFF``, ``SET GATE
+    FINISHED n|OFF``: what a player's record must show to JOIN or TAKEOVER (`judge.service.records`)."""
+
+    gate: str  # off, abandoned, on_time, finished
+    value: float | None = None
+
+
+@dataclass(frozen=True)
+class GetRecord:
+    """``GET RECORD``: the sender's own record on this judge, and its public page."""
+
+
+@dataclass(frozen=True)
 class GameLine:
     """A line that is none of the host's commands: the signed-on game's kind reads it."""
 
@@ -349,8 +414,8 @@ class Line:
 
 GAME_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,19}")
 SIMPLE: dict[str, Callable[[], Command]] = {
-    "HELP": Help, "STATUS": Status, "RESIGN": Resign, "START": Start, "PAUSE": Pause, "RESUME": Resume,
-    "SIGNOFF": SignOff,
+    "STATUS": Status, "RESIGN": Resign, "START": Start, "PAUSE": Pause, "RESUME": Resume,
+    "ROLLFORWARD": Rollforward, "SIGNOFF": SignOff, "WAIT": Wait, "NOWAIT": lambda: Wait(False), "CHECK": Check,
 }
 """The host's words that take nothing after them (a kind's grammar reads its own the same way)."""
 _DURATIONS = {"GRACE": "grace", "REMINDER": "reminder"}  # a kind's phases' lengths are its to read
@@ -477,8 +542,9 @@ def _signon(args: list[str]) -> SignOn:
 
 
 def _command(words: list[str]) -> Command:
-    keyword = words[0].upper()
-    args = words[1:]
+    """The host's command a line's ``words`` make (ValueError with the reason if they make it badly;
+    KeyError if the first word is no host's command: a kind's grammar reads the line then)."""
+    keyword, args = words[0].upper(), words[1:]
     if keyword in SIMPLE:
         if args:
             raise ValueError(f"{keyword} takes nothing after it")
@@ -487,73 +553,120 @@ def _command(words: list[str]) -> Command:
         if len(args) > 1 or (args and not PHASE_NAME.fullmatch(args[0])):
             raise ValueError(f"expected {keyword} or {keyword} phase (e.g. {keyword} S1902M)")
         return _PHASED[keyword](args[0].upper() if args else None)
-    if keyword == "LIST":
-        if len(args) == 2 and args[0].upper() == "FROM":
-            return ListGames(start=_game(args[1]))
-        if len(args) > 1:
-            raise ValueError("expected LIST, LIST FROM name or LIST game")
-        return ListGames(_game(args[0]) if args else None)
-    if keyword == "CREATE":
-        if len(args) < 2:
-            raise ValueError("expected CREATE game password [variant] [OPTION ...]")
-        return Create(_game(args[0]), args[1], tuple(args[2:]))
-    if keyword == "JOIN":
-        key = None
-        if len(args) >= 4 and args[-2].upper() == "KEY":
-            key, args = args[-1], args[:-2]
-        if len(args) < 2 or (len(args) == 3 and args[2].upper() == "PREFER"):
-            return BadJoin(JOIN_USAGE, args[0].lower() if args and GAME_NAME.fullmatch(args[0]) else None)
-        if len(args) > 3 and args[2].upper() == "PREFER":
-            return Join(_game(args[0]), args[1], None, key, tuple(args[3:]))
-        return Join(_game(args[0]), args[1], " ".join(args[2:]) or None, key)  # a wish of two words: NEW YORK
-    if keyword == "TAKEOVER":
-        signon = _signon(args)
-        return Takeover(signon.game, signon.who, signon.password)
-    if keyword in ("OBSERVE", "UNOBSERVE"):
-        if len(args) != 1:
-            raise ValueError(f"expected {keyword} game")
-        return Observe(_game(args[0]), keyword == "UNOBSERVE")
+    reader = _READERS.get(keyword)
+    if reader is None:
+        raise KeyError(keyword)
+    return reader(keyword, args)
+
+
+def _help(_: str, args: list[str]) -> Command:
+    if len(args) > 2:
+        raise ValueError("expected HELP, HELP topic or HELP KIND topic")
+    return Help(tuple(word.lower() for word in args))
+
+
+def _phase(_: str, args: list[str]) -> Command:
+    if len(args) != 1 or not PHASE_NAME.fullmatch(args[0]):
+        raise ValueError("expected PHASE and the phase the mail is meant for (e.g. PHASE S1902M)")
+    return PhaseNamed(args[0].upper())
+
+
+def _list(_: str, args: list[str]) -> Command:
+    if len(args) == 2 and args[0].upper() == "FROM":
+        return ListGames(start=_game(args[1]))
+    if len(args) > 1:
+        raise ValueError("expected LIST, LIST FROM name or LIST game")
+    return ListGames(_game(args[0]) if args else None)
+
+
+def _create(_: str, args: list[str]) -> Command:
+    if len(args) < 2:
+        raise ValueError("expected CREATE game password [variant] [OPTION ...]")
+    return Create(_game(args[0]), args[1], tuple(args[2:]))
+
+
+def _join(_: str, args: list[str]) -> Command:
+    key = None
+    if len(args) >= 4 and args[-2].upper() == "KEY":
+        key, args = args[-1], args[:-2]
+    if len(args) < 2 or (len(args) == 3 and args[2].upper() == "PREFER"):
+        return BadJoin(JOIN_USAGE, args[0].lower() if args and GAME_NAME.fullmatch(args[0]) else None)
+    if len(args) > 3 and args[2].upper() == "PREFER":
+        return Join(_game(args[0]), args[1], None, key, tuple(args[3:]))
+    return Join(_game(args[0]), args[1], " ".join(args[2:]) or None, key)  # a wish of two words: NEW YORK
+
+
+def _takeover(_: str, args: list[str]) -> Command:
+    signon = _signon(args)
+    return Takeover(signon.game, signon.who, signon.password)
+
+
+def _observe(keyword: str, args: list[str]) -> Command:
+    if len(args) != 1:
+        raise ValueError(f"expected {keyword} game")
+    return Observe(_game(args[0]), keyword == "UNOBSERVE")
+
+
+def _absence_decided(keyword: str, args: list[str]) -> Command:
     if keyword == "APPROVE" and args and args[0].upper() != "ABSENCE":
         raise KeyError(keyword)  # a game's word, perhaps (Exchange Payola's APPROVE X m)
-    if keyword in ("APPROVE", "DENY"):
-        if len(args) != 2 or args[0].upper() != "ABSENCE":
-            raise ValueError(f"expected {keyword} ABSENCE power")
-        return DecideAbsence(args[1].upper(), keyword == "APPROVE")
-    if keyword == "HISTORY":
-        return _history(args)
-    if keyword == "WHOGAME":
-        if len(args) > 1:
-            raise ValueError("expected WHOGAME game")
-        return WhoGame(_game(args[0]) if args else None)
-    if keyword == "GET":
-        if not 1 <= len(args) <= 2 or args[0].upper() not in ("INFO", "RULES"):
-            raise ValueError("expected GET INFO game or GET RULES game")
-        return GetInfo(_game(args[1]) if len(args) == 2 else None)
-    if keyword == "SUMMARY":
-        if len(args) > 1:
-            raise ValueError("expected SUMMARY game")
-        return Summary(_game(args[0]) if args else None)
-    if keyword == "SIGNON":
-        return _signon(args)
-    if keyword == "CONFIRM":
-        if len(args) not in (1, 2):
-            raise ValueError("expected CONFIRM token (the token the judge mailed to you)")
-        return Confirm(args[0], args[1] if len(args) == 2 else None)
-    if keyword == "REPLACE":
-        if len(args) != 2 or "@" not in args[1]:
-            raise ValueError("expected REPLACE POWER new@address")
-        return Replace(args[0].upper(), args[1])
-    if keyword == "TERMINATE":
-        if len(args) > 1:
-            raise ValueError("expected TERMINATE, then TERMINATE code to confirm")
-        return Terminate(args[0] if args else None)
-    if keyword == "DUMMY":
-        if not args:
-            raise ValueError("expected DUMMY POWER")
-        return Dummy(" ".join(args).upper())
-    if keyword == "SET":
-        return _set(args)
-    raise KeyError(keyword)
+    if len(args) != 2 or args[0].upper() != "ABSENCE":
+        raise ValueError(f"expected {keyword} ABSENCE power")
+    return DecideAbsence(args[1].upper(), keyword == "APPROVE")
+
+
+def _whogame(_: str, args: list[str]) -> Command:
+    if len(args) > 1:
+        raise ValueError("expected WHOGAME game")
+    return WhoGame(_game(args[0]) if args else None)
+
+
+def _get(_: str, args: list[str]) -> Command:
+    if [a.upper() for a in args] == ["RECORD"]:
+        return GetRecord()
+    if not 1 <= len(args) <= 2 or args[0].upper() not in ("INFO", "RULES"):
+        raise ValueError("expected GET INFO game or GET RULES game")
+    return GetInfo(_game(args[1]) if len(args) == 2 else None)
+
+
+def _summary(_: str, args: list[str]) -> Command:
+    if len(args) > 1:
+        raise ValueError("expected SUMMARY game")
+    return Summary(_game(args[0]) if args else None)
+
+
+def _confirm(_: str, args: list[str]) -> Command:
+    if len(args) not in (1, 2):
+        raise ValueError("expected CONFIRM token (the token the judge mailed to you)")
+    return Confirm(args[0], args[1] if len(args) == 2 else None)
+
+
+def _replace(_: str, args: list[str]) -> Command:
+    if len(args) != 2 or "@" not in args[1]:
+        raise ValueError("expected REPLACE POWER new@address")
+    return Replace(args[0].upper(), args[1])
+
+
+def _terminate(_: str, args: list[str]) -> Command:
+    if len(args) > 1:
+        raise ValueError("expected TERMINATE, then TERMINATE code to confirm")
+    return Terminate(args[0] if args else None)
+
+
+def _dummy(_: str, args: list[str]) -> Command:
+    if not args:
+        raise ValueError("expected DUMMY POWER")
+    return Dummy(" ".join(args).upper())
+
+
+_READERS: dict[str, Callable[[str, list[str]], Command]] = {
+    "HELP": _help, "PHASE": _phase, "LIST": _list, "CREATE": _create, "JOIN": _join, "TAKEOVER": _takeover,
+    "OBSERVE": _observe, "UNOBSERVE": _observe, "APPROVE": _absence_decided, "DENY": _absence_decided,
+    "HISTORY": lambda _, args: _history(args), "WHOGAME": _whogame, "GET": _get, "SUMMARY": _summary,
+    "SIGNON": lambda _, args: _signon(args), "CONFIRM": _confirm, "REPLACE": _replace, "TERMINATE": _terminate,
+    "DUMMY": _dummy, "SET": lambda _, args: _set(args),
+}
+"""The reader of each of the host's words that take words after them (`_command`)."""
 
 
 def _history(args: list[str]) -> History:
@@ -581,6 +694,45 @@ def _absence(rest: list[str]) -> SetAbsence:
     if (end - start).days > 60:
         raise ValueError("an absence is at most 60 days")
     return SetAbsence(start, end)
+
+
+MAX_EXTENSIONS = 3  # automatic extensions of one phase at most
+MAX_ABANDON = 9  # missed phases in a row before a seat is abandoned, at most
+SILENCE_USAGE = ("expected SET SILENCE ON|OFF, SET SILENCE DAILY ON|OFF, SET SILENCE EXTENSIONS n (0 to "
+                 f"{MAX_EXTENSIONS}), SET SILENCE EXTENSION hours, SET SILENCE ABANDON n (0: never, up to "
+                 f"{MAX_ABANDON})")
+GATE_USAGE = "expected SET GATE OFF, SET GATE ABANDONED n|OFF, SET GATE ONTIME n%|OFF or SET GATE FINISHED n|OFF"
+
+
+def _silence(rest: list[str]) -> SetSilence:
+    if rest in (["ON"], ["OFF"]):
+        return SetSilence(rest[0].lower())
+    if len(rest) != 2:
+        raise ValueError(SILENCE_USAGE)
+    what, value = rest
+    if what == "DAILY" and value in ("ON", "OFF"):
+        return SetSilence("daily", value == "ON")
+    if what == "EXTENSION":
+        return SetSilence("extension", parse_duration(value, MIN_PHASE_HOURS, "an extension"))
+    bound = {"EXTENSIONS": MAX_EXTENSIONS, "ABANDON": MAX_ABANDON}.get(what)
+    if bound is None or not value.isdigit() or int(value) > bound:
+        raise ValueError(SILENCE_USAGE)
+    return SetSilence(what.lower(), float(value))
+
+
+def _gate(rest: list[str]) -> SetGate:
+    if rest == ["OFF"]:
+        return SetGate("off")
+    gate = {"ABANDONED": "abandoned", "ONTIME": "on_time", "ON-TIME": "on_time", "FINISHED": "finished"}.get(
+        rest[0] if rest else "")
+    if gate is None or len(rest) != 2:
+        raise ValueError(GATE_USAGE)
+    if rest[1] == "OFF":
+        return SetGate(gate)
+    number = rest[1].removesuffix("%") if gate == "on_time" else rest[1]
+    if not number.isdigit() or (gate == "on_time" and int(number) > 100) or int(number) > 999:
+        raise ValueError(GATE_USAGE)
+    return SetGate(gate, float(number))
 
 
 PRESS_COLOURS = ("NONE", "WHITE", "GREY", "WHITE/GREY", "GREY/WHITE")
@@ -634,6 +786,14 @@ def _set(args: list[str]) -> Command:
         return SetPrivate(rest[0])
     if what == "PUBLIC" and not rest:
         return SetPrivate(None)
+    if what == "CLOCK":
+        if not rest:
+            raise ValueError("expected SET CLOCK [phase] days HH:MM [zone], SET CLOCK [phase] OFF or SET CLOCK preset")
+        return SetClock(tuple(rest))
+    if what == "SILENCE":
+        return _silence([w.upper() for w in rest])
+    if what == "GATE":
+        return _gate([w.upper() for w in rest])
     if what == "OPENING" and len(rest) == 1:
         return SetOpening(rest[0].upper())
     if what in _DURATIONS and len(rest) == 1:  # no grace period at all is allowed, not a reminder at the deadline

@@ -74,6 +74,7 @@ class InboundMail:
     stopped_at: str | None  # the separator reading stopped at, text after it (cut); None if none (`command_lines`)
     from_attachment: bool  # the message itself had no command text: it came from a text/plain attachment
     references: tuple[str, ...] = ()  # the thread it answers: References, else In-Reply-To (`_references`)
+    recipients: tuple[str, ...] = ()  # the usable addresses of To and Cc, lower-cased, each once (`_recipients`)
 
 
 def parse_mail(raw: bytes, *, envelope_from: str | None = None, loop_marker: str = "X-Payola-Judge") -> InboundMail:
@@ -101,6 +102,7 @@ def parse_mail(raw: bytes, *, envelope_from: str | None = None, loop_marker: str
         stopped_at=reading.stopped_at,
         from_attachment=from_attachment,
         references=_references(msg),
+        recipients=_recipients(msg),
     )
 
 
@@ -397,6 +399,21 @@ def _references(msg: Message) -> tuple[str, ...]:
             found = (usable_message_id(m) for m in _MESSAGE_IDS.findall(values[0])[:_MAX_REFERENCES])
             return tuple(m for m in found if m)
     return ()
+
+
+MAX_RECIPIENTS = 50  # addresses of To and Cc kept: enough to tell whether anyone besides the judge was sent it
+
+
+def _recipients(msg: Message) -> tuple[str, ...]:
+    """The usable addresses of To and Cc (`usable_address`), lower-cased, each once, at most
+    MAX_RECIPIENTS: whom else the mail was sent to, for a game that reads orders only from mail
+    sent to the judge alone (Machiavelli's 17.4).  Bcc is not in the mail, and does not count."""
+    found: dict[str, None] = {}
+    candidates = safe_getaddresses([*header_values(msg, "To"), *header_values(msg, "Cc")])
+    for _, candidate in candidates[:2 * MAX_RECIPIENTS]:  # each is checked by the email package: bounded
+        if address := usable_address(candidate).lower():
+            found[address] = None
+    return tuple(found)[:MAX_RECIPIENTS]
 
 
 def _first_address(msg: Message, name: str) -> str:

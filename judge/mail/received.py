@@ -146,6 +146,23 @@ def vouched_for(raw: bytes, mta_hostname: str | None) -> frozenset[str]:
     Never raises."""
     if not mta_hostname:
         return frozenset()
+    for authserv, results in _authentication_results(raw):
+        if authserv == mta_hostname.rstrip(".").lower():
+            return frozenset(_passed(results))
+    return frozenset()
+
+
+def authserv_ids(raw: bytes) -> list[str]:
+    """The authserv-id of each ``Authentication-Results`` header of a mail, topmost first, in
+    lower case and without a final dot: whether the judge's MTA wrote one (``judge status``).
+    Never raises."""
+    return [authserv for authserv, _ in _authentication_results(raw)]
+
+
+def _authentication_results(raw: bytes) -> list[tuple[str, list[str]]]:
+    """Each ``Authentication-Results`` header of a mail, topmost first: its authserv-id (lower
+    case, no final dot; empty if it has none) and its results, comments removed.  Never raises."""
+    found = []
     try:
         headers: Message = email.parser.BytesParser(policy=LENIENT).parsebytes(bytes(raw), headersonly=True)
         for value in header_values(headers, "Authentication-Results"):
@@ -154,12 +171,10 @@ def vouched_for(raw: bytes, mta_hostname: str | None) -> frozenset[str]:
                 text = _COMMENT.sub(" ", text)
             authserv, *results = text.split(";")
             words = authserv.split()
-            if not words or words[0].rstrip(".").lower() != mta_hostname.rstrip(".").lower():
-                continue
-            return frozenset(_passed(results))
+            found.append((words[0].rstrip(".").lower() if words else "", results))
     except Exception:
         pass
-    return frozenset()
+    return found
 
 
 def _passed(results: list[str]) -> set[str]:

@@ -21,11 +21,13 @@ and the reading cost.  So: an amount or a plateau is at most 500 AgP (a larger o
 with repetition, ``4*500``, each amount reduced on its own), a repetition count at most 100, an
 offer line at most 100 amounts (repetitions counted), a sheet at most 300 offers and 1,000
 amounts as written (each ``+`` part once: ``3*5`` is one), and a savings request at most
-1,000,000 AgP.  Seven sheets at these limits, in the worst arrangement found (bench/abuse_bench.py:
-every power bidding 100 amounts, each with its own plateau, for a different order of one army,
-and 299 one-AgP offers over every other unit's orders), take about 0.4 s of order
-determination, eBayola or not, against 7 s with one line of 100 amounts up to 1,000 AgP and
-166 s with one line of one amount up to 1,000,000 (the limit before).
+1,000,000 AgP; a line as written holds at most 2,000 characters and a sheet 30,000, comments
+included (what the judge keeps of a sheet).  Seven sheets at these limits, in the worst
+arrangement found (bench/abuse_bench.py: every power bidding 100 amounts, each with its own
+plateau, for a different order of one army, and 299 one-AgP offers over every other unit's
+orders), take about 0.4 s of order determination, eBayola or not, against 7 s with one line of
+100 amounts up to 1,000 AgP and 166 s with one line of one amount up to 1,000,000 (the limit
+before).
 
 Every sheet of a phase names the same few orders and amounts over and over, so each order
 text is parsed and checked for legality once per position, and each amount text read once,
@@ -154,6 +156,12 @@ class Limits:
     """The most offers one sheet may hold."""
     written: int = 1000
     """The most amounts one sheet may hold as written: each ``+`` part once, whatever its repetition."""
+    line: int = 2000
+    """The most characters of one line as written, its comment included: 100 amounts written out
+    (``1*500#500 + ...``) and their order are 1,211."""
+    characters: int = 30_000
+    """The most characters of one sheet as written, its comments included: a sheet at the other limits
+    is about a third of it; the judge keeps a sheet twice (as sent, and in its phase's record)."""
 
 
 LIMITS = Limits()
@@ -422,7 +430,9 @@ def parse_sheet(
     counted = written = 0  # offers and amounts as written, with the lines set aside
     units_offered: set[str] = set()
     read_line, blind_game, classic = reader.line, options.blind, options.classic
+    length = 0  # characters of the sheet so far, as written
     for number, raw in enumerate(text.splitlines(), 1):
+        length += len(raw) + 1
         blind = blind_game and _names_absent_unit(raw, seen or position)
         if blind:
             unseen.append(number)
@@ -434,6 +444,11 @@ def parse_sheet(
                 counted, written = _count(errors, number, raw, counted, written, limits)
             else:
                 errors.append(SheetError(number, raw.strip(), str(exc)))
+            continue
+        if len(raw) > limits.line or length - len(raw) - 1 <= limits.characters < length:
+            what = (f"a line holds at most {limits.line:,} characters" if len(raw) > limits.line else
+                    f"a sheet holds at most {limits.characters:,} characters as written, comments included")
+            errors.append(SheetError(number, raw.strip()[:limits.line], what))
             continue
         if parsed is None:
             continue

@@ -22,7 +22,8 @@ drawn as polylines of edges each emitted once.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -100,13 +101,55 @@ def _number(value: float) -> str:
 
 
 def path_data(shape: Shape) -> str:
-    """SVG path data for polygons with holes: one closed subpath per ring."""
+    """SVG path data for polygons with holes: one closed subpath per ring, each point as the path
+    writes it (to a tenth), the points a ring runs through within `TOLERANCE` of a straight line left
+    out (a traced board's outlines step along thousands of them: AoP's picture was 250 KB of path)."""
     parts = []
     for polygon in shape:
         for ring in polygon:
-            coords = " ".join(f"{_number(x)} {_number(y)}" for x, y in ring)
+            coords = " ".join(f"{_number(x)} {_number(y)}" for x, y in corners(ring))
             parts.append(f"M{coords}Z")
     return "".join(parts)
+
+
+TOLERANCE = 0.5
+"""How far, in the board's units (a picture is about 1,400 wide), a point may lie from the straight line
+that replaces it in an SVG outline: a pixel at most at the picture's size, where the PNG draws every point."""
+
+
+def corners(ring: Sequence[Point], tolerance: float = TOLERANCE) -> list[Point]:
+    """The points of the closed ``ring`` that keep its shape within ``tolerance`` (Douglas and Peucker's
+    simplification, each half of the ring from its two farthest-apart points), rounded to a tenth."""
+    points = [(round(x, 1), round(y, 1)) for x, y in ring]
+    points = [p for i, p in enumerate(points) if p != points[i - 1]] or points[:1]
+    if len(points) < 4:
+        return points
+    far = max(range(len(points)), key=lambda i: (points[i][0] - points[0][0]) ** 2 + (points[i][1] - points[0][1]) ** 2)
+    first, second = points[: far + 1], [*points[far:], points[0]]
+    kept = _simplified(first, tolerance)[:-1] + _simplified(second, tolerance)[:-1]
+    return kept if len(kept) >= 3 else points
+
+
+def _simplified(line: Sequence[Point], tolerance: float) -> list[Point]:
+    """``line``'s first and last points, and between them the points needed to stay within ``tolerance``."""
+    keep = [False] * len(line)
+    keep[0] = keep[-1] = True
+    pending = [(0, len(line) - 1)]
+    while pending:
+        start, end = pending.pop()
+        (ax, ay), (bx, by) = line[start], line[end]
+        length = math.hypot(bx - ax, by - ay)
+        worst, at = 0.0, -1
+        for i in range(start + 1, end):
+            px, py = line[i]
+            distance = (abs((px - ax) * (by - ay) - (py - ay) * (bx - ax)) / length if length
+                        else math.hypot(px - ax, py - ay))
+            if distance > worst:
+                worst, at = distance, i
+        if worst > tolerance:
+            keep[at] = True
+            pending += [(start, at), (at, end)]
+    return [p for p, kept in zip(line, keep, strict=True) if kept]
 
 
 def _shape(coordinates: Iterable[Any]) -> Shape:

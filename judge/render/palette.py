@@ -8,10 +8,20 @@ Germany grey).  Any other set of powers (a variant's) takes Tol's "discrete rain
 that many colours, in the board's order of powers: his table gives up to 11 colours that
 stay distinct for colour-blind readers, and 12 or 13 that reach for the paler ends of the
 rainbow (Machiavelli's Absence of Plague has 13 players).  A board with more powers than 13
-(Void's 36, World's 17, Known World's 16) uses the 11 in turn, as it did before the sets of
-12 and 13 were added; on such boards, and on every board whose colours are not the
-traditional ones, each unit also carries its power's letter (:func:`lettered`), which the
-legend repeats, so that no two powers look alike.  A power's supply centers are filled
+(Void's 36, Known World's 16) uses the 11 in turn, as it did before the sets of 12 and 13
+were added; on such boards, and on every board whose colours are not the traditional ones,
+each unit also carries its power's letter (:func:`lettered`), which the legend repeats, so
+that no two powers look alike.
+
+World's seventeen have colours of their own (`WORLD`): the 11 in turn gave six of them blues
+(Brazil and Quebec the same, China and Russia, Europe and South Africa), told apart only by
+their letters.  They are seventeen colours of Tol's qualitative sets and his discrete rainbow
+whose centres' tints stand apart from unheld and neutral land and from the sea,
+dealt by a search so that, in CIEDE2000, two powers whose home centres are at most one area
+apart differ by 15 or more where their centres are tinted and 20 where their units are
+drawn, seen with normal vision and with each of protanopia, deuteranopia and tritanopia as
+Machado, Oliveira and Fernandes (2009) simulate them; and any two powers by 9 with normal
+vision.  ``tests/render/test_palette.py`` measures it.  A power's supply centers are filled
 with a strong tint of its colour, other land it holds with a light one; units and arrows
 use the full colour with a dark outline, so a light colour still reads on a light tint.
 """
@@ -63,6 +73,15 @@ RAINBOW_SETS = (
 )
 IN_TURN = 11  # the set a board of more powers than the table has repeats
 
+WORLD = {
+    "ARGENTINA": "#009988", "BRAZIL": "#F1932D", "CHINA": "#AA6F9E", "EUROPE": "#CAACCB",
+    "FROZEN_ANTARCTICA": "#117733", "GHANA": "#CC3311", "INDIA": "#BBCC33", "KENYA": "#BB5566",
+    "LIBYA": "#1965B0", "NEAR_EAST": "#666633", "OZ": "#FFAABB", "PACIFIC_RUSSIA": "#90C987",
+    "QUEBEC": "#882E72", "RUSSIA": "#DC050C", "SOUTH_AFRICA": "#F7CB45", "UNITED_STATES": "#33BBEE",
+    "WESTERN_CANADA": "#EE8866",
+}  # fmt: skip
+"""World's seventeen powers' colours (see the module's header)."""
+
 SEA = "#C9DAE6"
 LAND = "#F3EDDC"
 NEUTRAL_LAND = "#E4DFD3"
@@ -83,11 +102,14 @@ def lettered(powers: Iterable[str]) -> bool:
 
 
 def power_colours(powers: Iterable[str]) -> dict[str, str]:
-    """Each power's colour: the traditional ones for the standard seven, else the discrete rainbow
-    (its set of as many colours, up to 13; beyond, the 11 in turn)."""
+    """Each power's colour: the traditional ones for the standard seven, World's own for its
+    seventeen, else the discrete rainbow (its set of as many colours, up to 13; beyond, the 11 in
+    turn)."""
     names = list(powers)
     if traditional(names):
         return {p: TOL_BRIGHT[TRADITIONAL[p]] for p in names}
+    if set(names) == set(WORLD):
+        return {p: WORLD[p] for p in names}
     if not names:
         return {}
     chosen = RAINBOW_SETS[(len(names) if len(names) <= len(RAINBOW_SETS) else IN_TURN) - 1]

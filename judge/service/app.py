@@ -31,7 +31,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from judge.service import host
+from judge.service import course, host, silent_seats
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
 from judge.service.handlers.mail import Runs, accepted_at, mask_old_quarantine
@@ -141,10 +141,11 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
                   now=now, game_id=game.id, body=render("outage", game=game, now=now))
             summary = f"{game.name} paused: its deadline passed long ago (was the judge down?)"
         elif force or host.is_due(session, game, now):
-            kind = kind_of(session, game)
             cause = "judge process --force" if force else "deadline" if host.deadline_passed(game, now) \
-                else "all submitted"  # complete before its deadline (and not held by a WAIT)
-            processed = kind.process(session, game, settings, now, cause=cause)
+                else "all submitted"  # due before its deadline: complete, and no WAIT holds it
+            if cause == "deadline" and (extended := silent_seats.extend(session, game, settings, now)):
+                return extended  # a played seat is late, and the game's policy gives it more time
+            processed = course.close(session, game, settings, now, cause=cause)
             summary = f"{game.name} {processed.phase} processed"
             summary += f"; {processed.winner} wins" if processed.winner else f"; next {processed.next_phase}"
         else:

@@ -27,7 +27,12 @@ copied in; on PostgreSQL the backup is copied into the configured database, whic
 waiting to go out when the backup was made goes out when the judge starts, though the judge that
 made it may have sent much of it since: restore says how much, queued when, and with
 ``--no-resend-before TIME`` marks what was queued before TIME failed instead ("not sent again
-after the restore"), for ``judge resend`` to send any that had not gone (`hold_outbox`).
+after the restore"), for ``judge resend`` to send any that had not gone (`hold_outbox`).  The mail
+that was stored but not yet applied when the backup was made (in the database, or in the
+intake), the judge that made it applied and answered a moment later: the restore applies it
+(its sheets and orders count, as they did), but holds every mail that applying it queues, its
+answers and any results it caused, as failed ("answered already"), never to be sent a second
+time unless ``judge resend`` is asked to (`apply_held`).
 """
 
 from __future__ import annotations
@@ -57,17 +62,20 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import DatabaseError
+from sqlalchemy.exc import DatabaseError, SQLAlchemyError
+from sqlalchemy.orm import Session
 
+from judge.service.app import apply_stored, beat
 from judge.service.clock import utcnow
 from judge.service.config import Settings
 from judge.service.datadir import OperatorError, data_dir_lock, refuse_root, shown_url
 from judge.service.intake import intake_path, untaken
-from judge.service.kinds import Kinds
+from judge.service.kinds import SESSION_KEY, Kinds
 from judge.store import models
-from judge.store.database import create_private, make_engine, newest_version, schema_version, upgrade
+from judge.store.database import Database, create_private, make_engine, newest_version, schema_version, upgrade
 from judge.store.models import Base, Game, InboundMail, Outbox
 
+BACKUP, BACKUP_FAILED = "backup", "backup failed"  # the heartbeats a backup leaves, for ``judge status``
 BATCH = 1000  # rows read and written at a time
 BLOB_BATCH = 20  # of a table with raw mail or attachments in it (up to a few MB a row)
 
@@ -370,6 +378,28 @@ def hold_outbox(engine: Engine, backup_path: str, before: datetime | None) -> li
             f"sends one); {count - held} go out when the judge starts"]
 
 
+def apply_held(settings: Settings, kinds: Kinds, backup_path: str, now: datetime) -> list[str]:
+    """After a restore: apply the mail the backup held stored but unapplied, holding (failed) every
+    mail that applying it queues: the judge that made the backup answered it already (see the header)."""
+    db = Database(settings.database_url, {SESSION_KEY: kinds})
+    try:
+        with db.transaction() as session:
+            before = session.scalar(select(func.max(Outbox.id))) or 0
+        applied = apply_stored(db, settings, now)
+        if not applied:
+            return []
+        with db.transaction() as session:
+            held = session.execute(update(Outbox).where(Outbox.id > before, Outbox.status == "pending").values(
+                status="failed", last_error=f"not sent after the restore of {backup_path}: the answer to mail that "
+                "was waiting to be applied in the backup, which the judge that made it had most likely answered")
+            ).rowcount  # type: ignore[attr-defined]
+    finally:
+        db.engine.dispose()
+    return [f"{len(applied)} mail(s) stored but not yet applied in the backup applied now, as the judge that made it "
+            f"applied them; the {held} mail(s) that queued (answers, results) will not go out a second time "
+            "(marked failed: judge queue --state failed lists them, judge resend N sends one)"]
+
+
 def restore(settings: Settings, kinds: Kinds, backup_path: str, now: datetime,
             no_resend_before: datetime | None = None) -> list[str]:
     """``judge restore BACKUP``: the judge's data replaced by a backup's, the judge stopped; then
@@ -391,6 +421,7 @@ def restore(settings: Settings, kinds: Kinds, backup_path: str, now: datetime,
             outgoing = hold_outbox(engine, backup_path, no_resend_before)
         finally:
             engine.dispose()
+        outgoing += apply_held(settings, kinds, backup_path, now)
         return [f"restored {backup_path} into {shown_url(settings)}:", *[f"  {line}" for line in copied.lines(waiting)],
                 *outgoing, "start the judge again (systemctl start judge judge-tick.timer)"]
     with data_dir_lock(settings.data_dir, alone=True):
@@ -417,9 +448,25 @@ def restore(settings: Settings, kinds: Kinds, backup_path: str, now: datetime,
                 counted = census(connection, kinds)
         finally:
             engine.dispose()
+        outgoing += apply_held(settings, kinds, backup_path, now)
     where = f"; the files it replaced are in {aside}" if moved else ""
     return [f"restored {backup_path} into {database}{where}:", *[f"  {line}" for line in counted.lines(waiting)],
             *outgoing, "start the judge again (systemctl start judge judge-tick.timer)"]
+
+
+def _record_backup(settings: Settings, now: datetime, failure: str | None) -> None:
+    """Leave ``judge status`` a heartbeat of this backup: a good one, or one that failed and why.
+    A database that cannot take it (the failure itself, often) is left alone: status then sees
+    no good backup for too long."""
+    engine = make_engine(settings.database_url)
+    try:
+        with Session(engine) as session, session.begin():
+            beat(session, BACKUP if failure is None else BACKUP_FAILED, now,
+                 None if failure is None else " ".join(failure.split())[:200])
+    except SQLAlchemyError:
+        pass
+    finally:
+        engine.dispose()
 
 
 def main(args: argparse.Namespace, settings: Settings, kinds: Kinds) -> tuple[list[str], int]:
@@ -430,7 +477,12 @@ def main(args: argparse.Namespace, settings: Settings, kinds: Kinds) -> tuple[li
         return check(args.backup, kinds)
     refuse_root(settings)
     if args.command == "backup":
-        made, lines, status = backup(settings, kinds, Path(args.folder), now, args.keep)
+        try:
+            made, lines, status = backup(settings, kinds, Path(args.folder), now, args.keep)
+        except (OperatorError, OSError, SQLAlchemyError) as exc:
+            _record_backup(settings, now, f"{type(exc).__name__}: {exc}")
+            raise
+        _record_backup(settings, now, None if status == 0 else f"{made} did not pass its check")
         return [f"backup written to {made}", *lines[1:]], status
     if args.command == "restore":
         return restore(settings, kinds, args.backup, now, args.no_resend_before), 0

@@ -155,7 +155,7 @@ def _help(args: argparse.Namespace, kinds: Callable[[], Kinds]) -> int:
     """``judge help``: the HELP mail this judge sends, which names the documentation's address when
     the operator set one (``docs-url``), and that address again on its last line."""
     from judge.service.config import ConfigError
-    from judge.service.render import help_mail
+    from judge.service.help_topics import help_mail
 
     try:
         settings = _settings(args)

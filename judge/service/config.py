@@ -165,7 +165,14 @@ class Settings:
     address)."""
 
     settle_seconds: float = 300.0
-    """After a restart, how long deadlines already past wait for the mail the MTA held meanwhile (seconds)."""
+    """After a restart, or once the listener can store mail again after answering 451 (its database down, its
+    disk full), how long the deadlines that passed meanwhile wait for the mail the MTA held (seconds)."""
+
+    mta_flush: str | None = "postqueue -f"
+    """The command that asks the judge's MTA to deliver at once the mail it holds for the judge, run by ``judge
+    serve`` as its own user once it listens, and again once it can store mail after answering 451 (Postfix:
+    ``postqueue -f``, which needs the group ``postdrop`` where the setgid bit does not apply, as in the systemd
+    unit's sandbox); none: the MTA tries again on its own schedule, which after a long outage can be an hour."""
 
     mta_hostname: str | None = None
     """The name the judge's own MTA writes after "by" in its Received: header (Postfix: ``myhostname``): mail

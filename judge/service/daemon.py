@@ -31,11 +31,23 @@ it writes the index at start (no game yet), so that ``judge web`` has a page to 
 A start after an outage: if deadlines passed while the judge was down, the clock waits
 ``settle_seconds`` for the mail the MTA held meanwhile, applying only mail accepted before the
 first of those deadlines, then catches up (`judge.service.app.catch_up`).  Once listening, the
-judge tells systemd it is ready (``Type=notify``), so that the unit can then ask the MTA to
-deliver what it holds at once.  While its SMTP server serves it leaves a heartbeat every minute,
-and marks it stopped when it stops (`judge.service.listening`): the tick timer runs no deadline
-while nobody listens or a judge that has just started settles, and ``judge status`` sees a
-listener that is gone.
+judge tells systemd it is ready (``Type=notify``) and asks the MTA to deliver at once what it
+holds (``mta_flush``, `_flush_mta`).  While its SMTP server serves it leaves a heartbeat every
+minute, and marks it stopped when it stops (`judge.service.listening`): the tick timer runs no
+deadline while nobody listens or a judge that has just started settles, and ``judge status``
+sees a listener that is gone.
+
+An outage while it runs: a listener that cannot store a mail (its database down or cut off, its
+disk full) answers 451, and the MTA holds the mail and tries again on its own schedule (up to
+an hour apart, after a long outage).  A deadline that passed meanwhile would otherwise run as
+soon as the database answered again, without that mail, and its sheets would count for the
+next phase.  So from the first 451 the judge is *refusing* (`refusing`): it marks its listener
+stopped (the tick timer then runs no deadline either), and its clock runs none and applies no
+mail.  At each tick, or at once when a store succeeds, it writes its heartbeat again; once that
+works, the stretch of refusing is over: a new stretch of listening begins (the timer waits
+``settle_seconds`` after it), the MTA is asked to deliver what it holds, and the deadlines
+past by then wait ``settle_seconds`` for that mail and are caught up as after a restart.  A 451
+during that wait starts a stretch of refusing again, and the deadlines go on waiting.
 
 Time.  Every moment the daemon writes or compares (a mail's acceptance, a deadline, a heartbeat,
 a claim on an outgoing mail) is read from ``clock``: on PostgreSQL, where several judges on
@@ -49,8 +61,10 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import shlex
 import signal
 import socket
+import subprocess
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -78,25 +92,33 @@ from judge.service.app import (
 from judge.service.clock import REFRESH, SharedClock, utcnow
 from judge.service.config import Settings
 from judge.service.datadir import data_dir_lock
-from judge.service.deadlines import Workers, worker_count
 from judge.service.handlers.mail import MAIL_CHANNEL, Runs
 from judge.service.intake import intake_for
 from judge.service.kinds import SESSION_KEY, Kinds
 from judge.service.listening import BEAT, listening, stopped_listening, whoami
 from judge.service.logs import log_to
 from judge.service.sender import recover, send_due, transport_for
+from judge.service.workers import Workers, worker_count
 from judge.store.database import Database
 from judge.web.pages import refresh, web_root
 
 log = logging.getLogger("judge")
 _SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: no copy of the daemon's threads
 SENDER_PERIOD = 5.0  # seconds between outbox sweeps when nothing wakes the sender
+FAULT_PERIOD = 60.0  # at most this many seconds between the tries of a task whose database is down (`backoff`)
 SENDER_QUIET = 0.2  # seconds without mail coming in before the sender runs ...
 SENDER_PATIENCE = 2.0  # ... or at most this long after it was woken
 APPLIER_QUIET = 0.05  # seconds without mail coming in before stored mail is applied ...
 APPLIER_PATIENCE = 1.0  # ... or at most this long after the processor was woken
 SOONEST = 1.0  # seconds the clock waits at least between two ticks
 WARM = 300.0  # seconds before a game is due that the deadline workers are started, if they are not running
+
+
+def backoff(period: float, failures: int) -> float:
+    """Seconds before a task that runs every ``period`` seconds tries again after ``failures``
+    failures in a row: twice as long each time, at most `FAULT_PERIOD`.  A database down for an
+    hour is tried a minute apart, not every few seconds, each try a line of the log."""
+    return min(period * 2.0 ** min(failures, 16), max(period, FAULT_PERIOD))
 
 
 def quiet_wait(now: float, last_stored: float, woken: float, quiet: float, patience: float) -> float:
@@ -220,11 +242,13 @@ class Doorbell:
         self.thread.join(timeout=self.PERIOD + self.RETRY)
 
     def _listen(self) -> None:
+        failures = 0
         while not self.closing.is_set():
             try:
                 with self.db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
                     try:
                         connection.exec_driver_sql(f"LISTEN {MAIL_CHANNEL}")
+                        failures = 0
                         self.ring()
                         listening = connection.connection.driver_connection
                         assert listening is not None
@@ -234,9 +258,10 @@ class Doorbell:
                     finally:
                         connection.invalidate()  # closed, not given back to the pool still listening
             except Exception as exc:
-                log.warning("not listening for other judges' mail (trying again in %.0f s): %s", self.RETRY,
-                            (str(exc).splitlines() or [""])[0])
-                self.closing.wait(self.RETRY)
+                failures += 1
+                log.warning("not listening for other judges' mail (trying again in %.0f s): %s",
+                            backoff(self.RETRY, failures - 1), (str(exc).splitlines() or [""])[0])
+                self.closing.wait(backoff(self.RETRY, failures - 1))
 
 
 class Daemon:
@@ -268,6 +293,8 @@ class Daemon:
         self.port: int | None = None
         self.overdue: list[tuple[datetime, str]] = []  # deadlines past at the start, until caught up
         self.settle_until: datetime | None = None
+        self.refusing: datetime | None = None  # since when the listener answers 451 (see the header)
+        self.refusing_told = False  # the log and the heartbeat say so
         self.last_stored = 0.0  # when the listener last stored mail (the event loop's clock)
 
     async def _in_thread(self, function: Callable[..., Any], *args: Any) -> Any:
@@ -277,10 +304,18 @@ class Daemon:
         return self.intake.store(mails, self.clock())
 
     async def _store(self, raw: bytes, mail_from: str) -> None:
-        mail_id = await self.commits.add(raw, mail_from)
+        try:
+            mail_id = await self.commits.add(raw, mail_from)
+        except Exception:
+            if self.refusing is None and not self.commits.closed:
+                self.refusing = self.clock()  # the 451 waits for nothing more: the rest is the clock's
+                self.tick_now.set()
+            raise
         self.last_stored = asyncio.get_running_loop().time()
         log.info("%s %s stored (%d bytes from %s)", self.intake.kind, mail_id, len(raw), mail_from or "<>")
         self.mail_waiting.set()
+        if self.refusing is not None:
+            self.tick_now.set()  # it stores again: the clock sees to the end of the outage now
 
     async def start(self) -> None:
         """Listen first, then wait for the applier: the applier's interpreter takes about as long
@@ -319,6 +354,28 @@ class Daemon:
                  self.settings.judge_address, self.settings.host, self.port)
         _notify_systemd(b"READY=1")
 
+    async def _flush_mta(self, why: str) -> None:
+        """Ask the MTA to deliver at once what it holds for the judge (``mta_flush``), saying ``why``."""
+        command = self.settings.mta_flush
+        if not command:
+            return
+        try:
+            done = await self._in_thread(partial(subprocess.run, shlex.split(command), capture_output=True, text=True,
+                                                 timeout=60, stdin=subprocess.DEVNULL))
+        except FileNotFoundError:
+            log.info("%s: not asking the MTA to deliver what it holds: %s is not installed here (mta-flush)", why,
+                     shlex.split(command)[0])
+            return
+        except (OSError, subprocess.SubprocessError, ValueError) as exc:
+            log.warning("%s: could not ask the MTA to deliver what it holds (mta-flush %s): %s", why, command, exc)
+            return
+        if done.returncode:
+            said = " ".join((done.stderr or done.stdout).split())[:300]
+            log.warning("%s: asking the MTA to deliver what it holds failed (mta-flush %s, exit status %d): %s", why,
+                        command, done.returncode, said)
+        else:
+            log.info("%s: asked the MTA to deliver what it holds (%s)", why, command)
+
     async def run(self) -> None:
         commits = asyncio.create_task(self.commits.run())  # stores mail from the moment the judge listens
         try:
@@ -329,6 +386,7 @@ class Daemon:
             raise
         tasks = [asyncio.create_task(loop()) for loop in (self._processor, self._sender, self._clock, self._beat,
                                                           self._measure_time)]
+        tasks.append(asyncio.create_task(self._flush_mta("the judge listens")))  # beside the work, not before it
         loop = asyncio.get_running_loop()
         doorbell = (Doorbell(self.db, partial(loop.call_soon_threadsafe, self.mail_waiting.set))
                     if self.db.engine.dialect.name == "postgresql" else None)
@@ -385,7 +443,10 @@ class Daemon:
 
     async def _waiting(self) -> list[int]:
         """The stored mail to apply now: all of it, or while settling only what was accepted
-        before the first deadline that passed."""
+        before the first deadline that passed, or none while the listener refuses mail (which
+        deadlines passed meanwhile is known only once it stores again)."""
+        if self.refusing is not None:
+            return []
         if self.overdue:
             return list(await self._in_thread(on_time_mail, self.db, self.settings, self.overdue[0][0]))
         return list(await self._in_thread(unapplied_mail, self.db))
@@ -419,17 +480,20 @@ class Daemon:
                 await self._apply_stored()
 
     async def _sender(self) -> None:
+        failures = 0
         while not self.stop.is_set():
             await self._give_way(sender_wait, SENDER_QUIET)
             try:
                 sent, more = await self._in_thread(send_due, self.db, self.settings, self.transport, self.clock())
+                failures = 0
                 if sent:
                     log.info("%d mail(s) sent", sent)
                 if more:  # stopped at its limit: the rest is due now, not at the next sweep
                     self.outbox_waiting.set()
             except Exception:
+                failures += 1
                 log.exception("sender failed; retrying")
-            await self._pause(self.outbox_waiting, SENDER_PERIOD)
+            await self._pause(self.outbox_waiting, backoff(SENDER_PERIOD, failures))
             self.outbox_waiting.clear()
 
     async def _give_way(self, wait: Callable[[float, float, float], float], look: float) -> None:
@@ -445,7 +509,7 @@ class Daemon:
         (`judge.service.listening`): from the event loop, so a stuck loop beats no more."""
         while not self.stop.is_set():
             await self._pause(self.stop, BEAT)
-            if self.stop.is_set() or self.server is None or not self.server.is_serving():
+            if self.stop.is_set() or self.server is None or not self.server.is_serving() or self.refusing:
                 continue
             try:
                 await self._in_thread(listening, self.db, self.clock(), whoami(self.settings, self.port or 0))
@@ -464,12 +528,16 @@ class Daemon:
                 log.warning("could not read the database's clock: %s", (str(exc).splitlines() or [""])[0])
 
     async def _settle(self) -> None:
-        """Wait out the settle time, then catch up on the deadlines that passed during the outage."""
+        """Wait out the settle time, then catch up on the deadlines that passed during the outage;
+        unless the listener refuses mail again meanwhile (they go on waiting: see the header)."""
         assert self.settle_until is not None
-        while (remaining := (self.settle_until - self.clock()).total_seconds()) > 0 and not self.stop.is_set():
+        while (remaining := (self.settle_until - self.clock()).total_seconds()) > 0 and not self.stop.is_set() \
+                and self.refusing is None:
             await self._apply_stored()
             await self._pause(self.tick_now, min(remaining, self.settings.tick_seconds))
             self.tick_now.clear()
+        if self.refusing is not None or self.stop.is_set():
+            return
         async with self.applying:
             try:
                 await self._take_in()
@@ -484,20 +552,27 @@ class Daemon:
         self.outbox_waiting.set()
 
     async def _clock(self) -> None:
-        if self.overdue:
-            await self._settle()
         loop = asyncio.get_running_loop()
         while not self.stop.is_set():
-            await self._apply_stored()  # a sheet accepted before the deadline is applied before it; never raises
-            try:
-                now = self.clock()
-                if await self._in_thread(due_now, self.db, now):
-                    await self._in_thread(self.deadlines.tick, now,
-                                          lambda _, summary: loop.call_soon_threadsafe(self._ran, summary))
-                else:
-                    await self._in_thread(finish_tick, self.db, self.settings, now, [])
-            except Exception:
-                log.exception("deadline clock failed; retrying")
+            if self.refusing is not None:
+                await self._stores_again()
+            if self.refusing is not None:  # no deadline runs while the MTA holds the mail (see the header)
+                await self._pause(self.tick_now, self.settings.tick_seconds)
+                self.tick_now.clear()
+                continue
+            if self.overdue:
+                await self._settle()
+            else:
+                await self._apply_stored()  # a sheet accepted before the deadline is applied before it; never raises
+                try:
+                    now = self.clock()
+                    if await self._in_thread(due_now, self.db, now):
+                        await self._in_thread(self.deadlines.tick, now,
+                                              lambda _, summary: loop.call_soon_threadsafe(self._ran, summary))
+                    else:
+                        await self._in_thread(finish_tick, self.db, self.settings, now, [])
+                except Exception:
+                    log.exception("deadline clock failed; retrying")
             await self._wait_for_tick()
 
     async def _wait_for_tick(self) -> None:
@@ -539,6 +614,37 @@ class Daemon:
         if moment is None:
             return self.settings.tick_seconds
         return min(self.settings.tick_seconds, max(SOONEST, (moment - self.clock()).total_seconds()))
+
+    async def _stores_again(self) -> None:
+        """While refusing: whether the database takes a write again (the listener's heartbeat,
+        which begins a new stretch of listening); if it does, the refusing is over, the MTA is asked
+        for what it holds, and the deadlines past by now wait ``settle_seconds`` for it.  The first
+        time, the listener is first marked stopped, for the tick timer (see the header)."""
+        assert self.refusing is not None
+        if not self.refusing_told:
+            self.refusing_told = True
+            log.warning("the listener cannot store mail and answers 451: its MTA holds the players' mail, and no "
+                        "deadline runs until mail can be stored again")
+            try:
+                await self._in_thread(stopped_listening, self.db, self.clock(), whoami(self.settings, self.port or 0))
+            except Exception as exc:  # the database is down: the heartbeat goes stale by itself
+                log.warning("could not record that the listener refuses mail: %s", (str(exc).splitlines() or [""])[0])
+        now = self.clock()
+        try:
+            await self._in_thread(listening, self.db, now, whoami(self.settings, self.port or 0), True)
+            overdue_now = await self._in_thread(overdue, self.db, now)
+        except Exception as exc:  # still down: tried again at the next tick
+            log.warning("the listener still cannot store mail: %s", (str(exc).splitlines() or [""])[0])
+            return
+        since, self.refusing, self.refusing_told = self.refusing, None, False
+        log.info("the listener stores mail again (it answered 451 from %s UTC)", f"{since:%H:%M:%S}")
+        if overdue_now:
+            self.overdue = overdue_now
+            self.settle_until = now + timedelta(seconds=self.settings.settle_seconds)
+            log.info("%d deadline(s) passed while the listener answered 451; they wait until %s UTC for held mail",
+                     len(self.overdue), f"{self.settle_until:%H:%M:%S}")
+        self.mail_waiting.set()
+        await self._flush_mta("the listener stores mail again")
 
 
 def _notify_systemd(state: bytes) -> None:
@@ -620,20 +726,32 @@ def _applier_main(pipe: Connection, settings: Settings, kinds: Kinds) -> None:
     repeats = log_to(settings.log_file)
     db = Database(settings.database_url, {SESSION_KEY: kinds})
     runs = Runs(db, settings)  # kept for the process's life: a mail left to a later run is read once
-    pipe.send("ready")
     try:
-        while True:
+        answer: list[tuple[int, str, str | None]] | str = "ready"
+        while _answered(pipe, answer):
             try:
                 mail_ids, now = pipe.recv()
             except EOFError:
                 return
             try:
-                pipe.send([(mail_id, status, runs.about.get(mail_id)) for mail_id, status in runs.run(mail_ids, now)])
+                answer = [(mail_id, status, runs.about.get(mail_id)) for mail_id, status in runs.run(mail_ids, now)]
             except Exception as exc:  # the database cannot be used: the daemon logs it and tries later
-                pipe.send(f"{type(exc).__name__}: {exc}")
+                answer = f"{type(exc).__name__}: {exc}"
     finally:
         db.engine.dispose()
         repeats.flush()
+
+
+def _answered(pipe: Connection, answer: object) -> bool:
+    """Send the daemon ``answer``; False if the daemon is gone (killed: its end of the pipe is closed), which
+    is logged on one line, not a traceback: the run the applier answers was committed, and its mail is
+    settled; the judge started again applies whatever is left."""
+    try:
+        pipe.send(answer)
+    except OSError as exc:  # BrokenPipeError, ConnectionResetError
+        log.warning("the applier's daemon is gone (%s: %s); the applier ends", type(exc).__name__, exc)
+        return False
+    return True
 
 
 def serve(settings: Settings, kinds: Kinds) -> None:

@@ -46,15 +46,24 @@ class Dispatcher:
     """Every command the judge reads, the host's and each kind's, by type."""
 
     def __init__(self, tables: Iterable[Iterable[Entry]]) -> None:
+        """``tables``: the host's first, then each kind's."""
         self._commands: dict[type, Entry] = {}
-        for table in tables:
+        self._games: set[type] = set()
+        for number, table in enumerate(tables):
             for command in table:
                 if command.type in self._commands:
                     raise ValueError(f"two handlers for {command.type.__name__}")
                 self._commands[command.type] = command
+                if number:
+                    self._games.add(command.type)
 
     def __getitem__(self, kind: type) -> Entry:
         return self._commands[kind]
+
+    def is_games(self, kind: type) -> bool:
+        """Whether the command is a kind's (its orders, sheets, letters and own commands), not the
+        host's: what a mail meant for another phase, or one a kind reads no orders from, does not do."""
+        return kind in self._games
 
     @property
     def commands(self) -> Mapping[type, Entry]:

@@ -13,7 +13,8 @@ The clock's part is the same for every kind: a phase is *due* when the game mast
 when its kind says it is complete, or when its deadline plus the grace period has passed
 (`is_due`); before that the seats that have still to act are reminded, each alone, ``reminder``
 hours before the deadline, and told they are late at the deadline (`send_notices`).  A deadline
-that falls inside an approved absence moves past it (`shift_for_absences`).
+that falls inside an approved absence moves past it, and one on a weekly clock falls at its
+next time (`phase_deadline`, `judge.service.deadlines`).
 
 A seat's row holds its player now; who held it before, and from which phase to which, is kept in
 the game's settings (``played``, ``since``: `left_seat`, `took_seat`), so that the end's "who
@@ -31,13 +32,14 @@ from typing import Any, cast
 from sqlalchemy import Connection, Table, bindparam, delete, event, func, insert, select
 from sqlalchemy.orm import Session, SessionTransaction, object_session
 
-from judge.service.absences import shift_for_absences
+from judge.service import records, silence
 from judge.service.config import Settings
+from judge.service.deadlines import deadline_for, rule_for
 from judge.service.kinds import GameKind, Phases, kind_of
 from judge.service.lifecycle import Event, GameError, GameState, move
 from judge.service.options import rules_of
 from judge.service.outbox import queue
-from judge.service.render import render
+from judge.service.render import render, when
 from judge.service.turn import Turn
 from judge.store.models import Game, Observer, PhaseRow, Player, Submission
 from judge.web.public import Seat
@@ -156,6 +158,12 @@ def phases_by_id(session: Session, ids: list[int]) -> list[PhaseRow]:
 def is_open(game: Game, seat: str) -> bool:
     """Whether a vacant seat may be taken over: by the game's option, or once the master opened it."""
     return rules_of(game).open_takeover or seat in game.settings.get("open", [])
+
+
+def open_seat(game: Game, seat: str) -> None:
+    """Open a vacant seat for TAKEOVER, as the game master's SET OPENING does (a kind whose rules
+    open it themselves: Machiavelli's country left without a leader, AoP 18.3)."""
+    game.settings = {**game.settings, "open": sorted({*game.settings.get("open", []), seat})}
 
 
 def observers(session: Session, game: Game) -> list[str]:
@@ -319,6 +327,13 @@ def phase_duration(game: Game, phase: str) -> timedelta:
     return timedelta(hours=duration(game, _kind(game).length_of(phase)))
 
 
+def phase_deadline(session: Session, game: Game, phase: str, now: datetime) -> datetime:
+    """The deadline of the phase ``phase`` opening at ``now``: on the game's weekly clock if its
+    kind of phase has a rule (``SET CLOCK``), else its length from now; past the absences granted
+    (`judge.service.deadlines`)."""
+    return deadline_for(session, game, _kind(game).length_of(phase), now, phase_duration(game, phase))
+
+
 def _kind(game: Game) -> GameKind:
     """The kind of ``game``, found through the session it was read in."""
     session = object_session(game)
@@ -333,13 +348,14 @@ def phase_seed(game: Game, name: str) -> int:
 def open_phase(session: Session, game: Game, name: str, position: dict[str, Any], now: datetime) -> PhaseRow:
     """The row of the phase ``name`` opening now from ``position`` (its kind's JSON), with the
     phase's seed, in place of any row of that name a ROLLBACK left; the game is in it, and its
-    deadline is the phase's length from now, moved past the absences granted."""
+    deadline is the phase's length from now or its weekly clock's next time, moved past the
+    absences granted (`phase_deadline`)."""
     session.execute(delete(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == name))
     row = PhaseRow(game_id=game.id, name=name, position=position, seed=phase_seed(game, name), status="open",
                    opened_at=now)
     session.add(row)
     game.phase = name
-    game.deadline = shift_for_absences(session, game, now + phase_duration(game, name))
+    game.deadline = phase_deadline(session, game, name, now)
     return row
 
 
@@ -371,12 +387,22 @@ def drop_phase(session: Session, game: Game, row: PhaseRow) -> None:
 
 def reopen(session: Session, game: Game, row: PhaseRow, now: datetime) -> None:
     """The phase of ``row``, processed, open again after a ROLLBACK: its results forgotten, its
-    reminders due again, the game paused in it with the phase's whole length before its deadline."""
+    reminders due again, the game paused in it with the phase's whole length (or its weekly
+    clock's next time) before its deadline."""
     row.status, row.result, row.processed_at, row.notices = "open", None, None, None
+    records.forget_from(session, game, row.id)  # the phases played again count once (`judge.service.records`)
     session.flush()
     game.phase = row.name
     move(game, Event.ROLLBACK)
-    game.deadline = now + phase_duration(game, row.name)
+    game.deadline = phase_deadline(session, game, row.name, now)
+
+
+def status_header(game: Game) -> str:
+    """The first line of every STATUS, the players' and the game master's, in every kind: the game,
+    its state, its phase (in its kind's words too) and its deadline."""
+    label = _kind(game).label(game.phase) if game.phase else ""
+    phase = f"{game.phase} ({label})" if label else game.phase or "-"
+    return f"game {game.name}, {game.state}, phase {phase}, deadline {when(game.deadline)}"
 
 
 def seat_status(player: Player | None) -> str:
@@ -400,10 +426,41 @@ def public_seat(game: Game, seat: str, player: Player | None, played_by: str | N
     return Seat(seat, status, status != "played" and is_open(game, seat), played_by if status == "played" else None)
 
 
+WAIT = "wait"
+"""The submission a seat's WAIT (text ``WAIT``) or NOWAIT (empty) is kept as, in every kind."""
+
+
+def seats_waiting(session: Session, game: Game) -> list[str]:
+    """The played seats whose WAIT stands in the current phase (a later NOWAIT withdraws it), in
+    the order of the game's seats: each holds the phase to its deadline (`closes_early`)."""
+    if game.phase is None:
+        return []
+    asked = {seat for (seat, kind), (text, _) in latest(session, game, game.phase).items() if kind == WAIT and text}
+    if not asked:
+        return []
+    read = Reads.of(session).seats  # the game has started: its seats keep their rows (`Reads`)
+    if game.id not in read:
+        read[game.id] = seats(session, game)
+    return [seat for seat, player in read[game.id].items() if seat in asked and is_played(player)]
+
+
+def closes_early(session: Session, game: Game, turn: Turn | None = None, now: datetime | None = None) -> bool:
+    """Whether the current phase closes now, before its deadline: its kind says it is complete
+    (`judge.service.kinds.Phases.complete`: every seat that can act has sent), and no seat asks it
+    to WAIT.  A WAIT holds the phase to its deadline, not through the grace period: from the
+    deadline on (``now``, else the mail's time; neither: before it) a phase complete closes as
+    without it."""
+    moment = now or (turn.now if turn is not None else None)
+    held = moment is None or game.deadline is None or moment < game.deadline
+    if held and seats_waiting(session, game):
+        return False
+    return kind_of(session, game).complete(session, game, turn, now)
+
+
 def is_due(session: Session, game: Game, now: datetime) -> bool:
     if game.state != GameState.ACTIVE or game.deadline is None:
         return False
-    if kind_of(session, game).complete(session, game, now=now):
+    if closes_early(session, game, now=now):
         return True
     return deadline_passed(game, now)
 
@@ -414,21 +471,26 @@ def deadline_passed(game: Game, now: datetime) -> bool:
 
 
 def send_notices(session: Session, game: Game, settings: Settings, now: datetime) -> list[str]:
-    """Remind the seats still to act (within ``reminder`` hours of the deadline), or tell them
-    they are late (after it, during the grace period); each kind of notice once per phase, and
-    each seat alone: one mail to each, naming nobody else."""
+    """Remind the seats still to act (within ``reminder`` hours of the deadline, and each day
+    before it where the game's policy says so: `judge.service.silence`), or tell them they are
+    late (after it, during the grace period); each kind of notice once per phase, and each seat
+    alone: one mail to each, naming nobody else."""
     row = current_phase(session, game)
     if row is None or game.state != GameState.ACTIVE or game.deadline is None:
         return []
+    notices = row.notices or []
+    remind, mark = reminder_time(game, row), None
     if now >= game.deadline:
         which = "late"
-    elif (remind := reminder_time(game, row)) is not None and now >= remind:
+    elif remind is not None and now >= remind and "reminder" not in notices:
         which = "reminder"
+    elif (daily := silence.daily_due(game, row, remind, now)) is not None:  # SET SILENCE DAILY
+        which, mark = "reminder", silence.daily_mark(daily)
     else:
         return []
-    if which in (row.notices or []):
+    if which in notices and mark is None:
         return []
-    row.notices = [*(row.notices or []), which]
+    row.notices = [*notices, mark or which]
     game_kind = kind_of(session, game)
     seat = seats(session, game)
     told = []
@@ -448,7 +510,8 @@ def reminder_time(game: Game, row: PhaseRow) -> datetime | None:
     the game master; by default 24, or half the phase for phases shorter than two days).  None
     if that is not after the phase opened: a reminder never comes with the mail that opened it."""
     assert game.deadline is not None
-    length = phase_duration(game, row.name)
+    on_the_clock = "clock" in game.settings and rule_for(game, _kind(game).length_of(row.name)) is not None
+    length = game.deadline - row.opened_at if on_the_clock else phase_duration(game, row.name)
     default = timedelta(hours=24) if length >= timedelta(hours=48) else length / 2
     ahead = timedelta(hours=float(game.settings["reminder"])) if "reminder" in game.settings else default
     moment = game.deadline - ahead

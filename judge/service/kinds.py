@@ -31,8 +31,10 @@ Diplomacy engine, `judge.engine`, the renderer, `judge.render`, and the Payola c
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Connection
@@ -42,6 +44,7 @@ from judge.commands.parse import Command as Line
 from judge.commands.parse import History
 from judge.service.config import Settings
 from judge.service.dispatch import Dispatcher, Entry
+from judge.service.render import add_kind_templates
 from judge.store.models import Game, PhaseRow, Player
 from judge.web.public import GameFacts
 
@@ -50,18 +53,47 @@ if TYPE_CHECKING:
     from judge.service.turn import Turn
 
 
-class PhaseChange(Protocol):
-    """What closing a phase did: the phase closed, the one opened (None: the game ended), and who
-    won, if anyone did.  The host moves the game's state from it (`judge.service.lifecycle`)."""
+@dataclass(frozen=True)
+class PhaseChange:
+    """What closing a phase did (`Phases.process`): the phase closed, the one opened (None: the game
+    is over), and once it is over who won, if anyone did, and the result in words.  The host moves
+    the game's state from it (`judge.service.course`)."""
+
+    phase: str
+    next_phase: str | None
+    winner: str | None = None
+    result: str | None = None
+
+
+@dataclass(frozen=True)
+class Closing:
+    """Why and how the open phase closes, as the host tells its kind (`Phases.process`): ``cause``,
+    for the log ("deadline", "all submitted", "master's PROCESS"); ``notes``, what every mail of
+    the closing says first (an early PROCESS, what the master's mail announced, that the results
+    replace earlier ones); ``again``, whether the phase was processed before and rolled back."""
+
+    cause: str
+    notes: tuple[str, ...] = ()
+    again: bool = False
 
     @property
-    def phase(self) -> str: ...
+    def preface(self) -> str | None:
+        """The notes as one paragraph, or None."""
+        return " ".join(self.notes) or None
 
-    @property
-    def next_phase(self) -> str | None: ...
+    def subject(self, game: str, phase: str) -> str:
+        """The subject of the phase's results: "g1 S1901M results", and "... results again, after a
+        rollback" when they replace earlier ones, in every kind."""
+        return f"{game} {phase} results" + (" again, after a rollback" if self.again else "")
 
-    @property
-    def winner(self) -> str | None: ...
+
+@dataclass(frozen=True)
+class Publication:
+    """What a game's end publishes (`Phases.publication`): a sentence saying what is published,
+    with the rules that keep it secret until then, and the text itself, as lines."""
+
+    intro: str
+    lines: Sequence[str] = ()
 
 
 class Lobby(Protocol):
@@ -123,6 +155,13 @@ class Lobby(Protocol):
         E32), or None: SET OPENING, TAKEOVER and REPLACE are refused with it; by default, None."""
         return None
 
+    def abandoned(self, session: Session, game: Game, seat: str) -> str:
+        """``seat`` has just been declared abandoned (its player missed the game's number of
+        deadlines in a row, `judge.service.silent_seats`) and is open for TAKEOVER: what the kind
+        does with it until a new player comes, in words for everyone ("its units hold, rule 3.3").
+        By default nothing more: it plays on as a seat that sends nothing does."""
+        return "until a new player takes it over it plays on as a seat that sends nothing does"
+
     def out_of_game(self, session: Session, game: Game, seat: str) -> bool:
         """Whether ``seat`` is out of the game though its player keeps it (Machiavelli's eliminated
         countries, AoP 4.3): its player may then take over another seat (AoP 18.3's substitute
@@ -144,9 +183,17 @@ class Phases(Protocol):
 
     durations: Mapping[str, float]
     """The settings of the lengths of its phases, in hours by default (``SET <setting> hours``)."""
+    clock_presets: Mapping[str, Mapping[str, str]] = MappingProxyType({})
+    """Weekly clocks the kind offers by name (``SET CLOCK AOP``): for each, the rule of each of its
+    phase settings in SET CLOCK's words (``"MON 12:00 UTC"``, `judge.service.weekly.read_rule`), and
+    under ``"grace"`` a grace period (``"1h"``) if the preset sets one.  None by default."""
     between_phases: str
     """What the kind's phases between its main ones are called ("retreat and adjustment phases"),
     in which a game may forbid press (``SET PRESS BETWEEN OFF``); empty: it has none."""
+    closes_early: bool = True
+    """Whether a phase may close before its deadline once it is `complete`: then a seat's WAIT holds
+    it to its deadline (`judge.service.host.closes_early`); where none ever does (Pirates'
+    Proposal, P10), WAIT has nothing to hold and is refused, saying why."""
 
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         """Assign the seats, open the first phase and queue the start mails (`GameError`); the
@@ -177,34 +224,52 @@ class Phases(Protocol):
         """How many mails closing the current phase queues, for the mail's budget."""
         ...
 
-    def process(self, session: Session, game: Game, settings: Settings, now: datetime, *,
-                cause: str, preface: str | None = None) -> PhaseChange:
-        """Close the current phase (`GameError` if the game is not running), queue its mails,
-        open the next or end the game (the host moves the game's state from what it returns).
-        ``cause`` says why, for the log; ``preface``, what every mail of the phase's closing says
-        first, to players, observers and the game master alike (the game master's PROCESS before
-        the deadline, and what the same mail announced)."""
+    def process(self, session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
+        """Close the current phase, queue its mails (each saying ``closing.notes`` first, under
+        ``closing.subject``), and open the next phase, or say that the game is over: the host moves
+        the game's state, and at the end publishes (`publication`)."""
         ...
 
-    def rollback(self, session: Session, game: Game, now: datetime, phase: str | None = None) -> tuple[str, str]:
-        """Go back to the previous phase (or to ``phase``, the one the game master named: the
-        kind says which it can go back to); the host then pauses the game.  Returns the phase's
-        name and what is as it was before (for the players' announcement).  `GameError` if it
-        cannot be done."""
-        ...
+    restored: str
+    """What a ROLLBACK brings back, for the players' announcement ("the position, balances, offer
+    sheets, orders and acceptance lists are as they were before it was processed")."""
+
+    def rolling_back(self, session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
+        """ROLLBACK to the processed phase of ``to``: bring back the kind's own records as they were
+        before it was processed, and drop its records of the ``later`` phases (the host then drops
+        their rows and submissions and opens ``to`` again).  A kind that cannot go back raises
+        `GameError` saying why.  By default, nothing: the phase rows hold all."""
+        return None
 
     def rolled_back(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         """After a ROLLBACK, tell each player alone what it changed of their secrets (Exchange: an
         investor's balance and shares); by default, nothing: the public announcement says it all."""
         return None
 
-    def terminate(self, session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
-        """Publish what the game's end publishes (TERMINATE); the host then ends the game."""
+    def changed_since_rollback(self, session: Session, game: Game) -> str | None:
+        """What changed in the kind's own records since the ROLLBACK (money, acceptance lists), in
+        words, which ROLLFORWARD would discard and so refuses; None if nothing did (the host checks
+        the submissions itself).  By default, None."""
+        return None
+
+    def terminated(self, session: Session, game: Game, now: datetime) -> None:
+        """TERMINATE of a started game: close what is open before the end is published (Exchange
+        ends the open phase unplayed); by default, nothing."""
+        return None
+
+    def publication(self, session: Session, game: Game) -> Publication:
+        """What the game's end publishes to everyone: everything its rules kept secret while it ran
+        (the host adds the result and who played which seat, `judge.service.course.publish`)."""
         ...
 
     def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
         """The body of the reminder or late notice (``which``) to ``seat`` alone."""
         ...
+
+    def label(self, phase: str) -> str:
+        """The phase ``phase`` in words, as STATUS and the pages name it beside its name ("the spring
+        letter of Spring 1454"); by default none: its name says it all."""
+        return ""
 
     def is_between(self, phase: str) -> bool:
         """Whether ``phase`` is one of the `between_phases`."""
@@ -216,6 +281,14 @@ class Commands(Protocol):
 
     commands: Sequence[Entry]
     """Its command table: the host's dispatcher is built from it and the host's own."""
+    words: Sequence[str]
+    """The first words of the lines its grammar reads (``ACCEPT``, ``BID``), each of which its HELP
+    names (a test holds it to them, with ``SET`` and the name of each of its phases' lengths)."""
+    orders_private: str = ""
+    """The rule by which the kind reads orders only from mail sent to the judge alone (Machiavelli's
+    "17.4"): a mail whose To or Cc names anyone else acts for no seat by the kind's lines (its
+    orders, letters, own commands), while its host's commands are read; empty (by default): any
+    mail's orders are read."""
 
     def read(self, text: str, game: Game | None) -> Line:
         """A line the host's grammar does not know, read as this kind's command in ``game``, the
@@ -280,6 +353,12 @@ class Pages(Protocol):
         """Write the game's pages under ``root`` from what `gather` read; returns its page."""
         ...
 
+    def public_results(self, session: Session, game: Game, row: PhaseRow) -> list[str]:
+        """The results of the processed phase of ``row`` that anyone may read, in lines: what the
+        game's Atom feed says of it (`judge.web.feeds`); none by default (the feed links to the
+        game's pages)."""
+        return []
+
 
 class Demo(Protocol):
     """A kind's short game for ``judge demo``."""
@@ -320,6 +399,18 @@ class Kinds:
             raise ValueError("kinds need distinct names, the default among them")
         self.default = self._kinds[default]
         self.dispatch = Dispatcher([commands, *(kind.commands for kind in kinds)])
+        self._find_templates()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A registry sent to another process (the applier: `judge.service.daemon`) finds its kinds'
+        templates there too."""
+        self.__dict__.update(state)
+        self._find_templates()
+
+    def _find_templates(self) -> None:
+        """Each kind's templates are in the ``templates`` folder of its own package (`add_kind_templates`)."""
+        for kind in self._kinds.values():
+            add_kind_templates(kind.name, type(kind).__module__.rpartition(".")[0])
 
     def __iter__(self) -> Iterator[GameKind]:
         yield self.default

@@ -5,12 +5,12 @@ disk: `RepeatFilter` on the log handler lets the first few records of each kind 
 counts the rest.  It holds back only what can flood: the SMTP listener's lines (``judge.smtp``:
 connections, refused recipients, mail it could not store) and aiosmtpd's (``mail.log``), which
 anyone on the Internet can cause at will, and warnings and errors, which a fault can repeat
-every few seconds.  A traceback, which runs to dozens of lines, is written once for a fault
-that goes on: a record of a kind already seen within the interval before it is written as one
-line, with its exception's name and words (a database down for an hour wrote a traceback every
-five seconds, about 7 MB).  The routine lines of the judge's work (a mail stored and applied, a
-phase processed, mail sent or deferred) are never held back: each is the record of something
-that happened once.
+every few seconds.  A traceback, which runs to dozens of lines, is written once an hour for a
+fault that goes on (`AGAIN`): a record of a kind whose traceback was written within the hour
+before is written as one line, with its exception's name and words (a database down for an hour
+wrote a traceback every five seconds, about 7 MB; then the clock's, once a minute, 1.3 MB).
+The routine lines of the judge's work (a mail stored and applied, a phase processed, mail sent or
+deferred) are never held back: each is the record of something that happened once.
 
 Where the lines go: standard error (the journal, under systemd), or a file (``log-file``, for a
 judge without systemd) that is opened again whenever it has been moved or removed, so that a
@@ -40,6 +40,7 @@ from sqlalchemy.orm import Session, SessionTransaction
 
 SUMMARY = "repeat_summary"  # attribute marking the summary records, which are never held back
 MAX_KINDS = 10_000  # kinds tracked at once; beyond, the oldest window ends early
+AGAIN = 3600.0  # seconds after which a fault that goes on has its traceback written again
 FLOODING = ("judge.smtp", "mail.log")  # loggers (and their children) whose lines anyone can cause
 _ON_COMMIT = "judge_log_on_commit"  # a session's info key: the lines waiting for its commit
 
@@ -71,15 +72,16 @@ class RepeatFilter(logging.Filter):
     kind.  Those beyond ``burst`` are counted, not written; when a kind's interval has ended,
     the next record of any kind first sends ``emit`` one line of that level, ``N similar lines
     suppressed, such as: <the first of them>``.  `flush` sends what is still counted.  A record
-    of a kind last seen less than ``interval`` seconds before loses its traceback (`_shorten`).
+    of a kind whose record was written whole less than ``again`` seconds before loses its
+    traceback (`_shorten`).
     """
 
     def __init__(self, emit: Callable[[logging.LogRecord], object], *, burst: int = 10, interval: float = 60.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 again: float = AGAIN, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
-        self.emit, self.burst, self.interval, self.clock = emit, burst, interval, clock
+        self.emit, self.burst, self.interval, self.again, self.clock = emit, burst, interval, again, clock
         self._windows: OrderedDict[_Kind, _Window] = OrderedDict()  # oldest start first
-        self._seen: OrderedDict[_Kind, float] = OrderedDict()  # when each kind was last seen, oldest first
+        self._seen: OrderedDict[_Kind, float] = OrderedDict()  # when each kind was last written whole, oldest first
         self._lock = threading.Lock()  # records come from the event loop and worker threads
 
     def filter(self, record: logging.LogRecord) -> bool:
@@ -89,12 +91,14 @@ class RepeatFilter(logging.Filter):
         kind = (record.name, record.levelno, str(record.msg))
         with self._lock:
             ended = self._end_windows(lambda window: window.start + self.interval <= now)
-            last = self._seen.pop(kind, None)
-            self._seen[kind] = now
-            if len(self._seen) > MAX_KINDS:
-                self._seen.popitem(last=False)
-            if last is not None and now - last < self.interval:
+            last = self._seen.get(kind)
+            if last is not None and now - last < self.again:
                 _shorten(record)
+            else:
+                self._seen.pop(kind, None)
+                self._seen[kind] = now
+                if len(self._seen) > MAX_KINDS:
+                    self._seen.popitem(last=False)
             window = self._windows.get(kind)
             if window is None:
                 self._windows[kind] = _Window(start=now)

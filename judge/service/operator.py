@@ -45,7 +45,10 @@ from sqlalchemy.orm import Session
 
 from judge.commands.parse import password_words
 from judge.mail.inbound import parse_mail
+from judge.mail.received import accepted_at as mta_accepted_at
+from judge.mail.received import authserv_ids
 from judge.mail.redact import MASK, redact
+from judge.service.backup import BACKUP, BACKUP_FAILED
 from judge.service.clock import now_on
 from judge.service.config import ConfigError, Settings
 from judge.service.datadir import REFUSED, OperatorError, RootRefused, data_dir_lock, refuse_root, shown_url
@@ -406,6 +409,8 @@ class Limits:
     due: timedelta = timedelta(minutes=15)  # a game whose moment has come but no tick has seen to
     listener: timedelta = timedelta(minutes=5)  # since a judge serve was last seen listening for mail
     free_bytes: int = 200 * 2**20  # free on the data directory's file system
+    backup: timedelta = timedelta(hours=26)  # since the last good backup, once there has been one (a day's timer)
+    ahead: timedelta = timedelta(minutes=2)  # a moment stored this far past now: a clock jumped back
 
 
 def status(db: Database, settings: Settings, now: datetime, limits: Limits,
@@ -429,6 +434,13 @@ def status(db: Database, settings: Settings, now: datetime, limits: Limits,
             select(Game.name, Game.next_due).where(Game.state == GameState.ACTIVE, Game.next_due <= now)
             .order_by(Game.next_due)) if when is not None]
         taken = untaken(path, session.connection()) if (path := intake_path(db.url)) and path.exists() else []
+        handed, unvouched = _authenticated(session, settings)
+        deferred = session.execute(select(func.count(), func.max(Outbox.id)).where(
+            Outbox.status == "pending", Outbox.next_attempt_at > now, Outbox.last_error.is_not(None))).one()
+        last_deferral = session.scalar(select(Outbox.last_error).where(Outbox.id == deferred[1])) if deferred[0] \
+            else None
+        backups = {name: session.get(Heartbeat, name) for name in (BACKUP, BACKUP_FAILED)}
+        future = _future(session, now + limits.ahead)
     lines = [f"judge@{settings.domain}, database {shown_url(settings)}, schema {newest_version()}"]
     if tick is None:
         lines.append("deadline clock: has never run")
@@ -467,9 +479,69 @@ def status(db: Database, settings: Settings, now: datetime, limits: Limits,
             problems.append(f"games due for over {limits.due.total_seconds() / 60:g} minutes: {', '.join(late)}")
     if inbound.get("quarantined"):
         lines.append(f"{inbound['quarantined']} quarantined mail(s): see judge quarantine")
+        problems.append(f"{inbound['quarantined']} mail(s) could not be applied and wait in quarantine: judge "
+                        "quarantine shows each; retry it once the cause is fixed, or drop it")
+    if deferred[0]:
+        problems.append(f"{deferred[0]} outgoing mail(s) deferred: the relay refused them or could not be reached "
+                        f"(last: {' '.join((last_deferral or '').split())[:200]}); they go out once it takes mail "
+                        "again (judge queue --state deferred)")
+    lines.append(_backup_line(backups[BACKUP], backups[BACKUP_FAILED], now))
+    good, failed = backups[BACKUP], backups[BACKUP_FAILED]
+    if failed is not None and (good is None or failed.at >= good.at):
+        problems.append(f"the last backup failed, at {failed.at:%Y-%m-%d %H:%M} UTC: {failed.by}")
+    elif good is not None and now - good.at > limits.backup:
+        problems.append(f"the last good backup was {_ago(now, good.at, False)} ago: is the backup timer (or cron job) "
+                        "running?")
+    if future:
+        what, when = max(future, key=lambda item: item[1])
+        problems.append(f"the database holds moments in the future ({what} at {when:%Y-%m-%d %H:%M} UTC, "
+                        f"{(when - now).total_seconds() / 60:.0f} min from now): a clock jumped back (this machine's "
+                        "or the database's); deadlines, reminders, limits and the listener's heartbeat compare with "
+                        "them, so put the clock right (NTP) rather than wait")
+    if unvouched:
+        problems.append(f"mta-authenticates is set, but {len(unvouched)} of the last {len(handed)} mail(s) your MTA "
+                        f"({settings.mta_hostname}) handed over carry no Authentication-Results header by "
+                        f"{settings.mta_hostname} (mail {', '.join(map(str, unvouched[:5]))}): it writes none (is its "
+                        "milter running, with that authserv-id?), and unless it also removes those a mail comes with, "
+                        "the judge believes a forged one (docs/operators/authentication.md)")
     if not problems:
         return [*lines, "OK"], 0
     return lines + [f"PROBLEM: {problem}" for problem in problems], 1
+
+
+AUTHENTICATED_SAMPLE = 20  # the newest mails whose Authentication-Results ``judge status`` reads
+
+
+def _future(session: Session, after: datetime) -> list[tuple[str, datetime]]:
+    """The newest moment of each kind the judge writes as things happen, where it is after ``after``."""
+    newest = {"a heartbeat": select(func.max(Heartbeat.at)),
+              "a mail received": select(func.max(InboundMail.received_at)),
+              "a mail queued": select(func.max(Outbox.created_at)),
+              "a mail sent": select(func.max(Outbox.sent_at)),
+              "a phase opened": select(func.max(PhaseRow.opened_at))}
+    found = [(what, session.scalar(query)) for what, query in newest.items()]
+    return [(what, when) for what, when in found if when is not None and when > after]
+
+
+def _backup_line(good: Heartbeat | None, failed: Heartbeat | None, now: datetime) -> str:
+    """The line of ``judge status`` about the backups ``judge backup`` made."""
+    if good is None and failed is None:
+        return "backups: none made by judge backup yet"
+    line = f"backups: the last good one {_ago(now, good.at)}" if good is not None else "backups: none good yet"
+    return line + (f"; one failed {_ago(now, failed.at)}" if failed is not None else "")
+
+
+def _authenticated(session: Session, settings: Settings) -> tuple[list[int], list[int]]:
+    """With ``mta_authenticates``: of the newest mails the judge's MTA handed over (its
+    ``Received:`` line by ``mta_hostname``), which they are, and which of them carry no
+    ``Authentication-Results`` header of that MTA's (`authserv_ids`)."""
+    if not (settings.mta_authenticates and settings.mta_hostname):
+        return [], []
+    ours = settings.mta_hostname.rstrip(".").lower()
+    recent = session.execute(select(InboundMail.id, InboundMail.raw).where(func.length(InboundMail.raw) > 0)
+                             .order_by(InboundMail.id.desc()).limit(AUTHENTICATED_SAMPLE))
+    handed = [(mail_id, raw) for mail_id, raw in recent if mta_accepted_at(raw, settings.mta_hostname) is not None]
+    return [mail_id for mail_id, _ in handed], [mail_id for mail_id, raw in handed if ours not in authserv_ids(raw)]
 
 
 def _listener_line(heard: Listener | None, now: datetime) -> str:

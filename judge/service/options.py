@@ -74,7 +74,7 @@ def split_options(words: list[str], own: tuple[str, ...] = GAME_FLAGS) -> tuple[
             kept.append(word)
         elif word.startswith("ABSENCE_DAYS="):
             days = word.partition("=")[2]
-            if not days.isdigit() or int(days) > MAX_ABSENCE_DAYS:
+            if not (days.isascii() and days.isdigit()) or len(days) > 3 or int(days) > MAX_ABSENCE_DAYS:
                 raise ValueError(f"ABSENCE_DAYS takes a number of days up to {MAX_ABSENCE_DAYS}")
             kept.append(word)
         elif word.startswith("PRESS="):

@@ -44,6 +44,7 @@ import hashlib
 import logging
 import secrets
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from email.utils import make_msgid
@@ -212,14 +213,17 @@ _QUEUE = insert(cast(Table, Outbox.__table__))
 
 
 def blob(session: Session, data: bytes) -> Blob:
-    """The blob holding ``data``: the one stored already, or a new one added to the session."""
+    """The blob holding ``data``: the one stored already, or a new one added to the session, compressed
+    where that saves a tenth at least."""
     digest = hashlib.sha256(data).hexdigest()
     known: dict[str, Blob] = session.info.setdefault("blobs", {})
     found = known.get(digest)
     if found is None or found not in session:  # unknown, or taken out by a rolled-back savepoint
         found = session.get(Blob, digest)
         if found is None:
-            found = Blob(sha256=digest, data=data)
+            packed = zlib.compress(data, 6)
+            smaller = len(packed) < len(data) * 0.9  # text (an SVG map: a third or less), never a PNG
+            found = Blob(sha256=digest, data=packed if smaller else data, encoding="zlib" if smaller else None)
             session.add(found)
         known[digest] = found
     return found
@@ -238,7 +242,7 @@ def message_of(row: Outbox, attachments: Sequence[Attachment] | None = None) -> 
         domain=row.message_id.rpartition("@")[2].rstrip(">"), message_id=row.message_id,
         in_reply_to=row.in_reply_to, references=row.refs or (), date=row.created_at.replace(tzinfo=UTC),
         reply=row.kind == "reply",
-        attachments=([Attachment(f.filename, f.content_type, f.blob.data) for f in row.files]
+        attachments=([Attachment(f.filename, f.content_type, f.blob.content) for f in row.files]
                      if attachments is None else attachments),
     )
 

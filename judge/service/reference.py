@@ -4,7 +4,7 @@ Theory of operation: three references are said twice if written by hand, and dri
 configuration reference is read from `judge.service.config.Settings` (each field's docstring,
 its default as a TOML value, its ``JUDGE_*`` variable); the command-line reference from the
 ``judge`` command's own argument parsers (each subcommand's ``--help``, as argparse prints it);
-the commands' reference is the HELP mail itself (`judge.service.render.help_mail`), rendered
+the commands' reference is the HELP mail itself (`judge.service.help_topics.help_mail`), rendered
 from its templates as a player gets it.  The documentation's Sphinx extension
 (``docs/_ext/judge_reference.py``) puts them into pages, and the tests fail when a setting has no
 docstring or a subcommand or option no help.

@@ -1,41 +1,58 @@
-"""Jinja2 rendering of every outgoing mail from the templates in ``judge/templates/mail``
-(package data, so an installed judge finds them without a source tree)."""
+"""Jinja2 rendering of every outgoing mail from the templates in ``judge/templates/mail`` and in
+each kind's own folder (package data, so an installed judge finds them without a source tree).
+
+A kind keeps its templates in its own package, ``<package>/templates/mail/*.txt.j2`` and
+``<package>/templates/web/*.html.j2``, and names them ``mail/<kind>/<name>.txt.j2`` (through
+`render`: ``<kind>/<name>``) and ``web/<kind>/<name>.html.j2``, as the host's own are named
+``mail/<name>.txt.j2``: the registry of kinds adds each kind's folder (`judge.service.kinds.Kinds`)
+(`add_kind_templates`), and `template_loader` finds a template in the host's folder or in its
+kind's."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from functools import cache
-from typing import Any, NamedTuple
+from importlib.resources import files
+from typing import Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import BaseLoader, ChoiceLoader, Environment, PackageLoader, PrefixLoader, StrictUndefined
 
-from judge.service.config import Settings
-from judge.service.kinds import Kinds
 from judge.wording import power_title
 
-
-class KindHelp(NamedTuple):
-    """A game kind's name, its title and its part of HELP."""
-
-    name: str
-    title: str
-    text: str
+_KIND_PACKAGES: dict[str, str] = {}
+"""Each kind's name and the package whose ``templates`` folder holds its templates (`add_kind_templates`)."""
 
 
-def games_help(kinds: Kinds, settings: Settings) -> list[KindHelp]:
-    """Every game kind's part of HELP, the default kind first (``help.txt.j2``'s ``games``)."""
-    return [KindHelp(kind.name, kind.title, kind.help(settings).strip()) for kind in kinds]
+def add_kind_templates(name: str, package: str) -> None:
+    """Find the templates of the kind ``name`` in the ``templates`` folder of ``package``, if it has one."""
+    if _KIND_PACKAGES.get(name) != package:
+        _KIND_PACKAGES[name] = package
+        template_loader.cache_clear()
+        environment.cache_clear()
 
 
-def help_mail(settings: Settings, kinds: Kinds) -> str:
-    """The HELP mail's text, as a player who sends HELP to this judge gets it."""
-    return render("help", settings=settings, games=games_help(kinds, settings))
+def kind_packages() -> dict[str, str]:
+    """Each kind's name and the package whose ``templates`` folder holds its templates."""
+    return dict(_KIND_PACKAGES)
+
+
+@cache
+def template_loader() -> BaseLoader:
+    """The loader of every template: the host's (``judge/templates``), then each kind's, by its name:
+    ``mail/<kind>/...`` and ``web/<kind>/...`` in ``<package>/templates/mail`` and ``/web``."""
+    kinds: dict[str, dict[str, BaseLoader]] = {"mail": {}, "web": {}}
+    for name, package in sorted(_KIND_PACKAGES.items()):
+        for side, found in kinds.items():
+            if files(package).joinpath("templates", side).is_dir():
+                found[name] = PackageLoader(package, f"templates/{side}")
+    return ChoiceLoader([PackageLoader("judge", "templates"),
+                         PrefixLoader({side: PrefixLoader(found) for side, found in kinds.items()})])
 
 
 @cache
 def environment() -> Environment:
     env = Environment(
-        loader=PackageLoader("judge", "templates"),
+        loader=template_loader(),
         autoescape=False,  # plain-text mail
         undefined=StrictUndefined,
         trim_blocks=True,

@@ -4,8 +4,9 @@ A tick must not cost the games that are waiting for nothing.  So each game keeps
 indexed column, the next moment the clock can change anything of it, and a tick selects only
 the games whose moment has come (`due_games`).  What the clock does to an active game with a
 deadline (`judge.service.app.process_game`) is: the reminder (``reminder`` hours before the
-deadline, `host.reminder_time`), the late notice (at the deadline), and processing (the
-deadline plus the grace period); ``next_due`` is the earliest of those not done yet, the notices
+deadline, `host.reminder_time`, and each day before it where the game's master asked for it,
+`judge.service.silence`), the late notice (at the deadline), and processing (the deadline plus
+the grace period); ``next_due`` is the earliest of those not done yet, the notices
 sent being in the current phase row (`next_due`).  A game that is not active, or has no
 deadline, has none.  A phase that its kind finds complete (in Payola, once every power has
 acted) is processed by the mail that completes it, not by the clock; but one that is complete
@@ -30,7 +31,7 @@ from typing import Any
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
-from judge.service import host
+from judge.service import host, silence
 from judge.service.kinds import kind_of
 from judge.service.lifecycle import GameState
 from judge.store.models import Game, PhaseRow
@@ -57,10 +58,12 @@ def _next_due(game: Game, deadline: datetime, row: PhaseRow | None) -> datetime:
     moments = [deadline + timedelta(hours=host.duration(game, "grace"))]
     if "late" not in notices:
         moments.append(deadline)
-        if row is not None and "reminder" not in notices:
+        if row is not None and ("reminder" not in notices or silence.policy_of(game) is not None):
             remind = host.reminder_time(game, row)
-            if remind is not None:
+            if remind is not None and "reminder" not in notices:
                 moments.append(remind)
+            if (daily := silence.next_daily(game, row, remind)) is not None:
+                moments.append(daily)
     return min(moments)
 
 
@@ -94,10 +97,11 @@ def _keep_next_due(session: Session, _context: Any, _instances: Any) -> None:
 
 def reschedule(session: Session, game: Game) -> None:
     """Set ``game.next_due`` from the game as it is (its kind says whether its phase is complete
-    already, `judge.games.GameKind.closes_at_next_tick`)."""
+    already, `judge.games.GameKind.closes_at_next_tick`, and no seat asks it to WAIT)."""
     with session.no_autoflush:
         row = _current_row(session, game)
-        complete = row is not None and kind_of(session, game).closes_at_next_tick(session, game, row)
+        complete = row is not None and kind_of(session, game).closes_at_next_tick(session, game, row) and (
+            not host.seats_waiting(session, game))
         due = next_due(game, row, complete)
     if game.next_due != due:
         game.next_due = due

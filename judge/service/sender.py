@@ -41,28 +41,42 @@ longer ago than a delivery can take is settled so (``MAILDIR_TIME``, 30 s, for t
 of its delivery by a judge that is alive, and putting it back would send it twice (seen in
 ``bench/season.py``: a judge restarting sent again the results another was writing).  The claim
 keeps its time in ``next_attempt_at`` (the time it was made, however long the pass has been
-going); every pass of the sender settles the rows whose claim
-has grown old (`settle_stale`), so a crashed judge's last mails go out half a minute later
-(a few minutes through a relay).  Two judges settling at once do not both put a row back: each
-takes the rows it settles with their row locks, skipping those the other has (two judges each
-sent a results mail that a killed one had left: found by ``bench/season.py``).
+going) and the process that made it in ``claimed_by`` (`claimant`: machine, process id and the
+moment the process started, so that a process id used again is not taken for the dead one);
+every pass of the sender settles the rows whose claim has grown old, and at once those whose
+claimant was a process of this machine that is gone (`settle_stale`): a judge killed and started
+again settles its own claims as it starts, and a crashed judge's claims elsewhere are settled
+half a minute later (a few minutes through a relay).  Two judges settling at once do not both
+put a row back: each takes the rows it settles with their row locks, skipping those the other
+has (two judges each sent a results mail that a killed one had left: found by
+``bench/season.py``).
+
+Order.  A player never receives a phase's results after a later phase's: a mail is not claimed
+while an older one to the same address is being handed over, or is due and not in the same
+batch (`_claim`), so each address's mail goes out in the order it was queued, also from several
+judges at once and after a crash (a killed judge's results went out half a minute after the next
+phase's, which another judge, or the same one started again, had sent meanwhile).  A mail that
+waits for its next try after a temporary refusal holds back nothing.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import re
 import smtplib
+import socket
 import ssl
 import textwrap
 import time
 import unicodedata
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import NamedTuple, Protocol
 
-from sqlalchemy import select, update
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy import ColumnElement, exists, select, update
+from sqlalchemy.orm import Session, aliased, selectinload
 
 from judge.mail.dsn import delivered_to, delivery_report, verp_address, verp_outbox_id
 from judge.mail.inbound import parse_mail
@@ -245,24 +259,68 @@ def verp_key(session: Session) -> bytes:
 
 def recover(db: Database, settings: Settings, transport: Transport, now: datetime) -> None:
     """After a restart: clear what a delivery cut short left behind, and settle the rows a
-    crash left in ``sending`` long enough ago (`settle_stale`)."""
+    crash left in ``sending`` (`settle_stale`)."""
     transport.settle()
     settle_stale(db, settings, transport, now)
+
+
+def _started(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since the machine booted, Linux's /proc); None
+    where that cannot be read (no such process, another system, or hidden)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def claimant() -> str:
+    """This process as its claims on outgoing mail name it: ``host pid N started T``."""
+    return f"{socket.gethostname()} pid {os.getpid()} started {_started(os.getpid()) or '?'}"[:200]
+
+
+def gone(claimed_by: str | None) -> bool:
+    """Whether the process a claim names (`claimant`) was one of this machine's and has ended:
+    no process has its id, or the one that has it started at another moment (the id used again).
+    A claim of another machine, or of none, is never taken for a dead one here."""
+    host, _, rest = (claimed_by or "").partition(" pid ")
+    pid, _, started = rest.partition(" started ")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # someone else's process: alive
+        return False
+    now_started = _started(int(pid))
+    return started != "?" and now_started is not None and now_started != started
 
 
 def settle_stale(db: Database, settings: Settings, transport: Transport, now: datetime) -> None:
     """Settle the rows left ``sending`` by a sender that died, without ever sending one twice:
     those claimed longer ago than the transport's ``delivery_time`` (or before claims kept their
-    time), which no live sender is still delivering.
+    time), which no live sender is still delivering, and at once those claimed by a process of
+    this machine that has ended (`gone`).
 
     A row whose message the transport holds was sent; one it does not hold, when it can tell,
     was not, and is sent again; when it cannot tell (a relay), the game master is told instead.
     """
+    ended: dict[str | None, bool] = {}
+
+    def dead(claimed_at: datetime | None, claimed_by: str | None) -> bool:
+        if claimed_by not in ended:
+            ended[claimed_by] = gone(claimed_by)
+        return claimed_at is None or claimed_at <= now - transport.delivery_time or ended[claimed_by]
+
     with db.transaction() as session:
-        rows = list(session.scalars(select(Outbox).where(
-            Outbox.status == "sending",
-            Outbox.next_attempt_at.is_(None) | (Outbox.next_attempt_at <= now - transport.delivery_time))
-            .order_by(Outbox.id).with_for_update(skip_locked=True)))  # another judge settling them has them
+        stale = [row_id for row_id, claimed_at, claimed_by in session.execute(
+            select(Outbox.id, Outbox.next_attempt_at, Outbox.claimed_by).where(Outbox.status == "sending"))
+            if dead(claimed_at, claimed_by)]
+        # Locked (another judge settling some of them has those, and they are skipped), and looked at
+        # again: a row put back and claimed anew meanwhile is a live sender's.
+        rows = [row for row in session.scalars(select(Outbox).where(Outbox.id.in_(stale), Outbox.status == "sending")
+                                               .order_by(Outbox.id).with_for_update(skip_locked=True))
+                if dead(row.next_attempt_at, row.claimed_by)] if stale else []
         delivered = transport.delivered() if rows else None
         for row in rows:
             if delivered is None:
@@ -303,8 +361,7 @@ def send_due(db: Database, settings: Settings, transport: Transport, now: dateti
     with db.transaction() as session:
         DRAWINGS.settle(session)
         due = list(session.scalars(
-            select(Outbox.id).where(Outbox.status == "pending",
-                                    (Outbox.next_attempt_at.is_(None)) | (Outbox.next_attempt_at <= now))
+            select(Outbox.id).where(Outbox.status == "pending", _due(Outbox, now), ~_ahead(now, sending_only=True))
             .order_by(Outbox.id).limit(limit)))
         key = verp_key(session) if due else b""
     more = len(due) >= limit
@@ -313,7 +370,7 @@ def send_due(db: Database, settings: Settings, transport: Transport, now: dateti
     while due:
         batch, due = due[:transport.batch], due[transport.batch:]
         claimed_at = now + timedelta(seconds=time.monotonic() - started)  # a long pass's last claims are not old
-        delivered = _deliver(db, settings, transport, key, _claim(db, batch, claimed_at), now)
+        delivered = _deliver(db, settings, transport, key, _claim(db, batch, claimed_at, now), now)
         if not delivered:
             continue
         with db.transaction() as session:
@@ -324,13 +381,33 @@ def send_due(db: Database, settings: Settings, transport: Transport, now: dateti
     return Pass(sent, more)
 
 
-def _claim(db: Database, batch: list[int], claimed_at: datetime) -> list[Outbox]:
-    """Claim the rows of ``batch`` still pending (``sending``, committed: another sender skips
-    them) and load them with their files; the others, another sender took."""
+def _due(table: type[Outbox], now: datetime) -> ColumnElement[bool]:
+    """A pending row of ``table`` (the outbox, or an alias of it) may be tried at ``now``."""
+    return table.next_attempt_at.is_(None) | (table.next_attempt_at <= now)
+
+
+def _ahead(now: datetime, sending_only: bool = False, batch: list[int] | None = None) -> ColumnElement[bool]:
+    """An older mail to the same address goes first (see the header, "Order"): it is being handed
+    over, or (unless ``sending_only``) it is due at ``now`` and not one of ``batch``, which this
+    sender hands over in order."""
+    older = aliased(Outbox)
+    first = older.status == "sending"
+    if not sending_only:
+        first |= (older.status == "pending") & _due(older, now) & older.id.not_in(batch or [])
+    return exists().where(older.recipient == Outbox.recipient, older.id < Outbox.id,
+                          older.status.in_(("sending", "pending")), first)
+
+
+def _claim(db: Database, batch: list[int], claimed_at: datetime, now: datetime) -> list[Outbox]:
+    """Claim the rows of ``batch`` still pending and not behind an older mail to the same
+    address (`_ahead`): ``sending``, committed, so another sender skips them; and load them with
+    their files.  The others, another sender took, or they wait for the mail ahead of them."""
     with db.transaction() as session:
-        claimed = list(session.scalars(update(Outbox).where(Outbox.id.in_(batch), Outbox.status == "pending")
+        claimed = list(session.scalars(update(Outbox).where(Outbox.id.in_(batch), Outbox.status == "pending",
+                                                            ~_ahead(now, batch=batch))
                                        .values(status="sending", attempts=Outbox.attempts + 1,
-                                               next_attempt_at=claimed_at).returning(Outbox.id)))
+                                               next_attempt_at=claimed_at, claimed_by=claimant())
+                                       .returning(Outbox.id)))
         return list(session.scalars(select(Outbox).where(Outbox.id.in_(claimed)).options(_WITH_FILES)
                                     .order_by(Outbox.id))) if claimed else []
 

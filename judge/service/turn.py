@@ -26,8 +26,8 @@ Line = tuple[int, str]
 """A line of a seat's block: its index among the reply's answers, and its text as written."""
 
 
-class Turn(Protocol):
-    """One mail being applied, as a kind of game sees it."""
+class Acting(Protocol):
+    """Who the mail's lines act for, and what it reads once for all of them."""
 
     session: Session
     settings: Settings
@@ -66,7 +66,14 @@ class Turn(Protocol):
         """Who an answer about ``game`` goes to: "master", "player" or "anyone"."""
         ...
 
-    # -- the reply --------------------------------------------------------------------------------
+    def read_once(self, game: Game, what: str, read: Callable[[], T]) -> T:
+        """What ``read`` reads of ``game``'s current phase, read once for all the mails of the
+        transaction (and again once the phase changes or anything is rolled back)."""
+        ...
+
+
+class Answering(Protocol):
+    """The reply: an answer to each line, what is attached."""
 
     def echo(self, text: str, outcome: str, message: str = "", extra: list[str] | None = None,
              code: str | None = None) -> int:
@@ -105,7 +112,9 @@ class Turn(Protocol):
         """Why an answer of ``size`` bytes was not attached."""
         ...
 
-    # -- the seat's block of lines ----------------------------------------------------------------
+
+class Holding(Protocol):
+    """The seat's block of lines, acted on as a whole when its lines end (`Commands.close_block`)."""
 
     def hold(self, name: str, text: str) -> int:
         """Answer ``text`` as taken, and keep it in the seat's block ``name`` (a sheet, orders, a
@@ -129,15 +138,18 @@ class Turn(Protocol):
         name; by default a later mail set it already, `superseded`)."""
         ...
 
-    # -- what the mail causes ---------------------------------------------------------------------
+
+class Causing(Protocol):
+    """What the mail causes beyond its reply: mails, announcements, changes of the game's phase."""
 
     def send(self, *, to: str, subject: str, body: str, kind: str, game_id: int | None = None) -> bool:
         """Queue a mail, unless the mail has caused as many as it may (False then)."""
         ...
 
     def announce(self, what: str, also: str | None = None, game: Game | None = None, master: bool = True,
-                 public: bool = False) -> None:
-        """Tell every player of the game (``public``: and its observers) ``what`` happened."""
+                 public: bool = False, observers: str | None = None) -> None:
+        """Tell every player of the game (``public``: and its observers; ``observers``: what they
+        are told instead) ``what`` happened."""
         ...
 
     def announce_now(self, game: Game) -> None:
@@ -161,9 +173,6 @@ class Turn(Protocol):
         """Whether the game master's line confirms a command that cannot be undone."""
         ...
 
-    # -- what the transaction's mails read once ---------------------------------------------------
 
-    def read_once(self, game: Game, what: str, read: Callable[[], T]) -> T:
-        """What ``read`` reads of ``game``'s current phase, read once for all the mails of the
-        transaction (and again once the phase changes or anything is rolled back)."""
-        ...
+class Turn(Acting, Answering, Holding, Causing, Protocol):
+    """One mail being applied, as a kind of game sees it: each concern its own protocol above."""

@@ -12,6 +12,7 @@ are naive UTC.
 
 from __future__ import annotations
 
+import zlib
 from datetime import date, datetime
 from typing import Any
 
@@ -179,6 +180,8 @@ class Outbox(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     # deferred until (None: at once); while sending: when it was claimed (judge.service.sender)
     next_attempt_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # while sending: the process that claimed it, "host pid N" (judge.service.sender.claimant)
+    claimed_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
     files: Mapped[list[OutboxFile]] = relationship(order_by="OutboxFile.id", cascade="all, delete-orphan")
@@ -205,8 +208,14 @@ class Blob(Base):
 
     __tablename__ = "blobs"
 
-    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
-    data: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)
+    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)  # of the attachment's bytes
+    data: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)  # as stored: see ``encoding``
+    encoding: Mapped[str | None] = mapped_column(String(8), nullable=True)  # "zlib", or None: the bytes as they are
+
+    @property
+    def content(self) -> bytes:
+        """The attachment's bytes, whatever way they are stored (`judge.service.outbox.blob`)."""
+        return zlib.decompress(self.data) if self.encoding == "zlib" else self.data
 
 
 class SignonFailure(Base):
@@ -277,6 +286,21 @@ class Observer(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime)
 
 
+class GreyPress(Base):
+    """Who sent a grey press, and to whom: its readers never learn it while the game runs, and the
+    end publishes it (`judge.service.course.publish`, ruling M63)."""
+
+    __tablename__ = "grey_press"
+    __table_args__ = (Index("ix_grey_press_game", "game_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    phase: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    sent_at: Mapped[datetime] = mapped_column(DateTime)
+    author: Mapped[str] = mapped_column(String(60))  # the seat that sent it
+    readers: Mapped[list[str]] = mapped_column(JSON)  # the seats it went to, "MASTER" for the game master
+
+
 class Absence(Base):
     """A seat's absence: no deadline of the game falls inside it once approved."""
 
@@ -324,3 +348,24 @@ class Heartbeat(Base):
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
     at: Mapped[datetime] = mapped_column(DateTime)
     by: Mapped[str] = mapped_column(String(200))
+
+
+class PlayerRecord(Base):
+    """One line of an address's record on this judge (`judge.service.records`): a phase it was due
+    to act in, and whether it acted on time (``on_time``), late (``late``, in the grace or an
+    automatic extension) or not at all (``missed``); a seat it left silent until the judge declared
+    it ``abandoned``; a game it played to the end (``finished``).  The phases' lines of a phase a
+    ROLLBACK goes back before are dropped (``phase_row``: the phase row's id, kept without a key,
+    as that row may be dropped)."""
+
+    __tablename__ = "player_records"
+    __table_args__ = (Index("ix_player_records_address", "address", "at"), Index("ix_player_records_game", "game_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(String(320))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[str] = mapped_column(String(20))
+    phase: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    phase_row: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    what: Mapped[str] = mapped_column(String(16))  # on_time, late, missed, abandoned, finished
+    at: Mapped[datetime] = mapped_column(DateTime)

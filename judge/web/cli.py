@@ -44,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
 def _publish(settings: Settings, kinds: Kinds, game: str | None) -> int:
     from judge.service.app import open_database
     from judge.service.datadir import refuse_root
-    from judge.web.pages import publish, publish_all, publish_index, web_root
+    from judge.web.pages import publish, publish_all, publish_feeds, publish_index, web_root
 
     refuse_root(settings)
     db = open_database(settings, kinds)
@@ -57,6 +57,7 @@ def _publish(settings: Settings, kinds: Kinds, game: str | None) -> int:
             print(f"judge publish: {exc}", file=sys.stderr)
             return 1
         publish_index(db, settings)
+        publish_feeds(db, settings, [game.lower()])
         count = 1
     print(f"{count} game(s) published in {web_root(settings).resolve()}")
     return 0

@@ -10,6 +10,8 @@ index, the stylesheet and icon, writing files, and keeping the pages up to date.
     web/index.html                  every game, grouped: in progress, forming, finished
     web/style.css, web/icon.svg
     web/games/<game>/...            the game's pages: index.html, the game now, and what its kind adds
+    web/feeds/, web/players/        each game's deadlines and results as feeds, each player's record
+                                    and calendar (`judge.web.feeds`)
 
 A kind keeps a digest of everything a game's pages show in its folder's ``.digest``
 (`templates_version` is part of it): a game whose pages would not change is not rendered again,
@@ -34,20 +36,23 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import BaseLoader, Environment, StrictUndefined
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from judge.service import records
+from judge.service.clock import utcnow
 from judge.service.config import Settings
 from judge.service.kinds import kind_of
 from judge.service.lifecycle import RUNNING
-from judge.service.render import counted
+from judge.service.render import counted, kind_packages, template_loader
 from judge.store.database import Database
 from judge.store.models import Game, Player
-from judge.web import public
+from judge.web import feeds, public
 from judge.wording import power_title
 
 log = logging.getLogger("judge")
@@ -83,9 +88,14 @@ def _game(session: Session, game: Game | str) -> Game:
 # -- writing -----------------------------------------------------------------------------------------
 
 
-@cache
 def environment() -> Environment:
-    env = Environment(loader=PackageLoader("judge", "templates"), autoescape=True, undefined=StrictUndefined,
+    """The pages' templates, the host's and every kind's (`template_loader`)."""
+    return _environment(template_loader())
+
+
+@cache
+def _environment(loader: BaseLoader) -> Environment:
+    env = Environment(loader=loader, autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["when"] = lambda moment: moment.strftime("%Y-%m-%d %H:%M UTC")
     env.filters["iso"] = lambda moment: moment.strftime("%Y-%m-%dT%H:%MZ")
@@ -97,8 +107,12 @@ def environment() -> Environment:
 @cache
 def _assets() -> dict[str, bytes]:
     """The files of ``judge/templates/web``: the templates, the stylesheet and the icon."""
-    folder = files("judge") / "templates" / "web"
-    return {entry.name: entry.read_bytes() for entry in folder.iterdir() if entry.is_file()}
+    return _folder(files("judge") / "templates" / "web")
+
+
+def _folder(folder: Traversable) -> dict[str, bytes]:
+    """The files of ``folder`` by name (none if it is no folder)."""
+    return {entry.name: entry.read_bytes() for entry in folder.iterdir() if entry.is_file()} if folder.is_dir() else {}
 
 
 def write_file(path: Path, content: bytes, written: set[Path]) -> None:
@@ -122,10 +136,18 @@ def render_page(path: Path, template: str, written: set[Path], **context: Any) -
     write_file(path, environment().get_template(f"web/{template}").render(**context).encode("utf-8"), written)
 
 
-@cache
 def templates_version() -> str:
-    """A key of the templates and stylesheet: a judge with new ones writes every page again."""
-    return hashlib.sha256(b"".join(name.encode() + text for name, text in sorted(_assets().items()))).hexdigest()
+    """A key of the templates and stylesheet, the host's and each kind's: a judge with new ones writes
+    every page again."""
+    return _version(template_loader())
+
+
+@cache
+def _version(loader: BaseLoader) -> str:
+    """`templates_version` for the kinds whose templates ``loader`` finds (`judge.service.render`)."""
+    found = {**_assets(), **{f"{kind}/{name}": text for kind, package in kind_packages().items()
+                             for name, text in _folder(files(package) / "templates" / "web").items()}}
+    return hashlib.sha256(b"".join(name.encode() + text for name, text in sorted(found.items()))).hexdigest()
 
 
 def write_index(root: Path, games: Iterable[public.GameFacts]) -> Path:
@@ -181,15 +203,42 @@ def publish_all(source: Session | Database, settings: Settings, *, force: bool =
     """Every game's pages and the index (``judge publish``); returns the pages written."""
     with _reading(source) as session:
         names = list(session.scalars(select(Game.name).order_by(Game.name)))
-    return [publish(source, settings, name, force=force) for name in names] + [publish_index(source, settings)]
+    written = [publish(source, settings, name, force=force) for name in names] + [publish_index(source, settings)]
+    publish_feeds(source, settings, names)
+    return written
+
+
+def publish_feeds(source: Session | Database, settings: Settings, names: Iterable[str]) -> None:
+    """The feeds of the games ``names`` and the pages of their players (`judge.web.feeds`): each
+    file written only if it changed."""
+    root = web_root(settings)
+    names = list(names)
+    with _reading(source) as session:
+        games = list(session.scalars(select(Game).where(Game.name.in_(names))))
+        made = [feeds.gather(session, game, settings) for game in games]
+        now = utcnow()
+        players = feeds.gather_players(session, feeds.addresses_of(session, names), settings, now)
+    written: set[Path] = set()
+    for folder in ("feeds", "players"):
+        make_folder(root / folder)
+    for game in made:
+        calendar = feeds.calendar(f"{game.name} deadlines", [game.deadline] if game.deadline else [], settings.domain)
+        write_file(root / "feeds" / f"{game.name}.ics", calendar, written)
+        write_file(root / "feeds" / f"{game.name}.atom", feeds.atom(game, settings.domain), written)
+    for player in players:
+        render_page(root / "players" / f"{player.record_name}.html", "player.html.j2", written, root="../",
+                    record=records.summary(player.record))
+        write_file(root / "players" / f"{player.calendar_name}.ics",
+                   feeds.calendar("my deadlines", player.deadlines, settings.domain), written)
 
 
 IndexLine = tuple[str, str]  # a game's folder's ``.index`` stamp (its path) and its new line in the index
 
 
 def game_pages(db: Database, settings: Settings, name: str) -> IndexLine | None:
-    """Bring the pages of the game ``name`` up to date (unchanged pages cost a read); its line
-    of the index if that changed, for `publish_changed` to write the index with.  Never raises:
+    """Bring the pages of the game ``name`` up to date, its feeds and its players' pages with them
+    (unchanged pages cost a read); its line of the index if that changed, for `publish_changed`
+    to write the index with.  Never raises:
     the pages are a convenience beside the mail, and a failure is logged while the game goes on."""
     try:
         with _reading(db) as session:
@@ -200,6 +249,7 @@ def game_pages(db: Database, settings: Settings, name: str) -> IndexLine | None:
             kind = kind_of(session, found)
             record = kind.gather(session, found)
         stamp = kind.write_pages(web_root(settings), record).parent / ".index"
+        publish_feeds(db, settings, [name])
         line = _index_line(record.facts)
         return None if stamp.exists() and stamp.read_text("utf-8") == line else (str(stamp), line)
     except Exception:

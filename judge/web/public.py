@@ -121,3 +121,11 @@ def page_url(web_url: str | None, game: str, page: str = "index.html") -> str | 
     if not web_url:
         return None
     return f"{web_url.rstrip('/')}/games/{game}/{page}"
+
+
+def player_url(web_url: str | None, name: str, suffix: str = "html") -> str | None:
+    """The address of a player's page (``players/<name>.html``: its record) or calendar
+    (``suffix`` ``ics``) under ``web_url``; None when the pages are not on the web."""
+    if not web_url:
+        return None
+    return f"{web_url.rstrip('/')}/players/{name}.{suffix}"

@@ -72,6 +72,7 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-cache",  # pages change after every phase: revalidate (304) rather than go stale
 }
+FEEDS = {".ics": "text/calendar", ".atom": "application/atom+xml"}  # `judge.web.feeds`
 HEAD_LIMIT = 16 * 1024  # bytes of a request line and headers; a browser sends well under 2 KiB
 CHUNK = 64 * 1024  # bytes of a file written at a time
 SPARE_DESCRIPTORS = 64  # kept for the files being answered and the process's own
@@ -111,8 +112,8 @@ class PagesHandler(SimpleHTTPRequestHandler):
         return self.server_version
 
     def guess_type(self, path: str | PathLike[str]) -> str:
-        kind = super().guess_type(path)
-        return f"{kind}; charset=utf-8" if kind in ("text/html", "text/css") else kind
+        kind = FEEDS.get(Path(path).suffix) or super().guess_type(path)  # the feeds, whatever the system knows
+        return f"{kind}; charset=utf-8" if kind in ("text/html", "text/css", "text/calendar") else kind
 
     def send_head(self) -> BytesIO | Any:
         path = unquote(urlsplit(self.path).path)

@@ -9,19 +9,22 @@ from judge.commands.parse import (
     UNENDED_PRESS_BEFORE_PRESS,
     UNREAD_AFTER_PRESS,
     BadCommand,
+    Check,
     Command,
     DecideAbsence,
     GameLine,
     GetInfo,
     History,
+    PhaseNamed,
     Press,
     Status,
     Unknown,
     Unread,
+    Wait,
     WhoGame,
 )
 from judge.commands.parse import parse_lines as host_lines
-from judge.games.payola.commands import MapRequest, NoWait, OfferLine, OrderLine, Wait, parse_lines
+from judge.games.payola.commands import MapRequest, OfferLine, OrderLine, Transfer, parse_lines
 
 
 def commands(text: str) -> list[tuple[str, Command]]:
@@ -142,11 +145,17 @@ def test_broadcast_alone_inside_press_is_the_next_press_to_everyone() -> None:
     [
         ("WAIT", Wait()),
         ("wait", Wait()),
-        ("NOWAIT", NoWait()),
-        ("NoWait", NoWait()),
+        ("NOWAIT", Wait(False)),
+        ("NoWait", Wait(False)),
         ("MAP", MapRequest()),
         ("map", MapRequest()),
         ("WAIT please", BadCommand("WAIT takes nothing after it")),
+        ("CHECK", Check()),
+        ("check", Check()),
+        ("PHASE s1901m", PhaseNamed("S1901M")),
+        ("Phase SP1454C", PhaseNamed("SP1454C")),
+        ("PHASE", BadCommand("expected PHASE and the phase the mail is meant for (e.g. PHASE S1902M)")),
+        ("PHASE S1901M F1901M", BadCommand("expected PHASE and the phase the mail is meant for (e.g. PHASE S1902M)")),
         ("MAP 1901", BadCommand("MAP takes nothing after it")),
     ],
 )
@@ -180,6 +189,18 @@ def test_negative_and_fractional_amounts_are_read_as_offers_or_refused() -> None
     assert read["-3 : A MUN H"] == OfferLine("-3 : A MUN H") and read["3.5 : A MUN H"] == OfferLine("3.5 : A MUN H")
     assert read["TRANSFER -5 TO RUSSIA"] == BadCommand("'-5': an amount is a whole number of AgP, 0 or more")
     assert read["TRANSFER 3.5 TO RUSSIA"] == BadCommand("'3.5': an amount is a whole number of AgP, 0 or more")
+
+
+def test_a_transfer_of_more_than_a_million_agp_is_refused_at_reading_whatever_its_length() -> None:
+    """A million AgP (a savings request's most) is read; one more, a number of 5,000 digits (Python
+    refuses to read one of 4,301 or more) and digits that are no ASCII digits are refused with the
+    judge's words, never Python's."""
+    read = dict(commands(f"TRANSFER 1000000 TO RUSSIA\nTRANSFER 1000001 TO RUSSIA\nTRANSFER {'9' * 5000} TO RUSSIA\n"
+                         "TRANSFER \u00b25 TO RUSSIA"))
+    assert read["TRANSFER 1000000 TO RUSSIA"] == Transfer(1_000_000, "RUSSIA")
+    assert read["TRANSFER 1000001 TO RUSSIA"] == BadCommand("a transfer is at most 1,000,000 AgP")
+    assert read[f"TRANSFER {'9' * 5000} TO RUSSIA"] == BadCommand("a transfer is at most 1,000,000 AgP")
+    assert read["TRANSFER \u00b25 TO RUSSIA"] == BadCommand("expected TRANSFER amount TO POWER")
 
 
 def test_approve_absence_is_the_hosts_and_any_other_approve_is_left_to_the_games_kind() -> None:

@@ -142,12 +142,14 @@ def test_in_chromium_the_search_box_finds_a_command_and_the_commands_page_render
                      " box.value = 'TAKEOVER'; box.form.submit(); })()")
         browser.wait_for("Page.loadEventFired", tab.session)
         assert tab.evaluate("location.pathname + location.search").endswith("search.html?q=TAKEOVER")
-        found: list[str] = []
+        # Sphinx lists the results one by one and then writes its summary: read them only when it has
+        summary = ""
         waited_until = time.monotonic() + PATIENCE
-        while not found and time.monotonic() < waited_until:
-            found = tab.evaluate("[...document.querySelectorAll('#search-results li a')].map(a => a.pathname)")
+        while not summary.startswith("Search finished") and time.monotonic() < waited_until:
+            summary = tab.evaluate("document.querySelector('#search-results p.search-summary')?.innerText ?? ''")
             time.sleep(0.2)
-        assert "/players/commands.html" in found, found
+        found = tab.evaluate("[...document.querySelectorAll('#search-results li a')].map(a => a.pathname)")
+        assert "/players/commands.html" in found, (summary, found)
 
         tab.load(served + "players/commands.html")
         assert tab.evaluate("document.title").startswith("Every command")

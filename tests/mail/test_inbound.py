@@ -11,6 +11,7 @@ import pytest
 from judge.mail.inbound import (
     MAX_CHARS,
     MAX_LINES,
+    MAX_RECIPIENTS,
     MAX_STOPPED_AT,
     InboundMail,
     command_lines,
@@ -48,6 +49,7 @@ def test_plain_ascii() -> None:
         truncated=False,
         stopped_at=None,
         from_attachment=False,
+        recipients=("judge@payola.example",),
     )
 
 
@@ -284,6 +286,27 @@ def test_reply_to_without_from() -> None:
 )
 def test_subject(header: str, expected: str) -> None:
     assert parse_mail(f"From: a@example.org\n{header}\n\nbody\n".encode()).subject == expected
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ("To: Judge <JUDGE@Payola.Example>", ("judge@payola.example",)),
+        ("To: judge@payola.example, Bob <bob@example.org>\nCc: carol@example.org, bob@EXAMPLE.org",
+         ("judge@payola.example", "bob@example.org", "carol@example.org")),
+        ("To: judge@payola.example\nCc: not an address, \"Dee\" <dee@example.org>", ("judge@payola.example",
+                                                                                   "dee@example.org")),
+        ("Bcc: hidden@example.org", ()),
+        ("To: undisclosed-recipients:;", ()),
+    ],
+)
+def test_recipients_are_the_usable_addresses_of_to_and_cc(headers: str, expected: tuple[str, ...]) -> None:
+    assert parse_mail(f"From: a@example.org\n{headers}\n\nbody\n".encode()).recipients == expected
+
+
+def test_recipients_are_bounded() -> None:
+    many = ", ".join(f"p{n}@example.org" for n in range(200))
+    assert len(parse_mail(f"To: {many}\n\nbody\n".encode()).recipients) == MAX_RECIPIENTS
 
 
 def test_message_id() -> None:
@@ -536,11 +559,12 @@ def test_deep_nesting_never_raises() -> None:
     [
         b"Content-Type: text/html\n\n" + b"<a" * 100_000,  # HTMLParser.close is quadratic on this
         b"From: " + b"a@example.org, " * 100_000 + b"\n\n",  # so is the address-list parser
+        b"To: " + b"a@example.org, " * 100_000 + b"\nCc: " + b"b@example.org, " * 100_000 + b"\n\n",
         b"Subject: " + b"=?utf-8?q?a?= " * 20_000 + b"\n\n",  # and the encoded-word decoder
         b"Content-Type: text/plain; " + b"a=b; " * 200_000 + b"\n\n",  # and the parameter parser
         b"Content-Type: multipart/mixed; boundary=b\n\n" + b"--b\nContent-Type: image/png\n\nx\n" * 20_000,
     ],
-    ids=["html", "from", "subject", "params", "parts"],
+    ids=["html", "from", "to", "subject", "params", "parts"],
 )
 def test_pathological_inputs_are_fast(raw: bytes) -> None:
     with WorkBudget(CALLS) as budget:

@@ -109,3 +109,22 @@ def test_several_judges_share_one_transport_entry_tried_in_order(tmp_path: Path)
     assert 'host = "127.0.0.1"\n  port = 2525\n' in done.stdout and "judge@PORT" in done.stdout
     assert "same judge" not in done.stderr
     assert setting(config, "judge_destination_concurrency_limit") == "1"
+
+
+def test_an_authentication_results_header_naming_this_postfix_is_removed_as_the_mail_arrives(tmp_path: Path) -> None:
+    """The judge believes (with mta-authenticates) the Authentication-Results header its Postfix's milter
+    writes, by myhostname; one that comes with the mail and names it is forged (RFC 8601, section 5)."""
+    config = site(tmp_path, "mydestination = localhost, judge.test", "header_checks = regexp:/etc/postfix/mine")
+    setup(config, "--domain", "judge.test")
+    assert setting(config, "header_checks") == f"regexp:{config}/judge_header_checks, regexp:/etc/postfix/mine"
+
+    def action(header: str) -> str:
+        return subprocess.run(["postmap", "-q", header, f"regexp:{config}/judge_header_checks"], capture_output=True,
+                              text=True).stdout.strip()
+
+    assert action("Authentication-Results: mail.example.test; dmarc=pass header.from=victim.test") == "IGNORE"
+    assert action("Authentication-Results: (a (nested) comment)\n\tMAIL.example.test.; dkim=pass") == "IGNORE"
+    assert action("Authentication-Results: mx.elsewhere.test; dmarc=pass header.from=x.test") == ""  # not ours
+    assert action("Authentication-Results: mailXexample.test; dmarc=pass") == ""  # the dots are dots
+    setup(config, "--domain", "judge.test")  # again: nothing added twice
+    assert setting(config, "header_checks").count("judge_header_checks") == 1

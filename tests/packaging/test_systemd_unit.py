@@ -14,7 +14,8 @@ import pytest
 
 from judge.web.server import SPARE_DESCRIPTORS, Limits
 
-DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
 SERVICES = ("judge.service", "judge@.service", "judge-tick.service", "judge-backup.service")
 WEB_UNIT = "judge-web.service"
 TIMERS = ("judge-tick.timer", "judge-backup.timer")
@@ -37,6 +38,15 @@ def test_the_unit_is_hardened() -> None:
     for wanted in ("Type=notify", *SANDBOX):
         assert wanted in unit, wanted
     assert any(line.startswith("After=") and "postfix.service" in line.split() for line in unit)
+
+
+def test_the_judge_asks_postfix_for_held_mail_as_its_own_user() -> None:
+    """``postqueue -f`` (mta-flush), run by the judge itself once it listens or stores mail again
+    after a 451, needs the group postdrop: NoNewPrivileges keeps its setgid bit from applying.
+    Nothing of the unit runs as root any more (it ran postqueue as root once the judge listened)."""
+    unit = lines("judge.service")
+    assert "SupplementaryGroups=postdrop" in unit and "NoNewPrivileges=true" in unit
+    assert not [line for line in unit if line.startswith("ExecStart") and "=+" in line.replace("-", "")]
 
 
 def test_a_further_judge_is_the_first_ones_unit_on_the_port_its_instance_names() -> None:
@@ -124,3 +134,29 @@ def test_without_systemd_cron_runs_the_timers_commands_as_payola_and_logrotate_n
     assert "/var/lib/judge-backups" in block.splitlines()[0]  # where the cron line's backups go
     assert "--log-file /var/log/judge/serve.log" in block
     assert "install -m 0644 deploy/judge.cron /etc/cron.d/judge" in block
+
+
+def test_the_recipe_for_a_second_judge_makes_units_with_nothing_of_the_first_ones(tmp_path: Path) -> None:
+    """docs/operators/install.md, "A second domain, with a judge of its own": its loop run as written
+    (into a folder of the test's), each unit the first one's but for the second judge's settings, data
+    directory and backups' folder."""
+    guide = (ROOT / "docs" / "operators" / "install.md").read_text("utf-8")
+    recipe = guide.split("**A second domain, with a judge of its own.**", 1)[1].split("```sh\n", 1)[1]
+    loop = recipe.split("for unit in", 1)[1].split("\ndone\n", 1)[0]
+    script = f"for unit in{loop}\ndone\n".replace("/etc/systemd/system/", f"{tmp_path}/")
+    subprocess.run(["sh", "-c", script], cwd=ROOT, check=True, timeout=60)
+    made = sorted(path.name for path in tmp_path.iterdir())
+    assert made == ["judge-second-backup.service", "judge-second-backup.timer", "judge-second-tick.service",
+                    "judge-second-tick.timer", "judge-second.service"]
+    for name in made:
+        unit = (tmp_path / name).read_text("utf-8")
+        first = (DEPLOY / name.replace("judge-second", "judge")).read_text("utf-8")
+        assert "/etc/judge/judge.toml" not in unit and "/var/lib/judge/" not in unit and "/var/lib/judge\n" not in unit
+        assert not re.search(r"^StateDirectory=judge( |$)", unit, re.M) and " judge-backups" not in unit
+        if "ExecStart=" in first:
+            assert "--config /etc/judge/second.toml" in unit
+    service = (tmp_path / "judge-second.service").read_text("utf-8")
+    assert "StateDirectory=judge-second\n" in service and "WorkingDirectory=/var/lib/judge-second\n" in service
+    backup = (tmp_path / "judge-second-backup.service").read_text("utf-8")
+    assert "judge backup /var/lib/judge-second-backups" in backup
+    assert "StateDirectory=judge-second judge-second-backups" in backup

@@ -10,9 +10,12 @@ sheet sent before the upgrade is there, and the one waiting in the intake is app
 from __future__ import annotations
 
 import grp
+import json
 import os
 import pwd
+import re
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -141,27 +144,57 @@ def build(root: Path) -> None:
         assert old.execute("SELECT version_num FROM alembic_version").fetchall() == [("0007",)]
 
 
-def stand_ins(root: Path, bin_dir: Path) -> None:
+def stand_ins(root: Path, bin_dir: Path, cron: bool = True) -> None:
     """/opt/judge/bin: pip noting what it is asked, judge running this checkout; and in ``bin_dir``
-    python3 (this one: it reads TOML) and systemctl noting what it is asked."""
+    python3 (this one: it reads TOML), systemctl noting what it is asked, and (with ``cron``) cron
+    and logrotate, there to be found."""
     venv = root / "opt" / "judge" / "bin"
-    venv.mkdir(parents=True)
-    bin_dir.mkdir()
-    scripts = {venv / "pip": f'echo "$@" >> {root / "pip.log"}\n',
+    venv.mkdir(parents=True, exist_ok=True)
+    bin_dir.mkdir(exist_ok=True)
+    scripts = {venv / "pip": f'echo "$@" >> {root / "pip.log"}\nfor given in "$@"; do case "$given" in '
+                             f'/*"[postgres]") ls "${{given%\\[postgres\\]}}/judge/migrations/versions" | tail -1 '
+                             f'>> {root / "pip.log"} ;; esac; done\n',
                venv / "judge": f'exec "{sys.executable}" -m judge "$@"\n',
                bin_dir / "systemctl": f'echo "$@" >> {root / "systemctl.log"}\n'}
+    if cron:
+        scripts |= {bin_dir / "cron": "exit 0\n", bin_dir / "logrotate": "exit 0\n"}
     for path, body in scripts.items():
         path.write_text(f"#!/bin/sh\n{body}")
         path.chmod(0o755)
-    (bin_dir / "python3").symlink_to(sys.executable)
+    if not (bin_dir / "python3").exists():
+        (bin_dir / "python3").symlink_to(sys.executable)
 
 
-def upgrade(root: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    bin_dir = root / "stand-ins"
-    stand_ins(root, bin_dir)
-    environment = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "PYTHONPATH": str(ROOT)}
+def environment(root: Path) -> dict[str, str]:
+    return {**os.environ, "PATH": f"{root / 'stand-ins'}:{os.environ['PATH']}", "PYTHONPATH": str(ROOT)}
+
+
+def upgrade(root: Path, *options: str, cron: bool = True) -> subprocess.CompletedProcess[str]:
+    stand_ins(root, root / "stand-ins", cron)
     return subprocess.run(["sh", str(SCRIPT), "--root", str(root), "--user", ME, "--old-user", ME, *options],
-                          capture_output=True, text=True, timeout=300, env=environment)
+                          capture_output=True, text=True, timeout=300, env=environment(root))
+
+
+OLD_JUDGE = """
+import sqlite3, sys, time
+database = sqlite3.connect(sys.argv[4])  # as the first release's judge serve: its database open
+database.execute("SELECT 1").fetchall()
+print("listening", flush=True)
+time.sleep(float(sys.argv[5]) if len(sys.argv) > 5 else 600)
+"""
+
+
+def old_judge(root: Path, data: Path, *command: str) -> subprocess.Popen[str]:
+    """A stand-in for the first release's ``judge serve --config ...``, started by hand: a program
+    called judge, its settings on its command line, its database open; once it has opened it."""
+    program = root / "opt" / "old" / "judge"
+    program.parent.mkdir(parents=True, exist_ok=True)
+    program.write_text(OLD_JUDGE)
+    config = root / "etc" / "judge" / "judge.toml"
+    started = subprocess.Popen([*command, sys.executable, str(program), "serve", "--config", str(config),
+                                str(data / "judge.db")], stdout=subprocess.PIPE, text=True)
+    assert started.stdout is not None and started.stdout.readline() == "listening\n"
+    return started
 
 
 def saved(root: Path) -> Path:
@@ -190,7 +223,8 @@ def test_the_first_release_is_upgraded_in_place_without_systemd_and_its_games_go
     etc = root / "etc"
     assert (etc / "cron.d" / "judge").read_text() == (ROOT / "deploy" / "judge.cron").read_text()  # as payola
     assert (etc / "logrotate.d" / "judge").read_text() == (ROOT / "deploy" / "judge.logrotate").read_text()
-    assert (root / "pip.log").read_text() == f"install --quiet --upgrade {ROOT}[postgres]\n"
+    installed = (root / "pip.log").read_text().splitlines()
+    assert installed[0] == f"install --quiet --upgrade {ROOT}[postgres]" and installed[1].startswith(f"{SCHEMA}_")
     assert (etc / "judge").stat().st_mode & 0o777 == 0o750 and (etc / "judge" / "judge.toml").stat().st_mode & 0o777 \
         == 0o640 and data.stat().st_mode & 0o777 == 0o700  # modes kept
     assert "setsid -f runuser -u" in done.stdout  # how to start it
@@ -238,3 +272,132 @@ def test_a_postgresql_database_used_as_the_old_user_is_refused_before_anything_c
     assert done.returncode == 1 and "ALTER ROLE judge RENAME TO" in done.stderr
     assert (root / "etc" / "cron.d" / "judge").read_text() == OLD_CRON  # nothing changed
     assert not (root / "var" / "lib" / "judge-backups").exists() and (data / "judge.db").is_file()
+
+
+@needs_own_group
+def test_without_systemd_the_old_judge_started_by_hand_is_stopped_before_its_data_is_copied(
+        made_once: Path, tmp_path: Path) -> None:
+    """The first release's guide started the judge by hand without systemd; the script said
+    "stopped" and copied and migrated the database under the judge still running.  Now it finds
+    it (its settings on its command line, its database open), stops it with SIGTERM, and only then
+    copies the data."""
+    root = tmp_path / "root"
+    data = first_release(made_once, root)
+    running = old_judge(root, data)
+    try:
+        done = upgrade(root, "--no-systemd")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert f"stopped with SIGTERM: {running.pid}" in done.stdout
+        assert running.wait(10) == -signal.SIGTERM  # it was stopped, not left running
+        assert f"database upgraded from 0007 to {SCHEMA}" in done.stdout + done.stderr
+    finally:
+        running.kill()
+
+
+@needs_own_group
+def test_an_old_judge_that_something_starts_again_is_refused_and_nothing_is_copied(
+        made_once: Path, tmp_path: Path) -> None:
+    """A supervisor the script does not know (not systemd, no init script) starts the judge again
+    as soon as it ends: the script says so, puts the cron job back and changes nothing."""
+    root = tmp_path / "root"
+    data = first_release(made_once, root)
+    flag = tmp_path / "supervising"
+    flag.touch()
+    program = root / "opt" / "old" / "judge"
+    old_judge(root, data).kill()  # writes the stand-in program
+    config = root / "etc" / "judge" / "judge.toml"
+    judge = json.dumps([sys.executable, str(program), "serve", "--config", str(config), str(data / "judge.db")])
+    supervisor = subprocess.Popen([sys.executable, "-c", (  # nothing of the judge's on its own command line
+        "import json, os, subprocess, sys\n"
+        "while os.path.exists(sys.argv[1]):\n"
+        "    subprocess.run(json.loads(os.environ['SUPERVISED']), stdout=subprocess.DEVNULL)\n"),
+        str(flag)], env={**os.environ, "SUPERVISED": judge})
+    try:
+        done = upgrade(root, "--no-systemd")
+        assert done.returncode == 1 and "a judge came back after it stopped" in done.stderr, done.stdout + done.stderr
+        assert "serve --config" in done.stderr  # which process it is
+        assert (root / "etc" / "cron.d" / "judge").read_text() == OLD_CRON  # put back
+        assert not (saved(root) / "data").exists()  # nothing copied
+        with sqlite3.connect(data / "judge.db") as old:
+            assert old.execute("SELECT version_num FROM alembic_version").fetchall() == [("0007",)]
+    finally:
+        flag.unlink()
+        for process in psutil_children(supervisor.pid):
+            os.kill(process, signal.SIGKILL)
+        supervisor.kill()
+        supervisor.wait(10)
+
+
+def psutil_children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    children = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and int((entry / "stat").read_text().rpartition(")")[2].split()[1]) == pid:
+                children.append(int(entry.name))
+        except OSError:
+            continue
+    return children
+
+
+@needs_own_group
+def test_an_old_judge_under_an_init_script_is_stopped_by_it(made_once: Path, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    data = first_release(made_once, root)
+    running = old_judge(root, data)
+    init = root / "etc" / "init.d" / "judge"
+    init.parent.mkdir(parents=True)
+    init.write_text(f'#!/bin/sh\necho "$@" >> {root / "init.log"}\nkill {running.pid}\n')
+    init.chmod(0o755)
+    try:
+        done = upgrade(root, "--no-systemd")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert f"stopped with {init} stop" in done.stdout and "stopped with SIGTERM" not in done.stdout
+        assert (root / "init.log").read_text() == "stop\n" and running.wait(10) == -signal.SIGTERM
+    finally:
+        running.kill()
+
+
+@needs_own_group
+def test_without_cron_or_logrotate_the_no_systemd_path_says_the_tick_would_never_run(
+        made_once: Path, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    first_release(made_once, root)
+    done = upgrade(root, "--no-systemd", cron=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "cron logrotate is not installed here" in done.stderr
+
+
+@needs_own_group
+@pytest.mark.skipif(os.geteuid() != 0, reason="gives the settings a group of another user's: root")
+def test_the_way_back_puts_the_first_releases_groups_files_and_schema_back_keeping_every_game(
+        made_once: Path, tmp_path: Path) -> None:
+    """The first release's settings belong to its user's group; the upgrade gives them to payola's.
+    The way back the upgrade writes (way-back.sh) takes the database down to 0007 in place, with
+    the sheets played since, and gives the settings their group again, which the old judge needs
+    to read them."""
+    root = tmp_path / "root"
+    data = first_release(made_once, root)
+    etc = root / "etc" / "judge"
+    old_group = grp.getgrgid(1).gr_name  # not the tester's
+    for path in (etc, etc / "judge.toml"):
+        os.chown(path, -1, 1)
+    done = upgrade(root, "--no-systemd")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert grp.getgrgid((etc / "judge.toml").stat().st_gid).gr_name != old_group  # payola's, now
+    settings = load_settings(etc / "judge.toml")
+    db = open_database(settings)
+    timer_tick(db, settings, datetime.now(UTC).replace(tzinfo=None))  # a game played on after the upgrade
+    db.engine.dispose()
+    way_back = saved(root) / "way-back.sh"
+    back = subprocess.run(["sh", str(way_back)], capture_output=True, text=True, timeout=300, env=environment(root))
+    assert back.returncode == 0, back.stdout + back.stderr
+    for path in (etc, etc / "judge.toml"):
+        assert grp.getgrgid(path.stat().st_gid).gr_name == old_group, path
+    assert (root / "etc" / "cron.d" / "judge").read_text() == OLD_CRON
+    assert (root / "etc" / "logrotate.d" / "judge").read_text() == OLD_LOGROTATE
+    with sqlite3.connect(data / "judge.db") as old:
+        assert old.execute("SELECT version_num FROM alembic_version").fetchall() == [("0007",)]
+        assert old.execute("SELECT count(*) FROM submissions").fetchall() == [(2,)]  # both sheets, kept
+    installed = (root / "pip.log").read_text().splitlines()[-2:]  # the first release's files, from its commit
+    assert re.fullmatch(r"install --quiet /\S+\[postgres\]", installed[0]) and installed[1] == "0007_intake_marks.py"

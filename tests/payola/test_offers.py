@@ -171,6 +171,27 @@ def test_cap_amounts_written_per_sheet_at_most_1000() -> None:
         (60, "a sheet can hold at most 1000 amounts as written (each + part counts once: 3*5 is one)")]
 
 
+def test_cap_a_line_at_2000_characters_and_a_sheet_at_30000_comments_included() -> None:
+    """A line as long as the other limits allow, 100 amounts written '1*500#500' joined by ' + ' and an
+    order (900 + 297 + 14 = 1,211 characters), is read; a line of 2,001 characters is not, whatever it holds
+    (here a comment).  Twenty lines of 1,500 characters (20 x 1,501 = 30,020 with their line ends) go over
+    a sheet's 30,000 on the twentieth: that line is the error."""
+    longest = " + ".join(["1*500#500"] * 100) + " : F LON - NTH"
+    assert len(longest) == 1_211
+    sheet, errors = sheet_of(longest)
+    assert not errors and sheet.offers[0].terms == (Term(500, 500),) * 100
+    padded = "1 : F LON - NTH % " + "x" * (2_001 - 18)
+    assert len(padded) == 2_001
+    _, errors = sheet_of(f"1 : F EDI - NTH\n{padded}")
+    assert [(e.line, e.error) for e in errors] == [(2, "a line holds at most 2,000 characters")]
+    line = "1 : F LON - NTH % " + "x" * (1_500 - 18)
+    sheet, errors = sheet_of("\n".join([line] * 19))
+    assert not errors and len(sheet.offers) == 19
+    _, errors = sheet_of("\n".join([line] * 21))
+    assert [(e.line, e.error) for e in errors] == [
+        (20, "a sheet holds at most 30,000 characters as written, comments included")]
+
+
 def test_blind_lines_set_aside_count_toward_the_sheets_limits() -> None:
     # "A LON - YOR" names an army that is not there: set aside silently, but counted like the
     # offer it would be if it were, so the limit's answer does not tell which it is.

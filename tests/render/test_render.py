@@ -327,8 +327,8 @@ def test_the_first_eleven_powers_of_a_variant_have_distinct_colours() -> None:
 
 def test_twelve_or_thirteen_powers_take_tols_sets_for_as_many_and_more_keep_the_eleven_in_turn() -> None:
     """Tol's discrete rainbow has sets of 12 and 13 colours (Machiavelli's Absence of Plague has 13
-    players); a board of more powers than 13 (Known World's 16, World's 17, Void's 36) repeats the
-    set of 11 as before, so its pictures are unchanged."""
+    players); a board of more powers than 13 (Known World's 16, Void's 36) repeats the set of 11 as
+    before, so its pictures are unchanged (World's 17 have their own: test_palette)."""
     thirteen = power_colours([f"P{i}" for i in range(13)])
     assert len(set(thirteen.values())) == 13
     assert thirteen["P0"] == "#D1BBD7" and thirteen["P12"] == "#DC050C"  # Tol's 13: from pale purple to red

@@ -439,7 +439,7 @@ def test_help_is_answered_once_a_mail_however_often_it_is_asked(judge: Judge) ->
     judge.send(MALLORY, "HELP\n" * 500)
     sent = outbox_rows(judge)[before:]
     assert len(sent) == 1 and sent[0].recipient == MALLORY
-    assert sent[0].body.count("Commands (one per line") == 1
+    assert sent[0].body.count("commands one per line") == 1  # the index, once
     assert judge.outcomes_of("HELP")[1:] == [("error", "ONE_PER_MAIL")] * (judge.settings.max_commands_per_mail - 1)
     assert len(sent[0].body.encode()) < 100_000  # not 500 copies of a 16 kB text
 
@@ -578,3 +578,67 @@ def test_one_mails_news_to_a_game_are_one_mail_per_reader(watched: Judge) -> Non
     assert body.count("  OK") == 4
     told = [row.recipient for row in outbox_rows(watched) if row.id > mark and row.kind == "announcement"]
     assert sorted(told) == ["dave@example.org", "erin@example.org"]
+
+
+def test_the_press_of_one_mail_holds_at_most_200000_characters_in_all_its_copies(judge: Judge) -> None:
+    """Each copy of a press is a mail the judge keeps: a press as long as a mail (200,000 characters) to
+    fifty readers would be ten megabytes.  g1 with three observers: France's PRESS TO ALL goes to
+    Germany, the game master and the three observers, five copies.  A press of 400 lines of 99
+    characters is 40,000 characters with its line ends, 200,000 in its five copies: sent; a second
+    press of one line 'hi' (3 characters, 15 in five copies) would take the mail over: refused, saying
+    so; the same press in the next mail is sent."""
+    for watcher in ("w1@example.org", "w2@example.org", "w3@example.org"):
+        judge.send(watcher, "OBSERVE g1")
+    judge.new_mail()
+    long = "\n".join(["x" * 99] * 400)
+    judge.send(ALICE, f"SIGNON F@g1 alice-pw\nPRESS TO ALL\n{long}\nENDPRESS\nPRESS TO ALL\nhi\nENDPRESS")
+    assert judge.outcomes_of("PRESS TO ALL") == [("ok", None), ("error", "TOO_MUCH_PRESS")]
+    assert sum(m.subject == "g1 press from France" for m in judge.new_mail()) == 5
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nPRESS TO ALL\nhi\nENDPRESS")
+    assert judge.outcomes_of("PRESS TO ALL") == [("ok", None)]
+
+
+def test_a_phase_completed_by_a_mail_over_its_mail_budget_waits_for_its_deadline(tmp_path: Path) -> None:
+    """A phase's results go to each reader; processed by a mail that has queued mails already, they could
+    take it over max-mails-per-mail, as a PROCESS would (which is refused then).  With the budget set to
+    5: Germany's sheet is in; France's mail sends press to all (Germany, the game master: 2 mails) and
+    completes the phase, whose results would be 3 more (France, Germany, the game master): 5, within
+    the budget, processed.  With two presses (4 mails), 7 would be over: the phase stays open, complete,
+    and its deadline processes it."""
+    for presses, processed in ((1, True), (2, False)):
+        judge = two_player_game(Judge(tmp_path / str(presses), max_mails_per_mail=5))
+        judge.send(BOB, "SIGNON G@g1 bob-pw\n1 : A MUN H")
+        judge.send(ALICE, "SIGNON F@g1 alice-pw\n1 : A PAR H\n" + "PRESS TO ALL\nhello\nENDPRESS\n" * presses)
+        assert judge.outcomes_of("PRESS TO ALL") == [("ok", None)] * presses
+        with judge.db.transaction() as session:
+            assert (session.scalars(select(Game.phase).where(Game.name == "g1")).one() != "S1901M") == processed
+
+
+@pytest.mark.parametrize("days", ["9" * 5_000, "\u00b2", "0061"])
+def test_an_absence_days_option_python_would_not_read_is_refused_in_the_judges_words(tmp_path: Path,
+                                                                                     days: str) -> None:
+    """A number of 5,000 digits (Python reads none of 4,301 or more), a superscript two (a digit to Python,
+    no number to int()) and 61 written with leading zeros: each refused as the option it is, the mail
+    applied, not quarantined."""
+    judge = Judge(tmp_path)
+    judge.send(GM, f"CREATE g9 gm-pw ABSENCE_DAYS={days}")
+    [answer] = [a for a in judge.answers if a.text.startswith("CREATE")]
+    assert answer.outcome == "error" and "ABSENCE_DAYS takes a number of days up to 60" in answer.message
+    with judge.db.transaction() as session:
+        assert session.scalars(select(InboundMail.status)).all() == ["done"]
+
+
+def test_a_reply_quotes_a_hundred_thousand_characters_of_a_mail_then_each_line_briefly(judge: Judge) -> None:
+    """A reply that quoted every line of a mail whole would be as long as the mail, and the judge keeps it:
+    130 unknown lines of 1,500 characters (195,000, within what a mail is read to) are quoted whole
+    while the reply has quoted less than 100,000 characters of lines and answers: each line's answer
+    is "unknown command 'ZZZ000': HELP lists the commands" (49 characters), 1,549 a line, so the
+    first 65 lines are quoted whole (64 x 1,549 = 99,136 < 100,000 <= 65 x 1,549 = 100,685) and the 65
+    after 80 characters each, enough to find the line, their answers 40."""
+    lines = [f"ZZZ{n:03d} " + "x" * 1493 for n in range(130)]
+    judge.send(ALICE, "\n".join(lines))
+    answers = [answer for answer in judge.answers if answer.text.startswith("ZZZ")]
+    assert len(answers) == 130 and {len(answer.message) for answer in answers[:65]} == {49}
+    assert [answer.text for answer in answers[:65]] == lines[:65]
+    assert [answer.text for answer in answers[65:]] == [line[:80] + " [...]" for line in lines[65:]]
+    assert len(judge.last_to(ALICE).body) < 120_000  # the mail was 195,000 characters

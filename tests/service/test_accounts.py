@@ -188,6 +188,22 @@ def test_an_address_that_confirmed_is_not_asked_again_in_mail_its_mta_vouches_fo
     assert len(tokens(judge.db, "carol@example.org")) == 1
 
 
+@pytest.mark.parametrize("authenticates", [True, False])
+def test_the_token_mail_promises_no_new_request_only_where_the_judges_mta_vouches(tmp_path: Path,
+                                                                                   authenticates: bool) -> None:
+    """Once confirmed, an address is not asked again in mail the judge's MTA vouches for; a judge
+    whose MTA does not authenticate asks every time, and its token mail says so, not the promise."""
+    judge = Judge(tmp_path, mta_hostname=MTA, mta_authenticates=authenticates)
+    judge.send(GM, "CREATE g4 gm-secret\nCREATE g5 gm-secret")
+    judge.send("carol@example.org", "JOIN g4 pw")  # asked, and confirms (the harness answers)
+    [asked] = [m for m in judge.all_mail() if m.subject == "Please confirm: JOIN g4"]
+    judge.send("carol@example.org", "JOIN g5 pw", headers=vouching(judge.settings, "carol@example.org"))
+    again = len(tokens(judge.db, "carol@example.org")) == 2
+    promised = "Once this address has confirmed, the judge no longer asks when you write from it yourself" in asked.body
+    said = "so the judge asks each time a request\nwould send a game's mail to an address" in asked.body
+    assert (promised, said, again) == ((True, False, False) if authenticates else (False, True, True))
+
+
 def test_observers_per_game_are_capped(tmp_path: Path) -> None:
     judge = two_player_game(Judge(tmp_path, max_observers=2))
     for number in range(3):

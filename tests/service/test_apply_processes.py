@@ -25,12 +25,12 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from sqlalchemy import event, select, text
 
-from judge.bootstrap import database
+from judge.bootstrap import database, kinds
 from judge.commands.parse import parse_lines
 from judge.mail.inbound import parse_mail
 from judge.service import daemon
@@ -353,3 +353,36 @@ def test_a_mail_whose_database_session_the_server_ended_is_applied_again_not_qua
     assert stalled and unapplied_mail(judge.db) == []
     judge.send(ALICE, "SIGNON FRANCE@g1 alice-pw\nSTATUS")
     assert "1 : A PAR - BUR" in judge.last_to(ALICE).body
+
+
+class _KilledAfterAsking:
+    """The applier's end of its pipe to a daemon that is killed (SIGKILL) as soon as it has asked for a run:
+    the daemon's end closes once the applier has read the run."""
+
+    def __init__(self, pipe: Connection, daemon_end: Connection) -> None:
+        self.pipe, self.daemon_end = pipe, daemon_end
+
+    def recv(self) -> Any:
+        asked = self.pipe.recv()
+        self.daemon_end.close()
+        return asked
+
+    def send(self, answer: Any) -> None:
+        self.pipe.send(answer)
+
+
+def test_an_applier_whose_daemon_was_killed_mid_run_logs_a_line_and_ends(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The daemon killed while its applier applies a run: the applier commits the run, finds the daemon's
+    end of the pipe closed when it answers, logs that on one line (no BrokenPipeError traceback) and
+    ends; the mail it applied is settled."""
+    judge = Judge(tmp_path)
+    mail_id = receive(judge.db, raw_mail(CAROL, "HELP"), judge.now)
+    ours, applier = SPAWN.Pipe()
+    ours.send(([mail_id], judge.now))
+    daemon._applier_main(cast(Connection, _KilledAfterAsking(applier, ours)), judge.settings, kinds())
+    gone = [record for record in caplog.records if "daemon is gone" in record.getMessage()]
+    assert [(record.levelname, record.exc_info) for record in gone] == [("WARNING", None)]
+    assert "BrokenPipeError" in gone[0].getMessage()
+    with judge.db.transaction() as session:
+        assert session.get_one(InboundMail, mail_id).status == "done"

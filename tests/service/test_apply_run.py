@@ -104,7 +104,8 @@ def statements(judge: Judge, *starts: str) -> dict[str, int]:
     return seen
 
 
-READS = ("SELECT games.id", "SELECT players.id", "SELECT phases.id")  # a game's row, its seats, its phase
+READS = ("SELECT games.id", "SELECT players.id", "SELECT phases.id",  # a game's row, its seats, its phase,
+         "SELECT phases.name")  # and its phases' names (which phase a mail was meant for: judge.service.late)
 
 
 def test_a_run_reads_a_games_row_seats_and_phase_once_for_all_its_mails(judge: Judge) -> None:

@@ -359,8 +359,9 @@ def test_set_reminder_moves_the_reminder_and_is_announced(judge: Judge) -> None:
 
 
 def test_help_teaches_the_offer_notation(judge: Judge) -> None:
-    judge.send(ALICE, "HELP")
-    body = judge.last_to(ALICE).body
+    judge.send(ALICE, "HELP ALL")
+    _, data = judge.last_to(ALICE).attachments["help.txt"]
+    body = data.decode()
     for example in ("4 : A LON - YOR", "4 ! A LON - YOR", "4 > A LON - YOR", "4 @ A LON H", "4 & A LON - YOR",
                     "3*2 : A LON - YOR", "10#4 : A LON - YOR", "10# : A LON - YOR", "5 + 2*3#1 : A LON - YOR",
                     "4 : F LON - ENG | - NTH | H", "10 $", "% a note", "EBAYOLA", "WAIT", "PRESS TO M"):

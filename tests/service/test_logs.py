@@ -4,12 +4,15 @@ process settled first says so."""
 
 from __future__ import annotations
 
+import io
 import logging
 import re
+import shutil
 import signal
 import smtplib
 import subprocess
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -18,9 +21,12 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from judge.service.app import tick
+from judge.service.config import Settings
 from judge.service.handlers import receive
 from judge.service.handlers.mail import apply_run
 from judge.service.logs import RepeatFilter
+from tests.support.clock import Clock
+from tests.support.daemon import Running
 from tests.support.harness import Judge, fresh_database_url, raw_mail, two_player_game
 from tests.support.people import GM
 from tests.support.ports import free_port
@@ -80,7 +86,7 @@ def test_a_phase_processed_in_a_mail_that_is_then_quarantined_is_not_logged(
     process_phase = lifecycle.process_phase
 
     def counted(*args: Any, **kwargs: Any) -> Any:
-        calls.append(kwargs["cause"])
+        calls.append(args[-1].cause)  # the closing
         return process_phase(*args, **kwargs)
 
     def fail_after(*args: object, **kwargs: object) -> None:
@@ -186,3 +192,52 @@ def test_the_lines_about_a_games_mail_name_the_game(judge: Judge, caplog: pytest
         relay.stop()
     assert any(re.fullmatch(rf"outbox \d+ to {BOB} \(game g1\) failed: .*no such user", record.getMessage())
                for record in caplog.records)
+
+
+HOUR = 3600.0
+SCALE = 360.0  # the drill's time runs this much faster: ten seconds stand for an hour
+
+
+@pytest.mark.database
+def test_an_hour_with_the_database_down_writes_under_300_kb_of_log(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/operators/logs.md: "an hour of PostgreSQL down writes under 300 KB".  Every period of the
+    daemon (the sender's sweep, its back-off, the heartbeat, the doorbell's retries, the tick) and of
+    the log's filter (its minute, its hour) divided by `SCALE`, the database made unreachable as the
+    daemon runs (its engine one whose file cannot be opened), the log written as `log_to` writes it
+    for ten seconds: an hour.  The bound is an upper one: a busy machine runs fewer loops, never more.
+    Measured so, the daemon wrote about 1.3 MB an hour (the clock's traceback every minute, the
+    sender's and the doorbell's lines every five seconds)."""
+    from judge.service import daemon as daemon_module
+    from judge.service.logs import AGAIN
+    from judge.store.database import Database
+
+    caplog.set_level(logging.INFO)
+    for name in ("SENDER_PERIOD", "FAULT_PERIOD", "BEAT", "REFRESH"):
+        monkeypatch.setattr(daemon_module, name, getattr(daemon_module, name) / SCALE)
+    monkeypatch.setattr(daemon_module.Doorbell, "RETRY", daemon_module.Doorbell.RETRY / SCALE)
+    monkeypatch.setattr(daemon_module.Doorbell, "PERIOD", daemon_module.Doorbell.PERIOD / SCALE)
+    written = io.StringIO()
+    handler = logging.StreamHandler(written)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    handler.addFilter(RepeatFilter(handler.handle, interval=60 / SCALE, again=AGAIN / SCALE))
+    settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=60 / SCALE,
+                        mta_flush=None)
+    judge = Running(settings, Clock())
+    judge.settled()  # started, and at work
+    real = judge.daemon.db.engine, judge.daemon.db._sessions
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    dead = Database(f"sqlite:///{gone / 'judge.db'}")
+    shutil.rmtree(gone)  # its file, and the folder it was in: nothing can open it
+    logging.getLogger().addHandler(handler)
+    try:
+        judge.daemon.db.engine, judge.daemon.db._sessions = dead.engine, dead._sessions
+        time.sleep(HOUR / SCALE)
+        judge.daemon.db.engine, judge.daemon.db._sessions = real
+    finally:
+        logging.getLogger().removeHandler(handler)
+        judge.stop()
+    log = written.getvalue()
+    assert "sender failed" in log  # the database was down, and said so
+    assert len(log.encode()) < 300 * 1024, f"{len(log.encode())} bytes:\n{log[-3000:]}"

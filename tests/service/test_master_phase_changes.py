@@ -101,9 +101,9 @@ def test_rollforward_is_refused_once_a_power_changed_anything_since_the_rollback
     judge.new_mail()
     judge.send(GM, MASTER + "ROLLFORWARD")
     mails = judge.new_mail()
-    assert ("> ROLLFORWARD\n  ERROR: not undone: since the ROLLBACK, England, France changed sheets, orders, "
-            "acceptance lists or money, which ROLLFORWARD would discard; PROCESS processes S1901M with them as they "
-            "are now") in to(mails, GM)[0].body
+    assert ("> ROLLFORWARD\n  ERROR: not undone: since the ROLLBACK, France sent something in this phase; England "
+            "changed money or acceptance lists, which ROLLFORWARD would discard; PROCESS processes S1901M with them "
+            "as they are now") in to(mails, GM)[0].body
     assert [m.to for m in mails] == [GM]  # no results, no notice
     judge.send(ALICE, FRANCE + "STATUS")
     assert "9 : A PAR - PIC" in judge.last_to(ALICE).body  # still stands
@@ -254,6 +254,6 @@ def test_a_pirates_proposal_process_names_its_phases(tmp_path: Path) -> None:
 
 
 def test_help_recommends_the_phase_named_form(judge: Judge) -> None:
-    judge.send(GM, "HELP")
+    judge.send(GM, "HELP master")
     body = judge.last_to(GM).body
     assert "PROCESS phase" in body and "ROLLBACK phase" in body

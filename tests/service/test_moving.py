@@ -13,6 +13,7 @@ from sqlalchemy import func, select, update
 from judge.bootstrap import main, open_database
 from judge.games.payola import lifecycle
 from judge.service.app import apply_stored
+from judge.service.handlers import receive
 from judge.service.intake import FileIntake, intake_path
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, Outbox, Secret, Submission
@@ -184,3 +185,30 @@ def test_a_restore_says_what_the_backups_waiting_mail_will_do_and_can_keep_what_
     assert "1 of the 2 mail(s) waiting to go out in the backup, queued before 2026-01-05 12:30 UTC, will not go " \
            "out again" in out
     assert states == {ALICE: "failed", BOB: "pending"}
+
+
+def test_a_restore_applies_the_mail_the_backup_held_unapplied_without_answering_it_a_second_time(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Alice's sheet was stored, not yet applied, when the backup was made; the judge applied it and
+    answered her a moment later, then its disk died.  The restored judge applies her sheet again (it
+    counts, as it did) but does not answer her again: the answer is held, failed, for judge resend."""
+    judge = two_player_game(Judge(tmp_path / "data"))
+    receive(judge.db, raw_mail(ALICE, "SIGNON F@g1 alice-pw\n3 : A PAR - BUR"), judge.now)  # stored, not applied
+    options = ["--data-dir", str(judge.settings.data_dir)]
+    options += ["--database", judge.settings.database] if judge.settings.database else []
+    assert main(["backup", str(tmp_path / "backups"), *options]) == 0
+    made = next((tmp_path / "backups").iterdir())
+    before = last_outbox_id(judge.db)
+    apply_stored(judge.db, judge.settings, judge.now)  # the judge that made the backup, a moment later
+    judge.tick()
+    assert [mail.to for mail in judge.new_mail()] == [ALICE]  # her answer, once
+    url = judge.settings.database_url if judge.settings.database is None else str(fresh_database_url())
+    capsys.readouterr()
+    assert main(["restore", str(made), "--data-dir", str(judge.settings.data_dir), "--database", url]) == 0
+    assert "1 mail(s) stored but not yet applied in the backup applied now" in capsys.readouterr().out
+    restored = Database(url)
+    with restored.transaction() as session:
+        assert session.scalars(select(Submission.text)).all() == ["3 : A PAR - BUR"]  # her sheet counts
+        held = session.execute(select(Outbox.recipient, Outbox.status).where(Outbox.id > before)).all()
+    assert [tuple(row) for row in held] == [(ALICE, "failed")]  # not answered a second time
+    restored.engine.dispose()

@@ -227,6 +227,21 @@ def test_an_observer_receives_public_results_and_no_secrets(judge: Judge) -> Non
     assert not [m for m in to(judge.new_mail(), OBSERVER) if "results" in m.subject]
 
 
+def test_an_observer_is_told_when_a_seat_is_taken_over_and_never_by_whom(tmp_path: Path) -> None:
+    """The players read who took a seat over (unless the game is ANONYMOUS); its observers read that
+    it was taken, never a player's address."""
+    judge = start(Judge(tmp_path), "OPEN_TAKEOVER")
+    judge.send(OBSERVER, "OBSERVE g1")
+    judge.send(BOB, GERMANY + "RESIGN")
+    judge.new_mail()
+    judge.send(DAN, "TAKEOVER GERMANY@g1 dan-pw")
+    mails = judge.new_mail()
+    [watched] = to(mails, OBSERVER)
+    assert watched.subject == "g1: Germany has a new player"
+    assert "Germany has a new player" in watched.body and DAN not in watched.body
+    assert "Germany has a new player (dan@example.org)" in to(mails, ALICE)[0].body
+
+
 @pytest.mark.parametrize("options", ["", "BLIND"])
 def test_an_observer_is_told_of_the_start_and_of_a_resignation(tmp_path: Path, options: str) -> None:
     judge = Judge(tmp_path, maps=True)
@@ -292,7 +307,7 @@ def test_status_shows_the_powers_own_vote_wait_and_absence_and_nobody_elses(tmp_
     status = [m for m in judge.all_mail() if m.to == ALICE and m.subject == "Re: orders"][-1].body.split(
         "> STATUS", 1)[1]
     assert "your vote (secret): for a draw including all survivors" in status
-    assert "you asked to WAIT: the phase waits for its deadline (NOWAIT to withdraw)" in status
+    assert "you asked S1901M to WAIT for its deadline (NOWAIT to withdraw)" in status
     assert "your absence: 2026-01-20 to 2026-01-22, approved" in status
     judge.send(BOB, GERMANY + "VOTE CONCEDE FRANCE\nTRANSFER 8 TO ITALY\n2 : A MUN - RUH")
     judge.send(CAROL, ENGLAND + "STATUS")
@@ -308,7 +323,8 @@ def test_the_masters_status_shows_every_power_but_never_what_it_sent(tmp_path: P
     judge.send(GM, MASTER + "SET OPENING ENGLAND\nSTATUS")
     status = judge.last_to(GM).body.split("> STATUS", 1)[1]
     assert "game g1, active, phase S1901M, deadline 2026-01-07 12:00" in status
-    assert "  France: played; submitted; asks to WAIT; 48 AgP; vote: for a draw including all survivors" in status
+    assert "  France: played; submitted; 48 AgP; vote: for a draw including all survivors" in status
+    assert "asking S1901M to WAIT for its deadline: France" in status
     assert ("  Germany: played; waiting; 40 AgP (transfers this phase: -8 to ENGLAND); vote: to concede the game to "
             "France") in status
     assert "  England: vacant, open for TAKEOVER; nothing to order; 56 AgP (transfers this phase: +8 from GERMANY)" \
@@ -440,8 +456,7 @@ def test_rollforward_after_rollback_reproduces_the_original_results(judge: Judge
     note = ("These results replace the earlier results of S1901M, sent 2026-01-05 12:00 UTC: the game master rolled "
             "the game back to S1901M, and it has been processed again.\n\n")
     news = ("Also in the game master's mail: the game master undid the rollback of S1901M: it is processed again now, "
-            "with the sheets, orders, acceptance lists and money it had when it was rolled back (nobody changed them "
-            "since).\n\n")
+            "as it was when it was rolled back (nobody has changed anything since).\n\n")
     assert note in again and news in again and again.replace(note, "").replace(news, "") == original
     judge.send(GM, MASTER + "ROLLFORWARD")
     assert judge.outcome_of("ROLLFORWARD") == ("error", "NO_ROLLBACK")

@@ -25,7 +25,7 @@ from judge.service.listening import listening, stopped_listening
 from judge.store.database import alembic_config, newest_version, to_wal
 from judge.store.models import Heartbeat, InboundMail, Outbox, Submission
 from tests.support.cli import options, run
-from tests.support.harness import Judge, fresh_database_url, two_player_game
+from tests.support.harness import Judge, fresh_database_url, raw_mail, two_player_game
 from tests.support.people import GM
 from tests.support.relay import Relay
 
@@ -197,6 +197,96 @@ def test_judge_status_says_when_the_data_directorys_disk_is_nearly_full(tmp_path
     assert code == 1 and f"PROBLEM: {tmp_path} has 12 MB free (under 200 MB)" in lines[-1]
 
 
+def test_judge_status_warns_when_mta_authenticates_is_set_but_the_mta_writes_no_authentication_results(
+        tmp_path: Path) -> None:
+    """With ``mta-authenticates`` the judge believes the Authentication-Results header its MTA writes; an MTA
+    that writes none (its milter stopped, or given another authserv-id) most likely removes none either, and
+    then a forged one in a player's mail is believed.  ``judge status`` reads the newest mails the MTA handed
+    over: one without a header by ``mta-hostname`` is a problem (a header by another server does not count)."""
+    now = datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+    judge = two_player_game(Judge(tmp_path, now=now, mta_hostname="mx.example.net", mta_authenticates=True))
+    listening(judge.db, now, "judge1 pid 7 on 127.0.0.1:2525", starting=True)
+    run_deadlines(judge.db, judge.settings, now)
+    received = (f"Received: from c.example.org (c.example.org [192.0.2.7])\r\n\tby mx.example.net (Postfix) with "
+                f"ESMTP id 4F2A1C\r\n\tfor <judge@localhost>; {now:%a, %d %b %Y %H:%M:%S} +0000\r\n").encode()
+    vouched = {"Authentication-Results": "mx.example.net; dmarc=pass header.from=example.org"}
+    judge.send_raw(received + raw_mail(ALICE, "HELP", headers=vouched))
+    lines, code = operator.status(judge.db, judge.settings, now, operator.Limits())
+    assert code == 0 and lines[-1] == "OK"  # the MTA vouched (the earlier mail came by judge inject: not counted)
+    elsewhere = {"Authentication-Results": "mx.elsewhere.example; dmarc=pass header.from=example.org"}
+    judge.send_raw(received + raw_mail(BOB, "HELP", headers=elsewhere))
+    lines, code = operator.status(judge.db, judge.settings, now, operator.Limits())
+    assert code == 1 and "PROBLEM: mta-authenticates is set, but 1 of the last 2 mail(s) your MTA (mx.example.net)" \
+        in lines[-1]
+
+
+def well(judge: Judge, now: datetime) -> Judge:
+    """``judge`` as a running judge leaves it: its listener's heartbeat and a tick, at ``now``."""
+    listening(judge.db, now, "judge1 pid 7 on 127.0.0.1:2525", starting=True)
+    run_deadlines(judge.db, judge.settings, now)
+    return judge
+
+
+def test_judge_status_is_a_problem_while_mail_waits_in_quarantine(tmp_path: Path) -> None:
+    now = datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+    judge = well(two_player_game(Judge(tmp_path, now=now)), now)
+    with judge.db.transaction() as session:  # a mail the judge could not apply
+        mail = session.scalars(select(InboundMail).order_by(InboundMail.id.desc())).first()
+        assert mail is not None
+        mail.status, mail.error = "quarantined", "RuntimeError: a bug"
+    lines, code = operator.status(judge.db, judge.settings, now, operator.Limits())
+    assert code == 1 and lines[-1] == "PROBLEM: 1 mail(s) could not be applied and wait in quarantine: judge " \
+        "quarantine shows each; retry it once the cause is fixed, or drop it"
+    operator.quarantine_drop(judge.db, mail.id)
+    assert operator.status(judge.db, judge.settings, now, operator.Limits())[1] == 0
+
+
+def test_judge_status_is_a_problem_as_soon_as_the_relay_defers_mail_and_ok_once_it_takes_it(
+        tmp_path: Path, relay: Relay, capsys: pytest.CaptureFixture[str]) -> None:
+    """Postfix stopped for a few minutes: the judge's mail is deferred (its next try in a minute, then
+    five...), long before any of it has waited the hour after which waiting mail is a problem."""
+    now = datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+    judge = well(two_player_game(Judge(tmp_path, now=now, relay=f"127.0.0.1:{relay.port}")), now)
+    relay.refuse = {ALICE: "421 4.3.2 Service not available, closing transmission channel"}
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nSTATUS")
+    status, out = run(capsys, "status", *options(judge))
+    assert status == 1 and "PROBLEM: 1 outgoing mail(s) deferred: the relay refused them or could not be reached " \
+        "(last: 421 4.3.2 Service not available" in out
+    relay.refuse = {}  # Postfix is back
+    assert run(capsys, "resend", "--all", *options(judge))[0] == 0
+    assert run(capsys, "status", *options(judge))[0] == 0
+
+
+def test_judge_status_is_a_problem_when_the_last_backup_failed_or_the_last_good_one_is_old(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    now = datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+    judge = well(two_player_game(Judge(tmp_path / "data", now=now)), now)
+    assert run(capsys, "status", *options(judge))[0] == 0  # no backup made yet: nothing to say of them
+    (tmp_path / "full").write_text("a file where the backups' folder should be")
+    assert run(capsys, "backup", str(tmp_path / "full"), *options(judge))[0] == 1
+    status, out = run(capsys, "status", *options(judge))
+    assert status == 1 and "PROBLEM: the last backup failed, at " in out and "FileExistsError" in out
+    assert run(capsys, "backup", str(tmp_path / "backups"), *options(judge))[0] == 0
+    status, out = run(capsys, "status", *options(judge))
+    assert status == 0 and "backups: the last good one " in out and "one failed" in out
+    with judge.db.transaction() as session:  # the timer stopped making them a day and a half ago
+        session.get_one(Heartbeat, "backup failed").at = now - timedelta(hours=48)
+        session.get_one(Heartbeat, "backup").at = now - timedelta(hours=36)
+    status, out = run(capsys, "status", *options(judge))
+    assert status == 1 and "PROBLEM: the last good backup was 36 h ago" in out
+
+
+def test_judge_status_is_a_problem_when_the_database_holds_moments_in_the_future(tmp_path: Path) -> None:
+    """The machine's clock was an hour fast and NTP put it right: the tick's heartbeat, the mail received
+    meanwhile and the phase opened then are an hour ahead of now, and every comparison with them is off."""
+    now = datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+    judge = well(two_player_game(Judge(tmp_path, now=now)), now + timedelta(hours=1))
+    lines, code = operator.status(judge.db, judge.settings, now, operator.Limits())
+    assert code == 1 and any(line.startswith("PROBLEM: the database holds moments in the future (a heartbeat at ")
+                             and "60 min from now" in line for line in lines)
+    assert operator.status(judge.db, judge.settings, now + timedelta(hours=1), operator.Limits())[1] == 0
+
+
 def test_judge_status_says_2_when_the_database_cannot_be_used(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     broken = tmp_path / "judge.db"
@@ -317,7 +407,7 @@ def test_judge_version_prints_the_release(capsys: pytest.CaptureFixture[str]) ->
     with pytest.raises(SystemExit) as done:
         main(["--version"])
     assert done.value.code == 0 and capsys.readouterr().out.startswith(f"payola-judge {judge.__version__} (")
-    assert judge.__version__ == "0.3.0"
+    assert judge.__version__ == "0.4.0"
 
 
 def test_a_restore_is_refused_while_the_judge_runs_on_the_data_directory(tmp_path: Path) -> None:

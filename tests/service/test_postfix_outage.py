@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import smtplib
 import socket
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from pathlib import Path
@@ -21,7 +22,7 @@ from judge.service.app import accepted_at, inject
 from judge.service.config import Settings
 from judge.service.listening import held, listener, timer_tick
 from judge.store.database import Database
-from judge.store.models import Game, InboundMail, Submission
+from judge.store.models import Game, Heartbeat, InboundMail, Submission
 from tests.support.clock import Clock
 from tests.support.daemon import Running, maildir_subjects
 from tests.support.harness import fresh_database_url, inject_confirming, raw_mail
@@ -184,3 +185,72 @@ def test_the_judge_tells_systemd_it_listens_so_the_unit_can_flush_postfix_then(
                 assert client.noop()[0] == 250
         finally:
             judge.stop()
+
+
+def ticked(db: Database) -> bool:
+    """Whether the deadline clock has run (its heartbeat)."""
+    with db.transaction() as session:
+        return session.get(Heartbeat, "tick") is not None
+
+
+def test_a_deadline_that_passes_while_the_listener_answers_451_waits_for_the_mail_the_mta_held(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database goes down ten minutes before a deadline and comes back ten minutes after it:
+    meanwhile the listener answers 451, and the MTA keeps France's sheet, sent five minutes before
+    the deadline (and Germany's, sent five minutes after it).  The clock runs no deadline while the
+    listener refuses mail (the database's tables can answer, as with a full disk: the deadline
+    itself would run), nor does the tick timer; once the listener can store again, the judge asks
+    the MTA for what it holds (``mta-flush``), and the deadline waits ``settle-seconds`` for it:
+    France's sheet counts for S1901M, Germany's for F1901M.  Without the wait, the deadline ran as
+    soon as the database answered, and both sheets counted for F1901M."""
+    settings, db, deadline = started(tmp_path, "down1")
+    flushed = tmp_path / "flushed"
+    settings = replace(settings, mta_flush=f"touch {flushed}", tick_seconds=3600)
+    clock = Clock()
+    clock.now = deadline - timedelta(minutes=10)
+    judge = Running(settings, clock)
+    try:
+        wait_until(flushed.exists, "the flush the judge asks for when it listens")
+        flushed.unlink()
+        wait_until(lambda: ticked(db), "the clock's first tick")
+        probes: list[datetime] = []
+
+        def down(*args: object) -> None:
+            probes.append(clock.now)
+            raise OSError("connection refused")
+
+        store = judge.daemon.intake.store
+        monkeypatch.setattr(judge.daemon.intake, "store", down)
+        monkeypatch.setattr("judge.service.daemon.listening", down)
+        held_sheets = [(PLAYERS["FRANCE"], "SIGNON F@down1 pw\n3 : A PAR - BUR", deadline - timedelta(minutes=5)),
+                       (PLAYERS["GERMANY"], "SIGNON G@down1 pw\n1 : A BER H", deadline + timedelta(minutes=5))]
+        with smtplib.SMTP("127.0.0.1", judge.port, timeout=10) as client:
+            sender, sheet, accepted = held_sheets[0]
+            with pytest.raises(smtplib.SMTPDataError) as refused:
+                client.sendmail(sender, ["judge@localhost"], held_mail(sender, sheet, accepted))
+        assert refused.value.smtp_code == 451  # the MTA keeps it
+        clock.now = deadline + timedelta(minutes=10)  # the deadline has passed; the database is still down
+        before = len(probes)
+        judge.tick()
+        wait_until(lambda: clock.now in probes[before:], "the clock's try")
+        with db.transaction() as session:
+            assert session.scalars(select(Game.phase)).one() == "S1901M"  # not run without France's sheet
+        assert timer_tick(db, settings, clock.now)[0].startswith("deadlines of down1 not run: judge serve stopped")
+        monkeypatch.setattr(judge.daemon.intake, "store", store)  # the database is back
+        monkeypatch.undo()
+        judge.tick()
+        wait_until(flushed.exists, "the judge asking the MTA for the mail it holds")
+        with smtplib.SMTP("127.0.0.1", judge.port, timeout=10) as client:  # the MTA delivers it
+            for sender, sheet, accepted in held_sheets:
+                client.sendmail(sender, ["judge@localhost"], held_mail(sender, sheet, accepted))
+        wait_until(lambda: maildir_subjects(settings).count("Re: sheet") == 1)  # France's, on time
+        assert "down1 S1901M results" not in maildir_subjects(settings)
+        clock.now += timedelta(minutes=6)  # the settle time is over
+        judge.tick()
+        wait_until(lambda: "down1 S1901M results" in maildir_subjects(settings)
+                   and maildir_subjects(settings).count("Re: sheet") == 2)
+        with db.transaction() as session:
+            sheets = session.execute(select(Submission.seat, Submission.phase).order_by(Submission.id)).all()
+        assert [tuple(sheet) for sheet in sheets] == [("FRANCE", "S1901M"), ("GERMANY", "F1901M")]
+    finally:
+        judge.stop()

@@ -162,3 +162,20 @@ def test_resend_all_says_which_failed_mails_it_cannot_send_and_why(
     status, out = run(capsys, "resend", "--all", *options(judge))
     assert status == 0 and out.splitlines() == ["2 failed mail(s) cannot be sent again: judge prune dropped their text "
                                 "(judge queue --state failed lists them)", "nothing to send again"]
+
+
+def test_a_map_drawn_as_text_is_stored_compressed_and_sent_as_drawn(tmp_path: Path) -> None:
+    """A phase's SVG map is text: its blob is kept compressed with zlib (a third of it, or less),
+    while its PNG, compressed already, is kept as it is; the mail sent carries the map as drawn."""
+    judge = two_player_game(Judge(tmp_path, maps=True))
+    judge.send(GM, f"{MASTER}PROCESS")
+    sent = next(mail for mail in judge.new_mail() if mail.subject == "g1 S1901M results")
+    with judge.db.transaction() as session:
+        kept = {name: (blob.encoding, len(blob.data), blob.content) for name, blob in session.execute(
+            select(OutboxFile.filename, Blob).join(Blob, Blob.sha256 == OutboxFile.sha256)
+            .where(OutboxFile.filename.in_(sent.attachments)))}
+    svg = next(name for name in kept if name.endswith(".svg"))
+    png = next(name for name in kept if name.endswith(".png"))
+    assert kept[svg][0] == "zlib" and kept[svg][1] * 3 < len(sent.attachments[svg][1])
+    assert kept[png][0] is None and kept[png][1] == len(sent.attachments[png][1])
+    assert kept[svg][2] == sent.attachments[svg][1] and kept[png][2] == sent.attachments[png][1]

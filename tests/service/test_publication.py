@@ -248,7 +248,7 @@ def test_dummies_lists_are_not_published_as_used(tmp_path: Path) -> None:
 
 def test_end_mail_has_a_final_supply_center_table_and_powers_in_board_order(tmp_path: Path) -> None:
     end = draw(ebayola_spring(tmp_path)).body
-    assert powers_listed(end, "Who played what:\n") == BOARD_ORDER
+    assert powers_listed(end, "Who played which power:\n") == BOARD_ORDER
     assert powers_listed(end, "Final treasuries:\n") == BOARD_ORDER
     table = end.partition("Supply centers at the end (after S1901M):\n")[2]
     assert table.splitlines()[:2] == ["  Russia:     4  MOS SEV STP WAR", "  Austria:    3  BUD TRI VIE"]

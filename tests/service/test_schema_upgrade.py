@@ -11,19 +11,18 @@ of 5 and paid a 3 AgP bribe; Germany two incomes, less the transfer and a 4 AgP 
 
 from __future__ import annotations
 
-import shutil
 from datetime import datetime
 from pathlib import Path
 
 from alembic import command
-from sqlalchemy import MetaData, create_engine, select, text
+from sqlalchemy import create_engine, select, text
 
 from judge.games.payola import lifecycle
 from judge.store.database import SCHEMA, alembic_config, schema_version
 from judge.store.models import Game
-from tests.support.harness import Judge, fresh_database_url
+from tests.support.harness import Judge
+from tests.support.upgrade import database_at
 
-FIXTURE = Path(__file__).parent / "fixtures" / "schema_0018.db"
 GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"
 MASTER = "SIGNON MASTER@g1 gm-secret\n"
 AFTER = datetime(2026, 1, 10, 12, 0)  # the fixture's F1902M began on 9 January
@@ -34,38 +33,9 @@ IN_1902 = {power: amount + (62 if power == "RUSSIA" else 48) for power, amount i
 
 def upgraded(tmp_path: Path) -> Judge:
     """A judge on the fixture's database, which it upgrades as it opens it."""
-    judge = Judge(tmp_path, now=AFTER, database=database_at_0018(tmp_path))
+    judge = Judge(tmp_path, now=AFTER, database=database_at(tmp_path, "0018"))
     judge.confirmed(GM, ALICE, BOB)
     return judge
-
-
-def database_at_0018(tmp_path: Path) -> str:
-    """The fixture's rows in a database of schema 0018: a copy of the fixture; on PostgreSQL
-    (``JUDGE_TEST_DATABASE_URL``), a new database taken to 0018 and filled with its rows."""
-    shutil.copyfile(FIXTURE, tmp_path / "judge.db")
-    fixture, url = f"sqlite:///{tmp_path / 'judge.db'}", fresh_database_url(schema=False)
-    if url is None:
-        return fixture
-    command.upgrade(alembic_config(url), "0018")
-    source, target = create_engine(fixture), create_engine(url)
-    old, new = MetaData(), MetaData()
-    old.reflect(source)
-    new.reflect(target)
-    with source.connect() as reading, target.begin() as writing:
-        for table in reversed(new.sorted_tables):  # what the migrations wrote (the secrets) gives way
-            if table.name != "alembic_version":
-                writing.execute(table.delete())
-        for table in new.sorted_tables:
-            rows = [dict(row._mapping) for row in reading.execute(select(old.tables[table.name]))]
-            if table.name == "alembic_version" or not rows:
-                continue
-            writing.execute(table.insert(), rows)
-            if "id" in table.c:  # the ids were written: the sequence goes on after them
-                writing.execute(text(f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
-                                     f"{max(row['id'] for row in rows)})"))
-    source.dispose()
-    target.dispose()
-    return url
 
 
 def balances(judge: Judge, name: str = "g1") -> dict[str, int]:

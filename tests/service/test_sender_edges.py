@@ -6,6 +6,9 @@ from __future__ import annotations
 import email
 import email.policy
 import os
+import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
@@ -25,7 +28,10 @@ from judge.service.sender import (
     MaildirTransport,
     OneByOne,
     RelayTransport,
+    _claim,
+    claimant,
     deliver_pending,
+    gone,
     recover,
 )
 from judge.store.database import Database
@@ -35,6 +41,7 @@ from tests.support.people import GM
 from tests.support.relay import Relay
 
 NOW = datetime(2026, 3, 1, 9, 0)
+ROOT = Path(__file__).resolve().parents[2]
 JOERG = "j\u00f6rg@example.org"
 
 
@@ -347,3 +354,122 @@ def test_into_the_maildir_rows_are_claimed_and_marked_sent_a_batch_at_a_time(
     # again: 7 commits, where a commit before and after each mail made 53
     assert len(commits) == 7
     assert len(maildir.messages()) == 25 and {status for _, _, status, _ in outbox(db)} == {"sent"}
+
+
+# --- each address's mail in the order it was queued ---------------------------------------------------------
+
+
+def results_of(maildir: MaildirOutbox, to: str) -> list[str]:
+    """The subjects of the mail to ``to`` in the Maildir, in the order they were written."""
+    found = []
+    for path in sorted((maildir.path / "new").iterdir(), key=lambda path: path.stat().st_mtime_ns):
+        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        if message["To"] == to:
+            found.append(str(message["Subject"]))
+    return found
+
+
+KILLED_SENDER = """
+import sys, time
+from pathlib import Path
+from datetime import datetime
+from judge.bootstrap import database
+from judge.mail.outbound import MaildirOutbox
+from judge.service.config import Settings
+from judge.service.sender import MaildirTransport, deliver_pending
+
+class Stuck(MaildirTransport):
+    def send_all(self, mails):
+        print("claimed", flush=True)
+        time.sleep(600)
+
+settings = Settings(data_dir=Path(sys.argv[1]), database=sys.argv[2])
+deliver_pending(database(settings.database_url), settings, Stuck(MaildirOutbox(settings.maildir)),
+                datetime.fromisoformat(sys.argv[3]))
+"""
+
+
+def test_a_judge_killed_while_sending_results_sends_them_at_its_start_before_the_next_phases(
+        db: Database, settings: Settings) -> None:
+    """kill -9 in the middle of writing S1901M's results: the claims of the killed process are
+    fresh (written a second before the restart, far less than the 30 s after which any judge takes
+    a claim for a dead one's).  The judge started again on this machine settles them at once, and
+    each player gets S1901M's results before F1901M's, which the restarted judge queued since."""
+    for to in ("fred@example.org", "gus@example.org"):
+        mail_to(db, settings, to)
+    killed = subprocess.Popen([sys.executable, "-c", KILLED_SENDER, str(settings.data_dir), settings.database_url,
+                               NOW.isoformat()], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        assert killed.stdout is not None and killed.stdout.readline() == "claimed\n"
+    finally:
+        killed.kill()  # SIGKILL: nothing of it runs after this
+        killed.wait(30)
+    assert [status for _, _, status, _ in outbox(db)] == ["sending", "sending"]  # both claimed, none written
+    with db.transaction() as session:
+        game = session.scalars(select(Game)).one()
+        for to in ("fred@example.org", "gus@example.org"):
+            queue(session, settings, to=to, subject="edge1 F1901M results", body="A BUR - MUN\n", kind="results",
+                  now=NOW, game_id=game.id)
+    maildir = MaildirOutbox(settings.maildir)
+    restarted = NOW + timedelta(seconds=1)
+    recover(db, settings, MaildirTransport(maildir), restarted)  # the judge's start
+    assert deliver_pending(db, settings, MaildirTransport(maildir), restarted) == 4
+    for to in ("fred@example.org", "gus@example.org"):
+        assert results_of(maildir, to) == ["edge1 S1901M results", "edge1 F1901M results"]
+
+
+def test_mail_to_an_address_waits_while_another_judge_hands_over_an_older_one_to_it(
+        db: Database, settings: Settings) -> None:
+    """Two judges on one database: while the first hands over S1901M's results to fred (slowly),
+    the second sends F1901M's results to gus but not fred's, whose older mail is still on its way;
+    once it is there, fred's new one follows."""
+    older = mail_to(db, settings, "fred@example.org")
+    maildir = MaildirOutbox(settings.maildir)
+    inside, go_on = threading.Event(), threading.Event()
+
+    class Slow(MaildirTransport):
+        def send_all(self, mails: Sequence[tuple[str, str, bytes]]) -> list[Exception | None]:
+            inside.set()
+            assert go_on.wait(30)
+            return super().send_all(mails)
+
+    first = threading.Thread(target=deliver_pending, args=(db, settings, Slow(maildir), NOW))
+    first.start()
+    try:
+        assert inside.wait(30)
+        newer = mail_to(db, settings, "fred@example.org", game="edge2")
+        other = mail_to(db, settings, "gus@example.org", game="edge2")
+        second = database(settings.database_url)
+        assert deliver_pending(second, settings, MaildirTransport(maildir), NOW) == 1
+        with db.transaction() as session:
+            assert [session.get_one(Outbox, row_id).status for row_id in (older, newer, other)] == \
+                ["sending", "pending", "sent"]
+    finally:
+        go_on.set()
+        first.join(30)
+    assert deliver_pending(second, settings, MaildirTransport(maildir), NOW) == 1
+    assert results_of(maildir, "fred@example.org") == ["edge1 S1901M results", "edge2 S1901M results"]
+
+
+def test_a_claim_skips_a_mail_behind_an_older_one_to_its_address_that_another_sender_is_about_to_take(
+        db: Database, settings: Settings) -> None:
+    """The older mail is still pending, due, and in no batch of this sender (another judge has it
+    in its batch and will claim it next): this sender leaves the newer one.  In one batch the two
+    go together, in order; and a mail deferred after a refusal holds nothing back."""
+    older = mail_to(db, settings, "fred@example.org")
+    newer = mail_to(db, settings, "fred@example.org", game="edge2")
+    assert _claim(db, [newer], NOW, NOW) == []
+    with db.transaction() as session:
+        session.get_one(Outbox, older).next_attempt_at = NOW + timedelta(minutes=5)  # refused: its next try later
+    assert [row.id for row in _claim(db, [newer], NOW, NOW)] == [newer]
+    with db.transaction() as session:
+        session.get_one(Outbox, older).next_attempt_at = None
+        session.get_one(Outbox, newer).status = "pending"
+    assert [row.id for row in _claim(db, [older, newer], NOW, NOW)] == [older, newer]
+
+
+def test_a_claim_of_a_process_still_alive_or_of_another_machine_is_not_taken_for_a_dead_one() -> None:
+    assert not gone(claimant())  # this very process
+    assert not gone(f"elsewhere.example pid {os.getpid()} started 1")  # another machine's
+    assert not gone(None) and not gone("")
+    assert gone(f"{socket.gethostname()} pid {os.getpid()} started 0")  # this id, but a process of another moment

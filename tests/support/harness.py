@@ -31,9 +31,12 @@ from sqlalchemy import create_engine, make_url, select, text
 from judge.bootstrap import open_database
 from judge.mail.outbound import MaildirOutbox
 from judge.service.app import inject, process_game, run_deadlines
+from judge.service.app import open_database as open_kinds_database_with
 from judge.service.config import Settings
 from judge.service.handlers import conversation
-from judge.service.handlers.conversation import Conversation, Echo, Refusal
+from judge.service.handlers.answers import Echo
+from judge.service.handlers.conversation import Conversation, Refusal
+from judge.service.kinds import Kinds
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.database import Database
 from judge.store.models import ConfirmedAddress, Outbox
@@ -106,12 +109,14 @@ def recording(answers: list[Answer]) -> Iterator[None]:
 def raw_mail(sender: str, body: str, subject: str = "orders", headers: dict[str, str] | None = None,
              message_id: str | None = None) -> bytes:
     message = EmailMessage()
+    headers = headers or {}
     message["From"] = sender
-    message["To"] = "judge@localhost"
+    message["To"] = headers.get("To", "judge@localhost")  # a test's own To replaces the judge's address alone
     message["Subject"] = subject
     message["Message-ID"] = message_id or f"<test{next(_ids)}@example.org>"
-    for name, value in (headers or {}).items():
-        message[name] = value
+    for name, value in headers.items():
+        if name != "To":
+            message[name] = value
     message.set_content(body)
     return message.as_bytes()
 
@@ -167,11 +172,17 @@ def _new_database(base: str, template: str | None) -> str:
     return make_url(base).set(database=name).render_as_string(hide_password=False)
 
 
+def open_kinds_database(settings: Settings, kinds: Kinds | None) -> Database:
+    """The judge's database, its sessions knowing ``kinds`` (None: the judge's own kinds)."""
+    return open_database(settings) if kinds is None else open_kinds_database_with(settings, kinds)
+
+
 class Judge:
     """A judge on ``data_dir``.  Maps and public pages are off unless asked for (``maps=True``,
     ``web=True``): drawing them is what the tests of maps and pages are for, and it is slow."""
 
-    def __init__(self, data_dir: Path, now: datetime = datetime(2026, 1, 5, 12, 0), **settings: Any) -> None:
+    def __init__(self, data_dir: Path, now: datetime = datetime(2026, 1, 5, 12, 0), kinds: Kinds | None = None,
+                 **settings: Any) -> None:
         settings = {"maps": False, "web": False, "mta_hostname": MX, "mta_authenticates": True, **settings}
         # a database this judge made at the newest schema, nothing done with it yet: `start_game` may copy a
         # game already started into it (`_Started`) instead of playing the mails that start it again
@@ -181,7 +192,8 @@ class Judge:
             if settings["database"] is None:
                 seed_sqlite(data_dir)
         self.settings = Settings(data_dir=data_dir, **settings)
-        self.db = open_database(self.settings)
+        self.kinds = kinds  # None: the judge's own (`judge.bootstrap.kinds`)
+        self.db = open_kinds_database(self.settings, kinds)
         self.now = now
         self.read = 0
         self._sent: list[Sent] = []  # the mails read back from the Maildir so far, oldest first (`all_mail`)
@@ -369,7 +381,8 @@ class _Built:
         """What a build's result depends on: the build and its arguments, the moment, the kind of database (SQLite
         or PostgreSQL) and the settings but the data directory and the database."""
         settings = replace(judge.settings, data_dir=Path("."), database=None)
-        return (build.__module__, build.__qualname__, *args, judge.now, _dialect(judge), repr(settings))
+        kinds = tuple(kind.name for kind in judge.kinds) if judge.kinds is not None else None
+        return (build.__module__, build.__qualname__, *args, judge.now, _dialect(judge), repr(settings), kinds)
 
     @classmethod
     def of(cls, judge: Judge) -> _Built:
@@ -390,7 +403,7 @@ class _Built:
         shutil.copytree(self.files, judge.settings.data_dir, dirs_exist_ok=True)
         if self.database is not None:
             judge.settings = replace(judge.settings, database=_new_database(self.database, self.database))
-        judge.db = open_database(judge.settings)
+        judge.db = open_kinds_database(judge.settings, judge.kinds)
         judge.pristine = False
         judge._sent, judge._files = [], set()
         judge.now, judge.read, judge.vouched, judge.answers = self.now, self.read, set(self.vouched), list(self.answers)

@@ -68,7 +68,6 @@ class BoardSpec:
     places: dict[tuple[str, str], LonLat] = field(default_factory=dict)  # (province, kind) -> hand-placed point
     min_island: int = 200  # cells: smaller unseeded islands are sunk
     in_pieces: frozenset[str] = frozenset()  # provinces in several pieces, a seed on each (else one piece)
-    named_pieces: frozenset[str] = frozenset()  # Machiavelli: areas in pieces whose every piece bears the name
     width: float = 1000.0  # map units across (the renderer draws 1.2 pixels a unit)
     projection: str = "conic"  # "conic" (Lambert conformal) or "miller" (cylindrical, the whole globe)
     wrap: bool = False  # the board wraps east-west: its extent spans 360 degrees, x0 = -pi and x1 = pi

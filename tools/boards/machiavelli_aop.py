@@ -57,7 +57,7 @@ adjacency is the game; the drawing serves it) and shows how the pair touches:
   corridor between Lyon and Savoia), Gorizia (Kärnten, Krain, Trieste and Friuli: all six pairs
   adjacent), the Lagoon's south end at Brondolo (Ferrara touches the Lagoon, AoP 14, and Padova
   the Upper Adriatic: the two pairs cross there).
-* Pinches, junctions where one area is both of a diagonal, in two pieces each named: Tirol at
+* Pinches, junctions where one area is both of a diagonal, in two pieces named once: Tirol at
   the Reschen pass, where Schweiz (the Lower Engadine) meets Bolzano (the Vinschgau) between
   Tirol's Inn valley and its western piece (the Upper Engadine, Bergell and Ticino, which the
   classic board gives Tyrolea and by which it borders Como, Milano and Torino); Kärnten at
@@ -374,7 +374,6 @@ SPEC = BoardSpec(
     force_province=FORCE_PROVINCE,
     in_pieces=frozenset({"pio", "tir", "kar", "ist", "fiu", "zar", "spa", "her", "rag"}),
     min_island=800,
-    named_pieces=frozenset({"tir", "kar"}),
     straits=STRAITS,
     gates=GATES,
     junctions=JUNCTIONS,

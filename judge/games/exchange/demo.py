@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from judge.service.scripts import DemoJudge, show, text_of
+from judge.api import DemoJudge, show, text_of
 
 GM = "gm@example.org"
 NAMES = ("Ann", "Bob", "Cat")

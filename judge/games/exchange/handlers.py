@@ -1,5 +1,5 @@
 """An Exchange game's commands by mail: the sheet lines of section 2 (read together when the
-investor's lines end: `judge.games.exchange.sheets`), WAIT and NOWAIT (E29), CLEAR, MAP, VOTE
+investor's lines end: `judge.games.exchange.sheets`), CLEAR, MAP, VOTE
 (E34), the lengths of the phases (``SET EXCHANGE 48``), STATUS, and the game master's
 ROLLFORWARD.
 
@@ -12,19 +12,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.commands.parse import BadCommand, Command, Unknown, read_phase_length
+from judge import api
+from judge.api import (
+    PLAYER,
+    RUNNING,
+    SIGNED_ON,
+    BadCommand,
+    Command,
+    Entry,
+    Game,
+    Turn,
+    Unknown,
+    absence_lines,
+    read_phase_length,
+)
 from judge.games.exchange import lifecycle, mails, stored, views
 from judge.games.exchange.core.state import ExchangeState
 from judge.games.exchange.core.views import ceo_view, corporation_facts
 from judge.games.exchange.reading import routed
-from judge.service import host
-from judge.service.absences import absence_lines
-from judge.service.dispatch import MASTER, PLAYER, SIGNED_ON, Entry
-from judge.service.lifecycle import RUNNING, GameError
-from judge.service.phase_changes import with_news
-from judge.service.render import when
-from judge.service.turn import Turn
-from judge.store.models import Game
 
 
 @dataclass(frozen=True)
@@ -35,13 +40,6 @@ class SheetLine:
 
 
 @dataclass(frozen=True)
-class ExchangeWait:
-    """``WAIT`` (``NOWAIT``: ``on`` False): the phase waits for its deadline (E29)."""
-
-    on: bool
-
-
-@dataclass(frozen=True)
 class ExchangeClear:
     """``CLEAR``: the investor's sheet for the phase is withdrawn."""
 
@@ -49,11 +47,6 @@ class ExchangeClear:
 @dataclass(frozen=True)
 class ExchangeMap:
     """``MAP``: the board now, each corporation's CEO in the legend."""
-
-
-@dataclass(frozen=True)
-class ExchangeRollforward:
-    """``ROLLFORWARD``: the game master undoes a ROLLBACK (as in Payola)."""
 
 
 @dataclass(frozen=True)
@@ -73,11 +66,10 @@ def read(text: str) -> Command:
     """A line the host's grammar does not know, as an Exchange game reads it."""
     words = text.split()
     keyword = words[0].upper()
-    if keyword in ("WAIT", "NOWAIT", "CLEAR", "MAP", "ROLLFORWARD"):
+    if keyword in ("CLEAR", "MAP"):
         if len(words) > 1:
             return BadCommand(f"{keyword} takes nothing after it")
-        return {"WAIT": ExchangeWait(True), "NOWAIT": ExchangeWait(False), "CLEAR": ExchangeClear(),
-                "MAP": ExchangeMap(), "ROLLFORWARD": ExchangeRollforward()}[keyword]
+        return {"CLEAR": ExchangeClear(), "MAP": ExchangeMap()}[keyword]
     if keyword == "VOTE":
         choice = [w.upper() for w in words[1:]]
         if choice == ["DRAW"] or choice == ["NONE"]:
@@ -108,28 +100,12 @@ def sheet_line(talk: Turn, text: str, _: SheetLine) -> None:
         talk.hold("sheet", text)
 
 
-def wait(talk: Turn, text: str, command: ExchangeWait) -> None:
-    game, investor = _running(talk, text), talk.seat
-    if game is None or investor is None:
-        return
-    assert game.phase is not None
-    if why := talk.superseded(host.latest_accepted(talk.session, game, game.phase, investor, stored.WAIT),
-                              "your WAIT or NOWAIT"):
-        talk.echo(text, "ignored", why, code="SUPERSEDED")
-        return
-    host.submit(talk.session, game, game.phase, investor, stored.WAIT, "WAIT" if command.on else "", {}, talk.now,
-                talk.accepted)
-    talk.echo(text, "ok", "the phase will wait for its deadline even once everyone has sent what it waits for "
-              "(NOWAIT to withdraw; E29)" if command.on else
-              "WAIT withdrawn: the phase may close as soon as everyone has sent what it waits for")
-
-
 def clear(talk: Turn, text: str, _: ExchangeClear) -> None:
     game, investor = _running(talk, text), talk.seat
     if game is None or investor is None:
         return
     assert game.phase is not None
-    if why := talk.superseded(host.latest_accepted(talk.session, game, game.phase, investor, stored.SHEET),
+    if why := talk.superseded(api.latest_accepted(talk.session, game, game.phase, investor, stored.SHEET),
                               "your sheet"):
         talk.echo(text, "ignored", why, code="SUPERSEDED")
         return
@@ -191,41 +167,16 @@ def vote(talk: Turn, text: str, command: ExchangeVote) -> None:
         talk.note(answered, [f"the investors' votes end the game: {result}"])
 
 
-def rollforward(talk: Turn, text: str, _: ExchangeRollforward) -> None:
-    """Undo a ROLLBACK: process the phase again as it was, refused once anything changed since
-    (`lifecycle.undo_rollback`).  Investors and observers are told before the results come."""
-    game = talk.game
-    assert game is not None
-    results = talk.may_change_phase(text, "ROLLFORWARD")
-    if results is None:
-        return
-    try:
-        phase = lifecycle.undo_rollback(talk.session, game)
-    except GameError as exc:
-        talk.echo(text, "error", str(exc), code=exc.code)
-        return
-    host.record(game, f"the game master's ROLLFORWARD, {when(talk.now)}: {phase} processed again as it was rolled "
-                "back")
-    talk.announce(f"the game master undid the rollback of {phase}: it is processed again now, with the sheets and "
-                  "the money it had when it was rolled back (nobody changed them since)", public=True)
-    preface = with_news(None, talk.take_news(game))
-    talk.announce_now(game)
-    closed = lifecycle.process_phase(talk.session, game, talk.settings, talk.now, cause="master's ROLLFORWARD",
-                                     preface=preface)
-    talk.changed_phase("ROLLFORWARD", results)
-    talk.echo(text, "ok", f"{closed.phase} processed again as it was at the ROLLBACK" + (
-        f"; now {closed.next_phase}" if closed.next_phase else ""))
-
-
 # -- STATUS ------------------------------------------------------------------------------------------
 
 
 def status_lines(talk: Turn) -> list[str]:
     """STATUS for an investor: the phase and deadline, the public facts, their own balance,
-    holdings and corporations, the sheet standing for them, their WAIT and vote, their absences."""
+    holdings and corporations, the sheet standing for them, their vote, their absences (the host adds
+    their WAIT)."""
     game, investor = talk.game, talk.seat
     assert game is not None and investor is not None
-    lines = [_header(game)]
+    lines: list[str] = []
     state = stored.state_now(talk.session, game)
     if state is None:
         return [*lines, "the game has not started"]
@@ -243,8 +194,6 @@ def status_lines(talk: Turn) -> list[str]:
         parts = stored.sheets(talk.session, game, game.phase).get(investor)
         lines.append(f"your sheet for {game.phase}:" if parts else f"your sheet for {game.phase}: none yet")
         lines += [f"  {line}" for line in (parts.text().splitlines() if parts else [])]
-        if investor in stored.waits(talk.session, game, game.phase):
-            lines.append("you asked the phase to WAIT for its deadline")
     vote = stored.vote_of(game, investor)[0]
     if vote:
         lines.append(f"your vote: {vote.replace(':', ' ').lower()}")
@@ -259,13 +208,14 @@ def public_lines(state: ExchangeState) -> list[str]:
 
 def master_status(talk: Turn) -> list[str]:
     """STATUS for the game master: the phase, each investor's seat and what they have sent (which
-    no investor is told of another), their money, and every seat's absences."""
+    no investor is told of another: a sheet standing), their money, and every seat's absences; the
+    host's STATUS adds who asks to WAIT."""
     game = talk.game
     assert game is not None
-    lines = [_header(game)]
+    lines: list[str] = []
     state = stored.state_now(talk.session, game)
     if state is None:
-        return [*lines, *(f"{p.requested}: joined" for p in host.players(talk.session, game))]
+        return [*lines, *(f"{p.requested}: joined" for p in api.players(talk.session, game))]
     lines += public_lines(state)
     standing = stored.sheets(talk.session, game, game.phase) if game.phase else {}
     owing = set(lifecycle.waiting_seats(talk.session, game))
@@ -273,22 +223,16 @@ def master_status(talk: Turn) -> list[str]:
         sent = "a sheet stands" if investor in standing else "no sheet"
         owes = ", owes the phase" if investor in owing else ""
         balance = f", {state.purses[investor]} AgP" if investor in state.purses else ", resigned"
-        lines.append(f"{investor} ({host.seat_state(game, investor, player)}): {sent}{owes}{balance}")
+        lines.append(f"{investor} ({api.seat_state(game, investor, player)}): {sent}{owes}{balance}")
     lines += views.money_lines(state)
     return [*lines, *absence_lines(talk.session, game, talk.now.date())]
 
 
-def _header(game: Game) -> str:
-    phase = f"{game.phase} ({lifecycle.label(game.phase)})" if game.phase else "-"
-    return f"game {game.name}, {game.state}, phase {phase}, deadline {when(game.deadline)}"
-
 
 COMMANDS = (
     Entry(SheetLine, sheet_line, PLAYER, closed_after_the_end=True),
-    Entry(ExchangeWait, wait, PLAYER, closed_after_the_end=True),
     Entry(ExchangeClear, clear, PLAYER, closed_after_the_end=True),
     Entry(ExchangeMap, map_request, SIGNED_ON, once=True),
     Entry(ExchangeVote, vote, PLAYER, closed_after_the_end=True),
-    Entry(ExchangeRollforward, rollforward, MASTER, closed_after_the_end=True, announces=True),
 )
 """The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

@@ -27,21 +27,31 @@ from typing import Any
 from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
-from judge.commands.parse import Command, History, press_to_seats
+from judge import api
+from judge.api import (
+    Closing,
+    Command,
+    DemoJudge,
+    Game,
+    GameFacts,
+    GameKind,
+    GameState,
+    History,
+    PhaseChange,
+    PhaseRow,
+    Player,
+    Publication,
+    Settings,
+    Turn,
+    press_to_seats,
+    queue,
+    render,
+    when,
+)
 from judge.engine.map import available_maps
-from judge.games.exchange import handlers, lifecycle, mails, pages, sheets, stored, views
+from judge.games.exchange import handlers, lifecycle, mails, pages, reading, sheets, stored, views
 from judge.games.exchange.core.accounts import resign
 from judge.games.exchange.core.views import ceo_view
-from judge.service import host
-from judge.service.config import Settings
-from judge.service.kinds import GameKind
-from judge.service.lifecycle import GameState
-from judge.service.outbox import queue
-from judge.service.render import render, when
-from judge.service.scripts import DemoJudge
-from judge.service.turn import Turn
-from judge.store.models import Game, PhaseRow, Player
-from judge.web.public import GameFacts
 
 
 class Exchange(GameKind):
@@ -51,6 +61,7 @@ class Exchange(GameKind):
     join_usage = "JOIN game password name [KEY key], the name you will invest under: letters and digits (E1)"
     durations = MappingProxyType({"exchange": 48.0, "movement": 48.0, "retreat": 24.0, "adjustment": 24.0})
     commands = handlers.COMMANDS
+    words = (*reading.USAGE, "CLEAR", "MAP", "VOTE")
     between_phases = "retreat and adjustment phases"
 
     # -- creating and joining ------------------------------------------------------------------------
@@ -104,6 +115,16 @@ class Exchange(GameKind):
         if investor is not None:
             stored.set_vote(game, investor, None, None)
 
+    def abandoned(self, session: Session, game: Game, seat: str) -> str:
+        """E16: a holder who sends no ballot votes for the sitting CEO if eligible, else abstains;
+        the investor keeps its money and shares (it did not resign: E32 does not apply)."""
+        return ("until a new player takes it over, the investor keeps its money and shares, makes no offer, and "
+                "its shares vote for each sitting CEO who may serve again, else abstain (E16)")
+
+    def public_results(self, session: Session, game: Game, row: PhaseRow) -> list[str]:
+        """What every player and observer read of the phase: its public lines."""
+        return [str(line) for line in (row.result or {}).get("public", [])]
+
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return sorted(stored.investors(session, game))
 
@@ -147,7 +168,7 @@ class Exchange(GameKind):
         return lifecycle.waiting_seats(session, game)
 
     def complete(self, session: Session, game: Game, turn: Turn | None = None, now: datetime | None = None) -> bool:
-        return lifecycle.is_complete(session, game, now or (turn.now if turn is not None else None))
+        return lifecycle.is_complete(session, game)
 
     def closes_at_next_tick(self, session: Session, game: Game, row: PhaseRow) -> bool:
         return lifecycle.closes_at_next_tick(session, game, row)
@@ -155,21 +176,30 @@ class Exchange(GameKind):
     def results_mails(self, session: Session, game: Game) -> int:
         return lifecycle.results_mails(session, game)
 
-    def process(self, session: Session, game: Game, settings: Settings, now: datetime, *,
-                cause: str, preface: str | None = None) -> lifecycle.Closed:
-        return lifecycle.process_phase(session, game, settings, now, cause=cause, preface=preface)
+    def process(self, session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
+        return lifecycle.process_phase(session, game, settings, now, closing)
 
-    def rollback(self, session: Session, game: Game, now: datetime, phase: str | None = None) -> tuple[str, str]:
-        return lifecycle.rollback(session, game, now, phase), (
-            "the board, every balance, treasury and share, the CEOs and the investor order are as they were before "
-            "it was processed, and the sheets standing then stand again; each investor whose balance, shares or "
-            "offices this changed is told, alone. You may change your sheet")
+    restored = ("the board, every balance, treasury and share, the CEOs and the investor order are as they were before "
+                "it was processed, and the sheets standing then stand again; each investor whose balance, shares or "
+                "offices this changed is told, alone. You may change your sheet")
+
+    def rolling_back(self, session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
+        lifecycle.rolling_back(session, game, to, later)
 
     def rolled_back(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         lifecycle.rolled_back(session, game, settings, now)
 
-    def terminate(self, session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
-        lifecycle.terminate(session, game, settings, now, reason)
+    def changed_since_rollback(self, session: Session, game: Game) -> str | None:
+        return lifecycle.changed_since_rollback(session, game)
+
+    def terminated(self, session: Session, game: Game, now: datetime) -> None:
+        lifecycle.terminated(session, game, now)
+
+    def publication(self, session: Session, game: Game) -> Publication:
+        return lifecycle.publication(session, game)
+
+    def label(self, phase: str) -> str:
+        return lifecycle.label(phase)
 
     def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
         return lifecycle.notice(session, game, row, seat, which)
@@ -189,8 +219,9 @@ class Exchange(GameKind):
         return handlers.master_status(turn)
 
     def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
-        """What the investor's seat knows now: its STATUS (its own money, shares, corporations and
-        sheet), and nothing of another investor's (E40)."""
+        """What the investor's seat knows now: its own money, shares and corporations, the board
+        and its map, and the seat's last statement (its own sections of the results of the last
+        phase that had any for it); nothing of another investor's (E40)."""
         state = stored.state_now(turn.session, game)
         assert state is not None
         lines = [*views.wrapped("investor order (E30): ", state.order, "")]
@@ -201,23 +232,37 @@ class Exchange(GameKind):
             for corporation in state.corporations:
                 if state.ceos.get(corporation) == seat:
                     lines += views.ceo_lines(ceo_view(state, corporation, seat))
-        body = render("exchange/briefing", game=game, seat=seat, lines=lines, todo=mails.todo(state, seat),
-                      deadline=game.deadline)
+        position = state.position
+        board = ["The board as it stands (units, then supply centers):",
+                 *views.board_lines(((str(p.unit), p.power) for p in position.units.values()),
+                                    sorted(position.centers.items()), state.ceos)]
+        last = next((r for r in reversed(api.processed_phases(turn.session, game))
+                     if r.result and r.result.get("statements", {}).get(seat)), None)  # its last with a word for it
+        sections = last.result["statements"][seat] if last is not None and last.result else []
+        body = render("exchange/briefing", game=game, seat=seat, lines=lines, board=board, todo=mails.todo(state, seat),
+                      last=last.name if last is not None else None, sections=sections, deadline=game.deadline)
+        pictures = mails.position_map(game.name, position, state) if turn.settings.maps else []
         queue(turn.session, turn.settings, to=address, subject=f"{game.name}: your briefing as {seat}", kind="notice",
-              now=turn.now, game_id=game.id, body=body)
+              now=turn.now, game_id=game.id, body=body, attachments=pictures)
 
     def resigned(self, turn: Turn, game: Game, seat: str) -> str:
         """E32: the investor leaves the game: their money is forfeited, their shares go back to each
         corporation's pool, and they leave every CEO office (E19)."""
-        row = host.current_phase(turn.session, game)
+        row = api.current_phase(turn.session, game)
         if row is None or row.status != "open":
             return ""
         state = stored.state_of(row)
         if seat not in state.order:
             return ""
         stored.save(row, resign(state, seat))
+        led = [views.title(c) for c in state.corporations if state.ceos.get(c) == seat]
+        if led:  # E19: the corporations it led are leaderless until the next election; everyone is told
+            turn.announce(f"the player of {seat} resigned: {' and '.join(led)} "
+                          f"{'is' if len(led) == 1 else 'are'} now leaderless until the next election (E2, E19)",
+                          public=True)
         return (" and, as an investor who resigns (E32), you forfeit your money, your shares go back to the "
-                "corporations' pools and you leave any CEO office")
+                "corporations' pools and you leave any CEO office"
+                + (f": {' and '.join(led)} {'is' if len(led) == 1 else 'are'} now leaderless (E19)" if led else ""))
 
     def list_lines(self, turn: Turn, game: Game) -> list[str]:
         """The board, options and phase, the investor order and each corporation's CEO and shares (E36),
@@ -230,7 +275,7 @@ class Exchange(GameKind):
         if state is not None:
             lines += handlers.public_lines(state)
         for name, player in sorted(stored.investors(turn.session, game).items()):
-            lines.append(f"{name}: {host.seat_state(game, name, player)}")
+            lines.append(f"{name}: {api.seat_state(game, name, player)}")
         if game.state == GameState.FINISHED:
             lines.append(f"result: {game.settings.get('result', '')}")
         return lines
@@ -255,7 +300,7 @@ class Exchange(GameKind):
         turn.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the history")
 
     def summary(self, turn: Turn, text: str, game: Game) -> None:
-        host.answer_summary(turn, text, game, "exchange/summary", lifecycle.describe(game),
+        api.answer_summary(turn, text, game, "exchange/summary", lifecycle.describe(game),
                             lifecycle.label(game.phase) if game.phase else None)
 
     # -- pages -----------------------------------------------------------------------------------

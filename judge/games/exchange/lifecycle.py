@@ -22,15 +22,15 @@ When a phase may close before its deadline (E20, E29: the judge waits only for w
 an Exchange phase once every investor someone plays has a sheet standing; a movement phase once
 the CEO of every corporation with units has sent its block, a retreat or adjustment phase once
 each CEO with something to order has (the core's `expected`); never while an investor's WAIT
-stands.  A movement phase with no corporation to wait for (every one leaderless) runs to its
-deadline: the investors' private offers, which the judge never waits for (E20), may come until
-then.  A retreat or adjustment phase in which no CEO has anything to order closes at the
-clock's next tick.
+stands (the host's, `judge.service.host.closes_early`).  A movement phase with no corporation to
+wait for (every one leaderless) runs to its deadline: the investors' private offers, which the
+judge never waits for (E20), may come until then.  A retreat or adjustment phase in which no CEO
+has anything to order closes at the clock's next tick.
 
-ROLLBACK (`rollback`) goes back to a processed phase with the host's services: the state the
-phase row kept when it was open comes back whole, so money and shares are where they were; each
-investor for whom that changes something is told what, alone (`rolled_back`).  ROLLFORWARD
-(`undo_rollback`, as Payola's) processes that phase again as it was, unless anything changed since.
+ROLLBACK and ROLLFORWARD are the host's (`judge.service.course`): the state the phase row kept
+when it was open comes back whole, so money and shares are where they were (`rolling_back`); each
+investor for whom that changes something is told what, alone (`rolled_back`); ROLLFORWARD
+refuses once the state changed since (`changed_since_rollback`).
 
 The game ends (E34) when a corporation reaches the victory count, when every investor still in
 the game votes the same ``VOTE DRAW`` (all surviving corporations) or ``VOTE CONCEDE X``
@@ -44,11 +44,24 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import NamedTuple
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from judge import api
+from judge.api import (
+    RUNNING,
+    Closing,
+    Game,
+    GameError,
+    PhaseChange,
+    PhaseRow,
+    Publication,
+    Settings,
+    log_on_commit,
+    queue,
+    render,
+    split_options,
+)
 from judge.engine.map import available_maps, load_map
 from judge.engine.notation import NotationError, power_name
 from judge.engine.orders import Order
@@ -56,7 +69,7 @@ from judge.engine.position import Season
 from judge.games.exchange import mails, sheets, stored
 from judge.games.exchange.core.accounts import resign
 from judge.games.exchange.core.exchange import run_exchange
-from judge.games.exchange.core.notation import state_to_data
+from judge.games.exchange.core.notation import state_from_data, state_to_data
 from judge.games.exchange.core.options import exchange_options
 from judge.games.exchange.core.phases import Expected, Step, complete, expected, step
 from judge.games.exchange.core.record import ExchangeRecord
@@ -76,14 +89,6 @@ from judge.games.exchange.core.year import (
     surviving,
 )
 from judge.payola.options import OptionError
-from judge.service import host
-from judge.service.config import Settings
-from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move
-from judge.service.logs import log_on_commit
-from judge.service.options import split_options
-from judge.service.outbox import queue
-from judge.service.render import render
-from judge.store.models import Game, PhaseRow, Submission
 
 log = logging.getLogger("judge")
 
@@ -93,13 +98,9 @@ HOST_WORDS = frozenset({"MASTER", "GM", "M", "KEY"})
 private game's KEY): no investor may be named so (E1 adds the sheets' own words and the powers)."""
 
 
-class Closed(NamedTuple):
-    """What closing a phase did (`judge.service.kinds.PhaseChange`): the phase closed, the one
-    opened (None: the game ended), and the corporation that won, if one did (E34)."""
-
-    phase: str
-    next_phase: str | None
-    winner: str | None = None
+ROLLFORWARD = "rollforward"
+"""The key of the game's settings where a ROLLBACK keeps a digest of the state it brought back, for
+ROLLFORWARD to find it unchanged (`changed_since_rollback`)."""
 
 
 # -- creating ----------------------------------------------------------------------------------------
@@ -117,7 +118,8 @@ def read_create(words: Sequence[str]) -> tuple[str, list[str]]:
         own, words_left = split_options(rest)
         options = exchange_options(words_left, load_map(variant))
     except (OptionError, ValueError) as exc:
-        raise ValueError(f"{exc} (the boards: {', '.join(available_maps())}; HELP names every option)") from None
+        raise ValueError(f"{exc} (the boards: {', '.join(available_maps())}; HELP exchange create names every "
+                         "option)") from None
     return variant, own + options.names
 
 
@@ -141,7 +143,7 @@ def label(name: str) -> str:
 
 def name_problem(session: Session, game: Game, word: str) -> str | None:
     """Why ``word`` cannot be a new investor's name in ``game`` (E1), or None."""
-    taken = [p.requested or "" for p in host.players(session, game)]
+    taken = [p.requested or "" for p in api.players(session, game)]
     problem = investor_name_problem(word, stored.board(game), taken)
     if problem is not None:
         return f"'{word[:20]}' cannot be an investor's name: {problem.value} (E1)"
@@ -171,10 +173,8 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     """Seat every investor under the name they joined with, draw the investor order from the game's
     seed (E30) and open the Exchange phase of the Winter before the first Spring (X.8.1); each
     investor and the game master are told, and the observers of the forming game."""
-    if game.state != GameState.FORMING:
-        raise GameError("the game has already started", "ALREADY_STARTED")
     options = stored.options_of(game)
-    joined = host.players(session, game)
+    joined = api.players(session, game)
     if len(joined) != options.investors:
         raise GameError(f"this game is for {options.investors} investors and {len(joined)} have joined: START when "
                         f"{options.investors} have (E1)", "WRONG_NUMBER_OF_PLAYERS")
@@ -184,7 +184,6 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
         stored.seat(player, name)
         names.append(name)
     state = new_game(stored.board(game), names, options, game.seed)
-    move(game, Event.START)
     session.flush()
     stored.open_row(session, game, state, now)
     mails.start_mails(session, game, settings, now, state)
@@ -207,7 +206,7 @@ def submitted(state: ExchangeState, standing: Mapping[str, stored.Parts]) -> set
 def waiting_seats(session: Session, game: Game) -> list[str]:
     """The investors someone plays who owe the open phase something and have not sent it: whom the
     clock reminds."""
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     if row is None or game.state not in RUNNING or row.status != "open":
         return []
     state = stored.state_of(row)
@@ -217,10 +216,10 @@ def waiting_seats(session: Session, game: Game) -> list[str]:
     return [investor for investor in dict.fromkeys(owing) if investor in played]
 
 
-def is_complete(session: Session, game: Game, now: datetime | None = None) -> bool:
-    """Whether the open phase closes now, before its deadline (see the module's header; a WAIT holds
-    it to its deadline, not through the grace period)."""
-    row = host.current_phase(session, game)
+def is_complete(session: Session, game: Game) -> bool:
+    """Whether the open phase closes now, before its deadline (see the module's header; the host's
+    WAIT holds it to its deadline, `judge.service.host.closes_early`)."""
+    row = api.current_phase(session, game)
     if row is None or row.status != "open":
         return False
     state = stored.state_of(row)
@@ -231,9 +230,7 @@ def is_complete(session: Session, game: Game, now: datetime | None = None) -> bo
         return False  # nobody to wait for, but investors may still send (E20)
     done = submitted(state, stored.sheets(session, game, row.name))
     done |= {e for e in expected(state) if e.investor not in played}  # a dummy's part is not waited for
-    held = now is None or game.deadline is None or now < game.deadline
-    waiting = stored.waits(session, game, row.name) if held else set()
-    return complete(state, done, waiting)
+    return complete(state, done)
 
 
 def closes_at_next_tick(session: Session, game: Game, row: PhaseRow) -> bool:
@@ -257,23 +254,18 @@ def notice(session: Session, game: Game, row: PhaseRow, investor: str, which: st
 def results_mails(session: Session, game: Game) -> int:
     """How many mails closing the open phase queues: one per investor someone plays and per
     observer, and the chart (as a Payola phase's results, the end's publication is not counted)."""
-    return len(stored.played(session, game)) + len(host.observers(session, game)) + 1
+    return len(stored.played(session, game)) + len(api.observers(session, game)) + 1
 
 
 # -- processing --------------------------------------------------------------------------------------
 
 
-def process_phase(session: Session, game: Game, settings: Settings, now: datetime, *, cause: str,
-                  preface: str | None = None) -> Closed:
+def process_phase(session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
     """Close the open phase with the sheets standing, run the Income step after the year's last
     phase, open the next phase or end the game, and queue every mail (see the module's header)."""
-    if game.state not in RUNNING:
-        raise GameError("the game is not running", "NOT_RUNNING")
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     assert row is not None and row.status == "open"
-    if game.state == GameState.PAUSED and game.settings.get("rolled_back") == row.name:
-        move(game, Event.RESUME)  # a phase rolled back and processed again ends the ROLLBACK's pause
-    game.settings = {k: v for k, v in game.settings.items() if k not in ("rolled_back", "rollforward")}
+    game.settings = {k: v for k, v in game.settings.items() if k != ROLLFORWARD}
     state = stored.state_of(row)
     standing = {name: sheets.sheet_of(parts, state.game_map, name)
                 for name, parts in stored.sheets(session, game, row.name).items() if name in state.order}
@@ -291,21 +283,21 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
         after, income = run_income(after)
     written = {name: parts.text() for name, parts in sorted(stored.sheets(session, game, row.name).items())}
     done = mails.Done(state, after, record, written, income, stored.transfers(row))
-    row.result = {"state": state_to_data(after), "public": mails.public_lines(done), "chart": mails.chart_lines(done)}
+    row.result = {"state": state_to_data(after), "public": mails.public_lines(done), "chart": mails.chart_lines(done),
+                  "statements": {i: mails.own_sections(done, i) for i in sorted(set(state.order) | set(after.order))}}
     row.status, row.processed_at = "processed", now
     if after.stage is Stage.ENDED:
         winner = after.result[0] if after.result else None
-        game.winner = winner
         reason = (f"{mails.title(winner)} has reached the victory count with {len(after.position.centers_of(winner))} "
                   "supply centers (E34)") if winner else "the game has ended"
-        log_on_commit(session, log, "game %s %s processed (%s); the game has ended", game.name, row.name, cause)
-        mails.results(session, game, settings, now, done, None, preface)
-        finish(session, game, settings, now, after, reason, preface)
-        return Closed(row.name, None, winner)
+        log_on_commit(session, log, "game %s %s processed (%s); the game has ended", game.name, row.name,
+                      closing.cause)
+        mails.results(session, game, settings, now, done, None, closing)
+        return PhaseChange(row.name, None, winner, reason)
     opened = stored.open_row(session, game, after, now)
-    log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, cause, opened.name)
-    mails.results(session, game, settings, now, done, opened.name, preface)
-    return Closed(row.name, opened.name)
+    log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, closing.cause, opened.name)
+    mails.results(session, game, settings, now, done, opened.name, closing)
+    return PhaseChange(row.name, opened.name)
 
 
 def _valid(sheet: Sheet, state: ExchangeState) -> Sheet | None:
@@ -355,27 +347,22 @@ def _orders(state: ExchangeState, standing: Mapping[str, sheets.Assembled]) -> d
 # -- the end -----------------------------------------------------------------------------------------
 
 
-def finish(session: Session, game: Game, settings: Settings, now: datetime, state: ExchangeState, reason: str,
-           preface: str | None = None) -> None:
-    """End the game and publish everything (E41) to every player, the game master and the observers."""
-    move(game, Event.END)
-    game.deadline = None
-    game.settings = {**game.settings, "result": reason}
-    host.record(game, reason)
-    mails.publication(session, game, settings, now, state, reason, preface)
+def publication(session: Session, game: Game) -> Publication:
+    """E41: everything — the ranking (E35), every phase's chart in order, every corporation's ledger."""
+    state = stored.state_now(session, game)
+    assert state is not None
+    return Publication("Everything that was secret is now published (E41): the scores, every phase's sheets and "
+                       "what became of each of their lines, the share register after each Exchange phase, every "
+                       "purse and treasury, and every corporation's ledger.",
+                       mails.published_lines(session, game, state))
 
 
-def terminate(session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
-    """The game master ends the game (E34): nobody wins, and everything is published."""
-    row = host.current_phase(session, game)
-    if row is None:
-        move(game, Event.END)
-        game.deadline = None
-        game.settings = {**game.settings, "result": reason}
-        return
-    state = end_game(stored.state_of(row), ())
-    _end_row(row, state, now)
-    finish(session, game, settings, now, state, reason)
+def terminated(session: Session, game: Game, now: datetime) -> None:
+    """The game master ends the game (E34): nobody wins, the open phase ends unplayed."""
+    row = api.current_phase(session, game)
+    assert row is not None
+    if row.status == "open":
+        _end_row(row, end_game(stored.state_of(row), ()), now)
 
 
 def _end_row(row: PhaseRow, state: ExchangeState, now: datetime) -> None:
@@ -393,7 +380,7 @@ def voters(session: Session, game: Game, state: ExchangeState) -> list[str]:
 
 def settle_votes(session: Session, game: Game, settings: Settings, now: datetime) -> str | None:
     """E34: end the game when every voter votes for the same draw or concession; the result, or None."""
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     if row is None or game.state not in RUNNING:
         return None
     state = stored.state_of(row)
@@ -410,10 +397,9 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
         if corporations[0] not in state.live:
             return None
         result = f"conceded to {mails.title(corporations[0])} by every investor (E34)"
-        game.winner = corporations[0]
     ended = end_game(state, corporations)
     _end_row(row, ended, now)
-    finish(session, game, settings, now, ended, result)
+    api.end_game(session, game, settings, now, result, corporations[0] if vote != "DRAW" else None)
     return result
 
 
@@ -422,60 +408,39 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
 # -- ROLLBACK -----------------------------------------------------------------------------------------
 
 
-def rollback(session: Session, game: Game, now: datetime, phase: str | None = None) -> str:
-    """Go back to the phase processed last, or to the processed phase ``phase``, with the host's
-    services: the later phases and their sheets are dropped, the phase is open again with the
-    state it had when it was processed (the transfers made while it was open included) and the
-    sheets standing in it then, which stand again.  The whole state comes back at once, so every
+def rolling_back(session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
+    """A ROLLBACK to the processed phase of ``to`` (the host drops the later phases and their sheets
+    and opens it again, with the state it had as it opened — the transfers made while it was open
+    included — and the sheets standing in it then).  The whole state comes back at once, so every
     AgP and share is where it was: money is conserved across the ROLLBACK as across the phases.
     An investor who resigned since stays resigned (the host does not seat them again): E32 is
-    applied again to the state brought back, their money forfeited and their shares pooled.
-    What changed for each investor alone (their balance, their shares, their CEO offices) is kept
-    for `rolled_back` to tell them; the game is left paused until the game master resumes it."""
-    previous, later = host.rollback_target(session, game, phase)
+    applied again to the state brought back, their money forfeited and their shares pooled.  What
+    changed for each investor alone (their balance, their shares, their CEO offices) is kept for
+    `rolled_back` to tell them, and a digest of the state for ROLLFORWARD."""
     left = stored.state_now(session, game)
-    for row in later:
-        host.drop_phase(session, game, row)
-    host.reopen(session, game, previous, now)
-    back = stored.state_of(previous)
+    back = state_from_data(to.position)
     gone = sorted(left.resigned - back.resigned) if left else []
     for investor in gone:  # a resignation stands: the ROLLBACK does not bring back a player who left (E32)
         back = resign(back, investor)
     if gone:
-        stored.save(previous, back)
+        stored.save(to, back)
     told = {investor: lines for investor in back.order if (lines := _changed_for(left, back, investor))} if left else {}
-    session.flush()
-    marks = {"submission": session.scalar(select(func.max(Submission.id)).where(Submission.game_id == game.id)) or 0,
-             "position": _digest(previous.position)}  # what ROLLFORWARD finds unchanged, or refuses
-    game.settings = {**game.settings, "rolled_back": previous.name, "rollback_notices": told, "rollforward": marks}
-    return previous.name
+    game.settings = {**game.settings, "rollback_notices": told, ROLLFORWARD: {"position": _digest(to.position)}}
 
 
 def _digest(data: object) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def undo_rollback(session: Session, game: Game) -> str:
-    """Set the rolled-back phase going again for ROLLFORWARD to process it (the caller does:
-    `process_phase`) as it was rolled back, and return its name: the same state and sheets give
-    the same results.  Refused (`GameError`) once anything changed since the ROLLBACK: an
-    investor sent a sheet, a WAIT or a CLEAR, or a TRANSFER, an acceptance list or a resignation
-    changed the state; PROCESS processes the phase with them."""
-    row = host.current_phase(session, game)
-    marks = game.settings.get("rollforward")
-    if game.state == GameState.FINISHED or row is None or not marks or game.settings.get("rolled_back") != row.name:
-        raise GameError("there is no ROLLBACK to undo in this phase", "NO_ROLLBACK")
-    sent = sorted(set(session.scalars(select(Submission.seat).where(
-        Submission.game_id == game.id, Submission.phase == row.name, Submission.id > marks["submission"]))))
-    if sent or _digest(row.position) != marks["position"]:
-        who = f"{', '.join(sent)} sent sheets or WAITs" if sent else "money, an acceptance list or an investor changed"
-        raise GameError(f"not undone: since the ROLLBACK, {who}, which ROLLFORWARD would discard; PROCESS processes "
-                        f"{row.name} with them as they are now", "CHANGED_SINCE_ROLLBACK")
-    if game.state == GameState.PAUSED:
-        move(game, Event.RESUME)  # before processing: the notice sent ahead of the results says so
-    game.deadline = None  # the phase is processed at once: no deadline of it stands
-    session.flush()
-    return row.name
+def changed_since_rollback(session: Session, game: Game) -> str | None:
+    """Whether money, an acceptance list or an investor changed the open phase's state since the
+    ROLLBACK (a TRANSFER, a resignation), which ROLLFORWARD would discard (the host checks the
+    sheets and WAITs sent: `judge.service.course.rolling_forward`)."""
+    row = api.current_phase(session, game)
+    marks = game.settings.get(ROLLFORWARD)
+    if row is None or not marks or _digest(row.position) == marks["position"]:
+        return None
+    return "money, an acceptance list or an investor changed"
 
 
 def _changed_for(left: ExchangeState, back: ExchangeState, investor: str) -> list[str]:

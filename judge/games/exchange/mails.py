@@ -38,6 +38,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from judge import api
+from judge.api import Attachment, Closing, Drawn, Game, Settings, counted, queue, render
 from judge.engine.position import Position, Season
 from judge.engine.results import OrderResult
 from judge.games.exchange import stored, views
@@ -47,6 +49,8 @@ from judge.games.exchange.core.record import ExchangeRecord
 from judge.games.exchange.core.scoring import ranking
 from judge.games.exchange.core.state import ExchangeState, Stage
 from judge.games.exchange.core.views import (
+    Adjustment,
+    adjustments,
     annual_report,
     ceo_view,
     corporate_statement,
@@ -58,12 +62,6 @@ from judge.games.exchange.core.views import (
     report_readers,
 )
 from judge.games.exchange.core.year import IncomeRecord, MovementRecord, OrdersRecord
-from judge.mail.outbound import Attachment, Drawn
-from judge.service import host
-from judge.service.config import Settings
-from judge.service.outbox import queue
-from judge.service.render import render
-from judge.store.models import Game
 
 log = logging.getLogger("judge")
 title = views.title
@@ -204,20 +202,31 @@ def _todo(state: ExchangeState, investor: str) -> list[str]:
                          f"(the judge waits for it, E20){worth}.")
         return lines
     if now in (Step.RETREAT, Step.ADJUSTMENT):
-        what = "retreats" if now is Step.RETREAT else "builds or removals"
         acting = {e.corporation for e in expected(state) if e.investor == investor}
-        return [f"As {title(c)}'s CEO, send its {what}: FOR {c} / orders / END (without them, civil disorder, E20)."
-                for c in ruled if c in acting]
+        if now is Step.RETREAT:
+            return [f"As {title(c)}'s CEO, send its retreats: FOR {c} / orders / END (without them, civil disorder, "
+                    "E20)." for c in ruled if c in acting]
+        due = {a.corporation: a for a in adjustments(state.position)}
+        return [f"As {title(c)}'s CEO, send its {_adjustment_words(due[c])}: FOR {c} / orders / END (without them, "
+                "civil disorder, E20)." for c in ruled if c in acting and c in due]
     return []
+
+
+def _adjustment_words(due: Adjustment) -> str:
+    """A corporation's adjustments in words: ``1 build (it may build in: PAR)``, ``2 removals``."""
+    if due.due < 0:
+        return f"{counted(-due.due, 'removal')} (REMOVE)"
+    where = f"it may build in: {' '.join(due.free_homes)}" if due.free_homes else "it has no free home center"
+    return f"{counted(due.due, 'build')} (BUILD, or WAIVE; {where})"
 
 
 # -- the mails ---------------------------------------------------------------------------------------
 
 
 def results(session: Session, game: Game, settings: Settings, now: datetime, done: Done, next_phase: str | None,
-            preface: str | None) -> None:
+            closing: Closing) -> None:
     """Every reader's mail of a phase closed: each investor's, the observers', the game master's chart."""
-    phase = done.phase
+    phase, preface, subject = done.phase, closing.preface, closing.subject(game.name, done.phase)
     public = public_lines(done)
     pictures = _maps(game.name, done) if settings.maps else []
     headline = f"{phase} has been processed" + (f"; {next_phase} opens" if next_phase else "")
@@ -227,12 +236,12 @@ def results(session: Session, game: Game, settings: Settings, now: datetime, don
         body = render("exchange/results", game=game, headline=headline, preface=preface, public=public,
                       sections=own_sections(done, investor), todo=todo(after, investor) if next_phase else [],
                       deadline=game.deadline if next_phase else None)
-        queue(session, settings, to=player.address, subject=f"{game.name} {phase} results", body=body, kind="results",
+        queue(session, settings, to=player.address, subject=subject, body=body, kind="results",
               now=now, game_id=game.id, attachments=pictures)
     body = render("exchange/results", game=game, headline=headline, preface=preface, public=public, sections=[],
                   todo=[], deadline=game.deadline if next_phase else None)
-    for observer in host.observers(session, game):
-        queue(session, settings, to=observer, subject=f"{game.name} {phase} results", body=body, kind="results",
+    for observer in api.observers(session, game):
+        queue(session, settings, to=observer, subject=subject, body=body, kind="results",
               now=now, game_id=game.id, attachments=pictures)
     body = render("exchange/chart", game=game, phase=phase, lines=chart_lines(done), preface=preface,
                   deadline=game.deadline if next_phase else None)
@@ -269,32 +278,16 @@ def start_mails(session: Session, game: Game, settings: Settings, now: datetime,
           game_id=game.id, attachments=board,
           body=render("exchange/start", game=game, investor=None, state=state, facts=facts, todo=[],
                       deadline=game.deadline))
-    for observer in host.observers(session, game):
+    for observer in api.observers(session, game):
         queue(session, settings, to=observer, subject=f"{game.name} starts", kind="start", now=now, game_id=game.id,
               body=render("exchange/start", game=game, investor=None, state=state, facts=facts, todo=[],
                           deadline=game.deadline))
 
 
-def publication(session: Session, game: Game, settings: Settings, now: datetime, state: ExchangeState, reason: str,
-                preface: str | None) -> None:
-    """E41: everything, to every player, observer and the game master: the ranking (E35), every
-    phase's chart in order, and every corporation's ledger; and who played which seat."""
-    lines = published_lines(session, game, state)
-    playing = {p.address for p in host.players(session, game) if p.address}
-    bodies: dict[str, str] = {}
-    for address in sorted(playing | {game.gm_address} | set(host.observers(session, game))):
-        reader = "master" if address == game.gm_address else "player" if address in playing else "anyone"
-        if reader not in bodies:
-            bodies[reader] = render("exchange/end", game=game, reason=reason, preface=preface, lines=lines,
-                                    who=host.who_played(session, game, reader))
-        queue(session, settings, to=address, subject=f"{game.name} has ended", body=bodies[reader], kind="end",
-              now=now, game_id=game.id)
-
-
 def published_lines(session: Session, game: Game, state: ExchangeState) -> list[str]:
     """The publication of an ended game (E41), as lines: the ranking, each phase's chart, the ledgers."""
     lines = views.ranking_lines(ranking(state), state.result) if state.stage is Stage.ENDED else []
-    for row in host.processed_phases(session, game):
+    for row in api.processed_phases(session, game):
         chart = (row.result or {}).get("chart")
         if chart:
             lines += ["", f"=== {row.name} ===", *chart]

@@ -26,14 +26,22 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from judge import api
+from judge.api import (
+    SAFE_NAME,
+    Game,
+    GameFacts,
+    Player,
+    make_folder,
+    render_page,
+    rules_of,
+    summary,
+    templates_version,
+    write_file,
+)
 from judge.engine.notation import position_from_data, position_to_data
 from judge.games.exchange import handlers, lifecycle, mails, stored
 from judge.render import render_svg
-from judge.service import host
-from judge.service.options import rules_of
-from judge.store.models import Game, Player
-from judge.web.pages import SAFE_NAME, make_folder, render_page, templates_version, write_file
-from judge.web.public import GameFacts, summary
 
 log = logging.getLogger("judge")
 
@@ -55,11 +63,11 @@ class GameRecord:
 
 def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = None) -> GameFacts:
     """What any page may say of the game: name, board, phase, deadline, each investor's seat."""
-    joined = host.players(session, game) if seated is None else seated
+    joined = api.players(session, game) if seated is None else seated
     seats = []
     for player in sorted((p for p in joined if stored.seat_of(p)), key=lambda p: stored.seat_of(p) or ""):
         name = stored.seat_of(player) or ""
-        seats.append(host.public_seat(game, name, player))
+        seats.append(api.public_seat(game, name, player))
     return GameFacts(name=game.name, variant=f"{lifecycle.KIND_TITLE} ({game.variant})", options=tuple(game.options),
                      state=game.state, phase=game.phase, deadline=game.deadline, winner=game.winner,
                      result=game.settings.get("result"), listed=rules_of(game).listed, joined=len(joined),
@@ -72,7 +80,7 @@ def gather(session: Session, game: Game) -> GameRecord:
     state = stored.state_now(session, game)
     if state is None:
         return GameRecord(facts)
-    phases = tuple((row.name, tuple(public)) for row in host.processed_phases(session, game)
+    phases = tuple((row.name, tuple(public)) for row in api.processed_phases(session, game)
                    if (public := (row.result or {}).get("public")))
     published = tuple(mails.published_lines(session, game, state)) if facts.finished else ()
     return GameRecord(facts, tuple(handlers.public_lines(state)), phases, published,

@@ -28,6 +28,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from judge import api
+from judge.api import RUNNING, Game, PhaseRow, Turn, render, when
 from judge.engine.legal import check_order
 from judge.engine.map import GameMap
 from judge.engine.orders import Order, OrderSyntaxError, Waive, parse_order
@@ -49,11 +51,6 @@ from judge.games.exchange.reading import (
 )
 from judge.payola.acceptance import AcceptanceError, parse_acceptance
 from judge.payola.offers import OfferSheet, parse_sheet
-from judge.service import host
-from judge.service.lifecycle import RUNNING
-from judge.service.render import render, when
-from judge.service.turn import Turn
-from judge.store.models import Game, PhaseRow
 
 _Bad = Callable[["Read", str, str], None]  # a bad line, why in words, and why as a name (`Echo.code`)
 """How a problem of a line is noted: ``bad(read, why)``."""
@@ -134,7 +131,7 @@ def accept_mail(talk: Turn) -> None:
     if game.state not in RUNNING:  # a VOTE of this very mail ended the game: nothing is left to keep
         talk.set_aside(lines, "not applied: the game has ended", code="GAME_ENDED")
         return
-    row = host.current_phase(talk.session, game)
+    row = api.current_phase(talk.session, game)
     assert row is not None
     state = stored.state_of(row)
     mail = assemble(read_mail(lines, state.game_map, investor).lines, investor)
@@ -147,7 +144,7 @@ def accept_mail(talk: Turn) -> None:
             talk.mark(read.index, message=_understood(read, state, investor))
         return
     phase = phase_name(state)
-    earlier = host.latest_accepted(talk.session, game, phase, investor, stored.SHEET)
+    earlier = api.latest_accepted(talk.session, game, phase, investor, stored.SHEET)
     if why := talk.superseded(earlier, "your sheet"):
         talk.set_aside([(r.index, r.text) for r in sheet_lines], why)
         return
@@ -271,7 +268,7 @@ def _order_problems(part: Part, state: ExchangeState, now: Step, bad: _Bad) -> N
     if not part.orders:
         return
     if now not in (Step.RETREAT, Step.ADJUSTMENT):
-        why = ("not an Exchange line: HELP lists them (2.2)" if now is Step.EXCHANGE else
+        why = ("not an Exchange line: HELP stock lists them (2.2)" if now is Step.EXCHANGE else
                "units are bribed with offers in a movement phase, not ordered (X.5.1)")
         for read in part.orders:
             bad(read, why, Refusal.NOT_NOW.name)

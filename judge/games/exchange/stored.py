@@ -13,7 +13,7 @@ the game master's chart of everything (``chart``), which is what is published at
 An investor's sheet for the open phase is one `Submission` row (kind ``sheet``): the lines of
 each of its parts as written, its own lines and each ``FOR`` block, already merged with the
 sheet that stood before (2.1: a later valid sheet replaces the earlier one part by part), so the
-latest row is the sheet standing; an empty one is a CLEAR.  ``WAIT`` is a row of kind ``wait``.
+latest row is the sheet standing; an empty one is a CLEAR.  ``WAIT`` is the host's row of kind ``wait``.
 
 A seat is an investor's name, in capitals (E1): the host's seat row keeps it (`seat_of`, `seat`).
 An investor's vote on the game's end (E34) is kept, secret, in the game's settings (``votes``).
@@ -28,17 +28,16 @@ from typing import Any
 from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
+from judge import api
+from judge.api import Game, PhaseRow, Player, split_options
 from judge.engine.map import GameMap, load_map
 from judge.games.exchange.core.notation import state_from_data, state_to_data
 from judge.games.exchange.core.options import ExchangeOptions, exchange_options
 from judge.games.exchange.core.phases import phase_name
 from judge.games.exchange.core.state import ExchangeState
-from judge.service import host
-from judge.service.options import split_options
-from judge.store.models import Game, PhaseRow, Player
 
-SHEET, WAIT = "sheet", "wait"
-"""The kinds of an Exchange game's submission rows."""
+SHEET = "sheet"
+"""The kind of an Exchange game's submission rows (a WAIT is the host's, `judge.service.host.WAIT`)."""
 
 
 # -- seats -------------------------------------------------------------------------------------------
@@ -71,12 +70,12 @@ def set_vote(game: Game, investor: str, vote: str | None, at: datetime | None) -
 
 def investors(session: Session, game: Game) -> dict[str, Player]:
     """Each investor's seat row, by name."""
-    return host.seats(session, game)
+    return api.seats(session, game)
 
 
 def played(session: Session, game: Game) -> dict[str, Player]:
     """The seat rows of the investors someone plays (not vacant, resigned or a dummy)."""
-    return {name: player for name, player in investors(session, game).items() if host.is_played(player)}
+    return {name: player for name, player in investors(session, game).items() if api.is_played(player)}
 
 
 # -- the game's settings -----------------------------------------------------------------------------
@@ -108,7 +107,7 @@ def state_of(row: PhaseRow) -> ExchangeState:
 
 def state_now(session: Session, game: Game) -> ExchangeState | None:
     """The game's state now (None before the start)."""
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     return None if row is None else state_of(row)
 
 
@@ -125,7 +124,7 @@ def transfers(row: PhaseRow) -> list[dict[str, Any]]:
 
 def open_row(session: Session, game: Game, state: ExchangeState, now: datetime) -> PhaseRow:
     """The row of the step ``state`` is at, opened now, and the game's deadline for it."""
-    row = host.open_phase(session, game, phase_name(state), {**state_to_data(state), "transfers": []}, now)
+    row = api.open_phase(session, game, phase_name(state), {**state_to_data(state), "transfers": []}, now)
     session.flush()
     return row
 
@@ -164,7 +163,7 @@ class Parts:
 
 def sheets(session: Session, game: Game, phase: str) -> dict[str, Parts]:
     """Each investor's sheet standing in ``phase`` (none after a CLEAR)."""
-    found = {name: Parts.of(row.parsed) for (name, kind), row in host.latest_submissions(session, game, phase).items()
+    found = {name: Parts.of(row.parsed) for (name, kind), row in api.latest_submissions(session, game, phase).items()
              if kind == SHEET}
     return {name: parts for name, parts in found.items() if parts}
 
@@ -172,12 +171,7 @@ def sheets(session: Session, game: Game, phase: str) -> dict[str, Parts]:
 def keep_sheet(session: Session, game: Game, phase: str, investor: str, parts: Parts, now: datetime,
                accepted: datetime | None) -> None:
     """Keep ``parts`` as the investor's sheet standing in ``phase`` (an empty one: CLEAR)."""
-    host.submit(session, game, phase, investor, SHEET, parts.text(), parts.data(), now, accepted)
-
-
-def waits(session: Session, game: Game, phase: str) -> set[str]:
-    """The investors who asked the phase to wait for its deadline (WAIT, E29)."""
-    return {name for (name, kind), (text, _) in host.latest(session, game, phase).items() if kind == WAIT and text}
+    api.submit(session, game, phase, investor, SHEET, parts.text(), parts.data(), now, accepted)
 
 
 def totals(connection: Connection, kind: str) -> dict[str, int]:
@@ -185,7 +179,7 @@ def totals(connection: Connection, kind: str) -> dict[str, int]:
     treasury, what was destroyed, and what ZEROSUM owes a corporation, by "game name"
     (`judge.service.kinds.Records.totals`)."""
     found: dict[str, int] = {}
-    for name, data in host.phase_data_now(connection, kind, "state"):
+    for name, data in api.phase_data_now(connection, kind, "state"):
         found |= {f"{name} {who}": int(amount) for who, amount in {**data["purses"], **data["treasuries"]}.items()}
         found[f"{name} destroyed"] = int(data["destroyed"])
         found |= {f"{name} owed {who}": int(amount) for who, amount in data.get("owed", {}).items()}

@@ -24,6 +24,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 
+from judge.api import counted
 from judge.engine.results import OrderResult
 from judge.games.exchange.core.record import Action, ExchangeRecord, Outcome, Reason
 from judge.games.exchange.core.scoring import Score
@@ -40,12 +41,14 @@ from judge.games.exchange.core.sheet import (
     Line,
     Pass,
     Priority,
+    Quantity,
     Sell,
     SellTo,
     Worth,
 )
 from judge.games.exchange.core.state import ExchangeState, LedgerKind, LedgerLine
 from judge.games.exchange.core.views import (
+    Adjustment,
     AnnualReport,
     CeoView,
     CorporationFacts,
@@ -57,7 +60,6 @@ from judge.games.exchange.core.views import (
 from judge.games.exchange.core.year import CorporateIncome, IncomeRecord, MovementRecord, OrdersRecord
 from judge.payola.determination import Statement
 from judge.payola.offers import Offer, OfferKind
-from judge.service.render import counted
 from judge.wording import power_title
 
 WIDTH = 76
@@ -93,7 +95,8 @@ def facts_lines(facts: Sequence[CorporationFacts], year: int | None) -> list[str
             continue
         ceo = f"CEO {fact.ceo}" if fact.ceo else "leaderless"
         when = f" for {year}" if year is not None else ""
-        shares = (f"{fact.issued} shares issued, {fact.outstanding} held by investors, {fact.pool} in its pool")
+        shares = (f"{counted(fact.issued, 'share')} issued, {fact.outstanding} held by investors, "
+                  f"{fact.pool} in its pool")
         eliminated = "; eliminated: it owns no supply center and is liquidated at the next Exchange phase (E31)" \
             if fact.eliminated else ""
         lines += textwrap.wrap(f"{name}: {ceo}{when}; {shares}{eliminated}", WIDTH, initial_indent="  ",
@@ -121,19 +124,42 @@ def public_board_lines(view: PublicBoard, ceos: Mapping[str, str]) -> list[str]:
     """E36: the orders issued and their results, then the board after the phase, each corporation
     named with its CEO."""
     lines = ["Orders:", *(result_line(r) for r in view.results)] if view.results else ["Orders: none"]
-    units: dict[str, list[str]] = {}
-    for unit, power in view.units:
-        units.setdefault(power, []).append(unit)
-    centers: dict[str, list[str]] = {}
-    for center, owner in view.centers:
-        centers.setdefault(owner, []).append(center)
-    lines += ["", "The board after it (units, then supply centers):"]
-    for power in sorted(set(units) | set(centers)):
-        who = f" (CEO {ceos[power]})" if power in ceos else ""
-        lines += wrapped(f"{title(power)}{who}: {len(centers.get(power, []))} centers, units: ",
-                         units.get(power, []) or ["none"])
-        lines += wrapped("    centers: ", centers.get(power, []) or ["none"])
+    lines += ["", "The board after it (units, then supply centers):", *board_lines(view.units, view.centers, ceos)]
+    if view.adjustments:
+        lines += ["", "Adjustments due:",
+                  *(f"  {adjustment_line(a, ceos.get(a.corporation))}" for a in view.adjustments)]
     return lines
+
+
+def board_lines(units: Iterable[tuple[str, str]], centers: Iterable[tuple[str, str]],
+                ceos: Mapping[str, str]) -> list[str]:
+    """Each corporation's units and centers (``units``: (unit, corporation); ``centers``: (center,
+    owner)), each named with its CEO."""
+    held: dict[str, list[str]] = {}
+    for unit, power in units:
+        held.setdefault(power, []).append(unit)
+    owned: dict[str, list[str]] = {}
+    for center, owner in centers:
+        owned.setdefault(owner, []).append(center)
+    lines = []
+    for power in sorted(set(held) | set(owned)):
+        who = f" (CEO {ceos[power]})" if power in ceos else ""
+        lines += wrapped(f"{title(power)}{who}: {counted(len(owned.get(power, [])), 'center')}, units: ",
+                         held.get(power, []) or ["none"])
+        lines += wrapped("    centers: ", owned.get(power, []) or ["none"])
+    return lines
+
+
+def adjustment_line(adjustment: Adjustment, ceo: str | None) -> str:
+    """What one corporation is due: ``France (CEO BOB): 4 centers, 3 units: may build 1 (where:
+    PAR)``, or ``must remove 1``."""
+    a = adjustment
+    who = f" (CEO {ceo})" if ceo else " (leaderless: civil disorder, E20)"
+    head = f"{title(a.corporation)}{who}: {counted(a.centers, 'center')}, {counted(a.units, 'unit')}: "
+    if a.due < 0:
+        return head + f"must remove {-a.due}"
+    where = f" (where: {' '.join(a.free_homes)})" if a.free_homes else ", but has no free home center to build in"
+    return head + f"may build {a.due}{where}"
 
 
 # -- one investor's own (E39) -------------------------------------------------------------------------
@@ -188,6 +214,8 @@ def _did(action: Action) -> str:
         return ""
     if isinstance(line, Priority):
         return f"{money(amount)} spent"
+    if isinstance(line, Bid) and not shares:
+        return "no share bought"
     if isinstance(line, Bid):
         return f"{counted(shares, 'share')} bought for {money(amount)}" if action.corporation is None else \
             f"{counted(shares, 'share')} bought back for {money(amount)}"
@@ -244,11 +272,12 @@ def ledger_line(line: LedgerLine) -> str:
         LedgerKind.INCOME: f"income of {line.center} (E27)",
         LedgerKind.INCOME_CAP: "income over the cap (6.6)",
         LedgerKind.DONATION: f"donation from {line.who} (E5)",
-        LedgerKind.DIVIDEND: f"dividend of {line.price} AgP a share on {line.shares} shares (E23)",
-        LedgerKind.ISSUE: f"{line.shares} new shares into the pool, asked at {line.price} AgP (E11)",
-        LedgerKind.POOL_SALE: f"{line.shares} shares from the pool to {line.who} at {line.price} AgP (E8, E9)",
-        LedgerKind.BUY_BACK: f"{line.shares} shares bought back from {line.who} at {line.price} AgP (E12)",
-        LedgerKind.LIQUIDATION: f"liquidation: {line.price} AgP a share on {line.shares} shares (E31)",
+        LedgerKind.DIVIDEND: f"dividend of {line.price} AgP a share on {counted(line.shares, 'share')} (E23)",
+        LedgerKind.ISSUE: f"{counted(line.shares, 'new share')} into the pool, asked at {line.price} AgP (E11)",
+        LedgerKind.POOL_SALE: f"{counted(line.shares, 'share')} from the pool to {line.who} at {line.price} AgP "
+                              "(E8, E9)",
+        LedgerKind.BUY_BACK: f"{counted(line.shares, 'share')} bought back from {line.who} at {line.price} AgP (E12)",
+        LedgerKind.LIQUIDATION: f"liquidation: {line.price} AgP a share on {counted(line.shares, 'share')} (E31)",
         LedgerKind.ZEROSUM_DEPOSIT: "the bribes its units took this year (ZEROSUM, 6.7)",
         LedgerKind.FIRST_CAPTURE: f"first capture of {line.center} (ZEROSUM, 6.7)",
         LedgerKind.CENTER_LOST: f"{line.center} lost to {title(line.who)} (ZEROSUM, 6.7)",
@@ -323,6 +352,16 @@ def spell(line: Line, corporation: str | None = None) -> str:
     return "PASS"
 
 
+def _wanted(shares: Quantity, corporation: str) -> str:
+    """What a bid asks for, in words (E13): ``up to 5 Germany``, ``as many Germany as can be
+    matched and paid for``, ``all the Germany that can be matched and paid for but 2``."""
+    if shares.count is not None:
+        return f"up to {shares.count} {corporation}"
+    if not shares.but:
+        return f"as many {corporation} as can be matched and paid for"
+    return f"all the {corporation} that can be matched and paid for but {shares.but},"
+
+
 def describe(line: Line, author: str, corporation: str | None) -> str:
     """What a valid line will do, in words, for the reply (each with its ruling)."""
     if isinstance(line, Priority):
@@ -331,7 +370,7 @@ def describe(line: Line, author: str, corporation: str | None) -> str:
         if corporation is not None:
             return (f"read as: {title(corporation)} buys back up to {line.shares} of its shares at {line.price} AgP "
                     "each from investors' asks, keeping its pool to a third of its issue (E12)")
-        return f"read as: a bid for up to {line.shares} {title(line.corporation)} at {line.price} AgP each (E8, E13)"
+        return f"read as: a bid for {_wanted(line.shares, title(line.corporation))} at {line.price} AgP each (E8, E13)"
     if isinstance(line, Sell):
         if corporation is not None:
             return f"read as: {title(corporation)} asks {line.price} AgP each for up to {line.shares} of its pool (E9)"

@@ -26,6 +26,9 @@ The request
 ``letters``
     player → the letter's text (or a list of its lines), in the syntax of
     :mod:`judge.games.machiavelli.core.syntax`.  A player without a letter gets the defaults.
+``leaving``
+    a campaign's players who left the game with no substitute leader: they are eliminated when
+    the campaign ends (18.3, M62).  Left out: nobody.
 
 The answer
 ----------
@@ -40,7 +43,8 @@ operations: ``player``, ``phase`` — the sub-phase, ``A.4`` to ``A.7``, ``C.2``
 ``assassinated``, ``bribes``, ``rebellions`` (``started``, ``ended``), ``operations`` (each unit's
 ``order``, what it ``carried_out``, ``succeeded``, ``reason``, ``strength``, ``dislodged_from``),
 ``ignored`` (orders for units their writer does not command), ``retreats``, ``disbanded``,
-``conversions``, ``sieges``, ``control`` (markers moved), ``conquests``, ``losses``, ``eliminated``,
+``conversions``, ``sieges``, ``control`` (markers moved), ``conquests``, ``losses``, ``eliminated`` (each
+player's ``treasury`` removed, its ``units`` and what they became, and the ``reason``),
 ``winners``, ``ranking``, and ``spring`` (after a Fall: the next spring's A.1 and A.2 — the
 garrisons sprung up and each player's ``incomes``).  A spring adds ``trades``, ``forced_taxes``,
 ``raised``, ``disbanded``, ``excommunicated`` and ``control``.  Reasons are the names of
@@ -50,9 +54,10 @@ An example (AoP Example 5 on the classic board)
 -----------------------------------------------
 
 The Pope has 10 ducats, armies in Perugia and Urbino, a fleet in Ancona and a garrison in Rome;
-Siena's independent garrison stands beside them.  The bodyguard (D.2) is paid before the bribe
-(D.4), which leaves 7 ducats: the bribe is not carried out (nor could it be: a garrison is
-bribed only from its own province, M36), and nothing is charged for it.  Request::
+Siena's independent garrison stands beside them, alone in its province, so the army in Perugia
+may direct a bribe at it (M36).  The bodyguard (D.2) is paid before the bribe (D.4), which leaves
+7 ducats: the bribe cannot be paid in full, so it is not carried out and nothing is charged for
+it (M30).  Request::
 
     {"board": "classic",
      "position": {"season": "Summer 1454", "phase": "C",
@@ -67,7 +72,7 @@ The answer holds, among the rest::
     {"orders": [{"player": "Papacy", "phase": "D.2", "order": "bodyguard 3", "succeeded": true, "charged": 3,
                  "reason": "BODYGUARD_HIRED"},
                 {"player": "Papacy", "phase": "D.4", "order": "bribe 9 buy G sie", "succeeded": false, "charged": 0,
-                 "reason": "BRIBE_OUT_OF_REACH"}],
+                 "reason": "UNAFFORDABLE"}],
      "operations": [{"unit": "Papacy F anc", "order": "F anc - uas", "carried_out": "F anc - uas", "succeeded": true,
                      "reason": "ADVANCED", "strength": 1, "dislodged_from": null},
                     {"unit": "Papacy A per", "order": "A per S A urb - are", "carried_out": "A per S are for Papacy",
@@ -85,8 +90,8 @@ from __future__ import annotations
 
 import sys
 
+from judge.api import json_tool
 from judge.games.machiavelli.core.notation import run
-from judge.service.cli import json_tool
 
 TOOL = json_tool("machiavelli", "carry out a Machiavelli phase (a spring's A orders, or a campaign) given as JSON "
                  "(see docs/reference/json.md)", run)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
-from judge.service.scripts import DemoJudge, show
+from judge.api import DemoJudge, show
 
 GM = "gm@example.org"
 PLAYERS = {"Florence": "ann", "Milan": "bob", "Venice": "cy"}
@@ -115,6 +115,6 @@ def _show_campaign(results: EmailMessage) -> None:
     show(results)
     maps = [str(part.get_filename()) for part in results.iter_attachments()]
     if maps:
-        print(f"\n    Attached: {', '.join(maps)} (the campaign's orders as given, failures crossed out; the "
-              "board after)")
+        print(f"\n    Attached: {', '.join(maps)} (the campaign's orders carried out, failures crossed out; the "
+              "board after, as PNG and SVG)")
     print()

@@ -1,4 +1,5 @@
-"""A Machiavelli player's letter by mail, STATUS, and the game master's lengths of phases.
+"""A Machiavelli player's letter by mail, STATUS, BORDERS (which areas border an area of the
+game's board, and by what), and the game master's lengths of phases.
 
 Theory of operation.  After ``SIGNON Country@game password``, every line that reads as part of
 a letter (`judge.games.machiavelli.core.syntax.is_letter_line`: a unit, an order's verb, an
@@ -6,7 +7,8 @@ amount, a numbering, a heading ending with a colon, ``none``) is kept in the sea
 the block is the player's letter when the seat's lines end (`close_block`): one mail, one letter
 (AoP 2: the A orders, or the C orders, "posted to the judge in one letter").  Each line is
 answered with what it was read as (``read as: A flo - pst``) or why it was not (the syntax's
-reason; an order of the other letter's phase: not this phase's order).  A line that is no order
+reason; an order of the other letter's phase: not this phase's order; an order past the letter's
+`MAX_ORDERS` or `MAX_LETTER`: too many, too long).  A line that is no order
 is neither carried out nor charged (8.1, M38); what an order read does is told in the player's
 statement after the phase, with the rule that decided it.
 
@@ -19,8 +21,11 @@ a transfer the correction adds is added.  A third letter is refused, saying so, 
 stands.  A mail whose letter lines hold no readable order at all (only lines the syntax could
 not read) is no letter: it is answered line by line and counts as neither letter nor correction,
 as a human judge ignores "illegible gibberish" (17.1).  A mail accepted before the letter
-standing was (delivered late) never replaces it.  Other lines are the host's commands (PRESS,
-STATUS, ...) or unknown, and are answered so.
+standing was (delivered late) never replaces it.  The answer to a letter warns, line by line,
+of what the letter will certainly do that its writer may want to correct
+(`judge.games.machiavelli.core.review`: units left off a payment list, two orders for one unit,
+an order for a unit not the writer's, a transfer of 0).  Other lines are the host's commands
+(PRESS, STATUS, ...) or unknown, and are answered so.
 """
 
 from __future__ import annotations
@@ -29,19 +34,37 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from judge.commands.parse import Command, Unknown, read_phase_length
+from judge import api
+from judge.api import (
+    PLAYER,
+    RUNNING,
+    SIGNED_ON,
+    BadCommand,
+    Command,
+    Entry,
+    Game,
+    Turn,
+    Unknown,
+    absence_lines,
+    counted,
+    read_phase_length,
+)
 from judge.games.machiavelli import lifecycle, views
+from judge.games.machiavelli.core.board import Board, Border
 from judge.games.machiavelli.core.campaign import fits
+from judge.games.machiavelli.core.existence import Proposal
 from judge.games.machiavelli.core.expenditures import Transfer
 from judge.games.machiavelli.core.position import Phase
-from judge.games.machiavelli.core.syntax import is_letter_line, parse_letter
-from judge.service import host
-from judge.service.absences import absence_lines
-from judge.service.dispatch import PLAYER, Entry
-from judge.service.lifecycle import RUNNING
-from judge.service.render import counted, when
-from judge.service.turn import Turn
-from judge.store.models import Game
+from judge.games.machiavelli.core.review import Caution, review
+from judge.games.machiavelli.core.syntax import (
+    MAX_LETTER,
+    MAX_ORDERS,
+    Problem,
+    is_letter_line,
+    parse_letter,
+    read_area,
+    read_player,
+)
 
 BLOCK = "letter"
 _NONE = re.compile(r"(\(?\d+[.)]\s*)?none\.?", re.IGNORECASE)
@@ -55,6 +78,25 @@ class LetterLine:
     text: str
 
 
+@dataclass(frozen=True)
+class Borders:
+    """``BORDERS area``: which areas border an area of the game's board, and how."""
+
+    area: str
+
+
+@dataclass(frozen=True)
+class EndVote:
+    """``VOTE DRAW``, ``VOTE CONCEDE country`` or ``VOTE NONE``: a country's secret vote on ending
+    the game by agreement (M64), in Payola's and Exchange Payola's words."""
+
+    choice: str  # DRAW, CONCEDE or NONE
+    country: str | None = None  # conceded to
+
+
+BORDER_WORDS = ("BORDERS", "NEIGHBOURS", "NEIGHBORS")
+"""The words that ask for an area's borders."""
+
 DURATIONS = {"SPRING": "spring", "CAMPAIGN": "campaign"}
 """``SET <word> hours``: the lengths of the spring letter's phase and of a campaign letter's."""
 
@@ -64,9 +106,21 @@ def read(text: str) -> Command:
     words = text.split()
     if words[0].upper() == "SET":
         return read_phase_length(text, words, DURATIONS, "SET SPRING hours, SET CAMPAIGN hours")
+    if words[0].upper() == "VOTE":
+        choice = [w.upper() for w in words[1:]]
+        if choice in (["DRAW"], ["NONE"], ["NODRAW"], ["NOCONCEDE"]):
+            return EndVote("DRAW" if choice == ["DRAW"] else "NONE")
+        if len(choice) >= 2 and choice[0] == "CONCEDE":
+            return EndVote("CONCEDE", " ".join(words[2:]))
+        return BadCommand("expected VOTE DRAW, VOTE CONCEDE country or VOTE NONE (M64)")
+    if words[0].upper() in BORDER_WORDS:
+        if len(words) == 1:
+            return BadCommand("expected BORDERS and an area (BORDERS Pisa, BORDERS ets)")
+        return Borders(" ".join(words[1:]))
     if is_letter_line(text):
         return LetterLine(text)
-    return Unknown(f"unknown command '{words[0][:20]}': no order begins so either (HELP gives the letters' syntax)")
+    return Unknown(f"unknown command '{words[0][:20]}': no order begins so either (HELP syntax gives the letters' "
+                   "syntax)")
 
 
 def letter_line(talk: Turn, text: str, _: LetterLine) -> None:
@@ -93,6 +147,8 @@ def close_block(talk: Turn) -> None:
     board = lifecycle.board_of(game)
     phase = Phase(game.phase[-1])
     orders: list[str] = []
+    read_lines: list[str] = []  # the lines read as orders (or "none"): what is kept of the letter as written
+    origins: list[int] = []  # the line of each order
     readable = False  # an order of this letter, or "none": the mail is a letter
     for index, text in lines:
         read, problems = parse_letter(text, board)
@@ -103,10 +159,19 @@ def close_block(talk: Turn) -> None:
         if not read:
             empty = _NONE.fullmatch(text.split("#", 1)[0].strip()) is not None
             readable = readable or empty
+            read_lines += [text] if empty else []
             talk.mark(index, "ok", "read as: no order" if empty else "skipped (a heading or a comment)",
                       code="NO_ORDER" if empty else "SKIPPED")
             continue
         written = [str(order) for order in read]
+        if len(orders) + len(written) > MAX_ORDERS:
+            talk.mark(index, "error", f"not read: a letter holds at most {MAX_ORDERS} orders; not carried out, "
+                      "not charged (8.1)", code="TOO_MANY_ORDERS")
+            continue
+        if sum(map(len, orders + written)) > MAX_LETTER:
+            talk.mark(index, "error", f"not read: a letter's orders hold at most {MAX_LETTER:,} characters in all; "
+                      "not carried out, not charged (8.1)", code="LETTER_TOO_LONG")
+            continue
         wrong = [order for order in read if not fits(order, phase)]
         if wrong:
             talk.mark(index, "error", f"read as '{'; '.join(written)}', which is no order of "
@@ -117,6 +182,8 @@ def close_block(talk: Turn) -> None:
                       "writer: not carried out, not charged (8.1)", code="TRANSFER_TO_SELF")
             continue
         orders += written
+        read_lines.append(text)
+        origins += [index] * len(written)
         readable = True
         talk.mark(index, "ok", f"read as: {'; '.join(written)}", code="READ")
     if not readable:
@@ -124,14 +191,17 @@ def close_block(talk: Turn) -> None:
                                  "taken as your letter, and the letter standing (if any) is unchanged (17.1). An "
                                  "empty letter is written: none"])
         return
-    _keep(talk, game, seat, lines, orders)
+    _keep(talk, game, seat, lines, read_lines, orders, origins)
 
 
-def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], orders: list[str]) -> None:
-    """The letter as it stands now: the first, or a correction with the first's transfers kept."""
+def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], read_lines: list[str],
+          orders: list[str], origins: list[int]) -> None:
+    """The letter as it stands now: the first, or a correction with the first's transfers kept; of its text,
+    the lines read (``read_lines``), not those refused or skipped; the answer warns of what its orders will
+    come to that may be worth correcting."""
     assert game.phase is not None
     standing = lifecycle.letters_of(talk.session, game, game.phase).get(seat)
-    since = host.latest_accepted(talk.session, game, game.phase, seat, lifecycle.LETTER)
+    since = api.latest_accepted(talk.session, game, game.phase, seat, lifecycle.LETTER)
     if (why := talk.superseded(since, "your letter")) is not None:
         talk.set_aside(lines, why)
         return
@@ -142,14 +212,15 @@ def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], order
                        "CORRECTED_ONCE")
         return
     kept: list[str] = []
+    board = lifecycle.board_of(game)
     if standing is not None:
-        board = lifecycle.board_of(game)
         transfers = [str(o) for o in lifecycle.orders_of(board, standing) if isinstance(o, Transfer)]
         kept = list((Counter(transfers) - Counter(orders)).elements())
         kept = [t for t in transfers if t in kept]
     letter = [*kept, *orders]
-    host.submit(talk.session, game, game.phase, seat, lifecycle.LETTER, "\n".join(text for _, text in lines),
+    api.submit(talk.session, game, game.phase, seat, lifecycle.LETTER, "\n".join(read_lines),
                 {"orders": letter, "kept": kept, "number": number}, talk.now, talk.accepted)
+    cautions = _cautions(talk, game, seat, board, letter, origins, len(kept))
     what = lifecycle.label(game.phase)
     if number == 1:
         summary = [f"This is your letter, {what}: {counted(len(letter), 'order')}. You may correct it once before the "
@@ -157,20 +228,133 @@ def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], order
     else:
         summary = [f"This corrects your letter, {what}: it replaces the first, whose ducat transfers stand (17.1, "
                    f"M35). It may not be corrected again. It now holds {counted(len(letter), 'order')}."]
-        summary += [f"Kept from your first letter: {transfer}" for transfer in kept]
+        for at, transfer in enumerate(kept):
+            summary += [f"Kept from your first letter: {transfer}",
+                        *(f"  WARNING: {caution}" for caution in cautions if caution.at == at)]
+    if cautions:
+        summary.append(f"{counted(len(cautions), 'warning')}: "
+                       + ("what they say may still be corrected, once, before the deadline (17.1, M35)."
+                          if number == 1 else "this letter may not be corrected again (17.1, M35)."))
     talk.note(lines[-1][0], summary)
+
+
+def _cautions(talk: Turn, game: Game, seat: str, board: Board, letter: list[str], origins: list[int],
+              kept: int) -> tuple[Caution, ...]:
+    """Warn, on the line of each order concerned, of what the letter will do that may be worth
+    correcting (`judge.games.machiavelli.core.review`): the line keeps its answer ("read as"), its
+    code names the caveat; the cautions, those on the ``kept`` transfers of the first letter
+    (which come first in ``letter`` and have no line in this mail) left for the summary.
+    ``origins`` is the line of each of this mail's orders."""
+    position = lifecycle.position_now(talk.session, game)
+    if position is None:
+        return ()
+    cautions = review(position, seat, parse_letter("\n".join(letter), board)[0])
+    for caution in cautions:
+        if caution.at >= kept:
+            line = origins[caution.at - kept]
+            talk.mark(line, code=caution.caveat.name)
+            talk.note(line, [f"WARNING: {caution}"])
+    return cautions
+
+
+def vote(talk: Turn, text: str, command: EndVote) -> None:
+    """M64: a secret vote for a draw among every surviving country, or to concede the game to one;
+    the game ends at the end of the campaign in which every surviving country with a player votes
+    the same (the core decides: `judge.games.machiavelli.core.existence`).  A dummy or an
+    eliminated country does not vote; a vote may be changed or withdrawn (VOTE NONE) until then."""
+    game, country = talk.game, talk.seat
+    assert game is not None and country is not None
+    if game.state not in RUNNING:
+        talk.echo(text, "error", "the game is not running", code="NOT_RUNNING")
+        return
+    position = lifecycle.position_now(talk.session, game)
+    board = lifecycle.board_of(game)
+    living = position.living(board.powers) if position is not None else ()
+    if country not in living:
+        talk.echo(text, "error", "an eliminated country does not vote (M64)", code="NOT_A_VOTER")
+        return
+    if why := talk.superseded(lifecycle.vote_of(game, country)[1], "your vote"):
+        talk.echo(text, "ignored", why, code="SUPERSEDED")
+        return
+    proposal: Proposal | None
+    if command.choice == "CONCEDE":
+        to = read_player(command.country or "", board)
+        if isinstance(to, Problem):
+            talk.echo(text, "error", to.message, code=to.code)
+            return
+        if to not in living or to not in lifecycle.standing_votes(talk.session, game):
+            talk.echo(text, "error", f"{to} has no player or is eliminated: it cannot be conceded to (M64)",
+                      code="NOT_A_VOTER")
+            return
+        proposal, said = Proposal(to), f"to concede the game to {to}"
+    elif command.choice == "DRAW":
+        proposal, said = Proposal(), "for a draw among all surviving countries"
+    else:
+        proposal, said = None, "withdrawn (no vote)"
+    lifecycle.set_vote(game, country, proposal, talk.accepted)
+    talk.echo(text, "ok", f"your vote, kept secret: {said} (the game ends at the end of the campaign in which every "
+              "surviving country with a player votes the same, M64)")
+
+
+def borders(talk: Turn, text: str, command: Borders) -> None:
+    """BORDERS: every area the named one borders on the game's board, and by what (land, sea,
+    a strait), from the data every rule reads (`judge.games.machiavelli.core.board.Board.borders`)."""
+    game = talk.game
+    assert game is not None
+    board = lifecycle.board_of(game)
+    code = read_area(command.area, board)
+    if isinstance(code, Problem):
+        talk.echo(text, "error", f"{code.message} on the {board.name} board", code=code.code)
+        return
+    area, near = board.areas[code], board.borders(code)
+    talk.echo(text, "ok", f"{area.name} ({code}), {_what(board, code)}, borders {counted(len(near), 'area')}:",
+              extra=[*(_border_line(board, code, border) for border in near), *(
+                  f"a fleet here carrying an army from {a} to {b} passes the strait of {strait.name} (9.3, M17)"
+                  for a, b, strait in board.passages_through(code))])
+
+
+def _what(board: Board, code: str) -> str:
+    """An area in words: its kind, its city, what it may hold."""
+    area = board.areas[code]
+    what = "a sea" if area.is_sea else "a coastal province" if area.is_coastal else "an inland province"
+    city = area.city
+    if city is not None:
+        kind = ("a fortified" if city.fortified else "an unfortified") + (" port" if city.port else "")
+        what += f" with {kind} city of income {city.income}"
+    if board.lagoon is not None and code == board.lagoon.island:
+        what += f", reached from {board.name_of(board.lagoon.sea)} ({board.lagoon.sea}) alone (14)"
+    if area.fleet_only:
+        what += ", holding a fleet or a rebellion only (1.3, M15)"
+    elif area.single_unit:
+        what += ", holding one unit at a time (1.3)"
+    return what
+
+
+def _border_line(board: Board, code: str, border: Border) -> str:
+    """One border: the neighbour, and by land, by sea, along which coasts, through which strait."""
+    how = "by land and by sea" if border.land and border.sea else "by land" if border.land else "by sea"
+    if border.land and not border.sea and board.areas[code].is_coastal and board.areas[border.area].is_coastal:
+        how += " (their coasts do not join: no fleet crosses, 9.3)"
+    if border.fleets:
+        how += f" (a fleet: {', '.join(f'{a} - {b}' for a, b in border.fleets)})"
+    strait = border.strait
+    if strait is not None:
+        how += (f", through the strait of {strait.name}, " + (
+            f"which a fleet in {board.name_of(strait.controller)} closes to others (9.3, M17)" if strait.controller
+            else "which nobody controls; a retreat through it comes last (13.5, M17)"))
+    return f"  {border.area:<4} {board.name_of(border.area)}: {how}"
 
 
 def status_lines(talk: Turn, game: Game, seat: str) -> list[str]:
     """STATUS for a player: the phase and deadline, its treasury and units, its letter standing,
     and its absences."""
-    lines = [_header(game)]
-    row = host.current_phase(talk.session, game)
+    lines: list[str] = []
+    row = api.current_phase(talk.session, game)
     if row is None:
         return [*lines, "the game has not started"]
     board = lifecycle.board_of(game)
     position = lifecycle.position_of(row, board)
-    units = sorted(views.unit_text(u, owner=False) for u in position.units_of(seat))
+    units = sorted(views.unit_text(u, owner=False, board=board) for u in position.units_of(seat))
     lines += [f"You play {seat}. Your treasury: {position.treasuries.get(seat, 0)} ducats.",
               f"Your units: {', '.join(units) or 'none'}"]
     if row.status == "open" and seat in lifecycle.expected_now(talk.session, game):
@@ -178,6 +362,10 @@ def status_lines(talk: Turn, game: Game, seat: str) -> list[str]:
         lines += views.letter_lines(letter.parsed["orders"] if letter else [],
                                     letter.parsed["kept"] if letter else [], int(letter.parsed["number"]) if letter
                                     else 0)
+    proposal = lifecycle.vote_of(game, seat)[0]
+    if proposal is not None:
+        lines.append("Your vote on the game's end (M64, secret): " + (
+            "a draw" if proposal.to is None else f"to concede the game to {proposal.to}"))
     return [*lines, *absence_lines(talk.session, game, talk.now.date(), seat)]
 
 
@@ -185,14 +373,14 @@ def master_status(talk: Turn) -> list[str]:
     """STATUS for the game master: each country, played or a dummy, and its letter standing."""
     game = talk.game
     assert game is not None
-    lines = [_header(game)]
+    lines: list[str] = []
     if game.phase is None:
-        return [*lines, *(f"{p.requested or 'a player'}: joined" for p in host.players(talk.session, game))]
+        return [*lines, *(f"{p.requested or 'a player'}: joined" for p in api.players(talk.session, game))]
     expected = lifecycle.expected_now(talk.session, game)
     letters = lifecycle.letters_of(talk.session, game, game.phase)
-    seat = host.seats(talk.session, game)
+    seat = api.seats(talk.session, game)
     for country in lifecycle.board_of(game).powers:
-        state = host.seat_state(game, country, seat.get(country))
+        state = api.seat_state(game, country, seat.get(country))
         letter = letters.get(country)
         sent = ("no letter awaited" if country not in expected else "no letter yet" if letter is None else
                 f"letter of {counted(len(letter.parsed['orders']), 'order')}" +
@@ -201,12 +389,10 @@ def master_status(talk: Turn) -> list[str]:
     return [*lines, *absence_lines(talk.session, game, talk.now.date())]
 
 
-def _header(game: Game) -> str:
-    phase = f"{game.phase} ({lifecycle.label(game.phase)})" if game.phase else "-"
-    return f"game {game.name}, {game.state}, phase {phase}, deadline {when(game.deadline)}"
-
 
 COMMANDS = (
     Entry(LetterLine, letter_line, PLAYER, closed_after_the_end=True),
+    Entry(EndVote, vote, PLAYER, closed_after_the_end=True),
+    Entry(Borders, borders, SIGNED_ON, lookup=True),
 )
 """The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

@@ -12,9 +12,12 @@ lasting the game master's ``SET SPRING`` and ``SET CAMPAIGN`` hours (72 and 96 b
 
 Press is grey (anonymous) by default, white on request, and grey press is answered through the
 judge by its sender's pseudonym (18.1, the host's PRESS); a player whose country is eliminated
-may take over another as its substitute leader (18.3, `Machiavelli.out_of_game`).  What anyone
-may know of a running game is its board and its public results, never who has sent a letter
-(LIST, the pages, the observers' mail).
+may take over another as its substitute leader (18.3, `Machiavelli.out_of_game`), and a country
+whose player resigns is open for one until the campaign ends, then eliminated if nobody took it
+over (18.3, M62: `Machiavelli.resigned`).  A country's vote on ending the game (M64) is its
+player's: a new player starts with none (`Machiavelli.handed_over`).  What anyone may know of a
+running game is its board and its public results, never who has sent a letter or a vote (LIST,
+the pages, the observers' mail).
 """
 
 from __future__ import annotations
@@ -29,20 +32,36 @@ from typing import Any
 from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
-from judge.commands.parse import MASTER_WORDS, Command, History, press_tokens
-from judge.games.machiavelli import handlers, lifecycle, pages
+from judge import api
+from judge.api import (
+    MASTER_WORDS,
+    RUNNING,
+    Closing,
+    Command,
+    DemoJudge,
+    Game,
+    GameFacts,
+    GameKind,
+    GameState,
+    History,
+    PhaseChange,
+    PhaseRow,
+    Player,
+    Publication,
+    Settings,
+    Turn,
+    counted,
+    press_tokens,
+    queue,
+    render,
+    when,
+)
+from judge.games.machiavelli import handlers, lifecycle, pages, pictures, views
 from judge.games.machiavelli.core import syntax
 from judge.games.machiavelli.core.board import Board, board_names, load_board
-from judge.service import host
-from judge.service.config import Settings
-from judge.service.kinds import GameKind
-from judge.service.lifecycle import GameState
-from judge.service.outbox import queue
-from judge.service.render import render, when
-from judge.service.scripts import DemoJudge
-from judge.service.turn import Turn
-from judge.store.models import Game, PhaseRow, Player
-from judge.web.public import GameFacts
+
+HISTORY_PHASES = 50  # phases one HISTORY sends at most, as Payola's: a longer range is asked for in parts
+HISTORY_CHARS = 200_000  # characters of one HISTORY answer at most (a phase at least): what anyone may ask for
 
 
 def country_of(board: Board, word: str) -> str:
@@ -86,7 +105,16 @@ class Machiavelli(GameKind):
     join_usage = ("JOIN game password [country] [KEY key], or JOIN game password PREFER and the countries "
                   "wanted, best first (PREFER Venice Milan, or their first three letters)")
     durations = MappingProxyType({"spring": 72.0, "campaign": 96.0})
+    clock_presets = MappingProxyType({
+        "AOP": {"spring": "MON 12:00 UTC", "campaign": "THU 12:00 UTC", "grace": "1h"},
+        "AOP-SLOW": {"spring": "THU 12:00 UTC EVERY 2 WEEKS FROM NEXT WEEK",
+                     "campaign": "THU 12:00 UTC EVERY 2 WEEKS", "grace": "1h"}})
+    """AoP 18.2's schedules (M59): A orders on Mondays and C orders on Thursdays by 12:00 GMT, read at
+    13:00 (an hour's grace); and the slower one, C orders every other Thursday and the spring letter on
+    the Thursday between (``SET CLOCK AOP``, ``SET CLOCK AOP SLOW``)."""
     commands = handlers.COMMANDS
+    words = ("VOTE", "BORDERS")
+    orders_private = "17.4"  # "the judge ignores all orders but those which have been sent solely to him" (M58)
     between_phases = ""
 
     # -- creating and joining ------------------------------------------------------------------------
@@ -127,10 +155,25 @@ class Machiavelli(GameKind):
     def seat_title(self, seat: str) -> str:
         return seat
 
+    def handed_over(self, session: Session, game: Game, player: Player) -> None:
+        """A country's vote on the game's end is its player's: a new player starts with none (M64)."""
+        if player.seat is not None and lifecycle.vote_of(game, player.seat)[0] is not None:
+            lifecycle.set_vote(game, player.seat, None, None)
+
     def out_of_game(self, session: Session, game: Game, seat: str) -> bool:
         """An eliminated country (4.3): its player may lead another as a substitute (18.3)."""
         position = lifecycle.position_now(session, game)
         return position is not None and seat in position.eliminated
+
+    def abandoned(self, session: Session, game: Game, seat: str) -> str:
+        """18.3: a player who leaves with no substitute leader; its country plays by the defaults
+        meanwhile (17.2, M50).  What happens at the campaign's end if no substitute comes is M62's."""
+        return ("its country plays by the defaults (17.2, M50) until a substitute leader takes it over (18.3, "
+                "M62)")
+
+    def public_results(self, session: Session, game: Game, row: PhaseRow) -> list[str]:
+        """What every player and observer read of the phase: its public lines."""
+        return [str(line) for line in (row.result or {}).get("public", [])]
 
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return list(lifecycle.board_of(game).powers)
@@ -154,16 +197,19 @@ class Machiavelli(GameKind):
         return tuple(dict.fromkeys(named))
 
     def info(self, game: Game) -> list[str]:
-        return [f"{self.title}, the variant Absence of Plague (its chapters, and the rulings M1 to M57 of the "
+        return [f"{self.title}, the variant Absence of Plague (its chapters, and the rulings M1 to M64 of the "
                 "judge's design notes)",
                 f"scenario {game.variant}: {lifecycle.describe(game)}",
                 "the spring letter (A orders: A.4 to A.7) and each campaign's letter (C orders: expenditures, then "
                 "operations), one letter a phase, corrected once at most before the deadline, its ducat transfers "
-                "standing (17.1, M35)",
+                "standing (17.1, M35); orders are taken only from mail sent to the judge alone (17.4, M58)",
                 "a phase is carried out at its deadline, or as soon as every letter awaited from a played country "
-                "is in; without a letter, the defaults (17.2, M50)",
+                "is in unless a country asks to WAIT (M60); without a letter, the defaults (17.2, M50)",
                 "each player is told its own treasury, expenditures and units; the actions and the board are "
-                "published (2, 8.1, 8.2); press is grey (anonymous) by default (18.1)"]
+                "published (2, 8.1, 8.2); press is grey (anonymous) by default (18.1)",
+                "a country whose player leaves with no substitute leader is eliminated when the campaign ends "
+                "(18.3, M62); the surviving players may end the game by a unanimous secret vote, VOTE DRAW or "
+                "VOTE CONCEDE country, taking effect at the end of the campaign (M64)"]
 
     # -- phases ----------------------------------------------------------------------------------
 
@@ -182,17 +228,17 @@ class Machiavelli(GameKind):
     def results_mails(self, session: Session, game: Game) -> int:
         return lifecycle.results_mails(session, game)
 
-    def process(self, session: Session, game: Game, settings: Settings, now: datetime, *,
-                cause: str, preface: str | None = None) -> lifecycle.Closed:
-        return lifecycle.process_phase(session, game, settings, now, cause=cause, preface=preface)
+    def process(self, session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
+        return lifecycle.process_phase(session, game, settings, now, closing)
 
-    def rollback(self, session: Session, game: Game, now: datetime, phase: str | None = None) -> tuple[str, str]:
-        return lifecycle.rollback(session, game, now, phase), (
-            "the board and the treasuries are as they were before it was carried out, and the letters then "
-            "standing stand again (a letter corrected then may not be corrected again, 17.1, M35)")
+    restored = ("the board and the treasuries are as they were before it was carried out, and the letters then "
+                "standing stand again (a letter corrected then may not be corrected again, 17.1, M35)")
 
-    def terminate(self, session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
-        lifecycle.terminate(session, game, settings, now, reason)
+    def publication(self, session: Session, game: Game) -> Publication:
+        return lifecycle.publication(session, game)
+
+    def label(self, phase: str) -> str:
+        return lifecycle.label(phase)
 
     def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
         return lifecycle.notice(game, row, seat, which, until)
@@ -213,22 +259,39 @@ class Machiavelli(GameKind):
         return handlers.master_status(turn)
 
     def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
-        """What the country knows now: its treasury, units and letter standing, and its last
-        statement; nothing of the other countries' secrets."""
-        last = next((r for r in reversed(host.processed_phases(turn.session, game)) if r.result), None)
+        """What the country knows now: its treasury, units and letter standing, the board and its
+        map, and its last statement; nothing of the other countries' secrets."""
+        last = next((r for r in reversed(api.processed_phases(turn.session, game)) if r.result), None)
         statement = list(last.result["statements"].get(seat, [])) if last is not None and last.result else []
-        lines = handlers.status_lines(turn, game, seat)[1:]
+        lines = handlers.status_lines(turn, game, seat)
         if statement and last is not None:
-            lines += ["", f"Your statement of {last.name}:", *statement]
+            lines += ["", f"Your statement of {last.name}, {lifecycle.label(last.name)}:", *statement]
         board = lifecycle.board_of(game)
         position = lifecycle.position_now(turn.session, game)
         todo = lifecycle.todo(board, position, seat) if position is not None and game.phase else ""
-        body = render("machiavelli/briefing", game=game, seat=seat, lines=lines, todo=todo, deadline=game.deadline)
+        shown = views.board_lines(board, position) if position is not None else []
+        attached = (pictures.position_map(turn.settings, game.name, board, position, game.phase or "board")
+                    if position is not None else [])
+        body = render("machiavelli/briefing", game=game, seat=seat, lines=lines, board=shown, todo=todo,
+                      deadline=game.deadline, map="" if attached or position is None else pictures.NO_MAP)
         queue(turn.session, turn.settings, to=address, subject=f"{game.name}: your briefing as {seat}",
-              kind="notice", now=turn.now, game_id=game.id, body=body)
+              kind="notice", now=turn.now, game_id=game.id, body=body, attachments=attached)
 
     def resigned(self, turn: Turn, game: Game, seat: str) -> str:
-        return " (its country plays on by the defaults, 17.2, M50)"
+        """AoP 18.3, M62: a player who leaves with no substitute leader is eliminated (4.3) when the
+        campaign ends; until then the country is open for a substitute (TAKEOVER), and everyone is
+        told so."""
+        position = lifecycle.position_now(turn.session, game)
+        living = position.living(lifecycle.board_of(game).powers) if position is not None else ()
+        if position is None or game.state not in RUNNING or seat not in living:
+            return ""
+        api.open_seat(game, seat)
+        campaign = f"{position.season}'s campaign ({lifecycle.campaign_phase(position)})"
+        turn.announce(f"{seat} has no leader: unless a substitute takes it over (TAKEOVER {seat}@{game.name} password) "
+                      f"before {campaign} is carried out, {seat} is eliminated then, its units becoming independent "
+                      "(18.3, 4.3, M62)", public=True)
+        return (f"; unless a substitute leader takes {seat} over before {campaign} is carried out, it is eliminated "
+                "then (18.3, 4.3, M62)")
 
     def list_lines(self, turn: Turn, game: Game) -> list[str]:
         """The game's scenario, phase and each country's state: never who has sent a letter."""
@@ -236,16 +299,18 @@ class Machiavelli(GameKind):
                  f"options: {' '.join(game.options) or 'none'}"]
         if game.phase:
             lines.append(f"phase: {game.phase} ({lifecycle.label(game.phase)}), deadline {when(game.deadline)}")
-        seat = host.seats(turn.session, game)
-        lines += [f"{country}: {host.seat_state(game, country, seat.get(country))}"
+        seat = api.seats(turn.session, game)
+        lines += [f"{country}: {api.seat_state(game, country, seat.get(country))}"
                   for country in lifecycle.board_of(game).powers if country in seat]
         if game.state == GameState.FINISHED:
             lines.append(f"result: {game.settings.get('result', '')}")
         return lines
 
     def history(self, turn: Turn, text: str, game: Game, command: History) -> None:
-        """The public results of the phases carried out (all, one, or a range), which anyone may read."""
-        published = [(r.name, r.result["public"]) for r in host.processed_phases(turn.session, game) if r.result]
+        """The public results of the phases carried out (all, one, or a range), which anyone may read: at most
+        ``HISTORY_PHASES`` phases and ``HISTORY_CHARS`` characters at once (a phase at least), then how to ask
+        for the rest."""
+        published = [(r.name, r.result["public"]) for r in api.processed_phases(turn.session, game) if r.result]
         names = [name for name, _ in published]
         first, last = command.first, command.last
         for named in (first, last):
@@ -259,11 +324,20 @@ class Machiavelli(GameKind):
         if not chosen:
             turn.echo(text, "ok", f"{game.name} has carried out no phase yet")
             return
-        lines = [line for name, public in chosen for line in (f"== {name}, {lifecycle.label(name)} ==", *public, "")]
+        lines: list[str] = []
+        size = 0  # characters of the answer so far
+        for shown, (name, public) in enumerate(chosen):  # at most HISTORY_PHASES, HISTORY_CHARS: then how to go on
+            phase = [f"== {name}, {lifecycle.label(name)} ==", *public, ""]
+            size += sum(len(line) + 1 for line in phase)
+            if shown and (shown == HISTORY_PHASES or size > HISTORY_CHARS):
+                rest = f"{name}-{chosen[-1][0]}" if name != chosen[-1][0] else name
+                lines.append(f"{counted(len(chosen) - shown, 'more phase')}: HISTORY {game.name} {rest}")
+                break
+            lines += phase
         turn.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the history")
 
     def summary(self, turn: Turn, text: str, game: Game) -> None:
-        host.answer_summary(turn, text, game, "machiavelli/summary", lifecycle.describe(game),
+        api.answer_summary(turn, text, game, "machiavelli/summary", lifecycle.describe(game),
                             lifecycle.label(game.phase) if game.phase else None)
 
     # -- pages -----------------------------------------------------------------------------------
@@ -284,7 +358,7 @@ class Machiavelli(GameKind):
         """Each country's treasury in every Machiavelli game as it stands ("m1 Venice"): a copy of
         the database must keep every ducat.  The game keeps them in its phase rows' positions."""
         return {f"{name} {country}": int(ducats)
-                for name, data in host.phase_data_now(connection, self.name, "position")
+                for name, data in api.phase_data_now(connection, self.name, "position")
                 for country, ducats in data.get("treasuries", {}).items()}
 
     # -- the demo --------------------------------------------------------------------------------

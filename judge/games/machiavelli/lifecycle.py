@@ -16,13 +16,14 @@ results and each player's statement, as sent).  No table of its own: a player's 
 Closing a phase (`process_phase`: at the deadline, on the game master's PROCESS, or as soon as
 every expected letter is in, `complete`): the letters standing are carried out by the core
 (`spring_letter` for the A letters, `campaign` for the C letters; a country without a letter gets
-the defaults, 17.2, M50), the next phase opens (after a Fall, with A.1 and A.2 done: its incomes
-are published with the Fall's results), and every mail is queued in the same transaction: to
-each player the public results and its own statement (`judge.games.machiavelli.views`), to the
-game master the public results and every statement, to observers the public results.  When
-somebody wins (4.2) the game ends with the ranking.  ROLLBACK goes back to a processed phase
-(the letters standing then stand again); TERMINATE publishes the board and every player's
-standing and treasury.
+the defaults, 17.2, M50; a country whose player resigned and which nobody has taken over is
+eliminated when the campaign ends, 18.3, M62: `leaving`), the next phase opens (after a Fall,
+with A.1 and A.2 done: its incomes are published with the Fall's results), and every mail is
+queued in the same transaction: to each player the public results and its own statement
+(`judge.games.machiavelli.views`), to the game master the public results and every statement,
+to observers the public results.  When somebody wins (4.2) the game ends with the ranking.
+ROLLBACK goes back to a processed phase (the letters standing then stand again); TERMINATE
+publishes the board and every player's standing and treasury.
 """
 
 from __future__ import annotations
@@ -31,27 +32,36 @@ import logging
 import random
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy.orm import Session
 
+from judge import api
+from judge.api import (
+    Closing,
+    Game,
+    GameError,
+    GameState,
+    PhaseChange,
+    PhaseRow,
+    Player,
+    Publication,
+    Settings,
+    Submission,
+    log_on_commit,
+    queue,
+    render,
+    split_options,
+)
 from judge.games.machiavelli import pictures, views
 from judge.games.machiavelli.core.board import Board, board_names, load_board
 from judge.games.machiavelli.core.campaign import Expected, campaign, expected_letters
-from judge.games.machiavelli.core.existence import standings
+from judge.games.machiavelli.core.existence import Proposal, standings
 from judge.games.machiavelli.core.expenditures import LetterOrder
 from judge.games.machiavelli.core.notation import position_from_data, position_to_data
 from judge.games.machiavelli.core.position import Campaign, Phase, Position, Season
 from judge.games.machiavelli.core.spring import spring_letter
 from judge.games.machiavelli.core.syntax import parse_letter
-from judge.service import host
-from judge.service.config import Settings
-from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move, state_of
-from judge.service.logs import log_on_commit
-from judge.service.options import split_options
-from judge.service.outbox import queue
-from judge.service.render import render
-from judge.store.models import Game, PhaseRow, Player, Submission
 
 log = logging.getLogger("judge")
 
@@ -65,15 +75,6 @@ default, white (signed) on request."""
 SEASONS = {Campaign.SPRING: "SP", Campaign.SUMMER: "SU", Campaign.FALL: "FA"}
 LENGTHS = {Phase.A: "spring", Phase.C: "campaign"}
 """The setting each letter's phase lasts (``SET SPRING hours``, ``SET CAMPAIGN hours``)."""
-
-
-class Closed(NamedTuple):
-    """What closing a phase did (`judge.service.kinds.PhaseChange`): the phase closed, the one
-    opened (None: the game has ended) and the winner, if one player won alone."""
-
-    phase: str
-    next_phase: str | None
-    winner: str | None = None
 
 
 # -- the game's settings --------------------------------------------------------------------------------
@@ -120,6 +121,12 @@ def phase_name(position: Position) -> str:
     return f"{SEASONS[position.season.campaign]}{position.season.year}{position.phase.value}"
 
 
+def campaign_phase(position: Position) -> str:
+    """The name of the campaign letter's phase that ends the campaign ``position`` is in
+    (``SP1455C`` from ``SP1455A`` or ``SP1455C``)."""
+    return f"{SEASONS[position.season.campaign]}{position.season.year}{Phase.C.value}"
+
+
 def season_of(name: str) -> tuple[Season, str]:
     """The season and the letter (``A``, ``C``) of a phase's name."""
     campaign_of = {code: c for c, code in SEASONS.items()}
@@ -143,13 +150,13 @@ def position_of(row: PhaseRow, board: Board) -> Position:
 
 def position_now(session: Session, game: Game) -> Position | None:
     """The position as it stands (None before the start)."""
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     return None if row is None else position_of(row, board_of(game))
 
 
 def letters_of(session: Session, game: Game, phase: str) -> dict[str, Submission]:
     """Each country's letter standing in ``phase``."""
-    return {seat: row for (seat, kind), row in host.latest_submissions(session, game, phase).items() if kind == LETTER}
+    return {seat: row for (seat, kind), row in api.latest_submissions(session, game, phase).items() if kind == LETTER}
 
 
 def orders_of(board: Board, letter: Submission) -> tuple[LetterOrder, ...]:
@@ -159,7 +166,7 @@ def orders_of(board: Board, letter: Submission) -> tuple[LetterOrder, ...]:
 
 def expected_now(session: Session, game: Game) -> dict[str, Expected]:
     """The letters the open phase awaits, by country (none once the game is over)."""
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     if row is None or row.status != "open":
         return {}
     board = board_of(game)
@@ -170,10 +177,18 @@ def waiting_seats(session: Session, game: Game) -> list[str]:
     """The played countries whose letter the open phase awaits and has not: whom the clock reminds."""
     if game.phase is None:
         return []
-    seat = host.seats(session, game)
-    sent = host.latest_texts(session, game, game.phase)
+    seat = api.seats(session, game)
+    sent = api.latest_texts(session, game, game.phase)
     return [country for country in expected_now(session, game)
-            if host.is_played(seat.get(country)) and (country, LETTER) not in sent]
+            if api.is_played(seat.get(country)) and (country, LETTER) not in sent]
+
+
+def leaving(session: Session, game: Game, position: Position) -> frozenset[str]:
+    """The living countries whose player left the game (RESIGN) and which no substitute leader
+    has taken over since: eliminated when the campaign ends (18.3, 4.3, M62)."""
+    seat = api.seats(session, game)
+    return frozenset(country for country in position.living(board_of(game).powers)
+                     if (player := seat.get(country)) is not None and player.resigned)
 
 
 def complete(session: Session, game: Game) -> bool:
@@ -182,10 +197,38 @@ def complete(session: Session, game: Game) -> bool:
     the brief of the judge closes it as soon as it can, as Payola's phases do)."""
     if game.phase is None:
         return False
-    seat = host.seats(session, game)
-    played = [c for c in expected_now(session, game) if host.is_played(seat.get(c))]
-    sent = host.latest_texts(session, game, game.phase)
+    seat = api.seats(session, game)
+    played = [c for c in expected_now(session, game) if api.is_played(seat.get(c))]
+    sent = api.latest_texts(session, game, game.phase)
     return bool(played) and all((country, LETTER) in sent for country in played)
+
+
+# -- votes on the game's end (M64) --------------------------------------------------------------------------
+
+
+def vote_of(game: Game, country: str) -> tuple[Proposal | None, datetime | None]:
+    """The country's secret vote on the game's end (M64: a draw, a concession, or None) and when
+    the mail that cast it was accepted, kept in the game's settings (as Exchange Payola keeps its
+    investors' votes)."""
+    kept = game.settings.get("votes", {}).get(country) or {}
+    at = datetime.fromisoformat(kept["at"]) if kept.get("at") else None
+    vote = kept.get("vote")
+    if not vote:
+        return None, at
+    return (Proposal() if vote == "DRAW" else Proposal(str(vote).partition(":")[2])), at
+
+
+def set_vote(game: Game, country: str, vote: Proposal | None, at: datetime | None) -> None:
+    """Keep the country's vote (None: none), cast by a mail accepted ``at`` (None: by no mail)."""
+    kept = None if vote is None else "DRAW" if vote.to is None else f"CONCEDE:{vote.to}"
+    votes = {**game.settings.get("votes", {}), country: {"vote": kept, "at": at.isoformat() if at else None}}
+    game.settings = {**game.settings, "votes": votes}
+
+
+def standing_votes(session: Session, game: Game) -> dict[str, Proposal | None]:
+    """The vote of each country that votes (M64: played; the core leaves out the eliminated)."""
+    return {country: vote_of(game, country)[0] for country, player in api.seats(session, game).items()
+            if api.is_played(player)}
 
 
 # -- seats and the start ------------------------------------------------------------------------------------
@@ -224,7 +267,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     if game.state != GameState.FORMING:
         raise GameError("the game has already started", "ALREADY_STARTED")
     board = board_of(game)
-    seated = host.players(session, game)
+    seated = api.players(session, game)
     if not seated:
         raise GameError("nobody has joined the game yet", "NOBODY_JOINED")
     if len(seated) > len(board.powers):
@@ -239,18 +282,17 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
             dummy = Player(game_id=game.id, dummy=True, joined_at=now)
             _seat(dummy, country)
             session.add(dummy)
-    move(game, Event.START)
     session.flush()
     position = board.start
     _open_row(session, game, position, now)
-    seat = host.seats(session, game)
+    seat = api.seats(session, game)
     attached = pictures.position_map(settings, game.name, board, position, phase_name(position))
     common: dict[str, Any] = {"game": game, "what": describe(game), "roster": roster(session, game),
                               "board": views.board_lines(board, position), "areas": views.area_lines(board),
                               "deadline": game.deadline, "label": label(game.phase or ""),
                               "map": "" if attached else pictures.NO_MAP}
     for country, player in seat.items():
-        if host.is_played(player):
+        if api.is_played(player):
             assert player.address is not None
             queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
                   game_id=game.id, attachments=attached,
@@ -259,7 +301,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
           game_id=game.id, attachments=attached,
           body=render("machiavelli/start", **common, seat=None, why="", treasury=0, todo=""))
-    for observer in host.observers(session, game):
+    for observer in api.observers(session, game):
         queue(session, settings, to=observer, subject=f"{game.name} starts", kind="start", now=now, game_id=game.id,
               attachments=attached, body=render("machiavelli/start", **common, seat=None, why="", treasury=0,
                                                 todo=""))
@@ -267,8 +309,8 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
 
 def roster(session: Session, game: Game) -> list[tuple[str, str]]:
     """Each country and whether it is played, in the board's order (never the order of joining)."""
-    seat = host.seats(session, game)
-    return [(country, "played" if host.is_played(seat.get(country)) else "a dummy (plays by the defaults)")
+    seat = api.seats(session, game)
+    return [(country, "played" if api.is_played(seat.get(country)) else "a dummy (plays by the defaults)")
             for country in board_of(game).powers if country in seat]
 
 
@@ -285,7 +327,7 @@ def todo(board: Board, position: Position, country: str) -> str:
 def _open_row(session: Session, game: Game, position: Position, now: datetime) -> PhaseRow:
     """The row of the phase ``position`` opens, and the game's deadline for it."""
     name = phase_name(position)
-    row = host.open_phase(session, game, name, position_to_data(position), now)
+    row = api.open_phase(session, game, name, position_to_data(position), now)
     session.flush()
     return row
 
@@ -293,17 +335,11 @@ def _open_row(session: Session, game: Game, position: Position, now: datetime) -
 # -- closing a phase --------------------------------------------------------------------------------------
 
 
-def process_phase(session: Session, game: Game, settings: Settings, now: datetime, *, cause: str,
-                  preface: str | None = None) -> Closed:
-    """Carry out the open phase with the letters standing, open the next (or end the game) and
-    queue every mail, each saying ``preface`` first if given."""
-    if game.state not in RUNNING:
-        raise GameError("the game is not running", "NOT_RUNNING")
-    row = host.current_phase(session, game)
+def process_phase(session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
+    """Carry out the open phase with the letters standing, open the next (or say the game is won)
+    and queue every mail, each saying the ``closing``'s notes first."""
+    row = api.current_phase(session, game)
     assert row is not None and row.status == "open"
-    if state_of(game) is GameState.PAUSED and game.settings.get("rolled_back") == row.name:
-        move(game, Event.RESUME)  # a phase rolled back and processed again ends the ROLLBACK's pause
-    game.settings = {k: v for k, v in game.settings.items() if k != "rolled_back"}
     board = board_of(game)
     position = position_of(row, board)
     standing = letters_of(session, game, row.name)
@@ -314,16 +350,16 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     if position.phase is Phase.A:
         spring = spring_letter(board, position, letters)
         after, record = spring.position, None
-        public = views.spring_public(spring)
+        public = views.spring_public(board, spring)
         for country in expected:
-            statements[country] = views.spring_statement(spring, country, position.treasuries.get(country, 0),
+            statements[country] = views.spring_statement(board, spring, country, position.treasuries.get(country, 0),
                                                          defaulted.get(country))
     else:
-        record = campaign(board, position, letters)
+        record = campaign(board, position, letters, leaving(session, game, position), standing_votes(session, game))
         after = record.position
         public = views.campaign_public(board, record)
         for country in expected:
-            statements[country] = views.campaign_statement(record, country, position.treasuries.get(country, 0),
+            statements[country] = views.campaign_statement(board, record, country, position.treasuries.get(country, 0),
                                                            defaulted.get(country))
     row.result = {"position": position_to_data(after),
                   "letters": {country: letter.parsed["orders"] for country, letter in sorted(standing.items())},
@@ -333,32 +369,33 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     attached = pictures.position_map(settings, game.name, board, after, title, record)
     if after.phase is Phase.OVER:
         assert record is not None and record.end is not None
-        winners = record.end.winners
-        log_on_commit(session, log, "game %s %s processed (%s); won by %s", game.name, row.name, cause,
-                      ", ".join(winners))
-        _mail_results(session, game, settings, now, row.name, board, after, public, statements, attached, preface)
-        result = f"won by {' and '.join(winners)} in {position.season}"
-        _end(session, game, result, winners[0] if len(winners) == 1 else None)
-        return Closed(row.name, None, game.winner)
+        winners, agreed = record.end.winners, record.end.agreed
+        result = (f"won by {' and '.join(winners)} in {position.season}" if agreed is None else
+                  f"a draw among all surviving countries in {position.season}: {', '.join(winners)} (M64)"
+                  if agreed.to is None else f"conceded to {agreed.to} by every surviving player in {position.season} "
+                  "(M64)")
+        log_on_commit(session, log, "game %s %s processed (%s); %s", game.name, row.name, closing.cause, result)
+        _mail_results(session, game, settings, now, row.name, board, after, public, statements, attached, closing)
+        return PhaseChange(row.name, None, winners[0] if len(winners) == 1 else None, result)
     _open_row(session, game, after, now)
-    log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, cause, game.phase)
-    _mail_results(session, game, settings, now, row.name, board, after, public, statements, attached, preface)
-    return Closed(row.name, game.phase)
+    log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, closing.cause, game.phase)
+    _mail_results(session, game, settings, now, row.name, board, after, public, statements, attached, closing)
+    return PhaseChange(row.name, game.phase)
 
 
 def _mail_results(session: Session, game: Game, settings: Settings, now: datetime, phase: str, board: Board,
                   after: Position, public: list[str], statements: Mapping[str, list[str]], attached: Sequence[Any],
-                  preface: str | None) -> None:
+                  closing: Closing) -> None:
     """Each played country's mail (the public results and its own statement), the game master's
     (every statement too), and the observers' (the public results)."""
     over = after.phase is Phase.OVER
     common: dict[str, Any] = {"game": game, "phase": phase, "label": label(phase), "public": public,
-                              "board": views.board_lines(board, after), "preface": preface, "over": over,
+                              "board": views.board_lines(board, after), "preface": closing.preface, "over": over,
                               "next": None if over else label(game.phase or ""), "deadline": None if over else
                               game.deadline, "map": "" if attached else pictures.NO_MAP}
-    subject = f"{game.name} {phase} results"
-    for country, player in host.seats(session, game).items():
-        if not host.is_played(player):
+    subject = closing.subject(game.name, phase)
+    for country, player in api.seats(session, game).items():
+        if not api.is_played(player):
             continue
         assert player.address is not None
         queue(session, settings, to=player.address, subject=subject, kind="results", now=now, game_id=game.id,
@@ -369,7 +406,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, now: datetim
     queue(session, settings, to=game.gm_address, subject=subject, kind="results", now=now, game_id=game.id,
           attachments=attached, body=render("machiavelli/results", **common, seat=None, statement=[], todo="",
                                             master=master))
-    for observer in host.observers(session, game):
+    for observer in api.observers(session, game):
         queue(session, settings, to=observer, subject=subject, kind="results", now=now, game_id=game.id,
               attachments=attached, body=render("machiavelli/results", **common, seat=None, statement=[], todo="",
                                                 master=None))
@@ -378,52 +415,44 @@ def _mail_results(session: Session, game: Game, settings: Settings, now: datetim
 def results_mails(session: Session, game: Game) -> int:
     """How many mails closing the current phase queues: one per played country and observer, and
     the game master's."""
-    played = sum(1 for player in host.seats(session, game).values() if host.is_played(player))
-    return played + len(host.observers(session, game)) + 1
+    played = sum(1 for player in api.seats(session, game).values() if api.is_played(player))
+    return played + len(api.observers(session, game)) + 1
 
 
 # -- the end, ROLLBACK --------------------------------------------------------------------------------------
 
 
-def _end(session: Session, game: Game, result: str, winner: str | None) -> None:
-    move(game, Event.END)
-    game.deadline = None
-    game.winner = winner
-    game.settings = {**game.settings, "result": result}
-    host.record(game, result)
-
-
-def terminate(session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
-    """The game master ends the game: the board as it stands and every player's standing (4.2's
-    ranking, treasuries included: nothing is secret once the game is over) go to every player,
-    the game master and the observers."""
+def publication(session: Session, game: Game) -> Publication:
+    """M63: everything the rules kept secret while the game ran — every letter as carried out
+    (expenditures, transfers, bribes and counter-bribes with their payers, assassinations and
+    bodyguards, permissions, trades), every country's statement of every phase — then the board
+    as it stands and every player's standing by 4.2.  Passwords and addresses are never in it."""
     position = position_now(session, game)
-    if position is None:  # never started: nothing to publish
-        _end(session, game, reason, None)
-        return
+    assert position is not None
     board = board_of(game)
-    ranking = standings(board, position)
-    lines = [*views.board_lines(board, position), "", *views.end_lines((), ranking)]
-    _end(session, game, reason, None)
-    body = render("machiavelli/end", game=game, reason=reason, lines=lines)
-    for address in sorted({p.address for p in host.players(session, game) if host.is_played(p) and p.address}
-                          | {game.gm_address} | set(host.observers(session, game))):
-        queue(session, settings, to=address, subject=f"{game.name} has ended", body=body, kind="end", now=now,
-              game_id=game.id)
-
-
-def rollback(session: Session, game: Game, now: datetime, phase: str | None = None) -> str:
-    """Go back to the phase before, or to the processed phase ``phase``: its position, and the
-    letters standing in it then, which stand again (and count as sent for the correction rule:
-    M35); the later phases and their letters are dropped.  The game is left paused until the
-    game master resumes it or processes the phase again."""
-    previous, later = host.rollback_target(session, game, phase)
-    for row in later:
-        host.drop_phase(session, game, row)
-    host.reopen(session, game, previous, now)
-    game.settings = {**game.settings, "rolled_back": previous.name}
-    session.flush()
-    return previous.name
+    lines: list[str] = []
+    for row in api.processed_phases(session, game):
+        result = row.result or {}
+        letters: Mapping[str, list[str]] = result.get("letters", {})
+        statements: Mapping[str, list[str]] = result.get("statements", {})
+        if not letters and not statements:
+            continue
+        lines += [f"=== {row.name}, {label(row.name)} ===", ""]
+        for country in board.powers:
+            if country not in letters and country not in statements:
+                continue
+            written = letters.get(country)
+            defaulted = " (the defaults, 17.2, M50)" if country in result.get("defaulted", []) else ""
+            lines.append(f"{country}'s letter:" if written else f"{country}: no letter{defaulted}")
+            lines += [f"  {order}" for order in written or []]
+            if statement := statements.get(country):
+                lines += [f"{country}'s statement:", *(f"  {line}" for line in statement)]
+            lines.append("")
+    lines += ["=== The end ===", "", *views.board_lines(board, position), "",
+              *views.end_lines((), standings(board, position))]
+    return Publication("Nothing is secret any more (M63): every letter as it was carried out, every country's "
+                       "statement of every phase, the board as it stands, and every player's standing by 4.2 "
+                       "(cities counted, provinces controlled, tax income, treasury).", lines)
 
 
 def notice(game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:

@@ -3,9 +3,10 @@
 
 The page shows what the rules publish (AoP 2, 18.1: the judge's "noteboard in the web
 pages"): the host's head (name, scenario, state, phase, deadline, each country played or a
-dummy), the board as it stands, and the public results of the latest phase carried out (the
-same lines as the results mails, `judge.games.machiavelli.views`), with the map where the
-renderer will put it (`judge.games.machiavelli.maps`).  Never a treasury, an expenditure or who
+dummy), the board as it stands with its map (`judge.games.machiavelli.pictures`), the public
+results of the latest phase carried out (the same lines as the results mails,
+`judge.games.machiavelli.views`), and each country's public money year by year: its income,
+forced taxes, salaries and anticipated treasury (`views.yearly_lines`).  Never a treasury, an expenditure or who
 has sent a letter.  A digest of what the page shows is kept in ``.digest``: a page that would
 not change is not written again.
 """
@@ -21,14 +22,22 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from judge import api
+from judge.api import (
+    SAFE_NAME,
+    Game,
+    GameFacts,
+    Player,
+    make_folder,
+    render_page,
+    rules_of,
+    summary,
+    templates_version,
+    write_file,
+)
 from judge.games.machiavelli import lifecycle, pictures, views
 from judge.games.machiavelli.core.board import load_board
 from judge.games.machiavelli.core.notation import position_from_data, position_to_data
-from judge.service import host
-from judge.service.options import rules_of
-from judge.store.models import Game, Player
-from judge.web.pages import SAFE_NAME, make_folder, render_page, templates_version, write_file
-from judge.web.public import GameFacts, summary
 
 
 @dataclass(frozen=True)
@@ -42,17 +51,18 @@ class GameRecord:
     results: tuple[str, ...] = ()
     scenario: str | None = None  # the board the map is drawn on, and the position it shows
     position: dict[str, Any] | None = None
+    money: tuple[str, ...] = ()  # each country's public money, year by year (`views.yearly_lines`)
 
 
 def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = None) -> GameFacts:
     """What any page may say of the game: name, scenario, phase, deadline, each country's state."""
-    joined = host.players(session, game) if seated is None else seated
+    joined = api.players(session, game) if seated is None else seated
     order = {country: i for i, country in enumerate(lifecycle.board_of(game).powers)}
     seats = []
     for player in sorted((p for p in joined if lifecycle.seat_of(p)), key=lambda p: order[lifecycle.seat_of(p) or ""]):
         country = lifecycle.seat_of(player)
         assert country is not None
-        seats.append(host.public_seat(game, country, player))
+        seats.append(api.public_seat(game, country, player))
     return GameFacts(name=game.name, variant=lifecycle.describe(game), options=tuple(game.options or ()),
                      state=game.state, phase=game.phase, deadline=game.deadline, winner=game.winner,
                      result=game.settings.get("result"), listed=rules_of(game).listed, joined=len(joined),
@@ -65,12 +75,17 @@ def gather(session: Session, game: Game) -> GameRecord:
     position = lifecycle.position_now(session, game)
     if position is None:
         return GameRecord(facts)
-    board = tuple(views.board_lines(lifecycle.board_of(game), position))
+    layout = lifecycle.board_of(game)
+    board = tuple(views.board_lines(layout, position))
     drawn = position_to_data(position)
-    last = next((r for r in reversed(host.processed_phases(session, game)) if r.result), None)
+    processed = api.processed_phases(session, game)
+    springs = [(position_from_data(r.position, layout), lifecycle.position_of(r, layout)) for r in processed
+               if r.result and r.name.endswith("A")]
+    money = tuple(views.yearly_lines(layout, springs))
+    last = next((r for r in reversed(processed) if r.result), None)
     if last is None or last.result is None:
-        return GameRecord(facts, board, scenario=game.variant, position=drawn)
-    return GameRecord(facts, board, last.name, tuple(last.result["public"]), game.variant, drawn)
+        return GameRecord(facts, board, scenario=game.variant, position=drawn, money=money)
+    return GameRecord(facts, board, last.name, tuple(last.result["public"]), game.variant, drawn, money)
 
 
 def write_game(root: Path, record: GameRecord, force: bool = False) -> Path:
@@ -80,7 +95,7 @@ def write_game(root: Path, record: GameRecord, force: bool = False) -> Path:
         raise ValueError(f"'{facts.name}' cannot name a folder of pages")
     folder = root / "games" / facts.name
     head = summary(facts)
-    shown: list[Any] = [head, record.board, record.latest, record.results, record.position]
+    shown: list[Any] = [head, record.board, record.latest, record.results, record.position, record.money]
     digest = hashlib.sha256(json.dumps([shown, templates_version()], sort_keys=True, default=str).encode()).hexdigest()
     stamp = folder / ".digest"
     if not force and stamp.exists() and stamp.read_text("utf-8") == digest:
@@ -98,6 +113,6 @@ def write_game(root: Path, record: GameRecord, force: bool = False) -> Path:
     render_page(folder / "index.html", "machiavelli/game.html.j2", written, game=head, root="../../",
                 board=record.board, latest=record.latest,
                 label=lifecycle.label(record.latest) if record.latest else None, results=record.results,
-                drawn=svg is not None)
+                drawn=svg is not None, money=record.money)
     write_file(stamp, digest.encode("utf-8"), written)
     return folder / "index.html"

@@ -2,12 +2,14 @@
 
 A picture is a convenience beside the text, which lists the whole board: if drawing fails the
 mail goes without it (the failure is logged), and the game goes on; it is drawn once the change
-that mails it is committed (`judge.mail.outbound.Drawn`).  A map is drawn where the
-board has a drawing (`judge.games.machiavelli.render`: the classic board of 1454 has one; AoP's
-has none yet) and, for the PNG, where the Cairo library loads (said once in the log when it does
-not); a mail without one says why in a line (`NO_MAP`).  A campaign's mail carries its
-operations as ordered, the failed ones crossed out, and the board it leaves; the start and a
-spring's carry the board.  The pages show the board as an SVG (`board_svg`).
+that mails it is committed (`judge.api.Drawn`).  A map is drawn where the
+board has a drawing (`judge.games.machiavelli.render`: the classic board of 1454 and AoP's of
+1459 have one) and where the Cairo library loads (said once in the log when it does not: the
+mails then go without maps, as Payola's do); a mail without one says why in a line (`NO_MAP`).
+A campaign's mail carries its operations as carried out, the failed ones crossed out (PNG), and
+the board it leaves (PNG, and SVG, which any size of screen or printer draws sharp); the start,
+a spring's and a takeover's briefing carry the board the same way.  The pages show the board as
+an SVG (`board_svg`).
 """
 
 from __future__ import annotations
@@ -15,12 +17,11 @@ from __future__ import annotations
 import logging
 from functools import cache
 
+from judge.api import Drawn, Settings
 from judge.games.machiavelli.core.board import Board
 from judge.games.machiavelli.core.campaign import CampaignRecord
 from judge.games.machiavelli.core.position import Position
 from judge.games.machiavelli.render import GeometryError, load_geometry, render_png, render_svg
-from judge.mail.outbound import Drawn
-from judge.service.config import Settings
 
 log = logging.getLogger("judge")
 
@@ -47,6 +48,8 @@ def position_map(settings: Settings, game: str, board: Board, position: Position
                                                  record=record)))
     pictures.append(Drawn(f"{game}-{title}.png", "image/png",
                           lambda: render_png(board, geometry, position, title=game)))
+    pictures.append(Drawn(f"{game}-{title}.svg", "image/svg+xml",
+                          lambda: render_svg(board, geometry, position, title=game).encode("utf-8")))
     return pictures
 
 

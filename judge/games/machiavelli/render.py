@@ -20,7 +20,7 @@ as rings; sieges and conversions as lines from the unit to its city's place; an 
 failed or could not be carried out is crossed out, the cross on its line where it covers no
 unit or city, or beside the line's middle where the line lies under them); the names (the area codes on the classic
 board, the names written in full on AoP's, haloed in white, so that an order's line passes under
-them; an area the drawing pinches in two is named on both pieces); a title bar; a legend of
+them; an area the drawing pinches in two is named once, as every area is); a title bar; a legend of
 the players and a key to the marks.
 
 Colours (:func:`board_colours`).  The powers take the palette's set for as many
@@ -135,15 +135,13 @@ class GeometryError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Places:
     """Where an area's marks go: its name, its unit, its city's mark and its garrison (a city's
-    only), where a fleet stands on each of its coasts (a split coast's only), and where its name
-    is written again on its other pieces (an area the drawing pinches in two: AoP's Tirol, Kärnten)."""
+    only), and where a fleet stands on each of its coasts (a split coast's only)."""
 
     label: Point
     unit: Point
     city: Point | None
     garrison: Point | None
     coasts: Mapping[str, Point]
-    more_labels: tuple[Point, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +194,6 @@ def parse_geometry(name: str, data: Mapping[str, Any]) -> Geometry:
             city=_point(props["city"]) if "city" in props else None,
             garrison=_point(props["garrison"]) if "garrison" in props else None,
             coasts={str(c): _point(p) for c, p in props.get("coasts", {}).items()},
-            more_labels=tuple(_point(p) for p in props.get("labels", ())),
         )
     gates = tuple(
         Gate(str(g["name"]), g.get("controller"), (_point(g["line"][0]), _point(g["line"][1])))
@@ -513,11 +510,11 @@ def _names(board: Board, geometry: Geometry) -> str:
         text = label_text(code, area.name, geometry.names)
         style = {"font_style": "italic", "fill": SEA_INK} if area.is_sea else {"font_weight": "bold", "fill": INK}
         halo = {"stroke": "white", "stroke_width": "2.4", "stroke_linejoin": "round", "stroke_opacity": "0.8"}
-        for x, y in (places.label, *places.more_labels):
-            parts.append(f'<g class="name" data-area="{code}" data-name={quoteattr(area.name)}>'
-                         + _text((x, y + drop), text, size, text_anchor="middle", font_family=FONT, **style, **halo)
-                         + _text((x, y + drop), text, size, text_anchor="middle", font_family=FONT, **style)
-                         + "</g>")
+        x, y = places.label
+        parts.append(f'<g class="name" data-area="{code}" data-name={quoteattr(area.name)}>'
+                     + _text((x, y + drop), text, size, text_anchor="middle", font_family=FONT, **style, **halo)
+                     + _text((x, y + drop), text, size, text_anchor="middle", font_family=FONT, **style)
+                     + "</g>")
     return "".join(parts)
 
 
@@ -727,7 +724,13 @@ def _key(geometry: Geometry) -> list[str]:
     return [*key, " \u00b7 ".join(extra)] if extra else key
 
 
-def _heading(position: Position) -> str:
+def _heading(position: Position, orders: bool = False, record: CampaignRecord | None = None) -> str:
+    """What the picture shows: a campaign's orders carried out (``record``), orders as given
+    (``orders``), or the board awaiting the next letters."""
+    if record is not None:
+        return f"{record.season}, the campaign's orders carried out (failures crossed out)"
+    if orders:
+        return f"{position.season}, the campaign's orders as given"
     awaited = {Phase.A: "the spring's orders (A) awaited", Phase.C: "the campaign's orders (C) awaited",
                Phase.OVER: "the game is over"}[position.phase]
     return f"{position.season}, {awaited}"
@@ -844,7 +847,8 @@ def _picture(board: Board, geometry: Geometry, position: Position, title: str,
         marks.append(_unit(unit, at, style))
     painter = _Orders(board, geometry, position, style)
     marks += [painter.draw(item) for item in _drawn_orders(position, orders, record)]
-    title_bar = _text((12, 28), f"{title}: {_heading(position)}", 18, class_="title", fill=INK, font_family=FONT,
+    heading = _heading(position, orders is not None, record)
+    title_bar = _text((12, 28), f"{title}: {heading}", 18, class_="title", fill=INK, font_family=FONT,
                       font_weight="bold")
     legend = _legend(board, geometry, position, style, TITLE_HEIGHT + geometry.height, width)
     return _Picture(width, height, fills, "".join(land), "".join(rebellions), "".join(marks), title_bar + legend)

@@ -8,54 +8,173 @@ Theory of operation.  The rules say what is public and what is not (AoP 2, 8.1, 
   force, the excommunications, the assassinations, the rebellions started and ended, the units
   that changed sides by bribery (never who paid, nor what a failed bribe was), every unit's
   operation and its result, the retreats the judge chose, the sieges, conversions, control,
-  conquests, eliminations and victory; in A.2 the incomes and the anticipated treasuries.  The
-  orders of units that changed sides before phase F are not disclosed (8.2, M50);
+  conquests, eliminations and victory; in A.2 the incomes and the anticipated treasuries (each
+  treasury as public information alone moves it, `ANTICIPATED`), and on the game's page a
+  table of them year by year (`yearly_lines`).  The orders of units that changed sides before
+  phase F are not disclosed (8.2, M50);
 * **private to one player** (`spring_statement`, `campaign_statement`): its treasury before and
   after and every movement of it (the ducats it received, with the giver's name, which 8.1
   discloses to the receiver at the end of the campaign), each of its letter's orders charged or
   not and why, what became of each of its units and of each order it wrote for units it did
   not command, the bribes of its own units (what they became, never by whom unless the buyer
-  now owns the unit, which the map shows) and its own bribes that took, and the retreats the
-  judge chose for it;
+  now owns the unit, which the map shows) and its own bribes that took, the retreats the
+  judge chose for it, and its A.2 income area by area (`income_lines`);
 * **the game master** gets both and every player's statement (`judge.games.machiavelli.lifecycle`).
 
-Units are written as letters write them (``A flo``, ``F gon``, ``G ven``), areas by their
-codes: the start mail lists every code with its name (`area_lines`).
+Units are written as letters write them, kind and area (``A mil``), and every area with its name
+before its code, ``Milano (mil)``, so that a reader needs no list of codes (`Names`); an
+independent unit in its native area is ``independent G Siena (sie)``, one elsewhere names its
+native area too (``independent Kalabria (kal) A Napoli (nap)``).  An order is written as its
+letter would write it, the areas named the same way (`spelled`, which writes what the core's
+``str`` writes when the areas keep their codes).  The start mail also lists every code with its
+name (`area_lines`).
 """
 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from judge.api import counted
 from judge.games.machiavelli.core.board import Board
 from judge.games.machiavelli.core.campaign import CampaignRecord, Expected, Publication
-from judge.games.machiavelli.core.existence import Standing
+from judge.games.machiavelli.core.existence import Proposal, Standing
+from judge.games.machiavelli.core.expenditures import (
+    Allow,
+    Assassinate,
+    Bodyguard,
+    Bribe,
+    CounterBribe,
+    Dismiss,
+    Excommunicate,
+    ForcedTax,
+    LetterOrder,
+    Pacify,
+    Pay,
+    Purchase,
+    Raise,
+    Sell,
+    StartRebellion,
+    Transfer,
+)
 from judge.games.machiavelli.core.expense import RebellionStart
-from judge.games.machiavelli.core.income import Income
-from judge.games.machiavelli.core.ledger import Movement, OrderOutcome
-from judge.games.machiavelli.core.orders import Order
+from judge.games.machiavelli.core.income import Income, Source, incomes
+from judge.games.machiavelli.core.ledger import Flow, Movement, OrderOutcome
+from judge.games.machiavelli.core.orders import Advance, Besiege, Convert, Hold, Support, Transport, UnitRef
 from judge.games.machiavelli.core.position import Independent, Owner, Phase, Position, Season, Unit, UnitKind
-from judge.games.machiavelli.core.results import ControlChange, OrderResult, Reason, RebellionEnd, Retreat
-from judge.games.machiavelli.core.spring import SpringOpening, SpringRecord
+from judge.games.machiavelli.core.results import Automatic, ControlChange, OrderResult, Reason, RebellionEnd, Retreat
+from judge.games.machiavelli.core.spring import SALARY, SpringOpening, SpringRecord
+
+Names = Callable[[str], str]
+"""How an area is written: its code (``mil``, ``spa/nc``) in, its text out."""
+
+ANTICIPATED = ("each treasury as public information alone moves it: incomes, forced taxes and salaries, never a "
+               "transfer, a trade's price or an expenditure, which stay secret (2, A.2, 8.1)")
+"""What the anticipated treasuries are, said wherever they are shown."""
 
 
-def owner_text(owner: Owner | None) -> str:
-    """A power's name, ``independent <area>`` for an independent state, ``nobody``."""
+def codes(area: str) -> str:
+    """An area as the letters write it: its code."""
+    return area
+
+
+def named(board: Board) -> Names:
+    """Each area written with its name, then its code: ``Milano (mil)``, ``Spalato (spa/nc)``."""
+    def name(area: str) -> str:
+        code = area.partition("/")[0]
+        return f"{board.areas[code].name} ({area})" if code in board.areas else area
+    return name
+
+
+def owner_text(owner: Owner | None, board: Board | None = None, at: str | None = None) -> str:
+    """A power's name, an independent state (``independent``, where ``at`` is its native area;
+    else ``independent Siena (sie)``, by its native area), or ``nobody``."""
     if owner is None:
         return "nobody"
-    return f"independent {owner.native}" if isinstance(owner, Independent) else owner
+    if not isinstance(owner, Independent):
+        return owner
+    if at is not None and owner.native == at:
+        return "independent"
+    return f"independent {named(board)(owner.native) if board is not None else owner.native}"
 
 
-def unit_text(unit: Unit, owner: bool = True) -> str:
-    """``Florence A flo`` (``A flo`` without the owner); a fleet's coast as ``/nc``."""
-    where = f"{unit.area}/{unit.coast}" if unit.coast else unit.area
+def unit_text(unit: Unit, owner: bool = True, board: Board | None = None) -> str:
+    """``Florence A Firenze (fir)`` (``A Firenze (fir)`` without the owner; the codes alone
+    without ``board``); a fleet's coast as ``/nc``; an independent unit in its native area is
+    ``independent A Pavia (pav)``."""
+    name = named(board) if board is not None else codes
+    where = name(f"{unit.area}/{unit.coast}" if unit.coast else unit.area)
     text = f"{unit.kind.value} {where}"
-    return f"{owner_text(unit.owner)} {text}" if owner else text
+    return f"{owner_text(unit.owner, board, unit.area)} {text}" if owner else text
 
 
 def _ducats(amount: int) -> str:
-    return f"{amount} ducat" if abs(amount) == 1 else f"{amount} ducats"
+    return counted(amount, "ducat")
+
+
+def _cities(count: int) -> str:
+    """``1 city``, ``2 cities`` (`counted` adds an s)."""
+    return f"{count} {'city' if count == 1 else 'cities'}"
+
+
+# -- orders, as their letters write them ------------------------------------------------------------
+
+
+def spelled(order: LetterOrder | UnitRef, area: Names = codes) -> str:
+    """An order as a letter writes it, each area written by ``area`` (with `codes`, exactly what
+    the core's ``str`` writes)."""
+    def unit(ref: UnitRef) -> str:
+        return f"{ref.kind.value} {area(ref.area)}"
+
+    def coast(code: str, on: str | None) -> str:
+        return area(f"{code}/{on}" if on else code)
+
+    amount = ""
+    match order:
+        case UnitRef():
+            return unit(order)
+        case Hold():
+            return f"{unit(order.unit)} H"
+        case Advance():
+            via = "".join(f" - {area(a)}" for a in order.route)
+            return f"{unit(order.unit)}{via} - {coast(order.to, order.coast)}"
+        case Support(supported=UnitRef() as supported):
+            to = "" if order.area == supported.area else f" - {area(order.area)}"
+            return f"{unit(order.unit)} S {unit(supported)}{to}"
+        case Support():
+            return f"{unit(order.unit)} S {area(order.area)}" + (f" for {order.beneficiary}" if order.beneficiary
+                                                                 else "")
+        case Transport(carried=UnitRef() as carried):
+            return f"{unit(order.unit)} T {unit(carried)}"
+        case Transport():
+            return f"{unit(order.unit)} T" + (f" for {order.beneficiary}" if order.beneficiary else "")
+        case Besiege():
+            return f"{unit(order.unit)} B"
+        case Convert():
+            return f"{unit(order.unit)} C {order.into.value}" + (f"/{order.coast}" if order.coast else "")
+        case Sell():
+            return f"sell {area(order.area)} to {order.buyer} for {order.price}"
+        case Purchase():
+            return f"buy {area(order.area)} from {order.seller} for {order.price}"
+        case ForcedTax():
+            return f"tax {area(order.area)}"
+        case Pay():
+            return f"pay {unit(order.unit)}"
+        case Dismiss():
+            return f"disband {unit(order.unit)}"
+        case Raise():
+            return f"raise {order.kind.value} {coast(order.area, order.coast)}"
+        case StartRebellion() | Pacify():
+            word = "rebellion" if isinstance(order, StartRebellion) else "pacify"
+            amount = f"{order.amount} " if order.amount is not None else ""
+            return f"{word} {amount}{area(order.area)}"
+        case Bribe():
+            return f"bribe {order.amount} {order.kind.value} {unit(order.unit)}"
+        case CounterBribe():
+            return f"counter-bribe {order.amount} {unit(order.unit)}"
+        case Transfer() | Excommunicate() | Allow() | Assassinate() | Bodyguard():
+            return str(order)
+    raise TypeError(f"no spelling for {order!r}")  # pragma: no cover - every order is matched above
 
 
 # -- the board ------------------------------------------------------------------------------------------
@@ -66,9 +185,14 @@ WIDTH = 100
 
 
 def wrapped(head: str, items: Sequence[str], indent: str = "    ") -> list[str]:
-    """``head`` then ``items`` joined by commas, wrapped at `WIDTH` with ``indent``."""
-    return textwrap.wrap(head + ", ".join(items), WIDTH, subsequent_indent=indent, break_on_hyphens=False,
-                         break_long_words=False)
+    """``head`` then ``items`` joined by commas, wrapped at `WIDTH` with ``indent`` between items
+    only (``Piacenza (pia)`` is never cut in two)."""
+    whole = [item.replace(" ", _KEPT) for item in items]
+    return [line.replace(_KEPT, " ") for line in textwrap.wrap(
+        head + ", ".join(whole), WIDTH, subsequent_indent=indent, break_on_hyphens=False, break_long_words=False)]
+
+
+_KEPT = "\u00a0"  # a space no line is broken at (textwrap breaks at ASCII whitespace only)
 
 
 def _city(board: Board, code: str) -> str:
@@ -90,27 +214,31 @@ def area_lines(board: Board, per_line: int = 3) -> list[str]:
 def board_lines(board: Board, position: Position) -> list[str]:
     """The board as it stands (public): each player's units and the provinces and cities it
     controls, the independents, the rebellions and the sieges in progress."""
+    name = named(board)
     lines = [f"The board, {position.season}:"]
     for player in board.powers:
         if player in position.eliminated:
             lines.append(f"  {player}: eliminated in {position.eliminated[player]}")
             continue
-        units = sorted(unit_text(u, owner=False) for u in position.units_of(player))
-        provinces = sorted(a for a in board.areas if board.areas[a].is_land and position.controller(a) == player)
-        cities = [a for a in sorted(board.areas) if board.areas[a].city is not None
+        units = [unit_text(u, owner=False, board=board) for u in sorted(position.units_of(player), key=_by_place)]
+        provinces = [name(a) for a in sorted(board.areas)
+                     if board.areas[a].is_land and position.controller(a) == player]
+        cities = [name(a) for a in sorted(board.areas) if board.areas[a].city is not None
                   and position.city_controller(a) == player]
         lines += wrapped(f"  {player}: units ", units or ["none"])
-        lines += wrapped("    provinces ", provinces or ["none"], "      ")
-        lines += wrapped("    cities ", cities or ["none"], "      ")
-    independents = sorted(unit_text(u) for u in position.units.values() if isinstance(u.owner, Independent))
+        lines += wrapped(f"    {counted(len(provinces), 'province')}: ", provinces or ["none"], "      ")
+        lines += wrapped(f"    {_cities(len(cities))}: ", cities or ["none"], "      ")
+    independents = [unit_text(u, owner=not _at_home(u), board=board) for u in sorted(position.units.values(),
+                                                                                    key=_by_place)
+                    if isinstance(u.owner, Independent)]
     if independents:
         lines += wrapped("  Independent units: ", independents)
     if position.rebellions:
-        lines += wrapped("  Rebellions: ", [f"{a} (against {owner_text(v)})"
+        lines += wrapped("  Rebellions: ", [f"{name(a)} against {owner_text(v, board)}"
                                            for a, v in sorted(position.rebellions.items())])
     if position.sieges:
         lines += wrapped("  Sieges in progress: ", [
-            f"{a} by {owner_text(s.besieger)} ({s.seasons} season{'s' if s.seasons != 1 else ''})"
+            f"{name(a)} besieged by {owner_text(s.besieger, board)} for {counted(s.seasons, 'season')}"
             for a, s in sorted(position.sieges.items())])
     if position.bans:
         ends = ("until the spring letters of {} are carried out, 15" if position.phase is Phase.A  # laid in a fall
@@ -119,28 +247,44 @@ def board_lines(board: Board, position: Position) -> list[str]:
     return lines
 
 
-def _control(changes: Sequence[ControlChange]) -> list[str]:
-    return [f"  {c.area}: {owner_text(c.before)} -> {owner_text(c.after)}" for c in changes]
+def _by_place(unit: Unit) -> tuple[str, str, str]:
+    """Units as the board lists them: armies, fleets, then garrisons, each kind by area."""
+    return unit.kind.value, unit.area, unit.coast or ""
 
 
-def _rebellions(started: Iterable[RebellionStart], ended: Iterable[RebellionEnd]) -> list[str]:
-    lines = [f"  {r.area} rebels against {owner_text(r.victim)}: {r.reason.value}" for r in started]
-    return lines + [f"  {r.area} no longer rebels against {owner_text(r.victim)}: {r.reason.value}" for r in ended]
+def _at_home(unit: Unit) -> bool:
+    """An independent unit in its native area (the state it stands for)."""
+    return isinstance(unit.owner, Independent) and unit.owner.native == unit.area
+
+
+def _control(board: Board, changes: Sequence[ControlChange]) -> list[str]:
+    name = named(board)
+    return [f"  {name(c.area)}: {owner_text(c.before, board, c.area)} -> {owner_text(c.after, board, c.area)}"
+            for c in changes]
+
+
+def _rebellions(board: Board, started: Iterable[RebellionStart], ended: Iterable[RebellionEnd]) -> list[str]:
+    name = named(board)
+    lines = [f"  {name(r.area)} rebels against {owner_text(r.victim, board)}: {r.reason.value}" for r in started]
+    return lines + [f"  {name(r.area)} no longer rebels against {owner_text(r.victim, board)}: {r.reason.value}"
+                    for r in ended]
 
 
 def _section(title: str, lines: list[str]) -> list[str]:
     return [title, *lines] if lines else []
 
 
-def opening_lines(opening: SpringOpening, anticipated: Mapping[str, int]) -> list[str]:
+def opening_lines(board: Board, opening: SpringOpening, anticipated: Mapping[str, int]) -> list[str]:
     """A.1 and A.2 (public): the garrisons that sprang up, each player's income, and the
-    anticipated treasuries."""
+    anticipated treasuries, said what they are."""
+    name = named(board)
     lines = [f"{opening.season}, A.1 and A.2:"]
-    lines += [f"  An independent garrison sprang up in {u.area} (16, M46)" for u in opening.sprung]
-    lines += _rebellions((), opening.rebellions_ended)
-    lines += _control(opening.control_changes)
+    lines += [f"  An independent garrison sprang up in {name(u.area)} (16, M46)" for u in opening.sprung]
+    lines += _rebellions(board, (), opening.rebellions_ended)
+    lines += _control(board, opening.control_changes)
     lines += wrapped("  Incomes (5.1, 5.2): ", [f"{p} {_income(i)}" for p, i in sorted(opening.incomes.items())])
     lines += wrapped("  Anticipated treasuries (2, A.2): ", [f"{p} {v}" for p, v in sorted(anticipated.items())])
+    lines += wrapped(f"    ({ANTICIPATED})", [], "     ")
     return lines
 
 
@@ -148,36 +292,61 @@ def _income(income: Income) -> str:
     return f"{income.total} (tax {income.tax}, trade {income.trade})"
 
 
+def income_lines(board: Board, season: Season, income: Income) -> list[str]:
+    """A player's income of an A.2, area by area (5.1, 5.2, 14): each province, city and sea that
+    paid it, the Lagoon, and each home country's trade."""
+    name = named(board)
+    lines = [f"Your income in {season} (A.2): {_ducats(income.total)}, tax {income.tax} and trade {income.trade}:"]
+    earnings = income.earnings
+    parts = [(Source.PROVINCE, "provinces", "1 each, 5.1"), (Source.CITY, "cities", "5.1"),
+             (Source.SEA, "seas", "1 each, 5.1"), (Source.LAGOON, "the Lagoon", "14")]
+    for source, title, rule in parts:
+        paid = [e for e in earnings if e.source is source]
+        if not paid:
+            continue
+        items = [name(e.where) + (f" {e.ducats}" if source is Source.CITY else "") for e in paid]
+        lines += wrapped(f"  {title} {sum(e.ducats for e in paid)} ({rule}): ", items, "      ")
+    trade = [e for e in earnings if e.source is Source.TRADE]
+    if trade:
+        lines += wrapped(f"  trade {income.trade} (5.2): ", [f"the home country of {e.where} {e.ducats}"
+                                                            for e in trade], "      ")
+    return lines
+
+
 # -- phase A ---------------------------------------------------------------------------------------------
 
 
-def spring_public(record: SpringRecord) -> list[str]:
+def spring_public(board: Board, record: SpringRecord) -> list[str]:
     """What the rules publish of a spring's A.4 to A.7: no money, no order's outcome (8.1)."""
     shown = record.public()
+    name = named(board)
     lines = [f"{record.season}, phase A (A.4 to A.7):"]
-    lines += _section("Provinces traded (6):", [f"  {t.area}: from {t.seller} to {t.buyer}" for t in shown.trades])
-    lines += _section("Forced taxation (5.3):", [f"  {t.area} was taxed by force and rebels against "
-                                                 f"{owner_text(t.victim)}" for t in shown.forced_taxes])
-    lines += _section("Excommunicated (15):", [f"  {p}" for p in shown.excommunicated])
-    lines += _section("Units raised (7.2):", [f"  {unit_text(u)}" for u in shown.raised])
-    lines += _section("Units disbanded (7):", [f"  {unit_text(d.unit)}" for d in shown.disbanded])
-    lines += _section("Control (4.1):", _control(shown.control_changes))
+    lines += _section("Provinces traded (chapter 6):", [f"  {name(t.area)}: from {t.seller} to {t.buyer}"
+                                                        for t in shown.trades])
+    lines += _section("Forced taxation (5.3):", [f"  {name(t.area)} was taxed by force and rebels against "
+                                                 f"{owner_text(t.victim, board)}" for t in shown.forced_taxes])
+    lines += _section("Excommunicated (chapter 15):", [f"  {p}" for p in shown.excommunicated])
+    lines += _section("Units raised (7.2):", [f"  {unit_text(u, board=board)}" for u in shown.raised])
+    lines += _section("Units disbanded (7):", [f"  {unit_text(d.unit, board=board)}" for d in shown.disbanded])
+    lines += _section("Control (4.1):", _control(board, shown.control_changes))
     if len(lines) == 1:
         lines.append("  Nothing changed on the board.")
     return lines
 
 
-def spring_statement(record: SpringRecord, player: str, before: int, default: Expected | None) -> list[str]:
+def spring_statement(board: Board, record: SpringRecord, player: str, before: int,
+                     default: Expected | None) -> list[str]:
     """What ``player`` alone learns of a spring's A.4 to A.7."""
     mine = record.for_player(player)
-    lines = _treasury(before, record.position.treasuries.get(player, 0), mine.movements)
+    name = named(board)
+    lines = _treasury(board, before, record.position.treasuries.get(player, 0), mine.movements)
     if default is not None:
         lines.append(f"You sent no letter: {default.default}.")
-    lines += _section("Your orders, in the order carried out:", [_outcome(o) for o in mine.outcomes])
-    lines += _section("Your provinces traded:", [f"  {t.area}: from {t.seller} to {t.buyer} for {_ducats(t.price or 0)}"
-                                                 for t in mine.trades])
-    lines += _section("Your units raised:", [f"  {unit_text(u, owner=False)}" for u in mine.raised])
-    lines += _section("Your units disbanded:", [f"  {unit_text(d.unit, owner=False)}: {d.reason.value}"
+    lines += _section("Your orders, in the order carried out:", [_outcome(board, o) for o in mine.outcomes])
+    lines += _section("Your provinces traded:", [f"  {name(t.area)}: from {t.seller} to {t.buyer} for "
+                                                 f"{_ducats(t.price or 0)}" for t in mine.trades])
+    lines += _section("Your units raised:", [f"  {unit_text(u, owner=False, board=board)}" for u in mine.raised])
+    lines += _section("Your units disbanded:", [f"  {unit_text(d.unit, owner=False, board=board)}: {d.reason.value}"
                                                 for d in mine.disbanded])
     return lines
 
@@ -188,57 +357,67 @@ def spring_statement(record: SpringRecord, player: str, before: int, default: Ex
 def campaign_public(board: Board, record: CampaignRecord) -> list[str]:
     """What the rules publish of a campaign (see the module docstring)."""
     shown: Publication = record.public()
+    name = named(board)
     lines = [f"{record.season}, phases D to F:"]
-    lines += _section("Excommunicated (15):", [f"  {p}" for p in shown.excommunicated])
-    lines += _section("Assassinated (10):", [f"  the leader of {p}: every unit of {p} holds this campaign"
-                                             for p in shown.assassinated])
-    lines += _section("Bribes (12): units that changed sides", [
-        f"  {unit_text(before)} " + ("was disbanded" if after is None else
-                                     "is now independent" if isinstance(after.owner, Independent)
-                                     else f"now belongs to {after.owner}")
+    lines += _section("Excommunicated (chapter 15):", [f"  {p}" for p in shown.excommunicated])
+    lines += _section("Assassinated (chapter 10):", [f"  the leader of {p}: every unit of {p} holds this campaign"
+                                                     for p in shown.assassinated])
+    lines += _section("Bribes (chapter 12): units that changed sides", [
+        f"  {unit_text(before, board=board)} " + (
+            "was disbanded" if after is None else
+            "is now independent" if isinstance(after.owner, Independent) else f"now belongs to {after.owner}")
         for before, after in shown.bribes])
-    lines += _section("Rebellions (11):", _rebellions(shown.rebellions_started, shown.rebellions_ended))
-    lines += _section("Operations (9, 13):", operation_lines(shown.operations))
-    lines += _section("Retreats chosen by the judge (13.5, App. A):", [_retreat(r) for r in shown.retreats])
-    lines += _section("Disbanded:", [f"  {unit_text(d.unit)}: {d.reason.value}" for d in shown.disbanded])
-    lines += _section("Conversions:", [f"  {unit_text(c.before)} -> {unit_text(c.after, owner=False)}: "
-                                       f"{c.reason.value}" for c in shown.conversions])
-    lines += _section("Sieges (9.4):", [f"  {s.area} by {owner_text(s.besieger)}: {s.reason.value}"
+    lines += _section("Rebellions (chapter 11):", _rebellions(board, shown.rebellions_started, shown.rebellions_ended))
+    lines += _section("Operations (chapters 9, 13):", operation_lines(board, shown.operations))
+    lines += _section("Retreats chosen by the judge (13.5, App. A):", [_retreat(board, r) for r in shown.retreats])
+    lines += _section("Disbanded:", [f"  {unit_text(d.unit, board=board)}: {d.reason.value}" for d in shown.disbanded])
+    lines += _section("Conversions:", [f"  {unit_text(c.before, board=board)} -> "
+                                       f"{unit_text(c.after, owner=False, board=board)}: {c.reason.value}"
+                                       for c in shown.conversions])
+    lines += _section("Sieges (9.4):", [f"  {name(s.area)} by {owner_text(s.besieger, board)}: {s.reason.value}"
                                         for s in shown.sieges])
-    lines += _section("Control (4.1):", _control(shown.control_changes))
+    lines += _section("Control (4.1):", _control(board, shown.control_changes))
     lines += _section("Conquests (4.4):", [f"  {c.player} conquered the home country of {c.country}"
                                            for c in shown.conquests])
     lines += _section("Home countries lost (4.4):", [f"  {x.player} lost the home country of {x.country}"
                                                      for x in shown.losses])
-    lines += _section("Eliminated (4.3):", [f"  {p}" for p in shown.eliminated])
+    lines += _section("Eliminated (4.3):", [f"  {p}: {why.value}" for p, why in shown.eliminated])
     if shown.end is not None:
-        lines += ["", *end_lines(shown.end.winners, shown.end.ranking)]
+        lines += ["", *end_lines(shown.end.winners, shown.end.ranking, shown.end.agreed)]
     if shown.opening is not None:
-        lines += ["", *opening_lines(shown.opening, shown.anticipated)]
+        lines += ["", *opening_lines(board, shown.opening, shown.anticipated)]
     return lines
 
 
-def end_lines(winners: Sequence[str], ranking: Sequence[Standing]) -> list[str]:
-    """Victory and the ranking (4.2, M6, M7)."""
-    lines = [f"Victory (4.2): {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the victory'}."
-             if winners else "Nobody won."]
+def end_lines(winners: Sequence[str], ranking: Sequence[Standing], agreed: Proposal | None = None) -> list[str]:
+    """Victory, or the end the survivors agreed on, and the ranking (4.2, M6, M7, M64)."""
+    if agreed is not None:
+        lines = [f"Draw (M64): the surviving players all voted for a draw; {', '.join(winners)} share first place."
+                 if agreed.to is None else
+                 f"Concession (M64): the surviving players all voted to concede the game to {agreed.to}, which ranks "
+                 "first."]
+    else:
+        lines = [f"Victory (4.2): {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the victory'}."
+                 if winners else "Nobody won."]
     lines.append("Ranking (4.2: cities counted, provinces, tax income, treasury):")
     for s in ranking:
         if s.eliminated is not None:
             lines.append(f"  {s.rank}. {s.player}: eliminated in {s.eliminated}")
         else:
-            lines.append(f"  {s.rank}. {s.player}: {s.cities} cities, {s.provinces} provinces, tax {s.tax}, "
-                         f"treasury {s.treasury}")
+            lines.append(f"  {s.rank}. {s.player}: {_cities(s.cities)}, "
+                         f"{counted(s.provinces, 'province')}, tax {s.tax}, treasury {s.treasury}")
     return lines
 
 
-def operation_lines(results: Sequence[OrderResult]) -> list[str]:
+def operation_lines(board: Board, results: Sequence[OrderResult]) -> list[str]:
     """Each unit's operation and its result; the units that held with no order given, and the
     independents that held unbribed, each in one line."""
-    idle = [unit_text(r.unit) for r in results if r.order is None and r.reason is Reason.NO_ORDER]
-    independent = [unit_text(r.unit) for r in results if r.order is None and r.reason is Reason.INDEPENDENT]
-    lines = [_operation(r) for r in results if not (r.order is None and r.reason in (Reason.NO_ORDER,
-                                                                                     Reason.INDEPENDENT))]
+    quiet = [r for r in results if r.order is None and r.dislodged_from is None
+             and r.reason in (Reason.NO_ORDER, Reason.INDEPENDENT)]  # a unit forced out has a line of its own
+    idle = [unit_text(r.unit, board=board) for r in quiet if r.reason is Reason.NO_ORDER]
+    independent = [unit_text(r.unit, owner=not _at_home(r.unit), board=board) for r in quiet
+                   if r.reason is Reason.INDEPENDENT]
+    lines = [_operation(board, r, results) for r in results if r not in quiet]
     if idle:
         lines += wrapped("  Held, no order given (9.2, M50): ", idle)
     if independent:
@@ -246,66 +425,132 @@ def operation_lines(results: Sequence[OrderResult]) -> list[str]:
     return lines
 
 
-def _order(order: Order | None) -> str:
-    return "no order" if order is None else str(order)
-
-
-def _operation(r: OrderResult) -> str:
-    done = str(r.operation)
-    written = _order(r.order)
+def _operation(board: Board, r: OrderResult, results: Sequence[OrderResult] = ()) -> str:
+    """One unit's operation: what was written, what was carried out, and why; an attack helped
+    by an automatic support (M44) says so, and so does the unit it forced out."""
+    name = named(board)
+    done = spelled(r.operation, name)
+    written = "no order" if r.order is None else spelled(r.order, name)
     what = done if written in (done, "no order") else f"{written}, carried out as {done}"
-    fate = "" if r.dislodged_from is None else f"; attacked from {r.dislodged_from}"
-    return f"  {owner_text(r.unit.owner)} {what}: {r.reason.value}{fate}"
+    helped = f"; with {_supports(r.automatic)}" if r.succeeded and r.automatic else ""
+    fate = ""
+    if r.dislodged_from is not None:
+        attacker = next((a for a in results if a.unit.area == r.dislodged_from and not a.unit.place.city
+                         and a.automatic and a.succeeded), None)
+        fate = f"; attacked from {name(r.dislodged_from)}" + (
+            f", an attack with {_supports(attacker.automatic)}" if attacker is not None else "")
+    return f"  {owner_text(r.unit.owner, board, r.unit.area)} {what}: {r.reason.value}{helped}{fate}"
 
 
-def _retreat(r: Retreat) -> str:
+def _supports(automatic: Sequence[Automatic]) -> str:
+    """``the rebellion's automatic support (11.2, M44)``, and the garrison's after it."""
+    return " and ".join(a.value for a in automatic)
+
+
+def _retreat(board: Board, r: Retreat) -> str:
+    name = named(board)
     where = "eliminated" if r.to is None else (
-        f"converted into the city of {r.to.area}" if r.to.kind is UnitKind.GARRISON and r.unit.kind is not
-        UnitKind.GARRISON else f"to {r.to.area}")
-    return f"  {unit_text(r.unit)} (attacked from {r.attacked_from}): {where}: {r.reason.value}"
+        f"converted into the city of {name(r.to.area)}" if r.to.kind is UnitKind.GARRISON and r.unit.kind is not
+        UnitKind.GARRISON else f"to {name(r.to.area)}")
+    return f"  {unit_text(r.unit, board=board)} (attacked from {name(r.attacked_from)}): {where}: {r.reason.value}"
 
 
-def campaign_statement(record: CampaignRecord, player: str, before: int, default: Expected | None) -> list[str]:
+def campaign_statement(board: Board, record: CampaignRecord, player: str, before: int,
+                       default: Expected | None) -> list[str]:
     """What ``player`` alone learns of a campaign (see the module docstring)."""
     report = record.for_player(player)
-    lines = _treasury(before, report.treasury, report.movements)
+    name = named(board)
+    lines = _treasury(board, before, report.treasury, report.movements)
     if default is not None:
         lines.append(f"You sent no letter: {default.default}.")
     lines += _section("Your expenditures and permissions, in the order carried out:",
-                      [_outcome(o) for o in report.outcomes])
+                      [_outcome(board, o) for o in report.outcomes])
     bribes = []
     for b in report.bribed:
         after = ("disbanded" if b.after is None else "operated as you ordered" if b.after == b.before
-                 else f"now {unit_text(b.after)}")
+                 else f"now {unit_text(b.after, board=board)}")
         if b.briber == player:
-            bribes.append(f"  your bribe ({b.kind.value}) took: {unit_text(b.before)} {after}")
+            bribes.append(f"  your bribe ({b.kind.value}) took: {unit_text(b.before, board=board)} {after}")
         else:
-            bribes.append(f"  your {unit_text(b.before, owner=False)} was bribed: {after}")
+            bribes.append(f"  your {unit_text(b.before, owner=False, board=board)} was bribed: {after}")
     lines += _section("Bribes:", bribes)
-    lines += _section("Your units in phase F:", [_operation(r) for r in report.operations])
-    ignored = [f"  {i.order}: {i.reason.value}" for i in record.action.ignored if i.player == player]
+    lines += _section("Your units in phase F:", [_operation(board, r, record.action.results)
+                                                 for r in report.operations])
+    ignored = [f"  {spelled(i.order, name)}: {i.reason.value}" for i in record.action.ignored if i.player == player]
     lines += _section("Your orders for units you did not command:", ignored)
-    lines += _section("Your retreats, as the judge chose them (13.5, App. A):", [_retreat(r) for r in report.retreats])
-    lines += _section("Your units disbanded:", [f"  {unit_text(d.unit, owner=False)}: {d.reason.value}"
+    lines += _section("Your retreats, as the judge chose them (13.5, App. A):",
+                      [_retreat(board, r) for r in report.retreats])
+    lines += _section("Your units disbanded:", [f"  {unit_text(d.unit, owner=False, board=board)}: {d.reason.value}"
                                                 for d in report.disbanded])
     if record.opening is not None and player in record.opening.incomes:
-        lines.append(f"Your income in {record.opening.season} (A.2): {_income(record.opening.incomes[player])}.")
+        lines += income_lines(board, record.opening.season, record.opening.incomes[player])
     return lines
 
 
-def _treasury(before: int, after: int, movements: Sequence[Movement]) -> list[str]:
+def _treasury(board: Board, before: int, after: int, movements: Sequence[Movement]) -> list[str]:
     lines = [f"Your treasury: {_ducats(before)} before, {_ducats(after)} now."]
     for m in movements:
-        lines.append(f"  {m.amount:+d} {m.phase} {m.flow.value}: {m.detail}")
+        lines.append(f"  {m.amount:+d} {m.phase} {m.flow.value}: {_detail(board, m)}")
     if not movements:
         lines.append("  (no movement)")
     return lines
 
 
-def _outcome(o: OrderOutcome) -> str:
+def _detail(board: Board, movement: Movement) -> str:
+    """What a movement was for, its areas named: the core's words, or, where a letter's order
+    moved it, that order's."""
+    order, name = movement.order, named(board)
+    if isinstance(order, Purchase):
+        return f"{name(order.area)} bought from {order.seller}"
+    if isinstance(order, Sell):
+        return f"{name(order.area)} sold to {order.buyer}"
+    if isinstance(order, ForcedTax):
+        return f"{name(order.area)} taxed by force"
+    if order is not None and movement.flow in (Flow.SALARY, Flow.EXPENDITURE):
+        return spelled(order, name)
+    return movement.detail
+
+
+def _outcome(board: Board, o: OrderOutcome) -> str:
     done = "carried out" if o.succeeded else "not carried out"
     charged = f"charged {_ducats(o.charged)}" if o.charged else "not charged"
-    return f"  {o.order} ({o.phase}): {done}, {charged}: {o.reason.value}"
+    return f"  {spelled(o.order, named(board))} ({o.phase}): {done}, {charged}: {o.reason.value}"
+
+
+# -- the game's page: the year's money ----------------------------------------------------------------
+
+
+def yearly_lines(board: Board, springs: Sequence[tuple[Position, Position]]) -> list[str]:
+    """The money of each year anyone may know (public, AoP 2, A.2), from each spring's position as
+    its letters were awaited (A.1 and A.2 done) and as they left it (A.7 done): each country's
+    income (A.2), its forced taxes (A.6), its units' salaries (A.7: 3 ducats for each unit it has
+    after A.7, every one of them paid for), and its anticipated treasury after them.  Nothing
+    secret: transfers, trades' prices and expenditures are not in it."""
+    if not springs:
+        return []
+    lines = [*textwrap.wrap(f"As the rules publish it: income (A.2), forced taxes (A.6), salaries (A.7: {SALARY} for "
+                            f"each unit) and the anticipated treasury after them ({ANTICIPATED}).", WIDTH), ""]
+    for before, after in springs:
+        lines.append(f"{before.season.year} (the spring letters of {before.season}):")
+        lines.append(f"  {'country':<20}{'income':>8}{'forced':>8}{'salaries':>10}{'anticipated':>13}")
+        for player in board.powers:
+            if player in before.eliminated:
+                continue
+            income = _income_at(board, before, player)
+            salaries = SALARY * len(after.units_of(player))
+            moved = after.anticipated.get(player, 0) - before.anticipated.get(player, 0)
+            forced = moved + salaries
+            lines.append(f"  {player:<20}{income:>8}{forced:>8}{salaries:>10}{after.anticipated.get(player, 0):>13}")
+        lines.append("")
+    return lines[:-1]
+
+
+def _income_at(board: Board, position: Position, player: str) -> int:
+    """The income ``player`` collected in the A.2 before ``position`` (none in the first spring,
+    which starts at A.3: AoP 3)."""
+    if position.season == board.start.season:
+        return 0
+    return incomes(board, position, [player])[player].total
 
 
 # -- the letter ----------------------------------------------------------------------------------------

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge.api import Tool, json_tool
 from judge.engine.notation import legal_orders_to_data, position_from_data, result_to_data
 from judge.engine.phases import adjudicate
-from judge.service.cli import Tool, json_tool
 
 
 def adjudicate_data(data: Any) -> dict[str, Any]:

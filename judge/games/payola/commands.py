@@ -3,7 +3,7 @@
 
 A line starting with a digit is an offer or savings request (``4 : A LON - YOR``, ``10 $``), as
 is one whose amount has a sign or a point (``-3 : A MUN H``: refused, an amount is whole);
-ACCEPT, TRANSFER, CLEAR, WAIT, NOWAIT, MAP, VOTE, PREVIEW, ROLLFORWARD, REVEAL, ``SET DRAW`` and
+ACCEPT, TRANSFER, CLEAR, MAP, VOTE, PREVIEW, ROLLFORWARD, REVEAL, ``SET DRAW`` and
 the lengths of the phases (``SET MOVEMENT 48``) are Payola's commands; a line that reads as an
 order (`orderlike`) is taken as one (retreats, adjustments, loyal units): what those mean
 depends on the game's phase, so the service reads them; anything else is an unknown command
@@ -18,11 +18,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
-from judge.commands import parse as host
-from judge.commands.parse import BadCommand, Command, GameLine, Line, Press, SetDuration, Unknown, parse_duration
+from judge import api
+from judge.api import BadCommand, Command, GameLine, Line, Press, SetDuration, Unknown, parse_duration
 from judge.engine.map import available_maps, load_map
 from judge.engine.orders import leads_with_place
-from judge.payola.offers import AMOUNT_WORDS, NOT_WHOLE
+from judge.payola.offers import AMOUNT_WORDS, LIMITS, NOT_WHOLE
 
 
 @dataclass(frozen=True)
@@ -39,16 +39,6 @@ class Transfer:
 @dataclass(frozen=True)
 class Clear:
     pass
-
-
-@dataclass(frozen=True)
-class Wait:
-    """``WAIT``: the power asks that the phase not be processed before its deadline."""
-
-
-@dataclass(frozen=True)
-class NoWait:
-    """``NOWAIT``: the power withdraws its WAIT; the phase may be processed once all have submitted."""
 
 
 @dataclass(frozen=True)
@@ -81,24 +71,22 @@ class Preview:
 
 
 @dataclass(frozen=True)
-class Rollforward:
-    pass
-
-
-@dataclass(frozen=True)
 class Reveal:
     """``REVEAL``, then ``REVEAL code`` to confirm: publish the game's secrets now."""
 
     code: str | None = None
 
 
-_SIMPLE = {"CLEAR": Clear, "WAIT": Wait, "NOWAIT": NoWait, "MAP": MapRequest, "PREVIEW": Preview,
-           "ROLLFORWARD": Rollforward}
+SIMPLE = {"CLEAR": Clear, "MAP": MapRequest, "PREVIEW": Preview}
+"""The words of Payola's lines that take nothing after them."""
 DURATIONS = {"MOVEMENT": "movement", "RETREAT": "retreat", "RETREATS": "retreat", "ADJUSTMENT": "adjustment",
              "ADJUSTMENTS": "adjustment", "BUILD": "adjustment", "BUILDS": "adjustment"}
 """``SET <word> hours``: the words for the lengths of Payola's phases, and their settings."""
 
 
+MAX_TRANSFER = LIMITS.savings
+"""The most AgP one TRANSFER moves: as much as a savings request may ask for, far more than any treasury
+holds; a larger number is refused at reading, whatever its length."""
 SIGNED_AMOUNT = re.compile(r"[-\u2013\u2014\u2212]\s*\d|\.\d")
 """The start of an offer whose amount is written with a sign (``-3 : A MUN H``) or a point
 (``.5 : ...``): read as an offer, to be answered `AMOUNT_WORDS`."""
@@ -134,15 +122,21 @@ def orderlike(text: str, variant: str | None = None) -> bool:
     first = text.split()[0].upper().rstrip(".,:;!")
     if first in _ORDER_WORDS:
         return True
-    return any(leads_with_place(text, load_map(name)) for name in ([variant] if variant else available_maps()))
+    head = text[:_HEAD]  # a place and the word after it: read on the whole line, for every board, it took seconds
+    return any(leads_with_place(head, load_map(name)) for name in ([variant] if variant else available_maps()))
+
+
+_HEAD = 200
+"""Characters of a line `orderlike` looks at: its first place (the longest name of any board, in words
+with any spaces between them) and the word after it are well within them."""
 
 
 def _command(words: list[str]) -> Command:
     keyword, args = words[0].upper(), words[1:]
-    if keyword in _SIMPLE:
+    if keyword in SIMPLE:
         if args:
             raise ValueError(f"{keyword} takes nothing after it")
-        return _SIMPLE[keyword]()
+        return SIMPLE[keyword]()
     if keyword == "VOTE":
         return _vote(" ".join(args).upper())
     if keyword == "REVEAL":
@@ -154,9 +148,11 @@ def _command(words: list[str]) -> Command:
     if keyword == "TRANSFER":
         if len(args) < 3 or args[1].upper() != "TO":
             raise ValueError("expected TRANSFER amount TO POWER")
-        if not args[0].isdigit():
+        if not (args[0].isdigit() and args[0].isascii()):
             raise ValueError(f"'{args[0][:20]}': {AMOUNT_WORDS}" if NOT_WHOLE.fullmatch(args[0])
                              else "expected TRANSFER amount TO POWER")
+        if len(args[0].lstrip("0")) > len(str(MAX_TRANSFER)) or int(args[0]) > MAX_TRANSFER:
+            raise ValueError(f"a transfer is at most {MAX_TRANSFER:,} AgP")
         return Transfer(int(args[0]), " ".join(args[2:]).upper())  # a power of two words: TO NEW YORK
     if keyword == "SET" and args:
         return _set(args)
@@ -204,18 +200,18 @@ def press_recipients(words: Sequence[str]) -> tuple[str, ...]:
     (``EFG`` is ``E``, ``F``, ``G``; an ``M`` in it is the master); a run that repeats a letter
     (``ENGLND``) is refused, being more likely a misspelt name.  Repeated tokens are dropped.
     """
-    tokens = [t.upper() for t in host.press_tokens(words, "expected PRESS TO followed by powers (names or initials), "
+    tokens = [t.upper() for t in api.press_tokens(words, "expected PRESS TO followed by powers (names or initials), "
                                                    "ALL, or MASTER", r"[\s,;./&+]+")]
     if tokens == ["ALL"]:
         return ("ALL",)
     found: list[str] = []
     for token in tokens:
-        if token in host.MASTER_WORDS:
+        if token in api.MASTER_WORDS:
             found.append("MASTER")
         elif (name := _power_names().get(re.sub(r"[-_]", "", token))) or re.fullmatch(r"[A-Z]", token):
             found.append(name or token)
         elif re.fullmatch(r"[A-Z]+", token) and len(set(token)) == len(token):
-            found.extend("MASTER" if letter in host.MASTER_WORDS else letter for letter in token)
+            found.extend("MASTER" if letter in api.MASTER_WORDS else letter for letter in token)
         else:
             raise ValueError(f"'{token[:40]}' is not a power, a run of power initials, ALL or MASTER")
     return tuple(dict.fromkeys(found))
@@ -225,7 +221,7 @@ def parse_lines(lines: Sequence[str]) -> list[Line]:
     """A mail's lines read as a Payola game reads them: the host's commands
     (`judge.commands.parse.parse_lines`), the other lines as Payola's, and press to powers."""
     read_lines = []
-    for line in host.parse_lines(lines):
+    for line in api.parse_lines(lines):
         command = line.command
         if isinstance(command, GameLine):
             command = read(command.text)

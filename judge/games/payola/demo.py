@@ -5,7 +5,7 @@ of Spring and the game master's chart of Fall are shown; the game master ends th
 
 from __future__ import annotations
 
-from judge.service.scripts import DemoJudge, text_of
+from judge.api import DemoJudge, text_of
 
 GM = "gm@example.org"
 PLAYERS = {

@@ -1,5 +1,6 @@
-"""A Payola game's own commands: offers and orders, ACCEPT, TRANSFER, CLEAR, MAP, WAIT and
-NOWAIT, VOTE (draws and concessions); and the game master's PREVIEW, ROLLFORWARD and REVEAL.
+"""A Payola game's own commands: offers and orders, ACCEPT, TRANSFER, CLEAR, MAP, VOTE (draws
+and concessions); and the game master's PREVIEW, ROLLFORWARD and REVEAL (WAIT and NOWAIT are the
+host's, `judge.service.handlers.player`).
 The host's commands (sign-on, press, passwords, the game master's tools...) are the host's
 (`judge.service.handlers`); these are registered with it, for the words Payola's grammar reads
 (`judge.games.payola.commands`).
@@ -11,6 +12,8 @@ from dataclasses import replace
 
 from sqlalchemy import func, select
 
+from judge import api
+from judge.api import MASTER, PLAYER, RUNNING, SIGNED_ON, Attachment, Closing, Entry, Outbox, Turn, render
 from judge.engine.map import load_map
 from judge.engine.orders import PhaseKind
 from judge.games.payola import lifecycle, maps
@@ -18,29 +21,18 @@ from judge.games.payola.commands import (
     Accept,
     Clear,
     MapRequest,
-    NoWait,
     OfferLine,
     OrderLine,
     Preview,
     Reveal,
-    Rollforward,
     Transfer,
     Vote,
-    Wait,
 )
 from judge.games.payola.lifecycle import power_of
 from judge.games.payola.store import LedgerRow, seat_of
 from judge.games.payola.submissions import active_position, set_by_mail_at
-from judge.mail.outbound import Attachment
 from judge.payola.acceptance import AcceptanceError, parse_acceptance
 from judge.payola.treasury import TreasuryError, may_transfer, transfer
-from judge.service import host
-from judge.service.dispatch import MASTER, PLAYER, SIGNED_ON, Entry
-from judge.service.lifecycle import RUNNING, GameError
-from judge.service.phase_changes import with_news
-from judge.service.render import render, when
-from judge.service.turn import Turn
-from judge.store.models import Outbox
 from judge.wording import power_title
 
 
@@ -89,7 +81,7 @@ def transfer_money(talk: Turn, text: str, command: Transfer) -> None:
     assert game is not None and power is not None
     try:
         receiver = power_of(game, command.to)
-        row = host.current_phase(talk.session, game)
+        row = api.current_phase(talk.session, game)
         allowed = row is None or may_transfer(lifecycle.position_of(row), power)  # Void: no donations
         _, entries = transfer(lifecycle.balances(talk.session, game), power, receiver, command.amount, allowed)
     except (ValueError, TreasuryError) as exc:
@@ -101,8 +93,8 @@ def transfer_money(talk: Turn, text: str, command: Transfer) -> None:
     talk.session.flush()
     balance = lifecycle.balances(talk.session, game)
     talk.echo(text, "ok", f"{command.amount} AgP sent to {power_title(receiver)}; your balance is {balance[power]} AgP")
-    player = host.seats(talk.session, game).get(receiver)
-    if host.is_played(player):
+    player = api.seats(talk.session, game).get(receiver)
+    if api.is_played(player):
         assert player is not None and player.address is not None
         talk.send(to=player.address, subject=f"{game.name} transfer received", kind="transfer", game_id=game.id,
                   body=render("payola/transfer", game=game, sender=power, amount=command.amount,
@@ -123,7 +115,7 @@ def clear(talk: Turn, text: str, _: Clear) -> None:
             talk.mark(index, "ignored", "withdrawn by the CLEAR below", code="WITHDRAWN")
     talk.drop_blocks()
     for kind in ("sheet", "orders"):
-        host.submit(talk.session, game, game.phase, power, kind, "", {}, talk.now, talk.accepted)
+        api.submit(talk.session, game, game.phase, power, kind, "", {}, talk.now, talk.accepted)
     talk.echo(text, "ok", "your sheet and orders for this phase are cleared")
 
 
@@ -145,30 +137,6 @@ def map_request(talk: Turn, text: str, _: MapRequest) -> None:
         talk.echo(text, "ok", f"the map of {position.phase}{seen} is attached")
     else:
         talk.echo(text, "error", talk.too_big(sum(len(picture.data) for picture in pictures)), code="REPLY_TOO_LONG")
-
-
-def wait(talk: Turn, text: str, _: Wait) -> None:
-    """DPjudge's WAIT: the phase is processed at its deadline, not when the last power submits;
-    it holds the phase to its deadline only, not through the grace period (`lifecycle.complete`)."""
-    _set_wait(talk, text, "WAIT", "the phase will wait for its deadline even if every power has submitted "
-              "(not through the grace period; NOWAIT to withdraw)")
-
-
-def no_wait(talk: Turn, text: str, _: NoWait) -> None:
-    _set_wait(talk, text, "", "WAIT withdrawn: the phase is processed as soon as every power has submitted")
-
-
-def _set_wait(talk: Turn, text: str, flag: str, done: str) -> None:
-    game, power = talk.game, talk.seat
-    assert game is not None and power is not None
-    if game.phase is None or game.state not in RUNNING:
-        talk.echo(text, "error", "the game is not running", code="NOT_RUNNING")
-        return
-    if why := talk.superseded(set_by_mail_at(talk, game.phase, power, "wait"), "your WAIT or NOWAIT"):
-        talk.echo(text, "ignored", why, code="SUPERSEDED")
-        return
-    host.submit(talk.session, game, game.phase, power, "wait", flag, {}, talk.now, talk.accepted)
-    talk.echo(text, "ok", done)
 
 
 def vote(talk: Turn, text: str, command: Vote) -> None:
@@ -229,7 +197,7 @@ def preview(talk: Turn, text: str, _: Preview) -> None:
     savepoint = talk.session.begin_nested()
     try:  # without maps: only the chart is kept
         lifecycle.process_phase(talk.session, game, replace(talk.settings, maps=False), talk.now,
-                                cause="master's PREVIEW")  # rolled back
+                                Closing("master's PREVIEW"))  # rolled back
         talk.session.flush()
         chart = talk.session.scalar(select(Outbox.body).where(Outbox.id > mark, Outbox.kind == "chart")) or ""
     finally:
@@ -241,34 +209,6 @@ def preview(talk: Turn, text: str, _: Preview) -> None:
     talk.echo(text, "ok", f"the chart {phase} would have if processed now is attached; nothing was processed")
 
 
-def rollforward(talk: Turn, text: str, _: Rollforward) -> None:
-    """Undo a ROLLBACK: process the phase again as it was, refused once anyone changed anything
-    since (`lifecycle.undo_rollback`).  Players and observers are told before the results come,
-    in a notice naming the phase as the game is in it (issue 23.5); the game's story keeps it."""
-    game = talk.game
-    assert game is not None
-    results = talk.may_change_phase(text, "ROLLFORWARD")
-    if results is None:
-        return
-    try:
-        phase = lifecycle.undo_rollback(talk.session, game)
-    except GameError as exc:
-        talk.echo(text, "error", str(exc), code=exc.code)
-        return
-    host.record(game, f"the game master's ROLLFORWARD, {when(talk.now)}: {phase} processed again as it was rolled "
-                "back")
-    talk.announce(f"the game master undid the rollback of {phase}: it is processed again now, with the sheets, "
-                  "orders, acceptance lists and money it had when it was rolled back (nobody changed them since)",
-                  public=True)
-    preface = with_news(None, talk.take_news(game))  # one mail per reader: the results say it
-    talk.announce_now(game)
-    processed = lifecycle.process_phase(talk.session, game, talk.settings, talk.now, cause="master's ROLLFORWARD",
-                                        preface=preface)
-    talk.changed_phase("ROLLFORWARD", results)
-    talk.echo(text, "ok", f"{processed.phase} processed again as it was at the ROLLBACK" + (
-        f"; now {processed.next_phase}" if processed.next_phase else ""))
-
-
 def reveal(talk: Turn, text: str, command: Reveal) -> None:
     """Publish every secret of the game while it goes on; a second mail with the code confirms
     (`judge.service.handlers.master.confirmed`)."""
@@ -277,10 +217,8 @@ def reveal(talk: Turn, text: str, command: Reveal) -> None:
     if not talk.confirmed(text, "REVEAL", command.code, "REVEAL mails every offer sheet, acceptance list, chart and "
                      "treasury of the game to every player now"):
         return
-    game.settings = {**game.settings, "revealed": True}
-    host.record(game, "the game master revealed every secret")
-    lifecycle.publish_secrets(talk.session, game, talk.settings, talk.now, f"{game.name}: every secret revealed",
-                              "has had its secrets revealed by the game master; the game goes on")
+    api.record(game, "the game master revealed every secret")
+    lifecycle.reveal(talk.session, game, talk.settings, talk.now)
     talk.echo(text, "ok", "every sheet, list, chart and treasury was mailed to every player")
 
 
@@ -291,11 +229,8 @@ COMMANDS = (
     Entry(Transfer, transfer_money, PLAYER, closed_after_the_end=True),
     Entry(Clear, clear, PLAYER, closed_after_the_end=True),
     Entry(MapRequest, map_request, SIGNED_ON, once=True),
-    Entry(Wait, wait, PLAYER, closed_after_the_end=True),
-    Entry(NoWait, no_wait, PLAYER, closed_after_the_end=True),
     Entry(Vote, vote, PLAYER, closed_after_the_end=True),
     Entry(Preview, preview, MASTER, once=True, closed_after_the_end=True),
-    Entry(Rollforward, rollforward, MASTER, closed_after_the_end=True, announces=True),
     Entry(Reveal, reveal, MASTER),
 )
 """The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

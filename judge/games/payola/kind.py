@@ -18,10 +18,33 @@ from typing import Any
 from sqlalchemy import Connection, func, inspect, select
 from sqlalchemy.orm import Session
 
-from judge.commands.parse import Command, History
+from judge import api
+from judge.api import (
+    GAME_FLAGS,
+    RUNNING,
+    Closing,
+    Command,
+    DemoJudge,
+    Game,
+    GameKind,
+    GameState,
+    History,
+    PhaseChange,
+    PhaseRow,
+    Player,
+    Publication,
+    Settings,
+    Turn,
+    counted,
+    queue,
+    render,
+    split_options,
+    when,
+)
 from judge.engine.map import available_maps, load_map
 from judge.engine.position import Phase
 from judge.games.payola import commands, handlers, lifecycle, pages, public, views
+from judge.games.payola.commands import SIMPLE
 from judge.games.payola.lifecycle import power_of
 from judge.games.payola.store import LedgerRow, seat_of
 from judge.games.payola.submissions import (
@@ -34,16 +57,6 @@ from judge.games.payola.submissions import (
 )
 from judge.payola.options import OptionError, parse_options
 from judge.payola.treasury import forfeit
-from judge.service import host
-from judge.service.config import Settings
-from judge.service.kinds import GameKind
-from judge.service.lifecycle import RUNNING, GameState
-from judge.service.options import GAME_FLAGS, split_options
-from judge.service.outbox import queue
-from judge.service.render import counted, render, when
-from judge.service.scripts import DemoJudge
-from judge.service.turn import Turn
-from judge.store.models import Game, PhaseRow, Player
 from judge.wording import power_title
 
 HISTORY_PHASES = 50  # phases one HISTORY sends at most: a longer range is asked for in parts
@@ -58,6 +71,7 @@ class Payola(GameKind):
                   "best first (PREFER FEGIART, or their names)")
     durations = MappingProxyType({"movement": 48.0, "retreat": 24.0, "adjustment": 24.0})
     commands = handlers.COMMANDS
+    words = (*SIMPLE, "VOTE", "REVEAL", "ACCEPT", "TRANSFER")
     between_phases = "retreat and adjustment phases"
 
     # -- creating and joining ------------------------------------------------------------------------
@@ -72,7 +86,8 @@ class Payola(GameKind):
             own, payola = split_options(rest, (*lifecycle.PAYOLA_FLAGS, *GAME_FLAGS))
             options = parse_options(payola)
         except (OptionError, ValueError) as exc:
-            raise ValueError(f"{exc} (the boards: {', '.join(available_maps())}; HELP names every option)") from None
+            raise ValueError(f"{exc} (the boards: {', '.join(available_maps())}; HELP payola create names every "
+                             "option)") from None
         return variant, own + options.names
 
     def create_help(self) -> list[str]:
@@ -129,30 +144,33 @@ class Payola(GameKind):
     def complete(self, session: Session, game: Game, talk: Turn | None = None,
                  now: datetime | None = None) -> bool:
         if talk is None:
-            return lifecycle.complete(session, game, now=now)
-        return lifecycle.complete(session, game, active_position(talk), talk.seats(game), now or talk.now)
+            return lifecycle.complete(session, game)
+        return lifecycle.complete(session, game, active_position(talk), talk.seats(game))
 
     def closes_at_next_tick(self, session: Session, game: Game, row: PhaseRow) -> bool:
-        """The phase is complete already (`lifecycle.complete`) and none asked to WAIT: no power
-        has anything to do in it (only a dummy could act, nobody can build, the only dislodged
-        units have nowhere to go; not in a Tin Cup game), or every power has acted but the mail
-        that completed it had changed the game's phase already (once per mail)."""
+        """The phase is complete already (`lifecycle.complete`; the host asks whether a seat
+        WAITs): no power has anything to do in it (only a dummy could act, nobody can build, the
+        only dislodged units have nowhere to go; not in a Tin Cup game), or every power has acted
+        but the mail that completed it had changed the game's phase already (once per mail)."""
         return lifecycle.complete(session, game, lifecycle.position_of(row))
 
     def results_mails(self, session: Session, game: Game) -> int:
         return lifecycle.results_mails(session, game)
 
-    def process(self, session: Session, game: Game, settings: Settings, now: datetime, *,
-                cause: str, preface: str | None = None) -> lifecycle.Processed:
-        return lifecycle.process_phase(session, game, settings, now, cause=cause, preface=preface)
+    def process(self, session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
+        return lifecycle.process_phase(session, game, settings, now, closing)
 
-    def rollback(self, session: Session, game: Game, now: datetime, phase: str | None = None) -> tuple[str, str]:
-        return lifecycle.rollback(session, game, now, phase), (
-            "the position, balances, offer sheets, orders and acceptance lists are as they were before it was "
-            "processed. You may change your sheet or orders")
+    restored = ("the position, balances, offer sheets, orders and acceptance lists are as they were before it was "
+                "processed. You may change your sheet or orders")
 
-    def terminate(self, session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
-        lifecycle.finish_game(session, game, settings, now, reason)
+    def rolling_back(self, session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
+        lifecycle.rolling_back(session, game, to, later)
+
+    def changed_since_rollback(self, session: Session, game: Game) -> str | None:
+        return lifecycle.changed_since_rollback(session, game)
+
+    def publication(self, session: Session, game: Game) -> Publication:
+        return lifecycle.publication(session, game)
 
     def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
         return lifecycle.notice(session, game, row, seat, which, until)
@@ -186,9 +204,9 @@ class Payola(GameKind):
     def brief(self, talk: Turn, game: Game, seat: str, player: Player, address: str) -> None:
         """What the new player of a power needs: the board, its treasury and acceptance list, and
         its last statement (rule 5.7) — nothing of the other powers' secrets."""
-        row = host.current_phase(talk.session, game)
+        row = api.current_phase(talk.session, game)
         assert row is not None
-        last = next((r for r in reversed(host.processed_phases(talk.session, game))
+        last = next((r for r in reversed(api.processed_phases(talk.session, game))
                      if r.result and r.result.get("determination")), None)
         statement = last.result["determination"]["powers"].get(seat) if last and last.result else None
         if lifecycle.options_of(game).blind:
@@ -204,7 +222,7 @@ class Payola(GameKind):
 
     def resigned(self, talk: Turn, game: Game, seat: str) -> str:
         """An eliminated power's treasury is forfeited when its player resigns (rule 2.4)."""
-        row = host.current_phase(talk.session, game)
+        row = api.current_phase(talk.session, game)
         if row is None or lifecycle.position_of(row).centers_of(seat):
             return ""
         for entry in forfeit(lifecycle.balances(talk.session, game), seat)[1]:
@@ -217,10 +235,10 @@ class Payola(GameKind):
         phase (never what it sent), as the pages show it; not in a running Tin Cup game, where
         who must retreat, build or remove is part of the board."""
         waiting = set(lifecycle.waiting_for(talk.session, game))
-        row = host.current_phase(talk.session, game)
+        row = api.current_phase(talk.session, game)
         required = set(lifecycle.required_powers(talk.session, game, lifecycle.position_of(row))) if row else set()
         hidden = _blind_running(game)
-        seat = host.seats(talk.session, game)
+        seat = api.seats(talk.session, game)
         lines = [f"state: {game.state}", f"board: {game.variant} ({views.board_summary(load_map(game.variant))})",
                  f"options: {' '.join(game.options) or 'none'}"]
         if game.phase:
@@ -229,8 +247,8 @@ class Payola(GameKind):
             player = seat.get(power)
             if player is None:
                 continue
-            played = host.seat_state(game, power, player)
-            status = "" if hidden or game.state not in RUNNING or not host.is_played(player) else (
+            played = api.seat_state(game, power, player)
+            status = "" if hidden or game.state not in RUNNING or not api.is_played(player) else (
                 ", waiting" if power in waiting else ", submitted" if power in required else ", nothing to order")
             lines.append(f"{power_title(power)}: {played}{status}")
         return lines
@@ -248,13 +266,13 @@ class Payola(GameKind):
         if _blind_running(game) and not talk.master_of(game):
             talk.echo(text, "error", "a Blind game's history is published when it ends", code="HISTORY_NOT_PUBLISHED")
             return
-        named = [(row_id, name) for row_id, name in host.processed_names(talk.session, game)
+        named = [(row_id, name) for row_id, name in api.processed_names(talk.session, game)
                  if _within(name, command.first, command.last)]
         if not named:
             talk.echo(text, "info", "", ["no processed phase in that range"])
             return
         shown, rest = named[:HISTORY_PHASES], named[HISTORY_PHASES:]
-        rows = host.phases_by_id(talk.session, [row_id for row_id, _ in shown])
+        rows = api.phases_by_id(talk.session, [row_id for row_id, _ in shown])
         body = "\n\n".join(render("payola/results", game=game,
                                    view=views.results_view(r.result["report"], None, None, [], 0),
                                    next_phase=None, winner=None, deadline=None, history=True).strip()
@@ -277,11 +295,16 @@ class Payola(GameKind):
         powers = list(load_map(game.variant).powers)
         seated = []
         if game.state == GameState.FINISHED:  # in the board's order, as the end mail lists them
-            seated = sorted(host.who_played(talk.session, game, talk.reader_of(game)),
+            seated = sorted(api.who_played(talk.session, game, talk.reader_of(game)),
                             key=lambda seat: powers.index(seat[0]))
         body = render("payola/summary", game=game, years=years, hidden=hidden, powers=powers,
                       events=game.settings.get("events", []), result=game.settings.get("result"), seated=seated)
         talk.answer_long(text, f"{game.name}-summary.txt", body, "the summary", game=game)
+
+    def abandoned(self, session: Session, game: Game, seat: str) -> str:
+        """Rule 3.3: a power that sends no sheet offers each of its units a zero hold; its treasury idles."""
+        return ("until a new player takes it over, each of its units is offered a zero hold (rule 3.3) and its "
+                "treasury idles, while the other powers may still bribe its units")
 
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return list(load_map(game.variant).powers)

@@ -18,12 +18,13 @@ of work:
    the game finishes on a victory;
 4. every mail this causes is queued in the same transaction.
 
-A rolled-back phase keeps the ROLLBACK's marks (``rollforward``) until it is processed again:
-its results then say that they replace the first ones (`_again`); ROLLFORWARD processes it as
-it was, and only while nobody has changed anything since (`undo_rollback`).
+A ROLLBACK brings back the ledger and the acceptance lists of the phase gone back to
+(`rolling_back`) and keeps marks of them, so that ROLLFORWARD refuses once a power has paid or
+changed its list since (`changed_since_rollback`); the rest of a ROLLBACK is the host's
+(`judge.service.course`).
 
-A phase is *due* when the GM says PROCESS, when every power that must act has done so (a
-WAIT holds it to its deadline, not through the grace period), or when its deadline plus the
+A phase is *due* when the GM says PROCESS, when every power that must act has done so (the
+host's WAIT holds it to its deadline, not through the grace period), or when its deadline plus the
 grace period has passed.  One in which no power has anything to do is due as soon as it opens
 and the clock's next tick processes it (`judge.service.schedule`), except in a Tin Cup game,
 where that would tell what rule 6.3 hides (`complete`).  Each processing is logged with its game,
@@ -33,6 +34,7 @@ phase and cause once its transaction commits (`judge.service.logs.log_on_commit`
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
@@ -40,6 +42,38 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, delete, func, select
 from sqlalchemy.orm import Session
 
+from judge import api
+from judge.api import (
+    GAME_FLAGS,
+    RUNNING,
+    Closing,
+    Drawn,
+    Game,
+    GameError,
+    GameState,
+    PhaseChange,
+    PhaseRow,
+    Player,
+    Publication,
+    Settings,
+    counted,
+    current_phase,
+    duration,
+    in_words,
+    is_played,
+    latest_submissions,
+    latest_texts,
+    log_on_commit,
+    observers,
+    open_phase,
+    page_url,
+    players,
+    processed_phases,
+    queue,
+    render,
+    seats,
+    split_options,
+)
 from judge.engine.legal import adjustment_count, retreat_options
 from judge.engine.map import GameMap, load_map
 from judge.engine.notation import (
@@ -56,7 +90,6 @@ from judge.engine.position import Position
 from judge.engine.results import OrderResult
 from judge.games.payola import maps, public, seating, views
 from judge.games.payola.store import LedgerRow, PayolaPhase, lists_of, phase_of, seat_of, votes_of
-from judge.mail.outbound import Drawn
 from judge.payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
 from judge.payola.blind import Sight, witness
 from judge.payola.determination import Determination, PowerInput, determine_orders
@@ -64,32 +97,6 @@ from judge.payola.notation import determination_to_data, statement_to_data
 from judge.payola.offers import OfferSheet, PhaseReader, parse_sheet
 from judge.payola.options import Options, parse_options
 from judge.payola.treasury import income_due, pay_income, void_start, zerosum_start, zerosum_year_end
-from judge.service.config import Settings
-from judge.service.host import (
-    current_phase,
-    drop_phase,
-    duration,
-    is_played,
-    latest_submissions,
-    latest_texts,
-    observers,
-    open_phase,
-    players,
-    processed_phases,
-    record,
-    reopen,
-    rollback_target,
-    seats,
-    who_played,
-)
-from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move, state_of
-from judge.service.logs import log_on_commit
-from judge.service.options import GAME_FLAGS, split_options
-from judge.service.outbox import queue
-from judge.service.render import counted, render, when
-from judge.service.render import duration as in_words
-from judge.store.models import Game, PhaseRow, Player, Submission
-from judge.web.public import page_url
 from judge.wording import power_title
 
 log = logging.getLogger("judge")
@@ -262,24 +269,13 @@ def waiting_for(session: Session, game: Game, texts: dict[tuple[str, str], str] 
     return [p for p in needed if (not submitted(p, kind) and not submitted(p, "orders")) or submitted(p, "rejected")]
 
 
-def wait_requested(session: Session, game: Game, texts: dict[tuple[str, str], str] | None = None) -> list[str]:
-    """Powers that asked (WAIT) for the phase to wait for its deadline, even once all have
-    submitted (``texts``: the phase's `latest_texts`, if the caller has them)."""
-    if game.phase is None:
-        return []
-    if texts is None:
-        texts = latest_texts(session, game, game.phase)
-    return [p for p in game_map(game).powers if texts.get((p, "wait"))]
-
-
 def complete(session: Session, game: Game, position: Position | None = None,
-             seat: dict[str, Player] | None = None, now: datetime | None = None) -> bool:
-    """Every power that must act has done so, and none asked to WAIT: process now (``position``:
-    the current phase's, and ``seat``: the game's `seats`, if the caller has them).
+             seat: dict[str, Player] | None = None) -> bool:
+    """Every power that must act has done so: process now, unless a power asks to WAIT (the host's,
+    `judge.service.host.closes_early`) (``position``: the current phase's, and ``seat``: the
+    game's `seats`, if the caller has them).
 
-    A WAIT holds the phase to its deadline, not through the grace period: from the deadline on
-    (``now``; None: before it) a late sheet that completes the set has the phase processed at
-    once, as without WAIT.  A phase in which no power has anything to do is complete as soon as
+    A phase in which no power has anything to do is complete as soon as
     it opens (`judge.games.GameKind.closes_at_next_tick`), except in a Tin Cup game: there it
     waits for its deadline, since its ending at once would tell every power that no other
     played power had a unit to retreat, a build to make or a unit to remove, which rule 6.3
@@ -294,9 +290,7 @@ def complete(session: Session, game: Game, position: Position | None = None,
     if options_of(game).blind and not required_powers(session, game, position, seat):
         return False
     texts = latest_texts(session, game, game.phase) if game.phase else {}
-    held = now is None or game.deadline is None or now < game.deadline
-    return not waiting_for(session, game, texts, position, seat) and not (
-        held and wait_requested(session, game, texts))
+    return not waiting_for(session, game, texts, position, seat)
 
 
 def notice(session: Session, game: Game, row: PhaseRow, power: str, which: str, until: datetime) -> str:
@@ -313,9 +307,7 @@ def notice(session: Session, game: Game, row: PhaseRow, power: str, which: str, 
 
 def start_game(session: Session, game: Game, settings: Settings, now: datetime) -> None:
     """Assign powers (`seating`: the players' wishes by a seeded draw, then at random), open the
-    first phase, pay first income."""
-    if game.state != GameState.FORMING:
-        raise GameError("the game has already started", "ALREADY_STARTED")
+    first phase, pay first income (the host then makes the game active)."""
     the_map = game_map(game)
     seated = players(session, game)
     if not seated:
@@ -331,7 +323,6 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
         session.add(Player(game_id=game.id, seat=power, dummy=True, joined_at=now))
     session.flush()
     position = Position.initial(the_map)
-    move(game, Event.START)
     _open_phase(session, game, position, now)
     _, entries = void_start({}, position, options_of(game))  # rule 6.2: powers with units and no center (Void)
     for entry in entries:
@@ -414,20 +405,7 @@ class Processed:
     winner: str | None
     report: dict[str, Any]  # the public part: see views
     actions: list[tuple[str, str]]  # what the judge did by itself, with the power each line is about
-    notes: list[str]  # what every results mail says first: an early PROCESS, results again after a ROLLBACK
-    again: bool  # the phase was processed before and rolled back: these results replace the first ones
-
-
-def _again(kept: PayolaPhase, name: str) -> str | None:
-    """What the results of the phase say when it was processed before and rolled back (its
-    ``rollforward`` marks): that they replace the results sent then (a reader holding both must
-    know which stands)."""
-    if kept.rollforward is None:
-        return None
-    first = kept.rollforward.get("processed")
-    sent = f", sent {when(datetime.fromisoformat(first))}" if first else ""
-    return (f"These results replace the earlier results of {name}{sent}: the game master rolled the game back "
-            f"to {name}, and it has been processed again.")
+    closing: Closing  # why the phase closed, what every results mail says first, whether again after a ROLLBACK
 
 
 def _orders_from(session: Session, game: Game, row: PhaseRow, position: Position) -> dict[str, list[Order | str]]:
@@ -504,22 +482,12 @@ def loyal_orders(position: Position, given: dict[str, list[Order | str]],
     return direct, held
 
 
-def process_phase(session: Session, game: Game, settings: Settings, now: datetime, *, cause: str,
-                  preface: str | None = None) -> Processed:
-    """Adjudicate the current phase, open the next one (or finish the game), queue the mails.
-    ``cause`` says why, for the log: "deadline", "all submitted", "master's PROCESS", ...;
-    ``preface``, a sentence every mail of the results carries (`judge.games.GameKind.process`).
-    A phase processed before and rolled back (its row keeps the ROLLBACK's marks) has results
-    that say they replace the first ones (`_again`), to players and observers alike."""
-    if game.state not in RUNNING:
-        raise GameError("the game is not running", "NOT_RUNNING")
+def process_phase(session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
+    """Adjudicate the current phase, open the next one (or say the game is won), queue the mails,
+    each saying the ``closing``'s notes first (`judge.service.kinds.Phases.process`)."""
     row = current_phase(session, game)
     assert row is not None
     kept = phase_of(session, row)
-    again = _again(kept, row.name)
-    if kept.rollforward is not None and state_of(game) is GameState.PAUSED:
-        move(game, Event.RESUME)  # the ROLLBACK's pause ends when its phase is processed again (docs/gamemasters)
-    notes = [note for note in (preface, again) if note]
     kept.rollforward = None  # processed: there is no ROLLBACK of it to undo any more
     position = position_of(row)
     kept.ledger_mark = _last_ledger_id(session, game)
@@ -562,16 +530,13 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     if winner is None:
         _open_phase(session, game, outcome.position, now)
     processed = Processed(row.name, adjudication, determination_data, statements,
-                          None if winner else str(outcome.position.phase), winner, report, actions, notes,
-                          again is not None)
+                          None if winner else str(outcome.position.phase), winner, report, actions, closing)
     _mail_results(session, game, settings, processed, row, now, position, outcome)
-    log_on_commit(session, log, "game %s %s processed (%s); %s", game.name, row.name, cause,
+    log_on_commit(session, log, "game %s %s processed (%s); %s", game.name, row.name, closing.cause,
                   f"{power_title(winner)} wins" if winner else f"next {processed.next_phase}")
-    if winner is not None:
-        game.winner = winner
-        finish_game(session, game, settings, now, f"{power_title(winner)} has won with "
-                    f"{len(outcome.position.centers_of(winner))} supply centers")
-    return processed
+    result = f"{power_title(winner)} has won with {len(outcome.position.centers_of(winner))} supply centers" \
+        if winner is not None else None
+    return PhaseChange(row.name, processed.next_phase, winner, result)
 
 
 def _zerosum_year_end(session: Session, game: Game, year: int, after: Position, now: datetime) -> None:
@@ -604,7 +569,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
     (its :class:`Sight`), with maps of that alone, and observers get no position at all.  What
     is the same in several mails is rendered once: the public report (but in Tin Cup), the
     observers' mail, the maps."""
-    subject = f"{game.name} {processed.phase} results" + (" again, after a rollback" if processed.again else "")
+    subject = processed.closing.subject(game.name, processed.phase)
     accounts = _accounts_since(session, game, row)
     money = balances(session, game)
     blind = options_of(game).blind
@@ -641,11 +606,11 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
         else:
             view, attached = views.results_view(processed.report, power, *private), everything
         body = render("payola/results", game=game, view=view, next_phase=processed.next_phase, winner=processed.winner,
-                      deadline=game.deadline, web_url=page, votes=votes, notes=processed.notes, **shared)
+                      deadline=game.deadline, web_url=page, votes=votes, notes=processed.closing.notes, **shared)
         queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
               game_id=game.id, attachments=attached)
-    body = render("payola/results", game=game, view=public, next_phase=processed.next_phase,
-                  winner=processed.winner, deadline=game.deadline, web_url=page, notes=processed.notes, **shared)
+    body = render("payola/results", game=game, view=public, next_phase=processed.next_phase, winner=processed.winner,
+                  deadline=game.deadline, web_url=page, notes=processed.closing.notes, **shared)
     for observer in observers(session, game):  # one text for all of them
         queue(session, settings, to=observer, subject=subject, body=body, kind="results", now=now, game_id=game.id,
               attachments=[] if blind else everything)
@@ -712,9 +677,9 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
     votes = votes_of(session, {p: seat[p] for p in voting})
     conceded = {vote.partition(":")[2] for vote in votes.values() if vote and vote.startswith("CONCEDE:")}
     winners = [p for p in voting if p in conceded and all(v == f"CONCEDE:{p}" for q, v in votes.items() if q != p)]
-    if len(winners) == 1:  # two survivors conceding to each other: neither wins
-        game.winner = winners[0]
-        result = f"conceded to {power_title(game.winner)} by every other surviving power"
+    winner = winners[0] if len(winners) == 1 else None  # two survivors conceding to each other: neither wins
+    if winner is not None:
+        result = f"conceded to {power_title(winner)} by every other surviving power"
     elif voting and set(votes.values()) == {"DRAW"} and draws_allowed(game):
         row = current_phase(session, game)
         assert row is not None
@@ -724,61 +689,41 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
         game.settings = {**game.settings, "drawn": survivors}
     else:
         return None
-    record(game, result)
-    finish_game(session, game, settings, now, result)
+    api.end_game(session, game, settings, now, result, winner)
     return result
 
 
-def undo_rollback(session: Session, game: Game) -> str:
-    """Set the rolled-back phase going again for ROLLFORWARD to process it (the caller does:
-    `process_phase`) with the sheets, orders, lists and money it had when it was rolled back,
-    and return its name.  Refused (`GameError`, naming the powers: the game master sees them
-    all in the chart) once any power has sent anything or changed its list or money since the
-    ROLLBACK: the players were invited to change their orders, and ROLLFORWARD must not
-    silently discard them (issue 23.5); PROCESS processes the phase with them."""
+def changed_since_rollback(session: Session, game: Game) -> str | None:
+    """Which powers have paid money or changed their acceptance lists since the ROLLBACK (its
+    marks in the phase's record), which ROLLFORWARD would discard (the host checks the sheets and
+    orders sent: `judge.service.course.rolling_forward`)."""
     row = current_phase(session, game)
     marks = phase_of(session, row).rollforward if row is not None else None
-    if game.state == GameState.FINISHED or row is None or not marks:
-        raise GameError("there is no ROLLBACK to undo in this phase", "NO_ROLLBACK")
-    changed = set(session.scalars(select(Submission.seat).where(
-        Submission.game_id == game.id, Submission.phase == row.name, Submission.id > marks["submission"])))
-    changed |= set(session.scalars(select(LedgerRow.power).where(
+    if not marks:
+        return None
+    changed = set(session.scalars(select(LedgerRow.power).where(
         LedgerRow.game_id == game.id, LedgerRow.id > marks["ledger"], LedgerRow.amount < 0)))
     now_written = lists_of(session, seats(session, game))
     changed |= {seat for seat in {*now_written, *marks["acceptance"]}
                 if now_written.get(seat) != marks["acceptance"].get(seat)}
-    if changed:
-        names = ", ".join(power_title(power) for power in game_map(game).powers if power in changed)
-        raise GameError(f"not undone: since the ROLLBACK, {names} changed sheets, orders, acceptance lists or "
-                        f"money, which ROLLFORWARD would discard; PROCESS processes {row.name} with them as they "
-                        "are now", "CHANGED_SINCE_ROLLBACK")
-    if state_of(game) is GameState.PAUSED:
-        move(game, Event.RESUME)  # before processing: the notice sent ahead of the results says so
-    game.deadline = None  # the phase is processed at once: no deadline of it stands
-    session.flush()
-    return row.name
+    if not changed:
+        return None
+    names = ", ".join(power_title(power) for power in game_map(game).powers if power in changed)
+    return f"{names} changed money or acceptance lists"
 
 
 # -- the end, and going back ------------------------------------------------------------------------
 
 
-def finish_game(session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
-    """End the game and publish every offer sheet, acceptance list and chart (rules 3.6, 4.5)."""
-    move(game, Event.END)
-    game.deadline = None
-    game.settings = {**game.settings, "result": reason}
-    publish_secrets(session, game, settings, now, f"{game.name} has ended", f"has ended: {reason}")
+def publication(session: Session, game: Game) -> Publication:
+    """The end's publication: every offer sheet, acceptance list and chart (rules 3.6, 4.5)."""
+    return Publication("Everything that was secret is now published (rules 3.6 and 4.5).", secrets(session, game))
 
 
-def publish_secrets(session: Session, game: Game, settings: Settings, now: datetime, subject: str,
-                    headline: str) -> None:
-    """Mail every sheet, acceptance list and chart of every processed phase (each its
-    `judge.games.payola.public.published_phase`), the treasuries, the supply centers and who
-    played what (`who_played`: addresses for the players and the master only), each in the
-    board's order, to every player, observer and the game master.  When the game goes on (a
-    REVEAL), they are the treasuries and centers of now, not final, and what was published is
-    kept in the game's settings (``revealed``: up to which phase, and the treasuries then) for
-    its pages to show."""
+def secrets(session: Session, game: Game) -> list[str]:
+    """Every sheet, acceptance list and chart of every processed phase (each its
+    `judge.games.payola.public.published_phase`), the treasuries and the supply centers, each in
+    the board's order, as lines: final once the game has ended, as they are now before (a REVEAL)."""
     rows = processed_phases(session, game)
     money = balances(session, game)
     order = list(game_map(game).powers)
@@ -787,43 +732,36 @@ def publish_secrets(session: Session, game: Game, settings: Settings, now: datet
     centers.sort(key=lambda entry: (-len(entry[1]), order.index(entry[0])))
     published = {row.name: public.published_phase(row.name, row.result["determination"])
                  for row in rows if row.result and row.result.get("determination")}
-    final = game.state == GameState.FINISHED
-    if not final:
-        game.settings = {**game.settings, "revealed": {"through": rows[-1].name if rows else None,
-                                                        "balances": money}}
-    playing = {p.address for p in players(session, game) if p.address}
-    bodies: dict[str, str] = {}
-    for address in sorted(playing | {game.gm_address} | set(observers(session, game))):
-        reader = "master" if address == game.gm_address else "player" if address in playing else "anyone"
-        if reader not in bodies:
-            who = sorted(who_played(session, game, reader), key=lambda seat: order.index(seat[0]))
-            bodies[reader] = render("payola/end", game=game, headline=headline, phases=rows, balances=money,
-                                    players=who, blind=options_of(game).blind, published=published,
-                                    centers=centers, final=final, after=rows[-1].name if rows else None)
-        queue(session, settings, to=address, subject=subject, body=bodies[reader], kind="end", now=now,
-              game_id=game.id)
+    return render("payola/published", phases=rows, balances=money, blind=options_of(game).blind, published=published,
+                  centers=centers, final=game.state == GameState.FINISHED,
+                  after=rows[-1].name if rows else None).strip("\n").splitlines()
 
 
-def rollback(session: Session, game: Game, now: datetime, phase: str | None = None) -> str:
-    """Go back to the previous phase exactly, or (``phase``, as DPjudge's ``ROLLBACK phase``) to
-    the processed phase of that name: position, sheets, acceptance lists, balances; the game is
-    left paused, so nothing is processed again until the game master says so (what may be rolled
-    back: `judge.service.host.rollback_target`)."""
-    previous, later = rollback_target(session, game, phase)
+def reveal(session: Session, game: Game, settings: Settings, now: datetime) -> None:
+    """REVEAL: publish every secret of the game now, while it goes on (`secrets`); what was
+    published is kept in the game's settings (``revealed``: up to which phase, and the treasuries
+    then) for its pages to show."""
+    rows = processed_phases(session, game)
+    game.settings = {**game.settings, "revealed": {"through": rows[-1].name if rows else None,
+                                                    "balances": balances(session, game)}}
+    api.publish(session, game, settings, now, subject=f"{game.name}: every secret revealed",
+                   headline="has had its secrets revealed by the game master; the game goes on",
+                   publication=Publication("Everything that was secret until now is published; what comes next stays "
+                                           "secret until the end (rules 3.6 and 4.5).", secrets(session, game)))
+
+
+def rolling_back(session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
+    """A ROLLBACK to the processed phase of ``to`` (the host drops the later phases and opens it
+    again): the records of the later phases dropped, and the ledger and the acceptance lists as
+    they were when it was processed; marks kept for ROLLFORWARD (`changed_since_rollback`)."""
     for row in later:
         session.execute(delete(PayolaPhase).where(PayolaPhase.phase_id == row.id))
-        drop_phase(session, game, row)
-    kept = phase_of(session, previous)
+    kept = phase_of(session, to)
     session.execute(delete(LedgerRow).where(LedgerRow.game_id == game.id, LedgerRow.id > (kept.ledger_mark or 0)))
     lists = kept.acceptance or {}
     for player in players(session, game):
         if player.seat:
             seat_of(session, player).acceptance = lists.get(player.seat)
-    first, kept.ledger_mark = previous.processed_at, None
-    reopen(session, game, previous, now)
-    kept.rollforward = {  # what ROLLFORWARD restores: the sheets, money and lists of this moment
-        "submission": session.scalar(select(func.max(Submission.id)).where(Submission.game_id == game.id)) or 0,
-        "ledger": _last_ledger_id(session, game), "acceptance": lists,
-        "processed": first.isoformat() if first else None}  # when its first results went out (`_again`)
+    kept.ledger_mark = None
     session.flush()
-    return previous.name
+    kept.rollforward = {"ledger": _last_ledger_id(session, game), "acceptance": lists}  # what ROLLFORWARD finds

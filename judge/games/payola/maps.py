@@ -16,9 +16,9 @@ from collections.abc import Collection, Iterable
 from functools import cache
 from typing import Any
 
+from judge.api import Attachment, Drawn
 from judge.engine.position import Position
 from judge.engine.results import OrderResult
-from judge.mail.outbound import Attachment, Drawn
 from judge.render import render_svg
 
 log = logging.getLogger("judge")

@@ -34,16 +34,26 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from judge import api
+from judge.api import (
+    RUNNING,
+    SAFE_NAME,
+    Game,
+    GameState,
+    PhaseRow,
+    Player,
+    Rules,
+    make_folder,
+    render_page,
+    rules_of,
+    templates_version,
+    write_file,
+)
 from judge.engine.notation import position_from_data, position_to_data, results_from_data
 from judge.engine.position import Position
 from judge.games.payola import lifecycle, public
 from judge.games.payola.maps import png_unavailable
 from judge.render import render_svg
-from judge.service import host
-from judge.service.lifecycle import RUNNING, GameState
-from judge.service.options import Rules, rules_of
-from judge.store.models import Game, PhaseRow, Player
-from judge.web.pages import SAFE_NAME, make_folder, render_page, templates_version, write_file
 
 log = logging.getLogger("judge")
 
@@ -86,7 +96,7 @@ def facts_of(session: Session, game: Game, acting: bool = True,
              seated: Sequence[Player] | None = None) -> public.GameFacts:
     """The facts of ``game`` that any page could show; ``acting`` adds who must act now.
     ``seated``: the game's players, if the caller has read them (the index reads everyone's at once)."""
-    joined = host.players(session, game) if seated is None else seated
+    joined = api.players(session, game) if seated is None else seated
     seat = {p.seat: p for p in joined if p.seat}
     try:
         blind, rules = lifecycle.options_of(game).blind, rules_of(game)
@@ -96,10 +106,10 @@ def facts_of(session: Session, game: Game, acting: bool = True,
     seats = []
     for power in lifecycle.game_map(game).powers:
         if (player := seat.get(power)) is not None:
-            seats.append(host.public_seat(game, power, player, player_name(player.address) if named else None))
+            seats.append(api.public_seat(game, power, player, player_name(player.address) if named else None))
     required: tuple[str, ...] = ()
     waiting: tuple[str, ...] = ()
-    row = host.current_phase(session, game) if acting and not blind else None
+    row = api.current_phase(session, game) if acting and not blind else None
     if row is not None and game.state in RUNNING and row.status == "open":
         position = lifecycle.position_of(row)
         required = tuple(lifecycle.required_powers(session, game, position, seat))
@@ -126,7 +136,7 @@ def gather(session: Session, game: Game) -> GameRecord:
                                 .order_by(PhaseRow.id)))
     phases = tuple(PhaseRecord(r.name, r.position, r.result["report"], r.result["adjudication"])
                    for r in rows if r.result and r.result.get("report"))
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     board: Mapping[str, Any] | None = None
     if row is not None:
         board = row.position if row.status == "open" or not row.result else row.result["adjudication"]
@@ -215,18 +225,18 @@ def write_game(root: Path, record: GameRecord, force: bool = False) -> Path:
 
     links = [{"phase": view["phase"], "title": view["title"], "href": f"{view['phase']}.html"} for _, view in shown]
     common = {"game": head, "root": "../../", "publication": published}
-    render_page(folder / "index.html", "game.html.j2", written, current=now, phases=links,
+    render_page(folder / "index.html", "payola/game.html.j2", written, current=now, phases=links,
           current_map=drawn(position) if now and position else None, **common)
     by_phase = {p["phase"]: p for p in (published or {}).get("phases", [])}
     for number, (phase, view) in enumerate(shown):
-        render_page(folder / f"{view['phase']}.html", "phase.html.j2", written, phase=view,
+        render_page(folder / f"{view['phase']}.html", "payola/phase.html.j2", written, phase=view,
               orders_map=drawn(position_from_data(phase.position)[0], view["results"]),
               after_map=drawn(position_from_data(phase.adjudication)[0]),
               previous=links[number - 1] if number else None,
               next=links[number + 1] if number + 1 < len(links) else None,
               published_phase=by_phase.get(view["phase"]), **common)
     if published is not None:
-        render_page(folder / "end.html", "end.html.j2", written, **common)
+        render_page(folder / "end.html", "payola/end.html.j2", written, **common)
     for stale in folder.iterdir():  # what a rollback left, but not what another writer has just written
         if stale.is_file() and stale not in written and not stale.name.startswith(".") and \
                 stale.stat().st_mtime < started:

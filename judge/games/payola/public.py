@@ -38,11 +38,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from judge.api import RUNNING, GameFacts, Seat, page_url, summary
 from judge.engine.position import Phase, Position
 from judge.games.payola import views
 from judge.render.svg import phase_title
-from judge.service.lifecycle import RUNNING
-from judge.web.public import GameFacts, Seat, page_url, summary
 
 __all__ = ["GameFacts", "Seat", "current", "history", "page_url", "publication", "summary", "title_of"]
 

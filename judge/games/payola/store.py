@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from judge.store.models import Base, PhaseRow, Player
+from judge.api import Base, PhaseRow, Player
 
 
 class PayolaSeat(Base):

@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
+from judge import api
+from judge.api import RUNNING, Submission, absence_lines, counted, render, when
 from judge.engine.legal import adjustment_count, check_order, retreat_options
 from judge.engine.orders import Build, Disband, Order, OrderSyntaxError, PhaseKind, Remove, Retreat, Waive, parse_order
 from judge.engine.position import Position
@@ -38,15 +40,10 @@ from judge.games.payola.lifecycle import free_home_centers
 from judge.games.payola.store import LedgerRow, seat_of, votes_of
 from judge.payola.blind import in_the_dark
 from judge.payola.offers import Offer, OfferKind, parse_sheet
-from judge.service import host
-from judge.service.absences import absence_lines
-from judge.service.lifecycle import RUNNING
-from judge.service.render import counted, render, when
-from judge.store.models import Submission
 from judge.wording import power_title
 
 if TYPE_CHECKING:
-    from judge.service.turn import Turn
+    from judge.api import Turn
 
 
 def active_position(talk: Turn) -> Position | None:
@@ -58,7 +55,7 @@ def active_position(talk: Turn) -> Position | None:
         return None
 
     def read() -> Position | None:
-        row = host.current_phase(talk.session, game)
+        row = api.current_phase(talk.session, game)
         return lifecycle.position_of(row) if row else None
 
     return talk.read_once(game, "position", read)
@@ -75,7 +72,7 @@ def store_sheet(talk: Turn) -> bool | None:
         talk.set_aside(lines, why)
         return None
     seat = talk.seats(game)
-    dummies = {p for p in position.game_map.powers if not host.is_played(seat.get(p))}
+    dummies = {p for p in position.game_map.powers if not api.is_played(seat.get(p))}
     text = "\n".join(t for _, t in lines)
     options = lifecycle.options_of(game)
     seen = _seen(talk, power) if options.blind else None
@@ -89,7 +86,7 @@ def store_sheet(talk: Turn) -> bool | None:
                 talk.mark(index, "ignored", "not applied: the sheet has errors (see below)", code="SHEET_REFUSED")
         talk.note(lines[-1][0], [rejected(talk, "sheet", len(errors), str(position.phase), power)])
         return False
-    host.submit(talk.session, game, str(position.phase), power, "sheet", text,
+    api.submit(talk.session, game, str(position.phase), power, "sheet", text,
                 {"offers": len(sheet.offers), "savings": sheet.savings}, talk.now, talk.accepted)
     read = {offer.line: describe(offer) for offer in sheet.offers} | dict.fromkeys(sheet.unseen, UNSEEN)
     count = len(sheet.offers) + len(sheet.ignored)  # a line set aside counts as one kept: rule 6.3
@@ -98,9 +95,9 @@ def store_sheet(talk: Turn) -> bool | None:
         talk.mark(index, message=read.get(number) or _savings_or_comment(line), code=kept)
     last = lines[-1][0]
     if not options.loyal_units:  # ruling 15: a sheet without an offer is kept, but is not a submission
-        no_offer = host.latest_texts(talk.session, game, str(position.phase)).get((power, lifecycle.NO_OFFER))
+        no_offer = api.latest_texts(talk.session, game, str(position.phase)).get((power, lifecycle.NO_OFFER))
         if not count or no_offer:
-            host.submit(talk.session, game, str(position.phase), power, lifecycle.NO_OFFER,
+            api.submit(talk.session, game, str(position.phase), power, lifecycle.NO_OFFER,
                         "" if count else "no offer", {}, talk.now, talk.accepted)
     if not count and not options.loyal_units:
         talk.note(last, [f"offer sheet kept, with no offer: savings {sheet.savings} AgP; it replaces any earlier "
@@ -171,7 +168,7 @@ def store_orders(talk: Turn) -> bool:
         talk.note(last, [f"no order was kept; {standing(talk, 'orders', str(position.phase), power)}"])
         return False
     text = "\n".join(t for _, t in kept)
-    host.submit(talk.session, game, str(position.phase), power, "orders", text,
+    api.submit(talk.session, game, str(position.phase), power, "orders", text,
                 {"orders": [talk.message(i) for i, _ in kept]}, talk.now, talk.accepted)
     return True
 
@@ -185,15 +182,15 @@ def keep_rejection(talk: Turn, sheet: bool | None, orders: bool) -> None:
     game, power = talk.game, talk.seat
     assert game is not None and power is not None and game.phase is not None
     if sheet is False:
-        host.submit(talk.session, game, game.phase, power, "rejected", "sheet", {}, talk.now, talk.accepted)
+        api.submit(talk.session, game, game.phase, power, "rejected", "sheet", {}, talk.now, talk.accepted)
         talk.note(talk.block("sheet")[-1][0], [
             "your offer sheet was rejected" + (", though your orders were taken" if orders else "") +
             ": the phase waits for you as for a power that has not submitted, until you send your offers "
             "again without errors (or your orders alone, to make no offers) or until its deadline"])
     elif sheet or orders:
-        pending = host.latest_submission(talk.session, game, game.phase, power, "rejected")
+        pending = api.latest_submission(talk.session, game, game.phase, power, "rejected")
         if pending is not None and pending.text:
-            host.submit(talk.session, game, game.phase, power, "rejected", "", {}, talk.now, talk.accepted)
+            api.submit(talk.session, game, game.phase, power, "rejected", "", {}, talk.now, talk.accepted)
 
 
 def rejected(talk: Turn, kind: str, errors: int, phase: str, power: str) -> str:
@@ -207,7 +204,7 @@ def standing(talk: Turn, kind: str, phase: str, power: str) -> str:
     """What sheet (``kind`` "sheet") or orders ("orders") of the power stand for the phase:
     none, or the earlier ones, by when the mail that set them was accepted."""
     assert talk.game is not None
-    row = host.latest_submission(talk.session, talk.game, phase, power, kind)
+    row = api.latest_submission(talk.session, talk.game, phase, power, kind)
     if kind == "sheet":
         return f"your sheet for {phase} is now: " + (
             "none" if row is None or not row.text else f"the one of {when(row.accepted_at or row.created_at)}")
@@ -220,7 +217,7 @@ def set_by_mail_at(talk: Turn, phase: str, power: str, *kinds: str) -> datetime 
     WAIT: ``kinds``) in force for the phase; None if no mail did (`Turn.superseded`)."""
     game = talk.game
     assert game is not None
-    return max(filter(None, (host.latest_accepted(talk.session, game, phase, power, kind) for kind in kinds)),
+    return max(filter(None, (api.latest_accepted(talk.session, game, phase, power, kind) for kind in kinds)),
                default=None)
 
 
@@ -277,12 +274,11 @@ def status_lines(talk: Turn) -> list[str]:
     game, power = talk.game, talk.seat
     assert game is not None and power is not None
     balance = lifecycle.balances(talk.session, game)[power]
-    sheet = host.latest_submission(talk.session, game, game.phase or "", power, "sheet")
-    orders = host.latest_submission(talk.session, game, game.phase or "", power, "orders")
+    sheet = api.latest_submission(talk.session, game, game.phase or "", power, "sheet")
+    orders = api.latest_submission(talk.session, game, game.phase or "", power, "orders")
     player = talk.player
     kept = seat_of(talk.session, player) if player is not None else None
-    lines = [f"game {game.name}, {game.state}, phase {game.phase or '-'}, deadline {when(game.deadline)}",
-             f"your balance: {balance} AgP",
+    lines = [f"your balance: {balance} AgP",
              f"your acceptance list: {(kept and kept.acceptance) or 'the default (own first, then ?)'}"]
     if lifecycle.options_of(game).loyal_units and (game.phase or "").endswith("M"):
         lines.extend(_loyal_status(talk, sheet, orders))
@@ -290,13 +286,10 @@ def status_lines(talk: Turn) -> list[str]:
         current = sheet.text if sheet and sheet.text else (orders.text if orders and orders.text else "")
         lines.append("your current sheet/orders:" if current else "no sheet or orders yet for this phase")
         lines.extend(f"  {line}" for line in current.splitlines())
-        if current and host.latest_texts(talk.session, game, game.phase or "").get((power, lifecycle.NO_OFFER)):
+        if current and api.latest_texts(talk.session, game, game.phase or "").get((power, lifecycle.NO_OFFER)):
             lines.append("your sheet makes no offer: you have not submitted (rule 3.3 asks for at least one offer)")
     if game.state in RUNNING and kept is not None:
         lines.append(f"your vote (secret): {vote_words(kept.vote)}")
-        wait = host.latest_submission(talk.session, game, game.phase or "", power, "wait")
-        if wait is not None and wait.text:
-            lines.append("you asked to WAIT: the phase waits for its deadline (NOWAIT to withdraw)")
     lines.extend(absence_lines(talk.session, game, talk.now.date(), power))
     position = active_position(talk)
     if position is not None:
@@ -308,22 +301,21 @@ def status_lines(talk: Turn) -> list[str]:
 
 def master_status_lines(talk: Turn) -> list[str]:
     """The game master's STATUS: the phase and deadline; each power's seat, whether it has
-    submitted in the phase (never what: that is in the chart), whether it asked to WAIT, its
-    balance and this phase's transfers, and its vote; every seat's absences.  It is the game
+    submitted in the phase (never what: that is in the chart), its balance and this phase's
+    transfers, and its vote; every seat's absences (the host adds who asks to WAIT).  It is the game
     master's alone (`judge.games.payola.kind.Payola.master_status`): no player is told another
     power's balance, submission or vote."""
     game = talk.game
     assert game is not None
-    lines = [f"game {game.name}, {game.state}, phase {game.phase or '-'}, deadline {when(game.deadline)}"]
-    seat = host.seats(talk.session, game)
+    lines: list[str] = []
+    seat = api.seats(talk.session, game)
     if not seat:
-        joined = host.players(talk.session, game)
+        joined = api.players(talk.session, game)
         return [*lines, f"{counted(len(joined), 'player')} joined, of {len(lifecycle.game_map(game).powers)}"]
     position = active_position(talk)
-    texts = host.latest_texts(talk.session, game, game.phase) if position is not None and game.phase else {}
+    texts = api.latest_texts(talk.session, game, game.phase) if position is not None and game.phase else {}
     waiting = set(lifecycle.waiting_for(talk.session, game, texts, position, seat)) if position else set()
     required = set(lifecycle.required_powers(talk.session, game, position, seat)) if position else set()
-    waits = set(lifecycle.wait_requested(talk.session, game, texts)) if position else set()
     voting = set(lifecycle.voters(talk.session, game)) if position else set()
     votes = votes_of(talk.session, seat)
     money = lifecycle.balances(talk.session, game)
@@ -339,11 +331,9 @@ def master_status_lines(talk: Turn) -> list[str]:
         player = seat.get(power)
         if player is None:
             continue
-        parts = [host.seat_state(game, power, player)]
+        parts = [api.seat_state(game, power, player)]
         if position is not None:
             parts.append("waiting" if power in waiting else "submitted" if power in required else "nothing to order")
-        if power in waits:
-            parts.append("asks to WAIT")
         parts.append(f"{money.get(power, 0)} AgP" + (f" (transfers this phase: {', '.join(moved[power])})"
                                                       if power in moved else ""))
         if power in voting:
@@ -371,7 +361,7 @@ def _loyal_status(talk: Turn, sheet: Submission | None, orders: Submission | Non
     if sheet and sheet.text:
         lines.append("your offer sheet (bribes to the dummies' units):")
         lines.extend(f"  {line}" for line in sheet.text.splitlines())
-    rejected = host.latest_submission(talk.session, game, game.phase or "", power, "rejected")
+    rejected = api.latest_submission(talk.session, game, game.phase or "", power, "rejected")
     if rejected is not None and rejected.text:
         lines.append("your last offer sheet was rejected: the phase waits for you until you send your offers "
                      "again without errors, or your orders alone")

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from judge.api import counted
 from judge.engine.legal import adjustment_count, retreat_options
 from judge.engine.map import GameMap, available_maps, load_map
 from judge.engine.notation import order_result_to_data
@@ -29,7 +30,6 @@ from judge.engine.orders import Build, Disband, OrderSyntaxError, PhaseKind, Rem
 from judge.engine.position import Position
 from judge.payola.blind import Sight
 from judge.payola.options import IncomeScheme, Options
-from judge.service.render import counted
 from judge.wording import power_title
 
 

@@ -14,18 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.commands.parse import Command, Unknown, read_phase_length
+from judge import api
+from judge.api import PLAYER, RUNNING, Command, Entry, Game, Turn, Unknown, absence_lines, read_phase_length
 from judge.games.pirates import lifecycle
 from judge.games.pirates.core.commands import KEYWORDS, read_mail, submit
 from judge.games.pirates.core.match import Stage, Submissions, actors
 from judge.games.pirates.core.notation import submissions_to_data
-from judge.service import host
-from judge.service.absences import absence_lines
-from judge.service.dispatch import PLAYER, Entry
-from judge.service.lifecycle import RUNNING
-from judge.service.render import when
-from judge.service.turn import Turn
-from judge.store.models import Game
 
 
 @dataclass(frozen=True)
@@ -99,13 +93,13 @@ def _keep(talk: Turn, game: Game, seat: str, before: Submissions, after: Submiss
     if after.token_to != before.token_to:
         changed.append(("gift", {"to": after.token_to}))
     for kind, parsed in changed:
-        host.submit(talk.session, game, game.phase, seat, kind, text, parsed, talk.now)
+        api.submit(talk.session, game, game.phase, seat, kind, text, parsed, talk.now)
 
 
 def status_lines(talk: Turn, game: Game, seat: str) -> list[str]:
     """STATUS for a player: the match's phase and deadline, what the player knows now and what it
     has sent in the open phase (`lifecycle.seat_lines`), and its absences."""
-    lines = [_header(game)]
+    lines: list[str] = []
     match = lifecycle.match_now(talk.session, game)
     if match is None:
         return [*lines, "the match has not started"]
@@ -120,14 +114,14 @@ def master_status(talk: Turn) -> list[str]:
     another), and every seat's absences."""
     game = talk.game
     assert game is not None
-    lines = [_header(game)]
+    lines: list[str] = []
     match = lifecycle.match_now(talk.session, game)
     if match is None or game.phase is None or match.current_phase is None:
-        return [*lines, *(f"{p.requested}: joined" for p in host.players(talk.session, game))]
+        return [*lines, *(f"{p.requested}: joined" for p in api.players(talk.session, game))]
     submissions = lifecycle.submissions_of(talk.session, game, game.phase)
-    seat = host.seats(talk.session, game)
+    seat = api.seats(talk.session, game)
     for name in match.players:
-        played = host.seat_state(game, name, seat.get(name))
+        played = api.seat_state(game, name, seat.get(name))
         sent = []
         if submissions.plan(name):
             sent.append("plan sent")
@@ -142,10 +136,6 @@ def master_status(talk: Turn) -> list[str]:
         lines.append(f"{name} ({played}): {', '.join(sent) or 'nothing yet'}")
     return [*lines, *absence_lines(talk.session, game, talk.now.date())]
 
-
-def _header(game: Game) -> str:
-    phase = f"{game.phase} ({lifecycle.label(game.phase)})" if game.phase else "-"
-    return f"game {game.name}, {game.state}, phase {phase}, deadline {when(game.deadline)}"
 
 
 COMMANDS = (

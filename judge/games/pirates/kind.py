@@ -25,20 +25,33 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from judge.commands.parse import Command, History, press_to_seats
+from judge import api
+from judge.api import (
+    Closing,
+    Command,
+    DemoJudge,
+    Game,
+    GameError,
+    GameFacts,
+    GameKind,
+    GameState,
+    History,
+    PhaseChange,
+    PhaseRow,
+    Player,
+    Publication,
+    Settings,
+    Turn,
+    counted,
+    press_to_seats,
+    queue,
+    render,
+    when,
+)
 from judge.games.pirates import handlers, lifecycle, pages
+from judge.games.pirates.core.commands import KEYWORDS
 from judge.games.pirates.core.match import check_name
 from judge.games.pirates.core.views import end_view
-from judge.service import host
-from judge.service.config import Settings
-from judge.service.kinds import GameKind
-from judge.service.lifecycle import GameError, GameState
-from judge.service.outbox import queue
-from judge.service.render import counted, render, when
-from judge.service.scripts import DemoJudge
-from judge.service.turn import Turn
-from judge.store.models import Game, PhaseRow, Player
-from judge.web.public import GameFacts
 
 HOST_WORDS = frozenset({"MASTER", "GM", "ALL", "KEY"})
 """Words the host gives a meaning where a seat is named (SIGNON MASTER@game, PRESS TO ALL, a
@@ -52,7 +65,9 @@ class Pirates(GameKind):
     join_usage = "JOIN game password name [KEY key], the name you will play under: 2 to 12 letters or digits"
     durations = MappingProxyType({"distribution": 24.0, "voting": 24.0, "final": 24.0})
     commands = handlers.COMMANDS
+    words = tuple(sorted(KEYWORDS - {"GARNET"}))
     between_phases = ""
+    closes_early = False  # a phase closing early would tell that all the others had submitted (P10)
 
     # -- creating and joining ------------------------------------------------------------------------
 
@@ -80,7 +95,7 @@ class Pirates(GameKind):
             problem = f"'{word}' cannot be a player's name: MASTER, GM, ALL and KEY are words of the commands"
         if problem is not None:
             raise ValueError(problem)
-        taken = {(p.requested or "").casefold() for p in host.players(session, game)}
+        taken = {(p.requested or "").casefold() for p in api.players(session, game)}
         if word.casefold() in taken:
             raise ValueError(f"a player of {game.name} is already named '{word}' (names differ whatever the case): "
                              "choose another")
@@ -99,7 +114,7 @@ class Pirates(GameKind):
 
     def seat(self, session: Session, game: Game, word: str) -> str:
         key = word.casefold()
-        found = next((name for name in host.seats(session, game) if name.casefold() == key), None)
+        found = next((name for name in api.seats(session, game) if name.casefold() == key), None)
         if found is None:
             raise ValueError(f"there is no player named '{word[:20]}' in {game.name}")
         return found
@@ -108,7 +123,7 @@ class Pirates(GameKind):
         return seat
 
     def seat_order(self, session: Session, game: Game) -> list[str]:
-        return sorted(host.seats(session, game), key=str.casefold)
+        return sorted(api.seats(session, game), key=str.casefold)
 
     def info(self, game: Game) -> list[str]:
         players, garnets = lifecycle.setting(game, "PLAYERS"), lifecycle.setting(game, "GARNETS")
@@ -138,16 +153,20 @@ class Pirates(GameKind):
     def results_mails(self, session: Session, game: Game) -> int:
         return lifecycle.results_mails(session, game)
 
-    def process(self, session: Session, game: Game, settings: Settings, now: datetime, *,
-                cause: str, preface: str | None = None) -> lifecycle.Closed:
-        return lifecycle.process_phase(session, game, settings, now, cause=cause, preface=preface)
+    def process(self, session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
+        return lifecycle.process_phase(session, game, settings, now, closing)
 
-    def rollback(self, session: Session, game: Game, now: datetime, phase: str | None = None) -> tuple[str, str]:
+    restored = ""
+
+    def rolling_back(self, session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
         raise GameError("a match of Pirates' Proposal cannot be rolled back: the mails of each phase told every "
                         "player what the rules let them learn, and that cannot be taken back", "CANNOT_ROLL_BACK")
 
-    def terminate(self, session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
-        lifecycle.terminate(session, game, settings, now, reason)
+    def publication(self, session: Session, game: Game) -> Publication:
+        return lifecycle.publication(session, game)
+
+    def label(self, phase: str) -> str:
+        return lifecycle.label(phase)
 
     def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
         return render(f"pirates/{which}", game=game, seat=seat, stage=row.name[0], label=lifecycle.label(row.name),
@@ -188,9 +207,9 @@ class Pirates(GameKind):
                  f"options: {' '.join(game.options) or 'none'}"]
         if game.phase:
             lines.append(f"phase: {game.phase} ({lifecycle.label(game.phase)}), deadline {when(game.deadline)}")
-        for player in lifecycle.seats_of(host.players(talk.session, game)):
+        for player in lifecycle.seats_of(api.players(talk.session, game)):
             assert player.seat is not None
-            lines.append(f"{player.seat}: {host.seat_state(game, player.seat, player)}")
+            lines.append(f"{player.seat}: {api.seat_state(game, player.seat, player)}")
         if game.state == GameState.FINISHED:
             lines.append(f"result: {game.settings.get('result', '')}")
         return lines
@@ -213,7 +232,7 @@ class Pirates(GameKind):
         every player of each, with the phases they played (`host.who_played`)."""
         match = lifecycle.match_now(talk.session, game)
         end = end_view(match).lines() if match is not None and game.state == GameState.FINISHED and match.over else ()
-        host.answer_summary(talk, text, game, "pirates/summary", lifecycle.describe(game),
+        api.answer_summary(talk, text, game, "pirates/summary", lifecycle.describe(game),
                             lifecycle.label(game.phase) if game.phase else None, end=end)
 
     def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:

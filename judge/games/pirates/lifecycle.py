@@ -32,10 +32,26 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy.orm import Session
 
+from judge import api
+from judge.api import (
+    Closing,
+    Game,
+    GameError,
+    PhaseChange,
+    PhaseRow,
+    Player,
+    Publication,
+    Settings,
+    counted,
+    log_on_commit,
+    queue,
+    render,
+    split_options,
+)
 from judge.games.pirates.core.match import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -60,19 +76,13 @@ from judge.games.pirates.core.notation import match_from_data, match_to_data, su
 from judge.games.pirates.core.views import (
     distribution_view,
     end_view,
-    publication,
     published_rounds,
     voting_result_view,
     voting_view,
 )
-from judge.service import host
-from judge.service.config import Settings
-from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move
-from judge.service.logs import log_on_commit
-from judge.service.options import split_options
-from judge.service.outbox import queue
-from judge.service.render import counted, render
-from judge.store.models import Game, PhaseRow, Player
+from judge.games.pirates.core.views import (
+    publication as publication_of,
+)
 
 log = logging.getLogger("judge")
 
@@ -80,15 +90,6 @@ KIND_TITLE = "Pirates' Proposal"
 DEFAULT_PLAYERS = MAX_PLAYERS
 MAX_GARNETS = 100
 """The most garnets a player may start with: enough for any match, and no plan's sum overflows."""
-
-
-class Closed(NamedTuple):
-    """What closing a phase did (`judge.games.PhaseChange`): the phase closed and the one opened
-    (None: the match has ended); nobody wins a match of Pirates' Proposal."""
-
-    phase: str
-    next_phase: str | None
-    winner: str | None = None
 
 
 # -- the game's settings ------------------------------------------------------------------------------
@@ -148,7 +149,7 @@ def label(name: str) -> str:
 
 def match_now(session: Session, game: Game) -> Match | None:
     """The match as it stands: as the open phase opened, or as the last phase closed."""
-    row = host.current_phase(session, game)
+    row = api.current_phase(session, game)
     if row is None:
         return None
     return match_from_data(row.result["match"] if row.status == "processed" and row.result else row.position)
@@ -160,7 +161,7 @@ def submissions_of(session: Session, game: Game, phase: str) -> Submissions:
     ballots: dict[str, Any] = {}
     moves: list[str] = []
     token_to = None
-    for (seat, kind), row in host.latest_submissions(session, game, phase).items():
+    for (seat, kind), row in api.latest_submissions(session, game, phase).items():
         if kind == "plan":
             plans[seat] = row.parsed
         elif kind == "ballot":
@@ -177,8 +178,8 @@ def waiting_seats(session: Session, game: Game) -> list[str]:
     match = match_now(session, game)
     if match is None or game.phase is None or match.current_phase is None:
         return []
-    seat = host.seats(session, game)
-    return [p for p in waiting(match, submissions_of(session, game, game.phase)) if host.is_played(seat.get(p))]
+    seat = api.seats(session, game)
+    return [p for p in waiting(match, submissions_of(session, game, game.phase)) if api.is_played(seat.get(p))]
 
 
 # -- starting -----------------------------------------------------------------------------------------
@@ -188,9 +189,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     """Seat every player under the name they joined with, draw the rooms (P1) and open the first
     Distribution Phase; each player is told their seat and what the rules give them then, the
     game master the chart, and those who observe the forming match that it has started."""
-    if game.state != GameState.FORMING:
-        raise GameError("the game has already started", "ALREADY_STARTED")
-    seated = host.players(session, game)
+    seated = api.players(session, game)
     wanted = setting(game, "PLAYERS")
     if len(seated) != wanted:
         raise GameError(f"this match is for {wanted} players and {len(seated)} have joined: START when "
@@ -201,12 +200,11 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
         match = start_match([p.seat or "" for p in seated], game.seed, setting(game, "GARNETS"))
     except SetupError as exc:
         raise GameError(str(exc), "BAD_SETUP") from None
-    move(game, Event.START)
     session.flush()
-    opened = open_phase(match, host.phase_seed(game, "D1"))
+    opened = open_phase(match, api.phase_seed(game, "D1"))
     _open_row(session, game, opened, now)
     for player in seated:
-        if host.is_played(player):
+        if api.is_played(player):
             assert player.address is not None and player.seat is not None
             queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
                   game_id=game.id, body=render("pirates/start", game=game, seat=player.seat, what=describe(game),
@@ -218,7 +216,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
                                        chart=chart_lines(opened, "open")))
     assert opened.phase is not None
     news = f"the match has started; {opened.phase.label} ({opened.phase.name}) opens"
-    for observer in host.observers(session, game):
+    for observer in api.observers(session, game):
         queue(session, settings, to=observer, subject=f"{game.name} {opened.phase.name}", kind="start", now=now,
               game_id=game.id, body=render("pirates/news", game=game, news=news, preface=None))
 
@@ -227,7 +225,7 @@ def _open_row(session: Session, game: Game, match: Match, now: datetime) -> Phas
     """The row of the phase ``match`` has just opened, and the game's deadline for it."""
     assert match.phase is not None
     name = match.phase.name
-    row = host.open_phase(session, game, name, match_to_data(match), now)
+    row = api.open_phase(session, game, name, match_to_data(match), now)
     session.flush()
     return row
 
@@ -235,33 +233,32 @@ def _open_row(session: Session, game: Game, match: Match, now: datetime) -> Phas
 # -- closing a phase ----------------------------------------------------------------------------------
 
 
-def process_phase(session: Session, game: Game, settings: Settings, now: datetime, *, cause: str,
-                  preface: str | None = None) -> Closed:
+def process_phase(session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
     """Close the open phase with what stands, open the next (or end the match) and queue every
-    mail, each saying ``preface`` first if given (`judge.games.GameKind.process`); a final phase
-    in which nobody may act closes at once."""
-    if game.state not in RUNNING:
-        raise GameError("the game is not running", "NOT_RUNNING")
-    row = host.current_phase(session, game)
+    mail, each saying the ``closing``'s notes first (`judge.service.kinds.Phases.process`); a final
+    phase in which nobody may act closes at once."""
+    row = api.current_phase(session, game)
     assert row is not None
+    preface = closing.preface
     match = match_from_data(row.position)
     closed = close_phase(match, submissions_of(session, game, row.name), row.seed)
     row.result = {"match": match_to_data(closed)}
     row.status, row.processed_at = "processed", now
     following = next_phase(closed)
     if following is None:
-        log_on_commit(session, log, "game %s %s processed (%s); the match has ended", game.name, row.name, cause)
-        finish(session, game, settings, now, closed, "its five rounds and the final phase are over", preface)
+        log_on_commit(session, log, "game %s %s processed (%s); the match has ended", game.name, row.name,
+                      closing.cause)
         _mail_chart(session, game, settings, closed, row.name, now, preface=preface)
-        return Closed(row.name, None)
-    opened = open_phase(closed, host.phase_seed(game, following.name))
+        return PhaseChange(row.name, None, result=result_of(closed, "its five rounds and the final phase are over"))
+    opened = open_phase(closed, api.phase_seed(game, following.name))
     _open_row(session, game, opened, now)
-    log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, cause, following.name)
+    log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, closing.cause,
+                  following.name)
     _mail_change(session, game, settings, closed, opened, row.name, now, preface)
     if following.stage is Stage.FINAL and not actors(opened):
-        process_phase(session, game, settings, now, cause="nobody acts in the final phase")
-        return Closed(row.name, None)
-    return Closed(row.name, following.name)
+        final = process_phase(session, game, settings, now, Closing("nobody acts in the final phase"))
+        return PhaseChange(row.name, None, result=final.result)
+    return PhaseChange(row.name, following.name)
 
 
 def _mail_change(session: Session, game: Game, settings: Settings, closed: Match, opened: Match, phase: str,
@@ -273,8 +270,8 @@ def _mail_change(session: Session, game: Game, settings: Settings, closed: Match
     number = opened.phase.round
     stage = opened.phase.stage
     ending = stage is Stage.FINAL and not actors(opened)
-    for seat, player in host.seats(session, game).items():
-        if not host.is_played(player):
+    for seat, player in api.seats(session, game).items():
+        if not api.is_played(player):
             continue
         assert player.address is not None
         sections: list[tuple[str, ...]] = []
@@ -297,7 +294,7 @@ def _mail_change(session: Session, game: Game, settings: Settings, closed: Match
     _mail_chart(session, game, settings, closed, phase, now, opened, preface)
     if not ending:
         news = f"{opened.phase.label} ({opened.phase.name}) opens"
-        for observer in host.observers(session, game):
+        for observer in api.observers(session, game):
             queue(session, settings, to=observer, subject=f"{game.name} {opened.phase.name}", kind="results",
                   now=now, game_id=game.id, body=render("pirates/news", game=game, news=news, preface=preface))
 
@@ -368,9 +365,9 @@ def results_mails(session: Session, game: Game) -> int:
     """How many mails closing the current phase may queue: one per played seat and observer and
     the game master's chart, and at the end of the match the publication to every player, the
     game master and the observers as well."""
-    seat = host.seats(session, game)
-    played = sum(1 for player in seat.values() if host.is_played(player))
-    watching = len(host.observers(session, game))
+    seat = api.seats(session, game)
+    played = sum(1 for player in seat.values() if api.is_played(player))
+    watching = len(api.observers(session, game))
     ending = game.phase in ("V5", "F")
     return played + watching + 1 + ((len(seat) + watching + 1) if ending else 0)
 
@@ -378,44 +375,31 @@ def results_mails(session: Session, game: Game) -> int:
 # -- the end ------------------------------------------------------------------------------------------
 
 
-def finish(session: Session, game: Game, settings: Settings, now: datetime, match: Match, reason: str,
-           preface: str | None = None) -> None:
-    """End the game and publish the match to every player, the game master and the observers
-    (P14): every round played, and the end if the match reached it (``preface``: what the
-    publication says first, as the phase's other mails)."""
-    move(game, Event.END)
-    game.deadline = None
-    complete = match.phase is not None and match.phase.stage is Stage.FINAL
-    if complete:
-        end = end_view(match)
-        result = (f"Tokens of Life: {', '.join(end.tokens) or 'none'}; Elimination Candidate: "
-                  f"{', '.join(end.elimination_candidates)}")
-        lines = publication(match).lines()
-    else:
-        result = reason
-        lines = tuple(line for round_ in published_rounds(match) for line in (*round_.lines(), ""))
-    game.settings = {**game.settings, "result": result}
-    host.record(game, result)
-    playing = {p.address for p in host.players(session, game) if p.address}
-    bodies: dict[str, str] = {}
-    for address in sorted(playing | {game.gm_address} | set(host.observers(session, game))):
-        reader = "master" if address == game.gm_address else "player" if address in playing else "anyone"
-        if reader not in bodies:
-            bodies[reader] = render("pirates/end", game=game, reason=reason, lines=lines, complete=complete,
-                                    who=host.who_played(session, game, reader), preface=preface)
-        queue(session, settings, to=address, subject=f"{game.name} has ended", body=bodies[reader], kind="end",
-              now=now, game_id=game.id)
+def result_of(match: Match, reason: str) -> str:
+    """How the match ended, in words: its Tokens of Life and Elimination Candidates once it reached
+    its end, else ``reason`` (the game master ended it)."""
+    if match.phase is None or match.phase.stage is not Stage.FINAL:
+        return reason
+    end = end_view(match)
+    return (f"Tokens of Life: {', '.join(end.tokens) or 'none'}; Elimination Candidate: "
+            f"{', '.join(end.elimination_candidates)}")
 
 
-def terminate(session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
-    """The game master ends the match before its end: the rounds played are published."""
+def publication(session: Session, game: Game) -> Publication:
+    """P14: every round played, and the end if the match reached it."""
     match = match_now(session, game)
-    if match is None:  # never started: nothing to publish
-        move(game, Event.END)
-        game.deadline = None
-        game.settings = {**game.settings, "result": reason}
-        return
-    finish(session, game, settings, now, match, reason)
+    assert match is not None
+    if match.phase is not None and match.phase.stage is Stage.FINAL:
+        return Publication("Everything that was secret is now published: the rooms of each round, every package "
+                           "drawn, every plan and every ballot (drawn ones marked), the outcomes and everyone's "
+                           "gold, round by round.", publication_of(match).lines())
+    lines = tuple(line for round_ in published_rounds(match) for line in (*round_.lines(), ""))
+    if not lines:
+        return Publication("No round was played to its end, so there is nothing to publish.")
+    return Publication("Everything that was secret in the rounds played to their end is now published: the rooms, "
+                       "every package drawn, every plan and every ballot (drawn ones marked), the outcomes and "
+                       "everyone's gold, round by round. The round under way when the match ended is not: it was "
+                       "never settled.", lines)
 
 
 def seat_lines(match: Match, seat: str, submissions: Submissions) -> list[str]:

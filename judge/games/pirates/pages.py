@@ -21,13 +21,21 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from judge import api
+from judge.api import (
+    SAFE_NAME,
+    Game,
+    GameFacts,
+    Player,
+    make_folder,
+    render_page,
+    rules_of,
+    summary,
+    templates_version,
+    write_file,
+)
 from judge.games.pirates import lifecycle
 from judge.games.pirates.core.views import EndView, PublishedRound, publication, published_rounds
-from judge.service import host
-from judge.service.options import rules_of
-from judge.store.models import Game, Player
-from judge.web.pages import SAFE_NAME, make_folder, render_page, templates_version, write_file
-from judge.web.public import GameFacts, summary
 
 
 @dataclass(frozen=True)
@@ -42,11 +50,11 @@ class MatchRecord:
 
 def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = None) -> GameFacts:
     """What any page may say of the match: name, round and phase, deadline, each seat's state."""
-    joined = host.players(session, game) if seated is None else seated
+    joined = api.players(session, game) if seated is None else seated
     seats = []
     for player in lifecycle.seats_of(joined):
         assert player.seat is not None
-        seats.append(host.public_seat(game, player.seat, player))
+        seats.append(api.public_seat(game, player.seat, player))
     return GameFacts(name=game.name, variant=lifecycle.KIND_TITLE, options=tuple(game.options or ()),
                      state=game.state, phase=game.phase, deadline=game.deadline,
                      result=game.settings.get("result"), listed=rules_of(game).listed, joined=len(joined),

@@ -108,10 +108,15 @@ def downgrade() -> None:
         batch_op.drop_column("next_due")
 
 
+_OUTBOX_COLUMNS = ("id", "game_id", "recipient", "subject", "kind", "sender", "message_id", "in_reply_to", "refs",
+                   "body", "raw", "created_at", "status", "attempts", "next_attempt_at", "sent_at", "last_error")
+"""The outbox's columns at this revision."""
+
+
 def _fill_outbox_raw() -> None:
     """Before going back: the message of every row queued since 0006, built as the sender would
     (its files read from this revision's ``outbox_files``: the models' may have changed since)."""
-    from sqlalchemy.orm import Session
+    from sqlalchemy.orm import Session, load_only
 
     from judge.mail.outbound import Attachment
     from judge.service.outbox import message_of
@@ -121,7 +126,8 @@ def _fill_outbox_raw() -> None:
                      sa.column("filename", sa.String), sa.column("content_type", sa.String),
                      sa.column("data", sa.LargeBinary))
     with Session(bind=op.get_bind()) as session:
-        for row in session.scalars(sa.select(Outbox).where(Outbox.raw.is_(None))):  # its files left unread
+        as_then = load_only(*(getattr(Outbox, name) for name in _OUTBOX_COLUMNS))  # not the columns added since
+        for row in session.scalars(sa.select(Outbox).where(Outbox.raw.is_(None)).options(as_then)):  # files unread
             attached = session.execute(sa.select(files.c.filename, files.c.content_type, files.c.data)
                                        .where(files.c.outbox_id == row.id).order_by(files.c.id))
             row.raw = message_of(row, [Attachment(*file) for file in attached])

@@ -4,7 +4,8 @@
 ``conversation`` reads its lines and hands each command to its handler; the handlers are one
 module per family of commands, the way Mailman keeps one module per command: ``anyone`` (HELP,
 LIST, CREATE, JOIN, OBSERVE, HISTORY, SUMMARY), ``signon`` (SIGNON, TAKEOVER), ``consent``
-(CONFIRM), ``player`` (a seat's commands in every game) and ``master`` (the game master's).
+(CONFIRM), ``player`` (a seat's commands in every game), ``master`` (the game master's) and
+``unattended`` (the game master's clock, silent seats and entry gates; GET RECORD).
 Each offers its commands as a table; `COMMANDS` is the host's, which the composition root
 (`judge.bootstrap`) hands to the dispatcher beside every kind's.
 """
@@ -13,7 +14,7 @@ from functools import partial
 
 from judge.commands import parse as cmd
 from judge.service.dispatch import ANYONE, Entry
-from judge.service.handlers import anyone, consent, master, player, signon
+from judge.service.handlers import anyone, consent, master, player, signon, unattended
 from judge.service.handlers.mail import process_mail, receive
 
 CONFIRMED: dict[str, consent.Done] = {
@@ -32,6 +33,7 @@ COMMANDS = (
     Entry(cmd.Confirm, partial(consent.confirm, done=CONFIRMED), ANYONE),
     *player.COMMANDS,
     *master.COMMANDS,
+    *unattended.COMMANDS,
 )
 """Every command of the host, for the dispatcher (`judge.service.dispatch`)."""
 

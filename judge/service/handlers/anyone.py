@@ -1,6 +1,7 @@
 """Commands anyone may send without signing on: HELP, LIST, CREATE, JOIN, OBSERVE, HISTORY
-and SUMMARY.  What a game of each kind takes at CREATE and JOIN, and what LIST, HISTORY and
-SUMMARY tell of it, is its kind's to say (`judge.games`).
+and SUMMARY, and what a mail says of itself: PHASE (the phase it is meant for) and CHECK (a dry
+run).  What a game of each kind takes at CREATE and JOIN, and what LIST, HISTORY and SUMMARY tell
+of it, is its kind's to say (`judge.games`).
 
 CREATE and JOIN are limited per address and day (``max_creates_per_day``,
 ``max_joins_per_day``), observers per game (``max_observers``).  CREATE, JOIN and OBSERVE are
@@ -25,14 +26,15 @@ from typing import Any
 from sqlalchemy import delete, func, select
 
 from judge.commands import parse as cmd
-from judge.service import host
+from judge.service import help_topics, host, records, silent_seats
 from judge.service.dispatch import ANYONE, Entry
 from judge.service.handlers import consent, signon
-from judge.service.handlers.conversation import Conversation, Refusal, Why, masked
-from judge.service.lifecycle import GameState
+from judge.service.handlers.conversation import Conversation, Refusal, masked
+from judge.service.handlers.holding import Why
+from judge.service.lifecycle import RUNNING, GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password, verify_password
-from judge.service.render import counted, duration, help_mail, when
+from judge.service.render import counted, duration, when
 from judge.store.models import Confirmation, Game, Observer, Player
 
 DAY = timedelta(days=1)
@@ -43,8 +45,40 @@ def unread(talk: Conversation, text: str, command: cmd.Unread) -> None:
     talk.echo(text, "ignored", command.reason, code="AFTER_UNENDED_PRESS")
 
 
-def help_(talk: Conversation, text: str, _: cmd.Help) -> None:
-    talk.echo(text, "info", "", help_mail(talk.settings, talk.kinds).splitlines())
+def help_(talk: Conversation, text: str, command: cmd.Help) -> None:
+    """HELP: the index, the signed-on game's own help, one topic, or all of it (attached: it is
+    long), as `help_topics.answer` says."""
+    game = talk.context.game
+    try:
+        body = help_topics.answer(talk.settings, talk.kinds, talk.kinds.of(game) if game is not None else None,
+                                  command.words)
+    except help_topics.NoTopic as exc:
+        talk.echo(text, "error", str(exc), code="NO_SUCH_TOPIC")
+        return
+    talk.answer_long(text, "help.txt", body, "the judge's help")
+
+
+def phase_named(talk: Conversation, text: str, command: cmd.PhaseNamed) -> None:
+    """PHASE: the phase the mail's lines for a game are meant for, wherever the line stands in the
+    mail (`judge.service.late`): said to be the game's phase now, or not (then a seat's lines for
+    the game are not applied: `Conversation.meant_for`)."""
+    game = talk.context.game
+    if game is None or talk.context.seat is None or game.phase is None or game.state not in RUNNING:
+        talk.echo(text, "ok", f"the lines of this mail for a seat of a game are meant for its phase {command.phase}",
+                  code="PHASE_NAMED")
+    elif (meant := talk.meant_for(game)) is None:
+        talk.echo(text, "ok", f"this mail's lines for {game.name} act on {game.phase}, its phase now",
+                  code="PHASE_NOW")
+    else:
+        talk.echo(text, "ignored", f"{game.name} is in {game.phase} now: this mail's lines for it are not applied "
+                  "(see the note)", code=meant.reason()[0])
+
+
+def check(talk: Conversation, text: str, _: cmd.Check) -> None:
+    """CHECK: the mail is a dry run, wherever the line stands in it (`Conversation.run` undoes it
+    whole once read, and sends the reply alone)."""
+    talk.echo(text, "ok", "a check: this mail is read and answered, then undone: nothing in it is applied, stored "
+              "or sent", code="CHECK")
 
 
 def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
@@ -68,18 +102,25 @@ _LISTED = Game.settings["unlisted"].as_boolean().is_not(True)  # SET UNLISTED hi
 def _list_page(talk: Conversation, text: str, start: str | None) -> None:
     """The listed games in order of name, from ``start`` on: at most ``LIST_PAGE`` of them,
     read with one query whatever the number of games, then how to ask for the next ones."""
-    query = (select(Game.name, Game.state, Game.phase, Game.kind).where(_LISTED).order_by(Game.name)
+    query = (select(Game.name, Game.state, Game.phase, Game.kind, Game.settings).where(_LISTED).order_by(Game.name)
              .limit(LIST_PAGE + 1))
     rows = talk.session.execute(query.where(Game.name >= start) if start else query).all()
     lines = [f"{name}: {state}" + (f", {phase}" if phase else "")
              + (f" ({talk.kinds.named(kind).title})" if kind and kind != talk.kinds.default.name else "")
-             for name, state, phase, kind in rows[:LIST_PAGE]]
+             + _open_seats(state, settings) for name, state, phase, kind, settings in rows[:LIST_PAGE]]
     if len(rows) > LIST_PAGE:
         lines.append(f"(and more: LIST FROM {rows[LIST_PAGE].name} for the next {LIST_PAGE})")
     lines = lines or ["no games yet" if not start else f"no game from '{start}' on"]
     for kind in talk.kinds:
         lines += ["", *kind.create_help()]
     talk.echo(text, "info", "", lines)
+
+
+def _open_seats(state: str, settings: dict[str, Any]) -> str:
+    """A running game's seats open for TAKEOVER (SET OPENING, or declared abandoned), as LIST ends
+    its line: anyone not playing in the game may take one."""
+    opened = settings.get("open", []) if state in RUNNING else []
+    return f"; open for TAKEOVER: {', '.join(opened)}" if opened else ""
 
 
 def create(talk: Conversation, text: str, command: cmd.Create) -> None:
@@ -220,6 +261,8 @@ def _cannot_join(talk: Conversation, game: Game, address: str) -> Why | None:
         return Why("GAME_FULL", "the game is full")
     if any(p.address == address for p in joined):
         return Why("ALREADY_JOINED", "you have already joined this game")
+    if gated := records.refusal(talk.session, game, address, talk.now):
+        return Why("ENTRY_GATE", gated)
     return None
 
 
@@ -386,6 +429,7 @@ def get_info(talk: Conversation, text: str, command: cmd.GetInfo) -> None:
                                      else "taken over once the game master opens them (SET OPENING)"))
     lines.append(f"absences: {counted(rules.absence_days, 'day')} a year approved at once (ABSENCE_DAYS), more by "
                  "the game master" if rules.absence_days else "absences: approved by the game master")
+    lines += silent_seats.lines(talk.session, game)  # its weekly clock, policy for silent seats, entry gates
     talk.echo(text, "info", "", lines)
 
 
@@ -400,6 +444,8 @@ def summary(talk: Conversation, text: str, command: cmd.Summary) -> None:
 COMMANDS = (
     Entry(cmd.Unread, unread, ANYONE),
     Entry(cmd.Help, help_, ANYONE, once=True),
+    Entry(cmd.PhaseNamed, phase_named, ANYONE),
+    Entry(cmd.Check, check, ANYONE),
     Entry(cmd.ListGames, list_games, ANYONE, lookup=True),
     Entry(cmd.Create, create, ANYONE),
     Entry(cmd.Join, join, ANYONE),

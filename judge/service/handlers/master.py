@@ -37,7 +37,7 @@ from datetime import UTC, timedelta
 from sqlalchemy import select
 
 from judge.commands import parse as cmd
-from judge.service import host, zones
+from judge.service import course, host, silent_seats, zones
 from judge.service.dispatch import MASTER, SIGNED_ON, Entry
 from judge.service.handlers.conversation import Conversation, masked
 from judge.service.handlers.player import approve_absence
@@ -55,12 +55,14 @@ def start(talk: Conversation, text: str, _: cmd.Start) -> None:
     game = talk.context.game
     assert game is not None
     try:
-        talk.kinds.of(game).start(talk.session, game, talk.settings, talk.now)
+        course.start(talk.session, game, talk.settings, talk.now)
     except GameError as exc:
         talk.echo(text, "error", str(exc), code=exc.code)
         return
     talk.opened.add(game.id)
     talk.echo(text, "ok", f"{game.name} has started: {game.phase}, deadline {when(game.deadline)}")
+    if told := silent_seats.lines(talk.session, game):  # the game's clock, silent seats and gates
+        talk.announce(f"how {game.name} runs: " + "; ".join(told), public=True)
 
 
 def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> None:
@@ -122,8 +124,8 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
     preface = with_news(preface, talk.take_news(game))  # one mail per reader: the results say it
     talk.announce_now(game)  # what the master did before it is told before the results
     try:
-        processed = talk.kinds.of(game).process(talk.session, game, talk.settings, talk.now,
-                                                cause="master's PROCESS", preface=preface)
+        processed = course.close(talk.session, game, talk.settings, talk.now, cause="master's PROCESS",
+                                 preface=preface)
     except GameError as exc:  # the game is not running: it has no deadline, and nothing was recorded
         talk.echo(text, "error", str(exc), code=exc.code)
         return
@@ -151,7 +153,7 @@ def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
         return
     move(game, Event.RESUME)
     if game.deadline is not None and game.deadline < talk.now and game.phase is not None:
-        game.deadline = talk.now + host.phase_duration(game, game.phase)
+        game.deadline = host.phase_deadline(talk.session, game, game.phase, talk.now)
     talk.echo(text, "ok", f"game resumed; deadline {when(game.deadline)}")
     talk.announce(f"the game master resumed the game: the deadline of {game.phase} is {when(game.deadline)}",
                   public=True)
@@ -166,16 +168,41 @@ def rollback(talk: Conversation, text: str, command: cmd.Rollback) -> None:
         return
     left = game.phase
     try:
-        phase, restored = talk.kinds.of(game).rollback(talk.session, game, talk.now, command.phase)
+        phase = course.roll_back(talk.session, game, talk.settings, talk.now, command.phase)
     except GameError as exc:
         talk.echo(text, "error", str(exc), code=exc.code)
         return
     changed_phase(talk, "ROLLBACK", 0)
-    talk.kinds.of(game).rolled_back(talk.session, game, talk.settings, talk.now)
     host.record(game, f"the game master's ROLLBACK, {when(talk.now)}: back from {left} to {phase}")
     talk.echo(text, "ok", f"rolled back to {phase}; the game is paused: send RESUME (or PROCESS) to go on")
-    talk.announce(f"the game master rolled the game back to {phase}: {restored}; the game is paused until the "
-                  "game master resumes it", public=True)
+    talk.announce(f"the game master rolled the game back to {phase}: {talk.kinds.of(game).restored}; the game is "
+                  "paused until the game master resumes it", public=True)
+
+
+def rollforward(talk: Conversation, text: str, _: cmd.Rollforward) -> None:
+    """Undo a ROLLBACK: process the phase again as it was, refused once anything changed since
+    (`course.roll_forward`).  Players and observers are told before the results come, in a notice
+    naming the phase as the game is in it; the game's story keeps it."""
+    game = talk.context.game
+    assert game is not None
+    results = may_change_phase(talk, text, "ROLLFORWARD")
+    if results is None:
+        return
+    try:
+        phase = course.rolling_forward(talk.session, game)
+    except GameError as exc:
+        talk.echo(text, "error", str(exc), code=exc.code)
+        return
+    host.record(game, f"the game master's ROLLFORWARD, {when(talk.now)}: {phase} processed again as it was rolled "
+                "back")
+    talk.announce(f"the game master undid the rollback of {phase}: it is processed again now, as it was when it was "
+                  "rolled back (nobody has changed anything since)", public=True)
+    preface = with_news(None, talk.take_news(game))
+    talk.announce_now(game)
+    processed = course.roll_forward(talk.session, game, talk.settings, talk.now, preface=preface)
+    changed_phase(talk, "ROLLFORWARD", results)
+    talk.echo(text, "ok", f"{processed.phase} processed again as it was at the ROLLBACK" + (
+        f"; now {processed.next_phase}" if processed.next_phase else ""))
 
 
 def dummy(talk: Conversation, text: str, command: cmd.Dummy) -> None:
@@ -212,7 +239,7 @@ def terminate(talk: Conversation, text: str, command: cmd.Terminate) -> None:
     if not confirmed(talk, text, "TERMINATE", command.code, "TERMINATE ends the game now and for ever and "
                      "publishes everything it keeps secret"):
         return
-    talk.kinds.of(game).terminate(talk.session, game, talk.settings, talk.now, "the game master ended the game")
+    course.terminate(talk.session, game, talk.settings, talk.now, "the game master ended the game")
     talk.echo(text, "ok", "game ended; everything is published to all players")
 
 
@@ -349,6 +376,7 @@ COMMANDS = (
     Entry(cmd.Pause, pause, MASTER, closed_after_the_end=True, announces=True),
     Entry(cmd.Resume, resume, MASTER, closed_after_the_end=True, announces=True),
     Entry(cmd.Rollback, rollback, MASTER, closed_after_the_end=True, announces=True),
+    Entry(cmd.Rollforward, rollforward, MASTER, closed_after_the_end=True, announces=True),
     Entry(cmd.Dummy, dummy, MASTER, closed_after_the_end=True, announces=True),
     Entry(cmd.Terminate, terminate, MASTER, closed_after_the_end=True),
     Entry(cmd.SetFlag, set_flag, MASTER),

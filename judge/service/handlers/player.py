@@ -1,6 +1,7 @@
 """A signed-on seat's commands in every game: STATUS (its game's kind answers it), PRESS, RESIGN,
-SET ABSENCE; and SET PASSWORD / SET ADDRESS, which the game master may use too.  A game's own
-commands (Payola's offers and orders, Pirates' Proposal's plans and votes) are its kind's.
+SET ABSENCE, WAIT and NOWAIT; and SET PASSWORD / SET ADDRESS, which the game master may use too.
+A game's own commands (Payola's offers and orders, Pirates' Proposal's plans and votes) are its
+kind's.
 
 A change of password or address is always told to the address registered before it, whoever
 sent the mail and wherever its replies go, so that nobody can take a seat over silently; a new
@@ -19,35 +20,90 @@ from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
 from judge.mail.inbound import usable_address
-from judge.service import host
-from judge.service.absences import shift_for_absences
+from judge.service import host, silent_seats
+from judge.service.deadlines import past_absences
 from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
 from judge.service.handlers import consent
-from judge.service.handlers.conversation import Context, Conversation, Why, masked
-from judge.service.lifecycle import GameState
+from judge.service.handlers.conversation import Conversation, masked
+from judge.service.handlers.holding import Why
+from judge.service.handlers.reading import Context
+from judge.service.lifecycle import RUNNING, GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password
 from judge.service.render import counted, render, when
-from judge.store.models import Absence, Confirmation, Game, Secret
+from judge.store.models import Absence, Confirmation, Game, GreyPress, Secret
 
 
 def status(talk: Conversation, text: str, _: cmd.Status) -> None:
     """A seat's STATUS is filled in by its game's kind when the seat's lines end
     (`judge.games.GameKind.close_block`), so that it shows what the same mail sends, whether it
-    comes before or after it.  The game master's is the kind's to give, if it gives one."""
+    comes before or after it.  The game master's is the kind's to give, if it gives one.  The host
+    writes the first line of both (`host.status_header`) and adds who asks to WAIT
+    (`Conversation.wait_lines`); to the game master's, who is still to act in the phase (the seats
+    the clock reminds, `Phases.waiting`), and the clock's and silent seats' lines."""
     game = talk.context.game
     assert game is not None
     kind = talk.kinds.of(game)
     if not talk.context.is_master:
         talk.context.status_echoes.append(talk.echo(text, "info"))
     elif (lines := kind.master_status(talk)) is not None:
-        talk.echo(text, "info", "", lines)
+        talk.echo(text, "info", "", [host.status_header(game), *late_lines(talk, game), *talk.wait_lines(game, None),
+                                      *lines, *silent_seats.lines(talk.session, game)])
     else:
         talk.echo(text, "error", f"that is a player's command; sign on as a {kind.seat_word}", code="PLAYER_ONLY")
 
 
+def wait(talk: Conversation, text: str, command: cmd.Wait) -> None:
+    """WAIT: the phase waits for its deadline even once every seat has sent what it must, so that a
+    seat keeps the time to change its mind (in Machiavelli, its one correction: M60); it holds the
+    phase to its deadline only, not through the grace period (`host.closes_early`).  NOWAIT
+    withdraws it.  Kept as the seat's submission of kind ``wait`` of the phase (`host.WAIT`), which
+    a later mail replaces; secret from the other seats, shown in the seat's STATUS and the game
+    master's.  Where a kind's phases never close early (Pirates' Proposal) it has nothing to hold."""
+    game, seat = talk.context.game, talk.context.seat
+    assert game is not None and seat is not None
+    kind = talk.kinds.of(game)
+    if not kind.closes_early:
+        talk.echo(text, "error", f"a phase of {kind.title} never closes before its deadline: there is nothing to "
+                  "wait for", code="NEVER_EARLY")
+        return
+    if game.phase is None or game.state not in RUNNING:
+        talk.echo(text, "error", "the game is not running", code="NOT_RUNNING")
+        return
+    if kind.out_of_game(talk.session, game, seat):
+        talk.echo(text, "error", f"{kind.seat_title(seat)} is out of the game: it has no phase to hold",
+                  code="OUT_OF_GAME")
+        return
+    if why := talk.superseded(host.latest_accepted(talk.session, game, game.phase, seat, host.WAIT),
+                              "your WAIT or NOWAIT"):
+        talk.echo(text, "ignored", why, code="SUPERSEDED")
+        return
+    host.submit(talk.session, game, game.phase, seat, host.WAIT, "WAIT" if command.on else "", {}, talk.now,
+                talk.accepted)
+    if command.on:
+        talk.echo(text, "ok", f"{game.phase} will wait for its deadline even once everyone has sent what it waits "
+                  "for (not through the grace period; NOWAIT to withdraw)", code="WAITING")
+    else:
+        talk.echo(text, "ok", f"WAIT withdrawn: {game.phase} may close as soon as everyone has sent what it waits "
+                  "for", code="NOT_WAITING")
+
+
+def late_lines(talk: Conversation, game: Game) -> list[str]:
+    """Who is still to act in the game's open phase, for the game master's STATUS, in every kind."""
+    if game.phase is None or game.state not in RUNNING:
+        return []
+    kind = talk.kinds.of(game)
+    waiting = kind.waiting(talk.session, game)
+    return [f"still to act in {game.phase}: {', '.join(map(kind.seat_title, waiting)) or 'nobody'}"]
+
+
 PSEUDONYM = re.compile(r"ANON-[A-Z2-7]{8}")
 """The name grey press is answered by (`pseudonym`)."""
+PRESS_COPIED = 200_000
+"""Characters of press one mail may send, counted once for each copy: each copy is a mail the judge keeps
+(a press of 200,000 characters to fifty readers would be ten megabytes); a press of 20,000 characters
+(some 3,000 words) reaches ten readers, and a longer one to all of a large game is sent in parts, in
+several mails."""
 
 
 def pseudonym(session: Session, game: Game, sender: str, reader: str) -> str:
@@ -84,12 +140,14 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     unsigned and says nothing of its other readers (who they are could tell who is not, the
     sender); the game master gets a signed copy.  Each reader of grey press from a seat is
     given the sender's `pseudonym` to answer it by (``PRESS TO ANON-...``), and the answer
-    names its reader to nobody but the game master.  A broadcast is copied to the game master and to
-    the game's observers, as the classic judges do (unless the game says ``SET PRESS OBSERVERS
-    OFF``).  One mail sends grey press or white press to players, never both (`_mixed`): all the
+    names its reader to nobody but the game master; its writer is answered alike whether the seat
+    behind the pseudonym is played, vacant or a dummy (`_unheard`).  A broadcast is copied to the
+    game master and to the game's observers, as the classic judges do (unless the game says ``SET
+    PRESS OBSERVERS OFF``).  One mail sends grey press or white press to players, never both (`_mixed`): all the
     mail one mail causes goes out at the same moment, with the same Date, and readers comparing
     their mail would tie the grey press to the signed one.  Press carries a Message-ID with
-    nothing of when it was made (`judge.service.outbox.queue`)."""
+    nothing of when it was made (`judge.service.outbox.queue`).  One mail's press holds at most
+    `PRESS_COPIED` characters in all its copies."""
     game, power = talk.context.game, talk.context.seat
     assert game is not None
     talk.presses += 1
@@ -116,6 +174,7 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     if everyone and not talk.context.is_master:
         names.append("MASTER")
     targets: dict[str, str] = {}  # address -> who it is, in the order named
+    unheard = None  # the pseudonym answered, when nobody plays the seat behind it
     seats_at: dict[str, str] = {}  # address -> its seat
     skipped = []
     for name in names:
@@ -129,6 +188,8 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
             assert player is not None and player.address is not None
             targets.setdefault(player.address, who)
             seats_at.setdefault(player.address, name)
+        elif answered:
+            unheard = who  # `_unheard`: answered as if it went, so that the answer tells nothing of the seat
         else:
             skipped.append(who)
     watching = [a for a in host.observers(talk.session, game) if a not in targets] if (
@@ -138,6 +199,16 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
                   "arrive at the same moment, and readers who compare their mail could tell who sent the grey "
                   "one: send grey press in a mail of its own", code="MIXED_PRESS")
         return
+    copies = len(targets) + (unheard is not None) + len(watching) + (
+        grey and game.gm_address not in targets and not talk.context.is_master)
+    size = copies * sum(len(line) + 1 for line in command.body)
+    if talk.press_copied + size > PRESS_COPIED:
+        talk.echo(text, "error", f"not sent: its copies to {counted(copies, 'reader')} would hold {size:,} "
+                  f"characters, and one mail's press holds at most {PRESS_COPIED:,} characters in all its copies "
+                  f"({talk.press_copied:,} before this one); send it shorter, or in another mail",
+                  code="TOO_MUCH_PRESS")
+        return
+    talk.press_copied += size
     sender = kind.seat_title(power) if power else "the game master"
     sent: list[str] = []
     held: list[str] = []
@@ -150,6 +221,11 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
                       grey=not signed, sent_grey=grey, answer=answer)
         subject = f"{game.name} press from {sender}" if signed else f"{game.name} grey press"
         (sent if talk.send(to=address, subject=subject, kind="press", game_id=game.id, body=body) else held).append(who)
+    if grey and power and sent:  # its author is published at the end (`judge.service.course.publish`)
+        talk.session.add(GreyPress(game_id=game.id, phase=game.phase, sent_at=talk.now, author=power,
+                                   readers=[seats_at.get(a, "MASTER") for a, who in targets.items() if who in sent]))
+    if unheard is not None:
+        (sent if _unheard(talk) else held).append(unheard)
     if grey and game.gm_address not in targets and not talk.context.is_master:
         readers = [kind.seat_title(seats_at[a]) if a in seats_at else who for a, who in targets.items()]
         body = render("press", game=game, sender=sender, body=command.body, everyone=everyone,
@@ -180,6 +256,17 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
         message += (f"; not sent to {', '.join(held)}: one mail may cause at most "
                     f"{talk.settings.max_mails_per_mail} mails")
     talk.echo(text, "error" if held or not sent else "ok", message)
+
+
+def _unheard(talk: Conversation) -> bool:
+    """Whether an answer to a pseudonym whose seat nobody plays (vacant, a dummy) would have been sent had
+    somebody played it: it takes its place among the mails the mail may cause, as a sent one would, and
+    goes to nobody.  Its writer is answered as if it had gone: "not to ANON-...: no player" beside the
+    game's list of vacant seats would name the seat behind the pseudonym."""
+    if talk.mails_sent >= talk.settings.max_mails_per_mail:
+        return False
+    talk.mails_sent += 1
+    return True
 
 
 def refused(talk: Conversation, game: Game, to: tuple[str, ...], grey: bool | None) -> Why | None:
@@ -348,8 +435,9 @@ def approve_absence(talk: Conversation, absence: Absence) -> None:
     talk.session.flush()
     title = talk.kinds.of(game).seat_title(absence.seat)
     host.record(game, f"{title} absent from {absence.start} to {absence.end} (approved)")
-    if game.deadline is not None:
-        moved = shift_for_absences(talk.session, game, game.deadline)
+    if game.deadline is not None and game.phase is not None:
+        setting = talk.kinds.of(game).length_of(game.phase)
+        moved = past_absences(talk.session, game, game.deadline, setting)
         if moved != game.deadline:
             game.deadline = moved
             talk.announce(f"{title} is absent from {absence.start} to {absence.end}: the deadline "
@@ -366,5 +454,6 @@ COMMANDS = (
     Entry(cmd.SetAddress, set_address, SIGNED_ON),
     Entry(cmd.Resign, resign, PLAYER, closed_after_the_end=True, announces=True),
     Entry(cmd.SetAbsence, set_absence, PLAYER, closed_after_the_end=True, announces=True),
+    Entry(cmd.Wait, wait, PLAYER, closed_after_the_end=True),
 )
 """The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

@@ -36,11 +36,13 @@ from sqlalchemy.orm import Session
 from judge.commands import parse as cmd
 from judge.mail.inbound import usable_address
 from judge.mail.received import Source
-from judge.service import host
+from judge.service import host, records
 from judge.service.config import Settings
 from judge.service.dispatch import ANYONE, MASTER, Entry
 from judge.service.handlers import consent
-from judge.service.handlers.conversation import Context, Conversation, Refusal, Why, masked
+from judge.service.handlers.conversation import Conversation, Refusal, masked
+from judge.service.handlers.holding import Why
+from judge.service.handlers.reading import Context
 from judge.service.kinds import kind_of
 from judge.service.lifecycle import RUNNING
 from judge.service.options import rules_of
@@ -81,7 +83,9 @@ def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
         kind = talk.kinds.of(game)
         if not host.is_played(player):
             raise Refusal(game.name, who, gone=f"{kind.seat_title(who)} in {game.name} is no longer yours: "
-                          + ("you resigned it" if player.resigned
+                          + ("the judge declared it abandoned after you missed its deadlines"
+                             if game.settings.get("abandoned", {}).get(who) == player.address
+                             else "you resigned it" if player.resigned
                              else f"the game master made it a dummy {kind.seat_word}"))
         registered = player.address or ""
         talk.context = Context(game=game, seat=who, player=player, registered=registered)
@@ -261,6 +265,8 @@ def _cannot_take_over(talk: Conversation, game: Game, power: str, address: str) 
     if any(p.address == address for seat, p in host.seats(talk.session, game).items()
            if host.is_played(p) and not kind.out_of_game(talk.session, game, seat)):
         return Why("ALREADY_PLAYING", f"you already play a {kind.seat_word} in this game")
+    if gated := records.refusal(talk.session, game, address, talk.now):
+        return Why("ENTRY_GATE", gated)
     return None
 
 
@@ -277,7 +283,8 @@ def _seat_to(talk: Conversation, game: Game, player: Player, address: str, passw
     player.dummy = player.resigned = False
     talk.kinds.of(game).handed_over(talk.session, game, player)
     player.joined_at = talk.now
-    game.settings = {**game.settings, "open": [p for p in game.settings.get("open", []) if p != player.seat]}
+    game.settings = {**game.settings, "open": [p for p in game.settings.get("open", []) if p != player.seat],
+                     "abandoned": {s: a for s, a in game.settings.get("abandoned", {}).items() if s != player.seat}}
 
 
 def _take_over(talk: Conversation, shown: str, game: Game, power: str, address: str, password: str,
@@ -299,7 +306,8 @@ def _take_over(talk: Conversation, shown: str, game: Game, power: str, address: 
                                                        Signon.source == key)):
         talk.session.add(Signon(game_id=game.id, who=power, source=key, network=network, at=talk.now))
     who = "" if rules_of(game).anonymous else f" ({address})"
-    talk.announce(f"{title} has a new player{who}", game=game, master=False)  # told above
+    talk.announce(f"{title} has a new player{who}", game=game, master=False,  # told above
+                  observers=f"{title} has a new player")  # observers are told, never an address
 
 
 def _tell_master(talk: Conversation, game: Game, power: str, address: str, key: str, network: str | None,
@@ -396,7 +404,8 @@ def replace_confirmed(talk: Conversation, request: Confirmation, text: str) -> N
           now=talk.now, game_id=game.id, body=f"{address} confirmed and now plays {title} in {game.name}"
           + (f" in place of {previous}" if previous else "") + ".\n")
     who = "" if rules_of(game).anonymous else f" ({address})"
-    talk.announce(f"the game master gave {title} to a new player{who}", game=game, master=False)  # told above
+    talk.announce(f"the game master gave {title} to a new player{who}", game=game, master=False,  # told above
+                  observers=f"the game master gave {title} to a new player")
 
 
 COMMANDS = (

@@ -173,8 +173,9 @@ def test_E20_reminders_go_to_each_ceo_still_owing_a_block_alone(judge: Judge) ->
 
 
 def test_help_tells_exchange_payolas_commands(judge: Judge) -> None:
-    judge.send("someone@example.org", "HELP")
-    body = judge.last_to("someone@example.org").body
+    judge.send("someone@example.org", "HELP ALL")
+    _, data = judge.last_to("someone@example.org").attachments["help.txt"]
+    body = data.decode()
     assert "=== Exchange Payola (CREATE game password exchange [board] [INVESTORS=n] [SHARES=n] [FUNDS=n]) ===" in body
     for command in ("PRIORITY n", "BID n X AT p", "SELL n X TO name FOR a", "BUY n X FROM name FOR a",
                     "GIVE n X TO name", "APPROVE X m", "ELECT X name", "PASS", "DIVIDEND k", "ISSUE n AT p",

@@ -23,7 +23,7 @@ from judge.games.exchange.core.sheet import (
     all_but,
     exactly,
 )
-from judge.games.exchange.handlers import ExchangeVote, ExchangeWait, SheetLine, read
+from judge.games.exchange.handlers import ExchangeClear, ExchangeVote, SheetLine, read
 from judge.games.exchange.reading import AcceptText, LedgerAsk, OfferText, OrderText, Read, TransferTo, read_mail
 from judge.games.exchange.sheets import assemble
 from tests.games.exchange.game import STANDARD
@@ -123,8 +123,7 @@ def test_21_a_block_ends_at_END_the_next_FOR_or_the_mails_end_and_a_bad_FOR_refu
     ("4 : A PAR - BUR", SheetLine("4 : A PAR - BUR")),
     ("FOR FRANCE", SheetLine("FOR FRANCE")),
     ("A MUN - BOH", SheetLine("A MUN - BOH")),
-    ("WAIT", ExchangeWait(True)),
-    ("NOWAIT", ExchangeWait(False)),
+    ("CLEAR", ExchangeClear()),
     ("VOTE CONCEDE france", ExchangeVote("CONCEDE", "FRANCE")),
 ])
 def test_the_kinds_grammar_takes_sheet_lines_and_its_commands(text: str, command: object) -> None:

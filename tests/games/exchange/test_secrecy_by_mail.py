@@ -32,13 +32,14 @@ _games = itertools.count(1)
 ALLOWED = [
     re.compile(r"^(Investor order|investor order|Investors, in the investor order)[^:]*: [A-Z, ]+$"),
     re.compile(r"^[A-Z][a-z]+: CEO [A-Z]+( for \d{4})?; \d+ shares issued"),  # E36
-    re.compile(r"^[A-Z][a-z]+ \(CEO [A-Z]+\): \d+ centers, units"),  # the board, E36
+    re.compile(r"^[A-Z][a-z]+ \(CEO [A-Z]+\): \d+ centers?, units"),  # the board, E36
+    re.compile(r"^[A-Z][a-z]+ \(CEO [A-Z]+\): \d+ centers?, \d+ units?: (may build|must remove) "),  # the same
     re.compile(r"^[A-Z][a-z]+: treasury \d+ AgP; stockholders: [A-Z, ]+$"),  # E37: names only
     re.compile(r"^election \(votes per candidate, E19\): ([A-Z]+ \d+(, )?)+$"),  # E37: the tally
     re.compile(r"^CEO for the year: [A-Z]+$"),
     # a ledger line, its CEO's alone (E38):
-    re.compile(r"^[SFW]\d{4}[MRAIX] +[+-]\d+ +(\d+ shares from the pool to [A-Z]+ at \d+ AgP \(E8, E9\)|"
-               r"\d+ shares bought back from [A-Z]+ at \d+ AgP \(E12\)|donation from [A-Z]+ \(E5\))$"),
+    re.compile(r"^[SFW]\d{4}[MRAIX] +[+-]\d+ +(\d+ shares? from the pool to [A-Z]+ at \d+ AgP \(E8, E9\)|"
+               r"\d+ shares? bought back from [A-Z]+ at \d+ AgP \(E12\)|donation from [A-Z]+ \(E5\))$"),
 ]
 """The lines that may name another investor (see the module's header): public ones, and those of a
 corporation's ledger, which goes to its CEO alone (E38: pool sales and buy-backs with the buyer

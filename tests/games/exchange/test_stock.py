@@ -7,9 +7,11 @@ from judge.games.exchange.core.options import exchange_options
 from judge.games.exchange.core.record import Outcome, Reason
 from judge.games.exchange.core.sheet import (
     ALL,
+    ME,
     Approve,
     Bid,
     BuyFrom,
+    Elect,
     Give,
     Issue,
     Priority,
@@ -111,14 +113,20 @@ def test_E10_lines_that_do_not_agree_exactly_do_nothing() -> None:
     assert after.register.held(F, "ANN") == 4 and after.purses["BOB"] == 60
 
 
-def test_E10_a_deal_whose_shares_or_money_are_not_there_fails_whole() -> None:
+def test_E10_E40_a_deal_whose_shares_or_money_are_not_there_fails_whole_each_told_only_of_its_own() -> None:
+    """ANN holds 2 French shares, BOB 5 AgP.  3 shares for 4 AgP: ANN's shares are missing, BOB's money
+    is there; ANN is told her shares were missing, BOB only that ANN's part was not there (E40: her
+    holdings are hers to know).  2 shares for 9 AgP: the other way round.  3 for 9: both are missing,
+    each is told of its own."""
     state = at_exchange({F: {"ANN": 2}}, purses={"BOB": 5})
-    after, record = exchange(state, sheet("ANN", SellTo(3, F, "BOB", 4)), sheet("BOB", BuyFrom(3, F, "ANN", 4)))
-    assert [(a.author, a.reason) for a in record.actions] == [("ANN", Reason.SHARES_MISSING),
-                                                              ("BOB", Reason.SHARES_MISSING)]
-    after, record = exchange(state, sheet("ANN", SellTo(2, F, "BOB", 9)), sheet("BOB", BuyFrom(2, F, "ANN", 9)))
-    assert {a.reason for a in record.actions} == {Reason.MONEY_MISSING}
-    assert after.register.held(F, "ANN") == 2 and after.purses["BOB"] == 5
+    cases = [((3, 4), Reason.SHARES_MISSING, Reason.PARTNER_SHORT), ((2, 9), Reason.PARTNER_SHORT,
+             Reason.MONEY_MISSING), ((3, 9), Reason.SHARES_MISSING, Reason.MONEY_MISSING)]
+    for (shares, price), ann, bob in cases:
+        after, record = exchange(state, sheet("ANN", SellTo(shares, F, "BOB", price)),
+                                 sheet("BOB", BuyFrom(shares, F, "ANN", price)))
+        assert [(a.author, a.outcome, a.reason) for a in record.actions] == [("ANN", Outcome.FAILED, ann),
+                                                                             ("BOB", Outcome.FAILED, bob)]
+        assert after.register.held(F, "ANN") == 2 and after.purses["BOB"] == 5
 
 
 def test_E10_deals_go_investor_by_investor_in_the_investor_order() -> None:
@@ -131,7 +139,8 @@ def test_E10_deals_go_investor_by_investor_in_the_investor_order() -> None:
     assert (after.purses["ANN"], after.purses["CAT"]) == (70, 50)
     after, record = exchange(at_exchange({F: {"BOB": 2}}, order=("ANN", "BOB", "CAT")), *sheets)
     assert dict(after.register.holdings[F]) == {"ANN": 2}  # the gift came after the sale had failed
-    assert actions_of(record, "CAT", BuyFrom(2, F, "ANN", 10))[0].reason is Reason.SHARES_MISSING
+    assert actions_of(record, "ANN", SellTo(2, F, "CAT", 10))[0].reason is Reason.SHARES_MISSING
+    assert actions_of(record, "CAT", BuyFrom(2, F, "ANN", 10))[0].reason is Reason.PARTNER_SHORT
 
 
 def test_E11_an_issue_passes_with_exactly_80_percent_of_outstanding_shares() -> None:
@@ -216,7 +225,7 @@ def test_E13_all_and_all_but_in_priority_give_sell_and_bid() -> None:
         state,
         sheet("ANN", Priority(all_but(10)), Give(all_but(1), F, "BOB")),  # spends 50; gives 3 of 4
         sheet("BOB", Sell(ALL, F, 2)),  # his 5 and the 3 given: 8
-        sheet("CAT", Bid(all_but(2), F, 3), Bid(ALL, A, 3)),  # floor(20 / 3) - 2 = 4 shares; then 2 more
+        sheet("CAT", Bid(all_but(2), F, 3), Bid(ALL, A, 3)),  # ALL: min(8, floor(20 / 3)) = 6; but 2: 4; then 2
     )
     assert record.order == ("ANN", "BOB", "CAT")
     assert after.purses["ANN"] == 10
@@ -225,6 +234,54 @@ def test_E13_all_and_all_but_in_priority_give_sell_and_bid() -> None:
     austria = actions_of(record, "CAT", Bid(ALL, A, 3))[0]
     assert (austria.shares, austria.reason, austria.outcome) == (2, Reason.CANNOT_PAY, Outcome.DONE)  # 8 AgP left
     assert after.purses["CAT"] == 2 and money(after) == after.minted
+
+
+def test_E13_bid_all_but_k_buys_all_the_shares_on_offer_but_k_not_all_the_money_pays_for_but_k() -> None:
+    """France is leaderless: its pool's 10 shares are asked at 1 AgP (E9).  ANN has 60 AgP and bids
+    ALL BUT 2 at 1: ALL would buy min(10 on offer, floor(60 / 1)) = 10 shares, so ALL BUT 2 buys
+    8 for 8 AgP, and 2 stay in the pool.  (Reading it by money, 60 - 2 = 58 wanted, would buy
+    all 10.)"""
+    after, record = exchange(at_exchange({}), sheet("ANN", Bid(all_but(2), F, 1)))
+    bid = actions_of(record, "ANN", Bid(all_but(2), F, 1))[0]
+    assert (bid.outcome, bid.shares, bid.amount) == (Outcome.DONE, 8, 8)
+    assert after.register.held(F, "ANN") == 8 and after.register.pool(F) == 2
+    assert after.purses["ANN"] == 52 and after.treasuries[F] == 8
+
+
+def test_E13_bid_all_but_k_where_money_binds_buys_what_the_money_pays_for_but_k() -> None:
+    """ANN has 10 AgP and bids ALL BUT 2 for France's pool (10 shares at 1) at 3: ALL would buy
+    min(10, floor(10 / 3)) = 3 shares; ALL BUT 2 buys 1, for 3 AgP."""
+    after, record = exchange(at_exchange({}, purses={"ANN": 10}), sheet("ANN", Bid(all_but(2), F, 3)))
+    bid = actions_of(record, "ANN", Bid(all_but(2), F, 3))[0]
+    assert (bid.outcome, bid.shares, bid.amount) == (Outcome.DONE, 1, 3)
+    assert after.purses["ANN"] == 7
+
+
+def test_E13_bid_all_but_k_in_the_worked_winter_1900_decides_germanys_ceo() -> None:
+    """Section 3.2 of the rulings, with ANN's ``BID 2 GERMANY AT 3`` written ``BID ALL BUT 1
+    GERMANY AT 3``.  Worked by hand: priority makes the order CAT, BOB, ANN (ANN 60, BOB 58,
+    CAT 57); Germany's pool (10 at 1) sells 4 to CAT at 4 and 5 to BOB at 4, so when ANN's bid
+    comes (the last, at 3) 1 share is left.  ALL would buy that 1 (ANN's 50 AgP pay for 16);
+    all but 1 is none: ANN buys nothing and keeps 50.  Germany's holders are BOB 5 and CAT 4,
+    so BOB is elected with 5 votes to CAT's 4 (ANN, holding none, votes for nobody), and the
+    share stays in the pool; Germany's treasury is 16 + 20 = 36.  Read by money (floor(50 / 3)
+    - 1 = 15 wanted) ANN would have bought that share, her ballot would have made CAT 5 = BOB 5
+    and the investor order would have given Germany to CAT (3.2's own outcome)."""
+    sheets = [
+        sheet("ANN", Bid(exactly(6), F, 5), Bid(all_but(1), G, 3), Elect(F, ME), Elect(G, "CAT")),
+        sheet("BOB", Priority(exactly(2)), Bid(exactly(5), F, 5), Bid(exactly(5), G, 4), Elect(F, ME),
+              Elect(G, ME)),
+        sheet("CAT", Priority(exactly(3)), Bid(exactly(4), G, 4), Bid(exactly(3), F, 6), Elect(G, ME),
+              Elect(F, ME)),
+    ]
+    after, record = exchange(game(), *sheets)
+    bid = actions_of(record, "ANN", Bid(all_but(1), G, 3))[0]
+    assert (bid.outcome, bid.reason, bid.shares, bid.amount) == (Outcome.DONE, Reason.ALL_BUT_NONE, 0, 0)
+    assert dict(after.register.holdings[G]) == {"CAT": 4, "BOB": 5} and after.register.pool(G) == 1
+    assert after.purses["ANN"] == 50 and after.treasuries[G] == 36
+    germany = next(e for e in record.elections if e.corporation == G)
+    assert dict(germany.tally) == {"BOB": 5, "CAT": 4}
+    assert after.ceos[G] == "BOB" and after.ceos[F] == "BOB"
 
 
 def test_E13_a_plain_number_above_what_is_possible_is_reduced() -> None:

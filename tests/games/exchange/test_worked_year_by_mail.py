@@ -139,6 +139,20 @@ def test_34_germany_takes_marseilles_with_its_money_on_a_french_unit(year: Judge
     assert sorted(after.centers_of("GERMANY")) == ["BER", "DEN", "HOL", "KIE", "MAR", "MUN"]
 
 
+def test_35_the_fall_results_and_each_ceos_prompt_say_how_many_builds_each_corporation_has(year: Judge) -> None:
+    """3.5: France has 5 centers and 3 units, so 2 builds, in its own home centers free of units (BRE and
+    PAR: it lost MAR); Germany 6 centers and 3 units, 3 builds, in BER, KIE and MUN (its armies left
+    them for DEN and MAR, its fleet KIE for HOL).  Every reader is told, each CEO what to send."""
+    public = section(results(year, "ANN", "F1901M"), "Adjustments due:")
+    assert public == ["France (CEO BOB): 5 centers, 3 units: may build 2 (where: BRE PAR)",
+                      "Germany (CEO CAT): 6 centers, 3 units: may build 3 (where: BER KIE MUN)"]
+    bob = " ".join(results(year, "BOB", "F1901M").body.split())
+    assert ("As France's CEO, send its 2 builds (BUILD, or WAIVE; it may build in: BRE PAR): FOR FRANCE / orders / "
+            "END (without them, civil disorder, E20).") in bob
+    cat = " ".join(results(year, "CAT", "F1901M").body.split())
+    assert "As Germany's CEO, send its 3 builds (BUILD, or WAIVE; it may build in: BER KIE MUN)" in cat
+
+
 def test_36_income_france_76_germany_87(year: Judge) -> None:
     """3.5-3.6, E27: after the builds, France earns BRE 10 + PAR 24 + the unpriced 15 + 14 + 13 = 76
     (129), Germany BER, KIE, MUN 16 each + MAR 14 + the unpriced 13 + 12 = 87 (113); the five

@@ -321,6 +321,21 @@ def test_9_3_a_fleet_in_calabria_lies_anywhere_along_its_coast() -> None:
     assert BOARD.fleet_locations(code("Kalabria")) == (Location(code("Kalabria")),)
 
 
+def test_9_3_M17_calabrias_borders_name_the_strait_of_messina_and_the_passages_along_its_coast() -> None:
+    """What BORDERS tells of Calabria: Messina by sea only, through the strait of Messina; a
+    transport along its coast from the Bay of Naples or Salerno to the Ionian Sea or Otranto
+    passes that strait; Ajaccio's border with Sassari passes Bonifacio, which nobody controls."""
+    kal = {BOARD.name_of(b.area): (b.land, b.sea, b.strait.name if b.strait else None)
+           for b in BOARD.borders(code("Kalabria"))}
+    assert kal == {"Messina": (False, True, "Messina"), "Bay of Naples": (False, True, None),
+                   "Ionian Sea": (False, True, None), "Salerno": (True, True, None), "Otranto": (True, True, None)}
+    passages = {(BOARD.name_of(a), BOARD.name_of(b)) for a, b, s in BOARD.passages_through(code("Kalabria"))}
+    assert passages == {("Bay of Naples", "Ionian Sea"), ("Bay of Naples", "Otranto"), ("Salerno", "Ionian Sea"),
+                        ("Salerno", "Otranto")}
+    (sassari,) = [b for b in BOARD.borders(code("Ajaccio")) if b.area == code("Sassari")]
+    assert sassari.strait is not None and (sassari.strait.name, sassari.strait.controller) == ("Bonifacio", None)
+
+
 def test_M17_bonifacio_is_a_strait_nobody_controls() -> None:
     strait = BOARD.strait(code("Ajaccio"), code("Sassari"))
     assert strait is not None and strait.name == "Bonifacio" and strait.controller is None

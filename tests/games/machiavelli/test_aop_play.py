@@ -12,6 +12,7 @@ import pytest
 
 from judge.games.machiavelli.core.board import load_board
 from judge.games.machiavelli.core.campaign import CampaignRecord
+from judge.games.machiavelli.core.expense import Reach, bribe_reach
 from judge.games.machiavelli.core.income import city_collector
 from judge.games.machiavelli.core.ledger import Flow, Purse
 from judge.games.machiavelli.core.notation import NotationError, position_from_data, run
@@ -100,10 +101,15 @@ G Roma conv.
 G Siena conv."""
 
 
-def test_example_5_the_bodyguard_is_hired_first_seven_ducats_remain_and_only_the_roman_garrison_converts() -> None:
+def test_M36_example_5_the_bodyguard_comes_first_and_the_lone_sienese_garrison_is_refused_for_want_of_ducats() -> None:
+    """17.1's Example 5 as the text gives it: 10 ducats; the bodyguard (D.2, 3 ducats) comes before
+    the bribe (D.4) whatever the letter's order, leaving 7 ducats, short of the 9 the bribe needs:
+    "the garrison is not bribed and those 7 ducats remain".  The bribe is refused for that alone:
+    Siena's garrison stands alone in its province, so the Papal army in Perugia, next door, may
+    bribe it (M36 revised).  "Both conv." converts the Roman garrison only."""
     done = play(game(*EXAMPLE_5, treasuries={"Papacy": 10}), Papacy=LETTER_5)
     assert outcomes(done, "Papacy") == [("bodyguard 3", 3, Reason.BODYGUARD_HIRED),
-                                        ("bribe 9 buy G sie", 0, Reason.BRIBE_OUT_OF_REACH)]  # M36 as well
+                                        ("bribe 9 buy G sie", 0, Reason.UNAFFORDABLE)]
     assert done.position.treasuries["Papacy"] == 7
     assert units(done.position) == {"Papacy A Arezzo", "Papacy A Perugia", "Papacy F Upper Adriatic",
                                     "Papacy A Roma", f"independent {code('Siena')} G Siena"}
@@ -111,7 +117,41 @@ def test_example_5_the_bodyguard_is_hired_first_seven_ducats_remain_and_only_the
     assert reasons(done)["Papacy A Urbino"] is Reason.ADVANCED and reasons(done)["Papacy G Roma"] is Reason.CONVERTED
 
 
-def test_M30_example_5_with_the_sienese_garrison_in_reach_the_bribe_is_skipped_for_want_of_money() -> None:
+def test_M36_example_5_with_12_ducats_the_sienese_garrison_is_bought_and_both_garrisons_convert() -> None:
+    """The same letter with 12 ducats: 12 - 3 (the bodyguard) = 9, the minimum to buy an
+    independent unit (12 a), with no counter-bribe: the garrison of Siena becomes the Pope's
+    (reached from Perugia, M36) and carries out the Pope's order for it (M39): both garrisons
+    convert into armies, neither city being a port; 0 ducats remain."""
+    done = play(game(*EXAMPLE_5, treasuries={"Papacy": 12}), Papacy=LETTER_5)
+    assert outcomes(done, "Papacy") == [("bodyguard 3", 3, Reason.BODYGUARD_HIRED),
+                                        ("bribe 9 buy G sie", 9, Reason.BRIBE_SUCCEEDED)]
+    assert done.position.treasuries["Papacy"] == 0
+    assert units(done.position) == {"Papacy A Arezzo", "Papacy A Perugia", "Papacy F Upper Adriatic",
+                                    "Papacy A Roma", "Papacy A Siena"}
+    assert not done.action.ignored
+
+
+def test_M36_every_independent_garrison_of_1459_stands_alone_and_is_bribable_from_next_door() -> None:
+    """AoP 3's twelve independent garrisons stand alone in their provinces at the start; each may
+    be bribed from a unit in a neighbouring area, as 12 reads for any unit: Siena from Perugia
+    (Example 5), Mantova from Verona, Ragusa from Herzegovina, Tunis from the Bay of Tunis by a
+    fleet, Trento from Bolzano, San Marino from Urbino; and not from Roma, next to none of them."""
+    start = BOARD.start
+    pairs = {"Siena": A("Papacy", "Perugia"), "Mantova": A("Venice", "Verona"), "Ragusa": A("Turkey", "Herzegovina"),
+             "Tunis": F("Turkey", "Bay of Tunis"), "Trento": A("Holy Roman Empire", "Bolzano"),
+             "San Marino": A("Papacy", "Urbino")}
+    indies = sorted(u.area for u in start.units.values() if isinstance(u.owner, Independent))
+    assert len(indies) == 12 and all(start.province_unit(area) is None for area in indies)
+    for name, near in pairs.items():
+        target = start.garrison(code(name))
+        assert target is not None and target.independent
+        placed = start.with_units([*start.units.values(), near])
+        assert bribe_reach(BOARD, placed, str(near.owner), target, frozenset()) is Reach.YES, name
+        far = start.with_units([*start.units.values(), A(str(near.owner), "Roma")])
+        assert bribe_reach(BOARD, far, str(near.owner), target, frozenset()) is Reach.NO, name
+
+
+def test_M30_example_5_with_a_papal_army_in_siena_the_bribe_is_skipped_for_want_of_money_all_the_same() -> None:
     done = play(game(*EXAMPLE_5, A("Papacy", "Siena"), treasuries={"Papacy": 10}),
                 Papacy="1. bribe 9 buy G Siena\n2. bodyguard 3")
     assert outcomes(done, "Papacy") == [("bodyguard 3", 3, Reason.BODYGUARD_HIRED),
@@ -363,7 +403,7 @@ def test_14_a_fleet_in_ferrara_supports_its_besieger_on_the_lagoon_so_the_garris
                  sieges={"Venezia": Siege("Genoa")}, control={"Ferrara": "Genoa"})
     done = play(start, Venice="G Venezia convert to F", Genoa="F Lagoon besiege\nF Ferrara S Venezia")
     assert reasons(done)["Genoa F Ferrara"] is Reason.SUPPORT_GIVEN
-    assert reasons(done)["Venice G Venezia"] is Reason.CONVERSION_BOUNCED
+    assert reasons(done)["Venice G Venezia"] is Reason.SIEGE  # its conversion stood off, then the city fell (9.4)
     assert reasons(done)["Genoa F Lagoon"] is Reason.SIEGE_COMPLETED
     assert done.position.garrison(code("Venezia")) is None and done.position.control[code("Venezia")] == "Genoa"
     done = play(start, Venice="G Venezia convert to F", Genoa="F Lagoon besiege")

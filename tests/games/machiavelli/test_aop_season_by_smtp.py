@@ -19,13 +19,13 @@ The letters (`SPRING`, `CAMPAIGN`, `SUMMER`) and the sums:
   the transfer of its first letter stands, 17.1, M35), Sicily 6 each and Savoy 3 to Turkey;
   the Holy Roman Empire 3 to Ferrara; Sicily's 6 to itself is refused as it is read (8.1); Genoa's
   3 to Savoy is not carried out nor charged (Genoa is excommunicated until the campaign ends: 15,
-  M32).  D.2: Turkey, with 15 + 6 + 6 + 3 = 30,
-  assassinates Venice for 30 (no bodyguard for Venice: 30 is 30 above nothing, 10); Dalmatia's
-  bodyguard 3 is charged though nobody tries (10).  Venice's D.4 counter-bribe is skipped, not
-  charged, and its units hold (10, M20, M40).  D.3: Genoa starts a rebellion in Massa, a province
-  an independent unit controls: 3 ducats (11.1).  D.4: Florence's bribe of 12 makes the Papal
-  army in Perugia independent (minimum 9, 12b: 3 above it, not smaller than the Pope's
-  counter-bribe of 3, 12); both are charged.  F: Florence's army takes Siena's province
+  M32).  D.2: Turkey, with 15 + 6 + 6 + 3 = 30, assassinates Venice for 30 (no bodyguard for
+  Venice: 30 is 30 above nothing, 10); Dalmatia's bodyguard 3 is charged though nobody tries
+  (10).  Venice's D.4 counter-bribe is skipped, not charged, and its units hold (10, M20, M40),
+  their orders not disclosed (M61).  D.3: Genoa starts a rebellion in Massa, a province an
+  independent unit controls: 3 ducats (11.1).  D.4: Florence's bribe of 12 makes the Papal army
+  in Perugia independent (minimum 9, 12b: 3 above it, not smaller than the Pope's counter-bribe
+  of 3, 12); both are charged.  F: Florence's army takes Siena's province
   (the independent garrison keeps the city); the Pope's order to the army bribed away is ignored
   (8.2); Milan's army enters its rebelling Como.  France 6; Savoy 12 - 3 = 9; Genoa 6 - 3 = 3; the
   Empire 6 - 3 = 3; Milan 4 - 3 = 1 (a counter-bribe); Venice 6; Ferrara 6 + 3 = 9; Florence
@@ -181,22 +181,23 @@ def test_each_campaign_statement_to_the_ducat(season: Season, country: str) -> N
 
 
 def test_6_5_3_the_trade_and_the_forced_tax_in_the_buyers_and_sellers_books(season: Season) -> None:
-    assert "  +3 A.5 sale: pon sold to Milan" in season.results("Savoy", "SP1459A")
+    assert "  +3 A.5 sale: Pontremoli (pon) sold to Milan" in season.results("Savoy", "SP1459A")
     milan = season.results("Milan", "SP1459A")
-    assert "  -3 A.5 purchase: pon bought from Savoy" in milan
-    assert "  +1 A.6 forced tax: com taxed by force" in milan
+    assert "  -3 A.5 purchase: Pontremoli (pon) bought from Savoy" in milan
+    assert "  +1 A.6 forced tax: Como (com) taxed by force" in milan
     public = season.results("France", "SP1459A")
-    assert "  pon: from Savoy to Milan\n" in public and "com was taxed by force and rebels against Milan" in public
+    assert "  Pontremoli (pon): from Savoy to Milan\n" in public
+    assert "Como (com) was taxed by force and rebels against Milan" in public
 
 
 def test_15_M32_the_excommunicated_genoa_may_give_nothing_and_is_not_charged(season: Season) -> None:
-    assert "Excommunicated (15):\n  Genoa" in season.results("Sicily", "SP1459A")
+    assert "Excommunicated (chapter 15):\n  Genoa" in season.results("Sicily", "SP1459A")
     assert "Excommunicated: Genoa (until the campaign of Spring 1459 is over, 15)" in season.results("Sicily",
                                                                                                   "SP1459A")
     genoa = season.results("Genoa", "SP1459C")
     assert ("transfer 3 to Savoy (D.1): not carried out, not charged: an excommunicated player may neither give "
             "nor receive ducats (15, M32)") in genoa
-    assert "  -3 D.3 expenditure: rebellion mas" in genoa
+    assert "  -3 D.3 expenditure: rebellion Massa (mas)" in genoa
 
 
 def test_8_1_sicilys_transfer_to_itself_is_refused_as_it_is_read_and_never_charged(season: Season) -> None:
@@ -207,53 +208,57 @@ def test_8_1_sicilys_transfer_to_itself_is_refused_as_it_is_read_and_never_charg
     assert "  -6 D.1 transfer out: transfer to Turkey\nYour expenditures" in sicily  # its only movement
 
 
-def test_10_M20_turkey_assassinates_venice_with_ducats_received_in_d1(season: Season) -> None:
+def test_10_M20_M61_turkey_assassinates_venice_with_ducats_received_in_d1_and_venices_orders_stay_secret(
+        season: Season) -> None:
     turkey = season.results("Turkey", "SP1459C")
     for line in ("  +6 D.1 transfer in: transfer from Naples", "  +3 D.1 transfer in: transfer from Savoy",
                  "  +6 D.1 transfer in: transfer from Sicily", "  -30 D.2 expenditure: assassinate Venice 30"):
         assert line in turkey
     venice = season.results("Venice", "SP1459C")
-    assert "counter-bribe 3 A ver (D.4): not carried out, not charged: the writer's leader was assassinated" in venice
+    assert ("counter-bribe 3 A Verona (ver) (D.4): not carried out, not charged: the writer's leader was "
+            "assassinated") in venice
     public = season.results("France", "SP1459C")
-    assert "Assassinated (10):\n  the leader of Venice" in public
-    assert "Venice A pad - vic, carried out as A pad H: its leader was assassinated" in public
-    assert "Turkey" not in public.split("Assassinated (10):")[1].split("\n")[1]  # the assassin is not named
+    assert "Assassinated (chapter 10):\n  the leader of Venice" in public
+    assert "Venice A Padova (pad) H: its leader was assassinated" in public  # its written advance undisclosed (M61)
+    assert "Vicenza (vic)" not in public.split("Assassinated")[0] and "pad - vic" not in public
+    assert "Turkey" not in public.split("Assassinated (chapter 10):")[1].split("\n")[1]  # the assassin is not named
 
 
 def test_12_florences_bribe_beats_the_popes_counter_bribe_and_both_are_charged(season: Season) -> None:
     florence = season.results("Florence", "SP1459C")
-    assert "  -12 D.4 expenditure: bribe (independent) Papacy A per" in florence
-    assert "bribe 12 independent A per (D.4): carried out, charged 12 ducats: the bribe succeeded" in florence
+    assert "  -12 D.4 expenditure: bribe 12 independent A Perugia (per)" in florence
+    assert "bribe 12 independent A Perugia (per) (D.4): carried out, charged 12 ducats: the bribe succeeded" in florence
     papacy = season.results("Papacy", "SP1459C")
-    assert "  -3 D.4 expenditure: counter-bribe Papacy A per" in papacy
-    assert "your A per was bribed: now independent per A per" in papacy
+    assert "  -3 D.4 expenditure: counter-bribe 3 A Perugia (per)" in papacy
+    assert "your A Perugia (per) was bribed: now independent A Perugia (per)" in papacy
     public = season.results("France", "SP1459C")
-    assert "Bribes (12): units that changed sides\n  Papacy A per is now independent" in public
-    assert "A per - sie" not in public  # the order to a unit bribed away is not disclosed (12, 8.2)
-    assert "Florence" not in public.split("Bribes (12)")[1].split("Rebellions")[0]  # nor who bribed it
+    assert "Bribes (chapter 12): units that changed sides\n  Papacy A Perugia (per) is now independent" in public
+    assert "A Perugia (per) - Siena (sie)" not in public  # the order to a unit bribed away is not disclosed (12, 8.2)
+    assert "Florence" not in public.split("Bribes (chapter 12)")[1].split("Rebellions")[0]  # nor who bribed it
 
 
 def test_11_1_a_rebellion_in_massa_and_9_4_a_siege_of_siena(season: Season) -> None:
-    assert "mas rebels against independent mas" in season.results("Milan", "SP1459C")
+    assert "Massa (mas) rebels against independent Massa (mas)" in season.results("Milan", "SP1459C")
     summer = season.results("France", "SU1459C")
-    assert "Florence A sie B: besieged the city: first successful season (9.4, M22)" in summer
-    assert "Sieges in progress: sie by Florence (1 season)" in summer
-    assert "com no longer rebels against Milan" in summer  # put down by a given Hold (11.3, M45)
+    assert "Florence A Siena (sie) B: besieged the city: first successful season (9.4, M22)" in summer
+    assert "Sieges in progress: Siena (sie) besieged by Florence for 1 season" in summer
+    assert "Como (com) no longer rebels against Milan" in summer  # put down by a given Hold (11.3, M45)
 
 
 def test_M35_naples_corrects_its_letter_once_and_its_first_transfer_stands(season: Season) -> None:
     assert "Kept from your first letter: transfer 6 to Turkey" in season.replies["correction"]
     assert "corrected once at most before the deadline (17.1, M35): your correction stands" in season.replies["third"]
-    assert "A bar - cap" not in season.results("Naples", "SP1459C")
+    assert "A Bari (bar) - Capua (cap)" not in season.results("Naples", "SP1459C")
     naples = season.results("Naples", "SP1459C")
-    assert "  -6 D.1 transfer out: transfer to Turkey" in naples and "Naples F nap - bon" in naples
+    assert "  -6 D.1 transfer out: transfer to Turkey" in naples
+    assert "Naples F Napoli (nap) - Bay of Naples (bon)" in naples
 
 
 def test_M50_who_sends_nothing_spends_nothing_and_every_unit_holds(season: Season) -> None:
     france = season.results("France", "SU1459C")
     assert "You sent no letter: no expenditure, and every unit holds (17.2, M50)." in france
     assert f"For France alone:\n{treasury(6, 6)}" in france
-    assert "France A lyo H: no order was given: the unit holds (9.2, M50)" in france
+    assert "France A Lyon (lyo) H: no order was given: the unit holds (9.2, M50)" in france
     assert "The game master processed SU1459C early" in france
 
 

@@ -118,6 +118,23 @@ def test_a_fleet_cannot_go_from_capua_to_aquila() -> None:
     assert "aqu" in BOARD.army_reach("cap") and "aqu" not in BOARD.fleet_areas("cap")
 
 
+def test_an_areas_borders_by_land_by_sea_along_which_coasts_and_through_which_strait() -> None:
+    """What BORDERS answers, from the classic table (machiavelli.md 2): Pisa's armies reach Lucca,
+    Pistoia, Florence, Siena and Piombino, its fleets the Eastern Gulf of Lyons, Lucca, Piombino,
+    the Western Tyrrhenian and, through the strait of Piombino, the Eastern Tyrrhenian; Provence
+    reaches Avignon from its north coast only, Marseilles from both; Capua and Aquila touch by
+    land only; Venice touches its Lagoon alone."""
+    pisa = {b.area: (b.land, b.sea, b.strait.name if b.strait else None) for b in BOARD.borders("psa")}
+    assert pisa == {"luc": (True, True, None), "pst": (True, False, None), "flo": (True, False, None),
+                    "sie": (True, False, None), "pio": (True, True, None), "egl": (False, True, None),
+                    "wts": (False, True, None), "ets": (False, True, "Piombino")}
+    provence = {b.area: b.fleets for b in BOARD.borders("pro")}
+    assert provence["avi"] == ((Location("pro", "nc"), Location("avi")),)
+    assert provence["mar"] == ((Location("pro", "nc"), Location("mar")), (Location("pro", "sc"), Location("mar")))
+    assert {b.area: (b.land, b.sea) for b in BOARD.borders("cap")}["aqu"] == (True, False)
+    assert [(b.area, b.land, b.sea) for b in BOARD.borders("ven")] == [("lag", False, True)]
+
+
 def test_every_adjacency_is_symmetric() -> None:
     for area, neighbours in BOARD.army_edges.items():
         assert all(area in BOARD.army_reach(n) for n in neighbours), area

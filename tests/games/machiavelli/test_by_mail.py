@@ -17,9 +17,9 @@ The played game (`played`, one per module) goes:
 * SP1454C.  Florence (6): ``bodyguard 3`` (D.2: 3), ``assassinate Milan 30`` (could not be paid
   in full: not carried out, not charged, M30), ``A flo - pst`` (advances), ``A are - pst`` (not
   adjacent: it holds, 9.3).  Milan (8) writes ``transfer 2 to Venice, A cre - man``, then corrects
-  it to ``transfer 2 to Venice, bribe 6 disband G man, counter-bribe 3 A mil, A cre - man``: the
-  transfer repeated is not doubled; the bribe is out of reach (a garrison is adjacent only to a
-  unit in its own province, M36: not charged, M38); the counter-bribe is charged (12).  Venice
+  it to ``transfer 2 to Venice, bribe 6 disband G slz, counter-bribe 3 A mil, A cre - man``: the
+  transfer repeated is not doubled; the bribe is out of reach (Saluzzo is neither in Milan's home
+  country nor next to a unit of Milan, M36: not charged, M38); the counter-bribe is charged (12).  Venice
   (1): ``bodyguard 3``, paid with the 2 ducats received in D.1 (M31).  Florence 6 - 3 = 3; Milan
   8 - 2 - 3 = 3; Venice 1 + 2 - 3 = 0.
 * SU1454C: Venice sends a line that is no order (not a letter); nobody else writes; reminders
@@ -151,7 +151,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     play.keep("florence C", letter(judge, "Florence", "bodyguard 3", "assassinate Milan 30", "A flo - pst",
                                    "A are - pst"))
     play.keep("milan C 1", letter(judge, "Milan", "transfer 2 to Venice", "A cre - man"))
-    play.keep("milan C 2", letter(judge, "Milan", "transfer 2 to Venice", "bribe 6 disband G man",
+    play.keep("milan C 2", letter(judge, "Milan", "transfer 2 to Venice", "bribe 6 disband G slz",
                                   "counter-bribe 3 A mil", "A cre - man"))
     play.step("letters C")
     play.keep("venice C", letter(judge, "Venice", "bodyguard 3"))
@@ -179,8 +179,10 @@ def test_each_player_is_told_its_country_the_board_and_the_spring_letter_it_owes
     assert "You play Venice (your choice 1;" in body and "SIGNON Venice@m1 yourpassword" in body
     assert "Your treasury: 15 ducats." in body  # AoP 3: 15 ducats each
     assert "  Naples: a dummy (plays by the defaults)" in body
-    assert ("  Venice: units A pad, A ver, F dal, G ven\n    provinces ber, bre, dal, fri, ist, pad, trv, ven, ver, "
-            "vic\n    cities dal, pad, trv, ven\n") in body
+    assert ("  Venice: units A Padua (pad), A Verona (ver), F Dalmatia (dal), G Venice (ven)\n"
+            "    10 provinces: Bergamo (ber), Brescia (bre), Dalmatia (dal), Friuli (fri), Istria (ist),\n"
+            "      Padua (pad), Treviso (trv), Venice (ven), Verona (ver), Vicenza (vic)\n"
+            "    4 cities: Dalmatia (dal), Padua (pad), Treviso (trv), Venice (ven)\n") in body
     assert "psa  Pisa [F1p]" in body and "pst  Pistoia " in body  # the areas' codes, as letters name them
     assert "In this first spring you may raise at most 3 units, and there is no income (3, M48)." in body
     assert "First phase: SP1454A, the spring letter of Spring 1454 (A orders); deadline 2026-01-08 12:00 UTC." in body
@@ -216,7 +218,7 @@ def test_M35_a_correction_replaces_the_first_letter_whose_transfers_stand(played
 def test_M35_a_third_letter_is_refused_saying_so_and_the_correction_stands(played: Played) -> None:
     assert played.outcome_of("venice 3", "pay G ven") == ("ignored", "CORRECTED_ONCE")
     venice = section(played.results("SP1454A", address("Venice"), "SP1454A"), "Venice")
-    for unit in ("G ven", "A pad", "A ver", "F dal"):
+    for unit in ("G Venice (ven)", "A Padua (pad)", "A Verona (ver)", "F Dalmatia (dal)"):
         assert f"pay {unit} (A.7): carried out, charged 3 ducats" in venice
 
 
@@ -263,17 +265,17 @@ def test_the_spring_letters_are_carried_out_as_soon_as_the_last_is_in(played: Pl
 def test_7_M12_the_spring_statement_tells_each_payment_to_the_ducat(played: Played) -> None:
     florence = section(played.results("SP1454A", address("Florence"), "SP1454A"), "Florence")
     assert "Your treasury: 15 ducats before, 6 ducats now." in florence
-    for line in ("  -3 A.4 transfer out: transfer to Milan", "  -3 A.7 salary: pay A flo",
-                 "  -3 A.7 salary: pay A are"):
+    for line in ("  -3 A.4 transfer out: transfer to Milan", "  -3 A.7 salary: pay A Florence (flo)",
+                 "  -3 A.7 salary: pay A Arezzo (are)"):
         assert line in florence
-    assert ("raise A psa (A.7): not carried out, not charged: a unit of this province is disbanded: no unit may be "
-            "raised there too (7.2, M13)" in florence)
-    assert "F psa: payment orders were sent and this unit was not listed: disbanded (7.1, M12)" in florence
+    assert ("raise A Pisa (psa) (A.7): not carried out, not charged: a unit of this province is disbanded: no unit "
+            "may be raised there too (7.2, M13)" in florence)
+    assert "F Pisa (psa): payment orders were sent and this unit was not listed: disbanded (7.1, M12)" in florence
     milan = section(played.results("SP1454A", address("Milan"), "SP1454A"), "Milan")
     assert "Your treasury: 15 ducats before, 8 ducats now." in milan
     assert "  +3 A.4 transfer in: transfer from Florence" in milan
     assert "  +2 A.4 transfer in: transfer from Venice" in milan
-    assert "raise G mil (A.7): carried out, charged 3 ducats" in milan
+    assert "raise G Milan (mil) (A.7): carried out, charged 3 ducats" in milan
 
 
 def test_M50_a_dummy_country_pays_its_units_by_default(played: Played) -> None:
@@ -285,7 +287,8 @@ def test_M50_a_dummy_country_pays_its_units_by_default(played: Played) -> None:
 
 def test_the_spring_publishes_units_raised_and_disbanded_and_no_money(played: Played) -> None:
     shown = public(played.results("SP1454A", address("Florence"), "SP1454A"))
-    assert "Units raised (7.2):\n  Milan G mil" in shown and "Units disbanded (7):\n  Florence F psa" in shown
+    assert "Units raised (7.2):\n  Milan G Milan (mil)" in shown
+    assert "Units disbanded (7):\n  Florence F Pisa (psa)" in shown
     assert "transfer" not in shown and "ducat" not in shown
     assert "Now SP1454C, the campaign letter of Spring 1454 (C orders)" in played.results(
         "SP1454A", address("Florence"), "SP1454A").body
@@ -301,9 +304,9 @@ def test_M30_M38_each_expenditure_charged_or_not_and_why(played: Played) -> None
     assert ("assassinate Milan 30 (D.2): not carried out, not charged: could not be paid in full when its turn came"
             in florence)
     milan = section(played.results("SP1454C", address("Milan"), "SP1454C"), "Milan")
-    assert ("bribe 6 disband G man (D.4): not carried out, not charged: neither in the briber's home country nor "
-            "adjacent to a unit that may direct the bribe" in milan)
-    assert "counter-bribe 3 A mil (D.4): carried out, charged 3 ducats: counter-bribe paid" in milan
+    assert ("bribe 6 disband G Saluzzo (slz) (D.4): not carried out, not charged: neither in the briber's home country "
+            "nor adjacent to a unit that may direct the bribe" in milan)
+    assert "counter-bribe 3 A Milan (mil) (D.4): carried out, charged 3 ducats: counter-bribe paid" in milan
 
 
 def test_M31_ducats_received_in_D1_are_spent_in_the_same_letter(played: Played) -> None:
@@ -314,10 +317,12 @@ def test_M31_ducats_received_in_D1_are_spent_in_the_same_letter(played: Played) 
 
 def test_9_3_each_unit_is_told_what_it_did_and_why(played: Played) -> None:
     florence = section(played.results("SP1454C", address("Florence"), "SP1454C"), "Florence")
-    assert "Florence A flo - pst: advanced" in florence
-    assert "Florence A are - pst, carried out as A are H: the unit cannot reach that area: it holds (9.3)" in florence
+    assert "Florence A Florence (flo) - Pistoia (pst): advanced" in florence
+    assert ("Florence A Arezzo (are) - Pistoia (pst), carried out as A Arezzo (are) H: the unit cannot reach that "
+            "area: it holds (9.3)" in florence)
     shown = public(played.results("SP1454C", address("Venice"), "SP1454C"))
-    assert "Milan A cre - man: advanced" in shown and "Florence A flo - pst: advanced" in shown
+    assert "Milan A Cremona (cre) - Mantua (man): advanced" in shown
+    assert "Florence A Florence (flo) - Pistoia (pst): advanced" in shown
     assert "Held, no order given (9.2, M50): " in shown and "Independent units held, unbribed (16, M33): " in shown
 
 
@@ -362,10 +367,16 @@ def test_5_1_5_2_the_fall_brings_the_springs_incomes_to_each_treasury(played: Pl
     florence = section(results, "Florence")
     assert "Your treasury: 3 ducats before, 16 ducats now." in florence  # 3 + 4 provinces + 5 (cities) + 4 (trade)
     assert "  +9 A.2 tax: tax income (5.1)" in florence and "  +4 A.2 trade: trade income (5.2)" in florence
-    assert "Your income in Spring 1455 (A.2): 13 (tax 9, trade 4)." in florence
+    assert "Your income in Spring 1455 (A.2): 13 ducats, tax 9 and trade 4:" in florence
+    # area by area (5.1, 5.2): its four provinces, A are and A pst in two, Florence and Pisa empty and
+    # its own; Arezzo's city 1, Florence's major city 3, Pisa's 1 (Pistoia has none); no fleet, no sea
+    assert "  provinces 4 (1 each, 5.1): Arezzo (are), Florence (flo), Pisa (psa), Pistoia (pst)" in florence
+    assert "  cities 5 (5.1): Arezzo (are) 1, Florence (flo) 3, Pisa (psa) 1" in florence
+    assert "  trade 4 (5.2): the home country of Florence 4" in florence and "seas" not in florence
     shown = public(results)
     assert "Spring 1455, A.1 and A.2:" in shown and "Florence 13 (tax 9, trade 4)" in shown
     assert "Anticipated treasuries (2, A.2): " in shown
+    assert "(each treasury as public information alone moves it: incomes, forced taxes and salaries" in shown
     assert "Now SP1455A, the spring letter of Spring 1455 (A orders)" in results.body
 
 
@@ -395,7 +406,7 @@ def test_the_phase_rows_keep_the_letters_as_carried_out(played: Played) -> None:
         game = session.scalars(select(Game).where(Game.name == "m1")).one()
         row = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == "SP1454C")).one()
         assert row.result is not None
-        assert row.result["letters"]["Milan"] == ["transfer 2 to Venice", "bribe 6 disband G man",
+        assert row.result["letters"]["Milan"] == ["transfer 2 to Venice", "bribe 6 disband G slz",
                                                   "counter-bribe 3 A mil", "A cre - man"]
         assert row.result["defaulted"] == sorted(DUMMIES)  # every country writes a letter, or gets the defaults
         assert game.phase == "SP1455A"
@@ -406,7 +417,7 @@ def test_history_gives_the_public_results_to_anyone(played: Played) -> None:
     history = played.judge.last_to(WATCHER)
     text = history.body + "".join(data.decode() for _, data in history.attachments.values())
     assert "== SP1454C, the campaign letter of Spring 1454 (C orders) ==" in text
-    assert "Milan A cre - man: advanced" in text and "bodyguard" not in text
+    assert "Milan A Cremona (cre) - Mantua (man): advanced" in text and "bodyguard" not in text
 
 
 # -- games of their own: ROLLBACK, TERMINATE, CREATE -----------------------------------------------------
@@ -424,9 +435,36 @@ def test_rollback_restores_the_board_and_the_letters_standing(tmp_path: Path) ->
     assert "Your treasury: 15 ducats." in status and "  transfer 3 to Milan" in status
     master(judge, "PROCESS", game="r1")
     florence = judge.last_to(address("Florence"))
-    assert florence.subject == "r1 SP1454A results"
+    assert florence.subject == "r1 SP1454A results again, after a rollback"  # they replace the first ones
+    assert "These results replace the earlier results of SP1454A" in florence.body
     # 15 - 3 (the transfer) - 3 x 3: without A.7 orders, its three units are paid by default (M12)
     assert "Your treasury: 15 ducats before, 3 ducats now." in florence.body
+
+
+def test_m63_the_end_publishes_every_letter_statement_and_grey_press_author_to_everyone(tmp_path: Path) -> None:
+    """M63: once the game ends, what the rules kept secret is published to every reader: here
+    Florence's spring letter (its transfer of 3 ducats to Milan, 17.1), Florence's statement of
+    that phase (15 ducats before; 15 - 3 - 3 x 3 = 3 after, M12), which Milan was never sent, and
+    that the grey press Milan received came from Florence."""
+    judge = Judge(tmp_path)
+    new_game(judge, ("Florence", "Milan"), "p1")
+    master(judge, "START", game="p1")
+    letter(judge, "Florence", "PRESS TO Milan", "Beware of Venice.", "ENDPRESS", game="p1")
+    letter(judge, "Florence", "transfer 3 to Milan", game="p1")
+    letter(judge, "Milan", "none", game="p1")  # SP1454A carried out
+    spring = judge.last_to(address("Milan")).body
+    assert "transfer 3 to Milan" not in spring and "Your treasury: 15 ducats before, 3 ducats now" not in spring
+    judge.new_mail()
+    judge.terminate(GM, "SIGNON MASTER@p1 gm-pw")
+    ends = {m.to: m.body for m in judge.new_mail() if m.subject == "p1 has ended"}
+    assert set(ends) == {address("Florence"), address("Milan"), GM}
+    for body in ends.values():
+        assert "=== SP1454A, " in body and "Florence's letter:\n  transfer 3 to Milan\n" in body
+        florence = body.partition("Florence's statement:\n")[2]
+        assert "Your treasury: 15 ducats before, 3 ducats now." in florence
+        assert "gm-pw" not in body and "Who played which country:" in body
+        assert re.search(r"Grey press, with its authors .*\n  SP1454A, 2026-01-05 \d\d:\d\d UTC: from Florence to "
+                         r"Milan\n", body), body
 
 
 def test_terminate_publishes_the_board_and_every_players_standing(tmp_path: Path) -> None:
@@ -498,8 +536,13 @@ def test_the_page_shows_the_board_and_the_latest_public_results_and_no_secret(tm
     page = (tmp_path / "web" / "games" / "w1" / "index.html").read_text("utf-8")
     assert "Machiavelli (classic board, 1454)" in page and "Florence: played" in page
     assert "The results of SP1454A, the spring letter of Spring 1454 (A orders)" in page
-    assert "Florence F psa" in page and "Florence A are" in page  # disbanded: not listed (M12)
+    assert "Florence F Pisa (psa)" in page and "Florence A Arezzo (are)" in page  # disbanded: not listed (M12)
     assert not re.search(r"transfer \d|Your treasury|\d ducat|bodyguard|letter of \d", page)
+    # the year's public money (A.2, 2): no income in the first spring (3); Florence pays A flo alone
+    # (3), Milan's letter has no A order, so its three units are paid by default (9, M50): anticipated
+    # 15 - 3 = 12 and 15 - 9 = 6; Florence's transfer of 3 is secret (8.1): its treasury is 9, not told
+    assert "Each country&#39;s money, year by year" in page or "Each country's money, year by year" in page
+    assert re.search(r"^  Florence +0 +0 +3 +12$", page, re.M) and re.search(r"^  Milan +0 +0 +9 +6$", page, re.M)
     assert '<img src="board.svg"' in page
     svg = (tmp_path / "web" / "games" / "w1" / "board.svg").read_text("utf-8")
     assert 'data-area="flo"' in svg and "w1" in svg
@@ -509,11 +552,14 @@ def test_the_page_shows_the_board_and_the_latest_public_results_and_no_secret(tm
 
 def test_help_gives_the_letters_syntax_and_get_info_the_rules_followed(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
-    judge.send(WATCHER, "HELP")
+    judge.send(WATCHER, "HELP machiavelli")
+    assert "=== Machiavelli, Absence of Plague (CREATE game password machiavelli [scenario]) ===" in (
+        judge.last_to(WATCHER).body)
+    judge.send(WATCHER, "HELP machiavelli create")
+    assert "  classic: Machiavelli (classic board, 1454), 8 countries" in judge.last_to(WATCHER).body
+    judge.send(WATCHER, "HELP machiavelli syntax")
     help_text = judge.last_to(WATCHER)
     text = help_text.body + "".join(data.decode() for _, data in help_text.attachments.values())
-    assert "=== Machiavelli, Absence of Plague (CREATE game password machiavelli [scenario]) ===" in text
-    assert "  classic: Machiavelli (classic board, 1454), 8 countries" in text
     assert "bribe 12 buy A Psa" in text and "sell Pisa to Venice for 5" in text  # the core's syntax, whole
     new_game(judge, ("Florence",), "i1")
     judge.send(WATCHER, "GET INFO i1")
@@ -522,16 +568,30 @@ def test_help_gives_the_letters_syntax_and_get_info_the_rules_followed(tmp_path:
     assert "press is grey (anonymous) by default (18.1)" in info
 
 
-def test_a_player_taking_over_a_dummy_country_is_briefed_on_it_alone(tmp_path: Path) -> None:
-    judge = Judge(tmp_path)
+def test_a_player_taking_over_a_dummy_country_is_briefed_with_the_board_its_map_and_its_last_statement(
+        tmp_path: Path) -> None:
+    """Naples, a dummy, paid its four units by default in the spring (15 - 4 x 3 = 3 ducats, M50); its
+    new player is told that statement, the board as it stands (public: every country's units and
+    provinces) with its map, and nothing of Florence's letter or treasury."""
+    judge = Judge(tmp_path, maps=draws_maps())
     new_game(judge, ("Florence",), "k1")
-    master(judge, "START", "SET OPENING Naples", game="k1")
+    master(judge, "START", game="k1")
+    letter(judge, "Florence", "transfer 2 to Milan", "pay A flo", game="k1")  # the spring is carried out at once
+    master(judge, "SET OPENING Naples", game="k1")
     judge.send("dee@example.org", "TAKEOVER Naples@k1 pw-dee")
     [briefing] = [m for m in judge.all_mail() if m.subject == "k1: your briefing as Naples"]
+    body = briefing.body
     assert briefing.to == "dee@example.org"
-    assert "You play Naples. Your treasury: 15 ducats." in briefing.body
-    assert "Your units: A bar, A mes, F nap, F pal" in briefing.body
-    assert "Florence" not in briefing.body
+    assert "You play Naples. Your treasury: 3 ducats." in body
+    assert "Your units: A Bari (bar), A Messina (mes), F Naples (nap), F Palermo (pal)" in body
+    assert "Your statement of SP1454A, the spring letter of Spring 1454 (A orders):" in body
+    assert "Your treasury: 15 ducats before, 3 ducats now." in body
+    assert "pay A Bari (bar) (A.7): carried out, charged 3 ducats: no payment orders: salaries paid by default" in body
+    assert "The board, Spring 1454:" in body
+    assert "  Naples: units A Bari (bar), A Messina (mes), F Naples (nap), F Palermo (pal)" in body
+    assert "transfer 2" not in body and "Florence alone" not in body  # Florence's letter and money stay its own
+    if draws_maps():
+        assert sorted(briefing.attachments) == ["k1-SP1454C.png", "k1-SP1454C.svg"]
 
 
 def test_18_3_an_eliminated_player_may_lead_another_country_as_its_substitute_a_living_one_may_not(
@@ -572,10 +632,10 @@ def test_judge_demo_machiavelli_plays_a_spring_and_a_campaign_by_smtp(demo_outpu
     assert "Your treasury: 15 ducats before, 6 ducats now." in demo_output  # Florence's spring
     assert "assassinate Milan 30 (D.2): not carried out, not charged" in demo_output  # M30
     assert "Your treasury: 6 ducats before, 3 ducats now." in demo_output  # Florence's campaign
-    assert "Milan A cre - man: advanced" in demo_output
+    assert "Milan A Cremona (cre) - Mantua (man): advanced" in demo_output
     assert "For Milan alone" not in demo_output and "For Venice alone" not in demo_output
     if draws_maps():
-        assert "Attached: demo-spring-1454-orders.png, demo-SU1454C.png" in demo_output
+        assert "Attached: demo-spring-1454-orders.png, demo-SU1454C.png, demo-SU1454C.svg" in demo_output
 
 
 @pytest.fixture(scope="module")
@@ -590,13 +650,13 @@ def test_judge_demo_machiavelli_aop_plays_the_first_spring_of_1459_and_its_campa
     # - 3 x 3 (three units raised, A.7; no income in the first spring: M48) = 6; then a
     # counter-bribe of 3: 6 - 3 = 3
     assert "Your treasury: 15 ducats before, 6 ducats now." in aop_demo_output
-    assert "  -4 A.5 purchase: pon bought from Savoy" in aop_demo_output
+    assert "  -4 A.5 purchase: Pontremoli (pon) bought from Savoy" in aop_demo_output
     assert "Your treasury: 6 ducats before, 3 ducats now." in aop_demo_output
-    assert "Milan A pav is now independent" in aop_demo_output  # Savoy's 12 beat the counter-bribe of 3 (12)
-    assert "Holy Roman Empire A ste" in aop_demo_output and "Austria" not in aop_demo_output
+    assert "Milan A Pavia (pav) is now independent" in aop_demo_output  # Savoy's 12 beat the counter-bribe of 3 (12)
+    assert "Holy Roman Empire A Steiermark (ste)" in aop_demo_output and "Austria" not in aop_demo_output
     assert "For Savoy alone" not in aop_demo_output
     if draws_maps():
-        assert "Attached: plague-spring-1459-orders.png, plague-SU1459C.png" in aop_demo_output
+        assert "Attached: plague-spring-1459-orders.png, plague-SU1459C.png, plague-SU1459C.svg" in aop_demo_output
 
 
 def test_judge_demo_refuses_a_scenario_its_kind_does_not_play(capsys: pytest.CaptureFixture[str]) -> None:
@@ -619,9 +679,12 @@ def test_4_2_a_victory_ends_the_game_with_the_ranking_in_every_mail(tmp_path: Pa
                         "units": [["Florence", "A", "flo"], ["Milan", "A", "mil"]],
                         "control": {**dict.fromkeys(cities, "Florence"), "mil": "Milan"},
                         "treasuries": {"Florence": 4, "Milan": 7}}
+    judge.new_mail()
     master(judge, "PROCESS", game="v1")
-    milan = judge.last_to(address("Milan"))
-    assert milan.subject == "v1 SP1454C results"
+    milans = [m for m in judge.new_mail() if m.to == address("Milan")]
+    assert [m.subject for m in milans] == ["v1 SP1454C results", "v1 has ended"]
+    milan, end = milans
+    assert "Game v1 has ended: won by Florence in Spring 1454." in end.body and "Ranking" in end.body
     assert "Victory (4.2): Florence wins." in milan.body and "The game is over." in milan.body
     assert re.search(r"^  1\. Florence: 15 cities, 15 provinces, tax \d+, treasury 4$", milan.body, re.M)
     with judge.db.transaction() as session:
@@ -637,19 +700,19 @@ def test_a_campaigns_mail_carries_its_operations_and_the_board_as_maps(tmp_path:
     new_game(judge, ("Florence",), "d1")
     master(judge, "START", game="d1")
     start = judge.last_to(address("Florence"))
-    assert list(start.attachments) == ["d1-SP1454A.png"] and "no map is attached" not in start.body
+    assert list(start.attachments) == ["d1-SP1454A.png", "d1-SP1454A.svg"] and "no map is attached" not in start.body
     letter(judge, "Florence", "none", game="d1")
     letter(judge, "Florence", "A flo - pst", game="d1")
     results = judge.last_to(address("Florence"))
     assert results.subject == "d1 SP1454C results"
     assert {name: kind for name, (kind, _) in results.attachments.items()} == {
-        "d1-spring-1454-orders.png": "image/png", "d1-SU1454C.png": "image/png"}
+        "d1-spring-1454-orders.png": "image/png", "d1-SU1454C.png": "image/png", "d1-SU1454C.svg": "image/svg+xml"}
     aop = Judge(tmp_path / "aop", maps=True)  # AoP's own board of 1459 is drawn too
     aop.send(GM, "CREATE d2 gm-pw machiavelli aop")
     aop.send(address("Florence"), "JOIN d2 pw-ann Florence")
     master(aop, "START", game="d2")
     start = aop.last_to(address("Florence"))
-    assert list(start.attachments) == ["d2-SP1459A.png"] and "no map is attached" not in start.body
+    assert list(start.attachments) == ["d2-SP1459A.png", "d2-SP1459A.svg"] and "no map is attached" not in start.body
 
 
 def test_a_board_without_a_drawing_says_so_where_its_map_would_be(tmp_path: Path,

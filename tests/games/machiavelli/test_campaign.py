@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from judge.games.machiavelli.core.campaign import campaign, default_letter, expected_letters
-from judge.games.machiavelli.core.existence import Conquest, HomeLoss
+from judge.games.machiavelli.core.existence import Conquest, HomeLoss, Proposal
 from judge.games.machiavelli.core.expenditures import Pay
 from judge.games.machiavelli.core.ledger import Money
 from judge.games.machiavelli.core.orders import UnitRef
@@ -14,7 +14,7 @@ from judge.games.machiavelli.core.position import Campaign, Independent, Phase, 
 from judge.games.machiavelli.core.results import Reason
 from judge.games.machiavelli.core.spring import spring_letter
 
-from .helpers import BOARD, SPRING, SUMMER, A, F, G, game, outcomes, play, where
+from .helpers import BOARD, SPRING, SUMMER, A, F, G, game, homeland, letter, outcomes, play, where
 
 FALL = Season(1454, Campaign.FALL)
 
@@ -156,6 +156,80 @@ def test_4_2_twelve_cities_win_from_spring_1465() -> None:
     assert done.end is not None and done.end.winners == ("Venice",)
 
 
+def test_M62_a_country_whose_player_left_with_no_substitute_is_eliminated_when_the_campaign_ends() -> None:
+    """18.3: "if a substitute leader cannot be found, the player is thought to have been
+    eliminated from the game, see Chapter 4.3"; M62: when the campaign ends.  Florence's player
+    left; Florence holds its home country (Florence, Arezzo, Pisa, Pistoia) with A flo, A are and
+    F psa and 7 ducats.  Its units hold through the campaign (no letter, M50); at its end it is
+    eliminated as 4.3 says (M34): each unit becomes independent where it stands, the 7 ducats are
+    removed, and so is the marker of Pistoia, where no unit stands.  Milan plays on."""
+    start = game(A("Florence", "flo"), A("Florence", "are"), F("Florence", "psa"), A("Milan", "mil"),
+                 treasuries={"Florence": 7}, control=homeland("Florence", "Milan"))
+    done = campaign(BOARD, start, {"Milan": letter("A mil H")}, leaving=frozenset({"Florence"}))
+    assert done.public().eliminated == (("Florence", Reason.LEFT_THE_GAME),)
+    assert {r.reason for r in done.action.results if r.unit.owner == "Florence"} == {Reason.NO_ORDER}
+    assert where(done.action) == {"Florence A flo", "Florence A are", "Florence F psa", "Milan A mil"}
+    assert {str(u) for u in done.position.units.values()} == {
+        "independent flo A flo", "independent are A are", "independent psa F psa", "Milan A mil"}
+    assert done.position.eliminated == {"Florence": SUMMER} and "Florence" not in done.position.treasuries
+    assert Money.of(done.movements).destroyed == 7
+    assert done.position.control["flo"] == Independent("flo") and "pst" not in done.position.control
+    assert done.position.living(BOARD.powers) == tuple(p for p in BOARD.powers if p != "Florence")
+
+
+def test_M62_a_country_that_lost_its_home_country_too_is_eliminated_for_that_one_already_out_is_left_alone() -> None:
+    control = dict.fromkeys(BOARD.home_country("Austria"), "Venice")
+    done = campaign(BOARD, game(control=control, eliminated={"Turkey": SPRING}), {},
+                    leaving=frozenset({"Austria", "Turkey"}))
+    assert done.public().eliminated == (("Austria", Reason.ELIMINATED),)
+
+
+# -- ending by agreement (M64) -----------------------------------------------------------------------------------------
+
+DRAW = Proposal()
+
+
+def test_M64_a_draw_every_surviving_voter_stands_by_ends_the_campaign_and_shares_first_place_among_all() -> None:
+    """Florence, Milan and Venice are played (they vote); the five other countries are dummies
+    (they do not vote, but survive).  All three vote DRAW: the game ends with this campaign, a
+    draw among all eight survivors, each ranked first; nothing more is awaited."""
+    votes = {"Florence": DRAW, "Milan": DRAW, "Venice": DRAW}
+    done = campaign(BOARD, game(), {}, votes=votes)
+    assert done.end is not None and done.end.agreed == DRAW and set(done.end.winners) == set(BOARD.powers)
+    assert {s.rank for s in done.end.ranking} == {1} and done.position.phase is Phase.OVER
+    assert expected_letters(BOARD, done.position) == ()
+
+
+def test_M64_no_end_while_a_surviving_voter_votes_otherwise_or_not_at_all() -> None:
+    for votes in ({"Florence": DRAW, "Milan": DRAW, "Venice": None},
+                  {"Florence": DRAW, "Milan": DRAW, "Venice": Proposal("Venice")},
+                  {"Florence": Proposal("Naples"), "Milan": Proposal("Naples")}):  # Naples, a dummy, is no voter
+        done = campaign(BOARD, game(), {}, votes=votes)
+        assert done.end is None and done.position.phase is Phase.C  # the Fall campaign follows
+
+
+def test_M64_a_concession_ranks_the_country_conceded_to_first_and_the_others_by_4_2() -> None:
+    """Every voter, Venice included, concedes to Venice.  Venice ranks first though it controls
+    nothing; the others by 4.2's factors as at a victory: Milan, holding Milan's province and its
+    city of magnitude 3 (1 city counted, 1 province), second; the six others, with nothing, tied
+    third."""
+    votes = dict.fromkeys(("Florence", "Milan", "Venice"), Proposal("Venice"))
+    done = campaign(BOARD, game(control={"mil": "Milan"}), {}, votes=votes)
+    assert done.end is not None and done.end.winners == ("Venice",)
+    ranks = {s.player: s.rank for s in done.end.ranking}
+    assert ranks == {"Venice": 1, "Milan": 2, **{p: 3 for p in BOARD.powers if p not in ("Venice", "Milan")}}
+
+
+def test_M64_a_voter_eliminated_as_the_campaign_ends_no_longer_votes_M62() -> None:
+    """Florence's player left (M62) without voting; Milan and Venice vote DRAW.  Florence is
+    eliminated at the campaign's end; the survivors' voters agree: a draw among the seven
+    survivors, Florence ranked last."""
+    votes = {"Florence": None, "Milan": DRAW, "Venice": DRAW}
+    done = campaign(BOARD, game(), {}, leaving=frozenset({"Florence"}), votes=votes)
+    assert done.end is not None and set(done.end.winners) == set(BOARD.powers) - {"Florence"}
+    assert done.end.ranking[-1].player == "Florence" and done.end.ranking[-1].rank == 8
+
+
 # -- AoP Example 5 (17.1), on the classic board -------------------------------------------------------------------
 
 EXAMPLE_5 = (A("Papacy", "per"), A("Papacy", "urb"), F("Papacy", "anc"), G("Papacy", "rme"),
@@ -165,9 +239,11 @@ ORDERS_5 = ("1. bribe 9 buy G Siena\n2. bodyguard 3\nA Urbino - Arezzo\nA Perugi
 
 
 def test_example_5_the_bodyguard_is_hired_before_the_bribe_and_seven_ducats_remain() -> None:
+    """As on AoP's board: the bribe, which the army in Perugia may direct at the lone garrison of
+    Siena (M36), is refused only because 10 - 3 = 7 ducats cannot pay its 9 (M30)."""
     done = play(game(*EXAMPLE_5, treasuries={"Papacy": 10}), Papacy=ORDERS_5)
     assert outcomes(done, "Papacy") == [("bodyguard 3", 3, Reason.BODYGUARD_HIRED),
-                                        ("bribe 9 buy G sie", 0, Reason.BRIBE_OUT_OF_REACH)]  # M36 too
+                                        ("bribe 9 buy G sie", 0, Reason.UNAFFORDABLE)]
     assert done.position.treasuries["Papacy"] == 7
     assert where(done.action) == {"Papacy A are", "Papacy A per", "Papacy F uas", "Papacy A rme",
                                   "independent sie G sie"}  # only the Roman garrison converts

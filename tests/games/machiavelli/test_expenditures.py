@@ -84,6 +84,20 @@ def test_M20_the_victims_units_hold_its_conquests_rebel_and_its_d3_d4_orders_are
     assert done.position.rebellions == {"fer": "Milan"}  # Mantua's was liberated by the Papal army
 
 
+def test_M61_the_assassinated_players_orders_are_neither_carried_out_nor_disclosed() -> None:
+    """M61 (8.2, 10): Milan's leader is assassinated (30 above no bodyguard); its army in Milan
+    was ordered to Tyrolea, its army in Cremona twice (a support and a hold).  Each holds, and
+    each result, public or Milan's, says only that it held for the assassination: no order of
+    Milan's letter is shown, not even that it gave Cremona two."""
+    start = game(A("Milan", "mil"), A("Milan", "cre"), treasuries={"Venice": 30})
+    done = play(start, Venice="assassinate Milan 30", Milan="A Mil - Tyr\nA Cre S A Mil - Tyr\nA Cre H")
+    shown = {r.unit.area: (r.order, str(r.operation), r.reason) for r in done.public().operations}
+    assert shown == {"mil": (None, "A mil H", Reason.ASSASSINATED), "cre": (None, "A cre H", Reason.ASSASSINATED)}
+    assert not done.action.ignored
+    assert [(r.order, r.reason) for r in done.for_player("Milan").operations] == [(None, Reason.ASSASSINATED)] * 2
+    assert "Milan A mil" in where(done.action) and "Milan A cre" in where(done.action)
+
+
 def test_M40_other_players_still_bribe_the_assassinated_players_units_which_then_obey_them() -> None:
     start = game(A("Milan", "cre"), A("Florence", "man"), treasuries={"Venice": 30, "Florence": 18})
     done = play(start, Venice="assassinate Milan 30", Florence="bribe 18 buy A Cre\nA Cre - Par")
@@ -160,20 +174,27 @@ def test_M36_a_bribe_reaches_the_home_country_units_next_to_the_brier_or_next_to
     assert reach(A("Milan", "nap")) is Reach.NO
 
 
-def test_M36_a_garrison_is_adjacent_only_to_the_army_or_fleet_of_its_own_province_unless_that_rebels() -> None:
+def test_M36_a_garrison_is_adjacent_to_the_army_or_fleet_of_its_province_alone_and_else_as_any_unit() -> None:
+    """12 and M36 (revised): "a garrison unit and another military unit in the same province are
+    considered adjacent, in which case the garrison unit is adjacent to no other unit"; a garrison
+    alone in its province is adjacent to the units of the neighbouring areas, both ways.  Mantua
+    touches Bologna, Arezzo touches Perugia (the classic board)."""
     garrison = G("Milan", "man")
 
     def reach(*units: Unit, rebellions: dict[str, str] | None = None, target: Unit = garrison) -> Reach:
         start = game(target, *units, rebellions=rebellions)
         return bribe_reach(BOARD, start, "Florence", target, frozenset())
 
-    assert reach(A("Florence", "bol")) is Reach.NO
-    assert reach(A("Florence", "man")) is Reach.YES
-    assert reach(A("Florence", "bol"), rebellions={"man": "Milan"}) is Reach.YES
+    assert reach(A("Florence", "bol")) is Reach.YES  # alone in Mantua: next to the army in Bologna
+    assert reach(A("Florence", "bol"), A("Milan", "man")) is Reach.NO  # paired with Milan's army: adjacent to it only
+    assert reach(A("Florence", "man")) is Reach.YES  # the army of its own province
+    assert reach(A("Florence", "bol"), A("Milan", "man"), rebellions={"man": "Milan"}) is Reach.YES  # 12's rebellion
     army = A("Milan", "per")
-    assert reach(G("Florence", "are"), target=army) is Reach.NO  # a garrison bribes only in its own province
+    assert reach(G("Florence", "are"), target=army) is Reach.YES  # a lone garrison bribes next door
+    assert reach(G("Florence", "are"), A("Milan", "are"), target=army) is Reach.NO  # paired: only its own province
     assert reach(G("Florence", "per"), target=army) is Reach.YES
-    assert reach(G("Florence", "per"), target=army, rebellions={"per": "Milan"}) is Reach.NO
+    assert reach(G("Florence", "per"), target=army, rebellions={"per": "Milan"}) is Reach.NO  # rebelling: bribes none
+    assert reach(G("Florence", "are"), target=G("Milan", "per")) is Reach.YES  # two lone garrisons, neighbours
 
 
 def test_M17_a_strait_closed_to_the_briber_cuts_the_adjacency_across_it() -> None:

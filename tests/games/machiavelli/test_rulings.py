@@ -81,7 +81,8 @@ def test_M14_a_superior_besieging_force_stops_the_conversion_and_takes_venice() 
     garrison, besieger, helper = G("Venice", "ven"), F("Milan", "lag"), F("Milan", "fri")
     start = position(garrison, besieger, helper, sieges={"ven": Siege("Milan")}, control={"ven": "Venice"})
     done = judge(start, Convert(ref(garrison), UnitKind.FLEET), Besiege(ref(besieger)), Support(ref(helper), "ven"))
-    assert done.result(garrison.place).reason is Reason.CONVERSION_BOUNCED
+    assert (done.result(garrison.place).operation, done.result(garrison.place).reason) == (
+        Convert(ref(garrison), UnitKind.FLEET), Reason.SIEGE)  # its conversion stood off, then the city fell
     assert done.result(besieger.place).reason is Reason.SIEGE_COMPLETED
     assert [(d.unit, d.reason) for d in done.disbanded] == [(garrison, Reason.SIEGE)]
     assert done.position.control["ven"] == "Milan" and where(done) == {"Milan F lag", "Milan F fri"}
@@ -266,6 +267,18 @@ def test_M22_a_first_successful_season_lays_the_siege_and_the_second_takes_the_c
     assert [(d.unit, d.reason) for d in second.disbanded] == [(GARRISON, Reason.SIEGE)]
     assert where(second) == {"Milan A cre"} and second.position.control["cre"] == "Milan"
     assert not second.position.sieges
+
+
+def test_9_4_a_garrison_destroyed_by_a_completed_siege_is_reported_destroyed_not_held() -> None:
+    """9.4: "if the siege succeeds, the garrison unit is destroyed".  An independent garrison has
+    no order (16) and would be reported among the independents that held unbribed; the second
+    season of Milan's siege of Mantua destroys it, and its result says so."""
+    garrison, besieger = G(Independent("man"), "man"), A("Milan", "man")
+    done = judge(position(garrison, besieger, sieges={"man": Siege("Milan")}), Besiege(ref(besieger)))
+    result = done.result(garrison.place)
+    assert (result.order, result.succeeded, result.reason) == (None, False, Reason.SIEGE)
+    assert [(d.unit, d.reason) for d in done.disbanded] == [(garrison, Reason.SIEGE)] and where(done) == {
+        "Milan A man"}
 
 
 def test_M22_in_the_second_season_any_order_but_besiege_is_a_hold_that_breaks_the_siege() -> None:

@@ -106,14 +106,14 @@ def test_M46_an_independent_garrison_springs_up_in_an_empty_fortified_city_no_pl
 # -- A.4 transfers (M31) ----------------------------------------------------------------------------------------
 
 
-def test_M31_a_transfer_received_in_a4_is_spent_in_a7_but_not_within_a4() -> None:
+def test_M31_a_transfer_received_in_a4_is_spent_in_a7_but_not_within_a4_and_one_of_0_is_none() -> None:
     start = spring_game(treasuries={"Milan": 10, "Venice": 0}, control={"pad": "Venice"},
                         eliminated={"Turkey": Season(1454, Campaign.FALL)})
     done = spring(start, Milan="transfer 6 to Venice\ntransfer 1 to Turkey\ntransfer 0 to Venice",
                   Venice="transfer 3 to Milan\nraise A Pad")
     assert outcomes(done, "Milan") == [("transfer 6 to Venice", 6, Reason.TRANSFERRED),
                                        ("transfer 1 to Turkey", 0, Reason.UNKNOWN_PLAYER),
-                                       ("transfer 0 to Venice", 0, Reason.WRONG_AMOUNT)]
+                                       ("transfer 0 to Venice", 0, Reason.NO_DUCATS)]
     assert outcomes(done, "Venice") == [("transfer 3 to Milan", 0, Reason.UNAFFORDABLE),
                                         ("raise A pad", 3, Reason.RAISED)]
     assert done.position.treasuries["Milan"] == 4 and done.position.treasuries["Venice"] == 3

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from judge.games.machiavelli.core.board import load_board
 from judge.games.machiavelli.core.expenditures import (
     Allow,
     Assassinate,
@@ -26,7 +27,7 @@ from judge.games.machiavelli.core.expenditures import (
 )
 from judge.games.machiavelli.core.orders import Advance, Besiege, Convert, Grant, Hold, Support, Transport, UnitRef
 from judge.games.machiavelli.core.position import Independent, UnitKind
-from judge.games.machiavelli.core.syntax import parse_letter
+from judge.games.machiavelli.core.syntax import MAX_LINE, parse_letter
 
 from .helpers import BOARD
 
@@ -136,3 +137,95 @@ def test_a_line_that_is_no_order_is_quoted_with_what_is_wrong(line: str, message
     orders, problems = parse_letter(f"G Flo H\n{line}", BOARD)
     assert orders == (Hold(ref("G", "flo")),)
     assert [str(p) for p in problems] == [f'line 2 "{line}": {message}']
+
+
+# -- what a letter line may hold: a reading that bounds the work a letter makes ----------------------------
+
+
+def test_a_route_names_at_most_every_area_of_the_board_but_the_one_left() -> None:
+    """A unit passes through each area at most once, so a route (its areas passed through and the
+    one it ends in) names at most every area but the one the unit leaves: 81 - 1 = 80 on the
+    classic board.  A route of 80 is read (whatever it is worth on the board); 81 is refused at
+    reading, saying so, and so is anything longer."""
+    assert len(BOARD.areas) == 81
+    route = ["ets", "wts"] * 40
+    orders, problems = parse_letter("A Are - " + " - ".join(route), BOARD)
+    assert not problems and orders == (Advance(ref("A", "are"), "wts", route=tuple(route[:-1])),)
+    for longer in (81, 33_159):
+        line = "A Are - " + " - ".join((["ets", "wts"] * longer)[:longer])
+        orders, problems = parse_letter(line, BOARD)
+        assert orders == () and [p.code for p in problems] == (
+            ["ROUTE_TOO_LONG"] if len(line) <= MAX_LINE else ["LINE_TOO_LONG"])
+
+
+def test_a_route_too_long_is_refused_with_the_limit_quoted() -> None:
+    line = "A Are-" + "-".join(["ets", "wts"] * 41)  # 82 areas, 334 characters: a line short enough
+    orders, problems = parse_letter(line, BOARD)
+    assert orders == () and [p.code for p in problems] == ["ROUTE_TOO_LONG"]
+    assert "at most 80 areas" in problems[0].message
+
+
+def test_the_longest_route_by_code_on_either_board_fits_a_line_and_prints_as_one() -> None:
+    """AoP's board has 102 areas: a route of 101, by code, prints as 'A xxx' and 101 times ' - xxx',
+    5 + 606 = 611 characters, within a line's 1,000, and reads back (a letter is kept as the lines
+    its orders print)."""
+    aop = load_board("aop")
+    assert len(aop.areas) == 102
+    seas = sorted(code for code, area in aop.areas.items() if not area.is_land)[:2]
+    order = Advance(ref("A", "fir"), seas[1], route=tuple((seas * 51)[:100]))
+    assert len(str(order)) == 611 <= MAX_LINE
+    assert parse_letter(str(order), aop) == ((order,), ())
+
+
+@pytest.mark.parametrize("line", [
+    "A Flo H" + " " * MAX_LINE,  # padding
+    "Ducat expenditures " + "x" * MAX_LINE + ":",  # a heading, skipped were it shorter
+    "# " + "x" * MAX_LINE,  # a comment, likewise
+])
+def test_a_line_longer_than_a_thousand_characters_is_refused_whatever_it_holds(line: str) -> None:
+    orders, problems = parse_letter(f"G Flo H\n{line}", BOARD)
+    assert orders == (Hold(ref("G", "flo")),)
+    assert [(p.number, p.code) for p in problems] == [(2, "LINE_TOO_LONG")]
+    assert len(problems[0].line) <= MAX_LINE
+
+
+@pytest.mark.parametrize("line", [
+    "transfer 1000001 to Venice", "bribe 1000001 buy A Psa", "1000001 ducats disband army Bologna",
+    "assassinate Milan " + "9" * 900, "9" * 900 + " buy A Psa", "bodyguard " + "3" * 900,
+])
+def test_an_amount_over_a_million_ducats_is_refused_at_reading_whatever_its_length(line: str) -> None:
+    orders, problems = parse_letter(line, BOARD)
+    assert orders == () and [p.code for p in problems] == ["AMOUNT_TOO_LARGE"]
+
+
+@pytest.mark.parametrize("line", ["assassinate Milan " + "9" * 4_301, "9" * 4_301 + " buy A Psa"])
+def test_a_number_python_would_not_read_is_a_line_refused_not_an_error(line: str) -> None:
+    """Python reads no number of 4,301 digits or more (it raises): such a line is over a line's
+    limit, refused as the line it is."""
+    orders, problems = parse_letter(line, BOARD)
+    assert orders == () and [p.code for p in problems] == ["LINE_TOO_LONG"]
+
+
+def test_an_amount_of_a_million_ducats_is_read() -> None:
+    assert parse_letter("transfer 1000000 to Venice\ntransfer 0001000000 to Milan", BOARD) == (
+        (Transfer("Venice", 1_000_000), Transfer("Milan", 1_000_000)), ())
+
+
+def test_an_order_word_after_an_area_is_never_read_as_part_of_its_name() -> None:
+    """'luc', 'c' and 'a' run together spell Lucca: a garrison's conversion written 'G luc C A', as the
+    judge prints it and keeps it, is the conversion, not a garrison in Lucca with no order."""
+    assert parse_letter("G luc C A\nG Lucca C\nG luc convert to A", BOARD) == (
+        (Convert(ref("G", "luc"), UnitKind.ARMY),) * 3, ())
+
+
+@pytest.mark.parametrize("board", ["classic", "aop"])
+def test_every_operation_of_every_unit_in_every_area_prints_as_a_line_that_reads_back_as_itself(board: str) -> None:
+    """Every area of both boards, every kind of unit, and each operation that names only its unit (and a
+    conversion into each other kind): the judge keeps a letter as the lines its orders print."""
+    loaded = load_board(board)
+    for area in loaded.areas:
+        for kind in UnitKind:
+            unit = UnitRef(kind, area)
+            for order in (Hold(unit), Besiege(unit), Transport(unit), Support(unit, area),
+                          *(Convert(unit, into) for into in UnitKind if into is not kind)):
+                assert parse_letter(str(order), loaded) == ((order,), ()), str(order)

@@ -127,7 +127,7 @@ def test_rule_6_2_a_36_power_void_game_by_mail_works_as_a_seven_power_one(tmp_pa
 
 def test_help_and_list_name_every_board_with_its_powers_centers_and_victory(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
-    judge.send(ALICE, "HELP\nLIST")
+    judge.send(ALICE, "HELP payola boards\nLIST")
     reply = judge.last_to(ALICE).body
     for summary in ("Standard: 7 powers, 34 centers, 18 to win, from S1901M",
                     "Ancient Mediterranean: 5 powers, 34 centers, 18 to win, from S0001M",

@@ -25,6 +25,16 @@ class Books:
         self.destroyed = 0
         self.ledger: dict[str, list[LedgerLine]] = {}
 
+    def copy(self) -> Books:
+        """A copy to try a step on without changing these books (E13's ``BID ALL BUT k``)."""
+        other = object.__new__(Books)
+        other.phase, other.destroyed = self.phase, self.destroyed
+        other.money = dict(self.money)
+        other.issued = dict(self.issued)
+        other.held = {c: dict(held) for c, held in self.held.items()}
+        other.ledger = {c: list(lines) for c, lines in self.ledger.items()}
+        return other
+
     def holding(self, corporation: str, investor: str) -> int:
         return self.held[corporation].get(investor, 0)
 

@@ -15,7 +15,9 @@ c. *Priority* (E30): each investor's ``PRIORITY`` is taken from their purse afte
 d. *Private deals* (E10), investor by investor in the new order, each investor's lines in
    sheet order: a gift gives what the giver holds then, up to the number given (E13); a paired
    trade (the other investor's matching line, the first not used yet) executes at the turn of
-   its first line, whole or not at all, and answers both lines.
+   its first line, whole or not at all, and answers both lines: each with what of its own
+   writer's was missing, if anything, else that the other's part was not there (E40 keeps each
+   investor's holdings and purse from the others).
 e. *New issues* (E11): an issue passes if the holders approving it (the CEO by the ``ISSUE``
    itself, others by ``APPROVE X m`` with m at least the issue) hold at least 80% of the
    outstanding shares, counted after the deals; its shares enter the pool, asked at its price.
@@ -246,16 +248,18 @@ class _Phase:
             seller, buyer = (investor, other) if isinstance(line, SellTo) else (other, investor)
             shares, amount = line.shares, line.amount
             books = self.books
-            if books.holding(line.corporation, seller) < shares:
-                outcome, reason, shares, amount = Outcome.FAILED, Reason.SHARES_MISSING, 0, 0
-            elif books.money[buyer] < amount:
-                outcome, reason, shares, amount = Outcome.FAILED, Reason.MONEY_MISSING, 0, 0
-            else:
+            held, paid = books.holding(line.corporation, seller) >= shares, books.money[buyer] >= amount
+            if held and paid:
                 books.move(line.corporation, seller, buyer, shares)
                 books.pay(buyer, seller, amount)
-                outcome, reason = Outcome.DONE, Reason.DONE
-            self.act(investor, None, index, line, outcome, reason, shares, amount)
-            self.act(other, None, other_index, other_line, outcome, reason, shares, amount)
+                reasons = {seller: Reason.DONE, buyer: Reason.DONE}
+            else:  # each is told what of its own was missing, never what of the other's (E40: holdings, purses)
+                shares = amount = 0
+                reasons = {seller: Reason.PARTNER_SHORT if held else Reason.SHARES_MISSING,
+                           buyer: Reason.PARTNER_SHORT if paid else Reason.MONEY_MISSING}
+            outcome = Outcome.DONE if held and paid else Outcome.FAILED
+            self.act(investor, None, index, line, outcome, reasons[investor], shares, amount)
+            self.act(other, None, other_index, other_line, outcome, reasons[other], shares, amount)
 
     def give(self, investor: str, index: int, line: Give) -> None:
         held = self.books.holding(line.corporation, investor)

@@ -18,11 +18,16 @@ Theory of operation.
    number less what it sold already, at most the holding; ``ALL`` the holding; ``ALL BUT k``
    the holding less k.  Every pool ask of a corporation (the CEO's ``SELL``, an issue's new
    shares, or a leaderless corporation's whole pool at 1 AgP, E9) sells from its one pool.
+4. *What a bid wants* (E13): a number; ``ALL``, as many shares as can be matched and paid for;
+   ``ALL BUT k``, all those shares but k: when the bid's turn comes it is tried as ``ALL`` on a
+   copy of the books, and then wants what that bought less k (none if that was k or fewer).  The
+   shares on offer count, not only the buyer's money: 5 shares in the pool and money for 20 make
+   ``ALL BUT 2`` buy 3.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from judge.games.exchange.core.books import Books
 from judge.games.exchange.core.record import Action, Fill, Outcome, Reason
@@ -82,11 +87,29 @@ def auction(books: Books, bids: list[BidEntry], asks: list[AskEntry]) -> tuple[l
 
 def _execute(books: Books, bid: BidEntry, asks: list[AskEntry], fills: list[Fill]) -> Action:
     line = bid.line
+    wanted: int | None = line.shares.count  # None: as many as can be matched and paid for (ALL)
+    if wanted is None and line.shares.but:  # all but k of what ALL would buy now (E13), tried on copies
+        possible, _, _ = _take(books.copy(), bid, [replace(a) for a in asks], None, [])
+        wanted = max(0, possible - line.shares.but)
+        if not wanted:
+            return Action(bid.author, bid.block, bid.index, line, Outcome.DONE, Reason.ALL_BUT_NONE, 0, 0)
+    bought, paid, reason = _take(books, bid, asks, wanted, fills)
+    if not bought:
+        outcome = Outcome.FAILED
+    elif wanted is None or bought >= wanted:
+        outcome = Outcome.DONE
+    else:
+        outcome = Outcome.PARTLY
+    return Action(bid.author, bid.block, bid.index, line, outcome, reason, bought, paid)
+
+
+def _take(books: Books, bid: BidEntry, asks: list[AskEntry], wanted: int | None,
+          fills: list[Fill]) -> tuple[int, int, Reason]:
+    """Run ``bid`` against ``asks`` for ``wanted`` shares (None: as many as can be matched and paid
+    for), moving shares and money in ``books``: the shares bought, the AgP paid, and why it stopped."""
+    line = bid.line
     corporation, price, buyer = line.corporation, line.price, bid.buyer
     buy_back = buyer == corporation
-    wanted: int | None = line.shares.count  # None: as many as can be matched and paid for (ALL)
-    if wanted is None and line.shares.but:
-        wanted = max(0, books.money[buyer] // price - line.shares.but)
     bought = paid = 0
     reason = Reason.FILLED if wanted else Reason.CANNOT_PAY
     while wanted is None or bought < wanted:
@@ -119,13 +142,7 @@ def _execute(books: Books, bid: BidEntry, asks: list[AskEntry], fills: list[Fill
         ask.proceeds += shares * price
         bought += shares
         paid += shares * price
-    if not bought:
-        outcome = Outcome.FAILED
-    elif wanted is None or bought >= wanted:
-        outcome = Outcome.DONE
-    else:
-        outcome = Outcome.PARTLY
-    return Action(bid.author, bid.block, bid.index, line, outcome, reason, bought, paid)
+    return bought, paid, reason
 
 
 def _ask_outcome(books: Books, ask: AskEntry) -> Action:

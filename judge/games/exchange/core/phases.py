@@ -12,8 +12,8 @@ Who is waited for (E20, E29; "the judge waits only for what they say"): in a mov
 sheet of each corporation that has units and a CEO, from its CEO (never an investor's private
 sheet); in a retreat or adjustment phase the orders of each corporation with a CEO and something
 to order; in the Exchange phase every investor's sheet (``PASS`` will do).  A phase may close
-before its deadline once everything waited for has come and nobody waits (``WAIT``); the
-deadlines themselves are the host's.
+before its deadline once everything waited for has come and nobody waits (``WAIT``, which the
+host keeps and weighs, as it does the deadlines).
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def expected(state: ExchangeState) -> tuple[Expected, ...]:
     return tuple(waited)
 
 
-def complete(state: ExchangeState, submitted: Collection[Expected], waiting: Collection[str] = ()) -> bool:
+def complete(state: ExchangeState, submitted: Collection[Expected]) -> bool:
     """Whether the step may close before its deadline: everything expected has come (``submitted``:
-    the valid submissions standing) and no investor has asked the judge to wait (E29)."""
-    return not waiting and all(e in submitted for e in expected(state))
+    the valid submissions standing); an investor's WAIT (E29) is the host's to weigh."""
+    return all(e in submitted for e in expected(state))

@@ -40,6 +40,7 @@ class Reason(Enum):
     UNMATCHED = "no matching line in the other investor's sheet (E10)"
     SHARES_MISSING = "the shares were not there when the deal's turn came (E10)"
     MONEY_MISSING = "the money was not there when the deal's turn came (E10)"
+    PARTNER_SHORT = "the other investor's part of the deal was not there when its turn came (E10, E40)"
     # new issues (E11)
     ISSUED = "approved by holders of at least 80% of the outstanding shares (E11)"
     TOO_FEW_APPROVALS = "approving holders held less than 80% of the outstanding shares (E11)"
@@ -54,6 +55,7 @@ class Reason(Enum):
     POOL_LIMIT = "the pool would have held more than a third of the issued shares (E12)"
     NO_BID = "no bid at or above the ask's price was left (E8)"
     NOT_HELD = "the seller held no more shares to sell (E8)"
+    ALL_BUT_NONE = "ALL BUT k: no more than k shares could be bought when the bid's turn came, so none (E13)"
     # elections (X.4)
     COUNTED = "counted"
     ABSTAINED = "abstained (E14)"

@@ -19,9 +19,8 @@ a line here.  ``TRANSFER`` acts when it comes too (E5, :func:`~judge.games.excha
 
 Quantities (E13) are a :class:`Quantity`: a number, ``ALL`` or ``ALL BUT k``, each meaning what
 E13 says for its line (see :meth:`Quantity.of`); for a bid, ``ALL`` is as many shares as can be
-matched and paid for, and ``ALL BUT k`` as many as the bidder's purse pays for at the bid's
-price, less k, when the bid's turn comes (the judge's reading: a bid has no holding to count
-from).  Paired deals and approvals name plain numbers (their two lines must agree exactly).
+matched and paid for, and ``ALL BUT k`` all those shares but k, counted when the bid's turn
+comes (:mod:`~.market`).  Paired deals and approvals name plain numbers (their two lines must agree exactly).
 ``ELECT X ME`` is :class:`Elect` with :data:`ME`; ``ELECT X NONE`` with ``None``.
 
 Ruling 8 and E29: a sheet with any bad line is refused whole, with every problem; the last valid

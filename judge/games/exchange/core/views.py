@@ -34,6 +34,9 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import NamedTuple
 
+from judge.engine.legal import adjustment_count, build_sites
+from judge.engine.orders import PhaseKind
+from judge.engine.position import Position
 from judge.engine.results import OrderResult
 from judge.games.exchange.core.record import Action, ExchangeRecord, Outcome, Reason
 from judge.games.exchange.core.sheet import Bid, BuyFrom, Priority, Sell, SellTo
@@ -81,14 +84,43 @@ def public_exchange(state: ExchangeState, record: ExchangeRecord) -> PublicExcha
     return PublicExchange(record.phase, state.order, corporation_facts(state))
 
 
+class Adjustment(NamedTuple):
+    """What a corporation is due in an adjustment phase, as Payola's board says it: its centers
+    and units, the builds (positive) or removals (negative) it is due, and the centers where it
+    may build that no unit stands in (its home centers it owns; any it owns on Void)."""
+
+    corporation: str
+    centers: int
+    units: int
+    due: int
+    free_homes: tuple[str, ...]
+
+
 class PublicBoard(NamedTuple):
-    """E36: what everyone learns after a phase on the board."""
+    """E36: what everyone learns after a phase on the board (and, before an adjustment phase, what
+    each corporation is due in it)."""
 
     phase: str
     results: tuple[OrderResult, ...]
     units: tuple[tuple[str, str], ...]
     centers: tuple[tuple[str, str], ...]
     corporations: tuple[CorporationFacts, ...]
+    adjustments: tuple[Adjustment, ...] = ()
+
+
+def adjustments(position: Position) -> tuple[Adjustment, ...]:
+    """Each corporation's builds or removals due in the adjustment phase ``position`` opens (none
+    in another phase), in the map's order; those due nothing left out."""
+    if position.phase.kind is not PhaseKind.ADJUSTMENT:
+        return ()
+    found = []
+    for corporation in position.game_map.powers:
+        due = adjustment_count(position, corporation)
+        if due:
+            free = tuple(c for c in build_sites(position, corporation) if c not in position.units)
+            found.append(Adjustment(corporation, len(position.centers_of(corporation)),
+                                    len(position.units_of(corporation)), due, free))
+    return tuple(found)
 
 
 def public_board(state: ExchangeState, record: MovementRecord | OrdersRecord) -> PublicBoard:
@@ -97,7 +129,7 @@ def public_board(state: ExchangeState, record: MovementRecord | OrdersRecord) ->
     position = state.position
     units = tuple(sorted((str(placed.unit), placed.power) for placed in position.units.values()))
     return PublicBoard(record.phase, record.result.results, units, tuple(sorted(position.centers.items())),
-                       corporation_facts(state))
+                       corporation_facts(state), adjustments(position))
 
 
 class ChangeKind(Enum):
@@ -157,6 +189,8 @@ def _change(action: Action) -> Change | None:
     line = action.line
     if action.corporation is not None or action.outcome in (Outcome.FAILED, Outcome.VOID):
         return None  # a block's lines move the corporation's money, not the CEO's
+    if isinstance(line, Bid) and not action.shares:
+        return None  # ALL BUT k that left nothing to buy (E13): done, and nothing moved
     if isinstance(line, Priority):
         return Change(ChangeKind.PRIORITY, -action.amount) if action.amount else None
     if isinstance(line, SellTo):

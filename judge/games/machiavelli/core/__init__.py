@@ -38,6 +38,8 @@ The map of the package
 ``existence.py``     AoP 4 at the end of a campaign: conquest, elimination, victory, ranking
 ``campaign.py``      the sequencer, the letters awaited and their defaults, what is published
 ``syntax.py``        the letters' syntax: :func:`~.syntax.parse_letter` (the players' reference)
+``review.py``        what a letter will do that its writer may still correct (17.1): the warnings
+                     of its acknowledgment
 ``notation.py``      the JSON contract: a phase's request in, its record out, positions both ways
 ===================  ===========================================================================
 
@@ -50,9 +52,10 @@ to 4), ``test_rulings`` (the Action phase's rulings), ``test_reused_core`` (DATC
 ``test_properties`` (Hypothesis, phase F), ``test_spring`` (phase A and income), ``test_expenditures``
 (phases D and E), ``test_campaign`` (the sequencer, AoP 4, Example 5), ``test_syntax``,
 ``test_notation`` (JSON and the subcommand), ``test_money`` (Hypothesis: money and units over
-random seasons), ``test_aop_board`` (AoP's board and its 1459 start against the documents) and
+random seasons), ``test_aop_board`` (AoP's board and its 1459 start against the documents),
 ``test_aop_play`` (the rules on AoP's board: Examples 5 and 6, a first spring and its campaign,
-its islands and straits).  A test is named with the chapter or ruling it holds.
+its islands and straits) and ``test_review`` (a letter's warnings).  A test is named with the
+chapter or ruling it holds.
 
 * 1.3 stacking (province and city places, one unit in Venice, Lipari, Pantelleria and Lampedusa,
   the three islands a fleet's or a rebellion's only) — ``position``, ``board``, ``operations``,
@@ -71,8 +74,10 @@ its islands and straits).  A test is named with the chapter or ruling it holds.
 * 4.1 control, updated after F.2, by trades, bribes, rebellions, spring-ups and eliminations (M5)
   — ``position``, ``action``, ``spring``, ``expense``, ``existence``; test_position, test_M5_*,
   test_M10_*, test_M39_a_bought_unit_*, test_M46_*, test_M56_*, test_M34_*.
-* 4.2 victory and ranking (M6, M7) — ``existence``; test_M6_*, test_4_2_*.
-* 4.3 elimination (M8, M34) — ``existence``; test_M8_*, test_M34_*, test_M9_controlling_*.
+* 4.2 victory and ranking (M6, M7), and the end by agreement (M64) — ``existence``; test_M6_*,
+  test_4_2_*, test_M64_*.
+* 4.3 elimination (M8, M34), and by leaving with no substitute leader (18.3, M62) —
+  ``existence``; test_M8_*, test_M34_*, test_M9_controlling_*, test_M62_*.
 * 4.4 conquest of home countries (M9) — ``existence``; test_M9_*.
 * 5.1 tax income (M47, M53, M14) — ``income``, ``spring``; test_5_1_*, test_M47_*, test_M53_*,
   test_M14_venice_*, test_11_2_*, test_A2_*.
@@ -91,8 +96,8 @@ its islands and straits).  A test is named with the chapter or ruling it holds.
   ``retreats``, ``preference``; test_rulings, test_examples, test_reused_core, test_properties
   (see stage 1's notes below); on AoP's board its straits (Piombino, Messina with the passage
   along Calabria, Bonifacio: 9.3, 13.5, M17) and Examples 5 and 6 — test_aop_play.
-* 10 assassination and bodyguards, their effects (M20, M40) — ``expense`` (D.2, E),
-  ``operations``; test_M20_*, test_M40_*.
+* 10 assassination and bodyguards, their effects (M20, M40), the victim's orders undisclosed
+  (M61) — ``expense`` (D.2, E), ``operations``; test_M20_*, test_M40_*, test_M61_*.
 * 11 rebellions: their price and raising (M21), pacification, forced taxation's, the assassination's
   and the spring-up's ends, automatic support (M44), putting down (M45), liberation (M56) —
   ``expense``, ``spring``, ``resolution``, ``action``; test_M21_*, test_M44_*, test_M45_*, test_M46_*,
@@ -109,11 +114,14 @@ its islands and straits).  A test is named with the chapter or ruling it holds.
   — ``spring``, ``expense``, ``existence``, ``operations``; test_M46_*, test_M33_*, test_M39_*,
   test_M54_*, test_M34_*.
 * 17 to 18 the letters: their syntax (M49), defaults when missing (17.2, M50), who is expected
-  (18.2) — ``syntax``, ``campaign``; test_syntax, test_M50_*, test_18_2_*.  The mail layer's part
-  (M35: one correction, transfers irrevocable; every line answered; deadlines; secrecy) is the
-  mail edge's, ``judge.games.machiavelli`` (``handlers``, ``lifecycle``, ``views``) —
-  test_by_mail (test_M35_*, test_M50_*, test_8_1_*, test_18_1_*, test_18_3_*), test_secrecy_by_mail,
-  test_aop_season_by_smtp (thirteen players' first spring and campaigns by SMTP, to the ducat).
+  (18.2), the warnings that come while a correction is possible (17.1) — ``syntax``,
+  ``campaign``, ``review``; test_syntax, test_M50_*, test_18_2_*, test_review.  The mail layer's
+  part (M35: one correction, transfers irrevocable; every line answered; deadlines; secrecy;
+  leaving, M62; votes, M64; BORDERS) is the mail edge's, ``judge.games.machiavelli``
+  (``handlers``, ``lifecycle``, ``views``) — test_by_mail (test_M35_*, test_M50_*, test_8_1_*,
+  test_18_1_*, test_18_3_*), test_secrecy_by_mail, test_rulings_by_mail (M36, M61, M62, M64, the
+  warnings, BORDERS, a siege's report), test_aop_season_by_smtp (thirteen players' first spring
+  and campaigns by SMTP, to the ducat).
 
 Not here: the mail edge and the ``judge machiavelli`` tool (``judge.games.machiavelli``), the
 boards' drawings.  Speed: ``bench/machiavelli_bench.py`` (a classic campaign and a crowded AoP one).
@@ -137,9 +145,11 @@ Readings of the economy where the documents are silent (each written where its c
 * A bribe lacking a third player's permission is charged, fails, and takes no part in the
   comparison of bribes; tied Disband bribes are still checked against the counter-bribes; of two
   units of one area made independent at once, the second bribe fails and is charged — ``expense``.
-* Bribe adjacency: neighbouring areas by army or fleet; a strait closed to the briber (no
-  ``allow ... straits``) cuts it; any change of owner by bribery — bought or made independent —
-  liberates a rebelling province — ``expense``.
+* Bribe adjacency: neighbouring areas by army or fleet; a garrison alone in its province is
+  adjacent to its neighbours' units as any unit is (M36 revised), two such garrisons in
+  neighbouring provinces to each other too; a strait closed to the briber (no ``allow ...
+  straits``) cuts it; any change of owner by bribery — bought or made independent — liberates a
+  rebelling province — ``expense``.
 * Excommunication blocks the price of a trade too; the Pope lays one excommunication a letter;
   a ban ends with the Phase F of the season it names, or with the first phase A after it was
   laid, whichever comes first — ``spring``, ``campaign``.

@@ -16,7 +16,8 @@ The steps, in order:
    attack among them (M43);
 4. sieges (9.4, M22): a season counts if the besieger ordered Besiege, was not forced out, and
    the garrison (or the rebelling city) is still there; the second consecutive one destroys the
-   garrison and gives the city to the besieger; a siege not carried on is broken;
+   garrison (its result says so, whatever it was ordered) and gives the city to the besieger; a
+   siege not carried on is broken;
 5. F.2 (:mod:`~.retreats`);
 6. rebellions: liberated by a unit not the victim's standing in the province (11.3, M56), put down
    by the victim's army or fleet executing a given Hold there while no fortified city rebels
@@ -79,6 +80,7 @@ def adjudicate(
     control, changes = _control(board, position, standing, rebellions, taken)
     carried = {Place(area) for army, op in ops.items() if decided.path.get(army) for area in op.route}
     results = tuple(
+        _destroyed(op) if place.city and place.area in taken else
         _result(op, decided, besieged.get(place), place in put_down, place in carried)
         for place, op in sorted(ops.items())
     )
@@ -226,6 +228,11 @@ def _control(board: Board, position: Position, standing: Mapping[Place, Unit], r
     return control, changes
 
 
+def _destroyed(op: Operation) -> OrderResult:
+    """The result of a garrison a completed siege destroyed (9.4): whatever it did, it is gone."""
+    return OrderResult(op.unit, op.order, op.as_order(), False, Reason.SIEGE)
+
+
 def _result(op: Operation, decided: Resolution, siege: Reason | None, put_down: bool, carried: bool) -> OrderResult:
     """One unit's result with its reason (see :class:`~.results.OrderResult`)."""
     place = op.unit.place
@@ -269,5 +276,6 @@ def _result(op: Operation, decided: Resolution, siege: Reason | None, put_down: 
         succeeded = reason is not Reason.SIEGE_BROKEN
     if op.attacks is None:
         strength = 0
-    return OrderResult(op.unit, op.order, op.as_order(), succeeded, reason, strength, came_from)
+    return OrderResult(op.unit, op.order, op.as_order(), succeeded, reason, strength, came_from,
+                       decided.automatic.get(place, ()) if op.attacks is not None else ())
 

@@ -143,6 +143,21 @@ class Strait:
 
 
 @dataclass(frozen=True, slots=True)
+class Border:
+    """How an area touches one of its neighbours (the board's data, as every rule reads it): by
+    ``land`` (an army may advance across), by ``sea`` (a fleet may: along the coast between two
+    provinces, or between a province and a sea, or two seas), with the fleet's locations at
+    either end where a province has two coasts (``fleets``: ``(from, to)`` pairs), and the
+    ``strait`` the border passes, if any (9.3, M17).  Bribes reach across any border (12, M36)."""
+
+    area: str
+    land: bool
+    sea: bool
+    fleets: tuple[tuple[Location, Location], ...] = ()
+    strait: Strait | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class VictoryCondition:
     """AoP 4.2: a player wins controlling ``cities`` cities with their provinces (one at least
     in their original home country), ``later`` from the Spring of ``from_year`` on."""
@@ -272,6 +287,23 @@ class Board:
         if kind is UnitKind.FLEET:
             return self.fleet_areas(area)
         return frozenset()
+
+    def borders(self, area: str) -> tuple[Border, ...]:
+        """Every area ``area`` borders, and how (:class:`Border`), by code."""
+        fleets = sorted((loc, dest) for loc, dests in self.fleet_edges.items() if loc.area == area for dest in dests)
+        neighbours = sorted(self.army_reach(area) | self.fleet_areas(area))
+        return tuple(
+            Border(other, other in self.army_reach(area), other in self.fleet_areas(area),
+                   tuple(pair for pair in fleets if pair[1].area == other
+                         and (pair[0].coast is not None or pair[1].coast is not None)),
+                   self.strait(area, other))
+            for other in neighbours)
+
+    def passages_through(self, area: str) -> tuple[tuple[str, str, Strait], ...]:
+        """The transports through a fleet in ``area`` that pass a strait: ``(from, to, strait)``
+        (9.3: along Calabria, through the straits of Messina)."""
+        return tuple(sorted(((a, b, s) for s in self.straits for a, via, b in s.passages if via == area),
+                            key=lambda passage: passage[:2]))
 
     def strait(self, a: str, b: str) -> Strait | None:
         """The strait the edge between ``a`` and ``b`` passes, if any."""

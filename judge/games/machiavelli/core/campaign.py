@@ -9,10 +9,10 @@ one kind of letter (:class:`~.position.Phase`):
 * **C**: the C letters — :func:`campaign` carries out C (the letters are split into
   expenditures, operations, permissions and the Pope's excommunication), D.1 to D.4 and E
   (:mod:`~.expense`), F.1 and F.2 (:func:`~.action.adjudicate`), then the end of the campaign
-  (:mod:`~.existence`: conquests, eliminations, victory); then the next season: a Spring's A.1
-  and A.2 at once (:func:`~.spring.spring_opening`), so that A.2's publication goes out with
-  the Fall's results;
-* **over**: somebody won; nothing is awaited.
+  (:mod:`~.existence`: conquests, eliminations, victory, or an end the survivors agreed on); then
+  the next season: a Spring's A.1 and A.2 at once (:func:`~.spring.spring_opening`), so that
+  A.2's publication goes out with the Fall's results;
+* **over**: somebody won, or the survivors agreed on an end; nothing is awaited.
 
 Phase B (publication, negotiation) is the mail edge's: :meth:`CampaignRecord.public` and
 :meth:`~CampaignRecord.for_player` say what the rules publish and what each player learns
@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 
 from judge.games.machiavelli.core.action import adjudicate
 from judge.games.machiavelli.core.board import Board
-from judge.games.machiavelli.core.existence import Conquest, Ending, GameEnd, HomeLoss, end_of_campaign
+from judge.games.machiavelli.core.existence import Conquest, Ending, GameEnd, HomeLoss, Proposal, end_of_campaign
 from judge.games.machiavelli.core.expenditures import (
     Allow,
     Assassinate,
@@ -132,7 +132,7 @@ class Publication:
     control_changes: tuple[ControlChange, ...]
     conquests: tuple[Conquest, ...]
     losses: tuple[HomeLoss, ...]
-    eliminated: tuple[str, ...]
+    eliminated: tuple[tuple[str, Reason], ...]  # each player eliminated, and why (M8, M62)
     end: GameEnd | None
     opening: SpringOpening | None  # the next spring's A.1 and A.2 (incomes)
     anticipated: Mapping[str, int]  # the anticipated treasuries (A.2)
@@ -189,16 +189,21 @@ class CampaignRecord:
             control_changes=d.control_changes + f.control_changes + end.control_changes,
             conquests=end.conquests,
             losses=end.losses,
-            eliminated=tuple(e.player for e in end.eliminations),
+            eliminated=tuple((e.player, e.reason) for e in end.eliminations),
             end=end.end,
             opening=self.opening,
             anticipated=self.position.anticipated,
         )
 
 
-def campaign(board: Board, position: Position, letters: Mapping[str, Sequence[LetterOrder] | None]) -> CampaignRecord:
+def campaign(board: Board, position: Position, letters: Mapping[str, Sequence[LetterOrder] | None],
+             leaving: frozenset[str] = frozenset(), votes: Mapping[str, Proposal | None] | None = None,
+             ) -> CampaignRecord:
     """Carry out one campaign (C to F, and its end) with every player's C letter (see the module
-    docstring); a missing letter is an empty one (M50)."""
+    docstring); a missing letter is an empty one (M50).  The players ``leaving`` left the game
+    with no substitute leader: they are eliminated when the campaign ends (18.3, M62).  ``votes``
+    are the standing votes on the game's end of the players who vote (M64): the game ends when
+    every surviving voter votes the same."""
     if position.phase is not Phase.C:
         raise ValueError(f"the position awaits the {position.phase.value} letters, not a campaign's C letters")
     season = position.season
@@ -233,7 +238,7 @@ def campaign(board: Board, position: Position, letters: Mapping[str, Sequence[Le
     position = replace(expending.position, treasuries=dict(purse.treasuries))
     action = adjudicate(board, position, operations, phase_d=expending.phase_d, permissions=frozenset(permissions))
     position = replace(action.position, bans={t: s for t, s in action.position.bans.items() if s != season})
-    ending = end_of_campaign(board, position, purse)
+    ending = end_of_campaign(board, position, purse, leaving, votes)
     following = season.next()
     phase = Phase.OVER if ending.end else Phase.A if following.campaign is Campaign.SPRING else Phase.C
     position = replace(ending.position, treasuries=dict(purse.treasuries), season=following, phase=phase)

@@ -1,7 +1,8 @@
 """AoP 4, the existence of a state: what is checked at the end of every campaign, after F.2 —
-home countries conquered and lost, players eliminated, and victory with the ranking.
+home countries conquered and lost, players eliminated, and victory (or an end agreed, M64)
+with the ranking.
 
-In this order (M8, M9, M34, M6, M7):
+In this order (M8, M9, M34, M62, M6, M7, M64):
 
 1. *Conquest* (4.4, M9): a player who controls every province and every city of one of the
    board's home countries (its original power's) holds it from now on, taking it from whoever
@@ -10,7 +11,9 @@ In this order (M8, M9, M34, M6, M7):
    lost — M9's "the same test as M8, per home country"; a city nobody controls (an independent
    garrison, a rebellion, an army and a garrison of two owners) keeps it.
 3. *Elimination* (4.3, M8): a player left with no home country — equivalently, every city of
-   whose current home country other players control — is eliminated: each unit becomes
+   whose current home country other players control — is eliminated, and so is a player who
+   left the game with no substitute leader taking the country over before the campaign ended
+   (18.3: "the player is thought to have been eliminated", M62): each unit becomes
    independent where it stands, unless that area already has an independent unit (then it is
    disbanded; of a garrison and an army or fleet in one area, the garrison is kept); the
    treasury is removed from the game, the control markers and the rebellions against the
@@ -23,11 +26,15 @@ In this order (M8, M9, M34, M6, M7):
    tied share the best rank and leave the next ones empty; eliminated players come after,
    those eliminated later first.  The winners are those who met the condition with the best
    rank among them.
+5. *Agreement* (M64): failing a victory, the game ends when every surviving player who votes
+   (the edge says who: a played country) stands by the same vote, a draw among all the
+   survivors (dummies included) or a concession to one of the voters; those share first place,
+   the others are ranked after them as at a victory.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from judge.games.machiavelli.core.board import Board
@@ -56,11 +63,13 @@ class HomeLoss:
 
 @dataclass(frozen=True)
 class Elimination:
-    """A player eliminated (4.3): each unit, and what it became (None: disbanded, M34)."""
+    """A player eliminated (4.3): each unit, and what it became (None: disbanded, M34), and why
+    (its home country lost, M8; or its player left with no substitute leader, 18.3, M62)."""
 
     player: str
     units: tuple[tuple[Unit, Unit | None], ...]
     treasury: int
+    reason: Reason = Reason.ELIMINATED
 
 
 @dataclass(frozen=True)
@@ -78,11 +87,21 @@ class Standing:
 
 
 @dataclass(frozen=True)
+class Proposal:
+    """A surviving player's vote to end the game by agreement (M64): a draw among every surviving
+    player (``to`` None), or a concession to the player ``to``."""
+
+    to: str | None = None
+
+
+@dataclass(frozen=True)
 class GameEnd:
-    """The game is won (4.2): the winners and every player's standing."""
+    """The game is over: won (4.2), or ended by the survivors' agreement (``agreed``, M64); the
+    winners (those sharing first place) and every player's standing."""
 
     winners: tuple[str, ...]
     ranking: tuple[Standing, ...]
+    agreed: Proposal | None = None
 
 
 @dataclass(frozen=True)
@@ -117,8 +136,12 @@ def _held_by_others(board: Board, position: Position, player: str, country: str)
     return all(isinstance(c := position.city_controller(area), str) and c != player for area in cities)
 
 
-def end_of_campaign(board: Board, position: Position, purse: Purse) -> Ending:
-    """Conquests, losses, eliminations and victory at the end of a campaign (module docstring)."""
+def end_of_campaign(board: Board, position: Position, purse: Purse, leaving: frozenset[str] = frozenset(),
+                    votes: Mapping[str, Proposal | None] | None = None) -> Ending:
+    """Conquests, losses, eliminations, victory or agreement at the end of a campaign (module docstring);
+    the players ``leaving`` (left with no substitute leader) are eliminated too (18.3, M62).
+    ``votes`` are the standing votes of the players who vote (M64: each played country, its vote
+    or None): the game ends by agreement when every surviving voter votes the same."""
     players = position.living(board.powers)
     homes = {p: set(position.home_countries(p)) for p in players}
     conquests: list[Conquest] = []
@@ -138,15 +161,16 @@ def end_of_campaign(board: Board, position: Position, purse: Purse) -> Ending:
     ended: list[RebellionEnd] = []
     changes: list[ControlChange] = []
     for player in players:
-        if not homes[player]:
-            position, elimination = _eliminate(board, position, player, purse, ended, changes)
+        if not homes[player] or player in leaving:
+            why = Reason.ELIMINATED if not homes[player] else Reason.LEFT_THE_GAME
+            position, elimination = _eliminate(board, position, player, why, purse, ended, changes)
             eliminations.append(elimination)
-    return Ending(tuple(conquests), tuple(losses), tuple(eliminations), tuple(ended), tuple(changes),
-                  _victory(board, position), position)
+    end = _victory(board, position) or _agreement(board, position, votes or {})
+    return Ending(tuple(conquests), tuple(losses), tuple(eliminations), tuple(ended), tuple(changes), end, position)
 
 
-def _eliminate(board: Board, position: Position, player: str, purse: Purse, ended: list[RebellionEnd],
-               changes: list[ControlChange]) -> tuple[Position, Elimination]:
+def _eliminate(board: Board, position: Position, player: str, why: Reason, purse: Purse,
+               ended: list[RebellionEnd], changes: list[ControlChange]) -> tuple[Position, Elimination]:
     """Eliminate ``player`` (4.3, M34; see the module docstring)."""
     treasury = purse.balance(player)
     purse.confiscate(player, "end")
@@ -186,7 +210,7 @@ def _eliminate(board: Board, position: Position, player: str, purse: Purse, ende
         eliminated={**position.eliminated, player: position.season},
         bans=bans,
     )
-    return position, Elimination(player, tuple(fates), treasury)
+    return position, Elimination(player, tuple(fates), treasury, why)
 
 
 def _victory(board: Board, position: Position) -> GameEnd | None:
@@ -204,17 +228,35 @@ def _victory(board: Board, position: Position) -> GameEnd | None:
     return GameEnd(winners, ranking)
 
 
-def standings(board: Board, position: Position) -> tuple[Standing, ...]:
+def _agreement(board: Board, position: Position, votes: Mapping[str, Proposal | None]) -> GameEnd | None:
+    """The end the survivors agreed on, if every surviving voter votes for the same one (M64): a
+    draw shares first place among every surviving player (dummies too: they do not vote, but
+    survive); a concession, to a surviving voter, ranks that player first."""
+    survivors = position.living(board.powers)
+    cast = {votes[p] for p in survivors if p in votes}
+    if len(cast) != 1:
+        return None
+    (agreed,) = cast
+    if agreed is None or (agreed.to is not None and (agreed.to not in votes or agreed.to not in survivors)):
+        return None
+    first = survivors if agreed.to is None else (agreed.to,)
+    return GameEnd(first, standings(board, position, first), agreed)
+
+
+def standings(board: Board, position: Position, first: Sequence[str] = ()) -> tuple[Standing, ...]:
     """Every player's rank as 4.2 ranks them (M7): cities counted, then provinces controlled,
     then the tax income A.2 would collect now, then the treasury; the eliminated after the
-    living, the later eliminated first.  Victory's ranking, and a game ended before anyone won."""
+    living, the later eliminated first.  Victory's ranking, and a game ended before anyone won;
+    ``first`` share first place, the others ranked after them (a draw or a concession, M64)."""
     players = position.living(board.powers)
     tax = incomes(board, position, players, trade=False)
     scores = {p: (len(counted_cities(board, position, p)),
                   sum(position.controller(a) == p for a in board.areas if board.areas[a].is_land),
                   tax[p].tax, position.treasuries.get(p, 0)) for p in players}
-    ranking = _ranked(sorted(players, key=lambda p: scores[p], reverse=True), lambda p: scores[p])
-    result = [Standing(p, rank, *scores[p]) for p, rank in ranking]
+    top = sorted((p for p in players if p in first), key=lambda p: scores[p], reverse=True)
+    rest = sorted((p for p in players if p not in first), key=lambda p: scores[p], reverse=True)
+    result = [Standing(p, 1, *scores[p]) for p in top]
+    result += [Standing(p, len(top) + rank, *scores[p]) for p, rank in _ranked(rest, lambda p: scores[p])]
     fallen = sorted(position.eliminated.items(), key=lambda item: item[1].sort_key(), reverse=True)
     offset = len(players)
     for player, rank in _ranked([p for p, _ in fallen], lambda p: position.eliminated[p].sort_key()):

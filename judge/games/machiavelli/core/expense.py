@@ -121,7 +121,7 @@ def transfers(position: Position, players: Sequence[str], orders: Mapping[str, S
             if order.to not in players or order.to == player:
                 reason = Reason.UNKNOWN_PLAYER
             elif order.amount < 1:
-                reason = Reason.WRONG_AMOUNT
+                reason = Reason.NO_DUCATS
             elif player in bans or order.to in bans:
                 reason = Reason.EXCOMMUNICATION_BLOCKS
             elif purse.send(player, order.to, order.amount, (Flow.TRANSFER_OUT, Flow.TRANSFER_IN), phase, "transfer"):
@@ -171,18 +171,27 @@ def _neighbours(board: Board, area: str) -> frozenset[str]:
     return board.army_reach(area) | board.fleet_areas(area)
 
 
+def _paired(position: Position, unit: Unit) -> bool:
+    """Whether ``unit`` is a garrison sharing its province with an army or fleet: it is then
+    adjacent to that unit only (12: "in which case the garrison unit is adjacent to no other
+    unit")."""
+    return unit.kind is UnitKind.GARRISON and position.province_unit(unit.area) is not None
+
+
 def adjacent(board: Board, position: Position, near: Unit, target: Unit) -> bool:
-    """Whether ``near`` may direct a bribe at ``target`` (12, M36): units in neighbouring areas;
-    a garrison only with the army or fleet of its own province, both ways — but a garrison in a
-    rebelling province directs no bribe, and may be bribed from the neighbouring areas."""
-    rebelling = target.area in position.rebellions
-    if target.kind is UnitKind.GARRISON:
-        if near.kind is UnitKind.GARRISON:
-            return False
-        return near.area == target.area or (rebelling and target.area in _neighbours(board, near.area))
-    if near.kind is UnitKind.GARRISON:
-        return near.area == target.area and not rebelling
-    return target.area in _neighbours(board, near.area)
+    """Whether ``near`` may direct a bribe at ``target`` (12, M36): a garrison and the army or
+    fleet of its own province, both ways; otherwise units in neighbouring areas, unless either
+    is a garrison paired so with an army or fleet — a garrison alone in its province is adjacent
+    to the neighbouring areas' units as any unit is (17.1's Example 5: the Papal army in Perugia
+    bribes the Sienese garrison).  A garrison in a rebelling province directs no bribe, and may
+    be bribed from the neighbouring areas even when paired."""
+    if near.kind is UnitKind.GARRISON and near.area in position.rebellions:
+        return False
+    if near.area == target.area:
+        return True  # two units of one province: a garrison and its army or fleet
+    if target.area not in _neighbours(board, near.area) or _paired(position, near):
+        return False
+    return not _paired(position, target) or target.area in position.rebellions
 
 
 def bribe_reach(board: Board, position: Position, briber: str, target: Unit,
@@ -288,7 +297,7 @@ def _assassinations(position: Position, players: Sequence[str], written: Written
                 sheet.add(player, at, order, 0, Reason.WRONG_AMOUNT)
             elif (type(order), leader) in seen:
                 sheet.add(player, at, order, 0, Reason.CONTRADICTORY)
-            elif not purse.pay(player, order.amount, Flow.EXPENDITURE, "D.2", f"{order}"):
+            elif not purse.pay(player, order.amount, Flow.EXPENDITURE, "D.2", f"{order}", order):
                 sheet.add(player, at, order, 0, Reason.UNAFFORDABLE)
             elif isinstance(order, Assassinate):
                 index = sheet.add(player, at, order, order.amount, Reason.NOT_THE_HIGHEST)
@@ -326,7 +335,7 @@ def _rebellions(
                 sheet.add(player, at, order, 0, Reason.WRONG_AMOUNT)
             elif order.area in seen:
                 sheet.add(player, at, order, 0, Reason.CONTRADICTORY)
-            elif not purse.pay(player, PACIFICATION, Flow.EXPENDITURE, "D.3", f"pacify {order.area}"):
+            elif not purse.pay(player, PACIFICATION, Flow.EXPENDITURE, "D.3", f"pacify {order.area}", order):
                 sheet.add(player, at, order, 0, Reason.UNAFFORDABLE)
             else:
                 sheet.add(player, at, order, PACIFICATION, Reason.PACIFIED, succeeded=True)
@@ -353,7 +362,7 @@ def _rebellions(
                 reason = Reason.WRONG_AMOUNT
             elif area in seen:
                 reason = Reason.CONTRADICTORY
-            elif not purse.pay(player, price, Flow.EXPENDITURE, "D.3", f"rebellion {area}"):
+            elif not purse.pay(player, price, Flow.EXPENDITURE, "D.3", f"rebellion {area}", rebel):
                 reason = Reason.UNAFFORDABLE
             else:
                 reason = None
@@ -400,7 +409,7 @@ def _bribes(
                 reason = (Reason.WRONG_AMOUNT if not valid_amount(order.amount, COUNTER_BRIBE)
                           else Reason.CONTRADICTORY if repeated else None)
                 if reason is None and not purse.pay(player, order.amount, Flow.EXPENDITURE, "D.4",
-                                                    f"counter-bribe {target}"):
+                                                    f"counter-bribe {target}", order):
                     reason = Reason.UNAFFORDABLE
                 if reason is not None:
                     sheet.add(player, at, order, 0, reason)
@@ -413,7 +422,7 @@ def _bribes(
             if reason is None and repeated:
                 reason = Reason.CONTRADICTORY
             if reason is None and not purse.pay(player, order.amount, Flow.EXPENDITURE, "D.4",
-                                                f"bribe ({order.kind.value}) {target}"):
+                                                f"bribe ({order.kind.value}) {target}", order):
                 reason = Reason.UNAFFORDABLE
             if reason is not None:
                 sheet.add(player, at, order, 0, reason)

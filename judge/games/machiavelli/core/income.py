@@ -16,21 +16,44 @@ cities the player holds.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import Enum
 
 from judge.games.machiavelli.core.board import Board
 from judge.games.machiavelli.core.position import Owner, Position
 
 
+class Source(Enum):
+    """What pays a ducat of income (5.1, 5.2, 14)."""
+
+    PROVINCE = "province"
+    CITY = "city"
+    SEA = "sea"
+    LAGOON = "lagoon"
+    TRADE = "trade"
+
+
+@dataclass(frozen=True)
+class Earning:
+    """What one area, or one home country's trade, paid a player: ``where`` is the area's code,
+    or for trade the home country (its power's name)."""
+
+    source: Source
+    where: str
+    ducats: int
+
+
 @dataclass(frozen=True)
 class Income:
-    """One player's income of an A.2 (5.1, 5.2, 14)."""
+    """One player's income of an A.2 (5.1, 5.2, 14), and what paid it, area by area (``earnings``:
+    not compared, the counts say the same)."""
 
     seas: int = 0
     provinces: int = 0
     cities: int = 0
     lagoon: int = 0
     trade: int = 0
+    earnings: tuple[Earning, ...] = field(default=(), compare=False)
 
     @property
     def tax(self) -> int:
@@ -65,25 +88,31 @@ def incomes(board: Board, position: Position, players: Iterable[str], *, trade: 
     "tax income which would be currently collected" that ranks players: 4.2)."""
     wanted = set(players)
     counts = {player: {"seas": 0, "provinces": 0, "cities": 0, "lagoon": 0} for player in wanted}
-    for code, area in board.areas.items():
+    earned: dict[str, list[Earning]] = {player: [] for player in wanted}
+    for code, area in sorted(board.areas.items()):
         collector = province_collector(position, code)
         if collector in wanted:
             assert isinstance(collector, str)
             counts[collector]["seas" if area.is_sea else "provinces"] += 1
+            earned[collector].append(Earning(Source.SEA if area.is_sea else Source.PROVINCE, code, 1))
         if area.city is not None:
             city = city_collector(board, position, code)
             if city in wanted:
                 assert isinstance(city, str)
                 counts[city]["cities"] += area.city.income
+                earned[city].append(Earning(Source.CITY, code, area.city.income))
     lagoon = board.lagoon
     if lagoon is not None and position.province_unit(lagoon.sea) is None:
         venice = position.controller(lagoon.island)
         if venice in wanted:
             assert isinstance(venice, str)
             counts[venice]["lagoon"] += 1
+            earned[venice].append(Earning(Source.LAGOON, lagoon.sea, 1))
+    for player in wanted if trade else ():
+        earned[player] += [Earning(Source.TRADE, c, board.trade[c]) for c in sorted(position.home_countries(player))]
     return {
-        player: Income(**counts[player], trade=sum(board.trade[c] for c in position.home_countries(player))
-                       if trade else 0)
+        player: Income(**counts[player], trade=sum(e.ducats for e in earned[player] if e.source is Source.TRADE),
+                       earnings=tuple(earned[player]))
         for player in sorted(wanted)
     }
 

@@ -55,13 +55,16 @@ _KINDS = {
 @dataclass(frozen=True)
 class Movement:
     """One movement of a player's treasury: the signed amount, its flow, the sub-phase (``A.2``,
-    ``D.4``, ``end``...) and what it was for."""
+    ``D.4``, ``end``...) and what it was for: in words, and the letter's order that moved it,
+    if one did (a trade's, a forced tax's, a salary's, an expenditure's), for the edges to
+    write with its areas' names."""
 
     player: str
     amount: int
     flow: Flow
     phase: str
     detail: str
+    order: LetterOrder | None = None
 
 
 @dataclass(frozen=True)
@@ -109,28 +112,33 @@ class Purse:
         self.treasuries[movement.player] = self.balance(movement.player) + movement.amount
         self.movements.append(movement)
 
-    def receive(self, player: str, amount: int, flow: Flow, phase: str, detail: str) -> None:
-        """Income: ducats entering the game."""
+    def receive(self, player: str, amount: int, flow: Flow, phase: str, detail: str,
+                order: LetterOrder | None = None) -> None:
+        """Income: ducats entering the game (``order``: the letter's order that collected them)."""
         if amount:
-            self._move(Movement(player, amount, flow, phase, detail))
+            self._move(Movement(player, amount, flow, phase, detail, order))
 
-    def pay(self, player: str, amount: int, flow: Flow, phase: str, detail: str) -> bool:
-        """Take ``amount`` from ``player`` if it can be paid in full now (M30); False if not."""
+    def pay(self, player: str, amount: int, flow: Flow, phase: str, detail: str,
+            order: LetterOrder | None = None) -> bool:
+        """Take ``amount`` from ``player`` if it can be paid in full now (M30); False if not
+        (``order``: the letter's order that pays it)."""
         if amount > self.balance(player):
             return False
         if amount:
-            self._move(Movement(player, -amount, flow, phase, detail))
+            self._move(Movement(player, -amount, flow, phase, detail, order))
         return True
 
     def send(self, payer: str, payee: str, amount: int, flows: tuple[Flow, Flow], phase: str,
-             detail: str | tuple[str, str]) -> bool:
+             detail: str | tuple[str, str],
+             orders: tuple[LetterOrder | None, LetterOrder | None] = (None, None)) -> bool:
         """Move ``amount`` from ``payer`` (now, if it can be paid in full) to ``payee`` (when the
         sub-phase is :meth:`settle`\\ d); ``flows``: the payer's and the payee's; ``detail``: what
-        both books say, with "to payee" and "from payer" after it, or each book's own words."""
+        both books say, with "to payee" and "from payer" after it, or each book's own words;
+        ``orders``: the payer's and the payee's orders that moved it (a trade's)."""
         paid, received = detail if isinstance(detail, tuple) else (f"{detail} to {payee}", f"{detail} from {payer}")
-        if not self.pay(payer, amount, flows[0], phase, paid):
+        if not self.pay(payer, amount, flows[0], phase, paid, orders[0]):
             return False
-        self._owed.append(Movement(payee, amount, flows[1], phase, received))
+        self._owed.append(Movement(payee, amount, flows[1], phase, received, orders[1]))
         return True
 
     def settle(self) -> None:

@@ -191,7 +191,10 @@ def run(data: Any) -> dict[str, Any]:
         answer |= spring_to_data(spring)
         after = spring.position
     elif position.phase is Phase.C:
-        record = campaign(board, position, letters)
+        leaving = data.get("leaving", [])
+        if not isinstance(leaving, list):
+            raise NotationError("leaving is a list of the players who left with no substitute leader (M62)")
+        record = campaign(board, position, letters, frozenset(_power(board, str(p)) for p in leaving))
         answer |= campaign_to_data(record)
         after = record.position
     else:
@@ -279,7 +282,7 @@ def campaign_to_data(record: CampaignRecord) -> dict[str, Any]:
         "control": [_control(c) for c in (*d.control_changes, *f.control_changes, *end.control_changes)],
         "conquests": [{"country": c.country, "player": c.player, "previous": c.previous} for c in end.conquests],
         "losses": [{"player": x.player, "country": x.country} for x in end.losses],
-        "eliminated": [{"player": e.player, "treasury": e.treasury,
+        "eliminated": [{"player": e.player, "treasury": e.treasury, "reason": e.reason.name,
                         "units": [[_unit(u), _unit(a)] for u, a in e.units]} for e in end.eliminations],
         "winners": list(end.end.winners) if end.end else [],
         "ranking": [{"player": s.player, "rank": s.rank, "cities": s.cities, "provinces": s.provinces, "tax": s.tax,

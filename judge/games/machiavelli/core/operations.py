@@ -7,9 +7,11 @@ position as phase D left it:
 
 1. Each unit obeys its owner's order; an independent unit obeys the player who bribed it to
    operate, and holds otherwise (M39, M33); orders for units the writer does not command are set
-   aside undisclosed (M50).  An assassinated player's units hold (M20).  A besieger in a
-   siege's second season may only besiege or hold (9.4), and holds if bribery made it or the
-   garrison change sides (M39).
+   aside undisclosed (M50).  An assassinated player's units hold (M20), and the orders written
+   for them are not disclosed: each is reported as held for the assassination (M61, as 8.2
+   keeps a bribed unit's original order undisclosed).  A besieger in a siege's second season
+   may only besiege or hold (9.4), and holds if bribery made it or the garrison change sides
+   (M39).
 2. Each order is checked against the board and the position (:func:`_operation`); an order that
    cannot be carried out becomes a Hold that keeps the reason.  A move or support through a
    strait closed to the player is such a Hold (M55): it attacks nothing and supports nothing; so
@@ -177,10 +179,10 @@ def operations(
     for place, unit in position.units.items():
         written = given.get(place, [])
         order = written[0] if len(written) == 1 else None
-        if len(written) > 1:
+        if isinstance(unit.owner, str) and unit.owner in phase_d.assassinated:
+            ops[place] = hold(unit, None, Reason.ASSASSINATED)  # its orders not carried out, nor disclosed (M61)
+        elif len(written) > 1:
             ops[place] = hold(unit, None, Reason.SEVERAL_ORDERS)
-        elif isinstance(unit.owner, str) and unit.owner in phase_d.assassinated:
-            ops[place] = hold(unit, order, Reason.ASSASSINATED)
         elif unit.independent and place not in phase_d.operated:
             ops[place] = hold(unit, order, Reason.INDEPENDENT)
         elif order is None:

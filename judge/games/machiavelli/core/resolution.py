@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from judge.games.machiavelli.core.board import Board
 from judge.games.machiavelli.core.operations import Op, Operation, supports_matched
 from judge.games.machiavelli.core.position import Owner, Place, Position
-from judge.games.machiavelli.core.results import Reason
+from judge.games.machiavelli.core.results import Automatic, Reason
 
 PREVAILS, GIVEN, PATH = "prevails", "given", "path"
 Key = tuple[str, Place]
@@ -83,6 +83,7 @@ class Resolution:
     path: Mapping[Place, bool]  # each transported advance: did its fleets carry it
     entered: frozenset[Place]  # the attacks whose unit now stands in the area attacked
     strength: Mapping[Place, int]  # each attack's attack strength
+    automatic: Mapping[Place, tuple[Automatic, ...]]  # each attack's automatic supports (M44), if it had any
     dislodged: Mapping[Place, Place]  # a unit forced out (or made a garrison in Venice) -> its attacker's place
     matched: Mapping[Place, Place | None]  # each support -> the unit it adds to (M18)
     settled: Mapping[Place, Reason]  # decisions fixed by the Szykman (M24) or standoff (M27) rule
@@ -111,7 +112,8 @@ class _Contest:
         for support, unit in self.matched.items():
             if unit is not None:
                 self.backers[unit].append(support)
-        self.bonus = self._automatic_supports()
+        self.automatic = self._automatic_supports()
+        self.bonus = {place: len(helpers) for place, helpers in self.automatic.items()}
         self.head_on = self._head_to_head()
         self.known: dict[Key, bool] = {}
         self.settled: dict[Place, Reason] = {}
@@ -126,26 +128,28 @@ class _Contest:
 
     # -- static parts -----------------------------------------------------------------------------------
 
-    def _automatic_supports(self) -> dict[Place, int]:
-        """The strength a rebellion and an independent garrison add to a lone player's attack (M44)."""
-        bonus: dict[Place, int] = {}
+    def _automatic_supports(self) -> dict[Place, tuple[Automatic, ...]]:
+        """The supports a rebellion and an independent garrison give a lone player's attack, 1
+        each (M44)."""
+        found: dict[Place, tuple[Automatic, ...]] = {}
         for area, attackers in self.into.items():
             owners = {self.ops[p].unit.owner for p in attackers}
             if len(owners) != 1:
                 continue
             (owner,) = owners
-            extra = 0
+            helpers: list[Automatic] = []
             victim = self.position.rebellions.get(area)
             if victim is not None and victim != owner:
-                extra += 1
+                helpers.append(Automatic.REBELLION)
             garrison = self.position.garrison(area)
             occupant = self.position.province_unit(area)
             if (garrison is not None and garrison.independent and self.ops[garrison.place].reason is Reason.INDEPENDENT
                     and occupant is not None and occupant.owner not in (garrison.owner, owner)):
-                extra += 1
-            for place in attackers:
-                bonus[place] = extra
-        return bonus
+                helpers.append(Automatic.GARRISON)
+            if helpers:
+                for place in attackers:
+                    found[place] = tuple(helpers)
+        return found
 
     def _head_to_head(self) -> dict[Place, Place]:
         """Advances that meet head to head: each into the other's area, neither transported (13.2)."""
@@ -445,6 +449,7 @@ class _Contest:
             path={p: self.known[(PATH, p)] for p, op in self.attacks.items() if op.route},
             entered=entered,
             strength={p: self.attack(p)[0] for p in self.attacks},
+            automatic=self.automatic,
             dislodged=dislodged,
             matched=self.matched,
             settled=self.settled,

@@ -23,7 +23,8 @@ class Reason(Enum):
     NOT_OWNER = "the order is for a unit its writer does not command after phase D: ignored (8.2, M50)"
     NO_SUCH_UNIT = "no such unit stands there: the order is ignored (8.2)"
     NO_UNIT_NAMED = "the unit the support or transport names does not stand there: it holds (8.2, 9.5, 9.6)"
-    ASSASSINATED = "its leader was assassinated: every unit holds, and may be supported (10, M20)"
+    ASSASSINATED = ("its leader was assassinated: every unit holds, and may be supported; its orders are not "
+                    "disclosed (10, M20, M61)")
     INDEPENDENT = "an independent unit holds unless bribed to operate (16, M33)"
     INDEPENDENT_MAY_NOT_ADVANCE = "an independent unit cannot leave its native area: it holds (12, 16, M33)"
     BRIBED_BESIEGER = "besieger and besieged are no longer enemies since a bribe: the besieger holds (9.4, M39)"
@@ -91,6 +92,7 @@ class Reason(Enum):
     UNAFFORDABLE = "could not be paid in full when its turn came (2, 8.1, M30)"
     WRONG_AMOUNT = "not the fixed price, or not the minimum plus a multiple of 3: unclear (8.1, M37, M38)"
     UNKNOWN_PLAYER = "names no living player other than the writer (8.1, M31)"
+    NO_DUCATS = "a transfer is of whole ducats, 1 or more: a transfer of 0 is none (8.1, M31)"
     EXCOMMUNICATION_BLOCKS = "an excommunicated player may neither give nor receive ducats (15, M32)"
     TRANSFERRED = "the ducats were transferred; the receiver learns of them in phase B (8.1, M31)"
     SOLD = "the province was sold: the price paid to the seller, the control marker moved (6, M10)"
@@ -160,8 +162,18 @@ class Reason(Enum):
     CONQUERED = "controls every province and city of the home country: it joins the player's (4.4, M9)"
     HOME_LOST = "another player conquered it, or controls every one of its cities: the home country is lost (4.4, M9)"
     ELIMINATED = "every city of the current home country is controlled by other players: eliminated (4.3, M8)"
+    LEFT_THE_GAME = ("its player left the game and no substitute leader took it over before the campaign ended: "
+                     "eliminated (18.3, 4.3, M62)")
     MADE_INDEPENDENT = "its player was eliminated: the unit becomes independent where it stands (4.3, M34)"
     NATIVE_AREA_HELD = "its player was eliminated, and its area has an independent unit already: disbanded (M34)"
+
+
+class Automatic(Enum):
+    """An automatic support an attack had (M44): a rebellion's, or an independent garrison's, each
+    adding 1 to a lone player's advance into its province."""
+
+    REBELLION = "the rebellion's automatic support (11.2, M44)"
+    GARRISON = "the independent garrison's automatic support (16, M44)"
 
 
 @dataclass(frozen=True)
@@ -169,7 +181,8 @@ class OrderResult:
     """One unit's operation in F.1: the unit as it stood (its owner after phase D), the order it
     was given, what it carried out (the order, or the Hold it became), whether that succeeded,
     and why; ``dislodged_from`` is set when the unit was forced to retreat (or, in Venice, to
-    become a garrison): the area the attack came from (M41)."""
+    become a garrison): the area the attack came from (M41); ``automatic``: the automatic
+    supports an attack had (M44), counted in its strength."""
 
     unit: Unit
     order: Order | None
@@ -178,6 +191,7 @@ class OrderResult:
     reason: Reason
     strength: int = 0  # an attack's final strength; a hold's, a support's or a siege's own: 0
     dislodged_from: str | None = None
+    automatic: tuple[Automatic, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -241,7 +241,7 @@ def _trades(board: Board, position: Position, players: Sequence[str], written: M
             bought.add(order.area)
             if reason is None and not purse.send(buyer, order.seller, order.price, (Flow.PURCHASE, Flow.SALE), "A.5",
                                                  (f"{order.area} bought from {order.seller}",
-                                                  f"{order.area} sold to {buyer}")):
+                                                  f"{order.area} sold to {buyer}"), (order, sale)):
                 reason = Reason.BUYER_CANNOT_PAY
             if reason is not None:
                 result[(buyer, at)] = OrderOutcome(buyer, "A.5", order, False, 0, reason)
@@ -309,7 +309,7 @@ def _forced_taxes(board: Board, position: Position, players: Sequence[str],
                 outcomes.append(OrderOutcome(player, "A.6", order, False, 0, reason))
                 continue
             amount = forced_tax(board, position, player, area)
-            purse.receive(player, amount, Flow.FORCED_TAX, "A.6", f"{area} taxed by force")
+            purse.receive(player, amount, Flow.FORCED_TAX, "A.6", f"{area} taxed by force", order)
             anticipated[player] = anticipated.get(player, 0) + amount
             rebellions[area] = player
             taxed.append(RebellionStart(area, player, Reason.FORCED_TAX_COLLECTED))
@@ -378,7 +378,8 @@ def _payments(board: Board, position: Position, players: Sequence[str], written:
                 reason, unit, cost = Reason.CONTRADICTORY, None, 0
             else:
                 reason, unit, cost = _payment(board, position, player, order, leaving, builds, present, first)
-            if reason in (Reason.PAID, Reason.RAISED) and not purse.pay(player, cost, Flow.SALARY, "A.7", str(order)):
+            if reason in (Reason.PAID, Reason.RAISED) and not purse.pay(player, cost, Flow.SALARY, "A.7", str(order),
+                                                                        order):
                 reason = Reason.UNAFFORDABLE
                 if isinstance(order, Pay):
                     assert unit is not None

@@ -9,9 +9,12 @@ A word of three letters or more that begins one area's name alone names it too (
 ``Pis``: Pisa or Pistoia).
 Units are written ``A``/``army``, ``F``/``fleet`` or ``G``/``garrison`` and the area
 (``A Flo``); a fleet's coast as ``/nc`` or ``(sc)`` (``F Pro/sc``).  Amounts are whole ducats
-(``12``, ``12d``, ``12 ducats``).  Blank lines, lines ending with a colon (headings such as
+(``12``, ``12d``, ``12 ducats``), at most 1,000,000.  Blank lines, lines ending with a colon (headings such as
 ``Ducat expenditures:``) and anything after ``#`` are skipped; a leading ``1.``, ``2)``, ``-``
 or ``expense 3:`` is dropped.  Orders take effect in the order written (M30), phase by phase.
+A line holds at most 1,000 characters, and an advance's route passes through each area at most
+once, so it names fewer areas than the board has (a longer line or route is refused, saying so);
+a letter holds at most 100 orders, of at most 20,000 characters in all.
 
 Operations (phase C; AoP 9)::
 
@@ -128,8 +131,29 @@ CONVERT = {"c", "convert", "converts", "conversion", "conv"}
 BRIBES = {"operate": BribeKind.OPERATE, "disband": BribeKind.DISBAND, "buy": BribeKind.BUY, "purchase": BribeKind.BUY,
           "independent": BribeKind.INDEPENDENT, "independence": BribeKind.INDEPENDENT,
           "autonomous": BribeKind.INDEPENDENT, "gta": BribeKind.INDEPENDENT, "convert": BribeKind.INDEPENDENT}
+ORDER_WORDS = frozenset({*KINDS, *HOLD, *MOVE, *SUPPORT, *TRANSPORT, *BESIEGE, *CONVERT})
+"""The words of an operation after its unit: none of them is part of an area's name."""
 FILLERS = {"ducats", "ducat", "to", "for", "in", "into", "the", "at", "on", "of"}
 COASTS = ("nc", "sc", "ec", "wc")
+MAX_LINE = 1000
+"""Characters of a letter line: no order is longer (a route through every area of AoP's board, by
+code, is 606), and a longer line would only make the judge read, store and echo it."""
+MAX_ORDERS = 100
+"""Orders one letter holds (the mail edge refuses the lines past them): more than any country has
+units and expenditures, far fewer than the 500 lines a mail may hold, each kept, echoed and
+reported in the results."""
+MAX_LETTER = 20_000
+"""Characters of one letter's orders as read (each as it prints): a hundred orders of a line each are a
+tenth of it, and a route as long as the board can have is 611; the judge keeps them, and reports them
+to the writer and the game master."""
+MAX_AMOUNT = 1_000_000
+"""Ducats an amount may name: a treasury of the game never holds a thousandth of it; a larger number
+is refused at reading (Python would not even read one of 4,300 digits or more)."""
+
+
+def _quoted(words: str) -> str:
+    """Words of a line an answer quotes, as Python writes a string, at most 40 characters of them."""
+    return repr(words if len(words) <= 40 else words[:40] + "...")
 
 
 def _key(text: str) -> str:
@@ -150,7 +174,8 @@ class _Names:
             return None
         found = sorted({code for key, code in self.areas.items() if key.startswith(word)})
         if len(found) > 1:
-            raise _Unclear(f"{word!r} could be any of {', '.join(found)}: write more of the name", "AMBIGUOUS_AREA")
+            raise _Unclear(f"{_quoted(word)} could be any of {', '.join(found)}: write more of the name",
+                           "AMBIGUOUS_AREA")
         return found[0] if found else None
 
 
@@ -174,14 +199,20 @@ def _names(board: Board) -> _Names:
     return _Names(areas, powers, longest, words)
 
 
+_COAST = re.compile(r"/\s*(nc|sc|ec|wc)\b")  # "/nc", "/ nc": a coast
+_DUCATS = re.compile(r"(?<!\d)(\d+)\s*d\b")  # "12d", "12 d": an amount
+"""Each begins where only one match can (a slash, the first digit of a number): one that began with
+spaces or at any digit would try again at each, in time the square of the line's length."""
+
+
 def _tokens(line: str) -> list[str]:
     """The words of a line: lower case, accents folded, arrows and dashes apart, coasts as ``/nc``."""
     text = ascii_name(line).lower()
     text = re.sub(r"counter[\s-]*bribe", "counterbribe", text)
     text = re.sub(r"\(\s*(nc|sc|ec|wc)\s*\)", r" /\1", text)
-    text = re.sub(r"\s*/\s*(nc|sc|ec|wc)\b", r" /\1", text)
+    text = _COAST.sub(r" /\1", text)
     text = re.sub(r"-+>|=>|\u2013|\u2014|-", " - ", text)
-    text = re.sub(r"(\d+)\s*d\b", r"\1", text)
+    text = _DUCATS.sub(r"\1", text)
     text = re.sub(r"[,.;!?']", " ", text)
     return text.split()
 
@@ -215,8 +246,9 @@ class _Scan:
     def area(self) -> str:
         """The area named next (the longest run of words that names one)."""
         stop = self.at
-        while stop < len(self.words) and self.words[stop] != "-" and not self.words[stop].startswith("/"):
-            stop += 1
+        while stop < len(self.words) and self.words[stop] != "-" and not self.words[stop].startswith("/") and (
+                stop == self.at or self.words[stop] not in ORDER_WORDS):
+            stop += 1  # an order's word ends the name: "G luc C A" is no "G Lucca" (luc + c + a)
         for span in range(min(self.names.longest + 1, stop - self.at), 0, -1):
             code = self.names.areas.get(_key("".join(self.words[self.at:self.at + span])))
             if code is not None:
@@ -227,7 +259,7 @@ class _Scan:
             self.at += 1
             return code
         if self.more():
-            raise _Unclear(f"no area is called {self.peek()!r}", "UNKNOWN_AREA")
+            raise _Unclear(f"no area is called {_quoted(self.peek())}", "UNKNOWN_AREA")
         raise _Unclear("an area is missing", "AREA_MISSING")
 
     def coast(self) -> str | None:
@@ -246,7 +278,7 @@ class _Scan:
                 return power
         word = self.peek()
         if word:
-            raise _Unclear(f"no player is called {word!r}", "UNKNOWN_PLAYER")
+            raise _Unclear(f"no player is called {_quoted(word)}", "UNKNOWN_PLAYER")
         raise _Unclear("a player's name is missing", "PLAYER_MISSING")
 
     def unit(self) -> UnitRef:
@@ -259,6 +291,8 @@ class _Scan:
         """The first amount anywhere on the line (taken out of it), if any."""
         for i, word in enumerate(self.words):
             if word.isdigit() and i >= self.at:
+                if len(word.lstrip("0")) > len(str(MAX_AMOUNT)) or int(word) > MAX_AMOUNT:
+                    raise _Unclear(f"an amount is at most {MAX_AMOUNT:,} ducats", "AMOUNT_TOO_LARGE")
                 del self.words[i]
                 if i < len(self.words) and self.words[i] in ("ducats", "ducat"):
                     del self.words[i]
@@ -268,7 +302,7 @@ class _Scan:
     def end(self) -> None:
         self.skip(*FILLERS)
         if self.more():
-            raise _Unclear(f"cannot read {' '.join(self.words[self.at:])!r}")
+            raise _Unclear(f"cannot read {_quoted(' '.join(self.words[self.at:]))}")
 
 
 _NUMBERING = re.compile(r"^(expense\s*\d*\s*:|\(?\d+[.)]|[-*\u2022])\s*", re.IGNORECASE)
@@ -295,6 +329,10 @@ def parse_letter(text: str, board: Board) -> tuple[tuple[LetterOrder, ...], tupl
     orders: list[LetterOrder] = []
     problems: list[Problem] = []
     for number, raw in enumerate(text.splitlines(), start=1):
+        if len(raw) > MAX_LINE:
+            problems.append(Problem(number, raw.strip()[:MAX_LINE], f"a line holds at most {MAX_LINE:,} characters: "
+                                    "no order is longer", "LINE_TOO_LONG"))
+            continue
         line = raw.split("#", 1)[0].strip()
         if not line or line.endswith(":"):
             continue
@@ -307,6 +345,28 @@ def parse_letter(text: str, board: Board) -> tuple[tuple[LetterOrder, ...], tupl
         if order is not None:
             orders.append(order)
     return tuple(orders), tuple(problems)
+
+
+def read_area(text: str, board: Board) -> str | Problem:
+    """The code of the one area ``text`` names as a letter names areas (a code, a name or an
+    alias, or three letters or more beginning one name alone), or what is wrong with it."""
+    return _read(text, board, _Scan.area)
+
+
+def read_player(text: str, board: Board) -> str | Problem:
+    """The player ``text`` names as a letter names players (a name, another name the board gives
+    it, or three letters or more beginning one), or what is wrong with it."""
+    return _read(text, board, _Scan.power)
+
+
+def _read(text: str, board: Board, what: Callable[[_Scan], str]) -> str | Problem:
+    scan = _Scan(board, _tokens(text))
+    try:
+        found = what(scan)
+        scan.end()
+    except _Unclear as exc:
+        return Problem(1, text, str(exc), exc.code)
+    return found
 
 
 def parse_line(line: str, board: Board) -> LetterOrder | None:
@@ -353,7 +413,7 @@ def _operation(scan: _Scan) -> Order:
     elif verb in CONVERT:
         order = _convert(scan, unit)
     else:
-        raise _Unclear(f"{verb!r} is no order: H, -, S, T, B or C" if verb else "the order is missing")
+        raise _Unclear(f"{_quoted(verb)} is no order: H, -, S, T, B or C" if verb else "the order is missing")
     scan.end()
     return order
 
@@ -362,9 +422,13 @@ def _advance(scan: _Scan, unit: UnitRef) -> Advance:
     scan.skip("to", "into")
     chain = [scan.area()]
     coast = scan.coast()
+    most = len(scan.board.areas) - 1  # every area but the one the unit leaves, each passed through once
     while scan.take({"-"}):
         if coast is not None:
             raise _Unclear("a coast is named only for the last area")
+        if len(chain) == most:
+            raise _Unclear(f"a route names at most {most} areas: a unit passes through each area of the board "
+                           f"({most + 1}) at most once", "ROUTE_TOO_LONG")
         chain.append(scan.area())
         coast = scan.coast()
     return Advance(unit, chain[-1], coast, tuple(chain[:-1]))

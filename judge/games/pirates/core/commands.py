@@ -94,9 +94,9 @@ _VOTE_FORM = "VOTE YES name ... or VOTE NO name ..., e.g. VOTE YES ME Alice NO B
 def _amount(word: str, what: str) -> int:
     """A whole number, 0 or more, as ``word`` writes it."""
     if not word.isdigit() or not word.isascii():
-        raise CommandError(f"'{word}' is not {what}: a whole number, 0 or more, is expected")
+        raise CommandError(f"'{_cut(word)}' is not {what}: a whole number, 0 or more, is expected")
     if len(word.lstrip("0")) > _MAX_DIGITS:
-        raise CommandError(f"'{word}' is far more than any plan holds")
+        raise CommandError(f"'{_cut(word)}' is far more than any plan holds")
     return int(word)
 
 
@@ -263,10 +263,16 @@ def submit(match: Match, submissions: Submissions, player: str, mail: Mail) -> S
 
 def _unreadable(lines: list[Line], what: str) -> str | None:
     """Why a plan or ballot made of ``lines`` is refused for a line that cannot be read."""
-    errors = [f"'{line.text}': {line.error}" for line in lines if line.command is None]
+    errors = [f"'{_cut(line.text)}': {line.error}" for line in lines if line.command is None]
     if not errors:
         return None
-    return f"this mail's {what} is refused whole, as a line of it cannot be read: " + "; ".join(errors)
+    more = f" (and {len(errors) - 1} more such lines)" if len(errors) > 1 else ""
+    return f"this mail's {what} is refused whole, as a line of it cannot be read: {errors[0]}{more}"
+
+
+def _cut(text: str) -> str:
+    """A line a refusal quotes, at most 60 characters of it: each line is answered on its own as well."""
+    return text if len(text) <= 60 else text[:60] + "..."
 
 
 def _submit_plan(match: Match, submissions: Submissions, player: str,

@@ -1,0 +1,234 @@
+"""The host's API for kinds of game: everything a kind reaches of the host, in one module.
+
+A kind of game (``judge/games/<kind>/``, or a package of its own) imports the host through this
+module and nothing else of it (``.importlinter``'s contract "kinds": `judge.service`, `judge.store`,
+`judge.web`, `judge.mail` and `judge.commands` are the host's own).  What is here is the contract
+the host keeps with every kind; the rest of the host may change without a kind noticing.
+
+What a kind implements and returns:
+
+- `GameKind`, split by concern into `Lobby` (its words at CREATE and JOIN, its seats), `Phases`
+  (its phases: what opening and closing one does, who must act, its end's `Publication`),
+  `Commands` (its command table of `Entry` rows, its grammar, STATUS and the answers about a game),
+  `Pages`, `Records` and `Demo`; the host owns the game's course (`judge.service.course`: the
+  state, ROLLBACK and ROLLFORWARD, the end and its publication, results marked as sent again);
+- `PhaseChange` from closing a phase; `Closing` says why it closes and what its mails say first;
+- `GameError` for what the game's state does not allow (its message is for the player).
+
+What a kind is handed: a `Turn` while one mail is applied (the answer to each line, the seat's
+block of lines, what to send and announce); the `Settings`; the host's rows of a game (`Game`,
+`Player`, `PhaseRow`, `Submission`) and the session they were read in.
+
+What a kind may ask of the host: the game's seats and players, phases and submissions
+(`current_phase`, `seats`, `submit`, `latest`, ...), opening a phase (`open_phase`), its story
+(`record`), the end by its rules between phases (`end_game`, a vote), a publication before the end
+(`publish`: Payola's REVEAL), queueing a mail in the transaction (`queue`), rendering a template
+(`render`, and `when`, `counted`, `duration` for the words), the pages' helpers, the demo's judge.
+
+The names are imported lazily, when a kind first asks for them (`__getattr__`); the typed imports
+below are what type checkers read, and a test holds them to the table the module resolves.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports each name when asked for
+    from judge.commands.parse import (
+        MASTER_WORDS,
+        BadCommand,
+        Command,
+        GameLine,
+        History,
+        Line,
+        Press,
+        SetDuration,
+        Unknown,
+        parse_duration,
+        parse_lines,
+        press_to_seats,
+        press_tokens,
+        read_phase_length,
+    )
+    from judge.mail.outbound import Attachment, Drawn
+    from judge.service.absences import absence_lines
+    from judge.service.cli import Tool, json_tool
+    from judge.service.config import Settings
+    from judge.service.course import end as end_game
+    from judge.service.course import publish
+    from judge.service.dispatch import ANYONE, MASTER, PLAYER, SIGNED_ON, Entry
+    from judge.service.host import (
+        answer_summary,
+        current_phase,
+        duration,
+        is_played,
+        latest,
+        latest_accepted,
+        latest_submission,
+        latest_submissions,
+        latest_texts,
+        observers,
+        open_phase,
+        open_seat,
+        phase_data_now,
+        phase_seed,
+        phases_by_id,
+        players,
+        processed_names,
+        processed_phases,
+        public_seat,
+        record,
+        seat_state,
+        seats,
+        submit,
+        who_played,
+    )
+    from judge.service.kinds import (
+        Closing,
+        Commands,
+        Demo,
+        GameKind,
+        Lobby,
+        Pages,
+        PhaseChange,
+        Phases,
+        Publication,
+        Records,
+    )
+    from judge.service.lifecycle import RUNNING, GameError, GameState
+    from judge.service.logs import log_on_commit
+    from judge.service.named_seats import NamedSeats
+    from judge.service.options import GAME_FLAGS, Rules, rules_of, split_options
+    from judge.service.outbox import queue
+    from judge.service.render import counted, render, when
+    from judge.service.render import duration as in_words
+    from judge.service.scripts import DemoJudge, show, text_of
+    from judge.service.turn import Turn
+    from judge.store.models import Base, Game, Outbox, PhaseRow, Player, Submission
+    from judge.web.pages import SAFE_NAME, make_folder, render_page, templates_version, write_file
+    from judge.web.public import GameFacts, Seat, page_url, summary
+
+_SOURCES: dict[str, tuple[str, str]] = {
+    "BadCommand": ("judge.commands.parse", "BadCommand"),
+    "Command": ("judge.commands.parse", "Command"),
+    "GameLine": ("judge.commands.parse", "GameLine"),
+    "History": ("judge.commands.parse", "History"),
+    "Line": ("judge.commands.parse", "Line"),
+    "MASTER_WORDS": ("judge.commands.parse", "MASTER_WORDS"),
+    "Press": ("judge.commands.parse", "Press"),
+    "SetDuration": ("judge.commands.parse", "SetDuration"),
+    "Unknown": ("judge.commands.parse", "Unknown"),
+    "parse_duration": ("judge.commands.parse", "parse_duration"),
+    "parse_lines": ("judge.commands.parse", "parse_lines"),
+    "press_to_seats": ("judge.commands.parse", "press_to_seats"),
+    "press_tokens": ("judge.commands.parse", "press_tokens"),
+    "read_phase_length": ("judge.commands.parse", "read_phase_length"),
+    "Attachment": ("judge.mail.outbound", "Attachment"),
+    "Drawn": ("judge.mail.outbound", "Drawn"),
+    "absence_lines": ("judge.service.absences", "absence_lines"),
+    "Tool": ("judge.service.cli", "Tool"),
+    "json_tool": ("judge.service.cli", "json_tool"),
+    "Settings": ("judge.service.config", "Settings"),
+    "end_game": ("judge.service.course", "end"),
+    "publish": ("judge.service.course", "publish"),
+    "ANYONE": ("judge.service.dispatch", "ANYONE"),
+    "Entry": ("judge.service.dispatch", "Entry"),
+    "MASTER": ("judge.service.dispatch", "MASTER"),
+    "PLAYER": ("judge.service.dispatch", "PLAYER"),
+    "SIGNED_ON": ("judge.service.dispatch", "SIGNED_ON"),
+    "answer_summary": ("judge.service.host", "answer_summary"),
+    "current_phase": ("judge.service.host", "current_phase"),
+    "duration": ("judge.service.host", "duration"),
+    "is_played": ("judge.service.host", "is_played"),
+    "latest": ("judge.service.host", "latest"),
+    "latest_accepted": ("judge.service.host", "latest_accepted"),
+    "latest_submission": ("judge.service.host", "latest_submission"),
+    "latest_submissions": ("judge.service.host", "latest_submissions"),
+    "latest_texts": ("judge.service.host", "latest_texts"),
+    "observers": ("judge.service.host", "observers"),
+    "open_phase": ("judge.service.host", "open_phase"),
+    "open_seat": ("judge.service.host", "open_seat"),
+    "phase_data_now": ("judge.service.host", "phase_data_now"),
+    "phase_seed": ("judge.service.host", "phase_seed"),
+    "phases_by_id": ("judge.service.host", "phases_by_id"),
+    "players": ("judge.service.host", "players"),
+    "processed_names": ("judge.service.host", "processed_names"),
+    "processed_phases": ("judge.service.host", "processed_phases"),
+    "public_seat": ("judge.service.host", "public_seat"),
+    "record": ("judge.service.host", "record"),
+    "seat_state": ("judge.service.host", "seat_state"),
+    "seats": ("judge.service.host", "seats"),
+    "submit": ("judge.service.host", "submit"),
+    "who_played": ("judge.service.host", "who_played"),
+    "Closing": ("judge.service.kinds", "Closing"),
+    "Commands": ("judge.service.kinds", "Commands"),
+    "Demo": ("judge.service.kinds", "Demo"),
+    "GameKind": ("judge.service.kinds", "GameKind"),
+    "Lobby": ("judge.service.kinds", "Lobby"),
+    "Pages": ("judge.service.kinds", "Pages"),
+    "PhaseChange": ("judge.service.kinds", "PhaseChange"),
+    "Phases": ("judge.service.kinds", "Phases"),
+    "Publication": ("judge.service.kinds", "Publication"),
+    "Records": ("judge.service.kinds", "Records"),
+    "GameError": ("judge.service.lifecycle", "GameError"),
+    "GameState": ("judge.service.lifecycle", "GameState"),
+    "RUNNING": ("judge.service.lifecycle", "RUNNING"),
+    "log_on_commit": ("judge.service.logs", "log_on_commit"),
+    "NamedSeats": ("judge.service.named_seats", "NamedSeats"),
+    "GAME_FLAGS": ("judge.service.options", "GAME_FLAGS"),
+    "Rules": ("judge.service.options", "Rules"),
+    "rules_of": ("judge.service.options", "rules_of"),
+    "split_options": ("judge.service.options", "split_options"),
+    "queue": ("judge.service.outbox", "queue"),
+    "counted": ("judge.service.render", "counted"),
+    "in_words": ("judge.service.render", "duration"),
+    "render": ("judge.service.render", "render"),
+    "when": ("judge.service.render", "when"),
+    "DemoJudge": ("judge.service.scripts", "DemoJudge"),
+    "show": ("judge.service.scripts", "show"),
+    "text_of": ("judge.service.scripts", "text_of"),
+    "Turn": ("judge.service.turn", "Turn"),
+    "Base": ("judge.store.models", "Base"),
+    "Game": ("judge.store.models", "Game"),
+    "Outbox": ("judge.store.models", "Outbox"),
+    "PhaseRow": ("judge.store.models", "PhaseRow"),
+    "Player": ("judge.store.models", "Player"),
+    "Submission": ("judge.store.models", "Submission"),
+    "SAFE_NAME": ("judge.web.pages", "SAFE_NAME"),
+    "make_folder": ("judge.web.pages", "make_folder"),
+    "render_page": ("judge.web.pages", "render_page"),
+    "templates_version": ("judge.web.pages", "templates_version"),
+    "write_file": ("judge.web.pages", "write_file"),
+    "GameFacts": ("judge.web.public", "GameFacts"),
+    "Seat": ("judge.web.public", "Seat"),
+    "page_url": ("judge.web.public", "page_url"),
+    "summary": ("judge.web.public", "summary"),
+}
+"""Where each name of the API lives in the host: it is imported when first asked for (`__getattr__`), so
+that a kind's command-line tool (``judge adjudicate``) starts without the host's database, mail and pages."""
+
+__all__ = [  # the API's names: what a kind may use of the host (a test holds them to the table above)
+    "ANYONE", "GAME_FLAGS", "MASTER", "MASTER_WORDS", "PLAYER", "RUNNING", "SAFE_NAME", "SIGNED_ON", "Attachment",
+    "BadCommand", "Base", "Closing", "Command", "Commands", "Demo", "DemoJudge", "Drawn", "Entry", "Game", "GameError",
+    "GameFacts", "GameKind", "GameLine", "GameState", "History", "Line", "Lobby", "NamedSeats", "Outbox", "Pages",
+    "PhaseChange", "PhaseRow", "Phases", "Player", "Press", "Publication", "Records", "Rules", "Seat",
+    "SetDuration", "Settings", "Submission", "Tool", "Turn", "Unknown", "absence_lines", "answer_summary",
+    "counted", "current_phase", "duration", "end_game", "in_words", "is_played", "json_tool", "latest",
+    "latest_accepted", "latest_submission", "latest_submissions", "latest_texts", "log_on_commit", "make_folder",
+    "observers", "open_phase", "open_seat", "page_url", "parse_duration", "parse_lines", "phase_data_now",
+    "phase_seed", "phases_by_id", "players", "press_to_seats", "press_tokens", "processed_names",
+    "processed_phases", "public_seat", "publish", "queue", "read_phase_length", "record", "render", "render_page",
+    "rules_of", "seat_state", "seats", "show", "split_options", "submit", "summary", "templates_version", "text_of",
+    "when", "who_played", "write_file",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """The API's ``name``, imported from its place in the host on first use (PEP 562)."""
+    if name not in _SOURCES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attribute = _SOURCES[name]
+    value = getattr(import_module(module), attribute)
+    globals()[name] = value
+    return value

@@ -1,0 +1,137 @@
+"""How a game handles a silent seat without its game master: the policy (``SET SILENCE``), the
+daily reminders it sends before a deadline, and the marks its automatic extensions leave.
+
+Theory of operation.  A game whose master set a policy (`Policy`; none: the game behaves as
+every game did before) reminds the seats still to act each day before the deadline, at the
+deadline's time of day (`daily_due`: the reminders are the kind's, `judge.service.host.send_notices`),
+as well as ``reminder`` hours before it.  At the deadline and grace, a phase in which a played seat
+has still not acted is extended by ``extension`` hours, at most ``extensions`` times, and
+everyone is told who is late (njudge's way); then it is processed.  A seat that misses
+``abandon`` deadlines in a row is declared abandoned and opened for takeover
+(`judge.service.silent_seats`).
+
+The marks live in the phase row's ``notices`` beside the reminder and the late notice, so that a
+ROLLBACK, which clears them, forgets them too: ``daily@<moment>`` for each daily reminder sent
+(the deadline's moment *k* days before it), ``extended@<deadline before>><deadline after>`` for
+each extension.  This module reads no database: the host's clock asks it (`next_daily`,
+`judge.service.schedule`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
+
+from judge.store.models import Game, PhaseRow
+
+DAY = timedelta(days=1)
+QUIET = timedelta(hours=12)
+"""No daily reminder comes sooner after the phase opened: its opening mail has just said it all."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What the judge does by itself about silent seats: remind them ``daily``; extend a
+    deadline at most ``extensions`` times by ``extension`` hours while a played seat has not
+    acted; declare a seat abandoned after ``abandon`` missed deadlines in a row (0: never).
+    ``SET SILENCE ON`` sets these defaults, njudge's and the Diplicity rewrite's."""
+
+    daily: bool = True
+    extensions: int = 1
+    extension: float = 24.0
+    abandon: int = 2
+
+    def words(self) -> str:
+        """The policy as STATUS and the announcements write it."""
+        parts = ["the seats still to act are reminded each day before the deadline" if self.daily
+                 else "the seats still to act are reminded once before the deadline"]
+        if self.extensions:
+            times = "once" if self.extensions == 1 else f"up to {self.extensions} times"
+            parts.append(f"a deadline a played seat misses is extended {times} by {self.extension:g} hours, "
+                         "everyone told who is late")
+        else:
+            parts.append("a deadline is not extended for a late seat")
+        parts.append(f"a seat that misses {self.abandon} deadlines in a row is declared abandoned and opened for "
+                     "TAKEOVER" if self.abandon else "no seat is declared abandoned")
+        return "; ".join(parts)
+
+
+def policy_of(game: Game) -> Policy | None:
+    """The game's policy, None if it has none (``SET SILENCE OFF``: the game master handles silent seats)."""
+    data = game.settings.get("silence")
+    return Policy(**data) if data else None
+
+
+def set_policy(game: Game, policy: Policy | None) -> None:
+    game.settings = {key: value for key, value in game.settings.items() if key != "silence"} | (
+        {"silence": asdict(policy)} if policy else {})
+
+
+# -- the daily reminders ----------------------------------------------------------------------------
+
+
+def _covered(row: PhaseRow, remind: datetime | None) -> datetime:
+    """Up to when the seats still to act have been reminded: the phase's opening (and `QUIET` after
+    it), the last daily reminder, or the usual reminder if it was sent."""
+    notices = row.notices or []
+    moments = [row.opened_at + QUIET, *(datetime.fromisoformat(n[6:]) for n in notices if n.startswith("daily@"))]
+    if "reminder" in notices and remind is not None:
+        moments.append(remind)
+    return max(moments)
+
+
+def _dailies(game: Game, row: PhaseRow) -> bool:
+    policy = policy_of(game)
+    return policy is not None and policy.daily and game.deadline is not None and "late" not in (row.notices or [])
+
+
+def next_daily(game: Game, row: PhaseRow, remind: datetime | None) -> datetime | None:
+    """When the next daily reminder is due (the deadline's time of day, a whole number of days
+    before it, after the last reminder); None without one (no policy, or none left).
+    ``remind``: the usual reminder's moment (`judge.service.host.reminder_time`)."""
+    if not _dailies(game, row):
+        return None
+    assert game.deadline is not None
+    days = -(-(game.deadline - _covered(row, remind)) // DAY) - 1  # the most whole days before, after the last
+    return game.deadline - days * DAY if days >= 1 else None
+
+
+def daily_due(game: Game, row: PhaseRow, remind: datetime | None, now: datetime) -> datetime | None:
+    """The daily reminder due at ``now`` and not yet sent (the latest of its moments up to now),
+    or None."""
+    if not _dailies(game, row) or game.deadline is None or now >= game.deadline:
+        return None
+    days = -(-(game.deadline - now) // DAY)  # the fewest whole days before the deadline, up to now
+    moment = game.deadline - days * DAY
+    return moment if moment > _covered(row, remind) else None
+
+
+def daily_mark(moment: datetime) -> str:
+    return f"daily@{moment.isoformat()}"
+
+
+# -- extensions -----------------------------------------------------------------------------------------
+
+
+def extensions(row: PhaseRow) -> list[tuple[datetime, datetime]]:
+    """The phase's automatic extensions so far: each deadline before and after."""
+    found = []
+    for notice in row.notices or []:
+        if notice.startswith("extended@"):
+            before, _, after = notice[9:].partition(">")
+            found.append((datetime.fromisoformat(before), datetime.fromisoformat(after)))
+    return found
+
+
+def extension_mark(before: datetime, after: datetime) -> str:
+    return f"extended@{before.isoformat()}>{after.isoformat()}"
+
+
+def on_time_by(game: Game, row: PhaseRow) -> datetime | None:
+    """The deadline a seat's mail had to meet to be on time in the phase of ``row``: the deadline
+    before the judge's automatic extensions; the game master's own deadline if it moved it since
+    (a game master's extension counts against nobody)."""
+    found = extensions(row)
+    if found and game.deadline == found[-1][1]:
+        return found[0][0]
+    return game.deadline

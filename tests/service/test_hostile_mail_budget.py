@@ -1,0 +1,285 @@
+"""What one hostile mail may cost, in every kind: a megabyte stored, fifty mails queued, nothing
+quarantined, whatever the mail says in its kind's grammar.
+
+Theory of operation.  For each kind (Payola, Exchange Payola, Pirates' Proposal, Machiavelli on
+the classic board and on AoP's) a *scene* is played once (`harness.once`): a game started, two
+observers, every seat but one having sent its sheet or letter for the open phase, so that the
+last seat's mail may complete the phase and have it processed, its results mailed to every
+reader.  Hypothesis then writes that last seat's mail from the kind's grammar at its extremes:
+lines at and past the reading limits (200,000 characters a mail, a line as long as a mail),
+numbers of thousands of digits, routes of tens of thousands of areas, the same unit ordered
+hundreds of times, as many lines as the judge reads and more, press as long as a mail.  Each
+example is the scene copied afresh and that one mail applied; the test holds what it cost:
+
+- the database grew by at most a megabyte (its pages in use, after a checkpoint: the stored
+  mail, the sheet or letter kept, the reply, the results of a phase the mail processed and their
+  maps, drawn: a route is drawn as long as it is);
+- at most fifty mails were queued besides its reply (its press, the results to each reader...);
+- the mail was applied, not quarantined.
+
+CPU is not asserted (the machine is shared; a test of time would be flaky): the work is bounded
+by what the reading refuses (a route no longer than the board, a line no longer than an order,
+a number no larger than a treasury could use), and ``bench/hostile_mail_bench.py`` measures the
+CPU seconds of the worst mails of each kind.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import func, select, text
+
+from judge.store.models import InboundMail, Outbox
+from tests.strength import examples
+from tests.support.harness import Judge, once
+
+MEGABYTE = 1_000_000
+MAILS = 50
+READ = 200_000  # characters of a mail the judge reads (`judge.mail.inbound.MAX_CHARS`): a mail is cut there
+GM = "gm@example.org"
+OBSERVERS = ("watcher1@example.org", "watcher2@example.org")
+
+
+def address(name: str) -> str:
+    return f"{name.lower()}@example.org"
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A kind's game, ready for its last seat's mail: how it is built, and that seat's sign-on."""
+
+    build: Callable[[Judge], None]
+    writer: str  # the last seat's address
+    signon: str  # its SIGNON line
+    lines: st.SearchStrategy[str]  # one hostile line (or press block) of the kind's grammar
+
+
+def _observed(judge: Judge, game: str) -> None:
+    for watcher in OBSERVERS:
+        judge.send(watcher, f"OBSERVE {game}")
+
+
+# -- the scenes ----------------------------------------------------------------------------------------------
+
+
+def payola(judge: Judge) -> None:
+    """Payola's standard game pb: France (alice) and Germany (bob); Germany's sheet is in."""
+    judge.send(GM, "CREATE pb gm-pw")
+    judge.send(address("alice"), "JOIN pb alice-pw FRANCE")
+    judge.send(address("bob"), "JOIN pb bob-pw GERMANY")
+    _observed(judge, "pb")
+    judge.send(GM, "SIGNON MASTER@pb gm-pw\nSTART")
+    judge.send(address("bob"), "SIGNON GERMANY@pb bob-pw\n5 : A MUN - RUH\n3 : A BER - KIE")
+
+
+def exchange(judge: Judge) -> None:
+    """Exchange Payola's xb: investors ANN, BOB and CAT in the first Exchange phase; ANN's and BOB's
+    sheets are in."""
+    judge.send(GM, "CREATE xb gm-pw exchange INVESTORS=3 FUNDS=60")
+    for name in ("ANN", "BOB", "CAT"):
+        judge.send(address(name), f"JOIN xb pw-{name.lower()} {name}")
+    _observed(judge, "xb")
+    judge.send(GM, "SIGNON MASTER@xb gm-pw\nSTART")
+    judge.send(address("ANN"), "SIGNON ANN@xb pw-ann\nBID 3 FRANCE AT 1\nPRIORITY 2")
+    judge.send(address("BOB"), "SIGNON BOB@xb pw-bob\nBID 2 GERMANY AT 1")
+
+
+def pirates(judge: Judge) -> None:
+    """Pirates' Proposal pp: Ann, Bob, Cy and Dee in the first Distribution Phase; all but Dee have planned."""
+    judge.send(GM, "CREATE pp gm-pw pirates PLAYERS=4 GARNETS=2")
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        judge.send(address(name), f"JOIN pp pw-{name.lower()} {name}")
+    _observed(judge, "pp")
+    judge.send(GM, "SIGNON MASTER@pp gm-pw\nSTART")
+    for name in ("Ann", "Bob", "Cy"):
+        judge.send(address(name), f"SIGNON {name}@pp pw-{name.lower()}\nPLAN ME 10")
+
+
+def machiavelli(board: str) -> Callable[[Judge], None]:
+    def build(judge: Judge) -> None:
+        """Machiavelli mc on ``board``: Florence, Milan and Venice past the spring letters, in the first
+        campaign; Milan's and Venice's letters are in."""
+        judge.send(GM, f"CREATE mc gm-pw machiavelli {board}".strip())
+        for country in ("Florence", "Milan", "Venice"):
+            judge.send(address(country), f"JOIN mc pw-{country.lower()} {country}")
+        _observed(judge, "mc")
+        judge.send(GM, "SIGNON MASTER@mc gm-pw\nSTART")
+        for country in ("Florence", "Milan", "Venice"):
+            judge.send(address(country), f"SIGNON {country}@mc pw-{country.lower()}\nnone")
+        for country in ("Milan", "Venice"):
+            judge.send(address(country), f"SIGNON {country}@mc pw-{country.lower()}\nbodyguard 3")
+    build.__qualname__ = build.__name__ = f"machiavelli_{board or 'classic'}"
+    return build
+
+
+_BUILDS = {"payola": payola, "exchange": exchange, "pirates": pirates, "classic": machiavelli(""),
+           "aop": machiavelli("aop")}
+
+
+def _scene_of(judge: Judge, kind: str) -> None:
+    _BUILDS[kind](judge)
+
+
+# -- the kinds' grammars at their extremes ------------------------------------------------------------------
+
+DIGITS = st.integers(1, 6_000).map(lambda n: "9" * n)  # a number of up to 6,000 digits (Python reads 4,300)
+NUMBER = st.one_of(st.sampled_from(["0", "1", "3", "500", "501", "1000000", "1000001"]), DIGITS)
+LONG = st.integers(0, READ)  # characters of padding: a line as long as a mail
+
+
+def _padded(line: str) -> st.SearchStrategy[str]:
+    """``line``, and ``line`` padded with spaces or a comment up to the length of a mail."""
+    return st.one_of(st.just(line), st.builds(lambda n, c: line + (" " if c else " % ") + "x" * n, LONG,
+                                              st.booleans()))
+
+
+def _press(to: str) -> st.SearchStrategy[str]:
+    """Press as long as a mail, in lines of up to 1,000 characters or one line."""
+    return st.builds(lambda n, width: f"PRESS TO {to}\n" + "\n".join(["p" * width] * (n // width + 1)) + "\nENDPRESS",
+                     st.integers(0, READ), st.sampled_from([1, 72, 1_000, READ]))
+
+
+def _route(start: str, areas: tuple[str, str], separator: str) -> st.SearchStrategy[str]:
+    return st.builds(lambda n: start + separator + separator.join((list(areas) * (n // 2 + 1))[:n]),
+                     st.integers(1, 40_000))
+
+
+PAYOLA = st.one_of(
+    st.builds("{} : A PAR - BUR".format, NUMBER),
+    st.builds("{}*{} : A PAR - BUR".format, NUMBER, NUMBER),
+    st.builds(lambda k, a: " + ".join([f"{a}#{a}"] * k) + " : A PAR - BUR", st.integers(1, 2_000), NUMBER),
+    st.builds(lambda k: "1 : A PAR - BUR" + " | A PAR - PIC" * k, st.integers(1, 5_000)),
+    st.builds("{} $".format, NUMBER),
+    st.builds("TRANSFER {} TO GERMANY".format, NUMBER),
+    _route("A BRE", ("MAO", "ENG"), " - "),
+    _padded("3 : A PAR - BUR"), _padded("F BRE - MAO"), _padded("A PAR H"),
+    st.sampled_from(["A PAR - BUR", "1 : A MAR - SPA", "WAIT", "CLEAR", "MAP", "PREVIEW", "STATUS", "HISTORY pb"]),
+    _press("ALL"), _press("GERMANY"),
+)
+
+EXCHANGE = st.one_of(
+    st.builds("BID {} FRANCE AT {}".format, NUMBER, NUMBER),
+    st.builds("SELL {} FRANCE TO BOB FOR {}".format, NUMBER, NUMBER),
+    st.builds("BUY {} GERMANY FROM ANN FOR {}".format, NUMBER, NUMBER),
+    st.builds("GIVE {} FRANCE TO ANN".format, NUMBER),
+    st.builds("PRIORITY {}".format, NUMBER),
+    st.builds("APPROVE FRANCE {}".format, NUMBER),
+    st.builds("TRANSFER {} TO ANN".format, NUMBER),
+    st.builds(lambda k: "ELECT FRANCE ME\n" * k, st.integers(1, 600)),
+    st.builds(lambda k: "FOR FRANCE\n" + "1 : A PAR - BUR\n" * k + "END", st.integers(1, 600)),
+    _padded("BID 1 FRANCE AT 1"), _padded("PASS"),
+    _press("ALL"),
+)
+
+PIRATES = st.one_of(
+    st.builds("PLAN ME {} Ann {}".format, NUMBER, NUMBER),
+    st.builds(lambda k, n: "PLAN " + " ".join(f"Ann {n}" for _ in range(k)), st.integers(1, 20_000), NUMBER),
+    st.builds("GARNETS {}".format, NUMBER),
+    st.builds(lambda k: "VOTE YES" + " ME" * k + " NO" + " Ann" * k, st.integers(1, 30_000)),
+    st.builds(lambda k: "GIVE TOKEN TO " + "x" * k, st.integers(1, READ)),
+    _padded("PLAN ME 10"), _padded("MOVE"), st.sampled_from(["NOMOVE", "STATUS", "HISTORY pp"]),
+    _press("ALL"), _press("Ann"),
+)
+
+
+def _machiavelli(board: str) -> st.SearchStrategy[str]:
+    seas = ("ets", "wts")  # two seas of either board, side by side
+    pisa = "psa" if board == "classic" else "pis"
+    return st.one_of(
+        _route("A are", seas, " - "), _route("A are", seas, "-"), _route(f"F {pisa}", seas, " - "),
+        st.builds("transfer {} to Milan".format, NUMBER),
+        st.builds("bribe {} buy A mil".format, NUMBER),
+        st.builds("{} disband army Bologna".format, NUMBER),
+        st.builds("assassinate Milan {}".format, NUMBER),
+        st.builds("bodyguard {}".format, NUMBER),
+        st.builds("rebellion {} Pisa".format, NUMBER),
+        st.builds(lambda k: f"F {pisa} S A flo - pst" + " - pst" * k, st.integers(1, 40_000)),
+        st.builds(lambda k: "allow Milan" + " bribe and" * k, st.integers(1, 20_000)),
+        st.builds(lambda k: "x" * k + ":", LONG),
+        _padded("A flo - pst"), _padded("G luc C A"), _padded(f"F {pisa} H"),
+        st.sampled_from(["A flo H", "A are - pst", f"F {pisa} S A flo", "none", "STATUS", "HISTORY mc"]),
+        _press("ALL"), _press("Milan"),
+    )
+
+
+SCENES = {
+    "payola": Scene(payola, address("alice"), "SIGNON FRANCE@pb alice-pw", PAYOLA),
+    "exchange": Scene(exchange, address("CAT"), "SIGNON CAT@xb pw-cat", EXCHANGE),
+    "pirates": Scene(pirates, address("Dee"), "SIGNON Dee@pp pw-dee", PIRATES),
+    "classic": Scene(machiavelli(""), address("Florence"), "SIGNON Florence@mc pw-florence", _machiavelli("classic")),
+    "aop": Scene(machiavelli("aop"), address("Florence"), "SIGNON Florence@mc pw-florence", _machiavelli("aop")),
+}
+
+
+class Text(str):
+    """A mail's text, which Hypothesis reports by its length and beginning, not whole (200,000 characters)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"<{len(self):,} characters: {str.__repr__(self[:80])}...>"
+
+
+def hostile_mail(lines: st.SearchStrategy[str]) -> st.SearchStrategy[Text]:
+    """A mail of a few hostile lines, each repeated up to 600 times (the judge reads 500 commands),
+    cut a little past what the judge reads of a mail."""
+    repeated = st.tuples(lines.map(Text), st.sampled_from([1, 2, 50, 499, 600]))
+    return st.lists(repeated, min_size=1, max_size=4).map(
+        lambda parts: Text("\n".join(line for line, times in parts for _ in range(times))[:READ + 1_000]))
+
+
+# -- what a mail cost ---------------------------------------------------------------------------------------
+
+
+def stored(judge: Judge) -> int:
+    """Bytes of the database in use, its write-ahead log checkpointed into it."""
+    with judge.db.engine.connect() as connection:
+        connection.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
+        pages, free, size = (connection.execute(text(f"PRAGMA {name}")).scalar_one()
+                             for name in ("page_count", "freelist_count", "page_size"))
+    return int((pages - free) * size)
+
+
+def queued(judge: Judge) -> int:
+    with judge.db.transaction() as session:
+        return int(session.scalar(select(func.count(Outbox.id))) or 0)
+
+
+def last_status(judge: Judge) -> str:
+    with judge.db.transaction() as session:
+        return str(session.scalars(select(InboundMail.status).order_by(InboundMail.id.desc()).limit(1)).one())
+
+
+def cost(kind: str, body: str) -> tuple[int, int, str]:
+    """What ``body``, the last seat's mail in ``kind``'s scene, cost: bytes stored, mails queued, its status."""
+    data = Path(tempfile.mkdtemp(prefix="judge-hostile-")) / "data"
+    try:
+        judge = once(Judge(data, max_replies_per_hour=1000, maps=True), _scene_of, kind)
+        judge.db.checkpoint(wait=True)
+        scene = SCENES[kind]
+        before, mails = stored(judge), queued(judge)
+        judge.send(scene.writer, f"{scene.signon}\n{body}")
+        return stored(judge) - before, queued(judge) - mails, last_status(judge)
+    finally:
+        shutil.rmtree(data.parent, ignore_errors=True)
+
+
+@pytest.mark.parametrize("kind", list(SCENES))
+@settings(max_examples=examples(40), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])  # no shrinking: each example is a judge applying a mail
+@given(data=st.data())
+def test_no_mail_of_any_kinds_grammar_stores_a_megabyte_queues_over_fifty_mails_or_is_quarantined(
+        kind: str, data: st.DataObject) -> None:
+    body = data.draw(hostile_mail(SCENES[kind].lines), label="mail")
+    grown, mails, status = cost(kind, body)
+    assert status == "done"
+    assert mails <= MAILS + 1  # and its reply
+    assert grown <= MEGABYTE, f"{grown:,} bytes stored"

@@ -1,0 +1,302 @@
+"""The operations drill: one game lives through what an operator does to a judge, on this Debian
+machine, on PostgreSQL, behind a real Postfix set up as ``deploy/postfix/README.md`` says.
+
+1. The first release (0.1.0, from its commit in ``deploy/releases``) runs by hand, without
+   systemd, as its guide said; France's spring sheet goes to it.
+2. ``deploy/upgrade-from-0.1.sh --no-systemd`` upgrades it in place, from a clone of this
+   repository: it must stop that judge (it left it running, and migrated its database under it);
+   Germany's spring sheet, sent while no judge listens, waits in Postfix and counts for spring.
+3. PostgreSQL stops across the autumn deadline: France's autumn sheet, sent before the deadline,
+   is answered 451 and waits in Postfix; once PostgreSQL is back the judge asks Postfix for it
+   (``mta-flush``) and the deadline waits for it: it counts for autumn.  Germany's mail, sent
+   after the deadline, is answered too.
+4. The judge goes back to the previous release (``v0.3.0``) with the lines of
+   ``docs/operators/upgrades.md``, as written, in the clone: the old release's files alone are
+   installed (``pip install .`` reused the newer build's and put its migrations into the old
+   judge), and that judge plays on.
+
+Every mail sent is answered once, nothing stays in Postfix's queue, and each sheet counts for the
+phase it was sent in.  It reconfigures this machine's Postfix (restored afterwards) and starts a
+PostgreSQL cluster of its own, so it runs when asked: ``JUDGE_TEST_POSTFIX=1``, as root, with
+Postfix, PostgreSQL's binaries (``JUDGE_TEST_PG_BIN``) and git; ``.ci/run``'s Postfix stage runs
+it.  It needs the releases' commits: a clone without them (shallow) skips it, saying so.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, inspect, text
+from sqlalchemy.engine import Engine
+from sqlalchemy.pool import NullPool
+
+from tests.support.ports import free_port
+from tests.support.postfix import GM, PLAYERS, Site, postfix_site, run, send, wait_or_show_log
+
+ROOT = Path(__file__).resolve().parents[2]
+PG_BIN = Path(os.environ.get("JUDGE_TEST_PG_BIN", "/usr/lib/postgresql/15/bin"))
+FRANCE, GERMANY = PLAYERS["FRANCE"], PLAYERS["GERMANY"]
+
+pytestmark = pytest.mark.skipif(
+    not os.environ.get("JUDGE_TEST_POSTFIX") or os.geteuid() != 0 or shutil.which("postconf") is None
+    or not (PG_BIN / "initdb").exists() or shutil.which("git") is None,
+    reason="reconfigures this machine's Postfix and runs PostgreSQL: JUDGE_TEST_POSTFIX=1, as root, with Postfix, "
+           "PostgreSQL's binaries and git (.ci/run's Postfix stage)")
+
+
+def releases() -> dict[str, str]:
+    """The commit of each release's tag (``deploy/releases``)."""
+    lines = (ROOT / "deploy" / "releases").read_text("utf-8").splitlines()
+    return {line.split()[0]: line.split()[1] for line in lines if line and not line.startswith("#")}
+
+
+class Cluster:
+    """A PostgreSQL cluster of the drill's own on a free port, its superuser ``payola``."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder, self.port = folder, free_port()
+        folder.mkdir()
+        shutil.chown(folder, "postgres")
+        self.postgres("initdb", "-D", str(folder / "data"), "-A", "trust", "-U", "payola")
+        self.start()
+        self.url = f"postgresql+psycopg://payola@127.0.0.1:{self.port}/postgres"
+
+    def postgres(self, program: str, *arguments: str) -> None:
+        run("runuser", "-u", "postgres", "--", str(PG_BIN / program), *arguments)
+
+    def start(self) -> None:
+        self.postgres("pg_ctl", "-D", str(self.folder / "data"), "-l", str(self.folder / "log"), "-w", "start", "-o",
+                      f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off")
+
+    def stop(self) -> None:
+        self.postgres("pg_ctl", "-D", str(self.folder / "data"), "-m", "fast", "-w", "stop")
+
+
+@pytest.fixture
+def work() -> Iterator[Path]:
+    folder = Path(os.environ.get("TMPDIR", "/var/tmp")) / f"judge-drill-{os.getpid()}"
+    folder.mkdir(mode=0o755)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+class Drill:
+    """The installation the drill plays on: the first release's layout under ``root`` (the upgrade
+    script's ``--root``), its settings naming the cluster and the port Postfix hands the mail to."""
+
+    def __init__(self, work: Path, site: Site, cluster: Cluster, settings: str) -> None:
+        self.work, self.site, self.cluster = work, site, cluster
+        self.root = work / "root"
+        self.config = self.root / "etc" / "judge" / "judge.toml"
+        self.venv = self.root / "opt" / "judge"
+        self.judge: subprocess.Popen[str] | None = None
+        for folder in ("etc/judge", "etc/cron.d", "etc/logrotate.d", "var/lib/judge", "var/log/judge"):
+            (self.root / folder).mkdir(parents=True)
+        self.config.write_text(f'[judge]\n{settings}\ndata-dir = "{self.root / "var/lib/judge"}"\n'
+                               f'database = "{cluster.url}"\nmaps = false\nweb = false\ntick-seconds = 2\n'
+                               f'settle-seconds = 10\nadmin = "{GM}"\n')
+        (self.root / "etc" / "cron.d" / "judge").write_text(
+            f"*/5 * * * * judge {self.venv}/bin/judge tick --config {self.config}\n")
+
+    def serve(self) -> None:
+        """``judge serve`` of whatever release ``venv`` holds, as its guide starts it by hand."""
+        log = (self.work / "serve.log").open("a")
+        self.judge = subprocess.Popen([str(self.venv / "bin" / "judge"), "serve", "--config", str(self.config)],
+                                      stdout=log, stderr=subprocess.STDOUT, text=True)
+        port = int(re.search(r"^port = (\d+)$", self.config.read_text(), re.M).group(1))  # type: ignore[union-attr]
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                return
+            except OSError:
+                assert self.judge.poll() is None and time.monotonic() < deadline, self.log()
+                time.sleep(0.2)
+
+    def stop(self) -> None:
+        """As ``systemctl stop judge`` would: SIGTERM, and wait."""
+        if self.judge is not None and self.judge.poll() is None:
+            self.judge.send_signal(signal.SIGTERM)
+            assert self.judge.wait(60) == 0, self.log()
+        self.judge = None
+
+    def log(self) -> str:
+        return (self.work / "serve.log").read_text("utf-8", "replace")[-4000:]
+
+    def database(self) -> Engine:
+        return create_engine(self.cluster.url, poolclass=NullPool)  # a connection of its own each time
+
+    def sheets(self) -> list[tuple[str, str, str]]:
+        """(power, phase, text) of every sheet stored, in order (the first release's table too,
+        whose column was ``power``)."""
+        with self.database().connect() as connection:
+            seat = "seat" if "seat" in {column["name"] for column in inspect(connection).get_columns("submissions")} \
+                else "power"
+            rows = connection.execute(text(f"SELECT {seat}, phase, text FROM submissions ORDER BY id"))
+            return [(str(power), str(phase), str(sheet)) for power, phase, sheet in rows]
+
+    def phase(self) -> str:
+        with self.database().connect() as connection:
+            return str(connection.execute(text("SELECT phase FROM games WHERE name = 'ops1'")).scalar_one())
+
+    def held(self) -> list[str]:
+        """The queues (deferred, active...) of the mail Postfix holds."""
+        return [line.split('"queue_name": "')[1].split('"')[0] for line in run("postqueue", "-j").splitlines()]
+
+
+def answered(site: Site, address: str, subject: str) -> None:
+    site.wait_for(address, f"Re: {subject}")
+
+
+def test_a_game_lives_through_an_upgrade_without_systemd_an_outage_across_a_deadline_and_a_rollback(
+        work: Path) -> None:
+    tags = releases()
+    clone = work / "checkout"
+    run("git", "clone", "--quiet", str(ROOT), str(clone))
+    missing = [tag for tag, commit in tags.items()
+               if subprocess.run(["git", "-C", str(clone), "cat-file", "-e", f"{commit}^{{commit}}"]).returncode]
+    if missing:
+        pytest.skip(f"this clone does not hold the commits of {', '.join(missing)} (deploy/releases): a shallow clone")
+    for tag, commit in tags.items():  # a clone made before the tags were published: as upgrades.md says
+        if subprocess.run(["git", "-C", str(clone), "rev-parse", "-q", "--verify", f"refs/tags/{tag}"],
+                          capture_output=True).returncode:
+            run("git", "-C", str(clone), "tag", tag, commit)
+    with postfix_site() as site:
+        port = free_port()
+        printed = run("sh", str(clone / "deploy" / "postfix" / "setup-judge.sh"), "--domain", "judge.test",
+                      "--judge", f"127.0.0.1:{port}")
+        settings = "\n".join(line.strip() for line in printed.split("(judge.toml):\n", 1)[1].splitlines()
+                             if " = " in line)
+        run("postfix", "start")
+        cluster = Cluster(work / "pg")
+        drill = Drill(work, site, cluster, settings)
+        try:
+            first_release(drill, clone, tags["v0.1.0"])
+            upgraded_without_systemd(drill, clone)
+            outage_across_a_deadline(drill)
+            rolled_back_as_written(drill, clone, tags["v0.3.0"])
+            assert drill.held() == []  # nothing left in Postfix
+        finally:
+            drill.stop()
+            cluster.stop()
+
+
+def first_release(drill: Drill, clone: Path, commit: str) -> None:
+    """0.1.0 installed from its commit and started by hand; a game, and France's spring sheet."""
+    run(sys.executable, "-m", "venv", str(drill.venv))
+    source = drill.work / "v0.1.0"
+    source.mkdir()
+    run("sh", "-c", f"git -C {clone} archive {commit} | tar -x -C {source}")
+    run(str(drill.venv / "bin" / "pip"), "install", "--quiet", f"{source}[postgres]")
+    drill.serve()
+    send(GM, "CREATE ops1 gm-pw", subject="create")
+    answered(drill.site, GM, "create")
+    for power, address in (("FRANCE", FRANCE), ("GERMANY", GERMANY)):
+        send(address, f"JOIN ops1 pw {power}", subject="join")
+        answered(drill.site, address, "join")
+    send(GM, "SIGNON MASTER@ops1 gm-pw\nSTART", subject="start")
+    answered(drill.site, GM, "start")
+    send(FRANCE, "SIGNON F@ops1 pw\n3 : A PAR - BUR", subject="spring, before the upgrade")
+    answered(drill.site, FRANCE, "spring, before the upgrade")
+    assert drill.sheets() == [("FRANCE", "S1901M", "3 : A PAR - BUR")]
+
+
+def upgraded_without_systemd(drill: Drill, clone: Path) -> None:
+    """The upgrade script stops the judge it finds running (its command line names the settings),
+    then upgrades; Germany's sheet sent meanwhile waits in Postfix, and the new judge asks for it."""
+    running = drill.judge
+    assert running is not None
+    done = subprocess.run(["sh", str(clone / "deploy" / "upgrade-from-0.1.sh"), "--root", str(drill.root),
+                           "--user", "root", "--old-user", "root", "--no-systemd"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"stopped with SIGTERM: {running.pid}" in done.stdout and running.wait(10) == 0  # stopped, cleanly
+    drill.judge = None
+    assert "database upgraded from 0007 to" in done.stdout + done.stderr
+    send(GERMANY, "SIGNON G@ops1 pw\n2 : A MUN - RUH", subject="spring, during the upgrade")
+    wait_or_show_log(lambda: drill.held() == ["deferred"], "Postfix holding Germany's sheet", drill.site.log)
+    drill.serve()  # the new release, which asks Postfix for what it holds as it starts
+    answered(drill.site, GERMANY, "spring, during the upgrade")
+    wait_or_show_log(lambda: drill.phase() == "F1901M", "spring processed with both sheets", drill.site.log)
+    assert drill.sheets() == [("FRANCE", "S1901M", "3 : A PAR - BUR"), ("GERMANY", "S1901M", "2 : A MUN - RUH")]
+
+
+def outage_across_a_deadline(drill: Drill) -> None:
+    """PostgreSQL stops; France's autumn sheet is answered 451 and held; the deadline passes; it
+    comes back, and the sheet counts for autumn."""
+    deadline = datetime.now(UTC).replace(tzinfo=None) + timedelta(seconds=20)
+    with drill.database().begin() as connection:  # the autumn deadline, in twenty seconds
+        connection.execute(text("UPDATE games SET deadline = :at, next_due = :at WHERE name = 'ops1'"),
+                           {"at": deadline})
+    drill.cluster.stop()
+    send(FRANCE, "SIGNON F@ops1 pw\n1 : F BRE - MAO", subject="autumn, before the deadline")
+    wait_or_show_log(lambda: drill.held() == ["deferred"], "Postfix holding France's sheet (451)", drill.site.log)
+    while datetime.now(UTC).replace(tzinfo=None) < deadline + timedelta(seconds=5):
+        time.sleep(1)
+    send(GERMANY, "SIGNON G@ops1 pw\nSTATUS", subject="after the deadline")
+    wait_or_show_log(lambda: drill.held() == ["deferred", "deferred"], "both mails held", drill.site.log)
+    drill.cluster.start()  # Postfix would try again minutes from now: the judge asks it at once
+    answered(drill.site, FRANCE, "autumn, before the deadline")
+    answered(drill.site, GERMANY, "after the deadline")
+    wait_or_show_log(lambda: drill.phase() not in ("F1901M",), "autumn processed", drill.site.log, timeout=120)
+    assert ("FRANCE", "F1901M", "1 : F BRE - MAO") in drill.sheets(), drill.log()
+
+
+def rolled_back_as_written(drill: Drill, clone: Path, commit: str) -> None:
+    """docs/operators/upgrades.md's way back to the previous release, each line as written (``$J``,
+    ``$C``, /opt/judge and systemctl standing for this installation's), in the clone."""
+    guide = (ROOT / "docs" / "operators" / "upgrades.md").read_text("utf-8")
+    block = guide.split("To go back to the previous release", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    lines = [line.split("  #", 1)[0].strip() for line in block.splitlines() if line.strip()]
+    judge, config = f"{drill.venv}/bin/judge", f"--config {drill.config}"
+    for line in lines:
+        if line.startswith("systemctl stop"):
+            drill.stop()
+        elif line.startswith("systemctl start"):
+            drill.serve()
+        elif line.startswith("$J db version"):  # "again until it is the old release's": the table's 0020
+            while "schema 0020;" not in subprocess.run([judge, "db", "version", *config.split()], capture_output=True,
+                                                       text=True).stdout:
+                run(judge, "db", "downgrade", *config.split(), "--yes")
+        else:
+            command = line.replace("/opt/judge", str(drill.venv)).replace("$J", judge).replace("$C", config)
+            run("sh", "-c", f"cd {clone} && {command}")
+    installed = subprocess.run([judge, "--version"], capture_output=True, text=True).stdout
+    assert installed.startswith("payola-judge 0.3.0 "), installed
+    site_packages = next(drill.venv.glob("lib/python3*/site-packages"))
+    files = {str(path.relative_to(site_packages)) for path in (site_packages / "judge").rglob("*")
+             if path.is_file() and "__pycache__" not in path.parts}
+    tree = set(run("git", "-C", str(clone), "ls-tree", "-r", "--name-only", commit, "judge").split())
+    assert files == tree  # the old release's files, and nothing of the newer one's build
+    assert "schema 0020; this judge's newest: 0020" in run(judge, "db", "version", *config.split())
+    after = drill.phase()
+    send(FRANCE, "SIGNON F@ops1 pw\nSTATUS", subject="after the rollback")
+    answered(drill.site, FRANCE, "after the rollback")
+    assert drill.phase() == after
+
+
+def test_postqueue_flushes_for_the_judges_user_in_the_units_sandbox_only_with_the_group_postdrop() -> None:
+    """deploy/judge.service runs the judge with NoNewPrivileges, under which postqueue's setgid bit
+    does not apply: the judge's own ``postqueue -f`` (mta-flush) works with the group postdrop, which
+    the unit gives it (SupplementaryGroups), and not without."""
+    if shutil.which("setpriv") is None:
+        pytest.skip("setpriv (util-linux) is not installed")
+    with postfix_site():
+        run("postfix", "start")
+        sandbox = ["setpriv", "--reuid", "nobody", "--regid", "nogroup", "--no-new-privs"]
+        flush = [shutil.which("postqueue") or "postqueue", "-f"]
+        assert subprocess.run([*sandbox, "--groups", "postdrop", *flush], capture_output=True).returncode == 0
+        assert subprocess.run([*sandbox, "--clear-groups", *flush], capture_output=True).returncode != 0

@@ -1,0 +1,98 @@
+"""The feeds (`judge.web.feeds`) read as a calendar program and a feed reader read them: each game's
+deadline in iCalendar (the ``icalendar`` parser), each player's deadlines, each game's processed
+phases in Atom (``feedparser``, which says when a feed is not well formed), and each player's record
+page; all of them changing when a deadline moves or a phase is processed."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import feedparser
+import icalendar
+
+from judge.web.feeds import Deadline, calendar
+from judge.web.pages import publish_all, web_root
+from tests.support.harness import Judge, start_game
+from tests.support.people import ALICE, BOB, GM
+
+WEB = "https://judge.example.org/pages"
+MASTER = "SIGNON MASTER@g1 gm-secret\n"
+
+
+def events(path: Path) -> list[icalendar.Event]:
+    calendar = icalendar.Calendar.from_ical(path.read_bytes())
+    assert calendar["VERSION"] == "2.0" and calendar["PRODID"]
+    return list(calendar.walk("VEVENT"))
+
+
+def web_judge(tmp_path: Path) -> Judge:
+    """g1 under way (Alice France, Bob Germany; S1901M due 48 hours after 2026-01-05 12:00), its pages
+    on the web."""
+    judge = start_game(Judge(tmp_path, web=True, web_url=WEB), "g1")
+    publish_all(judge.db, judge.settings)
+    return judge
+
+
+def test_a_games_calendar_holds_its_deadline_and_follows_it_when_it_moves(tmp_path: Path) -> None:
+    judge = web_judge(tmp_path)
+    feed = web_root(judge.settings) / "feeds" / "g1.ics"
+    [event] = events(feed)
+    assert event["SUMMARY"] == "g1 S1901M deadline"
+    assert event.decoded("DTSTART") == datetime(2026, 1, 7, 12, 0, tzinfo=UTC)
+    assert str(event["URL"]) == f"{WEB}/games/g1/index.html"
+    judge.send(GM, MASTER + "SET DEADLINE 2026-01-09 18:30")
+    [moved] = events(feed)
+    assert moved.decoded("DTSTART") == datetime(2026, 1, 9, 18, 30, tzinfo=UTC)
+    assert moved["UID"] == event["UID"]  # the same event, moved: a subscriber's calendar replaces it
+
+
+def test_a_players_calendar_holds_the_deadlines_of_the_seats_it_holds(tmp_path: Path) -> None:
+    judge = web_judge(tmp_path)
+    judge.send(ALICE, "GET RECORD")
+    body = judge.last_to(ALICE).body
+    calendar = body.split("for your calendar (keep it to yourself): ")[1].split()[0]
+    page = body.split("share it as you like): ")[1].split()[0]
+    assert calendar.startswith(f"{WEB}/players/") and calendar.endswith(".ics")
+    local = web_root(judge.settings) / "players" / calendar.rsplit("/", 1)[1]
+    [event] = events(local)
+    assert event["SUMMARY"] == "g1 S1901M deadline"
+    record = (web_root(judge.settings) / "players" / page.rsplit("/", 1)[1]).read_text()
+    assert "new to this judge" in record and "@" not in record
+
+
+def test_a_games_atom_feed_has_an_entry_for_each_phase_processed(tmp_path: Path) -> None:
+    judge = web_judge(tmp_path)
+    path = web_root(judge.settings) / "feeds" / "g1.atom"
+    empty = feedparser.parse(path.read_bytes())
+    assert not empty.bozo, empty.get("bozo_exception")
+    assert empty.feed.title == "g1: results (Payola Diplomacy)" and empty.entries == []
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR")
+    judge.send(BOB, "SIGNON G@g1 bob-pw\n1 : A MUN - RUH")  # every power has acted: S1901M is processed
+    parsed = feedparser.parse(path.read_bytes())
+    assert not parsed.bozo, parsed.get("bozo_exception")
+    [entry] = parsed.entries
+    assert entry.title == "g1 S1901M processed" and entry.link == f"{WEB}/games/g1/index.html"
+    assert entry.updated_parsed[:5] == (2026, 1, 5, 12, 0)
+    [event] = events(web_root(judge.settings) / "feeds" / "g1.ics")
+    assert event["SUMMARY"] == "g1 F1901M deadline"  # the calendar moved on to the next phase
+
+
+def test_a_machiavelli_feed_carries_the_public_results(tmp_path: Path) -> None:
+    judge = start_game(Judge(tmp_path, web=True, web_url=WEB), "m1", "machiavelli",
+                       (("alice@example.org", "VENICE"), ("bob@example.org", "MILAN")))
+    judge.send(GM, "SIGNON MASTER@m1 gm-secret\nPROCESS")
+    parsed = feedparser.parse((web_root(judge.settings) / "feeds" / "m1.atom").read_bytes())
+    assert not parsed.bozo
+    [entry] = parsed.entries
+    assert entry.title.startswith("m1 ") and entry.content[0].value.strip()
+
+
+def test_a_long_line_is_folded_where_a_calendar_program_unfolds_it() -> None:
+    """RFC 5545 3.1: lines of at most 75 octets, never cut inside a character."""
+    long = Deadline("g1", "S1901M", "Pirates' Proposal — à l'abordage, " * 4, datetime(2026, 1, 7, 12, 0),
+                    timedelta(hours=1), datetime(2026, 1, 5, 12, 0), None)
+    text = calendar("g1 deadlines", [long], "example.org")
+    assert all(len(line) <= 75 for line in text.split(b"\r\n"))
+    [event] = icalendar.Calendar.from_ical(text).walk("VEVENT")
+    assert str(event["DESCRIPTION"]) == (f"The deadline of S1901M in g1 ({long.title}) (a grace of 1 hour follows).")
