@@ -10,7 +10,7 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
@@ -26,6 +26,7 @@ from judge.service.sender import (
     DELIVERY_TIME,
     MAILDIR_TIME,
     MaildirTransport,
+    OneByOne,
     RelayTransport,
     _claim,
     claimant,
@@ -107,7 +108,7 @@ def test_non_ascii_recipient_fails_at_once_and_the_gm_is_told_when_the_relay_lac
 # --- unexpected failures --------------------------------------------------------------------------------
 
 
-class Broken:
+class Broken(OneByOne):
     """A transport with a bug."""
 
     delivery_time = DELIVERY_TIME
@@ -242,10 +243,10 @@ def test_a_judge_restarting_while_another_delivers_does_not_send_its_mail_again(
     class Busy(MaildirTransport):
         """The first judge, in the middle of this delivery when the other restarts."""
 
-        def send(self, sender: str, recipient: str, raw: bytes) -> None:
+        def send_all(self, mails: Sequence[tuple[str, str, bytes]]) -> list[Exception | None]:
             inside.set()
             assert go_on.wait(30)
-            super().send(sender, recipient, raw)
+            return super().send_all(mails)
 
     first = threading.Thread(target=deliver_pending, args=(db, settings, Busy(maildir), NOW))
     first.start()
@@ -378,7 +379,7 @@ from judge.service.config import Settings
 from judge.service.sender import MaildirTransport, deliver_pending
 
 class Stuck(MaildirTransport):
-    def send(self, sender, recipient, raw):
+    def send_all(self, mails):
         print("claimed", flush=True)
         time.sleep(600)
 
@@ -427,10 +428,10 @@ def test_mail_to_an_address_waits_while_another_judge_hands_over_an_older_one_to
     inside, go_on = threading.Event(), threading.Event()
 
     class Slow(MaildirTransport):
-        def send(self, sender: str, recipient: str, raw: bytes) -> None:
+        def send_all(self, mails: Sequence[tuple[str, str, bytes]]) -> list[Exception | None]:
             inside.set()
             assert go_on.wait(30)
-            super().send(sender, recipient, raw)
+            return super().send_all(mails)
 
     first = threading.Thread(target=deliver_pending, args=(db, settings, Slow(maildir), NOW))
     first.start()
