@@ -1,6 +1,7 @@
 """Pirates' Proposal as a kind of game the host runs (`judge.games.GameKind`): the plug between
 the host and the match's edges (`lifecycle`, `handlers`, `pages`), which stand on its rules core,
-`judge.games.pirates.core`.
+`judge.games.pirates.core`.  It is written by concern, as `GameKind` is: `PiratesLobby`,
+`PiratesPhases` and `PiratesCommands`, and `Pirates` for the rest.
 
 A match is created with ``CREATE game password pirates [PLAYERS=n] [GARNETS=n]``; each player
 joins under a name of their own (``JOIN game password name``), which is their seat: they sign
@@ -29,6 +30,7 @@ from judge import api
 from judge.api import (
     Closing,
     Command,
+    Commands,
     DemoJudge,
     Game,
     GameError,
@@ -36,9 +38,11 @@ from judge.api import (
     GameKind,
     GameState,
     History,
+    Lobby,
     NamedSeats,
     PhaseChange,
     PhaseRow,
+    Phases,
     Player,
     Publication,
     Settings,
@@ -57,17 +61,14 @@ HOST_WORDS = frozenset({"MASTER", "GM", "ALL", "KEY"})
 private game's KEY): no player may be named so."""
 
 
-class Pirates(NamedSeats, GameKind):
+class PiratesLobby(NamedSeats, Lobby):
+    """Pirates' Proposal's CREATE and JOIN, and its seats: its players, each under the name it joined with."""
+
     name = "pirates"
     title = lifecycle.KIND_TITLE
     seat_word = "seat"
     player_word = "player"
     join_usage = "JOIN game password name [KEY key], the name you will play under: 2 to 12 letters or digits"
-    durations = MappingProxyType({"distribution": 24.0, "voting": 24.0, "final": 24.0})
-    commands = handlers.COMMANDS
-    words = tuple(sorted(KEYWORDS - {"GARNET"}))
-    between_phases = ""
-    closes_early = False  # a phase closing early would tell that all the others had submitted (P10)
 
     # -- creating and joining ------------------------------------------------------------------------
 
@@ -77,9 +78,6 @@ class Pirates(NamedSeats, GameKind):
     def create_help(self) -> list[str]:
         return [f"{self.title} (CREATE game password pirates [PLAYERS=n] [GARNETS=n]): an even number of players "
                 "from 4 to 14 (14 by default), in two rooms, five rounds"]
-
-    def help(self, settings: Settings) -> str:
-        return render("pirates/help", settings=settings)
 
     def capacity(self, game: Game) -> int:
         return lifecycle.setting(game, "PLAYERS")
@@ -110,15 +108,14 @@ class Pirates(NamedSeats, GameKind):
         return (f"you joined '{game.name}' as {requested}; the rooms are drawn when the match starts (SIGNON "
                 f"{requested}@{game.name} password)")
 
-    def info(self, game: Game) -> list[str]:
-        players, garnets = lifecycle.setting(game, "PLAYERS"), lifecycle.setting(game, "GARNETS")
-        return [f"{self.title} (the numbers are those of its rules, P1 to P14)",
-                f"PLAYERS={players}: {players} players in two rooms, five rounds (P1)",
-                f"GARNETS={garnets}: each player starts with {counted(garnets, 'garnet')} (P1, P7)",
-                "a phase closes at its deadline or when the game master processes it, never early (P10); "
-                "everything is published at the end (P14)"]
 
-    # -- phases ----------------------------------------------------------------------------------
+class PiratesPhases(Phases):
+    """Pirates' Proposal's phases: five rounds' Distribution and Voting Phases, then the final phase."""
+
+    durations = MappingProxyType({"distribution": 24.0, "voting": 24.0, "final": 24.0})
+    between_phases = ""
+    closes_early = False  # a phase closing early would tell that all the others had submitted (P10)
+    restored = ""
 
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         lifecycle.start(session, game, settings, now)
@@ -141,8 +138,6 @@ class Pirates(NamedSeats, GameKind):
     def process(self, session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
         return lifecycle.process_phase(session, game, settings, now, closing)
 
-    restored = ""
-
     def rolling_back(self, session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
         raise GameError("a match of Pirates' Proposal cannot be rolled back: the mails of each phase told every "
                         "player what the rules let them learn, and that cannot be taken back", "CANNOT_ROLL_BACK")
@@ -157,7 +152,13 @@ class Pirates(NamedSeats, GameKind):
         return render(f"pirates/{which}", game=game, seat=seat, stage=row.name[0], label=lifecycle.label(row.name),
                       until=until)
 
-    # -- mail ------------------------------------------------------------------------------------
+
+class PiratesCommands(Commands):
+    """Pirates' Proposal's commands by mail, and what it answers about a match."""
+
+    title: str
+    commands = handlers.COMMANDS
+    words = tuple(sorted(KEYWORDS - {"GARNET"}))
 
     def read(self, text: str, game: Game | None) -> Command:
         return handlers.read(text)
@@ -171,6 +172,17 @@ class Pirates(NamedSeats, GameKind):
 
     def master_status(self, talk: Turn) -> list[str] | None:
         return handlers.master_status(talk)
+
+    def help(self, settings: Settings) -> str:
+        return render("pirates/help", settings=settings)
+
+    def info(self, game: Game) -> list[str]:
+        players, garnets = lifecycle.setting(game, "PLAYERS"), lifecycle.setting(game, "GARNETS")
+        return [f"{self.title} (the numbers are those of its rules, P1 to P14)",
+                f"PLAYERS={players}: {players} players in two rooms, five rounds (P1)",
+                f"GARNETS={garnets}: each player starts with {counted(garnets, 'garnet')} (P1, P7)",
+                "a phase closes at its deadline or when the game master processes it, never early (P10); "
+                "everything is published at the end (P14)"]
 
     def brief(self, talk: Turn, game: Game, seat: str, player: Player, address: str) -> None:
         """What the seat knows now (its own views and what it has sent in the open phase), and
@@ -212,6 +224,10 @@ class Pirates(NamedSeats, GameKind):
         end = end_view(match).lines() if match is not None and game.state == GameState.FINISHED and match.over else ()
         api.answer_summary(talk, text, game, "pirates/summary", lifecycle.describe(game),
                             lifecycle.label(game.phase) if game.phase else None, end=end)
+
+
+class Pirates(PiratesLobby, PiratesPhases, PiratesCommands, GameKind):
+    """Pirates' Proposal, as the host sees it: its lobby, phases and commands, and its pages and demo."""
 
     # -- pages -----------------------------------------------------------------------------------
 
