@@ -443,7 +443,8 @@ def publication(session: Session, game: Game) -> Publication:
                 continue
             written = letters.get(country)
             defaulted = " (the defaults, 17.2, M50)" if country in result.get("defaulted", []) else ""
-            lines.append(f"{country}'s letter:" if written else f"{country}: no letter{defaulted}")
+            lines.append(f"{country}: no letter{defaulted}" if written is None
+                         else f"{country}'s letter:" if written else f"{country}'s letter: none (no order)")
             lines += [f"  {order}" for order in written or []]
             if statement := statements.get(country):
                 lines += [f"{country}'s statement:", *(f"  {line}" for line in statement)]
