@@ -171,7 +171,7 @@ def play_aop(judge: Judge) -> None:
     # SP1459A: the spring letters.
     show("BORDERS", letter(judge, "Naples", "BORDERS Kalabria"))
     show("Milan A", letter(judge, "Milan", "buy Pontremoli from Savoy for 4", "tax Como", "transfer 0 to Savoy",
-                           "raise A mil", "raise A pav"))
+                           "raise A mil", "raise A pav", "raise A cre"))
     letter(judge, "Savoy", "sell Pontremoli to Milan for 4", "raise A tor", "raise F niz")
     # M58: a letter copied to another player is not taken; its STATUS is answered; the correction stays.
     show("HRE copied", letter(judge, "Holy Roman Empire", "STATUS", "raise A ste", "raise A tir",
@@ -196,7 +196,9 @@ def play_aop(judge: Judge) -> None:
     judge.answer(GM, f"SIGNON MASTER@{game} gm-secret\nPROCESS")
     show("SP1459A results Milan", judge.wait_for(f"{game} SP1459A results", address("Milan")))
 
-    # SP1459C: the first campaign.
+    # SP1459C: the first campaign; the game master puts the game on AoP 18.2's week (M59).
+    show("SET CLOCK AOP SLOW", judge.answer(GM, f"SIGNON MASTER@{game} gm-secret\nSET CLOCK AOP SLOW"))
+    show("SET CLOCK AOP", judge.answer(GM, f"SIGNON MASTER@{game} gm-secret\nSET CLOCK AOP"))
     show("Sicily resigns", letter(judge, "Sicily", "RESIGN"))
     show("newcomer takes over", judge.answer(NEWCOMER, f"TAKEOVER Sicily@{game} pw-new"))
     judge.confirm(NEWCOMER)
@@ -209,7 +211,8 @@ def play_aop(judge: Judge) -> None:
     letter(judge, "Venice", "A ver - trt", "F ven H")
     show("press", judge.answer(address("Genoa"), "\n".join(
         (signon("Genoa"), "PRESS TO Florence, Milan", "Who paid the Turk?", "ENDPRESS", "A gen H"))))
-    for country in ("France", "Holy Roman Empire", "Ferrara", "Naples", "Turkey"):
+    letter(judge, "Ferrara", "A bol - man")  # into Mantova, beside its independent garrison
+    for country in ("France", "Holy Roman Empire", "Naples", "Turkey"):
         letter(judge, country, "none")
     judge.answer(NEWCOMER, f"SIGNON Sicily@{game} pw-new\nF pal H")
     show("SP1459C results Milan", judge.wait_for(f"{game} SP1459C results", address("Milan")))
@@ -219,7 +222,9 @@ def play_aop(judge: Judge) -> None:
     # Milan: the rebellion's automatic support (M44) decides it.
     letter(judge, "Venice", "A trt besiege", "F ven H")
     show("HRE SU", letter(judge, "Holy Roman Empire", "A tir - com", "A ste H"))
-    for country in ("France", "Savoy", "Genoa", "Milan", "Ferrara", "Florence", "Papacy", "Naples", "Turkey"):
+    # Milan attacks Ferrara's army in Mantova: the independent garrison's automatic support (M44).
+    letter(judge, "Milan", "A cre - man")
+    for country in ("France", "Savoy", "Genoa", "Ferrara", "Florence", "Papacy", "Naples", "Turkey"):
         letter(judge, country, "none")
     judge.answer(NEWCOMER, f"SIGNON Sicily@{game} pw-new\nnone")
     show("SU1459C results Milan", judge.wait_for(f"{game} SU1459C results", address("Milan")))
