@@ -229,6 +229,16 @@ def test_M62_the_country_nobody_took_over_is_eliminated_when_the_campaign_ends_t
     assert "Eliminated" not in leaving.results("SP1454A", "Milan")  # the spring letter does not end the campaign
 
 
+def test_4_3_the_eliminated_countrys_statement_says_its_treasury_went_at_the_campaigns_end(leaving: Table) -> None:
+    """4.3: "The treasury ... of the eliminated power [is] removed from the game" at the end of the
+    campaign season.  Florence, a dummy from the first spring, paid its three units by default
+    (M12, M50): 15 - 3 x 3 = 6 ducats, all removed when SP1454C ended; its statement (the game
+    master's copy) says so in words, not as a sub-phase's code."""
+    statement = leaving.results("SP1454C", "gm").partition("Florence:\n")[2].partition("\n\n")[0]
+    assert "Your treasury: 6 ducats before, 0 ducats now." in statement, statement
+    assert "  -6 confiscated at the campaign's end: eliminated (4.3)" in statement, statement
+
+
 def test_M64_a_countrys_vote_is_its_players_a_substitute_starts_with_none(leaving: Table) -> None:
     game, _ = leaving.state()
     assert lifecycle.vote_of(game, "Venice")[0] is None
