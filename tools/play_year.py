@@ -49,8 +49,8 @@ class Judge:
         config = data / "judge.toml"
         config.write_text("tick-seconds = 1\nmax-phase-changes-per-hour = 100\n")
         self.process = subprocess.Popen(
-            [str(Path(sys.executable).with_name("judge")), "serve", "--data-dir", str(data), "--port", str(self.port), "--domain", DOMAIN,
-             "--config", str(config), "--log-file", str(data / "judge.log")])
+            [str(Path(sys.executable).with_name("judge")), "serve", "--data-dir", str(data), "--port", str(self.port),
+             "--domain", DOMAIN, "--config", str(config), "--log-file", str(data / "judge.log")])
         self.read: list[EmailMessage] = []
         self.files: set[str] = set()
         deadline = time.monotonic() + 60
