@@ -365,6 +365,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
                   "letters": {country: letter.parsed["orders"] for country, letter in sorted(standing.items())},
                   "defaulted": sorted(defaulted), "public": public, "statements": statements}
     row.status, row.processed_at = "processed", now
+    if opened := game.settings.get("open"):  # M62: a country eliminated is open for a substitute no longer
+        game.settings = {**game.settings, "open": [seat for seat in opened if seat not in after.eliminated]}
     title = row.name if after.phase is Phase.OVER else phase_name(after)
     attached = pictures.position_map(settings, game.name, board, after, title, record)
     if after.phase is Phase.OVER:
