@@ -216,6 +216,9 @@ def test_M62_everyone_is_told_the_country_left_without_a_leader_is_eliminated_un
         leaving: Table) -> None:
     told = [m for m in leaving.mails["resigned"] if "M62" in m.body]
     assert {m.to for m in told} >= {address("Milan"), address("Venice"), GM, WATCHER}
+    for mail in (m for m in told if m.to != address("Florence")):  # the resignation first, then what AoP makes of it
+        assert mail.subject.endswith("the player of Florence resigned (and more)"), mail.subject
+        assert mail.body.index("the player of Florence resigned") < mail.body.index("Florence has no leader"), mail.body
     assert leaving.outcome_of("florence resigns", "RESIGN")[0] == "ok"
     assert "Florence: vacant, open for TAKEOVER" in leaving.replies["list"].body  # until the campaign ends
 
