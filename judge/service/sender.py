@@ -357,6 +357,7 @@ def send_due(db: Database, settings: Settings, transport: Transport, now: dateti
     mail due: at the end of a rush of 320 mails, the answers beyond the first 200 waited 5 s for
     the sender's next sweep, the bimodal rate of issue 45 (every answer of a run 6.8 s after its
     first mail instead of 1.7 s, depending on how many the sender had sent while the applier ran)."""
+    UNRECORDED.record(db, now)
     settle_stale(db, settings, transport, now)
     with db.transaction() as session:
         DRAWINGS.settle(session)
@@ -370,11 +371,14 @@ def send_due(db: Database, settings: Settings, transport: Transport, now: dateti
     while due:
         batch, due = due[:transport.batch], due[transport.batch:]
         claimed_at = now + timedelta(seconds=time.monotonic() - started)  # a long pass's last claims are not old
-        delivered = _deliver(db, settings, transport, key, _claim(db, batch, claimed_at, now), now)
+        handed = _hand_over(settings, transport, key, _claim(db, batch, claimed_at, now))
+        try:
+            delivered = _record(db, settings, handed, now)
+        except Exception:  # the database went away: the next pass records what this one did first
+            UNRECORDED.keep(handed)
+            raise
         if not delivered:
             continue
-        with db.transaction() as session:
-            session.execute(update(Outbox).where(Outbox.id.in_(delivered)).values(status="sent", sent_at=now))
         if not sent:
             due += _due_again(db, now, limit)
         sent += len(delivered)
@@ -412,31 +416,87 @@ def _claim(db: Database, batch: list[int], claimed_at: datetime, now: datetime) 
                                     .order_by(Outbox.id))) if claimed else []
 
 
-def _deliver(db: Database, settings: Settings, transport: Transport, key: bytes, rows: Sequence[Outbox],
-             now: datetime) -> list[int]:
-    """Hand the claimed rows' messages to the transport, all at once (`Transport.send_all`); the ids
-    of those it took.  A row it did not take is settled at once, in a transaction of its own: to
-    be tried again later, or failed."""
+Handed = list[tuple[Outbox, Exception | None]]
+"""Each claimed row, and what kept the transport from taking it (None: it took it)."""
+
+
+def _hand_over(settings: Settings, transport: Transport, key: bytes, rows: Sequence[Outbox]) -> Handed:
+    """Hand the claimed rows' messages to the transport, all at once (`Transport.send_all`),
+    outside any transaction (the claim is committed): what became of each.  A message that
+    cannot be built (what no header can carry: see build_message) is not handed over."""
     built: list[tuple[Outbox, tuple[str, str, bytes]]] = []
+    handed: Handed = []
     for row in rows:
         try:
-            raw = message_of(row)  # outside any transaction: the claim is committed
-        except ValueError as exc:  # what no header can carry (see build_message)
-            _fail(db, settings, row.id, now, f"the message cannot be built: {exc}")
-            continue
-        built.append((row, (envelope_sender(settings, row.id, key), row.recipient, raw)))
+            built.append((row, (envelope_sender(settings, row.id, key), row.recipient, message_of(row))))
+        except ValueError as exc:
+            handed.append((row, Unbuilt(f"the message cannot be built: {exc}")))
+    handed += zip([row for row, _ in built], transport.send_all([mail for _, mail in built]), strict=True)
+    return handed
+
+
+def _record(db: Database, settings: Settings, handed: Handed, now: datetime) -> list[int]:
+    """Record what became of the rows `_hand_over` handed: those the transport took are sent (the
+    ids returned); the others are settled each in a transaction of its own, to be tried again
+    later or failed."""
     taken = []
-    for (row, _), failure in zip(built, transport.send_all([mail for _, mail in built]), strict=True):
+    for row, failure in handed:
         if failure is None:
             taken.append(row.id)
         elif isinstance(failure, TemporaryFailure):
             _retry_later(db, settings, row.id, now, failure)
         elif isinstance(failure, PermanentFailure):
             _fail(db, settings, row.id, now, *failure.words)
+        elif isinstance(failure, Unbuilt):
+            _fail(db, settings, row.id, now, str(failure))
         else:  # a bug or a case nobody foresaw: retrying would not cure it
             log.error("outbox %s: the transport failed unexpectedly", row.id, exc_info=failure)
             _fail(db, settings, row.id, now, f"{type(failure).__name__}: {failure}")
+    if taken:
+        with db.transaction() as session:
+            session.execute(update(Outbox).where(Outbox.id.in_(taken)).values(status="sent", sent_at=now))
     return taken
+
+
+class Unbuilt(Exception):
+    """A claimed row whose message cannot be built: failed, never handed over."""
+
+
+class Unrecorded:
+    """The rows this process's sender handed over, or failed to, but could not record: the
+    database went away between the hand-over and the record (PostgreSQL stopped just after a
+    deadline's results were claimed).  Left ``sending``, each would hold back every later mail
+    to its address (`_ahead`) for the transport's ``delivery_time`` (five minutes for a relay),
+    and then be given up as perhaps sent; the sender knows what became of it, so its next pass
+    records that first: sent, or due again."""
+
+    def __init__(self) -> None:
+        self.sent: set[int] = set()
+        self.unsent: set[int] = set()
+
+    def keep(self, handed: Handed) -> None:
+        for row, failure in handed:
+            (self.sent if failure is None else self.unsent).add(row.id)
+
+    def record(self, db: Database, now: datetime) -> None:
+        """Record the rows kept, if the database takes it (if not, they are kept for the next pass)."""
+        if not self.sent and not self.unsent:
+            return
+        with db.transaction() as session:
+            claimed = (Outbox.status == "sending") & (Outbox.claimed_by == claimant())  # still this sender's claim
+            if self.sent:
+                session.execute(update(Outbox).where(Outbox.id.in_(self.sent), claimed)
+                                .values(status="sent", sent_at=now))
+            if self.unsent:
+                session.execute(update(Outbox).where(Outbox.id.in_(self.unsent), claimed)
+                                .values(status="pending", next_attempt_at=None))
+        log.info("recorded %d mail(s) handed over and %d not, while the database was away",
+                 len(self.sent), len(self.unsent))
+        self.sent.clear()
+        self.unsent.clear()
+
+
+UNRECORDED = Unrecorded()  # what this process's sender did but could not record
 
 
 def _due_again(db: Database, now: datetime, limit: int) -> list[int]:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import event, select
+from sqlalchemy.exc import OperationalError
 
 from judge.bootstrap import database, open_database
 from judge.mail.outbound import MaildirOutbox
@@ -449,6 +450,36 @@ def test_mail_to_an_address_waits_while_another_judge_hands_over_an_older_one_to
         first.join(30)
     assert deliver_pending(second, settings, MaildirTransport(maildir), NOW) == 1
     assert results_of(maildir, "fred@example.org") == ["edge1 S1901M results", "edge2 S1901M results"]
+
+
+def test_mail_handed_over_as_the_database_went_away_is_recorded_sent_at_the_next_pass(
+        db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database stops between the Maildir taking S1901M's results to fred and the sender
+    recording it (PostgreSQL stopped just after a deadline).  Once the database is back, the
+    next pass records it sent, without writing it again, and fred's next mail is not held
+    behind it (left ``sending``, it held every later mail to fred for the transport's delivery
+    time: five minutes behind a relay)."""
+    older = mail_to(db, settings, "fred@example.org")
+    maildir = MaildirOutbox(settings.maildir)
+    working = db.transaction
+
+    def down() -> None:
+        raise OperationalError("UPDATE outbox", None, ConnectionRefusedError("the database stopped"))
+
+    class CutOff(MaildirTransport):
+        def send_all(self, mails: Sequence[tuple[str, str, bytes]]) -> list[Exception | None]:
+            taken = super().send_all(mails)
+            monkeypatch.setattr(db, "transaction", down)
+            return taken
+
+    with pytest.raises(OperationalError):
+        deliver_pending(db, settings, CutOff(maildir), NOW)
+    monkeypatch.setattr(db, "transaction", working)
+    newer = mail_to(db, settings, "fred@example.org", game="edge2")
+    assert deliver_pending(db, settings, MaildirTransport(maildir), NOW) == 1  # the newer one: the older is recorded
+    assert results_of(maildir, "fred@example.org") == ["edge1 S1901M results", "edge2 S1901M results"]
+    with db.transaction() as session:
+        assert [session.get_one(Outbox, row_id).status for row_id in (older, newer)] == ["sent", "sent"]
 
 
 def test_a_claim_skips_a_mail_behind_an_older_one_to_its_address_that_another_sender_is_about_to_take(
