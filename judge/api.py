@@ -59,9 +59,11 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
     from judge.service.course import publish
     from judge.service.dispatch import ANYONE, MASTER, PLAYER, SIGNED_ON, Entry
     from judge.service.host import (
+        answer_list,
         answer_summary,
         current_phase,
         duration,
+        game_facts,
         is_played,
         latest,
         latest_accepted,
@@ -106,7 +108,14 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
     from judge.service.scripts import DemoJudge, show, text_of
     from judge.service.turn import Turn
     from judge.store.models import Base, Game, Outbox, PhaseRow, Player, Submission
-    from judge.web.pages import SAFE_NAME, make_folder, render_page, templates_version, write_file
+    from judge.web.pages import (
+        SAFE_NAME,
+        make_folder,
+        render_page,
+        templates_version,
+        write_file,
+        write_game_folder,
+    )
     from judge.web.public import GameFacts, Seat, page_url, summary
 
 _SOURCES: dict[str, tuple[str, str]] = {
@@ -137,9 +146,11 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "MASTER": ("judge.service.dispatch", "MASTER"),
     "PLAYER": ("judge.service.dispatch", "PLAYER"),
     "SIGNED_ON": ("judge.service.dispatch", "SIGNED_ON"),
+    "answer_list": ("judge.service.host", "answer_list"),
     "answer_summary": ("judge.service.host", "answer_summary"),
     "current_phase": ("judge.service.host", "current_phase"),
     "duration": ("judge.service.host", "duration"),
+    "game_facts": ("judge.service.host", "game_facts"),
     "is_played": ("judge.service.host", "is_played"),
     "latest": ("judge.service.host", "latest"),
     "latest_accepted": ("judge.service.host", "latest_accepted"),
@@ -200,6 +211,7 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "render_page": ("judge.web.pages", "render_page"),
     "templates_version": ("judge.web.pages", "templates_version"),
     "write_file": ("judge.web.pages", "write_file"),
+    "write_game_folder": ("judge.web.pages", "write_game_folder"),
     "GameFacts": ("judge.web.public", "GameFacts"),
     "Seat": ("judge.web.public", "Seat"),
     "page_url": ("judge.web.public", "page_url"),
@@ -213,14 +225,14 @@ __all__ = [  # the API's names: what a kind may use of the host (a test holds th
     "BadCommand", "Base", "Closing", "Command", "Commands", "Demo", "DemoJudge", "Drawn", "Entry", "Game", "GameError",
     "GameFacts", "GameKind", "GameLine", "GameState", "History", "Line", "Lobby", "NamedSeats", "Outbox", "Pages",
     "PhaseChange", "PhaseRow", "Phases", "Player", "Press", "Publication", "Records", "Rules", "Seat",
-    "SetDuration", "Settings", "Submission", "Tool", "Turn", "Unknown", "absence_lines", "answer_summary",
-    "counted", "current_phase", "duration", "end_game", "in_words", "is_played", "json_tool", "latest",
-    "latest_accepted", "latest_submission", "latest_submissions", "latest_texts", "log_on_commit", "make_folder",
-    "observers", "open_phase", "open_seat", "page_url", "parse_duration", "parse_lines", "phase_data_now",
-    "phase_seed", "phases_by_id", "players", "press_to_seats", "press_tokens", "processed_names",
-    "processed_phases", "public_seat", "publish", "queue", "read_phase_length", "record", "render", "render_page",
-    "rules_of", "seat_state", "seats", "show", "split_options", "submit", "summary", "templates_version", "text_of",
-    "when", "who_played", "write_file",
+    "SetDuration", "Settings", "Submission", "Tool", "Turn", "Unknown", "absence_lines", "answer_list",
+    "answer_summary", "counted", "current_phase", "duration", "end_game", "game_facts", "in_words", "is_played",
+    "json_tool", "latest", "latest_accepted", "latest_submission", "latest_submissions", "latest_texts",
+    "log_on_commit", "make_folder", "observers", "open_phase", "open_seat", "page_url", "parse_duration",
+    "parse_lines", "phase_data_now", "phase_seed", "phases_by_id", "players", "press_to_seats", "press_tokens",
+    "processed_names", "processed_phases", "public_seat", "publish", "queue", "read_phase_length", "record",
+    "render", "render_page", "rules_of", "seat_state", "seats", "show", "split_options", "submit", "summary",
+    "templates_version", "text_of", "when", "who_played", "write_file", "write_game_folder",
 ]
 
 

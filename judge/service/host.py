@@ -24,7 +24,7 @@ played what" and SUMMARY name every player of each seat (`who_played`).
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
@@ -42,7 +42,7 @@ from judge.service.outbox import queue
 from judge.service.render import render, when
 from judge.service.turn import Turn
 from judge.store.models import Game, Observer, PhaseRow, Player, Submission
-from judge.web.public import Seat
+from judge.web.public import GameFacts, Seat
 
 # -- the options every game takes -------------------------------------------------------------------
 
@@ -281,6 +281,22 @@ def answer_summary(turn: Turn, text: str, game: Game, template: str, what: str, 
     turn.answer_long(text, f"{game.name}-summary.txt", body, "the summary", game=game)
 
 
+def answer_list(game: Game, what: str, label: str | None, seated: Iterable[tuple[str, Player | None]],
+                public: Sequence[str] = ()) -> list[str]:
+    """LIST game as a kind without a listing of its own answers it: the game's state, ``what`` it is,
+    its options, its phase (with its ``label``, in words) and deadline; then ``public``, what anyone
+    may know of it now, each seat's state (`seat_state`) in the order given, and once it has ended
+    its result.  Never who has sent what."""
+    lines = [f"state: {game.state}", f"game: {what}", f"options: {' '.join(game.options) or 'none'}"]
+    if game.phase:
+        lines.append(f"phase: {game.phase} ({label}), deadline {when(game.deadline)}")
+    lines += public
+    lines += [f"{seat}: {seat_state(game, seat, player)}" for seat, player in seated]
+    if game.state == GameState.FINISHED:
+        lines.append(f"result: {game.settings.get('result', '')}")
+    return lines
+
+
 def who_plays(session: Session, game: Game, reader: str) -> dict[str, str]:
     """Who plays each played seat now (WHOGAME), as ``reader`` may know it (as `who_played`)."""
     addresses = reader == "master" or (reader == "player" and not rules_of(game).anonymous)
@@ -424,6 +440,17 @@ def public_seat(game: Game, seat: str, player: Player | None, played_by: str | N
     ``played_by`` (who plays it, as its kind names them) kept only for a seat that is played."""
     status = seat_status(player)
     return Seat(seat, status, status != "played" and is_open(game, seat), played_by if status == "played" else None)
+
+
+def game_facts(game: Game, variant: str, joined: Sequence[Player], seated: Iterable[Seat],
+               label: str | None) -> GameFacts:
+    """What any page may say of ``game`` (`GameFacts`), as every kind without secrets on its board says
+    it: its name, ``variant`` (what it is played on or as), options, state, phase (``label``: in words)
+    and deadline, winner and result, whether it is listed, how many players have ``joined``, and its
+    seats (`public_seat`) in the kind's order."""
+    return GameFacts(name=game.name, variant=variant, options=tuple(game.options or ()), state=game.state,
+                     phase=game.phase, deadline=game.deadline, winner=game.winner, result=game.settings.get("result"),
+                     listed=rules_of(game).listed, joined=len(joined), seats=tuple(seated), phase_title=label)
 
 
 WAIT = "wait"

@@ -2,9 +2,10 @@
 Payola, a kind of one's own): what `judge.service.kinds.Lobby` asks of such a kind, written once.
 
 A kind mixes `NamedSeats` into its `GameKind` and sets ``title`` and ``seat_word``; it may narrow
-what a name may be (`name_problem`).  A seat is then its player's name as joined (any case when named
-later: ``SIGNON alice@game``, ``PRESS TO Alice``), in the order of the names; nobody chooses a seat
-with PREFER, and no name is one the commands give a meaning (MASTER, GM, M, ALL, KEY).
+what a name may be (`name_problem`), or read JOIN's name in its own words and keep the rest (Exchange
+Payola's `read_join`, Pirates' Proposal's).  A seat is then its player's name as joined (any case
+when named later: ``SIGNON alice@game``, ``PRESS TO Alice``), in the order of the names; nobody
+chooses a seat with PREFER, and no name is one the commands give a meaning (MASTER, GM, M, ALL, KEY).
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ class NamedSeats:
 
     title: str
     seat_word: str
+    player_word: str = ""
+    """What an answer calls those a seat's name names, where one names none ("there is no player named
+    ..."): by default, the `seat_word`."""
 
     def name_problem(self, session: Session, game: Game, name: str) -> str | None:
         """Why ``name`` cannot be a player's name in ``game`` (None: it can): by default, the shape of
@@ -58,7 +62,7 @@ class NamedSeats:
     def seat(self, session: Session, game: Game, word: str) -> str:
         found = next((name for name in host.seats(session, game) if name.casefold() == word.casefold()), None)
         if found is None:
-            raise ValueError(f"there is no {self.seat_word} named '{word[:20]}' in {game.name}")
+            raise ValueError(f"there is no {self.player_word or self.seat_word} named '{word[:20]}' in {game.name}")
         return found
 
     def seat_title(self, seat: str) -> str:
@@ -68,5 +72,6 @@ class NamedSeats:
         return sorted(host.seats(session, game), key=str.casefold)
 
     def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
-        return press_to_seats(words, f"expected PRESS TO followed by {self.seat_word}s' names, ALL, or MASTER",
+        return press_to_seats(words, f"expected PRESS TO followed by {self.player_word or self.seat_word}s' names, "
+                                     "ALL, or MASTER",
                               lambda name: self.seat(session, game, name))

@@ -32,7 +32,7 @@ import json
 import logging
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from importlib.resources import files
@@ -148,6 +148,33 @@ def _version(loader: BaseLoader) -> str:
     found = {**_assets(), **{f"{kind}/{name}": text for kind, package in kind_packages().items()
                              for name, text in _folder(files(package) / "templates" / "web").items()}}
     return hashlib.sha256(b"".join(name.encode() + text for name, text in sorted(found.items()))).hexdigest()
+
+
+def write_game_folder(root: Path, name: str, shown: Any, write: Callable[[Path, set[Path]], bool],
+                      force: bool = False) -> Path:
+    """Write the pages of the game ``name`` in ``root/games/<name>/`` unless they would not change, and
+    return its page (``index.html``): every kind's pages are kept so.  ``shown`` is everything its
+    pages show, as JSON (with `templates_version`, it makes the digest kept in the folder's
+    ``.digest``: the same digest, and not ``force``, and nothing is written); ``write(folder,
+    written)`` writes them with `render_page` and `write_file`, and says whether they are whole (a
+    map that failed: False, and they are written again next time).  ValueError if ``name`` cannot
+    name a folder."""
+    if not SAFE_NAME.fullmatch(name):
+        raise ValueError(f"'{name}' cannot name a folder of pages")
+    folder = root / "games" / name
+    digest = hashlib.sha256(json.dumps([shown, templates_version()], sort_keys=True, default=str).encode()).hexdigest()
+    stamp = folder / ".digest"
+    if not force and stamp.exists() and stamp.read_text("utf-8") == digest:
+        return folder / "index.html"
+    make_folder(root)
+    make_folder(root / "games")
+    make_folder(folder)
+    written: set[Path] = set()
+    if write(folder, written):
+        write_file(stamp, digest.encode("utf-8"), written)
+    else:
+        stamp.unlink(missing_ok=True)
+    return folder / "index.html"
 
 
 def write_index(root: Path, games: Iterable[public.GameFacts]) -> Path:

@@ -12,6 +12,7 @@ records on taking office), Ann's Spring results, and the publication."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 
 from judge.api import DemoJudge, show, text_of
 
@@ -38,6 +39,14 @@ def _signed(name: str, *lines: str) -> str:
     return "\n".join((f"SIGNON {name}@demo pw-{name.lower()}", *lines))
 
 
+def _send_sheets(judge: DemoJudge, sheets: Mapping[str, Sequence[str]], shown: str) -> None:
+    """Every investor's sheet of ``sheets``, each in a mail of its own; the answer to ``shown``'s is printed."""
+    for name in NAMES:
+        answer = judge.answer(_address(name), _signed(name, *sheets[name]))
+        if name == shown:
+            show(answer)
+
+
 def play(judge: DemoJudge) -> None:
     """The script, against ``judge``, printing as it goes."""
     judge.send(GM, "CREATE demo gm-secret exchange INVESTORS=3 FUNDS=60")
@@ -54,10 +63,7 @@ def play(judge: DemoJudge) -> None:
 
     print("\nIn the first Exchange phase every corporation's pool is offered at 1 AgP a share. Each investor\n"
           "sends a sealed sheet: bids, the AgP spent on the investor order, ballots. Cat's, and the answer:\n")
-    for name in NAMES:
-        answer = judge.answer(_address(name), _signed(name, *SHEETS_1900[name]))
-        if name == "Cat":
-            show(answer)
+    _send_sheets(judge, SHEETS_1900, "Cat")
     results = judge.wait_for("demo W1900X results", _address("Bob"))
     print("\nOnce every investor had sent a sheet the phase was processed. Bob's results: the public part,\n"
           "his own statement, the annual reports of the corporations he holds, and France's records, as\n"
@@ -66,10 +72,7 @@ def play(judge: DemoJudge) -> None:
 
     print("\nSpring 1901: Bob writes France's offer sheet and worths in a FOR FRANCE block, Cat Germany's,\n"
           "and Ann bribes a German army with her own money. Bob's answer:\n")
-    for name in NAMES:
-        answer = judge.answer(_address(name), _signed(name, *SHEETS_1901[name]))
-        if name == "Bob":
-            show(answer)
+    _send_sheets(judge, SHEETS_1901, "Bob")
     spring = judge.wait_for("demo S1901M results", _address("Ann"))
     print("\nThe judge waited only for the two CEOs (E20). Ann's results, with the map attached (each\n"
           "corporation's CEO named in its legend):\n")

@@ -1,7 +1,8 @@
 """Exchange Payola (Payola rule 6.8) as a kind of game the host runs (`judge.service.kinds.GameKind`):
 the plug between the host and the game's edges (`lifecycle`, `sheets`, `handlers`, `mails`,
 `pages`), which stand on its rules core, `judge.games.exchange.core`, and the libraries it shares
-(`judge.engine`, `judge.payola`, `judge.render`).
+(`judge.engine`, `judge.payola`, `judge.render`).  It is written by concern, as `GameKind` is:
+`ExchangeLobby`, `ExchangePhases` and `ExchangeCommands`, and `Exchange` for the rest.
 
 A game is created with ``CREATE game password exchange [board] [INVESTORS=n] [SHARES=n]
 [FUNDS=n] [options]``; each investor joins under a name of their own (``JOIN game password
@@ -31,22 +32,23 @@ from judge import api
 from judge.api import (
     Closing,
     Command,
+    Commands,
     DemoJudge,
     Game,
     GameFacts,
     GameKind,
-    GameState,
     History,
+    Lobby,
+    NamedSeats,
     PhaseChange,
     PhaseRow,
+    Phases,
     Player,
     Publication,
     Settings,
     Turn,
-    press_to_seats,
     queue,
     render,
-    when,
 )
 from judge.engine.map import available_maps
 from judge.games.exchange import handlers, lifecycle, mails, pages, reading, sheets, stored, views
@@ -54,15 +56,14 @@ from judge.games.exchange.core.accounts import resign
 from judge.games.exchange.core.views import ceo_view
 
 
-class Exchange(GameKind):
+class ExchangeLobby(NamedSeats, Lobby):
+    """Exchange Payola's CREATE and JOIN, and its seats: the investors, each under the name it joined
+    with (E1)."""
+
     name = "exchange"
     title = lifecycle.KIND_TITLE
     seat_word = "investor"
     join_usage = "JOIN game password name [KEY key], the name you will invest under: letters and digits (E1)"
-    durations = MappingProxyType({"exchange": 48.0, "movement": 48.0, "retreat": 24.0, "adjustment": 24.0})
-    commands = handlers.COMMANDS
-    words = (*reading.USAGE, "CLEAR", "MAP", "VOTE")
-    between_phases = "retreat and adjustment phases"
 
     # -- creating and joining ------------------------------------------------------------------------
 
@@ -72,9 +73,6 @@ class Exchange(GameKind):
     def create_help(self) -> list[str]:
         return [f"{self.title} (CREATE game password exchange [board] [INVESTORS=n] [SHARES=n] [FUNDS=n]): "
                 f"investors trade the powers' stock and elect their CEOs, on any board ({', '.join(available_maps())})"]
-
-    def help(self, settings: Settings) -> str:
-        return render("exchange/help", settings=settings)
 
     def capacity(self, game: Game) -> int:
         return stored.options_of(game).investors
@@ -100,15 +98,6 @@ class Exchange(GameKind):
 
     # -- seats -----------------------------------------------------------------------------------
 
-    def seat(self, session: Session, game: Game, word: str) -> str:
-        found = next((name for name in stored.investors(session, game) if name.casefold() == word.casefold()), None)
-        if found is None:
-            raise ValueError(f"there is no investor named '{word[:20]}' in {game.name}")
-        return found
-
-    def seat_title(self, seat: str) -> str:
-        return seat
-
     def handed_over(self, session: Session, game: Game, player: Player) -> None:
         """An investor's vote on the game's end is its player's: a new player starts with none (E34)."""
         investor = stored.seat_of(player)
@@ -121,10 +110,6 @@ class Exchange(GameKind):
         return ("until a new player takes it over, the investor keeps its money and shares, makes no offer, and "
                 "its shares vote for each sitting CEO who may serve again, else abstain (E16)")
 
-    def public_results(self, session: Session, game: Game, row: PhaseRow) -> list[str]:
-        """What every player and observer read of the phase: its public lines."""
-        return [str(line) for line in (row.result or {}).get("public", [])]
-
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return sorted(stored.investors(session, game))
 
@@ -136,24 +121,16 @@ class Exchange(GameKind):
             return f"{seat} resigned and has left the game (E32): no one can play that investor again"
         return None
 
-    def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
-        """Investors by name, the game master (M, MASTER, GM), or ALL."""
-        return press_to_seats(words, "expected PRESS TO followed by investors' names, ALL, or MASTER",
-                              lambda name: self.seat(session, game, name))
 
-    def info(self, game: Game) -> list[str]:
-        options = stored.options_of(game)
-        money = ("ZEROSUM: no income, the bribes a corporation's units take are paid to it at the Income step and "
-                 "captures move money (6.7)" if options.payola.zerosum else "worths set by each CEO in Spring (E22)")
-        return [f"{self.title} (Payola rule 6.8; the numbers are the rulings E1 to E41 and the Payola rules')",
-                f"board: {game.variant}; the corporations are its powers (X.1.1)",
-                f"INVESTORS={options.investors} (E1), SHARES={options.shares} a corporation, all in its pool at the "
-                f"start (E7), FUNDS={options.funds} AgP each investor (E4); corporations start with 0 AgP",
-                f"Payola options: {' '.join(options.payola.names) or 'none'}",
-                "one Exchange phase a year after the Winter adjustments and the Income step (E29); sealed pay-as-bid "
-                f"market (E8), elections by shares (X.4), {money}; everything is published at the end (E41)"]
+class ExchangePhases(Phases):
+    """Exchange Payola's phases: the board's, and the Exchange phase each Winter (E29)."""
 
-    # -- phases ----------------------------------------------------------------------------------
+    durations = MappingProxyType({"exchange": 48.0, "movement": 48.0, "retreat": 24.0, "adjustment": 24.0})
+    between_phases = "retreat and adjustment phases"
+
+    restored = ("the board, every balance, treasury and share, the CEOs and the investor order are as they were before "
+                "it was processed, and the sheets standing then stand again; each investor whose balance, shares or "
+                "offices this changed is told, alone. You may change your sheet")
 
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         lifecycle.start(session, game, settings, now)
@@ -179,10 +156,6 @@ class Exchange(GameKind):
     def process(self, session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
         return lifecycle.process_phase(session, game, settings, now, closing)
 
-    restored = ("the board, every balance, treasury and share, the CEOs and the investor order are as they were before "
-                "it was processed, and the sheets standing then stand again; each investor whose balance, shares or "
-                "offices this changed is told, alone. You may change your sheet")
-
     def rolling_back(self, session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
         lifecycle.rolling_back(session, game, to, later)
 
@@ -204,7 +177,13 @@ class Exchange(GameKind):
     def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
         return lifecycle.notice(session, game, row, seat, which)
 
-    # -- mail ------------------------------------------------------------------------------------
+
+class ExchangeCommands(Commands):
+    """Exchange Payola's commands by mail, and what it answers about a game."""
+
+    title: str
+    commands = handlers.COMMANDS
+    words = (*reading.USAGE, "CLEAR", "MAP", "VOTE")
 
     def read(self, text: str, game: Game | None) -> Command:
         return handlers.read(text)
@@ -217,6 +196,21 @@ class Exchange(GameKind):
 
     def master_status(self, turn: Turn) -> list[str] | None:
         return handlers.master_status(turn)
+
+    def help(self, settings: Settings) -> str:
+        return render("exchange/help", settings=settings)
+
+    def info(self, game: Game) -> list[str]:
+        options = stored.options_of(game)
+        money = ("ZEROSUM: no income, the bribes a corporation's units take are paid to it at the Income step and "
+                 "captures move money (6.7)" if options.payola.zerosum else "worths set by each CEO in Spring (E22)")
+        return [f"{self.title} (Payola rule 6.8; the numbers are the rulings E1 to E41 and the Payola rules')",
+                f"board: {game.variant}; the corporations are its powers (X.1.1)",
+                f"INVESTORS={options.investors} (E1), SHARES={options.shares} a corporation, all in its pool at the "
+                f"start (E7), FUNDS={options.funds} AgP each investor (E4); corporations start with 0 AgP",
+                f"Payola options: {' '.join(options.payola.names) or 'none'}",
+                "one Exchange phase a year after the Winter adjustments and the Income step (E29); sealed pay-as-bid "
+                f"market (E8), elections by shares (X.4), {money}; everything is published at the end (E41)"]
 
     def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
         """What the investor's seat knows now: its own money, shares and corporations, the board
@@ -267,18 +261,10 @@ class Exchange(GameKind):
     def list_lines(self, turn: Turn, game: Game) -> list[str]:
         """The board, options and phase, the investor order and each corporation's CEO and shares (E36),
         each investor's seat; never who has sent what."""
-        lines = [f"state: {game.state}", f"game: {lifecycle.describe(game)}",
-                 f"options: {' '.join(game.options) or 'none'}"]
-        if game.phase:
-            lines.append(f"phase: {game.phase} ({lifecycle.label(game.phase)}), deadline {when(game.deadline)}")
         state = stored.state_now(turn.session, game)
-        if state is not None:
-            lines += handlers.public_lines(state)
-        for name, player in sorted(stored.investors(turn.session, game).items()):
-            lines.append(f"{name}: {api.seat_state(game, name, player)}")
-        if game.state == GameState.FINISHED:
-            lines.append(f"result: {game.settings.get('result', '')}")
-        return lines
+        return api.answer_list(game, lifecycle.describe(game), lifecycle.label(game.phase) if game.phase else None,
+                               sorted(stored.investors(turn.session, game).items()),
+                               handlers.public_lines(state) if state is not None else ())
 
     def history(self, turn: Turn, text: str, game: Game, command: History) -> None:
         """The public results of the processed phases (what every investor received, E36): all of
@@ -303,7 +289,16 @@ class Exchange(GameKind):
         api.answer_summary(turn, text, game, "exchange/summary", lifecycle.describe(game),
                             lifecycle.label(game.phase) if game.phase else None)
 
+
+class Exchange(ExchangeLobby, ExchangePhases, ExchangeCommands, GameKind):
+    """Exchange Payola, as the host sees it: its lobby, phases and commands, and its pages, records
+    and demo."""
+
     # -- pages -----------------------------------------------------------------------------------
+
+    def public_results(self, session: Session, game: Game, row: PhaseRow) -> list[str]:
+        """What every player and observer read of the phase: its public lines."""
+        return [str(line) for line in (row.result or {}).get("public", [])]
 
     def facts(self, session: Session, game: Game, acting: bool = True,
               seated: Sequence[Player] | None = None) -> GameFacts:

@@ -16,8 +16,6 @@ that would not change is not written again.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,16 +26,13 @@ from sqlalchemy.orm import Session
 
 from judge import api
 from judge.api import (
-    SAFE_NAME,
     Game,
     GameFacts,
     Player,
-    make_folder,
     render_page,
-    rules_of,
     summary,
-    templates_version,
     write_file,
+    write_game_folder,
 )
 from judge.engine.notation import position_from_data, position_to_data
 from judge.games.exchange import handlers, lifecycle, mails, stored
@@ -68,10 +63,8 @@ def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = Non
     for player in sorted((p for p in joined if stored.seat_of(p)), key=lambda p: stored.seat_of(p) or ""):
         name = stored.seat_of(player) or ""
         seats.append(api.public_seat(game, name, player))
-    return GameFacts(name=game.name, variant=f"{lifecycle.KIND_TITLE} ({game.variant})", options=tuple(game.options),
-                     state=game.state, phase=game.phase, deadline=game.deadline, winner=game.winner,
-                     result=game.settings.get("result"), listed=rules_of(game).listed, joined=len(joined),
-                     seats=tuple(seats), phase_title=lifecycle.label(game.phase) if game.phase else None)
+    return api.game_facts(game, f"{lifecycle.KIND_TITLE} ({game.variant})", joined, seats,
+                          lifecycle.label(game.phase) if game.phase else None)
 
 
 def gather(session: Session, game: Game) -> GameRecord:
@@ -103,24 +96,16 @@ def history_lines(record: GameRecord, first: str | None = None, last: str | None
 def write_game(root: Path, record: GameRecord, force: bool = False) -> Path:
     """Write the game's page under ``root`` unless it would not change; returns it."""
     facts = record.facts
-    if not SAFE_NAME.fullmatch(facts.name):
-        raise ValueError(f"'{facts.name}' cannot name a folder of pages")
-    folder = root / "games" / facts.name
     head = summary(facts)
-    shown = [head, record.now, record.phases, record.published, record.board, record.captions, templates_version()]
-    digest = hashlib.sha256(json.dumps(shown, sort_keys=True, default=str).encode()).hexdigest()
-    stamp = folder / ".digest"
-    if not force and stamp.exists() and stamp.read_text("utf-8") == digest:
-        return folder / "index.html"
-    make_folder(root)
-    make_folder(root / "games")
-    make_folder(folder)
-    written: set[Path] = set()
-    drawn = record.board is not None and _draw(folder / "board.svg", facts.name, record, written)
-    render_page(folder / "index.html", "exchange/game.html.j2", written, game=head, root="../../", now=record.now,
-                phases=record.phases, published=record.published, ended=facts.finished, drawn=drawn)
-    write_file(stamp, digest.encode("utf-8"), written)
-    return folder / "index.html"
+
+    def write(folder: Path, written: set[Path]) -> bool:
+        drawn = record.board is not None and _draw(folder / "board.svg", facts.name, record, written)
+        render_page(folder / "index.html", "exchange/game.html.j2", written, game=head, root="../../", now=record.now,
+                    phases=record.phases, published=record.published, ended=facts.finished, drawn=drawn)
+        return True
+
+    shown = [head, record.now, record.phases, record.published, record.board, record.captions]
+    return write_game_folder(root, facts.name, shown, write, force)
 
 
 def _draw(path: Path, game: str, record: GameRecord, written: set[Path]) -> bool:

@@ -1,6 +1,7 @@
 """Machiavelli as a kind of game the host runs (`judge.service.kinds.GameKind`): the plug between
 the host and the game's edges (`lifecycle`, `handlers`, `views`, `pages`), which stand on its
-rules core, `judge.games.machiavelli.core`.
+rules core, `judge.games.machiavelli.core`.  It is written by concern, as `GameKind` is: `MachiavelliLobby`,
+`MachiavelliPhases` and `MachiavelliCommands`, and `Machiavelli` for the rest.
 
 A game is created with ``CREATE game password machiavelli [scenario]`` (a board of the core:
 ``classic``, the classic board of 1454, by default; ``aop``, Absence of Plague's of 1459); each
@@ -38,14 +39,16 @@ from judge.api import (
     RUNNING,
     Closing,
     Command,
+    Commands,
     DemoJudge,
     Game,
     GameFacts,
     GameKind,
-    GameState,
     History,
+    Lobby,
     PhaseChange,
     PhaseRow,
+    Phases,
     Player,
     Publication,
     Settings,
@@ -54,7 +57,6 @@ from judge.api import (
     press_tokens,
     queue,
     render,
-    when,
 )
 from judge.games.machiavelli import handlers, lifecycle, pages, pictures, views
 from judge.games.machiavelli.core import syntax
@@ -77,7 +79,7 @@ def country_of(board: Board, word: str) -> str:
     return found.pop()
 
 
-def _names_one(kind: GameKind, session: Session, game: Game, words: Sequence[str]) -> bool:
+def _names_one(kind: Lobby, session: Session, game: Game, words: Sequence[str]) -> bool:
     """Whether ``words`` joined name one country."""
     try:
         kind.seat(session, game, "".join(words))
@@ -92,30 +94,25 @@ def _squashed(name: str) -> str:
     return re.sub(r"[\s_-]+", "", name.casefold())
 
 
+def _scenarios() -> list[str]:
+    """The scenarios CREATE may name, a line each, as LIST and HELP show them."""
+    return [f"  {name}: {load_board(name).title}, {len(load_board(name).powers)} countries" for name in board_names()]
+
+
 def help_syntax() -> str:
     """The letters' syntax, as the core's reference says it (`syntax`), for HELP."""
     text = (syntax.__doc__ or "").split("\n\n", 1)[1]
     return text.replace("``", "'").replace("::", ":").replace(":func:`parse_letter`", "the judge").strip()
 
 
-class Machiavelli(GameKind):
+class MachiavelliLobby(Lobby):
+    """Machiavelli's CREATE and JOIN, and its seats: the countries of the game's board."""
+
     name = "machiavelli"
     title = lifecycle.KIND_TITLE
     seat_word = "country"
     join_usage = ("JOIN game password [country] [KEY key], or JOIN game password PREFER and the countries "
                   "wanted, best first (PREFER Venice Milan, or their first three letters)")
-    durations = MappingProxyType({"spring": 72.0, "campaign": 96.0})
-    clock_presets = MappingProxyType({
-        "AOP": {"spring": "MON 12:00 UTC", "campaign": "THU 12:00 UTC", "grace": "1h"},
-        "AOP-SLOW": {"spring": "THU 12:00 UTC EVERY 2 WEEKS FROM NEXT WEEK",
-                     "campaign": "THU 12:00 UTC EVERY 2 WEEKS", "grace": "1h"}})
-    """AoP 18.2's schedules (M59): A orders on Mondays and C orders on Thursdays by 12:00 GMT, read at
-    13:00 (an hour's grace); and the slower one, C orders every other Thursday and the spring letter on
-    the Thursday between (``SET CLOCK AOP``, ``SET CLOCK AOP SLOW``)."""
-    commands = handlers.COMMANDS
-    words = ("VOTE", "BORDERS")
-    orders_private = "17.4"  # "the judge ignores all orders but those which have been sent solely to him" (M58)
-    between_phases = ""
 
     # -- creating and joining ------------------------------------------------------------------------
 
@@ -123,12 +120,7 @@ class Machiavelli(GameKind):
         return lifecycle.read_options(words)
 
     def create_help(self) -> list[str]:
-        return [f"{self.title} (CREATE game password machiavelli [scenario]), the scenarios:",
-                *(f"  {name}: {load_board(name).title}, {len(load_board(name).powers)} countries"
-                  for name in board_names())]
-
-    def help(self, settings: Settings) -> str:
-        return render("machiavelli/help", settings=settings, syntax=help_syntax(), scenarios=self.create_help()[1:])
+        return [f"{self.title} (CREATE game password machiavelli [scenario]), the scenarios:", *_scenarios()]
 
     def capacity(self, game: Game) -> int:
         return len(lifecycle.board_of(game).powers)
@@ -179,10 +171,6 @@ class Machiavelli(GameKind):
         return ("its country plays by the defaults (17.2, M50) until a substitute leader takes it over (18.3, "
                 "M62)")
 
-    def public_results(self, session: Session, game: Game, row: PhaseRow) -> list[str]:
-        """What every player and observer read of the phase: its public lines."""
-        return [str(line) for line in (row.result or {}).get("public", [])]
-
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return list(lifecycle.board_of(game).powers)
 
@@ -204,22 +192,21 @@ class Machiavelli(GameKind):
             at += run
         return tuple(dict.fromkeys(named))
 
-    def info(self, game: Game) -> list[str]:
-        return [f"{self.title}, the variant Absence of Plague (its chapters, and the rulings M1 to M64 of the "
-                "judge's design notes)",
-                f"scenario {game.variant}: {lifecycle.describe(game)}",
-                "the spring letter (A orders: A.4 to A.7) and each campaign's letter (C orders: expenditures, then "
-                "operations), one letter a phase, corrected once at most before the deadline, its ducat transfers "
-                "standing (17.1, M35); orders are taken only from mail sent to the judge alone (17.4, M58)",
-                "a phase is carried out at its deadline, or as soon as every letter awaited from a played country "
-                "is in unless a country asks to WAIT (M60); without a letter, the defaults (17.2, M50)",
-                "each player is told its own treasury, expenditures and units; the actions and the board are "
-                "published (2, 8.1, 8.2); press is grey (anonymous) by default (18.1)",
-                "a country whose player leaves with no substitute leader is eliminated when the campaign ends "
-                "(18.3, M62); the surviving players may end the game by a unanimous secret vote, VOTE DRAW or "
-                "VOTE CONCEDE country, taking effect at the end of the campaign (M64)"]
 
-    # -- phases ----------------------------------------------------------------------------------
+class MachiavelliPhases(Phases):
+    """Machiavelli's phases: the spring letter and each campaign's letter (AoP 2)."""
+
+    durations = MappingProxyType({"spring": 72.0, "campaign": 96.0})
+    clock_presets = MappingProxyType({
+        "AOP": {"spring": "MON 12:00 UTC", "campaign": "THU 12:00 UTC", "grace": "1h"},
+        "AOP-SLOW": {"spring": "THU 12:00 UTC EVERY 2 WEEKS FROM NEXT WEEK",
+                     "campaign": "THU 12:00 UTC EVERY 2 WEEKS", "grace": "1h"}})
+    """AoP 18.2's schedules (M59): A orders on Mondays and C orders on Thursdays by 12:00 GMT, read at
+    13:00 (an hour's grace); and the slower one, C orders every other Thursday and the spring letter on
+    the Thursday between (``SET CLOCK AOP``, ``SET CLOCK AOP SLOW``)."""
+    between_phases = ""
+    restored = ("the board and the treasuries are as they were before it was carried out, and the letters then "
+                "standing stand again (a letter corrected then may not be corrected again, 17.1, M35)")
 
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         lifecycle.start(session, game, settings, now)
@@ -239,9 +226,6 @@ class Machiavelli(GameKind):
     def process(self, session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
         return lifecycle.process_phase(session, game, settings, now, closing)
 
-    restored = ("the board and the treasuries are as they were before it was carried out, and the letters then "
-                "standing stand again (a letter corrected then may not be corrected again, 17.1, M35)")
-
     def publication(self, session: Session, game: Game) -> Publication:
         return lifecycle.publication(session, game)
 
@@ -251,7 +235,14 @@ class Machiavelli(GameKind):
     def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
         return lifecycle.notice(game, row, seat, which, until)
 
-    # -- mail ------------------------------------------------------------------------------------
+
+class MachiavelliCommands(Commands):
+    """Machiavelli's commands by mail, and what it answers about a game."""
+
+    title: str
+    commands = handlers.COMMANDS
+    words = ("VOTE", "BORDERS")
+    orders_private = "17.4"  # "the judge ignores all orders but those which have been sent solely to him" (M58)
 
     def read(self, text: str, game: Game | None) -> Command:
         return handlers.read(text)
@@ -265,6 +256,24 @@ class Machiavelli(GameKind):
 
     def master_status(self, turn: Turn) -> list[str] | None:
         return handlers.master_status(turn)
+
+    def help(self, settings: Settings) -> str:
+        return render("machiavelli/help", settings=settings, syntax=help_syntax(), scenarios=_scenarios())
+
+    def info(self, game: Game) -> list[str]:
+        return [f"{self.title}, the variant Absence of Plague (its chapters, and the rulings M1 to M64 of the "
+                "judge's design notes)",
+                f"scenario {game.variant}: {lifecycle.describe(game)}",
+                "the spring letter (A orders: A.4 to A.7) and each campaign's letter (C orders: expenditures, then "
+                "operations), one letter a phase, corrected once at most before the deadline, its ducat transfers "
+                "standing (17.1, M35); orders are taken only from mail sent to the judge alone (17.4, M58)",
+                "a phase is carried out at its deadline, or as soon as every letter awaited from a played country "
+                "is in unless a country asks to WAIT (M60); without a letter, the defaults (17.2, M50)",
+                "each player is told its own treasury, expenditures and units; the actions and the board are "
+                "published (2, 8.1, 8.2); press is grey (anonymous) by default (18.1)",
+                "a country whose player leaves with no substitute leader is eliminated when the campaign ends "
+                "(18.3, M62); the surviving players may end the game by a unanimous secret vote, VOTE DRAW or "
+                "VOTE CONCEDE country, taking effect at the end of the campaign (M64)"]
 
     def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
         """What the country knows now: its treasury, units and letter standing, the board and its
@@ -303,16 +312,10 @@ class Machiavelli(GameKind):
 
     def list_lines(self, turn: Turn, game: Game) -> list[str]:
         """The game's scenario, phase and each country's state: never who has sent a letter."""
-        lines = [f"state: {game.state}", f"game: {lifecycle.describe(game)}",
-                 f"options: {' '.join(game.options) or 'none'}"]
-        if game.phase:
-            lines.append(f"phase: {game.phase} ({lifecycle.label(game.phase)}), deadline {when(game.deadline)}")
         seat = api.seats(turn.session, game)
-        lines += [f"{country}: {api.seat_state(game, country, seat.get(country))}"
-                  for country in lifecycle.board_of(game).powers if country in seat]
-        if game.state == GameState.FINISHED:
-            lines.append(f"result: {game.settings.get('result', '')}")
-        return lines
+        return api.answer_list(game, lifecycle.describe(game), lifecycle.label(game.phase) if game.phase else None,
+                               [(country, seat[country]) for country in lifecycle.board_of(game).powers
+                                if country in seat])
 
     def history(self, turn: Turn, text: str, game: Game, command: History) -> None:
         """The public results of the phases carried out (all, one, or a range), which anyone may read: at most
@@ -348,7 +351,15 @@ class Machiavelli(GameKind):
         api.answer_summary(turn, text, game, "machiavelli/summary", lifecycle.describe(game),
                             lifecycle.label(game.phase) if game.phase else None)
 
+
+class Machiavelli(MachiavelliLobby, MachiavelliPhases, MachiavelliCommands, GameKind):
+    """Machiavelli, as the host sees it: its lobby, phases and commands, and its pages, records and demo."""
+
     # -- pages -----------------------------------------------------------------------------------
+
+    def public_results(self, session: Session, game: Game, row: PhaseRow) -> list[str]:
+        """What every player and observer read of the phase: its public lines."""
+        return [str(line) for line in (row.result or {}).get("public", [])]
 
     def facts(self, session: Session, game: Game, acting: bool = True,
               seated: Sequence[Player] | None = None) -> GameFacts:

@@ -13,8 +13,6 @@ not change is not written again.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,16 +22,13 @@ from sqlalchemy.orm import Session
 
 from judge import api
 from judge.api import (
-    SAFE_NAME,
     Game,
     GameFacts,
     Player,
-    make_folder,
     render_page,
-    rules_of,
     summary,
-    templates_version,
     write_file,
+    write_game_folder,
 )
 from judge.games.machiavelli import lifecycle, pictures, views
 from judge.games.machiavelli.core.board import load_board
@@ -63,10 +58,8 @@ def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = Non
         country = lifecycle.seat_of(player)
         assert country is not None
         seats.append(api.public_seat(game, country, player))
-    return GameFacts(name=game.name, variant=lifecycle.describe(game), options=tuple(game.options or ()),
-                     state=game.state, phase=game.phase, deadline=game.deadline, winner=game.winner,
-                     result=game.settings.get("result"), listed=rules_of(game).listed, joined=len(joined),
-                     seats=tuple(seats), phase_title=lifecycle.label(game.phase) if game.phase else None)
+    return api.game_facts(game, lifecycle.describe(game), joined, seats,
+                          lifecycle.label(game.phase) if game.phase else None)
 
 
 def gather(session: Session, game: Game) -> GameRecord:
@@ -91,28 +84,20 @@ def gather(session: Session, game: Game) -> GameRecord:
 def write_game(root: Path, record: GameRecord, force: bool = False) -> Path:
     """Write the game's page under ``root`` unless it would not change; returns it."""
     facts = record.facts
-    if not SAFE_NAME.fullmatch(facts.name):
-        raise ValueError(f"'{facts.name}' cannot name a folder of pages")
-    folder = root / "games" / facts.name
     head = summary(facts)
-    shown: list[Any] = [head, record.board, record.latest, record.results, record.position, record.money]
-    digest = hashlib.sha256(json.dumps([shown, templates_version()], sort_keys=True, default=str).encode()).hexdigest()
-    stamp = folder / ".digest"
-    if not force and stamp.exists() and stamp.read_text("utf-8") == digest:
-        return folder / "index.html"
-    make_folder(root)
-    make_folder(root / "games")
-    make_folder(folder)
-    written: set[Path] = set()
-    svg = None
-    if record.scenario is not None and record.position is not None:
-        board = load_board(record.scenario)
-        svg = pictures.board_svg(board, position_from_data(record.position, board), facts.name)
-    if svg is not None:
-        write_file(folder / "board.svg", svg.encode("utf-8"), written)
-    render_page(folder / "index.html", "machiavelli/game.html.j2", written, game=head, root="../../",
-                board=record.board, latest=record.latest,
-                label=lifecycle.label(record.latest) if record.latest else None, results=record.results,
-                drawn=svg is not None, money=record.money)
-    write_file(stamp, digest.encode("utf-8"), written)
-    return folder / "index.html"
+
+    def write(folder: Path, written: set[Path]) -> bool:
+        svg = None
+        if record.scenario is not None and record.position is not None:
+            board = load_board(record.scenario)
+            svg = pictures.board_svg(board, position_from_data(record.position, board), facts.name)
+        if svg is not None:
+            write_file(folder / "board.svg", svg.encode("utf-8"), written)
+        render_page(folder / "index.html", "machiavelli/game.html.j2", written, game=head, root="../../",
+                    board=record.board, latest=record.latest,
+                    label=lifecycle.label(record.latest) if record.latest else None, results=record.results,
+                    drawn=svg is not None, money=record.money)
+        return True
+
+    shown = [head, record.board, record.latest, record.results, record.position, record.money]
+    return write_game_folder(root, facts.name, shown, write, force)

@@ -1,6 +1,7 @@
 """Payola Diplomacy as a kind of game the host runs (`judge.games.GameKind`): the plug between
 the host and Payola's edges (`lifecycle`, `handlers`, `submissions`, `views`, `maps`,
-`commands`), which stand on its rules cores, `judge.engine` and `judge.payola`.
+`commands`), which stand on its rules cores, `judge.engine` and `judge.payola`.  It is written by
+concern, as `GameKind` is: `PayolaLobby`, `PayolaPhases` and `PayolaCommands`, and `Payola` for the rest.
 
 A Payola game is played on a board (its ``variant``) by the powers of that board, which are its
 seats; CREATE names the board and the options (rule 6), JOIN a power the player would like.
@@ -24,13 +25,16 @@ from judge.api import (
     RUNNING,
     Closing,
     Command,
+    Commands,
     DemoJudge,
     Game,
     GameKind,
     GameState,
     History,
+    Lobby,
     PhaseChange,
     PhaseRow,
+    Phases,
     Player,
     Publication,
     Settings,
@@ -63,16 +67,14 @@ HISTORY_PHASES = 50  # phases one HISTORY sends at most: a longer range is asked
 _PHASE = re.compile(r"[SFW]\d{4}[MRA]")
 
 
-class Payola(GameKind):
+class PayolaLobby(Lobby):
+    """Payola's CREATE and JOIN, and its seats: the powers of the game's board (rule 6)."""
+
     name = "payola"
     title = "Payola Diplomacy"
     seat_word = "power"
     join_usage = ("JOIN game password [power] [KEY key], or JOIN game password PREFER and the powers wanted, "
                   "best first (PREFER FEGIART, or their names)")
-    durations = MappingProxyType({"movement": 48.0, "retreat": 24.0, "adjustment": 24.0})
-    commands = handlers.COMMANDS
-    words = (*SIMPLE, "VOTE", "REVEAL", "ACCEPT", "TRANSFER")
-    between_phases = "retreat and adjustment phases"
 
     # -- creating and joining ------------------------------------------------------------------------
 
@@ -93,9 +95,6 @@ class Payola(GameKind):
     def create_help(self) -> list[str]:
         return ["boards (CREATE game password BOARD):",
                 *(f"  {name}: {summary}" for name, summary, _ in views.boards())]
-
-    def help(self, settings: Settings) -> str:
-        return render("payola/help", settings=settings, boards=views.boards())
 
     def capacity(self, game: Game) -> int:
         return len(load_map(game.variant).powers)
@@ -130,7 +129,29 @@ class Payola(GameKind):
         """A power's vote is its player's: a new player starts with none."""
         seat_of(session, player).vote = None
 
-    # -- phases ----------------------------------------------------------------------------------
+    def abandoned(self, session: Session, game: Game, seat: str) -> str:
+        """Rule 3.3: a power that sends no sheet offers each of its units a zero hold; its treasury idles."""
+        return ("until a new player takes it over, each of its units is offered a zero hold (rule 3.3) and its "
+                "treasury idles, while the other powers may still bribe its units")
+
+    def seat_order(self, session: Session, game: Game) -> list[str]:
+        return list(load_map(game.variant).powers)
+
+    def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
+        """Powers by name or initial (`commands.press_recipients`), the master, or ALL."""
+        named = commands.press_recipients(words)
+        if named == ("ALL",):
+            return named
+        return tuple(dict.fromkeys(t if t == "MASTER" else power_of(game, t) for t in named))
+
+
+class PayolaPhases(Phases):
+    """Payola's phases: the board's movement, retreat and adjustment phases."""
+
+    durations = MappingProxyType({"movement": 48.0, "retreat": 24.0, "adjustment": 24.0})
+    between_phases = "retreat and adjustment phases"
+    restored = ("the position, balances, offer sheets, orders and acceptance lists are as they were before it was "
+                "processed. You may change your sheet or orders")
 
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         lifecycle.start_game(session, game, settings, now)
@@ -160,9 +181,6 @@ class Payola(GameKind):
     def process(self, session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
         return lifecycle.process_phase(session, game, settings, now, closing)
 
-    restored = ("the position, balances, offer sheets, orders and acceptance lists are as they were before it was "
-                "processed. You may change your sheet or orders")
-
     def rolling_back(self, session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
         lifecycle.rolling_back(session, game, to, later)
 
@@ -175,7 +193,15 @@ class Payola(GameKind):
     def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
         return lifecycle.notice(session, game, row, seat, which, until)
 
-    # -- mail ------------------------------------------------------------------------------------
+    def is_between(self, phase: str) -> bool:
+        return phase[-1:] in ("R", "A")
+
+
+class PayolaCommands(Commands):
+    """Payola's commands by mail (offers, orders, ACCEPT, TRANSFER, VOTE...), and what it answers about a game."""
+
+    commands = handlers.COMMANDS
+    words = (*SIMPLE, "VOTE", "REVEAL", "ACCEPT", "TRANSFER")
 
     def read(self, text: str, game: Game | None) -> Command:
         return commands.read(text, game.variant if game is not None else None)
@@ -200,6 +226,9 @@ class Payola(GameKind):
 
     def master_status(self, talk: Turn) -> list[str] | None:
         return master_status_lines(talk)
+
+    def help(self, settings: Settings) -> str:
+        return render("payola/help", settings=settings, boards=views.boards())
 
     def brief(self, talk: Turn, game: Game, seat: str, player: Player, address: str) -> None:
         """What the new player of a power needs: the board, its treasury and acceptance list, and
@@ -301,27 +330,12 @@ class Payola(GameKind):
                       events=game.settings.get("events", []), result=game.settings.get("result"), seated=seated)
         talk.answer_long(text, f"{game.name}-summary.txt", body, "the summary", game=game)
 
-    def abandoned(self, session: Session, game: Game, seat: str) -> str:
-        """Rule 3.3: a power that sends no sheet offers each of its units a zero hold; its treasury idles."""
-        return ("until a new player takes it over, each of its units is offered a zero hold (rule 3.3) and its "
-                "treasury idles, while the other powers may still bribe its units")
-
-    def seat_order(self, session: Session, game: Game) -> list[str]:
-        return list(load_map(game.variant).powers)
-
     def info(self, game: Game) -> list[str]:
         return views.rules_in_words(game.variant, lifecycle.options_of(game), lifecycle.own_flags(game))
 
 
-    def is_between(self, phase: str) -> bool:
-        return phase[-1:] in ("R", "A")
-
-    def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
-        """Powers by name or initial (`commands.press_recipients`), the master, or ALL."""
-        named = commands.press_recipients(words)
-        if named == ("ALL",):
-            return named
-        return tuple(dict.fromkeys(t if t == "MASTER" else power_of(game, t) for t in named))
+class Payola(PayolaLobby, PayolaPhases, PayolaCommands, GameKind):
+    """Payola Diplomacy, as the host sees it: its lobby, phases and commands, and its pages, records and demo."""
 
     # -- pages -----------------------------------------------------------------------------------
 

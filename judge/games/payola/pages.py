@@ -37,17 +37,15 @@ from sqlalchemy.orm import Session
 from judge import api
 from judge.api import (
     RUNNING,
-    SAFE_NAME,
     Game,
     GameState,
     PhaseRow,
     Player,
     Rules,
-    make_folder,
     render_page,
     rules_of,
-    templates_version,
     write_file,
+    write_game_folder,
 )
 from judge.engine.notation import position_from_data, position_to_data, results_from_data
 from judge.engine.position import Position
@@ -152,12 +150,6 @@ def gather(session: Session, game: Game) -> GameRecord:
     return GameRecord(facts, phases, board)
 
 
-def content_digest(*views: Any) -> str:
-    """A key of what the pages show: with maps or without (the Cairo library installed since)."""
-    content = json.dumps([views, templates_version(), png_unavailable() is None], sort_keys=True, default=str)
-    return hashlib.sha256(content.encode()).hexdigest()
-
-
 def _png_size(data: bytes) -> tuple[int, int]:
     width, height = struct.unpack(">II", data[16:24])  # the IHDR chunk
     return int(width), int(height)
@@ -200,49 +192,41 @@ def _map(folder: Path, game: str, position: Position, results: Sequence[Mapping[
 def write_game(root: Path, record: GameRecord, force: bool = False) -> Path:
     """Write the pages of one game under ``root`` (its maps only when new); returns its page."""
     facts = record.facts
-    if not SAFE_NAME.fullmatch(facts.name):
-        raise ValueError(f"'{facts.name}' cannot name a folder of pages")
-    folder = root / "games" / facts.name
     head = public.summary(facts)
     position = position_from_data(record.board)[0] if record.board is not None else None
     now = public.current(facts, position)
     shown = [(p, view) for p in record.phases if (view := public.history(facts, p.report, p.adjudication))]
     published = public.publication(facts, record.determinations, record.balances or {})
-    digest = content_digest(head, now, [view for _, view in shown], published)
-    stamp = folder / ".digest"
-    if not force and stamp.exists() and stamp.read_text("utf-8") == digest:
-        return folder / "index.html"
-    make_folder(root)
-    make_folder(root / "games")
-    make_folder(folder)
-    started = time.time()
-    written: set[Path] = set()
-    maps: list[MapFile | None] = []
 
-    def drawn(position: Position, results: Sequence[Mapping[str, Any]] | None = None) -> MapFile | None:
-        maps.append(_map(folder, facts.name, position, results, written))
-        return maps[-1]
+    def write(folder: Path, written: set[Path]) -> bool:
+        started = time.time()
+        maps: list[MapFile | None] = []
 
-    links = [{"phase": view["phase"], "title": view["title"], "href": f"{view['phase']}.html"} for _, view in shown]
-    common = {"game": head, "root": "../../", "publication": published}
-    render_page(folder / "index.html", "payola/game.html.j2", written, current=now, phases=links,
-          current_map=drawn(position) if now and position else None, **common)
-    by_phase = {p["phase"]: p for p in (published or {}).get("phases", [])}
-    for number, (phase, view) in enumerate(shown):
-        render_page(folder / f"{view['phase']}.html", "payola/phase.html.j2", written, phase=view,
-              orders_map=drawn(position_from_data(phase.position)[0], view["results"]),
-              after_map=drawn(position_from_data(phase.adjudication)[0]),
-              previous=links[number - 1] if number else None,
-              next=links[number + 1] if number + 1 < len(links) else None,
-              published_phase=by_phase.get(view["phase"]), **common)
-    if published is not None:
-        render_page(folder / "end.html", "payola/end.html.j2", written, **common)
-    for stale in folder.iterdir():  # what a rollback left, but not what another writer has just written
-        if stale.is_file() and stale not in written and not stale.name.startswith(".") and \
-                stale.stat().st_mtime < started:
-            stale.unlink()
-    if all(maps) or png_unavailable():  # without Cairo, no map is missing by mistake
-        write_file(stamp, digest.encode("utf-8"), written)
-    else:  # a map that failed is drawn again next time
-        stamp.unlink(missing_ok=True)
-    return folder / "index.html"
+        def drawn(position: Position, results: Sequence[Mapping[str, Any]] | None = None) -> MapFile | None:
+            maps.append(_map(folder, facts.name, position, results, written))
+            return maps[-1]
+
+        links = [{"phase": view["phase"], "title": view["title"], "href": f"{view['phase']}.html"}
+                 for _, view in shown]
+        common = {"game": head, "root": "../../", "publication": published}
+        render_page(folder / "index.html", "payola/game.html.j2", written, current=now, phases=links,
+                    current_map=drawn(position) if now and position else None, **common)
+        by_phase = {p["phase"]: p for p in (published or {}).get("phases", [])}
+        for number, (phase, view) in enumerate(shown):
+            render_page(folder / f"{view['phase']}.html", "payola/phase.html.j2", written, phase=view,
+                        orders_map=drawn(position_from_data(phase.position)[0], view["results"]),
+                        after_map=drawn(position_from_data(phase.adjudication)[0]),
+                        previous=links[number - 1] if number else None,
+                        next=links[number + 1] if number + 1 < len(links) else None,
+                        published_phase=by_phase.get(view["phase"]), **common)
+        if published is not None:
+            render_page(folder / "end.html", "payola/end.html.j2", written, **common)
+        for stale in folder.iterdir():  # what a rollback left, but not what another writer has just written
+            if stale.is_file() and stale not in written and not stale.name.startswith(".") and \
+                    stale.stat().st_mtime < started:
+                stale.unlink()
+        return all(maps) or png_unavailable() is not None  # without Cairo, no map is missing by mistake
+
+    # with maps or without: the Cairo library installed since writes them again
+    views = [head, now, [view for _, view in shown], published, png_unavailable() is None]
+    return write_game_folder(root, facts.name, views, write, force)

@@ -1,6 +1,7 @@
 """Pirates' Proposal as a kind of game the host runs (`judge.games.GameKind`): the plug between
 the host and the match's edges (`lifecycle`, `handlers`, `pages`), which stand on its rules core,
-`judge.games.pirates.core`.
+`judge.games.pirates.core`.  It is written by concern, as `GameKind` is: `PiratesLobby`,
+`PiratesPhases` and `PiratesCommands`, and `Pirates` for the rest.
 
 A match is created with ``CREATE game password pirates [PLAYERS=n] [GARNETS=n]``; each player
 joins under a name of their own (``JOIN game password name``), which is their seat: they sign
@@ -29,6 +30,7 @@ from judge import api
 from judge.api import (
     Closing,
     Command,
+    Commands,
     DemoJudge,
     Game,
     GameError,
@@ -36,17 +38,18 @@ from judge.api import (
     GameKind,
     GameState,
     History,
+    Lobby,
+    NamedSeats,
     PhaseChange,
     PhaseRow,
+    Phases,
     Player,
     Publication,
     Settings,
     Turn,
     counted,
-    press_to_seats,
     queue,
     render,
-    when,
 )
 from judge.games.pirates import handlers, lifecycle, pages
 from judge.games.pirates.core.commands import KEYWORDS
@@ -58,16 +61,14 @@ HOST_WORDS = frozenset({"MASTER", "GM", "ALL", "KEY"})
 private game's KEY): no player may be named so."""
 
 
-class Pirates(GameKind):
+class PiratesLobby(NamedSeats, Lobby):
+    """Pirates' Proposal's CREATE and JOIN, and its seats: its players, each under the name it joined with."""
+
     name = "pirates"
     title = lifecycle.KIND_TITLE
     seat_word = "seat"
+    player_word = "player"
     join_usage = "JOIN game password name [KEY key], the name you will play under: 2 to 12 letters or digits"
-    durations = MappingProxyType({"distribution": 24.0, "voting": 24.0, "final": 24.0})
-    commands = handlers.COMMANDS
-    words = tuple(sorted(KEYWORDS - {"GARNET"}))
-    between_phases = ""
-    closes_early = False  # a phase closing early would tell that all the others had submitted (P10)
 
     # -- creating and joining ------------------------------------------------------------------------
 
@@ -77,9 +78,6 @@ class Pirates(GameKind):
     def create_help(self) -> list[str]:
         return [f"{self.title} (CREATE game password pirates [PLAYERS=n] [GARNETS=n]): an even number of players "
                 "from 4 to 14 (14 by default), in two rooms, five rounds"]
-
-    def help(self, settings: Settings) -> str:
-        return render("pirates/help", settings=settings)
 
     def capacity(self, game: Game) -> int:
         return lifecycle.setting(game, "PLAYERS")
@@ -110,30 +108,14 @@ class Pirates(GameKind):
         return (f"you joined '{game.name}' as {requested}; the rooms are drawn when the match starts (SIGNON "
                 f"{requested}@{game.name} password)")
 
-    # -- seats -----------------------------------------------------------------------------------
 
-    def seat(self, session: Session, game: Game, word: str) -> str:
-        key = word.casefold()
-        found = next((name for name in api.seats(session, game) if name.casefold() == key), None)
-        if found is None:
-            raise ValueError(f"there is no player named '{word[:20]}' in {game.name}")
-        return found
+class PiratesPhases(Phases):
+    """Pirates' Proposal's phases: five rounds' Distribution and Voting Phases, then the final phase."""
 
-    def seat_title(self, seat: str) -> str:
-        return seat
-
-    def seat_order(self, session: Session, game: Game) -> list[str]:
-        return sorted(api.seats(session, game), key=str.casefold)
-
-    def info(self, game: Game) -> list[str]:
-        players, garnets = lifecycle.setting(game, "PLAYERS"), lifecycle.setting(game, "GARNETS")
-        return [f"{self.title} (the numbers are those of its rules, P1 to P14)",
-                f"PLAYERS={players}: {players} players in two rooms, five rounds (P1)",
-                f"GARNETS={garnets}: each player starts with {counted(garnets, 'garnet')} (P1, P7)",
-                "a phase closes at its deadline or when the game master processes it, never early (P10); "
-                "everything is published at the end (P14)"]
-
-    # -- phases ----------------------------------------------------------------------------------
+    durations = MappingProxyType({"distribution": 24.0, "voting": 24.0, "final": 24.0})
+    between_phases = ""
+    closes_early = False  # a phase closing early would tell that all the others had submitted (P10)
+    restored = ""
 
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         lifecycle.start(session, game, settings, now)
@@ -156,8 +138,6 @@ class Pirates(GameKind):
     def process(self, session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
         return lifecycle.process_phase(session, game, settings, now, closing)
 
-    restored = ""
-
     def rolling_back(self, session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
         raise GameError("a match of Pirates' Proposal cannot be rolled back: the mails of each phase told every "
                         "player what the rules let them learn, and that cannot be taken back", "CANNOT_ROLL_BACK")
@@ -172,7 +152,13 @@ class Pirates(GameKind):
         return render(f"pirates/{which}", game=game, seat=seat, stage=row.name[0], label=lifecycle.label(row.name),
                       until=until)
 
-    # -- mail ------------------------------------------------------------------------------------
+
+class PiratesCommands(Commands):
+    """Pirates' Proposal's commands by mail, and what it answers about a match."""
+
+    title: str
+    commands = handlers.COMMANDS
+    words = tuple(sorted(KEYWORDS - {"GARNET"}))
 
     def read(self, text: str, game: Game | None) -> Command:
         return handlers.read(text)
@@ -186,6 +172,17 @@ class Pirates(GameKind):
 
     def master_status(self, talk: Turn) -> list[str] | None:
         return handlers.master_status(talk)
+
+    def help(self, settings: Settings) -> str:
+        return render("pirates/help", settings=settings)
+
+    def info(self, game: Game) -> list[str]:
+        players, garnets = lifecycle.setting(game, "PLAYERS"), lifecycle.setting(game, "GARNETS")
+        return [f"{self.title} (the numbers are those of its rules, P1 to P14)",
+                f"PLAYERS={players}: {players} players in two rooms, five rounds (P1)",
+                f"GARNETS={garnets}: each player starts with {counted(garnets, 'garnet')} (P1, P7)",
+                "a phase closes at its deadline or when the game master processes it, never early (P10); "
+                "everything is published at the end (P14)"]
 
     def brief(self, talk: Turn, game: Game, seat: str, player: Player, address: str) -> None:
         """What the seat knows now (its own views and what it has sent in the open phase), and
@@ -203,16 +200,9 @@ class Pirates(GameKind):
 
     def list_lines(self, talk: Turn, game: Game) -> list[str]:
         """The match's name, round and phase and each seat's state: never who has sent what (P10)."""
-        lines = [f"state: {game.state}", f"game: {lifecycle.describe(game)}",
-                 f"options: {' '.join(game.options) or 'none'}"]
-        if game.phase:
-            lines.append(f"phase: {game.phase} ({lifecycle.label(game.phase)}), deadline {when(game.deadline)}")
-        for player in lifecycle.seats_of(api.players(talk.session, game)):
-            assert player.seat is not None
-            lines.append(f"{player.seat}: {api.seat_state(game, player.seat, player)}")
-        if game.state == GameState.FINISHED:
-            lines.append(f"result: {game.settings.get('result', '')}")
-        return lines
+        return api.answer_list(game, lifecycle.describe(game), lifecycle.label(game.phase) if game.phase else None,
+                               [(player.seat, player) for player in lifecycle.seats_of(api.players(talk.session, game))
+                                if player.seat is not None])
 
     def history(self, talk: Turn, text: str, game: Game, command: History) -> None:
         """A match's story is published when it ends (P14); until then each player has been told
@@ -235,10 +225,9 @@ class Pirates(GameKind):
         api.answer_summary(talk, text, game, "pirates/summary", lifecycle.describe(game),
                             lifecycle.label(game.phase) if game.phase else None, end=end)
 
-    def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
-        """Players by name, the master (M, MASTER, GM), or ALL."""
-        return press_to_seats(words, "expected PRESS TO followed by players' names, ALL, or MASTER",
-                              lambda name: self.seat(session, game, name))
+
+class Pirates(PiratesLobby, PiratesPhases, PiratesCommands, GameKind):
+    """Pirates' Proposal, as the host sees it: its lobby, phases and commands, and its pages and demo."""
 
     # -- pages -----------------------------------------------------------------------------------
 

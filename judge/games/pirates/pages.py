@@ -12,27 +12,20 @@ would not change is not written again.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy.orm import Session
 
 from judge import api
 from judge.api import (
-    SAFE_NAME,
     Game,
     GameFacts,
     Player,
-    make_folder,
     render_page,
-    rules_of,
     summary,
-    templates_version,
-    write_file,
+    write_game_folder,
 )
 from judge.games.pirates import lifecycle
 from judge.games.pirates.core.views import EndView, PublishedRound, publication, published_rounds
@@ -51,14 +44,9 @@ class MatchRecord:
 def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = None) -> GameFacts:
     """What any page may say of the match: name, round and phase, deadline, each seat's state."""
     joined = api.players(session, game) if seated is None else seated
-    seats = []
-    for player in lifecycle.seats_of(joined):
-        assert player.seat is not None
-        seats.append(api.public_seat(game, player.seat, player))
-    return GameFacts(name=game.name, variant=lifecycle.KIND_TITLE, options=tuple(game.options or ()),
-                     state=game.state, phase=game.phase, deadline=game.deadline,
-                     result=game.settings.get("result"), listed=rules_of(game).listed, joined=len(joined),
-                     seats=tuple(seats), phase_title=lifecycle.label(game.phase) if game.phase else None)
+    seats = [api.public_seat(game, player.seat, player) for player in lifecycle.seats_of(joined) if player.seat]
+    return api.game_facts(game, lifecycle.KIND_TITLE, joined, seats,
+                          lifecycle.label(game.phase) if game.phase else None)
 
 
 def gather(session: Session, game: Game) -> MatchRecord:
@@ -83,20 +71,12 @@ def published_lines(session: Session, game: Game) -> list[str]:
 def write_game(root: Path, record: MatchRecord, force: bool = False) -> Path:
     """Write the match's page under ``root`` unless it would not change; returns it."""
     facts = record.facts
-    if not SAFE_NAME.fullmatch(facts.name):
-        raise ValueError(f"'{facts.name}' cannot name a folder of pages")
-    folder = root / "games" / facts.name
     head = summary(facts)
-    shown: list[Any] = [head, [r.lines() for r in record.rounds], record.end.lines() if record.end else None]
-    digest = hashlib.sha256(json.dumps([shown, templates_version()], sort_keys=True, default=str).encode()).hexdigest()
-    stamp = folder / ".digest"
-    if not force and stamp.exists() and stamp.read_text("utf-8") == digest:
-        return folder / "index.html"
-    make_folder(root)
-    make_folder(root / "games")
-    make_folder(folder)
-    written: set[Path] = set()
-    render_page(folder / "index.html", "pirates/game.html.j2", written, game=head, root="../../",
-                rounds=record.rounds, end=record.end, ended=facts.finished)
-    write_file(stamp, digest.encode("utf-8"), written)
-    return folder / "index.html"
+
+    def write(folder: Path, written: set[Path]) -> bool:
+        render_page(folder / "index.html", "pirates/game.html.j2", written, game=head, root="../../",
+                    rounds=record.rounds, end=record.end, ended=facts.finished)
+        return True
+
+    shown = [head, [r.lines() for r in record.rounds], record.end.lines() if record.end else None]
+    return write_game_folder(root, facts.name, shown, write, force)

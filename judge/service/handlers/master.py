@@ -46,7 +46,7 @@ from judge.service.options import rules_of
 from judge.service.passwords import hash_password
 from judge.service.phase_changes import changed_phase, confirmed, in_phase, may_change_phase, with_news
 from judge.service.render import duration, when
-from judge.store.models import Absence
+from judge.store.models import Absence, Game
 
 MAX_DEADLINE_AHEAD = timedelta(days=366)
 
@@ -134,24 +134,30 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
                                                              if processed.next_phase else ""))
 
 
-def pause(talk: Conversation, text: str, _: cmd.Pause) -> None:
+def _moved(talk: Conversation, text: str, event: Event, refusal: str, code: str) -> Game | None:
+    """The master's game, moved by ``event`` (PAUSE, RESUME); None, and ``refusal`` the answer, if its
+    state does not take the event (`judge.service.lifecycle.TRANSITIONS`)."""
     game = talk.context.game
     assert game is not None
-    if game.state != GameState.ACTIVE:
-        talk.echo(text, "error", "only a running game can be paused", code="NOT_RUNNING")
+    try:
+        move(game, event)
+    except GameError:
+        talk.echo(text, "error", refusal, code=code)
+        return None
+    return game
+
+
+def pause(talk: Conversation, text: str, _: cmd.Pause) -> None:
+    if _moved(talk, text, Event.PAUSE, "only a running game can be paused", "NOT_RUNNING") is None:
         return
-    move(game, Event.PAUSE)
     talk.echo(text, "ok", "game paused: deadlines will not fire")
     talk.announce("the game master paused the game: no deadline fires until it is resumed", public=True)
 
 
 def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
-    game = talk.context.game
-    assert game is not None
-    if game.state != GameState.PAUSED:
-        talk.echo(text, "error", "the game is not paused", code="NOT_PAUSED")
+    game = _moved(talk, text, Event.RESUME, "the game is not paused", "NOT_PAUSED")
+    if game is None:
         return
-    move(game, Event.RESUME)
     if game.deadline is not None and game.deadline < talk.now and game.phase is not None:
         game.deadline = host.phase_deadline(talk.session, game, game.phase, talk.now)
     talk.echo(text, "ok", f"game resumed; deadline {when(game.deadline)}")
