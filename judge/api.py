@@ -98,14 +98,14 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
         Publication,
         Records,
     )
-    from judge.service.lifecycle import RUNNING, GameError, GameState
     from judge.service.logs import log_on_commit
     from judge.service.named_seats import NamedSeats
     from judge.service.options import GAME_FLAGS, Rules, rules_of, split_options
     from judge.service.outbox import queue
-    from judge.service.render import counted, render, when
-    from judge.service.render import duration as in_words
     from judge.service.scripts import DemoJudge, show, text_of
+    from judge.service.states import RUNNING, GameError, GameState
+    from judge.service.templates import counted, render, when
+    from judge.service.templates import duration as in_words
     from judge.service.turn import Turn
     from judge.store.models import Base, Game, Outbox, PhaseRow, Player, Submission
     from judge.web.pages import (
@@ -182,9 +182,9 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "Phases": ("judge.service.kinds", "Phases"),
     "Publication": ("judge.service.kinds", "Publication"),
     "Records": ("judge.service.kinds", "Records"),
-    "GameError": ("judge.service.lifecycle", "GameError"),
-    "GameState": ("judge.service.lifecycle", "GameState"),
-    "RUNNING": ("judge.service.lifecycle", "RUNNING"),
+    "GameError": ("judge.service.states", "GameError"),
+    "GameState": ("judge.service.states", "GameState"),
+    "RUNNING": ("judge.service.states", "RUNNING"),
     "log_on_commit": ("judge.service.logs", "log_on_commit"),
     "NamedSeats": ("judge.service.named_seats", "NamedSeats"),
     "GAME_FLAGS": ("judge.service.options", "GAME_FLAGS"),
@@ -192,10 +192,10 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "rules_of": ("judge.service.options", "rules_of"),
     "split_options": ("judge.service.options", "split_options"),
     "queue": ("judge.service.outbox", "queue"),
-    "counted": ("judge.service.render", "counted"),
-    "in_words": ("judge.service.render", "duration"),
-    "render": ("judge.service.render", "render"),
-    "when": ("judge.service.render", "when"),
+    "counted": ("judge.service.templates", "counted"),
+    "in_words": ("judge.service.templates", "duration"),
+    "render": ("judge.service.templates", "render"),
+    "when": ("judge.service.templates", "when"),
     "DemoJudge": ("judge.service.scripts", "DemoJudge"),
     "show": ("judge.service.scripts", "show"),
     "text_of": ("judge.service.scripts", "text_of"),

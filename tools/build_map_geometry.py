@@ -62,7 +62,7 @@ the same for every board; what differs is data, one module per board in ``tools/
    there gets a place for every mark the game draws in it (:func:`arrange`): its name and
    its unit, and where it has a city the city's mark and the garrison beside it (a
    single-unit area, Venice, has its garrison where its unit stands), each a box of the
-   renderer's size (:mod:`judge.games.machiavelli.render`) inside the area and clear of the
+   renderer's size (:mod:`judge.games.machiavelli.drawing`) inside the area and clear of the
    others, of the coasts' places, of the straits' gates and of the crossings; the build
    names the marks that did not fit and any two that overlap.  A board may be labelled with
    its areas' names written in full (``names``; AoP's) rather than their codes: each name's
@@ -478,7 +478,7 @@ def mark_boxes(label: str, names: bool, marks: Sequence[str], single: bool = Fal
     """What each mark of a Machiavelli area covers about its point (the renderer's sizes), its
     ``label`` written in full or as a code; a ``single``-unit area's unit place is a garrison's,
     which may stand there."""
-    from judge.games.machiavelli.render import CITY_BOX, GARRISON_BOX, UNIT_BOX, text_box
+    from judge.games.machiavelli.drawing import CITY_BOX, GARRISON_BOX, UNIT_BOX, text_box
 
     sizes = {"unit": UNIT_BOX, "label": text_box(label, names), "city": CITY_BOX, "garrison": GARRISON_BOX}
     boxes = {kind: sizes[kind] for kind in marks}
@@ -627,7 +627,7 @@ class Game:
         names (written in full on the map where ``names``, else their codes), army and fleet lists
         (a dual-coast province's per coast), cities (fortified or not, and the optional
         fortresses), single-unit areas and straits."""
-        from judge.games.machiavelli.render import label_text
+        from judge.games.machiavelli.drawing import label_text
 
         path = MACHIAVELLI / "core" / "boards" / f"{board}.json"
         data = json.loads(path.read_text("utf-8"))
@@ -900,7 +900,7 @@ class Builder:
     def places(self, simple: list[shapely.Geometry], names: list[str]) -> dict[str, dict[str, object]]:
         """Each Machiavelli area's places (:func:`arrange`) and coasts' places; prints the marks
         that fell outside their area or over another area's."""
-        from judge.games.machiavelli.render import UNIT_BOX
+        from judge.games.machiavelli.drawing import UNIT_BOX
 
         lines = self.line_boxes()
         found: dict[str, dict[str, object]] = {}

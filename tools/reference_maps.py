@@ -27,7 +27,7 @@ from judge.engine.map import available_maps, load_map
 from judge.engine.notation import position_from_data, result_to_data
 from judge.engine.phases import adjudicate
 from judge.engine.position import Position
-from judge.games.machiavelli import render as machiavelli
+from judge.games.machiavelli import drawing as machiavelli
 from judge.games.machiavelli.core.board import load_board
 from judge.games.machiavelli.core.campaign import CampaignRecord, campaign
 from judge.games.machiavelli.core.position import Position as MachiavelliPosition

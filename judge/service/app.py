@@ -37,10 +37,10 @@ from judge.service.handlers import process_mail, receive
 from judge.service.handlers.mail import Runs, accepted_at, mask_old_quarantine
 from judge.service.intake import take_in
 from judge.service.kinds import SESSION_KEY, Kinds, kind_of
-from judge.service.lifecycle import Event, GameState, move
 from judge.service.outbox import drop_sent_attachments, queue
-from judge.service.render import render
 from judge.service.schedule import reschedule
+from judge.service.states import Event, GameState, move
+from judge.service.templates import render
 from judge.store.database import Database
 from judge.store.models import Game, Heartbeat, InboundMail
 from judge.web.pages import IndexLine, game_pages, publish_changed, refresh

@@ -6,7 +6,7 @@ Theory of operation.  A kind supplies its rules and nothing of a game's course: 
 seats the players and opens the first phase, `Phases.process` closes the open phase and says what
 it did (a `PhaseChange`: the next phase, or None when the game is over, with its winner and its
 result in words), `Phases.publication` says what its end publishes.  The host moves the game's
-state around them (`judge.service.lifecycle.move`, the only writer of ``games.state``): START
+state around them (`judge.service.states.move`, the only writer of ``games.state``): START
 after a kind's start, END when a phase's closing ends the game, a vote ends it (`end`) or the game
 master's TERMINATE does (`terminate`), ROLLBACK when a game goes back (`roll_back`), and RESUME
 when the phase a ROLLBACK went back to is processed again (`close`).
@@ -39,9 +39,9 @@ from sqlalchemy.orm import Session
 from judge.service import host, records, silent_seats
 from judge.service.config import Settings
 from judge.service.kinds import Closing, PhaseChange, Publication, kind_of
-from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move, state_of
 from judge.service.outbox import queue
-from judge.service.render import render, when
+from judge.service.states import RUNNING, Event, GameError, GameState, move, state_of
+from judge.service.templates import render, when
 from judge.store.models import Game, GreyPress, Submission
 
 ROLLBACK = "rollback"

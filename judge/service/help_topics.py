@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from judge.service.config import Settings
 from judge.service.kinds import GameKind, Kinds
-from judge.service.render import render
+from judge.service.templates import render
 
 TOPIC = re.compile(r"^== ([a-z][a-z-]*): (.+) ==$", re.MULTILINE)
 """The line a topic begins with, in the host's help and in each kind's."""

@@ -36,10 +36,10 @@ from judge.service import records, silence
 from judge.service.config import Settings
 from judge.service.deadlines import deadline_for, rule_for
 from judge.service.kinds import GameKind, Phases, kind_of
-from judge.service.lifecycle import Event, GameError, GameState, move
 from judge.service.options import rules_of
 from judge.service.outbox import queue
-from judge.service.render import render, when
+from judge.service.states import Event, GameError, GameState, move
+from judge.service.templates import render, when
 from judge.service.turn import Turn
 from judge.store.models import Game, Observer, PhaseRow, Player, Submission
 from judge.web.public import GameFacts, Seat

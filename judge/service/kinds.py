@@ -11,7 +11,7 @@ kind once.  The host never imports a kind.
 - `Lobby`: its words at CREATE and JOIN, how its seats are named and how many it takes;
 - `Phases`: START, how long each phase lasts, who must still act (whom the clock reminds),
   whether a phase is complete before its deadline, what closing one does (it returns a
-  `PhaseChange`: the host, not the kind, moves the game's state, `judge.service.lifecycle`),
+  `PhaseChange`: the host, not the kind, moves the game's state, `judge.service.states`),
   ROLLBACK if it has one, TERMINATE;
 - `Commands`: its command table (`judge.service.dispatch.Entry`: the host builds one
   dispatcher at start-up from its own table and every kind's), its grammar for a line the host's
@@ -44,7 +44,7 @@ from judge.commands.parse import Command as Line
 from judge.commands.parse import History
 from judge.service.config import Settings
 from judge.service.dispatch import Dispatcher, Entry
-from judge.service.render import add_kind_templates
+from judge.service.templates import add_kind_templates
 from judge.store.models import Game, PhaseRow, Player
 from judge.web.public import GameFacts
 

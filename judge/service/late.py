@@ -39,7 +39,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from judge.mail.inbound import InboundMail
-from judge.service.render import when
+from judge.service.templates import when
 from judge.store.models import Game, Outbox, PhaseRow
 
 _NOT_OWN_SUBJECT = re.compile(r"\s*(?:re|aw|sv|antw|odp|vs|fwd?|wg|tr)\s*(?:\[\d+\])?\s*:", re.IGNORECASE)

@@ -56,10 +56,10 @@ from judge.service.handlers import process_mail
 from judge.service.handlers.mail import game_signed_on
 from judge.service.intake import intake_path, untaken
 from judge.service.kinds import SESSION_KEY, Kinds
-from judge.service.lifecycle import GameState
 from judge.service.listening import Listener, listener
 from judge.service.outbox import drop_unused_blobs
 from judge.service.sender import deliver_pending, transport_for
+from judge.service.states import GameState
 from judge.store.database import Database, downgrade, newest_version, schema_version, upgrade
 from judge.store.models import Game, Heartbeat, InboundMail, Outbox, OutboxFile, PhaseRow
 

@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 from judge.service import host
 from judge.service.config import Settings
 from judge.service.kinds import kind_of
-from judge.service.render import when
+from judge.service.templates import when
 from judge.store.models import Game
 
 

@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session
 
 from judge.service import host, silence
 from judge.service.kinds import kind_of
-from judge.service.lifecycle import GameState
+from judge.service.states import GameState
 from judge.store.models import Game, PhaseRow
 
 

@@ -83,7 +83,7 @@ from judge.mail.inbound import parse_mail
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
 from judge.service.outbox import Drawings, message_of, queue
-from judge.service.render import render
+from judge.service.templates import render
 from judge.store.database import Database
 from judge.store.models import Blob, Game, InboundMail, Outbox, OutboxFile, Secret
 

@@ -30,9 +30,9 @@ from judge.service import host, records, silence
 from judge.service.config import Settings
 from judge.service.deadlines import rule_for
 from judge.service.kinds import kind_of
-from judge.service.lifecycle import RUNNING, GameState
 from judge.service.outbox import queue
-from judge.service.render import duration, render, when
+from judge.service.states import RUNNING, GameState
+from judge.service.templates import duration, render, when
 from judge.store.models import Game, PhaseRow, Submission
 
 

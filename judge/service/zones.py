@@ -2,7 +2,7 @@
 beside it; the game master's SET DEADLINE reads times in the game's zone.
 
 Theory of operation.  The judge keeps and computes every moment in UTC, and every template and
-answer writes a moment one way, ``YYYY-MM-DD HH:MM UTC`` (`judge.service.render.when`).  A game
+answer writes a moment one way, ``YYYY-MM-DD HH:MM UTC`` (`judge.service.templates.when`).  A game
 may have a zone (``SET ZONE Europe/Paris``, the game master's, which is also the zone SET
 DEADLINE reads), and a player their own (``SET MYZONE America/New_York``, kept on their seat).
 When a mail of a game is queued (`judge.service.outbox.queue`), `localize` rewrites each such

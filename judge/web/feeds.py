@@ -35,8 +35,8 @@ from sqlalchemy.orm import Session
 from judge.service import host, records
 from judge.service.config import Settings
 from judge.service.kinds import kind_of
-from judge.service.lifecycle import RUNNING
-from judge.service.render import duration
+from judge.service.states import RUNNING
+from judge.service.templates import duration
 from judge.store.models import Game, PhaseRow, Player
 from judge.web.public import page_url
 

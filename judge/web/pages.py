@@ -48,8 +48,8 @@ from judge.service import records
 from judge.service.clock import utcnow
 from judge.service.config import Settings
 from judge.service.kinds import kind_of
-from judge.service.lifecycle import RUNNING
-from judge.service.render import counted, kind_packages, template_loader
+from judge.service.states import RUNNING
+from judge.service.templates import counted, kind_packages, template_loader
 from judge.store.database import Database
 from judge.store.models import Game, Player
 from judge.web import feeds, public
@@ -144,7 +144,7 @@ def templates_version() -> str:
 
 @cache
 def _version(loader: BaseLoader) -> str:
-    """`templates_version` for the kinds whose templates ``loader`` finds (`judge.service.render`)."""
+    """`templates_version` for the kinds whose templates ``loader`` finds (`judge.service.templates`)."""
     found = {**_assets(), **{f"{kind}/{name}": text for kind, package in kind_packages().items()
                              for name, text in _folder(files(package) / "templates" / "web").items()}}
     return hashlib.sha256(b"".join(name.encode() + text for name, text in sorted(found.items()))).hexdigest()

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from judge.service.lifecycle import RUNNING, GameState
+from judge.service.states import RUNNING, GameState
 from judge.wording import power_title
 
 

@@ -1,4 +1,4 @@
-"""A game's life is one table (`judge.service.lifecycle`), and one function writes a game's state."""
+"""A game's life is one table (`judge.service.states`), and one function writes a game's state."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import judge
-from judge.service.lifecycle import TRANSITIONS, Event, GameError, GameState, move, state_of
+from judge.service.states import TRANSITIONS, Event, GameError, GameState, move, state_of
 from judge.store.models import Game
 
 ALLOWED = {

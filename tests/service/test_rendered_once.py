@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from judge.games.payola import lifecycle
-from judge.service.render import render
+from judge.service.templates import render
 from tests.support.harness import Judge, two_player_game
 
 ALICE, BOB = "alice@example.org", "bob@example.org"

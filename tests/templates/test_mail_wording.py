@@ -15,7 +15,7 @@ import pytest
 
 from judge.service.config import Settings
 from judge.service.handlers.conversation import Echo
-from judge.service.render import counted, environment, render
+from judge.service.templates import counted, environment, render
 from judge.wording import power_title
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -3,7 +3,7 @@
 A picture is a convenience beside the text, which lists the whole board: if drawing fails the
 mail goes without it (the failure is logged), and the game goes on; it is drawn once the change
 that mails it is committed (`judge.api.Drawn`).  A map is drawn where the
-board has a drawing (`judge.games.machiavelli.render`: the classic board of 1454 and AoP's of
+board has a drawing (`judge.games.machiavelli.drawing`: the classic board of 1454 and AoP's of
 1459 have one) and where the Cairo library loads (said once in the log when it does not: the
 mails then go without maps, as Payola's do); a mail without one says why in a line (`NO_MAP`).
 A campaign's mail carries its operations as carried out, the failed ones crossed out (PNG), and
@@ -21,7 +21,7 @@ from judge.api import Drawn, Settings
 from judge.games.machiavelli.core.board import Board
 from judge.games.machiavelli.core.campaign import CampaignRecord
 from judge.games.machiavelli.core.position import Position
-from judge.games.machiavelli.render import GeometryError, load_geometry, render_png, render_svg
+from judge.games.machiavelli.drawing import GeometryError, load_geometry, render_png, render_svg
 
 log = logging.getLogger("judge")
 

@@ -31,10 +31,10 @@ from judge.service.dispatch import ANYONE, Entry
 from judge.service.handlers import consent, signon
 from judge.service.handlers.conversation import Conversation, Refusal, masked
 from judge.service.handlers.holding import Why
-from judge.service.lifecycle import RUNNING, GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password, verify_password
-from judge.service.render import counted, duration, when
+from judge.service.states import RUNNING, GameState
+from judge.service.templates import counted, duration, when
 from judge.store.models import Confirmation, Game, Observer, Player
 
 DAY = timedelta(days=1)

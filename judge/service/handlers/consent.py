@@ -36,7 +36,7 @@ from sqlalchemy.orm import Session
 from judge.commands import parse as cmd
 from judge.service.handlers.conversation import Conversation
 from judge.service.passwords import hash_password
-from judge.service.render import render
+from judge.service.templates import render
 from judge.store.models import Confirmation, ConfirmedAddress, Game
 
 TOKEN_DAYS = 7

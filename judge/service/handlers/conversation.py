@@ -71,9 +71,9 @@ from judge.service.handlers.answers import Echo
 from judge.service.handlers.holding import Holding
 from judge.service.handlers.reading import Context
 from judge.service.kinds import kinds_of
-from judge.service.lifecycle import GameState
 from judge.service.outbox import queue
-from judge.service.render import render
+from judge.service.states import GameState
+from judge.service.templates import render
 from judge.store.models import Game
 
 

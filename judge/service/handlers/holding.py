@@ -14,7 +14,7 @@ from typing import NamedTuple
 from judge.commands import parse as cmd
 from judge.service import host, late
 from judge.service.handlers.telling import Telling
-from judge.service.lifecycle import RUNNING
+from judge.service.states import RUNNING
 from judge.store.models import Game
 
 

@@ -93,8 +93,8 @@ from judge.service.config import Settings
 from judge.service.handlers.conversation import Conversation, reply_subject
 from judge.service.handlers.signon import record_failure
 from judge.service.outbox import queue
-from judge.service.render import render
 from judge.service.sender import record_bounce
+from judge.service.templates import render
 from judge.store.database import Database
 from judge.store.models import Confirmation, Game, ReplyLimit
 from judge.store.models import InboundMail as InboundRow

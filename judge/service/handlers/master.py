@@ -41,11 +41,11 @@ from judge.service import course, host, silent_seats, zones
 from judge.service.dispatch import MASTER, SIGNED_ON, Entry
 from judge.service.handlers.conversation import Conversation, masked
 from judge.service.handlers.player import approve_absence
-from judge.service.lifecycle import RUNNING, Event, GameError, GameState, move
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password
 from judge.service.phase_changes import changed_phase, confirmed, in_phase, may_change_phase, with_news
-from judge.service.render import duration, when
+from judge.service.states import RUNNING, Event, GameError, GameState, move
+from judge.service.templates import duration, when
 from judge.store.models import Absence, Game
 
 MAX_DEADLINE_AHEAD = timedelta(days=366)
@@ -136,7 +136,7 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
 
 def _moved(talk: Conversation, text: str, event: Event, refusal: str, code: str) -> Game | None:
     """The master's game, moved by ``event`` (PAUSE, RESUME); None, and ``refusal`` the answer, if its
-    state does not take the event (`judge.service.lifecycle.TRANSITIONS`)."""
+    state does not take the event (`judge.service.states.TRANSITIONS`)."""
     game = talk.context.game
     assert game is not None
     try:

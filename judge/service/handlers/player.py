@@ -27,10 +27,10 @@ from judge.service.handlers import consent
 from judge.service.handlers.conversation import Conversation, masked
 from judge.service.handlers.holding import Why
 from judge.service.handlers.reading import Context
-from judge.service.lifecycle import RUNNING, GameState
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password
-from judge.service.render import counted, render, when
+from judge.service.states import RUNNING, GameState
+from judge.service.templates import counted, render, when
 from judge.store.models import Absence, Confirmation, Game, GreyPress, Secret
 
 

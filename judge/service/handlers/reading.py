@@ -16,7 +16,7 @@ from judge.service import host
 from judge.service.handlers.answers import Answers
 from judge.service.host import Reads
 from judge.service.kinds import Kinds
-from judge.service.lifecycle import GameState
+from judge.service.states import GameState
 from judge.store.models import Game, Player
 
 T = TypeVar("T")

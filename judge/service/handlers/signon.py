@@ -44,11 +44,11 @@ from judge.service.handlers.conversation import Conversation, Refusal, masked
 from judge.service.handlers.holding import Why
 from judge.service.handlers.reading import Context
 from judge.service.kinds import kind_of
-from judge.service.lifecycle import RUNNING
 from judge.service.options import rules_of
 from judge.service.outbox import queue
 from judge.service.passwords import hash_password, verify_password
-from judge.service.render import render
+from judge.service.states import RUNNING
+from judge.service.templates import render
 from judge.store.models import Confirmation, Game, Player, Signon, SignonFailure
 
 FREE_FAILURES = 5

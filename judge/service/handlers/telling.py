@@ -11,7 +11,7 @@ from datetime import datetime
 from judge.service import host
 from judge.service.handlers.reading import Reading
 from judge.service.outbox import queue
-from judge.service.render import render
+from judge.service.templates import render
 from judge.store.models import Game
 
 

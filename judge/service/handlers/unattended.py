@@ -19,8 +19,8 @@ from judge.service import records, silence
 from judge.service.dispatch import ANYONE, MASTER, Entry
 from judge.service.handlers.conversation import Conversation
 from judge.service.kinds import GameKind
-from judge.service.lifecycle import GameState
-from judge.service.render import duration
+from judge.service.states import GameState
+from judge.service.templates import duration
 from judge.service.weekly import read_rule
 from judge.web.public import player_url
 

@@ -42,8 +42,8 @@ from sqlalchemy import select
 
 from judge.bootstrap import kinds
 from judge.games.machiavelli import lifecycle, pictures
+from judge.games.machiavelli.drawing import Geometry, GeometryError
 from judge.games.machiavelli.kind import Machiavelli
-from judge.games.machiavelli.render import Geometry, GeometryError
 from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow
 from tests.support import cli

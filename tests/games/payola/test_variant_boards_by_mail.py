@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from judge.engine.map import load_map
-from judge.service.render import render
+from judge.service.templates import render
 from tests.support.harness import Judge, start_game
 
 GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"

@@ -44,7 +44,7 @@ from judge.games.machiavelli.core.position import (
     UnitKind,
 )
 from judge.games.machiavelli.core.syntax import parse_letter
-from judge.games.machiavelli.render import (
+from judge.games.machiavelli.drawing import (
     CITY_BOX,
     CROSS_BOX,
     GARRISON_BOX,
@@ -867,7 +867,7 @@ def _cairo() -> Any:
 @pytest.mark.parametrize("name", BOARDS)
 def test_the_png_of_the_start_and_of_a_crowded_position_renders(name: str) -> None:
     _cairo()
-    from judge.games.machiavelli.render import PIXELS_PER_UNIT, picture_size, render_png
+    from judge.games.machiavelli.drawing import PIXELS_PER_UNIT, picture_size, render_png
 
     board = board_of(name)
     geometry = load_geometry(name)
@@ -888,7 +888,7 @@ def test_the_png_looks_like_the_svg_rasterised_whole(name: str) -> None:
     _cairo()
     from PIL import Image, ImageChops, ImageStat
 
-    from judge.games.machiavelli.render import render_png
+    from judge.games.machiavelli.drawing import render_png
     from judge.render.png import svg_to_png
 
     board, geometry = board_of(name), load_geometry(name)
