@@ -382,6 +382,12 @@ class Records(Protocol):
         default.  Tables of an older schema may be missing: a kind counts what is there."""
         return {}
 
+    def snapshot(self, session: Session, game: Game) -> dict[str, Any]:
+        """What the kind keeps of ``game`` in its own tables, as JSON values, for the game's record
+        (`judge.service.archive`): what a replay of the game must give again.  Nothing by
+        default: a kind whose phase rows and submissions hold all has no tables of its own."""
+        return {}
+
 
 class GameKind(Lobby, Phases, Commands, Pages, Records, Demo, Protocol):
     """A kind of game, as the host sees it: every method the host calls, and nothing else."""

@@ -34,7 +34,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
 from email.utils import make_msgid
 from typing import cast
@@ -56,6 +58,9 @@ from judge.service.config import Settings
 from judge.store.database import Database
 from judge.store.models import Blob, Outbox, OutboxFile
 
+QUIET = "replayed"
+"""The status of the mail a replay queues (`quiet`): kept, never sent."""
+_quiet: ContextVar[bool] = ContextVar("quiet", default=False)
 DROP_MAILS = 200  # sent mails whose attachments one call drops at most: a tick stays short
 DROP_BLOBS = 20  # blobs one call deletes at most (a map is a few hundred KB, each zeroed on SQLite)
 
@@ -94,7 +99,8 @@ def queue(
     row_id: int = session.execute(_QUEUE, {
         "game_id": game_id, "recipient": to, "subject": subject, "kind": kind, "sender": settings.judge_from,
         "message_id": message_id, "in_reply_to": replied, "refs": thread(references, replied) if replied else None,
-        "body": well_formed(body).replace("\x00", "\ufffd"), "created_at": now, "status": "pending", "attempts": 0,
+        "body": well_formed(body).replace("\x00", "\ufffd"), "created_at": now,
+        "status": QUIET if _quiet.get() else "pending", "attempts": 0,
     }).inserted_primary_key[0]  # type: ignore[attr-defined]
     for attachment in attachments:  # the ORM writes a file after its blob, if that is new
         session.add(OutboxFile(outbox_id=row_id, filename=attachment.filename, content_type=attachment.content_type,
@@ -103,6 +109,18 @@ def queue(
 
 
 _QUEUE = insert(cast(Table, Outbox.__table__))
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """Meanwhile, the mail queued is kept with the status `QUIET` and never sent: a game's record
+    played again (`judge.service.replay`) writes its mail as the game did, and its players had it
+    long ago."""
+    token = _quiet.set(True)
+    try:
+        yield
+    finally:
+        _quiet.reset(token)
 
 
 def blob(session: Session, data: bytes) -> Blob:

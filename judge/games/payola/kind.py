@@ -43,7 +43,7 @@ from judge.api import (
 )
 from judge.engine.map import available_maps, load_map
 from judge.engine.position import Phase
-from judge.games.payola import commands, handlers, lifecycle, pages, public, views
+from judge.games.payola import commands, handlers, lifecycle, pages, public, store, views
 from judge.games.payola.commands import SIMPLE
 from judge.games.payola.lifecycle import power_of
 from judge.games.payola.store import LedgerRow, seat_of
@@ -345,6 +345,10 @@ class Payola(GameKind):
         summed = select(Game.name, LedgerRow.power, func.sum(LedgerRow.amount)).join(
             Game, Game.id == LedgerRow.game_id).group_by(Game.name, LedgerRow.power)
         return {f"{game} {power}": int(total) for game, power, total in connection.execute(summed)}
+
+    def snapshot(self, session: Session, game: Game) -> dict[str, Any]:
+        """Payola's tables of the game: acceptance lists, votes and the ledger (`store.snapshot`)."""
+        return store.snapshot(session, game.id)
 
     def demo(self, judge: DemoJudge, blind: bool = False, scenario: str | None = None) -> None:
         from judge.games.payola import demo
