@@ -30,9 +30,11 @@ game has moved.  A game whose name is taken here is refused.
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -49,8 +51,7 @@ from judge.service.app import process_game
 from judge.service.archive import FORCED, RecordError, moment
 from judge.service.config import Settings
 from judge.service.handlers.mail import process_mail, receive
-from judge.service.kinds import kind_of
-from judge.service.lifecycle import Event, GameState, move
+from judge.service.kinds import Kinds, kind_of
 from judge.service.passwords import hash_password
 from judge.store.database import Database
 from judge.store.models import Confirmation, ConfirmedAddress, Game, Outbox
@@ -169,8 +170,11 @@ def given_back(session: Session, name: str, raw: bytes, recorded: set[bytes]) ->
     for key in [key for key in game.settings if key.endswith("_code")]:
         word = key.removesuffix("_code").upper().encode()
         found = re.search(rb"\b" + word + rb"\s+([0-9a-f]{6})\b", raw, re.IGNORECASE)
-        if found:
-            game.settings = {**game.settings, key: found.group(1).decode().lower()}
+        if found and (code := found.group(1).decode().lower()) != game.settings[key]:
+            for row in session.scalars(select(Outbox).where(Outbox.game_id == game.id,
+                                                            Outbox.body.contains(str(game.settings[key])))):
+                row.body = (row.body or "").replace(f"{word.decode()} {game.settings[key]}", f"{word.decode()} {code}")
+            game.settings = {**game.settings, key: code}
 
 
 def seeded(session: Session, name: str, seed: int) -> None:
@@ -212,10 +216,9 @@ def compare(session: Session, settings: Settings, record: dict[str, Any]) -> lis
 
 @dataclass(frozen=True)
 class Imported:
-    """What an import did: the game, whether it was paused, and the new passwords' mails."""
+    """What an import did: the game, and to whom its new passwords were mailed."""
 
     game: str
-    paused: bool
     told: list[str]
 
 
@@ -232,14 +235,11 @@ def import_record(db: Database, settings: Settings, record: dict[str, Any], now:
         game = session.scalar(select(Game).where(Game.name == record["game"]["name"]))
         assert game is not None
         session.execute(update(Outbox).where(Outbox.status == outbox.QUIET).values(status="sent", sent_at=now))
-        paused = game.state == GameState.ACTIVE
-        if paused:
-            move(game, Event.PAUSE)
-        told = new_passwords(session, settings, game, now, paused)
-    return Imported(game.name, paused, told)
+        told = new_passwords(session, settings, game, now)
+    return Imported(game.name, told)
 
 
-def new_passwords(session: Session, settings: Settings, game: Game, now: datetime, paused: bool) -> list[str]:
+def new_passwords(session: Session, settings: Settings, game: Game, now: datetime) -> list[str]:
     """Give the master and each seat with a player a new password, mailed to each: what the replay
     left (``****``) is no one's.  Returns the addresses told."""
     from judge.service.render import render
@@ -255,9 +255,55 @@ def new_passwords(session: Session, settings: Settings, game: Game, now: datetim
             game.gm_password = hash_password(password)
         else:
             holder.password = hash_password(password)
-        body = render("moved", game=game, seat=seat, password=password, paused=paused, settings=settings,
+        body = render("moved", game=game, seat=seat, password=password, settings=settings,
                       title=title(seat) if seat else None)
         outbox.queue(session, settings, to=address, subject=f"{game.name} has moved to this judge", body=body,
                      kind=archive.MOVED, now=now, game_id=game.id)
         told.append(address)
     return told
+
+
+def command(args: Any, settings: Settings, kinds: Kinds) -> int:
+    """``judge export GAME``, ``judge import FILE``, ``judge replay FILE``: what each did, or why not."""
+    from judge.service.app import open_database
+    from judge.service.clock import now_on
+    from judge.service.sender import deliver_pending, transport_for
+
+    try:
+        if args.command == "replay":
+            differences = replay(read(args.file), settings, lambda own: open_database(own, kinds))
+            for difference in differences:
+                print(f"differs: {difference}")
+            if differences:
+                return 1
+            print("every phase was judged as recorded")
+            return 0
+        db = open_database(settings, kinds)
+        if args.command == "export":
+            with db.transaction() as session:
+                text = json.dumps(archive.export(session, settings, args.game, public=args.public), indent=1,
+                                  ensure_ascii=False) + "\n"
+            if args.output is None:
+                sys.stdout.write(text)
+            else:
+                args.output.write_text(text, encoding="utf-8")
+            return 0
+        done = import_record(db, settings, read(args.file), now_on(db))
+        sent = deliver_pending(db, settings, transport_for(settings), now_on(db))
+        print(f"{done.game} imported; new passwords mailed to {', '.join(done.told)} ({sent} mail(s) sent)")
+        return 0
+    except RecordError as exc:
+        print(f"judge: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"judge: {exc}", file=sys.stderr)
+        return 1
+
+
+def read(path: Path) -> dict[str, Any]:
+    """The record in the file ``path``, checked (`archive.check`)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    return archive.check(data)
