@@ -121,7 +121,8 @@ def whole_record(session: Session, settings: Settings, game: Game) -> dict[str, 
         ConfirmedAddress.address.in_(addresses | {mail.envelope_from or "" for mail in mails}),
         ConfirmedAddress.confirmed_at <= first)))
     return head(game, "whole") | {
-        "judge": {"domain": settings.domain, "mta_hostname": settings.mta_hostname},
+        "judge": {"domain": settings.domain, "mta_hostname": settings.mta_hostname,
+                  "mta_authenticates": settings.mta_authenticates},
         "game": {
             "name": game.name, "kind": game.kind, "variant": game.variant, "options": list(game.options),
             "state": game.state, "phase": game.phase, "deadline": iso(game.deadline), "winner": game.winner,

@@ -40,10 +40,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.service import archive, host, outbox
@@ -92,9 +93,11 @@ def replay(record: dict[str, Any], settings: Settings, open_db: Any) -> list[Dif
 @contextmanager
 def playing(settings: Settings, record: dict[str, Any]) -> Iterator[Settings]:
     """The settings a replay runs with: the first judge's MTA (what its ``Received:`` lines and
-    vouching mean), and its mail kept from the outbox."""
+    vouching mean, and whether it checked senders), and its mail kept from the outbox."""
+    mta = record["judge"]
     with outbox.quiet():
-        yield replace(settings, mta_hostname=record["judge"].get("mta_hostname"))
+        yield replace(settings, mta_hostname=mta.get("mta_hostname"),
+                      mta_authenticates=bool(mta.get("mta_authenticates", settings.mta_authenticates)))
 
 
 def play(db: Database, settings: Settings, record: dict[str, Any]) -> None:
@@ -234,9 +237,24 @@ def import_record(db: Database, settings: Settings, record: dict[str, Any], now:
             raise RecordError("the replay differs from the record: " + "; ".join(map(str, differences[:3])))
         game = session.scalar(select(Game).where(Game.name == record["game"]["name"]))
         assert game is not None
-        session.execute(update(Outbox).where(Outbox.status == outbox.QUIET).values(status="sent", sent_at=now))
+        kept_history(session, settings, game, record["sent"], now)
         told = new_passwords(session, settings, game, now)
     return Imported(game.name, told)
+
+
+def kept_history(session: Session, settings: Settings, game: Game, sent: list[dict[str, Any]], now: datetime) -> None:
+    """The mail the game sent, as the record has it (what the first judge's players read, which a
+    judge of other settings would word otherwise: maps attached or not), in place of what the
+    replay wrote and never sent; kept as sent."""
+    quiet = list(session.scalars(select(Outbox).where(Outbox.status == outbox.QUIET)))
+    for row in quiet:
+        session.delete(row)
+    session.flush()
+    for mail in sent:
+        written = moment(mail["at"]) or now
+        session.add(Outbox(game_id=game.id, recipient=mail["to"], subject=mail["subject"], kind=mail["kind"],
+                           sender=settings.judge_from, message_id=make_msgid(domain=settings.domain),
+                           body=mail["body"], created_at=written, status="sent", attempts=0, sent_at=written))
 
 
 def new_passwords(session: Session, settings: Settings, game: Game, now: datetime) -> list[str]:

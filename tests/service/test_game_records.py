@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from judge.bootstrap import main
 from judge.service import archive, replay
 from judge.service.archive import RecordError
 from judge.service.kinds import kind_of
@@ -19,6 +20,7 @@ from judge.service.sender import deliver_pending, transport_for
 from judge.store.models import Game, Outbox
 from judge.web.public import summary
 from tests.service.every_kind import KINDS, PAYOLA, Kind
+from tests.support.cli import options, run
 from tests.support.harness import Judge, open_kinds_database
 from tests.support.people import GM
 
@@ -184,3 +186,24 @@ def test_a_record_the_judge_cannot_read_is_refused_saying_why(
     judge = played(Judge(tmp_path / "a"), PAYOLA, finished=False)
     with pytest.raises(RecordError, match=re.escape(reason)):
         archive.check(record_of(judge, "g1") | change)
+
+
+def test_the_command_line_exports_replays_and_imports_a_game(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """``judge export g1 -o FILE``, ``judge replay FILE`` (status 0; 1 and the phase for a changed
+    offer), ``judge import FILE`` on another data directory; each judge with the command line's
+    settings (its mail server named in none), as a judge and its commands share a configuration."""
+    judge = played(Judge(tmp_path / "a", mta_hostname=None, mta_authenticates=False), PAYOLA, finished=False)
+    saved = tmp_path / "g1.json"
+    assert run(capsys, "export", "g1", "-o", str(saved), *options(judge)) == (0, "")
+    assert run(capsys, "replay", str(saved), *options(judge)) == (0, "every phase was judged as recorded\n")
+    changed = tmp_path / "changed.json"
+    changed.write_text(saved.read_text().replace("2 : A PAR - BUR", "2 : A PAR - PIC"))
+    status, printed = run(capsys, "replay", str(changed), *options(judge))
+    assert status == 1 and printed.startswith("differs: S1901M: ")
+    other = Judge(tmp_path / "b")
+    status, printed = run(capsys, "import", str(saved), *options(other))
+    assert status == 0 and printed.startswith("g1 imported; new passwords mailed to gm@example.org, ")
+    assert run(capsys, "export", "g1", *options(other))[1] == saved.read_text()
+    assert main(["import", str(saved), *options(other)]) == 1
+    assert "already has a game called g1" in capsys.readouterr().err
