@@ -50,7 +50,7 @@ from judge.service.lifecycle import RUNNING
 from judge.service.render import counted, kind_packages, template_loader
 from judge.store.database import Database
 from judge.store.models import Game, Player
-from judge.web import feeds, public
+from judge.web import fame, feeds, public
 from judge.wording import power_title
 
 log = logging.getLogger("judge")
@@ -177,7 +177,22 @@ def publish(source: Session | Database, settings: Settings, game: Game | str, *,
         found = _game(session, game)
         kind = kind_of(session, found)
         record = kind.gather(session, found)
-    return kind.write_pages(web_root(settings), record, force)
+        ended = fame.gather(session, found)
+    page = kind.write_pages(web_root(settings), record, force)
+    write_ended(web_root(settings), ended)
+    return page
+
+
+def write_ended(root: Path, ended: fame.Ended | None) -> None:
+    """A finished game's end publication and public record, beside its kind's pages (`judge.web.fame`)."""
+    folder = root / "games" / ended.name if ended is not None else None
+    if ended is None or folder is None or not folder.is_dir():
+        return
+    written: set[Path] = set()
+    render_page(folder / "publication.html", "publication.html.j2", written, root="../../", name=ended.name,
+                text=ended.publication)
+    write_file(folder / "record.json", (json.dumps(ended.record, indent=1, ensure_ascii=False) + "\n").encode(),
+               written)
 
 
 def publish_index(source: Session | Database, settings: Settings) -> Path:
@@ -189,7 +204,10 @@ def publish_index(source: Session | Database, settings: Settings) -> Path:
         for player in session.scalars(select(Player).order_by(Player.id)):
             seated.setdefault(player.game_id, []).append(player)
         facts = [kind_of(session, g).facts(session, g, acting=False, seated=seated.get(g.id, [])) for g in every]
-    return write_index(web_root(settings), facts)
+        honoured = fame.hall(session, every, facts, {g.kind: kind_of(session, g).title for g in every})
+    index = write_index(web_root(settings), facts)
+    render_page(web_root(settings) / "halloffame.html", "halloffame.html.j2", set(), root="", **honoured)
+    return index
 
 
 def _index_line(facts: public.GameFacts) -> str:
@@ -250,7 +268,9 @@ def refresh(db: Database, settings: Settings, names: Iterable[str] | None = None
                     continue
                 kind = kind_of(session, found)
                 record = kind.gather(session, found)
+                ended = fame.gather(session, found)
             stamp = kind.write_pages(root, record).parent / ".index"
+            write_ended(root, ended)
             line = _index_line(record.facts)
             if not stamp.exists() or stamp.read_text("utf-8") != line:
                 lines[stamp] = line
