@@ -16,6 +16,7 @@ from judge.bootstrap import main
 from judge.service import archive, replay
 from judge.service.archive import RecordError
 from judge.service.kinds import kind_of
+from judge.service.reference import record_fields
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.models import Game, Outbox
 from judge.web.public import summary
@@ -207,3 +208,29 @@ def test_the_command_line_exports_replays_and_imports_a_game(tmp_path: Path,
     assert run(capsys, "export", "g1", *options(other))[1] == saved.read_text()
     assert main(["import", str(saved), *options(other)]) == 1
     assert "already has a game called g1" in capsys.readouterr().err
+
+
+def test_the_worked_example_of_the_docs_fits_the_schema_and_replays_as_recorded(tmp_path: Path) -> None:
+    """The whole record the reference page offers is played again as recorded; it and the public
+    record the page shows both fit the schema."""
+    folder = SCHEMA.parent
+    whole = json.loads((folder / "game-record.example.json").read_text(encoding="utf-8"))
+    public = json.loads((folder / "game-record.public-example.json").read_text(encoding="utf-8"))
+    validate(whole)
+    validate(public)
+    assert public["game"]["name"] == whole["game"]["name"] and public["game"]["state"] == whole["game"]["state"]
+    assert replayed(Judge(tmp_path / "a"), whole) == []
+
+
+def test_the_reference_gives_every_field_of_the_schema_with_its_description() -> None:
+    """`record_fields` walks every object of both records: each field has a description, and the
+    nested ones are named by their path (``phases[].submissions[].seat``)."""
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    whole = {field.path: field for field in record_fields(schema, "whole")}
+    public = {field.path: field for field in record_fields(schema, "public")}
+    assert all(field.text for field in [*whole.values(), *public.values()])
+    assert whole["phases[].submissions[].accepted_at"].type == "time or null"
+    assert whole["mails[].status"].type == "one of `done`, `duplicate`, `automatic`"
+    assert {"game.seed", "kind", "deadline_runs[].after", "sent[].body", "judge.mta_hostname"} <= set(whole)
+    assert {"seats[].played_by", "phases[].results", "publication"} <= set(public)
+    assert not any("address" in path or path.startswith(("mails", "sent")) for path in public)
