@@ -99,6 +99,17 @@ def export(session: Session, settings: Settings, name: str, *, public: bool = Fa
     return whole_record(session, settings, game)
 
 
+def saved_game(session: Session, name: str) -> dict[str, Any]:
+    """The game ``name``'s board history as the ``diplomacy`` package's saved game, where its kind
+    has one (`Records.saved_game`)."""
+    game = find(session, name)
+    found = kind_of(session, game).saved_game(session, game)
+    if found is None:
+        raise RecordError(f"{game.name} is a game of {game.kind}, which has no board history in the diplomacy "
+                          "package's format")
+    return found
+
+
 def head(game: Game, scope: str) -> dict[str, Any]:
     return {"format": FORMAT, "schema_version": SCHEMA_VERSION, "judge_version": __version__, "scope": scope}
 

@@ -239,6 +239,8 @@ def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
     export.add_argument("game", help="the game's name")
     export.add_argument("--public", action="store_true",
                         help="only what its end publication shows (a finished game): safe to post")
+    export.add_argument("--diplomacy", action="store_true",
+                        help="its board history as the diplomacy package's saved game (Payola), for Diplomacy tools")
     export.add_argument("--output", "-o", type=Path, metavar="FILE", help="write it there (default: standard output)")
     imported = commands.add_parser("import", help="create a game on this judge from its record (judge export), "
                                    "played again here, and carry it on")

@@ -388,6 +388,11 @@ class Records(Protocol):
         default: a kind whose phase rows and submissions hold all has no tables of its own."""
         return {}
 
+    def saved_game(self, session: Session, game: Game) -> dict[str, Any] | None:
+        """The game's board history as the ``diplomacy`` package's saved game (``judge export GAME
+        --diplomacy``), for a kind played on a Diplomacy board; None by default: it has none."""
+        return None
+
 
 class GameKind(Lobby, Phases, Commands, Pages, Records, Demo, Protocol):
     """A kind of game, as the host sees it: every method the host calls, and nothing else."""

@@ -299,8 +299,9 @@ def command(args: Any, settings: Settings, kinds: Kinds) -> int:
         db = open_database(settings, kinds)
         if args.command == "export":
             with db.transaction() as session:
-                text = json.dumps(archive.export(session, settings, args.game, public=args.public), indent=1,
-                                  ensure_ascii=False) + "\n"
+                written = archive.saved_game(session, args.game) if args.diplomacy else \
+                    archive.export(session, settings, args.game, public=args.public)
+                text = json.dumps(written, indent=1, ensure_ascii=False) + "\n"
             if args.output is None:
                 sys.stdout.write(text)
             else:
