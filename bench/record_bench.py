@@ -36,7 +36,8 @@ from judge.service import archive, replay
 from tests.support.harness import Judge, open_kinds_database, start_game
 
 MASTER = "SIGNON MASTER@g1 gm-secret\nPROCESS"
-SHEETS = {"alice@example.org": "SIGNON F@g1 alice-pw\n1 : A PAR H", "bob@example.org": "SIGNON G@g1 bob-pw\n1 : A MUN H"}
+SHEETS = {"alice@example.org": "SIGNON F@g1 alice-pw\n1 : A PAR H",
+          "bob@example.org": "SIGNON G@g1 bob-pw\n1 : A MUN H"}
 
 
 def played(folder: Path, phases: int) -> tuple[Judge, float]:

@@ -353,11 +353,13 @@ class Payola(GameKind):
     def saved_game(self, session: Session, game: Game) -> dict[str, Any] | None:
         """Every phase's board, orders as adjudicated and their results, as the ``diplomacy``
         package saves a game (`saved_game`): no money, which it has no place for."""
-        from judge.games.payola.saved_game import saved_game
+        from judge.engine.saved_game import Phase, adjudicated, saved_game
 
         rows = [*api.processed_phases(session, game), api.current_phase(session, game)]
-        phases = [(row.name, row.position, row.result if row.status == "processed" else None)
-                  for row in dict.fromkeys(row for row in rows if row is not None)]
+        phases = []
+        for row in dict.fromkeys(row for row in rows if row is not None):
+            lines = ((row.result or {}).get("adjudication") or {}).get("results", [])
+            phases.append(Phase(row.name, row.position, *adjudicated(lines if row.status == "processed" else [])))
         return saved_game(game.name, load_map(game.variant), game.variant, phases)
 
     def demo(self, judge: DemoJudge, blind: bool = False, scenario: str | None = None) -> None:

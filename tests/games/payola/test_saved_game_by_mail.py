@@ -47,3 +47,4 @@ def test_a_kind_without_a_diplomacy_board_has_no_saved_game(tmp_path: Path) -> N
     judge = PIRATES.begin(Judge(tmp_path))
     with judge.db.transaction() as session, pytest.raises(RecordError, match="no board history"):
         archive.saved_game(session, "pp")
+
