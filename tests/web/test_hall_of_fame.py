@@ -5,11 +5,15 @@ hall of fame of them all."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from judge.service import archive
+from judge.service.kinds import kind_of
+from judge.store.models import Game
 from judge.web.pages import web_root
 from tests.service.every_kind import KINDS, PAYOLA, Kind
 from tests.support.harness import Judge
@@ -69,8 +73,33 @@ def test_the_hall_of_fame_lists_finished_games_by_kind_with_results_and_placings
     assert sorted(games) == ["g1", "pp"]
     payola = hall.table_with("Game")
     assert payola[1][0] == "g1" and payola[1][3] == "the game master ended the game"
-    assert "France: alice" in payola[1][4] and "Italy" in payola[1][4]
+    # the supply centers at the end: Russia's four home centers, the six others' three each (nothing
+    # was taken before the fall), so Russia is first and the six share second place
+    assert payola[1][4].startswith("1st Russia (4 supply centers), 2nd Austria (3 supply centers), ")
+    assert payola[1][4].count("2nd ") == 6
+    assert "France: alice" in payola[1][5] and "Italy" in payola[1][5]
     players = hall.table_with("Won")
     assert {row[0] for row in players[1:]} >= {"alice", "bob", "carol"}
-    assert all(row[1:] == ["0", "0", "1"] for row in players[1:])
+    assert all(row[1:4] == ["0", "0", "1"] for row in players[1:])
+    assert ["alice", "0", "0", "1", "2nd of 7 in g1"] in players
     assert "record.json" in " ".join(hall.links)
+
+
+def test_the_hall_of_fame_gives_each_kinds_standings_by_its_rules(tmp_path: Path) -> None:
+    """Exchange Payola ended by its master: E35 scores control of the winning corporation (or of
+    those in the draw), and there is none, so every investor has 0.0% and all share first place.
+    Machiavelli: the ranking by 4.2 is the one its end publication gives, place for place."""
+    judge = Judge(tmp_path, web=True)
+    for kind in (KINDS[1], KINDS[2]):
+        ended(judge, kind)
+    hall = read(web_root(judge.settings) / "halloffame.html")
+    rows = {row[0]: row for table in hall.tables if table and "Game" in table[0] for row in table[1:]}
+    assert sorted(rows["ex"][4].split(", ")) == ["1st Ann (0.0% control)", "1st Bob (0.0% control)",
+                                                  "1st Cat (0.0% control)"]  # listed in the investor order
+    with judge.db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == "m1")).one()
+        published = kind_of(session, game).publication(session, game).lines
+    ranking = [re.match(r"  (\d+)\. (\w+):", line) for line in published]
+    expected = [(int(found.group(1)), found.group(2)) for found in ranking if found]
+    shown = [re.match(r"(\d+)\D+ (\w+) \(", entry) for entry in rows["m1"][4].split(", ")]
+    assert expected and [(int(found.group(1)), found.group(2)) for found in shown if found] == expected

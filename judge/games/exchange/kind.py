@@ -324,6 +324,17 @@ class Exchange(GameKind):
         (`judge.games.exchange.stored`)."""
         return stored.totals(connection, self.name)
 
+    def standings(self, session: Session, game: Game) -> list[api.Standing]:
+        """E35: the investors by % control of the winning corporation, or of those in the draw."""
+        from judge.games.exchange.core.scoring import ranking
+        from judge.games.exchange.core.state import Stage
+
+        state = stored.state_now(session, game)
+        if state is None or state.stage is not Stage.ENDED:
+            return []
+        return [api.Standing(score.investor, score.rank, f"{float(score.control):.1f}% control")
+                for score in ranking(state)]
+
     def saved_game(self, session: Session, game: Game) -> dict[str, Any] | None:
         """The board phases' boards and the orders carried out (as their public results list them),
         as the ``diplomacy`` package saves a game: no stock, no money, which it has no place for."""

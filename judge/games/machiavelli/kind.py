@@ -237,6 +237,9 @@ class Machiavelli(GameKind):
     def publication(self, session: Session, game: Game) -> Publication:
         return lifecycle.publication(session, game)
 
+    def standings(self, session: Session, game: Game) -> list[api.Standing]:
+        return lifecycle.ranking(session, game)
+
     def label(self, phase: str) -> str:
         return lifecycle.label(phase)
 

@@ -350,6 +350,16 @@ class Payola(GameKind):
         """Payola's tables of the game: acceptance lists, votes and the ledger (`store.snapshot`)."""
         return store.snapshot(session, game.id)
 
+    def standings(self, session: Session, game: Game) -> list[api.Standing]:
+        """The powers by the supply centers they held at the end (what the end publication lists)."""
+        row = api.current_phase(session, game)
+        if row is None or game.state != GameState.FINISHED:
+            return []
+        after = ((row.result or {}).get("adjudication") or {}).get("centers") if row.status == "processed" else None
+        centers: dict[str, list[str]] = after or row.position.get("centers", {})
+        return api.ranked([(power, len(owned), counted(len(owned), "supply center"))
+                           for power, owned in centers.items()])
+
     def saved_game(self, session: Session, game: Game) -> dict[str, Any] | None:
         """Every phase's board, orders as adjudicated and their results, as the ``diplomacy``
         package saves a game (`saved_game`): no money, which it has no place for."""
