@@ -114,6 +114,7 @@ def test_an_imported_running_game_is_played_on_by_mail_and_ends_as_on_the_first_
     assert [(p["name"], p["position"], p["result"]) for p in second["phases"]] == \
         [(p["name"], p["position"], p["result"]) for p in first["phases"]]
     assert second["kind"] == first["kind"]
+    assert not any(password in json.dumps(second) for password in passwords.values())  # nor the new ones
 
 
 def test_replay_names_the_phase_whose_offer_was_changed_in_the_record(tmp_path: Path) -> None:
