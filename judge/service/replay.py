@@ -20,12 +20,13 @@ result, submissions and times), the game's state and the kind's own tables (`sna
 first phase that differs is named.  A replay runs on a judge of its own on a temporary SQLite
 database, its mail kept from the outbox (`outbox.quiet`).
 
-An import is the replay on the judge imported to, checked the same way, then the game goes on:
-each seat's and the master's password (``****`` after the replay) is replaced by a new one,
-mailed to its player (or the master), and a running game is paused until its master RESUMEs it
-(its deadlines were the first judge's).  The players' consent comes with the game: the
-addresses that had confirmed on the first judge are confirmed on this one, and each is told the
-game has moved.  A game whose name is taken here is refused.
+An import is the replay on the judge imported to, checked the same way, then the game goes on
+where it stood (running, with its deadline, or paused): the mail the replay wrote, never sent,
+gives way to the mail the record says the game sent (what its players read, however this judge
+would word it), and each seat's and the master's password (``****`` after the replay) is replaced
+by a new one, mailed to its player (or the master) with the news of the move.  The players'
+consent comes with the game: the addresses that had confirmed on the first judge are confirmed on
+this one.  A game whose name is taken here is refused.
 """
 
 from __future__ import annotations
