@@ -42,6 +42,10 @@ Scenarios (``--scenario``, all by default):
 * ``skew``: two judges, one 5 minutes ahead, one 5 minutes behind; a game's deadline 20 s ahead
   by the database's clock; a sheet to the judge that is ahead; the deadline processed once, at
   the database's time, with the sheet in it.
+* ``evening`` (not among the defaults): ``--evening-games`` games of `evening_bench.py`'s mix due
+  at once, with 1, 2, ... judge machines (``--machines``), maps and pages on: the time from the
+  deadline to the last results mail, games a minute, the judges' CPU per game, how the games fell
+  to the judges and whether any was processed twice.
 
 Run: sudo .venv/bin/python bench/machines.py [--scenario scaling,partition,loss,skew] [--cpu 0.3]
 """
@@ -66,6 +70,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import func, select, text
 
@@ -207,13 +212,14 @@ class Machines:
         made.engine.dispose()
         return database(self.admin_url(name))
 
-    def start_judge(self, machine: JudgeMachine, database: str, skew: float = 0.0) -> None:
-        """``judge serve`` (through `judge_main`) on ``machine``, in its cpu cgroup, logging to its data dir."""
+    def start_judge(self, machine: JudgeMachine, database: str, skew: float = 0.0, maps: bool = False) -> None:
+        """``judge serve`` (through `judge_main`) on ``machine``, in its cpu cgroup, logging to its data dir;
+        with ``maps``, its mail's maps and its public pages on, as an ordinary deployment's."""
         shutil.rmtree(machine.data_dir, ignore_errors=True)
         machine.data_dir.mkdir(parents=True)
         url = f"postgresql+psycopg://postgres@10.{self.net}.{machine.number}.1:{PG_PORT}/{database}"
         judge = (f"exec ip netns exec {machine.ns} {sys.executable} {Path(__file__).resolve()} judge "
-                 f"--data-dir {machine.data_dir} --database {url} --skew {skew}")
+                 f"--data-dir {machine.data_dir} --database {url} --skew {skew}" + (" --maps" if maps else ""))
         script = f"echo $$ > {CGROUP / machine.ns / 'cgroup.procs'} && {judge}"
         with open(machine.data_dir / "judge.log", "ab") as log:
             machine.process = subprocess.Popen(["sh", "-c", script], stdout=subprocess.DEVNULL, stderr=log)
@@ -317,7 +323,8 @@ def wait_until(condition: Callable[[], bool], timeout: float, period: float = 0.
 def judge_main(args: argparse.Namespace) -> None:
     """What each judge machine runs: a daemon whose own clock is the machine's plus ``--skew`` s."""
     settings = Settings(data_dir=Path(args.data_dir), database=args.database, host="0.0.0.0", port=SMTP_PORT,
-                        tick_seconds=2, maps=False, web=False, mta_hostname=load_bench.MX, mta_authenticates=True,
+                        tick_seconds=2, maps=args.maps, web=args.maps, mta_hostname=load_bench.MX,
+                        mta_authenticates=True,
                         max_creates_per_day=1000, max_creates_per_hour=1000, max_replies_per_hour=100_000,
                         log_file=Path(args.data_dir) / "judge.log")
     skew = timedelta(seconds=args.skew)
@@ -644,6 +651,75 @@ def skew(machines: Machines, args: argparse.Namespace) -> None:
     machines.stop_judges()
 
 
+def evening(machines: Machines, args: argparse.Namespace) -> None:
+    """A deadline evening shared by judges on machines of their own (`evening_bench.py`'s mix of
+    games, every player's orders in, all due at once): 1, 2, ... judges (``--machines``), maps and
+    pages on, each machine capped at ``--cpu`` of a core; the time from the deadline to the last
+    results mail, games a minute, the judges' CPU per game, and how the games fell to the judges."""
+    import evening_bench
+    import evening_setup
+
+    print(f"== evening: {args.evening_games} games due at once; each judge's machine capped at {args.cpu:.2f} of a "
+          f"core; PostgreSQL uncapped; {args.repeat} run(s) each")
+    rates: dict[int, list[float]] = {}
+    for count in args.machines:
+        for run in range(args.repeat):
+            machines.build(count)
+            db = machines.fresh_database("judge")
+            settings = Settings(data_dir=machines.root / "setup", database=machines.admin_url("judge"), maps=False,
+                                web=False, mta_hostname=load_bench.MX, mta_authenticates=True,
+                                max_creates_per_day=10**6, max_creates_per_hour=10**6, max_replies_per_hour=10**6,
+                                max_joins_per_day=10**6)
+            setup = database(settings.database_url)
+            flavours = evening_setup.mix(args.evening_games)
+            templates = evening_setup.build_templates(setup, settings, utcnow() - timedelta(minutes=30), flavours)
+            names: dict[str, list[str]] = {}
+            for index, flavour in enumerate(flavours):
+                names.setdefault(flavour, []).append(f"e{index:04d}-{flavour}")
+            deadline = database_time(db) + timedelta(seconds=15 + 20 * count)  # the judges start before it
+            for flavour, copies in names.items():
+                evening_setup.clone(setup, templates[flavour], copies, deadline)
+            evening_setup.setup_mail_sent(setup)
+            seats = evening_setup.played_seats(setup, [n for copies in names.values() for n in copies])
+            setup.engine.dispose()
+            for machine in machines.judges:
+                machines.start_judge(machine, "judge", maps=True)
+            before = [_cpu_seconds(m) for m in machines.judges]
+            at = time.time() + (deadline - database_time(db)).total_seconds()
+            readers = [evening_bench.Reader(m.data_dir / "outbox") for m in machines.judges]
+            finished = wait_until(partial(_all_results, readers, sum(seats.values())), 1800, 0.5)
+            for reader in readers:
+                reader.close()
+            cpu = sum(_cpu_seconds(m) - b for m, b in zip(machines.judges, before, strict=True))
+            by_judge = [_results(reader) for reader in readers]
+            last = max((w.at for mails in by_judge for w in mails), default=at) - at
+            games = [{line.split()[4] for line in _log_lines(m, " processed (")} & set(seats) for m in machines.judges]
+            per_game = Counter(w.subject.split()[0] for mails in by_judge for w in mails)
+            twice = sum(per_game[name] > expected for name, expected in seats.items())
+            rate = len(seats) / last * 60 if last > 0 else float("nan")
+            rates.setdefault(count, []).append(rate)
+            print(f"  {count} machine(s), run {run + 1}: {'all' if finished else 'NOT all'} results written, the last "
+                  f"{last:.1f} s after the deadline = {rate:.0f} games a minute; the judges' CPU "
+                  f"{1000 * cpu / len(seats):.0f} ms a game; games processed by each judge {[len(g) for g in games]}, "
+                  f"by two {len(set.intersection(*games)) if len(games) > 1 else 0}, with a player's results mailed "
+                  f"twice {twice}; load {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+            db.engine.dispose()
+            machines.stop_judges()
+    one = statistics.median(rates[args.machines[0]])
+    print("  machines:        " + "".join(f"{count:>14}" for count in rates))
+    print("  games a minute:  " + "".join(f"{statistics.median(r):>14.0f}" for r in rates.values()))
+    print("  x one machine:   " + "".join(f"{statistics.median(r) / one:>14.2f}" for r in rates.values()))
+
+
+def _results(reader: Any) -> list[Any]:
+    """The results mails to players a judge's Maildir holds (`evening_bench.Reader`)."""
+    return [w for w in reader.mails() if w.subject.endswith(" results") and not w.to.startswith("gm@")]
+
+
+def _all_results(readers: list[Any], expected: int) -> bool:
+    return sum(len(_results(reader)) for reader in readers) >= expected
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
     sub = parser.add_subparsers(dest="command")
@@ -651,6 +727,7 @@ def main() -> None:
     judge.add_argument("--data-dir", required=True)
     judge.add_argument("--database", required=True)
     judge.add_argument("--skew", type=float, default=0.0)
+    judge.add_argument("--maps", action="store_true", help="maps and public pages on")
     parser.add_argument("--scenario", default="scaling,partition,loss,skew")
     parser.add_argument("--pg-bin", type=Path, default=Path("/usr/lib/postgresql/15/bin"))
     parser.add_argument("--cpu", type=float, default=0.3, help="each judge machine's CPU, in cores")
@@ -666,15 +743,18 @@ def main() -> None:
     parser.add_argument("--cut-for", type=float, default=45.0, help="partition: how long the link stays cut")
     parser.add_argument("--bound", type=float, default=30.0)
     parser.add_argument("--mta-timeout", type=float, default=60.0)
+    parser.add_argument("--evening-games", type=int, default=60, help="evening: games due at once")
+    parser.add_argument("--prefix", default="jm", help="of the namespaces, links and cgroups (another run's differs)")
+    parser.add_argument("--net", type=int, default=45, help="the links' subnets: 10.NET.x, 10.NET+1.x, 10.NET+2.x")
     args = parser.parse_args()
     if args.command == "judge":
         judge_main(args)
         return
     if os.geteuid() != 0:
         sys.exit("bench/machines.py needs root (network namespaces, veth links, cgroups)")
-    machines = Machines(args.pg_bin, args.cpu)
+    machines = Machines(args.pg_bin, args.cpu, args.prefix, args.net, Path(f"/tmp/{args.prefix}"))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # the machines are torn down all the same
-    scenarios = {"scaling": scaling, "partition": partition, "loss": loss, "skew": skew}
+    scenarios = {"scaling": scaling, "partition": partition, "loss": loss, "skew": skew, "evening": evening}
     try:
         for name in args.scenario.split(","):
             scenarios[name](machines, args)

@@ -15,7 +15,11 @@ dislodgement) is adjudicated once (not timed).  Then, with ``time.perf_counter``
 3. seven PNG pictures, one per power, each with its own title (so no picture is a copy of
    another), one after the other: the figure the judge pays per phase;
 4. for comparison, one PNG made by rasterising the whole SVG document with cairosvg
-   (``svg_to_png``), which is what the cached layers avoid.
+   (``svg_to_png``), which is what the cached layers avoid;
+5. encoding one composed picture (`judge.render.png.encode_png`: 256 colours chosen from a
+   ninth of the pixels, each pixel given the nearest, zlib's run-length strategy) against the
+   encoder it replaced (Pillow's fast octree over every pixel, zlib at level 6), by turns on
+   the same picture, with each one's bytes and its worst pixel against the full-colour picture.
 
 Each figure is the median over ``--rounds`` rounds (default 5).  Times are wall-clock on the
 machine at hand and vary with its load; nothing here asserts on them.
@@ -24,16 +28,21 @@ machine at hand and vary with its load; nothing here asserts on them.
 from __future__ import annotations
 
 import argparse
+import io
 import statistics
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageChops
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from judge.engine.notation import position_from_data
 from judge.engine.phases import adjudicate
+from judge.render import png as pictures
 from judge.render import render_svg
 from judge.render.png import render_png, svg_to_png
 from tools.reference_maps import MIDGAME
@@ -82,7 +91,53 @@ def main(argv: list[str] | None = None) -> int:
     seven_total = statistics.median(seq_times)
     report("7 PNG pictures, one after the other:", seven_total, f"({seven_total / 7 * 1000:.1f} ms each)")
     report("1 PNG from the whole SVG with cairosvg (no cached layers):", statistics.median(whole_times))
+    encoding(position, results, args.rounds * 4)
     return 0
+
+
+def octree_level6(surface: Any) -> bytes:
+    """The encoder before: Pillow's fast octree over every pixel, zlib at level 6."""
+    surface.flush()
+    image = Image.frombuffer("RGB", (surface.get_width(), surface.get_height()), bytes(surface.get_data()),
+                             "raw", "BGRX" if sys.byteorder == "little" else "XRGB", surface.get_stride(), 1)
+    out = io.BytesIO()
+    image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(out, "PNG", compress_level=6)
+    return out.getvalue()
+
+
+def encoding(position: Any, results: Any, rounds: int) -> None:
+    """Item 5: the two encoders by turns on the same composed picture."""
+    kept: list[Any] = []
+    encode = pictures.encode_png
+
+    def keeping(surface: Any) -> bytes:
+        kept.append(surface)
+        return encode(surface)
+
+    pictures.encode_png = keeping
+    try:
+        render_png(position, results, title="Bench game, map for France")
+    finally:
+        pictures.encode_png = encode
+    surface = kept[0]
+    surface.flush()
+    full = Image.frombuffer("RGB", (surface.get_width(), surface.get_height()), bytes(surface.get_data()), "raw",
+                            "BGRX" if sys.byteorder == "little" else "XRGB", surface.get_stride(), 1)
+    times: dict[str, list[float]] = {"now": [], "before": []}
+    made: dict[str, bytes] = {}
+    for _ in range(rounds):
+        for label, encoder in (("now", encode), ("before", octree_level6)):
+            start = time.perf_counter()
+            made[label] = encoder(surface)
+            times[label].append(time.perf_counter() - start)
+    for label in ("before", "now"):
+        decoded = Image.open(io.BytesIO(made[label])).convert("RGB")
+        extrema: Any = ImageChops.difference(full, decoded).getextrema()
+        worst = max(high for _, high in extrema)
+        print(f"encoding one picture, {label + ':':<8} {statistics.median(times[label]) * 1000:6.1f} ms, "
+              f"{len(made[label]) // 1024} KiB, worst pixel {worst} levels off")
+    print(f"  now / before: {statistics.median(times['now']) / statistics.median(times['before']):.2f}x the time, "
+          f"{len(made['now']) / len(made['before']):.2f}x the bytes")
 
 
 if __name__ == "__main__":

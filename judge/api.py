@@ -51,7 +51,7 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
         press_tokens,
         read_phase_length,
     )
-    from judge.mail.outbound import Attachment
+    from judge.mail.outbound import Attachment, Drawn
     from judge.service.absences import absence_lines
     from judge.service.cli import Tool, json_tool
     from judge.service.config import Settings
@@ -127,6 +127,7 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "press_tokens": ("judge.commands.parse", "press_tokens"),
     "read_phase_length": ("judge.commands.parse", "read_phase_length"),
     "Attachment": ("judge.mail.outbound", "Attachment"),
+    "Drawn": ("judge.mail.outbound", "Drawn"),
     "absence_lines": ("judge.service.absences", "absence_lines"),
     "Tool": ("judge.service.cli", "Tool"),
     "json_tool": ("judge.service.cli", "json_tool"),
@@ -213,7 +214,7 @@ that a kind's command-line tool (``judge adjudicate``) starts without the host's
 
 __all__ = [  # the API's names: what a kind may use of the host (a test holds them to the table above)
     "ANYONE", "GAME_FLAGS", "MASTER", "MASTER_WORDS", "PLAYER", "RUNNING", "SAFE_NAME", "SIGNED_ON", "Attachment",
-    "BadCommand", "Base", "Closing", "Command", "Commands", "Demo", "DemoJudge", "Entry", "Game", "GameError",
+    "BadCommand", "Base", "Closing", "Command", "Commands", "Demo", "DemoJudge", "Drawn", "Entry", "Game", "GameError",
     "GameFacts", "GameKind", "GameLine", "GameState", "History", "Line", "Lobby", "NamedSeats", "Outbox", "Pages",
     "PhaseChange", "PhaseRow", "Phases", "Player", "Press", "Publication", "Records", "Rules", "Seat", "SetDuration",
     "Settings", "Standing", "Submission", "Tool", "Turn", "Unknown", "absence_lines", "answer_summary", "counted",

@@ -17,14 +17,19 @@ decoded line break into the message as it is: header injection.
 
 from __future__ import annotations
 
+import binascii
 import contextlib
 import functools
 import hashlib
+import itertools
 import mailbox
 import os
 import re
+import socket
+import time
 import unicodedata
-from collections.abc import Container, Sequence
+from collections.abc import Callable, Container, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import policy
@@ -36,6 +41,7 @@ from typing import BinaryIO
 
 LOOP_HEADER = "X-Payola-Judge"
 MAX_MESSAGE_ID = 250  # characters of a message id the judge repeats in In-Reply-To
+BASE64_LINE = 57  # bytes an attachment's base64 line of 76 characters carries, as `email.contentmanager` writes
 MAX_REFERENCES = 10  # message ids in References: the first of the thread and the latest ones
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -52,6 +58,17 @@ class Attachment:
     filename: str
     content_type: str
     data: bytes
+
+
+@dataclass(frozen=True, eq=False)
+class Drawn:
+    """A file sent with a mail whose bytes ``draw`` makes once the change that mails it is
+    committed (`judge.service.outbox.queue`): a map, drawn outside the transaction, once however
+    many mails carry the same `Drawn`.  If ``draw`` fails, the mail goes without it."""
+
+    filename: str
+    content_type: str
+    draw: Callable[[], bytes]
 
 
 def build_message(
@@ -102,13 +119,54 @@ def build_message(
     msg[LOOP_HEADER] = domain
     text = well_formed(body)
     msg.set_content(text, subtype="plain", charset="utf-8", cte=None if text.isascii() else "quoted-printable")
-    for attachment in attachments:
-        maintype, _, subtype = attachment.content_type.partition("/")
-        msg.add_attachment(attachment.data, maintype=maintype, subtype=subtype, filename=attachment.filename)
-    if attachments:  # the same message each time it is built: the boundary comes from its Message-ID
-        msg.set_boundary("=_" + hashlib.sha256(str(msg["Message-ID"]).encode()).hexdigest()[:40])
     ascii_only = all(address.addr_spec.isascii() for name in ("From", "To") for address in msg[name].addresses)
-    return msg.as_bytes(policy=_ASCII_HEADERS if ascii_only else _UTF8_HEADERS)
+    raw = msg.as_bytes(policy=_ASCII_HEADERS if ascii_only else _UTF8_HEADERS)
+    if not attachments:
+        return raw
+    # the same message each time it is built: the boundary comes from its Message-ID
+    return _mixed(raw, "=_" + hashlib.sha256(str(msg["Message-ID"]).encode()).hexdigest()[:40], attachments,
+                  ascii_only)
+
+
+def _mixed(text: bytes, boundary: str, attachments: Sequence[Attachment], ascii_only: bool) -> bytes:
+    """The message ``text`` (a text/plain message as the email package writes it) with
+    ``attachments``: the multipart/mixed message the package writes once ``add_attachment`` has
+    added them, made here from parts it wrote (`_attachment_part`: each map once, however many
+    mails carry it).  The package took 5 to 20 ms to write a results mail with its three maps,
+    most of it the maps' base64 lines one by one and the headers of their parts.
+
+    As the package makes a message mixed: its ``Content-`` headers go to the text's part, the
+    others stay, in their order, and the multipart's ``Content-Type`` comes last; each part is
+    opened by its boundary line, and the last closed by the closing one."""
+    head, _, body = text.partition(b"\n\n")
+    fields: list[list[bytes]] = []
+    for line in head.split(b"\n"):
+        if line[:1] in (b" ", b"\t") and fields:
+            fields[-1].append(line)
+        else:
+            fields.append([line])
+    content = [field for field in fields if field[0].lower().startswith(b"content-")]
+    others = [field for field in fields if not field[0].lower().startswith(b"content-")]
+    mark = boundary.encode("ascii")
+    lines = [line for field in others for line in field]
+    lines.append(b'Content-Type: multipart/mixed; boundary="' + mark + b'"')
+    parts = [b"\n".join(line for field in content for line in field) + b"\n\n" + body]
+    parts += [_attachment_part(a.filename, a.content_type, a.data, ascii_only) for a in attachments]
+    return (b"\n".join(lines) + b"\n\n--" + mark + b"\n" + (b"\n--" + mark + b"\n").join(parts)
+            + b"\n--" + mark + b"--\n")
+
+
+@functools.lru_cache(maxsize=16)
+def _attachment_part(filename: str, content_type: str, data: bytes, ascii_only: bool) -> bytes:
+    """An attachment's MIME part as the email package writes it in a message (`_mixed`) whose
+    headers are ASCII, or UTF-8 (``ascii_only`` False): its headers written by the package, its
+    base64 lines here (the package writes them one by one in Python, 4,000 for a map)."""
+    part = EmailMessage(policy=policy.default)
+    maintype, _, subtype = content_type.partition("/")
+    part.set_content(b"", maintype=maintype, subtype=subtype, filename=filename)
+    head = part.as_bytes(policy=_ASCII_HEADERS if ascii_only else _UTF8_HEADERS)
+    return head + b"".join(binascii.b2a_base64(data[start:start + BASE64_LINE])
+                           for start in range(0, len(data), BASE64_LINE))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -178,8 +236,48 @@ class MaildirOutbox:
         self._box = mailbox.Maildir(self.path, factory=None, create=True)
 
     def deliver(self, message: bytes) -> str:
-        """Add ``message`` to new/; returns its Maildir key."""
-        return self._box.add(message)
+        """Add ``message`` to new/ (`deliver_all`); returns its Maildir key."""
+        [delivered] = self.deliver_all([message])
+        if isinstance(delivered, OSError):
+            raise delivered
+        return delivered
+
+    def deliver_all(self, messages: Sequence[bytes]) -> list[str | OSError]:
+        """Add each of ``messages`` to new/: each one's Maildir key, or the error that kept it out.
+
+        Each is written to tmp/, then all of them are made durable at once (`_sync`), then each is
+        moved to new/ and new/ itself made durable: a message is in new/ only once its bytes are on
+        disk, as Python's mailbox makes sure with a fsync a file, but for one commit of the
+        filesystem's journal instead of one a message (5 ms each on the bench's machine, for a
+        results mail with its maps; under 1 ms each by twenty)."""
+        written: list[tuple[Path, str] | OSError] = []
+        for message in messages:
+            key = _unique_key()
+            temporary = self.path / "tmp" / key
+            try:
+                with open(temporary, "xb") as file:
+                    file.write(message)
+                written.append((temporary, key))
+            except OSError as exc:
+                with contextlib.suppress(OSError):
+                    os.remove(temporary)
+                written.append(exc)
+        files = [item for item in written if not isinstance(item, OSError)]
+        if not files:
+            return [item if isinstance(item, OSError) else item[1] for item in written]
+        try:
+            _sync([path for path, _ in files])
+            for path, key in files:
+                os.rename(path, self.path / "new" / key)
+            _sync_folder(self.path / "new")
+        except OSError as exc:  # none of them is known to be on disk: none is delivered
+            for path, key in files:
+                with contextlib.suppress(OSError):
+                    os.remove(path)
+                with contextlib.suppress(OSError):
+                    os.remove(self.path / "new" / key)
+            return [exc for _ in written]
+        return [item if isinstance(item, OSError) else item[1] for item in written]
 
     def remove_partial(self) -> int:
         """Delete every file in tmp/ (writes a crash cut short); returns how many.
@@ -232,6 +330,40 @@ class MaildirOutbox:
                         if message_id := _message_id(file):
                             found.add(message_id)
         return found
+
+
+_counter = itertools.count(1)
+
+
+def _unique_key() -> str:
+    """A new message's Maildir key, made as Python's mailbox makes one: the time, the process and a
+    counter, and the host's name (its ``/`` and ``:`` escaped)."""
+    now = time.time()
+    host = socket.gethostname().replace("/", "\\057").replace(":", "\\072")
+    return f"{int(now)}.M{int((now % 1) * 1e6)}P{os.getpid()}Q{next(_counter)}.{host}"
+
+
+_SYNCING = ThreadPoolExecutor(max_workers=20, thread_name_prefix="judge-fsync")
+
+
+def _sync(paths: Sequence[Path]) -> None:
+    """Make the files ``paths`` durable, all at once: their fsyncs run together, so that the
+    filesystem commits its journal once for the batch, not once a file (a file's fsync waits
+    about 5 ms for its commit here; twenty at once, 1 ms a file).  Raises the first error."""
+    list(_SYNCING.map(_fsync, paths))  # each one's result taken: an error raises here
+
+
+def _fsync(path: Path) -> None:
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the names in ``folder`` durable (a rename into it)."""
+    _fsync(folder)
 
 
 def _message_id(file: BinaryIO) -> str | None:

@@ -3,10 +3,11 @@
 The changing part of a picture (centers, units, orders, title, legend) is written as SVG
 like the rest, but rasterising it with cairosvg costs more than the whole picture may
 (its per-element work is Python).  Its vocabulary is small and ours: ``g`` and ``svg``
-with ``translate``, ``path`` made of absolute ``M``/``L``/``Z`` (implicit lines too), ``circle`` and ``text``,
-with the usual presentation attributes.  This module paints exactly that with Cairo's
-own calls, as cairosvg would (same toy text API, same fill-then-stroke order), and
-refuses anything else, so that the SVG stays the one description of the picture.
+with ``translate``, ``path`` made of absolute ``M``/``L``/``Z`` (implicit lines too),
+``circle`` and ``text``, with the usual presentation attributes, and ``title`` (a reader's
+tooltip, which draws nothing).  This module paints exactly that with Cairo's own calls, as
+cairosvg would (same toy text API, same fill-then-stroke order), and refuses anything else,
+so that the SVG stays the one description of the picture.
 """
 
 from __future__ import annotations
@@ -97,8 +98,11 @@ def _text(context: cairo.Context, element: ET.Element) -> None:
 
 
 def paint(context: cairo.Context, element: ET.Element) -> None:
-    """Paint ``element`` and its children in the context's current user space."""
+    """Paint ``element`` and its children in the context's current user space (a ``title``, a
+    reader's tooltip, paints nothing)."""
     tag = element.tag.rsplit("}", 1)[-1]
+    if tag == "title":
+        return
     context.save()
     transform = element.get("transform")
     if transform:

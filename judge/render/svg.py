@@ -514,8 +514,8 @@ class Picture:
     """A drawing in layers: the board's fixed ones, the land's fills, and what this phase adds.
 
     :meth:`svg` joins them into one document; the PNG renderer keeps rasters of the fixed
-    layers (:func:`static_layers`, :func:`legend_key`) and of each province's area, and
-    draws only ``marks`` and ``frame`` each time.
+    layers (:func:`static_layers`, :func:`legend_key`), of each province's area and of the fog
+    over each province, and draws only ``marks`` and ``frame`` each time.
     """
 
     board: Board
@@ -525,6 +525,7 @@ class Picture:
     owners: Mapping[str, str]  # land province -> the power its tint stands for
     marks: str  # centers, units and orders, in map units
     frame: str  # title bar and legend, in document units
+    fog: tuple[str, ...] = ()  # the provinces a Tin Cup power does not see, under the marks (`fog`)
 
     @property
     def size(self) -> tuple[float, float]:
@@ -553,7 +554,19 @@ class Picture:
                 f'fill="{fill}" fill-rule="evenodd"/>'
             )
         key = legend_key(self.board, self.powers, self.letters)
-        return self.document(map_layer(below + "".join(land) + over + self.marks + names), key, self.frame)
+        return self.document(map_layer(below + "".join(land) + over + "".join(fog(self.board, province)
+                                                                             for province in self.fog)
+                                       + self.marks + names), key, self.frame)
+
+
+@cache
+def fog(board: Board, province: str) -> str:
+    """The fog over a province a Tin Cup power does not see: a veil, and hatching over it."""
+    area = board.areas[province]
+    return (f'<path class="unseen" data-province="{area.id}" d="{area.path}" fill="{FOG}" fill-opacity="0.6" '
+            f'fill-rule="evenodd"/><path class="fog-hatch" data-province="{area.id}" '
+            f'd="{hatching(board, area.id)}" fill="none" stroke="{FOG_HATCH}" stroke-width="1.1" '
+            'stroke-opacity="0.7"/>')
 
 
 def map_layer(content: str) -> str:
@@ -678,25 +691,21 @@ def picture(
         else:
             fills[area.id] = LAND
     marks: list[str] = []
+    fog: tuple[str, ...] = ()
     if view is not None:
         seen = set(view)
-        for area in board.areas.values():
-            if area.id not in seen and area.kind != "impassable":
-                marks.append(f'<path class="unseen" data-province="{area.id}" d="{area.path}" fill="{FOG}" '
-                             'fill-opacity="0.6" fill-rule="evenodd"/>')
-                marks.append(f'<path class="fog-hatch" data-province="{area.id}" d="{hatching(board, area.id)}" '
-                             f'fill="none" stroke="{FOG_HATCH}" stroke-width="1.1" stroke-opacity="0.7"/>')
+        fog = tuple(area.id for area in board.areas.values() if area.id not in seen and area.kind != "impassable")
     for area in board.areas.values():
         if area.center is not None:
             owner = position.centers.get(area.id)
             marks.append(_center(area.id, area.center, owner, colours.get(owner, "white") if owner else "white"))
-    for placed in position.units.values():
+    for _, placed in sorted(position.units.items()):  # the same picture of a position read back from the store
         attrs = _unit_attrs("unit", placed.power, placed.type, placed.location)
         marks.append(
             _unit(placed.type, board.point(placed.location), colours[placed.power], attrs,
                   letter=letters.get(placed.power, ""))
         )
-    for province, dislodged in position.dislodged.items():
+    for province, dislodged in sorted(position.dislodged.items()):
         at = aside_point(board, province)
         attacker = f' data-attacker-from="{dislodged.attacker_from}"' if dislodged.attacker_from else ""
         attrs = _unit_attrs("unit dislodged", dislodged.power, dislodged.unit.type, dislodged.unit.location, attacker)
@@ -710,7 +719,7 @@ def picture(
     marks.extend(scene.order(item) for item in drawn)
     frame = _title_bar(position, board.width, title, date, seen_by) + _legend(
         position, board.width, TITLE_HEIGHT + board.height, counted, captions or {})
-    return Picture(board, tuple(game_map.powers), tuple(letters.items()), fills, owners, "".join(marks), frame)
+    return Picture(board, tuple(game_map.powers), tuple(letters.items()), fills, owners, "".join(marks), frame, fog)
 
 
 def render_svg(

@@ -22,9 +22,10 @@ import logging
 import os
 import socket
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import case, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -39,16 +40,17 @@ from judge.service.kinds import SESSION_KEY, Kinds, kind_of
 from judge.service.lifecycle import Event, GameState, move
 from judge.service.outbox import drop_sent_attachments, queue
 from judge.service.render import render
-from judge.service.schedule import due_games, reschedule
+from judge.service.schedule import reschedule
 from judge.store.database import Database
 from judge.store.models import Game, Heartbeat, InboundMail
-from judge.web.pages import refresh
+from judge.web.pages import IndexLine, game_pages, publish_changed, refresh
 
 log = logging.getLogger("judge")
 # Seconds before looking again at mail every game of which other processes are applying: the daemon
 # looks sooner when its doorbell rings (new mail, or another judge's run done with mail left).
 LEFT_PAUSE = 1.0
-CLAIM = timedelta(minutes=10)  # how long a deadline run may hold a game before others may take over
+CLAIM = timedelta(minutes=2)  # how long a deadline run may hold a game before others may take over
+RETRY = timedelta(minutes=1)  # how long a game whose run met a database error waits before the next try
 
 
 def open_database(settings: Settings, kinds: Kinds | None = None) -> Database:
@@ -78,19 +80,59 @@ def process_game(db: Database, settings: Settings, name: str, now: datetime, for
     return summary
 
 
-def _process_game(db: Database, settings: Settings, name: str, now: datetime, force: bool) -> str:
+def claim_next(db: Database, now: datetime) -> str | None:
+    """Claim the game the clock has something to do for at ``now`` that has waited longest
+    (`schedule.due_games`), for the time a deadline run may take (`CLAIM`), and commit the claim:
+    its name, or None when no game is left to claim.
+
+    Claims are what several judges (and a judge's several workers) share a deadline's games by:
+    each claim takes a game nobody holds, skipping a row another judge has locked (``FOR UPDATE
+    SKIP LOCKED``, PostgreSQL's; SQLite has one writer), so two judges take different games at
+    once.  A game is claimed once a tick: its run marks it with the tick's moment (`_process_game`),
+    which the next tick is later than.  Processing each phase exactly once does not rest on the
+    claim: the run locks the game's row and looks whether the phase is still due."""
+    chosen = (select(Game.id).where(Game.next_due <= now, or_(Game.claimed_until.is_(None), Game.claimed_until < now))
+              .order_by(Game.next_due, Game.name).limit(1).with_for_update(skip_locked=True).scalar_subquery())
     with db.transaction() as session:
-        claimed = session.execute(
-            update(Game)
-            .where(Game.name == name.lower(), or_(Game.claimed_until.is_(None), Game.claimed_until < now))
-            .values(claimed_until=now + CLAIM)
-        )
+        claimed: str | None = session.scalar(update(Game).where(Game.id == chosen)
+                                             .values(claimed_until=now + CLAIM).returning(Game.name))
+        return claimed
+
+
+def due_now(db: Database, now: datetime) -> bool:
+    """Whether a game is left for `claim_next` to claim at ``now``."""
+    with db.transaction() as session:
+        return session.scalar(select(Game.id).where(Game.next_due <= now, or_(
+            Game.claimed_until.is_(None), Game.claimed_until < now)).limit(1)) is not None
+
+
+def next_due(db: Database) -> datetime | None:
+    """The next moment the clock may have something to claim (`claim_next`), if any: a game's
+    next moment (`schedule.next_due`), or when the claim on it runs out if that is later."""
+    later = case((Game.claimed_until > Game.next_due, Game.claimed_until), else_=Game.next_due)
+    with db.transaction() as session:
+        moment: datetime | None = session.scalar(select(func.min(later)).where(Game.next_due.is_not(None)))
+        return moment
+
+
+def _process_game(db: Database, settings: Settings, name: str, now: datetime, force: bool,
+                  claimed: bool = False) -> str:
+    """`process_game` without its pages.  ``claimed``: the caller claimed the game (`claim_next`);
+    the run then marks it with ``now``, done for this tick, and else clears the claim it takes."""
+    with db.transaction() as session:
+        if claimed:  # the row's lock: another process running this game (its mail) finishes first
+            session.execute(update(Game).where(Game.name == name.lower()).values(claimed_until=now))
+        else:
+            taken = session.execute(
+                update(Game)
+                .where(Game.name == name.lower(), or_(Game.claimed_until.is_(None), Game.claimed_until <= now))
+                .values(claimed_until=None)
+            )
         game = session.scalar(select(Game).where(Game.name == name.lower()))
         if game is None:
             return f"there is no game '{name}'"
-        if not claimed.rowcount:  # type: ignore[attr-defined]
+        if not claimed and not taken.rowcount:  # type: ignore[attr-defined]
             return f"{game.name} is being processed elsewhere"
-        game.claimed_until = None
         if game.state != GameState.ACTIVE:
             return f"{game.name} is {game.state}: nothing to process"
         if not force and game.deadline is not None and _missed(game, settings, now):
@@ -100,8 +142,8 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
             summary = f"{game.name} paused: its deadline passed long ago (was the judge down?)"
             archive.ran(session, game, now, summary)
         elif force or host.is_due(session, game, now):
-            cause = "judge process --force" if force else "all submitted" if host.closes_early(session, game, now=now) \
-                else "deadline"
+            cause = "judge process --force" if force else "deadline" if host.deadline_passed(game, now) \
+                else "all submitted"  # due before its deadline: complete, and no WAIT holds it
             if cause == "deadline" and (extended := silent_seats.extend(session, game, settings, now)):
                 archive.ran(session, game, now, extended)
                 return extended  # a played seat is late, and the game's policy gives it more time
@@ -208,14 +250,41 @@ def mail_line(mail_id: int, status: str, game: str | None) -> str:
 
 
 def run_deadlines(db: Database, settings: Settings, now: datetime) -> list[str]:
-    """Run the deadline of every game the clock has something to do for (`due_games`: a
+    """Run the deadline of every game the clock has something to do for (`claim_next`: a
     reminder, a late notice or processing is due), each on its own: one game's failure stops
-    no other.  A game waiting for nothing costs nothing.  Then the clock leaves its heartbeat
-    (`judge status`), masks the passwords of mail quarantined too long ago, and drops the
-    attachments of mail sent more than ``attachment_days`` ago (`drop_sent_attachments`)."""
-    with db.transaction() as session:
-        names = due_games(session, now)
-    summaries = [_run_deadline(db, settings, name, now) for name in names]
+    no other.  A game waiting for nothing costs nothing.  Each game's pages follow its run, and
+    the index of every game is written once, at the end (`finish_tick`)."""
+    summaries, lines = drain(db, settings, now)
+    finish_tick(db, settings, now, lines)
+    return summaries
+
+
+def drain(db: Database, settings: Settings, now: datetime, ready: Callable[[str, str], None] | None = None,
+          stopping: Callable[[], bool] = lambda: False) -> tuple[list[str], list[IndexLine]]:
+    """Claim and run the deadlines due at ``now`` one after another until none is left to claim
+    (`claim_next`; several processes drain at once, each taking its own games) or ``stopping``
+    says so, each game's pages written after its run (`game_pages`); the runs' summaries, and the
+    index lines their games' pages changed.  ``ready`` is told each game and summary as soon as
+    its run is committed, before its pages: its mail can go out."""
+    summaries: list[str] = []
+    lines: list[IndexLine] = []
+    while not stopping() and (name := claim_next(db, now)) is not None:
+        summary = _run_deadline(db, settings, name, now, claimed=True)
+        summaries.append(summary)
+        if ready is not None:
+            ready(name, summary)
+        if settings.web and (line := game_pages(db, settings, name)) is not None:
+            lines.append(line)
+    return summaries, lines
+
+
+def finish_tick(db: Database, settings: Settings, now: datetime, lines: list[IndexLine]) -> None:
+    """What the clock does once a tick's deadlines are run: the index of the games, if their
+    runs changed a line of it (`publish_changed`); its heartbeat (`judge status`); masking the
+    passwords of mail quarantined too long ago; dropping the attachments of mail sent more than
+    ``attachment_days`` ago (`drop_sent_attachments`)."""
+    if settings.web:
+        publish_changed(db, settings, lines)
     with db.transaction() as session:
         beat(session, "tick", now)
     mask_old_quarantine(db, settings, now)
@@ -223,7 +292,6 @@ def run_deadlines(db: Database, settings: Settings, now: datetime) -> list[str]:
         drop_sent_attachments(db, settings, now)
     except (OperationalError, IntegrityError) as exc:  # busy, or a blob taken by a mail meanwhile: next tick
         log.warning("dropping the attachments of sent mail: database error, trying again at the next tick: %s", exc)
-    return summaries
 
 
 def beat(session: Session, name: str, now: datetime, by: str | None = None) -> None:
@@ -236,16 +304,31 @@ def beat(session: Session, name: str, now: datetime, by: str | None = None) -> N
                                                     set_={"at": values["at"], "by": values["by"]}))
 
 
-def _run_deadline(db: Database, settings: Settings, name: str, now: datetime) -> str:
-    """`process_game`, with a busy database left for the next tick and any other failure reported."""
+def _run_deadline(db: Database, settings: Settings, name: str, now: datetime, claimed: bool = False) -> str:
+    """`process_game` (`_process_game` for a game the caller ``claimed``, whose pages it writes
+    itself), with a busy database left for the next tick and any other failure reported."""
     try:
-        return process_game(db, settings, name, now)
+        return _process_game(db, settings, name, now, False, claimed) if claimed else \
+            process_game(db, settings, name, now)
     except (OperationalError, IntegrityError) as exc:
         log.warning("deadline of %s: database error, trying again at the next tick: %s", name, exc)
+        if claimed:
+            _release(db, name, now + RETRY)
         return f"{name}: database error, will try again"
     except Exception as exc:
         log.exception("deadline of %s failed", name)
+        if claimed:
+            _release(db, name, now)
         return _deadline_failed(db, settings, name, now, exc)
+
+
+def _release(db: Database, name: str, until: datetime) -> None:
+    """The claim on a game whose run failed, held ``until`` the game is tried again."""
+    try:
+        with db.transaction() as session:
+            session.execute(update(Game).where(Game.name == name).values(claimed_until=until))
+    except (OperationalError, IntegrityError) as exc:  # the claim runs out by itself (`CLAIM`)
+        log.warning("the claim on %s stays until it runs out: %s", name, exc)
 
 
 def _deadline_failed(db: Database, settings: Settings, name: str, now: datetime, error: Exception) -> str:

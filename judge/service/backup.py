@@ -356,10 +356,10 @@ def _verdict(name: str, connection: Connection, kinds: Kinds, integrity: str | N
 
 
 def hold_outbox(engine: Engine, backup_path: str, before: datetime | None) -> list[str]:
-    """After a restore: what the backup's mail waiting to go out (pending, or being handed over
-    when it was made) will do at the judge's start, said; with ``before``, the part of it queued
+    """After a restore: what the backup's mail waiting to go out (pending, waiting for its maps, or
+    being handed over when it was made) will do at the judge's start, said; with ``before``, the part of it queued
     before then is marked failed instead, not to be sent a second time."""
-    waiting = (Outbox.status.in_(("pending", "sending")))
+    waiting = (Outbox.status.in_(("pending", "sending", "drawing")))
     with engine.begin() as connection:
         count, first, last = connection.execute(select(func.count(), func.min(Outbox.created_at),
                                                        func.max(Outbox.created_at)).where(waiting)).one()

@@ -203,7 +203,7 @@ def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
     status.add_argument("--min-free", type=float, default=200, metavar="MB",
                         help="less free space on the data directory's disk is a problem (default %(default)s)")
     queue = commands.add_parser("queue", help="list the outgoing mail not yet sent, with its last error")
-    queue.add_argument("--state", choices=("pending", "deferred", "sending", "failed", "sent", "all"),
+    queue.add_argument("--state", choices=("drawing", "pending", "deferred", "sending", "failed", "sent", "all"),
                        help="only the mail in this state (default: all but sent)")
     queue.add_argument("--limit", type=int, default=100, help="list at most this many (default %(default)s)")
     resend = commands.add_parser("resend", help="send outgoing mail again now (numbers from judge queue)")

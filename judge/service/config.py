@@ -81,7 +81,10 @@ class Settings:
     """The password to log in to the relay with."""
 
     tick_seconds: float = 60.0
-    """How often the daemon looks at deadlines (seconds)."""
+    """How often the daemon looks at deadlines (seconds); it wakes at a game's deadline too."""
+
+    deadline_workers: int = 0
+    """Processes that run the deadlines due at once, each game in one of them (0: one per core, at most 4)."""
 
     max_lateness: float = 24.0
     """Hours past a deadline (and grace) after which a game is paused and its master told, not processed."""

@@ -79,11 +79,13 @@ from judge.peers import networks
 from judge.service.app import (
     LEFT_PAUSE,
     catch_up,
+    due_now,
+    finish_tick,
     mail_line,
+    next_due,
     on_time_mail,
     open_database,
     overdue,
-    run_deadlines,
     still_waiting,
     unapplied_mail,
 )
@@ -96,6 +98,7 @@ from judge.service.kinds import SESSION_KEY, Kinds
 from judge.service.listening import BEAT, listening, stopped_listening, whoami
 from judge.service.logs import log_to
 from judge.service.sender import recover, send_due, transport_for
+from judge.service.workers import Workers, worker_count
 from judge.store.database import Database
 from judge.web.pages import refresh, web_root
 
@@ -107,6 +110,8 @@ SENDER_QUIET = 0.2  # seconds without mail coming in before the sender runs ...
 SENDER_PATIENCE = 2.0  # ... or at most this long after it was woken
 APPLIER_QUIET = 0.05  # seconds without mail coming in before stored mail is applied ...
 APPLIER_PATIENCE = 1.0  # ... or at most this long after the processor was woken
+SOONEST = 1.0  # seconds the clock waits at least between two ticks
+WARM = 300.0  # seconds before a game is due that the deadline workers are started, if they are not running
 
 
 def backoff(period: float, failures: int) -> float:
@@ -276,8 +281,11 @@ class Daemon:
         self.mail_waiting = asyncio.Event()
         self.outbox_waiting = asyncio.Event()
         self.tick_now = asyncio.Event()
+        self.rescheduled = asyncio.Event()  # mail was applied: a deadline may have moved (`_wait_for_tick`)
         self.applying = asyncio.Lock()
         self.applier: Applier | None = None
+        self.deadlines = Workers(settings, kinds, worker_count(settings))  # started when a deadline nears
+        self.warming: asyncio.Future[Any] | None = None
         self.intake = intake_for(self.db)
         self.commits = GroupCommit(self._write)
         self.stop = asyncio.Event()
@@ -384,6 +392,7 @@ class Daemon:
                     if self.db.engine.dialect.name == "postgresql" else None)
         await self.stop.wait()
         log.info("stopping")
+        self.deadlines.stopping.set()  # a tick under way ends with the games its workers are running
         if doorbell is not None:
             await self._in_thread(doorbell.close)
         assert self.server is not None
@@ -399,6 +408,7 @@ class Daemon:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self.executor.shutdown(wait=True)
+        self.deadlines.close()
         if self.applier is not None:
             self.applier.close()
         self.intake.close()
@@ -423,6 +433,7 @@ class Daemon:
                     waiting = still_waiting(waiting, done)
                     if done:
                         self.outbox_waiting.set()
+                        self.rescheduled.set()
                     else:  # PostgreSQL: other judges hold the games of the mail left; their runs ring when done
                         await self._pause(self.mail_waiting, LEFT_PAUSE)
                         self.mail_waiting.clear()
@@ -445,14 +456,15 @@ class Daemon:
         if await self._in_thread(self.intake.take, self.db):
             self.commits.tidy()
 
-    async def _pause(self, event: asyncio.Event, seconds: float | None) -> None:
-        """Wait until ``event`` is set, the daemon stops, or ``seconds`` pass (None: no limit).
+    async def _pause(self, event: asyncio.Event, seconds: float | None, *others: asyncio.Event) -> None:
+        """Wait until ``event`` (or one of ``others``) is set, the daemon stops, or ``seconds`` pass
+        (None: no limit).
 
         Not with ``asyncio.wait_for``: in Python 3.11 it loses a cancellation that comes just as
         the event is set, and a loop whose cancellation was lost kept the daemon from stopping
         (a stop that hung, seen once in CI).  The loops also end by themselves once ``stop`` is set.
         """
-        waits = [asyncio.ensure_future(event.wait()), asyncio.ensure_future(self.stop.wait())]
+        waits = [asyncio.ensure_future(e.wait()) for e in (event, self.stop, *others)]
         try:
             await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -540,24 +552,68 @@ class Daemon:
         self.outbox_waiting.set()
 
     async def _clock(self) -> None:
+        loop = asyncio.get_running_loop()
         while not self.stop.is_set():
             if self.refusing is not None:
                 await self._stores_again()
-            if self.refusing is not None:
-                pass  # no deadline runs while the MTA holds the mail (see the header)
-            elif self.overdue:
+            if self.refusing is not None:  # no deadline runs while the MTA holds the mail (see the header)
+                await self._pause(self.tick_now, self.settings.tick_seconds)
+                self.tick_now.clear()
+                continue
+            if self.overdue:
                 await self._settle()
             else:
                 await self._apply_stored()  # a sheet accepted before the deadline is applied before it; never raises
                 try:
-                    for line in await self._in_thread(run_deadlines, self.db, self.settings, self.clock()):
-                        if " processed" not in line and ("paused" in line or "notices" in line):
-                            log.info("%s", line)
-                    self.outbox_waiting.set()
+                    now = self.clock()
+                    if await self._in_thread(due_now, self.db, now):
+                        await self._in_thread(self.deadlines.tick, now,
+                                              lambda _, summary: loop.call_soon_threadsafe(self._ran, summary))
+                    else:
+                        await self._in_thread(finish_tick, self.db, self.settings, now, [])
                 except Exception:
                     log.exception("deadline clock failed; retrying")
-            await self._pause(self.tick_now, self.settings.tick_seconds)
-            self.tick_now.clear()
+            await self._wait_for_tick()
+
+    async def _wait_for_tick(self) -> None:
+        """Wait until the next tick (`_until_next_tick`), or ``tick_now``; mail applied meanwhile
+        (`rescheduled`) may have made a game due sooner (a SET DEADLINE), so the wait is looked at again."""
+        loop = asyncio.get_running_loop()
+        wait = await self._until_next_tick()
+        if wait < WARM and not self.warming:  # the deadline workers, started before they are needed
+            self.warming = asyncio.ensure_future(self._in_thread(self._warm))
+        until = loop.time() + wait
+        while not self.stop.is_set() and not self.tick_now.is_set() and (left := until - loop.time()) > 0:
+            await self._pause(self.tick_now, left, self.rescheduled)
+            if self.rescheduled.is_set():
+                self.rescheduled.clear()
+                until = min(until, loop.time() + await self._until_next_tick())
+        self.tick_now.clear()
+
+    def _warm(self) -> None:
+        try:
+            self.deadlines.start()
+        except Exception:  # the next tick starts them, or says why not
+            log.exception("could not start the deadline workers")
+
+    def _ran(self, summary: str) -> None:
+        """A game's deadline was run (its change committed): its mail goes out now, while the tick
+        runs the others.  A phase processed is logged by its kind; a pause or notices here."""
+        if " processed" not in summary and ("paused" in summary or "notices" in summary):
+            log.info("%s", summary)
+        self.outbox_waiting.set()
+
+    async def _until_next_tick(self) -> float:
+        """Seconds until the next tick: ``tick_seconds``, or less if a game is due sooner (at least
+        `SOONEST`: a game left due is one another judge is running)."""
+        try:
+            moment: datetime | None = await self._in_thread(next_due, self.db)
+        except Exception as exc:  # the database: the usual period
+            log.warning("could not read when the next game is due: %s", (str(exc).splitlines() or [""])[0])
+            return self.settings.tick_seconds
+        if moment is None:
+            return self.settings.tick_seconds
+        return min(self.settings.tick_seconds, max(SOONEST, (moment - self.clock()).total_seconds()))
 
     async def _stores_again(self) -> None:
         """While refusing: whether the database takes a write again (the listener's heartbeat,

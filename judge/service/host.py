@@ -462,7 +462,12 @@ def is_due(session: Session, game: Game, now: datetime) -> bool:
         return False
     if closes_early(session, game, now=now):
         return True
-    return now >= game.deadline + timedelta(hours=duration(game, "grace"))
+    return deadline_passed(game, now)
+
+
+def deadline_passed(game: Game, now: datetime) -> bool:
+    """Whether the game's deadline and grace period are over at ``now``."""
+    return game.deadline is not None and now >= game.deadline + timedelta(hours=duration(game, "grace"))
 
 
 def send_notices(session: Session, game: Game, settings: Settings, now: datetime) -> list[str]:

@@ -63,7 +63,7 @@ from judge.service.sender import deliver_pending, transport_for
 from judge.store.database import Database, downgrade, newest_version, schema_version, upgrade
 from judge.store.models import Game, Heartbeat, InboundMail, Outbox, OutboxFile, PhaseRow
 
-OUTBOX_STATES = ("pending", "sending", "failed", "sent")
+OUTBOX_STATES = ("pending", "drawing", "sending", "failed", "sent")
 SETTLED = ("done", "duplicate", "automatic", "dropped")  # mail received that is never applied again
 PRUNE_RUN = 200  # mails pruned per transaction: the running judge never waits long
 

@@ -11,6 +11,15 @@ mail caused.  The row keeps what the message is made of
 fixed then), not the message: building MIME is the sender's work (`message_of`), done outside
 any transaction, and it gives the same bytes each time it is built.
 
+A phase's maps are drawn after the change that mails them is committed (`Drawn` attachments,
+`draw`): drawing them took most of a results round's transaction, which on SQLite held the one
+writer's lock the whole time, so that a deadline's other games, the mail being applied and the
+sender waited on it.  Such a mail is queued ``drawing``; once its transaction has committed
+(`judge.store.database.after_commit`) each drawing is drawn once, and the mails get their files
+and become ``pending`` in one short transaction.  A mail whose drawings were never stored (the
+process died between the two) goes without them once a sender has seen it wait `DRAWING_TIME`
+(`Drawings`, at each pass of the sender).
+
 An attachment's bytes are stored once, as a ``Blob`` keyed by their SHA-256, and every mail
 that carries them refers to it: the maps of a phase, sent to every player, observer and the
 game master, are stored once per phase, not once per recipient.  The blobs a transaction
@@ -32,20 +41,23 @@ HISTORY draw their maps from the phases, never from here.
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
+import time
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
 from email.utils import make_msgid
 from typing import cast
 
-from sqlalchemy import Table, delete, exists, func, insert, select
+from sqlalchemy import Table, delete, exists, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from judge.mail.outbound import (
     Attachment,
+    Drawn,
     angled,
     build_message,
     check_recipient,
@@ -55,11 +67,14 @@ from judge.mail.outbound import (
 )
 from judge.service import zones
 from judge.service.config import Settings
-from judge.store.database import Database
+from judge.store.database import Database, after_commit
 from judge.store.models import Blob, Outbox, OutboxFile
 
+log = logging.getLogger("judge")
+DRAWING_TIME = 120.0  # seconds a sender sees a mail wait for its maps before it goes without (`Drawings`)
+_DRAWINGS = "judge_drawings"  # a session's info key: its mails waiting for drawings (`queue`)
 QUIET = "replayed"
-"""The status of the mail a replay queues (`quiet`): kept, never sent."""
+"""The status of the mail a replay queues (`quiet`): kept without its attachments, never sent."""
 _quiet: ContextVar[bool] = ContextVar("quiet", default=False)
 DROP_MAILS = 200  # sent mails whose attachments one call drops at most: a tick stays short
 DROP_BLOBS = 20  # blobs one call deletes at most (a map is a few hundred KB, each zeroed on SQLite)
@@ -77,7 +92,7 @@ def queue(
     game_id: int | None = None,
     in_reply_to: str | None = None,
     references: Sequence[str] = (),
-    attachments: Sequence[Attachment] = (),
+    attachments: Sequence[Attachment | Drawn] = (),
 ) -> int:
     """Add an outbox row for a mail to ``to`` and return its id; ValueError for an address that no
     header can carry (`check_recipient`), now rather than when the sender builds the message.  The
@@ -96,16 +111,110 @@ def queue(
     # press: a random Message-ID, as make_msgid's tells the moment to a hundredth of a second
     domain = settings.domain
     message_id = f"<{secrets.token_hex(16)}@{domain}>" if kind == "press" else make_msgid(domain=domain)
+    quiet = _quiet.get()
+    drawing = not quiet and any(isinstance(attachment, Drawn) for attachment in attachments)
     row_id: int = session.execute(_QUEUE, {
         "game_id": game_id, "recipient": to, "subject": subject, "kind": kind, "sender": settings.judge_from,
         "message_id": message_id, "in_reply_to": replied, "refs": thread(references, replied) if replied else None,
         "body": well_formed(body).replace("\x00", "\ufffd"), "created_at": now,
-        "status": QUIET if _quiet.get() else "pending", "attempts": 0,
+        "status": QUIET if quiet else "drawing" if drawing else "pending", "attempts": 0,
     }).inserted_primary_key[0]  # type: ignore[attr-defined]
+    if quiet:
+        return row_id
+    if drawing:
+        _drawings(session).append((row_id, message_id, tuple(attachments)))
+        return row_id
     for attachment in attachments:  # the ORM writes a file after its blob, if that is new
+        assert isinstance(attachment, Attachment)
         session.add(OutboxFile(outbox_id=row_id, filename=attachment.filename, content_type=attachment.content_type,
                                blob=blob(session, attachment.data)))
     return row_id
+
+
+# Mails waiting for drawings (id and Message-ID: a row a rolled-back savepoint queued may leave its id to
+# another, on SQLite), and their files.
+_Waiting = list[tuple[int, str, tuple[Attachment | Drawn, ...]]]
+
+
+def _drawings(session: Session) -> _Waiting:
+    """The mails of ``session``'s transaction waiting for their drawings; drawn once it commits."""
+    waiting: _Waiting | None = session.info.get(_DRAWINGS)
+    if waiting is None:
+        waiting = session.info[_DRAWINGS] = []
+        after_commit(session, lambda db: draw(db, waiting))
+    return waiting
+
+
+def draw(db: Database, waiting: _Waiting) -> None:
+    """Draw the files of the mails ``waiting`` (`_draw`).  Never raises: the change that queued
+    them is committed, and whatever fails here (logged) leaves the mails to go without their
+    drawings (`Drawings`)."""
+    try:
+        _draw(db, waiting)
+    except Exception:
+        log.exception("the drawings of %d mail(s) could not be made; they go without them", len(waiting))
+
+
+def _draw(db: Database, waiting: _Waiting) -> None:
+    """Draw the files of the mails ``waiting`` (each `Drawn` once, however many mails carry it),
+    then give them their files and make them due, in one transaction.  A mail no longer waiting (a
+    savepoint that queued it was rolled back, or it waited so long it went without: `DRAWING_TIME`)
+    is left alone; a drawing that fails is logged and its mail goes without it."""
+    with db.transaction() as session:
+        alive = {(row_id, message_id) for row_id, message_id in session.execute(
+            select(Outbox.id, Outbox.message_id).where(Outbox.id.in_([row_id for row_id, _, _ in waiting]),
+                                                       Outbox.status == "drawing"))}
+    waiting = [(row_id, message_id, files) for row_id, message_id, files in waiting if (row_id, message_id) in alive]
+    made: dict[int, bytes | None] = {}
+    for _, _, files in waiting:
+        for file in files:
+            if isinstance(file, Drawn) and id(file) not in made:
+                try:
+                    made[id(file)] = file.draw()
+                except Exception:
+                    log.exception("%s could not be drawn; its mails go without it", file.filename)
+                    made[id(file)] = None
+    with db.transaction() as session:
+        due = set(session.scalars(update(Outbox).where(Outbox.id.in_([row_id for row_id, _, _ in waiting]),
+                                                       Outbox.status == "drawing")
+                                  .values(status="pending").returning(Outbox.id)))
+        for row_id, _, files in waiting:
+            for file in files if row_id in due else ():
+                data = file.data if isinstance(file, Attachment) else made[id(file)]
+                if data is not None:
+                    session.add(OutboxFile(outbox_id=row_id, filename=file.filename,
+                                           content_type=file.content_type, blob=blob(session, data)))
+
+
+class Drawings:
+    """What a sender has seen of the mails waiting for their drawings: each since when, by its
+    own monotonic clock (``clock``), not a database's or another machine's.
+
+    A mail waits for its drawings from its commit until the drawings are stored, a second or
+    two; one that a sender has seen waiting for `DRAWING_TIME` lost them (the process drawing
+    them died) and goes without them (`settle`).  The time is the sender's own: the time the mail
+    was queued at is the moment of the deadline's tick, minutes before the commit in a large
+    evening, and judges' clocks differ."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.since: dict[str, float] = {}  # a waiting mail's Message-ID -> when it was first seen waiting
+
+    def settle(self, session: Session) -> int:
+        """Make due, without their drawings, the mails seen waiting for them `DRAWING_TIME` or longer;
+        how many."""
+        now = self.clock()
+        waiting = session.execute(select(Outbox.id, Outbox.message_id).where(Outbox.status == "drawing")).all()
+        self.since = {str(message_id): self.since.get(str(message_id), now) for _, message_id in waiting}
+        lost = [row_id for row_id, message_id in waiting if now - self.since[str(message_id)] >= DRAWING_TIME]
+        if not lost:
+            return 0
+        settled = list(session.scalars(update(Outbox).where(Outbox.id.in_(lost), Outbox.status == "drawing")
+                                       .values(status="pending").returning(Outbox.id)))
+        if settled:
+            log.warning("%d mail(s) waited %g s for their maps (the process drawing them ended); they go without",
+                        len(settled), DRAWING_TIME)
+        return len(settled)
 
 
 _QUEUE = insert(cast(Table, Outbox.__table__))

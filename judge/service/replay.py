@@ -103,10 +103,11 @@ def _unsynchronised(connection: Any, _record: Any) -> None:
 @contextmanager
 def playing(settings: Settings, record: dict[str, Any]) -> Iterator[Settings]:
     """The settings a replay runs with: the first judge's MTA (what its ``Received:`` lines and
-    vouching mean, and whether it checked senders), and its mail kept from the outbox."""
+    vouching mean, and whether it checked senders), no maps drawn, and its mail kept from the
+    outbox."""
     mta = record["judge"]
     with outbox.quiet():
-        yield replace(settings, mta_hostname=mta.get("mta_hostname"),
+        yield replace(settings, mta_hostname=mta.get("mta_hostname"), maps=False,
                       mta_authenticates=bool(mta.get("mta_authenticates", settings.mta_authenticates)))
 
 

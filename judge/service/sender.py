@@ -82,7 +82,7 @@ from judge.mail.dsn import delivered_to, delivery_report, verp_address, verp_out
 from judge.mail.inbound import parse_mail
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
-from judge.service.outbox import message_of, queue
+from judge.service.outbox import Drawings, message_of, queue
 from judge.service.render import render
 from judge.store.database import Database
 from judge.store.models import Blob, Game, InboundMail, Outbox, OutboxFile, Secret
@@ -95,7 +95,7 @@ MAILDIR_TIME = timedelta(seconds=30)  # no writing of a mail into the Maildir ta
 MAX_QUOTED = 1000  # characters of a mail server's words quoted in a report of a failure
 QUOTE_WIDTH = 72  # characters of a quoted line, before its "> "
 # A row's files and their bytes, loaded with it: the message is built after its transaction ends.
-_WITH_FILES = selectinload(Outbox.files).joinedload(OutboxFile.blob).undefer(Blob.data)
+_WITH_FILES = selectinload(Outbox.files).selectinload(OutboxFile.blob).undefer(Blob.data)  # each blob once
 
 
 class DeliveryFailure(Exception):
@@ -126,6 +126,11 @@ class Transport(Protocol):
 
     def send(self, sender: str, recipient: str, raw: bytes) -> None: ...
 
+    def send_all(self, mails: Sequence[tuple[str, str, bytes]]) -> list[Exception | None]:
+        """Hand over each (envelope sender, recipient, message): for each, None once handed over,
+        or what kept it (a `DeliveryFailure`, or any other exception of a transport's)."""
+        ...
+
     def settle(self) -> None:
         """After a crash: clear what a delivery cut short left behind."""
         ...
@@ -150,6 +155,11 @@ class MaildirTransport:
         except OSError as exc:
             raise TemporaryFailure(str(exc)) from exc
 
+    def send_all(self, mails: Sequence[tuple[str, str, bytes]]) -> list[Exception | None]:
+        """The batch written at once (`MaildirOutbox.deliver_all`: one flush of the disk for all)."""
+        return [TemporaryFailure(str(result)) if isinstance(result, OSError) else None
+                for result in self.maildir.deliver_all([raw for _, _, raw in mails])]
+
     def settle(self) -> None:
         removed = self.maildir.remove_partial()
         if removed:
@@ -159,7 +169,24 @@ class MaildirTransport:
         return self.maildir.message_ids()
 
 
-class RelayTransport:
+class OneByOne:
+    """A transport that hands its mails over one at a time: `send_all` is `send` on each."""
+
+    def send(self, sender: str, recipient: str, raw: bytes) -> None:
+        raise NotImplementedError
+
+    def send_all(self, mails: Sequence[tuple[str, str, bytes]]) -> list[Exception | None]:
+        results: list[Exception | None] = []
+        for sender, recipient, raw in mails:
+            try:
+                self.send(sender, recipient, raw)
+                results.append(None)
+            except Exception as exc:
+                results.append(exc)
+        return results
+
+
+class RelayTransport(OneByOne):
     """Hands each message to an SMTP relay (optionally with STARTTLS and a login)."""
 
     delivery_time = DELIVERY_TIME
@@ -307,6 +334,7 @@ def settle_stale(db: Database, settings: Settings, transport: Transport, now: da
 
 
 SEND_LIMIT = 200  # rows one pass of the sender takes at most (`send_due`)
+DRAWINGS = Drawings()  # the mails this process's sender has seen waiting for their maps
 
 
 class Pass(NamedTuple):
@@ -329,8 +357,10 @@ def send_due(db: Database, settings: Settings, transport: Transport, now: dateti
     mail due: at the end of a rush of 320 mails, the answers beyond the first 200 waited 5 s for
     the sender's next sweep, the bimodal rate of issue 45 (every answer of a run 6.8 s after its
     first mail instead of 1.7 s, depending on how many the sender had sent while the applier ran)."""
+    UNRECORDED.record(db, now)
     settle_stale(db, settings, transport, now)
     with db.transaction() as session:
+        DRAWINGS.settle(session)
         due = list(session.scalars(
             select(Outbox.id).where(Outbox.status == "pending", _due(Outbox, now), ~_ahead(now, sending_only=True))
             .order_by(Outbox.id).limit(limit)))
@@ -341,12 +371,14 @@ def send_due(db: Database, settings: Settings, transport: Transport, now: dateti
     while due:
         batch, due = due[:transport.batch], due[transport.batch:]
         claimed_at = now + timedelta(seconds=time.monotonic() - started)  # a long pass's last claims are not old
-        delivered = [row.id for row in _claim(db, batch, claimed_at, now)
-                     if _deliver(db, settings, transport, envelope_sender(settings, row.id, key), row, now)]
+        handed = _hand_over(settings, transport, key, _claim(db, batch, claimed_at, now))
+        try:
+            delivered = _record(db, settings, handed, now)
+        except Exception:  # the database went away: the next pass records what this one did first
+            UNRECORDED.keep(handed)
+            raise
         if not delivered:
             continue
-        with db.transaction() as session:
-            session.execute(update(Outbox).where(Outbox.id.in_(delivered)).values(status="sent", sent_at=now))
         if not sent:
             due += _due_again(db, now, limit)
         sent += len(delivered)
@@ -384,27 +416,87 @@ def _claim(db: Database, batch: list[int], claimed_at: datetime, now: datetime) 
                                     .order_by(Outbox.id))) if claimed else []
 
 
-def _deliver(db: Database, settings: Settings, transport: Transport, sender: str, row: Outbox, now: datetime) -> bool:
-    """Hand a claimed row's message to the transport; whether it took it.  A row it did not take
-    is settled at once, in a transaction of its own: to be tried again later, or failed."""
-    try:
-        raw = message_of(row)  # outside any transaction: the claim is committed
-    except ValueError as exc:  # what no header can carry (see build_message)
-        _fail(db, settings, row.id, now, f"the message cannot be built: {exc}")
-        return False
-    try:
-        transport.send(sender, row.recipient, raw)
-    except TemporaryFailure as exc:
-        _retry_later(db, settings, row.id, now, exc)
-        return False
-    except PermanentFailure as exc:
-        _fail(db, settings, row.id, now, *exc.words)
-        return False
-    except Exception as exc:  # a bug or a case nobody foresaw: retrying would not cure it
-        log.exception("outbox %s: the transport failed unexpectedly", row.id)
-        _fail(db, settings, row.id, now, f"{type(exc).__name__}: {exc}")
-        return False
-    return True
+Handed = list[tuple[Outbox, Exception | None]]
+"""Each claimed row, and what kept the transport from taking it (None: it took it)."""
+
+
+def _hand_over(settings: Settings, transport: Transport, key: bytes, rows: Sequence[Outbox]) -> Handed:
+    """Hand the claimed rows' messages to the transport, all at once (`Transport.send_all`),
+    outside any transaction (the claim is committed): what became of each.  A message that
+    cannot be built (what no header can carry: see build_message) is not handed over."""
+    built: list[tuple[Outbox, tuple[str, str, bytes]]] = []
+    handed: Handed = []
+    for row in rows:
+        try:
+            built.append((row, (envelope_sender(settings, row.id, key), row.recipient, message_of(row))))
+        except ValueError as exc:
+            handed.append((row, Unbuilt(f"the message cannot be built: {exc}")))
+    handed += zip([row for row, _ in built], transport.send_all([mail for _, mail in built]), strict=True)
+    return handed
+
+
+def _record(db: Database, settings: Settings, handed: Handed, now: datetime) -> list[int]:
+    """Record what became of the rows `_hand_over` handed: those the transport took are sent (the
+    ids returned); the others are settled each in a transaction of its own, to be tried again
+    later or failed."""
+    taken = []
+    for row, failure in handed:
+        if failure is None:
+            taken.append(row.id)
+        elif isinstance(failure, TemporaryFailure):
+            _retry_later(db, settings, row.id, now, failure)
+        elif isinstance(failure, PermanentFailure):
+            _fail(db, settings, row.id, now, *failure.words)
+        elif isinstance(failure, Unbuilt):
+            _fail(db, settings, row.id, now, str(failure))
+        else:  # a bug or a case nobody foresaw: retrying would not cure it
+            log.error("outbox %s: the transport failed unexpectedly", row.id, exc_info=failure)
+            _fail(db, settings, row.id, now, f"{type(failure).__name__}: {failure}")
+    if taken:
+        with db.transaction() as session:
+            session.execute(update(Outbox).where(Outbox.id.in_(taken)).values(status="sent", sent_at=now))
+    return taken
+
+
+class Unbuilt(Exception):
+    """A claimed row whose message cannot be built: failed, never handed over."""
+
+
+class Unrecorded:
+    """The rows this process's sender handed over, or failed to, but could not record: the
+    database went away between the hand-over and the record (PostgreSQL stopped just after a
+    deadline's results were claimed).  Left ``sending``, each would hold back every later mail
+    to its address (`_ahead`) for the transport's ``delivery_time`` (five minutes for a relay),
+    and then be given up as perhaps sent; the sender knows what became of it, so its next pass
+    records that first: sent, or due again."""
+
+    def __init__(self) -> None:
+        self.sent: set[int] = set()
+        self.unsent: set[int] = set()
+
+    def keep(self, handed: Handed) -> None:
+        for row, failure in handed:
+            (self.sent if failure is None else self.unsent).add(row.id)
+
+    def record(self, db: Database, now: datetime) -> None:
+        """Record the rows kept, if the database takes it (if not, they are kept for the next pass)."""
+        if not self.sent and not self.unsent:
+            return
+        with db.transaction() as session:
+            claimed = (Outbox.status == "sending") & (Outbox.claimed_by == claimant())  # still this sender's claim
+            if self.sent:
+                session.execute(update(Outbox).where(Outbox.id.in_(self.sent), claimed)
+                                .values(status="sent", sent_at=now))
+            if self.unsent:
+                session.execute(update(Outbox).where(Outbox.id.in_(self.unsent), claimed)
+                                .values(status="pending", next_attempt_at=None))
+        log.info("recorded %d mail(s) handed over and %d not, while the database was away",
+                 len(self.sent), len(self.unsent))
+        self.sent.clear()
+        self.unsent.clear()
+
+
+UNRECORDED = Unrecorded()  # what this process's sender did but could not record
 
 
 def _due_again(db: Database, now: datetime, limit: int) -> list[int]:

@@ -278,6 +278,17 @@ class Turns:
                     self._changed.notify_all()
 
 
+_AFTER_COMMIT = "judge_after_commit"  # a session's info key: what runs once its transaction has committed
+
+
+def after_commit(session: Session, hook: Callable[[Database], None]) -> None:
+    """Run ``hook`` (given the database) once the transaction of ``session`` (a `Database.transaction`)
+    has committed, outside it, after its turn (`Turns`): work that may take long and needs what
+    the transaction wrote, without holding SQLite's one writer's lock meanwhile (a phase's maps:
+    `judge.service.outbox`).  Nothing runs if the transaction rolls back."""
+    session.info.setdefault(_AFTER_COMMIT, []).append(hook)
+
+
 class Database:
     """The judge's database: one engine, sessions as units of work."""
 
@@ -299,9 +310,14 @@ class Database:
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:
-        """A unit of work: everything inside commits together or not at all."""
-        with self._turn(), self._sessions() as session, session.begin():
-            yield session
+        """A unit of work: everything inside commits together or not at all.  Once it has
+        committed, what `after_commit` asked for runs, outside it."""
+        with self._turn(), self._sessions() as session:
+            with session.begin():
+                yield session
+            hooks: list[Callable[[Database], None]] = session.info.pop(_AFTER_COMMIT, [])
+        for hook in hooks:
+            hook(self)
 
     @contextmanager
     def urgent(self) -> Iterator[Connection]:

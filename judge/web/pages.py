@@ -20,7 +20,9 @@ which makes ``refresh`` after every change cheap.
 The index lists every game, so its cost must not come with every mail: ``refresh`` writes it
 again only when the line of a game it looked at changed (each game's line is kept in its
 folder's ``.index``), and it is built with two queries whatever the number of games (the games,
-then every seat), not two per game.
+then every seat), not two per game.  A deadline's tick writes each game's pages after its run
+(`game_pages`) and the index once, for all of them, at its end (`publish_changed`): rewritten
+after every game, the index cost 40% of an evening of 300 games.
 """
 
 from __future__ import annotations
@@ -248,36 +250,55 @@ def publish_feeds(source: Session | Database, settings: Settings, names: Iterabl
                    feeds.calendar("my deadlines", player.deadlines, settings.domain), written)
 
 
+IndexLine = tuple[str, str]  # a game's folder's ``.index`` stamp (its path) and its new line in the index
+
+
+def game_pages(db: Database, settings: Settings, name: str) -> IndexLine | None:
+    """Bring the pages of the game ``name`` up to date, its feeds and its players' pages with them
+    (unchanged pages cost a read); its line of the index if that changed, for `publish_changed`
+    to write the index with.  Never raises:
+    the pages are a convenience beside the mail, and a failure is logged while the game goes on."""
+    try:
+        with _reading(db) as session:
+            try:
+                found = _game(session, name)
+            except LookupError:  # no such game: no pages
+                return None
+            kind = kind_of(session, found)
+            record = kind.gather(session, found)
+            ended = fame.gather(session, found)
+        stamp = kind.write_pages(web_root(settings), record).parent / ".index"
+        write_ended(web_root(settings), ended)
+        publish_feeds(db, settings, [name])
+        line = _index_line(record.facts)
+        return None if stamp.exists() and stamp.read_text("utf-8") == line else (str(stamp), line)
+    except Exception:
+        log.exception("the public pages of %s could not be written", name)
+        return None
+
+
+def publish_changed(db: Database, settings: Settings, lines: Iterable[IndexLine]) -> None:
+    """Write the index if ``lines`` (of `game_pages`) changed a line of it, or none is written
+    yet; then each game's stamp, once the index shows its line.  Never raises."""
+    try:
+        lines = list(lines)
+        if lines or not (web_root(settings) / "index.html").exists():
+            publish_index(db, settings)
+            for stamp, line in lines:
+                write_file(Path(stamp), line.encode("utf-8"), set())
+    except Exception:
+        log.exception("the index of the public pages could not be written")
+
+
 def refresh(db: Database, settings: Settings, names: Iterable[str] | None = None) -> None:
     """Bring the pages up to date after a change to the games ``names`` (None: look at every game; the
     unchanged ones cost a read), and the index if the line of one of them changed.  Never
     raises: the pages are a convenience beside the mail, and a failure is logged while the
     game goes on."""
-    try:
-        if names is None:
+    if names is None:
+        try:
             publish_all(db, settings)
-            return
-        root = web_root(settings)
-        names = list(names)
-        lines: dict[Path, str] = {}
-        for name in names:
-            with _reading(db) as session:
-                try:
-                    found = _game(session, name)
-                except LookupError:  # no such game: no pages
-                    continue
-                kind = kind_of(session, found)
-                record = kind.gather(session, found)
-                ended = fame.gather(session, found)
-            stamp = kind.write_pages(root, record).parent / ".index"
-            write_ended(root, ended)
-            line = _index_line(record.facts)
-            if not stamp.exists() or stamp.read_text("utf-8") != line:
-                lines[stamp] = line
-        if lines or not (root / "index.html").exists():
-            publish_index(db, settings)
-            for stamp, line in lines.items():  # once the index shows them
-                write_file(stamp, line.encode("utf-8"), set())
-        publish_feeds(db, settings, names)
-    except Exception:
-        log.exception("the public pages could not be written")
+        except Exception:
+            log.exception("the public pages could not be written")
+        return
+    publish_changed(db, settings, [line for name in names if (line := game_pages(db, settings, name)) is not None])

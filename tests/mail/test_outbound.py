@@ -169,6 +169,24 @@ def test_deliver_and_read_back_in_order(tmp_path: Path) -> None:
     assert MaildirOutbox(tmp_path / "outbox").messages() == sent  # reopened
 
 
+def test_a_batch_is_delivered_whole_and_in_order(tmp_path: Path) -> None:
+    outbox = MaildirOutbox(tmp_path / "outbox")
+    sent = [build(body=f"message {i}\n", message_id=f"<b{i}@payola.example>") for i in range(20)]
+    keys = outbox.deliver_all(sent)
+    assert all(isinstance(key, str) for key in keys) and len(set(keys)) == 20
+    assert os.listdir(tmp_path / "outbox" / "tmp") == []
+    assert outbox.messages() == sent
+    assert [path.name for path in outbox.files()] == keys
+
+
+def test_a_batch_that_cannot_be_written_delivers_nothing_and_says_why(tmp_path: Path) -> None:
+    outbox = MaildirOutbox(tmp_path / "outbox")
+    (tmp_path / "outbox" / "tmp").rmdir()
+    results = outbox.deliver_all([build(body="one\n"), build(body="two\n")])
+    assert all(isinstance(result, OSError) for result in results)
+    assert outbox.messages() == []
+
+
 def test_a_reader_that_names_the_files_it_has_read_gets_only_the_others_in_order(tmp_path: Path) -> None:
     outbox = MaildirOutbox(tmp_path)
     keys = [outbox.deliver(build(body=f"message {i}\n")) for i in range(4)]
@@ -199,6 +217,36 @@ def test_a_long_subject_is_not_folded_onto_its_own_line() -> None:
     message = email.message_from_bytes(raw, policy=email.policy.default)
     assert str(message["Subject"]) == subject  # not " g1: ..." as when the folder moves it to the next line
     assert max(len(line) for line in raw.split(b"\n\n", 1)[1].splitlines()) <= 78  # the body lines stay short
+
+
+@pytest.mark.parametrize(("to", "body", "replied"), [
+    ("alice@example.org", "Résultats du printemps 1901\nA PAR - BUR\n", None),
+    ("zoë@example.org", "Spring 1901\n", "<a-long-thread-start-" + "x" * 60 + "@example.org>"),
+])
+def test_a_message_with_attachments_is_what_the_email_package_writes(to: str, body: str, replied: str | None) -> None:
+    """`build_message` makes a message with attachments from parts the email package wrote (it
+    wrote the maps' base64 lines one by one in Python, for every mail): the bytes must be those
+    the package writes, for attachments whose length is and is not a multiple of a line's 57
+    bytes, an empty one, a non-ASCII body, a non-ASCII address (UTF-8 headers) and a folded
+    References header."""
+    files = [Attachment("map.png", "image/png", os.urandom(57 * 40)),
+             Attachment("after.svg", "image/svg+xml", os.urandom(57 * 40 + 13)),
+             Attachment("empty.bin", "application/octet-stream", b"")]
+    raw = build(to=to, body=body, message_id="<m1@payola.example>", in_reply_to=replied,
+                references=[f"<ref{n}-{'y' * 50}@example.org>" for n in range(3)], attachments=files)
+    expected = EmailMessage(policy=email.policy.default)
+    for name, value in headers(raw).items():
+        if name not in ("Content-Type", "MIME-Version", "Content-Transfer-Encoding"):
+            expected[name] = str(value)
+    expected.set_content(body, subtype="plain", charset="utf-8", cte=None if body.isascii() else "quoted-printable")
+    for attachment in files:
+        maintype, _, subtype = attachment.content_type.partition("/")
+        expected.add_attachment(attachment.data, maintype=maintype, subtype=subtype, filename=attachment.filename)
+    boundary = headers(raw).get_boundary()
+    assert boundary is not None
+    expected.set_boundary(boundary)
+    assert raw == expected.as_bytes(policy=email.policy.default.clone(max_line_length=200, utf8=not to.isascii()))
+    assert [part.get_content() for part in headers(raw).iter_attachments()] == [a.data for a in files]
 
 
 def test_a_message_with_attachments_is_the_same_bytes_each_time_it_is_built() -> None:

@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 import zlib
 from collections.abc import Iterator
 from importlib import resources
+from typing import Any
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
@@ -23,7 +24,7 @@ from judge.engine.phases import adjudicate
 from judge.engine.position import Position
 from judge.render import Board, BoardError, load_board, render_svg
 from judge.render.palette import power_colours
-from judge.render.png import _on_white, _rasterise, render_png, svg_to_png
+from judge.render.png import _on_white, rasterise, render_png, svg_to_png
 from judge.render.svg import _STAR, aside_point, label_point, legend_columns, picture
 from judge.wording import power_title
 from tests.render.geometry import contains
@@ -228,6 +229,23 @@ def test_the_fast_png_looks_like_the_svg_rasterised_whole() -> None:
     assert difference < 0.5  # out of 255: antialiasing at a few edges, nothing drawn differently
 
 
+def test_a_tin_cup_powers_fogged_png_looks_like_its_svg_rasterised_whole() -> None:
+    """The fog over each province a power does not see is painted once into a tile of its own
+    and laid over the board: the picture is the one cairosvg gives of the whole document."""
+    from judge.payola.blind import witness
+
+    position, orders = position_from_data(MIDGAME)
+    outcome = adjudicate(position, orders)
+    sight = witness("FRANCE", position, outcome.results, outcome.position)
+    drawing: dict[str, Any] = {"title": "Fog", "counted": ("FRANCE",), "seen_by": "FRANCE", "view": sight.view}
+    assert 'class="unseen"' in render_svg(sight.before, tuple(sight.results), **drawing)
+    fast = pixels(render_png(sight.before, tuple(sight.results), width=400, **drawing))
+    whole = pixels(svg_to_png(render_svg(sight.before, tuple(sight.results), **drawing), width=400))
+    assert len(fast) == len(whole)
+    difference = sum(abs(a - b) for a, b in zip(fast, whole, strict=True)) / len(fast)
+    assert difference < 0.5  # out of 255
+
+
 def test_a_results_map_is_a_crisp_palette_png_a_third_the_size() -> None:
     """World's 1920-pixel map, mailed to each of 17 players, was a 666 KB RGBA PNG: as 256
     colours it is under 300 KB, each pixel still within a few levels of the full-colour picture."""
@@ -235,7 +253,7 @@ def test_a_results_map_is_a_crisp_palette_png_a_third_the_size() -> None:
     png = render_png(position, title="World")
     assert png_size(png)[0] == 1920 and len(png) < 300_000
     palette = Image.open(io.BytesIO(png)).convert("RGB")
-    surface = _on_white(_rasterise(render_svg(position, title="World"), 1920))
+    surface = _on_white(rasterise(render_svg(position, title="World"), 1920))
     full = Image.frombuffer("RGBA", palette.size, bytes(surface.get_data()), "raw", "BGRA", surface.get_stride(), 1)
     difference = ImageStat.Stat(ImageChops.difference(palette, full.convert("RGB"))).mean
     assert max(difference) < 2.0  # out of 255; the flat colours a power is told by stay its own

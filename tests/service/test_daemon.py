@@ -669,3 +669,28 @@ def test_a_pass_stops_at_its_limit_and_says_more_is_due(settings: Settings) -> N
     assert send_due(db, settings, transport, datetime(2026, 3, 1, 9, 0), limit=2) == Pass(sent=1, more=False)
     assert len(maildir_subjects(settings)) == 3
     db.engine.dispose()
+
+
+def test_the_clock_wakes_at_the_next_deadline_or_when_a_claim_on_a_game_due_runs_out(tmp_path: Path) -> None:
+    """The daemon's clock waits ``tick-seconds`` at most, and less when a game is due sooner: at
+    its deadline, or when another judge's claim on a game due runs out; at least a second."""
+    from judge.service.app import CLAIM
+    from judge.store.models import Game
+
+    clock = Clock()
+    settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=600)
+    daemon = Daemon(settings, kinds(), clock)
+    try:
+        assert asyncio.run(daemon._until_next_tick()) == 600  # no game
+        with daemon.db.transaction() as session:
+            session.add(Game(name="g1", gm_address=GM, gm_password="-", seed=1, created_at=clock.now))
+        with daemon.db.transaction() as session:  # a Core statement: the flush's hook would compute it
+            session.execute(Game.__table__.update().values(next_due=clock.now + timedelta(seconds=10)))
+        assert asyncio.run(daemon._until_next_tick()) == pytest.approx(10)
+        clock.now += timedelta(seconds=30)  # due 20 s ago, and nobody holds it
+        assert asyncio.run(daemon._until_next_tick()) == daemon_module.SOONEST
+        with daemon.db.transaction() as session:  # another judge claimed it a second ago
+            session.execute(Game.__table__.update().values(claimed_until=clock.now - timedelta(seconds=1) + CLAIM))
+        assert asyncio.run(daemon._until_next_tick()) == pytest.approx(CLAIM.total_seconds() - 1)
+    finally:
+        daemon.db.engine.dispose()

@@ -65,6 +65,18 @@ def test_the_masters_process_and_the_deadline_are_logged_and_a_preview_is_not(
                                  "game g1 F1901M processed (deadline); next S1902M"]
 
 
+def test_a_phase_every_power_sent_but_a_wait_held_to_its_deadline_is_logged_as_processed_at_its_deadline(
+        judge: Judge, caplog: pytest.LogCaptureFixture) -> None:
+    """Payola's WAIT: the phase is processed at its deadline, not when the last power submits;
+    complete as it was, what processed it was the deadline."""
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR\nWAIT")
+    judge.send(BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - RUH")
+    assert processed(caplog) == []
+    judge.later(49)
+    judge.tick()
+    assert processed(caplog) == ["game g1 S1901M processed (deadline); next F1901M"]
+
+
 def test_a_phase_processed_in_a_mail_that_is_then_quarantined_is_not_logged(
         judge: Judge, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     from judge.games.payola import lifecycle

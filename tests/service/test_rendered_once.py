@@ -60,3 +60,30 @@ def test_a_results_mail_reads_the_same_with_its_public_report_rendered_apart(tmp
     for context in calls:
         whole = {name: value for name, value in context.items() if name != "public"}
         assert "public" in context and render("payola/results", **context) == render("payola/results", **whole)
+
+
+def test_a_phases_maps_are_drawn_once_for_its_mails_and_its_pages(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The results mails carry the orders as adjudicated and the board after; the game's pages
+    show the same two maps, read back from the store: each is composed once, and the pages'
+    files are the mails' attachments."""
+    pytest.importorskip("cairocffi")
+    from judge.render import png
+
+    judge = two_player_game(Judge(tmp_path, maps=True, web=True))
+    judge.send(ALICE, "SIGNON FRANCE@g1 alice-pw\n3 : A PAR - BUR\n2 : F BRE - MAO")
+    judge.new_mail()
+    composed: list[str] = []
+    compose = png._compose
+
+    def counting(drawing: Any, width: int) -> bytes:
+        composed.append(drawing.frame)
+        return compose(drawing, width)
+
+    monkeypatch.setattr(png, "_compose", counting)
+    judge.process("g1", force=True)
+    assert len(composed) == 2
+    alice = next(m for m in judge.new_mail() if m.subject == "g1 S1901M results" and m.to == ALICE)
+    attached = {data for name, (kind, data) in alice.attachments.items() if kind == "image/png"}
+    pages = {path.read_bytes() for path in (tmp_path / "web" / "games" / "g1").glob("*.png")}
+    assert len(attached) == 2 and attached <= pages

@@ -10,13 +10,14 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 from sqlalchemy import event, select
+from sqlalchemy.exc import OperationalError
 
 from judge.bootstrap import database, open_database
 from judge.mail.outbound import MaildirOutbox
@@ -26,6 +27,7 @@ from judge.service.sender import (
     DELIVERY_TIME,
     MAILDIR_TIME,
     MaildirTransport,
+    OneByOne,
     RelayTransport,
     _claim,
     claimant,
@@ -107,7 +109,7 @@ def test_non_ascii_recipient_fails_at_once_and_the_gm_is_told_when_the_relay_lac
 # --- unexpected failures --------------------------------------------------------------------------------
 
 
-class Broken:
+class Broken(OneByOne):
     """A transport with a bug."""
 
     delivery_time = DELIVERY_TIME
@@ -242,10 +244,10 @@ def test_a_judge_restarting_while_another_delivers_does_not_send_its_mail_again(
     class Busy(MaildirTransport):
         """The first judge, in the middle of this delivery when the other restarts."""
 
-        def send(self, sender: str, recipient: str, raw: bytes) -> None:
+        def send_all(self, mails: Sequence[tuple[str, str, bytes]]) -> list[Exception | None]:
             inside.set()
             assert go_on.wait(30)
-            super().send(sender, recipient, raw)
+            return super().send_all(mails)
 
     first = threading.Thread(target=deliver_pending, args=(db, settings, Busy(maildir), NOW))
     first.start()
@@ -378,7 +380,7 @@ from judge.service.config import Settings
 from judge.service.sender import MaildirTransport, deliver_pending
 
 class Stuck(MaildirTransport):
-    def send(self, sender, recipient, raw):
+    def send_all(self, mails):
         print("claimed", flush=True)
         time.sleep(600)
 
@@ -427,10 +429,10 @@ def test_mail_to_an_address_waits_while_another_judge_hands_over_an_older_one_to
     inside, go_on = threading.Event(), threading.Event()
 
     class Slow(MaildirTransport):
-        def send(self, sender: str, recipient: str, raw: bytes) -> None:
+        def send_all(self, mails: Sequence[tuple[str, str, bytes]]) -> list[Exception | None]:
             inside.set()
             assert go_on.wait(30)
-            super().send(sender, recipient, raw)
+            return super().send_all(mails)
 
     first = threading.Thread(target=deliver_pending, args=(db, settings, Slow(maildir), NOW))
     first.start()
@@ -448,6 +450,36 @@ def test_mail_to_an_address_waits_while_another_judge_hands_over_an_older_one_to
         first.join(30)
     assert deliver_pending(second, settings, MaildirTransport(maildir), NOW) == 1
     assert results_of(maildir, "fred@example.org") == ["edge1 S1901M results", "edge2 S1901M results"]
+
+
+def test_mail_handed_over_as_the_database_went_away_is_recorded_sent_at_the_next_pass(
+        db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database stops between the Maildir taking S1901M's results to fred and the sender
+    recording it (PostgreSQL stopped just after a deadline).  Once the database is back, the
+    next pass records it sent, without writing it again, and fred's next mail is not held
+    behind it (left ``sending``, it held every later mail to fred for the transport's delivery
+    time: five minutes behind a relay)."""
+    older = mail_to(db, settings, "fred@example.org")
+    maildir = MaildirOutbox(settings.maildir)
+    working = db.transaction
+
+    def down() -> None:
+        raise OperationalError("UPDATE outbox", None, ConnectionRefusedError("the database stopped"))
+
+    class CutOff(MaildirTransport):
+        def send_all(self, mails: Sequence[tuple[str, str, bytes]]) -> list[Exception | None]:
+            taken = super().send_all(mails)
+            monkeypatch.setattr(db, "transaction", down)
+            return taken
+
+    with pytest.raises(OperationalError):
+        deliver_pending(db, settings, CutOff(maildir), NOW)
+    monkeypatch.setattr(db, "transaction", working)
+    newer = mail_to(db, settings, "fred@example.org", game="edge2")
+    assert deliver_pending(db, settings, MaildirTransport(maildir), NOW) == 1  # the newer one: the older is recorded
+    assert results_of(maildir, "fred@example.org") == ["edge1 S1901M results", "edge2 S1901M results"]
+    with db.transaction() as session:
+        assert [session.get_one(Outbox, row_id).status for row_id in (older, newer)] == ["sent", "sent"]
 
 
 def test_a_claim_skips_a_mail_behind_an_older_one_to_its_address_that_another_sender_is_about_to_take(

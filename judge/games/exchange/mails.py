@@ -39,7 +39,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from judge import api
-from judge.api import Attachment, Closing, Game, Settings, counted, queue, render
+from judge.api import Attachment, Closing, Drawn, Game, Settings, counted, queue, render
 from judge.engine.position import Position, Season
 from judge.engine.results import OrderResult
 from judge.games.exchange import stored, views
@@ -301,7 +301,7 @@ def published_lines(session: Session, game: Game, state: ExchangeState) -> list[
 # -- maps --------------------------------------------------------------------------------------------
 
 
-def _maps(game: str, done: Done) -> list[Attachment]:
+def _maps(game: str, done: Done) -> Sequence[Attachment | Drawn]:
     """The phase's maps: on the board, its orders as drawn and the board after (PNG, and SVG for any
     size); after an Exchange phase, the board with the new CEOs in the legend."""
     after = done.after
@@ -311,7 +311,8 @@ def _maps(game: str, done: Done) -> list[Attachment]:
 
 
 def _phase_maps(game: str, before: Position, results: Sequence[OrderResult], after: Position,
-                state: ExchangeState) -> list[Attachment]:
+                state: ExchangeState) -> list[Attachment | Drawn]:
+    """Drawn once the phase's change is committed (`Drawn`)."""
     if _png_unavailable():
         return []
     from judge.render import render_svg
@@ -319,16 +320,13 @@ def _phase_maps(game: str, before: Position, results: Sequence[OrderResult], aft
 
     phase, following = str(before.phase), str(after.phase)
     named = captions(state)
-    try:
-        return [Attachment(f"{game}-{phase}-orders.png", "image/png",
-                           render_png(before, tuple(results), title=f"{game} {phase}", captions=named)),
-                Attachment(f"{game}-{following}.png", "image/png",
-                           render_png(after, title=f"{game} {following}", captions=named)),
-                Attachment(f"{game}-{following}.svg", "image/svg+xml",
-                           render_svg(after, title=f"{game} {following}", captions=named).encode())]
-    except Exception:
-        log.exception("the maps of %s %s could not be drawn", game, phase)
-        return []
+    ordered = tuple(results)
+    return [Drawn(f"{game}-{phase}-orders.png", "image/png",
+                  lambda: render_png(before, ordered, title=f"{game} {phase}", captions=named)),
+            Drawn(f"{game}-{following}.png", "image/png",
+                  lambda: render_png(after, title=f"{game} {following}", captions=named)),
+            Drawn(f"{game}-{following}.svg", "image/svg+xml",
+                  lambda: render_svg(after, title=f"{game} {following}", captions=named).encode())]
 
 
 def position_map(game: str, position: Position, state: ExchangeState) -> list[Attachment]:

@@ -248,7 +248,7 @@ def _cautions(talk: Turn, game: Game, seat: str, board: Board, letter: list[str]
     position = lifecycle.position_now(talk.session, game)
     if position is None:
         return ()
-    cautions = review(position, seat, parse_letter("\n".join(letter), board)[0])
+    cautions = review(board, position, seat, parse_letter("\n".join(letter), board)[0])
     for caution in cautions:
         if caution.at >= kept:
             line = origins[caution.at - kept]

@@ -165,6 +165,14 @@ class Machiavelli(GameKind):
         position = lifecycle.position_now(session, game)
         return position is not None and seat in position.eliminated
 
+    def no_new_player(self, session: Session, game: Game, seat: str) -> str | None:
+        """An eliminated country (4.3) has no leader again: M62's substitute may take a country over
+        only until the campaign that eliminates it ends."""
+        position = lifecycle.position_now(session, game)
+        if position is not None and seat in position.eliminated:
+            return f"{seat} was eliminated in {position.eliminated[seat]} (4.3): no one can lead it again"
+        return None
+
     def abandoned(self, session: Session, game: Game, seat: str) -> str:
         """18.3: a player who leaves with no substitute leader; its country plays by the defaults
         meanwhile (17.2, M50).  What happens at the campaign's end if no substitute comes is M62's."""

@@ -365,6 +365,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
                   "letters": {country: letter.parsed["orders"] for country, letter in sorted(standing.items())},
                   "defaulted": sorted(defaulted), "public": public, "statements": statements}
     row.status, row.processed_at = "processed", now
+    if opened := game.settings.get("open"):  # M62: a country eliminated is open for a substitute no longer
+        game.settings = {**game.settings, "open": [seat for seat in opened if seat not in after.eliminated]}
     title = row.name if after.phase is Phase.OVER else phase_name(after)
     attached = pictures.position_map(settings, game.name, board, after, title, record)
     if after.phase is Phase.OVER:
@@ -443,7 +445,8 @@ def publication(session: Session, game: Game) -> Publication:
                 continue
             written = letters.get(country)
             defaulted = " (the defaults, 17.2, M50)" if country in result.get("defaulted", []) else ""
-            lines.append(f"{country}'s letter:" if written else f"{country}: no letter{defaulted}")
+            lines.append(f"{country}: no letter{defaulted}" if written is None
+                         else f"{country}'s letter:" if written else f"{country}'s letter: none (no order)")
             lines += [f"  {order}" for order in written or []]
             if statement := statements.get(country):
                 lines += [f"{country}'s statement:", *(f"  {line}" for line in statement)]

@@ -1,7 +1,8 @@
 """The map of a Machiavelli game: the one place every mail and page asks for it.
 
 A picture is a convenience beside the text, which lists the whole board: if drawing fails the
-mail goes without it (the failure is logged), and the game goes on.  A map is drawn where the
+mail goes without it (the failure is logged), and the game goes on; it is drawn once the change
+that mails it is committed (`judge.api.Drawn`).  A map is drawn where the
 board has a drawing (`judge.games.machiavelli.render`: the classic board of 1454 and AoP's of
 1459 have one) and where the Cairo library loads (said once in the log when it does not: the
 mails then go without maps, as Payola's do); a mail without one says why in a line (`NO_MAP`).
@@ -16,7 +17,7 @@ from __future__ import annotations
 import logging
 from functools import cache
 
-from judge.api import Attachment, Settings
+from judge.api import Drawn, Settings
 from judge.games.machiavelli.core.board import Board
 from judge.games.machiavelli.core.campaign import CampaignRecord
 from judge.games.machiavelli.core.position import Position
@@ -29,30 +30,27 @@ NO_MAP = "(no map is attached: this board has no drawing yet, or this judge draw
 
 
 def position_map(settings: Settings, game: str, board: Board, position: Position, title: str,
-                 record: CampaignRecord | None = None) -> list[Attachment]:
+                 record: CampaignRecord | None = None) -> list[Drawn]:
     """The maps of game ``game``'s mails when the judge draws maps (``settings.maps``): the
     operations of ``record`` (a campaign that led to ``position``) where they were ordered, and
-    ``position`` on ``board``; ``title`` names the moment ("SP1454C")."""
+    ``position`` on ``board``; ``title`` names the moment ("SP1454C").  Drawn once the change
+    that mails them is committed (`Drawn`)."""
     if not settings.maps or _no_png():
         return []
     try:
         geometry = load_geometry(board.name)
     except GeometryError:
         return []
-    try:
-        pictures = []
-        if record is not None:
-            pictures.append(Attachment(f"{game}-{record.season.campaign.value}-{record.season.year}-orders.png",
-                                       "image/png", render_png(board, geometry, record.expending.position,
-                                                              title=game, record=record)))
-        pictures.append(Attachment(f"{game}-{title}.png", "image/png",
-                                   render_png(board, geometry, position, title=game)))
-        pictures.append(Attachment(f"{game}-{title}.svg", "image/svg+xml",
-                                   render_svg(board, geometry, position, title=game).encode("utf-8")))
-        return pictures
-    except Exception:
-        log.exception("the map of %s %s could not be drawn", game, title)
-        return []
+    pictures = []
+    if record is not None:
+        pictures.append(Drawn(f"{game}-{record.season.campaign.value}-{record.season.year}-orders.png", "image/png",
+                              lambda: render_png(board, geometry, record.expending.position, title=game,
+                                                 record=record)))
+    pictures.append(Drawn(f"{game}-{title}.png", "image/png",
+                          lambda: render_png(board, geometry, position, title=game)))
+    pictures.append(Drawn(f"{game}-{title}.svg", "image/svg+xml",
+                          lambda: render_svg(board, geometry, position, title=game).encode("utf-8")))
+    return pictures
 
 
 def board_svg(board: Board, position: Position, game: str) -> str | None:

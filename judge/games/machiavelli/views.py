@@ -490,7 +490,9 @@ def campaign_statement(board: Board, record: CampaignRecord, player: str, before
 def _treasury(board: Board, before: int, after: int, movements: Sequence[Movement]) -> list[str]:
     lines = [f"Your treasury: {_ducats(before)} before, {_ducats(after)} now."]
     for m in movements:
-        lines.append(f"  {m.amount:+d} {m.phase} {m.flow.value}: {_detail(board, m)}")
+        what = (f"{m.flow.value} at the campaign's end" if m.phase == "end"  # 4.3's confiscation
+                else f"{m.phase} {m.flow.value}")
+        lines.append(f"  {m.amount:+d} {what}: {_detail(board, m)}")
     if not movements:
         lines.append("  (no movement)")
     return lines

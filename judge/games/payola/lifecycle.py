@@ -46,8 +46,8 @@ from judge import api
 from judge.api import (
     GAME_FLAGS,
     RUNNING,
-    Attachment,
     Closing,
+    Drawn,
     Game,
     GameError,
     GameState,
@@ -575,7 +575,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
     blind = options_of(game).blind
     page = page_url(settings.web_url, game.name)
 
-    def pictures(sight: Sight | None = None) -> list[Attachment]:
+    def pictures(sight: Sight | None = None) -> list[Drawn]:
         if not settings.maps:
             return []
         if sight is None:

@@ -1,7 +1,8 @@
 """The maps a mail carries: the phase's orders as drawn on the board, and the position after.
 
 A picture is a convenience beside the text, which says everything: if drawing fails, the mail
-goes without it (the failure is logged), and the game goes on.  Without the Cairo library
+goes without it (the failure is logged), and the game goes on.  A phase's maps are drawn once its
+change is committed (`judge.mail.outbound.Drawn`), outside its transaction.  Without the Cairo library
 (Debian's ``libcairo2``) no map is drawn at all, and the log says so once (`png_unavailable`).
 A Tin Cup power's maps are drawn from its own view of the phase (:mod:`judge.payola.blind`),
 given here as positions and results already filtered, with only its own counts in the legend,
@@ -15,7 +16,7 @@ from collections.abc import Collection, Iterable
 from functools import cache
 from typing import Any
 
-from judge.api import Attachment
+from judge.api import Attachment, Drawn
 from judge.engine.position import Position
 from judge.engine.results import OrderResult
 from judge.render import render_svg
@@ -24,28 +25,25 @@ log = logging.getLogger("judge")
 
 
 def phase_maps(game: str, before: Position, results: Iterable[OrderResult], after: Position,
-               sight: tuple[str, Collection[str]] | None = None) -> list[Attachment]:
+               sight: tuple[str, Collection[str]] | None = None) -> list[Drawn]:
     """The orders of the phase just processed, drawn where they were given (failures marked),
-    and the board the next phase starts from (PNG, and SVG for any size).  ``sight``: a Tin
-    Cup power and the provinces it sees, which its maps say and fog the rest of."""
+    and the board the next phase starts from (PNG, and SVG for any size), drawn once the phase's
+    change is committed (`Drawn`).  ``sight``: a Tin Cup power and the provinces it sees, which
+    its maps say and fog the rest of."""
     if png_unavailable():
         return []
     from judge.render.png import render_png
 
     phase, following = str(before.phase), str(after.phase)
     seen = _seen(sight)
-    try:
-        return [
-            Attachment(f"{game}-{phase}-orders.png", "image/png",
-                       render_png(before, tuple(results), title=f"{game} {phase}", **seen)),
-            Attachment(f"{game}-{following}.png", "image/png",
-                       render_png(after, title=f"{game} {following}", **seen)),
-            Attachment(f"{game}-{following}.svg", "image/svg+xml",
-                       render_svg(after, title=f"{game} {following}", **seen).encode()),
-        ]
-    except Exception:
-        log.exception("the maps of %s %s could not be drawn", game, phase)
-        return []
+    ordered = tuple(results)
+    return [
+        Drawn(f"{game}-{phase}-orders.png", "image/png",
+              lambda: render_png(before, ordered, title=f"{game} {phase}", **seen)),
+        Drawn(f"{game}-{following}.png", "image/png", lambda: render_png(after, title=f"{game} {following}", **seen)),
+        Drawn(f"{game}-{following}.svg", "image/svg+xml",
+              lambda: render_svg(after, title=f"{game} {following}", **seen).encode()),
+    ]
 
 
 def _seen(sight: tuple[str, Collection[str]] | None) -> dict[str, Any]:

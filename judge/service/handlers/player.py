@@ -383,6 +383,7 @@ def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
     kind = talk.kinds.of(game)
     host.left_seat(game, player)
     player.resigned = True
+    before = talk.news_so_far(game)  # the resignation is told first, what the kind's rules make of it after
     resigned = kind.resigned(talk, game, power)
     # A seat that can have no player again has left the game (Exchange's investor, E32): it is no dummy.
     left = kind.no_new_player(talk.session, game, power) is not None
@@ -390,7 +391,7 @@ def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
     host.record(game, f"the player of {kind.seat_title(power)} resigned")
     talk.announce(f"the player of {kind.seat_title(power)} resigned: "
                   + ("it has left the game" if left else f"it is now a dummy {kind.seat_word}"),
-                  public=True)  # observers are told of resignations too (docs/players/by-mail.md)
+                  public=True, at=before)  # observers are told of resignations too (docs/players/by-mail.md)
     talk.context = Context()
     talk.echo(text, "ok", note)
 

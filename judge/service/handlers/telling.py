@@ -39,8 +39,13 @@ class Telling(Reading):
               game_id=game_id)
         return True
 
+    def news_so_far(self, game: Game) -> tuple[int, int]:
+        """Where this mail's announcements to ``game`` stand: its players' lines and its observers',
+        so that a line worked out later may be put before what came meanwhile (`announce`'s ``at``)."""
+        return len(self.announcements.get(game.id, [])), len(self.public.get(game.id, []))
+
     def announce(self, what: str, also: str | None = None, game: Game | None = None, master: bool = True,
-                 public: bool = False, observers: str | None = None) -> None:
+                 public: bool = False, observers: str | None = None, at: tuple[int, int] | None = None) -> None:
         """Tell every player of the signed-on game (or ``game``; and ``also``, a player who just
         left it) what happened: one mail per player and mail, sent after the reply (or before a
         phase's results: `announce_now`).  The subject is ``what`` up to its first ": ".  The game
@@ -50,15 +55,19 @@ class Telling(Reading):
         replacement).  ``public``: the game's observers are told too, as what anyone watching the
         game may know (the game master's changes to its clock, phases and rules), never a
         player's address or secret; ``observers``: what they are told instead, where ``what``
-        names an address (a seat taken over), which then is never folded into the results."""
+        names an address (a seat taken over), which then is never folded into the results.  ``at``
+        (`news_so_far`): where the line goes among this mail's, by default last."""
         game = game or self.context.game
         assert game is not None
         if game.id not in self.rounds:
             self.rounds[game.id] = self.round_size(game)
             self.mails_sent += self.rounds[game.id]
-        self.announcements.setdefault(game.id, []).append(what)
+        players, watching = at or (None, None)
+        news = self.announcements.setdefault(game.id, [])
+        news.insert(len(news) if players is None else players, what)
         if public or observers:
-            self.public.setdefault(game.id, []).append(observers or what)
+            told = self.public.setdefault(game.id, [])
+            told.insert(len(told) if watching is None else watching, observers or what)
         if observers and observers != what:
             self.worded_apart.add(game.id)
         if also:

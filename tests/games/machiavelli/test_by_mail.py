@@ -467,6 +467,24 @@ def test_m63_the_end_publishes_every_letter_statement_and_grey_press_author_to_e
                          r"Milan\n", body), body
 
 
+def test_m63_an_empty_letter_is_published_as_a_letter_and_a_country_without_one_as_none(tmp_path: Path) -> None:
+    """M63 publishes every letter as sent: Milan's letter ``none`` was answered as its letter of 0
+    orders (17.2: an empty letter), so the end says Milan wrote a letter with no order, not that it
+    sent none; Venice, a dummy, wrote nothing and played by the defaults (17.2, M50)."""
+    judge = Judge(tmp_path)
+    new_game(judge, ("Florence", "Milan"), "p2")
+    master(judge, "START", game="p2")
+    letter(judge, "Florence", "transfer 3 to Milan", game="p2")
+    letter(judge, "Milan", "none", game="p2")  # SP1454A carried out
+    judge.new_mail()
+    judge.terminate(GM, "SIGNON MASTER@p2 gm-pw")
+    end = next(m.body for m in judge.new_mail() if m.subject == "p2 has ended" and m.to == address("Florence"))
+    spring = end.partition("=== SP1454A, ")[2].partition("=== ")[0]
+    assert "Milan's letter: none (no order)\n" in spring, spring
+    assert "Milan: no letter" not in spring
+    assert "Venice: no letter (the defaults, 17.2, M50)\n" in spring, spring
+
+
 def test_terminate_publishes_the_board_and_every_players_standing(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     new_game(judge, ("Florence", "Milan"), "t1")

@@ -15,6 +15,7 @@ is read with plain Python (tests/render/geometry.py), as shipped.
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import math
@@ -877,3 +878,24 @@ def test_the_png_of_the_start_and_of_a_crowded_position_renders(name: str) -> No
         assert width == round(geometry.width * PIXELS_PER_UNIT)
         assert height == pytest.approx(width / geometry.width * picture_size(board, geometry)[1], abs=2)
     assert struct.unpack(">II", render_png(board, geometry, board.start, title="Small", width=400)[16:24])[0] == 400
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_the_png_looks_like_the_svg_rasterised_whole(name: str) -> None:
+    """The board's fixed layers drawn once, the land filled through masks and the marks painted by
+    Cairo give the picture cairosvg gives of the whole document: a crowded position (every kind of
+    mark, rebellions' hatching among them) and a campaign's operations, failed ones crossed out."""
+    _cairo()
+    from PIL import Image, ImageChops, ImageStat
+
+    from judge.games.machiavelli.render import render_png
+    from judge.render.png import svg_to_png
+
+    board, geometry = board_of(name), load_geometry(name)
+    record = fall_campaign() if name == "classic" else aop_campaign()
+    for position, drawn in ((crowded(board), None), (record.expending.position, record)):
+        fast = render_png(board, geometry, position, title="Same", record=drawn, width=500)
+        whole = svg_to_png(render_svg(board, geometry, position, title="Same", record=drawn), width=500)
+        difference = ImageStat.Stat(ImageChops.difference(Image.open(io.BytesIO(fast)).convert("RGB"),
+                                                          Image.open(io.BytesIO(whole)).convert("RGB"))).mean
+        assert max(difference) < 0.5  # out of 255: antialiasing at a few edges, nothing drawn differently

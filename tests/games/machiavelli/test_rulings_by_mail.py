@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -201,6 +202,8 @@ def leaving(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     table = started(Judge(tmp_path_factory.mktemp("leaving")), "exodus", "classic", ("Florence", "Milan", "Venice"))
     table.send("florence resigns", "Florence", "RESIGN")
     table.mails["resigned"] = table.judge.new_mail()
+    table.judge.send(WATCHER, "LIST exodus")
+    table.replies["list"] = table.judge.last_to(WATCHER)
     table.send("venice votes", "Venice", "VOTE DRAW")
     table.send("venice resigns", "Venice", "RESIGN")
     table.judge.send("dan@example.org", "TAKEOVER Venice@exodus pw-dan")
@@ -213,9 +216,11 @@ def test_M62_everyone_is_told_the_country_left_without_a_leader_is_eliminated_un
         leaving: Table) -> None:
     told = [m for m in leaving.mails["resigned"] if "M62" in m.body]
     assert {m.to for m in told} >= {address("Milan"), address("Venice"), GM, WATCHER}
+    for mail in (m for m in told if m.to != address("Florence")):  # the resignation first, then what AoP makes of it
+        assert mail.subject.endswith("the player of Florence resigned (and more)"), mail.subject
+        assert mail.body.index("the player of Florence resigned") < mail.body.index("Florence has no leader"), mail.body
     assert leaving.outcome_of("florence resigns", "RESIGN")[0] == "ok"
-    game, _ = leaving.state()
-    assert "Florence" in game.settings.get("open", [])  # open for a substitute until the campaign ends
+    assert "Florence: vacant, open for TAKEOVER" in leaving.replies["list"].body  # until the campaign ends
 
 
 def test_M62_the_country_nobody_took_over_is_eliminated_when_the_campaign_ends_the_other_plays_on(
@@ -227,6 +232,34 @@ def test_M62_the_country_nobody_took_over_is_eliminated_when_the_campaign_ends_t
     public = leaving.results("SP1454C", "Milan")
     assert f"Eliminated (4.3):\n  Florence: {Reason.LEFT_THE_GAME.value}" in public
     assert "Eliminated" not in leaving.results("SP1454A", "Milan")  # the spring letter does not end the campaign
+
+
+def test_M62_a_country_eliminated_at_the_campaigns_end_is_no_longer_open_for_a_substitute(tmp_path: Path) -> None:
+    """M62: the country of a player who left is open for TAKEOVER "until the campaign ends"; then
+    it is eliminated (4.3) and no substitute can lead it: Florence, left in SP1454A and nobody's
+    by the end of SP1454C, is refused to a newcomer, and LIST no longer offers it."""
+    table = started(Judge(tmp_path), "exile", "classic", ("Florence", "Milan"))
+    table.send("florence resigns", "Florence", "RESIGN")
+    table.process("SP1454A")
+    table.process("SP1454C")
+    _, position = table.state()
+    assert "Florence" in position.eliminated
+    table.judge.send("dan@example.org", "TAKEOVER Florence@exile pw-dan\nLIST exile")
+    answers = {a.text: (a.outcome, a.code) for a in table.judge.answers}
+    assert answers["TAKEOVER Florence@exile ****"] == ("error", "LEFT_THE_GAME"), answers
+    refused = table.judge.last_to("dan@example.org").body
+    assert "Florence was eliminated in Spring 1454 (4.3): no one can lead it again" in refused, refused
+    assert "open for TAKEOVER" not in refused, refused  # LIST's answer, in the same mail
+
+
+def test_4_3_the_eliminated_countrys_statement_says_its_treasury_went_at_the_campaigns_end(leaving: Table) -> None:
+    """4.3: "The treasury ... of the eliminated power [is] removed from the game" at the end of the
+    campaign season.  Florence, a dummy from the first spring, paid its three units by default
+    (M12, M50): 15 - 3 x 3 = 6 ducats, all removed when SP1454C ended; its statement (the game
+    master's copy) says so in words, not as a sub-phase's code."""
+    statement = leaving.results("SP1454C", "gm").partition("Florence:\n")[2].partition("\n\n")[0]
+    assert "Your treasury: 6 ducats before, 0 ducats now." in statement, statement
+    assert "  -6 confiscated at the campaign's end: eliminated (4.3)" in statement, statement
 
 
 def test_M64_a_countrys_vote_is_its_players_a_substitute_starts_with_none(leaving: Table) -> None:

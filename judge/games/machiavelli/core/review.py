@@ -12,7 +12,10 @@ account):
 * an order for a unit the writer does not command: none stands there (8.2), or another's unit
   that no bribe of the letter would make the writer's (buy, or operate an independent one): the
   order is ignored (8.2, M50); a payment for a unit not the writer's is not carried out (7);
-* a transfer of 0 ducats, which is none (8.1, M31).
+* a transfer of 0 ducats, which is none (8.1, M31);
+* a unit raised (A.7) where no such unit can ever stand: no city for its kind, or an island that
+  holds only a fleet (7.2, M13, M15) — only what the board decides, since a trade of the same
+  letter may still change who controls the province.
 
 Nothing here decides anything: the phase does, when it is carried out.
 """
@@ -23,9 +26,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from judge.games.machiavelli.core.board import Board
 from judge.games.machiavelli.core.expenditures import Bribe, BribeKind, Dismiss, LetterOrder, Pay, Raise, Transfer
 from judge.games.machiavelli.core.orders import Order, UnitRef
 from judge.games.machiavelli.core.position import Phase, Place, Position
+from judge.games.machiavelli.core.spring import unfit_to_raise
 
 
 class Caveat(Enum):
@@ -40,6 +45,7 @@ class Caveat(Enum):
     NOT_YOURS_TO_PAY = "you have no {}: the order will not be carried out (7)"
     NO_SUCH_UNIT = "no {} stands there: the order will be ignored (8.2)"
     NO_DUCATS = "a transfer is of whole ducats, 1 or more: this one will not be carried out (8.1, M31)"
+    CANNOT_RAISE = "{} cannot be raised there: {}"
 
 
 @dataclass(frozen=True)
@@ -49,18 +55,22 @@ class Caution:
     at: int
     caveat: Caveat
     subject: str = ""
+    why: str = ""  # the rule's reason, where the caveat quotes one
 
     def __str__(self) -> str:
-        return self.caveat.value.format(self.subject)
+        return self.caveat.value.format(self.subject, self.why)
 
 
-def review(position: Position, player: str, letter: Sequence[LetterOrder]) -> tuple[Caution, ...]:
-    """The cautions on ``player``'s ``letter`` for the phase ``position`` awaits, in the order of
-    the letter (see the module docstring)."""
+def review(board: Board, position: Position, player: str, letter: Sequence[LetterOrder]) -> tuple[Caution, ...]:
+    """The cautions on ``player``'s ``letter`` for the phase ``position`` awaits on ``board``, in
+    the order of the letter (see the module docstring)."""
     warnings = [Caution(at, Caveat.NO_DUCATS) for at, order in enumerate(letter)
                 if isinstance(order, Transfer) and order.amount < 1]
     if position.phase is Phase.A:
         warnings += _payments(position, player, letter)
+        warnings += [Caution(at, Caveat.CANNOT_RAISE, str(UnitRef(order.kind, order.area)), unfit.value)
+                     for at, order in enumerate(letter)
+                     if isinstance(order, Raise) and (unfit := unfit_to_raise(board, order)) is not None]
     elif position.phase is Phase.C:
         warnings += _operations(position, player, letter)
     return tuple(sorted(warnings, key=lambda w: w.at))

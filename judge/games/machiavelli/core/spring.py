@@ -420,6 +420,22 @@ def _payment(board: Board, position: Position, player: str, order: Pay | Dismiss
     return _raising(board, position, player, order, leaving, builds, units, first)
 
 
+def unfit_to_raise(board: Board, order: Raise) -> Reason | None:
+    """Why the area of ``order`` can never take the unit it would raise, whoever raises it and
+    whenever (7.2, M13, M15): no city for its kind, or an island that holds only a fleet; None if
+    it can."""
+    area = board.areas.get(order.area)
+    if area is None:
+        return None
+    if area.fleet_only and order.kind is not UnitKind.FLEET:
+        return Reason.FLEETS_ONLY
+    city = area.city
+    if (city is None or (order.kind is UnitKind.GARRISON and not city.fortified)
+            or (order.kind is UnitKind.FLEET and not city.port)):
+        return Reason.NO_CITY_FOR_IT
+    return None
+
+
 def _raising(board: Board, position: Position, player: str, order: Raise, leaving: set[str], builds: set[str],
              units: Mapping[Place, Unit], first: bool) -> tuple[Reason, Unit | None, int]:
     """A new unit checked (7.2, M13, M48)."""
@@ -432,12 +448,8 @@ def _raising(board: Board, position: Position, player: str, order: Raise, leavin
         return Reason.REBELLING, None, 0
     if position.controller(order.area) != player:
         return Reason.NOT_CONTROLLED, None, 0
-    if area.fleet_only and order.kind is not UnitKind.FLEET:
-        return Reason.FLEETS_ONLY, None, 0
-    city = area.city
-    if (city is None or (order.kind is UnitKind.GARRISON and not city.fortified)
-            or (order.kind is UnitKind.FLEET and not city.port)):
-        return Reason.NO_CITY_FOR_IT, None, 0
+    if (unfit := unfit_to_raise(board, order)) is not None:
+        return unfit, None, 0
     garrison = units.get(Place(order.area, city=True))
     if garrison is not None and garrison.owner != player:
         return Reason.CITY_HELD, None, 0

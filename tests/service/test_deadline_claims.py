@@ -1,0 +1,116 @@
+"""Several judges (or a judge's several workers) share a deadline's games through claims: each
+claim takes a game nobody holds, and a game another judge has locked is skipped, not waited
+for; every game is processed once and every player's results mail written once, in phase
+order, however the games fell to the judges."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import Counter
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select, update
+
+from judge.bootstrap import database
+from judge.service.app import CLAIM, claim_next, drain
+from judge.service.sender import deliver_pending, transport_for
+from judge.store.models import Game
+from tests.support.harness import Judge, once
+
+GAMES = 4
+
+
+def player(game: int, seat: str) -> str:
+    return f"{seat}{game}@example.org"
+
+
+def _games(judge: Judge) -> None:
+    for number in range(GAMES):
+        judge.send("gm@example.org", f"CREATE g{number} gm-secret")
+        for seat, power in (("alice", "FRANCE"), ("bob", "GERMANY")):
+            judge.send(player(number, seat), f"JOIN g{number} {seat}-pw {power}")
+        judge.send("gm@example.org", f"SIGNON MASTER@g{number} gm-secret\nSTART")
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Judge:
+    judge = once(Judge(tmp_path, max_creates_per_day=GAMES, max_creates_per_hour=GAMES), _games)
+    with judge.db.transaction() as session:
+        assert len(session.scalars(select(Game).where(Game.state == "active")).all()) == GAMES
+    return judge
+
+
+def two_judges_drain(judge: Judge) -> list[str]:
+    """Two judges, each with a connection of its own, drain the deadlines due now at once; what both ran."""
+    ran: list[list[str]] = [[], []]
+
+    def one(index: int) -> None:
+        db = database(judge.settings.database_url)
+        try:
+            ran[index] = drain(db, judge.settings, judge.now)[0]
+        finally:
+            db.engine.dispose()
+
+    threads = [threading.Thread(target=one, args=(index,)) for index in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return ran[0] + ran[1]
+
+
+def test_two_judges_draining_at_once_process_each_game_once_and_mail_each_player_once_in_phase_order(
+        judge: Judge) -> None:
+    judge.later(49)  # Spring 1901's deadline: nobody sent anything
+    spring = two_judges_drain(judge)
+    judge.later(49)  # Fall 1901's
+    fall = two_judges_drain(judge)
+    for ran, phase in ((spring, "S1901M"), (fall, "F1901M")):
+        assert sorted(summary.split("; ")[0] for summary in ran) == [f"g{n} {phase} processed" for n in range(GAMES)]
+    deliver_pending(judge.db, judge.settings, transport_for(judge.settings), judge.now)
+    results = Counter((m.to, m.subject) for m in judge.all_mail() if m.subject.endswith(" results"))
+    for number in range(GAMES):
+        for seat in ("alice", "bob"):
+            mine = [m.subject for m in judge.all_mail() if m.to == player(number, seat) and
+                    m.subject.endswith(" results")]
+            assert mine == [f"g{number} S1901M results", f"g{number} F1901M results"]
+    assert set(results.values()) == {1}
+
+
+def test_a_claim_takes_a_game_nobody_holds_and_a_dead_judges_claim_runs_out(judge: Judge) -> None:
+    judge.later(49)
+    claimed = [claim_next(judge.db, judge.now) for _ in range(GAMES)]
+    assert sorted(claimed) == [f"g{n}" for n in range(GAMES)]  # g0, g1 ...: one each, all due at once
+    assert claim_next(judge.db, judge.now) is None  # every game held
+    later = judge.now + CLAIM + timedelta(seconds=1)  # the judge that claimed them died
+    assert claim_next(judge.db, later) == "g0"
+
+
+def test_a_game_run_at_a_tick_is_not_claimed_again_at_that_tick(judge: Judge) -> None:
+    judge.later(49)
+    assert len(drain(judge.db, judge.settings, judge.now)[0]) == GAMES
+    with judge.db.transaction() as session:  # as if each game were due again at once (a phase with nothing to do)
+        session.execute(update(Game).values(next_due=judge.now))
+    assert claim_next(judge.db, judge.now) is None
+    assert claim_next(judge.db, judge.now + timedelta(seconds=1)) is not None  # the next tick's
+
+
+@pytest.mark.skipif(not os.environ.get("JUDGE_TEST_DATABASE_URL"),
+                    reason="row locks that another judge holds: PostgreSQL (JUDGE_TEST_DATABASE_URL)")
+def test_a_game_another_judge_has_locked_is_skipped_not_waited_for(judge: Judge) -> None:
+    judge.later(49)
+    other = database(judge.settings.database_url)
+    found: list[str | None] = []
+    try:
+        with other.transaction() as session:  # the other judge is running g0's deadline at this moment
+            session.execute(select(Game).where(Game.name == "g0").with_for_update())
+            claiming = threading.Thread(target=lambda: found.append(claim_next(judge.db, judge.now)))
+            claiming.start()
+            claiming.join(20)
+            assert not claiming.is_alive()  # not waiting for the other judge's lock
+    finally:
+        other.engine.dispose()
+    assert found == ["g1"]
