@@ -296,6 +296,7 @@ def command(args: Any, settings: Settings, kinds: Kinds) -> int:
     """``judge export GAME``, ``judge import FILE``, ``judge replay FILE``: what each did, or why not."""
     from judge.service.app import open_database
     from judge.service.clock import now_on
+    from judge.service.datadir import OperatorError, data_dir_lock
     from judge.service.sender import deliver_pending, transport_for
 
     try:
@@ -318,11 +319,12 @@ def command(args: Any, settings: Settings, kinds: Kinds) -> int:
             else:
                 args.output.write_text(text, encoding="utf-8")
             return 0
-        done = import_record(db, settings, read(args.file), now_on(db))
-        sent = deliver_pending(db, settings, transport_for(settings), now_on(db))
+        with data_dir_lock(settings.data_dir, alone=True):  # a running judge would apply the replayed mail
+            done = import_record(db, settings, read(args.file), now_on(db))
+            sent = deliver_pending(db, settings, transport_for(settings), now_on(db))
         print(f"{done.game} imported; new passwords mailed to {', '.join(done.told)} ({sent} mail(s) sent)")
         return 0
-    except RecordError as exc:
+    except (RecordError, OperatorError) as exc:
         print(f"judge: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:

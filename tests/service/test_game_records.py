@@ -15,6 +15,7 @@ from sqlalchemy import select
 from judge.bootstrap import main
 from judge.service import archive, replay
 from judge.service.archive import RecordError
+from judge.service.datadir import data_dir_lock
 from judge.service.kinds import kind_of
 from judge.service.reference import record_fields
 from judge.service.sender import deliver_pending, transport_for
@@ -193,7 +194,8 @@ def test_a_record_the_judge_cannot_read_is_refused_saying_why(
 def test_the_command_line_exports_replays_and_imports_a_game(tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     """``judge export g1 -o FILE``, ``judge replay FILE`` (status 0; 1 and the phase for a changed
-    offer), ``judge import FILE`` on another data directory; each judge with the command line's
+    offer), ``judge import FILE`` on another data directory (refused while a judge runs there);
+    each judge with the command line's
     settings (its mail server named in none), as a judge and its commands share a configuration."""
     judge = played(Judge(tmp_path / "a", mta_hostname=None, mta_authenticates=False), PAYOLA, finished=False)
     saved = tmp_path / "g1.json"
@@ -209,6 +211,12 @@ def test_the_command_line_exports_replays_and_imports_a_game(tmp_path: Path,
     assert run(capsys, "export", "g1", *options(other))[1] == saved.read_text()
     assert main(["import", str(saved), *options(other)]) == 1
     assert "already has a game called g1" in capsys.readouterr().err
+    third = Judge(tmp_path / "c")
+    with data_dir_lock(third.settings.data_dir, alone=False):  # as judge serve holds it
+        assert main(["import", str(saved), *options(third)]) == 1
+    assert "the judge is running on" in capsys.readouterr().err
+    with third.db.transaction() as session:
+        assert session.scalars(select(Game)).all() == []
 
 
 def test_the_worked_example_of_the_docs_fits_the_schema_and_replays_as_recorded(tmp_path: Path) -> None:
