@@ -195,8 +195,8 @@ def test_the_command_line_exports_replays_and_imports_a_game(tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     """``judge export g1 -o FILE``, ``judge replay FILE`` (status 0; 1 and the phase for a changed
     offer), ``judge import FILE`` on another data directory (refused while a judge runs there);
-    each judge with the command line's
-    settings (its mail server named in none), as a judge and its commands share a configuration."""
+    each judge with the command line's settings (its mail server named in none), as a judge and
+    its commands share a configuration."""
     judge = played(Judge(tmp_path / "a", mta_hostname=None, mta_authenticates=False), PAYOLA, finished=False)
     saved = tmp_path / "g1.json"
     assert run(capsys, "export", "g1", "-o", str(saved), *options(judge)) == (0, "")
