@@ -97,6 +97,8 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
         Phases,
         Publication,
         Records,
+        Standing,
+        ranked,
     )
     from judge.service.logs import log_on_commit
     from judge.service.named_seats import NamedSeats
@@ -182,6 +184,8 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "Phases": ("judge.service.kinds", "Phases"),
     "Publication": ("judge.service.kinds", "Publication"),
     "Records": ("judge.service.kinds", "Records"),
+    "Standing": ("judge.service.kinds", "Standing"),
+    "ranked": ("judge.service.kinds", "ranked"),
     "GameError": ("judge.service.states", "GameError"),
     "GameState": ("judge.service.states", "GameState"),
     "RUNNING": ("judge.service.states", "RUNNING"),
@@ -225,12 +229,12 @@ __all__ = [  # the API's names: what a kind may use of the host (a test holds th
     "BadCommand", "Base", "Closing", "Command", "Commands", "Demo", "DemoJudge", "Drawn", "Entry", "Game", "GameError",
     "GameFacts", "GameKind", "GameLine", "GameState", "History", "Line", "Lobby", "NamedSeats", "Outbox", "Pages",
     "PhaseChange", "PhaseRow", "Phases", "Player", "Press", "Publication", "Records", "Rules", "Seat",
-    "SetDuration", "Settings", "Submission", "Tool", "Turn", "Unknown", "absence_lines", "answer_list",
+    "SetDuration", "Settings", "Standing", "Submission", "Tool", "Turn", "Unknown", "absence_lines", "answer_list",
     "answer_summary", "counted", "current_phase", "duration", "end_game", "game_facts", "in_words", "is_played",
     "json_tool", "latest", "latest_accepted", "latest_submission", "latest_submissions", "latest_texts",
     "log_on_commit", "make_folder", "observers", "open_phase", "open_seat", "page_url", "parse_duration",
     "parse_lines", "phase_data_now", "phase_seed", "phases_by_id", "players", "press_to_seats", "press_tokens",
-    "processed_names", "processed_phases", "public_seat", "publish", "queue", "read_phase_length", "record",
+    "processed_names", "processed_phases", "public_seat", "publish", "queue", "ranked", "read_phase_length", "record",
     "render", "render_page", "rules_of", "seat_state", "seats", "show", "split_options", "submit", "summary",
     "templates_version", "text_of", "when", "who_played", "write_file", "write_game_folder",
 ]

@@ -4,10 +4,13 @@
 ``judge-cli``: every ``judge`` subcommand, with what its ``--help`` prints.
 ``judge-help [part]``: the HELP mail as a player gets it (``host``: the part every game shares;
 a kind's name: that game's part; nothing: the whole mail).
+``judge-record scope``: every field of a game's record (``whole`` or ``public``), from its JSON Schema.
 """
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from docutils import nodes
@@ -19,7 +22,7 @@ from sphinx.util.nodes import nested_parse_with_titles
 from judge.bootstrap import TOOLS, kinds
 from judge.service.config import Settings
 from judge.service.help_topics import games_help, help_mail
-from judge.service.reference import command_line_reference, overview, settings_reference
+from judge.service.reference import command_line_reference, overview, record_fields, settings_reference
 
 EXAMPLE = Settings(domain="example.org")  # the HELP a player of judge@example.org would get
 
@@ -77,8 +80,23 @@ class HelpDirective(SphinxDirective):
         return [block]
 
 
+class RecordDirective(SphinxDirective):
+    """The fields of a game's record, whole or public, from ``game-record.schema.json`` beside the page."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        schema = json.loads((Path(self.env.srcdir) / "reference" / "game-record.schema.json").read_text("utf-8"))
+        lines = ["| field | type | what it holds |", "|---|---|---|"]
+        for field in record_fields(schema, self.arguments[0]):
+            text = field.text.replace("|", "\\|")
+            lines.append(f"| `{field.path}` | {field.type} | {text} |")
+        return _parse(self, lines)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("judge-settings", SettingsDirective)
     app.add_directive("judge-cli", CommandLineDirective)
     app.add_directive("judge-help", HelpDirective)
+    app.add_directive("judge-record", RecordDirective)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -31,7 +31,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from judge.service import course, host, silent_seats
+from judge.service import archive, course, host, silent_seats
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
 from judge.service.handlers.mail import Runs, accepted_at, mask_old_quarantine
@@ -140,14 +140,17 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
             queue(session, settings, to=game.gm_address, subject=f"{game.name} paused: missed deadline", kind="notice",
                   now=now, game_id=game.id, body=render("outage", game=game, now=now))
             summary = f"{game.name} paused: its deadline passed long ago (was the judge down?)"
+            archive.ran(session, game, now, summary)
         elif force or host.is_due(session, game, now):
             cause = "judge process --force" if force else "deadline" if host.deadline_passed(game, now) \
                 else "all submitted"  # due before its deadline: complete, and no WAIT holds it
             if cause == "deadline" and (extended := silent_seats.extend(session, game, settings, now)):
+                archive.ran(session, game, now, extended)
                 return extended  # a played seat is late, and the game's policy gives it more time
             processed = course.close(session, game, settings, now, cause=cause)
             summary = f"{game.name} {processed.phase} processed"
             summary += f"; {processed.winner} wins" if processed.winner else f"; next {processed.next_phase}"
+            archive.ran(session, game, now, summary, forced=force)
         else:
             told = host.send_notices(session, game, settings, now)
             reschedule(session, game)  # a phase that was to close at this tick and is held now (WAIT)
@@ -155,6 +158,7 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
             if told:
                 title = kind_of(session, game).seat_title
                 summary += f"; notices sent to {', '.join(title(p) for p in told)}"
+                archive.ran(session, game, now, summary)
     return summary
 
 

@@ -182,6 +182,19 @@ def _operator(args: argparse.Namespace, kinds: Callable[[], Kinds]) -> int:
     return operator_main(args, settings, kinds)
 
 
+def _records(args: argparse.Namespace, kinds: Callable[[], Kinds]) -> int:
+    """``judge export``, ``import`` and ``replay`` (`judge.service.replay`)."""
+    from judge.service.config import ConfigError
+    from judge.service.replay import command
+
+    try:
+        settings = _settings(args)
+    except ConfigError as exc:
+        print(f"judge: {exc}", file=sys.stderr)
+        return 1
+    return command(args, settings, kinds())
+
+
 def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
     """The operator's commands' parsers (docs/operators/commands.md)."""
     status = commands.add_parser("status", help="is the judge well? (exit status 1 when not: for monitoring)")
@@ -222,7 +235,19 @@ def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
     copy = commands.add_parser("copy-db", help="copy the judge's data into another, empty database")
     copy.add_argument("--from", dest="source", metavar="URL", help="the database to copy (default: the judge's)")
     copy.add_argument("--to", dest="target", metavar="URL", required=True, help="an empty database (or SQLite file)")
-    return [status, queue, resend, quarantine, prune, db, backup, restore, copy]
+    export = commands.add_parser("export", help="write a game's record as JSON (docs/reference/game-record.md)")
+    export.add_argument("game", help="the game's name")
+    export.add_argument("--public", action="store_true",
+                        help="only what its end publication shows (a finished game): safe to post")
+    export.add_argument("--diplomacy", action="store_true",
+                        help="its board history as the diplomacy package's saved game (Payola), for Diplomacy tools")
+    export.add_argument("--output", "-o", type=Path, metavar="FILE", help="write it there (default: standard output)")
+    imported = commands.add_parser("import", help="create a game on this judge from its record (judge export), "
+                                   "played again here, and carry it on")
+    imported.add_argument("file", type=Path, metavar="FILE", help="the game's whole record")
+    replayed = commands.add_parser("replay", help="play a game's record again and say any phase judged otherwise")
+    replayed.add_argument("file", type=Path, metavar="FILE", help="the game's whole record")
+    return [status, queue, resend, quarantine, prune, db, backup, restore, copy, export, imported, replayed]
 
 
 def _days(text: str) -> float:
@@ -328,4 +353,6 @@ def main(argv: Sequence[str] | None, kinds: Callable[[], Kinds], tools: Sequence
         return _service(args, kinds)
     if args.command == "help":
         return _help(args, kinds)
+    if args.command in ("export", "import", "replay"):
+        return _records(args, kinds)
     return _operator(args, kinds)

@@ -96,6 +96,27 @@ class Publication:
     lines: Sequence[str] = ()
 
 
+@dataclass(frozen=True)
+class Standing:
+    """A seat's place when its game ended, by its kind's rules (`Pages.standings`): ``place`` (tied
+    seats share the best, 1, 1, 3) and its ``score`` in words ("9 cities", "66.7% control")."""
+
+    seat: str
+    place: int
+    score: str
+
+
+def ranked(scores: Sequence[tuple[str, Any, str]]) -> list[Standing]:
+    """Seats ranked by their scores (``seat``, score to compare, score in words), best first; equal
+    scores share a place (1, 1, 3)."""
+    found: list[Standing] = []
+    order = sorted(scores, key=lambda item: item[1], reverse=True)
+    for at, (seat, score, words) in enumerate(order, 1):
+        place = found[-1].place if found and order[at - 2][1] == score else at
+        found.append(Standing(seat, place, words))
+    return found
+
+
 class Lobby(Protocol):
     """A kind's words at CREATE and JOIN, and its seats."""
 
@@ -353,6 +374,11 @@ class Pages(Protocol):
         """Write the game's pages under ``root`` from what `gather` read; returns its page."""
         ...
 
+    def standings(self, session: Session, game: Game) -> list[Standing]:
+        """Each seat's place at the end of a finished game by the kind's rules, best first, for the
+        hall of fame (`judge.web.fame`); none by default (the game's result says who won)."""
+        return []
+
     def public_results(self, session: Session, game: Game, row: PhaseRow) -> list[str]:
         """The results of the processed phase of ``row`` that anyone may read, in lines: what the
         game's Atom feed says of it (`judge.web.feeds`); none by default (the feed links to the
@@ -381,6 +407,17 @@ class Records(Protocol):
         balances), compared between a database and its copy (`judge.service.backup`); nothing by
         default.  Tables of an older schema may be missing: a kind counts what is there."""
         return {}
+
+    def snapshot(self, session: Session, game: Game) -> dict[str, Any]:
+        """What the kind keeps of ``game`` in its own tables, as JSON values, for the game's record
+        (`judge.service.archive`): what a replay of the game must give again.  Nothing by
+        default: a kind whose phase rows and submissions hold all has no tables of its own."""
+        return {}
+
+    def saved_game(self, session: Session, game: Game) -> dict[str, Any] | None:
+        """The game's board history as the ``diplomacy`` package's saved game (``judge export GAME
+        --diplomacy``), for a kind played on a Diplomacy board; None by default: it has none."""
+        return None
 
 
 class GameKind(Lobby, Phases, Commands, Pages, Records, Demo, Protocol):

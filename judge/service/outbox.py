@@ -45,7 +45,9 @@ import logging
 import secrets
 import time
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
 from email.utils import make_msgid
 from typing import cast
@@ -71,6 +73,9 @@ from judge.store.models import Blob, Outbox, OutboxFile
 log = logging.getLogger("judge")
 DRAWING_TIME = 120.0  # seconds a sender sees a mail wait for its maps before it goes without (`Drawings`)
 _DRAWINGS = "judge_drawings"  # a session's info key: its mails waiting for drawings (`queue`)
+QUIET = "replayed"
+"""The status of the mail a replay queues (`quiet`): kept without its attachments, never sent."""
+_quiet: ContextVar[bool] = ContextVar("quiet", default=False)
 DROP_MAILS = 200  # sent mails whose attachments one call drops at most: a tick stays short
 DROP_BLOBS = 20  # blobs one call deletes at most (a map is a few hundred KB, each zeroed on SQLite)
 
@@ -106,13 +111,16 @@ def queue(
     # press: a random Message-ID, as make_msgid's tells the moment to a hundredth of a second
     domain = settings.domain
     message_id = f"<{secrets.token_hex(16)}@{domain}>" if kind == "press" else make_msgid(domain=domain)
-    drawing = any(isinstance(attachment, Drawn) for attachment in attachments)
+    quiet = _quiet.get()
+    drawing = not quiet and any(isinstance(attachment, Drawn) for attachment in attachments)
     row_id: int = session.execute(_QUEUE, {
         "game_id": game_id, "recipient": to, "subject": subject, "kind": kind, "sender": settings.judge_from,
         "message_id": message_id, "in_reply_to": replied, "refs": thread(references, replied) if replied else None,
         "body": well_formed(body).replace("\x00", "\ufffd"), "created_at": now,
-        "status": "drawing" if drawing else "pending", "attempts": 0,
+        "status": QUIET if quiet else "drawing" if drawing else "pending", "attempts": 0,
     }).inserted_primary_key[0]  # type: ignore[attr-defined]
+    if quiet:
+        return row_id
     if drawing:
         _drawings(session).append((row_id, message_id, tuple(attachments)))
         return row_id
@@ -210,6 +218,18 @@ class Drawings:
 
 
 _QUEUE = insert(cast(Table, Outbox.__table__))
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """Meanwhile, the mail queued is kept with the status `QUIET` and never sent: a game's record
+    played again (`judge.service.replay`) writes its mail as the game did, and its players had it
+    long ago."""
+    token = _quiet.set(True)
+    try:
+        yield
+    finally:
+        _quiet.reset(token)
 
 
 def blob(session: Session, data: bytes) -> Blob:

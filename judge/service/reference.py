@@ -121,3 +121,47 @@ def command_line_reference(kinds: Callable[[], Kinds], tools: Sequence[cli.Tool]
 def overview(kinds: Callable[[], Kinds], tools: Sequence[cli.Tool]) -> str:
     """``judge --help``."""
     return _printed_help(lambda argv: cli.main(argv, kinds, tools), ["--help"])
+
+
+class RecordField(NamedTuple):
+    """One field of the game record's format, as its reference gives it."""
+
+    path: str  # where it stands: ``phases[].submissions[].seat``
+    type: str  # its JSON types, or the values it may take
+    text: str  # what it holds (the schema's description)
+
+
+def record_fields(schema: dict[str, Any], scope: str) -> list[RecordField]:
+    """Every field of the game record's ``scope`` (``whole``, ``public``), in the schema's order,
+    from its JSON Schema (``docs/reference/game-record.schema.json``): the reference of the format
+    is the schema, written once."""
+    found: list[RecordField] = []
+
+    def walk(node: dict[str, Any], path: str) -> None:
+        for name, field in node.get("properties", {}).items():
+            where = f"{path}{name}"
+            found.append(RecordField(where, _json_type(field), str(field.get("description", ""))))
+            if "properties" in field:
+                walk(field, where + ".")
+            elif isinstance(field.get("items"), dict) and "properties" in field["items"]:
+                walk(field["items"], where + "[].")
+
+    walk(schema["$defs"][scope], "")
+    return found
+
+
+def _json_type(field: dict[str, Any]) -> str:
+    """A field's type as the reference writes it: ``string or null``, ``one of a, b``, ``list of string``."""
+    if "const" in field:
+        return f"`{field['const']}`"
+    if "enum" in field:
+        return "one of " + ", ".join(f"`{value}`" for value in field["enum"])
+    kinds = field.get("type", "any")
+    names = [kinds] if isinstance(kinds, str) else list(kinds)
+    if "array" in names and isinstance(field.get("items"), dict):
+        item = field["items"]
+        inner = "object" if "properties" in item else _json_type(item)
+        names = [f"list of {inner}" if name == "array" else name for name in names]
+    if field.get("format") == "date-time":
+        names = ["time" if name == "string" else name for name in names]
+    return " or ".join(names)

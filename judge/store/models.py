@@ -369,3 +369,19 @@ class PlayerRecord(Base):
     phase_row: Mapped[int | None] = mapped_column(Integer, nullable=True)
     what: Mapped[str] = mapped_column(String(16))  # on_time, late, missed, abandoned, finished
     at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class DeadlineRun(Base):
+    """A run of a game's deadline that changed it (processed its phase, extended its deadline,
+    sent notices, paused it): when, and the last mail applied before it (``after_mail``: the
+    highest ``inbound_mail`` id settled then), so that a game's record replays its mail and its
+    clock in the order they happened (`judge.service.replay`)."""
+
+    __tablename__ = "deadline_runs"
+    __table_args__ = (Index("ix_deadline_runs_game", "game_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    at: Mapped[datetime] = mapped_column(DateTime)
+    after_mail: Mapped[int] = mapped_column(Integer)
+    what: Mapped[str] = mapped_column(String(200))  # the log's line of the run

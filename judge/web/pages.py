@@ -52,7 +52,7 @@ from judge.service.states import RUNNING
 from judge.service.templates import counted, kind_packages, template_loader
 from judge.store.database import Database
 from judge.store.models import Game, Player
-from judge.web import feeds, public
+from judge.web import fame, feeds, public
 from judge.wording import power_title
 
 log = logging.getLogger("judge")
@@ -206,7 +206,22 @@ def publish(source: Session | Database, settings: Settings, game: Game | str, *,
         found = _game(session, game)
         kind = kind_of(session, found)
         record = kind.gather(session, found)
-    return kind.write_pages(web_root(settings), record, force)
+        ended = fame.gather(session, found)
+    page = kind.write_pages(web_root(settings), record, force)
+    write_ended(web_root(settings), ended)
+    return page
+
+
+def write_ended(root: Path, ended: fame.Ended | None) -> None:
+    """A finished game's end publication and public record, beside its kind's pages (`judge.web.fame`)."""
+    folder = root / "games" / ended.name if ended is not None else None
+    if ended is None or folder is None or not folder.is_dir():
+        return
+    written: set[Path] = set()
+    render_page(folder / "publication.html", "publication.html.j2", written, root="../../", name=ended.name,
+                text=ended.publication)
+    write_file(folder / "record.json", (json.dumps(ended.record, indent=1, ensure_ascii=False) + "\n").encode(),
+               written)
 
 
 def publish_index(source: Session | Database, settings: Settings) -> Path:
@@ -218,7 +233,10 @@ def publish_index(source: Session | Database, settings: Settings) -> Path:
         for player in session.scalars(select(Player).order_by(Player.id)):
             seated.setdefault(player.game_id, []).append(player)
         facts = [kind_of(session, g).facts(session, g, acting=False, seated=seated.get(g.id, [])) for g in every]
-    return write_index(web_root(settings), facts)
+        honoured = fame.hall(session, every, facts, {g.kind: kind_of(session, g).title for g in every})
+    index = write_index(web_root(settings), facts)
+    render_page(web_root(settings) / "halloffame.html", "halloffame.html.j2", set(), root="", **honoured)
+    return index
 
 
 def _index_line(facts: public.GameFacts) -> str:
@@ -275,7 +293,9 @@ def game_pages(db: Database, settings: Settings, name: str) -> IndexLine | None:
                 return None
             kind = kind_of(session, found)
             record = kind.gather(session, found)
+            ended = fame.gather(session, found)
         stamp = kind.write_pages(web_root(settings), record).parent / ".index"
+        write_ended(web_root(settings), ended)
         publish_feeds(db, settings, [name])
         line = _index_line(record.facts)
         return None if stamp.exists() and stamp.read_text("utf-8") == line else (str(stamp), line)

@@ -148,7 +148,7 @@ def test_after_the_end_every_sheet_list_and_chart_is_published(played: Played) -
 def test_a_blind_game_shows_everything_once_ended(played: Played) -> None:
     """Rule 6.3: secret while it runs (above), the whole of it once ended, as the end mail has it."""
     pages = sorted(p.name for p in game_dir(played, "tincup").iterdir() if p.suffix == ".html")
-    assert pages == ["S1901M.html", "end.html", "index.html"]
+    assert pages == ["S1901M.html", "end.html", "index.html", "publication.html"]
     game = read_page(game_dir(played, "tincup") / "index.html")
     assert game.images and "end.html" in game.links and "S1901M.html" in game.links
     spring = read_page(game_dir(played, "tincup") / "S1901M.html")
@@ -161,7 +161,8 @@ def test_a_blind_game_shows_everything_once_ended(played: Played) -> None:
 
 def test_pages_are_well_formed_plain_and_accessible(played: Played) -> None:
     pages = list(played.root.rglob("*.html"))
-    assert len([path for path in pages if path.parent.name != "players"]) == 10
+    assert len([path for path in pages if path.parent.name != "players"]) == 13  # with the hall of fame, and
+    # each finished game's end publication as an observer read it (`judge.web.fame`)
     assert len([path for path in pages if path.parent.name == "players"]) == 6  # each player's record
     for path in pages:
         page = read_page(path)  # every element closed, in order

@@ -319,6 +319,37 @@ class Exchange(ExchangeLobby, ExchangePhases, ExchangeCommands, GameKind):
         (`judge.games.exchange.stored`)."""
         return stored.totals(connection, self.name)
 
+    def standings(self, session: Session, game: Game) -> list[api.Standing]:
+        """E35: the investors by % control of the winning corporation, or of those in the draw."""
+        from judge.games.exchange.core.scoring import ranking
+        from judge.games.exchange.core.state import Stage
+
+        state = stored.state_now(session, game)
+        if state is None or state.stage is not Stage.ENDED:
+            return []
+        return [api.Standing(score.investor, score.rank, f"{float(score.control):.1f}% control")
+                for score in ranking(state)]
+
+    def saved_game(self, session: Session, game: Game) -> dict[str, Any] | None:
+        """The board phases' boards and the orders carried out (as their public results list them),
+        as the ``diplomacy`` package saves a game: no stock, no money, which it has no place for."""
+        from judge.engine.map import load_map
+        from judge.engine.saved_game import Phase, saved_game
+
+        board = load_map(game.variant)
+        named = {_letters(power): power for power in board.powers}
+        rows = [*api.processed_phases(session, game), api.current_phase(session, game)]
+        phases = []
+        for row in dict.fromkeys(row for row in rows if row is not None):
+            if row.position.get("stage") != "board" or not isinstance(row.position.get("position"), dict):
+                continue
+            orders: dict[str, list[str]] = {}
+            for line in _orders_of((row.result or {}).get("public") or []) if row.status == "processed" else []:
+                title, _, order = line.strip().partition(": ")
+                orders.setdefault(named.get(_letters(title), title.upper()), []).append(order)
+            phases.append(Phase(row.name, row.position["position"], orders))
+        return saved_game(game.name, board, game.variant, phases)
+
     # -- the demo --------------------------------------------------------------------------------
 
     def demo(self, judge: DemoJudge, blind: bool = False, scenario: str | None = None) -> None:
@@ -328,3 +359,22 @@ class Exchange(ExchangeLobby, ExchangePhases, ExchangeCommands, GameKind):
 
         demo.play(judge)
 
+
+def _letters(name: str) -> str:
+    """A power's name or title reduced to its letters, upper case: how the two are matched."""
+    return "".join(letter for letter in name.upper() if letter.isalpha())
+
+
+def _orders_of(public: Sequence[str]) -> list[str]:
+    """The lines of the orders carried out in a board phase's public results ("Orders:", then one
+    "  Power: order" a line, to a blank line)."""
+    found: list[str] = []
+    reading = False
+    for line in public:
+        if line.strip() == "Orders:":
+            reading = True
+        elif reading and not line.strip():
+            break
+        elif reading:
+            found.append(line)
+    return found

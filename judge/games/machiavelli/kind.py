@@ -229,6 +229,9 @@ class MachiavelliPhases(Phases):
     def publication(self, session: Session, game: Game) -> Publication:
         return lifecycle.publication(session, game)
 
+    def standings(self, session: Session, game: Game) -> list[api.Standing]:
+        return lifecycle.ranking(session, game)
+
     def label(self, phase: str) -> str:
         return lifecycle.label(phase)
 

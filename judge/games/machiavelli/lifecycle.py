@@ -458,6 +458,16 @@ def publication(session: Session, game: Game) -> Publication:
                        "(cities counted, provinces controlled, tax income, treasury).", lines)
 
 
+def ranking(session: Session, game: Game) -> list[api.Standing]:
+    """4.2 (M7): every country's place at the end, by cities counted, provinces controlled, tax
+    income and treasury, as the end publication ranks them."""
+    position = position_now(session, game)
+    if position is None or game.state != "finished":
+        return []
+    return [api.Standing(s.player, s.rank, f"{s.cities} cities and {s.provinces} provinces")
+            for s in standings(board_of(game), position)]
+
+
 def notice(game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
     """The reminder or late notice to ``seat`` alone."""
     board = board_of(game)

@@ -47,7 +47,7 @@ from judge.api import (
 )
 from judge.engine.map import available_maps, load_map
 from judge.engine.position import Phase
-from judge.games.payola import commands, handlers, lifecycle, pages, public, views
+from judge.games.payola import commands, handlers, lifecycle, pages, public, store, views
 from judge.games.payola.commands import SIMPLE
 from judge.games.payola.lifecycle import power_of
 from judge.games.payola.store import LedgerRow, seat_of
@@ -359,6 +359,32 @@ class Payola(PayolaLobby, PayolaPhases, PayolaCommands, GameKind):
         summed = select(Game.name, LedgerRow.power, func.sum(LedgerRow.amount)).join(
             Game, Game.id == LedgerRow.game_id).group_by(Game.name, LedgerRow.power)
         return {f"{game} {power}": int(total) for game, power, total in connection.execute(summed)}
+
+    def snapshot(self, session: Session, game: Game) -> dict[str, Any]:
+        """Payola's tables of the game: acceptance lists, votes and the ledger (`store.snapshot`)."""
+        return store.snapshot(session, game.id)
+
+    def standings(self, session: Session, game: Game) -> list[api.Standing]:
+        """The powers by the supply centers they held at the end (what the end publication lists)."""
+        row = api.current_phase(session, game)
+        if row is None or game.state != GameState.FINISHED:
+            return []
+        after = ((row.result or {}).get("adjudication") or {}).get("centers") if row.status == "processed" else None
+        centers: dict[str, list[str]] = after or row.position.get("centers", {})
+        return api.ranked([(power, len(owned), counted(len(owned), "supply center"))
+                           for power, owned in centers.items()])
+
+    def saved_game(self, session: Session, game: Game) -> dict[str, Any] | None:
+        """Every phase's board, orders as adjudicated and their results, as the ``diplomacy``
+        package saves a game (`saved_game`): no money, which it has no place for."""
+        from judge.engine.saved_game import Phase, adjudicated, saved_game
+
+        rows = [*api.processed_phases(session, game), api.current_phase(session, game)]
+        phases = []
+        for row in dict.fromkeys(row for row in rows if row is not None):
+            lines = ((row.result or {}).get("adjudication") or {}).get("results", [])
+            phases.append(Phase(row.name, row.position, *adjudicated(lines if row.status == "processed" else [])))
+        return saved_game(game.name, load_map(game.variant), game.variant, phases)
 
     def demo(self, judge: DemoJudge, blind: bool = False, scenario: str | None = None) -> None:
         from judge.games.payola import demo

@@ -99,3 +99,22 @@ def votes_of(session: Session, seats: dict[str, Player]) -> dict[str, str | None
     """The vote of each of ``seats`` (None: none), in one query."""
     rows = seats_of(session, list(seats.values()))
     return {name: row.vote if (row := rows.get(player.id)) is not None else None for name, player in seats.items()}
+
+
+def snapshot(session: Session, game_id: int) -> dict[str, Any]:
+    """Payola's tables of a game as JSON values, for its record: each seat's acceptance list and
+    vote, each phase's acceptance lists as processed, and every movement of money with its reason,
+    in order (no row ids: another judge's differ)."""
+    seats = session.execute(select(Player.seat, PayolaSeat.acceptance, PayolaSeat.vote)
+                            .join(PayolaSeat, PayolaSeat.player_id == Player.id)
+                            .where(Player.game_id == game_id).order_by(Player.seat))
+    phases = session.execute(select(PhaseRow.name, PayolaPhase.acceptance)
+                             .join(PayolaPhase, PayolaPhase.phase_id == PhaseRow.id)
+                             .where(PhaseRow.game_id == game_id).order_by(PhaseRow.id))
+    ledger = session.scalars(select(LedgerRow).where(LedgerRow.game_id == game_id).order_by(LedgerRow.id))
+    return {
+        "seats": [{"seat": seat, "acceptance": acceptance, "vote": vote} for seat, acceptance, vote in seats],
+        "phases": [{"phase": name, "acceptance": acceptance} for name, acceptance in phases],
+        "ledger": [{"power": row.power, "amount": row.amount, "kind": row.kind, "note": row.note, "phase": row.phase,
+                    "at": row.created_at.isoformat()} for row in ledger],
+    }

@@ -1,0 +1,341 @@
+"""Playing a game's record again: ``judge replay`` (the proof that a game was judged right, and a
+test of the engine) and ``judge import`` (the game carried on on another judge).
+
+Theory of operation.  A record (`judge.service.archive`) holds every mail the judge received
+about the game, as stored, with when it arrived and when it was applied, and every run of the
+game's deadline that changed it, with how many of those mails came before it.  A replay feeds
+them to a judge in that order, at those times, through the judge's own applier (`receive`,
+`process_mail`) and deadline (`process_game`): nothing is adjudicated here, and the kinds are
+not told.  Three things of the first judge were chosen at random and are given back: the game's
+seed (set as soon as the mail that created the game is applied, before anything reads it), the
+tokens of its CONFIRMs (the replayed request is given the token its recorded CONFIRM names) and
+the codes of a master's TERMINATE or REVEAL (the code a recorded mail repeats).  Stored mail
+has its passwords masked (`judge.mail.redact`), each as ``****``: replayed, a JOIN, CREATE or
+CONFIRM sets the password ``****`` and a sign-on gives it, so the masked sign-ons sign on.  (A
+sign-on that failed on the first judge because of a wrong password would succeed here; the
+replay then differs where it mattered, and says where.)
+
+Then each phase is compared with the record's (`archive.phase_entry`: its seed, position,
+result, submissions and times), the game's state and the kind's own tables (`snapshot`); the
+first phase that differs is named.  A replay runs on a judge of its own on a temporary SQLite
+database, its mail kept from the outbox (`outbox.quiet`).
+
+An import is the replay on the judge imported to, checked the same way, then the game goes on
+where it stood (running, with its deadline, or paused): the mail the replay wrote, never sent,
+gives way to the mail the record says the game sent (what its players read, however this judge
+would word it), and each seat's and the master's password (``****`` after the replay) is replaced
+by a new one, mailed to its player (or the master) with the news of the move.  The players'
+consent comes with the game: the addresses that had confirmed on the first judge are confirmed on
+this one.  A game whose name is taken here is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from email.utils import make_msgid
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event, select
+from sqlalchemy.orm import Session
+
+from judge.service import archive, host, outbox
+from judge.service.app import process_game
+from judge.service.archive import FORCED, RecordError, moment
+from judge.service.config import Settings
+from judge.service.handlers.mail import process_mail, receive
+from judge.service.kinds import Kinds, kind_of
+from judge.service.passwords import hash_password
+from judge.store.database import Database
+from judge.store.models import Confirmation, ConfirmedAddress, Game, Outbox
+
+CONFIRM = re.compile(rb"\bCONFIRM\s+([0-9a-f]{16})\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """Where a replay differs from its record: the phase (None: the game as a whole) and what."""
+
+    phase: str | None
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.phase}: {self.what}" if self.phase else self.what
+
+
+def replay(record: dict[str, Any], settings: Settings, open_db: Any) -> list[Difference]:
+    """Play ``record`` again on a judge of its own (a temporary data directory, ``open_db`` opening
+    its database with the judge's kinds) and say where it differs, first difference first; none:
+    the game was judged as recorded."""
+    archive.check(record)
+    folder = Path(tempfile.mkdtemp(prefix="judge-replay-"))
+    try:
+        own = replace(settings, data_dir=folder, database=None, web=False, maps=False)
+        db = open_db(own)
+        event.listen(db.engine, "connect", _unsynchronised)
+        db.engine.dispose()  # every connection from now on: a scratch database waits for no disk
+        try:
+            play(db, own, record)
+            with db.transaction() as session:
+                return compare(session, own, record)
+        finally:
+            db.engine.dispose()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _unsynchronised(connection: Any, _record: Any) -> None:
+    """A replay's own database, thrown away after it, is not written to disk at each commit: a
+    game's replay is as much mail as the game had, and a commit's wait for the disk was most of
+    what each mail cost."""
+    connection.execute("PRAGMA synchronous=OFF")
+
+
+@contextmanager
+def playing(settings: Settings, record: dict[str, Any]) -> Iterator[Settings]:
+    """The settings a replay runs with: the first judge's MTA (what its ``Received:`` lines and
+    vouching mean, and whether it checked senders), no maps drawn, and its mail kept from the
+    outbox."""
+    mta = record["judge"]
+    with outbox.quiet():
+        yield replace(settings, mta_hostname=mta.get("mta_hostname"), maps=False,
+                      mta_authenticates=bool(mta.get("mta_authenticates", settings.mta_authenticates)))
+
+
+def play(db: Database, settings: Settings, record: dict[str, Any]) -> None:
+    """Feed ``record``'s mail and deadline runs to the judge of ``db``, in order, at their times."""
+    name = str(record["game"]["name"])
+    with db.transaction() as session:
+        if session.scalar(select(Game.id).where(Game.name == name)) is not None:
+            raise RecordError(f"this judge already has a game called {name}")
+        first = moment(record["mails"][0]["received_at"]) if record["mails"] else None
+        for address in record["confirmed"]:
+            if session.get(ConfirmedAddress, address) is None:
+                session.add(ConfirmedAddress(address=address, confirmed_at=(first or datetime(1970, 1, 1))
+                                             - timedelta(seconds=1)))
+    runs = closing_runs(record) if not record["deadline_runs"] else list(record["deadline_runs"])
+    tokens = {match for mail in record["mails"] for match in CONFIRM.findall(archive.raw_of(mail))}
+    with playing(settings, record) as own:
+        for number, mail in enumerate(record["mails"]):
+            while runs and runs[0]["after"] <= number:
+                run_deadline(db, own, name, runs.pop(0))
+            raw = archive.raw_of(mail)
+            with db.transaction() as session:
+                given_back(session, name, raw, tokens)
+            received = moment(mail["received_at"])
+            assert received is not None
+            mail_id = receive(db, raw, received, mail.get("envelope_from"))
+            process_mail(db, own, mail_id, moment(mail.get("processed_at")) or received)
+            with db.transaction() as session:
+                seeded(session, name, int(record["game"]["seed"]))
+        for run in runs:
+            run_deadline(db, own, name, run)
+
+
+def closing_runs(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """For a game older than the table of deadline runs: a run at each phase's closing that no
+    mail of the record caused (a mail applied at that moment did: a PROCESS, a phase complete)."""
+    applied = [moment(mail.get("processed_at")) for mail in record["mails"]]
+    runs = []
+    for phase in record["phases"]:
+        closed = moment(phase.get("processed_at"))
+        if closed is None or closed in applied:
+            continue
+        runs.append({"at": archive.iso(closed), "after": sum(1 for at in applied if at is not None and at <= closed),
+                     "what": f"{phase['name']} processed"})
+    return sorted(runs, key=lambda run: run["after"])
+
+
+def run_deadline(db: Database, settings: Settings, name: str, run: dict[str, Any]) -> None:
+    """A recorded run of the game's deadline, at its moment (forced if the operator forced it)."""
+    at = moment(run["at"])
+    assert at is not None
+    process_game(db, settings, name, at, force=str(run.get("what", "")).startswith(FORCED))
+
+
+def given_back(session: Session, name: str, raw: bytes, recorded: set[bytes]) -> None:
+    """Before a recorded mail is applied, give back what the first judge chose at random and the
+    mail repeats: a CONFIRM's token (the oldest request this judge made that no recorded mail
+    names takes it), and a master's TERMINATE or REVEAL code."""
+    for token in CONFIRM.findall(raw):
+        text = token.decode().lower()
+        if session.scalar(select(Confirmation.id).where(Confirmation.token == text)) is not None:
+            continue
+        made = session.scalar(select(Confirmation).where(Confirmation.token.not_in([t.decode().lower()
+                                                                                    for t in recorded]))
+                              .order_by(Confirmation.id).limit(1))
+        if made is None:
+            continue
+        for row in session.scalars(select(Outbox).where(Outbox.body.contains(made.token))):
+            row.body = (row.body or "").replace(made.token, text)
+        made.token = text
+    game = session.scalar(select(Game).where(Game.name == name))
+    if game is None:
+        return
+    for key in [key for key in game.settings if key.endswith("_code")]:
+        word = key.removesuffix("_code").upper().encode()
+        found = re.search(rb"\b" + word + rb"\s+([0-9a-f]{6})\b", raw, re.IGNORECASE)
+        if found and (code := found.group(1).decode().lower()) != game.settings[key]:
+            for row in session.scalars(select(Outbox).where(Outbox.game_id == game.id,
+                                                            Outbox.body.contains(str(game.settings[key])))):
+                row.body = (row.body or "").replace(f"{word.decode()} {game.settings[key]}", f"{word.decode()} {code}")
+            game.settings = {**game.settings, key: code}
+
+
+def seeded(session: Session, name: str, seed: int) -> None:
+    """The game's seed as the first judge drew it, once the game exists and before its first phase."""
+    game = session.scalar(select(Game).where(Game.name == name))
+    if game is not None and game.seed != seed and game.phase is None:
+        game.seed = seed
+
+
+def compare(session: Session, settings: Settings, record: dict[str, Any]) -> list[Difference]:
+    """Where the game as replayed differs from ``record``: each phase in order, then the game."""
+    name = str(record["game"]["name"])
+    game = session.scalar(select(Game).where(Game.name == name))
+    if game is None:
+        return [Difference(None, "the game was never created")]
+    again = archive.whole_record(session, settings, game)
+    found = []
+    recorded = {phase["name"]: phase for phase in record["phases"]}
+    replayed = {phase["name"]: phase for phase in again["phases"]}
+    for phase in record["phases"]:
+        mine = replayed.get(phase["name"])
+        if mine is None:
+            found.append(Difference(phase["name"], "the replay never reached it"))
+            continue
+        for field in ("seed", "status", "opened_at", "processed_at", "submissions", "position", "result"):
+            if mine.get(field) != phase.get(field):
+                found.append(Difference(phase["name"], f"its {field} differs"))
+                break
+    found += [Difference(phase["name"], "the record does not have it") for phase in again["phases"]
+              if phase["name"] not in recorded]
+    for field in ("state", "phase", "winner", "result", "deadline"):
+        if again["game"].get(field) != record["game"].get(field):
+            found.append(Difference(None, f"the game's {field} differs: {again['game'].get(field)} against "
+                                    f"{record['game'].get(field)} in the record"))
+    if again["kind"] != record.get("kind", {}):
+        found.append(Difference(None, "the kind's own records differ"))
+    return found
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an import did: the game, and to whom its new passwords were mailed."""
+
+    game: str
+    told: list[str]
+
+
+def import_record(db: Database, settings: Settings, record: dict[str, Any], now: datetime) -> Imported:
+    """Create the game of ``record`` on the judge of ``db`` by replaying it there (see the module's
+    header); `RecordError` if the record cannot be read or its replay differs from it (the game's
+    rows are then left as replayed, for the operator to read: `judge export` shows them)."""
+    archive.check(record)
+    play(db, settings, record)
+    with db.transaction() as session:
+        differences = compare(session, settings, record)
+        if differences:
+            raise RecordError("the replay differs from the record: " + "; ".join(map(str, differences[:3])))
+        game = session.scalar(select(Game).where(Game.name == record["game"]["name"]))
+        assert game is not None
+        kept_history(session, settings, game, record["sent"], now)
+        told = new_passwords(session, settings, game, now)
+    return Imported(game.name, told)
+
+
+def kept_history(session: Session, settings: Settings, game: Game, sent: list[dict[str, Any]], now: datetime) -> None:
+    """The mail the game sent, as the record has it (what the first judge's players read, which a
+    judge of other settings would word otherwise: maps attached or not), in place of what the
+    replay wrote and never sent; kept as sent."""
+    quiet = list(session.scalars(select(Outbox).where(Outbox.status == outbox.QUIET)))
+    for row in quiet:
+        session.delete(row)
+    session.flush()
+    for mail in sent:
+        written = moment(mail["at"]) or now
+        session.add(Outbox(game_id=game.id, recipient=mail["to"], subject=mail["subject"], kind=mail["kind"],
+                           sender=settings.judge_from, message_id=make_msgid(domain=settings.domain),
+                           body=mail["body"], created_at=written, status="sent", attempts=0, sent_at=written))
+
+
+def new_passwords(session: Session, settings: Settings, game: Game, now: datetime) -> list[str]:
+    """Give the master and each seat with a player a new password, mailed to each: what the replay
+    left (``****``) is no one's.  Returns the addresses told."""
+    from judge.service.templates import render
+
+    title = kind_of(session, game).seat_title
+    told = []
+    seats = [(player, player.seat) for player in host.players(session, game) if player.address and player.password]
+    holders: list[tuple[Any, str | None, str]] = [(game, None, game.gm_address),
+                                                   *((p, seat, str(p.address)) for p, seat in seats)]
+    for holder, seat, address in holders:
+        password = secrets.token_urlsafe(9)
+        if seat is None:
+            game.gm_password = hash_password(password)
+        else:
+            holder.password = hash_password(password)
+        body = render("moved", game=game, seat=seat, password=password, settings=settings,
+                      title=title(seat) if seat else None)
+        outbox.queue(session, settings, to=address, subject=f"{game.name} has moved to this judge", body=body,
+                     kind=archive.MOVED, now=now, game_id=game.id)
+        told.append(address)
+    return told
+
+
+def command(args: Any, settings: Settings, kinds: Kinds) -> int:
+    """``judge export GAME``, ``judge import FILE``, ``judge replay FILE``: what each did, or why not."""
+    from judge.service.app import open_database
+    from judge.service.clock import now_on
+    from judge.service.datadir import OperatorError, data_dir_lock
+    from judge.service.sender import deliver_pending, transport_for
+
+    try:
+        if args.command == "replay":
+            differences = replay(read(args.file), settings, lambda own: open_database(own, kinds))
+            for difference in differences:
+                print(f"differs: {difference}")
+            if differences:
+                return 1
+            print("every phase was judged as recorded")
+            return 0
+        db = open_database(settings, kinds)
+        if args.command == "export":
+            with db.transaction() as session:
+                written = archive.saved_game(session, args.game) if args.diplomacy else \
+                    archive.export(session, settings, args.game, public=args.public)
+                text = json.dumps(written, indent=1, ensure_ascii=False) + "\n"
+            if args.output is None:
+                sys.stdout.write(text)
+            else:
+                args.output.write_text(text, encoding="utf-8")
+            return 0
+        with data_dir_lock(settings.data_dir, alone=True):  # a running judge would apply the replayed mail
+            done = import_record(db, settings, read(args.file), now_on(db))
+            sent = deliver_pending(db, settings, transport_for(settings), now_on(db))
+        print(f"{done.game} imported; new passwords mailed to {', '.join(done.told)} ({sent} mail(s) sent)")
+        return 0
+    except (RecordError, OperatorError) as exc:
+        print(f"judge: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"judge: {exc}", file=sys.stderr)
+        return 1
+
+
+def read(path: Path) -> dict[str, Any]:
+    """The record in the file ``path``, checked (`archive.check`)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    return archive.check(data)

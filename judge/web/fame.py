@@ -1,0 +1,99 @@
+"""What the public pages keep of the games that have ended, whatever their kind: each one's end
+publication and public record beside its pages, and the hall of fame of them all.
+
+Theory of operation.  A game's end publishes everything its rules kept secret (`judge.service.course`),
+in a mail to its players, master and observers; once it has ended the host also writes it into
+the game's folder, as anyone reads it (``publication.html``, `judge.service.archive.publication_text`),
+with the game's public record (``record.json``, `judge.service.archive.public_record`), for
+every kind alike; the head of each game's page links to both once it has ended (the ``summary``
+macro).  The hall of fame (``halloffame.html``, linked from the index) lists the finished games
+by kind, each with how it ended, its standings by its kind's rules (`Pages.standings`: Payola's
+supply centers, Machiavelli's ranking by 4.2, Exchange's % control by E35) and who played which
+seat, as the pages name the players (never an address), and then each player's placings across
+them: games won, drawn and played, and each place.  It is
+written with the index, from what the index reads, and one query for when each game ended.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from judge.service.archive import public_record, publication_text
+from judge.service.kinds import kind_of
+from judge.service.states import GameState
+from judge.store.models import Game, PhaseRow
+from judge.web import public
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A finished game's end publication and public record, for its folder."""
+
+    name: str
+    publication: str
+    record: dict[str, Any]
+
+
+def gather(session: Session, game: Game) -> Ended | None:
+    """What a finished game's folder holds beside its kind's pages; None while it runs."""
+    if game.state != GameState.FINISHED or game.phase is None:
+        return None
+    return Ended(game.name, publication_text(session, game), public_record(session, game))
+
+
+@dataclass(frozen=True)
+class Placing:
+    """A player's placings across the finished games, as the pages name the player: games played,
+    won and drawn, and each place the game's kind gave (`Pages.standings`: "1st of 3 in g1")."""
+
+    player: str
+    played: int
+    won: int
+    drawn: int
+    places: tuple[str, ...] = ()
+
+
+def ordinal(place: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+def hall(session: Session, games: Sequence[Game], facts: Sequence[public.GameFacts],
+         titles: dict[str, str]) -> dict[str, Any]:
+    """The hall of fame's content: the finished, listed games by kind (``titles``: each kind's
+    title), newest first, and each player's placings."""
+    finished = [(game, fact) for game, fact in zip(games, facts, strict=True)
+                if fact.finished and fact.listed and game.phase is not None]
+    ids = [game.id for game, _ in finished]
+    ended: dict[int, datetime] = dict(session.execute(  # type: ignore[arg-type]
+        select(PhaseRow.game_id, func.max(PhaseRow.processed_at)).where(PhaseRow.game_id.in_(ids))
+        .group_by(PhaseRow.game_id)).all()) if ids else {}
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    placings: dict[str, Placing] = {}
+    for game, fact in sorted(finished, key=lambda pair: (ended.get(pair[0].id) or datetime.min, pair[0].name),
+                             reverse=True):
+        shown = public.summary(fact)
+        standings = kind_of(session, game).standings(session, game)
+        place = {standing.seat: standing for standing in standings}
+        kinds.setdefault(titles.get(game.kind, game.kind), []).append(shown | {
+            "ended": ended.get(game.id),
+            "standings": [{"seat": s.seat, "place": ordinal(s.place), "score": s.score} for s in standings]})
+        for seat in fact.seats:
+            if not seat.played_by:
+                continue
+            known = placings.get(seat.played_by, Placing(seat.played_by, 0, 0, 0))
+            placed = place.get(seat.name)
+            placings[seat.played_by] = Placing(
+                known.player, known.played + 1, known.won + (seat.name == fact.winner),
+                known.drawn + (seat.name in fact.drawn),
+                known.places + ((f"{ordinal(placed.place)} of {len(standings)} in {game.name}",) if placed else ()))
+    ranked = sorted(placings.values(), key=lambda p: (-p.won, -p.drawn, -p.played, p.player))
+    return {"kinds": sorted(kinds.items()), "placings": ranked}
+

@@ -1,0 +1,105 @@
+"""The public pages of games that have ended, for every kind (`judge.web.fame`): what each end
+published and the game's public record beside its pages, linked from its page's head, and the
+hall of fame of them all."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from judge.service import archive
+from judge.service.kinds import kind_of
+from judge.store.models import Game
+from judge.web.pages import web_root
+from tests.service.every_kind import KINDS, PAYOLA, Kind
+from tests.support.harness import Judge
+from tests.support.people import GM
+from tests.web.page import read_page as read
+
+
+def ended(judge: Judge, kind: Kind) -> Judge:
+    """``kind``'s game on ``judge`` (pages on), its first phase played, then TERMINATEd."""
+    kind.begin(judge)
+    for seat, line in enumerate(kind.sent):
+        if line:
+            kind.send(judge, seat, line)
+    judge.later(kind.hours + 1)
+    judge.tick()
+    judge.terminate(GM, kind.master)
+    return judge
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+def test_a_finished_game_of_every_kind_shows_its_end_publication_and_links_its_record(
+        tmp_path: Path, kind: Kind) -> None:
+    judge = ended(Judge(tmp_path, web=True), kind)
+    folder = web_root(judge.settings) / "games" / kind.game
+    with judge.db.transaction() as session:
+        public = archive.export(session, judge.settings, kind.game, public=True)
+    assert json.loads((folder / "record.json").read_text()) == json.loads(json.dumps(public))
+    shown = read(folder / "publication.html")
+    secret = public["publication"].splitlines()[2]  # the kind's publication: what its rules kept secret
+    assert secret and secret.strip() in shown.text
+    assert "@" not in (folder / "publication.html").read_text()
+    page = read(folder / "index.html")
+    assert f"../../games/{kind.game}/publication.html" in page.links
+    assert f"../../games/{kind.game}/record.json" in page.links
+
+
+def test_a_running_game_has_no_record_on_its_pages(tmp_path: Path) -> None:
+    judge = PAYOLA.begin(Judge(tmp_path, web=True))
+    judge.process("g1", force=True)
+    folder = web_root(judge.settings) / "games" / "g1"
+    assert (folder / "index.html").exists()
+    assert not (folder / "record.json").exists() and not (folder / "publication.html").exists()
+    assert "record.json" not in " ".join(read(folder / "index.html").links)
+
+
+def test_the_hall_of_fame_lists_finished_games_by_kind_with_results_and_placings(tmp_path: Path) -> None:
+    """Two kinds ended on one judge: each under its kind's title, with its result and who played
+    which seat as the pages name them; each player's placings; the index links the hall."""
+    judge = Judge(tmp_path, web=True)
+    for kind in (PAYOLA, KINDS[3]):
+        ended(judge, kind)
+    root = web_root(judge.settings)
+    assert "halloffame.html" in read(root / "index.html").links
+    hall = read(root / "halloffame.html")
+    assert hall.heading("Payola Diplomacy") and hall.heading("Pirates")
+    games = [row[0] for table in hall.tables if table and "Game" in table[0] for row in table[1:]]
+    assert sorted(games) == ["g1", "pp"]
+    payola = hall.table_with("Game")
+    assert payola[1][0] == "g1" and payola[1][3] == "the game master ended the game"
+    # the supply centers at the end: Russia's four home centers, the six others' three each (nothing
+    # was taken before the fall), so Russia is first and the six share second place
+    assert payola[1][4].startswith("1st Russia (4 supply centers), 2nd Austria (3 supply centers), ")
+    assert payola[1][4].count("2nd ") == 6
+    assert "France: alice" in payola[1][5] and "Italy" in payola[1][5]
+    players = hall.table_with("Won")
+    assert {row[0] for row in players[1:]} >= {"alice", "bob", "carol"}
+    assert all(row[1:4] == ["0", "0", "1"] for row in players[1:])
+    assert ["alice", "0", "0", "1", "2nd of 7 in g1"] in players
+    assert "record.json" in " ".join(hall.links)
+
+
+def test_the_hall_of_fame_gives_each_kinds_standings_by_its_rules(tmp_path: Path) -> None:
+    """Exchange Payola ended by its master: E35 scores control of the winning corporation (or of
+    those in the draw), and there is none, so every investor has 0.0% and all share first place.
+    Machiavelli: the ranking by 4.2 is the one its end publication gives, place for place."""
+    judge = Judge(tmp_path, web=True)
+    for kind in (KINDS[1], KINDS[2]):
+        ended(judge, kind)
+    hall = read(web_root(judge.settings) / "halloffame.html")
+    rows = {row[0]: row for table in hall.tables if table and "Game" in table[0] for row in table[1:]}
+    assert sorted(rows["ex"][4].split(", ")) == ["1st Ann (0.0% control)", "1st Bob (0.0% control)",
+                                                  "1st Cat (0.0% control)"]  # listed in the investor order
+    with judge.db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == "m1")).one()
+        published = kind_of(session, game).publication(session, game).lines
+    ranking = [re.match(r"  (\d+)\. (\w+):", line) for line in published]
+    expected = [(int(found.group(1)), found.group(2)) for found in ranking if found]
+    shown = [re.match(r"(\d+)\D+ (\w+) \(", entry) for entry in rows["m1"][4].split(", ")]
+    assert expected and [(int(found.group(1)), found.group(2)) for found in shown if found] == expected
