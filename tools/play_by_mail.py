@@ -32,6 +32,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -172,12 +173,16 @@ class Judge:
             time.sleep(0.1)
         raise TimeoutError(f"no answer to {sender}")
 
-    def wait_for(self, subject: str, to: str | None = None, timeout: float = 60) -> EmailMessage:
-        """The first mail whose subject contains ``subject`` (to ``to``) once sent."""
+    def wait_for(self, subject: str, to: str | None = None, timeout: float = 60,
+                 subjects: tuple[str, ...] = ()) -> EmailMessage:
+        """The first mail whose subject contains ``subject`` (to ``to``; and one of ``subjects``,
+        in any case, if any are given) once sent."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for message in self.mails():
-                if subject in str(message["Subject"]) and to in (None, message["To"]):
+                title = str(message["Subject"])
+                if (subject in title and to in (None, message["To"])
+                        and (not subjects or any(word in title.lower() for word in subjects))):
                     return message
             time.sleep(0.1)
         raise TimeoutError(f"no mail '{subject}' to {to}")
@@ -569,6 +574,46 @@ def weekly_clock(judge: Judge) -> None:
     judge.settle()
     game.play("Bob", "STATUS", "GET RECORD")
     game.master("STATUS")
+
+
+@kind("deadline")
+def deadline(judge: Judge) -> None:
+    """The clock, in real time (about 65 minutes: a deadline is at least an hour ahead): a Payola,
+    a Machiavelli and an Exchange game whose deadline the game master sets an hour and a few
+    minutes ahead, with a reminder 61 minutes before it; in each one seat asks to WAIT and one stays
+    silent.  The reminder goes to the silent seat alone; at the deadline the phase closes though a
+    seat asked to WAIT; in a fourth game (Payola, SET SILENCE ON) the silent seat's deadline is
+    extended instead, everyone told who is late."""
+    due = (datetime.now(UTC) + timedelta(minutes=63)).strftime("%Y-%m-%d %H:%M")
+    payola = Game(judge, "d1", "", {"Ann": "ENGLAND", "Bob": "FRANCE", "Cy": "GERMANY"})
+    machiavelli = Game(judge, "d2", "machiavelli", {"Ann": "Florence", "Bob": "Milan", "Cy": "Venice"})
+    exchange = Game(judge, "d3", "exchange INVESTORS=3 FUNDS=60", {"Ann": "Ann", "Bob": "Bob", "Cy": "Cy"})
+    silent = Game(judge, "d4", "", {"Ann": "ENGLAND", "Bob": "FRANCE", "Cy": "GERMANY"})
+    silent.master("SET SILENCE ON")
+    games = (payola, machiavelli, exchange, silent)
+    for game in games:
+        set_up = game.master("START")
+        judge.expect(not has(set_up, "ERROR"), f"{game.name} starts")
+        set_up = game.master("SET GRACE 0", "SET REMINDER 61m", f"SET DEADLINE {due} UTC")
+        judge.expect(not has(set_up, "ERROR"), f"{game.name}'s deadline and reminder are set")
+    judge.settle()
+    for game in (payola, silent):
+        game.play("Ann", "WAIT", "1 : F LON - NTH")
+        game.play("Cy", "1 : A MUN - RUH")
+    machiavelli.play("Ann", "WAIT", "pay A flo", "pay A are", "pay F psa")
+    machiavelli.play("Cy", "pay G ven", "pay A pad", "pay A ver", "pay F dal")
+    exchange.play("Ann", "WAIT", "PASS")
+    exchange.play("Cy", "BID 10 GERMANY AT 2", "ELECT GERMANY ME")
+    for game in games:
+        judge.wait_for(f"{game.name} ", addr("Bob"), timeout=240, subjects=("reminder",))
+    judge.settle(quiet=5)
+    reminded = {(str(m["To"]), str(m["Subject"])) for m in judge.read if "remind" in str(m["Subject"]).lower()}
+    judge.expect(all(to == addr("Bob") for to, _ in reminded), f"only the silent seat is reminded: {reminded}")
+    for subject in ("d1 S1901M results", "d2 SP1454A results", "d3 W1900X results"):
+        judge.wait_for(subject, addr("Ann"), timeout=75 * 60)
+    extended = judge.wait_for("d4: S1901M extended", addr("Ann"), timeout=10 * 60)
+    judge.expect(has(extended, "FRANCE") or has(extended, "France"), "the extension names the seat that is late")
+    judge.settle(quiet=5)
 
 
 def main(argv: list[str] | None = None) -> int:
