@@ -43,6 +43,7 @@ class Changing(Protocol):
     phase_changed: set[int]  # the games whose phase this mail changed
     opened: set[int]  # the games this mail started
     processed: bool  # whether it processed a phase
+    check: bool  # whether the mail is a check (CHECK): nothing of it is kept
 
     @property
     def game(self) -> Game | None: ...
@@ -153,11 +154,16 @@ def confirmed(talk: Changing, text: str, word: str, code: str | None, what: str)
     confirms a command that cannot be undone (TERMINATE, REVEAL).  ``word`` alone is answered
     with ``what`` it does and a new code, kept in the game's settings (``<word>_code``), which
     ``word code`` in a later mail must repeat; a wrong code is refused, and the code is used
-    once.  A slip of the pen, or a mail sent twice, never ends or reveals a game."""
+    once.  A slip of the pen, or a mail sent twice, never ends or reveals a game.  A check keeps
+    nothing, so it gives no code (one would be refused when sent) and says how to get one."""
     game = talk.game
     assert game is not None
     key = f"{word.lower()}_code"
     kept = game.settings.get(key)
+    if (code is None or kept is None) and talk.check:
+        talk.echo(text, "ok", f"{what}, and cannot be undone: to confirm it, send {word} in a mail without CHECK for "
+                  f"the code to send back (a check keeps nothing, a code neither)", code="TO_CONFIRM")
+        return False
     if code is None or kept is None:
         kept = secrets.token_hex(3)
         game.settings = {**game.settings, key: kept}

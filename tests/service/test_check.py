@@ -61,3 +61,19 @@ def test_a_refused_sign_on_in_a_check_still_counts_toward_the_back_off(tmp_path:
     assert judge.outcome_of(f"{seat.signon.rsplit(' ', 1)[0]} ****") == ("error", "SIGNON_REFUSED")
     with judge.db.transaction() as session:
         assert session.scalar(select(func.count()).select_from(SignonFailure)) == 1
+
+
+def test_a_terminate_in_a_check_gives_no_code_that_would_not_work(tmp_path: Path) -> None:
+    """TERMINATE alone answers with the code that confirms it, kept in the game; a check keeps
+    nothing, so a code given in a check would be refused when sent: a check says so and gives
+    none, and the game master's next TERMINATE gives one that ends the game."""
+    kind = KINDS[0]
+    judge = kind.begin(Judge(tmp_path))
+    checked = kind.as_master(judge, "CHECK", "TERMINATE")
+    assert judge.outcome_of("TERMINATE") == ("ok", "TO_CONFIRM")
+    assert "send TERMINATE in a mail without CHECK" in checked.body
+    assert "to confirm, send TERMINATE " not in checked.body
+    asked = kind.as_master(judge, "TERMINATE").body
+    code = asked.split("to confirm, send TERMINATE ", 1)[1].split()[0]
+    kind.as_master(judge, f"TERMINATE {code}")
+    assert judge.outcome_of(f"TERMINATE {code}")[0] == "ok"

@@ -106,17 +106,19 @@ Value = Line | OfferText | OrderText | AcceptText | TransferTo | LedgerAsk
 class Read:
     """One line of the mail as read: its echo index and text, the part it is in (None: the
     author's own lines; else the corporation of its block), and its value or why it cannot be
-    read.  A ``FOR`` line is a `Read` of its part with no value; ``END`` is dropped."""
+    read.  A ``FOR`` line is a `Read` of its part with no value; a good ``END`` one of the part it
+    closes, with ``closes_block`` (it is answered as every line is, and is no line of the sheet)."""
 
     index: int
     text: str
     part: str | None
     value: Value | None = None
     error: str | None = None
+    closes_block: bool = False
 
     @property
     def opens_block(self) -> bool:
-        return self.value is None and self.error is None and self.part is not None
+        return self.value is None and self.error is None and self.part is not None and not self.closes_block
 
 
 @dataclass
@@ -159,6 +161,8 @@ def read_mail(lines: Sequence[tuple[int, str]], game_map: GameMap, author: str) 
                 mail.lines.append(Read(index, text, block, error="END takes nothing after it"))
             elif block is None and not bad_block:
                 mail.lines.append(Read(index, text, None, error="END without a FOR block before it (2.1)"))
+            else:
+                mail.lines.append(Read(index, text, block, closes_block=True))
             block, bad_block = None, False
             continue
         if bad_block:

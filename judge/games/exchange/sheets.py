@@ -84,6 +84,7 @@ class Assembled:
     sheet: Sheet
     at_once: list[Read]
     unread: list[Read]
+    closings: list[Read] = field(default_factory=list)  # the good END lines: answered, no lines of the sheet
 
 
 def assemble(reads: list[Read], author: str) -> Assembled:
@@ -93,7 +94,12 @@ def assemble(reads: list[Read], author: str) -> Assembled:
     current = own
     at_once: list[Read] = []
     unread: list[Read] = []
+    closings: list[Read] = []
     for read in reads:
+        if read.closes_block:
+            current = own
+            closings.append(read)
+            continue
         if read.opens_block:
             current = Part(read.part, read)
             parts.append(current)
@@ -116,7 +122,7 @@ def assemble(reads: list[Read], author: str) -> Assembled:
     sheet = Sheet(author, tuple(line for _, line in own.lines),
                   tuple(Block(p.corporation, tuple(line for _, line in p.lines)) for p in parts[1:]
                         if p.corporation is not None))
-    return Assembled(parts, sheet, at_once, unread)
+    return Assembled(parts, sheet, at_once, unread, closings)
 
 
 # -- a mail's sheet ----------------------------------------------------------------------------------
@@ -138,7 +144,7 @@ def accept_mail(talk: Turn) -> None:
     for read in mail.at_once:
         state = _at_once(talk, game, row, state, investor, read)
     sheet_lines = sorted([r for p in mail.parts for r in p.reads] + [p.opening for p in mail.parts if p.opening]
-                         + mail.unread, key=lambda r: r.index)
+                         + mail.unread + mail.closings, key=lambda r: r.index)
     if not any(r.value is not None or r.error is not None for r in sheet_lines):
         for read in sheet_lines:  # FOR lines of blocks holding only what acts at once: no sheet
             talk.mark(read.index, message=_understood(read, state, investor))
@@ -199,6 +205,8 @@ def _understood(read: Read, state: ExchangeState, author: str) -> str:
     value = read.value
     if read.opens_block:
         return f"the block of {views.title(read.part or '')}, which you write as its CEO (2.1)"
+    if read.closes_block:
+        return f"the end of the block of {views.title(read.part)}" if read.part else "the end of the block"
     if isinstance(value, OfferText):
         return "a savings request or a comment (rule 3.4)"
     assert value is not None and not isinstance(value, OrderText | TransferTo | AcceptText | LedgerAsk)

@@ -108,7 +108,7 @@ def test_R8_E29_a_bad_line_refuses_the_whole_sheet_and_the_last_good_one_is_what
     assert judge.outcome_of("FOR FRANCE") == ("error", "NOT_THE_CEO")
     assert judge.outcome_of("DIVIDEND 1") == ("error", "NOT_THE_CEO")  # in a block refused whole
     assert judge.outcome_of("PRIORITY 5") == ("ignored", "SHEET_REFUSED")
-    assert len(second["DIVIDEND 1"]) == 2  # the verdict on the sheet, under its last line
+    assert len(second["END"]) == 2  # the verdict on the sheet, under its last line
     master(judge, "whole", "PROCESS")
     statement = section(mails_to(judge, "ANN", "whole W1900X results"), "Your statement (E39)")
     assert statement[:3] == ["balance when the phase was processed: 60 AgP",
@@ -143,7 +143,7 @@ def test_21_E20_E22_E24_E5_a_ceos_blocks_part_by_part_worths_records_and_transfe
     assert good["TRANSFER 5 TO CAT"][1] == "OK: 5 AgP sent to CAT; your balance is 35 AgP"
     assert "France's ledger since the start of the game (E24):" in good["LEDGER FRANCE"]
     assert "sheet accepted for S1901M; your sheet now: your own lines (1), FOR FRANCE (2) (a later sheet replaces it " \
-           "part by part, 2.1)" in good["0 : A PAR - PIC"]
+           "part by part, 2.1)" in good["END"]
     own = answers(send_as(judge, "ceos", "BOB", "2 : A MUN - RUH"))
     assert "your sheet now: your own lines (1), FOR FRANCE (2)" in own["2 : A MUN - RUH"][1]
     told = judge.last_to(address("CAT"))
@@ -394,3 +394,18 @@ def test_zerosum_6_7_by_mail_worths_refused_bribes_paid_to_the_bribed_units_corp
     judge.send(GM, "GET INFO zs")
     info = judge.last_to(GM).body
     assert "Payola options: ZEROSUM" in info and "captures move money (6.7)" in info and "worths set" not in info
+
+
+def test_2_1_the_END_of_a_block_is_answered_and_the_sheets_verdict_comes_after_it(tmp_path: Path) -> None:
+    """2.1: a CEO's block runs from FOR to END; every line of a mail is answered, END too (it
+    closes the block it names), and the verdict on the sheet comes under the sheet's last line,
+    END, not above it."""
+    judge = with_ceos(Judge(tmp_path), "closed")
+    good = answers(send_as(judge, "closed", "BOB", "FOR FRANCE", "0 : A PAR - PIC", "END"))
+    assert judge.outcome_of("END") == ("ok", None)
+    assert good["END"][0] == "OK: the end of the block of France"
+    assert good["END"][1].startswith("sheet accepted for S1901M")
+    assert len(good["0 : A PAR - PIC"]) == 1
+    refused = answers(send_as(judge, "closed", "BOB", "FOR FRANCE", "0 : A PAR - XXX", "END"))
+    assert judge.outcome_of("END") == ("ignored", "SHEET_REFUSED")
+    assert refused["END"][1].startswith("sheet REFUSED (1 bad line)")

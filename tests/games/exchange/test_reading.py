@@ -103,15 +103,17 @@ def test_22_a_line_that_cannot_be_read_is_answered_with_what_was_expected(text: 
 
 def test_21_a_block_ends_at_END_the_next_FOR_or_the_mails_end_and_a_bad_FOR_refuses_its_lines() -> None:
     """2.1: lines before any FOR are the investor's own; END, the next FOR or the end of the mail
-    closes a block; a FOR naming no corporation is refused with every line of its block."""
+    closes a block; a FOR naming no corporation is refused with every line of its block.  An END
+    that closes a block is read as closing it (to be answered), and is no line of the sheet."""
     lines = ["PRIORITY 1", "FOR FRANCE", "DIVIDEND 2", "END", "ELECT F ME", "FOR G", "ISSUE 1 AT 3", "FOR ZZ",
              "DIVIDEND 1", "END", "PASS", "END"]
     reads = read_mail(list(enumerate(lines)), STANDARD, "ANN").lines
     parts = [(r.text, r.part, r.error is None) for r in reads]
-    assert parts == [("PRIORITY 1", None, True), ("FOR FRANCE", F, True), ("DIVIDEND 2", F, True),
+    assert parts == [("PRIORITY 1", None, True), ("FOR FRANCE", F, True), ("DIVIDEND 2", F, True), ("END", F, True),
                      ("ELECT F ME", None, True), ("FOR G", G, True), ("ISSUE 1 AT 3", G, True), ("FOR ZZ", None, False),
-                     ("DIVIDEND 1", None, False), ("PASS", None, True),
+                     ("DIVIDEND 1", None, False), ("END", None, True), ("PASS", None, True),
                      ("END", None, False)]
+    assert [r.closes_block for r in reads if r.text == "END"] == [True, True, False]
     assert reads[-1].error == "END without a FOR block before it (2.1)"
     mail = assemble(reads, "ANN")
     assert mail.sheet.lines == (Priority(exactly(1)), Elect(F, ME), Pass())

@@ -571,8 +571,9 @@ def test_the_page_shows_the_board_and_the_latest_public_results_and_no_secret(tm
 def test_help_gives_the_letters_syntax_and_get_info_the_rules_followed(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send(WATCHER, "HELP machiavelli")
-    assert "=== Machiavelli, Absence of Plague (CREATE game password machiavelli [scenario]) ===" in (
-        judge.last_to(WATCHER).body)
+    summary = judge.last_to(WATCHER).body
+    assert "=== Machiavelli, Absence of Plague (CREATE game password machiavelli [scenario]) ===" in summary
+    assert "SP1454A" in summary and "SP1459A" in summary  # the phases' names on either board
     judge.send(WATCHER, "HELP machiavelli create")
     assert "  classic: Machiavelli (classic board, 1454), 8 countries" in judge.last_to(WATCHER).body
     judge.send(WATCHER, "HELP machiavelli syntax")
