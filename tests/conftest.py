@@ -101,7 +101,7 @@ DATABASE = (
     "service/test_moving.py",
     "service/test_apply_processes.py", "service/test_apply_run.py", "service/test_intake.py",
     "service/test_duplicates.py", "service/test_mail_order.py", "service/test_tick.py", "service/test_prune.py",
-    "service/test_phase_change_crossing.py", "service/test_lifecycle.py", "games/payola/test_game_by_mail.py",
+    "service/test_phase_change_crossing.py", "service/test_states.py", "games/payola/test_game_by_mail.py",
     "service/test_operator.py", "service/test_sender_edges.py", "service/test_cut_off.py",
     "service/test_shared_clock.py", "service/test_machines.py",
 )  # and single tests elsewhere marked `@pytest.mark.database` (test_daemon's judges sharing one database)
