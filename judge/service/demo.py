@@ -35,9 +35,10 @@ def demo_judge(kinds: Kinds, keep: bool = False, **changed: Any) -> Iterator[Dem
     the ``with`` lasts; then stopped, and its directory removed unless ``keep``.  ``changed``:
     settings other than the demo's (a test's ``maps=False``)."""
     data = Path(tempfile.mkdtemp(prefix="judge-demo-"))
-    # a script's game master may close a whole match's phases, one mail each, in a minute
+    # a script's game master may close a whole match's phases, one mail each, in a minute; no MTA
+    # hands this judge mail, so none is asked to flush its queue (a stopped Postfix would say it failed)
     settings = Settings(**{"data_dir": data, "port": 0, "tick_seconds": 2, "max_phase_changes_per_hour": 100,
-                           **changed})
+                           "mta_flush": None, **changed})
     loop = asyncio.new_event_loop()
     daemon = Daemon(settings, kinds)
     thread = threading.Thread(target=loop.run_until_complete, args=(daemon.run(),), daemon=True)
