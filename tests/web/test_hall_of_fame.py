@@ -15,6 +15,7 @@ from judge.service import archive
 from judge.service.kinds import kind_of
 from judge.store.models import Game
 from judge.web.pages import web_root
+from tests.games.pirates.by_mail import FOUR, address, pirates_game
 from tests.service.every_kind import KINDS, PAYOLA, Kind
 from tests.support.harness import Judge
 from tests.support.people import GM
@@ -103,3 +104,22 @@ def test_the_hall_of_fame_gives_each_kinds_standings_by_its_rules(tmp_path: Path
     expected = [(int(found.group(1)), found.group(2)) for found in ranking if found]
     shown = [re.match(r"(\d+)\D+ (\w+) \(", entry) for entry in rows["m1"][4].split(", ")]
     assert expected and [(int(found.group(1)), found.group(2)) for found in shown if found] == expected
+
+
+def test_the_hall_of_fame_gives_a_pirates_match_played_to_its_end_the_gold_and_tokens_its_end_told(
+        tmp_path: Path) -> None:
+    """Pirates' Proposal, its five rounds closed by the game master with every player silent (the
+    default plans and drawn ballots): the hall lists the players by gold, and those the end's
+    mail gave a Token of Life (rules, Results; P11) say so; a match stopped before its end has
+    no standings (the ended() games above)."""
+    judge = pirates_game(Judge(tmp_path, web=True), FOUR)
+    for _ in range(20):  # five rounds of three phases, and the final one
+        judge.send(GM, "SIGNON MASTER@pp gm-pw\nPROCESS")
+    end = next(mail for mail in judge.all_mail() if mail.to == address("Ann") and mail.subject == "pp has ended")
+    told = next(line.strip() for line in end.body.splitlines() if line.strip().startswith("Tokens of Life: "))
+    holders = told.removeprefix("Tokens of Life: ").split(", ")
+    hall = read(web_root(judge.settings) / "halloffame.html")
+    row = next(row for table in hall.tables if table and "Game" in table[0] for row in table[1:] if row[0] == "pp")
+    shown = dict(re.findall(r"\d+\w\w (\w+) \((\d+ gold[^)]*)\)", row[4]))
+    assert sorted(shown) == sorted(FOUR), row[4]
+    assert {name for name, words in shown.items() if "Token of Life" in words} == set(holders), (told, row[4])

@@ -241,6 +241,9 @@ class Pirates(PiratesLobby, PiratesPhases, PiratesCommands, GameKind):
     def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
         return pages.write_game(root, record, force)
 
+    def standings(self, session: Session, game: Game) -> list[api.Standing]:
+        return pages.standings(session, game)
+
     # -- the demo --------------------------------------------------------------------------------
 
     def demo(self, judge: DemoJudge, blind: bool = False, scenario: str | None = None) -> None:

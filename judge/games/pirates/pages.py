@@ -12,6 +12,7 @@ would not change is not written again.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,7 @@ from judge.api import (
     write_game_folder,
 )
 from judge.games.pirates import lifecycle
+from judge.games.pirates.core.match import FinalResult, final_result
 from judge.games.pirates.core.views import EndView, PublishedRound, publication, published_rounds
 
 
@@ -80,3 +82,21 @@ def write_game(root: Path, record: MatchRecord, force: bool = False) -> Path:
 
     shown = [head, [r.lines() for r in record.rounds], record.end.lines() if record.end else None]
     return write_game_folder(root, facts.name, shown, write, force)
+
+
+def standings(session: Session, game: Game) -> list[api.Standing]:
+    """The hall of fame's places (`standings_of`), once the match has reached its end; none for a
+    match stopped before it (TERMINATE), whose gold was never final."""
+    match = lifecycle.match_now(session, game)
+    return standings_of(final_result(match)) if match is not None and match.over else []
+
+
+def standings_of(result: FinalResult) -> list[api.Standing]:
+    """The players by their gold at the end (the rules' Results), each with the Tokens of Life it
+    holds: one for each of the richest (Amendment, P11), and the richest's extra one where it was
+    given (``token_to``)."""
+    tokens = Counter(result.tokens)
+    if result.token_to is not None:
+        tokens[result.token_to] += 1
+    return api.ranked([(player, gold, f"{gold} gold" + {0: "", 1: ", a Token of Life"}.get(
+        tokens[player], f", {tokens[player]} Tokens of Life")) for player, gold in result.gold])
