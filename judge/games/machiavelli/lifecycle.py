@@ -372,6 +372,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     if after.phase is Phase.OVER:
         assert record is not None and record.end is not None
         winners, agreed = record.end.winners, record.end.agreed
+        row.result = {**row.result, "end": {"winners": list(winners),  # for the end's publication and places
+                                            "agreed": None if agreed is None else {"to": agreed.to}}}
         result = (f"won by {' and '.join(winners)} in {position.season}" if agreed is None else
                   f"a draw among all surviving countries in {position.season}: {', '.join(winners)} (M64)"
                   if agreed.to is None else f"conceded to {agreed.to} by every surviving player in {position.season} "
@@ -451,8 +453,9 @@ def publication(session: Session, game: Game) -> Publication:
             if statement := statements.get(country):
                 lines += [f"{country}'s statement:", *(f"  {line}" for line in statement)]
             lines.append("")
+    winners, agreed = ended_by(session, game)
     lines += ["=== The end ===", "", *views.board_lines(board, position), "",
-              *views.end_lines((), standings(board, position))]
+              *views.end_lines(winners, standings(board, position, winners if agreed else ()), agreed)]
     return Publication("Nothing is secret any more (M63): every letter as it was carried out, every country's "
                        "statement of every phase, the board as it stands, and every player's standing by 4.2 "
                        "(cities counted, provinces controlled, tax income, treasury).", lines)
@@ -464,8 +467,20 @@ def ranking(session: Session, game: Game) -> list[api.Standing]:
     position = position_now(session, game)
     if position is None or game.state != "finished":
         return []
+    winners, agreed = ended_by(session, game)
     return [api.Standing(s.player, s.rank, f"{s.cities} cities and {s.provinces} provinces")
-            for s in standings(board_of(game), position)]
+            for s in standings(board_of(game), position, winners if agreed else ())]
+
+
+def ended_by(session: Session, game: Game) -> tuple[tuple[str, ...], Proposal | None]:
+    """How the last campaign ended the game: its winners, and the end the survivors agreed on (M64)
+    if they did; none for a game the game master ended (TERMINATE)."""
+    rows = api.processed_phases(session, game)
+    end = (rows[-1].result or {}).get("end") if rows else None
+    if not end:  # or a game ended before the judge kept how: its winner, if it had one
+        return ((game.winner,) if game.winner else ()), None
+    agreed = end["agreed"]
+    return tuple(end["winners"]), None if agreed is None else Proposal(agreed["to"])
 
 
 def notice(game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:

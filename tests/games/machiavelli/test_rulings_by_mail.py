@@ -307,3 +307,19 @@ def test_M64_the_campaign_in_which_every_surviving_player_votes_draw_ends_the_ga
     assert "Draw (M64)" in public and "1. Naples" in public  # a dummy survives, and shares first place
     assert voting.outcome_of("after", "VOTE NONE") == ("error", "GAME_ENDED")
     assert lifecycle.vote_of(game, "Milan")[0] == Proposal()
+
+
+def test_M64_the_end_publication_and_the_places_give_the_draw_its_shared_first_place(voting: Table) -> None:
+    """M63's publication and the hall of fame's places follow how the game ended: a draw (M64)
+    "shares first place among the survivors", so every surviving country, Naples the dummy too,
+    is 1st in both, and the publication says it was a draw, not that nobody won."""
+    with voting.judge.db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == voting.game)).one()
+        published = lifecycle.publication(session, game).lines
+        places = lifecycle.ranking(session, game)
+        survivors = lifecycle.position_now(session, game).living(lifecycle.board_of(game).powers)  # type: ignore[union-attr]
+    end = list(published[published.index("=== The end ==="):])
+    assert any(line.startswith("Draw (M64): the surviving players all voted for a draw") for line in end), end
+    assert "Nobody won." not in end
+    assert {standing.seat for standing in places if standing.place == 1} == set(survivors) >= {"Naples", "Milan"}
+    assert all(f"  1. {country}:" in "\n".join(end) for country in survivors), end
