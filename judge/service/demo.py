@@ -29,16 +29,22 @@ from judge.service.kinds import Kinds
 from judge.service.scripts import DemoJudge
 
 
+def demo_settings(data: Path, **changed: Any) -> Settings:
+    """The demo judge's settings: on ``data``, a free port of loopback, a clock that ticks every two
+    seconds, and room for a script's game master to close a whole match's phases, one mail each, in
+    a minute.  No MTA hands this judge mail, so none is asked to flush its queue (a stopped Postfix
+    would say it failed).  ``changed``: settings other than these."""
+    return Settings(**{"data_dir": data, "port": 0, "tick_seconds": 2, "max_phase_changes_per_hour": 100,
+                       "mta_flush": None, **changed})
+
+
 @contextmanager
 def demo_judge(kinds: Kinds, keep: bool = False, **changed: Any) -> Iterator[DemoJudge]:
     """A judge on a temporary data directory, listening on a free port of loopback, for as long as
     the ``with`` lasts; then stopped, and its directory removed unless ``keep``.  ``changed``:
     settings other than the demo's (a test's ``maps=False``)."""
     data = Path(tempfile.mkdtemp(prefix="judge-demo-"))
-    # a script's game master may close a whole match's phases, one mail each, in a minute; no MTA
-    # hands this judge mail, so none is asked to flush its queue (a stopped Postfix would say it failed)
-    settings = Settings(**{"data_dir": data, "port": 0, "tick_seconds": 2, "max_phase_changes_per_hour": 100,
-                           "mta_flush": None, **changed})
+    settings = demo_settings(data, **changed)
     loop = asyncio.new_event_loop()
     daemon = Daemon(settings, kinds)
     thread = threading.Thread(target=loop.run_until_complete, args=(daemon.run(),), daemon=True)

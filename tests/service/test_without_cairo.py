@@ -27,7 +27,8 @@ def test_without_the_cairo_library_mail_goes_without_maps_and_one_warning(
         judge.send(BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - RUH\nMAP")
         results = [mail for mail in judge.new_mail() if mail.subject == "g1 S1901M results"]
         assert len(results) == 2 and all(mail.attachments == {} for mail in results)
-        warnings = [record for record in caplog.records if record.levelno >= logging.WARNING]
+        warnings = [record for record in caplog.records  # the judge's: another test's leftovers may log too
+                    if record.levelno >= logging.WARNING and record.name.split(".")[0] == "judge"]
         assert len(warnings) == 1 and "libcairo2" in warnings[0].getMessage(), warnings
         assert (tmp_path / "web" / "games" / "g1" / "index.html").exists()  # the pages, without their maps
     finally:
