@@ -406,7 +406,8 @@ class Daemon:
         await commits  # a mail in a batch being committed still gets its answer
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        started = [self.warming] if self.warming is not None else []  # the deadline workers' start, closed below
+        await asyncio.gather(*tasks, *started, return_exceptions=True)
         self.executor.shutdown(wait=True)
         self.deadlines.close()
         if self.applier is not None:
