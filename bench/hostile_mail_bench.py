@@ -29,6 +29,7 @@ import email.policy
 import logging
 import shutil
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -38,14 +39,16 @@ from pathlib import Path
 
 from sqlalchemy import func, select, text
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the scenes are the test's (tests/support)
+
 from judge.bootstrap import open_database
 from judge.service.app import inject
 from judge.service.config import Settings
 from judge.store.database import Database
 from judge.store.models import ConfirmedAddress, InboundMail, Outbox
+from tests.support.scenes import address, exchange, machiavelli, payola, pirates
 
 MX = "mx.bench"  # the judge's MTA, which vouches for the scene's senders
-GM = "gm@example.org"
 NOW = datetime(2026, 3, 1, 9, 0)
 READ = 200_000  # characters of a mail the judge reads
 
@@ -56,10 +59,6 @@ def mail(sender: str, body: str) -> bytes:
     message["Authentication-Results"] = f"{MX}; dmarc=pass header.from={sender.rpartition('@')[2]}"
     message.set_content(body)
     return message.as_bytes(policy=email.policy.SMTP)
-
-
-def address(name: str) -> str:
-    return f"{name.lower()}@example.org"
 
 
 class Scene:
@@ -76,54 +75,6 @@ class Scene:
 
     def close(self) -> None:
         self.db.engine.dispose()
-
-
-def _observed(scene: Scene, game: str) -> None:
-    for n in (1, 2):
-        scene.send(f"watcher{n}@example.org", f"OBSERVE {game}")
-
-
-def payola(scene: Scene) -> None:
-    scene.send(GM, "CREATE pb gm-pw")
-    scene.send(address("alice"), "JOIN pb alice-pw FRANCE")
-    scene.send(address("bob"), "JOIN pb bob-pw GERMANY")
-    _observed(scene, "pb")
-    scene.send(GM, "SIGNON MASTER@pb gm-pw\nSTART")
-    scene.send(address("bob"), "SIGNON GERMANY@pb bob-pw\n5 : A MUN - RUH\n3 : A BER - KIE")
-
-
-def exchange(scene: Scene) -> None:
-    scene.send(GM, "CREATE xb gm-pw exchange INVESTORS=3 FUNDS=60")
-    for name in ("ANN", "BOB", "CAT"):
-        scene.send(address(name), f"JOIN xb pw-{name.lower()} {name}")
-    _observed(scene, "xb")
-    scene.send(GM, "SIGNON MASTER@xb gm-pw\nSTART")
-    scene.send(address("ANN"), "SIGNON ANN@xb pw-ann\nBID 3 FRANCE AT 1\nPRIORITY 2")
-    scene.send(address("BOB"), "SIGNON BOB@xb pw-bob\nBID 2 GERMANY AT 1")
-
-
-def pirates(scene: Scene) -> None:
-    scene.send(GM, "CREATE pp gm-pw pirates PLAYERS=4 GARNETS=2")
-    for name in ("Ann", "Bob", "Cy", "Dee"):
-        scene.send(address(name), f"JOIN pp pw-{name.lower()} {name}")
-    _observed(scene, "pp")
-    scene.send(GM, "SIGNON MASTER@pp gm-pw\nSTART")
-    for name in ("Ann", "Bob", "Cy"):
-        scene.send(address(name), f"SIGNON {name}@pp pw-{name.lower()}\nPLAN ME 10")
-
-
-def machiavelli(board: str) -> Callable[[Scene], None]:
-    def build(scene: Scene) -> None:
-        scene.send(GM, f"CREATE mc gm-pw machiavelli {board}".strip())
-        for country in ("Florence", "Milan", "Venice"):
-            scene.send(address(country), f"JOIN mc pw-{country.lower()} {country}")
-        _observed(scene, "mc")
-        scene.send(GM, "SIGNON MASTER@mc gm-pw\nSTART")
-        for country in ("Florence", "Milan", "Venice"):
-            scene.send(address(country), f"SIGNON {country}@mc pw-{country.lower()}\nnone")
-        for country in ("Milan", "Venice"):
-            scene.send(address(country), f"SIGNON {country}@mc pw-{country.lower()}\nbodyguard 3")
-    return build
 
 
 def _lines(line: str, times: int = 500) -> str:

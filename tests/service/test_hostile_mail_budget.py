@@ -39,84 +39,19 @@ from sqlalchemy import func, select, text
 from judge.store.models import InboundMail, Outbox
 from tests.strength import examples
 from tests.support.harness import Judge, once
+from tests.support.scenes import Mailer, address, exchange, machiavelli, payola, pirates
 
 MEGABYTE = 1_000_000
 MAILS = 50
 READ = 200_000  # characters of a mail the judge reads (`judge.mail.inbound.MAX_CHARS`): a mail is cut there
-GM = "gm@example.org"
-OBSERVERS = ("watcher1@example.org", "watcher2@example.org")
-
-
-def address(name: str) -> str:
-    return f"{name.lower()}@example.org"
-
-
 @dataclass(frozen=True)
 class Scene:
     """A kind's game, ready for its last seat's mail: how it is built, and that seat's sign-on."""
 
-    build: Callable[[Judge], None]
+    build: Callable[[Mailer], None]
     writer: str  # the last seat's address
     signon: str  # its SIGNON line
     lines: st.SearchStrategy[str]  # one hostile line (or press block) of the kind's grammar
-
-
-def _observed(judge: Judge, game: str) -> None:
-    for watcher in OBSERVERS:
-        judge.send(watcher, f"OBSERVE {game}")
-
-
-# -- the scenes ----------------------------------------------------------------------------------------------
-
-
-def payola(judge: Judge) -> None:
-    """Payola's standard game pb: France (alice) and Germany (bob); Germany's sheet is in."""
-    judge.send(GM, "CREATE pb gm-pw")
-    judge.send(address("alice"), "JOIN pb alice-pw FRANCE")
-    judge.send(address("bob"), "JOIN pb bob-pw GERMANY")
-    _observed(judge, "pb")
-    judge.send(GM, "SIGNON MASTER@pb gm-pw\nSTART")
-    judge.send(address("bob"), "SIGNON GERMANY@pb bob-pw\n5 : A MUN - RUH\n3 : A BER - KIE")
-
-
-def exchange(judge: Judge) -> None:
-    """Exchange Payola's xb: investors ANN, BOB and CAT in the first Exchange phase; ANN's and BOB's
-    sheets are in."""
-    judge.send(GM, "CREATE xb gm-pw exchange INVESTORS=3 FUNDS=60")
-    for name in ("ANN", "BOB", "CAT"):
-        judge.send(address(name), f"JOIN xb pw-{name.lower()} {name}")
-    _observed(judge, "xb")
-    judge.send(GM, "SIGNON MASTER@xb gm-pw\nSTART")
-    judge.send(address("ANN"), "SIGNON ANN@xb pw-ann\nBID 3 FRANCE AT 1\nPRIORITY 2")
-    judge.send(address("BOB"), "SIGNON BOB@xb pw-bob\nBID 2 GERMANY AT 1")
-
-
-def pirates(judge: Judge) -> None:
-    """Pirates' Proposal pp: Ann, Bob, Cy and Dee in the first Distribution Phase; all but Dee have planned."""
-    judge.send(GM, "CREATE pp gm-pw pirates PLAYERS=4 GARNETS=2")
-    for name in ("Ann", "Bob", "Cy", "Dee"):
-        judge.send(address(name), f"JOIN pp pw-{name.lower()} {name}")
-    _observed(judge, "pp")
-    judge.send(GM, "SIGNON MASTER@pp gm-pw\nSTART")
-    for name in ("Ann", "Bob", "Cy"):
-        judge.send(address(name), f"SIGNON {name}@pp pw-{name.lower()}\nPLAN ME 10")
-
-
-def machiavelli(board: str) -> Callable[[Judge], None]:
-    def build(judge: Judge) -> None:
-        """Machiavelli mc on ``board``: Florence, Milan and Venice past the spring letters, in the first
-        campaign; Milan's and Venice's letters are in."""
-        judge.send(GM, f"CREATE mc gm-pw machiavelli {board}".strip())
-        for country in ("Florence", "Milan", "Venice"):
-            judge.send(address(country), f"JOIN mc pw-{country.lower()} {country}")
-        _observed(judge, "mc")
-        judge.send(GM, "SIGNON MASTER@mc gm-pw\nSTART")
-        for country in ("Florence", "Milan", "Venice"):
-            judge.send(address(country), f"SIGNON {country}@mc pw-{country.lower()}\nnone")
-        for country in ("Milan", "Venice"):
-            judge.send(address(country), f"SIGNON {country}@mc pw-{country.lower()}\nbodyguard 3")
-    build.__qualname__ = build.__name__ = f"machiavelli_{board or 'classic'}"
-    return build
 
 
 _BUILDS = {"payola": payola, "exchange": exchange, "pirates": pirates, "classic": machiavelli(""),
