@@ -475,8 +475,8 @@ def ranking(session: Session, game: Game) -> list[api.Standing]:
 def ended_by(session: Session, game: Game) -> tuple[tuple[str, ...], Proposal | None]:
     """How the last campaign ended the game: its winners, and the end the survivors agreed on (M64)
     if they did; none for a game the game master ended (TERMINATE)."""
-    rows = api.processed_phases(session, game)
-    end = (rows[-1].result or {}).get("end") if rows else None
+    row = api.current_phase(session, game)  # the last campaign's, once the game is over
+    end = (row.result or {}).get("end") if row is not None else None
     if not end:  # or a game ended before the judge kept how: its winner, if it had one
         return ((game.winner,) if game.winner else ()), None
     agreed = end["agreed"]
