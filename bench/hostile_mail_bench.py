@@ -92,7 +92,7 @@ def _press(to: str) -> str:
 MACHIAVELLI = {
     "a route of 33,159 areas (a line of 198,006 characters)": _route(33_159),
     "a route of 82 areas, written short (over the board)": _route(81, "-"),
-    "500 routes of 80 areas (41 read: 20,000 characters)": "\n".join([_route(80, "-")] * 500),
+    "500 routes of 80 areas (20 read: 10,000 characters)": "\n".join([_route(80, "-")] * 500),
     "500 routes of 101 areas (AoP's most) by code": "\n".join([_route(101, "-")] * 500)[:READ],
     "a number of 4,301 digits": f"transfer {'9' * 4_301} to Milan",
     "500 amounts of 900 digits": _lines(f"bodyguard {'9' * 900}"),

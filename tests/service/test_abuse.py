@@ -628,17 +628,18 @@ def test_an_absence_days_option_python_would_not_read_is_refused_in_the_judges_w
         assert session.scalars(select(InboundMail.status)).all() == ["done"]
 
 
-def test_a_reply_quotes_a_hundred_thousand_characters_of_a_mail_then_each_line_briefly(judge: Judge) -> None:
+def test_a_reply_quotes_thirty_thousand_characters_of_a_mail_then_each_line_briefly(judge: Judge) -> None:
     """A reply that quoted every line of a mail whole would be as long as the mail, and the judge keeps it:
     130 unknown lines of 1,500 characters (195,000, within what a mail is read to) are quoted whole
-    while the reply has quoted less than 100,000 characters of lines and answers: each line's answer
+    while the reply has quoted less than 30,000 characters of lines and answers: each line's answer
     is "unknown command 'ZZZ000': HELP lists the commands" (49 characters), 1,549 a line, so the
-    first 65 lines are quoted whole (64 x 1,549 = 99,136 < 100,000 <= 65 x 1,549 = 100,685) and the 65
-    after 80 characters each, enough to find the line, their answers 40."""
+    first 20 lines are quoted whole (19 x 1,549 = 29,431 < 30,000 <= 20 x 1,549 = 30,980) and the 110
+    after 80 characters each, enough to find the line, their answers 40: the reply holds 20 lines of
+    1,500 characters, 20 answers of 49 and 110 of each, cut, 80 + 40 + 12 = 132 (under 50,000)."""
     lines = [f"ZZZ{n:03d} " + "x" * 1493 for n in range(130)]
     judge.send(ALICE, "\n".join(lines))
     answers = [answer for answer in judge.answers if answer.text.startswith("ZZZ")]
-    assert len(answers) == 130 and {len(answer.message) for answer in answers[:65]} == {49}
-    assert [answer.text for answer in answers[:65]] == lines[:65]
-    assert [answer.text for answer in answers[65:]] == [line[:80] + " [...]" for line in lines[65:]]
-    assert len(judge.last_to(ALICE).body) < 120_000  # the mail was 195,000 characters
+    assert len(answers) == 130 and {len(answer.message) for answer in answers[:20]} == {49}
+    assert [answer.text for answer in answers[:20]] == lines[:20]
+    assert [answer.text for answer in answers[20:]] == [line[:80] + " [...]" for line in lines[20:]]
+    assert len(judge.last_to(ALICE).body) < 50_000  # the mail was 195,000 characters

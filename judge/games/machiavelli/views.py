@@ -459,7 +459,6 @@ def campaign_statement(board: Board, record: CampaignRecord, player: str, before
                        default: Expected | None) -> list[str]:
     """What ``player`` alone learns of a campaign (see the module docstring)."""
     report = record.for_player(player)
-    name = named(board)
     lines = _treasury(board, before, report.treasury, report.movements)
     if default is not None:
         lines.append(f"You sent no letter: {default.default}.")
@@ -476,7 +475,9 @@ def campaign_statement(board: Board, record: CampaignRecord, player: str, before
     lines += _section("Bribes:", bribes)
     lines += _section("Your units in phase F:", [_operation(board, r, record.action.results)
                                                  for r in report.operations])
-    ignored = [f"  {spelled(i.order, name)}: {i.reason.value}" for i in record.action.ignored if i.player == player]
+    # Quoted as written, in codes: they were never carried out, and spelled with names a letter's
+    # routes (`MAX_LETTER` characters) grew eightfold in each statement (issue 55's megabyte).
+    ignored = [f"  {spelled(i.order)}: {i.reason.value}" for i in record.action.ignored if i.player == player]
     lines += _section("Your orders for units you did not command:", ignored)
     lines += _section("Your retreats, as the judge chose them (13.5, App. A):",
                       [_retreat(board, r) for r in report.retreats])

@@ -3,10 +3,11 @@ attached, and what one reply may cost (`judge.service.handlers.conversation`).
 
 A line is quoted as written (its passwords masked) with what became of it (`Echo`): at most `QUOTED`
 characters of it, and once the reply has quoted `QUOTED_IN_ALL` characters of the mail, `BRIEFLY` of each
-line after; a long answer (HISTORY, SUMMARY) is attached rather than written out (`LONG` lines), and cut
-at `LONGEST` characters; nothing is answered or attached past ``max_reply_bytes``.  The mail's last lines,
-when they are a short run that no grammar reads, are its sign-off, and its first such lines before a
-command its greeting: ignored, and said to be.
+line after and half as many of its answer, even one the game gives later (`Answers.mark`); a long answer
+(HISTORY, SUMMARY) is attached rather than written out (`LONG` lines), and cut at `LONGEST` characters;
+nothing is answered or attached past ``max_reply_bytes``.  The mail's last lines, when they are a short
+run that no grammar reads, are its sign-off, and its first such lines before a command its greeting:
+ignored, and said to be.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from judge.store.models import Game
 LONG = 60  # lines: a longer answer is an attachment, not a body of thousands of lines
 LONGEST = 300_000  # characters of one long answer (HISTORY, SUMMARY...): the rest is asked for in parts
 QUOTED = 2000  # characters of a line the reply quotes, and twice those of its answer (`_brief`): no command is longer
-QUOTED_IN_ALL = 100_000  # characters the reply quotes of the mail's lines: past them, each line is quoted briefly
+QUOTED_IN_ALL = 30_000  # characters the reply quotes of the mail's lines (a whole Payola sheet): then briefly
 BRIEFLY = 80  # characters of a line quoted once the reply has quoted `QUOTED_IN_ALL` (still enough to find it)
 SIGN_OFF_LINES, SIGN_OFF_WORDS = 3, 6  # a mail's sign-off: at most this many lines of at most so many words
 
@@ -42,6 +43,7 @@ class Echo:
     # why, as a name that stays when the message is reworded (UNKNOWN_COMMAND, MASTER_ONLY, ...): what the tests
     # and any program reading the judge's answers rely on, where the message is for people; None where none is named
     code: str | None = None
+    room: int = QUOTED // 2  # characters of its message quoted: fewer once the reply quoted `QUOTED_IN_ALL`
 
 
 class Answers:
@@ -74,7 +76,7 @@ class Answers:
                        "bytes; ask again in another mail")
             size = _echo_bytes(text, message, extra)
         self.reply_bytes += size
-        self.echoes.append(Echo(self.mask(text), outcome, self.mask(message), extra, self.part, code))
+        self.echoes.append(Echo(self.mask(text), outcome, self.mask(message), extra, self.part, code, quoting // 2))
         return len(self.echoes) - 1
 
     def attach(self, files: Sequence[Attachment]) -> bool:
@@ -125,7 +127,7 @@ class Answers:
         if code is not None or (outcome is not None and outcome != echo.outcome):
             echo.code = code  # a new outcome drops the old one's reason
         echo.outcome = outcome or echo.outcome
-        echo.message = self.mask(_brief(message, QUOTED // 2)) if message is not None else echo.message
+        echo.message = self.mask(_brief(message, echo.room)) if message is not None else echo.message
 
     def note(self, index: int, lines: Sequence[str], *, replace: bool = False) -> None:
         echo = self.echoes[index]

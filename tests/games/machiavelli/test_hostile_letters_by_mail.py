@@ -141,12 +141,40 @@ def test_history_sends_a_bounded_part_of_a_long_history_and_says_how_to_ask_for_
     assert "1 more phase: HISTORY m1 SU1454C" in text
 
 
-def test_a_letters_orders_hold_at_most_20000_characters(judge: Judge) -> None:
+def test_a_letters_orders_hold_at_most_10000_characters(judge: Judge) -> None:
     """A route of 80 areas (the most on the classic board) prints as 'A are' and 80 times ' - ets' or
-    ' - wts': 5 + 480 = 485 characters.  41 of them are 19,885 characters, read; the 42nd would make
-    20,370, over 20,000: refused, neither carried out nor charged, and so is each after it."""
+    ' - wts': 5 + 480 = 485 characters.  20 of them are 9,700 characters, read; the 21st would make
+    10,185, over 10,000: refused, neither carried out nor charged, and so is each after it."""
     route = "A are-" + "-".join(["ets", "wts"] * 40)
-    letter(judge, "Florence", *[route] * 43)
-    assert judge.outcomes_of(route) == [("ok", "READ")] * 41 + [("error", "LETTER_TOO_LONG")] * 2
+    letter(judge, "Florence", *[route] * 22)
+    assert judge.outcomes_of(route) == [("ok", "READ")] * 20 + [("error", "LETTER_TOO_LONG")] * 2
     orders = kept(judge)["Florence"]
-    assert len(orders) == 41 and {len(order) for order in orders} == {485}
+    assert len(orders) == 20 and {len(order) for order in orders} == {485}
+
+
+def test_past_what_a_reply_quotes_whole_the_answers_the_letter_gives_later_are_brief_too(judge: Judge) -> None:
+    """A reply quotes 30,000 characters of a mail whole, then 80 of each line and 40 of its answer,
+    even an answer the letter gives once it has read every line.  The sign-on is quoted with its
+    answer, 25 + 27 = 52 characters; each route of 80 areas is written in 5 + 80 x 4 = 325: the
+    93rd starts at 52 + 92 x 325 = 29,952, under 30,000, and is quoted whole; the 94th starts at
+    30,277 and is quoted by its first 80 characters.  The 21st route and those after are refused
+    for the letter's 10,000 characters (above): in full up to the 93rd, by 40 characters after."""
+    route = "A are-" + "-".join(["ets", "wts"] * 40)
+    letter(judge, "Florence", *[route] * 100)
+    answers = [answer for answer in judge.answers if answer.text.startswith("A are")]
+    refusal = ("not read: a letter's orders hold at most 10,000 characters in all; not carried out, "
+               "not charged (8.1)")
+    assert [answer.text for answer in answers] == [route] * 93 + [route[:80] + " [...]"] * 7
+    assert [answer.message for answer in answers[20:]] == [refusal] * 73 + [refusal[:40] + " [...]"] * 7
+
+
+def test_an_order_for_a_unit_one_does_not_command_is_reported_as_written(judge: Judge) -> None:
+    """The statement lists a letter's orders for units its writer did not command as written, in
+    codes, whatever their length: spelled with every area's name, a letter's routes grew eightfold
+    in each statement to the writer and to the game master."""
+    route = "A mil - pav - cre"  # Milan's army
+    letter(judge, "Florence", route)
+    for country in ("Milan", "Venice"):
+        letter(judge, country, "none")
+    for to in (address("Florence"), GM):
+        assert re.search(rf"Your orders for units you did not command:\n +{route}: ", judge.last_to(to).body)

@@ -14,7 +14,7 @@ Units are written ``A``/``army``, ``F``/``fleet`` or ``G``/``garrison`` and the 
 or ``expense 3:`` is dropped.  Orders take effect in the order written (M30), phase by phase.
 A line holds at most 1,000 characters, and an advance's route passes through each area at most
 once, so it names fewer areas than the board has (a longer line or route is refused, saying so);
-a letter holds at most 100 orders, of at most 20,000 characters in all.
+a letter holds at most 100 orders, of at most 10,000 characters in all.
 
 Operations (phase C; AoP 9)::
 
@@ -142,10 +142,11 @@ MAX_ORDERS = 100
 """Orders one letter holds (the mail edge refuses the lines past them): more than any country has
 units and expenditures, far fewer than the 500 lines a mail may hold, each kept, echoed and
 reported in the results."""
-MAX_LETTER = 20_000
+MAX_LETTER = 10_000
 """Characters of one letter's orders as read (each as it prints): a hundred orders of a line each are a
-tenth of it, and a route as long as the board can have is 611; the judge keeps them, and reports them
-to the writer and the game master."""
+fifth of it, and a route as long as the board can have is 611; the judge keeps them (in the letter and
+in the phase's record), and reports them to the writer and the game master, so that a letter of 20,000
+took an AoP campaign's mail over the megabyte one mail may store (issue 55)."""
 MAX_AMOUNT = 1_000_000
 """Ducats an amount may name: a treasury of the game never holds a thousandth of it; a larger number
 is refused at reading (Python would not even read one of 4,300 digits or more)."""
