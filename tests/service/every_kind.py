@@ -14,6 +14,7 @@ from judge.store.models import Game, Submission
 from tests.games.exchange.by_mail import exchange_game
 from tests.games.payola.by_mail import start
 from tests.games.pirates.by_mail import FOUR, pirates_game
+from tests.support import auction
 from tests.support.harness import Judge, Sent, once
 from tests.support.people import ALICE, BOB, CAROL, GM
 
@@ -111,6 +112,18 @@ PIRATES = Kind("pirates", "pp", "SIGNON MASTER@pp gm-pw",
                tuple(Seat(name, f"{name.lower()}@example.org", f"SIGNON {name}@pp pw-{name.lower()}", name)
                      for name in FOUR),
                "D1", 24, ("", "", "", ""), "V1", "MOVE", _pirates)
+
+
+def _auction(judge: Judge) -> None:
+    auction.start_auction(judge, players=3)
+    judge.new_mail()
+
+
+AUCTION = Kind("auction", auction.GAME, auction.MASTER,
+               tuple(Seat(seat.name, seat.address, seat.signon(), seat.name) for seat in auction.SEATS),
+               "L1", auction.HOURS, ("BID 10", "BID 20", "BID 30"), "L2", "BID 5", _auction)
+"""The test kind (`tests.support.auction`), for a test of the host alone: its judge hosts the test kinds
+(`auction.auction_judge`)."""
 
 KINDS = (PAYOLA, EXCHANGE, MACHIAVELLI, PIRATES)
 EARLY = (PAYOLA, EXCHANGE, MACHIAVELLI)

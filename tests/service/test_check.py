@@ -11,7 +11,8 @@ import pytest
 from sqlalchemy import func, select
 
 from judge.store.models import Outbox, SignonFailure
-from tests.service.every_kind import EARLY, KINDS, Kind
+from tests.service.every_kind import AUCTION, EARLY, KINDS, Kind
+from tests.support.auction import auction_judge
 from tests.support.harness import Judge
 
 every_kind = pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
@@ -54,8 +55,8 @@ def test_a_check_that_would_complete_the_phase_closes_nothing(tmp_path: Path, ki
 
 
 def test_a_refused_sign_on_in_a_check_still_counts_toward_the_back_off(tmp_path: Path) -> None:
-    kind = KINDS[0]
-    judge = kind.begin(Judge(tmp_path))
+    kind = AUCTION
+    judge = kind.begin(auction_judge(tmp_path))
     seat = kind.seats[0]
     judge.send(seat.address, f"CHECK\n{seat.signon}-wrong\n{kind.sent[0]}")
     assert judge.outcome_of(f"{seat.signon.rsplit(' ', 1)[0]} ****") == ("error", "SIGNON_REFUSED")
@@ -67,8 +68,8 @@ def test_a_terminate_in_a_check_gives_no_code_that_would_not_work(tmp_path: Path
     """TERMINATE alone answers with the code that confirms it, kept in the game; a check keeps
     nothing, so a code given in a check would be refused when sent: a check says so and gives
     none, and the game master's next TERMINATE gives one that ends the game."""
-    kind = KINDS[0]
-    judge = kind.begin(Judge(tmp_path))
+    kind = AUCTION
+    judge = kind.begin(auction_judge(tmp_path))
     checked = kind.as_master(judge, "CHECK", "TERMINATE")
     assert judge.outcome_of("TERMINATE") == ("ok", "TO_CONFIRM")
     assert "send TERMINATE in a mail without CHECK" in checked.body

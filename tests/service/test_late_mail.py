@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.every_kind import EARLY, KINDS, Kind
+from tests.service.every_kind import AUCTION, EARLY, KINDS, Kind
+from tests.support.auction import auction_judge
 from tests.support.harness import Judge, Sent
 
 every_kind = pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
@@ -116,9 +117,9 @@ def test_an_answer_to_the_mail_that_completed_a_phase_belongs_to_that_phase(tmp_
 
 
 def test_a_mail_naming_no_phase_acts_on_the_phase_now_as_ever(tmp_path: Path) -> None:
-    kind = KINDS[0]
-    judge = kind.begin(Judge(tmp_path))
+    kind = AUCTION
+    judge = kind.begin(auction_judge(tmp_path))
     processed(kind, judge)
     kind.send(judge, 0, kind.later, subject="my orders")
     assert judge.outcome_of(kind.later)[0] == "ok"
-    assert kind.kept(judge, kind.second) == ["sheet"]
+    assert kind.kept(judge, kind.second) == ["bid"]
