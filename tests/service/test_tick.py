@@ -18,17 +18,16 @@ from judge.service import host as lifecycle
 from judge.service.schedule import next_due
 from judge.store.database import alembic_config
 from judge.store.models import Game
-from tests.support.harness import Judge, two_player_game
-from tests.support.people import ALICE, GM
+from tests.support.auction import auction_judge, master, send, start_auction
+from tests.support.harness import Judge
 
-MASTER, FRANCE = "SIGNON MASTER@g1 gm-secret\n", "SIGNON F@g1 alice-pw\n"
-DEADLINE = datetime(2026, 1, 7, 12, 0)  # started 2026-01-05 12:00, movement phases last 48 hours
-REMINDER = datetime(2026, 1, 6, 12, 0)  # 24 hours before it
+DEADLINE = datetime(2026, 1, 6, 12, 0)  # the auction g1 started 2026-01-05 12:00, its lots last 24 hours
+REMINDER = datetime(2026, 1, 6, 0, 0)  # half a phase before it: a phase shorter than two days
 
 
 @pytest.fixture
 def judge(tmp_path: Path) -> Judge:
-    judge = two_player_game(Judge(tmp_path))
+    judge = start_auction(auction_judge(tmp_path))
     judge.send("other@example.org", "CREATE g2 other-secret")  # forming: nothing ever due
     judge.new_mail()
     return judge
@@ -46,59 +45,59 @@ def test_a_tick_visits_a_game_only_when_a_notice_or_its_deadline_is_due(judge: J
     assert due(judge) == REMINDER
     assert judge.tick() == []
     judge.now = REMINDER
-    assert judge.tick() == ["g1 S1901M is not due (deadline 2026-01-07 12:00 UTC); notices sent to France, Germany"]
+    assert judge.tick() == ["g1 L1 is not due (deadline 2026-01-06 12:00 UTC); notices sent to Alice, Bob"]
     assert due(judge) == DEADLINE  # the reminder sent
     assert judge.tick() == []
     judge.now = DEADLINE
-    assert judge.tick() == ["g1 S1901M processed; next F1901M"]
-    assert due(judge) == datetime(2026, 1, 8, 12, 0)  # the next phase's reminder
+    assert judge.tick() == ["g1 L1 processed; next L2"]
+    assert due(judge) == datetime(2026, 1, 7, 0, 0)  # the next phase's reminder, L2 due 01-07 12:00
 
 
 def test_a_late_notice_comes_at_the_deadline_and_processing_after_the_grace(judge: Judge) -> None:
-    judge.send(GM, MASTER + "SET GRACE 6")
+    master(judge, "SET GRACE 6")
     assert due(judge) == REMINDER
     judge.now = DEADLINE
-    assert judge.tick()[0].endswith("notices sent to France, Germany")  # late, not reminded first
-    assert due(judge) == datetime(2026, 1, 7, 18, 0)
+    assert judge.tick()[0].endswith("notices sent to Alice, Bob")  # late, not reminded first
+    assert due(judge) == datetime(2026, 1, 6, 18, 0)
     assert judge.tick() == []
-    judge.now = datetime(2026, 1, 7, 18, 0)
-    assert judge.tick() == ["g1 S1901M processed; next F1901M"]
+    judge.now = datetime(2026, 1, 6, 18, 0)
+    assert judge.tick() == ["g1 L1 processed; next L2"]
 
 
 def test_an_earlier_deadline_is_run_at_its_time(judge: Judge) -> None:
-    judge.send(GM, MASTER + "SET DEADLINE 2026-01-06 00:00")
+    master(judge, "SET DEADLINE 2026-01-06 00:00")
     assert due(judge) == datetime(2026, 1, 6, 0, 0)  # no reminder: it would come before the phase opened
     judge.now = datetime(2026, 1, 6, 0, 0)
-    assert judge.tick() == ["g1 S1901M processed; next F1901M"]
+    assert judge.tick() == ["g1 L1 processed; next L2"]
 
 
 def test_a_later_deadline_is_not_visited_before_its_reminder(judge: Judge) -> None:
-    judge.send(GM, MASTER + "SET DEADLINE 2026-01-20 12:00")
-    assert due(judge) == datetime(2026, 1, 19, 12, 0)
+    master(judge, "SET DEADLINE 2026-01-20 12:00")
+    assert due(judge) == datetime(2026, 1, 20, 0, 0)  # half a lot's 24 hours before it
     judge.now = DEADLINE
     assert judge.tick() == []
 
 
 def test_a_paused_game_is_never_due_and_a_resumed_one_is_again(judge: Judge) -> None:
-    judge.send(GM, MASTER + "PAUSE")
+    master(judge, "PAUSE")
     assert due(judge) is None
     judge.later(100)
     assert judge.tick() == []
-    judge.send(GM, MASTER + "RESUME")  # the deadline had passed: a new one, a phase from now
-    assert due(judge) == datetime(2026, 1, 10, 16, 0)
-    judge.now = datetime(2026, 1, 10, 16, 0)
-    assert judge.tick()[0].endswith("notices sent to France, Germany")
+    master(judge, "RESUME")  # the deadline had passed: a new one, a phase from now (2026-01-10 16:00)
+    assert due(judge) == datetime(2026, 1, 10, 4, 0)  # its reminder
+    judge.now = datetime(2026, 1, 10, 4, 0)
+    assert judge.tick()[0].endswith("notices sent to Alice, Bob")
 
 
 def test_an_approved_absence_moves_the_moment_with_the_deadline(judge: Judge) -> None:
-    judge.send(ALICE, FRANCE + "SET ABSENCE 2026-01-06 TO 2026-01-08")
+    send(judge, "Alice", "SET ABSENCE 2026-01-06 TO 2026-01-08")
     assert due(judge) == REMINDER  # asked for, not approved
-    judge.send(GM, MASTER + "APPROVE ABSENCE FRANCE")
-    assert due(judge) == datetime(2026, 1, 8, 12, 0)  # the deadline is 2026-01-09 12:00 now
+    master(judge, "APPROVE ABSENCE Alice")
+    assert due(judge) == datetime(2026, 1, 9, 0, 0)  # the deadline is 2026-01-09 12:00 now; its reminder
     judge.now = DEADLINE
     assert judge.tick() == []
     judge.now = datetime(2026, 1, 9, 12, 0)
-    assert judge.tick()[0].startswith("g1 S1901M processed")
+    assert judge.tick()[0].startswith("g1 L1 processed")
 
 
 def test_the_migration_gives_existing_games_their_moment(judge: Judge) -> None:
