@@ -14,10 +14,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, update
 
-from judge.bootstrap import database
 from judge.service.app import CLAIM, claim_next, drain
+from judge.service.kinds import SESSION_KEY
 from judge.service.sender import deliver_pending, transport_for
+from judge.store.database import Database
 from judge.store.models import Game
+from tests.support.auction import auction_judge
 from tests.support.harness import Judge, once
 
 GAMES = 4
@@ -29,18 +31,23 @@ def player(game: int, seat: str) -> str:
 
 def _games(judge: Judge) -> None:
     for number in range(GAMES):
-        judge.send("gm@example.org", f"CREATE g{number} gm-secret")
-        for seat, power in (("alice", "FRANCE"), ("bob", "GERMANY")):
-            judge.send(player(number, seat), f"JOIN g{number} {seat}-pw {power}")
+        judge.send("gm@example.org", f"CREATE g{number} gm-secret auction")
+        for seat in ("alice", "bob"):
+            judge.send(player(number, seat), f"JOIN g{number} {seat}-pw {seat.capitalize()}")
         judge.send("gm@example.org", f"SIGNON MASTER@g{number} gm-secret\nSTART")
 
 
 @pytest.fixture
 def judge(tmp_path: Path) -> Judge:
-    judge = once(Judge(tmp_path, max_creates_per_day=GAMES, max_creates_per_hour=GAMES), _games)
+    judge = once(auction_judge(tmp_path, max_creates_per_day=GAMES, max_creates_per_hour=GAMES), _games)
     with judge.db.transaction() as session:
         assert len(session.scalars(select(Game).where(Game.state == "active")).all()) == GAMES
     return judge
+
+
+def another_judge(judge: Judge) -> Database:
+    """A connection of another judge to ``judge``'s database, hosting the same kinds."""
+    return Database(judge.settings.database_url, {SESSION_KEY: judge.kinds})
 
 
 def two_judges_drain(judge: Judge) -> list[str]:
@@ -48,7 +55,7 @@ def two_judges_drain(judge: Judge) -> list[str]:
     ran: list[list[str]] = [[], []]
 
     def one(index: int) -> None:
-        db = database(judge.settings.database_url)
+        db = another_judge(judge)
         try:
             ran[index] = drain(db, judge.settings, judge.now)[0]
         finally:
@@ -64,11 +71,11 @@ def two_judges_drain(judge: Judge) -> list[str]:
 
 def test_two_judges_draining_at_once_process_each_game_once_and_mail_each_player_once_in_phase_order(
         judge: Judge) -> None:
-    judge.later(49)  # Spring 1901's deadline: nobody sent anything
-    spring = two_judges_drain(judge)
-    judge.later(49)  # Fall 1901's
-    fall = two_judges_drain(judge)
-    for ran, phase in ((spring, "S1901M"), (fall, "F1901M")):
+    judge.later(25)  # the first lot's deadline: nobody sent anything
+    first = two_judges_drain(judge)
+    judge.later(25)  # the second's
+    second = two_judges_drain(judge)
+    for ran, phase in ((first, "L1"), (second, "L2")):
         assert sorted(summary.split("; ")[0] for summary in ran) == [f"g{n} {phase} processed" for n in range(GAMES)]
     deliver_pending(judge.db, judge.settings, transport_for(judge.settings), judge.now)
     results = Counter((m.to, m.subject) for m in judge.all_mail() if m.subject.endswith(" results"))
@@ -76,12 +83,12 @@ def test_two_judges_draining_at_once_process_each_game_once_and_mail_each_player
         for seat in ("alice", "bob"):
             mine = [m.subject for m in judge.all_mail() if m.to == player(number, seat) and
                     m.subject.endswith(" results")]
-            assert mine == [f"g{number} S1901M results", f"g{number} F1901M results"]
+            assert mine == [f"g{number} L1 results", f"g{number} L2 results"]
     assert set(results.values()) == {1}
 
 
 def test_a_claim_takes_a_game_nobody_holds_and_a_dead_judges_claim_runs_out(judge: Judge) -> None:
-    judge.later(49)
+    judge.later(25)
     claimed = [claim_next(judge.db, judge.now) for _ in range(GAMES)]
     assert sorted(claimed) == [f"g{n}" for n in range(GAMES)]  # g0, g1 ...: one each, all due at once
     assert claim_next(judge.db, judge.now) is None  # every game held
@@ -90,7 +97,7 @@ def test_a_claim_takes_a_game_nobody_holds_and_a_dead_judges_claim_runs_out(judg
 
 
 def test_a_game_run_at_a_tick_is_not_claimed_again_at_that_tick(judge: Judge) -> None:
-    judge.later(49)
+    judge.later(25)
     assert len(drain(judge.db, judge.settings, judge.now)[0]) == GAMES
     with judge.db.transaction() as session:  # as if each game were due again at once (a phase with nothing to do)
         session.execute(update(Game).values(next_due=judge.now))
@@ -101,8 +108,8 @@ def test_a_game_run_at_a_tick_is_not_claimed_again_at_that_tick(judge: Judge) ->
 @pytest.mark.skipif(not os.environ.get("JUDGE_TEST_DATABASE_URL"),
                     reason="row locks that another judge holds: PostgreSQL (JUDGE_TEST_DATABASE_URL)")
 def test_a_game_another_judge_has_locked_is_skipped_not_waited_for(judge: Judge) -> None:
-    judge.later(49)
-    other = database(judge.settings.database_url)
+    judge.later(25)
+    other = another_judge(judge)
     found: list[str | None] = []
     try:
         with other.transaction() as session:  # the other judge is running g0's deadline at this moment
