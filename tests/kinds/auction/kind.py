@@ -65,6 +65,16 @@ def bids_of(session: Session, game: api.Game, phase: str) -> dict[str, int]:
     return {seat: int(text) for (seat, kind), text in api.latest_texts(session, game, phase).items() if kind == BID}
 
 
+def status_of(session: Session, game: api.Game, seat: str) -> list[str]:
+    """What STATUS tells ``seat`` of the auction: its coins, its lots, its bid standing."""
+    auction = auction_now(session, game)
+    if auction is None:
+        return ["the auction has not started"]
+    standing = bids_of(session, game, game.phase or "").get(seat)
+    return [f"your coins: {auction.coins.get(seat, 0)}, lots won: {auction.won.get(seat, 0)}",
+            f"your bid: {standing if standing is not None else 'none yet'}"]
+
+
 def setting(game: api.Game, word: str, default: int) -> int:
     return next((int(option.partition("=")[2]) for option in game.options or () if option.startswith(f"{word}=")),
                 default)
@@ -213,12 +223,7 @@ class Auction(api.NamedSeats, api.GameKind):
     def status(self, turn: api.Turn) -> list[str]:
         game, seat = turn.game, turn.seat
         assert game is not None and seat is not None
-        auction = auction_now(turn.session, game)
-        if auction is None:
-            return ["the auction has not started"]
-        standing = bids_of(turn.session, game, game.phase or "").get(seat)
-        return [f"your coins: {auction.coins.get(seat, 0)}, lots won: {auction.won.get(seat, 0)}",
-                f"your bid: {standing if standing is not None else 'none yet'}"]
+        return status_of(turn.session, game, seat)
 
     def master_status(self, turn: api.Turn) -> list[str] | None:
         game = turn.game
@@ -229,7 +234,7 @@ class Auction(api.NamedSeats, api.GameKind):
 
     def brief(self, turn: api.Turn, game: api.Game, seat: str, player: api.Player, address: str) -> None:
         turn.send(to=address, subject=f"{game.name}: your briefing as {seat}", kind="notice", game_id=game.id,
-                  body="\n".join(self.status(turn)) + "\n")
+                  body="\n".join(status_of(turn.session, game, seat)) + "\n")
 
     def resigned(self, turn: api.Turn, game: api.Game, seat: str) -> str:
         return " (its bids are nothing from now on)"
