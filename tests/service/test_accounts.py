@@ -1,6 +1,7 @@
 """Accounts and who receives what (issue 22): anyone may create a game, so every game master
 and observer may be the attacker, with an address, a script and patience.  One test per finding.
 
+The game is the test kind's auction g1 (`tests.support.auction`: Alice and Bob, 100 coins each).
 Where a mail comes from is what its ``Received:`` line by the judge's own MTA says (``MTA``);
 `from_ip` writes that line on top of a mail as the MTA would.
 """
@@ -17,7 +18,8 @@ from sqlalchemy import select
 from judge.mail.received import listener_line
 from judge.service import app, passwords
 from judge.store.models import Observer, Player
-from tests.support.harness import Judge, raw_mail, tokens, two_player_game, vouching
+from tests.support.auction import auction_judge, start_auction
+from tests.support.harness import Judge, raw_mail, tokens, vouching
 from tests.support.people import GM
 
 MTA = "mx.example.net"
@@ -35,7 +37,9 @@ def from_ip(ip: str, raw: bytes) -> bytes:
 
 @pytest.fixture
 def judge(tmp_path: Path) -> Judge:
-    return two_player_game(Judge(tmp_path, mta_hostname=MTA))
+    judge = start_auction(auction_judge(tmp_path, mta_hostname=MTA))
+    judge.new_mail()
+    return judge
 
 
 def send_from(judge: Judge, ip: str, sender: str, body: str) -> str:
@@ -63,90 +67,91 @@ def _game_id(judge: Judge, name: str) -> int:
 
 def test_a_strangers_failures_never_refuse_the_players_right_password(judge: Judge) -> None:
     for attempt in range(7):  # even with Alice's own From: the source is where the mail came from
-        send_from(judge, MALLORY_IP, ALICE, f"SIGNON F@g1 guess{attempt}")
-    send_from(judge, ALICE_IP, ALICE, "SIGNON F@g1 alice-pw\nSTATUS")
-    assert "your balance: 48 AgP" in judge.last_to(ALICE).body
-    send_from(judge, MALLORY_IP, ALICE, "SIGNON F@g1 alice-pw\nSTATUS")  # the stranger's source still waits
-    assert judge.outcome_of("SIGNON F@g1 ****") == ("error", "TOO_MANY_FAILURES")
-    [warning] = [m for m in judge.all_mail() if m.subject == "g1: failed sign-ons as France"]
+        send_from(judge, MALLORY_IP, ALICE, f"SIGNON Alice@g1 guess{attempt}")
+    send_from(judge, ALICE_IP, ALICE, "SIGNON Alice@g1 alice-pw\nSTATUS")
+    assert "your coins: 100" in judge.last_to(ALICE).body
+    send_from(judge, MALLORY_IP, ALICE, "SIGNON Alice@g1 alice-pw\nSTATUS")  # the stranger's source still waits
+    assert judge.outcome_of("SIGNON Alice@g1 ****") == ("error", "TOO_MANY_FAILURES")
+    [warning] = [m for m in judge.all_mail() if m.subject == "g1: failed sign-ons as Alice"]
     assert f"[{MALLORY_IP}] {ALICE}" in warning.body
 
 
 def test_a_source_over_its_budget_is_refused_without_a_password_check(
         judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
     for attempt in range(5):
-        send_from(judge, MALLORY_IP, MALLORY, f"SIGNON F@g1 guess{attempt}")
+        send_from(judge, MALLORY_IP, MALLORY, f"SIGNON Alice@g1 guess{attempt}")
     checked: list[str] = []
     real = passwords.verify_password
     monkeypatch.setattr("judge.service.handlers.signon.verify_password",
                         lambda password, stored: checked.append(password) or real(password, stored))
-    send_from(judge, MALLORY_IP, MALLORY, "SIGNON F@g1 another-guess")
-    assert checked == [] and judge.outcome_of("SIGNON F@g1 ****") == ("error", "TOO_MANY_FAILURES")
-    send_from(judge, ALICE_IP, ALICE, "SIGNON F@g1 alice-pw")
-    assert checked == ["alice-pw"] and "signed on as France" in judge.last_to(ALICE).body
+    send_from(judge, MALLORY_IP, MALLORY, "SIGNON Alice@g1 another-guess")
+    assert checked == [] and judge.outcome_of("SIGNON Alice@g1 ****") == ("error", "TOO_MANY_FAILURES")
+    send_from(judge, ALICE_IP, ALICE, "SIGNON Alice@g1 alice-pw")
+    assert checked == ["alice-pw"] and "signed on as Alice" in judge.last_to(ALICE).body
 
 
 def test_changing_envelope_senders_from_one_address_is_still_counted(judge: Judge) -> None:
     """A script that gives each mail a new envelope sender is one network: after 20 failures
     its next sender waits too; a mail whose envelope sender is the player's own does not."""
     for attempt in range(20):
-        send_from(judge, MALLORY_IP, f"m{attempt}@evil.example", f"SIGNON F@g1 guess{attempt}")
-    send_from(judge, MALLORY_IP, "m99@evil.example", "SIGNON F@g1 alice-pw\nSTATUS")
-    assert judge.outcome_of("SIGNON F@g1 ****") == ("error", "TOO_MANY_FAILURES")
-    send_from(judge, MALLORY_IP, ALICE, "SIGNON F@g1 alice-pw\nSTATUS")  # Alice, through a shared provider
-    assert "your balance: 48 AgP" in judge.last_to(ALICE).body
+        send_from(judge, MALLORY_IP, f"m{attempt}@evil.example", f"SIGNON Alice@g1 guess{attempt}")
+    send_from(judge, MALLORY_IP, "m99@evil.example", "SIGNON Alice@g1 alice-pw\nSTATUS")
+    assert judge.outcome_of("SIGNON Alice@g1 ****") == ("error", "TOO_MANY_FAILURES")
+    send_from(judge, MALLORY_IP, ALICE, "SIGNON Alice@g1 alice-pw\nSTATUS")  # Alice, through a shared provider
+    assert "your coins: 100" in judge.last_to(ALICE).body
 
 
 def test_a_forged_from_to_a_game_that_does_not_exist_counts_against_nobody(judge: Judge) -> None:
     for _ in range(7):
         judge.send(ALICE, "SIGNON F@nogame guess")  # no IP known: the From is all the source there is
         send_from(judge, MALLORY_IP, ALICE, "SIGNON MASTER@nogame guess")
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\nSTATUS")
-    assert "your balance: 48 AgP" in judge.last_to(ALICE).body
-    send_from(judge, ALICE_IP, ALICE, "SIGNON F@g1 alice-pw\nSTATUS")
-    assert "your balance: 48 AgP" in judge.last_to(ALICE).body
+    judge.send(ALICE, "SIGNON Alice@g1 alice-pw\nSTATUS")
+    assert "your coins: 100" in judge.last_to(ALICE).body
+    send_from(judge, ALICE_IP, ALICE, "SIGNON Alice@g1 alice-pw\nSTATUS")
+    assert "your coins: 100" in judge.last_to(ALICE).body
     send_from(judge, MALLORY_IP, ALICE, "SIGNON F@nogame guess")  # the unknown games' own budget
     assert judge.outcome_of("SIGNON F@nogame ****") == ("error", "TOO_MANY_FAILURES")
 
 
 def test_the_judges_listener_line_names_the_client_when_no_mta_is_named(tmp_path: Path) -> None:
     """Without ``mta_hostname`` the line believed is the one the judge's listener writes on top."""
-    judge = two_player_game(Judge(tmp_path, mta_hostname=None))
+    judge = start_auction(auction_judge(tmp_path, mta_hostname=None))
 
     def send(ip: str, body: str) -> None:
         line = listener_line("client.example", (ip, 25), "localhost", True, judge.now)
         judge.send_raw(line + raw_mail(ALICE, body))
 
     for attempt in range(6):
-        send(MALLORY_IP, f"SIGNON F@g1 guess{attempt}")
-    send(ALICE_IP, "SIGNON F@g1 alice-pw\nSTATUS")
-    assert "your balance: 48 AgP" in judge.last_to(ALICE).body
-    send(MALLORY_IP, "SIGNON F@g1 alice-pw\nSTATUS")
-    assert judge.outcome_of("SIGNON F@g1 ****") == ("error", "TOO_MANY_FAILURES")
+        send(MALLORY_IP, f"SIGNON Alice@g1 guess{attempt}")
+    send(ALICE_IP, "SIGNON Alice@g1 alice-pw\nSTATUS")
+    assert "your coins: 100" in judge.last_to(ALICE).body
+    send(MALLORY_IP, "SIGNON Alice@g1 alice-pw\nSTATUS")
+    assert judge.outcome_of("SIGNON Alice@g1 ****") == ("error", "TOO_MANY_FAILURES")
 
 
 # -- 22.8: third parties enrolled without consent ---------------------------------------------------
 
 
 def test_a_forged_join_enrols_nobody_until_the_address_confirms(tmp_path: Path) -> None:
-    judge = Judge(tmp_path)
-    judge.send(GM, "CREATE g2 gm-secret")
-    status = app.inject(judge.db, judge.settings, raw_mail(VICTIM, "JOIN g2 pw FRANCE"), judge.now,
+    judge = auction_judge(tmp_path)
+    judge.send(GM, "CREATE g2 gm-secret auction")
+    status = app.inject(judge.db, judge.settings, raw_mail(VICTIM, "JOIN g2 pw Victim"), judge.now,
                         envelope_from=VICTIM)  # From, Reply-To and envelope all forged alike
     assert status == "done" and joined(judge, "g2") == []
     [token] = tokens(judge.db, VICTIM)
     judge.process("g2")
     [asked] = [m for m in judge.all_mail() if m.to == VICTIM and m.subject == "Please confirm: JOIN g2"]
     assert f"CONFIRM {token}" in asked.body and "ignore this mail" in asked.body
-    judge.send(GM, "SIGNON MASTER@g2 gm-secret\nSTART")
-    assert "nobody has joined" in judge.last_to(GM).body
+    judge.send(ALICE, "JOIN g2 alice-pw Alice")
+    judge.send(GM, "SIGNON MASTER@g2 gm-secret\nSTART")  # Alice alone: an auction needs two
+    assert judge.outcome_of("START") == ("error", "TOO_FEW_PLAYERS") and joined(judge, "g2") == [ALICE]
     assert not [m for m in judge.all_mail() if m.to == VICTIM and "g2" in m.subject and "confirm" not in m.subject]
 
 
-@pytest.mark.parametrize("command", ["OBSERVE g1", "TAKEOVER GERMANY@g1 pw", "CREATE g9 pw"])
+@pytest.mark.parametrize("command", ["OBSERVE g1", "TAKEOVER Bob@g1 pw", "CREATE g9 pw"])
 def test_observe_takeover_and_create_wait_for_the_address_to_confirm(judge: Judge, command: str) -> None:
-    judge.send(BOB, "SIGNON G@g1 bob-pw\nRESIGN")
-    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSET OPENING GERMANY")
+    judge.send(BOB, "SIGNON Bob@g1 bob-pw\nRESIGN")
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSET OPENING Bob")
     judge.send(VICTIM, command, confirm=False)  # a forged From: the victim never answers
     assert "waiting for victim@example.org to confirm" in judge.last_to(VICTIM).body
     with judge.db.transaction() as session:
@@ -154,17 +159,17 @@ def test_observe_takeover_and_create_wait_for_the_address_to_confirm(judge: Judg
     assert VICTIM not in joined(judge)
     judge.send(GM, "LIST g9")
     assert "there is no game 'g9'" in judge.last_to(GM).body
-    judge.later(49)
+    judge.later(25)
     judge.process("g1")
-    assert not [m for m in judge.all_mail() if m.to == VICTIM and m.subject == "g1 S1901M results"]
+    assert not [m for m in judge.all_mail() if m.to == VICTIM and m.subject == "g1 L1 results"]
     judge.send(VICTIM, f"CONFIRM {tokens(judge.db, VICTIM)[0]}")  # once it does, it is done
     assert "waiting" not in judge.last_to(VICTIM).body and "ERROR" not in judge.last_to(VICTIM).body
 
 
 def test_set_address_to_a_stranger_waits_for_the_stranger(judge: Judge) -> None:
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\nSET ADDRESS victim@example.org")
+    judge.send(ALICE, "SIGNON Alice@g1 alice-pw\nSET ADDRESS victim@example.org")
     assert joined(judge) == [ALICE, BOB]
-    judge.later(49)
+    judge.later(25)
     judge.process("g1")
     assert [m.subject for m in judge.all_mail() if m.to == VICTIM] == ["Please confirm: SET ADDRESS victim@example.org"]
 
@@ -172,18 +177,18 @@ def test_set_address_to_a_stranger_waits_for_the_stranger(judge: Judge) -> None:
 def test_the_token_is_never_in_a_reply_copied_to_the_requester(judge: Judge) -> None:
     """Mallory signs on to his own game (registered at his address), so the reply is copied to
     him; the JOIN in the same mail names the victim's address."""
-    judge.send(MALLORY, "CREATE own pw")
-    judge.send(VICTIM, "SIGNON MASTER@own pw\nJOIN g1x pw", confirm=False)
-    judge.send(GM, "CREATE g3 gm-secret")
-    judge.send(VICTIM, "SIGNON MASTER@own pw\nJOIN g3 pw", confirm=False)
+    judge.send(MALLORY, "CREATE own pw auction")
+    judge.send(VICTIM, "SIGNON MASTER@own pw\nJOIN g1x pw Victim", confirm=False)
+    judge.send(GM, "CREATE g3 gm-secret auction")
+    judge.send(VICTIM, "SIGNON MASTER@own pw\nJOIN g3 pw Victim", confirm=False)
     [token] = tokens(judge.db, VICTIM)
     assert not [m for m in judge.all_mail() if m.to == MALLORY and token in m.body]
 
 
 def test_an_address_that_confirmed_is_not_asked_again_in_mail_its_mta_vouches_for(judge: Judge) -> None:
-    judge.send(GM, "CREATE g4 gm-secret\nCREATE g5 gm-secret")
-    judge.send("carol@example.org", "JOIN g4 pw")  # asked, and confirms (the harness answers)
-    judge.send("carol@example.org", "JOIN g5 pw", headers=vouching(judge.settings, "carol@example.org"))
+    judge.send(GM, "CREATE g4 gm-secret auction\nCREATE g5 gm-secret auction")
+    judge.send("carol@example.org", "JOIN g4 pw Carol")  # asked, and confirms (the harness answers)
+    judge.send("carol@example.org", "JOIN g5 pw Carol", headers=vouching(judge.settings, "carol@example.org"))
     assert "you joined 'g5'" in judge.last_to("carol@example.org").body
     assert len(tokens(judge.db, "carol@example.org")) == 1
 
@@ -193,11 +198,11 @@ def test_the_token_mail_promises_no_new_request_only_where_the_judges_mta_vouche
                                                                                    authenticates: bool) -> None:
     """Once confirmed, an address is not asked again in mail the judge's MTA vouches for; a judge
     whose MTA does not authenticate asks every time, and its token mail says so, not the promise."""
-    judge = Judge(tmp_path, mta_hostname=MTA, mta_authenticates=authenticates)
-    judge.send(GM, "CREATE g4 gm-secret\nCREATE g5 gm-secret")
-    judge.send("carol@example.org", "JOIN g4 pw")  # asked, and confirms (the harness answers)
+    judge = auction_judge(tmp_path, mta_hostname=MTA, mta_authenticates=authenticates)
+    judge.send(GM, "CREATE g4 gm-secret auction\nCREATE g5 gm-secret auction")
+    judge.send("carol@example.org", "JOIN g4 pw Carol")  # asked, and confirms (the harness answers)
     [asked] = [m for m in judge.all_mail() if m.subject == "Please confirm: JOIN g4"]
-    judge.send("carol@example.org", "JOIN g5 pw", headers=vouching(judge.settings, "carol@example.org"))
+    judge.send("carol@example.org", "JOIN g5 pw Carol", headers=vouching(judge.settings, "carol@example.org"))
     again = len(tokens(judge.db, "carol@example.org")) == 2
     promised = "Once this address has confirmed, the judge no longer asks when you write from it yourself" in asked.body
     said = "so the judge asks each time a request\nwould send a game's mail to an address" in asked.body
@@ -205,7 +210,7 @@ def test_the_token_mail_promises_no_new_request_only_where_the_judges_mta_vouche
 
 
 def test_observers_per_game_are_capped(tmp_path: Path) -> None:
-    judge = two_player_game(Judge(tmp_path, max_observers=2))
+    judge = start_auction(auction_judge(tmp_path, max_observers=2))
     for number in range(3):
         judge.send(f"o{number}@example.org", "OBSERVE g1")
     assert "g1 has 2 observers, the most a game takes" in judge.last_to("o2@example.org").body
@@ -222,19 +227,19 @@ def test_confirmations_mailed_to_one_address_are_limited(judge: Judge) -> None:
 
 
 def test_join_key_guesses_back_off_per_game_and_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    judge = Judge(tmp_path, mta_hostname=MTA)
-    judge.send(GM, "CREATE g1 gm-secret")
+    judge = auction_judge(tmp_path, mta_hostname=MTA)
+    judge.send(GM, "CREATE g1 gm-secret auction")
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSET PRIVATE letmein")
     for attempt in range(5):
-        send_from(judge, MALLORY_IP, MALLORY, f"JOIN g1 pw KEY guess{attempt}")
-        assert judge.outcome_of("JOIN g1 **** KEY ****") == ("error", "WRONG_KEY")
+        send_from(judge, MALLORY_IP, MALLORY, f"JOIN g1 pw Mallory KEY guess{attempt}")
+        assert judge.outcome_of("JOIN g1 **** Mallory KEY ****") == ("error", "WRONG_KEY")
     checked: list[str] = []
     real = passwords.verify_password
     monkeypatch.setattr("judge.service.handlers.anyone.verify_password",
                         lambda password, stored: checked.append(password) or real(password, stored))
-    send_from(judge, MALLORY_IP, MALLORY, "JOIN g1 pw KEY letmein")
-    assert checked == [] and judge.outcome_of("JOIN g1 **** KEY ****") == ("error", "TOO_MANY_FAILURES")
-    send_from(judge, ALICE_IP, ALICE, "JOIN g1 alice-pw KEY letmein")
+    send_from(judge, MALLORY_IP, MALLORY, "JOIN g1 pw Mallory KEY letmein")
+    assert checked == [] and judge.outcome_of("JOIN g1 **** Mallory KEY ****") == ("error", "TOO_MANY_FAILURES")
+    send_from(judge, ALICE_IP, ALICE, "JOIN g1 alice-pw Alice KEY letmein")
     assert checked == ["letmein"] and joined(judge) == [ALICE]
     assert [m for m in judge.all_mail() if m.to == GM and m.subject == "g1: failed JOINs with a wrong key"]
 
@@ -244,18 +249,18 @@ def test_join_key_guesses_back_off_per_game_and_source(tmp_path: Path, monkeypat
 
 def test_the_master_is_told_of_every_takeover_and_of_one_from_a_player_of_another_power(
         tmp_path: Path) -> None:
-    judge = Judge(tmp_path, mta_hostname=MTA)
-    judge.send(GM, "CREATE g1 gm-secret OPEN_TAKEOVER")
-    for address, power in ((ALICE, "FRANCE"), (BOB, "GERMANY"), ("carol@example.org", "ENGLAND")):
-        judge.send(address, f"JOIN g1 pw-{power.lower()} {power}")
+    judge = auction_judge(tmp_path, mta_hostname=MTA)
+    judge.send(GM, "CREATE g1 gm-secret auction OPEN_TAKEOVER")
+    for address, name in ((ALICE, "Alice"), (BOB, "Bob"), ("carol@example.org", "Carol")):
+        judge.send(address, f"JOIN g1 pw-{name.lower()} {name}")
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSTART")
-    send_from(judge, ALICE_IP, ALICE, "SIGNON F@g1 pw-france\nSTATUS")
-    judge.send("carol@example.org", "SIGNON E@g1 pw-england\nRESIGN")
-    send_from(judge, ALICE_IP, "alice2@example.org", "TAKEOVER ENGLAND@g1 second")  # a second address
-    [told] = [m for m in judge.all_mail() if m.to == GM and m.subject == "g1: England taken over"]
+    send_from(judge, ALICE_IP, ALICE, "SIGNON Alice@g1 pw-alice\nSTATUS")
+    judge.send("carol@example.org", "SIGNON Carol@g1 pw-carol\nRESIGN")
+    send_from(judge, ALICE_IP, "alice2@example.org", "TAKEOVER Carol@g1 second")  # a second address
+    [told] = [m for m in judge.all_mail() if m.to == GM and m.subject == "g1: Carol taken over"]
     assert "taken over by alice2@example.org" in told.body and f"alice2@example.org from {ALICE_IP}" in told.body
-    assert "has signed on as France" in told.body
-    judge.send(BOB, "SIGNON G@g1 pw-germany\nRESIGN")
-    send_from(judge, MALLORY_IP, MALLORY, "TAKEOVER GERMANY@g1 mine")
-    [told] = [m for m in judge.all_mail() if m.to == GM and m.subject == "g1: Germany taken over"]
+    assert "has signed on as Alice" in told.body
+    judge.send(BOB, "SIGNON Bob@g1 pw-bob\nRESIGN")
+    send_from(judge, MALLORY_IP, MALLORY, "TAKEOVER Bob@g1 mine")
+    [told] = [m for m in judge.all_mail() if m.to == GM and m.subject == "g1: Bob taken over"]
     assert f"mallory@evil.example from {MALLORY_IP}" in told.body and "signed on as" not in told.body
