@@ -2,7 +2,9 @@
 29.7): an early PROCESS is told in the results and kept in the game's story; ROLLFORWARD never
 discards what was sent after a ROLLBACK, and its notice comes before the results; observers hear
 what the public hears and know second results for what they are; PROCESS and ROLLBACK may name
-the phase they mean.  Everything as mail, through the game service."""
+the phase they mean.  Everything as mail, through the game service, on the test kind's auction g1
+(`tests.support.auction`: Alice, Bob and Carol, lots of 24 hours) but where a kind's own phases are
+the point (Pirates' Proposal's)."""
 
 from __future__ import annotations
 
@@ -12,24 +14,35 @@ import pytest
 from sqlalchemy import select
 
 from judge.store.models import Game, Outbox
-from tests.games.payola.by_mail import ENGLAND, FRANCE, GERMANY, MASTER, play_spring, start, to
 from tests.games.pirates.by_mail import FOUR, address, pirates_game
-from tests.support.harness import Judge
+from tests.support.auction import auction_judge, bid, master, send, start_auction
+from tests.support.harness import Judge, Sent
 from tests.support.people import ALICE, BOB, CAROL, GM, OBSERVER
 
-EARLY = "The game master processed S1901M early, 2026-01-05 12:00 UTC, before its deadline of 2026-01-07 12:00 UTC."
-AGAIN = ("These results replace the earlier results of S1901M, sent 2026-01-05 12:00 UTC: the game master rolled the "
-         "game back to S1901M, and it has been processed again.")
+EARLY = "The game master processed L1 early, 2026-01-05 12:00 UTC, before its deadline of 2026-01-06 12:00 UTC."
+AGAIN = ("These results replace the earlier results of L1, sent 2026-01-05 12:00 UTC: the game master rolled the "
+         "game back to L1, and it has been processed again.")
 
 
 @pytest.fixture
 def judge(tmp_path: Path) -> Judge:
-    """Game g1 with France, Germany and England, started 2026-01-05 12:00 (S1901M's deadline two
-    days later), and an observer."""
-    judge = start(Judge(tmp_path))
+    """Auction g1 with Alice, Bob and Carol, started 2026-01-05 12:00 (L1's deadline a day
+    later), and an observer."""
+    judge = start_auction(auction_judge(tmp_path), players=3)
     judge.send(OBSERVER, "OBSERVE g1")
     judge.new_mail()
     return judge
+
+
+def to(mails: list[Sent], address: str) -> list[Sent]:
+    """The mails of ``mails`` to ``address``."""
+    return [m for m in mails if m.to == address]
+
+
+def play_spring(judge: Judge) -> None:
+    """Alice, Bob and Carol each bid on lot 1, closing L1."""
+    for name, amount in (("Alice", 20), ("Bob", 10), ("Carol", 5)):
+        bid(judge, name, amount)
 
 
 def game_row(judge: Judge) -> Game:
@@ -56,25 +69,23 @@ def last_outbox(judge: Judge) -> int:
 
 
 def test_an_early_process_is_said_in_every_results_mail_and_kept_for_summary(judge: Judge) -> None:
-    judge.send(ALICE, FRANCE + "2 : A PAR - BUR")  # Germany and England have two days left
+    bid(judge, "Alice", 20)  # Bob and Carol have a day left
     judge.new_mail()
-    judge.send(GM, MASTER + "PROCESS")
+    master(judge, "PROCESS")
     mails = judge.new_mail()
-    for reader in (ALICE, BOB, CAROL, OBSERVER):
-        results = next(m for m in to(mails, reader) if m.subject == "g1 S1901M results")
+    for reader in (ALICE, BOB, CAROL, OBSERVER, GM):
+        results = next(m for m in to(mails, reader) if m.subject == "g1 L1 results")
         assert EARLY in results.body
-    chart = next(m for m in to(mails, GM) if m.subject == "g1 S1901M chart")
-    assert EARLY in chart.body
-    assert ("S1901M: processed early by the game master's PROCESS, 2026-01-05 12:00 UTC (deadline was 2026-01-07 "
+    assert ("L1: processed early by the game master's PROCESS, 2026-01-05 12:00 UTC (deadline was 2026-01-06 "
             "12:00 UTC)") in game_row(judge).settings["events"]
 
 
 def test_a_process_after_the_deadline_is_not_called_early(judge: Judge) -> None:
-    judge.send(GM, MASTER + "SET GRACE 24")
-    judge.later(49)  # past the deadline, in the grace period
+    master(judge, "SET GRACE 24")
+    judge.later(25)  # past the deadline, in the grace period
     judge.new_mail()
-    judge.send(GM, MASTER + "PROCESS")
-    results = next(m for m in to(judge.new_mail(), ALICE) if m.subject == "g1 S1901M results")
+    master(judge, "PROCESS")
+    results = next(m for m in to(judge.new_mail(), ALICE) if m.subject == "g1 L1 results")
     assert "early" not in results.body
     assert not [event for event in game_row(judge).settings.get("events", []) if "early" in event]
 
@@ -93,64 +104,53 @@ def test_an_early_process_of_a_pirates_proposal_phase_is_said_to_everyone(tmp_pa
 # -- issue 23.5: ROLLFORWARD never discards what was sent after a ROLLBACK ------------------------------
 
 
-def test_rollforward_is_refused_once_a_power_changed_anything_since_the_rollback(judge: Judge) -> None:
+def test_rollforward_is_refused_once_a_seat_sent_anything_since_the_rollback(judge: Judge) -> None:
     play_spring(judge)
-    judge.send(GM, MASTER + "ROLLBACK")
-    judge.send(ALICE, FRANCE + "9 : A PAR - PIC")  # the players were invited to change their orders
-    judge.send(CAROL, ENGLAND + "ACCEPT E?")
+    master(judge, "ROLLBACK")
+    bid(judge, "Alice", 9)  # the players were invited to change their bids
     judge.new_mail()
-    judge.send(GM, MASTER + "ROLLFORWARD")
+    master(judge, "ROLLFORWARD")
     mails = judge.new_mail()
-    assert ("> ROLLFORWARD\n  ERROR: not undone: since the ROLLBACK, France sent something in this phase; England "
-            "changed money or acceptance lists, which ROLLFORWARD would discard; PROCESS processes S1901M with them "
-            "as they are now") in to(mails, GM)[0].body
-    assert [m.to for m in mails] == [GM]  # no results, no notice
-    judge.send(ALICE, FRANCE + "STATUS")
-    assert "9 : A PAR - PIC" in judge.last_to(ALICE).body  # still stands
-    assert game_row(judge).state == "paused"
-
-
-def test_a_transfer_since_the_rollback_refuses_rollforward(judge: Judge) -> None:
-    play_spring(judge)
-    judge.send(GM, MASTER + "ROLLBACK")
-    judge.send(BOB, GERMANY + "TRANSFER 5 TO FRANCE")
-    judge.send(GM, MASTER + "ROLLFORWARD")
     assert judge.outcome_of("ROLLFORWARD") == ("error", "CHANGED_SINCE_ROLLBACK")
-    assert "Germany" in judge.last_to(GM).body  # who changed something
+    assert ("not undone: since the ROLLBACK, Alice sent something in this phase, which ROLLFORWARD would discard; "
+            "PROCESS processes L1 with them as they are now") in to(mails, GM)[0].body
+    assert [m.to for m in mails] == [GM]  # no results, no notice
+    assert "your bid: 9" in send(judge, "Alice", "STATUS").body  # still stands
+    assert game_row(judge).state == "paused"
 
 
 def test_the_rollforward_is_told_in_its_results_one_mail_per_reader(judge: Judge) -> None:
     play_spring(judge)
-    judge.send(GM, MASTER + "ROLLBACK")
+    master(judge, "ROLLBACK")
     judge.new_mail()
     mark = last_outbox(judge)
-    judge.send(GM, MASTER + "ROLLFORWARD")
+    master(judge, "ROLLFORWARD")
     queued = outbox_since(judge, mark)
     for reader in (ALICE, BOB, CAROL, OBSERVER):
         kinds = [kind for recipient, kind, _ in queued if recipient == reader]
         assert kinds == ["results"], reader
-    results = next(m for m in to(judge.new_mail(), ALICE) if m.subject.startswith("g1 S1901M results"))
-    said = results.body.index("Also in the game master's mail: the game master undid the rollback of S1901M: it is "
+    results = next(m for m in to(judge.new_mail(), ALICE) if m.subject.startswith("g1 L1 results"))
+    said = results.body.index("Also in the game master's mail: the game master undid the rollback of L1: it is "
                               "processed again now")
-    assert said < results.body.index("Orders:")  # why, before what came of it
-    assert "S1901M: the game master's ROLLFORWARD, 2026-01-05 12:00 UTC: S1901M processed again as it was rolled " \
+    assert said < results.body.index("Game g1, lot 1:")  # why, before what came of it
+    assert "L1: the game master's ROLLFORWARD, 2026-01-05 12:00 UTC: L1 processed again as it was rolled " \
         "back" in game_row(judge).settings["events"]
 
 
 def test_what_the_master_announced_before_a_process_is_told_in_its_results_one_mail_per_reader(judge: Judge) -> None:
     mark = last_outbox(judge)
-    judge.send(GM, MASTER + "SET GRACE 12\nPROCESS")
+    master(judge, "SET GRACE 12", "PROCESS")
     for reader in (ALICE, OBSERVER):
         kinds = [kind for recipient, kind, _ in outbox_since(judge, mark) if recipient == reader]
         assert kinds == ["results"], reader
-    results = next(m for m in to(judge.new_mail(), OBSERVER) if m.subject.startswith("g1 S1901M"))
+    results = next(m for m in to(judge.new_mail(), OBSERVER) if m.subject.startswith("g1 L1"))
     assert "Also in the game master's mail: the game master set the grace period" in results.body
 
 
 def test_news_only_some_readers_may_read_is_told_apart_before_the_results(judge: Judge) -> None:
     """A DUMMY's news goes to the player who left too, who reads no results: it is not folded."""
     mark = last_outbox(judge)
-    judge.send(GM, MASTER + "DUMMY GERMANY\nPROCESS")
+    master(judge, "DUMMY Bob", "PROCESS")
     kinds = [kind for recipient, kind, _ in outbox_since(judge, mark) if recipient == ALICE]
     assert kinds == ["announcement", "results"]
     assert [kind for recipient, kind, _ in outbox_since(judge, mark) if recipient == BOB] == ["announcement"]
@@ -161,31 +161,31 @@ def test_news_only_some_readers_may_read_is_told_apart_before_the_results(judge:
 
 def test_observers_are_told_of_pause_resume_deadlines_and_rollback(judge: Judge) -> None:
     for command, news in (("PAUSE", "the game master paused the game"),
-                          ("RESUME", "the game master resumed the game: the deadline of S1901M is"),
-                          ("SET DEADLINE 2026-01-09 18:00", "the game master set the deadline of S1901M to 2026-01-09 "
+                          ("RESUME", "the game master resumed the game: the deadline of L1 is"),
+                          ("SET DEADLINE 2026-01-09 18:00", "the game master set the deadline of L1 to 2026-01-09 "
                                                             "18:00 UTC")):
-        judge.send(GM, MASTER + command)
+        master(judge, command)
         told = to(judge.new_mail(), OBSERVER)
         assert len(told) == 1 and news in told[0].body, command
     play_spring(judge)
     judge.new_mail()
-    judge.send(GM, MASTER + "ROLLBACK")
+    master(judge, "ROLLBACK")
     told = to(judge.new_mail(), OBSERVER)
-    assert len(told) == 1 and "the game master rolled the game back to S1901M" in told[0].body
+    assert len(told) == 1 and "the game master rolled the game back to L1" in told[0].body
     assert ALICE not in told[0].body and BOB not in told[0].body
 
 
 def test_second_results_after_a_rollback_say_they_replace_the_first(judge: Judge) -> None:
     play_spring(judge)
     first = next(m for m in to(judge.new_mail(), OBSERVER) if "results" in m.subject)
-    assert first.subject == "g1 S1901M results" and "replace" not in first.body
-    judge.send(GM, MASTER + "ROLLBACK")
-    judge.send(GM, MASTER + "RESUME")  # every power had submitted: processed again at once
+    assert first.subject == "g1 L1 results" and "replace" not in first.body
+    master(judge, "ROLLBACK")
+    master(judge, "RESUME")  # every seat had bid: processed again at once
     for reader in (OBSERVER, ALICE):
         second = next(m for m in to(judge.new_mail() if reader == OBSERVER else judge.all_mail(), reader)
-                      if m.subject == "g1 S1901M results again, after a rollback")
+                      if m.subject == "g1 L1 results again, after a rollback")
         assert AGAIN in second.body
-    assert "S1901M: the game master's ROLLBACK, 2026-01-05 12:00 UTC: back from F1901M to S1901M" in \
+    assert "L1: the game master's ROLLBACK, 2026-01-05 12:00 UTC: back from L2 to L1" in \
         game_row(judge).settings["events"]
 
 
@@ -193,51 +193,50 @@ def test_a_rolled_back_phase_processed_again_by_process_ends_the_rollbacks_pause
     """ROLLBACK pauses the game "until RESUME or PROCESS": after PROCESS, the next phase's
     deadline fires (it stayed paused, and no deadline ever fired again)."""
     play_spring(judge)
-    judge.send(GM, MASTER + "ROLLBACK")
+    master(judge, "ROLLBACK")
     assert game_row(judge).state == "paused"
-    judge.send(GM, MASTER + "PROCESS S1901M")
+    master(judge, "PROCESS L1")
     game = game_row(judge)
-    assert (game.state, game.phase) == ("active", "F1901M")
-    judge.later(49)
+    assert (game.state, game.phase) == ("active", "L2")
+    judge.later(25)
     judge.process("g1")
-    assert game_row(judge).phase != "F1901M"
+    assert game_row(judge).phase != "L2"
 
 
 # -- issue 29.7: commands that name the phase they mean ------------------------------------------------
 
 
 def test_a_process_naming_a_phase_the_game_has_left_is_refused(judge: Judge) -> None:
-    play_spring(judge)  # the last order came in, and S1901M was processed while the master wrote
+    play_spring(judge)  # the last bid came in, and L1 was processed while the master wrote
     judge.new_mail()
-    judge.send(GM, MASTER + "PROCESS S1901M")
+    master(judge, "PROCESS L1")
     mails = judge.new_mail()
-    assert "> PROCESS S1901M\n  ERROR: not processed: g1 is not in S1901M: it is in F1901M" in to(mails, GM)[0].body
-    assert not [m for m in mails if "results" in m.subject] and game_row(judge).phase == "F1901M"
-    judge.send(GM, MASTER + "process f1901m")
-    assert "> process f1901m\n  OK: F1901M processed" in judge.last_to(GM).body
+    assert "> PROCESS L1\n  ERROR: not processed: g1 is not in L1: it is in L2" in to(mails, GM)[0].body
+    assert not [m for m in mails if "results" in m.subject] and game_row(judge).phase == "L2"
+    assert "> process l2\n  OK: L2 processed" in master(judge, "process l2").body
 
 
 def test_process_takes_one_phase_name_or_none(judge: Judge) -> None:
-    judge.send(GM, MASTER + "PROCESS S1901M F1901M")
-    assert judge.outcome_of("PROCESS S1901M F1901M") == ("error", "SYNTAX")
-    assert game_row(judge).phase == "S1901M"
+    master(judge, "PROCESS L1 L2")
+    assert judge.outcome_of("PROCESS L1 L2") == ("error", "SYNTAX")
+    assert game_row(judge).phase == "L1"
 
 
 def test_rollback_names_the_phase_to_go_back_to(judge: Judge) -> None:
     play_spring(judge)
-    judge.later(49)
-    judge.process("g1")  # F1901M at its deadline
+    judge.later(25)
+    judge.process("g1")  # L2 at its deadline
     after = game_row(judge).phase
     judge.new_mail()
-    judge.send(GM, MASTER + f"ROLLBACK {after}")  # the phase the game is in is not one to go back to
+    master(judge, f"ROLLBACK {after}")  # the phase the game is in is not one to go back to
     assert judge.outcome_of(f"ROLLBACK {after}") == ("error", "NOT_PROCESSED")
-    assert "F1901M (the one before)" in judge.last_to(GM).body  # the phase it may name
+    assert "L2 (the one before)" in judge.last_to(GM).body  # the phase it may name
     assert game_row(judge).phase == after and not to(judge.new_mail(), ALICE)
-    judge.send(GM, MASTER + "ROLLBACK S1901M")  # as DPjudge's: back to the phase named, two phases back
-    assert judge.outcome_of("ROLLBACK S1901M") == ("ok", None)
-    assert game_row(judge).phase == "S1901M" and game_row(judge).state == "paused"
-    judge.send(ALICE, FRANCE + "STATUS")
-    assert "2 : A PAR - BUR" in judge.last_to(ALICE).body and "your balance: 48 AgP" in judge.last_to(ALICE).body
+    master(judge, "ROLLBACK L1")  # as DPjudge's: back to the phase named, two phases back
+    assert judge.outcome_of("ROLLBACK L1") == ("ok", None)
+    assert game_row(judge).phase == "L1" and game_row(judge).state == "paused"
+    status = send(judge, "Alice", "STATUS").body
+    assert "your bid: 20" in status and "your coins: 100, lots won: 0" in status  # as L1 was before it was sold
 
 
 def test_a_pirates_proposal_process_names_its_phases(tmp_path: Path) -> None:
