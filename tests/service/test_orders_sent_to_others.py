@@ -2,7 +2,7 @@
 ruling M58): a mail whose To or Cc names anyone besides the judge is read for everything that is
 not an order of the game (press, STATUS, sign-on), but no letter or correction in it is taken, each
 such line saying why, and the phase's one correction (17.1, M35) is not used up by it.  A kind that
-says nothing of it (Payola) reads a copied mail's orders as ever."""
+says nothing of it (the test kind's auction, as Payola) reads a copied mail's orders as ever."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from sqlalchemy import select
 
 from judge.games.machiavelli import lifecycle
 from judge.store.models import Game
-from tests.service.every_kind import MACHIAVELLI, PAYOLA
+from tests.service.every_kind import AUCTION, MACHIAVELLI
+from tests.support.auction import auction_judge
 from tests.support.harness import Judge
 
 
@@ -57,8 +58,8 @@ def test_m58_the_judges_own_address_however_written_is_no_other(tmp_path: Path) 
     assert MACHIAVELLI.kept(judge, "SP1454A") == ["letter"]
 
 
-def test_a_kind_that_reads_any_mails_orders_takes_a_copied_sheet(tmp_path: Path) -> None:
-    judge = PAYOLA.begin(Judge(tmp_path))
-    PAYOLA.send(judge, 0, "2 : A PAR - BUR", headers={"Cc": "bob@example.org"})
-    assert judge.outcome_of("2 : A PAR - BUR")[0] == "ok"
-    assert PAYOLA.kept(judge, "S1901M") == ["sheet"]
+def test_a_kind_that_reads_any_mails_orders_takes_a_copied_one(tmp_path: Path) -> None:
+    judge = AUCTION.begin(auction_judge(tmp_path))
+    AUCTION.send(judge, 0, "BID 10", headers={"Cc": "bob@example.org"})
+    assert judge.outcome_of("BID 10")[0] == "ok"
+    assert AUCTION.kept(judge, "L1") == ["bid"]
