@@ -166,7 +166,7 @@ SECRETS_PUBLISHED = {"2.5", "3.6", "4.4", "4.5", "5.7", "6.3"}
 """The rules that say what is secret and what is published: accounts (2.5), offers (3.6),
 acceptance lists (4.4, 4.5), statements (5.7), a Tin Cup game's sight (6.3)."""
 CITATION = re.compile(r"\b[Rr]ules? (\d+(?:\.\d+)?(?:(?:, |,? and |,? or |-)\d+(?:\.\d+)?)*)")
-TEXTS = Path(__file__).resolve().parents[2] / "judge"
+TEXTS = Path(__file__).resolve().parents[3] / "judge"
 
 
 def citations() -> list[tuple[str, str, list[str]]]:
