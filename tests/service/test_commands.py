@@ -1,167 +1,79 @@
-"""Player and game-master commands by mail, one behaviour each."""
+"""Player and game-master commands of the host by mail, one behaviour each, played on the test kind's
+auction g1 (the fixture ``auction``: Alice and Bob, lot L1 on sale, due 24 hours after its start)."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from judge.service.app import tick
+from judge.service.handlers import receive
+from tests.support.auction import bid, master, send, state
+from tests.support.harness import Judge, raw_mail
+from tests.support.people import ALICE, BOB, GM
 
-from tests.support.harness import Judge, start_game
-from tests.support.people import GM
 
-ALICE, BOB = "alice@example.org", "bob@example.org"
-
-
-def test_mail_from_another_address_is_answered_there_with_a_copy_to_the_registered_one(judge: Judge) -> None:
-    judge.send("alice@elsewhere.example", "SIGNON F@g1 alice-pw\nSTATUS")
-    mails = judge.new_mail()
+def test_mail_from_another_address_is_answered_there_with_a_copy_to_the_registered_one(auction: Judge) -> None:
+    auction.send("alice@elsewhere.example", "SIGNON Alice@g1 alice-pw\nSTATUS")
+    mails = auction.new_mail()
     assert sorted(m.to for m in mails) == ["alice@elsewhere.example", ALICE]
-    assert all("your balance: 48 AgP" in m.body for m in mails)
+    assert all("your coins: 100" in m.body for m in mails)
 
 
-def test_press_goes_to_the_named_powers_only_and_says_who_sent_it(judge: Judge) -> None:
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\nPRESS TO G\nLet us share Belgium.\nENDPRESS\nSTATUS")
-    mails = {m.to: m for m in judge.new_mail()}
-    assert "Press in g1 from France (to you alone):" in mails[BOB].body and "Let us share Belgium." in mails[BOB].body
-    assert "press sent to Germany" in mails[ALICE].body
+def test_press_goes_to_the_named_seats_only_and_says_who_sent_it(auction: Judge) -> None:
+    send(auction, "Alice", "PRESS TO Bob", "Let us share the lots.", "ENDPRESS", "STATUS")
+    mails = {m.to: m for m in auction.new_mail()}
+    assert "Press in g1 from Alice (to you alone):" in mails[BOB].body and "Let us share the lots." in mails[BOB].body
+    assert "press sent to Bob" in mails[ALICE].body
     assert set(mails) == {ALICE, BOB}
 
 
-def test_list_shows_who_submitted_but_never_what(judge: Judge) -> None:
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\n7 : A PAR - BUR")
-    judge.send("stranger@example.org", "LIST g1")
-    body = judge.new_mail()[-1].body
-    assert "France: played, submitted" in body and "Germany: played, waiting" in body and "Italy: dummy" in body
-    assert "A PAR" not in body and "7 :" not in body
+def test_list_shows_the_seats_but_never_what_they_sent(auction: Judge) -> None:
+    bid(auction, "Alice", 37)
+    auction.send("stranger@example.org", "LIST g1")
+    body = auction.new_mail()[-1].body
+    assert "Alice: played" in body and "Bob: played" in body
+    assert "BID" not in body and "37" not in body
 
 
-def test_accept_persists_and_status_shows_the_sheet_in_force(judge: Judge) -> None:
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\nACCEPT FG?\n3 : A PAR - BUR\n2 $")
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\nACCEPT FFG\nSTATUS")
-    body = judge.new_mail()[-1].body
-    assert judge.outcome_of("ACCEPT FFG") == ("error", "BAD_LIST")  # F twice
-    assert "your acceptance list: FG?" in body and "3 : A PAR - BUR" in body and "2 $" in body
+def test_password_change_and_resign(auction: Judge) -> None:
+    send(auction, "Bob", "SET PASSWORD new-pw")
+    auction.send(BOB, "SIGNON Bob@g1 bob-pw\nSTATUS")
+    assert auction.outcome_of("SIGNON Bob@g1 ****") == ("error", "SIGNON_REFUSED")
+    auction.send(BOB, "SIGNON Bob@g1 new-pw\nRESIGN")
+    assert auction.outcome_of("RESIGN")[0] == "ok"
+    auction.new_mail()
+    master(auction, "PROCESS")
+    mails = auction.new_mail()
+    assert [m.to for m in mails if m.subject == "g1 L1 results"] == [ALICE, GM]  # no more results to Bob
 
 
-def test_a_sheet_with_a_bad_line_is_rejected_whole_and_the_old_one_stays(judge: Judge) -> None:
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\n3 : A PAR - BUR")
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\n4 : A MAR - SPA\n5 : A PAR - XXX\nSTATUS")
-    body = judge.new_mail()[-1].body
-    assert judge.outcome_of("4 : A MAR - SPA") == ("ignored", "SHEET_REFUSED")
-    assert judge.outcome_of("5 : A PAR - XXX") == ("error", "BAD_OFFER")
-    assert "your current sheet/orders:\n    3 : A PAR - BUR" in body
+def test_pause_stops_deadlines_and_resume_restarts_them(auction: Judge) -> None:
+    master(auction, "PAUSE")
+    auction.later(100)
+    assert auction.process("g1") == "g1 is paused: nothing to process"
+    # Resumed 100 hours after the start (2026-01-05 12:00), past the deadline: now + 24 hours (a lot).
+    assert "game resumed; deadline 2026-01-10 16:00 UTC" in master(auction, "RESUME").body
+    assert "deadline set to 2026-01-10 12:00 UTC" in master(auction, "SET DEADLINE 2026-01-10 13:00 +01:00").body
 
 
-def test_password_change_and_resign(judge: Judge) -> None:
-    judge.send(BOB, "SIGNON G@g1 bob-pw\nSET PASSWORD new-pw")
-    judge.send(BOB, "SIGNON G@g1 bob-pw\nSTATUS")
-    assert judge.outcome_of("SIGNON G@g1 ****") == ("error", "SIGNON_REFUSED")
-    judge.send(BOB, "SIGNON G@g1 new-pw\nRESIGN")
-    assert "your power is now a dummy" in judge.last_to(BOB).body
-    judge.new_mail()
-    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPROCESS")
-    assert "Germany" not in {m.subject for m in judge.new_mail() if m.to == BOB}  # no more results to Bob
-
-
-def test_pause_stops_deadlines_and_resume_restarts_them(judge: Judge) -> None:
-    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPAUSE")
-    judge.later(100)
-    assert judge.process("g1") == "g1 is paused: nothing to process"
-    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nRESUME")
-    # Resumed 100 hours after the start (2026-01-05 12:00), past the deadline: now + 48 hours.
-    assert "game resumed; deadline 2026-01-11 16:00 UTC" in judge.last_to(GM).body
-    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSET DEADLINE 2026-01-10 13:00 +01:00")
-    assert "deadline set to 2026-01-10 12:00 UTC" in judge.last_to(GM).body
-
-
-def test_players_cannot_use_master_commands(judge: Judge) -> None:
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\nPROCESS\nROLLBACK\nDUMMY GERMANY")
-    judge.new_mail()
-    assert [judge.outcome_of(line) for line in ("PROCESS", "ROLLBACK", "DUMMY GERMANY")] == [
+def test_players_cannot_use_master_commands(auction: Judge) -> None:
+    send(auction, "Alice", "PROCESS", "ROLLBACK", "DUMMY Bob")
+    assert [auction.outcome_of(line) for line in ("PROCESS", "ROLLBACK", "DUMMY Bob")] == [
         ("error", "MASTER_ONLY")] * 3
 
 
-def test_rule_6_7_zero_sum_game_money(tmp_path: Path) -> None:
-    """Start: 10 AgP per center, no tax income; at the end of the Fall turn the bribes paid to a
-    power's units are deposited to it, and a first capture of a neutral center earns 10."""
-    judge = start_game(Judge(tmp_path), "z1", "ZEROSUM")
-    start = next(m for m in judge.new_mail() if m.subject == "z1 starts" and m.to == ALICE)
-    assert "Your balance: 30 AgP" in start.body
-    # Germany bribes France's army into Burgundy (4 AgP); France moves its fleet towards Belgium.
-    judge.send(BOB, "SIGNON G@z1 bob-pw\n4 : A PAR - BUR\n0 : F KIE - HOL")
-    judge.send(ALICE, "SIGNON F@z1 alice-pw\n1 : F BRE - PIC")
-    judge.send(BOB, "SIGNON G@z1 bob-pw\n0 : F HOL H")
-    judge.send(ALICE, "SIGNON F@z1 alice-pw\n1 : F PIC - BEL")
-    judge.send(ALICE, "SIGNON F@z1 alice-pw\nSTATUS")
-    status = judge.new_mail()[-1].body
-    # France: 30 - 1 - 1 (own bribes) + 4 + 1 + 1 (paid to its units this year) + 10 (first capture of BEL)
-    assert "your balance: 44 AgP" in status
-    judge.send(BOB, "SIGNON G@z1 bob-pw\nSTATUS")
-    # Germany: 30 - 4 + 0 + 10 (first capture of HOL)
-    assert "your balance: 36 AgP" in judge.new_mail()[-1].body
+def test_tick_applies_mail_accepted_before_the_deadline_before_processing_it(auction: Judge) -> None:
+    # The bid got its 250 (it is stored) just before the deadline, but was not applied yet.
+    auction.later(23.9)
+    receive(auction.db, raw_mail(ALICE, "SIGNON Alice@g1 alice-pw\nBID 5"), auction.now)
+    auction.later(0.2)
+    lines = tick(auction.db, auction.settings, auction.now)
+    assert lines[0].endswith(" done (game g1)") and "g1 L1 processed; next L2" in lines
+    auction.process("g1")  # delivers the mail
+    results = [m for m in auction.new_mail() if m.to == ALICE and m.subject == "g1 L1 results"]
+    assert "lot 1: bought by Alice for 5" in results[0].body
 
 
-def test_signon_with_the_powers_initial(judge: Judge) -> None:
-    judge.send(ALICE, "signon Fg1 alice-pw\nstatus")
-    body = judge.new_mail()[-1].body
-    assert judge.outcome_of("signon Fg1 ****") == ("ok", None) and "your balance: 48 AgP" in body
-
-
-def test_tick_applies_mail_accepted_before_the_deadline_before_processing_it(judge: Judge) -> None:
-    from judge.service.app import tick
-    from judge.service.handlers import receive
-    from tests.support.harness import raw_mail
-
-    # The sheet got its 250 (it is stored) just before the deadline, but was not applied yet.
-    judge.later(47.9)
-    receive(judge.db, raw_mail(ALICE, "SIGNON F@g1 alice-pw\n5 : A PAR - BUR"), judge.now)
-    judge.later(0.2)
-    lines = tick(judge.db, judge.settings, judge.now)
-    assert lines[0].endswith(" done (game g1)") and "g1 S1901M processed; next F1901M" in lines
-    judge.process("g1")  # delivers the mail
-    results = [m for m in judge.new_mail() if m.to == ALICE and m.subject == "g1 S1901M results"]
-    assert "France: A PAR - BUR\n" in results[0].body
-
-
-def test_victory_at_eighteen_centers_ends_the_game_and_publishes_everything(judge: Judge) -> None:
-    from sqlalchemy import select
-
-    from judge.engine.notation import position_from_data, position_to_data
-    from judge.service import host as lifecycle
-    from judge.store.models import Game
-
-    french = ["BEL", "BRE", "MAR", "PAR", "POR", "SPA", "LON", "LVP", "EDI", "HOL", "DEN", "KIE", "MUN", "TUN",
-              "NWY", "NAP", "ROM"]
-    with judge.db.transaction() as session:  # a Fall with France at 17 centers, one move from an 18th
-        game = session.scalar(select(Game).where(Game.name == "g1"))
-        assert game is not None
-        row = lifecycle.current_phase(session, game)
-        assert row is not None
-        position, _ = position_from_data({
-            "phase": "F1905M", "units": {"FRANCE": ["A NWY", "A FIN", "F SKA"], "GERMANY": ["A SWE"]},
-            "centers": {"FRANCE": french, "GERMANY": ["SWE", "BER"]}})
-        row.name, row.position, game.phase = "F1905M", position_to_data(position), "F1905M"
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\n3 : A NWY - SWE\n3 : A FIN S A NWY - SWE\n3 : F SKA S A NWY - SWE")
-    judge.send(BOB, "SIGNON G@g1 bob-pw\n1 : A SWE H")  # both sent: processed at once
-    judge.send(BOB, "SIGNON G@g1 bob-pw\nA SWE D")  # the only retreat: processed at once
-    mails = judge.new_mail()
-    results = next(m for m in mails if m.subject == "g1 F1905R results" and m.to == ALICE)
-    assert "France has won the game." in results.body
-    ended = [m for m in mails if m.subject == "g1 has ended"]
-    assert {m.to for m in ended} == {ALICE, BOB, GM}
-    assert "France has won with 18 supply centers" in ended[0].body and "3 : A NWY - SWE" in ended[0].body
-    with judge.db.transaction() as session:
-        game = session.scalar(select(Game).where(Game.name == "g1"))
-        assert game is not None and (game.state, game.winner) == ("finished", "FRANCE")
-
-
-def test_clear_withdraws_the_sheet_so_the_phase_waits_again(judge: Judge) -> None:
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\n3 : A PAR - BUR\nCLEAR")
-    judge.send(BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - RUH")
-    assert not [m for m in judge.new_mail() if m.subject == "g1 S1901M results"]  # France has nothing in
-    judge.send("x@example.org", "LIST g1")
-    assert "France: played, waiting" in judge.new_mail()[-1].body
-
-
-def test_a_power_made_dummy_can_no_longer_sign_on(judge: Judge) -> None:
-    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nDUMMY GERMANY")
-    judge.send(BOB, "SIGNON G@g1 bob-pw\n4 : A MUN - RUH")
-    assert judge.outcome_of("SIGNON G@g1 ****") == ("error", "NO_LONGER_YOURS")
+def test_a_seat_made_dummy_can_no_longer_sign_on(auction: Judge) -> None:
+    master(auction, "DUMMY Bob")
+    auction.send(BOB, "SIGNON Bob@g1 bob-pw\nBID 4")
+    assert auction.outcome_of("SIGNON Bob@g1 ****") == ("error", "NO_LONGER_YOURS")
+    assert state(auction) == ("active", "L1")
