@@ -1,11 +1,11 @@
 """A player's later mail is never replaced by an earlier one, whatever order the mail server
 delivers them in (issue 24, item 1).  With the judge down, Postfix holds a player's successive
-sheets and then delivers them in the order of its queue files, not in the order it took them.
+bids and then delivers them in the order of its queue files, not in the order it took them.
 
 Each mail here is handed over as the judge's MTA (``MTA``) hands it: its ``Received:`` line on
 top says when the MTA accepted it, and that is the mail's place among the seat's mail.  The Date
-header, the sender's clock, says the opposite in these tests, and is not what decides.
-"""
+header, the sender's clock, says the opposite in these tests, and is not what decides.  Played on
+the test kind's auction g1 (`tests.support.auction`: Alice and Bob)."""
 
 from __future__ import annotations
 
@@ -14,15 +14,18 @@ from email.utils import format_datetime
 from pathlib import Path
 from typing import NamedTuple
 
-from sqlalchemy import select
-
-from judge.games.payola.store import PayolaSeat
-from judge.store.models import Player
-from tests.support.harness import Answer, Judge, raw_mail, two_player_game
+from tests.support.auction import auction_judge, send, start_auction
+from tests.support.harness import Answer, Judge, raw_mail
+from tests.support.people import ALICE, BOB
 
 MTA = "mx.example.net"
-GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"
-FRANCE = "SIGNON FRANCE@g1 alice-pw\n"
+ALICE_SIGNON = "SIGNON Alice@g1 alice-pw\n"
+
+
+def started(tmp_path: Path) -> Judge:
+    judge = start_auction(auction_judge(tmp_path, mta_hostname=MTA))
+    judge.new_mail()
+    return judge
 
 
 def held_mail(sender: str, body: str, accepted: datetime) -> bytes:
@@ -31,7 +34,7 @@ def held_mail(sender: str, body: str, accepted: datetime) -> bytes:
     line = (f"Received: from client.example (client.example [198.51.100.7])\r\n\tby {MTA} (Postfix) with ESMTP id "
             f"4F2A;\r\n\t{format_datetime(accepted.replace(tzinfo=UTC))}\r\n").encode()
     dated = format_datetime((datetime(2026, 1, 7) - (accepted - datetime(2026, 1, 5))).replace(tzinfo=UTC))
-    return line + raw_mail(sender, body, subject="sheet", headers={"Date": dated})
+    return line + raw_mail(sender, body, subject="bid", headers={"Date": dated})
 
 
 class Delivered(NamedTuple):
@@ -58,81 +61,35 @@ def deliver(judge: Judge, mails: list[tuple[str, str]], order: list[int],
     return answers
 
 
-def status(judge: Judge, sender: str = ALICE, signon: str = FRANCE) -> str:
-    judge.send(sender, f"{signon}STATUS", subject="status")
-    return judge.last_to(sender).body
-
-
-def test_five_sheets_delivered_in_scrambled_order_keep_the_last_one(tmp_path: Path) -> None:
-    judge = two_player_game(Judge(tmp_path, mta_hostname=MTA))
-    sheets = [(ALICE, f"{FRANCE}{n} : A PAR - BUR\n{n} : F BRE - MAO") for n in range(1, 6)]
-    answers = deliver(judge, sheets, [2, 4, 1, 5, 3])
-    assert "your current sheet/orders:\n    5 : A PAR - BUR\n    5 : F BRE - MAO" in status(judge)
-    applied = [n for n, answer in zip([2, 4, 1, 5, 3], answers, strict=True)
-               if answer.codes() >= {("ok", "SHEET_ACCEPTED")}]
+def test_five_bids_delivered_in_scrambled_order_keep_the_last_one(tmp_path: Path) -> None:
+    judge = started(tmp_path)
+    bids = [(ALICE, f"{ALICE_SIGNON}BID {n}") for n in range(1, 6)]
+    answers = deliver(judge, bids, [2, 4, 1, 5, 3])
+    assert "your bid: 5" in send(judge, "Alice", "STATUS").body
+    applied = [n for n, answer in zip([2, 4, 1, 5, 3], answers, strict=True) if answer.codes(f"BID {n}") == {
+        ("ok", None)}]
     assert applied == [2, 4, 5]  # each the latest so far when it came; 1 and 3 came after a later one
     late = answers[2]  # the first mail, delivered after the fourth
-    assert late.codes("1 : A PAR - BUR") == {("ignored", "SUPERSEDED")}
+    assert late.codes("BID 1") == {("ignored", "SUPERSEDED")}
     assert "2026-01-05 11:51:00 UTC" in late.body and "2026-01-05 11:54:00 UTC" in late.body  # its time, the later's
 
 
-def test_after_an_outage_longer_than_max_lateness_the_last_sheet_is_still_kept(tmp_path: Path) -> None:
+def test_after_an_outage_longer_than_max_lateness_the_last_bid_is_still_kept(tmp_path: Path) -> None:
     """A deadline is not told by a time more than ``max_lateness`` old (a clock gone wrong), but
     the order of one seat's mail is: they all come from the same MTA's clock."""
-    judge = two_player_game(Judge(tmp_path, mta_hostname=MTA))
-    sheets = [(ALICE, f"{FRANCE}{n} : A PAR - BUR") for n in range(1, 6)]
-    deliver(judge, sheets, [2, 4, 1, 5, 3], held=timedelta(days=3))
-    assert "your current sheet/orders:\n    5 : A PAR - BUR" in status(judge)
-
-
-def test_older_orders_do_not_replace_newer_ones(tmp_path: Path) -> None:
-    judge = Judge(tmp_path, mta_hostname=MTA)
-    judge.send(GM, "CREATE g1 gm-secret standard LOYAL_UNITS")
-    judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
-    judge.send(BOB, "JOIN g1 bob-pw GERMANY")
-    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSTART")
-    orders = [(ALICE, f"{FRANCE}A PAR - {place}") for place in ("PIC", "GAS", "BUR")]
-    answers = deliver(judge, orders, [3, 1, 2])
-    assert "your orders:\n    A PAR - BUR" in status(judge)
-    assert all(answer.codes("A PAR - " + place) == {("ignored", "SUPERSEDED")}
-               for answer, place in zip(answers[1:], ("PIC", "GAS"), strict=True))
-
-
-def test_an_older_acceptance_list_vote_clear_or_wait_replaces_nothing_newer(tmp_path: Path) -> None:
-    judge = two_player_game(Judge(tmp_path, mta_hostname=MTA))
-    mails = [(ALICE, f"{FRANCE}CLEAR"), (ALICE, f"{FRANCE}ACCEPT EFGIART\nVOTE DRAW\nWAIT"),
-             (ALICE, f"{FRANCE}ACCEPT FGEIART\nVOTE NONE\nNOWAIT\n2 : A PAR - PIC")]
-    answers = deliver(judge, mails, [3, 2, 1])
-    shown = status(judge)
-    assert "your acceptance list: FGEIART" in shown and "sheet/orders:\n    2 : A PAR - PIC" in shown
-    with judge.db.transaction() as session:
-        assert session.scalar(select(PayolaSeat.vote).join(Player, Player.id == PayolaSeat.player_id)
-                              .where(Player.address == ALICE)) is None
-    for line in ("ACCEPT EFGIART", "VOTE DRAW", "WAIT"):
-        assert answers[1].codes(line) == {("ignored", "SUPERSEDED")}, line
-    assert answers[2].codes("CLEAR") == {("ignored", "SUPERSEDED")}
-    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPROCESS")  # WAIT would have held the phase: NOWAIT stands
-    assert "g1 S1901M results" in [mail.subject for mail in judge.new_mail()]
-
-
-def test_an_older_mail_still_transfers_money(tmp_path: Path) -> None:
-    """A TRANSFER is not something a later mail replaces: it is applied as it comes."""
-    judge = two_player_game(Judge(tmp_path, mta_hostname=MTA))
-    mails = [(ALICE, f"{FRANCE}TRANSFER 5 TO GERMANY\n1 : A PAR - BUR"), (ALICE, f"{FRANCE}2 : A PAR - PIC")]
-    answers = deliver(judge, mails, [2, 1])
-    late = answers[1]
-    assert "5 AgP sent to Germany" in late.body and late.codes("TRANSFER 5 TO GERMANY") == {("ok", None)}
-    assert late.codes("1 : A PAR - BUR") == {("ignored", "SUPERSEDED")}
-    assert "sheet/orders:\n    2 : A PAR - PIC" in status(judge)
+    judge = started(tmp_path)
+    bids = [(ALICE, f"{ALICE_SIGNON}BID {n}") for n in range(1, 6)]
+    deliver(judge, bids, [2, 4, 1, 5, 3], held=timedelta(days=3))
+    assert "your bid: 5" in send(judge, "Alice", "STATUS").body
 
 
 def test_a_seat_is_one_whoever_writes_for_it_and_other_seats_are_their_own(tmp_path: Path) -> None:
-    """The mail of a seat is ordered as one, from whatever address it comes; another power's
+    """The mail of a seat is ordered as one, from whatever address it comes; another seat's
     older mail is nothing to it."""
-    judge = two_player_game(Judge(tmp_path, mta_hostname=MTA))
-    mails = [(ALICE, f"{FRANCE}1 : A PAR - BUR"), ("alice@work.example", f"{FRANCE}2 : A PAR - PIC"),
-             (BOB, "SIGNON GERMANY@g1 bob-pw\nACCEPT GFEIART")]
+    judge = started(tmp_path)
+    mails = [(ALICE, f"{ALICE_SIGNON}BID 1"), ("alice@work.example", f"{ALICE_SIGNON}BID 2"),
+             (BOB, "SIGNON Bob@g1 bob-pw\nWAIT")]
     answers = deliver(judge, mails, [2, 3, 1])
-    assert "sheet/orders:\n    2 : A PAR - PIC" in status(judge)
-    assert answers[1].codes("ACCEPT GFEIART") == {("ok", None)}  # Germany's, older than France's second
-    assert answers[2].codes("1 : A PAR - BUR") == {("ignored", "SUPERSEDED")}
+    assert "your bid: 2" in send(judge, "Alice", "STATUS").body
+    assert answers[1].codes("WAIT") == {("ok", "WAITING")}  # Bob's, older than Alice's second
+    assert answers[2].codes("BID 1") == {("ignored", "SUPERSEDED")}
