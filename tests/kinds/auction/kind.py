@@ -179,7 +179,8 @@ class Auction(api.NamedSeats, api.GameKind):
         sale = after.sales[-1]
         if not after.over:
             api.open_phase(session, game, f"L{after.lot}", core.to_data(after), now)
-        api.log_on_commit(session, log, "game %s %s processed (%s)", game.name, row.name, closing.cause)
+        api.log_on_commit(session, log, "game %s %s processed (%s); %s", game.name, row.name, closing.cause,
+                          "the game has ended" if after.over else f"next {game.phase}")
         readers: list[tuple[str, str | None]] = [(player.address, seat) for seat, player in
                                                  api.seats(session, game).items() if player.address and
                                                  api.is_played(player)]
