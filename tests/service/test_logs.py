@@ -25,9 +25,10 @@ from judge.service.config import Settings
 from judge.service.handlers import receive
 from judge.service.handlers.mail import apply_run
 from judge.service.logs import RepeatFilter
+from tests.support.auction import auction_judge, start_auction
 from tests.support.clock import Clock
 from tests.support.daemon import Running
-from tests.support.harness import Judge, fresh_database_url, raw_mail, two_player_game
+from tests.support.harness import Judge, fresh_database_url, raw_mail
 from tests.support.people import GM
 from tests.support.ports import free_port
 from tests.support.relay import Relay
@@ -38,20 +39,23 @@ ALICE, BOB = "alice@example.org", "bob@example.org"
 
 @pytest.fixture
 def judge(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> Judge:
+    """The test kind's auction g1 (`tests.support.auction`): Alice and Bob, lots of 24 hours."""
     caplog.set_level(logging.INFO, logger="judge")
-    return two_player_game(Judge(tmp_path))
+    judge = start_auction(auction_judge(tmp_path))
+    judge.new_mail()
+    return judge
 
 
 def processed(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [record.getMessage() for record in caplog.records if " processed (" in record.getMessage()]
 
 
-def test_a_phase_processed_because_all_sheets_are_in_is_logged_with_its_cause(
+def test_a_phase_processed_because_all_bids_are_in_is_logged_with_its_cause(
         judge: Judge, caplog: pytest.LogCaptureFixture) -> None:
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR")
+    judge.send(ALICE, "SIGNON Alice@g1 alice-pw\nBID 2")
     assert processed(caplog) == []
-    judge.send(BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - RUH")
-    assert processed(caplog) == ["game g1 S1901M processed (all submitted); next F1901M"]
+    judge.send(BOB, "SIGNON Bob@g1 bob-pw\nBID 1")
+    assert processed(caplog) == ["game g1 L1 processed (all submitted); next L2"]
 
 
 def test_the_masters_process_and_the_deadline_are_logged_and_a_preview_is_not(
@@ -59,40 +63,40 @@ def test_the_masters_process_and_the_deadline_are_logged_and_a_preview_is_not(
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPREVIEW")
     assert processed(caplog) == []  # processed in a savepoint that is rolled back: it never happened
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPROCESS")
-    judge.later(49)
+    judge.later(25)
     judge.process("g1")
-    assert processed(caplog) == ["game g1 S1901M processed (master's PROCESS); next F1901M",
-                                 "game g1 F1901M processed (deadline); next S1902M"]
+    assert processed(caplog) == ["game g1 L1 processed (master's PROCESS); next L2",
+                                 "game g1 L2 processed (deadline); next L3"]
 
 
 def test_a_phase_every_power_sent_but_a_wait_held_to_its_deadline_is_logged_as_processed_at_its_deadline(
         judge: Judge, caplog: pytest.LogCaptureFixture) -> None:
-    """Payola's WAIT: the phase is processed at its deadline, not when the last power submits;
-    complete as it was, what processed it was the deadline."""
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR\nWAIT")
-    judge.send(BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - RUH")
+    """A WAIT: the phase is processed at its deadline, not when the last seat submits; complete as
+    it was, what processed it was the deadline."""
+    judge.send(ALICE, "SIGNON Alice@g1 alice-pw\nBID 2\nWAIT")
+    judge.send(BOB, "SIGNON Bob@g1 bob-pw\nBID 1")
     assert processed(caplog) == []
-    judge.later(49)
+    judge.later(25)
     judge.tick()
-    assert processed(caplog) == ["game g1 S1901M processed (deadline); next F1901M"]
+    assert processed(caplog) == ["game g1 L1 processed (deadline); next L2"]
 
 
 def test_a_phase_processed_in_a_mail_that_is_then_quarantined_is_not_logged(
         judge: Judge, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
-    from judge.games.payola import lifecycle
     from judge.service.handlers import conversation
+    from tests.kinds.auction.kind import Auction
 
     calls: list[str] = []
-    process_phase = lifecycle.process_phase
+    process = Auction.process
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         calls.append(args[-1].cause)  # the closing
-        return process_phase(*args, **kwargs)
+        return process(*args, **kwargs)
 
     def fail_after(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom after the phase")
 
-    monkeypatch.setattr(lifecycle, "process_phase", counted)
+    monkeypatch.setattr(Auction, "process", counted)
     monkeypatch.setattr(conversation, "reply_subject", fail_after)  # after the commands, before the reply
     judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPROCESS")
     assert calls == ["master's PROCESS"] and processed(caplog) == []
@@ -112,7 +116,7 @@ def test_routine_lines_are_never_cut_by_the_flood_filter() -> None:
 
 
 def test_a_mail_settled_by_another_process_says_so(judge: Judge) -> None:
-    mail_id = receive(judge.db, raw_mail(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR"), judge.now)
+    mail_id = receive(judge.db, raw_mail(ALICE, "SIGNON Alice@g1 alice-pw\nBID 2"), judge.now)
     assert apply_run(judge.db, judge.settings, [mail_id], judge.now) == [(mail_id, "done")]
     # a second judge's applier reaching the same mail afterwards (two daemons on one database)
     assert apply_run(judge.db, judge.settings, [mail_id], judge.now) == [
@@ -180,7 +184,7 @@ def test_a_database_down_for_an_hour_writes_each_traceback_once_and_at_most_elev
 def test_the_lines_about_a_games_mail_name_the_game(judge: Judge, caplog: pytest.LogCaptureFixture) -> None:
     """One game's history can be read from the logs, of several judges too: each line about a
     mail of a game names it ("mail 45 done" named none)."""
-    sheet = receive(judge.db, raw_mail(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR"), judge.now)
+    sheet = receive(judge.db, raw_mail(ALICE, "SIGNON Alice@g1 alice-pw\nBID 2"), judge.now)
     help_mail = receive(judge.db, raw_mail("someone@example.org", "HELP"), judge.now)
     lines = tick(judge.db, judge.settings, judge.now)  # what the timer's judge tick prints
     assert f"mail {sheet} done (game g1)" in lines and f"mail {help_mail} done" in lines
