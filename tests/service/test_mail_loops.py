@@ -12,7 +12,8 @@ import pytest
 from sqlalchemy import func, select
 
 from judge.store.models import InboundMail, Submission
-from tests.support.harness import MX, Judge, Sent, raw_mail, two_player_game
+from tests.support.auction import auction_judge, start_auction
+from tests.support.harness import MX, Judge, Sent, raw_mail
 
 ROBOT = "robot@example.net"
 ROUNDS = 200
@@ -71,12 +72,12 @@ def received_from(ip: str) -> dict[str, str]:
 
 
 def test_mail_over_the_hourly_limit_is_applied_but_not_answered(tmp_path: Path) -> None:
-    judge = two_player_game(Judge(tmp_path, max_replies_per_hour=3))
+    judge = start_auction(auction_judge(tmp_path, max_replies_per_hour=3))
     for _ in range(3):
         judge.send("alice@example.org", "LIST g1")
     assert "answer to your address this hour" in judge.last_to("alice@example.org").body
     judge.new_mail()
-    assert judge.send("alice@example.org", "SIGNON F@g1 wrong-pw\nLIST") == "done"
+    assert judge.send("alice@example.org", "SIGNON Alice@g1 wrong-pw\nLIST") == "done"
     assert judge.new_mail() == []
     judge.later(1)
     judge.send("alice@example.org", "LIST g1")
@@ -86,33 +87,33 @@ def test_mail_over_the_hourly_limit_is_applied_but_not_answered(tmp_path: Path) 
 def test_a_players_signed_on_mail_is_answered_whatever_the_hours_count(tmp_path: Path) -> None:
     """A mail that signs on to a seat registered at the address it is answered at is its
     owner's: it is always answered, and counts against nothing (no robot signs on)."""
-    judge = two_player_game(Judge(tmp_path, max_replies_per_hour=3))
+    judge = start_auction(auction_judge(tmp_path, max_replies_per_hour=3))
     for _ in range(3):
         judge.send("alice@example.org", "LIST g1")
     judge.new_mail()
-    assert judge.send("alice@example.org", "SIGNON F@g1 alice-pw\n3 : A PAR - BUR") == "done"
+    assert judge.send("alice@example.org", "SIGNON Alice@g1 alice-pw\nBID 3") == "done"
     assert "OK" in judge.last_to("alice@example.org").body
     with judge.db.transaction() as session:
-        assert session.scalar(select(func.count()).select_from(Submission)) == 1  # the sheet was stored
+        assert session.scalar(select(func.count()).select_from(Submission)) == 1  # the bid was stored
     for _ in range(5):
-        judge.send("alice@example.org", "SIGNON F@g1 alice-pw\nSTATUS")
-        assert "A PAR - BUR" in judge.new_mail()[-1].body
+        judge.send("alice@example.org", "SIGNON Alice@g1 alice-pw\nSTATUS")
+        assert "your bid: 3" in judge.new_mail()[-1].body
 
 
 def test_forged_mail_cannot_spend_a_players_answers(tmp_path: Path) -> None:
     """30 mails with the player's From and wrong sign-ons use up the answers to mail that did not
-    sign on; the player's own mail is still answered, a refused sheet told."""
-    judge = two_player_game(Judge(tmp_path))
+    sign on; the player's own mail is still answered, a refused bid told."""
+    judge = start_auction(auction_judge(tmp_path))
     for _ in range(judge.settings.max_replies_per_hour + 5):
-        judge.send("alice@example.org", "SIGNON F@g1 guess\nSTATUS", headers=received_from("203.0.113.66"))
+        judge.send("alice@example.org", "SIGNON Alice@g1 guess\nSTATUS", headers=received_from("203.0.113.66"))
     judge.new_mail()
-    judge.send("alice@example.org", "SIGNON F@g1 alice-pw\n3 : A PAR - XXX", headers=received_from("198.51.100.7"))
+    judge.send("alice@example.org", "SIGNON Alice@g1 alice-pw\nBID lots", headers=received_from("198.51.100.7"))
     reply = judge.new_mail()
     assert [mail.to for mail in reply] == ["alice@example.org"] and "ERROR" in reply[0].body
 
 
 def test_forged_mail_cannot_keep_the_terminate_code_from_the_game_master(tmp_path: Path) -> None:
-    judge = two_player_game(Judge(tmp_path))
+    judge = start_auction(auction_judge(tmp_path))
     for _ in range(judge.settings.max_replies_per_hour + 5):
         judge.send("gm@example.org", "SIGNON MASTER@g1 guess\nSTATUS", headers=received_from("203.0.113.66"))
     assert judge.terminate("gm@example.org", "SIGNON MASTER@g1 gm-secret") == "done"
