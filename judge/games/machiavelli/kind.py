@@ -227,6 +227,9 @@ class MachiavelliPhases(Phases):
     def process(self, session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
         return lifecycle.process_phase(session, game, settings, now, closing)
 
+    def rolling_back(self, session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
+        lifecycle.reopen_closed(game, [to, *later])
+
     def publication(self, session: Session, game: Game) -> Publication:
         return lifecycle.publication(session, game)
 
