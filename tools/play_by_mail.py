@@ -355,6 +355,9 @@ def machiavelli(judge: Judge, scenario: str = "classic") -> None:
     judge.expect(has(late_reply, "processed"), "a reply to the start mail is read as meant for SP1454A")
     applied = game.play("Bob", "PHASE SP1454C", "counter-bribe 3 A mil", "A cre - man", subject="SP1454A letter")
     judge.expect(not has(applied, "not applied") and not has(applied, "IGNORED"), "PHASE SP1454C applies it")
+    early = game.play("Cy", "A pad H", subject="SU1454C letter")
+    judge.expect(has(early, "meant for SU1454C") and has(early, "not applied"),
+                 "a letter titled with a phase to come is not applied to this one")
     # A reply to the answer to a spring letter is meant for the spring, which is over: not applied.
     spring_answer = next(m for m in judge.read if m["To"] == addr("Cy") and str(m["Subject"]).startswith("Re:")
                          and "pay F dal" in text_of(m))
@@ -366,7 +369,7 @@ def machiavelli(judge: Judge, scenario: str = "classic") -> None:
     copied = game.play("Cy", "A pad H", "PRESS TO Florence", "We are copied.", "ENDPRESS", cc=addr("Ann"))
     judge.expect(has(copied, "sent to others too"), "a copied letter is refused by 17.4")
     game.play("Cy", "A pad H", "A ver H")
-    second = game.play("Cy", "A pad H", "A ver - tyr")
+    second = game.play("Cy", "A pad H", "A ver - tyr", "A mil - pav")
     judge.expect(not has(second, "third") and not has(second, "ERROR"), "Cy's correction after a copied mail is taken")
     # Grey press and a bribe, for the end's publication.
     game.play("Ann", "PRESS TO Milan", "Beware of Venice.", "ENDPRESS")
@@ -379,6 +382,9 @@ def machiavelli(judge: Judge, scenario: str = "classic") -> None:
                         subject=f"Re: {results['Subject']}", in_reply_to=str(results["Message-ID"]))
     judge.expect(not has(replied, "IGNORED"), "a reply to the results that opened the phase is applied")
     judge.wait_for("m1 SP1454C results", addr("Bob"))
+    statement = judge.wait_for("m1 SP1454C results", addr("Cy"))
+    judge.expect(bool(lines_with(statement, r"^  A mil - pav: ")),
+                 "an order for a unit one does not command is reported as written")
     judge.settle()
     # Finding 2 and 6: ROLLBACK, ROLLFORWARD, results again.
     check_rollback(judge, game, "SP1454C", "Bob")

@@ -32,7 +32,7 @@ A start after an outage: if deadlines passed while the judge was down, the clock
 ``settle_seconds`` for the mail the MTA held meanwhile, applying only mail accepted before the
 first of those deadlines, then catches up (`judge.service.app.catch_up`).  Once listening, the
 judge tells systemd it is ready (``Type=notify``) and asks the MTA to deliver at once what it
-holds (``mta_flush``, `_flush_mta`).  While its SMTP server serves it leaves a heartbeat every
+holds (``mta_flush``, `Daemon.flush_mta`).  While its SMTP server serves it leaves a heartbeat every
 minute, and marks it stopped when it stops (`judge.service.listening`): the tick timer runs no
 deadline while nobody listens or a judge that has just started settles, and ``judge status``
 sees a listener that is gone.
@@ -48,6 +48,14 @@ works, the stretch of refusing is over: a new stretch of listening begins (the t
 ``settle_seconds`` after it), the MTA is asked to deliver what it holds, and the deadlines
 past by then wait ``settle_seconds`` for that mail and are caught up as after a restart.  A 451
 during that wait starts a stretch of refusing again, and the deadlines go on waiting.
+
+The parts.  `Daemon` starts the judge, stops it and owns what the parts share (the database,
+the clock, the threads, the intake and its `GroupCommit`, the `Applier`, the deadline workers),
+closing each at the stop in order; it leaves the listener's heartbeat and measures the shared
+clock.  `_Inbound` stores each mail for the SMTP handler and applies what is stored (the
+processor); `_Sender` sends the outbox; `_DeadlineClock` ticks, settles and catches up after an
+outage, and ends a stretch of refusing.  They wake one another by their events (``mail_waiting``,
+``outbox_waiting``, ``tick_now``, ``rescheduled``), and stop when the daemon's ``stop`` is set.
 
 Time.  Every moment the daemon writes or compares (a mail's acceptance, a deadline, a heartbeat,
 a claim on an outgoing mail) is read from ``clock``: on PostgreSQL, where several judges on
@@ -265,7 +273,10 @@ class Doorbell:
 
 
 class Daemon:
-    """The running judge; ``run`` until ``stop`` is set."""
+    """The running judge, ``run`` until ``stop`` is set: its start-up and shutdown, the listener's
+    heartbeat, and what its parts share, which it opens and closes (the database, the clock, the
+    threads, the intake, the applier, the deadline workers).  Its parts run the work: `_Inbound`
+    stores and applies the mail, `_Sender` sends what is queued, `_DeadlineClock` runs the deadlines."""
 
     def __init__(self, settings: Settings, kinds: Kinds, clock: Callable[[], datetime] | None = None,
                  local: Callable[[], datetime] = utcnow) -> None:
@@ -278,52 +289,52 @@ class Daemon:
         self.clock: Callable[[], datetime] = clock or self.shared_clock or local
         self.transport = transport_for(settings)
         self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="judge-db")
-        self.mail_waiting = asyncio.Event()
-        self.outbox_waiting = asyncio.Event()
-        self.tick_now = asyncio.Event()
-        self.rescheduled = asyncio.Event()  # mail was applied: a deadline may have moved (`_wait_for_tick`)
-        self.applying = asyncio.Lock()
+        self.inbound = _Inbound(self)
+        self.sender = _Sender(self)
+        self.deadline_clock = _DeadlineClock(self)
         self.applier: Applier | None = None
         self.deadlines = Workers(settings, kinds, worker_count(settings))  # started when a deadline nears
-        self.warming: asyncio.Future[Any] | None = None
         self.intake = intake_for(self.db)
-        self.commits = GroupCommit(self._write)
+        self.commits = GroupCommit(self.inbound.write)
         self.stop = asyncio.Event()
         self.server: asyncio.base_events.Server | None = None
         self.port: int | None = None
-        self.overdue: list[tuple[datetime, str]] = []  # deadlines past at the start, until caught up
-        self.settle_until: datetime | None = None
         self.refusing: datetime | None = None  # since when the listener answers 451 (see the header)
-        self.refusing_told = False  # the log and the heartbeat say so
-        self.last_stored = 0.0  # when the listener last stored mail (the event loop's clock)
 
-    async def _in_thread(self, function: Callable[..., Any], *args: Any) -> Any:
+    async def in_thread(self, function: Callable[..., Any], *args: Any) -> Any:
+        """``function(*args)`` in the daemon's threads (the database's work), not on the event loop."""
         return await asyncio.get_running_loop().run_in_executor(self.executor, partial(function, *args))
 
-    def _write(self, mails: list[tuple[bytes, str]]) -> list[int]:
-        return self.intake.store(mails, self.clock())
+    async def pause(self, event: asyncio.Event, seconds: float | None, *others: asyncio.Event) -> None:
+        """Wait until ``event`` (or one of ``others``) is set, the daemon stops, or ``seconds`` pass
+        (None: no limit).
 
-    async def _store(self, raw: bytes, mail_from: str) -> None:
+        Not with ``asyncio.wait_for``: in Python 3.11 it loses a cancellation that comes just as
+        the event is set, and a loop whose cancellation was lost kept the daemon from stopping
+        (a stop that hung, seen once in CI).  The loops also end by themselves once ``stop`` is set.
+        """
+        waits = [asyncio.ensure_future(e.wait()) for e in (event, self.stop, *others)]
         try:
-            mail_id = await self.commits.add(raw, mail_from)
-        except Exception:
-            if self.refusing is None and not self.commits.closed:
-                self.refusing = self.clock()  # the 451 waits for nothing more: the rest is the clock's
-                self.tick_now.set()
-            raise
-        self.last_stored = asyncio.get_running_loop().time()
-        log.info("%s %s stored (%d bytes from %s)", self.intake.kind, mail_id, len(raw), mail_from or "<>")
-        self.mail_waiting.set()
-        if self.refusing is not None:
-            self.tick_now.set()  # it stores again: the clock sees to the end of the outage now
+            await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+
+    async def give_way(self, wait: Callable[[float, float, float], float], look: float) -> None:
+        """While mail is coming in, leave the machine to the listener for as long as ``wait``
+        says (`sender_wait`, `applier_wait`), looking again at least every ``look`` seconds."""
+        loop = asyncio.get_running_loop()
+        woken = loop.time()
+        while not self.stop.is_set() and (left := wait(loop.time(), self.inbound.last_stored, woken)) > 0:
+            await asyncio.sleep(min(left, look))
 
     async def start(self) -> None:
         """Listen first, then wait for the applier: the applier's interpreter takes about as long
         to start as this one (issue 27), and mail that comes meanwhile is stored and answered
         all the same, to be applied once it is ready (before any processing begins)."""
         loop = asyncio.get_running_loop()
-        applier = asyncio.ensure_future(self._in_thread(Applier, self.settings, self.kinds))
-        handler = InboundHandler(judge_addresses(self.settings.domain), self._store)
+        applier = asyncio.ensure_future(self.in_thread(Applier, self.settings, self.kinds))
+        handler = InboundHandler(judge_addresses(self.settings.domain), self.inbound.store)
         settings = self.settings
         factory = smtp_factory(handler, max_sessions=settings.max_sessions, per_client=settings.max_sessions_per_client,
                                reserved=settings.reserved_sessions, trusted=networks(settings.trusted_clients),
@@ -332,36 +343,37 @@ class Daemon:
                                enable_SMTPUTF8=True, ident="Payola judge")
         try:
             if self.shared_clock is not None:
-                await self._in_thread(self.shared_clock.measure)  # before the first mail's moment is written
+                await self.in_thread(self.shared_clock.measure)  # before the first mail's moment is written
             self.server = await loop.create_server(factory, host=self.settings.host, port=self.settings.port)
         finally:
             self.applier = await applier  # closed by `run`'s end, or here if the port could not be had
             if self.server is None:
                 self.applier.close()
         if self.settings.web and not (web_root(self.settings) / "index.html").exists():
-            await self._in_thread(refresh, self.db, self.settings, [])  # the index alone; never raises
+            await self.in_thread(refresh, self.db, self.settings, [])  # the index alone; never raises
         self.port = self.server.sockets[0].getsockname()[1]
-        await self._in_thread(listening, self.db, self.clock(), whoami(self.settings, self.port), True)
-        await self._in_thread(recover, self.db, self.settings, self.transport, self.clock())
+        await self.in_thread(listening, self.db, self.clock(), whoami(self.settings, self.port), True)
+        await self.in_thread(recover, self.db, self.settings, self.transport, self.clock())
         started = self.clock()
-        self.overdue = await self._in_thread(overdue, self.db, started)
-        if self.overdue:
-            self.settle_until = started + timedelta(seconds=self.settings.settle_seconds)
+        deadline_clock = self.deadline_clock
+        deadline_clock.overdue = await self.in_thread(overdue, self.db, started)
+        if deadline_clock.overdue:
+            deadline_clock.settle_until = started + timedelta(seconds=self.settings.settle_seconds)
             log.info("%d deadline(s) passed while the judge was down; they wait until %s UTC for held mail",
-                     len(self.overdue), f"{self.settle_until:%H:%M:%S}")
-        self.mail_waiting.set()  # apply whatever a crash left stored but unapplied
+                     len(deadline_clock.overdue), f"{deadline_clock.settle_until:%H:%M:%S}")
+        self.inbound.mail_waiting.set()  # apply whatever a crash left stored but unapplied
         log.info("payola-judge %s (%s core), judge %s listening on %s:%s", __version__, core_build(),
                  self.settings.judge_address, self.settings.host, self.port)
         _notify_systemd(b"READY=1")
 
-    async def _flush_mta(self, why: str) -> None:
+    async def flush_mta(self, why: str) -> None:
         """Ask the MTA to deliver at once what it holds for the judge (``mta_flush``), saying ``why``."""
         command = self.settings.mta_flush
         if not command:
             return
         try:
-            done = await self._in_thread(partial(subprocess.run, shlex.split(command), capture_output=True, text=True,
-                                                 timeout=60, stdin=subprocess.DEVNULL))
+            done = await self.in_thread(partial(subprocess.run, shlex.split(command), capture_output=True, text=True,
+                                                timeout=60, stdin=subprocess.DEVNULL))
         except FileNotFoundError:
             log.info("%s: not asking the MTA to deliver what it holds: %s is not installed here (mta-flush)", why,
                      shlex.split(command)[0])
@@ -377,6 +389,8 @@ class Daemon:
             log.info("%s: asked the MTA to deliver what it holds (%s)", why, command)
 
     async def run(self) -> None:
+        """Start, run the parts until ``stop`` is set, then stop in order: no more mail taken, the
+        mail being stored answered, the parts ended, and everything the daemon opened closed."""
         commits = asyncio.create_task(self.commits.run())  # stores mail from the moment the judge listens
         try:
             await self.start()
@@ -384,29 +398,30 @@ class Daemon:
             self.commits.close()
             await commits
             raise
-        tasks = [asyncio.create_task(loop()) for loop in (self._processor, self._sender, self._clock, self._beat,
-                                                          self._measure_time)]
-        tasks.append(asyncio.create_task(self._flush_mta("the judge listens")))  # beside the work, not before it
+        tasks = [asyncio.create_task(loop()) for loop in (self.inbound.run, self.sender.run, self.deadline_clock.run,
+                                                          self._beat, self._measure_time)]
+        tasks.append(asyncio.create_task(self.flush_mta("the judge listens")))  # beside the work, not before it
         loop = asyncio.get_running_loop()
-        doorbell = (Doorbell(self.db, partial(loop.call_soon_threadsafe, self.mail_waiting.set))
+        doorbell = (Doorbell(self.db, partial(loop.call_soon_threadsafe, self.inbound.mail_waiting.set))
                     if self.db.engine.dialect.name == "postgresql" else None)
         await self.stop.wait()
         log.info("stopping")
         self.deadlines.stopping.set()  # a tick under way ends with the games its workers are running
         if doorbell is not None:
-            await self._in_thread(doorbell.close)
+            await self.in_thread(doorbell.close)
         assert self.server is not None
         self.server.close()
         await self.server.wait_closed()
         try:
-            await self._in_thread(stopped_listening, self.db, self.clock(), whoami(self.settings, self.port or 0))
+            await self.in_thread(stopped_listening, self.db, self.clock(), whoami(self.settings, self.port or 0))
         except Exception as exc:  # the database: the heartbeat goes stale by itself
             log.warning("could not record that the listener stopped: %s", exc)
         self.commits.close()
         await commits  # a mail in a batch being committed still gets its answer
         for task in tasks:
             task.cancel()
-        started = [self.warming] if self.warming is not None else []  # the deadline workers' start, closed below
+        warming = self.deadline_clock.warming
+        started = [warming] if warming is not None else []  # the deadline workers' start, closed below
         await asyncio.gather(*tasks, *started, return_exceptions=True)
         self.executor.shutdown(wait=True)
         self.deadlines.close()
@@ -417,26 +432,92 @@ class Daemon:
         self.db.engine.dispose()
         log.info("stopped")
 
-    async def _apply_stored(self) -> None:
+    async def _beat(self) -> None:
+        """Leave the listener's heartbeat every `BEAT` seconds while the SMTP server serves
+        (`judge.service.listening`): from the event loop, so a stuck loop beats no more."""
+        while not self.stop.is_set():
+            await self.pause(self.stop, BEAT)
+            if self.stop.is_set() or self.server is None or not self.server.is_serving() or self.refusing:
+                continue
+            try:
+                await self.in_thread(listening, self.db, self.clock(), whoami(self.settings, self.port or 0))
+            except Exception as exc:  # the database: tried again at the next beat
+                log.warning("could not leave the listener's heartbeat: %s", exc)
+
+    async def _measure_time(self) -> None:
+        """Measure the offset to the database's clock again every `REFRESH` seconds (`SharedClock`)."""
+        while not self.stop.is_set() and self.shared_clock is not None:
+            await self.pause(self.stop, REFRESH)
+            if self.stop.is_set():
+                continue
+            try:
+                await self.in_thread(self.shared_clock.measure)
+            except Exception as exc:  # the database: the offset it had stands until the next try
+                log.warning("could not read the database's clock: %s", (str(exc).splitlines() or [""])[0])
+
+
+class _Inbound:
+    """The mail coming in: each mail the SMTP handler is given stored (`GroupCommit`: answered 250
+    once committed, 451 if it cannot be), then taken into the database and applied in arrival order
+    by the applier's process, once the listener has had its burst (`applier_wait`)."""
+
+    def __init__(self, daemon: Daemon) -> None:
+        self.daemon = daemon
+        self.mail_waiting = asyncio.Event()
+        self.applying = asyncio.Lock()  # the processor's and the clock's passes, one at a time
+        self.last_stored = 0.0  # when the listener last stored mail (the event loop's clock)
+
+    def write(self, mails: list[tuple[bytes, str]]) -> list[int]:
+        """Store a batch of mail in the intake (`GroupCommit`'s ``write``, in its thread)."""
+        return self.daemon.intake.store(mails, self.daemon.clock())
+
+    async def store(self, raw: bytes, mail_from: str) -> None:
+        """Store one mail for the SMTP handler; a failure begins a stretch of refusing (see the header)."""
+        daemon = self.daemon
+        try:
+            mail_id = await daemon.commits.add(raw, mail_from)
+        except Exception:
+            if daemon.refusing is None and not daemon.commits.closed:
+                daemon.refusing = daemon.clock()  # the 451 waits for nothing more: the rest is the clock's
+                daemon.deadline_clock.tick_now.set()
+            raise
+        self.last_stored = asyncio.get_running_loop().time()
+        log.info("%s %s stored (%d bytes from %s)", daemon.intake.kind, mail_id, len(raw), mail_from or "<>")
+        self.mail_waiting.set()
+        if daemon.refusing is not None:
+            daemon.deadline_clock.tick_now.set()  # it stores again: the clock sees to the end of the outage now
+
+    async def run(self) -> None:
+        """The processor: apply the mail stored each time some is."""
+        daemon = self.daemon
+        while not daemon.stop.is_set():
+            await daemon.pause(self.mail_waiting, None)
+            if self.mail_waiting.is_set():
+                await daemon.give_way(applier_wait, APPLIER_QUIET)
+                self.mail_waiting.clear()
+                await self.apply_stored()
+
+    async def apply_stored(self) -> None:
         """Take in and apply stored mail in arrival order; the processor and the clock share this,
         one at a time.  A mail that cannot be applied is quarantined (`Runs.run`); only a database
         that cannot be used ends the pass (logged), to be tried again at the next wake or tick."""
+        daemon = self.daemon
         async with self.applying:
             try:
-                await self._take_in()
+                await self.take_in()
                 waiting = await self._waiting()
-                while waiting and not self.stop.is_set():
-                    assert self.applier is not None
-                    applied = await self._in_thread(self.applier.run, waiting, self.clock())
+                while waiting and not daemon.stop.is_set():
+                    assert daemon.applier is not None
+                    applied = await daemon.in_thread(daemon.applier.run, waiting, daemon.clock())
                     for mail_id, status, game in applied:
                         log.info("%s", mail_line(mail_id, status, game))
                     done = [(mail_id, status) for mail_id, status, _ in applied]
                     waiting = still_waiting(waiting, done)
                     if done:
-                        self.outbox_waiting.set()
-                        self.rescheduled.set()
+                        daemon.sender.outbox_waiting.set()
+                        daemon.deadline_clock.rescheduled.set()
                     else:  # PostgreSQL: other judges hold the games of the mail left; their runs ring when done
-                        await self._pause(self.mail_waiting, LEFT_PAUSE)
+                        await daemon.pause(self.mail_waiting, LEFT_PAUSE)
                         self.mail_waiting.clear()
                         waiting = await self._waiting()
             except Exception:
@@ -446,46 +527,38 @@ class Daemon:
         """The stored mail to apply now: all of it, or while settling only what was accepted
         before the first deadline that passed, or none while the listener refuses mail (which
         deadlines passed meanwhile is known only once it stores again)."""
-        if self.refusing is not None:
+        daemon = self.daemon
+        if daemon.refusing is not None:
             return []
-        if self.overdue:
-            return list(await self._in_thread(on_time_mail, self.db, self.settings, self.overdue[0][0]))
-        return list(await self._in_thread(unapplied_mail, self.db))
+        if daemon.deadline_clock.overdue:
+            return list(await daemon.in_thread(on_time_mail, daemon.db, daemon.settings,
+                                               daemon.deadline_clock.overdue[0][0]))
+        return list(await daemon.in_thread(unapplied_mail, daemon.db))
 
-    async def _take_in(self) -> None:
+    async def take_in(self) -> None:
         """Take the intake's mail into the database; the intake then forgets it (`GroupCommit.tidy`)."""
-        if await self._in_thread(self.intake.take, self.db):
-            self.commits.tidy()
+        if await self.daemon.in_thread(self.daemon.intake.take, self.daemon.db):
+            self.daemon.commits.tidy()
 
-    async def _pause(self, event: asyncio.Event, seconds: float | None, *others: asyncio.Event) -> None:
-        """Wait until ``event`` (or one of ``others``) is set, the daemon stops, or ``seconds`` pass
-        (None: no limit).
 
-        Not with ``asyncio.wait_for``: in Python 3.11 it loses a cancellation that comes just as
-        the event is set, and a loop whose cancellation was lost kept the daemon from stopping
-        (a stop that hung, seen once in CI).  The loops also end by themselves once ``stop`` is set.
-        """
-        waits = [asyncio.ensure_future(e.wait()) for e in (event, self.stop, *others)]
-        try:
-            await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for wait in waits:
-                wait.cancel()
+class _Sender:
+    """The mail going out: the outbox sent after each change that queued mail (``outbox_waiting``),
+    again at once after a pass that stopped at its limit, and every `SENDER_PERIOD` seconds, once
+    the listener has had its burst (`sender_wait`); what the relay refused is tried again."""
 
-    async def _processor(self) -> None:
-        while not self.stop.is_set():
-            await self._pause(self.mail_waiting, None)
-            if self.mail_waiting.is_set():
-                await self._give_way(applier_wait, APPLIER_QUIET)
-                self.mail_waiting.clear()
-                await self._apply_stored()
+    def __init__(self, daemon: Daemon) -> None:
+        self.daemon = daemon
+        self.outbox_waiting = asyncio.Event()
 
-    async def _sender(self) -> None:
+    async def run(self) -> None:
+        """Send what is due, each time the outbox is woken or the period has passed."""
+        daemon = self.daemon
         failures = 0
-        while not self.stop.is_set():
-            await self._give_way(sender_wait, SENDER_QUIET)
+        while not daemon.stop.is_set():
+            await daemon.give_way(sender_wait, SENDER_QUIET)
             try:
-                sent, more = await self._in_thread(send_due, self.db, self.settings, self.transport, self.clock())
+                sent, more = await daemon.in_thread(send_due, daemon.db, daemon.settings, daemon.transport,
+                                                    daemon.clock())
                 failures = 0
                 if sent:
                     log.info("%d mail(s) sent", sent)
@@ -494,55 +567,67 @@ class Daemon:
             except Exception:
                 failures += 1
                 log.exception("sender failed; retrying")
-            await self._pause(self.outbox_waiting, backoff(SENDER_PERIOD, failures))
+            await daemon.pause(self.outbox_waiting, backoff(SENDER_PERIOD, failures))
             self.outbox_waiting.clear()
 
-    async def _give_way(self, wait: Callable[[float, float, float], float], look: float) -> None:
-        """While mail is coming in, leave the machine to the listener for as long as ``wait``
-        says (`sender_wait`, `applier_wait`), looking again at least every ``look`` seconds."""
+
+class _DeadlineClock:
+    """The deadline clock: each tick, the mail stored before it applied, then the games due run by
+    the deadline workers (started shortly before they are needed); after an outage, the settle time
+    and the catching up; while the listener refuses mail, no deadline (see the header)."""
+
+    def __init__(self, daemon: Daemon) -> None:
+        self.daemon = daemon
+        self.tick_now = asyncio.Event()
+        self.rescheduled = asyncio.Event()  # mail was applied: a deadline may have moved (`_wait_for_tick`)
+        self.warming: asyncio.Future[Any] | None = None  # the deadline workers' start (`_warm`)
+        self.overdue: list[tuple[datetime, str]] = []  # deadlines past at the start, until caught up
+        self.settle_until: datetime | None = None
+        self.refusing_told = False  # the log and the heartbeat say that the listener refuses mail
+
+    async def run(self) -> None:
+        """Tick until the daemon stops."""
+        daemon = self.daemon
         loop = asyncio.get_running_loop()
-        woken = loop.time()
-        while not self.stop.is_set() and (left := wait(loop.time(), self.last_stored, woken)) > 0:
-            await asyncio.sleep(min(left, look))
-
-    async def _beat(self) -> None:
-        """Leave the listener's heartbeat every `BEAT` seconds while the SMTP server serves
-        (`judge.service.listening`): from the event loop, so a stuck loop beats no more."""
-        while not self.stop.is_set():
-            await self._pause(self.stop, BEAT)
-            if self.stop.is_set() or self.server is None or not self.server.is_serving() or self.refusing:
+        while not daemon.stop.is_set():
+            if daemon.refusing is not None:
+                await self._stores_again()
+            if daemon.refusing is not None:  # no deadline runs while the MTA holds the mail (see the header)
+                await daemon.pause(self.tick_now, daemon.settings.tick_seconds)
+                self.tick_now.clear()
                 continue
-            try:
-                await self._in_thread(listening, self.db, self.clock(), whoami(self.settings, self.port or 0))
-            except Exception as exc:  # the database: tried again at the next beat
-                log.warning("could not leave the listener's heartbeat: %s", exc)
-
-    async def _measure_time(self) -> None:
-        """Measure the offset to the database's clock again every `REFRESH` seconds (`SharedClock`)."""
-        while not self.stop.is_set() and self.shared_clock is not None:
-            await self._pause(self.stop, REFRESH)
-            if self.stop.is_set():
-                continue
-            try:
-                await self._in_thread(self.shared_clock.measure)
-            except Exception as exc:  # the database: the offset it had stands until the next try
-                log.warning("could not read the database's clock: %s", (str(exc).splitlines() or [""])[0])
+            if self.overdue:
+                await self._settle()
+            else:
+                # a sheet accepted before the deadline is applied before it; never raises
+                await daemon.inbound.apply_stored()
+                try:
+                    now = daemon.clock()
+                    if await daemon.in_thread(due_now, daemon.db, now):
+                        await daemon.in_thread(daemon.deadlines.tick, now,
+                                               lambda _, summary: loop.call_soon_threadsafe(self._ran, summary))
+                    else:
+                        await daemon.in_thread(finish_tick, daemon.db, daemon.settings, now, [])
+                except Exception:
+                    log.exception("deadline clock failed; retrying")
+            await self._wait_for_tick()
 
     async def _settle(self) -> None:
         """Wait out the settle time, then catch up on the deadlines that passed during the outage;
         unless the listener refuses mail again meanwhile (they go on waiting: see the header)."""
+        daemon = self.daemon
         assert self.settle_until is not None
-        while (remaining := (self.settle_until - self.clock()).total_seconds()) > 0 and not self.stop.is_set() \
-                and self.refusing is None:
-            await self._apply_stored()
-            await self._pause(self.tick_now, min(remaining, self.settings.tick_seconds))
+        while (remaining := (self.settle_until - daemon.clock()).total_seconds()) > 0 and not daemon.stop.is_set() \
+                and daemon.refusing is None:
+            await daemon.inbound.apply_stored()
+            await daemon.pause(self.tick_now, min(remaining, daemon.settings.tick_seconds))
             self.tick_now.clear()
-        if self.refusing is not None or self.stop.is_set():
+        if daemon.refusing is not None or daemon.stop.is_set():
             return
-        async with self.applying:
+        async with daemon.inbound.applying:
             try:
-                await self._take_in()
-                lines = await self._in_thread(catch_up, self.db, self.settings, self.clock(), self.overdue)
+                await daemon.inbound.take_in()
+                lines = await daemon.in_thread(catch_up, daemon.db, daemon.settings, daemon.clock(), self.overdue)
             except Exception:
                 log.exception("catching up after the outage failed; the deadlines run as usual")
                 lines = []
@@ -550,50 +635,27 @@ class Daemon:
         for line in lines:
             if " processed" not in line:  # lifecycle logs those, with their cause
                 log.info("%s", line)
-        self.outbox_waiting.set()
-
-    async def _clock(self) -> None:
-        loop = asyncio.get_running_loop()
-        while not self.stop.is_set():
-            if self.refusing is not None:
-                await self._stores_again()
-            if self.refusing is not None:  # no deadline runs while the MTA holds the mail (see the header)
-                await self._pause(self.tick_now, self.settings.tick_seconds)
-                self.tick_now.clear()
-                continue
-            if self.overdue:
-                await self._settle()
-            else:
-                await self._apply_stored()  # a sheet accepted before the deadline is applied before it; never raises
-                try:
-                    now = self.clock()
-                    if await self._in_thread(due_now, self.db, now):
-                        await self._in_thread(self.deadlines.tick, now,
-                                              lambda _, summary: loop.call_soon_threadsafe(self._ran, summary))
-                    else:
-                        await self._in_thread(finish_tick, self.db, self.settings, now, [])
-                except Exception:
-                    log.exception("deadline clock failed; retrying")
-            await self._wait_for_tick()
+        daemon.sender.outbox_waiting.set()
 
     async def _wait_for_tick(self) -> None:
-        """Wait until the next tick (`_until_next_tick`), or ``tick_now``; mail applied meanwhile
+        """Wait until the next tick (`until_next_tick`), or ``tick_now``; mail applied meanwhile
         (`rescheduled`) may have made a game due sooner (a SET DEADLINE), so the wait is looked at again."""
+        daemon = self.daemon
         loop = asyncio.get_running_loop()
-        wait = await self._until_next_tick()
+        wait = await self.until_next_tick()
         if wait < WARM and not self.warming:  # the deadline workers, started before they are needed
-            self.warming = asyncio.ensure_future(self._in_thread(self._warm))
+            self.warming = asyncio.ensure_future(daemon.in_thread(self._warm))
         until = loop.time() + wait
-        while not self.stop.is_set() and not self.tick_now.is_set() and (left := until - loop.time()) > 0:
-            await self._pause(self.tick_now, left, self.rescheduled)
+        while not daemon.stop.is_set() and not self.tick_now.is_set() and (left := until - loop.time()) > 0:
+            await daemon.pause(self.tick_now, left, self.rescheduled)
             if self.rescheduled.is_set():
                 self.rescheduled.clear()
-                until = min(until, loop.time() + await self._until_next_tick())
+                until = min(until, loop.time() + await self.until_next_tick())
         self.tick_now.clear()
 
     def _warm(self) -> None:
         try:
-            self.deadlines.start()
+            self.daemon.deadlines.start()
         except Exception:  # the next tick starts them, or says why not
             log.exception("could not start the deadline workers")
 
@@ -602,50 +664,53 @@ class Daemon:
         runs the others.  A phase processed is logged by its kind; a pause or notices here."""
         if " processed" not in summary and ("paused" in summary or "notices" in summary):
             log.info("%s", summary)
-        self.outbox_waiting.set()
+        self.daemon.sender.outbox_waiting.set()
 
-    async def _until_next_tick(self) -> float:
+    async def until_next_tick(self) -> float:
         """Seconds until the next tick: ``tick_seconds``, or less if a game is due sooner (at least
         `SOONEST`: a game left due is one another judge is running)."""
+        daemon = self.daemon
         try:
-            moment: datetime | None = await self._in_thread(next_due, self.db)
+            moment: datetime | None = await daemon.in_thread(next_due, daemon.db)
         except Exception as exc:  # the database: the usual period
             log.warning("could not read when the next game is due: %s", (str(exc).splitlines() or [""])[0])
-            return self.settings.tick_seconds
+            return daemon.settings.tick_seconds
         if moment is None:
-            return self.settings.tick_seconds
-        return min(self.settings.tick_seconds, max(SOONEST, (moment - self.clock()).total_seconds()))
+            return daemon.settings.tick_seconds
+        return min(daemon.settings.tick_seconds, max(SOONEST, (moment - daemon.clock()).total_seconds()))
 
     async def _stores_again(self) -> None:
         """While refusing: whether the database takes a write again (the listener's heartbeat,
         which begins a new stretch of listening); if it does, the refusing is over, the MTA is asked
         for what it holds, and the deadlines past by now wait ``settle_seconds`` for it.  The first
         time, the listener is first marked stopped, for the tick timer (see the header)."""
-        assert self.refusing is not None
+        daemon = self.daemon
+        assert daemon.refusing is not None
         if not self.refusing_told:
             self.refusing_told = True
             log.warning("the listener cannot store mail and answers 451: its MTA holds the players' mail, and no "
                         "deadline runs until mail can be stored again")
             try:
-                await self._in_thread(stopped_listening, self.db, self.clock(), whoami(self.settings, self.port or 0))
+                await daemon.in_thread(stopped_listening, daemon.db, daemon.clock(),
+                                       whoami(daemon.settings, daemon.port or 0))
             except Exception as exc:  # the database is down: the heartbeat goes stale by itself
                 log.warning("could not record that the listener refuses mail: %s", (str(exc).splitlines() or [""])[0])
-        now = self.clock()
+        now = daemon.clock()
         try:
-            await self._in_thread(listening, self.db, now, whoami(self.settings, self.port or 0), True)
-            overdue_now = await self._in_thread(overdue, self.db, now)
+            await daemon.in_thread(listening, daemon.db, now, whoami(daemon.settings, daemon.port or 0), True)
+            overdue_now = await daemon.in_thread(overdue, daemon.db, now)
         except Exception as exc:  # still down: tried again at the next tick
             log.warning("the listener still cannot store mail: %s", (str(exc).splitlines() or [""])[0])
             return
-        since, self.refusing, self.refusing_told = self.refusing, None, False
+        since, daemon.refusing, self.refusing_told = daemon.refusing, None, False
         log.info("the listener stores mail again (it answered 451 from %s UTC)", f"{since:%H:%M:%S}")
         if overdue_now:
             self.overdue = overdue_now
-            self.settle_until = now + timedelta(seconds=self.settings.settle_seconds)
+            self.settle_until = now + timedelta(seconds=daemon.settings.settle_seconds)
             log.info("%d deadline(s) passed while the listener answered 451; they wait until %s UTC for held mail",
                      len(self.overdue), f"{self.settle_until:%H:%M:%S}")
-        self.mail_waiting.set()
-        await self._flush_mta("the listener stores mail again")
+        daemon.inbound.mail_waiting.set()
+        await daemon.flush_mta("the listener stores mail again")
 
 
 def _notify_systemd(state: bytes) -> None:

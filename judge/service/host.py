@@ -166,6 +166,12 @@ def open_seat(game: Game, seat: str) -> None:
     game.settings = {**game.settings, "open": sorted({*game.settings.get("open", []), seat})}
 
 
+def close_seat(game: Game, seat: str) -> None:
+    """Close a seat the game master or the kind opened (`open_seat`): a kind whose rules close it
+    themselves (Machiavelli's country eliminated, M62)."""
+    game.settings = {**game.settings, "open": [name for name in game.settings.get("open", []) if name != seat]}
+
+
 def observers(session: Session, game: Game) -> list[str]:
     """The addresses that receive the game's public news (OBSERVE), if the game allows them."""
     if not rules_of(game).observers:

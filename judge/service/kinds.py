@@ -211,6 +211,11 @@ class Phases(Protocol):
     between_phases: str
     """What the kind's phases between its main ones are called ("retreat and adjustment phases"),
     in which a game may forbid press (``SET PRESS BETWEEN OFF``); empty: it has none."""
+    phase_names: str = ""
+    """A regular expression that every name of the kind's phases matches whole (``[SFW]\\d{4}[MRA]``):
+    a word of a mail's subject that matches it names a phase even before the game has one of that
+    name, so that a mail meant for a phase the game has not reached is not applied to the phase now
+    (`judge.service.late`).  Empty: only the phases the game has played are known by name."""
     closes_early: bool = True
     """Whether a phase may close before its deadline once it is `complete`: then a seat's WAIT holds
     it to its deadline (`judge.service.host.closes_early`); where none ever does (Pirates'

@@ -10,7 +10,8 @@ is the game's phase now (`meant_for`):
 2. the subject, written by the player (not a reply's or a forward's ``Re:`` / ``Fwd:``, whose
    subject is the judge's: the results of S1901M are answered with the orders of the next
    phase), naming a phase of the game as a word of its own (``S1901M orders``), two characters
-   or more;
+   or more: one it has processed, or one it has not reached, written as its kind writes the
+   names of its phases (`Phases.phase_names`: ``F1901M orders`` in S1901M);
 3. the judge's mail it answers (``In-Reply-To``, ``References``: the newest of them the judge
    sent about this game), which belongs to the phase that was open when it was sent: a phase's
    start mail, the results that opened it, its reminders, the answers to the mail read in it.
@@ -90,10 +91,11 @@ def phases_of(session: Session, game: Game) -> list[Phase]:
 
 
 def meant_for(session: Session, game: Game, mail: InboundMail, named: Sequence[str],
-              phases: Sequence[Phase]) -> Meant | None:
+              phases: Sequence[Phase], phase_names: str = "") -> Meant | None:
     """The phase ``mail`` was meant for, if it names one that is not ``game``'s phase now (see the
     module's header); ``named``: the phases its ``PHASE`` lines name, upper case; ``phases``: the
-    game's (`phases_of`).  None: the mail acts on the phase now."""
+    game's (`phases_of`); ``phase_names``: the kind's (`Phases.phase_names`).  None: the mail acts
+    on the phase now."""
     if game.phase is None:
         return None
     processed = {phase.name: phase.processed_at for phase in phases if phase.status == "processed"}
@@ -108,6 +110,10 @@ def meant_for(session: Session, game: Game, mail: InboundMail, named: Sequence[s
         for phase in phases:
             if phase.name in processed and len(phase.name) > 1 and phase.name in words:
                 return Meant(phase.name, "its subject names it", phase.processed_at)
+        ahead = sorted(word for word in words if phase_names and re.fullmatch(phase_names, word, re.IGNORECASE)
+                       and word not in processed)
+        if ahead:
+            return Meant(ahead[0], "its subject names it", None)
     answered = _answered(session, game, mail.references, phases)
     if answered is not None and answered != game.phase and answered in processed:
         return Meant(answered, "it answers the judge's mail of that phase", processed[answered])

@@ -644,7 +644,7 @@ def test_a_sender_pass_stopped_at_its_limit_is_followed_at_once_not_after_the_pe
         monkeypatch.setattr(daemon_module, "send_due", send_due)
         monkeypatch.setattr(daemon_module, "SENDER_PERIOD", 3600.0)
         judge = Daemon(settings, kinds(), Clock())
-        sender = asyncio.create_task(judge._sender())
+        sender = asyncio.create_task(judge.sender.run())
         try:
             await asyncio.wait_for(second.wait(), timeout=STOP_SECONDS)  # a guard: without the wake, an hour
         finally:
@@ -681,16 +681,16 @@ def test_the_clock_wakes_at_the_next_deadline_or_when_a_claim_on_a_game_due_runs
     settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=600)
     daemon = Daemon(settings, kinds(), clock)
     try:
-        assert asyncio.run(daemon._until_next_tick()) == 600  # no game
+        assert asyncio.run(daemon.deadline_clock.until_next_tick()) == 600  # no game
         with daemon.db.transaction() as session:
             session.add(Game(name="g1", gm_address=GM, gm_password="-", seed=1, created_at=clock.now))
         with daemon.db.transaction() as session:  # a Core statement: the flush's hook would compute it
             session.execute(Game.__table__.update().values(next_due=clock.now + timedelta(seconds=10)))
-        assert asyncio.run(daemon._until_next_tick()) == pytest.approx(10)
+        assert asyncio.run(daemon.deadline_clock.until_next_tick()) == pytest.approx(10)
         clock.now += timedelta(seconds=30)  # due 20 s ago, and nobody holds it
-        assert asyncio.run(daemon._until_next_tick()) == daemon_module.SOONEST
+        assert asyncio.run(daemon.deadline_clock.until_next_tick()) == daemon_module.SOONEST
         with daemon.db.transaction() as session:  # another judge claimed it a second ago
             session.execute(Game.__table__.update().values(claimed_until=clock.now - timedelta(seconds=1) + CLAIM))
-        assert asyncio.run(daemon._until_next_tick()) == pytest.approx(CLAIM.total_seconds() - 1)
+        assert asyncio.run(daemon.deadline_clock.until_next_tick()) == pytest.approx(CLAIM.total_seconds() - 1)
     finally:
         daemon.db.engine.dispose()

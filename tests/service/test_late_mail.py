@@ -97,6 +97,21 @@ def test_a_mail_naming_a_phase_the_game_has_not_reached_is_not_applied(tmp_path:
     assert kind.kept(judge, kind.first) == []
 
 
+@every_kind
+def test_a_mail_whose_subject_names_a_phase_the_game_has_not_reached_is_not_applied(
+        tmp_path: Path, kind: Kind) -> None:
+    """In its first phase, a seat's mail titled with the next phase's name (written as its kind names
+    its phases, `Phases.phase_names`), which the game has no row for yet: meant for a phase to come,
+    its lines for the seat are not applied to the phase now (they would have replaced its part)."""
+    judge = kind.begin(Judge(tmp_path))
+    line = kind.sent[0] or kind.later
+    reply = kind.send(judge, 0, line, "STATUS", subject=f"{kind.second.lower()} orders").body
+    assert judge.outcome_of(line) == ("ignored", "NOT_THE_PHASE")
+    assert judge.outcome_of("STATUS")[0] == "info"
+    assert kind.kept(judge, kind.first) == []
+    assert f"meant for {kind.second} (its subject names it)" in reply and f"PHASE {kind.first}" in reply
+
+
 @pytest.mark.parametrize("kind", EARLY, ids=lambda kind: kind.name)
 def test_an_answer_to_the_mail_that_completed_a_phase_belongs_to_that_phase(tmp_path: Path, kind: Kind) -> None:
     """The first seat's mail completes the phase: its answer is queued, then the phase is processed and

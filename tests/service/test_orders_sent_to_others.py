@@ -51,6 +51,17 @@ def test_m58_a_mail_to_the_judge_and_another_address_is_not_taken_either(tmp_pat
     assert MACHIAVELLI.kept(judge, "SP1454A") == []
 
 
+def test_m58_a_letter_copied_to_its_writers_own_address_is_not_taken_and_the_note_says_whose_it_is(
+        tmp_path: Path) -> None:
+    """M58 counts every address but the judge's, the writer's own too: the note names it as theirs, so
+    that "sent to others too" does not read as a mistake of the judge's."""
+    judge = MACHIAVELLI.begin(Judge(tmp_path))
+    own = MACHIAVELLI.seats[0].address
+    reply = MACHIAVELLI.send(judge, 0, "pay A flo", headers={"Cc": own}).body
+    assert judge.outcome_of("pay A flo") == ("ignored", "SENT_TO_OTHERS")
+    assert f"This mail was sent to others too ({own}, your own)" in reply
+
+
 def test_m58_the_judges_own_address_however_written_is_no_other(tmp_path: Path) -> None:
     judge = MACHIAVELLI.begin(Judge(tmp_path))
     MACHIAVELLI.send(judge, 0, "pay A flo", headers={"To": "The Judge <JUDGE@LocalHost>", "Cc": "judge@localhost"})

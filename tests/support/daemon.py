@@ -56,7 +56,7 @@ class Running:
         settled(self.port, self.settings)
 
     def tick(self) -> None:
-        self.loop.call_soon_threadsafe(self.daemon.tick_now.set)
+        self.loop.call_soon_threadsafe(self.daemon.deadline_clock.tick_now.set)
 
     def stop(self) -> None:
         """Stop the daemon; if it has not stopped in time, fail with what each thread is doing."""

@@ -127,6 +127,7 @@ class ExchangePhases(Phases):
 
     durations = MappingProxyType({"exchange": 48.0, "movement": 48.0, "retreat": 24.0, "adjustment": 24.0})
     between_phases = "retreat and adjustment phases"
+    phase_names = r"[SFW]\d{4}[MRAX]"  # W1900X, the Exchange phase, then the board's
 
     restored = ("the board, every balance, treasury and share, the CEOs and the investor order are as they were before "
                 "it was processed, and the sheets standing then stand again; each investor whose balance, shares or "

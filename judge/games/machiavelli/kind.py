@@ -205,6 +205,7 @@ class MachiavelliPhases(Phases):
     13:00 (an hour's grace); and the slower one, C orders every other Thursday and the spring letter on
     the Thursday between (``SET CLOCK AOP``, ``SET CLOCK AOP SLOW``)."""
     between_phases = ""
+    phase_names = r"(?:SP|SU|FA)\d{4}[AC]"  # SP1454A, SU1454C (`lifecycle.phase_name`)
     restored = ("the board and the treasuries are as they were before it was carried out, and the letters then "
                 "standing stand again (a letter corrected then may not be corrected again, 17.1, M35)")
 
@@ -225,6 +226,9 @@ class MachiavelliPhases(Phases):
 
     def process(self, session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
         return lifecycle.process_phase(session, game, settings, now, closing)
+
+    def rolling_back(self, session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
+        lifecycle.reopen_closed(game, [to, *later])
 
     def publication(self, session: Session, game: Game) -> Publication:
         return lifecycle.publication(session, game)

@@ -183,6 +183,14 @@ def waiting_seats(session: Session, game: Game) -> list[str]:
             if api.is_played(seat.get(country)) and (country, LETTER) not in sent]
 
 
+def reopen_closed(game: Game, undone: Sequence[PhaseRow]) -> None:
+    """A ROLLBACK undoes the processing of ``undone``: a country one of them eliminated, which M62
+    then closed to a substitute, is alive again and open for one as it was."""
+    for row in undone:
+        for seat in (row.result or {}).get("closed", []):
+            api.open_seat(game, seat)
+
+
 def leaving(session: Session, game: Game, position: Position) -> frozenset[str]:
     """The living countries whose player left the game (RESIGN) and which no substitute leader
     has taken over since: eliminated when the campaign ends (18.3, 4.3, M62)."""
@@ -365,8 +373,10 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
                   "letters": {country: letter.parsed["orders"] for country, letter in sorted(standing.items())},
                   "defaulted": sorted(defaulted), "public": public, "statements": statements}
     row.status, row.processed_at = "processed", now
-    if opened := game.settings.get("open"):  # M62: a country eliminated is open for a substitute no longer
-        game.settings = {**game.settings, "open": [seat for seat in opened if seat not in after.eliminated]}
+    if closed := [seat for seat in game.settings.get("open", []) if seat in after.eliminated]:
+        for seat in closed:  # M62: a country eliminated is open for a substitute no longer...
+            api.close_seat(game, seat)
+        row.result = {**row.result, "closed": closed}  # ...until a ROLLBACK undoes it (`reopen_closed`)
     title = row.name if after.phase is Phase.OVER else phase_name(after)
     attached = pictures.position_map(settings, game.name, board, after, title, record)
     if after.phase is Phase.OVER:

@@ -47,7 +47,7 @@ from judge.api import (
 )
 from judge.engine.map import available_maps, load_map
 from judge.engine.position import Phase
-from judge.games.payola import commands, handlers, lifecycle, pages, public, store, views
+from judge.games.payola import commands, handlers, lifecycle, maps, pages, public, store, views
 from judge.games.payola.commands import SIMPLE
 from judge.games.payola.lifecycle import power_of
 from judge.games.payola.store import LedgerRow, seat_of
@@ -150,6 +150,7 @@ class PayolaPhases(Phases):
 
     durations = MappingProxyType({"movement": 48.0, "retreat": 24.0, "adjustment": 24.0})
     between_phases = "retreat and adjustment phases"
+    phase_names = r"[SFW]\d{4}[MRA]"  # S1901M, F1901R, W1901A
     restored = ("the position, balances, offer sheets, orders and acceptance lists are as they were before it was "
                 "processed. You may change your sheet or orders")
 
@@ -231,23 +232,28 @@ class PayolaCommands(Commands):
         return render("payola/help", settings=settings, boards=views.boards())
 
     def brief(self, talk: Turn, game: Game, seat: str, player: Player, address: str) -> None:
-        """What the new player of a power needs: the board, its treasury and acceptance list, and
-        its last statement (rule 5.7) — nothing of the other powers' secrets."""
+        """What the new player of a power needs: the board (in words, and its map as the start mail
+        has it), its treasury and acceptance list, and its last statement (rule 5.7) — nothing of
+        the other powers' secrets."""
         row = api.current_phase(talk.session, game)
         assert row is not None
         last = next((r for r in reversed(api.processed_phases(talk.session, game))
                      if r.result and r.result.get("determination")), None)
         statement = last.result["determination"]["powers"].get(seat) if last and last.result else None
         if lifecycle.options_of(game).blind:
-            board = views.board(lifecycle.sight_now(talk.session, game, seat, row).after, seat)
+            sight = lifecycle.sight_now(talk.session, game, seat, row)
+            board = views.board(sight.after, seat)
+            drawn = maps.position_map(game.name, sight.after, (seat, sight.view)) if talk.settings.maps else []
         else:
             board = views.board(lifecycle.position_of(row))
+            drawn = maps.position_map(game.name, lifecycle.position_of(row)) if talk.settings.maps else []
         body = render("payola/briefing", game=game, power=seat, board=board,
                       balance=lifecycle.balances(talk.session, game)[seat],
                       acceptance=seat_of(talk.session, player).acceptance,
-                      statement=statement, last=last.name if last else None)
+                      statement=statement, last=last.name if last else None, drawn=bool(drawn),
+                      blind=lifecycle.options_of(game).blind)
         queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {power_title(seat)}",
-              kind="notice", now=talk.now, game_id=game.id, body=body)
+              kind="notice", now=talk.now, game_id=game.id, body=body, attachments=drawn)
 
     def resigned(self, talk: Turn, game: Game, seat: str) -> str:
         """An eliminated power's treasury is forfeited when its player resigns (rule 2.4)."""

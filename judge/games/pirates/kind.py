@@ -114,6 +114,7 @@ class PiratesPhases(Phases):
 
     durations = MappingProxyType({"distribution": 24.0, "voting": 24.0, "final": 24.0})
     between_phases = ""
+    phase_names = r"[DV][1-9]\d?"  # D1, V1: a round's Distribution and Voting Phases (`Phase.name`)
     closes_early = False  # a phase closing early would tell that all the others had submitted (P10)
     restored = ""
 

@@ -83,7 +83,8 @@ class Holding(Telling):
         (above its lines); None if it acts on the phase now."""
         if game.id not in self.meant:
             phases = self.read_once(game, "phase rows", lambda: late.phases_of(self.session, game))
-            self.meant[game.id] = late.meant_for(self.session, game, self.mail, self.named, phases)
+            self.meant[game.id] = late.meant_for(self.session, game, self.mail, self.named, phases,
+                                                 self.kinds.of(game).phase_names)
         meant = self.meant[game.id]
         if meant is not None and ("late", game.id) not in self.held:
             self.held.add(("late", game.id))
@@ -108,7 +109,9 @@ class Holding(Telling):
         if own and kind.orders_private and others:
             if ("private", game.id) not in self.held:
                 self.held.add(("private", game.id))
-                named = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+                yours = {self.mail.sender.lower(), self.mail.reply_to.lower()}  # M58 counts one's own address too
+                named = ", ".join(f"{address}, your own" if address in yours else address for address in others[:3]) + (
+                    f" and {len(others) - 3} more" if len(others) > 3 else "")
                 self.notes.append(f"This mail was sent to others too ({named}): {kind.title} takes orders only from "
                                   f"mail sent to the judge alone ({kind.orders_private}), so none of its lines for "
                                   f"your {kind.seat_word} was taken, and none counts as a letter or a correction of "

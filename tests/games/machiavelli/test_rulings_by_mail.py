@@ -252,6 +252,25 @@ def test_M62_a_country_eliminated_at_the_campaigns_end_is_no_longer_open_for_a_s
     assert "open for TAKEOVER" not in refused, refused  # LIST's answer, in the same mail
 
 
+def test_M62_a_rollback_of_the_campaign_that_eliminated_a_country_opens_it_to_a_substitute_again(
+        tmp_path: Path) -> None:
+    """M62 closes an eliminated country to a substitute; the game master's ROLLBACK of the campaign
+    that eliminated it brings SP1454C back as it was before, Florence alive and still "open for
+    TAKEOVER until the campaign ends": a newcomer takes it over."""
+    table = started(Judge(tmp_path), "exile", "classic", ("Florence", "Milan"))
+    table.send("florence resigns", "Florence", "RESIGN")
+    table.process("SP1454A")
+    table.process("SP1454C")
+    table.master("ROLLBACK")
+    game, position = table.state()
+    assert game.phase == "SP1454C" and not position.eliminated
+    table.judge.send("dan@example.org", "LIST exile\nTAKEOVER Florence@exile pw-dan")
+    [listed] = [m.body for m in table.judge.all_mail() if m.to == "dan@example.org" and "> LIST exile" in m.body]
+    assert "Florence: vacant, open for TAKEOVER" in listed
+    answers = {a.text: (a.outcome, a.code) for a in table.judge.answers}
+    assert answers["TAKEOVER Florence@exile ****"][0] == "ok", answers
+
+
 def test_4_3_the_eliminated_countrys_statement_says_its_treasury_went_at_the_campaigns_end(leaving: Table) -> None:
     """4.3: "The treasury ... of the eliminated power [is] removed from the game" at the end of the
     campaign season.  Florence, a dummy from the first spring, paid its three units by default

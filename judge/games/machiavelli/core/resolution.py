@@ -36,6 +36,11 @@ one decision of a cycle and hands a paradox to a backup rule, which cannot tell 
 finds what is certain first, as M27's first step asks, and a search over what is left lists the
 outcomes.  The strengths and decisions keep the engine's (Kruijswijk's) names and meanings.
 
+The parts: `_Orders`, what the orders say before anything is decided (the attacks on each area,
+the supports matched, M44's automatic supports, the head-to-head pairs); `_Decisions`, the
+decisions and strengths, three-valued; the module functions that fix them (`_propagate`, then
+`_cycle`, `_settle` for what stays open); `_resolution`, what the fixed decisions do to the board.
+
 Friendly conflicts (M26) were turned into Holds before (:mod:`~.operations`); what is left of
 them here is DATC's rule that no unit is dislodged by, or with the help of, its own owner when
 its own move out fails.
@@ -90,12 +95,20 @@ class Resolution:
 
 
 def resolve(board: Board, position: Position, ops: Mapping[Place, Operation]) -> Resolution:
-    """Decide every attack, support and transport of F.1."""
-    return _Contest(board, position, ops).run()
+    """Decide every attack, support and transport of F.1: what is certain first, then each cycle
+    left (M27, M24), then what the decisions do to the board."""
+    decisions = _Decisions(_Orders(board, position, ops))
+    _propagate(decisions)
+    while open_keys := [k for k in decisions.keys if k not in decisions.known]:
+        _settle(decisions, _cycle(decisions, open_keys))
+        _propagate(decisions)
+    return _resolution(decisions)
 
 
-class _Contest:
-    """The decisions of one F.1, fixed step by step (see the module docstring)."""
+class _Orders:
+    """The orders of one F.1 as its decisions read them, worked out before any decision: the
+    attacks on each area, the supports and the unit each adds to (M18), the automatic supports
+    (M44) and the advances that meet head to head (13.2)."""
 
     def __init__(self, board: Board, position: Position, ops: Mapping[Place, Operation]) -> None:
         self.board = board
@@ -115,18 +128,6 @@ class _Contest:
         self.automatic = self._automatic_supports()
         self.bonus = {place: len(helpers) for place, helpers in self.automatic.items()}
         self.head_on = self._head_to_head()
-        self.known: dict[Key, bool] = {}
-        self.settled: dict[Place, Reason] = {}
-        self.trial: dict[Key, bool] | None = None
-        self.reads: set[Key] | None = None
-        for place, op in self.attacks.items():
-            if op.transport_failure is not None:
-                self.known[(PATH, place)] = False
-        self.keys: list[Key] = [(PREVAILS, p) for p in self.attacks]
-        self.keys += [(GIVEN, p) for p in self.supports]
-        self.keys += [(PATH, p) for p, op in self.attacks.items() if op.route]
-
-    # -- static parts -----------------------------------------------------------------------------------
 
     def _automatic_supports(self) -> dict[Place, tuple[Automatic, ...]]:
         """The supports a rebellion and an independent garrison give a lone player's attack, 1
@@ -170,7 +171,24 @@ class _Contest:
         M14): the other one-unit islands lose theirs as any province does."""
         return self.board.lagoon is not None and area == self.board.lagoon.island
 
-    # -- the decisions, three-valued ----------------------------------------------------------------------
+
+class _Decisions:
+    """The decisions of one F.1 and the strengths they are worked out from (the module docstring),
+    three-valued: each from the decisions known so far, or assumed while a cycle's outcomes are
+    sought (`_consequences`); and which of them a rule fixed (M24, M27)."""
+
+    def __init__(self, orders: _Orders) -> None:
+        self.orders = orders
+        self.known: dict[Key, bool] = {}
+        self.settled: dict[Place, Reason] = {}
+        self.trial: dict[Key, bool] | None = None
+        self.reads: set[Key] | None = None
+        for place, op in orders.attacks.items():
+            if op.transport_failure is not None:
+                self.known[(PATH, place)] = False
+        self.keys: list[Key] = [(PREVAILS, p) for p in orders.attacks]
+        self.keys += [(GIVEN, p) for p in orders.supports]
+        self.keys += [(PATH, p) for p, op in orders.attacks.items() if op.route]
 
     def value(self, key: Key) -> Tri:
         """A decision as known so far (or as assumed while a cycle's outcomes are sought)."""
@@ -191,30 +209,32 @@ class _Contest:
 
     def path(self, place: Place) -> Tri:
         """A transported advance finds its path unless a fleet of its route is forced to retreat (9.3)."""
-        return _and(*(_not(self.dislodged(Place(area))) for area in self.attacks[place].route))
+        return _and(*(_not(self.dislodged(Place(area))) for area in self.orders.attacks[place].route))
 
     def leaves(self, place: Place) -> Tri:
         """Whether the army or fleet at ``place`` gets out of its province (or sea)."""
-        op = self.ops[place]
+        orders = self.orders
+        op = orders.ops[place]
         if op.enters_city:
             return True
         if op.op is not Op.ADVANCE or op.target is None:
             return False
         won = self.value((PREVAILS, place))
-        if self.venice(op.target):
-            defender = self.position.province_unit(op.target)
+        if orders.venice(op.target):
+            defender = orders.position.province_unit(op.target)
             if defender is not None:  # Venice holds one unit: its defender must get out (M14)
-                return _and(won, self.leaves(defender.place) if self.ops[defender.place].op is Op.ADVANCE else False)
+                return _and(won, self.leaves(defender.place) if orders.ops[defender.place].op is Op.ADVANCE else False)
         return won
 
     def dislodged(self, place: Place) -> Tri:
         """Whether the army or fleet at ``place`` is forced to retreat (in Venice: to become a garrison)."""
-        if place.city or place not in self.ops or self.ops[place].enters_city:
+        ops = self.orders.ops
+        if place.city or place not in ops or ops[place].enters_city:
             return False
         gone = self.leaves(place)
         if gone is True:
             return False
-        hit = _or(*(self.value((PREVAILS, a)) for a in self.into.get(place.area, ()) if a != place))
+        hit = _or(*(self.value((PREVAILS, a)) for a in self.orders.into.get(place.area, ()) if a != place))
         if hit is False:
             return False
         return True if hit is True and gone is False else None
@@ -222,11 +242,12 @@ class _Contest:
     def supported(self, unit: Place, exclude: Owner | None = None, into: str | None = None) -> Span:
         """How many supports the unit at ``unit`` gets, leaving out those of ``exclude``'s units
         (and, with ``into``, those given into another area)."""
+        orders = self.orders
         low = high = 0
-        for support in self.backers.get(unit, ()):
-            if exclude is not None and self.ops[support].unit.owner == exclude:
+        for support in orders.backers.get(unit, ()):
+            if exclude is not None and orders.ops[support].unit.owner == exclude:
                 continue
-            if into is not None and self.supports[support].target != into:
+            if into is not None and orders.supports[support].target != into:
                 continue
             given = self.value((GIVEN, support))
             low += given is True
@@ -236,22 +257,23 @@ class _Contest:
     def full(self, attack: Place, exclude: Owner | None = None) -> Span:
         """An attack's strength with all its supports (and the automatic ones, M44)."""
         low, high = self.supported(attack, exclude)
-        base = 1 + self.bonus.get(attack, 0)
+        base = 1 + self.orders.bonus.get(attack, 0)
         return base + low, base + high
 
     def attack(self, place: Place) -> Span:
         """The attack strength (Kruijswijk): nothing through a failed path, nothing against an own
         unit that stays, and no help from the supports of the owner of a unit it would dislodge."""
-        op = self.attacks[place]
+        orders = self.orders
+        op = orders.attacks[place]
         assert op.attacks is not None
         found = self.value((PATH, place)) if op.route else True
         if found is False:
             return 0, 0
-        defender = self.position.province_unit(op.attacks)
+        defender = orders.position.province_unit(op.attacks)
         span = self.full(place)
         if defender is not None:
-            defence = self.ops[defender.place]
-            if defence.enters_city and self.venice(op.attacks):
+            defence = orders.ops[defender.place]
+            if defence.enters_city and orders.venice(op.attacks):
                 return 0, 0  # it becomes Venice's garrison: Venice stays full (M14, M57)
             if defence.op is Op.ADVANCE:
                 gone = self.leaves(defender.place)
@@ -261,10 +283,11 @@ class _Contest:
 
     def hold(self, area: str) -> Span:
         """The hold strength of a province or sea."""
-        unit = self.position.province_unit(area)
-        if unit is None or self.ops[unit.place].enters_city:
+        orders = self.orders
+        unit = orders.position.province_unit(area)
+        if unit is None or orders.ops[unit.place].enters_city:
             return 0, 0
-        if self.ops[unit.place].op is Op.ADVANCE:
+        if orders.ops[unit.place].op is Op.ADVANCE:
             gone = self.leaves(unit.place)
             return (0, 0) if gone is True else (1, 1) if gone is False else (0, 1)
         low, high = self.supported(unit.place, into=area)  # not a Lagoon besieger's supports into Venice
@@ -272,7 +295,7 @@ class _Contest:
 
     def prevent(self, place: Place) -> Span:
         """The prevent strength: nothing through a failed path, nothing from a unit forced out (13.5)."""
-        op = self.attacks[place]
+        op = self.orders.attacks[place]
         found = self.value((PATH, place)) if op.route else True
         out = self.dislodged(place)
         if found is False or out is True:
@@ -282,12 +305,13 @@ class _Contest:
 
     def prevails(self, place: Place) -> Tri:
         """An attack prevails when stronger than the defence and than every other attack on its area."""
-        op = self.attacks[place]
+        orders = self.orders
+        op = orders.attacks[place]
         target = op.attacks
         assert target is not None
         strength = self.attack(place)
-        against = [self.full(self.head_on[place]) if place in self.head_on else self.hold(target)]
-        against += [self.prevent(other) for other in self.into[target] if other != place]
+        against = [self.full(orders.head_on[place]) if place in orders.head_on else self.hold(target)]
+        against += [self.prevent(other) for other in orders.into[target] if other != place]
         against += self._besieging_force(place)
         if all(strength[0] > high for _, high in against):
             return True
@@ -298,11 +322,12 @@ class _Contest:
     def _besieging_force(self, place: Place) -> list[Span]:
         """A garrison besieged in Venice from the Lagoon converts only if the besieging force is not
         superior (14): the force less one stands against the conversion."""
-        lagoon = self.board.lagoon
+        orders = self.orders
+        lagoon = orders.board.lagoon
         if lagoon is None or not place.city or place.area != lagoon.island:
             return []
-        besieger = self.position.province_unit(lagoon.sea)
-        if besieger is None or self.ops[besieger.place].op is not Op.BESIEGE:
+        besieger = orders.position.province_unit(lagoon.sea)
+        if besieger is None or orders.ops[besieger.place].op is not Op.BESIEGE:
             return []
         out = self.dislodged(besieger.place)
         if out is True:
@@ -319,148 +344,70 @@ class _Contest:
     def cut(self, place: Place) -> Tri:
         """Cut by an attack of another owner not from the supported area, unless the attacker is
         itself forced to retreat (13.1, M25) or its transport fails."""
-        op = self.supports[place]
+        orders = self.orders
+        op = orders.supports[place]
         cuts: list[Tri] = []
-        for attacker in self.into.get(place.area, ()):
-            attack = self.attacks[attacker]
+        for attacker in orders.into.get(place.area, ()):
+            attack = orders.attacks[attacker]
             if attack.unit.owner == op.unit.owner or attack.unit.area == op.target:
                 continue
             found = self.value((PATH, attacker)) if attack.route else True
             cuts.append(_and(found, _not(self.dislodged(attacker))))
         return _or(*cuts)
 
-    # -- fixing the decisions ------------------------------------------------------------------------------
 
-    def propagate(self) -> None:
-        changed = True
-        while changed:
-            changed = False
-            for key in self.keys:
-                if key not in self.known:
-                    value = self.evaluate(key)
-                    if value is not None:
-                        self.known[key] = value
-                        changed = True
+# -- fixing the decisions ----------------------------------------------------------------------------------
 
-    def run(self) -> Resolution:
-        self.propagate()
-        while open_keys := [k for k in self.keys if k not in self.known]:
-            self.settle(self.cycle(open_keys))
-            self.propagate()
-        return self.resolution()
+def _propagate(decisions: _Decisions) -> None:
+    """Fix every open decision that is certain, until no more is (M27's first step)."""
+    changed = True
+    while changed:
+        changed = False
+        for key in decisions.keys:
+            if key not in decisions.known:
+                value = decisions.evaluate(key)
+                if value is not None:
+                    decisions.known[key] = value
+                    changed = True
 
-    def cycle(self, open_keys: list[Key]) -> list[Key]:
-        """The open decisions that depend on each other with the first one (its cycle)."""
-        links: dict[Key, set[Key]] = {key: set() for key in open_keys}
-        for key in open_keys:
-            self.reads = set()
-            self.evaluate(key)
-            for other in self.reads & links.keys():
-                links[key].add(other)
-                links[other].add(key)
-            self.reads = None
-        members, todo = {open_keys[0]}, [open_keys[0]]
-        while todo:
-            for other in links[todo.pop()] - members:
-                members.add(other)
-                todo.append(other)
-        return [key for key in open_keys if key in members]
 
-    def settle(self, cycle: list[Key]) -> None:
-        """Fix a cycle's decisions by M27 (and M24 for transports)."""
-        outcomes = self.outcomes(cycle)
-        paths = [key for key in cycle if key[0] == PATH]
-        if len(outcomes) == 1:
-            self.known.update(outcomes[0])
-            return
-        if paths:
-            for key in paths:
-                self.known[key] = False
-                self.settled[key[1]] = Reason.CONVOY_PARADOX
-            return
-        best = _containing(outcomes)
-        if best is not None:
-            self.known.update(best)
-            return
-        for key in cycle:
-            self.known[key] = False
-            self.settled[key[1]] = Reason.CYCLE_STANDOFF
+def _cycle(decisions: _Decisions, open_keys: list[Key]) -> list[Key]:
+    """The open decisions that depend on each other with the first one (its cycle)."""
+    links: dict[Key, set[Key]] = {key: set() for key in open_keys}
+    for key in open_keys:
+        decisions.reads = set()
+        decisions.evaluate(key)
+        for other in decisions.reads & links.keys():
+            links[key].add(other)
+            links[other].add(key)
+        decisions.reads = None
+    members, todo = {open_keys[0]}, [open_keys[0]]
+    while todo:
+        for other in links[todo.pop()] - members:
+            members.add(other)
+            todo.append(other)
+    return [key for key in open_keys if key in members]
 
-    def outcomes(self, cycle: list[Key]) -> list[dict[Key, bool]]:
-        """The consistent outcomes of a cycle (at most three are sought: more than two is a standoff)."""
-        found: list[dict[Key, bool]] = []
 
-        def search(assumed: dict[Key, bool]) -> None:
-            if len(found) > 2:
-                return
-            closed = self.consequences(cycle, assumed)
-            if closed is None:
-                return
-            free = [key for key in cycle if key not in closed]
-            if not free:
-                found.append(closed)
-                return
-            for guess in (True, False):
-                search({**closed, free[0]: guess})
-
-        search({})
-        return found
-
-    def consequences(self, cycle: list[Key], assumed: dict[Key, bool]) -> dict[Key, bool] | None:
-        """What follows from ``assumed`` within the cycle, or None if it contradicts itself."""
-        closed = dict(assumed)
-        self.trial = closed
-        try:
-            changed = True
-            while changed:
-                changed = False
-                for key in cycle:
-                    value = self.evaluate(key)
-                    if value is None:
-                        continue
-                    if key in closed and closed[key] != value:
-                        return None
-                    if key not in closed:
-                        closed[key] = value
-                        changed = True
-            if len(closed) == len(cycle) and any(self.evaluate(key) is None for key in cycle):
-                return None
-            return closed
-        finally:
-            self.trial = None
-
-    # -- the result ------------------------------------------------------------------------------------------
-
-    def resolution(self) -> Resolution:
-        prevails = {p: self.known[(PREVAILS, p)] for p in self.attacks}
-        dislodged: dict[Place, Place] = {}
-        for place in self.ops:
-            winner = self._winner(place.area)
-            if winner is None:
-                continue
-            if not place.city and self.dislodged(place) is True:
-                dislodged[place] = winner
-            elif place.city and place in self.attacks and not prevails[place]:
-                dislodged[place] = winner  # converted under a superior attack, and must retreat (M43)
-        entered = frozenset(p for p in self.attacks if prevails[p] and (p.city or self.leaves(p) is True))
-        return Resolution(
-            prevails=prevails,
-            given={p: self.known[(GIVEN, p)] for p in self.supports},
-            path={p: self.known[(PATH, p)] for p, op in self.attacks.items() if op.route},
-            entered=entered,
-            strength={p: self.attack(p)[0] for p in self.attacks},
-            automatic=self.automatic,
-            dislodged=dislodged,
-            matched=self.matched,
-            settled=self.settled,
-        )
-
-    def _winner(self, area: str) -> Place | None:
-        """The attack that won ``area``, if one did."""
-        for attacker in self.into.get(area, ()):
-            if self.known[(PREVAILS, attacker)]:
-                return attacker
-        return None
+def _settle(decisions: _Decisions, cycle: list[Key]) -> None:
+    """Fix a cycle's decisions by M27 (and M24 for transports)."""
+    outcomes = _outcomes(decisions, cycle)
+    paths = [key for key in cycle if key[0] == PATH]
+    if len(outcomes) == 1:
+        decisions.known.update(outcomes[0])
+        return
+    if paths:
+        for key in paths:
+            decisions.known[key] = False
+            decisions.settled[key[1]] = Reason.CONVOY_PARADOX
+        return
+    best = _containing(outcomes)
+    if best is not None:
+        decisions.known.update(best)
+        return
+    for key in cycle:
+        decisions.known[key] = False
+        decisions.settled[key[1]] = Reason.CYCLE_STANDOFF
 
 
 def _containing(outcomes: list[dict[Key, bool]]) -> dict[Key, bool] | None:
@@ -474,3 +421,84 @@ def _containing(outcomes: list[dict[Key, bool]]) -> dict[Key, bool] | None:
         return outcomes[1]
     return None
 
+
+def _outcomes(decisions: _Decisions, cycle: list[Key]) -> list[dict[Key, bool]]:
+    """The consistent outcomes of a cycle (at most three are sought: more than two is a standoff)."""
+    found: list[dict[Key, bool]] = []
+
+    def search(assumed: dict[Key, bool]) -> None:
+        if len(found) > 2:
+            return
+        closed = _consequences(decisions, cycle, assumed)
+        if closed is None:
+            return
+        free = [key for key in cycle if key not in closed]
+        if not free:
+            found.append(closed)
+            return
+        for guess in (True, False):
+            search({**closed, free[0]: guess})
+
+    search({})
+    return found
+
+
+def _consequences(decisions: _Decisions, cycle: list[Key], assumed: dict[Key, bool]) -> dict[Key, bool] | None:
+    """What follows from ``assumed`` within the cycle, or None if it contradicts itself."""
+    closed = dict(assumed)
+    decisions.trial = closed
+    try:
+        changed = True
+        while changed:
+            changed = False
+            for key in cycle:
+                value = decisions.evaluate(key)
+                if value is None:
+                    continue
+                if key in closed and closed[key] != value:
+                    return None
+                if key not in closed:
+                    closed[key] = value
+                    changed = True
+        if len(closed) == len(cycle) and any(decisions.evaluate(key) is None for key in cycle):
+            return None
+        return closed
+    finally:
+        decisions.trial = None
+
+
+# -- the result --------------------------------------------------------------------------------------------
+
+def _resolution(decisions: _Decisions) -> Resolution:
+    """The decisions, all fixed, and who is forced out of where by whom."""
+    orders, known = decisions.orders, decisions.known
+    prevails = {p: known[(PREVAILS, p)] for p in orders.attacks}
+    dislodged: dict[Place, Place] = {}
+    for place in orders.ops:
+        winner = _winner(decisions, place.area)
+        if winner is None:
+            continue
+        if not place.city and decisions.dislodged(place) is True:
+            dislodged[place] = winner
+        elif place.city and place in orders.attacks and not prevails[place]:
+            dislodged[place] = winner  # converted under a superior attack, and must retreat (M43)
+    entered = frozenset(p for p in orders.attacks if prevails[p] and (p.city or decisions.leaves(p) is True))
+    return Resolution(
+        prevails=prevails,
+        given={p: known[(GIVEN, p)] for p in orders.supports},
+        path={p: known[(PATH, p)] for p, op in orders.attacks.items() if op.route},
+        entered=entered,
+        strength={p: decisions.attack(p)[0] for p in orders.attacks},
+        automatic=orders.automatic,
+        dislodged=dislodged,
+        matched=orders.matched,
+        settled=decisions.settled,
+    )
+
+
+def _winner(decisions: _Decisions, area: str) -> Place | None:
+    """The attack that won ``area``, if one did."""
+    for attacker in decisions.orders.into.get(area, ()):
+        if decisions.known[(PREVAILS, attacker)]:
+            return attacker
+    return None
