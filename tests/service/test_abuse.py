@@ -28,6 +28,7 @@ from judge.service.handlers import mail as mail_module
 from judge.service.handlers import receive
 from judge.service.operator import quarantine_drop
 from judge.store.models import Game, InboundMail, Observer, Outbox, Player
+from tests.kinds.auction import core
 from tests.support.harness import MX, Judge, last_outbox_id, once, raw_mail, tokens, two_player_game, vouching
 from tests.support.people import CAROL, GM
 
@@ -43,122 +44,122 @@ def header_mail(headers: list[tuple[str, str]], body: str) -> bytes:
 
 
 # -- 1. a mail that cannot be handled never blocks the ones behind it --------------------------------
+# (sections 1 to 3 play the test kind's auction g1, the fixture ``auction``: Alice and Bob)
+
+
+def broken_bid(auction: core.Auction, seat: str, amount: int) -> str | None:
+    """The auction's check of a bid, failing: a bug in the kind's handler."""
+    raise RuntimeError("boom")
 
 POISON = ["\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
 
 
 @pytest.mark.parametrize("char", POISON, ids=[f"U+{ord(c):04X}" for c in POISON])
 @pytest.mark.parametrize("where", ["Message-ID", "From", "Reply-To", "Subject"])
-def test_poison_header_is_answered_and_the_next_mail_is_applied(judge: Judge, char: str, where: str) -> None:
+def test_poison_header_is_answered_and_the_next_mail_is_applied(auction: Judge, char: str, where: str) -> None:
     headers = {"From": ALICE, "Subject": "orders", "Message-ID": "<poison@example.org>"}
     headers[where] = {"Message-ID": f"<poi{char}son@example.org>", "From": f"ali{char}ce@example.org",
                       "Reply-To": f"alice@exa{char}mple.org", "Subject": f"my{char}orders"}[where]
-    assert judge.send_raw(header_mail(list(headers.items()), "SIGNON F@g1 alice-pw\nSTATUS")) == "done"
+    assert auction.send_raw(header_mail(list(headers.items()), "SIGNON Alice@g1 alice-pw\nSTATUS")) == "done"
     if where != "From":  # a From that is no address gets no answer; the rest are answered
-        assert "your balance: 48 AgP" in judge.last_to(ALICE).body
-    assert judge.send(BOB, "SIGNON G@g1 bob-pw\nSTATUS") == "done"
-    assert "your balance: 48 AgP" in judge.last_to(BOB).body
-    assert unapplied_mail(judge.db) == []
+        assert "your coins: 100" in auction.last_to(ALICE).body
+    assert auction.send(BOB, "SIGNON Bob@g1 bob-pw\nSTATUS") == "done"
+    assert "your coins: 100" in auction.last_to(BOB).body
+    assert unapplied_mail(auction.db) == []
 
 
-def test_rfc2047_encoded_line_break_in_from_and_message_id_is_answered(judge: Judge) -> None:
+def test_rfc2047_encoded_line_break_in_from_and_message_id_is_answered(auction: Judge) -> None:
     raw = header_mail([("From", "=?utf-8?q?Alice=0D=0ABcc=3A_x=40y?= <alice@example.org>"), ("Subject", "x"),
-                       ("Message-ID", "<=?utf-8?q?a=0D=0Ab?=@example.org>")], "SIGNON F@g1 alice-pw\nSTATUS")
-    assert judge.send_raw(raw) == "done"
-    reply = judge.last_to(ALICE)
-    assert "your balance: 48 AgP" in reply.body and "Bcc" not in reply.headers
-    assert judge.send(BOB, "SIGNON G@g1 bob-pw\nSTATUS") == "done"
+                       ("Message-ID", "<=?utf-8?q?a=0D=0Ab?=@example.org>")], "SIGNON Alice@g1 alice-pw\nSTATUS")
+    assert auction.send_raw(raw) == "done"
+    reply = auction.last_to(ALICE)
+    assert "your coins: 100" in reply.body and "Bcc" not in reply.headers
+    assert auction.send(BOB, "SIGNON Bob@g1 bob-pw\nSTATUS") == "done"
 
 
-def test_long_subject_and_from_fit_their_columns(judge: Judge) -> None:
+def test_long_subject_and_from_fit_their_columns(auction: Judge) -> None:
     """On PostgreSQL a Subject over 296 or a From over 320 characters broke a column's length."""
     raw = header_mail([("From", "a" * 400 + "@example.org"), ("Subject", "s" * 1000),
                        ("Message-ID", "<" + "m" * 900 + ">")], "HELP")
-    assert judge.send_raw(raw) == "done"
-    assert judge.send(ALICE, "SIGNON F@g1 alice-pw\nSTATUS", subject="x" * 400) == "done"
-    assert len(judge.last_to(ALICE).subject) <= 300
+    assert auction.send_raw(raw) == "done"
+    assert auction.send(ALICE, "SIGNON Alice@g1 alice-pw\nSTATUS", subject="x" * 400) == "done"
+    assert len(auction.last_to(ALICE).subject) <= 300
 
 
-def test_utf7_body_with_lone_surrogates_gets_a_normal_answer(judge: Judge) -> None:
+def test_utf7_body_with_lone_surrogates_gets_a_normal_answer(auction: Judge) -> None:
     raw = (b"From: alice@example.org\r\nTo: judge@localhost\r\nSubject: utf7\r\nMessage-ID: <u7@example.org>\r\n"
            b"Content-Type: text/plain; charset=utf-7\r\n\r\n+2D3YPQ- LIST\r\nLIST g1\r\n")
-    assert judge.send_raw(raw) == "done"
-    reply = judge.last_to(ALICE).body
+    assert auction.send_raw(raw) == "done"
+    reply = auction.last_to(ALICE).body
     assert "internal error" not in reply and "state: active" in reply
 
 
 def test_any_failure_quarantines_the_mail_tells_the_game_master_and_the_queue_moves_on(
-        judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(*args: Any) -> None:
-        raise RuntimeError("boom")
-
-    monkeypatch.setattr(player_module, "parse_acceptance", broken)
-    now = judge.now
-    first = receive(judge.db, raw_mail(ALICE, "SIGNON F@g1 alice-pw\nACCEPT FG"), now)
-    second = receive(judge.db, raw_mail(BOB, "SIGNON G@g1 bob-pw\nSTATUS"), now)
-    assert [status for _, status in apply_stored(judge.db, judge.settings, now)] == ["quarantined", "done"]
-    judge.process("g1")  # delivers the outbox
-    mails = {m.to: m for m in judge.new_mail()}
+        auction: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(core, "check_bid", broken_bid)
+    now = auction.now
+    first = receive(auction.db, raw_mail(ALICE, "SIGNON Alice@g1 alice-pw\nBID 2"), now)
+    second = receive(auction.db, raw_mail(BOB, "SIGNON Bob@g1 bob-pw\nSTATUS"), now)
+    assert [status for _, status in apply_stored(auction.db, auction.settings, now)] == ["quarantined", "done"]
+    auction.process("g1")  # delivers the outbox
+    mails = {m.to: m for m in auction.new_mail()}
     assert "internal error" in mails[ALICE].body and "boom" not in mails[ALICE].body
     assert f"Mail {first} quarantined" == mails[GM].subject and "RuntimeError: boom" in mails[GM].body
-    assert "your balance: 48 AgP" in mails[BOB].body
-    with judge.db.transaction() as session:
+    assert "your coins: 100" in mails[BOB].body
+    with auction.db.transaction() as session:
         row = session.get(InboundMail, first)
         assert row is not None and row.status == "quarantined" and row.error == "RuntimeError: boom"
         assert session.get(InboundMail, second).status == "done"  # type: ignore[union-attr]
-    quarantine_drop(judge.db, first)  # kept whole for `judge quarantine retry` until retried or dropped
-    with judge.db.transaction() as session:
+    quarantine_drop(auction.db, first)  # kept whole for `judge quarantine retry` until retried or dropped
+    with auction.db.transaction() as session:
         assert b"alice-pw" not in session.get_one(InboundMail, first).raw
 
 
 def test_a_quarantined_mail_keeps_its_passwords_for_quarantine_days_at_most(
-        judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
+        auction: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
     """The one stored copy allowed to keep a password (for `judge quarantine retry`) loses it once
     ``quarantine_days`` have passed without a retry or a drop: the deadline clock masks it."""
-    def broken(*args: Any) -> None:
-        raise RuntimeError("boom")
-
-    monkeypatch.setattr(player_module, "parse_acceptance", broken)
-    mail_id = receive(judge.db, raw_mail(ALICE, "SIGNON F@g1 alice-pw\nACCEPT FG"), judge.now)
-    assert apply_stored(judge.db, judge.settings, judge.now) == [(mail_id, "quarantined")]
+    monkeypatch.setattr(core, "check_bid", broken_bid)
+    mail_id = receive(auction.db, raw_mail(ALICE, "SIGNON Alice@g1 alice-pw\nBID 2"), auction.now)
+    assert apply_stored(auction.db, auction.settings, auction.now) == [(mail_id, "quarantined")]
 
     def stored() -> bytes:
-        with judge.db.transaction() as session:
+        with auction.db.transaction() as session:
             return session.get_one(InboundMail, mail_id).raw
 
-    run_deadlines(judge.db, judge.settings, judge.now + timedelta(days=judge.settings.quarantine_days - 1))
+    run_deadlines(auction.db, auction.settings, auction.now + timedelta(days=auction.settings.quarantine_days - 1))
     assert b"alice-pw" in stored()  # still there for a retry
-    run_deadlines(judge.db, judge.settings, judge.now + timedelta(days=judge.settings.quarantine_days + 1))
-    assert b"alice-pw" not in stored() and b"SIGNON F@g1 ****" in stored()
+    run_deadlines(auction.db, auction.settings, auction.now + timedelta(days=auction.settings.quarantine_days + 1))
+    assert b"alice-pw" not in stored() and b"SIGNON Alice@g1 ****" in stored()
 
 
-def test_quarantine_without_a_game_tells_the_admin(judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_quarantine_without_a_game_tells_the_admin(auction: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(mail_module, "Conversation", None)  # calling it raises TypeError
-    assert judge.send(MALLORY, "LIST") == "quarantined"
-    assert {m.to for m in judge.new_mail()} == {MALLORY, "postmaster@localhost"}
+    assert auction.send(MALLORY, "LIST") == "quarantined"
+    assert {m.to for m in auction.new_mail()} == {MALLORY, "postmaster@localhost"}
 
 
-def test_the_deadline_clock_runs_when_the_mail_queue_cannot_be_applied(judge: Judge,
+def test_the_deadline_clock_runs_when_the_mail_queue_cannot_be_applied(auction: Judge,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     def unusable(*args: Any) -> list[int]:
         raise ConnectionError("database gone")
 
     monkeypatch.setattr(app, "unapplied_mail", unusable)
-    judge.later(49)
-    lines = app.tick(judge.db, judge.settings, judge.now)
-    assert lines[0].startswith("applying stored mail failed") and lines[1].startswith("g1 S1901M processed")
+    auction.later(25)
+    lines = app.tick(auction.db, auction.settings, auction.now)
+    assert lines[0].startswith("applying stored mail failed") and lines[1].startswith("g1 L1 processed")
 
 
 # -- 3. settings that cannot overflow -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", ["SET GRACE 99999999999", "SET MOVEMENT " + "9" * 300, "SET RETREAT 91d",
+@pytest.mark.parametrize("command", ["SET GRACE 99999999999", "SET LOT " + "9" * 300, "SET LOT 91d",
                                      "SET DEADLINE 9999-12-31 00:00", "SET DEADLINE 2025-01-01 00:00"])
-def test_overflowing_settings_are_refused(judge: Judge, command: str) -> None:
-    judge.send(GM, f"SIGNON MASTER@g1 gm-secret\n{command}")
-    assert f"> {command}\n  ERROR:" in judge.last_to(GM).body
-    judge.later(49)
-    assert judge.process("g1").startswith("g1 S1901M processed")
+def test_overflowing_settings_are_refused(auction: Judge, command: str) -> None:
+    auction.send(GM, f"SIGNON MASTER@g1 gm-secret\n{command}")
+    assert f"> {command}\n  ERROR:" in auction.last_to(GM).body
+    auction.later(25)
+    assert auction.process("g1").startswith("g1 L1 processed")
 
 
 def test_a_failing_game_does_not_stop_the_deadlines_of_the_others(judge: Judge) -> None:
