@@ -29,6 +29,7 @@ from judge.service.handlers import receive
 from judge.service.operator import quarantine_drop
 from judge.store.models import Game, InboundMail, Observer, Outbox, Player
 from tests.kinds.auction import core
+from tests.support.auction import auction_judge, start_auction
 from tests.support.harness import MX, Judge, last_outbox_id, once, raw_mail, tokens, two_player_game, vouching
 from tests.support.people import CAROL, GM
 
@@ -162,23 +163,24 @@ def test_overflowing_settings_are_refused(auction: Judge, command: str) -> None:
     assert auction.process("g1").startswith("g1 L1 processed")
 
 
-def test_a_failing_game_does_not_stop_the_deadlines_of_the_others(judge: Judge) -> None:
-    judge.send("gm2@example.org", "CREATE g2 gm2")
-    judge.send(ALICE, "JOIN g2 alice-pw FRANCE")
-    judge.send("gm2@example.org", "SIGNON MASTER@g2 gm2\nSTART")
-    with judge.db.transaction() as session:  # a setting stored before durations were bounded
+def test_a_failing_game_does_not_stop_the_deadlines_of_the_others(auction: Judge) -> None:
+    auction.send("gm2@example.org", "CREATE g2 gm2 auction")
+    auction.send(ALICE, "JOIN g2 alice-pw Alice")
+    auction.send(BOB, "JOIN g2 bob-pw Bob")
+    auction.send("gm2@example.org", "SIGNON MASTER@g2 gm2\nSTART")
+    with auction.db.transaction() as session:  # a setting stored before durations were bounded
         game = session.scalar(select(Game).where(Game.name == "g1"))
         assert game is not None
         game.settings = {**game.settings, "grace": 1e300}
-    judge.new_mail()
-    judge.later(49)
-    lines = run_deadlines(judge.db, judge.settings, judge.now)
+    auction.new_mail()
+    auction.later(25)
+    lines = run_deadlines(auction.db, auction.settings, auction.now)
     assert lines[0].startswith("g1 paused: its deadline failed (OverflowError")
-    assert lines[1].startswith("g2 S1901M processed")
-    judge.process("g2")
-    told = [m for m in judge.new_mail() if "deadline failed" in m.subject]
+    assert lines[1].startswith("g2 L1 processed")
+    auction.process("g2")
+    told = [m for m in auction.new_mail() if "deadline failed" in m.subject]
     assert {m.to for m in told} == {GM, "postmaster@localhost"}
-    again = run_deadlines(judge.db, judge.settings, judge.now)
+    again = run_deadlines(auction.db, auction.settings, auction.now)
     assert not [line for line in again if line.startswith("g1")]  # g1 is paused: no failure every tick
 
 
@@ -249,26 +251,26 @@ def test_two_concurrent_transfers_never_leave_a_negative_balance(judge: Judge,
 # -- 5. no silent takeover -------------------------------------------------------------------------
 
 
-def test_reply_to_takeover_is_copied_and_notified_to_the_registered_address(judge: Judge) -> None:
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\nSET ADDRESS mallory@evil.example\nSET PASSWORD mine-now",
+def test_reply_to_takeover_is_copied_and_notified_to_the_registered_address(auction: Judge) -> None:
+    auction.send(ALICE, "SIGNON Alice@g1 alice-pw\nSET ADDRESS mallory@evil.example\nSET PASSWORD mine-now",
                headers={"Reply-To": MALLORY})
-    mails = judge.new_mail()
+    mails = auction.new_mail()
     to_alice = [m for m in mails if m.to == ALICE]
     assert {m.subject for m in to_alice} == {"Copy: Re: orders", "Your registration with the judge changed"}
     notice = next(m for m in to_alice if m.subject.startswith("Your registration")).body
-    assert "the address of France in g1 is to be changed to mallory@evil.example, once that address confirms" \
+    assert "the address of Alice in g1 is to be changed to mallory@evil.example, once that address confirms" \
         in notice
-    assert "the password of France in g1 was changed" in notice
+    assert "the password of Alice in g1 was changed" in notice
     assert "mine-now" not in notice and "replies to mallory@evil.example" in notice
-    [token] = tokens(judge.db, MALLORY)
-    judge.send(MALLORY, f"CONFIRM {token}")
-    [notice] = [m.body for m in judge.new_mail() if m.to == ALICE]
-    assert "the address of France in g1 was changed to mallory@evil.example" in notice
+    [token] = tokens(auction.db, MALLORY)
+    auction.send(MALLORY, f"CONFIRM {token}")
+    [notice] = [m.body for m in auction.new_mail() if m.to == ALICE]
+    assert "the address of Alice in g1 was changed to mallory@evil.example" in notice
 
 
-def test_a_new_game_master_address_is_notified_to_the_previous_one(judge: Judge) -> None:
-    judge.send(MALLORY, "SIGNON MASTER@g1 gm-secret\nSET ADDRESS mallory@evil.example")  # Mallory confirms
-    notices = [m for m in judge.new_mail() if m.to == GM]
+def test_a_new_game_master_address_is_notified_to_the_previous_one(auction: Judge) -> None:
+    auction.send(MALLORY, "SIGNON MASTER@g1 gm-secret\nSET ADDRESS mallory@evil.example")  # Mallory confirms
+    notices = [m for m in auction.new_mail() if m.to == GM]
     assert len(notices) == 3  # the copy of the reply, the change asked for, the change made
     assert any("the address of the game master in g1 was changed" in m.body for m in notices)
 
@@ -278,42 +280,42 @@ def stored_raw(judge: Judge) -> list[bytes]:
         return list(session.scalars(select(InboundMail.raw).order_by(InboundMail.id)))
 
 
-def test_stored_mail_keeps_no_plaintext_password(judge: Judge) -> None:
-    judge.send("carol@example.org", "CREATE g3 carol-game-pw\nJOIN g1 carol-join-pw")
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\nSET PASSWORD alice-new-pw\nSIGNON G@g1 wrong-guess extra")
-    encoded = base64.b64encode(b"SIGNON G@g1 bob-pw\nSTATUS\n").decode()
-    judge.send_raw(b"From: bob@example.org\r\nTo: judge@localhost\r\nSubject: b64\r\nMessage-ID: <b64@x>\r\n"
+def test_stored_mail_keeps_no_plaintext_password(auction: Judge) -> None:
+    auction.send("carol@example.org", "CREATE g3 carol-game-pw\nJOIN g1 carol-join-pw Carol")
+    auction.send(ALICE, "SIGNON Alice@g1 alice-pw\nSET PASSWORD alice-new-pw\nSIGNON Bob@g1 wrong-guess extra")
+    encoded = base64.b64encode(b"SIGNON Bob@g1 bob-pw\nSTATUS\n").decode()
+    auction.send_raw(b"From: bob@example.org\r\nTo: judge@localhost\r\nSubject: b64\r\nMessage-ID: <b64@x>\r\n"
                    b"Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n"
                    + encoded.encode() + b"\r\n")
-    assert "your balance: 48 AgP" in judge.last_to(BOB).body
-    everything = b"".join(stored_raw(judge))
+    assert "your coins: 100" in auction.last_to(BOB).body
+    everything = b"".join(stored_raw(auction))
     for password in ("gm-secret", "alice-pw", "bob-pw", "carol-game-pw", "carol-join-pw", "alice-new-pw",
                      "wrong-guess", encoded[:12]):
         assert password.encode() not in everything, password
-    assert b"SIGNON F@g1 ****" in everything
+    assert b"SIGNON Alice@g1 ****" in everything
 
 
-def test_wrong_passwords_back_off_after_five_failures_and_the_owner_is_told(judge: Judge) -> None:
+def test_wrong_passwords_back_off_after_five_failures_and_the_owner_is_told(auction: Judge) -> None:
     for attempt in range(5):
-        judge.send(MALLORY, f"SIGNON F@g1 guess{attempt}")
-    mails = judge.new_mail()
+        auction.send(MALLORY, f"SIGNON Alice@g1 guess{attempt}")
+    mails = auction.new_mail()
     warning = [m for m in mails if m.to == ALICE]
-    assert len(warning) == 1 and "5 failed sign-ons as France in g1" in warning[0].body
+    assert len(warning) == 1 and "5 failed sign-ons as Alice in g1" in warning[0].body
     assert f"[unknown] {MALLORY} (From: {MALLORY})" in warning[0].body
-    judge.send(MALLORY, "SIGNON F@g1 alice-pw\nSTATUS")  # even the right password, too soon: refused unread
-    assert judge.outcome_of("SIGNON F@g1 ****") == ("error", "TOO_MANY_FAILURES")
-    judge.later(1.1 / 60)  # one minute after the fifth failure
-    judge.send(MALLORY, "SIGNON F@g1 alice-pw\nSTATUS")
-    assert "your balance: 48 AgP" in judge.last_to(MALLORY).body
+    auction.send(MALLORY, "SIGNON Alice@g1 alice-pw\nSTATUS")  # even the right password, too soon: refused unread
+    assert auction.outcome_of("SIGNON Alice@g1 ****") == ("error", "TOO_MANY_FAILURES")
+    auction.later(1.1 / 60)  # one minute after the fifth failure
+    auction.send(MALLORY, "SIGNON Alice@g1 alice-pw\nSTATUS")
+    assert "your coins: 100" in auction.last_to(MALLORY).body
 
 
-def test_wrong_passwords_back_off_per_source_across_seats(judge: Judge) -> None:
-    for seat in ("F@g1", "G@g1", "MASTER@g1", "I@g1", "X@g1"):
-        judge.send(MALLORY, f"SIGNON {seat} guess")
-    judge.send(MALLORY, "SIGNON G@g1 bob-pw\nSTATUS")  # even the right password, from that source
-    assert judge.outcome_of("SIGNON G@g1 ****") == ("error", "TOO_MANY_FAILURES")
-    judge.send(BOB, "SIGNON G@g1 bob-pw\nSTATUS")  # the seat itself is not blocked for its owner
-    assert "your balance: 48 AgP" in judge.last_to(BOB).body
+def test_wrong_passwords_back_off_per_source_across_seats(auction: Judge) -> None:
+    for seat in ("Alice@g1", "Bob@g1", "MASTER@g1", "Carol@g1", "X@g1"):
+        auction.send(MALLORY, f"SIGNON {seat} guess")
+    auction.send(MALLORY, "SIGNON Bob@g1 bob-pw\nSTATUS")  # even the right password, from that source
+    assert auction.outcome_of("SIGNON Bob@g1 ****") == ("error", "TOO_MANY_FAILURES")
+    auction.send(BOB, "SIGNON Bob@g1 bob-pw\nSTATUS")  # the seat itself is not blocked for its owner
+    assert "your coins: 100" in auction.last_to(BOB).body
 
 
 # -- 6. bounded amplification and work per mail -----------------------------------------------------
@@ -324,12 +326,12 @@ def seven_players(judge: Judge) -> None:
         judge.send(f"{letter.lower()}@example.org", f"JOIN g7 pw-{letter} {power}")
 
 
-def test_press_blocks_per_mail_are_limited(judge: Judge) -> None:
-    presses = "".join(f"PRESS TO G\nmessage {n}\nENDPRESS\n" for n in range(30))
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\n" + presses)
-    mails = judge.new_mail()
-    assert sum(m.to == BOB for m in mails) == judge.settings.max_press_per_mail
-    assert judge.outcomes_of("PRESS TO G") == [("ok", None)] * 10 + [("error", "TOO_MANY_PRESS")] * 20
+def test_press_blocks_per_mail_are_limited(auction: Judge) -> None:
+    presses = "".join(f"PRESS TO Bob\nmessage {n}\nENDPRESS\n" for n in range(30))
+    auction.send(ALICE, "SIGNON Alice@g1 alice-pw\n" + presses)
+    mails = auction.new_mail()
+    assert sum(m.to == BOB for m in mails) == auction.settings.max_press_per_mail
+    assert auction.outcomes_of("PRESS TO Bob") == [("ok", None)] * 10 + [("error", "TOO_MANY_PRESS")] * 20
 
 
 def test_mails_queued_per_inbound_mail_are_limited(tmp_path: Path) -> None:
@@ -346,9 +348,9 @@ def test_mails_queued_per_inbound_mail_are_limited(tmp_path: Path) -> None:
     assert "not sent to" in mails[0].body or "not sent to" in next(m.body for m in mails if m.to == ALICE)
 
 
-def test_commands_per_mail_are_limited(judge: Judge) -> None:
-    judge.send(ALICE, "HELP\n" + "LIST g1\n" * 700)
-    body = judge.last_to(ALICE).body
+def test_commands_per_mail_are_limited(auction: Judge) -> None:
+    auction.send(ALICE, "HELP\n" + "LIST g1\n" * 700)
+    body = auction.last_to(ALICE).body
     assert "only the first 500 were read" in body and body.count("> LIST g1") == 499
 
 
@@ -581,38 +583,38 @@ def test_one_mails_news_to_a_game_are_one_mail_per_reader(watched: Judge) -> Non
     assert sorted(told) == ["dave@example.org", "erin@example.org"]
 
 
-def test_the_press_of_one_mail_holds_at_most_200000_characters_in_all_its_copies(judge: Judge) -> None:
+def test_the_press_of_one_mail_holds_at_most_200000_characters_in_all_its_copies(auction: Judge) -> None:
     """Each copy of a press is a mail the judge keeps: a press as long as a mail (200,000 characters) to
-    fifty readers would be ten megabytes.  g1 with three observers: France's PRESS TO ALL goes to
-    Germany, the game master and the three observers, five copies.  A press of 400 lines of 99
+    fifty readers would be ten megabytes.  g1 with three observers: Alice's PRESS TO ALL goes to
+    Bob, the game master and the three observers, five copies.  A press of 400 lines of 99
     characters is 40,000 characters with its line ends, 200,000 in its five copies: sent; a second
     press of one line 'hi' (3 characters, 15 in five copies) would take the mail over: refused, saying
     so; the same press in the next mail is sent."""
     for watcher in ("w1@example.org", "w2@example.org", "w3@example.org"):
-        judge.send(watcher, "OBSERVE g1")
-    judge.new_mail()
+        auction.send(watcher, "OBSERVE g1")
+    auction.new_mail()
     long = "\n".join(["x" * 99] * 400)
-    judge.send(ALICE, f"SIGNON F@g1 alice-pw\nPRESS TO ALL\n{long}\nENDPRESS\nPRESS TO ALL\nhi\nENDPRESS")
-    assert judge.outcomes_of("PRESS TO ALL") == [("ok", None), ("error", "TOO_MUCH_PRESS")]
-    assert sum(m.subject == "g1 press from France" for m in judge.new_mail()) == 5
-    judge.send(ALICE, "SIGNON F@g1 alice-pw\nPRESS TO ALL\nhi\nENDPRESS")
-    assert judge.outcomes_of("PRESS TO ALL") == [("ok", None)]
+    auction.send(ALICE, f"SIGNON Alice@g1 alice-pw\nPRESS TO ALL\n{long}\nENDPRESS\nPRESS TO ALL\nhi\nENDPRESS")
+    assert auction.outcomes_of("PRESS TO ALL") == [("ok", None), ("error", "TOO_MUCH_PRESS")]
+    assert sum(m.subject == "g1 press from Alice" for m in auction.new_mail()) == 5
+    auction.send(ALICE, "SIGNON Alice@g1 alice-pw\nPRESS TO ALL\nhi\nENDPRESS")
+    assert auction.outcomes_of("PRESS TO ALL") == [("ok", None)]
 
 
 def test_a_phase_completed_by_a_mail_over_its_mail_budget_waits_for_its_deadline(tmp_path: Path) -> None:
     """A phase's results go to each reader; processed by a mail that has queued mails already, they could
     take it over max-mails-per-mail, as a PROCESS would (which is refused then).  With the budget set to
-    5: Germany's sheet is in; France's mail sends press to all (Germany, the game master: 2 mails) and
-    completes the phase, whose results would be 3 more (France, Germany, the game master): 5, within
+    5: Bob's bid is in; Alice's mail sends press to all (Bob, the game master: 2 mails) and
+    completes the phase, whose results would be 3 more (Alice, Bob, the game master): 5, within
     the budget, processed.  With two presses (4 mails), 7 would be over: the phase stays open, complete,
     and its deadline processes it."""
     for presses, processed in ((1, True), (2, False)):
-        judge = two_player_game(Judge(tmp_path / str(presses), max_mails_per_mail=5))
-        judge.send(BOB, "SIGNON G@g1 bob-pw\n1 : A MUN H")
-        judge.send(ALICE, "SIGNON F@g1 alice-pw\n1 : A PAR H\n" + "PRESS TO ALL\nhello\nENDPRESS\n" * presses)
-        assert judge.outcomes_of("PRESS TO ALL") == [("ok", None)] * presses
-        with judge.db.transaction() as session:
-            assert (session.scalars(select(Game.phase).where(Game.name == "g1")).one() != "S1901M") == processed
+        auction = start_auction(auction_judge(tmp_path / str(presses), max_mails_per_mail=5))
+        auction.send(BOB, "SIGNON Bob@g1 bob-pw\nBID 1")
+        auction.send(ALICE, "SIGNON Alice@g1 alice-pw\nBID 2\n" + "PRESS TO ALL\nhello\nENDPRESS\n" * presses)
+        assert auction.outcomes_of("PRESS TO ALL") == [("ok", None)] * presses
+        with auction.db.transaction() as session:
+            assert (session.scalars(select(Game.phase).where(Game.name == "g1")).one() != "L1") == processed
 
 
 @pytest.mark.parametrize("days", ["9" * 5_000, "\u00b2", "0061"])
