@@ -19,8 +19,9 @@ from judge.service.outbox import message_of
 from judge.service.sender import _WITH_FILES
 from judge.store.database import Database, alembic_config
 from judge.store.models import Blob, Game, Outbox, OutboxFile, PhaseRow
+from tests.support.auction import auction_judge, start_auction
 from tests.support.harness import Judge, two_player_game
-from tests.support.people import ALICE, GM
+from tests.support.people import ALICE, BOB, GM
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
@@ -49,31 +50,33 @@ def master(game: str, lines: str) -> str:
 
 
 # -- 22.2: one mail, thousands of mails and gigabytes ---------------------------------------------
+# (the limits on phase changes play the test kind's auction g1, `tests.support.auction`)
 
 
 def test_process_500_times_in_one_mail_processes_one_phase(tmp_path: Path) -> None:
-    judge = two_player_game(Judge(tmp_path))
+    judge = start_auction(auction_judge(tmp_path))
     before = outbox_rows(judge)
     judge.send(GM, master("g1", "PROCESS\n" * 499))
-    assert processed(judge) == ["S1901M"]
-    assert outbox_rows(judge) - before == 4  # the results to both players, the chart, the reply
+    assert processed(judge) == ["L1"]
+    assert outbox_rows(judge) - before == 4  # the results to both players and the master, the reply
     assert judge.outcomes_of("PROCESS") == [("ok", None)] + [("error", "ONE_PER_MAIL")] * 498
 
 
 def test_one_mail_processes_one_phase_whatever_the_game(tmp_path: Path) -> None:
     # Each processing draws its maps: a master of ten games would make one mail cost ten.
-    judge = two_player_game(Judge(tmp_path))
-    judge.send(GM, "CREATE g2 gm-secret")
-    judge.send(ALICE, "JOIN g2 alice-pw FRANCE")
+    judge = start_auction(auction_judge(tmp_path))
+    judge.send(GM, "CREATE g2 gm-secret auction")
+    judge.send(ALICE, "JOIN g2 alice-pw Alice")
+    judge.send(BOB, "JOIN g2 bob-pw Bob")
     judge.send(GM, master("g2", "START"))
     judge.send(GM, master("g1", "PROCESS") + "\n" + master("g2", "PROCESS\nROLLBACK"))
     assert judge.outcomes_of("PROCESS") == [("ok", None), ("error", "ONE_PER_MAIL")]  # g1's, then g2's
     assert judge.outcome_of("ROLLBACK") == ("error", "NO_EARLIER_PHASE")  # a rollback is no processing
-    assert processed(judge) == ["S1901M"]
+    assert processed(judge) == ["L1"]
 
 
 def test_rollback_and_rollforward_in_a_loop_change_the_phase_once(tmp_path: Path) -> None:
-    judge = two_player_game(Judge(tmp_path))
+    judge = start_auction(auction_judge(tmp_path))
     judge.send(GM, master("g1", "PROCESS"))
     before = outbox_rows(judge)
     judge.send(GM, master("g1", "ROLLBACK\nROLLFORWARD\n" * 249))
@@ -84,7 +87,7 @@ def test_rollback_and_rollforward_in_a_loop_change_the_phase_once(tmp_path: Path
 
 
 def test_phase_changes_of_a_game_are_limited_per_hour(tmp_path: Path) -> None:
-    judge = two_player_game(Judge(tmp_path, max_phase_changes_per_hour=3))
+    judge = start_auction(auction_judge(tmp_path, max_phase_changes_per_hour=3))
     for word in ("PROCESS", "ROLLBACK", "ROLLFORWARD"):
         judge.send(GM, master("g1", word))
         assert judge.outcome_of(word) == ("ok", None), word
@@ -92,20 +95,20 @@ def test_phase_changes_of_a_game_are_limited_per_hour(tmp_path: Path) -> None:
     judge.send(GM, master("g1", "ROLLBACK"))
     assert judge.outcome_of("ROLLBACK") == ("error", "TOO_MANY_PHASE_CHANGES")
     assert "try again after 2026-01-05 13:00 UTC" in judge.last_to(GM).body  # an hour after the first
-    assert processed(judge) == ["S1901M"]
+    assert processed(judge) == ["L1"]
     judge.later(0.5)  # the first of the three was an hour ago
     judge.send(GM, master("g1", "ROLLBACK"))
     assert judge.outcome_of("ROLLBACK") == ("ok", None) and processed(judge) == []
 
 
 def test_a_process_after_other_mails_fits_in_the_mails_one_mail_may_cause(tmp_path: Path) -> None:
-    judge = two_player_game(Judge(tmp_path, max_mails_per_mail=2))
+    judge = start_auction(auction_judge(tmp_path, max_mails_per_mail=2))
     judge.send(GM, master("g1", "BROADCAST\nhello\nENDPRESS\nPROCESS"))  # the broadcast: two mails
     assert judge.outcome_of("PROCESS") == ("error", "OVER_BUDGET")
     assert processed(judge) == []
     # A mail's first processing is never refused: however many its results, a game can be processed.
     judge.send(GM, master("g1", "PROCESS"))
-    assert judge.outcome_of("PROCESS") == ("ok", None) and processed(judge) == ["S1901M"]
+    assert judge.outcome_of("PROCESS") == ("ok", None) and processed(judge) == ["L1"]
 
 
 def test_a_phases_maps_are_stored_once_for_all_who_receive_them(tmp_path: Path) -> None:
