@@ -23,7 +23,8 @@ from judge.service.handlers import receive
 from judge.service.handlers.mail import apply_run, store
 from judge.store.database import SCHEMA, Database, alembic_config, newest_version
 from judge.store.models import Base, Confirmation, ConfirmedAddress, InboundMail, SignonFailure
-from tests.support.harness import Judge, fresh_database_url, raw_mail, two_player_game
+from tests.support.auction import auction_judge, start_auction
+from tests.support.harness import fresh_database_url, raw_mail
 
 
 def test_migrations_create_exactly_the_models_tables_and_walk_down_and_up(tmp_path: Path) -> None:
@@ -170,8 +171,8 @@ def test_a_mail_applied_while_the_database_disk_is_full_waits_for_the_next_pass_
     """SQLite says "database or disk is full" (PostgreSQL "could not extend file"): nothing is
     wrong with the mail, so it stays new, as when the database cannot be reached, and is
     applied once there is room again; the daemon's pass ends and tries again later."""
-    judge = two_player_game(Judge(tmp_path))
-    mail_id = receive(judge.db, raw_mail("alice@example.org", "SIGNON F@g1 alice-pw\n2 : A PAR - BUR"), judge.now)
+    judge = start_auction(auction_judge(tmp_path))  # the test kind's game (`tests.support.auction`)
+    mail_id = receive(judge.db, raw_mail("alice@example.org", "SIGNON Alice@g1 alice-pw\nBID 2"), judge.now)
     settle = applying._settle
 
     def full(*args: object) -> object:
