@@ -16,8 +16,8 @@ from pathlib import Path
 from sqlalchemy import select
 
 from judge.store.models import Game
+from tests.games.payola.by_mail import start as start_g1
 from tests.games.payola.by_mail import teleport
-from tests.service import test_old_judges as old_judges
 from tests.support.harness import Judge, Sent
 from tests.support.people import GM
 
@@ -29,7 +29,7 @@ MASTER = "SIGNON MASTER@g1 gm-secret\n"
 def start(tmp_path: Path, options: str = "") -> Judge:
     """Game g1 with ``options``, France (alice), Germany (bob) and England (carol) played, the
     others dummies; started 2026-01-05 12:00, the mail so far read."""
-    return old_judges.start(Judge(tmp_path), options)
+    return start_g1(Judge(tmp_path), options)
 
 
 def phase(judge: Judge) -> str | None:

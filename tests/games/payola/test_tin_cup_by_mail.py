@@ -23,8 +23,8 @@ from judge.bootstrap import kinds
 from judge.engine.map import load_map
 from judge.service.demo import run_demo
 from judge.store.models import Game, PhaseRow
+from tests.games.payola.by_mail import start as start_g1
 from tests.games.payola.by_mail import teleport
-from tests.service import test_old_judges as old_judges
 from tests.support.harness import Judge, Sent
 from tests.support.people import GM
 
@@ -497,7 +497,7 @@ ALICE, BOB = "alice@example.org", "bob@example.org"
 
 def unseen_standoff(tmp_path: Path) -> Judge:
     """Game g1 (Tin Cup) after the Fall 1901 of ``STANDOFF``: in F1901R, its mail so far read."""
-    judge = old_judges.start(Judge(tmp_path), "BLIND")
+    judge = start_g1(Judge(tmp_path), "BLIND")
     teleport(judge, STANDOFF)
     for address, sheet in STANDOFF_SHEETS.items():
         judge.send(address, sheet)
