@@ -216,3 +216,18 @@ def test_whogame_never_gives_an_address_in_an_anonymous_game(tmp_path: Path) -> 
     assert "@" not in body.split("> WHOGAME")[1].split("\n-- \n")[0]
     judge.send(GM, "SIGNON MASTER@anon gm-secret\nWHOGAME")
     assert f"Bob: played by {BOB}" in reply_to(judge, GM).body  # the master knows
+
+
+# -- GET INFO of another kind: Pirates' Proposal's own options ------------------------------------------------
+
+
+
+def test_get_info_of_a_pirates_match(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE pp gm-secret pirates PLAYERS=4 GARNETS=2")
+    judge.new_mail()
+    judge.send("carol@example.org", "GET INFO pp\nWHOGAME pp")
+    body = reply_to(judge, "carol@example.org").body
+    assert "PLAYERS=4: 4 players in two rooms, five rounds (P1)" in body
+    assert "GARNETS=2: each player starts with 2 garnets (P1, P7)" in body
+    assert "0 players joined, of 4" in body

@@ -205,14 +205,3 @@ def test_get_info_tells_the_options_and_rules_in_words(tmp_path: Path) -> None:
     judge.send("carol@example.org", "GET INFO")
     assert answer(reply_to(judge, "carol@example.org").body, "GET INFO") == (
         "ERROR: expected GET INFO game (or sign on first)")
-
-
-def test_get_info_of_a_pirates_match(tmp_path: Path) -> None:
-    judge = Judge(tmp_path)
-    judge.send(GM, "CREATE pp gm-secret pirates PLAYERS=4 GARNETS=2")
-    judge.new_mail()
-    judge.send("carol@example.org", "GET INFO pp\nWHOGAME pp")
-    body = reply_to(judge, "carol@example.org").body
-    assert "PLAYERS=4: 4 players in two rooms, five rounds (P1)" in body
-    assert "GARNETS=2: each player starts with 2 garnets (P1, P7)" in body
-    assert "0 players joined, of 4" in body
