@@ -137,11 +137,13 @@ def terminate(session: Session, game: Game, settings: Settings, now: datetime, r
 
 def publish(session: Session, game: Game, settings: Settings, now: datetime, *, subject: str, headline: str,
             publication: Publication, preface: str | None = None) -> None:
-    """Mail ``publication`` to every player who played the game, its master and its observers, each
-    with who played which seat as that reader may know it (`host.who_played`: addresses for the
-    players and the master, unless the game is ANONYMOUS for the players)."""
+    """Mail ``publication`` to every player who played the game (those who left a seat, kept by
+    `host.left_seat`, as those who hold one now), its master and its observers, each with who played
+    which seat as that reader may know it (`host.who_played`: addresses for the players and the
+    master, unless the game is ANONYMOUS for the players)."""
     kind = kind_of(session, game)
-    playing = {player.address for player in host.players(session, game) if player.address}
+    playing = {player.address for player in host.players(session, game) if player.address} | {
+        str(held["address"]) for held in game.settings.get("played", [])}
     grey = grey_press(session, game, kind.seat_title)
     bodies: dict[str, str] = {}
     for address in sorted(playing | {game.gm_address} | set(host.observers(session, game))):

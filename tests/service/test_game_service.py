@@ -74,6 +74,20 @@ def test_rollback_after_terminate_is_refused(judge: Judge) -> None:
     assert "state: finished" in judge.last_to(GM).body
 
 
+def test_the_end_is_published_to_every_player_who_played_those_who_left_a_seat_too(judge: Judge) -> None:
+    """Bob resigns and Dave takes his seat over; Carol resigns and nobody comes.  At the end every one
+    of them, who played the game, reads its publication: the players now, Bob and Carol who left, the
+    master."""
+    send(judge, "Bob", "RESIGN")
+    send(judge, "Carol", "RESIGN")
+    master(judge, "SET OPENING Bob")
+    judge.send("dave@example.org", "TAKEOVER Bob@g1 dave-pw")
+    judge.new_mail()
+    judge.terminate(GM, MASTER)
+    ended = {m.to for m in judge.new_mail() if m.subject == "g1 has ended"}
+    assert ended == {ALICE, BOB, CAROL, "dave@example.org", GM}
+
+
 # -- announcements and the game master's tools ---------------------------------------------------------
 
 
