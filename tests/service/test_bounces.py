@@ -26,9 +26,10 @@ from judge.service.outbox import message_of, queue
 from judge.service.sender import MAX_QUOTED, RelayTransport, deliver_pending, envelope_sender, transport_for, verp_key
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, Outbox
+from tests.support.auction import auction_judge, start_auction
 from tests.support.clock import Clock
 from tests.support.daemon import Running, maildir_subjects
-from tests.support.harness import Judge, fresh_database_url, raw_mail, two_player_game
+from tests.support.harness import fresh_database_url, raw_mail
 from tests.support.relay import Relay
 from tests.support.wait import wait_until
 
@@ -132,15 +133,16 @@ def test_every_mail_leaves_with_its_own_verp_envelope_sender(db: Database, setti
 
 def test_two_answers_envelope_senders_tell_nothing_of_how_many_mails_went_out_between(
         tmp_path: Path, relay: Relay) -> None:
-    """Alice sends STATUS, Bob a sheet and STATUS, Alice STATUS again: her two answers are outbox
+    """Alice sends STATUS, Bob a bid and STATUS, Alice STATUS again: her two answers are outbox
     rows 2 apart, which their envelope senders must not tell her (nor their order: the token is
     the id enciphered); the judge still reads each back to its row."""
-    judge = two_player_game(Judge(tmp_path, domain=DOMAIN, relay=f"127.0.0.1:{relay.port}"))
+    judge = start_auction(auction_judge(tmp_path, domain=DOMAIN, relay=f"127.0.0.1:{relay.port}"))
+    judge.new_mail()
     relay.envelopes.clear()
-    judge.send("alice@example.org", "SIGNON F@g1 alice-pw\nSTATUS")
-    judge.send("bob@example.org", "SIGNON G@g1 bob-pw\n1 : A MUN - RUH")
-    judge.send("bob@example.org", "SIGNON G@g1 bob-pw\nSTATUS")
-    judge.send("alice@example.org", "SIGNON F@g1 alice-pw\nSTATUS")
+    judge.send("alice@example.org", "SIGNON Alice@g1 alice-pw\nSTATUS")
+    judge.send("bob@example.org", "SIGNON Bob@g1 bob-pw\nBID 1")
+    judge.send("bob@example.org", "SIGNON Bob@g1 bob-pw\nSTATUS")
+    judge.send("alice@example.org", "SIGNON Alice@g1 alice-pw\nSTATUS")
     senders = [envelope.mail_from for envelope in relay.envelopes if envelope.rcpt_tos == ["alice@example.org"]]
     ids = [verp_outbox_id(sender, "judge", DOMAIN, key_of(judge.db)) for sender in senders]
     assert len(senders) == 2 and ids[0] is not None and ids[1] == ids[0] + 3
@@ -286,9 +288,10 @@ def test_a_bounce_to_the_address_form_before_the_token_is_still_believed(db: Dat
 def test_forged_bounce_cannot_cancel_pending_mail(tmp_path: Path) -> None:
     """A seat taken over with a known password: the notices to the player and to the game master are
     still waiting to go when the attacker's bounces (even with the right tags) arrive; all go out."""
-    judge = two_player_game(Judge(tmp_path, domain=DOMAIN))
+    judge = start_auction(auction_judge(tmp_path, domain=DOMAIN))
+    judge.new_mail()
     mallory = "mallory@evil.example"
-    inject(judge.db, judge.settings, raw_mail(mallory, "SIGNON F@g1 alice-pw\nSET ADDRESS mallory@evil.example"),
+    inject(judge.db, judge.settings, raw_mail(mallory, "SIGNON Alice@g1 alice-pw\nSET ADDRESS mallory@evil.example"),
            judge.now)
     with judge.db.transaction() as session:
         waiting = list(session.scalars(select(Outbox).where(Outbox.status == "pending").order_by(Outbox.id)))
@@ -301,7 +304,7 @@ def test_forged_bounce_cannot_cancel_pending_mail(tmp_path: Path) -> None:
         statuses = {row.id: row.status for row in session.scalars(select(Outbox).where(Outbox.id >= waiting[0].id))}
     assert statuses == {row.id: "sent" for row in waiting}  # nothing failed, and no notice of a failure was queued
     notice = judge.last_to("alice@example.org").body
-    assert "the address of France in g1 is to be changed to mallory@evil.example" in notice
+    assert "the address of Alice in g1 is to be changed to mallory@evil.example" in notice
 
 
 @pytest.mark.parametrize("game", [True, False], ids=["to the game master", "to the admin"])
