@@ -419,6 +419,14 @@ class Records(Protocol):
         default: a kind whose phase rows and submissions hold all has no tables of its own."""
         return {}
 
+    def restore(self, session: Session, game: Game, snapshot: dict[str, Any]) -> None:
+        """Write the kind's own tables of ``game`` as ``snapshot`` (what `snapshot` gave on the
+        judge that exported the game) says, the host's rows of the game (its seats, phases and
+        submissions) written already: the inverse of `snapshot`, for ``judge import``, which then
+        checks that `snapshot` gives ``snapshot`` back.  KeyError, TypeError or ValueError for a
+        snapshot it cannot read.  Nothing by default: a kind without tables of its own."""
+        return None
+
     def saved_game(self, session: Session, game: Game) -> dict[str, Any] | None:
         """The game's board history as the ``diplomacy`` package's saved game (``judge export GAME
         --diplomacy``), for a kind played on a Diplomacy board; None by default: it has none."""

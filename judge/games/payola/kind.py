@@ -370,6 +370,10 @@ class Payola(PayolaLobby, PayolaPhases, PayolaCommands, GameKind):
         """Payola's tables of the game: acceptance lists, votes and the ledger (`store.snapshot`)."""
         return store.snapshot(session, game.id)
 
+    def restore(self, session: Session, game: Game, snapshot: dict[str, Any]) -> None:
+        """Payola's tables of the game as its record has them (`store.restore`)."""
+        store.restore(session, game.id, snapshot)
+
     def standings(self, session: Session, game: Game) -> list[api.Standing]:
         """The powers by the supply centers they held at the end (what the end publication lists)."""
         row = api.current_phase(session, game)

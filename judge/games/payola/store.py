@@ -14,10 +14,11 @@ A seat or phase with nothing of Payola's has no row (`seat_of`, `phase_of` make 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, select
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, insert, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from judge.api import Base, PhaseRow, Player
@@ -103,18 +104,70 @@ def votes_of(session: Session, seats: dict[str, Player]) -> dict[str, str | None
 
 def snapshot(session: Session, game_id: int) -> dict[str, Any]:
     """Payola's tables of a game as JSON values, for its record: each seat's acceptance list and
-    vote, each phase's acceptance lists as processed, and every movement of money with its reason,
-    in order (no row ids: another judge's differ)."""
-    seats = session.execute(select(Player.seat, PayolaSeat.acceptance, PayolaSeat.vote)
-                            .join(PayolaSeat, PayolaSeat.player_id == Player.id)
+    vote with when the mail that set each was accepted, each phase's acceptance lists as
+    processed and its marks in the ledger, and every movement of money with its reason, in order.
+    No row ids (another judge's differ): a mark in the ledger is how many of the game's movements
+    of money came up to it, which `restore` turns back into this judge's ids."""
+    seats = session.execute(select(Player.seat, PayolaSeat).join(PayolaSeat, PayolaSeat.player_id == Player.id)
                             .where(Player.game_id == game_id).order_by(Player.seat))
-    phases = session.execute(select(PhaseRow.name, PayolaPhase.acceptance)
-                             .join(PayolaPhase, PayolaPhase.phase_id == PhaseRow.id)
+    phases = session.execute(select(PhaseRow.name, PayolaPhase).join(PayolaPhase, PayolaPhase.phase_id == PhaseRow.id)
                              .where(PhaseRow.game_id == game_id).order_by(PhaseRow.id))
-    ledger = session.scalars(select(LedgerRow).where(LedgerRow.game_id == game_id).order_by(LedgerRow.id))
+    ledger = list(session.scalars(select(LedgerRow).where(LedgerRow.game_id == game_id).order_by(LedgerRow.id)))
+    ids = [row.id for row in ledger]
     return {
-        "seats": [{"seat": seat, "acceptance": acceptance, "vote": vote} for seat, acceptance, vote in seats],
-        "phases": [{"phase": name, "acceptance": acceptance} for name, acceptance in phases],
+        "seats": [{"seat": seat, "acceptance": row.acceptance, "vote": row.vote,
+                   "acceptance_at": _iso(row.acceptance_at), "vote_at": _iso(row.vote_at)} for seat, row in seats],
+        "phases": [{"phase": name, "acceptance": row.acceptance, "ledger_start": _counted(ids, row.ledger_start),
+                    "ledger_mark": _counted(ids, row.ledger_mark), "rollforward": _marks(row.rollforward, ids)}
+                   for name, row in phases],
         "ledger": [{"power": row.power, "amount": row.amount, "kind": row.kind, "note": row.note, "phase": row.phase,
                     "at": row.created_at.isoformat()} for row in ledger],
     }
+
+
+def restore(session: Session, game_id: int, snapshot: dict[str, Any]) -> None:
+    """Payola's tables of a game as ``snapshot`` (its record's) has them, on this judge: the inverse
+    of `snapshot`, the game's seat and phase rows written first (KeyError, TypeError or ValueError
+    for a snapshot that names a seat or phase the game does not have, or lacks a field)."""
+    seats = {player.seat: player.id for player in session.scalars(select(Player).where(Player.game_id == game_id))}
+    phases = {row.name: row.id for row in session.scalars(select(PhaseRow).where(PhaseRow.game_id == game_id))}
+    rows = [{"game_id": game_id, "power": entry["power"], "amount": int(entry["amount"]), "kind": entry["kind"],
+             "note": entry["note"], "phase": entry["phase"], "created_at": datetime.fromisoformat(entry["at"])}
+            for entry in snapshot.get("ledger", [])]
+    ids = list(session.scalars(insert(LedgerRow).returning(LedgerRow.id, sort_by_parameter_order=True), rows)) \
+        if rows else []
+    session.add_all(PayolaSeat(player_id=seats[entry["seat"]], acceptance=entry["acceptance"], vote=entry["vote"],
+                               acceptance_at=_moment(entry["acceptance_at"]), vote_at=_moment(entry["vote_at"]))
+                    for entry in snapshot.get("seats", []))
+    session.add_all(PayolaPhase(phase_id=phases[entry["phase"]], acceptance=entry["acceptance"],
+                                ledger_start=_mark(ids, entry["ledger_start"]),
+                                ledger_mark=_mark(ids, entry["ledger_mark"]),
+                                rollforward=_marks(entry["rollforward"], ids, back=True))
+                    for entry in snapshot.get("phases", []))
+
+
+def _counted(ids: list[int], mark: int | None) -> int | None:
+    """A mark in the ledger (a row id: the last one it covers) as how many of ``ids`` it covers."""
+    return None if mark is None else bisect_right(ids, mark)
+
+
+def _mark(ids: list[int], counted: int | None) -> int | None:
+    """The inverse of `_counted`: the id of the last of ``ids`` a mark covers (0: none)."""
+    if counted is None:
+        return None
+    return ids[int(counted) - 1] if counted else 0
+
+
+def _marks(kept: dict[str, Any] | None, ids: list[int], back: bool = False) -> dict[str, Any] | None:
+    """A ROLLBACK's marks (`lifecycle.rolling_back`), their mark in the ledger counted, or back."""
+    if not kept or "ledger" not in kept:
+        return kept
+    return {**kept, "ledger": _mark(ids, kept["ledger"]) if back else _counted(ids, kept["ledger"])}
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def _moment(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)
