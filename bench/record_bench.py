@@ -14,11 +14,14 @@ closing one phase, with a sheet from each player every spring: that is the set-u
 as the peer: what the judge spent playing the game by mail.  Then, each timed with
 ``time.perf_counter``: ``export`` (the whole record, as a dict, then written as JSON), ``replay``
 (`judge.service.replay.replay`: the record played again on an empty judge and compared phase by
-phase) and ``import`` (`judge.service.replay.import_record` on a second empty judge: the same
-replay, checked, then the new passwords).  A replay and an import play every mail of the game
-again through the judge's own applier, so their cost is the game's own; the ratio against
-the first judge's playing says so.  Times are wall-clock on the machine at hand and vary with
-its load; nothing here asserts on them.
+phase), ``import`` (`judge.service.importing.import_record` on a second empty judge: the record's
+rows copied, the game exported again and compared with the record, then the new passwords) and
+``import --replay`` (the same on a third empty judge, the game played again from its mail, checked,
+then the new passwords).  Each import reads the record from its JSON text, as ``judge import``
+does.  A replay plays every mail of the game again through the judge's own applier, so its cost
+is the game's own; a copy writes rows, so its cost is the record's size; the ratio against the
+first judge's playing says each.  Times are wall-clock on the machine at hand and vary with its
+load; nothing here asserts on them.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from judge.service import archive, replay
+from judge.service import archive, importing, replay
 from tests.support.harness import Judge, open_kinds_database, start_game
 
 MASTER = "SIGNON MASTER@g1 gm-secret\nPROCESS"
@@ -80,15 +83,20 @@ def main(argv: list[str] | None = None) -> int:
         replaying = time.perf_counter() - began
         other = Judge(Path(folder) / "b", now=judge.now)
         began = time.perf_counter()
-        replay.import_record(other.db, other.settings, json.loads(text), judge.now)
-        importing = time.perf_counter() - began
+        importing.import_record(other.db, other.settings, json.loads(text), judge.now)
+        copying = time.perf_counter() - began
+        third = Judge(Path(folder) / "c", now=judge.now)
+        began = time.perf_counter()
+        importing.import_record(third.db, third.settings, json.loads(text), judge.now, replay=True)
+        importing_replayed = time.perf_counter() - began
     print(f"a game of {len(record['phases'])} phases, {len(record['mails'])} mails received, "
           f"{len(record['sent'])} sent; its record {len(text) / 1e6:.1f} MB of JSON")
     print(f"played by mail (the peer)  {playing:8.2f} s")
     print(f"export                      {exporting:8.2f} s   {exporting / playing:6.3f} x the play")
     print(f"replay                      {replaying:8.2f} s   {replaying / playing:6.3f} x the play"
           f"   ({'as recorded' if not differences else f'{len(differences)} differences'})")
-    print(f"import                      {importing:8.2f} s   {importing / playing:6.3f} x the play")
+    print(f"import (rows copied)        {copying:8.2f} s   {copying / playing:6.3f} x the play")
+    print(f"import --replay             {importing_replayed:8.2f} s   {importing_replayed / playing:6.3f} x the play")
     return 0
 
 

@@ -185,7 +185,7 @@ def _operator(args: argparse.Namespace, kinds: Callable[[], Kinds]) -> int:
 def _records(args: argparse.Namespace, kinds: Callable[[], Kinds]) -> int:
     """``judge export``, ``import`` and ``replay`` (`judge.service.replay`)."""
     from judge.service.config import ConfigError
-    from judge.service.replay import command
+    from judge.service.importing import command
 
     try:
         settings = _settings(args)
@@ -243,8 +243,11 @@ def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
                         help="its board history as the diplomacy package's saved game (Payola), for Diplomacy tools")
     export.add_argument("--output", "-o", type=Path, metavar="FILE", help="write it there (default: standard output)")
     imported = commands.add_parser("import", help="create a game on this judge from its record (judge export), "
-                                   "played again here, and carry it on")
+                                   "its rows copied and checked, and carry it on")
     imported.add_argument("file", type=Path, metavar="FILE", help="the game's whole record")
+    imported.add_argument("--replay", action="store_true",
+                          help="play every mail of it again here instead, each phase checked: the proof that it "
+                               "was judged right (a record from elsewhere)")
     replayed = commands.add_parser("replay", help="play a game's record again and say any phase judged otherwise")
     replayed.add_argument("file", type=Path, metavar="FILE", help="the game's whole record")
     return [status, queue, resend, quarantine, prune, db, backup, restore, copy, export, imported, replayed]

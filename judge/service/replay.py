@@ -1,5 +1,5 @@
 """Playing a game's record again: ``judge replay`` (the proof that a game was judged right, and a
-test of the engine) and ``judge import`` (the game carried on on another judge).
+test of the engine) and ``judge import --replay`` (the game carried on on another judge, proved).
 
 Theory of operation.  A record (`judge.service.archive`) holds every mail the judge received
 about the game, as stored, with when it arrived and when it was applied, and every run of the
@@ -20,41 +20,30 @@ result, submissions and times), the game's state and the kind's own tables (`sna
 first phase that differs is named.  A replay runs on a judge of its own on a temporary SQLite
 database, its mail kept from the outbox (`outbox.quiet`).
 
-An import is the replay on the judge imported to, checked the same way, then the game goes on
-where it stood (running, with its deadline, or paused): the mail the replay wrote, never sent,
-gives way to the mail the record says the game sent (what its players read, however this judge
-would word it), and each seat's and the master's password (``****`` after the replay) is replaced
-by a new one, mailed to its player (or the master) with the news of the move.  The players'
-consent comes with the game: the addresses that had confirmed on the first judge are confirmed on
-this one.  A game whose name is taken here is refused.
+An import with ``--replay`` is the replay on the judge imported to, checked the same way
+(`judge.service.importing`, which also copies a record without playing it).
 """
 
 from __future__ import annotations
 
-import json
 import re
-import secrets
 import shutil
-import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
-from judge.service import archive, host, outbox
+from judge.service import archive, outbox
 from judge.service.app import process_game
 from judge.service.archive import FORCED, RecordError, moment
 from judge.service.config import Settings
 from judge.service.handlers.mail import process_mail, receive
-from judge.service.kinds import Kinds, kind_of
-from judge.service.passwords import hash_password
 from judge.store.database import Database
 from judge.store.models import Confirmation, ConfirmedAddress, Game, Outbox
 
@@ -226,116 +215,3 @@ def compare(session: Session, settings: Settings, record: dict[str, Any]) -> lis
     if again["kind"] != record.get("kind", {}):
         found.append(Difference(None, "the kind's own records differ"))
     return found
-
-
-@dataclass(frozen=True)
-class Imported:
-    """What an import did: the game, and to whom its new passwords were mailed."""
-
-    game: str
-    told: list[str]
-
-
-def import_record(db: Database, settings: Settings, record: dict[str, Any], now: datetime) -> Imported:
-    """Create the game of ``record`` on the judge of ``db`` by replaying it there (see the module's
-    header); `RecordError` if the record cannot be read or its replay differs from it (the game's
-    rows are then left as replayed, for the operator to read: `judge export` shows them)."""
-    archive.check(record)
-    play(db, settings, record)
-    with db.transaction() as session:
-        differences = compare(session, settings, record)
-        if differences:
-            raise RecordError("the replay differs from the record: " + "; ".join(map(str, differences[:3])))
-        game = session.scalar(select(Game).where(Game.name == record["game"]["name"]))
-        assert game is not None
-        kept_history(session, settings, game, record["sent"], now)
-        told = new_passwords(session, settings, game, now)
-    return Imported(game.name, told)
-
-
-def kept_history(session: Session, settings: Settings, game: Game, sent: list[dict[str, Any]], now: datetime) -> None:
-    """The mail the game sent, as the record has it (what the first judge's players read, which a
-    judge of other settings would word otherwise: maps attached or not), in place of what the
-    replay wrote and never sent; kept as sent."""
-    quiet = list(session.scalars(select(Outbox).where(Outbox.status == outbox.QUIET)))
-    for row in quiet:
-        session.delete(row)
-    session.flush()
-    for mail in sent:
-        written = moment(mail["at"]) or now
-        session.add(Outbox(game_id=game.id, recipient=mail["to"], subject=mail["subject"], kind=mail["kind"],
-                           sender=settings.judge_from, message_id=make_msgid(domain=settings.domain),
-                           body=mail["body"], created_at=written, status="sent", attempts=0, sent_at=written))
-
-
-def new_passwords(session: Session, settings: Settings, game: Game, now: datetime) -> list[str]:
-    """Give the master and each seat with a player a new password, mailed to each: what the replay
-    left (``****``) is no one's.  Returns the addresses told."""
-    from judge.service.templates import render
-
-    title = kind_of(session, game).seat_title
-    told = []
-    seats = [(player, player.seat) for player in host.players(session, game) if player.address and player.password]
-    holders: list[tuple[Any, str | None, str]] = [(game, None, game.gm_address),
-                                                   *((p, seat, str(p.address)) for p, seat in seats)]
-    for holder, seat, address in holders:
-        password = secrets.token_urlsafe(9)
-        if seat is None:
-            game.gm_password = hash_password(password)
-        else:
-            holder.password = hash_password(password)
-        body = render("moved", game=game, seat=seat, password=password, settings=settings,
-                      title=title(seat) if seat else None)
-        outbox.queue(session, settings, to=address, subject=f"{game.name} has moved to this judge", body=body,
-                     kind=archive.MOVED, now=now, game_id=game.id)
-        told.append(address)
-    return told
-
-
-def command(args: Any, settings: Settings, kinds: Kinds) -> int:
-    """``judge export GAME``, ``judge import FILE``, ``judge replay FILE``: what each did, or why not."""
-    from judge.service.app import open_database
-    from judge.service.clock import now_on
-    from judge.service.datadir import OperatorError, data_dir_lock
-    from judge.service.sender import deliver_pending, transport_for
-
-    try:
-        if args.command == "replay":
-            differences = replay(read(args.file), settings, lambda own: open_database(own, kinds))
-            for difference in differences:
-                print(f"differs: {difference}")
-            if differences:
-                return 1
-            print("every phase was judged as recorded")
-            return 0
-        db = open_database(settings, kinds)
-        if args.command == "export":
-            with db.transaction() as session:
-                written = archive.saved_game(session, args.game) if args.diplomacy else \
-                    archive.export(session, settings, args.game, public=args.public)
-                text = json.dumps(written, indent=1, ensure_ascii=False) + "\n"
-            if args.output is None:
-                sys.stdout.write(text)
-            else:
-                args.output.write_text(text, encoding="utf-8")
-            return 0
-        with data_dir_lock(settings.data_dir, alone=True):  # a running judge would apply the replayed mail
-            done = import_record(db, settings, read(args.file), now_on(db))
-            sent = deliver_pending(db, settings, transport_for(settings), now_on(db))
-        print(f"{done.game} imported; new passwords mailed to {', '.join(done.told)} ({sent} mail(s) sent)")
-        return 0
-    except (RecordError, OperatorError) as exc:
-        print(f"judge: {exc}", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"judge: {exc}", file=sys.stderr)
-        return 1
-
-
-def read(path: Path) -> dict[str, Any]:
-    """The record in the file ``path``, checked (`archive.check`)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
-    return archive.check(data)

@@ -1,11 +1,13 @@
 """A game's record (`judge.service.archive`): exported, played again (`judge.service.replay`) and
-imported on another judge, for a game of every kind, running and finished; what it may hold."""
+imported on another judge (`judge.service.importing`: its rows copied, or played again), for a
+game of every kind, running and finished; what it may hold."""
 
 from __future__ import annotations
 
 import copy
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,21 +15,37 @@ import pytest
 from sqlalchemy import select
 
 from judge.bootstrap import main
-from judge.service import archive, replay
+from judge.games.payola.store import LedgerRow
+from judge.service import archive, importing, replay
 from judge.service.archive import RecordError
 from judge.service.datadir import data_dir_lock
 from judge.service.kinds import kind_of
 from judge.service.reference import record_fields
 from judge.service.sender import deliver_pending, transport_for
-from judge.store.models import Game, Outbox
+from judge.store.models import ConfirmedAddress, DeadlineRun, Game, InboundMail, Outbox, PhaseRow, Player, Submission
 from judge.web.public import summary
-from tests.service.every_kind import KINDS, PAYOLA, Kind
+from tests.service.every_kind import KINDS, MACHIAVELLI, PAYOLA, Kind
 from tests.support.cli import options, run
-from tests.support.harness import Judge, open_kinds_database
+from tests.support.harness import Judge, open_kinds_database, raw_mail
 from tests.support.people import GM
 
 SCHEMA = Path(__file__).parents[2] / "docs" / "reference" / "game-record.schema.json"
 PASSWORD = re.compile(r"new password for \S+ is:\n\n +(\S+)")
+AOP = replace(MACHIAVELLI, game="m2", master="SIGNON MASTER@m2 gm-pw", first="SP1459A", second="SP1459C",
+              seats=tuple(replace(seat, signon=seat.signon.replace("@m1", "@m2")) for seat in MACHIAVELLI.seats),
+              sent=("raise A are", "raise A mil", "raise F ven"), later="A are - sie",
+              build=lambda judge: _aop(judge))
+RECORDED = (*KINDS, AOP)
+"""Every kind, Machiavelli on its two boards (Absence of Plague's own, of 1459)."""
+PATHS = pytest.mark.parametrize("by_replay", [False, True], ids=["copied", "replayed"])
+
+
+def _aop(judge: Judge) -> None:
+    judge.send(GM, "CREATE m2 gm-pw machiavelli aop")
+    for seat in AOP.seats:
+        judge.send(seat.address, f"JOIN m2 {seat.signon.rsplit(' ', 1)[1]} {seat.name}")
+    judge.send(GM, "SIGNON MASTER@m2 gm-pw\nSTART")
+    judge.new_mail()
 
 
 def played(judge: Judge, kind: Kind, finished: bool) -> Judge:
@@ -56,10 +74,10 @@ def replayed(judge: Judge, record: dict[str, Any]) -> list[replay.Difference]:
     return replay.replay(record, judge.settings, lambda own: open_kinds_database(own, judge.kinds))
 
 
-def imported(record: dict[str, Any], folder: Path, now: Any) -> Judge:
+def imported(record: dict[str, Any], folder: Path, now: Any, replayed: bool = False) -> Judge:
     """A second judge on ``folder`` with ``record`` imported at ``now``."""
     other = Judge(folder, now=now)
-    replay.import_record(other.db, other.settings, record, now)
+    importing.import_record(other.db, other.settings, record, now, replay=replayed)
     deliver_pending(other.db, other.settings, transport_for(other.settings), now)
     return other
 
@@ -72,7 +90,7 @@ def validate(record: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("finished", [False, True], ids=["mid-phase", "finished"])
-@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+@pytest.mark.parametrize("kind", RECORDED, ids=lambda kind: kind.game)
 def test_a_game_of_every_kind_replays_as_recorded_and_its_record_fits_the_schema(
         tmp_path: Path, kind: Kind, finished: bool) -> None:
     judge = played(Judge(tmp_path / "a"), kind, finished)
@@ -83,22 +101,25 @@ def test_a_game_of_every_kind_replays_as_recorded_and_its_record_fits_the_schema
     assert replayed(judge, record) == []
 
 
+@PATHS
 @pytest.mark.parametrize("finished", [False, True], ids=["mid-phase", "finished"])
-@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
-def test_export_import_export_gives_the_same_record(tmp_path: Path, kind: Kind, finished: bool) -> None:
+@pytest.mark.parametrize("kind", RECORDED, ids=lambda kind: kind.game)
+def test_export_import_export_gives_the_same_record(tmp_path: Path, kind: Kind, finished: bool,
+                                                    by_replay: bool) -> None:
     judge = played(Judge(tmp_path / "a"), kind, finished)
     record = record_of(judge, kind.game)
-    other = imported(record, tmp_path / "b", judge.now)
+    other = imported(record, tmp_path / "b", judge.now, replayed=by_replay)
     assert record_of(other, kind.game) == record
 
 
-@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+@PATHS
+@pytest.mark.parametrize("kind", RECORDED, ids=lambda kind: kind.game)
 def test_an_imported_running_game_is_played_on_by_mail_and_ends_as_on_the_first_judge(
-        tmp_path: Path, kind: Kind) -> None:
+        tmp_path: Path, kind: Kind, by_replay: bool) -> None:
     """The same mail after the move, sent to both judges (to the imported game with the new
     passwords the import mailed), gives the same phases and the same end."""
     judge = played(Judge(tmp_path / "a"), kind, finished=False)
-    other = imported(record_of(judge, kind.game), tmp_path / "b", judge.now)
+    other = imported(record_of(judge, kind.game), tmp_path / "b", judge.now, replayed=by_replay)
     with other.db.transaction() as session:
         assert session.scalars(select(Game.state).where(Game.name == kind.game)).one() == "active"
     passwords = {mail.to: found.group(1) for mail in other.all_mail() if (found := PASSWORD.search(mail.body))}
@@ -116,6 +137,119 @@ def test_an_imported_running_game_is_played_on_by_mail_and_ends_as_on_the_first_
         [(p["name"], p["position"], p["result"]) for p in first["phases"]]
     assert second["kind"] == first["kind"]
     assert not any(password in json.dumps(second) for password in passwords.values())  # nor the new ones
+
+
+def test_an_imported_payola_game_keeps_its_marks_in_the_ledger(tmp_path: Path) -> None:
+    """Payola marks where each phase's money starts and ends in the ledger by row ids, which the
+    copy gives anew: after the move the next results tell each power the same changes of its
+    balance as on the first judge (rule 2.5: since the phase opened), and a ROLLBACK then takes
+    the ledger back to the same rows."""
+    judge = played(Judge(tmp_path / "a"), PAYOLA, finished=False)
+    other = imported(record_of(judge, "g1"), tmp_path / "b", judge.now)
+    master = {judge: PAYOLA.master,
+              other: f"SIGNON MASTER@g1 {PASSWORD.findall(other.last_to(GM).body)[-1]}"}
+    told = {}
+    for each, signon in master.items():
+        each.later(1)
+        before = len(each.all_mail())
+        each.send(GM, signon + "\nPROCESS")
+        told[each] = [(mail.to, mail.body) for mail in each.all_mail()[before:] if mail.subject.endswith("results")]
+        each.send(GM, signon + "\nROLLBACK")
+        assert "rolled back to" in each.last_to(GM).body
+    assert told[other] == told[judge] and told[judge]
+    first, second = record_of(judge, "g1"), record_of(other, "g1")
+    assert second["kind"] == first["kind"] and first["kind"]["ledger"]
+
+
+def test_a_mail_of_the_record_sent_again_to_the_judge_it_moved_to_is_a_duplicate(tmp_path: Path) -> None:
+    """The copy keeps each received mail's Message-ID and digest: France's offer of spring, sent
+    again whole (her password in it) under its Message-ID, is not applied a second time."""
+    judge = Judge(tmp_path / "a")
+    PAYOLA.begin(judge)
+    offer = raw_mail(PAYOLA.seats[0].address, f"{PAYOLA.seats[0].signon}\n{PAYOLA.sent[0]}",
+                     message_id="<offer-1@example.org>")
+    judge.send_raw(offer)
+    other = imported(record_of(judge, "g1"), tmp_path / "b", judge.now)
+    other.send_raw(offer)
+    with other.db.transaction() as session:
+        assert session.scalars(select(InboundMail.status).order_by(InboundMail.id.desc())).first() == "duplicate"
+
+
+def _nothing_of(judge: Judge) -> None:
+    """No row of any game, its mail or its players' consent on ``judge``: an import left nothing."""
+    with judge.db.transaction() as session:
+        for table in (Game, Player, PhaseRow, Submission, InboundMail, DeadlineRun, Outbox, ConfirmedAddress,
+                      LedgerRow):
+            assert session.scalars(select(table)).first() is None, table.__tablename__
+
+
+def _seat_nobody_has(record: dict[str, Any]) -> None:
+    record["kind"]["seats"][0]["seat"] = "ATLANTIS"
+
+
+def _seat_twice(record: dict[str, Any]) -> None:
+    record["kind"]["seats"].append(dict(record["kind"]["seats"][0]))
+
+
+def _phases_swapped(record: dict[str, Any]) -> None:
+    record["kind"]["phases"].reverse()
+
+
+def _run_after_every_mail(record: dict[str, Any]) -> None:
+    record["deadline_runs"][0]["after"] = len(record["mails"]) + 1
+
+
+def _no_such_time(record: dict[str, Any]) -> None:
+    record["kind"]["ledger"][0]["at"] = "spring"
+
+
+@pytest.mark.parametrize("tamper, reason", [
+    (_seat_nobody_has, "cannot be imported as it is: KeyError 'ATLANTIS'"),
+    (_seat_twice, "cannot be imported as it is"),
+    (_phases_swapped, "differs from its record at kind.phases[0].phase"),
+    (_run_after_every_mail, "cannot be imported as it is: IndexError"),
+    (_no_such_time, "cannot be imported as it is: ValueError"),
+], ids=lambda value: getattr(value, "__name__", "")[1:] or None)
+def test_a_record_that_cannot_be_copied_as_it_says_is_refused_and_leaves_nothing(
+        tmp_path: Path, tamper: Any, reason: str) -> None:
+    """Its kind's records naming a seat the game lacks, or one seat twice, or its phases out of the
+    order the game has them (restored, they export in the game's order: not what the record
+    says), a deadline run after more mail than the record has, a time that is none: the import
+    says where, and the judge is as it was, not one row written."""
+    judge = played(Judge(tmp_path / "a"), PAYOLA, finished=False)
+    record = record_of(judge, "g1")
+    tamper(record)
+    other = Judge(tmp_path / "b", now=judge.now)
+    with pytest.raises(RecordError, match=re.escape(reason)):
+        importing.import_record(other.db, other.settings, record, judge.now)
+    _nothing_of(other)
+
+
+def test_a_copy_trusts_the_money_of_its_record_and_the_replay_proves_it(tmp_path: Path) -> None:
+    """A movement of money changed in the record (France's income of spring 1901 made 99 AgP) holds
+    together as a record: copied, the game has it as it says; replayed, the judge's own income
+    differs and the import is refused, saying the kind's records differ."""
+    judge = played(Judge(tmp_path / "a"), PAYOLA, finished=False)
+    record = record_of(judge, "g1")
+    income = [row for row in record["kind"]["ledger"] if row["power"] == "FRANCE" and row["kind"] == "income"]
+    income[0]["amount"] = 99
+    assert record_of(imported(record, tmp_path / "b", judge.now), "g1")["kind"] == record["kind"]
+    other = Judge(tmp_path / "c", now=judge.now)
+    with pytest.raises(RecordError, match="the kind's own records differ"):
+        importing.import_record(other.db, other.settings, record, judge.now, replay=True)
+
+
+def test_a_game_open_again_after_a_rollback_is_imported_by_its_replay_alone(tmp_path: Path) -> None:
+    """A ROLLBACK's marks name the first judge's submission rows, which a copy gives anew: the copy
+    is refused, saying to replay it, and leaves nothing; its replay imports it."""
+    judge = played(Judge(tmp_path / "a"), PAYOLA, finished=False)
+    judge.send(GM, PAYOLA.master + "\nROLLBACK")
+    record = record_of(judge, "g1")
+    other = Judge(tmp_path / "b", now=judge.now)
+    with pytest.raises(RecordError, match=r"open again after a ROLLBACK.*--replay"):
+        importing.import_record(other.db, other.settings, record, judge.now)
+    _nothing_of(other)
+    assert record_of(imported(record, tmp_path / "c", judge.now, replayed=True), "g1") == record
 
 
 def test_replay_names_the_phase_whose_offer_was_changed_in_the_record(tmp_path: Path) -> None:
@@ -175,7 +309,7 @@ def test_a_running_game_has_no_public_record_yet(tmp_path: Path) -> None:
 def test_an_import_of_a_game_whose_name_is_taken_is_refused(tmp_path: Path) -> None:
     judge = played(Judge(tmp_path / "a"), PAYOLA, finished=False)
     with pytest.raises(RecordError, match="already has a game called g1"):
-        replay.import_record(judge.db, judge.settings, record_of(judge, "g1"), judge.now)
+        importing.import_record(judge.db, judge.settings, record_of(judge, "g1"), judge.now)
 
 
 @pytest.mark.parametrize("change, reason", [
@@ -194,7 +328,8 @@ def test_a_record_the_judge_cannot_read_is_refused_saying_why(
 def test_the_command_line_exports_replays_and_imports_a_game(tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     """``judge export g1 -o FILE``, ``judge replay FILE`` (status 0; 1 and the phase for a changed
-    offer), ``judge import FILE`` on another data directory (refused while a judge runs there);
+    offer), ``judge import FILE`` on another data directory (refused while a judge runs there), and
+    ``judge import --replay FILE`` on a fourth (the changed offer refused, the record imported);
     each judge with the command line's settings (its mail server named in none), as a judge and
     its commands share a configuration."""
     judge = played(Judge(tmp_path / "a", mta_hostname=None, mta_authenticates=False), PAYOLA, finished=False)
@@ -217,6 +352,13 @@ def test_the_command_line_exports_replays_and_imports_a_game(tmp_path: Path,
     assert "the judge is running on" in capsys.readouterr().err
     with third.db.transaction() as session:
         assert session.scalars(select(Game)).all() == []
+    fourth = Judge(tmp_path / "d")
+    assert main(["import", "--replay", str(changed), *options(fourth)]) == 1
+    assert "the replay differs from the record: S1901M: " in capsys.readouterr().err
+    fifth = Judge(tmp_path / "e")
+    status, printed = run(capsys, "import", "--replay", str(saved), *options(fifth))
+    assert status == 0 and printed.startswith("g1 imported; new passwords mailed to gm@example.org, ")
+    assert run(capsys, "export", "g1", *options(fifth))[1] == saved.read_text()
 
 
 def test_the_worked_example_of_the_docs_fits_the_schema_and_replays_as_recorded(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from judge.bootstrap import kinds
 from judge.mail.outbound import MaildirOutbox
-from judge.service import archive, replay
+from judge.service import archive, importing
 from judge.service.app import open_database
 from judge.service.config import Settings
 from tests.service.every_kind import PAYOLA
@@ -52,7 +52,7 @@ def test_an_imported_game_plays_on_through_judge_serve_and_ends_as_on_the_first_
         record = json.loads(json.dumps(archive.export(session, first.settings, "g1")))
     settings = Settings(data_dir=tmp_path / "b", database=fresh_database_url(), port=0, tick_seconds=3600)
     db = open_database(settings, kinds())
-    replay.import_record(db, settings, record, first.now)
+    importing.import_record(db, settings, record, first.now)
     db.engine.dispose()
     second = Running(settings, Clock(first.now))
     try:

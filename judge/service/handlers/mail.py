@@ -605,6 +605,13 @@ def _read(raw: bytes, envelope_from: str | None) -> tuple[InboundMail, set[str]]
     return (replace(mail, subject=masker(secrets)(mail.subject)) if secrets else mail), secrets
 
 
+def fingerprint(raw: bytes, envelope_from: str | None) -> tuple[str | None, str]:
+    """A stored mail's Message-ID and `digest`, as its row keeps them once applied: what tells a
+    later copy of it for a duplicate (a game's record imported keeps them for its mail)."""
+    mail, secrets = _read(raw, envelope_from)
+    return mail.message_id, digest(mail, masker(secrets))
+
+
 def digest(mail: InboundMail, mask: Callable[[str], str]) -> str:
     """SHA-256 of a mail's sender and command text as read, passwords masked (a fast hash of a
     known text around a password would let it be guessed offline): a mail sent again has the
