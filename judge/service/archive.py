@@ -1,17 +1,19 @@
 """A game's record: the whole game as one JSON document, for another judge, an archive or a
 player's program (``judge export``; its format is ``docs/reference/game-record.schema.json``).
 
-Theory of operation.  The host knows no game, so a record holds what the host keeps of every
-game, whatever its kind: the game's row (settings, board, state), its seats, every phase in order
-with what it started from (``position``), what happened (``result``), its seed and what each seat
-sent for it (the submissions, as read, with when each was accepted), the kind's own tables as its
-`Records.snapshot` gives them, and the mail that made it all: every mail the judge received
-about the game (``inbound_mail`` rows whose topic is the game), as stored (passwords masked, see
-`judge.mail.redact`), with when it arrived and when it was applied, and every run of its
-deadline that changed it (``deadline_runs``), in their order.  From those `judge.service.replay`
-plays the game again on an empty judge, phase by phase, and an import is that replay on the
-judge imported to.  The mail the judge sent about the game is there too (its text, not its
-attachments): what each reader was told.
+Theory of operation.  The host knows no game, so a record holds what the host keeps of every game,
+whatever its kind: the game's row (settings, board, state), its seats, every phase in order with
+what it started from (``position``), what happened (``result``), its seed and what each seat sent
+for it (the submissions, as read, with when each was accepted), the kind's own tables as its
+`Records.snapshot` gives them, what the host keeps of it beside (who sent each grey press, the
+seats' absences, where each seat signed on from, its players' records), and the mail that made it
+all: every mail the judge received about the game (``inbound_mail`` rows whose topic is the
+game), as stored (passwords masked, see `judge.mail.redact`), with when it arrived and when it
+was applied, and every run of its deadline that changed it (``deadline_runs``), in their order.
+From those `judge.service.replay` plays the game again on an empty judge, phase by phase; an
+import (`judge.service.importing`) writes the rows back, or replays them with ``--replay``.  The
+mail the judge sent about the game is there too (its text, not its attachments): what each
+reader was told.
 
 Two scopes.  The *whole* record is the operator's: it holds the players' addresses (the mail
 does) but never a password (the judge keeps only scrypt hashes, which are left out, and its
@@ -42,12 +44,16 @@ from judge.service.config import Settings
 from judge.service.kinds import kind_of
 from judge.service.templates import render
 from judge.store.models import (
+    Absence,
     ConfirmedAddress,
     DeadlineRun,
     Game,
+    GreyPress,
     InboundMail,
     Outbox,
     PhaseRow,
+    PlayerRecord,
+    Signon,
     Submission,
 )
 
@@ -149,9 +155,29 @@ def whole_record(session: Session, settings: Settings, game: Game) -> dict[str, 
         "mails": [mail_entry(mail) for mail in mails],
         "deadline_runs": runs_of(session, game, [mail.id for mail in mails]),
         "confirmed": confirmed,
+        "host": kept_beside(session, game),
         "sent": [{"to": row.recipient, "subject": row.subject, "kind": row.kind, "at": iso(row.created_at),
                   "body": row.body} for row in session.scalars(
                       select(Outbox).where(Outbox.game_id == game.id, Outbox.kind != MOVED).order_by(Outbox.id))],
+    }
+
+
+def kept_beside(session: Session, game: Game) -> dict[str, list[dict[str, Any]]]:
+    """What the host keeps of the game beside its phases and its mail, each in its order: who
+    sent each grey press (its end publishes them), the seats' absences, the sources each seat
+    signed on from, and its players' records (on time, late, missed: what a JOIN shows)."""
+    def rows(model: Any) -> list[Any]:
+        return list(session.scalars(select(model).where(model.game_id == game.id).order_by(model.id)))
+
+    return {
+        "grey_press": [{"phase": row.phase, "sent_at": iso(row.sent_at), "author": row.author, "readers": row.readers}
+                       for row in rows(GreyPress)],
+        "absences": [{"seat": row.seat, "start": row.start.isoformat(), "end": row.end.isoformat(),
+                      "status": row.status, "created_at": iso(row.created_at)} for row in rows(Absence)],
+        "signons": [{"who": row.who, "source": row.source, "network": row.network, "at": iso(row.at)}
+                    for row in rows(Signon)],
+        "player_records": [{"address": row.address, "seat": row.seat, "phase": row.phase, "what": row.what,
+                            "at": iso(row.at)} for row in rows(PlayerRecord)],
     }
 
 

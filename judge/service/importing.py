@@ -7,8 +7,9 @@ Theory of operation.  Two ways, one outcome: the game's rows as the first judge 
   game's row, its seats, its observers, every phase (position, result, seed, times), what each
   seat sent as read with when it was accepted, the mail received as stored (passwords masked;
   each with its Message-ID and digest, so that a copy of it sent again is a duplicate here too),
-  the runs of its deadline, the mail it sent as kept history, and the kind's own tables through
-  its `Records.restore`.  Ids are this judge's own: the record numbers its mail in order, and each
+  the runs of its deadline, what the host keeps beside (grey press authors, absences, sign-on
+  sources, players' records), the mail it sent as kept history, and the kind's own tables
+  through its `Records.restore`.  Ids are this judge's own: the record numbers its mail in order, and each
   deadline run says how many of those mails came before it, so a run is kept after the id of
   that many-th mail.  Then the game is exported from what was written and must give the record
   back (the record holds no time of its export, and export, import, export gives the same
@@ -35,7 +36,7 @@ import secrets
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
@@ -55,14 +56,18 @@ from judge.service.replay import compare, play
 from judge.service.replay import replay as played_again
 from judge.store.database import Database
 from judge.store.models import (
+    Absence,
     ConfirmedAddress,
     DeadlineRun,
     Game,
+    GreyPress,
     InboundMail,
     Observer,
     Outbox,
     PhaseRow,
     Player,
+    PlayerRecord,
+    Signon,
     Submission,
 )
 
@@ -148,6 +153,7 @@ def copied(session: Session, settings: Settings, record: dict[str, Any], now: da
         if sent:
             session.execute(insert(Submission), sent)
         received(session, game, record)
+        beside(session, game, record["host"])
         consented(session, record)
         sent_history(session, settings, game, record["sent"], now)
         session.flush()
@@ -175,6 +181,26 @@ def received(session: Session, game: Game, record: dict[str, Any]) -> None:
              "after_mail": ids[int(run["after"]) - 1] if int(run["after"]) else 0} for run in record["deadline_runs"]]
     if runs:
         session.execute(insert(DeadlineRun), runs)
+
+
+def beside(session: Session, game: Game, kept: dict[str, Any]) -> None:
+    """What the host keeps of the game beside its phases (`archive.kept_beside`); a player's record
+    of a phase points at this judge's row of it."""
+    session.flush()
+    phases = {row.name: row.id for row in host.all_phases(session, game)}
+    for model, rows in (
+            (GreyPress, [{"phase": row["phase"], "sent_at": moment(row["sent_at"]), "author": row["author"],
+                          "readers": list(row["readers"])} for row in kept["grey_press"]]),
+            (Absence, [{"seat": row["seat"], "start": date.fromisoformat(row["start"]),
+                        "end": date.fromisoformat(row["end"]), "status": row["status"],
+                        "created_at": moment(row["created_at"])} for row in kept["absences"]]),
+            (Signon, [{"who": row["who"], "source": row["source"], "network": row["network"], "at": moment(row["at"])}
+                      for row in kept["signons"]]),
+            (PlayerRecord, [{"address": row["address"], "seat": row["seat"], "phase": row["phase"], "what": row["what"],
+                             "phase_row": phases[row["phase"]] if row["phase"] is not None else None,
+                             "at": moment(row["at"])} for row in kept["player_records"]])):
+        if rows:
+            session.execute(insert(model), [{"game_id": game.id, **row} for row in rows])
 
 
 def consented(session: Session, record: dict[str, Any]) -> None:

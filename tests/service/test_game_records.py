@@ -22,12 +22,24 @@ from judge.service.datadir import data_dir_lock
 from judge.service.kinds import kind_of
 from judge.service.reference import record_fields
 from judge.service.sender import deliver_pending, transport_for
-from judge.store.models import ConfirmedAddress, DeadlineRun, Game, InboundMail, Outbox, PhaseRow, Player, Submission
+from judge.store.models import (
+    ConfirmedAddress,
+    DeadlineRun,
+    Game,
+    InboundMail,
+    Outbox,
+    PhaseRow,
+    Player,
+    PlayerRecord,
+    Signon,
+    Submission,
+)
 from judge.web.public import summary
+from tests.games.payola.by_mail import FRANCE, GERMANY, MASTER, start
 from tests.service.every_kind import KINDS, MACHIAVELLI, PAYOLA, Kind
 from tests.support.cli import options, run
 from tests.support.harness import Judge, open_kinds_database, raw_mail
-from tests.support.people import GM
+from tests.support.people import ALICE, BOB, CAROL, GM
 
 SCHEMA = Path(__file__).parents[2] / "docs" / "reference" / "game-record.schema.json"
 PASSWORD = re.compile(r"new password for \S+ is:\n\n +(\S+)")
@@ -161,6 +173,29 @@ def test_an_imported_payola_game_keeps_its_marks_in_the_ledger(tmp_path: Path) -
     assert second["kind"] == first["kind"] and first["kind"]["ledger"]
 
 
+def test_a_copied_game_keeps_who_sent_its_grey_press_and_its_absences(tmp_path: Path) -> None:
+    """France's grey press to England and her absence approved, Germany's absence asked beyond
+    the allowance: copied, the game ends on the new judge with the same end publication (the grey
+    press's author named, M63), and Germany's asked absence is still the master's to decide."""
+    judge = start(Judge(tmp_path / "a"), "PRESS=WHITE/GREY ABSENCE_DAYS=3")
+    judge.send(ALICE, FRANCE + "PRESS TO ENGLAND GREY\nGermany plans to stab you.\nENDPRESS")
+    judge.send(ALICE, FRANCE + "SET ABSENCE 2026-01-06 TO 2026-01-07")
+    judge.send(BOB, GERMANY + "SET ABSENCE 2026-02-01 TO 2026-02-10")
+    record = record_of(judge, "g1")
+    assert [row["author"] for row in record["host"]["grey_press"]] == ["FRANCE"]
+    assert [row["status"] for row in record["host"]["absences"]] == ["approved", "pending"]
+    other = imported(record, tmp_path / "b", judge.now)
+    signon = f"SIGNON MASTER@g1 {PASSWORD.findall(other.last_to(GM).body)[-1]}"
+    other.send(GM, signon + "\nDENY ABSENCE GERMANY")
+    judge.send(GM, MASTER + "DENY ABSENCE GERMANY")
+    assert "absence of Germany denied" in other.last_to(GM).body
+    other.terminate(GM, signon)
+    judge.terminate(GM, MASTER)
+    ends = [[mail.body for mail in each.all_mail() if mail.to == CAROL and mail.subject.endswith("has ended")]
+            for each in (judge, other)]
+    assert ends[0] == ends[1] and "from France to England" in ends[0][0]
+
+
 def test_a_mail_of_the_record_sent_again_to_the_judge_it_moved_to_is_a_duplicate(tmp_path: Path) -> None:
     """The copy keeps each received mail's Message-ID and digest: France's offer of spring, sent
     again whole (her password in it) under its Message-ID, is not applied a second time."""
@@ -179,7 +214,7 @@ def _nothing_of(judge: Judge) -> None:
     """No row of any game, its mail or its players' consent on ``judge``: an import left nothing."""
     with judge.db.transaction() as session:
         for table in (Game, Player, PhaseRow, Submission, InboundMail, DeadlineRun, Outbox, ConfirmedAddress,
-                      LedgerRow):
+                      Signon, PlayerRecord, LedgerRow):
             assert session.scalars(select(table)).first() is None, table.__tablename__
 
 
