@@ -113,6 +113,7 @@ def test_a_game_of_every_kind_replays_as_recorded_and_its_record_fits_the_schema
     assert replayed(judge, record) == []
 
 
+@pytest.mark.database
 @PATHS
 @pytest.mark.parametrize("finished", [False, True], ids=["mid-phase", "finished"])
 @pytest.mark.parametrize("kind", RECORDED, ids=lambda kind: kind.game)
@@ -151,6 +152,7 @@ def test_an_imported_running_game_is_played_on_by_mail_and_ends_as_on_the_first_
     assert not any(password in json.dumps(second) for password in passwords.values())  # nor the new ones
 
 
+@pytest.mark.database
 def test_an_imported_payola_game_keeps_its_marks_in_the_ledger(tmp_path: Path) -> None:
     """Payola marks where each phase's money starts and ends in the ledger by row ids, which the
     copy gives anew: after the move the next results tell each power the same changes of its
@@ -173,6 +175,7 @@ def test_an_imported_payola_game_keeps_its_marks_in_the_ledger(tmp_path: Path) -
     assert second["kind"] == first["kind"] and first["kind"]["ledger"]
 
 
+@pytest.mark.database
 def test_a_copied_game_keeps_who_sent_its_grey_press_and_its_absences(tmp_path: Path) -> None:
     """France's grey press to England and her absence approved, Germany's absence asked beyond
     the allowance: copied, the game ends on the new judge with the same end publication (the grey
@@ -238,6 +241,7 @@ def _no_such_time(record: dict[str, Any]) -> None:
     record["kind"]["ledger"][0]["at"] = "spring"
 
 
+@pytest.mark.database
 @pytest.mark.parametrize("tamper, reason", [
     (_seat_nobody_has, "cannot be imported as it is: KeyError 'ATLANTIS'"),
     (_seat_twice, "cannot be imported as it is"),
@@ -274,6 +278,7 @@ def test_a_copy_trusts_the_money_of_its_record_and_the_replay_proves_it(tmp_path
         importing.import_record(other.db, other.settings, record, judge.now, replay=True)
 
 
+@pytest.mark.database
 def test_a_game_open_again_after_a_rollback_is_imported_by_its_replay_alone(tmp_path: Path) -> None:
     """A ROLLBACK's marks name the first judge's submission rows, which a copy gives anew: the copy
     is refused, saying to replay it, and leaves nothing; its replay imports it."""
