@@ -10,7 +10,8 @@ A game's record (`judge.service.archive`) must export and import in seconds for 
 1,000 phases.  A two-player Payola game is created on a temporary data directory (the judge of
 ``tests/support/harness.py``: SQLite, mail injected as ``judge inject`` does, maps and pages
 off), and its master sends ``PROCESS`` ``--phases`` times (default 1,000), an hour apart, each
-closing one phase, with a sheet from each player every spring: that is the set-up, timed too,
+closing the phase open (and any after it that close at once: about two phases a ``PROCESS``), with
+a sheet from each player every spring: that is the set-up, timed too,
 as the peer: what the judge spent playing the game by mail.  Then, each timed with
 ``time.perf_counter``: ``export`` (the whole record, as a dict, then written as JSON), ``replay``
 (`judge.service.replay.replay`: the record played again on an empty judge and compared phase by
