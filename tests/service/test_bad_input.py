@@ -12,6 +12,7 @@ from tests.kinds.auction.kind import Auction
 from tests.support.auction import auction_judge
 from tests.support.harness import Judge, raw_mail
 from tests.support.people import ALICE, BOB, GM
+from tests.support.replies import only_reply
 
 
 @pytest.fixture
@@ -22,12 +23,6 @@ def judge(tmp_path: Path) -> Judge:
     judge.send(BOB, "JOIN g1 bob-pw Bob")
     judge.new_mail()
     return judge
-
-
-def only_reply(judge: Judge, to: str) -> str:
-    mails = judge.new_mail()
-    assert [m.to for m in mails] == [to], [(m.to, m.subject) for m in mails]
-    return mails[0].body
 
 
 def test_wrong_password_gets_one_short_refusal_and_nothing_is_applied(judge: Judge) -> None:

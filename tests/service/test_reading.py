@@ -11,23 +11,11 @@ from pathlib import Path
 import pytest
 
 from tests.support.auction import auction_judge, master
-from tests.support.harness import Judge, Sent
+from tests.support.harness import Judge
 from tests.support.people import ALICE, BOB, GM
+from tests.support.replies import answer, reply_to
 
 ALICE_SIGNON = "SIGNON Alice@g1 alice-pw\n"
-
-
-def reply_to(judge: Judge, address: str) -> Sent:
-    """The one mail ``address`` got since the mail was last read."""
-    mails = [m for m in judge.new_mail() if m.to == address]
-    assert len(mails) == 1, [(m.to, m.subject) for m in mails]
-    return mails[0]
-
-
-def answer(body: str, line: str) -> str:
-    """The answer line under the echo of ``line`` in a reply."""
-    lines = body.splitlines()
-    return lines[lines.index(f"> {line}") + 1].strip()
 
 
 # -- 23.11: a sign-off after the last command, a greeting before the first -----------------------------

@@ -11,6 +11,7 @@ from sqlalchemy import select
 from judge.store.models import Submission
 from tests.support.harness import Judge, raw_mail
 from tests.support.people import ALICE, GM
+from tests.support.replies import only_reply
 
 
 @pytest.fixture
@@ -20,12 +21,6 @@ def judge(tmp_path: Path) -> Judge:
     judge.send(ALICE, "JOIN g1 alice-pw FRANCE")
     judge.new_mail()
     return judge
-
-
-def only_reply(judge: Judge, to: str) -> str:
-    mails = judge.new_mail()
-    assert [m.to for m in mails] == [to], [(m.to, m.subject) for m in mails]
-    return mails[0].body
 
 
 def test_each_malformed_command_is_refused_with_the_reason_it_is_wrong_and_the_rest_is_read(judge: Judge) -> None:
