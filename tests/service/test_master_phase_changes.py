@@ -15,8 +15,8 @@ from sqlalchemy import select
 
 from judge.store.models import Game, Outbox
 from tests.games.pirates.by_mail import FOUR, address, pirates_game
-from tests.support.auction import auction_judge, bid, master, send, start_auction
-from tests.support.harness import Judge, Sent
+from tests.support.auction import auction_judge, bid, master, send, start_auction, to
+from tests.support.harness import Judge
 from tests.support.people import ALICE, BOB, CAROL, GM, OBSERVER
 
 EARLY = "The game master processed L1 early, 2026-01-05 12:00 UTC, before its deadline of 2026-01-06 12:00 UTC."
@@ -32,11 +32,6 @@ def judge(tmp_path: Path) -> Judge:
     judge.send(OBSERVER, "OBSERVE g1")
     judge.new_mail()
     return judge
-
-
-def to(mails: list[Sent], address: str) -> list[Sent]:
-    """The mails of ``mails`` to ``address``."""
-    return [m for m in mails if m.to == address]
 
 
 def play_spring(judge: Judge) -> None:

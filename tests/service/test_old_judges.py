@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.auction import auction_judge, bid, master, send, start_auction, state
-from tests.support.harness import Judge, Sent
+from tests.support.auction import auction_judge, every_bid, master, send, start_auction, state, to
+from tests.support.harness import Judge
 from tests.support.people import ALICE, BOB, CAROL, GM, OBSERVER
 
 
@@ -20,16 +20,6 @@ def judge(tmp_path: Path) -> Judge:
     judge = start_auction(auction_judge(tmp_path), players=3)
     judge.new_mail()
     return judge
-
-
-def to(mails: list[Sent], address: str) -> list[Sent]:
-    return [m for m in mails if m.to == address]
-
-
-def every_bid(judge: Judge) -> None:
-    """Alice, Bob and Carol each bid on lot 1, closing L1."""
-    for name, amount in (("Alice", 20), ("Bob", 10), ("Carol", 5)):
-        bid(judge, name, amount)
 
 
 def test_rollforward_after_rollback_reproduces_the_original_results(judge: Judge) -> None:

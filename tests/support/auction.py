@@ -88,6 +88,17 @@ def master(judge: Judge, *lines: str, game: str = GAME) -> Sent:
     return _reply_to(judge, GM)
 
 
+def every_bid(judge: Judge) -> None:
+    """Alice, Bob and Carol (all three seated: ``players=3``) each bid on lot 1, closing L1."""
+    for name, amount in (("Alice", 20), ("Bob", 10), ("Carol", 5)):
+        bid(judge, name, amount)
+
+
+def to(mails: list[Sent], address: str) -> list[Sent]:
+    """The mails of ``mails`` to ``address``."""
+    return [m for m in mails if m.to == address]
+
+
 def state(judge: Judge, game: str = GAME) -> tuple[str, str | None]:
     """``game``'s state and phase."""
     with judge.db.transaction() as session:
