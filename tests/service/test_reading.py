@@ -13,7 +13,7 @@ import pytest
 from tests.support.auction import auction_judge, master
 from tests.support.harness import Judge
 from tests.support.people import ALICE, BOB, GM
-from tests.support.replies import answer, reply_to
+from tests.support.replies import answer, info_lines, reply_to
 
 ALICE_SIGNON = "SIGNON Alice@g1 alice-pw\n"
 
@@ -161,17 +161,6 @@ def test_each_registered_address_gets_a_copy_of_its_own_sign_on_only(auction: Ju
 
 
 # -- 23.27 + 29.6: WHOGAME -------------------------------------------------------------------------------------
-
-
-def info_lines(body: str, line: str) -> list[str]:
-    """The answer's lines under the echo of ``line``, up to the next echo."""
-    lines = body.splitlines()
-    found = []
-    for text in lines[lines.index(f"> {line}") + 1:]:
-        if text.startswith(">") or text.startswith("-- "):
-            break
-        found.append(text.strip())
-    return [text for text in found if text]
 
 
 def test_whogame_lists_the_seats_and_who_plays_them(auction: Judge) -> None:

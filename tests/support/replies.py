@@ -24,3 +24,14 @@ def answer(body: str, line: str) -> str:
     """The answer line under the echo of ``line`` in a reply."""
     lines = body.splitlines()
     return lines[lines.index(f"> {line}") + 1].strip()
+
+
+def info_lines(body: str, line: str) -> list[str]:
+    """The answer's lines under the echo of ``line``, up to the next echo."""
+    lines = body.splitlines()
+    found = []
+    for text in lines[lines.index(f"> {line}") + 1:]:
+        if text.startswith(">") or text.startswith("-- "):
+            break
+        found.append(text.strip())
+    return [text for text in found if text]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tests.support.harness import Judge, start_game
 from tests.support.people import ALICE, BOB, GM
-from tests.support.replies import answer, reply_to
+from tests.support.replies import answer, info_lines, reply_to
 
 FRANCE = "SIGNON FRANCE@g1 alice-pw\n"
 
@@ -160,17 +160,6 @@ def test_summary_after_a_sign_on_needs_no_game_name(judge: Judge) -> None:
 
 
 # -- 23.27 + 29.6: WHOGAME, GET INFO, GET RULES -------------------------------------------------------------------
-
-
-def info_lines(body: str, line: str) -> list[str]:
-    """The answer's lines under the echo of ``line``, up to the next echo."""
-    lines = body.splitlines()
-    found = []
-    for text in lines[lines.index(f"> {line}") + 1:]:
-        if text.startswith(">") or text.startswith("-- "):
-            break
-        found.append(text.strip())
-    return [text for text in found if text]
 
 
 def test_get_info_tells_the_options_and_rules_in_words(tmp_path: Path) -> None:
