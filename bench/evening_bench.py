@@ -54,8 +54,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -65,7 +64,8 @@ from pathlib import Path
 from typing import Any
 
 from evening_setup import GM, GM_PASSWORD, MX, build_templates, clone, mix, played_seats, setup_mail_sent, vouched
-from sqlalchemy import create_engine, func, make_url, select, text
+from load_bench import fresh_postgres  # a sibling script: a throwaway PostgreSQL database
+from sqlalchemy import create_engine, func, select, text
 
 from judge.bootstrap import open_database
 from judge.service.config import Settings
@@ -598,20 +598,6 @@ def table(runs: Sequence[Run]) -> None:
               f"games ({large.games / small.games:.0f}x): last results {large.last / small.last:.2f}x, "
               f"CPU a game {large.cpu / large.games / (small.cpu / small.games):.2f}x, "
               f"wall a game {large.last / large.games / (small.last / small.games):.2f}x")
-
-
-@contextmanager
-def fresh_postgres(server_url: str) -> Iterator[str]:
-    name = f"judge_evening_{os.getpid()}_{int(time.time() * 1000) % 10**9}"
-    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 def main() -> None:
