@@ -97,19 +97,29 @@ def svg_to_png(svg: str, width: int = 1200) -> bytes:
     return encode_png(_on_white(rasterise(svg, width)))
 
 
+def _tile(shape: Shape, scale: float, top: float, margin: int,
+          form: int) -> tuple[cairo.ImageSurface, cairo.Context, int, int]:
+    """A surface of ``form`` just large enough for ``shape`` drawn at ``scale`` pixels a map unit,
+    ``top`` map units below the picture's top, with ``margin`` pixels around it; a context that
+    draws on it in map units; and where its top left corner goes in the picture."""
+    xs = [x for polygon in shape for ring in polygon for x, _ in ring]
+    ys = [y + top for polygon in shape for ring in polygon for _, y in ring]
+    left, upper = int(min(xs) * scale) - margin, int(min(ys) * scale) - margin
+    surface = cairo.ImageSurface(form, int(max(xs) * scale) - left + 2 * margin,
+                                 int(max(ys) * scale) - upper + 2 * margin)
+    context = cairo.Context(surface)
+    context.translate(-left, -upper)
+    context.scale(scale, scale)
+    context.translate(0, top)
+    return surface, context, left, upper
+
+
 def land_masks(shapes: Iterable[tuple[str, Shape]], scale: float, top: float) -> dict[str, Mask]:
     """An alpha mask of each area's polygons (even-odd), drawn by Cairo at ``scale`` pixels a map
     unit, the map ``top`` map units below the picture's top (its title bar): what a fill colours."""
     masks: dict[str, Mask] = {}
     for name, shape in shapes:
-        xs = [x for polygon in shape for ring in polygon for x, _ in ring]
-        ys = [y + top for polygon in shape for ring in polygon for _, y in ring]
-        left, upper = int(min(xs) * scale) - 1, int(min(ys) * scale) - 1
-        mask = cairo.ImageSurface(cairo.FORMAT_A8, int(max(xs) * scale) - left + 2, int(max(ys) * scale) - upper + 2)
-        context = cairo.Context(mask)
-        context.translate(-left, -upper)
-        context.scale(scale, scale)
-        context.translate(0, top)
+        mask, context, left, upper = _tile(shape, scale, top, 1, cairo.FORMAT_A8)
         for polygon in shape:
             for ring in polygon:
                 context.move_to(*ring[0])
@@ -127,16 +137,8 @@ def _fog_tile(board: Board, province: str, width: int) -> tuple[cairo.ImageSurfa
     """The fog over ``province`` (`judge.render.svg.fog`), painted once per board and width into
     a tile of its own, and where the tile goes: a Tin Cup power's maps are fogged over most of
     the board, and painting the fog's outlines and hatching each time took two thirds of them."""
-    scale = width / board.width
-    shape = board.areas[province].shape
-    xs = [x for polygon in shape for ring in polygon for x, _ in ring]
-    ys = [y + TITLE_HEIGHT for polygon in shape for ring in polygon for _, y in ring]
-    left, upper = int(min(xs) * scale) - 2, int(min(ys) * scale) - 2
-    tile = cairo.ImageSurface(cairo.FORMAT_ARGB32, int(max(xs) * scale) - left + 4, int(max(ys) * scale) - upper + 4)
-    context = cairo.Context(tile)
-    context.translate(-left, -upper)
-    context.scale(scale, scale)
-    context.translate(0, TITLE_HEIGHT)
+    tile, context, left, upper = _tile(board.areas[province].shape, width / board.width, TITLE_HEIGHT, 2,
+                                       cairo.FORMAT_ARGB32)
     paint(context, ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{fog(board, province)}</svg>'))
     return tile, left, upper
 
