@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from itertools import pairwise
 from types import MappingProxyType
 from typing import Any
 
@@ -128,6 +129,25 @@ def corners(ring: Sequence[Point], tolerance: float = TOLERANCE) -> list[Point]:
     first, second = points[: far + 1], [*points[far:], points[0]]
     kept = _simplified(first, tolerance)[:-1] + _simplified(second, tolerance)[:-1]
     return kept if len(kept) >= 3 else points
+
+
+def towards(p: Point, q: Point, distance: float) -> Point:
+    """The point ``distance`` from ``p`` on the way to ``q`` (``q`` itself if nearer)."""
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    length = math.hypot(dx, dy)
+    if length <= distance or length == 0:
+        return q
+    return p[0] + dx / length * distance, p[1] + dy / length * distance
+
+
+def along(points: Sequence[Point], fraction: float) -> Point:
+    """The point ``fraction`` of the way along a polyline."""
+    remaining = sum(math.dist(a, b) for a, b in pairwise(points)) * fraction
+    for a, b in pairwise(points):
+        if remaining <= math.dist(a, b):
+            return towards(a, b, remaining)
+        remaining -= math.dist(a, b)
+    return points[-1]
 
 
 def _simplified(line: Sequence[Point], tolerance: float) -> list[Point]:

@@ -41,7 +41,6 @@ from collections import deque
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import pairwise
 from xml.sax.saxutils import escape, quoteattr
 
 from judge.engine.map import GameMap, Location, PowerInfo, Terrain
@@ -61,7 +60,7 @@ from judge.engine.orders import (
 )
 from judge.engine.position import Phase, Position, Season
 from judge.engine.results import OrderResult, Outcome
-from judge.render.board import Board, Point, load_board
+from judge.render.board import Board, Point, along, load_board, towards
 from judge.render.palette import (
     IMPASSABLE,
     INK,
@@ -269,24 +268,15 @@ def _unit_attrs(classes: str, power: str, kind: UnitType | None, location: Locat
 # -- orders -------------------------------------------------------------------------------
 
 
-def _towards(p: Point, q: Point, distance: float) -> Point:
-    """The point ``distance`` from ``p`` on the way to ``q`` (``q`` itself if nearer)."""
-    dx, dy = q[0] - p[0], q[1] - p[1]
-    length = math.hypot(dx, dy)
-    if length <= distance or length == 0:
-        return q
-    return p[0] + dx / length * distance, p[1] + dy / length * distance
-
-
 def _arrow_path(points: Sequence[Point]) -> tuple[str, Point]:
     """Path data for a polyline ending in an arrowhead, and the tip.
 
     The shaft is drawn there and back again, so that filling the path (for the head) adds
     no area along a bent shaft: one element per stroke colour does shaft and head.
     """
-    start = _towards(points[0], points[1], UNIT_RADIUS)
-    tip = _towards(points[-1], points[-2], 4.0)
-    base = _towards(tip, points[-2], 10.0)
+    start = towards(points[0], points[1], UNIT_RADIUS)
+    tip = towards(points[-1], points[-2], 4.0)
+    base = towards(tip, points[-2], 10.0)
     dx, dy = tip[0] - base[0], tip[1] - base[1]
     length = math.hypot(dx, dy) or 1.0
     nx, ny = -dy / length * 5.0, dx / length * 5.0
@@ -305,16 +295,6 @@ def _cross(at: Point, size: float = 6.0) -> str:
         f'<path class="cross" d="{d}" stroke="white" stroke-width="4.5" stroke-linecap="round"/>'
         f'<path class="cross" d="{d}" stroke="{INK}" stroke-width="2.2" stroke-linecap="round"/>'
     )
-
-
-def _middle(points: Sequence[Point]) -> Point:
-    """The point halfway along a polyline."""
-    remaining = sum(math.dist(a, b) for a, b in pairwise(points)) / 2
-    for a, b in pairwise(points):
-        if remaining <= math.dist(a, b):
-            return _towards(a, b, remaining)
-        remaining -= math.dist(a, b)
-    return points[-1]
 
 
 class _Scene:
@@ -421,16 +401,16 @@ class _Scene:
                 f'<path d="{d}" fill="{ink}" stroke="{ink}" stroke-width="4.6" stroke-linejoin="round"/>'
                 f'<path d="{d}" fill="{colour}" stroke="{colour}" stroke-width="2.4" stroke-linejoin="round"/>'
             )
-            return mark, _middle(points), f' data-to="{order.destination}" data-tip="{_xy(tip)}"'
+            return mark, along(points, 0.5), f' data-to="{order.destination}" data-tip="{_xy(tip)}"'
         if isinstance(order, SupportMove):
             start = self.at(order.unit.location)
-            target = _middle(self.route(Move(order.supported, order.destination), drawn=False))
+            target = along(self.route(Move(order.supported, order.destination), drawn=False), 0.5)
             start, target = self.unwrapped([start, target])
-            return self._dashed([start, target], colour, ink, ring=None), _middle([start, target]), ""
+            return self._dashed([start, target], colour, ink, ring=None), along([start, target], 0.5), ""
         if isinstance(order, SupportHold):
             start, held = self.unwrapped([self.at(order.unit.location), self.at(order.supported.location)])
-            end = _towards(held, start, 12.0)
-            return self._dashed([start, end], colour, ink, ring=held), _middle([start, end]), ""
+            end = towards(held, start, 12.0)
+            return self._dashed([start, end], colour, ink, ring=held), along([start, end], 0.5), ""
         if isinstance(order, Convoy):
             fleet = self.at(order.unit.location)
             ring = (

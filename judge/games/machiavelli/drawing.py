@@ -57,7 +57,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from itertools import pairwise
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -66,7 +65,7 @@ from judge.games.machiavelli.core.campaign import CampaignRecord
 from judge.games.machiavelli.core.orders import Advance, Besiege, Convert, Hold, Order, Support, Transport, UnitRef
 from judge.games.machiavelli.core.position import Independent, Owner, Phase, Position, Unit, UnitKind
 from judge.render.board import Board as Drawing
-from judge.render.board import Shape
+from judge.render.board import Shape, along, towards
 from judge.render.board import parse_board as parse_drawing
 from judge.render.palette import INK, LAND, NEUTRAL_LAND, SEA, SEA_INK, ink_on, power_colours, tint
 
@@ -531,19 +530,11 @@ def _coast_slot(code: str, coast: str, at: Point) -> str:
 # -- orders ------------------------------------------------------------------------------------
 
 
-def _towards(p: Point, q: Point, distance: float) -> Point:
-    dx, dy = q[0] - p[0], q[1] - p[1]
-    length = math.hypot(dx, dy)
-    if length <= distance or length == 0:
-        return q
-    return p[0] + dx / length * distance, p[1] + dy / length * distance
-
-
 def _arrow(points: Sequence[Point], colour: str) -> str:
     """A polyline ending in an arrowhead, outlined in ink."""
-    start = _towards(points[0], points[1], 8.0)
-    tip = _towards(points[-1], points[-2], 5.0)
-    base = _towards(tip, points[-2], 8.0)
+    start = towards(points[0], points[1], 8.0)
+    tip = towards(points[-1], points[-2], 5.0)
+    base = towards(tip, points[-2], 8.0)
     length = math.dist(tip, base) or 1.0
     nx, ny = -(tip[1] - base[1]) / length * 4.0, (tip[0] - base[0]) / length * 4.0
     line = [start, *points[1:-1], base]
@@ -563,16 +554,6 @@ CROSS_BOX: Box = (-7.0, -7.0, 7.0, 7.0)  # a failed order's cross, its white out
 _CROSS_STOPS = (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.1, 0.9)
 
 
-def _along(points: Sequence[Point], fraction: float) -> Point:
-    """The point ``fraction`` of the way along a polyline."""
-    remaining = sum(math.dist(a, b) for a, b in pairwise(points)) * fraction
-    for a, b in pairwise(points):
-        if remaining <= math.dist(a, b):
-            return _towards(a, b, remaining)
-        remaining -= math.dist(a, b)
-    return points[-1]
-
-
 def _box(at: Point, box: Box) -> Box:
     return at[0] + box[0], at[1] + box[1], at[0] + box[2], at[1] + box[3]
 
@@ -587,10 +568,10 @@ def _cross_place(points: Sequence[Point], taken: Sequence[Box]) -> Point:
     covers no unit or city (crowded land has a mark at the middle); else beside the middle (a
     line between a garrison and its province's army lies under their marks); the middle if all
     those are covered."""
-    middle = _along(points, 0.5)
+    middle = along(points, 0.5)
     beside = [(middle[0] + radius * math.cos(turn * math.pi / 4), middle[1] + radius * math.sin(turn * math.pi / 4))
               for radius in (12.0, 17.0, 22.0) for turn in range(8)]
-    for at in [*(_along(points, fraction) for fraction in _CROSS_STOPS), *beside]:
+    for at in [*(along(points, fraction) for fraction in _CROSS_STOPS), *beside]:
         if not any(_covers(CROSS_BOX, at, box) for box in taken):
             return at
     return middle
@@ -647,7 +628,7 @@ class _Orders:
             mark, focus = _arrow(points, colour), _cross_place(points, self.taken)
         elif isinstance(order, Support):
             end = self.into(order.area)
-            end = _towards(end, start, 9.0)
+            end = towards(end, start, 9.0)
             dot = f'<circle cx="{_n(end[0])}" cy="{_n(end[1])}" r="2.6" fill="{colour}" stroke="{INK}"/>'
             mark, focus = _line([start, end], colour, "5 3") + dot, _cross_place([start, end], self.taken)
         elif isinstance(order, Transport):
