@@ -240,18 +240,19 @@ class PayolaCommands(Commands):
         last = next((r for r in reversed(api.processed_phases(talk.session, game))
                      if r.result and r.result.get("determination")), None)
         statement = last.result["determination"]["powers"].get(seat) if last and last.result else None
-        if lifecycle.options_of(game).blind:
+        blind = lifecycle.options_of(game).blind
+        if blind:
             sight = lifecycle.sight_now(talk.session, game, seat, row)
             board = views.board(sight.after, seat)
             drawn = maps.position_map(game.name, sight.after, (seat, sight.view)) if talk.settings.maps else []
         else:
-            board = views.board(lifecycle.position_of(row))
-            drawn = maps.position_map(game.name, lifecycle.position_of(row)) if talk.settings.maps else []
+            position = lifecycle.position_of(row)
+            board = views.board(position)
+            drawn = maps.position_map(game.name, position) if talk.settings.maps else []
         body = render("payola/briefing", game=game, power=seat, board=board,
                       balance=lifecycle.balances(talk.session, game)[seat],
                       acceptance=seat_of(talk.session, player).acceptance,
-                      statement=statement, last=last.name if last else None, drawn=bool(drawn),
-                      blind=lifecycle.options_of(game).blind)
+                      statement=statement, last=last.name if last else None, drawn=bool(drawn), blind=blind)
         queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {power_title(seat)}",
               kind="notice", now=talk.now, game_id=game.id, body=body, attachments=drawn)
 
