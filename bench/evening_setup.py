@@ -21,8 +21,8 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 
@@ -32,7 +32,7 @@ from judge.engine.legal import legal_orders
 from judge.engine.map import load_map
 from judge.engine.position import Position
 from judge.payola.offers import parse_sheet
-from judge.service.app import inject
+from judge.service.app import drain, inject
 from judge.service.config import Settings
 from judge.store.database import Database
 from judge.store.models import Base, ConfirmedAddress, Game, Outbox, Player
@@ -248,7 +248,27 @@ def build_templates(db: Database, settings: Settings, now: datetime, flavours: S
                 setup.game(name).state != "active":
             raise SystemExit(f"the template {name} is {setup.game(name).state} in {setup.game(name).phase}")
         names[flavour] = name
+    measure(db, settings, names)
     return names
+
+
+def measure(db: Database, settings: Settings, templates: dict[str, str]) -> None:
+    """Give each template what its run costs (`Game.run_cost`), which its copies then carry, as
+    a community's games carry what their previous deadline cost (the clock runs the cheapest for
+    each player of a minute first: `judge.service.app.claim_next`).  Two copies of each template
+    are run at their deadline here, maps and pages on, one after the other; the second's cost is
+    kept, its board's fixed layers drawn already, as a deadline worker's are after its first games.
+    The copies stay, in their next phase, due days later."""
+    due = datetime.now(UTC).replace(tzinfo=None)
+    for flavour, template in templates.items():
+        clone(db, template, [f"measure-{flavour}-1", f"measure-{flavour}-2"], due - timedelta(seconds=1))
+    drain(db, replace(settings, maps=True, web=True), due)
+    with db.transaction() as session:
+        for flavour, template in templates.items():
+            cost = session.scalar(select(Game.run_cost).where(Game.name == f"measure-{flavour}-2"))
+            if cost is None:
+                raise SystemExit(f"the copy of {template} measured no cost: did its run process its phase?")
+            session.execute(update(Game).where(Game.name == template).values(run_cost=cost))
 
 
 # -- copies ------------------------------------------------------------------------------------------

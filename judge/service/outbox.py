@@ -178,12 +178,15 @@ def _draw(db: Database, waiting: _Waiting) -> None:
         due = set(session.scalars(update(Outbox).where(Outbox.id.in_([row_id for row_id, _, _ in waiting]),
                                                        Outbox.status == "drawing")
                                   .values(status="pending").returning(Outbox.id)))
+        stored: dict[int, Blob] = {}  # each file's blob found once, not once a mail: hashing a map costs
         for row_id, _, files in waiting:
             for file in files if row_id in due else ():
                 data = file.data if isinstance(file, Attachment) else made[id(file)]
                 if data is not None:
+                    if id(file) not in stored:
+                        stored[id(file)] = blob(session, data)
                     session.add(OutboxFile(outbox_id=row_id, filename=file.filename,
-                                           content_type=file.content_type, blob=blob(session, data)))
+                                           content_type=file.content_type, blob=stored[id(file)]))
 
 
 class Drawings:
@@ -232,16 +235,20 @@ def quiet() -> Iterator[None]:
         _quiet.reset(token)
 
 
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
 def blob(session: Session, data: bytes) -> Blob:
     """The blob holding ``data``: the one stored already, or a new one added to the session, compressed
-    where that saves a tenth at least."""
+    where that saves a tenth at least.  A PNG is compressed already and stored as it is, without
+    trying: zlib spent a tenth of an evening's deadline work finding so, map after map."""
     digest = hashlib.sha256(data).hexdigest()
     known: dict[str, Blob] = session.info.setdefault("blobs", {})
     found = known.get(digest)
     if found is None or found not in session:  # unknown, or taken out by a rolled-back savepoint
         found = session.get(Blob, digest)
         if found is None:
-            packed = zlib.compress(data, 6)
+            packed = data if data.startswith(PNG_SIGNATURE) else zlib.compress(data, 6)
             smaller = len(packed) < len(data) * 0.9  # text (an SVG map: a third or less), never a PNG
             found = Blob(sha256=digest, data=packed if smaller else data, encoding="zlib" if smaller else None)
             session.add(found)

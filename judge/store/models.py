@@ -21,6 +21,7 @@ from sqlalchemy import (
     Boolean,
     Date,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -59,6 +60,9 @@ class Game(Base):
     # The next moment the clock has something to do for the game (a reminder, a late notice, the
     # deadline and grace); None when nothing (not active, no deadline).  Kept by judge.service.schedule.
     next_due: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
+    # CPU seconds a seat its last deadline run that processed a phase took (maps and pages included),
+    # by which the clock orders the games due in the same minute (judge.service.app.claim_next).
+    run_cost: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class Player(Base):

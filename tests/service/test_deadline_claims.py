@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, update
 
-from judge.service.app import CLAIM, claim_next, drain
+from judge.service.app import CLAIM, Claim, claim_next, drain
 from judge.service.kinds import SESSION_KEY
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.database import Database
@@ -90,10 +90,11 @@ def test_two_judges_draining_at_once_process_each_game_once_and_mail_each_player
 def test_a_claim_takes_a_game_nobody_holds_and_a_dead_judges_claim_runs_out(judge: Judge) -> None:
     judge.later(25)
     claimed = [claim_next(judge.db, judge.now) for _ in range(GAMES)]
-    assert sorted(claimed) == [f"g{n}" for n in range(GAMES)]  # g0, g1 ...: one each, all due at once
+    assert sorted(claim.name for claim in claimed if claim) == [f"g{n}" for n in range(GAMES)]  # one each
+    assert {claim.phase for claim in claimed if claim} == {"L1"}
     assert claim_next(judge.db, judge.now) is None  # every game held
     later = judge.now + CLAIM + timedelta(seconds=1)  # the judge that claimed them died
-    assert claim_next(judge.db, later) == "g0"
+    assert claim_next(judge.db, later) == ("g0", "L1")
 
 
 def test_a_game_run_at_a_tick_is_not_claimed_again_at_that_tick(judge: Judge) -> None:
@@ -110,7 +111,7 @@ def test_a_game_run_at_a_tick_is_not_claimed_again_at_that_tick(judge: Judge) ->
 def test_a_game_another_judge_has_locked_is_skipped_not_waited_for(judge: Judge) -> None:
     judge.later(25)
     other = another_judge(judge)
-    found: list[str | None] = []
+    found: list[Claim | None] = []
     try:
         with other.transaction() as session:  # the other judge is running g0's deadline at this moment
             session.execute(select(Game).where(Game.name == "g0").with_for_update())
@@ -120,4 +121,59 @@ def test_a_game_another_judge_has_locked_is_skipped_not_waited_for(judge: Judge)
             assert not claiming.is_alive()  # not waiting for the other judge's lock
     finally:
         other.engine.dispose()
-    assert found == ["g1"]
+    assert [claim.name for claim in found if claim] == ["g1"]
+
+
+def _costs(judge: Judge, **costs: float | None) -> None:
+    with judge.db.transaction() as session:
+        for name, cost in costs.items():
+            session.execute(update(Game).where(Game.name == name).values(run_cost=cost))
+
+
+def _due(judge: Judge, **after: timedelta) -> None:
+    """Each game due ``after`` the start of a minute ten minutes ago."""
+    minute = judge.now.replace(second=0, microsecond=0) - timedelta(minutes=10)
+    with judge.db.transaction() as session:
+        for name, offset in after.items():
+            session.execute(update(Game).where(Game.name == name).values(next_due=minute + offset))
+
+
+def _claimed(judge: Judge) -> list[str]:
+    names = []
+    while (claim := claim_next(judge.db, judge.now)) is not None:
+        names.append(claim.name)
+    return names
+
+
+def test_of_the_games_due_in_a_minute_the_cheapest_for_each_player_is_claimed_first(judge: Judge) -> None:
+    """Shortest job first within a minute: a game not measured yet, then by the cost of its run
+    for each seat, whatever the second each fell due at; the order by name is gone."""
+    judge.later(25)
+    _due(judge, g0=timedelta(seconds=1), g1=timedelta(seconds=2), g2=timedelta(seconds=3), g3=timedelta(seconds=4))
+    _costs(judge, g0=0.5, g1=0.1, g2=None, g3=0.3)
+    assert _claimed(judge) == ["g2", "g1", "g3", "g0"]
+
+
+def test_a_game_due_a_minute_earlier_is_claimed_before_a_cheaper_one(judge: Judge) -> None:
+    judge.later(25)
+    _due(judge, g0=timedelta(0), g1=timedelta(0), g2=timedelta(0), g3=-timedelta(minutes=1))
+    _costs(judge, g0=0.2, g1=0.1, g2=0.3, g3=9.0)
+    assert _claimed(judge) == ["g3", "g1", "g0", "g2"]
+
+
+def test_a_run_that_processes_a_phase_keeps_its_cost_for_each_seat_and_a_run_that_does_not_keeps_none(
+        judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CPU a run took (0.6 s here, a clock that moves 0.6 s a reading) over its two seats."""
+    readings = iter(0.6 * n for n in range(100))
+    monkeypatch.setattr("judge.service.app.time.process_time", lambda: next(readings))
+    judge.later(25)
+    assert len(drain(judge.db, judge.settings, judge.now)[0]) == GAMES
+    with judge.db.transaction() as session:
+        assert list(session.scalars(select(Game.run_cost))) == pytest.approx([0.3] * GAMES)
+    _costs(judge, g0=9.0)
+    with judge.db.transaction() as session:  # due again with nothing to do: the phase stays
+        session.execute(update(Game).values(next_due=judge.now + timedelta(seconds=1)))
+    summaries = drain(judge.db, judge.settings, judge.now + timedelta(seconds=1))[0]
+    assert summaries and all("is not due" in summary for summary in summaries)
+    with judge.db.transaction() as session:
+        assert session.scalar(select(Game.run_cost).where(Game.name == "g0")) == 9.0

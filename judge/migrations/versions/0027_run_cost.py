@@ -1,0 +1,30 @@
+"""What a game's deadline run costs (``games.run_cost``): the CPU seconds its last run that
+processed a phase took for each seat it mailed, its maps and pages included.  The clock runs
+the cheapest of the games due in the same minute first (`judge.service.app.claim_next`), so that
+the players of a deadline evening have their results as early as they can on average.  A game
+upgraded to it has no cost until its next phase is processed: it goes first among its minute's.
+
+Revision ID: 0027
+Revises: 0026
+Create Date: 2026-11-25
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0027"
+down_revision = "0026"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("games") as batch_op:
+        batch_op.add_column(sa.Column("run_cost", sa.Float(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("games") as batch_op:
+        batch_op.drop_column("run_cost")
