@@ -241,14 +241,16 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 def blob(session: Session, data: bytes) -> Blob:
     """The blob holding ``data``: the one stored already, or a new one added to the session, compressed
     where that saves a tenth at least.  A PNG is compressed already and stored as it is, without
-    trying: zlib spent a tenth of an evening's deadline work finding so, map after map."""
+    trying: zlib spent a tenth of an evening's deadline work finding so, map after map.  The rest
+    (an SVG map) is compressed at zlib's fastest level: a fifth of the time of level 6 for a
+    fifth more bytes (a standard board's SVG: 143 KB to 42 KB in 0.9 ms, against 36 KB in 4.7)."""
     digest = hashlib.sha256(data).hexdigest()
     known: dict[str, Blob] = session.info.setdefault("blobs", {})
     found = known.get(digest)
     if found is None or found not in session:  # unknown, or taken out by a rolled-back savepoint
         found = session.get(Blob, digest)
         if found is None:
-            packed = data if data.startswith(PNG_SIGNATURE) else zlib.compress(data, 6)
+            packed = data if data.startswith(PNG_SIGNATURE) else zlib.compress(data, 1)
             smaller = len(packed) < len(data) * 0.9  # text (an SVG map: a third or less), never a PNG
             found = Blob(sha256=digest, data=packed if smaller else data, encoding="zlib" if smaller else None)
             session.add(found)
