@@ -256,20 +256,33 @@ def publish_all(source: Session | Database, settings: Settings, *, force: bool =
 def publish_feeds(source: Session | Database, settings: Settings, names: Iterable[str]) -> None:
     """The feeds of the games ``names`` and the pages of their players (`judge.web.feeds`): each
     file written only if it changed."""
+    publish_game_feeds(source, settings, names)
+    publish_players(source, settings, names)
+
+
+def publish_game_feeds(source: Session | Database, settings: Settings, names: Iterable[str]) -> None:
+    """The deadlines calendar and news feed of each of the games ``names``, each written only if it changed."""
     root = web_root(settings)
-    names = list(names)
     with _reading(source) as session:
-        games = list(session.scalars(select(Game).where(Game.name.in_(names))))
-        made = [feeds.gather(session, game, settings) for game in games]
-        now = utcnow()
-        players = feeds.gather_players(session, feeds.addresses_of(session, names), settings, now)
+        made = [feeds.gather(session, game, settings)
+                for game in session.scalars(select(Game).where(Game.name.in_(list(names))))]
     written: set[Path] = set()
-    for folder in ("feeds", "players"):
-        make_folder(root / folder)
+    make_folder(root / "feeds")
     for game in made:
         calendar = feeds.calendar(f"{game.name} deadlines", [game.deadline] if game.deadline else [], settings.domain)
         write_file(root / "feeds" / f"{game.name}.ics", calendar, written)
         write_file(root / "feeds" / f"{game.name}.atom", feeds.atom(game, settings.domain), written)
+
+
+def publish_players(source: Session | Database, settings: Settings, names: Iterable[str]) -> None:
+    """The pages of the players of the games ``names`` (their records and deadlines calendars),
+    each written only if it changed: for a deadline evening's games, once at its end
+    (`judge.service.app.drain`), every player of them at once."""
+    root = web_root(settings)
+    with _reading(source) as session:
+        players = feeds.gather_players(session, feeds.addresses_of(session, list(names)), settings, utcnow())
+    written: set[Path] = set()
+    make_folder(root / "players")
     for player in players:
         render_page(root / "players" / f"{player.record_name}.html", "player.html.j2", written, root="../",
                     record=records.summary(player.record))
@@ -280,10 +293,10 @@ def publish_feeds(source: Session | Database, settings: Settings, names: Iterabl
 IndexLine = tuple[str, str]  # a game's folder's ``.index`` stamp (its path) and its new line in the index
 
 
-def game_pages(db: Database, settings: Settings, name: str) -> IndexLine | None:
-    """Bring the pages of the game ``name`` up to date, its feeds and its players' pages with them
-    (unchanged pages cost a read); its line of the index if that changed, for `publish_changed`
-    to write the index with.  Never raises:
+def game_pages(db: Database, settings: Settings, name: str, players: bool = True) -> IndexLine | None:
+    """Bring the pages of the game ``name`` up to date, its feeds and (``players``) its players'
+    pages with them (unchanged pages cost a read); its line of the index if that changed, for
+    `publish_changed` to write the index with.  Never raises:
     the pages are a convenience beside the mail, and a failure is logged while the game goes on."""
     try:
         with _reading(db) as session:
@@ -296,7 +309,7 @@ def game_pages(db: Database, settings: Settings, name: str) -> IndexLine | None:
             ended = fame.gather(session, found)
         stamp = kind.write_pages(web_root(settings), record).parent / ".index"
         write_ended(web_root(settings), ended)
-        publish_feeds(db, settings, [name])
+        (publish_feeds if players else publish_game_feeds)(db, settings, [name])
         line = _index_line(record.facts)
         return None if stamp.exists() and stamp.read_text("utf-8") == line else (str(stamp), line)
     except Exception:

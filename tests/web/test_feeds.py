@@ -11,6 +11,7 @@ from pathlib import Path
 import feedparser
 import icalendar
 
+from judge.service.app import run_deadlines
 from judge.web.feeds import Deadline, calendar
 from judge.web.pages import publish_all, web_root
 from tests.support.harness import Judge, start_game
@@ -59,6 +60,22 @@ def test_a_players_calendar_holds_the_deadlines_of_the_seats_it_holds(tmp_path: 
     assert event["SUMMARY"] == "g1 S1901M deadline"
     record = (web_root(judge.settings) / "players" / page.rsplit("/", 1)[1]).read_text()
     assert "new to this judge" in record and "@" not in record
+
+
+def test_a_players_calendar_moves_on_when_the_clock_runs_a_deadline(tmp_path: Path) -> None:
+    """The deadline workers write the pages of their games' players once no game is left to
+    claim (`judge.service.app.drain`), not after each game: they are written all the same."""
+    judge = web_judge(tmp_path)
+    judge.send(ALICE, "GET RECORD")
+    link = judge.last_to(ALICE).body.split("for your calendar (keep it to yourself): ")[1].split()[0]
+    calendar = web_root(judge.settings) / "players" / link.rsplit("/", 1)[1]
+    [event] = events(calendar)
+    assert event["SUMMARY"] == "g1 S1901M deadline"
+    judge.later(49)
+    assert [summary.split(";")[0] for summary in run_deadlines(judge.db, judge.settings, judge.now)] == [
+        "g1 S1901M processed"]
+    [moved] = events(calendar)
+    assert moved["SUMMARY"] == "g1 F1901M deadline"
 
 
 def test_a_games_atom_feed_has_an_entry_for_each_phase_processed(tmp_path: Path) -> None:
