@@ -64,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     powers = list(position.game_map.powers)
 
     def one(power: str) -> bytes:
+        pictures.DRAWN.clear()  # drawn, not remembered from the round before (`picture_to_png`)
         return render_png(position, results, width=args.width, title=f"Bench game, map for {power.title()}")
 
     def seven() -> None:
@@ -115,6 +116,7 @@ def encoding(position: Any, results: Any, rounds: int) -> None:
         return encode(surface)
 
     pictures.encode_png = keeping
+    pictures.DRAWN.clear()
     try:
         render_png(position, results, title="Bench game, map for France")
     finally:

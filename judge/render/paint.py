@@ -16,6 +16,7 @@ import math
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
+from functools import lru_cache
 
 import cairocffi as cairo
 
@@ -39,26 +40,38 @@ def rgb(colour: str) -> tuple[float, float, float]:
 
 
 def _path(context: cairo.Context, data: str) -> None:
-    """Absolute ``M``/``L``/``Z``; coordinates after an ``M`` or ``L`` without a letter of their
-    own are lines (as SVG reads them: the boards' area outlines are written so)."""
+    """Absolute ``M``/``L``/``Z`` (`_steps`), drawn."""
+    for command, x, y in _steps(data):
+        if command == "Z":
+            context.close_path()
+        else:
+            (context.move_to if command == "M" else context.line_to)(x, y)
+
+
+@lru_cache(maxsize=4096)
+def _steps(data: str) -> tuple[tuple[str, float, float], ...]:
+    """Path data read into its steps; coordinates after an ``M`` or ``L`` without a letter of
+    their own are lines (as SVG reads them: the boards' area outlines are written so).  Read
+    once: a board's centers and units are the same paths in every picture."""
     tokens = _TOKENS.findall(data)
+    steps: list[tuple[str, float, float]] = []
     i, last = 0, ""
     while i < len(tokens):
         command = tokens[i]
         if command == "Z":
-            context.close_path()
+            steps.append(("Z", 0.0, 0.0))
             i += 1
         elif command in ("M", "L") or (last in ("M", "L") and command not in ("M", "L", "Z")):
             if command in ("M", "L"):
                 i += 1
             else:
                 command = "L"
-            x, y = float(tokens[i]), float(tokens[i + 1])
-            (context.move_to if command == "M" else context.line_to)(x, y)
+            steps.append((command, float(tokens[i]), float(tokens[i + 1])))
             i += 2
         else:
             raise UnsupportedSvg(f"path data {data[:40]!r}")
         last = command
+    return tuple(steps)
 
 
 def _fill_and_stroke(context: cairo.Context, element: ET.Element, outline: Callable[[], None]) -> None:

@@ -192,7 +192,7 @@ def _board_layers(
 
 
 DRAWN_KEPT = 32  # pictures a process remembers (`picture_to_png`): a phase's maps, and some to spare
-_drawn: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
+DRAWN: OrderedDict[tuple[object, ...], bytes] = OrderedDict()  # the pictures remembered, the newest last
 
 
 def picture_to_png(drawing: Picture, width: int = 1200) -> bytes:
@@ -203,13 +203,13 @@ def picture_to_png(drawing: Picture, width: int = 1200) -> bytes:
     just processed show the maps its results mail carries, drawn once for both."""
     key = (drawing.board.name, width, drawing.powers, drawing.letters, tuple(sorted(drawing.fills.items())),
            drawing.marks, drawing.frame, drawing.fog)
-    if (png := _drawn.get(key)) is not None:
-        _drawn.move_to_end(key)
+    if (png := DRAWN.get(key)) is not None:
+        DRAWN.move_to_end(key)
         return png
     png = _compose(drawing, width)
-    _drawn[key] = png
-    if len(_drawn) > DRAWN_KEPT:
-        _drawn.popitem(last=False)
+    DRAWN[key] = png
+    if len(DRAWN) > DRAWN_KEPT:
+        DRAWN.popitem(last=False)
     return png
 
 

@@ -738,8 +738,14 @@ _STAR = [
 ]
 
 
+@cache
+def _star(at: Point) -> str:
+    """The path of a supply center's star at ``at``: the same in every picture of a board."""
+    return "M" + "L".join(_xy((at[0] + x, at[1] + y)) for x, y in _STAR) + "Z"
+
+
 def _center(province: str, at: Point, owner: str | None, fill: str) -> str:
-    d = "M" + "L".join(_xy((at[0] + x, at[1] + y)) for x, y in _STAR) + "Z"
+    d = _star(at)
     return (
         f'<path class="center" data-province="{province}" data-owner="{owner or ""}" d="{d}" fill="{fill}" '
         f'stroke="{INK}" stroke-width="1" stroke-linejoin="round"/>'
