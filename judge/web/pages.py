@@ -274,13 +274,20 @@ def publish_game_feeds(source: Session | Database, settings: Settings, names: It
         write_file(root / "feeds" / f"{game.name}.atom", feeds.atom(game, settings.domain), written)
 
 
+PLAYERS_GAMES = 200  # the games whose players `publish_players` reads at once
+
+
 def publish_players(source: Session | Database, settings: Settings, names: Iterable[str]) -> None:
     """The pages of the players of the games ``names`` (their records and deadlines calendars),
     each written only if it changed: for a deadline evening's games, once at its end
     (`judge.service.app.drain`), every player of them at once."""
     root = web_root(settings)
+    names = list(names)
+    players: list[feeds.PlayerPages] = []
     with _reading(source) as session:
-        players = feeds.gather_players(session, feeds.addresses_of(session, list(names)), settings, utcnow())
+        for start in range(0, len(names), PLAYERS_GAMES):  # a query names each address: SQLite takes 32,766
+            players += feeds.gather_players(session, feeds.addresses_of(session, names[start:start + PLAYERS_GAMES]),
+                                            settings, utcnow())
     written: set[Path] = set()
     make_folder(root / "players")
     for player in players:

@@ -10,8 +10,10 @@ from pathlib import Path
 
 import feedparser
 import icalendar
+import pytest
 
 from judge.service.app import run_deadlines
+from judge.web import pages
 from judge.web.feeds import Deadline, calendar
 from judge.web.pages import publish_all, web_root
 from tests.support.harness import Judge, start_game
@@ -76,6 +78,18 @@ def test_a_players_calendar_moves_on_when_the_clock_runs_a_deadline(tmp_path: Pa
         "g1 S1901M processed"]
     [moved] = events(calendar)
     assert moved["SUMMARY"] == "g1 F1901M deadline"
+
+
+def test_the_players_of_many_games_are_read_a_batch_of_games_at_a_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """g1's players are in the second batch of one game: their pages are written all the same."""
+    judge = web_judge(tmp_path)
+    players = web_root(judge.settings) / "players"
+    for page in players.iterdir():
+        page.unlink()
+    monkeypatch.setattr(pages, "PLAYERS_GAMES", 1)
+    pages.publish_players(judge.db, judge.settings, ["nosuch", "g1"])
+    assert len(list(players.glob("*.html"))) == 2 and len(list(players.glob("*.ics"))) == 2  # Alice's, Bob's
 
 
 def test_a_games_atom_feed_has_an_entry_for_each_phase_processed(tmp_path: Path) -> None:
