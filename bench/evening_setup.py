@@ -13,7 +13,9 @@ paused, as a game master's PAUSE would keep it).  That game is the *template*; `
 its rows (the game, its seats, phases and submissions, and every kind's table keyed by one of
 them) under a new name, with its players at addresses of their own and the deadline given.
 What the judge then processes is exactly what it would have processed had every copy been
-played by mail.
+played by mail.  A community's games have each had deadlines before, whose runs' costs order
+an evening's games (`judge.service.app.claim_next`): each template is given the cost of its
+own phase's run, measured on copies of it run here (`measure`), which its copies carry.
 """
 
 from __future__ import annotations
