@@ -13,7 +13,8 @@ opening the database are not timed.  The peer is the same child run on the same 
 ``PYTHONPATH`` set to another tree of the judge (``--peer DIR``, or ``--peer-rev REV``: that
 commit of this repository, unpacked by ``git archive``; default the commit before the sender's
 work on this, ``7ca5797``).  Ours and the peer's run in turn, ``--rounds`` times (default 5);
-the medians are printed, and their ratio.  Each run's Maildir is checked against the peer's:
+the medians are printed, and the median of the rounds' ratios (a round's two runs close in time:
+a shared machine's drift cancels).  Each run's Maildir is checked against the peer's:
 the same rows must give the same bytes (the sender builds a mail again on every attempt).
 
 ``--profile FILE`` instead runs this tree's sender once under cProfile and writes its stats.
@@ -22,7 +23,9 @@ The first batch (`WARM_UP`, 20 mails) is sent before the timing starts, by ours 
 alike: a deadline evening's thousands of mails pay the first use of each library once.
 
 Measured on the 2-core machine of issue 59 (load average 0.6), 40 games (320 mails, 306 of them
-with maps; 300 timed), medians of 7 rounds: ours 2.41 ms a mail, the peer 3.88 ms: 0.62x.  What
+with maps; 300 timed), 7 rounds: ours 2.41 ms a mail, the peer 3.88 ms (medians); the rounds'
+ratios 0.58 to 0.67, median 0.60x.  While the machine ran at half its speed (others' work), 0.55x
+to 0.76x (medians of 5 and 7 rounds), ours 4.6 to 5.8 ms.  What
 is left of ours, roughly: claiming and loading a batch's rows with their files 0.5 ms a mail,
 writing the Maildir 0.5 (the kernel's copy of 640 KB and the fsyncs), each map's base64 once a
 game 0.35, the rest of building the message 0.5, recording it sent 0.1.
@@ -184,8 +187,9 @@ def main() -> None:
             if not same:
                 sys.exit("the sender wrote other bytes than the peer's: stopped")
         mine, peers = statistics.median(ours), statistics.median(theirs)
-        print(f"sender CPU a mail (median of {args.rounds}): ours {mine:.2f} ms, peer ({peer}) {peers:.2f} ms: "
-              f"{mine / peers:.2f}x")
+        paired = statistics.median(o / p for o, p in zip(ours, theirs, strict=True))  # each round's pair: drift cancels
+        print(f"sender CPU a mail (median of {args.rounds}): ours {mine:.2f} ms, peer ({peer}) {peers:.2f} ms; "
+              f"ours / peer, the median of the rounds' ratios: {paired:.2f}x")
 
 
 def _with_maps(data_dir: Path) -> int:
