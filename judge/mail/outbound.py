@@ -33,11 +33,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import policy
+from email.headerregistry import AddressHeader, BaseHeader
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 LOOP_HEADER = "X-Payola-Judge"
 MAX_MESSAGE_ID = 250  # characters of a message id the judge repeats in In-Reply-To
@@ -49,6 +50,7 @@ _SURROGATES = re.compile("[\ud800-\udfff]")
 # all of it to the next line, which readers then show with a leading space.
 _ASCII_HEADERS = policy.default.clone(max_line_length=200)
 _UTF8_HEADERS = _ASCII_HEADERS.clone(utf8=True)  # policy.SMTPUTF8, but with the Maildir's \n line endings
+_TEXT_LINE = cast(int, policy.default.max_line_length)  # bytes of a text's line the package writes as it is (78)
 
 
 @dataclass(frozen=True)
@@ -104,69 +106,112 @@ def build_message(
     when = date or datetime.now(UTC)
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
-    msg = EmailMessage(policy=policy.default)  # the body is encoded with 76-character lines
-    msg["From"] = sender
-    msg["To"] = to
-    msg["Subject"] = one_line(subject).replace("=?", "= ?")  # no encoded word for the email package to decode
-    msg["Date"] = format_datetime(when)
-    msg["Message-ID"] = angled(message_id) if message_id else make_msgid(domain=domain)
+    fields = [("From", sender), ("To", to),
+              ("Subject", one_line(subject).replace("=?", "= ?")),  # no encoded word for the email package to decode
+              ("Date", format_datetime(when)),
+              ("Message-ID", angled(message_id) if message_id else make_msgid(domain=domain))]
     replied = usable_message_id(in_reply_to)
     if replied:
-        msg["In-Reply-To"] = angled(replied)
-        msg["References"] = " ".join(thread(references, replied))
-    msg["Auto-Submitted"] = "auto-replied" if reply else "auto-generated"
-    msg["Precedence"] = "bulk"
-    msg[LOOP_HEADER] = domain
-    text = well_formed(body)
-    msg.set_content(text, subtype="plain", charset="utf-8", cte=None if text.isascii() else "quoted-printable")
-    ascii_only = all(address.addr_spec.isascii() for name in ("From", "To") for address in msg[name].addresses)
-    raw = msg.as_bytes(policy=_ASCII_HEADERS if ascii_only else _UTF8_HEADERS)
+        fields += [("In-Reply-To", angled(replied)), ("References", " ".join(thread(references, replied)))]
+    fields += [("Auto-Submitted", "auto-replied" if reply else "auto-generated"), ("Precedence", "bulk"),
+               (LOOP_HEADER, domain)]
+    ascii_only = all(address.addr_spec.isascii() for name, value in fields[:2]
+                     for address in cast(AddressHeader, _header(name, value)).addresses)
+    head = [_folded(name, value, ascii_only) for name, value in fields]
+    mime, content, text = _text(well_formed(body), ascii_only)
     if not attachments:
-        return raw
+        return b"".join([*head, *content, *mime, b"\n", text])
     # the same message each time it is built: the boundary comes from its Message-ID
-    return _mixed(raw, "=_" + hashlib.sha256(str(msg["Message-ID"]).encode()).hexdigest()[:40], attachments,
-                  ascii_only)
+    mark = ("=_" + hashlib.sha256(str(_header(*fields[4])).encode()).hexdigest()[:40]).encode("ascii")
+    parts = [_attachment_part(a.filename, a.content_type, a.data, ascii_only) for a in attachments]
+    return b"".join([*head, *mime, b'Content-Type: multipart/mixed; boundary="', mark, b'"\n\n--', mark, b"\n",
+                     *content, b"\n", text, *(piece for part in parts for piece in (b"\n--", mark, b"\n", part)),
+                     b"\n--", mark, b"--\n"])
 
 
-def _mixed(text: bytes, boundary: str, attachments: Sequence[Attachment], ascii_only: bool) -> bytes:
-    """The message ``text`` (a text/plain message as the email package writes it) with
-    ``attachments``: the multipart/mixed message the package writes once ``add_attachment`` has
-    added them, made here from parts it wrote (`_attachment_part`: each map once, however many
-    mails carry it).  The package took 5 to 20 ms to write a results mail with its three maps,
-    most of it the maps' base64 lines one by one and the headers of their parts.
+# Theory of operation.  `build_message` writes the bytes the email package wrote when the
+# judge set each header on an EmailMessage (``msg[name] = value``), set its text
+# (``set_content``) and wrote it (``as_bytes``); with attachments, those the package writes once
+# ``add_attachment`` has added them (tests/mail/test_outbound.py holds both against the package
+# itself).  It leaves out the package's work that is the same for every mail of a deadline (the
+# sender spent 5 to 6 ms a results mail, a quarter of a deadline evening's CPU):
+# - the package writes each header on its own (``policy.fold_binary(name, header)``, one after
+#   the other, then the blank line and the body), so a header's bytes depend only on its name,
+#   its value and the policy, and each is made once (`_folded`): a game's results share their
+#   From, Subject, Date and loop header;
+# - the headers of a 7-bit text are the same for every text, and its body is the text's lines
+#   (`_text`); any other text is the package's own;
+# - made mixed, the text's ``Content-`` headers go to its part and ``MIME-Version`` stays with
+#   the others, as the package moves them; an attachment's part is made once, however many
+#   mails carry it (`_attachment_part`), its base64 in one call;
+# - the message is joined once, not copied again for each piece added (a results mail is 640 KB).
+# Errors are never kept (``lru_cache`` keeps results only): a value the package refuses (a line
+# break in an address: header injection) is refused anew each time, in the order it was.
 
-    As the package makes a message mixed: its ``Content-`` headers go to the text's part, the
-    others stay, in their order, and the multipart's ``Content-Type`` comes last; each part is
-    opened by its boundary line, and the last closed by the closing one."""
-    head, _, body = text.partition(b"\n\n")
-    fields: list[list[bytes]] = []
+
+@functools.lru_cache(maxsize=1024)
+def _header(name: str, value: str) -> BaseHeader:
+    """The header ``name: value`` as ``msg[name] = value`` stores it (ValueError for a value no
+    header can carry: a line break, as header injection would be)."""
+    return cast(BaseHeader, policy.default.header_store_parse(name, value)[1])
+
+
+@functools.lru_cache(maxsize=1024)
+def _folded(name: str, value: str, ascii_only: bool) -> bytes:
+    """The header ``name: value`` written as ``as_bytes`` writes it, with its line end."""
+    return (_ASCII_HEADERS if ascii_only else _UTF8_HEADERS).fold_binary(name, _header(name, value))
+
+
+def _text(text: str, ascii_only: bool) -> tuple[tuple[bytes, ...], tuple[bytes, ...], bytes]:
+    """A text/plain UTF-8 part of ``text`` as the email package writes it: its headers that are
+    not ``Content-`` ones (``MIME-Version``), its ``Content-`` headers, each with its line end, and
+    its body.  The package writes an ASCII text whose lines are all short enough (78 characters)
+    as it is, 7-bit, each line ending in ``\\n`` (``email.contentmanager``: the bytes' lines, as
+    ``bytes.splitlines`` cuts them, joined, then a line end): that body is written here, under the
+    headers the package writes for a 7-bit text (the same for every such text); any other
+    (quoted-printable, as for a non-ASCII one) is the package's own."""
+    if text.isascii():
+        lines = text.encode("ascii").splitlines()
+        if max(map(len, lines), default=0) <= _TEXT_LINE:
+            mime, content, _ = _seven_bit(ascii_only)
+            return mime, content, b"\n".join(lines) + b"\n"
+    return _package_text(text, ascii_only)
+
+
+def _package_text(text: str, ascii_only: bool) -> tuple[tuple[bytes, ...], tuple[bytes, ...], bytes]:
+    """`_text` as the email package makes it."""
+    part = EmailMessage(policy=policy.default)
+    part.set_content(text, subtype="plain", charset="utf-8", cte=None if text.isascii() else "quoted-printable")
+    head, _, body = part.as_bytes(policy=_ASCII_HEADERS if ascii_only else _UTF8_HEADERS).partition(b"\n\n")
+    fields: list[bytes] = []
     for line in head.split(b"\n"):
         if line[:1] in (b" ", b"\t") and fields:
-            fields[-1].append(line)
+            fields[-1] += line + b"\n"
         else:
-            fields.append([line])
-    content = [field for field in fields if field[0].lower().startswith(b"content-")]
-    others = [field for field in fields if not field[0].lower().startswith(b"content-")]
-    mark = boundary.encode("ascii")
-    lines = [line for field in others for line in field]
-    lines.append(b'Content-Type: multipart/mixed; boundary="' + mark + b'"')
-    parts = [b"\n".join(line for field in content for line in field) + b"\n\n" + body]
-    parts += [_attachment_part(a.filename, a.content_type, a.data, ascii_only) for a in attachments]
-    return (b"\n".join(lines) + b"\n\n--" + mark + b"\n" + (b"\n--" + mark + b"\n").join(parts)
-            + b"\n--" + mark + b"--\n")
+            fields.append(line + b"\n")
+    content = tuple(field for field in fields if field.lower().startswith(b"content-"))
+    return tuple(field for field in fields if not field.lower().startswith(b"content-")), content, body
+
+
+@functools.cache
+def _seven_bit(ascii_only: bool) -> tuple[tuple[bytes, ...], tuple[bytes, ...], bytes]:
+    """The package's part of a 7-bit text (an empty one): its headers are every such text's."""
+    return _package_text("", ascii_only)
 
 
 @functools.lru_cache(maxsize=16)
 def _attachment_part(filename: str, content_type: str, data: bytes, ascii_only: bool) -> bytes:
-    """An attachment's MIME part as the email package writes it in a message (`_mixed`) whose
-    headers are ASCII, or UTF-8 (``ascii_only`` False): its headers written by the package, its
-    base64 lines here (the package writes them one by one in Python, 4,000 for a map)."""
+    """An attachment's MIME part as the email package writes it in a message whose headers are
+    ASCII, or UTF-8 (``ascii_only`` False): its headers written by the package, its base64
+    here, in one call, cut into the package's lines of 76 characters (`BASE64_LINE` bytes each)."""
     part = EmailMessage(policy=policy.default)
     maintype, _, subtype = content_type.partition("/")
     part.set_content(b"", maintype=maintype, subtype=subtype, filename=filename)
     head = part.as_bytes(policy=_ASCII_HEADERS if ascii_only else _UTF8_HEADERS)
-    return head + b"".join(binascii.b2a_base64(data[start:start + BASE64_LINE])
-                           for start in range(0, len(data), BASE64_LINE))
+    encoded = binascii.b2a_base64(data, newline=False)
+    width = BASE64_LINE // 3 * 4
+    lines = [encoded[start:start + width] for start in range(0, len(encoded), width)]
+    return b"".join([head, b"\n".join(lines), b"\n"]) if lines else head
 
 
 @functools.lru_cache(maxsize=4096)

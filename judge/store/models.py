@@ -12,6 +12,7 @@ are naive UTC.
 
 from __future__ import annotations
 
+import functools
 import zlib
 from datetime import date, datetime
 from typing import Any
@@ -216,9 +217,11 @@ class Blob(Base):
     data: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)  # as stored: see ``encoding``
     encoding: Mapped[str | None] = mapped_column(String(8), nullable=True)  # "zlib", or None: the bytes as they are
 
-    @property
+    @functools.cached_property
     def content(self) -> bytes:
-        """The attachment's bytes, whatever way they are stored (`judge.service.outbox.blob`)."""
+        """The attachment's bytes, whatever way they are stored (`judge.service.outbox.blob`):
+        unpacked once an instance, and a session has one instance of a blob, so a batch of the
+        sender's mails that carry the same map unpacks it once (a blob's bytes never change)."""
         return zlib.decompress(self.data) if self.encoding == "zlib" else self.data
 
 

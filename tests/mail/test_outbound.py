@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import hashlib
 import os
 from datetime import UTC, datetime, timedelta, timezone
 from email.message import EmailMessage
@@ -258,3 +259,94 @@ def test_a_message_with_attachments_is_the_same_bytes_each_time_it_is_built() ->
     assert made[0] != made[2]
     message = email.message_from_bytes(made[0], policy=email.policy.default)
     assert [p.get_filename() for p in message.iter_attachments()] == ["map.png"]
+
+
+RESULTS_HEAD = (b"From: Payola Judge <judge@payola.example>\n"
+                b"To: alice@example.org\n"
+                b"Subject: wonderland: Spring 1901 results\n"
+                b"Date: Mon, 14 Apr 2025 09:30:05 +0200\n"
+                b"Message-ID: <m1@payola.example>\n"
+                b"Auto-Submitted: auto-generated\n"
+                b"Precedence: bulk\n"
+                b"X-Payola-Judge: payola.example\n")
+
+
+def test_a_text_message_is_written_header_by_header_then_its_text() -> None:
+    """The whole of a results mail without maps, written out by hand: the judge's headers in the
+    order it sets them, then the text part's (7-bit: ASCII, no line over 78 characters), a blank
+    line and the text."""
+    raw = build(message_id="<m1@payola.example>")
+    assert raw == (RESULTS_HEAD + b'Content-Type: text/plain; charset="utf-8"\n'
+                   b"Content-Transfer-Encoding: 7bit\n"
+                   b"MIME-Version: 1.0\n"
+                   b"\n"
+                   b"Spring 1901 results\nA PAR - BUR succeeds\n")
+
+
+def test_a_message_to_a_utf8_address_has_utf8_headers_and_a_quoted_printable_text() -> None:
+    """A non-ASCII address is written as it is (RFC 6532), not as an encoded word; a non-ASCII
+    text is quoted-printable: é is C3 A9 in UTF-8, so ``=C3=A9``."""
+    raw = build(to="zoë@example.org", body="Résultats\n", message_id="<m1@payola.example>")
+    assert raw == (RESULTS_HEAD.replace(b"alice@example.org", "zoë@example.org".encode())
+                   + b'Content-Type: text/plain; charset="utf-8"\n'
+                   b"Content-Transfer-Encoding: quoted-printable\n"
+                   b"MIME-Version: 1.0\n"
+                   b"\n"
+                   b"R=C3=A9sultats\n")
+
+
+@pytest.mark.parametrize("to", ["alice@example.org", "zoë@example.org"])
+def test_a_message_with_a_map_is_written_as_a_multipart_by_hand(to: str) -> None:
+    """A results mail with one map, written out by hand: ``MIME-Version`` stays with the judge's
+    headers, the multipart's type comes last, with the boundary ``=_`` and the first 40 hex digits
+    of the SHA-256 of its Message-ID; the text's part keeps its ``Content-`` headers; the map's
+    base64 comes in lines of 76 characters (57 bytes): 60 bytes of ``x`` are 19 times ``xxx``
+    (``eHh4``) on the first line and once on the second."""
+    mark = b"=_" + hashlib.sha256(b"<m1@payola.example>").hexdigest()[:40].encode()
+    raw = build(to=to, message_id="<m1@payola.example>", attachments=[Attachment("map.png", "image/png", b"x" * 60)])
+    assert raw == (RESULTS_HEAD.replace(b"alice@example.org", to.encode())
+                   + b"MIME-Version: 1.0\n"
+                   b'Content-Type: multipart/mixed; boundary="' + mark + b'"\n'
+                   b"\n"
+                   b"--" + mark + b"\n"
+                   b'Content-Type: text/plain; charset="utf-8"\n'
+                   b"Content-Transfer-Encoding: 7bit\n"
+                   b"\n"
+                   b"Spring 1901 results\nA PAR - BUR succeeds\n"
+                   b"\n"
+                   b"--" + mark + b"\n"
+                   b"Content-Type: image/png\n"
+                   b"Content-Transfer-Encoding: base64\n"
+                   b'Content-Disposition: attachment; filename="map.png"\n'
+                   b"MIME-Version: 1.0\n"
+                   b"\n" + b"eHh4" * 19 + b"\n"
+                   b"eHh4\n"
+                   b"\n"
+                   b"--" + mark + b"--\n")
+
+
+@pytest.mark.parametrize("body", [
+    "", "one line without its end", "a\nb\n", "a\r\nb\r\n", "a\rb", "trailing  \n\n\n", "\x0cform feed\x0bvertical\n",
+    "y" * 78 + "\n", "y" * 79 + "\n", "From the judge\n.\n", "über\n", "=?utf-8?q?=0D=0A?=\n", "\x85\u2028\n",
+])
+@pytest.mark.parametrize("to", ["alice@example.org", "zoë@example.org"])
+def test_the_text_is_what_the_email_package_writes(body: str, to: str) -> None:
+    """The text's part is written as the email package writes it for every kind of text: empty, no
+    final line end, CRLF or a lone CR (line ends the package turns into LF), characters Python
+    but not bytes count as line ends (form feed, U+0085, U+2028), a line of 78 characters (kept
+    as it is) and of 79 (quoted-printable), one that looks like an encoded word, non-ASCII."""
+    expected = EmailMessage(policy=email.policy.default)
+    for name, value in headers(build(to=to, body=body, message_id="<m1@payola.example>")).items():
+        if name not in ("Content-Type", "MIME-Version", "Content-Transfer-Encoding"):
+            expected[name] = str(value)
+    expected.set_content(body, subtype="plain", charset="utf-8", cte=None if body.isascii() else "quoted-printable")
+    assert build(to=to, body=body, message_id="<m1@payola.example>") == expected.as_bytes(
+        policy=email.policy.default.clone(max_line_length=200, utf8=not to.isascii()))
+
+
+def test_a_header_refused_once_is_refused_every_time() -> None:
+    """A header the email package refuses (an encoded line break in the address) is refused on
+    every build, not only the first: refusals are not remembered as headers are."""
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            build(to="=?utf-8?q?a=0D=0ABcc=3A_x=40evil.example?= <a@example.org>")

@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import threading
+import zlib
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -20,7 +21,7 @@ from sqlalchemy import event, select
 from sqlalchemy.exc import OperationalError
 
 from judge.bootstrap import database, open_database
-from judge.mail.outbound import MaildirOutbox
+from judge.mail.outbound import Attachment, MaildirOutbox
 from judge.service.config import Settings
 from judge.service.outbox import message_of, queue
 from judge.service.sender import (
@@ -36,7 +37,7 @@ from judge.service.sender import (
     recover,
 )
 from judge.store.database import Database
-from judge.store.models import Game, Outbox
+from judge.store.models import Blob, Game, Outbox
 from tests.support.harness import fresh_database_url
 from tests.support.people import GM
 from tests.support.relay import Relay
@@ -504,3 +505,35 @@ def test_a_claim_of_a_process_still_alive_or_of_another_machine_is_not_taken_for
     assert not gone(f"elsewhere.example pid {os.getpid()} started 1")  # another machine's
     assert not gone(None) and not gone("")
     assert gone(f"{socket.gethostname()} pid {os.getpid()} started 0")  # this id, but a process of another moment
+
+
+def test_a_map_stored_compressed_is_unpacked_once_for_a_batch_and_every_mail_carries_it_whole(
+        db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three results mails of one batch carry the same SVG map, kept compressed (text: zlib); the
+    sender unpacks it once for the three, and each mail carries the map as drawn."""
+    svg = b"<svg>" + b"<path d='M 1 2 L 3 4'/>" * 500 + b"</svg>"
+    with db.transaction() as session:
+        game = Game(name="edge1", gm_address=GM, gm_password="-", seed=1, created_at=NOW)
+        session.add(game)
+        session.flush()
+        for to in ("a@example.org", "b@example.org", "c@example.org"):
+            queue(session, settings, to=to, subject="edge1 S1901M results", body="A PAR - BUR\n", kind="results",
+                  now=NOW, game_id=game.id, attachments=[Attachment("edge1-S1901M.svg", "image/svg+xml", svg)])
+    with db.transaction() as session:
+        assert session.scalars(select(Blob.encoding)).all() == ["zlib"]
+    unpacked: list[int] = []
+    decompress = zlib.decompress
+
+    def counted(data: bytes) -> bytes:
+        unpacked.append(len(data))
+        return decompress(data)
+
+    monkeypatch.setattr(zlib, "decompress", counted)
+    assert deliver_pending(db, settings, MaildirTransport(MaildirOutbox(settings.maildir)), NOW) == 3
+    assert len(unpacked) == 1
+    mails = [email.message_from_bytes(raw, policy=email.policy.default)
+             for raw in MaildirOutbox(settings.maildir).messages()]
+    assert sorted(str(mail["To"]) for mail in mails) == ["a@example.org", "b@example.org", "c@example.org"]
+    for mail in mails:
+        assert isinstance(mail, EmailMessage)
+        assert [part.get_content() for part in mail.iter_attachments()] == [svg]
