@@ -284,10 +284,11 @@ def publish_players(source: Session | Database, settings: Settings, names: Itera
     root = web_root(settings)
     names = list(names)
     players: list[feeds.PlayerPages] = []
+    now = utcnow()
     with _reading(source) as session:
         for start in range(0, len(names), PLAYERS_GAMES):  # a query names each address: SQLite takes 32,766
             players += feeds.gather_players(session, feeds.addresses_of(session, names[start:start + PLAYERS_GAMES]),
-                                            settings, utcnow())
+                                            settings, now)
     written: set[Path] = set()
     make_folder(root / "players")
     for player in players:
@@ -316,7 +317,9 @@ def game_pages(db: Database, settings: Settings, name: str, players: bool = True
             ended = fame.gather(session, found)
         stamp = kind.write_pages(web_root(settings), record).parent / ".index"
         write_ended(web_root(settings), ended)
-        (publish_feeds if players else publish_game_feeds)(db, settings, [name])
+        publish_game_feeds(db, settings, [name])
+        if players:
+            publish_players(db, settings, [name])
         line = _index_line(record.facts)
         return None if stamp.exists() and stamp.read_text("utf-8") == line else (str(stamp), line)
     except Exception:
