@@ -16,12 +16,18 @@ an 8-bit palette PNG instead (issue 26.4: a third of the bytes, at about the sam
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import io
+import shutil
 import sys
+import tempfile
+import weakref
 import xml.etree.ElementTree as ET
 from collections import OrderedDict
 from collections.abc import Collection, Iterable, Mapping
 from functools import cache
+from pathlib import Path
 
 import cairocffi as cairo
 from cairosvg.parser import Tree
@@ -191,25 +197,92 @@ def _board_layers(
     return under, top, named, land_masks(land, width / board.width, TITLE_HEIGHT)
 
 
-DRAWN_KEPT = 32  # pictures a process remembers (`picture_to_png`): a phase's maps, and some to spare
-DRAWN: OrderedDict[tuple[object, ...], bytes] = OrderedDict()  # the pictures remembered, the newest last
+class Drawn:
+    """The pictures a process drew, remembered by what they show (`picture_to_png`): the last
+    `KEPT` in memory, and up to `SPOOLED_BYTES` of older ones in files of a temporary folder of
+    its own (made when first needed, removed when the process ends).
+
+    A deadline worker runs all the games it can claim first and writes their pages after (the
+    pages are off the evening's path: `judge.service.app.drain`), so the pages of its first
+    game show maps drawn hundreds of pictures earlier; they are read back here, not drawn again."""
+
+    KEPT = 32  # pictures in memory: a phase's maps, and some to spare
+    SPOOLED_BYTES = 512 * 2**20  # on disk: an evening's maps of a worker (about 200 MB for 500 games)
+
+    def __init__(self) -> None:
+        self.memory: OrderedDict[tuple[object, ...], bytes] = OrderedDict()  # the newest last
+        self.spooled: OrderedDict[str, int] = OrderedDict()  # file name (a digest of the key) -> its size
+        self.spooled_bytes = 0
+        self.folder: Path | None = None
+
+    def get(self, key: tuple[object, ...]) -> bytes | None:
+        if (png := self.memory.get(key)) is not None:
+            self.memory.move_to_end(key)
+            return png
+        name = _digest(key)
+        if self.folder is None or name not in self.spooled:
+            return None
+        try:
+            png = (self.folder / name).read_bytes()
+        except OSError:
+            return None
+        self.spooled.move_to_end(name)
+        return png
+
+    def put(self, key: tuple[object, ...], png: bytes) -> None:
+        self.memory[key] = png
+        if len(self.memory) > self.KEPT:
+            self._spool(*self.memory.popitem(last=False))
+
+    def _spool(self, key: tuple[object, ...], png: bytes) -> None:
+        """Keep ``png`` on disk, the oldest files going beyond `SPOOLED_BYTES`.  A disk that
+        refuses only loses the picture: it is drawn again if asked for."""
+        try:
+            if self.folder is None:
+                self.folder = Path(tempfile.mkdtemp(prefix="judge-pictures-"))
+                weakref.finalize(self, shutil.rmtree, self.folder, ignore_errors=True)
+            name = _digest(key)
+            (self.folder / name).write_bytes(png)
+        except OSError:
+            return
+        self.spooled_bytes += len(png) - self.spooled.pop(name, 0)
+        self.spooled[name] = len(png)
+        while self.spooled_bytes > self.SPOOLED_BYTES:
+            oldest, size = self.spooled.popitem(last=False)
+            self.spooled_bytes -= size
+            with contextlib.suppress(OSError):
+                (self.folder / oldest).unlink()
+
+    def clear(self) -> None:
+        """Forget every picture (a benchmark that would time the drawing, not the remembering)."""
+        self.memory.clear()
+        if self.folder is not None:
+            for name in self.spooled:
+                with contextlib.suppress(OSError):
+                    (self.folder / name).unlink()
+        self.spooled.clear()
+        self.spooled_bytes = 0
+
+
+def _digest(key: tuple[object, ...]) -> str:
+    return hashlib.sha256(repr(key).encode()).hexdigest()
+
+
+DRAWN = Drawn()  # this process's pictures
 
 
 def picture_to_png(drawing: Picture, width: int = 1200) -> bytes:
     """The PNG of a picture: cached board layers, the land's fills, this phase's marks, and the
     names over them.
 
-    The last `DRAWN_KEPT` pictures drawn are remembered by what they show: the pages of a phase
-    just processed show the maps its results mail carries, drawn once for both."""
+    The pictures drawn are remembered by what they show (`Drawn`): the pages of a phase just
+    processed show the maps its results mail carries, drawn once for both."""
     key = (drawing.board.name, width, drawing.powers, drawing.letters, tuple(sorted(drawing.fills.items())),
            drawing.marks, drawing.frame, drawing.fog)
     if (png := DRAWN.get(key)) is not None:
-        DRAWN.move_to_end(key)
         return png
     png = _compose(drawing, width)
-    DRAWN[key] = png
-    if len(DRAWN) > DRAWN_KEPT:
-        DRAWN.popitem(last=False)
+    DRAWN.put(key, png)
     return png
 
 

@@ -88,10 +88,12 @@ class Claim(NamedTuple):
     phase: str | None
 
 
-def claim_next(db: Database, now: datetime) -> Claim | None:
+def claim_next(db: Database, now: datetime, ran: tuple[Claim, float] | None = None) -> Claim | None:
     """Claim the game the clock has something to do for at ``now`` that is due first (`schedule.due_games`),
     for the time a deadline run may take (`CLAIM`), and commit the claim: its name and phase, or
-    None when no game is left to claim.
+    None when no game is left to claim.  ``ran``: the run this process just did and the CPU it
+    took, kept in the claim's transaction (`_keep_cost`): on SQLite each write transaction may
+    wait for the one writer's lock, in sleeps of up to 100 ms.
 
     Of the games due in the same minute, the cheapest for each of its players goes first (its
     `Game.run_cost`, measured by `drain`; a game not measured yet first of all): a deadline evening
@@ -112,6 +114,8 @@ def claim_next(db: Database, now: datetime) -> Claim | None:
               .order_by(minute, Game.run_cost.asc().nulls_first(), Game.next_due, Game.name)
               .limit(1).with_for_update(skip_locked=True).scalar_subquery())
     with db.transaction() as session:
+        if ran is not None:
+            _keep_cost(session, *ran)
         claimed = session.execute(update(Game).where(Game.id == chosen)
                                   .values(claimed_until=now + CLAIM).returning(Game.name, Game.phase)).first()
         return Claim(*claimed) if claimed is not None else None
@@ -270,8 +274,8 @@ def mail_line(mail_id: int, status: str, game: str | None) -> str:
 def run_deadlines(db: Database, settings: Settings, now: datetime) -> list[str]:
     """Run the deadline of every game the clock has something to do for (`claim_next`: a
     reminder, a late notice or processing is due), each on its own: one game's failure stops
-    no other.  A game waiting for nothing costs nothing.  Each game's pages follow its run, and
-    the index of every game is written once, at the end (`finish_tick`)."""
+    no other.  A game waiting for nothing costs nothing.  The games' pages follow their runs
+    (`drain`), and the index of every game is written once, at the end (`finish_tick`)."""
     summaries, lines = drain(db, settings, now)
     finish_tick(db, settings, now, lines)
     return summaries
@@ -281,24 +285,33 @@ def drain(db: Database, settings: Settings, now: datetime, ready: Callable[[str,
           stopping: Callable[[], bool] = lambda: False) -> tuple[list[str], list[IndexLine]]:
     """Claim and run the deadlines due at ``now`` one after another until none is left to claim
     (`claim_next`; several processes drain at once, each taking its own games) or ``stopping``
-    says so, each game's pages written after its run (`game_pages`) and the pages of their
-    players once at the end (`_players_pages`); the runs' summaries, and the index lines their
-    games' pages changed.  ``ready`` is told each game and summary as soon as
-    its run is committed, before its pages: its mail can go out."""
+    says so; then write the pages of the games run (`game_pages`) and of their players
+    (`_players_pages`): the runs' summaries, and the index lines their games' pages changed.
+    ``ready`` is told each game and summary as soon as its run is committed: its mail can go out.
+
+    The pages wait for the last game this process can claim: a quarter of a game's work on a
+    deadline evening, and the players' results, which the mail carries, come first.  The maps the
+    pages show are the mails', which the process that drew them remembers."""
     summaries: list[str] = []
-    lines: list[IndexLine] = []
     ran: list[str] = []
-    while not stopping() and (claimed := claim_next(db, now)) is not None:
+    cost: tuple[Claim, float] | None = None  # the last run's, kept with the next claim
+    while not stopping():
+        claimed = claim_next(db, now, cost)
+        cost = None
+        if claimed is None:
+            break
         began = time.process_time()
         summary = _run_deadline(db, settings, claimed.name, now, claimed=True)
         summaries.append(summary)
         if ready is not None:
             ready(claimed.name, summary)
-        if settings.web and (line := game_pages(db, settings, claimed.name, players=False)) is not None:
-            lines.append(line)
         ran.append(claimed.name)
-        _cost(db, claimed, time.process_time() - began)
+        cost = (claimed, time.process_time() - began)
+    if cost is not None:  # stopped before the next claim
+        _cost(db, *cost)
+    lines: list[IndexLine] = []
     if settings.web and ran:
+        lines = [line for name in ran if (line := game_pages(db, settings, name, players=False)) is not None]
         _players_pages(db, settings, ran)
     return summaries, lines
 
@@ -313,18 +326,23 @@ def _players_pages(db: Database, settings: Settings, names: list[str]) -> None:
 
 
 def _cost(db: Database, claimed: Claim, seconds: float) -> None:
-    """Keep what the run of ``claimed`` cost, ``seconds`` of CPU, for each of its seats that has
-    a player (`Game.run_cost`), if the run processed its phase: a run that only sent reminders
-    costs nothing like a phase, and would put its game first at its deadline.  A busy database
-    is only logged: the cost orders the next evening, nothing depends on it."""
-    seats = (select(func.count(Player.id)).where(Player.game_id == Game.id, Player.seat.is_not(None),
-                                                 Player.address.is_not(None)).scalar_subquery())
+    """`_keep_cost` in a transaction of its own, a busy database only logged: the cost orders
+    the next evening, nothing depends on it."""
     try:
         with db.transaction() as session:
-            session.execute(update(Game).where(Game.name == claimed.name, Game.phase != claimed.phase)
-                            .values(run_cost=seconds / case((seats > 0, seats), else_=1)))
+            _keep_cost(session, claimed, seconds)
     except (OperationalError, IntegrityError) as exc:
         log.warning("the cost of %s's run is not kept: %s", claimed.name, exc)
+
+
+def _keep_cost(session: Session, claimed: Claim, seconds: float) -> None:
+    """Keep what the run of ``claimed`` cost, ``seconds`` of CPU, for each of its seats that has
+    a player (`Game.run_cost`), if the run processed its phase: a run that only sent reminders
+    costs nothing like a phase, and would put its game first at its deadline."""
+    seats = (select(func.count(Player.id)).where(Player.game_id == Game.id, Player.seat.is_not(None),
+                                                 Player.address.is_not(None)).scalar_subquery())
+    session.execute(update(Game).where(Game.name == claimed.name, Game.phase != claimed.phase)
+                    .values(run_cost=seconds / case((seats > 0, seats), else_=1)))
 
 
 def finish_tick(db: Database, settings: Settings, now: datetime, lines: list[IndexLine]) -> None:

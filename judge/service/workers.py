@@ -9,10 +9,10 @@ few minutes before a deadline, as an interpreter takes seconds to start: `daemon
 claims a due game, runs its deadline (`judge.service.app.drain`: the claim, ``FOR UPDATE SKIP
 LOCKED`` on PostgreSQL, gives each worker, and each judge on the same database, games of its
 own), tells the daemon as soon as the run is committed, so that the game's results go out while
-the next games are run, then writes the game's pages (where the maps its mail carries are drawn
-already: `judge.render.png.picture_to_png`), and claims the next, until none is left.  Then one
-worker writes the index of every game once and the tick's heartbeat
-(`judge.service.app.finish_tick`).
+the next games are run, and claims the next, until none is left.  Then it writes the pages of the
+games it ran (where the maps their mail carries are drawn already, and remembered:
+`judge.render.png.Drawn`), and one worker writes the index of every game once and the tick's
+heartbeat (`judge.service.app.finish_tick`).
 
 A worker that dies (killed, out of memory) is started again at the next tick; the game it was
 running was rolled back with its transaction, and its claim runs out (`judge.service.app.CLAIM`)

@@ -622,3 +622,46 @@ def test_a_caption_sits_between_its_powers_name_and_the_next_cell_in_the_drawn_f
         cell_end = (list(powers).index(line.get("data-power") or "") % legend_columns(len(powers)) + 1) * cell
         assert name_end + float(name.get("font-size", "0")) / 3 <= start and end <= cell_end, (
             line.get("data-power"), name_end, start, end, cell_end, caption.text)
+
+
+def test_a_picture_pushed_out_of_memory_is_read_back_from_disk_not_drawn_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deadline worker writes its games' pages after all their runs: the maps the first game's
+    mail carried have left the memory by then, and are read back from the process's folder."""
+    from judge.render import png as pictures
+
+    drawn = pictures.Drawn()
+    drawn.KEPT = 2
+    monkeypatch.setattr(pictures, "DRAWN", drawn)
+    composed: list[str] = []
+    compose = pictures._compose
+    monkeypatch.setattr(pictures, "_compose", lambda drawing, width: composed.append(drawing.frame) or
+                        compose(drawing, width))
+    position = position_from_data(MIDGAME)[0]
+    first = render_png(position, title="First", width=300)
+    for n in range(4):
+        render_png(position, title=f"Later {n}", width=300)
+    assert len(drawn.memory) == 2 and len(drawn.spooled) == 3
+    assert render_png(position, title="First", width=300) == first
+    assert len(composed) == 5  # the first picture was not drawn again
+    folder = drawn.folder
+    assert folder is not None and len(list(folder.iterdir())) == 3
+    drawn.clear()
+    assert not list(folder.iterdir()) and not drawn.memory
+    render_png(position, title="First", width=300)
+    assert len(composed) == 6
+
+
+def test_the_pictures_kept_on_disk_are_bounded_by_their_bytes_the_oldest_going_first(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from judge.render import png as pictures
+
+    drawn = pictures.Drawn()
+    drawn.KEPT = 1
+    monkeypatch.setattr(pictures, "DRAWN", drawn)
+    position = position_from_data(MIDGAME)[0]
+    sizes = [len(render_png(position, title=f"Picture {n}", width=300)) for n in range(4)]
+    drawn.SPOOLED_BYTES = sizes[2] + sizes[3]  # room for the last two pushed out of memory
+    drawn.put(("another",), b"x")  # pushes out the fourth: the oldest two go
+    assert drawn.spooled_bytes == sizes[2] + sizes[3] == sum(drawn.spooled.values())
+    assert drawn.folder is not None and len(list(drawn.folder.iterdir())) == 2

@@ -5,6 +5,7 @@ order, however the games fell to the judges."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 from collections import Counter
@@ -177,3 +178,31 @@ def test_a_run_that_processes_a_phase_keeps_its_cost_for_each_seat_and_a_run_tha
     assert summaries and all("is not due" in summary for summary in summaries)
     with judge.db.transaction() as session:
         assert session.scalar(select(Game.run_cost).where(Game.name == "g0")) == 9.0
+
+
+def test_a_drain_stopped_after_a_run_still_keeps_that_runs_cost(judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run's cost rides on the next claim; a drain told to stop makes no next claim and keeps
+    it on its own."""
+    readings = iter(0.6 * n for n in range(100))
+    monkeypatch.setattr("judge.service.app.time.process_time", lambda: next(readings))
+    judge.later(25)
+    asked = iter([False, True])
+    assert len(drain(judge.db, judge.settings, judge.now, stopping=lambda: next(asked))[0]) == 1
+    with judge.db.transaction() as session:
+        costs = list(session.scalars(select(Game.run_cost)))
+    assert sorted(costs, key=lambda cost: cost is None) == [pytest.approx(0.3)] + [None] * (GAMES - 1)
+
+
+def test_a_drain_writes_the_pages_once_every_game_it_can_claim_is_run(
+        judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pages are off the evening's path: each game's results are ready to go out before the
+    first game's pages are written, and each game's pages are written once."""
+    happened: list[str] = []
+    monkeypatch.setattr("judge.service.app.game_pages",
+                        lambda db, settings, name, players=True: happened.append(f"pages {name}"))
+    judge.later(25)
+    drain(judge.db, dataclasses.replace(judge.settings, web=True), judge.now,
+          ready=lambda name, summary: happened.append(f"ready {name}"))
+    ready = [event for event in happened if event.startswith("ready")]
+    assert len(ready) == GAMES and happened[:GAMES] == ready
+    assert sorted(happened[GAMES:]) == [f"pages g{n}" for n in range(GAMES)]
