@@ -66,6 +66,7 @@ at the start and every minute (`judge.service.clock.SharedClock`); on SQLite the
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import multiprocessing
 import os
@@ -792,6 +793,7 @@ def _applier_main(pipe: Connection, settings: Settings, kinds: Kinds) -> None:
     repeats = log_to(settings.log_file)
     db = Database(settings.database_url, {SESSION_KEY: kinds})
     runs = Runs(db, settings)  # kept for the process's life: a mail left to a later run is read once
+    gc.freeze()  # what start-up made lives as long as the process: the collector's full passes skip it
     try:
         answer: list[tuple[int, str, str | None]] | str = "ready"
         while _answered(pipe, answer):
@@ -825,6 +827,7 @@ def serve(settings: Settings, kinds: Kinds) -> None:
     terminal hung up); with a log file (``log-file``) SIGHUP only says the log goes on there,
     in a file opened again if it was moved (a log rotation's ``postrotate``)."""
     repeats = log_to(settings.log_file)
+    gc.freeze()  # what the imports made lives as long as the judge: the collector's full passes skip it
 
     async def main() -> None:
         daemon = Daemon(settings, kinds)

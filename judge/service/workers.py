@@ -22,6 +22,7 @@ and takes no other; the rest wait for the next start.
 
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing
 import os
@@ -155,6 +156,7 @@ def _worker_main(pipe: Connection, settings: Settings, kinds: Kinds, stopping: A
     os.nice(NICE)
     repeats = log_to(settings.log_file)
     db = Database(settings.database_url, {SESSION_KEY: kinds})
+    gc.freeze()  # what start-up made lives as long as the process: the collector's full passes skip it
     pipe.send("ready")
     try:
         while True:
