@@ -156,7 +156,9 @@ class Canvas:
     def __init__(self, under: cairo.ImageSurface) -> None:
         self.surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, under.get_width(), under.get_height())
         self.context = cairo.Context(self.surface)
+        self.context.set_operator(cairo.OPERATOR_SOURCE)  # copied, not blended over nothing: the same, sooner
         self.layer(under)
+        self.context.set_operator(cairo.OPERATOR_OVER)
 
     def layer(self, raster: cairo.ImageSurface, left: int = 0, upper: int = 0) -> None:
         """A fixed layer (with transparency) over what is there, its top left corner at (left, upper)."""
