@@ -221,8 +221,7 @@ class Drawn:
         if (png := self.memory.get(key)) is not None:
             self.memory.move_to_end(key)
             return png
-        name = _digest(key)
-        if self.folder is None or name not in self.spooled:
+        if self.folder is None or (name := _digest(key)) not in self.spooled:
             return None
         try:
             png = (self.folder / name).read_bytes()

@@ -289,9 +289,9 @@ def drain(db: Database, settings: Settings, now: datetime, ready: Callable[[str,
     (`_players_pages`): the runs' summaries, and the index lines their games' pages changed.
     ``ready`` is told each game and summary as soon as its run is committed: its mail can go out.
 
-    The pages wait for the last game this process can claim: a quarter of a game's work on a
-    deadline evening, and the players' results, which the mail carries, come first.  The maps the
-    pages show are the mails', which the process that drew them remembers."""
+    The pages wait for the last game this process can claim: the players' results, which the mail
+    carries, come first.  The maps the pages show are the mails', which the process that drew
+    them remembers."""
     summaries: list[str] = []
     ran: list[str] = []
     cost: tuple[Claim, float] | None = None  # the last run's, kept with the next claim
