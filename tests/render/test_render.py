@@ -8,6 +8,7 @@ import itertools
 import json
 import math
 import struct
+import threading
 import xml.etree.ElementTree as ET
 import zlib
 from collections.abc import Iterator
@@ -257,6 +258,41 @@ def test_a_results_map_is_a_crisp_palette_png_a_third_the_size() -> None:
     full = Image.frombuffer("RGBA", palette.size, bytes(surface.get_data()), "raw", "BGRA", surface.get_stride(), 1)
     difference = ImageStat.Stat(ImageChops.difference(palette, full.convert("RGB"))).mean
     assert max(difference) < 2.0  # out of 255; the flat colours a power is told by stay its own
+
+
+def test_a_canvas_drawn_on_again_keeps_nothing_of_the_picture_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thread draws every picture of a size on the same canvas: a picture drawn after others
+    is the one drawn first, byte for byte, and a canvas of another thread is its own."""
+    from judge.render import png as pictures
+
+    monkeypatch.setattr(pictures, "DRAWN", pictures.Drawn())
+    position, orders = position_from_data(MIDGAME)
+    results = adjudicate(position, orders).results
+    first = render_png(position, results, title="Again", width=400)
+    render_png(Position.initial(load_map("standard")), title="Between", width=400)
+    pictures.DRAWN.clear()
+    assert render_png(position, results, title="Again", width=400) == first
+    elsewhere: list[Any] = []
+    thread = threading.Thread(target=lambda: elsewhere.append(pictures._SURFACES.get(400, 300)))
+    thread.start()
+    thread.join()
+    assert elsewhere[0] is not pictures._SURFACES.get(400, 300)
+
+
+def test_a_map_is_written_as_pillows_png_writer_writes_it() -> None:
+    """The maps' PNG is written with zlib-ng, not Pillow's writer: read back by Pillow, the same
+    palette, the same pixels, about the same bytes."""
+    from judge.render.png import _png
+
+    position, orders = position_from_data(MIDGAME)
+    indexed = Image.open(io.BytesIO(render_png(position, adjudicate(position, orders).results, width=600)))
+    indexed.load()
+    written = io.BytesIO()
+    indexed.save(written, "PNG")
+    ours, pillows = Image.open(io.BytesIO(_png(indexed))), Image.open(written)
+    assert (ours.mode, ours.size) == (pillows.mode, pillows.size) == ("P", indexed.size)
+    assert ours.getpalette() == pillows.getpalette() and ours.tobytes() == pillows.tobytes()
+    assert png_size(_png(indexed)) == indexed.size
 
 
 def test_a_map_without_a_drawing_is_refused() -> None:
