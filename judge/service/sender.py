@@ -3,9 +3,11 @@
 Each pending row is first *claimed* (``pending`` → ``sending``, committed), then its message is
 built (`judge.service.outbox.message_of`, outside any transaction) and handed to the transport,
 then the row is marked ``sent``: a row is never handed over twice, even by two daemons on one
-database.  Into the Maildir, rows are claimed and marked sent twenty at a time (`Transport.batch`):
+database.  Into the Maildir, rows are claimed and marked sent a hundred at a time (`Transport.batch`):
 two commits per mail held SQLite's write lock so often that the applier spent half its time
-waiting for it (issue 27); after a crash the Maildir tells which of a batch were written.  To a
+waiting for it (issue 27), and at twenty a time the sender of a deadline evening spent a third
+of its time waiting for that lock and fell behind the games (issue 59); after a crash the
+Maildir tells which of a batch were written.  To a
 relay they go one at a time, since nobody can tell afterwards what it took.  A temporary
 failure (a 4xx answer, a refused or broken connection) puts the row back with a growing delay,
 for ``retry_days``; a permanent one (5xx, or too old) marks it ``failed`` and tells the game
@@ -144,7 +146,7 @@ class MaildirTransport:
     """Writes each message into the Maildir ``data_dir/outbox``."""
 
     delivery_time = MAILDIR_TIME
-    batch = 20  # after a crash the Maildir tells what was written: a batch is settled without a loss
+    batch = 100  # after a crash the Maildir tells what was written: a batch is settled without a loss
 
     def __init__(self, maildir: MaildirOutbox) -> None:
         self.maildir = maildir

@@ -347,15 +347,15 @@ def test_a_row_another_judge_is_settling_is_left_to_it(db: Database, settings: S
 def test_into_the_maildir_rows_are_claimed_and_marked_sent_a_batch_at_a_time(
         db: Database, settings: Settings) -> None:
     maildir = MaildirOutbox(settings.maildir)
-    for number in range(25):
+    for number in range(125):
         mail_to(db, settings, f"player{number}@example.org")
     commits: list[int] = []
     event.listen(db.engine, "commit", lambda _connection: commits.append(1))
-    assert deliver_pending(db, settings, MaildirTransport(maildir), NOW) == 25
-    # settling, the rows due, each batch of 20 claimed and marked (2 x 2), the deferred rows due
-    # again: 7 commits, where a commit before and after each mail made 53
+    assert deliver_pending(db, settings, MaildirTransport(maildir), NOW) == 125
+    # settling, the rows due, each batch of 100 claimed and marked (2 x 2), the deferred rows due
+    # again: 7 commits, where a commit before and after each mail made 253
     assert len(commits) == 7
-    assert len(maildir.messages()) == 25 and {status for _, _, status, _ in outbox(db)} == {"sent"}
+    assert len(maildir.messages()) == 125 and {status for _, _, status, _ in outbox(db)} == {"sent"}
 
 
 # --- each address's mail in the order it was queued ---------------------------------------------------------
