@@ -6,8 +6,9 @@ then the row is marked ``sent``: a row is never handed over twice, even by two d
 database.  Into the Maildir, rows are claimed and marked sent a hundred at a time (`Transport.batch`):
 two commits per mail held SQLite's write lock so often that the applier spent half its time
 waiting for it (issue 27), and at twenty a time the sender of a deadline evening spent a third
-of its time waiting for that lock and fell behind the games (issue 59); after a crash the
-Maildir tells which of a batch were written.  To a
+of its time waiting for that lock and fell behind the games (issue 59); their messages are
+built and written twenty at a time (`HANDED_AT_ONCE`); after a crash the Maildir tells which
+of a batch were written.  To a
 relay they go one at a time, since nobody can tell afterwards what it took.  A temporary
 failure (a 4xx answer, a refused or broken connection) puts the row back with a growing delay,
 for ``retry_days``; a permanent one (5xx, or too old) marks it ``failed`` and tells the game
@@ -422,18 +423,25 @@ Handed = list[tuple[Outbox, Exception | None]]
 """Each claimed row, and what kept the transport from taking it (None: it took it)."""
 
 
+HANDED_AT_ONCE = 20  # messages built and handed to the transport together (`_hand_over`)
+
+
 def _hand_over(settings: Settings, transport: Transport, key: bytes, rows: Sequence[Outbox]) -> Handed:
-    """Hand the claimed rows' messages to the transport, all at once (`Transport.send_all`),
-    outside any transaction (the claim is committed): what became of each.  A message that
-    cannot be built (what no header can carry: see build_message) is not handed over."""
-    built: list[tuple[Outbox, tuple[str, str, bytes]]] = []
+    """Hand the claimed rows' messages to the transport, `HANDED_AT_ONCE` at a time
+    (`Transport.send_all`), outside any transaction (the claim is committed): what became of each.
+    A message that cannot be built (what no header can carry: see build_message) is not handed
+    over.  Rows are claimed a hundred at a time into the Maildir, but their messages built twenty
+    at a time: a hundred results mails with their maps, held at once, took the judge's process
+    170 MB more in a deadline evening."""
     handed: Handed = []
-    for row in rows:
-        try:
-            built.append((row, (envelope_sender(settings, row.id, key), row.recipient, message_of(row))))
-        except ValueError as exc:
-            handed.append((row, Unbuilt(f"the message cannot be built: {exc}")))
-    handed += zip([row for row, _ in built], transport.send_all([mail for _, mail in built]), strict=True)
+    for start in range(0, len(rows), HANDED_AT_ONCE):
+        built: list[tuple[Outbox, tuple[str, str, bytes]]] = []
+        for row in rows[start:start + HANDED_AT_ONCE]:
+            try:
+                built.append((row, (envelope_sender(settings, row.id, key), row.recipient, message_of(row))))
+            except ValueError as exc:
+                handed.append((row, Unbuilt(f"the message cannot be built: {exc}")))
+        handed += zip([row for row, _ in built], transport.send_all([mail for _, mail in built]), strict=True)
     return handed
 
 

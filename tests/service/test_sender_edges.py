@@ -358,6 +358,24 @@ def test_into_the_maildir_rows_are_claimed_and_marked_sent_a_batch_at_a_time(
     assert len(maildir.messages()) == 125 and {status for _, _, status, _ in outbox(db)} == {"sent"}
 
 
+def test_a_claimed_batchs_messages_are_built_and_written_twenty_at_a_time(db: Database, settings: Settings) -> None:
+    """A hundred rows are claimed at once, but only twenty messages are held at once: a hundred
+    results mails with their maps took the judge 170 MB more in a deadline evening."""
+    handed: list[int] = []
+
+    class Counting(MaildirTransport):
+        def send_all(self, mails: Sequence[tuple[str, str, bytes]]) -> list[Exception | None]:
+            handed.append(len(mails))
+            return super().send_all(mails)
+
+    maildir = MaildirOutbox(settings.maildir)
+    for number in range(45):
+        mail_to(db, settings, f"player{number}@example.org")
+    assert deliver_pending(db, settings, Counting(maildir), NOW) == 45
+    assert handed == [20, 20, 5]
+    assert len(maildir.messages()) == 45 and {status for _, _, status, _ in outbox(db)} == {"sent"}
+
+
 # --- each address's mail in the order it was queued ---------------------------------------------------------
 
 
