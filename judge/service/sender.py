@@ -8,12 +8,11 @@ two commits per mail held SQLite's write lock so often that the applier spent ha
 waiting for it (issue 27), and at twenty a time the sender of a deadline evening spent a third
 of its time waiting for that lock and fell behind the games (issue 59); their messages are
 built and written twenty at a time (`HANDED_AT_ONCE`); after a crash the Maildir tells which
-of a batch were written.  To a
-relay they go one at a time, since nobody can tell afterwards what it took.  A temporary
-failure (a 4xx answer, a refused or broken connection) puts the row back with a growing delay,
-for ``retry_days``; a permanent one (5xx, or too old) marks it ``failed`` and tells the game
-master; so does a message that cannot be built, and any other exception of a transport (a bug
-is not cured by waiting), so a row never stays ``sending``.
+of a batch were written.  To a relay they go one at a time, since nobody can tell afterwards
+what it took.  A temporary failure (a 4xx answer, a refused or broken connection) puts the row
+back with a growing delay, for ``retry_days``; a permanent one (5xx, or too old) marks it
+``failed`` and tells the game master; so does a message that cannot be built, and any other
+exception of a transport (a bug is not cured by waiting), so a row never stays ``sending``.
 Once a delivery succeeds, the transport is known to take mail again: every row deferred until
 later is due at once (`_due_again`) and goes out in the same pass, not after its back-off.
 A non-ASCII address needs a relay offering SMTPUTF8; without it the mail fails at once.
