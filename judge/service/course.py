@@ -104,15 +104,16 @@ def close(session: Session, game: Game, settings: Settings, now: datetime, *, ca
         change = kind_of(session, game).process(session, game, settings, now, closing)
         if change.next_phase is None:
             end(session, game, settings, now, change.result or "the game has ended", change.winner,
-                preface=closing.preface)
+                preface=closing.preface, closed=True)
     return change
 
 
 def end(session: Session, game: Game, settings: Settings, now: datetime, result: str, winner: str | None = None,
-        *, preface: str | None = None) -> None:
-    """The game is over (its last phase closed, a vote of its players, TERMINATE): its result and
-    winner kept, its story told, and everything its rules kept secret published to everyone who
-    played, its master and its observers (`publish`), once it has started."""
+        *, preface: str | None = None, closed: bool = False) -> None:
+    """The game is over (its last phase closed: ``closed``; a vote of its players, TERMINATE): its
+    result and winner kept, its story told, its players' records told it finished if it counts
+    (`records.finished`), and everything its rules kept secret published to everyone who played,
+    its master and its observers (`publish`), once it has started."""
     started = game.phase is not None
     move(game, Event.END)
     game.deadline = None
@@ -120,7 +121,7 @@ def end(session: Session, game: Game, settings: Settings, now: datetime, result:
     game.settings = {key: value for key, value in game.settings.items() if key != ROLLBACK} | {"result": result}
     host.record(game, result)
     if started:
-        records.finished(session, game, now)
+        records.finished(session, game, now, closed=closed)
         publish(session, game, settings, now, subject=f"{game.name} has ended", headline=f"has ended: {result}",
                 publication=kind_of(session, game).publication(session, game), preface=preface)
 

@@ -36,6 +36,7 @@ from judge.service import records, silence
 from judge.service.config import Settings
 from judge.service.deadlines import deadline_for, rule_for
 from judge.service.kinds import GameKind, Phases, kind_of
+from judge.service.mailbox import mailbox
 from judge.service.options import rules_of
 from judge.service.outbox import queue
 from judge.service.states import Event, GameError, GameState, move
@@ -441,11 +442,22 @@ def seat_state(game: Game, seat: str, player: Player | None) -> str:
     return state
 
 
-def public_seat(game: Game, seat: str, player: Player | None, played_by: str | None = None) -> Seat:
+def public_seat(game: Game, seat: str, player: Player | None) -> Seat:
     """``seat`` as the public pages show it: played, vacant or a dummy, open for takeover or not;
-    ``played_by`` (who plays it, as its kind names them) kept only for a seat that is played."""
+    once the game has finished, who played it to the end (`public_name`), unless the game is
+    ANONYMOUS, in every kind."""
     status = seat_status(player)
-    return Seat(seat, status, status != "played" and is_open(game, seat), played_by if status == "played" else None)
+    named = status == "played" and game.state == GameState.FINISHED and not rules_of(game).anonymous
+    return Seat(seat, status, status != "played" and is_open(game, seat),
+                public_name(player.address) if named and player is not None and player.address else None)
+
+
+def public_name(address: str) -> str:
+    """How the public pages, the public record and the hall of fame name a player of a finished
+    game: its mailbox's part before the "@" (``Alice+dip@Example.org``: ``alice``), never an
+    address (the end mail gives the players the whole address; a page, read by anyone, never does).
+    Two people may share a name: the hall of fame keeps them apart by their mailboxes."""
+    return mailbox(address).rpartition("@")[0]
 
 
 def game_facts(game: Game, variant: str, joined: Sequence[Player], seated: Iterable[Seat],

@@ -9,9 +9,18 @@ every kind alike; the head of each game's page links to both once it has ended (
 macro).  The hall of fame (``halloffame.html``, linked from the index) lists the finished games
 by kind, each with how it ended, its standings by its kind's rules (`Pages.standings`: Payola's
 supply centers, Machiavelli's ranking by 4.2, Exchange's % control by E35) and who played which
-seat, as the pages name the players (never an address), and then each player's placings across
-them: games won, drawn and played, and each place.  It is
-written with the index, from what the index reads, and one query for when each game ended.
+seat, as the pages name the players (`judge.service.host.public_name`, never an address), and
+then each player's placings across them: games won, drawn and played, and each place.
+
+A person is a mailbox (ruling H4): the placings are keyed by it, never by the name shown, so two
+people who share a name are two rows, and each game's seat links to its player's row (its
+``id`` keyed with the judge's secret, `judge.service.records.named`, so that no address can be
+worked out from it).  The placings are read from the players' records (their ``finished``
+lines, `judge.service.records.finished`): a game that counts for nobody's record (started and
+ended within a day, or with no phase played) places nobody, and the hall of fame and a record
+agree by construction.  An ANONYMOUS game names nobody and places nobody.  The hall is written
+with the index, from what the index reads, and two queries: when each game ended, and its
+players' ``finished`` lines.
 """
 
 from __future__ import annotations
@@ -24,10 +33,11 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from judge.service import records
 from judge.service.archive import public_record, publication_text
 from judge.service.kinds import kind_of
 from judge.service.states import GameState
-from judge.store.models import Game, PhaseRow
+from judge.store.models import Game, PhaseRow, PlayerRecord
 from judge.web import public
 
 
@@ -49,10 +59,12 @@ def gather(session: Session, game: Game) -> Ended | None:
 
 @dataclass(frozen=True)
 class Placing:
-    """A player's placings across the finished games, as the pages name the player: games played,
-    won and drawn, and each place the game's kind gave (`Pages.standings`: "1st of 3 in g1")."""
+    """A player's placings across the finished games, as the pages name the player (``player``),
+    in the row ``anchor`` of the page (one for each mailbox: `records.named`): games played, won
+    and drawn, and each place the game's kind gave (`Pages.standings`: "1st of 3 in g1")."""
 
     player: str
+    anchor: str
     played: int
     won: int
     drawn: int
@@ -68,13 +80,18 @@ def ordinal(place: int) -> str:
 def hall(session: Session, games: Sequence[Game], facts: Sequence[public.GameFacts],
          titles: dict[str, str]) -> dict[str, Any]:
     """The hall of fame's content: the finished, listed games by kind (``titles``: each kind's
-    title), newest first, and each player's placings."""
+    title), newest first, each seat with the row of its player's placings if the game placed
+    them, and each player's placings, one row a mailbox."""
     finished = [(game, fact) for game, fact in zip(games, facts, strict=True)
                 if fact.finished and fact.listed and game.phase is not None]
     ids = [game.id for game, _ in finished]
     ended: dict[int, datetime] = dict(session.execute(  # type: ignore[arg-type]
         select(PhaseRow.game_id, func.max(PhaseRow.processed_at)).where(PhaseRow.game_id.in_(ids))
         .group_by(PhaseRow.game_id)).all()) if ids else {}
+    placed: dict[tuple[int, str], str] = {(game_id, seat): box for game_id, seat, box in session.execute(
+        select(PlayerRecord.game_id, PlayerRecord.seat, PlayerRecord.address).where(
+            PlayerRecord.game_id.in_(ids), PlayerRecord.what == "finished"))} if ids else {}
+    key = records.page_key(session) if placed else b""
     kinds: dict[str, list[dict[str, Any]]] = {}
     placings: dict[str, Placing] = {}
     for game, fact in sorted(finished, key=lambda pair: (ended.get(pair[0].id) or datetime.min, pair[0].name),
@@ -82,18 +99,23 @@ def hall(session: Session, games: Sequence[Game], facts: Sequence[public.GameFac
         shown = public.summary(fact)
         standings = kind_of(session, game).standings(session, game)
         place = {standing.seat: standing for standing in standings}
+        anchors: dict[str, str] = {}
+        for seat in fact.seats:
+            box = placed.get((game.id, seat.name))
+            if not seat.played_by or box is None:
+                continue
+            anchors[seat.name] = records.named(key, box, "fame")
+            known = placings.get(box, Placing(seat.played_by, anchors[seat.name], 0, 0, 0))
+            placed_at = place.get(seat.name)
+            placings[box] = Placing(
+                known.player, known.anchor, known.played + 1, known.won + (seat.name == fact.winner),
+                known.drawn + (seat.name in fact.drawn),
+                known.places + ((f"{ordinal(placed_at.place)} of {len(standings)} in {game.name}",)
+                                if placed_at else ()))
         kinds.setdefault(titles.get(game.kind, game.kind), []).append(shown | {
             "ended": ended.get(game.id),
+            "seats": [seat | ({"player": anchors[seat["name"]]} if seat["name"] in anchors else {})
+                      for seat in shown["seats"]],
             "standings": [{"seat": s.seat, "place": ordinal(s.place), "score": s.score} for s in standings]})
-        for seat in fact.seats:
-            if not seat.played_by:
-                continue
-            known = placings.get(seat.played_by, Placing(seat.played_by, 0, 0, 0))
-            placed = place.get(seat.name)
-            placings[seat.played_by] = Placing(
-                known.player, known.played + 1, known.won + (seat.name == fact.winner),
-                known.drawn + (seat.name in fact.drawn),
-                known.places + ((f"{ordinal(placed.place)} of {len(standings)} in {game.name}",) if placed else ()))
-    ranked = sorted(placings.values(), key=lambda p: (-p.won, -p.drawn, -p.played, p.player))
+    ranked = sorted(placings.values(), key=lambda p: (-p.won, -p.drawn, -p.played, p.player, p.anchor))
     return {"kinds": sorted(kinds.items()), "placings": ranked}
-

@@ -11,11 +11,11 @@ The layout, beside the games' pages::
     web/players/<name>.ics          the deadlines of every seat the player holds
 
 A player's ``<name>`` is keyed with the judge's secret (`judge.service.records.page_name`, a
-different one for the record and the calendar), so no one finds a player's pages from an
-address: the player learns them from GET RECORD and shares them as it likes.  What a feed says
-is what the game's pages say: its deadline, which LIST tells anyone, and of its results only
-what its kind publishes to anyone (`judge.service.kinds.Pages.public_results`; none while a
-Blind game runs).
+different one for the record and the calendar), one for each person (each mailbox, ruling H4),
+so no one finds a player's pages from an address: the player learns them from GET RECORD and
+shares them as it likes.  What a feed says is what the game's pages say: its deadline, which
+LIST tells anyone, and of its results only what its kind publishes to anyone
+(`judge.service.kinds.Pages.public_results`; none while a Blind game runs).
 
 Each feed is made here by hand, as the formats are small: the iCalendar text with its escapes,
 lines folded at 75 octets and CRLF ends; the Atom with ElementTree, which escapes the XML.  The
@@ -29,12 +29,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from judge.service import host, records
 from judge.service.config import Settings
 from judge.service.kinds import kind_of
+from judge.service.mailbox import at_domain, domain_of, mailbox
 from judge.service.states import RUNNING
 from judge.service.templates import duration
 from judge.store.models import Game, PhaseRow, Player
@@ -197,22 +198,29 @@ class PlayerPages:
 
 def gather_players(session: Session, addresses: Sequence[str], settings: Settings,
                    now: datetime) -> list[PlayerPages]:
-    """The pages of each of ``addresses``: four queries however many players, and one per game
-    they hold a seat in."""
+    """The pages of each person of ``addresses``, one a mailbox (ruling H4: ``Bob+x@`` and ``bob@``
+    have one record and one calendar, with the deadlines of every seat held at any of its
+    addresses): four queries however many players, and one per game they hold a seat in."""
     key = records.page_key(session)
-    held: dict[str, list[Game]] = {}
-    for address, game in session.execute(select(Player.address, Game).join(Game, Game.id == Player.game_id).where(
-            Player.address.in_(addresses), Player.seat.is_not(None), Player.dummy.is_(False),
-            Player.resigned.is_(False)).order_by(Game.name)):
-        if address is not None:
-            held.setdefault(address, []).append(game)
+    boxes = sorted({mailbox(address) for address in addresses})
+    wanted = set(boxes)
+    by_domain = {domain_of(box): box for box in boxes}  # the addresses of a mailbox are found by its domain
+    held: dict[str, dict[int, Game]] = {}
+    rows: list[tuple[str | None, Game]] = [(address, game) for address, game in session.execute(
+        select(Player.address, Game).join(Game, Game.id == Player.game_id).where(
+            or_(*(at_domain(Player.address, box) for box in by_domain.values())), Player.seat.is_not(None),
+            Player.dummy.is_(False), Player.resigned.is_(False)).order_by(Game.name))] if boxes else []
+    for address, game in rows:
+        if address is not None and (box := mailbox(address)) in wanted:
+            held.setdefault(box, {})[game.id] = game
     deadlines: dict[int, Deadline | None] = {}
-    for game in {game.id: game for games in held.values() for game in games}.values():
+    for game in {game.id: game for games in held.values() for game in games.values()}.values():
         deadlines[game.id] = deadline_of(session, game, settings)
-    known = records.of_many(session, addresses, now)
-    return [PlayerPages(records.named(key, address), records.named(key, address, "calendar"), known[address],
-                        tuple(found for game in held.get(address, []) if (found := deadlines[game.id]) is not None))
-            for address in addresses]
+    known = records.of_many(session, boxes, now)
+    return [PlayerPages(records.named(key, box), records.named(key, box, "calendar"), known[box],
+                        tuple(found for game in held.get(box, {}).values()
+                              if (found := deadlines[game.id]) is not None))
+            for box in boxes]
 
 
 def addresses_of(session: Session, names: Sequence[str]) -> list[str]:

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from judge.bootstrap import main, open_database
 from judge.service import records
 from judge.service.config import Settings
-from judge.store.models import PlayerRecord
+from judge.store.models import Game, PhaseRow, PlayerRecord
 from tests.support.harness import Judge, two_player_game
 from tests.support.people import ALICE, BOB, CAROL, GM
 
@@ -75,16 +75,62 @@ def test_the_on_time_gate_counts_the_share_of_phases_on_time(tmp_path: Path) -> 
 
 
 def test_a_gate_on_games_finished_admits_a_player_once_a_game_has_ended(tmp_path: Path) -> None:
+    """g1 started 2026-01-05 12:00; S1901M is played at its deadline two days later, and the game
+    master ends the game then: a phase played, two days long, it counts."""
     judge = two_player_game(Judge(tmp_path))
     judge.confirmed(ALICE)
     judge.send(GM, "CREATE g2 gm-secret")
     judge.send(GM, "SIGNON MASTER@g2 gm-secret\nSET GATE FINISHED 1")
     judge.send(ALICE, "JOIN g2 alice-pw2")
     assert judge.outcome_of("JOIN g2 ****") == ("error", "ENTRY_GATE")
+    judge.later(48)
+    judge.tick()
     judge.terminate(GM, MASTER)  # g1 ends with Alice and Bob in their seats
-    assert [what for _, _, what in lines(judge)] == ["finished", "finished"]
+    assert [what for _, _, what in lines(judge) if what == "finished"] == ["finished", "finished"]
     judge.send(ALICE, "JOIN g2 alice-pw2")
     assert judge.outcome_of("JOIN g2 ****") == ("ok", None)
+
+
+def test_H4_a_game_started_and_terminated_at_once_counts_for_nobody(tmp_path: Path) -> None:
+    judge = two_player_game(Judge(tmp_path))
+    judge.terminate(GM, MASTER)
+    assert lines(judge) == []
+    with judge.db.transaction() as session:
+        assert records.of(session, ALICE, judge.now).finished == 0
+
+
+def test_H4_a_game_ended_within_a_day_of_its_start_counts_for_nobody(tmp_path: Path) -> None:
+    """Both send their orders, S1901M is played at once (every power has acted), and the game master
+    ends the game 23 hours after its start: a phase was played, but the game lasted less than a day."""
+    judge = two_player_game(Judge(tmp_path))
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR")
+    judge.send(BOB, "SIGNON G@g1 bob-pw\n1 : A MUN - RUH")
+    judge.later(23)
+    judge.terminate(GM, MASTER)
+    assert [what for _, _, what in lines(judge)] == ["on_time", "on_time"]  # the phase counts; the game does not
+
+
+def test_H4_a_game_with_no_phase_played_counts_for_nobody_however_long_it_lasted(tmp_path: Path) -> None:
+    judge = two_player_game(Judge(tmp_path))
+    judge.later(47)  # S1901M is due at 48 hours: still open
+    judge.terminate(GM, MASTER)
+    assert lines(judge) == []
+
+
+def test_H4_a_game_a_day_long_whose_last_phase_ends_it_counts(tmp_path: Path) -> None:
+    """`records.counts` hour by hour: a game whose only phase is played is counted when that phase's
+    closing ends it a day or more after the start; a phase played before the one the game ends in
+    counts, the one a TERMINATE ends in does not."""
+    judge = two_player_game(Judge(tmp_path))
+    with judge.db.transaction() as session:
+        game = session.scalars(select(Game)).one()
+        row = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id)).one()
+        assert records.counts(session, game, judge.now + timedelta(hours=24), closed=True)
+        assert not records.counts(session, game, judge.now + timedelta(hours=23, minutes=59), closed=True)
+        assert not records.counts(session, game, judge.now + timedelta(hours=48), closed=False)
+        row.status, row.processed_at = "processed", judge.now + timedelta(hours=48)
+        game.phase = "F1901M"
+        assert records.counts(session, game, judge.now + timedelta(hours=48), closed=False)
 
 
 def test_the_gates_hold_at_takeover_too(tmp_path: Path) -> None:
@@ -128,9 +174,13 @@ def test_a_phase_the_game_master_closes_early_misses_nobody(tmp_path: Path) -> N
 
 
 def test_a_record_says_a_beginner_is_a_beginner_and_counts_plainly() -> None:
-    """A player with 3 phases, 1 on time, is a beginner, not "unreliable"; 19 of 20 on time is 95%."""
+    """A player with 3 phases due, 1 on time, is a beginner, not "unreliable"; 19 of 20 on time is
+    95%; a phase is *due*, whether or not its player played it."""
     assert records.Record().words() == "new to this judge: no phase played yet"
-    assert records.Record(due=3, on_time=1).words() == "a beginner on this judge: 3 phases played so far"
+    assert records.Record(due=3, on_time=1).words() == "a beginner on this judge: 3 phases due so far, 1 on time"
+    assert records.Record(due=2).words() == "a beginner on this judge: 2 phases due so far, 0 on time"
+    assert records.Record(due=1, on_time=1, finished=1).words() == (
+        "a beginner on this judge: 1 phase due so far, 1 on time; played 1 game to the end")
     assert records.Record(due=20, on_time=19, finished=2, abandoned=1).words() == (
         "very reliable: 95% of 20 phases on time; left 1 seat to be declared abandoned; played 2 games to the end")
     assert records.Record(due=20, on_time=10, late=4).numbers()[0] == (
@@ -141,7 +191,7 @@ def test_get_record_answers_the_address_its_own_record(tmp_path: Path) -> None:
     judge = bob_abandons(tmp_path)
     judge.send(BOB, "GET RECORD")
     body = judge.last_to(BOB).body
-    assert "a beginner on this judge: 1 phase played so far; left 1 seat to be declared abandoned" in body
+    assert "a beginner on this judge: 1 phase due so far, 0 on time; left 1 seat to be declared abandoned" in body
     assert "phases due: 1, on time: 0 (0%), late: 0, missed: 1" in body
 
 

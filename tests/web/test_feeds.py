@@ -64,6 +64,25 @@ def test_a_players_calendar_holds_the_deadlines_of_the_seats_it_holds(tmp_path: 
     assert "new to this judge" in record and "@" not in record
 
 
+def test_H4_one_person_has_one_calendar_and_one_record_page_whatever_the_address(tmp_path: Path) -> None:
+    """Alice plays France in g1 as alice@example.org and Italy in g2 as Alice+g2@example.org (g2
+    due 24 hours after g1's start): one calendar holds both deadlines, whichever address asks."""
+    judge = web_judge(tmp_path)
+    judge.later(24)
+    start_game(judge, "g2", seats=(("Alice+g2@example.org", "ITALY"), (BOB, "GERMANY")))
+    publish_all(judge.db, judge.settings)
+    links = []
+    for written in (ALICE, "Alice+g2@example.org"):
+        judge.send(written, "GET RECORD")
+        links.append(judge.last_to(written).body.split("for your calendar (keep it to yourself): ")[1].split()[0])
+    assert links[0] == links[1]
+    found = events(web_root(judge.settings) / "players" / links[0].rsplit("/", 1)[1])
+    assert sorted((event["SUMMARY"], event.decoded("DTSTART")) for event in found) == [
+        ("g1 S1901M deadline", datetime(2026, 1, 7, 12, 0, tzinfo=UTC)),
+        ("g2 S1901M deadline", datetime(2026, 1, 8, 12, 0, tzinfo=UTC))]
+    assert len(list((web_root(judge.settings) / "players").glob("*.ics"))) == 2  # Alice's and Bob's
+
+
 def test_a_players_calendar_moves_on_when_the_clock_runs_a_deadline(tmp_path: Path) -> None:
     """The deadline workers write the pages of their games' players once no game is left to
     claim (`judge.service.app.drain`), not after each game: they are written all the same."""

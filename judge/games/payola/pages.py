@@ -38,7 +38,6 @@ from judge import api
 from judge.api import (
     RUNNING,
     Game,
-    GameState,
     PhaseRow,
     Player,
     Rules,
@@ -100,11 +99,8 @@ def facts_of(session: Session, game: Game, acting: bool = True,
         blind, rules = lifecycle.options_of(game).blind, rules_of(game)
     except ValueError:  # options this judge cannot read: hide the board rather than show it
         blind, rules = True, Rules()
-    named = game.state == GameState.FINISHED and not rules.anonymous
-    seats = []
-    for power in lifecycle.game_map(game).powers:
-        if (player := seat.get(power)) is not None:
-            seats.append(api.public_seat(game, power, player, player_name(player.address) if named else None))
+    seats = [api.public_seat(game, power, player) for power in lifecycle.game_map(game).powers
+             if (player := seat.get(power)) is not None]
     required: tuple[str, ...] = ()
     waiting: tuple[str, ...] = ()
     row = api.current_phase(session, game) if acting and not blind else None
@@ -118,13 +114,6 @@ def facts_of(session: Session, game: Game, acting: bool = True,
         listed=rules.listed, joined=len(joined), seats=tuple(seats),
         required=required, waiting=waiting, phase_title=public.title_of(game.phase) if game.phase else None,
         revealed=bool(game.settings.get("revealed")), drawn=tuple(game.settings.get("drawn", ())))
-
-
-def player_name(address: str | None) -> str | None:
-    """How the pages of a finished game name a player: its address's part before the "@" (the
-    end mail gives the players the whole address; a page, read by anyone, never does: issue
-    22.14)."""
-    return address.partition("@")[0] if address else None
 
 
 def gather(session: Session, game: Game) -> GameRecord:

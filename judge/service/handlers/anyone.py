@@ -4,9 +4,11 @@ run).  What a game of each kind takes at CREATE and JOIN, and what LIST, HISTORY
 of it, is its kind's to say (`judge.games`).
 
 CREATE and JOIN are limited per address and day (``max_creates_per_day``,
-``max_joins_per_day``), observers per game (``max_observers``).  CREATE, JOIN and OBSERVE are
-carried out at once only for an address that has confirmed it wants the judge's mail and sent
-the command itself; otherwise the address is mailed a token and the command waits for its
+``max_joins_per_day``), observers per game (``max_observers``) and games observed per address
+(``max_games_observed``); an address is counted as its mailbox (ruling H4, `judge.service.mailbox`:
+``Bob+x@Example.org`` is bob@example.org), and so is a player who has joined a game already.
+CREATE, JOIN and OBSERVE are carried out at once only for an address that has confirmed it wants
+the judge's mail and sent the command itself; otherwise the address is mailed a token and the command waits for its
 ``CONFIRM`` (`consent`), so that a forged From or Reply-To cannot sign a stranger up for a
 game's mail.  A private game's JOIN key is guessed at the cost of a refused mail, counted like a
 wrong password (`signon`).
@@ -26,7 +28,7 @@ from typing import Any
 from sqlalchemy import delete, func, select
 
 from judge.commands import parse as cmd
-from judge.service import help_topics, host, records, silent_seats
+from judge.service import help_topics, host, mailbox, records, silent_seats
 from judge.service.dispatch import ANYONE, Entry
 from judge.service.handlers import consent, signon
 from judge.service.handlers.conversation import Conversation, Refusal, masked
@@ -161,11 +163,10 @@ def create_confirmed(talk: Conversation, request: Confirmation, text: str) -> No
 
 
 def _cannot_create(talk: Conversation, address: str, name: str) -> Why | None:
-    created = talk.session.scalar(select(func.count(Game.id)).where(Game.gm_address == address,
-                                                                     Game.created_at > talk.now - DAY))
-    asked = talk.session.scalar(select(func.count(Confirmation.id)).where(
-        Confirmation.address == address, Confirmation.kind == "create", Confirmation.created_at > talk.now - DAY))
-    if (created or 0) + (asked or 0) >= talk.settings.max_creates_per_day:
+    created = mailbox.count(talk.session, Game.gm_address, address, Game.created_at > talk.now - DAY)
+    asked = mailbox.count(talk.session, Confirmation.address, address, Confirmation.kind == "create",
+                          Confirmation.created_at > talk.now - DAY)
+    if created + asked >= talk.settings.max_creates_per_day:
         return Why("TOO_MANY_CREATES", f"at most {talk.settings.max_creates_per_day} games may be created by one "
                    "address in a day; try again tomorrow")
     hourly = talk.settings.max_creates_per_hour
@@ -197,11 +198,10 @@ def join(talk: Conversation, text: str, command: cmd.Join) -> None:
     address = talk.mail.reply_to
     if consent.unmailable(talk, shown):
         return
-    joined_today = talk.session.scalar(select(func.count(Player.id)).where(Player.address == address,
-                                                                           Player.joined_at > talk.now - DAY))
-    asked_today = talk.session.scalar(select(func.count(Confirmation.id)).where(
-        Confirmation.address == address, Confirmation.kind == "join", Confirmation.created_at > talk.now - DAY))
-    if (joined_today or 0) + (asked_today or 0) >= talk.settings.max_joins_per_day:
+    joined_today = mailbox.count(talk.session, Player.address, address, Player.joined_at > talk.now - DAY)
+    asked_today = mailbox.count(talk.session, Confirmation.address, address, Confirmation.kind == "join",
+                                Confirmation.created_at > talk.now - DAY)
+    if joined_today + asked_today >= talk.settings.max_joins_per_day:
         talk.echo(shown, "error", f"at most {talk.settings.max_joins_per_day} JOINs are taken from one address in a "
                   "day; try again tomorrow", code="TOO_MANY_JOINS")
         return
@@ -259,7 +259,7 @@ def _cannot_join(talk: Conversation, game: Game, address: str) -> Why | None:
     joined = host.players(talk.session, game)
     if len(joined) >= talk.kinds.of(game).capacity(game):
         return Why("GAME_FULL", "the game is full")
-    if any(p.address == address for p in joined):
+    if any(mailbox.same(p.address, address) for p in joined):
         return Why("ALREADY_JOINED", "you have already joined this game")
     if gated := records.refusal(talk.session, game, address, talk.now):
         return Why("ENTRY_GATE", gated)
@@ -286,10 +286,12 @@ def observe(talk: Conversation, text: str, command: cmd.Observe) -> None:
     address = talk.mail.reply_to
     if not command.stop and consent.unmailable(talk, text):
         return
-    if command.stop:
-        removed = talk.session.execute(delete(Observer).where(Observer.game_id == game.id, Observer.address == address)
-                                       .returning(Observer.address)).first()
-        if removed is not None:
+    if command.stop:  # the person stops, whichever of their addresses observes
+        kept = talk.session.scalars(select(Observer).where(Observer.game_id == game.id,
+                                                           mailbox.at_domain(Observer.address, address)))
+        watching = [row.id for row in kept if mailbox.same(row.address, address)]
+        if watching:
+            talk.session.execute(delete(Observer).where(Observer.id.in_(watching)))
             talk.echo(text, "ok", f"you no longer receive the results of {game.name}")
         else:
             talk.echo(text, "ignored", f"you were not observing {game.name} (at {address}): nothing to stop",
@@ -319,12 +321,12 @@ def _cannot_observe(talk: Conversation, game: Game, address: str) -> tuple[str, 
     """Why ``address`` cannot observe ``game`` now, as an answer (outcome, why); None if it can."""
     if not rules_of(game).observers:
         return "error", Why("NO_OBSERVERS", f"{game.name} takes no observers")
-    if talk.session.scalar(select(Observer.id).where(Observer.game_id == game.id, Observer.address == address)):
+    if mailbox.count(talk.session, Observer.address, address, Observer.game_id == game.id):
         return "ok", Why("ALREADY_OBSERVING", f"you already receive the public results of {game.name}")
     watching = talk.session.scalar(select(func.count(Observer.id)).where(Observer.game_id == game.id)) or 0
     if watching >= talk.settings.max_observers:
         return "error", Why("TOO_MANY_OBSERVERS", f"{game.name} has {watching} observers, the most a game takes")
-    observed = talk.session.scalar(select(func.count(Observer.id)).where(Observer.address == address)) or 0
+    observed = mailbox.count(talk.session, Observer.address, address)
     if observed >= talk.settings.max_games_observed:
         return "error", Why("TOO_MANY_OBSERVED", f"{address} observes {observed} games, the most one address "
                             "may: UNOBSERVE one of them first")

@@ -18,9 +18,12 @@ again that it still can be.  The token is the proof, since it went to that addre
 CONFIRM is taken from whichever address sends it (a forwarded mailbox answers from another).
 
 An address once confirmed is not asked again when it asks for itself in mail its MTA vouches
-for; one whose From is forged by somebody else is asked again.  Token mails to one address are at most
-``max_confirmations_per_day`` a day, and each counts against its mail's ``max_mails_per_mail``,
-so that nobody can make the judge flood a stranger with them.
+for; one whose From is forged by somebody else is asked again.  Consent is for delivery: an
+address confirms for itself alone, as written (``bob+games@`` confirms apart from ``bob@``: a
+``+tag`` may file mail elsewhere, and some mail systems know no tags), as Mailman 3 asks each
+address it is given.  Token mails to one mailbox (ruling H4, `judge.service.mailbox`: every case and
+``+tag`` of an address) are at most ``max_confirmations_per_day`` a day, and each counts against
+its mail's ``max_mails_per_mail``, so that nobody can make the judge flood a stranger with them.
 """
 
 from __future__ import annotations
@@ -30,10 +33,11 @@ from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
+from judge.service import mailbox
 from judge.service.handlers.conversation import Conversation
 from judge.service.passwords import hash_password
 from judge.service.templates import render
@@ -86,8 +90,7 @@ def ask(talk: Conversation, shown: str, address: str, kind: str, game: Game | No
     """Keep the request (``command``, which means to ``address`` what ``meaning`` says), mail its
     token to ``address``, and answer the line ``shown``.  A request of a kind registered with
     ``password=True`` asks the address to choose its password in its CONFIRM."""
-    mailed = talk.session.scalar(select(func.count(Confirmation.id)).where(
-        Confirmation.address == address, Confirmation.created_at > talk.now - DAY)) or 0
+    mailed = mailbox.count(talk.session, Confirmation.address, address, Confirmation.created_at > talk.now - DAY)
     if mailed >= talk.settings.max_confirmations_per_day:
         talk.echo(shown, "error", f"{address} has been asked to confirm {mailed} times today, which is the most the "
                   "judge asks in a day; answer one of those mails (CONFIRM token), or try again tomorrow",

@@ -64,7 +64,7 @@ from judge.mail.inbound import InboundMail
 from judge.mail.outbound import Attachment
 from judge.mail.received import Source
 from judge.mail.redact import masker
-from judge.service import course, host, late, phase_changes, silent_seats
+from judge.service import course, host, late, mailbox, phase_changes, silent_seats
 from judge.service.config import Settings
 from judge.service.dispatch import ANYONE, MASTER, PLAYER
 from judge.service.handlers.answers import Echo
@@ -216,7 +216,7 @@ class Conversation(Holding):
             self.touched = set()
             return None
         for address, parts in sorted(self.copies.items()):
-            if address != self.mail.reply_to:
+            if not mailbox.same(address, self.mail.reply_to):  # the reply reached that mailbox already
                 queue(self.session, self.settings, to=address, subject=f"Copy: {subject}", kind="reply", now=self.now,
                       body=render("reply", echoes=[echo for echo in self.echoes if echo.part in parts],
                                   notes=self.notes, settings=self.settings))

@@ -35,8 +35,9 @@ what it classifies and of the topics it holds: the work is shared, not repeated 
 
 Mail loops.  A robot that ignores RFC 3834 answers every judge mail, and the judge would answer
 each answer: one forged mail would start a loop that never ends.  Mail that says it is
-automatic is never answered (`judge.mail.inbound`); for the rest, each address answered has
-its counts (``reply_limits``, `_may_answer`): a mail with no command at all (what a robot
+automatic is never answered (`judge.mail.inbound`); for the rest, each mailbox answered (every
+case and ``+tag`` of an address, ruling H4: `judge.service.mailbox`) has its counts
+(``reply_limits``, `_may_answer`): a mail with no command at all (what a robot
 writes) is answered once a day per address, and at most ``max_replies_per_hour`` answers go
 to one address in an hour (logged once when the limit is reached).  Beyond either, the mail is
 applied all the same, only not answered.
@@ -92,6 +93,7 @@ from judge.service import schedule  # noqa: F401  (its flush hook keeps each gam
 from judge.service.config import Settings
 from judge.service.handlers.conversation import Conversation, reply_subject
 from judge.service.handlers.signon import record_failure
+from judge.service.mailbox import mailbox
 from judge.service.outbox import queue
 from judge.service.sender import record_bounce
 from judge.service.templates import render
@@ -655,9 +657,9 @@ def _may_answer(session: Session, settings: Settings, mail: InboundMail, lines: 
     for it: `Conversation.proved`) is answered and not counted: no robot signs on, and a stranger
     who forges the address cannot spend the answers its owner's mail gets.  The address's row is
     read (locked) and written with Core statements: every mail does it."""
-    address = mail.reply_to
-    if not address or proven:
+    if not mail.reply_to or proven:
         return True, []  # nobody to answer, or its owner
+    address = mailbox(mail.reply_to)  # every case and +tag of an address reaches one mailbox (H4)
     found = session.execute(_REPLY_LIMIT, {"address": address}).one_or_none()
     if found is None:
         hour_start, replies, idle_answered_at = now, 0, None

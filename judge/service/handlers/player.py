@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
 from judge.mail.inbound import usable_address
-from judge.service import host, silent_seats
+from judge.service import host, mailbox, silent_seats
 from judge.service.deadlines import past_absences
 from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
 from judge.service.handlers import consent
@@ -330,6 +330,9 @@ def set_address(talk: Conversation, text: str, command: cmd.SetAddress) -> None:
                   code="BAD_ADDRESS")
         return
     previous = game.gm_address if context.is_master else (context.player.address if context.player else None)
+    if taken := _played_elsewhere(talk, game, context.seat or "MASTER", address):
+        talk.echo(text, "error", taken.message, code=taken.code)
+        return
     if address != previous and consent.needed(talk, address):
         consent.ask(talk, text, address, "address", game, {"who": context.seat or "MASTER", "previous": previous},
                     f"SET ADDRESS {address}", f"to receive the mail of {_seat_name(talk, context)}")
@@ -352,9 +355,21 @@ def address_confirmed(talk: Conversation, request: Confirmation, text: str) -> N
         talk.echo(text, "error", f"the seat's address has changed since {request.address} was asked: nothing done",
                   code="ADDRESS_CHANGED")
         return
+    if taken := _played_elsewhere(talk, game, who, request.address):
+        talk.echo(text, "error", taken.message, code=taken.code)
+        return
     _move(talk, game, who, request.address)
     talk.echo(text, "ok", f"the mail of {_seat_name(talk, Context(game=game, seat=None if who == 'MASTER' else who))} "
               f"will now go to {request.address}")
+
+
+def _played_elsewhere(talk: Conversation, game: Game, who: str, address: str) -> Why | None:
+    """Why seat ``who`` (MASTER: the game master, who may play too) may not move to ``address``:
+    the mailbox plays another seat of the game already (one seat a person, ruling H4)."""
+    if who == "MASTER" or not any(mailbox.same(player.address, address) for seat, player in
+                                  host.seats(talk.session, game).items() if seat != who and host.is_played(player)):
+        return None
+    return Why("ALREADY_PLAYING", f"{address} already plays another {talk.kinds.of(game).seat_word} in this game")
 
 
 def _move(talk: Conversation, game: Game, who: str, address: str) -> None:

@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from sqlalchemy import bindparam, select
 
-from judge.service import host
+from judge.service import host, mailbox
 from judge.service.handlers.answers import Answers
 from judge.service.host import Reads
 from judge.service.kinds import Kinds
@@ -114,11 +114,12 @@ class Reading(Answers):
         """Who an answer about ``game`` goes to, as `host.who_played` and `host.who_plays` need it: the game's master
         (signed on as such, or answered at its address), one of its players (answered at a
         player's address), or anyone else.  The answer goes to the mail's reply address, so a
-        forged From gains nothing."""
-        if self.master_of(game) or self.mail.reply_to == game.gm_address:
+        forged From gains nothing; nor does another case or ``+tag`` of an address, which reaches the
+        same mailbox (ruling H4)."""
+        if self.master_of(game) or mailbox.same(self.mail.reply_to, game.gm_address):
             return "master"
         signed_on = self.context.game is not None and self.context.game.id == game.id
-        if signed_on or self.mail.reply_to in {p.address for p in host.players(self.session, game)}:
+        if signed_on or any(mailbox.same(self.mail.reply_to, p.address) for p in host.players(self.session, game)):
             return "player"
         return "anyone"
 

@@ -36,7 +36,7 @@ from sqlalchemy.orm import Session
 from judge.commands import parse as cmd
 from judge.mail.inbound import usable_address
 from judge.mail.received import Source
-from judge.service import host, records
+from judge.service import host, mailbox, records
 from judge.service.config import Settings
 from judge.service.dispatch import ANYONE, MASTER, Entry
 from judge.service.handlers import consent
@@ -67,7 +67,7 @@ def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
     player = talk.seats(game).get(who) if who and who != "MASTER" else None
     owner = game.gm_address if who == "MASTER" else player.address if player else None
     found = failures(talk.session, game.id, who, source, talk.now)
-    until = found.blocked_until(talk.now, spared=bool(owner) and source.envelope.lower() == (owner or "").lower())
+    until = found.blocked_until(talk.now, spared=bool(owner) and mailbox.same(source.envelope, owner))
     if until is not None:
         raise Refusal(game.name, who, until)
     if who == "MASTER":
@@ -84,7 +84,7 @@ def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
         if not host.is_played(player):
             raise Refusal(game.name, who, gone=f"{kind.seat_title(who)} in {game.name} is no longer yours: "
                           + ("the judge declared it abandoned after you missed its deadlines"
-                             if game.settings.get("abandoned", {}).get(who) == player.address
+                             if mailbox.same(game.settings.get("abandoned", {}).get(who), player.address)
                              else "you resigned it" if player.resigned
                              else f"the game master made it a dummy {kind.seat_word}"))
         registered = player.address or ""
@@ -95,7 +95,7 @@ def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
                                                          SignonFailure.source == source.key))
     if not found.known:
         remember(talk, game, who)
-    if registered and registered != talk.mail.reply_to:
+    if registered and not mailbox.same(registered, talk.mail.reply_to):  # a copy to another mailbox only
         talk.copy_to(registered)
     talk.proved(registered)
     talk.echo(masked(text, command.password), "ok", done)
@@ -262,7 +262,7 @@ def _cannot_take_over(talk: Conversation, game: Game, power: str, address: str) 
         return Why("LEFT_THE_GAME", gone)
     if not host.is_open(game, power):
         return Why("NOT_OPEN", f"{kind.seat_title(power)} is not open for takeover: ask the game master (SET OPENING)")
-    if any(p.address == address for seat, p in host.seats(talk.session, game).items()
+    if any(mailbox.same(p.address, address) for seat, p in host.seats(talk.session, game).items()
            if host.is_played(p) and not kind.out_of_game(talk.session, game, seat)):
         return Why("ALREADY_PLAYING", f"you already play a {kind.seat_word} in this game")
     if gated := records.refusal(talk.session, game, address, talk.now):
@@ -369,7 +369,7 @@ def _cannot_replace(talk: Conversation, game: Game, power: str, address: str) ->
         return Why("NOT_RUNNING", f"{kind.seat_word}s can be replaced only in a running game")
     if gone := kind.no_new_player(talk.session, game, power):
         return Why("LEFT_THE_GAME", gone)
-    if any(p.address == address for p in host.seats(talk.session, game).values() if host.is_played(p)):
+    if any(mailbox.same(p.address, address) for p in host.seats(talk.session, game).values() if host.is_played(p)):
         return Why("ALREADY_PLAYING", f"{address} already plays a {kind.seat_word} in this game")
     return None
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from judge.service import host
+from judge.service import host, mailbox
 from judge.service.handlers.reading import Reading
 from judge.service.outbox import queue
 from judge.service.templates import render
@@ -142,8 +142,8 @@ class Telling(Reading):
     def proved(self, address: str) -> None:
         """Note that this mail proved ``address`` is its writer's: it signed on to a seat (or as
         master) registered at it, or made a change for it.  If the reply goes there, it is sent
-        whatever the hour's count of answers to that address (`judge.service.handlers.mail`)."""
-        if address and address == self.mail.reply_to:
+        whatever the hour's count of answers to that address's mailbox (`judge.service.handlers.mail`)."""
+        if address and mailbox.same(address, self.mail.reply_to):
             self.proven = True
 
     def copy_to(self, address: str) -> None:
