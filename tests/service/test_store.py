@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import sqlite3
 import subprocess
@@ -17,6 +18,7 @@ from sqlalchemy import inspect, select, text
 from sqlalchemy.exc import OperationalError
 
 from judge.bootstrap import hosted, open_database
+from judge.service import records
 from judge.service.config import Settings
 from judge.service.handlers import mail as applying
 from judge.service.handlers import receive
@@ -86,6 +88,42 @@ def test_keeps_waiting_joins_and_takes_the_addresses_already_served_as_confirmed
     with db.engine.begin() as connection:
         assert connection.execute(text("SELECT token, password, requested FROM join_requests")).one() == (
             "abc123", "hash", "FRANCE")
+    db.engine.dispose()
+
+
+def test_H4_an_upgrade_merges_the_records_of_one_mailbox_and_says_so(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Five lines under four ways of writing two people's addresses: after 0028 they are the
+    records of bob@example.org (three lines) and alice@example.org (two); 4 addresses are 2 records,
+    2 merged.  The way back keeps the merge, and the way forward again changes nothing."""
+    url = fresh_database_url(schema=False) or f"sqlite:///{tmp_path / 'j.db'}"
+    db = Database(url)
+    config = alembic_config(db.url)
+    command.upgrade(config, "0027")
+    at = "2026-01-01 00:00:00"
+    written = ["bob@example.org", "Bob+games@example.org", "BOB@example.org", "alice@example.org", "alice@example.org"]
+    with db.engine.begin() as connection:
+        connection.execute(text("INSERT INTO games (id, name, variant, options, state, gm_address, gm_password, seed, "
+                                f"settings, created_at) VALUES (1, 'g1', 'standard', '[]', 'finished', 'gm@x.org', "
+                                f"'h', 1, '{{}}', '{at}')"))
+        for address in written:
+            connection.execute(text("INSERT INTO player_records (address, game_id, seat, what, at) "
+                                    f"VALUES ('{address}', 1, 'FRANCE', 'on_time', '{at}')"))
+    with caplog.at_level(logging.INFO, logger="judge"):
+        command.upgrade(config, "head")
+    assert "players' records by mailbox: 2 addresses merged into another of its mailbox, 2 records kept" in caplog.text
+
+    def kept() -> list[str]:
+        with db.engine.connect() as connection:
+            return sorted(connection.execute(text("SELECT address FROM player_records")).scalars())
+
+    assert kept() == ["alice@example.org"] * 2 + ["bob@example.org"] * 3
+    with db.transaction() as session:
+        assert records.of(session, "Bob@Example.org", datetime(2026, 1, 2)).on_time == 3
+    command.downgrade(config, "0027")
+    assert kept() == ["alice@example.org"] * 2 + ["bob@example.org"] * 3
+    command.upgrade(config, "head")
+    assert kept() == ["alice@example.org"] * 2 + ["bob@example.org"] * 3
     db.engine.dispose()
 
 
