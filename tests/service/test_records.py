@@ -155,6 +155,41 @@ def test_a_rollback_drops_the_lines_of_the_phases_it_goes_back_before(tmp_path: 
     assert lines(judge) == [(ALICE, "S1901M", "on_time"), (BOB, "S1901M", "on_time")]
 
 
+def test_a_rollback_keeps_an_abandonment_that_stands_and_the_seat_stays_open(tmp_path: Path) -> None:
+    """Bob is declared abandoned at S1901M's deadline, and the game master rolls the game back to
+    S1901M.  A ROLLBACK never seats again a player who left, so Germany stays vacant and open for
+    TAKEOVER and Bob's password no longer signs on; his record keeps the deadline he missed and the
+    abandonment, and the gate still refuses him.  Played again, S1901M counts Alice once and gives
+    Bob, who no longer plays, no second line."""
+    judge = bob_abandons(tmp_path)
+    judge.send(GM, MASTER + "ROLLBACK S1901M")
+    assert lines(judge) == [(BOB, "S1901M", "missed"), (BOB, "S1901M", "abandoned")]
+    judge.send(GM, MASTER + "STATUS")
+    assert "Germany: vacant, open for TAKEOVER" in judge.last_to(GM).body
+    judge.send(BOB, "SIGNON G@g1 bob-pw\n1 : A MUN - RUH")
+    assert "no longer yours" in judge.last_to(BOB).body
+    judge.send(GM, MASTER + "PROCESS S1901M")
+    assert lines(judge) == [(BOB, "S1901M", "missed"), (BOB, "S1901M", "abandoned"), (ALICE, "S1901M", "on_time")]
+    judge.send(GM, "CREATE g2 gm-secret")
+    judge.send(GM, "SIGNON MASTER@g2 gm-secret\nSET GATE ABANDONED 0")
+    judge.send(BOB, "JOIN g2 bob-pw2")
+    assert judge.outcome_of("JOIN g2 ****") == ("error", "ENTRY_GATE")
+
+
+def test_a_rollback_keeps_the_lines_of_a_player_who_has_left_the_seat_since(tmp_path: Path) -> None:
+    """Both play S1901M on time; in F1901M Bob resigns; the game master rolls back to S1901M.  Bob
+    will not play S1901M again, so his line stays; Alice's is dropped and comes back once S1901M is
+    played again: the ROLLBACK neither adds nor wipes."""
+    judge = two_player_game(Judge(tmp_path))
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR")
+    judge.send(BOB, "SIGNON G@g1 bob-pw\n1 : A MUN - RUH")  # every power has acted: S1901M is played
+    judge.send(BOB, "SIGNON G@g1 bob-pw\nRESIGN")
+    judge.send(GM, MASTER + "ROLLBACK S1901M")
+    assert lines(judge) == [(BOB, "S1901M", "on_time")]
+    judge.send(GM, MASTER + "PROCESS S1901M")
+    assert lines(judge) == [(BOB, "S1901M", "on_time"), (ALICE, "S1901M", "on_time")]
+
+
 def test_a_game_masters_extension_counts_against_nobody(tmp_path: Path) -> None:
     """S1901M is due 48 hours after the start (2026-01-07 12:00); the game master moves it a day
     on; Bob's sheet 30 hours after the first deadline, 6 hours before the second, is on time."""
