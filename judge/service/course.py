@@ -104,21 +104,23 @@ def close(session: Session, game: Game, settings: Settings, now: datetime, *, ca
         change = kind_of(session, game).process(session, game, settings, now, closing)
         if change.next_phase is None:
             end(session, game, settings, now, change.result or "the game has ended", change.winner,
-                preface=closing.preface, closed=True)
+                preface=closing.preface, closed=True, drawn=change.drawn)
     return change
 
 
 def end(session: Session, game: Game, settings: Settings, now: datetime, result: str, winner: str | None = None,
-        *, preface: str | None = None, closed: bool = False) -> None:
+        *, preface: str | None = None, closed: bool = False, drawn: Sequence[str] = ()) -> None:
     """The game is over (its last phase closed: ``closed``; a vote of its players, TERMINATE): its
-    result and winner kept, its story told, its players' records told it finished if it counts
+    result, its winner and who shared its draw (``drawn``, kept in its settings for its record and
+    the hall of fame) kept, its story told, its players' records told it finished if it counts
     (`records.finished`), and everything its rules kept secret published to everyone who played,
     its master and its observers (`publish`), once it has started."""
     started = game.phase is not None
     move(game, Event.END)
     game.deadline = None
     game.winner = winner
-    game.settings = {key: value for key, value in game.settings.items() if key != ROLLBACK} | {"result": result}
+    game.settings = {key: value for key, value in game.settings.items() if key != ROLLBACK} | {"result": result} | (
+        {"drawn": list(drawn)} if drawn else {})
     host.record(game, result)
     if started:
         records.finished(session, game, now, closed=closed)

@@ -464,11 +464,13 @@ def game_facts(game: Game, variant: str, joined: Sequence[Player], seated: Itera
                label: str | None) -> GameFacts:
     """What any page may say of ``game`` (`GameFacts`), as every kind without secrets on its board says
     it: its name, ``variant`` (what it is played on or as), options, state, phase (``label``: in words)
-    and deadline, winner and result, whether it is listed, how many players have ``joined``, and its
-    seats (`public_seat`) in the kind's order."""
+    and deadline, winner, who shared its draw (as `judge.service.course.end` kept them) and result,
+    whether it is listed, how many players have ``joined``, and its seats (`public_seat`) in the
+    kind's order."""
     return GameFacts(name=game.name, variant=variant, options=tuple(game.options or ()), state=game.state,
                      phase=game.phase, deadline=game.deadline, winner=game.winner, result=game.settings.get("result"),
-                     listed=rules_of(game).listed, joined=len(joined), seats=tuple(seated), phase_title=label)
+                     listed=rules_of(game).listed, joined=len(joined), seats=tuple(seated), phase_title=label,
+                     drawn=tuple(game.settings.get("drawn", ())))
 
 
 WAIT = "wait"

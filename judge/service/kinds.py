@@ -56,13 +56,15 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class PhaseChange:
     """What closing a phase did (`Phases.process`): the phase closed, the one opened (None: the game
-    is over), and once it is over who won, if anyone did, and the result in words.  The host moves
-    the game's state from it (`judge.service.course`)."""
+    is over), and once it is over who won, if anyone did, who shared a draw (``drawn``: Machiavelli's
+    surviving countries, M64), and the result in words.  The host moves the game's state from it
+    (`judge.service.course`)."""
 
     phase: str
     next_phase: str | None
     winner: str | None = None
     result: str | None = None
+    drawn: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

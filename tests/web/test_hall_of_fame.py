@@ -16,7 +16,7 @@ from judge.service.kinds import kind_of
 from judge.store.models import Game
 from judge.web.pages import web_root
 from tests.games.pirates.by_mail import FOUR, address, pirates_game
-from tests.service.every_kind import KINDS, PAYOLA, Kind
+from tests.service.every_kind import KINDS, MACHIAVELLI, PAYOLA, Kind
 from tests.support.harness import Judge
 from tests.support.people import GM
 from tests.web.page import read_page as read
@@ -86,6 +86,24 @@ def test_the_hall_of_fame_lists_finished_games_by_kind_with_results_and_placings
     assert all(row[1:4] == ["0", "0", "2" if row[0] == "bob" else "1"] for row in players[1:])
     assert ["alice", "0", "0", "1", "2nd of 7 in g1"] in players and ["ann", "0", "0", "1", ""] in players
     assert "record.json" in " ".join(hall.links)
+
+
+def test_H4_a_game_ended_within_a_day_of_its_start_places_nobody(tmp_path: Path) -> None:
+    """Payola's g1 ended by its master as it starts, and Machiavelli's m1 after its first phase, 73
+    hours later: both are listed, only m1's players are placed, each row linked from m1's seats."""
+    judge = Judge(tmp_path, web=True)
+    PAYOLA.begin(judge)
+    judge.terminate(GM, PAYOLA.master)
+    ended(judge, MACHIAVELLI)
+    hall = read(web_root(judge.settings) / "halloffame.html")
+    games = {row[0] for table in hall.tables if table and "Game" in table[0] for row in table[1:]}
+    assert games == {"g1", "m1"}
+    players = hall.table_with("Won")[1:]
+    assert sorted(row[0] for row in players) == ["ann", "bob", "cy"]
+    assert all(row[4].endswith(" in m1") for row in players)
+    anchors = [link for link in hall.links if link.startswith("#player-")]
+    assert len(anchors) == 3 and all(f'id="{link[1:]}"' in (web_root(judge.settings) / "halloffame.html").read_text()
+                                     for link in anchors)
 
 
 def test_the_hall_of_fame_gives_each_kinds_standings_by_its_rules(tmp_path: Path) -> None:

@@ -399,7 +399,8 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
         result = f"conceded to {mails.title(corporations[0])} by every investor (E34)"
     ended = end_game(state, corporations)
     _end_row(row, ended, now)
-    api.end_game(session, game, settings, now, result, corporations[0] if vote != "DRAW" else None)
+    api.end_game(session, game, settings, now, result, corporations[0] if vote != "DRAW" else None,
+                 drawn=tuple(corporations) if vote == "DRAW" else ())
     return result
 
 

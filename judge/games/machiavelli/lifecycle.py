@@ -390,7 +390,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
                   "(M64)")
         log_on_commit(session, log, "game %s %s processed (%s); %s", game.name, row.name, closing.cause, result)
         _mail_results(session, game, settings, now, row.name, board, after, public, statements, attached, closing)
-        return PhaseChange(row.name, None, winners[0] if len(winners) == 1 else None, result)
+        drawn = tuple(winners) if agreed is not None and agreed.to is None and len(winners) > 1 else ()  # M64
+        return PhaseChange(row.name, None, winners[0] if len(winners) == 1 else None, result, drawn)
     _open_row(session, game, after, now)
     log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, closing.cause, game.phase)
     _mail_results(session, game, settings, now, row.name, board, after, public, statements, attached, closing)

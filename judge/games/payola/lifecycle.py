@@ -678,6 +678,7 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
     conceded = {vote.partition(":")[2] for vote in votes.values() if vote and vote.startswith("CONCEDE:")}
     winners = [p for p in voting if p in conceded and all(v == f"CONCEDE:{p}" for q, v in votes.items() if q != p)]
     winner = winners[0] if len(winners) == 1 else None  # two survivors conceding to each other: neither wins
+    survivors: list[str] = []
     if winner is not None:
         result = f"conceded to {power_title(winner)} by every other surviving power"
     elif voting and set(votes.values()) == {"DRAW"} and draws_allowed(game):
@@ -686,10 +687,9 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
         position = position_of(row)
         survivors = [p for p in position.game_map.powers if position.centers_of(p)]
         result = "a draw including all survivors: " + ", ".join(power_title(p) for p in survivors)
-        game.settings = {**game.settings, "drawn": survivors}
     else:
         return None
-    api.end_game(session, game, settings, now, result, winner)
+    api.end_game(session, game, settings, now, result, winner, drawn=survivors)
     return result
 
 
