@@ -65,24 +65,33 @@ def closing(session: Session, game: Game, settings: Settings, now: datetime) -> 
 def _outcomes(session: Session, game: Game, row: PhaseRow, now: datetime) -> list[tuple[str, str, str]]:
     """Each played seat due to act in the phase of ``row``, its player's address, and whether it
     acted by the deadline (``on_time``), after it (``late``) or not at all (``missed``, only once the
-    deadline has passed: a phase closed early misses nobody).  A seat that had nothing to do, or
-    whose player took it over during the phase, has no line."""
+    deadline has passed: a phase closed early misses nobody).  A seat that had nothing to do has no
+    line; nor has one whose player took it over during the phase and did not act in it (they may
+    have come too late to), while one who did act, by their first submission since they took it
+    over, has their line like any player."""
     kind = kind_of(session, game)
     due_by = silence.on_time_by(game, row)
     waiting = set(kind.waiting(session, game))
+    sent = func.coalesce(Submission.accepted_at, Submission.created_at)
     first = dict(session.execute(
-        select(Submission.seat, func.min(func.coalesce(Submission.accepted_at, Submission.created_at)))
+        select(Submission.seat, func.min(sent))
         .where(Submission.game_id == game.id, Submission.phase == row.name).group_by(Submission.seat)).all())
     found = []
     for name, player in host.seats(session, game).items():
-        if not host.is_played(player) or player.address is None or player.joined_at > row.opened_at or \
-                kind.out_of_game(session, game, name):
+        if not host.is_played(player) or player.address is None or kind.out_of_game(session, game, name):
             continue
+        acted = first.get(name)
+        if player.joined_at > row.opened_at:  # a newcomer: what they sent since they took the seat over
+            acted = session.scalar(select(func.min(sent)).where(
+                Submission.game_id == game.id, Submission.phase == row.name, Submission.seat == name,
+                sent >= player.joined_at)) if acted is not None else None
+            if acted is None:
+                continue
         if name in waiting:
             if due_by is not None and now >= due_by:
                 found.append((name, player.address, "missed"))
-        elif name in first:
-            found.append((name, player.address, "on_time" if due_by is None or first[name] <= due_by else "late"))
+        elif acted is not None:
+            found.append((name, player.address, "on_time" if due_by is None or acted <= due_by else "late"))
     return found
 
 

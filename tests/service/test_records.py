@@ -155,6 +155,34 @@ def test_a_rollback_drops_the_lines_of_the_phases_it_goes_back_before(tmp_path: 
     assert lines(judge) == [(ALICE, "S1901M", "on_time"), (BOB, "S1901M", "on_time")]
 
 
+def test_a_substitutes_first_orders_on_time_are_in_the_substitutes_record(tmp_path: Path) -> None:
+    """Germany is abandoned at S1901M's deadline (48 hours); Carol takes it over an hour into
+    F1901M and sends her orders at once: at F1901M's deadline (96 hours) her record holds that
+    phase, on time.  Bob, who no longer plays, gets no line of it."""
+    judge = bob_abandons(tmp_path)
+    judge.later(1)
+    judge.send(CAROL, "TAKEOVER GERMANY@g1 carol-pw")
+    judge.send(CAROL, "SIGNON G@g1 carol-pw\n1 : A MUN - RUH")
+    judge.later(47)
+    judge.tick()
+    assert [line for line in lines(judge) if line[1] == "F1901M" and line[0] != ALICE] == [
+        (CAROL, "F1901M", "on_time")]
+    with judge.db.transaction() as session:
+        carol = records.of(session, CAROL, judge.now)
+    assert (carol.due, carol.on_time) == (1, 1)
+
+
+def test_a_substitute_who_has_not_acted_in_the_phase_he_came_in_misses_nothing(tmp_path: Path) -> None:
+    """Carol takes Germany over an hour before F1901M's deadline and sends nothing: she may have come
+    too late to act, so that phase gives her no line."""
+    judge = bob_abandons(tmp_path)
+    judge.later(47)
+    judge.send(CAROL, "TAKEOVER GERMANY@g1 carol-pw")
+    judge.later(1)
+    judge.tick()
+    assert [line for line in lines(judge) if line[0] == CAROL] == []
+
+
 def test_a_rollback_keeps_an_abandonment_that_stands_and_the_seat_stays_open(tmp_path: Path) -> None:
     """Bob is declared abandoned at S1901M's deadline, and the game master rolls the game back to
     S1901M.  A ROLLBACK never seats again a player who left, so Germany stays vacant and open for
