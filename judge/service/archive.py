@@ -218,16 +218,19 @@ def runs_of(session: Session, game: Game, mail_ids: list[int]) -> list[dict[str,
 
 
 def public_record(session: Session, game: Game) -> dict[str, Any]:
-    """What a finished game's end publication and its public pages show, as one document."""
+    """What a finished game's end publication and its public pages show, as one document: the
+    options its game master set apart from its kind's defaults, who shared its draw, and who played
+    each seat as the pages name them (`judge.service.host.public_name`), all as its kind's facts
+    say them."""
     if game.state != "finished":
         raise RecordError(f"{game.name} has not ended: its public record is written once it has")
     kind = kind_of(session, game)
     facts = kind.facts(session, game, acting=False)
     processed = host.processed_phases(session, game)
     return head(game, "public") | {
-        "game": {"name": game.name, "kind": game.kind, "variant": game.variant, "options": list(game.options),
-                 "state": game.state, "winner": game.winner, "result": game.settings.get("result"),
-                 "drawn": list(facts.drawn),
+        "game": {"name": game.name, "kind": game.kind, "variant": game.variant, "options": list(facts.options),
+                 "defaults": list(facts.defaults), "state": game.state, "winner": game.winner,
+                 "result": game.settings.get("result"), "drawn": list(facts.drawn),
                  "started": iso(processed[0].opened_at) if processed else None,
                  "ended": iso(processed[-1].processed_at) if processed else None},
         "seats": [{"seat": seat.name, "title": kind.seat_title(seat.name), "played_by": seat.played_by}

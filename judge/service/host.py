@@ -461,16 +461,20 @@ def public_name(address: str) -> str:
 
 
 def game_facts(game: Game, variant: str, joined: Sequence[Player], seated: Iterable[Seat],
-               label: str | None) -> GameFacts:
+               label: str | None, defaults: Sequence[str] = ()) -> GameFacts:
     """What any page may say of ``game`` (`GameFacts`), as every kind without secrets on its board says
-    it: its name, ``variant`` (what it is played on or as), options, state, phase (``label``: in words)
+    it: its name, ``variant`` (what it is played on or as), the options its game master set and
+    those of them that are its kind's ``defaults`` (which the kind adds at CREATE when none of the
+    sort is set: a default is shown as one, whoever wrote it), state, phase (``label``: in words)
     and deadline, winner, who shared its draw (as `judge.service.course.end` kept them) and result,
     whether it is listed, how many players have ``joined``, and its seats (`public_seat`) in the
     kind's order."""
-    return GameFacts(name=game.name, variant=variant, options=tuple(game.options or ()), state=game.state,
-                     phase=game.phase, deadline=game.deadline, winner=game.winner, result=game.settings.get("result"),
-                     listed=rules_of(game).listed, joined=len(joined), seats=tuple(seated), phase_title=label,
-                     drawn=tuple(game.settings.get("drawn", ())))
+    options = tuple(game.options or ())
+    return GameFacts(name=game.name, variant=variant, options=tuple(o for o in options if o not in defaults),
+                     state=game.state, phase=game.phase, deadline=game.deadline, winner=game.winner,
+                     result=game.settings.get("result"), listed=rules_of(game).listed, joined=len(joined),
+                     seats=tuple(seated), phase_title=label, drawn=tuple(game.settings.get("drawn", ())),
+                     defaults=tuple(o for o in options if o in defaults))
 
 
 WAIT = "wait"

@@ -48,7 +48,10 @@ class GameFacts:
     counts as blind, a doubt hides the board); ``listed`` is false when the game master hid the
     game from the lists; ``result`` how the game ended.  ``required`` and ``waiting`` are what a
     kind that shows who has acted tells of it (Payola: the powers that must act in the current
-    phase, and those of them that have not yet); a kind that keeps that secret leaves them empty."""
+    phase, and those of them that have not yet); a kind that keeps that secret leaves them empty.
+    ``options`` are those its game master set at CREATE; ``defaults``, those its kind gave it because
+    the game master set none of the sort (Machiavelli's grey press), shown as defaults; ``drawn``,
+    the seats that shared its draw."""
 
     name: str
     variant: str
@@ -67,6 +70,7 @@ class GameFacts:
     phase_title: str | None = None
     revealed: bool = False
     drawn: tuple[str, ...] = ()
+    defaults: tuple[str, ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -92,6 +96,7 @@ def summary(facts: GameFacts) -> dict[str, Any]:
     return shown | {
         "variant": facts.variant,
         "options": list(facts.options),
+        "defaults": list(facts.defaults),
         "deadline": facts.deadline if facts.state in RUNNING else None,
         "winner": facts.winner,
         "result": facts.result if facts.finished else None,

@@ -106,6 +106,25 @@ def test_H4_a_game_ended_within_a_day_of_its_start_places_nobody(tmp_path: Path)
                                      for link in anchors)
 
 
+def test_the_record_and_the_hall_show_the_options_a_game_master_set_and_the_defaults_as_defaults(
+        tmp_path: Path) -> None:
+    """m1 was created with no option: Machiavelli's grey press is its kind's default (18.1), not
+    an option its game master set; m5 was created with PRESS=WHITE, which is his."""
+    judge = ended(Judge(tmp_path, web=True), MACHIAVELLI)
+    judge.send(GM, "CREATE m5 gm-pw machiavelli PRESS=WHITE")
+    with judge.db.transaction() as session:
+        games = {game.name: game for game in session.scalars(select(Game))}
+        m1, m5 = (kind_of(session, games[name]).facts(session, games[name], acting=False) for name in ("m1", "m5"))
+    assert (m1.options, m1.defaults) == ((), ("PRESS=GREY/WHITE",))
+    assert (m5.options, m5.defaults) == (("PRESS=WHITE",), ())
+    record = json.loads((web_root(judge.settings) / "games" / "m1" / "record.json").read_text())
+    assert (record["game"]["options"], record["game"]["defaults"]) == ([], ["PRESS=GREY/WHITE"])
+    row = read(web_root(judge.settings) / "halloffame.html").table_with("Game")[1]
+    assert row[0] == "m1" and row[1].endswith("(by default PRESS=GREY/WHITE)")
+    assert "Optionsnone set; by default PRESS=GREY/WHITE" in read(web_root(judge.settings) / "games" / "m1" /
+                                                                  "index.html").text
+
+
 def test_the_hall_of_fame_gives_each_kinds_standings_by_its_rules(tmp_path: Path) -> None:
     """Exchange Payola ended by its master: E35 scores control of the winning corporation (or of
     those in the draw), and there is none, so every investor has 0.0% and all share first place.

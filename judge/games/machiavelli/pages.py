@@ -59,7 +59,7 @@ def facts_of(session: Session, game: Game, seated: Sequence[Player] | None = Non
         assert country is not None
         seats.append(api.public_seat(game, country, player))
     return api.game_facts(game, lifecycle.describe(game), joined, seats,
-                          lifecycle.label(game.phase) if game.phase else None)
+                          lifecycle.label(game.phase) if game.phase else None, defaults=(lifecycle.DEFAULT_PRESS,))
 
 
 def gather(session: Session, game: Game) -> GameRecord:
