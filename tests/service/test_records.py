@@ -4,6 +4,7 @@ nobody), checked at JOIN and TAKEOVER, and kept by a backup and by copy-db."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 from sqlalchemy import select
 
 from judge.bootstrap import main, open_database
-from judge.service import records
+from judge.service import archive, importing, records
 from judge.service.config import Settings
 from judge.store.models import Game, PhaseRow, PlayerRecord
 from tests.support.harness import Judge, two_player_game
@@ -216,6 +217,26 @@ def test_a_rollback_keeps_the_lines_of_a_player_who_has_left_the_seat_since(tmp_
     assert lines(judge) == [(BOB, "S1901M", "on_time")]
     judge.send(GM, MASTER + "PROCESS S1901M")
     assert lines(judge) == [(BOB, "S1901M", "on_time"), (ALICE, "S1901M", "on_time")]
+
+
+def test_a_line_kept_of_a_phase_a_rollback_dropped_goes_with_the_game_to_another_judge(tmp_path: Path) -> None:
+    """Bob plays S1901M and F1901M, resigns in S1902M; the game master rolls back to S1901M, whose
+    later phases are dropped, and ends the game there.  Bob's F1901M line stays on his record
+    (nobody plays F1901M again for him), of a phase the game no longer has: the game's record takes
+    it to another judge all the same."""
+    judge = two_player_game(Judge(tmp_path / "a"))
+    for phase in ("S1901M", "F1901M"):
+        judge.send(ALICE, f"SIGNON F@g1 alice-pw\nPHASE {phase}\n1 : A PAR H")
+        judge.send(BOB, f"SIGNON G@g1 bob-pw\nPHASE {phase}\n1 : A MUN H")
+    judge.send(BOB, "SIGNON G@g1 bob-pw\nRESIGN")
+    judge.send(GM, MASTER + "ROLLBACK S1901M")
+    assert lines(judge) == [(BOB, "S1901M", "on_time"), (BOB, "F1901M", "on_time")]
+    judge.terminate(GM, MASTER)
+    with judge.db.transaction() as session:
+        record = json.loads(json.dumps(archive.export(session, judge.settings, "g1")))
+    other = Judge(tmp_path / "b", now=judge.now)
+    importing.import_record(other.db, other.settings, record, judge.now)
+    assert lines(other) == [(BOB, "S1901M", "on_time"), (BOB, "F1901M", "on_time")]
 
 
 def test_a_game_masters_extension_counts_against_nobody(tmp_path: Path) -> None:
