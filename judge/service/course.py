@@ -100,27 +100,40 @@ def close(session: Session, game: Game, settings: Settings, now: datetime, *, ca
                      f"game back to {marks.phase}, and it has been processed again.")
     game.settings = {key: value for key, value in game.settings.items() if key != ROLLBACK}
     closing = Closing(cause, tuple(notes), again=marks is not None)
+    kind = kind_of(session, game)
+    if (result := silent_seats.deserted(session, game)) is not None:  # H1: nobody came in the whole phase
+        phase = game.phase or "-"
+        kind.terminated(session, game, now)
+        end(session, game, settings, now, result, preface=closing.preface, deserted=True)
+        return PhaseChange(phase, None, None, result)
     with silent_seats.closing(session, game, settings, now):  # each seat's record of the phase; silent seats
-        change = kind_of(session, game).process(session, game, settings, now, closing)
+        change = kind.process(session, game, settings, now, closing)
         if change.next_phase is None:
             end(session, game, settings, now, change.result or "the game has ended", change.winner,
                 preface=closing.preface)
+    if change.next_phase is not None and (result := silent_seats.desertion(session, game, change.phase)):
+        end(session, game, settings, now, result, preface=closing.preface, deserted=True)  # H1: nobody ever can
+        return PhaseChange(change.phase, None, None, result)
     return change
 
 
 def end(session: Session, game: Game, settings: Settings, now: datetime, result: str, winner: str | None = None,
-        *, preface: str | None = None) -> None:
-    """The game is over (its last phase closed, a vote of its players, TERMINATE): its result and
-    winner kept, its story told, and everything its rules kept secret published to everyone who
-    played, its master and its observers (`publish`), once it has started."""
+        *, preface: str | None = None, deserted: bool = False) -> None:
+    """The game is over (its last phase closed, a vote of its players, TERMINATE, or nobody playing
+    it: ``deserted``, rulings H1): its result and winner kept, its story told, and everything its
+    rules kept secret published to everyone who played, its master and its observers
+    (`publish`), once it has started.  A deserted game has no winner and counts as a game
+    finished on nobody's record (`records.finished`)."""
     started = game.phase is not None
     move(game, Event.END)
     game.deadline = None
     game.winner = winner
-    game.settings = {key: value for key, value in game.settings.items() if key != ROLLBACK} | {"result": result}
+    game.settings = {key: value for key, value in game.settings.items() if key not in (ROLLBACK, silent_seats.UNPLAYED)
+                     } | {"result": result} | ({silent_seats.DESERTED: True} if deserted else {})
     host.record(game, result)
     if started:
-        records.finished(session, game, now)
+        if not deserted:
+            records.finished(session, game, now)
         publish(session, game, settings, now, subject=f"{game.name} has ended", headline=f"has ended: {result}",
                 publication=kind_of(session, game).publication(session, game), preface=preface)
 

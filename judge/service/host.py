@@ -482,12 +482,23 @@ def closes_early(session: Session, game: Game, turn: Turn | None = None, now: da
     (`judge.service.kinds.Phases.complete`: every seat that can act has sent), and no seat asks it
     to WAIT.  A WAIT holds the phase to its deadline, not through the grace period: from the
     deadline on (``now``, else the mail's time; neither: before it) a phase complete closes as
-    without it."""
+    without it.  A phase in which no seat has a player (`nobody_plays`) never closes early: a
+    newcomer may take a seat over until its deadline, and a game nobody plays does not run
+    through its phases at the clock's ticks (rulings H1)."""
     moment = now or (turn.now if turn is not None else None)
     held = moment is None or game.deadline is None or moment < game.deadline
     if held and seats_waiting(session, game):
         return False
-    return kind_of(session, game).complete(session, game, turn, now)
+    return kind_of(session, game).complete(session, game, turn, now) and not nobody_plays(session, game)
+
+
+def nobody_plays(session: Session, game: Game) -> bool:
+    """Whether no seat of the game has a player (rulings H1): each is vacant (its player left,
+    resigned or was declared abandoned), a dummy, or out of the game though its player keeps it
+    (`judge.service.kinds.Lobby.out_of_game`: Machiavelli's eliminated countries)."""
+    kind = kind_of(session, game)
+    return not any(is_played(player) and not kind.out_of_game(session, game, seat)
+                   for seat, player in seats(session, game).items())
 
 
 def is_due(session: Session, game: Game, now: datetime) -> bool:

@@ -62,6 +62,44 @@ def closing(session: Session, game: Game, settings: Settings, now: datetime) -> 
             abandon(session, game, settings, now, name, misses, row)
 
 
+UNPLAYED = "unplayed"
+"""The key of the game's settings that marks a deserted phase (rulings H1): the phase closed at
+whose deadline no seat had a player (``after``), and the phase it opened (``phase``)."""
+DESERTED = "deserted"
+"""The key of the game's settings that says a finished game ended deserted (rulings H1)."""
+
+
+def deserted(session: Session, game: Game) -> str | None:
+    """As the open phase is to close: the result of the game if it ends here as deserted (rulings H1),
+    else None.  It does when no seat had a player at the deadline before this phase (`desertion`
+    marked it), none has one now, and none was taken over during the whole of this phase (one
+    taken over and left again counts: a newcomer came)."""
+    mark = game.settings.get(UNPLAYED)
+    if not isinstance(mark, dict) or mark.get("phase") != game.phase or not host.nobody_plays(session, game):
+        return None
+    if game.phase in game.settings.get("since", {}).values():  # taken over in this phase (`host.took_seat`)
+        return None
+    return (f"deserted (nobody has played in it since the deadline of {mark['after']}, and nobody took a seat over "
+            f"in {game.phase})")
+
+
+def desertion(session: Session, game: Game, closed: str) -> str | None:
+    """Once the phase ``closed`` has closed and the next is open (its silent seats abandoned): if
+    no seat has a player, mark the new phase as the one a newcomer has to come in (`deserted`),
+    or, where no seat can ever have a player again (`judge.service.kinds.Lobby.no_new_player`:
+    Machiavelli's eliminated countries, 4.3, M62), return the result of the game, deserted at
+    once (rulings H1); else clear the mark.  None unless the game ends here."""
+    if not host.nobody_plays(session, game):
+        if UNPLAYED in game.settings:
+            game.settings = {key: value for key, value in game.settings.items() if key != UNPLAYED}
+        return None
+    kind = kind_of(session, game)
+    if all(kind.no_new_player(session, game, seat) is not None for seat in host.seats(session, game)):
+        return "deserted (nobody plays in it, and no seat can be taken over again)"
+    game.settings = {**game.settings, UNPLAYED: {"after": closed, "phase": game.phase}}
+    return None
+
+
 def _outcomes(session: Session, game: Game, row: PhaseRow, now: datetime) -> list[tuple[str, str, str]]:
     """Each played seat due to act in the phase of ``row``, its player's address, and whether it
     acted by the deadline (``on_time``), after it (``late``) or not at all (``missed``, only once the

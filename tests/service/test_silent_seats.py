@@ -7,9 +7,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.auction import auction_judge, bid, master, send, start_auction
-from tests.support.harness import Judge
-from tests.support.people import ALICE, BOB, GM
+import re
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+import pytest
+from sqlalchemy import select
+
+from judge.service import records
+from judge.service.kinds import kind_of
+from judge.store.models import Game, PlayerRecord
+from judge.web.public import outcome
+from judge.web.pages import web_root
+from tests.service.every_kind import KINDS, PAYOLA, Kind
+from tests.support.auction import MASTER, SEATS, auction_judge, bid, master, send, start_auction, state
+from tests.support.harness import Judge, Sent
+from tests.support.people import ALICE, BOB, CAROL, GM, OBSERVER
+from tests.web.page import read_page
 
 
 def silent_bob(tmp_path: Path, policy: str) -> Judge:
@@ -78,3 +92,123 @@ def test_silence_off_leaves_the_game_as_every_game_was(tmp_path: Path) -> None:
 def test_a_silence_setting_that_cannot_be_read_is_refused(tmp_path: Path) -> None:
     judge = silent_bob(tmp_path, "SET SILENCE EXTENSIONS 7")
     assert judge.outcome_of("SET SILENCE EXTENSIONS 7")[0] == "error"
+
+
+def deserting(tmp_path: Path, lots: int = 6) -> Judge:
+    """g1 (``lots`` lots), its policy set before it started (a seat is abandoned at its first missed
+    deadline, with no extension), Olga observing; L1 opens 2026-01-05 12:00 UTC, due 24 hours later,
+    and nobody bids."""
+    judge = auction_judge(tmp_path)
+    judge.send(GM, f"CREATE g1 gm-secret auction LOTS={lots}")
+    judge.send(GM, f"{MASTER}\nSET SILENCE ON\nSET SILENCE EXTENSIONS 0\nSET SILENCE ABANDON 1")
+    for player in SEATS[:2]:
+        judge.send(player.address, f"JOIN g1 {player.password} {player.name}")
+    judge.send(OBSERVER, "OBSERVE g1")
+    judge.send(GM, f"{MASTER}\nSTART")
+    judge.new_mail()
+    return judge
+
+
+def test_H1_a_game_no_seat_of_which_has_a_player_ends_as_deserted_after_a_whole_phase_nobody_took_over(
+        tmp_path: Path) -> None:
+    """L1's deadline (2026-01-06 12:00): Alice and Bob are abandoned, so no seat has a player; L2
+    runs its whole 24 hours without a takeover (it does not close early for want of players), and
+    at its deadline (2026-01-07 12:00) the game ends as deserted, told to the master, the observer
+    and both former players."""
+    judge = deserting(tmp_path)
+    judge.later(24)
+    assert judge.tick() == ["g1 L1 processed; next L2"]
+    assert state(judge) == ("active", "L2")
+    judge.later(1)
+    assert judge.tick() == []  # L2, nobody to wait for, waits for its deadline all the same
+    judge.later(23)
+    judge.tick()
+    assert state(judge) == ("finished", "L2")
+    ended = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 has ended"}
+    assert set(ended) == {GM, OBSERVER, ALICE, BOB}
+    said = "has ended: deserted (nobody has played in it since the deadline of L1, and nobody took a seat over in L2)"
+    assert said in ended[GM].replace("\n", " ")
+
+
+def test_H1_a_takeover_during_the_next_phase_keeps_a_deserted_game_going(tmp_path: Path) -> None:
+    judge = deserting(tmp_path)
+    judge.later(24)
+    judge.tick()
+    judge.confirmed(CAROL)
+    judge.send(CAROL, "TAKEOVER Alice@g1 carol-pw")
+    assert judge.outcome_of("TAKEOVER Alice@g1 ****") == ("ok", None)
+    judge.later(24)
+    assert judge.tick() == ["g1 L2 processed; next L3"]
+    assert state(judge) == ("active", "L3")
+
+
+def test_H1_a_deserted_game_counts_as_finished_on_nobodys_record_and_has_no_winner(tmp_path: Path) -> None:
+    judge = deserting(tmp_path)
+    judge.later(24)
+    judge.tick()
+    judge.later(24)
+    judge.tick()
+    with judge.db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == "g1")).one()
+        assert game.winner is None and game.settings["deserted"]
+        assert records.of(session, ALICE, judge.now).finished == 0
+        assert records.of(session, BOB, judge.now).abandoned == 1
+
+
+
+def game_row(judge: Judge, name: str) -> tuple[str, str | None, datetime | None, datetime | None]:
+    """``name``'s state, phase, deadline and next moment on the clock."""
+    with judge.db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == name)).one()
+        return game.state, game.phase, game.deadline, game.next_due
+
+
+def tick_until(judge: Judge, name: str, done: Callable[[list[str], list[Sent]], bool], days: int = 30) -> list[str]:
+    """Tick at each moment the clock has something to do for game ``name`` (a minute apart at least,
+    as the daemon's ticks are) until ``done`` says so of a tick's log and the mail it sent, for at
+    most ``days`` days: the last tick's log."""
+    end = judge.now + timedelta(days=days)
+    while (due := game_row(judge, name)[3]) is not None and due <= end:
+        judge.now = max(due, judge.now + timedelta(minutes=1))
+        logged = judge.tick()
+        if done(logged, judge.new_mail()):
+            return logged
+    raise AssertionError(f"{name} is {game_row(judge, name)} at {judge.now}")
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+def test_H1_in_every_kind_a_game_whose_every_seat_is_abandoned_ends_deserted_a_whole_phase_later(
+        tmp_path: Path, kind: Kind) -> None:
+    """Nobody sends anything; every seat is abandoned at one deadline; the phase that opens then runs
+    to its deadline (no early close for want of players), and at it the game ends as deserted:
+    one end mail to the master, the observer and each former player, no winner, and its pages'
+    outcome says deserted."""
+    judge = kind.begin(Judge(tmp_path))
+    judge.send(OBSERVER, f"OBSERVE {kind.game}")
+    kind.as_master(judge, "SET SILENCE ON", "SET SILENCE EXTENSIONS 0", "SET SILENCE ABANDON 1")
+    judge.new_mail()
+    logged = tick_until(judge, kind.game, lambda _, mails: any("declared abandoned" in m.subject for m in mails))
+    closed, opened = re.fullmatch(rf"{kind.game} (\S+) processed; next (\S+)", logged[0]).groups()  # type: ignore[union-attr]
+    deadline = game_row(judge, kind.game)[2]
+    assert deadline is not None
+    ends: list[Sent] = []
+    tick_until(judge, kind.game, lambda _, mails: bool(ends.extend(m for m in mails if m.subject.endswith("has ended"))
+                                                       or ends))
+    assert judge.now == deadline  # the whole phase, to its deadline
+    assert {m.to for m in ends} == {GM, OBSERVER, *(seat.address for seat in kind.seats)}
+    result = f"deserted (nobody has played in it since the deadline of {closed}, and nobody took a seat over in {opened})"
+    with judge.db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == kind.game)).one()
+        assert (game.state, game.phase, game.winner) == ("finished", opened, None)
+        assert outcome(kind_of(session, game).facts(session, game)) == result
+        assert not session.scalars(select(PlayerRecord).where(PlayerRecord.what == "finished")).all()
+
+
+def test_H1_the_hall_of_fame_lists_a_deserted_game_as_deserted_with_no_ranking(tmp_path: Path) -> None:
+    judge = PAYOLA.begin(Judge(tmp_path, web=True))
+    PAYOLA.as_master(judge, "SET SILENCE ON", "SET SILENCE EXTENSIONS 0", "SET SILENCE ABANDON 1")
+    tick_until(judge, "g1", lambda _, mails: any(m.subject == "g1 has ended" for m in mails))
+    hall = read_page(web_root(judge.settings) / "halloffame.html")
+    row = hall.table_with("Game")[1]
+    assert row[0] == "g1" and row[3].startswith("deserted (nobody has played in it since the deadline of ")
+    assert row[4] == ""  # no ranking
