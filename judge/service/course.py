@@ -99,20 +99,18 @@ def close(session: Session, game: Game, settings: Settings, now: datetime, *, ca
         notes.append(f"These results replace the earlier results of {marks.phase}{sent}: the game master rolled the "
                      f"game back to {marks.phase}, and it has been processed again.")
     game.settings = {key: value for key, value in game.settings.items() if key != ROLLBACK}
+    last = silent_seats.deserted(session, game)  # H1: nobody came during the whole phase, the game's last
+    if last is not None:
+        notes.append(last.note)
     closing = Closing(cause, tuple(notes), again=marks is not None)
-    kind = kind_of(session, game)
-    if (result := silent_seats.deserted(session, game)) is not None:  # H1: nobody came in the whole phase
-        phase = game.phase or "-"
-        kind.terminated(session, game, now)
-        end(session, game, settings, now, result, preface=closing.preface, deserted=True)
-        return PhaseChange(phase, None, None, result)
     with silent_seats.closing(session, game, settings, now):  # each seat's record of the phase; silent seats
-        change = kind.process(session, game, settings, now, closing)
+        change = kind_of(session, game).process(session, game, settings, now, closing)
         if change.next_phase is None:
             end(session, game, settings, now, change.result or "the game has ended", change.winner,
                 preface=closing.preface)
-    if change.next_phase is not None and (result := silent_seats.desertion(session, game, change.phase)):
-        end(session, game, settings, now, result, preface=closing.preface, deserted=True)  # H1: nobody ever can
+    if change.next_phase is not None and (result := last.result if last is not None else
+                                          silent_seats.desertion(session, game, change.phase)):
+        end(session, game, settings, now, result, deserted=True)  # H1
         return PhaseChange(change.phase, None, None, result)
     return change
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import func, select
@@ -69,18 +70,40 @@ DESERTED = "deserted"
 """The key of the game's settings that says a finished game ended deserted (rulings H1)."""
 
 
-def deserted(session: Session, game: Game) -> str | None:
-    """As the open phase is to close: the result of the game if it ends here as deserted (rulings H1),
-    else None.  It does when no seat had a player at the deadline before this phase (`desertion`
-    marked it), none has one now, and none was taken over during the whole of this phase (one
-    taken over and left again counts: a newcomer came)."""
+@dataclass(frozen=True)
+class Deserted:
+    """A game that ends deserted as its open phase closes (rulings H1): no seat has had a player
+    since the deadline of the phase ``after``, and none was taken over during the whole of
+    ``phase``."""
+
+    after: str
+    phase: str
+
+    @property
+    def result(self) -> str:
+        return (f"deserted (nobody has played in it since the deadline of {self.after}, and nobody took a seat over "
+                f"in {self.phase})")
+
+    @property
+    def note(self) -> str:
+        """What the phase's results say first: they are the game's last."""
+        return (f"These are the game's last results: nobody has played in it since the deadline of {self.after}, "
+                f"and nobody took a seat over in {self.phase}, so it ends as deserted (rulings H1). Its end's "
+                "publication follows.")
+
+
+def deserted(session: Session, game: Game) -> Deserted | None:
+    """As the open phase is about to close: whether the game ends deserted with it (rulings H1), the
+    phase carried out first so that its results and the game's record end at its deadline.  It
+    does when no seat had a player at the deadline before this phase (`desertion` marked it),
+    none has one now, and none was taken over during the whole of this phase (one taken over
+    and left again counts: a newcomer came)."""
     mark = game.settings.get(UNPLAYED)
     if not isinstance(mark, dict) or mark.get("phase") != game.phase or not host.nobody_plays(session, game):
         return None
     if game.phase in game.settings.get("since", {}).values():  # taken over in this phase (`host.took_seat`)
         return None
-    return (f"deserted (nobody has played in it since the deadline of {mark['after']}, and nobody took a seat over "
-            f"in {game.phase})")
+    return Deserted(str(mark["after"]), str(game.phase))
 
 
 def desertion(session: Session, game: Game, closed: str) -> str | None:

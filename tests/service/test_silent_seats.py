@@ -113,8 +113,8 @@ def test_H1_a_game_no_seat_of_which_has_a_player_ends_as_deserted_after_a_whole_
         tmp_path: Path) -> None:
     """L1's deadline (2026-01-06 12:00): Alice and Bob are abandoned, so no seat has a player; L2
     runs its whole 24 hours without a takeover (it does not close early for want of players), and
-    at its deadline (2026-01-07 12:00) the game ends as deserted, told to the master, the observer
-    and both former players."""
+    at its deadline (2026-01-07 12:00) it is carried out, its results saying they are the last,
+    and the game ends as deserted, told to the master, the observer and both former players."""
     judge = deserting(tmp_path)
     judge.later(24)
     assert judge.tick() == ["g1 L1 processed; next L2"]
@@ -122,9 +122,13 @@ def test_H1_a_game_no_seat_of_which_has_a_player_ends_as_deserted_after_a_whole_
     judge.later(1)
     assert judge.tick() == []  # L2, nobody to wait for, waits for its deadline all the same
     judge.later(23)
-    judge.tick()
-    assert state(judge) == ("finished", "L2")
-    ended = {m.to: m.body for m in judge.new_mail() if m.subject == "g1 has ended"}
+    assert judge.tick() == ["g1 L2 processed; next None"]
+    assert state(judge)[0] == "finished"
+    mails = judge.new_mail()
+    results = next(m.body for m in mails if m.to == OBSERVER and m.subject == "g1 L2 results")
+    assert ("These are the game's last results: nobody has played in it since the deadline of L1, and nobody took a "
+            "seat over in L2, so it ends as deserted (rulings H1).") in results.replace("\n", " ")
+    ended = {m.to: m.body for m in mails if m.subject == "g1 has ended"}
     assert set(ended) == {GM, OBSERVER, ALICE, BOB}
     said = "has ended: deserted (nobody has played in it since the deadline of L1, and nobody took a seat over in L2)"
     assert said in ended[GM].replace("\n", " ")
@@ -192,14 +196,14 @@ def test_H1_in_every_kind_a_game_whose_every_seat_is_abandoned_ends_deserted_a_w
     deadline = game_row(judge, kind.game)[2]
     assert deadline is not None
     ends: list[Sent] = []
-    tick_until(judge, kind.game, lambda _, mails: bool(ends.extend(m for m in mails if m.subject.endswith("has ended"))
-                                                       or ends))
-    assert judge.now == deadline  # the whole phase, to its deadline
+    logged = tick_until(judge, kind.game, lambda _, mails: bool(
+        ends.extend(m for m in mails if m.subject.endswith("has ended")) or ends))
+    assert judge.now == deadline and logged == [f"{kind.game} {opened} processed; next None"]  # to its deadline
     assert {m.to for m in ends} == {GM, OBSERVER, *(seat.address for seat in kind.seats)}
     result = f"deserted (nobody has played in it since the deadline of {closed}, and nobody took a seat over in {opened})"
     with judge.db.transaction() as session:
         game = session.scalars(select(Game).where(Game.name == kind.game)).one()
-        assert (game.state, game.phase, game.winner) == ("finished", opened, None)
+        assert (game.state, game.winner) == ("finished", None)
         assert outcome(kind_of(session, game).facts(session, game)) == result
         assert not session.scalars(select(PlayerRecord).where(PlayerRecord.what == "finished")).all()
 
