@@ -5,11 +5,10 @@ many extensions a late seat gets, and when it is abandoned."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -17,8 +16,8 @@ from sqlalchemy import select
 from judge.service import records
 from judge.service.kinds import kind_of
 from judge.store.models import Game, PlayerRecord
-from judge.web.public import outcome
 from judge.web.pages import web_root
+from judge.web.public import outcome
 from tests.service.every_kind import KINDS, PAYOLA, Kind
 from tests.support.auction import MASTER, SEATS, auction_judge, bid, master, send, start_auction, state
 from tests.support.harness import Judge, Sent
@@ -200,7 +199,8 @@ def test_H1_in_every_kind_a_game_whose_every_seat_is_abandoned_ends_deserted_a_w
         ends.extend(m for m in mails if m.subject.endswith("has ended")) or ends))
     assert judge.now == deadline and logged == [f"{kind.game} {opened} processed; next None"]  # to its deadline
     assert {m.to for m in ends} == {GM, OBSERVER, *(seat.address for seat in kind.seats)}
-    result = f"deserted (nobody has played in it since the deadline of {closed}, and nobody took a seat over in {opened})"
+    result = (f"deserted (nobody has played in it since the deadline of {closed}, and nobody took a seat over "
+              f"in {opened})")
     with judge.db.transaction() as session:
         game = session.scalars(select(Game).where(Game.name == kind.game)).one()
         assert (game.state, game.winner) == ("finished", None)
