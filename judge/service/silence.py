@@ -56,15 +56,44 @@ class Policy:
         return "; ".join(parts)
 
 
+SINCE = "since"
+"""The key, in the game's ``silence`` settings, of the moment its policy was last set (changed)."""
+
+
 def policy_of(game: Game) -> Policy | None:
     """The game's policy, None if it has none (``SET SILENCE OFF``: the game master handles silent seats)."""
     data = game.settings.get("silence")
-    return Policy(**data) if data else None
+    return Policy(**{key: value for key, value in data.items() if key != SINCE}) if data else None
 
 
-def set_policy(game: Game, policy: Policy | None) -> None:
+def set_policy(game: Game, policy: Policy | None, now: datetime) -> None:
+    """Set the game's policy (None: none), keeping when it was set if it changes (`judged`)."""
+    kept = game.settings.get("silence")
+    since = kept.get(SINCE) if kept and policy == policy_of(game) else now.isoformat()
     game.settings = {key: value for key, value in game.settings.items() if key != "silence"} | (
-        {"silence": asdict(policy)} if policy else {})
+        {"silence": asdict(policy) | {SINCE: since}} if policy else {})
+
+
+# -- what counts on a player's record ---------------------------------------------------------------
+
+JUDGED = timedelta(hours=24)
+"""The least time between a phase's opening and its deadline for it to count on a player's record."""
+
+
+def judged(game: Game, row: PhaseRow) -> bool:
+    """Whether the phase of ``row`` counts on its players' records (rulings H4: a game master's
+    settings cannot mark a record): its deadline as the game master set it (`on_time_by`, before
+    the judge's automatic extensions) at least `JUDGED` after it opened.  A shorter phase gives
+    no line to anyone, on time, late or missed, and so counts towards nobody's abandonment."""
+    due = on_time_by(game, row)
+    return due is not None and due - row.opened_at >= JUDGED
+
+
+def policy_since(game: Game) -> datetime:
+    """When the game's policy was last set: only the deadlines of phases opened since count towards
+    a seat's abandonment (rulings H4).  A policy kept before the judge noted it: set long ago."""
+    data = game.settings.get("silence") or {}
+    return datetime.fromisoformat(data[SINCE]) if data.get(SINCE) else datetime.min
 
 
 # -- the daily reminders ----------------------------------------------------------------------------

@@ -6,7 +6,17 @@ once complete, or processed again by ROLLFORWARD) closes inside `closing`: it re
 kind closes the phase, which played seats were due to act and whether they did by the deadline
 (`_outcomes`), and once the kind has closed it writes their lines in the players' records
 (`judge.service.records`) and applies the game's policy (`judge.service.silence`): a seat whose
-player has missed ``abandon`` deadlines in a row is declared abandoned (`abandon`).  Its player
+player has missed ``abandon`` deadlines in a row is declared abandoned (`abandon`).
+
+A game master's settings cannot mark a player's judge-wide record (rulings H4).  A phase whose
+deadline, as the game master set it (before the judge's automatic extensions), came less than
+24 hours after it opened gives no line to anyone, on time, late or missed (`silence.judged`):
+it is too short to judge a player by, either way.  A miss counts towards a seat's abandonment
+only in a phase opened once the game's policy stood as it is (`silence.policy_since`; a policy
+set in the mail that starts the game stands from the first phase).  The seat is then declared
+abandoned in the game exactly when its record gets the ``abandoned`` line: the game and the
+record never disagree, and in a game too fast to count the game master handles a silent player
+(DUMMY, REPLACE, SET OPENING).  Its player
 leaves it (as by RESIGN, but told why), it opens for TAKEOVER by anyone not already playing in the
 game, everyone (observers too) is told, and its kind says what its orders are meanwhile (its
 rules for a seat that sends nothing: `judge.service.kinds.Lobby.abandoned`).  A game that ends
@@ -34,7 +44,7 @@ from judge.service.kinds import kind_of
 from judge.service.outbox import queue
 from judge.service.states import RUNNING, GameState
 from judge.service.templates import duration, render, when
-from judge.store.models import Game, PhaseRow, Submission
+from judge.store.models import Game, PhaseRow, PlayerRecord, Submission
 
 
 @contextmanager
@@ -43,7 +53,8 @@ def closing(session: Session, game: Game, settings: Settings, now: datetime) -> 
     their records and the seats abandoned (the game's end is in the records too: `course.end`).
     Nothing is written if the closing raises."""
     row = host.current_phase(session, game)
-    seen = _outcomes(session, game, row, now) if row is not None and game.state in RUNNING else []
+    judged = row is not None and game.state in RUNNING and silence.judged(game, row)  # H4: long enough to count
+    seen = _outcomes(session, game, row, now) if row is not None and judged else []
     yield
     if row is None:
         return
@@ -56,11 +67,29 @@ def closing(session: Session, game: Game, settings: Settings, now: datetime) -> 
     if policy is None or not policy.abandon or game.state not in RUNNING:
         return
     seats = host.seats(session, game)
+    since = silence.policy_since(game)
     for name in (name for name, _, what in seen if what == "missed"):
         player = seats.get(name)
         if player is not None and host.is_played(player) and player.address is not None and (
-                misses := records.missed_in_a_row(session, game, name, player.address)) >= policy.abandon:
+                misses := _misses(session, game, name, player.address, since)) >= policy.abandon:
             abandon(session, game, settings, now, name, misses, row)
+
+
+def _misses(session: Session, game: Game, seat: str, address: str, since: datetime) -> int:
+    """How many deadlines ``address`` missed in a row as ``seat`` of ``game`` that count towards its
+    abandonment (rulings H4): those of phases opened once the game's policy stood (``since``) and
+    long enough to be on the record at all (`silence.judged`); a miss before the policy was set
+    ends the run, as a phase the seat acted in does."""
+    whats = session.execute(
+        select(PlayerRecord.what, PhaseRow.opened_at).join(PhaseRow, PhaseRow.id == PlayerRecord.phase_row)
+        .where(PlayerRecord.game_id == game.id, PlayerRecord.seat == seat, PlayerRecord.address == address,
+               PlayerRecord.what.in_(("on_time", "late", "missed"))).order_by(PlayerRecord.id.desc()))
+    count = 0
+    for what, opened in whats:
+        if what != "missed" or opened < since:
+            break
+        count += 1
+    return count
 
 
 UNPLAYED = "unplayed"

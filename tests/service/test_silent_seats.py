@@ -216,3 +216,39 @@ def test_H1_the_hall_of_fame_lists_a_deserted_game_as_deserted_with_no_ranking(t
     row = hall.table_with("Game")[1]
     assert row[0] == "g1" and row[3].startswith("deserted (nobody has played in it since the deadline of ")
     assert row[4] == ""  # no ranking
+
+
+def record_lines(judge: Judge) -> list[tuple[str, str | None, str]]:
+    with judge.db.transaction() as session:
+        return list(session.execute(select(PlayerRecord.address, PlayerRecord.phase, PlayerRecord.what)
+                                    .order_by(PlayerRecord.id)))
+
+
+def test_H4_a_deadline_five_minutes_after_the_phase_opened_marks_nobodys_record(tmp_path: Path) -> None:
+    """The game master's policy abandons a seat at its first miss; it moves L1's deadline to five
+    minutes after the start.  Bob misses it: no line on anyone's record (a phase under 24 hours
+    is too short to judge anyone by), and Bob is not declared abandoned."""
+    judge = deserting(tmp_path)
+    master(judge, "SET DEADLINE 2026-01-05 12:05")
+    bid(judge, "Alice", 10)
+    judge.later(0.1)
+    assert judge.tick() == ["g1 L1 processed; next L2"]
+    assert record_lines(judge) == []
+    assert not [m for m in judge.new_mail() if "abandoned" in m.subject]
+    assert "Bob: played by bob@example.org" in master(judge, "WHOGAME").body
+
+
+def test_H4_a_policy_set_after_the_phase_opened_counts_from_the_next_phase(tmp_path: Path) -> None:
+    """The policy (abandoned at the first miss) is set an hour into L1: Bob's miss of L1 is on his
+    record but abandons nothing; his miss of L2, opened under the policy, does."""
+    judge = start_auction(auction_judge(tmp_path), options="LOTS=4")
+    judge.later(1)
+    master(judge, "SET SILENCE ON\nSET SILENCE EXTENSIONS 0\nSET SILENCE ABANDON 1")
+    bid(judge, "Alice", 10)
+    judge.later(23)
+    judge.tick()
+    assert record_lines(judge) == [(ALICE, "L1", "on_time"), (BOB, "L1", "missed")]
+    bid(judge, "Alice", 10)
+    judge.later(24)
+    judge.tick()
+    assert record_lines(judge)[2:] == [(ALICE, "L2", "on_time"), (BOB, "L2", "missed"), (BOB, "L2", "abandoned")]
