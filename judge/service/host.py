@@ -427,14 +427,28 @@ def status_header(game: Game) -> str:
     return f"game {game.name}, {game.state}, phase {phase}, deadline {when(game.deadline)}"
 
 
-def seat_status(player: Player | None) -> str:
-    """A seat's player: ``played``, ``vacant`` (its player left) or ``dummy``."""
-    return "played" if is_played(player) else "vacant" if player is not None and player.address else "dummy"
+def seat_status(player: Player | None, out: bool = False) -> str:
+    """A seat's player: ``played``, ``vacant`` (its player left), ``dummy``, or ``out`` of the game
+    (``out``: nobody can play it again, `is_out`)."""
+    return "played" if is_played(player) else "out" if out else "vacant" if player is not None and player.address \
+        else "dummy"
+
+
+def is_out(game: Game, seat: str, player: Player | None) -> bool:
+    """Whether ``seat``, which nobody plays, can never have a player again (its kind says why:
+    `judge.service.kinds.Lobby.no_new_player`, Machiavelli's eliminated country, Exchange's
+    investor who resigned): it is out of the game, never offered as vacant (M65)."""
+    session = object_session(game)
+    assert session is not None, "a game read in a session"
+    return not is_played(player) and _kind(game).no_new_player(session, game, seat) is not None
 
 
 def seat_state(game: Game, seat: str, player: Player | None) -> str:
-    """A seat as the game master's STATUS and LIST show it: played, vacant (its player left) or a
-    dummy, and whether it is open for TAKEOVER."""
+    """A seat as the game master's STATUS and LIST show it: played, vacant (its player left), a
+    dummy, or out of the game (nobody can play it again, `is_out`), and whether it is open for
+    TAKEOVER."""
+    if is_out(game, seat, player):
+        return "out of the game"
     state = seat_status(player)
     if not is_played(player) and is_open(game, seat):
         state += ", open for TAKEOVER"
@@ -442,10 +456,12 @@ def seat_state(game: Game, seat: str, player: Player | None) -> str:
 
 
 def public_seat(game: Game, seat: str, player: Player | None, played_by: str | None = None) -> Seat:
-    """``seat`` as the public pages show it: played, vacant or a dummy, open for takeover or not;
-    ``played_by`` (who plays it, as its kind names them) kept only for a seat that is played."""
-    status = seat_status(player)
-    return Seat(seat, status, status != "played" and is_open(game, seat), played_by if status == "played" else None)
+    """``seat`` as the public pages show it: played, vacant, a dummy or out of the game (`is_out`),
+    open for takeover or not; ``played_by`` (who plays it, as its kind names them) kept only for a
+    seat that is played."""
+    status = seat_status(player, is_out(game, seat, player))
+    return Seat(seat, status, status not in ("played", "out") and is_open(game, seat),
+                played_by if status == "played" else None)
 
 
 def game_facts(game: Game, variant: str, joined: Sequence[Player], seated: Iterable[Seat],

@@ -68,11 +68,14 @@ def closing(session: Session, game: Game, settings: Settings, now: datetime) -> 
         return
     seats = host.seats(session, game)
     since = silence.policy_since(game)
+    gone = []
     for name in (name for name, _, what in seen if what == "missed"):
         player = seats.get(name)
         if player is not None and host.is_played(player) and player.address is not None and (
                 misses := _misses(session, game, name, player.address, since)) >= policy.abandon:
-            abandon(session, game, settings, now, name, misses, row)
+            gone.append((name, misses))
+    if gone:
+        abandon(session, game, settings, now, gone, row)
 
 
 def _misses(session: Session, game: Game, seat: str, address: str, since: datetime) -> int:
@@ -205,38 +208,56 @@ def extend(session: Session, game: Game, settings: Settings, now: datetime) -> s
     return f"{game.name} {row.name} extended to {after:%Y-%m-%d %H:%M} UTC: {names} late"
 
 
-def abandon(session: Session, game: Game, settings: Settings, now: datetime, seat: str, misses: int,
+def abandon(session: Session, game: Game, settings: Settings, now: datetime, gone: list[tuple[str, int]],
             row: PhaseRow) -> None:
-    """Declare ``seat`` abandoned: its player leaves it and is told why, it opens for TAKEOVER, its
-    record and the game's story keep it, and everyone is told, with what its kind does with it
-    meanwhile."""
+    """Declare the seats of ``gone`` abandoned at the deadline of the phase of ``row``, each with the
+    deadlines its player missed in a row: each player leaves its seat and is told why, alone; each
+    seat opens for TAKEOVER, its record and the game's story keep it; and everyone else (the
+    players left, the game master, the observers) is told of them all in one mail, with what the
+    kind does with each meanwhile (`judge.service.kinds.Lobby.abandoned`)."""
     kind = kind_of(session, game)
-    title = kind.seat_title(seat)
-    player = host.seats(session, game)[seat]
-    address = player.address
-    assert address is not None
-    host.left_seat(game, player)
-    player.resigned = True
-    game.settings = {**game.settings, "open": sorted({*game.settings.get("open", []), seat}),
-                     "abandoned": {**game.settings.get("abandoned", {}), seat: address}}
-    records.keep(session, game, seat, address, "abandoned", now, row.name, row.id)
-    host.record(game, f"{title} declared abandoned after {misses} missed deadlines in a row")
-    meanwhile = kind.abandoned(session, game, seat)
-    queue(session, settings, to=address, subject=f"{game.name}: {title} declared abandoned", kind="notice", now=now,
-          game_id=game.id, body=render("abandoned", game=game, title=title, seat=seat, misses=misses,
-                                       meanwhile=meanwhile))
-    tell_everyone(session, settings, game, now, [
-        f"{title} declared abandoned: it missed {misses} deadlines in a row; {meanwhile}. Anyone not playing in "
-        f"{game.name} may take it over: TAKEOVER {seat}@{game.name} password"])
+    seats = host.seats(session, game)
+    left: list[tuple[str, str, int]] = []
+    for seat, misses in gone:
+        player = seats[seat]
+        assert player.address is not None
+        left.append((seat, player.address, misses))
+        host.left_seat(game, player)
+        player.resigned = True
+        game.settings = {**game.settings, "open": sorted({*game.settings.get("open", []), seat}),
+                         "abandoned": {**game.settings.get("abandoned", {}), seat: player.address}}
+        records.keep(session, game, seat, player.address, "abandoned", now, row.name, row.id)
+        title = kind.seat_title(seat)
+        host.record(game, f"{title} declared abandoned: it missed the deadline of {row.name}" if misses == 1 else
+                    f"{title} declared abandoned: it missed {misses} deadlines in a row, up to that of {row.name}")
+    session.flush()
+    news = []
+    for seat, address, misses in left:
+        title, meanwhile = kind.seat_title(seat), kind.abandoned(session, game, seat)
+        queue(session, settings, to=address, subject=f"{game.name}: {title} declared abandoned", kind="notice",
+              now=now, game_id=game.id, body=render("abandoned", game=game, title=title, seat=seat, misses=misses,
+                                                    phase=row.name, meanwhile=meanwhile))
+        news.append(f"{title} declared abandoned: it missed the deadline of {row.name}; {meanwhile}. Anyone not "
+                    f"playing in {game.name} may take it over: TAKEOVER {seat}@{game.name} password" if misses == 1 else
+                    f"{title} declared abandoned: it missed {misses} deadlines in a row, up to that of {row.name}; "
+                    f"{meanwhile}. Anyone not playing in {game.name} may take it over: TAKEOVER {seat}@{game.name} "
+                    "password")
+    titles = [kind.seat_title(seat) for seat, _, _ in left]
+    named = titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"
+    tell_everyone(session, settings, game, now, news,
+                  subject=f"{named} declared abandoned" if len(named) <= 120 else f"{len(titles)} seats declared "
+                  "abandoned")
 
 
-def tell_everyone(session: Session, settings: Settings, game: Game, now: datetime, news: list[str]) -> None:
-    """Mail ``news`` to every player of the game, its game master and its observers: what anyone
-    watching the game may know (never a player's address)."""
+def tell_everyone(session: Session, settings: Settings, game: Game, now: datetime, news: list[str],
+                  subject: str | None = None) -> None:
+    """Mail ``news`` to every player of the game, its game master and its observers, one mail each:
+    what anyone watching the game may know (never a player's address).  Its subject: ``subject``,
+    else the first news up to its colon."""
     played = {p.address for p in host.seats(session, game).values() if host.is_played(p) and p.address}
     readers = sorted(played | {game.gm_address}) + [a for a in host.observers(session, game)
                                                      if a not in played and a != game.gm_address]
-    subject = f"{game.name}: " + news[0].split(": ", 1)[0]
+    subject = f"{game.name}: " + (subject or news[0].split(": ", 1)[0])
     body = render("announcement", game=game, news=news)
     for address in readers:
         queue(session, settings, to=address, subject=subject[:200], kind="announcement", now=now, game_id=game.id,
