@@ -252,3 +252,30 @@ def test_H4_a_policy_set_after_the_phase_opened_counts_from_the_next_phase(tmp_p
     judge.later(24)
     judge.tick()
     assert record_lines(judge)[2:] == [(ALICE, "L2", "on_time"), (BOB, "L2", "missed"), (BOB, "L2", "abandoned")]
+
+
+def test_seats_abandoned_at_one_deadline_are_told_in_one_mail_a_reader(tmp_path: Path) -> None:
+    """Alice, Bob and Carol miss L1 and L2 (the policy: abandoned after 2 in a row, no extension):
+    at L2's deadline the master and the observer get one mail naming the three, each former
+    player one mail about its own seat; the counts are written as numbers of deadlines."""
+    judge = auction_judge(tmp_path)
+    judge.send(GM, "CREATE g1 gm-secret auction LOTS=6")
+    judge.send(GM, f"{MASTER}\nSET SILENCE ON\nSET SILENCE EXTENSIONS 0")
+    for player in SEATS:
+        judge.send(player.address, f"JOIN g1 {player.password} {player.name}")
+    judge.send(OBSERVER, "OBSERVE g1")
+    judge.send(GM, f"{MASTER}\nSTART")
+    judge.later(24)
+    judge.tick()
+    judge.new_mail()
+    judge.later(24)
+    judge.tick()
+    told = [m for m in judge.new_mail() if "declared abandoned" in m.subject]
+    assert sorted((m.to, m.subject) for m in told) == sorted([
+        (GM, "g1: Alice, Bob and Carol declared abandoned"), (OBSERVER, "g1: Alice, Bob and Carol declared abandoned"),
+        (ALICE, "g1: Alice declared abandoned"), (BOB, "g1: Bob declared abandoned"),
+        (CAROL, "g1: Carol declared abandoned")])
+    news = next(m.body for m in told if m.to == GM)
+    assert "Bob declared abandoned: it missed 2 deadlines in a row, up to that of L2; until a new player" in news
+    assert "You have not acted in 2 phases of g1 in a row, up to L2, so the judge" in next(
+        m.body for m in told if m.to == BOB).replace("\n", " ")
