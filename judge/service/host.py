@@ -533,8 +533,10 @@ def deadline_passed(game: Game, now: datetime) -> bool:
 def send_notices(session: Session, game: Game, settings: Settings, now: datetime) -> list[str]:
     """Remind the seats still to act (within ``reminder`` hours of the deadline, and each day
     before it where the game's policy says so: `judge.service.silence`), or tell them they are
-    late (after it, during the grace period); each kind of notice once per phase, and each seat
-    alone: one mail to each, naming nobody else."""
+    late (after it, during the grace period), saying what happens next as the policy makes it
+    (rulings H3: an automatic extension left is named); each kind of notice once per phase, and
+    each seat alone: one mail to each, naming nobody else.  With the late alerts, a kind that
+    `confirms_letters` confirms each part received to its seat alone (M59, M66)."""
     row = current_phase(session, game)
     if row is None or game.state != GameState.ACTIVE or game.deadline is None:
         return []
@@ -554,14 +556,25 @@ def send_notices(session: Session, game: Game, settings: Settings, now: datetime
     game_kind = kind_of(session, game)
     seat = seats(session, game)
     told = []
-    until = game.deadline + timedelta(hours=duration(game, "grace"))
-    for name in game_kind.waiting(session, game):
+    grace = timedelta(hours=duration(game, "grace"))
+    until = game.deadline + grace
+    policy = silence.extension_left(game, row) if which == "late" else None
+    extended = silence.extended_to(policy, game.deadline, grace) if policy is not None else None
+    waiting = game_kind.waiting(session, game)
+    for name in waiting:
         player = seat[name]
         assert player.address is not None
-        body = game_kind.notice(session, game, row, name, which, until)
+        body = game_kind.notice(session, game, row, name, which, until, extended)
         queue(session, settings, to=player.address, subject=f"{game.name} {row.name} {which}", body=body, kind=which,
               now=now, game_id=game.id)
         told.append(name)
+    if which == "late" and game_kind.confirms_letters:  # M59: each letter in confirmed, to its seat alone
+        for name, player in seat.items():
+            if name in waiting or not is_played(player) or player.address is None or (
+                    body := game_kind.notice(session, game, row, name, "received", until, extended)) == "":
+                continue
+            queue(session, settings, to=player.address, subject=f"{game.name} {row.name} received", body=body,
+                  kind="notice", now=now, game_id=game.id)
     return told
 
 

@@ -152,6 +152,20 @@ def extensions(row: PhaseRow) -> list[tuple[datetime, datetime]]:
     return found
 
 
+def extended_to(policy: Policy, deadline: datetime, grace: timedelta) -> datetime:
+    """The deadline an automatic extension of ``deadline`` gives, the clock running on time: the
+    extension's length after it, or after the grace period if that is longer (it is granted once
+    the grace has passed).  What a late alert promises (rulings H3)."""
+    length = timedelta(hours=policy.extension)
+    return deadline + length if length > grace else deadline + grace + length
+
+
+def extension_left(game: Game, row: PhaseRow) -> Policy | None:
+    """The game's policy if it grants the phase of ``row`` another automatic extension, else None."""
+    policy = policy_of(game)
+    return policy if policy is not None and len(extensions(row)) < policy.extensions else None
+
+
 def extension_mark(before: datetime, after: datetime) -> str:
     return f"extended@{before.isoformat()}>{after.isoformat()}"
 

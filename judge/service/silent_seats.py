@@ -29,7 +29,7 @@ tells everyone who is late, as njudge does.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -181,30 +181,55 @@ def _outcomes(session: Session, game: Game, row: PhaseRow, now: datetime) -> lis
 
 def extend(session: Session, game: Game, settings: Settings, now: datetime) -> str | None:
     """At the deadline and grace: extend the deadline by the policy's ``extension`` hours if a
-    played seat has still not acted and the phase has extensions left, telling everyone (observers
-    too) who is late; what the log says of it, or None (the phase is processed)."""
-    policy = silence.policy_of(game)
+    played seat has still not acted and the phase has extensions left, and tell everyone (observers
+    too); what the log says of it, or None (the phase is processed).  Who is late is told as the
+    game's own STATUS tells who has acted (rulings H2): in a kind whose public facts list the
+    seats still to act (`judge.web.public.GameFacts.waiting`: Payola's), everyone is told which
+    seats; elsewhere (Exchange, Machiavelli, Pirates' Proposal, a blind game) the players and
+    observers are told only that a seat is late, each late seat is told privately, and the game
+    master is told which, as is the game's story only in the first case."""
     row = host.current_phase(session, game)
-    if policy is None or not policy.extensions or row is None or game.deadline is None:
-        return None
-    granted = len(silence.extensions(row)) + 1
-    if granted > policy.extensions:
+    policy = silence.extension_left(game, row) if row is not None else None
+    if policy is None or row is None or game.deadline is None:
         return None
     kind = kind_of(session, game)
     seat = host.seats(session, game)
     late = [name for name in kind.waiting(session, game) if host.is_played(seat.get(name))]
     if not late:
         return None
-    before, length = game.deadline, timedelta(hours=policy.extension)
-    after = before + length if before + length > now else now + length
+    granted = len(silence.extensions(row)) + 1
+    grace = timedelta(hours=host.duration(game, "grace"))
+    before = game.deadline
+    after = silence.extended_to(policy, before, grace)
+    if after <= now:  # the judge ran late: a whole extension from now
+        after = now + timedelta(hours=policy.extension)
     game.deadline = after
     row.notices = [*(row.notices or []), silence.extension_mark(before, after), silence.daily_mark(now)]
     names = ", ".join(kind.seat_title(name) for name in late)
     verb = "has" if len(late) == 1 else "have"
-    tell_everyone(session, settings, game, now, [
-        f"{row.name} extended: {names} {verb} not acted yet, so the deadline of {row.name} is extended by "
-        f"{duration(policy.extension)} to {when(after)} (automatic extension {granted} of {policy.extensions})"])
-    host.record(game, f"deadline extended to {when(after)}: {names} late")
+    how = (f"by {duration(policy.extension)} to {when(after)} (automatic extension {granted} of "
+           f"{policy.extensions})")
+    named = f"{row.name} extended: {names} {verb} not acted yet, so the deadline of {row.name} is extended {how}"
+    if set(late) <= set(kind.facts(session, game).waiting):  # the kind shows who has acted: no secret
+        tell_everyone(session, settings, game, now, [named])
+        host.record(game, f"deadline extended to {when(after)}: {names} late")
+    else:
+        addresses = {address for name in late if (address := seat[name].address) is not None}
+        tell_everyone(session, settings, game, now, [
+            f"{row.name} extended: not every {kind.seat_word} has acted yet, so the deadline of {row.name} is "
+            f"extended {how}; only the game master is told which"], master=[named], but=addresses)
+        again = silence.extension_left(game, row)
+        for name in late:
+            title, address = kind.seat_title(name), seat[name].address
+            assert address is not None
+            then = (f"Without a mail from you by {when(after + grace)}, it is extended again, to "
+                    f"{when(silence.extended_to(again, after, grace))}." if again is not None else
+                    f"Without a mail from you, it is carried out at {when(after + grace)} at the latest.")
+            queue(session, settings, to=address, subject=f"{game.name}: {row.name} extended", kind="notice", now=now,
+                  game_id=game.id, body=render("announcement", game=game, news=[
+                      f"{row.name} extended: you ({title}) have not acted yet, so the deadline of {row.name} is "
+                      f"extended {how}. {then}"]))
+        host.record(game, f"deadline extended to {when(after)}: not every {kind.seat_word} had acted")
     return f"{game.name} {row.name} extended to {after:%Y-%m-%d %H:%M} UTC: {names} late"
 
 
@@ -250,18 +275,22 @@ def abandon(session: Session, game: Game, settings: Settings, now: datetime, gon
 
 
 def tell_everyone(session: Session, settings: Settings, game: Game, now: datetime, news: list[str],
-                  subject: str | None = None) -> None:
+                  subject: str | None = None, master: list[str] | None = None, but: Collection[str] = ()) -> None:
     """Mail ``news`` to every player of the game, its game master and its observers, one mail each:
-    what anyone watching the game may know (never a player's address).  Its subject: ``subject``,
-    else the first news up to its colon."""
+    what anyone watching the game may know (never a player's address); the game master ``master``
+    instead, if given; nothing to the addresses ``but`` (told otherwise).  Its subject:
+    ``subject``, else the first news up to its colon."""
     played = {p.address for p in host.seats(session, game).values() if host.is_played(p) and p.address}
     readers = sorted(played | {game.gm_address}) + [a for a in host.observers(session, game)
                                                      if a not in played and a != game.gm_address]
     subject = f"{game.name}: " + (subject or news[0].split(": ", 1)[0])
     body = render("announcement", game=game, news=news)
+    to_master = render("announcement", game=game, news=master) if master is not None else body
     for address in readers:
+        if address in but:
+            continue
         queue(session, settings, to=address, subject=subject[:200], kind="announcement", now=now, game_id=game.id,
-              body=body)
+              body=to_master if address == game.gm_address else body)
 
 
 def lines(session: Session, game: Game) -> list[str]:

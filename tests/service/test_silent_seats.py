@@ -279,3 +279,68 @@ def test_seats_abandoned_at_one_deadline_are_told_in_one_mail_a_reader(tmp_path:
     assert "Bob declared abandoned: it missed 2 deadlines in a row, up to that of L2; until a new player" in news
     assert "You have not acted in 2 phases of g1 in a row, up to L2, so the judge" in next(
         m.body for m in told if m.to == BOB).replace("\n", " ")
+
+
+NAMES_WHO_ACTED = {"payola"}
+"""The kinds whose STATUS shows players who has acted (Payola, ruling 15): only their extensions
+name the late seat to players and observers (rulings H2)."""
+
+
+def late_first_seat(tmp_path: Path, kind: Kind, grace: bool = False) -> Judge:
+    """``kind``'s game, Olga observing, the standard policy (one extension of 24 hours), and (with
+    ``grace``) an hour's grace; every seat but the first sends its part of the first phase."""
+    judge = kind.begin(Judge(tmp_path))
+    judge.send(OBSERVER, f"OBSERVE {kind.game}")
+    kind.as_master(judge, "SET SILENCE ON", *(["SET GRACE 1"] if grace else []))
+    for seat, line in list(enumerate(kind.sent))[1:]:
+        if line:
+            kind.send(judge, seat, line)
+    judge.new_mail()
+    return judge
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+def test_H2_an_extension_names_the_late_seat_to_players_and_observers_only_where_status_shows_who_acted(
+        tmp_path: Path, kind: Kind) -> None:
+    """At the deadline the first seat has not acted, and the phase is extended by a day.  In Payola
+    every player and observer is told which seat is late; in Exchange, Machiavelli and Pirates'
+    Proposal they are told only that one is, the late seat is told privately, and the game master
+    is told which; the game's story (SUMMARY, which anyone may ask) names none."""
+    judge = late_first_seat(tmp_path, kind)
+    judge.later(kind.hours)
+    assert judge.tick()[0].startswith(f"{kind.game} {kind.first} extended to")
+    mails = [m for m in judge.new_mail() if "extended" in m.subject]
+    late = kind.seats[0]
+    told = {m.to: m.body for m in mails}
+    assert set(told) == {GM, OBSERVER, *(seat.address for seat in kind.seats)}
+    assert late.title in told[GM]
+    waiting = [seat.title for seat in kind.seats if not kind.sent[kind.seats.index(seat)]] or [late.title]
+    for reader in (OBSERVER, *(seat.address for seat in kind.seats if seat.title not in waiting)):
+        assert (late.title in told[reader]) == (kind.name in NAMES_WHO_ACTED), (reader, told[reader])
+    assert (f"you ({late.title}) have not acted" if kind.name not in NAMES_WHO_ACTED
+            else f"{late.title} has not acted") in told[late.address]
+    judge.send(CAROL, f"SUMMARY {kind.game}")
+    story = judge.last_to(CAROL).body + "".join(
+        str(part.get_content()) for part in judge.last_to(CAROL).message.iter_attachments())
+    assert "deadline extended" in story and (f"{late.title} late" in story) == (kind.name in NAMES_WHO_ACTED)
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+def test_H3_the_late_alert_names_the_time_the_phase_is_extended_to_not_one_the_judge_will_not_keep(
+        tmp_path: Path, kind: Kind) -> None:
+    """An hour's grace and one extension of 24 hours left: at the deadline the late seat is told that
+    without a mail by the end of the grace the phase is extended to the deadline's time a day
+    later, and nothing about a time at which the phase would be carried out."""
+    judge = late_first_seat(tmp_path, kind, grace=True)
+    state_now = game_row(judge, kind.game)
+    deadline = state_now[2]
+    assert deadline is not None
+    judge.now = deadline
+    judge.tick()
+    alert = next(m for m in judge.new_mail() if m.to == kind.seats[0].address and m.subject.endswith(" late"))
+    text = alert.body.replace("\n", " ")
+    grace_end, extended = deadline + timedelta(hours=1), deadline + timedelta(hours=24)
+    assert f"{grace_end:%Y-%m-%d %H:%M} UTC" in text and f"extended to {extended:%Y-%m-%d %H:%M} UTC" in text, text
+    assert "at the latest" not in text, text
+    judge.now = grace_end
+    assert judge.tick()[0].startswith(f"{kind.game} {kind.first} extended to {extended:%Y-%m-%d %H:%M} UTC: ")

@@ -242,8 +242,11 @@ class MachiavelliPhases(Phases):
     def label(self, phase: str) -> str:
         return lifecycle.label(phase)
 
-    def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
-        return lifecycle.notice(game, row, seat, which, until)
+    confirms_letters = True  # M59: at the deadline each letter received is confirmed, to its country alone (M66)
+
+    def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime,
+               extended: datetime | None = None) -> str:
+        return lifecycle.notice(session, game, row, seat, which, until, extended)
 
 
 class MachiavelliCommands(Commands):
