@@ -344,3 +344,27 @@ def test_H3_the_late_alert_names_the_time_the_phase_is_extended_to_not_one_the_j
     assert "at the latest" not in text, text
     judge.now = grace_end
     assert judge.tick()[0].startswith(f"{kind.game} {kind.first} extended to {extended:%Y-%m-%d %H:%M} UTC: ")
+
+
+@pytest.mark.parametrize("anonymous", [False, True], ids=["named", "anonymous"])
+@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+def test_M63_the_end_mail_names_the_players_addresses_only_to_the_games_own_players_and_master(
+        tmp_path: Path, kind: Kind, anonymous: bool) -> None:
+    """The game master ends the game: the end mail names each seat's player by address to the
+    master, to the players unless the game is ANONYMOUS, and never to an observer (M63, in every
+    kind, as WHOGAME shows them while the game runs)."""
+    judge = kind.begin(Judge(tmp_path))
+    judge.send(OBSERVER, f"OBSERVE {kind.game}")
+    if anonymous:
+        with judge.db.transaction() as session:
+            game = session.scalars(select(Game).where(Game.name == kind.game)).one()
+            game.options = [*game.options, "ANONYMOUS"]
+    judge.new_mail()
+    judge.terminate(GM, kind.master)
+    ends = {m.to: m.body for m in judge.new_mail() if m.subject == f"{kind.game} has ended"}
+    addresses = {seat.address for seat in kind.seats}
+    assert set(ends) == {GM, OBSERVER, *addresses}
+    for reader, body in ends.items():
+        named = {address for address in addresses if address in body}
+        expected = addresses if reader == GM or (reader in addresses and not anonymous) else set()
+        assert named == expected, (reader, body)
