@@ -116,12 +116,13 @@ def close(session: Session, game: Game, settings: Settings, now: datetime, *, ca
 
 
 def end(session: Session, game: Game, settings: Settings, now: datetime, result: str, winner: str | None = None,
-        *, preface: str | None = None, deserted: bool = False) -> None:
+        *, preface: str | None = None, deserted: bool = False) -> Publication | None:
     """The game is over (its last phase closed, a vote of its players, TERMINATE, or nobody playing
     it: ``deserted``, rulings H1): its result and winner kept, its story told, and everything its
     rules kept secret published to everyone who played, its master and its observers
     (`publish`), once it has started.  A deserted game has no winner and counts as a game
-    finished on nobody's record (`records.finished`)."""
+    finished on nobody's record (`records.finished`).  Returns what was published (None: the
+    game had not started)."""
     started = game.phase is not None
     move(game, Event.END)
     game.deadline = None
@@ -129,21 +130,24 @@ def end(session: Session, game: Game, settings: Settings, now: datetime, result:
     game.settings = {key: value for key, value in game.settings.items() if key not in (ROLLBACK, silent_seats.UNPLAYED)
                      } | {"result": result} | ({silent_seats.DESERTED: True} if deserted else {})
     host.record(game, result)
-    if started:
-        if not deserted:
-            records.finished(session, game, now)
-        publish(session, game, settings, now, subject=f"{game.name} has ended", headline=f"has ended: {result}",
-                publication=kind_of(session, game).publication(session, game), preface=preface)
+    if not started:
+        return None
+    if not deserted:
+        records.finished(session, game, now)
+    publication = kind_of(session, game).publication(session, game)
+    publish(session, game, settings, now, subject=f"{game.name} has ended", headline=f"has ended: {result}",
+            publication=publication, preface=preface)
+    return publication
 
 
-def terminate(session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
+def terminate(session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> Publication | None:
     """TERMINATE: the kind closes what is open (`Phases.terminated`), then the game ends, nobody
-    winning."""
+    winning; what its end published (None: it had not started)."""
     if game.state == GameState.FINISHED:
         raise GameError("the game has already ended", "GAME_ENDED")
     if game.phase is not None:
         kind_of(session, game).terminated(session, game, now)
-    end(session, game, settings, now, reason)
+    return end(session, game, settings, now, reason)
 
 
 def publish(session: Session, game: Game, settings: Settings, now: datetime, *, subject: str, headline: str,
