@@ -6,9 +6,12 @@ every game did before) reminds the seats still to act each day before the deadli
 deadline's time of day (`daily_due`: the reminders are the kind's, `judge.service.host.send_notices`),
 as well as ``reminder`` hours before it.  At the deadline and grace, a phase in which a played seat
 has still not acted is extended by ``extension`` hours, at most ``extensions`` times, and
-everyone is told who is late (njudge's way); then it is processed.  A seat that misses
-``abandon`` deadlines in a row is declared abandoned and opened for takeover
-(`judge.service.silent_seats`).
+everyone is told (who is late only where the game shows who has acted, rulings H2); then it is
+processed.  A seat that misses ``abandon`` deadlines in a row is declared abandoned and opened
+for takeover (`judge.service.silent_seats`).  What counts towards it, and on a player's record,
+is the judge's (rulings H4): a phase whose deadline came under 24 hours after it opened counts
+for nobody (`judged`), and a miss counts towards abandonment only in a phase opened once the
+policy stood (`policy_since`: the moment it was set is kept with it, ``since``).
 
 The marks live in the phase row's ``notices`` beside the reminder and the late notice, so that a
 ROLLBACK, which clears them, forgets them too: ``daily@<moment>`` for each daily reminder sent
@@ -22,6 +25,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 
+from judge.service.templates import duration
 from judge.store.models import Game, PhaseRow
 
 DAY = timedelta(days=1)
@@ -47,12 +51,14 @@ class Policy:
                  else "the seats still to act are reminded once before the deadline"]
         if self.extensions:
             times = "once" if self.extensions == 1 else f"up to {self.extensions} times"
-            parts.append(f"a deadline a played seat misses is extended {times} by {self.extension:g} hours, "
-                         "everyone told who is late")
+            parts.append(f"a deadline a played seat misses is extended {times} by {duration(self.extension)}, "
+                         "everyone told (which seat is late only where STATUS shows who has acted)")
         else:
             parts.append("a deadline is not extended for a late seat")
-        parts.append(f"a seat that misses {self.abandon} deadlines in a row is declared abandoned and opened for "
-                     "TAKEOVER" if self.abandon else "no seat is declared abandoned")
+        parts.append("no seat is declared abandoned" if not self.abandon else
+                     "a seat that misses a deadline is declared abandoned and opened for TAKEOVER" if self.abandon == 1
+                     else f"a seat that misses {self.abandon} deadlines in a row is declared abandoned and opened for "
+                     "TAKEOVER")
         return "; ".join(parts)
 
 

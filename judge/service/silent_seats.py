@@ -24,7 +24,16 @@ there gives its players a ``finished`` line.
 
 Before that, when the deadline and grace have passed and a played seat has still not acted, the
 clock extends the deadline (`extend`) instead of processing, as often as the policy allows, and
-tells everyone who is late, as njudge does.
+tells everyone, as njudge does; who is late, only as the game's own STATUS would (rulings H2).
+
+A game nobody plays ends (rulings H1).  When a phase has closed and no seat has a player (each
+vacant, a dummy, or out of the game: `host.nobody_plays`), the phase it opened is marked
+(`desertion`; such a phase does not close early, `host.closes_early`); if nobody takes a seat
+over during the whole of it, it is carried out at its deadline, its results saying they are the
+last, and the game ends as deserted (`deserted`, `judge.service.course.close`): no winner, no
+ranking, no ``finished`` line on anyone's record, the end publication to everyone who played,
+the master and the observers.  Where no seat can ever have a player again (every seat
+`Lobby.no_new_player`: Machiavelli's eliminated countries) it ends at once.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from judge.service import records
+from judge.service import records, silence
 from judge.service.kinds import kind_of
 from judge.store.models import Game, PlayerRecord
 from judge.web.pages import web_root
@@ -37,7 +37,7 @@ def test_status_says_the_policy_to_the_game_master_and_the_players(tmp_path: Pat
     judge = silent_bob(tmp_path, "SET SILENCE ON\nSET SILENCE EXTENSIONS 2\nSET SILENCE ABANDON 3\nSTATUS")
     assert judge.outcome_of("SET SILENCE EXTENSIONS 2") == ("ok", None)
     said = ("silent seats: the seats still to act are reminded each day before the deadline; a deadline a played "
-            "seat misses is extended up to 2 times by 24 hours")
+            "seat misses is extended up to 2 times by 1 day")
     assert said in judge.last_to(GM).body.replace("\n  ", " ")
     assert "a seat that misses 3 deadlines in a row is declared abandoned" in send(judge, "Bob", "STATUS").body
     news = [m for m in judge.new_mail() if m.subject.startswith("g1: the game master set how silent seats")]
@@ -368,3 +368,11 @@ def test_M63_the_end_mail_names_the_players_addresses_only_to_the_games_own_play
         named = {address for address in addresses if address in body}
         expected = addresses if reader == GM or (reader in addresses and not anonymous) else set()
         assert named == expected, (reader, body)
+
+
+def test_the_policy_in_words_counts_plainly() -> None:
+    """"1 deadlines" and "1 hours" nowhere: one deadline, an hour."""
+    one = silence.Policy(extensions=1, extension=1.0, abandon=1).words()
+    assert "extended once by 1 hour," in one and "a seat that misses a deadline is declared abandoned" in one
+    two = silence.Policy(extensions=2, extension=36.0, abandon=2).words()
+    assert "up to 2 times by 1 day 12 hours" in two and "misses 2 deadlines in a row" in two
