@@ -123,3 +123,28 @@ def test_H1_a_game_every_country_of_which_is_eliminated_ends_at_once_as_deserted
     ended = {m.to: m.body for m in judge.new_mail() if m.subject == "m1 has ended"}
     assert set(ended) == {GM, *(address(country) for country in COUNTRIES)}
     assert "has ended: deserted (nobody plays in it, and no seat can be taken over again)" in ended[GM]
+
+
+def test_M62_the_resignation_notice_names_the_campaign_and_when_its_deadline_is_set(tmp_path: Path) -> None:
+    """Alice resigns Venice during the spring letter: the campaign that eliminates it unless a
+    substitute comes is SP1454C, whose deadline is set when SP1454A (due Thursday 2026-01-08
+    12:00) is carried out; everyone is told so, and Alice's answer says it too."""
+    judge = two_countries(tmp_path)
+    judge.send(ALICE, "SIGNON Venice@m1 alice-pw\nRESIGN")
+    said = ("unless a substitute leader takes Venice over before Spring 1454's campaign (SP1454C) is carried out, at "
+            "the deadline it gets when the spring letter (SP1454A, due 2026-01-08 12:00 UTC) is carried out, it is "
+            "eliminated then (18.3, 4.3, M62)")
+    assert said in judge.answer("RESIGN").message
+    news = {m.to: m.body.replace("\n", " ") for m in judge.new_mail() if m.to != ALICE}
+    assert ("Venice has no leader: unless a substitute takes it over (TAKEOVER Venice@m1 password) before Spring "
+            "1454's campaign (SP1454C) is carried out, at the deadline it gets when the spring letter (SP1454A, due "
+            "2026-01-08 12:00 UTC) is carried out, Venice is eliminated then") in news[OBSERVER]
+
+
+def test_M62_the_resignation_notice_names_the_campaigns_deadline_once_it_is_open(tmp_path: Path) -> None:
+    judge = two_countries(tmp_path)
+    judge.send(ALICE, "SIGNON Venice@m1 alice-pw\npay A ven")
+    judge.send(BOB, "SIGNON Milan@m1 bob-pw\npay A mil")  # SP1454A closes at once: SP1454C due 96 hours on
+    judge.send(ALICE, "SIGNON Venice@m1 alice-pw\nRESIGN")
+    assert ("before Spring 1454's campaign (SP1454C) is carried out, at its deadline, 2026-01-09 12:00 UTC, it is "
+            "eliminated then") in judge.answer("RESIGN").message
