@@ -6,7 +6,12 @@ once complete, or processed again by ROLLFORWARD) closes inside `closing`: it re
 kind closes the phase, which played seats were due to act and whether they did by the deadline
 (`_outcomes`), and once the kind has closed it writes their lines in the players' records
 (`judge.service.records`) and applies the game's policy (`judge.service.silence`): a seat whose
-player has missed ``abandon`` deadlines in a row is declared abandoned (`abandon`).
+player has missed ``abandon`` deadlines in a row is declared abandoned (`abandon`).  Its player
+leaves it (as by RESIGN, but told why, alone), it opens for TAKEOVER by anyone not already
+playing in the game, everyone else (observers too) is told, one mail a reader for all the seats
+abandoned at one deadline, and its kind says what its orders are meanwhile (its rules for a seat
+that sends nothing: `judge.service.kinds.Lobby.abandoned`).  A game that ends there gives its
+players a ``finished`` line.
 
 A game master's settings cannot mark a player's judge-wide record (rulings H4).  A phase whose
 deadline, as the game master set it (before the judge's automatic extensions), came less than
@@ -16,11 +21,7 @@ only in a phase opened once the game's policy stood as it is (`silence.policy_si
 set in the mail that starts the game stands from the first phase).  The seat is then declared
 abandoned in the game exactly when its record gets the ``abandoned`` line: the game and the
 record never disagree, and in a game too fast to count the game master handles a silent player
-(DUMMY, REPLACE, SET OPENING).  Its player
-leaves it (as by RESIGN, but told why), it opens for TAKEOVER by anyone not already playing in the
-game, everyone (observers too) is told, and its kind says what its orders are meanwhile (its
-rules for a seat that sends nothing: `judge.service.kinds.Lobby.abandoned`).  A game that ends
-there gives its players a ``finished`` line.
+(DUMMY, REPLACE, SET OPENING).
 
 Before that, when the deadline and grace have passed and a played seat has still not acted, the
 clock extends the deadline (`extend`) instead of processing, as often as the policy allows, and
@@ -223,7 +224,7 @@ def extend(session: Session, game: Game, settings: Settings, now: datetime) -> s
         tell_everyone(session, settings, game, now, [named])
         host.record(game, f"deadline extended to {when(after)}: {names} late")
     else:
-        addresses = {address for name in late if (address := seat[name].address) is not None}
+        addresses = {address for name in late if (address := seat[name].address) not in (None, game.gm_address)}
         tell_everyone(session, settings, game, now, [
             f"{row.name} extended: not every {kind.seat_word} has acted yet, so the deadline of {row.name} is "
             f"extended {how}; only the game master is told which"], master=[named], but=addresses)
