@@ -99,43 +99,58 @@ def close(session: Session, game: Game, settings: Settings, now: datetime, *, ca
         notes.append(f"These results replace the earlier results of {marks.phase}{sent}: the game master rolled the "
                      f"game back to {marks.phase}, and it has been processed again.")
     game.settings = {key: value for key, value in game.settings.items() if key != ROLLBACK}
+    last = silent_seats.deserted(session, game)  # H1: nobody came during the whole phase, the game's last
+    if last is not None:
+        notes.append(last.note)
     closing = Closing(cause, tuple(notes), again=marks is not None)
     with silent_seats.closing(session, game, settings, now):  # each seat's record of the phase; silent seats
         change = kind_of(session, game).process(session, game, settings, now, closing)
         if change.next_phase is None:
             end(session, game, settings, now, change.result or "the game has ended", change.winner,
                 preface=closing.preface, closed=True, drawn=change.drawn)
+    if change.next_phase is not None and (result := last.result if last is not None else
+                                          silent_seats.desertion(session, game, change.phase)):
+        end(session, game, settings, now, result, deserted=True)  # H1
+        return PhaseChange(change.phase, None, None, result)
     return change
 
 
 def end(session: Session, game: Game, settings: Settings, now: datetime, result: str, winner: str | None = None,
-        *, preface: str | None = None, closed: bool = False, drawn: Sequence[str] = ()) -> None:
-    """The game is over (its last phase closed: ``closed``; a vote of its players, TERMINATE): its
-    result, its winner and who shared its draw (``drawn``, kept in its settings for its record and
-    the hall of fame) kept, its story told, its players' records told it finished if it counts
-    (`records.finished`), and everything its rules kept secret published to everyone who played,
-    its master and its observers (`publish`), once it has started."""
+        *, preface: str | None = None, closed: bool = False, drawn: Sequence[str] = (),
+        deserted: bool = False) -> Publication | None:
+    """The game is over (its last phase closed: ``closed``; a vote of its players, TERMINATE; or
+    nobody playing it: ``deserted``, ruling H1): its result, its winner and who shared its draw
+    (``drawn``, kept in its settings for its record and the hall of fame) kept, its story told, its
+    players' records told it finished if it counts (`records.finished`; a deserted game counts on
+    nobody's record), and everything its rules kept secret published to everyone who played, its
+    master and its observers (`publish`), once it has started.  Returns what was published (None:
+    the game had not started)."""
     started = game.phase is not None
     move(game, Event.END)
     game.deadline = None
     game.winner = winner
-    game.settings = {key: value for key, value in game.settings.items() if key != ROLLBACK} | {"result": result} | (
-        {"drawn": list(drawn)} if drawn else {})
+    game.settings = {key: value for key, value in game.settings.items() if key not in (ROLLBACK, silent_seats.UNPLAYED)
+                     } | {"result": result} | ({"drawn": list(drawn)} if drawn else {}) | (
+                         {silent_seats.DESERTED: True} if deserted else {})
     host.record(game, result)
-    if started:
+    if not started:
+        return None
+    if not deserted:
         records.finished(session, game, now, closed=closed)
-        publish(session, game, settings, now, subject=f"{game.name} has ended", headline=f"has ended: {result}",
-                publication=kind_of(session, game).publication(session, game), preface=preface)
+    publication = kind_of(session, game).publication(session, game)
+    publish(session, game, settings, now, subject=f"{game.name} has ended", headline=f"has ended: {result}",
+            publication=publication, preface=preface)
+    return publication
 
 
-def terminate(session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> None:
+def terminate(session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> Publication | None:
     """TERMINATE: the kind closes what is open (`Phases.terminated`), then the game ends, nobody
-    winning."""
+    winning; what its end published (None: it had not started)."""
     if game.state == GameState.FINISHED:
         raise GameError("the game has already ended", "GAME_ENDED")
     if game.phase is not None:
         kind_of(session, game).terminated(session, game, now)
-    end(session, game, settings, now, reason)
+    return end(session, game, settings, now, reason)
 
 
 def publish(session: Session, game: Game, settings: Settings, now: datetime, *, subject: str, headline: str,

@@ -428,14 +428,28 @@ def status_header(game: Game) -> str:
     return f"game {game.name}, {game.state}, phase {phase}, deadline {when(game.deadline)}"
 
 
-def seat_status(player: Player | None) -> str:
-    """A seat's player: ``played``, ``vacant`` (its player left) or ``dummy``."""
-    return "played" if is_played(player) else "vacant" if player is not None and player.address else "dummy"
+def seat_status(player: Player | None, out: bool = False) -> str:
+    """A seat's player: ``played``, ``vacant`` (its player left), ``dummy``, or ``out`` of the game
+    (``out``: nobody can play it again, `is_out`)."""
+    return "played" if is_played(player) else "out" if out else "vacant" if player is not None and player.address \
+        else "dummy"
+
+
+def is_out(game: Game, seat: str, player: Player | None) -> bool:
+    """Whether ``seat``, which nobody plays, can never have a player again (its kind says why:
+    `judge.service.kinds.Lobby.no_new_player`, Machiavelli's eliminated country, Exchange's
+    investor who resigned): it is out of the game, never offered as vacant (M65)."""
+    session = object_session(game)
+    assert session is not None, "a game read in a session"
+    return not is_played(player) and _kind(game).no_new_player(session, game, seat) is not None
 
 
 def seat_state(game: Game, seat: str, player: Player | None) -> str:
-    """A seat as the game master's STATUS and LIST show it: played, vacant (its player left) or a
-    dummy, and whether it is open for TAKEOVER."""
+    """A seat as the game master's STATUS and LIST show it: played, vacant (its player left), a
+    dummy, or out of the game (nobody can play it again, `is_out`), and whether it is open for
+    TAKEOVER."""
+    if is_out(game, seat, player):
+        return "out of the game"
     state = seat_status(player)
     if not is_played(player) and is_open(game, seat):
         state += ", open for TAKEOVER"
@@ -443,12 +457,12 @@ def seat_state(game: Game, seat: str, player: Player | None) -> str:
 
 
 def public_seat(game: Game, seat: str, player: Player | None) -> Seat:
-    """``seat`` as the public pages show it: played, vacant or a dummy, open for takeover or not;
-    once the game has finished, who played it to the end (`public_name`), unless the game is
-    ANONYMOUS, in every kind."""
-    status = seat_status(player)
+    """``seat`` as the public pages show it: played, vacant, a dummy or out of the game (`is_out`),
+    open for takeover or not; once the game has finished, who played it to the end
+    (`public_name`), unless the game is ANONYMOUS, in every kind."""
+    status = seat_status(player, is_out(game, seat, player))
     named = status == "played" and game.state == GameState.FINISHED and not rules_of(game).anonymous
-    return Seat(seat, status, status != "played" and is_open(game, seat),
+    return Seat(seat, status, status not in ("played", "out") and is_open(game, seat),
                 public_name(player.address) if named and player is not None and player.address else None)
 
 
@@ -500,12 +514,23 @@ def closes_early(session: Session, game: Game, turn: Turn | None = None, now: da
     (`judge.service.kinds.Phases.complete`: every seat that can act has sent), and no seat asks it
     to WAIT.  A WAIT holds the phase to its deadline, not through the grace period: from the
     deadline on (``now``, else the mail's time; neither: before it) a phase complete closes as
-    without it."""
+    without it.  A phase in which no seat has a player (`nobody_plays`) never closes early: a
+    newcomer may take a seat over until its deadline, and a game nobody plays does not run
+    through its phases at the clock's ticks (rulings H1)."""
     moment = now or (turn.now if turn is not None else None)
     held = moment is None or game.deadline is None or moment < game.deadline
     if held and seats_waiting(session, game):
         return False
-    return kind_of(session, game).complete(session, game, turn, now)
+    return kind_of(session, game).complete(session, game, turn, now) and not nobody_plays(session, game)
+
+
+def nobody_plays(session: Session, game: Game) -> bool:
+    """Whether no seat of the game has a player (rulings H1): each is vacant (its player left,
+    resigned or was declared abandoned), a dummy, or out of the game though its player keeps it
+    (`judge.service.kinds.Lobby.out_of_game`: Machiavelli's eliminated countries)."""
+    kind = kind_of(session, game)
+    return not any(is_played(player) and not kind.out_of_game(session, game, seat)
+                   for seat, player in seats(session, game).items())
 
 
 def is_due(session: Session, game: Game, now: datetime) -> bool:
@@ -524,8 +549,10 @@ def deadline_passed(game: Game, now: datetime) -> bool:
 def send_notices(session: Session, game: Game, settings: Settings, now: datetime) -> list[str]:
     """Remind the seats still to act (within ``reminder`` hours of the deadline, and each day
     before it where the game's policy says so: `judge.service.silence`), or tell them they are
-    late (after it, during the grace period); each kind of notice once per phase, and each seat
-    alone: one mail to each, naming nobody else."""
+    late (after it, during the grace period), saying what happens next as the policy makes it
+    (rulings H3: an automatic extension left is named); each kind of notice once per phase, and
+    each seat alone: one mail to each, naming nobody else.  With the late alerts, a kind that
+    `confirms_letters` confirms each part received to its seat alone (M59, M66)."""
     row = current_phase(session, game)
     if row is None or game.state != GameState.ACTIVE or game.deadline is None:
         return []
@@ -545,14 +572,25 @@ def send_notices(session: Session, game: Game, settings: Settings, now: datetime
     game_kind = kind_of(session, game)
     seat = seats(session, game)
     told = []
-    until = game.deadline + timedelta(hours=duration(game, "grace"))
-    for name in game_kind.waiting(session, game):
+    grace = timedelta(hours=duration(game, "grace"))
+    until = game.deadline + grace
+    policy = silence.extension_left(game, row) if which == "late" else None
+    extended = silence.extended_to(policy, game.deadline, grace) if policy is not None else None
+    waiting = game_kind.waiting(session, game)
+    for name in waiting:
         player = seat[name]
         assert player.address is not None
-        body = game_kind.notice(session, game, row, name, which, until)
+        body = game_kind.notice(session, game, row, name, which, until, extended)
         queue(session, settings, to=player.address, subject=f"{game.name} {row.name} {which}", body=body, kind=which,
               now=now, game_id=game.id)
         told.append(name)
+    if which == "late" and game_kind.confirms_letters:  # M59: each letter in confirmed, to its seat alone
+        for name, player in seat.items():
+            if name in waiting or not is_played(player) or player.address is None or (
+                    body := game_kind.notice(session, game, row, name, "received", until, extended)) == "":
+                continue
+            queue(session, settings, to=player.address, subject=f"{game.name} {row.name} received", body=body,
+                  kind="notice", now=now, game_id=game.id)
     return told
 
 

@@ -290,8 +290,20 @@ class Phases(Protocol):
         (the host adds the result and who played which seat, `judge.service.course.publish`)."""
         ...
 
-    def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
-        """The body of the reminder or late notice (``which``) to ``seat`` alone."""
+    confirms_letters: bool = False
+    """Whether, as the seats still to act are alerted at the deadline, each played seat whose part is
+    in is told so, alone (Machiavelli's confirmation of each letter received, M59, M66): `notice`
+    with ``which`` ``"received"``.  None by default."""
+
+    def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime,
+               extended: datetime | None = None) -> str:
+        """The body of the reminder, the late alert or (where the kind `confirms_letters`) the
+        confirmation (``which``: ``reminder``, ``late``, ``received``; "": none for this seat) to
+        ``seat`` alone.  ``until``: the end of the grace period after the deadline; ``extended``:
+        where the game's policy has an automatic extension left (`judge.service.silence`), the
+        deadline it gives a phase in which a played seat has still not acted at ``until``.  A late
+        alert then says that, without a mail by ``until``, the phase is extended to ``extended``,
+        and never that it is carried out at ``until`` (rulings H3)."""
         ...
 
     def label(self, phase: str) -> str:

@@ -162,19 +162,6 @@ def forget_from(session: Session, game: Game, phase_row: int) -> None:
         session.execute(delete(PlayerRecord).where(PlayerRecord.id.in_(dropped)))
 
 
-def missed_in_a_row(session: Session, game: Game, seat: str, address: str) -> int:
-    """How many of the last phases ``address`` was due to act in as ``seat`` of ``game`` it missed, in a row."""
-    whats = session.scalars(select(PlayerRecord.what).where(
-        PlayerRecord.game_id == game.id, PlayerRecord.seat == seat, PlayerRecord.address == mailbox(address),
-        PlayerRecord.what.in_(PHASE_LINES)).order_by(PlayerRecord.id.desc()))
-    count = 0
-    for what in whats:
-        if what != "missed":
-            break
-        count += 1
-    return count
-
-
 def counts(session: Session, game: Game, now: datetime, *, closed: bool) -> bool:
     """Whether ``game``, ending at ``now``, counts for its players' records and the hall of fame
     (H4): a phase was played in it (one processed before the phase it ends in, or that phase if its

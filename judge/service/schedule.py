@@ -13,7 +13,8 @@ acted) is processed by the mail that completes it, not by the clock; but one tha
 as soon as it opens (nobody has anything to do in it: `judge.games.GameKind.closes_at_next_tick`),
 or that a mail completed after changing the game's phase already, has no mail to complete it,
 so it is due at once and the next tick processes it.  If the tick finds it held after all (a
-WAIT came meanwhile), it computes the moment again (`reschedule`).
+WAIT came meanwhile), it computes the moment again (`reschedule`).  A phase in which no seat
+has a player waits for its deadline all the same (`host.nobody_plays`, rulings H1).
 
 Every flush that adds or changes a game or a phase row recomputes that game's ``next_due``
 (`_keep_next_due`, a ``before_flush`` hook on every session): a changed deadline, a RESUME, a
@@ -101,7 +102,7 @@ def reschedule(session: Session, game: Game) -> None:
     with session.no_autoflush:
         row = _current_row(session, game)
         complete = row is not None and kind_of(session, game).closes_at_next_tick(session, game, row) and (
-            not host.seats_waiting(session, game))
+            not host.seats_waiting(session, game)) and not host.nobody_plays(session, game)
         due = next_due(game, row, complete)
     if game.next_due != due:
         game.next_due = due

@@ -6,9 +6,12 @@ every game did before) reminds the seats still to act each day before the deadli
 deadline's time of day (`daily_due`: the reminders are the kind's, `judge.service.host.send_notices`),
 as well as ``reminder`` hours before it.  At the deadline and grace, a phase in which a played seat
 has still not acted is extended by ``extension`` hours, at most ``extensions`` times, and
-everyone is told who is late (njudge's way); then it is processed.  A seat that misses
-``abandon`` deadlines in a row is declared abandoned and opened for takeover
-(`judge.service.silent_seats`).
+everyone is told (who is late only where the game shows who has acted, rulings H2); then it is
+processed.  A seat that misses ``abandon`` deadlines in a row is declared abandoned and opened
+for takeover (`judge.service.silent_seats`).  What counts towards it, and on a player's record,
+is the judge's (rulings H4): a phase whose deadline came under 24 hours after it opened counts
+for nobody (`judged`), and a miss counts towards abandonment only in a phase opened once the
+policy stood (`policy_since`: the moment it was set is kept with it, ``since``).
 
 The marks live in the phase row's ``notices`` beside the reminder and the late notice, so that a
 ROLLBACK, which clears them, forgets them too: ``daily@<moment>`` for each daily reminder sent
@@ -22,6 +25,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 
+from judge.service.templates import duration
 from judge.store.models import Game, PhaseRow
 
 DAY = timedelta(days=1)
@@ -47,24 +51,55 @@ class Policy:
                  else "the seats still to act are reminded once before the deadline"]
         if self.extensions:
             times = "once" if self.extensions == 1 else f"up to {self.extensions} times"
-            parts.append(f"a deadline a played seat misses is extended {times} by {self.extension:g} hours, "
-                         "everyone told who is late")
+            parts.append(f"a deadline a played seat misses is extended {times} by {duration(self.extension)}, "
+                         "everyone told (which seat is late only where STATUS shows who has acted)")
         else:
             parts.append("a deadline is not extended for a late seat")
-        parts.append(f"a seat that misses {self.abandon} deadlines in a row is declared abandoned and opened for "
-                     "TAKEOVER" if self.abandon else "no seat is declared abandoned")
+        parts.append("no seat is declared abandoned" if not self.abandon else
+                     "a seat that misses a deadline is declared abandoned and opened for TAKEOVER" if self.abandon == 1
+                     else f"a seat that misses {self.abandon} deadlines in a row is declared abandoned and opened for "
+                     "TAKEOVER")
         return "; ".join(parts)
+
+
+SINCE = "since"
+"""The key, in the game's ``silence`` settings, of the moment its policy was last set (changed)."""
 
 
 def policy_of(game: Game) -> Policy | None:
     """The game's policy, None if it has none (``SET SILENCE OFF``: the game master handles silent seats)."""
     data = game.settings.get("silence")
-    return Policy(**data) if data else None
+    return Policy(**{key: value for key, value in data.items() if key != SINCE}) if data else None
 
 
-def set_policy(game: Game, policy: Policy | None) -> None:
+def set_policy(game: Game, policy: Policy | None, now: datetime) -> None:
+    """Set the game's policy (None: none), keeping when it was set if it changes (`judged`)."""
+    kept = game.settings.get("silence")
+    since = kept.get(SINCE) if kept and policy == policy_of(game) else now.isoformat()
     game.settings = {key: value for key, value in game.settings.items() if key != "silence"} | (
-        {"silence": asdict(policy)} if policy else {})
+        {"silence": asdict(policy) | {SINCE: since}} if policy else {})
+
+
+# -- what counts on a player's record ---------------------------------------------------------------
+
+JUDGED = timedelta(hours=24)
+"""The least time between a phase's opening and its deadline for it to count on a player's record."""
+
+
+def judged(game: Game, row: PhaseRow) -> bool:
+    """Whether the phase of ``row`` counts on its players' records (rulings H4: a game master's
+    settings cannot mark a record): its deadline as the game master set it (`on_time_by`, before
+    the judge's automatic extensions) at least `JUDGED` after it opened.  A shorter phase gives
+    no line to anyone, on time, late or missed, and so counts towards nobody's abandonment."""
+    due = on_time_by(game, row)
+    return due is not None and due - row.opened_at >= JUDGED
+
+
+def policy_since(game: Game) -> datetime:
+    """When the game's policy was last set: only the deadlines of phases opened since count towards
+    a seat's abandonment (rulings H4).  A policy kept before the judge noted it: set long ago."""
+    data = game.settings.get("silence") or {}
+    return datetime.fromisoformat(data[SINCE]) if data.get(SINCE) else datetime.min
 
 
 # -- the daily reminders ----------------------------------------------------------------------------
@@ -121,6 +156,20 @@ def extensions(row: PhaseRow) -> list[tuple[datetime, datetime]]:
             before, _, after = notice[9:].partition(">")
             found.append((datetime.fromisoformat(before), datetime.fromisoformat(after)))
     return found
+
+
+def extended_to(policy: Policy, deadline: datetime, grace: timedelta) -> datetime:
+    """The deadline an automatic extension of ``deadline`` gives, the clock running on time: the
+    extension's length after it, or after the grace period if that is longer (it is granted once
+    the grace has passed).  What a late alert promises (rulings H3)."""
+    length = timedelta(hours=policy.extension)
+    return deadline + length if length > grace else deadline + grace + length
+
+
+def extension_left(game: Game, row: PhaseRow) -> Policy | None:
+    """The game's policy if it grants the phase of ``row`` another automatic extension, else None."""
+    policy = policy_of(game)
+    return policy if policy is not None and len(extensions(row)) < policy.extensions else None
 
 
 def extension_mark(before: datetime, after: datetime) -> str:

@@ -8,7 +8,8 @@ with the game's public record (``record.json``, `judge.service.archive.public_re
 every kind alike; the head of each game's page links to both once it has ended (the ``summary``
 macro).  The hall of fame (``halloffame.html``, linked from the index) lists the finished games
 by kind, each with how it ended, its standings by its kind's rules (`Pages.standings`: Payola's
-supply centers, Machiavelli's ranking by 4.2, Exchange's % control by E35) and who played which
+supply centers, Machiavelli's ranking by 4.2, Exchange's % control by E35; none for a game that
+ended deserted, ruling H1) and who played which
 seat, as the pages name the players (`judge.service.host.public_name`, never an address), and
 then each player's placings across them: games won, drawn and played, and each place.
 
@@ -36,6 +37,7 @@ from sqlalchemy.orm import Session
 from judge.service import records
 from judge.service.archive import public_record, publication_text
 from judge.service.kinds import kind_of
+from judge.service.silent_seats import DESERTED
 from judge.service.states import GameState
 from judge.store.models import Game, PhaseRow, PlayerRecord
 from judge.web import public
@@ -97,7 +99,7 @@ def hall(session: Session, games: Sequence[Game], facts: Sequence[public.GameFac
     for game, fact in sorted(finished, key=lambda pair: (ended.get(pair[0].id) or datetime.min, pair[0].name),
                              reverse=True):
         shown = public.summary(fact)
-        standings = kind_of(session, game).standings(session, game)
+        standings = [] if game.settings.get(DESERTED) else kind_of(session, game).standings(session, game)  # H1
         place = {standing.seat: standing for standing in standings}
         anchors: dict[str, str] = {}
         for seat in fact.seats:

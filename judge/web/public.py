@@ -27,7 +27,8 @@ from judge.wording import power_title
 
 @dataclass(frozen=True)
 class Seat:
-    """A seat (a power, a player's name): ``played``, ``vacant`` (its player left) or ``dummy``;
+    """A seat (a power, a player's name): ``played``, ``vacant`` (its player left), ``dummy``, or
+    ``out`` of the game (nobody can play it again: Machiavelli's eliminated country);
     ``open`` when a newcomer may take it over.  Who holds it (``played_by``) only once the game
     has finished, as its kind names them (never an address)."""
 

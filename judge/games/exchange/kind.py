@@ -175,8 +175,9 @@ class ExchangePhases(Phases):
     def label(self, phase: str) -> str:
         return lifecycle.label(phase)
 
-    def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
-        return lifecycle.notice(session, game, row, seat, which)
+    def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime,
+               extended: datetime | None = None) -> str:
+        return lifecycle.notice(session, game, row, seat, which, until, extended)
 
 
 class ExchangeCommands(Commands):

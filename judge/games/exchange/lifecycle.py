@@ -242,13 +242,16 @@ def closes_at_next_tick(session: Session, game: Game, row: PhaseRow) -> bool:
     return not any(e.investor in played for e in expected(state))
 
 
-def notice(session: Session, game: Game, row: PhaseRow, investor: str, which: str) -> str:
-    """The reminder or late notice (``which``) to ``investor``, who owes the phase something."""
+def notice(session: Session, game: Game, row: PhaseRow, investor: str, which: str, until: datetime,
+           extended: datetime | None = None) -> str:
+    """The reminder or late notice (``which``) to ``investor``, who owes the phase something: what it
+    owes, and when the phase closes or (``extended``) is extended to without it (rulings H3)."""
     state = stored.state_of(row)
     done = submitted(state, stored.sheets(session, game, row.name))
     owed = [e.corporation for e in expected(state) if e.investor == investor and e not in done]
     return render(f"exchange/{which}", game=game, investor=investor, label=label(row.name), step=step(state).value,
-                  corporations=[mails.title(c) for c in owed if c], sheet=None in owed)
+                  corporations=[mails.title(c) for c in owed if c], sheet=None in owed, until=until,
+                  extended=extended)
 
 
 def results_mails(session: Session, game: Game) -> int:

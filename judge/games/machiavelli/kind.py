@@ -166,10 +166,13 @@ class MachiavelliLobby(Lobby):
         return None
 
     def abandoned(self, session: Session, game: Game, seat: str) -> str:
-        """18.3: a player who leaves with no substitute leader; its country plays by the defaults
-        meanwhile (17.2, M50).  What happens at the campaign's end if no substitute comes is M62's."""
-        return ("its country plays by the defaults (17.2, M50) until a substitute leader takes it over (18.3, "
-                "M62)")
+        """M65: a country declared abandoned is in M62's position, a player who left with no
+        substitute leader (18.3): it plays by the defaults (17.2, M50), and unless a substitute
+        takes it over before the campaign ends it is eliminated then (4.3), as everyone is told,
+        with the campaign and its deadline."""
+        return (f"it plays by the defaults (17.2, M50), and unless a substitute leader takes it over "
+                f"{_before_the_campaign(session, game)}, {seat} is eliminated then, its units becoming independent "
+                "(18.3, 4.3, M62)")
 
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return list(lifecycle.board_of(game).powers)
@@ -239,8 +242,11 @@ class MachiavelliPhases(Phases):
     def label(self, phase: str) -> str:
         return lifecycle.label(phase)
 
-    def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
-        return lifecycle.notice(game, row, seat, which, until)
+    confirms_letters = True  # M59: at the deadline each letter received is confirmed, to its country alone (M66)
+
+    def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime,
+               extended: datetime | None = None) -> str:
+        return lifecycle.notice(session, game, row, seat, which, until, extended)
 
 
 class MachiavelliCommands(Commands):
@@ -310,12 +316,11 @@ class MachiavelliCommands(Commands):
         if position is None or game.state not in RUNNING or seat not in living:
             return ""
         api.open_seat(game, seat)
-        campaign = f"{position.season}'s campaign ({lifecycle.campaign_phase(position)})"
+        before = _before_the_campaign(turn.session, game)
         turn.announce(f"{seat} has no leader: unless a substitute takes it over (TAKEOVER {seat}@{game.name} password) "
-                      f"before {campaign} is carried out, {seat} is eliminated then, its units becoming independent "
-                      "(18.3, 4.3, M62)", public=True)
-        return (f"; unless a substitute leader takes {seat} over before {campaign} is carried out, it is eliminated "
-                "then (18.3, 4.3, M62)")
+                      f"{before}, {seat} is eliminated then, its units becoming independent (18.3, 4.3, M62)",
+                      public=True)
+        return f"; unless a substitute leader takes {seat} over {before}, it is eliminated then (18.3, 4.3, M62)"
 
     def list_lines(self, turn: Turn, game: Game) -> list[str]:
         """The game's scenario, phase and each country's state: never who has sent a letter."""
@@ -401,3 +406,16 @@ class Machiavelli(MachiavelliLobby, MachiavelliPhases, MachiavelliCommands, Game
         else:
             demo.play(judge)
 
+
+def _before_the_campaign(session: Session, game: Game) -> str:
+    """Until when a country without a leader may still get a substitute (18.3, M62, M65), in words:
+    before the current campaign is carried out, at its deadline if it is the phase now; else (the
+    spring letter is) once the spring letter is carried out, whose deadline is named."""
+    position = lifecycle.position_now(session, game)
+    assert position is not None
+    campaign = lifecycle.campaign_phase(position)
+    if game.phase == campaign:
+        return (f"before {position.season}'s campaign ({campaign}) is carried out, at its deadline, "
+                f"{api.when(game.deadline)}")
+    return (f"before {position.season}'s campaign ({campaign}) is carried out, at the deadline it gets when the "
+            f"spring letter ({game.phase}, due {api.when(game.deadline)}) is carried out")

@@ -494,9 +494,20 @@ def ended_by(session: Session, game: Game) -> tuple[tuple[str, ...], Proposal | 
     return tuple(end["winners"]), None if agreed is None else Proposal(agreed["to"])
 
 
-def notice(game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
-    """The reminder or late notice to ``seat`` alone."""
+def notice(session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime,
+           extended: datetime | None = None) -> str:
+    """The reminder, the late alert (naming the automatic extension the phase would get,
+    ``extended``, rulings H3) or the confirmation of a letter received (``received``: M59, sent at
+    the deadline with the late alerts; "" for a country that owes no letter or has none in) to
+    ``seat`` alone."""
     board = board_of(game)
     expected = {e.player: e for e in expected_letters(board, position_of(row, board))}
     default = expected[seat].default if seat in expected else ""
-    return render(f"machiavelli/{which}", game=game, seat=seat, label=label(row.name), until=until, default=default)
+    if which == "received":
+        letter = letters_of(session, game, row.name).get(seat)
+        if seat not in expected or letter is None:
+            return ""
+        return render("machiavelli/received", game=game, seat=seat, label=label(row.name), until=until,
+                      extended=extended, received=letter.accepted_at or letter.created_at)
+    return render(f"machiavelli/{which}", game=game, seat=seat, label=label(row.name), until=until, default=default,
+                  extended=extended)

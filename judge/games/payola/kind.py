@@ -191,8 +191,9 @@ class PayolaPhases(Phases):
     def publication(self, session: Session, game: Game) -> Publication:
         return lifecycle.publication(session, game)
 
-    def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
-        return lifecycle.notice(session, game, row, seat, which, until)
+    def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime,
+               extended: datetime | None = None) -> str:
+        return lifecycle.notice(session, game, row, seat, which, until, extended)
 
     def is_between(self, phase: str) -> bool:
         return phase[-1:] in ("R", "A")

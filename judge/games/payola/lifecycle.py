@@ -293,11 +293,14 @@ def complete(session: Session, game: Game, position: Position | None = None,
     return not waiting_for(session, game, texts, position, seat)
 
 
-def notice(session: Session, game: Game, row: PhaseRow, power: str, which: str, until: datetime) -> str:
+def notice(session: Session, game: Game, row: PhaseRow, power: str, which: str, until: datetime,
+           extended: datetime | None = None) -> str:
     """The reminder or late notice (``which``) to ``power``, which has not acted in phase ``row``
-    (or, under LOYAL_UNITS, whose last offer sheet was rejected)."""
+    (or, under LOYAL_UNITS, whose last offer sheet was rejected); ``extended``: the deadline an
+    automatic extension would give the phase (rulings H3)."""
     texts = latest_texts(session, game, row.name)
-    return render(f"payola/{which}", game=game, power=power, until=until, movement=row.name.endswith("M"),
+    return render(f"payola/{which}", game=game, power=power, until=until, extended=extended,
+                  movement=row.name.endswith("M"),
                   loyal=options_of(game).loyal_units, rejected=bool(texts.get((power, "rejected"))),
                   no_offer=bool(texts.get((power, "sheet"), "").strip() and texts.get((power, NO_OFFER))))
 

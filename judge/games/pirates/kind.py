@@ -149,9 +149,10 @@ class PiratesPhases(Phases):
     def label(self, phase: str) -> str:
         return lifecycle.label(phase)
 
-    def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime) -> str:
+    def notice(self, session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime,
+               extended: datetime | None = None) -> str:
         return render(f"pirates/{which}", game=game, seat=seat, stage=row.name[0], label=lifecycle.label(row.name),
-                      until=until)
+                      until=until, extended=extended)
 
 
 class PiratesCommands(Commands):

@@ -404,9 +404,11 @@ def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
             player = seat.get(name)
             if player is None:
                 continue
+            out = host.is_out(game, name, player)  # never offered as vacant (M65)
             state = "played by " + shown.get(name, "a player") if host.is_played(player) else (
-                "vacant (its player left)" if player.address else "a dummy")
-            if not host.is_played(player) and game.state != GameState.FINISHED and host.is_open(game, name):
+                "out of the game" if out else "vacant (its player left)" if player.address else "a dummy")
+            if not host.is_played(player) and not out and game.state != GameState.FINISHED and \
+                    host.is_open(game, name):
                 state += ", open for TAKEOVER"
             lines.append(f"{kind.seat_title(name)}: {state}")
     talk.echo(text, "info", "", lines)

@@ -243,10 +243,11 @@ def terminate(talk: Conversation, text: str, command: cmd.Terminate) -> None:
         talk.echo(text, "error", "the game has already ended", code="GAME_ENDED")
         return
     if not confirmed(talk, text, "TERMINATE", command.code, "TERMINATE ends the game now and for ever and "
-                     "publishes everything it keeps secret"):
+                     "publishes what its rules keep secret until the end"):
         return
-    course.terminate(talk.session, game, talk.settings, talk.now, "the game master ended the game")
-    talk.echo(text, "ok", "game ended; everything is published to all players")
+    published = course.terminate(talk.session, game, talk.settings, talk.now, "the game master ended the game")
+    talk.echo(text, "ok", "game ended" if published is None else "game ended; its end's publication is mailed to "
+              f"everyone who played, the game master and the observers, and says: {published.intro}")
 
 
 def _duration_news(setting: str, hours: float) -> str:

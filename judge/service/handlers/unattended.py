@@ -86,7 +86,7 @@ def set_silence(talk: Conversation, text: str, command: cmd.SetSilence) -> None:
     assert game is not None
     policy = silence.policy_of(game) or silence.Policy()
     if command.setting == "off":
-        silence.set_policy(game, None)
+        silence.set_policy(game, None, talk.now)
         words = "the game master handles silent seats: the judge reminds them once and waits"
     else:
         if command.setting == "daily":
@@ -97,7 +97,7 @@ def set_silence(talk: Conversation, text: str, command: cmd.SetSilence) -> None:
             policy = replace(policy, extensions=int(command.value or 0))
         elif command.setting == "abandon":
             policy = replace(policy, abandon=int(command.value or 0))
-        silence.set_policy(game, policy)
+        silence.set_policy(game, policy, talk.now)
         words = policy.words()
     talk.echo(text, "ok", f"silent seats: {words}")
     if game.state != GameState.FORMING:

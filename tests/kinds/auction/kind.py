@@ -209,9 +209,10 @@ class Auction(api.NamedSeats, api.GameKind):
         return api.Publication("Everything that was secret is now published: every bid of every lot.", lines)
 
     def notice(self, session: Session, game: api.Game, row: api.PhaseRow, seat: str, which: str,
-               until: datetime) -> str:
+               until: datetime, extended: datetime | None = None) -> str:
         late = "The deadline has passed" if which == "late" else "The deadline is near"
-        return f"{late}: send BID n for lot {auction_of(row).lot} of {game.name} before {api.when(until)}.\n"
+        then = f" (without it then, the lot is extended to {api.when(extended)})" if extended else ""
+        return f"{late}: send BID n for lot {auction_of(row).lot} of {game.name} before {api.when(until)}{then}.\n"
 
     # -- mail ----------------------------------------------------------------------------------------
 
