@@ -331,6 +331,24 @@ class Exchange(ExchangeLobby, ExchangePhases, ExchangeCommands, GameKind):
         return [api.Standing(score.investor, score.rank, f"{float(score.control):.1f}% control")
                 for score in ranking(state)]
 
+    def check_phase(self, session: Session, game: Game, row: PhaseRow) -> None:
+        """The state the phase started from, and once processed the state it left, read as the
+        game reads them when it goes on: its board's units where they may stand on the game's map."""
+        from judge.games.exchange.core.notation import state_from_data
+
+        states: list[tuple[str, Any]] = [("position", row.position)]
+        if row.status == "processed" and row.result:
+            states.append(("result", (row.result or {}).get("state")))
+        for where, data in states:
+            try:
+                state = state_from_data(data)
+            except KeyError as exc:
+                raise ValueError(f"{where}: it lacks {exc}") from None
+            except (ValueError, TypeError, AttributeError) as exc:
+                raise ValueError(f"{where}: {exc}") from None
+            if state.game_map.name != game.variant:
+                raise ValueError(f"{where}: a board of {state.game_map.name}, not of the game's {game.variant}")
+
     def saved_game(self, session: Session, game: Game) -> dict[str, Any] | None:
         """The board phases' boards and the orders carried out (as their public results list them),
         as the ``diplomacy`` package saves a game: no stock, no money, which it has no place for."""

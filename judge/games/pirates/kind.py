@@ -242,6 +242,20 @@ class Pirates(PiratesLobby, PiratesPhases, PiratesCommands, GameKind):
     def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
         return pages.write_game(root, record, force)
 
+    def check_phase(self, session: Session, game: Game, row: PhaseRow) -> None:
+        """The match the phase started from, and once processed the match it left, read as the
+        game reads them when it goes on (its players, rooms, rounds and phase)."""
+        from judge.games.pirates.core.notation import match_from_data
+
+        matches: list[tuple[str, Any]] = [("position", row.position)]
+        if row.status == "processed" and row.result:
+            matches.append(("result", (row.result or {}).get("match")))
+        for where, data in matches:
+            try:
+                match_from_data(data)
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                raise ValueError(f"{where}: {exc}") from None
+
     def standings(self, session: Session, game: Game) -> list[api.Standing]:
         return pages.standings(session, game)
 
