@@ -145,7 +145,6 @@ def import_record(db: Database, settings: Settings, record: Any, now: datetime, 
             raise RecordError("the replay differs from the record: " + "; ".join(map(str, differences[:3])))
     with db.transaction() as session:
         game = copied(session, settings, record, now)
-        checked(session, game, record)
         again = archive.whole_record(session, settings, game)
         mine, theirs = _compared(again), _compared(record)
         if mine != theirs and (where := first_difference(theirs, mine)) is not None:
@@ -176,10 +175,13 @@ def copied(session: Session, settings: Settings, record: dict[str, Any], now: da
                         for seat in record["seats"])
         session.add_all(Observer(game_id=game.id, address=address, created_at=game.created_at)
                         for address in record["observers"])
-        session.add_all(PhaseRow(game_id=game.id, name=phase["name"], position=phase["position"],
-                                 seed=int(phase["seed"]), status=phase["status"], result=phase["result"],
-                                 notices=phase["notices"], opened_at=moment(phase["opened_at"]),
-                                 processed_at=moment(phase["processed_at"])) for phase in record["phases"])
+        session.flush()
+        phases = [PhaseRow(game_id=game.id, name=phase["name"], position=phase["position"], seed=int(phase["seed"]),
+                           status=phase["status"], result=phase["result"], notices=phase["notices"],
+                           opened_at=moment(phase["opened_at"]), processed_at=moment(phase["processed_at"]))
+                  for phase in record["phases"]]
+        checked(session, game, record, phases)  # before the phases are written: writing one reads it
+        session.add_all(phases)
         sent = [{"game_id": game.id, "phase": phase["name"], "seat": row["seat"], "kind": row["kind"],
                  "text": row["text"], "parsed": row["parsed"], "created_at": moment(row["created_at"]),
                  "accepted_at": moment(row["accepted_at"])}
@@ -197,7 +199,7 @@ def copied(session: Session, settings: Settings, record: dict[str, Any], now: da
         if isinstance(exc, RecordError):
             raise
         why = str(exc.orig) if isinstance(exc, IntegrityError) else str(exc)
-        raise RecordError(f"the record cannot be imported as it is: {type(exc).__name__} {why}") from None
+        raise RecordError(f"the record cannot be imported as it is: {type(exc).__name__} {why}") from exc
     return game
 
 
@@ -218,10 +220,11 @@ def marked(session: Session, game: Game) -> None:
     game.settings = {**game.settings, ROLLBACK: {**marks, "submission": last}}
 
 
-def checked(session: Session, game: Game, record: dict[str, Any]) -> None:
-    """What the record's kind says of the game as written: its variant and options as CREATE reads
-    them, each seat one of the game's and no more of them than it takes, each phase one it could
-    have played (`Records.check_phase`); `RecordError` naming the field."""
+def checked(session: Session, game: Game, record: dict[str, Any], phases: list[PhaseRow]) -> None:
+    """What the record's kind says of the game as written (its row and seats; its ``phases`` not
+    yet): its variant and options as CREATE reads them, each seat one of the game's and no more of
+    them than it takes, each phase one it could have played (`Records.check_phase`); `RecordError`
+    naming the field."""
     kind = kind_of(session, game)
     readings = []
     for words in ([game.variant, *game.options], list(game.options)):
@@ -254,7 +257,7 @@ def checked(session: Session, game: Game, record: dict[str, Any]) -> None:
                               f"{exc}") from None
         if found != name:
             raise RecordError(f"the record's seats[{at}].seat is {name}, where the game names it {found}")
-    for at, row in enumerate(host.all_phases(session, game)):
+    for at, row in enumerate(phases):
         try:
             kind.check_phase(session, game, row)
         except (ValueError, LookupError, TypeError, AttributeError) as exc:

@@ -333,7 +333,8 @@ class Exchange(ExchangeLobby, ExchangePhases, ExchangeCommands, GameKind):
 
     def check_phase(self, session: Session, game: Game, row: PhaseRow) -> None:
         """The state the phase started from, and once processed the state it left, read as the
-        game reads them when it goes on: its board's units where they may stand on the game's map."""
+        game reads them when it goes on: its board's units where they may stand on the game's map,
+        its investors the game's seats."""
         from judge.games.exchange.core.notation import state_from_data
 
         states: list[tuple[str, Any]] = [("position", row.position)]
@@ -348,6 +349,8 @@ class Exchange(ExchangeLobby, ExchangePhases, ExchangeCommands, GameKind):
                 raise ValueError(f"{where}: {exc}") from None
             if state.game_map.name != game.variant:
                 raise ValueError(f"{where}: a board of {state.game_map.name}, not of the game's {game.variant}")
+            if sorted(state.order) != sorted(api.seats(session, game)):
+                raise ValueError(f"{where}: its investors are {', '.join(sorted(state.order))}, not the game's seats")
 
     def saved_game(self, session: Session, game: Game) -> dict[str, Any] | None:
         """The board phases' boards and the orders carried out (as their public results list them),
