@@ -56,5 +56,5 @@ def _held(count: int, game: str) -> str:
     if count == 0:
         return f"nothing of {game} was held for you"
     if count == 1:
-        return f"the 1 mail of {game} held for you since the move follows"
-    return f"the {count} mails of {game} held for you since the move follow"
+        return f"the 1 mail of {game} held for you since the move goes out now"
+    return f"the {count} mails of {game} held for you since the move go out now"
