@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from judge import bootstrap
 from judge.bootstrap import main
 from judge.games.payola.store import LedgerRow
 from judge.service import archive, importing, record_bounds, replay
-from judge.service.archive import RecordError
+from judge.service.archive import RecordError, moment
 from judge.service.datadir import data_dir_lock
 from judge.service.kinds import kind_of
 from judge.service.reference import record_fields
@@ -448,3 +448,29 @@ def test_the_reference_gives_every_field_of_the_schema_with_its_description() ->
     assert {"game.seed", "kind", "deadline_runs[].after", "sent[].body", "judge.mta_hostname"} <= set(whole)
     assert {"seats[].played_by", "phases[].results", "publication"} <= set(public)
     assert not any("address" in path or path.startswith(("mails", "sent")) for path in public)
+
+
+def test_a_game_begun_before_the_judge_kept_its_deadline_runs_replays_as_recorded(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game begun under 0.3.0, which kept no runs of a game's deadline (schema 0026), crossed the
+    upgrade: SP1454C closed at its deadline before it (its run, and the reminders' the day before,
+    never kept), SU1454C's after it (kept).  Its replay closes SP1454C at its recorded closing, as
+    for a game that never crossed, then plays the kept runs: every phase as recorded (it said
+    "SP1454C: its processed_at differs", SP1454C closing only at the next run kept), and ``judge
+    replay`` says how it replayed the older phases."""
+    judge = played(Judge(tmp_path / "a"), MACHIAVELLI, finished=False)
+    for _ in range(8):
+        judge.later(24)
+        judge.tick()
+    record = record_of(judge, "m1")
+    upgraded = moment(record["phases"][1]["processed_at"])
+    with judge.db.transaction() as session:  # what a judge of 0.3.0 never wrote
+        dropped = session.execute(delete(DeadlineRun).where(DeadlineRun.at <= upgraded)).rowcount
+    record = record_of(judge, "m1")
+    assert dropped == 2 and len(record["deadline_runs"]) == 3
+    assert [phase["status"] for phase in record["phases"]] == ["processed", "processed", "processed", "open"]
+    assert replayed(judge, record) == []
+    saved = tmp_path / "m1.json"
+    saved.write_text(json.dumps(record))
+    assert run(capsys, "replay", str(saved), *options(judge)) == (0, f"{importing.OLDER}\nevery phase was judged as "
+                                                                       "recorded\n")
