@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import re
+import stat
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -474,3 +476,22 @@ def test_a_game_begun_before_the_judge_kept_its_deadline_runs_replays_as_recorde
     saved.write_text(json.dumps(record))
     assert run(capsys, "replay", str(saved), *options(judge)) == (0, f"{importing.OLDER}\nevery phase was judged as "
                                                                        "recorded\n")
+
+
+def test_judge_export_writes_the_whole_record_for_its_operator_alone(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """The whole record holds every address of the game and its mail: written 0600 whatever the
+    umask, as the judge's database is, even over a file that was there readable by all; the public
+    record, safe to post, with the umask's mode."""
+    judge = played(Judge(tmp_path / "a"), PAYOLA, finished=True)
+    whole, public = tmp_path / "g1.json", tmp_path / "g1-public.json"
+    whole.write_text("")
+    whole.chmod(0o644)
+    previous = os.umask(0o022)
+    try:
+        assert run(capsys, "export", "g1", "-o", str(whole), *options(judge)) == (0, "")
+        assert run(capsys, "export", "g1", "--public", "-o", str(public), *options(judge)) == (0, "")
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(whole.stat().st_mode) == 0o600 and json.loads(whole.read_text())["scope"] == "whole"
+    assert stat.S_IMODE(public.stat().st_mode) == 0o644
