@@ -459,5 +459,5 @@ def read(path: Path) -> Any:
         if size > record_bounds.MAX_RECORD_BYTES:
             raise RecordError(f"{path} is {size:,} bytes; a judge reads records of at most "
                               f"{record_bounds.MAX_RECORD_BYTES:,} bytes")
-        data = file.read(record_bounds.MAX_RECORD_BYTES + 1)  # what is there, a pipe's too, within the bound
-    return record_bounds.parse(data)
+        text = record_bounds.decoded(file.read(record_bounds.MAX_RECORD_BYTES + 1))  # the bytes dropped once read
+    return record_bounds.loads(text)

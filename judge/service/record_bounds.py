@@ -38,6 +38,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
@@ -78,14 +79,25 @@ class Huge:
 def parse(data: bytes) -> Any:
     """The JSON value of a record's bytes, read within the bounds (see the module's header);
     `RecordError` saying what is wrong."""
+    return loads(decoded(data))
+
+
+def decoded(data: bytes) -> str:
+    """A record's bytes as text: no more of them than a judge reads, and UTF-8.  (Its caller drops
+    the bytes once it has the text: `judge.service.importing.read` holds both only meanwhile.)"""
     if len(data) > MAX_RECORD_BYTES:
         raise RecordError(f"the record is {len(data):,} bytes; a judge reads records of at most "
                           f"{MAX_RECORD_BYTES:,} bytes")
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RecordError(f"the record is not UTF-8 text (byte {exc.start:,} is not UTF-8): a judge writes and reads "
                           "its records in UTF-8") from None
+
+
+def loads(text: str) -> Any:
+    """The JSON value of a record's text, its depth counted before it is parsed and its numbers
+    bounded as they are."""
     deepest = depth(text)
     if deepest > MAX_DEPTH:
         raise RecordError(f"the record is nested {deepest:,} deep; a judge's record is nested at most {MAX_DEPTH} deep")
@@ -185,10 +197,17 @@ def address(null: bool = False) -> Field:
         if value is None and null:
             return
         _typed(value, path, str, "an address" + (" or null" if null else ""))
-        if len(value) > 320 or usable_address(value) != value:
+        if len(value) > 320 or not _usable(value):
             raise _wrong(path, f"is not an address the judge could write to: {_shown(value)}")
 
     return Field(check, {"maxLength": 320})
+
+
+@lru_cache(maxsize=1024)
+def _usable(address: str) -> bool:
+    """Whether the judge could write to ``address`` as it stands (a game's few addresses recur in
+    every mail it sent: each is parsed once)."""
+    return usable_address(address) == address
 
 
 def integer(low: int, high: int | None = None) -> Field:
@@ -264,14 +283,15 @@ def kinds_json(null: bool = False) -> Field:
     return Field(check)
 
 
-_NOT_KEPT = re.compile("[\x00\ud800-\udfff]")
 _LONE = re.compile("[\ud800-\udfff]")
 
 
 def _kept(value: str, path: str, raw: bool = False) -> None:
     """A string a database keeps: no NUL (PostgreSQL keeps none in text) and no lone surrogate
-    (which is no text at all); a mail's raw bytes may hold NUL."""
-    if (found := (_LONE if raw else _NOT_KEPT).search(value)) is not None:
+    (which is no text at all, and which an ASCII string cannot hold); a mail's raw bytes may hold NUL."""
+    if not raw and "\x00" in value:
+        raise _wrong(path, "holds the character U+0000, which no judge keeps in text")
+    if not value.isascii() and (found := _LONE.search(value)) is not None:
         raise _wrong(path, f"holds the character U+{ord(found.group()):04X}, which no judge keeps in text")
 
 
