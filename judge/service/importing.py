@@ -193,14 +193,21 @@ def copied(session: Session, settings: Settings, record: dict[str, Any], now: da
         beside(session, game, record["host"])
         sent_history(session, settings, game, record["sent"], now)
         session.flush()
-        kind.restore(session, game, record["kind"])
-        session.flush()
     except (LookupError, TypeError, ValueError, AttributeError, IntegrityError) as exc:
         if isinstance(exc, RecordError):
             raise
-        why = str(exc.orig) if isinstance(exc, IntegrityError) else str(exc)
-        raise RecordError(f"the record cannot be imported as it is: {type(exc).__name__} {why}") from exc
+        raise RecordError(f"the record cannot be imported as it is: {_said(exc)}") from None
+    try:
+        kind.restore(session, game, record["kind"])
+        session.flush()
+    except (LookupError, TypeError, ValueError, AttributeError, IntegrityError) as exc:
+        raise RecordError(f"the record's kind is not what {kind.title} keeps of a game: {_said(exc)}") from None
     return game
+
+
+def _said(exc: Exception) -> str:
+    """What went wrong writing a record's rows, for the operator: the error's name and words."""
+    return f"{type(exc).__name__} {exc.orig if isinstance(exc, IntegrityError) else exc}"
 
 
 def marked(session: Session, game: Game) -> None:
@@ -351,8 +358,8 @@ def moved(session: Session, settings: Settings, game: Game, now: datetime) -> Im
         if player.address and not player.resigned and not player.dummy)]
     for player, seat, address in holders:
         if not is_confirmed(session, address):
-            ask(session, settings, game, address, seat, now, role="master" if player is None else "seat",
-                title=title(seat) if seat else None)
+            ask(session, settings, game, address, seat, now,
+                role="master" if player is None else "seat" if seat else "joined", title=title(seat) if seat else None)
             asked.append(address)
             continue
         password = secrets.token_urlsafe(9)
@@ -361,7 +368,7 @@ def moved(session: Session, settings: Settings, game: Game, now: datetime) -> Im
         else:
             player.password = hash_password(password)
         body = render("moved", game=game, seat=seat, password=password, settings=settings,
-                      title=title(seat) if seat else None, observer=False)
+                      title=title(seat) if seat else None, observer=False, joined=player is not None and not seat)
         outbox.queue(session, settings, to=address, subject=f"{game.name} has moved to this judge", body=body,
                      kind=outbox.MOVED, now=now, game_id=game.id)
         told.append(address)
@@ -370,7 +377,8 @@ def moved(session: Session, settings: Settings, game: Game, now: datetime) -> Im
             ask(session, settings, game, address, None, now, role="observer", title=None)
             asked.append(address)
             continue
-        body = render("moved", game=game, seat=None, password=None, settings=settings, title=None, observer=True)
+        body = render("moved", game=game, seat=None, password=None, settings=settings, title=None, observer=True,
+                      joined=False)
         outbox.queue(session, settings, to=address, subject=f"{game.name} has moved to this judge", body=body,
                      kind=outbox.MOVED, now=now, game_id=game.id)
         watching.append(address)
@@ -390,7 +398,7 @@ def ask(session: Session, settings: Settings, game: Game, address: str, seat: st
     outbox.queue(session, settings, to=address, subject=f"Please confirm: {game.name} has moved to this judge",
                  body=body, kind=outbox.MOVED, now=now, game_id=game.id)
     session.add(Confirmation(token=token, address=address, kind=OBSERVER if role == "observer" else SEAT,
-                             game_id=game.id, details={"seat": seat}, created_at=now))
+                             game_id=game.id, details={"role": role, "seat": seat}, created_at=now))
     session.flush()
     outbox.hold(session, address, game.id)
 

@@ -254,11 +254,11 @@ def _no_such_time(record: dict[str, Any]) -> None:
 
 @pytest.mark.database
 @pytest.mark.parametrize("tamper, reason", [
-    (_seat_nobody_has, "cannot be imported as it is: KeyError 'ATLANTIS'"),
-    (_seat_twice, "cannot be imported as it is"),
+    (_seat_nobody_has, "the record's kind is not what Payola Diplomacy keeps of a game: KeyError 'ATLANTIS'"),
+    (_seat_twice, "the record's kind is not what Payola Diplomacy keeps of a game"),
     (_phases_swapped, "differs from its record at kind.phases[0].phase"),
     (_run_after_every_mail, "the record's deadline_runs[0].after is 14, more than the record's 13 mails"),
-    (_no_such_time, "cannot be imported as it is: ValueError"),
+    (_no_such_time, "the record's kind is not what Payola Diplomacy keeps of a game: ValueError"),
 ], ids=lambda value: getattr(value, "__name__", "")[1:] or None)
 def test_a_record_that_cannot_be_copied_as_it_says_is_refused_and_leaves_nothing(
         tmp_path: Path, tamper: Any, reason: str) -> None:

@@ -22,14 +22,24 @@ def seat_confirmed(talk: Conversation, request: Confirmation, text: str) -> None
     """The seat's (or the master's) player confirmed: its password is the one it chose."""
     game = consent.game_of(talk, request)
     assert game is not None
-    seat = request.details.get("seat")
+    seat, role = request.details.get("seat"), request.details.get("role")
     kind = talk.kinds.of(game)
-    if seat is None:
+    if role == "master":
         if game.gm_address != request.address:
             talk.echo(text, "error", f"{game.name} has another game master now: nothing done", code="ADDRESS_CHANGED")
             return
         game.gm_password = request.details["password"]
-        signon, what = f"SIGNON MASTER@{game.name}", f"you are the game master of {game.name} on this judge"
+        what = (f"you are the game master of {game.name} on this judge (SIGNON MASTER@{game.name} and the password "
+                "you chose)")
+    elif seat is None:  # joined before the start: the seat comes at START
+        joined = [player for player in host.players(talk.session, game)
+                  if player.address == request.address and player.seat is None and not player.resigned]
+        if not joined:
+            talk.echo(text, "error", f"you are no longer among the players of {game.name}: nothing done",
+                      code="ADDRESS_CHANGED")
+            return
+        joined[0].password = request.details["password"]
+        what = f"you have joined {game.name} on this judge, with the password you chose"
     else:
         player = host.seats(talk.session, game).get(seat)
         if player is None or player.address != request.address or not host.is_played(player):
@@ -37,9 +47,10 @@ def seat_confirmed(talk: Conversation, request: Confirmation, text: str) -> None
                       "nothing done", code="ADDRESS_CHANGED")
             return
         player.password = request.details["password"]
-        signon, what = f"SIGNON {seat}@{game.name}", f"you play {kind.seat_title(seat)} in {game.name} on this judge"
+        what = (f"you play {kind.seat_title(seat)} in {game.name} on this judge (SIGNON {seat}@{game.name} and the "
+                "password you chose)")
     held = outbox.release(talk.session, request.address, game.id)
-    talk.echo(text, "ok", f"{what} ({signon} and the password you chose); " + _held(held, game.name))
+    talk.echo(text, "ok", f"{what}; " + _held(held, game.name))
 
 
 def observer_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
