@@ -162,7 +162,7 @@ def named(value: Any) -> str | None:
 
 
 @KINDS_OF_RECORD
-@pytest.mark.parametrize("tamper, reason", FIELDS, ids=named)
+@pytest.mark.parametrize("tamper, reason", FIELDS, ids=[named(tamper) for tamper, _ in FIELDS])
 def test_a_record_no_judge_could_have_written_is_refused_naming_the_field(
         records: dict[str, dict[str, Any]], kind: Kind, tamper: Tamper, reason: str) -> None:
     """Each field held to what a judge writes, read from the record's bytes as ``judge import``
@@ -256,7 +256,7 @@ SEATS_AND_BOARDS: list[tuple[Tamper, dict[str, str]]] = [
 
 
 @KINDS_OF_RECORD
-@pytest.mark.parametrize("tamper, reasons", SEATS_AND_BOARDS, ids=named)
+@pytest.mark.parametrize("tamper, reasons", SEATS_AND_BOARDS, ids=[named(tamper) for tamper, _ in SEATS_AND_BOARDS])
 def test_a_record_whose_seats_or_boards_its_kind_refuses_is_not_imported_and_leaves_nothing(
         records: dict[str, dict[str, Any]], tmp_path: Path, kind: Kind, tamper: Tamper,
         reasons: dict[str, str]) -> None:
