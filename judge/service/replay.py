@@ -76,6 +76,10 @@ def replay(record: Any, settings: Settings, open_db: Any) -> list[Difference]:
         try:
             with db.transaction() as session:
                 record_bounds.check(record, settings, kinds_of(session))
+            for number, mail in enumerate(record["mails"], 1):
+                if mail["pruned"]:
+                    raise RecordError(f"the record's mail {number} was pruned (judge prune dropped its copy): the "
+                                      "game cannot be played again from it")
             play(db, own, record)
             with db.transaction() as session:
                 return compare(session, own, record)

@@ -495,3 +495,23 @@ def test_judge_export_writes_the_whole_record_for_its_operator_alone(tmp_path: P
         os.umask(previous)
     assert stat.S_IMODE(whole.stat().st_mode) == 0o600 and json.loads(whole.read_text())["scope"] == "whole"
     assert stat.S_IMODE(public.stat().st_mode) == 0o644
+
+
+def test_a_record_whose_mail_was_pruned_is_copied_but_not_played_again(tmp_path: Path) -> None:
+    """``judge prune`` dropped the stored copy of the game's first mail: the record says so, a
+    replay (and so an import with --replay) is refused, naming the mail, and a copy, which needs
+    no mail, imports the game as it stands."""
+    judge = played(Judge(tmp_path / "a"), PAYOLA, finished=False)
+    with judge.db.transaction() as session:
+        first = session.scalars(select(InboundMail).order_by(InboundMail.id)).first()
+        assert first is not None
+        first.raw = b""
+    record = record_of(judge, "g1")
+    assert record["mails"][0]["pruned"] and record["mails"][0]["raw"] == ""
+    with pytest.raises(RecordError, match=r"the record's mail 1 was pruned \(judge prune dropped its copy\)"):
+        replayed(judge, record)
+    other = Judge(tmp_path / "b", now=judge.now)
+    with pytest.raises(RecordError, match="the record's mail 1 was pruned"):
+        importing.import_record(other.db, other.settings, record, judge.now, replay=True)
+    _nothing_of(other)
+    assert record_of(imported(record, tmp_path / "c", judge.now), "g1") == record
