@@ -27,6 +27,11 @@ wrote or found are remembered in its session (``session.info``), so a phase's se
 costs no query for them; a blob that a rolled-back savepoint took out of the session is looked
 up (or written) again.
 
+A game's mail to an address that has not said it wants it (a player, master or observer of a game
+imported from another judge that this judge has never heard from) is queued `HELD`, maps and all:
+it goes out once the address confirms (`release`), in the order it was written, never if it does
+not (`judge.service.importing`).
+
 Once a mail is sent, its attachments are kept ``attachment_days`` (7), for ``judge resend
 --again``, and then the deadline clock drops them (`drop_sent_attachments`), and the blobs no
 mail uses any more with them: a blob is dropped only when no mail not yet sent, or sent too
@@ -68,7 +73,7 @@ from judge.mail.outbound import (
 from judge.service import zones
 from judge.service.config import Settings
 from judge.store.database import Database, after_commit
-from judge.store.models import Blob, Outbox, OutboxFile
+from judge.store.models import Blob, Confirmation, Outbox, OutboxFile
 
 log = logging.getLogger("judge")
 DRAWING_TIME = 120.0  # seconds a sender sees a mail wait for its maps before it goes without (`Drawings`)
@@ -144,8 +149,6 @@ def queue(
 def holding(session: Session) -> set[tuple[str, int]]:
     """The (address, game) pairs whose mail is `HELD`: each address asked to confirm by a game's
     import (`hold`), read once a transaction."""
-    from judge.store.models import Confirmation
-
     held: set[tuple[str, int]] | None = session.info.get(_HOLDING)
     if held is None:
         held = session.info[_HOLDING] = {(str(address), int(game or 0)) for address, game in session.execute(
