@@ -353,7 +353,9 @@ def _shown(value: Any) -> str:
     return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
-SEAT = text(20)
+SEAT_NAME = r"[A-Za-z][A-Za-z0-9 _]{0,19}"
+SEAT_MEANS = "a seat's name (a letter, then up to 19 letters, digits, spaces or _)"
+SEAT = text(20, SEAT_NAME, SEAT_MEANS)
 PHASE_NAME = text(10, PHASE, "a phase's name (letters and digits)")
 ADDRESS_KEPT = text(320)
 """An address the judge keeps but does not write to (an envelope sender, a player's record)."""
@@ -388,7 +390,8 @@ WHOLE = shaped(
         master=address(),
         settings=kinds_json(),
     ),
-    seats=listed(shaped(seat=text(20, null=True), requested=text(20, null=True), address=address(null=True),
+    seats=listed(shaped(seat=text(20, SEAT_NAME, SEAT_MEANS, null=True), requested=text(20, null=True),
+                        address=address(null=True),
                         dummy=boolean(), resigned=boolean(), joined_at=time(),
                         preferences=listed(SEAT, 100, null=True), zone=text(64, null=True)), 100),
     observers=listed(address(), 50, limit=lambda limits: limits.observers),

@@ -77,6 +77,10 @@ def _name_in_capitals(record: dict[str, Any]) -> None:
     record["game"]["name"] = record["game"]["name"].upper()
 
 
+def _seat_named_as_a_path(record: dict[str, Any]) -> None:
+    record["seats"][0]["seat"] = "../index"
+
+
 def _submission_too_long(record: dict[str, Any]) -> None:
     phase, at = first_submission(record)
     record["phases"][phase]["submissions"][at]["text"] = "x" * (256 * 1024 + 1)
@@ -140,6 +144,7 @@ FIELDS: list[tuple[Tamper, str]] = [
     (_nan, "the record holds NaN, which is not a number a judge writes"),
     (_name_with_a_slash, "the record's game.name is not a game's name as CREATE allows it"),
     (_name_in_capitals, "the record's game.name is not a game's name as CREATE allows it"),
+    (_seat_named_as_a_path, "the record's seats[0].seat is not a seat's name (a letter, then up to 19 letters"),
     (_submission_too_long, "characters long; a judge writes at most 262,144 there"),
     (_mail_too_large, "the record's mails[0].raw is a mail of"),
     (_nul_in_a_submission, "holds the character U+0000, which no judge keeps in text"),
