@@ -55,9 +55,7 @@ read in 149 MB, imported in 215 MB, 60 MB of which are the judge's own code)."""
 MAX_DEPTH = 32
 """How deep a record is nested at most: a judge's records are nested ten deep at most."""
 MAX_DIGITS = 18
-"""Digits of a number at most (a game's seed has 10; a signed 64-bit integer, 19)."""
-MAX_FLOAT = 32
-"""Characters of a number with a fraction or an exponent at most (a phase's length in hours)."""
+"""Digits of a whole number at most (a game's seed has 10; a signed 64-bit integer, 19)."""
 FIRST_YEAR, LAST_YEAR = 1970, 2999
 """The years a record's times may fall in: a judge writes none before 1970, and none so late
 that a deadline's arithmetic would overflow."""
@@ -103,29 +101,27 @@ def loads(text: str) -> Any:
     if deepest > MAX_DEPTH:
         raise RecordError(f"the record is nested {deepest:,} deep; a judge's record is nested at most {MAX_DEPTH} deep")
     try:
-        return json.loads(text, parse_int=_integer, parse_float=_float, parse_constant=_constant)
+        return json.loads(text, parse_constant=_constant)
     except json.JSONDecodeError as exc:
         raise RecordError(f"the record is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except ValueError:  # a number longer than Python's int reads (4,300 digits): read again, each kept as found
+        return json.loads(text, parse_int=_integer, parse_constant=_constant)
 
 
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_NOT_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[^\[\]{}"]+')
+"""A string, or what is neither a bracket nor a string: what the count of depth leaves out."""
 _DEPTH = str.maketrans({"[": "(", "{": "(", "]": ")", "}": ")"})
 
 
 def depth(text: str) -> int:
-    """How deep the JSON ``text`` is nested, counted on its brackets outside its strings, without
-    parsing it (a string's quotes are JSON's only way to hold a bracket that is not one)."""
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text)).translate(_DEPTH)
+    """How deep the JSON ``text`` is nested, counted on its brackets outside its strings, in one pass
+    without parsing it (a string's quotes are JSON's only way to hold a bracket that is not one)."""
+    brackets = _NOT_BRACKET.sub("", text).translate(_DEPTH)
     return max(accumulate(1 if bracket == "(" else -1 for bracket in brackets), default=0)
 
 
 def _integer(text: str) -> int | Huge:
     return Huge(text) if len(text.lstrip("-")) > MAX_DIGITS else int(text)
-
-
-def _float(text: str) -> float | Huge:
-    return Huge(text) if len(text) > MAX_FLOAT else float(text)
 
 
 def _constant(text: str) -> Any:
@@ -164,8 +160,8 @@ class Field:
 
 
 def _typed(value: Any, path: str, wanted: type | tuple[type, ...], words: str) -> None:
-    if isinstance(value, Huge):
-        raise _wrong(path, f"is a number of {value.digits:,} digits; a judge writes none of more than {MAX_DIGITS}")
+    if isinstance(value, Huge) or _too_long(value):
+        raise _wrong(path, f"is a number of {_digits(value):,} digits; a judge writes none of more than {MAX_DIGITS}")
     if not isinstance(value, wanted) or (isinstance(value, bool) and bool not in (
             wanted if isinstance(wanted, tuple) else (wanted,))):
         raise _wrong(path, f"is not {words}")
@@ -272,14 +268,17 @@ def kinds_json(null: bool = False) -> Field:
         if value is None and null:
             return
         _typed(value, path, dict, "an object" + (" or null" if null else ""))
+        if _all_kept(value):
+            return
         for where, leaf in _leaves(value, path):
+            if not _wrong_leaf(leaf):
+                continue
             if isinstance(leaf, str):
                 _kept(leaf, where)
-            elif isinstance(leaf, Huge):
-                raise _wrong(where, f"is a number of {leaf.digits:,} digits; a judge writes none of more than "
-                             f"{MAX_DIGITS}")
-            elif leaf != leaf or leaf in (float("inf"), float("-inf")):
+            if isinstance(leaf, float):
                 raise _wrong(where, "is not a finite number")
+            raise _wrong(where, f"is a number of {_digits(leaf):,} digits; a judge writes none of more than "
+                         f"{MAX_DIGITS}")
 
     return Field(check)
 
@@ -296,6 +295,54 @@ def _kept(value: str, path: str, raw: bool = False) -> None:
         raise _wrong(path, f"holds the character U+{ord(found.group()):04X}, which no judge keeps in text")
 
 
+def _too_long(value: Any) -> bool:
+    """Whether ``value`` is a whole number of more than `MAX_DIGITS` digits."""
+    return isinstance(value, int) and not isinstance(value, bool) and not -10**MAX_DIGITS < value < 10**MAX_DIGITS
+
+
+def _digits(value: Any) -> int:
+    return value.digits if isinstance(value, Huge) else len(str(abs(value)))
+
+
+def _wrong_leaf(leaf: Any) -> bool:
+    """Whether a leaf of the kind's JSON is one no judge writes (see `kinds_json`)."""
+    if isinstance(leaf, str):
+        return "\x00" in leaf or (not leaf.isascii() and _LONE.search(leaf) is not None)
+    if isinstance(leaf, float):
+        return leaf != leaf or leaf in (float("inf"), float("-inf"))
+    return isinstance(leaf, Huge) or _too_long(leaf)
+
+
+def _all_kept(value: Any) -> bool:
+    """Whether every leaf and key of a JSON value is one a judge writes (`_wrong_leaf`): one pass
+    with no path written down and each type tested inline (a record's kinds' JSON is most of its
+    objects); `_leaves` finds where, if not."""
+    most = 10**MAX_DIGITS
+    waiting = [value]
+    while waiting:
+        item = waiting.pop()
+        kind = type(item)
+        if kind is str:
+            if "\x00" in item or (not item.isascii() and _LONE.search(item) is not None):
+                return False
+        elif kind is dict:
+            keys = "".join(item)
+            if "\x00" in keys or (not keys.isascii() and _LONE.search(keys) is not None):
+                return False
+            waiting.extend(item.values())
+        elif kind is list:
+            waiting.extend(item)
+        elif kind is int:
+            if not -most < item < most:
+                return False
+        elif kind is float:
+            if item != item or item in (float("inf"), float("-inf")):
+                return False
+        elif kind is Huge:
+            return False
+    return True
+
+
 def _leaves(value: Any, path: str) -> Iterator[tuple[str, Any]]:
     """Every number and string in a JSON value (a key too), and where it stands, without recursion."""
     waiting: list[tuple[str, Any]] = [(path, value)]
@@ -307,7 +354,7 @@ def _leaves(value: Any, path: str) -> Iterator[tuple[str, Any]]:
                 waiting.append((f"{where}.{key}", inner))
         elif isinstance(item, list):
             waiting.extend((f"{where}[{at}]", inner) for at, inner in enumerate(item))
-        elif isinstance(item, (Huge, float, str)):
+        else:
             yield where, item
 
 

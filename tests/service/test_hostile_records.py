@@ -26,7 +26,7 @@ from tests.support.harness import Judge, open_kinds_database
 
 HUGE, DEEP, NAN = '"__huge__"', '"__deep__"', '"__nan__"'
 """Placeholders a tampered record's JSON text replaces with what no JSON value of Python can hold:
-a number of 5,000 digits, 10,000 nested lists, NaN."""
+a number of 5,000 digits, 10,000 nested lists, NaN (and ``"__infinite__"``, 1e999)."""
 Tamper = Callable[[dict[str, Any]], None]
 
 
@@ -40,7 +40,8 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any
 def text_of(record: dict[str, Any]) -> bytes:
     """The record as a file holds it, the placeholders made what they stand for."""
     written = json.dumps(record)
-    return written.replace(HUGE, "9" * 5000).replace(DEEP, "[" * 10_000 + "]" * 10_000).replace(NAN, "NaN").encode()
+    return (written.replace(HUGE, "9" * 5000).replace(DEEP, "[" * 10_000 + "]" * 10_000).replace(NAN, "NaN")
+            .replace('"__infinite__"', "1e999").encode())
 
 
 def read(data: bytes) -> dict[str, Any]:
@@ -59,6 +60,14 @@ def _huge_seed(record: dict[str, Any]) -> None:
 
 def _huge_in_a_position(record: dict[str, Any]) -> None:
     record["phases"][0]["position"]["extra"] = {"ducats": "__huge__"}
+
+
+def _long_number_in_a_result(record: dict[str, Any]) -> None:
+    record["phases"][0]["result"]["extra"] = 10**24
+
+
+def _infinite_in_the_settings(record: dict[str, Any]) -> None:
+    record["game"]["settings"]["grace"] = "__infinite__"
 
 
 def _nested_deep(record: dict[str, Any]) -> None:
@@ -140,6 +149,8 @@ def _run_before_the_one_before(record: dict[str, Any]) -> None:
 FIELDS: list[tuple[Tamper, str]] = [
     (_huge_seed, "the record's game.seed is a number of 5,000 digits; a judge writes none of more than 18"),
     (_huge_in_a_position, "the record's phases[0].position.extra.ducats is a number of 5,000 digits"),
+    (_long_number_in_a_result, "the record's phases[0].result.extra is a number of 25 digits"),
+    (_infinite_in_the_settings, "the record's game.settings.grace is not a finite number"),
     (_nested_deep, f"deep; a judge's record is nested at most {MAX_DEPTH} deep"),
     (_nan, "the record holds NaN, which is not a number a judge writes"),
     (_name_with_a_slash, "the record's game.name is not a game's name as CREATE allows it"),
