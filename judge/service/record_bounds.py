@@ -48,10 +48,11 @@ from judge.service.config import Settings
 from judge.service.kinds import Kinds
 
 MAX_RECORD_BYTES = 128 * 1024 * 1024
-"""The largest record a judge reads: nearly three times the record of the longest game the benches
-play (`bench/record_bench.py`'s 2,001 phases, 45 MB).  A record is read in about twice its size of
-memory and imported in about three and a half times (`bench/record_size_bench.py`: one of 47 MB
-read in 149 MB, imported in 215 MB, 60 MB of which are the judge's own code)."""
+"""The largest record a judge reads: twice the record of the longest game the benches play
+(`bench/record_bench.py`'s 2,001 phases: 63 MB as ``judge export`` writes it).  A record of many
+phases is read in about four times its size of memory and imported in about seven
+(`bench/record_size_bench.py`: those 63 MB read in 294 MB and imported in 477 MB, 60 MB of which
+are the judge's own code), so that the largest is imported in about a gigabyte."""
 MAX_DEPTH = 32
 """How deep a record is nested at most: a judge's records are nested ten deep at most."""
 MAX_DIGITS = 18
