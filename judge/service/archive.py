@@ -39,7 +39,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from judge import __version__
-from judge.service import host
+from judge.service import host, outbox
 from judge.service.config import Settings
 from judge.service.kinds import kind_of
 from judge.service.templates import render
@@ -63,10 +63,16 @@ SCHEMA_VERSION = 1
 SETTLED = ("done", "duplicate", "automatic")
 """The mail a record holds: applied, or set aside as a copy or an automatic reply (never a mail
 still waiting, nor one quarantined, whose stored copy may hold passwords)."""
+CONSENT = "record_confirmed"
+"""The key of an imported game's settings that keeps its record's ``confirmed``: which addresses had
+confirmed on the judge it began on before its first mail (what a replay of it needs), history of
+the game and no consent of this judge's; a record writes it as its ``confirmed``, not among the
+game's settings."""
 FORCED = "forced: "
 """How a deadline run's line starts when the operator forced it (``judge process --force``)."""
-MOVED = "moved"
-"""The outbox kind of the mail an import sends (new passwords): the move's, not the game's."""
+MOVED = outbox.MOVED
+"""The outbox kind of the mail an import sends (new passwords, the news, requests to confirm): the
+move's, not the game's."""
 
 
 class RecordError(ValueError):
@@ -134,9 +140,11 @@ def whole_record(session: Session, settings: Settings, game: Game) -> dict[str, 
                                  .order_by(InboundMail.id)))
     first = mails[0].received_at if mails else game.created_at
     addresses = {player.address for player in host.players(session, game) if player.address} | {game.gm_address}
-    confirmed = sorted(session.scalars(select(ConfirmedAddress.address).where(
-        ConfirmedAddress.address.in_(addresses | {mail.envelope_from or "" for mail in mails}),
-        ConfirmedAddress.confirmed_at <= first)))
+    kept = game.settings.get(CONSENT)
+    confirmed = sorted(kept) if isinstance(kept, list) else sorted(session.scalars(select(
+        ConfirmedAddress.address).where(ConfirmedAddress.address.in_(addresses | {mail.envelope_from or ""
+                                                                                  for mail in mails}),
+                                        ConfirmedAddress.confirmed_at <= first)))
     return head(game, "whole") | {
         "judge": {"domain": settings.domain, "mta_hostname": settings.mta_hostname,
                   "mta_authenticates": settings.mta_authenticates},
@@ -144,7 +152,7 @@ def whole_record(session: Session, settings: Settings, game: Game) -> dict[str, 
             "name": game.name, "kind": game.kind, "variant": game.variant, "options": list(game.options),
             "state": game.state, "phase": game.phase, "deadline": iso(game.deadline), "winner": game.winner,
             "result": game.settings.get("result"), "created_at": iso(game.created_at), "seed": game.seed,
-            "master": game.gm_address, "settings": game.settings,
+            "master": game.gm_address, "settings": settings_of(session, game),
         },
         "seats": [{"seat": p.seat, "requested": p.requested, "address": p.address, "dummy": p.dummy,
                    "resigned": p.resigned, "joined_at": iso(p.joined_at), "preferences": p.preferences,
@@ -160,6 +168,21 @@ def whole_record(session: Session, settings: Settings, game: Game) -> dict[str, 
                   "body": row.body} for row in session.scalars(
                       select(Outbox).where(Outbox.game_id == game.id, Outbox.kind != MOVED).order_by(Outbox.id))],
     }
+
+
+def settings_of(session: Session, game: Game) -> dict[str, Any]:
+    """The game's settings as a record writes them: a ROLLBACK's marks (`judge.service.course`)
+    name the last submission before it by how many of its phase's submissions came up to it, as
+    a row's id is one judge's own (an import gives the mark back in its own ids)."""
+    from judge.service.course import ROLLBACK  # course imports the pages, which import this module
+
+    settings = {key: value for key, value in game.settings.items() if key != CONSENT}
+    marks = settings.get(ROLLBACK)
+    if not isinstance(marks, dict) or not isinstance(marks.get("submission"), int):
+        return settings
+    before = session.scalar(select(func.count(Submission.id)).where(
+        Submission.game_id == game.id, Submission.phase == marks.get("phase"), Submission.id <= marks["submission"]))
+    return {**settings, ROLLBACK: {**marks, "submission": before or 0}}
 
 
 def kept_beside(session: Session, game: Game) -> dict[str, list[dict[str, Any]]]:
@@ -267,30 +290,3 @@ def strings(value: Any) -> Iterable[str]:
     elif isinstance(value, list):
         for item in value:
             yield from strings(item)
-
-
-def check(record: Any) -> dict[str, Any]:
-    """``record`` if it looks like a game record this judge reads (the fields an import and a replay
-    use, of the right types; the tests validate the full schema), else `RecordError` saying what
-    is wrong."""
-    if not isinstance(record, dict) or record.get("format") != FORMAT:
-        raise RecordError("this is not a game record of the judge (its \"format\" is not judge-game-record)")
-    version = record.get("schema_version")
-    if not isinstance(version, int) or version > SCHEMA_VERSION:
-        raise RecordError(f"the record's format is version {version}; this judge reads version {SCHEMA_VERSION} "
-                          "and older: upgrade the judge")
-    if record.get("scope") != "whole":
-        raise RecordError("this is a public record: only a whole record (judge export, without --public) can be "
-                          "replayed or imported")
-    for key, kind in (("game", dict), ("seats", list), ("phases", list), ("mails", list), ("deadline_runs", list),
-                      ("confirmed", list), ("judge", dict)):
-        if not isinstance(record.get(key), kind):
-            raise RecordError(f"the record's \"{key}\" is missing or not a{'n object' if kind is dict else ' list'}")
-    for number, mail in enumerate(record["mails"], 1):
-        if not isinstance(mail, dict) or not isinstance(mail.get("raw"), str) or not mail.get("received_at"):
-            raise RecordError(f"the record's mail {number} has no raw text or no time of arrival")
-        if mail.get("pruned"):
-            raise RecordError(f"the record's mail {number} was pruned (judge prune dropped its copy): the game "
-                              "cannot be played again from it")
-    return record
-

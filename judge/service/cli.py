@@ -246,8 +246,8 @@ def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
                                    "its rows copied and checked, and carry it on")
     imported.add_argument("file", type=Path, metavar="FILE", help="the game's whole record")
     imported.add_argument("--replay", action="store_true",
-                          help="play every mail of it again here instead, each phase checked: the proof that it "
-                               "was judged right (a record from elsewhere)")
+                          help="first play every mail of it again on a judge of its own, each phase checked: the "
+                               "proof that it was judged right (a record from elsewhere)")
     replayed = commands.add_parser("replay", help="play a game's record again and say any phase judged otherwise")
     replayed.add_argument("file", type=Path, metavar="FILE", help="the game's whole record")
     return [status, queue, resend, quarantine, prune, db, backup, restore, copy, export, imported, replayed]

@@ -1,41 +1,57 @@
 """``judge import``: a game's record (`judge.service.archive`) made a game of this judge, which
 carries it on; and the command line of records (``judge export``, ``import``, ``replay``).
 
-Theory of operation.  Two ways, one outcome: the game's rows as the first judge kept them.
+Theory of operation.  First the record is held to what a judge could have written
+(`judge.service.record_bounds`: its size, depth and numbers as it is read, then every field),
+and refused in one line naming the first field no judge could have written.  Then two ways, one
+outcome: the game's rows as the first judge kept them, written in one transaction, so that an
+import that fails for any reason leaves nothing behind.
 
-- **A copy** (the default): the record's rows are written as they are, in one transaction: the
-  game's row, its seats, its observers, every phase (position, result, seed, times), what each
-  seat sent as read with when it was accepted, the mail received as stored (passwords masked;
-  each with its Message-ID and digest, so that a copy of it sent again is a duplicate here too),
-  the runs of its deadline, what the host keeps beside (grey press authors, absences, sign-on
-  sources, players' records), the mail it sent as kept history, and the kind's own tables
-  through its `Records.restore`.  Ids are this judge's own: the record numbers its mail in order, and each
+- **A copy** (the default): the record's rows are written as they are: the game's row, its
+  seats, its observers, every phase (position, result, seed, times), what each seat sent as read
+  with when it was accepted, the mail received as stored (passwords masked; each with its
+  Message-ID and digest, so that a copy of it sent again is a duplicate here too), the runs of its
+  deadline, what the host keeps beside (grey press authors, absences, sign-on sources, players'
+  records), the mail it sent as kept history, and the kind's own tables through its
+  `Records.restore`.  Ids are this judge's own: the record numbers its mail in order, and each
   deadline run says how many of those mails came before it, so a run is kept after the id of
-  that many-th mail.  Then the game is exported from what was written and must give the record
-  back (the record holds no time of its export, and export, import, export gives the same
-  record): the first path that differs is named and the whole import undone.  A copy trusts the
-  record as the judge that wrote it kept it, checked for its own consistency with what was
-  written, not for its judging: what an operator moving their own games needs, in seconds.
-- **A replay** (``--replay``): every mail of the record played again here through the judge's own
-  applier and clock (`judge.service.replay.play`), each phase compared with the record: the proof
-  that every phase was judged right, for a record from elsewhere, at the cost of the game's own
-  mail.  Its rows stay as replayed when it differs, for the operator to read.
+  that many-th mail; a ROLLBACK's marks name the last submission before it by how many of its
+  phase's submissions came up to it.  The kind then checks what was written: each seat one of
+  the game's (`Lobby.seat`, no more than `Lobby.capacity`), its variant and options as CREATE
+  reads them, each phase one it could have played (`Records.check_phase`).  Then the game is
+  exported from what was written and must give the record back (the record holds no time of its
+  export, and export, import, export gives the same record), all but what the record says of the
+  judge that wrote it: the first path that differs is named and the whole import undone.  The
+  record's ``confirmed`` (who had confirmed on the first judge before the game's first mail, what
+  its replay needs) stays with the game (`archive.CONSENT`): it is no consent of this judge's.
+  A copy trusts the record as the judge that wrote it kept it, checked for its own consistency,
+  not for its judging: what an operator moving their own games needs, in seconds.
+- **A replay first** (``--replay``): every mail of the record played again on an empty judge of
+  its own (`judge.service.replay.replay`, what ``judge replay`` does), each phase, the seats and
+  the kind's records compared with the record: the proof that every phase was judged right, for a
+  record from elsewhere, at the cost of the game's own mail.  Then the copy, as above.  The
+  replay runs apart, so what this judge knows already (its players' records and consent, from
+  other games) changes nothing of it, and a replay that differs leaves nothing here.
 
-Either way the game then goes on where it stood, the mail it sent kept as sent (`sent_history`),
-and each seat's and the master's password replaced by a new one, mailed to its player (or the
-master) with the news of the move (`new_passwords`); the players' consent comes with the game: the
-addresses that had confirmed on the first judge are confirmed on this one.  A game whose name is
-taken here is refused, as is a copy of a game open again after a ROLLBACK, whose marks name the
-first judge's rows of its submissions (its replay, or its copy once the phase is processed, does).
+A judge the game's players already use (two judges merging) keeps what it knows of them: its
+consent, and their records, to which the game's lines are added.  Either way the game then goes
+on where it stood, the mail it sent kept as sent (`sent_history`), and nobody is mailed who has
+not said to this judge that they want its mail (`judge.service.handlers.consent`): the master
+and each player whose address this judge has confirmed get a new password with the news of the
+move, each observer it has confirmed the news alone; an address it has never confirmed gets the
+consent round trip instead (a token to send back, with a password the player chooses: the judge
+never mails it one), and the game's mail to it is held until it confirms (`outbox.HELD`),
+mailed to it then, never if it does not.  A game whose name is taken here is refused.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sys
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from email.utils import make_msgid
 from pathlib import Path
@@ -45,19 +61,20 @@ from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from judge.service import archive, host, outbox
+from judge.service import archive, host, outbox, record_bounds
 from judge.service.archive import RecordError, moment, raw_of
 from judge.service.config import Settings
 from judge.service.course import ROLLBACK
+from judge.service.handlers.consent import TOKEN_DAYS, is_confirmed
 from judge.service.handlers.mail import fingerprint
 from judge.service.kinds import Kinds, kind_of, kinds_of
 from judge.service.passwords import hash_password
-from judge.service.replay import compare, play
+from judge.service.replay import begun_before_runs
 from judge.service.replay import replay as played_again
 from judge.store.database import Database
 from judge.store.models import (
     Absence,
-    ConfirmedAddress,
+    Confirmation,
     DeadlineRun,
     Game,
     GreyPress,
@@ -72,38 +89,60 @@ from judge.store.models import (
 )
 
 UNSET = "-"
-"""What a seat's and the master's password is while the import runs: no scrypt hash, so no
-password signs on with it; `new_passwords` replaces it in the same transaction."""
+"""What a seat's and the master's password is until its player has one here: no scrypt hash, so
+no password signs on with it (`moved` replaces it, or the player's CONFIRM does)."""
 ITS_OWN = ("judge", "judge_version")
 """What a record says of the judge that wrote it, not of the game: not compared."""
+OLDER = ("note: this game closed phases before its judge kept the runs of its deadline (a game begun under 0.3.0 "
+         "or older): the replay closed each of those at the time the record says it closed")
+"""What a replay says of a game begun before the judge kept its deadline's runs (`replay.deadline_runs`)."""
+SEAT, OBSERVER = "moved", "moved_observer"
+"""The kinds of consent request an import leaves for an address this judge has never confirmed:
+a seat's or the master's (its CONFIRM chooses the password), an observer's."""
 
 
 @dataclass(frozen=True)
 class Imported:
-    """What an import did: the game, and to whom its new passwords were mailed."""
+    """What an import did: the game, to whom its new passwords were mailed, whom it asked to
+    confirm first, and which observers it told."""
 
     game: str
     told: list[str]
+    asked: list[str] = field(default_factory=list)
+    observers: list[str] = field(default_factory=list)
+
+    def summary(self, sent: int) -> str:
+        """The line ``judge import`` prints."""
+        said = [f"{self.game} imported"]
+        if self.told:
+            said.append(f"new passwords mailed to {', '.join(self.told)}")
+        if self.observers:
+            said.append(f"the move told to its observers {', '.join(self.observers)}")
+        if self.asked:
+            said.append(f"asked to confirm first (their mail of the game is held until they do): "
+                        f"{', '.join(self.asked)}")
+        return "; ".join(said) + f" ({sent} mail(s) sent)"
 
 
-def import_record(db: Database, settings: Settings, record: dict[str, Any], now: datetime, *,
-                  replay: bool = False) -> Imported:
-    """Create the game of ``record`` on the judge of ``db`` (see the module's header): its rows
-    copied and checked, or ``replay``-ed; `RecordError` if the record cannot be read, or the copy
-    differs from it (nothing is left of it), or the replay does (its rows are left as replayed)."""
-    archive.check(record)
+def kinds_in(db: Database) -> Kinds:
+    """The kinds of game the judge of ``db`` hosts."""
+    with db.transaction() as session:
+        return kinds_of(session)
+
+
+def import_record(db: Database, settings: Settings, record: Any, now: datetime, *, replay: bool = False,
+                  open_db: Callable[[Settings], Database] | None = None) -> Imported:
+    """Create the game of ``record`` on the judge of ``db`` (see the module's header): checked,
+    then, with ``replay``, played again on a judge of its own (``open_db`` opens its database; by
+    default with this judge's kinds), then copied; `RecordError` saying why not, nothing of it left."""
+    kinds = kinds_in(db)
+    record = record_bounds.check(record, settings, kinds)
     if replay:
-        play(db, settings, record)
-        with db.transaction() as session:
-            differences = compare(session, settings, record)
-            if differences:
-                raise RecordError("the replay differs from the record: " + "; ".join(map(str, differences[:3])))
-            game = session.scalars(select(Game).where(Game.name == record["game"]["name"])).one()
-            for row in session.scalars(select(Outbox).where(Outbox.status == outbox.QUIET)):
-                session.delete(row)  # what the replay wrote and never sent gives way to what was sent
-            session.flush()
-            sent_history(session, settings, game, record["sent"], now)
-            return Imported(game.name, new_passwords(session, settings, game, now))
+        from judge.service.app import open_database
+
+        differences = played_again(record, settings, open_db or (lambda own: open_database(own, kinds)))
+        if differences:
+            raise RecordError("the replay differs from the record: " + "; ".join(map(str, differences[:3])))
     with db.transaction() as session:
         game = copied(session, settings, record, now)
         again = archive.whole_record(session, settings, game)
@@ -111,7 +150,7 @@ def import_record(db: Database, settings: Settings, record: dict[str, Any], now:
         if mine != theirs and (where := first_difference(theirs, mine)) is not None:
             raise RecordError(f"the game as imported differs from its record at {where}: the record does not "
                               "hold together as a game of this judge (judge import --replay says which phase)")
-        return Imported(game.name, new_passwords(session, settings, game, now))
+        return moved(session, settings, game, now)
 
 
 def copied(session: Session, settings: Settings, record: dict[str, Any], now: datetime) -> Game:
@@ -120,18 +159,12 @@ def copied(session: Session, settings: Settings, record: dict[str, Any], now: da
     name = str(entry["name"])
     if session.scalar(select(Game.id).where(Game.name == name)) is not None:
         raise RecordError(f"this judge already has a game called {name}")
-    rolled = (entry.get("settings") or {}).get(ROLLBACK)
-    if isinstance(rolled, dict) and rolled.get("phase") == entry.get("phase") and entry.get("state") != "finished":
-        raise RecordError(f"{name} is open again after a ROLLBACK, whose marks name the first judge's rows: "
-                          "import it with --replay, or once its phase is processed")
-    try:
-        kind = kinds_of(session).named(str(entry["kind"]))
-    except KeyError:
-        raise RecordError(f"this judge hosts no game of the kind {entry['kind']}") from None
+    kind = kinds_of(session).named(str(entry["kind"]))
     try:
         game = Game(name=name, kind=entry["kind"], variant=entry["variant"], options=list(entry["options"]),
                     state=entry["state"], gm_address=entry["master"], gm_password=UNSET, seed=int(entry["seed"]),
-                    settings=dict(entry["settings"]), phase=entry["phase"], deadline=moment(entry["deadline"]),
+                    settings=dict(entry["settings"]) | {archive.CONSENT: list(record["confirmed"])},
+                    phase=entry["phase"], deadline=moment(entry["deadline"]),
                     winner=entry["winner"], created_at=moment(entry["created_at"]))
         session.add(game)
         session.flush()
@@ -142,27 +175,100 @@ def copied(session: Session, settings: Settings, record: dict[str, Any], now: da
                         for seat in record["seats"])
         session.add_all(Observer(game_id=game.id, address=address, created_at=game.created_at)
                         for address in record["observers"])
-        session.add_all(PhaseRow(game_id=game.id, name=phase["name"], position=phase["position"],
-                                 seed=int(phase["seed"]), status=phase["status"], result=phase["result"],
-                                 notices=phase["notices"], opened_at=moment(phase["opened_at"]),
-                                 processed_at=moment(phase["processed_at"])) for phase in record["phases"])
+        session.flush()
+        phases = [PhaseRow(game_id=game.id, name=phase["name"], position=phase["position"], seed=int(phase["seed"]),
+                           status=phase["status"], result=phase["result"], notices=phase["notices"],
+                           opened_at=moment(phase["opened_at"]), processed_at=moment(phase["processed_at"]))
+                  for phase in record["phases"]]
+        checked(session, game, record, phases)  # before the phases are written: writing one reads it
+        session.add_all(phases)
         sent = [{"game_id": game.id, "phase": phase["name"], "seat": row["seat"], "kind": row["kind"],
                  "text": row["text"], "parsed": row["parsed"], "created_at": moment(row["created_at"]),
                  "accepted_at": moment(row["accepted_at"])}
                 for phase in record["phases"] for row in phase["submissions"]]
         if sent:
             session.execute(insert(Submission), sent)
+        marked(session, game)
         received(session, game, record)
         beside(session, game, record["host"])
-        consented(session, record)
         sent_history(session, settings, game, record["sent"], now)
         session.flush()
+    except (LookupError, TypeError, ValueError, AttributeError, IntegrityError) as exc:
+        if isinstance(exc, RecordError):
+            raise
+        raise RecordError(f"the record cannot be imported as it is: {_said(exc)}") from None
+    try:
         kind.restore(session, game, record["kind"])
         session.flush()
     except (LookupError, TypeError, ValueError, AttributeError, IntegrityError) as exc:
-        why = str(exc.orig) if isinstance(exc, IntegrityError) else str(exc)
-        raise RecordError(f"the record cannot be imported as it is: {type(exc).__name__} {why}") from None
+        raise RecordError(f"the record's kind is not what {kind.title} keeps of a game: {_said(exc)}") from None
     return game
+
+
+def _said(exc: Exception) -> str:
+    """What went wrong writing a record's rows, for the operator: the error's name and words."""
+    return f"{type(exc).__name__} {exc.orig if isinstance(exc, IntegrityError) else exc}"
+
+
+def marked(session: Session, game: Game) -> None:
+    """A ROLLBACK's marks given back in this judge's ids: the record names the last submission
+    before it by how many of its phase's submissions came up to it (`archive.settings_of`)."""
+    marks = game.settings.get(ROLLBACK)
+    if not isinstance(marks, dict) or not isinstance(marks.get("submission"), int):
+        return
+    ids = list(session.scalars(select(Submission.id).where(Submission.game_id == game.id,
+                                                           Submission.phase == marks.get("phase"))
+                               .order_by(Submission.id)))
+    before = marks["submission"]
+    if not 0 <= before <= len(ids):
+        raise RecordError(f"the record's game.settings.{ROLLBACK}.submission is {before}, but its phase "
+                          f"{marks.get('phase')} has {len(ids)} submission(s)")
+    last = ids[before - 1] if before else (ids[0] - 1 if ids else 0)
+    game.settings = {**game.settings, ROLLBACK: {**marks, "submission": last}}
+
+
+def checked(session: Session, game: Game, record: dict[str, Any], phases: list[PhaseRow]) -> None:
+    """What the record's kind says of the game as written (its row and seats; its ``phases`` not
+    yet): its variant and options as CREATE reads them, each seat one of the game's and no more of
+    them than it takes, each phase one it could have played (`Records.check_phase`); `RecordError`
+    naming the field."""
+    kind = kind_of(session, game)
+    readings = []
+    for words in ([game.variant, *game.options], list(game.options)):
+        try:
+            readings.append(kind.read_create(words)[0])
+        except ValueError as exc:
+            readings.append(str(exc))
+    if game.variant not in readings:
+        raise RecordError(f"the record's game.variant and game.options are not what CREATE makes of a game of "
+                          f"{kind.title}: {readings[0]}")
+    seats = record["seats"]
+    most = kind.capacity(game)
+    if len(seats) > most:
+        raise RecordError(f"the record's seats has {len(seats)} seats; a game of {kind.title} such as this one has "
+                          f"at most {most}")
+    named: dict[str, int] = {}
+    for at, seat in enumerate(seats):
+        name = seat["seat"]
+        if name is None:
+            if game.phase is not None:
+                raise RecordError(f"the record's seats[{at}].seat is null in a game that has started")
+            continue
+        if name in named:
+            raise RecordError(f"the record's seats[{at}].seat is {name}, as seats[{named[name]}].seat is")
+        named[name] = at
+        try:
+            found = kind.seat(session, game, name)
+        except ValueError as exc:
+            raise RecordError(f"the record's seats[{at}].seat is {name}, no {kind.seat_word} of this game: "
+                              f"{exc}") from None
+        if found != name:
+            raise RecordError(f"the record's seats[{at}].seat is {name}, where the game names it {found}")
+    for at, row in enumerate(phases):
+        try:
+            kind.check_phase(session, game, row)
+        except (ValueError, LookupError, TypeError, AttributeError) as exc:
+            raise RecordError(f"the record's phases[{at}].{exc}") from None
 
 
 def received(session: Session, game: Game, record: dict[str, Any]) -> None:
@@ -204,21 +310,8 @@ def beside(session: Session, game: Game, kept: dict[str, Any]) -> None:
             session.execute(insert(model), [{"game_id": game.id, **row} for row in rows])
 
 
-def consented(session: Session, record: dict[str, Any]) -> None:
-    """The addresses that had confirmed on the first judge, confirmed here before the game's first
-    mail (as a record says them: `archive.whole_record`)."""
-    first = moment(record["mails"][0]["received_at"]) if record["mails"] else moment(record["game"]["created_at"])
-    before = (first or datetime(1970, 1, 1)) - timedelta(seconds=1)
-    for address in record["confirmed"]:
-        found = session.get(ConfirmedAddress, address)
-        if found is None:
-            session.add(ConfirmedAddress(address=address, confirmed_at=before))
-        elif found.confirmed_at > before:
-            found.confirmed_at = before
-
-
 def _compared(record: Mapping[str, Any]) -> dict[str, Any]:
-    """What of a record an import must give back: all but what it says of its judge."""
+    """What of a record an import must give back: the game, not what it says of its judge."""
     return {key: value for key, value in record.items() if key not in ITS_OWN}
 
 
@@ -250,28 +343,65 @@ def sent_history(session: Session, settings: Settings, game: Game, sent: list[di
                            attempts=0, sent_at=written) for mail in sent)
 
 
-def new_passwords(session: Session, settings: Settings, game: Game, now: datetime) -> list[str]:
-    """Give the master and each seat with a player a new password, mailed to each: what the import
-    left (``****`` after a replay, `UNSET` after a copy) is no one's.  Returns the addresses told."""
+def moved(session: Session, settings: Settings, game: Game, now: datetime) -> Imported:
+    """Tell the game's master, players and observers that it has moved here, each as this judge's
+    consent allows (see the module's header): a new password, the news alone (an observer), or
+    the consent round trip (`ask`)."""
     from judge.service.templates import render
 
-    title = kind_of(session, game).seat_title
-    told = []
-    seats = [(player, player.seat) for player in host.players(session, game) if player.address and player.password]
-    holders: list[tuple[Any, str | None, str]] = [(game, None, game.gm_address),
-                                                   *((p, seat, str(p.address)) for p, seat in seats)]
-    for holder, seat, address in holders:
+    kind = kind_of(session, game)
+    title = kind.seat_title
+    told: list[str] = []
+    asked: list[str] = []
+    watching: list[str] = []
+    holders: list[tuple[Player | None, str | None, str]] = [(None, None, game.gm_address), *(
+        (player, player.seat, str(player.address)) for player in host.players(session, game)
+        if player.address and not player.resigned and not player.dummy)]
+    for player, seat, address in holders:
+        if not is_confirmed(session, address):
+            ask(session, settings, game, address, seat, now,
+                role="master" if player is None else "seat" if seat else "joined", title=title(seat) if seat else None)
+            asked.append(address)
+            continue
         password = secrets.token_urlsafe(9)
-        if seat is None:
+        if player is None:
             game.gm_password = hash_password(password)
         else:
-            holder.password = hash_password(password)
+            player.password = hash_password(password)
         body = render("moved", game=game, seat=seat, password=password, settings=settings,
-                      title=title(seat) if seat else None)
+                      title=title(seat) if seat else None, observer=False, joined=player is not None and not seat)
         outbox.queue(session, settings, to=address, subject=f"{game.name} has moved to this judge", body=body,
-                     kind=archive.MOVED, now=now, game_id=game.id)
+                     kind=outbox.MOVED, now=now, game_id=game.id)
         told.append(address)
-    return told
+    for address in host.observers(session, game):
+        if not is_confirmed(session, address):
+            ask(session, settings, game, address, None, now, role="observer", title=None)
+            asked.append(address)
+            continue
+        body = render("moved", game=game, seat=None, password=None, settings=settings, title=None, observer=True,
+                      joined=False)
+        outbox.queue(session, settings, to=address, subject=f"{game.name} has moved to this judge", body=body,
+                     kind=outbox.MOVED, now=now, game_id=game.id)
+        watching.append(address)
+    return Imported(game.name, told, asked, watching)
+
+
+def ask(session: Session, settings: Settings, game: Game, address: str, seat: str | None, now: datetime, *,
+        role: str, title: str | None) -> None:
+    """The consent round trip for an address of the game this judge has never confirmed: a token
+    mailed to it alone, to send back (with the password it chooses, for a seat or the master);
+    until then the game's mail to it is held (`outbox.HELD`)."""
+    from judge.service.templates import render
+
+    token = secrets.token_hex(8)
+    body = render("moved_confirm", game=game, seat=seat, title=title, role=role, token=token, settings=settings,
+                  expires=now + timedelta(days=TOKEN_DAYS), kind=kind_of(session, game).title)
+    outbox.queue(session, settings, to=address, subject=f"Please confirm: {game.name} has moved to this judge",
+                 body=body, kind=outbox.MOVED, now=now, game_id=game.id)
+    session.add(Confirmation(token=token, address=address, kind=OBSERVER if role == "observer" else SEAT,
+                             game_id=game.id, details={"role": role, "seat": seat}, created_at=now))
+    session.flush()
+    outbox.hold(session, address, game.id)
 
 
 def command(args: Any, settings: Settings, kinds: Kinds) -> int:
@@ -283,9 +413,12 @@ def command(args: Any, settings: Settings, kinds: Kinds) -> int:
 
     try:
         if args.command == "replay":
-            differences = played_again(read(args.file), settings, lambda own: open_database(own, kinds))
+            record = read(args.file)
+            differences = played_again(record, settings, lambda own: open_database(own, kinds))
             for difference in differences:
                 print(f"differs: {difference}")
+            if begun_before_runs(record):
+                print(OLDER)
             if differences:
                 return 1
             print("every phase was judged as recorded")
@@ -299,12 +432,13 @@ def command(args: Any, settings: Settings, kinds: Kinds) -> int:
             if args.output is None:
                 sys.stdout.write(text)
             else:
-                args.output.write_text(text, encoding="utf-8")
+                write(args.output, text, private=not (args.public or args.diplomacy))
             return 0
-        with data_dir_lock(settings.data_dir, alone=True):  # a running judge would apply the replayed mail
-            done = import_record(db, settings, read(args.file), now_on(db), replay=args.replay)
+        with data_dir_lock(settings.data_dir, alone=True):  # a running judge would apply the mail meanwhile
+            done = import_record(db, settings, read(args.file), now_on(db), replay=args.replay,
+                                 open_db=lambda own: open_database(own, kinds))
             sent = deliver_pending(db, settings, transport_for(settings), now_on(db))
-        print(f"{done.game} imported; new passwords mailed to {', '.join(done.told)} ({sent} mail(s) sent)")
+        print(done.summary(sent))
         return 0
     except (RecordError, OperatorError) as exc:
         print(f"judge: {exc}", file=sys.stderr)
@@ -314,10 +448,25 @@ def command(args: Any, settings: Settings, kinds: Kinds) -> int:
         return 1
 
 
-def read(path: Path) -> dict[str, Any]:
-    """The record in the file ``path``, checked (`archive.check`)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
-    return archive.check(data)
+def write(path: Path, text: str, *, private: bool) -> None:
+    """Write ``text`` to ``path``; a ``private`` one (a whole record: every address of the game and
+    its mail) with mode 0600 whatever the umask, as the judge's database."""
+    if not private:
+        path.write_text(text, encoding="utf-8")
+        return
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(descriptor, 0o600)  # a file that was there keeps its mode otherwise
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(text)
+
+
+def read(path: Path) -> Any:
+    """The JSON value in the file ``path``, read within the bounds of a record
+    (`record_bounds.parse`): checked as a record by whoever uses it."""
+    with path.open("rb") as file:
+        size = os.fstat(file.fileno()).st_size
+        if size > record_bounds.MAX_RECORD_BYTES:
+            raise RecordError(f"{path} is {size:,} bytes; a judge reads records of at most "
+                              f"{record_bounds.MAX_RECORD_BYTES:,} bytes")
+        text = record_bounds.decoded(file.read(record_bounds.MAX_RECORD_BYTES + 1))  # the bytes dropped once read
+    return record_bounds.loads(text)

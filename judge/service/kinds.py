@@ -441,6 +441,14 @@ class Records(Protocol):
         snapshot it cannot read.  Nothing by default: a kind without tables of its own."""
         return None
 
+    def check_phase(self, session: Session, game: Game, row: PhaseRow) -> None:
+        """ValueError if the phase of ``row``, as an imported record wrote it (`judge import`),
+        is none this kind could have played: its ``position`` (and once processed what it left,
+        its ``result``) read as the kind reads them when the game goes on, each unit where its
+        board lets it stand.  The message names the field first (``position: an army cannot
+        stand in NTH``).  Nothing is checked by default."""
+        return None
+
     def saved_game(self, session: Session, game: Game) -> dict[str, Any] | None:
         """The game's board history as the ``diplomacy`` package's saved game (``judge export GAME
         --diplomacy``), for a kind played on a Diplomacy board; None by default: it has none."""

@@ -27,6 +27,11 @@ wrote or found are remembered in its session (``session.info``), so a phase's se
 costs no query for them; a blob that a rolled-back savepoint took out of the session is looked
 up (or written) again.
 
+A game's mail to an address that has not said it wants it (a player, master or observer of a game
+imported from another judge that this judge has never heard from) is queued `HELD`, maps and all:
+it goes out once the address confirms (`release`), in the order it was written, never if it does
+not (`judge.service.importing`).
+
 Once a mail is sent, its attachments are kept ``attachment_days`` (7), for ``judge resend
 --again``, and then the deadline clock drops them (`drop_sent_attachments`), and the blobs no
 mail uses any more with them: a blob is dropped only when no mail not yet sent, or sent too
@@ -68,7 +73,7 @@ from judge.mail.outbound import (
 from judge.service import zones
 from judge.service.config import Settings
 from judge.store.database import Database, after_commit
-from judge.store.models import Blob, Outbox, OutboxFile
+from judge.store.models import Blob, Confirmation, Outbox, OutboxFile
 
 log = logging.getLogger("judge")
 DRAWING_TIME = 120.0  # seconds a sender sees a mail wait for its maps before it goes without (`Drawings`)
@@ -76,6 +81,15 @@ _DRAWINGS = "judge_drawings"  # a session's info key: its mails waiting for draw
 QUIET = "replayed"
 """The status of the mail a replay queues (`quiet`): kept without its attachments, never sent."""
 _quiet: ContextVar[bool] = ContextVar("quiet", default=False)
+HELD = "held"
+"""The status of a game's mail to an address that has not yet said it wants it: a player, master or
+observer of a game imported from another judge whom this judge had never heard from
+(`judge.service.importing`).  It is kept, maps and all, and goes out once the address confirms
+(`release`), never if it does not."""
+MOVED = "moved"
+"""The kind of the mail a game's import sends (a new password, the news of the move, the request to
+confirm): the move's, never held."""
+_HOLDING = "judge_holding"  # a session's info key: the (address, game) pairs whose mail it holds (`holding`)
 DROP_MAILS = 200  # sent mails whose attachments one call drops at most: a tick stays short
 DROP_BLOBS = 20  # blobs one call deletes at most (a map is a few hundred KB, each zeroed on SQLite)
 
@@ -113,11 +127,12 @@ def queue(
     message_id = f"<{secrets.token_hex(16)}@{domain}>" if kind == "press" else make_msgid(domain=domain)
     quiet = _quiet.get()
     drawing = not quiet and any(isinstance(attachment, Drawn) for attachment in attachments)
+    held = not quiet and game_id is not None and kind != MOVED and (to, game_id) in holding(session)
     row_id: int = session.execute(_QUEUE, {
         "game_id": game_id, "recipient": to, "subject": subject, "kind": kind, "sender": settings.judge_from,
         "message_id": message_id, "in_reply_to": replied, "refs": thread(references, replied) if replied else None,
         "body": well_formed(body).replace("\x00", "\ufffd"), "created_at": now,
-        "status": QUIET if quiet else "drawing" if drawing else "pending", "attempts": 0,
+        "status": QUIET if quiet else HELD if held else "drawing" if drawing else "pending", "attempts": 0,
     }).inserted_primary_key[0]  # type: ignore[attr-defined]
     if quiet:
         return row_id
@@ -129,6 +144,31 @@ def queue(
         session.add(OutboxFile(outbox_id=row_id, filename=attachment.filename, content_type=attachment.content_type,
                                blob=blob(session, attachment.data)))
     return row_id
+
+
+def holding(session: Session) -> set[tuple[str, int]]:
+    """The (address, game) pairs whose mail is `HELD`: each address asked to confirm by a game's
+    import (`hold`), read once a transaction."""
+    held: set[tuple[str, int]] | None = session.info.get(_HOLDING)
+    if held is None:
+        held = session.info[_HOLDING] = {(str(address), int(game or 0)) for address, game in session.execute(
+            select(Confirmation.address, Confirmation.game_id).where(Confirmation.kind.startswith(MOVED),
+                                                                      Confirmation.game_id.is_not(None)))}
+    return held
+
+
+def hold(session: Session, address: str, game_id: int) -> None:
+    """From now on hold the game's mail to ``address`` (its request to confirm is written)."""
+    holding(session).add((address, game_id))
+
+
+def release(session: Session, address: str, game_id: int) -> int:
+    """Send the game's mail held for ``address``, which has confirmed; how many mails."""
+    holding(session).discard((address, game_id))
+    released = list(session.scalars(update(Outbox).where(Outbox.recipient == address, Outbox.game_id == game_id,
+                                                         Outbox.status == HELD)
+                                    .values(status="pending").returning(Outbox.id)))
+    return len(released)
 
 
 # Mails waiting for drawings (id and Message-ID: a row a rolled-back savepoint queued may leave its id to
@@ -163,7 +203,7 @@ def _draw(db: Database, waiting: _Waiting) -> None:
     with db.transaction() as session:
         alive = {(row_id, message_id) for row_id, message_id in session.execute(
             select(Outbox.id, Outbox.message_id).where(Outbox.id.in_([row_id for row_id, _, _ in waiting]),
-                                                       Outbox.status == "drawing"))}
+                                                       Outbox.status.in_(("drawing", HELD))))}
     waiting = [(row_id, message_id, files) for row_id, message_id, files in waiting if (row_id, message_id) in alive]
     made: dict[int, bytes | None] = {}
     for _, _, files in waiting:
@@ -178,6 +218,8 @@ def _draw(db: Database, waiting: _Waiting) -> None:
         due = set(session.scalars(update(Outbox).where(Outbox.id.in_([row_id for row_id, _, _ in waiting]),
                                                        Outbox.status == "drawing")
                                   .values(status="pending").returning(Outbox.id)))
+        due |= set(session.scalars(select(Outbox.id).where(Outbox.id.in_([row_id for row_id, _, _ in waiting]),
+                                                           Outbox.status == HELD)))  # its maps, for when it goes
         stored: dict[int, Blob] = {}  # each file's blob found once, not once a mail: hashing a map costs
         for row_id, _, files in waiting:
             for file in files if row_id in due else ():

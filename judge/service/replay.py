@@ -39,11 +39,12 @@ from typing import Any
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
-from judge.service import archive, outbox
+from judge.service import archive, outbox, record_bounds
 from judge.service.app import process_game
 from judge.service.archive import FORCED, RecordError, moment
 from judge.service.config import Settings
 from judge.service.handlers.mail import process_mail, receive
+from judge.service.kinds import kinds_of
 from judge.store.database import Database
 from judge.store.models import Confirmation, ConfirmedAddress, Game, Outbox
 
@@ -61,11 +62,11 @@ class Difference:
         return f"{self.phase}: {self.what}" if self.phase else self.what
 
 
-def replay(record: dict[str, Any], settings: Settings, open_db: Any) -> list[Difference]:
+def replay(record: Any, settings: Settings, open_db: Any) -> list[Difference]:
     """Play ``record`` again on a judge of its own (a temporary data directory, ``open_db`` opening
     its database with the judge's kinds) and say where it differs, first difference first; none:
-    the game was judged as recorded."""
-    archive.check(record)
+    the game was judged as recorded; `RecordError` for a record no judge could have written
+    (`judge.service.record_bounds`)."""
     folder = Path(tempfile.mkdtemp(prefix="judge-replay-"))
     try:
         own = replace(settings, data_dir=folder, database=None, web=False, maps=False)
@@ -73,6 +74,12 @@ def replay(record: dict[str, Any], settings: Settings, open_db: Any) -> list[Dif
         event.listen(db.engine, "connect", _unsynchronised)
         db.engine.dispose()  # every connection from now on: a scratch database waits for no disk
         try:
+            with db.transaction() as session:
+                record_bounds.check(record, settings, kinds_of(session))
+            for number, mail in enumerate(record["mails"], 1):
+                if mail["pruned"]:
+                    raise RecordError(f"the record's mail {number} was pruned (judge prune dropped its copy): the "
+                                      "game cannot be played again from it")
             play(db, own, record)
             with db.transaction() as session:
                 return compare(session, own, record)
@@ -111,7 +118,7 @@ def play(db: Database, settings: Settings, record: dict[str, Any]) -> None:
             if session.get(ConfirmedAddress, address) is None:
                 session.add(ConfirmedAddress(address=address, confirmed_at=(first or datetime(1970, 1, 1))
                                              - timedelta(seconds=1)))
-    runs = closing_runs(record) if not record["deadline_runs"] else list(record["deadline_runs"])
+    runs = deadline_runs(record)
     tokens = {match for mail in record["mails"] for match in CONFIRM.findall(archive.raw_of(mail))}
     with playing(settings, record) as own:
         for number, mail in enumerate(record["mails"]):
@@ -130,14 +137,32 @@ def play(db: Database, settings: Settings, record: dict[str, Any]) -> None:
             run_deadline(db, own, name, run)
 
 
-def closing_runs(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """For a game older than the table of deadline runs: a run at each phase's closing that no
-    mail of the record caused (a mail applied at that moment did: a PROCESS, a phase complete)."""
+def deadline_runs(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The runs of the game's deadline a replay plays, in their order: the record's, and for a game
+    begun before the judge kept them (schema 0026, after 0.3.0), a run at each closing of a phase
+    before the first that was kept (`closing_runs`)."""
+    kept = list(record["deadline_runs"])
+    first = moment(kept[0]["at"]) if kept else None
+    older = closing_runs(record, before=first)
+    return sorted(older + kept, key=lambda run: (run["after"], moment(run["at"]) or datetime.min)) if older else kept
+
+
+def begun_before_runs(record: dict[str, Any]) -> bool:
+    """Whether the game of ``record`` closed phases before the judge kept its deadline's runs: its
+    replay then closes each at its recorded closing (`deadline_runs`)."""
+    return bool(closing_runs(record, before=moment(record["deadline_runs"][0]["at"]) if record["deadline_runs"]
+                             else None))
+
+
+def closing_runs(record: dict[str, Any], before: datetime | None = None) -> list[dict[str, Any]]:
+    """For a game older than the table of deadline runs: a run at each phase's closing (``before``
+    the first run kept, if any) that no mail of the record caused (a mail applied at that moment
+    did: a PROCESS, a phase complete)."""
     applied = [moment(mail.get("processed_at")) for mail in record["mails"]]
     runs = []
     for phase in record["phases"]:
         closed = moment(phase.get("processed_at"))
-        if closed is None or closed in applied:
+        if closed is None or closed in applied or (before is not None and closed >= before):
             continue
         runs.append({"at": archive.iso(closed), "after": sum(1 for at in applied if at is not None and at <= closed),
                      "what": f"{phase['name']} processed"})
@@ -208,10 +233,21 @@ def compare(session: Session, settings: Settings, record: dict[str, Any]) -> lis
                 break
     found += [Difference(phase["name"], "the record does not have it") for phase in again["phases"]
               if phase["name"] not in recorded]
-    for field in ("state", "phase", "winner", "result", "deadline"):
+    for field in ("kind", "variant", "options", "master", "state", "phase", "winner", "result", "deadline"):
         if again["game"].get(field) != record["game"].get(field):
             found.append(Difference(None, f"the game's {field} differs: {again['game'].get(field)} against "
                                     f"{record['game'].get(field)} in the record"))
+    for at, (mine, theirs) in enumerate(zip(again["seats"], record["seats"], strict=False)):
+        if mine != theirs:
+            field = next(key for key in theirs if mine.get(key) != theirs.get(key))
+            found.append(Difference(None, f"seat {at + 1} ({theirs.get('seat') or theirs.get('requested')}) differs: "
+                                    f"its {field} is {mine.get(field)} against {theirs.get(field)} in the record"))
+            break
+    if len(again["seats"]) != len(record["seats"]):
+        found.append(Difference(None, f"the game has {len(again['seats'])} seats against {len(record['seats'])} in "
+                                "the record"))
+    if again["observers"] != record["observers"]:
+        found.append(Difference(None, "the game's observers differ"))
     if again["kind"] != record.get("kind", {}):
         found.append(Difference(None, "the kind's own records differ"))
     return found

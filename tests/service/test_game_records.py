@@ -6,18 +6,21 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import re
+import stat
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
+from judge import bootstrap
 from judge.bootstrap import main
 from judge.games.payola.store import LedgerRow
-from judge.service import archive, importing, replay
-from judge.service.archive import RecordError
+from judge.service import archive, importing, record_bounds, replay
+from judge.service.archive import RecordError, moment
 from judge.service.datadir import data_dir_lock
 from judge.service.kinds import kind_of
 from judge.service.reference import record_fields
@@ -86,9 +89,17 @@ def replayed(judge: Judge, record: dict[str, Any]) -> list[replay.Difference]:
     return replay.replay(record, judge.settings, lambda own: open_kinds_database(own, judge.kinds))
 
 
+def addresses(record: dict[str, Any]) -> list[str]:
+    """The addresses a game's record names to write to: its master's, its players', its observers'."""
+    return [record["game"]["master"], *(seat["address"] for seat in record["seats"] if seat["address"]),
+            *record["observers"]]
+
+
 def imported(record: dict[str, Any], folder: Path, now: Any, replayed: bool = False) -> Judge:
-    """A second judge on ``folder`` with ``record`` imported at ``now``."""
+    """A second judge on ``folder`` with ``record`` imported at ``now``, its players, master and
+    observers known to it (each has confirmed it wants its mail: the import mails them passwords)."""
     other = Judge(folder, now=now)
+    other.confirmed(*addresses(record))
     importing.import_record(other.db, other.settings, record, now, replay=replayed)
     deliver_pending(other.db, other.settings, transport_for(other.settings), now)
     return other
@@ -243,18 +254,19 @@ def _no_such_time(record: dict[str, Any]) -> None:
 
 @pytest.mark.database
 @pytest.mark.parametrize("tamper, reason", [
-    (_seat_nobody_has, "cannot be imported as it is: KeyError 'ATLANTIS'"),
-    (_seat_twice, "cannot be imported as it is"),
+    (_seat_nobody_has, "the record's kind is not what Payola Diplomacy keeps of a game: KeyError 'ATLANTIS'"),
+    (_seat_twice, "the record's kind is not what Payola Diplomacy keeps of a game"),
     (_phases_swapped, "differs from its record at kind.phases[0].phase"),
-    (_run_after_every_mail, "cannot be imported as it is: IndexError"),
-    (_no_such_time, "cannot be imported as it is: ValueError"),
+    (_run_after_every_mail, "the record's deadline_runs[0].after is 14, more than the record's 13 mails"),
+    (_no_such_time, "the record's kind is not what Payola Diplomacy keeps of a game: ValueError"),
 ], ids=lambda value: getattr(value, "__name__", "")[1:] or None)
 def test_a_record_that_cannot_be_copied_as_it_says_is_refused_and_leaves_nothing(
         tmp_path: Path, tamper: Any, reason: str) -> None:
     """Its kind's records naming a seat the game lacks, or one seat twice, or its phases out of the
     order the game has them (restored, they export in the game's order: not what the record
-    says), a deadline run after more mail than the record has, a time that is none: the import
-    says where, and the judge is as it was, not one row written."""
+    says), a deadline run after more mail than the record has (its 13: the CREATE and its CONFIRM,
+    three JOINs and theirs, the START, three sheets of spring and France's line of fall), a time
+    that is none: the import says where, and the judge is as it was, not one row written."""
     judge = played(Judge(tmp_path / "a"), PAYOLA, finished=False)
     record = record_of(judge, "g1")
     tamper(record)
@@ -279,17 +291,28 @@ def test_a_copy_trusts_the_money_of_its_record_and_the_replay_proves_it(tmp_path
 
 
 @pytest.mark.database
-def test_a_game_open_again_after_a_rollback_is_imported_by_its_replay_alone(tmp_path: Path) -> None:
-    """A ROLLBACK's marks name the first judge's submission rows, which a copy gives anew: the copy
-    is refused, saying to replay it, and leaves nothing; its replay imports it."""
+@PATHS
+def test_a_game_open_again_after_a_rollback_is_imported_with_its_marks_and_rollforward_finds_them(
+        tmp_path: Path, by_replay: bool) -> None:
+    """A ROLLBACK's marks name the last submission before it; the record names it by how many of
+    its phase's submissions came up to it (here 3: the three sheets of spring), the import in its
+    own ids.  France's sheet sent again after the ROLLBACK on the new judge makes ROLLFORWARD
+    refuse there as on the first judge, naming France."""
     judge = played(Judge(tmp_path / "a"), PAYOLA, finished=False)
-    judge.send(GM, PAYOLA.master + "\nROLLBACK")
+    judge.send(GM, PAYOLA.master + "\nROLLBACK S1901M")
     record = record_of(judge, "g1")
-    other = Judge(tmp_path / "b", now=judge.now)
-    with pytest.raises(RecordError, match=r"open again after a ROLLBACK.*--replay"):
-        importing.import_record(other.db, other.settings, record, judge.now)
-    _nothing_of(other)
-    assert record_of(imported(record, tmp_path / "c", judge.now, replayed=True), "g1") == record
+    assert record["game"]["settings"]["rollback"]["phase"] == "S1901M"
+    assert record["game"]["settings"]["rollback"]["submission"] == 3
+    other = imported(record, tmp_path / "b", judge.now, replayed=by_replay)
+    assert record_of(other, "g1") == record
+    master = f"SIGNON MASTER@g1 {PASSWORD.findall(other.last_to(GM).body)[-1]}"
+    password = PASSWORD.findall(other.last_to(ALICE).body)[-1]
+    for each, france, signon in ((judge, PAYOLA.seats[0].signon, PAYOLA.master), (other, f"SIGNON F@g1 {password}",
+                                                                                  master)):
+        each.send(ALICE, f"{france}\n2 : A PAR - PIC")
+        each.send(GM, signon + "\nROLLFORWARD")
+        assert each.outcome_of("ROLLFORWARD") == ("error", "CHANGED_SINCE_ROLLBACK")
+        assert "France sent something in this phase" in each.last_to(GM).body
 
 
 def test_replay_names_the_phase_whose_offer_was_changed_in_the_record(tmp_path: Path) -> None:
@@ -356,13 +379,13 @@ def test_an_import_of_a_game_whose_name_is_taken_is_refused(tmp_path: Path) -> N
     ({"format": "something else"}, "not a game record"),
     ({"schema_version": archive.SCHEMA_VERSION + 1}, "upgrade the judge"),
     ({"scope": "public"}, "only a whole record"),
-    ({"mails": "none"}, "\"mails\" is missing or not a list"),
+    ({"mails": "none"}, "the record's mails is not a list"),
 ])
 def test_a_record_the_judge_cannot_read_is_refused_saying_why(
         tmp_path: Path, change: dict[str, Any], reason: str) -> None:
     judge = played(Judge(tmp_path / "a"), PAYOLA, finished=False)
     with pytest.raises(RecordError, match=re.escape(reason)):
-        archive.check(record_of(judge, "g1") | change)
+        record_bounds.check(record_of(judge, "g1") | change, judge.settings, bootstrap.kinds())
 
 
 def test_the_command_line_exports_replays_and_imports_a_game(tmp_path: Path,
@@ -381,6 +404,7 @@ def test_the_command_line_exports_replays_and_imports_a_game(tmp_path: Path,
     status, printed = run(capsys, "replay", str(changed), *options(judge))
     assert status == 1 and printed.startswith("differs: S1901M: ")
     other = Judge(tmp_path / "b")
+    other.confirmed(*addresses(json.loads(saved.read_text())))
     status, printed = run(capsys, "import", str(saved), *options(other))
     assert status == 0 and printed.startswith("g1 imported; new passwords mailed to gm@example.org, ")
     assert run(capsys, "export", "g1", *options(other))[1] == saved.read_text()
@@ -396,6 +420,7 @@ def test_the_command_line_exports_replays_and_imports_a_game(tmp_path: Path,
     assert main(["import", "--replay", str(changed), *options(fourth)]) == 1
     assert "the replay differs from the record: S1901M: " in capsys.readouterr().err
     fifth = Judge(tmp_path / "e")
+    fifth.confirmed(*addresses(json.loads(saved.read_text())))
     status, printed = run(capsys, "import", "--replay", str(saved), *options(fifth))
     assert status == 0 and printed.startswith("g1 imported; new passwords mailed to gm@example.org, ")
     assert run(capsys, "export", "g1", *options(fifth))[1] == saved.read_text()
@@ -425,3 +450,68 @@ def test_the_reference_gives_every_field_of_the_schema_with_its_description() ->
     assert {"game.seed", "kind", "deadline_runs[].after", "sent[].body", "judge.mta_hostname"} <= set(whole)
     assert {"seats[].played_by", "phases[].results", "publication"} <= set(public)
     assert not any("address" in path or path.startswith(("mails", "sent")) for path in public)
+
+
+def test_a_game_begun_before_the_judge_kept_its_deadline_runs_replays_as_recorded(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game begun under 0.3.0, which kept no runs of a game's deadline (schema 0026), crossed the
+    upgrade: SP1454C closed at its deadline before it (its run, and the reminders' the day before,
+    never kept), SU1454C's after it (kept).  Its replay closes SP1454C at its recorded closing, as
+    for a game that never crossed, then plays the kept runs: every phase as recorded (it said
+    "SP1454C: its processed_at differs", SP1454C closing only at the next run kept), and ``judge
+    replay`` says how it replayed the older phases."""
+    judge = played(Judge(tmp_path / "a"), MACHIAVELLI, finished=False)
+    for _ in range(8):
+        judge.later(24)
+        judge.tick()
+    record = record_of(judge, "m1")
+    upgraded = moment(record["phases"][1]["processed_at"])
+    with judge.db.transaction() as session:  # what a judge of 0.3.0 never wrote
+        dropped = session.execute(delete(DeadlineRun).where(DeadlineRun.at <= upgraded)).rowcount
+    record = record_of(judge, "m1")
+    assert dropped == 2 and len(record["deadline_runs"]) == 3
+    assert [phase["status"] for phase in record["phases"]] == ["processed", "processed", "processed", "open"]
+    assert replayed(judge, record) == []
+    saved = tmp_path / "m1.json"
+    saved.write_text(json.dumps(record))
+    assert run(capsys, "replay", str(saved), *options(judge)) == (0, f"{importing.OLDER}\nevery phase was judged as "
+                                                                       "recorded\n")
+
+
+def test_judge_export_writes_the_whole_record_for_its_operator_alone(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """The whole record holds every address of the game and its mail: written 0600 whatever the
+    umask, as the judge's database is, even over a file that was there readable by all; the public
+    record, safe to post, with the umask's mode."""
+    judge = played(Judge(tmp_path / "a"), PAYOLA, finished=True)
+    whole, public = tmp_path / "g1.json", tmp_path / "g1-public.json"
+    whole.write_text("")
+    whole.chmod(0o644)
+    previous = os.umask(0o022)
+    try:
+        assert run(capsys, "export", "g1", "-o", str(whole), *options(judge)) == (0, "")
+        assert run(capsys, "export", "g1", "--public", "-o", str(public), *options(judge)) == (0, "")
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(whole.stat().st_mode) == 0o600 and json.loads(whole.read_text())["scope"] == "whole"
+    assert stat.S_IMODE(public.stat().st_mode) == 0o644
+
+
+def test_a_record_whose_mail_was_pruned_is_copied_but_not_played_again(tmp_path: Path) -> None:
+    """``judge prune`` dropped the stored copy of the game's first mail: the record says so, a
+    replay (and so an import with --replay) is refused, naming the mail, and a copy, which needs
+    no mail, imports the game as it stands."""
+    judge = played(Judge(tmp_path / "a"), PAYOLA, finished=False)
+    with judge.db.transaction() as session:
+        first = session.scalars(select(InboundMail).order_by(InboundMail.id)).first()
+        assert first is not None
+        first.raw = b""
+    record = record_of(judge, "g1")
+    assert record["mails"][0]["pruned"] and record["mails"][0]["raw"] == ""
+    with pytest.raises(RecordError, match=r"the record's mail 1 was pruned \(judge prune dropped its copy\)"):
+        replayed(judge, record)
+    other = Judge(tmp_path / "b", now=judge.now)
+    with pytest.raises(RecordError, match="the record's mail 1 was pruned"):
+        importing.import_record(other.db, other.settings, record, judge.now, replay=True)
+    _nothing_of(other)
+    assert record_of(imported(record, tmp_path / "c", judge.now), "g1") == record

@@ -15,6 +15,7 @@ from judge.mail.outbound import MaildirOutbox
 from judge.service import archive, importing
 from judge.service.app import open_database
 from judge.service.config import Settings
+from judge.store.models import ConfirmedAddress
 from tests.service.every_kind import PAYOLA
 from tests.support.clock import Clock
 from tests.support.daemon import Running
@@ -38,8 +39,8 @@ def bodies(settings: Settings) -> list[tuple[str, str]]:
 
 
 def test_an_imported_game_plays_on_through_judge_serve_and_ends_as_on_the_first_judge(tmp_path: Path) -> None:
-    """Spring 1901 played and Fall 1901 begun on the first judge; imported into a second, which
-    `judge serve` runs; there its master, with the password the import mailed him, processes the
+    """Spring 1901 played and Fall 1901 begun on the first judge; imported into a second its
+    players use, which `judge serve` runs; there its master, with the password the import mailed him, processes the
     fall and ends the game over SMTP. The first judge, sent the same, ends with the same phases."""
     first = Judge(tmp_path / "a")
     PAYOLA.begin(first)
@@ -52,6 +53,9 @@ def test_an_imported_game_plays_on_through_judge_serve_and_ends_as_on_the_first_
         record = json.loads(json.dumps(archive.export(session, first.settings, "g1")))
     settings = Settings(data_dir=tmp_path / "b", database=fresh_database_url(), port=0, tick_seconds=3600)
     db = open_database(settings, kinds())
+    with db.transaction() as session:  # a judge its players use: each has confirmed there (else it asks them first)
+        session.add_all(ConfirmedAddress(address=address, confirmed_at=first.now)
+                        for address in {GM, *(seat.address for seat in PAYOLA.seats)})
     importing.import_record(db, settings, record, first.now)
     db.engine.dispose()
     second = Running(settings, Clock(first.now))

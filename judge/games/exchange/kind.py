@@ -332,18 +332,47 @@ class Exchange(ExchangeLobby, ExchangePhases, ExchangeCommands, GameKind):
         return [api.Standing(score.investor, score.rank, f"{float(score.control):.1f}% control")
                 for score in ranking(state)]
 
+    def check_phase(self, session: Session, game: Game, row: PhaseRow) -> None:
+        """The state the phase started from, and once processed the state it left, read as the
+        game reads them when it goes on: its board's units where they may stand on the game's map,
+        its investors the game's seats."""
+        from judge.games.exchange.core.notation import state_from_data
+
+        states: list[tuple[str, Any]] = [("position", row.position)]
+        if row.status == "processed" and row.result:
+            states.append(("result", (row.result or {}).get("state")))
+        for where, data in states:
+            try:
+                state = state_from_data(data)
+            except KeyError as exc:
+                raise ValueError(f"{where}: it lacks {exc}") from None
+            except (ValueError, TypeError, AttributeError) as exc:
+                raise ValueError(f"{where}: {exc}") from None
+            if state.game_map.name != game.variant:
+                raise ValueError(f"{where}: a board of {state.game_map.name}, not of the game's {game.variant}")
+            if sorted(state.order) != sorted(api.seats(session, game)):
+                raise ValueError(f"{where}: its investors are {', '.join(sorted(state.order))}, not the game's seats")
+
     def saved_game(self, session: Session, game: Game) -> dict[str, Any] | None:
         """The board phases' boards and the orders carried out (as their public results list them),
-        as the ``diplomacy`` package saves a game: no stock, no money, which it has no place for."""
+        as the ``diplomacy`` package saves a game: no stock, no money, which it has no place for.
+        The package takes its last phase for the one the game is in: in the Income step or the
+        Exchange phase, that is the board as it stands, named as the board phase that comes next
+        (in W1901X, S1902M's board, after every board phase of 1901)."""
         from judge.engine.map import load_map
         from judge.engine.saved_game import Phase, saved_game
 
         board = load_map(game.variant)
         named = {_letters(power): power for power in board.powers}
-        rows = [*api.processed_phases(session, game), api.current_phase(session, game)]
+        current = api.current_phase(session, game)
+        rows = [*api.processed_phases(session, game), current]
         phases = []
         for row in dict.fromkeys(row for row in rows if row is not None):
-            if row.position.get("stage") != "board" or not isinstance(row.position.get("position"), dict):
+            if not isinstance(row.position.get("position"), dict):
+                continue
+            if row.position.get("stage") != "board":
+                if row is current and row.status == "open":  # the board now, as the next board phase starts
+                    phases.append(Phase(str(row.position["position"].get("phase")), row.position["position"]))
                 continue
             orders: dict[str, list[str]] = {}
             for line in _orders_of((row.result or {}).get("public") or []) if row.status == "processed" else []:

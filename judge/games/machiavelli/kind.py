@@ -392,6 +392,22 @@ class Machiavelli(MachiavelliLobby, MachiavelliPhases, MachiavelliCommands, Game
                 for name, data in api.phase_data_now(connection, self.name, "position")
                 for country, ducats in data.get("treasuries", {}).items()}
 
+    def check_phase(self, session: Session, game: Game, row: PhaseRow) -> None:
+        """The position the phase started from, and once processed the position it left, read
+        on the game's board as the game reads them when it goes on: each unit where it may stand
+        (an army on land, a garrison in a fortified city), each power one of the board's."""
+        from judge.games.machiavelli.core.notation import position_from_data
+
+        board = lifecycle.board_of(game)
+        positions: list[tuple[str, Any]] = [("position", row.position)]
+        if row.status == "processed" and row.result:
+            positions.append(("result", (row.result or {}).get("position")))
+        for where, data in positions:
+            try:
+                position_from_data(data, board)
+            except ValueError as exc:
+                raise ValueError(f"{where}: {exc}") from None
+
     # -- the demo --------------------------------------------------------------------------------
 
     demo_scenarios = ("classic", "aop")

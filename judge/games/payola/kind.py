@@ -46,6 +46,7 @@ from judge.api import (
     when,
 )
 from judge.engine.map import available_maps, load_map
+from judge.engine.notation import position_from_data
 from judge.engine.position import Phase
 from judge.games.payola import commands, handlers, lifecycle, maps, pages, public, store, views
 from judge.games.payola.commands import SIMPLE
@@ -385,6 +386,23 @@ class Payola(PayolaLobby, PayolaPhases, PayolaCommands, GameKind):
         centers: dict[str, list[str]] = after or row.position.get("centers", {})
         return api.ranked([(power, len(owned), counted(len(owned), "supply center"))
                            for power, owned in centers.items()])
+
+    def check_phase(self, session: Session, game: Game, row: PhaseRow) -> None:
+        """The board the phase started from, read as the adjudicator reads it (each unit where it
+        may stand, each center a supply center), on the game's map and named as the phase; once
+        processed, the board its adjudication left too."""
+        boards: list[tuple[str, Any, str | None]] = [("position", row.position, row.name)]
+        if row.status == "processed" and row.result:
+            boards.append(("result", (row.result or {}).get("adjudication"), None))
+        for where, board, phase in boards:
+            try:
+                position, _ = position_from_data(board)
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                raise ValueError(f"{where}: {exc}") from None
+            if str(board.get("variant", "standard")) != game.variant:
+                raise ValueError(f"{where}: a board of {board.get('variant')}, not of the game's {game.variant}")
+            if phase is not None and str(position.phase) != phase:
+                raise ValueError(f"{where}: the board of {position.phase}, not of {phase}")
 
     def saved_game(self, session: Session, game: Game) -> dict[str, Any] | None:
         """Every phase's board, orders as adjudicated and their results, as the ``diplomacy``

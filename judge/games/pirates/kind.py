@@ -243,6 +243,36 @@ class Pirates(PiratesLobby, PiratesPhases, PiratesCommands, GameKind):
     def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
         return pages.write_game(root, record, force)
 
+    def check_phase(self, session: Session, game: Game, row: PhaseRow) -> None:
+        """The match the phase started from, and once processed the match it left, read as the
+        game reads them when it goes on: its players the game's seats, each once; nobody else in the
+        ship's rooms, nobody twice; no garnets below none."""
+        from judge.games.pirates.core.notation import match_from_data
+
+        matches: list[tuple[str, Any]] = [("position", row.position)]
+        if row.status == "processed" and row.result:
+            matches.append(("result", (row.result or {}).get("match")))
+        seats = set(api.seats(session, game))
+        for where, data in matches:
+            try:
+                match = match_from_data(data)
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                raise ValueError(f"{where}: {exc}") from None
+            players = sorted(match.players)
+            if len(set(players)) != len(players) or set(players) != seats:
+                raise ValueError(f"{where}: its players are {', '.join(players)}, not the game's seats")
+            for number, rooms in enumerate([match.rooms, *(each.rooms for each in match.rounds)]):
+                aboard = [name for room in rooms for name in room]
+                if len(set(aboard)) == len(aboard) and set(aboard) <= set(players):
+                    continue
+                if number == 0:
+                    raise ValueError(f"{where}: the rooms drawn at the start hold someone who is not one of its "
+                                     "players, or one of them twice")
+                raise ValueError(f"{where}: the rooms of round {number} hold someone who is not one of its players, "
+                                 "or one of them twice")
+            if match.garnets < 0 or any(amount < 0 for each in match.rounds for _, amount in each.packages):
+                raise ValueError(f"{where}: it counts garnets below none")
+
     def standings(self, session: Session, game: Game) -> list[api.Standing]:
         return pages.standings(session, game)
 

@@ -14,7 +14,7 @@ from functools import partial
 
 from judge.commands import parse as cmd
 from judge.service.dispatch import ANYONE, Entry
-from judge.service.handlers import anyone, consent, master, player, signon, unattended
+from judge.service.handlers import anyone, consent, master, moved, player, signon, unattended
 from judge.service.handlers.mail import process_mail, receive
 
 CONFIRMED: dict[str, consent.Done] = {
@@ -24,6 +24,8 @@ CONFIRMED: dict[str, consent.Done] = {
     "takeover": signon.take_over_confirmed,
     "replace": signon.replace_confirmed,
     "address": player.address_confirmed,
+    "moved": moved.seat_confirmed,
+    "moved_observer": moved.observer_confirmed,
 }
 """What CONFIRM carries out for each kind of request (`consent`)."""
 

@@ -48,7 +48,7 @@ DAY = timedelta(days=1)
 Done = Callable[[Conversation, Confirmation, str], None]
 """What CONFIRM does for a request of one kind, given the request and the line: the handlers'
 table (`judge.service.handlers.CONFIRMED`) names one for each kind of request."""
-PASSWORD_REQUESTS = frozenset({"replace"})
+PASSWORD_REQUESTS = frozenset({"replace", "moved"})
 """The kinds of request whose CONFIRM chooses the password of a seat (``CONFIRM token password``:
 no password is ever mailed), which the request's details then hold, hashed, as ``password``."""
 
