@@ -68,6 +68,7 @@ from judge.service.course import ROLLBACK
 from judge.service.handlers.consent import TOKEN_DAYS, is_confirmed
 from judge.service.handlers.mail import fingerprint
 from judge.service.kinds import Kinds, kind_of, kinds_of
+from judge.service.mailbox import mailbox
 from judge.service.passwords import hash_password
 from judge.service.replay import begun_before_runs
 from judge.service.replay import replay as played_again
@@ -302,7 +303,7 @@ def beside(session: Session, game: Game, kept: dict[str, Any]) -> None:
                         "created_at": moment(row["created_at"])} for row in kept["absences"]]),
             (Signon, [{"who": row["who"], "source": row["source"], "network": row["network"], "at": moment(row["at"])}
                       for row in kept["signons"]]),
-            (PlayerRecord, [{"address": row["address"], "seat": row["seat"], "phase": row["phase"], "what": row["what"],
+            (PlayerRecord, [{"address": mailbox(row["address"]), "seat": row["seat"], "phase": row["phase"], "what": row["what"],
                              # a line a ROLLBACK kept of a phase it dropped (`records.forget_from`) has none
                              "phase_row": phases.get(row["phase"]) if row["phase"] is not None else None,
                              "at": moment(row["at"])} for row in kept["player_records"]])):
@@ -311,8 +312,14 @@ def beside(session: Session, game: Game, kept: dict[str, Any]) -> None:
 
 
 def _compared(record: Mapping[str, Any]) -> dict[str, Any]:
-    """What of a record an import must give back: the game, not what it says of its judge."""
-    return {key: value for key, value in record.items() if key not in ITS_OWN}
+    """What of a record an import must give back: the game, not what it says of its judge; its
+    players' record lines by mailbox, as this judge keeps them (ruling H4: a record written before
+    schema 0028 may name one person several ways)."""
+    found = {key: value for key, value in record.items() if key not in ITS_OWN}
+    if isinstance(found.get("player_records"), list):
+        found["player_records"] = [{**line, "address": mailbox(line["address"])} if isinstance(line, dict) and
+                                   isinstance(line.get("address"), str) else line for line in found["player_records"]]
+    return found
 
 
 def first_difference(first: Any, second: Any, path: str = "") -> str | None:
