@@ -376,3 +376,24 @@ def test_the_policy_in_words_counts_plainly() -> None:
     assert "extended once by 1 hour," in one and "a seat that misses a deadline is declared abandoned" in one
     two = silence.Policy(extensions=2, extension=36.0, abandon=2).words()
     assert "up to 2 times by 1 day 12 hours" in two and "misses 2 deadlines in a row" in two
+
+
+def test_H4_a_player_who_writes_capitals_and_a_tag_is_abandoned_as_any_other(tmp_path: Path) -> None:
+    """Bob joins as Bob+Games@example.org; his record's lines are kept under bob@example.org (one
+    mailbox), and his two misses in a row under the policy (abandoned after 2, no extension) still
+    make a run: he is declared abandoned at L2's deadline, and the line is on his one record."""
+    judge = auction_judge(tmp_path)
+    written = "Bob+Games@example.org"
+    judge.send(GM, "CREATE g1 gm-secret auction LOTS=4")
+    judge.send(GM, f"{MASTER}\nSET SILENCE ON\nSET SILENCE EXTENSIONS 0")
+    judge.send(ALICE, "JOIN g1 alice-pw Alice")
+    judge.send(written, "JOIN g1 bob-pw Bob")
+    judge.send(GM, f"{MASTER}\nSTART")
+    for _ in range(2):
+        bid(judge, "Alice", 1)
+        judge.later(24)
+        judge.tick()
+    assert [line for line in record_lines(judge) if line[0] != ALICE] == [
+        (BOB, "L1", "missed"), (BOB, "L2", "missed"), (BOB, "L2", "abandoned")]
+    told = [m for m in judge.new_mail() if m.to == written and "declared abandoned" in m.subject]
+    assert len(told) == 1 and "You have not acted in 2 phases of g1 in a row" in told[0].body
