@@ -333,7 +333,7 @@ class MachiavelliCommands(Commands):
         first, last = command.first, command.last
         for named in (first, last):
             if named is not None and named not in names:
-                turn.echo(text, "error", f"{game.name} has carried out no phase {named} (carried out: "
+                turn.echo(text, "error", f"{game.name} has carried out no phase {named[:20]} (carried out: "
                           f"{', '.join(names) or 'none'})", code="NO_SUCH_PHASE")
                 return
         start = names.index(first) if first else 0

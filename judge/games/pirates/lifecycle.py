@@ -90,6 +90,7 @@ KIND_TITLE = "Pirates' Proposal"
 DEFAULT_PLAYERS = MAX_PLAYERS
 MAX_GARNETS = 100
 """The most garnets a player may start with: enough for any match, and no plan's sum overflows."""
+PLAYERS_USAGE = f"a match has an even number of players from {MIN_PLAYERS} to {MAX_PLAYERS} (P1): PLAYERS=n"
 
 
 # -- the game's settings ------------------------------------------------------------------------------
@@ -103,19 +104,16 @@ def read_options(words: Sequence[str]) -> list[str]:
     players, garnets = DEFAULT_PLAYERS, 0
     for word in rest:
         key, _, value = word.partition("=")
-        if key not in ("PLAYERS", "GARNETS") or not value.isdigit() or len(value) > 3:
-            raise ValueError(f"'{word}' is not an option of Pirates' Proposal: PLAYERS=n (an even number from "
+        if key not in ("PLAYERS", "GARNETS"):
+            raise ValueError(f"'{word[:40]}' is not an option of Pirates' Proposal: PLAYERS=n (an even number from "
                              f"{MIN_PLAYERS} to {MAX_PLAYERS}), GARNETS=n (each player's at the start), and "
                              "NO_OBSERVERS, ANONYMOUS, OPEN_TAKEOVER, ABSENCE_DAYS=N")
         if key == "PLAYERS":
-            players = int(value)
-            if players % 2 or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-                raise ValueError(f"a match has an even number of players from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                                 f"not {players} (P1)")
+            players = api.read_count(value, MAX_PLAYERS, PLAYERS_USAGE)
+            if players % 2 or players < MIN_PLAYERS:
+                raise ValueError(PLAYERS_USAGE)
         else:
-            garnets = int(value)
-            if garnets > MAX_GARNETS:
-                raise ValueError(f"a player may start with at most {MAX_GARNETS} garnets")
+            garnets = api.read_count(value, MAX_GARNETS, f"a player may start with 0 to {MAX_GARNETS} garnets")
     return [*own, f"PLAYERS={players}", f"GARNETS={garnets}"]
 
 
