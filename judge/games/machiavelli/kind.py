@@ -212,6 +212,9 @@ class MachiavelliPhases(Phases):
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         lifecycle.start(session, game, settings, now)
 
+    def phase_order(self, name: str) -> tuple[int, ...] | None:
+        return lifecycle.phase_order(name)
+
     def length_of(self, phase: str) -> str:
         return "spring" if phase.endswith("A") else "campaign"
 

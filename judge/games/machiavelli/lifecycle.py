@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -131,6 +132,16 @@ def season_of(name: str) -> tuple[Season, str]:
     """The season and the letter (``A``, ``C``) of a phase's name."""
     campaign_of = {code: c for c, code in SEASONS.items()}
     return Season(int(name[2:-1]), campaign_of[name[:2]]), name[-1]
+
+
+def phase_order(name: str) -> tuple[int, ...] | None:
+    """Where the phase named ``name`` comes in a game's course: by season, the spring letter before
+    the campaign letter (AoP 2); None if no game has it (``SU1454A``: a spring letter is the
+    spring's alone)."""
+    if not re.fullmatch(r"(?:SP\d{4}[AC]|(?:SU|FA)\d{4}C)", name):
+        return None
+    season, letter = season_of(name)
+    return *season.sort_key(), "AC".index(letter)
 
 
 def label(name: str) -> str:

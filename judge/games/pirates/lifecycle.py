@@ -30,6 +30,7 @@ phase so closed before its deadline says so, and when (the host's ``preface``).
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -55,6 +56,7 @@ from judge.api import (
 from judge.games.pirates.core.match import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    ROUNDS,
     Match,
     Phase,
     SetupError,
@@ -135,6 +137,16 @@ def phase_of(name: str) -> Phase:
     if name == "F":
         return Phase(Stage.FINAL, 5)
     return Phase(Stage.DISTRIBUTION if name[0] == "D" else Stage.VOTING, int(name[1:]))
+
+
+def phase_order(name: str) -> tuple[int, ...] | None:
+    """Where the phase named ``name`` comes in the match: each round's Distribution Phase, then its
+    Voting Phase, then the final phase; None if no match has it (a sixth round)."""
+    if name == "F":
+        return ROUNDS + 1, 0
+    if not re.fullmatch(r"[DV][1-9]\d?", name) or int(name[1:]) > ROUNDS:
+        return None
+    return int(name[1:]), "DV".index(name[0])
 
 
 def label(name: str) -> str:

@@ -83,8 +83,9 @@ class Holding(Telling):
         (above its lines); None if it acts on the phase now."""
         if game.id not in self.meant:
             phases = self.read_once(game, "phase rows", lambda: late.phases_of(self.session, game))
+            kind = self.kinds.of(game)
             self.meant[game.id] = late.meant_for(self.session, game, self.mail, self.named, phases,
-                                                 self.kinds.of(game).phase_names)
+                                                 kind.phase_names, kind.phase_order)
         meant = self.meant[game.id]
         if meant is not None and ("late", game.id) not in self.held:
             self.held.add(("late", game.id))
