@@ -38,6 +38,7 @@ from sqlalchemy import select
 
 from judge.commands import parse as cmd
 from judge.service import course, host, silent_seats, zones
+from judge.service.deadlines import move_to
 from judge.service.dispatch import MASTER, SIGNED_ON, Entry
 from judge.service.handlers.conversation import Conversation, masked
 from judge.service.handlers.player import approve_absence
@@ -88,7 +89,7 @@ def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> Non
         talk.echo(text, "error", f"a deadline may be at most {MAX_DEADLINE_AHEAD.days} days ahead",
                   code="TOO_FAR_AHEAD")
         return
-    game.deadline = deadline
+    move_to(game, deadline, talk.now)
     talk.echo(text, "ok", f"deadline set to {when(game.deadline)}")
     talk.announce(f"the game master set the deadline of {game.phase} to {when(game.deadline)}", public=True)
 
@@ -159,7 +160,7 @@ def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
     if game is None:
         return
     if game.deadline is not None and game.deadline < talk.now and game.phase is not None:
-        game.deadline = host.phase_deadline(talk.session, game, game.phase, talk.now)
+        move_to(game, host.phase_deadline(talk.session, game, game.phase, talk.now), talk.now)
     talk.echo(text, "ok", f"game resumed; deadline {when(game.deadline)}")
     talk.announce(f"the game master resumed the game: the deadline of {game.phase} is {when(game.deadline)}",
                   public=True)
