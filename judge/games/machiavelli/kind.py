@@ -207,7 +207,8 @@ class MachiavelliPhases(Phases):
     between_phases = ""
     phase_names = r"(?:SP|SU|FA)\d{4}[AC]"  # SP1454A, SU1454C (`lifecycle.phase_name`)
     restored = ("the board and the treasuries are as they were before it was carried out, and the letters then "
-                "standing stand again (a letter corrected then may not be corrected again, 17.1, M35)")
+                "standing stand again (a letter corrected then may not be corrected again, 17.1, M35), as do the "
+                "votes on the game's end then standing (M64)")
 
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         lifecycle.start(session, game, settings, now)
@@ -232,6 +233,7 @@ class MachiavelliPhases(Phases):
 
     def rolling_back(self, session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
         lifecycle.reopen_closed(game, [to, *later])
+        lifecycle.votes_back(session, game, to)
 
     def publication(self, session: Session, game: Game) -> Publication:
         return lifecycle.publication(session, game)
