@@ -288,7 +288,7 @@ def set_zone(talk: Conversation, text: str, command: cmd.SetZone) -> None:
             return
         player.zone = command.zone
         where = command.zone or "the game's zone"
-        talk.echo(text, "ok", f"your mail writes deadlines in {where}, with UTC beside them")
+        talk.echo(text, "ok", f"your mail writes deadlines in {where}, with UTC beside them{_deadline_now(game)}")
     elif not talk.context.is_master:
         talk.echo(text, "error", "only the game master sets the game's zone; yours is SET MYZONE zone",
                   code="MASTER_ONLY")
@@ -297,11 +297,20 @@ def set_zone(talk: Conversation, text: str, command: cmd.SetZone) -> None:
         game.settings = {key: value for key, value in game.settings.items() if key != "zone"} | (
             {"zone": command.zone} if command.zone else {})
         talk.echo(text, "ok", f"the game's zone is {command.zone or 'UTC'}: SET DEADLINE reads it, and mail writes "
-                  "deadlines in it (a player's own zone first), with UTC beside them")
+                  f"deadlines in it (a player's own zone first), with UTC beside them{_deadline_now(game)}")
         if game.state != GameState.FORMING:
             talk.announce(f"the game master set the game's time zone to {command.zone or 'UTC'}: deadlines are "
                           "written in it, with UTC beside them (SET MYZONE zone for your own)", public=True)
     zones.forget(talk.session)
+
+
+def _deadline_now(game: Game) -> str:
+    """The end of SET ZONE's and SET MYZONE's answer: the phase's deadline, which the reply writes in
+    the zone just set (`zones.localize`: the zones are read again), so that its reader sees it as
+    their mail will write it; nothing when the game has none."""
+    if game.deadline is None or game.phase is None or game.state not in RUNNING:
+        return ""
+    return f"; the deadline of {game.phase} is {when(game.deadline)}"
 
 
 def set_press(talk: Conversation, text: str, command: cmd.SetPress) -> None:
