@@ -91,7 +91,8 @@ def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> Non
         return
     move_to(game, deadline, talk.now)
     talk.echo(text, "ok", f"deadline set to {when(game.deadline)}")
-    talk.announce(f"the game master set the deadline of {game.phase} to {when(game.deadline)}", public=True)
+    talk.announce(f"the game master set the deadline of {game.phase} to {when(game.deadline)}", public=True,
+                  setting="deadline")
 
 
 def set_duration(talk: Conversation, text: str, command: cmd.SetDuration) -> None:
@@ -102,7 +103,7 @@ def set_duration(talk: Conversation, text: str, command: cmd.SetDuration) -> Non
     game.settings = {**game.settings, command.setting: command.hours}
     talk.echo(text, "ok", f"{command.setting} set to {duration(command.hours)}")
     if game.state != GameState.FORMING:
-        talk.announce(_duration_news(command.setting, command.hours), public=True)
+        talk.announce(_duration_news(command.setting, command.hours), public=True, setting=command.setting)
 
 
 def process(talk: Conversation, text: str, command: cmd.Process) -> None:
@@ -300,7 +301,8 @@ def set_zone(talk: Conversation, text: str, command: cmd.SetZone) -> None:
                   f"deadlines in it (a player's own zone first), with UTC beside them{_deadline_now(game)}")
         if game.state != GameState.FORMING:
             talk.announce(f"the game master set the game's time zone to {command.zone or 'UTC'}: deadlines are "
-                          "written in it, with UTC beside them (SET MYZONE zone for your own)", public=True)
+                          "written in it, with UTC beside them (SET MYZONE zone for your own)", public=True,
+                          setting="zone")
     zones.forget(talk.session)
 
 
@@ -327,7 +329,7 @@ def set_press(talk: Conversation, text: str, command: cmd.SetPress) -> None:
     now = rules_of(game).press.words()
     talk.echo(text, "ok", f"press: {now}")
     if game.state != GameState.FORMING:
-        talk.announce(f"the game master changed the press options: {now}", public=True)
+        talk.announce(f"the game master changed the press options: {now}", public=True, setting="press")
 
 
 def set_private(talk: Conversation, text: str, command: cmd.SetPrivate) -> None:
