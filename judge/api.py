@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
         parse_lines,
         press_to_seats,
         press_tokens,
+        read_count,
         read_phase_length,
     )
     from judge.mail.outbound import Attachment, Drawn
@@ -135,6 +136,7 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "parse_lines": ("judge.commands.parse", "parse_lines"),
     "press_to_seats": ("judge.commands.parse", "press_to_seats"),
     "press_tokens": ("judge.commands.parse", "press_tokens"),
+    "read_count": ("judge.commands.parse", "read_count"),
     "read_phase_length": ("judge.commands.parse", "read_phase_length"),
     "Attachment": ("judge.mail.outbound", "Attachment"),
     "Drawn": ("judge.mail.outbound", "Drawn"),
@@ -236,9 +238,9 @@ __all__ = [  # the API's names: what a kind may use of the host (a test holds th
     "is_played", "json_tool", "latest", "latest_accepted", "latest_submission", "latest_submissions", "latest_texts",
     "log_on_commit", "make_folder", "observers", "open_phase", "open_seat", "page_url", "parse_duration",
     "parse_lines", "phase_data_now", "phase_seed", "phases_by_id", "players", "press_to_seats", "press_tokens",
-    "processed_names", "processed_phases", "public_seat", "publish", "queue", "ranked", "read_phase_length", "record",
-    "render", "render_page", "rules_of", "seat_state", "seats", "show", "split_options", "submit", "summary",
-    "templates_version", "text_of", "when", "who_played", "write_file", "write_game_folder",
+    "processed_names", "processed_phases", "public_seat", "publish", "queue", "ranked", "read_count",
+    "read_phase_length", "record", "render", "render_page", "rules_of", "seat_state", "seats", "show", "split_options",
+    "submit", "summary", "templates_version", "text_of", "when", "who_played", "write_file", "write_game_folder",
 ]
 
 

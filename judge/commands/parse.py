@@ -497,24 +497,60 @@ def parse_duration(text: str, least: float = MIN_PHASE_HOURS, what: str = "a pha
     return hours
 
 
+FIRST_DATE, LAST_DATE = date(2000, 1, 1), date(2999, 12, 31)
+"""The dates a mail may write (SET DEADLINE, SET ABSENCE, SET CLOCK ... FROM): far wider than any
+deadline, absence or clock needs, and far enough inside Python's calendar (years 1 to 9999) that no
+zone's offset, grace, absence or week added to one leaves it."""
+MAX_OFFSET = timedelta(hours=14)
+"""The farthest a written offset from UTC may be (``+14:00``, Kiribati's; no zone is farther)."""
+
+
+def read_count(word: str, most: int, usage: str) -> int:
+    """The whole number ``word`` writes in figures, 0 to ``most``; ValueError(``usage``) for anything
+    else: a sign, a point, a figure of another script (``²``), or more figures than ``most`` has (its
+    leading zeros apart), refused on its length before it is read, so that no mail has Python read a
+    number of thousands of figures.  The one reader of a count a host's command takes."""
+    figures = word.lstrip("0") or "0"
+    if not (word.isascii() and word.isdigit()) or len(figures) > len(str(most)) or int(figures) > most:
+        raise ValueError(usage)
+    return int(figures)
+
+
+def read_date(word: str) -> date:
+    """The date ``word`` writes, ``YYYY-MM-DD``, from FIRST_DATE to LAST_DATE; ValueError saying what
+    a date is otherwise.  The one reader of a date a host's command takes."""
+    try:
+        found = date.fromisoformat(word) if re.fullmatch(r"\d{4}-\d{2}-\d{2}", word, re.ASCII) else None
+    except ValueError:
+        found = None
+    if found is None:
+        raise ValueError(f"'{word[:20]}' is not a date: write one as 2027-03-01 (YYYY-MM-DD)")
+    if not FIRST_DATE <= found <= LAST_DATE:
+        raise ValueError(f"'{word}' is not a date the judge reads: a date is from {FIRST_DATE} to {LAST_DATE}")
+    return found
+
+
 def parse_deadline(text: str) -> datetime:
     """``YYYY-MM-DD HH:MM``, naive (the game's zone), or followed by a zone (``UTC``, ``+02:00``,
-    ``Europe/Paris``), aware."""
-    match = re.fullmatch(r"(\d{4}-\d{2}-\d{2})[ T](\d{1,2}:\d{2})(?:\s+(\S+))?", text.strip())
+    ``Europe/Paris``), aware; its date as `read_date` reads one, an offset at most MAX_OFFSET."""
+    match = re.fullmatch(r"(\S+?)[ T](\d{1,2}:\d{2})(?:\s+(\S+))?", text.strip(), re.ASCII)
     if match is None:
         raise ValueError("expected SET DEADLINE YYYY-MM-DD HH:MM [zone]")
+    day = read_date(match.group(1))
     try:
-        naive = datetime.strptime(f"{match.group(1)} {match.group(2)}", "%Y-%m-%d %H:%M")
+        naive = datetime.combine(day, datetime.strptime(match.group(2), "%H:%M").time())
     except ValueError:
-        raise ValueError(f"'{match.group(1)} {match.group(2)}' is not a date and time") from None
+        raise ValueError(f"'{match.group(2)}' is not a time of day (12:00)") from None
     zone = match.group(3)
     if zone is None:
         return naive
     if zone.upper() in ("UTC", "GMT", "Z"):
         return naive.replace(tzinfo=UTC)
-    offset = re.fullmatch(r"([+-])(\d{2}):?(\d{2})", zone)
+    offset = re.fullmatch(r"([+-])(\d{2}):?(\d{2})", zone, re.ASCII)
     if offset:
         delta = timedelta(hours=int(offset.group(2)), minutes=int(offset.group(3)))
+        if delta > MAX_OFFSET or int(offset.group(3)) > 59:
+            raise ValueError(f"'{zone}' is no offset from UTC: one is from -14:00 to +14:00")
         return naive.replace(tzinfo=timezone(delta if offset.group(1) == "+" else -delta))
     try:
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+){0,2}", zone) or len(zone) > 40:
@@ -685,10 +721,7 @@ def _history(args: list[str]) -> History:
 def _absence(rest: list[str]) -> SetAbsence:
     if len(rest) != 3 or rest[1].upper() != "TO":
         raise ValueError("expected SET ABSENCE YYYY-MM-DD TO YYYY-MM-DD")
-    try:
-        start, end = date.fromisoformat(rest[0]), date.fromisoformat(rest[2])
-    except ValueError:
-        raise ValueError("expected SET ABSENCE YYYY-MM-DD TO YYYY-MM-DD (dates as 2027-07-01)") from None
+    start, end = read_date(rest[0]), read_date(rest[2])
     if end < start:
         raise ValueError("an absence ends after it starts")
     if (end - start).days > 60:
@@ -701,6 +734,7 @@ MAX_ABANDON = 9  # missed phases in a row before a seat is abandoned, at most
 SILENCE_USAGE = ("expected SET SILENCE ON|OFF, SET SILENCE DAILY ON|OFF, SET SILENCE EXTENSIONS n (0 to "
                  f"{MAX_EXTENSIONS}), SET SILENCE EXTENSION hours, SET SILENCE ABANDON n (0: never, up to "
                  f"{MAX_ABANDON})")
+MAX_GATE = 999  # abandoned seats or finished games a gate may count, at most
 GATE_USAGE = "expected SET GATE OFF, SET GATE ABANDONED n|OFF, SET GATE ONTIME n%|OFF or SET GATE FINISHED n|OFF"
 
 
@@ -715,9 +749,9 @@ def _silence(rest: list[str]) -> SetSilence:
     if what == "EXTENSION":
         return SetSilence("extension", parse_duration(value, MIN_PHASE_HOURS, "an extension"))
     bound = {"EXTENSIONS": MAX_EXTENSIONS, "ABANDON": MAX_ABANDON}.get(what)
-    if bound is None or not value.isdigit() or int(value) > bound:
+    if bound is None:
         raise ValueError(SILENCE_USAGE)
-    return SetSilence(what.lower(), float(value))
+    return SetSilence(what.lower(), float(read_count(value, bound, SILENCE_USAGE)))
 
 
 def _gate(rest: list[str]) -> SetGate:
@@ -729,10 +763,9 @@ def _gate(rest: list[str]) -> SetGate:
         raise ValueError(GATE_USAGE)
     if rest[1] == "OFF":
         return SetGate(gate)
-    number = rest[1].removesuffix("%") if gate == "on_time" else rest[1]
-    if not number.isdigit() or (gate == "on_time" and int(number) > 100) or int(number) > 999:
-        raise ValueError(GATE_USAGE)
-    return SetGate(gate, float(number))
+    if gate == "on_time":
+        return SetGate(gate, float(read_count(rest[1].removesuffix("%"), 100, GATE_USAGE)))
+    return SetGate(gate, float(read_count(rest[1], MAX_GATE, GATE_USAGE)))
 
 
 PRESS_COLOURS = ("NONE", "WHITE", "GREY", "WHITE/GREY", "GREY/WHITE")

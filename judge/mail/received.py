@@ -115,6 +115,15 @@ def accepted_at(raw: bytes, mta_hostname: str) -> datetime | None:
     return moment.astimezone(UTC).replace(tzinfo=None)
 
 
+def not_before(accepted: datetime, moment: datetime) -> bool:
+    """Whether a mail accepted at ``accepted`` came no earlier than ``moment`` (a phase's start,
+    another mail's acceptance), compared at the resolution of the ``Received:`` lines that date
+    mail: whole seconds (RFC 5322's date-time).  The MTA's line says 12:00:00 of a mail it took at
+    12:00:00.7, so a mail of the same second as ``moment`` is not taken as older than it, whichever
+    of the two the judge's own clock (sub-second) dated."""
+    return accepted.replace(microsecond=0) >= moment.replace(microsecond=0)
+
+
 def client_address(raw: bytes, mta_hostname: str | None) -> str | None:
     """The IP address of the client that handed the mail to the judge's MTA (with
     ``mta_hostname``) or else to its listener, as their ``Received:`` lines say; None if

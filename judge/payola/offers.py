@@ -174,7 +174,8 @@ _Amounts = tuple[tuple[Term, ...], int]
 
 def _number(digits: str, limit: int, what: str) -> int:
     """A number no larger than ``limit`` (a huge one is refused on its length, before conversion)."""
-    value = int(digits) if len(digits) <= 18 or len(digits.lstrip("0")) <= 18 else limit + 1
+    figures = digits.lstrip("0") or "0"  # 5,000 zeros and a 1 is 1, read without its zeros
+    value = int(figures) if len(figures) <= 18 else limit + 1
     if value > limit:
         raise _LineError(f"{what} can be at most {limit}")
     return value

@@ -90,7 +90,7 @@ def parse_options(words: Iterable[str]) -> Options:
             continue
         known = ", ".join([*_FLAGS, "INCOME=FIXED:N", "INCOME=DECREASING[:N]", "INCOME=INCREASING[:N]",
                            "INCOME_CAP=N"])
-        raise OptionError(f"unknown option '{raw.strip()}' (known: {known})")
+        raise OptionError(f"unknown option '{raw.strip()[:40]}' (known: {known})")
     if values.get("classic"):
         values.setdefault("income_scheme", IncomeScheme.FIXED)
         values.setdefault("income_first", 7)

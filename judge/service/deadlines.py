@@ -5,6 +5,11 @@ either way moved past the absences granted.
 The rules are kept in the game's settings, ``clock``: each phase setting of the game's kind
 (``movement``, ``campaign``...) with its rule's data (`weekly.Weekly.data`).  A game with none
 runs on its phases' lengths, as every game did before.
+
+A deadline set otherwise than by its phase's opening (SET DEADLINE, RESUME, an absence approved,
+a silent seat's extension, the phase opened again by a ROLLBACK) is moved with `move_to`, which
+keeps when, in the game's settings (``deadline_moved``: the phase and the moment): the calendar
+feeds publish the phase's event again as a revision of it then (`judge.web.feeds`, RFC 5546).
 """
 
 from __future__ import annotations
@@ -47,3 +52,23 @@ def past_absences(session: Session, game: Game, deadline: datetime, setting: str
         deadline = rule.first_from(datetime.combine(moved.date(), time.min))
     return deadline
 
+
+
+MOVED = "deadline_moved"
+"""The key of the game's settings that keeps when the deadline of its phase last moved (`move_to`)."""
+
+
+def move_to(game: Game, deadline: datetime, now: datetime) -> None:
+    """Move the deadline of the game's phase now to ``deadline``, at ``now``: a revision of the
+    phase's deadline, kept for the calendar feeds (`revised_at`)."""
+    game.deadline = deadline
+    game.settings = {**game.settings, MOVED: {"phase": game.phase, "at": now.isoformat()}}
+
+
+def revised_at(game: Game) -> datetime | None:
+    """When the deadline of the game's phase now last moved (`move_to`), or None: it is the one its
+    phase opened with."""
+    moved = game.settings.get(MOVED)
+    if not isinstance(moved, dict) or moved.get("phase") != game.phase:
+        return None
+    return datetime.fromisoformat(str(moved["at"]))

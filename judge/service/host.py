@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session, SessionTransaction, object_session
 
 from judge.service import records, silence
 from judge.service.config import Settings
-from judge.service.deadlines import deadline_for, rule_for
+from judge.service.deadlines import deadline_for, move_to, rule_for
 from judge.service.kinds import GameKind, Phases, kind_of
 from judge.service.mailbox import mailbox
 from judge.service.options import rules_of
@@ -408,16 +408,29 @@ def drop_phase(session: Session, game: Game, row: PhaseRow) -> None:
     session.delete(row)
 
 
+REOPENED = "reopened"
+"""The key of the game's settings that counts, by phase name, the times a ROLLBACK opened it again
+(`reopened`): by name, as a game's record carries it to another judge."""
+
+
 def reopen(session: Session, game: Game, row: PhaseRow, now: datetime) -> None:
     """The phase of ``row``, processed, open again after a ROLLBACK: its results forgotten, its
     reminders due again, the game paused in it with the phase's whole length (or its weekly
-    clock's next time) before its deadline."""
+    clock's next time) before its deadline; counted (`reopened`)."""
+    counts = game.settings.get(REOPENED, {})
+    game.settings = {**game.settings, REOPENED: {**counts, row.name: int(counts.get(row.name, 0)) + 1}}
     row.status, row.result, row.processed_at, row.notices = "open", None, None, None
     records.forget_from(session, game, row.id)  # the phases played again count once (`judge.service.records`)
     session.flush()
     game.phase = row.name
     move(game, Event.ROLLBACK)
-    game.deadline = phase_deadline(session, game, row.name, now)
+    move_to(game, phase_deadline(session, game, row.name, now), now)  # a new version of its deadline
+
+
+def reopened(game: Game, row: PhaseRow) -> int:
+    """How many times a ROLLBACK opened the phase of ``row`` again: once processed, it has been
+    processed that many times again (its results said so: `judge.service.course.close`)."""
+    return int(game.settings.get(REOPENED, {}).get(row.name, 0))
 
 
 def status_header(game: Game) -> str:

@@ -215,9 +215,10 @@ class Phases(Protocol):
     in which a game may forbid press (``SET PRESS BETWEEN OFF``); empty: it has none."""
     phase_names: str = ""
     """A regular expression that every name of the kind's phases matches whole (``[SFW]\\d{4}[MRA]``):
-    a word of a mail's subject that matches it names a phase even before the game has one of that
-    name, so that a mail meant for a phase the game has not reached is not applied to the phase now
-    (`judge.service.late`).  Empty: only the phases the game has played are known by name."""
+    a word of a mail's subject that matches it, and that `phase_order` places after the phase now,
+    names a phase even before the game has one of that name, so that a mail meant for a phase the
+    game has not reached is not applied to the phase now (`judge.service.late`).  Empty: only the
+    phases the game has played are known by name."""
     closes_early: bool = True
     """Whether a phase may close before its deadline once it is `complete`: then a seat's WAIT holds
     it to its deadline (`judge.service.host.closes_early`); where none ever does (Pirates'
@@ -227,6 +228,15 @@ class Phases(Protocol):
         """Assign the seats, open the first phase and queue the start mails (`GameError`); the
         host then makes the game active."""
         ...
+
+    def phase_order(self, name: str) -> tuple[int, ...] | None:
+        """Where the phase named ``name`` (upper case, a name `phase_names` matches) comes in the kind's
+        course: a key that sorts its phases in the order a game plays them (``S1901M`` before
+        ``F1901M``), or None if the kind never has a phase so named (``S1901A``: adjustments are in
+        winter).  A word of a mail's subject names a phase to come only if its key is after the phase
+        now's (`judge.service.late`): a tag that merely looks like a phase's name (``[f0045a]``, a
+        year the game left behind) names none.  By default None: no phase to come is known by name."""
+        return None
 
     def length_of(self, phase: str) -> str:
         """The duration setting (a key of `durations`) that the phase named ``phase`` lasts."""

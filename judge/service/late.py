@@ -9,9 +9,12 @@ is the game's phase now (`meant_for`):
    meant for the one before;
 2. the subject, written by the player (not a reply's or a forward's ``Re:`` / ``Fwd:``, whose
    subject is the judge's: the results of S1901M are answered with the orders of the next
-   phase), naming a phase of the game as a word of its own (``S1901M orders``), two characters
-   or more: one it has processed, or one it has not reached, written as its kind writes the
-   names of its phases (`Phases.phase_names`: ``F1901M orders`` in S1901M);
+   phase), naming a phase of the game as a word of its own (``S1901M orders``, in any case), two
+   characters or more: one it has processed, or one it has not reached but can still reach,
+   written as its kind writes the names of its phases (`Phases.phase_names`) and coming after
+   the phase now in its course (`Phases.phase_order`: ``F1901M orders`` in S1901M).  Any other
+   word is no phase's name, however much it looks like one: ``sheet [f0045a]`` (a tag, a year
+   the game left behind, a phase the kind never has) names none, and acts on the phase now;
 3. the judge's mail it answers (``In-Reply-To``, ``References``: the newest of them the judge
    sent about this game), which belongs to the phase that was open when it was sent: a phase's
    start mail, the results that opened it, its reminders, the answers to the mail read in it.
@@ -31,7 +34,7 @@ One meant for a phase the game has not reached is not applied either, the same w
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
@@ -90,12 +93,16 @@ def phases_of(session: Session, game: Game) -> list[Phase]:
         .where(PhaseRow.game_id == game.id).order_by(PhaseRow.id))]
 
 
+Order = Callable[[str], tuple[int, ...] | None]
+"""Where a phase of the game's kind comes in its course (`Phases.phase_order`)."""
+
+
 def meant_for(session: Session, game: Game, mail: InboundMail, named: Sequence[str],
-              phases: Sequence[Phase], phase_names: str = "") -> Meant | None:
+              phases: Sequence[Phase], phase_names: str = "", order: Order = lambda _: None) -> Meant | None:
     """The phase ``mail`` was meant for, if it names one that is not ``game``'s phase now (see the
     module's header); ``named``: the phases its ``PHASE`` lines name, upper case; ``phases``: the
-    game's (`phases_of`); ``phase_names``: the kind's (`Phases.phase_names`).  None: the mail acts
-    on the phase now."""
+    game's (`phases_of`); ``phase_names`` and ``order``: the kind's (`Phases.phase_names`,
+    `Phases.phase_order`).  None: the mail acts on the phase now."""
     if game.phase is None:
         return None
     processed = {phase.name: phase.processed_at for phase in phases if phase.status == "processed"}
@@ -111,13 +118,20 @@ def meant_for(session: Session, game: Game, mail: InboundMail, named: Sequence[s
             if phase.name in processed and len(phase.name) > 1 and phase.name in words:
                 return Meant(phase.name, "its subject names it", phase.processed_at)
         ahead = sorted(word for word in words if phase_names and re.fullmatch(phase_names, word, re.IGNORECASE)
-                       and word not in processed)
+                       and word not in processed and _to_come(order, word, game.phase))
         if ahead:
             return Meant(ahead[0], "its subject names it", None)
     answered = _answered(session, game, mail.references, phases)
     if answered is not None and answered != game.phase and answered in processed:
         return Meant(answered, "it answers the judge's mail of that phase", processed[answered])
     return None
+
+
+def _to_come(order: Order, name: str, now: str) -> bool:
+    """Whether the phase named ``name`` comes after the phase ``now`` in the kind's course (``order``):
+    the game can still reach it."""
+    where, here = order(name), order(now)
+    return where is not None and here is not None and where > here
 
 
 def _answered(session: Session, game: Game, references: Sequence[str], phases: Sequence[Phase]) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from judge.commands.parse import PRESS_COLOURS
+from judge.commands.parse import PRESS_COLOURS, read_count
 from judge.store.models import Game
 
 PRESS_FLAGS = ("NO_PARTIAL", "NO_BETWEEN_PRESS", "NO_OBSERVER_PRESS")
@@ -73,10 +73,9 @@ def split_options(words: list[str], own: tuple[str, ...] = GAME_FLAGS) -> tuple[
         if word in own:
             kept.append(word)
         elif word.startswith("ABSENCE_DAYS="):
-            days = word.partition("=")[2]
-            if not (days.isascii() and days.isdigit()) or len(days) > 3 or int(days) > MAX_ABSENCE_DAYS:
-                raise ValueError(f"ABSENCE_DAYS takes a number of days up to {MAX_ABSENCE_DAYS}")
-            kept.append(word)
+            days = read_count(word.partition("=")[2], MAX_ABSENCE_DAYS,
+                              f"ABSENCE_DAYS takes a number of days up to {MAX_ABSENCE_DAYS}")
+            kept.append(f"ABSENCE_DAYS={days}")  # as the judge writes it, whatever zeros led it
         elif word.startswith("PRESS="):
             if word.partition("=")[2] not in PRESS_COLOURS:
                 raise ValueError(f"PRESS= takes one of {', '.join(PRESS_COLOURS)}")

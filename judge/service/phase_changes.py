@@ -24,6 +24,7 @@ from typing import Protocol
 
 from sqlalchemy.orm import Session
 
+from judge.mail.received import not_before
 from judge.service import host
 from judge.service.config import Settings
 from judge.service.kinds import kind_of
@@ -122,9 +123,10 @@ def _crossed(talk: Changing, game: Game) -> str | None:
     had submitted, or another mail), so it was meant for the phase before, which has changed
     already; a master who saw nothing happen sent PROCESS just as the last sheet came in, and
     it processed the next phase, that nobody had seen.  None if it may: the phase began before
-    the mail was accepted, or this very mail began it (START, then PROCESS)."""
+    the mail was accepted (or in the same second: the MTA's Received: line says no more,
+    `not_before`), or this very mail began it (START, then PROCESS)."""
     row = host.current_phase(talk.session, game)
-    if row is None or row.opened_at <= talk.accepted or game.id in talk.opened:
+    if row is None or not_before(talk.accepted, row.opened_at) or game.id in talk.opened:
         return None
     return (f"not applied: this mail was accepted {talk.accepted:%Y-%m-%d %H:%M:%S} UTC, and the game has moved on "
             f"since: {row.name} began {row.opened_at:%Y-%m-%d %H:%M:%S} UTC")

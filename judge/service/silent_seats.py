@@ -49,7 +49,7 @@ from sqlalchemy.orm import Session
 
 from judge.service import host, records, silence
 from judge.service.config import Settings
-from judge.service.deadlines import rule_for
+from judge.service.deadlines import move_to, rule_for
 from judge.service.kinds import kind_of
 from judge.service.mailbox import mailbox
 from judge.service.outbox import queue
@@ -224,7 +224,7 @@ def extend(session: Session, game: Game, settings: Settings, now: datetime) -> s
     after = silence.extended_to(policy, before, grace)
     if after <= now:  # the judge ran late: a whole extension from now
         after = now + timedelta(hours=policy.extension)
-    game.deadline = after
+    move_to(game, after, now)
     row.notices = [*(row.notices or []), silence.extension_mark(before, after), silence.daily_mark(now)]
     names = ", ".join(kind.seat_title(name) for name in late)
     verb = "has" if len(late) == 1 else "have"

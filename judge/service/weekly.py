@@ -26,7 +26,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from judge.commands.parse import MAX_DURATION_HOURS, MIN_PHASE_HOURS, parse_duration
+from judge.commands.parse import MAX_DURATION_HOURS, MIN_PHASE_HOURS, parse_duration, read_count, read_date
 from judge.service.zones import zone_named
 
 WEEKDAYS = ("MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN")
@@ -135,18 +135,15 @@ def read_rule(words: Sequence[str], zone: str, today: date) -> Weekly:
             if least > MAX_DURATION_HOURS:
                 raise ValueError(f"a phase may last at most {MAX_DURATION_HOURS // 24} days")
             rest = rest[3:]
-        elif rest[0] == "EVERY" and len(rest) >= 3 and rest[1].isdigit() and rest[2] in ("WEEK", "WEEKS"):
-            every = int(rest[1])
-            if not 1 <= every <= MAX_EVERY:
+        elif rest[0] == "EVERY" and len(rest) >= 3 and rest[2] in ("WEEK", "WEEKS"):
+            every = read_count(rest[1], MAX_EVERY, f"EVERY n WEEKS takes 1 to {MAX_EVERY} weeks")
+            if every < 1:
                 raise ValueError(f"EVERY n WEEKS takes 1 to {MAX_EVERY} weeks")
             rest, week0 = rest[3:], today
             if rest[:3] == ["FROM", "NEXT", "WEEK"]:
                 rest, week0 = rest[3:], today + timedelta(days=7)
             elif rest[:1] == ["FROM"] and len(rest) >= 2:
-                try:
-                    week0 = date.fromisoformat(rest[1].lower())
-                except ValueError:
-                    raise ValueError(f"'{rest[1][:20]}' is not a date (2027-03-01)") from None
+                week0 = read_date(rest[1])
                 rest = rest[2:]
         else:
             raise ValueError(USAGE)

@@ -84,13 +84,17 @@ def forget(session: Session) -> None:
 def localize(body: str, zone: ZoneInfo) -> str:
     """``body`` with each ``YYYY-MM-DD HH:MM UTC`` moment written in ``zone`` with its UTC beside
     it, except in the lines that quote a player's own (``>``); a moment written so already (an
-    answer about another game, in its zone) is left as it is."""
+    answer about another game, in its zone), and one that is none or that the zone cannot write (a
+    refusal quoting what a mail wrote), are left as they are."""
 
     def local(match: re.Match[str]) -> str:
         if match.group(1) is None:
             return match.group(0)
-        moment = datetime.strptime(f"{match.group(1)} {match.group(2)}", "%Y-%m-%d %H:%M").replace(tzinfo=UTC)
-        there = moment.astimezone(zone)
+        try:  # a moment the templates wrote; or one a refusal quotes as written, perhaps none at all
+            moment = datetime.strptime(f"{match.group(1)} {match.group(2)}", "%Y-%m-%d %H:%M").replace(tzinfo=UTC)
+            there = moment.astimezone(zone)
+        except (ValueError, OverflowError):  # 2026-13-45, or a moment of year 1 in a zone west of UTC
+            return match.group(0)
         utc = match.group(2) if there.date() == moment.date() else f"{match.group(1)} {match.group(2)}"
         return f"{there:%Y-%m-%d %H:%M} {there.tzname()} ({utc} UTC)"
 

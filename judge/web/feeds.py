@@ -34,6 +34,7 @@ from sqlalchemy.orm import Session
 
 from judge.service import host, records
 from judge.service.config import Settings
+from judge.service.deadlines import revised_at
 from judge.service.kinds import kind_of
 from judge.service.mailbox import at_domain, domain_of, mailbox
 from judge.service.states import RUNNING
@@ -54,8 +55,9 @@ class Deadline:
     title: str  # the game's kind's name for people
     at: datetime
     grace: timedelta
-    since: datetime  # when the phase opened: the event's stamp
+    since: datetime  # when this version of it was made: the phase's opening, or the deadline's last move
     url: str | None
+    sequence: int = 0  # the version's number (`revision`)
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,7 @@ class Entry:
     row: int
     at: datetime
     lines: tuple[str, ...]
+    again: int = 0  # the times it was processed again after a ROLLBACK (`judge.service.host.reopened`)
 
 
 @dataclass(frozen=True)
@@ -81,13 +84,26 @@ class GameFeeds:
 
 
 def deadline_of(session: Session, game: Game, settings: Settings) -> Deadline | None:
-    """The game's deadline, if it is running and has one."""
+    """The game's deadline, if it is running and has one, in its latest version (`revision`)."""
     if game.state not in RUNNING or game.deadline is None or game.phase is None:
         return None
     row = host.current_phase(session, game)
+    since, sequence = revision(game, row.opened_at if row else game.created_at)
     return Deadline(game.name, game.phase, kind_of(session, game).title, game.deadline,
-                    timedelta(hours=host.duration(game, "grace")), row.opened_at if row else game.created_at,
-                    page_url(settings.web_url, game.name))
+                    timedelta(hours=host.duration(game, "grace")), since, page_url(settings.web_url, game.name),
+                    sequence)
+
+
+def revision(game: Game, opened: datetime) -> tuple[datetime, int]:
+    """When the version of the game's deadline event now was made, and its number (RFC 5545's
+    DTSTAMP and SEQUENCE): made when its phase opened (at ``opened``) or when its deadline last moved
+    (`judge.service.deadlines.move_to`); numbered by the seconds from the game's creation to then.
+    The number grows with every version of an event, however the game goes: a deadline moved, the
+    phase opened again by a ROLLBACK or the next one by a ROLLFORWARD, each is published later than
+    every version of it before, so a calendar program takes it as newer (RFC 5546 2.1.5: the higher
+    SEQUENCE wins) without a count to keep."""
+    since = revised_at(game) or opened
+    return since, max(0, int((since - game.created_at).total_seconds()))
 
 
 def gather(session: Session, game: Game, settings: Settings) -> GameFeeds:
@@ -96,7 +112,8 @@ def gather(session: Session, game: Game, settings: Settings) -> GameFeeds:
     rows = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.status == "processed")
                            .order_by(PhaseRow.id.desc()).limit(MAX_ENTRIES))
     entries = tuple(Entry(row.name, row.id, row.processed_at or row.opened_at,
-                          () if hidden else tuple(kind.public_results(session, game, row))) for row in rows)
+                          () if hidden else tuple(kind.public_results(session, game, row)), host.reopened(game, row))
+                    for row in rows)
     return GameFeeds(game.name, kind.title, game.created_at, deadline_of(session, game, settings), entries,
                      page_url(settings.web_url, game.name))
 
@@ -129,7 +146,8 @@ def _stamp(moment: datetime) -> str:
 
 def calendar(name: str, deadlines: Iterable[Deadline], domain: str) -> bytes:
     """An iCalendar feed (RFC 5545) of ``deadlines``: one event each, at the deadline, the grace
-    period in its description; its identity the game and phase, so a moved deadline replaces the
+    period in its description; its identity the game and phase, and its version stamped and
+    numbered (DTSTAMP, LAST-MODIFIED and SEQUENCE, `revision`), so a moved deadline replaces the
     event in a subscriber's calendar."""
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:-//{domain}//the judge//EN", "CALSCALE:GREGORIAN",
              "METHOD:PUBLISH", f"X-WR-CALNAME:{_escaped(name)}"]
@@ -137,6 +155,7 @@ def calendar(name: str, deadlines: Iterable[Deadline], domain: str) -> bytes:
         grace = f" (a grace of {duration(deadline.grace.total_seconds() / 3600)} follows)" if deadline.grace else ""
         about = f"The deadline of {deadline.phase} in {deadline.game} ({deadline.title}){grace}."
         lines += ["BEGIN:VEVENT", f"UID:{deadline.game}-{deadline.phase}@{domain}", f"DTSTAMP:{_stamp(deadline.since)}",
+                  f"LAST-MODIFIED:{_stamp(deadline.since)}", f"SEQUENCE:{deadline.sequence}",
                   f"DTSTART:{_stamp(deadline.at)}", f"SUMMARY:{_escaped(f'{deadline.game} {deadline.phase} deadline')}",
                   f"DESCRIPTION:{_escaped(about)}", "TRANSP:TRANSPARENT",
                   *([f"URL:{deadline.url}"] if deadline.url else []), "END:VEVENT"]
@@ -149,7 +168,11 @@ def calendar(name: str, deadlines: Iterable[Deadline], domain: str) -> bytes:
 
 def atom(feeds: GameFeeds, domain: str) -> bytes:
     """An Atom feed (RFC 4287) of the game's processed phases, newest first: each with its public
-    results where its kind publishes them, and a link to the game's page."""
+    results where its kind publishes them, and a link to the game's page.  A phase processed again
+    after a ROLLBACK (or by ROLLFORWARD) is a new entry, as its results are new results and its
+    mail says "results again": titled "processed again", with an id of its own for each time (its
+    row's, and how many times again) and updated then, so that a feed reader shows it as new
+    beside the first it kept, rather than as an edit it may not show at all."""
     ElementTree.register_namespace("", ATOM)
 
     def add(parent: ElementTree.Element, tag: str, text: str | None = None, **attributes: str) -> ElementTree.Element:
@@ -167,8 +190,8 @@ def atom(feeds: GameFeeds, domain: str) -> bytes:
         add(feed, "link", href=feeds.url)
     for entry in feeds.entries:
         item = add(feed, "entry")
-        add(item, "id", f"{base}/{entry.phase}/{entry.row}")
-        add(item, "title", f"{feeds.name} {entry.phase} processed")
+        add(item, "id", f"{base}/{entry.phase}/{entry.row}" + (f"/again/{entry.again}" if entry.again else ""))
+        add(item, "title", f"{feeds.name} {entry.phase} processed" + (" again" if entry.again else ""))
         add(item, "updated", _iso(entry.at))
         if feeds.url:
             add(item, "link", href=feeds.url)

@@ -296,6 +296,20 @@ def test_a_players_own_zone_comes_first_and_the_date_changes_with_it(judge: Judg
     assert judge.outcome_of("SET MYZONE Narnia/Cair_Paravel") == ("error", "BAD_ZONE")
 
 
+def test_set_myzone_answers_with_the_deadline_as_the_new_zone_writes_it(judge: Judge) -> None:
+    """S1901M is due 2026-01-07 12:00 UTC: the answer to SET MYZONE says so in the zone chosen, 21:00
+    in Tokyo, as the player's mail will write it from now on; SET MYZONE GAME, in the game's (Paris:
+    13:00). The game master's SET ZONE answers the same way."""
+    judge.send(GM, MASTER + "SET ZONE Europe/Paris")
+    assert "the deadline of S1901M is 2026-01-07 13:00 CET (12:00 UTC)" in judge.last_to(GM).body
+    judge.send(ALICE, FRANCE + "SET MYZONE Asia/Tokyo")
+    reply = judge.last_to(ALICE).body
+    assert "OK: your mail writes deadlines in Asia/Tokyo, with UTC beside them; the deadline of S1901M is " \
+           "2026-01-07 21:00 JST (12:00 UTC)" in reply, reply
+    judge.send(ALICE, FRANCE + "SET MYZONE GAME")
+    assert "the deadline of S1901M is 2026-01-07 13:00 CET (12:00 UTC)" in judge.last_to(ALICE).body
+
+
 def test_set_deadline_reads_the_games_zone_across_summer_time(judge: Judge) -> None:
     judge.send(GM, MASTER + "SET ZONE Europe/Paris\nSET DEADLINE 2026-03-28 12:00\nSET DEADLINE 2026-03-29 12:00")
     reply = judge.last_to(GM).body

@@ -99,6 +99,21 @@ def test_game_master_actions_are_announced(judge: Judge, command: str, news: str
     assert all(news in to(mails, address)[0].body for address in (ALICE, BOB, CAROL))
 
 
+def test_a_mail_tells_each_setting_once_where_it_ended(judge: Judge) -> None:
+    """A game master's mail that sets the deadline three times, the grace twice and pauses and resumes
+    the game twice tells each player the deadline and the grace as they ended, once, and the pause and
+    resume once each, in the order they last happened: what a thousand such lines would tell a
+    thousand times is told once."""
+    master(judge, "SET DEADLINE 2026-01-09 18:00", "SET GRACE 2", "SET DEADLINE 2026-01-10 18:00", "PAUSE",
+           "RESUME", "SET GRACE 3", "PAUSE", "RESUME", "SET DEADLINE 2026-01-11 18:00")
+    [news] = to(judge.new_mail(), ALICE)
+    told = [line.strip() for line in news.body.splitlines() if "the game master" in line]
+    assert told == ["- the game master set the grace period after each deadline to 3 hours",
+                    "- the game master paused the game: no deadline fires until it is resumed",
+                    "- the game master resumed the game: the deadline of L1 is 2026-01-10 18:00 UTC",
+                    "- the game master set the deadline of L1 to 2026-01-11 18:00 UTC"], news.body
+
+
 def test_a_player_whose_seat_was_made_a_dummy_is_told_so_at_sign_on(judge: Judge) -> None:
     master(judge, "DUMMY Bob")
     judge.send(BOB, "SIGNON Bob@g1 bob-pw\nSTATUS")

@@ -1,5 +1,6 @@
 """What one hostile mail may cost, in every kind: a megabyte stored, fifty mails queued, nothing
-quarantined, whatever the mail says in its kind's grammar.
+quarantined, every refusal in the judge's words, whatever the mail says in its kind's grammar or the
+host's.
 
 Theory of operation.  For each kind (Payola, Exchange Payola, Pirates' Proposal, Machiavelli on
 the classic board and on AoP's) a *scene* is played once (`harness.once`): a game started, two
@@ -7,17 +8,24 @@ observers, every seat but one having sent its sheet or letter for the open phase
 last seat's mail may complete the phase and have it processed, its results mailed to every
 reader.  Hypothesis then writes that last seat's mail from the kind's grammar at its extremes:
 lines at and past the reading limits (200,000 characters a mail, a line as long as a mail),
-numbers of thousands of digits, routes of tens of thousands of areas, the same unit ordered
-hundreds of times, as many lines as the judge reads and more, press as long as a mail (a mail
-that signs on with a password is kept as read, masked: what the listener took past that is not
-kept).  Each example is the scene copied afresh and that one mail applied; the test holds what
-it cost:
+numbers of thousands of digits (or of thousands of leading zeros, or a figure of another script),
+dates at either end of the calendar and past it, offsets from UTC that no zone has, routes of tens
+of thousands of areas, the same unit ordered hundreds of times, as many lines as the judge reads and
+more, press as long as a mail (a mail that signs on with a password is kept as read, masked: what
+the listener took past that is not kept).  The seat's mail may hold the host's commands that take a
+number or a date too (SET ABSENCE, PHASE...); and each kind's game master writes a mail of every
+command of the master's that takes one (SET DEADLINE, SET CLOCK, SET SILENCE, SET GATE, the phases'
+lengths, CREATE's options), on the same scene.  Each example is the scene copied afresh and that
+one mail applied; the test holds what it cost:
 
 - the database grew by at most a megabyte (its pages in use, after a checkpoint: the stored
   mail, the sheet or letter kept, the reply, the results of a phase the mail processed and their
   maps, drawn: a route is drawn as long as it is);
 - at most fifty mails were queued besides its reply (its press, the results to each reader...);
-- the mail was applied, not quarantined.
+- the mail was applied, not quarantined;
+- no answer to a line of it carries Python's words (``Exceeds the limit (4300 digits)``, ``invalid
+  literal``...): every number and date is read by the judge's own readers, bounded, and refused in
+  words.
 
 CPU is not asserted (the machine is shared; a test of time would be flaky): the work is bounded
 by what the reading refuses (a route no longer than the board, a line no longer than an order,
@@ -41,7 +49,7 @@ from sqlalchemy import func, select, text
 from judge.store.models import InboundMail, Outbox
 from tests.strength import examples
 from tests.support.harness import Judge, once
-from tests.support.scenes import Mailer, address, exchange, machiavelli, payola, pirates
+from tests.support.scenes import GM, Mailer, address, exchange, machiavelli, payola, pirates
 
 MEGABYTE = 1_000_000
 MAILS = 50
@@ -58,6 +66,7 @@ class Scene:
 
 _BUILDS = {"payola": payola, "exchange": exchange, "pirates": pirates, "classic": machiavelli(""),
            "aop": machiavelli("aop")}
+_BUILDS |= {f"{kind} master": build for kind, build in _BUILDS.items() if kind != "aop"}
 
 
 def _scene_of(judge: Judge, kind: str) -> None:
@@ -67,7 +76,16 @@ def _scene_of(judge: Judge, kind: str) -> None:
 # -- the kinds' grammars at their extremes ------------------------------------------------------------------
 
 DIGITS = st.integers(1, 6_000).map(lambda n: "9" * n)  # a number of up to 6,000 digits (Python reads 4,300)
-NUMBER = st.one_of(st.sampled_from(["0", "1", "3", "500", "501", "1000000", "1000001"]), DIGITS)
+ZEROS = st.integers(1, 6_000).map(lambda n: "0" * n + "1")  # 1, led by up to 6,000 zeros
+NUMBER = st.one_of(st.sampled_from(["0", "1", "3", "500", "501", "1000000", "1000001", "²", "-1", "1.5", "1e9"]),
+                   DIGITS, ZEROS)
+YEAR = st.one_of(st.sampled_from(["0001", "1999", "2000", "2026", "2999", "3000", "9999"]), DIGITS)
+DATE = st.one_of(st.builds("{}-{}-{}".format, YEAR, st.sampled_from(["01", "02", "12", "13", "00"]),
+                           st.sampled_from(["01", "29", "31", "32"])), NUMBER)
+"""A date at either end of the calendar, past it, or none at all."""
+MOMENT = st.builds("{} {}".format, DATE, st.sampled_from(["00:00", "00:30", "23:59", "24:00", "99:99"]))
+OFFSET = st.sampled_from(["", " UTC", " +14:00", " -14:00", " +14:01", " +23:59", " -99:99", " Asia/Tokyo",
+                          " Pacific/Kiritimati", " Etc/GMT+12"])
 LONG = st.integers(0, READ)  # characters of padding: a line as long as a mail
 
 
@@ -88,6 +106,36 @@ def _route(start: str, areas: tuple[str, str], separator: str) -> st.SearchStrat
                      st.integers(1, 40_000))
 
 
+HOST = st.one_of(  # the host's commands a seat may send that take a number or a date
+    st.builds("SET ABSENCE {} TO {}".format, DATE, DATE),
+    st.builds("PHASE {}".format, NUMBER),
+    st.builds("SET {}{}".format, MOMENT, OFFSET),  # no command: refused quoting a moment no zone can write
+    st.builds("SET MYZONE {}".format, OFFSET.map(str.strip)),
+)
+
+
+def _master(phase: str) -> st.SearchStrategy[str]:
+    """The game master's commands that take a number or a date (``phase``: a word of the kind's
+    phases, whose length ``SET phase hours`` sets)."""
+    return st.one_of(
+        st.builds("SET DEADLINE {}{}".format, MOMENT, OFFSET),
+        st.builds("SET ZONE {}\nSET DEADLINE {}".format, OFFSET.map(str.strip), MOMENT),
+        st.builds("SET SILENCE {} {}".format, st.sampled_from(["ABANDON", "EXTENSIONS", "EXTENSION"]), NUMBER),
+        st.builds("SET GATE {} {}".format, st.sampled_from(["ABANDONED", "FINISHED", "ONTIME"]), NUMBER),
+        st.builds("SET GATE ONTIME {}%".format, NUMBER),
+        st.builds("SET CLOCK MON 12:00 EVERY {} WEEKS".format, NUMBER),
+        st.builds("SET CLOCK MON 12:00 EVERY 2 WEEKS FROM {}".format, DATE),
+        st.builds("SET CLOCK MON 12:00{} AT LEAST {}".format, OFFSET, NUMBER),
+        st.builds("SET {} {}".format, st.sampled_from(["GRACE", "REMINDER", phase]), NUMBER),
+        st.builds("{} {}".format, st.sampled_from(["PROCESS", "ROLLBACK", "HISTORY"]), NUMBER),
+        st.builds(lambda kind, option, n: f"CREATE zz pw-zz {kind} {option.format(n)}",
+                  st.sampled_from(["payola", "exchange", "pirates", "machiavelli"]),
+                  st.sampled_from(["ABSENCE_DAYS={}", "PLAYERS={}", "GARNETS={}", "INVESTORS={}", "FUNDS={}",
+                                   "SHARES={}", "INCOME_CAP={}", "INCOME=FIXED:{}"]), NUMBER),
+        HOST,
+    )
+
+
 PAYOLA = st.one_of(
     st.builds("{} : A PAR - BUR".format, NUMBER),
     st.builds("{}*{} : A PAR - BUR".format, NUMBER, NUMBER),
@@ -99,6 +147,7 @@ PAYOLA = st.one_of(
     _padded("3 : A PAR - BUR"), _padded("F BRE - MAO"), _padded("A PAR H"),
     st.sampled_from(["A PAR - BUR", "1 : A MAR - SPA", "WAIT", "CLEAR", "MAP", "PREVIEW", "STATUS", "HISTORY pb"]),
     _press("ALL"), _press("GERMANY"),
+    HOST,
 )
 
 EXCHANGE = st.one_of(
@@ -113,6 +162,7 @@ EXCHANGE = st.one_of(
     st.builds(lambda k: "FOR FRANCE\n" + "1 : A PAR - BUR\n" * k + "END", st.integers(1, 600)),
     _padded("BID 1 FRANCE AT 1"), _padded("PASS"),
     _press("ALL"),
+    HOST,
 )
 
 PIRATES = st.one_of(
@@ -123,6 +173,7 @@ PIRATES = st.one_of(
     st.builds(lambda k: "GIVE TOKEN TO " + "x" * k, st.integers(1, READ)),
     _padded("PLAN ME 10"), _padded("MOVE"), st.sampled_from(["NOMOVE", "STATUS", "HISTORY pp"]),
     _press("ALL"), _press("Ann"),
+    HOST,
 )
 
 
@@ -142,7 +193,7 @@ def _machiavelli(board: str) -> st.SearchStrategy[str]:
         st.builds(lambda k: "x" * k + ":", LONG),
         _padded("A flo - pst"), _padded("G luc C A"), _padded(f"F {pisa} H"),
         st.sampled_from(["A flo H", "A are - pst", f"F {pisa} S A flo", "none", "STATUS", "HISTORY mc"]),
-        _press("ALL"), _press("Milan"),
+        _press("ALL"), _press("Milan"), HOST,
     )
 
 
@@ -152,7 +203,13 @@ SCENES = {
     "pirates": Scene(pirates, address("Dee"), "SIGNON Dee@pp pw-dee", PIRATES),
     "classic": Scene(machiavelli(""), address("Florence"), "SIGNON Florence@mc pw-florence", _machiavelli("classic")),
     "aop": Scene(machiavelli("aop"), address("Florence"), "SIGNON Florence@mc pw-florence", _machiavelli("aop")),
+    "payola master": Scene(payola, GM, "SIGNON MASTER@pb gm-pw", _master("MOVEMENT")),
+    "exchange master": Scene(exchange, GM, "SIGNON MASTER@xb gm-pw", _master("EXCHANGE")),
+    "pirates master": Scene(pirates, GM, "SIGNON MASTER@pp gm-pw", _master("DISTRIBUTION")),
+    "classic master": Scene(machiavelli(""), GM, "SIGNON MASTER@mc gm-pw", _master("SPRING")),
 }
+"""Each kind's last seat, and its game master (whose mail cannot complete the phase but may set every
+number and date the game has)."""
 
 
 class Text(str):
@@ -194,16 +251,23 @@ def last_status(judge: Judge) -> str:
         return str(session.scalars(select(InboundMail.status).order_by(InboundMail.id.desc()).limit(1)).one())
 
 
-def cost(kind: str, body: str) -> tuple[int, int, str]:
-    """What ``body``, the last seat's mail in ``kind``'s scene, cost: bytes stored, mails queued, its status."""
+PYTHON = ("Exceeds the limit", "invalid literal", "could not convert", "out of range", "timedelta", "strictly between",
+          "int()", "float()", "isoformat", "does not match format", "unconverted data", "Error:")
+"""Words of Python's own exceptions, which no answer may carry: every number and date is answered in words."""
+
+
+def cost(kind: str, body: str) -> tuple[int, int, str, str]:
+    """What ``body``, the mail of ``kind``'s scene's writer, cost: bytes stored, mails queued, its status;
+    and the judge's answer to it (its lines' answers, not the lines quoted)."""
     data = Path(tempfile.mkdtemp(prefix="judge-hostile-")) / "data"
     try:
-        judge = once(Judge(data, max_replies_per_hour=1000, maps=True), _scene_of, kind)
+        judge = once(Judge(data, max_replies_per_hour=1000, maps=True), _scene_of, kind.removesuffix(" master"))
         judge.db.checkpoint(wait=True)
         scene = SCENES[kind]
         before, mails = stored(judge), queued(judge)
         judge.send(scene.writer, f"{scene.signon}\n{body}")
-        return stored(judge) - before, queued(judge) - mails, last_status(judge)
+        answers = "\n".join(answer.message for answer in judge.answers)
+        return stored(judge) - before, queued(judge) - mails, last_status(judge), answers
     finally:
         shutil.rmtree(data.parent, ignore_errors=True)
 
@@ -216,10 +280,11 @@ def cost(kind: str, body: str) -> tuple[int, int, str]:
 def test_no_mail_of_any_kinds_grammar_stores_a_megabyte_queues_over_fifty_mails_or_is_quarantined(
         kind: str, data: st.DataObject) -> None:
     body = data.draw(hostile_mail(SCENES[kind].lines), label="mail")
-    grown, mails, status = cost(kind, body)
+    grown, mails, status, answers = cost(kind, body)
     assert status == "done"
     assert mails <= MAILS + 1  # and its reply
     assert grown <= MEGABYTE, f"{grown:,} bytes stored"
+    assert not [words for words in PYTHON if words in answers], answers[:2_000]  # every refusal in the judge's words
 
 
 def _routes(times: int, areas: int, separator: str = " - ") -> str:
@@ -239,6 +304,6 @@ WORST = {  # the costliest mails found (by this test, in CI, and by bench/hostil
 def test_the_costliest_letters_found_store_under_a_megabyte(kind: str, mail: str) -> None:
     """Each completes the phase (its maps, seven mails of results), but on the classic board the routes
     of 100 and 101 areas, longer than the board has (refused at reading: the letter is empty)."""
-    grown, mails, status = cost(kind, WORST[mail])
+    grown, mails, status, _ = cost(kind, WORST[mail])
     assert status == "done" and mails <= MAILS + 1
     assert grown <= MEGABYTE, f"{grown:,} bytes stored"

@@ -138,3 +138,27 @@ def test_a_mail_naming_no_phase_acts_on_the_phase_now_as_ever(tmp_path: Path) ->
     kind.send(judge, 0, kind.later, subject="my orders")
     assert judge.outcome_of(kind.later)[0] == "ok"
     assert kind.kept(judge, kind.second) == ["bid"]
+
+
+UNREACHABLE = {"payola": "f0045a", "exchange": "s0045m", "machiavelli": "sp1453c", "pirates": "v7"}
+"""A tag shaped as each kind writes its phases' names, naming one its game, in its first phase, has never
+had and can never reach: a year before its first (Payola's Fall of 45, Machiavelli's 1453 before 1454),
+a round past its last (Pirates' Proposal plays five)."""
+IMPOSSIBLE = {"payola": "s1901a", "exchange": "f1901x", "machiavelli": "su1454a", "pirates": "d6"}
+"""A word of the same shape naming no phase the kind ever has (adjustments are in winter, an Exchange
+phase too, a spring letter in spring alone; a match has no sixth round)."""
+
+
+@every_kind
+@pytest.mark.parametrize("tag", ["unreachable", "impossible"])
+def test_a_subject_word_shaped_as_a_phase_the_game_cannot_reach_names_no_phase(
+        tmp_path: Path, kind: Kind, tag: str) -> None:
+    """``sheet [f0045a]``: a tag that merely looks like a phase's name. Only a phase the game has had
+    or can still reach counts; the mail's lines act on the phase now, as a mail naming no phase does."""
+    judge = kind.begin(Judge(tmp_path))
+    word = (UNREACHABLE if tag == "unreachable" else IMPOSSIBLE)[kind.name]
+    line = kind.sent[0] or "PLAN ME 1"  # Pirates' Proposal: a plan, read (and refused: not the package's sum)
+    reply = kind.send(judge, 0, line, subject=f"sheet [{word}]").body
+    assert judge.outcome_of(line)[1] not in ("NOT_THE_PHASE", "LATE") and "meant for" not in reply
+    if kind.sent[0]:
+        assert judge.outcome_of(line)[0] == "ok" and kind.kept(judge, kind.first) != []

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tests.support.auction import auction_judge, send, start_auction
 from tests.support.harness import Judge
-from tests.support.held_mail import MTA, deliver
+from tests.support.held_mail import MTA, deliver, held_mail
 from tests.support.people import ALICE, BOB
 
 ALICE_SIGNON = "SIGNON Alice@g1 alice-pw\n"
@@ -60,3 +60,16 @@ def test_a_seat_is_one_whoever_writes_for_it_and_other_seats_are_their_own(tmp_p
     assert "your bid: 2" in send(judge, "Alice", "STATUS").body
     assert answers[1].codes("WAIT") == {("ok", "WAITING")}  # Bob's, older than Alice's second
     assert answers[2].codes("BID 1") == {("ignored", "SUPERSEDED")}
+
+
+def test_a_mail_the_mta_accepted_in_the_second_of_a_later_one_is_taken_in_the_order_it_came(tmp_path: Path) -> None:
+    """The MTA's Received: line dates a mail to the second (RFC 5322's date-time). Alice's first bid
+    came with no such line and was stored at 12:00:00.5; her second, which the MTA accepted 0.2 s
+    later, reads 12:00:00 there. At the resolution the line has, the two are of one second, neither
+    older than the other, and the order they came in decides: the second bid stands."""
+    judge = started(tmp_path)
+    judge.now = judge.now.replace(microsecond=500_000)
+    send(judge, "Alice", "BID 1")
+    judge.send_raw(held_mail(ALICE, f"{ALICE_SIGNON}BID 2", judge.now + timedelta(seconds=0.2)))
+    assert judge.outcome_of("BID 2") == ("ok", None)
+    assert "your bid: 2" in send(judge, "Alice", "STATUS").body

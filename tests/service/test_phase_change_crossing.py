@@ -16,6 +16,7 @@ from judge.service.handlers.mail import receive
 from judge.store.models import PhaseRow
 from tests.support.auction import auction_judge, start_auction
 from tests.support.harness import Judge, raw_mail
+from tests.support.held_mail import MTA, held_mail
 
 GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"
 
@@ -57,3 +58,20 @@ def test_a_process_sent_after_the_phase_began_processes_it(tmp_path: Path) -> No
     receive(judge.db, raw_mail(GM, "SIGNON MASTER@g1 gm-secret\nPROCESS"), judge.now)
     apply_stored(judge.db, judge.settings, judge.now + timedelta(seconds=1))
     assert phases(judge)[0] == ("L1", "processed")
+
+
+def test_a_process_the_mta_accepted_in_the_second_the_phase_began_processes_it(tmp_path: Path) -> None:
+    """The MTA's Received: line dates a mail to the second (RFC 5322's date-time). L2 began at
+    13:00:00.4 (the last bid); the master's PROCESS, accepted by the MTA at 13:00:00.7, reads 13:00:00
+    there and is stored a second later. At the resolution the line has it is not older than L2, whose
+    start mail its master may have read: it processes L2."""
+    judge = start_auction(auction_judge(tmp_path, mta_hostname=MTA))
+    judge.send(ALICE, "SIGNON Alice@g1 alice-pw\nBID 10")
+    judge.now = judge.now.replace(minute=0, second=0, microsecond=400_000) + timedelta(hours=1)
+    judge.send(BOB, "SIGNON Bob@g1 bob-pw\nBID 5")
+    assert phases(judge) == [("L1", "processed"), ("L2", "open")]
+    accepted = judge.now + timedelta(seconds=0.3)
+    judge.now += timedelta(seconds=1)
+    judge.send_raw(held_mail(GM, "SIGNON MASTER@g1 gm-secret\nPROCESS", accepted))
+    assert judge.outcome_of("PROCESS")[0] == "ok"
+    assert phases(judge)[:2] == [("L1", "processed"), ("L2", "processed")]

@@ -50,6 +50,57 @@ def test_a_games_calendar_holds_its_deadline_and_follows_it_when_it_moves(tmp_pa
     assert moved["UID"] == event["UID"]  # the same event, moved: a subscriber's calendar replaces it
 
 
+def revision(event: icalendar.Event) -> tuple[int, datetime, datetime]:
+    """An event's SEQUENCE, DTSTAMP and LAST-MODIFIED: what a calendar program compares to take the
+    newer of two versions of one event (RFC 5546 2.1.5)."""
+    return int(event["SEQUENCE"]), event.decoded("DTSTAMP"), event.decoded("LAST-MODIFIED")
+
+
+def test_a_moved_deadline_is_a_revision_of_its_event_raised_and_stamped(tmp_path: Path) -> None:
+    """g1 was created, and S1901M opened, at 2026-01-05 12:00: its event is the first version
+    (SEQUENCE 0, stamped then). Moved at 15:00, then again at 15:30, it is revised each time: its
+    SEQUENCE is the seconds from the game's creation to the revision (10,800, then 12,600), so that
+    it grows with every revision however the game goes, and it is stamped at the revision."""
+    judge = web_judge(tmp_path)
+    feed = web_root(judge.settings) / "feeds" / "g1.ics"
+    [event] = events(feed)
+    assert revision(event) == (0, datetime(2026, 1, 5, 12, 0, tzinfo=UTC), datetime(2026, 1, 5, 12, 0, tzinfo=UTC))
+    judge.later(3)
+    judge.send(GM, MASTER + "SET DEADLINE 2026-01-09 18:30")
+    [moved] = events(feed)
+    assert revision(moved) == (10_800, datetime(2026, 1, 5, 15, 0, tzinfo=UTC),
+                               datetime(2026, 1, 5, 15, 0, tzinfo=UTC))
+    judge.later(0.5)
+    judge.send(GM, MASTER + "SET DEADLINE 2026-01-10 18:30")
+    [again] = events(feed)
+    assert revision(again)[:2] == (12_600, datetime(2026, 1, 5, 15, 30, tzinfo=UTC))
+    assert again["UID"] == moved["UID"] == event["UID"]
+
+
+def test_a_phase_opened_again_by_a_rollback_is_a_newer_version_of_its_event(tmp_path: Path) -> None:
+    """S1901M, moved at 13:00, is processed at 14:00; F1901M opens then. A ROLLBACK at 15:00 opens
+    S1901M again, a ROLLFORWARD at 16:00 F1901M again: each event published again is newer than any
+    version of it published before (a calendar program would keep the old one otherwise)."""
+    judge = web_judge(tmp_path)
+    feed = web_root(judge.settings) / "feeds" / "g1.ics"
+    judge.later(1)
+    judge.send(GM, MASTER + "SET DEADLINE 2026-01-09 18:30")
+    [spring] = events(feed)
+    judge.later(1)
+    judge.send(GM, MASTER + "PROCESS S1901M")
+    [fall] = events(feed)
+    assert fall["SUMMARY"] == "g1 F1901M deadline" and revision(fall)[0] == 7_200
+    judge.later(1)
+    judge.send(GM, MASTER + "ROLLBACK S1901M")
+    [spring_again] = events(feed)
+    assert spring_again["UID"] == spring["UID"] and revision(spring_again)[0] == 10_800 > revision(spring)[0]
+    assert revision(spring_again)[1] == datetime(2026, 1, 5, 15, 0, tzinfo=UTC)
+    judge.later(1)
+    judge.send(GM, MASTER + "ROLLFORWARD")
+    [fall_again] = events(feed)
+    assert fall_again["UID"] == fall["UID"] and revision(fall_again)[0] == 14_400 > revision(fall)[0]
+
+
 def test_a_players_calendar_holds_the_deadlines_of_the_seats_it_holds(tmp_path: Path) -> None:
     judge = web_judge(tmp_path)
     judge.send(ALICE, "GET RECORD")
@@ -126,6 +177,29 @@ def test_a_games_atom_feed_has_an_entry_for_each_phase_processed(tmp_path: Path)
     assert entry.updated_parsed[:5] == (2026, 1, 5, 12, 0)
     [event] = events(web_root(judge.settings) / "feeds" / "g1.ics")
     assert event["SUMMARY"] == "g1 F1901M deadline"  # the calendar moved on to the next phase
+
+
+def test_a_phase_processed_again_after_a_rollback_is_a_new_entry_that_says_so(tmp_path: Path) -> None:
+    """S1901M processed at 13:00, rolled back at 14:00 and processed again at 15:00, rolled back at 16:00
+    and processed again by ROLLFORWARD at 17:00: as each time its mail says "results again", its entry
+    says "processed again", and each processing is an entry of its own (an id of its own, updated then),
+    which a feed reader shows as new."""
+    judge = web_judge(tmp_path)
+    path = web_root(judge.settings) / "feeds" / "g1.atom"
+    ids = []
+    for hour, command in ((1, "PROCESS S1901M"), (3, "PROCESS S1901M"), (5, "ROLLFORWARD")):
+        if hour > 1:
+            judge.later(1)
+            judge.send(GM, MASTER + "ROLLBACK S1901M")
+        judge.later(1)
+        judge.send(GM, MASTER + command)
+        parsed = feedparser.parse(path.read_bytes())
+        assert not parsed.bozo, parsed.get("bozo_exception")
+        [entry] = parsed.entries
+        assert entry.title == "g1 S1901M processed" + (" again" if hour > 1 else "")
+        assert entry.updated_parsed[:5] == (2026, 1, 5, 12 + hour, 0)
+        ids.append(entry.id)
+    assert len(set(ids)) == 3
 
 
 def test_a_machiavelli_feed_carries_the_public_results(tmp_path: Path) -> None:

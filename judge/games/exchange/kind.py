@@ -19,6 +19,7 @@ not tell it), nor anyone's money, holdings, bids or ballots (E40).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -51,6 +52,7 @@ from judge.api import (
     render,
 )
 from judge.engine.map import available_maps
+from judge.engine.position import Phase
 from judge.games.exchange import handlers, lifecycle, mails, pages, reading, sheets, stored, views
 from judge.games.exchange.core.accounts import resign
 from judge.games.exchange.core.views import ceo_view
@@ -135,6 +137,16 @@ class ExchangePhases(Phases):
 
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         lifecycle.start(session, game, settings, now)
+
+    def phase_order(self, name: str) -> tuple[int, ...] | None:
+        """The board's order (Payola's), then each winter's Income step and Exchange phase after its
+        adjustments (X.8.1: ``W1901A``, ``W1901I``, ``W1901X``, ``S1902M``)."""
+        if re.fullmatch(r"W\d{4}[IX]", name):
+            return int(name[1:5]), 2, {"I": 3, "X": 4}[name[-1]]
+        try:
+            return Phase.parse(name).sort_key()
+        except ValueError:
+            return None
 
     def length_of(self, phase: str) -> str:
         return {"X": "exchange", "M": "movement", "R": "retreat", "A": "adjustment"}[phase[-1]]

@@ -210,10 +210,14 @@ class MachiavelliPhases(Phases):
     between_phases = ""
     phase_names = r"(?:SP|SU|FA)\d{4}[AC]"  # SP1454A, SU1454C (`lifecycle.phase_name`)
     restored = ("the board and the treasuries are as they were before it was carried out, and the letters then "
-                "standing stand again (a letter corrected then may not be corrected again, 17.1, M35)")
+                "standing stand again (a letter corrected then may not be corrected again, 17.1, M35), as do the "
+                "votes on the game's end then standing (M64)")
 
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         lifecycle.start(session, game, settings, now)
+
+    def phase_order(self, name: str) -> tuple[int, ...] | None:
+        return lifecycle.phase_order(name)
 
     def length_of(self, phase: str) -> str:
         return "spring" if phase.endswith("A") else "campaign"
@@ -232,6 +236,7 @@ class MachiavelliPhases(Phases):
 
     def rolling_back(self, session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
         lifecycle.reopen_closed(game, [to, *later])
+        lifecycle.votes_back(session, game, to)
 
     def publication(self, session: Session, game: Game) -> Publication:
         return lifecycle.publication(session, game)
@@ -338,7 +343,7 @@ class MachiavelliCommands(Commands):
         first, last = command.first, command.last
         for named in (first, last):
             if named is not None and named not in names:
-                turn.echo(text, "error", f"{game.name} has carried out no phase {named} (carried out: "
+                turn.echo(text, "error", f"{game.name} has carried out no phase {named[:20]} (carried out: "
                           f"{', '.join(names) or 'none'})", code="NO_SUCH_PHASE")
                 return
         start = names.index(first) if first else 0

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -133,6 +134,16 @@ def season_of(name: str) -> tuple[Season, str]:
     return Season(int(name[2:-1]), campaign_of[name[:2]]), name[-1]
 
 
+def phase_order(name: str) -> tuple[int, ...] | None:
+    """Where the phase named ``name`` comes in a game's course: by season, the spring letter before
+    the campaign letter (AoP 2); None if no game has it (``SU1454A``: a spring letter is the
+    spring's alone)."""
+    if not re.fullmatch(r"(?:SP\d{4}[AC]|(?:SU|FA)\d{4}C)", name):
+        return None
+    season, letter = season_of(name)
+    return *season.sort_key(), "AC".index(letter)
+
+
 def label(name: str) -> str:
     """A phase in words: "the spring letter of Spring 1454 (A orders)"."""
     season, letter = season_of(name)
@@ -214,11 +225,15 @@ def complete(session: Session, game: Game) -> bool:
 # -- votes on the game's end (M64) --------------------------------------------------------------------------
 
 
+VOTES = "votes"
+"""The key of the game's settings, and of each phase's result, where the countries' votes are kept."""
+
+
 def vote_of(game: Game, country: str) -> tuple[Proposal | None, datetime | None]:
     """The country's secret vote on the game's end (M64: a draw, a concession, or None) and when
     the mail that cast it was accepted, kept in the game's settings (as Exchange Payola keeps its
     investors' votes)."""
-    kept = game.settings.get("votes", {}).get(country) or {}
+    kept = game.settings.get(VOTES, {}).get(country) or {}
     at = datetime.fromisoformat(kept["at"]) if kept.get("at") else None
     vote = kept.get("vote")
     if not vote:
@@ -229,8 +244,25 @@ def vote_of(game: Game, country: str) -> tuple[Proposal | None, datetime | None]
 def set_vote(game: Game, country: str, vote: Proposal | None, at: datetime | None) -> None:
     """Keep the country's vote (None: none), cast by a mail accepted ``at`` (None: by no mail)."""
     kept = None if vote is None else "DRAW" if vote.to is None else f"CONCEDE:{vote.to}"
-    votes = {**game.settings.get("votes", {}), country: {"vote": kept, "at": at.isoformat() if at else None}}
-    game.settings = {**game.settings, "votes": votes}
+    votes = {**game.settings.get(VOTES, {}), country: {"vote": kept, "at": at.isoformat() if at else None}}
+    game.settings = {**game.settings, VOTES: votes}
+
+
+def votes_back(session: Session, game: Game, to: PhaseRow) -> None:
+    """A ROLLBACK to the phase of ``to``: the votes as they stood when it was carried out (kept in
+    its result), as its letters stand again; but a country's vote is its player's (M64), so one
+    whose country has changed hands since is not brought back.  A phase carried out before the
+    results kept the votes (an older judge's) leaves them as they are."""
+    kept = (to.result or {}).get(VOTES)
+    if not isinstance(kept, dict):
+        return
+    seat = api.seats(session, game)
+    votes = {}
+    for country, vote in kept.items():
+        player, at = seat.get(country), vote.get("at")
+        if player is None or at is None or datetime.fromisoformat(at) >= player.joined_at:
+            votes[country] = vote
+    game.settings = {**game.settings, VOTES: votes}
 
 
 def standing_votes(session: Session, game: Game) -> dict[str, Proposal | None]:
@@ -371,7 +403,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
                                                            defaulted.get(country))
     row.result = {"position": position_to_data(after),
                   "letters": {country: letter.parsed["orders"] for country, letter in sorted(standing.items())},
-                  "defaulted": sorted(defaulted), "public": public, "statements": statements}
+                  "defaulted": sorted(defaulted), "public": public, "statements": statements,
+                  VOTES: game.settings.get(VOTES, {})}  # as they stood: a ROLLBACK brings them back (`votes_back`)
     row.status, row.processed_at = "processed", now
     if closed := [seat for seat in game.settings.get("open", []) if seat in after.eliminated]:
         for seat in closed:  # M62: a country eliminated is open for a substitute no longer...

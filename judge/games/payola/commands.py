@@ -151,9 +151,8 @@ def _command(words: list[str]) -> Command:
         if not (args[0].isdigit() and args[0].isascii()):
             raise ValueError(f"'{args[0][:20]}': {AMOUNT_WORDS}" if NOT_WHOLE.fullmatch(args[0])
                              else "expected TRANSFER amount TO POWER")
-        if len(args[0].lstrip("0")) > len(str(MAX_TRANSFER)) or int(args[0]) > MAX_TRANSFER:
-            raise ValueError(f"a transfer is at most {MAX_TRANSFER:,} AgP")
-        return Transfer(int(args[0]), " ".join(args[2:]).upper())  # a power of two words: TO NEW YORK
+        amount = api.read_count(args[0], MAX_TRANSFER, f"a transfer is at most {MAX_TRANSFER:,} AgP")
+        return Transfer(amount, " ".join(args[2:]).upper())  # a power of two words: TO NEW YORK
     if keyword == "SET" and args:
         return _set(args)
     raise KeyError(keyword)

@@ -158,6 +158,14 @@ class PayolaPhases(Phases):
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         lifecycle.start_game(session, game, settings, now)
 
+    def phase_order(self, name: str) -> tuple[int, ...] | None:
+        """The board's order: by year, then spring, fall and winter, movement before retreats (no
+        adjustments but in winter, none else in it)."""
+        try:
+            return Phase.parse(name).sort_key()
+        except ValueError:
+            return None
+
     def length_of(self, phase: str) -> str:
         return {"M": "movement", "R": "retreat", "A": "adjustment"}[phase[-1]]
 

@@ -121,6 +121,9 @@ class PiratesPhases(Phases):
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         lifecycle.start(session, game, settings, now)
 
+    def phase_order(self, name: str) -> tuple[int, ...] | None:
+        return lifecycle.phase_order(name)
+
     def length_of(self, phase: str) -> str:
         return {"D": "distribution", "V": "voting", "F": "final"}[phase[0]]
 

@@ -30,6 +30,7 @@ phase so closed before its deadline says so, and when (the host's ``preface``).
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -55,6 +56,7 @@ from judge.api import (
 from judge.games.pirates.core.match import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    ROUNDS,
     Match,
     Phase,
     SetupError,
@@ -90,6 +92,7 @@ KIND_TITLE = "Pirates' Proposal"
 DEFAULT_PLAYERS = MAX_PLAYERS
 MAX_GARNETS = 100
 """The most garnets a player may start with: enough for any match, and no plan's sum overflows."""
+PLAYERS_USAGE = f"a match has an even number of players from {MIN_PLAYERS} to {MAX_PLAYERS} (P1): PLAYERS=n"
 
 
 # -- the game's settings ------------------------------------------------------------------------------
@@ -103,19 +106,16 @@ def read_options(words: Sequence[str]) -> list[str]:
     players, garnets = DEFAULT_PLAYERS, 0
     for word in rest:
         key, _, value = word.partition("=")
-        if key not in ("PLAYERS", "GARNETS") or not value.isdigit() or len(value) > 3:
-            raise ValueError(f"'{word}' is not an option of Pirates' Proposal: PLAYERS=n (an even number from "
+        if key not in ("PLAYERS", "GARNETS"):
+            raise ValueError(f"'{word[:40]}' is not an option of Pirates' Proposal: PLAYERS=n (an even number from "
                              f"{MIN_PLAYERS} to {MAX_PLAYERS}), GARNETS=n (each player's at the start), and "
                              "NO_OBSERVERS, ANONYMOUS, OPEN_TAKEOVER, ABSENCE_DAYS=N")
         if key == "PLAYERS":
-            players = int(value)
-            if players % 2 or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-                raise ValueError(f"a match has an even number of players from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                                 f"not {players} (P1)")
+            players = api.read_count(value, MAX_PLAYERS, PLAYERS_USAGE)
+            if players % 2 or players < MIN_PLAYERS:
+                raise ValueError(PLAYERS_USAGE)
         else:
-            garnets = int(value)
-            if garnets > MAX_GARNETS:
-                raise ValueError(f"a player may start with at most {MAX_GARNETS} garnets")
+            garnets = api.read_count(value, MAX_GARNETS, f"a player may start with 0 to {MAX_GARNETS} garnets")
     return [*own, f"PLAYERS={players}", f"GARNETS={garnets}"]
 
 
@@ -137,6 +137,16 @@ def phase_of(name: str) -> Phase:
     if name == "F":
         return Phase(Stage.FINAL, 5)
     return Phase(Stage.DISTRIBUTION if name[0] == "D" else Stage.VOTING, int(name[1:]))
+
+
+def phase_order(name: str) -> tuple[int, ...] | None:
+    """Where the phase named ``name`` comes in the match: each round's Distribution Phase, then its
+    Voting Phase, then the final phase; None if no match has it (a sixth round)."""
+    if name == "F":
+        return ROUNDS + 1, 0
+    if not re.fullmatch(r"[DV][1-9]\d?", name) or int(name[1:]) > ROUNDS:
+        return None
+    return int(name[1:]), "DV".index(name[0])
 
 
 def label(name: str) -> str:

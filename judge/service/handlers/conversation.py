@@ -144,6 +144,7 @@ class Conversation(Holding):
         self.also_told: dict[int, set[str]] = {}  # game id -> addresses of players who just left it
         self.worded_apart: set[int] = set()  # games whose observers are told some news in other words
         self.master_told: set[int] = set()  # the games whose master hears their announcements too
+        self.settings_told: dict[tuple[int, str], str] = {}  # (game id, setting) -> its news this mail (`announce`)
         self.cache: dict[Any, Any] = {}  # what a game's kind keeps for the rest of the mail
         self.attachments: list[Attachment] = []  # sent with the reply (MAP), added by `attach`
         self.reply_bytes = 0  # the reply's answers and attachments so far (`echo`, `attach`)

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from judge.commands import parse as cmd
+from judge.mail.received import not_before
 from judge.service import host, late
 from judge.service.handlers.telling import Telling
 from judge.service.states import RUNNING
@@ -62,8 +63,9 @@ class Holding(Telling):
         """Why this mail may not set ``what`` (a power's sheet, orders, list or vote): a later
         mail, accepted at ``since``, has set it already, and an older mail never replaces a
         newer one, whatever order they are delivered in; None if it may (never set by mail, or
-        set by a mail accepted no later than this one: then the order of arrival decides)."""
-        if since is None or since <= self.accepted:
+        set by a mail accepted no later than this one, at the resolution of the MTA's Received:
+        lines, `not_before`: then the order of arrival decides)."""
+        if since is None or not_before(self.accepted, since):
             return None
         return (f"not applied: this mail was accepted {self.accepted:%Y-%m-%d %H:%M:%S} UTC, and a later one, "
                 f"accepted {since:%Y-%m-%d %H:%M:%S} UTC, has already set {what} (mail held on its way may be "
@@ -83,8 +85,9 @@ class Holding(Telling):
         (above its lines); None if it acts on the phase now."""
         if game.id not in self.meant:
             phases = self.read_once(game, "phase rows", lambda: late.phases_of(self.session, game))
+            kind = self.kinds.of(game)
             self.meant[game.id] = late.meant_for(self.session, game, self.mail, self.named, phases,
-                                                 self.kinds.of(game).phase_names)
+                                                 kind.phase_names, kind.phase_order)
         meant = self.meant[game.id]
         if meant is not None and ("late", game.id) not in self.held:
             self.held.add(("late", game.id))

@@ -38,6 +38,7 @@ from sqlalchemy import select
 
 from judge.commands import parse as cmd
 from judge.service import course, host, silent_seats, zones
+from judge.service.deadlines import move_to
 from judge.service.dispatch import MASTER, SIGNED_ON, Entry
 from judge.service.handlers.conversation import Conversation, masked
 from judge.service.handlers.player import approve_absence
@@ -88,9 +89,10 @@ def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> Non
         talk.echo(text, "error", f"a deadline may be at most {MAX_DEADLINE_AHEAD.days} days ahead",
                   code="TOO_FAR_AHEAD")
         return
-    game.deadline = deadline
+    move_to(game, deadline, talk.now)
     talk.echo(text, "ok", f"deadline set to {when(game.deadline)}")
-    talk.announce(f"the game master set the deadline of {game.phase} to {when(game.deadline)}", public=True)
+    talk.announce(f"the game master set the deadline of {game.phase} to {when(game.deadline)}", public=True,
+                  setting="deadline")
 
 
 def set_duration(talk: Conversation, text: str, command: cmd.SetDuration) -> None:
@@ -101,7 +103,7 @@ def set_duration(talk: Conversation, text: str, command: cmd.SetDuration) -> Non
     game.settings = {**game.settings, command.setting: command.hours}
     talk.echo(text, "ok", f"{command.setting} set to {duration(command.hours)}")
     if game.state != GameState.FORMING:
-        talk.announce(_duration_news(command.setting, command.hours), public=True)
+        talk.announce(_duration_news(command.setting, command.hours), public=True, setting=command.setting)
 
 
 def process(talk: Conversation, text: str, command: cmd.Process) -> None:
@@ -159,7 +161,7 @@ def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
     if game is None:
         return
     if game.deadline is not None and game.deadline < talk.now and game.phase is not None:
-        game.deadline = host.phase_deadline(talk.session, game, game.phase, talk.now)
+        move_to(game, host.phase_deadline(talk.session, game, game.phase, talk.now), talk.now)
     talk.echo(text, "ok", f"game resumed; deadline {when(game.deadline)}")
     talk.announce(f"the game master resumed the game: the deadline of {game.phase} is {when(game.deadline)}",
                   public=True)
@@ -288,7 +290,7 @@ def set_zone(talk: Conversation, text: str, command: cmd.SetZone) -> None:
             return
         player.zone = command.zone
         where = command.zone or "the game's zone"
-        talk.echo(text, "ok", f"your mail writes deadlines in {where}, with UTC beside them")
+        talk.echo(text, "ok", f"your mail writes deadlines in {where}, with UTC beside them{_deadline_now(game)}")
     elif not talk.context.is_master:
         talk.echo(text, "error", "only the game master sets the game's zone; yours is SET MYZONE zone",
                   code="MASTER_ONLY")
@@ -297,11 +299,21 @@ def set_zone(talk: Conversation, text: str, command: cmd.SetZone) -> None:
         game.settings = {key: value for key, value in game.settings.items() if key != "zone"} | (
             {"zone": command.zone} if command.zone else {})
         talk.echo(text, "ok", f"the game's zone is {command.zone or 'UTC'}: SET DEADLINE reads it, and mail writes "
-                  "deadlines in it (a player's own zone first), with UTC beside them")
+                  f"deadlines in it (a player's own zone first), with UTC beside them{_deadline_now(game)}")
         if game.state != GameState.FORMING:
             talk.announce(f"the game master set the game's time zone to {command.zone or 'UTC'}: deadlines are "
-                          "written in it, with UTC beside them (SET MYZONE zone for your own)", public=True)
+                          "written in it, with UTC beside them (SET MYZONE zone for your own)", public=True,
+                          setting="zone")
     zones.forget(talk.session)
+
+
+def _deadline_now(game: Game) -> str:
+    """The end of SET ZONE's and SET MYZONE's answer: the phase's deadline, which the reply writes in
+    the zone just set (`zones.localize`: the zones are read again), so that its reader sees it as
+    their mail will write it; nothing when the game has none."""
+    if game.deadline is None or game.phase is None or game.state not in RUNNING:
+        return ""
+    return f"; the deadline of {game.phase} is {when(game.deadline)}"
 
 
 def set_press(talk: Conversation, text: str, command: cmd.SetPress) -> None:
@@ -318,7 +330,7 @@ def set_press(talk: Conversation, text: str, command: cmd.SetPress) -> None:
     now = rules_of(game).press.words()
     talk.echo(text, "ok", f"press: {now}")
     if game.state != GameState.FORMING:
-        talk.announce(f"the game master changed the press options: {now}", public=True)
+        talk.announce(f"the game master changed the press options: {now}", public=True, setting="press")
 
 
 def set_private(talk: Conversation, text: str, command: cmd.SetPrivate) -> None:

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from judge.commands import parse as cmd
 from judge.mail.inbound import usable_address
 from judge.service import host, mailbox, silent_seats
-from judge.service.deadlines import past_absences
+from judge.service.deadlines import move_to, past_absences
 from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
 from judge.service.handlers import consent
 from judge.service.handlers.conversation import Conversation, masked
@@ -455,7 +455,7 @@ def approve_absence(talk: Conversation, absence: Absence) -> None:
         setting = talk.kinds.of(game).length_of(game.phase)
         moved = past_absences(talk.session, game, game.deadline, setting)
         if moved != game.deadline:
-            game.deadline = moved
+            move_to(game, moved, talk.now)
             talk.announce(f"{title} is absent from {absence.start} to {absence.end}: the deadline "
                           f"of {game.phase} moves to {when(moved)}")
             return

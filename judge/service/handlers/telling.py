@@ -29,6 +29,7 @@ class Telling(Reading):
     proven: bool
     copies: dict[str, set[int]]
     notices: dict[str, list[str]]
+    settings_told: dict[tuple[int, str], str]
 
     def send(self, *, to: str, subject: str, body: str, kind: str, game_id: int | None = None) -> bool:
         """Queue a mail a command causes, unless this mail has already caused ``max_mails_per_mail``."""
@@ -45,7 +46,8 @@ class Telling(Reading):
         return len(self.announcements.get(game.id, [])), len(self.public.get(game.id, []))
 
     def announce(self, what: str, also: str | None = None, game: Game | None = None, master: bool = True,
-                 public: bool = False, observers: str | None = None, at: tuple[int, int] | None = None) -> None:
+                 public: bool = False, observers: str | None = None, at: tuple[int, int] | None = None,
+                 setting: str | None = None) -> None:
         """Tell every player of the signed-on game (or ``game``; and ``also``, a player who just
         left it) what happened: one mail per player and mail, sent after the reply (or before a
         phase's results: `announce_now`).  The subject is ``what`` up to its first ": ".  The game
@@ -56,18 +58,31 @@ class Telling(Reading):
         game may know (the game master's changes to its clock, phases and rules), never a
         player's address or secret; ``observers``: what they are told instead, where ``what``
         names an address (a seat taken over), which then is never folded into the results.  ``at``
-        (`news_so_far`): where the line goes among this mail's, by default last."""
+        (`news_so_far`): where the line goes among this mail's, by default last.
+
+        A line makes moot what this mail announced before in the same words, and (``setting``: the
+        game's setting whose new state it tells, ``deadline``, ``silence``...) what it announced of
+        the same setting: that goes, as its readers need only where each setting ended, once; so
+        that a mail of a thousand SET lines tells the game a few lines, not a thousand, in each of
+        its mails."""
         game = game or self.context.game
         assert game is not None
         if game.id not in self.rounds:
             self.rounds[game.id] = self.round_size(game)
             self.mails_sent += self.rounds[game.id]
+        moot = {what, observers or what}
+        if setting is not None and (told_before := self.settings_told.get((game.id, setting))) is not None:
+            moot.add(told_before)
         players, watching = at or (None, None)
         news = self.announcements.setdefault(game.id, [])
+        players = _without(news, moot, players)
         news.insert(len(news) if players is None else players, what)
         if public or observers:
             told = self.public.setdefault(game.id, [])
+            watching = _without(told, moot, watching)
             told.insert(len(told) if watching is None else watching, observers or what)
+        if setting is not None:
+            self.settings_told[(game.id, setting)] = what
         if observers and observers != what:
             self.worded_apart.add(game.id)
         if also:
@@ -157,3 +172,14 @@ class Telling(Reading):
         which is told of all of them in one notice."""
         if self.context.registered:
             self.notices.setdefault(self.context.registered, []).append(change)
+
+
+def _without(lines: list[str], moot: set[str], at: int | None) -> int | None:
+    """Take out of ``lines`` (a mail's news) those in ``moot``; ``at``, where a new line is to go,
+    moved back past those taken out before it."""
+    for index in range(len(lines) - 1, -1, -1):
+        if lines[index] in moot:
+            del lines[index]
+            if at is not None and index < at:
+                at -= 1
+    return at

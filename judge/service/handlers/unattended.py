@@ -34,6 +34,7 @@ def set_clock(talk: Conversation, text: str, command: cmd.SetClock) -> None:
     words = list(command.words)
     clock = dict(game.settings.get("clock", {}))
     preset = _preset(kind, words)
+    changed = list(kind.durations)  # the phase settings whose clock this changes (its news says theirs)
     try:
         if preset is not None:
             name, rules = preset
@@ -47,7 +48,7 @@ def set_clock(talk: Conversation, text: str, command: cmd.SetClock) -> None:
             done = f"the weekly clock {name}: " + "; ".join(said)
         else:
             setting = _setting(kind, words[0])
-            settings = [setting] if setting else list(kind.durations)
+            settings = changed = [setting] if setting else list(kind.durations)
             rest = words[1:] if setting else words
             if [w.upper() for w in rest] == ["OFF"]:
                 clock = {key: rule for key, rule in clock.items() if key not in settings}
@@ -64,7 +65,8 @@ def set_clock(talk: Conversation, text: str, command: cmd.SetClock) -> None:
     shown = done if clock or preset else "deadlines by the phases' lengths"
     talk.echo(text, "ok", f"{shown}, from the next phase of each kind on")
     if game.state != GameState.FORMING:
-        talk.announce(f"the game master set the clock: {shown}, from the next phase of each kind on", public=True)
+        talk.announce(f"the game master set the clock: {shown}, from the next phase of each kind on", public=True,
+                      setting="clock " + " ".join(sorted(changed)))
 
 
 def _preset(kind: GameKind, words: list[str]) -> tuple[str, dict[str, str]] | None:
@@ -101,7 +103,7 @@ def set_silence(talk: Conversation, text: str, command: cmd.SetSilence) -> None:
         words = policy.words()
     talk.echo(text, "ok", f"silent seats: {words}")
     if game.state != GameState.FORMING:
-        talk.announce(f"the game master set how silent seats are handled: {words}", public=True)
+        talk.announce(f"the game master set how silent seats are handled: {words}", public=True, setting="silence")
 
 
 def set_gate(talk: Conversation, text: str, command: cmd.SetGate) -> None:

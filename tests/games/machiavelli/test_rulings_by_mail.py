@@ -328,6 +328,43 @@ def test_M64_the_campaign_in_which_every_surviving_player_votes_draw_ends_the_ga
     assert lifecycle.vote_of(game, "Milan")[0] == Proposal()
 
 
+def test_M64_a_rollback_brings_the_votes_back_as_they_stood(tmp_path: Path) -> None:
+    """M64's votes are the game's state as much as its letters: Florence votes DRAW in SP1454C, which
+    is then carried out; in SU1454C Milan votes DRAW and Florence withdraws. A ROLLBACK to SP1454C
+    brings back the votes that stood as it was carried out (Florence's DRAW, Milan none), as it brings
+    back its letters; one to SP1454A, before any vote, brings back none."""
+    table = started(Judge(tmp_path), "undo", "classic", ("Florence", "Milan", "Venice"))
+    table.process("SP1454A")
+    table.send("florence draw", "Florence", "VOTE DRAW")
+    table.process("SP1454C")
+    table.send("milan draw", "Milan", "VOTE DRAW")
+    table.send("florence withdraws", "Florence", "VOTE NONE")
+    table.master("ROLLBACK SP1454C")
+    game, _ = table.state()
+    assert game.phase == "SP1454C"
+    assert (lifecycle.vote_of(game, "Florence")[0], lifecycle.vote_of(game, "Milan")[0]) == (Proposal(), None)
+    table.master("ROLLBACK SP1454A")
+    game, _ = table.state()
+    assert [lifecycle.vote_of(game, country)[0] for country in ("Florence", "Milan", "Venice")] == [None] * 3
+
+
+def test_M64_a_rollback_gives_no_substitute_the_vote_of_the_player_before(tmp_path: Path) -> None:
+    """M64: a country's vote is its player's. Venice votes DRAW in SP1454C, which is carried out;
+    an hour later its player resigns in SU1454C and a substitute takes it over. A ROLLBACK to SP1454C does not
+    give the substitute the vote its predecessor cast: Venice has none."""
+    table = started(Judge(tmp_path), "heir", "classic", ("Florence", "Milan", "Venice"))
+    table.process("SP1454A")
+    table.send("venice draw", "Venice", "VOTE DRAW")
+    table.process("SP1454C")
+    table.judge.later(1)
+    table.send("venice resigns", "Venice", "RESIGN")
+    table.judge.send("dan@example.org", "TAKEOVER Venice@heir pw-dan")
+    assert table.judge.answers[-1].outcome == "ok", table.judge.answers
+    table.master("ROLLBACK SP1454C")
+    game, _ = table.state()
+    assert game.phase == "SP1454C" and lifecycle.vote_of(game, "Venice")[0] is None
+
+
 def test_M64_the_end_publication_and_the_places_give_the_draw_its_shared_first_place(voting: Table) -> None:
     """M63's publication and the hall of fame's places follow how the game ended: a draw (M64)
     "shares first place among the survivors", so every surviving country, Naples the dummy too,

@@ -112,7 +112,7 @@ def exchange_options(words: Iterable[str], game_map: GameMap) -> ExchangeOptions
             numbers[match.group(1)] = int(match.group(2))
         elif word.split("=")[0] in REFUSED or word == "TINCUP":
             refused = "BLIND" if word == "TINCUP" else word.split("=")[0]
-            raise OptionError(f"Exchange Payola does not play {raw.strip()}: {REFUSED[refused]}")
+            raise OptionError(f"Exchange Payola does not play {raw.strip()[:40]}: {REFUSED[refused]}")
         else:
             payola_words.append(word)
     payola = parse_options(payola_words)

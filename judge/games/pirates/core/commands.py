@@ -95,9 +95,10 @@ def _amount(word: str, what: str) -> int:
     """A whole number, 0 or more, as ``word`` writes it."""
     if not word.isdigit() or not word.isascii():
         raise CommandError(f"'{_cut(word)}' is not {what}: a whole number, 0 or more, is expected")
-    if len(word.lstrip("0")) > _MAX_DIGITS:
+    figures = word.lstrip("0") or "0"  # read without its leading zeros: Python reads no more than 4,300 figures
+    if len(figures) > _MAX_DIGITS:
         raise CommandError(f"'{_cut(word)}' is far more than any plan holds")
-    return int(word)
+    return int(figures)
 
 
 def _plan(words: list[str]) -> PlanLine:
