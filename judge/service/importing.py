@@ -303,7 +303,8 @@ def beside(session: Session, game: Game, kept: dict[str, Any]) -> None:
                         "created_at": moment(row["created_at"])} for row in kept["absences"]]),
             (Signon, [{"who": row["who"], "source": row["source"], "network": row["network"], "at": moment(row["at"])}
                       for row in kept["signons"]]),
-            (PlayerRecord, [{"address": mailbox(row["address"]), "seat": row["seat"], "phase": row["phase"], "what": row["what"],
+            (PlayerRecord, [{"address": mailbox(row["address"]), "seat": row["seat"], "phase": row["phase"],
+                             "what": row["what"],
                              # a line a ROLLBACK kept of a phase it dropped (`records.forget_from`) has none
                              "phase_row": phases.get(row["phase"]) if row["phase"] is not None else None,
                              "at": moment(row["at"])} for row in kept["player_records"]])):
