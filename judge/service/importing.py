@@ -317,9 +317,11 @@ def _compared(record: Mapping[str, Any]) -> dict[str, Any]:
     players' record lines by mailbox, as this judge keeps them (ruling H4: a record written before
     schema 0028 may name one person several ways)."""
     found = {key: value for key, value in record.items() if key not in ITS_OWN}
-    if isinstance(found.get("player_records"), list):
-        found["player_records"] = [{**line, "address": mailbox(line["address"])} if isinstance(line, dict) and
-                                   isinstance(line.get("address"), str) else line for line in found["player_records"]]
+    kept = found.get("host")
+    if isinstance(kept, dict) and isinstance(kept.get("player_records"), list):
+        found["host"] = {**kept, "player_records": [
+            {**line, "address": mailbox(line["address"])} if isinstance(line, dict) and
+            isinstance(line.get("address"), str) else line for line in kept["player_records"]]}
     return found
 
 

@@ -515,3 +515,20 @@ def test_a_record_whose_mail_was_pruned_is_copied_but_not_played_again(tmp_path:
         importing.import_record(other.db, other.settings, record, judge.now, replay=True)
     _nothing_of(other)
     assert record_of(imported(record, tmp_path / "c", judge.now), "g1") == record
+
+
+def test_H4_a_record_written_before_mailboxes_is_imported_with_each_line_under_its_mailbox(tmp_path: Path) -> None:
+    """A record of a judge older than schema 0028 kept a player's lines under the address as written:
+    the import keeps them under the mailbox (``France+Dip@example.org`` is france@example.org), as
+    this judge keeps every line, and holds the copy to the record all the same."""
+    judge = played(Judge(tmp_path / "a"), PAYOLA, finished=False)
+    record = record_of(judge, PAYOLA.game)
+    lines = record["host"]["player_records"]
+    assert lines, "the first phase closed at its deadline: its seats have lines"
+    written = {line["address"]: line["address"].replace("@", "+Dip@", 1).capitalize() for line in lines}
+    for line in lines:
+        line["address"] = written[line["address"]]
+    other = imported(record, tmp_path / "b", judge.now)
+    with other.db.transaction() as session:
+        kept = set(session.scalars(select(PlayerRecord.address)))
+    assert kept == set(written)
