@@ -865,9 +865,10 @@ class Applier:
             self.process.join()
 
 
-def _applier_main(pipe: Connection, settings: Settings, kinds: Kinds, holding: Holding) -> None:
+def _applier_main(pipe: Connection, settings: Settings, kinds: Kinds, holding: Holding | None = None) -> None:
     """The applier's process: apply each run asked for, until the daemon closes the pipe; it keeps in
-    ``holding`` since when it has held the write lock (`judge.store.database.watch_writes`)."""
+    ``holding`` since when it has held the write lock (`judge.store.database.watch_writes`), for the
+    daemon (none: nobody watches it)."""
     repeats = log_to(settings.log_file)
     db = Database(settings.database_url, {SESSION_KEY: kinds}, holding)
     runs = Runs(db, settings)  # kept for the process's life: a mail left to a later run is read once

@@ -22,6 +22,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import select, update
 
 from judge.service.clock import utcnow
@@ -160,6 +161,7 @@ def test_a_deadline_that_passed_while_a_judge_listened_is_run_at_once_and_later_
     assert unheard(due[1:], before) == []
 
 
+@pytest.mark.database
 def test_a_judge_killed_mid_evening_and_started_again_runs_the_rest_at_once_in_its_workers_and_answers_mail(
         tmp_path: Path) -> None:
     """The finding: the restarted judge waited ``settle-seconds`` (results at 335 to 347 s), then ran the

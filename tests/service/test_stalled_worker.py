@@ -144,7 +144,7 @@ def test_a_worker_stopped_inside_its_write_transaction_is_killed_and_its_game_ru
         [pid] = stopped(kind.marker)
         running.send("stranger@example.org", "HELP", subject="meanwhile")  # never continued: only a kill frees it
         wait_until(lambda: "Re: meanwhile" in maildir_subjects(running.settings), "the HELP's answer", PATIENCE)
-        assert gone(pid)
+        wait_until(lambda: gone(pid), "the stopped worker killed", PATIENCE)  # on PostgreSQL, after the answer
         [line] = killed(caplog, f"(pid {pid})")
         assert "held the database's write lock" in line and f"running {STALLED}" in line
         every_game_processed_once(running)
@@ -215,7 +215,7 @@ def test_the_applier_stopped_inside_its_write_transaction_is_killed_and_the_mail
         running.send("stranger@example.org", "HELP", subject="meanwhile")
         wait_until(lambda: "Re: meanwhile" in maildir_subjects(running.settings), "the HELP's answer", PATIENCE)
         running.settled()
-        assert gone(pid)
+        assert gone(pid)  # the run it was applying, and the HELP after it, waited for another applier
         [line] = killed(caplog, f"the applier (pid {pid})")
         assert "held the database's write lock" in line
         assert maildir_subjects(running.settings).count("Re: my bid") == 1
