@@ -36,7 +36,7 @@ from sqlalchemy.orm import Session
 from judge.service import archive, course, host, silent_seats
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
-from judge.service.handlers.mail import Runs, accepted_at, mask_old_quarantine
+from judge.service.handlers.mail import Runs, Stored, accepted_at, confirmed_topics, mask_old_quarantine, read_stored
 from judge.service.intake import take_in
 from judge.service.kinds import SESSION_KEY, Kinds, kind_of
 from judge.service.outbox import drop_sent_attachments, queue
@@ -256,6 +256,32 @@ def stored_mail(db: Database, settings: Settings) -> list[tuple[int, datetime]]:
 def on_time_mail(db: Database, settings: Settings, due: datetime) -> list[int]:
     """Stored mail not yet applied that was accepted before ``due``, in arrival order."""
     return [mail_id for mail_id, accepted in stored_mail(db, settings) if accepted < due]
+
+
+def settling_mail(db: Database, settings: Settings, held: list[tuple[datetime, str]],
+                  topics: dict[int, str]) -> list[int]:
+    """While the deadlines ``held`` (earliest first) wait for the settle time's end: the stored mail
+    to apply now, in arrival order.  That is the mail accepted before the first of them
+    (`on_time_mail`), and of the later mail, all but the mail about a game held (its `topic`, a
+    CONFIRM's that of what it confirms, read once and kept in ``topics``): a stranger's HELP, a
+    LIST, the orders for a game not held are answered meanwhile, and a held game's mail waits for
+    `catch_up`, which applies it after the deadline it came after.  A mail that cannot be read
+    is the applier's to quarantine: it is applied now."""
+    games = {f"game {name}".lower() for _, name in held}
+    early = set(on_time_mail(db, settings, held[0][0]))
+    with db.transaction() as session:
+        rows = session.execute(select(InboundMail.id, InboundMail.raw, InboundMail.envelope_from,
+                                      InboundMail.received_at).where(InboundMail.status == "new")
+                               .order_by(InboundMail.id)).all()
+    later = [Stored(*row) for row in rows if row.id not in early and row.id not in topics]
+    reads = []
+    for stored in later:
+        try:
+            reads.append(read_stored(stored))
+        except Exception:  # unreadable: quarantined when applied, whatever its game
+            topics[stored.id] = ""
+    topics.update((read.stored.id, read.topic.lower()) for read in confirmed_topics(db, reads))
+    return [row.id for row in rows if row.id in early or topics.get(row.id, "") not in games]
 
 
 def overdue(db: Database, now: datetime) -> list[tuple[datetime, str]]:

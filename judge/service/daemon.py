@@ -98,9 +98,9 @@ from judge.service.app import (
     finish_tick,
     mail_line,
     next_due,
-    on_time_mail,
     open_database,
     overdue,
+    settling_mail,
     still_waiting,
     unapplied_mail,
 )
@@ -470,6 +470,7 @@ class _Inbound:
         self.mail_waiting = asyncio.Event()
         self.applying = asyncio.Lock()  # the processor's and the clock's passes, one at a time
         self.last_stored = 0.0  # when the listener last stored mail (the event loop's clock)
+        self.topics: dict[int, str] = {}  # while settling: the topic of each stored mail read (`settling_mail`)
 
     def write(self, mails: list[tuple[bytes, str]]) -> list[int]:
         """Store a batch of mail in the intake (`GroupCommit`'s ``write``, in its thread)."""
@@ -528,15 +529,17 @@ class _Inbound:
                 log.exception("applying stored mail failed; trying again later")
 
     async def _waiting(self) -> list[int]:
-        """The stored mail to apply now: all of it, or while settling only what was accepted
-        before the first deadline that passed, or none while the listener refuses mail (which
-        deadlines passed meanwhile is known only once it stores again)."""
+        """The stored mail to apply now: all of it, or while settling all but the mail about a
+        game held back that came after the first deadline held (`settling_mail`), or none while
+        the listener refuses mail (which deadlines passed meanwhile is known only once it stores
+        again)."""
         daemon = self.daemon
         if daemon.refusing is not None:
             return []
         if daemon.deadline_clock.overdue:
-            return list(await daemon.in_thread(on_time_mail, daemon.db, daemon.settings,
-                                               daemon.deadline_clock.overdue[0][0]))
+            return list(await daemon.in_thread(settling_mail, daemon.db, daemon.settings,
+                                               daemon.deadline_clock.overdue, self.topics))
+        self.topics.clear()
         return list(await daemon.in_thread(unapplied_mail, daemon.db))
 
     async def take_in(self) -> None:

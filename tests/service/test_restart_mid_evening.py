@@ -30,7 +30,7 @@ from judge.service.config import Settings
 from judge.service.daemon import unheard
 from judge.service.listening import Listener
 from judge.store.database import Database
-from judge.store.models import Game
+from judge.store.models import Game, PhaseRow
 from tests.kinds.auction.stalling import ran
 from tests.support.auction import auction_judge
 from tests.support.daemon import maildir_subjects, settled
@@ -191,17 +191,25 @@ def test_a_judge_killed_mid_evening_and_started_again_runs_the_rest_at_once_in_i
     assert "Traceback" not in output + log
 
 
-def test_a_deadline_that_passed_while_no_judge_listened_waits_then_runs_in_the_workers(tmp_path: Path) -> None:
+def test_a_deadline_that_passed_while_no_judge_listened_waits_then_runs_in_the_workers_and_other_mail_is_answered(
+        tmp_path: Path) -> None:
     """The judge stopped before the deadline: its MTA may hold mail sent before it, so the deadline waits
-    ``settle-seconds`` for it (here 4 s), then the games are caught up by the deadline workers."""
+    ``settle-seconds`` for it (here 15 s), then the games are caught up by the deadline workers.
+    Meanwhile a stranger's HELP is answered; a bid for a game held back, sent after its deadline, waits
+    and is applied after that deadline's run (the lot it came after is sold without it)."""
     port, settings = free_port(), evening(tmp_path)
     first = serve(settings, port, tmp_path / "first.log")
     due = due_in(settings, 5.0)
     stop(first)  # before the deadline
     wait_until(lambda: utcnow() > due, "the deadline to pass", PATIENCE)
-    second = serve(settings, port, tmp_path / "second.log", settle=4.0)
+    second = serve(settings, port, tmp_path / "second.log", settle=15.0)
     try:
+        send(port, player(0, "alice"), "SIGNON Alice@g0 alice-pw\nBID 5", "late bid")
+        send(port, "stranger@example.org", "HELP", "meanwhile")
+        wait_until(lambda: "Re: meanwhile" in maildir_subjects(settings), "the HELP's answer", PATIENCE)
+        assert processed(settings) == 0 and "Re: late bid" not in maildir_subjects(settings)  # still settling
         wait_until(lambda: processed(settings) == GAMES, "the games caught up", PATIENCE)
+        wait_until(lambda: "Re: late bid" in maildir_subjects(settings), "the bid's answer", PATIENCE)
         settled(port, settings)
         results_once(settings)
         runs = ran(settings.data_dir / "runs")
@@ -209,6 +217,13 @@ def test_a_deadline_that_passed_while_no_judge_listened_waits_then_runs_in_the_w
         assert not {pid for _, pid in runs} & {second.pid}
     finally:
         stop(second)
+    db = Database(settings.database_url)
+    try:
+        with db.transaction() as session:
+            sold = session.scalars(select(PhaseRow.result).join(Game).where(Game.name == "g0", PhaseRow.name == "L1"))
+            assert [result["auction"]["sales"][0]["buyer"] for result in sold] == [None]  # nobody's bid was in
+    finally:
+        db.engine.dispose()
     log = (tmp_path / "second.log").read_text()
     assert "10 deadline(s) passed while the judge was down; they wait until" in log
     assert "Traceback" not in log
