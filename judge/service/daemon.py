@@ -853,7 +853,7 @@ class Applier:
             if why := overrun(self.settings, self.holding, heard, time.monotonic(), started):
                 self.process.kill()  # a stopped process too; its lock is let go as it ends
                 self.process.join()
-                log.error("the applier (pid %s) was stopped: %s", self.process.pid, why)
+                log.error("the applier (pid %s) was killed: %s", self.process.pid, why)
                 raise EOFError(why)
         return self.pipe.recv()
 

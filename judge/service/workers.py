@@ -82,10 +82,11 @@ def overrun(settings: Settings, holding: Holding, heard: float, now: float, star
     while it has not ``started``); else None."""
     since = holding.value
     if since and now - since > settings.lock_seconds:
-        return f"it held the database's write lock for {now - since:.1f} s (lock-seconds: {settings.lock_seconds:g})"
-    patience = settings.stall_seconds if started else max(START, settings.stall_seconds)
-    if now - heard > patience:
-        return f"it said nothing for {now - heard:.1f} s ({'stall-seconds' if started else 'starting'}: {patience:g})"
+        return f"it held the database's write lock for {now - since:.1f} s, longer than lock-seconds"
+    if started and now - heard > settings.stall_seconds:
+        return f"it said nothing for {now - heard:.1f} s, longer than stall-seconds"
+    if not started and now - heard > max(START, settings.stall_seconds):
+        return f"it did not start within {now - heard:.0f} s"
     return None
 
 
@@ -224,7 +225,7 @@ class Workers:
             if not working:
                 return
             pipes = {worker.pipe: index for index, worker in working.items()}
-            gone: dict[int, str] = {}
+            gone: dict[int, str | None] = {}  # the workers gone: why they were killed, or None if they died
             for pipe in wait(list(pipes), timeout=look_every(self.settings)):
                 assert isinstance(pipe, Connection)
                 index = pipes[pipe]
@@ -232,7 +233,7 @@ class Workers:
                 try:
                     message = pipe.recv()
                 except (EOFError, OSError):  # it died: its transaction was rolled back, its lock let go
-                    gone[index] = f"it ended by itself (exit code {worker.process.exitcode})"
+                    gone[index] = None
                     continue
                 worker.heard = time.monotonic()
                 if message == "ready":
@@ -245,12 +246,14 @@ class Workers:
                                                          worker.started)):
                     worker.process.kill()  # a stopped process too; its lock is let go as it ends
                     gone[index] = why
-            for index, why in gone.items():
+            for index, killed in gone.items():
                 worker = working[index]
                 worker.process.join()
                 worker.pipe.close()
-                log.error("deadline worker %d (pid %s) was stopped: %s%s", index + 1, worker.process.pid, why,
-                          f"; it was running {worker.game}" if worker.game else "")
+                why = killed or f"it ended (exit code {worker.process.exitcode})"
+                log.error("deadline worker %d (pid %s) %s%s", index + 1, worker.process.pid,
+                          f"was killed: {killed}" if killed else why, f"; it was running {worker.game}" if worker.game
+                          else "")
                 self.workers[index] = None
                 lost(index, worker, why)
                 if restart and worker.busy and index in work and not self.stopping.is_set():

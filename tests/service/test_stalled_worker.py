@@ -124,8 +124,8 @@ def gone(pid: int) -> bool:
 
 
 def killed(caplog: pytest.LogCaptureFixture, what: str) -> list[str]:
-    """The daemon's lines saying it stopped a process of its own, for ``what``."""
-    return [record.getMessage() for record in caplog.records if "was stopped" in record.getMessage()
+    """The daemon's lines saying it killed a process of its own, for ``what``."""
+    return [record.getMessage() for record in caplog.records if "was killed" in record.getMessage()
             and what in record.getMessage()]
 
 
