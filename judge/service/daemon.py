@@ -53,6 +53,11 @@ works, the stretch of refusing is over: a new stretch of listening begins (the t
 past by then wait ``settle_seconds`` for that mail and are caught up as after a restart.  A 451
 during that wait starts a stretch of refusing again, and the deadlines go on waiting.
 
+A stalled process stops nobody: a deadline worker or the applier that holds the database's write
+lock longer than ``lock_seconds``, or has work and says nothing for ``stall_seconds``, is killed
+and its work given to another (`judge.service.workers`, `Applier`); the listener stores mail in
+its intake meanwhile.
+
 The parts.  `Daemon` starts the judge, stops it and owns what the parts share (the database,
 the clock, the threads, the intake and its `GroupCommit`, the `Applier`, the deadline workers),
 closing each at the stop in order; it leaves the listener's heartbeat and measures the shared
