@@ -127,22 +127,35 @@ class Holding(Protocol):
 
 def watch_writes(engine: Engine, holding: Holding, clock: Callable[[], float] = time.monotonic) -> None:
     """Keep in ``holding`` since when (``clock``: the machine's monotonic clock, one for all its
-    processes) a connection of ``engine`` has held a transaction that wrote, and 0 when it holds
-    none.  On SQLite the first statement that writes takes the one writer's lock, and the commit or
-    the rollback lets go of it; on PostgreSQL the rows written stay locked until then.  The moment
-    is taken once the statement has run, so a process waiting for the lock is not taken for its
-    holder."""
+    processes) a connection of ``engine`` has held a transaction that wrote, and 0 when none does.
+    On SQLite the first statement that writes takes the one writer's lock, and the commit or the
+    rollback lets go of it; on PostgreSQL the rows written stay locked until then.  The moment is
+    taken once the statement has run, so a process waiting for the lock is not taken for its
+    holder; a connection given back to the pool holds nothing any more, however it ended."""
+    holders: dict[int, float] = {}  # each connection's (its DBAPI connection's id) first write, if it holds one
+
+    def keep() -> None:
+        holding.value = min(holders.values(), default=0.0)
 
     @event.listens_for(engine, "after_cursor_execute")
     def _wrote(connection, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
-        if not holding.value and statement.lstrip()[:6].upper() in WRITES:
-            holding.value = clock()
+        if statement.lstrip()[:6].upper() in WRITES:
+            key = id(connection.connection.dbapi_connection)
+            if key not in holders:
+                holders[key] = clock()
+                keep()
 
     def _ended(connection: Connection) -> None:
-        holding.value = 0.0
+        if holders.pop(id(connection.connection.dbapi_connection), None) is not None:
+            keep()
+
+    def _returned(dbapi_connection: Any, record: Any) -> None:
+        if holders.pop(id(dbapi_connection), None) is not None:
+            keep()
 
     event.listen(engine, "commit", _ended)
     event.listen(engine, "rollback", _ended)
+    event.listen(engine, "checkin", _returned)
 
 
 def to_wal(cursor: sqlite3.Cursor, name: str, pause: Callable[[float], None] = time.sleep) -> None:
