@@ -9,12 +9,12 @@ After an outage.  Mail sent while the judge was down waits in its MTA and arrive
 restart, in no particular order, mixed with mail sent since.  A deadline that passed meanwhile
 must see the mail accepted before it and not the mail accepted after it.  So the daemon, when
 it starts with deadlines already past (`overdue`) that passed while no judge listened, waits
-``settle_seconds``: meanwhile it applies only mail accepted before the first of them
-(`on_time_mail`), then `catch_up` replays the rest in the order things happened.  A mail was
-accepted when the judge's MTA wrote so in its ``Received:`` line, else when the judge stored it
-(`accepted_at`).  Mail that comes after the settle time, or with no deadline past, is applied as
-it comes, and a seat's older mail still never replaces what a newer one set
-(`judge.service.handlers.mail`, "Order").
+``settle_seconds``: meanwhile it applies the mail accepted before the first of them, and the
+later mail about any other game (`settling_mail`), then `catch_up` replays the rest in the order
+things happened.  A mail was accepted when the judge's MTA wrote so in its ``Received:`` line,
+else when the judge stored it (`accepted_at`).  Mail that comes after the settle time, or with
+no deadline past, is applied as it comes, and a seat's older mail still never replaces what a
+newer one set (`judge.service.handlers.mail`, "Order").
 """
 
 from __future__ import annotations

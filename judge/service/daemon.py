@@ -633,7 +633,8 @@ class _DeadlineClock:
         """Hold back, until ``settle_seconds`` after ``now``, the deadlines of ``overdue`` (`unheard`)
         that may have missed mail an MTA held while no judge listened (``listened``: what the
         heartbeats said before, `judge.service.listening.listener`); the others are run at once by
-        the ticks, as they would have been.  ``why``: while what the judge did not listen, for the log."""
+        the ticks, as they would have been.  ``why``: when no judge listened, for the log ("while the
+        judge was down")."""
         self.overdue = unheard(overdue, listened)
         if self.overdue:
             self.settle_until = now + timedelta(seconds=self.daemon.settings.settle_seconds)
@@ -853,9 +854,9 @@ class Applier:
 
     def _answer(self, started: bool = True) -> Any:
         """What the process answers; EOFError if it dies or overruns (`overrun`: then it is killed)."""
-        heard = time.monotonic()
+        asked = time.monotonic()
         while not self.pipe.poll(look_every(self.settings)):
-            if why := overrun(self.settings, self.holding, heard, time.monotonic(), started):
+            if why := overrun(self.settings, self.holding, asked, time.monotonic(), started):
                 self.process.kill()  # a stopped process too; its lock is let go as it ends
                 self.process.join()
                 log.error("the applier (pid %s) was killed: %s", self.process.pid, why)
