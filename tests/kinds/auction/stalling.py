@@ -18,7 +18,7 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from judge import api
-from tests.kinds.auction.kind import Auction, Bid, bid
+from tests.kinds.auction import kind
 
 STOPPING_BID = 13  # the bid whose applying stops its process
 
@@ -46,14 +46,14 @@ def ran(runs: Path) -> list[tuple[str, int]]:
         if runs.exists() else []
 
 
-def _bid(marker: Path, turn: api.Turn, text: str, command: Bid) -> None:
-    """A player's bid (`bid`); one of `STOPPING_BID` coins first stops the process applying it, once."""
+def _bid(marker: Path, turn: api.Turn, text: str, command: kind.Bid) -> None:
+    """A player's bid (`kind.bid`); one of `STOPPING_BID` coins first stops the process applying it, once."""
     if command.amount == STOPPING_BID:
         stop(marker, once=True)
-    bid(turn, text, command)
+    kind.bid(turn, text, command)
 
 
-class Stalling(Auction):
+class Stalling(kind.Auction):
     """The auction, whose deadline run of game ``game`` stops its process inside the run's transaction
     (once, or ``every`` time), whose bid of `STOPPING_BID` coins stops the process applying it (once),
     each writing its pid into ``marker`` first (`stop`); whose every lot's run takes ``slow`` seconds
@@ -63,7 +63,7 @@ class Stalling(Auction):
     def __init__(self, marker: Path, game: str | None = None, every: bool = False, slow: float = 0.0,
                  runs: Path | None = None) -> None:
         self.marker, self.game, self.every, self.slow, self.runs = marker, game, every, slow, runs
-        self.commands = (api.Entry(Bid, partial(_bid, marker), api.PLAYER, closed_after_the_end=True),)
+        self.commands = (api.Entry(kind.Bid, partial(_bid, marker), api.PLAYER, closed_after_the_end=True),)
 
     def process(self, session: Session, game: api.Game, settings: api.Settings, now: datetime,
                 closing: api.Closing) -> api.PhaseChange:
