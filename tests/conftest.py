@@ -79,6 +79,8 @@ LAYERS: tuple[tuple[str, str], ...] = (
     ("service/test_sender_edges.py", "integration"),
     ("service/test_command_line.py", "integration"),
     ("service/test_machines.py", "integration"),
+    ("service/test_stalled_worker.py", "integration"),
+    ("service/test_restart_mid_evening.py", "integration"),
     ("web/test_server.py", "integration"),
     ("service/test_classic.py", "bymail"),
     ("templates/", "template"),

@@ -8,12 +8,13 @@ again at the next tick.
 After an outage.  Mail sent while the judge was down waits in its MTA and arrives after the
 restart, in no particular order, mixed with mail sent since.  A deadline that passed meanwhile
 must see the mail accepted before it and not the mail accepted after it.  So the daemon, when
-it starts with deadlines already past (`overdue`), waits ``settle_seconds``: meanwhile it applies
-only mail accepted before the first of them (`on_time_mail`), then `catch_up` replays the rest
-in the order things happened.  A mail was accepted when the judge's MTA wrote so in its
-``Received:`` line, else when the judge stored it (`accepted_at`).  Mail that comes after the
-settle time, or with no deadline past, is applied as it comes, and a seat's older mail still
-never replaces what a newer one set (`judge.service.handlers.mail`, "Order").
+it starts with deadlines already past (`overdue`) that passed while no judge listened, waits
+``settle_seconds``: meanwhile it applies the mail accepted before the first of them, and the
+later mail about any other game (`settling_mail`), then `catch_up` replays the rest in the order
+things happened.  A mail was accepted when the judge's MTA wrote so in its ``Received:`` line,
+else when the judge stored it (`accepted_at`).  Mail that comes after the settle time, or with
+no deadline past, is applied as it comes, and a seat's older mail still never replaces what a
+newer one set (`judge.service.handlers.mail`, "Order").
 """
 
 from __future__ import annotations
@@ -22,11 +23,11 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from sqlalchemy import case, func, or_, select, update
+from sqlalchemy import ColumnElement, case, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -35,7 +36,7 @@ from sqlalchemy.orm import Session
 from judge.service import archive, course, host, silent_seats
 from judge.service.config import Settings
 from judge.service.handlers import process_mail, receive
-from judge.service.handlers.mail import Runs, accepted_at, mask_old_quarantine
+from judge.service.handlers.mail import Runs, Stored, accepted_at, confirmed_topics, mask_old_quarantine, read_stored
 from judge.service.intake import take_in
 from judge.service.kinds import SESSION_KEY, Kinds, kind_of
 from judge.service.outbox import drop_sent_attachments, queue
@@ -50,7 +51,7 @@ log = logging.getLogger("judge")
 # Seconds before looking again at mail every game of which other processes are applying: the daemon
 # looks sooner when its doorbell rings (new mail, or another judge's run done with mail left).
 LEFT_PAUSE = 1.0
-CLAIM = timedelta(minutes=2)  # how long a deadline run may hold a game before others may take over
+CLAIM = timedelta(minutes=2)  # how long a deadline run may hold a game before others may take over (`claim_length`)
 RETRY = timedelta(minutes=1)  # how long a game whose run met a database error waits before the next try
 
 
@@ -81,6 +82,19 @@ def process_game(db: Database, settings: Settings, name: str, now: datetime, for
     return summary
 
 
+def claim_length(settings: Settings) -> timedelta:
+    """How long a deadline run claims its game: twice ``stall_seconds``, after which the judge kills a
+    worker that has said nothing (`judge.service.workers`), so that no other judge takes a game this
+    one may still be running (`CLAIM` with the default)."""
+    return 2 * timedelta(seconds=settings.stall_seconds)
+
+
+def _among(only: Sequence[str] | None, skip: Sequence[str]) -> list[ColumnElement[bool]]:
+    """The games a claim may take: those named in ``only`` (None: any), none named in ``skip``."""
+    clauses: list[ColumnElement[bool]] = [] if only is None else [Game.name.in_(list(only))]
+    return clauses + ([Game.name.not_in(list(skip))] if skip else [])
+
+
 class Claim(NamedTuple):
     """A game `claim_next` claimed, and the phase it was in."""
 
@@ -88,12 +102,14 @@ class Claim(NamedTuple):
     phase: str | None
 
 
-def claim_next(db: Database, now: datetime, ran: tuple[Claim, float] | None = None) -> Claim | None:
+def claim_next(db: Database, now: datetime, ran: tuple[Claim, float] | None = None, hold: timedelta = CLAIM,
+               only: Sequence[str] | None = None, skip: Sequence[str] = ()) -> Claim | None:
     """Claim the game the clock has something to do for at ``now`` that is due first (`schedule.due_games`),
-    for the time a deadline run may take (`CLAIM`), and commit the claim: its name and phase, or
-    None when no game is left to claim.  ``ran``: the run this process just did and the CPU it
-    took, kept in the claim's transaction (`_keep_cost`): on SQLite each write transaction may
-    wait for the one writer's lock, in sleeps of up to 100 ms.
+    for ``hold``, the time a deadline run may take (`claim_length`), and commit the claim: its name
+    and phase, or None when no game is left to claim.  ``ran``: the run this process just did and
+    the CPU it took, kept in the claim's transaction (`_keep_cost`): on SQLite each write
+    transaction may wait for the one writer's lock, in sleeps of up to 100 ms.  ``only`` and
+    ``skip``: the games it may take (`_among`; the settle time after an outage holds some back).
 
     Of the games due in the same minute, the cheapest for each of its players goes first (its
     `Game.run_cost`, measured by `drain`; a game not measured yet first of all): a deadline evening
@@ -110,30 +126,33 @@ def claim_next(db: Database, now: datetime, ran: tuple[Claim, float] | None = No
     claim: the run locks the game's row and looks whether the phase is still due."""
     postgres = db.engine.dialect.name == "postgresql"
     minute = func.date_trunc("minute", Game.next_due) if postgres else func.strftime("%Y-%m-%d %H:%M", Game.next_due)
-    chosen = (select(Game.id).where(Game.next_due <= now, or_(Game.claimed_until.is_(None), Game.claimed_until < now))
+    chosen = (select(Game.id).where(Game.next_due <= now, or_(Game.claimed_until.is_(None), Game.claimed_until < now),
+                                    *_among(only, skip))
               .order_by(minute, Game.run_cost.asc().nulls_first(), Game.next_due, Game.name)
               .limit(1).with_for_update(skip_locked=True).scalar_subquery())
     with db.transaction() as session:
         if ran is not None:
             _keep_cost(session, *ran)
         claimed = session.execute(update(Game).where(Game.id == chosen)
-                                  .values(claimed_until=now + CLAIM).returning(Game.name, Game.phase)).first()
+                                  .values(claimed_until=now + hold).returning(Game.name, Game.phase)).first()
         return Claim(*claimed) if claimed is not None else None
 
 
-def due_now(db: Database, now: datetime) -> bool:
-    """Whether a game is left for `claim_next` to claim at ``now``."""
+def due_now(db: Database, now: datetime, skip: Sequence[str] = ()) -> bool:
+    """Whether a game, but those of ``skip``, is left for `claim_next` to claim at ``now``."""
     with db.transaction() as session:
         return session.scalar(select(Game.id).where(Game.next_due <= now, or_(
-            Game.claimed_until.is_(None), Game.claimed_until < now)).limit(1)) is not None
+            Game.claimed_until.is_(None), Game.claimed_until < now), *_among(None, skip)).limit(1)) is not None
 
 
-def next_due(db: Database) -> datetime | None:
-    """The next moment the clock may have something to claim (`claim_next`), if any: a game's
-    next moment (`schedule.next_due`), or when the claim on it runs out if that is later."""
+def next_due(db: Database, skip: Sequence[str] = ()) -> datetime | None:
+    """The next moment the clock may have something to claim (`claim_next`), if any, among the games
+    but those of ``skip``: a game's next moment (`schedule.next_due`), or when the claim on it runs
+    out if that is later."""
     later = case((Game.claimed_until > Game.next_due, Game.claimed_until), else_=Game.next_due)
     with db.transaction() as session:
-        moment: datetime | None = session.scalar(select(func.min(later)).where(Game.next_due.is_not(None)))
+        moment: datetime | None = session.scalar(select(func.min(later)).where(Game.next_due.is_not(None),
+                                                                              *_among(None, skip)))
         return moment
 
 
@@ -239,6 +258,32 @@ def on_time_mail(db: Database, settings: Settings, due: datetime) -> list[int]:
     return [mail_id for mail_id, accepted in stored_mail(db, settings) if accepted < due]
 
 
+def settling_mail(db: Database, settings: Settings, held: list[tuple[datetime, str]],
+                  topics: dict[int, str]) -> list[int]:
+    """While the deadlines ``held`` (earliest first) wait for the settle time's end: the stored mail
+    to apply now, in arrival order.  That is the mail accepted before the first of them
+    (`on_time_mail`), and of the later mail, all but the mail about a game held (its `topic`, a
+    CONFIRM's that of what it confirms, read once and kept in ``topics``): a stranger's HELP, a
+    LIST, the orders for a game not held are answered meanwhile, and a held game's mail waits for
+    `catch_up`, which applies it after the deadline it came after.  A mail that cannot be read
+    is the applier's to quarantine: it is applied now."""
+    games = {f"game {name}".lower() for _, name in held}
+    early = set(on_time_mail(db, settings, held[0][0]))
+    with db.transaction() as session:
+        rows = session.execute(select(InboundMail.id, InboundMail.raw, InboundMail.envelope_from,
+                                      InboundMail.received_at).where(InboundMail.status == "new")
+                               .order_by(InboundMail.id)).all()
+    later = [Stored(*row) for row in rows if row.id not in early and row.id not in topics]
+    reads = []
+    for stored in later:
+        try:
+            reads.append(read_stored(stored))
+        except Exception:  # unreadable: quarantined when applied, whatever its game
+            topics[stored.id] = ""
+    topics.update((read.stored.id, read.topic.lower()) for read in confirmed_topics(db, reads))
+    return [row.id for row in rows if row.id in early or topics.get(row.id, "") not in games]
+
+
 def overdue(db: Database, now: datetime) -> list[tuple[datetime, str]]:
     """The active games whose deadline (and grace) has passed: (when it did, name), earliest first."""
     with db.transaction() as session:
@@ -249,20 +294,28 @@ def overdue(db: Database, now: datetime) -> list[tuple[datetime, str]]:
     return sorted(item for item in due if item[0] <= now)
 
 
-def catch_up(db: Database, settings: Settings, now: datetime, games: list[tuple[datetime, str]]) -> list[str]:
+def catch_up(db: Database, settings: Settings, now: datetime, games: list[tuple[datetime, str]],
+             run: Callable[[list[str]], list[str]] | None = None) -> list[str]:
     """The end of the settle time: the mail held back and the deadlines of ``games`` (`overdue`)
     in the order they happened.  A game whose deadline fell before a held mail was accepted is
-    processed before that mail is applied, as it would have been had the judge been up."""
+    processed before that mail is applied, as it would have been had the judge been up.  ``run``
+    runs the deadlines of games that fell between two held mails, whose order among themselves
+    does not matter (the daemon's deadline workers, each game in one of them; by default here, one
+    after another), and returns their summaries."""
+    run_games = run or (lambda names: [_run_deadline(db, settings, name, now) for name in names])
     waiting = sorted(games)
     summaries = []
     runs = Runs(db, settings)
     for mail_id, accepted in sorted(stored_mail(db, settings), key=lambda item: (item[1], item[0])):
+        due = []
         while waiting and waiting[0][0] <= accepted:
-            summaries.append(_run_deadline(db, settings, waiting.pop(0)[1], now))
+            due.append(waiting.pop(0)[1])
+        if due:
+            summaries += run_games(due)
         done = runs.run([mail_id], now)  # on PostgreSQL, none if another judge holds its game: then wait for it
         summaries.append(mail_line(mail_id, done[0][1] if done else process_mail(db, settings, mail_id, now),
                                    runs.about.get(mail_id)))
-    return summaries + [_run_deadline(db, settings, name, now) for _, name in waiting]
+    return summaries + (run_games([name for _, name in waiting]) if waiting else [])
 
 
 def mail_line(mail_id: int, status: str, game: str | None) -> str:
@@ -282,12 +335,15 @@ def run_deadlines(db: Database, settings: Settings, now: datetime) -> list[str]:
 
 
 def drain(db: Database, settings: Settings, now: datetime, ready: Callable[[str, str], None] | None = None,
-          stopping: Callable[[], bool] = lambda: False) -> tuple[list[str], list[IndexLine]]:
+          stopping: Callable[[], bool] = lambda: False, claimed: Callable[[str], None] | None = None,
+          only: Sequence[str] | None = None, skip: Sequence[str] = ()) -> tuple[list[str], list[IndexLine]]:
     """Claim and run the deadlines due at ``now`` one after another until none is left to claim
-    (`claim_next`; several processes drain at once, each taking its own games) or ``stopping``
-    says so; then write the pages of the games run (`game_pages`) and of their players
-    (`_players_pages`): the runs' summaries, and the index lines their games' pages changed.
-    ``ready`` is told each game and summary as soon as its run is committed: its mail can go out.
+    (`claim_next`, among ``only`` but ``skip``; several processes drain at once, each taking its
+    own games) or ``stopping`` says so; then write the pages of the games run (`game_pages`) and of
+    their players (`_players_pages`): the runs' summaries, and the index lines their games' pages
+    changed.  ``claimed`` is told each game as soon as its claim is committed (the daemon watches
+    how long its run takes: `judge.service.workers`); ``ready`` each game and summary as soon as
+    its run is committed: its mail can go out.
 
     The pages wait for the last game this process can claim: the players' results, which the mail
     carries, come first.  The maps the pages show are the mails', which the process that drew
@@ -295,18 +351,21 @@ def drain(db: Database, settings: Settings, now: datetime, ready: Callable[[str,
     summaries: list[str] = []
     ran: list[str] = []
     cost: tuple[Claim, float] | None = None  # the last run's, kept with the next claim
+    hold = claim_length(settings)
     while not stopping():
-        claimed = claim_next(db, now, cost)
+        claim = claim_next(db, now, cost, hold, only, skip)
         cost = None
-        if claimed is None:
+        if claim is None:
             break
+        if claimed is not None:
+            claimed(claim.name)
         began = time.process_time()
-        summary = _run_deadline(db, settings, claimed.name, now, claimed=True)
+        summary = _run_deadline(db, settings, claim.name, now, claimed=True)
         summaries.append(summary)
         if ready is not None:
-            ready(claimed.name, summary)
-        ran.append(claimed.name)
-        cost = (claimed, time.process_time() - began)
+            ready(claim.name, summary)
+        ran.append(claim.name)
+        cost = (claim, time.process_time() - began)
     if cost is not None:  # stopped before the next claim
         _cost(db, *cost)
     lines: list[IndexLine] = []
@@ -386,7 +445,29 @@ def _run_deadline(db: Database, settings: Settings, name: str, now: datetime, cl
         log.exception("deadline of %s failed", name)
         if claimed:
             _release(db, name, now)
-        return _deadline_failed(db, settings, name, now, exc)
+        return _deadline_failed(db, settings, name, now, f"{type(exc).__name__}: {exc}")
+
+
+def abandoned(db: Database, settings: Settings, name: str, now: datetime, why: str, again: bool) -> str:
+    """The deadline run of ``name`` at ``now`` that its process left unfinished, ``why`` (killed, or
+    dead: `judge.service.workers`).  A run that committed its change had made its claim end at
+    ``now``: nothing is left to do.  A run that did not was rolled back with its transaction, and its
+    claim is let go so that the game is claimed again at once, and run once; unless it was left
+    unfinished before at this tick (``again``): then the game is paused and its game master and the
+    admin told, as when a deadline fails, rather than cost one worker after another.  A busy database
+    leaves the claim to run out by itself (`claim_length`)."""
+    try:
+        with db.transaction() as session:
+            claimed = session.execute(update(Game).where(Game.name == name, Game.claimed_until > now)
+                                      .values(claimed_until=None if not again else now))
+            if not claimed.rowcount:  # type: ignore[attr-defined]
+                return f"{name}: its run was left unfinished after its change was committed ({why})"
+        if again:
+            return _deadline_failed(db, settings, name, now, f"its run was left unfinished twice ({why})")
+    except (OperationalError, IntegrityError) as exc:
+        log.warning("the claim on %s stays until it runs out: %s", name, exc)
+        return f"{name}: its run was left unfinished ({why}); it is claimed again once its claim runs out"
+    return f"{name}: its run was left unfinished ({why}); it is claimed again"
 
 
 def _release(db: Database, name: str, until: datetime) -> None:
@@ -398,9 +479,9 @@ def _release(db: Database, name: str, until: datetime) -> None:
         log.warning("the claim on %s stays until it runs out: %s", name, exc)
 
 
-def _deadline_failed(db: Database, settings: Settings, name: str, now: datetime, error: Exception) -> str:
-    """Pause a game whose deadline could not be run, and tell its game master and the admin."""
-    reason = f"{type(error).__name__}: {error}"[:2000]
+def _deadline_failed(db: Database, settings: Settings, name: str, now: datetime, why: str) -> str:
+    """Pause a game whose deadline could not be run, ``why``, and tell its game master and the admin."""
+    reason = why[:2000]
     with db.transaction() as session:
         game = session.scalar(select(Game).where(Game.name == name).with_for_update())
         if game is None or game.state != GameState.ACTIVE:

@@ -86,6 +86,17 @@ class Settings:
     deadline_workers: int = 0
     """Processes that run the deadlines due at once, each game in one of them (0: one per core, at most 4)."""
 
+    lock_seconds: float = 10.0
+    """How long a deadline worker or the applier may hold the database's write lock (a transaction that has
+    written) before ``judge serve`` kills it: what it was doing is rolled back and done again by another.  A
+    transaction of the judge's takes milliseconds; keep this well under the 30 s other writers wait."""
+
+    stall_seconds: float = 60.0
+    """How long a deadline worker or the applier may go without a word while it has work (a game, a run of
+    mail) before ``judge serve`` takes it for stalled and kills it; a deadline run claims its game for twice
+    this, so that no other judge takes a game this one may still be running.  Keep it above 30 s: a process
+    waiting for the database's lock waits that long, saying nothing."""
+
     max_lateness: float = 24.0
     """Hours past a deadline (and grace) after which a game is paused and its master told, not processed."""
 

@@ -28,9 +28,13 @@ runs it holds its data directory's lock shared (`judge.service.datadir.data_dir_
 no restore replaces the data under it; when the public pages are on and none is published yet,
 it writes the index at start (no game yet), so that ``judge web`` has a page to serve.
 
-A start after an outage: if deadlines passed while the judge was down, the clock waits
-``settle_seconds`` for the mail the MTA held meanwhile, applying only mail accepted before the
-first of those deadlines, then catches up (`judge.service.app.catch_up`).  Once listening, the
+A start after an outage: a deadline that passed while a judge listened (its heartbeats say so,
+one left before each tick that runs games: `unheard`) is run at once by the deadline workers, as
+it would have been: a judge killed in the middle of an evening and started again goes on with
+it.  A deadline that passed while no judge listened, and every later one, is held back
+``settle_seconds`` for the mail the MTA held meanwhile: the clock applies only mail accepted
+before the first of them and runs the other games due, then catches up
+(`judge.service.app.catch_up`, the games run by the workers).  Once listening, the
 judge tells systemd it is ready (``Type=notify``) and asks the MTA to deliver at once what it
 holds (``mta_flush``, `Daemon.flush_mta`).  While its SMTP server serves it leaves a heartbeat every
 minute, and marks it stopped when it stops (`judge.service.listening`): the tick timer runs no
@@ -48,6 +52,11 @@ works, the stretch of refusing is over: a new stretch of listening begins (the t
 ``settle_seconds`` after it), the MTA is asked to deliver what it holds, and the deadlines
 past by then wait ``settle_seconds`` for that mail and are caught up as after a restart.  A 451
 during that wait starts a stretch of refusing again, and the deadlines go on waiting.
+
+A stalled process stops nobody: a deadline worker or the applier that holds the database's write
+lock longer than ``lock_seconds``, or has work and says nothing for ``stall_seconds``, is killed
+and its work given to another (`judge.service.workers`, `Applier`); the listener stores mail in
+its intake meanwhile.
 
 The parts.  `Daemon` starts the judge, stops it and owns what the parts share (the database,
 the clock, the threads, the intake and its `GroupCommit`, the `Applier`, the deadline workers),
@@ -75,8 +84,10 @@ import signal
 import socket
 import subprocess
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import partial
 from multiprocessing.connection import Connection
@@ -92,9 +103,9 @@ from judge.service.app import (
     finish_tick,
     mail_line,
     next_due,
-    on_time_mail,
     open_database,
     overdue,
+    settling_mail,
     still_waiting,
     unapplied_mail,
 )
@@ -104,11 +115,11 @@ from judge.service.datadir import data_dir_lock
 from judge.service.handlers.mail import MAIL_CHANNEL, Runs
 from judge.service.intake import intake_for
 from judge.service.kinds import SESSION_KEY, Kinds
-from judge.service.listening import BEAT, listening, stopped_listening, whoami
+from judge.service.listening import BEAT, Listener, listener, listening, stopped_listening, whoami
 from judge.service.logs import log_to
 from judge.service.sender import recover, send_due, transport_for
-from judge.service.workers import Workers, worker_count
-from judge.store.database import Database
+from judge.service.workers import Workers, look_every, overrun, worker_count
+from judge.store.database import Database, Holding
 from judge.web.pages import refresh, web_root
 
 log = logging.getLogger("judge")
@@ -294,7 +305,7 @@ class Daemon:
         self.sender = _Sender(self)
         self.deadline_clock = _DeadlineClock(self)
         self.applier: Applier | None = None
-        self.deadlines = Workers(settings, kinds, worker_count(settings))  # started when a deadline nears
+        self.deadlines = Workers(settings, kinds, worker_count(settings), self.db)  # started when a deadline nears
         self.intake = intake_for(self.db)
         self.commits = GroupCommit(self.inbound.write)
         self.stop = asyncio.Event()
@@ -353,15 +364,12 @@ class Daemon:
         if self.settings.web and not (web_root(self.settings) / "index.html").exists():
             await self.in_thread(refresh, self.db, self.settings, [])  # the index alone; never raises
         self.port = self.server.sockets[0].getsockname()[1]
+        before = await self.in_thread(heard, self.db)  # who listened until this start, and since when
         await self.in_thread(listening, self.db, self.clock(), whoami(self.settings, self.port), True)
         await self.in_thread(recover, self.db, self.settings, self.transport, self.clock())
         started = self.clock()
-        deadline_clock = self.deadline_clock
-        deadline_clock.overdue = await self.in_thread(overdue, self.db, started)
-        if deadline_clock.overdue:
-            deadline_clock.settle_until = started + timedelta(seconds=self.settings.settle_seconds)
-            log.info("%d deadline(s) passed while the judge was down; they wait until %s UTC for held mail",
-                     len(deadline_clock.overdue), f"{deadline_clock.settle_until:%H:%M:%S}")
+        self.deadline_clock.hold(await self.in_thread(overdue, self.db, started), before, started,
+                                 "while the judge was down")
         self.inbound.mail_waiting.set()  # apply whatever a crash left stored but unapplied
         log.info("payola-judge %s (%s core), judge %s listening on %s:%s", __version__, core_build(),
                  self.settings.judge_address, self.settings.host, self.port)
@@ -467,6 +475,7 @@ class _Inbound:
         self.mail_waiting = asyncio.Event()
         self.applying = asyncio.Lock()  # the processor's and the clock's passes, one at a time
         self.last_stored = 0.0  # when the listener last stored mail (the event loop's clock)
+        self.topics: dict[int, str] = {}  # while settling: the topic of each stored mail read (`settling_mail`)
 
     def write(self, mails: list[tuple[bytes, str]]) -> list[int]:
         """Store a batch of mail in the intake (`GroupCommit`'s ``write``, in its thread)."""
@@ -525,15 +534,17 @@ class _Inbound:
                 log.exception("applying stored mail failed; trying again later")
 
     async def _waiting(self) -> list[int]:
-        """The stored mail to apply now: all of it, or while settling only what was accepted
-        before the first deadline that passed, or none while the listener refuses mail (which
-        deadlines passed meanwhile is known only once it stores again)."""
+        """The stored mail to apply now: all of it, or while settling all but the mail about a
+        game held back that came after the first deadline held (`settling_mail`), or none while
+        the listener refuses mail (which deadlines passed meanwhile is known only once it stores
+        again)."""
         daemon = self.daemon
         if daemon.refusing is not None:
             return []
         if daemon.deadline_clock.overdue:
-            return list(await daemon.in_thread(on_time_mail, daemon.db, daemon.settings,
-                                               daemon.deadline_clock.overdue[0][0]))
+            return list(await daemon.in_thread(settling_mail, daemon.db, daemon.settings,
+                                               daemon.deadline_clock.overdue, self.topics))
+        self.topics.clear()
         return list(await daemon.in_thread(unapplied_mail, daemon.db))
 
     async def take_in(self) -> None:
@@ -574,22 +585,22 @@ class _Sender:
 
 class _DeadlineClock:
     """The deadline clock: each tick, the mail stored before it applied, then the games due run by
-    the deadline workers (started shortly before they are needed); after an outage, the settle time
-    and the catching up; while the listener refuses mail, no deadline (see the header)."""
+    the deadline workers (started shortly before they are needed); after an outage, the deadlines
+    held back (`hold`) for the settle time, and the catching up; while the listener refuses mail,
+    no deadline (see the header)."""
 
     def __init__(self, daemon: Daemon) -> None:
         self.daemon = daemon
         self.tick_now = asyncio.Event()
         self.rescheduled = asyncio.Event()  # mail was applied: a deadline may have moved (`_wait_for_tick`)
         self.warming: asyncio.Future[Any] | None = None  # the deadline workers' start (`_warm`)
-        self.overdue: list[tuple[datetime, str]] = []  # deadlines past at the start, until caught up
-        self.settle_until: datetime | None = None
+        self.overdue: list[tuple[datetime, str]] = []  # deadlines held back for the settle time (`hold`)
+        self.settle_until = datetime.min  # while ``overdue``: when the settle time ends
         self.refusing_told = False  # the log and the heartbeat say that the listener refuses mail
 
     async def run(self) -> None:
         """Tick until the daemon stops."""
         daemon = self.daemon
-        loop = asyncio.get_running_loop()
         while not daemon.stop.is_set():
             if daemon.refusing is not None:
                 await self._stores_again()
@@ -597,38 +608,73 @@ class _DeadlineClock:
                 await daemon.pause(self.tick_now, daemon.settings.tick_seconds)
                 self.tick_now.clear()
                 continue
-            if self.overdue:
-                await self._settle()
+            if self.overdue and daemon.clock() >= self.settle_until:
+                await self._catch_up()
             else:
-                # a sheet accepted before the deadline is applied before it; never raises
+                # a sheet accepted before the deadline is applied before it (while settling, one accepted
+                # before the first deadline held back); never raises
                 await daemon.inbound.apply_stored()
                 try:
                     now = daemon.clock()
-                    if await daemon.in_thread(due_now, daemon.db, now):
-                        await daemon.in_thread(daemon.deadlines.tick, now,
-                                               lambda _, summary: loop.call_soon_threadsafe(self._ran, summary))
+                    if await daemon.in_thread(due_now, daemon.db, now, self.held()):
+                        await self._listened(now)
+                        await daemon.in_thread(daemon.deadlines.tick, now, self._told(), None, self.held())
                     else:
                         await daemon.in_thread(finish_tick, daemon.db, daemon.settings, now, [])
                 except Exception:
                     log.exception("deadline clock failed; retrying")
             await self._wait_for_tick()
 
-    async def _settle(self) -> None:
-        """Wait out the settle time, then catch up on the deadlines that passed during the outage;
-        unless the listener refuses mail again meanwhile (they go on waiting: see the header)."""
+    def held(self) -> list[str]:
+        """The games whose deadlines wait for the settle time's end (`hold`): no tick runs them."""
+        return [name for _, name in self.overdue]
+
+    def hold(self, overdue: list[tuple[datetime, str]], listened: Listener | None, now: datetime, why: str) -> None:
+        """Hold back, until ``settle_seconds`` after ``now``, the deadlines of ``overdue`` (`unheard`)
+        that may have missed mail an MTA held while no judge listened (``listened``: what the
+        heartbeats said before, `judge.service.listening.listener`); the others are run at once by
+        the ticks, as they would have been.  ``why``: when no judge listened, for the log ("while the
+        judge was down")."""
+        self.overdue = unheard(overdue, listened)
+        if self.overdue:
+            self.settle_until = now + timedelta(seconds=self.daemon.settings.settle_seconds)
+            log.info("%d deadline(s) passed %s; they wait until %s UTC for held mail", len(self.overdue), why,
+                     f"{self.settle_until:%H:%M:%S}")
+        if len(overdue) > len(self.overdue):
+            log.info("%d deadline(s) passed while a judge listened; they are run now",
+                     len(overdue) - len(self.overdue))
+
+    async def _listened(self, now: datetime) -> None:
+        """Leave the listener's heartbeat at ``now`` before a tick runs the games due: a judge started
+        after this one is killed knows that their deadlines passed while a judge listened (`unheard`)."""
         daemon = self.daemon
-        assert self.settle_until is not None
-        while (remaining := (self.settle_until - daemon.clock()).total_seconds()) > 0 and not daemon.stop.is_set() \
-                and daemon.refusing is None:
-            await daemon.inbound.apply_stored()
-            await daemon.pause(self.tick_now, min(remaining, daemon.settings.tick_seconds))
-            self.tick_now.clear()
-        if daemon.refusing is not None or daemon.stop.is_set():
+        if daemon.server is None or not daemon.server.is_serving():
             return
+        try:
+            await daemon.in_thread(listening, daemon.db, now, whoami(daemon.settings, daemon.port or 0))
+        except Exception as exc:  # the database: the tick says more
+            log.warning("could not leave the listener's heartbeat: %s", (str(exc).splitlines() or [""])[0])
+
+    def _told(self) -> Callable[[str, str], None]:
+        """What the deadline workers call with each game run (from the tick's thread): `_ran`, on the loop."""
+        loop = asyncio.get_running_loop()
+
+        def told(_: str, summary: str) -> None:
+            loop.call_soon_threadsafe(self._ran, summary)
+
+        return told
+
+    async def _catch_up(self) -> None:
+        """The settle time is over: catch up on the deadlines held back and the mail that came
+        meanwhile, in the order things happened (`catch_up`), the games run by the deadline workers."""
+        daemon = self.daemon
+        told = self._told()
         async with daemon.inbound.applying:
             try:
                 await daemon.inbound.take_in()
-                lines = await daemon.in_thread(catch_up, daemon.db, daemon.settings, daemon.clock(), self.overdue)
+                now = daemon.clock()
+                lines = await daemon.in_thread(catch_up, daemon.db, daemon.settings, now, self.overdue,
+                                               partial(daemon.deadlines.tick, now, told))
             except Exception:
                 log.exception("catching up after the outage failed; the deadlines run as usual")
                 lines = []
@@ -644,6 +690,8 @@ class _DeadlineClock:
         daemon = self.daemon
         loop = asyncio.get_running_loop()
         wait = await self.until_next_tick()
+        if self.overdue:  # the settle time's end
+            wait = min(wait, max(0.0, (self.settle_until - daemon.clock()).total_seconds()))
         if wait < WARM and not self.warming:  # the deadline workers, started before they are needed
             self.warming = asyncio.ensure_future(daemon.in_thread(self._warm))
         until = loop.time() + wait
@@ -672,7 +720,7 @@ class _DeadlineClock:
         `SOONEST`: a game left due is one another judge is running)."""
         daemon = self.daemon
         try:
-            moment: datetime | None = await daemon.in_thread(next_due, daemon.db)
+            moment: datetime | None = await daemon.in_thread(next_due, daemon.db, self.held())
         except Exception as exc:  # the database: the usual period
             log.warning("could not read when the next game is due: %s", (str(exc).splitlines() or [""])[0])
             return daemon.settings.tick_seconds
@@ -691,13 +739,14 @@ class _DeadlineClock:
             self.refusing_told = True
             log.warning("the listener cannot store mail and answers 451: its MTA holds the players' mail, and no "
                         "deadline runs until mail can be stored again")
-            try:
-                await daemon.in_thread(stopped_listening, daemon.db, daemon.clock(),
+            try:  # stopped from the first 451: a deadline after it waits for the held mail (`unheard`)
+                await daemon.in_thread(stopped_listening, daemon.db, daemon.refusing,
                                        whoami(daemon.settings, daemon.port or 0))
             except Exception as exc:  # the database is down: the heartbeat goes stale by itself
                 log.warning("could not record that the listener refuses mail: %s", (str(exc).splitlines() or [""])[0])
         now = daemon.clock()
         try:
+            before = await daemon.in_thread(heard, daemon.db)
             await daemon.in_thread(listening, daemon.db, now, whoami(daemon.settings, daemon.port or 0), True)
             overdue_now = await daemon.in_thread(overdue, daemon.db, now)
         except Exception as exc:  # still down: tried again at the next tick
@@ -705,13 +754,34 @@ class _DeadlineClock:
             return
         since, daemon.refusing, self.refusing_told = daemon.refusing, None, False
         log.info("the listener stores mail again (it answered 451 from %s UTC)", f"{since:%H:%M:%S}")
-        if overdue_now:
-            self.overdue = overdue_now
-            self.settle_until = now + timedelta(seconds=daemon.settings.settle_seconds)
-            log.info("%d deadline(s) passed while the listener answered 451; they wait until %s UTC for held mail",
-                     len(self.overdue), f"{self.settle_until:%H:%M:%S}")
+        if before is not None and not before.stopped:  # its stop was not recorded: the MTA held mail from the 451 on
+            before = replace(before, seen=min(before.seen, since))
+        self.hold(overdue_now, before, now, "while the listener answered 451")
         daemon.inbound.mail_waiting.set()
         await daemon.flush_mta("the listener stores mail again")
+
+
+def heard(db: Database) -> Listener | None:
+    """What the heartbeats say of the judges' listening (`judge.service.listening.listener`)."""
+    with db.transaction() as session:
+        return listener(session)
+
+
+def unheard(overdue: list[tuple[datetime, str]], listened: Listener | None) -> list[tuple[datetime, str]]:
+    """The deadlines of ``overdue`` (earliest first, `judge.service.app.overdue`) that wait for the
+    mail an MTA held: from the first that passed while no judge is known to have listened, every one.
+
+    A deadline that passed while a judge listened (``listened``: from the start of the stretch of
+    listening to the last heartbeat, which a judge leaves before each tick that runs games and
+    every minute) found the mail sent before it stored: nothing is held for it, and it is run at
+    once, as it would have been (a judge killed in the middle of an evening, and started again).
+    One that passed before that stretch or after the last heartbeat may have missed mail that its
+    MTA held meanwhile; it waits, and so does every later one, so that the held mail and they are
+    caught up in the order things happened (`judge.service.app.catch_up`)."""
+    for index, (due, _) in enumerate(overdue):
+        if listened is None or not listened.since <= due <= listened.seen:
+            return overdue[index:]
+    return []
 
 
 def _notify_systemd(state: bytes) -> None:
@@ -734,7 +804,11 @@ class Applier:
     Applying is CPU work (parsing, password checks, rendering); in a thread of the daemon it
     would hold the GIL that the SMTP listener needs, and every 250 would wait behind it.  The
     process gets runs of mail ids through a pipe and answers their statuses.  It ends when the
-    pipe closes: when the daemon stops, or dies.
+    pipe closes: when the daemon stops, or dies.  Like a deadline worker, it stops nobody: one
+    that holds the write lock longer than ``lock-seconds``, or takes longer than ``stall-seconds``
+    to answer a run (`judge.service.workers.START` to start), is killed
+    (`judge.service.workers.overrun`), which lets the lock go, and another started and given the
+    run again.
     """
 
     def __init__(self, settings: Settings, kinds: Kinds) -> None:
@@ -746,19 +820,20 @@ class Applier:
     def _start(self) -> None:
         """Start the process and wait until it has imported the judge and opened the database."""
         self.pipe, child = _SPAWN.Pipe()
-        self.process = _SPAWN.Process(target=_applier_main, args=(child, self.settings, self.kinds),
+        self.holding: Holding = _SPAWN.RawValue("d", 0.0)
+        self.process = _SPAWN.Process(target=_applier_main, args=(child, self.settings, self.kinds, self.holding),
                                       name="judge-applier", daemon=True)
         self.process.start()
         child.close()
-        if self.pipe.recv() != "ready":
+        if self._answer(started=False) != "ready":
             raise RuntimeError("the applier did not start")
 
     def run(self, mail_ids: list[int], now: datetime) -> list[tuple[int, str, str | None]]:
         """Apply a run of the stored mails ``mail_ids`` (see `apply_run`); in a worker thread.
         Each mail settled comes with its status and the game it was about (`Runs.about`).
 
-        If the process has died (killed, out of memory), another one is started and given the
-        run again: what the dead one was applying was rolled back with its transaction."""
+        If the process has died (killed, out of memory) or overruns, another one is started and
+        given the run again: what the dead one was applying was rolled back with its transaction."""
         with self.lock:
             try:
                 answer = self._ask(mail_ids, now)
@@ -774,8 +849,19 @@ class Applier:
 
     def _ask(self, mail_ids: list[int], now: datetime) -> list[tuple[int, str, str | None]] | str:
         self.pipe.send((mail_ids, now))
-        answer: list[tuple[int, str, str | None]] | str = self.pipe.recv()
+        answer: list[tuple[int, str, str | None]] | str = self._answer()
         return answer
+
+    def _answer(self, started: bool = True) -> Any:
+        """What the process answers; EOFError if it dies or overruns (`overrun`: then it is killed)."""
+        asked = time.monotonic()
+        while not self.pipe.poll(look_every(self.settings)):
+            if why := overrun(self.settings, self.holding, asked, time.monotonic(), started):
+                self.process.kill()  # a stopped process too; its lock is let go as it ends
+                self.process.join()
+                log.error("the applier (pid %s) was killed: %s", self.process.pid, why)
+                raise EOFError(why)
+        return self.pipe.recv()
 
     def close(self, timeout: float = 30.0) -> None:
         """Close the pipe, which ends the process once its run is applied; one that has not
@@ -788,10 +874,12 @@ class Applier:
             self.process.join()
 
 
-def _applier_main(pipe: Connection, settings: Settings, kinds: Kinds) -> None:
-    """The applier's process: apply each run asked for, until the daemon closes the pipe."""
+def _applier_main(pipe: Connection, settings: Settings, kinds: Kinds, holding: Holding | None = None) -> None:
+    """The applier's process: apply each run asked for, until the daemon closes the pipe; it keeps in
+    ``holding`` since when it has held the write lock (`judge.store.database.watch_writes`), for the
+    daemon (none: nobody watches it)."""
     repeats = log_to(settings.log_file)
-    db = Database(settings.database_url, {SESSION_KEY: kinds})
+    db = Database(settings.database_url, {SESSION_KEY: kinds}, holding)
     runs = Runs(db, settings)  # kept for the process's life: a mail left to a later run is read once
     gc.freeze()  # what start-up made lives as long as the process: the collector's full passes skip it
     try:

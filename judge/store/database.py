@@ -16,6 +16,13 @@ that step waits for the lock itself, as long as any other writer would.  A datab
 judge's newest schema (`SCHEMA`) is seen so with one query, without Alembic, which is imported
 only to change a schema: every start of every judge process would otherwise pay for loading
 Alembic and every migration script (issue 27, start-up).
+
+Who holds the write lock.  On SQLite one transaction writes at a time: a process that stops inside
+one (SIGSTOP, a debugger, a machine swapping) stops every other writer, and nothing makes it let go
+but its end.  So a process that ``judge serve`` starts (a deadline worker, the applier) keeps, in a
+value it shares with its parent (`watch_writes`), since when its transaction has written: the
+parent kills it once that is older than ``lock-seconds`` (`judge.service.workers`), which frees
+the lock at once.  On PostgreSQL the same value says since when it has held the rows it wrote.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
@@ -42,6 +49,7 @@ MIGRATIONS = "judge:migrations"  # package data, found by Alembic through import
 BUSY_MILLISECONDS = 30_000  # how long an SQLite writer waits for the database before failing
 SCHEMA_LOCK = 0x5061796F  # the PostgreSQL advisory lock key of schema changes ("Payo")
 WAL_RETRY = 0.02  # seconds between tries to make a database a write-ahead-log one while another process holds it
+WRITES = ("INSERT", "UPDATE", "DELETE", "REPLAC")  # how a statement that writes begins (`watch_writes`)
 
 
 def alembic_config(url: str) -> Config:
@@ -109,6 +117,45 @@ def postgres_connect_args(url: str) -> dict[str, object]:
     theirs = query.get("options")
     args["options"] = f"{server} {theirs if isinstance(theirs, str) else ' '.join(theirs)}" if theirs else server
     return args
+
+
+class Holding(Protocol):
+    """A number shared between processes (``multiprocessing.RawValue("d")``): `watch_writes`'s."""
+
+    value: float
+
+
+def watch_writes(engine: Engine, holding: Holding, clock: Callable[[], float] = time.monotonic) -> None:
+    """Keep in ``holding`` since when (``clock``: the machine's monotonic clock, one for all its
+    processes) a connection of ``engine`` has held a transaction that wrote, and 0 when none does.
+    On SQLite the first statement that writes takes the one writer's lock, and the commit or the
+    rollback lets go of it; on PostgreSQL the rows written stay locked until then.  The moment is
+    taken once the statement has run, so a process waiting for the lock is not taken for its
+    holder; a connection given back to the pool holds nothing any more, however it ended."""
+    holders: dict[int, float] = {}  # each connection's (its DBAPI connection's id) first write, if it holds one
+
+    def keep() -> None:
+        holding.value = min(holders.values(), default=0.0)
+
+    @event.listens_for(engine, "after_cursor_execute")
+    def _wrote(connection, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
+        if statement.lstrip()[:6].upper() in WRITES:
+            key = id(connection.connection.dbapi_connection)
+            if key not in holders:
+                holders[key] = clock()
+                keep()
+
+    def _ended(connection: Connection) -> None:
+        if holders.pop(id(connection.connection.dbapi_connection), None) is not None:
+            keep()
+
+    def _returned(dbapi_connection: Any, record: Any) -> None:
+        if holders.pop(id(dbapi_connection), None) is not None:
+            keep()
+
+    event.listen(engine, "commit", _ended)
+    event.listen(engine, "rollback", _ended)
+    event.listen(engine, "checkin", _returned)
 
 
 def to_wal(cursor: sqlite3.Cursor, name: str, pause: Callable[[float], None] = time.sleep) -> None:
@@ -292,11 +339,14 @@ def after_commit(session: Session, hook: Callable[[Database], None]) -> None:
 class Database:
     """The judge's database: one engine, sessions as units of work."""
 
-    def __init__(self, url: str, info: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, url: str, info: Mapping[str, Any] | None = None, holding: Holding | None = None) -> None:
         """A database at ``url``; ``info``: what every session it makes keeps in its ``info``
-        (the kinds of game the judge hosts, `judge.service.kinds.kinds_of`)."""
+        (the kinds of game the judge hosts, `judge.service.kinds.kinds_of`); ``holding``: where to
+        keep since when this process has held a transaction that wrote (`watch_writes`)."""
         self.url = url
         self.engine = make_engine(url)
+        if holding is not None:
+            watch_writes(self.engine, holding)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False, info=dict(info or {}))
         self._turns = Turns() if url.startswith("sqlite") else None
 

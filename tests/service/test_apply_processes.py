@@ -39,6 +39,7 @@ from judge.service.config import Settings
 from judge.service.handlers import mail as mail_handlers
 from judge.service.handlers.mail import apply_run, receive
 from judge.service.kinds import Kinds
+from judge.store.database import Holding
 from judge.store.models import InboundMail, Outbox
 from tests.support.clock import Clock
 from tests.support.daemon import Running, maildir_subjects
@@ -119,7 +120,7 @@ def test_two_processes_applying_one_games_mail_keep_its_order(tmp_path: Path) ->
     assert f"{len(letters)} : A PAR - BUR" in judge.last_to(ALICE).body
 
 
-def _applier_killed_mid_run(pipe: Connection, settings: Settings, kinds: Kinds) -> None:
+def _applier_killed_mid_run(pipe: Connection, settings: Settings, kinds: Kinds, holding: Holding) -> None:
     """The daemon's applier, except that once (while ``stop-mid-run`` is in the data directory)
     it stops for good in the middle of a run, after applying its third mail: the test kills it there."""
     marker, settle = settings.data_dir / "stop-mid-run", mail_handlers._settle
@@ -135,7 +136,7 @@ def _applier_killed_mid_run(pipe: Connection, settings: Settings, kinds: Kinds) 
         return settled
 
     mail_handlers._settle = settle_then_stop  # type: ignore[assignment]
-    daemon._applier_main(pipe, settings, kinds)
+    daemon._applier_main(pipe, settings, kinds, holding)
 
 
 def test_a_mail_is_never_applied_twice_when_its_applier_is_killed_mid_run(tmp_path: Path, monkeypatch: Any) -> None:

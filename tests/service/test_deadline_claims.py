@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, update
 
-from judge.service.app import CLAIM, Claim, claim_next, drain
+from judge.service.app import CLAIM, Claim, abandoned, claim_next, drain
 from judge.service.kinds import SESSION_KEY
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.database import Database
@@ -206,3 +206,43 @@ def test_a_drain_writes_the_pages_once_every_game_it_can_claim_is_run(
     ready = [event for event in happened if event.startswith("ready")]
     assert len(ready) == GAMES and happened[:GAMES] == ready
     assert sorted(happened[GAMES:]) == [f"pages g{n}" for n in range(GAMES)]
+
+
+def test_a_run_left_unfinished_lets_its_claim_go_and_its_game_is_claimed_again_at_the_same_tick(judge: Judge) -> None:
+    """Its worker was killed before the run committed: the game is claimed again at once and run once."""
+    judge.later(25)
+    claim = claim_next(judge.db, judge.now, only=["g1"])
+    assert claim == ("g1", "L1") and claim_next(judge.db, judge.now, only=["g1"]) is None  # held
+    summary = abandoned(judge.db, judge.settings, "g1", judge.now, "it was killed", again=False)
+    assert summary.endswith("it is claimed again")
+    assert claim_next(judge.db, judge.now, only=["g1"]) == ("g1", "L1")
+
+
+def test_a_run_left_unfinished_after_its_commit_is_left_as_it_is(judge: Judge) -> None:
+    """Its worker was killed drawing the maps: the phase is processed, and the claim the run ended stays ended."""
+    judge.later(25)
+    assert drain(judge.db, judge.settings, judge.now, only=["g1"])[0] == ["g1 L1 processed; next L2"]
+    summary = abandoned(judge.db, judge.settings, "g1", judge.now, "it was killed", again=True)
+    assert "after its change was committed" in summary
+    with judge.db.transaction() as session:
+        assert session.execute(select(Game.state, Game.phase).where(Game.name == "g1")).one() == ("active", "L2")
+    assert claim_next(judge.db, judge.now, only=["g1"]) is None
+
+
+def test_a_run_left_unfinished_twice_pauses_its_game_and_tells_its_master(judge: Judge) -> None:
+    judge.later(25)
+    claim_next(judge.db, judge.now, only=["g1"])
+    summary = abandoned(judge.db, judge.settings, "g1", judge.now, "it was killed", again=True)
+    assert summary.startswith("g1 paused: its deadline failed")
+    with judge.db.transaction() as session:
+        assert session.scalar(select(Game.state).where(Game.name == "g1")) == "paused"
+    deliver_pending(judge.db, judge.settings, transport_for(judge.settings), judge.now)
+    told = [mail.subject for mail in judge.all_mail() if mail.to == "gm@example.org"]
+    assert "g1 paused: its deadline failed" in told
+
+
+def test_a_claim_takes_only_the_games_asked_for_and_none_skipped(judge: Judge) -> None:
+    judge.later(25)
+    assert claim_next(judge.db, judge.now, skip=["g0", "g1", "g2"]) == ("g3", "L1")
+    assert claim_next(judge.db, judge.now, skip=["g0", "g1", "g2"]) is None
+    assert claim_next(judge.db, judge.now, only=["g1"]) == ("g1", "L1")

@@ -11,6 +11,7 @@ import threading
 import time
 from datetime import datetime
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from alembic import command
@@ -224,3 +225,29 @@ def test_a_mail_applied_while_the_database_disk_is_full_waits_for_the_next_pass_
         assert session.get_one(InboundMail, mail_id).status == "new"
     monkeypatch.setattr(applying, "_settle", settle)  # room again
     assert apply_run(judge.db, judge.settings, [mail_id], judge.now) == [(mail_id, "done")]
+
+
+def test_a_process_keeps_since_when_it_has_held_a_transaction_that_wrote_until_it_ends(tmp_path: Path) -> None:
+    """What `judge serve` kills a stalled worker by: a read holds no writer's lock, the first write takes it
+    (on SQLite; on PostgreSQL the row), and the commit or the rollback lets it go."""
+    settings = Settings(data_dir=tmp_path, database=fresh_database_url())
+    open_database(settings).engine.dispose()
+    holding = SimpleNamespace(value=0.0)
+    db = Database(settings.database_url, holding=holding)
+    try:
+        with db.transaction() as session:
+            session.scalars(select(InboundMail.id)).all()
+            assert holding.value == 0.0
+            before = time.monotonic()
+            session.add(ConfirmedAddress(address="a@example.org", confirmed_at=datetime(2026, 1, 1)))
+            session.flush()
+            assert before <= holding.value <= time.monotonic()
+        assert holding.value == 0.0
+        with pytest.raises(ZeroDivisionError), db.transaction() as session:
+            session.add(ConfirmedAddress(address="b@example.org", confirmed_at=datetime(2026, 1, 1)))
+            session.flush()
+            assert holding.value > 0.0
+            1 / 0  # noqa: B018
+        assert holding.value == 0.0
+    finally:
+        db.engine.dispose()

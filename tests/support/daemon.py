@@ -19,6 +19,7 @@ from judge.bootstrap import kinds
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
 from judge.service.daemon import Daemon
+from judge.service.kinds import Kinds
 from tests.support.clock import Clock
 from tests.support.harness import tokens
 from tests.support.wait import wait_until
@@ -29,10 +30,11 @@ STOP_SECONDS = 60  # beyond the 30 s the daemon gives its applier process to end
 class Running:
     """A daemon on its own event loop in a thread, stopped cleanly at the end (`stop`)."""
 
-    def __init__(self, settings: Settings, clock: Clock) -> None:
+    def __init__(self, settings: Settings, clock: Clock, hosted: Kinds | None = None) -> None:
+        """``hosted``: the kinds of game the daemon hosts (by default the judge's own)."""
         self.settings = settings
         self.loop = asyncio.new_event_loop()
-        self.daemon = Daemon(settings, kinds(), clock)
+        self.daemon = Daemon(settings, hosted or kinds(), clock)
         self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self.daemon.run(),), daemon=True)
         self.thread.start()
         wait_until(lambda: self.daemon.port is not None, "the daemon to listen")
