@@ -74,6 +74,33 @@ def data_dir_lock(folder: Path, *, alone: bool) -> Iterator[None]:
         os.close(descriptor)
 
 
+@contextmanager
+def pid_file(path: Path) -> Iterator[None]:
+    """``path`` holding this process's id (``12345``, a line) while it runs, locked (``flock``, exclusive),
+    removed when it ends: how one judge is stopped without systemd, by its own file in its own data
+    directory (``pkill -L -F /var/lib/judge/serve-2525.pid``), as Postfix's ``master.pid`` and
+    PostgreSQL's ``postmaster.pid`` are.  A file left by a process killed outright names a number the
+    system may have given another: nobody holds its lock, and ``pkill -L`` (procps), which signals only
+    the process holding the file locked, signals nothing.  A process already holding it (the same
+    data directory and port) refuses the start."""
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            running = os.pread(descriptor, 20, 0).decode("ascii", "replace").strip()
+            raise OperatorError(f"a judge is running with {path} already (process {running}): stop it first "
+                                f"(pkill -L -F {path})") from None
+        os.ftruncate(descriptor, 0)
+        os.pwrite(descriptor, f"{os.getpid()}\n".encode("ascii"), 0)
+        try:
+            yield
+        finally:
+            path.unlink(missing_ok=True)  # while still locked: a judge starting now makes a file of its own
+    finally:
+        os.close(descriptor)
+
+
 def shown_url(settings: Settings) -> str:
     """The database's URL without its password."""
     return make_url(settings.database_url).render_as_string(hide_password=True)

@@ -84,7 +84,7 @@ def origin_with(tmp_path: Path, published: bool) -> Path:
     for tag in tags:
         subprocess.run(["git", "-C", str(origin), "tag", "-d", tag], capture_output=True, check=True)
     if published:
-        for tag, commit, schema in releases():
+        for tag, commit, _ in releases():
             subprocess.run(["git", "-C", str(origin), "tag", "-a", tag, commit, "-m", f"Release {tag}"], check=True)
     return origin
 
@@ -95,7 +95,7 @@ def test_the_upgrade_as_written_takes_a_checkout_of_a_release_tag_to_the_next_re
     """A judge installed from a release's tag is in a detached checkout, where ``git pull`` fails ("You are not
     currently on a branch"): upgrades.md's lines move it to the next release and back, whether or not the
     repository it was cloned from has published the releases' tags (deploy/releases names their commits)."""
-    (older, older_commit, _), (newer, newer_commit, _) = releases()[-2:]
+    (_, older_commit, _), (newer, newer_commit, _) = releases()[-2:]
     if not has_commit(older_commit) or not has_commit(newer_commit):
         pytest.skip("this clone does not hold the releases' commits: a copy without the history, or a shallow clone")
     guide = (ROOT / "docs" / "operators" / "upgrades.md").read_text("utf-8")
