@@ -115,3 +115,11 @@ def test_the_upgrade_as_written_takes_a_checkout_of_a_release_tag_to_the_next_re
 def git_in(clone: Path, *arguments: str) -> str:
     return subprocess.run(["git", "-C", str(clone), *arguments], capture_output=True, text=True, check=True,
                           timeout=60).stdout.strip()
+
+
+def test_the_guides_examples_of_judge_version_name_this_release() -> None:
+    """What a guide shows ``judge --version`` print is what this judge prints ("payola-judge 0.4.0 (...)")."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    shown = {(page.name, version) for page in pages if page.name != "changelog.md"
+             for version in re.findall(r"payola-judge (\d+\.\d+\.\d+)", page.read_text("utf-8"))}
+    assert shown and {version for _, version in shown} == {__version__}, shown
