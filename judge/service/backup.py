@@ -68,7 +68,7 @@ from sqlalchemy.orm import Session
 from judge.service.app import apply_stored, beat
 from judge.service.clock import utcnow
 from judge.service.config import Settings
-from judge.service.datadir import OperatorError, data_dir_lock, refuse_root, shown_url
+from judge.service.datadir import OperatorError, data_dir_lock, make_data_dir, refuse_root, shown_url
 from judge.service.intake import intake_path, untaken
 from judge.service.kinds import SESSION_KEY, Kinds
 from judge.store import models
@@ -424,6 +424,8 @@ def restore(settings: Settings, kinds: Kinds, backup_path: str, now: datetime,
         outgoing += apply_held(settings, kinds, backup_path, now)
         return [f"restored {backup_path} into {shown_url(settings)}:", *[f"  {line}" for line in copied.lines(waiting)],
                 *outgoing, "start the judge again (systemctl start judge judge-tick.timer)"]
+    for folder in dict.fromkeys((settings.data_dir, database.parent)):  # the disk's, deleted or new: made again
+        make_data_dir(folder, source)
     with data_dir_lock(settings.data_dir, alone=True):
         aside = database.parent / f"before-restore-{now:%Y%m%d-%H%M%S}"
         current_intake = intake_path(settings.database_url)

@@ -5,6 +5,7 @@ backups share."""
 from __future__ import annotations
 
 import fcntl
+import grp
 import os
 import pwd
 from collections.abc import Iterator
@@ -54,6 +55,36 @@ def _user_name(uid: int) -> str:
         return pwd.getpwuid(uid).pw_name
     except KeyError:
         return str(uid)
+
+
+def make_data_dir(folder: Path, owner_of: Path) -> None:
+    """``folder`` made, the judge's alone (0700), if it is not there (a disk replaced, a data directory
+    deleted), for a command that puts data back into it (``judge restore``).  The judge's user may not
+    make it in a folder of root's (``/var/lib``): then `OperatorError`, saying install.md's line that
+    makes it, for this user.  Root, which could, would leave it root's: refused (`RootRefused`), with
+    the line for the user whose data ``owner_of`` (the backup) is."""
+    if folder.is_dir():
+        return
+    if os.geteuid() == 0 and owner_of.stat().st_uid != 0:
+        user = _user_name(owner_of.stat().st_uid)
+        raise RootRefused(f"you are root and {folder} is not there: made now, it would be root's, and the judge "
+                          f"could not write in it. Make it for {user}, then run this as {user} (runuser -u {user} "
+                          f"-- judge ...): install -d -m 0700 -o {user} -g {_group_name(owner_of.stat().st_gid)} "
+                          f"{folder}")
+    try:
+        folder.mkdir(mode=0o700, parents=True)
+    except PermissionError:
+        user, group = _user_name(os.geteuid()), _group_name(os.getegid())
+        raise OperatorError(f"there is no data directory {folder}, and {user} may not make it in {folder.parent}: "
+                            f"make it as root, as step 5 of the install does, then run this again: "
+                            f"install -d -m 0700 -o {user} -g {group} {folder}") from None
+
+
+def _group_name(gid: int) -> str:
+    try:
+        return grp.getgrgid(gid).gr_name
+    except KeyError:
+        return str(gid)
 
 
 @contextmanager

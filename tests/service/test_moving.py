@@ -3,7 +3,13 @@ the middle of a phase, and ``judge backup``, ``judge restore --check`` and ``jud
 
 from __future__ import annotations
 
+import grp
 import os
+import pwd
+import shutil
+import subprocess
+import sys
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -212,3 +218,50 @@ def test_a_restore_applies_the_mail_the_backup_held_unapplied_without_answering_
         held = session.execute(select(Outbox.recipient, Outbox.status).where(Outbox.id > before)).all()
     assert [tuple(row) for row in held] == [(ALICE, "failed")]  # not answered a second time
     restored.engine.dispose()
+
+
+def test_a_restore_after_the_data_directory_was_deleted_says_the_line_that_makes_it_then_restores(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The disk's data directory deleted (/var/lib/judge), the judge's user may not make it again in its folder
+    (/var/lib, root's): the restore failed with "Permission denied" until install.md's line was run again.  It
+    now says that line, naming its user, and once the line has made the folder it restores into it."""
+    judge = sqlite_judge(tmp_path, monkeypatch)
+    shared = Path(tempfile.mkdtemp(prefix="judge-restore-"))  # where the judge's user (nobody, run as root) may read
+    try:
+        shared.chmod(0o755)
+        assert main(["backup", str(shared / "backups"), "--data-dir", str(judge.settings.data_dir)]) == 0
+        made = next((shared / "backups").iterdir())
+        srv, data = shared / "srv", shared / "srv" / "judge"  # /var/lib and /var/lib/judge
+        srv.mkdir(mode=0o755)
+        as_user, user, group = judges_user(shared / "backups", srv)
+        restore = [*as_user, sys.executable, "-m", "judge", "restore", str(made), "--data-dir", str(data)]
+        if os.geteuid() == 0:  # root could make it, but it would be root's: refused, saying the line for its user
+            capsys.readouterr()
+            assert main(["restore", str(made), "--data-dir", str(data)]) == 3 and not data.exists()
+            assert f"install -d -m 0700 -o {user} -g {group} {data}" in capsys.readouterr().out
+        refused = subprocess.run(restore, capture_output=True, text=True, timeout=120)
+        line = f"install -d -m 0700 -o {user} -g {group} {data}"
+        assert refused.returncode == 1 and line in refused.stdout and not data.exists(), refused.stdout + refused.stderr
+        if os.geteuid() == 0:
+            subprocess.run(line.split(), check=True)  # the line, as root
+        else:
+            srv.chmod(0o755)  # what the line does, for a tester who is not root
+            data.mkdir(mode=0o700)
+        done = subprocess.run(restore, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and f"restored {made} into {data / 'judge.db'}" in done.stdout, done.stdout
+        assert (data / "judge.db").stat().st_uid == pwd.getpwnam(user).pw_uid
+    finally:
+        shutil.rmtree(shared)
+
+
+def judges_user(backups: Path, srv: Path) -> tuple[list[str], str, str]:
+    """How to run a command as a user that may not write in ``srv`` (nobody, when the tester is root: ``srv`` is
+    root's), and that user's name and group; ``backups`` made that user's."""
+    if os.geteuid() != 0:
+        srv.chmod(0o555)
+        return [], pwd.getpwuid(os.geteuid()).pw_name, grp.getgrgid(os.getegid()).gr_name
+    nobody = pwd.getpwnam("nobody")
+    for path in (backups, *backups.rglob("*")):
+        os.chown(path, nobody.pw_uid, nobody.pw_gid)
+    group = grp.getgrgid(nobody.pw_gid).gr_name
+    return ["setpriv", "--reuid", "nobody", "--regid", group, "--clear-groups"], "nobody", group
