@@ -234,6 +234,8 @@ def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
     restore.add_argument("--no-resend-before", type=_utc_time, metavar="'YYYY-MM-DD HH:MM'",
                          help="the backup's mail waiting to go out that was queued before this time (UTC) is not "
                          "sent again, but marked failed (the judge that made the backup had most likely sent it)")
+    restore.add_argument("--replacing", metavar="URL", help="PostgreSQL: the database the restore replaces (the "
+                         "settings' before), whose games' later phases their players are told are played again")
     copy = commands.add_parser("copy-db", help="copy the judge's data into another, empty database")
     copy.add_argument("--from", dest="source", metavar="URL", help="the database to copy (default: the judge's)")
     copy.add_argument("--to", dest="target", metavar="URL", required=True, help="an empty database (or SQLite file)")

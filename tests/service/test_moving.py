@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from judge.games.payola import lifecycle
 from judge.service.app import apply_stored
 from judge.service.handlers import receive
 from judge.service.intake import FileIntake, intake_path
+from judge.service.sender import deliver_pending, transport_for
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, Outbox, Secret, Submission
 from tests.support.harness import Judge, fresh_database_url, last_outbox_id, raw_mail, two_player_game
@@ -265,3 +267,43 @@ def judges_user(backups: Path, srv: Path) -> tuple[list[str], str, str]:
         os.chown(path, nobody.pw_uid, nobody.pw_gid)
     group = grp.getgrgid(nobody.pw_gid).gr_name
     return ["setpriv", "--reuid", "nobody", "--regid", group, "--clear-groups"], "nobody", group
+
+
+def test_after_a_restore_the_players_of_a_game_it_took_back_are_told_and_the_phase_again_replaces_its_results(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Spring was processed after the backup was made; the restore takes g1 back to spring.  Its players and its
+    game master are told that the judge was restored to the backup's time and that spring is played again, and
+    spring's second results say that they replace the first, as after a ROLLBACK (they came a second time, the
+    same, with no word of the restore).  On PostgreSQL the restore is told the database it replaces
+    (``--replacing``), which it compares with."""
+    judge = two_player_game(Judge(tmp_path / "data"))
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR")
+    options = ["--data-dir", str(judge.settings.data_dir)]
+    options += ["--database", judge.settings.database] if judge.settings.database else []
+    assert main(["backup", str(tmp_path / "backups"), *options]) == 0
+    made = next((tmp_path / "backups").iterdir())
+    taken = datetime.strptime(made.name, "judge-%Y%m%d-%H%M%S")
+    judge.send(BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - RUH")  # spring complete: processed
+    first = [mail for mail in judge.new_mail() if mail.subject == "g1 S1901M results"]
+    assert {mail.to for mail in first} == {ALICE, BOB}
+    judge.db.engine.dispose()
+    url = judge.settings.database_url if judge.settings.database is None else str(fresh_database_url())
+    replacing = [] if judge.settings.database is None else ["--replacing", judge.settings.database]
+    capsys.readouterr()
+    assert main(["restore", str(made), *replacing, "--data-dir", str(judge.settings.data_dir), "--database", url]) == 0
+    out = capsys.readouterr().out
+    assert "the players of 1 game taken back by the restore are told which phase is played again: g1 (S1901M)" in out
+    restored = Judge(tmp_path / "data", now=judge.now, database=url)
+    restored.new_mail()  # what went before
+    deliver_pending(restored.db, restored.settings, transport_for(restored.settings), restored.now)
+    told = restored.new_mail()
+    assert {mail.to for mail in told} == {ALICE, BOB, "gm@example.org"}
+    back = f"{taken:%Y-%m-%d %H:%M} UTC"
+    assert {mail.subject for mail in told} == {f"g1: the judge was restored to {back}"}
+    assert f"the judge was restored from its backup of {back}, made before S1901M was processed" in told[0].body
+    assert "S1901M is played again" in told[0].body
+    restored.send(BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - RUH")  # sent after the backup: lost, and sent again
+    again = [mail for mail in restored.new_mail() if mail.subject == "g1 S1901M results again, after a rollback"]
+    assert {mail.to for mail in again} == {ALICE, BOB}
+    assert (f"These results replace the earlier results of S1901M, sent {judge.now:%Y-%m-%d %H:%M} UTC: the judge "
+            f"was restored from its backup of {back}") in again[0].body
