@@ -17,7 +17,9 @@ is told it is processed *again* (`Closing.again`): every mail of it says that it
 the earlier ones, and its subject says so (`Closing.subject`), in every kind.  ROLLFORWARD
 (`roll_forward`) processes that phase again as it was, unless anything was sent since (the
 host's submissions) or the kind's own records changed (`Phases.changed_since_rollback`): the
-players were invited to change their orders, and ROLLFORWARD must not silently discard them.
+players were invited to change their orders, and ROLLFORWARD must not silently discard them.  A
+restore of the judge that takes a game back to a phase processed since its backup leaves the same
+marks, with the backup's time (``restored``): the phase's results say the judge was restored.
 
 The end (`end`, `terminate`) is the same for every kind: the game's result and winner are kept,
 its deadline cleared, its story told (`host.record`), and one mail goes to every player who
