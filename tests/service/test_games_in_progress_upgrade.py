@@ -227,10 +227,12 @@ def test_every_migration_walks_down_and_up_again_by_the_command_line_with_games_
     migrations = list(ScriptDirectory.from_config(alembic_config("sqlite://")).walk_revisions())
     judge = played_with_maps(tmp_path)
     judge.db.engine.dispose()
-    walked = []
+    said = []
     while (status := run(capsys, "db", "downgrade", "--yes", *options(judge)))[0] == 0:
-        walked.append(status[1].split(";")[0])
+        said.append(status[1].strip())
+    walked = [line.split(";")[0] for line in said]
     assert walked[0] == f"database downgraded from {SCHEMA} to {int(SCHEMA) - 1:04}"
     assert walked[-1] == "database downgraded from 0001 to nothing" and len(walked) == len(migrations)
+    assert said[-1].endswith("it holds no judge's tables now (a judge started on it makes them anew, empty)")
     status, printed = run(capsys, "db", "upgrade", *options(judge))
     assert (status, printed.strip()) == (0, f"database upgraded from nothing to {SCHEMA}")

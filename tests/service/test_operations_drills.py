@@ -10,16 +10,22 @@ machine, on PostgreSQL, behind a real Postfix set up as ``deploy/postfix/README.
    is answered 451 and waits in Postfix; once PostgreSQL is back the judge asks Postfix for it
    (``mta-flush``) and the deadline waits for it: it counts for autumn.  Germany's mail, sent
    after the deadline, is answered too.
-4. The judge goes back to the previous release (``v0.3.0``) with the lines of
-   ``docs/operators/upgrades.md``, as written, in the clone: the old release's files alone are
-   installed (``pip install .`` reused the newer build's and put its migrations into the old
-   judge), and that judge plays on.
 
 Every mail sent is answered once, nothing stays in Postfix's queue, and each sheet counts for the
-phase it was sent in.  It reconfigures this machine's Postfix (restored afterwards) and starts a
-PostgreSQL cluster of its own, so it runs when asked: ``JUDGE_TEST_POSTFIX=1``, as root, with
-Postfix, PostgreSQL's binaries (``JUDGE_TEST_PG_BIN``) and git; ``.ci/run``'s Postfix stage runs
-it.  It needs the releases' commits: a clone without them (shallow) skips it, saying so.
+phase it was sent in.
+
+A second drill goes from the previous release to this one, back and forward again: two judges of the
+machine (one on SQLite, one on PostgreSQL on a second domain, as install.md's second judge) installed
+from the ``v0.3.0`` tag, a game of every kind on each played a phase with its maps mailed; then
+``docs/operators/upgrades.md``'s upgrade, its way back to 0.3.0 and its upgrade again, each line as
+written in the clone, each game playing a phase after each, and every row of 0.3's tables kept
+throughout.  The way back installs the old release's files alone (``pip install .`` reused the newer
+build's and put its migrations into the old judge, whose start then upgraded the database again).
+
+Each reconfigures this machine's Postfix (restored afterwards) and starts a PostgreSQL cluster of its
+own, so it runs when asked: ``JUDGE_TEST_POSTFIX=1``, as root, with Postfix, PostgreSQL's binaries
+(``JUDGE_TEST_PG_BIN``) and git; ``.ci/run``'s Postfix stage runs them.  They need the releases'
+commits: a clone without them (shallow) skips them, saying so.
 """
 
 from __future__ import annotations
@@ -156,16 +162,19 @@ class Drill:
             return str(connection.execute(text("SELECT phase FROM games WHERE name = 'ops1'")).scalar_one())
 
     def held(self) -> list[str]:
-        """The queues (deferred, active...) of the mail Postfix holds."""
-        return [line.split('"queue_name": "')[1].split('"')[0] for line in run("postqueue", "-j").splitlines()]
+        return held()
+
+
+def held() -> list[str]:
+    """The queues (deferred, active...) of the mail Postfix holds."""
+    return [line.split('"queue_name": "')[1].split('"')[0] for line in run("postqueue", "-j").splitlines()]
 
 
 def answered(site: Site, address: str, subject: str) -> None:
     site.wait_for(address, f"Re: {subject}")
 
 
-def test_a_game_lives_through_an_upgrade_without_systemd_an_outage_across_a_deadline_and_a_rollback(
-        work: Path) -> None:
+def test_a_game_lives_through_an_upgrade_without_systemd_and_an_outage_across_a_deadline(work: Path) -> None:
     tags = releases()
     clone = work / "checkout"
     run("git", "clone", "--quiet", str(ROOT), str(clone))
@@ -173,10 +182,6 @@ def test_a_game_lives_through_an_upgrade_without_systemd_an_outage_across_a_dead
                if subprocess.run(["git", "-C", str(clone), "cat-file", "-e", f"{commit}^{{commit}}"]).returncode]
     if missing:
         pytest.skip(f"this clone does not hold the commits of {', '.join(missing)} (deploy/releases): a shallow clone")
-    for tag, commit in tags.items():  # a clone made before the tags were published: as upgrades.md says
-        if subprocess.run(["git", "-C", str(clone), "rev-parse", "-q", "--verify", f"refs/tags/{tag}"],
-                          capture_output=True).returncode:
-            run("git", "-C", str(clone), "tag", tag, commit)
     with postfix_site() as site:
         port = free_port()
         printed = run("sh", str(clone / "deploy" / "postfix" / "setup-judge.sh"), "--domain", "judge.test",
@@ -190,7 +195,6 @@ def test_a_game_lives_through_an_upgrade_without_systemd_an_outage_across_a_dead
             first_release(drill, clone, tags["v0.1.0"])
             upgraded_without_systemd(drill, clone)
             outage_across_a_deadline(drill)
-            rolled_back_as_written(drill, clone, tags["v0.3.0"])
             assert drill.held() == []  # nothing left in Postfix
         finally:
             drill.stop()
@@ -256,39 +260,6 @@ def outage_across_a_deadline(drill: Drill) -> None:
     answered(drill.site, GERMANY, "after the deadline")
     wait_or_show_log(lambda: drill.phase() not in ("F1901M",), "autumn processed", drill.site.log, timeout=120)
     assert ("FRANCE", "F1901M", "1 : F BRE - MAO") in drill.sheets(), drill.log()
-
-
-def rolled_back_as_written(drill: Drill, clone: Path, commit: str) -> None:
-    """docs/operators/upgrades.md's way back to the previous release, each line as written (``$J``,
-    ``$C``, /opt/judge and systemctl standing for this installation's), in the clone."""
-    guide = (ROOT / "docs" / "operators" / "upgrades.md").read_text("utf-8")
-    block = guide.split("To go back to the previous release", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
-    lines = [line.split("  #", 1)[0].strip() for line in block.splitlines() if line.strip()]
-    judge, config = f"{drill.venv}/bin/judge", f"--config {drill.config}"
-    for line in lines:
-        if line.startswith("systemctl stop"):
-            drill.stop()
-        elif line.startswith("systemctl start"):
-            drill.serve()
-        elif line.startswith("$J db version"):  # "again until it is the old release's": the table's 0020
-            while "schema 0020;" not in subprocess.run([judge, "db", "version", *config.split()], capture_output=True,
-                                                       text=True).stdout:
-                run(judge, "db", "downgrade", *config.split(), "--yes")
-        else:
-            command = line.replace("/opt/judge", str(drill.venv)).replace("$J", judge).replace("$C", config)
-            run("sh", "-c", f"cd {clone} && {command}")
-    installed = subprocess.run([judge, "--version"], capture_output=True, text=True).stdout
-    assert installed.startswith("payola-judge 0.3.0 "), installed
-    site_packages = next(drill.venv.glob("lib/python3*/site-packages"))
-    files = {str(path.relative_to(site_packages)) for path in (site_packages / "judge").rglob("*")
-             if path.is_file() and "__pycache__" not in path.parts}
-    tree = set(run("git", "-C", str(clone), "ls-tree", "-r", "--name-only", commit, "judge").split())
-    assert files == tree  # the old release's files, and nothing of the newer one's build
-    assert "schema 0020; this judge's newest: 0020" in run(judge, "db", "version", *config.split())
-    after = drill.phase()
-    send(FRANCE, "SIGNON F@ops1 pw\nSTATUS", subject="after the rollback")
-    answered(drill.site, FRANCE, "after the rollback")
-    assert drill.phase() == after
 
 
 def test_postqueue_flushes_for_the_judges_user_in_the_units_sandbox_only_with_the_group_postdrop() -> None:
@@ -392,11 +363,6 @@ class Judged:
                         text(f"SELECT {', '.join(keys)} FROM {table}"))}
         engine.dispose()
         return found
-
-
-def drill_held() -> list[str]:
-    """The queues (deferred, active...) of the mail Postfix holds."""
-    return [line.split('"queue_name": "')[1].split('"')[0] for line in run("postqueue", "-j").splitlines()]
 
 
 def all_answered(site: Site, asked: list[tuple[str, str]], saying: str | None = None) -> None:
@@ -541,36 +507,52 @@ def test_games_of_every_kind_with_maps_live_through_the_upgrade_from_the_previou
         venv = work / "opt" / "judge"
         judges = [Judged(work, "sqlite", "judge.test", venv, settings[0], None, SQLITE_GAMES),
                   Judged(work, "postgresql", "second.test", venv, settings[1], cluster.url, POSTGRES_GAMES)]
+        def lap(what: str) -> None:  # how long each step took, for the Postfix stage's wall time (-s shows it)
+            print(f"  {time.monotonic() - began:5.0f} s: {what}", flush=True)
+
         try:
             installed_from_its_tag(clone, venv, guide)
+            lap("0.3.0 installed")
             for judged in judges:
                 judged.serve()
             started(site, judges)
+            lap("games started")
             played_a_phase(site, judges)
+            lap("a phase played by 0.3.0")
             upgraded = as_written(guide, "To upgrade (", judges, clone, "v0.3.0", head)
             assert sum(f"database upgraded from 0020 to {SCHEMA}" in said for said in upgraded) == 2, upgraded
             assert judges[0].judge("--version").stdout.startswith(f"payola-judge {__version__} ")
+            lap("upgraded")
             played_a_phase(site, judges)
+            lap("a phase played")
             before = [judged.rows() for judged in judges]
             as_written(guide, "To go back to the previous release", judges, clone, "v0.3.0", head)
+            lap("back to 0.3.0")
             old = [judged.rows() for judged in judges]
             installed = subprocess.run([str(venv / "bin" / "judge"), "--version"], capture_output=True, text=True)
             assert installed.stdout.startswith("payola-judge 0.3.0 "), installed.stdout
+            site_packages = next(venv.glob("lib/python3*/site-packages"))
+            files = {str(path.relative_to(site_packages)) for path in (site_packages / "judge").rglob("*")
+                     if path.is_file() and "__pycache__" not in path.parts}
+            assert files == set(run("git", "-C", str(clone), "ls-tree", "-r", "--name-only", tags["v0.3.0"],
+                                    "judge").split())  # the old release's files, and nothing of the newer build
             for was, now in zip(before, old, strict=True):  # every row 0.3 has a table for, kept
                 assert {table: was[table] - now[table] for table in now if was[table] - now[table]} == {}
             played_a_phase(site, judges)
+            lap("a phase played by 0.3.0")
             upgraded = as_written(guide, "To upgrade (", judges, clone, "v0.3.0", head)
             assert sum(f"database upgraded from 0020 to {SCHEMA}" in said for said in upgraded) == 2, upgraded
+            lap("upgraded again")
             played_a_phase(site, judges)
+            lap("a phase played")
             for was, judged in zip(old, judges, strict=True):  # and forward again: nothing lost either
                 now = judged.rows()
                 assert {table: was[table] - now[table] for table in was if was[table] - now.get(table, set())} == {}
-            assert drill_held() == []  # nothing left in Postfix
+            assert held() == []  # nothing left in Postfix
         finally:
             for judged in judges:
                 judged.stop()
             cluster.stop()
-    print(f"the drill took {time.monotonic() - began:.0f} s")
 
 
 def installed_from_its_tag(clone: Path, venv: Path, guide: str) -> None:
