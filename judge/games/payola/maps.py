@@ -73,8 +73,8 @@ def position_map(game: str, position: Position, sight: tuple[str, Collection[str
 
 @cache
 def png_unavailable() -> str | None:
-    """Why no PNG map can be drawn here (the Cairo library cannot be loaded), or None; said once
-    in the log, the first time a map is wanted."""
+    """Why no PNG map can be drawn here (the Cairo library, or a Python package the maps need, is
+    missing: `judge.render.png_missing`), or None; said once in the log, the first time a map is wanted."""
     if missing := png_missing():
         log.warning("maps are off: %s; mail and pages go without maps until it is installed and the judge restarted",
                     missing)
