@@ -41,15 +41,24 @@ Lacking = Callable[[str, Exception], None]
 
 @pytest.fixture
 def without(monkeypatch: pytest.MonkeyPatch) -> Iterator[Lacking]:
-    """``without(name, error)``: the maps' modules imported afresh, ``name`` failing as ``error``."""
+    """``without(name, error)``: the maps' modules imported afresh, ``name`` failing as ``error``; afterwards every
+    module as it was (the modules, and the packages' names for them: a test after reads the same module the
+    judge's code does)."""
+    before = set(sys.modules)
+
     def lacking(name: str, error: Exception) -> None:
         for module in [module for module in sys.modules  # what imports ``name`` is imported again, and fails
                        if module.split(".")[0] in (name, "cairosvg") or module == "judge.render.png"]:
             monkeypatch.delitem(sys.modules, module)
+            package, _, child = module.rpartition(".")
+            if package in sys.modules and hasattr(sys.modules[package], child):  # an import again would rebind it
+                monkeypatch.setattr(sys.modules[package], child, getattr(sys.modules[package], child))
         monkeypatch.setattr(sys, "meta_path", [_Unloadable(name, error), *sys.meta_path])
         maps.png_unavailable.cache_clear()
 
     yield lacking
+    for module in set(sys.modules) - before:  # imported by the test alone
+        del sys.modules[module]
     maps.png_unavailable.cache_clear()
 
 
