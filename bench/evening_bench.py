@@ -22,10 +22,14 @@ last results mail (median, p95); the judges' CPU per game (and how it split betw
 main processes, their deadline workers and their appliers); the peak memory of each judge's
 processes (their largest resident set, summed over a judge's processes); how much the database
 grew and what the Maildir holds; when every game's public page showed the new phase; and the
-probes' figures.  Each run checks that every game was processed once (one results mail per
-player, no more, no fewer) and prints what failed.  Then a table of every run and, where a
-configuration ran at several N, how each figure grew with N (the ratio of its per-game cost
-at the largest N to that at the smallest).
+probes' figures.  On SQLite, what the evening left in the database per game-phase (each game
+processes one phase), at the stages of ``bench/disk_bench.py``, each against the same stage of
+a copy of the database taken before the deadline: as stored once the mail has gone, once the
+clock has dropped the sent mail's maps (``attachment-days`` on), after ``judge prune
+--older-than 0``, and ``VACUUM``-ed (what stays for good).  Each run checks that every game
+was processed once (one results mail per player, no more, no fewer) and prints what failed.
+Then a table of every run and, where a configuration ran at several N, how each figure grew
+with N (the ratio of its per-game cost at the largest N to that at the smallest).
 
 The code before the deadline workers is run as the peer with ``PYTHONPATH`` set to its tree
 (and ``--tick-seconds 1``: its clock did not wake at a deadline).
@@ -45,6 +49,7 @@ import email.parser
 import email.policy
 import multiprocessing
 import os
+import shutil
 import signal
 import smtplib
 import socket
@@ -63,6 +68,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from disk_bench import STAGES, Bench, stages  # a sibling script: the database at each stage of its life
 from evening_setup import GM, GM_PASSWORD, MX, build_templates, clone, mix, played_seats, setup_mail_sent, vouched
 from load_bench import fresh_postgres  # a sibling script: a throwaway PostgreSQL database
 from sqlalchemy import create_engine, func, select, text
@@ -374,6 +380,7 @@ class Run:
     cpu_split: dict[str, float] = field(default_factory=dict)
     memory: list[tuple[float, float]] = field(default_factory=list)
     db_growth: float = float("nan")
+    kept: list[float] = field(default_factory=list)  # MB a game-phase at each of disk_bench's stages (SQLite)
     mails: int = 0
     mail_mb: float = 0.0
     pages_done: float = float("nan")
@@ -450,6 +457,11 @@ def run_once(label: str, database: str | None, games: int, maps: bool, judges: i
     seats, settings = prepare(data_dir, database, games)
     print(f"  setup {time.monotonic() - began:.1f} s: {sum(seats.values())} players' results expected", flush=True)
     size_before = database_bytes(data_dir, database)
+    before = data_dir.parent / f"{data_dir.name}-before"
+    if database is None:  # the database as it stood before the evening, for the stages of what it keeps
+        Bench(data_dir).in_use()  # the write-ahead log checkpointed: the copy is whole
+        before.mkdir()
+        shutil.copyfile(data_dir / "judge.db", before / "judge.db")
     deadline_epoch = time.time() + LEAD  # the judges start before it, as on any evening
     deadline = datetime.fromtimestamp(deadline_epoch, UTC).replace(tzinfo=None)
     set_deadline(settings, list(seats), deadline)
@@ -511,6 +523,10 @@ def run_once(label: str, database: str | None, games: int, maps: bool, judges: i
     run.cpu_split = usage.split()
     run.memory = usage.peak_mb()
     run.db_growth = (database_bytes(data_dir, database) - size_before) / 2**20
+    if database is None:
+        later = utcnow() + timedelta(days=settings.attachment_days, hours=1)
+        run.kept = [(after - was) / games / 2**20 for after, was in
+                    zip(stages(Bench(data_dir), later), stages(Bench(before), later), strict=True)]
     run.mails = len(mails)
     run.mail_mb = sum(w.size for w in mails) / 2**20
     run.probes = probes_of(sent, mails)
@@ -562,6 +578,9 @@ def report(run: Run) -> None:
                                         for i, (own, total) in enumerate(run.memory)))
     print(f"  database grew {run.db_growth:.1f} MB ({run.db_growth / n:.2f} MB a game); Maildir {run.mails} mails, "
           f"{run.mail_mb:.0f} MB; pages all showing the new phase {seconds(run.pages_done)} after the deadline")
+    if run.kept:
+        print("  the database a game-phase: " + "; ".join(f"{stage.format(days=7)} {size:.3f} MB"
+                                                        for stage, size in zip(STAGES, run.kept, strict=True)))
     p = run.probes
     if p.accept:
         print(f"  during the evening: {len(p.accept)} probes accepted, DATA->250 median "
@@ -580,13 +599,15 @@ def report(run: Run) -> None:
 
 def table(runs: Sequence[Run]) -> None:
     print("| database, judges | games | maps | last results | games a minute | half the results | "
-          "per game median / p95 | CPU a game | peak memory (main / all) | DB a game | load |")
+          "per game median / p95 | CPU a game | peak memory (main / all) | DB a game-phase: grew / 7 days on / "
+          "for good | load |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in runs:
         memory = " + ".join(f"{own:.0f} / {total:.0f} MB" for own, total in r.memory)
+        kept = f" / {r.kept[1]:.3f} / {r.kept[-1]:.3f}" if r.kept else " / - / -"
         print(f"| {r.label}, {r.judges} | {r.games:,} | {'on' if r.maps else 'off'} | {seconds(r.last)} | "
               f"{r.per_minute:,.0f} | {seconds(r.median_mail)} | {seconds(r.game_median)} / {seconds(r.game_p95)} | "
-              f"{r.cpu / r.games * 1000:.0f} ms | {memory} | {r.db_growth / r.games:.2f} MB | {r.load_before} |")
+              f"{r.cpu / r.games * 1000:.0f} ms | {memory} | {r.db_growth / r.games:.2f}{kept} MB | {r.load_before} |")
     groups: dict[tuple[str, int, bool], list[Run]] = {}
     for r in runs:
         groups.setdefault((r.label, r.judges, r.maps), []).append(r)

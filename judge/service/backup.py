@@ -44,7 +44,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -65,15 +65,20 @@ from sqlalchemy import (
 from sqlalchemy.exc import DatabaseError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from judge.service import host
 from judge.service.app import apply_stored, beat
 from judge.service.clock import utcnow
 from judge.service.config import Settings
-from judge.service.datadir import OperatorError, data_dir_lock, refuse_root, shown_url
+from judge.service.course import ROLLBACK, RolledBack
+from judge.service.datadir import OperatorError, data_dir_lock, make_data_dir, refuse_root, shown_url
 from judge.service.intake import intake_path, untaken
 from judge.service.kinds import SESSION_KEY, Kinds
+from judge.service.outbox import queue
+from judge.service.states import RUNNING
+from judge.service.templates import counted, render, when
 from judge.store import models
 from judge.store.database import Database, create_private, make_engine, newest_version, schema_version, upgrade
-from judge.store.models import Base, Game, InboundMail, Outbox
+from judge.store.models import Base, Game, InboundMail, Outbox, PhaseRow, Submission
 
 BACKUP, BACKUP_FAILED = "backup", "backup failed"  # the heartbeats a backup leaves, for ``judge status``
 BATCH = 1000  # rows read and written at a time
@@ -400,10 +405,68 @@ def apply_held(settings: Settings, kinds: Kinds, backup_path: str, now: datetime
             "(marked failed: judge queue --state failed lists them, judge resend N sends one)"]
 
 
+def made_at(database: Path) -> datetime:
+    """When the backup of ``database`` was made (UTC): the time ``judge backup`` names its folder by
+    (``judge-20260105-030000``), else when its file was last written."""
+    try:
+        return datetime.strptime(database.parent.name[:21], "judge-%Y%m%d-%H%M%S")
+    except ValueError:
+        return datetime.fromtimestamp(database.stat().st_mtime, UTC).replace(tzinfo=None, microsecond=0)
+
+
+def tell_taken_back(settings: Settings, kinds: Kinds, backup: datetime, replaced: str | None,
+                    now: datetime) -> list[str]:
+    """After a restore: the games whose phase the data it replaced (``replaced``, a database URL) had
+    processed since are taken back to it.  Each game's players, game master and observers are told
+    that the judge was restored to ``backup`` and which phase is played again, and that phase's
+    results will say that they replace the earlier ones, as after a ROLLBACK (`course.RolledBack`,
+    ``restored``): without it a phase processed after the backup ran again and every player got a
+    second, identical results mail with no word of the restore."""
+    if replaced is None:
+        return [] if sqlite_file(settings.database_url) else [
+            "the players of games the restore took back were not told: which games those are the database it "
+            "replaces says (judge restore BACKUP --replacing URL, the database the settings named before)"]
+    engine = make_engine(replaced)
+    try:
+        with engine.connect() as connection:
+            processed = {(str(game), str(phase)): at for game, phase, at in connection.execute(
+                select(Game.name, PhaseRow.name, PhaseRow.processed_at).join(Game, Game.id == PhaseRow.game_id)
+                .where(PhaseRow.processed_at.is_not(None)))}
+    finally:
+        engine.dispose()
+    db = Database(settings.database_url, {SESSION_KEY: kinds})
+    told = []
+    try:
+        with db.transaction() as session:
+            for game in session.scalars(select(Game).where(Game.state.in_(RUNNING), Game.phase.is_not(None))
+                                        .order_by(Game.name)):
+                phase = str(game.phase)
+                if (game.name, phase) not in processed:
+                    continue
+                first = processed[(game.name, phase)]
+                last = session.scalar(select(func.max(Submission.id)).where(Submission.game_id == game.id)) or 0
+                game.settings = {**game.settings, ROLLBACK: RolledBack(phase, first, last, backup).data()}
+                readers = sorted({player.address for player in host.seats(session, game).values()
+                                  if host.is_played(player) and player.address} | {game.gm_address}
+                                 | set(host.observers(session, game)))
+                body = render("restored", game=game, phase=phase, backup=when(backup), processed=when(first))
+                for address in readers:
+                    queue(session, settings, to=address, subject=f"{game.name}: the judge was restored to "
+                          f"{when(backup)}", body=body, kind="announcement", now=now, game_id=game.id)
+                told.append(f"{game.name} ({phase})")
+    finally:
+        db.engine.dispose()
+    if not told:
+        return []
+    return [f"the players of {counted(len(told), 'game')} taken back by the restore are told which phase is played "
+            f"again: {', '.join(told)}"]
+
+
 def restore(settings: Settings, kinds: Kinds, backup_path: str, now: datetime,
-            no_resend_before: datetime | None = None) -> list[str]:
+            no_resend_before: datetime | None = None, replacing: str | None = None) -> list[str]:
     """``judge restore BACKUP``: the judge's data replaced by a backup's, the judge stopped; then
-    `hold_outbox`."""
+    `hold_outbox`, `apply_held`, and `tell_taken_back` (compared with the files moved aside, on SQLite;
+    on PostgreSQL with the database ``replacing`` names, the one the settings named before)."""
     lines, status = check(backup_path, kinds)
     if status:
         raise OperatorError("the backup did not pass its check:\n" + "\n".join(lines))
@@ -422,8 +485,11 @@ def restore(settings: Settings, kinds: Kinds, backup_path: str, now: datetime,
         finally:
             engine.dispose()
         outgoing += apply_held(settings, kinds, backup_path, now)
+        outgoing += tell_taken_back(settings, kinds, made_at(source), replacing, now)
         return [f"restored {backup_path} into {shown_url(settings)}:", *[f"  {line}" for line in copied.lines(waiting)],
                 *outgoing, "start the judge again (systemctl start judge judge-tick.timer)"]
+    for folder in dict.fromkeys((settings.data_dir, database.parent)):  # the disk's, deleted or new: made again
+        make_data_dir(folder, source)
     with data_dir_lock(settings.data_dir, alone=True):
         aside = database.parent / f"before-restore-{now:%Y%m%d-%H%M%S}"
         current_intake = intake_path(settings.database_url)
@@ -449,6 +515,8 @@ def restore(settings: Settings, kinds: Kinds, backup_path: str, now: datetime,
         finally:
             engine.dispose()
         outgoing += apply_held(settings, kinds, backup_path, now)
+        replaced = f"sqlite:///{aside / database.name}" if database.name in moved else None
+        outgoing += tell_taken_back(settings, kinds, made_at(source), replaced, now)
     where = f"; the files it replaced are in {aside}" if moved else ""
     return [f"restored {backup_path} into {database}{where}:", *[f"  {line}" for line in counted.lines(waiting)],
             *outgoing, "start the judge again (systemctl start judge judge-tick.timer)"]
@@ -485,7 +553,7 @@ def main(args: argparse.Namespace, settings: Settings, kinds: Kinds) -> tuple[li
         _record_backup(settings, now, None if status == 0 else f"{made} did not pass its check")
         return [f"backup written to {made}", *lines[1:]], status
     if args.command == "restore":
-        return restore(settings, kinds, args.backup, now, args.no_resend_before), 0
+        return restore(settings, kinds, args.backup, now, args.no_resend_before, args.replacing), 0
     source = database_url(args.source) if args.source else settings.database_url
     target = database_url(args.target)
     source_file = sqlite_file(source)

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, TextIO, cast
 
 if TYPE_CHECKING:
     from judge.service.config import Settings
@@ -232,6 +234,8 @@ def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
     restore.add_argument("--no-resend-before", type=_utc_time, metavar="'YYYY-MM-DD HH:MM'",
                          help="the backup's mail waiting to go out that was queued before this time (UTC) is not "
                          "sent again, but marked failed (the judge that made the backup had most likely sent it)")
+    restore.add_argument("--replacing", metavar="URL", help="PostgreSQL: the database the restore replaces (the "
+                         "settings' before), whose games' later phases their players are told are played again")
     copy = commands.add_parser("copy-db", help="copy the judge's data into another, empty database")
     copy.add_argument("--from", dest="source", metavar="URL", help="the database to copy (default: the judge's)")
     copy.add_argument("--to", dest="target", metavar="URL", required=True, help="an empty database (or SQLite file)")
@@ -333,9 +337,58 @@ def parser(kinds: Callable[[], Kinds], tools: Sequence[Tool] = ()) -> argparse.A
     return judge
 
 
+PIPE_CLOSED = 128 + signal.SIGPIPE  # the status a shell gives a program a closed pipe ended (141)
+
+
+class ReaderGone(BaseException):
+    """Standard output's reader has gone (``judge status | head``).  Not an OSError, as the
+    BrokenPipeError it stands for is: a command answers those as failures of its own ("judge: [Errno
+    32] Broken pipe"), and this passes them all, to `main`."""
+
+
+class _Output:
+    """Standard output, whose writes raise `ReaderGone` where they would raise BrokenPipeError."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise ReaderGone from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise ReaderGone from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def main(argv: Sequence[str] | None, kinds: Callable[[], Kinds], tools: Sequence[Tool] = ()) -> int:
     """``judge ...``: the host's commands, and the games' ``tools``; ``kinds`` gives the kinds of
-    game the judge hosts (asked for only by the commands that use them)."""
+    game the judge hosts (asked for only by the commands that use them).  A reader that stops
+    reading (``judge status | head``) ends the command as it ends a program of the system's, with
+    no traceback: status `PIPE_CLOSED`, and nothing more written (Python ignores SIGPIPE, for the
+    daemon's sockets, and raises BrokenPipeError at each write instead, the last one as it exits)."""
+    output = sys.stdout
+    sys.stdout = cast(TextIO, _Output(output))
+    try:
+        try:
+            return _command(argv, kinds, tools)
+        finally:
+            sys.stdout.flush()  # here, where a closed pipe can be answered, not as the interpreter exits
+    except ReaderGone:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), output.fileno())  # the exit's own flush finds nobody gone
+        return PIPE_CLOSED
+    finally:
+        sys.stdout = output
+
+
+def _command(argv: Sequence[str] | None, kinds: Callable[[], Kinds], tools: Sequence[Tool]) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     own = {tool.name: tool for tool in tools}
     if arguments[:1] and arguments[0] in own:  # a game's tool reads its own arguments

@@ -17,7 +17,9 @@ is told it is processed *again* (`Closing.again`): every mail of it says that it
 the earlier ones, and its subject says so (`Closing.subject`), in every kind.  ROLLFORWARD
 (`roll_forward`) processes that phase again as it was, unless anything was sent since (the
 host's submissions) or the kind's own records changed (`Phases.changed_since_rollback`): the
-players were invited to change their orders, and ROLLFORWARD must not silently discard them.
+players were invited to change their orders, and ROLLFORWARD must not silently discard them.  A
+restore of the judge that takes a game back to a phase processed since its backup leaves the same
+marks, with the backup's time (``restored``): the phase's results say the judge was restored.
 
 The end (`end`, `terminate`) is the same for every kind: the game's result and winner are kept,
 its deadline cleared, its story told (`host.record`), and one mail goes to every player who
@@ -51,11 +53,14 @@ ROLLBACK = "rollback"
 @dataclass(frozen=True)
 class RolledBack:
     """What a ROLLBACK left to know while its phase is open again: the phase it went back to, when
-    that phase's first results went out (None: unknown), and the last submission then."""
+    that phase's first results went out (None: unknown), and the last submission then; ``restored``,
+    the time of the backup, when it was a restore of the judge that took the game back
+    (`judge.service.backup.tell_taken_back`), not the game master."""
 
     phase: str
     processed: datetime | None
     submission: int
+    restored: datetime | None = None
 
     @staticmethod
     def of(game: Game) -> RolledBack | None:
@@ -63,13 +68,14 @@ class RolledBack:
         kept = game.settings.get(ROLLBACK)
         if not isinstance(kept, dict) or kept.get("phase") != game.phase:
             return None
-        first = kept.get("processed")
+        first, restored = kept.get("processed"), kept.get("restored")
         return RolledBack(str(kept["phase"]), datetime.fromisoformat(first) if first else None,
-                          int(kept.get("submission") or 0))
+                          int(kept.get("submission") or 0), datetime.fromisoformat(restored) if restored else None)
 
     def data(self) -> dict[str, Any]:
-        return {"phase": self.phase, "processed": self.processed.isoformat() if self.processed else None,
-                "submission": self.submission}
+        marks = {"phase": self.phase, "processed": self.processed.isoformat() if self.processed else None,
+                 "submission": self.submission}
+        return marks | ({"restored": self.restored.isoformat()} if self.restored else {})
 
 
 def start(session: Session, game: Game, settings: Settings, now: datetime) -> None:
@@ -96,8 +102,13 @@ def close(session: Session, game: Game, settings: Settings, now: datetime, *, ca
         if state_of(game) is GameState.PAUSED:
             move(game, Event.RESUME)  # before processing: the notice sent ahead of the results says so
         sent = f", sent {when(marks.processed)}" if marks.processed else ""
-        notes.append(f"These results replace the earlier results of {marks.phase}{sent}: the game master rolled the "
-                     f"game back to {marks.phase}, and it has been processed again.")
+        if marks.restored is not None:
+            notes.append(f"These results replace the earlier results of {marks.phase}{sent}: the judge was restored "
+                         f"from its backup of {when(marks.restored)}, made before {marks.phase} was processed, and "
+                         "it has been processed again.")
+        else:
+            notes.append(f"These results replace the earlier results of {marks.phase}{sent}: the game master rolled "
+                         f"the game back to {marks.phase}, and it has been processed again.")
     game.settings = {key: value for key, value in game.settings.items() if key != ROLLBACK}
     last = silent_seats.deserted(session, game)  # H1: nobody came during the whole phase, the game's last
     if last is not None:

@@ -111,7 +111,7 @@ from judge.service.app import (
 )
 from judge.service.clock import REFRESH, SharedClock, utcnow
 from judge.service.config import Settings
-from judge.service.datadir import data_dir_lock
+from judge.service.datadir import data_dir_lock, pid_file
 from judge.service.handlers.mail import MAIL_CHANNEL, Runs
 from judge.service.intake import intake_for
 from judge.service.kinds import SESSION_KEY, Kinds
@@ -928,7 +928,7 @@ def serve(settings: Settings, kinds: Kinds) -> None:
         await daemon.run()
 
     try:
-        with data_dir_lock(settings.data_dir, alone=False):
+        with data_dir_lock(settings.data_dir, alone=False), pid_file(settings.data_dir / f"serve-{settings.port}.pid"):
             asyncio.run(main())
     finally:
         repeats.flush()

@@ -146,8 +146,11 @@ def db_downgrade(settings: Settings, confirmed: bool) -> tuple[list[str], int]:
             before, after = downgrade(db.engine)
     finally:
         db.engine.dispose()
-    return [f"database downgraded from {before} to {after or 'nothing'}; install the release that has schema "
-            f"{after} before starting the judge again (this one would upgrade it at start)"], 0
+    if after is None:
+        return [f"database downgraded from {before} to nothing; it holds no judge's tables now (a judge started on it "
+                "makes them anew, empty)"], 0
+    return [f"database downgraded from {before} to {after}; install the release that has schema {after} before "
+            "starting the judge again (this one would upgrade it at start)"], 0
 
 
 # -- judge queue, judge resend ---------------------------------------------------------------------

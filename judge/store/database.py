@@ -32,12 +32,14 @@ import os
 import sqlite3
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, make_url, text
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 if TYPE_CHECKING:
@@ -242,13 +244,45 @@ def schema_version(connection: Connection) -> str | None:
 @contextmanager
 def schema_lock(engine: Engine) -> Iterator[Connection]:
     """A connection in a transaction holding the database's schema lock until it ends: one
-    process at a time changes the schema, and the others wait and then see the change made."""
-    with engine.begin() as connection:
-        if engine.dialect.name == "postgresql":
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
-        elif engine.dialect.name == "sqlite":
-            connection.exec_driver_sql("BEGIN IMMEDIATE")  # the write lock; the DDL is then one transaction
-        yield connection
+    process at a time changes the schema, and the others wait and then see the change made.
+
+    On SQLite the change is made as SQLite's own guide to changing a schema says: foreign keys
+    off, the change, then a check that it left no row referring to nothing (`dangling`) before it
+    commits, foreign keys on again.  A
+    migration that copies a table anew (Alembic's batch mode: SQLite alters little in place)
+    drops the old table under the rows of other tables that refer to it, which with foreign keys
+    on fails (``FOREIGN KEY constraint failed [SQL: DROP TABLE blobs]``, the way back from 0.4
+    once mail with maps had gone); PostgreSQL alters the table in place and keeps every key."""
+    if engine.dialect.name != "sqlite":
+        with engine.begin() as connection:
+            if engine.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+            yield connection
+        return
+    with engine.connect() as connection:
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside a transaction, or SQLite ignores it
+        connection.commit()
+        try:
+            with connection.begin():
+                connection.exec_driver_sql("BEGIN IMMEDIATE")  # the write lock; the DDL is then one transaction
+                broken = dangling(connection)
+                yield connection
+                added = dangling(connection) - broken
+                if added:
+                    (table, parent), _ = added.most_common(1)[0]
+                    raise IntegrityError("PRAGMA foreign_key_check", None, ValueError(
+                        f"the change would leave {added.total()} rows referring to nothing ({table} to {parent})"))
+        finally:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
+
+
+def dangling(connection: Connection) -> Counter[tuple[str, str]]:
+    """How many rows of an SQLite database refer to a row that is not there, by table and the table
+    they refer to: a schema change is refused if it adds any (rows that referred to nothing before
+    it, however they came to, are not the change's doing and do not stop it)."""
+    return Counter((str(table), str(parent)) for table, _, parent, _ in
+                   connection.exec_driver_sql("PRAGMA foreign_key_check").all())
 
 
 def upgrade(engine: Engine) -> tuple[str | None, str | None]:

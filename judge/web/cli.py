@@ -5,12 +5,15 @@
 default; `judge.web.server`), after writing it with ``--publish``.  The ``trusted-clients`` (a
 web server proxying to it on this machine) have no per-client cap.  Until the judge has
 published its index (a fresh install: ``judge serve`` writes it at start), ``judge web`` serves
-a placeholder index instead of failing, so that its unit does not restart in a loop.
+a placeholder index instead of failing, so that its unit does not restart in a loop.  While it
+serves, ``<data-dir>/web-<port>.pid`` holds its process id, for its stop without systemd
+(`judge.service.datadir.pid_file`); under its unit, whose data directory it may only read, there is none.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
 import sys
 import threading
@@ -32,6 +35,8 @@ def _parser() -> argparse.ArgumentParser:
     web.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s)")
     web.add_argument("--port", type=int, default=8080, help="port to listen on, 0 for any (default %(default)s)")
     web.add_argument("--publish", action="store_true", help="write every game's pages first")
+    web.add_argument("--log-file", type=Path, help="write the log there, not to standard error (no systemd); "
+                     "opened again when rotated")
     publish = commands.add_parser("publish", help="write the public pages into <data-dir>/web")
     publish.add_argument("game", nargs="?", help="only this game's pages (and the index)")
     for sub in (web, publish):
@@ -65,6 +70,7 @@ def _publish(settings: Settings, kinds: Kinds, game: str | None) -> int:
 
 def _serve(settings: Settings, host: str, port: int) -> int:
     from judge.peers import networks
+    from judge.service.datadir import pid_file
     from judge.web.pages import placeholder_index, web_root
     from judge.web.server import make_server
 
@@ -81,12 +87,17 @@ def _serve(settings: Settings, host: str, port: int) -> int:
     signal.signal(signal.SIGTERM, stop)
     bound_host, bound_port = server.server_address[:2]
     print(f"serving {folder.resolve()} at http://{bound_host!s}:{bound_port}/", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    with contextlib.ExitStack() as held:
+        try:  # its stop without systemd, as judge serve's (install.md, step 5)
+            held.enter_context(pid_file(settings.data_dir / f"web-{bound_port}.pid"))
+        except OSError as exc:  # a data directory it may only read (judge-web.service): its service manager stops it
+            print(f"judge web: no pid file ({exc})", file=sys.stderr, flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.server_close()
     return 0
 
 
@@ -98,6 +109,10 @@ def main(argv: list[str], kinds: Callable[[], Kinds]) -> int:
         settings = load_settings(args.config, overrides={"data_dir": args.data_dir, "database": args.database})
         if args.command == "publish":
             return _publish(settings, kinds(), args.game)
+        if args.log_file is not None:  # as judge serve's (install.md, step 5)
+            from judge.service.logs import log_to
+
+            log_to(args.log_file)
         if args.publish:
             _publish(settings, kinds(), None)
         return _serve(settings, args.host, args.port)

@@ -165,14 +165,29 @@ def stand_ins(root: Path, bin_dir: Path, cron: bool = True) -> None:
         (bin_dir / "python3").symlink_to(sys.executable)
 
 
-def environment(root: Path) -> dict[str, str]:
-    return {**os.environ, "PATH": f"{root / 'stand-ins'}:{os.environ['PATH']}", "PYTHONPATH": str(ROOT)}
+def environment(root: Path, cron: bool = True) -> dict[str, str]:
+    """The script's environment: the stand-ins first on its PATH, then this machine's programs; without
+    ``cron``, a PATH of its own, on which neither cron nor logrotate is found, whatever this machine has."""
+    path = os.environ["PATH"] if cron else str(programs_but(root / "programs", {"cron", "crond", "logrotate"}))
+    return {**os.environ, "PATH": f"{root / 'stand-ins'}:{path}", "PYTHONPATH": str(ROOT)}
+
+
+def programs_but(folder: Path, left_out: set[str]) -> Path:
+    """``folder`` holding a link to each program found on this machine's PATH (the first of each name), but those
+    named in ``left_out``."""
+    folder.mkdir(exist_ok=True)
+    for place in os.environ["PATH"].split(os.pathsep):
+        for program in sorted(Path(place).iterdir()) if Path(place).is_dir() else ():
+            link = folder / program.name
+            if program.name not in left_out and not link.exists() and os.access(program, os.X_OK):
+                link.symlink_to(program)
+    return folder
 
 
 def upgrade(root: Path, *options: str, cron: bool = True) -> subprocess.CompletedProcess[str]:
     stand_ins(root, root / "stand-ins", cron)
     return subprocess.run(["sh", str(SCRIPT), "--root", str(root), "--user", ME, "--old-user", ME, *options],
-                          capture_output=True, text=True, timeout=300, env=environment(root))
+                          capture_output=True, text=True, timeout=300, env=environment(root, cron))
 
 
 OLD_JUDGE = """

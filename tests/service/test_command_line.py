@@ -3,10 +3,16 @@ and ``judge demo`` naming its kind of game by word or by flag."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from judge import bootstrap
 from judge.service import demo
+from judge.service.cli import PIPE_CLOSED
 
 
 @pytest.mark.parametrize(("arguments", "kind"), [(["demo"], None), (["demo", "pirates"], "pirates"),
@@ -33,3 +39,22 @@ def test_every_games_tool_is_a_subcommand(capsys: pytest.CaptureFixture[str]) ->
         bootstrap.main(["--help"])
     listed = capsys.readouterr().out
     assert all(f"    {tool.name} " in listed for tool in bootstrap.TOOLS)
+
+
+@pytest.mark.parametrize("arguments", [["status"], ["db", "version"], ["queue"], ["help"], ["publish"], ["--version"],
+                                       ["--help"], ["map", "--help"]], ids=" ".join)
+def test_a_command_whose_reader_has_gone_ends_without_a_word(tmp_path: Path, arguments: list[str]) -> None:
+    """``judge status | head``: the reader (head) gone before the judge has written all it has to say,
+    each command ends without a traceback (it ended in one, of a BrokenPipeError, a closed pipe), with the
+    status of a program a closed pipe ends (141, as the shell gives it for SIGPIPE), or its own where it had
+    written all it had to say (argparse's help: 0)."""
+    data = ["--data-dir", str(tmp_path / "data")]
+    made = subprocess.run([sys.executable, "-m", "judge", "db", "upgrade", *data], capture_output=True, text=True)
+    assert made.returncode == 0, made.stdout + made.stderr
+    reading, writing = os.pipe()
+    os.close(reading)  # a reader that has gone, as head does once it has its lines
+    options = [] if arguments[0].startswith("--") or arguments[-1] == "--help" else data
+    done = subprocess.run([sys.executable, "-m", "judge", *arguments, *options], stdout=writing,
+                          stderr=subprocess.PIPE, text=True, timeout=120)
+    os.close(writing)
+    assert done.stderr == "" and done.returncode in (PIPE_CLOSED, 0)

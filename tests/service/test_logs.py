@@ -152,6 +152,55 @@ def test_a_judge_logging_to_a_file_goes_on_through_its_rotation_and_a_sighup(tmp
     assert "INFO stopped" in log.read_text() and "INFO stopped" not in rotated.read_text()
 
 
+def serving(data: Path, port: int) -> subprocess.Popen[bytes]:
+    """``judge serve`` on ``data`` and ``port`` with a log file, as install.md starts it without systemd;
+    once it listens."""
+    database = fresh_database_url()
+    log = data.parent / f"{data.name}.log"
+    judge = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--data-dir", str(data), "--port", str(port),
+                              "--log-file", str(log), *(["--database", database] if database else [])],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_until(lambda: (log.exists() and "listening on" in log.read_text()) or judge.poll() is not None)
+    assert judge.poll() is None, log.read_text()
+    return judge
+
+
+@pytest.mark.skipif(shutil.which("pkill") is None, reason="install.md's stop is procps's pkill")
+def test_each_judge_without_systemd_is_stopped_by_its_own_pid_file_and_a_dead_ones_file_stops_nothing(
+        tmp_path: Path) -> None:
+    """install.md's stop without systemd, ``pkill -L -F <data-dir>/serve-<port>.pid``, stops that judge alone
+    (``kill $(pgrep -u payola -f 'judge serve')`` stopped every judge of the machine), and its file goes with it;
+    ``judge web``'s, ``web-<port>.pid``, stops its pages alone;
+    the file of a judge killed outright names a process nobody should signal: pkill -L, which signals only the
+    process holding the file locked, stops nothing."""
+    first_port, second_port = free_port(), free_port()
+    first, second = serving(tmp_path / "first", first_port), serving(tmp_path / "second", second_port)
+    started: list[subprocess.Popen[Any]] = [first, second]
+    pids = tmp_path / "first" / f"serve-{first_port}.pid", tmp_path / "second" / f"serve-{second_port}.pid"
+    try:
+        assert pids[0].read_text() == f"{first.pid}\n" and pids[1].read_text() == f"{second.pid}\n"
+        assert subprocess.run(["pkill", "-L", "-F", str(pids[0])]).returncode == 0
+        assert first.wait(timeout=60) == 0 and not pids[0].exists()
+        assert second.poll() is None  # the other judge of the machine runs on
+        web_port = free_port()
+        web = subprocess.Popen([sys.executable, "-m", "judge", "web", "--data-dir", str(tmp_path / "second"),
+                                "--port", str(web_port)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        started.append(web)
+        assert web.stdout is not None and web.stdout.readline().startswith("serving ")
+        web_pid = tmp_path / "second" / f"web-{web_port}.pid"
+        wait_until(web_pid.exists)
+        assert subprocess.run(["pkill", "-L", "-F", str(web_pid)]).returncode == 0
+        assert web.wait(timeout=60) == 0 and not web_pid.exists() and second.poll() is None
+        second.kill()
+        second.wait(timeout=60)
+        assert subprocess.run(["pkill", "-L", "-F", str(pids[1])], capture_output=True).returncode != 0
+    finally:
+        for judge in started:
+            if judge.poll() is None:
+                judge.kill()
+                judge.wait(timeout=60)
+
+
 def test_a_database_down_for_an_hour_writes_each_traceback_once_and_at_most_eleven_lines_a_minute_of_a_kind() -> None:
     """PostgreSQL down: the sender fails every 5 s (with a traceback) and the doorbell warns every
     5 s.  The filter let ten of each through a minute, each error with its whole traceback, and

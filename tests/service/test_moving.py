@@ -3,8 +3,15 @@ the middle of a phase, and ``judge backup``, ``judge restore --check`` and ``jud
 
 from __future__ import annotations
 
+import grp
 import os
+import pwd
+import shutil
+import subprocess
+import sys
+import tempfile
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -15,6 +22,7 @@ from judge.games.payola import lifecycle
 from judge.service.app import apply_stored
 from judge.service.handlers import receive
 from judge.service.intake import FileIntake, intake_path
+from judge.service.sender import deliver_pending, transport_for
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, Outbox, Secret, Submission
 from tests.support.harness import Judge, fresh_database_url, last_outbox_id, raw_mail, two_player_game
@@ -212,3 +220,90 @@ def test_a_restore_applies_the_mail_the_backup_held_unapplied_without_answering_
         held = session.execute(select(Outbox.recipient, Outbox.status).where(Outbox.id > before)).all()
     assert [tuple(row) for row in held] == [(ALICE, "failed")]  # not answered a second time
     restored.engine.dispose()
+
+
+def test_a_restore_after_the_data_directory_was_deleted_says_the_line_that_makes_it_then_restores(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The disk's data directory deleted (/var/lib/judge), the judge's user may not make it again in its folder
+    (/var/lib, root's): the restore failed with "Permission denied" until install.md's line was run again.  It
+    now says that line, naming its user, and once the line has made the folder it restores into it."""
+    judge = sqlite_judge(tmp_path, monkeypatch)
+    shared = Path(tempfile.mkdtemp(prefix="judge-restore-"))  # where the judge's user (nobody, run as root) may read
+    try:
+        shared.chmod(0o755)
+        assert main(["backup", str(shared / "backups"), "--data-dir", str(judge.settings.data_dir)]) == 0
+        made = next((shared / "backups").iterdir())
+        srv, data = shared / "srv", shared / "srv" / "judge"  # /var/lib and /var/lib/judge
+        srv.mkdir(mode=0o755)
+        as_user, user, group = judges_user(shared / "backups", srv)
+        restore = [*as_user, sys.executable, "-m", "judge", "restore", str(made), "--data-dir", str(data)]
+        if os.geteuid() == 0:  # root could make it, but it would be root's: refused, saying the line for its user
+            capsys.readouterr()
+            assert main(["restore", str(made), "--data-dir", str(data)]) == 3 and not data.exists()
+            assert f"install -d -m 0700 -o {user} -g {group} {data}" in capsys.readouterr().out
+        refused = subprocess.run(restore, capture_output=True, text=True, timeout=120)
+        line = f"install -d -m 0700 -o {user} -g {group} {data}"
+        assert refused.returncode == 1 and line in refused.stdout and not data.exists(), refused.stdout + refused.stderr
+        if os.geteuid() == 0:
+            subprocess.run(line.split(), check=True)  # the line, as root
+        else:
+            srv.chmod(0o755)  # what the line does, for a tester who is not root
+            data.mkdir(mode=0o700)
+        done = subprocess.run(restore, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and f"restored {made} into {data / 'judge.db'}" in done.stdout, done.stdout
+        assert (data / "judge.db").stat().st_uid == pwd.getpwnam(user).pw_uid
+    finally:
+        shutil.rmtree(shared)
+
+
+def judges_user(backups: Path, srv: Path) -> tuple[list[str], str, str]:
+    """How to run a command as a user that may not write in ``srv`` (nobody, when the tester is root: ``srv`` is
+    root's), and that user's name and group; ``backups`` made that user's."""
+    if os.geteuid() != 0:
+        srv.chmod(0o555)
+        return [], pwd.getpwuid(os.geteuid()).pw_name, grp.getgrgid(os.getegid()).gr_name
+    nobody = pwd.getpwnam("nobody")
+    for path in (backups, *backups.rglob("*")):
+        os.chown(path, nobody.pw_uid, nobody.pw_gid)
+    group = grp.getgrgid(nobody.pw_gid).gr_name
+    return ["setpriv", "--reuid", "nobody", "--regid", group, "--clear-groups"], "nobody", group
+
+
+def test_after_a_restore_the_players_of_a_game_it_took_back_are_told_and_the_phase_again_replaces_its_results(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Spring was processed after the backup was made; the restore takes g1 back to spring.  Its players and its
+    game master are told that the judge was restored to the backup's time and that spring is played again, and
+    spring's second results say that they replace the first, as after a ROLLBACK (they came a second time, the
+    same, with no word of the restore).  On PostgreSQL the restore is told the database it replaces
+    (``--replacing``), which it compares with."""
+    judge = two_player_game(Judge(tmp_path / "data"))
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR")
+    options = ["--data-dir", str(judge.settings.data_dir)]
+    options += ["--database", judge.settings.database] if judge.settings.database else []
+    assert main(["backup", str(tmp_path / "backups"), *options]) == 0
+    made = next((tmp_path / "backups").iterdir())
+    taken = datetime.strptime(made.name, "judge-%Y%m%d-%H%M%S")
+    judge.send(BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - RUH")  # spring complete: processed
+    first = [mail for mail in judge.new_mail() if mail.subject == "g1 S1901M results"]
+    assert {mail.to for mail in first} == {ALICE, BOB}
+    judge.db.engine.dispose()
+    url = judge.settings.database_url if judge.settings.database is None else str(fresh_database_url())
+    replacing = [] if judge.settings.database is None else ["--replacing", judge.settings.database]
+    capsys.readouterr()
+    assert main(["restore", str(made), *replacing, "--data-dir", str(judge.settings.data_dir), "--database", url]) == 0
+    out = capsys.readouterr().out
+    assert "the players of 1 game taken back by the restore are told which phase is played again: g1 (S1901M)" in out
+    restored = Judge(tmp_path / "data", now=judge.now, database=url)
+    restored.new_mail()  # what went before
+    deliver_pending(restored.db, restored.settings, transport_for(restored.settings), restored.now)
+    told = restored.new_mail()
+    assert {mail.to for mail in told} == {ALICE, BOB, "gm@example.org"}
+    back = f"{taken:%Y-%m-%d %H:%M} UTC"
+    assert {mail.subject for mail in told} == {f"g1: the judge was restored to {back}"}
+    assert f"the judge was restored from its backup of {back}, made before S1901M was processed" in told[0].body
+    assert "S1901M is played again" in told[0].body
+    restored.send(BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - RUH")  # sent after the backup: lost, and sent again
+    again = [mail for mail in restored.new_mail() if mail.subject == "g1 S1901M results again, after a rollback"]
+    assert {mail.to for mail in again} == {ALICE, BOB}
+    assert (f"These results replace the earlier results of S1901M, sent {judge.now:%Y-%m-%d %H:%M} UTC: the judge "
+            f"was restored from its backup of {back}") in again[0].body

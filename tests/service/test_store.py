@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import pytest
 from alembic import command
 from sqlalchemy import inspect, select, text
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from judge.bootstrap import hosted, open_database
 from judge.service import records
@@ -24,7 +24,7 @@ from judge.service.config import Settings
 from judge.service.handlers import mail as applying
 from judge.service.handlers import receive
 from judge.service.handlers.mail import apply_run, store
-from judge.store.database import SCHEMA, Database, alembic_config, newest_version
+from judge.store.database import SCHEMA, Database, alembic_config, newest_version, schema_lock
 from judge.store.models import Base, Confirmation, ConfirmedAddress, InboundMail, SignonFailure
 from tests.support.auction import auction_judge, start_auction
 from tests.support.harness import fresh_database_url, raw_mail
@@ -125,6 +125,24 @@ def test_H4_an_upgrade_merges_the_records_of_one_mailbox_and_says_so(
     assert kept() == ["alice@example.org"] * 2 + ["bob@example.org"] * 3
     command.upgrade(config, "head")
     assert kept() == ["alice@example.org"] * 2 + ["bob@example.org"] * 3
+    db.engine.dispose()
+
+
+def test_a_schema_change_that_would_leave_a_row_referring_to_nothing_is_undone_and_keys_hold_again(
+        tmp_path: Path) -> None:
+    """SQLite changes a schema with its foreign keys off (`schema_lock`: a table copied anew is dropped under the
+    rows that refer to it); a change that leaves a row referring to nothing is refused whole, and the keys hold
+    again after it.  PostgreSQL refuses the row at once."""
+    db = Database(fresh_database_url() or f"sqlite:///{tmp_path / 'j.db'}")
+    db.upgrade()
+    dangling = text("INSERT INTO outbox_files (outbox_id, filename, content_type, sha256) VALUES (7, 'm.png', "
+                    "'image/png', 'no such blob')")
+    with pytest.raises(IntegrityError), schema_lock(db.engine) as connection:
+        connection.execute(text("CREATE TABLE scratch (id INTEGER PRIMARY KEY)"))
+        connection.execute(dangling)
+    assert "scratch" not in inspect(db.engine).get_table_names()
+    with pytest.raises(IntegrityError), db.engine.begin() as connection:
+        connection.execute(dangling)
     db.engine.dispose()
 
 

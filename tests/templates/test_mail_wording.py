@@ -9,7 +9,9 @@ reworded template fails here and nowhere else; a change of wording is made by ch
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -71,3 +73,10 @@ def test_a_board_says_one_center_and_one_unit_in_the_singular() -> None:
 def test_a_power_of_several_words_is_written_with_spaces_not_underscores(power: str, words: str) -> None:
     assert power_title(power) == words
     assert environment().from_string("{{ p | power }}").render(p=power) == words
+
+
+def test_the_players_of_a_game_a_restore_took_back_are_told_to_when_and_which_phase_is_played_again() -> None:
+    game = SimpleNamespace(name="g1", phase="S1901M", state="active", deadline=datetime(2026, 1, 7, 12, 0))
+    text = render("restored", game=game, phase="S1901M", backup="2026-01-05 03:00 UTC",
+                  processed="2026-01-05 12:00 UTC")
+    assert text == golden("restored.txt")

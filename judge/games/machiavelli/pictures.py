@@ -22,6 +22,7 @@ from judge.games.machiavelli.core.board import Board
 from judge.games.machiavelli.core.campaign import CampaignRecord
 from judge.games.machiavelli.core.position import Position
 from judge.games.machiavelli.drawing import GeometryError, load_geometry, render_png, render_svg
+from judge.render import png_missing
 
 log = logging.getLogger("judge")
 
@@ -63,10 +64,9 @@ def board_svg(board: Board, position: Position, game: str) -> str | None:
 
 @cache
 def _no_png() -> bool:
-    """Whether no PNG can be drawn here (the Cairo library does not load); said once in the log."""
-    try:
-        import judge.render.png  # noqa: F401  (cairocffi loads libcairo2 when imported)
-    except (ImportError, OSError) as exc:
-        log.warning("no Machiavelli maps: the Cairo library cannot be loaded (%s)", exc)
+    """Whether no PNG can be drawn here (the Cairo library or a package the pictures need is missing); said
+    once in the log, with what to install."""
+    if missing := png_missing():
+        log.warning("no Machiavelli maps: %s", missing)
         return True
     return False

@@ -3,7 +3,8 @@
 A picture is a convenience beside the text, which says everything: if drawing fails, the mail
 goes without it (the failure is logged), and the game goes on.  A phase's maps are drawn once its
 change is committed (`judge.mail.outbound.Drawn`), outside its transaction.  Without the Cairo library
-(Debian's ``libcairo2``) no map is drawn at all, and the log says so once (`png_unavailable`).
+(Debian's ``libcairo2``), or a Python package it needs, no map is drawn at all, and the log says once
+what to install (`png_unavailable`).
 A Tin Cup power's maps are drawn from its own view of the phase (:mod:`judge.payola.blind`),
 given here as positions and results already filtered, with only its own counts in the legend,
 "as France sees it" in the title and a fog over the provinces out of its view.
@@ -19,7 +20,7 @@ from typing import Any
 from judge.api import Attachment, Drawn
 from judge.engine.position import Position
 from judge.engine.results import OrderResult
-from judge.render import render_svg
+from judge.render import png_missing, render_svg
 
 log = logging.getLogger("judge")
 
@@ -72,12 +73,9 @@ def position_map(game: str, position: Position, sight: tuple[str, Collection[str
 
 @cache
 def png_unavailable() -> str | None:
-    """Why no PNG map can be drawn here (the Cairo library cannot be loaded), or None; said once
-    in the log, the first time a map is wanted."""
-    try:
-        import judge.render.png  # noqa: F401  (cairocffi loads libcairo2 when imported)
-    except (ImportError, OSError) as exc:
-        log.warning("maps are off: the Cairo library cannot be loaded (%s); mail and pages go without maps until "
-                    "it is installed (apt-get install libcairo2) and the judge restarted", exc)
-        return str(exc)
-    return None
+    """Why no PNG map can be drawn here (the Cairo library, or a Python package the maps need, is
+    missing: `judge.render.png_missing`), or None; said once in the log, the first time a map is wanted."""
+    if missing := png_missing():
+        log.warning("maps are off: %s; mail and pages go without maps until it is installed and the judge restarted",
+                    missing)
+    return missing
