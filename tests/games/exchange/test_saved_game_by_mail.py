@@ -14,9 +14,10 @@ from tests.support.harness import Judge
 
 
 def test_the_diplomacy_package_reads_an_exchange_game_back_with_its_board_phases(tmp_path: Path) -> None:
-    """Exchange Payola's board phases only (not its stock's): after the winter of 1900 and a spring
-    in which the Exchange's CEO-less powers all hold, the package's game has Spring 1901 with every
-    unit's hold, and stands in Fall 1901 on the starting board."""
+    """Exchange Payola's board phases only (not its stock's): after the winter of 1900 and a year
+    in which the Exchange's CEO-less powers all hold (the game now in its Exchange phase, W1901X),
+    the package's game has Spring and Fall 1901 with every unit's hold, and stands in Spring 1902
+    on the starting board."""
     diplomacy = pytest.importorskip("diplomacy.utils.export")
     judge = EXCHANGE.begin(Judge(tmp_path))
     for seat, line in enumerate(EXCHANGE.sent):
@@ -28,12 +29,13 @@ def test_the_diplomacy_package_reads_an_exchange_game_back_with_its_board_phases
     with judge.db.transaction() as session:
         saved = json.loads(json.dumps(archive.saved_game(session, "ex")))
         record = archive.export(session, judge.settings, "ex")
-    assert [phase["name"] for phase in record["phases"]][:3] == ["W1900X", "S1901M", "F1901M"]
+    assert [phase["name"] for phase in record["phases"]] == ["W1900X", "S1901M", "F1901M", "W1901X"]
     game = diplomacy.from_saved_game_format(saved)
     history = game.get_phase_history()
-    assert [str(phase.name) for phase in history] == ["S1901M"]
-    assert "A PAR H" in history[0].orders["FRANCE"] and len(history[0].orders["RUSSIA"]) == 4
-    assert game.get_current_phase() == "F1901M" and "A PAR" in game.get_units("FRANCE")
+    assert [str(phase.name) for phase in history] == ["S1901M", "F1901M"]
+    for phase in history:
+        assert "A PAR H" in phase.orders["FRANCE"] and len(phase.orders["RUSSIA"]) == 4
+    assert game.get_current_phase() == "S1902M" and "A PAR" in game.get_units("FRANCE")
 
 
 def test_in_its_exchange_phase_the_saved_game_ends_on_the_board_as_it_stands(tmp_path: Path) -> None:
