@@ -32,9 +32,9 @@ from judge.service.listening import Listener
 from judge.store.database import Database
 from judge.store.models import Game, PhaseRow
 from tests.kinds.auction.stalling import ran
-from tests.support.auction import auction_judge
+from tests.support.auction import auction_judge, evening_of, evening_player
 from tests.support.daemon import maildir_subjects, settled
-from tests.support.harness import Judge, once
+from tests.support.harness import once
 from tests.support.ports import free_port
 from tests.support.wait import wait_until
 
@@ -57,22 +57,11 @@ serve(load_settings(), registry([*hosted(), Stalling(data / "stopped", slow=floa
 """
 
 
-def player(game: int, seat: str) -> str:
-    return f"{seat}{game}@example.org"
-
-
-def _evening(judge: Judge) -> None:
-    for number in range(GAMES):
-        judge.send("gm@example.org", f"CREATE g{number} gm-secret auction")
-        for seat in ("alice", "bob"):
-            judge.send(player(number, seat), f"JOIN g{number} {seat}-pw {seat.capitalize()}")
-        judge.send("gm@example.org", f"SIGNON MASTER@g{number} gm-secret\nSTART")
-
-
 def evening(tmp_path: Path) -> Settings:
     """``GAMES`` auctions under way, nobody has bid (their deadline is moved to the real clock's evening:
     `due_in`): the judge's settings."""
-    judge = once(auction_judge(tmp_path / "data", max_creates_per_day=GAMES, max_creates_per_hour=GAMES), _evening)
+    judge = once(auction_judge(tmp_path / "data", max_creates_per_day=GAMES, max_creates_per_hour=GAMES),
+                 evening_of, GAMES)
     judge.db.engine.dispose()
     due_in(judge.settings, 24 * 3600.0)
     return judge.settings
@@ -204,7 +193,7 @@ def test_a_deadline_that_passed_while_no_judge_listened_waits_then_runs_in_the_w
     wait_until(lambda: utcnow() > due, "the deadline to pass", PATIENCE)
     second = serve(settings, port, tmp_path / "second.log", settle=15.0)
     try:
-        send(port, player(0, "alice"), "SIGNON Alice@g0 alice-pw\nBID 5", "late bid")
+        send(port, evening_player(0, "alice"), "SIGNON Alice@g0 alice-pw\nBID 5", "late bid")
         send(port, "stranger@example.org", "HELP", "meanwhile")
         wait_until(lambda: "Re: meanwhile" in maildir_subjects(settings), "the HELP's answer", PATIENCE)
         assert processed(settings) == 0 and "Re: late bid" not in maildir_subjects(settings)  # still settling

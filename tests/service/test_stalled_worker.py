@@ -31,7 +31,7 @@ from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
 from judge.store.models import Game, Heartbeat, InboundMail
 from tests.kinds.auction.stalling import STOPPING_BID, Stalling, stopped
-from tests.support.auction import auction_judge
+from tests.support.auction import auction_judge, evening_of, evening_player
 from tests.support.clock import Clock
 from tests.support.daemon import Running, maildir_subjects
 from tests.support.harness import Judge, once
@@ -40,18 +40,6 @@ from tests.support.wait import wait_until
 GAMES = 6
 STALLED = "g2"  # the game whose deadline run stops its worker
 PATIENCE = 90.0  # seconds: far beyond the bounds (2 and 3 s) and a worker's start on a loaded machine
-
-
-def player(game: int, seat: str) -> str:
-    return f"{seat}{game}@example.org"
-
-
-def _evening(judge: Judge) -> None:
-    for number in range(GAMES):
-        judge.send("gm@example.org", f"CREATE g{number} gm-secret auction")
-        for seat in ("alice", "bob"):
-            judge.send(player(number, seat), f"JOIN g{number} {seat}-pw {seat.capitalize()}")
-        judge.send("gm@example.org", f"SIGNON MASTER@g{number} gm-secret\nSTART")
 
 
 @pytest.fixture(autouse=True)
@@ -63,7 +51,7 @@ def _daemon_log(caplog: pytest.LogCaptureFixture) -> None:
 @pytest.fixture
 def evening(tmp_path: Path) -> Judge:
     """``GAMES`` auctions under way, none of their players has bid: each lot is sold at its deadline."""
-    judge = once(auction_judge(tmp_path, max_creates_per_day=GAMES, max_creates_per_hour=GAMES), _evening)
+    judge = once(auction_judge(tmp_path, max_creates_per_day=GAMES, max_creates_per_hour=GAMES), evening_of, GAMES)
     judge.db.engine.dispose()
     return judge
 
@@ -110,7 +98,7 @@ def every_game_processed_once(running: Running) -> None:
     running.settled()
     got = results(running.settings)
     for number in range(GAMES):
-        for address in (player(number, "alice"), player(number, "bob"), "gm@example.org"):
+        for address in (evening_player(number, "alice"), evening_player(number, "bob"), "gm@example.org"):
             assert got[(address, f"g{number} L1 results")] == 1, (address, number, got)
     assert sum(got.values()) == 3 * GAMES
 
@@ -209,7 +197,7 @@ def test_the_applier_stopped_inside_its_write_transaction_is_killed_and_the_mail
     ``lock-seconds``, another applier applies the run again, and the mail is answered once."""
     kind = Stalling(tmp_path / "stopped")
     with serving(evening, kind) as (running, _):
-        running.send(player(0, "alice"), f"SIGNON Alice@g0 alice-pw\nBID {STOPPING_BID}", subject="my bid")
+        running.send(evening_player(0, "alice"), f"SIGNON Alice@g0 alice-pw\nBID {STOPPING_BID}", subject="my bid")
         wait_until(lambda: bool(stopped(kind.marker)), "the applier to stop itself", PATIENCE)
         [pid] = stopped(kind.marker)
         running.send("stranger@example.org", "HELP", subject="meanwhile")

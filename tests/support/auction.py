@@ -108,3 +108,18 @@ def state(judge: Judge, game: str = GAME) -> tuple[str, str | None]:
 
 def _reply_to(judge: Judge, address: str) -> Sent:
     return [mail for mail in judge.all_mail() if mail.to == address and mail.subject.startswith("Re:")][-1]
+
+
+def evening_player(game: int, seat: str) -> str:
+    """The address of seat ``seat`` (alice, bob) of the evening's auction ``g<game>`` (`evening_of`)."""
+    return f"{seat}{game}@example.org"
+
+
+def evening_of(judge: Judge, games: int) -> None:
+    """A deadline evening's games: auctions g0 ... g<games - 1> created by gm@example.org (gm-secret),
+    each with its own two players (`evening_player`), started; for `once`."""
+    for number in range(games):
+        judge.send(GM, f"CREATE g{number} gm-secret auction")
+        for seat in ("alice", "bob"):
+            judge.send(evening_player(number, seat), f"JOIN g{number} {seat}-pw {seat.capitalize()}")
+        judge.send(GM, f"SIGNON MASTER@g{number} gm-secret\nSTART")
