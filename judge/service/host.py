@@ -529,7 +529,7 @@ def closes_early(session: Session, game: Game, turn: Turn | None = None, now: da
     deadline on (``now``, else the mail's time; neither: before it) a phase complete closes as
     without it.  A phase in which no seat has a player (`nobody_plays`) never closes early: a
     newcomer may take a seat over until its deadline, and a game nobody plays does not run
-    through its phases at the clock's ticks (rulings H1)."""
+    through its phases at the clock's ticks (ruling H1)."""
     moment = now or (turn.now if turn is not None else None)
     held = moment is None or game.deadline is None or moment < game.deadline
     if held and seats_waiting(session, game):
@@ -538,7 +538,7 @@ def closes_early(session: Session, game: Game, turn: Turn | None = None, now: da
 
 
 def nobody_plays(session: Session, game: Game) -> bool:
-    """Whether no seat of the game has a player (rulings H1): each is vacant (its player left,
+    """Whether no seat of the game has a player (ruling H1): each is vacant (its player left,
     resigned or was declared abandoned), a dummy, or out of the game though its player keeps it
     (`judge.service.kinds.Lobby.out_of_game`: Machiavelli's eliminated countries)."""
     kind = kind_of(session, game)
@@ -563,7 +563,7 @@ def send_notices(session: Session, game: Game, settings: Settings, now: datetime
     """Remind the seats still to act (within ``reminder`` hours of the deadline, and each day
     before it where the game's policy says so: `judge.service.silence`), or tell them they are
     late (after it, during the grace period), saying what happens next as the policy makes it
-    (rulings H3: an automatic extension left is named); each kind of notice once per phase, and
+    (ruling H3: an automatic extension left is named); each kind of notice once per phase, and
     each seat alone: one mail to each, naming nobody else.  With the late alerts, a kind that
     `confirms_letters` confirms each part received to its seat alone (M59, M66)."""
     row = current_phase(session, game)

@@ -313,7 +313,7 @@ class Phases(Protocol):
         where the game's policy has an automatic extension left (`judge.service.silence`), the
         deadline it gives a phase in which a played seat has still not acted at ``until``.  A late
         alert then says that, without a mail by ``until``, the phase is extended to ``extended``,
-        and never that it is carried out at ``until`` (rulings H3)."""
+        and never that it is carried out at ``until`` (ruling H3)."""
         ...
 
     def label(self, phase: str) -> str:

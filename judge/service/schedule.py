@@ -14,7 +14,7 @@ as soon as it opens (nobody has anything to do in it: `judge.games.GameKind.clos
 or that a mail completed after changing the game's phase already, has no mail to complete it,
 so it is due at once and the next tick processes it.  If the tick finds it held after all (a
 WAIT came meanwhile), it computes the moment again (`reschedule`).  A phase in which no seat
-has a player waits for its deadline all the same (`host.nobody_plays`, rulings H1).
+has a player waits for its deadline all the same (`host.nobody_plays`, ruling H1).
 
 Every flush that adds or changes a game or a phase row recomputes that game's ``next_due``
 (`_keep_next_due`, a ``before_flush`` hook on every session): a changed deadline, a RESUME, a

@@ -6,10 +6,10 @@ every game did before) reminds the seats still to act each day before the deadli
 deadline's time of day (`daily_due`: the reminders are the kind's, `judge.service.host.send_notices`),
 as well as ``reminder`` hours before it.  At the deadline and grace, a phase in which a played seat
 has still not acted is extended by ``extension`` hours, at most ``extensions`` times, and
-everyone is told (who is late only where the game shows who has acted, rulings H2); then it is
+everyone is told (who is late only where the game shows who has acted, ruling H2); then it is
 processed.  A seat that misses ``abandon`` deadlines in a row is declared abandoned and opened
 for takeover (`judge.service.silent_seats`).  What counts towards it, and on a player's record,
-is the judge's (rulings H4): a phase whose deadline came under 24 hours after it opened counts
+is the judge's (ruling H4): a phase whose deadline came under 24 hours after it opened counts
 for nobody (`judged`), and a miss counts towards abandonment only in a phase opened once the
 policy stood (`policy_since`: the moment it was set is kept with it, ``since``).
 
@@ -87,7 +87,7 @@ JUDGED = timedelta(hours=24)
 
 
 def judged(game: Game, row: PhaseRow) -> bool:
-    """Whether the phase of ``row`` counts on its players' records (rulings H4: a game master's
+    """Whether the phase of ``row`` counts on its players' records (ruling H4: a game master's
     settings cannot mark a record): its deadline as the game master set it (`on_time_by`, before
     the judge's automatic extensions) at least `JUDGED` after it opened.  A shorter phase gives
     no line to anyone, on time, late or missed, and so counts towards nobody's abandonment."""
@@ -97,7 +97,7 @@ def judged(game: Game, row: PhaseRow) -> bool:
 
 def policy_since(game: Game) -> datetime:
     """When the game's policy was last set: only the deadlines of phases opened since count towards
-    a seat's abandonment (rulings H4).  A policy kept before the judge noted it: set long ago."""
+    a seat's abandonment (ruling H4).  A policy kept before the judge noted it: set long ago."""
     data = game.settings.get("silence") or {}
     return datetime.fromisoformat(data[SINCE]) if data.get(SINCE) else datetime.min
 
@@ -161,7 +161,7 @@ def extensions(row: PhaseRow) -> list[tuple[datetime, datetime]]:
 def extended_to(policy: Policy, deadline: datetime, grace: timedelta) -> datetime:
     """The deadline an automatic extension of ``deadline`` gives, the clock running on time: the
     extension's length after it, or after the grace period if that is longer (it is granted once
-    the grace has passed).  What a late alert promises (rulings H3)."""
+    the grace has passed).  What a late alert promises (ruling H3)."""
     length = timedelta(hours=policy.extension)
     return deadline + length if length > grace else deadline + grace + length
 

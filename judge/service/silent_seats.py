@@ -13,7 +13,7 @@ abandoned at one deadline, and its kind says what its orders are meanwhile (its 
 that sends nothing: `judge.service.kinds.Lobby.abandoned`).  A game that ends there gives its
 players a ``finished`` line.
 
-A game master's settings cannot mark a player's judge-wide record (rulings H4).  A phase whose
+A game master's settings cannot mark a player's judge-wide record (ruling H4).  A phase whose
 deadline, as the game master set it (before the judge's automatic extensions), came less than
 24 hours after it opened gives no line to anyone, on time, late or missed (`silence.judged`):
 it is too short to judge a player by, either way.  A miss counts towards a seat's abandonment
@@ -25,9 +25,9 @@ record never disagree, and in a game too fast to count the game master handles a
 
 Before that, when the deadline and grace have passed and a played seat has still not acted, the
 clock extends the deadline (`extend`) instead of processing, as often as the policy allows, and
-tells everyone, as njudge does; who is late, only as the game's own STATUS would (rulings H2).
+tells everyone, as njudge does; who is late, only as the game's own STATUS would (ruling H2).
 
-A game nobody plays ends (rulings H1).  When a phase has closed and no seat has a player (each
+A game nobody plays ends (ruling H1).  When a phase has closed and no seat has a player (each
 vacant, a dummy, or out of the game: `host.nobody_plays`), the phase it opened is marked
 (`desertion`; such a phase does not close early, `host.closes_early`); if nobody takes a seat
 over during the whole of it, it is carried out at its deadline, its results saying they are the
@@ -91,7 +91,7 @@ def closing(session: Session, game: Game, settings: Settings, now: datetime) -> 
 
 def _misses(session: Session, game: Game, seat: str, address: str, since: datetime) -> int:
     """How many deadlines ``address`` missed in a row as ``seat`` of ``game`` that count towards its
-    abandonment (rulings H4): those of phases opened once the game's policy stood (``since``) and
+    abandonment (ruling H4): those of phases opened once the game's policy stood (``since``) and
     long enough to be on the record at all (`silence.judged`); a miss before the policy was set
     ends the run, as a phase the seat acted in does."""
     whats = session.execute(
@@ -108,15 +108,15 @@ def _misses(session: Session, game: Game, seat: str, address: str, since: dateti
 
 
 UNPLAYED = "unplayed"
-"""The key of the game's settings that marks a deserted phase (rulings H1): the phase closed at
+"""The key of the game's settings that marks a deserted phase (ruling H1): the phase closed at
 whose deadline no seat had a player (``after``), and the phase it opened (``phase``)."""
 DESERTED = "deserted"
-"""The key of the game's settings that says a finished game ended deserted (rulings H1)."""
+"""The key of the game's settings that says a finished game ended deserted (ruling H1)."""
 
 
 @dataclass(frozen=True)
 class Deserted:
-    """A game that ends deserted as its open phase closes (rulings H1): no seat has had a player
+    """A game that ends deserted as its open phase closes (ruling H1): no seat has had a player
     since the deadline of the phase ``after``, and none was taken over during the whole of
     ``phase``."""
 
@@ -132,12 +132,12 @@ class Deserted:
     def note(self) -> str:
         """What the phase's results say first: they are the game's last."""
         return (f"These are the game's last results: nobody has played in it since the deadline of {self.after}, "
-                f"and nobody took a seat over in {self.phase}, so it ends as deserted (rulings H1). Its end's "
+                f"and nobody took a seat over in {self.phase}, so it ends as deserted (ruling H1). Its end's "
                 "publication follows.")
 
 
 def deserted(session: Session, game: Game) -> Deserted | None:
-    """As the open phase is about to close: whether the game ends deserted with it (rulings H1), the
+    """As the open phase is about to close: whether the game ends deserted with it (ruling H1), the
     phase carried out first so that its results and the game's record end at its deadline.  It
     does when no seat had a player at the deadline before this phase (`desertion` marked it),
     none has one now, and none was taken over during the whole of this phase (one taken over
@@ -155,7 +155,7 @@ def desertion(session: Session, game: Game, closed: str) -> str | None:
     no seat has a player, mark the new phase as the one a newcomer has to come in (`deserted`),
     or, where no seat can ever have a player again (`judge.service.kinds.Lobby.no_new_player`:
     Machiavelli's eliminated countries, 4.3, M62), return the result of the game, deserted at
-    once (rulings H1); else clear the mark.  None unless the game ends here."""
+    once (ruling H1); else clear the mark.  None unless the game ends here."""
     if not host.nobody_plays(session, game):
         if UNPLAYED in game.settings:
             game.settings = {key: value for key, value in game.settings.items() if key != UNPLAYED}
@@ -204,7 +204,7 @@ def extend(session: Session, game: Game, settings: Settings, now: datetime) -> s
     """At the deadline and grace: extend the deadline by the policy's ``extension`` hours if a
     played seat has still not acted and the phase has extensions left, and tell everyone (observers
     too); what the log says of it, or None (the phase is processed).  Who is late is told as the
-    game's own STATUS tells who has acted (rulings H2): in a kind whose public facts list the
+    game's own STATUS tells who has acted (ruling H2): in a kind whose public facts list the
     seats still to act (`judge.web.public.GameFacts.waiting`: Payola's), everyone is told which
     seats; elsewhere (Exchange, Machiavelli, Pirates' Proposal, a blind game) the players and
     observers are told only that a seat is late, each late seat is told privately, and the game

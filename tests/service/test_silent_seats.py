@@ -126,7 +126,7 @@ def test_H1_a_game_no_seat_of_which_has_a_player_ends_as_deserted_after_a_whole_
     mails = judge.new_mail()
     results = next(m.body for m in mails if m.to == OBSERVER and m.subject == "g1 L2 results")
     assert ("These are the game's last results: nobody has played in it since the deadline of L1, and nobody took a "
-            "seat over in L2, so it ends as deserted (rulings H1).") in results.replace("\n", " ")
+            "seat over in L2, so it ends as deserted (ruling H1).") in results.replace("\n", " ")
     ended = {m.to: m.body for m in mails if m.subject == "g1 has ended"}
     assert set(ended) == {GM, OBSERVER, ALICE, BOB}
     said = "has ended: deserted (nobody has played in it since the deadline of L1, and nobody took a seat over in L2)"
@@ -283,7 +283,7 @@ def test_seats_abandoned_at_one_deadline_are_told_in_one_mail_a_reader(tmp_path:
 
 NAMES_WHO_ACTED = {"payola"}
 """The kinds whose STATUS shows players who has acted (Payola, ruling 15): only their extensions
-name the late seat to players and observers (rulings H2)."""
+name the late seat to players and observers (ruling H2)."""
 
 
 def late_first_seat(tmp_path: Path, kind: Kind, grace: bool = False) -> Judge:

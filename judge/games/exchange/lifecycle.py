@@ -245,7 +245,7 @@ def closes_at_next_tick(session: Session, game: Game, row: PhaseRow) -> bool:
 def notice(session: Session, game: Game, row: PhaseRow, investor: str, which: str, until: datetime,
            extended: datetime | None = None) -> str:
     """The reminder or late notice (``which``) to ``investor``, who owes the phase something: what it
-    owes, and when the phase closes or (``extended``) is extended to without it (rulings H3)."""
+    owes, and when the phase closes or (``extended``) is extended to without it (ruling H3)."""
     state = stored.state_of(row)
     done = submitted(state, stored.sheets(session, game, row.name))
     owed = [e.corporation for e in expected(state) if e.investor == investor and e not in done]

@@ -530,7 +530,7 @@ def ended_by(session: Session, game: Game) -> tuple[tuple[str, ...], Proposal | 
 def notice(session: Session, game: Game, row: PhaseRow, seat: str, which: str, until: datetime,
            extended: datetime | None = None) -> str:
     """The reminder, the late alert (naming the automatic extension the phase would get,
-    ``extended``, rulings H3) or the confirmation of a letter received (``received``: M59, sent at
+    ``extended``, ruling H3) or the confirmation of a letter received (``received``: M59, sent at
     the deadline with the late alerts; "" for a country that owes no letter or has none in) to
     ``seat`` alone."""
     board = board_of(game)

@@ -297,7 +297,7 @@ def notice(session: Session, game: Game, row: PhaseRow, power: str, which: str, 
            extended: datetime | None = None) -> str:
     """The reminder or late notice (``which``) to ``power``, which has not acted in phase ``row``
     (or, under LOYAL_UNITS, whose last offer sheet was rejected); ``extended``: the deadline an
-    automatic extension would give the phase (rulings H3)."""
+    automatic extension would give the phase (ruling H3)."""
     texts = latest_texts(session, game, row.name)
     return render(f"payola/{which}", game=game, power=power, until=until, extended=extended,
                   movement=row.name.endswith("M"),
