@@ -30,8 +30,8 @@ has anything to order closes at the clock's next tick.
 ROLLBACK and ROLLFORWARD are the host's (`judge.service.course`): the state the phase row kept
 when it was open comes back whole, so money and shares are where they were, and so do the votes on
 the game's end standing as it was processed (`rolling_back`); each investor for whom that changes
-something is told what, alone (`rolled_back`); ROLLFORWARD refuses once the state changed since
-(`changed_since_rollback`).
+something is told what, alone (`rolled_back`); ROLLFORWARD refuses once the state or a vote changed
+since (`changed_since_rollback`).
 
 The game ends (E34) when a corporation reaches the victory count, when every investor still in
 the game votes the same ``VOTE DRAW`` (all surviving corporations) or ``VOTE CONCEDE X``
@@ -100,8 +100,8 @@ private game's KEY): no investor may be named so (E1 adds the sheets' own words 
 
 
 ROLLFORWARD = "rollforward"
-"""The key of the game's settings where a ROLLBACK keeps a digest of the state it brought back, for
-ROLLFORWARD to find it unchanged (`changed_since_rollback`)."""
+"""The key of the game's settings where a ROLLBACK keeps a digest of the state it brought back and
+the votes it brought back, for ROLLFORWARD to find them unchanged (`changed_since_rollback`)."""
 
 
 # -- creating ----------------------------------------------------------------------------------------
@@ -433,7 +433,8 @@ def rolling_back(session: Session, game: Game, to: PhaseRow, later: Sequence[Pha
         stored.save(to, back)
     votes_back(session, game, to, back)
     told = {investor: lines for investor in back.order if (lines := _changed_for(left, back, investor))} if left else {}
-    game.settings = {**game.settings, "rollback_notices": told, ROLLFORWARD: {"position": _digest(to.position)}}
+    game.settings = {**game.settings, "rollback_notices": told,
+                     ROLLFORWARD: {"position": _digest(to.position), stored.VOTES: _standing(game)}}
 
 
 def votes_back(session: Session, game: Game, to: PhaseRow, back: ExchangeState) -> None:
@@ -455,19 +456,34 @@ def votes_back(session: Session, game: Game, to: PhaseRow, back: ExchangeState) 
     game.settings = {**game.settings, stored.VOTES: votes}
 
 
+def _standing(game: Game) -> dict[str, str]:
+    """Each investor's vote standing (E34), for ROLLFORWARD to compare: who has none is left out."""
+    return {investor: vote for investor in game.settings.get(stored.VOTES, {})
+            if (vote := stored.vote_of(game, investor)[0])}
+
+
 def _digest(data: object) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def changed_since_rollback(session: Session, game: Game) -> str | None:
     """Whether money, an acceptance list or an investor changed the open phase's state since the
-    ROLLBACK (a TRANSFER, a resignation), which ROLLFORWARD would discard (the host checks the
-    sheets and WAITs sent: `judge.service.course.rolling_forward`)."""
+    ROLLBACK (a TRANSFER, a resignation), or a vote on the game's end did, which ROLLFORWARD would
+    discard (the host checks the sheets and WAITs sent: `judge.service.course.rolling_forward`).
+    Whose vote is not said: votes are secret, from the game master too (E34)."""
     row = api.current_phase(session, game)
     marks = game.settings.get(ROLLFORWARD)
-    if row is None or not marks or _digest(row.position) == marks["position"]:
+    if row is None or not marks:
         return None
-    return "money, an acceptance list or an investor changed"
+    changes = [] if _digest(row.position) == marks["position"] else ["money, an acceptance list or an investor changed"]
+    if (then := marks.get(stored.VOTES)) is not None:  # a ROLLBACK of an older judge kept no votes
+        now = _standing(game)
+        changed = sum(then.get(investor) != now.get(investor) for investor in {*then, *now})
+        if changed == 1:
+            changes.append("a vote on the game's end changed")
+        elif changed:
+            changes.append(f"{changed} votes on the game's end changed")
+    return "; ".join(changes) or None
 
 
 def _changed_for(left: ExchangeState, back: ExchangeState, investor: str) -> list[str]:

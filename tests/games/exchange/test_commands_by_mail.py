@@ -377,6 +377,25 @@ def test_rollforward_undoes_a_rollback_as_it_was_and_is_refused_once_an_investor
     assert after.register.held("ITALY", "ANN") == 1 and after.purses["ANN"] == 57
 
 
+def test_E34_rollforward_is_refused_once_a_vote_changed_since_the_rollback(tmp_path: Path) -> None:
+    """ROLLFORWARD processes the phase again as it was rolled back, with no vote standing in W1900X;
+    once ANN votes DRAW it would discard her vote, so it is refused, saying that a vote changed but
+    not whose (votes are secret, E34); once she withdraws it, nothing it would discard has changed,
+    and it processes W1900X again."""
+    judge = with_ceos(Judge(tmp_path), "fwdvote")
+    master(judge, "fwdvote", "ROLLBACK")
+    send_as(judge, "fwdvote", "ANN", "VOTE DRAW")
+    refused = master(judge, "fwdvote", "ROLLFORWARD").body
+    assert judge.outcome_of("ROLLFORWARD") == ("error", "CHANGED_SINCE_ROLLBACK")
+    assert "since the ROLLBACK, a vote on the game's end changed, which ROLLFORWARD would discard" in refused
+    assert "ANN" not in refused
+    assert game_row(judge, "fwdvote") == ("paused", "W1900X")
+    send_as(judge, "fwdvote", "ANN", "VOTE NONE")
+    master(judge, "fwdvote", "ROLLFORWARD")
+    assert judge.outcome_of("ROLLFORWARD")[0] == "ok"
+    assert game_row(judge, "fwdvote") == ("active", "S1901M")
+
+
 def test_E32_an_investor_who_resigned_after_the_phase_rolled_back_to_stays_resigned_and_money_is_conserved(
         judge: Judge) -> None:
     """BOB resigns in S1901M (E32: his 40 AgP forfeited, his 10 France back in the pool, out of
