@@ -132,8 +132,9 @@ class ExchangePhases(Phases):
     phase_names = r"[SFW]\d{4}[MRAX]"  # W1900X, the Exchange phase, then the board's
 
     restored = ("the board, every balance, treasury and share, the CEOs and the investor order are as they were before "
-                "it was processed, and the sheets standing then stand again; each investor whose balance, shares or "
-                "offices this changed is told, alone. You may change your sheet")
+                "it was processed, and the sheets standing then stand again, as do the votes on the game's end then "
+                "standing (E34); each investor whose balance, shares or offices this changed is told, alone. You may "
+                "change your sheet")
 
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         lifecycle.start(session, game, settings, now)

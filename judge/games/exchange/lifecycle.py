@@ -28,9 +28,10 @@ judge never waits for (E20), may come until then.  A retreat or adjustment phase
 has anything to order closes at the clock's next tick.
 
 ROLLBACK and ROLLFORWARD are the host's (`judge.service.course`): the state the phase row kept
-when it was open comes back whole, so money and shares are where they were (`rolling_back`); each
-investor for whom that changes something is told what, alone (`rolled_back`); ROLLFORWARD
-refuses once the state changed since (`changed_since_rollback`).
+when it was open comes back whole, so money and shares are where they were, and so do the votes on
+the game's end standing as it was processed (`rolling_back`); each investor for whom that changes
+something is told what, alone (`rolled_back`); ROLLFORWARD refuses once the state or a vote changed
+since (`changed_since_rollback`).
 
 The game ends (E34) when a corporation reaches the victory count, when every investor still in
 the game votes the same ``VOTE DRAW`` (all surviving corporations) or ``VOTE CONCEDE X``
@@ -99,8 +100,8 @@ private game's KEY): no investor may be named so (E1 adds the sheets' own words 
 
 
 ROLLFORWARD = "rollforward"
-"""The key of the game's settings where a ROLLBACK keeps a digest of the state it brought back, for
-ROLLFORWARD to find it unchanged (`changed_since_rollback`)."""
+"""The key of the game's settings where a ROLLBACK keeps a digest of the state it brought back and
+the votes it brought back, for ROLLFORWARD to find them unchanged (`changed_since_rollback`)."""
 
 
 # -- creating ----------------------------------------------------------------------------------------
@@ -287,7 +288,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     written = {name: parts.text() for name, parts in sorted(stored.sheets(session, game, row.name).items())}
     done = mails.Done(state, after, record, written, income, stored.transfers(row))
     row.result = {"state": state_to_data(after), "public": mails.public_lines(done), "chart": mails.chart_lines(done),
-                  "statements": {i: mails.own_sections(done, i) for i in sorted(set(state.order) | set(after.order))}}
+                  "statements": {i: mails.own_sections(done, i) for i in sorted(set(state.order) | set(after.order))},
+                  stored.VOTES: game.settings.get(stored.VOTES, {})}  # as they stood: a ROLLBACK brings them back
     row.status, row.processed_at = "processed", now
     if after.stage is Stage.ENDED:
         winner = after.result[0] if after.result else None
@@ -420,7 +422,8 @@ def rolling_back(session: Session, game: Game, to: PhaseRow, later: Sequence[Pha
     An investor who resigned since stays resigned (the host does not seat them again): E32 is
     applied again to the state brought back, their money forfeited and their shares pooled.  What
     changed for each investor alone (their balance, their shares, their CEO offices) is kept for
-    `rolled_back` to tell them, and a digest of the state for ROLLFORWARD."""
+    `rolled_back` to tell them, and a digest of the state for ROLLFORWARD.  The votes on the game's
+    end come back as they stood when it was processed (`votes_back`)."""
     left = stored.state_now(session, game)
     back = state_from_data(to.position)
     gone = sorted(left.resigned - back.resigned) if left else []
@@ -428,8 +431,35 @@ def rolling_back(session: Session, game: Game, to: PhaseRow, later: Sequence[Pha
         back = resign(back, investor)
     if gone:
         stored.save(to, back)
+    votes_back(session, game, to, back)
     told = {investor: lines for investor in back.order if (lines := _changed_for(left, back, investor))} if left else {}
-    game.settings = {**game.settings, "rollback_notices": told, ROLLFORWARD: {"position": _digest(to.position)}}
+    game.settings = {**game.settings, "rollback_notices": told,
+                     ROLLFORWARD: {"position": _digest(to.position), stored.VOTES: _standing(game)}}
+
+
+def votes_back(session: Session, game: Game, to: PhaseRow, back: ExchangeState) -> None:
+    """The votes on the game's end (E34) as they stood when the phase of ``to`` was processed (kept
+    in its result), as its sheets stand again; but a vote is its player's, so neither that of an
+    investor who has resigned since (E32: they left the game, and ``back`` has them resigned) nor
+    one cast before the investor's player took the seat over is brought back (a new player starts
+    with none).  A phase processed before the results kept the votes (an older judge's) leaves them
+    as they are."""
+    kept = (to.result or {}).get(stored.VOTES)
+    if not isinstance(kept, dict):
+        return
+    seats = stored.investors(session, game)
+    votes = {}
+    for investor, vote in kept.items():
+        player, at = seats.get(investor), vote.get("at")
+        if investor in back.order and (player is None or at is None or datetime.fromisoformat(at) >= player.joined_at):
+            votes[investor] = vote
+    game.settings = {**game.settings, stored.VOTES: votes}
+
+
+def _standing(game: Game) -> dict[str, str]:
+    """Each investor's vote standing (E34), for ROLLFORWARD to compare: who has none is left out."""
+    return {investor: vote for investor in game.settings.get(stored.VOTES, {})
+            if (vote := stored.vote_of(game, investor)[0])}
 
 
 def _digest(data: object) -> str:
@@ -438,13 +468,22 @@ def _digest(data: object) -> str:
 
 def changed_since_rollback(session: Session, game: Game) -> str | None:
     """Whether money, an acceptance list or an investor changed the open phase's state since the
-    ROLLBACK (a TRANSFER, a resignation), which ROLLFORWARD would discard (the host checks the
-    sheets and WAITs sent: `judge.service.course.rolling_forward`)."""
+    ROLLBACK (a TRANSFER, a resignation), or a vote on the game's end did, which ROLLFORWARD would
+    discard (the host checks the sheets and WAITs sent: `judge.service.course.rolling_forward`).
+    Whose vote is not said: votes are secret, from the game master too (E34)."""
     row = api.current_phase(session, game)
     marks = game.settings.get(ROLLFORWARD)
-    if row is None or not marks or _digest(row.position) == marks["position"]:
+    if row is None or not marks:
         return None
-    return "money, an acceptance list or an investor changed"
+    changes = [] if _digest(row.position) == marks["position"] else ["money, an acceptance list or an investor changed"]
+    if (then := marks.get(stored.VOTES)) is not None:  # a ROLLBACK of an older judge kept no votes
+        now = _standing(game)
+        changed = sum(then.get(investor) != now.get(investor) for investor in {*then, *now})
+        if changed == 1:
+            changes.append("a vote on the game's end changed")
+        elif changed:
+            changes.append(f"{changed} votes on the game's end changed")
+    return "; ".join(changes) or None
 
 
 def _changed_for(left: ExchangeState, back: ExchangeState, investor: str) -> list[str]:

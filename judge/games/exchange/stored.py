@@ -8,7 +8,8 @@ acceptance list, rule 4.3; a resignation, E32) is written to it when it comes, a
 of the phase are listed beside it (``transfers``) for the investors' statements (E39).  Once
 processed, a row keeps what happened (``result``): the state after the phase (and after the
 Income step that followed it, E27), the public results every reader was sent (``public``), and
-the game master's chart of everything (``chart``), which is what is published at the end (E41).
+the game master's chart of everything (``chart``), which is what is published at the end (E41),
+and the votes on the game's end standing as it was processed (``votes``), for a ROLLBACK.
 
 An investor's sheet for the open phase is one `Submission` row (kind ``sheet``): the lines of
 each of its parts as written, its own lines and each ``FOR`` block, already merged with the
@@ -53,10 +54,15 @@ def seat(player: Player, name: str) -> None:
     player.seat = name
 
 
+VOTES = "votes"
+"""The key of the game's settings, and of each processed phase's result, where the investors' votes
+are kept."""
+
+
 def vote_of(game: Game, investor: str) -> tuple[str | None, datetime | None]:
     """The investor's secret vote on the game's end (E34: ``DRAW``, ``CONCEDE:X``, or None) and when
     the mail that cast it was accepted, kept in the game's settings."""
-    kept = game.settings.get("votes", {}).get(investor)
+    kept = game.settings.get(VOTES, {}).get(investor)
     if not kept:
         return None, None
     return kept["vote"], datetime.fromisoformat(kept["at"]) if kept.get("at") else None
@@ -64,8 +70,8 @@ def vote_of(game: Game, investor: str) -> tuple[str | None, datetime | None]:
 
 def set_vote(game: Game, investor: str, vote: str | None, at: datetime | None) -> None:
     """Keep the investor's vote (None: none), cast by a mail accepted ``at`` (None: no mail's)."""
-    votes = {**game.settings.get("votes", {}), investor: {"vote": vote, "at": at.isoformat() if at else None}}
-    game.settings = {**game.settings, "votes": votes}
+    votes = {**game.settings.get(VOTES, {}), investor: {"vote": vote, "at": at.isoformat() if at else None}}
+    game.settings = {**game.settings, VOTES: votes}
 
 
 def investors(session: Session, game: Game) -> dict[str, Player]:

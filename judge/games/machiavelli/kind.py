@@ -238,6 +238,9 @@ class MachiavelliPhases(Phases):
         lifecycle.reopen_closed(game, [to, *later])
         lifecycle.votes_back(session, game, to)
 
+    def changed_since_rollback(self, session: Session, game: Game) -> str | None:
+        return lifecycle.changed_since_rollback(game)
+
     def publication(self, session: Session, game: Game) -> Publication:
         return lifecycle.publication(session, game)
 

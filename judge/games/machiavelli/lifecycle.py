@@ -22,8 +22,9 @@ with A.1 and A.2 done: its incomes are published with the Fall's results), and e
 queued in the same transaction: to each player the public results and its own statement
 (`judge.games.machiavelli.views`), to the game master the public results and every statement,
 to observers the public results.  When somebody wins (4.2) the game ends with the ranking.
-ROLLBACK goes back to a processed phase (the letters standing then stand again); TERMINATE
-publishes the board and every player's standing and treasury.
+ROLLBACK goes back to a processed phase (the letters and the votes standing then stand again:
+`votes_back`), and ROLLFORWARD is refused once a vote changed since (`changed_since_rollback`);
+TERMINATE publishes the board and every player's standing and treasury.
 """
 
 from __future__ import annotations
@@ -228,6 +229,10 @@ def complete(session: Session, game: Game) -> bool:
 VOTES = "votes"
 """The key of the game's settings, and of each phase's result, where the countries' votes are kept."""
 
+ROLLFORWARD = "rollforward"
+"""The key of the game's settings where a ROLLBACK keeps the votes it brought back, for ROLLFORWARD
+to find them unchanged (`changed_since_rollback`)."""
+
 
 def vote_of(game: Game, country: str) -> tuple[Proposal | None, datetime | None]:
     """The country's secret vote on the game's end (M64: a draw, a concession, or None) and when
@@ -252,17 +257,40 @@ def votes_back(session: Session, game: Game, to: PhaseRow) -> None:
     """A ROLLBACK to the phase of ``to``: the votes as they stood when it was carried out (kept in
     its result), as its letters stand again; but a country's vote is its player's (M64), so one
     whose country has changed hands since is not brought back.  A phase carried out before the
-    results kept the votes (an older judge's) leaves them as they are."""
+    results kept the votes (an older judge's) leaves them as they are.  The votes then standing are
+    kept for ROLLFORWARD (`changed_since_rollback`)."""
     kept = (to.result or {}).get(VOTES)
-    if not isinstance(kept, dict):
-        return
-    seat = api.seats(session, game)
-    votes = {}
-    for country, vote in kept.items():
-        player, at = seat.get(country), vote.get("at")
-        if player is None or at is None or datetime.fromisoformat(at) >= player.joined_at:
-            votes[country] = vote
-    game.settings = {**game.settings, VOTES: votes}
+    if isinstance(kept, dict):
+        seat = api.seats(session, game)
+        votes = {}
+        for country, vote in kept.items():
+            player, at = seat.get(country), vote.get("at")
+            if player is None or at is None or datetime.fromisoformat(at) >= player.joined_at:
+                votes[country] = vote
+        game.settings = {**game.settings, VOTES: votes}
+    game.settings = {**game.settings, ROLLFORWARD: {VOTES: _standing(game)}}
+
+
+def _standing(game: Game) -> dict[str, str]:
+    """Each country's vote standing, as kept (``DRAW``, ``CONCEDE:Milan``), for ROLLFORWARD to
+    compare: a country with none is left out."""
+    return {country: str(kept["vote"]) for country, kept in game.settings.get(VOTES, {}).items()
+            if (kept or {}).get("vote")}
+
+
+def changed_since_rollback(game: Game) -> str | None:
+    """Whether a vote on the game's end changed since the ROLLBACK (cast, changed or withdrawn, or
+    a country's new player's none), which ROLLFORWARD would discard; None if none did (the host
+    checks the letters sent: `judge.service.course.rolling_forward`).  How many, not whose: votes
+    are secret (M64), from the game master too."""
+    marks = game.settings.get(ROLLFORWARD)
+    if not isinstance(marks, dict):
+        return None
+    then, now = marks.get(VOTES, {}), _standing(game)
+    changed = sum(then.get(country) != now.get(country) for country in {*then, *now})
+    if changed == 1:
+        return "a vote on the game's end changed"
+    return f"{changed} votes on the game's end changed" if changed else None
 
 
 def standing_votes(session: Session, game: Game) -> dict[str, Proposal | None]:
@@ -380,6 +408,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     and queue every mail, each saying the ``closing``'s notes first."""
     row = api.current_phase(session, game)
     assert row is not None and row.status == "open"
+    game.settings = {key: value for key, value in game.settings.items() if key != ROLLFORWARD}
     board = board_of(game)
     position = position_of(row, board)
     standing = letters_of(session, game, row.name)

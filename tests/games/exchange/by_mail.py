@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from sqlalchemy import select
 
+from judge.games.exchange import stored
 from judge.games.exchange.core.notation import state_from_data
 from judge.games.exchange.core.state import ExchangeState, initial_order
 from judge.store.models import Game, PhaseRow
@@ -56,6 +57,14 @@ def states(judge: Judge, game: str) -> list[tuple[str, ExchangeState]]:
         rows = session.scalars(select(PhaseRow).where(PhaseRow.game_id == found.id).order_by(PhaseRow.id)).all()
         return [(row.name, state_from_data((row.result or {})["state"] if row.status == "processed" else row.position))
                 for row in rows]
+
+
+def votes(judge: Judge, game: str) -> dict[str, str]:
+    """Each investor's vote on the game's end standing (E34), as the judge keeps it."""
+    with judge.db.transaction() as session:
+        found = session.scalars(select(Game).where(Game.name == game)).one()
+        kept = {name: stored.vote_of(found, name)[0] for name in stored.investors(session, found)}
+        return {name: vote for name, vote in kept.items() if vote}
 
 
 def game_row(judge: Judge, game: str) -> tuple[str, str | None]:

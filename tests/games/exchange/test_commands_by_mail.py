@@ -13,6 +13,7 @@ import pytest
 from judge.web.pages import publish
 from tests.games.exchange.by_mail import (
     GM,
+    WORKED,
     address,
     exchange_game,
     game_row,
@@ -21,6 +22,7 @@ from tests.games.exchange.by_mail import (
     section,
     send_as,
     states,
+    votes,
 )
 from tests.support.harness import Judge, Sent
 
@@ -222,6 +224,54 @@ def test_E34_a_vote_that_ends_the_game_in_a_mail_with_a_sheet_ends_it_and_the_sh
     assert "not applied: the game has ended" in reply and "REFUSED" not in reply
 
 
+def test_E34_a_rollback_brings_the_votes_back_as_they_stood(tmp_path: Path) -> None:
+    """E34's votes are the game's state as much as its sheets: ANN votes DRAW in S1901M, which is
+    then processed; in F1901M BOB votes DRAW and ANN withdraws. A ROLLBACK to S1901M brings back the
+    votes that stood as it was processed (ANN's DRAW, BOB none), as it brings back its sheets; one to
+    W1900X, processed before any vote, brings back none."""
+    judge = with_ceos(Judge(tmp_path), "undo")
+    send_as(judge, "undo", "ANN", "VOTE DRAW")
+    master(judge, "undo", "PROCESS")
+    assert game_row(judge, "undo") == ("active", "F1901M")
+    send_as(judge, "undo", "BOB", "VOTE DRAW")
+    send_as(judge, "undo", "ANN", "VOTE NONE")
+    master(judge, "undo", "ROLLBACK S1901M")
+    assert game_row(judge, "undo") == ("paused", "S1901M")
+    assert "  your vote: draw\n" in send_as(judge, "undo", "ANN", "STATUS").body
+    assert "your vote" not in send_as(judge, "undo", "BOB", "STATUS").body
+    master(judge, "undo", "ROLLBACK W1900X")
+    assert game_row(judge, "undo") == ("paused", "W1900X")
+    for name in WORKED:
+        assert "your vote" not in send_as(judge, "undo", name, "STATUS").body, name
+
+
+def test_E34_a_rollback_brings_back_no_vote_of_an_investor_who_has_left_since(tmp_path: Path) -> None:
+    """E34: an investor's vote is its player's. BOB and CAT vote DRAW in S1901M, which is processed;
+    an hour later, in F1901M, the game master gives BOB to a new player and CAT resigns (E32). A
+    ROLLBACK to S1901M gives BOB's new player no vote, and CAT's, who has left the game, is not
+    brought back either: ANN's DRAW alone then ends nothing, and with the new player's the game
+    ends in a draw."""
+    judge = with_ceos(Judge(tmp_path), "heir")
+    send_as(judge, "heir", "BOB", "VOTE DRAW")
+    send_as(judge, "heir", "CAT", "VOTE DRAW")
+    master(judge, "heir", "PROCESS")
+    judge.later(1)
+    master(judge, "heir", "REPLACE BOB dan@example.org")
+    token = re.search(r"CONFIRM (\S+) yourpassword", judge.last_to("dan@example.org").body)
+    assert token is not None
+    judge.send("dan@example.org", f"CONFIRM {token.group(1)} dan-pw")
+    send_as(judge, "heir", "CAT", "RESIGN")
+    master(judge, "heir", "ROLLBACK S1901M")
+    assert game_row(judge, "heir") == ("paused", "S1901M")
+    judge.send("dan@example.org", "SIGNON BOB@heir dan-pw\nSTATUS")
+    assert "your vote" not in judge.last_to("dan@example.org").body
+    assert votes(judge, "heir") == {}
+    send_as(judge, "heir", "ANN", "VOTE DRAW")
+    assert game_row(judge, "heir")[0] == "paused"
+    judge.send("dan@example.org", "SIGNON BOB@heir dan-pw\nVOTE DRAW")
+    assert game_row(judge, "heir")[0] == "finished"
+
+
 def test_E36_E40_the_games_page_shows_what_everyone_is_sent_and_no_investors_money(judge: Judge) -> None:
     """The public page of a running game: its investors, the investor order, each corporation's CEO
     and shares and each phase's public results (E36); no purse, holding, bid or treasury (E40)."""
@@ -325,6 +375,25 @@ def test_rollforward_undoes_a_rollback_as_it_was_and_is_refused_once_an_investor
     master(judge, "fwd", "PROCESS")
     after = states(judge, "fwd")[-1][1]
     assert after.register.held("ITALY", "ANN") == 1 and after.purses["ANN"] == 57
+
+
+def test_E34_rollforward_is_refused_once_a_vote_changed_since_the_rollback(tmp_path: Path) -> None:
+    """ROLLFORWARD processes the phase again as it was rolled back, with no vote standing in W1900X;
+    once ANN votes DRAW it would discard her vote, so it is refused, saying that a vote changed but
+    not whose (votes are secret, E34); once she withdraws it, nothing it would discard has changed,
+    and it processes W1900X again."""
+    judge = with_ceos(Judge(tmp_path), "fwdvote")
+    master(judge, "fwdvote", "ROLLBACK")
+    send_as(judge, "fwdvote", "ANN", "VOTE DRAW")
+    refused = master(judge, "fwdvote", "ROLLFORWARD").body
+    assert judge.outcome_of("ROLLFORWARD") == ("error", "CHANGED_SINCE_ROLLBACK")
+    assert "since the ROLLBACK, a vote on the game's end changed, which ROLLFORWARD would discard" in refused
+    assert "ANN" not in refused
+    assert game_row(judge, "fwdvote") == ("paused", "W1900X")
+    send_as(judge, "fwdvote", "ANN", "VOTE NONE")
+    master(judge, "fwdvote", "ROLLFORWARD")
+    assert judge.outcome_of("ROLLFORWARD")[0] == "ok"
+    assert game_row(judge, "fwdvote") == ("active", "S1901M")
 
 
 def test_E32_an_investor_who_resigned_after_the_phase_rolled_back_to_stays_resigned_and_money_is_conserved(

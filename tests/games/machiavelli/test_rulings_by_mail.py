@@ -365,6 +365,32 @@ def test_M64_a_rollback_gives_no_substitute_the_vote_of_the_player_before(tmp_pa
     assert game.phase == "SP1454C" and lifecycle.vote_of(game, "Venice")[0] is None
 
 
+def test_M64_rollforward_is_refused_once_a_vote_changed_since_the_rollback(tmp_path: Path) -> None:
+    """ROLLFORWARD processes the phase again as it was rolled back: Florence's DRAW stands again after a
+    ROLLBACK to SP1454C; once Milan votes DRAW and Florence withdraws, ROLLFORWARD would discard both
+    changes, so it is refused, saying that 2 votes changed but not whose (votes are secret, M64).
+    Once Milan withdraws and Florence votes DRAW again, nothing it would discard has changed, and it
+    processes SP1454C again."""
+    table = started(Judge(tmp_path), "fwd", "classic", ("Florence", "Milan", "Venice"))
+    table.process("SP1454A")
+    table.send("florence draw", "Florence", "VOTE DRAW")
+    table.process("SP1454C")
+    table.master("ROLLBACK")
+    table.send("milan draw", "Milan", "VOTE DRAW")
+    table.send("florence withdraws", "Florence", "VOTE NONE")
+    refused = table.master("ROLLFORWARD").body
+    assert table.judge.outcome_of("ROLLFORWARD") == ("error", "CHANGED_SINCE_ROLLBACK")
+    assert "since the ROLLBACK, 2 votes on the game's end changed, which ROLLFORWARD would discard" in refused
+    assert "Milan" not in refused and "Florence" not in refused
+    assert table.state()[0].phase == "SP1454C"
+    table.send("milan withdraws", "Milan", "VOTE NONE")
+    table.send("florence draw again", "Florence", "VOTE DRAW")
+    table.master("ROLLFORWARD")
+    assert table.judge.outcome_of("ROLLFORWARD")[0] == "ok"
+    game, _ = table.state()
+    assert game.phase == "SU1454C" and lifecycle.vote_of(game, "Florence")[0] == Proposal()
+
+
 def test_M64_the_end_publication_and_the_places_give_the_draw_its_shared_first_place(voting: Table) -> None:
     """M63's publication and the hall of fame's places follow how the game ended: a draw (M64)
     "shares first place among the survivors", so every surviving country, Naples the dummy too,
