@@ -117,6 +117,7 @@ from judge.service.intake import intake_for
 from judge.service.kinds import SESSION_KEY, Kinds
 from judge.service.listening import BEAT, Listener, listener, listening, stopped_listening, whoami
 from judge.service.logs import log_to
+from judge.service.outbox import KEPT
 from judge.service.sender import recover, send_due, transport_for
 from judge.service.workers import Workers, look_every, overrun, worker_count
 from judge.store.database import Database, Holding
@@ -803,7 +804,8 @@ class Applier:
 
     Applying is CPU work (parsing, password checks, rendering); in a thread of the daemon it
     would hold the GIL that the SMTP listener needs, and every 250 would wait behind it.  The
-    process gets runs of mail ids through a pipe and answers their statuses.  It ends when the
+    process gets runs of mail ids through a pipe and answers their statuses, with the maps of phases
+    processed early that the database refused (`judge.service.outbox.Kept`).  It ends when the
     pipe closes: when the daemon stops, or dies.  Like a deadline worker, it stops nobody: one
     that holds the write lock longer than ``lock-seconds``, or takes longer than ``stall-seconds``
     to answer a run (`judge.service.workers.START` to start), is killed
@@ -849,7 +851,9 @@ class Applier:
 
     def _ask(self, mail_ids: list[int], now: datetime) -> list[tuple[int, str, str | None]] | str:
         self.pipe.send((mail_ids, now))
-        answer: list[tuple[int, str, str | None]] | str = self._answer()
+        answer: list[tuple[int, str, str | None]] | str
+        answer, kept = self._answer()
+        KEPT.take(kept)  # the maps the database refused: the daemon's sender stores them (`judge.service.outbox.Kept`)
         return answer
 
     def _answer(self, started: bool = True) -> Any:
@@ -883,16 +887,18 @@ def _applier_main(pipe: Connection, settings: Settings, kinds: Kinds, holding: H
     runs = Runs(db, settings)  # kept for the process's life: a mail left to a later run is read once
     gc.freeze()  # what start-up made lives as long as the process: the collector's full passes skip it
     try:
-        answer: list[tuple[int, str, str | None]] | str = "ready"
+        answer: object = "ready"
         while _answered(pipe, answer):
             try:
                 mail_ids, now = pipe.recv()
             except EOFError:
                 return
+            statuses: list[tuple[int, str, str | None]] | str
             try:
-                answer = [(mail_id, status, runs.about.get(mail_id)) for mail_id, status in runs.run(mail_ids, now)]
+                statuses = [(mail_id, status, runs.about.get(mail_id)) for mail_id, status in runs.run(mail_ids, now)]
             except Exception as exc:  # the database cannot be used: the daemon logs it and tries later
-                answer = f"{type(exc).__name__}: {exc}"
+                statuses = f"{type(exc).__name__}: {exc}"
+            answer = (statuses, KEPT.hand_over())  # with the maps the database refused, for the daemon (`Kept`)
     finally:
         db.engine.dispose()
         repeats.flush()

@@ -18,7 +18,9 @@ sender waited on it.  Such a mail is queued ``drawing``; once its transaction ha
 (`judge.store.database.after_commit`) each drawing is drawn once, and the mails get their files
 and become ``pending`` in one short transaction.  A mail whose drawings were never stored (the
 process died between the two) goes without them once a sender has seen it wait `DRAWING_TIME`
-(`Drawings`, at each pass of the sender).
+(`Drawings`, at each pass of the sender).  Drawings the database would not store (a full disk) are
+kept in memory, in the daemon's process, and given to their mails once it takes them, if the mails
+have not left by then: at each pass of the sender, before it claims the mail due (`Kept`).
 
 An attachment's bytes are stored once, as a ``Blob`` keyed by their SHA-256, and every mail
 that carries them refers to it: the maps of a phase, sent to every player, observer and the
@@ -48,6 +50,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
+import threading
 import time
 import zlib
 from collections.abc import Callable, Iterator, Sequence
@@ -57,7 +60,8 @@ from datetime import UTC, datetime, timedelta
 from email.utils import make_msgid
 from typing import cast
 
-from sqlalchemy import Table, delete, exists, func, insert, select, update
+from sqlalchemy import Table, case, delete, exists, func, insert, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from judge.mail.outbound import (
@@ -73,7 +77,7 @@ from judge.mail.outbound import (
 from judge.service import zones
 from judge.service.config import Settings
 from judge.store.database import Database, after_commit
-from judge.store.models import Blob, Confirmation, Outbox, OutboxFile
+from judge.store.models import Blob, Confirmation, Game, Outbox, OutboxFile
 
 log = logging.getLogger("judge")
 DRAWING_TIME = 120.0  # seconds a sender sees a mail wait for its maps before it goes without (`Drawings`)
@@ -185,6 +189,16 @@ def _drawings(session: Session) -> _Waiting:
     return waiting
 
 
+_NOT_LEFT = ("drawing", "pending", HELD)  # a mail that has not left: waiting for its drawings, due, or held
+REFUSED = (OperationalError, IntegrityError, OSError)
+"""What a database raises that will not store a mail's files for a while: a full disk (SQLite's
+"database or disk is full", PostgreSQL's "No space left on device"), a lock or connection that
+went, a blob dropped by another process meanwhile (`drop_unused_blobs`)."""
+
+_Files = list[tuple[int, str, tuple[Attachment, ...]]]
+"""Mails (id and Message-ID) and the files they are to carry, a phase's maps among them (`_attach`)."""
+
+
 def draw(db: Database, waiting: _Waiting) -> None:
     """Draw the files of the mails ``waiting`` (`_draw`).  Never raises: the change that queued
     them is committed, and whatever fails here (logged) leaves the mails to go without their
@@ -197,14 +211,18 @@ def draw(db: Database, waiting: _Waiting) -> None:
 
 def _draw(db: Database, waiting: _Waiting) -> None:
     """Draw the files of the mails ``waiting`` (each `Drawn` once, however many mails carry it),
-    then give them their files and make them due, in one transaction.  A mail no longer waiting (a
-    savepoint that queued it was rolled back, or it waited so long it went without: `DRAWING_TIME`)
-    is left alone; a drawing that fails is logged and its mail goes without it."""
+    then give them their files and make them due, in one transaction (`_attach`).  A mail gone (a
+    savepoint that queued it was rolled back) or left (it waited so long it went without:
+    `DRAWING_TIME`) is left alone; a drawing that fails is logged and its mail goes without it.  A
+    database that will not store the files (a full disk) leaves the mails waiting and the files
+    kept (`Kept`)."""
     with db.transaction() as session:
-        alive = {(row_id, message_id) for row_id, message_id in session.execute(
-            select(Outbox.id, Outbox.message_id).where(Outbox.id.in_([row_id for row_id, _, _ in waiting]),
-                                                       Outbox.status.in_(("drawing", HELD))))}
+        alive = {(row_id, message_id): game for row_id, message_id, game in session.execute(
+            select(Outbox.id, Outbox.message_id, Game.name).outerjoin(Game, Game.id == Outbox.game_id)
+            .where(Outbox.id.in_([row_id for row_id, _, _ in waiting]), Outbox.status.in_(_NOT_LEFT)))}
     waiting = [(row_id, message_id, files) for row_id, message_id, files in waiting if (row_id, message_id) in alive]
+    if not waiting:
+        return
     made: dict[int, bytes | None] = {}
     for _, _, files in waiting:
         for file in files:
@@ -214,21 +232,137 @@ def _draw(db: Database, waiting: _Waiting) -> None:
                 except Exception:
                     log.exception("%s could not be drawn; its mails go without it", file.filename)
                     made[id(file)] = None
+    mails: _Files = []
+    for row_id, message_id, files in waiting:
+        drawn = [(file, file.data if isinstance(file, Attachment) else made[id(file)]) for file in files]
+        mails.append((row_id, message_id, tuple(file if isinstance(file, Attachment) else
+                                                Attachment(file.filename, file.content_type, data)
+                                                for file, data in drawn if data is not None)))
+    try:
+        _attach(db, mails)
+    except REFUSED as exc:
+        KEPT.keep(mails, exc, sorted({game for game in alive.values() if game}))
+
+
+def _attach(db: Database, mails: _Files) -> tuple[int, int]:
+    """Give each of ``mails`` that has not left (`_NOT_LEFT`: waiting for its drawings, due, or
+    held) and carries no file yet its files, and make those waiting due, in one transaction; how
+    many got them, and how many had left (or are being handed over: the sender's claim is a write,
+    so a mail is either claimed before this or given its files before its claim).  Each file's
+    blob is found once, not once a mail: hashing a map costs."""
     with db.transaction() as session:
-        due = set(session.scalars(update(Outbox).where(Outbox.id.in_([row_id for row_id, _, _ in waiting]),
-                                                       Outbox.status == "drawing")
-                                  .values(status="pending").returning(Outbox.id)))
-        due |= set(session.scalars(select(Outbox.id).where(Outbox.id.in_([row_id for row_id, _, _ in waiting]),
-                                                           Outbox.status == HELD)))  # its maps, for when it goes
-        stored: dict[int, Blob] = {}  # each file's blob found once, not once a mail: hashing a map costs
-        for row_id, _, files in waiting:
-            for file in files if row_id in due else ():
-                data = file.data if isinstance(file, Attachment) else made[id(file)]
-                if data is not None:
-                    if id(file) not in stored:
-                        stored[id(file)] = blob(session, data)
-                    session.add(OutboxFile(outbox_id=row_id, filename=file.filename,
-                                           content_type=file.content_type, blob=stored[id(file)]))
+        given = set(session.scalars(
+            update(Outbox).where(Outbox.id.in_([row_id for row_id, _, _ in mails]),
+                                 Outbox.message_id.in_([message_id for _, message_id, _ in mails]),
+                                 Outbox.status.in_(_NOT_LEFT), ~exists().where(OutboxFile.outbox_id == Outbox.id))
+            .values(status=case((Outbox.status == "drawing", "pending"), else_=Outbox.status))
+            .returning(Outbox.id)))
+        stored: dict[int, Blob] = {}  # by the bytes' id: the mails of a phase share its maps' bytes
+        for row_id, _, files in mails:
+            for file in files if row_id in given else ():
+                if id(file.data) not in stored:
+                    stored[id(file.data)] = blob(session, file.data)
+                session.add(OutboxFile(outbox_id=row_id, filename=file.filename, content_type=file.content_type,
+                                       blob=stored[id(file.data)]))
+    return len(given), len(mails) - len(given)
+
+
+KEEP_BYTES = 200 * 2**20  # the files a judge keeps at most while its database refuses them (`Kept`): 500 games' maps
+
+
+def _size(mails: _Files) -> int:
+    """The bytes of the files of ``mails``, each counted once however many mails carry it."""
+    return sum(len(data) for data in {id(file.data): file.data for _, _, files in mails for file in files}.values())
+
+
+class Kept:
+    """The files (a phase's maps) of mails that the database would not store when they were drawn
+    (`_draw`): a full disk.  The change that queued the mails is committed; without this, the mails
+    would go without their maps once a sender had seen them wait `DRAWING_TIME`, and the maps were
+    lost.  Instead the judge keeps them in memory, and gives them to their mails once the database
+    takes them again, if the mails have not left by then (`store`); a mail that left without them
+    stays sent, never sent again.  The mails do not wait longer for them than `DRAWING_TIME`: where
+    the mail can still go (a relay on another machine), the players' results go as text rather
+    than wait for the operator to make room.
+
+    Where: the daemon's process keeps them, and its sender tries to store them at each pass, before
+    it claims the mail due (`judge.service.sender.send_due`).  The daemon lives as long as the judge
+    and its sender passes every few seconds, where a deadline worker works only while games are due
+    (after an evening, not for days); and trying just before the claim, a mail that has not left
+    when there is room again (a Maildir on the same full disk refused it meanwhile) goes with its
+    maps.  So a deadline worker or the applier, which draw most maps, hand what they keep to the
+    daemon with each game run or run of mail (`hand_over`, `take`).  A process of its own (``judge
+    tick`` from cron) keeps them until it ends, its sender trying them once.  At most ``most``
+    bytes are kept (`KEEP_BYTES`): a judge whose disk filled at the start of an evening of a
+    thousand games would otherwise hold 400 MB of maps; the mails of the maps not kept go without
+    them."""
+
+    def __init__(self, most: int = KEEP_BYTES) -> None:
+        self.most = most
+        self.mails: list[_Files] = []  # each phase's mails and their files, oldest first
+        self.lock = threading.Lock()  # the daemon's threads: the tick's, the applier's, the sender's
+
+    def keep(self, mails: _Files, why: BaseException, games: Sequence[str]) -> None:
+        """Keep the files of ``mails``, which the database refused (``why``), of ``games``; the line that
+        says so."""
+        reason = (str(getattr(why, "orig", None) or why).splitlines() or [type(why).__name__])[0]
+        if len(games) == 1:
+            log.warning("the maps of %d mail(s) of %s could not be stored (%s); the judge keeps them and attaches "
+                        "them to those mails once the database takes them, if the mails have not left by then",
+                        len(mails), games[0], reason)
+        else:
+            log.warning("the maps of %d mail(s) could not be stored (%s); the judge keeps them and attaches them to "
+                        "those mails once the database takes them, if the mails have not left by then",
+                        len(mails), reason)
+        self.take([mails])
+
+    def take(self, kept: Sequence[_Files]) -> None:
+        """Keep what another process kept (`hand_over`), or this one, within ``most`` bytes."""
+        with self.lock:
+            for mails in kept:
+                if sum(_size(each) for each in self.mails) + _size(mails) > self.most:
+                    log.warning("the maps of %d mail(s) are not kept: the judge keeps %g MB of maps at most; those "
+                                "mails go without them", len(mails), self.most / 2**20)
+                else:
+                    self.mails.append(mails)
+
+    def hand_over(self) -> list[_Files]:
+        """What this process keeps, no longer kept here: for the daemon (`take`), or to store (`store`)."""
+        with self.lock:
+            kept, self.mails = self.mails, []
+        return kept
+
+    def waiting(self) -> set[int]:
+        """The mails whose files are kept."""
+        with self.lock:
+            return {row_id for mails in self.mails for row_id, _, _ in mails}
+
+    def store(self, db: Database) -> None:
+        """Give the mails that have not left the files kept for them, each phase's in a transaction of
+        its own, until the database refuses one (still full: the rest wait for the next try)."""
+        kept = self.hand_over()
+        given = gone = 0
+        for index, mails in enumerate(kept):
+            try:
+                got, left = _attach(db, mails)
+            except REFUSED:
+                with self.lock:
+                    self.mails[:0] = kept[index:]
+                break
+            except Exception:  # a bug: the sender goes on, these mails without their maps
+                log.exception("the maps kept for %d mail(s) could not be attached; those mails go without them",
+                              len(mails))
+                continue
+            given, gone = given + got, gone + left
+        if given:
+            log.info("the maps of %d mail(s), which the database had refused, are stored and attached: those mails "
+                     "go with their maps", given)
+        if gone:
+            log.warning("%d mail(s) left without their maps before the database took them; the maps kept for them "
+                        "are dropped", gone)
+
+
+KEPT = Kept()  # this process's (`Kept`)
 
 
 class Drawings:
@@ -256,9 +390,13 @@ class Drawings:
             return 0
         settled = list(session.scalars(update(Outbox).where(Outbox.id.in_(lost), Outbox.status == "drawing")
                                        .values(status="pending").returning(Outbox.id)))
-        if settled:
+        refused = len(KEPT.waiting().intersection(settled))
+        if len(settled) > refused:
             log.warning("%d mail(s) waited %g s for their maps (the process drawing them ended); they go without",
-                        len(settled), DRAWING_TIME)
+                        len(settled) - refused, DRAWING_TIME)
+        if refused:
+            log.warning("%d mail(s) waited %g s for their maps, which the database refused; they go without them, "
+                        "unless the maps are stored before they leave", refused, DRAWING_TIME)
         return len(settled)
 
 

@@ -15,7 +15,9 @@ back with a growing delay, for ``retry_days``; a permanent one (5xx, or too old)
 exception of a transport (a bug is not cured by waiting), so a row never stays ``sending``.
 Once a delivery succeeds, the transport is known to take mail again: every row deferred until
 later is due at once (`_due_again`) and goes out in the same pass, not after its back-off.
-A non-ASCII address needs a relay offering SMTPUTF8; without it the mail fails at once.
+A non-ASCII address needs a relay offering SMTPUTF8; without it the mail fails at once.  Each pass
+first gives the mails that have not left the maps a full disk kept the database from storing
+(`judge.service.outbox.Kept`): once there is room again, such a mail goes with its maps.
 Errors are kept as the server's words (``550 5.1.1 ...``).
 
 Every mail leaves with its own envelope sender, ``judge+b<token><tag>@domain`` (VERP: the token
@@ -84,7 +86,7 @@ from judge.mail.dsn import delivered_to, delivery_report, verp_address, verp_out
 from judge.mail.inbound import parse_mail
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
-from judge.service.outbox import Drawings, message_of, queue
+from judge.service.outbox import KEPT, Drawings, message_of, queue
 from judge.service.templates import render
 from judge.store.database import Database
 from judge.store.models import Blob, Game, InboundMail, Outbox, OutboxFile, Secret
@@ -361,6 +363,7 @@ def send_due(db: Database, settings: Settings, transport: Transport, now: dateti
     first mail instead of 1.7 s, depending on how many the sender had sent while the applier ran)."""
     UNRECORDED.record(db, now)
     settle_stale(db, settings, transport, now)
+    KEPT.store(db)  # the maps a full disk refused, given to their mails before those are claimed (`Kept`)
     with db.transaction() as session:
         DRAWINGS.settle(session)
         due = list(session.scalars(

@@ -26,10 +26,12 @@ started in its place, given the rest of the tick.  The game it was running had n
 (its claim still stands): its claim is let go and the game claimed again, by the new worker or
 another, and run once; one whose change was committed (the worker was drawing its maps) is
 left as it is, its mail going without maps once a sender has seen it wait
-(`judge.service.outbox.DRAWING_TIME`).  A game left unfinished twice in a tick is paused and
-its game master told (`judge.service.app.abandoned`).  A worker that dies by itself (out of
-memory) is taken for one killed.  The daemon never waits on a worker without looking at the
-time: the tick waits for their messages at most `LOOK` seconds at a time.
+(`judge.service.outbox.DRAWING_TIME`).  Maps the database refused (a full disk) a worker hands to
+the daemon with each game it ran, whose sender stores them once there is room
+(`judge.service.outbox.Kept`): a worker idles once its evening is over.  A game left unfinished
+twice in a tick is paused and its game master told (`judge.service.app.abandoned`).  A worker
+that dies by itself (out of memory) is taken for one killed.  The daemon never waits on a worker
+without looking at the time: the tick waits for their messages at most `LOOK` seconds at a time.
 
 When the daemon stops, each worker finishes the game it is running and takes no other; the rest
 wait for the next start.
@@ -53,6 +55,7 @@ from judge.service.app import abandoned, drain, finish_tick
 from judge.service.config import Settings
 from judge.service.kinds import SESSION_KEY, Kinds
 from judge.service.logs import log_to
+from judge.service.outbox import KEPT
 from judge.store.database import Database, Holding
 from judge.web.pages import IndexLine
 
@@ -167,6 +170,7 @@ class Workers:
                     worker.game = message[1]
                 elif message[0] == "ready":
                     worker.game = None
+                    KEPT.take(message[3])  # the maps the database refused: the daemon's sender stores them (`Kept`)
                     summaries.append(message[2])
                     ready(message[1], message[2])
                 else:
@@ -294,7 +298,7 @@ def _worker_main(pipe: Connection, settings: Settings, kinds: Kinds, stopping: A
             try:
                 if message[0] == "drain":
                     _, lines = drain(db, settings, message[1],
-                                     lambda name, summary: pipe.send(("ready", name, summary)),
+                                     lambda name, summary: pipe.send(("ready", name, summary, KEPT.hand_over())),
                                      lambda: stopping.is_set() or os.getppid() != daemon,  # the daemon stops, or died
                                      lambda name: pipe.send(("claimed", name)), message[2], message[3])
                     pipe.send(("drained", lines))
