@@ -1,6 +1,8 @@
-"""ROLLFORWARD in Payola: what it would discard is Payola's too (issue 23.5): a seat's sheet sent
+"""ROLLBACK and ROLLFORWARD in Payola: what a ROLLBACK brings back is Payola's too (the acceptance
+lists as they stood), and so is what ROLLFORWARD would discard (issue 23.5): a seat's sheet sent
 after the ROLLBACK, a power's money or acceptance lists changed since, a transfer.  The host's side
-of the game master's phase changes is played on the test kind (`tests/service/test_master_phase_changes.py`)."""
+of the game master's phase changes is played on the test kind
+(`tests/service/test_master_phase_changes.py`)."""
 
 from __future__ import annotations
 
@@ -24,6 +26,27 @@ def judge(tmp_path: Path) -> Judge:
 def state(judge: Judge) -> str:
     with judge.db.transaction() as session:
         return session.scalars(select(Game.state).where(Game.name == "g1")).one()
+
+
+def status(judge: Judge, address: str, signon: str) -> str:
+    """What the STATUS of the power signed on with ``signon`` says of its acceptance list and vote."""
+    judge.send(address, signon + "STATUS")
+    return "\n".join(line.strip() for line in judge.last_to(address).body.splitlines()
+                     if line.strip().startswith(("your acceptance list:", "your vote (secret):")))
+
+
+def test_a_rollback_brings_the_acceptance_lists_back_as_they_stood(judge: Judge) -> None:
+    """England's list stood when S1901M was processed, France had none; in F1901M England writes
+    another and France its first. A ROLLBACK to S1901M brings back the lists it was processed with:
+    England's first one, and none for France (the default)."""
+    judge.send(CAROL, ENGLAND + "ACCEPT EFG?")
+    play_spring(judge)
+    judge.send(CAROL, ENGLAND + "ACCEPT GFE?")
+    judge.send(ALICE, FRANCE + "ACCEPT FEG?")
+    judge.send(GM, MASTER + "ROLLBACK S1901M")
+    assert judge.outcome_of("ROLLBACK S1901M")[0] == "ok"
+    assert status(judge, CAROL, ENGLAND).startswith("your acceptance list: EFG?\n")
+    assert status(judge, ALICE, FRANCE).startswith("your acceptance list: the default (own first, then ?)")
 
 
 def test_rollforward_is_refused_once_a_power_changed_anything_since_the_rollback(judge: Judge) -> None:
