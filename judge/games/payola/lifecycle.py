@@ -18,10 +18,10 @@ of work:
    the game finishes on a victory;
 4. every mail this causes is queued in the same transaction.
 
-A ROLLBACK brings back the ledger and the acceptance lists of the phase gone back to
-(`rolling_back`) and keeps marks of them, so that ROLLFORWARD refuses once a power has paid or
-changed its list since (`changed_since_rollback`); the rest of a ROLLBACK is the host's
-(`judge.service.course`).
+A ROLLBACK brings back the ledger, the acceptance lists and the votes on the game's end of the
+phase gone back to (`rolling_back`, `votes_back`) and keeps marks of the ledger and the lists, so
+that ROLLFORWARD refuses once a power has paid or changed its list since
+(`changed_since_rollback`); the rest of a ROLLBACK is the host's (`judge.service.course`).
 
 A phase is *due* when the GM says PROCESS, when every power that must act has done so (the
 host's WAIT holds it to its deadline, not through the grace period), or when its deadline plus the
@@ -89,7 +89,7 @@ from judge.engine.phases import PhaseResult, adjudicate
 from judge.engine.position import Position
 from judge.engine.results import OrderResult
 from judge.games.payola import maps, public, seating, views
-from judge.games.payola.store import LedgerRow, PayolaPhase, lists_of, phase_of, seat_of, votes_of
+from judge.games.payola.store import LedgerRow, PayolaPhase, lists_of, phase_of, seat_of, seats_of, votes_of
 from judge.payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
 from judge.payola.blind import Sight, witness
 from judge.payola.determination import Determination, PowerInput, determine_orders
@@ -524,7 +524,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     actions = views.automatic_actions(position, adjudication["results"], outcome.position, sheets, played, held)
     report = {"phase": row.name, "results": adjudication["results"], "automatic": [text for _, text in actions],
               "board": views.board(outcome.position)}
-    row.result = {"adjudication": adjudication, "determination": determination_data, "report": report}
+    row.result = {"adjudication": adjudication, "determination": determination_data, "report": report,
+                  VOTES: votes_kept(session, seat)}  # as they stood: a ROLLBACK brings them back (`votes_back`)
     row.status = "processed"
     row.processed_at = now
     winner = outcome.winner
@@ -657,6 +658,11 @@ def _accounts_since(session: Session, game: Game, row: PhaseRow) -> dict[str, li
 # -- votes, absences, and going forward again -------------------------------------------------------
 
 
+VOTES = "votes"
+"""The key of each phase's result where the powers' votes on the game's end are kept (the phase
+row's result rather than ``payola_phases``, which has no place for them: `votes_kept`)."""
+
+
 def voters(session: Session, game: Game) -> list[str]:
     """The powers that vote on a draw or concession: played, and not eliminated (owning a center)."""
     row = current_phase(session, game)
@@ -694,6 +700,36 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
         return None
     api.end_game(session, game, settings, now, result, winner, drawn=survivors)
     return result
+
+
+def votes_kept(session: Session, seat: dict[str, Player]) -> dict[str, dict[str, str | None]]:
+    """Each power's vote as it stands, with when the mail that set it was accepted (a vote withdrawn
+    by mail too), for a phase's result to keep as it was processed with (`votes_back`)."""
+    rows = seats_of(session, list(seat.values()))
+    return {power: {"vote": row.vote, "at": row.vote_at.isoformat() if row.vote_at else None}
+            for power, player in seat.items()
+            if (row := rows.get(player.id)) is not None and (row.vote or row.vote_at)}
+
+
+def votes_back(session: Session, game: Game, to: PhaseRow) -> None:
+    """A ROLLBACK to the phase of ``to``: each power's vote as it stood when the phase was processed
+    (kept in its result), as its acceptance list stands again: a vote cast since is undone, one
+    withdrawn or changed since stands again.  But a power's vote is its player's: one cast before
+    the power's player took it over is not brought back (a new player starts with none,
+    `judge.games.payola.kind.PayolaLobby.handed_over`).  A phase processed before the results kept
+    the votes (an older judge's) leaves them as they are.  Under SHOW_VOTES the count is told again
+    with the next results when it differs from the one last told (`_draw_votes`)."""
+    kept = (to.result or {}).get(VOTES)
+    if not isinstance(kept, dict):
+        return
+    for power, player in seats(session, game).items():
+        vote = kept.get(power) or {}
+        at = datetime.fromisoformat(vote["at"]) if vote.get("at") else None
+        row = seat_of(session, player)
+        if at is not None and at < player.joined_at:  # cast by the player before
+            row.vote, row.vote_at = None, None
+        else:
+            row.vote, row.vote_at = vote.get("vote"), at
 
 
 def changed_since_rollback(session: Session, game: Game) -> str | None:
@@ -755,8 +791,9 @@ def reveal(session: Session, game: Game, settings: Settings, now: datetime) -> N
 
 def rolling_back(session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
     """A ROLLBACK to the processed phase of ``to`` (the host drops the later phases and opens it
-    again): the records of the later phases dropped, and the ledger and the acceptance lists as
-    they were when it was processed; marks kept for ROLLFORWARD (`changed_since_rollback`)."""
+    again): the records of the later phases dropped, and the ledger, the acceptance lists and the
+    votes (`votes_back`) as they were when it was processed; marks kept for ROLLFORWARD
+    (`changed_since_rollback`)."""
     for row in later:
         session.execute(delete(PayolaPhase).where(PayolaPhase.phase_id == row.id))
     kept = phase_of(session, to)
@@ -765,6 +802,7 @@ def rolling_back(session: Session, game: Game, to: PhaseRow, later: Sequence[Pha
     for player in players(session, game):
         if player.seat:
             seat_of(session, player).acceptance = lists.get(player.seat)
+    votes_back(session, game, to)
     kept.ledger_mark = None
     session.flush()
     kept.rollforward = {"ledger": _last_ledger_id(session, game), "acceptance": lists}  # what ROLLFORWARD finds
