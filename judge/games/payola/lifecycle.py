@@ -19,8 +19,8 @@ of work:
 4. every mail this causes is queued in the same transaction.
 
 A ROLLBACK brings back the ledger, the acceptance lists and the votes on the game's end of the
-phase gone back to (`rolling_back`, `votes_back`) and keeps marks of the ledger and the lists, so
-that ROLLFORWARD refuses once a power has paid or changed its list since
+phase gone back to (`rolling_back`, `votes_back`) and keeps marks of them, so that ROLLFORWARD
+refuses once a power has paid or changed its list since, or a vote changed
 (`changed_since_rollback`); the rest of a ROLLBACK is the host's (`judge.service.course`).
 
 A phase is *due* when the GM says PROCESS, when every power that must act has done so (the
@@ -659,8 +659,9 @@ def _accounts_since(session: Session, game: Game, row: PhaseRow) -> dict[str, li
 
 
 VOTES = "votes"
-"""The key of each phase's result where the powers' votes on the game's end are kept (the phase
-row's result rather than ``payola_phases``, which has no place for them: `votes_kept`)."""
+"""The key of each phase's result, and of a ROLLBACK's marks, where the powers' votes on the game's
+end are kept (the phase row's result rather than ``payola_phases``, which has no place for them:
+`votes_kept`)."""
 
 
 def voters(session: Session, game: Game) -> list[str]:
@@ -732,23 +733,38 @@ def votes_back(session: Session, game: Game, to: PhaseRow) -> None:
             row.vote, row.vote_at = vote.get("vote"), at
 
 
+def _standing(session: Session, game: Game) -> dict[str, str]:
+    """Each power's vote standing, as kept (``DRAW``, ``CONCEDE:FRANCE``), for ROLLFORWARD to
+    compare: a power with none is left out."""
+    return {power: vote for power, vote in votes_of(session, seats(session, game)).items() if vote}
+
+
 def changed_since_rollback(session: Session, game: Game) -> str | None:
     """Which powers have paid money or changed their acceptance lists since the ROLLBACK (its
-    marks in the phase's record), which ROLLFORWARD would discard (the host checks the sheets and
-    orders sent: `judge.service.course.rolling_forward`)."""
+    marks in the phase's record), and how many votes on the game's end changed, which ROLLFORWARD
+    would discard (the host checks the sheets and orders sent: `judge.service.course.rolling_forward`).
+    Whose vote is not said: votes are secret, from the game master's answers too."""
     row = current_phase(session, game)
     marks = phase_of(session, row).rollforward if row is not None else None
     if not marks:
         return None
+    changes = []
     changed = set(session.scalars(select(LedgerRow.power).where(
         LedgerRow.game_id == game.id, LedgerRow.id > marks["ledger"], LedgerRow.amount < 0)))
     now_written = lists_of(session, seats(session, game))
     changed |= {seat for seat in {*now_written, *marks["acceptance"]}
                 if now_written.get(seat) != marks["acceptance"].get(seat)}
-    if not changed:
-        return None
-    names = ", ".join(power_title(power) for power in game_map(game).powers if power in changed)
-    return f"{names} changed money or acceptance lists"
+    if changed:
+        names = ", ".join(power_title(power) for power in game_map(game).powers if power in changed)
+        changes.append(f"{names} changed money or acceptance lists")
+    if (then := marks.get(VOTES)) is not None:  # a ROLLBACK of an older judge kept no votes
+        now = _standing(session, game)
+        voted = sum(then.get(power) != now.get(power) for power in {*then, *now})
+        if voted == 1:
+            changes.append("a vote on the game's end changed")
+        elif voted:
+            changes.append(f"{voted} votes on the game's end changed")
+    return "; ".join(changes) or None
 
 
 # -- the end, and going back ------------------------------------------------------------------------
@@ -805,4 +821,5 @@ def rolling_back(session: Session, game: Game, to: PhaseRow, later: Sequence[Pha
     votes_back(session, game, to)
     kept.ledger_mark = None
     session.flush()
-    kept.rollforward = {"ledger": _last_ledger_id(session, game), "acceptance": lists}  # what ROLLFORWARD finds
+    kept.rollforward = {"ledger": _last_ledger_id(session, game), "acceptance": lists,  # what ROLLFORWARD finds
+                        VOTES: _standing(session, game)}

@@ -1,7 +1,7 @@
 """ROLLBACK and ROLLFORWARD in Payola: what a ROLLBACK brings back is Payola's too (the acceptance
 lists and the votes on the game's end as they stood), and so is what ROLLFORWARD would discard
 (issue 23.5): a seat's sheet sent after the ROLLBACK, a power's money or acceptance lists changed
-since, a transfer.  The host's side of the game master's phase changes is played on the
+since, a transfer, a vote.  The host's side of the game master's phase changes is played on the
 test kind (`tests/service/test_master_phase_changes.py`)."""
 
 from __future__ import annotations
@@ -99,6 +99,35 @@ def test_a_rollback_to_a_phase_an_older_judge_processed_leaves_the_votes_as_they
         row.result = {key: value for key, value in row.result.items() if key != "votes"}
     judge.send(GM, MASTER + "ROLLBACK")
     assert judge.outcome_of("ROLLBACK")[0] == "ok"
+    assert status(judge, ALICE, FRANCE).endswith("your vote (secret): for a draw including all survivors")
+
+
+def test_rollforward_is_refused_once_a_vote_changed_since_the_rollback(judge: Judge) -> None:
+    """ROLLFORWARD processes the phase again as it was rolled back, with France's DRAW standing as it
+    did: once Germany votes DRAW it would discard that vote, so it is refused, saying that a vote
+    changed but never whose (votes are secret, from the game master too); once France withdraws
+    too, 2 votes changed.  Once both are as they were, nothing it would discard has changed, and it
+    processes S1901M again."""
+    judge.send(ALICE, FRANCE + "VOTE DRAW")
+    play_spring(judge)
+    judge.send(GM, MASTER + "ROLLBACK")
+    judge.send(BOB, GERMANY + "VOTE DRAW")
+    judge.send(GM, MASTER + "ROLLFORWARD")
+    assert judge.outcome_of("ROLLFORWARD") == ("error", "CHANGED_SINCE_ROLLBACK")
+    refused = judge.answer("ROLLFORWARD").message
+    assert refused == ("not undone: since the ROLLBACK, a vote on the game's end changed, which ROLLFORWARD would "
+                       "discard; PROCESS processes S1901M with them as they are now")
+    judge.send(ALICE, FRANCE + "VOTE NONE")
+    judge.send(GM, MASTER + "ROLLFORWARD")
+    assert "since the ROLLBACK, 2 votes on the game's end changed, which" in judge.answer("ROLLFORWARD").message
+    body = judge.last_to(GM).body
+    assert not any(power in body for power in ("France", "Germany", "England"))
+    assert state(judge) == "paused"
+    judge.send(BOB, GERMANY + "VOTE NONE")
+    judge.send(ALICE, FRANCE + "VOTE DRAW")
+    judge.send(GM, MASTER + "ROLLFORWARD")
+    assert judge.outcome_of("ROLLFORWARD")[0] == "ok"
+    assert state(judge) == "active"
     assert status(judge, ALICE, FRANCE).endswith("your vote (secret): for a draw including all survivors")
 
 
