@@ -114,14 +114,13 @@ def test_rollforward_is_refused_once_a_vote_changed_since_the_rollback(judge: Ju
     judge.send(BOB, GERMANY + "VOTE DRAW")
     judge.send(GM, MASTER + "ROLLFORWARD")
     assert judge.outcome_of("ROLLFORWARD") == ("error", "CHANGED_SINCE_ROLLBACK")
-    refused = judge.answer("ROLLFORWARD").message
-    assert refused == ("not undone: since the ROLLBACK, a vote on the game's end changed, which ROLLFORWARD would "
-                       "discard; PROCESS processes S1901M with them as they are now")
+    assert ("> ROLLFORWARD\n  ERROR: not undone: since the ROLLBACK, a vote on the game's end changed, which "
+            "ROLLFORWARD would discard; PROCESS processes S1901M with them as they are now") in judge.last_to(GM).body
     judge.send(ALICE, FRANCE + "VOTE NONE")
     judge.send(GM, MASTER + "ROLLFORWARD")
-    assert "since the ROLLBACK, 2 votes on the game's end changed, which" in judge.answer("ROLLFORWARD").message
-    body = judge.last_to(GM).body
-    assert not any(power in body for power in ("France", "Germany", "England"))
+    refused = judge.last_to(GM).body
+    assert "since the ROLLBACK, 2 votes on the game's end changed, which ROLLFORWARD would discard" in refused
+    assert not any(power in refused for power in ("France", "Germany", "England"))
     assert state(judge) == "paused"
     judge.send(BOB, GERMANY + "VOTE NONE")
     judge.send(ALICE, FRANCE + "VOTE DRAW")
