@@ -152,8 +152,8 @@ class PayolaPhases(Phases):
     durations = MappingProxyType({"movement": 48.0, "retreat": 24.0, "adjustment": 24.0})
     between_phases = "retreat and adjustment phases"
     phase_names = r"[SFW]\d{4}[MRA]"  # S1901M, F1901R, W1901A
-    restored = ("the position, balances, offer sheets, orders and acceptance lists are as they were before it was "
-                "processed. You may change your sheet or orders")
+    restored = ("the position, balances, offer sheets, orders, acceptance lists and votes on the game's end are as "
+                "they were before it was processed. You may change your sheet or orders")
 
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         lifecycle.start_game(session, game, settings, now)

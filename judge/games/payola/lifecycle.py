@@ -18,10 +18,10 @@ of work:
    the game finishes on a victory;
 4. every mail this causes is queued in the same transaction.
 
-A ROLLBACK brings back the ledger and the acceptance lists of the phase gone back to
-(`rolling_back`) and keeps marks of them, so that ROLLFORWARD refuses once a power has paid or
-changed its list since (`changed_since_rollback`); the rest of a ROLLBACK is the host's
-(`judge.service.course`).
+A ROLLBACK brings back the ledger, the acceptance lists and the votes on the game's end of the
+phase gone back to (`rolling_back`, `votes_back`) and keeps marks of them, so that ROLLFORWARD
+refuses once a power has paid or changed its list since, or a vote changed
+(`changed_since_rollback`); the rest of a ROLLBACK is the host's (`judge.service.course`).
 
 A phase is *due* when the GM says PROCESS, when every power that must act has done so (the
 host's WAIT holds it to its deadline, not through the grace period), or when its deadline plus the
@@ -89,7 +89,7 @@ from judge.engine.phases import PhaseResult, adjudicate
 from judge.engine.position import Position
 from judge.engine.results import OrderResult
 from judge.games.payola import maps, public, seating, views
-from judge.games.payola.store import LedgerRow, PayolaPhase, lists_of, phase_of, seat_of, votes_of
+from judge.games.payola.store import LedgerRow, PayolaPhase, lists_of, phase_of, seat_of, seats_of, votes_of
 from judge.payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
 from judge.payola.blind import Sight, witness
 from judge.payola.determination import Determination, PowerInput, determine_orders
@@ -524,7 +524,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     actions = views.automatic_actions(position, adjudication["results"], outcome.position, sheets, played, held)
     report = {"phase": row.name, "results": adjudication["results"], "automatic": [text for _, text in actions],
               "board": views.board(outcome.position)}
-    row.result = {"adjudication": adjudication, "determination": determination_data, "report": report}
+    row.result = {"adjudication": adjudication, "determination": determination_data, "report": report,
+                  VOTES: votes_kept(session, seat)}  # as they stood: a ROLLBACK brings them back (`votes_back`)
     row.status = "processed"
     row.processed_at = now
     winner = outcome.winner
@@ -657,6 +658,12 @@ def _accounts_since(session: Session, game: Game, row: PhaseRow) -> dict[str, li
 # -- votes, absences, and going forward again -------------------------------------------------------
 
 
+VOTES = "votes"
+"""The key of each phase's result, and of a ROLLBACK's marks, where the powers' votes on the game's
+end are kept (the phase row's result rather than ``payola_phases``, which has no place for them:
+`votes_kept`)."""
+
+
 def voters(session: Session, game: Game) -> list[str]:
     """The powers that vote on a draw or concession: played, and not eliminated (owning a center)."""
     row = current_phase(session, game)
@@ -696,23 +703,68 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
     return result
 
 
+def votes_kept(session: Session, seat: dict[str, Player]) -> dict[str, dict[str, str | None]]:
+    """Each power's vote as it stands, with when the mail that set it was accepted (a vote withdrawn
+    by mail too), for a phase's result to keep as it was processed with (`votes_back`)."""
+    rows = seats_of(session, list(seat.values()))
+    return {power: {"vote": row.vote, "at": row.vote_at.isoformat() if row.vote_at else None}
+            for power, player in seat.items()
+            if (row := rows.get(player.id)) is not None and (row.vote or row.vote_at)}
+
+
+def votes_back(session: Session, game: Game, to: PhaseRow) -> None:
+    """A ROLLBACK to the phase of ``to``: each power's vote as it stood when the phase was processed
+    (kept in its result), as its acceptance list stands again: a vote cast since is undone, one
+    withdrawn or changed since stands again.  But a power's vote is its player's: one cast before
+    the power's player took it over is not brought back (a new player starts with none,
+    `judge.games.payola.kind.PayolaLobby.handed_over`).  A phase processed before the results kept
+    the votes (an older judge's) leaves them as they are.  Under SHOW_VOTES the count is told again
+    with the next results when it differs from the one last told (`_draw_votes`)."""
+    kept = (to.result or {}).get(VOTES)
+    if not isinstance(kept, dict):
+        return
+    for power, player in seats(session, game).items():
+        vote = kept.get(power) or {}
+        at = datetime.fromisoformat(vote["at"]) if vote.get("at") else None
+        row = seat_of(session, player)
+        if at is not None and at < player.joined_at:  # cast by the player before
+            row.vote, row.vote_at = None, None
+        else:
+            row.vote, row.vote_at = vote.get("vote"), at
+
+
+def _standing(session: Session, game: Game) -> dict[str, str]:
+    """Each power's vote standing, as kept (``DRAW``, ``CONCEDE:FRANCE``), for ROLLFORWARD to
+    compare: a power with none is left out."""
+    return {power: vote for power, vote in votes_of(session, seats(session, game)).items() if vote}
+
+
 def changed_since_rollback(session: Session, game: Game) -> str | None:
     """Which powers have paid money or changed their acceptance lists since the ROLLBACK (its
-    marks in the phase's record), which ROLLFORWARD would discard (the host checks the sheets and
-    orders sent: `judge.service.course.rolling_forward`)."""
+    marks in the phase's record), and how many votes on the game's end changed, which ROLLFORWARD
+    would discard (the host checks the sheets and orders sent: `judge.service.course.rolling_forward`).
+    Whose vote is not said: votes are secret, from the game master's answers too."""
     row = current_phase(session, game)
     marks = phase_of(session, row).rollforward if row is not None else None
     if not marks:
         return None
+    changes = []
     changed = set(session.scalars(select(LedgerRow.power).where(
         LedgerRow.game_id == game.id, LedgerRow.id > marks["ledger"], LedgerRow.amount < 0)))
     now_written = lists_of(session, seats(session, game))
     changed |= {seat for seat in {*now_written, *marks["acceptance"]}
                 if now_written.get(seat) != marks["acceptance"].get(seat)}
-    if not changed:
-        return None
-    names = ", ".join(power_title(power) for power in game_map(game).powers if power in changed)
-    return f"{names} changed money or acceptance lists"
+    if changed:
+        names = ", ".join(power_title(power) for power in game_map(game).powers if power in changed)
+        changes.append(f"{names} changed money or acceptance lists")
+    if (then := marks.get(VOTES)) is not None:  # a ROLLBACK of an older judge kept no votes
+        now = _standing(session, game)
+        voted = sum(then.get(power) != now.get(power) for power in {*then, *now})
+        if voted == 1:
+            changes.append("a vote on the game's end changed")
+        elif voted:
+            changes.append(f"{voted} votes on the game's end changed")
+    return "; ".join(changes) or None
 
 
 # -- the end, and going back ------------------------------------------------------------------------
@@ -755,8 +807,9 @@ def reveal(session: Session, game: Game, settings: Settings, now: datetime) -> N
 
 def rolling_back(session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
     """A ROLLBACK to the processed phase of ``to`` (the host drops the later phases and opens it
-    again): the records of the later phases dropped, and the ledger and the acceptance lists as
-    they were when it was processed; marks kept for ROLLFORWARD (`changed_since_rollback`)."""
+    again): the records of the later phases dropped, and the ledger, the acceptance lists and the
+    votes (`votes_back`) as they were when it was processed; marks kept for ROLLFORWARD
+    (`changed_since_rollback`)."""
     for row in later:
         session.execute(delete(PayolaPhase).where(PayolaPhase.phase_id == row.id))
     kept = phase_of(session, to)
@@ -765,6 +818,8 @@ def rolling_back(session: Session, game: Game, to: PhaseRow, later: Sequence[Pha
     for player in players(session, game):
         if player.seat:
             seat_of(session, player).acceptance = lists.get(player.seat)
+    votes_back(session, game, to)
     kept.ledger_mark = None
     session.flush()
-    kept.rollforward = {"ledger": _last_ledger_id(session, game), "acceptance": lists}  # what ROLLFORWARD finds
+    kept.rollforward = {"ledger": _last_ledger_id(session, game), "acceptance": lists,  # what ROLLFORWARD finds
+                        VOTES: _standing(session, game)}

@@ -5,7 +5,9 @@
   mail does not replace them: `judge.service.turn.Turn.superseded`), one row per seat's player row
   (the seat keeps its row when it changes hands, and so its list);
 - ``payola_phases``: what a phase keeps for Payola: the acceptance lists it was processed with,
-  where its money starts and ends in the ledger, and the marks a ROLLBACK keeps for ROLLFORWARD;
+  where its money starts and ends in the ledger, and the marks a ROLLBACK keeps for ROLLFORWARD
+  (the votes it was processed with are kept in its phase row's result, which has room for them:
+  `judge.games.payola.lifecycle.votes_kept`);
 - ``payola_ledger``: every movement of money (income, transfer, payment, refund, forfeit).  Money is
   never stored as a balance: a balance is the sum of a power's rows.
 
