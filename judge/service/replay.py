@@ -16,9 +16,9 @@ sign-on that failed on the first judge because of a wrong password would succeed
 replay then differs where it mattered, and says where.)
 
 Then each phase is compared with the record's (`archive.phase_entry`: its seed, position,
-result, submissions and times), the game's state and the kind's own tables (`snapshot`); the
-first phase that differs is named.  A replay runs on a judge of its own on a temporary SQLite
-database, its mail kept from the outbox (`outbox.quiet`).
+result, submissions and times; of a result, the keys the record has: `_kept`), the game's state
+and the kind's own tables (`snapshot`); the first phase that differs is named.  A replay runs on
+a judge of its own on a temporary SQLite database, its mail kept from the outbox (`outbox.quiet`).
 
 An import with ``--replay`` is the replay on the judge imported to, checked the same way
 (`judge.service.importing`, which also copies a record without playing it).
@@ -212,6 +212,16 @@ def seeded(session: Session, name: str, seed: int) -> None:
         game.seed = seed
 
 
+def _kept(mine: Any, theirs: Any, field: str) -> Any:
+    """A replayed phase's ``field`` as the record could hold it: a result's keys that the record's
+    lacks are what a newer judge keeps beside the outcome (each kind's votes on the game's end,
+    kept since 0.4 so that a ROLLBACK brings them back), which the judge that wrote the record
+    did not; every key the record has is compared, and so is everything else."""
+    if field != "result" or not isinstance(mine, dict) or not isinstance(theirs, dict):
+        return mine
+    return {key: value for key, value in mine.items() if key in theirs}
+
+
 def compare(session: Session, settings: Settings, record: dict[str, Any]) -> list[Difference]:
     """Where the game as replayed differs from ``record``: each phase in order, then the game."""
     name = str(record["game"]["name"])
@@ -228,7 +238,7 @@ def compare(session: Session, settings: Settings, record: dict[str, Any]) -> lis
             found.append(Difference(phase["name"], "the replay never reached it"))
             continue
         for field in ("seed", "status", "opened_at", "processed_at", "submissions", "position", "result"):
-            if mine.get(field) != phase.get(field):
+            if _kept(mine.get(field), phase.get(field), field) != phase.get(field):
                 found.append(Difference(phase["name"], f"its {field} differs"))
                 break
     found += [Difference(phase["name"], "the record does not have it") for phase in again["phases"]

@@ -532,3 +532,20 @@ def test_H4_a_record_written_before_mailboxes_is_imported_with_each_line_under_i
     with other.db.transaction() as session:
         kept = set(session.scalars(select(PlayerRecord.address)))
     assert kept == set(written)
+
+
+@pytest.mark.parametrize("kind", RECORDED, ids=lambda kind: kind.game)
+def test_a_record_of_a_judge_that_kept_no_votes_in_its_results_replays_as_recorded(tmp_path: Path, kind: Kind) -> None:
+    """A judge before 0.4 kept no votes on the game's end in a phase's result (each kind keeps them
+    now, for a ROLLBACK): a record without them replays as recorded, while a result's outcome that
+    differs still differs."""
+    judge = played(Judge(tmp_path / "a"), kind, finished=False)
+    record = record_of(judge, kind.game)
+    for phase in record["phases"]:
+        if isinstance(phase["result"], dict):
+            phase["result"].pop("votes", None)
+    assert replayed(judge, record) == []
+    processed = next(phase for phase in record["phases"] if isinstance(phase["result"], dict) and phase["result"])
+    key = next(iter(processed["result"]))
+    processed["result"][key] = "not what happened"
+    assert [difference.phase for difference in replayed(judge, record)] == [processed["name"]]
