@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
@@ -490,9 +491,13 @@ class Kinds:
         self._find_templates()
 
     def _find_templates(self) -> None:
-        """Each kind's templates are in the ``templates`` folder of its own package (`add_kind_templates`)."""
+        """Each kind's templates are in the ``templates`` folder of its own package (`add_kind_templates`),
+        or, for a kind built on another (a subclass in a package without templates), of the nearest
+        kind it is built on that has one."""
         for kind in self._kinds.values():
-            add_kind_templates(kind.name, type(kind).__module__.rpartition(".")[0])
+            packages = [module.rpartition(".")[0] for cls in type(kind).__mro__ if "." in (module := cls.__module__)]
+            add_kind_templates(kind.name, next((package for package in packages if _has_templates(package)),
+                                               packages[0]))
 
     def __iter__(self) -> Iterator[GameKind]:
         yield self.default
@@ -524,3 +529,11 @@ def kinds_of(session: Session) -> Kinds:
 def kind_of(session: Session, game: Game) -> GameKind:
     """The kind of ``game``, read in ``session``."""
     return kinds_of(session).of(game)
+
+
+def _has_templates(package: str) -> bool:
+    """Whether ``package`` (importable) has a ``templates`` folder."""
+    try:
+        return (resources.files(package) / "templates").is_dir()
+    except (ModuleNotFoundError, TypeError, ValueError):
+        return False

@@ -6,7 +6,7 @@ never sent again.
 The full disk is made, never by filling the machine's disk, but as it shows itself to the judge:
 SQLite held to the size it has says "database or disk is full" for the maps, and writing a mail into
 the Maildir, on the same disk, fails with ENOSPC (`Disk`); in `judge serve`'s processes, storing a
-blob fails so (`tests.kinds.auction.full_disk`)."""
+blob fails so (`tests.kinds.full_disk`)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from judge.service.config import Settings
 from judge.service.outbox import DRAWING_TIME, Drawings, Kept
 from judge.service.sender import deliver_pending, transport_for
 from judge.store.models import Blob, Outbox
-from tests.kinds.auction.full_disk import FullDisk, refusing
+from tests.kinds.full_disk import FullDisk, refusing
 from tests.support.auction import auction_judge
 from tests.support.clock import Clock
 from tests.support.daemon import Running

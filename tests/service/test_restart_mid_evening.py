@@ -4,7 +4,7 @@ waits ``settle-seconds`` for the mail its MTA held, and is then run by the worke
 
 The judges here are ``judge serve`` processes (`judge.service.daemon.serve`, on a port the test picks)
 hosting the auction whose every lot's run takes a while and writes which process ran it
-(`tests.kinds.auction.stalling`), on the real clock; the games' deadline is set a few seconds ahead.
+(`tests.kinds.stalling`), on the real clock; the games' deadline is set a few seconds ahead.
 What is asserted is what happened and in which order; every wait is generous (`PATIENCE`) and far
 shorter than ``settle-seconds`` (`SETTLE`), which a judge that waited for it could not meet."""
 
@@ -31,7 +31,7 @@ from judge.service.daemon import unheard
 from judge.service.listening import Listener
 from judge.store.database import Database
 from judge.store.models import Game, PhaseRow
-from tests.kinds.auction.stalling import ran
+from tests.kinds.stalling import ran
 from tests.support.auction import auction_judge, evening_of, evening_player
 from tests.support.daemon import maildir_subjects, settled
 from tests.support.harness import once
@@ -50,7 +50,7 @@ from pathlib import Path
 from judge.bootstrap import hosted, registry
 from judge.service.config import load_settings
 from judge.service.daemon import serve
-from tests.kinds.auction.stalling import Stalling
+from tests.kinds.stalling import Stalling
 
 data = Path(sys.argv[1])
 serve(load_settings(), registry([*hosted(), Stalling(data / "stopped", slow=float(sys.argv[2]), runs=data / "runs")]))

@@ -5,7 +5,7 @@ meanwhile, and the game or the mail it held is done again, once.
 
 Each test runs `judge serve`'s daemon (`tests.support.daemon.Running`) with its real worker
 processes, on a virtual clock, hosting the auction whose process stops itself at a chosen moment
-(`tests.kinds.auction.stalling`): inside a transaction that has written, as an operator's ``kill
+(`tests.kinds.stalling`): inside a transaction that has written, as an operator's ``kill
 -STOP`` at the wrong moment would.  The bounds are short here (2 and 3 s); every wait is generous
 (`PATIENCE`): what is asserted is what happened and in which order, not how fast."""
 
@@ -30,7 +30,7 @@ from judge.bootstrap import hosted, registry
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
 from judge.store.models import Game, Heartbeat, InboundMail
-from tests.kinds.auction.stalling import STOPPING_BID, Stalling, stopped
+from tests.kinds.stalling import STOPPING_BID, Stalling, stopped
 from tests.support.auction import auction_judge, evening_of, evening_player
 from tests.support.clock import Clock
 from tests.support.daemon import Running, maildir_subjects

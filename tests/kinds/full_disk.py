@@ -5,8 +5,8 @@ while the file ``full`` exists, the database refuses to store a map, in whicheve
 For the tests of a judge whose disk fills during an evening, whose deadline workers and applier are
 processes of their own, where a test's monkeypatch does not reach.
 
-It is the auction in every other way (its templates are the auction's: this module sits in its
-package), registered in the auction's place by the tests that need it (``registry([*hosted(),
+It is the auction in every other way (its templates are the auction's, the kind it is built on:
+`judge.service.kinds.Kinds`), registered in the auction's place by the tests that need it (``registry([*hosted(),
 FullDisk(...)])``).  Never by filling the machine's disk."""
 
 from __future__ import annotations

@@ -3,8 +3,9 @@ that stops itself (SIGSTOP) in the middle of a transaction that has written, as 
 ``kill -STOP``, a debugger or a machine swapping would stop it; a lot whose run takes its time; and
 which process ran each lot.
 
-It is the auction in every other way (its templates are the auction's: this module sits in its
-package), registered in the auction's place by the tests that need it (``registry([*hosted(), Stalling(...)])``)."""
+It is the auction in every other way (its templates are the auction's, the kind it is built on:
+`judge.service.kinds.Kinds`), registered in the auction's place by the tests that need it
+(``registry([*hosted(), Stalling(...)])``)."""
 
 from __future__ import annotations
 
