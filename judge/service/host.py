@@ -574,6 +574,9 @@ def send_notices(session: Session, game: Game, settings: Settings, now: datetime
     if now >= game.deadline:
         which = "late"
     elif remind is not None and now >= remind and "reminder" not in notices:
+        if silence.reminded_that_day(game, row, remind):  # one reminder a day: it counts as sent
+            row.notices = [*notices, "reminder"]
+            return []
         which = "reminder"
     elif (daily := silence.daily_due(game, row, remind, now)) is not None:  # SET SILENCE DAILY
         which, mark = "reminder", silence.daily_mark(daily)
