@@ -213,13 +213,19 @@ def leaving(session: Session, game: Game, position: Position) -> frozenset[str]:
 def complete(session: Session, game: Game) -> bool:
     """Whether every letter the open phase awaits from a played country is in (and one at least
     is awaited): the phase then closes before its deadline (18.2 would wait for the deadline;
-    the brief of the judge closes it as soon as it can, as Payola's phases do)."""
+    the brief of the judge closes it as soon as it can, as Payola's phases do).  A campaign at
+    whose end a country without a leader is eliminated (`leaving`: M62, M65) does not close
+    early: its notice told everyone that a substitute may take it over until that campaign's
+    deadline, and a newcomer has until then, as in a game nobody plays (rulings H1)."""
     if game.phase is None:
         return False
     seat = api.seats(session, game)
     played = [c for c in expected_now(session, game) if api.is_played(seat.get(c))]
     sent = api.latest_texts(session, game, game.phase)
-    return bool(played) and all((country, LETTER) in sent for country in played)
+    if not played or any((country, LETTER) not in sent for country in played):
+        return False
+    position = position_now(session, game)
+    return position is None or position.phase is not Phase.C or not leaving(session, game, position)
 
 
 # -- votes on the game's end (M64) --------------------------------------------------------------------------

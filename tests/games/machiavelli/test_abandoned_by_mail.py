@@ -82,6 +82,31 @@ def test_M65_a_substitute_leader_who_comes_in_time_keeps_the_country_alive(tmp_p
     assert "eliminated" not in judge.last_to(CAROL).body.split("> STATUS")[1].split("\n")[1]
 
 
+def test_M65_a_campaign_that_would_eliminate_a_leaderless_country_waits_for_the_deadline_its_notice_named(
+        tmp_path: Path) -> None:
+    """Venice is abandoned at the spring letter's deadline, Thursday 2026-01-08 12:00, its notice
+    naming SP1454C's deadline, Monday 12th 12:00.  Milan's campaign letter is in at once, the only
+    one awaited, but SP1454C does not close early: on Saturday 10th Carol takes Venice over, and once
+    her letter is in too the campaign closes, and Venice plays on."""
+    judge = two_countries(tmp_path)
+    judge.send(BOB, "SIGNON Milan@m1 bob-pw\npay A mil")
+    judge.later(72)
+    judge.tick()
+    judge.send(BOB, "SIGNON Milan@m1 bob-pw\nA mil H")
+    judge.later(1)
+    judge.tick()
+    assert state(judge) == ("active", "SP1454C")
+    judge.later(45)
+    judge.confirmed(CAROL)
+    judge.send(CAROL, "TAKEOVER VENICE@m1 carol-pw")
+    assert judge.outcome_of("TAKEOVER VENICE@m1 ****") == ("ok", None)
+    assert state(judge) == ("active", "SP1454C")
+    judge.send(CAROL, "SIGNON Venice@m1 carol-pw\nA ven H")
+    assert state(judge) == ("active", "SU1454C")
+    judge.send(CAROL, "WHOGAME m1")
+    assert "Venice: played by carol@example.org" in judge.last_to(CAROL).body
+
+
 def test_M65_an_eliminated_country_is_never_offered_as_vacant(tmp_path: Path) -> None:
     """Venice abandoned at the spring letter's deadline, eliminated when the spring campaign ends:
     WHOGAME, LIST and the game's pages say so, and do not offer it for TAKEOVER."""
