@@ -185,6 +185,12 @@ def record(game: Game, what: str) -> None:
     game.settings = {**game.settings, "events": [*game.settings.get("events", []), f"{game.phase or '-'}: {what}"]}
 
 
+def command_name(seat: str) -> str:
+    """A seat as a command names it after SIGNON or TAKEOVER, where words end at spaces: its words
+    joined by hyphens (AoP's ``Holy-Roman-Empire``), which every kind reads as the seat."""
+    return seat.replace(" ", "-")
+
+
 def is_played(player: Player | None) -> bool:
     return player is not None and not player.dummy and not player.resigned and player.address is not None
 

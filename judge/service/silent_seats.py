@@ -280,13 +280,14 @@ def abandon(session: Session, game: Game, settings: Settings, now: datetime, gon
     news = []
     for seat, address, misses in left:
         title, meanwhile = kind.seat_title(seat), kind.abandoned(session, game, seat)
+        word = host.command_name(seat)
         queue(session, settings, to=address, subject=f"{game.name}: {title} declared abandoned", kind="notice",
-              now=now, game_id=game.id, body=render("abandoned", game=game, title=title, seat=seat, misses=misses,
+              now=now, game_id=game.id, body=render("abandoned", game=game, title=title, seat=word, misses=misses,
                                                     phase=row.name, meanwhile=meanwhile))
         news.append(f"{title} declared abandoned: it missed the deadline of {row.name}; {meanwhile}. Anyone not "
-                    f"playing in {game.name} may take it over: TAKEOVER {seat}@{game.name} password" if misses == 1 else
+                    f"playing in {game.name} may take it over: TAKEOVER {word}@{game.name} password" if misses == 1 else
                     f"{title} declared abandoned: it missed {misses} deadlines in a row, up to that of {row.name}; "
-                    f"{meanwhile}. Anyone not playing in {game.name} may take it over: TAKEOVER {seat}@{game.name} "
+                    f"{meanwhile}. Anyone not playing in {game.name} may take it over: TAKEOVER {word}@{game.name} "
                     "password")
     titles = [kind.seat_title(seat) for seat, _, _ in left]
     named = titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"

@@ -173,3 +173,52 @@ def test_M62_the_resignation_notice_names_the_campaigns_deadline_once_it_is_open
     judge.send(ALICE, "SIGNON Venice@m1 alice-pw\nRESIGN")
     assert ("before Spring 1454's campaign (SP1454C) is carried out, at its deadline, 2026-01-09 12:00 UTC, it is "
             "eliminated then") in judge.answer("RESIGN").message
+
+
+def test_the_notices_write_a_country_of_several_words_as_a_takeover_reads_it(tmp_path: Path) -> None:
+    """AoP's Holy Roman Empire: a TAKEOVER names it with its words joined by hyphens, as SIGNON
+    does.  Its player falls silent through the spring letter (due 72 hours after the start) and
+    it is abandoned: the master's notice and its former player's give the line a newcomer can
+    send as it is; Carol sends the master's, and it takes the Empire over."""
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE plague gm-secret machiavelli aop")
+    judge.send(GM, "SIGNON MASTER@plague gm-secret\nSET SILENCE ON\nSET SILENCE EXTENSIONS 0\nSET SILENCE ABANDON 1")
+    judge.send(ALICE, "JOIN plague alice-pw Holy Roman Empire")
+    judge.send(BOB, "JOIN plague bob-pw Milan")
+    judge.send(GM, "SIGNON MASTER@plague gm-secret\nSTART")
+    judge.send(BOB, "SIGNON Milan@plague bob-pw\nraise A mil")
+    judge.new_mail()
+    judge.later(72)
+    judge.tick()
+    told = {m.to: m.body.replace("\n", " ") for m in judge.new_mail()
+            if m.subject == "plague: Holy Roman Empire declared abandoned"}
+    assert "Anyone not playing in plague may take it over: TAKEOVER Holy-Roman-Empire@plague password" in told[GM]
+    assert "you may take it over yourself: TAKEOVER Holy-Roman-Empire@plague and a new password" in told[ALICE]
+    judge.confirmed(CAROL)
+    judge.send(CAROL, "TAKEOVER Holy-Roman-Empire@plague carol-pw")
+    assert judge.outcome_of("TAKEOVER Holy-Roman-Empire@plague ****") == ("ok", None)
+
+
+def test_the_resignation_notice_writes_a_country_of_several_words_as_a_takeover_reads_it(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE plague gm-secret machiavelli aop")
+    judge.send(ALICE, "JOIN plague alice-pw Holy Roman Empire")
+    judge.send(BOB, "JOIN plague bob-pw Milan")
+    judge.send(OBSERVER, "OBSERVE plague")
+    judge.send(GM, "SIGNON MASTER@plague gm-secret\nSTART")
+    judge.new_mail()
+    judge.send(ALICE, "SIGNON Holy-Roman-Empire@plague alice-pw\nRESIGN")
+    resigned = next(m.body for m in judge.new_mail() if m.to == OBSERVER).replace("\n", " ")
+    assert "(TAKEOVER Holy-Roman-Empire@plague password)" in resigned
+
+
+def test_a_dummy_of_several_words_opened_is_offered_as_a_takeover_reads_it(tmp_path: Path) -> None:
+    """Nobody plays AoP's Holy Roman Empire, a dummy; the master opens it for a substitute."""
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE plague gm-secret machiavelli aop")
+    judge.send(ALICE, "JOIN plague alice-pw Venice")
+    judge.send(BOB, "JOIN plague bob-pw Milan")
+    judge.send(GM, "SIGNON MASTER@plague gm-secret\nSTART")
+    judge.send(GM, "SIGNON MASTER@plague gm-secret\nSET OPENING Holy-Roman-Empire")
+    assert "TAKEOVER Holy-Roman-Empire@plague password" in judge.last_to(GM).body
+    assert "is open for a new player: TAKEOVER Holy-Roman-Empire@plague password" in judge.last_to(ALICE).body
