@@ -317,14 +317,16 @@ def who_plays(session: Session, game: Game, reader: str) -> dict[str, str]:
             if p.seat and p.address and is_played(p)}
 
 
-def left_seat(game: Game, player: Player) -> None:
+def left_seat(game: Game, player: Player, last: str | None = None) -> None:
     """Keep who played the seat of ``player`` and from which phase to this one, as its player
-    leaves it (RESIGN, DUMMY, REPLACE), for `who_played`; nothing if nobody played it."""
+    leaves it (RESIGN, DUMMY, REPLACE), for `who_played`; nothing if nobody played it.  ``last``:
+    the last phase it held the seat in, if not this one (a seat abandoned at a deadline leaves as
+    the next phase opens: it held the seat up to the phase of that deadline)."""
     if not is_played(player):
         return
     assert player.address is not None and player.seat is not None
     start = game.settings.get("since", {}).get(player.seat)  # None: the first phase (`who_played`)
-    held = {"seat": player.seat, "address": player.address, "from": start, "to": game.phase or "-"}
+    held = {"seat": player.seat, "address": player.address, "from": start, "to": last or game.phase or "-"}
     game.settings = {**game.settings, "played": [*game.settings.get("played", []), held]}
 
 

@@ -268,7 +268,7 @@ def abandon(session: Session, game: Game, settings: Settings, now: datetime, gon
         player = seats[seat]
         assert player.address is not None
         left.append((seat, player.address, misses))
-        host.left_seat(game, player)
+        host.left_seat(game, player, row.name)
         player.resigned = True
         game.settings = {**game.settings, "open": sorted({*game.settings.get("open", []), seat}),
                          "abandoned": {**game.settings.get("abandoned", {}), seat: player.address}}

@@ -153,6 +153,18 @@ def test_H1_a_game_no_seat_of_which_has_a_player_ends_as_deserted_after_a_whole_
     assert said in ended[GM].replace("\n", " ")
 
 
+def test_a_seat_abandoned_at_a_deadline_was_held_up_to_the_phase_of_that_deadline(tmp_path: Path) -> None:
+    """Alice and Bob miss L1's deadline and are abandoned as L2 opens: the end mail's "who played"
+    and SUMMARY say they played L1 to L1, not into L2, in which neither held a seat."""
+    judge = deserting(tmp_path)
+    judge.later(24)
+    judge.tick()
+    judge.later(24)
+    judge.tick()
+    ended = next(m.body for m in judge.new_mail() if m.to == GM and m.subject == "g1 has ended")
+    assert "alice@example.org (L1 to L1)" in ended and "bob@example.org (L1 to L1)" in ended
+
+
 def test_H1_a_takeover_during_the_next_phase_keeps_a_deserted_game_going(tmp_path: Path) -> None:
     judge = deserting(tmp_path)
     judge.later(24)
