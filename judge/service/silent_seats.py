@@ -114,6 +114,12 @@ DESERTED = "deserted"
 """The key of the game's settings that says a finished game ended deserted (rulings H1)."""
 
 
+def ended_deserted(game: Game) -> bool:
+    """Whether the game ended deserted (rulings H1): no winner and no ranking, which a kind's end
+    publication says instead of ranking its seats."""
+    return bool(game.settings.get(DESERTED))
+
+
 @dataclass(frozen=True)
 class Deserted:
     """A game that ends deserted as its open phase closes (rulings H1): no seat has had a player

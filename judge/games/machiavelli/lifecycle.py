@@ -505,7 +505,8 @@ def publication(session: Session, game: Game) -> Publication:
             lines.append("")
     winners, agreed = ended_by(session, game)
     lines += ["=== The end ===", "", *views.board_lines(board, position), "",
-              *views.end_lines(winners, standings(board, position, winners if agreed else ()), agreed)]
+              *(["Nobody won, and nobody is ranked: the game was deserted (rulings H1)."] if api.ended_deserted(game)
+                else views.end_lines(winners, standings(board, position, winners if agreed else ()), agreed))]
     return Publication("Nothing is secret any more (M63): every letter as it was carried out, every country's "
                        "statement of every phase, the board as it stands, and every player's standing by 4.2 "
                        "(cities counted, provinces controlled, tax income, treasury).", lines)
@@ -515,7 +516,7 @@ def ranking(session: Session, game: Game) -> list[api.Standing]:
     """4.2 (M7): every country's place at the end, by cities counted, provinces controlled, tax
     income and treasury, as the end publication ranks them."""
     position = position_now(session, game)
-    if position is None or game.state != "finished":
+    if position is None or game.state != "finished" or api.ended_deserted(game):  # H1: no ranking
         return []
     winners, agreed = ended_by(session, game)
     return [api.Standing(s.player, s.rank, f"{s.cities} cities and {s.provinces} provinces")

@@ -150,6 +150,26 @@ def test_H1_a_game_every_country_of_which_is_eliminated_ends_at_once_as_deserted
     assert "has ended: deserted (nobody plays in it, and no seat can be taken over again)" in ended[GM]
 
 
+def test_H1_a_deserted_games_end_publication_has_no_winner_and_no_ranking(tmp_path: Path) -> None:
+    """Venice abandoned at the spring letter's deadline, Milan's player resigns in the spring
+    campaign: both are eliminated when it is carried out, and nobody plays the six dummies; nobody
+    takes one over in the summer campaign, and the game ends deserted.  Its end publication ranks
+    nobody (H1), where a game that ended otherwise ranks every country by 4.2."""
+    judge = two_countries(tmp_path)
+    judge.send(BOB, "SIGNON Milan@m1 bob-pw\npay A mil")
+    judge.later(72)
+    judge.tick()
+    judge.send(BOB, "SIGNON Milan@m1 bob-pw\nRESIGN")
+    judge.later(96)
+    judge.tick()
+    judge.later(96)
+    judge.tick()
+    assert state(judge)[0] == "finished"
+    ended = next(m.body for m in judge.new_mail() if m.to == OBSERVER and m.subject == "m1 has ended")
+    assert "Nobody won, and nobody is ranked: the game was deserted (rulings H1)." in ended
+    assert "Ranking" not in ended
+
+
 def test_M62_the_resignation_notice_names_the_campaign_and_when_its_deadline_is_set(tmp_path: Path) -> None:
     """Alice resigns Venice during the spring letter: the campaign that eliminates it unless a
     substitute comes is SP1454C, whose deadline is set when SP1454A (due Thursday 2026-01-08
