@@ -503,10 +503,13 @@ def publication(session: Session, game: Game) -> Publication:
             if statement := statements.get(country):
                 lines += [f"{country}'s statement:", *(f"  {line}" for line in statement)]
             lines.append("")
+    lines += ["=== The end ===", "", *views.board_lines(board, position), ""]
+    if api.ended_deserted(game):  # H1: no winner, no ranking
+        return Publication("Nothing is secret any more (M63): every letter as it was carried out, every country's "
+                           "statement of every phase, and the board as it stands.",
+                           [*lines, "Nobody won, and nobody is ranked: the game was deserted (rulings H1)."])
     winners, agreed = ended_by(session, game)
-    lines += ["=== The end ===", "", *views.board_lines(board, position), "",
-              *(["Nobody won, and nobody is ranked: the game was deserted (rulings H1)."] if api.ended_deserted(game)
-                else views.end_lines(winners, standings(board, position, winners if agreed else ()), agreed))]
+    lines += views.end_lines(winners, standings(board, position, winners if agreed else ()), agreed)
     return Publication("Nothing is secret any more (M63): every letter as it was carried out, every country's "
                        "statement of every phase, the board as it stands, and every player's standing by 4.2 "
                        "(cities counted, provinces controlled, tax income, treasury).", lines)
