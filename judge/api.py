@@ -107,6 +107,7 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
     from judge.service.options import GAME_FLAGS, Rules, rules_of, split_options
     from judge.service.outbox import queue
     from judge.service.scripts import DemoJudge, show, text_of
+    from judge.service.silent_seats import ended_deserted
     from judge.service.states import RUNNING, GameError, GameState
     from judge.service.templates import counted, render, when
     from judge.service.templates import duration as in_words
@@ -145,6 +146,7 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "json_tool": ("judge.service.cli", "json_tool"),
     "Settings": ("judge.service.config", "Settings"),
     "end_game": ("judge.service.course", "end"),
+    "ended_deserted": ("judge.service.silent_seats", "ended_deserted"),
     "publish": ("judge.service.course", "publish"),
     "ANYONE": ("judge.service.dispatch", "ANYONE"),
     "Entry": ("judge.service.dispatch", "Entry"),
@@ -234,7 +236,8 @@ __all__ = [  # the API's names: what a kind may use of the host (a test holds th
     "GameFacts", "GameKind", "GameLine", "GameState", "History", "Line", "Lobby", "NamedSeats", "Outbox", "Pages",
     "PhaseChange", "PhaseRow", "Phases", "Player", "Press", "Publication", "Records", "Rules", "Seat",
     "SetDuration", "Settings", "Standing", "Submission", "Tool", "Turn", "Unknown", "absence_lines", "answer_list",
-    "answer_summary", "close_seat", "counted", "current_phase", "duration", "end_game", "game_facts", "in_words",
+    "answer_summary", "close_seat", "counted", "current_phase", "duration", "end_game", "ended_deserted",
+    "game_facts", "in_words",
     "is_played", "json_tool", "latest", "latest_accepted", "latest_submission", "latest_submissions", "latest_texts",
     "log_on_commit", "make_folder", "observers", "open_phase", "open_seat", "page_url", "parse_duration",
     "parse_lines", "phase_data_now", "phase_seed", "phases_by_id", "players", "press_to_seats", "press_tokens",

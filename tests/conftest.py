@@ -82,6 +82,7 @@ LAYERS: tuple[tuple[str, str], ...] = (
     ("service/test_stalled_worker.py", "integration"),
     ("service/test_restart_mid_evening.py", "integration"),
     ("web/test_server.py", "integration"),
+    ("games/machiavelli/test_aop_deserted_by_smtp.py", "integration"),
     ("service/test_classic.py", "bymail"),
     ("templates/", "template"),
     ("games/payola/test_seating.py", "unit"),

@@ -4,8 +4,9 @@ every mail in and out to a transcript a person reads as a player would.
 ``python tools/play_by_mail.py [story ...] [--out DIR]`` starts ``judge serve`` on a temporary
 data directory (a config with the SMTP listener on a free port of loopback and mail out to the
 Maildir), one judge a story; each story (default: machiavelli, aop, payola, exchange, pirates,
-and clock, a Payola game on a weekly clock; ``deadline``, asked by name, waits an hour of real
-time for deadlines and reminders) creates a game by mail from a game
+and clock, a Payola game on a weekly clock; silence and deserted, an Absence of Plague year on
+AoP's week with the policy for silent seats, on a clock of their own; ``deadline``, asked by name,
+waits an hour of real time for deadlines and reminders) creates a game by mail from a game
 master's address, has players join and confirm, and plays: WAIT and the early close, a letter
 corrected, a late mail (answered with when its phase was processed; applied with ``PHASE``), a
 mail copied to another player, HELP signed on and not, CHECK, ROLLBACK and the results sent
@@ -16,13 +17,17 @@ to read first); a story's data directory is kept when one did not hold.
 
 The judge runs as its operators run it (``judge serve --config``), so this exercises the daemon,
 the SMTP listener, the outbox and the Maildir as players meet them; nothing here imports the
-judge."""
+judge, but for the stories whose days must pass (silence, deserted): they run the daemon of
+``judge serve`` in this process on the same configuration, on a clock that stands still until the
+story moves it (`VirtualJudge`), and their transcripts say each moment the clock stopped at."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import email
 import email.policy
+import logging
 import re
 import shutil
 import smtplib
@@ -30,6 +35,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -40,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 JUDGE = "judge@localhost"
+BARRIER = "barrier@example.org"  # `VirtualJudge.settle`'s HELP, left out of the transcript
 GM = "gm@example.org"
 CONFIG = """[judge]
 domain = "localhost"
@@ -80,14 +87,13 @@ class Judge:
         self.data, self.port = data, free_port()
         config = data / "judge.toml"
         config.write_text(CONFIG.format(data=data, port=self.port))
-        self.process = subprocess.Popen(
-            [str(Path(sys.executable).with_name("judge")), "serve", "--config", str(config),
-             "--log-file", str(data / "serve.log")])
         self.maildir = data / "outbox"
         self._seen: set[str] = set()
         self.read: list[EmailMessage] = []
+        self.barriers = 0  # the answers to `VirtualJudge.settle`'s barriers, which the transcript leaves out
         self.log = log.open("a", encoding="utf-8")
         self.problems = 0
+        self.start(config)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -96,6 +102,12 @@ class Judge:
             except OSError:
                 time.sleep(0.2)
         raise RuntimeError("judge serve did not listen")
+
+    def start(self, config: Path) -> None:
+        """Start ``judge serve`` on ``config``, as its operators do."""
+        self.process = subprocess.Popen(
+            [str(Path(sys.executable).with_name("judge")), "serve", "--config", str(config),
+             "--log-file", str(self.data / "serve.log")])
 
     def stop(self) -> None:
         """Stop the judge (SIGTERM, as systemd does) and close the transcript."""
@@ -127,8 +139,9 @@ class Judge:
             message["In-Reply-To"] = in_reply_to
         message["Message-ID"] = make_msgid(domain="example.org")
         message.set_content(body)
-        self.note(f"\n>>>>>>>> {sender} -> {'judge' if to == JUDGE else to}{' (Cc ' + cc + ')' if cc else ''}  "
-                  f"Subject: {subject}\n{body}")
+        if sender != BARRIER:
+            self.note(f"\n>>>>>>>> {sender} -> {'judge' if to == JUDGE else to}{' (Cc ' + cc + ')' if cc else ''}  "
+                      f"Subject: {subject}\n{body}")
         with smtplib.SMTP("127.0.0.1", self.port, timeout=30) as client:
             client.send_message(message, to_addrs=[JUDGE])
 
@@ -144,6 +157,9 @@ class Judge:
             self._seen.add(path.name)
             message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
             assert isinstance(message, EmailMessage)
+            if message["To"] == BARRIER:
+                self.barriers += 1
+                continue
             self.read.append(message)
             attached = [str(p.get_filename()) for p in message.iter_attachments()]
             self.note(f"\n<<<<<<<< judge -> {message['To']}  Subject: {message['Subject']}"
@@ -197,6 +213,92 @@ class Judge:
                 return
         self.wait_for("Please confirm:", address)
         self.confirm(address)
+
+
+class VirtualJudge(Judge):
+    """The judge's daemon run in this process, on the same configuration as ``judge serve``'s (its SMTP
+    listener, its applier and deadline workers, its Maildir), but on a clock of its own that the story
+    moves (`run_until`): a month of deadlines, reminders and extensions passes in a minute.  These
+    stories alone import the judge: its daemon takes a clock (a callable returning a naive UTC time)
+    that the command line does not offer."""
+
+    START = datetime(2026, 1, 5, 9, 0)  # a Monday morning
+
+    def start(self, config: Path) -> None:
+        """The daemon on an event loop of its own, in a thread; its log in ``serve.log``."""
+        from judge.bootstrap import kinds
+        from judge.service.config import load_settings
+        from judge.service.daemon import Daemon
+
+        self.now = self.START
+        self.handler = logging.FileHandler(self.data / "serve.log", encoding="utf-8")
+        self.handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        logging.getLogger().addHandler(self.handler)
+        logging.getLogger().setLevel(logging.INFO)
+        self.loop = asyncio.new_event_loop()
+        settings = load_settings(config, overrides={"log_file": str(self.data / "serve.log")})  # its processes' too
+        self.daemon = Daemon(settings, kinds(), lambda: self.now)
+        self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self.daemon.run(),), daemon=True)
+        self.thread.start()
+        self.note(f"## the clock: {self.now:%A %Y-%m-%d %H:%M} UTC")
+
+    def stop(self) -> None:
+        """Stop the daemon as SIGTERM does, and close the transcript."""
+        self.loop.call_soon_threadsafe(self.daemon.stop.set)
+        self.thread.join(timeout=60)
+        logging.getLogger().removeHandler(self.handler)
+        self.handler.close()
+        self.log.close()
+
+    def settle(self, quiet: float = 1.5, timeout: float = 30) -> list[EmailMessage]:
+        """The mails sent from now until the judge has done what it had to with the mail it stored and
+        queued before: a HELP from `BARRIER` is applied after the mail stored before it and answered
+        after the mail queued before it (``quiet`` is not needed)."""
+        before, barriers = len(self.mails()), self.barriers
+        self.send(BARRIER, "HELP", subject="barrier")
+        deadline = time.monotonic() + timeout
+        while self.barriers == barriers:
+            if time.monotonic() > deadline:
+                self.expect(False, "the judge answered a HELP within 30 seconds")
+                break
+            time.sleep(0.05)
+            self.mails()
+        return self.read[before:]
+
+    def run_until(self, end: datetime) -> list[EmailMessage]:
+        """Move the clock on to ``end``, stopping at each moment a game has something to do on the way
+        (a deadline, the grace's end, a reminder), where the judge does it, as the days passing would;
+        the mails it sent meanwhile.  The transcript says each moment the clock stops at."""
+        from judge.service.app import next_due
+
+        before = len(self.mails())
+        while (due := next_due(self.daemon.db)) is not None and due <= end:
+            self._move(max(due, self.now))
+            self.loop.call_soon_threadsafe(self.daemon.deadline_clock.tick_now.set)
+            deadline = time.monotonic() + 60
+            while self._busy():
+                if time.monotonic() > deadline:
+                    self.expect(False, f"the judge did what was due at {self.now:%Y-%m-%d %H:%M}")
+                    return self.read[before:]
+                time.sleep(0.05)
+            self.settle()
+        self._move(end)
+        return self.read[before:]
+
+    def _move(self, moment: datetime) -> None:
+        if moment != self.now:
+            self.now = moment
+            self.note(f"\n## the clock: {moment:%A %Y-%m-%d %H:%M} UTC")
+
+    def _busy(self) -> bool:
+        """Whether a game is still due now, or being run."""
+        from sqlalchemy import or_, select
+
+        from judge.store.models import Game
+
+        with self.daemon.db.transaction() as session:
+            return session.scalar(select(Game.id).where(or_(Game.next_due <= self.now,
+                                                            Game.claimed_until > self.now)).limit(1)) is not None
 
 
 def addr(name: str) -> str:
@@ -289,13 +391,16 @@ def check_end(judge: Judge, game: Game, reader: str, *published: str) -> EmailMe
     return end
 
 
-KINDS: dict[str, Callable[[Judge], None]] = {}
+KINDS: dict[str, Callable[[Any], None]] = {}
+VIRTUAL: set[str] = set()  # the stories played on a clock of their own (`VirtualJudge`)
 
 
-def kind(name: str) -> Callable[[Callable[[Judge], None]], Callable[[Judge], None]]:
-    """Register a kind's story."""
-    def register(story: Callable[[Judge], None]) -> Callable[[Judge], None]:
+def kind(name: str, virtual: bool = False) -> Callable[[Callable[[Any], None]], Callable[[Any], None]]:
+    """Register a kind's story (``virtual``: played on a `VirtualJudge`)."""
+    def register(story: Callable[[Any], None]) -> Callable[[Any], None]:
         KINDS[name] = story
+        if virtual:
+            VIRTUAL.add(name)
         return story
     return register
 
@@ -306,7 +411,7 @@ def running(out: Path, name: str) -> Iterator[Judge]:
     data = Path(tempfile.mkdtemp(prefix=f"play-{name}-"))
     log = out / f"{name}.txt"
     log.unlink(missing_ok=True)
-    judge = Judge(data, log)
+    judge = (VirtualJudge if name in VIRTUAL else Judge)(data, log)
     try:
         yield judge
         judge.settle()
@@ -621,6 +726,197 @@ def deadline(judge: Judge) -> None:
     extended = judge.wait_for("d4: S1901M extended", addr("Ann"), timeout=10 * 60)
     judge.expect(has(extended, "FRANCE") or has(extended, "France"), "the extension names the seat that is late")
     judge.settle(quiet=5)
+
+
+# AoP 1459 on the weekly clock with the policy for silent seats: the players' AoP page's worked example
+
+PLAGUE = {"France": "France", "Savoy": "Savoy", "Genoa": "Genoa", "Empire": "Holy Roman Empire", "Milan": "Milan",
+          "Venice": "Venice", "Ferrara": "Ferrara", "Florence": "Florence", "Papacy": "Papacy", "Naples": "Naples",
+          "Sicily": "Sicily", "Dalmatia": "Dalmatia", "Turkey": "Turkey"}  # each player named for the country
+SPRING_1459 = {"France": ("raise A avi",), "Savoy": ("raise A tor", "raise F niz"), "Genoa": ("raise A gen",),
+               "Empire": ("raise A ste", "raise A tir"), "Milan": ("raise A mil", "raise A pav", "raise A cre"),
+               "Ferrara": ("raise A bol",), "Florence": ("raise A fir",), "Papacy": ("raise A per",),
+               "Naples": ("raise A nap",), "Sicily": ("raise F pal",), "Dalmatia": ("raise A zar",),
+               "Turkey": ("raise A alb", "raise F dur")}
+SPRING_CAMPAIGN_1459 = {"Milan": ("A mil - com", "A pav H"), "Savoy": ("A tor - slz", "F niz - lig"),
+                        "Papacy": ("bribe 9 buy G sie", "A per H"), "Ferrara": ("A bol - man",)}
+OLGA = addr("Olga")  # observes both games
+CAROL = addr("Carol")  # the substitute leader
+
+
+def flat(message: EmailMessage) -> str:
+    """A mail's subject and text with every run of spaces and line breaks made one space: a sentence the
+    judge wrapped reads whole."""
+    return " ".join(f"{message['Subject']} {text_of(message)}".split())
+
+
+def plague_on_the_weekly_clock(judge: VirtualJudge) -> Game:
+    """AoP's game "plague", every country wished for by a player named for it, Olga observing, on AoP
+    18.2's week (`SET CLOCK AOP`) with the standard policy for silent seats (`SET SILENCE ON`), both set
+    before the start on Monday 2026-01-05 12:00 UTC."""
+    game = Game(judge, "plague", "machiavelli aop", PLAGUE)
+    set_up = game.master("SET CLOCK AOP", "SET SILENCE ON")
+    judge.expect(not has(set_up, "ERROR"), "the clock and the policy are set before the start")
+    judge.send(OLGA, "OBSERVE plague")
+    judge.confirm(OLGA)
+    judge.run_until(datetime(2026, 1, 5, 12, 0))
+    started = game.master("START")
+    judge.expect(not has(started, "ERROR"), "the game starts")
+    judge.wait_for("plague starts", addr("Milan"))
+    judge.settle()
+    return game
+
+
+def every_reader(game: Game) -> set[str]:
+    """The game master, the observer and every player of ``game``."""
+    return {game.gm, OLGA, *map(addr, PLAGUE)}
+
+
+def spring_1459_with_venice_silent(judge: VirtualJudge, game: Game) -> None:
+    """SP1459A: every country but Venice writes; Venice is reminded daily, alerted at the deadline, the
+    phase extended a day without naming it to the others (H2, H3, M59, M66), and carried out on Tuesday
+    13th at 13:00."""
+    others = [player for player in PLAGUE if player != "Venice"]
+    for player in others:
+        game.play(player, *SPRING_1459[player])
+    mails = judge.run_until(datetime(2026, 1, 12, 11, 59))
+    reminders = [str(m["To"]) for m in mails if "reminder" in str(m["Subject"])]
+    judge.expect(reminders == [addr("Venice")] * 6, f"Venice alone is reminded, daily Tuesday to Sunday: {reminders}")
+    mails = judge.run_until(datetime(2026, 1, 12, 12, 30))
+    late = [m for m in mails if m["To"] == addr("Venice")]
+    judge.expect(len(late) == 1 and "Without a letter by 2026-01-12 13:00 UTC, when the grace period ends, the "
+                 "phase is extended to 2026-01-13 12:00 UTC" in flat(late[0]),
+                 "Venice's late alert names the extension it will get, not a time the judge will not keep (H3)")
+    confirmed = sorted(str(m["To"]) for m in mails if m["To"] != addr("Venice"))
+    judge.expect(confirmed == sorted(map(addr, others)),
+                 f"each letter in is confirmed at 12:00, alone (M59): {confirmed}")
+    judge.expect(not any("Venice" in flat(m) for m in mails if m["To"] != addr("Venice")),
+                 "no confirmation names Venice (M66)")
+    mails = judge.run_until(datetime(2026, 1, 12, 13, 30))
+    told = {str(m["To"]): flat(m) for m in mails}
+    judge.expect(sorted(told) == sorted(every_reader(game)) and len(mails) == len(told),
+                 "the extension is told once to each player, the game master and the observer")
+    judge.expect(not any("Venice" in body for reader, body in told.items() if reader not in (game.gm, addr("Venice"))),
+                 "the extension names no country to the players and the observer (H2, M66)")
+    judge.expect("Venice has not acted yet" in told.get(game.gm, ""), "the game master is told which (H2)")
+    judge.expect("you (Venice) have not acted yet" in told.get(addr("Venice"), ""), "Venice is told alone")
+    mails = judge.run_until(datetime(2026, 1, 13, 14, 0))
+    judge.expect(any("SP1459A results" in str(m["Subject"]) for m in mails), "SP1459A is carried out on Tuesday 13:00")
+
+
+def takeover(judge: Judge, game: Game, player: str, country: str) -> EmailMessage:
+    """``player``'s TAKEOVER of ``country`` (password pw-<player>), confirmed when the judge asks; the
+    judge's answer to it."""
+    asked = judge.answer(addr(player), f"TAKEOVER {country}@{game.name} pw-{player.lower()}")
+    if has(asked, "to confirm"):
+        judge.confirm(addr(player))
+        asked = [m for m in judge.read if m["To"] == addr(player) and str(m["Subject"]).startswith("Re:")][-1]
+    if not has(asked, "ERROR"):
+        game.seats[player] = country
+    return asked
+
+
+def no_address_to_the_observer(judge: VirtualJudge) -> None:
+    """No mail to the observer names another's address (M63, and the observers' privacy)."""
+    for message in judge.read:
+        if message["To"] == OLGA:
+            others = set(re.findall(r"[\w.+-]+@example\.org", text_of(message))) - {OLGA}
+            judge.expect(not others, f"the observer's '{message['Subject']}' names no address: {sorted(others)}")
+
+
+@kind("silence", virtual=True)
+def silence(judge: VirtualJudge) -> None:
+    """AoP 1459 on the weekly clock, all thirteen countries played, Venice's player silent from the start:
+    reminded daily, alerted at the deadline, the extension announced without naming it (H2, H3, M59,
+    M66); abandoned after two missed deadlines, its notice naming the campaign at whose end it is
+    eliminated and its deadline (M65); taken over in time by Carol, who plays the year out (18.3)."""
+    game = plague_on_the_weekly_clock(judge)
+    spring_1459_with_venice_silent(judge, game)
+    others = [player for player in PLAGUE if player != "Venice"]
+    for player in others:
+        game.play(player, *SPRING_CAMPAIGN_1459.get(player, ("none",)))
+    mails = judge.run_until(datetime(2026, 1, 16, 14, 0))
+    reminders = [str(m["To"]) for m in mails if str(m["Subject"]) == "plague SP1459C reminder"]
+    judge.expect(reminders == [addr("Venice")], f"Venice is reminded once on the Wednesday, alone: {reminders}")
+    notices = [m for m in mails if str(m["Subject"]).endswith("declared abandoned")]
+    readers = [str(m["To"]) for m in notices]
+    judge.expect(sorted(readers) == sorted(every_reader(game)), f"one notice a reader (M65): {sorted(readers)}")
+    judge.expect(all("before Summer 1459's campaign (SU1459C) is carried out, at its deadline, 2026-01-22 12:00 UTC, "
+                     "Venice is eliminated then" in flat(m) for m in notices),
+                 "every notice names the campaign at whose end Venice is eliminated, and its deadline (M65)")
+    for player in others:
+        game.play(player, "none")
+    mails = judge.run_until(datetime(2026, 1, 17, 10, 0))
+    judge.expect(not any("SU1459C results" in str(m["Subject"]) for m in mails),
+                 "with every played country's letter in, SU1459C waits for its deadline: Venice may get a substitute")
+    listed = judge.answer(CAROL, "LIST plague")
+    judge.expect(bool(lines_with(listed, r"Venice: vacant.*TAKEOVER")), "LIST offers Venice to a newcomer")
+    mails = judge.run_until(datetime(2026, 1, 19, 10, 0))
+    judge.expect(not mails, "nobody is reminded: every played country has written")
+    before = len(judge.read)
+    taken = takeover(judge, game, "Carol", "Venice")
+    judge.expect(not has(taken, "ERROR"), "Carol takes Venice over in time")
+    judge.settle()
+    told = [m for m in judge.read[before:] if m["To"] == OLGA and "Venice" in flat(m)]
+    judge.expect(bool(told), "the observer is told that Venice has a new leader")
+    game.play("Carol", "transfer 3 to Milan")
+    judge.wait_for("plague SU1459C results", addr("Milan"))
+    judge.settle()
+    for player in (*others, "Carol"):
+        game.play(player, "none")
+    judge.wait_for("plague FA1459C results", addr("Milan"))
+    judge.settle()
+    who = judge.answer(OLGA, "WHOGAME plague")
+    judge.expect(bool(lines_with(who, r"Venice: played")), "Venice is played again (WHOGAME)")
+    no_address_to_the_observer(judge)
+
+
+@kind("deserted", virtual=True)
+def deserted(judge: VirtualJudge) -> None:
+    """AoP 1459 on the weekly clock, all thirteen countries played: Venice silent from the start, the
+    others after the spring letter.  Venice is abandoned at SP1459C's deadline and eliminated at
+    SU1459C's end (M65); the twelve are abandoned at SU1459C's, in one mail a reader (M65); nobody
+    takes a country over, and when FA1459C is carried out the game ends as deserted (H1), told to the
+    game master, the observer and all thirteen who played; then the clock runs on and the judge is
+    silent."""
+    game = plague_on_the_weekly_clock(judge)
+    spring_1459_with_venice_silent(judge, game)
+    mails = judge.run_until(datetime(2026, 1, 16, 14, 0))
+    notices = [m for m in mails if str(m["Subject"]).endswith("declared abandoned")]
+    judge.expect(sorted(str(m["To"]) for m in notices) == sorted(every_reader(game)),
+                 "Venice's abandonment is told once to each reader")
+    mails = judge.run_until(datetime(2026, 1, 23, 14, 0))
+    notices = [m for m in mails if "declared abandoned" in str(m["Subject"])]
+    readers = [str(m["To"]) for m in notices]
+    judge.expect(sorted(readers) == sorted(every_reader(game) - {addr("Venice")}),
+                 f"the twelve abandoned at one deadline are told in one mail a reader: {sorted(readers)}")
+    master = next((m for m in notices if m["To"] == game.gm), None)
+    judge.expect(master is not None and all(country in flat(master) for country in PLAGUE.values()
+                                            if country != "Venice"), "the game master's one mail names all twelve")
+    judge.expect(master is not None and "TAKEOVER Holy-Roman-Empire@plague password" in flat(master),
+                 "the notice's TAKEOVER line names the Empire as a TAKEOVER reads it")
+    judge.run_until(datetime(2026, 1, 24, 10, 0))
+    who = judge.answer(CAROL, "WHOGAME plague")
+    judge.expect(bool(lines_with(who, r"Venice: out of the game")) and bool(lines_with(who, r"Milan: vacant")),
+                 "WHOGAME shows Venice out of the game, not vacant, and Milan vacant (M65)")
+    refused = takeover(judge, game, "Carol", "Venice")
+    judge.expect(has(refused, "ERROR"), "a TAKEOVER of eliminated Venice is refused")
+    mails = judge.run_until(datetime(2026, 1, 29, 11, 59))
+    judge.expect(not [m for m in mails if m["To"] not in (game.gm, OLGA)],
+                 "nobody is reminded in a phase nobody plays")
+    mails = judge.run_until(datetime(2026, 1, 29, 14, 0))
+    ended = [str(m["To"]) for m in mails if str(m["Subject"]) == "plague has ended"]
+    judge.expect(sorted(ended) == sorted(every_reader(game)),
+                 f"the end is told to the game master, the observer and all thirteen who played (H1): {sorted(ended)}")
+    judge.expect(any("deserted" in flat(m) for m in mails if m["To"] == OLGA), "the end says the game was deserted")
+    end = next((m for m in mails if m["To"] == addr("Milan") and str(m["Subject"]) == "plague has ended"), None)
+    judge.expect(end is not None and has(end, "Nobody won, and nobody is ranked") and not has(end, "Ranking"),
+                 "a deserted game's end ranks nobody (H1)")
+    judge.expect(end is not None and has(end, "Milan: milan@example.org (SP1459A to SU1459C)"),
+                 "Milan's player held it up to the deadline it was abandoned at, SU1459C's")
+    mails = judge.run_until(datetime(2026, 2, 26, 14, 0))
+    judge.expect(not mails, f"a deserted game sends nothing more: {[str(m['Subject']) for m in mails]}")
+    no_address_to_the_observer(judge)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -215,6 +215,9 @@ def play_aop(judge: Judge) -> None:
     for country in ("France", "Holy Roman Empire", "Naples", "Turkey"):
         letter(judge, country, "none")
     judge.answer(NEWCOMER, f"SIGNON Sicily@{game} pw-new\nF pal H")
+    # Dalmatia may get a substitute until the campaign's deadline (M62, M65): the campaign waits for it, so the
+    # game master carries it out now.
+    show("PROCESS", judge.answer(GM, f"SIGNON MASTER@{game} gm-secret\nPROCESS"))
     show("SP1459C results Milan", judge.wait_for(f"{game} SP1459C results", address("Milan")))
     show("SP1459C results observer", judge.wait_for(f"{game} SP1459C results", OBSERVER))
 

@@ -185,6 +185,12 @@ def record(game: Game, what: str) -> None:
     game.settings = {**game.settings, "events": [*game.settings.get("events", []), f"{game.phase or '-'}: {what}"]}
 
 
+def command_name(seat: str) -> str:
+    """A seat as a command names it after SIGNON or TAKEOVER, where words end at spaces: its words
+    joined by hyphens (AoP's ``Holy-Roman-Empire``), which every kind reads as the seat."""
+    return seat.replace(" ", "-")
+
+
 def is_played(player: Player | None) -> bool:
     return player is not None and not player.dummy and not player.resigned and player.address is not None
 
@@ -311,14 +317,16 @@ def who_plays(session: Session, game: Game, reader: str) -> dict[str, str]:
             if p.seat and p.address and is_played(p)}
 
 
-def left_seat(game: Game, player: Player) -> None:
+def left_seat(game: Game, player: Player, last: str | None = None) -> None:
     """Keep who played the seat of ``player`` and from which phase to this one, as its player
-    leaves it (RESIGN, DUMMY, REPLACE), for `who_played`; nothing if nobody played it."""
+    leaves it (RESIGN, DUMMY, REPLACE), for `who_played`; nothing if nobody played it.  ``last``:
+    the last phase it held the seat in, if not this one (a seat abandoned at a deadline leaves as
+    the next phase opens: it held the seat up to the phase of that deadline)."""
     if not is_played(player):
         return
     assert player.address is not None and player.seat is not None
     start = game.settings.get("since", {}).get(player.seat)  # None: the first phase (`who_played`)
-    held = {"seat": player.seat, "address": player.address, "from": start, "to": game.phase or "-"}
+    held = {"seat": player.seat, "address": player.address, "from": start, "to": last or game.phase or "-"}
     game.settings = {**game.settings, "played": [*game.settings.get("played", []), held]}
 
 
@@ -574,6 +582,9 @@ def send_notices(session: Session, game: Game, settings: Settings, now: datetime
     if now >= game.deadline:
         which = "late"
     elif remind is not None and now >= remind and "reminder" not in notices:
+        if silence.reminded_that_day(game, row, remind):  # one reminder a day: it counts as sent
+            row.notices = [*notices, "reminder"]
+            return []
         which = "reminder"
     elif (daily := silence.daily_due(game, row, remind, now)) is not None:  # SET SILENCE DAILY
         which, mark = "reminder", silence.daily_mark(daily)

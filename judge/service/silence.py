@@ -4,7 +4,8 @@ daily reminders it sends before a deadline, and the marks its automatic extensio
 Theory of operation.  A game whose master set a policy (`Policy`; none: the game behaves as
 every game did before) reminds the seats still to act each day before the deadline, at the
 deadline's time of day (`daily_due`: the reminders are the kind's, `judge.service.host.send_notices`),
-as well as ``reminder`` hours before it.  At the deadline and grace, a phase in which a played seat
+as well as ``reminder`` hours before it, but never twice on one of the days counted back from the
+deadline (`reminded_that_day`).  At the deadline and grace, a phase in which a played seat
 has still not acted is extended by ``extension`` hours, at most ``extensions`` times, and
 everyone is told (who is late only where the game shows who has acted, ruling H2); then it is
 processed.  A seat that misses ``abandon`` deadlines in a row is declared abandoned and opened
@@ -139,6 +140,19 @@ def daily_due(game: Game, row: PhaseRow, remind: datetime | None, now: datetime)
     days = -(-(game.deadline - now) // DAY)  # the fewest whole days before the deadline, up to now
     moment = game.deadline - days * DAY
     return moment if moment > _covered(row, remind) else None
+
+
+def reminded_that_day(game: Game, row: PhaseRow, remind: datetime) -> bool:
+    """Whether a daily reminder was sent on the day before the deadline on which the usual reminder
+    at ``remind`` falls (the days counted back from the deadline, as the daily reminders are): the
+    seats were reminded that day, so the usual reminder is not sent half an hour after it (a phase
+    under two days gets it half the phase ahead: AoP's Tuesday 13:00 to Thursday 12:00, 23.5 hours
+    ahead).  A seat is reminded once a day."""
+    if game.deadline is None:
+        return False
+    day = -(-(game.deadline - remind) // DAY)
+    return any(-(-(game.deadline - datetime.fromisoformat(notice[6:])) // DAY) == day
+               for notice in row.notices or [] if notice.startswith("daily@"))
 
 
 def daily_mark(moment: datetime) -> str:

@@ -114,6 +114,12 @@ DESERTED = "deserted"
 """The key of the game's settings that says a finished game ended deserted (ruling H1)."""
 
 
+def ended_deserted(game: Game) -> bool:
+    """Whether the game ended deserted (rulings H1): no winner and no ranking, which a kind's end
+    publication says instead of ranking its seats."""
+    return bool(game.settings.get(DESERTED))
+
+
 @dataclass(frozen=True)
 class Deserted:
     """A game that ends deserted as its open phase closes (ruling H1): no seat has had a player
@@ -268,7 +274,7 @@ def abandon(session: Session, game: Game, settings: Settings, now: datetime, gon
         player = seats[seat]
         assert player.address is not None
         left.append((seat, player.address, misses))
-        host.left_seat(game, player)
+        host.left_seat(game, player, row.name)
         player.resigned = True
         game.settings = {**game.settings, "open": sorted({*game.settings.get("open", []), seat}),
                          "abandoned": {**game.settings.get("abandoned", {}), seat: player.address}}
@@ -280,13 +286,14 @@ def abandon(session: Session, game: Game, settings: Settings, now: datetime, gon
     news = []
     for seat, address, misses in left:
         title, meanwhile = kind.seat_title(seat), kind.abandoned(session, game, seat)
+        word = host.command_name(seat)
         queue(session, settings, to=address, subject=f"{game.name}: {title} declared abandoned", kind="notice",
-              now=now, game_id=game.id, body=render("abandoned", game=game, title=title, seat=seat, misses=misses,
+              now=now, game_id=game.id, body=render("abandoned", game=game, title=title, seat=word, misses=misses,
                                                     phase=row.name, meanwhile=meanwhile))
         news.append(f"{title} declared abandoned: it missed the deadline of {row.name}; {meanwhile}. Anyone not "
-                    f"playing in {game.name} may take it over: TAKEOVER {seat}@{game.name} password" if misses == 1 else
+                    f"playing in {game.name} may take it over: TAKEOVER {word}@{game.name} password" if misses == 1 else
                     f"{title} declared abandoned: it missed {misses} deadlines in a row, up to that of {row.name}; "
-                    f"{meanwhile}. Anyone not playing in {game.name} may take it over: TAKEOVER {seat}@{game.name} "
+                    f"{meanwhile}. Anyone not playing in {game.name} may take it over: TAKEOVER {word}@{game.name} "
                     "password")
     titles = [kind.seat_title(seat) for seat, _, _ in left]
     named = titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"

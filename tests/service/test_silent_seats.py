@@ -80,6 +80,26 @@ def test_with_abandon_zero_a_silent_seat_is_extended_but_never_abandoned(tmp_pat
     assert "Bob: played by bob@example.org" in master(judge, "WHOGAME").body
 
 
+def test_a_seat_silent_through_a_phase_under_two_days_is_reminded_once_on_the_day_before_its_deadline(
+        tmp_path: Path) -> None:
+    """L2 lasts 47 hours (SET LOT 47), as a campaign of AoP's week does from Tuesday 13:00 to Thursday
+    12:00: opened 2026-01-06 12:00, due 2026-01-08 11:00.  The usual reminder comes half the phase
+    before the deadline, 2026-01-07 11:30; the daily one at the deadline's time a day before it,
+    2026-01-07 11:00.  Both fall on the last day before the deadline: Bob is reminded once that day,
+    at 11:00, not again half an hour later."""
+    judge = silent_bob(tmp_path, "SET SILENCE ON\nSET SILENCE EXTENSIONS 0\nSET LOT 47")
+    judge.later(24)
+    assert judge.tick() == ["g1 L1 processed; next L2"]
+    bid(judge, "Alice", 1)
+    judge.new_mail()
+    reminded = []
+    while judge.now < datetime(2026, 1, 8, 10, 30):
+        judge.later(0.5)
+        judge.tick()
+        reminded += [(judge.now, m.to) for m in judge.new_mail() if m.subject == "g1 L2 reminder"]
+    assert reminded == [(datetime(2026, 1, 7, 11, 0), BOB)]
+
+
 def test_silence_off_leaves_the_game_as_every_game_was(tmp_path: Path) -> None:
     judge = silent_bob(tmp_path, "SET SILENCE ON\nSET SILENCE OFF\nSTATUS")
     assert judge.outcome_of("SET SILENCE OFF") == ("ok", None)
@@ -131,6 +151,18 @@ def test_H1_a_game_no_seat_of_which_has_a_player_ends_as_deserted_after_a_whole_
     assert set(ended) == {GM, OBSERVER, ALICE, BOB}
     said = "has ended: deserted (nobody has played in it since the deadline of L1, and nobody took a seat over in L2)"
     assert said in ended[GM].replace("\n", " ")
+
+
+def test_a_seat_abandoned_at_a_deadline_was_held_up_to_the_phase_of_that_deadline(tmp_path: Path) -> None:
+    """Alice and Bob miss L1's deadline and are abandoned as L2 opens: the end mail's "who played"
+    and SUMMARY say they played L1 to L1, not into L2, in which neither held a seat."""
+    judge = deserting(tmp_path)
+    judge.later(24)
+    judge.tick()
+    judge.later(24)
+    judge.tick()
+    ended = next(m.body for m in judge.new_mail() if m.to == GM and m.subject == "g1 has ended")
+    assert "alice@example.org (L1 to L1)" in ended and "bob@example.org (L1 to L1)" in ended
 
 
 def test_H1_a_takeover_during_the_next_phase_keeps_a_deserted_game_going(tmp_path: Path) -> None:

@@ -325,7 +325,8 @@ class MachiavelliCommands(Commands):
             return ""
         api.open_seat(game, seat)
         before = _before_the_campaign(turn.session, game)
-        turn.announce(f"{seat} has no leader: unless a substitute takes it over (TAKEOVER {seat}@{game.name} password) "
+        turn.announce(f"{seat} has no leader: unless a substitute takes it over (TAKEOVER {seat.replace(' ', '-')}"
+                      f"@{game.name} password) "
                       f"{before}, {seat} is eliminated then, its units becoming independent (18.3, 4.3, M62)",
                       public=True)
         return f"; unless a substitute leader takes {seat} over {before}, it is eliminated then (18.3, 4.3, M62)"

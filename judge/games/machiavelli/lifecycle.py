@@ -214,13 +214,19 @@ def leaving(session: Session, game: Game, position: Position) -> frozenset[str]:
 def complete(session: Session, game: Game) -> bool:
     """Whether every letter the open phase awaits from a played country is in (and one at least
     is awaited): the phase then closes before its deadline (18.2 would wait for the deadline;
-    the brief of the judge closes it as soon as it can, as Payola's phases do)."""
+    the brief of the judge closes it as soon as it can, as Payola's phases do).  A campaign at
+    whose end a country without a leader is eliminated (`leaving`: M62, M65) does not close
+    early: its notice told everyone that a substitute may take it over until that campaign's
+    deadline, and a newcomer has until then, as in a game nobody plays (rulings H1)."""
     if game.phase is None:
         return False
     seat = api.seats(session, game)
     played = [c for c in expected_now(session, game) if api.is_played(seat.get(c))]
     sent = api.latest_texts(session, game, game.phase)
-    return bool(played) and all((country, LETTER) in sent for country in played)
+    if not played or any((country, LETTER) not in sent for country in played):
+        return False
+    position = position_now(session, game)
+    return position is None or position.phase is not Phase.C or not leaving(session, game, position)
 
 
 # -- votes on the game's end (M64) --------------------------------------------------------------------------
@@ -526,9 +532,13 @@ def publication(session: Session, game: Game) -> Publication:
             if statement := statements.get(country):
                 lines += [f"{country}'s statement:", *(f"  {line}" for line in statement)]
             lines.append("")
+    lines += ["=== The end ===", "", *views.board_lines(board, position), ""]
+    if api.ended_deserted(game):  # H1: no winner, no ranking
+        return Publication("Nothing is secret any more (M63): every letter as it was carried out, every country's "
+                           "statement of every phase, and the board as it stands.",
+                           [*lines, "Nobody won, and nobody is ranked: the game was deserted (rulings H1)."])
     winners, agreed = ended_by(session, game)
-    lines += ["=== The end ===", "", *views.board_lines(board, position), "",
-              *views.end_lines(winners, standings(board, position, winners if agreed else ()), agreed)]
+    lines += views.end_lines(winners, standings(board, position, winners if agreed else ()), agreed)
     return Publication("Nothing is secret any more (M63): every letter as it was carried out, every country's "
                        "statement of every phase, the board as it stands, and every player's standing by 4.2 "
                        "(cities counted, provinces controlled, tax income, treasury).", lines)
@@ -538,7 +548,7 @@ def ranking(session: Session, game: Game) -> list[api.Standing]:
     """4.2 (M7): every country's place at the end, by cities counted, provinces controlled, tax
     income and treasury, as the end publication ranks them."""
     position = position_now(session, game)
-    if position is None or game.state != "finished":
+    if position is None or game.state != "finished" or api.ended_deserted(game):  # H1: no ranking
         return []
     winners, agreed = ended_by(session, game)
     return [api.Standing(s.player, s.rank, f"{s.cities} cities and {s.provinces} provinces")

@@ -359,8 +359,9 @@ def set_opening(talk: Conversation, text: str, command: cmd.SetOpening) -> None:
         talk.echo(text, "error", gone, code="LEFT_THE_GAME")
         return
     game.settings = {**game.settings, "open": sorted({*game.settings.get("open", []), power})}
-    talk.echo(text, "ok", f"{title} may be taken over: TAKEOVER {power}@{game.name} password")
-    talk.announce(f"{title} is open for a new player: TAKEOVER {power}@{game.name} password", public=True)
+    written = host.command_name(power)
+    talk.echo(text, "ok", f"{title} may be taken over: TAKEOVER {written}@{game.name} password")
+    talk.announce(f"{title} is open for a new player: TAKEOVER {written}@{game.name} password", public=True)
 
 
 def decide_absence(talk: Conversation, text: str, command: cmd.DecideAbsence) -> None:

@@ -82,6 +82,31 @@ def test_M65_a_substitute_leader_who_comes_in_time_keeps_the_country_alive(tmp_p
     assert "eliminated" not in judge.last_to(CAROL).body.split("> STATUS")[1].split("\n")[1]
 
 
+def test_M65_a_campaign_that_would_eliminate_a_leaderless_country_waits_for_the_deadline_its_notice_named(
+        tmp_path: Path) -> None:
+    """Venice is abandoned at the spring letter's deadline, Thursday 2026-01-08 12:00, its notice
+    naming SP1454C's deadline, Monday 12th 12:00.  Milan's campaign letter is in at once, the only
+    one awaited, but SP1454C does not close early: on Saturday 10th Carol takes Venice over, and once
+    her letter is in too the campaign closes, and Venice plays on."""
+    judge = two_countries(tmp_path)
+    judge.send(BOB, "SIGNON Milan@m1 bob-pw\npay A mil")
+    judge.later(72)
+    judge.tick()
+    judge.send(BOB, "SIGNON Milan@m1 bob-pw\nA mil H")
+    judge.later(1)
+    judge.tick()
+    assert state(judge) == ("active", "SP1454C")
+    judge.later(45)
+    judge.confirmed(CAROL)
+    judge.send(CAROL, "TAKEOVER VENICE@m1 carol-pw")
+    assert judge.outcome_of("TAKEOVER VENICE@m1 ****") == ("ok", None)
+    assert state(judge) == ("active", "SP1454C")
+    judge.send(CAROL, "SIGNON Venice@m1 carol-pw\nA ven H")
+    assert state(judge) == ("active", "SU1454C")
+    judge.send(CAROL, "WHOGAME m1")
+    assert "Venice: played by carol@example.org" in judge.last_to(CAROL).body
+
+
 def test_M65_an_eliminated_country_is_never_offered_as_vacant(tmp_path: Path) -> None:
     """Venice abandoned at the spring letter's deadline, eliminated when the spring campaign ends:
     WHOGAME, LIST and the game's pages say so, and do not offer it for TAKEOVER."""
@@ -125,6 +150,26 @@ def test_H1_a_game_every_country_of_which_is_eliminated_ends_at_once_as_deserted
     assert "has ended: deserted (nobody plays in it, and no seat can be taken over again)" in ended[GM]
 
 
+def test_H1_a_deserted_games_end_publication_has_no_winner_and_no_ranking(tmp_path: Path) -> None:
+    """Venice abandoned at the spring letter's deadline, Milan's player resigns in the spring
+    campaign: both are eliminated when it is carried out, and nobody plays the six dummies; nobody
+    takes one over in the summer campaign, and the game ends deserted.  Its end publication ranks
+    nobody (H1), where a game that ended otherwise ranks every country by 4.2."""
+    judge = two_countries(tmp_path)
+    judge.send(BOB, "SIGNON Milan@m1 bob-pw\npay A mil")
+    judge.later(72)
+    judge.tick()
+    judge.send(BOB, "SIGNON Milan@m1 bob-pw\nRESIGN")
+    judge.later(96)
+    judge.tick()
+    judge.later(96)
+    judge.tick()
+    assert state(judge)[0] == "finished"
+    ended = next(m.body for m in judge.new_mail() if m.to == OBSERVER and m.subject == "m1 has ended")
+    assert "Nobody won, and nobody is ranked: the game was deserted (rulings H1)." in ended
+    assert "Ranking" not in ended and "standing" not in ended
+
+
 def test_M62_the_resignation_notice_names_the_campaign_and_when_its_deadline_is_set(tmp_path: Path) -> None:
     """Alice resigns Venice during the spring letter: the campaign that eliminates it unless a
     substitute comes is SP1454C, whose deadline is set when SP1454A (due Thursday 2026-01-08
@@ -148,3 +193,52 @@ def test_M62_the_resignation_notice_names_the_campaigns_deadline_once_it_is_open
     judge.send(ALICE, "SIGNON Venice@m1 alice-pw\nRESIGN")
     assert ("before Spring 1454's campaign (SP1454C) is carried out, at its deadline, 2026-01-09 12:00 UTC, it is "
             "eliminated then") in judge.answer("RESIGN").message
+
+
+def test_the_notices_write_a_country_of_several_words_as_a_takeover_reads_it(tmp_path: Path) -> None:
+    """AoP's Holy Roman Empire: a TAKEOVER names it with its words joined by hyphens, as SIGNON
+    does.  Its player falls silent through the spring letter (due 72 hours after the start) and
+    it is abandoned: the master's notice and its former player's give the line a newcomer can
+    send as it is; Carol sends the master's, and it takes the Empire over."""
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE plague gm-secret machiavelli aop")
+    judge.send(GM, "SIGNON MASTER@plague gm-secret\nSET SILENCE ON\nSET SILENCE EXTENSIONS 0\nSET SILENCE ABANDON 1")
+    judge.send(ALICE, "JOIN plague alice-pw Holy Roman Empire")
+    judge.send(BOB, "JOIN plague bob-pw Milan")
+    judge.send(GM, "SIGNON MASTER@plague gm-secret\nSTART")
+    judge.send(BOB, "SIGNON Milan@plague bob-pw\nraise A mil")
+    judge.new_mail()
+    judge.later(72)
+    judge.tick()
+    told = {m.to: m.body.replace("\n", " ") for m in judge.new_mail()
+            if m.subject == "plague: Holy Roman Empire declared abandoned"}
+    assert "Anyone not playing in plague may take it over: TAKEOVER Holy-Roman-Empire@plague password" in told[GM]
+    assert "you may take it over yourself: TAKEOVER Holy-Roman-Empire@plague and a new password" in told[ALICE]
+    judge.confirmed(CAROL)
+    judge.send(CAROL, "TAKEOVER Holy-Roman-Empire@plague carol-pw")
+    assert judge.outcome_of("TAKEOVER Holy-Roman-Empire@plague ****") == ("ok", None)
+
+
+def test_the_resignation_notice_writes_a_country_of_several_words_as_a_takeover_reads_it(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE plague gm-secret machiavelli aop")
+    judge.send(ALICE, "JOIN plague alice-pw Holy Roman Empire")
+    judge.send(BOB, "JOIN plague bob-pw Milan")
+    judge.send(OBSERVER, "OBSERVE plague")
+    judge.send(GM, "SIGNON MASTER@plague gm-secret\nSTART")
+    judge.new_mail()
+    judge.send(ALICE, "SIGNON Holy-Roman-Empire@plague alice-pw\nRESIGN")
+    resigned = next(m.body for m in judge.new_mail() if m.to == OBSERVER).replace("\n", " ")
+    assert "(TAKEOVER Holy-Roman-Empire@plague password)" in resigned
+
+
+def test_a_dummy_of_several_words_opened_is_offered_as_a_takeover_reads_it(tmp_path: Path) -> None:
+    """Nobody plays AoP's Holy Roman Empire, a dummy; the master opens it for a substitute."""
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE plague gm-secret machiavelli aop")
+    judge.send(ALICE, "JOIN plague alice-pw Venice")
+    judge.send(BOB, "JOIN plague bob-pw Milan")
+    judge.send(GM, "SIGNON MASTER@plague gm-secret\nSTART")
+    judge.send(GM, "SIGNON MASTER@plague gm-secret\nSET OPENING Holy-Roman-Empire")
+    assert "TAKEOVER Holy-Roman-Empire@plague password" in judge.last_to(GM).body
+    assert "is open for a new player: TAKEOVER Holy-Roman-Empire@plague password" in judge.last_to(ALICE).body
