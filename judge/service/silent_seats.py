@@ -115,7 +115,7 @@ DESERTED = "deserted"
 
 
 def ended_deserted(game: Game) -> bool:
-    """Whether the game ended deserted (rulings H1): no winner and no ranking, which a kind's end
+    """Whether the game ended deserted (ruling H1): no winner and no ranking, which a kind's end
     publication says instead of ranking its seats."""
     return bool(game.settings.get(DESERTED))
 

@@ -217,7 +217,7 @@ def complete(session: Session, game: Game) -> bool:
     the brief of the judge closes it as soon as it can, as Payola's phases do).  A campaign at
     whose end a country without a leader is eliminated (`leaving`: M62, M65) does not close
     early: its notice told everyone that a substitute may take it over until that campaign's
-    deadline, and a newcomer has until then, as in a game nobody plays (rulings H1)."""
+    deadline, and a newcomer has until then, as in a game nobody plays (ruling H1)."""
     if game.phase is None:
         return False
     seat = api.seats(session, game)
@@ -536,7 +536,7 @@ def publication(session: Session, game: Game) -> Publication:
     if api.ended_deserted(game):  # H1: no winner, no ranking
         return Publication("Nothing is secret any more (M63): every letter as it was carried out, every country's "
                            "statement of every phase, and the board as it stands.",
-                           [*lines, "Nobody won, and nobody is ranked: the game was deserted (rulings H1)."])
+                           [*lines, "Nobody won, and nobody is ranked: the game was deserted (ruling H1)."])
     winners, agreed = ended_by(session, game)
     lines += views.end_lines(winners, standings(board, position, winners if agreed else ()), agreed)
     return Publication("Nothing is secret any more (M63): every letter as it was carried out, every country's "

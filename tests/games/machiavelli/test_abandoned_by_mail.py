@@ -166,7 +166,7 @@ def test_H1_a_deserted_games_end_publication_has_no_winner_and_no_ranking(tmp_pa
     judge.tick()
     assert state(judge)[0] == "finished"
     ended = next(m.body for m in judge.new_mail() if m.to == OBSERVER and m.subject == "m1 has ended")
-    assert "Nobody won, and nobody is ranked: the game was deserted (rulings H1)." in ended
+    assert "Nobody won, and nobody is ranked: the game was deserted (ruling H1)." in ended
     assert "Ranking" not in ended and "standing" not in ended
 
 

@@ -2,7 +2,7 @@
 daemon (`judge serve`) on a clock the test moves, day by day, as the weekly clock would pass: the two
 findings of the month of play by SMTP that the in-process tests had missed, held where they were
 found.  An automatic extension's announcement names no country to the players and the observers
-(rulings H2, M66), and the game ends as deserted and is told to everyone (H1).
+(ruling H2 and M66), and the game ends as deserted and is told to everyone (H1).
 
 The story, worked out by hand (AoP 18.2's week, SET CLOCK AOP: spring letters due Mondays, campaign
 letters Thursdays, 12:00 UTC, an hour's grace; SET SILENCE ON: one extension of a day, abandoned
