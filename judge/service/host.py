@@ -295,12 +295,15 @@ def answer_summary(turn: Turn, text: str, game: Game, template: str, what: str, 
 
 
 def answer_list(game: Game, what: str, label: str | None, seated: Iterable[tuple[str, Player | None]],
-                public: Sequence[str] = ()) -> list[str]:
+                public: Sequence[str] = (), defaults: Sequence[str] = ()) -> list[str]:
     """LIST game as a kind without a listing of its own answers it: the game's state, ``what`` it is,
-    its options, its phase (with its ``label``, in words) and deadline; then ``public``, what anyone
+    its options (those of them that are its kind's ``defaults`` said to be, as `game_facts` keeps
+    them apart), its phase (with its ``label``, in words) and deadline; then ``public``, what anyone
     may know of it now, each seat's state (`seat_state`) in the order given, and once it has ended
     its result.  Never who has sent what."""
-    lines = [f"state: {game.state}", f"game: {what}", f"options: {' '.join(game.options) or 'none'}"]
+    options = " ".join(option for option in game.options or () if option not in defaults) or "none"
+    kept = " ".join(option for option in game.options or () if option in defaults)
+    lines = [f"state: {game.state}", f"game: {what}", f"options: {options}" + (f" (by default {kept})" if kept else "")]
     if game.phase:
         lines.append(f"phase: {game.phase} ({label}), deadline {when(game.deadline)}")
     lines += public

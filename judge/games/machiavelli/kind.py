@@ -336,7 +336,7 @@ class MachiavelliCommands(Commands):
         seat = api.seats(turn.session, game)
         return api.answer_list(game, lifecycle.describe(game), lifecycle.label(game.phase) if game.phase else None,
                                [(country, seat[country]) for country in lifecycle.board_of(game).powers
-                                if country in seat])
+                                if country in seat], defaults=(lifecycle.DEFAULT_PRESS,))
 
     def history(self, turn: Turn, text: str, game: Game, command: History) -> None:
         """The public results of the phases carried out (all, one, or a range), which anyone may read: at most

@@ -246,6 +246,12 @@ def test_nobody_but_the_master_is_told_who_has_sent_a_letter(played: Played) -> 
     assert "no letter" not in listed and not re.search(r"\d+ orders?\b", listed)
 
 
+def test_list_says_the_default_press_of_a_game_created_with_no_option_is_a_default(played: Played) -> None:
+    """m1 was created with no option: its grey press (PRESS=GREY/WHITE) is Machiavelli's default,
+    which LIST says as the pages do, not as an option its game master set."""
+    assert "  options: none (by default PRESS=GREY/WHITE)\n" in played.replies["list"].body
+
+
 def test_a_mail_with_no_readable_order_is_no_letter(played: Played) -> None:
     assert played.outcome_of("gibberish", "pay A xyz") == ("error", "UNKNOWN_AREA")
     assert "Venice" not in standing(played, "SU1454C")
