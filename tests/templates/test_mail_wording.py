@@ -15,6 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from judge.bootstrap import kinds
 from judge.service.config import Settings
 from judge.service.handlers.conversation import Echo
 from judge.service.templates import counted, environment, render
@@ -56,6 +57,7 @@ def test_counts_are_written_singular_for_one_and_plural_otherwise_never_with_s_i
 
 
 def test_a_board_says_one_center_and_one_unit_in_the_singular() -> None:
+    kinds()  # the kinds' templates (Payola's board among them) are found once a registry of them is made
     board = {"phase": "W1905A", "dislodged": [], "unowned": [],
              "powers": [{"power": "ITALY", "centers": ["ROM"], "units": ["A ROM"]},
                         {"power": "FRANCE", "centers": ["BRE", "PAR"], "units": []}],
