@@ -244,7 +244,8 @@ def extend(session: Session, game: Game, settings: Settings, now: datetime) -> s
         addresses = {address for name in late if (address := seat[name].address) not in (None, game.gm_address)}
         tell_everyone(session, settings, game, now, [
             f"{row.name} extended: not every {kind.seat_word} has acted yet, so the deadline of {row.name} is "
-            f"extended {how}; only the game master is told which"], master=[named], but=addresses)
+            f"extended {how}; which {kind.seat_word} is late, only the game master is told"], master=[named],
+            but=addresses)
         again = silence.extension_left(game, row)
         for name in late:
             title, address = kind.seat_title(name), seat[name].address

@@ -124,7 +124,7 @@ def test_H1_H2_an_aop_game_every_country_of_which_falls_silent_ends_deserted_its
     extended = {to: text for to, subject, text in reader.new() if subject == "plague: SP1459A extended"}
     assert set(extended) == {GM, MILAN, VENICE, OBSERVER}
     said = ("SP1459A extended: not every country has acted yet, so the deadline of SP1459A is extended by 1 day to "
-            "2026-01-13 12:00 UTC (automatic extension 1 of 1); only the game master is told which")
+            "2026-01-13 12:00 UTC (automatic extension 1 of 1); which country is late, only the game master is told")
     assert said in extended[MILAN] and said in extended[OBSERVER]
     assert "Venice" not in extended[MILAN] and "Venice" not in extended[OBSERVER]
     assert "SP1459A extended: Venice has not acted yet" in extended[GM]
