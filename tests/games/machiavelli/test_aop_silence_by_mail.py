@@ -102,7 +102,8 @@ def test_an_aop_year_on_the_weekly_clock_with_a_silent_country_abandoned_and_tak
     told = {m.to: m.body.replace("\n", " ") for m in mails}
     assert set(told) == {GM, MILAN, VENICE, OBSERVER}
     assert ("SP1459A extended: not every country has acted yet, so the deadline of SP1459A is extended by 1 day to "
-            "2026-01-13 12:00 UTC (automatic extension 1 of 1); which country is late, only the game master is told") in told[MILAN]
+            "2026-01-13 12:00 UTC (automatic extension 1 of 1); which country is late, only the game master is "
+            "told") in told[MILAN]
     assert "Venice" not in told[MILAN] and "Venice" not in told[OBSERVER]
     assert "SP1459A extended: Venice has not acted yet" in told[GM]
     assert ("SP1459A extended: you (Venice) have not acted yet, so the deadline of SP1459A is extended by 1 day to "
