@@ -14,12 +14,14 @@ from email.message import EmailMessage
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from judge.bootstrap import kinds
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
 from judge.service.daemon import Daemon
 from judge.service.kinds import Kinds
+from judge.store.models import Outbox
 from tests.support.clock import Clock
 from tests.support.harness import tokens
 from tests.support.wait import wait_until
@@ -54,8 +56,15 @@ class Running:
         self.send(address, f"CONFIRM {tokens(self.daemon.db, address)[-1]}", subject="confirm")
 
     def settled(self) -> None:
-        """Return once this daemon has done what it had to with the mail stored and queued before (`settled`)."""
+        """Return once this daemon has done what it had to with the mail stored and queued before (`settled`);
+        a mail still waiting for its maps (`drawn`) is passed over by the sender, and may come after."""
         settled(self.port, self.settings)
+
+    def drawn(self) -> bool:
+        """Whether no mail of this daemon waits for its maps to be drawn: wait for it before `settled` where a
+        results mail must be in the Maildir by then (on a loaded machine the barrier's answer overtakes it)."""
+        with self.daemon.db.transaction() as session:
+            return session.scalar(select(Outbox.id).where(Outbox.status == "drawing").limit(1)) is None
 
     def tick(self) -> None:
         self.loop.call_soon_threadsafe(self.daemon.deadline_clock.tick_now.set)

@@ -113,6 +113,7 @@ def run_until(judge: Running, clock: Clock, end: datetime) -> None:
         clock.now = max(due, clock.now)
         judge.tick()
         wait_until(lambda: not busy(judge, clock.now), f"the judge's work due at {clock.now}")
+        wait_until(judge.drawn, f"the maps of the results due at {clock.now}")
         judge.settled()
     clock.now = end
 
