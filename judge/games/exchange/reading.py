@@ -224,6 +224,8 @@ def _exchange(key: str, args: list[str], game_map: GameMap, author: str, block: 
 
 
 def _exchange_line(key: str, args: list[str], game_map: GameMap, author: str, block: str | None) -> Line:
+    """One line of the Exchange language (2.2), read as :data:`USAGE` writes it; KeyError or
+    IndexError when its words are not so."""
     if key == "PASS":
         if args:
             raise KeyError(key)
@@ -252,6 +254,12 @@ def _exchange_line(key: str, args: list[str], game_map: GameMap, author: str, bl
             raise KeyError(key)
         return Worth(tuple((_center(game_map, c), _number(w, "worth")) for c, w in zip(args[::2], args[1::2],
                                                                                       strict=True)))
+    return _share_line(key, args, game_map, author, block)
+
+
+def _share_line(key: str, args: list[str], game_map: GameMap, author: str, block: str | None) -> Line:
+    """A line that moves shares (``BUY``, ``BID``, ``SELL``, ``GIVE``: E8 to E10, E12), read as
+    :data:`USAGE` writes it; KeyError or IndexError when its words are not so."""
     if key == "BUY":
         if args[2] != "FROM" or args[4] != "FOR":
             raise KeyError(key)
@@ -270,18 +278,24 @@ def _exchange_line(key: str, args: list[str], game_map: GameMap, author: str, bl
         _end(rest[3:])
         return Give(shares, corporation, _investor(rest[2], author))
     if key == "SELL" and rest[1] == "TO":
-        if rest[3] != "FOR":
-            raise KeyError(key)
-        _end(rest[5:])
-        if shares.count is None:
-            raise ValueError("a paired trade names a number of shares, not ALL: its two lines must agree exactly "
-                             "(E10)")
-        return SellTo(shares.count, corporation, _investor(rest[2], author), _number(rest[4], "amount"))
+        return _paired_sale(shares, corporation, rest, author)
     if rest[1] != "AT":
         raise KeyError(key)
     _end(rest[3:])
     price = _number(rest[2], "price")
     return Bid(shares, corporation, price) if key == "BID" else Sell(shares, corporation, price)
+
+
+def _paired_sale(shares: Quantity, corporation: str, rest: list[str], author: str) -> SellTo:
+    """``SELL n X TO name FOR a`` from its ``TO`` on (E10): a paired trade names a plain number
+    of shares, since its two lines must agree exactly."""
+    if rest[3] != "FOR":
+        raise KeyError("SELL")
+    _end(rest[5:])
+    if shares.count is None:
+        raise ValueError("a paired trade names a number of shares, not ALL: its two lines must agree exactly "
+                         "(E10)")
+    return SellTo(shares.count, corporation, _investor(rest[2], author), _number(rest[4], "amount"))
 
 
 def _quantity(args: list[str]) -> tuple[Quantity, list[str]]:

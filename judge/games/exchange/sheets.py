@@ -156,18 +156,32 @@ def accept_mail(talk: Turn) -> None:
         return
     errors = problems(mail, state, investor)
     if errors:
-        for read in sheet_lines:
-            if read.index in errors:
-                why, code = errors[read.index]
-                talk.mark(read.index, "error", why, code=code)
-            else:
-                talk.mark(read.index, "ignored", REFUSED_WHOLE, code="SHEET_REFUSED")
-        standing = stored.sheets(talk.session, game, phase).get(investor)
-        talk.note(sheet_lines[-1].index, [
-            f"sheet REFUSED ({len(errors)} bad line{'s' if len(errors) != 1 else ''}); "
-            + ("you have no sheet for " + phase if not standing else
-               f"your sheet for {phase} stands as before ({_parts_in_words(standing)})")])
-        return
+        _refuse(talk, game, phase, investor, sheet_lines, errors)
+    else:
+        _keep(talk, game, phase, investor, mail, state, sheet_lines)
+
+
+def _refuse(talk: Turn, game: Game, phase: str, investor: str, sheet_lines: list[Read],
+            errors: dict[int, tuple[str, str]]) -> None:
+    """A sheet with a bad line is refused whole (ruling 8, E29): each bad line answered with its
+    reasons, the others as not applied, and the investor told which sheet stands."""
+    for read in sheet_lines:
+        if read.index in errors:
+            why, code = errors[read.index]
+            talk.mark(read.index, "error", why, code=code)
+        else:
+            talk.mark(read.index, "ignored", REFUSED_WHOLE, code="SHEET_REFUSED")
+    standing = stored.sheets(talk.session, game, phase).get(investor)
+    talk.note(sheet_lines[-1].index, [
+        f"sheet REFUSED ({len(errors)} bad line{'s' if len(errors) != 1 else ''}); "
+        + ("you have no sheet for " + phase if not standing else
+           f"your sheet for {phase} stands as before ({_parts_in_words(standing)})")])
+
+
+def _keep(talk: Turn, game: Game, phase: str, investor: str, mail: Assembled, state: ExchangeState,
+          sheet_lines: list[Read]) -> None:
+    """A sheet with no bad line is kept, replacing the one standing part by part (2.1), and each
+    line is answered with what the judge read it as."""
     read_as = _read_as(mail, state, investor)
     for read in sheet_lines:
         talk.mark(read.index, message=read_as.get(read.index) or _understood(read, state, investor))

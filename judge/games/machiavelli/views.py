@@ -60,7 +60,7 @@ from judge.games.machiavelli.core.expenditures import (
 from judge.games.machiavelli.core.expense import RebellionStart
 from judge.games.machiavelli.core.income import Income, Source, incomes
 from judge.games.machiavelli.core.ledger import Flow, Movement, OrderOutcome
-from judge.games.machiavelli.core.orders import Advance, Besiege, Convert, Hold, Support, Transport, UnitRef
+from judge.games.machiavelli.core.orders import Advance, Besiege, Convert, Hold, Order, Support, Transport, UnitRef
 from judge.games.machiavelli.core.position import Independent, Owner, Phase, Position, Season, Unit, UnitKind
 from judge.games.machiavelli.core.results import Automatic, ControlChange, OrderResult, Reason, RebellionEnd, Retreat
 from judge.games.machiavelli.core.spring import SALARY, SpringOpening, SpringRecord
@@ -124,12 +124,53 @@ def spelled(order: LetterOrder | UnitRef, area: Names = codes) -> str:
     """An order as a letter writes it, each area written by ``area`` (with `codes`, exactly what
     the core's ``str`` writes)."""
     def unit(ref: UnitRef) -> str:
-        return f"{ref.kind.value} {area(ref.area)}"
-
-    def coast(code: str, on: str | None) -> str:
-        return area(f"{code}/{on}" if on else code)
+        return _unit_spelled(ref, area)
 
     amount = ""
+    match order:
+        case UnitRef() | Hold() | Advance() | Support() | Transport() | Besiege() | Convert():
+            return _operation_spelled(order, area)
+        case Sell():
+            return f"sell {area(order.area)} to {order.buyer} for {order.price}"
+        case Purchase():
+            return f"buy {area(order.area)} from {order.seller} for {order.price}"
+        case ForcedTax():
+            return f"tax {area(order.area)}"
+        case Pay():
+            return f"pay {unit(order.unit)}"
+        case Dismiss():
+            return f"disband {unit(order.unit)}"
+        case Raise():
+            return f"raise {order.kind.value} {_coast_spelled(order.area, order.coast, area)}"
+        case StartRebellion() | Pacify():
+            word = "rebellion" if isinstance(order, StartRebellion) else "pacify"
+            amount = f"{order.amount} " if order.amount is not None else ""
+            return f"{word} {amount}{area(order.area)}"
+        case Bribe():
+            return f"bribe {order.amount} {order.kind.value} {unit(order.unit)}"
+        case CounterBribe():
+            return f"counter-bribe {order.amount} {unit(order.unit)}"
+        case Transfer() | Excommunicate() | Allow() | Assassinate() | Bodyguard():
+            return str(order)
+    raise TypeError(f"no spelling for {order!r}")  # pragma: no cover - every order is matched above
+
+
+def _unit_spelled(ref: UnitRef, area: Names) -> str:
+    """A unit as a letter names it, its kind and its area: ``A Milano (mil)``."""
+    return f"{ref.kind.value} {area(ref.area)}"
+
+
+def _coast_spelled(code: str, on: str | None, area: Names) -> str:
+    """An area with its coast, if one is named: ``spa/nc``."""
+    return area(f"{code}/{on}" if on else code)
+
+
+def _operation_spelled(order: Order | UnitRef, area: Names) -> str:
+    """A unit's operation (hold, advance, support, transport, besiege, convert: AoP 9) as a
+    letter writes it, or the unit alone."""
+    def unit(ref: UnitRef) -> str:
+        return _unit_spelled(ref, area)
+
     match order:
         case UnitRef():
             return unit(order)
@@ -137,7 +178,7 @@ def spelled(order: LetterOrder | UnitRef, area: Names = codes) -> str:
             return f"{unit(order.unit)} H"
         case Advance():
             via = "".join(f" - {area(a)}" for a in order.route)
-            return f"{unit(order.unit)}{via} - {coast(order.to, order.coast)}"
+            return f"{unit(order.unit)}{via} - {_coast_spelled(order.to, order.coast, area)}"
         case Support(supported=UnitRef() as supported):
             to = "" if order.area == supported.area else f" - {area(order.area)}"
             return f"{unit(order.unit)} S {unit(supported)}{to}"
@@ -152,29 +193,6 @@ def spelled(order: LetterOrder | UnitRef, area: Names = codes) -> str:
             return f"{unit(order.unit)} B"
         case Convert():
             return f"{unit(order.unit)} C {order.into.value}" + (f"/{order.coast}" if order.coast else "")
-        case Sell():
-            return f"sell {area(order.area)} to {order.buyer} for {order.price}"
-        case Purchase():
-            return f"buy {area(order.area)} from {order.seller} for {order.price}"
-        case ForcedTax():
-            return f"tax {area(order.area)}"
-        case Pay():
-            return f"pay {unit(order.unit)}"
-        case Dismiss():
-            return f"disband {unit(order.unit)}"
-        case Raise():
-            return f"raise {order.kind.value} {coast(order.area, order.coast)}"
-        case StartRebellion() | Pacify():
-            word = "rebellion" if isinstance(order, StartRebellion) else "pacify"
-            amount = f"{order.amount} " if order.amount is not None else ""
-            return f"{word} {amount}{area(order.area)}"
-        case Bribe():
-            return f"bribe {order.amount} {order.kind.value} {unit(order.unit)}"
-        case CounterBribe():
-            return f"counter-bribe {order.amount} {unit(order.unit)}"
-        case Transfer() | Excommunicate() | Allow() | Assassinate() | Bodyguard():
-            return str(order)
-    raise TypeError(f"no spelling for {order!r}")  # pragma: no cover - every order is matched above
 
 
 # -- the board ------------------------------------------------------------------------------------------

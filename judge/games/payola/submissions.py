@@ -25,6 +25,7 @@ it, where a standoff it did not see bars nothing (the adjudication will).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +40,7 @@ from judge.games.payola import lifecycle, views
 from judge.games.payola.lifecycle import free_home_centers
 from judge.games.payola.store import LedgerRow, seat_of, votes_of
 from judge.payola.blind import in_the_dark
-from judge.payola.offers import Offer, OfferKind, parse_sheet
+from judge.payola.offers import Offer, OfferKind, SheetError, parse_sheet
 from judge.wording import power_title
 
 if TYPE_CHECKING:
@@ -78,13 +79,7 @@ def store_sheet(talk: Turn) -> bool | None:
     seen = _seen(talk, power) if options.blind else None
     sheet, errors = parse_sheet(text, position, power, options, dummies, seen=seen)
     if errors:
-        for number, (index, _) in enumerate(lines, 1):
-            found = [e for e in errors if e.line == number]
-            if found:
-                talk.mark(index, "error", found[0].error, code="BAD_OFFER")
-            else:
-                talk.mark(index, "ignored", "not applied: the sheet has errors (see below)", code="SHEET_REFUSED")
-        talk.note(lines[-1][0], [rejected(talk, "sheet", len(errors), str(position.phase), power)])
+        _refuse_sheet(talk, lines, errors, str(position.phase), power)
         return False
     api.submit(talk.session, game, str(position.phase), power, "sheet", text,
                 {"offers": len(sheet.offers), "savings": sheet.savings}, talk.now, talk.accepted)
@@ -95,22 +90,51 @@ def store_sheet(talk: Turn) -> bool | None:
         talk.mark(index, message=read.get(number) or _savings_or_comment(line), code=kept)
     last = lines[-1][0]
     if not options.loyal_units:  # ruling 15: a sheet without an offer is kept, but is not a submission
-        no_offer = api.latest_texts(talk.session, game, str(position.phase)).get((power, lifecycle.NO_OFFER))
-        if not count or no_offer:
-            api.submit(talk.session, game, str(position.phase), power, lifecycle.NO_OFFER,
-                        "" if count else "no offer", {}, talk.now, talk.accepted)
+        _mark_no_offer(talk, str(position.phase), power, count)
     if not count and not options.loyal_units:
         talk.note(last, [f"offer sheet kept, with no offer: savings {sheet.savings} AgP; it replaces any earlier "
                          "sheet for this phase", NO_OFFER_WARNING])
         return True
     talk.note(last, [f"offer sheet accepted: {counted(count, 'offer')}, savings {sheet.savings} AgP; "
                      "it replaces any earlier sheet for this phase"])
-    # The balance is read only when the sheet saves something (most sheets save nothing).
-    if sheet.savings and sheet.savings > (balance := lifecycle.balances(talk.session, game)[power]):
-        talk.note(last, [f"WARNING: you ask to save {sheet.savings} AgP but your balance is {balance} AgP: "
+    _warn_savings(talk, last, power, sheet.savings)
+    return True
+
+
+def _refuse_sheet(talk: Turn, lines: Sequence[tuple[int, str]], errors: Sequence[SheetError], phase: str,
+                  power: str) -> None:
+    """A sheet with a bad line is read as a whole and not applied (rule 3): each bad line
+    answered with its first error, the others as not applied, and what sheet stands now."""
+    for number, (index, _) in enumerate(lines, 1):
+        found = [e for e in errors if e.line == number]
+        if found:
+            talk.mark(index, "error", found[0].error, code="BAD_OFFER")
+        else:
+            talk.mark(index, "ignored", "not applied: the sheet has errors (see below)", code="SHEET_REFUSED")
+    talk.note(lines[-1][0], [rejected(talk, "sheet", len(errors), phase, power)])
+
+
+def _mark_no_offer(talk: Turn, phase: str, power: str, count: int) -> None:
+    """Ruling 15: a sheet without an offer is kept but is not a submission; the marker that says
+    so is set by such a sheet, and cleared by a later sheet with offers."""
+    game = talk.game
+    assert game is not None
+    no_offer = api.latest_texts(talk.session, game, phase).get((power, lifecycle.NO_OFFER))
+    if not count or no_offer:
+        api.submit(talk.session, game, phase, power, lifecycle.NO_OFFER,
+                    "" if count else "no offer", {}, talk.now, talk.accepted)
+
+
+def _warn_savings(talk: Turn, last: int, power: str, savings: int) -> None:
+    """Rule 3.4: a sheet that asks to save more than the power's balance spends nothing, its
+    offers reduced as far as that needs; the power is warned.  The balance is read only when the
+    sheet saves something (most sheets save nothing)."""
+    game = talk.game
+    assert game is not None
+    if savings and savings > (balance := lifecycle.balances(talk.session, game)[power]):
+        talk.note(last, [f"WARNING: you ask to save {savings} AgP but your balance is {balance} AgP: "
                          "you will spend nothing this phase, and your offers will be reduced as far as "
                          "that needs (rule 3.4)"])
-    return True
 
 
 def store_orders(talk: Turn) -> bool:
@@ -126,6 +150,32 @@ def store_orders(talk: Turn) -> bool:
     view = sight.view if sight is not None else None
     if sight is not None and position.phase.kind is PhaseKind.RETREAT:
         position = sight.after  # its retreats as it sees them: an unseen standoff bars none (`judge.payola.blind`)
+    bad, checked, kept = _read_orders(talk, lines, position, power, view)
+    errors, warnings = check_together(position, power, checked)
+    for index, error in errors.items():
+        talk.mark(index, "error", error, code="ORDERS_CLASH")
+        bad = True
+    last = lines[-1][0]
+    if not bad:
+        talk.note(last, [f"WARNING: {w}" for w in warnings])
+    if bad:
+        _refuse_orders(talk, lines, str(position.phase), power)
+        return False
+    if not kept:
+        talk.note(last, [f"no order was kept; {standing(talk, 'orders', str(position.phase), power)}"])
+        return False
+    text = "\n".join(t for _, t in kept)
+    api.submit(talk.session, game, str(position.phase), power, "orders", text,
+                {"orders": [talk.message(i) for i, _ in kept]}, talk.now, talk.accepted)
+    return True
+
+
+def _read_orders(talk: Turn, lines: Sequence[tuple[int, str]], position: Position, power: str,
+                 view: frozenset[str] | None) -> tuple[bool, list[tuple[int, Order]], list[tuple[int, str]]]:
+    """Each order line read and checked alone, and answered: whether any is bad, the orders
+    checked (by line), and the lines kept.  Under Tin Cup (rule 6.3, ``view`` the provinces in
+    sight) an order for a unit out of sight is ignored and not kept, and one naming a unit out
+    of sight is taken as given."""
     bad = False
     checked: list[tuple[int, Order]] = []
     kept: list[tuple[int, str]] = []
@@ -150,27 +200,17 @@ def store_orders(talk: Turn) -> bool:
         else:
             talk.mark(index, message=str(verdict.order))
             checked.append((index, verdict.order))
-    errors, warnings = check_together(position, power, checked)
-    for index, error in errors.items():
-        talk.mark(index, "error", error, code="ORDERS_CLASH")
-        bad = True
-    last = lines[-1][0]
-    if not bad:
-        talk.note(last, [f"WARNING: {w}" for w in warnings])
-    if bad:
-        for index, _ in lines:
-            if talk.outcome(index) == "ok":
-                talk.mark(index, "ignored", "not applied: some orders have errors (see below)", code="ORDERS_REFUSED")
-        count = sum(talk.outcome(index) == "error" for index, _ in lines)
-        talk.note(last, [rejected(talk, "orders", count, str(position.phase), power)])
-        return False
-    if not kept:
-        talk.note(last, [f"no order was kept; {standing(talk, 'orders', str(position.phase), power)}"])
-        return False
-    text = "\n".join(t for _, t in kept)
-    api.submit(talk.session, game, str(position.phase), power, "orders", text,
-                {"orders": [talk.message(i) for i, _ in kept]}, talk.now, talk.accepted)
-    return True
+    return bad, checked, kept
+
+
+def _refuse_orders(talk: Turn, lines: Sequence[tuple[int, str]], phase: str, power: str) -> None:
+    """Orders with a bad one are not applied: each good line answered as not applied, and what
+    orders stand now."""
+    for index, _ in lines:
+        if talk.outcome(index) == "ok":
+            talk.mark(index, "ignored", "not applied: some orders have errors (see below)", code="ORDERS_REFUSED")
+    count = sum(talk.outcome(index) == "error" for index, _ in lines)
+    talk.note(lines[-1][0], [rejected(talk, "orders", count, phase, power)])
 
 
 def keep_rejection(talk: Turn, sheet: bool | None, orders: bool) -> None:

@@ -111,40 +111,63 @@ def automatic_actions(before: Position, results: Sequence[Mapping[str, Any]], af
     power saw it, so that a unit it saw a retreat for, barred only by a standoff it did not
     see, reads as not ordered rather than as cornered (`judge.payola.blind`)."""
     kind = before.phase.kind
-    done: list[tuple[str, str]] = []
     if kind is PhaseKind.MOVEMENT:
-        for power, units in sorted((held or {}).items()):
-            if len(units) == len(before.units_of(power)):
-                done.append((power, f"{power_title(power)} sent no orders: each of its units held"))
-            else:
-                done.append((power, f"{power_title(power)} sent no order for {', '.join(units)}: "
-                                    f"{'it' if len(units) == 1 else 'they'} held"))
-        for power in sorted(set(played) - set(sheets)) if sheets is not None else []:
-            if before.units_of(power):
-                done.append((power, f"{power_title(power)} sent no offer sheet: each of its units was offered a "
-                                    "zero HOLD by its own power (rule 3.3)"))
-        return done
+        return _movement_actions(before, sheets, played, held)
     succeeded = [(r.get("power"), _order(before, r)) for r in results if r.get("result") == "succeeds"]
     if kind is PhaseKind.RETREAT:
-        moved = {o.unit.province for _, o in succeeded if isinstance(o, Retreat | Disband)}
-        bounced = {o.unit.province: o for r in results if r.get("result") == "fails"
-                   for o in [_order(before, r)] if isinstance(o, Retreat)}
-        barred = {o.unit.province: o for r in results if r.get("result") == "invalid"  # taken unseen: Tin Cup
-                  for o in [_order(before, r)] if isinstance(o, Retreat) and o.destination.province in before.contested}
-        for province, d in sorted(before.dislodged.items()):
-            if province in moved:
-                continue
-            unit = f"{power_title(d.power)} {d.unit}"
-            if province in bounced:
-                why = f"its retreat to {bounced[province].destination} bounced"
-            elif province in barred:
-                why = f"its retreat to {barred[province].destination} failed: a standoff there barred it"
-            elif not retreat_options(seen or before, province):
-                why = "it had nowhere to retreat to"
-            else:
-                why = "no retreat was ordered for it"
-            done.append((d.power, f"{unit} was disbanded: {why}"))
-        return done
+        return _retreat_actions(before, results, succeeded, seen)
+    return _adjustment_actions(before, succeeded, after)
+
+
+def _movement_actions(before: Position, sheets: Iterable[str] | None, played: Iterable[str],
+                      held: Mapping[str, Sequence[str]] | None) -> list[tuple[str, str]]:
+    """A movement phase's automatic actions: the loyal units that held for want of an order
+    (rule 6.5), and the powers with a player and no sheet, offered a zero HOLD (rule 3.3)."""
+    done: list[tuple[str, str]] = []
+    for power, units in sorted((held or {}).items()):
+        if len(units) == len(before.units_of(power)):
+            done.append((power, f"{power_title(power)} sent no orders: each of its units held"))
+        else:
+            done.append((power, f"{power_title(power)} sent no order for {', '.join(units)}: "
+                                f"{'it' if len(units) == 1 else 'they'} held"))
+    for power in sorted(set(played) - set(sheets)) if sheets is not None else []:
+        if before.units_of(power):
+            done.append((power, f"{power_title(power)} sent no offer sheet: each of its units was offered a "
+                                "zero HOLD by its own power (rule 3.3)"))
+    return done
+
+
+def _retreat_actions(before: Position, results: Sequence[Mapping[str, Any]], succeeded: Sequence[tuple[Any, Any]],
+                     seen: Position | None) -> list[tuple[str, str]]:
+    """A retreat phase's automatic actions: each dislodged unit that did not retreat was
+    disbanded, with why (bounced, barred by a standoff, cornered, or not ordered)."""
+    moved = {o.unit.province for _, o in succeeded if isinstance(o, Retreat | Disband)}
+    bounced = {o.unit.province: o for r in results if r.get("result") == "fails"
+               for o in [_order(before, r)] if isinstance(o, Retreat)}
+    barred = {o.unit.province: o for r in results if r.get("result") == "invalid"  # taken unseen: Tin Cup
+              for o in [_order(before, r)] if isinstance(o, Retreat) and o.destination.province in before.contested}
+    done: list[tuple[str, str]] = []
+    for province, d in sorted(before.dislodged.items()):
+        if province in moved:
+            continue
+        unit = f"{power_title(d.power)} {d.unit}"
+        if province in bounced:
+            why = f"its retreat to {bounced[province].destination} bounced"
+        elif province in barred:
+            why = f"its retreat to {barred[province].destination} failed: a standoff there barred it"
+        elif not retreat_options(seen or before, province):
+            why = "it had nowhere to retreat to"
+        else:
+            why = "no retreat was ordered for it"
+        done.append((d.power, f"{unit} was disbanded: {why}"))
+    return done
+
+
+def _adjustment_actions(before: Position, succeeded: Sequence[tuple[Any, Any]],
+                        after: Position) -> list[tuple[str, str]]:
+    """An adjustment phase's automatic actions: builds a power did not use, waived, and units
+    removed in civil disorder when too few removals were ordered."""
+    done: list[tuple[str, str]] = []
     for power in before.game_map.powers:
         count = adjustment_count(before, power)
         mine = [o for who, o in succeeded if who == power]

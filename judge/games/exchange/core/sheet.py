@@ -289,10 +289,7 @@ def _part(lines: tuple[Line, ...], block: str | None, author: str, state: Exchan
 def _line(line: Line, block: str | None, author: str, state: ExchangeState) -> list[Refusal]:
     """The problems of one line, in its part."""
     if isinstance(line, Ledger):
-        reason = _corporation(state, line.corporation)
-        if reason is None and state.ceos.get(line.corporation) != author:
-            reason = Refusal.NOT_THE_CEO
-        return [] if reason is None else [reason]
+        return _ledger(line, author, state)
     now = step(state)
     if isinstance(line, Worth):
         if block is None:
@@ -317,6 +314,21 @@ def _line(line: Line, block: str | None, author: str, state: ExchangeState) -> l
         if not state.register.outstanding(block or ""):
             reasons.append(Refusal.NOTHING_OUTSTANDING)
         return reasons
+    return _share_line(line, block, author, state)
+
+
+def _ledger(line: Ledger, author: str, state: ExchangeState) -> list[Refusal]:
+    """A ``LEDGER`` line's problems: only a standing corporation's CEO may ask for its ledger."""
+    reason = _corporation(state, line.corporation)
+    if reason is None and state.ceos.get(line.corporation) != author:
+        reason = Refusal.NOT_THE_CEO
+    return [] if reason is None else [reason]
+
+
+def _share_line(line: Bid | Sell | SellTo | BuyFrom | Give | Approve | Elect, block: str | None, author: str,
+                state: ExchangeState) -> list[Refusal]:
+    """The problems of an Exchange line naming a corporation: the corporation stands, and in a
+    block it is the block's own (E12); then the line's own quantities, prices and parties."""
     reasons = []
     corporation_problem = _corporation(state, line.corporation)
     if corporation_problem is not None:

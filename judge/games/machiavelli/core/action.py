@@ -241,41 +241,53 @@ def _result(op: Operation, decided: Resolution, siege: Reason | None, put_down: 
     came_from = winner.area if winner is not None else None
     settled = decided.settled.get(place)
     succeeded = not out
-    strength = decided.strength.get(place, 0)
     if op.op is Op.HOLD:
         reason = op.reason or (Reason.DISLODGED if out else Reason.REBELLION_PUT_DOWN if put_down else Reason.HELD)
     elif op.op is Op.ADVANCE:
-        succeeded = decided.prevails[place]
-        if place in decided.entered:
-            reason = Reason.ADVANCED
-        elif succeeded:
-            reason = Reason.DEFENDER_MADE_GARRISON
-        elif op.route and not decided.path[place]:
-            reason = settled or op.transport_failure or Reason.TRANSPORT_FAILED
-        else:
-            reason = settled or Reason.BOUNCED
+        succeeded, reason = _advance_result(op, decided, settled)
     elif op.op is Op.CONVERT:
-        succeeded = op.enters_city or place in decided.entered
-        if succeeded:
-            reason = Reason.CONVERTED
-        elif out:
-            reason, succeeded = Reason.CONVERTED_THEN_DISLODGED, True
-        else:
-            reason = settled or Reason.CONVERSION_BOUNCED
+        succeeded, reason = _conversion_result(op, decided, out, settled)
     elif op.op is Op.SUPPORT:
-        succeeded = decided.given[place]
-        if succeeded:
-            reason = Reason.SUPPORT_GIVEN if decided.matched.get(place) else Reason.NOTHING_TO_SUPPORT
-        else:
-            reason = Reason.SUPPORTER_DISLODGED if out else settled or Reason.SUPPORT_CUT
+        succeeded, reason = _support_result(place, decided, out, settled)
     elif op.op is Op.TRANSPORT:
         succeeded = carried
         reason = Reason.TRANSPORT_BROKEN if out else Reason.TRANSPORTED if carried else Reason.NOTHING_TRANSPORTED
     else:
         reason = siege or Reason.SIEGE_BROKEN
         succeeded = reason is not Reason.SIEGE_BROKEN
-    if op.attacks is None:
-        strength = 0
+    strength = decided.strength.get(place, 0) if op.attacks is not None else 0
     return OrderResult(op.unit, op.order, op.as_order(), succeeded, reason, strength, came_from,
                        decided.automatic.get(place, ()) if op.attacks is not None else ())
+
+
+def _advance_result(op: Operation, decided: Resolution, settled: Reason | None) -> tuple[bool, Reason]:
+    """An advance's success and reason: it entered; it prevailed but the defender became a
+    garrison; its transport failed; or it bounced (or a rule settled it, M24, M27)."""
+    place = op.unit.place
+    succeeded = decided.prevails[place]
+    if place in decided.entered:
+        return succeeded, Reason.ADVANCED
+    if succeeded:
+        return succeeded, Reason.DEFENDER_MADE_GARRISON
+    if op.route and not decided.path[place]:
+        return succeeded, settled or op.transport_failure or Reason.TRANSPORT_FAILED
+    return succeeded, settled or Reason.BOUNCED
+
+
+def _conversion_result(op: Operation, decided: Resolution, out: bool, settled: Reason | None) -> tuple[bool, Reason]:
+    """A conversion's success and reason: converted; converted, then dislodged (it still
+    succeeded); or bounced."""
+    if op.enters_city or op.unit.place in decided.entered:
+        return True, Reason.CONVERTED
+    if out:
+        return True, Reason.CONVERTED_THEN_DISLODGED
+    return False, settled or Reason.CONVERSION_BOUNCED
+
+
+def _support_result(place: Place, decided: Resolution, out: bool, settled: Reason | None) -> tuple[bool, Reason]:
+    """A support's success and reason: given (to a matching order or to nothing), or not given
+    because its unit was dislodged or the support was cut."""
+    if decided.given[place]:
+        return True, Reason.SUPPORT_GIVEN if decided.matched.get(place) else Reason.NOTHING_TO_SUPPORT
+    return False, Reason.SUPPORTER_DISLODGED if out else settled or Reason.SUPPORT_CUT
 

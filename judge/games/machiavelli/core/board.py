@@ -432,6 +432,23 @@ def _check_edges(areas: Mapping[str, Area], army: Mapping[str, set[str]],
 def _check_features(areas: Mapping[str, Area], army: Mapping[str, set[str]],
                     fleet: Mapping[Location, set[Location]], straits: Iterable[Strait],
                     lagoon: Lagoon | None, sea_order: tuple[str, ...]) -> None:
+    """A board's straits, fleet-only islands, lagoon and order of seas agree with its areas and
+    edges; raises :class:`BoardError` at the first that does not."""
+    _check_straits(areas, fleet, straits)
+    for code, area in areas.items():
+        if area.fleet_only and (not area.single_unit or army[code] or area.fortified_city):
+            raise BoardError(f"{code} holds fleets only: one unit, no army edge, no fortified city")
+    if lagoon is not None:
+        _check_lagoon(areas, army, fleet, lagoon)
+    seas = {code for code, area in areas.items() if area.is_sea}
+    if set(sea_order) != seas or len(sea_order) != len(seas):
+        raise BoardError("sea_order must list every sea once")
+
+
+def _check_straits(areas: Mapping[str, Area], fleet: Mapping[Location, set[Location]],
+                   straits: Iterable[Strait]) -> None:
+    """Each strait (AoP 9.3, M17) is controlled from an area of the board, and its edges and
+    passages are fleet edges."""
     fleet_pairs = {frozenset((a.area, b.area)) for a, targets in fleet.items() for b in targets}
     for strait in straits:
         if strait.controller is not None and strait.controller not in areas:
@@ -442,17 +459,16 @@ def _check_features(areas: Mapping[str, Area], army: Mapping[str, set[str]],
         for a, via, b in strait.passages:
             if a == b or frozenset((a, via)) not in fleet_pairs or frozenset((via, b)) not in fleet_pairs:
                 raise BoardError(f"strait {strait.name}: {a}-{via}-{b} is no passage of a fleet in {via}")
-    for code, area in areas.items():
-        if area.fleet_only and (not area.single_unit or army[code] or area.fortified_city):
-            raise BoardError(f"{code} holds fleets only: one unit, no army edge, no fortified city")
-    if lagoon is not None:
-        island = areas[lagoon.island]
-        reached = {d.area for loc, targets in fleet.items() if loc.area == lagoon.island for d in targets}
-        if army[lagoon.island] or reached != {lagoon.sea} or not island.fortified_city:
-            raise BoardError(f"{lagoon.island} must be a fortified city reached by fleet from {lagoon.sea} alone")
-    seas = {code for code, area in areas.items() if area.is_sea}
-    if set(sea_order) != seas or len(sea_order) != len(seas):
-        raise BoardError("sea_order must list every sea once")
+
+
+def _check_lagoon(areas: Mapping[str, Area], army: Mapping[str, set[str]], fleet: Mapping[Location, set[Location]],
+                  lagoon: Lagoon) -> None:
+    """The lagoon's island (AoP 14, M14) is a fortified city with no army edge, reached by fleet
+    from its lagoon sea alone."""
+    island = areas[lagoon.island]
+    reached = {d.area for loc, targets in fleet.items() if loc.area == lagoon.island for d in targets}
+    if army[lagoon.island] or reached != {lagoon.sea} or not island.fortified_city:
+        raise BoardError(f"{lagoon.island} must be a fortified city reached by fleet from {lagoon.sea} alone")
 
 
 def _start(raw: Mapping[str, Any], areas: Mapping[str, Area]) -> Position:

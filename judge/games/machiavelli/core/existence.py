@@ -174,30 +174,13 @@ def _eliminate(board: Board, position: Position, player: str, why: Reason, purse
     """Eliminate ``player`` (4.3, M34; see the module docstring)."""
     treasury = purse.balance(player)
     purse.confiscate(player, "end")
-    units = {place: unit for place, unit in position.units.items() if unit.owner != player}
-    fates: list[tuple[Unit, Unit | None]] = []
-    for unit in sorted(position.units_of(player), key=lambda u: (u.kind is not UnitKind.GARRISON, u.area)):
-        native = Independent(unit.area)
-        if any(u.owner == native for u in units.values()):
-            fates.append((unit, None))
-        else:
-            units[unit.place] = Unit(unit.kind, native, unit.area, unit.coast)
-            fates.append((unit, units[unit.place]))
+    units, fates = _units_freed(position, player)
     rebellions = dict(position.rebellions)
     for area, victim in sorted(position.rebellions.items()):
         if victim == player:
             ended.append(RebellionEnd(area, rebellions.pop(area), Reason.VICTIM_ELIMINATED))
-    control: dict[str, Owner] = {a: o for a, o in position.control.items() if o != player}
-    for area in sorted({unit.area for unit, _ in fates}):
-        owners = {u.owner for u in (units.get(Place(area)), units.get(Place(area, city=True))) if u is not None}
-        if len(owners) == 1 and area not in rebellions and board.areas[area].is_land:
-            control[area] = owners.pop()
-        elif len(owners) == 2:
-            control.pop(area, None)
-    for area in sorted(set(position.control) | set(control)):
-        if position.control.get(area) != control.get(area):
-            reason = Reason.MADE_INDEPENDENT if control.get(area) is not None else Reason.ELIMINATED
-            changes.append(ControlChange(area, position.control.get(area), control.get(area), reason))
+    control = _control_after(board, position, player, units, fates, rebellions)
+    changes += _control_changes(position.control, control)
     bans = {} if player == board.papacy else {t: s for t, s in position.bans.items() if t != player}
     position = replace(
         position.with_units(units.values()),
@@ -211,6 +194,47 @@ def _eliminate(board: Board, position: Position, player: str, why: Reason, purse
         bans=bans,
     )
     return position, Elimination(player, tuple(fates), treasury, why)
+
+
+def _units_freed(position: Position, player: str) -> tuple[dict[Place, Unit], list[tuple[Unit, Unit | None]]]:
+    """The board's units once ``player`` is eliminated (4.3): each of its units becomes independent where it
+    stands, or is disbanded (its fate None) where an independent unit already is; garrisons
+    first, so that of a garrison and an army or fleet in one area the garrison is kept."""
+    units = {place: unit for place, unit in position.units.items() if unit.owner != player}
+    fates: list[tuple[Unit, Unit | None]] = []
+    for unit in sorted(position.units_of(player), key=lambda u: (u.kind is not UnitKind.GARRISON, u.area)):
+        native = Independent(unit.area)
+        if any(u.owner == native for u in units.values()):
+            fates.append((unit, None))
+        else:
+            units[unit.place] = Unit(unit.kind, native, unit.area, unit.coast)
+            fates.append((unit, units[unit.place]))
+    return units, fates
+
+
+def _control_after(board: Board, position: Position, player: str, units: Mapping[Place, Unit],
+                   fates: Sequence[tuple[Unit, Unit | None]], rebellions: Mapping[str, Owner]) -> dict[str, Owner]:
+    """The control markers once ``player`` is eliminated (4.3): its own go; a land area where its
+    units stood is controlled by the one owner of the units now there (unless it rebels), and
+    by nobody where two owners' units now stand."""
+    control: dict[str, Owner] = {a: o for a, o in position.control.items() if o != player}
+    for area in sorted({unit.area for unit, _ in fates}):
+        owners = {u.owner for u in (units.get(Place(area)), units.get(Place(area, city=True))) if u is not None}
+        if len(owners) == 1 and area not in rebellions and board.areas[area].is_land:
+            control[area] = owners.pop()
+        elif len(owners) == 2:
+            control.pop(area, None)
+    return control
+
+
+def _control_changes(before: Mapping[str, Owner], after: Mapping[str, Owner]) -> list[ControlChange]:
+    """Each area whose control an elimination changed: made independent, or lost by the player."""
+    changes: list[ControlChange] = []
+    for area in sorted(set(before) | set(after)):
+        if before.get(area) != after.get(area):
+            reason = Reason.MADE_INDEPENDENT if after.get(area) is not None else Reason.ELIMINATED
+            changes.append(ControlChange(area, before.get(area), after.get(area), reason))
+    return changes
 
 
 def _victory(board: Board, position: Position) -> GameEnd | None:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from judge.games.machiavelli.core.board import Board, ascii_name
 from judge.games.machiavelli.core.expenditures import (
@@ -350,62 +350,95 @@ def excommunications(board: Board, position: Position, players: Sequence[str],
     return position, targets, outcomes
 
 
+@dataclass
+class _Payroll:
+    """A.7 as it is carried out, player after player: the units left, the anticipated treasuries,
+    the units raised and disbanded, and each order's outcome."""
+
+    units: dict[Place, Unit]
+    anticipated: dict[str, int]
+    raised: list[Unit] = field(default_factory=list)
+    disbanded: list[Disband] = field(default_factory=list)
+    outcomes: list[OrderOutcome] = field(default_factory=list)
+
+    def disband(self, unit: Unit, reason: Reason) -> None:
+        """``unit`` leaves the board in A.7, for ``reason`` (not paid, dismissed, not listed)."""
+        self.disbanded.append(Disband(unit, reason))
+        del self.units[unit.place]
+
+
 def _payments(board: Board, position: Position, players: Sequence[str], written: Mapping[str, Sequence[SpringOrder]],
               purse: Purse) -> tuple[Position, list[Unit], list[Disband], list[OrderOutcome]]:
     """A.7 (7, M12, M13, M30, M48): salaries paid, units disbanded, new units raised."""
     first = position.season == board.start.season
-    units = dict(position.units)
-    anticipated = dict(position.anticipated)
-    raised: list[Unit] = []
-    disbanded: list[Disband] = []
-    outcomes: list[OrderOutcome] = []
+    payroll = _Payroll(dict(position.units), dict(position.anticipated))
     for player in players:
         listed = [o for o in written[player] if isinstance(o, Pay | Dismiss | Raise)]
         default = not listed
         orders: Sequence[Pay | Dismiss | Raise] = default_payments(board, position, player) if default else listed
-        named: dict[Place, int] = {}  # each own unit -> the place in the list of the first order naming it
-        for at, order in enumerate(orders):
-            if isinstance(order, Pay | Dismiss) and order.unit.place not in named:
-                unit = position.unit_at(order.unit.place)
-                if unit is not None and unit.owner == player and unit.kind is order.unit.kind:
-                    named[order.unit.place] = at
-        kept = {place for place, at in named.items() if isinstance(orders[at], Pay)}
-        leaving = {u.area for u in position.units_of(player) if u.place not in kept}
-        builds: set[str] = set()
-        for at, order in enumerate(orders):
-            present = {**position.units, **{u.place: u for u in raised if u.owner == player}}  # A.7 is simultaneous
-            if isinstance(order, Pay | Dismiss) and named.get(order.unit.place, at) != at:
-                reason, unit, cost = Reason.CONTRADICTORY, None, 0
-            else:
-                reason, unit, cost = _payment(board, position, player, order, leaving, builds, present, first)
-            if reason in (Reason.PAID, Reason.RAISED) and not purse.pay(player, cost, Flow.SALARY, "A.7", str(order),
-                                                                        order):
-                reason = Reason.UNAFFORDABLE
-                if isinstance(order, Pay):
-                    assert unit is not None
-                    leaving.add(unit.area)
-                    disbanded.append(Disband(unit, Reason.NOT_PAID))
-                    del units[unit.place]
-            succeeded = reason in (Reason.PAID, Reason.RAISED, Reason.DISMISSED)
-            if reason is Reason.RAISED:
+        _player_payments(board, position, player, orders, default, first, purse, payroll)
+    return (replace(position.with_units(payroll.units.values()), anticipated=payroll.anticipated),
+            payroll.raised, payroll.disbanded, payroll.outcomes)
+
+
+def _first_namings(position: Position, player: str, orders: Sequence[Pay | Dismiss | Raise]) -> dict[Place, int]:
+    """Each of ``player``'s own units named by a payment or dismissal, with the place in the list
+    of the first order naming it: a later order naming it again contradicts it (8.1)."""
+    named: dict[Place, int] = {}
+    for at, order in enumerate(orders):
+        if isinstance(order, Pay | Dismiss) and order.unit.place not in named:
+            unit = position.unit_at(order.unit.place)
+            if unit is not None and unit.owner == player and unit.kind is order.unit.kind:
+                named[order.unit.place] = at
+    return named
+
+
+def _player_payments(board: Board, position: Position, player: str, orders: Sequence[Pay | Dismiss | Raise],
+                     default: bool, first: bool, purse: Purse, payroll: _Payroll) -> None:
+    """One player's A.7 list paid in order (7.3, M30): a unit that cannot be paid is disbanded,
+    a new unit that cannot be paid is not raised, and a unit the list does not name is disbanded."""
+    named = _first_namings(position, player, orders)
+    kept = {place for place, at in named.items() if isinstance(orders[at], Pay)}
+    leaving = {u.area for u in position.units_of(player) if u.place not in kept}
+    builds: set[str] = set()
+    for at, order in enumerate(orders):
+        present = {**position.units, **{u.place: u for u in payroll.raised if u.owner == player}}  # A.7 is simultaneous
+        if isinstance(order, Pay | Dismiss) and named.get(order.unit.place, at) != at:
+            reason, unit, cost = Reason.CONTRADICTORY, None, 0
+        else:
+            reason, unit, cost = _payment(board, position, player, order, leaving, builds, present, first)
+        if reason in (Reason.PAID, Reason.RAISED) and not purse.pay(player, cost, Flow.SALARY, "A.7", str(order),
+                                                                    order):
+            reason = Reason.UNAFFORDABLE
+            if isinstance(order, Pay):
                 assert unit is not None
-                units[unit.place] = unit
-                raised.append(unit)
-                builds.add(unit.area)
-            elif reason is Reason.DISMISSED:
-                assert unit is not None
-                disbanded.append(Disband(unit, Reason.DISMISSED))
-                del units[unit.place]
-            if succeeded and reason is not Reason.DISMISSED:
-                anticipated[player] = anticipated.get(player, 0) - cost
-            if default and reason is Reason.PAID:
-                reason = Reason.PAID_BY_DEFAULT
-            outcomes.append(OrderOutcome(player, "A.7", order, succeeded, cost if succeeded else 0, reason))
-        for unit in position.units_of(player):
-            if unit.place not in named:
-                disbanded.append(Disband(unit, Reason.NOT_LISTED))
-                del units[unit.place]
-    return replace(position.with_units(units.values()), anticipated=anticipated), raised, disbanded, outcomes
+                leaving.add(unit.area)
+                payroll.disband(unit, Reason.NOT_PAID)
+        _carry_out(payroll, player, order, reason, unit, cost, builds, default)
+    for unit in position.units_of(player):
+        if unit.place not in named:
+            payroll.disband(unit, Reason.NOT_LISTED)
+
+
+def _carry_out(payroll: _Payroll, player: str, order: Pay | Dismiss | Raise, reason: Reason, unit: Unit | None,
+               cost: int, builds: set[str], default: bool) -> None:
+    """One checked A.7 order's effect: a unit raised or dismissed, its cost taken from the
+    anticipated treasury (a dismissal costs nothing), and its outcome, a default list's
+    payments told apart (7.3, M12, M50)."""
+    succeeded = reason in (Reason.PAID, Reason.RAISED, Reason.DISMISSED)
+    if reason is Reason.RAISED:
+        assert unit is not None
+        payroll.units[unit.place] = unit
+        payroll.raised.append(unit)
+        builds.add(unit.area)
+    elif reason is Reason.DISMISSED:
+        assert unit is not None
+        payroll.disband(unit, Reason.DISMISSED)
+    if succeeded and reason is not Reason.DISMISSED:
+        payroll.anticipated[player] = payroll.anticipated.get(player, 0) - cost
+    if default and reason is Reason.PAID:
+        reason = Reason.PAID_BY_DEFAULT
+    payroll.outcomes.append(OrderOutcome(player, "A.7", order, succeeded, cost if succeeded else 0, reason))
 
 
 def _payment(board: Board, position: Position, player: str, order: Pay | Dismiss | Raise, leaving: set[str],
