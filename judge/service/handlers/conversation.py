@@ -154,7 +154,7 @@ class Conversation(Holding):
         self.lookups = 0  # LIST, WHOGAME, GET INFO lines read
         self.password_checks = 0
         self.presses = 0
-        self.press_copied = 0  # characters of press this mail sent, counted once per copy (`player.press`)
+        self.press_copied = 0  # characters of press this mail sent, counted once per copy (`handlers.press`)
         self.once: set[type] = set()  # the commands read once per mail (`handles`) that it has read
         self.unknown_run: list[int] = []  # the echoes of the unknown commands since the last other line
         self.phase_changed: set[int] = set()  # the games whose phase this mail changed
