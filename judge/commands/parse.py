@@ -793,46 +793,77 @@ def press_colour(words: list[str]) -> tuple[list[str], bool | None]:
 
 
 def _set(args: list[str]) -> Command:
+    """A SET line of the host's (`_SETTINGS`); KeyError for a word that is none of them, or a line
+    none of the host's forms of it reads: perhaps the game's (SET MOVEMENT 48, SET DRAW...)."""
     if not args:
         raise ValueError("expected SET PASSWORD, SET ADDRESS, SET DEADLINE, SET GRACE, or the length of a kind of "
                          "phase (HELP)")
-    what = args[0].upper()
-    rest = args[1:]
-    if what == "PASSWORD" and len(rest) == 1:
-        return SetPassword(rest[0])
-    if what == "ADDRESS" and len(rest) == 1 and re.fullmatch(r"[^@\s]+@[^@\s]+\.?[^@\s]*", rest[0]):
+    what, rest = args[0].upper(), args[1:]
+    reader = _SETTINGS.get(what)
+    command = reader(what, rest) if reader is not None else None
+    if command is None:
+        raise KeyError(what)
+    return command
+
+
+def _set_address(rest: list[str]) -> SetAddress | None:
+    """SET ADDRESS, with one word that reads as an address."""
+    if len(rest) == 1 and re.fullmatch(r"[^@\s]+@[^@\s]+\.?[^@\s]*", rest[0]):
         return SetAddress(rest[0])
-    if what == "DEADLINE":
-        return SetDeadline(parse_deadline(" ".join(rest)))
-    if what == "ABSENCE":
-        return _absence(rest)
-    if what in ("LISTED", "UNLISTED") and not rest:
-        return SetFlag("listed", what == "LISTED")
-    if what == "OBSERVERS" and len(rest) == 1 and rest[0].upper() in ("ON", "OFF"):
+    return None
+
+
+def _set_observers(rest: list[str]) -> SetFlag | None:
+    """SET OBSERVERS ON|OFF."""
+    if len(rest) == 1 and rest[0].upper() in ("ON", "OFF"):
         return SetFlag("observers", rest[0].upper() == "ON")
-    if what == "PRESS":
-        return _press_option(rest)
-    if what in ("ZONE", "MYZONE") and len(rest) == 1:
-        reset = rest[0].upper() in (("GAME", "NONE") if what == "MYZONE" else ("UTC", "GMT", "NONE"))
-        return SetZone(None if reset else rest[0], what == "MYZONE")
-    if what == "PRIVATE" and len(rest) == 1:
-        return SetPrivate(rest[0])
-    if what == "PUBLIC" and not rest:
-        return SetPrivate(None)
-    if what == "CLOCK":
-        if not rest:
-            raise ValueError("expected SET CLOCK [phase] days HH:MM [zone], SET CLOCK [phase] OFF or SET CLOCK preset")
-        return SetClock(tuple(rest))
-    if what == "SILENCE":
-        return _silence([w.upper() for w in rest])
-    if what == "GATE":
-        return _gate([w.upper() for w in rest])
-    if what == "OPENING" and len(rest) == 1:
-        return SetOpening(rest[0].upper())
-    if what in _DURATIONS and len(rest) == 1:  # no grace period at all is allowed, not a reminder at the deadline
-        least = (0.0, "") if what == "GRACE" else (MIN_REMINDER_HOURS, "a reminder's time before the deadline")
-        return SetDuration(_DURATIONS[what], parse_duration(rest[0], *least))
-    raise KeyError(what)  # perhaps the game's: SET MOVEMENT 48, SET DRAW...
+    return None
+
+
+def _set_zone(what: str, rest: list[str]) -> SetZone | None:
+    """SET ZONE (the game's) or SET MYZONE (the reader's own), each with a word that resets it."""
+    if len(rest) != 1:
+        return None
+    reset = rest[0].upper() in (("GAME", "NONE") if what == "MYZONE" else ("UTC", "GMT", "NONE"))
+    return SetZone(None if reset else rest[0], what == "MYZONE")
+
+
+def _set_clock(rest: list[str]) -> SetClock:
+    """SET CLOCK and the words of its setting, which its handler reads (`judge.service.handlers.unattended`)."""
+    if not rest:
+        raise ValueError("expected SET CLOCK [phase] days HH:MM [zone], SET CLOCK [phase] OFF or SET CLOCK preset")
+    return SetClock(tuple(rest))
+
+
+def _set_duration(what: str, rest: list[str]) -> SetDuration | None:
+    """SET GRACE or SET REMINDER: no grace period at all is allowed, not a reminder at the deadline."""
+    if len(rest) != 1:
+        return None
+    least = (0.0, "") if what == "GRACE" else (MIN_REMINDER_HOURS, "a reminder's time before the deadline")
+    return SetDuration(_DURATIONS[what], parse_duration(rest[0], *least))
+
+
+_SETTINGS: dict[str, Callable[[str, list[str]], Command | None]] = {
+    "PASSWORD": lambda _, rest: SetPassword(rest[0]) if len(rest) == 1 else None,
+    "ADDRESS": lambda _, rest: _set_address(rest),
+    "DEADLINE": lambda _, rest: SetDeadline(parse_deadline(" ".join(rest))),
+    "ABSENCE": lambda _, rest: _absence(rest),
+    "LISTED": lambda _, rest: None if rest else SetFlag("listed", True),
+    "UNLISTED": lambda _, rest: None if rest else SetFlag("listed", False),
+    "OBSERVERS": lambda _, rest: _set_observers(rest),
+    "PRESS": lambda _, rest: _press_option(rest),
+    "ZONE": _set_zone,
+    "MYZONE": _set_zone,
+    "PRIVATE": lambda _, rest: SetPrivate(rest[0]) if len(rest) == 1 else None,
+    "PUBLIC": lambda _, rest: None if rest else SetPrivate(None),
+    "CLOCK": lambda _, rest: _set_clock(rest),
+    "SILENCE": lambda _, rest: _silence([w.upper() for w in rest]),
+    "GATE": lambda _, rest: _gate([w.upper() for w in rest]),
+    "OPENING": lambda _, rest: SetOpening(rest[0].upper()) if len(rest) == 1 else None,
+    **dict.fromkeys(_DURATIONS, _set_duration),
+}
+"""The reader of each of the host's SET words, given the word and the words after it: a command, or
+None when the host has no such form of it (`_set`)."""
 
 
 UNENDED_PRESS = ("PRESS without ENDPRESS: nothing was sent, and the lines after it were not read "

@@ -334,32 +334,10 @@ def _symmetric(edges: Iterable[tuple[Any, Any]]) -> dict[Any, set[Any]]:
 
 def parse_map(data: Any) -> GameMap:
     """Build a map from its JSON data, checking that every edge names a real place."""
-    provinces: dict[str, Province] = {}
-    names: dict[str, str] = {}
-    for entry in data["provinces"]:
-        prov = Province(
-            id=entry["id"],
-            name=entry["name"],
-            terrain=Terrain(entry["type"]),
-            center=bool(entry.get("center", False)),
-            coasts=tuple(entry.get("coasts", ())),
-        )
-        provinces[prov.id] = prov
-        for text in (prov.id, prov.name, *entry.get("aliases", ())):
-            key = normalise_name(text)
-            if names.get(key, prov.id) != prov.id:
-                raise MapError(f"name '{text}' used for both {names[key]} and {prov.id}")
-            names[key] = prov.id
+    provinces, names = _provinces(data)
     army_pairs = [tuple(edge.split()) for edge in data["army_edges"]]
     fleet_pairs = [(_location_of(a), _location_of(b)) for a, b in (edge.split() for edge in data["fleet_edges"])]
-    for a, b in army_pairs:
-        for p in (a, b):
-            if p not in provinces or provinces[p].terrain not in _ARMY_GROUND:
-                raise MapError(f"army edge {a}-{b}: {p} cannot hold an army")
-    for a, b in fleet_pairs:
-        for loc in (a, b):
-            if loc.province not in provinces or loc not in _fleet_places(provinces[loc.province]):
-                raise MapError(f"fleet edge {a}-{b}: a fleet cannot stand at {loc}")
+    _check_edges(provinces, army_pairs, fleet_pairs)
     powers = {
         name: PowerInfo(
             name=name,
@@ -377,13 +355,7 @@ def parse_map(data: Any) -> GameMap:
     for a, b in weak_pairs:
         if b not in army.get(a, ()):
             raise MapError(f"weak strait {a}-{b}: not an army edge")
-    open_seasons: dict[str, frozenset[str]] = {}
-    for entry in data["provinces"]:
-        if "seasons" in entry:
-            seasons = frozenset(entry["seasons"])
-            if not seasons <= {"S", "F", "W"}:
-                raise MapError(f"province {entry['id']}: seasons are S, F and W")
-            open_seasons[entry["id"]] = seasons
+    open_seasons = _open_seasons(data)
     builds = data.get("builds", "home_centers")
     if builds not in ("home_centers", "owned_centers"):
         raise MapError(f"builds must be home_centers or owned_centers, not {builds}")
@@ -407,6 +379,53 @@ def parse_map(data: Any) -> GameMap:
         weak=MappingProxyType({k: frozenset(v) for k, v in _symmetric(weak_pairs).items()}),
         open_seasons=MappingProxyType(open_seasons),
     )
+
+
+def _provinces(data: Any) -> tuple[dict[str, Province], dict[str, str]]:
+    """The map's provinces by id, and the province each of their names and aliases reads as (no name
+    may be two provinces')."""
+    provinces: dict[str, Province] = {}
+    names: dict[str, str] = {}
+    for entry in data["provinces"]:
+        prov = Province(
+            id=entry["id"],
+            name=entry["name"],
+            terrain=Terrain(entry["type"]),
+            center=bool(entry.get("center", False)),
+            coasts=tuple(entry.get("coasts", ())),
+        )
+        provinces[prov.id] = prov
+        for text in (prov.id, prov.name, *entry.get("aliases", ())):
+            key = normalise_name(text)
+            if names.get(key, prov.id) != prov.id:
+                raise MapError(f"name '{text}' used for both {names[key]} and {prov.id}")
+            names[key] = prov.id
+    return provinces, names
+
+
+def _check_edges(provinces: dict[str, Province], army_pairs: list[tuple[str, ...]],
+                 fleet_pairs: list[tuple[Location, Location]]) -> None:
+    """Every army edge joins places an army can hold, every fleet edge places a fleet can stand at."""
+    for a, b in army_pairs:
+        for p in (a, b):
+            if p not in provinces or provinces[p].terrain not in _ARMY_GROUND:
+                raise MapError(f"army edge {a}-{b}: {p} cannot hold an army")
+    for c, d in fleet_pairs:
+        for loc in (c, d):
+            if loc.province not in provinces or loc not in _fleet_places(provinces[loc.province]):
+                raise MapError(f"fleet edge {c}-{d}: a fleet cannot stand at {loc}")
+
+
+def _open_seasons(data: Any) -> dict[str, frozenset[str]]:
+    """The provinces open only in some seasons (of S, F and W), with those seasons."""
+    open_seasons: dict[str, frozenset[str]] = {}
+    for entry in data["provinces"]:
+        if "seasons" in entry:
+            seasons = frozenset(entry["seasons"])
+            if not seasons <= {"S", "F", "W"}:
+                raise MapError(f"province {entry['id']}: seasons are S, F and W")
+            open_seasons[entry["id"]] = seasons
+    return open_seasons
 
 
 _ARMY_GROUND = (Terrain.LAND, Terrain.COAST, Terrain.ARCHIPELAGO)

@@ -72,6 +72,33 @@ class _Board:
         self.moves_into: dict[str, list[str]] = defaultdict(list)
         self.hold_supports: dict[str, list[str]] = defaultdict(list)
         self.convoys: dict[tuple[str, str], list[str]] = defaultdict(list)
+        move_supports = self._sort(chosen)
+        self.supports: dict[str, list[str]] = {province: [] for province in self.moves}
+        self.void: set[str] = set()
+        self._count_move_supports(move_supports)
+        moves, target = self.moves, self.target
+        self.convoyed = {p for p, move in moves.items() if not move.unit.is_fleet and self._uses_convoy(p, move)}
+        weak = position.game_map.weak
+        # The moves across a weak strait (none on most boards): their strengths have no base of 1.
+        self.weak: set[str] = (
+            {p for p, dest in target.items() if dest in weak.get(p, ()) and p not in self.convoyed} if weak else set()
+        )
+        self.opponent = {  # head to head: moving into each other's province, neither by convoy
+            p: dest
+            for p, dest in target.items()
+            if target.get(dest) == p and p not in self.convoyed and dest not in self.convoyed
+        }
+        self._void_unmatched()
+        self.paradox: set[str] = set()
+        self.resolver: Resolver[str] = Resolver(self._adjudicate, self._backup_rule)
+        # A unit that neither moves nor is moved against keeps its support, convoy or place:
+        # those decisions depend on nothing else.
+        self.resolver.resolved.update(dict.fromkeys(self.orders.keys() - moves.keys() - self.moves_into.keys(), True))
+
+    def _sort(self, chosen: Mapping[str, Order]) -> dict[str, list[tuple[str, Location]]]:
+        """File each unit's order in the tables by what it is (a unit without an order holds); the
+        supports of moves, by supported province, are returned to be counted (`_count_move_supports`)."""
+        position = self.position
         # The tables are filled through local names: this loop runs for every unit of every phase.
         orders, owner, moves, target, aim = self.orders, self.owner, self.moves, self.target, self.aim
         moves_into, hold_supports, convoys = self.moves_into, self.hold_supports, self.convoys
@@ -99,12 +126,13 @@ class _Board:
             elif type(order) is not Hold:
                 order = lexicon(position.game_map).make(Hold, placed.unit)  # no order: the unit holds
             orders[province] = order
-        # A support of a move counts for it unless it names another destination or coast;
-        # a support or convoy whose unit was not ordered what it assumes is void.
-        self.supports: dict[str, list[str]] = {province: [] for province in moves}
-        self.void: set[str] = set()
+        return move_supports
+
+    def _count_move_supports(self, move_supports: dict[str, list[tuple[str, Location]]]) -> None:
+        """A support of a move counts for it unless it names another destination or coast; a support
+        of a unit that does not move is void."""
         for supported, named in move_supports.items():
-            move = moves.get(supported)
+            move = self.moves.get(supported)
             if move is None:
                 for supporter, _ in named:
                     self.void.add(supporter)
@@ -116,28 +144,16 @@ class _Board:
                     counted.append(supporter)
                 else:
                     self.void.add(supporter)
-        self.convoyed = {p for p, move in moves.items() if not move.unit.is_fleet and self._uses_convoy(p, move)}
-        weak = position.game_map.weak
-        # The moves across a weak strait (none on most boards): their strengths have no base of 1.
-        self.weak: set[str] = (
-            {p for p, dest in target.items() if dest in weak.get(p, ()) and p not in self.convoyed} if weak else set()
-        )
-        self.opponent = {  # head to head: moving into each other's province, neither by convoy
-            p: dest
-            for p, dest in target.items()
-            if target.get(dest) == p and p not in self.convoyed and dest not in self.convoyed
-        }
+
+    def _void_unmatched(self) -> None:
+        """A support of a hold to a unit that moves is void, and so is a convoy of an army not ordered
+        that move by convoy."""
         for supported, supporters in self.hold_supports.items():
             if supported in self.moves:
                 self.void.update(supporters)
         for (army, to), fleets in self.convoys.items():
             if self.target.get(army) != to or army not in self.convoyed:
                 self.void.update(fleets)
-        self.paradox: set[str] = set()
-        self.resolver: Resolver[str] = Resolver(self._adjudicate, self._backup_rule)
-        # A unit that neither moves nor is moved against keeps its support, convoy or place:
-        # those decisions depend on nothing else.
-        self.resolver.resolved.update(dict.fromkeys(orders.keys() - moves.keys() - moves_into.keys(), True))
 
     # -- static facts ---------------------------------------------------------------
 

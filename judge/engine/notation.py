@@ -125,10 +125,27 @@ def position_from_data(data: Any) -> tuple[Position, dict[str, list[Order | str]
     except ValueError as bad_phase:  # (an exception variable has one type per function when compiled)
         raise NotationError(str(bad_phase)) from None
 
-    # Units and centers are mostly written canonically: those are read with one lookup each.
-    standing, names = lexicon(game_map).standing, game_map.names
+    units = _units(game_map, data.get("units"))
+    if "centers" in data:
+        centers = _centers(game_map, data["centers"])
+    else:
+        centers = {c: p.name for p in game_map.powers.values() for c in p.home_centers}
+    dislodged: list[Dislodgement] = []
+    contested: list[str] = []
+    if phase.kind is PhaseKind.RETREAT:
+        dislodged = _dislodged(game_map, data.get("dislodged"), units)
+        contested = _contested(game_map, data.get("contested", []))
+    orders = _orders(game_map, phase.kind, data.get("orders"))
+    position = Position.build(game_map, phase, units.values(), centers, dislodged, contested)
+    return position, orders
+
+
+def _units(game_map: GameMap, data: Any) -> dict[str, PlacedUnit]:
+    """Each power's units, by province: no two in one.  Mostly written canonically: those are read
+    with one lookup each."""
+    standing = lexicon(game_map).standing
     units: dict[str, PlacedUnit] = {}
-    for power_text, listed in _mapping(data.get("units"), "units").items():
+    for power_text, listed in _mapping(data, "units").items():
         power = power_name(game_map, power_text)
         for text in _list(listed, "units", power_text):
             unit = standing.get(text) if isinstance(text, str) else None
@@ -138,38 +155,46 @@ def position_from_data(data: Any) -> tuple[Position, dict[str, list[Order | str]
             if province in units:
                 raise NotationError(f"two units in {province}")
             units[province] = PlacedUnit(power, unit)
+    return units
 
-    if "centers" in data:
-        centers: dict[str, str] = {}
-        for power_text, listed in _mapping(data["centers"], "centers").items():
-            power = power_name(game_map, power_text)
-            for text in _list(listed, "centers", power_text):
-                found = names.get(text) if isinstance(text, str) else None
-                try:
-                    province = found or game_map.province_id(str(text))
-                except MapError as exc:
-                    raise NotationError(str(exc)) from None
-                if province not in game_map.supply_centers:
-                    raise NotationError(f"{province} is not a supply center")
-                if centers.get(province, power) != power:
-                    raise NotationError(f"{province} is owned by two powers")
-                centers[province] = power
-    else:
-        centers = {c: p.name for p in game_map.powers.values() for c in p.home_centers}
 
-    dislodged: list[Dislodgement] = []
-    contested: list[str] = []
-    if phase.kind is PhaseKind.RETREAT:
-        dislodged = _dislodged(game_map, data.get("dislodged"), units)
-        for text in _list(data.get("contested", []), "contested"):
+def _centers(game_map: GameMap, data: Any) -> dict[str, str]:
+    """The owner of each supply center listed: no center owned by two powers.  A center's id or name
+    as written is read with one lookup."""
+    names = game_map.names
+    centers: dict[str, str] = {}
+    for power_text, listed in _mapping(data, "centers").items():
+        power = power_name(game_map, power_text)
+        for text in _list(listed, "centers", power_text):
+            found = names.get(text) if isinstance(text, str) else None
             try:
-                contested.append(game_map.province_id(str(text)))
+                province = found or game_map.province_id(str(text))
             except MapError as exc:
                 raise NotationError(str(exc)) from None
+            if province not in game_map.supply_centers:
+                raise NotationError(f"{province} is not a supply center")
+            if centers.get(province, power) != power:
+                raise NotationError(f"{province} is owned by two powers")
+            centers[province] = power
+    return centers
 
+
+def _contested(game_map: GameMap, data: Any) -> list[str]:
+    """The provinces a retreat may not go to (a standoff left them empty)."""
+    contested: list[str] = []
+    for text in _list(data, "contested"):
+        try:
+            contested.append(game_map.province_id(str(text)))
+        except MapError as exc:
+            raise NotationError(str(exc)) from None
+    return contested
+
+
+def _orders(game_map: GameMap, kind: PhaseKind, data: Any) -> dict[str, list[Order | str]]:
+    """Each power's orders for a phase of ``kind``; one that cannot be read is kept as a string saying why."""
     orders: dict[str, list[Order | str]] = {}
-    read = lexicon(game_map).reader(phase.kind)
-    for power_text, listed in _mapping(data.get("orders"), "orders").items():
+    read = lexicon(game_map).reader(kind)
+    for power_text, listed in _mapping(data, "orders").items():
         power = power_name(game_map, power_text)
         bucket = orders.setdefault(power, [])
         for text in _list(listed, "orders", power_text):
@@ -177,8 +202,7 @@ def position_from_data(data: Any) -> tuple[Position, dict[str, list[Order | str]
                 bucket.append(read(str(text)))
             except OrderSyntaxError as unreadable:
                 bucket.append(f"{text}: {unreadable}")
-    position = Position.build(game_map, phase, units.values(), centers, dislodged, contested)
-    return position, orders
+    return orders
 
 
 def _dislodged(game_map: GameMap, data: Any, units: Mapping[str, PlacedUnit]) -> list[Dislodgement]:

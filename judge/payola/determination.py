@@ -806,6 +806,30 @@ class _Snapshot:
         return self._totals
 
 
+def _ties_part(steps: list[_Snapshot], taken: list[list[int]]) -> bool:
+    """Whether a cycle would part tied totals: a rival tied with the issued order at some step of it
+    loses (``taken``) another amount in a cycle."""
+    for snapshot in steps:
+        for cut, (top, issued, _) in zip(taken, snapshot.decisions, strict=True):
+            for c in top:
+                if cut[c] != cut[issued]:
+                    return True
+    return False
+
+
+def _cycles_to_gap(steps: list[_Snapshot], taken: list[list[int]]) -> float:
+    """How many cycles can be jumped before a rival's total, closing on the issued order's at some
+    step, reaches it."""
+    cycles: float = _NEVER
+    for snapshot in steps:
+        for totals, cut, (top, issued, _) in zip(snapshot.totals, taken, snapshot.decisions, strict=True):
+            for c, total in enumerate(totals):
+                closing = cut[issued] - cut[c]
+                if closing > 0 and c not in top:
+                    cycles = min(cycles, (totals[issued] - total - 1) // closing)
+    return cycles
+
+
 class _Reductions:
     """Each power's round count under rule 5.5, computed by jumps between events."""
 
@@ -958,26 +982,30 @@ class _Reductions:
         gained = {p: now.count[p] - start.count[p] for p in now.count}  # reductions per cycle
         taken = [[before - after for before, after in zip(first, last, strict=True)]
                  for first, last in zip(start.totals, now.totals, strict=True)]
+        # The cheapest tests first: tied totals that would part settle most cycles that cannot
+        # be jumped, before any gap or payment is worked out.
+        if _ties_part(steps, taken):
+            return
+        cycles = min(self._cycles_to_kink(gained), _cycles_to_gap(steps, taken))
+        if cycles < 1:
+            return
+        cycles = min(cycles, self._cycles_to_spend(steps, taken, gained))
+        if cycles >= 1:
+            self._jump(int(min(cycles, _LARGEST_JUMP)), len(steps), gained)
+
+    def _cycles_to_kink(self, gained: dict[str, int]) -> float:
+        """How many cycles can be jumped before a power that ``gained`` reductions in each reaches a kink."""
         cycles: float = _NEVER
-        for power, more in gained.items():  # no kink reached
+        for power, more in gained.items():
             schedule = self.schedule.get(power)
             if more and schedule:
                 cycles = min(cycles, (schedule[-1] - self.count[power] - 1) // more)
-        # The cheapest tests first: tied totals that would part settle most cycles that cannot
-        # be jumped, before any gap or payment is worked out.
-        for snapshot in steps:
-            for cut, (top, issued, _) in zip(taken, snapshot.decisions, strict=True):
-                for c in top:
-                    if cut[c] != cut[issued]:
-                        return  # tied totals would part
-        for snapshot in steps:
-            for totals, cut, (top, issued, _) in zip(snapshot.totals, taken, snapshot.decisions, strict=True):
-                for c, total in enumerate(totals):
-                    closing = cut[issued] - cut[c]
-                    if closing > 0 and c not in top:
-                        cycles = min(cycles, (totals[issued] - total - 1) // closing)
-        if cycles < 1:
-            return
+        return cycles
+
+    def _cycles_to_spend(self, steps: list[_Snapshot], taken: list[list[int]], gained: dict[str, int]) -> float:
+        """How many cycles can be jumped before a spend crosses what its power may spend (and, under
+        eBayola, before a unit's payments bend)."""
+        cycles: float = _NEVER
         for snapshot in steps:
             falls = dict.fromkeys(snapshot.spends, 0)  # what each spend loses per cycle at this step
             for target, totals, cut, (top, issued, dummy_tie) in zip(
@@ -997,8 +1025,7 @@ class _Reductions:
                     cycles = min(cycles, (spend - allowance - 1) // fall)
                 elif power not in snapshot.over and fall < 0:
                     cycles = min(cycles, (allowance - spend) // -fall)
-        if cycles >= 1:
-            self._jump(int(min(cycles, _LARGEST_JUMP)), len(steps), gained)
+        return cycles
 
     def _jump(self, cycles: int, length: int, gained: dict[str, int]) -> None:
         """Do ``cycles`` more cycles of ``length`` rounds at once (see :meth:`_repeat`)."""

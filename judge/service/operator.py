@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import LargeBinary, cast, delete, func, make_url, select, update
 from sqlalchemy.exc import SQLAlchemyError
@@ -416,100 +416,210 @@ class Limits:
     ahead: timedelta = timedelta(minutes=2)  # a moment stored this far past now: a clock jumped back
 
 
+@dataclass(frozen=True)
+class Seen:
+    """What ``judge status`` read of the judge, in one transaction, and what it judges it by."""
+
+    settings: Settings
+    now: datetime
+    limits: Limits
+    free: int | None  # bytes free on the data directory's file system (None: no such folder)
+    tick: Heartbeat | None
+    heard: Listener | None
+    last_in: datetime | None
+    inbound: dict[str, int]  # mail received by status
+    oldest_new: datetime | None
+    outbox: dict[str, int]  # mail to send by status
+    oldest_out: datetime | None
+    last_out: datetime | None
+    games: dict[str, int]  # games by state
+    due: list[tuple[str, datetime]]  # the running games whose moment has come, and since when
+    taken: list[tuple[bytes, str | None, datetime]]  # mail in the intake, not yet taken in: (raw, sender, stored)
+    handed: list[int]
+    unvouched: list[int]
+    deferred: tuple[int, str | None]  # outgoing mail the relay deferred, and the last error
+    backups: dict[str, Heartbeat | None]
+    future: list[tuple[str, datetime]]
+
+
+class Said(NamedTuple):
+    """What one of ``judge status``'s rules says: its lines, and its problems."""
+
+    lines: list[str]
+    problems: list[str]
+
+
 def status(db: Database, settings: Settings, now: datetime, limits: Limits,
            free: Callable[[Path], int] = lambda path: shutil.disk_usage(path).free) -> tuple[list[str], int]:
     """``judge status``: what a game master (or a monitoring check) wants to know; exit status 1
     when something is wrong (each such line starts with PROBLEM).  ``free`` measures the free
-    space of the file system of a folder."""
-    problems: list[str] = []
-    with db.transaction() as session:
-        tick = session.get(Heartbeat, "tick")
-        heard = listener(session)
-        last_in = session.scalar(select(func.max(InboundMail.received_at)))
-        inbound = dict(session.execute(select(InboundMail.status, func.count()).group_by(InboundMail.status)).all())
-        oldest_new = session.scalar(select(func.min(InboundMail.received_at)).where(InboundMail.status == "new"))
-        outbox = dict(session.execute(select(Outbox.status, func.count()).group_by(Outbox.status)).all())
-        oldest_out = session.scalar(select(func.min(Outbox.created_at)).where(Outbox.status.in_(("pending",
-                                                                                                "sending"))))
-        last_out = session.scalar(select(func.max(Outbox.sent_at)))
-        games = dict(session.execute(select(Game.state, func.count()).group_by(Game.state)).all())
-        due = [(name, when) for name, when in session.execute(
-            select(Game.name, Game.next_due).where(Game.state == GameState.ACTIVE, Game.next_due <= now)
-            .order_by(Game.next_due)) if when is not None]
-        taken = untaken(path, session.connection()) if (path := intake_path(db.url)) and path.exists() else []
-        handed, unvouched = _authenticated(session, settings)
-        deferred = session.execute(select(func.count(), func.max(Outbox.id)).where(
-            Outbox.status == "pending", Outbox.next_attempt_at > now, Outbox.last_error.is_not(None))).one()
-        last_deferral = session.scalar(select(Outbox.last_error).where(Outbox.id == deferred[1])) if deferred[0] \
-            else None
-        backups = {name: session.get(Heartbeat, name) for name in (BACKUP, BACKUP_FAILED)}
-        future = _future(session, now + limits.ahead)
+    space of the file system of a folder.  Each of `STATUS_RULES` says its lines and its problems,
+    in order."""
+    seen = _seen(db, settings, now, limits, free(settings.data_dir) if settings.data_dir.is_dir() else None)
     lines = [f"judge@{settings.domain}, database {shown_url(settings)}, schema {newest_version()}"]
-    if tick is None:
-        lines.append("deadline clock: has never run")
-        problems.append("the deadline clock has never run: is judge serve (or the judge-tick timer) running?")
-    else:
-        lines.append(f"deadline clock: last ran {_ago(now, tick.at)} ({tick.by})")
-        if now - tick.at > limits.tick:
-            problems.append(f"the deadline clock has not run for {_ago(now, tick.at)}")
-    lines.append(_listener_line(heard, now))
-    if heard is None:
-        problems.append("no judge serve has ever listened for mail: is it running? (systemctl start judge)")
-    elif not heard.listening(now) and now - heard.seen > limits.listener:
-        problems.append(f"no judge serve has listened for mail for {_ago(now, heard.seen, False)}: its MTA holds "
-                        "the players' mail meanwhile (systemctl start judge)")
-    if settings.data_dir.is_dir() and (left := free(settings.data_dir)) < limits.free_bytes:
-        problems.append(f"{settings.data_dir} has {left / 2**20:.0f} MB free (under {limits.free_bytes / 2**20:.0f}"
-                        " MB): mail the judge cannot store is refused for now, and mail it cannot apply waits")
-    newest_in = max([received for _, _, received in taken] + ([last_in] if last_in else []), default=None)
-    lines.append(f"last mail in: {_ago(now, newest_in) if newest_in else 'none yet'}; last mail out: "
-                 f"{_ago(now, last_out) if last_out else 'none yet'}")
-    lines.append("mail in: " + (", ".join(f"{count} {name}" for name, count in sorted(inbound.items())) or "none")
-                 + (f"; {len(taken)} in the intake, not yet taken in" if taken else ""))
-    waiting_since = min([received for _, _, received in taken] + ([oldest_new] if oldest_new else []), default=None)
-    if waiting_since is not None and now - waiting_since > limits.inbound:
-        problems.append(f"mail has been waiting to be applied for {_ago(now, waiting_since, False)}: "
-                        "is judge serve running?")
-    lines.append("mail out: " + ", ".join(f"{outbox.get(name, 0)} {name}" for name in OUTBOX_STATES)
-                 + (f"; oldest not yet sent queued {_ago(now, oldest_out)}" if oldest_out else ""))
-    if oldest_out is not None and now - oldest_out > limits.outbox:
-        problems.append(f"mail has been waiting to go out for {_ago(now, oldest_out, False)}: see judge queue")
-    lines.append("games: " + (", ".join(f"{count} {name}" for name, count in sorted(games.items())) or "none"))
-    if due:
-        lines.append("games due now: " + ", ".join(f"{name} (since {_ago(now, when)})" for name, when in due))
-        late = [name for name, when in due if now - when > limits.due]
-        if late:
-            problems.append(f"games due for over {limits.due.total_seconds() / 60:g} minutes: {', '.join(late)}")
-    if inbound.get("quarantined"):
-        lines.append(f"{inbound['quarantined']} quarantined mail(s): see judge quarantine")
-        problems.append(f"{inbound['quarantined']} mail(s) could not be applied and wait in quarantine: judge "
-                        "quarantine shows each; retry it once the cause is fixed, or drop it")
-    if deferred[0]:
-        problems.append(f"{deferred[0]} outgoing mail(s) deferred: the relay refused them or could not be reached "
-                        f"(last: {' '.join((last_deferral or '').split())[:200]}); they go out once it takes mail "
-                        "again (judge queue --state deferred)")
-    lines.append(_backup_line(backups[BACKUP], backups[BACKUP_FAILED], now))
-    good, failed = backups[BACKUP], backups[BACKUP_FAILED]
-    if failed is not None and (good is None or failed.at >= good.at):
-        problems.append(f"the last backup failed, at {failed.at:%Y-%m-%d %H:%M} UTC: {failed.by}")
-    elif good is not None and now - good.at > limits.backup:
-        problems.append(f"the last good backup was {_ago(now, good.at, False)} ago: is the backup timer (or cron job) "
-                        "running?")
-    if future:
-        what, when = max(future, key=lambda item: item[1])
-        problems.append(f"the database holds moments in the future ({what} at {when:%Y-%m-%d %H:%M} UTC, "
-                        f"{(when - now).total_seconds() / 60:.0f} min from now): a clock jumped back (this machine's "
-                        "or the database's); deadlines, reminders, limits and the listener's heartbeat compare with "
-                        "them, so put the clock right (NTP) rather than wait")
-    if unvouched:
-        problems.append(f"mta-authenticates is set, but {len(unvouched)} of the last {len(handed)} mail(s) your MTA "
-                        f"({settings.mta_hostname}) handed over carry no Authentication-Results header by "
-                        f"{settings.mta_hostname} (mail {', '.join(map(str, unvouched[:5]))}): it writes none (is its "
-                        "milter running, with that authserv-id?), and unless it also removes those a mail comes with, "
-                        "the judge believes a forged one (docs/operators/authentication.md)")
+    problems: list[str] = []
+    for rule in STATUS_RULES:
+        said = rule(seen)
+        lines += said.lines
+        problems += said.problems
     if not problems:
         return [*lines, "OK"], 0
     return lines + [f"PROBLEM: {problem}" for problem in problems], 1
+
+
+def _seen(db: Database, settings: Settings, now: datetime, limits: Limits, free: int | None) -> Seen:
+    """What ``judge status`` reads of the database, in one transaction."""
+    with db.transaction() as session:
+        handed, unvouched = _authenticated(session, settings)
+        deferred = session.execute(select(func.count(), func.max(Outbox.id)).where(
+            Outbox.status == "pending", Outbox.next_attempt_at > now, Outbox.last_error.is_not(None))).one()
+        return Seen(
+            settings=settings, now=now, limits=limits, free=free,
+            tick=session.get(Heartbeat, "tick"),
+            heard=listener(session),
+            last_in=session.scalar(select(func.max(InboundMail.received_at))),
+            inbound=dict(session.execute(select(InboundMail.status, func.count()).group_by(InboundMail.status)).all()),
+            oldest_new=session.scalar(select(func.min(InboundMail.received_at)).where(InboundMail.status == "new")),
+            outbox=dict(session.execute(select(Outbox.status, func.count()).group_by(Outbox.status)).all()),
+            oldest_out=session.scalar(select(func.min(Outbox.created_at)).where(
+                Outbox.status.in_(("pending", "sending")))),
+            last_out=session.scalar(select(func.max(Outbox.sent_at))),
+            games=dict(session.execute(select(Game.state, func.count()).group_by(Game.state)).all()),
+            due=[(name, when) for name, when in session.execute(
+                select(Game.name, Game.next_due).where(Game.state == GameState.ACTIVE, Game.next_due <= now)
+                .order_by(Game.next_due)) if when is not None],
+            taken=untaken(path, session.connection()) if (path := intake_path(db.url)) and path.exists() else [],
+            handed=handed, unvouched=unvouched,
+            deferred=(deferred[0], session.scalar(select(Outbox.last_error).where(Outbox.id == deferred[1]))
+                      if deferred[0] else None),
+            backups={name: session.get(Heartbeat, name) for name in (BACKUP, BACKUP_FAILED)},
+            future=_future(session, now + limits.ahead))
+
+
+def _clock(seen: Seen) -> Said:
+    """The deadline clock has run, and lately."""
+    if seen.tick is None:
+        return Said(["deadline clock: has never run"],
+                    ["the deadline clock has never run: is judge serve (or the judge-tick timer) running?"])
+    late = seen.now - seen.tick.at > seen.limits.tick
+    return Said([f"deadline clock: last ran {_ago(seen.now, seen.tick.at)} ({seen.tick.by})"],
+                [f"the deadline clock has not run for {_ago(seen.now, seen.tick.at)}"] if late else [])
+
+
+def _listening(seen: Seen) -> Said:
+    """A judge serve listens for mail, or did lately."""
+    heard, now = seen.heard, seen.now
+    line = [_listener_line(heard, now)]
+    if heard is None:
+        return Said(line, ["no judge serve has ever listened for mail: is it running? (systemctl start judge)"])
+    if not heard.listening(now) and now - heard.seen > seen.limits.listener:
+        return Said(line, [f"no judge serve has listened for mail for {_ago(now, heard.seen, False)}: its MTA holds "
+                           "the players' mail meanwhile (systemctl start judge)"])
+    return Said(line, [])
+
+
+def _disk(seen: Seen) -> Said:
+    """The data directory's file system has room for the mail to come."""
+    limit = seen.limits.free_bytes
+    if seen.free is None or seen.free >= limit:
+        return Said([], [])
+    return Said([], [f"{seen.settings.data_dir} has {seen.free / 2**20:.0f} MB free (under {limit / 2**20:.0f}"
+                     " MB): mail the judge cannot store is refused for now, and mail it cannot apply waits"])
+
+
+def _mail_in(seen: Seen) -> Said:
+    """Mail comes in and is applied without waiting long, the intake's counted with the stored."""
+    now, taken = seen.now, seen.taken
+    newest_in = max([received for _, _, received in taken] + ([seen.last_in] if seen.last_in else []), default=None)
+    lines = [f"last mail in: {_ago(now, newest_in) if newest_in else 'none yet'}; last mail out: "
+             f"{_ago(now, seen.last_out) if seen.last_out else 'none yet'}",
+             "mail in: " + (", ".join(f"{count} {name}" for name, count in sorted(seen.inbound.items())) or "none")
+             + (f"; {len(taken)} in the intake, not yet taken in" if taken else "")]
+    since = min([received for _, _, received in taken] + ([seen.oldest_new] if seen.oldest_new else []),
+                default=None)
+    if since is None or now - since <= seen.limits.inbound:
+        return Said(lines, [])
+    return Said(lines, [f"mail has been waiting to be applied for {_ago(now, since, False)}: is judge serve running?"])
+
+
+def _mail_out(seen: Seen) -> Said:
+    """Mail goes out without waiting long."""
+    oldest = seen.oldest_out
+    lines = ["mail out: " + ", ".join(f"{seen.outbox.get(name, 0)} {name}" for name in OUTBOX_STATES)
+             + (f"; oldest not yet sent queued {_ago(seen.now, oldest)}" if oldest else "")]
+    if oldest is None or seen.now - oldest <= seen.limits.outbox:
+        return Said(lines, [])
+    return Said(lines, [f"mail has been waiting to go out for {_ago(seen.now, oldest, False)}: see judge queue"])
+
+
+def _games(seen: Seen) -> Said:
+    """The games, and those whose moment has come: none waits long for the clock."""
+    lines = ["games: " + (", ".join(f"{count} {name}" for name, count in sorted(seen.games.items())) or "none")]
+    if not seen.due:
+        return Said(lines, [])
+    lines.append("games due now: " + ", ".join(f"{name} (since {_ago(seen.now, when)})" for name, when in seen.due))
+    late = [name for name, when in seen.due if seen.now - when > seen.limits.due]
+    return Said(lines, [f"games due for over {seen.limits.due.total_seconds() / 60:g} minutes: {', '.join(late)}"]
+                if late else [])
+
+
+def _quarantine(seen: Seen) -> Said:
+    """No mail waits in quarantine."""
+    if not (count := seen.inbound.get("quarantined")):
+        return Said([], [])
+    return Said([f"{count} quarantined mail(s): see judge quarantine"],
+                [f"{count} mail(s) could not be applied and wait in quarantine: judge quarantine shows each; retry it "
+                 "once the cause is fixed, or drop it"])
+
+
+def _deferred(seen: Seen) -> Said:
+    """The relay takes the judge's mail: none of it is deferred."""
+    count, last = seen.deferred
+    if not count:
+        return Said([], [])
+    return Said([], [f"{count} outgoing mail(s) deferred: the relay refused them or could not be reached (last: "
+                     f"{' '.join((last or '').split())[:200]}); they go out once it takes mail again (judge queue "
+                     "--state deferred)"])
+
+
+def _backups(seen: Seen) -> Said:
+    """The last backup did not fail, and is not old."""
+    good, failed = seen.backups[BACKUP], seen.backups[BACKUP_FAILED]
+    lines = [_backup_line(good, failed, seen.now)]
+    if failed is not None and (good is None or failed.at >= good.at):
+        return Said(lines, [f"the last backup failed, at {failed.at:%Y-%m-%d %H:%M} UTC: {failed.by}"])
+    if good is not None and seen.now - good.at > seen.limits.backup:
+        return Said(lines, [f"the last good backup was {_ago(seen.now, good.at, False)} ago: is the backup timer "
+                            "(or cron job) running?"])
+    return Said(lines, [])
+
+
+def _clock_jumped(seen: Seen) -> Said:
+    """No moment the judge wrote is in the future: else a clock jumped back."""
+    if not seen.future:
+        return Said([], [])
+    what, when = max(seen.future, key=lambda item: item[1])
+    return Said([], [f"the database holds moments in the future ({what} at {when:%Y-%m-%d %H:%M} UTC, "
+                     f"{(when - seen.now).total_seconds() / 60:.0f} min from now): a clock jumped back (this "
+                     "machine's or the database's); deadlines, reminders, limits and the listener's heartbeat "
+                     "compare with them, so put the clock right (NTP) rather than wait"])
+
+
+def _vouched(seen: Seen) -> Said:
+    """With ``mta-authenticates``: the MTA writes an Authentication-Results header on the mail it hands over."""
+    if not seen.unvouched:
+        return Said([], [])
+    settings, unvouched = seen.settings, seen.unvouched
+    return Said([], [f"mta-authenticates is set, but {len(unvouched)} of the last {len(seen.handed)} mail(s) your MTA "
+                     f"({settings.mta_hostname}) handed over carry no Authentication-Results header by "
+                     f"{settings.mta_hostname} (mail {', '.join(map(str, unvouched[:5]))}): it writes none (is its "
+                     "milter running, with that authserv-id?), and unless it also removes those a mail comes with, "
+                     "the judge believes a forged one (docs/operators/authentication.md)"])
+
+
+STATUS_RULES: tuple[Callable[[Seen], Said], ...] = (
+    _clock, _listening, _disk, _mail_in, _mail_out, _games, _quarantine, _deferred, _backups, _clock_jumped, _vouched)
+"""``judge status``'s rules, in the order their lines and problems are written."""
 
 
 AUTHENTICATED_SAMPLE = 20  # the newest mails whose Authentication-Results ``judge status`` reads

@@ -228,41 +228,58 @@ class Workers:
                        if worker is not None and (not worker.started or worker.busy)}
             if not working:
                 return
-            pipes = {worker.pipe: index for index, worker in working.items()}
-            gone: dict[int, str | None] = {}  # the workers gone: why they were killed, or None if they died
-            for pipe in wait(list(pipes), timeout=look_every(self.settings)):
-                assert isinstance(pipe, Connection)
-                index = pipes[pipe]
-                worker = working[index]
-                try:
-                    message = pipe.recv()
-                except (EOFError, OSError):  # it died: its transaction was rolled back, its lock let go
-                    gone[index] = None
-                    continue
-                worker.heard = time.monotonic()
-                if message == "ready":
-                    worker.started = True
-                else:
-                    said(index, worker, message)
-            moment = time.monotonic()
-            for index, worker in working.items():
-                if index not in gone and (why := overrun(self.settings, worker.holding, worker.heard, moment,
-                                                         worker.started)):
-                    worker.process.kill()  # a stopped process too; its lock is let go as it ends
-                    gone[index] = why
+            gone = self._hear(working, said)
+            gone.update(self._kill_overrunning({i: w for i, w in working.items() if i not in gone}))
             for index, killed in gone.items():
-                worker = working[index]
-                worker.process.join()
-                worker.pipe.close()
-                why = killed or f"it ended (exit code {worker.process.exitcode})"
-                log.error("deadline worker %d (pid %s) %s%s", index + 1, worker.process.pid,
-                          f"was killed: {killed}" if killed else why, f"; it was running {worker.game}" if worker.game
-                          else "")
-                self.workers[index] = None
-                lost(index, worker, why)
-                if restart and worker.busy and index in work and not self.stopping.is_set():
+                self._lost(index, working[index], killed, lost)
+                if restart and working[index].busy and index in work and not self.stopping.is_set():
                     pending[index] = work[index]
                     self.workers[index] = self._spawn()
+
+    def _hear(self, working: dict[int, _Worker], said: Callable[[int, _Worker, tuple[Any, ...]], None],
+              ) -> dict[int, str | None]:
+        """Read what the ``working`` workers say, for a while at most (`look_every`): a worker's first
+        word says it is ready, the others go to ``said``.  The workers found dead, each with None."""
+        pipes = {worker.pipe: index for index, worker in working.items()}
+        gone: dict[int, str | None] = {}  # the workers gone: why they were killed, or None if they died
+        for pipe in wait(list(pipes), timeout=look_every(self.settings)):
+            assert isinstance(pipe, Connection)
+            index = pipes[pipe]
+            worker = working[index]
+            try:
+                message = pipe.recv()
+            except (EOFError, OSError):  # it died: its transaction was rolled back, its lock let go
+                gone[index] = None
+                continue
+            worker.heard = time.monotonic()
+            if message == "ready":
+                worker.started = True
+            else:
+                said(index, worker, message)
+        return gone
+
+    def _kill_overrunning(self, working: dict[int, _Worker]) -> dict[int, str | None]:
+        """Kill the workers that overrun (`overrun`); each, with why."""
+        moment = time.monotonic()
+        killed: dict[int, str | None] = {}
+        for index, worker in working.items():
+            if why := overrun(self.settings, worker.holding, worker.heard, moment, worker.started):
+                worker.process.kill()  # a stopped process too; its lock is let go as it ends
+                killed[index] = why
+        return killed
+
+    def _lost(self, index: int, worker: _Worker, killed: str | None,
+              lost: Callable[[int, _Worker, str], None]) -> None:
+        """A worker gone (``killed``: why it was; None: it died) is logged, its place emptied, and
+        ``lost`` told why."""
+        worker.process.join()
+        worker.pipe.close()
+        why = killed or f"it ended (exit code {worker.process.exitcode})"
+        log.error("deadline worker %d (pid %s) %s%s", index + 1, worker.process.pid,
+                  f"was killed: {killed}" if killed else why, f"; it was running {worker.game}" if worker.game
+                  else "")
+        self.workers[index] = None
+        lost(index, worker, why)
 
     def close(self, timeout: float = 30.0) -> None:
         """Stop the workers: each finishes the game it is running and takes no other."""

@@ -66,9 +66,9 @@ from judge.mail.received import Source
 from judge.mail.redact import masker
 from judge.service import course, host, late, mailbox, phase_changes, silent_seats
 from judge.service.config import Settings
-from judge.service.dispatch import ANYONE, MASTER, PLAYER
+from judge.service.dispatch import ANYONE, MASTER, PLAYER, Entry
 from judge.service.handlers.answers import Echo
-from judge.service.handlers.holding import Holding
+from judge.service.handlers.holding import Holding, Why
 from judge.service.handlers.reading import Context
 from judge.service.kinds import kinds_of
 from judge.service.outbox import queue
@@ -154,7 +154,7 @@ class Conversation(Holding):
         self.lookups = 0  # LIST, WHOGAME, GET INFO lines read
         self.password_checks = 0
         self.presses = 0
-        self.press_copied = 0  # characters of press this mail sent, counted once per copy (`player.press`)
+        self.press_copied = 0  # characters of press this mail sent, counted once per copy (`handlers.press`)
         self.once: set[type] = set()  # the commands read once per mail (`handles`) that it has read
         self.unknown_run: list[int] = []  # the echoes of the unknown commands since the last other line
         self.phase_changed: set[int] = set()  # the games whose phase this mail changed
@@ -230,29 +230,6 @@ class Conversation(Holding):
         self._process_if_complete()
         return None
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
     def _syntax_error(self, command: cmd.BadCommand) -> str:
         """What is wrong with a line that cannot be read: a JOIN naming a game is answered with that
         game's kind's usage (a power, a country or a name), any other with the reader's words."""
@@ -263,14 +240,47 @@ class Conversation(Holding):
         return command.error
 
     def _line(self, line: cmd.Line) -> bool:
-        """Handle one line; False when the rest of the mail must not be read."""
+        """Handle one line; False when the rest of the mail must not be read.  Read (`_read`), counted
+        against the mail's budget (`_over_passwords`, `_over_per_mail`), then refused (`_not_for`), held
+        back (`_held_back`) or handled."""
+        command = self._read(line)
+        if command is None:
+            return True
+        if isinstance(command, PASSWORD_COMMANDS) and self._over_passwords(line):
+            return False
+        entry = self.kinds.dispatch[type(command)]
+        if self._over_per_mail(line, entry):
+            return True
+        if isinstance(command, cmd.SignOn | cmd.SignOff):
+            self.close_block()
+            self.part += 1
+            if isinstance(command, cmd.SignOff):
+                self.context = Context()
+                self.echo(line.text, "ok", "signed off")
+                return True
+        if (why := self._not_for(entry)) is not None:
+            self.echo(line.text, "error", why.message, code=why.code)
+        elif (held := self._held_back(command)) is not None:
+            self.echo(line.text, "ignored", held.message, code=held.code)
+        else:
+            try:
+                entry.handler(self, line.text, command)
+            except Refusal as refusal:
+                refusal.line = self.mask(line.text)  # the refusal quotes it, as every answer does
+                raise
+        return True
+
+    def _read(self, line: cmd.Line) -> cmd.Command | None:
+        """The command a line is, read by the host's grammar or the signed-on game's kind; None when it
+        is none, answered already (an unknown command, or one that cannot be read).  A run of unknown
+        lines opening the mail before a command is its greeting (`_aside`)."""
         command = line.command
         if isinstance(command, cmd.GameLine):  # the signed-on game's kind reads it
             game = self.context.game
             command = (self.kinds.of(game) if game is not None else self.kinds.default).read(line.text, game)
         if isinstance(command, cmd.Unknown):
             self.unknown_run.append(self.echo(line.text, "error", command.error, code="UNKNOWN_COMMAND"))
-            return True
+            return None
         if self.unknown_run and self.unknown_run[0] == 0 and all(_prose(self.echoes[i].text) for i in self.unknown_run):
             self._aside(self.unknown_run, "greeting")
         self.unknown_run = []
@@ -282,21 +292,29 @@ class Conversation(Holding):
             command = command if isinstance(own, cmd.Unknown | cmd.BadCommand) else own
         if isinstance(command, cmd.BadCommand):
             self.echo(line.text, "error", self._syntax_error(command), code="SYNTAX")
-            return True
-        if isinstance(command, PASSWORD_COMMANDS):
-            self.password_checks += 1
-            if self.password_checks > self.settings.max_password_checks_per_mail:
-                self.echo(line.text.split()[0], "error", f"at most {self.settings.max_password_checks_per_mail} "
-                          "sign-ons and password commands are read in one mail; the rest of it was not read",
-                          code="TOO_MANY_PASSWORDS")
-                return False
-        entry = self.kinds.dispatch[type(command)]
+            return None
+        return command
+
+    def _over_passwords(self, line: cmd.Line) -> bool:
+        """Whether a command that checks or hashes a password is one too many for the mail (each costs
+        a scrypt): answered so, and the rest of the mail is not read."""
+        self.password_checks += 1
+        if self.password_checks <= self.settings.max_password_checks_per_mail:
+            return False
+        self.echo(line.text.split()[0], "error", f"at most {self.settings.max_password_checks_per_mail} "
+                  "sign-ons and password commands are read in one mail; the rest of it was not read",
+                  code="TOO_MANY_PASSWORDS")
+        return True
+
+    def _over_per_mail(self, line: cmd.Line, entry: Entry) -> bool:
+        """Whether the line is refused as one more of what is read once per mail (`Entry.once`) or a
+        lookup over ``max_lookups_per_mail``: answered so."""
         if entry.once:
-            if type(command) in self.once:
+            if entry.type in self.once:
                 self.echo(line.text, "error", f"one {line.text.split()[0].upper()} per mail: send the others in "
                           "mails of their own", code="ONE_PER_MAIL")
                 return True
-            self.once.add(type(command))
+            self.once.add(entry.type)
         if entry.lookup:
             self.lookups += 1
             if self.lookups > self.settings.max_lookups_per_mail:
@@ -304,57 +322,27 @@ class Conversation(Holding):
                           "INFO lines are answered in one mail: send the others in another mail",
                           code="TOO_MANY_LOOKUPS")
                 return True
-        if isinstance(command, cmd.SignOn | cmd.SignOff):
-            self.close_block()
-            self.part += 1
-            if isinstance(command, cmd.SignOff):
-                self.context = Context()
-                self.echo(line.text, "ok", "signed off")
-                return True
+        return False
+
+    def _not_for(self, entry: Entry) -> Why | None:
+        """Why the command is not for whoever the lines act for: nobody signed on, a game that has ended,
+        the game master's command from a seat or a seat's from the game master, or news over the
+        mail's budget of mails."""
         who, game = entry.who, self.context.game
         if who != ANYONE and game is None:
-            self.echo(line.text, "error", "sign on first: SIGNON SEAT@game password, SEAT being your power, "
-                      "country or name in that game", code="SIGN_ON_FIRST")
-        elif game is not None and game.state == GameState.FINISHED and entry.closed_after_the_end:
+            return Why("SIGN_ON_FIRST", "sign on first: SIGNON SEAT@game password, SEAT being your power, country "
+                       "or name in that game")
+        if game is not None and game.state == GameState.FINISHED and entry.closed_after_the_end:
             won = f" ({self.kinds.of(game).seat_title(game.winner)} won)" if game.winner else ""
-            self.echo(line.text, "error", f"{game.name} has ended{won}: nothing more can be done in it",
-                      code="GAME_ENDED")
-        elif who == MASTER and not self.context.is_master:
-            self.echo(line.text, "error", "only the game master, signed on as MASTER@game, can do this",
-                      code="MASTER_ONLY")
-        elif who == PLAYER and self.context.is_master:
-            self.echo(line.text, "error", f"that is a player's command; sign on as a {self.kinds.of(game).seat_word}"
-                      if game is not None else "that is a player's command", code="PLAYER_ONLY")
-        elif entry.announces and game is not None and (over := self.over_budget(game)):
-            self.echo(line.text, "error", over, code="OVER_BUDGET")
-        elif (held := self._held_back(command)) is not None:
-            self.echo(line.text, "ignored", held.message, code=held.code)
-        else:
-            try:
-                entry.handler(self, line.text, command)
-            except Refusal as refusal:
-                refusal.line = self.mask(line.text)  # the refusal quotes it, as every answer does
-                raise
-        return True
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
+            return Why("GAME_ENDED", f"{game.name} has ended{won}: nothing more can be done in it")
+        if who == MASTER and not self.context.is_master:
+            return Why("MASTER_ONLY", "only the game master, signed on as MASTER@game, can do this")
+        if who == PLAYER and self.context.is_master:
+            return Why("PLAYER_ONLY", f"that is a player's command; sign on as a {self.kinds.of(game).seat_word}"
+                       if game is not None else "that is a player's command")
+        if entry.announces and game is not None and (over := self.over_budget(game)):
+            return Why("OVER_BUDGET", over)
+        return None
 
     def close_block(self) -> None:
         """At the end of a seat's lines: its game's kind acts on them as a whole (`Context.block`),

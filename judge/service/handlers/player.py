@@ -1,5 +1,6 @@
-"""A signed-on seat's commands in every game: STATUS (its game's kind answers it), PRESS, RESIGN,
-SET ABSENCE, WAIT and NOWAIT; and SET PASSWORD / SET ADDRESS, which the game master may use too.
+"""A signed-on seat's commands in every game: STATUS (its game's kind answers it), PRESS
+(`judge.service.handlers.press`), RESIGN, SET ABSENCE, WAIT and NOWAIT; and SET PASSWORD / SET
+ADDRESS, which the game master may use too.
 A game's own commands (Payola's offers and orders, Pirates' Proposal's plans and votes) are its
 kind's.
 
@@ -10,13 +11,7 @@ address receives the seat's mail only once it has confirmed it wants it (`consen
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
-import re
-
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
 from judge.mail.inbound import usable_address
@@ -26,12 +21,13 @@ from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
 from judge.service.handlers import consent
 from judge.service.handlers.conversation import Conversation, masked
 from judge.service.handlers.holding import Why
+from judge.service.handlers.press import press
 from judge.service.handlers.reading import Context
 from judge.service.options import rules_of
 from judge.service.passwords import hash_password
 from judge.service.states import RUNNING, GameState
-from judge.service.templates import counted, render, when
-from judge.store.models import Absence, Confirmation, Game, GreyPress, Secret
+from judge.service.templates import counted, when
+from judge.store.models import Absence, Confirmation, Game
 
 
 def status(talk: Conversation, text: str, _: cmd.Status) -> None:
@@ -95,214 +91,6 @@ def late_lines(talk: Conversation, game: Game) -> list[str]:
     kind = talk.kinds.of(game)
     waiting = kind.waiting(talk.session, game)
     return [f"still to act in {game.phase}: {', '.join(map(kind.seat_title, waiting)) or 'nobody'}"]
-
-
-PSEUDONYM = re.compile(r"ANON-[A-Z2-7]{8}")
-"""The name grey press is answered by (`pseudonym`)."""
-PRESS_COPIED = 200_000
-"""Characters of press one mail may send, counted once for each copy: each copy is a mail the judge keeps
-(a press of 200,000 characters to fifty readers would be ten megabytes); a press of 20,000 characters
-(some 3,000 words) reaches ten readers, and a longer one to all of a large game is sent in parts, in
-several mails."""
-
-
-def pseudonym(session: Session, game: Game, sender: str, reader: str) -> str:
-    """The name under which grey press from the seat ``sender`` reaches the seat ``reader``, who
-    answers it with ``PRESS TO`` that name without learning whose it is (AoP 18.1: the judge
-    "conceals the identities of anonymous senders and also transmits answers to them").  It is
-    the same for every grey press of one sender to one reader, as a pseudonym signs them, and
-    another for each reader, so that readers comparing theirs learn nothing; keyed with the
-    judge's secret (`Secret`), so that nobody can work it out from the seats' names."""
-    key = session.get_one(Secret, "verp").value.encode()
-    digest = hmac.new(key, f"grey press|{game.id}|{sender}|{reader}".encode(), hashlib.sha256).digest()
-    return "ANON-" + base64.b32encode(digest[:5]).decode()
-
-
-def _answered(talk: Conversation, game: Game, reader: str | None, words: tuple[str, ...]) -> str | None:
-    """The seat whose grey press ``PRESS TO <pseudonym>`` answers (None: the line names no
-    pseudonym); ValueError if it is no pseudonym of a sender to ``reader``."""
-    if len(words) != 3 or words[1].upper() != "TO" or not PSEUDONYM.fullmatch(words[2].upper()):
-        return None
-    named = words[2].upper()
-    senders = [seat for seat in host.seats(talk.session, game) if reader is not None and seat != reader
-               and pseudonym(talk.session, game, seat, reader) == named]
-    if not senders:
-        raise ValueError(f"no grey press reached you from {named}")
-    return senders[0]
-
-
-def press(talk: Conversation, text: str, command: cmd.Press) -> None:
-    """Press to some seats (named as the game's kind reads them: powers by name or initial,
-    players by name), to the game master (``M``), or to everyone (``ALL``, ``BROADCAST``), as
-    the game's press options allow (`refused`).
-
-    White press is signed and each copy says who else received it.  Grey press is delivered
-    unsigned and says nothing of its other readers (who they are could tell who is not, the
-    sender); the game master gets a signed copy.  Each reader of grey press from a seat is
-    given the sender's `pseudonym` to answer it by (``PRESS TO ANON-...``), and the answer
-    names its reader to nobody but the game master; its writer is answered alike whether the seat
-    behind the pseudonym is played, vacant or a dummy (`_unheard`).  A broadcast is copied to the
-    game master and to the game's observers, as the classic judges do (unless the game says ``SET
-    PRESS OBSERVERS OFF``).  One mail sends grey press or white press to players, never both (`_mixed`): all the
-    mail one mail causes goes out at the same moment, with the same Date, and readers comparing
-    their mail would tie the grey press to the signed one.  Press carries a Message-ID with
-    nothing of when it was made (`judge.service.outbox.queue`).  One mail's press holds at most
-    `PRESS_COPIED` characters in all its copies."""
-    game, power = talk.context.game, talk.context.seat
-    assert game is not None
-    talk.presses += 1
-    if talk.presses > talk.settings.max_press_per_mail:
-        talk.echo(text, "error", f"not sent: at most {talk.settings.max_press_per_mail} press messages are sent "
-                  "from one mail", code="TOO_MANY_PRESS")
-        return
-    kind = talk.kinds.of(game)
-    seat = host.seats(talk.session, game)
-    rules = rules_of(game).press
-    try:
-        answered = None if command.to else _answered(talk, game, power, command.words)
-        to = (answered,) if answered else command.to or kind.press_to(talk.session, game, command.words)
-    except ValueError as exc:
-        talk.echo(text, "error", str(exc), code="NO_SUCH_READER")
-        return
-    everyone = to == ("ALL",)
-    problem = refused(talk, game, to, command.grey)
-    if problem:
-        talk.echo(text, "error", f"not sent: {problem.message}", code=problem.code)
-        return
-    grey = (rules.grey_by_default if command.grey is None else command.grey) and to != ("MASTER",)
-    names = [p for p in kind.seat_order(talk.session, game) if p != power] if everyone else list(to)
-    if everyone and not talk.context.is_master:
-        names.append("MASTER")
-    targets: dict[str, str] = {}  # address -> who it is, in the order named
-    unheard = None  # the pseudonym answered, when nobody plays the seat behind it
-    seats_at: dict[str, str] = {}  # address -> its seat
-    skipped = []
-    for name in names:
-        if name == "MASTER":
-            if not talk.context.is_master:
-                targets.setdefault(game.gm_address, "the game master")
-            continue
-        player = seat.get(name)
-        who = command.words[2].upper() if answered else kind.seat_title(name)  # an answer never names its reader
-        if name != power and host.is_played(player):
-            assert player is not None and player.address is not None
-            targets.setdefault(player.address, who)
-            seats_at.setdefault(player.address, name)
-        elif answered:
-            unheard = who  # `_unheard`: answered as if it went, so that the answer tells nothing of the seat
-        else:
-            skipped.append(who)
-    watching = [a for a in host.observers(talk.session, game) if a not in targets] if (
-        everyone and rules.observers) else []
-    if to != ("MASTER",) and not talk.context.is_master and _mixed(talk, game, grey):
-        talk.echo(text, "error", f"not sent: this mail also sends {'white' if grey else 'grey'} press; both would "
-                  "arrive at the same moment, and readers who compare their mail could tell who sent the grey "
-                  "one: send grey press in a mail of its own", code="MIXED_PRESS")
-        return
-    copies = len(targets) + (unheard is not None) + len(watching) + (
-        grey and game.gm_address not in targets and not talk.context.is_master)
-    size = copies * sum(len(line) + 1 for line in command.body)
-    if talk.press_copied + size > PRESS_COPIED:
-        talk.echo(text, "error", f"not sent: its copies to {counted(copies, 'reader')} would hold {size:,} "
-                  f"characters, and one mail's press holds at most {PRESS_COPIED:,} characters in all its copies "
-                  f"({talk.press_copied:,} before this one); send it shorter, or in another mail",
-                  code="TOO_MUCH_PRESS")
-        return
-    talk.press_copied += size
-    sender = kind.seat_title(power) if power else "the game master"
-    sent: list[str] = []
-    held: list[str] = []
-    for address, who in targets.items():
-        signed = not grey or address == game.gm_address
-        others = [w for a, w in targets.items() if a != address] if signed else []
-        answer = pseudonym(talk.session, game, power, seats_at[address]) if (
-            not signed and power and address in seats_at) else None
-        body = render("press", game=game, sender=sender, body=command.body, everyone=everyone, others=others,
-                      grey=not signed, sent_grey=grey, answer=answer)
-        subject = f"{game.name} press from {sender}" if signed else f"{game.name} grey press"
-        (sent if talk.send(to=address, subject=subject, kind="press", game_id=game.id, body=body) else held).append(who)
-    if grey and power and sent:  # its author is published at the end (`judge.service.course.publish`)
-        talk.session.add(GreyPress(game_id=game.id, phase=game.phase, sent_at=talk.now, author=power,
-                                   readers=[seats_at.get(a, "MASTER") for a, who in targets.items() if who in sent]))
-    if unheard is not None:
-        (sent if _unheard(talk) else held).append(unheard)
-    if grey and game.gm_address not in targets and not talk.context.is_master:
-        readers = [kind.seat_title(seats_at[a]) if a in seats_at else who for a, who in targets.items()]
-        body = render("press", game=game, sender=sender, body=command.body, everyone=everyone,
-                      others=readers, grey=False, sent_grey=True)  # an answer's reader by seat: the GM knows all
-        if not talk.send(to=game.gm_address, subject=f"{game.name} grey press from {sender}", kind="press",
-                         game_id=game.id, body=body):
-            held.append("the game master")
-    observed = 0
-    for address in watching:
-        body = render("press", game=game, sender=sender, body=command.body, everyone=True, others=[], grey=grey,
-                      sent_grey=grey)
-        if talk.send(to=address, subject=f"{game.name} grey press" if grey else f"{game.name} press from {sender}",
-                     kind="press", game_id=game.id, body=body):
-            observed += 1
-        else:
-            held.append("an observer")
-    colour = "grey press" if grey else "press"
-    message = f"{colour} sent to {', '.join(sent) or 'nobody'}"
-    if observed:
-        message += f" and {counted(observed, 'observer')}"
-    if grey and game.gm_address not in targets and not talk.context.is_master:
-        message += " (the game master is told who sent it)"
-    if command.grey and to == ("MASTER",):
-        message += " (signed: press to the game master always is)"
-    if skipped:
-        message += f" (not to {', '.join(skipped)}: no player)"
-    if held:
-        message += (f"; not sent to {', '.join(held)}: one mail may cause at most "
-                    f"{talk.settings.max_mails_per_mail} mails")
-    talk.echo(text, "error" if held or not sent else "ok", message)
-
-
-def _unheard(talk: Conversation) -> bool:
-    """Whether an answer to a pseudonym whose seat nobody plays (vacant, a dummy) would have been sent had
-    somebody played it: it takes its place among the mails the mail may cause, as a sent one would, and
-    goes to nobody.  Its writer is answered as if it had gone: "not to ANON-...: no player" beside the
-    game's list of vacant seats would name the seat behind the pseudonym."""
-    if talk.mails_sent >= talk.settings.max_mails_per_mail:
-        return False
-    talk.mails_sent += 1
-    return True
-
-
-def refused(talk: Conversation, game: Game, to: tuple[str, ...], grey: bool | None) -> Why | None:
-    """Why the game's press options refuse press to ``to`` (``("ALL",)``, or seats and
-    ``"MASTER"``) in the colour asked (None: the game's default), or None.  Press to the game
-    master alone is always allowed (signed); the game master's press is not restricted, but is
-    always signed."""
-    rules = rules_of(game).press
-    kind = talk.kinds.of(game)
-    if talk.context.is_master:
-        return Why("MASTER_SIGNS", "the game master's press is always signed") if grey else None
-    if to == ("MASTER",):
-        return None
-    if rules.colours == "NONE":
-        return Why("NO_PRESS", "this game allows no press but to the game master (PRESS TO M)")
-    if not rules.partial and to != ("ALL",):
-        return Why("BROADCAST_ONLY", "this game allows press to everyone only (PRESS TO ALL, BROADCAST), or to the "
-                   "game master alone")
-    if not rules.between and game.phase and kind.is_between(game.phase):
-        return Why("NO_PRESS_BETWEEN", f"this game allows no press during its {kind.between_phases} but to the game "
-                   "master")
-    wanted = rules.grey_by_default if grey is None else grey
-    if not rules.allows(wanted):
-        return Why(f"{rules.colours}_ONLY", f"this game allows {rules.colours.lower()} press only"
-                   + (" (drop the word GREY)" if wanted else " (end the PRESS line with GREY)"))
-    return None
-
-
-def _mixed(talk: Conversation, game: Game, grey: bool) -> bool:
-    """Whether this mail has sent press of the other colour in ``game`` (the game master's
-    copies aside); notes that it sends press of ``grey``'s colour if not."""
-    sent: set[bool] = talk.cache.setdefault(("press colours", game.id), set())
-    if (not grey) in sent:
-        return True
-    sent.add(grey)
-    return False
 
 
 def set_password(talk: Conversation, text: str, command: cmd.SetPassword) -> None:
