@@ -81,9 +81,10 @@ class NoTopic(ValueError):
 
 
 def part(text: str) -> Part:
-    """``text`` read as a summary and the topics after it (`TOPIC`)."""
+    """``text`` read as a summary and the topics after it (`TOPIC`), if any: a kind's help may be a
+    summary alone."""
     found = list(TOPIC.finditer(text))
-    ends = [match.start() for match in found[1:]] + [len(text)]
+    ends = [match.start() for match in found[1:]] + ([len(text)] if found else [])
     return Part(text[:found[0].start()].strip() if found else text.strip(),
                 tuple(Topic(match.group(1), match.group(2), text[match.start():end].strip())
                       for match, end in zip(found, ends, strict=True)))
