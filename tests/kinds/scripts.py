@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import select
 
@@ -37,6 +38,7 @@ class Script:
     order: Callable[[str, Sent], Sequence[str]]
     rolls_back: bool = True
     closes_early: bool = True  # the phase closes once every player has sent (unless one WAITs)
+    resigned_leave: bool = False  # a seat whose player resigned has left the game: nobody takes it over (E32)
 
     def signon(self, name: str) -> str:
         seat = next(seat for who, _, seat in self.players if who == name)
@@ -60,7 +62,7 @@ SCRIPTS = {script.kind: script for script in (
     Script("pirates", "pirates PLAYERS=4", tuple((n, n, n) for n in ("Ann", "Bob", "Cy", "Dee")), _pirates_plan,
            rolls_back=False, closes_early=False),
     Script("exchange", "exchange INVESTORS=3", tuple((n, n, n) for n in ("ANN", "BOB", "CAT")),
-           lambda _, __: ["PASS"]),
+           lambda _, __: ["PASS"], resigned_leave=True),
     Script("machiavelli", "machiavelli", (("Flo", "Florence", "Florence"), ("Mil", "Milan", "Milan")),
            lambda name, _: ["transfer 3 to Milan"] if name == "Flo" else ["transfer 2 to Florence"]),
     Script("auction", "auction LOTS=2", (("Ann", "Ann", "Ann"), ("Bob", "Bob", "Bob")), lambda _, __: ["BID 30"]),
@@ -76,9 +78,10 @@ def unscripted(kinds: Kinds) -> list[str]:
     return [kind.name for kind in kinds if kind.name not in SCRIPTS]
 
 
-def started(tmp_path: Path, script: Script) -> Judge:
-    """A judge of every kind with a game of ``script``'s kind created, joined and started."""
-    judge = Judge(tmp_path, kinds=with_test_kinds())
+def started(tmp_path: Path, script: Script, **settings: Any) -> Judge:
+    """A judge of every kind (``settings``: `Judge`'s) with a game of ``script``'s kind created, joined
+    and started."""
+    judge = Judge(tmp_path, kinds=with_test_kinds(), **settings)
     judge.confirmed(GM, *(address(name) for name, _, _ in script.players))
     judge.send(GM, f"CREATE {GAME} gm-pw {script.create}")
     for name, word, _ in script.players:
