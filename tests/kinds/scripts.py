@@ -16,7 +16,7 @@ from sqlalchemy import select
 from judge.service.kinds import Kinds
 from judge.store.models import Game
 from tests.kinds.registry import with_test_kinds
-from tests.support.harness import Judge, Sent
+from tests.support.harness import Judge, Sent, once
 
 GM = "gm@example.org"
 GAME = "c1"
@@ -80,15 +80,18 @@ def unscripted(kinds: Kinds) -> list[str]:
 
 def started(tmp_path: Path, script: Script, **settings: Any) -> Judge:
     """A judge of every kind (``settings``: `Judge`'s) with a game of ``script``'s kind created, joined
-    and started."""
-    judge = Judge(tmp_path, kinds=with_test_kinds(), **settings)
+    and started, its start mail unread: played once per test process and kind, then copied (`once`)."""
+    return once(Judge(tmp_path, kinds=with_test_kinds(), **settings), _start, script.kind)
+
+
+def _start(judge: Judge, kind: str) -> None:
+    script = SCRIPTS[kind]
     judge.confirmed(GM, *(address(name) for name, _, _ in script.players))
     judge.send(GM, f"CREATE {GAME} gm-pw {script.create}")
     for name, word, _ in script.players:
         judge.send(address(name), f"JOIN {GAME} pw-{name.lower()} {word}")
     judge.new_mail()
     judge.send(GM, f"SIGNON MASTER@{GAME} gm-pw\nSTART")
-    return judge
 
 
 def state(judge: Judge) -> tuple[str, str | None]:
