@@ -24,8 +24,14 @@ def test_a_stranger_is_answered_help_by_a_judge_with_a_kind_without_topics(tmp_p
     judge = Judge(tmp_path, kinds=with_test_kinds())
     judge.send(STRANGER, words)
     assert judge.outcome_of(words)[0] in ("info", "ok")
+    reply = judge.last_to(STRANGER)
+    shown = reply.body + "".join(data.decode() for _, data in reply.attachments.values())
     if words == "HELP":
-        assert all(f"HELP {kind.name}" in judge.last_to(STRANGER).body for kind in with_test_kinds())
+        assert all(f"HELP {kind.name}" in shown for kind in with_test_kinds())
+    for kind in with_test_kinds():  # a kind's help, or all of it, holds its summary, line for line
+        if words in (f"HELP {kind.name}", "HELP ALL"):
+            summary = help_topics.kind_part(Settings(), kind).summary
+            assert all(line.strip() in shown for line in summary.splitlines()), kind.name
 
 
 @pytest.mark.parametrize("words", ["HELP create", "HELP nothing", "HELP auction nothing"])
