@@ -165,4 +165,7 @@ def of_the_kind_having(settings: Settings, kinds: Kinds, name: str) -> str | Non
     if len(having) > 1:
         raise NoTopic(f"each kind of game has a topic '{name}': ask for one, " +
                       ", ".join(f"HELP {kind.name} {name}" for kind, _ in having))
-    return "".join(f"{kind.title}:\n\n{found.text}" for kind, found in having) or None
+    if not having:
+        return None
+    kind, found = having[0]
+    return f"{kind.title}:\n\n{found.text}"

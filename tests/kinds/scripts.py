@@ -44,10 +44,6 @@ class Script:
         seat = next(seat for who, _, seat in self.players if who == name)
         return f"SIGNON {seat}@{GAME} pw-{name.lower()}"
 
-    def names(self) -> set[str]:
-        """Every player's name."""
-        return {name for name, _, _ in self.players}
-
 
 def _pirates_plan(_: str, start: Sent) -> list[str]:
     """The whole package to oneself (P2), as the start mail tells it."""
