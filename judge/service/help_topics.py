@@ -81,9 +81,10 @@ class NoTopic(ValueError):
 
 
 def part(text: str) -> Part:
-    """``text`` read as a summary and the topics after it (`TOPIC`)."""
+    """``text`` read as a summary and the topics after it (`TOPIC`), if any: a kind's help may be a
+    summary alone."""
     found = list(TOPIC.finditer(text))
-    ends = [match.start() for match in found[1:]] + [len(text)]
+    ends = [match.start() for match in found[1:]] + ([len(text)] if found else [])
     return Part(text[:found[0].start()].strip() if found else text.strip(),
                 tuple(Topic(match.group(1), match.group(2), text[match.start():end].strip())
                       for match, end in zip(found, ends, strict=True)))
@@ -123,33 +124,48 @@ def answer(settings: Settings, kinds: Kinds, game: GameKind | None, words: Seque
         return index(settings, kinds)
     named = kinds.in_create(first)
     if named is not None:
-        if not rest:
-            return kind_help(settings, named, signed_on=named is game)
-        found = kind_part(settings, named).topic(rest[0])
-        if found is None:
-            raise NoTopic(f"{named.title} has no topic '{rest[0][:20]}': its topics are "
-                          f"{', '.join(t.name for t in kind_part(settings, named).topics)}")
-        return found.text
+        return of_kind(settings, named, game, rest)
     if rest:
         raise NoTopic(f"'{first[:20]}' is no kind of game this judge hosts ({', '.join(k.name for k in kinds)})")
-    hosts = host_part(settings, kinds).topic(first)
-    if game is not None:
-        own = kind_part(settings, game).topic(first)
-        if hosts is not None or own is not None:
-            return "\n\n".join(topic.text for topic in (hosts, own) if topic is not None)
-    elif hosts is not None:
-        return hosts.text
-    else:
-        having = [kind for kind in kinds if kind_part(settings, kind).topic(first) is not None]
-        if len(having) == 1:
-            found = kind_part(settings, having[0]).topic(first)
-            assert found is not None
-            return f"{having[0].title}:\n\n{found.text}"
-        if having:
-            raise NoTopic(f"each kind of game has a topic '{first}': ask for one, " +
-                          ", ".join(f"HELP {kind.name} {first}" for kind in having))
-    topics = [topic.name for topic in host_part(settings, kinds).topics]
-    if game is not None:
-        topics += [topic.name for topic in kind_part(settings, game).topics if topic.name not in topics]
-    raise NoTopic(f"there is no topic '{first[:20]}': the topics are {', '.join(topics)}; HELP alone lists them, "
+    return one_topic(settings, kinds, game, first)
+
+
+def of_kind(settings: Settings, kind: GameKind, game: GameKind | None, rest: Sequence[str]) -> str:
+    """``HELP KIND [topic]``, for anyone: the kind's help, or the topic of it ``rest`` names."""
+    if not rest:
+        return kind_help(settings, kind, signed_on=kind is game)
+    own = kind_part(settings, kind)
+    found = own.topic(rest[0])
+    if found is None:
+        raise NoTopic(f"{kind.title} has no topic '{rest[0][:20]}': its topics are "
+                      f"{', '.join(t.name for t in own.topics)}")
+    return found.text
+
+
+def one_topic(settings: Settings, kinds: Kinds, game: GameKind | None, name: str) -> str:
+    """``HELP topic``: the host's topic, and after a sign-on the game's own of that name (the host's
+    first); for a stranger, the host's, else the topic of the one kind that has it."""
+    hosts = host_part(settings, kinds)
+    own = kind_part(settings, game) if game is not None else None
+    found = [topic for topic in (hosts.topic(name), own.topic(name) if own else None) if topic is not None]
+    if found:
+        return "\n\n".join(topic.text for topic in found)
+    if own is None and (only := of_the_kind_having(settings, kinds, name)) is not None:
+        return only
+    topics = [topic.name for topic in hosts.topics]
+    topics += [topic.name for topic in own.topics if topic.name not in topics] if own else []
+    raise NoTopic(f"there is no topic '{name[:20]}': the topics are {', '.join(topics)}; HELP alone lists them, "
                   "HELP ALL gives all of the help")
+
+
+def of_the_kind_having(settings: Settings, kinds: Kinds, name: str) -> str | None:
+    """A stranger's ``HELP topic`` that only kinds have: the topic of the one kind having it, titled;
+    None if none has it; `NoTopic`, with the way to each, if more than one has."""
+    having = [(kind, found) for kind in kinds if (found := kind_part(settings, kind).topic(name)) is not None]
+    if len(having) > 1:
+        raise NoTopic(f"each kind of game has a topic '{name}': ask for one, " +
+                      ", ".join(f"HELP {kind.name} {name}" for kind, _ in having))
+    if not having:
+        return None
+    kind, found = having[0]
+    return f"{kind.title}:\n\n{found.text}"

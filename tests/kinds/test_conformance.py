@@ -6,14 +6,13 @@ its rules kept secret published to everyone with who played which seat.
 
 What is common is the host's (`judge.service.course`), so the same test holds for every kind: a kind
 that breaks it, or a host that stops doing it for one kind, fails here.  Each kind says only how it is
-created, joined and signed on to, and what its first player sends (`Script`)."""
+created, joined and signed on to, and what its first player sends (`tests.kinds.scripts.Script`);
+the kinds are the registry's (`tests.kinds.registry.with_test_kinds`)."""
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -22,88 +21,8 @@ from sqlalchemy import func, select
 from judge.service.demo import run_demo
 from judge.store.models import Game, Submission
 from tests.kinds.registry import with_test_kinds
-from tests.support.harness import Judge, Sent
-
-GM = "gm@example.org"
-GAME = "c1"
-
-
-def address(name: str) -> str:
-    return f"{name.lower()}@example.org"
-
-
-@dataclass(frozen=True)
-class Script:
-    """How a game of one kind is played here: its CREATE words after the password, its players (their
-    names, what each JOIN names after the password, the seat each signs on as), and what a player sends
-    in the first phase (its name and its start mail in), every player's making the phase complete."""
-
-    kind: str
-    create: str
-    players: tuple[tuple[str, str, str], ...]  # name (address, password), JOIN's word, SIGNON's seat
-    order: Callable[[str, Sent], Sequence[str]]
-    rolls_back: bool = True
-    closes_early: bool = True  # the phase closes once every player has sent (unless one WAITs)
-
-    def signon(self, name: str) -> str:
-        seat = next(seat for who, _, seat in self.players if who == name)
-        return f"SIGNON {seat}@{GAME} pw-{name.lower()}"
-
-
-def _pirates_plan(_: str, start: Sent) -> list[str]:
-    """The whole package to oneself (P2), as the start mail tells it."""
-    found = re.search(r"^Package: (\d+) gold", start.body, re.M)
-    assert found is not None, start.body
-    return [f"PLAN ME {found.group(1)}"]
-
-
-SCRIPTS = (
-    Script("payola", "payola", (("Alice", "FRANCE", "FRANCE"), ("Bob", "GERMANY", "GERMANY")),
-           lambda _, __: ["5 : A PAR - BUR"]),
-    Script("pirates", "pirates PLAYERS=4", tuple((n, n, n) for n in ("Ann", "Bob", "Cy", "Dee")), _pirates_plan,
-           rolls_back=False, closes_early=False),
-    Script("exchange", "exchange INVESTORS=3", tuple((n, n, n) for n in ("ANN", "BOB", "CAT")),
-           lambda _, __: ["PASS"]),
-    Script("machiavelli", "machiavelli", (("Flo", "Florence", "Florence"), ("Mil", "Milan", "Milan")),
-           lambda name, _: ["transfer 3 to Milan"] if name == "Flo" else ["transfer 2 to Florence"]),
-    Script("auction", "auction LOTS=2", (("Ann", "Ann", "Ann"), ("Bob", "Bob", "Bob")), lambda _, __: ["BID 30"]),
-)
-
-
-@pytest.fixture(params=SCRIPTS, ids=[script.kind for script in SCRIPTS])
-def script(request: pytest.FixtureRequest) -> Script:
-    found: Script = request.param
-    return found
-
-
-def started(tmp_path: Path, script: Script) -> Judge:
-    """A judge of every kind with a game of ``script``'s kind created, joined and started."""
-    judge = Judge(tmp_path, kinds=with_test_kinds())
-    judge.confirmed(GM, *(address(name) for name, _, _ in script.players))
-    judge.send(GM, f"CREATE {GAME} gm-pw {script.create}")
-    for name, word, _ in script.players:
-        judge.send(address(name), f"JOIN {GAME} pw-{name.lower()} {word}")
-    judge.new_mail()
-    judge.send(GM, f"SIGNON MASTER@{GAME} gm-pw\nSTART")
-    return judge
-
-
-def state(judge: Judge) -> tuple[str, str | None]:
-    with judge.db.transaction() as session:
-        game = session.scalars(select(Game).where(Game.name == GAME)).one()
-        return game.state, game.phase
-
-
-def master(judge: Judge, *lines: str) -> list[Sent]:
-    """The game master's mail of ``lines``; the mails it caused."""
-    judge.new_mail()
-    judge.send(GM, "\n".join((f"SIGNON MASTER@{GAME} gm-pw", *lines)))
-    return judge.new_mail()
-
-
-def to_players(script: Script, mails: Sequence[Sent], subject: str) -> dict[str, Sent]:
-    """The mail of ``subject`` to each player, by name."""
-    return {name: m for name, _, _ in script.players for m in mails if m.to == address(name) and m.subject == subject}
+from tests.kinds.scripts import GAME, GM, KINDS, Script, address, master, send, started, state, to_players
+from tests.support.harness import Judge
 
 
 def test_a_game_of_every_kind_starts_and_every_player_is_told(tmp_path: Path, script: Script) -> None:
@@ -193,16 +112,12 @@ def test_the_example_kind_reaches_the_host_through_its_api_alone() -> None:
     assert {name for name in imported if name.startswith("tests")} <= {"tests.kinds.auction"}
 
 
-@pytest.mark.parametrize("kind", [script.kind for script in SCRIPTS])
+@pytest.mark.parametrize("kind", KINDS)
 def test_every_kinds_demo_plays_to_its_end_by_smtp(kind: str, capsys: pytest.CaptureFixture[str]) -> None:
     """``judge demo <kind>``: a judge of its own, the kind's short game played against it over real SMTP."""
     assert run_demo(with_test_kinds(), kind=kind) == 0
     shown = capsys.readouterr().out
     assert "Traceback" not in shown and "The judge sent" in shown.splitlines()[-1]
-
-
-def send(judge: Judge, script: Script, name: str, *lines: str) -> None:
-    judge.send(address(name), "\n".join((script.signon(name), *lines)))
 
 
 def test_every_kind_that_closes_a_phase_early_waits_for_a_wait_and_one_that_never_does_says_so(

@@ -7,13 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from sqlalchemy import select
 
+from judge.bootstrap import kinds
+from judge.service.kinds import Kinds
 from judge.store.models import Game, Submission
 from tests.games.exchange.by_mail import exchange_game
 from tests.games.payola.by_mail import start
 from tests.games.pirates.by_mail import FOUR, pirates_game
+from tests.kinds.registry import with_test_kinds
 from tests.support import auction
 from tests.support.harness import Judge, Sent, once
 from tests.support.people import ALICE, BOB, CAROL, GM
@@ -44,6 +49,12 @@ class Kind:
     second: str  # the phase after the first
     later: str  # a line the first seat may send in the second phase, kept as its submission
     build: Callable[[Judge], None]
+
+    def judge(self, data_dir: Path, **settings: Any) -> Judge:
+        """A judge on ``data_dir`` hosting the kind: the judge's own kinds, and the test kinds
+        (`tests.kinds.registry`) for a kind of the tests."""
+        own = self.name in {kind.name for kind in kinds()}
+        return Judge(data_dir, kinds=None if own else with_test_kinds(), **settings)
 
     def begin(self, judge: Judge) -> Judge:
         """``judge`` with the game started, its mail read (played once per test process: `once`)."""
@@ -125,6 +136,19 @@ AUCTION = Kind("auction", auction.GAME, auction.MASTER,
 """The test kind (`tests.support.auction`), for a test of the host alone: its judge hosts the test kinds
 (`auction.auction_judge`)."""
 
-KINDS = (PAYOLA, EXCHANGE, MACHIAVELLI, PIRATES)
-EARLY = (PAYOLA, EXCHANGE, MACHIAVELLI)
+GAMES = {kind.name: kind for kind in (PAYOLA, EXCHANGE, MACHIAVELLI, PIRATES, AUCTION)}
+"""The game of each kind, by the kind's name: a kind hosted with none fails a test (`missing`)."""
+
+
+def missing(hosted: Kinds) -> list[str]:
+    """The kinds of ``hosted`` that have no game here: each would go untested by the host's tests."""
+    return [kind.name for kind in hosted if kind.name not in GAMES]
+
+
+KINDS = tuple(GAMES[kind.name] for kind in kinds() if kind.name in GAMES)
+"""A game of each kind the judge hosts (`judge.bootstrap.HOSTED`), in the registry's order."""
+TESTED = tuple(GAMES[kind.name] for kind in with_test_kinds() if kind.name in GAMES)
+"""A game of each kind a judge hosting the test kinds hosts (`tests.kinds.registry`): the judge's own
+and the example kind, each on its own judge (`Kind.judge`)."""
+EARLY = tuple(game for game in TESTED if with_test_kinds().named(game.name).closes_early)
 """The kinds whose phases may close before their deadline (not Pirates' Proposal's, P10)."""

@@ -11,11 +11,11 @@ import pytest
 from sqlalchemy import func, select
 
 from judge.store.models import Outbox, SignonFailure
-from tests.service.every_kind import AUCTION, EARLY, KINDS, Kind
+from tests.service.every_kind import AUCTION, EARLY, TESTED, Kind
 from tests.support.auction import auction_judge
 from tests.support.harness import Judge
 
-every_kind = pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+every_kind = pytest.mark.parametrize("kind", TESTED, ids=lambda kind: kind.name)
 
 
 def outbox(judge: Judge) -> int:
@@ -25,7 +25,7 @@ def outbox(judge: Judge) -> int:
 
 @every_kind
 def test_a_check_answers_the_full_reading_and_stores_nothing(tmp_path: Path, kind: Kind) -> None:
-    judge = kind.begin(Judge(tmp_path))
+    judge = kind.begin(kind.judge(tmp_path))
     kind.as_master(judge, "PROCESS")  # the second phase, in which kind.later is a line to keep
     judge.new_mail()
     sent = outbox(judge)
@@ -45,7 +45,7 @@ def test_a_check_answers_the_full_reading_and_stores_nothing(tmp_path: Path, kin
 
 @pytest.mark.parametrize("kind", EARLY, ids=lambda kind: kind.name)
 def test_a_check_that_would_complete_the_phase_closes_nothing(tmp_path: Path, kind: Kind) -> None:
-    judge = kind.begin(Judge(tmp_path))
+    judge = kind.begin(kind.judge(tmp_path))
     for seat in range(1, len(kind.seats)):
         kind.send(judge, seat, kind.sent[seat])
     judge.new_mail()

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from judge.service import archive
 from judge.store.models import Game
 from judge.web.pages import web_root
-from tests.service.every_kind import EXCHANGE, KINDS, MACHIAVELLI, PAYOLA, Kind
+from tests.service.every_kind import EXCHANGE, MACHIAVELLI, PAYOLA, TESTED, Kind
 from tests.support.harness import Judge
 from tests.support.people import GM
 from tests.web.page import read_page as read
@@ -46,12 +46,12 @@ def players(judge: Judge) -> dict[str, list[str]]:
     return {row[0]: row[1:] for row in hall.table_with("Won")[1:]}
 
 
-@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+@pytest.mark.parametrize("kind", TESTED, ids=lambda kind: kind.name)
 def test_every_kinds_finished_game_names_its_players_as_the_pages_do_and_places_them(
         tmp_path: Path, kind: Kind) -> None:
     """Each seat that has a player at the end is played by the part of its mailbox before the "@"
     (alice@example.org: alice), in the public record and the hall of fame; a dummy by nobody."""
-    judge = first_phase_played(Judge(tmp_path, web=True), kind)
+    judge = first_phase_played(kind.judge(tmp_path, web=True), kind)
     judge.terminate(GM, kind.master)
     record = public_record(judge, kind)
     named = {seat.name: seat.address.partition("@")[0] for seat in kind.seats}

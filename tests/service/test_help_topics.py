@@ -13,17 +13,18 @@ from judge.bootstrap import kinds
 from judge.service import help_topics
 from judge.service.config import Settings
 from judge.service.help_topics import help_mail
-from tests.service.every_kind import KINDS, PAYOLA, Kind
+from tests.kinds.registry import with_test_kinds
+from tests.service.every_kind import PAYOLA, TESTED, Kind
 from tests.support.harness import Judge
 from tests.support.people import GM
 
-every_kind = pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+every_kind = pytest.mark.parametrize("kind", TESTED, ids=lambda kind: kind.name)
 STRANGER = "stranger@example.org"
 SETTINGS = Settings()
 
 
 def topics_of(name: str) -> list[help_topics.Topic]:
-    return list(help_topics.kind_part(SETTINGS, kinds().named(name)).topics)
+    return list(help_topics.kind_part(SETTINGS, with_test_kinds().named(name)).topics)
 
 
 def test_a_strangers_help_is_the_index_of_the_judge(tmp_path: Path) -> None:
@@ -41,18 +42,18 @@ def test_a_strangers_help_is_the_index_of_the_judge(tmp_path: Path) -> None:
 
 @every_kind
 def test_a_seated_players_help_is_its_games_summary_and_topics(tmp_path: Path, kind: Kind) -> None:
-    judge = kind.begin(Judge(tmp_path))
+    judge = kind.begin(kind.judge(tmp_path))
     body = kind.send(judge, 0, "HELP").body
-    title = kinds().named(kind.name).title
+    title = with_test_kinds().named(kind.name).title
     assert f"=== {title}" in body
     assert all(f"  {topic.name} " in body for topic in topics_of(kind.name))
-    assert not [other.title for other in kinds() if other.title != title and f"=== {other.title}" in body]
+    assert not [other.title for other in with_test_kinds() if other.title != title and f"=== {other.title}" in body]
     assert len(body.splitlines()) < 60
 
 
 @every_kind
 def test_a_seated_players_help_topic_is_that_topic_of_its_game(tmp_path: Path, kind: Kind) -> None:
-    judge = kind.begin(Judge(tmp_path))
+    judge = kind.begin(kind.judge(tmp_path))
     for topic in topics_of(kind.name):
         reply = kind.send(judge, 0, f"HELP {topic.name}")
         shown = reply.body + "".join(data.decode() for _, data in reply.attachments.values())

@@ -14,11 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.every_kind import AUCTION, EARLY, KINDS, Kind
+from tests.kinds.registry import with_test_kinds
+from tests.service.every_kind import AUCTION, EARLY, TESTED, Kind
 from tests.support.auction import auction_judge
 from tests.support.harness import Judge, Sent
 
-every_kind = pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+every_kind = pytest.mark.parametrize("kind", TESTED, ids=lambda kind: kind.name)
+named_phases = pytest.mark.parametrize(
+    "kind", [kind for kind in TESTED if with_test_kinds().named(kind.name).phase_names], ids=lambda kind: kind.name)
+"""The kinds whose phases' names a subject may name before the game has them (`Phases.phase_names`)."""
 SIGNALS = ("subject", "answer", "line")
 
 
@@ -47,7 +51,7 @@ def meant_for_the_first(kind: Kind, signal: str, answered: Sent) -> tuple[tuple[
 @pytest.mark.parametrize("signal", SIGNALS)
 def test_a_mail_meant_for_a_processed_phase_is_answered_so_and_not_applied(
         tmp_path: Path, kind: Kind, signal: str) -> None:
-    judge = kind.begin(Judge(tmp_path))
+    judge = kind.begin(kind.judge(tmp_path))
     said, mail = meant_for_the_first(kind, signal, processed(kind, judge))
     held = (kind.later, *(("WAIT",) if kind in EARLY else ()))
     reply = kind.send(judge, 0, *said, *held, "STATUS", **mail).body
@@ -62,7 +66,7 @@ def test_a_mail_meant_for_a_processed_phase_is_answered_so_and_not_applied(
 @pytest.mark.parametrize("signal", SIGNALS)
 def test_a_late_mails_lines_are_applied_to_the_phase_now_when_a_line_phase_names_it(
         tmp_path: Path, kind: Kind, signal: str) -> None:
-    judge = kind.begin(Judge(tmp_path))
+    judge = kind.begin(kind.judge(tmp_path))
     said, mail = meant_for_the_first(kind, signal, processed(kind, judge))
     if signal == "line":
         said = ()  # the line names the phase now instead
@@ -74,7 +78,7 @@ def test_a_late_mails_lines_are_applied_to_the_phase_now_when_a_line_phase_names
 
 @every_kind
 def test_a_mail_answering_the_results_that_opened_the_phase_now_acts_on_it(tmp_path: Path, kind: Kind) -> None:
-    judge = kind.begin(Judge(tmp_path))
+    judge = kind.begin(kind.judge(tmp_path))
     judge.later(1)
     kind.as_master(judge, "PROCESS")
     results = next(m for m in judge.new_mail() if m.to == kind.seats[0].address and "results" in m.subject)
@@ -88,7 +92,7 @@ def test_a_mail_answering_the_results_that_opened_the_phase_now_acts_on_it(tmp_p
 
 @every_kind
 def test_a_mail_naming_a_phase_the_game_has_not_reached_is_not_applied(tmp_path: Path, kind: Kind) -> None:
-    judge = kind.begin(Judge(tmp_path))
+    judge = kind.begin(kind.judge(tmp_path))
     line = kind.sent[0] or "STATUS"
     kind.send(judge, 0, f"PHASE {kind.second}", line)
     assert judge.outcome_of(f"PHASE {kind.second}") == ("ignored", "NOT_THE_PHASE")
@@ -97,13 +101,13 @@ def test_a_mail_naming_a_phase_the_game_has_not_reached_is_not_applied(tmp_path:
     assert kind.kept(judge, kind.first) == []
 
 
-@every_kind
+@named_phases
 def test_a_mail_whose_subject_names_a_phase_the_game_has_not_reached_is_not_applied(
         tmp_path: Path, kind: Kind) -> None:
     """In its first phase, a seat's mail titled with the next phase's name (written as its kind names
     its phases, `Phases.phase_names`), which the game has no row for yet: meant for a phase to come,
     its lines for the seat are not applied to the phase now (they would have replaced its part)."""
-    judge = kind.begin(Judge(tmp_path))
+    judge = kind.begin(kind.judge(tmp_path))
     line = kind.sent[0] or kind.later
     reply = kind.send(judge, 0, line, "STATUS", subject=f"{kind.second.lower()} orders").body
     assert judge.outcome_of(line) == ("ignored", "NOT_THE_PHASE")
@@ -116,7 +120,7 @@ def test_a_mail_whose_subject_names_a_phase_the_game_has_not_reached_is_not_appl
 def test_an_answer_to_the_mail_that_completed_a_phase_belongs_to_that_phase(tmp_path: Path, kind: Kind) -> None:
     """The first seat's mail completes the phase: its answer is queued, then the phase is processed and
     the results are queued, all at 12:00; answering the answer is late, answering the results is not."""
-    judge = kind.begin(Judge(tmp_path))
+    judge = kind.begin(kind.judge(tmp_path))
     for seat in range(1, len(kind.seats)):
         kind.send(judge, seat, kind.sent[seat])
     answer = kind.send(judge, 0, kind.sent[0])
@@ -149,13 +153,13 @@ IMPOSSIBLE = {"payola": "s1901a", "exchange": "f1901x", "machiavelli": "su1454a"
 phase too, a spring letter in spring alone; a match has no sixth round)."""
 
 
-@every_kind
+@named_phases
 @pytest.mark.parametrize("tag", ["unreachable", "impossible"])
 def test_a_subject_word_shaped_as_a_phase_the_game_cannot_reach_names_no_phase(
         tmp_path: Path, kind: Kind, tag: str) -> None:
     """``sheet [f0045a]``: a tag that merely looks like a phase's name. Only a phase the game has had
     or can still reach counts; the mail's lines act on the phase now, as a mail naming no phase does."""
-    judge = kind.begin(Judge(tmp_path))
+    judge = kind.begin(kind.judge(tmp_path))
     word = (UNREACHABLE if tag == "unreachable" else IMPOSSIBLE)[kind.name]
     line = kind.sent[0] or "PLAN ME 1"  # Pirates' Proposal: a plan, read (and refused: not the package's sum)
     reply = kind.send(judge, 0, line, subject=f"sheet [{word}]").body

@@ -18,7 +18,7 @@ from judge.service.kinds import kind_of
 from judge.store.models import Game, PlayerRecord
 from judge.web.pages import web_root
 from judge.web.public import outcome
-from tests.service.every_kind import KINDS, PAYOLA, Kind
+from tests.service.every_kind import PAYOLA, TESTED, Kind
 from tests.support.auction import MASTER, SEATS, auction_judge, bid, master, send, start_auction, state
 from tests.support.harness import Judge, Sent
 from tests.support.people import ALICE, BOB, CAROL, GM, OBSERVER
@@ -211,14 +211,14 @@ def tick_until(judge: Judge, name: str, done: Callable[[list[str], list[Sent]], 
     raise AssertionError(f"{name} is {game_row(judge, name)} at {judge.now}")
 
 
-@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+@pytest.mark.parametrize("kind", TESTED, ids=lambda kind: kind.name)
 def test_H1_in_every_kind_a_game_whose_every_seat_is_abandoned_ends_deserted_a_whole_phase_later(
         tmp_path: Path, kind: Kind) -> None:
     """Nobody sends anything; every seat is abandoned at one deadline; the phase that opens then runs
     to its deadline (no early close for want of players), and at it the game ends as deserted:
     one end mail to the master, the observer and each former player, no winner, and its pages'
     outcome says deserted."""
-    judge = kind.begin(Judge(tmp_path))
+    judge = kind.begin(kind.judge(tmp_path))
     judge.send(OBSERVER, f"OBSERVE {kind.game}")
     kind.as_master(judge, "SET SILENCE ON", "SET SILENCE EXTENSIONS 0", "SET SILENCE ABANDON 1")
     judge.new_mail()
@@ -321,7 +321,7 @@ name the late seat to players and observers (ruling H2)."""
 def late_first_seat(tmp_path: Path, kind: Kind, grace: bool = False) -> Judge:
     """``kind``'s game, Olga observing, the standard policy (one extension of 24 hours), and (with
     ``grace``) an hour's grace; every seat but the first sends its part of the first phase."""
-    judge = kind.begin(Judge(tmp_path))
+    judge = kind.begin(kind.judge(tmp_path))
     judge.send(OBSERVER, f"OBSERVE {kind.game}")
     kind.as_master(judge, "SET SILENCE ON", *(["SET GRACE 1"] if grace else []))
     for seat, line in list(enumerate(kind.sent))[1:]:
@@ -331,7 +331,7 @@ def late_first_seat(tmp_path: Path, kind: Kind, grace: bool = False) -> Judge:
     return judge
 
 
-@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+@pytest.mark.parametrize("kind", TESTED, ids=lambda kind: kind.name)
 def test_H2_an_extension_names_the_late_seat_to_players_and_observers_only_where_status_shows_who_acted(
         tmp_path: Path, kind: Kind) -> None:
     """At the deadline the first seat has not acted, and the phase is extended by a day.  In Payola
@@ -357,7 +357,7 @@ def test_H2_an_extension_names_the_late_seat_to_players_and_observers_only_where
     assert "deadline extended" in story and (f"{late.title} late" in story) == (kind.name in NAMES_WHO_ACTED)
 
 
-@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+@pytest.mark.parametrize("kind", TESTED, ids=lambda kind: kind.name)
 def test_H3_the_late_alert_names_the_time_the_phase_is_extended_to_not_one_the_judge_will_not_keep(
         tmp_path: Path, kind: Kind) -> None:
     """An hour's grace and one extension of 24 hours left: at the deadline the late seat is told that
@@ -379,13 +379,13 @@ def test_H3_the_late_alert_names_the_time_the_phase_is_extended_to_not_one_the_j
 
 
 @pytest.mark.parametrize("anonymous", [False, True], ids=["named", "anonymous"])
-@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+@pytest.mark.parametrize("kind", TESTED, ids=lambda kind: kind.name)
 def test_M63_the_end_mail_names_the_players_addresses_only_to_the_games_own_players_and_master(
         tmp_path: Path, kind: Kind, anonymous: bool) -> None:
     """The game master ends the game: the end mail names each seat's player by address to the
     master, to the players unless the game is ANONYMOUS, and never to an observer (M63, in every
     kind, as WHOGAME shows them while the game runs)."""
-    judge = kind.begin(Judge(tmp_path))
+    judge = kind.begin(kind.judge(tmp_path))
     judge.send(OBSERVER, f"OBSERVE {kind.game}")
     if anonymous:
         with judge.db.transaction() as session:

@@ -26,7 +26,7 @@ def everyone_sends(kind: Kind, judge: Judge, first: tuple[str, ...] = (), skip_l
 
 @early
 def test_a_wait_holds_the_phase_to_its_deadline_once_everyone_has_sent(tmp_path: Path, kind: Kind) -> None:
-    judge = kind.begin(Judge(tmp_path))
+    judge = kind.begin(kind.judge(tmp_path))
     everyone_sends(kind, judge, first=("WAIT",))
     assert kind.phase(judge) == kind.first  # without the WAIT, the last seat's mail would have closed it
     judge.later(kind.hours - 1)
@@ -39,7 +39,7 @@ def test_a_wait_holds_the_phase_to_its_deadline_once_everyone_has_sent(tmp_path:
 
 @early
 def test_nowait_releases_the_phase_once_everyone_has_sent(tmp_path: Path, kind: Kind) -> None:
-    judge = kind.begin(Judge(tmp_path))
+    judge = kind.begin(kind.judge(tmp_path))
     kind.send(judge, 0, "WAIT")
     assert judge.outcome_of("WAIT") == ("ok", "WAITING")
     everyone_sends(kind, judge)
@@ -53,7 +53,7 @@ def test_nowait_releases_the_phase_once_everyone_has_sent(tmp_path: Path, kind: 
 def test_a_wait_holds_the_phase_to_its_deadline_not_through_the_grace_period(tmp_path: Path, kind: Kind) -> None:
     """With six hours' grace, the last seat's mail an hour after the deadline closes the phase at once,
     as it would without the WAIT: the grace is for the late, not for the one who waits."""
-    judge = kind.begin(Judge(tmp_path))
+    judge = kind.begin(kind.judge(tmp_path))
     kind.as_master(judge, "SET GRACE 6")
     everyone_sends(kind, judge, first=("WAIT",), skip_last=True)
     judge.later(kind.hours + 1)
@@ -63,7 +63,7 @@ def test_a_wait_holds_the_phase_to_its_deadline_not_through_the_grace_period(tmp
 
 @early
 def test_a_wait_is_told_to_its_seat_and_the_game_master_and_to_no_other_seat(tmp_path: Path, kind: Kind) -> None:
-    judge = kind.begin(Judge(tmp_path))
+    judge = kind.begin(kind.judge(tmp_path))
     before = kind.send(judge, 1, "STATUS").body
     own = kind.send(judge, 0, "WAIT", "STATUS").body
     after = kind.send(judge, 1, "STATUS").body

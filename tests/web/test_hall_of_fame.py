@@ -16,7 +16,7 @@ from judge.service.kinds import kind_of
 from judge.store.models import Game
 from judge.web.pages import web_root
 from tests.games.pirates.by_mail import FOUR, address, pirates_game
-from tests.service.every_kind import KINDS, MACHIAVELLI, PAYOLA, Kind
+from tests.service.every_kind import EXCHANGE, MACHIAVELLI, PAYOLA, PIRATES, TESTED, Kind
 from tests.support.harness import Judge
 from tests.support.people import GM
 from tests.web.page import read_page as read
@@ -34,10 +34,10 @@ def ended(judge: Judge, kind: Kind) -> Judge:
     return judge
 
 
-@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+@pytest.mark.parametrize("kind", TESTED, ids=lambda kind: kind.name)
 def test_a_finished_game_of_every_kind_shows_its_end_publication_and_links_its_record(
         tmp_path: Path, kind: Kind) -> None:
-    judge = ended(Judge(tmp_path, web=True), kind)
+    judge = ended(kind.judge(tmp_path, web=True), kind)
     folder = web_root(judge.settings) / "games" / kind.game
     with judge.db.transaction() as session:
         public = archive.export(session, judge.settings, kind.game, public=True)
@@ -64,7 +64,7 @@ def test_the_hall_of_fame_lists_finished_games_by_kind_with_results_and_placings
     """Two kinds ended on one judge: each under its kind's title, with its result and who played
     which seat as the pages name them; each player's placings; the index links the hall."""
     judge = Judge(tmp_path, web=True)
-    for kind in (PAYOLA, KINDS[3]):
+    for kind in (PAYOLA, PIRATES):
         ended(judge, kind)
     root = web_root(judge.settings)
     assert "halloffame.html" in read(root / "index.html").links
@@ -130,7 +130,7 @@ def test_the_hall_of_fame_gives_each_kinds_standings_by_its_rules(tmp_path: Path
     those in the draw), and there is none, so every investor has 0.0% and all share first place.
     Machiavelli: the ranking by 4.2 is the one its end publication gives, place for place."""
     judge = Judge(tmp_path, web=True)
-    for kind in (KINDS[1], KINDS[2]):
+    for kind in (EXCHANGE, MACHIAVELLI):
         ended(judge, kind)
     hall = read(web_root(judge.settings) / "halloffame.html")
     rows = {row[0]: row for table in hall.tables if table and "Game" in table[0] for row in table[1:]}

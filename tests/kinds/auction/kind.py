@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 from sqlalchemy import Connection
 from sqlalchemy.orm import Session
@@ -30,6 +29,14 @@ log = logging.getLogger("judge")
 BID = "bid"
 """The kind of a player's submission: its bid on the lot on sale."""
 LOTS, COINS = 3, 100
+
+
+@dataclass(frozen=True)
+class Record:
+    """What the game's page is made of (`Auction.gather`): its facts, and once it has ended every bid."""
+
+    facts: api.GameFacts
+    published: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -260,24 +267,21 @@ class Auction(api.NamedSeats, api.GameKind):
     def facts(self, session: Session, game: api.Game, acting: bool = True,
               seated: Sequence[api.Player] | None = None) -> api.GameFacts:
         joined = api.players(session, game) if seated is None else seated
-        seats = tuple(api.public_seat(game, p.seat, p) for p in sorted(joined, key=lambda p: (p.seat or "").casefold())
-                      if p.seat)
-        return api.GameFacts(name=game.name, variant=self.title, options=tuple(game.options or ()), state=game.state,
-                             phase=game.phase, deadline=game.deadline, result=game.settings.get("result"),
-                             listed=api.rules_of(game).listed, joined=len(joined), seats=seats)
+        seats = [api.public_seat(game, player.seat, player)
+                 for player in sorted(joined, key=lambda player: (player.seat or "").casefold()) if player.seat]
+        label = f"lot {game.phase.removeprefix('L')}" if game.phase else None
+        return api.game_facts(game, self.title, joined, seats, label)
 
-    def gather(self, session: Session, game: api.Game) -> Any:
+    def gather(self, session: Session, game: api.Game) -> Record:
         facts = self.facts(session, game)
-        return facts, (self.publication(session, game).lines if facts.finished and game.phase else ())
+        return Record(facts, tuple(self.publication(session, game).lines) if facts.finished and game.phase else ())
 
-    def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
-        facts: api.GameFacts = record[0]
-        published: Sequence[str] = record[1]
-        folder = root / "games" / facts.name
+    def write_pages(self, root: Path, record: Record, force: bool = False) -> Path:
+        folder = root / "games" / record.facts.name
         for path in (root, root / "games", folder):
             api.make_folder(path)
-        api.render_page(folder / "index.html", "auction/game.html.j2", set(), game=api.summary(facts), root="../../",
-                        published=published)
+        api.render_page(folder / "index.html", "auction/game.html.j2", set(), game=api.summary(record.facts),
+                        root="../../", published=record.published)
         return folder / "index.html"
 
     # -- records -------------------------------------------------------------------------------------
