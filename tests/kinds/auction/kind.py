@@ -142,7 +142,7 @@ class Auction(api.NamedSeats, api.GameKind):
         if len(joined) < 2:
             raise api.GameError("an auction needs two players at least", "TOO_FEW_PLAYERS")
         for player in joined:
-            player.seat = player.requested
+            api.assign_seat(player, player.requested)
         session.flush()
         order = self.seat_order(session, game)
         auction = core.start(order, setting(game, "LOTS", LOTS), setting(game, "COINS", COINS))
@@ -175,7 +175,7 @@ class Auction(api.NamedSeats, api.GameKind):
         order = self.seat_order(session, game)
         before = auction_of(row)
         after = core.sell(before, bids_of(session, game, row.name), order)
-        row.result, row.status, row.processed_at = {"auction": core.to_data(after)}, "processed", now
+        api.processed(row, {"auction": core.to_data(after)}, now)
         sale = after.sales[-1]
         if not after.over:
             api.open_phase(session, game, f"L{after.lot}", core.to_data(after), now)
