@@ -47,7 +47,6 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
         Unknown,
         parse_duration,
         parse_lines,
-        press_to_seats,
         press_tokens,
         read_count,
         read_phase_length,
@@ -70,7 +69,6 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
         game_facts,
         is_played,
         keep_setting,
-        latest,
         latest_accepted,
         latest_submission,
         latest_submissions,
@@ -118,10 +116,8 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
     from judge.service.turn import Turn
     from judge.store.models import Base, Game, Outbox, PhaseRow, Player, Submission
     from judge.web.pages import (
-        SAFE_NAME,
         make_folder,
         render_page,
-        templates_version,
         write_file,
         write_game_folder,
     )
@@ -139,7 +135,6 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "Unknown": ("judge.commands.parse", "Unknown"),
     "parse_duration": ("judge.commands.parse", "parse_duration"),
     "parse_lines": ("judge.commands.parse", "parse_lines"),
-    "press_to_seats": ("judge.commands.parse", "press_to_seats"),
     "press_tokens": ("judge.commands.parse", "press_tokens"),
     "read_count": ("judge.commands.parse", "read_count"),
     "read_phase_length": ("judge.commands.parse", "read_phase_length"),
@@ -167,7 +162,6 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "duration": ("judge.service.host", "duration"),
     "game_facts": ("judge.service.host", "game_facts"),
     "is_played": ("judge.service.host", "is_played"),
-    "latest": ("judge.service.host", "latest"),
     "latest_accepted": ("judge.service.host", "latest_accepted"),
     "latest_submission": ("judge.service.host", "latest_submission"),
     "latest_submissions": ("judge.service.host", "latest_submissions"),
@@ -224,10 +218,8 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "PhaseRow": ("judge.store.models", "PhaseRow"),
     "Player": ("judge.store.models", "Player"),
     "Submission": ("judge.store.models", "Submission"),
-    "SAFE_NAME": ("judge.web.pages", "SAFE_NAME"),
     "make_folder": ("judge.web.pages", "make_folder"),
     "render_page": ("judge.web.pages", "render_page"),
-    "templates_version": ("judge.web.pages", "templates_version"),
     "write_file": ("judge.web.pages", "write_file"),
     "write_game_folder": ("judge.web.pages", "write_game_folder"),
     "GameFacts": ("judge.web.public", "GameFacts"),
@@ -239,19 +231,18 @@ _SOURCES: dict[str, tuple[str, str]] = {
 that a kind's command-line tool (``judge adjudicate``) starts without the host's database, mail and pages."""
 
 __all__ = [  # the API's names: what a kind may use of the host (a test holds them to the table above)
-    "ANYONE", "GAME_FLAGS", "MASTER", "MASTER_WORDS", "PLAYER", "RUNNING", "SAFE_NAME", "SIGNED_ON", "Attachment",
-    "BadCommand", "Base", "Closing", "Command", "Commands", "Demo", "DemoJudge", "Drawn", "Entry", "Game", "GameError",
-    "GameFacts", "GameKind", "GameLine", "GameState", "History", "Line", "Lobby", "NamedSeats", "Outbox", "Pages",
-    "PhaseChange", "PhaseRow", "Phases", "Player", "Press", "Publication", "Records", "Rules", "Seat", "SetDuration",
-    "Settings", "Standing", "Submission", "Tool", "Turn", "Unknown", "absence_lines", "answer_list", "answer_summary",
+    "ANYONE", "GAME_FLAGS", "MASTER", "MASTER_WORDS", "PLAYER", "RUNNING", "SIGNED_ON", "Attachment", "BadCommand",
+    "Base", "Closing", "Command", "Commands", "Demo", "DemoJudge", "Drawn", "Entry", "Game", "GameError", "GameFacts",
+    "GameKind", "GameLine", "GameState", "History", "Line", "Lobby", "NamedSeats", "Outbox", "Pages", "PhaseChange",
+    "PhaseRow", "Phases", "Player", "Press", "Publication", "Records", "Rules", "Seat", "SetDuration", "Settings",
+    "Standing", "Submission", "Tool", "Turn", "Unknown", "absence_lines", "answer_list", "answer_summary",
     "assign_seat", "close_seat", "counted", "current_phase", "drop_setting", "duration", "end_game", "ended_deserted",
-    "game_facts", "in_words", "is_played", "json_tool", "keep_setting", "latest", "latest_accepted",
-    "latest_submission", "latest_submissions", "latest_texts", "log_on_commit", "make_folder", "observers",
-    "open_phase", "open_seat", "page_url", "parse_duration", "parse_lines", "phase_data_now", "phase_seed",
-    "phases_by_id", "players", "press_to_seats", "press_tokens", "processed", "processed_names", "processed_phases",
-    "public_seat", "publish", "queue", "ranked", "read_count", "read_phase_length", "record", "render", "render_page",
-    "rules_of", "seat_state", "seats", "show", "split_options", "submit", "summary", "templates_version", "text_of",
-    "when", "who_played", "write_file", "write_game_folder",
+    "game_facts", "in_words", "is_played", "json_tool", "keep_setting", "latest_accepted", "latest_submission",
+    "latest_submissions", "latest_texts", "log_on_commit", "make_folder", "observers", "open_phase", "open_seat",
+    "page_url", "parse_duration", "parse_lines", "phase_data_now", "phase_seed", "phases_by_id", "players",
+    "press_tokens", "processed", "processed_names", "processed_phases", "public_seat", "publish", "queue", "ranked",
+    "read_count", "read_phase_length", "record", "render", "render_page", "rules_of", "seat_state", "seats", "show",
+    "split_options", "submit", "summary", "text_of", "when", "who_played", "write_file", "write_game_folder",
 ]
 
 
