@@ -98,7 +98,7 @@ def bid(turn: api.Turn, text: str, command: Bid) -> None:
     turn.echo(text, "ok", f"your bid of {command.amount} on lot {auction.lot} stands, sealed")
 
 
-class Auction(api.NamedSeats, api.GameKind):
+class Auction(api.Kind):
     name = "auction"
     title = "Sealed-bid auction"
     seat_word = "player"
