@@ -220,3 +220,9 @@ def test_no_kind_writes_a_host_column() -> None:
     assert len(sources) > 50
     writes = {str(path): found for path in sources if (found := host_writes(path.read_text()))}
     assert writes == {}
+
+
+def test_the_page_on_adding_a_kind_includes_every_module_of_the_example() -> None:
+    page = (Path(__file__).parents[2] / "docs" / "architecture" / "new-kind.md").read_text()
+    included = set(re.findall(r"^```\{literalinclude\} \.\./\.\./tests/kinds/auction/(\w+\.py)$", page, re.M))
+    assert included == {path.name for path in EXAMPLE.glob("*.py") if path.name != "__init__.py"}
