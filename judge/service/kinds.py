@@ -158,11 +158,13 @@ class Lobby(Protocol):
 
     # By default a seat is its player's name as joined (any case when named later: ``SIGNON
     # alice@game``, ``PRESS TO Alice``), in the order of the names, and nobody chooses a seat with
-    # PREFER: the seats of Pirates' Proposal, Exchange Payola and the example kind.
+    # PREFER: the seats of Pirates' Proposal, Exchange Payola and the example kind.  The defaults that
+    # read the game's seats are `judge.service.contract.Kind`'s.
 
     def name_problem(self, session: Session, game: Game, name: str) -> str | None:
         """Why ``name`` cannot be a player's name in ``game`` (None: it can): by default, the shape of
-        `NAME`, no word of the commands, and no name taken in the game whatever the case."""
+        `judge.service.contract.NAME`, no word of the commands, and no name taken in the game whatever
+        the case."""
         ...
 
     def read_join(self, session: Session, game: Game, word: str | None) -> str | None:
@@ -187,7 +189,8 @@ class Lobby(Protocol):
         return f"you joined '{game.name}' as {requested} (SIGNON {requested}@{game.name} password)"
 
     def seat(self, session: Session, game: Game, word: str) -> str:
-        """The seat ``word`` names in ``game`` (any case); ValueError with a message if none."""
+        """The seat ``word`` names in ``game`` (any case); ValueError with a message if none.  By
+        default the seat of that name."""
         ...
 
     def seat_title(self, seat: str) -> str:
@@ -218,7 +221,8 @@ class Lobby(Protocol):
         return False
 
     def seat_order(self, session: Session, game: Game) -> list[str]:
-        """Every seat the game has or will have, in the order lists show them (PRESS TO ALL)."""
+        """Every seat the game has or will have, in the order lists show them (PRESS TO ALL); by
+        default the seats' names in alphabetical order."""
         ...
 
     def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
