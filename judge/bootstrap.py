@@ -57,10 +57,14 @@ def kinds() -> Kinds:
 
 
 def registry(hosted: Sequence[GameKind]) -> Kinds:
-    """The registry of ``hosted``, the first the default, with the host's command table."""
+    """The registry of ``hosted``, the first the default, with the host's command table; TypeError
+    naming what is wrong with a kind the host cannot host (`judge.service.contract.check`)."""
+    from judge.service.contract import check
     from judge.service.handlers import COMMANDS
     from judge.service.kinds import Kinds
 
+    for kind in hosted:
+        check(kind)
     return Kinds(hosted, default=hosted[0].name, commands=COMMANDS)
 
 

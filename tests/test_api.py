@@ -5,6 +5,7 @@ it imports none of the host until a name is asked for."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from importlib import import_module
@@ -47,3 +48,34 @@ def test_importing_the_api_imports_none_of_the_host() -> None:
              "print(sorted(m for m in sys.modules if m.startswith(('judge.service', 'judge.store', 'judge.web'))))")
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert "judge.store" not in loaded and "judge.web" not in loaded and "judge.service.host" not in loaded, loaded
+
+
+KINDS = [*Path(judge.api.__file__).parent.joinpath("games").rglob("*.py"),
+         *Path(__file__).parent.joinpath("kinds", "auction").rglob("*.py")]
+"""The sources of every kind of the judge and of the example kind."""
+
+
+def used_by_kinds() -> set[str]:
+    """The API's names the kinds use: ``api.name`` and ``from judge.api import name``."""
+    used = set()
+    for path in KINDS:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "judge.api":
+                used |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "api":
+                used.add(node.attr)
+    return used
+
+
+def test_every_name_of_the_api_is_used_by_a_kind_or_kept_for_new_kinds() -> None:
+    assert set(judge.api.__all__) - used_by_kinds() == set(judge.api.FOR_NEW_KINDS)
+
+
+def test_the_turn_a_kind_is_handed_has_only_what_some_kind_uses() -> None:
+    from judge.service.turn import Turn
+
+    members = {name for cls in Turn.__mro__ if cls.__module__ == Turn.__module__
+               for name in (*vars(cls), *vars(cls).get("__annotations__", {})) if not name.startswith("_")}
+    used = {match.group(1) for path in KINDS for match in re.finditer(r"\b(?:turn|talk)\.(\w+)", path.read_text())}
+    assert len(members) == 27
+    assert members - used == set()

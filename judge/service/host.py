@@ -393,6 +393,28 @@ def open_phase(session: Session, game: Game, name: str, position: dict[str, Any]
     return row
 
 
+def processed(row: PhaseRow, result: dict[str, Any], now: datetime) -> None:
+    """The phase of ``row`` processed at ``now``, leaving ``result`` (its kind's JSON): the host's
+    columns of a phase row are written here, never by a kind."""
+    row.result, row.status, row.processed_at = result, "processed", now
+
+
+def keep_setting(game: Game, key: str, value: Any) -> None:
+    """Keep ``value`` (JSON) under ``key`` in ``game``'s settings, the other keys as they are: a kind
+    keeps its own of a game there (its votes, what it told), through this alone."""
+    game.settings = {**game.settings, key: value}
+
+
+def drop_setting(game: Game, key: str) -> None:
+    """Forget ``key`` of ``game``'s settings, if it is kept (`keep_setting`)."""
+    game.settings = {name: value for name, value in game.settings.items() if name != key}
+
+
+def assign_seat(player: Player, seat: str | None) -> None:
+    """Give ``player`` the seat ``seat`` as the game starts (`judge.service.kinds.Phases.start`)."""
+    player.seat = seat
+
+
 def rollback_target(session: Session, game: Game, phase: str | None) -> tuple[PhaseRow, list[PhaseRow]]:
     """What ROLLBACK goes back to: the phase processed last, or (``phase``, as DPjudge's ``ROLLBACK
     phase``) the processed phase of that name; and the rows of the phases after it, which the kind

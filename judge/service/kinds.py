@@ -6,7 +6,9 @@ clock, the game master's tools, observers, takeovers, absences, the outbox, the 
 framework and the index) knows no game.  It defines here what a kind of game must be, as typed
 protocols split by concern, and what a kind returns; a kind (``judge/games/<kind>/``) implements
 them and is handed to the host by the composition root (`judge.bootstrap`), which lists every
-kind once.  The host never imports a kind.
+kind once.  The host never imports a kind.  A member whose body here is more than ``...`` has
+that body as its default; `judge.service.contract` says which members a kind must write, gives
+the defaults that read the host's rows (`judge.service.contract.Kind`) and checks each kind.
 
 - `Lobby`: its words at CREATE and JOIN, how its seats are named and how many it takes;
 - `Phases`: START, how long each phase lasts, who must still act (whom the clock reminds),
@@ -42,10 +44,11 @@ from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from judge.commands.parse import Command as Line
-from judge.commands.parse import History
+from judge.commands.parse import History, press_to_seats
 from judge.service.config import Settings
 from judge.service.dispatch import Dispatcher, Entry
-from judge.service.templates import add_kind_templates
+from judge.service.options import GAME_FLAGS, split_options
+from judge.service.templates import add_kind_templates, when
 from judge.store.models import Game, PhaseRow, Player
 from judge.web.public import GameFacts
 
@@ -127,47 +130,72 @@ class Lobby(Protocol):
     """The word CREATE names it by, kept in ``games.kind``."""
     title: str
     """The game's name for people: "Payola Diplomacy"."""
-    seat_word: str
+    seat_word: str = "player"
     """What a seat is called in answers: "power", "player"."""
-    join_usage: str
+    player_word: str = ""
+    """What an answer calls those a seat's name names, where one names none ("there is no player named
+    ..."): by default, the `seat_word`."""
+    join_usage: str = "JOIN game password name [KEY key]"
     """JOIN in this kind's words, as a JOIN line that cannot be read is answered: "JOIN game
     password [power] [KEY key], ..." """
 
     def read_create(self, words: Sequence[str]) -> tuple[str, list[str]]:
         """CREATE's words after the kind's name: the game's ``variant`` and ``options`` to keep;
-        ValueError with a message for the game master if they cannot be read."""
-        ...
+        ValueError with a message for the game master if they cannot be read.  By default the
+        host's options only (`judge.service.options.GAME_FLAGS`), the variant the kind's name."""
+        own, options = split_options(list(words), GAME_FLAGS)
+        if options:
+            raise ValueError(f"'{options[0][:20]}' is no option of {self.title}")
+        return self.name, own
 
     def create_help(self) -> list[str]:
         """How to CREATE a game of this kind, as LIST ends with it."""
-        ...
+        return [f"{self.title} (CREATE game password {self.name})"]
 
     def capacity(self, game: Game) -> int:
         """How many players the game takes."""
         ...
 
+    # By default a seat is its player's name as joined (any case when named later: ``SIGNON
+    # alice@game``, ``PRESS TO Alice``), in the order of the names, and nobody chooses a seat with
+    # PREFER: the seats of Pirates' Proposal, Exchange Payola and the example kind.  The defaults that
+    # read the game's seats are `judge.service.contract.Kind`'s.
+
+    def name_problem(self, session: Session, game: Game, name: str) -> str | None:
+        """Why ``name`` cannot be a player's name in ``game`` (None: it can): by default, the shape of
+        `judge.service.contract.NAME`, no word of the commands, and no name taken in the game whatever
+        the case."""
+        ...
+
     def read_join(self, session: Session, game: Game, word: str | None) -> str | None:
         """JOIN's word after the password (a wish or a name, as written), to keep as the
-        player's ``requested``; ValueError with a message if it cannot be taken."""
-        ...
+        player's ``requested``; ValueError with a message if it cannot be taken.  By default the
+        player's name (`name_problem`)."""
+        if not word:
+            raise ValueError(f"a player of {self.title} joins under a name: JOIN {game.name} password name")
+        if (problem := self.name_problem(session, game, word)) is not None:
+            raise ValueError(problem)
+        return word
 
     def read_preferences(self, session: Session, game: Game, words: Sequence[str]) -> list[str]:
         """JOIN's ``PREFER`` words: the seats wanted, best first, for `Phases.start` to satisfy as
         well as it can; ValueError with a message if they cannot be read, or if the kind's seats
         are not assigned (by default)."""
-        raise ValueError(f"PREFER does not apply to {self.title}: its {self.seat_word}s are not assigned by the judge")
+        raise ValueError(f"PREFER does not apply to {self.title}: each player plays under the name they join with "
+                         f"(JOIN {game.name} password name)")
 
     def joined(self, game: Game, requested: str | None) -> str:
         """The answer to a JOIN that was taken."""
-        ...
+        return f"you joined '{game.name}' as {requested} (SIGNON {requested}@{game.name} password)"
 
     def seat(self, session: Session, game: Game, word: str) -> str:
-        """The seat ``word`` names in ``game`` (any case); ValueError with a message if none."""
+        """The seat ``word`` names in ``game`` (any case); ValueError with a message if none.  By
+        default the seat of that name."""
         ...
 
     def seat_title(self, seat: str) -> str:
         """A seat as answers write it: "France", "Alice"."""
-        ...
+        return seat
 
     def handed_over(self, session: Session, game: Game, player: Player) -> None:
         """What else happens when the seat of ``player`` changes hands (TAKEOVER, REPLACE): by
@@ -193,13 +221,16 @@ class Lobby(Protocol):
         return False
 
     def seat_order(self, session: Session, game: Game) -> list[str]:
-        """Every seat the game has or will have, in the order lists show them (PRESS TO ALL)."""
+        """Every seat the game has or will have, in the order lists show them (PRESS TO ALL); by
+        default the seats' names in alphabetical order."""
         ...
 
     def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
         """Whom the line ``PRESS TO ...`` (its words) names: ``("ALL",)``, or seats and
         ``"MASTER"`` (the game master) in the order named; ValueError with a message."""
-        ...
+        return press_to_seats(words, f"expected PRESS TO followed by {self.player_word or self.seat_word}s' names, "
+                                     "ALL, or MASTER",
+                              lambda name: self.seat(session, game, name))
 
 
 class Phases(Protocol):
@@ -211,7 +242,7 @@ class Phases(Protocol):
     """Weekly clocks the kind offers by name (``SET CLOCK AOP``): for each, the rule of each of its
     phase settings in SET CLOCK's words (``"MON 12:00 UTC"``, `judge.service.weekly.read_rule`), and
     under ``"grace"`` a grace period (``"1h"``) if the preset sets one.  None by default."""
-    between_phases: str
+    between_phases: str = ""
     """What the kind's phases between its main ones are called ("retreat and adjustment phases"),
     in which a game may forbid press (``SET PRESS BETWEEN OFF``); empty: it has none."""
     phase_names: str = ""
@@ -240,8 +271,9 @@ class Phases(Protocol):
         return None
 
     def length_of(self, phase: str) -> str:
-        """The duration setting (a key of `durations`) that the phase named ``phase`` lasts."""
-        ...
+        """The duration setting (a key of `durations`) that the phase named ``phase`` lasts: by
+        default the first (a kind of one length of phase has no more)."""
+        return next(iter(self.durations))
 
     def waiting(self, session: Session, game: Game) -> list[str]:
         """The seats that must act in the current phase and have not: whom the clock reminds."""
@@ -249,8 +281,9 @@ class Phases(Protocol):
 
     def complete(self, session: Session, game: Game, turn: Turn | None = None, now: datetime | None = None) -> bool:
         """Whether the current phase closes now, before its deadline (``turn``: the mail being
-        applied, whose reads may be used; ``now``: the time, if not the mail's)."""
-        ...
+        applied, whose reads may be used; ``now``: the time, if not the mail's).  By default once
+        nobody is `waiting`."""
+        return game.phase is not None and not self.waiting(session, game)
 
     def closes_at_next_tick(self, session: Session, game: Game, row: PhaseRow) -> bool:
         """Whether the phase of ``row``, the game's current one (which the flush under way may
@@ -260,7 +293,8 @@ class Phases(Protocol):
         return False
 
     def results_mails(self, session: Session, game: Game) -> int:
-        """How many mails closing the current phase queues, for the mail's budget."""
+        """How many mails closing the current phase queues, for the mail's budget: by default one to
+        each played seat, each observer and the game master."""
         ...
 
     def process(self, session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
@@ -269,7 +303,7 @@ class Phases(Protocol):
         the game's state, and at the end publishes (`publication`)."""
         ...
 
-    restored: str
+    restored: str = "everything is as it was before it was processed"
     """What a ROLLBACK brings back, for the players' announcement ("the position, balances, offer
     sheets, orders and acceptance lists are as they were before it was processed")."""
 
@@ -298,8 +332,9 @@ class Phases(Protocol):
 
     def publication(self, session: Session, game: Game) -> Publication:
         """What the game's end publishes to everyone: everything its rules kept secret while it ran
-        (the host adds the result and who played which seat, `judge.service.course.publish`)."""
-        ...
+        (the host adds the result and who played which seat, `judge.service.course.publish`).  By
+        default nothing more: nothing was secret."""
+        return Publication("Nothing of the game was kept secret: there is nothing more to publish.")
 
     confirms_letters: bool = False
     """Whether, as the seats still to act are alerted at the deadline, each played seat whose part is
@@ -314,8 +349,10 @@ class Phases(Protocol):
         where the game's policy has an automatic extension left (`judge.service.silence`), the
         deadline it gives a phase in which a played seat has still not acted at ``until``.  A late
         alert then says that, without a mail by ``until``, the phase is extended to ``extended``,
-        and never that it is carried out at ``until`` (ruling H3)."""
-        ...
+        and never that it is carried out at ``until`` (ruling H3).  By default it names the phase."""
+        late = "The deadline has passed" if which == "late" else "The deadline is near"
+        then = f" (without it then, the phase is extended to {when(extended)})" if extended else ""
+        return f"{late}: send your orders for {row.name} of {game.name} before {when(until)}{then}.\n"
 
     def label(self, phase: str) -> str:
         """The phase ``phase`` in words, as STATUS and the pages name it beside its name ("the spring
@@ -332,7 +369,7 @@ class Commands(Protocol):
 
     commands: Sequence[Entry]
     """Its command table: the host's dispatcher is built from it and the host's own."""
-    words: Sequence[str]
+    words: Sequence[str] = ()
     """The first words of the lines its grammar reads (``ACCEPT``, ``BID``), each of which its HELP
     names (a test holds it to them, with ``SET`` and the name of each of its phases' lengths)."""
     orders_private: str = ""
@@ -347,44 +384,49 @@ class Commands(Protocol):
         ...
 
     def close_block(self, turn: Turn) -> None:
-        """At the end of a seat's lines in a mail: act on its block (`Turn.block`) as a whole."""
-        ...
+        """At the end of a seat's lines in a mail: act on its block (`Turn.block`) as a whole; by
+        default, nothing (a kind that keeps no block)."""
+        return None
 
     def status(self, turn: Turn) -> list[str]:
         """STATUS for the signed-on seat, as it stands once its block is acted on."""
         ...
 
     def master_status(self, turn: Turn) -> list[str] | None:
-        """STATUS for the game master (None: not for the game master in this kind)."""
-        ...
+        """STATUS for the game master (None, by default: not for the game master in this kind)."""
+        return None
 
     def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
-        """Mail the new player of ``seat`` (TAKEOVER) what the seat knows now."""
-        ...
+        """Mail the new player of ``seat`` (TAKEOVER) what the seat knows now; by default nothing:
+        STATUS tells it."""
+        return None
 
     def resigned(self, turn: Turn, game: Game, seat: str) -> str:
-        """What else happens when the player of ``seat`` resigns; the words added to the answer."""
-        ...
+        """What else happens when the player of ``seat`` resigns; the words added to the answer (by
+        default none)."""
+        return ""
 
     def list_lines(self, turn: Turn, game: Game) -> list[str]:
-        """``LIST game``: what anyone may know of the game now."""
+        """``LIST game``: what anyone may know of the game now; by default the host's listing
+        (`judge.service.host.answer_list`) of its seats in their order."""
         ...
 
     def history(self, turn: Turn, text: str, game: Game, command: History) -> None:
-        """Answer ``HISTORY game ...``."""
+        """Answer ``HISTORY game ...``: by default the phases processed so far, by name."""
         ...
 
     def summary(self, turn: Turn, text: str, game: Game) -> None:
-        """Answer ``SUMMARY game``."""
+        """Answer ``SUMMARY game``: by default the host's summary (`judge.service.host.answer_summary`)."""
         ...
 
     def info(self, game: Game) -> list[str]:
         """``GET INFO game`` / ``GET RULES game``: the game's own options and the rules they
-        bring, in words, with the rules' numbers (the host adds the clock's and its own options)."""
+        bring, in words, with the rules' numbers (the host adds the clock's and its own options); by
+        default the kind's title."""
         ...
 
     def help(self, settings: Settings) -> str:
-        """The kind's part of HELP."""
+        """The kind's part of HELP: by default its title and the first words of its lines."""
         ...
 
 
@@ -393,15 +435,17 @@ class Pages(Protocol):
 
     def facts(self, session: Session, game: Game, acting: bool = True,
               seated: Sequence[Player] | None = None) -> GameFacts:
-        """What any page may say of the game (its line in the index, its page's header)."""
+        """What any page may say of the game (its line in the index, its page's header); by default
+        the host's facts (`judge.service.host.game_facts`) of its seats in their order."""
         ...
 
     def gather(self, session: Session, game: Game) -> Any:
-        """Everything the game's pages are made of, read in ``session``."""
-        ...
+        """Everything the game's pages are made of, read in ``session``: by default its `facts`."""
+        return self.facts(session, game)
 
     def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:
-        """Write the game's pages under ``root`` from what `gather` read; returns its page."""
+        """Write the game's pages under ``root`` from what `gather` read; returns its page.  By
+        default one page of its `facts`, the host's (``web/game.html.j2``)."""
         ...
 
     def standings(self, session: Session, game: Game) -> list[Standing]:
@@ -425,8 +469,8 @@ class Demo(Protocol):
     def demo(self, judge: DemoJudge, blind: bool = False, scenario: str | None = None) -> None:
         """Play a short scripted game against ``judge`` by mail and print what a newcomer needs to
         see (``blind``: its variant with hidden boards, for a kind that has one; ``scenario``: one of
-        its `demo_scenarios`, None for its own)."""
-        raise NotImplementedError(f"{getattr(self, 'title', 'this game')} has no demo")
+        its `demo_scenarios`, None for its own).  By default it says there is none."""
+        print(f"{getattr(self, 'title', 'this game')} has no demo: its games are played by mail")
 
 
 class Records(Protocol):
@@ -467,7 +511,9 @@ class Records(Protocol):
 
 
 class GameKind(Lobby, Phases, Commands, Pages, Records, Demo, Protocol):
-    """A kind of game, as the host sees it: every method the host calls, and nothing else."""
+    """A kind of game, as the host sees it: every member the host reads, and nothing else.  A kind
+    implements it by subclassing `judge.service.contract.Kind`, the host's defaults."""
+
 
 
 class Kinds:

@@ -4,8 +4,9 @@ A kind's handlers and its `judge.service.kinds.Commands` methods get a turn, nev
 conversation (`judge.service.handlers.conversation.Conversation`, which implements this): the
 transaction and the moment, who the lines act for, the reply's lines (answered by index: a kind
 marks its own lines, never touches another's), the seat's block of lines of the mail, the
-mail's budget (attachments, mails it causes, announcements, phase changes) and what the mails
-of the transaction have read once.  Everything else of the host a kind reaches through its
+mail's budget (attachments, mails it causes, announcements) and what the mails of the
+transaction have read once: what the kinds use, and no more (the host's own handlers have the
+whole conversation).  Everything else of the host a kind reaches through its
 services (`judge.service.host`, `outbox`, `render`, ...), with the turn's session.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from sqlalchemy.orm import Session
 
@@ -34,8 +35,6 @@ class Acting(Protocol):
     now: datetime
     accepted: datetime
     """When the judge's mail server accepted the mail: its place among one seat's mail."""
-    cache: dict[Any, Any]
-    """What a kind keeps for the rest of the mail."""
 
     # -- who the lines act for --------------------------------------------------------------------
 
@@ -140,7 +139,8 @@ class Holding(Protocol):
 
 
 class Causing(Protocol):
-    """What the mail causes beyond its reply: mails, announcements, changes of the game's phase."""
+    """What the mail causes beyond its reply: mails and announcements, and the game master's
+    confirmation of what cannot be undone."""
 
     def send(self, *, to: str, subject: str, body: str, kind: str, game_id: int | None = None) -> bool:
         """Queue a mail, unless the mail has caused as many as it may (False then)."""
@@ -150,23 +150,6 @@ class Causing(Protocol):
                  public: bool = False, observers: str | None = None) -> None:
         """Tell every player of the game (``public``: and its observers; ``observers``: what they
         are told instead) ``what`` happened."""
-        ...
-
-    def announce_now(self, game: Game) -> None:
-        """Send what the mail announced to ``game`` so far now, before a phase's results."""
-        ...
-
-    def take_news(self, game: Game) -> list[str]:
-        """What the mail announced to ``game``, to be said in the results of its phase instead."""
-        ...
-
-    def may_change_phase(self, text: str, word: str) -> int | None:
-        """How many mails the game master's ``word`` (PROCESS, ROLLBACK, ROLLFORWARD) will send,
-        if it may go ahead; None after answering ``text`` why not (`judge.service.phase_changes`)."""
-        ...
-
-    def changed_phase(self, word: str, results: int) -> None:
-        """Count a phase change ``word`` that went ahead."""
         ...
 
     def confirmed(self, text: str, word: str, code: str | None, what: str) -> bool:

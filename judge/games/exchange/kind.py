@@ -37,10 +37,9 @@ from judge.api import (
     DemoJudge,
     Game,
     GameFacts,
-    GameKind,
     History,
+    Kind,
     Lobby,
-    NamedSeats,
     PhaseChange,
     PhaseRow,
     Phases,
@@ -58,7 +57,7 @@ from judge.games.exchange.core.accounts import resign
 from judge.games.exchange.core.views import ceo_view
 
 
-class ExchangeLobby(NamedSeats, Lobby):
+class ExchangeLobby(Lobby):
     """Exchange Payola's CREATE and JOIN, and its seats: the investors, each under the name it joined
     with (E1)."""
 
@@ -305,7 +304,7 @@ class ExchangeCommands(Commands):
                             lifecycle.label(game.phase) if game.phase else None)
 
 
-class Exchange(ExchangeLobby, ExchangePhases, ExchangeCommands, GameKind):
+class Exchange(ExchangeLobby, ExchangePhases, ExchangeCommands, Kind):
     """Exchange Payola, as the host sees it: its lobby, phases and commands, and its pages, records
     and demo."""
 

@@ -182,7 +182,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     names = []
     for player in joined:
         name = (player.requested or "").upper()
-        stored.seat(player, name)
+        api.assign_seat(player, name)
         names.append(name)
     state = new_game(stored.board(game), names, options, game.seed)
     session.flush()
@@ -269,7 +269,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     phase, open the next phase or end the game, and queue every mail (see the module's header)."""
     row = api.current_phase(session, game)
     assert row is not None and row.status == "open"
-    game.settings = {k: v for k, v in game.settings.items() if k != ROLLFORWARD}
+    api.drop_setting(game, ROLLFORWARD)
     state = stored.state_of(row)
     standing = {name: sheets.sheet_of(parts, state.game_map, name)
                 for name, parts in stored.sheets(session, game, row.name).items() if name in state.order}
@@ -287,10 +287,10 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
         after, income = run_income(after)
     written = {name: parts.text() for name, parts in sorted(stored.sheets(session, game, row.name).items())}
     done = mails.Done(state, after, record, written, income, stored.transfers(row))
-    row.result = {"state": state_to_data(after), "public": mails.public_lines(done), "chart": mails.chart_lines(done),
-                  "statements": {i: mails.own_sections(done, i) for i in sorted(set(state.order) | set(after.order))},
-                  stored.VOTES: game.settings.get(stored.VOTES, {})}  # as they stood: a ROLLBACK brings them back
-    row.status, row.processed_at = "processed", now
+    statements = {i: mails.own_sections(done, i) for i in sorted(set(state.order) | set(after.order))}
+    votes = game.settings.get(stored.VOTES, {})  # as they stood: a ROLLBACK brings them back
+    api.processed(row, {"state": state_to_data(after), "public": mails.public_lines(done),
+                        "chart": mails.chart_lines(done), "statements": statements, stored.VOTES: votes}, now)
     if after.stage is Stage.ENDED:
         winner = after.result[0] if after.result else None
         reason = (f"{mails.title(winner)} has reached the victory count with {len(after.position.centers_of(winner))} "
@@ -372,9 +372,8 @@ def terminated(session: Session, game: Game, now: datetime) -> None:
 
 def _end_row(row: PhaseRow, state: ExchangeState, now: datetime) -> None:
     """The open phase closed by the game's end, unplayed: its row keeps the state as it ended."""
-    row.result = {"state": state_to_data(state), "public": [], "chart": [f"{row.name} was not played: the game "
-                                                                          "ended"]}
-    row.status, row.processed_at = "processed", now
+    api.processed(row, {"state": state_to_data(state), "public": [], "chart": [f"{row.name} was not played: the game "
+                                                                              "ended"]}, now)
 
 
 def voters(session: Session, game: Game, state: ExchangeState) -> list[str]:
@@ -433,8 +432,8 @@ def rolling_back(session: Session, game: Game, to: PhaseRow, later: Sequence[Pha
         stored.save(to, back)
     votes_back(session, game, to, back)
     told = {investor: lines for investor in back.order if (lines := _changed_for(left, back, investor))} if left else {}
-    game.settings = {**game.settings, "rollback_notices": told,
-                     ROLLFORWARD: {"position": _digest(to.position), stored.VOTES: _standing(game)}}
+    api.keep_setting(game, "rollback_notices", told)
+    api.keep_setting(game, ROLLFORWARD, {"position": _digest(to.position), stored.VOTES: _standing(game)})
 
 
 def votes_back(session: Session, game: Game, to: PhaseRow, back: ExchangeState) -> None:
@@ -453,7 +452,7 @@ def votes_back(session: Session, game: Game, to: PhaseRow, back: ExchangeState) 
         player, at = seats.get(investor), vote.get("at")
         if investor in back.order and (player is None or at is None or datetime.fromisoformat(at) >= player.joined_at):
             votes[investor] = vote
-    game.settings = {**game.settings, stored.VOTES: votes}
+    api.keep_setting(game, stored.VOTES, votes)
 
 
 def _standing(game: Game) -> dict[str, str]:
@@ -507,7 +506,7 @@ def _changed_for(left: ExchangeState, back: ExchangeState, investor: str) -> lis
 def rolled_back(session: Session, game: Game, settings: Settings, now: datetime) -> None:
     """Tell each investor the ROLLBACK changed something for, alone, what it changed (E39)."""
     told: dict[str, list[str]] = game.settings.get("rollback_notices", {})
-    game.settings = {k: v for k, v in game.settings.items() if k != "rollback_notices"}
+    api.drop_setting(game, "rollback_notices")
     players = stored.played(session, game)
     for investor, lines in sorted(told.items()):
         player = players.get(investor)

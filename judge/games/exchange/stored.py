@@ -49,11 +49,6 @@ def seat_of(player: Player) -> str | None:
     return player.seat
 
 
-def seat(player: Player, name: str) -> None:
-    """Make ``player``'s row the seat of the investor ``name``."""
-    player.seat = name
-
-
 VOTES = "votes"
 """The key of the game's settings, and of each processed phase's result, where the investors' votes
 are kept."""
@@ -71,7 +66,7 @@ def vote_of(game: Game, investor: str) -> tuple[str | None, datetime | None]:
 def set_vote(game: Game, investor: str, vote: str | None, at: datetime | None) -> None:
     """Keep the investor's vote (None: none), cast by a mail accepted ``at`` (None: no mail's)."""
     votes = {**game.settings.get(VOTES, {}), investor: {"vote": vote, "at": at.isoformat() if at else None}}
-    game.settings = {**game.settings, VOTES: votes}
+    api.keep_setting(game, VOTES, votes)
 
 
 def investors(session: Session, game: Game) -> dict[str, Player]:

@@ -43,8 +43,8 @@ from judge.api import (
     DemoJudge,
     Game,
     GameFacts,
-    GameKind,
     History,
+    Kind,
     Lobby,
     PhaseChange,
     PhaseRow,
@@ -373,7 +373,7 @@ class MachiavelliCommands(Commands):
                             lifecycle.label(game.phase) if game.phase else None)
 
 
-class Machiavelli(MachiavelliLobby, MachiavelliPhases, MachiavelliCommands, GameKind):
+class Machiavelli(MachiavelliLobby, MachiavelliPhases, MachiavelliCommands, Kind):
     """Machiavelli, as the host sees it: its lobby, phases and commands, and its pages, records and demo."""
 
     # -- pages -----------------------------------------------------------------------------------

@@ -114,10 +114,6 @@ def seat_of(player: Player) -> str | None:
     return player.seat
 
 
-def _seat(player: Player, country: str) -> None:
-    player.seat = country
-
-
 def phase_name(position: Position) -> str:
     """The name of the phase ``position`` opens: ``SP1454A``, ``SU1454C``..."""
     return f"{SEASONS[position.season.campaign]}{position.season.year}{position.phase.value}"
@@ -256,7 +252,7 @@ def set_vote(game: Game, country: str, vote: Proposal | None, at: datetime | Non
     """Keep the country's vote (None: none), cast by a mail accepted ``at`` (None: by no mail)."""
     kept = None if vote is None else "DRAW" if vote.to is None else f"CONCEDE:{vote.to}"
     votes = {**game.settings.get(VOTES, {}), country: {"vote": kept, "at": at.isoformat() if at else None}}
-    game.settings = {**game.settings, VOTES: votes}
+    api.keep_setting(game, VOTES, votes)
 
 
 def votes_back(session: Session, game: Game, to: PhaseRow) -> None:
@@ -273,8 +269,8 @@ def votes_back(session: Session, game: Game, to: PhaseRow) -> None:
             player, at = seat.get(country), vote.get("at")
             if player is None or at is None or datetime.fromisoformat(at) >= player.joined_at:
                 votes[country] = vote
-        game.settings = {**game.settings, VOTES: votes}
-    game.settings = {**game.settings, ROLLFORWARD: {VOTES: _standing(game)}}
+        api.keep_setting(game, VOTES, votes)
+    api.keep_setting(game, ROLLFORWARD, {VOTES: _standing(game)})
 
 
 def _standing(game: Game) -> dict[str, str]:
@@ -349,12 +345,12 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     wishes = [player.preferences or ([player.requested] if player.requested else []) for player in seated]
     why: dict[str, str] = {}
     for player, (country, reason) in zip(seated, assign(board.powers, wishes, game.seed), strict=True):
-        _seat(player, country)
+        api.assign_seat(player, country)
         why[country] = reason
     for country in board.powers:
         if country not in why:
             dummy = Player(game_id=game.id, dummy=True, joined_at=now)
-            _seat(dummy, country)
+            api.assign_seat(dummy, country)
             session.add(dummy)
     session.flush()
     position = board.start
@@ -414,7 +410,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     and queue every mail, each saying the ``closing``'s notes first."""
     row = api.current_phase(session, game)
     assert row is not None and row.status == "open"
-    game.settings = {key: value for key, value in game.settings.items() if key != ROLLFORWARD}
+    api.drop_setting(game, ROLLFORWARD)
     board = board_of(game)
     position = position_of(row, board)
     standing = letters_of(session, game, row.name)
@@ -436,22 +432,24 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
         for country in expected:
             statements[country] = views.campaign_statement(board, record, country, position.treasuries.get(country, 0),
                                                            defaulted.get(country))
-    row.result = {"position": position_to_data(after),
-                  "letters": {country: letter.parsed["orders"] for country, letter in sorted(standing.items())},
-                  "defaulted": sorted(defaulted), "public": public, "statements": statements,
-                  VOTES: game.settings.get(VOTES, {})}  # as they stood: a ROLLBACK brings them back (`votes_back`)
-    row.status, row.processed_at = "processed", now
+    kept = {"position": position_to_data(after),
+            "letters": {country: letter.parsed["orders"] for country, letter in sorted(standing.items())},
+            "defaulted": sorted(defaulted), "public": public, "statements": statements,
+            VOTES: game.settings.get(VOTES, {})}  # as they stood: a ROLLBACK brings them back (`votes_back`)
     if closed := [seat for seat in game.settings.get("open", []) if seat in after.eliminated]:
         for seat in closed:  # M62: a country eliminated is open for a substitute no longer...
             api.close_seat(game, seat)
-        row.result = {**row.result, "closed": closed}  # ...until a ROLLBACK undoes it (`reopen_closed`)
+        kept["closed"] = closed  # ...until a ROLLBACK undoes it (`reopen_closed`)
+    if after.phase is Phase.OVER:
+        assert record is not None and record.end is not None
+        kept["end"] = {"winners": list(record.end.winners),  # for the end's publication and places
+                       "agreed": None if record.end.agreed is None else {"to": record.end.agreed.to}}
+    api.processed(row, kept, now)
     title = row.name if after.phase is Phase.OVER else phase_name(after)
     attached = pictures.position_map(settings, game.name, board, after, title, record)
     if after.phase is Phase.OVER:
         assert record is not None and record.end is not None
         winners, agreed = record.end.winners, record.end.agreed
-        row.result = {**row.result, "end": {"winners": list(winners),  # for the end's publication and places
-                                            "agreed": None if agreed is None else {"to": agreed.to}}}
         result = (f"won by {' and '.join(winners)} in {position.season}" if agreed is None else
                   f"a draw among all surviving countries in {position.season}: {', '.join(winners)} (M64)"
                   if agreed.to is None else f"conceded to {agreed.to} by every surviving player in {position.season} "

@@ -28,9 +28,9 @@ from judge.api import (
     Commands,
     DemoJudge,
     Game,
-    GameKind,
     GameState,
     History,
+    Kind,
     Lobby,
     PhaseChange,
     PhaseRow,
@@ -351,7 +351,7 @@ class PayolaCommands(Commands):
         return views.rules_in_words(game.variant, lifecycle.options_of(game), lifecycle.own_flags(game))
 
 
-class Payola(PayolaLobby, PayolaPhases, PayolaCommands, GameKind):
+class Payola(PayolaLobby, PayolaPhases, PayolaCommands, Kind):
     """Payola Diplomacy, as the host sees it: its lobby, phases and commands, and its pages, records and demo."""
 
     # -- pages -----------------------------------------------------------------------------------

@@ -320,7 +320,8 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
     why: dict[int, str] = {}
     wishes = [player.preferences or ([player.requested] if player.requested else []) for player in seated]
     for player, seat in zip(seated, seating.assign(list(the_map.powers), wishes, game.seed), strict=True):
-        player.seat, why[player.id] = seat.power, seat.why
+        api.assign_seat(player, seat.power)
+        why[player.id] = seat.why
     free = [power for power in the_map.powers if power not in {player.seat for player in seated}]
     for power in free:
         session.add(Player(game_id=game.id, seat=power, dummy=True, joined_at=now))
@@ -524,10 +525,9 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     actions = views.automatic_actions(position, adjudication["results"], outcome.position, sheets, played, held)
     report = {"phase": row.name, "results": adjudication["results"], "automatic": [text for _, text in actions],
               "board": views.board(outcome.position)}
-    row.result = {"adjudication": adjudication, "determination": determination_data, "report": report,
-                  VOTES: votes_kept(session, seat)}  # as they stood: a ROLLBACK brings them back (`votes_back`)
-    row.status = "processed"
-    row.processed_at = now
+    api.processed(row, {"adjudication": adjudication, "determination": determination_data, "report": report,
+                        VOTES: votes_kept(session, seat)},  # as they stood: a ROLLBACK brings them back (`votes_back`)
+                  now)
     winner = outcome.winner
     if options_of(game).zerosum and position.phase.season.value == "F" and outcome.position.phase.season.value != "F":
         _zerosum_year_end(session, game, position.phase.year, outcome.position, now)
@@ -636,7 +636,7 @@ def _draw_votes(session: Session, game: Game) -> str | None:
     draws = sum(votes[p] == "DRAW" for p in voting)
     if draws == game.settings.get("draws_told", 0):
         return None
-    game.settings = {**game.settings, "draws_told": draws}
+    api.keep_setting(game, "draws_told", draws)
     if options_of(game).blind:
         return f"{counted(draws, 'surviving power')} now {'votes' if draws == 1 else 'vote'} for a draw."
     return f"{draws} of the {len(voting)} surviving powers now vote for a draw."
@@ -797,8 +797,8 @@ def reveal(session: Session, game: Game, settings: Settings, now: datetime) -> N
     published is kept in the game's settings (``revealed``: up to which phase, and the treasuries
     then) for its pages to show."""
     rows = processed_phases(session, game)
-    game.settings = {**game.settings, "revealed": {"through": rows[-1].name if rows else None,
-                                                    "balances": balances(session, game)}}
+    api.keep_setting(game, "revealed", {"through": rows[-1].name if rows else None,
+                                        "balances": balances(session, game)})
     api.publish(session, game, settings, now, subject=f"{game.name}: every secret revealed",
                    headline="has had its secrets revealed by the game master; the game goes on",
                    publication=Publication("Everything that was secret until now is published; what comes next stays "

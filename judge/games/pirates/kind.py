@@ -35,11 +35,10 @@ from judge.api import (
     Game,
     GameError,
     GameFacts,
-    GameKind,
     GameState,
     History,
+    Kind,
     Lobby,
-    NamedSeats,
     PhaseChange,
     PhaseRow,
     Phases,
@@ -61,7 +60,7 @@ HOST_WORDS = frozenset({"MASTER", "GM", "ALL", "KEY"})
 private game's KEY): no player may be named so."""
 
 
-class PiratesLobby(NamedSeats, Lobby):
+class PiratesLobby(Lobby):
     """Pirates' Proposal's CREATE and JOIN, and its seats: its players, each under the name it joined with."""
 
     name = "pirates"
@@ -231,7 +230,7 @@ class PiratesCommands(Commands):
                             lifecycle.label(game.phase) if game.phase else None, end=end)
 
 
-class Pirates(PiratesLobby, PiratesPhases, PiratesCommands, GameKind):
+class Pirates(PiratesLobby, PiratesPhases, PiratesCommands, Kind):
     """Pirates' Proposal, as the host sees it: its lobby, phases and commands, and its pages and demo."""
 
     # -- pages -----------------------------------------------------------------------------------

@@ -205,7 +205,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
         raise GameError(f"this match is for {wanted} players and {len(seated)} have joined: START when "
                         f"{wanted} have", "WRONG_NUMBER_OF_PLAYERS")
     for player in seated:
-        player.seat = player.requested
+        api.assign_seat(player, player.requested)
     try:
         match = start_match([p.seat or "" for p in seated], game.seed, setting(game, "GARNETS"))
     except SetupError as exc:
@@ -252,8 +252,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     preface = closing.preface
     match = match_from_data(row.position)
     closed = close_phase(match, submissions_of(session, game, row.name), row.seed)
-    row.result = {"match": match_to_data(closed)}
-    row.status, row.processed_at = "processed", now
+    api.processed(row, {"match": match_to_data(closed)}, now)
     following = next_phase(closed)
     if following is None:
         log_on_commit(session, log, "game %s %s processed (%s); the match has ended", game.name, row.name,

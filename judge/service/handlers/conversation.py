@@ -359,12 +359,6 @@ class Conversation(Holding):
                 self.echoes[index].extra = list(lines)
         context.block, context.status_echoes = {}, []
 
-    def may_change_phase(self, text: str, word: str) -> int | None:
-        return phase_changes.may_change_phase(self, text, word)
-
-    def changed_phase(self, word: str, results: int) -> None:
-        phase_changes.changed_phase(self, word, results)
-
     def confirmed(self, text: str, word: str, code: str | None, what: str) -> bool:
         return phase_changes.confirmed(self, text, word, code, what)
 

@@ -1,5 +1,6 @@
-"""The auction as a kind of game the host runs: every member of `judge.api.GameKind`, on the host's API
-alone (`judge.api`), its rules in `tests.kinds.auction.core`, its mails and page in ``templates/``.
+"""The auction as a kind of game the host runs: a `judge.api.Kind` that writes the members every kind must
+and those it plays its own way, the host's defaults doing the rest, on the host's API alone (`judge.api`),
+its rules in `tests.kinds.auction.core`, its mails and page in ``templates/``.
 
 ``CREATE game password auction [LOTS=n] [COINS=n]`` (3 lots and 100 coins each by default); ``JOIN game
 password name``; the game master's START draws nothing: the seats are the names, in their order.  A
@@ -105,7 +106,7 @@ def bid(turn: api.Turn, text: str, command: Bid) -> None:
     turn.echo(text, "ok", f"your bid of {command.amount} on lot {auction.lot} stands, sealed")
 
 
-class Auction(api.NamedSeats, api.GameKind):
+class Auction(api.Kind):
     name = "auction"
     title = "Sealed-bid auction"
     seat_word = "player"
@@ -113,7 +114,6 @@ class Auction(api.NamedSeats, api.GameKind):
     durations = MappingProxyType({"lot": 24.0})
     commands = (api.Entry(Bid, bid, api.PLAYER, closed_after_the_end=True),)
     words = ("BID",)
-    between_phases = ""
     restored = "the coins, the lots and the bids then standing are as they were before it was processed"
 
     # -- creating ------------------------------------------------------------------------------------
@@ -149,7 +149,7 @@ class Auction(api.NamedSeats, api.GameKind):
         if len(joined) < 2:
             raise api.GameError("an auction needs two players at least", "TOO_FEW_PLAYERS")
         for player in joined:
-            player.seat = player.requested
+            api.assign_seat(player, player.requested)
         session.flush()
         order = self.seat_order(session, game)
         auction = core.start(order, setting(game, "LOTS", LOTS), setting(game, "COINS", COINS))
@@ -159,21 +159,10 @@ class Auction(api.NamedSeats, api.GameKind):
             api.queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
                       game_id=game.id, body=api.render("auction/start", game=game, auction=auction, seat=player.seat))
 
-    def length_of(self, phase: str) -> str:
-        return "lot"
-
     def waiting(self, session: Session, game: api.Game) -> list[str]:
         played = [seat for seat, player in api.seats(session, game).items() if api.is_played(player)]
         bids = bids_of(session, game, game.phase or "")
         return [seat for seat in self.seat_order(session, game) if seat in played and seat not in bids]
-
-    def complete(self, session: Session, game: api.Game, turn: api.Turn | None = None,
-                 now: datetime | None = None) -> bool:
-        return game.phase is not None and not self.waiting(session, game)
-
-    def results_mails(self, session: Session, game: api.Game) -> int:
-        played = sum(1 for player in api.seats(session, game).values() if api.is_played(player))
-        return played + len(api.observers(session, game)) + 1
 
     def process(self, session: Session, game: api.Game, settings: api.Settings, now: datetime,
                 closing: api.Closing) -> api.PhaseChange:
@@ -182,7 +171,7 @@ class Auction(api.NamedSeats, api.GameKind):
         order = self.seat_order(session, game)
         before = auction_of(row)
         after = core.sell(before, bids_of(session, game, row.name), order)
-        row.result, row.status, row.processed_at = {"auction": core.to_data(after)}, "processed", now
+        api.processed(row, {"auction": core.to_data(after)}, now)
         sale = after.sales[-1]
         if not after.over:
             api.open_phase(session, game, f"L{after.lot}", core.to_data(after), now)
@@ -226,9 +215,6 @@ class Auction(api.NamedSeats, api.GameKind):
     def read(self, text: str, game: api.Game | None) -> api.Command:
         return read(text, game)
 
-    def close_block(self, turn: api.Turn) -> None:
-        return None
-
     def status(self, turn: api.Turn) -> list[str]:
         game, seat = turn.game, turn.seat
         assert game is not None and seat is not None
@@ -258,9 +244,6 @@ class Auction(api.NamedSeats, api.GameKind):
         sold = [f"lot {sale.lot}: {sale.buyer or 'nobody'} for {sale.price}" for sale in (auction.sales
                                                                                           if auction else ())]
         turn.answer_long(text, f"{game.name}-history.txt", "\n".join(sold) or "no lot sold yet", "the history")
-
-    def summary(self, turn: api.Turn, text: str, game: api.Game) -> None:
-        api.answer_summary(turn, text, game, "auction/summary", self.title, game.phase)
 
     # -- pages ---------------------------------------------------------------------------------------
 
