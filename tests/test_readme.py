@@ -39,7 +39,8 @@ def test_readme_first_lines_are_the_two_commands() -> None:
                      ".venv/bin/python -m pytest"]
     assert README.index("```sh\n") < README.index("\n## ")  # before anything else is said
     ci = (ROOT / ".ci" / "run").read_text("utf-8")
-    assert ".venv/bin/judge demo" in ci and "\n.venv/bin/python -m pytest\n" in ci
+    assert ".venv/bin/judge demo" in ci
+    assert re.search(r"^\.venv/bin/python -m pytest(?: --cov\S*)*$", ci, re.M)  # coverage options only
 
 
 def test_readme_is_short() -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -38,19 +39,49 @@ def demo_settings(data: Path, **changed: Any) -> Settings:
                        "mta_flush": None, **changed})
 
 
+START_WITHIN = 120.0  # seconds: a judge starts in a few, even on a loaded machine; past this, it never will
+
+
+class NotStarted(Exception):
+    """The demo's judge did not start: why, in one line (a port taken, a data directory it cannot write)."""
+
+
 @contextmanager
 def demo_judge(kinds: Kinds, keep: bool = False, **changed: Any) -> Iterator[DemoJudge]:
     """A judge on a temporary data directory, listening on a free port of loopback, for as long as
     the ``with`` lasts; then stopped, and its directory removed unless ``keep``.  ``changed``:
-    settings other than the demo's (a test's ``maps=False``)."""
+    settings other than the demo's (a test's ``maps=False``).  A judge that fails to start, or is
+    not listening within `START_WITHIN` seconds, raises `NotStarted`: the demo waited for ever on it."""
     data = Path(tempfile.mkdtemp(prefix="judge-demo-"))
     settings = demo_settings(data, **changed)
     loop = asyncio.new_event_loop()
-    daemon = Daemon(settings, kinds)
-    thread = threading.Thread(target=loop.run_until_complete, args=(daemon.run(),), daemon=True)
+    failed: list[BaseException] = []
+    try:
+        daemon = Daemon(settings, kinds)
+    except Exception as exc:
+        shutil.rmtree(data, ignore_errors=True)
+        raise NotStarted(_first_line(exc)) from exc
+
+    def serve() -> None:
+        try:
+            loop.run_until_complete(daemon.run())
+        except BaseException as exc:  # said once by the thread waiting for the start, not as a thread's traceback
+            failed.append(exc)
+
+    thread = threading.Thread(target=serve, daemon=True)
     thread.start()
-    while daemon.port is None:
+    given_up = time.monotonic() + START_WITHIN
+    while daemon.port is None and thread.is_alive() and time.monotonic() < given_up:
         time.sleep(0.05)
+    if daemon.port is None:
+        hung = thread.is_alive()
+        loop.call_soon_threadsafe(_cancel_all, loop)  # a start still under way is abandoned
+        thread.join(timeout=10)
+        if not keep:
+            shutil.rmtree(data, ignore_errors=True)
+        if hung or not failed:
+            raise NotStarted(f"it was not listening after {START_WITHIN:g} s")
+        raise NotStarted(_first_line(failed[0])) from failed[0]
     print(f"A judge is listening on 127.0.0.1:{daemon.port} (data in {data}).")
     try:
         yield DemoJudge(daemon.port, settings)
@@ -59,6 +90,17 @@ def demo_judge(kinds: Kinds, keep: bool = False, **changed: Any) -> Iterator[Dem
         thread.join(timeout=30)
         if not keep:
             shutil.rmtree(data, ignore_errors=True)
+
+
+def _cancel_all(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel every task of ``loop`` (from within it): a start that never ended."""
+    for task in asyncio.all_tasks(loop):
+        task.cancel()
+
+
+def _first_line(exc: BaseException) -> str:
+    """``exc`` said in one line: its message's first line, or its type's name when it has none."""
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
 def run_demo(kinds: Kinds, keep: bool = False, blind: bool = False, kind: str | None = None,
@@ -77,9 +119,13 @@ def run_demo(kinds: Kinds, keep: bool = False, blind: bool = False, kind: str | 
         print(f"judge demo: {chosen.title} has no scenario '{scenario}' to play"
               + (f" (its demo plays: {', '.join(offered)})" if offered else ""))
         return 2
-    with demo_judge(kinds, keep) as judge:
-        chosen.demo(judge, blind=blind, scenario=scenario.lower() if scenario else None)
-        sent = len(judge.mails())
+    try:
+        with demo_judge(kinds, keep) as judge:
+            chosen.demo(judge, blind=blind, scenario=scenario.lower() if scenario else None)
+            sent = len(judge.mails())
+    except NotStarted as exc:
+        print(f"judge demo: the judge could not start: {exc}", file=sys.stderr)
+        return 1
     if keep:
         print(f"The judge sent {sent} mails; they are in the Maildir {judge.settings.maildir}/new.")
     else:

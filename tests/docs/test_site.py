@@ -38,6 +38,9 @@ def sphinx(builder: str, out: Path) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=600, check=False)
 
 
+pytestmark = pytest.mark.timeout(900)  # past the suite's: the first test waits for the site's build, up to 600 s
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site")

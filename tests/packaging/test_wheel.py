@@ -24,8 +24,9 @@ from judge import __version__
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.skipif(not os.environ.get("JUDGE_TEST_WHEEL"),
-                                reason="builds and installs a wheel (a minute): set JUDGE_TEST_WHEEL=1 to run it")
+pytestmark = [pytest.mark.skipif(not os.environ.get("JUDGE_TEST_WHEEL"),
+                                 reason="builds and installs a wheel (a minute): set JUDGE_TEST_WHEEL=1 to run it"),
+              pytest.mark.timeout(1800)]  # past the suite's: pip, each step allowed 600 s (`_run`)
 
 
 def _run(command: list[str | Path], cwd: Path) -> str:

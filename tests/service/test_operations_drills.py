@@ -57,11 +57,12 @@ ROOT = Path(__file__).resolve().parents[2]
 PG_BIN = Path(os.environ.get("JUDGE_TEST_PG_BIN", "/usr/lib/postgresql/15/bin"))
 FRANCE, GERMANY = PLAYERS["FRANCE"], PLAYERS["GERMANY"]
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.skipif(
     not os.environ.get("JUDGE_TEST_POSTFIX") or os.geteuid() != 0 or shutil.which("postconf") is None
     or not (PG_BIN / "initdb").exists() or shutil.which("git") is None,
     reason="reconfigures this machine's Postfix and runs PostgreSQL: JUDGE_TEST_POSTFIX=1, as root, with Postfix, "
-           "PostgreSQL's binaries and git (.ci/run's Postfix stage)")
+           "PostgreSQL's binaries and git (.ci/run's Postfix stage)"),
+    pytest.mark.timeout(3600)]  # past the suite's (pyproject.toml): releases installed by pip, each step allowed 600 s
 
 
 def releases() -> dict[str, str]:
