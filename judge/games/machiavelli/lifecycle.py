@@ -58,7 +58,7 @@ from judge.api import (
 from judge.games.machiavelli import pictures, views
 from judge.games.machiavelli.core.board import Board, board_names, load_board
 from judge.games.machiavelli.core.campaign import Expected, campaign, expected_letters
-from judge.games.machiavelli.core.existence import Proposal, standings
+from judge.games.machiavelli.core.existence import GameEnd, Proposal, standings
 from judge.games.machiavelli.core.expenditures import LetterOrder
 from judge.games.machiavelli.core.notation import position_from_data, position_to_data
 from judge.games.machiavelli.core.position import Campaign, Phase, Position, Season
@@ -449,19 +449,25 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     attached = pictures.position_map(settings, game.name, board, after, title, record)
     if after.phase is Phase.OVER:
         assert record is not None and record.end is not None
-        winners, agreed = record.end.winners, record.end.agreed
-        result = (f"won by {' and '.join(winners)} in {position.season}" if agreed is None else
-                  f"a draw among all surviving countries in {position.season}: {', '.join(winners)} (M64)"
-                  if agreed.to is None else f"conceded to {agreed.to} by every surviving player in {position.season} "
-                  "(M64)")
-        log_on_commit(session, log, "game %s %s processed (%s); %s", game.name, row.name, closing.cause, result)
+        ended = _ended(row.name, record.end, position.season)
+        log_on_commit(session, log, "game %s %s processed (%s); %s", game.name, row.name, closing.cause, ended.result)
         _mail_results(session, game, settings, now, row.name, board, after, public, statements, attached, closing)
-        drawn = tuple(winners) if agreed is not None and agreed.to is None and len(winners) > 1 else ()  # M64
-        return PhaseChange(row.name, None, winners[0] if len(winners) == 1 else None, result, drawn)
+        return ended
     _open_row(session, game, after, now)
     log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, closing.cause, game.phase)
     _mail_results(session, game, settings, now, row.name, board, after, public, statements, attached, closing)
     return PhaseChange(row.name, game.phase)
+
+
+def _ended(phase: str, end: GameEnd, season: Season) -> PhaseChange:
+    """The end of the game in ``phase`` as the host keeps it: won by its winners, or ended by a vote
+    (M64) as a draw among every surviving country or conceded to one."""
+    winners, agreed = end.winners, end.agreed
+    result = (f"won by {' and '.join(winners)} in {season}" if agreed is None else
+              f"a draw among all surviving countries in {season}: {', '.join(winners)} (M64)"
+              if agreed.to is None else f"conceded to {agreed.to} by every surviving player in {season} (M64)")
+    drawn = tuple(winners) if agreed is not None and agreed.to is None and len(winners) > 1 else ()  # M64
+    return PhaseChange(phase, None, winners[0] if len(winners) == 1 else None, result, drawn)
 
 
 def _mail_results(session: Session, game: Game, settings: Settings, now: datetime, phase: str, board: Board,
