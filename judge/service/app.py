@@ -1,4 +1,4 @@
-"""The composition root: the use cases the command line and the daemon call.
+"""The service layer: the use cases the command line and the daemon call.
 
 Each game's deadline runs in a transaction of its own, and a game whose deadline fails is
 paused and reported (to its game master and the judge's admin) instead of failing every tick
