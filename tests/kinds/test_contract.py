@@ -8,10 +8,13 @@ members, and is created, joined, started, played for a phase and ended by mail l
 from __future__ import annotations
 
 import ast
+import email
+import email.policy
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from email.message import EmailMessage
 from pathlib import Path
 from types import MappingProxyType
 
@@ -21,9 +24,13 @@ from sqlalchemy.orm import Session
 
 from judge import api
 from judge.bootstrap import hosted, registry
+from judge.mail.outbound import MaildirOutbox
+from judge.service.config import Settings
 from judge.service.contract import MEMBERS, REQUIRED, Kind
 from judge.store.models import Game
-from tests.support.harness import Judge
+from tests.support.clock import Clock
+from tests.support.daemon import Running
+from tests.support.harness import Judge, fresh_database_url
 
 GM = "gm@example.org"
 ANN, BOB = "ann@example.org", "bob@example.org"
@@ -122,6 +129,36 @@ def test_a_kind_of_only_the_required_members_is_created_joined_started_played_an
     end = judge.last_to(BOB)
     assert "Ann picked the highest number" in end.body and "Ann" in end.subject + end.body
 
+
+
+def test_a_kind_defined_here_is_played_by_smtp_through_judge_serve(tmp_path: Path) -> None:
+    """The newcomer's path to its end: `Highest`, registered beside the judge's own kinds by one line
+    (the registry), is played over real SMTP through `judge serve`'s daemon, whose applier (a process
+    of its own) finds the kind as it finds the judge's."""
+    settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=0, tick_seconds=3600)
+    judge = Running(settings, Clock(datetime(2026, 1, 5, 12, 0)), registry([*hosted(), Highest()]))
+    try:
+        judge.send(GM, "CREATE h1 gm-pw highest")
+        judge.confirm(GM)
+        for address, name in ((ANN, "Ann"), (BOB, "Bob")):
+            judge.send(address, f"JOIN h1 {name.lower()}-pw {name}")
+            judge.confirm(address)
+        judge.settled()
+        judge.send(GM, "SIGNON MASTER@h1 gm-pw\nSTART")
+        judge.send(ANN, "SIGNON Ann@h1 ann-pw\nPICK 7")
+        judge.send(BOB, "SIGNON Bob@h1 bob-pw\nPICK 3")  # the last pick: the game is over
+        judge.settled()
+        ended = {}
+        for raw in MaildirOutbox(settings.maildir).messages():
+            mail = email.message_from_bytes(raw, policy=email.policy.default)
+            assert isinstance(mail, EmailMessage)
+            body = mail.get_body(preferencelist=("plain",))
+            if mail["Subject"] == "h1 has ended" and body is not None:
+                ended[str(mail["To"])] = str(body.get_content())
+        assert set(ended) == {GM, ANN, BOB}
+        assert all("Ann picked the highest number" in text for text in ended.values())
+    finally:
+        judge.stop()
 
 @pytest.mark.parametrize("member", REQUIRED)
 def test_a_kind_without_a_required_member_is_refused_at_registration_naming_it(member: str) -> None:
