@@ -64,10 +64,10 @@ from judge.engine.legal import legal_orders
 from judge.engine.map import load_map
 from judge.engine.position import Position
 from judge.games.payola import pages as payola_pages
-from judge.service.app import inject, process_game
 from judge.service.config import Settings
-from judge.service.daemon import Daemon
-from judge.service.sender import deliver_pending, transport_for
+from judge.service.outgoing.sender import deliver_pending, transport_for
+from judge.service.running.app import inject, process_game
+from judge.service.running.daemon import Daemon
 from judge.store.database import Database
 from judge.store.models import ConfirmedAddress, Game, InboundMail, Outbox
 from judge.web.pages import refresh

@@ -41,12 +41,12 @@ from judge.bootstrap import open_database
 from judge.engine.legal import legal_orders
 from judge.engine.orders import PhaseKind
 from judge.games.payola import lifecycle
-from judge.service import host
-from judge.service.app import inject, process_game
 from judge.service.config import Settings
-from judge.service.operator import prune
-from judge.service.outbox import drop_sent_attachments
-from judge.service.sender import deliver_pending, transport_for
+from judge.service.hosting import host
+from judge.service.operators.operator import prune
+from judge.service.outgoing.outbox import drop_sent_attachments
+from judge.service.outgoing.sender import deliver_pending, transport_for
+from judge.service.running.app import inject, process_game
 from judge.store.database import Database
 from judge.store.models import ConfirmedAddress, Game
 

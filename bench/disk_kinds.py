@@ -31,8 +31,8 @@ from sqlalchemy import func, select, text
 
 from judge.bootstrap import kinds
 from judge.service.clock import utcnow
-from judge.service.demo import demo_judge
-from judge.service.outbox import drop_sent_attachments
+from judge.service.operators.demo import demo_judge
+from judge.service.outgoing.outbox import drop_sent_attachments
 from judge.store.database import Database
 from judge.store.models import PhaseRow
 

@@ -4,7 +4,7 @@ the evening wants, every copy due at the same moment.
 
 Theory of operation.  Setting up a thousand games by mail would cost the bench an hour (every
 JOIN hashes a password), and would measure nothing the evening is about.  So each *flavour* (a
-kind, its board and options) is played once by mail in-process (`judge.service.app.inject`,
+kind, its board and options) is played once by mail in-process (`judge.service.running.app.inject`,
 maps and pages off) up to the phase the evening processes: created, joined by every seat,
 started, earlier phases played where the flavour's evening phase is a later one, and then every
 player's orders for that phase sent, held to the deadline (WAIT where the kind has it; a kind
@@ -14,7 +14,7 @@ its rows (the game, its seats, phases and submissions, and every kind's table ke
 them) under a new name, with its players at addresses of their own and the deadline given.
 What the judge then processes is exactly what it would have processed had every copy been
 played by mail.  A community's games have each had deadlines before, whose runs' costs order
-an evening's games (`judge.service.app.claim_next`): each template is given the cost of its
+an evening's games (`judge.service.running.app.claim_next`): each template is given the cost of its
 own phase's run, measured on copies of it run here (`measure`), which its copies carry.
 """
 
@@ -34,8 +34,8 @@ from judge.engine.legal import legal_orders
 from judge.engine.map import load_map
 from judge.engine.position import Position
 from judge.payola.offers import parse_sheet
-from judge.service.app import drain, inject
 from judge.service.config import Settings
+from judge.service.running.app import drain, inject
 from judge.store.database import Database
 from judge.store.models import Base, ConfirmedAddress, Game, Outbox, Player
 
@@ -257,7 +257,7 @@ def build_templates(db: Database, settings: Settings, now: datetime, flavours: S
 def measure(db: Database, settings: Settings, templates: dict[str, str]) -> None:
     """Give each template what its run costs (`Game.run_cost`), which its copies then carry, as
     a community's games carry what their previous deadline cost (the clock runs the cheapest for
-    each player of a minute first: `judge.service.app.claim_next`).  Two copies of each template
+    each player of a minute first: `judge.service.running.app.claim_next`).  Two copies of each template
     are run at their deadline here, maps and pages on, one after the other; the second's cost is
     kept, its board's fixed layers drawn already, as a deadline worker's are after its first games.
     The copies stay, in their next phase, due days later."""

@@ -42,8 +42,8 @@ from sqlalchemy import func, select, text
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the scenes are the test's (tests/support)
 
 from judge.bootstrap import open_database
-from judge.service.app import inject
 from judge.service.config import Settings
+from judge.service.running.app import inject
 from judge.store.database import Database
 from judge.store.models import ConfirmedAddress, InboundMail, Outbox
 from tests.support.scenes import address, exchange, machiavelli, payola, pirates

@@ -1,6 +1,6 @@
 """Load benchmark of ``judge serve``: many concurrent SMTP clients sending offer sheets for many games.
 
-A real daemon (``judge.service.daemon.Daemon``) runs in a thread on its own event loop, on a
+A real daemon (``judge.service.running.daemon.Daemon``) runs in a thread on its own event loop, on a
 temporary data directory, listening on 127.0.0.1.  Setup (not timed): G games (``--games``,
 default 10) are created, joined by seven players each and started, all by mail, and the
 script waits until the judge has applied every setup mail.  Load (timed): C client threads
@@ -51,7 +51,7 @@ How to read a block (one per database):
   (a sender that sleeps with answers due shows here, not in ``drained``).
 * ``judge log``: warnings and errors the daemon logged during the run, if any.
 * ``applying alone``: once the daemon has stopped, as many new sheets are stored at once and
-  applied in arrival order (`judge.service.app.apply_stored`: runs of several mails per
+  applied in arrival order (`judge.service.running.app.apply_stored`: runs of several mails per
   transaction, as the daemon applies them), timed: the applier's own rate (target: at least
   150 mails/s).
 
@@ -116,11 +116,11 @@ from judge.engine.legal import legal_orders
 from judge.engine.map import load_map
 from judge.engine.position import Position
 from judge.payola.offers import parse_sheet
-from judge.service.app import apply_stored
 from judge.service.config import Settings
-from judge.service.daemon import Daemon
-from judge.service.handlers.mail import store
+from judge.service.incoming.handlers.mail import store
 from judge.service.passwords import verify_password
+from judge.service.running.app import apply_stored
+from judge.service.running.daemon import Daemon
 from judge.store.database import Database
 from judge.store.models import ConfirmedAddress, Game, InboundMail, Outbox, Player
 

@@ -12,7 +12,7 @@ the database by a link of its own (10.47.0.1 <-> 10.47.0.2).  A judge's process 
 applier) runs in a cpu cgroup ``jm-jN`` capped at ``--cpu`` of a core (cfs_quota_us); the
 database is not capped.  The MTA here (`Mta`) sends each mail to one judge and, when it answers
 4xx or cannot be reached within ``--mta-timeout`` seconds, to the next, as the Postfix transport
-of `judge.service.scripts` does.
+of `judge.service.hosting.scripts` does.
 
 Faults, and what this machine offers for them.  The kernel here has no netem and no packet
 filter (no iptables, no nftables, no tc classifier), so a link cannot be made to lose packets
@@ -21,7 +21,7 @@ down (``ip link set down``): nothing passes either way, and neither end is told 
 FIN): the judge's packets go into a link with no carrier, the server's have no route.  A
 machine lost for good: its judge is killed (SIGKILL) and its namespace deleted with its links.
 Clocks: each judge's own clock is the machine's plus ``--skew`` seconds, given to the daemon as
-its local clock (`judge.service.daemon.Daemon`'s ``local``: no faketime, no LD_PRELOAD).
+its local clock (`judge.service.running.daemon.Daemon`'s ``local``: no faketime, no LD_PRELOAD).
 
 Scenarios (``--scenario``, all by default):
 
@@ -75,10 +75,10 @@ from typing import Any
 from sqlalchemy import func, select, text
 
 from judge.bootstrap import database, kinds
-from judge.service import host
 from judge.service.clock import utcnow
 from judge.service.config import Settings
-from judge.service.daemon import Daemon
+from judge.service.hosting import host
+from judge.service.running.daemon import Daemon
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, Outbox, PhaseRow
 

@@ -46,7 +46,7 @@ from judge.engine.legal import legal_orders
 from judge.engine.map import available_maps, load_map
 from judge.engine.position import Position
 from judge.payola.offers import parse_sheet
-from judge.service.app import process_game
+from judge.service.running.app import process_game
 from tests.support.harness import Judge
 
 GM = "gm@example.org"

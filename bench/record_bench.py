@@ -6,7 +6,7 @@ Run from the repository root::
 
 What it measures
 ----------------
-A game's record (`judge.service.archive`) must export and import in seconds for a game of
+A game's record (`judge.service.hosting.archive`) must export and import in seconds for a game of
 1,000 phases.  A two-player Payola game is created on a temporary data directory (the judge of
 ``tests/support/harness.py``: SQLite, mail injected as ``judge inject`` does, maps and pages
 off), and its master sends ``PROCESS`` ``--phases`` times (default 1,000), an hour apart, each
@@ -14,8 +14,8 @@ closing the phase open (and any after it that close at once: about two phases a 
 a sheet from each player every spring: that is the set-up, timed too,
 as the peer: what the judge spent playing the game by mail.  Then, each timed with
 ``time.perf_counter``: ``export`` (the whole record, as a dict, then written as JSON), ``replay``
-(`judge.service.replay.replay`: the record played again on an empty judge and compared phase by
-phase), ``import`` (`judge.service.importing.import_record` on a second empty judge: the record's
+(`judge.service.operators.replay.replay`: the record played again on an empty judge and compared phase by
+phase), ``import`` (`judge.service.operators.importing.import_record` on a second empty judge: the record's
 rows copied, the game exported again and compared with the record, then the new passwords) and
 ``import --replay`` (the same on a third empty judge, the game played again from its mail, checked,
 then the new passwords).  Each import reads the record from its JSON text, as ``judge import``
@@ -36,7 +36,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from judge.service import archive, importing, replay
+from judge.service.hosting import archive
+from judge.service.operators import importing, replay
 from tests.support.harness import Judge, open_kinds_database, start_game
 
 MASTER = "SIGNON MASTER@g1 gm-secret\nPROCESS"

@@ -8,7 +8,7 @@ Run from the repository root::
 What it measures
 ----------------
 ``judge import`` and ``judge replay`` read a record in bounded memory and time
-(`judge.service.record_bounds`): its size refused before it is read, its depth and numbers bounded
+(`judge.service.operators.record_bounds`): its size refused before it is read, its depth and numbers bounded
 as it is parsed, then each field checked.  Set-up (timed, as the peer of nothing): a two-player
 Payola game is played by mail on a temporary data directory (the judge of
 ``tests/support/harness.py``: SQLite, maps and pages off) in which France writes press to Germany
@@ -48,8 +48,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from judge.service import archive
-from judge.service.record_bounds import MAX_RECORD_BYTES
+from judge.service.hosting import archive
+from judge.service.operators.record_bounds import MAX_RECORD_BYTES
 from tests.support.harness import Judge, start_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,8 +61,8 @@ from datetime import datetime
 from pathlib import Path
 import judge
 from judge.bootstrap import kinds
-from judge.service import importing
-from judge.service.app import open_database
+from judge.service.operators import importing
+from judge.service.running.app import open_database
 from judge.service.config import Settings
 
 step, path, folder = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])

@@ -26,7 +26,7 @@ if it is still in that phase, sends PROCESS.  After ``--years`` years the master
 
 Nothing reads the database while the season runs.  Once the games are over, the killing stops
 and the judges run on for as long as a mail claimed by a judge killed just before takes to go
-out (`judge.service.sender.MAILDIR_TIME`, and two passes of the sender).  Afterwards (the judges stopped with
+out (`judge.service.outgoing.sender.MAILDIR_TIME`, and two passes of the sender).  Afterwards (the judges stopped with
 SIGTERM) the script checks, from the Maildir and then the database:
 
 * no stuck game: every game ended, no mail left unapplied or quarantined, nothing unsent;
@@ -42,8 +42,8 @@ noisy.
 
 What it found (fixed since, each with its test): a restart read every mail of the Maildir
 whole (`judge.mail.outbound.MaildirOutbox.message_ids`); a judge restarting while another
-wrote a mail sent it again (`judge.service.sender.settle_stale`); a master's PROCESS crossing
-the phase's own end processed the next phase (`judge.service.handlers.master`).
+wrote a mail sent it again (`judge.service.outgoing.sender.settle_stale`); a master's PROCESS crossing
+the phase's own end processed the next phase (`judge.service.incoming.handlers.master`).
 
 Run: .venv/bin/python bench/season.py [--games 12] [--years 6] [--processes 1] [--kill-every 30]
      [--database postgresql+psycopg://judge@127.0.0.1:55432/postgres]  (a server: a database
@@ -84,8 +84,8 @@ from judge.engine.map import load_map
 from judge.engine.notation import parse_unit
 from judge.engine.position import Phase, PlacedUnit, Position
 from judge.games.payola.store import LedgerRow
-from judge.service.daemon import SENDER_PERIOD
-from judge.service.sender import MAILDIR_TIME
+from judge.service.outgoing.sender import MAILDIR_TIME
+from judge.service.running.daemon import SENDER_PERIOD
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, Outbox, PhaseRow, Player
 

@@ -6,7 +6,7 @@ Payola on the standard and big boards, Exchange, Machiavelli, Pirates; ``--games
 their deadlines run in this process with maps on, so that the outbox holds the evening's mail,
 the results with their maps (two PNGs and an SVG each), as the sender finds it.
 
-Timed: a fresh copy of that data directory, sent by `judge.service.sender.send_due` passes
+Timed: a fresh copy of that data directory, sent by `judge.service.outgoing.sender.send_due` passes
 until nothing is due, in a child process: the CPU of that process (``time.process_time``, its
 threads' included: the fsyncs) over the passes, divided by the mails written.  Imports and
 opening the database are not timed.  The peer is the same child run on the same copy with
@@ -60,7 +60,7 @@ def setup(data_dir: Path, games: int) -> int:
     from sqlalchemy import func, select
 
     from judge.bootstrap import open_database
-    from judge.service.app import process_game
+    from judge.service.running.app import process_game
     from judge.store.models import Outbox
 
     seats, settings = prepare(data_dir, None, games)
@@ -81,8 +81,8 @@ def send(data_dir: Path, profile: str | None) -> dict[str, float]:
     from evening_bench import utcnow
 
     from judge.bootstrap import open_database
-    from judge.service import sender
     from judge.service.config import Settings
+    from judge.service.outgoing import sender
 
     settings = Settings(data_dir=data_dir, maps=True, web=False)
     db = open_database(settings)

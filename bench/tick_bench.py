@@ -31,8 +31,8 @@ from sqlalchemy import insert, select, text
 
 from judge.bootstrap import open_database
 from judge.games.payola.store import PayolaPhase
-from judge.service.app import inject, process_game, run_deadlines
 from judge.service.config import Settings
+from judge.service.running.app import inject, process_game, run_deadlines
 from judge.store.database import Database
 from judge.store.models import ConfirmedAddress, Game, PhaseRow
 

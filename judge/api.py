@@ -8,12 +8,12 @@ the host keeps with every kind; the rest of the host may change without a kind n
 What a kind implements and returns:
 
 - `Kind`, which a kind subclasses: it writes the few members without which no game can be played
-  (`judge.service.contract.REQUIRED`) and inherits the host's default for every other; the members
+  (`judge.service.hosting.contract.REQUIRED`) and inherits the host's default for every other; the members
   are specified by concern in `Lobby` (its words at CREATE and JOIN, its seats), `Phases` (its
   phases: what opening and closing one does, who must act, its end's `Publication`), `Commands`
   (its command table of `Entry` rows, its grammar, STATUS and the answers about a game), `Pages`,
   `Records` and `Demo`, and a public name in none of them is refused when the kind is registered;
-  the host owns the game's course (`judge.service.course`: the state, ROLLBACK and ROLLFORWARD,
+  the host owns the game's course (`judge.service.hosting.course`: the state, ROLLBACK and ROLLFORWARD,
   the end and its publication, results marked as sent again);
 - `PhaseChange` from closing a phase; `Closing` says why it closes and what its mails say first;
 - `GameError` for what the game's state does not allow (its message is for the player).
@@ -57,14 +57,13 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
         read_phase_length,
     )
     from judge.mail.outbound import Attachment, Drawn
-    from judge.service.absences import absence_lines
-    from judge.service.cli import Tool, json_tool
     from judge.service.config import Settings
-    from judge.service.contract import Kind
-    from judge.service.course import end as end_game
-    from judge.service.course import publish
     from judge.service.dispatch import ANYONE, MASTER, PLAYER, SIGNED_ON, Entry
-    from judge.service.host import (
+    from judge.service.hosting.absences import absence_lines
+    from judge.service.hosting.contract import Kind
+    from judge.service.hosting.course import end as end_game
+    from judge.service.hosting.course import publish
+    from judge.service.hosting.host import (
         answer_list,
         answer_summary,
         assign_seat,
@@ -96,7 +95,7 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
         submit,
         who_played,
     )
-    from judge.service.kinds import (
+    from judge.service.hosting.kinds import (
         Closing,
         Commands,
         Demo,
@@ -109,15 +108,16 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
         Standing,
         ranked,
     )
+    from judge.service.hosting.scripts import DemoJudge, show, text_of
+    from judge.service.hosting.silent_seats import ended_deserted
+    from judge.service.hosting.turn import Turn
     from judge.service.logs import log_on_commit
+    from judge.service.operators.cli import Tool, json_tool
     from judge.service.options import GAME_FLAGS, Rules, rules_of, split_options
-    from judge.service.outbox import queue
-    from judge.service.scripts import DemoJudge, show, text_of
-    from judge.service.silent_seats import ended_deserted
+    from judge.service.outgoing.outbox import queue
     from judge.service.states import RUNNING, GameError, GameState
     from judge.service.templates import counted, render, when
     from judge.service.templates import duration as in_words
-    from judge.service.turn import Turn
     from judge.store.models import Base, Game, Outbox, PhaseRow, Player, Submission
     from judge.web.pages import (
         make_folder,
@@ -144,60 +144,60 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "read_phase_length": ("judge.commands.parse", "read_phase_length"),
     "Attachment": ("judge.mail.outbound", "Attachment"),
     "Drawn": ("judge.mail.outbound", "Drawn"),
-    "absence_lines": ("judge.service.absences", "absence_lines"),
-    "Tool": ("judge.service.cli", "Tool"),
-    "json_tool": ("judge.service.cli", "json_tool"),
+    "absence_lines": ("judge.service.hosting.absences", "absence_lines"),
+    "Tool": ("judge.service.operators.cli", "Tool"),
+    "json_tool": ("judge.service.operators.cli", "json_tool"),
     "Settings": ("judge.service.config", "Settings"),
-    "Kind": ("judge.service.contract", "Kind"),
-    "end_game": ("judge.service.course", "end"),
-    "ended_deserted": ("judge.service.silent_seats", "ended_deserted"),
-    "publish": ("judge.service.course", "publish"),
+    "Kind": ("judge.service.hosting.contract", "Kind"),
+    "end_game": ("judge.service.hosting.course", "end"),
+    "ended_deserted": ("judge.service.hosting.silent_seats", "ended_deserted"),
+    "publish": ("judge.service.hosting.course", "publish"),
     "ANYONE": ("judge.service.dispatch", "ANYONE"),
     "Entry": ("judge.service.dispatch", "Entry"),
     "MASTER": ("judge.service.dispatch", "MASTER"),
     "PLAYER": ("judge.service.dispatch", "PLAYER"),
     "SIGNED_ON": ("judge.service.dispatch", "SIGNED_ON"),
-    "answer_list": ("judge.service.host", "answer_list"),
-    "answer_summary": ("judge.service.host", "answer_summary"),
-    "assign_seat": ("judge.service.host", "assign_seat"),
-    "drop_setting": ("judge.service.host", "drop_setting"),
-    "keep_setting": ("judge.service.host", "keep_setting"),
-    "processed": ("judge.service.host", "processed"),
-    "current_phase": ("judge.service.host", "current_phase"),
-    "duration": ("judge.service.host", "duration"),
-    "game_facts": ("judge.service.host", "game_facts"),
-    "is_played": ("judge.service.host", "is_played"),
-    "latest_accepted": ("judge.service.host", "latest_accepted"),
-    "latest_submission": ("judge.service.host", "latest_submission"),
-    "latest_submissions": ("judge.service.host", "latest_submissions"),
-    "latest_texts": ("judge.service.host", "latest_texts"),
-    "observers": ("judge.service.host", "observers"),
-    "open_phase": ("judge.service.host", "open_phase"),
-    "open_seat": ("judge.service.host", "open_seat"),
-    "close_seat": ("judge.service.host", "close_seat"),
-    "phase_data_now": ("judge.service.host", "phase_data_now"),
-    "phase_seed": ("judge.service.host", "phase_seed"),
-    "phases_by_id": ("judge.service.host", "phases_by_id"),
-    "players": ("judge.service.host", "players"),
-    "processed_names": ("judge.service.host", "processed_names"),
-    "processed_phases": ("judge.service.host", "processed_phases"),
-    "public_seat": ("judge.service.host", "public_seat"),
-    "record": ("judge.service.host", "record"),
-    "seat_state": ("judge.service.host", "seat_state"),
-    "seats": ("judge.service.host", "seats"),
-    "submit": ("judge.service.host", "submit"),
-    "who_played": ("judge.service.host", "who_played"),
-    "Closing": ("judge.service.kinds", "Closing"),
-    "Commands": ("judge.service.kinds", "Commands"),
-    "Demo": ("judge.service.kinds", "Demo"),
-    "Lobby": ("judge.service.kinds", "Lobby"),
-    "Pages": ("judge.service.kinds", "Pages"),
-    "PhaseChange": ("judge.service.kinds", "PhaseChange"),
-    "Phases": ("judge.service.kinds", "Phases"),
-    "Publication": ("judge.service.kinds", "Publication"),
-    "Records": ("judge.service.kinds", "Records"),
-    "Standing": ("judge.service.kinds", "Standing"),
-    "ranked": ("judge.service.kinds", "ranked"),
+    "answer_list": ("judge.service.hosting.host", "answer_list"),
+    "answer_summary": ("judge.service.hosting.host", "answer_summary"),
+    "assign_seat": ("judge.service.hosting.host", "assign_seat"),
+    "drop_setting": ("judge.service.hosting.host", "drop_setting"),
+    "keep_setting": ("judge.service.hosting.host", "keep_setting"),
+    "processed": ("judge.service.hosting.host", "processed"),
+    "current_phase": ("judge.service.hosting.host", "current_phase"),
+    "duration": ("judge.service.hosting.host", "duration"),
+    "game_facts": ("judge.service.hosting.host", "game_facts"),
+    "is_played": ("judge.service.hosting.host", "is_played"),
+    "latest_accepted": ("judge.service.hosting.host", "latest_accepted"),
+    "latest_submission": ("judge.service.hosting.host", "latest_submission"),
+    "latest_submissions": ("judge.service.hosting.host", "latest_submissions"),
+    "latest_texts": ("judge.service.hosting.host", "latest_texts"),
+    "observers": ("judge.service.hosting.host", "observers"),
+    "open_phase": ("judge.service.hosting.host", "open_phase"),
+    "open_seat": ("judge.service.hosting.host", "open_seat"),
+    "close_seat": ("judge.service.hosting.host", "close_seat"),
+    "phase_data_now": ("judge.service.hosting.host", "phase_data_now"),
+    "phase_seed": ("judge.service.hosting.host", "phase_seed"),
+    "phases_by_id": ("judge.service.hosting.host", "phases_by_id"),
+    "players": ("judge.service.hosting.host", "players"),
+    "processed_names": ("judge.service.hosting.host", "processed_names"),
+    "processed_phases": ("judge.service.hosting.host", "processed_phases"),
+    "public_seat": ("judge.service.hosting.host", "public_seat"),
+    "record": ("judge.service.hosting.host", "record"),
+    "seat_state": ("judge.service.hosting.host", "seat_state"),
+    "seats": ("judge.service.hosting.host", "seats"),
+    "submit": ("judge.service.hosting.host", "submit"),
+    "who_played": ("judge.service.hosting.host", "who_played"),
+    "Closing": ("judge.service.hosting.kinds", "Closing"),
+    "Commands": ("judge.service.hosting.kinds", "Commands"),
+    "Demo": ("judge.service.hosting.kinds", "Demo"),
+    "Lobby": ("judge.service.hosting.kinds", "Lobby"),
+    "Pages": ("judge.service.hosting.kinds", "Pages"),
+    "PhaseChange": ("judge.service.hosting.kinds", "PhaseChange"),
+    "Phases": ("judge.service.hosting.kinds", "Phases"),
+    "Publication": ("judge.service.hosting.kinds", "Publication"),
+    "Records": ("judge.service.hosting.kinds", "Records"),
+    "Standing": ("judge.service.hosting.kinds", "Standing"),
+    "ranked": ("judge.service.hosting.kinds", "ranked"),
     "GameError": ("judge.service.states", "GameError"),
     "GameState": ("judge.service.states", "GameState"),
     "RUNNING": ("judge.service.states", "RUNNING"),
@@ -206,15 +206,15 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "Rules": ("judge.service.options", "Rules"),
     "rules_of": ("judge.service.options", "rules_of"),
     "split_options": ("judge.service.options", "split_options"),
-    "queue": ("judge.service.outbox", "queue"),
+    "queue": ("judge.service.outgoing.outbox", "queue"),
     "counted": ("judge.service.templates", "counted"),
     "in_words": ("judge.service.templates", "duration"),
     "render": ("judge.service.templates", "render"),
     "when": ("judge.service.templates", "when"),
-    "DemoJudge": ("judge.service.scripts", "DemoJudge"),
-    "show": ("judge.service.scripts", "show"),
-    "text_of": ("judge.service.scripts", "text_of"),
-    "Turn": ("judge.service.turn", "Turn"),
+    "DemoJudge": ("judge.service.hosting.scripts", "DemoJudge"),
+    "show": ("judge.service.hosting.scripts", "show"),
+    "text_of": ("judge.service.hosting.scripts", "text_of"),
+    "Turn": ("judge.service.hosting.turn", "Turn"),
     "Base": ("judge.store.models", "Base"),
     "Game": ("judge.store.models", "Game"),
     "Outbox": ("judge.store.models", "Outbox"),

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 
 from judge.games.machiavelli import cli as machiavelli_cli
 from judge.games.payola import cli as payola_cli
-from judge.service import cli
+from judge.service.operators import cli
 
 if TYPE_CHECKING:
     from judge.service.config import Settings
-    from judge.service.kinds import GameKind, Kinds
+    from judge.service.hosting.kinds import GameKind, Kinds
     from judge.store.database import Database
 
 TOOLS: tuple[cli.Tool, ...] = (*payola_cli.TOOLS, machiavelli_cli.TOOL)
@@ -58,10 +58,10 @@ def kinds() -> Kinds:
 
 def registry(hosted: Sequence[GameKind]) -> Kinds:
     """The registry of ``hosted``, the first the default, with the host's command table; TypeError
-    naming what is wrong with a kind the host cannot host (`judge.service.contract.check`)."""
-    from judge.service.contract import check
-    from judge.service.handlers import COMMANDS
-    from judge.service.kinds import Kinds
+    naming what is wrong with a kind the host cannot host (`judge.service.hosting.contract.check`)."""
+    from judge.service.hosting.contract import check
+    from judge.service.hosting.kinds import Kinds
+    from judge.service.incoming.handlers import COMMANDS
 
     for kind in hosted:
         check(kind)
@@ -70,7 +70,7 @@ def registry(hosted: Sequence[GameKind]) -> Kinds:
 
 def open_database(settings: Settings) -> Database:
     """The judge's database (made and upgraded if need be), its sessions knowing `kinds`."""
-    from judge.service.app import open_database as opened
+    from judge.service.running.app import open_database as opened
 
     return opened(settings, kinds())
 
@@ -78,7 +78,7 @@ def open_database(settings: Settings) -> Database:
 def database(url: str) -> Database:
     """A connection to the judge's database at ``url`` (another process's, say), its sessions
     knowing `kinds`; its schema is not touched."""
-    from judge.service.kinds import SESSION_KEY
+    from judge.service.hosting.kinds import SESSION_KEY
     from judge.store.database import Database
 
     return Database(url, {SESSION_KEY: kinds()})

@@ -47,7 +47,8 @@ def test_importing_the_api_imports_none_of_the_host() -> None:
     probe = ("import sys, judge.api; from judge.api import Tool; "
              "print(sorted(m for m in sys.modules if m.startswith(('judge.service', 'judge.store', 'judge.web'))))")
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
-    assert "judge.store" not in loaded and "judge.web" not in loaded and "judge.service.host" not in loaded, loaded
+    host = ("judge.store", "judge.web", "judge.service.hosting.host")
+    assert all(f"'{module}'" not in loaded for module in host), loaded
 
 
 KINDS = [*Path(judge.api.__file__).parent.joinpath("games").rglob("*.py"),
@@ -72,7 +73,7 @@ def test_every_name_of_the_api_is_used_by_a_kind_or_kept_for_new_kinds() -> None
 
 
 def test_the_turn_a_kind_is_handed_has_only_what_some_kind_uses() -> None:
-    from judge.service.turn import Turn
+    from judge.service.hosting.turn import Turn
 
     members = {name for cls in Turn.__mro__ if cls.__module__ == Turn.__module__
                for name in (*vars(cls), *vars(cls).get("__annotations__", {})) if not name.startswith("_")}

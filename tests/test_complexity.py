@@ -1,7 +1,7 @@
 """No function of the judge grows past what one reading holds: a cyclomatic complexity of at most
 `MOST` (radon's measure, as McCabe's), the limit issue 68 set once ``press`` had reached 74 and
-``judge status`` 48.  A function that needs more is a table of small rules (`judge.service.handlers.press`,
-`judge.service.operator`'s status) or a few named steps."""
+``judge status`` 48.  A function that needs more is a table of small rules (`judge.service.incoming.handlers.press`,
+`judge.service.operators.operator`'s status) or a few named steps."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The seam between the host and the games holds (``.importlinter``, run by ``lint-imports``), and
 breaks when a forbidden import is added: the host importing a game, a game importing another, a
-core or a library importing the host."""
+core or a library importing the host, a layer of the host importing one above it."""
 
 from __future__ import annotations
 
@@ -30,13 +30,16 @@ def test_the_judge_keeps_every_contract_of_its_seam() -> None:
 
 
 @pytest.mark.parametrize(("module", "line", "contract"), [
-    ("judge/service/host.py", "import judge.games.payola.kind", "The host imports no game"),
+    ("judge/service/hosting/host.py", "import judge.games.payola.kind", "The host imports no game"),
     ("judge/web/pages.py", "import judge.bootstrap", "The host imports no game"),
     ("judge/games/pirates/kind.py", "import judge.games.payola.lifecycle", "independent of each other"),
-    ("judge/games/exchange/core/state.py", "import judge.service.host", "rules cores import nothing"),
+    ("judge/games/exchange/core/state.py", "import judge.service.hosting.host", "rules cores import nothing"),
     ("judge/engine/map.py", "import judge.games.pirates.core.match", "libraries import nothing"),
-    ("judge/games/machiavelli/views.py", "import judge.service.host", "through its API alone"),
-    ("judge/service/host.py", "import judge.api", "The host imports no game"),
+    ("judge/games/machiavelli/views.py", "import judge.service.hosting.host", "through its API alone"),
+    ("judge/service/hosting/host.py", "import judge.api", "The host imports no game"),
+    ("judge/service/outgoing/outbox.py", "import judge.service.hosting.host", "The host's layers by concern"),
+    ("judge/service/hosting/course.py", "import judge.service.incoming.late", "The host's layers by concern"),
+    ("judge/service/zones.py", "import judge.service.outgoing.outbox", "The ground of the host"),
 ])
 def test_a_forbidden_import_breaks_the_seam(tmp_path: Path, module: str, line: str, contract: str) -> None:
     shutil.copytree(ROOT / "judge", tmp_path / "judge", ignore=shutil.ignore_patterns("__pycache__"))

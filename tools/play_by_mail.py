@@ -228,7 +228,7 @@ class VirtualJudge(Judge):
         """The daemon on an event loop of its own, in a thread; its log in ``serve.log``."""
         from judge.bootstrap import kinds
         from judge.service.config import load_settings
-        from judge.service.daemon import Daemon
+        from judge.service.running.daemon import Daemon
 
         self.now = self.START
         self.handler = logging.FileHandler(self.data / "serve.log", encoding="utf-8")
@@ -269,7 +269,7 @@ class VirtualJudge(Judge):
         """Move the clock on to ``end``, stopping at each moment a game has something to do on the way
         (a deadline, the grace's end, a reminder), where the judge does it, as the days passing would;
         the mails it sent meanwhile.  The transcript says each moment the clock stops at."""
-        from judge.service.app import next_due
+        from judge.service.running.app import next_due
 
         before = len(self.mails())
         while (due := next_due(self.daemon.db)) is not None and due <= end:

@@ -1,4 +1,4 @@
-"""The directives that put what the code says into the pages (`judge.service.reference` reads it).
+"""The directives that put what the code says into the pages (`judge.service.operators.reference` reads it).
 
 ``judge-settings``: every setting, its TOML key, environment variable, default and docstring.
 ``judge-cli``: every ``judge`` subcommand, with what its ``--help`` prints.
@@ -21,8 +21,8 @@ from sphinx.util.nodes import nested_parse_with_titles
 
 from judge.bootstrap import TOOLS, kinds
 from judge.service.config import Settings
-from judge.service.help_topics import games_help, help_mail
-from judge.service.reference import command_line_reference, overview, record_fields, settings_reference
+from judge.service.incoming.help_topics import games_help, help_mail
+from judge.service.operators.reference import command_line_reference, overview, record_fields, settings_reference
 
 EXAMPLE = Settings(domain="example.org")  # the HELP a player of judge@example.org would get
 

@@ -32,7 +32,7 @@ from judge.mail.inbound import ends_press, opens_press, press_closed, restarts_p
 class Help:
     """``HELP``: the judge's index, or after a sign-on the game's own help and its topics;
     ``HELP topic``, ``HELP KIND``, ``HELP KIND topic``, ``HELP INDEX``, ``HELP ALL``: one part of
-    it, or all of it (`judge.service.help_topics`).  The words as written, lower case."""
+    it, or all of it (`judge.service.incoming.help_topics`).  The words as written, lower case."""
 
     words: tuple[str, ...] = ()
 
@@ -347,7 +347,7 @@ class SetOpening:
 class SetClock:
     """``SET CLOCK [phase] days HH:MM [zone] [AT LEAST hours] [EVERY n WEEKS]``, ``SET CLOCK [phase]
     OFF`` or ``SET CLOCK preset``: the game's weekly clock, as written (the game's kind names its
-    phases and presets: `judge.service.handlers.unattended`)."""
+    phases and presets: `judge.service.incoming.handlers.unattended`)."""
 
     words: tuple[str, ...]
 
@@ -356,7 +356,7 @@ class SetClock:
 class SetSilence:
     """``SET SILENCE ON|OFF``, ``SET SILENCE DAILY ON|OFF``, ``SET SILENCE EXTENSIONS n``, ``SET
     SILENCE EXTENSION hours``, ``SET SILENCE ABANDON n``: how the judge handles a silent seat
-    (`judge.service.silence`)."""
+    (`judge.service.hosting.silence`)."""
 
     setting: str  # on, off, daily, extensions, extension, abandon
     value: bool | float | None = None
@@ -365,7 +365,7 @@ class SetSilence:
 @dataclass(frozen=True)
 class SetGate:
     """``SET GATE OFF``, ``SET GATE ABANDONED n|OFF``, ``SET GATE ONTIME n%|OFF``, ``SET GATE
-    FINISHED n|OFF``: what a player's record must show to JOIN or TAKEOVER (`judge.service.records`)."""
+    FINISHED n|OFF``: what a player's record must show to JOIN or TAKEOVER (`judge.service.hosting.records`)."""
 
     gate: str  # off, abandoned, on_time, finished
     value: float | None = None
@@ -388,7 +388,7 @@ class Unknown:
     """A line that no grammar knows (a game kind's reading gives it: `judge.games.GameKind.read`),
     answered ``error``, the same whether the mail signed on or not: it needs no sign-on to be
     unknown.  A short run of them after a mail's last command is its sign-off
-    (`judge.service.handlers.conversation`)."""
+    (`judge.service.incoming.handlers.conversation`)."""
 
     error: str
 
@@ -829,7 +829,8 @@ def _set_zone(what: str, rest: list[str]) -> SetZone | None:
 
 
 def _set_clock(rest: list[str]) -> SetClock:
-    """SET CLOCK and the words of its setting, which its handler reads (`judge.service.handlers.unattended`)."""
+    """SET CLOCK and the words of its setting, which its handler reads
+    (`judge.service.incoming.handlers.unattended`)."""
     if not rest:
         raise ValueError("expected SET CLOCK [phase] days HH:MM [zone], SET CLOCK [phase] OFF or SET CLOCK preset")
     return SetClock(tuple(rest))

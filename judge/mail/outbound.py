@@ -65,7 +65,7 @@ class Attachment:
 @dataclass(frozen=True, eq=False)
 class Drawn:
     """A file sent with a mail whose bytes ``draw`` makes once the change that mails it is
-    committed (`judge.service.outbox.queue`): a map, drawn outside the transaction, once however
+    committed (`judge.service.outgoing.outbox.queue`): a map, drawn outside the transaction, once however
     many mails carry the same `Drawn`.  If ``draw`` fails, the mail goes without it."""
 
     filename: str
@@ -361,7 +361,7 @@ class MaildirOutbox:
     def message_ids(self) -> set[str]:
         """The Message-ID of every message in new/ and cur/, from its header alone.
 
-        What a restart asks (`judge.service.sender.recover`) of a Maildir that keeps every mail
+        What a restart asks (`judge.service.outgoing.sender.recover`) of a Maildir that keeps every mail
         the judge sent, maps and all: reading each one whole took over half a minute once 2,400
         mails (1.1 GB) were there on a busy two-core machine, and a judge that was killed again
         within that time never got going (`bench/season.py`)."""

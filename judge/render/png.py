@@ -252,7 +252,7 @@ class Drawn:
     its own (made when first needed, removed when the process ends).
 
     A deadline worker runs all the games it can claim first and writes their pages after (the
-    pages are off the evening's path: `judge.service.app.drain`), so the pages of its first
+    pages are off the evening's path: `judge.service.running.app.drain`), so the pages of its first
     game show maps drawn hundreds of pictures earlier; they are read back here, not drawn again."""
 
     KEPT = 32  # pictures in memory: a phase's maps, and some to spare

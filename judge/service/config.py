@@ -105,7 +105,7 @@ class Settings:
 
     attachment_days: float = 7.0
     """How long a sent mail's attachments (a phase's maps) are kept for ``judge resend --again`` (days); then
-    the deadline clock drops them (`judge.service.outbox`)."""
+    the deadline clock drops them (`judge.service.outgoing.outbox`)."""
 
     durations: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_DURATIONS))
     """A new game's phase lengths and grace period in hours (a TOML table: ``movement``, ``retreat``,
@@ -148,7 +148,7 @@ class Settings:
     """How long a quarantined mail keeps its passwords, for ``judge quarantine retry`` (days)."""
 
     max_confirmations_per_day: int = 5
-    """Confirmation tokens mailed to one address in a day (`judge.service.handlers.consent`)."""
+    """Confirmation tokens mailed to one address in a day (`judge.service.incoming.handlers.consent`)."""
 
     max_observers: int = 50
     """Observers of one game."""
@@ -193,7 +193,7 @@ class Settings:
     """The MTA writes an Authentication-Results header (RFC 8601: SPF, DKIM, DMARC) with ``mta_hostname`` as
     its authserv-id above each mail's own headers, and drops any that came with the mail: an address that
     confirmed once is then obeyed at once in mail the MTA vouches for; otherwise every request that enrols an
-    address anew waits for a token mailed to it (`judge.service.handlers.consent`)."""
+    address anew waits for a token mailed to it (`judge.service.incoming.handlers.consent`)."""
 
     log_file: Path | None = None
     """Where ``judge serve`` writes its log; none: standard error (the journal under systemd).  Opened again

@@ -1,7 +1,7 @@
 """Which handler answers each command, and who may use it: one table, built once at start-up.
 
-Each family of the host's commands (`judge.service.handlers`) and each kind of game
-(`judge.service.kinds.Commands.commands`) offers its commands as a table of `Entry` rows: the
+Each family of the host's commands (`judge.service.incoming.handlers`) and each kind of game
+(`judge.service.hosting.kinds.Commands.commands`) offers its commands as a table of `Entry` rows: the
 command's type (what the grammar reads a line as), its handler, who may use it (`ANYONE`,
 `SIGNED_ON`, `PLAYER`, `MASTER`) and how it is bounded.  The composition root (`judge.bootstrap`)
 hands the host's table and the kinds to `Dispatcher`, which the conversation asks: nothing

@@ -8,13 +8,13 @@ case-folded lookups; Mailman 3 keeps an address lower-cased beside the address a
 ``Bob+games@Example.ORG`` and ``bob@example.org`` reach one mailbox, `mailbox` writes it
 ``bob@example.org``.  Everything that counts people goes by it: one seat per player in a game
 (JOIN, TAKEOVER, REPLACE, SET ADDRESS), the entry gates and the players' records
-(`judge.service.records`, whose lines are kept under the mailbox), the hall of fame and the
+(`judge.service.hosting.records`, whose lines are kept under the mailbox), the hall of fame and the
 players' pages, and every limit per address (CREATEs and JOINs a day, games observed, tokens
 mailed a day, answers an hour).  The judge still answers, and mails a seat, at the address as
 written.
 
 Consent is for delivery, not for counting: an address confirms for itself alone
-(`judge.service.handlers.consent`), since a ``+tag`` may file mail elsewhere and some mail
+(`judge.service.incoming.handlers.consent`), since a ``+tag`` may file mail elsewhere and some mail
 systems know no tags; the tokens mailed to one mailbox are counted together all the same.
 
 The tables keep the addresses as written, with their domain lower-cased (`judge.mail.inbound.usable_address`),

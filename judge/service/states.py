@@ -6,7 +6,7 @@ has ended (by its rules, or by TERMINATE).  Each change of state is an `Event`, 
 says, for each state, which events it takes and where they lead: anything else is refused
 (`GameError`), whoever asks.  `move` is the only code that writes ``games.state``, and only the
 host calls it, never a kind of game: its commands and clock for what they do (PAUSE, RESUME, a
-deadline missed in an outage or failing), and the course of every game (`judge.service.course`)
+deadline missed in an outage or failing), and the course of every game (`judge.service.hosting.course`)
 around what a kind's rules do: START after the kind's start, END when a phase's closing, a vote or
 TERMINATE ends the game, ROLLBACK when the game master rolls it back, and RESUME when a phase
 rolled back to is processed again (which ends the pause the rollback began).

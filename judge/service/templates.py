@@ -4,7 +4,7 @@ each kind's own folder (package data, so an installed judge finds them without a
 A kind keeps its templates in its own package, ``<package>/templates/mail/*.txt.j2`` and
 ``<package>/templates/web/*.html.j2``, and names them ``mail/<kind>/<name>.txt.j2`` (through
 `render`: ``<kind>/<name>``) and ``web/<kind>/<name>.html.j2``, as the host's own are named
-``mail/<name>.txt.j2``: the registry of kinds adds each kind's folder (`judge.service.kinds.Kinds`)
+``mail/<name>.txt.j2``: the registry of kinds adds each kind's folder (`judge.service.hosting.kinds.Kinds`)
 (`add_kind_templates`), and `template_loader` finds a template in the host's folder or in its
 kind's."""
 

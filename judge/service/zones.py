@@ -5,7 +5,7 @@ Theory of operation.  The judge keeps and computes every moment in UTC, and ever
 answer writes a moment one way, ``YYYY-MM-DD HH:MM UTC`` (`judge.service.templates.when`).  A game
 may have a zone (``SET ZONE Europe/Paris``, the game master's, which is also the zone SET
 DEADLINE reads), and a player their own (``SET MYZONE America/New_York``, kept on their seat).
-When a mail of a game is queued (`judge.service.outbox.queue`), `localize` rewrites each such
+When a mail of a game is queued (`judge.service.outgoing.outbox.queue`), `localize` rewrites each such
 moment of its subject and body for its reader: ``2027-03-28 14:00 CEST (12:00 UTC)``, the zone's
 abbreviation telling summer time from winter time, and the UTC date too when it is another day.
 A player's mail is written in their own zone, else the game's; the game master's, an observer's
@@ -13,7 +13,7 @@ and anyone else's in the game's; a game with no zone writes UTC alone, as before
 quote what a player wrote (a reply's ``>`` lines) and press are left as written: the judge never
 changes a player's words.  An answer about a game that the reply is not signed on to (SUMMARY,
 HISTORY or LIST of a game, asked by anyone) is written in that game's zone for its reader when it
-is made (`judge.service.handlers.conversation.Conversation.localized`).  The zones are read once
+is made (`judge.service.incoming.handlers.conversation.Conversation.localized`).  The zones are read once
 per transaction (`reader_zone`).
 
 The zones are the system's IANA database, through `zoneinfo`; a system without one (a minimal

@@ -21,7 +21,7 @@ Who holds the write lock.  On SQLite one transaction writes at a time: a process
 one (SIGSTOP, a debugger, a machine swapping) stops every other writer, and nothing makes it let go
 but its end.  So a process that ``judge serve`` starts (a deadline worker, the applier) keeps, in a
 value it shares with its parent (`watch_writes`), since when its transaction has written: the
-parent kills it once that is older than ``lock-seconds`` (`judge.service.workers`), which frees
+parent kills it once that is older than ``lock-seconds`` (`judge.service.running.workers`), which frees
 the lock at once.  On PostgreSQL the same value says since when it has held the rows it wrote.
 """
 
@@ -101,7 +101,7 @@ PG_CLIENT = {
 PG_SERVER = {  # the server's settings for the judge's sessions (``options``)
     "tcp_keepalives_idle": 5,  # the server's end probes the judge's machine as the judge probes it:
     "tcp_keepalives_interval": 5,  # a session of a machine cut off ends within 20 s, and with it its
-    "tcp_keepalives_count": 3,  # transaction and advisory locks (a game's mail, `judge.service.handlers.mail.Topics`)
+    "tcp_keepalives_count": 3,  # transaction and advisory locks (a game's mail, `...incoming.handlers.mail.Topics`)
     "tcp_user_timeout": 20_000,  # ms: results the server could not send for 20 s end the session too
     "idle_in_transaction_session_timeout": 20_000,  # ms: a transaction whose judge stopped talking mid-way (cut
     # off, or stuck) is rolled back after 20 s; none of the judge's waits that long between two statements
@@ -366,7 +366,7 @@ def after_commit(session: Session, hook: Callable[[Database], None]) -> None:
     """Run ``hook`` (given the database) once the transaction of ``session`` (a `Database.transaction`)
     has committed, outside it, after its turn (`Turns`): work that may take long and needs what
     the transaction wrote, without holding SQLite's one writer's lock meanwhile (a phase's maps:
-    `judge.service.outbox`).  Nothing runs if the transaction rolls back."""
+    `judge.service.outgoing.outbox`).  Nothing runs if the transaction rolls back."""
     session.info.setdefault(_AFTER_COMMIT, []).append(hook)
 
 
@@ -375,7 +375,7 @@ class Database:
 
     def __init__(self, url: str, info: Mapping[str, Any] | None = None, holding: Holding | None = None) -> None:
         """A database at ``url``; ``info``: what every session it makes keeps in its ``info``
-        (the kinds of game the judge hosts, `judge.service.kinds.kinds_of`); ``holding``: where to
+        (the kinds of game the judge hosts, `judge.service.hosting.kinds.kinds_of`); ``holding``: where to
         keep since when this process has held a transaction that wrote (`watch_writes`)."""
         self.url = url
         self.engine = make_engine(url)

@@ -59,10 +59,10 @@ class Game(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, index=True)  # CREATEs per hour
     claimed_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # a deadline run holds it
     # The next moment the clock has something to do for the game (a reminder, a late notice, the
-    # deadline and grace); None when nothing (not active, no deadline).  Kept by judge.service.schedule.
+    # deadline and grace); None when nothing (not active, no deadline).  Kept by judge.service.hosting.schedule.
     next_due: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
     # CPU seconds a seat its last deadline run that processed a phase took (maps and pages included),
-    # by which the clock orders the games due in the same minute (judge.service.app.claim_next).
+    # by which the clock orders the games due in the same minute (judge.service.running.app.claim_next).
     run_cost: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
@@ -144,7 +144,7 @@ class InboundMail(Base):
     # new, applying (inside the transaction that applies it), done, duplicate, automatic, quarantined
     status: Mapped[str] = mapped_column(String(20), default="new", index=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
-    # SHA-256 of its sender and command text, passwords masked (`judge.service.handlers.mail`):
+    # SHA-256 of its sender and command text, passwords masked (`judge.service.incoming.handlers.mail`):
     # a later mail with the same Message-ID is a duplicate only if it has the same digest
     digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
     # the game (or address) it is about, written once by the judge that read it first; NULL until then
@@ -152,7 +152,7 @@ class InboundMail(Base):
 
 
 class IntakeMark(Base):
-    """How far mail has been taken in from an intake file (`judge.service.intake`): every row of
+    """How far mail has been taken in from an intake file (`judge.service.incoming.intake`): every row of
     the file ``epoch`` up to ``taken`` is in ``inbound_mail``."""
 
     __tablename__ = "intake_marks"
@@ -163,7 +163,7 @@ class IntakeMark(Base):
 
 class Outbox(Base):
     """A mail to send, written in the transaction of the change that caused it: what its message
-    is made of, built by the sender (`judge.service.outbox.message_of`).  A row queued before
+    is made of, built by the sender (`judge.service.outgoing.outbox.message_of`).  A row queued before
     migration 0006 has its message in ``raw`` instead."""
 
     __tablename__ = "outbox"
@@ -183,9 +183,9 @@ class Outbox(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime)
     status: Mapped[str] = mapped_column(String(16), default="pending", index=True)  # pending, sending, sent, failed
     attempts: Mapped[int] = mapped_column(Integer, default=0)
-    # deferred until (None: at once); while sending: when it was claimed (judge.service.sender)
+    # deferred until (None: at once); while sending: when it was claimed (judge.service.outgoing.sender)
     next_attempt_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
-    # while sending: the process that claimed it, "host pid N" (judge.service.sender.claimant)
+    # while sending: the process that claimed it, "host pid N" (judge.service.outgoing.sender.claimant)
     claimed_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
@@ -219,7 +219,7 @@ class Blob(Base):
 
     @functools.cached_property
     def content(self) -> bytes:
-        """The attachment's bytes, whatever way they are stored (`judge.service.outbox.blob`):
+        """The attachment's bytes, whatever way they are stored (`judge.service.outgoing.outbox.blob`):
         unpacked once an instance, and a session has one instance of a blob, so a batch of the
         sender's mails that carry the same map unpacks it once (a blob's bytes never change)."""
         return zlib.decompress(self.data) if self.encoding == "zlib" else self.data
@@ -295,7 +295,7 @@ class Observer(Base):
 
 class GreyPress(Base):
     """Who sent a grey press, and to whom: its readers never learn it while the game runs, and the
-    end publishes it (`judge.service.course.publish`, ruling M63)."""
+    end publishes it (`judge.service.hosting.course.publish`, ruling M63)."""
 
     __tablename__ = "grey_press"
     __table_args__ = (Index("ix_grey_press_game", "game_id"),)
@@ -335,7 +335,7 @@ class Secret(Base):
 
 class ReplyLimit(Base):
     """How much the judge has answered one address lately, so that no robot draws it into a
-    mail loop (`judge.service.handlers.mail`): answers wanted since ``hour_start``, and when
+    mail loop (`judge.service.incoming.handlers.mail`): answers wanted since ``hour_start``, and when
     it last answered a mail with no command."""
 
     __tablename__ = "reply_limits"
@@ -358,7 +358,7 @@ class Heartbeat(Base):
 
 
 class PlayerRecord(Base):
-    """One line of an address's record on this judge (`judge.service.records`): a phase it was due
+    """One line of an address's record on this judge (`judge.service.hosting.records`): a phase it was due
     to act in, and whether it acted on time (``on_time``), late (``late``, in the grace or an
     automatic extension) or not at all (``missed``); a seat it left silent until the judge declared
     it ``abandoned``; a game it played to the end (``finished``).  The phases' lines of a phase a
@@ -382,7 +382,7 @@ class DeadlineRun(Base):
     """A run of a game's deadline that changed it (processed its phase, extended its deadline,
     sent notices, paused it): when, and the last mail applied before it (``after_mail``: the
     highest ``inbound_mail`` id settled then), so that a game's record replays its mail and its
-    clock in the order they happened (`judge.service.replay`)."""
+    clock in the order they happened (`judge.service.operators.replay`)."""
 
     __tablename__ = "deadline_runs"
     __table_args__ = (Index("ix_deadline_runs_game", "game_id"),)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from judge.service.config import ConfigError, Settings, load_settings
 
 if TYPE_CHECKING:
-    from judge.service.kinds import Kinds
+    from judge.service.hosting.kinds import Kinds
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -47,8 +47,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _publish(settings: Settings, kinds: Kinds, game: str | None) -> int:
-    from judge.service.app import open_database
     from judge.service.datadir import refuse_root
+    from judge.service.running.app import open_database
     from judge.web.pages import publish, publish_all, publish_feeds, publish_index, web_root
 
     refuse_root(settings)

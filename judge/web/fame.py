@@ -1,23 +1,23 @@
 """What the public pages keep of the games that have ended, whatever their kind: each one's end
 publication and public record beside its pages, and the hall of fame of them all.
 
-Theory of operation.  A game's end publishes everything its rules kept secret (`judge.service.course`),
+Theory of operation.  A game's end publishes everything its rules kept secret (`judge.service.hosting.course`),
 in a mail to its players, master and observers; once it has ended the host also writes it into
-the game's folder, as anyone reads it (``publication.html``, `judge.service.archive.publication_text`),
-with the game's public record (``record.json``, `judge.service.archive.public_record`), for
+the game's folder, as anyone reads it (``publication.html``, `judge.service.hosting.archive.publication_text`),
+with the game's public record (``record.json``, `judge.service.hosting.archive.public_record`), for
 every kind alike; the head of each game's page links to both once it has ended (the ``summary``
 macro).  The hall of fame (``halloffame.html``, linked from the index) lists the finished games
 by kind, each with how it ended, its standings by its kind's rules (`Pages.standings`: Payola's
 supply centers, Machiavelli's ranking by 4.2, Exchange's % control by E35; none for a game that
 ended deserted, ruling H1) and who played which
-seat, as the pages name the players (`judge.service.host.public_name`, never an address), and
+seat, as the pages name the players (`judge.service.hosting.host.public_name`, never an address), and
 then each player's placings across them: games won, drawn and played, and each place.
 
 A person is a mailbox (ruling H4): the placings are keyed by it, never by the name shown, so two
 people who share a name are two rows, and each game's seat links to its player's row (its
-``id`` keyed with the judge's secret, `judge.service.records.named`, so that no address can be
+``id`` keyed with the judge's secret, `judge.service.hosting.records.named`, so that no address can be
 worked out from it).  The placings are read from the players' records (their ``finished``
-lines, `judge.service.records.finished`): a game that counts for nobody's record (started and
+lines, `judge.service.hosting.records.finished`): a game that counts for nobody's record (started and
 ended within a day, or with no phase played) places nobody, and the hall of fame and a record
 agree by construction.  An ANONYMOUS game names nobody and places nobody.  The hall is written
 with the index, from what the index reads, and two queries: when each game ended, and its
@@ -34,10 +34,10 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from judge.service import records
-from judge.service.archive import public_record, publication_text
-from judge.service.kinds import kind_of
-from judge.service.silent_seats import DESERTED
+from judge.service.hosting import records
+from judge.service.hosting.archive import public_record, publication_text
+from judge.service.hosting.kinds import kind_of
+from judge.service.hosting.silent_seats import DESERTED
 from judge.service.states import GameState
 from judge.store.models import Game, PhaseRow, PlayerRecord
 from judge.web import public

@@ -7,15 +7,15 @@ The layout, beside the games' pages::
 
     web/feeds/<game>.ics            the game's next deadline (and its grace), for a calendar
     web/feeds/<game>.atom           the game's processed phases, newest first, for a feed reader
-    web/players/<name>.html         a player's record (`judge.service.records`), no address on it
+    web/players/<name>.html         a player's record (`judge.service.hosting.records`), no address on it
     web/players/<name>.ics          the deadlines of every seat the player holds
 
-A player's ``<name>`` is keyed with the judge's secret (`judge.service.records.page_name`, a
+A player's ``<name>`` is keyed with the judge's secret (`judge.service.hosting.records.page_name`, a
 different one for the record and the calendar), one for each person (each mailbox, ruling H4),
 so no one finds a player's pages from an address: the player learns them from GET RECORD and
 shares them as it likes.  What a feed says is what the game's pages say: its deadline, which
 LIST tells anyone, and of its results only what its kind publishes to anyone
-(`judge.service.kinds.Pages.public_results`; none while a Blind game runs).
+(`judge.service.hosting.kinds.Pages.public_results`; none while a Blind game runs).
 
 Each feed is made here by hand, as the formats are small: the iCalendar text with its escapes,
 lines folded at 75 octets and CRLF ends; the Atom with ElementTree, which escapes the XML.  The
@@ -32,10 +32,10 @@ from datetime import datetime, timedelta
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from judge.service import host, records
 from judge.service.config import Settings
-from judge.service.deadlines import revised_at
-from judge.service.kinds import kind_of
+from judge.service.hosting import host, records
+from judge.service.hosting.deadlines import revised_at
+from judge.service.hosting.kinds import kind_of
 from judge.service.mailbox import at_domain, domain_of, mailbox
 from judge.service.states import RUNNING
 from judge.service.templates import duration
@@ -68,7 +68,7 @@ class Entry:
     row: int
     at: datetime
     lines: tuple[str, ...]
-    again: int = 0  # the times it was processed again after a ROLLBACK (`judge.service.host.reopened`)
+    again: int = 0  # the times it was processed again after a ROLLBACK (`judge.service.hosting.host.reopened`)
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ def deadline_of(session: Session, game: Game, settings: Settings) -> Deadline | 
 def revision(game: Game, opened: datetime) -> tuple[datetime, int]:
     """When the version of the game's deadline event now was made, and its number (RFC 5545's
     DTSTAMP and SEQUENCE): made when its phase opened (at ``opened``) or when its deadline last moved
-    (`judge.service.deadlines.move_to`); numbered by the seconds from the game's creation to then.
+    (`judge.service.hosting.deadlines.move_to`); numbered by the seconds from the game's creation to then.
     The number grows with every version of an event, however the game goes: a deadline moved, the
     phase opened again by a ROLLBACK or the next one by a ROLLFORWARD, each is published later than
     every version of it before, so a calendar program takes it as newer (RFC 5546 2.1.5: the higher

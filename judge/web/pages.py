@@ -44,10 +44,10 @@ from jinja2 import BaseLoader, Environment, StrictUndefined
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from judge.service import records
 from judge.service.clock import utcnow
 from judge.service.config import Settings
-from judge.service.kinds import kind_of
+from judge.service.hosting import records
+from judge.service.hosting.kinds import kind_of
 from judge.service.states import RUNNING
 from judge.service.templates import counted, kind_packages, template_loader
 from judge.store.database import Database
@@ -280,7 +280,7 @@ PLAYERS_GAMES = 200  # the games whose players `publish_players` reads at once
 def publish_players(source: Session | Database, settings: Settings, names: Iterable[str]) -> None:
     """The pages of the players of the games ``names`` (their records and deadlines calendars),
     each written only if it changed: for a deadline evening's games, once at its end
-    (`judge.service.app.drain`), every player of them at once."""
+    (`judge.service.running.app.drain`), every player of them at once."""
     root = web_root(settings)
     names = list(names)
     players: list[feeds.PlayerPages] = []

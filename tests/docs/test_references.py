@@ -1,7 +1,7 @@
 """What the documentation generates from the code is all there: every setting has its description,
 every subcommand and option its help, HELP names every command the readers know, and the
 documentation's address is given exactly when the operator set one.  (These need no Sphinx:
-`judge.service.reference` reads it all; tests/docs/test_site.py builds the pages from it.)"""
+`judge.service.operators.reference` reads it all; tests/docs/test_site.py builds the pages from it.)"""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ import pytest
 
 from judge import bootstrap
 from judge.commands import parse
-from judge.service import cli
 from judge.service.config import Settings, load_settings
-from judge.service.help_topics import games_help, help_mail
-from judge.service.reference import command_line_reference, settings_reference, toml_value
+from judge.service.incoming.help_topics import games_help, help_mail
+from judge.service.operators import cli
+from judge.service.operators.reference import command_line_reference, settings_reference, toml_value
 from tests.kinds.registry import with_test_kinds
 from tests.support.harness import Judge
 
@@ -108,7 +108,7 @@ def _as_help_writes(word: str) -> str:
 @pytest.mark.parametrize("kind", [kind.name for kind in with_test_kinds()])
 def test_each_games_part_of_help_names_the_commands_its_reader_knows(kind: str) -> None:
     """Each kind the judge hosts (and the tests' example kind), as the registry lists them: its HELP names
-    the words its grammar reads (`judge.service.kinds.Commands.words`) and ``SET`` each of its phases'
+    the words its grammar reads (`judge.service.hosting.kinds.Commands.words`) and ``SET`` each of its phases'
     lengths."""
     game_kind = with_test_kinds().named(kind)
     words = [*game_kind.words, *(f"SET {setting.upper()}" for setting in game_kind.durations)]

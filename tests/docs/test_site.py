@@ -20,8 +20,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from judge import bootstrap
-from judge.service import cli
-from judge.service.reference import settings_reference
+from judge.service.operators import cli
+from judge.service.operators.reference import settings_reference
 from tests.support.serving import on_a_thread
 from tests.web.chromium import CHROMIUM, Browser
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from judge.bootstrap import main
 from judge.games.payola.cli import adjudicate_data
-from judge.service.cli import run_json
+from judge.service.operators.cli import run_json
 
 EXAMPLE = Path(__file__).parent / "examples" / "s1901m.json"
 

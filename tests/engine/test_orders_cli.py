@@ -17,7 +17,7 @@ from judge.engine.notation import position_to_data
 from judge.engine.orders import Unit, UnitType
 from judge.engine.position import Phase, PlacedUnit, Position
 from judge.games.payola.cli import orders_data
-from judge.service.cli import run_json
+from judge.service.operators.cli import run_json
 
 M = load_map("standard")
 START = position_to_data(Position.initial(M))

@@ -6,8 +6,8 @@ For the tests of a judge whose disk fills during an evening, whose deadline work
 processes of their own, where a test's monkeypatch does not reach.
 
 It is the auction in every other way (its templates are the auction's, the kind it is built on:
-`judge.service.kinds.Kinds`), registered in the auction's place by the tests that need it (``registry([*hosted(),
-FullDisk(...)])``).  Never by filling the machine's disk."""
+`judge.service.hosting.kinds.Kinds`), registered in the auction's place by the tests that need it
+(``registry([*hosted(), FullDisk(...)])``).  Never by filling the machine's disk."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from judge import api
-from judge.service import outbox
+from judge.service.outgoing import outbox
 from judge.store.models import Blob
 from tests.kinds.auction import kind
 
@@ -29,7 +29,7 @@ _filling: list[Path] = []  # the ``full`` file this process's storing of blobs l
 
 
 def refusing(full: Path, stored: Callable[[Session, bytes], Blob]) -> Callable[[Session, bytes], Blob]:
-    """``stored`` (`judge.service.outbox.blob`), refusing as a full disk does while ``full`` exists."""
+    """``stored`` (`judge.service.outgoing.outbox.blob`), refusing as a full disk does while ``full`` exists."""
 
     def blob(session: Session, data: bytes) -> Blob:
         if full.exists():

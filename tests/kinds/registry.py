@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from judge.bootstrap import hosted, registry
-from judge.service.kinds import Kinds
+from judge.service.hosting.kinds import Kinds
 from tests.kinds.auction.kind import Auction
 
 

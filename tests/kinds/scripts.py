@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from judge.service.kinds import Kinds
+from judge.service.hosting.kinds import Kinds
 from judge.store.models import Game
 from tests.kinds.registry import with_test_kinds
 from tests.support.harness import Judge, Sent, once

@@ -4,7 +4,7 @@ that stops itself (SIGSTOP) in the middle of a transaction that has written, as 
 which process ran each lot.
 
 It is the auction in every other way (its templates are the auction's, the kind it is built on:
-`judge.service.kinds.Kinds`), registered in the auction's place by the tests that need it
+`judge.service.hosting.kinds.Kinds`), registered in the auction's place by the tests that need it
 (``registry([*hosted(), Stalling(...)])``)."""
 
 from __future__ import annotations

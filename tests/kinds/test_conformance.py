@@ -4,7 +4,7 @@ game — created, joined and started; an order sent; the phase processed; rolled
 again, its results saying they replace the first ones; rolled back and forward; ended, and everything
 its rules kept secret published to everyone with who played which seat.
 
-What is common is the host's (`judge.service.course`), so the same test holds for every kind: a kind
+What is common is the host's (`judge.service.hosting.course`), so the same test holds for every kind: a kind
 that breaks it, or a host that stops doing it for one kind, fails here.  Each kind says only how it is
 created, joined and signed on to, and what its first player sends (`tests.kinds.scripts.Script`);
 the kinds are the registry's (`tests.kinds.registry.with_test_kinds`)."""
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from judge.service.demo import run_demo
+from judge.service.operators.demo import run_demo
 from judge.store.models import Game, Submission
 from tests.kinds.registry import with_test_kinds
 from tests.kinds.scripts import GAME, GM, KINDS, Script, address, master, send, started, state, to_players

@@ -1,4 +1,4 @@
-"""The contract between the host and a kind of game (`judge.service.contract`): the few members a kind
+"""The contract between the host and a kind of game (`judge.service.hosting.contract`): the few members a kind
 must write, the host's default for every other, a misspelt member refused at registration, and no
 column of the host written by a kind.
 
@@ -26,7 +26,7 @@ from judge import api
 from judge.bootstrap import hosted, registry
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
-from judge.service.contract import MEMBERS, REQUIRED, Kind
+from judge.service.hosting.contract import MEMBERS, REQUIRED, Kind
 from judge.store.models import Game
 from tests.support.clock import Clock
 from tests.support.daemon import Running

@@ -14,8 +14,9 @@ from typing import Any
 
 from sqlalchemy import select
 
-from judge.service import archive, importing, replay
-from judge.service.sender import deliver_pending, transport_for
+from judge.service.hosting import archive
+from judge.service.operators import importing, replay
+from judge.service.outgoing.sender import deliver_pending, transport_for
 from judge.store.models import Game
 from judge.web.pages import web_root
 from tests.kinds.registry import with_test_kinds

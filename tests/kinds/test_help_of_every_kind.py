@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.service import help_topics
 from judge.service.config import Settings
+from judge.service.incoming import help_topics
 from tests.kinds.registry import with_test_kinds
 from tests.kinds.scripts import Script, address, started
 from tests.support.harness import Judge

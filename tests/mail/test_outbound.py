@@ -251,7 +251,7 @@ def test_a_message_with_attachments_is_what_the_email_package_writes(to: str, bo
 
 
 def test_a_message_with_attachments_is_the_same_bytes_each_time_it_is_built() -> None:
-    """The sender builds a queued mail again on each attempt (judge.service.outbox.message_of)."""
+    """The sender builds a queued mail again on each attempt (judge.service.outgoing.outbox.message_of)."""
     made = [build_message(sender="judge@example.org", to="fred@example.org", subject="s", body="the text",
                           domain="example.org", message_id=f"<{n}@example.org>", date=datetime(2026, 1, 1),
                           attachments=[Attachment("map.png", "image/png", b"\x89PNG...")]) for n in (1, 1, 2)]

@@ -27,10 +27,10 @@ from alembic import command
 from sqlalchemy import select
 
 from judge.bootstrap import open_database
-from judge.service.app import inject
 from judge.service.config import Settings, load_settings
-from judge.service.intake import FileIntake, intake_path
-from judge.service.listening import timer_tick
+from judge.service.incoming.intake import FileIntake, intake_path
+from judge.service.running.app import inject
+from judge.service.running.listening import timer_tick
 from judge.store.database import SCHEMA, alembic_config
 from judge.store.models import PhaseRow, Submission
 from tests.support.harness import inject_confirming, raw_mail

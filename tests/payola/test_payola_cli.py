@@ -7,7 +7,7 @@ import json
 
 from judge.games.payola.cli import adjudicate_data
 from judge.payola.notation import payola_from_data
-from judge.service.cli import run_json
+from judge.service.operators.cli import run_json
 
 REQUEST = {
     "variant": "standard",

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import select
 
 from judge.bootstrap import kinds
-from judge.service.kinds import Kinds
+from judge.service.hosting.kinds import Kinds
 from judge.store.models import Game, Submission
 from tests.games.exchange.by_mail import exchange_game
 from tests.games.payola.by_mail import start

@@ -22,11 +22,11 @@ from sqlalchemy import func, select
 from judge.games.payola import handlers as player_module
 from judge.games.payola import lifecycle
 from judge.games.payola.store import LedgerRow
-from judge.service import app
-from judge.service.app import apply_stored, run_deadlines, unapplied_mail
-from judge.service.handlers import mail as mail_module
-from judge.service.handlers import receive
-from judge.service.operator import quarantine_drop
+from judge.service.incoming.handlers import mail as mail_module
+from judge.service.incoming.handlers import receive
+from judge.service.operators.operator import quarantine_drop
+from judge.service.running import app
+from judge.service.running.app import apply_stored, run_deadlines, unapplied_mail
 from judge.store.models import Game, InboundMail, Observer, Outbox, Player
 from tests.kinds.auction import core
 from tests.support.auction import auction_judge, start_auction
@@ -356,7 +356,7 @@ def test_commands_per_mail_are_limited(auction: Judge) -> None:
 
 def test_two_thousand_create_lines_cost_at_most_ten_password_hashes(judge: Judge,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    from judge.service.handlers import anyone
+    from judge.service.incoming.handlers import anyone
 
     hashed: list[str] = []
     real = anyone.hash_password

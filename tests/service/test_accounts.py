@@ -16,7 +16,8 @@ import pytest
 from sqlalchemy import select
 
 from judge.mail.received import listener_line
-from judge.service import app, passwords
+from judge.service import passwords
+from judge.service.running import app
 from judge.store.models import Observer, Player
 from tests.support.auction import auction_judge, start_auction
 from tests.support.harness import Judge, raw_mail, tokens, vouching
@@ -82,7 +83,7 @@ def test_a_source_over_its_budget_is_refused_without_a_password_check(
         send_from(judge, MALLORY_IP, MALLORY, f"SIGNON Alice@g1 guess{attempt}")
     checked: list[str] = []
     real = passwords.verify_password
-    monkeypatch.setattr("judge.service.handlers.signon.verify_password",
+    monkeypatch.setattr("judge.service.incoming.handlers.signon.verify_password",
                         lambda password, stored: checked.append(password) or real(password, stored))
     send_from(judge, MALLORY_IP, MALLORY, "SIGNON Alice@g1 another-guess")
     assert checked == [] and judge.outcome_of("SIGNON Alice@g1 ****") == ("error", "TOO_MANY_FAILURES")
@@ -235,7 +236,7 @@ def test_join_key_guesses_back_off_per_game_and_source(tmp_path: Path, monkeypat
         assert judge.outcome_of("JOIN g1 **** Mallory KEY ****") == ("error", "WRONG_KEY")
     checked: list[str] = []
     real = passwords.verify_password
-    monkeypatch.setattr("judge.service.handlers.anyone.verify_password",
+    monkeypatch.setattr("judge.service.incoming.handlers.anyone.verify_password",
                         lambda password, stored: checked.append(password) or real(password, stored))
     send_from(judge, MALLORY_IP, MALLORY, "JOIN g1 pw Mallory KEY letmein")
     assert checked == [] and judge.outcome_of("JOIN g1 **** Mallory KEY ****") == ("error", "TOO_MANY_FAILURES")

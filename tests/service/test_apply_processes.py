@@ -9,7 +9,7 @@ says so (`tests/service/test_logs.py`).  These tests add real processes applying
 game's mail at the same time, and a SIGKILL in the middle of a run.  They run on SQLite, and
 on PostgreSQL with ``JUDGE_TEST_DATABASE_URL`` (`tests.support.harness.fresh_database_url`),
 where the tests of topics run too: a run leaves the mail of a game another process holds, and
-takes at most its share of games (`judge.service.handlers.mail.Topics`).
+takes at most its share of games (`judge.service.incoming.handlers.mail.Topics`).
 """
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ from sqlalchemy import event, select, text
 from judge.bootstrap import database, kinds
 from judge.commands.parse import parse_lines
 from judge.mail.inbound import parse_mail
-from judge.service import daemon
-from judge.service.app import unapplied_mail
 from judge.service.config import Settings
-from judge.service.handlers import mail as mail_handlers
-from judge.service.handlers.mail import apply_run, receive
-from judge.service.kinds import Kinds
+from judge.service.hosting.kinds import Kinds
+from judge.service.incoming.handlers import mail as mail_handlers
+from judge.service.incoming.handlers.mail import apply_run, receive
+from judge.service.running import daemon
+from judge.service.running.app import unapplied_mail
 from judge.store.database import Holding
 from judge.store.models import InboundMail, Outbox
 from tests.support.clock import Clock

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from sqlalchemy import delete, event, select
 
-from judge.service.app import apply_stored, unapplied_mail
-from judge.service.handlers import mail as mail_handler
-from judge.service.handlers import receive
-from judge.service.handlers.mail import apply_run
+from judge.service.incoming.handlers import mail as mail_handler
+from judge.service.incoming.handlers import receive
+from judge.service.incoming.handlers.mail import apply_run
+from judge.service.running.app import apply_stored, unapplied_mail
 from judge.store.models import Game, InboundMail, Submission
 from tests.kinds.auction import core
 from tests.support.auction import auction_judge, start_auction
@@ -127,7 +127,7 @@ def payola(tmp_path: Path) -> Judge:
 
 
 READS = ("SELECT games.id", "SELECT players.id", "SELECT phases.id",  # a game's row, its seats, its phase,
-         "SELECT phases.name")  # and its phases' names (which phase a mail was meant for: judge.service.late)
+         "SELECT phases.name")  # and its phases' names (which phase a mail was meant for: judge.service.incoming.late)
 
 
 def test_a_run_reads_a_games_row_seats_and_phase_once_for_all_its_mails(payola: Judge) -> None:

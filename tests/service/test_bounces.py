@@ -20,10 +20,17 @@ from sqlalchemy import select
 from judge.bootstrap import open_database
 from judge.mail.dsn import VERP_TAG, delivered_to, delivery_report, verp_address, verp_outbox_id, verp_tag
 from judge.mail.smtp_in import judge_addresses
-from judge.service.app import inject
 from judge.service.config import Settings
-from judge.service.outbox import message_of, queue
-from judge.service.sender import MAX_QUOTED, RelayTransport, deliver_pending, envelope_sender, transport_for, verp_key
+from judge.service.outgoing.outbox import message_of, queue
+from judge.service.outgoing.sender import (
+    MAX_QUOTED,
+    RelayTransport,
+    deliver_pending,
+    envelope_sender,
+    transport_for,
+    verp_key,
+)
+from judge.service.running.app import inject
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, Outbox
 from tests.support.auction import auction_judge, start_auction

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from judge import bootstrap
-from judge.service import demo
-from judge.service.cli import PIPE_CLOSED
+from judge.service.operators import demo
+from judge.service.operators.cli import PIPE_CLOSED
 from tests.support.harness import seed_sqlite
 
 

@@ -3,8 +3,8 @@ auction g1 (the fixture ``auction``: Alice and Bob, lot L1 on sale, due 24 hours
 
 from __future__ import annotations
 
-from judge.service.app import tick
-from judge.service.handlers import receive
+from judge.service.incoming.handlers import receive
+from judge.service.running.app import tick
 from tests.support.auction import bid, master, send, state
 from tests.support.harness import Judge, raw_mail
 from tests.support.people import ALICE, BOB, GM

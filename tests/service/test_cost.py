@@ -15,8 +15,8 @@ from typing import Any
 from alembic import command
 from sqlalchemy import event, func, select, text
 
-from judge.service.outbox import message_of
-from judge.service.sender import _WITH_FILES
+from judge.service.outgoing.outbox import message_of
+from judge.service.outgoing.sender import _WITH_FILES
 from judge.store.database import Database, alembic_config
 from judge.store.models import Blob, Game, Outbox, OutboxFile, PhaseRow
 from tests.support.auction import auction_judge, start_auction

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
-from judge.service.handlers.mail import TOPIC_LOCKS, topic_lock
+from judge.service.incoming.handlers.mail import TOPIC_LOCKS, topic_lock
 from judge.store.database import PG_CLIENT, PG_SERVER, make_engine, postgres_connect_args
 from tests.support.harness import fresh_database_url
 from tests.support.wait import wait_until

@@ -24,9 +24,13 @@ from sqlalchemy import func, select, text
 
 from judge.bootstrap import database, kinds, open_database
 from judge.mail.received import client_address
-from judge.service import daemon as daemon_module
 from judge.service.config import Settings
-from judge.service.daemon import (
+from judge.service.hosting.kinds import Kinds
+from judge.service.incoming.handlers import receive
+from judge.service.outgoing.outbox import queue
+from judge.service.outgoing.sender import SEND_LIMIT, Pass, send_due, transport_for
+from judge.service.running import daemon as daemon_module
+from judge.service.running.daemon import (
     APPLIER_PATIENCE,
     APPLIER_QUIET,
     SENDER_PATIENCE,
@@ -36,10 +40,6 @@ from judge.service.daemon import (
     applier_wait,
     sender_wait,
 )
-from judge.service.handlers import receive
-from judge.service.kinds import Kinds
-from judge.service.outbox import queue
-from judge.service.sender import SEND_LIMIT, Pass, send_due, transport_for
 from judge.store.models import InboundMail, Outbox, PhaseRow
 from tests.support.clock import Clock
 from tests.support.daemon import STOP_SECONDS, Running, maildir_subjects, settled
@@ -265,7 +265,7 @@ def test_the_judge_listens_and_stores_mail_before_its_applier_has_started(
             assert gate.wait(30)
             super().__init__(settings, kinds)
 
-    monkeypatch.setattr("judge.service.daemon.Applier", SlowApplier)
+    monkeypatch.setattr("judge.service.running.daemon.Applier", SlowApplier)
     port = free_port()
     settings = Settings(data_dir=tmp_path, database=fresh_database_url(), port=port, tick_seconds=3600)
     loop = asyncio.new_event_loop()
@@ -401,7 +401,7 @@ def test_mail_stored_before_a_crash_is_applied_once_after_restart(settings: Sett
 
 
 def test_mail_queued_before_a_crash_is_sent_once_after_restart(settings: Settings) -> None:
-    from judge.service.app import inject
+    from judge.service.running.app import inject
 
     db = open_database(settings)
     now = datetime(2026, 3, 1, 9, 0)
@@ -458,7 +458,7 @@ def test_relay_refusing_for_a_while_gets_the_mail_later(tmp_path: Path) -> None:
 
 @pytest.mark.database
 def test_two_judges_racing_on_one_database_process_each_phase_once(settings: Settings) -> None:
-    from judge.service.app import inject, tick
+    from judge.service.running.app import inject, tick
     from judge.store.database import Database
 
     db = open_database(settings)
@@ -497,7 +497,7 @@ def test_a_judge_applies_mail_another_judge_stored_without_waiting_for_its_tick(
         running: tuple[Running, Clock]) -> None:
     """Another judge on the same database (here: its store, `store`) takes a mail in; this one,
     whose clock ticks once an hour, hears of it at once (LISTEN/NOTIFY) and applies it."""
-    from judge.service.handlers.mail import store
+    from judge.service.incoming.handlers.mail import store
 
     judge, clock = running
     other = database(judge.settings.database_url)  # the other judge's listener
@@ -520,7 +520,7 @@ def test_a_judge_whose_waiting_mail_another_judge_holds_waits_for_its_doorbell_i
     """Another judge holds the topic of the only mail waiting (its advisory lock): this judge
     tries once, then waits for its doorbell (new mail stored, or another judge's run done with
     mail left) or `LEFT_PAUSE` (made an hour here), and does not poll the topic meanwhile."""
-    from judge.service.handlers.mail import TOPIC_LOCKS, store, topic_lock
+    from judge.service.incoming.handlers.mail import TOPIC_LOCKS, store, topic_lock
 
     judge, clock = running
     monkeypatch.setattr(daemon_module, "LEFT_PAUSE", 3600.0)
@@ -674,7 +674,7 @@ def test_a_pass_stops_at_its_limit_and_says_more_is_due(settings: Settings) -> N
 def test_the_clock_wakes_at_the_next_deadline_or_when_a_claim_on_a_game_due_runs_out(tmp_path: Path) -> None:
     """The daemon's clock waits ``tick-seconds`` at most, and less when a game is due sooner: at
     its deadline, or when another judge's claim on a game due runs out; at least a second."""
-    from judge.service.app import CLAIM
+    from judge.service.running.app import CLAIM
     from judge.store.models import Game
 
     clock = Clock()

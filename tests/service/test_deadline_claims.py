@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, update
 
-from judge.service.app import CLAIM, Claim, abandoned, claim_next, drain
-from judge.service.kinds import SESSION_KEY
-from judge.service.sender import deliver_pending, transport_for
+from judge.service.hosting.kinds import SESSION_KEY
+from judge.service.outgoing.sender import deliver_pending, transport_for
+from judge.service.running.app import CLAIM, Claim, abandoned, claim_next, drain
 from judge.store.database import Database
 from judge.store.models import Game
 from tests.support.auction import auction_judge
@@ -166,7 +166,7 @@ def test_a_run_that_processes_a_phase_keeps_its_cost_for_each_seat_and_a_run_tha
         judge: Judge, monkeypatch: pytest.MonkeyPatch) -> None:
     """The CPU a run took (0.6 s here, a clock that moves 0.6 s a reading) over its two seats."""
     readings = iter(0.6 * n for n in range(100))
-    monkeypatch.setattr("judge.service.app.time.process_time", lambda: next(readings))
+    monkeypatch.setattr("judge.service.running.app.time.process_time", lambda: next(readings))
     judge.later(25)
     assert len(drain(judge.db, judge.settings, judge.now)[0]) == GAMES
     with judge.db.transaction() as session:
@@ -184,7 +184,7 @@ def test_a_drain_stopped_after_a_run_still_keeps_that_runs_cost(judge: Judge, mo
     """A run's cost rides on the next claim; a drain told to stop makes no next claim and keeps
     it on its own."""
     readings = iter(0.6 * n for n in range(100))
-    monkeypatch.setattr("judge.service.app.time.process_time", lambda: next(readings))
+    monkeypatch.setattr("judge.service.running.app.time.process_time", lambda: next(readings))
     judge.later(25)
     asked = iter([False, True])
     assert len(drain(judge.db, judge.settings, judge.now, stopping=lambda: next(asked))[0]) == 1
@@ -198,7 +198,7 @@ def test_a_drain_writes_the_pages_once_every_game_it_can_claim_is_run(
     """The pages are off the evening's path: each game's results are ready to go out before the
     first game's pages are written, and each game's pages are written once."""
     happened: list[str] = []
-    monkeypatch.setattr("judge.service.app.game_pages",
+    monkeypatch.setattr("judge.service.running.app.game_pages",
                         lambda db, settings, name, players=True: happened.append(f"pages {name}"))
     judge.later(25)
     drain(judge.db, dataclasses.replace(judge.settings, web=True), judge.now,

@@ -1,4 +1,4 @@
-"""The judge `judge demo` runs (`judge.service.demo`): a judge of its own on loopback."""
+"""The judge `judge demo` runs (`judge.service.operators.demo`): a judge of its own on loopback."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from judge.service import demo
-from judge.service.daemon import Daemon
-from judge.service.demo import demo_judge, demo_settings, run_demo
+from judge.service.operators import demo
+from judge.service.operators.demo import demo_judge, demo_settings, run_demo
+from judge.service.running.daemon import Daemon
 from tests.kinds.registry import with_test_kinds
 
 

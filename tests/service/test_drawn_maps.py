@@ -15,8 +15,8 @@ from sqlalchemy import select
 from judge.bootstrap import open_database
 from judge.mail.outbound import Attachment, Drawn, MaildirOutbox
 from judge.service.config import Settings
-from judge.service.outbox import DRAWING_TIME, Drawings, queue
-from judge.service.sender import MaildirTransport, deliver_pending
+from judge.service.outgoing.outbox import DRAWING_TIME, Drawings, queue
+from judge.service.outgoing.sender import MaildirTransport, deliver_pending
 from judge.store.database import Database
 from judge.store.models import Game, Outbox
 from tests.support.harness import fresh_database_url
@@ -119,7 +119,7 @@ def test_a_mail_whose_maps_were_never_stored_goes_without_them_once_a_sender_has
     """The process drawing them died between the commit and the drawing: the maps are lost with
     it, and the mail goes as text once a sender has seen it wait `DRAWING_TIME` by its own clock
     (a live process stores them within seconds of the commit)."""
-    from judge.service import outbox, sender
+    from judge.service.outgoing import outbox, sender
 
     seconds = [1000.0]
     monkeypatch.setattr(sender, "DRAWINGS", Drawings(clock=lambda: seconds[0]))
@@ -141,7 +141,7 @@ def test_a_failure_after_the_commit_leaves_the_change_made_and_its_mail_waiting(
     """What fails while the maps are drawn and stored cannot undo the phase, committed already:
     the caller is not told of it (a deadline's run would take it for its own failure and pause the
     game), and the mail goes without its maps once a sender has seen it wait (above)."""
-    from judge.service import outbox
+    from judge.service.outgoing import outbox
 
     def broken(db: Database, waiting: object) -> None:
         raise RuntimeError("the database went away")

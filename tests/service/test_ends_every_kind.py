@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from judge.service import archive
+from judge.service.hosting import archive
 from judge.store.models import Game
 from judge.web.pages import web_root
 from tests.service.every_kind import EXCHANGE, MACHIAVELLI, PAYOLA, TESTED, Kind

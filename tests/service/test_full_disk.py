@@ -24,11 +24,11 @@ from sqlalchemy import Connection, event, select
 
 from judge.bootstrap import hosted, registry
 from judge.mail.outbound import Attachment, MaildirOutbox
-from judge.service import outbox, sender
-from judge.service.app import run_deadlines
 from judge.service.config import Settings
-from judge.service.outbox import DRAWING_TIME, Drawings, Kept
-from judge.service.sender import deliver_pending, transport_for
+from judge.service.outgoing import outbox, sender
+from judge.service.outgoing.outbox import DRAWING_TIME, Drawings, Kept
+from judge.service.outgoing.sender import deliver_pending, transport_for
+from judge.service.running.app import run_deadlines
 from judge.store.models import Blob, Outbox
 from tests.kinds.full_disk import FullDisk, refusing
 from tests.support.auction import auction_judge

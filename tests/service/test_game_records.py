@@ -1,5 +1,5 @@
-"""A game's record (`judge.service.archive`): exported, played again (`judge.service.replay`) and
-imported on another judge (`judge.service.importing`: its rows copied, or played again), for a
+"""A game's record (`judge.service.hosting.archive`): exported, played again (`judge.service.operators.replay`) and
+imported on another judge (`judge.service.operators.importing`: its rows copied, or played again), for a
 game of every kind, running and finished; what it may hold."""
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ from sqlalchemy import delete, select
 from judge import bootstrap
 from judge.bootstrap import main
 from judge.games.payola.store import LedgerRow
-from judge.service import archive, importing, record_bounds, replay
-from judge.service.archive import RecordError, moment
 from judge.service.datadir import data_dir_lock
-from judge.service.kinds import kind_of
-from judge.service.reference import record_fields
-from judge.service.sender import deliver_pending, transport_for
+from judge.service.hosting import archive
+from judge.service.hosting.archive import RecordError, moment
+from judge.service.hosting.kinds import kind_of
+from judge.service.operators import importing, record_bounds, replay
+from judge.service.operators.reference import record_fields
+from judge.service.outgoing.sender import deliver_pending, transport_for
 from judge.store.models import (
     ConfirmedAddress,
     DeadlineRun,

@@ -12,9 +12,10 @@ from pathlib import Path
 
 from judge.bootstrap import kinds
 from judge.mail.outbound import MaildirOutbox
-from judge.service import archive, importing
-from judge.service.app import open_database
 from judge.service.config import Settings
+from judge.service.hosting import archive
+from judge.service.operators import importing
+from judge.service.running.app import open_database
 from judge.store.models import ConfirmedAddress
 from tests.service.every_kind import PAYOLA
 from tests.support.clock import Clock

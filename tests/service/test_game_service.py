@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from judge.service import host as lifecycle
+from judge.service.hosting import host as lifecycle
 from judge.store.models import Game, PhaseRow
 from tests.support.auction import MASTER, auction_judge, bid, every_bid, master, send, start_auction, state, to
 from tests.support.harness import Judge

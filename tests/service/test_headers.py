@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from judge.mail.outbound import MAX_REFERENCES, MaildirOutbox, build_message
-from judge.service.app import inject
 from judge.service.config import Settings
-from judge.service.outbox import message_of, queue
-from judge.service.sender import deliver_pending, transport_for
+from judge.service.outgoing.outbox import message_of, queue
+from judge.service.outgoing.sender import deliver_pending, transport_for
+from judge.service.running.app import inject
 from judge.store.models import Outbox
 from tests.support.harness import Judge, raw_mail
 from tests.support.relay import Relay

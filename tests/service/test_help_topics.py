@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from judge.bootstrap import kinds
-from judge.service import help_topics
 from judge.service.config import Settings
-from judge.service.help_topics import help_mail
+from judge.service.incoming import help_topics
+from judge.service.incoming.help_topics import help_mail
 from tests.kinds.registry import with_test_kinds
 from tests.service.every_kind import PAYOLA, TESTED, Kind
 from tests.support.harness import Judge

@@ -1,5 +1,5 @@
-"""Hostile game records (`judge.service.record_bounds`, `judge.service.importing`): a record no judge
-could have written, in every kind, is refused by ``judge import`` and ``judge replay`` in one line
+"""Hostile game records (`judge.service.operators.record_bounds`, `judge.service.operators.importing`): a
+record no judge could have written, in every kind, is refused by ``judge import`` and ``judge replay`` in one line
 naming the field, and leaves nothing behind; a record is read within bounds of size, encoding, depth
 and digits."""
 
@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from judge import bootstrap
-from judge.service import importing, record_bounds, replay
-from judge.service.archive import RecordError
 from judge.service.config import Settings
-from judge.service.record_bounds import MAX_DEPTH, Field
+from judge.service.hosting.archive import RecordError
+from judge.service.operators import importing, record_bounds, replay
+from judge.service.operators.record_bounds import MAX_DEPTH, Field
 from tests.service.every_kind import EXCHANGE, MACHIAVELLI, PAYOLA, PIRATES, Kind
 from tests.service.test_game_records import RECORDED, SCHEMA, _nothing_of, played, record_of
 from tests.support.cli import options
@@ -289,7 +289,7 @@ def test_a_record_whose_seats_or_boards_its_kind_refuses_is_not_imported_and_lea
 
 
 def datetime_of(record: dict[str, Any]) -> Any:
-    from judge.service.archive import moment
+    from judge.service.hosting.archive import moment
 
     return moment(record["mails"][-1]["processed_at"])
 

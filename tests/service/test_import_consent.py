@@ -1,6 +1,7 @@
-"""Consent after a game's import (`judge.service.importing.moved`, `judge.service.handlers.moved`): the
-judge imported to mails a password only to an address it has confirmed; any other gets a token to
-send back with a password of its own choosing, its game mail held until it does."""
+"""Consent after a game's import (`judge.service.operators.importing.moved`,
+`judge.service.incoming.handlers.moved`): the judge imported to mails a password only to an address it
+has confirmed; any other gets a token to send back with a password of its own choosing, its game mail
+held until it does."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from judge.service import importing, outbox
-from judge.service.sender import deliver_pending, transport_for
+from judge.service.operators import importing
+from judge.service.outgoing import outbox
+from judge.service.outgoing.sender import deliver_pending, transport_for
 from judge.store.models import Outbox
 from tests.service.every_kind import PAYOLA
 from tests.service.test_game_records import played, record_of

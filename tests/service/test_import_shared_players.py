@@ -21,7 +21,7 @@ import pytest
 from sqlalchemy import func, select
 
 from judge.bootstrap import main
-from judge.service import outbox
+from judge.service.outgoing import outbox
 from judge.store.models import (
     Confirmation,
     ConfirmedAddress,

@@ -1,4 +1,4 @@
-"""The SQLite intake (`judge.service.intake`): stores that wait for no one, mail taken in exactly once."""
+"""The SQLite intake (`judge.service.incoming.intake`): stores that wait for no one, mail taken in exactly once."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from judge.bootstrap import open_database
-from judge.service.app import apply_stored
 from judge.service.config import Settings
-from judge.service.intake import DirectIntake, FileIntake, intake_for, intake_path
+from judge.service.incoming.intake import DirectIntake, FileIntake, intake_for, intake_path
+from judge.service.running.app import apply_stored
 from judge.store.database import Database
 from judge.store.models import InboundMail, IntakeMark
 from tests.support.harness import raw_mail

@@ -1,4 +1,4 @@
-"""The listeners' heartbeats (`judge.service.listening`): when the tick timer may run the deadlines.
+"""The listeners' heartbeats (`judge.service.running.listening`): when the tick timer may run the deadlines.
 
 The timer must not run a deadline while no ``judge serve`` listens (the MTA holds the mail sent
 for it), nor while one that has just started settles (that mail is coming in); a judge that
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from judge.bootstrap import open_database
 from judge.service.config import Settings
-from judge.service.listening import held, listener, listening, stopped_listening
+from judge.service.running.listening import held, listener, listening, stopped_listening
 from judge.store.database import Database
 from tests.support.harness import fresh_database_url
 

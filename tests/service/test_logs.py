@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from judge.service.app import tick, unapplied_mail
 from judge.service.config import Settings
-from judge.service.handlers import receive
-from judge.service.handlers.mail import apply_run
+from judge.service.incoming.handlers import receive
+from judge.service.incoming.handlers.mail import apply_run
 from judge.service.logs import RepeatFilter
+from judge.service.running.app import tick, unapplied_mail
 from tests.support.auction import auction_judge, start_auction
 from tests.support.clock import Clock
 from tests.support.daemon import Running
@@ -83,7 +83,7 @@ def test_a_phase_every_power_sent_but_a_wait_held_to_its_deadline_is_logged_as_p
 
 def test_a_phase_processed_in_a_mail_that_is_then_quarantined_is_not_logged(
         judge: Judge, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
-    from judge.service.handlers import conversation
+    from judge.service.incoming.handlers import conversation
     from tests.kinds.auction.kind import Auction
 
     calls: list[str] = []
@@ -267,8 +267,8 @@ def test_an_hour_with_the_database_down_writes_under_300_kb_of_log(
     for ten seconds: an hour.  The bound is an upper one: a busy machine runs fewer loops, never more.
     Measured so, the daemon wrote about 1.3 MB an hour (the clock's traceback every minute, the
     sender's and the doorbell's lines every five seconds)."""
-    from judge.service import daemon as daemon_module
     from judge.service.logs import AGAIN
+    from judge.service.running import daemon as daemon_module
     from judge.store.database import Database
 
     caplog.set_level(logging.INFO)

@@ -20,9 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.service.app import unapplied_mail
-from judge.service.handlers import process_mail, receive
-from judge.service.sender import deliver_pending, transport_for
+from judge.service.incoming.handlers import process_mail, receive
+from judge.service.outgoing.sender import deliver_pending, transport_for
+from judge.service.running.app import unapplied_mail
 from tests.strength import examples
 from tests.support.harness import Judge, raw_mail
 from tests.support.people import GM

@@ -19,10 +19,10 @@ from sqlalchemy import func, select, update
 
 from judge.bootstrap import main, open_database
 from judge.games.payola import lifecycle
-from judge.service.app import apply_stored
-from judge.service.handlers import receive
-from judge.service.intake import FileIntake, intake_path
-from judge.service.sender import deliver_pending, transport_for
+from judge.service.incoming.handlers import receive
+from judge.service.incoming.intake import FileIntake, intake_path
+from judge.service.outgoing.sender import deliver_pending, transport_for
+from judge.service.running.app import apply_stored
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, Outbox, Secret, Submission
 from tests.support.harness import Judge, fresh_database_url, last_outbox_id, raw_mail, two_player_game

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from judge.service import records
+from judge.service.hosting import records
 from judge.store.models import Game, Player, PlayerRecord
 from judge.web.pages import web_root
 from tests.support.harness import Judge, start_game, two_player_game

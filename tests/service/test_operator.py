@@ -19,9 +19,10 @@ from sqlalchemy import select, update
 
 from judge.bootstrap import main
 from judge.games.payola import handlers as player_module
-from judge.service import datadir, operator
-from judge.service.app import run_deadlines
-from judge.service.listening import listening, stopped_listening
+from judge.service import datadir
+from judge.service.operators import operator
+from judge.service.running.app import run_deadlines
+from judge.service.running.listening import listening, stopped_listening
 from judge.store.database import alembic_config, newest_version, to_wal
 from judge.store.models import Heartbeat, InboundMail, Outbox, Submission
 from tests.support.cli import options, run

@@ -23,7 +23,7 @@ from judge.bootstrap import database
 from judge.mail.outbound import MaildirOutbox
 from judge.mail.redact import masker
 from judge.service.config import Settings
-from judge.service.intake import FileIntake
+from judge.service.incoming.intake import FileIntake
 from judge.store.database import Database
 from judge.store.models import InboundMail, Outbox
 from tests.support.clock import Clock

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from judge.service.app import apply_stored
-from judge.service.handlers.mail import receive
+from judge.service.incoming.handlers.mail import receive
+from judge.service.running.app import apply_stored
 from judge.store.models import PhaseRow
 from tests.support.auction import auction_judge, start_auction
 from tests.support.harness import Judge, raw_mail

@@ -18,9 +18,9 @@ import pytest
 from sqlalchemy import select
 
 from judge.bootstrap import open_database
-from judge.service.app import accepted_at, inject
 from judge.service.config import Settings
-from judge.service.listening import held, listener, timer_tick
+from judge.service.running.app import accepted_at, inject
+from judge.service.running.listening import held, listener, timer_tick
 from judge.store.database import Database
 from judge.store.models import Game, Heartbeat, InboundMail, Submission
 from tests.support.clock import Clock
@@ -221,7 +221,7 @@ def test_a_deadline_that_passes_while_the_listener_answers_451_waits_for_the_mai
 
         store = judge.daemon.intake.store
         monkeypatch.setattr(judge.daemon.intake, "store", down)
-        monkeypatch.setattr("judge.service.daemon.listening", down)
+        monkeypatch.setattr("judge.service.running.daemon.listening", down)
         held_sheets = [(PLAYERS["FRANCE"], "SIGNON F@down1 pw\n3 : A PAR - BUR", deadline - timedelta(minutes=5)),
                        (PLAYERS["GERMANY"], "SIGNON G@down1 pw\n1 : A BER H", deadline + timedelta(minutes=5))]
         with smtplib.SMTP("127.0.0.1", judge.port, timeout=10) as client:

@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy import func, select, update
 
 from judge.games.payola import handlers as payola_handlers
-from judge.service import operator
-from judge.service.app import run_deadlines
-from judge.service.sender import deliver_pending, transport_for
+from judge.service.operators import operator
+from judge.service.outgoing.sender import deliver_pending, transport_for
+from judge.service.running.app import run_deadlines
 from judge.store.models import Blob, InboundMail, Outbox, OutboxFile
 from judge.web.pages import publish_all
 from tests.support.cli import options, run

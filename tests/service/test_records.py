@@ -1,4 +1,4 @@
-"""Players' records across games and the entry gates on them (`judge.service.records`): built by
+"""Players' records across games and the entry gates on them (`judge.service.hosting.records`): built by
 real games played by mail, kept exactly (a rollback or the game master's extension counts against
 nobody), checked at JOIN and TAKEOVER, and kept by a backup and by copy-db."""
 
@@ -12,8 +12,9 @@ import pytest
 from sqlalchemy import select
 
 from judge.bootstrap import main, open_database
-from judge.service import archive, importing, records
 from judge.service.config import Settings
+from judge.service.hosting import archive, records
+from judge.service.operators import importing
 from judge.store.models import Game, PhaseRow, PlayerRecord
 from tests.support.harness import Judge, two_player_game
 from tests.support.people import ALICE, BOB, CAROL, GM

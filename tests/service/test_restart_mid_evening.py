@@ -2,7 +2,7 @@
 its deadline workers, and answers mail meanwhile; a deadline that passed while no judge listened still
 waits ``settle-seconds`` for the mail its MTA held, and is then run by the workers too.
 
-The judges here are ``judge serve`` processes (`judge.service.daemon.serve`, on a port the test picks)
+The judges here are ``judge serve`` processes (`judge.service.running.daemon.serve`, on a port the test picks)
 hosting the auction whose every lot's run takes a while and writes which process ran it
 (`tests.kinds.stalling`), on the real clock; the games' deadline is set a few seconds ahead.
 What is asserted is what happened and in which order; every wait is generous (`PATIENCE`) and far
@@ -27,8 +27,8 @@ from sqlalchemy import select, update
 
 from judge.service.clock import utcnow
 from judge.service.config import Settings
-from judge.service.daemon import unheard
-from judge.service.listening import Listener
+from judge.service.running.daemon import unheard
+from judge.service.running.listening import Listener
 from judge.store.database import Database
 from judge.store.models import Game, PhaseRow
 from tests.kinds.stalling import ran
@@ -49,7 +49,7 @@ from pathlib import Path
 
 from judge.bootstrap import hosted, registry
 from judge.service.config import load_settings
-from judge.service.daemon import serve
+from judge.service.running.daemon import serve
 from tests.kinds.stalling import Stalling
 
 data = Path(sys.argv[1])

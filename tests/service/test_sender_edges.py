@@ -23,8 +23,8 @@ from sqlalchemy.exc import OperationalError
 from judge.bootstrap import database, open_database
 from judge.mail.outbound import Attachment, MaildirOutbox
 from judge.service.config import Settings
-from judge.service.outbox import message_of, queue
-from judge.service.sender import (
+from judge.service.outgoing.outbox import message_of, queue
+from judge.service.outgoing.sender import (
     DELIVERY_TIME,
     MAILDIR_TIME,
     MaildirTransport,
@@ -396,7 +396,7 @@ from datetime import datetime
 from judge.bootstrap import database
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
-from judge.service.sender import MaildirTransport, deliver_pending
+from judge.service.outgoing.sender import MaildirTransport, deliver_pending
 
 class Stuck(MaildirTransport):
     def send_all(self, mails):

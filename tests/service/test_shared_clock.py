@@ -12,10 +12,10 @@ import pytest
 from sqlalchemy import select
 
 from judge.bootstrap import database
-from judge.service import host
-from judge.service.app import on_time_mail, tick
 from judge.service.clock import SharedClock, database_now, now_on, utcnow
-from judge.service.handlers.mail import store
+from judge.service.hosting import host
+from judge.service.incoming.handlers.mail import store
+from judge.service.running.app import on_time_mail, tick
 from judge.store.database import Database
 from judge.store.models import Game, InboundMail, PhaseRow
 from tests.support.harness import Judge, raw_mail, two_player_game

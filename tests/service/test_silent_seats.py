@@ -1,4 +1,4 @@
-"""The policy for silent seats (SET SILENCE, `judge.service.silence`, `judge.service.silent_seats`)
+"""The policy for silent seats (SET SILENCE, `judge.service.hosting.silence`, `judge.service.hosting.silent_seats`)
 on the test kind's game g1 (`tests.support.auction`: Alice and Bob, four lots; L1 due 24 hours
 after its start, 2026-01-06 12:00 UTC; Alice has bid, Bob is silent): what STATUS says of it, how
 many extensions a late seat gets, and when it is abandoned."""
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from judge.service import records, silence
-from judge.service.kinds import kind_of
+from judge.service.hosting import records, silence
+from judge.service.hosting.kinds import kind_of
 from judge.store.models import Game, PlayerRecord
 from judge.web.pages import web_root
 from judge.web.public import outcome

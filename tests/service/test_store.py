@@ -19,11 +19,11 @@ from sqlalchemy import inspect, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from judge.bootstrap import hosted, open_database
-from judge.service import records
 from judge.service.config import Settings
-from judge.service.handlers import mail as applying
-from judge.service.handlers import receive
-from judge.service.handlers.mail import apply_run, store
+from judge.service.hosting import records
+from judge.service.incoming.handlers import mail as applying
+from judge.service.incoming.handlers import receive
+from judge.service.incoming.handlers.mail import apply_run, store
 from judge.store.database import SCHEMA, Database, alembic_config, newest_version, schema_lock
 from judge.store.models import Base, Confirmation, ConfirmedAddress, InboundMail, SignonFailure
 from tests.support.auction import auction_judge, start_auction

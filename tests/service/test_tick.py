@@ -14,8 +14,8 @@ import pytest
 from alembic import command
 from sqlalchemy import select
 
-from judge.service import host as lifecycle
-from judge.service.schedule import next_due
+from judge.service.hosting import host as lifecycle
+from judge.service.hosting.schedule import next_due
 from judge.store.database import alembic_config
 from judge.store.models import Game
 from tests.support.auction import auction_judge, master, send, start_auction

@@ -1,4 +1,4 @@
-"""The weekly clock's arithmetic (`judge.service.weekly`): deadlines at a time of day, in a named
+"""The weekly clock's arithmetic (`judge.service.hosting.weekly`): deadlines at a time of day, in a named
 zone, on chosen weekdays, across the changes of summer time both ways.  Every expected moment is
 worked out by hand from the zone's rules: Europe/Paris is UTC+1 in winter and UTC+2 in summer,
 its clocks going forward on the last Sunday of March at 02:00 (2027-03-28) and back on the last
@@ -11,7 +11,7 @@ from datetime import date, datetime, time
 
 import pytest
 
-from judge.service.weekly import Weekly, read_rule
+from judge.service.hosting.weekly import Weekly, read_rule
 
 MONDAY_THURSDAY_PARIS = Weekly((0, 3), time(12, 0), "Europe/Paris")
 TODAY = date(2027, 3, 1)

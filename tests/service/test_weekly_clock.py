@@ -1,4 +1,4 @@
-"""The weekly clock by mail (SET CLOCK, `judge.service.deadlines`): the deadlines it gives the
+"""The weekly clock by mail (SET CLOCK, `judge.service.hosting.deadlines`): the deadlines it gives the
 phases, a judge restarted across one, an absence, the presets of a kind, and what STATUS and GET
 INFO say.  Europe/Paris is UTC+1 until 2026-03-29, when the clocks go forward to UTC+2.  The test
 kind's auction g1 (`tests.support.auction`) starts here on Thursday 2026-03-19 at 09:00 UTC, its lots

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from judge.bootstrap import kinds, main
-from judge.service.demo import run_demo
+from judge.service.operators.demo import run_demo
 from tests.support.harness import Judge
 
 
@@ -27,8 +27,8 @@ def run(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str]:
 
 
 def demo_output(**choice: Any) -> str:
-    """What ``judge demo`` prints for ``choice`` (`judge.service.demo.run_demo`'s ``kind``, ``scenario``, ...),
-    played to its end, which it must reach without an error."""
+    """What ``judge demo`` prints for ``choice`` (`judge.service.operators.demo.run_demo`'s ``kind``,
+    ``scenario``, ...), played to its end, which it must reach without an error."""
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
         assert run_demo(kinds(), **choice) == 0

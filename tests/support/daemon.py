@@ -19,8 +19,8 @@ from sqlalchemy import select
 from judge.bootstrap import kinds
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
-from judge.service.daemon import Daemon
-from judge.service.kinds import Kinds
+from judge.service.hosting.kinds import Kinds
+from judge.service.running.daemon import Daemon
 from judge.store.models import Outbox
 from tests.support.clock import Clock
 from tests.support.harness import tokens

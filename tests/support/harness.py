@@ -30,14 +30,14 @@ from sqlalchemy import create_engine, make_url, select, text
 
 from judge.bootstrap import open_database
 from judge.mail.outbound import MaildirOutbox
-from judge.service.app import inject, process_game, run_deadlines
-from judge.service.app import open_database as open_kinds_database_with
 from judge.service.config import Settings
-from judge.service.handlers import conversation
-from judge.service.handlers.answers import Echo
-from judge.service.handlers.conversation import Conversation, Refusal
-from judge.service.kinds import Kinds
-from judge.service.sender import deliver_pending, transport_for
+from judge.service.hosting.kinds import Kinds
+from judge.service.incoming.handlers import conversation
+from judge.service.incoming.handlers.answers import Echo
+from judge.service.incoming.handlers.conversation import Conversation, Refusal
+from judge.service.outgoing.sender import deliver_pending, transport_for
+from judge.service.running.app import inject, process_game, run_deadlines
+from judge.service.running.app import open_database as open_kinds_database_with
 from judge.store.database import Database
 from judge.store.models import ConfirmedAddress, Outbox
 

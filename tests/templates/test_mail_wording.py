@@ -17,7 +17,7 @@ import pytest
 
 from judge.bootstrap import kinds
 from judge.service.config import Settings
-from judge.service.handlers.conversation import Echo
+from judge.service.incoming.handlers.conversation import Echo
 from judge.service.templates import counted, environment, render
 from judge.wording import power_title
 

@@ -12,7 +12,7 @@ import feedparser
 import icalendar
 import pytest
 
-from judge.service.app import run_deadlines
+from judge.service.running.app import run_deadlines
 from judge.web import pages
 from judge.web.feeds import Deadline, calendar
 from judge.web.pages import publish_all, web_root
@@ -136,7 +136,7 @@ def test_H4_one_person_has_one_calendar_and_one_record_page_whatever_the_address
 
 def test_a_players_calendar_moves_on_when_the_clock_runs_a_deadline(tmp_path: Path) -> None:
     """The deadline workers write the pages of their games' players once no game is left to
-    claim (`judge.service.app.drain`), not after each game: they are written all the same."""
+    claim (`judge.service.running.app.drain`), not after each game: they are written all the same."""
     judge = web_judge(tmp_path)
     judge.send(ALICE, "GET RECORD")
     link = judge.last_to(ALICE).body.split("for your calendar (keep it to yourself): ")[1].split()[0]

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from judge.service import archive
-from judge.service.kinds import kind_of
+from judge.service.hosting import archive
+from judge.service.hosting.kinds import kind_of
 from judge.store.models import Game
 from judge.web.pages import web_root
 from tests.games.pirates.by_mail import FOUR, address, pirates_game

@@ -1,4 +1,4 @@
-"""Exchange Payola's script for ``judge demo exchange`` (`judge.service.demo` runs the judge).
+"""Exchange Payola's script for ``judge demo exchange`` (`judge.service.operators.demo` runs the judge).
 
 Three investors (Ann, Bob, Cat) join a game on the standard board with 60 AgP each, and the game
 master starts it.  In the first Exchange phase (Winter 1900) they bid for France's and Germany's

@@ -1,4 +1,4 @@
-"""Exchange Payola (Payola rule 6.8) as a kind of game the host runs (`judge.service.kinds.GameKind`):
+"""Exchange Payola (Payola rule 6.8) as a kind of game the host runs (`judge.service.hosting.kinds.GameKind`):
 the plug between the host and the game's edges (`lifecycle`, `sheets`, `handlers`, `mails`,
 `pages`), which stand on its rules core, `judge.games.exchange.core`, and the libraries it shares
 (`judge.engine`, `judge.payola`, `judge.render`).  It is written by concern, as `GameKind` is:

@@ -22,12 +22,12 @@ When a phase may close before its deadline (E20, E29: the judge waits only for w
 an Exchange phase once every investor someone plays has a sheet standing; a movement phase once
 the CEO of every corporation with units has sent its block, a retreat or adjustment phase once
 each CEO with something to order has (the core's `expected`); never while an investor's WAIT
-stands (the host's, `judge.service.host.closes_early`).  A movement phase with no corporation to
+stands (the host's, `judge.service.hosting.host.closes_early`).  A movement phase with no corporation to
 wait for (every one leaderless) runs to its deadline: the investors' private offers, which the
 judge never waits for (E20), may come until then.  A retreat or adjustment phase in which no CEO
 has anything to order closes at the clock's next tick.
 
-ROLLBACK and ROLLFORWARD are the host's (`judge.service.course`): the state the phase row kept
+ROLLBACK and ROLLFORWARD are the host's (`judge.service.hosting.course`): the state the phase row kept
 when it was open comes back whole, so money and shares are where they were, and so do the votes on
 the game's end standing as it was processed (`rolling_back`); each investor for whom that changes
 something is told what, alone (`rolled_back`); ROLLFORWARD refuses once the state or a vote changed
@@ -219,7 +219,7 @@ def waiting_seats(session: Session, game: Game) -> list[str]:
 
 def is_complete(session: Session, game: Game) -> bool:
     """Whether the open phase closes now, before its deadline (see the module's header; the host's
-    WAIT holds it to its deadline, `judge.service.host.closes_early`)."""
+    WAIT holds it to its deadline, `judge.service.hosting.host.closes_early`)."""
     row = api.current_phase(session, game)
     if row is None or row.status != "open":
         return False
@@ -468,7 +468,7 @@ def _digest(data: object) -> str:
 def changed_since_rollback(session: Session, game: Game) -> str | None:
     """Whether money, an acceptance list or an investor changed the open phase's state since the
     ROLLBACK (a TRANSFER, a resignation), or a vote on the game's end did, which ROLLFORWARD would
-    discard (the host checks the sheets and WAITs sent: `judge.service.course.rolling_forward`).
+    discard (the host checks the sheets and WAITs sent: `judge.service.hosting.course.rolling_forward`).
     Whose vote is not said: votes are secret, from the game master too (E34)."""
     row = api.current_phase(session, game)
     marks = game.settings.get(ROLLFORWARD)

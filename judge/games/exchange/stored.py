@@ -38,7 +38,7 @@ from judge.games.exchange.core.phases import phase_name
 from judge.games.exchange.core.state import ExchangeState
 
 SHEET = "sheet"
-"""The kind of an Exchange game's submission rows (a WAIT is the host's, `judge.service.host.WAIT`)."""
+"""The kind of an Exchange game's submission rows (a WAIT is the host's, `judge.service.hosting.host.WAIT`)."""
 
 
 # -- seats -------------------------------------------------------------------------------------------
@@ -178,7 +178,7 @@ def keep_sheet(session: Session, game: Game, phase: str, investor: str, parts: P
 def totals(connection: Connection, kind: str) -> dict[str, int]:
     """The money of every game of ``kind`` as its current phase row holds it: each purse and
     treasury, what was destroyed, and what ZEROSUM owes a corporation, by "game name"
-    (`judge.service.kinds.Records.totals`)."""
+    (`judge.service.hosting.kinds.Records.totals`)."""
     found: dict[str, int] = {}
     for name, data in api.phase_data_now(connection, kind, "state"):
         found |= {f"{name} {who}": int(amount) for who, amount in {**data["purses"], **data["treasuries"]}.items()}

@@ -1,4 +1,4 @@
-"""Machiavelli's scripts for ``judge demo machiavelli`` (`judge.service.demo` runs the judge):
+"""Machiavelli's scripts for ``judge demo machiavelli`` (`judge.service.operators.demo` runs the judge):
 the classic board of 1454 (`play`, the default) and Absence of Plague's of 1459 (`play_aop`,
 ``judge demo machiavelli aop``).
 

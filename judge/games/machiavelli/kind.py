@@ -1,4 +1,4 @@
-"""Machiavelli as a kind of game the host runs (`judge.service.kinds.GameKind`): the plug between
+"""Machiavelli as a kind of game the host runs (`judge.service.hosting.kinds.GameKind`): the plug between
 the host and the game's edges (`lifecycle`, `handlers`, `views`, `pages`), which stand on its
 rules core, `judge.games.machiavelli.core`.  It is written by concern, as `GameKind` is: `MachiavelliLobby`,
 `MachiavelliPhases` and `MachiavelliCommands`, and `Machiavelli` for the rest.

@@ -283,7 +283,7 @@ def _standing(game: Game) -> dict[str, str]:
 def changed_since_rollback(game: Game) -> str | None:
     """Whether a vote on the game's end changed since the ROLLBACK (cast, changed or withdrawn, or
     a country's new player's none), which ROLLFORWARD would discard; None if none did (the host
-    checks the letters sent: `judge.service.course.rolling_forward`).  How many, not whose: votes
+    checks the letters sent: `judge.service.hosting.course.rolling_forward`).  How many, not whose: votes
     are secret (M64), from the game master too."""
     marks = game.settings.get(ROLLFORWARD)
     if not isinstance(marks, dict):

@@ -1,4 +1,4 @@
-"""Payola's script for ``judge demo`` (`judge.service.demo` runs the judge): seven players join
+"""Payola's script for ``judge demo`` (`judge.service.operators.demo` runs the judge): seven players join
 a game by mail and play 1901, every sheet in, so each phase is processed at once; France's mail
 of Spring and the game master's chart of Fall are shown; the game master ends the game.  With
 ``blind``, one phase of a Tin Cup (Blind) game, and what France was told of it."""

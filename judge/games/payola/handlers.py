@@ -1,8 +1,8 @@
 """A Payola game's own commands: offers and orders, ACCEPT, TRANSFER, CLEAR, MAP, VOTE (draws
 and concessions); and the game master's PREVIEW, ROLLFORWARD and REVEAL (WAIT and NOWAIT are the
-host's, `judge.service.handlers.player`).
+host's, `judge.service.incoming.handlers.player`).
 The host's commands (sign-on, press, passwords, the game master's tools...) are the host's
-(`judge.service.handlers`); these are registered with it, for the words Payola's grammar reads
+(`judge.service.incoming.handlers`); these are registered with it, for the words Payola's grammar reads
 (`judge.games.payola.commands`).
 """
 
@@ -211,7 +211,7 @@ def preview(talk: Turn, text: str, _: Preview) -> None:
 
 def reveal(talk: Turn, text: str, command: Reveal) -> None:
     """Publish every secret of the game while it goes on; a second mail with the code confirms
-    (`judge.service.handlers.master.confirmed`)."""
+    (`judge.service.incoming.handlers.master.confirmed`)."""
     game = talk.game
     assert game is not None
     if not talk.confirmed(text, "REVEAL", command.code, "REVEAL mails every offer sheet, acceptance list, chart and "

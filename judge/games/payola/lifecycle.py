@@ -1,6 +1,6 @@
 """The life of a Payola game: its start, the processing of its phases, draws and concessions,
 rolling back and forward, and the end-of-game publication.  The host keeps what every game has
-(state, seats, deadlines and the clock: `judge.service.host`); this is Payola's part of it.
+(state, seats, deadlines and the clock: `judge.service.hosting.host`); this is Payola's part of it.
 
 Theory of operation.  A game's truth is in the store: the current phase row holds the
 position the phase starts from; balances are sums of ledger rows; the submissions of the
@@ -21,12 +21,12 @@ of work:
 A ROLLBACK brings back the ledger, the acceptance lists and the votes on the game's end of the
 phase gone back to (`rolling_back`, `votes_back`) and keeps marks of them, so that ROLLFORWARD
 refuses once a power has paid or changed its list since, or a vote changed
-(`changed_since_rollback`); the rest of a ROLLBACK is the host's (`judge.service.course`).
+(`changed_since_rollback`); the rest of a ROLLBACK is the host's (`judge.service.hosting.course`).
 
 A phase is *due* when the GM says PROCESS, when every power that must act has done so (the
 host's WAIT holds it to its deadline, not through the grace period), or when its deadline plus the
 grace period has passed.  One in which no power has anything to do is due as soon as it opens
-and the clock's next tick processes it (`judge.service.schedule`), except in a Tin Cup game,
+and the clock's next tick processes it (`judge.service.hosting.schedule`), except in a Tin Cup game,
 where that would tell what rule 6.3 hides (`complete`).  Each processing is logged with its game,
 phase and cause once its transaction commits (`judge.service.logs.log_on_commit`).
 """
@@ -272,7 +272,7 @@ def waiting_for(session: Session, game: Game, texts: dict[tuple[str, str], str] 
 def complete(session: Session, game: Game, position: Position | None = None,
              seat: dict[str, Player] | None = None) -> bool:
     """Every power that must act has done so: process now, unless a power asks to WAIT (the host's,
-    `judge.service.host.closes_early`) (``position``: the current phase's, and ``seat``: the
+    `judge.service.hosting.host.closes_early`) (``position``: the current phase's, and ``seat``: the
     game's `seats`, if the caller has them).
 
     A phase in which no power has anything to do is complete as soon as
@@ -488,7 +488,7 @@ def loyal_orders(position: Position, given: dict[str, list[Order | str]],
 
 def process_phase(session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
     """Adjudicate the current phase, open the next one (or say the game is won), queue the mails,
-    each saying the ``closing``'s notes first (`judge.service.kinds.Phases.process`)."""
+    each saying the ``closing``'s notes first (`judge.service.hosting.kinds.Phases.process`)."""
     row = current_phase(session, game)
     assert row is not None
     kept = phase_of(session, row)
@@ -742,7 +742,7 @@ def _standing(session: Session, game: Game) -> dict[str, str]:
 def changed_since_rollback(session: Session, game: Game) -> str | None:
     """Which powers have paid money or changed their acceptance lists since the ROLLBACK (its
     marks in the phase's record), and how many votes on the game's end changed, which ROLLFORWARD
-    would discard (the host checks the sheets and orders sent: `judge.service.course.rolling_forward`).
+    would discard (the host checks the sheets and orders sent: `judge.service.hosting.course.rolling_forward`).
     Whose vote is not said: votes are secret, from the game master's answers too."""
     row = current_phase(session, game)
     marks = phase_of(session, row).rollforward if row is not None else None

@@ -2,7 +2,7 @@
 
 - ``payola_seats``: each power's acceptance list (rule 4.3: it persists from phase to phase) and
   its draw or concession vote (secret), with when the mail that set each was accepted (an older
-  mail does not replace them: `judge.service.turn.Turn.superseded`), one row per seat's player row
+  mail does not replace them: `judge.service.hosting.turn.Turn.superseded`), one row per seat's player row
   (the seat keeps its row when it changes hands, and so its list);
 - ``payola_phases``: what a phase keeps for Payola: the acceptance lists it was processed with,
   where its money starts and ends in the ledger, and the marks a ROLLBACK keeps for ROLLFORWARD

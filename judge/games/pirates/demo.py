@@ -1,4 +1,4 @@
-"""Pirates' Proposal's script for ``judge demo --pirates`` (`judge.service.demo` runs the judge).
+"""Pirates' Proposal's script for ``judge demo --pirates`` (`judge.service.operators.demo` runs the judge).
 
 Four players (Ann, Bob, Cy, Dee) join a match of four with one garnet each, and the game master
 starts it.  In the first round each player reads their room and package from their mail, as a
@@ -8,7 +8,7 @@ name and No on the others, but for one player who sends nothing (a ballot is dra
 The game master closes these two phases with PROCESS instead of waiting out their 24 hours, and
 so the four other rounds, a phase at a time, with nothing sent (default plans, drawn ballots): no
 phase may be set to last less than an hour, and the demo's judge lets its game master change
-phases more often than a judge's limit an hour (`judge.service.demo`).  The richest player, if
+phases more often than a judge's limit an hour (`judge.service.operators.demo`).  The richest player, if
 one is, gives the extra Token of Life.  Shown: Ann's mails (the start, her answer, the plans of
 her room, the outcome) and the end publication every player receives."""
 

@@ -245,7 +245,7 @@ def _open_row(session: Session, game: Game, match: Match, now: datetime) -> Phas
 
 def process_phase(session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
     """Close the open phase with what stands, open the next (or end the match) and queue every
-    mail, each saying the ``closing``'s notes first (`judge.service.kinds.Phases.process`); a final
+    mail, each saying the ``closing``'s notes first (`judge.service.hosting.kinds.Phases.process`); a final
     phase in which nobody may act closes at once."""
     row = api.current_phase(session, game)
     assert row is not None

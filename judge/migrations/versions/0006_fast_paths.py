@@ -62,8 +62,8 @@ def upgrade() -> None:
 
 
 def _fill_next_due() -> None:
-    """Each active game's next moment due, as `judge.service.schedule.next_due` computes it."""
-    from judge.service.schedule import next_due
+    """Each active game's next moment due, as `judge.service.hosting.schedule.next_due` computes it."""
+    from judge.service.hosting.schedule import next_due
     from judge.store.models import Game, PhaseRow
 
     bind = op.get_bind()
@@ -119,7 +119,7 @@ def _fill_outbox_raw() -> None:
     from sqlalchemy.orm import Session, load_only
 
     from judge.mail.outbound import Attachment
-    from judge.service.outbox import message_of
+    from judge.service.outgoing.outbox import message_of
     from judge.store.models import Outbox
 
     files = sa.table("outbox_files", sa.column("id", sa.Integer), sa.column("outbox_id", sa.Integer),

@@ -1,5 +1,5 @@
 """The mark up to which mail has been taken in from the SMTP listener's intake file
-(`judge.service.intake`), one row per intake file.
+(`judge.service.incoming.intake`), one row per intake file.
 
 Revision ID: 0007
 Revises: 0006

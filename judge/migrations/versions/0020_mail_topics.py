@@ -1,10 +1,10 @@
 """Each stored mail's topic, written once by the judge that reads it first (issue 45).
 
 ``inbound_mail.topic`` is the game a mail is about (``game <name>``, else ``address <sender>``:
-`judge.service.handlers.mail.topic`), NULL until a judge has read the mail for it.  With several
+`judge.service.incoming.handlers.mail.topic`), NULL until a judge has read the mail for it.  With several
 judges on one PostgreSQL database, one judge reads each new mail for its topic and writes it here;
 then each judge reads the raw mail only of the topics it holds, instead of every judge reading
-every mail (`judge.service.handlers.mail.Runs`).  Rows from before have none: they are read
+every mail (`judge.service.incoming.handlers.mail.Runs`).  Rows from before have none: they are read
 again when they are applied, as they were.
 
 Revision ID: 0020

@@ -1,7 +1,7 @@
 """A ROLLBACK's marks kept by the host, for every kind: ``games.settings["rollback"]``.
 
 The host now owns ROLLBACK and ROLLFORWARD and marks a phase's results "again, after a rollback"
-in every kind (`judge.service.course`).  A game rolled back before the upgrade and not processed
+in every kind (`judge.service.hosting.course`).  A game rolled back before the upgrade and not processed
 since keeps its marks where its kind kept them: Exchange and Machiavelli in the game's settings
 (``rolled_back``, the phase's name; Exchange also ``rollforward``'s last submission), Payola in
 its own phase record (``payola_phases.rollforward``: the last submission, when the first results

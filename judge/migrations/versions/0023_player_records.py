@@ -1,6 +1,6 @@
 """Players' records across games: ``player_records``, one line per phase an address
 was due to act in (on time, late or missed), per seat it left to be declared abandoned, and per game
-it played to the end (`judge.service.records`).  A judge upgraded to it starts every record empty.
+it played to the end (`judge.service.hosting.records`).  A judge upgraded to it starts every record empty.
 
 Revision ID: 0023
 Revises: 0022

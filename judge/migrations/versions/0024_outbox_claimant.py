@@ -1,7 +1,7 @@
 """Who claimed an outgoing mail (branch ops): ``outbox.claimed_by``.
 
 A row the sender claims (``sending``) now says which process claimed it (``host pid N``,
-`judge.service.sender.claimant`).  A judge that starts again after it was killed settles at once
+`judge.service.outgoing.sender.claimant`).  A judge that starts again after it was killed settles at once
 the rows its own dead process left ``sending`` (the same machine, a process that is gone),
 instead of waiting half a minute for their claims to grow old, so that a phase's results never
 go out after the next phase's.  Rows claimed before have none, and are settled by their age as

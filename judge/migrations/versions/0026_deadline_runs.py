@@ -1,7 +1,7 @@
 """The deadline runs that changed a game (records branch): ``deadline_runs``, one row per run of a
 game's deadline that did something (processed a phase, extended its deadline, sent notices, paused
 it), with the moment and the last mail applied before it, so that a game's record can replay its
-mail and its clock in the order they happened (`judge.service.replay`).  A judge upgraded to it
+mail and its clock in the order they happened (`judge.service.operators.replay`).  A judge upgraded to it
 has no runs of its older games: their records replay the runs that closed phases from the phases'
 own times.
 

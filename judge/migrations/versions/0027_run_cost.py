@@ -1,6 +1,6 @@
 """What a game's deadline run costs (``games.run_cost``): the CPU seconds its last run that
 processed a phase took for each seat it mailed, its maps and pages included.  The clock runs
-the cheapest of the games due in the same minute first (`judge.service.app.claim_next`), so that
+the cheapest of the games due in the same minute first (`judge.service.running.app.claim_next`), so that
 the players of a deadline evening have their results as early as they can on average.  A game
 upgraded to it has no cost until its next phase is processed: it goes first among its minute's.
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.service import archive
+from judge.service.hosting import archive
 from tests.service.every_kind import EXCHANGE
 from tests.support.harness import Judge
 

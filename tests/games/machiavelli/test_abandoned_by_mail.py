@@ -14,7 +14,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from judge.service.kinds import kind_of
+from judge.service.hosting.kinds import kind_of
 from judge.store.models import Game
 from tests.support.harness import Judge, start_game
 from tests.support.people import ALICE, BOB, CAROL, GM, OBSERVER

@@ -34,8 +34,8 @@ import pytest
 from sqlalchemy import or_, select
 
 from judge.mail.outbound import MaildirOutbox
-from judge.service.app import next_due
 from judge.service.config import Settings
+from judge.service.running.app import next_due
 from judge.store.models import Game
 from tests.support.clock import Clock
 from tests.support.daemon import Running

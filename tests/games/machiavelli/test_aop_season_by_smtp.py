@@ -45,8 +45,8 @@ from dataclasses import dataclass
 import pytest
 
 from judge.bootstrap import kinds
-from judge.service.demo import demo_judge
-from judge.service.scripts import DemoJudge, text_of
+from judge.service.hosting.scripts import DemoJudge, text_of
+from judge.service.operators.demo import demo_judge
 
 GAME = "plague"
 GM = "gm@example.org"

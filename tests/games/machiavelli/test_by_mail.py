@@ -44,7 +44,7 @@ from judge.bootstrap import kinds
 from judge.games.machiavelli import lifecycle, pictures
 from judge.games.machiavelli.drawing import Geometry, GeometryError
 from judge.games.machiavelli.kind import Machiavelli
-from judge.service.demo import run_demo
+from judge.service.operators.demo import run_demo
 from judge.store.models import Game, PhaseRow
 from tests.support import cli
 from tests.support.harness import Answer, Judge, Sent

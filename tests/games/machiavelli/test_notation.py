@@ -15,7 +15,7 @@ from judge.bootstrap import main
 from judge.games.machiavelli import cli
 from judge.games.machiavelli.core.notation import NotationError, position_from_data, position_to_data, run
 from judge.games.machiavelli.core.position import Campaign, Independent, Phase, Season, Siege
-from judge.service.cli import run_json
+from judge.service.operators.cli import run_json
 
 from .helpers import BOARD, A, F, G, game
 

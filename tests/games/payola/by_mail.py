@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from judge.service import host as lifecycle
+from judge.service.hosting import host as lifecycle
 from judge.store.models import Game
 from tests.support.harness import Judge, Sent, once, start_game
 from tests.support.people import ALICE, BOB, CAROL

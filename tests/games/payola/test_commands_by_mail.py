@@ -67,7 +67,7 @@ def test_victory_at_eighteen_centers_ends_the_game_and_publishes_everything(judg
     from sqlalchemy import select
 
     from judge.engine.notation import position_from_data, position_to_data
-    from judge.service import host as lifecycle
+    from judge.service.hosting import host as lifecycle
     from judge.store.models import Game
 
     french = ["BEL", "BRE", "MAR", "PAR", "POR", "SPA", "LON", "LVP", "EDI", "HOL", "DEN", "KIE", "MUN", "TUN",

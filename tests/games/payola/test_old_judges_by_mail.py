@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select
 
 from judge.games.payola.store import seat_of
-from judge.service import host
+from judge.service.hosting import host
 from judge.store.models import Absence, Game
 from tests.games.payola.by_mail import ENGLAND, FRANCE, GERMANY, MASTER, play_spring, start, teleport, to
 from tests.support.harness import Judge

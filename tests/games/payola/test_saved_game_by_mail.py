@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.service import archive
-from judge.service.archive import RecordError
+from judge.service.hosting import archive
+from judge.service.hosting.archive import RecordError
 from tests.games.payola.by_mail import ENGLAND, FRANCE, GERMANY, start
 from tests.support.harness import Judge
 from tests.support.people import ALICE, BOB, CAROL

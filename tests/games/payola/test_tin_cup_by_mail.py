@@ -21,7 +21,7 @@ from sqlalchemy import select
 
 from judge.bootstrap import kinds
 from judge.engine.map import load_map
-from judge.service.demo import run_demo
+from judge.service.operators.demo import run_demo
 from judge.store.models import Game, PhaseRow
 from tests.games.payola.by_mail import start as start_g1
 from tests.games.payola.by_mail import teleport

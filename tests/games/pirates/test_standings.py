@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from judge.games.pirates.core.match import FinalResult, tokens_of_life
 from judge.games.pirates.pages import standings_of
-from judge.service.kinds import Standing
+from judge.service.hosting.kinds import Standing
 
 GOLD = {"Ann": 120, "Bob": 80, "Cat": 80, "Dan": 75, "Eve": 30}
 

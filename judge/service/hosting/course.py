@@ -1,0 +1,255 @@
+"""The course of every game, whatever its kind: its start, the closing of each phase, ROLLBACK and
+ROLLFORWARD, and its end with the publication of what the rules kept secret — each written once,
+here, for every kind.
+
+Theory of operation.  A kind supplies its rules and nothing of a game's course: `Phases.start`
+seats the players and opens the first phase, `Phases.process` closes the open phase and says what
+it did (a `PhaseChange`: the next phase, or None when the game is over, with its winner and its
+result in words), `Phases.publication` says what its end publishes.  The host moves the game's
+state around them (`judge.service.states.move`, the only writer of ``games.state``): START
+after a kind's start, END when a phase's closing ends the game, a vote ends it (`end`) or the game
+master's TERMINATE does (`terminate`), ROLLBACK when a game goes back (`roll_back`), and RESUME
+when the phase a ROLLBACK went back to is processed again (`close`).
+
+A ROLLBACK leaves its marks in the game's settings (``rollback``: the phase gone back to, when its
+first results went out, and the last submission then).  While they stand, the phase's closing
+is told it is processed *again* (`Closing.again`): every mail of it says that its results replace
+the earlier ones, and its subject says so (`Closing.subject`), in every kind.  ROLLFORWARD
+(`roll_forward`) processes that phase again as it was, unless anything was sent since (the
+host's submissions) or the kind's own records changed (`Phases.changed_since_rollback`): the
+players were invited to change their orders, and ROLLFORWARD must not silently discard them.  A
+restore of the judge that takes a game back to a phase processed since its backup leaves the same
+marks, with the backup's time (``restored``): the phase's results say the judge was restored.
+
+The end (`end`, `terminate`) is the same for every kind: the game's result and winner are kept,
+its deadline cleared, its story told (`host.record`), and one mail goes to every player who
+played, the game master and the observers (`publish`): the result, what the kind's publication
+says (everything its rules kept secret while the game ran), and who played which seat, with
+addresses as each reader may know them (`host.who_played`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from judge.service.config import Settings
+from judge.service.hosting import host, records, silent_seats
+from judge.service.hosting.kinds import Closing, PhaseChange, Publication, kind_of
+from judge.service.outgoing.outbox import queue
+from judge.service.states import RUNNING, Event, GameError, GameState, move, state_of
+from judge.service.templates import render, when
+from judge.store.models import Game, GreyPress, Submission
+
+ROLLBACK = "rollback"
+"""The key of the game's settings where a ROLLBACK keeps its marks (`RolledBack`)."""
+
+
+@dataclass(frozen=True)
+class RolledBack:
+    """What a ROLLBACK left to know while its phase is open again: the phase it went back to, when
+    that phase's first results went out (None: unknown), and the last submission then; ``restored``,
+    the time of the backup, when it was a restore of the judge that took the game back
+    (`judge.service.operators.backup.tell_taken_back`), not the game master."""
+
+    phase: str
+    processed: datetime | None
+    submission: int
+    restored: datetime | None = None
+
+    @staticmethod
+    def of(game: Game) -> RolledBack | None:
+        """The marks of the ROLLBACK the game is in, if it is in one."""
+        kept = game.settings.get(ROLLBACK)
+        if not isinstance(kept, dict) or kept.get("phase") != game.phase:
+            return None
+        first, restored = kept.get("processed"), kept.get("restored")
+        return RolledBack(str(kept["phase"]), datetime.fromisoformat(first) if first else None,
+                          int(kept.get("submission") or 0), datetime.fromisoformat(restored) if restored else None)
+
+    def data(self) -> dict[str, Any]:
+        marks = {"phase": self.phase, "processed": self.processed.isoformat() if self.processed else None,
+                 "submission": self.submission}
+        return marks | ({"restored": self.restored.isoformat()} if self.restored else {})
+
+
+def start(session: Session, game: Game, settings: Settings, now: datetime) -> None:
+    """START: the kind seats the players and opens the first phase (`GameError` if it cannot),
+    then the game is active."""
+    if game.state != GameState.FORMING:
+        raise GameError("the game has already started", "ALREADY_STARTED")
+    kind_of(session, game).start(session, game, settings, now)
+    move(game, Event.START)
+
+
+def close(session: Session, game: Game, settings: Settings, now: datetime, *, cause: str,
+          preface: str | None = None) -> PhaseChange:
+    """Close the open phase (at its deadline, on PROCESS or ROLLFORWARD, or once it is complete):
+    the kind processes it and opens the next; the game ends here if that was its last.  ``cause``
+    says why, for the log; ``preface``, what every mail of the closing says first.  A phase a
+    ROLLBACK went back to ends the ROLLBACK's pause, and its results say they replace the first
+    ones."""
+    if game.state not in RUNNING:
+        raise GameError("the game is not running", "NOT_RUNNING")
+    marks = RolledBack.of(game)
+    notes = [preface] if preface else []
+    if marks is not None:
+        if state_of(game) is GameState.PAUSED:
+            move(game, Event.RESUME)  # before processing: the notice sent ahead of the results says so
+        sent = f", sent {when(marks.processed)}" if marks.processed else ""
+        if marks.restored is not None:
+            notes.append(f"These results replace the earlier results of {marks.phase}{sent}: the judge was restored "
+                         f"from its backup of {when(marks.restored)}, made before {marks.phase} was processed, and "
+                         "it has been processed again.")
+        else:
+            notes.append(f"These results replace the earlier results of {marks.phase}{sent}: the game master rolled "
+                         f"the game back to {marks.phase}, and it has been processed again.")
+    game.settings = {key: value for key, value in game.settings.items() if key != ROLLBACK}
+    last = silent_seats.deserted(session, game)  # H1: nobody came during the whole phase, the game's last
+    if last is not None:
+        notes.append(last.note)
+    closing = Closing(cause, tuple(notes), again=marks is not None)
+    with silent_seats.closing(session, game, settings, now):  # each seat's record of the phase; silent seats
+        change = kind_of(session, game).process(session, game, settings, now, closing)
+        if change.next_phase is None:
+            end(session, game, settings, now, change.result or "the game has ended", change.winner,
+                preface=closing.preface, closed=True, drawn=change.drawn)
+    if change.next_phase is not None and (result := last.result if last is not None else
+                                          silent_seats.desertion(session, game, change.phase)):
+        end(session, game, settings, now, result, deserted=True)  # H1
+        return PhaseChange(change.phase, None, None, result)
+    return change
+
+
+def end(session: Session, game: Game, settings: Settings, now: datetime, result: str, winner: str | None = None,
+        *, preface: str | None = None, closed: bool = False, drawn: Sequence[str] = (),
+        deserted: bool = False) -> Publication | None:
+    """The game is over (its last phase closed: ``closed``; a vote of its players, TERMINATE; or
+    nobody playing it: ``deserted``, ruling H1): its result, its winner and who shared its draw
+    (``drawn``, kept in its settings for its record and the hall of fame) kept, its story told, its
+    players' records told it finished if it counts (`records.finished`; a deserted game counts on
+    nobody's record), and everything its rules kept secret published to everyone who played, its
+    master and its observers (`publish`), once it has started.  Returns what was published (None:
+    the game had not started)."""
+    started = game.phase is not None
+    move(game, Event.END)
+    game.deadline = None
+    game.winner = winner
+    game.settings = {key: value for key, value in game.settings.items() if key not in (ROLLBACK, silent_seats.UNPLAYED)
+                     } | {"result": result} | ({"drawn": list(drawn)} if drawn else {}) | (
+                         {silent_seats.DESERTED: True} if deserted else {})
+    host.record(game, result)
+    if not started:
+        return None
+    if not deserted:
+        records.finished(session, game, now, closed=closed)
+    publication = kind_of(session, game).publication(session, game)
+    publish(session, game, settings, now, subject=f"{game.name} has ended", headline=f"has ended: {result}",
+            publication=publication, preface=preface)
+    return publication
+
+
+def terminate(session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> Publication | None:
+    """TERMINATE: the kind closes what is open (`Phases.terminated`), then the game ends, nobody
+    winning; what its end published (None: it had not started)."""
+    if game.state == GameState.FINISHED:
+        raise GameError("the game has already ended", "GAME_ENDED")
+    if game.phase is not None:
+        kind_of(session, game).terminated(session, game, now)
+    return end(session, game, settings, now, reason)
+
+
+def publish(session: Session, game: Game, settings: Settings, now: datetime, *, subject: str, headline: str,
+            publication: Publication, preface: str | None = None) -> None:
+    """Mail ``publication`` to every player who played the game (those who left a seat, kept by
+    `host.left_seat`, as those who hold one now), its master and its observers, each with who played
+    which seat as that reader may know it (`host.who_played`: addresses for the players and the
+    master, unless the game is ANONYMOUS for the players)."""
+    kind = kind_of(session, game)
+    playing = {player.address for player in host.players(session, game) if player.address} | {
+        str(held["address"]) for held in game.settings.get("played", [])}
+    grey = grey_press(session, game, kind.seat_title)
+    bodies: dict[str, str] = {}
+    for address in sorted(playing | {game.gm_address} | set(host.observers(session, game))):
+        reader = "master" if address == game.gm_address else "player" if address in playing else "anyone"
+        if reader not in bodies:
+            order = {seat: at for at, seat in enumerate(kind.seat_order(session, game))}
+            who = sorted(host.who_played(session, game, reader), key=lambda held: order.get(held[0], len(order)))
+            bodies[reader] = render("end", game=game, headline=headline, preface=preface, publication=publication,
+                                    grey=grey, who=[(kind.seat_title(seat), held) for seat, held in who],
+                                    seat_word=kind.seat_word)
+        queue(session, settings, to=address, subject=subject, body=bodies[reader], kind="end", now=now,
+              game_id=game.id)
+
+
+def grey_press(session: Session, game: Game, title: Callable[[str], str]) -> list[str]:
+    """Every grey press sent in the game so far, with its author: when, in which phase, from whom to
+    whom (its readers never learned who sent it; the end publishes it, M63)."""
+    lines = []
+    for phase, sent_at, author, readers in session.execute(
+            select(GreyPress.phase, GreyPress.sent_at, GreyPress.author, GreyPress.readers)
+            .where(GreyPress.game_id == game.id).order_by(GreyPress.id)):
+        to = ", ".join("the game master" if reader == "MASTER" else title(reader) for reader in readers)
+        lines.append(f"  {phase or '-'}, {when(sent_at)}: from {title(author)} to {to or 'nobody'}")
+    return lines
+
+
+def roll_back(session: Session, game: Game, settings: Settings, now: datetime, phase: str | None) -> str:
+    """ROLLBACK: go back to the phase processed last, or to the processed phase ``phase``; the
+    kind brings back its own records (`Phases.rolling_back`; a kind without ROLLBACK refuses there,
+    saying why), the later phases and their submissions are dropped, and the phase is open again,
+    the game paused in it, its marks kept for its processing again and for ROLLFORWARD.  Returns
+    the phase's name."""
+    previous, later = host.rollback_target(session, game, phase)
+    kind = kind_of(session, game)
+    kind.rolling_back(session, game, previous, later)
+    for row in later:
+        host.drop_phase(session, game, row)
+    first = previous.processed_at
+    host.reopen(session, game, previous, now)
+    last = session.scalar(select(func.max(Submission.id)).where(Submission.game_id == game.id)) or 0
+    game.settings = {**game.settings, ROLLBACK: RolledBack(previous.name, first, last).data()}
+    session.flush()
+    kind.rolled_back(session, game, settings, now)
+    return previous.name
+
+
+def rolling_forward(session: Session, game: Game) -> str:
+    """The phase ROLLFORWARD would process again as it was rolled back; `GameError`, naming who,
+    once anyone has sent anything in it or the kind's own records changed since the ROLLBACK: the
+    players were invited to change their orders, and ROLLFORWARD must not silently discard them
+    (PROCESS processes the phase with them)."""
+    marks = RolledBack.of(game)
+    if game.state == GameState.FINISHED or marks is None:
+        raise GameError("there is no ROLLBACK to undo in this phase", "NO_ROLLBACK")
+    kind = kind_of(session, game)
+    sent = set(session.scalars(select(Submission.seat).where(
+        Submission.game_id == game.id, Submission.phase == marks.phase, Submission.id > marks.submission)))
+    changes = [f"{', '.join(_in_order(kind.seat_order(session, game), sent, kind.seat_title))} sent something "
+               "in this phase"] if sent else []
+    if why := kind.changed_since_rollback(session, game):
+        changes.append(why)
+    if changes:
+        raise GameError(f"not undone: since the ROLLBACK, {'; '.join(changes)}, which ROLLFORWARD would discard; "
+                        f"PROCESS processes {marks.phase} with them as they are now", "CHANGED_SINCE_ROLLBACK")
+    return marks.phase
+
+
+def roll_forward(session: Session, game: Game, settings: Settings, now: datetime, *,
+                 preface: str | None = None) -> PhaseChange:
+    """ROLLFORWARD: undo a ROLLBACK by processing its phase again as it was, unless that is refused
+    (`rolling_forward`)."""
+    rolling_forward(session, game)
+    game.deadline = None  # the phase is processed at once: no deadline of it stands
+    return close(session, game, settings, now, cause="master's ROLLFORWARD", preface=preface)
+
+
+def _in_order(order: Sequence[str], seats: set[str], title: Callable[[str], str]) -> list[str]:
+    """``seats`` in the game's order of seats, as answers write them."""
+    return [title(seat) for seat in sorted(seats, key=lambda seat: (order.index(seat) if seat in order else len(order),
+                                                                    seat))]

@@ -1,0 +1,126 @@
+"""A seat's lines in one mail: held in blocks its game's kind acts on as a whole when the seat's lines
+end (a Payola sheet, a Machiavelli letter), answered STATUS as things then stand, set aside when a later
+mail set them already, and held back altogether when the mail may not act for the seat: it was sent to
+others too in a game that reads only mail to the judge alone (M58), or meant for a phase other than the
+game's now (`judge.service.incoming.late`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import NamedTuple
+
+from judge.commands import parse as cmd
+from judge.mail.received import not_before
+from judge.service.hosting import host
+from judge.service.incoming import late
+from judge.service.incoming.handlers.telling import Telling
+from judge.service.states import RUNNING
+from judge.store.models import Game
+
+
+class Why(NamedTuple):
+    """Why a command is not done: the name a program reads (`Echo.code`) and the words a player reads."""
+
+    code: str
+    message: str
+
+
+class Holding(Telling):
+    """The seat's blocks of lines, and what is held back (`judge.service.hosting.turn.Holding`)."""
+
+    accepted: datetime
+    notes: list[str]
+    named: list[str]
+    meant: dict[int, late.Meant | None]
+    held: set[tuple[str, int]]
+
+
+    def wait_lines(self, game: Game, seat: str | None) -> list[str]:
+        """What STATUS says of WAIT (`judge.service.incoming.handlers.player.wait`): to a seat (``seat``),
+        whether its own stands; to the game master (None), which seats ask it.  Nobody else is told:
+        a WAIT is secret from the other seats."""
+        if game.phase is None or game.state not in RUNNING or not self.kinds.of(game).closes_early:
+            return []
+        waiting = host.seats_waiting(self.session, game)
+        if seat is not None:
+            return [f"you asked {game.phase} to WAIT for its deadline (NOWAIT to withdraw)"] if seat in waiting else []
+        title = self.kinds.of(game).seat_title
+        return [f"asking {game.phase} to WAIT for its deadline: {', '.join(map(title, waiting)) or 'nobody'}"]
+
+    def hold(self, name: str, text: str) -> int:
+        index = self.echo(text, "ok")
+        self.context.block.setdefault(name, []).append((index, text))
+        return index
+
+    def block(self, name: str) -> list[tuple[int, str]]:
+        return list(self.context.block.get(name, []))
+
+    def drop_blocks(self) -> None:
+        self.context.block.clear()
+
+    def superseded(self, since: datetime | None, what: str) -> str | None:
+        """Why this mail may not set ``what`` (a power's sheet, orders, list or vote): a later
+        mail, accepted at ``since``, has set it already, and an older mail never replaces a
+        newer one, whatever order they are delivered in; None if it may (never set by mail, or
+        set by a mail accepted no later than this one, at the resolution of the MTA's Received:
+        lines, `not_before`: then the order of arrival decides)."""
+        if since is None or not_before(self.accepted, since):
+            return None
+        return (f"not applied: this mail was accepted {self.accepted:%Y-%m-%d %H:%M:%S} UTC, and a later one, "
+                f"accepted {since:%Y-%m-%d %H:%M:%S} UTC, has already set {what} (mail held on its way may be "
+                "delivered out of order)")
+
+    def set_aside(self, block: Sequence[tuple[int, str]], why: str, code: str = "SUPERSEDED") -> None:
+        """Answer the lines of a block not applied as a whole (echo indexes and texts): each
+        ``ignored`` with ``code``, the last one saying ``why``."""
+        for index, _ in block:
+            self.echoes[index].outcome, self.echoes[index].message = "ignored", "not applied: see below"
+            self.echoes[index].code = code
+        self.echoes[block[-1][0]].message = why
+
+    def meant_for(self, game: Game) -> late.Meant | None:
+        """The phase of ``game`` this mail was meant for, if it names one that is not the game's now
+        (`judge.service.incoming.late.meant_for`: read once per mail and game), told once in the reply's notes
+        (above its lines); None if it acts on the phase now."""
+        if game.id not in self.meant:
+            phases = self.read_once(game, "phase rows", lambda: late.phases_of(self.session, game))
+            kind = self.kinds.of(game)
+            self.meant[game.id] = late.meant_for(self.session, game, self.mail, self.named, phases,
+                                                 kind.phase_names, kind.phase_order)
+        meant = self.meant[game.id]
+        if meant is not None and ("late", game.id) not in self.held:
+            self.held.add(("late", game.id))
+            self.notes.append(meant.note(game, self.kinds.of(game).seat_word))
+        return meant
+
+    def _held_back(self, command: cmd.Command) -> Why | None:
+        """Why a line that acts for the signed-on seat (its game's orders, sheets, letters and own
+        commands, and WAIT) is not done, or None: the mail was sent to others too, in a game that
+        reads orders only from mail sent to the judge alone (`judge.service.hosting.kinds.Commands.orders_private`:
+        Machiavelli's 17.4, M58); or it was meant for a phase other than the game's now
+        (`judge.service.incoming.late`).  The reply says why once, in its notes; the mail's other
+        commands are done as ever, and nothing held back counts as the seat's sending (a
+        correction is not used up)."""
+        game, seat = self.context.game, self.context.seat
+        own = self.kinds.dispatch.is_games(type(command))
+        if game is None or seat is None or game.state not in RUNNING or not (own or isinstance(command, cmd.Wait)):
+            return None
+        kind = self.kinds.of(game)
+        judge = self.settings.judge_address.lower()
+        others = [address for address in self.mail.recipients if address != judge]
+        if own and kind.orders_private and others:
+            if ("private", game.id) not in self.held:
+                self.held.add(("private", game.id))
+                yours = {self.mail.sender.lower(), self.mail.reply_to.lower()}  # M58 counts one's own address too
+                named = ", ".join(f"{address}, your own" if address in yours else address for address in others[:3]) + (
+                    f" and {len(others) - 3} more" if len(others) > 3 else "")
+                self.notes.append(f"This mail was sent to others too ({named}): {kind.title} takes orders only from "
+                                  f"mail sent to the judge alone ({kind.orders_private}), so none of its lines for "
+                                  f"your {kind.seat_word} was taken, and none counts as a letter or a correction of "
+                                  f"yours; its other commands were read. Send your orders to "
+                                  f"{self.settings.judge_address} alone.")
+            return Why("SENT_TO_OTHERS", f"not taken: sent to others too ({kind.orders_private})")
+        meant = self.meant_for(game)
+        return None if meant is None else Why(*meant.reason())

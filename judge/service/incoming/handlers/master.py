@@ -1,0 +1,410 @@
+"""The game master's commands in every game: START, SET DEADLINE, SET GRACE/REMINDER and the
+lengths of the game's phases, PROCESS, PAUSE, RESUME, ROLLBACK, DUMMY, TERMINATE, SET OPENING,
+APPROVE/DENY ABSENCE, SET LISTED/PRIVATE/OBSERVERS, SET PRESS.  TERMINATE, which cannot be
+undone, waits for a second line with a code, as a kind's like commands do (`confirmed`: Payola's
+REVEAL).  What starting, processing, rolling back
+and ending a game does is its kind's (`judge.games.GameKind`); a kind may add commands of its
+own (Payola's PREVIEW, ROLLFORWARD, REVEAL).
+
+Deadlines and durations are bounded (``MAX_DEADLINE_AHEAD``, and durations by the command
+parser), so that no setting can make the deadline arithmetic overflow.  What a game master may
+make the judge do is bounded too, as anyone may create a game (`may_change_phase`): one
+PROCESS, ROLLBACK or ROLLFORWARD per game and mail, and one PROCESS or ROLLFORWARD per mail
+whatever the game (each processes a phase and draws its maps: a master of ten games would
+otherwise make one mail cost ten), ``max_phase_changes_per_hour`` of them an hour per game (the
+times are kept in the game's settings, ``phase_changes``), and the results a processing sends
+count toward the mail's ``max_mails_per_mail``.
+
+A PROCESS, ROLLBACK or ROLLFORWARD is meant for the phase its master saw: one accepted before the
+current phase began (the phase before ended by itself as the mail was on its way, every power
+having submitted) is answered so and not applied (`_crossed`), instead of processing or
+rolling back a phase its master has not seen.  A master (or a script) may also name the phase
+(issue 29.7): ``PROCESS S1902M`` is refused unless the game is in S1902M (`in_phase`), and
+``ROLLBACK F1902M`` names the phase to go back to, as DPjudge's does (its kind refuses one it
+has not processed, the phase the game is in included).
+
+What the public may know of the master's changes to a game's clock and phases (deadlines, the
+lengths of phases, PAUSE, RESUME, ROLLBACK, dummies, press options, an open seat) is announced
+to its players and observers alike (``public``).  A PROCESS before the deadline is said, with
+when, in every mail of the phase's closing, and kept in the game's story for SUMMARY with each
+ROLLBACK and ROLLFORWARD (`judge.service.hosting.host.record`, issue 23.2).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, timedelta
+
+from sqlalchemy import select
+
+from judge.commands import parse as cmd
+from judge.service import zones
+from judge.service.dispatch import MASTER, SIGNED_ON, Entry
+from judge.service.hosting import course, host, silent_seats
+from judge.service.hosting.deadlines import move_to
+from judge.service.hosting.phase_changes import changed_phase, confirmed, in_phase, may_change_phase, with_news
+from judge.service.incoming.handlers.conversation import Conversation, masked
+from judge.service.incoming.handlers.player import approve_absence
+from judge.service.options import rules_of
+from judge.service.passwords import hash_password
+from judge.service.states import RUNNING, Event, GameError, GameState, move
+from judge.service.templates import duration, when
+from judge.store.models import Absence, Game
+
+MAX_DEADLINE_AHEAD = timedelta(days=366)
+
+
+def start(talk: Conversation, text: str, _: cmd.Start) -> None:
+    game = talk.context.game
+    assert game is not None
+    try:
+        course.start(talk.session, game, talk.settings, talk.now)
+    except GameError as exc:
+        talk.echo(text, "error", str(exc), code=exc.code)
+        return
+    talk.opened.add(game.id)
+    talk.echo(text, "ok", f"{game.name} has started: {game.phase}, deadline {when(game.deadline)}")
+    if told := silent_seats.lines(talk.session, game):  # the game's clock, silent seats and gates
+        talk.announce(f"how {game.name} runs: " + "; ".join(told), public=True)
+
+
+def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> None:
+    game = talk.context.game
+    assert game is not None
+    if game.state not in RUNNING:
+        talk.echo(text, "error", "the game is not running", code="NOT_RUNNING")
+        return
+    if command.when.tzinfo is not None:
+        deadline = command.when.astimezone(UTC).replace(tzinfo=None)
+    elif (zone := game.settings.get("zone")) is None:
+        deadline = command.when
+    else:
+        try:
+            deadline = zones.in_zone(command.when, zones.zone_named(zone))
+        except ValueError as exc:
+            talk.echo(text, "error", str(exc), code="NO_SUCH_TIME")
+            return
+    if deadline <= talk.now:
+        talk.echo(text, "error", f"that moment has passed (it is now {when(talk.now)})", code="IN_THE_PAST")
+        return
+    if deadline > talk.now + MAX_DEADLINE_AHEAD:
+        talk.echo(text, "error", f"a deadline may be at most {MAX_DEADLINE_AHEAD.days} days ahead",
+                  code="TOO_FAR_AHEAD")
+        return
+    move_to(game, deadline, talk.now)
+    talk.echo(text, "ok", f"deadline set to {when(game.deadline)}")
+    talk.announce(f"the game master set the deadline of {game.phase} to {when(game.deadline)}", public=True,
+                  setting="deadline")
+
+
+def set_duration(talk: Conversation, text: str, command: cmd.SetDuration) -> None:
+    """``SET <setting> hours``: GRACE and REMINDER (the host's), or the length of a kind of phase
+    of the game (read by its kind's grammar: Payola's MOVEMENT, Pirates' Proposal's VOTING...)."""
+    game = talk.context.game
+    assert game is not None
+    game.settings = {**game.settings, command.setting: command.hours}
+    talk.echo(text, "ok", f"{command.setting} set to {duration(command.hours)}")
+    if game.state != GameState.FORMING:
+        talk.announce(_duration_news(command.setting, command.hours), public=True, setting=command.setting)
+
+
+def process(talk: Conversation, text: str, command: cmd.Process) -> None:
+    """Close the game's phase now.  Before its deadline, every mail of the phase says so, and
+    when (a player with a day left learns why its builds were waived: issue 23.2), and the
+    game's story keeps it for SUMMARY."""
+    game = talk.context.game
+    assert game is not None
+    if not in_phase(talk, text, game, command.phase):
+        return
+    results = may_change_phase(talk, text, "PROCESS")
+    if results is None:
+        return
+    preface = None
+    if game.state in RUNNING and game.deadline is not None and talk.now < game.deadline:
+        preface = (f"The game master processed {game.phase} early, {when(talk.now)}, before its deadline of "
+                   f"{when(game.deadline)}.")
+        host.record(game, f"processed early by the game master's PROCESS, {when(talk.now)} (deadline was "
+                    f"{when(game.deadline)})")
+    preface = with_news(preface, talk.take_news(game))  # one mail per reader: the results say it
+    talk.announce_now(game)  # what the master did before it is told before the results
+    try:
+        processed = course.close(talk.session, game, talk.settings, talk.now, cause="master's PROCESS",
+                                 preface=preface)
+    except GameError as exc:  # the game is not running: it has no deadline, and nothing was recorded
+        talk.echo(text, "error", str(exc), code=exc.code)
+        return
+    changed_phase(talk, "PROCESS", results)
+    talk.echo(text, "ok", f"{processed.phase} processed" + (f"; now {processed.next_phase}"
+                                                             if processed.next_phase else ""))
+
+
+def _moved(talk: Conversation, text: str, event: Event, refusal: str, code: str) -> Game | None:
+    """The master's game, moved by ``event`` (PAUSE, RESUME); None, and ``refusal`` the answer, if its
+    state does not take the event (`judge.service.states.TRANSITIONS`)."""
+    game = talk.context.game
+    assert game is not None
+    try:
+        move(game, event)
+    except GameError:
+        talk.echo(text, "error", refusal, code=code)
+        return None
+    return game
+
+
+def pause(talk: Conversation, text: str, _: cmd.Pause) -> None:
+    if _moved(talk, text, Event.PAUSE, "only a running game can be paused", "NOT_RUNNING") is None:
+        return
+    talk.echo(text, "ok", "game paused: deadlines will not fire")
+    talk.announce("the game master paused the game: no deadline fires until it is resumed", public=True)
+
+
+def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
+    game = _moved(talk, text, Event.RESUME, "the game is not paused", "NOT_PAUSED")
+    if game is None:
+        return
+    if game.deadline is not None and game.deadline < talk.now and game.phase is not None:
+        move_to(game, host.phase_deadline(talk.session, game, game.phase, talk.now), talk.now)
+    talk.echo(text, "ok", f"game resumed; deadline {when(game.deadline)}")
+    talk.announce(f"the game master resumed the game: the deadline of {game.phase} is {when(game.deadline)}",
+                  public=True)
+
+
+def rollback(talk: Conversation, text: str, command: cmd.Rollback) -> None:
+    """Go back to the phase before (or to the one named: the kind refuses one it cannot go back
+    to), the game paused; players and observers are told, and the game's story keeps it."""
+    game = talk.context.game
+    assert game is not None
+    if may_change_phase(talk, text, "ROLLBACK") is None:
+        return
+    left = game.phase
+    try:
+        phase = course.roll_back(talk.session, game, talk.settings, talk.now, command.phase)
+    except GameError as exc:
+        talk.echo(text, "error", str(exc), code=exc.code)
+        return
+    changed_phase(talk, "ROLLBACK", 0)
+    host.record(game, f"the game master's ROLLBACK, {when(talk.now)}: back from {left} to {phase}")
+    talk.echo(text, "ok", f"rolled back to {phase}; the game is paused: send RESUME (or PROCESS) to go on")
+    talk.announce(f"the game master rolled the game back to {phase}: {talk.kinds.of(game).restored}; the game is "
+                  "paused until the game master resumes it", public=True)
+
+
+def rollforward(talk: Conversation, text: str, _: cmd.Rollforward) -> None:
+    """Undo a ROLLBACK: process the phase again as it was, refused once anything changed since
+    (`course.roll_forward`).  Players and observers are told before the results come, in a notice
+    naming the phase as the game is in it; the game's story keeps it."""
+    game = talk.context.game
+    assert game is not None
+    results = may_change_phase(talk, text, "ROLLFORWARD")
+    if results is None:
+        return
+    try:
+        phase = course.rolling_forward(talk.session, game)
+    except GameError as exc:
+        talk.echo(text, "error", str(exc), code=exc.code)
+        return
+    host.record(game, f"the game master's ROLLFORWARD, {when(talk.now)}: {phase} processed again as it was rolled "
+                "back")
+    talk.announce(f"the game master undid the rollback of {phase}: it is processed again now, as it was when it was "
+                  "rolled back (nobody has changed anything since)", public=True)
+    preface = with_news(None, talk.take_news(game))
+    talk.announce_now(game)
+    processed = course.roll_forward(talk.session, game, talk.settings, talk.now, preface=preface)
+    changed_phase(talk, "ROLLFORWARD", results)
+    talk.echo(text, "ok", f"{processed.phase} processed again as it was at the ROLLBACK" + (
+        f"; now {processed.next_phase}" if processed.next_phase else ""))
+
+
+def dummy(talk: Conversation, text: str, command: cmd.Dummy) -> None:
+    game = talk.context.game
+    assert game is not None
+    power = talk.named_seat(text, game, command.power)
+    if power is None:
+        return
+    kind = talk.kinds.of(game)
+    title, word = kind.seat_title(power), kind.seat_word
+    player = host.seats(talk.session, game).get(power)
+    if player is None:
+        talk.echo(text, "error", f"{word}s are assigned when the game starts", code="NOT_STARTED")
+        return
+    if player.dummy:
+        talk.echo(text, "error", f"{title} is already a dummy {word}", code="ALREADY_DUMMY")
+        return
+    host.left_seat(game, player)
+    player.dummy = True
+    host.record(game, f"{title} made a dummy by the game master")
+    talk.echo(text, "ok", f"{title} is now a dummy {word}")
+    talk.announce(f"the game master made {title} a dummy {word}: its player no longer plays it",
+                  also=player.address, public=True)
+
+
+def terminate(talk: Conversation, text: str, command: cmd.Terminate) -> None:
+    """End the game now and for ever; a second line with the code the first was answered with
+    confirms (`confirmed`), as for REVEAL."""
+    game = talk.context.game
+    assert game is not None
+    if game.state == GameState.FINISHED:
+        talk.echo(text, "error", "the game has already ended", code="GAME_ENDED")
+        return
+    if not confirmed(talk, text, "TERMINATE", command.code, "TERMINATE ends the game now and for ever and "
+                     "publishes what its rules keep secret until the end"):
+        return
+    published = course.terminate(talk.session, game, talk.settings, talk.now, "the game master ended the game")
+    talk.echo(text, "ok", "game ended" if published is None else "game ended; its end's publication is mailed to "
+              f"everyone who played, the game master and the observers, and says: {published.intro}")
+
+
+def _duration_news(setting: str, hours: float) -> str:
+    if setting == "grace":
+        return f"the game master set the grace period after each deadline to {duration(hours)}"
+    if setting == "reminder":
+        return f"the game master set reminders to go out {duration(hours)} before each deadline"
+    return f"the game master set {setting} phases to last {duration(hours)}, from the next such phase on"
+
+
+def set_flag(talk: Conversation, text: str, command: cmd.SetFlag) -> None:
+    game = talk.context.game
+    assert game is not None
+    if command.flag == "listed":
+        game.settings = {**game.settings, "unlisted": not command.on}
+        talk.echo(text, "ok", f"{game.name} is {'listed' if command.on else 'no longer listed'} by LIST")
+    else:
+        game.settings = {**game.settings, "observers": command.on}
+        talk.echo(text, "ok", f"observers are {'allowed' if command.on else 'no longer sent anything'}")
+
+
+def set_zone(talk: Conversation, text: str, command: cmd.SetZone) -> None:
+    """SET ZONE (the game master: the game's zone, which SET DEADLINE reads and everyone's mail is
+    written in unless they chose their own) and SET MYZONE (a player: their own).  An observer
+    reads the game's zone: observers do not sign on."""
+    game, player = talk.context.game, talk.context.player
+    assert game is not None
+    if command.zone is not None:
+        try:
+            zones.zone_named(command.zone)
+        except ValueError as exc:
+            talk.echo(text, "error", str(exc), code="BAD_ZONE")
+            return
+    if command.mine:
+        if player is None:
+            talk.echo(text, "error", "SET MYZONE is a player's: the game master's zone is the game's (SET ZONE)",
+                      code="PLAYER_ONLY")
+            return
+        player.zone = command.zone
+        where = command.zone or "the game's zone"
+        talk.echo(text, "ok", f"your mail writes deadlines in {where}, with UTC beside them{_deadline_now(game)}")
+    elif not talk.context.is_master:
+        talk.echo(text, "error", "only the game master sets the game's zone; yours is SET MYZONE zone",
+                  code="MASTER_ONLY")
+        return
+    else:
+        game.settings = {key: value for key, value in game.settings.items() if key != "zone"} | (
+            {"zone": command.zone} if command.zone else {})
+        talk.echo(text, "ok", f"the game's zone is {command.zone or 'UTC'}: SET DEADLINE reads it, and mail writes "
+                  f"deadlines in it (a player's own zone first), with UTC beside them{_deadline_now(game)}")
+        if game.state != GameState.FORMING:
+            talk.announce(f"the game master set the game's time zone to {command.zone or 'UTC'}: deadlines are "
+                          "written in it, with UTC beside them (SET MYZONE zone for your own)", public=True,
+                          setting="zone")
+    zones.forget(talk.session)
+
+
+def _deadline_now(game: Game) -> str:
+    """The end of SET ZONE's and SET MYZONE's answer: the phase's deadline, which the reply writes in
+    the zone just set (`zones.localize`: the zones are read again), so that its reader sees it as
+    their mail will write it; nothing when the game has none."""
+    if game.deadline is None or game.phase is None or game.state not in RUNNING:
+        return ""
+    return f"; the deadline of {game.phase} is {when(game.deadline)}"
+
+
+def set_press(talk: Conversation, text: str, command: cmd.SetPress) -> None:
+    """A press option (`host.PressRules`), at any time the game runs (mail is applied between
+    phases): the players are told the game's press options as they now are."""
+    game = talk.context.game
+    assert game is not None
+    kind = talk.kinds.of(game)
+    if command.setting == "between" and not kind.between_phases:
+        talk.echo(text, "error", f"a game of {kind.title} has no phases between its main ones",
+                  code="NO_PHASES_BETWEEN")
+        return
+    game.settings = {**game.settings, "press": {**game.settings.get("press", {}), command.setting: command.value}}
+    now = rules_of(game).press.words()
+    talk.echo(text, "ok", f"press: {now}")
+    if game.state != GameState.FORMING:
+        talk.announce(f"the game master changed the press options: {now}", public=True, setting="press")
+
+
+def set_private(talk: Conversation, text: str, command: cmd.SetPrivate) -> None:
+    game = talk.context.game
+    assert game is not None
+    if command.key is None:
+        game.settings = {key: value for key, value in game.settings.items() if key != "join_key"}
+        talk.echo(text, "ok", f"anyone may JOIN {game.name}")
+    else:
+        game.settings = {**game.settings, "join_key": hash_password(command.key)}
+        talk.echo(masked(text, command.key), "ok", "players must JOIN with KEY and this key")
+
+
+def set_opening(talk: Conversation, text: str, command: cmd.SetOpening) -> None:
+    game = talk.context.game
+    assert game is not None
+    power = talk.named_seat(text, game, command.power)
+    if power is None:
+        return
+    kind = talk.kinds.of(game)
+    title = kind.seat_title(power)
+    if host.is_played(host.seats(talk.session, game).get(power)):
+        talk.echo(text, "error", f"{title} has a player", code="HAS_A_PLAYER")
+        return
+    if gone := kind.no_new_player(talk.session, game, power):
+        talk.echo(text, "error", gone, code="LEFT_THE_GAME")
+        return
+    game.settings = {**game.settings, "open": sorted({*game.settings.get("open", []), power})}
+    written = host.command_name(power)
+    talk.echo(text, "ok", f"{title} may be taken over: TAKEOVER {written}@{game.name} password")
+    talk.announce(f"{title} is open for a new player: TAKEOVER {written}@{game.name} password", public=True)
+
+
+def decide_absence(talk: Conversation, text: str, command: cmd.DecideAbsence) -> None:
+    game = talk.context.game
+    assert game is not None
+    power = talk.named_seat(text, game, command.power)
+    if power is None:
+        return
+    title = talk.kinds.of(game).seat_title(power)
+    absence = talk.session.scalar(select(Absence).where(Absence.game_id == game.id, Absence.seat == power,
+                                                        Absence.status == "pending").order_by(Absence.id.desc()))
+    if absence is None:
+        talk.echo(text, "error", f"{title} has asked for no absence", code="NO_ABSENCE")
+        return
+    if command.approve:
+        approve_absence(talk, absence)
+        talk.echo(text, "ok", f"absence of {title} from {absence.start} to {absence.end} approved")
+    else:
+        absence.status = "denied"
+        player = host.seats(talk.session, game).get(power)
+        if player is not None and player.address:
+            talk.send(to=player.address, subject=f"{game.name}: absence denied", kind="notice", game_id=game.id,
+                      body=f"The game master denied your absence from {absence.start} to {absence.end}.\n")
+        talk.echo(text, "ok", f"absence of {title} denied; {title} is told")
+
+
+COMMANDS = (
+    Entry(cmd.Start, start, MASTER, closed_after_the_end=True),
+    Entry(cmd.SetDeadline, set_deadline, MASTER, closed_after_the_end=True, announces=True),
+    Entry(cmd.SetDuration, set_duration, MASTER, closed_after_the_end=True, announces=True),
+    Entry(cmd.Process, process, MASTER, closed_after_the_end=True),
+    Entry(cmd.Pause, pause, MASTER, closed_after_the_end=True, announces=True),
+    Entry(cmd.Resume, resume, MASTER, closed_after_the_end=True, announces=True),
+    Entry(cmd.Rollback, rollback, MASTER, closed_after_the_end=True, announces=True),
+    Entry(cmd.Rollforward, rollforward, MASTER, closed_after_the_end=True, announces=True),
+    Entry(cmd.Dummy, dummy, MASTER, closed_after_the_end=True, announces=True),
+    Entry(cmd.Terminate, terminate, MASTER, closed_after_the_end=True),
+    Entry(cmd.SetFlag, set_flag, MASTER),
+    Entry(cmd.SetZone, set_zone, SIGNED_ON, closed_after_the_end=True, announces=True),
+    Entry(cmd.SetPress, set_press, MASTER, closed_after_the_end=True, announces=True),
+    Entry(cmd.SetPrivate, set_private, MASTER),
+    Entry(cmd.SetOpening, set_opening, MASTER, closed_after_the_end=True, announces=True),
+    Entry(cmd.DecideAbsence, decide_absence, MASTER, closed_after_the_end=True),
+)
+"""The commands of this module, for the dispatcher (`judge.service.dispatch`)."""
