@@ -241,6 +241,9 @@ def test_a_restore_after_the_data_directory_was_deleted_says_the_line_that_makes
             capsys.readouterr()
             assert main(["restore", str(made), "--data-dir", str(data)]) == 3 and not data.exists()
             assert f"install -d -m 0700 -o {user} -g {group} {data}" in capsys.readouterr().out
+        if subprocess.run([*as_user, sys.executable, "-c", "import judge"], capture_output=True, timeout=60).returncode:
+            pytest.skip(f"{user} cannot read this checkout (a folder only its owner may enter, as mktemp -d makes): "
+                        f"the restore as {user} cannot run here; the refusal as root was shown above")
         refused = subprocess.run(restore, capture_output=True, text=True, timeout=120)
         line = f"install -d -m 0700 -o {user} -g {group} {data}"
         assert refused.returncode == 1 and line in refused.stdout and not data.exists(), refused.stdout + refused.stderr
