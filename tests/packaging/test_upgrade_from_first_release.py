@@ -328,9 +328,11 @@ def test_an_old_judge_that_something_starts_again_is_refused_and_nothing_is_copi
     supervisor = subprocess.Popen([sys.executable, "-c", (  # nothing of the judge's on its own command line
         "import json, os, subprocess, sys\n"
         "while os.path.exists(sys.argv[1]):\n"
-        "    subprocess.run(json.loads(os.environ['SUPERVISED']), stdout=subprocess.DEVNULL)\n"),
-        str(flag)], env={**os.environ, "SUPERVISED": judge})
+        "    subprocess.run(json.loads(os.environ['SUPERVISED']))\n"),
+        str(flag)], env={**os.environ, "SUPERVISED": judge}, stdout=subprocess.PIPE, text=True)
     try:
+        # at work before the upgrade begins (else the script finds no judge to stop, and upgrades)
+        assert supervisor.stdout is not None and supervisor.stdout.readline() == "listening\n"
         done = upgrade(root, "--no-systemd")
         assert done.returncode == 1 and "a judge came back after it stopped" in done.stderr, done.stdout + done.stderr
         assert "serve --config" in done.stderr  # which process it is
@@ -343,7 +345,7 @@ def test_an_old_judge_that_something_starts_again_is_refused_and_nothing_is_copi
         for process in psutil_children(supervisor.pid):
             os.kill(process, signal.SIGKILL)
         supervisor.kill()
-        supervisor.wait(10)
+        supervisor.communicate(timeout=10)
 
 
 def psutil_children(pid: int) -> list[int]:
