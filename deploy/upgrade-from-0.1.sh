@@ -213,11 +213,8 @@ else
 fi
 echo "== 2. the database taken down to schema 0007 (every game and mail kept)"
 as_user() { if [ "\$(id -un)" = "$user" ]; then "\$@"; else runuser -u "$user" -- "\$@"; fi; }
-for step in \$(seq 30); do
-  version=\$(as_user "$venv/bin/judge" db version --config "$config" | sed -n 's/.*: schema \([0-9]*\);.*/\1/p')
-  [ "\$version" != 0007 ] || break
-  as_user "$venv/bin/judge" db downgrade --yes --config "$config"
-done
+as_user "$venv/bin/judge" db downgrade --yes --to 0007 --config "$config"
+version=\$(as_user "$venv/bin/judge" db version --config "$config" | sed -n 's/.*: schema \([0-9]*\);.*/\1/p')
 [ "\$version" = 0007 ] || { echo "the database is at schema \$version, not 0007" >&2; exit 1; }
 echo "== 3. the first release's owners, groups and files"
 chown -R "$(stat -c %U:%G "$data")" "$data"

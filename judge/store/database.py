@@ -299,11 +299,20 @@ def upgrade(engine: Engine) -> tuple[str | None, str | None]:
     return _migrate(engine, lambda config: command.upgrade(config, "head"))
 
 
-def downgrade(engine: Engine) -> tuple[str | None, str | None]:
-    """Take the schema down one migration, under the schema lock; the versions before and after."""
+def downgrade(engine: Engine, to: str = "-1") -> tuple[str | None, str | None]:
+    """Take the schema down one migration (or down to schema ``to``, one migration after the other, in this
+    process), under the schema lock; the versions before and after."""
     from alembic import command
 
-    return _migrate(engine, lambda config: command.downgrade(config, "-1"))
+    return _migrate(engine, lambda config: command.downgrade(config, to))
+
+
+def versions() -> list[str]:
+    """Every schema version of this judge's migrations, oldest first."""
+    from alembic.script import ScriptDirectory
+
+    walked = ScriptDirectory.from_config(alembic_config("sqlite://")).walk_revisions()
+    return [script.revision for script in reversed(list(walked))]
 
 
 def _migrate(engine: Engine, change: Callable[[Config], None]) -> tuple[str | None, str | None]:

@@ -325,6 +325,25 @@ def test_judge_db_version_downgrade_and_upgrade(judge: Judge, capsys: pytest.Cap
     assert status == 0 and out.startswith("database upgraded from ") and out.rstrip().endswith(f"to {newest}")
 
 
+def test_judge_db_downgrade_to_a_schema_takes_every_migration_down_in_one_run(
+        judge: Judge, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--to 0007`` (the first release's schema) goes down every migration above it; without ``--yes`` it says
+    so and does nothing; a schema that is not below the database's is refused by name."""
+    newest = newest_version()
+    status, out = run(capsys, "db", "downgrade", "--to", "0007", *options(judge))
+    assert status == 1 and f"takes schema {newest} down to schema 0007" in out and "--yes --to 0007" in out
+    for wrong in (newest, "0029x", "9999"):
+        status, out = run(capsys, "db", "downgrade", "--yes", "--to", wrong, *options(judge))
+        assert status == 1 and f"schema {wrong} is not one below the database's {newest}" in out
+    assert run(capsys, "db", "version", *options(judge))[0] == 0  # untouched
+    status, out = run(capsys, "db", "downgrade", "--yes", "--to", "0007", *options(judge))
+    assert status == 0 and f"database downgraded from {newest} to 0007" in out
+    status, out = run(capsys, "db", "version", *options(judge))
+    assert status == 1 and "schema 0007;" in out
+    status, out = run(capsys, "db", "upgrade", *options(judge))
+    assert status == 0 and out.rstrip().endswith(f"from 0007 to {newest}")
+
+
 def test_each_migration_is_logged(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     from judge.store.database import Database
 

@@ -221,10 +221,13 @@ def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
                                 "mail's raw copy (never what a game needs)")
     prune.add_argument("--older-than", type=_days, default=30, metavar="DAYS",
                        help="only mail sent or applied more than DAYS ago (default %(default)s)")
-    db = commands.add_parser("db", help="the database's schema: version, upgrade, downgrade (one step)")
+    db = commands.add_parser("db", help="the database's schema: version, upgrade, downgrade (one step, or --to "
+                             "a schema)")
     db.add_argument("action", choices=("version", "upgrade", "downgrade"),
                     help="print the schema's version and this judge's, upgrade it, or take it down one step")
     db.add_argument("--yes", action="store_true", help="really downgrade (the judge stopped, after a backup)")
+    db.add_argument("--to", metavar="SCHEMA", help="downgrade down to this schema (an old release's, e.g. 0023), "
+                    "every migration on the way in turn")
     backup = commands.add_parser("backup", help="write a checked backup of the judge's data into DIR/judge-<time>")
     backup.add_argument("folder", metavar="DIR", help="the folder the backups are kept in")
     backup.add_argument("--keep", type=int, metavar="N", help="then delete all but the newest N backups in DIR")

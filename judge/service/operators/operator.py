@@ -60,7 +60,7 @@ from judge.service.outgoing.outbox import drop_unused_blobs
 from judge.service.outgoing.sender import deliver_pending, transport_for
 from judge.service.running.listening import Listener, listener
 from judge.service.states import GameState
-from judge.store.database import Database, downgrade, newest_version, schema_version, upgrade
+from judge.store.database import Database, downgrade, newest_version, schema_version, upgrade, versions
 from judge.store.models import Game, Heartbeat, InboundMail, Outbox, OutboxFile, PhaseRow
 
 OUTBOX_STATES = ("pending", "drawing", "sending", "failed", "sent")
@@ -129,9 +129,9 @@ def db_upgrade(settings: Settings) -> list[str]:
     return [f"database upgraded from {before or 'nothing'} to {after}"]
 
 
-def db_downgrade(settings: Settings, confirmed: bool) -> tuple[list[str], int]:
-    """``judge db downgrade --yes``: the schema one migration down, the judge stopped; without
-    ``--yes``, what it would do."""
+def db_downgrade(settings: Settings, confirmed: bool, to: str | None = None) -> tuple[list[str], int]:
+    """``judge db downgrade --yes``: the schema one migration down (``--to``: down to that schema, in one
+    process rather than a process a migration), the judge stopped; without ``--yes``, what it would do."""
     refuse_root(settings)
     db = _existing(settings)
     try:
@@ -139,11 +139,17 @@ def db_downgrade(settings: Settings, confirmed: bool) -> tuple[list[str], int]:
             version = schema_version(connection)
         if version is None:
             return ["the database has no schema: nothing to take down"], 1
+        known = versions()
+        if to is not None and (to not in known or version not in known or known.index(to) >= known.index(version)):
+            return [f"schema {to} is not one below the database's {version} (this judge knows "
+                    f"{known[0]} to {known[-1]})"], 1
+        steps = "one migration down" if to is None else f"down to schema {to}"
         if not confirmed:
-            return [f"this takes schema {version} one migration down, dropping what that migration added; back up "
-                    "first (judge backup DIR), stop the judge, then: judge db downgrade --yes"], 1
+            again = "judge db downgrade --yes" + ("" if to is None else f" --to {to}")
+            return [f"this takes schema {version} {steps}, dropping what each migration added; back up "
+                    f"first (judge backup DIR), stop the judge, then: {again}"], 1
         with data_dir_lock(settings.data_dir, alone=True):
-            before, after = downgrade(db.engine)
+            before, after = downgrade(db.engine, to or "-1")
     finally:
         db.engine.dispose()
     if after is None:
@@ -691,7 +697,7 @@ def main(args: argparse.Namespace, settings: Settings, kinds: Callable[[], Kinds
             elif args.action == "upgrade":
                 lines, code = db_upgrade(settings), 0
             else:
-                lines, code = db_downgrade(settings, args.yes)
+                lines, code = db_downgrade(settings, args.yes, args.to)
         elif command in ("backup", "restore", "copy-db"):
             lines, code = backup.main(args, settings, kinds())
         else:
