@@ -442,19 +442,17 @@ def as_written(guide: str, section: str, judges: list[Judged], clone: Path, rele
         elif line.startswith("systemctl start"):
             for judged in judges:
                 judged.serve()
-        elif line.startswith("$J db version"):  # "again until it is the old release's": the table's
+        elif line.startswith("$J db version"):  # "says schema ...": the old release's, as the table has it
             for judged in judges:
-                while f"schema {schema_of(guide, release)};" not in judged.judge("db", "version").stdout:
-                    done = judged.judge("db", "downgrade", "--yes")
-                    assert done.returncode == 0, done.stdout + done.stderr
-                    printed.append(done.stdout)
+                shown = judged.judge("db", "version").stdout
+                assert f"schema {schema_of(guide, release)};" in shown, shown
         elif line.startswith("$J"):
             for judged in judges:
                 command = line.replace("$J", str(judged.venv / "bin" / "judge")).replace(
                     "$C", f"--config {judged.config}").replace("/var/lib/judge-backups", str(judged.data.parent))
                 done = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=300)
-                assert done.returncode in (0, 1) and "Traceback" not in done.stderr, f"{command}: {done.stdout}" \
-                    f"{done.stderr}"  # status says 1 for a problem it sees (no backup yet, a tick not run...)
+                assert done.returncode in ((0,) if " db downgrade " in line else (0, 1)) and "Traceback" not in \
+                    done.stderr, f"{command}: {done.stdout}{done.stderr}"  # status says 1 for a problem it sees
                 printed.append(done.stdout)
         else:
             command = line.replace("/opt/judge", str(judges[0].venv))
