@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from sqlalchemy import select
 
-from judge.service.outgoing.outbox import queue
+from judge.service.outgoing.outbox import list_label, queue
 from judge.service.outgoing.sender import deliver_pending, transport_for
 from judge.store.models import Game, Observer
 from tests.support.auction import HOURS, bid, master, send
@@ -121,3 +121,12 @@ def test_a_hostile_game_name_cannot_inject_a_header(auction: Judge, name: str, l
     assert list_headers(mail) == {
         "List-Id": f"Game {label} <{label}.localhost>", "List-Help": HELP,
         "List-Unsubscribe": f"<mailto:judge@localhost?subject=UNOBSERVE%20{command}&body=UNOBSERVE%20{command}>"}
+
+
+@pytest.mark.parametrize(("name", "label"), [
+    ("spring", "spring"), ("Payola_1-b", "payola_1-b"), ("a.b c", "a-b-c"), ("été 1901", "t-1901"), ("--", "game"),
+])
+def test_a_games_list_label_is_its_name_as_one_atom(name: str, label: str) -> None:
+    """A name the judge gives a game is its label as it is; the rest is cut to lower-case ASCII
+    letters, digits, - and _ (the dot would make two labels of one name)."""
+    assert list_label(name) == label

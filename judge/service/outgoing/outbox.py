@@ -469,7 +469,7 @@ class Listing:
     whether the mail goes to one of its observers, who may stop it (``UNOBSERVE``)."""
 
     game: str
-    observer: bool = False
+    observer: bool
 
 
 def listings(session: Session, rows: Sequence[Outbox]) -> dict[int, Listing]:
