@@ -5,7 +5,10 @@ for the auto-responders that know only that) and carries the loop header, so tha
 other robots nor the judge itself answer it.  Its text is 7-bit
 (quoted-printable when it is not ASCII), so no relay on the way has to convert it, which would
 break a DKIM signature made before the conversion.  An answer carries the whole thread in
-``References`` (RFC 5322 3.6.4), so that mail clients keep a game's mail together.
+``References`` (RFC 5322 3.6.4), so that mail clients keep a game's mail together.  A game's
+mail says which game it is about as a mailing list's does (``List-Id``, RFC 2919), so that
+people can filter it, and how to get help or stop it (``List-Help``, ``List-Unsubscribe``,
+RFC 2369).
 
 The subject and the id replied to usually come from a stranger's mail, so `build_message`
 cleans them instead of trusting the caller: Python's email package treats more characters
@@ -44,6 +47,7 @@ LOOP_HEADER = "X-Payola-Judge"
 MAX_MESSAGE_ID = 250  # characters of a message id the judge repeats in In-Reply-To
 BASE64_LINE = 57  # bytes an attachment's base64 line of 76 characters carries, as `email.contentmanager` writes
 MAX_REFERENCES = 10  # message ids in References: the first of the thread and the latest ones
+LIST_HEADERS = frozenset({"List-Id", "List-Help", "List-Unsubscribe", "List-Unsubscribe-Post"})  # RFC 2919, 2369, 8058
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
 # Headers are folded only past 200 characters: the email package folds a long Subject by moving
@@ -86,6 +90,7 @@ def build_message(
     date: datetime | None = None,
     reply: bool = False,
     attachments: Sequence[Attachment] = (),
+    list_headers: Sequence[tuple[str, str]] = (),
 ) -> bytes:
     """A text/plain UTF-8 message from the judge, as bytes with ``\\n`` line endings; with
     ``attachments`` (a map, say) a multipart/mixed one whose first part is that text.
@@ -101,7 +106,10 @@ def build_message(
     `usable_message_id` is left out; lone surrogates in the body become U+FFFD.  Addresses with
     line breaks are refused (ValueError), as header injection would be.  A non-ASCII address
     makes an SMTPUTF8 message (RFC 6532: UTF-8 headers), which only a relay offering SMTPUTF8
-    can take.
+    can take.  ``list_headers`` are a game's mail's headers as a mailing list's (``List-Id``,
+    ``List-Help``, ``List-Unsubscribe``: `judge.service.outgoing.outbox.list_headers`), written
+    after the judge's own; their values are partly made of a game's name, so each is cleaned as the
+    subject is, and a name that is not a list header is refused (ValueError).
     """
     when = date or datetime.now(UTC)
     if when.tzinfo is None:
@@ -115,6 +123,10 @@ def build_message(
         fields += [("In-Reply-To", angled(replied)), ("References", " ".join(thread(references, replied)))]
     fields += [("Auto-Submitted", "auto-replied" if reply else "auto-generated"), ("Precedence", "bulk"),
                (LOOP_HEADER, domain)]
+    for name, value in list_headers:
+        if name not in LIST_HEADERS:
+            raise ValueError(f"{name!r} is not a list header")
+        fields.append((name, one_line(value).replace("=?", "= ?")))
     ascii_only = all(address.addr_spec.isascii() for name, value in fields[:2]
                      for address in cast(AddressHeader, _header(name, value)).addresses)
     head = [_folded(name, value, ascii_only) for name, value in fields]
@@ -138,7 +150,7 @@ def build_message(
 # - the package writes each header on its own (``policy.fold_binary(name, header)``, one after
 #   the other, then the blank line and the body), so a header's bytes depend only on its name,
 #   its value and the policy, and each is made once (`_folded`): a game's results share their
-#   From, Subject, Date and loop header;
+#   From, Subject, Date, loop header and list headers;
 # - the headers of a 7-bit text are the same for every text, and its body is the text's lines
 #   (`_text`); any other text is the package's own;
 # - made mixed, the text's ``Content-`` headers go to its part and ``MIME-Version`` stays with

@@ -350,3 +350,71 @@ def test_a_header_refused_once_is_refused_every_time() -> None:
     for _ in range(2):
         with pytest.raises(ValueError):
             build(to="=?utf-8?q?a=0D=0ABcc=3A_x=40evil.example?= <a@example.org>")
+
+
+# --- a game's mail as a mailing list's (RFC 2919, RFC 2369) ----------------------------------------
+
+OBSERVED = (("List-Id", "Game spring <spring.payola.example>"),
+            ("List-Help", "<mailto:judge@payola.example?subject=HELP&body=HELP>"),
+            ("List-Unsubscribe", "<mailto:judge@payola.example?subject=UNOBSERVE%20spring&body=UNOBSERVE%20spring>"))
+
+
+def test_list_headers_come_after_the_judges_own_as_they_were_given() -> None:
+    """A game's list headers, written out by hand: after the loop header, in the order given, each
+    on its line as it is (no folding, no encoded word), before the text's own headers."""
+    raw = build(message_id="<m1@payola.example>", list_headers=OBSERVED)
+    assert raw == (RESULTS_HEAD
+                   + b"List-Id: Game spring <spring.payola.example>\n"
+                   b"List-Help: <mailto:judge@payola.example?subject=HELP&body=HELP>\n"
+                   b"List-Unsubscribe: <mailto:judge@payola.example?subject=UNOBSERVE%20spring"
+                   b"&body=UNOBSERVE%20spring>\n"
+                   b'Content-Type: text/plain; charset="utf-8"\n'
+                   b"Content-Transfer-Encoding: 7bit\n"
+                   b"MIME-Version: 1.0\n"
+                   b"\n"
+                   b"Spring 1901 results\nA PAR - BUR succeeds\n")
+
+
+@pytest.mark.parametrize("to", ["alice@example.org", "zoë@example.org"])
+def test_a_message_with_list_headers_and_a_map_is_what_the_email_package_writes(to: str) -> None:
+    """The list headers go through the same per-header cache as the others: the bytes, with a map,
+    are those the package writes for the same headers set one by one."""
+    files = [Attachment("map.png", "image/png", os.urandom(57 * 3 + 5))]
+    raw = build(to=to, message_id="<m1@payola.example>", list_headers=OBSERVED, attachments=files)
+    expected = EmailMessage(policy=email.policy.default)
+    for name, value in headers(raw).items():
+        if name not in ("Content-Type", "MIME-Version", "Content-Transfer-Encoding"):
+            expected[name] = str(value)
+    expected.set_content("Spring 1901 results\nA PAR - BUR succeeds\n", subtype="plain", charset="utf-8")
+    expected.add_attachment(files[0].data, maintype="image", subtype="png", filename="map.png")
+    boundary = headers(raw).get_boundary()
+    assert boundary is not None
+    expected.set_boundary(boundary)
+    assert raw == expected.as_bytes(policy=email.policy.default.clone(max_line_length=200, utf8=not to.isascii()))
+    assert [headers(raw)[name] for name, _ in OBSERVED] == [value for _, value in OBSERVED]
+
+
+@pytest.mark.parametrize("value", [
+    "Game x <x.payola.example>\r\nBcc: victim@example.net",
+    "Game x <x.payola.example>\nBcc: victim@example.net",
+    "Game x <x.payola.example>\u2028Bcc: victim@example.net",
+    "Game =?utf-8?q?x=0D=0ABcc:_victim@example.net?= <x.payola.example>",
+])
+def test_a_list_header_value_cannot_inject_a_header(value: str) -> None:
+    """A value that carries a line break, as such or as an encoded word the email package would
+    decode, stays one header on one line: no Bcc appears."""
+    raw = build(list_headers=[("List-Id", value)])
+    msg = headers(raw)
+    assert "Bcc" not in msg and b"\nBcc" not in raw
+    assert len(msg.get_all("List-Id") or []) == 1
+    assert "\n" not in msg["List-Id"] and "victim@example.net" in msg["List-Id"]
+
+
+def test_only_list_headers_may_be_given_as_list_headers() -> None:
+    with pytest.raises(ValueError):
+        build(list_headers=[("Bcc", "victim@example.net")])
+
+
+def test_a_message_without_list_headers_has_none() -> None:
+    msg = headers(build())
+    assert not any(name.lower().startswith("list-") for name in msg)

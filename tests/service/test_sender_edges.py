@@ -23,7 +23,7 @@ from sqlalchemy.exc import OperationalError
 from judge.bootstrap import database, open_database
 from judge.mail.outbound import Attachment, MaildirOutbox
 from judge.service.config import Settings
-from judge.service.outgoing.outbox import message_of, queue
+from judge.service.outgoing.outbox import listings, message_of, queue
 from judge.service.outgoing.sender import (
     DELIVERY_TIME,
     MAILDIR_TIME,
@@ -173,7 +173,7 @@ def raw_of(db: Database, row_id: int) -> bytes:
     with db.transaction() as session:
         row = session.get(Outbox, row_id)
         assert row is not None
-        return message_of(row)
+        return message_of(row, listing=listings(session, [row]).get(row.id))  # as the sender builds it
 
 
 def test_maildir_crash_before_the_write_sends_again_and_after_it_marks_sent(db: Database, settings: Settings) -> None:
@@ -508,14 +508,14 @@ def test_a_claim_skips_a_mail_behind_an_older_one_to_its_address_that_another_se
     go together, in order; and a mail deferred after a refusal holds nothing back."""
     older = mail_to(db, settings, "fred@example.org")
     newer = mail_to(db, settings, "fred@example.org", game="edge2")
-    assert _claim(db, [newer], NOW, NOW) == []
+    assert _claim(db, [newer], NOW, NOW) == ([], {})
     with db.transaction() as session:
         session.get_one(Outbox, older).next_attempt_at = NOW + timedelta(minutes=5)  # refused: its next try later
-    assert [row.id for row in _claim(db, [newer], NOW, NOW)] == [newer]
+    assert [row.id for row in _claim(db, [newer], NOW, NOW)[0]] == [newer]
     with db.transaction() as session:
         session.get_one(Outbox, older).next_attempt_at = None
         session.get_one(Outbox, newer).status = "pending"
-    assert [row.id for row in _claim(db, [older, newer], NOW, NOW)] == [older, newer]
+    assert [row.id for row in _claim(db, [older, newer], NOW, NOW)[0]] == [older, newer]
 
 
 def test_a_claim_of_a_process_still_alive_or_of_another_machine_is_not_taken_for_a_dead_one() -> None:

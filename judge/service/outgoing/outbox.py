@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import secrets
 import threading
 import time
@@ -56,9 +57,11 @@ import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from email.utils import make_msgid
+from email.utils import make_msgid, parseaddr
 from typing import cast
+from urllib.parse import quote
 
 from sqlalchemy import Table, case, delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -77,7 +80,7 @@ from judge.mail.outbound import (
 from judge.service import zones
 from judge.service.config import Settings
 from judge.store.database import Database, after_commit
-from judge.store.models import Blob, Confirmation, Game, Outbox, OutboxFile
+from judge.store.models import Blob, Confirmation, Game, Observer, Outbox, OutboxFile, Player
 
 log = logging.getLogger("judge")
 DRAWING_TIME = 120.0  # seconds a sender sees a mail wait for its maps before it goes without (`Drawings`)
@@ -438,22 +441,92 @@ def blob(session: Session, data: bytes) -> Blob:
     return found
 
 
-def message_of(row: Outbox, attachments: Sequence[Attachment] | None = None) -> bytes:
+def message_of(row: Outbox, attachments: Sequence[Attachment] | None = None, listing: Listing | None = None) -> bytes:
     """The message of an outbox row, as the sender hands it over, with its files (or
-    ``attachments``, for a migration reading them its own way).  The loop header names the
-    domain its Message-ID was made in (the judge's, when it was queued).  A row queued before
-    migration 0006 kept its message whole."""
+    ``attachments``, for a migration reading them its own way) and, for a game's mail, the list
+    headers of its ``listing`` (`list_headers`, `listings`).  The loop header and the list's id
+    name the domain its Message-ID was made in (the judge's, when it was queued); the list's
+    commands go to the address of its From.  A row queued before migration 0006 kept its message
+    whole."""
     if row.raw is not None:
         return row.raw
     assert row.message_id is not None and row.sender is not None and row.body is not None
+    domain = row.message_id.rpartition("@")[2].rstrip(">")
     return build_message(
         sender=row.sender, to=row.recipient, subject=row.subject, body=row.body,
-        domain=row.message_id.rpartition("@")[2].rstrip(">"), message_id=row.message_id,
+        domain=domain, message_id=row.message_id,
         in_reply_to=row.in_reply_to, references=row.refs or (), date=row.created_at.replace(tzinfo=UTC),
         reply=row.kind == "reply",
         attachments=([Attachment(f.filename, f.content_type, f.blob.content) for f in row.files]
                      if attachments is None else attachments),
+        list_headers=list_headers(listing, parseaddr(row.sender)[1], domain) if listing is not None else (),
     )
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What a game's mail says of it as a mailing list's (`list_headers`): the game's name, and
+    whether the mail goes to one of its observers, who may stop it (``UNOBSERVE``)."""
+
+    game: str
+    observer: bool
+
+
+def listings(session: Session, rows: Sequence[Outbox]) -> dict[int, Listing]:
+    """The `Listing` of each of ``rows`` that is about a game (a game id), by the row's id: what the
+    sender builds their messages with (`message_of`).  A mail goes to an observer when its
+    recipient observes the game (OBSERVE) and neither plays, nor played, a seat of it nor is its
+    master: a player who also observes the game gets the player's mail alone, which stopping
+    the observing would not stop (`judge.service.incoming.handlers.telling`).  Read when the
+    mail leaves, not when it was queued: an observer who stopped meanwhile is offered nothing."""
+    games = {row.game_id for row in rows if row.game_id is not None}
+    if not games:
+        return {}
+    recipients = {row.recipient for row in rows if row.game_id is not None}
+    found = {game_id: (name, master) for game_id, name, master in session.execute(
+        select(Game.id, Game.name, Game.gm_address).where(Game.id.in_(games)))}
+    watching = {(game_id, address) for game_id, address in session.execute(select(
+        Observer.game_id, Observer.address).where(Observer.game_id.in_(games), Observer.address.in_(recipients)))}
+    seated = {(game_id, address) for game_id, address in session.execute(select(
+        Player.game_id, Player.address).where(Player.game_id.in_(games), Player.address.in_(recipients)))}
+    return {row.id: Listing(found[row.game_id][0], observer=(row.game_id, row.recipient) in watching
+                            and (row.game_id, row.recipient) not in seated and row.recipient != found[row.game_id][1])
+            for row in rows if row.game_id in found}
+
+
+_NOT_LABEL = re.compile(r"[^a-z0-9_-]+")
+
+
+def list_label(game: str) -> str:
+    """A game's name as the label of its list's id (RFC 2919: a dot-atom, here one atom): lower
+    case, each run of characters other than ASCII letters, digits, ``-`` and ``_`` one ``-``,
+    and no ``-`` at either end (``game`` if nothing is left).  A name the judge gives a game
+    (a letter, then letters, digits, ``-`` or ``_``) is its label as it is; one imported from
+    another judge may lose characters, and two such names may then share a label."""
+    return _NOT_LABEL.sub("-", game.lower()).strip("-") or "game"
+
+
+def list_headers(listing: Listing, judge: str, domain: str) -> tuple[tuple[str, str], ...]:
+    """The headers that make a game's mail filterable as a mailing list's: ``List-Id`` (RFC 2919:
+    ``Game spring <spring.judge-domain>``, the game's `list_label` in the judge's domain) and
+    ``List-Help`` (RFC 2369: a mail to the judge ``judge`` saying ``HELP``); to an observer,
+    ``List-Unsubscribe`` too, a mail saying ``UNOBSERVE game``.  A mailto carries its command as
+    both its subject and its body: the judge reads commands in a mail's body only, and the
+    subject shows the person sending it what it asks.  The game's name
+    in a mailto is percent-encoded (nothing of it can end the URL or the header).  A player's
+    or master's own mail offers nothing to stop, and no mail offers a one-click unsubscribe
+    (RFC 8058): ``judge web`` serves the public pages read-only, with nothing to take a POST."""
+    label = list_label(listing.game)
+    fields = [("List-Id", f"Game {label} <{label}.{domain}>"), ("List-Help", f"<{_mailto(judge, 'HELP')}>")]
+    if listing.observer:
+        fields.append(("List-Unsubscribe", f"<{_mailto(judge, f'UNOBSERVE {listing.game}')}>"))
+    return tuple(fields)
+
+
+def _mailto(judge: str, command: str) -> str:
+    """A mailto URL (RFC 6068) of a mail to ``judge`` whose subject and body are ``command``."""
+    words = quote(command, safe="")
+    return f"mailto:{judge}?subject={words}&body={words}"
 
 
 def drop_sent_attachments(db: Database, settings: Settings, now: datetime) -> tuple[int, int]:

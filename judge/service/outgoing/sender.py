@@ -74,7 +74,7 @@ import ssl
 import textwrap
 import time
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import NamedTuple, Protocol
@@ -86,7 +86,7 @@ from judge.mail.dsn import delivered_to, delivery_report, verp_address, verp_out
 from judge.mail.inbound import parse_mail
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
-from judge.service.outgoing.outbox import KEPT, Drawings, message_of, queue
+from judge.service.outgoing.outbox import KEPT, Drawings, Listing, listings, message_of, queue
 from judge.service.templates import render
 from judge.store.database import Database
 from judge.store.models import Blob, Game, InboundMail, Outbox, OutboxFile, Secret
@@ -376,7 +376,7 @@ def send_due(db: Database, settings: Settings, transport: Transport, now: dateti
     while due:
         batch, due = due[:transport.batch], due[transport.batch:]
         claimed_at = now + timedelta(seconds=time.monotonic() - started)  # a long pass's last claims are not old
-        handed = _hand_over(settings, transport, key, _claim(db, batch, claimed_at, now))
+        handed = _hand_over(settings, transport, key, *_claim(db, batch, claimed_at, now))
         try:
             delivered = _record(db, settings, handed, now)
         except Exception:  # the database went away: the next pass records what this one did first
@@ -407,18 +407,23 @@ def _ahead(now: datetime, sending_only: bool = False, batch: list[int] | None = 
                           older.status.in_(("sending", "pending")), first)
 
 
-def _claim(db: Database, batch: list[int], claimed_at: datetime, now: datetime) -> list[Outbox]:
+def _claim(db: Database, batch: list[int], claimed_at: datetime,
+           now: datetime) -> tuple[list[Outbox], dict[int, Listing]]:
     """Claim the rows of ``batch`` still pending and not behind an older mail to the same
     address (`_ahead`): ``sending``, committed, so another sender skips them; and load them with
-    their files.  The others, another sender took, or they wait for the mail ahead of them."""
+    their files and, for a game's mail, its list headers' `Listing`.  The others, another sender
+    took, or they wait for the mail ahead of them."""
     with db.transaction() as session:
         claimed = list(session.scalars(update(Outbox).where(Outbox.id.in_(batch), Outbox.status == "pending",
                                                             ~_ahead(now, batch=batch))
                                        .values(status="sending", attempts=Outbox.attempts + 1,
                                                next_attempt_at=claimed_at, claimed_by=claimant())
                                        .returning(Outbox.id)))
-        return list(session.scalars(select(Outbox).where(Outbox.id.in_(claimed)).options(_WITH_FILES)
-                                    .order_by(Outbox.id))) if claimed else []
+        if not claimed:
+            return [], {}
+        rows = list(session.scalars(select(Outbox).where(Outbox.id.in_(claimed)).options(_WITH_FILES)
+                                    .order_by(Outbox.id)))
+        return rows, listings(session, rows)
 
 
 Handed = list[tuple[Outbox, Exception | None]]
@@ -428,9 +433,11 @@ Handed = list[tuple[Outbox, Exception | None]]
 HANDED_AT_ONCE = 20  # messages built and handed to the transport together (`_hand_over`)
 
 
-def _hand_over(settings: Settings, transport: Transport, key: bytes, rows: Sequence[Outbox]) -> Handed:
+def _hand_over(settings: Settings, transport: Transport, key: bytes, rows: Sequence[Outbox],
+               listed: Mapping[int, Listing]) -> Handed:
     """Hand the claimed rows' messages to the transport, `HANDED_AT_ONCE` at a time
-    (`Transport.send_all`), outside any transaction (the claim is committed): what became of each.
+    (`Transport.send_all`), outside any transaction (the claim is committed), a game's mail with
+    its list headers (``listed``: `judge.service.outgoing.outbox.listings`): what became of each.
     A message that cannot be built (what no header can carry: see build_message) is not handed
     over.  Rows are claimed a hundred at a time into the Maildir, but their messages built twenty
     at a time: a hundred results mails with their maps, held at once, took the judge's process
@@ -440,7 +447,8 @@ def _hand_over(settings: Settings, transport: Transport, key: bytes, rows: Seque
         built: list[tuple[Outbox, tuple[str, str, bytes]]] = []
         for row in rows[start:start + HANDED_AT_ONCE]:
             try:
-                built.append((row, (envelope_sender(settings, row.id, key), row.recipient, message_of(row))))
+                message = message_of(row, listing=listed.get(row.id))
+                built.append((row, (envelope_sender(settings, row.id, key), row.recipient, message)))
             except ValueError as exc:
                 handed.append((row, Unbuilt(f"the message cannot be built: {exc}")))
         handed += zip([row for row, _ in built], transport.send_all([mail for _, mail in built]), strict=True)
