@@ -76,6 +76,7 @@ from judge.mail.outbound import (
 )
 from judge.service import zones
 from judge.service.config import Settings
+from judge.service.outgoing import preferences
 from judge.store.database import Database, after_commit
 from judge.store.models import Blob, Confirmation, Game, Outbox, OutboxFile
 
@@ -115,12 +116,15 @@ def queue(
     """Add an outbox row for a mail to ``to`` and return its id; ValueError for an address that no
     header can carry (`check_recipient`), now rather than when the sender builds the message.  The
     body is kept as any database can store it: lone surrogates and NUL (which an echoed line may
-    carry) become U+FFFD.  A game's mail writes its moments, in its subject as in its body, in its
-    reader's time zone (`zones`).  A
-    mail to nobody (``to`` empty) is a ValueError too."""
+    carry) become U+FFFD.  Of a game's pictures (attachments with a role) it keeps those the reader's
+    mailbox chose (SET MAPS, `preferences`), before any is drawn.  A game's mail writes its moments,
+    in its subject as in its body, in its reader's time zone (`zones`).  A mail to nobody (``to``
+    empty) is a ValueError too."""
     if not to:
         raise ValueError("a mail must have a recipient")
     check_recipient(to)
+    if any(attachment.role for attachment in attachments):  # a game's pictures: those its reader chose
+        attachments = preferences.kept(attachments, preferences.maps_of(session, settings, to))
     zone = None if kind in zones.UNZONED else zones.reader_zone(session, game_id, to)
     if zone is not None:
         subject, body = zones.localize(subject, zone), zones.localize(body, zone)
