@@ -304,7 +304,7 @@ def test_the_archive_words_a_draw_as_it_words_a_win(tmp_path: Path) -> None:
 def test_tin_cup_maps_fog_what_the_power_cannot_see_and_say_whose_sight(tmp_path: Path) -> None:
     """England after F LON - NTH sees round its home centers and NTH: Holland and the Norwegian
     Sea, not Moscow or Paris; empty Yorkshire, seen, is not fogged; the master's map has no fog."""
-    judge = Judge(tmp_path, maps=True)
+    judge = Judge(tmp_path, maps=True, maps_default="all")  # every picture: the board's SVG is read
     judge.send(GM, "CREATE g1 gm-secret standard TINCUP")
     judge.send(CAROL, "JOIN g1 carol-pw ENGLAND")
     judge.send(BOB, "JOIN g1 bob-pw GERMANY")
