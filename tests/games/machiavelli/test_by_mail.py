@@ -740,6 +740,22 @@ def test_a_campaigns_mail_carries_its_operations_and_the_board_as_maps(tmp_path:
     assert list(start.attachments) == ["d2-SP1459A.png", "d2-SP1459A.svg"] and "no map is attached" not in start.body
 
 
+def test_set_maps_svg_sends_a_campaigns_operations_alone_as_svg(tmp_path: Path) -> None:
+    if not draws_maps():
+        pytest.skip("the Cairo library does not load here: no map is drawn")
+    judge = Judge(tmp_path, maps=True)
+    new_game(judge, ("Florence",), "d1")
+    judge.send(address("Florence"), "SET MAPS SVG")
+    master(judge, "START", game="d1")
+    assert list(judge.last_to(address("Florence")).attachments) == ["d1-SP1454A.svg"]  # no orders yet: the board
+    letter(judge, "Florence", "none", game="d1")
+    letter(judge, "Florence", "A flo - pst", game="d1")
+    results = judge.last_to(address("Florence"))
+    assert results.subject == "d1 SP1454C results"
+    [(name, (kind, svg))] = results.attachments.items()
+    assert (name, kind) == ("d1-spring-1454-orders.svg", "image/svg+xml") and svg.startswith(b"<svg")
+
+
 def test_a_board_without_a_drawing_says_so_where_its_map_would_be(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     if not draws_maps():
