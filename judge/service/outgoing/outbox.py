@@ -22,6 +22,10 @@ process died between the two) goes without them once a sender has seen it wait `
 kept in memory, in the daemon's process, and given to their mails once it takes them, if the mails
 have not left by then: at each pass of the sender, before it claims the mail due (`Kept`).
 
+Of a game's pictures (attachments with a role: `judge.mail.outbound.Role`), a mail keeps those its
+reader's mailbox chose with SET MAPS (`preferences`), as it is queued: a picture no reader kept is never
+drawn.
+
 An attachment's bytes are stored once, as a ``Blob`` keyed by their SHA-256, and every mail
 that carries them refers to it: the maps of a phase, sent to every player, observer and the
 game master, are stored once per phase, not once per recipient.  The blobs a transaction
