@@ -110,7 +110,8 @@ def test_start_mail_names_the_board_grace_list_map_and_help_and_lists_powers_in_
     assert "Board: Standard: 7 powers, 34 centers, 18 to win, from S1901M." in body
     assert "Your acceptance list: F? (rule 4.2" in body and "(the board's: AEFGIRT)" in body
     assert "or if a power is late at the end of the grace period: 6 hours after the deadline" in body
-    assert "The board is attached; MAP draws it again" in body and "HELP sends the commands" in body
+    assert "The board is attached unless you chose SET MAPS NONE; MAP draws it again" in body
+    assert "HELP sends the commands" in body
     assert list(start_mail.attachments) == ["g1-S1901M.png"]
     assert powers_listed(start_mail.body, "Powers, in the board's order:\n") == BOARD_ORDER
     assert powers_listed(mail(judge, GM, "g1 starts").body, "Powers, in the board's order:\n") == BOARD_ORDER
