@@ -56,7 +56,7 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
         read_count,
         read_phase_length,
     )
-    from judge.mail.outbound import Attachment, Drawn
+    from judge.mail.outbound import Attachment, Drawn, Role
     from judge.service.config import Settings
     from judge.service.dispatch import ANYONE, MASTER, PLAYER, SIGNED_ON, Entry
     from judge.service.hosting.absences import absence_lines
@@ -144,6 +144,7 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "read_phase_length": ("judge.commands.parse", "read_phase_length"),
     "Attachment": ("judge.mail.outbound", "Attachment"),
     "Drawn": ("judge.mail.outbound", "Drawn"),
+    "Role": ("judge.mail.outbound", "Role"),
     "absence_lines": ("judge.service.hosting.absences", "absence_lines"),
     "Tool": ("judge.service.operators.cli", "Tool"),
     "json_tool": ("judge.service.operators.cli", "json_tool"),
@@ -235,16 +236,17 @@ that a kind's command-line tool (``judge adjudicate``) starts without the host's
 
 __all__ = [  # the API's names: what a kind may use of the host (a test holds them to the table above)
     "ANYONE", "GAME_FLAGS", "MASTER", "MASTER_WORDS", "PLAYER", "RUNNING", "SIGNED_ON", "Attachment", "BadCommand",
-    "Base", "Closing", "Command", "Commands", "Demo", "DemoJudge", "Drawn", "Entry", "Game", "GameError", "GameFacts",
-    "GameLine", "GameState", "History", "Kind", "Line", "Lobby", "Outbox", "Pages", "PhaseChange", "PhaseRow", "Phases",
-    "Player", "Press", "Publication", "Records", "Rules", "Seat", "SetDuration", "Settings", "Standing", "Submission",
-    "Tool", "Turn", "Unknown", "absence_lines", "answer_list", "answer_summary", "assign_seat", "close_seat", "counted",
-    "current_phase", "drop_setting", "duration", "end_game", "ended_deserted", "game_facts", "in_words", "is_played",
-    "json_tool", "keep_setting", "latest_accepted", "latest_submission", "latest_submissions", "latest_texts",
-    "log_on_commit", "make_folder", "observers", "open_phase", "open_seat", "page_url", "parse_duration", "parse_lines",
-    "phase_data_now", "phase_seed", "phases_by_id", "players", "press_tokens", "processed", "processed_names",
-    "processed_phases", "public_seat", "publish", "queue", "ranked", "read_count", "read_phase_length", "record",
-    "render", "render_page", "rules_of", "seat_state", "seats", "show", "split_options", "submit", "summary", "text_of",
+    "Base", "Closing", "Command", "Commands", "Demo", "DemoJudge", "Drawn", "Entry", "Game", "GameError",
+    "GameFacts", "GameLine", "GameState", "History", "Kind", "Line", "Lobby", "Outbox", "Pages", "PhaseChange",
+    "PhaseRow", "Phases", "Player", "Press", "Publication", "Records", "Role", "Rules", "Seat", "SetDuration",
+    "Settings", "Standing", "Submission", "Tool", "Turn", "Unknown", "absence_lines", "answer_list",
+    "answer_summary", "assign_seat", "close_seat", "counted", "current_phase", "drop_setting", "duration",
+    "end_game", "ended_deserted", "game_facts", "in_words", "is_played", "json_tool", "keep_setting",
+    "latest_accepted", "latest_submission", "latest_submissions", "latest_texts", "log_on_commit", "make_folder",
+    "observers", "open_phase", "open_seat", "page_url", "parse_duration", "parse_lines", "phase_data_now",
+    "phase_seed", "phases_by_id", "players", "press_tokens", "processed", "processed_names", "processed_phases",
+    "public_seat", "publish", "queue", "ranked", "read_count", "read_phase_length", "record", "render",
+    "render_page", "rules_of", "seat_state", "seats", "show", "split_options", "submit", "summary", "text_of",
     "when", "who_played", "write_file", "write_game_folder",
 ]
 FOR_NEW_KINDS = ("ANYONE", "Demo", "Pages", "Records")

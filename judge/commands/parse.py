@@ -371,6 +371,18 @@ class SetGate:
     value: float | None = None
 
 
+MAPS_CHOICES = ("png", "svg", "all", "none")
+"""What ``SET MAPS`` chooses (and the judge's ``maps-default``): the pictures a game's mail carries."""
+
+
+@dataclass(frozen=True)
+class SetMaps:
+    """``SET MAPS PNG|SVG|ALL|NONE`` (``SET MAPS DEFAULT``: the judge's default again): the pictures every
+    game's mail carries to the sender's mailbox, in every game (`judge.service.outgoing.preferences`)."""
+
+    choice: str | None  # one of MAPS_CHOICES; None: the judge's default
+
+
 @dataclass(frozen=True)
 class GetRecord:
     """``GET RECORD``: the sender's own record on this judge, and its public page."""
@@ -828,6 +840,15 @@ def _set_zone(what: str, rest: list[str]) -> SetZone | None:
     return SetZone(None if reset else rest[0], what == "MYZONE")
 
 
+def _set_maps(rest: list[str]) -> SetMaps:
+    """SET MAPS and one of its choices, or DEFAULT; anything else is refused with the choices."""
+    word = rest[0].lower() if len(rest) == 1 else ""
+    if word in MAPS_CHOICES or word == "default":
+        return SetMaps(word if word in MAPS_CHOICES else None)
+    raise ValueError("expected SET MAPS PNG (one picture: the phase's orders on the board), SET MAPS SVG (that "
+                     "picture as SVG), SET MAPS ALL (every picture), SET MAPS NONE or SET MAPS DEFAULT")
+
+
 def _set_clock(rest: list[str]) -> SetClock:
     """SET CLOCK and the words of its setting, which its handler reads
     (`judge.service.incoming.handlers.unattended`)."""
@@ -858,6 +879,7 @@ _SETTINGS: dict[str, Callable[[str, list[str]], Command | None]] = {
     "PRIVATE": lambda _, rest: SetPrivate(rest[0]) if len(rest) == 1 else None,
     "PUBLIC": lambda _, rest: None if rest else SetPrivate(None),
     "CLOCK": lambda _, rest: _set_clock(rest),
+    "MAPS": lambda _, rest: _set_maps(rest),
     "SILENCE": lambda _, rest: _silence([w.upper() for w in rest]),
     "GATE": lambda _, rest: _gate([w.upper() for w in rest]),
     "OPENING": lambda _, rest: SetOpening(rest[0].upper()) if len(rest) == 1 else None,

@@ -41,7 +41,7 @@ from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
-from typing import BinaryIO, cast
+from typing import BinaryIO, Literal, cast
 
 LOOP_HEADER = "X-Payola-Judge"
 MAX_MESSAGE_ID = 250  # characters of a message id the judge repeats in In-Reply-To
@@ -57,13 +57,23 @@ _UTF8_HEADERS = _ASCII_HEADERS.clone(utf8=True)  # policy.SMTPUTF8, but with the
 _TEXT_LINE = cast(int, policy.default.max_line_length)  # bytes of a text's line the package writes as it is (78)
 
 
+Role = Literal["", "orders", "board"]
+"""What picture of a game a file is, for the host to keep those its reader chose (SET MAPS:
+`judge.service.outgoing.preferences`): ``"orders"``, the phase's orders drawn on the board;
+``"board"``, the board as it stands; ``""``, no picture of a game's mail (a file asked for, as MAP's
+answer or HELP's text), which every reader gets."""
+
+
 @dataclass(frozen=True)
 class Attachment:
-    """A file sent with a mail: its name, MIME type and bytes."""
+    """A file sent with a mail: its name, MIME type and bytes; its ``role`` and whether it is
+    ``spare`` (as for `Drawn`)."""
 
     filename: str
     content_type: str
     data: bytes
+    role: Role = ""
+    spare: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,6 +85,11 @@ class Drawn:
     filename: str
     content_type: str
     draw: Callable[[], bytes]
+    role: Role = ""
+    """What picture it is (`Role`): the host keeps those its reader chose."""
+    spare: bool = False
+    """Offered only as a reader's one picture in its format (the orders as SVG, for SET MAPS SVG), not
+    among the pictures every mail carried before the choice (SET MAPS ALL): drawn only if chosen."""
 
 
 def build_message(

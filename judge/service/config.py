@@ -15,7 +15,7 @@ from email.utils import formataddr
 from pathlib import Path
 from typing import Any
 
-from judge.commands.parse import MAX_DURATION_HOURS, MIN_PHASE_HOURS
+from judge.commands.parse import MAPS_CHOICES, MAX_DURATION_HOURS, MIN_PHASE_HOURS
 from judge.peers import networks
 
 DEFAULT_DURATIONS = {"movement": 48.0, "retreat": 24.0, "adjustment": 24.0, "grace": 0.0}
@@ -163,7 +163,12 @@ class Settings:
     """The display name in the From of the judge's mail, and its replies' signature."""
 
     maps: bool = True
-    """Results mails carry the maps of the phase (PNG and SVG)."""
+    """Results mails carry the maps of the phase (PNG and SVG); off: no mail carries a map."""
+
+    maps_default: str = "png"
+    """The pictures a game's mail carries to an address that never sent ``SET MAPS``: ``png``, one picture
+    (the phase's orders drawn on the board, or the board where there are none); ``svg``, that picture as
+    SVG; ``all``, every picture the game offers (the orders, the board after as PNG and as SVG); ``none``."""
 
     web: bool = True
     """The games' public pages are written into ``data_dir/web`` after every change."""
@@ -198,6 +203,13 @@ class Settings:
     log_file: Path | None = None
     """Where ``judge serve`` writes its log; none: standard error (the journal under systemd).  Opened again
     when moved (a log rotation), and on SIGHUP, which then no longer stops the judge."""
+
+    def __post_init__(self) -> None:
+        """Refuse a ``maps_default`` that is no choice of SET MAPS (and write it in lower case)."""
+        choice = str(self.maps_default).lower()
+        if choice not in MAPS_CHOICES:
+            raise ConfigError(f"maps-default must be one of {', '.join(MAPS_CHOICES)}: {self.maps_default!r}")
+        object.__setattr__(self, "maps_default", choice)
 
     @property
     def judge_address(self) -> str:

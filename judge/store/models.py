@@ -392,3 +392,15 @@ class DeadlineRun(Base):
     at: Mapped[datetime] = mapped_column(DateTime)
     after_mail: Mapped[int] = mapped_column(Integer)
     what: Mapped[str] = mapped_column(String(200))  # the log's line of the run
+
+
+class AddressPreference(Base):
+    """What one mailbox (`judge.service.mailbox`: ``Bob@`` and ``bob+x@`` are one) chose for the mail it
+    gets from the judge, in every game, whoever it is there (player, observer, game master): ``maps``,
+    the pictures a game's mail carries (SET MAPS; none: the judge's ``maps-default``)."""
+
+    __tablename__ = "address_preferences"
+
+    mailbox: Mapped[str] = mapped_column(String(320), primary_key=True)
+    maps: Mapped[str | None] = mapped_column(String(8), nullable=True)  # png, svg, all, none
+    updated_at: Mapped[datetime] = mapped_column(DateTime)

@@ -112,7 +112,7 @@ def test_a_process_after_other_mails_fits_in_the_mails_one_mail_may_cause(tmp_pa
 
 
 def test_a_phases_maps_are_stored_once_for_all_who_receive_them(tmp_path: Path) -> None:
-    judge = Judge(tmp_path, maps=True)
+    judge = Judge(tmp_path, maps=True, maps_default="all")  # every picture to everyone (SET MAPS ALL)
     seven_player_game(judge)
     judge.send("watcher@example.org", "OBSERVE g7")
     judge.send(GM, master("g7", "PROCESS"))

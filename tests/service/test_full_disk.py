@@ -130,7 +130,7 @@ def test_maps_the_full_disk_refused_follow_their_mails_once_there_is_room_if_the
         caplog: pytest.LogCaptureFixture) -> None:
     """The finding: the results went without their maps, which never followed.  Here the Maildir is
     on the full disk too: the mails cannot leave, and once there is room they go with their maps."""
-    judge = two_player_game(Judge(tmp_path, maps=True))
+    judge = two_player_game(Judge(tmp_path, maps=True, maps_default="all"))
     disk = Disk(judge, monkeypatch)
     disk.full = True
     judge.later(DEADLINE)
@@ -158,7 +158,7 @@ def test_maps_stored_before_their_mails_waited_two_minutes_go_with_them_at_once(
         caplog: pytest.LogCaptureFixture) -> None:
     """Room made within `DRAWING_TIME`: the mails, still waiting for their maps, get them at the
     sender's next pass and go."""
-    judge = two_player_game(Judge(tmp_path, maps=True))
+    judge = two_player_game(Judge(tmp_path, maps=True, maps_default="all"))
     disk = Disk(judge, monkeypatch)
     disk.full = True
     judge.later(DEADLINE)

@@ -32,7 +32,7 @@ def attachments(judge: Judge) -> tuple[set[int], set[str]]:
 
 def test_the_clock_drops_a_sent_mails_attachments_after_attachment_days_and_keeps_unsent_ones(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    judge = two_player_game(Judge(tmp_path, maps=True))
+    judge = two_player_game(Judge(tmp_path, maps=True, maps_default="all"))
     judge.send(GM, f"{MASTER}PROCESS")  # S1901M's results and maps, to both players and the master
     judge.later(2)
     judge.send(GM, f"{MASTER}PROCESS")  # F1901M's
@@ -83,7 +83,7 @@ def said(out: str, pattern: str) -> int:
 
 def test_judge_prune_frees_what_it_says_and_the_game_plays_on(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    judge = two_player_game(Judge(tmp_path, maps=True, web=True))
+    judge = two_player_game(Judge(tmp_path, maps=True, web=True, maps_default="all"))
     sheet = raw_mail(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR", message_id="<sheet@example.org>")
     judge.send_raw(sheet)
     judge.send(BOB, "SIGNON G@g1 bob-pw\n1 : A MUN - RUH")  # both sheets in: S1901M is processed
@@ -121,7 +121,7 @@ def test_judge_prune_frees_what_it_says_and_the_game_plays_on(
 
 def test_prune_keeps_mail_not_yet_sent_or_applied(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    judge = two_player_game(Judge(tmp_path, maps=True))
+    judge = two_player_game(Judge(tmp_path, maps=True, maps_default="all"))
     judge.send(GM, f"{MASTER}PROCESS")
     unsent = b"Subject: x\r\n\r\nHELP\r\n"
     with judge.db.transaction() as session:
@@ -167,7 +167,7 @@ def test_resend_all_says_which_failed_mails_it_cannot_send_and_why(
 def test_a_map_drawn_as_text_is_stored_compressed_and_sent_as_drawn(tmp_path: Path) -> None:
     """A phase's SVG map is text: its blob is kept compressed with zlib (a third of it, or less),
     while its PNG, compressed already, is kept as it is; the mail sent carries the map as drawn."""
-    judge = two_player_game(Judge(tmp_path, maps=True))
+    judge = two_player_game(Judge(tmp_path, maps=True, maps_default="all"))
     judge.send(GM, f"{MASTER}PROCESS")
     sent = next(mail for mail in judge.new_mail() if mail.subject == "g1 S1901M results")
     with judge.db.transaction() as session:

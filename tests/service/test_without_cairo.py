@@ -66,7 +66,7 @@ def results_of_a_phase(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> tupl
                                                                                      list[str]]:
     """Each results mail's attachments of a phase played with maps on, and the judge's warnings meanwhile."""
     caplog.set_level(logging.INFO, logger="judge")
-    judge = two_player_game(Judge(tmp_path, maps=True, web=True))
+    judge = two_player_game(Judge(tmp_path, maps=True, web=True, maps_default="all"))
     judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR")
     judge.send(BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - RUH\nMAP")
     results = [mail.attachments for mail in judge.new_mail() if mail.subject == "g1 S1901M results"]

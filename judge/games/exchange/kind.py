@@ -249,7 +249,7 @@ class ExchangeCommands(Commands):
         sections = last.result["statements"][seat] if last is not None and last.result else []
         body = render("exchange/briefing", game=game, seat=seat, lines=lines, board=board, todo=mails.todo(state, seat),
                       last=last.name if last is not None else None, sections=sections, deadline=game.deadline)
-        pictures = mails.position_map(game.name, position, state) if turn.settings.maps else []
+        pictures = mails.position_map(game.name, position, state, role="board") if turn.settings.maps else []
         queue(turn.session, turn.settings, to=address, subject=f"{game.name}: your briefing as {seat}", kind="notice",
               now=turn.now, game_id=game.id, body=body, attachments=pictures)
 

@@ -39,7 +39,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from judge import api
-from judge.api import Attachment, Closing, Drawn, Game, Settings, counted, queue, render
+from judge.api import Attachment, Closing, Drawn, Game, Role, Settings, counted, queue, render
 from judge.engine.position import Position, Season
 from judge.engine.results import OrderResult
 from judge.games.exchange import stored, views
@@ -266,7 +266,7 @@ def chart_lines(done: Done) -> list[str]:
 def start_mails(session: Session, game: Game, settings: Settings, now: datetime, state: ExchangeState) -> None:
     """The start: every investor is told the game, the investor order (E30, E36), their money, and
     what to send in the first Exchange phase; the game master the same; observers that it started."""
-    board = position_map(game.name, state.position, state) if settings.maps else []
+    board = position_map(game.name, state.position, state, role="board") if settings.maps else []
     facts = views.facts_lines(corporation_facts(state), None)
     for investor, player in stored.played(session, game).items():
         assert player.address is not None
@@ -303,16 +303,18 @@ def published_lines(session: Session, game: Game, state: ExchangeState) -> list[
 
 def _maps(game: str, done: Done) -> Sequence[Attachment | Drawn]:
     """The phase's maps: on the board, its orders as drawn and the board after (PNG, and SVG for any
-    size); after an Exchange phase, the board with the new CEOs in the legend."""
+    size); after an Exchange phase, the board with the new CEOs in the legend.  Each is marked with its
+    role, for the host to keep those each reader chose (SET MAPS)."""
     after = done.after
     if not isinstance(done.record, ExchangeRecord):
         return _phase_maps(game, done.before.position, done.record.result.results, after.position, after)
-    return position_map(game, after.position, after)
+    return position_map(game, after.position, after, role="board")
 
 
 def _phase_maps(game: str, before: Position, results: Sequence[OrderResult], after: Position,
                 state: ExchangeState) -> list[Attachment | Drawn]:
-    """Drawn once the phase's change is committed (`Drawn`)."""
+    """Drawn once the phase's change is committed (`Drawn`); the orders as SVG a spare, drawn only for a
+    reader who wants them so (SET MAPS SVG)."""
     if _png_unavailable():
         return []
     from judge.render import render_svg
@@ -322,14 +324,19 @@ def _phase_maps(game: str, before: Position, results: Sequence[OrderResult], aft
     named = captions(state)
     ordered = tuple(results)
     return [Drawn(f"{game}-{phase}-orders.png", "image/png",
-                  lambda: render_png(before, ordered, title=f"{game} {phase}", captions=named)),
+                  lambda: render_png(before, ordered, title=f"{game} {phase}", captions=named), role="orders"),
             Drawn(f"{game}-{following}.png", "image/png",
-                  lambda: render_png(after, title=f"{game} {following}", captions=named)),
+                  lambda: render_png(after, title=f"{game} {following}", captions=named), role="board"),
             Drawn(f"{game}-{following}.svg", "image/svg+xml",
-                  lambda: render_svg(after, title=f"{game} {following}", captions=named).encode())]
+                  lambda: render_svg(after, title=f"{game} {following}", captions=named).encode(), role="board"),
+            Drawn(f"{game}-{phase}-orders.svg", "image/svg+xml",
+                  lambda: render_svg(before, ordered, title=f"{game} {phase}", captions=named).encode(),
+                  role="orders", spare=True)]
 
 
-def position_map(game: str, position: Position, state: ExchangeState) -> list[Attachment]:
+def position_map(game: str, position: Position, state: ExchangeState, role: Role = "") -> list[Attachment]:
+    """The board, each corporation's CEO in its legend: for MAP (no ``role``: asked for, every reader
+    gets it), and as a mail's board (``role="board"``: kept for the readers who chose it)."""
     if _png_unavailable():
         return []
     from judge.render.png import render_png
@@ -337,7 +344,7 @@ def position_map(game: str, position: Position, state: ExchangeState) -> list[At
     try:
         phase = str(position.phase)
         return [Attachment(f"{game}-{phase}.png", "image/png",
-                           render_png(position, title=f"{game} {phase}", captions=captions(state)))]
+                           render_png(position, title=f"{game} {phase}", captions=captions(state)), role=role)]
     except Exception:
         log.exception("the map of %s could not be drawn", game)
         return []

@@ -115,6 +115,6 @@ def _show_campaign(results: EmailMessage) -> None:
     show(results)
     maps = [str(part.get_filename()) for part in results.iter_attachments()]
     if maps:
-        print(f"\n    Attached: {', '.join(maps)} (the campaign's orders carried out, failures crossed out; the "
-              "board after, as PNG and SVG)")
+        print(f"\n    Attached: {', '.join(maps)} (the campaign's orders carried out, failures crossed out; SET "
+              "MAPS ALL adds the board after, as PNG and SVG)")
     print()

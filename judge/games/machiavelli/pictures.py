@@ -35,7 +35,9 @@ def position_map(settings: Settings, game: str, board: Board, position: Position
     """The maps of game ``game``'s mails when the judge draws maps (``settings.maps``): the
     operations of ``record`` (a campaign that led to ``position``) where they were ordered, and
     ``position`` on ``board``; ``title`` names the moment ("SP1454C").  Drawn once the change
-    that mails them is committed (`Drawn`)."""
+    that mails them is committed (`Drawn`), each marked with its role for the host to keep those
+    each reader chose (SET MAPS); the operations as SVG a spare, drawn only for a reader who wants
+    them so."""
     if not settings.maps or _no_png():
         return []
     try:
@@ -44,13 +46,18 @@ def position_map(settings: Settings, game: str, board: Board, position: Position
         return []
     pictures = []
     if record is not None:
-        pictures.append(Drawn(f"{game}-{record.season.campaign.value}-{record.season.year}-orders.png", "image/png",
+        orders = f"{game}-{record.season.campaign.value}-{record.season.year}-orders"
+        pictures.append(Drawn(f"{orders}.png", "image/png",
                               lambda: render_png(board, geometry, record.expending.position, title=game,
-                                                 record=record)))
+                                                 record=record), role="orders"))
     pictures.append(Drawn(f"{game}-{title}.png", "image/png",
-                          lambda: render_png(board, geometry, position, title=game)))
+                          lambda: render_png(board, geometry, position, title=game), role="board"))
     pictures.append(Drawn(f"{game}-{title}.svg", "image/svg+xml",
-                          lambda: render_svg(board, geometry, position, title=game).encode("utf-8")))
+                          lambda: render_svg(board, geometry, position, title=game).encode("utf-8"), role="board"))
+    if record is not None:
+        pictures.append(Drawn(f"{orders}.svg", "image/svg+xml",
+                              lambda: render_svg(board, geometry, record.expending.position, title=game,
+                                                 record=record).encode("utf-8"), role="orders", spare=True))
     return pictures
 
 

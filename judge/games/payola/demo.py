@@ -48,7 +48,8 @@ def play(judge: DemoJudge, blind: bool = False) -> None:
               "maps show only that.)\n")
     print("    " + text_of(france).strip().replace("\n", "\n    "))
     maps = [str(part.get_filename()) for part in france.iter_attachments()]
-    print(f"\n(with the maps attached: {', '.join(maps)})" if maps else "")
+    print(f"\n(with its map attached: {', '.join(maps)}; SET MAPS ALL adds the board after, as PNG and SVG)"
+          if maps else "")
     if not blind:
         for power, sheet in FALL.items():
             judge.send(PLAYERS[power], f"SIGNON {power}@demo pw-{power.lower()}\n{sheet}")

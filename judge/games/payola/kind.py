@@ -254,11 +254,12 @@ class PayolaCommands(Commands):
         if blind:
             sight = lifecycle.sight_now(talk.session, game, seat, row)
             board = views.board(sight.after, seat)
-            drawn = maps.position_map(game.name, sight.after, (seat, sight.view)) if talk.settings.maps else []
+            drawn = (maps.position_map(game.name, sight.after, (seat, sight.view), role="board")
+                     if talk.settings.maps else [])
         else:
             position = lifecycle.position_of(row)
             board = views.board(position)
-            drawn = maps.position_map(game.name, position) if talk.settings.maps else []
+            drawn = maps.position_map(game.name, position, role="board") if talk.settings.maps else []
         body = render("payola/briefing", game=game, power=seat, board=board,
                       balance=lifecycle.balances(talk.session, game)[seat],
                       acceptance=seat_of(talk.session, player).acceptance,

@@ -334,7 +334,7 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
                               note=entry.note, phase=str(position.phase), created_at=now))
     session.flush()
     blind = options_of(game).blind
-    whole = maps.position_map(game.name, position) if settings.maps else []
+    whole = maps.position_map(game.name, position, role="board") if settings.maps else []
     grace = duration(game, "grace")
     common = {"game": game, "players": _roster(session, game), "deadline": game.deadline,
               "board": views.board_summary(the_map), "grace": in_words(grace) if grace else None,
@@ -346,7 +346,7 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
             attached = whole
             if blind and settings.maps:
                 sight = sight_now(session, game, player.seat)
-                attached = maps.position_map(game.name, sight.after, (player.seat, sight.view))
+                attached = maps.position_map(game.name, sight.after, (player.seat, sight.view), role="board")
             queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
                   game_id=game.id, attachments=attached,
                   body=render("payola/start", **common, power=player.seat,

@@ -17,7 +17,7 @@ from collections.abc import Collection, Iterable
 from functools import cache
 from typing import Any
 
-from judge.api import Attachment, Drawn
+from judge.api import Attachment, Drawn, Role
 from judge.engine.position import Position
 from judge.engine.results import OrderResult
 from judge.render import png_missing, render_svg
@@ -29,8 +29,9 @@ def phase_maps(game: str, before: Position, results: Iterable[OrderResult], afte
                sight: tuple[str, Collection[str]] | None = None) -> list[Drawn]:
     """The orders of the phase just processed, drawn where they were given (failures marked),
     and the board the next phase starts from (PNG, and SVG for any size), drawn once the phase's
-    change is committed (`Drawn`).  ``sight``: a Tin Cup power and the provinces it sees, which
-    its maps say and fog the rest of."""
+    change is committed (`Drawn`), each marked with its role for the host to keep those each reader
+    chose (SET MAPS); the orders as SVG too, a spare, drawn only for a reader who wants them so.
+    ``sight``: a Tin Cup power and the provinces it sees, which its maps say and fog the rest of."""
     if png_unavailable():
         return []
     from judge.render.png import render_png
@@ -40,10 +41,14 @@ def phase_maps(game: str, before: Position, results: Iterable[OrderResult], afte
     ordered = tuple(results)
     return [
         Drawn(f"{game}-{phase}-orders.png", "image/png",
-              lambda: render_png(before, ordered, title=f"{game} {phase}", **seen)),
-        Drawn(f"{game}-{following}.png", "image/png", lambda: render_png(after, title=f"{game} {following}", **seen)),
+              lambda: render_png(before, ordered, title=f"{game} {phase}", **seen), role="orders"),
+        Drawn(f"{game}-{following}.png", "image/png", lambda: render_png(after, title=f"{game} {following}", **seen),
+              role="board"),
         Drawn(f"{game}-{following}.svg", "image/svg+xml",
-              lambda: render_svg(after, title=f"{game} {following}", **seen).encode()),
+              lambda: render_svg(after, title=f"{game} {following}", **seen).encode(), role="board"),
+        Drawn(f"{game}-{phase}-orders.svg", "image/svg+xml",
+              lambda: render_svg(before, ordered, title=f"{game} {phase}", **seen).encode(), role="orders",
+              spare=True),
     ]
 
 
@@ -56,8 +61,11 @@ def _seen(sight: tuple[str, Collection[str]] | None) -> dict[str, Any]:
     return {"counted": (power,), "seen_by": power, "view": view}
 
 
-def position_map(game: str, position: Position, sight: tuple[str, Collection[str]] | None = None) -> list[Attachment]:
-    """The current board, for MAP and the start mail (``sight``: as in `phase_maps`)."""
+def position_map(game: str, position: Position, sight: tuple[str, Collection[str]] | None = None,
+                 role: Role = "") -> list[Attachment]:
+    """The current board, for MAP (asked for: no ``role``, every reader gets it) and the start mail and
+    a briefing (``role="board"``: the host keeps it for the readers who chose it); ``sight``: as in
+    `phase_maps`."""
     if png_unavailable():
         return []
     from judge.render.png import render_png
@@ -65,7 +73,7 @@ def position_map(game: str, position: Position, sight: tuple[str, Collection[str
     try:
         phase = str(position.phase)
         return [Attachment(f"{game}-{phase}.png", "image/png",
-                           render_png(position, title=f"{game} {phase}", **_seen(sight)))]
+                           render_png(position, title=f"{game} {phase}", **_seen(sight)), role=role)]
     except Exception:
         log.exception("the map of %s could not be drawn", game)
         return []

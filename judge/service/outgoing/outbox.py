@@ -22,6 +22,10 @@ process died between the two) goes without them once a sender has seen it wait `
 kept in memory, in the daemon's process, and given to their mails once it takes them, if the mails
 have not left by then: at each pass of the sender, before it claims the mail due (`Kept`).
 
+Of a game's pictures (attachments with a role: `judge.mail.outbound.Role`), a mail keeps those its
+reader's mailbox chose with SET MAPS (`preferences`), as it is queued: a picture no reader kept is never
+drawn.
+
 An attachment's bytes are stored once, as a ``Blob`` keyed by their SHA-256, and every mail
 that carries them refers to it: the maps of a phase, sent to every player, observer and the
 game master, are stored once per phase, not once per recipient.  The blobs a transaction
@@ -79,6 +83,7 @@ from judge.mail.outbound import (
 )
 from judge.service import zones
 from judge.service.config import Settings
+from judge.service.outgoing import preferences
 from judge.store.database import Database, after_commit
 from judge.store.models import Blob, Confirmation, Game, Observer, Outbox, OutboxFile, Player
 
@@ -118,12 +123,15 @@ def queue(
     """Add an outbox row for a mail to ``to`` and return its id; ValueError for an address that no
     header can carry (`check_recipient`), now rather than when the sender builds the message.  The
     body is kept as any database can store it: lone surrogates and NUL (which an echoed line may
-    carry) become U+FFFD.  A game's mail writes its moments, in its subject as in its body, in its
-    reader's time zone (`zones`).  A
-    mail to nobody (``to`` empty) is a ValueError too."""
+    carry) become U+FFFD.  Of a game's pictures (attachments with a role) it keeps those the reader's
+    mailbox chose (SET MAPS, `preferences`), before any is drawn.  A game's mail writes its moments,
+    in its subject as in its body, in its reader's time zone (`zones`).  A mail to nobody (``to``
+    empty) is a ValueError too."""
     if not to:
         raise ValueError("a mail must have a recipient")
     check_recipient(to)
+    if any(attachment.role for attachment in attachments):  # a game's pictures: those its reader chose
+        attachments = preferences.kept(attachments, preferences.maps_of(session, settings, to))
     zone = None if kind in zones.UNZONED else zones.reader_zone(session, game_id, to)
     if zone is not None:
         subject, body = zones.localize(subject, zone), zones.localize(body, zone)

@@ -616,7 +616,7 @@ def test_a_player_taking_over_a_dummy_country_is_briefed_with_the_board_its_map_
     assert "  Naples: units A Bari (bar), A Messina (mes), F Naples (nap), F Palermo (pal)" in body
     assert "transfer 2" not in body and "Florence alone" not in body  # Florence's letter and money stay its own
     if draws_maps():
-        assert sorted(briefing.attachments) == ["k1-SP1454C.png", "k1-SP1454C.svg"]
+        assert sorted(briefing.attachments) == ["k1-SP1454C.png"]  # the board: a briefing has no orders
 
 
 def test_18_3_an_eliminated_player_may_lead_another_country_as_its_substitute_a_living_one_may_not(
@@ -660,7 +660,7 @@ def test_judge_demo_machiavelli_plays_a_spring_and_a_campaign_by_smtp(demo_outpu
     assert "Milan A Cremona (cre) - Mantua (man): advanced" in demo_output
     assert "For Milan alone" not in demo_output and "For Venice alone" not in demo_output
     if draws_maps():
-        assert "Attached: demo-spring-1454-orders.png, demo-SU1454C.png, demo-SU1454C.svg" in demo_output
+        assert "Attached: demo-spring-1454-orders.png (the campaign's orders" in demo_output  # one picture
 
 
 @pytest.fixture(scope="module")
@@ -681,7 +681,7 @@ def test_judge_demo_machiavelli_aop_plays_the_first_spring_of_1459_and_its_campa
     assert "Holy Roman Empire A Steiermark (ste)" in aop_demo_output and "Austria" not in aop_demo_output
     assert "For Savoy alone" not in aop_demo_output
     if draws_maps():
-        assert "Attached: plague-spring-1459-orders.png, plague-SU1459C.png, plague-SU1459C.svg" in aop_demo_output
+        assert "Attached: plague-spring-1459-orders.png (the campaign's orders" in aop_demo_output  # one picture
 
 
 def test_judge_demo_refuses_a_scenario_its_kind_does_not_play(capsys: pytest.CaptureFixture[str]) -> None:
@@ -721,7 +721,7 @@ def test_4_2_a_victory_ends_the_game_with_the_ranking_in_every_mail(tmp_path: Pa
 def test_a_campaigns_mail_carries_its_operations_and_the_board_as_maps(tmp_path: Path) -> None:
     if not draws_maps():
         pytest.skip("the Cairo library does not load here: no map is drawn")
-    judge = Judge(tmp_path, maps=True)
+    judge = Judge(tmp_path, maps=True, maps_default="all")  # every picture (SET MAPS ALL)
     new_game(judge, ("Florence",), "d1")
     master(judge, "START", game="d1")
     start = judge.last_to(address("Florence"))
@@ -732,12 +732,28 @@ def test_a_campaigns_mail_carries_its_operations_and_the_board_as_maps(tmp_path:
     assert results.subject == "d1 SP1454C results"
     assert {name: kind for name, (kind, _) in results.attachments.items()} == {
         "d1-spring-1454-orders.png": "image/png", "d1-SU1454C.png": "image/png", "d1-SU1454C.svg": "image/svg+xml"}
-    aop = Judge(tmp_path / "aop", maps=True)  # AoP's own board of 1459 is drawn too
+    aop = Judge(tmp_path / "aop", maps=True, maps_default="all")  # AoP's own board of 1459 is drawn too
     aop.send(GM, "CREATE d2 gm-pw machiavelli aop")
     aop.send(address("Florence"), "JOIN d2 pw-ann Florence")
     master(aop, "START", game="d2")
     start = aop.last_to(address("Florence"))
     assert list(start.attachments) == ["d2-SP1459A.png", "d2-SP1459A.svg"] and "no map is attached" not in start.body
+
+
+def test_set_maps_svg_sends_a_campaigns_operations_alone_as_svg(tmp_path: Path) -> None:
+    if not draws_maps():
+        pytest.skip("the Cairo library does not load here: no map is drawn")
+    judge = Judge(tmp_path, maps=True)
+    new_game(judge, ("Florence",), "d1")
+    judge.send(address("Florence"), "SET MAPS SVG")
+    master(judge, "START", game="d1")
+    assert list(judge.last_to(address("Florence")).attachments) == ["d1-SP1454A.svg"]  # no orders yet: the board
+    letter(judge, "Florence", "none", game="d1")
+    letter(judge, "Florence", "A flo - pst", game="d1")
+    results = judge.last_to(address("Florence"))
+    assert results.subject == "d1 SP1454C results"
+    [(name, (kind, svg))] = results.attachments.items()
+    assert (name, kind) == ("d1-spring-1454-orders.svg", "image/svg+xml") and svg.startswith(b"<svg")
 
 
 def test_a_board_without_a_drawing_says_so_where_its_map_would_be(tmp_path: Path,
@@ -749,7 +765,7 @@ def test_a_board_without_a_drawing_says_so_where_its_map_would_be(tmp_path: Path
         raise GeometryError(f"the board {name!r} has no drawing")
 
     monkeypatch.setattr(pictures, "load_geometry", undrawn)
-    judge = Judge(tmp_path, maps=True)
+    judge = Judge(tmp_path, maps=True, maps_default="all")  # every picture (SET MAPS ALL)
     new_game(judge, ("Florence",), "d1")
     master(judge, "START", game="d1")
     start = judge.last_to(address("Florence"))

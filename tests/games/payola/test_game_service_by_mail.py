@@ -207,6 +207,7 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 def test_the_results_mail_carries_the_maps_of_the_phase(judge: Judge) -> None:
     judge.settings = replace(judge.settings, maps=True)
+    judge.send(ALICE, "SET MAPS ALL")  # every picture: SET MAPS's own tests are in test_set_maps_by_mail
     play_spring(judge)
     results = next(m for m in judge.new_mail() if m.to == ALICE and m.subject == "g1 S1901M results")
     assert set(results.attachments) == {"g1-S1901M-orders.png", "g1-F1901M.png", "g1-F1901M.svg"}

@@ -110,7 +110,8 @@ def test_start_mail_names_the_board_grace_list_map_and_help_and_lists_powers_in_
     assert "Board: Standard: 7 powers, 34 centers, 18 to win, from S1901M." in body
     assert "Your acceptance list: F? (rule 4.2" in body and "(the board's: AEFGIRT)" in body
     assert "or if a power is late at the end of the grace period: 6 hours after the deadline" in body
-    assert "The board is attached; MAP draws it again" in body and "HELP sends the commands" in body
+    assert "The board is attached unless you chose SET MAPS NONE; MAP draws it again" in body
+    assert "HELP sends the commands" in body
     assert list(start_mail.attachments) == ["g1-S1901M.png"]
     assert powers_listed(start_mail.body, "Powers, in the board's order:\n") == BOARD_ORDER
     assert powers_listed(mail(judge, GM, "g1 starts").body, "Powers, in the board's order:\n") == BOARD_ORDER
@@ -304,7 +305,7 @@ def test_the_archive_words_a_draw_as_it_words_a_win(tmp_path: Path) -> None:
 def test_tin_cup_maps_fog_what_the_power_cannot_see_and_say_whose_sight(tmp_path: Path) -> None:
     """England after F LON - NTH sees round its home centers and NTH: Holland and the Norwegian
     Sea, not Moscow or Paris; empty Yorkshire, seen, is not fogged; the master's map has no fog."""
-    judge = Judge(tmp_path, maps=True)
+    judge = Judge(tmp_path, maps=True, maps_default="all")  # every picture: the board's SVG is read
     judge.send(GM, "CREATE g1 gm-secret standard TINCUP")
     judge.send(CAROL, "JOIN g1 carol-pw ENGLAND")
     judge.send(BOB, "JOIN g1 bob-pw GERMANY")

@@ -70,7 +70,7 @@ def test_a_phases_maps_are_drawn_once_for_its_mails_and_its_pages(tmp_path: Path
     pytest.importorskip("cairocffi")
     from judge.render import png
 
-    judge = two_player_game(Judge(tmp_path, maps=True, web=True))
+    judge = two_player_game(Judge(tmp_path, maps=True, web=True, maps_default="all"))
     judge.send(ALICE, "SIGNON FRANCE@g1 alice-pw\n3 : A PAR - BUR\n2 : F BRE - MAO")
     judge.new_mail()
     composed: list[str] = []

@@ -424,7 +424,7 @@ def test_rule_6_3_judge_demo_blind_shows_one_power_its_part(capsys: pytest.Captu
     shown = capsys.readouterr().out
     assert "The board for F1901M, as France sees it:" in shown and "Germany, in sight: A MUN, A RUH" in shown
     assert "Italy" not in shown.split("as France saw them")[1]  # Italy's units are far from France's
-    assert "demo-F1901M.png" in shown and "every order and board the powers did not see" in shown
+    assert "demo-S1901M-orders.png" in shown and "every order and board the powers did not see" in shown
 
 
 def test_rule_6_3_loyal_orders_naming_units_out_of_sight_are_answered_alike_and_told_as_given(
@@ -457,7 +457,7 @@ def test_rule_6_3_loyal_orders_naming_units_out_of_sight_are_answered_alike_and_
 def test_rule_6_3_a_powers_maps_show_only_what_it_sees(tmp_path: Path) -> None:
     """England's map after Spring 1901 (F LON - NTH): its own units, and of the others only
     Germany's fleet in Holland, next to the North Sea; its own centers; its own counts."""
-    judge = Judge(tmp_path, maps=True)
+    judge = Judge(tmp_path, maps=True, maps_default="all")  # every picture: the board's SVG is read
     judge.send(GM, "CREATE maps pw standard TINCUP")
     for power in ("ENGLAND", "GERMANY"):
         judge.send(PLAYERS[power], f"JOIN maps pw-{power.lower()} {power}")

@@ -89,7 +89,7 @@ def test_rule_6_2_a_game_by_mail_on_the_board_with_every_power(
     Loeb9 54 and 70; Empire 84, World's 17 powers 126, Known World 901 210 and Youngstown 105, 138
     and 201, issue 26), a movement phase with offers, and its results with the board's map (seen by
     the first power offering)."""
-    judge, players = play_every_power(tmp_path, board, maps=True)
+    judge, players = play_every_power(tmp_path, board, maps=True, maps_default="all")  # every picture: PNG and SVG
     the_map = load_map(board)
     assert balances_at_start(judge, players) == {
         power: money[len(info.home_centers)] for power, info in the_map.powers.items()}

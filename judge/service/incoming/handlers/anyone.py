@@ -1,7 +1,7 @@
-"""Commands anyone may send without signing on: HELP, LIST, CREATE, JOIN, OBSERVE, HISTORY
-and SUMMARY, and what a mail says of itself: PHASE (the phase it is meant for) and CHECK (a dry
-run).  What a game of each kind takes at CREATE and JOIN, and what LIST, HISTORY and SUMMARY tell
-of it, is its kind's to say (`judge.games`).
+"""Commands anyone may send without signing on: HELP, LIST, CREATE, JOIN, OBSERVE, HISTORY,
+SUMMARY and SET MAPS (the pictures an address's mail carries), and what a mail says of itself:
+PHASE (the phase it is meant for) and CHECK (a dry run).  What a game of each kind takes at CREATE
+and JOIN, and what LIST, HISTORY and SUMMARY tell of it, is its kind's to say (`judge.games`).
 
 CREATE and JOIN are limited per address and day (``max_creates_per_day``,
 ``max_joins_per_day``), observers per game (``max_observers``) and games observed per address
@@ -36,6 +36,7 @@ from judge.service.incoming.handlers import consent, signon
 from judge.service.incoming.handlers.conversation import Conversation, Refusal, masked
 from judge.service.incoming.handlers.holding import Why
 from judge.service.options import rules_of
+from judge.service.outgoing import preferences
 from judge.service.passwords import hash_password, verify_password
 from judge.service.states import RUNNING, GameState
 from judge.service.templates import counted, duration, when
@@ -83,6 +84,30 @@ def check(talk: Conversation, text: str, _: cmd.Check) -> None:
     whole once read, and sends the reply alone)."""
     talk.echo(text, "ok", "a check: this mail is read and answered, then undone: nothing in it is applied, stored "
               "or sent", code="CHECK")
+
+
+MAPS_WORDS = {
+    "png": "one picture: the phase's orders drawn on the board (the board where there are no orders), as PNG",
+    "svg": "one picture, as SVG: the phase's orders drawn on the board where the game draws them so, else the "
+           "board (a PNG where the game draws no SVG)",
+    "all": "every picture: the phase's orders drawn on the board, and the board after as PNG and as SVG",
+    "none": "no pictures (MAP, where the game has it, sends the board; the game's pages show it)",
+}
+"""What a game's mail carries to an address for each choice of SET MAPS, in words."""
+
+
+def set_maps(talk: Conversation, text: str, command: cmd.SetMaps) -> None:
+    """SET MAPS: the pictures every game's mail carries to the sender's mailbox from now on, whoever it
+    is in the game (`preferences`); the answer says it in words."""
+    address = talk.mail.reply_to
+    preferences.choose_maps(talk.session, address, command.choice, talk.now)
+    choice = preferences.maps_of(talk.session, talk.settings, address)
+    said = "the judge's default, " if command.choice is None else ""
+    lines = [f"(for every way of writing your address {mailbox.mailbox(address)}, in every game, as a player, "
+             "an observer or a game master)"]
+    if not talk.settings.maps:
+        lines.append("(this judge draws no maps at the moment: its mail carries none until it does)")
+    talk.echo(text, "ok", f"Your mail will now carry {said}{MAPS_WORDS[choice]}", lines, code="MAPS_SET")
 
 
 def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
@@ -460,5 +485,6 @@ COMMANDS = (
     Entry(cmd.WhoGame, whogame, ANYONE, lookup=True),
     Entry(cmd.GetInfo, get_info, ANYONE, lookup=True),
     Entry(cmd.Summary, summary, ANYONE, once=True),
+    Entry(cmd.SetMaps, set_maps, ANYONE),
 )
 """The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

@@ -1,0 +1,87 @@
+"""What an address chose for the mail it gets (``address_preferences``), and the host keeping to it:
+``SET MAPS PNG | SVG | ALL | NONE``, the pictures a game's mail carries.
+
+A kind offers every picture it draws of a moment, each marked with its role (`judge.mail.outbound.Role`:
+the phase's orders drawn on the board, or the board) and its format; the host keeps those its reader
+chose as the mail is queued (`judge.service.outgoing.outbox.queue`, `kept`), so that a choice holds in
+every game and kind alike, for a player, an observer and a game master the same, and a picture nobody
+chose is never drawn (a `Drawn` is drawn only for the mails that keep it).  Most of a results mail's
+weight is its pictures: one PNG is about a quarter of the three (``bench/maps_bench.py``).
+
+- ``png`` (the judge's default, ``maps-default``): one picture, the phase's orders drawn on the board,
+  or the board where there are no orders (the start, a briefing);
+- ``svg``: that one picture as SVG where the kind draws it so (Payola's, Exchange's and Machiavelli's
+  orders are), else the board's SVG, else the PNG (a mail that offers no SVG at all);
+- ``all``: every picture the kind offers but its spares (what every mail carried before the choice);
+- ``none``: no picture.
+
+A file that is no picture of the choice (role ``""``: the map MAP asked for, HELP's text) is always kept.
+The choice is the mailbox's (`judge.service.mailbox`: ``Bob@`` and ``bob@`` share it), read once a
+transaction for each mailbox that gets a picture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TypeVar
+
+from sqlalchemy.orm import Session
+
+from judge.commands.parse import MAPS_CHOICES
+from judge.mail.outbound import Attachment, Drawn
+from judge.service.config import Settings
+from judge.service.mailbox import mailbox
+from judge.store.models import AddressPreference
+
+_CHOSEN = "judge_maps_chosen"  # a session's info key: each mailbox's choice, as read in its transaction
+PNG, SVG = "image/png", "image/svg+xml"
+
+File = TypeVar("File", Attachment, Drawn, Attachment | Drawn)
+
+
+def maps_of(session: Session, settings: Settings, address: str) -> str:
+    """The pictures ``address``'s mailbox chose (`MAPS_CHOICES`), or the judge's default."""
+    chosen: dict[str, str | None] = session.info.setdefault(_CHOSEN, {})
+    box = mailbox(address)
+    if box not in chosen:
+        row = session.get(AddressPreference, box)
+        chosen[box] = row.maps if row is not None else None
+    return chosen[box] or settings.maps_default
+
+
+def choose_maps(session: Session, address: str, choice: str | None, now: datetime) -> None:
+    """Keep ``choice`` (one of `MAPS_CHOICES`; None: the judge's default again) for ``address``'s mailbox."""
+    assert choice is None or choice in MAPS_CHOICES
+    box = mailbox(address)
+    row = session.get(AddressPreference, box)
+    if row is None:
+        session.add(AddressPreference(mailbox=box, maps=choice, updated_at=now))
+    else:
+        row.maps, row.updated_at = choice, now
+    session.flush()
+    session.info.get(_CHOSEN, {}).pop(box, None)  # read again: a rolled-back savepoint may undo this
+
+
+def kept(files: Sequence[File], choice: str) -> list[File]:
+    """The files of ``files`` that a reader who chose ``choice`` gets, in their order: every file that
+    is no picture of the choice (role ``""``), and of the pictures those the choice keeps (see above)."""
+    pictures = [file for file in files if file.role]
+    if choice == "all":
+        wanted = [file for file in pictures if not file.spare]
+    elif choice == "none":
+        wanted = []
+    else:
+        one = _one(pictures, SVG) if choice == "svg" else None
+        one = one or _one(pictures, PNG)
+        wanted = [one] if one is not None else []
+    return [file for file in files if not file.role or any(file is picture for picture in wanted)]
+
+
+def _one(pictures: Sequence[File], content_type: str) -> File | None:
+    """The one picture in ``content_type``: the orders drawn on the board, else the board."""
+    for role in ("orders", "board"):
+        for picture in pictures:
+            if picture.role == role and picture.content_type == content_type:
+                return picture
+    return None
