@@ -60,7 +60,8 @@ def test_the_start_mail_ends_with_the_powers_form_its_units_legal_orders_listed(
     form = form_of(start_mail(judge))
     assert all(line in form for line in START_FORM)
     assert form[0] == START_FORM[0] and form[-7:] == START_FORM[-7:]
-    assert "% Treasury: 48 AgP." in form and "% Acceptance list: F?. To change it, replace the _ of the ACCEPT line" in form
+    assert "% Treasury: 48 AgP." in form
+    assert "% Acceptance list: F?. To change it, replace the _ of the ACCEPT line" in form
     assert all(len(line) <= 72 for line in form)
 
 
@@ -121,3 +122,10 @@ def test_a_tin_cup_form_lists_no_unit_its_power_cannot_see(tmp_path: Path) -> No
     assert "_ : A PAR H" in form and "% A PAR: H, - BRE, - BUR, - GAS, - PIC, S F BRE, S F BRE - GAS" in form
     notes = "\n".join(line for line in form if line.startswith("% "))
     assert "MUN" not in notes and "LON" not in notes  # Germany's army and England's fleet, out of France's sight
+
+
+def test_help_form_shows_a_form_and_its_reply_and_set_form(judge: Judge) -> None:
+    judge.send(ALICE, "HELP FORM")
+    body = judge.last_to(ALICE).body
+    assert "== form: " in body and "%% form for S1901M of g1, France" in body
+    assert "3 : A PAR - BUR" in body and "SET FORM OFF" in body
